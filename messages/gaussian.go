@@ -1,0 +1,262 @@
+package messages
+
+import (
+	"fmt"
+	"math"
+)
+
+// Gaussian is a univariate Gaussian message or belief in natural (canonical)
+// parameters, as in Table 1 of the TrueSkill paper: Pi = 1/σ² is the
+// precision and Tau = μ/σ² the precision-adjusted mean. Products and
+// quotients of Gaussians are then sums and differences of parameters.
+//
+// Three special values are first class:
+//   - the zero value (Pi = Tau = 0) is the uniform (flat) message, the
+//     identity of Mul;
+//   - Pi = +Inf is a point mass; its location is kept in Tau (not π·μ), so an
+//     observed value survives products exactly;
+//   - Pi < 0 is an improper message. Expectation propagation can produce
+//     them as messages; they are never valid as marginals or cavities.
+//
+// Gaussian is a small value type; its methods never modify the receiver and
+// are safe for concurrent use.
+type Gaussian struct {
+	Pi  float64 // precision 1/σ²
+	Tau float64 // precision-adjusted mean μ/σ² (the location, for a point mass)
+}
+
+// NewGaussian returns N(mean, variance). A variance of 0 gives a point mass
+// and +Inf the uniform message.
+func NewGaussian(mean, variance float64) Gaussian {
+	switch {
+	case variance == 0:
+		return PointMass(mean)
+	case math.IsInf(variance, 1):
+		return Gaussian{}
+	}
+	return Gaussian{Pi: 1 / variance, Tau: mean / variance}
+}
+
+// FromNatural returns the Gaussian with precision pi and precision-adjusted
+// mean tau.
+func FromNatural(pi, tau float64) Gaussian { return Gaussian{Pi: pi, Tau: tau} }
+
+// Uniform returns the flat message (the zero value).
+func Uniform() Gaussian { return Gaussian{} }
+
+// PointMass returns the point mass at x.
+func PointMass(x float64) Gaussian { return Gaussian{Pi: math.Inf(1), Tau: x} }
+
+// IsUniform reports whether g is the flat message.
+func (g Gaussian) IsUniform() bool { return g.Pi == 0 && g.Tau == 0 }
+
+// IsPointMass reports whether g is a point mass.
+func (g Gaussian) IsPointMass() bool { return math.IsInf(g.Pi, 1) }
+
+// IsProper reports whether g is a normalisable distribution (a proper
+// Gaussian or a point mass) with finite parameters.
+func (g Gaussian) IsProper() bool {
+	if g.IsPointMass() {
+		return !math.IsNaN(g.Tau) && !math.IsInf(g.Tau, 0)
+	}
+	return g.Pi > 0 && !math.IsInf(g.Tau, 0) && !math.IsNaN(g.Tau)
+}
+
+// IsFinite reports whether both parameters are finite numbers (a point mass
+// is not finite in this sense).
+func (g Gaussian) IsFinite() bool {
+	return !math.IsNaN(g.Pi) && !math.IsInf(g.Pi, 0) && !math.IsNaN(g.Tau) && !math.IsInf(g.Tau, 0)
+}
+
+// Mean returns μ = τ/π (one division, the most accurate form); the location of
+// a point mass; 0 for the uniform message.
+func (g Gaussian) Mean() float64 {
+	switch {
+	case g.IsPointMass():
+		return g.Tau
+	case g.Pi == 0:
+		return 0
+	}
+	return g.Tau / g.Pi
+}
+
+// Variance returns σ² = 1/π: 0 for a point mass, +Inf for the uniform
+// message, negative for an improper one.
+func (g Gaussian) Variance() float64 {
+	if g.IsPointMass() {
+		return 0
+	}
+	return 1 / g.Pi
+}
+
+// Sigma returns the standard deviation √(1/π) (NaN for improper messages).
+func (g Gaussian) Sigma() float64 { return math.Sqrt(g.Variance()) }
+
+// Mul returns the product g·h: (π_g + π_h, τ_g + τ_h). A point mass absorbs
+// any other factor; the product of two point masses at different locations is
+// not a distribution and Mul returns g. If the precisions overflow, the result
+// is the point mass at the precision-weighted mean.
+func (g Gaussian) Mul(h Gaussian) Gaussian {
+	switch {
+	case g.IsPointMass():
+		return g
+	case h.IsPointMass():
+		return h
+	}
+	p := Gaussian{Pi: g.Pi + h.Pi, Tau: g.Tau + h.Tau}
+	if math.IsInf(p.Pi, 1) {
+		wg := 1 / (1 + h.Pi/g.Pi)
+		return PointMass(g.Mean()*wg + h.Mean()*(1-wg))
+	}
+	return p
+}
+
+// Div returns the quotient g/h: (π_g − π_h, τ_g − τ_h), the cavity of a
+// marginal g with respect to a message h (equation 6). The result may be
+// improper. A point mass divided by anything but itself stays a point mass;
+// a point mass divided by itself is uniform (the other messages carry no
+// information beyond the observation).
+func (g Gaussian) Div(h Gaussian) Gaussian {
+	switch {
+	case g.IsPointMass() && h.IsPointMass():
+		return Gaussian{}
+	case g.IsPointMass():
+		return g
+	case h.IsPointMass():
+		// Only a point-mass marginal can contain a point-mass message; callers
+		// that reach here have an inconsistent marginal. Return uniform rather
+		// than NaN parameters.
+		return Gaussian{}
+	}
+	return Gaussian{Pi: g.Pi - h.Pi, Tau: g.Tau - h.Tau}
+}
+
+// Pow returns g raised to the power a: (a·π, a·τ). Damping a message update
+// with step α in (0, 1] is new.Pow(α).Mul(old.Pow(1−α)).
+func (g Gaussian) Pow(a float64) Gaussian {
+	if g.IsPointMass() {
+		if a == 0 {
+			return Gaussian{}
+		}
+		return g
+	}
+	return Gaussian{Pi: a * g.Pi, Tau: a * g.Tau}
+}
+
+// Distance returns the scale-free change between two beliefs used as the
+// default convergence metric:
+//
+//	max(|μ_a − μ_b|·√min(π_a, π_b), |π_a − π_b| / min(π_a, π_b))
+//
+// the mean shift measured in the narrower of the two standard deviations (the
+// stricter choice) and the relative change of precision (≈ |log(σ_a²/σ_b²)| for small changes). Both terms are unchanged
+// by any affine change of scale x → k·x + c, so one tolerance means the same
+// thing at μ₀ = 25 and at μ₀ = 1500. Equal arguments give 0; a uniform or
+// point-mass argument against a different one gives +Inf. For improper
+// arguments the relative change of the natural parameters is used.
+func Distance(a, b Gaussian) float64 {
+	if a == b {
+		return 0
+	}
+	if a.IsPointMass() || b.IsPointMass() || a.Pi == 0 || b.Pi == 0 {
+		return math.Inf(1)
+	}
+	if a.Pi < 0 || b.Pi < 0 {
+		return math.Max(relDiff(a.Pi, b.Pi), relDiff(a.Tau, b.Tau))
+	}
+	pmin := math.Min(a.Pi, b.Pi)
+	dm := math.Abs(a.Tau/a.Pi-b.Tau/b.Pi) * math.Sqrt(pmin)
+	dp := math.Abs(a.Pi-b.Pi) / pmin
+	return math.Max(dm, dp)
+}
+
+func relDiff(x, y float64) float64 {
+	if x == y {
+		return 0
+	}
+	return math.Abs(x-y) / math.Max(math.Abs(x), math.Abs(y))
+}
+
+// MaxDiff returns max(|τ_a − τ_b|, |π_a − π_b|), Infer.NET's absolute
+// metric on natural parameters. It depends on the scale of the model.
+func MaxDiff(a, b Gaussian) float64 {
+	if a == b {
+		return 0
+	}
+	return math.Max(math.Abs(a.Tau-b.Tau), math.Abs(a.Pi-b.Pi))
+}
+
+// AbsDiff returns max(|τ_a − τ_b|, √|π_a − π_b|), the absolute metric used as
+// convergence test (with tolerance 1e-4) by the moserware and sublee TrueSkill
+// implementations. It is provided to reproduce their stopping points; it is
+// not scale-free.
+func AbsDiff(a, b Gaussian) float64 {
+	if a == b {
+		return 0
+	}
+	return math.Max(math.Abs(a.Tau-b.Tau), math.Sqrt(math.Abs(a.Pi-b.Pi)))
+}
+
+// LogNormalizer returns A(π, τ) = log ∫ exp(τx − πx²/2) dx = τ²/(2π) +
+// ½·log(2π/π) for a proper Gaussian, the log-partition function of the
+// exponential family; +Inf otherwise. With messages represented as the
+// unnormalised exp(τx − πx²/2), ∫ m₁·…·m_k dx = exp(A(Σπ, Στ)), which is what
+// the EP evidence is assembled from.
+func (g Gaussian) LogNormalizer() float64 {
+	if !(g.Pi > 0) || g.IsPointMass() {
+		return math.Inf(1)
+	}
+	return 0.5*g.Tau*g.Tau/g.Pi - 0.5*math.Log(g.Pi) + logSqrt2Pi
+}
+
+// LogAverageOf returns log ∫ g(x)·h(x) dx for the normalised densities g and
+// h, which is log N(μ_g; μ_h, σ_g² + σ_h²) (the Gaussian product rule). A
+// point-mass g gives log h(x_g). A uniform factor counts as the constant 1,
+// so the result is 0 if either is uniform. It is −Inf for two different
+// point masses and NaN never.
+func (g Gaussian) LogAverageOf(h Gaussian) float64 {
+	if g.IsUniform() || h.IsUniform() {
+		return 0
+	}
+	v := g.Variance() + h.Variance()
+	d := g.Mean() - h.Mean()
+	if v == 0 {
+		if d == 0 {
+			return math.Inf(1)
+		}
+		return math.Inf(-1)
+	}
+	return -0.5*d*d/v - 0.5*math.Log(v) - logSqrt2Pi
+}
+
+// LogAverageOfRatio returns log ∫ g(x)/h(x) dx for normalised proper densities
+// g and h with σ_h² > σ_g² (otherwise the integral diverges and the result is
+// +Inf):
+//
+//	log σ_h² − ½·log(σ_h² − σ_g²) + log√(2π) + (μ_g − μ_h)²/(2(σ_h² − σ_g²)).
+//
+// It is the normaliser of a cavity computed by division, as used in the
+// moserware TrueSkill evidence.
+func (g Gaussian) LogAverageOfRatio(h Gaussian) float64 {
+	vg, vh := g.Variance(), h.Variance()
+	dv := vh - vg
+	if !(dv > 0) || !(vg > 0) {
+		return math.Inf(1)
+	}
+	d := g.Mean() - h.Mean()
+	return math.Log(vh) - 0.5*math.Log(dv) + logSqrt2Pi + 0.5*d*d/dv
+}
+
+// String formats g as N(μ, σ²), or as uniform, a point mass, or its natural
+// parameters when improper.
+func (g Gaussian) String() string {
+	switch {
+	case g.IsUniform():
+		return "Uniform"
+	case g.IsPointMass():
+		return fmt.Sprintf("PointMass(%g)", g.Tau)
+	case g.Pi < 0:
+		return fmt.Sprintf("Improper(π=%g, τ=%g)", g.Pi, g.Tau)
+	}
+	return fmt.Sprintf("N(%.6g, %.6g)", g.Mean(), g.Variance())
+}

@@ -1,0 +1,270 @@
+package messages
+
+import (
+	"math"
+
+	"gonum.org/v1/gonum/integrate/quad"
+)
+
+const (
+	invSqrt2Pi = 0.398942280401432677939946059934381868 // 1/√(2π)
+	logSqrt2Pi = 0.918938533204672741780329736405617640 // log √(2π)
+
+	// tailStart is where the Mills-ratio continued fraction takes over from erfc.
+	// At −5, Φ is still ≈ 2.9e-7, so the direct ratio φ/Φ is exact to a few ulp,
+	// and the continued fraction needs at most 40 terms to reach 1 ulp (measured
+	// against mpmath at 50 digits).
+	tailStart = -5.0
+)
+
+// NormPDF returns the standard normal density φ(x) = exp(−x²/2)/√(2π).
+func NormPDF(x float64) float64 { return invSqrt2Pi * math.Exp(-0.5*x*x) }
+
+// NormCDF returns the standard normal distribution function
+// Φ(x) = erfc(−x/√2)/2. Unlike 1 − erf, erfc keeps full relative accuracy in
+// the left tail down to x ≈ −37.5, below which Φ(x) leaves the normal floating
+// point range; use LogNormCDF there.
+func NormCDF(x float64) float64 { return 0.5 * math.Erfc(-x/math.Sqrt2) }
+
+// LogNormCDF returns log Φ(x) with full relative accuracy for every finite x.
+// Below −5 it is computed as −log(y + g₁) − x²/2 − log√(2π) with y = −x and
+// Φ(−y)/φ(y) = 1/(y + g₁) from the Laplace continued fraction, so it never
+// underflows; above 0 it is log1p(−Φ(−x)), which resolves the small negative
+// value instead of rounding log(1 − δ) (at x = 5, log Φ is −2.9e-7 and
+// log(Φ(x)) would keep only 9 digits of it).
+func LogNormCDF(x float64) float64 {
+	switch {
+	case math.IsNaN(x):
+		return x
+	case x < tailStart:
+		if math.IsInf(x, -1) {
+			return math.Inf(-1)
+		}
+		g1, _, _ := millsTail(-x)
+		return -math.Log(-x+g1) - 0.5*x*x - logSqrt2Pi
+	case x > 0:
+		return math.Log1p(-NormCDF(-x))
+	default:
+		return math.Log(NormCDF(x))
+	}
+}
+
+// NormQuantile returns Φ⁻¹(p) = −√2·erfcinv(2p), the standard normal
+// quantile; it is ±Inf at p = 0 and 1 and NaN outside [0, 1].
+func NormQuantile(p float64) float64 { return -math.Sqrt2 * math.Erfcinv(2*p) }
+
+// InvMillsRatio returns φ(x)/Φ(x), the mean of a unit Gaussian truncated to
+// values above −x, shifted by x. It equals the TrueSkill win correction
+// V(x, 0). For x < −5 it is y + g₁ (y = −x, continued fraction below), which
+// stays exact where φ and Φ both underflow: at x = −1e4 it returns
+// 10000.0001 where the naive ratio returns NaN.
+func InvMillsRatio(x float64) float64 {
+	if x < tailStart {
+		if math.IsInf(x, -1) {
+			return math.Inf(1)
+		}
+		g1, _, _ := millsTail(-x)
+		return -x + g1
+	}
+	return NormPDF(x) / NormCDF(x)
+}
+
+// millsTail evaluates, for y ≥ 5, the tails of Laplace's continued fraction
+//
+//	Φ(−y)/φ(y) = 1/(y + g₁),  g_k = 1/(y + (k+1)·g_{k+1}),
+//
+// by backward recurrence, and returns g₁, g₂, g₃. Forty terms reach 1 ulp at
+// y = 5 and twenty suffice from y = 8 on (measured against mpmath).
+func millsTail(y float64) (g1, g2, g3 float64) {
+	n := 40
+	if y >= 8 {
+		n = 20
+	}
+	g := 0.0
+	for k := n; k >= 3; k-- {
+		g = 1 / (y + float64(k+1)*g)
+	}
+	g3 = g
+	g2 = 1 / (y + 3*g3)
+	g1 = 1 / (y + 2*g2)
+	return g1, g2, g3
+}
+
+// Truncation holds the corrections that moment-match a unit-variance Gaussian
+// N(x; t, 1) restricted to a set (Table 1 of Herbrich, Minka and Graepel 2006):
+// the truncated distribution has mean t + V and variance 1 − W. OneMinusW is
+// computed directly, never as 1 − W, because it sets the new precision
+// (π_new = c/(1 − W)) and the subtraction cancels catastrophically in the
+// tails (naive code returns 0 at t = −39, i.e. an infinite precision).
+type Truncation struct {
+	V, W, OneMinusW float64
+}
+
+// GreaterThan returns the corrections for the win factor I(x > ε) at a
+// standardised cavity mean t and margin ε (both already divided by the cavity
+// standard deviation, as in Table 1's V(d/√c, ε√c)):
+//
+//	V(t, ε) = φ(t−ε)/Φ(t−ε),   W(t, ε) = V·(V + t − ε).
+//
+// For t − ε < −5 it uses the continued-fraction tails g₁, g₂, g₃ of
+// millsTail with y = ε − t: V = y + g₁, W = V·g₁ and the identity
+// 1 − W = g₁²·(1 + 4g₂² − 6g₂g₃), obtained by substituting y·g_k = 1 − (k+1)·g_k·g_{k+1}
+// twice into 1 − V(V − y); it has no cancellation (the bracket stays in
+// [0.9, 1] for y ≥ 5) and keeps 1 − W relatively exact down to t = −1e4
+// and beyond.
+func GreaterThan(t, eps float64) Truncation {
+	x := t - eps
+	if x < tailStart {
+		y := -x
+		if math.IsInf(y, 1) {
+			return Truncation{V: math.Inf(1), W: 1, OneMinusW: 0}
+		}
+		g1, g2, g3 := millsTail(y)
+		v := y + g1
+		return Truncation{V: v, W: v * g1, OneMinusW: g1 * g1 * (1 + 4*g2*g2 - 6*g2*g3)}
+	}
+	v := NormPDF(x) / NormCDF(x)
+	w := v * (v + x)
+	return Truncation{V: v, W: w, OneMinusW: 1 - w}
+}
+
+// Within returns the corrections for the draw factor I(|x| ≤ ε) at a
+// standardised cavity mean t and margin ε ≥ 0:
+//
+//	V(t, ε) = (φ(−ε−t) − φ(ε−t)) / (Φ(ε−t) − Φ(−ε−t)),
+//	W(t, ε) = V² + ((ε−t)·φ(ε−t) + (ε+t)·φ(ε+t)) / (Φ(ε−t) − Φ(−ε−t)).
+//
+// (The paper's text labels these V_{I(|·|>ε)}; the factor they belong to is
+// I(|·| ≤ ε), as its Table 1 row says.) The formulas are used as printed only
+// where they are well conditioned; elsewhere the same moments are obtained
+// without cancellation (see withinMoments).
+func Within(t, eps float64) Truncation {
+	tr, _ := withinMoments(t, eps, false)
+	return tr
+}
+
+// LogWithinMass returns log(Φ(ε−t) − Φ(−ε−t)), the log probability that a
+// unit Gaussian with mean t falls in [−ε, ε], accurate where both terms
+// underflow (t = 1e4) and where they nearly cancel (ε = 1e-12).
+func LogWithinMass(t, eps float64) float64 {
+	_, lz := withinMoments(t, eps, true)
+	return lz
+}
+
+// Gauss–Legendre rule used for the draw factor's narrow and far-tail regimes.
+// It is computed once and only read afterwards.
+var glNodes, glWeights = legendre(48)
+
+func legendre(n int) (x, w []float64) {
+	x, w = make([]float64, n), make([]float64, n)
+	quad.Legendre{}.FixedLocations(x, w, 0, 1)
+	return x, w
+}
+
+// withinMoments computes the draw corrections (and, if wantLogZ, the log
+// mass). By symmetry V(−t) = −V(t) and W(−t) = W(t), so it works with t ≥ 0,
+// where the kept interval is [a, b] = [−ε−t, ε−t] in units of the standardised
+// variable Z = x − t, and β = t − ε = −b is how far the near end lies in the
+// left tail. Regimes:
+//
+//  1. far tail (β ≥ 5 and the far end contributes < e⁻⁴⁰): the one-sided win
+//     corrections with y = β, mirrored.
+//  2. narrow interval (width 2ε ≤ 1) or near tail (β ≥ 5): the moments of
+//     U = b − Z, whose density ∝ exp(−βu − u²/2) on [0, 2ε] is smooth and
+//     positive, by 48-point Gauss–Legendre quadrature cut where the density
+//     has fallen by e⁴⁰; the variance is summed as Σw(u−m)²e, so 1 − W is
+//     exact even when it is 3e-25 (ε = 1e-12). When the interval straddles the
+//     mode (β < 0) the same rule runs on r = Z + t ∈ [−ε, ε] with symmetric
+//     pairs (sinh, cosh), so a tiny V keeps its relative accuracy.
+//  3. otherwise (wide interval, near end within 5 of the mean): the printed
+//     formulas, with Φ(b) − Φ(a) as a sum of erf terms when 0 ∈ (a, b) and
+//     φ(a) − φ(b) as φ(b)·expm1(−2εt).
+func withinMoments(t, eps float64, wantLogZ bool) (Truncation, float64) {
+	if math.IsNaN(t) || math.IsNaN(eps) {
+		return Truncation{V: math.NaN(), W: math.NaN(), OneMinusW: math.NaN()}, math.NaN()
+	}
+	sign := 1.0
+	if t < 0 {
+		t, sign = -t, -1
+	}
+	beta, width := t-eps, 2*eps
+	b, a := -beta, -eps-t
+	switch {
+	case eps <= 0:
+		return Truncation{V: -sign * t, W: 1, OneMinusW: 0}, math.Inf(-1)
+	case beta >= 5 && beta*width >= 40:
+		if math.IsInf(beta, 1) {
+			return Truncation{V: -sign * beta, W: 1, OneMinusW: 0}, math.Inf(-1)
+		}
+		g1, g2, g3 := millsTail(beta)
+		v := beta + g1
+		lz := 0.0
+		if wantLogZ {
+			lz = LogNormCDF(b) // the far end's share is below e⁻⁴⁰ ≈ 4e-18
+		}
+		return Truncation{V: -sign * v, W: v * g1, OneMinusW: g1 * g1 * (1 + 4*g2*g2 - 6*g2*g3)}, lz
+	case width <= 1 && beta < 0:
+		// r ∈ [−ε, ε], density ∝ exp(t·r − r²/2) (t < ε ≤ 1/2).
+		var z0, n1, n2 float64
+		for i, s := range glNodes {
+			r := eps * s
+			e := glWeights[i] * math.Exp(-0.5*r*r)
+			tr := t * r
+			ch, sh := math.Cosh(tr), math.Sinh(tr)
+			z0 += e * ch
+			n1 += e * r * sh
+			n2 += e * r * r * ch
+		}
+		m := n1 / z0
+		variance := n2/z0 - m*m
+		lz := 0.0
+		if wantLogZ {
+			// Z0 = φ(t)·∫_{−ε}^{ε} e^{tr − r²/2} dr = φ(t)·2ε·z0.
+			lz = math.Log(2*eps*z0) - 0.5*t*t - logSqrt2Pi
+		}
+		return Truncation{V: sign * (m - t), W: 1 - variance, OneMinusW: variance}, lz
+	case width <= 1 || beta >= 5:
+		// u ∈ [0, min(2ε, u*)], density ∝ exp(−βu − u²/2), β ≥ 0.
+		span := width
+		if cut := 80 / (beta + math.Sqrt(beta*beta+80)); cut < span {
+			span = cut // βu + u²/2 = 40 at u = cut
+		}
+		var z0, s1 float64
+		for i, s := range glNodes {
+			u := span * s
+			e := glWeights[i] * math.Exp(-beta*u-0.5*u*u)
+			z0 += e
+			s1 += e * u
+		}
+		m := s1 / z0
+		var variance float64
+		for i, s := range glNodes {
+			u := span * s
+			d := u - m
+			variance += glWeights[i] * math.Exp(-beta*u-0.5*u*u) * d * d
+		}
+		variance /= z0
+		lz := 0.0
+		if wantLogZ {
+			// Z0 = φ(b)·∫_0^{2ε} e^{−βu − u²/2} du.
+			lz = math.Log(span*z0) - 0.5*b*b - logSqrt2Pi
+		}
+		return Truncation{V: -sign * (beta + m), W: 1 - variance, OneMinusW: variance}, lz
+	default:
+		var z0 float64
+		if b > 0 {
+			z0 = 0.5 * (math.Erf(b/math.Sqrt2) + math.Erf(-a/math.Sqrt2))
+		} else {
+			z0 = NormCDF(b) - NormCDF(a)
+		}
+		pb := NormPDF(b)
+		pa := NormPDF(a)
+		v := pb * math.Expm1(-2*eps*t) / z0
+		w := v*v + (b*pb-a*pa)/z0
+		lz := 0.0
+		if wantLogZ {
+			lz = math.Log(z0)
+		}
+		return Truncation{V: sign * v, W: w, OneMinusW: 1 - w}, lz
+	}
+}
