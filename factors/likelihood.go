@@ -1,0 +1,60 @@
+package factors
+
+import (
+	"fmt"
+
+	"github.com/skillgraph/skillgraph/graph"
+	"github.com/skillgraph/skillgraph/messages"
+)
+
+// Likelihood is the factor N(x; y, c²) between two variables (Table 1,
+// row 2), e.g. a performance x around a skill y with c² = β². Edge 0 is x,
+// edge 1 is y; by the symmetry N(x; y, c²) = N(y; x, c²) one operator serves
+// both directions. The message to x from y's cavity (π_y, τ_y) is
+//
+//	π_{f→x} = a·π_y,  τ_{f→x} = a·τ_y,  a = 1/(1 + c²·π_y),
+//
+// i.e. the cavity widened by c². A point-mass cavity at y₀ gives N(y₀, c²).
+type Likelihood struct {
+	Variance float64 // c²
+}
+
+// NewLikelihood returns the factor N(x; y, variance).
+func NewLikelihood(variance float64) *Likelihood { return &Likelihood{Variance: variance} }
+
+// Arity is 2: edge 0 is x, edge 1 is y.
+func (*Likelihood) Arity() int { return 2 }
+
+// Validate reports a variance that is not positive and finite.
+func (l *Likelihood) Validate() error { return checkVariance("variance c²", l.Variance) }
+
+// Message returns the message on edge i (0: to x, 1: to y).
+func (l *Likelihood) Message(i int, e graph.Edges) (messages.Gaussian, error) {
+	if err := l.Validate(); err != nil {
+		return messages.Gaussian{}, err
+	}
+	c := e.Cavity(1 - i)
+	if c.IsPointMass() {
+		return messages.NewGaussian(c.Mean(), l.Variance), nil
+	}
+	a := 1 / (1 + l.Variance*c.Pi)
+	return messages.Gaussian{Pi: a * c.Pi, Tau: a * c.Tau}, nil
+}
+
+// LogAverageFactor returns log ∫∫ N(x; y, c²) ĉ_x(x) ĉ_y(y) = log N(μ_x; μ_y,
+// σ_x² + σ_y² + c²); 0 if one cavity is uniform, ErrDiverges if both are.
+func (l *Likelihood) LogAverageFactor(e graph.Edges) (float64, error) {
+	cx, cy := e.Cavity(0), e.Cavity(1)
+	switch {
+	case cx.IsUniform() && cy.IsUniform():
+		return 0, ErrDiverges
+	case cx.IsUniform() || cy.IsUniform():
+		return 0, nil
+	}
+	return cx.LogAverageOf(messages.NewGaussian(cy.Mean(), cy.Variance()+l.Variance)), nil
+}
+
+// Label returns "N(x; y, c²)".
+func (l *Likelihood) Label(vars []string) string {
+	return fmt.Sprintf("N(%s; %s, %.4g)", vars[0], vars[1], l.Variance)
+}

@@ -1,0 +1,56 @@
+package factors
+
+import (
+	"fmt"
+
+	"github.com/skillgraph/skillgraph/graph"
+	"github.com/skillgraph/skillgraph/messages"
+)
+
+// Prior is the factor N(x; m, v²) of Table 1, row 1, on one variable: its
+// message is the constant N(Mean, Variance), so its update adds 1/v² to the
+// marginal's precision and m/v² to its precision-adjusted mean. In TrueSkill
+// the skill prior's Variance is σ² + τ² (the dynamics variance added before
+// the game). Fields may be changed between runs of a reused graph.
+type Prior struct {
+	Mean, Variance float64
+}
+
+// NewPrior returns the prior N(x; mean, variance).
+func NewPrior(mean, variance float64) *Prior { return &Prior{Mean: mean, Variance: variance} }
+
+// Arity is 1: the edge goes to x.
+func (*Prior) Arity() int { return 1 }
+
+// Validate reports a non-finite mean or a variance that is not positive and finite.
+func (p *Prior) Validate() error {
+	if err := checkFinite("mean", p.Mean); err != nil {
+		return err
+	}
+	return checkVariance("variance", p.Variance)
+}
+
+// Message returns N(Mean, Variance).
+func (p *Prior) Message(int, graph.Edges) (messages.Gaussian, error) {
+	if err := p.Validate(); err != nil {
+		return messages.Gaussian{}, err
+	}
+	return messages.NewGaussian(p.Mean, p.Variance), nil
+}
+
+// LogAverageFactor returns log ∫ N(x; m, v²)·ĉ(x) dx = log N(m; μ_c, v² + σ_c²).
+func (p *Prior) LogAverageFactor(e graph.Edges) (float64, error) {
+	return logAverageConstant(e, p.Mean, p.Variance), nil
+}
+
+// logAverageConstant is the evidence term of a factor whose message is the
+// constant N(mean, variance): log N(mean; μ_c, variance + σ_c²), 0 for a
+// uniform cavity (∫ N = 1).
+func logAverageConstant(e graph.Edges, mean, variance float64) float64 {
+	return e.Cavity(0).LogAverageOf(messages.NewGaussian(mean, variance))
+}
+
+// Label returns "N(x; m, v)".
+func (p *Prior) Label(vars []string) string {
+	return fmt.Sprintf("N(%s; %.4g, %.4g)", vars[0], p.Mean, p.Variance)
+}

@@ -1,0 +1,145 @@
+package factors
+
+import (
+	"fmt"
+	"math"
+	"strings"
+
+	"github.com/skillgraph/skillgraph/graph"
+	"github.com/skillgraph/skillgraph/messages"
+)
+
+// WeightedSum is the deterministic factor I(x = aᵀy) (Table 1, rows 3-4).
+// Edge 0 is the sum x, edge j+1 the term y_j. The message to x is
+//
+//	π_{f→x} = (Σⱼ aⱼ²/π_{yⱼ})⁻¹,  τ_{f→x} = π_{f→x}·Σⱼ aⱼ·τ_{yⱼ}/π_{yⱼ}
+//
+// over the cavities (π_{yⱼ}, τ_{yⱼ}): the distribution of aᵀy. The message to
+// a term y_k uses the paper's rewrite I(x = bᵀy) ⇔ I(y_k = a'ᵀ[y_{−k}, x])
+// with a' = (−b_{−k}, 1)/b_k, evaluated by the same formula without building
+// a': mean (μ_x − Σ_{j≠k} aⱼμⱼ)/a_k, variance (σ_x² + Σ_{j≠k} aⱼ²σⱼ²)/a_k².
+// A zero coefficient sends the uniform message (a partial-play weight of 0
+// leaves that player untouched); a uniform cavity among the inputs makes the
+// output uniform. Team performance is WeightedSum(1, 1, …) (or the players'
+// partial-play weights) and a difference is WeightedSum(1, −1).
+type WeightedSum struct {
+	Coefficients []float64 // a
+}
+
+// NewWeightedSum returns the factor x = Σ aⱼ·yⱼ.
+func NewWeightedSum(a ...float64) *WeightedSum { return &WeightedSum{Coefficients: a} }
+
+// NewDifference returns the factor x = y₀ − y₁.
+func NewDifference() *WeightedSum { return NewWeightedSum(1, -1) }
+
+// Arity is 1 + len(Coefficients).
+func (w *WeightedSum) Arity() int { return 1 + len(w.Coefficients) }
+
+// Validate reports an empty or non-finite coefficient vector.
+func (w *WeightedSum) Validate() error {
+	if len(w.Coefficients) == 0 {
+		return fmt.Errorf("%w: weighted sum without terms", ErrParameter)
+	}
+	for j, a := range w.Coefficients {
+		if !finite(a) {
+			return fmt.Errorf("%w: coefficient %d = %v, want a finite number", ErrParameter, j, a)
+		}
+	}
+	return nil
+}
+
+// coefficient returns the weight of edge i in the constraint
+// 0 = x − Σ aⱼ yⱼ, written as x = Σ aⱼ yⱼ: 1 for the sum, aⱼ for the terms.
+func (w *WeightedSum) coefficient(i int) float64 {
+	if i == 0 {
+		return 1
+	}
+	return w.Coefficients[i-1]
+}
+
+// Message returns the message on edge i (0: to the sum, j+1: to term j).
+func (w *WeightedSum) Message(i int, e graph.Edges) (messages.Gaussian, error) {
+	ai := w.coefficient(i)
+	if ai == 0 {
+		return messages.Gaussian{}, nil
+	}
+	// Solve the constraint for edge i: y_i = Σ_{k≠i} s_k·y_k / a_i, where the
+	// sum enters with sign +1 and terms with −aⱼ when i is a term.
+	var mean, variance float64
+	for k := 0; k < w.Arity(); k++ {
+		if k == i {
+			continue
+		}
+		a := w.coefficient(k)
+		if i != 0 && k != 0 {
+			a = -a
+		}
+		if a == 0 {
+			continue
+		}
+		c := e.Cavity(k)
+		if c.IsUniform() {
+			return messages.Gaussian{}, nil
+		}
+		if err := checkCavity(c, c.Pi); err != nil {
+			return messages.Gaussian{}, fmt.Errorf("edge %d: %w", k, err)
+		}
+		mean += a * c.Mean()
+		variance += a * a * c.Variance()
+	}
+	return messages.NewGaussian(mean/ai, variance/(ai*ai)), nil
+}
+
+// LogAverageFactor returns log ∫ I(x = aᵀy) ĉ_x ∏ĉ_{yⱼ} = log N(μ_x; aᵀμ_y,
+// σ_x² + Σ aⱼ²σⱼ²). With one uniform cavity, integrating that variable out of
+// the constraint leaves 1/|coefficient|; with more, ErrDiverges.
+func (w *WeightedSum) LogAverageFactor(e graph.Edges) (float64, error) {
+	uniform := -1
+	var mean, variance float64
+	for k := 0; k < w.Arity(); k++ {
+		a := w.coefficient(k)
+		c := e.Cavity(k)
+		if c.IsUniform() {
+			if a == 0 {
+				continue
+			}
+			if uniform >= 0 {
+				return 0, ErrDiverges
+			}
+			uniform = k
+			continue
+		}
+		if k == 0 {
+			a = -1 // x − aᵀy = 0
+		}
+		mean += a * c.Mean()
+		variance += a * a * c.Variance()
+	}
+	if uniform >= 0 {
+		return -math.Log(math.Abs(w.coefficient(uniform))), nil
+	}
+	return messages.PointMass(0).LogAverageOf(messages.NewGaussian(mean, variance)), nil
+}
+
+// Label returns "x = a₁·y₁ + …" in short form, e.g. "t1 = p2 + p3" or
+// "d1 = t1 − t2".
+func (w *WeightedSum) Label(vars []string) string {
+	var sb strings.Builder
+	sb.WriteString(vars[0])
+	sb.WriteString(" = ")
+	for j, a := range w.Coefficients {
+		switch {
+		case j > 0 && a < 0:
+			sb.WriteString(" − ")
+		case j > 0:
+			sb.WriteString(" + ")
+		case a < 0:
+			sb.WriteString("−")
+		}
+		if math.Abs(a) != 1 {
+			fmt.Fprintf(&sb, "%.4g·", math.Abs(a))
+		}
+		sb.WriteString(vars[j+1])
+	}
+	return sb.String()
+}

@@ -1,0 +1,152 @@
+package graph
+
+import (
+	"errors"
+	"fmt"
+	"reflect"
+	"slices"
+
+	"github.com/skillgraph/skillgraph/messages"
+)
+
+// Builder assembles a Graph. Variables and factors are placed in the current
+// layer (see Layer), which is how a drawing arranges them in rows like the
+// TrueSkill paper's Figure 1. Mistakes are collected and reported by Build,
+// so a builder can be used without checking every call.
+type Builder struct {
+	g     Graph
+	layer int32
+	vars  [][]VarID // per factor, until Build
+	errs  []error
+}
+
+// NewBuilder returns a builder for a graph called name.
+func NewBuilder(name string) *Builder {
+	b := &Builder{g: Graph{name: name}}
+	b.Layer("")
+	return b
+}
+
+// Layer makes name the layer of the nodes added next; layers are kept in
+// order of first use.
+func (b *Builder) Layer(name string) {
+	if i := slices.Index(b.g.layers, name); i >= 0 {
+		b.layer = int32(i)
+		return
+	}
+	b.g.layers = append(b.g.layers, name)
+	b.layer = int32(len(b.g.layers) - 1)
+}
+
+// AddVariable adds a latent variable and returns its ID.
+func (b *Builder) AddVariable(name string) VarID {
+	b.g.vars = append(b.g.vars, variable{name: name, layer: b.layer})
+	return VarID(len(b.g.vars) - 1)
+}
+
+// AddObserved adds a variable fixed to value (see Graph.Observe).
+func (b *Builder) AddObserved(name string, value float64) VarID {
+	b.g.vars = append(b.g.vars, variable{name: name, layer: b.layer, observed: true, value: value})
+	return VarID(len(b.g.vars) - 1)
+}
+
+// AddFactor connects f to vars (edge i of f goes to vars[i]) and returns its
+// ID. label names the factor in drawings and errors; if empty, the factor's
+// own Label (see Labeler) or its type name is used.
+func (b *Builder) AddFactor(f Factor, label string, vars ...VarID) FactorID {
+	id := FactorID(len(b.g.factors))
+	b.g.factors = append(b.g.factors, factorNode{f: f, layer: b.layer, label: label, arity: int32(len(vars))})
+	b.vars = append(b.vars, slices.Clone(vars))
+	return id
+}
+
+// Build validates the graph and returns it with every message uniform. It
+// reports, joined, every factor that is nil, has invalid parameters, has the
+// wrong number of edges, an edge to a missing variable or two edges to the
+// same variable, and every variable connected to no factor.
+func (b *Builder) Build() (*Graph, error) {
+	g := b.g
+	errs := slices.Clone(b.errs)
+	nEdges := 0
+	for fi := range g.factors {
+		fn := &g.factors[fi]
+		vars := b.vars[fi]
+		if fn.f == nil {
+			errs = append(errs, fmt.Errorf("factor %d %q: %w", fi, fn.label, ErrNilFactor))
+			continue
+		}
+		if fn.label == "" {
+			fn.label = defaultLabel(&g, fn.f, vars)
+		}
+		if v, ok := fn.f.(Validator); ok {
+			if err := v.Validate(); err != nil {
+				errs = append(errs, fmt.Errorf("factor %d %s: %w", fi, fn.label, err))
+			}
+		}
+		if want := fn.f.Arity(); want != len(vars) {
+			errs = append(errs, fmt.Errorf("factor %d %s: %w: %d variables, want %d", fi, fn.label, ErrArity, len(vars), want))
+		}
+		for i, v := range vars {
+			if v < 0 || int(v) >= len(g.vars) {
+				errs = append(errs, fmt.Errorf("factor %d %s edge %d: %w (%d)", fi, fn.label, i, ErrNoVariable, v))
+			} else if slices.Contains(vars[:i], v) {
+				errs = append(errs, fmt.Errorf("factor %d %s edge %d: %w %s", fi, fn.label, i, ErrDuplicateEdge, g.vars[v].name))
+			}
+		}
+		nEdges += len(vars)
+	}
+	if len(errs) > 0 {
+		return nil, fmt.Errorf("graph %q: %w", g.name, errors.Join(errs...))
+	}
+	g.edgeVar = make([]VarID, 0, nEdges)
+	degree := make([]int32, len(g.vars))
+	for fi := range g.factors {
+		g.factors[fi].first = int32(len(g.edgeVar))
+		g.edgeVar = append(g.edgeVar, b.vars[fi]...)
+		for _, v := range b.vars[fi] {
+			degree[v]++
+		}
+	}
+	// Variable→edge adjacency in one flat array (CSR layout).
+	g.varEdges = make([]int32, nEdges)
+	start := int32(0)
+	for v := range g.vars {
+		g.vars[v].edges = g.varEdges[start:start:int(start+degree[v])]
+		start += degree[v]
+		if degree[v] == 0 {
+			errs = append(errs, fmt.Errorf("variable %d %s: %w", v, g.vars[v].name, ErrIsolated))
+		}
+	}
+	if len(errs) > 0 {
+		return nil, fmt.Errorf("graph %q: %w", g.name, errors.Join(errs...))
+	}
+	for k, v := range g.edgeVar {
+		g.vars[v].edges = append(g.vars[v].edges, int32(k))
+	}
+	g.vars = slices.Clone(g.vars)
+	g.factors = slices.Clone(g.factors)
+	g.layers = slices.Clone(g.layers)
+	g.msgs = make([]messages.Gaussian, nEdges)
+	g.marg = make([]messages.Gaussian, len(g.vars))
+	g.Reset()
+	return &g, nil
+}
+
+func defaultLabel(g *Graph, f Factor, vars []VarID) string {
+	if l, ok := f.(Labeler); ok {
+		names := make([]string, len(vars))
+		for i, v := range vars {
+			if v >= 0 && int(v) < len(g.vars) {
+				names[i] = g.vars[v].name
+			} else {
+				names[i] = "?"
+			}
+		}
+		return l.Label(names)
+	}
+	t := reflect.TypeOf(f)
+	for t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	return t.Name()
+}

@@ -1,0 +1,376 @@
+package graph
+
+import (
+	"errors"
+	"fmt"
+	"math"
+
+	"github.com/skillgraph/skillgraph/messages"
+)
+
+// VarID identifies a variable of one graph; IDs are dense, from 0.
+type VarID int32
+
+// FactorID identifies a factor of one graph; IDs are dense, from 0.
+type FactorID int32
+
+// Factor is the contract every factor satisfies: one operator per edge, in
+// the manner of Infer.NET's message operators. The graph owns the topology,
+// the stored messages and the cached marginals; a factor holds only its
+// parameters and the mathematics.
+//
+// Message returns the message the factor sends on its edge i, computed from
+// the current state of its edges as seen through e. Expectation propagation
+// operators read cavities (e.Cavity), variational operators read marginals
+// (e.Marginal) and, for non-conjugate updates, their own previous message
+// (e.Message); both kinds therefore share this one method. It must not retain
+// e after returning.
+type Factor interface {
+	// Arity is the number of variables the factor connects; its edges are
+	// numbered 0 … Arity()−1 in the order the variables were given to
+	// Builder.AddFactor.
+	Arity() int
+	// Message returns the new factor→variable message on edge i.
+	Message(i int, e Edges) (messages.Gaussian, error)
+}
+
+// Evidence is implemented by factors that can report their contribution to
+// the model evidence: log ∫ f(x) ∏ᵢ ĉᵢ(xᵢ) dx, where ĉᵢ is the cavity on edge i
+// normalised to a density (a uniform cavity counts as the constant 1).
+// Graph.LogEvidence assembles the EP evidence from these terms.
+type Evidence interface {
+	LogAverageFactor(e Edges) (float64, error)
+}
+
+// Validator is implemented by factors whose parameters can be invalid; the
+// builder calls Validate once and reports the error with the factor's name.
+type Validator interface {
+	Validate() error
+}
+
+// Labeler is implemented by factors that can describe themselves with the
+// names of their variables, e.g. "N(s1; 25, 69.44)" or "I(d1 > 0.74)", for
+// drawings and error messages.
+type Labeler interface {
+	Label(vars []string) string
+}
+
+// Approximate is implemented by factors whose messages are projections
+// (expectation propagation or variational) rather than exact; schedules use
+// it to order updates and drawings to mark them.
+type Approximate interface {
+	Approximation() string // "EP" or "VMP"
+}
+
+// Errors returned (wrapped, with names) by the builder and by updates.
+var (
+	ErrArity         = errors.New("factor connected to the wrong number of variables")
+	ErrNoVariable    = errors.New("edge to a variable that does not exist")
+	ErrDuplicateEdge = errors.New("factor connected twice to the same variable")
+	ErrIsolated      = errors.New("variable connected to no factor")
+	ErrNilFactor     = errors.New("nil factor")
+	ErrNoFactor      = errors.New("no such factor or edge")
+	ErrNotFinite     = errors.New("message is not finite")
+	ErrImproper      = errors.New("improper distribution")
+	ErrNoEvidence    = errors.New("factor does not report evidence")
+)
+
+// UpdateError reports a failed message update with the factor and edge.
+type UpdateError struct {
+	Factor FactorID
+	Label  string
+	Edge   int
+	Err    error
+}
+
+func (e *UpdateError) Error() string {
+	return fmt.Sprintf("graph: update of factor %d %s, edge %d: %v", e.Factor, e.Label, e.Edge, e.Err)
+}
+
+func (e *UpdateError) Unwrap() error { return e.Err }
+
+type variable struct {
+	name     string
+	layer    int32
+	observed bool
+	value    float64
+	edges    []int32 // edge indices, a sub-slice of Graph.varEdges
+}
+
+type factorNode struct {
+	f     Factor
+	first int32 // first edge index
+	arity int32
+	layer int32
+	label string
+}
+
+// Graph is a bipartite factor graph over real-valued variables whose beliefs
+// are Gaussian. Every edge stores the current factor→variable message and
+// every variable its cached marginal, the product of its incoming messages,
+// so a cavity (the variable→factor message) is one division (equation 6).
+// Storage is flat: memory and the cost of every operation except LogEvidence
+// and RecomputeMarginals are independent of the graph's size.
+//
+// A Graph is not safe for concurrent use; build one per goroutine, or reuse
+// one per goroutine with Reset.
+type Graph struct {
+	name     string
+	layers   []string
+	vars     []variable
+	marg     []messages.Gaussian
+	factors  []factorNode
+	edgeVar  []VarID
+	msgs     []messages.Gaussian
+	varEdges []int32
+}
+
+// Edges is a factor's read-only view of its edges during an update.
+type Edges struct {
+	g     *Graph
+	first int32
+}
+
+// Cavity returns the variable→factor message on edge i: the variable's
+// marginal divided by the message this factor sends it.
+func (e Edges) Cavity(i int) messages.Gaussian {
+	k := e.first + int32(i)
+	return e.g.marg[e.g.edgeVar[k]].Div(e.g.msgs[k])
+}
+
+// Marginal returns the current marginal of the variable on edge i.
+func (e Edges) Marginal(i int) messages.Gaussian { return e.g.marg[e.g.edgeVar[e.first+int32(i)]] }
+
+// Message returns the message this factor currently sends on edge i.
+func (e Edges) Message(i int) messages.Gaussian { return e.g.msgs[e.first+int32(i)] }
+
+// Name returns the graph's name.
+func (g *Graph) Name() string { return g.name }
+
+// NumVariables returns the number of variables.
+func (g *Graph) NumVariables() int { return len(g.vars) }
+
+// NumFactors returns the number of factors.
+func (g *Graph) NumFactors() int { return len(g.factors) }
+
+// NumEdges returns the number of edges.
+func (g *Graph) NumEdges() int { return len(g.edgeVar) }
+
+// Layers returns the layer names in order of first use (a copy).
+func (g *Graph) Layers() []string { return append([]string(nil), g.layers...) }
+
+// VariableName returns the name of v.
+func (g *Graph) VariableName(v VarID) string { return g.vars[v].name }
+
+// VariableLayer returns the index in Layers of v's layer.
+func (g *Graph) VariableLayer(v VarID) int { return int(g.vars[v].layer) }
+
+// Observed reports whether v is observed, and its value.
+func (g *Graph) Observed(v VarID) (value float64, ok bool) {
+	return g.vars[v].value, g.vars[v].observed
+}
+
+// Degree returns the number of factors connected to v.
+func (g *Graph) Degree(v VarID) int { return len(g.vars[v].edges) }
+
+// VariableEdge returns the factor and edge index of v's k-th connection.
+func (g *Graph) VariableEdge(v VarID, k int) (FactorID, int) {
+	e := g.vars[v].edges[k]
+	f := g.edgeFactor(e)
+	return f, int(e - g.factors[f].first)
+}
+
+// edgeFactor finds the factor owning edge e by binary search over the
+// factors' first edges (they are increasing).
+func (g *Graph) edgeFactor(e int32) FactorID {
+	lo, hi := 0, len(g.factors)
+	for lo < hi {
+		m := int(uint(lo+hi) >> 1)
+		if g.factors[m].first+g.factors[m].arity <= e {
+			lo = m + 1
+		} else {
+			hi = m
+		}
+	}
+	return FactorID(lo)
+}
+
+// Factor returns the factor f.
+func (g *Graph) Factor(f FactorID) Factor { return g.factors[f].f }
+
+// FactorLabel returns f's label: the one given to the builder, else the
+// factor's own Label, else its type.
+func (g *Graph) FactorLabel(f FactorID) string { return g.factors[f].label }
+
+// FactorLayer returns the index in Layers of f's layer.
+func (g *Graph) FactorLayer(f FactorID) int { return int(g.factors[f].layer) }
+
+// Arity returns the number of edges of f.
+func (g *Graph) Arity(f FactorID) int { return int(g.factors[f].arity) }
+
+// EdgeVariable returns the variable on edge i of f.
+func (g *Graph) EdgeVariable(f FactorID, i int) VarID {
+	return g.edgeVar[g.factors[f].first+int32(i)]
+}
+
+// Message returns the message f currently sends on its edge i.
+func (g *Graph) Message(f FactorID, i int) messages.Gaussian {
+	return g.msgs[g.factors[f].first+int32(i)]
+}
+
+// Marginal returns the cached marginal of v.
+func (g *Graph) Marginal(v VarID) messages.Gaussian { return g.marg[v] }
+
+// Observe fixes v to value: its marginal becomes a point mass and every
+// factor sees value as its cavity. Use it to reuse a graph with new data.
+func (g *Graph) Observe(v VarID, value float64) {
+	g.vars[v].observed, g.vars[v].value = true, value
+	g.marg[v] = messages.PointMass(value)
+}
+
+// Reset returns every message to uniform and every marginal to uniform (or to
+// its observation), so that running a schedule again starts from the priors
+// that the schedule's first steps send. It does not allocate.
+func (g *Graph) Reset() {
+	clear(g.msgs)
+	for v := range g.vars {
+		if g.vars[v].observed {
+			g.marg[v] = messages.PointMass(g.vars[v].value)
+		} else {
+			g.marg[v] = messages.Gaussian{}
+		}
+	}
+}
+
+// RecomputeMarginals rebuilds every cached marginal as the product of its
+// incoming messages, removing the rounding drift that repeated division and
+// multiplication accumulate over long runs.
+func (g *Graph) RecomputeMarginals() {
+	for v := range g.vars {
+		if g.vars[v].observed {
+			continue
+		}
+		var m messages.Gaussian
+		for _, e := range g.vars[v].edges {
+			m = m.Mul(g.msgs[e])
+		}
+		g.marg[v] = m
+	}
+}
+
+// Update recomputes the message f sends on its edge i and folds it into the
+// variable's cached marginal (marginal / old · new). With damping d in
+// (0, 1) the stored message is new^(1−d)·old^d; d = 0 means no damping. It
+// returns the marginal before and after. A message that is not finite, or
+// that would leave the marginal improper, is rejected with an *UpdateError
+// and the graph is left unchanged.
+func (g *Graph) Update(f FactorID, i int, damping float64) (before, after messages.Gaussian, err error) {
+	if f < 0 || int(f) >= len(g.factors) || i < 0 || i >= int(g.factors[f].arity) {
+		return before, after, fmt.Errorf("graph %q: factor %d edge %d: %w", g.name, f, i, ErrNoFactor)
+	}
+	fn := &g.factors[f]
+	k := fn.first + int32(i)
+	msg, err := fn.f.Message(i, Edges{g: g, first: fn.first})
+	if err != nil {
+		return before, after, &UpdateError{Factor: f, Label: fn.label, Edge: i, Err: err}
+	}
+	old := g.msgs[k]
+	if damping > 0 && !msg.IsPointMass() && !old.IsPointMass() {
+		msg = messages.Gaussian{
+			Pi:  (1-damping)*msg.Pi + damping*old.Pi,
+			Tau: (1-damping)*msg.Tau + damping*old.Tau,
+		}
+	}
+	if math.IsNaN(msg.Pi) || math.IsNaN(msg.Tau) || math.IsInf(msg.Tau, 0) || math.IsInf(msg.Pi, -1) {
+		return before, after, &UpdateError{Factor: f, Label: fn.label, Edge: i, Err: fmt.Errorf("%w: %v", ErrNotFinite, msg)}
+	}
+	v := g.edgeVar[k]
+	before = g.marg[v]
+	if g.vars[v].observed {
+		g.msgs[k] = msg
+		return before, before, nil
+	}
+	if msg.IsPointMass() || old.IsPointMass() {
+		g.msgs[k] = msg
+		g.recomputeMarginal(v)
+		return before, g.marg[v], nil
+	}
+	after = messages.Gaussian{Pi: before.Pi - old.Pi + msg.Pi, Tau: before.Tau - old.Tau + msg.Tau}
+	g.msgs[k] = msg
+	if after.Pi <= 0 || math.IsInf(after.Pi, 1) {
+		// Cancellation (e.g. the last informative message turning uniform)
+		// can leave rounding residue; the exact product decides.
+		g.recomputeMarginal(v)
+		after = g.marg[v]
+		if after.Pi < 0 || math.IsInf(after.Pi, 1) || (after.Pi == 0 && after.Tau != 0) {
+			g.msgs[k] = old
+			g.marg[v] = before
+			return before, before, &UpdateError{Factor: f, Label: fn.label, Edge: i, Err: fmt.Errorf("%w marginal of %s: %v", ErrImproper, g.vars[v].name, after)}
+		}
+		return before, after, nil
+	}
+	g.marg[v] = after
+	return before, after, nil
+}
+
+func (g *Graph) recomputeMarginal(v VarID) {
+	var m messages.Gaussian
+	for _, e := range g.vars[v].edges {
+		m = m.Mul(g.msgs[e])
+	}
+	g.marg[v] = m
+}
+
+// LogEvidence returns the expectation-propagation estimate of the log
+// evidence log Z = log ∫ ∏_f f(x) dx at the current messages:
+//
+//	log Z = Σ_f log ∫ f ∏ᵢ ĉ_{f,i} + Σ_edges A(c_e) − Σ_v (deg v − 1)·A(q_v),
+//
+// with ĉ the normalised cavities, A the Gaussian log-normaliser
+// (messages.Gaussian.LogNormalizer, taken as 0 for a uniform cavity) and q_v
+// the marginals. It follows from writing each factor's approximation as
+// s_f·∏ᵢ m_{f→i} and fixing s_f by matching ∫ f·cavities (Minka 2001);
+// observed variables are conditioned on and contribute no terms of their own.
+// Every factor must implement Evidence. At a fixed point of a tree-shaped
+// graph of exact factors the estimate is exact.
+func (g *Graph) LogEvidence() (float64, error) {
+	var total float64
+	for fi := range g.factors {
+		fn := &g.factors[fi]
+		ev, ok := fn.f.(Evidence)
+		if !ok {
+			return 0, fmt.Errorf("graph %q: factor %d %s: %w", g.name, fi, fn.label, ErrNoEvidence)
+		}
+		l, err := ev.LogAverageFactor(Edges{g: g, first: fn.first})
+		if err != nil {
+			return 0, fmt.Errorf("graph %q: evidence of factor %d %s: %w", g.name, fi, fn.label, err)
+		}
+		total += l
+		for i := int32(0); i < fn.arity; i++ {
+			k := fn.first + i
+			if g.vars[g.edgeVar[k]].observed {
+				continue
+			}
+			c := g.marg[g.edgeVar[k]].Div(g.msgs[k])
+			switch {
+			case c.IsUniform():
+			case c.Pi > 0:
+				total += c.LogNormalizer()
+			default:
+				return 0, fmt.Errorf("graph %q: evidence at factor %d %s edge %d: %w cavity %v", g.name, fi, fn.label, i, ErrImproper, c)
+			}
+		}
+	}
+	for v := range g.vars {
+		d := len(g.vars[v].edges)
+		if g.vars[v].observed || d < 2 {
+			continue
+		}
+		q := g.marg[v]
+		if !(q.Pi > 0) || q.IsPointMass() {
+			return 0, fmt.Errorf("graph %q: evidence: %w marginal of %s: %v", g.name, ErrImproper, g.vars[v].name, q)
+		}
+		total -= float64(d-1) * q.LogNormalizer()
+	}
+	return total, nil
+}

@@ -1,0 +1,128 @@
+package schedules
+
+import (
+	"errors"
+	"fmt"
+
+	"github.com/skillgraph/skillgraph/graph"
+)
+
+// Walk calls fn for every update of one pass through s, in execution order,
+// with the innermost Loop around it (nil outside loops). A custom Schedule
+// takes part by implementing Parts() []Schedule.
+func Walk(s Schedule, fn func(step *StepSchedule, loop *LoopSchedule)) {
+	walk(s, nil, fn)
+}
+
+func walk(s Schedule, loop *LoopSchedule, fn func(*StepSchedule, *LoopSchedule)) {
+	switch s := s.(type) {
+	case *StepSchedule:
+		fn(s, loop)
+	case *SequenceSchedule:
+		for _, p := range s.Parts {
+			walk(p, loop, fn)
+		}
+	case *LoopSchedule:
+		walk(s.Body, s, fn)
+	case interface{ Parts() []Schedule }:
+		for _, p := range s.Parts() {
+			walk(p, loop, fn)
+		}
+	}
+}
+
+// Flooding returns a loop that updates every edge of every factor of g, in
+// factor order, until the largest change is below the loop's tolerance. It
+// works for any graph; on loopy graphs pair it with Damping.
+func Flooding(g *graph.Graph, opts ...LoopOption) *LoopSchedule {
+	var steps []Schedule
+	for f := 0; f < g.NumFactors(); f++ {
+		for i := 0; i < g.Arity(graph.FactorID(f)); i++ {
+			steps = append(steps, Step(graph.FactorID(f), i))
+		}
+	}
+	return Loop(Sequence(steps...), append([]LoopOption{Name("flooding")}, opts...)...)
+}
+
+// ErrNotTree reports a graph with a cycle given to Tree.
+var ErrNotTree = errors.New("factor graph has a cycle")
+
+// Tree returns the two-pass schedule of a tree-shaped (or forest-shaped)
+// graph: every message towards a root, leaves first, then every message away
+// from it. With exact factors the marginals are then exact (belief
+// propagation on a tree). In each connected part the root is a variable
+// touched by an approximate factor (graph.Approximate), if any, and that
+// factor sends last on the way up, so that it moment-matches against its
+// complete cavity: two passes are then also the EP fixed point when a part
+// has at most one approximate factor. With more, wrap the result in a Loop.
+// It returns ErrNotTree if g has a cycle.
+func Tree(g *graph.Graph) (*SequenceSchedule, error) {
+	nv, nf := g.NumVariables(), g.NumFactors()
+	seenVar := make([]bool, nv)
+	seenFactor := make([]bool, nf)
+	type visit struct {
+		f  graph.FactorID
+		up int // edge towards the root
+	}
+	var order []visit
+	approximate := func(f graph.FactorID) bool {
+		_, ok := g.Factor(f).(graph.Approximate)
+		return ok
+	}
+	// Roots: variables of approximate factors first, then every variable.
+	var roots []graph.VarID
+	for f := 0; f < nf; f++ {
+		if approximate(graph.FactorID(f)) {
+			roots = append(roots, g.EdgeVariable(graph.FactorID(f), 0))
+		}
+	}
+	for v := 0; v < nv; v++ {
+		roots = append(roots, graph.VarID(v))
+	}
+	for _, root := range roots {
+		if seenVar[root] {
+			continue
+		}
+		seenVar[root] = true
+		queue := []graph.VarID{root}
+		for len(queue) > 0 {
+			v := queue[0]
+			queue = queue[1:]
+			// Approximate factors are visited first, so that on the way up,
+			// which runs in reverse order, they send last.
+			for pass := 0; pass < 2; pass++ {
+				for k := 0; k < g.Degree(v); k++ {
+					f, up := g.VariableEdge(v, k)
+					if approximate(f) != (pass == 0) || seenFactor[f] {
+						continue // a seen factor is the one v was reached through
+					}
+					seenFactor[f] = true
+					order = append(order, visit{f: f, up: up})
+					for i := 0; i < g.Arity(f); i++ {
+						if i == up {
+							continue
+						}
+						w := g.EdgeVariable(f, i)
+						if seenVar[w] {
+							return nil, fmt.Errorf("schedules: tree of graph %q: %w (through %s)", g.Name(), ErrNotTree, g.VariableName(w))
+						}
+						seenVar[w] = true
+						queue = append(queue, w)
+					}
+				}
+			}
+		}
+	}
+	var up, down []Schedule
+	for j := len(order) - 1; j >= 0; j-- {
+		up = append(up, Step(order[j].f, order[j].up))
+	}
+	for _, o := range order {
+		for i := 0; i < g.Arity(o.f); i++ {
+			if i != o.up {
+				down = append(down, Step(o.f, i))
+			}
+		}
+	}
+	return Sequence(Sequence(up...), Sequence(down...)), nil
+}

@@ -1,0 +1,246 @@
+package schedules
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+
+	"github.com/skillgraph/skillgraph/graph"
+	"github.com/skillgraph/skillgraph/messages"
+)
+
+// Result reports what a schedule did.
+type Result struct {
+	// Delta is the change that convergence is judged on, measured by the
+	// run's Metric (messages.Distance unless set with WithMetric): the
+	// largest change of a marginal in the last pass of the loops that ran
+	// (the largest over them, if several), or, for a schedule without loops,
+	// the largest change of any update. Updates before and after loops, such
+	// as the first messages from uniform, whose change is infinite, do not
+	// count once a loop has run.
+	Delta float64
+	// Iterations is the number of loop passes made, summed over every Loop
+	// the schedule ran (0 for a schedule without loops).
+	Iterations int
+	// Converged is false if any Loop stopped at its iteration cap before its
+	// change fell below its tolerance.
+	Converged bool
+
+	looped bool
+}
+
+// merge folds the result of a later part of a sequence into r.
+func (r Result) merge(s Result) Result {
+	out := Result{
+		Delta:      math.Max(r.Delta, s.Delta),
+		Iterations: r.Iterations + s.Iterations,
+		Converged:  r.Converged && s.Converged,
+		looped:     r.looped || s.looped,
+	}
+	switch {
+	case r.looped && !s.looped:
+		out.Delta = r.Delta
+	case s.looped && !r.looped:
+		out.Delta = s.Delta
+	}
+	return out
+}
+
+// Metric measures the change of a marginal caused by one update.
+type Metric func(before, after messages.Gaussian) float64
+
+// Observer watches a run. Its methods are called synchronously.
+type Observer interface {
+	// Updated is called after every message update.
+	Updated(f graph.FactorID, edge int, delta float64)
+	// Iterated is called after every pass of a Loop, with the loop's name.
+	Iterated(loop string, iteration int, delta float64)
+}
+
+// Runner carries the state of one run through a schedule tree: the graph,
+// the context, the metric, the damping in force and the observer. Custom
+// Schedule implementations call Update and Err.
+type Runner struct {
+	g        *graph.Graph
+	ctx      context.Context
+	metric   Metric
+	damping  float64
+	observer Observer
+	passMax  float64 // largest change since the innermost running loop began its pass
+}
+
+// Graph returns the graph being run.
+func (r *Runner) Graph() *graph.Graph { return r.g }
+
+// Err returns the context's error, if it was cancelled.
+func (r *Runner) Err() error { return r.ctx.Err() }
+
+// Update sends the message of factor f on edge i with the damping in force
+// and returns the change of the receiving marginal.
+func (r *Runner) Update(f graph.FactorID, i int) (float64, error) {
+	before, after, err := r.g.Update(f, i, r.damping)
+	if err != nil {
+		return 0, err
+	}
+	d := r.metric(before, after)
+	if d > r.passMax || math.IsNaN(d) {
+		r.passMax = d
+	}
+	if r.observer != nil {
+		r.observer.Updated(f, i, d)
+	}
+	return d, nil
+}
+
+// Schedule is a plan of message updates. Schedules name factors by ID, so
+// one schedule serves every graph built with the same structure (for example
+// every match of the same shape).
+type Schedule interface {
+	Run(r *Runner) (Result, error)
+}
+
+// RunOption configures Run.
+type RunOption func(*Runner)
+
+// WithMetric replaces the convergence metric (default messages.Distance).
+func WithMetric(m Metric) RunOption { return func(r *Runner) { r.metric = m } }
+
+// WithObserver installs an observer.
+func WithObserver(o Observer) RunOption { return func(r *Runner) { r.observer = o } }
+
+// Run executes s on g. It stops at the first failed update, or when ctx is
+// cancelled (checked before every loop pass), returning the error.
+func Run(ctx context.Context, g *graph.Graph, s Schedule, opts ...RunOption) (Result, error) {
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	r := Runner{g: g, ctx: ctx, metric: messages.Distance}
+	for _, o := range opts {
+		o(&r)
+	}
+	return s.Run(&r)
+}
+
+// StepSchedule is a single message update: factor F sends on edge Edge.
+type StepSchedule struct {
+	Factor graph.FactorID
+	Edge   int
+}
+
+// Step returns the schedule that updates the message of factor f on edge i.
+func Step(f graph.FactorID, i int) *StepSchedule { return &StepSchedule{Factor: f, Edge: i} }
+
+// Run performs the update.
+func (s *StepSchedule) Run(r *Runner) (Result, error) {
+	d, err := r.Update(s.Factor, s.Edge)
+	return Result{Delta: d, Converged: true}, err
+}
+
+// SequenceSchedule runs its parts in order.
+type SequenceSchedule struct {
+	Parts []Schedule
+}
+
+// Sequence returns the schedule that runs parts in order; its Delta is the
+// largest of theirs.
+func Sequence(parts ...Schedule) *SequenceSchedule { return &SequenceSchedule{Parts: parts} }
+
+// Run runs the parts in order.
+func (s *SequenceSchedule) Run(r *Runner) (Result, error) {
+	res := Result{Converged: true}
+	for _, p := range s.Parts {
+		pr, err := p.Run(r)
+		res = res.merge(pr)
+		if err != nil {
+			return res, err
+		}
+	}
+	return res, nil
+}
+
+// Defaults of Loop.
+const (
+	DefaultTolerance     = 1e-6
+	DefaultMaxIterations = 100
+)
+
+// LoopSchedule repeats its body until the body's Delta is at most Tolerance,
+// or MaxIterations passes have run (then Converged is false). Damping in
+// [0, 1) applies to every update inside the body: the stored message is
+// new^(1−Damping)·old^Damping.
+type LoopSchedule struct {
+	Name          string
+	Body          Schedule
+	Tolerance     float64
+	MaxIterations int
+	Damping       float64
+}
+
+// LoopOption configures Loop.
+type LoopOption func(*LoopSchedule)
+
+// Tolerance sets the convergence tolerance (default DefaultTolerance).
+func Tolerance(tol float64) LoopOption { return func(l *LoopSchedule) { l.Tolerance = tol } }
+
+// MaxIterations sets the iteration cap (default DefaultMaxIterations).
+func MaxIterations(n int) LoopOption { return func(l *LoopSchedule) { l.MaxIterations = n } }
+
+// Damping sets the damping weight d in [0, 1) of the old message.
+func Damping(d float64) LoopOption { return func(l *LoopSchedule) { l.Damping = d } }
+
+// Name names the loop for observers and drawings.
+func Name(name string) LoopOption { return func(l *LoopSchedule) { l.Name = name } }
+
+// Loop returns a loop over body.
+func Loop(body Schedule, opts ...LoopOption) *LoopSchedule {
+	l := &LoopSchedule{Name: "loop", Body: body, Tolerance: DefaultTolerance, MaxIterations: DefaultMaxIterations}
+	for _, o := range opts {
+		o(l)
+	}
+	return l
+}
+
+// ErrLoopConfig reports a loop that could never run or never stop.
+var ErrLoopConfig = errors.New("invalid loop")
+
+// Run repeats the body. The returned Delta is the body's change in the last
+// pass and Iterations includes the body's own loops.
+func (l *LoopSchedule) Run(r *Runner) (Result, error) {
+	if l.MaxIterations < 1 || !(l.Tolerance >= 0) || !(l.Damping >= 0 && l.Damping < 1) {
+		return Result{}, fmt.Errorf("schedules: loop %q: %w: tolerance %v, max iterations %d, damping %v",
+			l.Name, ErrLoopConfig, l.Tolerance, l.MaxIterations, l.Damping)
+	}
+	savedDamping, savedMax := r.damping, r.passMax
+	r.damping = l.Damping
+	allPasses := 0.0
+	defer func() {
+		r.damping = savedDamping
+		r.passMax = math.Max(savedMax, allPasses)
+	}()
+	res := Result{looped: true}
+	inner := 0
+	for it := 1; it <= l.MaxIterations; it++ {
+		if err := r.ctx.Err(); err != nil {
+			res.Converged = false
+			return res, fmt.Errorf("schedules: loop %q: %w", l.Name, err)
+		}
+		r.passMax = 0
+		br, err := l.Body.Run(r)
+		delta := r.passMax
+		allPasses = math.Max(allPasses, delta)
+		inner += br.Iterations
+		res = Result{Delta: delta, Iterations: it + inner, Converged: br.Converged && delta <= l.Tolerance, looped: true}
+		if r.observer != nil {
+			r.observer.Iterated(l.Name, it, delta)
+		}
+		if err != nil {
+			res.Converged = false
+			return res, err
+		}
+		if delta <= l.Tolerance {
+			break
+		}
+	}
+	return res, nil
+}
