@@ -75,16 +75,17 @@ func (b *Builder) Build() (*Graph, error) {
 			errs = append(errs, fmt.Errorf("factor %d %q: %w", fi, fn.label, ErrNilFactor))
 			continue
 		}
+		arityOK := fn.f.Arity() == len(vars)
 		if fn.label == "" {
-			fn.label = defaultLabel(&g, fn.f, vars)
+			fn.label = defaultLabel(&g, fn.f, vars, arityOK)
 		}
 		if v, ok := fn.f.(Validator); ok {
 			if err := v.Validate(); err != nil {
 				errs = append(errs, fmt.Errorf("factor %d %s: %w", fi, fn.label, err))
 			}
 		}
-		if want := fn.f.Arity(); want != len(vars) {
-			errs = append(errs, fmt.Errorf("factor %d %s: %w: %d variables, want %d", fi, fn.label, ErrArity, len(vars), want))
+		if !arityOK {
+			errs = append(errs, fmt.Errorf("factor %d %s: %w: %d variables, want %d", fi, fn.label, ErrArity, len(vars), fn.f.Arity()))
 		}
 		for i, v := range vars {
 			if v < 0 || int(v) >= len(g.vars) {
@@ -132,8 +133,10 @@ func (b *Builder) Build() (*Graph, error) {
 	return &g, nil
 }
 
-func defaultLabel(g *Graph, f Factor, vars []VarID) string {
-	if l, ok := f.(Labeler); ok {
+// defaultLabel asks a Labeler for its label (only when it has the right
+// number of variables to name) and falls back to the factor's type name.
+func defaultLabel(g *Graph, f Factor, vars []VarID, arityOK bool) string {
+	if l, ok := f.(Labeler); ok && arityOK {
 		names := make([]string, len(vars))
 		for i, v := range vars {
 			if v >= 0 && int(v) < len(g.vars) {

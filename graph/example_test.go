@@ -1,0 +1,38 @@
+package graph_test
+
+import (
+	"fmt"
+
+	"github.com/skillgraph/skillgraph/factors"
+	"github.com/skillgraph/skillgraph/graph"
+)
+
+// A skill with a Gaussian prior, a performance around it, and an observed
+// performance of 30: the posterior of the skill by hand-ordered updates.
+func ExampleBuilder() {
+	b := graph.NewBuilder("one player")
+	b.Layer("skills")
+	s := b.AddVariable("s")
+	b.Layer("performances")
+	p := b.AddVariable("p")
+	prior := b.AddFactor(factors.NewPrior(25, 64), "", s)
+	perf := b.AddFactor(factors.NewLikelihood(16), "", p, s)
+	obs := b.AddFactor(factors.NewGaussianObservation(30, 1e-6), "", p)
+	g, err := b.Build()
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	for _, step := range []struct {
+		f    graph.FactorID
+		edge int
+	}{{prior, 0}, {obs, 0}, {perf, 1}} {
+		if _, _, err := g.Update(step.f, step.edge, 0); err != nil {
+			fmt.Println(err)
+			return
+		}
+	}
+	fmt.Printf("%s: %v\n", g.FactorLabel(perf), g.Marginal(s))
+	// Output:
+	// N(p; s, 16): N(29, 12.8)
+}

@@ -1,0 +1,23 @@
+// Package schedules decides the order of message updates on a graph.Graph and
+// checks convergence.
+//
+// Schedules are small trees of data: Step (one message), Sequence (parts in
+// order) and Loop (a body repeated until the largest change of a marginal is
+// at most a tolerance, with an iteration cap, optional damping and a name).
+// Run executes a schedule under a context and reports a Result: the final
+// change, the number of loop passes and whether every loop converged.
+// Nothing loops forever and non-convergence is never hidden.
+//
+// The default change metric is messages.Distance, which is scale-free: the
+// mean shift in standard deviations and the relative change of precision.
+// One tolerance (default 1e-6) therefore means the same thing whatever the
+// rating scale. WithMetric substitutes another (messages.MaxDiff, or
+// messages.AbsDiff to reproduce the stopping points of other TrueSkill
+// implementations).
+//
+// Tree builds the exact two-pass schedule of a tree-shaped graph, Flooding a
+// loop over every edge for any graph, and the TrueSkill paper's Figure 1
+// schedule is written with Step, Sequence and Loop (see the package example).
+// Schedules name factors by ID, so one schedule serves every graph built with
+// the same structure.
+package schedules
