@@ -1,0 +1,54 @@
+// Package sharedtest locates the project's reference data in ../shared for
+// tests: a test that needs it is skipped when the folder is absent, and fails
+// when the CI environment variable is set.
+package sharedtest
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/skillgraph/skillgraph/internal/peercases"
+)
+
+// Path returns the path of rel inside the shared folder that sits
+// beside the repository root (../shared from the root). If the folder is
+// absent the test is skipped, or failed when the CI environment variable is
+// set, since CI must always run these checks.
+func Path(t testing.TB, rel string) string {
+	t.Helper()
+	dir, err := os.Getwd()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for {
+		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
+			break
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			t.Fatal("sharedtest: no go.mod above the working directory")
+		}
+		dir = parent
+	}
+	p := filepath.Join(dir, "..", "shared", rel)
+	if _, err := os.Stat(p); err != nil {
+		msg := fmt.Sprintf("reference data %s not found (../shared beside the repository): %v", p, err)
+		if os.Getenv("CI") != "" {
+			t.Fatal(msg)
+		}
+		t.Skip(msg)
+	}
+	return p
+}
+
+// PeerCases loads ../shared/vectors/peer_cases.json for a test.
+func PeerCases(t testing.TB) *peercases.File {
+	t.Helper()
+	f, err := peercases.Load(Path(t, filepath.Join("vectors", "peer_cases.json")))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return f
+}

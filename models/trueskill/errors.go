@@ -1,0 +1,47 @@
+package trueskill
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+)
+
+// Errors matched with errors.Is; they arrive wrapped in an *InputError that
+// names the offending field and position.
+var (
+	ErrNotFinite    = errors.New("not a finite number")
+	ErrNotPositive  = errors.New("not a finite positive number")
+	ErrNegative     = errors.New("negative or not finite")
+	ErrProbability  = errors.New("not a probability in [0, 1)")
+	ErrTooFewTeams  = errors.New("a match needs at least two teams")
+	ErrEmptyTeam    = errors.New("team has no players")
+	ErrShape        = errors.New("wrong shape")
+	ErrNotConverged = errors.New("inference did not converge")
+)
+
+// InputError reports invalid input: Field names it (e.g. "Teams", "Ranks",
+// "Weights", "Params.Beta") and Index locates it (team, then player), when
+// it applies.
+type InputError struct {
+	Field string
+	Index []int
+	Value float64
+	Err   error
+}
+
+func (e *InputError) Error() string {
+	var sb strings.Builder
+	sb.WriteString("trueskill: ")
+	sb.WriteString(e.Field)
+	for _, i := range e.Index {
+		fmt.Fprintf(&sb, "[%d]", i)
+	}
+	fmt.Fprintf(&sb, " = %v: %v", e.Value, e.Err)
+	return sb.String()
+}
+
+func (e *InputError) Unwrap() error { return e.Err }
+
+func inputErr(field string, err error, v float64, index ...int) error {
+	return &InputError{Field: field, Index: index, Value: v, Err: err}
+}

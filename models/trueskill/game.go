@@ -1,0 +1,183 @@
+package trueskill
+
+import (
+	"context"
+	"fmt"
+	"math"
+
+	"github.com/skillgraph/skillgraph/factors"
+	"github.com/skillgraph/skillgraph/graph"
+	"github.com/skillgraph/skillgraph/schedules"
+)
+
+// Game is one match declared as the factor graph of the paper's Figure 1,
+// with its schedule: skills → performances → team performances →
+// differences of adjacent teams in rank order → win or draw factors. Use it
+// to inspect or draw the model; Params.Rate is the everyday entry point.
+type Game struct {
+	params   Params
+	match    Match
+	order    []int // teams in rank order
+	g        *graph.Graph
+	schedule schedules.Schedule
+	skills   [][]graph.VarID // by caller's team and player
+	result   schedules.Result
+}
+
+// NewGame builds the factor graph and schedule of m.
+func (p Params) NewGame(m Match) (*Game, error) {
+	if err := p.Validate(); err != nil {
+		return nil, err
+	}
+	if err := m.validate(); err != nil {
+		return nil, err
+	}
+	gm := &Game{params: p, match: m, order: m.order()}
+	b := graph.NewBuilder("trueskill")
+	n := len(m.Teams)
+	gm.skills = make([][]graph.VarID, n)
+	perf := make([][]graph.VarID, n)
+	name := func(prefix string, j, i int) string { return fmt.Sprintf("%s%d.%d", prefix, j+1, i+1) }
+
+	b.Layer("skills")
+	for j, team := range m.Teams {
+		gm.skills[j] = make([]graph.VarID, len(team))
+		for i := range team {
+			gm.skills[j][i] = b.AddVariable(name("s", j, i))
+		}
+	}
+	b.Layer("performances")
+	for j, team := range m.Teams {
+		perf[j] = make([]graph.VarID, len(team))
+		for i := range team {
+			perf[j][i] = b.AddVariable(name("p", j, i))
+		}
+	}
+	b.Layer("team performances")
+	teamVar := make([]graph.VarID, n)
+	for j := range m.Teams {
+		teamVar[j] = b.AddVariable(fmt.Sprintf("t%d", j+1))
+	}
+	b.Layer("differences")
+	diffVar := make([]graph.VarID, n-1)
+	for k := range diffVar {
+		diffVar[k] = b.AddVariable(fmt.Sprintf("d%d", k+1))
+	}
+
+	step := schedules.Step
+	var down, up []schedules.Schedule
+	b.Layer("skill priors")
+	for j, team := range m.Teams {
+		for i, r := range team {
+			f := b.AddFactor(factors.NewPrior(r.Mu, r.Sigma*r.Sigma+p.Tau*p.Tau), "", gm.skills[j][i])
+			down = append(down, step(f, 0))
+		}
+	}
+	b.Layer("performance factors")
+	perfFactor := make([][]graph.FactorID, n)
+	for j, team := range m.Teams {
+		perfFactor[j] = make([]graph.FactorID, len(team))
+		for i := range team {
+			perfFactor[j][i] = b.AddFactor(factors.NewLikelihood(p.Beta*p.Beta), "", perf[j][i], gm.skills[j][i])
+			down = append(down, step(perfFactor[j][i], 0))
+		}
+	}
+	b.Layer("team factors")
+	teamFactor := make([]graph.FactorID, n)
+	for j, team := range m.Teams {
+		w := make([]float64, len(team))
+		for i := range team {
+			w[i] = m.weight(j, i)
+		}
+		teamFactor[j] = b.AddFactor(factors.NewWeightedSum(w...), "", append([]graph.VarID{teamVar[j]}, perf[j]...)...)
+		down = append(down, step(teamFactor[j], 0))
+	}
+	b.Layer("difference factors")
+	diffFactor := make([]graph.FactorID, n-1)
+	for k := range diffFactor {
+		diffFactor[k] = b.AddFactor(factors.NewDifference(), "", diffVar[k], teamVar[gm.order[k]], teamVar[gm.order[k+1]])
+	}
+	b.Layer("comparison factors")
+	cmpFactor := make([]graph.FactorID, n-1)
+	for k := range cmpFactor {
+		eps := p.Margin(len(m.Teams[gm.order[k]]), len(m.Teams[gm.order[k+1]]))
+		if m.drawn(gm.order, k) {
+			cmpFactor[k] = b.AddFactor(factors.NewWithin(eps), "", diffVar[k])
+		} else {
+			cmpFactor[k] = b.AddFactor(factors.NewGreaterThan(eps), "", diffVar[k])
+		}
+	}
+	g, err := b.Build()
+	if err != nil {
+		return nil, fmt.Errorf("trueskill: %w", err)
+	}
+	gm.g = g
+
+	// Figure 1's schedule. The difference chain: with two teams one pass is
+	// exact; with more, sweep forward (each comparison updates the next team)
+	// and back (each updates the previous team) until nothing changes.
+	var chain schedules.Schedule
+	last := n - 2
+	if n == 2 {
+		chain = schedules.Sequence(step(diffFactor[0], 0), step(cmpFactor[0], 0))
+	} else {
+		var body []schedules.Schedule
+		for k := 0; k < last; k++ {
+			body = append(body, step(diffFactor[k], 0), step(cmpFactor[k], 0), step(diffFactor[k], 2))
+		}
+		for k := last; k > 0; k-- {
+			body = append(body, step(diffFactor[k], 0), step(cmpFactor[k], 0), step(diffFactor[k], 1))
+		}
+		chain = schedules.Loop(schedules.Sequence(body...),
+			schedules.Tolerance(p.tolerance()), schedules.MaxIterations(p.maxIterations()),
+			schedules.Name("difference chain"))
+	}
+	up = append(up, step(diffFactor[0], 1), step(diffFactor[last], 2))
+	for j, team := range m.Teams {
+		for i := range team {
+			up = append(up, step(teamFactor[j], i+1), step(perfFactor[j][i], 1))
+		}
+	}
+	gm.schedule = schedules.Sequence(schedules.Sequence(down...), chain, schedules.Sequence(up...))
+	return gm, nil
+}
+
+// Graph returns the game's factor graph.
+func (gm *Game) Graph() *graph.Graph { return gm.g }
+
+// Schedule returns the game's schedule (Figure 1's).
+func (gm *Game) Schedule() schedules.Schedule { return gm.schedule }
+
+// Run runs the schedule from the priors.
+func (gm *Game) Run(ctx context.Context) (schedules.Result, error) {
+	gm.g.Reset()
+	res, err := schedules.Run(ctx, gm.g, gm.schedule)
+	gm.result = res
+	if err != nil {
+		return res, fmt.Errorf("trueskill: %w", err)
+	}
+	return res, nil
+}
+
+// Ratings returns the posterior ratings in the caller's team order.
+func (gm *Game) Ratings() [][]Rating {
+	out := make([][]Rating, len(gm.skills))
+	for j, team := range gm.skills {
+		out[j] = make([]Rating, len(team))
+		for i, v := range team {
+			m := gm.g.Marginal(v)
+			out[j][i] = Rating{Mu: m.Mean(), Sigma: m.Sigma()}
+		}
+	}
+	return out
+}
+
+// LogEvidence returns the log probability of the observed outcome under the
+// priors (with τ), from the EP evidence of the graph.
+func (gm *Game) LogEvidence() (float64, error) {
+	lz, err := gm.g.LogEvidence()
+	if err != nil {
+		return math.NaN(), fmt.Errorf("trueskill: %w", err)
+	}
+	return lz, nil
+}

@@ -1,0 +1,81 @@
+package trueskill
+
+import (
+	"math"
+	"slices"
+)
+
+// Match is one game: teams of players with their ratings before the game,
+// the outcome as ranks, and optional partial-play weights.
+type Match struct {
+	// Teams holds each team's players' ratings before the game.
+	Teams [][]Rating `json:"teams"`
+	// Ranks holds one rank per team: lower is better and equal ranks are a
+	// draw. Nil means the teams are listed in finishing order, no draws.
+	Ranks []int `json:"ranks,omitempty"`
+	// Weights, if not nil, has the shape of Teams: the share of the game each
+	// player took part in. A team's performance is Σ wᵢ·pᵢ; a player with
+	// weight 0 is not moved by the result. Weights may exceed 1.
+	Weights [][]float64 `json:"weights,omitempty"`
+}
+
+// validate checks a match against p.
+func (m Match) validate() error {
+	if len(m.Teams) < 2 {
+		return inputErr("Teams", ErrTooFewTeams, float64(len(m.Teams)))
+	}
+	if m.Ranks != nil && len(m.Ranks) != len(m.Teams) {
+		return inputErr("Ranks", ErrShape, float64(len(m.Ranks)))
+	}
+	if m.Weights != nil && len(m.Weights) != len(m.Teams) {
+		return inputErr("Weights", ErrShape, float64(len(m.Weights)))
+	}
+	for j, team := range m.Teams {
+		if len(team) == 0 {
+			return inputErr("Teams", ErrEmptyTeam, 0, j)
+		}
+		for i, r := range team {
+			if !isFinite(r.Mu) {
+				return inputErr("Teams.Mu", ErrNotFinite, r.Mu, j, i)
+			}
+			if !(r.Sigma > 0) || math.IsInf(r.Sigma, 1) {
+				return inputErr("Teams.Sigma", ErrNotPositive, r.Sigma, j, i)
+			}
+		}
+		if m.Weights != nil {
+			if len(m.Weights[j]) != len(team) {
+				return inputErr("Weights", ErrShape, float64(len(m.Weights[j])), j)
+			}
+			for i, w := range m.Weights[j] {
+				if !(w >= 0) || math.IsInf(w, 1) {
+					return inputErr("Weights", ErrNegative, w, j, i)
+				}
+			}
+		}
+	}
+	return nil
+}
+
+func (m Match) weight(j, i int) float64 {
+	if m.Weights == nil {
+		return 1
+	}
+	return m.Weights[j][i]
+}
+
+// order returns the team indices sorted stably by rank (best first).
+func (m Match) order() []int {
+	idx := make([]int, len(m.Teams))
+	for j := range idx {
+		idx[j] = j
+	}
+	if m.Ranks != nil {
+		slices.SortStableFunc(idx, func(a, b int) int { return m.Ranks[a] - m.Ranks[b] })
+	}
+	return idx
+}
+
+// drawn reports whether the teams at sorted positions k and k+1 drew.
+func (m Match) drawn(order []int, k int) bool {
+	return m.Ranks != nil && m.Ranks[order[k]] == m.Ranks[order[k+1]]
+}
