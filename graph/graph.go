@@ -324,13 +324,17 @@ func (g *Graph) recomputeMarginal(v VarID) {
 // LogEvidence returns the expectation-propagation estimate of the log
 // evidence log Z = log ∫ ∏_f f(x) dx at the current messages:
 //
-//	log Z = Σ_f log ∫ f ∏ᵢ ĉ_{f,i} + Σ_edges A(c_e) − Σ_v (deg v − 1)·A(q_v),
+//	log Z = Σ_f log ∫ f ∏ᵢ ĉ_{f,i} + Σ_v [Σ_{e∋v} A(c_e) − (deg v − 1)·A(q_v)],
 //
 // with ĉ the normalised cavities, A the Gaussian log-normaliser
 // (messages.Gaussian.LogNormalizer, taken as 0 for a uniform cavity) and q_v
 // the marginals. It follows from writing each factor's approximation as
 // s_f·∏ᵢ m_{f→i} and fixing s_f by matching ∫ f·cavities (Minka 2001);
 // observed variables are conditioned on and contribute no terms of their own.
+// Each variable's bracket is unchanged by moving its origin (its cavities'
+// parameters sum to deg − 1 marginals), so it is evaluated about the
+// marginal's mean, where the terms are small: evaluated about 0 they grow
+// like μ²/σ² and cancel, costing digits at μ = 1300, σ = 40.
 // Every factor must implement Evidence. At a fixed point of a tree-shaped
 // graph of exact factors the estimate is exact.
 func (g *Graph) LogEvidence() (float64, error) {
@@ -346,20 +350,6 @@ func (g *Graph) LogEvidence() (float64, error) {
 			return 0, fmt.Errorf("graph %q: evidence of factor %d %s: %w", g.name, fi, fn.label, err)
 		}
 		total += l
-		for i := int32(0); i < fn.arity; i++ {
-			k := fn.first + i
-			if g.vars[g.edgeVar[k]].observed {
-				continue
-			}
-			c := g.marg[g.edgeVar[k]].Div(g.msgs[k])
-			switch {
-			case c.IsUniform():
-			case c.Pi > 0:
-				total += c.LogNormalizer()
-			default:
-				return 0, fmt.Errorf("graph %q: evidence at factor %d %s edge %d: %w cavity %v", g.name, fi, fn.label, i, ErrImproper, c)
-			}
-		}
 	}
 	for v := range g.vars {
 		d := len(g.vars[v].edges)
@@ -370,7 +360,20 @@ func (g *Graph) LogEvidence() (float64, error) {
 		if !(q.Pi > 0) || q.IsPointMass() {
 			return 0, fmt.Errorf("graph %q: evidence: %w marginal of %s: %v", g.name, ErrImproper, g.vars[v].name, q)
 		}
-		total -= float64(d-1) * q.LogNormalizer()
+		center := q.Mean()
+		for _, e := range g.vars[v].edges {
+			c := q.Div(g.msgs[e])
+			switch {
+			case c.IsUniform():
+			case c.Pi > 0:
+				total += c.Shift(-center).LogNormalizer()
+			default:
+				f := g.edgeFactor(e)
+				return 0, fmt.Errorf("graph %q: evidence at factor %d %s edge %d: %w cavity %v",
+					g.name, f, g.factors[f].label, e-g.factors[f].first, ErrImproper, c)
+			}
+		}
+		total -= float64(d-1) * q.Shift(-center).LogNormalizer()
 	}
 	return total, nil
 }

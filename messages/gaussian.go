@@ -143,6 +143,15 @@ func (g Gaussian) Pow(a float64) Gaussian {
 	return Gaussian{Pi: a * g.Pi, Tau: a * g.Tau}
 }
 
+// Shift returns the distribution of x + d for x distributed as g: the mean
+// moves by d (τ gains π·d) and the precision is unchanged.
+func (g Gaussian) Shift(d float64) Gaussian {
+	if g.IsPointMass() {
+		return PointMass(g.Tau + d)
+	}
+	return Gaussian{Pi: g.Pi, Tau: g.Tau + g.Pi*d}
+}
+
 // Distance returns the scale-free change between two beliefs used as the
 // default convergence metric:
 //
