@@ -20,7 +20,6 @@ type Status int
 const (
 	Pass Status = iota
 	Fail
-	Skip
 )
 
 // Outcome is the result of checking one case.
@@ -31,7 +30,7 @@ type Outcome struct {
 	// with What naming the quantity.
 	Worst float64
 	What  string
-	// Detail explains a failure or a skip.
+	// Detail explains a failure.
 	Detail string
 }
 
