@@ -38,6 +38,17 @@ func (b *Builder) Layer(name string) {
 	b.layer = int32(len(b.g.layers) - 1)
 }
 
+// DeclareLayers fixes the order of layers (rows, top to bottom, in a
+// drawing) before nodes are added to them; it does not change the current
+// layer.
+func (b *Builder) DeclareLayers(names ...string) {
+	cur := b.layer
+	for _, n := range names {
+		b.Layer(n)
+	}
+	b.layer = cur
+}
+
 // AddVariable adds a latent variable and returns its ID.
 func (b *Builder) AddVariable(name string) VarID {
 	b.g.vars = append(b.g.vars, variable{name: name, layer: b.layer})

@@ -37,8 +37,18 @@ func (p Params) NewGame(m Match) (*Game, error) {
 	n := len(m.Teams)
 	gm.skills = make([][]graph.VarID, n)
 	perf := make([][]graph.VarID, n)
-	name := func(prefix string, j, i int) string { return fmt.Sprintf("%s%d.%d", prefix, j+1, i+1) }
+	// Players are numbered across teams in the caller's order, as in Figure 1
+	// (s1; s2, s3; s4).
+	first := make([]int, n)
+	for j := 1; j < n; j++ {
+		first[j] = first[j-1] + len(m.Teams[j-1])
+	}
+	name := func(prefix string, j, i int) string { return fmt.Sprintf("%s%d", prefix, first[j]+i+1) }
 
+	// Layers in the order Figure 1 draws its rows, top to bottom.
+	b.DeclareLayers("skill priors", "skills", "performance factors", "performances",
+		"team factors", "team performances", "difference factors", "differences",
+		"comparison factors")
 	b.Layer("skills")
 	for j, team := range m.Teams {
 		gm.skills[j] = make([]graph.VarID, len(team))

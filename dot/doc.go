@@ -1,0 +1,17 @@
+// Package dot draws skillgraph factor graphs as Graphviz DOT text.
+//
+// Variables are circles (observed ones shaded darker), factors small black
+// squares labelled beside them (N(s1; 25, 69.44), I(d1 > 0.7405),
+// t2 = p2 + p3, …), and each named layer of the graph is one row, so a
+// TrueSkill game reads top to bottom like Figure 1 of the paper: priors,
+// skills, performances, team performances, differences, comparisons. Given a
+// schedule, every message is numbered in the order the schedule sends it and
+// coloured by phase (down, iterated loop, up); with Values, each variable
+// shows its current marginal, so inference can be watched step by step.
+//
+// The writer is a small custom one rather than gonum's encoding/dot: it
+// needs rows, external labels and per-edge arrows, which are a few lines
+// here, and it guarantees the same bytes for the same graph. Its output is
+// checked with Graphviz (dot -Tsvg) in the tests when Graphviz is installed.
+// Package dot knows graphs and schedules, not models.
+package dot

@@ -1,0 +1,208 @@
+package dot
+
+import (
+	"bufio"
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+
+	"github.com/skillgraph/skillgraph/graph"
+	"github.com/skillgraph/skillgraph/schedules"
+)
+
+// Options control what Write draws.
+type Options struct {
+	// Schedule, if set, numbers every message in the order one pass of the
+	// schedule sends it, draws it as an arrow from the factor to the
+	// variable, and colours it as the TrueSkill paper's Figure 1 does: light
+	// grey for messages sent down the page, black for messages sent up, and
+	// blue for messages inside a loop.
+	Schedule schedules.Schedule
+	// Values adds each variable's current marginal (μ, σ) to its label.
+	Values bool
+	// RankDir is Graphviz's rankdir; "TB" (top to bottom) if empty.
+	RankDir string
+}
+
+// Phase colours.
+const (
+	colourDown = "gray60"
+	colourLoop = "royalblue3"
+	colourUp   = "black"
+)
+
+type phase int
+
+const (
+	down phase = iota
+	inLoop
+	up
+)
+
+type annotation struct {
+	numbers []int
+	phase   phase
+}
+
+// Marshal returns the DOT text of g.
+func Marshal(g *graph.Graph, opt Options) ([]byte, error) {
+	var buf bytes.Buffer
+	if err := Write(&buf, g, opt); err != nil {
+		return nil, err
+	}
+	return buf.Bytes(), nil
+}
+
+// Write writes g as an undirected Graphviz graph: variables as circles
+// (observed ones shaded), factors as small black squares with their label
+// beside them, one row per named layer (rank=same), edges from the upper
+// layer to the lower so that rows keep their order. The output depends only
+// on g and opt: the same graph gives the same bytes.
+func Write(w io.Writer, g *graph.Graph, opt Options) error {
+	notes, err := annotate(g, opt.Schedule)
+	if err != nil {
+		return err
+	}
+	bw := bufio.NewWriter(w)
+	rankdir := opt.RankDir
+	if rankdir == "" {
+		rankdir = "TB"
+	}
+	fmt.Fprintf(bw, "graph %s {\n", quote(g.Name()))
+	fmt.Fprintf(bw, "\trankdir=%s;\n\tordering=out;\n\tforcelabels=true;\n\tnodesep=0.35;\n\tranksep=0.45;\n", quote(rankdir))
+	fmt.Fprintf(bw, "\tnode [fontname=\"Helvetica\", fontsize=11];\n\tedge [fontname=\"Helvetica\", fontsize=9];\n")
+	if opt.Schedule != nil {
+		fmt.Fprintf(bw, "\tlabel=%s;\n\tlabelloc=b;\n\tfontname=\"Helvetica\";\n\tfontsize=10;\n",
+			quote("messages numbered in schedule order: grey = downward, blue = iterated loop, black = upward"))
+	}
+	layers := g.Layers()
+	members := make([][]string, len(layers))
+	for v := 0; v < g.NumVariables(); v++ {
+		id := graph.VarID(v)
+		label := g.VariableName(id)
+		if opt.Values {
+			m := g.Marginal(id)
+			switch {
+			case m.IsUniform():
+				label += "\nuniform"
+			case m.IsPointMass():
+				label += "\n= " + num(m.Mean())
+			default:
+				label += fmt.Sprintf("\nμ=%s σ=%s", num(m.Mean()), num(m.Sigma()))
+			}
+		}
+		shape := "circle"
+		if opt.Values {
+			shape = "ellipse" // a circle around two lines of numbers is huge
+		}
+		attrs := fmt.Sprintf("shape=%s, label=%s, style=filled", shape, quote(label))
+		if _, observed := g.Observed(id); observed {
+			attrs += ", fillcolor=gray60"
+		} else {
+			attrs += ", fillcolor=gray92"
+		}
+		fmt.Fprintf(bw, "\tv%d [%s];\n", v, attrs)
+		members[g.VariableLayer(id)] = append(members[g.VariableLayer(id)], fmt.Sprintf("v%d", v))
+	}
+	for f := 0; f < g.NumFactors(); f++ {
+		id := graph.FactorID(f)
+		fmt.Fprintf(bw, "\tf%d [shape=box, style=filled, fillcolor=black, fixedsize=true, width=0.15, height=0.15, label=\"\", xlabel=%s, tooltip=%s];\n",
+			f, quote(g.FactorLabel(id)), quote(g.FactorLabel(id)))
+		members[g.FactorLayer(id)] = append(members[g.FactorLayer(id)], fmt.Sprintf("f%d", f))
+	}
+	for l, ids := range members {
+		if layers[l] == "" || len(ids) == 0 {
+			continue
+		}
+		fmt.Fprintf(bw, "\tsubgraph %s {\n\t\trank=same;\n\t\t%s;\n\t}\n", quote("layer "+layers[l]), strings.Join(ids, "; "))
+	}
+	for f := 0; f < g.NumFactors(); f++ {
+		id := graph.FactorID(f)
+		for i := 0; i < g.Arity(id); i++ {
+			v := g.EdgeVariable(id, i)
+			a, b, dir := fmt.Sprintf("f%d", f), fmt.Sprintf("v%d", v), "forward"
+			if g.VariableLayer(v) < g.FactorLayer(id) {
+				a, b, dir = b, a, "back"
+			}
+			note, ok := notes[[2]int{f, i}]
+			if !ok {
+				fmt.Fprintf(bw, "\t%s -- %s;\n", a, b)
+				continue
+			}
+			colour := [...]string{colourDown, colourLoop, colourUp}[note.phase]
+			nums := make([]string, len(note.numbers))
+			for k, n := range note.numbers {
+				nums[k] = strconv.Itoa(n)
+			}
+			fmt.Fprintf(bw, "\t%s -- %s [dir=%s, color=%s, fontcolor=%s, label=%s];\n",
+				a, b, dir, colour, colour, quote(strings.Join(nums, ",")))
+		}
+	}
+	fmt.Fprintln(bw, "}")
+	return bw.Flush()
+}
+
+// ErrSchedule reports a schedule that names a factor or edge the graph
+// does not have.
+var ErrSchedule = errors.New("schedule does not fit the graph")
+
+// annotate numbers the steps of one pass of s by (factor, edge).
+func annotate(g *graph.Graph, s schedules.Schedule) (map[[2]int]*annotation, error) {
+	notes := map[[2]int]*annotation{}
+	if s == nil {
+		return notes, nil
+	}
+	n := 0
+	var err error
+	schedules.Walk(s, func(st *schedules.StepSchedule, loop *schedules.LoopSchedule) {
+		n++
+		if st.Factor < 0 || int(st.Factor) >= g.NumFactors() || st.Edge < 0 || st.Edge >= g.Arity(st.Factor) {
+			if err == nil {
+				err = fmt.Errorf("dot: step %d (factor %d, edge %d) of graph %q: %w", n, st.Factor, st.Edge, g.Name(), ErrSchedule)
+			}
+			return
+		}
+		ph := down
+		switch {
+		case loop != nil:
+			ph = inLoop
+		case g.VariableLayer(g.EdgeVariable(st.Factor, st.Edge)) < g.FactorLayer(st.Factor):
+			ph = up
+		}
+		key := [2]int{int(st.Factor), st.Edge}
+		a := notes[key]
+		if a == nil {
+			a = &annotation{phase: ph}
+			notes[key] = a
+		}
+		a.numbers = append(a.numbers, n)
+	})
+	return notes, err
+}
+
+// quote returns s as a DOT double-quoted string: backslashes and quotes
+// escaped, newlines as \n (a centred line break).
+func quote(s string) string {
+	var sb strings.Builder
+	sb.WriteByte('"')
+	for _, r := range s {
+		switch r {
+		case '"':
+			sb.WriteString(`\"`)
+		case '\\':
+			sb.WriteString(`\\`)
+		case '\n':
+			sb.WriteString(`\n`)
+		case '\r':
+		default:
+			sb.WriteRune(r)
+		}
+	}
+	sb.WriteByte('"')
+	return sb.String()
+}
+
+func num(x float64) string { return strconv.FormatFloat(x, 'g', 4, 64) }
