@@ -1,0 +1,25 @@
+// Package scorebased implements the score-based skill models of Guo,
+// Sanner, Graepel and Buntine, "Score-Based Bayesian Skill Learning" (ECML
+// 2012), as graph builders on the skillgraph engine:
+//
+//   - GaussianOD (their Figure 2 N): offence and defence skills per team;
+//     A's score is N(s_A; p_oA − p_dB, γ²). Exact Gaussian messages; equal
+//     to the closed form of eq. 20 (tested to 1e-12).
+//   - GaussianSD (Figure 3): one skill per team; the score difference is
+//     N(s_A − s_B; p_A − p_B, γ²). Exact; equal to eqs. 22-23.
+//   - PoissonOD (Figure 2 P): A's score is Poisson(s_A; exp(p_oA − p_dB)),
+//     the score factor's message the variational fixed point of Lemma 1
+//     (factors.Poisson), solved in at most 7 Newton steps.
+//
+// Each model updates ratings from a match's two scores (with optional
+// dynamics τ), and predicts a match: expected scores, and win, draw and
+// loss probabilities (Skellam for the Poisson model, in log space with as
+// many terms as the rates need; Gaussian differences with a ±½ draw band
+// for the Gaussian models). The printed win probabilities of eqs. 21 and 24
+// have typos, corrected and documented on WinProbability. EstimateGammaOD
+// and EstimateGammaSD set γ from training data as the paper does, and
+// TrueSkillWinProbability is eq. 11, for comparison.
+//
+// Every Game (graph and schedule) can be drawn with package dot, which
+// gives the paper's Figures 2 and 3.
+package scorebased

@@ -1,0 +1,349 @@
+package scorebased
+
+import (
+	"context"
+	"fmt"
+	"math"
+
+	"github.com/skillgraph/skillgraph/factors"
+	"github.com/skillgraph/skillgraph/graph"
+	"github.com/skillgraph/skillgraph/messages"
+	"github.com/skillgraph/skillgraph/schedules"
+)
+
+// Game is one match of a score-based model declared as a factor graph with
+// its schedule (a tree, so two passes are exact for the Gaussian models and
+// give Lemma 1's projection for the Poisson model).
+type Game struct {
+	Graph    *graph.Graph
+	Schedule schedules.Schedule
+	skills   []graph.VarID
+}
+
+// run runs the game and returns the posterior of every skill, in the order
+// the builder added them.
+func (gm *Game) run() ([]Rating, error) {
+	if _, err := schedules.Run(context.Background(), gm.Graph, gm.Schedule); err != nil {
+		return nil, fmt.Errorf("scorebased: %w", err)
+	}
+	out := make([]Rating, len(gm.skills))
+	for i, v := range gm.skills {
+		m := gm.Graph.Marginal(v)
+		out[i] = Rating{Mu: m.Mean(), Sigma: m.Sigma()}
+	}
+	return out, nil
+}
+
+// newODGame builds Figure 2 of the paper for teams a and b: each team's
+// offence and defence skills, their performances N(p; skill, β²), the two
+// effective differences x = p_oA − p_dB and y = p_oB − p_dA, and a score
+// factor on each (score(0, x) for A's score, score(1, y) for B's). The two
+// halves are independent trees (eqs. 7-8).
+func (p Params) newODGame(a, b Team, score func(side int) graph.Factor) (*Game, error) {
+	bld := graph.NewBuilder("offence-defence")
+	bld.DeclareLayers("skill priors", "skills", "performance factors", "performances",
+		"difference factors", "differences", "score factors")
+	bld.Layer("skills")
+	oA, dA := bld.AddVariable("oA"), bld.AddVariable("dA")
+	oB, dB := bld.AddVariable("oB"), bld.AddVariable("dB")
+	bld.Layer("performances")
+	poA, pdB := bld.AddVariable("poA"), bld.AddVariable("pdB")
+	poB, pdA := bld.AddVariable("poB"), bld.AddVariable("pdA")
+	bld.Layer("differences")
+	x, y := bld.AddVariable("x"), bld.AddVariable("y")
+
+	bld.Layer("skill priors")
+	for _, s := range []struct {
+		v graph.VarID
+		r Rating
+	}{{oA, a.Offence}, {dA, a.Defence}, {oB, b.Offence}, {dB, b.Defence}} {
+		bld.AddFactor(factors.NewPrior(s.r.Mu, p.variance(s.r)), "", s.v)
+	}
+	bld.Layer("performance factors")
+	b2 := p.Beta * p.Beta
+	for _, pr := range [][2]graph.VarID{{poA, oA}, {pdB, dB}, {poB, oB}, {pdA, dA}} {
+		bld.AddFactor(factors.NewLikelihood(b2), "", pr[0], pr[1])
+	}
+	bld.Layer("difference factors")
+	bld.AddFactor(factors.NewDifference(), "", x, poA, pdB)
+	bld.AddFactor(factors.NewDifference(), "", y, poB, pdA)
+	bld.Layer("score factors")
+	bld.AddFactor(score(0), "", x)
+	bld.AddFactor(score(1), "", y)
+	return p.finish(bld, []graph.VarID{oA, dA, oB, dB})
+}
+
+func (p Params) finish(bld *graph.Builder, skills []graph.VarID) (*Game, error) {
+	g, err := bld.Build()
+	if err != nil {
+		return nil, fmt.Errorf("scorebased: %w", err)
+	}
+	s, err := schedules.Tree(g)
+	if err != nil {
+		return nil, fmt.Errorf("scorebased: %w", err)
+	}
+	return &Game{Graph: g, Schedule: s, skills: skills}, nil
+}
+
+func (p Params) checkTeams(a, b Team) error {
+	if err := p.Validate(); err != nil {
+		return err
+	}
+	if err := a.validate("team A"); err != nil {
+		return err
+	}
+	return b.validate("team B")
+}
+
+func teamsOf(r []Rating) (Team, Team) {
+	return Team{Offence: r[0], Defence: r[1]}, Team{Offence: r[2], Defence: r[3]}
+}
+
+// GaussianOD is the Gaussian offence/defence model (Figure 2 N): team A's
+// score is N(s_A; p_oA − p_dB, γ²) with performances N(p; skill, β²), and
+// likewise for B. All messages are Gaussian and the update is exact.
+type GaussianOD struct{ Params Params }
+
+// NewGaussianOD returns the model with parameters p.
+func NewGaussianOD(p Params) GaussianOD { return GaussianOD{Params: p} }
+
+// Game returns the factor graph of a match with the given scores.
+func (m GaussianOD) Game(a, b Team, scoreA, scoreB float64) (*Game, error) {
+	if err := m.Params.checkTeams(a, b); err != nil {
+		return nil, err
+	}
+	if err := checkScores(scoreA, scoreB); err != nil {
+		return nil, err
+	}
+	g2 := m.Params.Gamma * m.Params.Gamma
+	scores := [2]float64{scoreA, scoreB}
+	return m.Params.newODGame(a, b, func(side int) graph.Factor {
+		return factors.NewGaussianObservation(scores[side], g2)
+	})
+}
+
+// Update returns the teams' ratings after A scored scoreA and B scoreB.
+// With σ² + τ² for each prior variance it equals the closed form of eq. 20:
+//
+//	π_oA = 1/σ_oA² + 1/(2β² + γ² + σ_dB²),  τ_oA = μ_oA/σ_oA² + (s_A + μ_dB)/(2β² + γ² + σ_dB²),
+//	π_dB = 1/σ_dB² + 1/(2β² + γ² + σ_oA²),  τ_dB = μ_dB/σ_dB² + (μ_oA − s_A)/(2β² + γ² + σ_oA²).
+func (m GaussianOD) Update(a, b Team, scoreA, scoreB float64) (Team, Team, error) {
+	gm, err := m.Game(a, b, scoreA, scoreB)
+	if err != nil {
+		return Team{}, Team{}, err
+	}
+	r, err := gm.run()
+	if err != nil {
+		return Team{}, Team{}, err
+	}
+	ta, tb := teamsOf(r)
+	return ta, tb, nil
+}
+
+// Predict forecasts a match. Each score is Gaussian, s_A ~ N(μ_oA − μ_dB,
+// σ_oA² + σ_dB² + 2β² + γ²) (variances with τ²), and the two are
+// independent, so the difference d = s_A − s_B is N(μ_d, σ_d²) with the sum
+// of the variances.
+func (m GaussianOD) Predict(a, b Team) (Prediction, error) {
+	p := m.Params
+	if err := p.checkTeams(a, b); err != nil {
+		return Prediction{}, err
+	}
+	extra := 2*p.Beta*p.Beta + p.Gamma*p.Gamma
+	muA := a.Offence.Mu - b.Defence.Mu
+	muB := b.Offence.Mu - a.Defence.Mu
+	vA := p.variance(a.Offence) + p.variance(b.Defence) + extra
+	vB := p.variance(b.Offence) + p.variance(a.Defence) + extra
+	pr := gaussianOutcome(muA-muB, vA+vB)
+	pr.ScoreA, pr.ScoreB, pr.HasScores = muA, muB, true
+	return pr, nil
+}
+
+// WinProbability is eq. 21, P(s_A − s_B > 0) = Φ((μ_sA − μ_sB)/√(σ_sA² + σ_sB²)).
+// The paper prints the denominator as σ_sA² + σ_sB², without the square
+// root, and as 1 − Φ(−x), which is Φ(x); a standard deviation belongs there.
+func (m GaussianOD) WinProbability(a, b Team) (float64, error) {
+	pr, err := m.Predict(a, b)
+	if err != nil {
+		return 0, err
+	}
+	return pr.winAtZero, nil
+}
+
+// GaussianSD is the Gaussian score-difference model (Figure 3): one skill
+// per team, performances N(p; l, β²), and the score difference observed as
+// N(s_A − s_B; p_A − p_B, γ²). The update is exact.
+type GaussianSD struct{ Params Params }
+
+// NewGaussianSD returns the model with parameters p.
+func NewGaussianSD(p Params) GaussianSD { return GaussianSD{Params: p} }
+
+// Game returns the factor graph of a match with the given scores.
+func (m GaussianSD) Game(a, b Rating, scoreA, scoreB float64) (*Game, error) {
+	p := m.Params
+	if err := p.Validate(); err != nil {
+		return nil, err
+	}
+	if err := a.validate("team A"); err != nil {
+		return nil, err
+	}
+	if err := b.validate("team B"); err != nil {
+		return nil, err
+	}
+	if err := checkScores(scoreA, scoreB); err != nil {
+		return nil, err
+	}
+	bld := graph.NewBuilder("score difference")
+	bld.DeclareLayers("skill priors", "skills", "performance factors", "performances",
+		"difference factors", "differences", "score factors")
+	bld.Layer("skills")
+	lA, lB := bld.AddVariable("lA"), bld.AddVariable("lB")
+	bld.Layer("performances")
+	pA, pB := bld.AddVariable("pA"), bld.AddVariable("pB")
+	bld.Layer("differences")
+	d := bld.AddVariable("d")
+	bld.Layer("skill priors")
+	bld.AddFactor(factors.NewPrior(a.Mu, p.variance(a)), "", lA)
+	bld.AddFactor(factors.NewPrior(b.Mu, p.variance(b)), "", lB)
+	bld.Layer("performance factors")
+	bld.AddFactor(factors.NewLikelihood(p.Beta*p.Beta), "", pA, lA)
+	bld.AddFactor(factors.NewLikelihood(p.Beta*p.Beta), "", pB, lB)
+	bld.Layer("difference factors")
+	bld.AddFactor(factors.NewDifference(), "", d, pA, pB)
+	bld.Layer("score factors")
+	bld.AddFactor(factors.NewGaussianObservation(scoreA-scoreB, p.Gamma*p.Gamma), "", d)
+	return p.finish(bld, []graph.VarID{lA, lB})
+}
+
+// Update returns the ratings after A scored scoreA and B scoreB; it equals
+// eqs. 22-23 with σ² + τ² for each prior variance:
+//
+//	π_A = 1/σ_A² + 1/(2β² + γ² + σ_B²),  τ_A = μ_A/σ_A² + ((s_A − s_B) + μ_B)/(2β² + γ² + σ_B²).
+func (m GaussianSD) Update(a, b Rating, scoreA, scoreB float64) (Rating, Rating, error) {
+	gm, err := m.Game(a, b, scoreA, scoreB)
+	if err != nil {
+		return Rating{}, Rating{}, err
+	}
+	r, err := gm.run()
+	if err != nil {
+		return Rating{}, Rating{}, err
+	}
+	return r[0], r[1], nil
+}
+
+// Predict forecasts the score difference, d ~ N(μ_A − μ_B, σ_A² + σ_B² +
+// 2β² + γ²) (variances with τ²).
+func (m GaussianSD) Predict(a, b Rating) (Prediction, error) {
+	p := m.Params
+	if err := p.Validate(); err != nil {
+		return Prediction{}, err
+	}
+	if err := a.validate("team A"); err != nil {
+		return Prediction{}, err
+	}
+	if err := b.validate("team B"); err != nil {
+		return Prediction{}, err
+	}
+	return gaussianOutcome(a.Mu-b.Mu, p.variance(a)+p.variance(b)+2*p.Beta*p.Beta+p.Gamma*p.Gamma), nil
+}
+
+// WinProbability is eq. 24 as derived: P(s_A − s_B > 0) =
+// Φ((μ_A − μ_B)/√(σ_A² + σ_B² + 2β² + γ²)). The printed equation has
+// 1 − Φ((l_A − l_B)/(σ_A² + σ_B² + 2β²)): the argument's sign is flipped, the
+// square root is missing, and it leaves out γ², the noise of the observed
+// difference whose sign decides the match.
+func (m GaussianSD) WinProbability(a, b Rating) (float64, error) {
+	pr, err := m.Predict(a, b)
+	if err != nil {
+		return 0, err
+	}
+	return pr.winAtZero, nil
+}
+
+// gaussianOutcome turns a Gaussian score difference N(mu, v) into
+// probabilities, a draw being |d| ≤ ½.
+func gaussianOutcome(mu, v float64) Prediction {
+	sd := math.Sqrt(v)
+	return Prediction{
+		Win:        messages.NormCDF((mu - 0.5) / sd),
+		Draw:       math.Exp(messages.LogWithinMass(mu/sd, 0.5/sd)),
+		Loss:       messages.NormCDF((-mu - 0.5) / sd),
+		Difference: mu,
+		winAtZero:  messages.NormCDF(mu / sd),
+	}
+}
+
+// PoissonOD is the Poisson offence/defence model (Figure 2 P): team A's
+// score is Poisson(s_A; exp(p_oA − p_dB)). The score factor's message is the
+// variational projection of Lemma 1 (factors.Poisson).
+type PoissonOD struct{ Params Params }
+
+// NewPoissonOD returns the model with parameters p (γ is not used).
+func NewPoissonOD(p Params) PoissonOD { return PoissonOD{Params: p} }
+
+// Game returns the factor graph of a match with the given scores.
+func (m PoissonOD) Game(a, b Team, scoreA, scoreB int) (*Game, error) {
+	if err := m.Params.checkTeams(a, b); err != nil {
+		return nil, err
+	}
+	if scoreA < 0 || scoreB < 0 {
+		return nil, fmt.Errorf("scorebased: scores %d and %d: a Poisson score is a count ≥ 0: %w", scoreA, scoreB, ErrScore)
+	}
+	scores := [2]int{scoreA, scoreB}
+	return m.Params.newODGame(a, b, func(side int) graph.Factor { return factors.NewPoisson(scores[side]) })
+}
+
+// Update returns the teams' ratings after A scored scoreA and B scoreB, and
+// the largest number of Newton steps Lemma 1's fixed point took.
+func (m PoissonOD) Update(a, b Team, scoreA, scoreB int) (Team, Team, int, error) {
+	gm, err := m.Game(a, b, scoreA, scoreB)
+	if err != nil {
+		return Team{}, Team{}, 0, err
+	}
+	r, err := gm.run()
+	if err != nil {
+		return Team{}, Team{}, 0, err
+	}
+	steps := 0
+	for f := 0; f < gm.Graph.NumFactors(); f++ {
+		if pf, ok := gm.Graph.Factor(graph.FactorID(f)).(*factors.Poisson); ok {
+			steps = max(steps, pf.Iterations)
+		}
+	}
+	ta, tb := teamsOf(r)
+	return ta, tb, steps, nil
+}
+
+// Predict forecasts a match. The log-rate of A's score, x = p_oA − p_dB, is
+// N(μ_oA − μ_dB, σ_oA² + σ_dB² + 2β²); the expected score is
+// λ_A = E[eˣ] = exp(μ_x + σ_x²/2), and win, draw and loss come from the
+// Skellam distribution of the difference of Poisson(λ_A) and Poisson(λ_B)
+// (the rates plugged in at their means).
+func (m PoissonOD) Predict(a, b Team) (Prediction, error) {
+	p := m.Params
+	if err := p.checkTeams(a, b); err != nil {
+		return Prediction{}, err
+	}
+	b2 := 2 * p.Beta * p.Beta
+	lA := math.Exp(a.Offence.Mu - b.Defence.Mu + 0.5*(p.variance(a.Offence)+p.variance(b.Defence)+b2))
+	lB := math.Exp(b.Offence.Mu - a.Defence.Mu + 0.5*(p.variance(b.Offence)+p.variance(a.Defence)+b2))
+	win, draw, loss, err := Skellam{Lambda1: lA, Lambda2: lB}.Outcome()
+	if err != nil {
+		return Prediction{}, err
+	}
+	return Prediction{Win: win, Draw: draw, Loss: loss, ScoreA: lA, ScoreB: lB, Difference: lA - lB, HasScores: true}, nil
+}
+
+// TrueSkillWinProbability is eq. 11, TrueSkill's probability that a team of
+// skill a beats one of skill b, for comparison with the score models:
+// P(d > 0) = Φ(μ_d/σ_d), μ_d = μ_a − μ_b, σ_d² = σ_a² + σ_b² + 2β².
+func TrueSkillWinProbability(a, b Rating, beta float64) float64 {
+	return messages.NormCDF((a.Mu - b.Mu) / math.Sqrt(a.Sigma*a.Sigma+b.Sigma*b.Sigma+2*beta*beta))
+}
+
+func checkScores(a, b float64) error {
+	if math.IsNaN(a) || math.IsInf(a, 0) || math.IsNaN(b) || math.IsInf(b, 0) {
+		return fmt.Errorf("scorebased: scores %v and %v: %w", a, b, ErrScore)
+	}
+	return nil
+}
