@@ -94,14 +94,13 @@ func TestGaussianSDEqualsEq22(t *testing.T) {
 // Gaussian conditioning of the offence skill on that message.
 func TestPoissonODComposition(t *testing.T) {
 	p := params(0)
-	m := scorebased.NewPoissonOD(p)
 	for _, sc := range [][2]int{{0, 0}, {2, 1}, {7, 0}, {300, 250}} {
 		// Skills on a log-rate scale, as a fitted Poisson model has them.
 		a := scorebased.Team{Offence: scorebased.Rating{Mu: 1.2, Sigma: 0.8}, Defence: scorebased.Rating{Mu: 0.3, Sigma: 0.5}}
 		b := scorebased.Team{Offence: scorebased.Rating{Mu: 0.9, Sigma: 1.5}, Defence: scorebased.Rating{Mu: 0.1, Sigma: 0.4}}
 		pp := p
 		pp.Beta = 0.3
-		m = scorebased.NewPoissonOD(pp)
+		m := scorebased.NewPoissonOD(pp)
 		na, nb, steps, err := m.Update(a, b, sc[0], sc[1])
 		if err != nil {
 			t.Fatal(err)
@@ -225,12 +224,11 @@ func TestPredictions(t *testing.T) {
 		t.Errorf("eq. 24 (derived): %v, want %v", w, want)
 	}
 
-	po := scorebased.NewPoissonOD(p)
 	a := scorebased.Team{Offence: scorebased.Rating{Mu: 1.2, Sigma: 0.3}, Defence: scorebased.Rating{Mu: 0.3, Sigma: 0.2}}
 	b := scorebased.Team{Offence: scorebased.Rating{Mu: 0.9, Sigma: 0.4}, Defence: scorebased.Rating{Mu: 0.1, Sigma: 0.3}}
 	pp := p
 	pp.Beta = 0.1
-	po = scorebased.NewPoissonOD(pp)
+	po := scorebased.NewPoissonOD(pp)
 	ppr, err := po.Predict(a, b)
 	if err != nil {
 		t.Fatal(err)
