@@ -12,7 +12,7 @@
 //     (factors.Poisson), solved in at most 7 Newton steps.
 //
 // Each model updates ratings from a match's two scores (with optional
-// dynamics τ), and predicts a match: expected scores, and win, draw and
+// dynamics τ), and predicts a match: predicted scores, and win, draw and
 // loss probabilities (Skellam for the Poisson model, in log space with as
 // many terms as the rates need; Gaussian differences with a ±½ draw band
 // for the Gaussian models). The printed win probabilities of eqs. 21 and 24

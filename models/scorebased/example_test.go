@@ -57,5 +57,5 @@ func ExamplePoissonOD() {
 	fmt.Printf("expected score %.2f-%.2f; win %.3f, draw %.3f, loss %.3f (%d Newton steps)\n",
 		pr.ScoreA, pr.ScoreB, pr.Win, pr.Draw, pr.Loss, steps)
 	// Output:
-	// expected score 2.60-0.84; win 0.750, draw 0.151, loss 0.098 (5 Newton steps)
+	// expected score 2.14-0.67; win 0.714, draw 0.183, loss 0.103 (5 Newton steps)
 }

@@ -315,18 +315,23 @@ func (m PoissonOD) Update(a, b Team, scoreA, scoreB int) (Team, Team, int, error
 }
 
 // Predict forecasts a match. The log-rate of A's score, x = p_oA − p_dB, is
-// N(μ_oA − μ_dB, σ_oA² + σ_dB² + 2β²); the expected score is
-// λ_A = E[eˣ] = exp(μ_x + σ_x²/2), and win, draw and loss come from the
-// Skellam distribution of the difference of Poisson(λ_A) and Poisson(λ_B)
-// (the rates plugged in at their means).
+// N(μ_oA − μ_dB, σ_oA² + σ_dB² + 2β²); the predicted rate is the rate at the
+// mean log-rate, λ_A = exp(μ_x), as in the paper (section 4.2), and win,
+// draw and loss come from the Skellam distribution of the difference of
+// Poisson(λ_A) and Poisson(λ_B). The mean rate E[eˣ] = exp(μ_x + σ_x²/2) is
+// not used: at the paper's β = σ₀/2 the performance noise alone multiplies
+// it by e^17, and the expected score it gives is dominated by that tail.
 func (m PoissonOD) Predict(a, b Team) (Prediction, error) {
 	p := m.Params
 	if err := p.checkTeams(a, b); err != nil {
 		return Prediction{}, err
 	}
-	b2 := 2 * p.Beta * p.Beta
-	lA := math.Exp(a.Offence.Mu - b.Defence.Mu + 0.5*(p.variance(a.Offence)+p.variance(b.Defence)+b2))
-	lB := math.Exp(b.Offence.Mu - a.Defence.Mu + 0.5*(p.variance(b.Offence)+p.variance(a.Defence)+b2))
+	lA := math.Exp(a.Offence.Mu - b.Defence.Mu)
+	lB := math.Exp(b.Offence.Mu - a.Defence.Mu)
+	if math.IsInf(lA, 1) || math.IsInf(lB, 1) || lA == 0 || lB == 0 {
+		return Prediction{}, fmt.Errorf("scorebased: Poisson rates exp(%v) and exp(%v) out of range: %w",
+			a.Offence.Mu-b.Defence.Mu, b.Offence.Mu-a.Defence.Mu, ErrRating)
+	}
 	win, draw, loss, err := Skellam{Lambda1: lA, Lambda2: lB}.Outcome()
 	if err != nil {
 		return Prediction{}, err

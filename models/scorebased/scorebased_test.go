@@ -233,9 +233,8 @@ func TestPredictions(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	vv := func(r scorebased.Rating) float64 { return r.Sigma*r.Sigma + pp.Tau*pp.Tau }
-	lA := math.Exp(a.Offence.Mu - b.Defence.Mu + 0.5*(vv(a.Offence)+vv(b.Defence)+2*pp.Beta*pp.Beta))
-	lB := math.Exp(b.Offence.Mu - a.Defence.Mu + 0.5*(vv(b.Offence)+vv(a.Defence)+2*pp.Beta*pp.Beta))
+	lA := math.Exp(a.Offence.Mu - b.Defence.Mu)
+	lB := math.Exp(b.Offence.Mu - a.Defence.Mu)
 	sw, sdr, sl, _ := scorebased.Skellam{Lambda1: lA, Lambda2: lB}.Outcome()
 	if rel(ppr.ScoreA, lA) > 1e-14 || rel(ppr.ScoreB, lB) > 1e-14 || ppr.Win != sw || ppr.Draw != sdr || ppr.Loss != sl {
 		t.Errorf("Poisson-OD prediction %+v, want rates %v %v and Skellam %v %v %v", ppr, lA, lB, sw, sdr, sl)
@@ -282,13 +281,15 @@ func TestInputErrors(t *testing.T) {
 	}
 }
 
-// TestHugeRatesStayFast: with the paper's default scale (μ₀ = 25 for every
-// skill) the Poisson rate E[eˣ] is astronomically large; prediction must
-// neither hang nor return NaN.
+// TestHugeRatesStayFast: rates far beyond any sport's must neither hang
+// nor return NaN, and a 300-0 result at the paper's default scale updates
+// sensibly.
 func TestHugeRatesStayFast(t *testing.T) {
 	p := scorebased.DefaultParams()
 	m := scorebased.NewPoissonOD(p)
-	pr, err := m.Predict(p.NewTeam(), p.NewTeam())
+	strong := p.NewTeam()
+	strong.Offence.Mu = 60 // λ = e^35
+	pr, err := m.Predict(strong, strong)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,0 +1,200 @@
+// Command scores fits the score-based models of Guo et al. (2012) —
+// Poisson-OD, Gaussian-OD, Gaussian-SD — and TrueSkill on one season of a
+// league file (columns date, season, home, away, home_score, away_score, as
+// in ../shared/data), holding out its last five fixtures. It prints each
+// team's ratings and, for the five held-out fixtures, every model's
+// predicted score and win/draw/loss probabilities beside the actual result.
+//
+//	go run ./examples/scores -data ../shared/data/epl.csv -season 2008-09
+package main
+
+import (
+	"cmp"
+	"context"
+	"encoding/csv"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"slices"
+	"strconv"
+
+	"github.com/skillgraph/skillgraph/models/scorebased"
+	"github.com/skillgraph/skillgraph/models/trueskill"
+)
+
+type match struct {
+	date, home, away string
+	hs, as           int
+}
+
+func main() {
+	data := flag.String("data", "../shared/data/epl.csv", "league CSV file")
+	season := flag.String("season", "2008-09", "season to fit")
+	holdout := flag.Int("next", 5, "number of final fixtures to predict")
+	flag.Parse()
+	if err := run(*data, *season, *holdout); err != nil {
+		fmt.Fprintln(os.Stderr, "scores:", err)
+		os.Exit(1)
+	}
+}
+
+func load(path, season string) ([]match, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	r := csv.NewReader(f)
+	header, err := r.Read()
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	col := map[string]int{}
+	for i, h := range header {
+		col[h] = i
+	}
+	for _, need := range []string{"date", "season", "home", "away", "home_score", "away_score"} {
+		if _, ok := col[need]; !ok {
+			return nil, fmt.Errorf("%s: no column %q", path, need)
+		}
+	}
+	var out []match
+	for line := 2; ; line++ {
+		rec, err := r.Read()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", path, err)
+		}
+		if rec[col["season"]] != season {
+			continue
+		}
+		hs, err1 := strconv.Atoi(rec[col["home_score"]])
+		as, err2 := strconv.Atoi(rec[col["away_score"]])
+		if err1 != nil || err2 != nil || hs < 0 || as < 0 {
+			return nil, fmt.Errorf("%s line %d: bad score %q-%q", path, line, rec[col["home_score"]], rec[col["away_score"]])
+		}
+		out = append(out, match{rec[col["date"]], rec[col["home"]], rec[col["away"]], hs, as})
+	}
+	if len(out) == 0 {
+		return nil, fmt.Errorf("%s: no matches in season %q", path, season)
+	}
+	return out, nil
+}
+
+func run(path, season string, holdout int) error {
+	all, err := load(path, season)
+	if err != nil {
+		return err
+	}
+	if holdout < 0 || holdout >= len(all) {
+		return fmt.Errorf("-next %d: the season has %d matches", holdout, len(all))
+	}
+	train, test := all[:len(all)-holdout], all[len(all)-holdout:]
+
+	// γ and the draw probability from the training matches, as in the paper.
+	var scores []scorebased.MatchScore
+	draws := 0
+	for _, m := range train {
+		scores = append(scores, scorebased.MatchScore{ScoreA: float64(m.hs), ScoreB: float64(m.as)})
+		if m.hs == m.as {
+			draws++
+		}
+	}
+	pOD, pSD := scorebased.DefaultParams(), scorebased.DefaultParams()
+	if pOD.Gamma, err = scorebased.EstimateGammaOD(scores); err != nil {
+		return err
+	}
+	if pSD.Gamma, err = scorebased.EstimateGammaSD(scores); err != nil {
+		return err
+	}
+	ts := trueskill.DefaultParams()
+	ts.DrawProbability = float64(draws) / float64(len(train))
+	pois, god, gsd := scorebased.NewPoissonOD(scorebased.DefaultParams()), scorebased.NewGaussianOD(pOD), scorebased.NewGaussianSD(pSD)
+
+	teamsP := map[string]scorebased.Team{}
+	teamsG := map[string]scorebased.Team{}
+	teamsS := map[string]scorebased.Rating{}
+	teamsT := map[string]trueskill.Rating{}
+	get := func(name string) {
+		if _, ok := teamsG[name]; !ok {
+			teamsP[name], teamsG[name] = pois.Params.NewTeam(), god.Params.NewTeam()
+			teamsS[name], teamsT[name] = gsd.Params.NewRating(), ts.NewRating()
+		}
+	}
+	maxSteps := 0
+	for _, m := range train {
+		get(m.home)
+		get(m.away)
+		h, a, steps, err := pois.Update(teamsP[m.home], teamsP[m.away], m.hs, m.as)
+		if err != nil {
+			return err
+		}
+		teamsP[m.home], teamsP[m.away], maxSteps = h, a, max(maxSteps, steps)
+		if teamsG[m.home], teamsG[m.away], err = god.Update(teamsG[m.home], teamsG[m.away], float64(m.hs), float64(m.as)); err != nil {
+			return err
+		}
+		if teamsS[m.home], teamsS[m.away], err = gsd.Update(teamsS[m.home], teamsS[m.away], float64(m.hs), float64(m.as)); err != nil {
+			return err
+		}
+		ranks := []int{0, 1}
+		switch {
+		case m.hs == m.as:
+			ranks[1] = 0
+		case m.hs < m.as:
+			ranks = []int{1, 0}
+		}
+		res, err := ts.Rate(context.Background(), trueskill.Match{Teams: [][]trueskill.Rating{{teamsT[m.home]}, {teamsT[m.away]}}, Ranks: ranks})
+		if err != nil {
+			return err
+		}
+		teamsT[m.home], teamsT[m.away] = res.Ratings[0][0], res.Ratings[1][0]
+	}
+	fmt.Printf("%s %s: fitted on %d matches (γ_OD = %.3f, γ_SD = %.3f, draw probability %.3f; Lemma 1 took at most %d Newton steps)\n\n",
+		path, season, len(train), pOD.Gamma, pSD.Gamma, ts.DrawProbability, maxSteps)
+
+	names := make([]string, 0, len(teamsG))
+	for n := range teamsG {
+		names = append(names, n)
+	}
+	slices.SortFunc(names, func(a, b string) int {
+		// Strength: offence plus defence (a high defence concedes little).
+		return cmp.Compare(teamsG[b].Offence.Mu+teamsG[b].Defence.Mu, teamsG[a].Offence.Mu+teamsG[a].Defence.Mu)
+	})
+	fmt.Println("team               Gaussian-OD off   def    Poisson-OD off   def   Gaussian-SD   TrueSkill μ (σ)")
+	for _, n := range names {
+		g, p, s, t := teamsG[n], teamsP[n], teamsS[n], teamsT[n]
+		fmt.Printf("%-18s %14.2f %6.2f %14.2f %6.2f %12.2f %10.2f (%.2f)\n", n,
+			g.Offence.Mu, g.Defence.Mu, p.Offence.Mu, p.Defence.Mu, s.Mu, t.Mu, t.Sigma)
+	}
+
+	fmt.Printf("\nNext %d fixtures (score: expected goals; W/D/L: probabilities for the home side)\n", len(test))
+	for _, m := range test {
+		get(m.home)
+		get(m.away)
+		fmt.Printf("\n%s  %s %d-%d %s\n", m.date, m.home, m.hs, m.as, m.away)
+		pp, err := pois.Predict(teamsP[m.home], teamsP[m.away])
+		if err != nil {
+			return err
+		}
+		gp, err := god.Predict(teamsG[m.home], teamsG[m.away])
+		if err != nil {
+			return err
+		}
+		sp, err := gsd.Predict(teamsS[m.home], teamsS[m.away])
+		if err != nil {
+			return err
+		}
+		w, d, l, err := ts.OutcomeProbabilities([]trueskill.Rating{teamsT[m.home]}, []trueskill.Rating{teamsT[m.away]})
+		if err != nil {
+			return err
+		}
+		fmt.Printf("  Poisson-OD   score %5.2f-%-5.2f  W %.2f  D %.2f  L %.2f\n", pp.ScoreA, pp.ScoreB, pp.Win, pp.Draw, pp.Loss)
+		fmt.Printf("  Gaussian-OD  score %5.2f-%-5.2f  W %.2f  D %.2f  L %.2f\n", gp.ScoreA, gp.ScoreB, gp.Win, gp.Draw, gp.Loss)
+		fmt.Printf("  Gaussian-SD  diff  %+5.2f        W %.2f  D %.2f  L %.2f\n", sp.Difference, sp.Win, sp.Draw, sp.Loss)
+		fmt.Printf("  TrueSkill                       W %.2f  D %.2f  L %.2f\n", w, d, l)
+	}
+	return nil
+}
