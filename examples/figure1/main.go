@@ -1,7 +1,9 @@
 // Command figure1 draws the TrueSkill paper's Figure 1: players 1-4 in teams
 // {1}, {2,3}, {4}; team 1 wins, teams 2 and 3 draw. It writes figure1.dot
 // (the factor graph with every message of the Figure 1 schedule numbered and
-// coloured) and, when Graphviz is installed, figure1.svg.
+// coloured) and, when Graphviz is installed, figure1.svg. It also draws the
+// score-based paper's Figure 2 (the Poisson-OD model of a 2-1 match:
+// figure2.dot) and Figure 3 (Gaussian-SD: figure3.dot), with their schedules.
 //
 //	go run ./examples/figure1 -o DIR [-values] [-after N]
 //
@@ -20,6 +22,8 @@ import (
 	"path/filepath"
 
 	"github.com/skillgraph/skillgraph/dot"
+	"github.com/skillgraph/skillgraph/graph"
+	"github.com/skillgraph/skillgraph/models/scorebased"
 	"github.com/skillgraph/skillgraph/models/trueskill"
 	"github.com/skillgraph/skillgraph/schedules"
 )
@@ -58,14 +62,45 @@ func run(dir string, values bool, after int) error {
 			}
 		}
 	}
-	text, err := dot.Marshal(g, dot.Options{Schedule: gm.Schedule(), Values: values})
-	if err != nil {
-		return err
-	}
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
 	}
-	dotPath := filepath.Join(dir, "figure1.dot")
+	if err := draw(dir, "figure1", g, gm.Schedule(), values); err != nil {
+		return err
+	}
+	sp := scorebased.DefaultParams()
+	fig2, err := scorebased.NewPoissonOD(sp).Game(sp.NewTeam(), sp.NewTeam(), 2, 1)
+	if err != nil {
+		return err
+	}
+	fig3, err := scorebased.NewGaussianSD(sp).Game(sp.NewRating(), sp.NewRating(), 2, 1)
+	if err != nil {
+		return err
+	}
+	for _, f := range []struct {
+		name string
+		game *scorebased.Game
+	}{{"figure2", fig2}, {"figure3", fig3}} {
+		name, game := f.name, f.game
+		if values {
+			if _, err := schedules.Run(context.Background(), game.Graph, game.Schedule); err != nil {
+				return err
+			}
+		}
+		if err := draw(dir, name, game.Graph, game.Schedule, values); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// draw writes NAME.dot and, with Graphviz, NAME.svg.
+func draw(dir, name string, g *graph.Graph, s schedules.Schedule, values bool) error {
+	text, err := dot.Marshal(g, dot.Options{Schedule: s, Values: values})
+	if err != nil {
+		return err
+	}
+	dotPath := filepath.Join(dir, name+".dot")
 	if err := os.WriteFile(dotPath, text, 0o644); err != nil {
 		return err
 	}
@@ -81,7 +116,7 @@ func run(dir string, values bool, after int) error {
 	if err != nil {
 		return fmt.Errorf("dot -Tsvg: %w", err)
 	}
-	svgPath := filepath.Join(dir, "figure1.svg")
+	svgPath := filepath.Join(dir, name+".svg")
 	if err := os.WriteFile(svgPath, svg, 0o644); err != nil {
 		return err
 	}
