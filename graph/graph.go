@@ -133,9 +133,31 @@ type Edges struct {
 
 // Cavity returns the variable→factor message on edge i: the variable's
 // marginal divided by the message this factor sends it.
-func (e Edges) Cavity(i int) messages.Gaussian {
-	k := e.first + int32(i)
-	return e.g.marg[e.g.edgeVar[k]].Div(e.g.msgs[k])
+func (e Edges) Cavity(i int) messages.Gaussian { return e.g.cavity(e.first + int32(i)) }
+
+// cancellation is the share of a marginal's precision below which a cavity
+// obtained by division has lost too many digits to the message it removed.
+const cancellation = 1e-6
+
+// cavity returns the marginal of edge k's variable divided by the message on
+// k. When that message carries nearly all of the marginal's precision (a
+// draw factor with ε = 1e-12 sends a precision of 3e24 beside one of 0.01),
+// the division keeps nothing of the rest, and the cavity is recomputed
+// exactly as the product of the variable's other messages.
+func (g *Graph) cavity(k int32) messages.Gaussian {
+	v := g.edgeVar[k]
+	m := g.marg[v]
+	c := m.Div(g.msgs[k])
+	if c.Pi < cancellation*m.Pi && !m.IsPointMass() {
+		var p messages.Gaussian
+		for _, e := range g.vars[v].edges {
+			if e != k {
+				p = p.Mul(g.msgs[e])
+			}
+		}
+		return p
+	}
+	return c
 }
 
 // Marginal returns the current marginal of the variable on edge i.
@@ -362,7 +384,7 @@ func (g *Graph) LogEvidence() (float64, error) {
 		}
 		center := q.Mean()
 		for _, e := range g.vars[v].edges {
-			c := q.Div(g.msgs[e])
+			c := g.cavity(e)
 			switch {
 			case c.IsUniform():
 			case c.Pi > 0:

@@ -278,3 +278,41 @@ func TestLayersAndLabels(t *testing.T) {
 		t.Errorf("VariableEdge(s2, 0) = %d, %d", fid, e)
 	}
 }
+
+// TestCavityBesideADominantMessage: when one message carries nearly all of
+// a marginal's precision (1e25 beside 0.01, as a draw factor with a tiny
+// margin sends), dividing it out of the marginal leaves rounding noise; the
+// cavity must still be the other message exactly.
+func TestCavityBesideADominantMessage(t *testing.T) {
+	b := graph.NewBuilder("dominant")
+	y := b.AddVariable("y")
+	weak := b.AddFactor(factors.NewPrior(-2.36, 100), "", y)
+	probe := &cavityProbe{send: messages.NewGaussian(0, 1e-25)}
+	f := b.AddFactor(probe, "", y)
+	g, err := b.Build()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, id := range []graph.FactorID{weak, f, f} {
+		if _, _, err := g.Update(id, 0, 0); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// The second probe update sees the marginal with its own dominant
+	// message inside; its cavity is the weak prior.
+	want := messages.NewGaussian(-2.36, 100)
+	if got := probe.seen; math.Abs(got.Mean()-want.Mean()) > 1e-12 || math.Abs(got.Variance()/want.Variance()-1) > 1e-12 {
+		t.Errorf("cavity beside the dominant message %v, want %v", got, want)
+	}
+}
+
+type cavityProbe struct {
+	send messages.Gaussian
+	seen messages.Gaussian
+}
+
+func (*cavityProbe) Arity() int { return 1 }
+func (c *cavityProbe) Message(_ int, e graph.Edges) (messages.Gaussian, error) {
+	c.seen = e.Cavity(0)
+	return c.send, nil
+}
