@@ -148,12 +148,17 @@ func (g *Graph) cavity(k int32) messages.Gaussian {
 	v := g.edgeVar[k]
 	m := g.marg[v]
 	c := m.Div(g.msgs[k])
-	if c.Pi < cancellation*m.Pi && !m.IsPointMass() {
+	if c.Pi < cancellation*m.Pi && !m.IsPointMass() || c.Pi == 0 {
 		var p messages.Gaussian
 		for _, e := range g.vars[v].edges {
 			if e != k {
 				p = p.Mul(g.msgs[e])
 			}
+		}
+		if p.Pi == 0 {
+			// Zero precision with a residue of τ is underflow, not an
+			// exponential message: the cavity carries no information.
+			return messages.Gaussian{}
 		}
 		return p
 	}
@@ -324,7 +329,7 @@ func (g *Graph) Update(f FactorID, i int, damping float64) (before, after messag
 		// can leave rounding residue; the exact product decides.
 		g.recomputeMarginal(v)
 		after = g.marg[v]
-		if after.Pi < 0 || math.IsInf(after.Pi, 1) || (after.Pi == 0 && after.Tau != 0) {
+		if after.Pi < 0 || math.IsNaN(after.Tau) || (after.Pi == 0 && after.Tau != 0) {
 			g.msgs[k] = old
 			g.marg[v] = before
 			return before, before, &UpdateError{Factor: f, Label: fn.label, Edge: i, Err: fmt.Errorf("%w marginal of %s: %v", ErrImproper, g.vars[v].name, after)}
@@ -352,7 +357,8 @@ func (g *Graph) recomputeMarginal(v VarID) {
 // (messages.Gaussian.LogNormalizer, taken as 0 for a uniform cavity) and q_v
 // the marginals. It follows from writing each factor's approximation as
 // s_f·∏ᵢ m_{f→i} and fixing s_f by matching ∫ f·cavities (Minka 2001);
-// observed variables are conditioned on and contribute no terms of their own.
+// observed variables (and variables pinned to a point) are conditioned on
+// and contribute no terms of their own.
 // Each variable's bracket is unchanged by moving its origin (its cavities'
 // parameters sum to deg − 1 marginals), so it is evaluated about the
 // marginal's mean, where the terms are small: evaluated about 0 they grow
@@ -375,11 +381,14 @@ func (g *Graph) LogEvidence() (float64, error) {
 	}
 	for v := range g.vars {
 		d := len(g.vars[v].edges)
-		if g.vars[v].observed || d < 2 {
+		q := g.marg[v]
+		// An observed variable, or one pinned to a point by a deterministic
+		// factor (a team whose weights are all 0), is conditioned on: the
+		// factors see the point as their cavity and it adds no terms.
+		if g.vars[v].observed || q.IsPointMass() || d < 2 {
 			continue
 		}
-		q := g.marg[v]
-		if !(q.Pi > 0) || q.IsPointMass() {
+		if !(q.Pi > 0) {
 			return 0, fmt.Errorf("graph %q: evidence: %w marginal of %s: %v", g.name, ErrImproper, g.vars[v].name, q)
 		}
 		center := q.Mean()

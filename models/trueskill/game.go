@@ -32,6 +32,9 @@ func (p Params) NewGame(m Match) (*Game, error) {
 	if err := m.validate(); err != nil {
 		return nil, err
 	}
+	if err := p.checkPairs(m); err != nil {
+		return nil, err
+	}
 	gm := &Game{params: p, match: m, order: m.order()}
 	b := graph.NewBuilder("trueskill")
 	n := len(m.Teams)
@@ -164,7 +167,10 @@ func (gm *Game) Run(ctx context.Context) (schedules.Result, error) {
 	res, err := schedules.Run(ctx, gm.g, gm.schedule)
 	gm.result = res
 	if err != nil {
-		return res, fmt.Errorf("trueskill: %w", err)
+		if ctx.Err() != nil {
+			return res, fmt.Errorf("trueskill: %w", err)
+		}
+		return res, fmt.Errorf("trueskill: %w: %w", ErrNumerical, err)
 	}
 	return res, nil
 }
@@ -187,7 +193,7 @@ func (gm *Game) Ratings() [][]Rating {
 func (gm *Game) LogEvidence() (float64, error) {
 	lz, err := gm.g.LogEvidence()
 	if err != nil {
-		return math.NaN(), fmt.Errorf("trueskill: %w", err)
+		return math.Inf(-1), fmt.Errorf("trueskill: %w: %w", ErrNumerical, err)
 	}
 	return lz, nil
 }

@@ -56,6 +56,19 @@ func (m Match) validate() error {
 	return nil
 }
 
+// played reports whether team j has a player with positive weight.
+func (m Match) played(j int) bool {
+	if m.Weights == nil {
+		return true
+	}
+	for _, w := range m.Weights[j] {
+		if w > 0 {
+			return true
+		}
+	}
+	return false
+}
+
 func (m Match) weight(j, i int) float64 {
 	if m.Weights == nil {
 		return 1

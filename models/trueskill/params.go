@@ -3,8 +3,6 @@ package trueskill
 import (
 	"fmt"
 	"math"
-
-	"github.com/skillgraph/skillgraph/messages"
 )
 
 // Params are the parameters of the TrueSkill model. They are a plain value:
@@ -71,12 +69,14 @@ func (p Params) Margin(n1, n2 int) float64 {
 
 // DrawMargin returns ε = Φ⁻¹((p+1)/2)·√n·β, the margin that makes a draw
 // between two evenly matched teams with n players in all have probability p
-// (TrueSkill paper, section 4.1: p = 2Φ(ε/(√n·β)) − 1).
+// (TrueSkill paper, section 4.1: p = 2Φ(ε/(√n·β)) − 1). It is evaluated as
+// √2·erfinv(p)·√n·β, which equals it without rounding (p+1)/2 to 1 for p
+// within an ulp of 1.
 func DrawMargin(p, beta float64, n int) float64 {
 	if p <= 0 {
 		return 0
 	}
-	return messages.NormQuantile((p+1)/2) * math.Sqrt(float64(n)) * beta
+	return math.Sqrt2 * math.Erfinv(p) * math.Sqrt(float64(n)) * beta
 }
 
 // Exposure returns the leaderboard value μ − (μ₀/σ₀)·σ (k = 3 with the

@@ -35,10 +35,32 @@ func (p Params) Rate(ctx context.Context, m Match) (Result, error) {
 	if err := m.validate(); err != nil {
 		return Result{}, err
 	}
+	if err := p.checkPairs(m); err != nil {
+		return Result{}, err
+	}
 	if len(m.Teams) == 2 {
 		return p.rateTwoTeams(m), nil
 	}
 	return p.RateGraph(ctx, m)
+}
+
+// checkPairs rejects a draw between adjacent teams whose margin is 0, and
+// teams that took no part (all weights 0) except one facing a single
+// opponent: such a team's performance is exactly 0, and between two other
+// teams it can make the ranking impossible (0 > t + ε and t > 0 + ε).
+func (p Params) checkPairs(m Match) error {
+	order := m.order()
+	for j := range m.Teams {
+		if !m.played(j) && (len(m.Teams) > 2 || !m.played(1-j)) {
+			return inputErr("Weights", ErrZeroWeights, 0, j)
+		}
+	}
+	for k := 0; k+1 < len(order); k++ {
+		if m.drawn(order, k) && p.Margin(len(m.Teams[order[k]]), len(m.Teams[order[k+1]])) == 0 {
+			return inputErr("Ranks", ErrDrawMargin, float64(m.Ranks[order[k]]), order[k+1])
+		}
+	}
+	return nil
 }
 
 // RateGraph rates m by running the factor graph, whatever its size.
