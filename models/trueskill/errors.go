@@ -21,9 +21,9 @@ var (
 	// ratings and margins so extreme (upsets of 1e20 standard deviations,
 	// precisions beyond 1e300) that no finite answer exists in float64. It
 	// wraps the engine's error.
-	ErrNumerical = errors.New("numbers out of floating-point range")
-	ErrZeroWeights  = errors.New("all weights of a team are 0: such a team can only face one other team")
-	ErrDrawMargin   = errors.New("a draw is observed but the draw margin is 0 (DrawProbability 0), so it has probability zero")
+	ErrNumerical   = errors.New("numbers out of floating-point range")
+	ErrZeroWeights = errors.New("all weights of a team are 0: such a team can only face one other team")
+	ErrDrawMargin  = errors.New("a draw is observed but the draw margin is 0 (DrawProbability 0), so it has probability zero")
 )
 
 // InputError reports invalid input: Field names it (e.g. "Teams", "Ranks",
