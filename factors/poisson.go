@@ -114,7 +114,7 @@ func PoissonProject(mean, variance float64, k int) (messages.Gaussian, int, erro
 		if !(next >= lo && next <= hi) {
 			next = 0.5 * (lo + hi)
 		}
-		if math.Abs(next-z) <= 4e-16*(1+math.Abs(z)) || hi-lo <= 4e-16*(1+math.Abs(z)) {
+		if math.Abs(next-z) <= 1e-14*(1+math.Abs(z)) || hi-lo <= 1e-14*(1+math.Abs(z)) {
 			z = next
 			n++
 			break

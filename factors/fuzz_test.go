@@ -1,0 +1,97 @@
+package factors_test
+
+import (
+	"errors"
+	"math"
+	"testing"
+
+	"github.com/skillgraph/skillgraph/factors"
+	"github.com/skillgraph/skillgraph/graph"
+)
+
+// FuzzTruncation updates the win or draw factor against a random cavity
+// N(μ, σ²) and margin ε, and checks the moment-matched marginal: finite,
+// no wider than the cavity, and inside the truncation (mean above ε for a
+// win, within [−ε, ε] for a draw).
+func FuzzTruncation(f *testing.F) {
+	f.Add(0.0, 0.0, 0.5, false)
+	f.Add(-40.0, 0.0, 0.0, false)
+	f.Add(3.0, 5.0, 1e-12, true)
+	f.Add(-1e4, -6.0, 50.0, true)
+	f.Fuzz(func(t *testing.T, mu, logVar, eps float64, draw bool) {
+		if math.IsNaN(mu) || math.IsInf(mu, 0) || math.Abs(mu) > 1e6 || !(math.Abs(logVar) < 30) || !(eps >= 0 && eps < 1e3) {
+			t.Skip()
+		}
+		variance := math.Exp(logVar)
+		b := graph.NewBuilder("truncation")
+		x := b.AddVariable("x")
+		prior := b.AddFactor(factors.NewPrior(mu, variance), "", x)
+		var fac graph.Factor = factors.NewGreaterThan(eps)
+		if draw {
+			fac = factors.NewWithin(eps)
+		}
+		tf := b.AddFactor(fac, "", x)
+		g, err := b.Build()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, _, err := g.Update(prior, 0, 0); err != nil {
+			t.Fatal(err)
+		}
+		if _, _, err := g.Update(tf, 0, 0); err != nil {
+			if errors.Is(err, graph.ErrNotFinite) || errors.Is(err, graph.ErrImproper) {
+				t.Fatalf("N(%v, %v), ε=%v, draw=%v: %v", mu, variance, eps, draw, err)
+			}
+			return
+		}
+		m := g.Marginal(x)
+		mean, v := m.Mean(), m.Variance()
+		if math.IsNaN(mean) || math.IsInf(mean, 0) || math.IsNaN(v) || v < 0 || v > variance*(1+1e-9) {
+			t.Fatalf("N(%v, %v), ε=%v, draw=%v: marginal %v", mu, variance, eps, draw, m)
+		}
+		slack := 1e-9 * (math.Abs(mu) + eps + math.Sqrt(variance))
+		if !draw && mean < eps-slack {
+			t.Fatalf("N(%v, %v): win marginal mean %v below ε = %v", mu, variance, mean, eps)
+		}
+		if draw && math.Abs(mean) > eps+slack {
+			t.Fatalf("N(%v, %v): draw marginal mean %v outside ±%v", mu, variance, mean, eps)
+		}
+		if lz, err := g.LogEvidence(); err == nil && (math.IsNaN(lz) || lz > 1e-12) {
+			t.Fatalf("N(%v, %v), ε=%v, draw=%v: log evidence %v", mu, variance, eps, draw, lz)
+		}
+	})
+}
+
+// FuzzPoisson projects random cavities with random counts (Lemma 1) and
+// checks that the result is finite, narrower than the cavity, found in a
+// handful of Newton steps, and stationary: μ' = μ + σ²(k − e^κ) and
+// σ'² = σ²/(1 + σ²e^κ) with κ = μ' + σ'²/2.
+func FuzzPoisson(f *testing.F) {
+	f.Add(0.0, 0.0, 0)
+	f.Add(25.0, 4.24, 300)
+	f.Add(-3.0, -6.9, 250)
+	f.Fuzz(func(t *testing.T, mu, logVar float64, k int) {
+		if math.IsNaN(mu) || math.Abs(mu) > 50 || !(math.Abs(logVar) < 9.3) || k < 0 || k > 1000 {
+			t.Skip()
+		}
+		s2 := math.Exp(logVar)
+		q, steps, err := factors.PoissonProject(mu, s2, k)
+		if err != nil {
+			t.Fatalf("N(%v, %v), k=%d: %v", mu, s2, k, err)
+		}
+		m, v := q.Mean(), q.Variance()
+		if math.IsNaN(m) || math.IsInf(m, 0) || !(v > 0) || v > s2*(1+1e-12) {
+			t.Fatalf("N(%v, %v), k=%d: projection %v", mu, s2, k, q)
+		}
+		if steps > 12 {
+			t.Fatalf("N(%v, %v), k=%d: %d Newton steps", mu, s2, k, steps)
+		}
+		ek := math.Exp(m + v/2)
+		if r := math.Abs(m - (mu + s2*(float64(k)-ek))); r > 1e-8*(1+math.Abs(m)+s2*ek) {
+			t.Fatalf("N(%v, %v), k=%d: mean residual %v", mu, s2, k, r)
+		}
+		if r := math.Abs(v*(1+s2*ek)/s2 - 1); r > 1e-8 {
+			t.Fatalf("N(%v, %v), k=%d: variance residual %v", mu, s2, k, r)
+		}
+	})
+}
