@@ -4,6 +4,8 @@ import (
 	"errors"
 	"fmt"
 	"math"
+
+	"github.com/skillgraph/skillgraph/messages"
 )
 
 // Errors returned (wrapped with the offending value) by factor updates and
@@ -46,9 +48,10 @@ func checkMargin(eps float64) error {
 	return nil
 }
 
-func checkCavity(c interface{ IsPointMass() bool }, pi float64) error {
-	if pi < 0 && !c.IsPointMass() {
-		return fmt.Errorf("%w (precision %v)", ErrImproperCavity, pi)
+// checkCavity rejects a cavity with negative precision.
+func checkCavity(c messages.Gaussian) error {
+	if c.Pi < 0 {
+		return fmt.Errorf("%w (precision %v)", ErrImproperCavity, c.Pi)
 	}
 	return nil
 }

@@ -74,7 +74,7 @@ func (p *Poisson) Message(_ int, e graph.Edges) (messages.Gaussian, error) {
 		k := float64(p.Count)
 		return messages.NewGaussian(math.Log(k)-0.5/k, 1/k), nil
 	}
-	if err := checkCavity(c, c.Pi); err != nil {
+	if err := checkCavity(c); err != nil {
 		return messages.Gaussian{}, err
 	}
 	q, n, err := PoissonProject(c.Mean(), c.Variance(), p.Count)

@@ -49,7 +49,7 @@ func (g *GreaterThan) Message(_ int, e graph.Edges) (messages.Gaussian, error) {
 		}
 		return messages.Gaussian{}, fmt.Errorf("%w: x = %v, I(x > %v)", ErrImpossible, c.Mean(), g.Margin)
 	}
-	if err := checkCavity(c, c.Pi); err != nil {
+	if err := checkCavity(c); err != nil {
 		return messages.Gaussian{}, err
 	}
 	sc := math.Sqrt(c.Pi)
@@ -128,7 +128,7 @@ func (w *Within) Message(_ int, e graph.Edges) (messages.Gaussian, error) {
 		}
 		return messages.Gaussian{}, fmt.Errorf("%w: x = %v, I(|x| ≤ %v)", ErrImpossible, c.Mean(), w.Margin)
 	}
-	if err := checkCavity(c, c.Pi); err != nil {
+	if err := checkCavity(c); err != nil {
 		return messages.Gaussian{}, err
 	}
 	sc := math.Sqrt(c.Pi)

@@ -81,7 +81,7 @@ func (w *WeightedSum) Message(i int, e graph.Edges) (messages.Gaussian, error) {
 		if c.IsUniform() {
 			return messages.Gaussian{}, nil
 		}
-		if err := checkCavity(c, c.Pi); err != nil {
+		if err := checkCavity(c); err != nil {
 			return messages.Gaussian{}, fmt.Errorf("edge %d: %w", k, err)
 		}
 		mean += a * c.Mean()

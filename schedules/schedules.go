@@ -74,7 +74,12 @@ type Runner struct {
 func (r *Runner) Graph() *graph.Graph { return r.g }
 
 // Err returns the context's error, if it was cancelled.
-func (r *Runner) Err() error { return r.ctx.Err() }
+func (r *Runner) Err() error {
+	if r.ctx == nil {
+		return nil
+	}
+	return r.ctx.Err()
+}
 
 // Update sends the message of factor f on edge i with the damping in force
 // and returns the change of the receiving marginal.
@@ -112,14 +117,28 @@ func WithObserver(o Observer) RunOption { return func(r *Runner) { r.observer = 
 // Run executes s on g. It stops at the first failed update, or when ctx is
 // cancelled (checked before every loop pass), returning the error.
 func Run(ctx context.Context, g *graph.Graph, s Schedule, opts ...RunOption) (Result, error) {
+	return NewRunner(g, opts...).Run(ctx, s)
+}
+
+// NewRunner returns a Runner for g, to run schedules repeatedly without
+// allocating (Run allocates one Runner per call).
+func NewRunner(g *graph.Graph, opts ...RunOption) *Runner {
+	r := &Runner{g: g, metric: messages.Distance}
+	for _, o := range opts {
+		o(r)
+	}
+	return r
+}
+
+// Run executes s on the runner's graph (see the package function Run).
+func (r *Runner) Run(ctx context.Context, s Schedule) (Result, error) {
 	if ctx == nil {
 		ctx = context.Background()
 	}
-	r := Runner{g: g, ctx: ctx, metric: messages.Distance}
-	for _, o := range opts {
-		o(&r)
-	}
-	return s.Run(&r)
+	r.ctx, r.damping, r.passMax = ctx, 0, 0
+	res, err := s.Run(r)
+	r.ctx = nil
+	return res, err
 }
 
 // StepSchedule is a single message update: factor F sends on edge Edge.

@@ -13,32 +13,47 @@ import (
 // Game is one match declared as the factor graph of the paper's Figure 1,
 // with its schedule: skills → performances → team performances →
 // differences of adjacent teams in rank order → win or draw factors. Use it
-// to inspect or draw the model; Params.Rate is the everyday entry point.
+// to inspect or draw the model; Params.Rate is the everyday entry point, and
+// a Rater reuses Games across matches of the same shape.
 type Game struct {
 	params   Params
-	match    Match
 	order    []int // teams in rank order
 	g        *graph.Graph
 	schedule schedules.Schedule
-	skills   [][]graph.VarID // by caller's team and player
-	result   schedules.Result
+	runner   *schedules.Runner
+	skills   [][]graph.VarID        // by caller's team and player
+	priors   [][]*factors.Prior     // by caller's team and player
+	sums     []*factors.WeightedSum // by caller's team
+	ratings  [][]Rating             // result buffer, by caller's team and player
 }
 
 // NewGame builds the factor graph and schedule of m.
 func (p Params) NewGame(m Match) (*Game, error) {
-	if err := p.Validate(); err != nil {
+	if err := p.check(m); err != nil {
 		return nil, err
+	}
+	return p.newGame(m)
+}
+
+// check validates the parameters and the match.
+func (p Params) check(m Match) error {
+	if err := p.Validate(); err != nil {
+		return err
 	}
 	if err := m.validate(); err != nil {
-		return nil, err
+		return err
 	}
-	if err := p.checkPairs(m); err != nil {
-		return nil, err
-	}
-	gm := &Game{params: p, match: m, order: m.order()}
+	return p.checkPairs(m)
+}
+
+func (p Params) newGame(m Match) (*Game, error) {
+	gm := &Game{params: p, order: m.order()}
 	b := graph.NewBuilder("trueskill")
 	n := len(m.Teams)
 	gm.skills = make([][]graph.VarID, n)
+	gm.priors = make([][]*factors.Prior, n)
+	gm.sums = make([]*factors.WeightedSum, n)
+	gm.ratings = make([][]Rating, n)
 	perf := make([][]graph.VarID, n)
 	// Players are numbered across teams in the caller's order, as in Figure 1
 	// (s1; s2, s3; s4).
@@ -55,6 +70,8 @@ func (p Params) NewGame(m Match) (*Game, error) {
 	b.Layer("skills")
 	for j, team := range m.Teams {
 		gm.skills[j] = make([]graph.VarID, len(team))
+		gm.priors[j] = make([]*factors.Prior, len(team))
+		gm.ratings[j] = make([]Rating, len(team))
 		for i := range team {
 			gm.skills[j][i] = b.AddVariable(name("s", j, i))
 		}
@@ -82,7 +99,8 @@ func (p Params) NewGame(m Match) (*Game, error) {
 	b.Layer("skill priors")
 	for j, team := range m.Teams {
 		for i, r := range team {
-			f := b.AddFactor(factors.NewPrior(r.Mu, r.Sigma*r.Sigma+p.Tau*p.Tau), "", gm.skills[j][i])
+			gm.priors[j][i] = factors.NewPrior(r.Mu, r.Sigma*r.Sigma+p.Tau*p.Tau)
+			f := b.AddFactor(gm.priors[j][i], "", gm.skills[j][i])
 			down = append(down, step(f, 0))
 		}
 	}
@@ -102,7 +120,8 @@ func (p Params) NewGame(m Match) (*Game, error) {
 		for i := range team {
 			w[i] = m.weight(j, i)
 		}
-		teamFactor[j] = b.AddFactor(factors.NewWeightedSum(w...), "", append([]graph.VarID{teamVar[j]}, perf[j]...)...)
+		gm.sums[j] = factors.NewWeightedSum(w...)
+		teamFactor[j] = b.AddFactor(gm.sums[j], "", append([]graph.VarID{teamVar[j]}, perf[j]...)...)
 		down = append(down, step(teamFactor[j], 0))
 	}
 	b.Layer("difference factors")
@@ -125,6 +144,7 @@ func (p Params) NewGame(m Match) (*Game, error) {
 		return nil, fmt.Errorf("trueskill: %w", err)
 	}
 	gm.g = g
+	gm.runner = schedules.NewRunner(g)
 
 	// Figure 1's schedule. The difference chain: with two teams one pass is
 	// exact; with more, sweep forward (each comparison updates the next team)
@@ -155,6 +175,19 @@ func (p Params) NewGame(m Match) (*Game, error) {
 	return gm, nil
 }
 
+// set loads the ratings and weights of m, a match of the game's shape, into
+// the prior and team factors.
+func (gm *Game) set(m Match) {
+	tau2 := gm.params.Tau * gm.params.Tau
+	for j, team := range m.Teams {
+		for i, r := range team {
+			pr := gm.priors[j][i]
+			pr.Mean, pr.Variance = r.Mu, r.Sigma*r.Sigma+tau2
+			gm.sums[j].Coefficients[i] = m.weight(j, i)
+		}
+	}
+}
+
 // Graph returns the game's factor graph.
 func (gm *Game) Graph() *graph.Graph { return gm.g }
 
@@ -164,10 +197,9 @@ func (gm *Game) Schedule() schedules.Schedule { return gm.schedule }
 // Run runs the schedule from the priors.
 func (gm *Game) Run(ctx context.Context) (schedules.Result, error) {
 	gm.g.Reset()
-	res, err := schedules.Run(ctx, gm.g, gm.schedule)
-	gm.result = res
+	res, err := gm.runner.Run(ctx, gm.schedule)
 	if err != nil {
-		if ctx.Err() != nil {
+		if ctx != nil && ctx.Err() != nil {
 			return res, fmt.Errorf("trueskill: %w", err)
 		}
 		return res, fmt.Errorf("trueskill: %w: %w", ErrNumerical, err)
@@ -175,17 +207,16 @@ func (gm *Game) Run(ctx context.Context) (schedules.Result, error) {
 	return res, nil
 }
 
-// Ratings returns the posterior ratings in the caller's team order.
+// Ratings returns the posterior ratings in the caller's team order. The
+// slices belong to the game and are overwritten by its next run.
 func (gm *Game) Ratings() [][]Rating {
-	out := make([][]Rating, len(gm.skills))
 	for j, team := range gm.skills {
-		out[j] = make([]Rating, len(team))
 		for i, v := range team {
 			m := gm.g.Marginal(v)
-			out[j][i] = Rating{Mu: m.Mean(), Sigma: m.Sigma()}
+			gm.ratings[j][i] = Rating{Mu: m.Mean(), Sigma: m.Sigma()}
 		}
 	}
-	return out
+	return gm.ratings
 }
 
 // LogEvidence returns the log probability of the observed outcome under the
@@ -196,4 +227,17 @@ func (gm *Game) LogEvidence() (float64, error) {
 		return math.Inf(-1), fmt.Errorf("trueskill: %w: %w", ErrNumerical, err)
 	}
 	return lz, nil
+}
+
+// result runs the game and collects the Result.
+func (gm *Game) result(ctx context.Context) (Result, error) {
+	res, err := gm.Run(ctx)
+	if err != nil {
+		return Result{}, err
+	}
+	lz, err := gm.LogEvidence()
+	if err != nil {
+		return Result{}, err
+	}
+	return Result{Ratings: gm.Ratings(), LogEvidence: lz, Iterations: res.Iterations, Converged: res.Converged}, nil
 }

@@ -27,40 +27,21 @@ type Result struct {
 // Rate updates the ratings of every player in m. Two-team matches use the
 // closed form of the update (the same numbers as the factor graph, which is
 // then a tree with one approximate factor); matches of three or more teams
-// run the Figure 1 graph. ctx cancels the iteration of large games.
+// run the Figure 1 graph. ctx cancels the iteration of large games. Rate
+// builds what it needs on every call; a Rater reuses it.
 func (p Params) Rate(ctx context.Context, m Match) (Result, error) {
-	if err := p.Validate(); err != nil {
-		return Result{}, err
-	}
-	if err := m.validate(); err != nil {
-		return Result{}, err
-	}
-	if err := p.checkPairs(m); err != nil {
+	if err := p.check(m); err != nil {
 		return Result{}, err
 	}
 	if len(m.Teams) == 2 {
-		return p.rateTwoTeams(m), nil
+		out := [][]Rating{make([]Rating, len(m.Teams[0])), make([]Rating, len(m.Teams[1]))}
+		return p.rateTwoTeams(m, out), nil
 	}
-	return p.RateGraph(ctx, m)
-}
-
-// checkPairs rejects a draw between adjacent teams whose margin is 0, and
-// teams that took no part (all weights 0) except one facing a single
-// opponent: such a team's performance is exactly 0, and between two other
-// teams it can make the ranking impossible (0 > t + ε and t > 0 + ε).
-func (p Params) checkPairs(m Match) error {
-	order := m.order()
-	for j := range m.Teams {
-		if !m.played(j) && (len(m.Teams) > 2 || !m.played(1-j)) {
-			return inputErr("Weights", ErrZeroWeights, 0, j)
-		}
+	gm, err := p.newGame(m)
+	if err != nil {
+		return Result{}, err
 	}
-	for k := 0; k+1 < len(order); k++ {
-		if m.drawn(order, k) && p.Margin(len(m.Teams[order[k]]), len(m.Teams[order[k+1]])) == 0 {
-			return inputErr("Ranks", ErrDrawMargin, float64(m.Ranks[order[k]]), order[k+1])
-		}
-	}
-	return nil
+	return gm.result(ctx)
 }
 
 // RateGraph rates m by running the factor graph, whatever its size.
@@ -69,19 +50,34 @@ func (p Params) RateGraph(ctx context.Context, m Match) (Result, error) {
 	if err != nil {
 		return Result{}, err
 	}
-	res, err := gm.Run(ctx)
-	if err != nil {
-		return Result{}, err
-	}
-	lz, err := gm.LogEvidence()
-	if err != nil {
-		return Result{}, err
-	}
-	return Result{Ratings: gm.Ratings(), LogEvidence: lz, Iterations: res.Iterations, Converged: res.Converged}, nil
+	return gm.result(ctx)
 }
 
-// rateTwoTeams is the exact update of a two-team match. With teams A (ranked
-// first) and B, weights w and dynamics τ (σ² ← σ² + τ²), the difference
+// checkPairs rejects a draw between adjacent teams whose margin is 0, and
+// teams that took no part (all weights 0) except one facing a single
+// opponent: such a team's performance is exactly 0, and between two other
+// teams it can make the ranking impossible (0 > t + ε and t > 0 + ε).
+func (p Params) checkPairs(m Match) error {
+	for j := range m.Teams {
+		if !m.played(j) && (len(m.Teams) > 2 || !m.played(1-j)) {
+			return inputErr("Weights", ErrZeroWeights, 0, j)
+		}
+	}
+	if m.Ranks == nil || p.DrawMargin > 0 || p.DrawProbability > 0 {
+		return nil // every margin is positive
+	}
+	for j := range m.Ranks {
+		for k := 0; k < j; k++ {
+			if m.Ranks[k] == m.Ranks[j] {
+				return inputErr("Ranks", ErrDrawMargin, float64(m.Ranks[j]), j)
+			}
+		}
+	}
+	return nil
+}
+
+// twoTeams is the exact update of a match between team A (ranked first) and
+// team B. With weights w and dynamics τ (σ² ← σ² + τ²), the difference
 // d = t_A − t_B has prior N(μ_d, c²), μ_d = Σ_A wμ − Σ_B wμ,
 // c² = Σ w²(σ² + β²). Truncating it to d > ε (or |d| ≤ ε for a draw) gives
 // V and W at (μ_d/c, ε/c), and Gaussian conditioning through
@@ -91,86 +87,114 @@ func (p Params) RateGraph(ctx context.Context, m Match) (Result, error) {
 //
 // the rating page's formulas (../shared/seeds) extended to teams, weights and
 // draws. The evidence is Φ((μ_d − ε)/c), or the mass of [−ε, ε].
-func (p Params) rateTwoTeams(m Match) Result {
-	order := m.order()
-	a, b := order[0], order[1]
-	var mu, c2 float64
-	for k, j := range []int{a, b} {
-		sign := 1.0
-		if k == 1 {
-			sign = -1
-		}
-		for i, r := range m.Teams[j] {
-			w := m.weight(j, i)
-			mu += sign * w * r.Mu
-			c2 += w * w * (r.Sigma*r.Sigma + p.Tau*p.Tau + p.Beta*p.Beta)
-		}
-	}
-	c := math.Sqrt(c2)
-	eps := p.Margin(len(m.Teams[a]), len(m.Teams[b]))
-	var tr messages.Truncation
-	var lz float64
-	if m.drawn(order, 0) {
-		tr = messages.Within(mu/c, eps/c)
-		lz = messages.LogWithinMass(mu/c, eps/c)
-	} else {
-		tr = messages.GreaterThan(mu/c, eps/c)
-		lz = messages.LogNormCDF(mu/c - eps/c)
-	}
-	out := make([][]Rating, len(m.Teams))
-	for k, j := range []int{a, b} {
-		sign := 1.0
-		if k == 1 {
-			sign = -1
-		}
-		out[j] = make([]Rating, len(m.Teams[j]))
-		for i, r := range m.Teams[j] {
-			w := m.weight(j, i)
-			v := r.Sigma*r.Sigma + p.Tau*p.Tau
-			// 1 − x·W/c², x = w²σ², written as (rest + x·(1 − W))/c² with
-			// rest = c² − x, so that an upset (W → 1) of a player who carries
-			// most of the uncertainty keeps its accuracy.
-			x := w * w * v
-			rest := c2 - x
-			if x > rest {
-				rest = p.varianceExcept(m, a, b, j, i)
-			}
-			shrink := (rest + x*tr.OneMinusW) / c2
-			out[j][i] = Rating{Mu: r.Mu + sign*w*v/c*tr.V, Sigma: math.Sqrt(v * shrink)}
-		}
-	}
-	return Result{Ratings: out, LogEvidence: lz, Converged: true, ClosedForm: true}
+type twoTeams struct {
+	tr      messages.Truncation
+	c, c2   float64
+	logEvid float64
+	tau2    float64
 }
 
-// varianceExcept sums the terms of c² other than player i of team j's w²σ²
-// (including that player's own w²β²), without the subtraction.
-func (p Params) varianceExcept(m Match, a, b, j, i int) float64 {
-	var sum float64
-	for _, tj := range []int{a, b} {
-		for ti, r := range m.Teams[tj] {
-			w := m.weight(tj, ti)
-			if tj == j && ti == i {
-				sum += w * w * p.Beta * p.Beta
-				continue
-			}
-			sum += w * w * (r.Sigma*r.Sigma + p.Tau*p.Tau + p.Beta*p.Beta)
+func (p Params) newTwoTeams(mu, c2, eps float64, drawn bool) twoTeams {
+	c := math.Sqrt(c2)
+	tt := twoTeams{c: c, c2: c2, tau2: p.Tau * p.Tau}
+	if drawn {
+		tt.tr = messages.Within(mu/c, eps/c)
+		tt.logEvid = messages.LogWithinMass(mu/c, eps/c)
+	} else {
+		tt.tr = messages.GreaterThan(mu/c, eps/c)
+		tt.logEvid = messages.LogNormCDF(mu/c - eps/c)
+	}
+	return tt
+}
+
+// update returns a player's posterior; sign is +1 on team A, −1 on B, and
+// rest(), called only when needed, sums c²'s terms other than the player's
+// own w²σ².
+func (tt twoTeams) update(r Rating, w, sign float64, rest func() float64) Rating {
+	v := r.Sigma*r.Sigma + tt.tau2
+	// 1 − x·W/c², x = w²σ², written as (rest + x·(1 − W))/c² with
+	// rest = c² − x, so that an upset (W → 1) of a player who carries most of
+	// the uncertainty keeps its accuracy.
+	x := w * w * v
+	other := tt.c2 - x
+	if x > other {
+		other = rest()
+	}
+	shrink := (other + x*tt.tr.OneMinusW) / tt.c2
+	return Rating{Mu: r.Mu + sign*w*v/tt.c*tt.tr.V, Sigma: math.Sqrt(v * shrink)}
+}
+
+// rateTwoTeams writes the two-team update of m into out.
+func (p Params) rateTwoTeams(m Match, out [][]Rating) Result {
+	a, b := 0, 1
+	if m.Ranks != nil && m.Ranks[1] < m.Ranks[0] {
+		a, b = 1, 0
+	}
+	varTerm := func(j, i int) float64 {
+		w, r := m.weight(j, i), m.Teams[j][i]
+		return w * w * (r.Sigma*r.Sigma + p.Tau*p.Tau + p.Beta*p.Beta)
+	}
+	var mu, c2 float64
+	for _, j := range [2]int{a, b} {
+		sign := 1.0
+		if j == b {
+			sign = -1
+		}
+		for i, r := range m.Teams[j] {
+			mu += sign * m.weight(j, i) * r.Mu
+			c2 += varTerm(j, i)
 		}
 	}
-	return sum
+	drawn := m.Ranks != nil && m.Ranks[0] == m.Ranks[1]
+	tt := p.newTwoTeams(mu, c2, p.Margin(len(m.Teams[a]), len(m.Teams[b])), drawn)
+	for _, j := range [2]int{a, b} {
+		sign := 1.0
+		if j == b {
+			sign = -1
+		}
+		for i, r := range m.Teams[j] {
+			w := m.weight(j, i)
+			out[j][i] = tt.update(r, w, sign, func() float64 {
+				// c² without this player's w²σ², summed afresh.
+				sum := w * w * p.Beta * p.Beta
+				for _, tj := range [2]int{a, b} {
+					for ti := range m.Teams[tj] {
+						if tj != j || ti != i {
+							sum += varTerm(tj, ti)
+						}
+					}
+				}
+				return sum
+			})
+		}
+	}
+	return Result{Ratings: out, LogEvidence: tt.logEvid, Converged: true, ClosedForm: true}
 }
 
 // Rate1v1 is Rate for two players: it returns the new ratings of a winner
-// and a loser, or of two players who drew.
+// and a loser, or of two players who drew. It allocates nothing.
 func (p Params) Rate1v1(winner, loser Rating, drawn bool) (Rating, Rating, error) {
-	ranks := []int{0, 1}
-	if drawn {
-		ranks[1] = 0
-	}
-	res, err := p.Rate(context.Background(), Match{Teams: [][]Rating{{winner}, {loser}}, Ranks: ranks})
-	if err != nil {
+	if err := p.Validate(); err != nil {
 		return Rating{}, Rating{}, err
 	}
-	return res.Ratings[0][0], res.Ratings[1][0], nil
+	for k, r := range [2]Rating{winner, loser} {
+		if !isFinite(r.Mu) {
+			return Rating{}, Rating{}, inputErr("Teams.Mu", ErrNotFinite, r.Mu, k, 0)
+		}
+		if !(r.Sigma > 0) || math.IsInf(r.Sigma, 1) {
+			return Rating{}, Rating{}, inputErr("Teams.Sigma", ErrNotPositive, r.Sigma, k, 0)
+		}
+	}
+	eps := p.Margin(1, 1)
+	if drawn && eps == 0 {
+		return Rating{}, Rating{}, inputErr("Ranks", ErrDrawMargin, 0, 1)
+	}
+	tau2, b2 := p.Tau*p.Tau, p.Beta*p.Beta
+	vw, vl := winner.Sigma*winner.Sigma+tau2, loser.Sigma*loser.Sigma+tau2
+	tt := p.newTwoTeams(winner.Mu-loser.Mu, vw+vl+2*b2, eps, drawn)
+	w := tt.update(winner, 1, 1, func() float64 { return vl + 2*b2 })
+	l := tt.update(loser, 1, -1, func() float64 { return vw + 2*b2 })
+	return w, l, nil
 }
 
 // MustRate is Rate for inputs known to be valid (tests, examples); it panics

@@ -1,0 +1,153 @@
+package trueskill_test
+
+import (
+	"context"
+	"math"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/skillgraph/skillgraph/models/trueskill"
+)
+
+// closedForm1v1 is the baseline: the rating page's two-player update
+// written out by hand (../shared/seeds/002), with τ, no draws.
+func closedForm1v1(w, l trueskill.Rating, beta, tau float64) (trueskill.Rating, trueskill.Rating) {
+	vw, vl := w.Sigma*w.Sigma+tau*tau, l.Sigma*l.Sigma+tau*tau
+	c2 := vw + vl + 2*beta*beta
+	c := math.Sqrt(c2)
+	t := (w.Mu - l.Mu) / c
+	v := math.Exp(-t*t/2) / math.Sqrt(2*math.Pi) / (0.5 * math.Erfc(-t/math.Sqrt2))
+	ww := v * (v + t)
+	return trueskill.Rating{Mu: w.Mu + vw/c*v, Sigma: math.Sqrt(vw * (1 - ww*vw/c2))},
+		trueskill.Rating{Mu: l.Mu - vl/c*v, Sigma: math.Sqrt(vl * (1 - ww*vl/c2))}
+}
+
+var sinkRating trueskill.Rating
+
+func BenchmarkBaselineClosedForm1v1(b *testing.B) {
+	p := trueskill.DefaultParams()
+	w, l := trueskill.Rating{Mu: 26, Sigma: 5}, trueskill.Rating{Mu: 24, Sigma: 6}
+	for i := 0; i < b.N; i++ {
+		x, y := closedForm1v1(w, l, p.Beta, p.Tau)
+		sinkRating = x
+		sinkRating = y
+	}
+}
+
+func teams(sizes ...int) [][]trueskill.Rating {
+	var out [][]trueskill.Rating
+	for j, n := range sizes {
+		var t []trueskill.Rating
+		for i := 0; i < n; i++ {
+			t = append(t, trueskill.Rating{Mu: 25 + float64(j) - float64(i)/3, Sigma: 5 + float64(i)/4})
+		}
+		out = append(out, t)
+	}
+	return out
+}
+
+func ffa(n int) [][]trueskill.Rating {
+	sizes := make([]int, n)
+	for i := range sizes {
+		sizes[i] = 1
+	}
+	return teams(sizes...)
+}
+
+// benchGraph rates m through the factor graph, reusing one Rater.
+func benchGraph(b *testing.B, m trueskill.Match) {
+	p := trueskill.DefaultParams()
+	r := p.NewRater()
+	ctx := context.Background()
+	if _, err := r.RateGraph(ctx, m); err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		res, err := r.RateGraph(ctx, m)
+		if err != nil {
+			b.Fatal(err)
+		}
+		sinkRating = res.Ratings[0][0]
+	}
+}
+
+func BenchmarkGraph1v1(b *testing.B) {
+	benchGraph(b, trueskill.Match{Teams: teams(1, 1)})
+}
+
+func BenchmarkGraph1v1Draw(b *testing.B) {
+	benchGraph(b, trueskill.Match{Teams: teams(1, 1), Ranks: []int{0, 0}})
+}
+
+func BenchmarkGraph2v2(b *testing.B) { benchGraph(b, trueskill.Match{Teams: teams(2, 2)}) }
+
+func BenchmarkGraph4v4(b *testing.B) { benchGraph(b, trueskill.Match{Teams: teams(4, 4)}) }
+
+func BenchmarkGraphThreeTeamsDraw(b *testing.B) {
+	benchGraph(b, trueskill.Match{Teams: teams(1, 2, 1), Ranks: []int{0, 1, 1}})
+}
+
+func BenchmarkGraphFFA8(b *testing.B) { benchGraph(b, trueskill.Match{Teams: ffa(8)}) }
+
+func BenchmarkGraphFFA16(b *testing.B) { benchGraph(b, trueskill.Match{Teams: ffa(16)}) }
+
+var sinkFloat float64
+
+func BenchmarkQuality1v1(b *testing.B) {
+	p := trueskill.DefaultParams()
+	t := teams(1, 1)
+	b.ReportAllocs()
+	for i := 0; i < b.N; i++ {
+		q, err := p.Quality(t, nil)
+		if err != nil {
+			b.Fatal(err)
+		}
+		sinkFloat = q
+	}
+}
+
+func BenchmarkQuality4v4(b *testing.B) {
+	p := trueskill.DefaultParams()
+	t := teams(4, 4)
+	b.ReportAllocs()
+	for i := 0; i < b.N; i++ {
+		q, err := p.Quality(t, nil)
+		if err != nil {
+			b.Fatal(err)
+		}
+		sinkFloat = q
+	}
+}
+
+// BenchmarkStream rates a stream of one million generated 1v1 matches over
+// 100,000 players through the public API (Rate1v1); ns/op is per match.
+func BenchmarkStream(b *testing.B) {
+	const players, matches = 100_000, 1_000_000
+	p := trueskill.DefaultParams()
+	rng := rand.New(rand.NewPCG(7, 11))
+	pairs := make([][2]int32, matches)
+	for i := range pairs {
+		a := rng.Int32N(players)
+		c := rng.Int32N(players - 1)
+		if c >= a {
+			c++
+		}
+		pairs[i] = [2]int32{a, c}
+	}
+	ratings := make([]trueskill.Rating, players)
+	for i := range ratings {
+		ratings[i] = p.NewRating()
+	}
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		m := pairs[i%matches]
+		w, l, err := p.Rate1v1(ratings[m[0]], ratings[m[1]], false)
+		if err != nil {
+			b.Fatal(err)
+		}
+		ratings[m[0]], ratings[m[1]] = w, l
+	}
+}

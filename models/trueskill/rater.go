@@ -1,0 +1,100 @@
+package trueskill
+
+import (
+	"context"
+	"encoding/binary"
+)
+
+// Rater rates matches like Params.Rate, but keeps every graph it builds,
+// one per match shape (team sizes, the order of ranks, draws, weights), and
+// its result buffers, so that a stream of matches is rated without
+// allocating once each shape has been seen. The Ratings of a Result from a
+// Rater belong to it and are overwritten by the next call: copy what you
+// keep. A Rater is not safe for concurrent use; use one per goroutine.
+type Rater struct {
+	p     Params
+	games map[string]*Game
+	key   []byte
+	two   [2][]Rating
+}
+
+// NewRater returns a Rater with parameters p.
+func (p Params) NewRater() *Rater { return &Rater{p: p, games: map[string]*Game{}} }
+
+// Rate rates m: the two-team closed form, or the Figure 1 graph.
+func (r *Rater) Rate(ctx context.Context, m Match) (Result, error) {
+	if err := r.p.check(m); err != nil {
+		return Result{}, err
+	}
+	if len(m.Teams) != 2 {
+		return r.rateGraph(ctx, m)
+	}
+	out := r.two[:]
+	for j := range out {
+		if cap(out[j]) < len(m.Teams[j]) {
+			out[j] = make([]Rating, len(m.Teams[j]))
+		}
+		out[j] = out[j][:len(m.Teams[j])]
+	}
+	return r.p.rateTwoTeams(m, out), nil
+}
+
+// RateGraph rates m through the factor graph, whatever its size, reusing
+// the graph of an earlier match of the same shape.
+func (r *Rater) RateGraph(ctx context.Context, m Match) (Result, error) {
+	if err := r.p.check(m); err != nil {
+		return Result{}, err
+	}
+	return r.rateGraph(ctx, m)
+}
+
+func (r *Rater) rateGraph(ctx context.Context, m Match) (Result, error) {
+	r.key = m.appendShape(r.key[:0])
+	gm, ok := r.games[string(r.key)]
+	if !ok {
+		var err error
+		if gm, err = r.p.newGame(m); err != nil {
+			return Result{}, err
+		}
+		r.games[string(r.key)] = gm
+	} else {
+		gm.set(m)
+	}
+	return gm.result(ctx)
+}
+
+// appendShape appends a key identifying the graph m needs: the team sizes,
+// the teams in rank order with the draws between them, and whether weights
+// are given.
+func (m Match) appendShape(key []byte) []byte {
+	key = binary.AppendUvarint(key, uint64(len(m.Teams)))
+	for _, t := range m.Teams {
+		key = binary.AppendUvarint(key, uint64(len(t)))
+	}
+	if m.Ranks != nil {
+		// Insertion order of a stable sort, without allocating: team j's
+		// position is the number of teams ranked before it.
+		for j := range m.Teams {
+			pos := 0
+			for k := range m.Teams {
+				if m.Ranks[k] < m.Ranks[j] || (m.Ranks[k] == m.Ranks[j] && k < j) {
+					pos++
+				}
+			}
+			key = binary.AppendUvarint(key, uint64(pos))
+			// Draw with the next team in order is fixed by the ranks of the
+			// teams at adjacent positions; encode the rank's tie group.
+			ties := 0
+			for k := range m.Teams {
+				if m.Ranks[k] == m.Ranks[j] {
+					ties++
+				}
+			}
+			key = binary.AppendUvarint(key, uint64(ties))
+		}
+	}
+	if m.Weights != nil {
+		key = append(key, 'w')
+	}
+	return key
+}
