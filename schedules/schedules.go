@@ -15,10 +15,9 @@ type Result struct {
 	// Delta is the change that convergence is judged on, measured by the
 	// run's Metric (messages.Distance unless set with WithMetric): the
 	// largest change of a marginal in the last pass of the loops that ran
-	// (the largest over them, if several), or, for a schedule without loops,
-	// the largest change of any update. Updates before and after loops, such
-	// as the first messages from uniform, whose change is infinite, do not
-	// count once a loop has run.
+	// (the largest over them, if several). It is 0 for a schedule without
+	// loops, whose updates are not measured (an observer still sees each
+	// update's change).
 	Delta float64
 	// Iterations is the number of loop passes made, summed over every Loop
 	// the schedule ran (0 for a schedule without loops).
@@ -26,25 +25,16 @@ type Result struct {
 	// Converged is false if any Loop stopped at its iteration cap before its
 	// change fell below its tolerance.
 	Converged bool
-
-	looped bool
 }
 
 // merge folds the result of a later part of a sequence into r.
 func (r Result) merge(s Result) Result {
-	out := Result{
-		Delta:      math.Max(r.Delta, s.Delta),
-		Iterations: r.Iterations + s.Iterations,
-		Converged:  r.Converged && s.Converged,
-		looped:     r.looped || s.looped,
+	if s.Delta > r.Delta || s.Delta != s.Delta {
+		r.Delta = s.Delta
 	}
-	switch {
-	case r.looped && !s.looped:
-		out.Delta = r.Delta
-	case s.looped && !r.looped:
-		out.Delta = s.Delta
-	}
-	return out
+	r.Iterations += s.Iterations
+	r.Converged = r.Converged && s.Converged
+	return r
 }
 
 // Metric measures the change of a marginal caused by one update.
@@ -68,6 +58,7 @@ type Runner struct {
 	damping  float64
 	observer Observer
 	passMax  float64 // largest change since the innermost running loop began its pass
+	loops    int     // loops running
 }
 
 // Graph returns the graph being run.
@@ -82,11 +73,15 @@ func (r *Runner) Err() error {
 }
 
 // Update sends the message of factor f on edge i with the damping in force
-// and returns the change of the receiving marginal.
+// and returns the change of the receiving marginal (measured only inside
+// loops or for an observer; 0 otherwise).
 func (r *Runner) Update(f graph.FactorID, i int) (float64, error) {
 	before, after, err := r.g.Update(f, i, r.damping)
 	if err != nil {
 		return 0, err
+	}
+	if r.loops == 0 && r.observer == nil {
+		return 0, nil // nobody reads the change outside loops
 	}
 	d := r.metric(before, after)
 	if d > r.passMax || math.IsNaN(d) {
@@ -135,7 +130,7 @@ func (r *Runner) Run(ctx context.Context, s Schedule) (Result, error) {
 	if ctx == nil {
 		ctx = context.Background()
 	}
-	r.ctx, r.damping, r.passMax = ctx, 0, 0
+	r.ctx, r.damping, r.passMax, r.loops = ctx, 0, 0, 0
 	res, err := s.Run(r)
 	r.ctx = nil
 	return res, err
@@ -152,8 +147,8 @@ func Step(f graph.FactorID, i int) *StepSchedule { return &StepSchedule{Factor: 
 
 // Run performs the update.
 func (s *StepSchedule) Run(r *Runner) (Result, error) {
-	d, err := r.Update(s.Factor, s.Edge)
-	return Result{Delta: d, Converged: true}, err
+	_, err := r.Update(s.Factor, s.Edge)
+	return Result{Converged: true}, err
 }
 
 // SequenceSchedule runs its parts in order.
@@ -232,12 +227,14 @@ func (l *LoopSchedule) Run(r *Runner) (Result, error) {
 	}
 	savedDamping, savedMax := r.damping, r.passMax
 	r.damping = l.Damping
+	r.loops++
 	allPasses := 0.0
 	defer func() {
 		r.damping = savedDamping
 		r.passMax = math.Max(savedMax, allPasses)
+		r.loops--
 	}()
-	res := Result{looped: true}
+	res := Result{}
 	inner := 0
 	for it := 1; it <= l.MaxIterations; it++ {
 		if err := r.ctx.Err(); err != nil {
@@ -249,7 +246,7 @@ func (l *LoopSchedule) Run(r *Runner) (Result, error) {
 		delta := r.passMax
 		allPasses = math.Max(allPasses, delta)
 		inner += br.Iterations
-		res = Result{Delta: delta, Iterations: it + inner, Converged: br.Converged && delta <= l.Tolerance, looped: true}
+		res = Result{Delta: delta, Iterations: it + inner, Converged: br.Converged && delta <= l.Tolerance}
 		if r.observer != nil {
 			r.observer.Iterated(l.Name, it, delta)
 		}
