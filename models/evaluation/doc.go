@@ -1,0 +1,18 @@
+// Package evaluation measures how well rating models predict, with the
+// protocols of the two papers skillgraph implements, so that users can run
+// them on their own data:
+//
+//   - ScoreExperiment: the score-based paper's section 5 (Guo et al. 2012):
+//     each season separately, test on its last 20 % of matches after
+//     training online on its first 10 %, 20 %, … 80 %; information gain,
+//     win/no-win AUC and score MAE per model, mean and 95 % interval over
+//     seasons.
+//   - RankingExperiment: the TrueSkill paper's section 4.1: online
+//     prediction error (the share of team pairs predicted in the wrong order
+//     before each game) for TrueSkill and Elo, over all games and over the
+//     20 % of games the other system judged most tightly matched.
+//
+// Metrics (InformationGain, AUC, PairErrors, MeanCI) and loaders for the
+// CSV formats of ../shared/data (LoadScored, LoadRanked) are exported on
+// their own.
+package evaluation
