@@ -1,0 +1,24 @@
+package evaluation_test
+
+import (
+	"fmt"
+
+	"github.com/skillgraph/skillgraph/models/evaluation"
+)
+
+// Scoring three forecasts of a home win: information gain in bits (the
+// Probabilistic Footy Tipping score): (1 + log₂ 0.7) + (1 + log₂ 0.6) +
+// (1 + ½ log₂(0.55·0.45)) = 0.741 over three matches; and the AUC.
+func ExampleInformationGain() {
+	forecasts := []float64{0.7, 0.4, 0.55}
+	outcomes := []evaluation.Outcome{evaluation.Win, evaluation.Loss, evaluation.Draw}
+	var bits float64
+	for i, p := range forecasts {
+		bits += evaluation.InformationGain(p, outcomes[i])
+	}
+	fmt.Printf("%.4f bits per match\n", bits/3)
+	fmt.Printf("AUC %.2f\n", evaluation.AUC([]float64{0.7, 0.4}, []bool{true, false}))
+	// Output:
+	// 0.2471 bits per match
+	// AUC 1.00
+}
