@@ -1,0 +1,160 @@
+package reliability_test
+
+import (
+	"context"
+	"errors"
+	"math"
+	"strings"
+	"testing"
+
+	"github.com/skillgraph/skillgraph/dot"
+	"github.com/skillgraph/skillgraph/factors"
+	"github.com/skillgraph/skillgraph/graph"
+	"github.com/skillgraph/skillgraph/models/elo"
+	"github.com/skillgraph/skillgraph/models/scorebased"
+	"github.com/skillgraph/skillgraph/models/trueskill"
+	"github.com/skillgraph/skillgraph/schedules"
+)
+
+var nan, inf = math.NaN(), math.Inf(1)
+
+func r(mu, sigma float64) trueskill.Rating { return trueskill.Rating{Mu: mu, Sigma: sigma} }
+
+// TestBadInput lists every bad input and the error it must return. For
+// TrueSkill the error is an *trueskill.InputError whose Field (and Index)
+// name the offender; want lists a sentinel and a text the message must
+// contain.
+func TestBadInput(t *testing.T) {
+	ctx := context.Background()
+	def := trueskill.DefaultParams()
+	with := func(f func(*trueskill.Params)) trueskill.Params { p := def; f(&p); return p }
+	good := []trueskill.Rating{r(25, 8)}
+	two := [][]trueskill.Rating{good, good}
+	rate := func(p trueskill.Params, m trueskill.Match) error { _, err := p.Rate(ctx, m); return err }
+
+	// An in-range graph for graph and schedule cases.
+	b := graph.NewBuilder("small")
+	x := b.AddVariable("x")
+	b.AddFactor(factors.NewPrior(0, 1), "", x)
+	small, err := b.Build()
+	if err != nil {
+		t.Fatal(err)
+	}
+	build := func(f func(b *graph.Builder)) error {
+		b := graph.NewBuilder("bad")
+		f(b)
+		_, err := b.Build()
+		return err
+	}
+
+	cases := []struct {
+		name string
+		err  error
+		want error
+		text string
+	}{
+		{"no teams", rate(def, trueskill.Match{}), trueskill.ErrTooFewTeams, "Teams"},
+		{"one team", rate(def, trueskill.Match{Teams: [][]trueskill.Rating{good}}), trueskill.ErrTooFewTeams, "Teams"},
+		{"empty team", rate(def, trueskill.Match{Teams: [][]trueskill.Rating{good, {}}}), trueskill.ErrEmptyTeam, "Teams[1]"},
+		{"ranks of the wrong length", rate(def, trueskill.Match{Teams: two, Ranks: []int{0, 1, 2}}), trueskill.ErrShape, "Ranks"},
+		{"NaN μ", rate(def, trueskill.Match{Teams: [][]trueskill.Rating{good, {r(nan, 1)}}}), trueskill.ErrNotFinite, "Teams.Mu[1][0]"},
+		{"infinite μ", rate(def, trueskill.Match{Teams: [][]trueskill.Rating{good, {r(-inf, 1)}}}), trueskill.ErrNotFinite, "Teams.Mu[1][0]"},
+		{"negative σ", rate(def, trueskill.Match{Teams: [][]trueskill.Rating{{r(1, -1)}, good}}), trueskill.ErrNotPositive, "Teams.Sigma[0][0]"},
+		{"infinite σ", rate(def, trueskill.Match{Teams: [][]trueskill.Rating{good, {r(1, inf)}}}), trueskill.ErrNotPositive, "Teams.Sigma[1][0]"},
+		{"negative β", rate(with(func(p *trueskill.Params) { p.Beta = -1 }), trueskill.Match{Teams: two}), trueskill.ErrNotPositive, "Params.Beta"},
+		{"NaN β", rate(with(func(p *trueskill.Params) { p.Beta = nan }), trueskill.Match{Teams: two}), trueskill.ErrNotPositive, "Params.Beta"},
+		{"negative τ", rate(with(func(p *trueskill.Params) { p.Tau = -0.1 }), trueskill.Match{Teams: two}), trueskill.ErrNegative, "Params.Tau"},
+		{"infinite τ", rate(with(func(p *trueskill.Params) { p.Tau = inf }), trueskill.Match{Teams: two}), trueskill.ErrNegative, "Params.Tau"},
+		{"NaN μ₀", rate(with(func(p *trueskill.Params) { p.Mu = nan }), trueskill.Match{Teams: two}), trueskill.ErrNotFinite, "Params.Mu"},
+		{"draw probability 1", rate(with(func(p *trueskill.Params) { p.DrawProbability = 1 }), trueskill.Match{Teams: two}), trueskill.ErrProbability, "Params.DrawProbability"},
+		{"negative draw probability", rate(with(func(p *trueskill.Params) { p.DrawProbability = -0.1 }), trueskill.Match{Teams: two}), trueskill.ErrProbability, "Params.DrawProbability"},
+		{"negative draw margin", rate(with(func(p *trueskill.Params) { p.DrawMargin = -1 }), trueskill.Match{Teams: two}), trueskill.ErrNegative, "Params.DrawMargin"},
+		{"negative weight", rate(def, trueskill.Match{Teams: two, Weights: [][]float64{{1}, {-1}}}), trueskill.ErrNegative, "Weights[1][0]"},
+		{"NaN weight", rate(def, trueskill.Match{Teams: two, Weights: [][]float64{{nan}, {1}}}), trueskill.ErrNegative, "Weights[0][0]"},
+		{"weights of the wrong shape", rate(def, trueskill.Match{Teams: two, Weights: [][]float64{{1, 1}, {1}}}), trueskill.ErrShape, "Weights[0]"},
+		{"weights for too few teams", rate(def, trueskill.Match{Teams: two, Weights: [][]float64{{1}}}), trueskill.ErrShape, "Weights"},
+		{"zero-weight team among three", rate(def, trueskill.Match{Teams: [][]trueskill.Rating{good, good, good}, Weights: [][]float64{{1}, {0}, {1}}}), trueskill.ErrZeroWeights, "Weights[1]"},
+		{"draw without a draw margin", rate(with(func(p *trueskill.Params) { p.DrawProbability = 0 }), trueskill.Match{Teams: two, Ranks: []int{0, 0}}), trueskill.ErrDrawMargin, "Ranks"},
+		{"Rate1v1 with NaN σ", func() error { _, _, err := def.Rate1v1(good[0], r(1, nan), false); return err }(), trueskill.ErrNotPositive, "Teams.Sigma[1][0]"},
+		{"quality of one team", func() error { _, err := def.Quality([][]trueskill.Rating{good}, nil); return err }(), trueskill.ErrTooFewTeams, "Teams"},
+		{"win probability with an empty team", func() error { _, err := def.WinProbability(good, nil); return err }(), trueskill.ErrEmptyTeam, "Teams[1]"},
+
+		{"Poisson: negative score", func() error {
+			p := scorebased.DefaultParams()
+			_, _, _, err := scorebased.NewPoissonOD(p).Update(p.NewTeam(), p.NewTeam(), -1, 0)
+			return err
+		}(), scorebased.ErrScore, "count"},
+		{"Gaussian-OD: NaN score", func() error {
+			p := scorebased.DefaultParams()
+			_, _, err := scorebased.NewGaussianOD(p).Update(p.NewTeam(), p.NewTeam(), nan, 0)
+			return err
+		}(), scorebased.ErrScore, "scores"},
+		{"Gaussian-SD: zero γ", func() error {
+			p := scorebased.DefaultParams()
+			p.Gamma = 0
+			_, _, err := scorebased.NewGaussianSD(p).Update(p.NewRating(), p.NewRating(), 1, 0)
+			return err
+		}(), scorebased.ErrParameter, "Gamma"},
+		{"score model: infinite σ", func() error {
+			p := scorebased.DefaultParams()
+			bad := p.NewTeam()
+			bad.Defence.Sigma = inf
+			_, err := scorebased.NewGaussianOD(p).Predict(bad, p.NewTeam())
+			return err
+		}(), scorebased.ErrRating, "team A.Defence"},
+		{"Skellam: zero rate", func() error { _, _, _, err := scorebased.Skellam{Lambda1: 0, Lambda2: 1}.Outcome(); return err }(), scorebased.ErrParameter, "Skellam"},
+		{"γ from one score difference", func() error { _, err := scorebased.EstimateGammaSD([]scorebased.MatchScore{{1, 0}}); return err }(), scorebased.ErrScore, "two values"},
+		{"Elo: α = 1", func() error {
+			_, err := elo.Params{Initial: 25, Beta: 4, Alpha: 1}.Rate([][]float64{{1}, {2}}, []int{0, 1})
+			return err
+		}(), elo.ErrInput, "Alpha"},
+		{"Elo: one team", func() error { _, err := elo.DefaultParams().Rate([][]float64{{1}}, []int{0}); return err }(), elo.ErrInput, "1 teams"},
+
+		{"graph: dangling edge", build(func(b *graph.Builder) {
+			x := b.AddVariable("x")
+			b.AddFactor(factors.NewLikelihood(1), "lik", x, graph.VarID(5))
+		}), graph.ErrNoVariable, "lik edge 1"},
+		{"graph: variable without a factor", build(func(b *graph.Builder) {
+			x := b.AddVariable("x")
+			b.AddVariable("orphan")
+			b.AddFactor(factors.NewPrior(0, 1), "", x)
+		}), graph.ErrIsolated, "orphan"},
+		{"graph: negative variance", build(func(b *graph.Builder) {
+			b.AddFactor(factors.NewPrior(0, -2), "", b.AddVariable("x"))
+		}), factors.ErrParameter, "variance"},
+		{"graph: negative Poisson count", build(func(b *graph.Builder) {
+			b.AddFactor(factors.NewPoisson(-3), "", b.AddVariable("x"))
+		}), factors.ErrParameter, "count -3"},
+		{"schedule naming a factor the graph lacks", func() error {
+			_, err := schedules.Run(ctx, small, schedules.Step(4, 0))
+			return err
+		}(), graph.ErrNoFactor, "factor 4"},
+		{"schedule naming an edge the factor lacks", func() error {
+			_, err := schedules.Run(ctx, small, schedules.Step(0, 2))
+			return err
+		}(), graph.ErrNoFactor, "edge 2"},
+		{"loop that could never stop", func() error {
+			_, err := schedules.Run(ctx, small, schedules.Loop(schedules.Step(0, 0), schedules.MaxIterations(0)))
+			return err
+		}(), schedules.ErrLoopConfig, "max iterations 0"},
+		{"drawing with a schedule of another graph", func() error {
+			_, err := dot.Marshal(small, dot.Options{Schedule: schedules.Step(7, 0)})
+			return err
+		}(), dot.ErrSchedule, "factor 7"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			if !errors.Is(c.err, c.want) {
+				t.Fatalf("error %v, want %v", c.err, c.want)
+			}
+			if !strings.Contains(c.err.Error(), c.text) {
+				t.Errorf("error %q does not name %q", c.err, c.text)
+			}
+			var ie *trueskill.InputError
+			if strings.HasPrefix(c.err.Error(), "trueskill:") && !errors.As(c.err, &ie) {
+				t.Errorf("trueskill error %v is not an *InputError", c.err)
+			}
+			t.Logf("%s → %v", c.name, c.err)
+		})
+	}
+}
