@@ -87,6 +87,11 @@ EPS = [1e-12, 1e-10, 1e-8, 1e-6, 1e-4, 1e-3, 0.01, 0.1, 0.5, 1.0, 2.0, 5.0,
 
 EXTRA = [(0.749559191528005, 0.0631282276750071)]
 
+# A denser patch where the draw corrections switch between quadrature rules
+# (interval widths up to 1, near ends up to 40 standard deviations out).
+DENSE_T = [0.01, 0.3, 0.7, 1.5, 2.5, 4.0, 4.5, 5.5, 7.0, 12.0, 15.0, 25.0]
+DENSE_EPS = [0.05, 0.2, 0.35, 0.45, 0.5, 0.7, 1.2, 2.0, 3.0, 4.4, 6.0]
+
 ONE_ARG = ["Phi", "logPhi", "phi_over_Phi"]
 TWO_ARG = ["v_win", "w_win", "one_minus_w_win",
            "v_draw", "w_draw", "one_minus_w_draw"]
@@ -101,6 +106,7 @@ def points():
         for t in T1:
             pts.append((f, t, None))
     pairs = [(t, e) for t in T2 for e in EPS] + EXTRA
+    pairs += [(t, e) for t in DENSE_T for e in DENSE_EPS]
     for f in TWO_ARG:
         for t, e in pairs:
             pts.append((f, t, e))

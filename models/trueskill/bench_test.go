@@ -54,10 +54,14 @@ func ffa(n int) [][]trueskill.Rating {
 	return teams(sizes...)
 }
 
-// benchGraph rates m through the factor graph, reusing one Rater.
-func benchGraph(b *testing.B, m trueskill.Match) {
+// benchGraph rates m through the factor graph, reusing one Rater, with the
+// evidence (Result.LogEvidence) computed.
+func benchGraph(b *testing.B, m trueskill.Match) { benchRater(b, m, false) }
+
+func benchRater(b *testing.B, m trueskill.Match, noEvidence bool) {
 	p := trueskill.DefaultParams()
 	r := p.NewRater()
+	r.NoEvidence = noEvidence
 	ctx := context.Background()
 	if _, err := r.RateGraph(ctx, m); err != nil {
 		b.Fatal(err)
@@ -76,6 +80,13 @@ func benchGraph(b *testing.B, m trueskill.Match) {
 func BenchmarkGraph1v1(b *testing.B) {
 	benchGraph(b, trueskill.Match{Teams: teams(1, 1)})
 }
+
+// BenchmarkGraph1v1NoEvidence is the graph path for the posteriors alone.
+func BenchmarkGraph1v1NoEvidence(b *testing.B) {
+	benchRater(b, trueskill.Match{Teams: teams(1, 1)}, true)
+}
+
+func BenchmarkGraphFFA8NoEvidence(b *testing.B) { benchRater(b, trueskill.Match{Teams: ffa(8)}, true) }
 
 func BenchmarkGraph1v1Draw(b *testing.B) {
 	benchGraph(b, trueskill.Match{Teams: teams(1, 1), Ranks: []int{0, 0}})

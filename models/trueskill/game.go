@@ -229,15 +229,17 @@ func (gm *Game) LogEvidence() (float64, error) {
 	return lz, nil
 }
 
-// result runs the game and collects the Result.
-func (gm *Game) result(ctx context.Context) (Result, error) {
+// result runs the game and collects the Result, with the evidence if asked.
+func (gm *Game) result(ctx context.Context, evidence bool) (Result, error) {
 	res, err := gm.Run(ctx)
 	if err != nil {
 		return Result{}, err
 	}
-	lz, err := gm.LogEvidence()
-	if err != nil {
-		return Result{}, err
+	var lz float64
+	if evidence {
+		if lz, err = gm.LogEvidence(); err != nil {
+			return Result{}, err
+		}
 	}
 	return Result{Ratings: gm.Ratings(), LogEvidence: lz, Iterations: res.Iterations, Converged: res.Converged}, nil
 }

@@ -41,7 +41,7 @@ func (p Params) Rate(ctx context.Context, m Match) (Result, error) {
 	if err != nil {
 		return Result{}, err
 	}
-	return gm.result(ctx)
+	return gm.result(ctx, true)
 }
 
 // RateGraph rates m by running the factor graph, whatever its size.
@@ -50,7 +50,7 @@ func (p Params) RateGraph(ctx context.Context, m Match) (Result, error) {
 	if err != nil {
 		return Result{}, err
 	}
-	return gm.result(ctx)
+	return gm.result(ctx, true)
 }
 
 // checkPairs rejects a draw between adjacent teams whose margin is 0, and
