@@ -103,7 +103,10 @@ func TestBadInput(t *testing.T) {
 			return err
 		}(), scorebased.ErrRating, "team A.Defence"},
 		{"Skellam: zero rate", func() error { _, _, _, err := scorebased.Skellam{Lambda1: 0, Lambda2: 1}.Outcome(); return err }(), scorebased.ErrParameter, "Skellam"},
-		{"γ from one score difference", func() error { _, err := scorebased.EstimateGammaSD([]scorebased.MatchScore{{1, 0}}); return err }(), scorebased.ErrScore, "two values"},
+		{"γ from one score difference", func() error {
+			_, err := scorebased.EstimateGammaSD([]scorebased.MatchScore{{ScoreA: 1, ScoreB: 0}})
+			return err
+		}(), scorebased.ErrScore, "two values"},
 		{"Elo: α = 1", func() error {
 			_, err := elo.Params{Initial: 25, Beta: 4, Alpha: 1}.Rate([][]float64{{1}, {2}}, []int{0, 1})
 			return err
