@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"sync"
 
 	"github.com/skillgraph/skillgraph/factors"
 	"github.com/skillgraph/skillgraph/graph"
@@ -18,20 +19,62 @@ type Game struct {
 	Graph    *graph.Graph
 	Schedule schedules.Schedule
 	skills   []graph.VarID
+	priors   []*factors.Prior // of skills, in the same order
+	scores   []graph.Factor   // the score factors, A's first
+	runner   *schedules.Runner
+	out      [4]Rating
 }
 
-// run runs the game and returns the posterior of every skill, in the order
-// the builder added them.
+// run runs the game from its priors and returns the posterior of every
+// skill, in the order the builder added them (a slice of the game's own
+// buffer).
 func (gm *Game) run() ([]Rating, error) {
-	if _, err := schedules.Run(context.Background(), gm.Graph, gm.Schedule); err != nil {
+	gm.Graph.Reset()
+	if _, err := gm.runner.Run(context.Background(), gm.Schedule); err != nil {
 		return nil, fmt.Errorf("scorebased: %w", err)
 	}
-	out := make([]Rating, len(gm.skills))
+	out := gm.out[:len(gm.skills)]
 	for i, v := range gm.skills {
 		m := gm.Graph.Marginal(v)
 		out[i] = Rating{Mu: m.Mean(), Sigma: m.Sigma()}
 	}
 	return out, nil
+}
+
+// setPriors loads ratings (in the order of the game's skills) into the
+// prior factors, with τ² added to each variance.
+func (gm *Game) setPriors(p Params, rs ...Rating) {
+	for i, r := range rs {
+		gm.priors[i].Mean, gm.priors[i].Variance = r.Mu, p.variance(r)
+	}
+}
+
+// setScores loads the observed scores into the score factors.
+func (gm *Game) setScores(a, b float64) {
+	vals := [2]float64{a, b}
+	for i, f := range gm.scores {
+		v := vals[i]
+		switch f := f.(type) {
+		case *factors.GaussianObservation:
+			f.Value = v
+		case *factors.Poisson:
+			f.Count = int(v)
+		}
+	}
+}
+
+// gamePool keeps built games of one model for reuse; a model made by its
+// constructor carries one, shared by its copies (sync.Pool is safe for
+// concurrent use).
+type gamePool = sync.Pool
+
+// pooled returns a game from pool, or nil.
+func pooled(pool *gamePool) *Game {
+	if pool == nil {
+		return nil
+	}
+	gm, _ := pool.Get().(*Game)
+	return gm
 }
 
 // newODGame builds Figure 2 of the paper for teams a and b: each team's
@@ -53,11 +96,14 @@ func (p Params) newODGame(a, b Team, score func(side int) graph.Factor) (*Game, 
 	x, y := bld.AddVariable("x"), bld.AddVariable("y")
 
 	bld.Layer("skill priors")
+	var priors []*factors.Prior
 	for _, s := range []struct {
 		v graph.VarID
 		r Rating
 	}{{oA, a.Offence}, {dA, a.Defence}, {oB, b.Offence}, {dB, b.Defence}} {
-		bld.AddFactor(factors.NewPrior(s.r.Mu, p.variance(s.r)), "", s.v)
+		pr := factors.NewPrior(s.r.Mu, p.variance(s.r))
+		priors = append(priors, pr)
+		bld.AddFactor(pr, "", s.v)
 	}
 	bld.Layer("performance factors")
 	b2 := p.Beta * p.Beta
@@ -68,12 +114,13 @@ func (p Params) newODGame(a, b Team, score func(side int) graph.Factor) (*Game, 
 	bld.AddFactor(factors.NewDifference(), "", x, poA, pdB)
 	bld.AddFactor(factors.NewDifference(), "", y, poB, pdA)
 	bld.Layer("score factors")
-	bld.AddFactor(score(0), "", x)
-	bld.AddFactor(score(1), "", y)
-	return p.finish(bld, []graph.VarID{oA, dA, oB, dB})
+	scores := []graph.Factor{score(0), score(1)}
+	bld.AddFactor(scores[0], "", x)
+	bld.AddFactor(scores[1], "", y)
+	return p.finish(bld, []graph.VarID{oA, dA, oB, dB}, priors, scores)
 }
 
-func (p Params) finish(bld *graph.Builder, skills []graph.VarID) (*Game, error) {
+func (p Params) finish(bld *graph.Builder, skills []graph.VarID, priors []*factors.Prior, scores []graph.Factor) (*Game, error) {
 	g, err := bld.Build()
 	if err != nil {
 		return nil, fmt.Errorf("scorebased: %w", err)
@@ -82,7 +129,7 @@ func (p Params) finish(bld *graph.Builder, skills []graph.VarID) (*Game, error) 
 	if err != nil {
 		return nil, fmt.Errorf("scorebased: %w", err)
 	}
-	return &Game{Graph: g, Schedule: s, skills: skills}, nil
+	return &Game{Graph: g, Schedule: s, skills: skills, priors: priors, scores: scores, runner: schedules.NewRunner(g)}, nil
 }
 
 func (p Params) checkTeams(a, b Team) error {
@@ -102,10 +149,14 @@ func teamsOf(r []Rating) (Team, Team) {
 // GaussianOD is the Gaussian offence/defence model (Figure 2 N): team A's
 // score is N(s_A; p_oA − p_dB, γ²) with performances N(p; skill, β²), and
 // likewise for B. All messages are Gaussian and the update is exact.
-type GaussianOD struct{ Params Params }
+type GaussianOD struct {
+	Params Params
+	pool   *gamePool
+}
 
-// NewGaussianOD returns the model with parameters p.
-func NewGaussianOD(p Params) GaussianOD { return GaussianOD{Params: p} }
+// NewGaussianOD returns the model with parameters p. The model (and its
+// copies) reuses the graphs it builds; it is safe for concurrent use.
+func NewGaussianOD(p Params) GaussianOD { return GaussianOD{Params: p, pool: new(gamePool)} }
 
 // Game returns the factor graph of a match with the given scores.
 func (m GaussianOD) Game(a, b Team, scoreA, scoreB float64) (*Game, error) {
@@ -128,15 +179,29 @@ func (m GaussianOD) Game(a, b Team, scoreA, scoreB float64) (*Game, error) {
 //	π_oA = 1/σ_oA² + 1/(2β² + γ² + σ_dB²),  τ_oA = μ_oA/σ_oA² + (s_A + μ_dB)/(2β² + γ² + σ_dB²),
 //	π_dB = 1/σ_dB² + 1/(2β² + γ² + σ_oA²),  τ_dB = μ_dB/σ_dB² + (μ_oA − s_A)/(2β² + γ² + σ_oA²).
 func (m GaussianOD) Update(a, b Team, scoreA, scoreB float64) (Team, Team, error) {
-	gm, err := m.Game(a, b, scoreA, scoreB)
-	if err != nil {
+	if err := m.Params.checkTeams(a, b); err != nil {
 		return Team{}, Team{}, err
 	}
+	if err := checkScores(scoreA, scoreB); err != nil {
+		return Team{}, Team{}, err
+	}
+	gm := pooled(m.pool)
+	if gm == nil {
+		var err error
+		if gm, err = m.Game(a, b, scoreA, scoreB); err != nil {
+			return Team{}, Team{}, err
+		}
+	}
+	gm.setPriors(m.Params, a.Offence, a.Defence, b.Offence, b.Defence)
+	gm.setScores(scoreA, scoreB)
 	r, err := gm.run()
 	if err != nil {
 		return Team{}, Team{}, err
 	}
 	ta, tb := teamsOf(r)
+	if m.pool != nil {
+		m.pool.Put(gm)
+	}
 	return ta, tb, nil
 }
 
@@ -173,10 +238,14 @@ func (m GaussianOD) WinProbability(a, b Team) (float64, error) {
 // GaussianSD is the Gaussian score-difference model (Figure 3): one skill
 // per team, performances N(p; l, β²), and the score difference observed as
 // N(s_A − s_B; p_A − p_B, γ²). The update is exact.
-type GaussianSD struct{ Params Params }
+type GaussianSD struct {
+	Params Params
+	pool   *gamePool
+}
 
-// NewGaussianSD returns the model with parameters p.
-func NewGaussianSD(p Params) GaussianSD { return GaussianSD{Params: p} }
+// NewGaussianSD returns the model with parameters p. The model (and its
+// copies) reuses the graphs it builds; it is safe for concurrent use.
+func NewGaussianSD(p Params) GaussianSD { return GaussianSD{Params: p, pool: new(gamePool)} }
 
 // Game returns the factor graph of a match with the given scores.
 func (m GaussianSD) Game(a, b Rating, scoreA, scoreB float64) (*Game, error) {
@@ -203,16 +272,18 @@ func (m GaussianSD) Game(a, b Rating, scoreA, scoreB float64) (*Game, error) {
 	bld.Layer("differences")
 	d := bld.AddVariable("d")
 	bld.Layer("skill priors")
-	bld.AddFactor(factors.NewPrior(a.Mu, p.variance(a)), "", lA)
-	bld.AddFactor(factors.NewPrior(b.Mu, p.variance(b)), "", lB)
+	priors := []*factors.Prior{factors.NewPrior(a.Mu, p.variance(a)), factors.NewPrior(b.Mu, p.variance(b))}
+	bld.AddFactor(priors[0], "", lA)
+	bld.AddFactor(priors[1], "", lB)
 	bld.Layer("performance factors")
 	bld.AddFactor(factors.NewLikelihood(p.Beta*p.Beta), "", pA, lA)
 	bld.AddFactor(factors.NewLikelihood(p.Beta*p.Beta), "", pB, lB)
 	bld.Layer("difference factors")
 	bld.AddFactor(factors.NewDifference(), "", d, pA, pB)
 	bld.Layer("score factors")
-	bld.AddFactor(factors.NewGaussianObservation(scoreA-scoreB, p.Gamma*p.Gamma), "", d)
-	return p.finish(bld, []graph.VarID{lA, lB})
+	obs := factors.NewGaussianObservation(scoreA-scoreB, p.Gamma*p.Gamma)
+	bld.AddFactor(obs, "", d)
+	return p.finish(bld, []graph.VarID{lA, lB}, priors, []graph.Factor{obs})
 }
 
 // Update returns the ratings after A scored scoreA and B scoreB; it equals
@@ -220,15 +291,37 @@ func (m GaussianSD) Game(a, b Rating, scoreA, scoreB float64) (*Game, error) {
 //
 //	π_A = 1/σ_A² + 1/(2β² + γ² + σ_B²),  τ_A = μ_A/σ_A² + ((s_A − s_B) + μ_B)/(2β² + γ² + σ_B²).
 func (m GaussianSD) Update(a, b Rating, scoreA, scoreB float64) (Rating, Rating, error) {
-	gm, err := m.Game(a, b, scoreA, scoreB)
-	if err != nil {
+	p := m.Params
+	if err := p.Validate(); err != nil {
 		return Rating{}, Rating{}, err
 	}
+	if err := a.validate("team A"); err != nil {
+		return Rating{}, Rating{}, err
+	}
+	if err := b.validate("team B"); err != nil {
+		return Rating{}, Rating{}, err
+	}
+	if err := checkScores(scoreA, scoreB); err != nil {
+		return Rating{}, Rating{}, err
+	}
+	gm := pooled(m.pool)
+	if gm == nil {
+		var err error
+		if gm, err = m.Game(a, b, scoreA, scoreB); err != nil {
+			return Rating{}, Rating{}, err
+		}
+	}
+	gm.setPriors(m.Params, a, b)
+	gm.setScores(scoreA-scoreB, 0)
 	r, err := gm.run()
 	if err != nil {
 		return Rating{}, Rating{}, err
 	}
-	return r[0], r[1], nil
+	ra, rb := r[0], r[1]
+	if m.pool != nil {
+		m.pool.Put(gm)
+	}
+	return ra, rb, nil
 }
 
 // Predict forecasts the score difference, d ~ N(μ_A − μ_B, σ_A² + σ_B² +
@@ -276,10 +369,15 @@ func gaussianOutcome(mu, v float64) Prediction {
 // PoissonOD is the Poisson offence/defence model (Figure 2 P): team A's
 // score is Poisson(s_A; exp(p_oA − p_dB)). The score factor's message is the
 // variational projection of Lemma 1 (factors.Poisson).
-type PoissonOD struct{ Params Params }
+type PoissonOD struct {
+	Params Params
+	pool   *gamePool
+}
 
-// NewPoissonOD returns the model with parameters p (γ is not used).
-func NewPoissonOD(p Params) PoissonOD { return PoissonOD{Params: p} }
+// NewPoissonOD returns the model with parameters p (γ is not used). The
+// model (and its copies) reuses the graphs it builds; it is safe for
+// concurrent use.
+func NewPoissonOD(p Params) PoissonOD { return PoissonOD{Params: p, pool: new(gamePool)} }
 
 // Game returns the factor graph of a match with the given scores.
 func (m PoissonOD) Game(a, b Team, scoreA, scoreB int) (*Game, error) {
@@ -296,21 +394,33 @@ func (m PoissonOD) Game(a, b Team, scoreA, scoreB int) (*Game, error) {
 // Update returns the teams' ratings after A scored scoreA and B scoreB, and
 // the largest number of Newton steps Lemma 1's fixed point took.
 func (m PoissonOD) Update(a, b Team, scoreA, scoreB int) (Team, Team, int, error) {
-	gm, err := m.Game(a, b, scoreA, scoreB)
-	if err != nil {
+	if err := m.Params.checkTeams(a, b); err != nil {
 		return Team{}, Team{}, 0, err
 	}
+	if scoreA < 0 || scoreB < 0 {
+		return Team{}, Team{}, 0, fmt.Errorf("scorebased: scores %d and %d: a Poisson score is a count ≥ 0: %w", scoreA, scoreB, ErrScore)
+	}
+	gm := pooled(m.pool)
+	if gm == nil {
+		var err error
+		if gm, err = m.Game(a, b, scoreA, scoreB); err != nil {
+			return Team{}, Team{}, 0, err
+		}
+	}
+	gm.setPriors(m.Params, a.Offence, a.Defence, b.Offence, b.Defence)
+	gm.setScores(float64(scoreA), float64(scoreB))
 	r, err := gm.run()
 	if err != nil {
 		return Team{}, Team{}, 0, err
 	}
 	steps := 0
-	for f := 0; f < gm.Graph.NumFactors(); f++ {
-		if pf, ok := gm.Graph.Factor(graph.FactorID(f)).(*factors.Poisson); ok {
-			steps = max(steps, pf.Iterations)
-		}
+	for _, f := range gm.scores {
+		steps = max(steps, f.(*factors.Poisson).Iterations)
 	}
 	ta, tb := teamsOf(r)
+	if m.pool != nil {
+		m.pool.Put(gm)
+	}
 	return ta, tb, steps, nil
 }
 

@@ -58,9 +58,12 @@ type Rating struct {
 	Sigma float64 `json:"sigma"`
 }
 
-func (r Rating) validate(what string) error {
+func (r Rating) validate(what string) error { return r.validateIn(what, "") }
+
+// validateIn checks r; its name is what+part, built only for the error.
+func (r Rating) validateIn(what, part string) error {
 	if math.IsNaN(r.Mu) || math.IsInf(r.Mu, 0) || !(r.Sigma > 0) || math.IsInf(r.Sigma, 1) {
-		return fmt.Errorf("scorebased: %s = %+v: %w", what, r, ErrRating)
+		return fmt.Errorf("scorebased: %s%s = %+v: %w", what, part, r, ErrRating)
 	}
 	return nil
 }
@@ -76,10 +79,10 @@ type Team struct {
 }
 
 func (t Team) validate(name string) error {
-	if err := t.Offence.validate(name + ".Offence"); err != nil {
+	if err := t.Offence.validateIn(name, ".Offence"); err != nil {
 		return err
 	}
-	return t.Defence.validate(name + ".Defence")
+	return t.Defence.validateIn(name, ".Defence")
 }
 
 // NewRating returns the prior N(μ₀, σ₀²).

@@ -313,3 +313,36 @@ func TestHugeRatesStayFast(t *testing.T) {
 		t.Errorf("exact %v and normal %v differ at the limit", w1, w2)
 	}
 }
+
+// TestConcurrentUpdates shares one model of each kind between goroutines
+// (its pool of graphs included); run with -race.
+func TestConcurrentUpdates(t *testing.T) {
+	p := params(0)
+	god, gsd := scorebased.NewGaussianOD(p), scorebased.NewGaussianSD(p)
+	pp := p
+	pp.Beta = 0.3
+	pois := scorebased.NewPoissonOD(pp)
+	wantA, _, _ := god.Update(teamA, teamB, 2, 1)
+	wantS, _, _ := gsd.Update(teamA.Offence, teamB.Offence, 2, 1)
+	wantP, _, _, _ := pois.Update(teamA, teamB, 2, 1)
+	done := make(chan string, 8)
+	for g := 0; g < 8; g++ {
+		go func() {
+			for k := 0; k < 100; k++ {
+				a, _, err1 := god.Update(teamA, teamB, 2, 1)
+				s, _, err2 := gsd.Update(teamA.Offence, teamB.Offence, 2, 1)
+				q, _, _, err3 := pois.Update(teamA, teamB, 2, 1)
+				if err1 != nil || err2 != nil || err3 != nil || a != wantA || s != wantS || q != wantP {
+					done <- "concurrent update differs"
+					return
+				}
+			}
+			done <- ""
+		}()
+	}
+	for g := 0; g < 8; g++ {
+		if msg := <-done; msg != "" {
+			t.Error(msg)
+		}
+	}
+}

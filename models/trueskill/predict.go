@@ -26,6 +26,28 @@ func (p Params) Quality(teams [][]Rating, weights [][]float64) (float64, error) 
 		return 0, err
 	}
 	k := len(teams) - 1
+	if k == 1 {
+		// One difference: AᵀA, AᵀΣA and Aᵀμ are scalars.
+		var ata, atsa, atmu float64
+		for j, team := range teams {
+			sign := 1.0
+			if j == 1 {
+				sign = -1
+			}
+			for i, r := range team {
+				w := m.weight(j, i)
+				ata += w * w
+				atsa += w * w * r.Sigma * r.Sigma
+				atmu += sign * w * r.Mu
+			}
+		}
+		base := p.Beta * p.Beta * ata
+		if !(base > 0) {
+			return 0, nil
+		}
+		full := base + atsa
+		return math.Sqrt(base/full) * math.Exp(-0.5*atmu*atmu/full), nil
+	}
 	// Columns of A are differences of adjacent teams; accumulate AᵀA, AᵀΣA
 	// and Aᵀμ without forming A.
 	ata := mat.NewSymDense(k, nil)
