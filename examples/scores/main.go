@@ -11,22 +11,15 @@ package main
 import (
 	"cmp"
 	"context"
-	"encoding/csv"
 	"flag"
 	"fmt"
-	"io"
 	"os"
 	"slices"
-	"strconv"
 
+	"github.com/skillgraph/skillgraph/models/evaluation"
 	"github.com/skillgraph/skillgraph/models/scorebased"
 	"github.com/skillgraph/skillgraph/models/trueskill"
 )
-
-type match struct {
-	date, home, away string
-	hs, as           int
-}
 
 func main() {
 	data := flag.String("data", "../shared/data/epl.csv", "league CSV file")
@@ -39,55 +32,14 @@ func main() {
 	}
 }
 
-func load(path, season string) ([]match, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	r := csv.NewReader(f)
-	header, err := r.Read()
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
-	}
-	col := map[string]int{}
-	for i, h := range header {
-		col[h] = i
-	}
-	for _, need := range []string{"date", "season", "home", "away", "home_score", "away_score"} {
-		if _, ok := col[need]; !ok {
-			return nil, fmt.Errorf("%s: no column %q", path, need)
-		}
-	}
-	var out []match
-	for line := 2; ; line++ {
-		rec, err := r.Read()
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			return nil, fmt.Errorf("%s: %w", path, err)
-		}
-		if rec[col["season"]] != season {
-			continue
-		}
-		hs, err1 := strconv.Atoi(rec[col["home_score"]])
-		as, err2 := strconv.Atoi(rec[col["away_score"]])
-		if err1 != nil || err2 != nil || hs < 0 || as < 0 {
-			return nil, fmt.Errorf("%s line %d: bad score %q-%q", path, line, rec[col["home_score"]], rec[col["away_score"]])
-		}
-		out = append(out, match{rec[col["date"]], rec[col["home"]], rec[col["away"]], hs, as})
-	}
-	if len(out) == 0 {
-		return nil, fmt.Errorf("%s: no matches in season %q", path, season)
-	}
-	return out, nil
-}
-
 func run(path, season string, holdout int) error {
-	all, err := load(path, season)
+	file, err := evaluation.LoadScored(path)
 	if err != nil {
 		return err
+	}
+	all := evaluation.Season(file, season)
+	if len(all) == 0 {
+		return fmt.Errorf("%s: no matches in season %q", path, season)
 	}
 	if holdout < 0 || holdout >= len(all) {
 		return fmt.Errorf("-next %d: the season has %d matches", holdout, len(all))
@@ -98,8 +50,8 @@ func run(path, season string, holdout int) error {
 	var scores []scorebased.MatchScore
 	draws := 0
 	for _, m := range train {
-		scores = append(scores, scorebased.MatchScore{ScoreA: float64(m.hs), ScoreB: float64(m.as)})
-		if m.hs == m.as {
+		scores = append(scores, scorebased.MatchScore{ScoreA: float64(m.HomeScore), ScoreB: float64(m.AwayScore)})
+		if m.HomeScore == m.AwayScore {
 			draws++
 		}
 	}
@@ -126,31 +78,31 @@ func run(path, season string, holdout int) error {
 	}
 	maxSteps := 0
 	for _, m := range train {
-		get(m.home)
-		get(m.away)
-		h, a, steps, err := pois.Update(teamsP[m.home], teamsP[m.away], m.hs, m.as)
+		get(m.Home)
+		get(m.Away)
+		h, a, steps, err := pois.Update(teamsP[m.Home], teamsP[m.Away], m.HomeScore, m.AwayScore)
 		if err != nil {
 			return err
 		}
-		teamsP[m.home], teamsP[m.away], maxSteps = h, a, max(maxSteps, steps)
-		if teamsG[m.home], teamsG[m.away], err = god.Update(teamsG[m.home], teamsG[m.away], float64(m.hs), float64(m.as)); err != nil {
+		teamsP[m.Home], teamsP[m.Away], maxSteps = h, a, max(maxSteps, steps)
+		if teamsG[m.Home], teamsG[m.Away], err = god.Update(teamsG[m.Home], teamsG[m.Away], float64(m.HomeScore), float64(m.AwayScore)); err != nil {
 			return err
 		}
-		if teamsS[m.home], teamsS[m.away], err = gsd.Update(teamsS[m.home], teamsS[m.away], float64(m.hs), float64(m.as)); err != nil {
+		if teamsS[m.Home], teamsS[m.Away], err = gsd.Update(teamsS[m.Home], teamsS[m.Away], float64(m.HomeScore), float64(m.AwayScore)); err != nil {
 			return err
 		}
 		ranks := []int{0, 1}
 		switch {
-		case m.hs == m.as:
+		case m.HomeScore == m.AwayScore:
 			ranks[1] = 0
-		case m.hs < m.as:
+		case m.HomeScore < m.AwayScore:
 			ranks = []int{1, 0}
 		}
-		res, err := ts.Rate(context.Background(), trueskill.Match{Teams: [][]trueskill.Rating{{teamsT[m.home]}, {teamsT[m.away]}}, Ranks: ranks})
+		res, err := ts.Rate(context.Background(), trueskill.Match{Teams: [][]trueskill.Rating{{teamsT[m.Home]}, {teamsT[m.Away]}}, Ranks: ranks})
 		if err != nil {
 			return err
 		}
-		teamsT[m.home], teamsT[m.away] = res.Ratings[0][0], res.Ratings[1][0]
+		teamsT[m.Home], teamsT[m.Away] = res.Ratings[0][0], res.Ratings[1][0]
 	}
 	fmt.Printf("%s %s: fitted on %d matches (γ_OD = %.3f, γ_SD = %.3f, draw probability %.3f; Lemma 1 took at most %d Newton steps)\n\n",
 		path, season, len(train), pOD.Gamma, pSD.Gamma, ts.DrawProbability, maxSteps)
@@ -172,22 +124,22 @@ func run(path, season string, holdout int) error {
 
 	fmt.Printf("\nNext %d fixtures (score: expected goals; W/D/L: probabilities for the home side)\n", len(test))
 	for _, m := range test {
-		get(m.home)
-		get(m.away)
-		fmt.Printf("\n%s  %s %d-%d %s\n", m.date, m.home, m.hs, m.as, m.away)
-		pp, err := pois.Predict(teamsP[m.home], teamsP[m.away])
+		get(m.Home)
+		get(m.Away)
+		fmt.Printf("\n%s  %s %d-%d %s\n", m.Date, m.Home, m.HomeScore, m.AwayScore, m.Away)
+		pp, err := pois.Predict(teamsP[m.Home], teamsP[m.Away])
 		if err != nil {
 			return err
 		}
-		gp, err := god.Predict(teamsG[m.home], teamsG[m.away])
+		gp, err := god.Predict(teamsG[m.Home], teamsG[m.Away])
 		if err != nil {
 			return err
 		}
-		sp, err := gsd.Predict(teamsS[m.home], teamsS[m.away])
+		sp, err := gsd.Predict(teamsS[m.Home], teamsS[m.Away])
 		if err != nil {
 			return err
 		}
-		w, d, l, err := ts.OutcomeProbabilities([]trueskill.Rating{teamsT[m.home]}, []trueskill.Rating{teamsT[m.away]})
+		w, d, l, err := ts.OutcomeProbabilities([]trueskill.Rating{teamsT[m.Home]}, []trueskill.Rating{teamsT[m.Away]})
 		if err != nil {
 			return err
 		}
