@@ -120,6 +120,29 @@ func (p Params) newODGame(a, b Team, score func(side int) graph.Factor) (*Game, 
 	return p.finish(bld, []graph.VarID{oA, dA, oB, dB}, priors, scores)
 }
 
+// updateOD runs the offence/defence game gm for a match between a and b
+// with the given scores, returns it to pool, and reports the posterior teams
+// and the most Newton steps a Poisson score factor took (0 for Gaussian).
+func (p Params) updateOD(pool *gamePool, gm *Game, a, b Team, scoreA, scoreB float64) (Team, Team, int, error) {
+	gm.setPriors(p, a.Offence, a.Defence, b.Offence, b.Defence)
+	gm.setScores(scoreA, scoreB)
+	r, err := gm.run()
+	if err != nil {
+		return Team{}, Team{}, 0, err
+	}
+	steps := 0
+	for _, f := range gm.scores {
+		if pf, ok := f.(*factors.Poisson); ok {
+			steps = max(steps, pf.Iterations)
+		}
+	}
+	ta, tb := teamsOf(r)
+	if pool != nil {
+		pool.Put(gm)
+	}
+	return ta, tb, steps, nil
+}
+
 func (p Params) finish(bld *graph.Builder, skills []graph.VarID, priors []*factors.Prior, scores []graph.Factor) (*Game, error) {
 	g, err := bld.Build()
 	if err != nil {
@@ -192,17 +215,8 @@ func (m GaussianOD) Update(a, b Team, scoreA, scoreB float64) (Team, Team, error
 			return Team{}, Team{}, err
 		}
 	}
-	gm.setPriors(m.Params, a.Offence, a.Defence, b.Offence, b.Defence)
-	gm.setScores(scoreA, scoreB)
-	r, err := gm.run()
-	if err != nil {
-		return Team{}, Team{}, err
-	}
-	ta, tb := teamsOf(r)
-	if m.pool != nil {
-		m.pool.Put(gm)
-	}
-	return ta, tb, nil
+	ta, tb, _, err := m.Params.updateOD(m.pool, gm, a, b, scoreA, scoreB)
+	return ta, tb, err
 }
 
 // Predict forecasts a match. Each score is Gaussian, s_A ~ N(μ_oA − μ_dB,
@@ -407,21 +421,7 @@ func (m PoissonOD) Update(a, b Team, scoreA, scoreB int) (Team, Team, int, error
 			return Team{}, Team{}, 0, err
 		}
 	}
-	gm.setPriors(m.Params, a.Offence, a.Defence, b.Offence, b.Defence)
-	gm.setScores(float64(scoreA), float64(scoreB))
-	r, err := gm.run()
-	if err != nil {
-		return Team{}, Team{}, 0, err
-	}
-	steps := 0
-	for _, f := range gm.scores {
-		steps = max(steps, f.(*factors.Poisson).Iterations)
-	}
-	ta, tb := teamsOf(r)
-	if m.pool != nil {
-		m.pool.Put(gm)
-	}
-	return ta, tb, steps, nil
+	return m.Params.updateOD(m.pool, gm, a, b, float64(scoreA), float64(scoreB))
 }
 
 // Predict forecasts a match. The log-rate of A's score, x = p_oA − p_dB, is
