@@ -366,7 +366,7 @@ func (g *Graph) recomputeMarginal(v VarID) {
 // Every factor must implement Evidence. At a fixed point of a tree-shaped
 // graph of exact factors the estimate is exact.
 func (g *Graph) LogEvidence() (float64, error) {
-	var total float64
+	var total kahan // hundreds of thousands of terms of both signs
 	for fi := range g.factors {
 		fn := &g.factors[fi]
 		ev, ok := fn.f.(Evidence)
@@ -377,7 +377,7 @@ func (g *Graph) LogEvidence() (float64, error) {
 		if err != nil {
 			return 0, fmt.Errorf("graph %q: evidence of factor %d %s: %w", g.name, fi, fn.label, err)
 		}
-		total += l
+		total.add(l)
 	}
 	for v := range g.vars {
 		d := len(g.vars[v].edges)
@@ -397,14 +397,27 @@ func (g *Graph) LogEvidence() (float64, error) {
 			switch {
 			case c.IsUniform():
 			case c.Pi > 0:
-				total += c.Shift(-center).LogNormalizer()
+				total.add(c.Shift(-center).LogNormalizer())
 			default:
 				f := g.edgeFactor(e)
 				return 0, fmt.Errorf("graph %q: evidence at factor %d %s edge %d: %w cavity %v",
 					g.name, f, g.factors[f].label, e-g.factors[f].first, ErrImproper, c)
 			}
 		}
-		total -= float64(d-1) * q.Shift(-center).LogNormalizer()
+		total.add(-float64(d-1) * q.Shift(-center).LogNormalizer())
 	}
-	return total, nil
+	return total.sum + total.c, nil
+}
+
+// kahan is Neumaier's compensated sum.
+type kahan struct{ sum, c float64 }
+
+func (k *kahan) add(x float64) {
+	t := k.sum + x
+	if math.Abs(k.sum) >= math.Abs(x) {
+		k.c += (k.sum - t) + x
+	} else {
+		k.c += (x - t) + k.sum
+	}
+	k.sum = t
 }
