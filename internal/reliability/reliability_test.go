@@ -11,6 +11,7 @@ import (
 	"github.com/skillgraph/skillgraph/factors"
 	"github.com/skillgraph/skillgraph/graph"
 	"github.com/skillgraph/skillgraph/models/elo"
+	"github.com/skillgraph/skillgraph/models/evaluation"
 	"github.com/skillgraph/skillgraph/models/scorebased"
 	"github.com/skillgraph/skillgraph/models/trueskill"
 	"github.com/skillgraph/skillgraph/schedules"
@@ -112,6 +113,12 @@ func TestBadInput(t *testing.T) {
 			return err
 		}(), elo.ErrInput, "Alpha"},
 		{"Elo: one team", func() error { _, err := elo.DefaultParams().Rate([][]float64{{1}}, []int{0}); return err }(), elo.ErrInput, "1 teams"},
+
+		{"the same player in two teams (players with identities)", func() error {
+			_, err := evaluation.RankingExperiment(ctx, []evaluation.RankedMatch{{ID: "m1", Teams: [][]string{{"ann"}, {"ann"}}, Ranks: []int{0, 1}}},
+				def, elo.DefaultParams(), nil)
+			return err
+		}(), evaluation.ErrDuplicatePlayer, `"ann"`},
 
 		{"graph: dangling edge", build(func(b *graph.Builder) {
 			x := b.AddVariable("x")

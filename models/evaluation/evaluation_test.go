@@ -3,6 +3,7 @@ package evaluation_test
 import (
 	"bytes"
 	"context"
+	"errors"
 	"math"
 	"path/filepath"
 	"strings"
@@ -199,5 +200,13 @@ func TestFigureSVG(t *testing.T) {
 	s := buf.String()
 	if !strings.HasPrefix(s, "<svg") || !strings.Contains(s, "a &lt;b&gt;") || !strings.Contains(s, "M&amp;M") || strings.Count(s, "<polyline") != 1 {
 		t.Errorf("SVG:\n%s", s)
+	}
+}
+
+func TestDuplicatePlayerRejected(t *testing.T) {
+	ms := []evaluation.RankedMatch{{ID: "x", Teams: [][]string{{"ann", "bob"}, {"cat", "ann"}}, Ranks: []int{0, 1}}}
+	_, err := evaluation.RankingExperiment(context.Background(), ms, trueskill.DefaultParams(), elo.DefaultParams(), nil)
+	if !errors.Is(err, evaluation.ErrDuplicatePlayer) || !strings.Contains(err.Error(), `"ann" at team 0 player 0 and team 1 player 1`) {
+		t.Errorf("error %v, want ErrDuplicatePlayer naming both places", err)
 	}
 }

@@ -2,6 +2,7 @@ package evaluation
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math"
 	"slices"
@@ -65,6 +66,9 @@ func RankingExperiment(ctx context.Context, ms []RankedMatch, params trueskill.P
 	for gi, m := range ms {
 		if len(m.Teams) < 2 {
 			return nil, fmt.Errorf("evaluation: game %s has %d teams", m.ID, len(m.Teams))
+		}
+		if err := m.checkPlayers(); err != nil {
+			return nil, err
 		}
 		tsTeams := make([][]trueskill.Rating, len(m.Teams))
 		eloTeams := make([][]float64, len(m.Teams))
@@ -150,6 +154,26 @@ func RankingExperiment(ctx context.Context, ms []RankedMatch, params trueskill.P
 	res.EloChallenged = ew / float64(max(ep, 1))
 	res.TrueSkillChallenged = tw / float64(max(tp, 1))
 	return res, nil
+}
+
+// ErrDuplicatePlayer reports a player listed twice in one match.
+var ErrDuplicatePlayer = errors.New("player appears twice in one match")
+
+// checkPlayers rejects a match in which a player is listed twice (in one
+// team or in two): the rating update would treat the two entries as
+// different players and keep only one result.
+func (m RankedMatch) checkPlayers() error {
+	seen := make(map[string][2]int)
+	for j, team := range m.Teams {
+		for i, pl := range team {
+			if at, dup := seen[pl]; dup {
+				return fmt.Errorf("evaluation: match %s: %q at team %d player %d and team %d player %d: %w",
+					m.ID, pl, at[0], at[1], j, i, ErrDuplicatePlayer)
+			}
+			seen[pl] = [2]int{j, i}
+		}
+	}
+	return nil
 }
 
 // cmpDesc orders larger values first.
