@@ -83,10 +83,12 @@ type UpdateError struct {
 	Err    error
 }
 
+// Error names the factor, its label and the edge.
 func (e *UpdateError) Error() string {
 	return fmt.Sprintf("graph: update of factor %d %s, edge %d: %v", e.Factor, e.Label, e.Edge, e.Err)
 }
 
+// Unwrap returns the factor's error.
 func (e *UpdateError) Unwrap() error { return e.Err }
 
 type variable struct {

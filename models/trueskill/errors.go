@@ -36,6 +36,7 @@ type InputError struct {
 	Err   error
 }
 
+// Error names the field, its index and value, and the problem.
 func (e *InputError) Error() string {
 	var sb strings.Builder
 	sb.WriteString("trueskill: ")
@@ -47,6 +48,7 @@ func (e *InputError) Error() string {
 	return sb.String()
 }
 
+// Unwrap returns the sentinel error.
 func (e *InputError) Unwrap() error { return e.Err }
 
 func inputErr(field string, err error, v float64, index ...int) error {
