@@ -1,12 +1,14 @@
 package factors_test
 
 import (
+	"context"
 	"errors"
 	"math"
 	"testing"
 
 	"github.com/skillgraph/skillgraph/factors"
 	"github.com/skillgraph/skillgraph/graph"
+	"github.com/skillgraph/skillgraph/schedules"
 )
 
 // FuzzTruncation updates the win or draw factor against a random cavity
@@ -92,6 +94,72 @@ func FuzzPoisson(f *testing.F) {
 		}
 		if r := math.Abs(v*(1+s2*ek)/s2 - 1); r > 1e-8 {
 			t.Fatalf("N(%v, %v), k=%d: variance residual %v", mu, s2, k, r)
+		}
+	})
+}
+
+// FuzzLinearFactors runs the exact factors (Prior, Likelihood, WeightedSum,
+// GaussianObservation) on a small tree with random parameters, to its exact
+// posterior in two passes, and checks every marginal against the same
+// posterior computed by linear algebra: y₁, y₂ ~ priors, x = a₁y₁ + a₂y₂,
+// z ~ N(x, c²) observed through N(obs; z, r²).
+func FuzzLinearFactors(f *testing.F) {
+	f.Add(0.0, 1.0, 2.0, 3.0, 1.0, -1.0, 0.5, 4.0, 0.25)
+	f.Add(25.0, 69.4, 30.0, 12.0, 1.0, 1.0, 17.4, 50.0, 1e-6)
+	f.Add(-1e3, 1e-4, 1e3, 1e4, 0.0, 2.5, 1e-3, 0.0, 1e3)
+	f.Fuzz(func(t *testing.T, m1, v1, m2, v2, a1, a2, c2, obs, r2 float64) {
+		for _, x := range []float64{m1, m2, a1, a2, obs} {
+			if math.IsNaN(x) || math.Abs(x) > 1e4 {
+				t.Skip()
+			}
+		}
+		for _, v := range []float64{v1, v2, c2, r2} {
+			if !(v >= 1e-6 && v <= 1e6) {
+				t.Skip()
+			}
+		}
+		b := graph.NewBuilder("linear")
+		y1, y2, x, z := b.AddVariable("y1"), b.AddVariable("y2"), b.AddVariable("x"), b.AddVariable("z")
+		b.AddFactor(factors.NewPrior(m1, v1), "", y1)
+		b.AddFactor(factors.NewPrior(m2, v2), "", y2)
+		b.AddFactor(factors.NewWeightedSum(a1, a2), "", x, y1, y2)
+		b.AddFactor(factors.NewLikelihood(c2), "", z, x)
+		b.AddFactor(factors.NewGaussianObservation(obs, r2), "", z)
+		g, err := b.Build()
+		if err != nil {
+			t.Fatal(err)
+		}
+		s, err := schedules.Tree(g)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := schedules.Run(context.Background(), g, s); err != nil {
+			t.Fatalf("%v", err)
+		}
+		// Exact: obs = a₁y₁ + a₂y₂ + e, Var e = c² + r²; condition y on obs.
+		n := c2 + r2
+		s2 := a1*a1*v1 + a2*a2*v2 + n // Var obs
+		pred := a1*m1 + a2*m2
+		for _, k := range []struct {
+			v          graph.VarID
+			mean, vari float64
+			cov        float64 // Cov(var, obs)
+		}{
+			{y1, m1, v1, a1 * v1},
+			{y2, m2, v2, a2 * v2},
+			{x, pred, a1*a1*v1 + a2*a2*v2, a1*a1*v1 + a2*a2*v2},
+		} {
+			wantMean := k.mean + k.cov/s2*(obs-pred)
+			wantVar := k.vari - k.cov*k.cov/s2
+			got := g.Marginal(k.v)
+			if k.vari == 0 { // x with both coefficients 0 is a point mass
+				continue
+			}
+			scale := math.Sqrt(k.vari)
+			if math.IsNaN(got.Mean()) || math.Abs(got.Mean()-wantMean) > 1e-6*(scale+math.Abs(wantMean)) ||
+				math.Abs(got.Variance()-wantVar) > 1e-6*k.vari {
+				t.Fatalf("%s = %v, want N(%v, %v)", g.VariableName(k.v), got, wantMean, wantVar)
+			}
 		}
 	})
 }
