@@ -35,12 +35,13 @@ func main() {
 	data := flag.String("data", "../shared/data", "folder with epl.csv, afl.csv and f1_races.csv")
 	out := flag.String("out", ".", "folder for figure4.svg")
 	matches := flag.String("matches", "", "run only experiment 2 on this multi-team file")
+	tau := flag.Float64("tau", trueskill.DefaultParams().Tau, "TrueSkill's dynamics τ in experiment 2")
 	flag.Parse()
 	var err error
 	if *matches != "" {
-		err = ranking(*matches, nil)
+		err = ranking(*matches, nil, *tau)
 	} else {
-		err = run(*data, *out)
+		err = run(*data, *out, *tau)
 	}
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "evaluate:", err)
@@ -60,7 +61,7 @@ func seasonRange(from, to int, football bool) []string {
 	return out
 }
 
-func run(data, out string) error {
+func run(data, out string, tau float64) error {
 	sets := []struct {
 		name, file string
 		seasons    []string
@@ -133,19 +134,19 @@ func run(data, out string) error {
 	}
 	fmt.Fprintln(os.Stderr, "wrote", fig)
 
-	if err := ranking(filepath.Join(data, "f1_races.csv"), nil); err != nil {
+	if err := ranking(filepath.Join(data, "f1_races.csv"), nil, tau); err != nil {
 		return err
 	}
 	epl, err := evaluation.LoadScored(filepath.Join(data, "epl.csv"))
 	if err != nil {
 		return err
 	}
-	return ranking("Premier League 1992-2026 as two-team games", evaluation.AsRanked(epl))
+	return ranking("Premier League 1992-2026 as two-team games", evaluation.AsRanked(epl), tau)
 }
 
 // ranking runs experiment 2 on a multi-team file, or on ms if given (name
-// then labels it).
-func ranking(name string, ms []evaluation.RankedMatch) error {
+// then labels it), with TrueSkill's dynamics tau.
+func ranking(name string, ms []evaluation.RankedMatch, tau float64) error {
 	if ms == nil {
 		var err error
 		if ms, err = evaluation.LoadRanked(name); err != nil {
@@ -153,7 +154,9 @@ func ranking(name string, ms []evaluation.RankedMatch) error {
 		}
 	}
 	fmt.Fprintf(os.Stderr, "experiment 2, %s: %d games\n", name, len(ms))
-	res, err := evaluation.RankingExperiment(context.Background(), ms, trueskill.DefaultParams(), elo.DefaultParams(),
+	tp := trueskill.DefaultParams()
+	tp.Tau = tau
+	res, err := evaluation.RankingExperiment(context.Background(), ms, tp, elo.DefaultParams(),
 		func(done, total int) { fmt.Fprintf(os.Stderr, "\r  %d/%d", done, total) })
 	fmt.Fprintln(os.Stderr)
 	if err != nil {
