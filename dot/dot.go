@@ -72,7 +72,7 @@ func Write(w io.Writer, g *graph.Graph, opt Options) error {
 		rankdir = "TB"
 	}
 	fmt.Fprintf(bw, "graph %s {\n", quote(g.Name()))
-	fmt.Fprintf(bw, "\trankdir=%s;\n\tordering=out;\n\tforcelabels=true;\n\tnodesep=0.35;\n\tranksep=0.45;\n", quote(rankdir))
+	fmt.Fprintf(bw, "\trankdir=%s;\n\tordering=out;\n\tforcelabels=true;\n\tnodesep=0.9;\n\tranksep=0.5;\n", quote(rankdir))
 	fmt.Fprintf(bw, "\tnode [fontname=\"Helvetica\", fontsize=11];\n\tedge [fontname=\"Helvetica\", fontsize=9];\n")
 	if opt.Schedule != nil {
 		fmt.Fprintf(bw, "\tlabel=%s;\n\tlabelloc=b;\n\tfontname=\"Helvetica\";\n\tfontsize=10;\n",

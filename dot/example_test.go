@@ -36,8 +36,8 @@ func ExampleWrite() {
 	// 	rankdir="TB";
 	// 	ordering=out;
 	// 	forcelabels=true;
-	// 	nodesep=0.35;
-	// 	ranksep=0.45;
+	// 	nodesep=0.9;
+	// 	ranksep=0.5;
 	// 	node [fontname="Helvetica", fontsize=11];
 	// 	edge [fontname="Helvetica", fontsize=9];
 	// 	label="messages numbered in schedule order: grey = downward, blue = iterated loop, black = upward";
