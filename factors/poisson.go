@@ -111,7 +111,13 @@ func PoissonProject(mean, variance float64, k int) (messages.Gaussian, int, erro
 			hi = z
 		}
 		next := z - f/(1+ez+s2*ez/(2*(1+ez)*(1+ez)))
-		if !(next >= lo && next <= hi) {
+		switch {
+		case next >= lo && next <= hi:
+		case next > hi && z != hi:
+			next = hi // the root can sit on the bracket's end (e^z ≈ 0); try it
+		case next < lo && z != lo:
+			next = lo
+		default:
 			next = 0.5 * (lo + hi)
 		}
 		if math.Abs(next-z) <= 1e-14*(1+math.Abs(z)) || hi-lo <= 1e-14*(1+math.Abs(z)) {
