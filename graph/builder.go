@@ -11,13 +11,12 @@ import (
 
 // Builder assembles a Graph. Variables and factors are placed in the current
 // layer (see Layer), which is how a drawing arranges them in rows like the
-// TrueSkill paper's Figure 1. Mistakes are collected and reported by Build,
+// TrueSkill paper's Figure 1. Mistakes are reported, all together, by Build,
 // so a builder can be used without checking every call.
 type Builder struct {
 	g     Graph
 	layer int32
 	vars  [][]VarID // per factor, until Build
-	errs  []error
 }
 
 // NewBuilder returns a builder for a graph called name.
@@ -77,7 +76,7 @@ func (b *Builder) AddFactor(f Factor, label string, vars ...VarID) FactorID {
 // same variable, and every variable connected to no factor.
 func (b *Builder) Build() (*Graph, error) {
 	g := b.g
-	errs := slices.Clone(b.errs)
+	var errs []error
 	nEdges := 0
 	for fi := range g.factors {
 		fn := &g.factors[fi]
