@@ -65,3 +65,30 @@ func ExampleParams_WinProbability() {
 	// P(veteran wins) = 0.726
 	// win 0.726, draw 0.045, loss 0.228
 }
+
+// A Rater rates a stream of matches, reusing one graph per match shape: the
+// second three-team game below allocates nothing. Copy the ratings you keep;
+// the Rater reuses its result buffers.
+func ExampleRater() {
+	p := trueskill.DefaultParams()
+	r := p.NewRater()
+	players := map[string]trueskill.Rating{"ann": p.NewRating(), "bob": p.NewRating(), "cy": p.NewRating()}
+	for _, finish := range [][3]string{{"ann", "bob", "cy"}, {"bob", "ann", "cy"}} {
+		m := trueskill.Match{Teams: [][]trueskill.Rating{{players[finish[0]]}, {players[finish[1]]}, {players[finish[2]]}}}
+		res, err := r.Rate(context.Background(), m)
+		if err != nil {
+			fmt.Println(err)
+			return
+		}
+		for j, name := range finish {
+			players[name] = res.Ratings[j][0]
+		}
+	}
+	for _, name := range []string{"ann", "bob", "cy"} {
+		fmt.Printf("%s: μ = %.2f, σ = %.2f\n", name, players[name].Mu, players[name].Sigma)
+	}
+	// Output:
+	// ann: μ = 27.78, σ = 5.25
+	// bob: μ = 30.28, σ = 5.20
+	// cy: μ = 16.15, σ = 5.85
+}
