@@ -149,8 +149,14 @@ const cancellation = 1e-6
 func (g *Graph) cavity(k int32) messages.Gaussian {
 	v := g.edgeVar[k]
 	m := g.marg[v]
-	c := m.Div(g.msgs[k])
-	if c.Pi < cancellation*m.Pi && !m.IsPointMass() || c.Pi == 0 {
+	msg := g.msgs[k]
+	var c messages.Gaussian
+	if math.IsInf(m.Pi, 1) || math.IsInf(msg.Pi, 1) {
+		c = m.Div(msg) // point masses (observations) follow Div's rules
+	} else {
+		c = messages.Gaussian{Pi: m.Pi - msg.Pi, Tau: m.Tau - msg.Tau}
+	}
+	if c.Pi == 0 || c.Pi < cancellation*m.Pi && !m.IsPointMass() {
 		var p messages.Gaussian
 		for _, e := range g.vars[v].edges {
 			if e != k {
@@ -315,7 +321,7 @@ func (g *Graph) Update(f FactorID, i int, damping float64) (before, after messag
 	}
 	v := g.edgeVar[k]
 	before = g.marg[v]
-	if g.vars[v].observed {
+	if math.IsInf(before.Pi, 1) && g.vars[v].observed { // an observation's marginal is a point mass
 		g.msgs[k] = msg
 		return before, before, nil
 	}
