@@ -414,13 +414,24 @@ func (g *Graph) LogEvidence() (float64, error) {
 		}
 		total.add(-float64(d-1) * q.Shift(-center).LogNormalizer())
 	}
-	return total.sum + total.c, nil
+	return total.value(), nil
 }
 
 // kahan is Neumaier's compensated sum.
 type kahan struct{ sum, c float64 }
 
+func (k *kahan) value() float64 {
+	if math.IsInf(k.sum, 0) {
+		return k.sum
+	}
+	return k.sum + k.c
+}
+
 func (k *kahan) add(x float64) {
+	if math.IsInf(x, 0) || math.IsInf(k.sum, 0) {
+		k.sum += x // a zero-probability term; the compensation does not apply
+		return
+	}
 	t := k.sum + x
 	if math.Abs(k.sum) >= math.Abs(x) {
 		k.c += (k.sum - t) + x
