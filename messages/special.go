@@ -55,16 +55,20 @@ func NormQuantile(p float64) float64 { return -math.Sqrt2 * math.Erfcinv(2*p) }
 
 // InvMillsRatio returns φ(x)/Φ(x), the mean of a unit Gaussian truncated to
 // values above −x, shifted by x. It equals the TrueSkill win correction
-// V(x, 0). For x ≤ 0 it is 1/R(x) with the Mills ratio R = Φ/φ from
+// V(x, 0). Below −1.2 it is 1/R(x) with the Mills ratio R = Φ/φ from
 // millsRatio, which needs no exponential and stays exact where φ and Φ both
 // underflow: at x = −1e4 it returns 10000.0001 where the naive ratio returns
-// NaN. For x > 0 it is φ(x)/(1 − φ(x)·R(−x)), one exponential.
+// NaN. Between −1.2 and 1.2 it is φ/Φ, whose erfc is a cheap rational
+// function there; above, φ(x)/(1 − φ(x)·R(−x)), one exponential.
 func InvMillsRatio(x float64) float64 {
-	if x <= 0 {
-		if math.IsInf(x, -1) {
-			return math.Inf(1)
-		}
+	switch {
+	case math.IsInf(x, -1):
+		return math.Inf(1)
+	case x < -1.2:
 		return 1 / millsRatio(x)
+	case x <= 1.2:
+		// erfc is a cheap rational function here (|x/√2| < 0.85).
+		return NormPDF(x) / NormCDF(x)
 	}
 	p := NormPDF(x)
 	return p / (1 - p*millsRatio(-x))
