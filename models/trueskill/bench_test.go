@@ -106,9 +106,9 @@ func BenchmarkGraphFFA16(b *testing.B) { benchGraph(b, trueskill.Match{Teams: ff
 
 var sinkFloat float64
 
-func BenchmarkQuality1v1(b *testing.B) {
+// benchQuality measures the match quality of teams.
+func benchQuality(b *testing.B, t [][]trueskill.Rating) {
 	p := trueskill.DefaultParams()
-	t := teams(1, 1)
 	b.ReportAllocs()
 	for i := 0; i < b.N; i++ {
 		q, err := p.Quality(t, nil)
@@ -119,18 +119,9 @@ func BenchmarkQuality1v1(b *testing.B) {
 	}
 }
 
-func BenchmarkQuality4v4(b *testing.B) {
-	p := trueskill.DefaultParams()
-	t := teams(4, 4)
-	b.ReportAllocs()
-	for i := 0; i < b.N; i++ {
-		q, err := p.Quality(t, nil)
-		if err != nil {
-			b.Fatal(err)
-		}
-		sinkFloat = q
-	}
-}
+func BenchmarkQuality1v1(b *testing.B) { benchQuality(b, teams(1, 1)) }
+
+func BenchmarkQuality4v4(b *testing.B) { benchQuality(b, teams(4, 4)) }
 
 // BenchmarkStream rates a stream of one million generated 1v1 matches over
 // 100,000 players through the public API (Rate1v1); ns/op is per match.
