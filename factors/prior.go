@@ -35,7 +35,8 @@ func (p *Prior) Message(int, graph.Edges) (messages.Gaussian, error) {
 	if err := p.Validate(); err != nil {
 		return messages.Gaussian{}, err
 	}
-	return messages.NewGaussian(p.Mean, p.Variance), nil
+	inv := 1 / p.Variance // finite and positive: validated
+	return messages.Gaussian{Pi: inv, Tau: p.Mean * inv}, nil
 }
 
 // LogAverageFactor returns log ∫ N(x; m, v²)·ĉ(x) dx = log N(m; μ_c, v² + σ_c²).

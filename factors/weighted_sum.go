@@ -63,6 +63,25 @@ func (w *WeightedSum) Message(i int, e graph.Edges) (messages.Gaussian, error) {
 	if ai == 0 {
 		return messages.Gaussian{}, nil
 	}
+	switch len(w.Coefficients) {
+	case 1:
+		// x = a·y: a scaling, π_x = π_y/a², τ_x = τ_y/a (and inversely).
+		c := e.Cavity(1 - i)
+		if c.Pi > 0 && !math.IsInf(c.Pi, 1) {
+			a := w.Coefficients[0]
+			m := messages.Gaussian{Pi: c.Pi * a * a, Tau: c.Tau * a}
+			if i == 0 {
+				m = messages.Gaussian{Pi: c.Pi / (a * a), Tau: c.Tau / a}
+			}
+			if m.Pi > 0 && !math.IsInf(m.Pi, 1) && !math.IsInf(m.Tau, 0) {
+				return m, nil
+			}
+		}
+	case 2:
+		if m, ok := w.twoTerms(i, ai, e); ok {
+			return m, nil
+		}
+	}
 	// Solve the constraint for edge i: y_i = Σ_{k≠i} s_k·y_k / a_i, where the
 	// sum enters with sign +1 and terms with −aⱼ when i is a term.
 	var mean, variance float64
@@ -88,6 +107,46 @@ func (w *WeightedSum) Message(i int, e graph.Edges) (messages.Gaussian, error) {
 		variance += a * a * c.Variance()
 	}
 	return messages.NewGaussian(mean/ai, variance/(ai*ai)), nil
+}
+
+// twoTerms is Message for a sum of two terms (a difference, a two-player
+// team) when both other cavities are proper with finite precision, in
+// natural parameters with one division: for y_i = (s₁y₁ + s₂y₂)/a_i,
+//
+//	π = a_i²·π₁π₂/D,  τ = a_i·(s₁τ₁π₂ + s₂τ₂π₁)/D,  D = s₁²π₂ + s₂²π₁,
+//
+// the general formula's mean (s₁μ₁ + s₂μ₂)/a_i and variance
+// (s₁²/π₁ + s₂²/π₂)/a_i² multiplied out. The products are formed as
+// π₁·(π₂/D), never π₁π₂, so they cannot overflow. It reports false (the
+// general path decides) for zero coefficients, uniform, point-mass or
+// improper cavities.
+func (w *WeightedSum) twoTerms(i int, ai float64, e graph.Edges) (messages.Gaussian, bool) {
+	var k1, k2 int
+	switch i {
+	case 0:
+		k1, k2 = 1, 2
+	case 1:
+		k1, k2 = 0, 2
+	default:
+		k1, k2 = 0, 1
+	}
+	s1, s2 := w.coefficient(k1), w.coefficient(k2)
+	if i != 0 {
+		if k1 != 0 {
+			s1 = -s1
+		}
+		s2 = -s2
+	}
+	c1, c2 := e.Cavity(k1), e.Cavity(k2)
+	if !(c1.Pi > 0 && c2.Pi > 0) || math.IsInf(c1.Pi, 1) || math.IsInf(c2.Pi, 1) || s1 == 0 || s2 == 0 {
+		return messages.Gaussian{}, false
+	}
+	inv := 1 / (s1*s1*c2.Pi + s2*s2*c1.Pi)
+	if !(inv > 0) || math.IsInf(inv, 1) { // D overflowed or underflowed
+		return messages.Gaussian{}, false
+	}
+	r1, r2 := c1.Pi*inv, c2.Pi*inv // π₁/D, π₂/D
+	return messages.Gaussian{Pi: ai * ai * c1.Pi * r2, Tau: ai * (s1*c1.Tau*r2 + s2*c2.Tau*r1)}, true
 }
 
 // LogAverageFactor returns log ∫ I(x = aᵀy) ĉ_x ∏ĉ_{yⱼ} = log N(μ_x; aᵀμ_y,

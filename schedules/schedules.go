@@ -225,12 +225,20 @@ func Loop(body Schedule, opts ...LoopOption) *LoopSchedule {
 // ErrLoopConfig reports a loop that could never run or never stop.
 var ErrLoopConfig = errors.New("invalid loop")
 
+// check reports parameters with which the loop could never run or stop.
+func (l *LoopSchedule) check() error {
+	if l.MaxIterations < 1 || !(l.Tolerance >= 0) || !(l.Damping >= 0 && l.Damping < 1) {
+		return fmt.Errorf("schedules: loop %q: %w: tolerance %v, max iterations %d, damping %v",
+			l.Name, ErrLoopConfig, l.Tolerance, l.MaxIterations, l.Damping)
+	}
+	return nil
+}
+
 // Run repeats the body. The returned Delta is the body's change in the last
 // pass and Iterations includes the body's own loops.
 func (l *LoopSchedule) Run(r *Runner) (Result, error) {
-	if l.MaxIterations < 1 || !(l.Tolerance >= 0) || !(l.Damping >= 0 && l.Damping < 1) {
-		return Result{}, fmt.Errorf("schedules: loop %q: %w: tolerance %v, max iterations %d, damping %v",
-			l.Name, ErrLoopConfig, l.Tolerance, l.MaxIterations, l.Damping)
+	if err := l.check(); err != nil {
+		return Result{}, err
 	}
 	savedDamping, savedMax := r.damping, r.passMax
 	r.damping = l.Damping

@@ -18,17 +18,31 @@ type Rater struct {
 	NoEvidence bool
 
 	p     Params
+	pErr  error // p.Validate(), once: p cannot change
 	games map[string]*Game
 	key   []byte
+	last  *Game  // the game of the previous graph-path match
+	lastK []byte // and its shape
 	two   [2][]Rating
 }
 
 // NewRater returns a Rater with parameters p.
-func (p Params) NewRater() *Rater { return &Rater{p: p, games: map[string]*Game{}} }
+func (p Params) NewRater() *Rater { return &Rater{p: p, pErr: p.Validate(), games: map[string]*Game{}} }
+
+// check is Params.check with the parameters validated once.
+func (r *Rater) check(m Match) error {
+	if r.pErr != nil {
+		return r.pErr
+	}
+	if err := m.validate(); err != nil {
+		return err
+	}
+	return r.p.checkPairs(m)
+}
 
 // Rate rates m: the two-team closed form, or the Figure 1 graph.
 func (r *Rater) Rate(ctx context.Context, m Match) (Result, error) {
-	if err := r.p.check(m); err != nil {
+	if err := r.check(m); err != nil {
 		return Result{}, err
 	}
 	if len(m.Teams) != 2 {
@@ -47,7 +61,7 @@ func (r *Rater) Rate(ctx context.Context, m Match) (Result, error) {
 // RateGraph rates m through the factor graph, whatever its size, reusing
 // the graph of an earlier match of the same shape.
 func (r *Rater) RateGraph(ctx context.Context, m Match) (Result, error) {
-	if err := r.p.check(m); err != nil {
+	if err := r.check(m); err != nil {
 		return Result{}, err
 	}
 	return r.rateGraph(ctx, m)
@@ -55,16 +69,19 @@ func (r *Rater) RateGraph(ctx context.Context, m Match) (Result, error) {
 
 func (r *Rater) rateGraph(ctx context.Context, m Match) (Result, error) {
 	r.key = m.appendShape(r.key[:0])
-	gm, ok := r.games[string(r.key)]
-	if !ok {
-		var err error
-		if gm, err = r.p.newGame(m); err != nil {
-			return Result{}, err
+	gm := r.last
+	if gm == nil || string(r.key) != string(r.lastK) { // a stream often repeats one shape
+		var ok bool
+		if gm, ok = r.games[string(r.key)]; !ok {
+			var err error
+			if gm, err = r.p.newGame(m); err != nil {
+				return Result{}, err
+			}
+			r.games[string(r.key)] = gm
 		}
-		r.games[string(r.key)] = gm
-	} else {
-		gm.set(m)
+		r.last, r.lastK = gm, append(r.lastK[:0], r.key...)
 	}
+	gm.set(m) // a new game has m already; setting it again is harmless
 	return gm.result(ctx, !r.NoEvidence)
 }
 
