@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"github.com/skillgraph/skillgraph/messages"
 	"github.com/skillgraph/skillgraph/models/trueskill"
 )
 
@@ -32,6 +33,84 @@ func BenchmarkBaselineClosedForm1v1(b *testing.B) {
 		sinkRating = x
 		sinkRating = y
 	}
+}
+
+// BenchmarkBaselineClosedForm1v1Sequential is the baseline as a rating loop
+// runs it: each match's posteriors are the next match's priors (the winner
+// alternating), so the CPU cannot overlap one update with the next. The
+// graph path is latency-bound in the same way within one match.
+func BenchmarkBaselineClosedForm1v1Sequential(b *testing.B) {
+	p := trueskill.DefaultParams()
+	w, l := trueskill.Rating{Mu: 26, Sigma: 5}, trueskill.Rating{Mu: 24, Sigma: 6}
+	for i := 0; i < b.N; i++ {
+		w, l = closedForm1v1(l, w, p.Beta, p.Tau)
+	}
+	sinkRating = w
+}
+
+// fusedGraph1v1 sends the fourteen messages of the 1v1 Figure 1 graph (two
+// priors, two performance likelihoods, two one-player team sums, the
+// difference, the win factor, and back) written out by hand in natural
+// parameters, with no graph, schedule or checks: the floor that any
+// generic engine running that graph adds its bookkeeping to.
+func fusedGraph1v1(w, l trueskill.Rating, beta, tau float64) (trueskill.Rating, trueskill.Rating) {
+	p1 := 1 / (w.Sigma*w.Sigma + tau*tau) // priors
+	t1 := p1 * w.Mu
+	p2 := 1 / (l.Sigma*l.Sigma + tau*tau)
+	t2 := p2 * l.Mu
+	b2 := beta * beta
+	a1, a2 := 1/(1+p1*b2), 1/(1+p2*b2) // performances: N(p; s, β²)
+	q1, u1, q2, u2 := p1*a1, t1*a1, p2*a2, t2*a2
+	s := 1 / (q1 + q2) // d = t1 − t2 (team sums are identities)
+	dp, dt := q1*q2*s, (u1*q2-u2*q1)*s
+	sc := math.Sqrt(dp)
+	tr := messages.GreaterThan(dt/sc, 0) // I(d > 0)
+	mp, mt := dp*tr.W/tr.OneMinusW, (dt*tr.W+sc*tr.V)/tr.OneMinusW
+	r1, r2 := 1/(mp+q2), 1/(mp+q1) // back to t1 = d + t2 and t2 = t1 − d
+	e1p, e1t := mp*q2*r1, (mt*q2+u2*mp)*r1
+	e2p, e2t := mp*q1*r2, (u1*mp-mt*q1)*r2
+	c1, c2 := 1/(1+e1p*b2), 1/(1+e2p*b2) // and up to the skills
+	f1p, f1t := p1+e1p*c1, t1+e1t*c1
+	f2p, f2t := p2+e2p*c2, t2+e2t*c2
+	return trueskill.Rating{Mu: f1t / f1p, Sigma: math.Sqrt(1 / f1p)},
+		trueskill.Rating{Mu: f2t / f2p, Sigma: math.Sqrt(1 / f2p)}
+}
+
+// TestFusedGraphIsTheClosedForm checks the floor benchmark computes the
+// update it claims to: the graph's messages give the closed form.
+func TestFusedGraphIsTheClosedForm(t *testing.T) {
+	p := trueskill.DefaultParams()
+	for _, c := range [][2]trueskill.Rating{{{Mu: 26, Sigma: 5}, {Mu: 24, Sigma: 6}}, {{Mu: 10, Sigma: 8}, {Mu: 40, Sigma: 1}}} {
+		a, b := fusedGraph1v1(c[0], c[1], p.Beta, p.Tau)
+		x, y := closedForm1v1(c[0], c[1], p.Beta, p.Tau)
+		for _, d := range []float64{a.Mu - x.Mu, a.Sigma - x.Sigma, b.Mu - y.Mu, b.Sigma - y.Sigma} {
+			if math.Abs(d) > 1e-12 {
+				t.Errorf("fused %v %v, closed form %v %v", a, b, x, y)
+			}
+		}
+	}
+}
+
+// BenchmarkFloorFusedGraph1v1 measures fusedGraph1v1 like the baseline.
+func BenchmarkFloorFusedGraph1v1(b *testing.B) {
+	p := trueskill.DefaultParams()
+	w, l := trueskill.Rating{Mu: 26, Sigma: 5}, trueskill.Rating{Mu: 24, Sigma: 6}
+	for i := 0; i < b.N; i++ {
+		x, y := fusedGraph1v1(w, l, p.Beta, p.Tau)
+		sinkRating = x
+		sinkRating = y
+	}
+}
+
+// BenchmarkFloorFusedGraph1v1Sequential measures it like the sequential
+// baseline.
+func BenchmarkFloorFusedGraph1v1Sequential(b *testing.B) {
+	p := trueskill.DefaultParams()
+	w, l := trueskill.Rating{Mu: 26, Sigma: 5}, trueskill.Rating{Mu: 24, Sigma: 6}
+	for i := 0; i < b.N; i++ {
+		w, l = fusedGraph1v1(l, w, p.Beta, p.Tau)
+	}
+	sinkRating = w
 }
 
 func teams(sizes ...int) [][]trueskill.Rating {
