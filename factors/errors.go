@@ -27,31 +27,50 @@ var (
 
 func finite(x float64) bool { return !math.IsNaN(x) && !math.IsInf(x, 0) }
 
+// The checks are split so that their fast path inlines into every message
+// operator and only a failure pays for formatting.
+
 func checkVariance(name string, v float64) error {
-	if !(v > 0) || math.IsInf(v, 1) {
-		return fmt.Errorf("%w: %s = %v, want a finite positive number", ErrParameter, name, v)
+	if !(v > 0) || v > math.MaxFloat64 {
+		return varianceError(name, v)
 	}
 	return nil
+}
+
+func varianceError(name string, v float64) error {
+	return fmt.Errorf("%w: %s = %v, want a finite positive number", ErrParameter, name, v)
 }
 
 func checkFinite(name string, x float64) error {
-	if !finite(x) {
-		return fmt.Errorf("%w: %s = %v, want a finite number", ErrParameter, name, x)
+	if x-x != 0 { // NaN or ±Inf
+		return finiteError(name, x)
 	}
 	return nil
 }
 
+func finiteError(name string, x float64) error {
+	return fmt.Errorf("%w: %s = %v, want a finite number", ErrParameter, name, x)
+}
+
 func checkMargin(eps float64) error {
-	if !(eps >= 0) || math.IsInf(eps, 1) {
-		return fmt.Errorf("%w: margin ε = %v, want a finite number ≥ 0", ErrParameter, eps)
+	if !(eps >= 0) || eps > math.MaxFloat64 {
+		return marginError(eps)
 	}
 	return nil
+}
+
+func marginError(eps float64) error {
+	return fmt.Errorf("%w: margin ε = %v, want a finite number ≥ 0", ErrParameter, eps)
 }
 
 // checkCavity rejects a cavity with negative precision.
 func checkCavity(c messages.Gaussian) error {
 	if c.Pi < 0 {
-		return fmt.Errorf("%w (precision %v)", ErrImproperCavity, c.Pi)
+		return cavityError(c)
 	}
 	return nil
+}
+
+func cavityError(c messages.Gaussian) error {
+	return fmt.Errorf("%w (precision %v)", ErrImproperCavity, c.Pi)
 }
