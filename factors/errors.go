@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 
+	"github.com/skillgraph/skillgraph/graph"
 	"github.com/skillgraph/skillgraph/messages"
 )
 
@@ -24,6 +25,21 @@ var (
 	// many cavities are uniform.
 	ErrDiverges = errors.New("evidence integral diverges")
 )
+
+// densityTerm returns log N(d; 0, v), the evidence term of every exact
+// factor, as a graph.LogTerm (so that LogEvidence can gather its logarithm
+// with the others), and false where v is not positive and finite: the
+// degenerate cases, which callers evaluate with messages.Gaussian.LogAverageOf.
+func densityTerm(d, v float64) (graph.LogTerm, bool) {
+	if !(v > 0) || v > math.MaxFloat64 {
+		return graph.LogTerm{}, false
+	}
+	return graph.LogTerm{Quad: -0.5 * d * d / v, Var: v, Norm: 1}, true
+}
+
+// one is the log-evidence term 0 (a factor integrating to 1 against a flat
+// cavity).
+var one = graph.LogTerm{Var: 1}
 
 func finite(x float64) bool { return !math.IsNaN(x) && !math.IsInf(x, 0) }
 

@@ -44,14 +44,25 @@ func (l *Likelihood) Message(i int, e graph.Edges) (messages.Gaussian, error) {
 // LogAverageFactor returns log ∫∫ N(x; y, c²) ĉ_x(x) ĉ_y(y) = log N(μ_x; μ_y,
 // σ_x² + σ_y² + c²); 0 if one cavity is uniform, ErrDiverges if both are.
 func (l *Likelihood) LogAverageFactor(e graph.Edges) (float64, error) {
+	t, ok, err := l.LogAverageFactorTerm(e)
+	if err != nil || ok {
+		return t.Value(), err
+	}
+	cx, cy := e.Cavity(0), e.Cavity(1)
+	return cx.LogAverageOf(messages.NewGaussian(cy.Mean(), cy.Variance()+l.Variance)), nil
+}
+
+// LogAverageFactorTerm returns LogAverageFactor as a graph.LogTerm.
+func (l *Likelihood) LogAverageFactorTerm(e graph.Edges) (graph.LogTerm, bool, error) {
 	cx, cy := e.Cavity(0), e.Cavity(1)
 	switch {
 	case cx.IsUniform() && cy.IsUniform():
-		return 0, ErrDiverges
+		return graph.LogTerm{}, false, ErrDiverges
 	case cx.IsUniform() || cy.IsUniform():
-		return 0, nil
+		return one, true, nil
 	}
-	return cx.LogAverageOf(messages.NewGaussian(cy.Mean(), cy.Variance()+l.Variance)), nil
+	t, ok := densityTerm(cx.Mean()-cy.Mean(), cx.Variance()+cy.Variance()+l.Variance)
+	return t, ok, nil
 }
 
 // Label returns "N(x; y, c²)".

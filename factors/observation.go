@@ -46,6 +46,12 @@ func (o *GaussianObservation) LogAverageFactor(e graph.Edges) (float64, error) {
 	return logAverageConstant(e, o.Value, o.Variance), nil
 }
 
+// LogAverageFactorTerm returns LogAverageFactor as a graph.LogTerm.
+func (o *GaussianObservation) LogAverageFactorTerm(e graph.Edges) (graph.LogTerm, bool, error) {
+	t, ok := constantTerm(e, o.Value, o.Variance)
+	return t, ok, nil
+}
+
 // Label returns "N(y; x, c²)".
 func (o *GaussianObservation) Label(vars []string) string {
 	return fmt.Sprintf("N(%.4g; %s, %.4g)", o.Value, vars[0], o.Variance)

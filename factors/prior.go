@@ -44,10 +44,28 @@ func (p *Prior) LogAverageFactor(e graph.Edges) (float64, error) {
 	return logAverageConstant(e, p.Mean, p.Variance), nil
 }
 
-// logAverageConstant is the evidence term of a factor whose message is the
+// LogAverageFactorTerm returns LogAverageFactor as a graph.LogTerm.
+func (p *Prior) LogAverageFactorTerm(e graph.Edges) (graph.LogTerm, bool, error) {
+	t, ok := constantTerm(e, p.Mean, p.Variance)
+	return t, ok, nil
+}
+
+// constantTerm is the evidence term of a factor whose message is the
 // constant N(mean, variance): log N(mean; μ_c, variance + σ_c²), 0 for a
 // uniform cavity (∫ N = 1).
+func constantTerm(e graph.Edges, mean, variance float64) (graph.LogTerm, bool) {
+	c := e.Cavity(0)
+	if c.IsUniform() {
+		return one, true
+	}
+	return densityTerm(mean-c.Mean(), variance+c.Variance())
+}
+
+// logAverageConstant is constantTerm's value, with its degenerate cases.
 func logAverageConstant(e graph.Edges, mean, variance float64) float64 {
+	if t, ok := constantTerm(e, mean, variance); ok {
+		return t.Value()
+	}
 	return e.Cavity(0).LogAverageOf(messages.NewGaussian(mean, variance))
 }
 

@@ -153,8 +153,33 @@ func (w *WeightedSum) twoTerms(i int, ai float64, e graph.Edges) (messages.Gauss
 // σ_x² + Σ aⱼ²σⱼ²). With one uniform cavity, integrating that variable out of
 // the constraint leaves 1/|coefficient|; with more, ErrDiverges.
 func (w *WeightedSum) LogAverageFactor(e graph.Edges) (float64, error) {
-	uniform := -1
-	var mean, variance float64
+	t, ok, err := w.LogAverageFactorTerm(e)
+	if err != nil || ok {
+		return t.Value(), err
+	}
+	mean, variance, _ := w.constraintMoments(e)
+	return messages.PointMass(0).LogAverageOf(messages.NewGaussian(mean, variance)), nil
+}
+
+// LogAverageFactorTerm returns LogAverageFactor as a graph.LogTerm.
+func (w *WeightedSum) LogAverageFactorTerm(e graph.Edges) (graph.LogTerm, bool, error) {
+	mean, variance, uniform := w.constraintMoments(e)
+	switch {
+	case uniform == -2:
+		return graph.LogTerm{}, false, ErrDiverges
+	case uniform >= 0:
+		a := w.coefficient(uniform)
+		return graph.LogTerm{Var: a * a}, true, nil // −log|a| = −½·log a²
+	}
+	t, ok := densityTerm(mean, variance) // log N(0; mean, variance)
+	return t, ok, nil
+}
+
+// constraintMoments returns the mean and variance of x − aᵀy under the
+// cavities, the edge of the one uniform cavity with a non-zero coefficient
+// (−1 if none, −2 if several).
+func (w *WeightedSum) constraintMoments(e graph.Edges) (mean, variance float64, uniform int) {
+	uniform = -1
 	for k := 0; k < w.Arity(); k++ {
 		a := w.coefficient(k)
 		c := e.Cavity(k)
@@ -162,8 +187,8 @@ func (w *WeightedSum) LogAverageFactor(e graph.Edges) (float64, error) {
 			if a == 0 {
 				continue
 			}
-			if uniform >= 0 {
-				return 0, ErrDiverges
+			if uniform != -1 {
+				return 0, 0, -2
 			}
 			uniform = k
 			continue
@@ -174,10 +199,7 @@ func (w *WeightedSum) LogAverageFactor(e graph.Edges) (float64, error) {
 		mean += a * c.Mean()
 		variance += a * a * c.Variance()
 	}
-	if uniform >= 0 {
-		return -math.Log(math.Abs(w.coefficient(uniform))), nil
-	}
-	return messages.PointMass(0).LogAverageOf(messages.NewGaussian(mean, variance)), nil
+	return mean, variance, uniform
 }
 
 // Label returns "x = a₁·y₁ + …" in short form, e.g. "t1 = p2 + p3" or

@@ -65,7 +65,10 @@ func (b *Builder) AddObserved(name string, value float64) VarID {
 // own Label (see Labeler) or its type name is used.
 func (b *Builder) AddFactor(f Factor, label string, vars ...VarID) FactorID {
 	id := FactorID(len(b.g.factors))
-	b.g.factors = append(b.g.factors, factorNode{f: f, layer: b.layer, label: label, arity: int32(len(vars))})
+	fn := factorNode{f: f, layer: b.layer, label: label, arity: int32(len(vars))}
+	fn.ev, _ = f.(Evidence)
+	fn.gev, _ = f.(GaussianEvidence)
+	b.g.factors = append(b.g.factors, fn)
 	b.vars = append(b.vars, slices.Clone(vars))
 	return id
 }

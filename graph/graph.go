@@ -42,6 +42,34 @@ type Evidence interface {
 	LogAverageFactor(e Edges) (float64, error)
 }
 
+// LogTerm is a log-evidence term written as
+//
+//	Quad − ½·log Var − Norm·log √(2π),
+//
+// the form of the logarithm of a Gaussian density (Quad = −½(x−m)²/v,
+// Var = v, Norm = 1) and of its degenerate cases (a constant 1 is Var = 1;
+// the 1/|a| of a weighted sum with one flat cavity is Var = a²). A sum of
+// many such terms needs one logarithm, of the product of their Var, where
+// evaluating each costs one.
+type LogTerm struct {
+	Quad float64
+	Var  float64 // positive and finite
+	Norm float64
+}
+
+// Value returns Quad − ½·log Var − Norm·log √(2π).
+func (t LogTerm) Value() float64 { return t.Quad - 0.5*math.Log(t.Var) - t.Norm*logSqrt2Pi }
+
+// GaussianEvidence is implemented by factors whose Evidence term is a
+// LogTerm (the exact factors of Table 1); LogEvidence then gathers the
+// logarithms of all of them into one. LogAverageFactorTerm returns
+// ok = false where the term is not of that form for the current cavities
+// (two point masses, an improper cavity); LogEvidence then calls
+// LogAverageFactor, which must agree with the term wherever ok is true.
+type GaussianEvidence interface {
+	LogAverageFactorTerm(e Edges) (t LogTerm, ok bool, err error)
+}
+
 // Validator is implemented by factors whose parameters can be invalid; the
 // builder calls Validate once and reports the error with the factor's name.
 type Validator interface {
@@ -101,6 +129,8 @@ type variable struct {
 
 type factorNode struct {
 	f     Factor
+	ev    Evidence         // f as Evidence, or nil
+	gev   GaussianEvidence // f as GaussianEvidence, or nil
 	first int32 // first edge index
 	arity int32
 	layer int32
@@ -403,13 +433,30 @@ func (g *Graph) recomputeMarginal(v VarID) {
 // graph of exact factors the estimate is exact.
 func (g *Graph) LogEvidence() (float64, error) {
 	var total kahan // hundreds of thousands of terms of both signs
+	// Every logarithm of a LogTerm and of the variables' brackets below is
+	// gathered into −½·log(product), the product kept within range by
+	// folding it into logs when it grows or shrinks too far.
+	prod := newProductLog()
+	norms := 0.0
 	for fi := range g.factors {
 		fn := &g.factors[fi]
-		ev, ok := fn.f.(Evidence)
-		if !ok {
+		e := Edges{g: g, first: fn.first}
+		if fn.gev != nil {
+			t, ok, err := fn.gev.LogAverageFactorTerm(e)
+			if err != nil {
+				return 0, fmt.Errorf("graph %q: evidence of factor %d %s: %w", g.name, fi, fn.label, err)
+			}
+			if ok {
+				total.add(t.Quad)
+				prod.mul(t.Var)
+				norms += t.Norm
+				continue
+			}
+		}
+		if fn.ev == nil {
 			return 0, fmt.Errorf("graph %q: factor %d %s: %w", g.name, fi, fn.label, ErrNoEvidence)
 		}
-		l, err := ev.LogAverageFactor(Edges{g: g, first: fn.first})
+		l, err := fn.ev.LogAverageFactor(e)
 		if err != nil {
 			return 0, fmt.Errorf("graph %q: evidence of factor %d %s: %w", g.name, fi, fn.label, err)
 		}
@@ -427,12 +474,11 @@ func (g *Graph) LogEvidence() (float64, error) {
 		if !(q.Pi > 0) {
 			return 0, fmt.Errorf("graph %q: evidence: %w marginal of %s: %v", g.name, ErrImproper, g.vars[v].name, q)
 		}
-		// Σ_e A(c_e) − (d−1)·A(q) about the mean of q, with the logarithms
-		// gathered into one: A(c) = ½τ_c'²/π_c − ½·log π_c + log√(2π) with
-		// τ_c' = τ_c − π_c·μ_q, and τ_q' = 0.
+		// Σ_e A(c_e) − (d−1)·A(q) about the mean of q: A(c) = ½τ_c'²/π_c −
+		// ½·log π_c + log√(2π) with τ_c' = τ_c − π_c·μ_q, and τ_q' = 0.
 		center := q.Mean()
-		var quad, logs float64
-		ratio, proper := 1.0, 0
+		var quad float64
+		proper := 0
 		for _, e := range g.vars[v].edges {
 			c := g.cavity(e)
 			switch {
@@ -440,11 +486,7 @@ func (g *Graph) LogEvidence() (float64, error) {
 			case c.Pi > 0:
 				t := c.Tau - c.Pi*center
 				quad += 0.5 * t * t / c.Pi
-				ratio *= c.Pi / q.Pi
-				if ratio < 1e-280 || ratio > 1e280 {
-					logs += math.Log(ratio)
-					ratio = 1
-				}
+				prod.mul(c.Pi / q.Pi) // Σ log π_c = Σ log(π_c/π_q) + proper·log π_q
 				proper++
 			default:
 				f := g.edgeFactor(e)
@@ -452,16 +494,48 @@ func (g *Graph) LogEvidence() (float64, error) {
 					g.name, f, g.factors[f].label, e-g.factors[f].first, ErrImproper, c)
 			}
 		}
-		// Σ log π_c − (d−1)·log π_q = Σ log(π_c/π_q) + (proper − d + 1)·log π_q.
-		extra := float64(proper - d + 1)
-		logs += math.Log(ratio)
-		if extra != 0 {
-			logs += extra * math.Log(q.Pi)
+		// … − (d−1)·log π_q: the bracket's logarithms are −½·[Σ log(π_c/π_q)
+		// + (proper − d + 1)·log π_q].
+		extra := proper - d + 1
+		for ; extra > 0; extra-- {
+			prod.mul(q.Pi)
 		}
-		total.add(quad - 0.5*logs + extra*logSqrt2Pi)
+		for ; extra < 0; extra++ {
+			prod.mul(1 / q.Pi)
+		}
+		total.add(quad)
+		norms -= float64(proper - d + 1)
 	}
+	total.add(-0.5 * prod.log())
+	total.add(-norms * logSqrt2Pi)
 	return total.value(), nil
 }
+
+// productLog accumulates log Π xᵢ with a logarithm per 10^200 or so of range
+// instead of one per factor: the running product p stays within
+// [1e-200, 1e200] and each x within [1e-100, 1e100] is multiplied in, so
+// nothing overflows or underflows; other x (0, +Inf, NaN included) add their
+// own logarithm.
+type productLog struct {
+	p    float64
+	logs float64
+}
+
+func newProductLog() productLog { return productLog{p: 1} }
+
+func (pl *productLog) mul(x float64) {
+	if !(x >= 1e-100 && x <= 1e100) {
+		pl.logs += math.Log(x)
+		return
+	}
+	pl.p *= x
+	if pl.p < 1e-200 || pl.p > 1e200 {
+		pl.logs += math.Log(pl.p)
+		pl.p = 1
+	}
+}
+
+func (pl *productLog) log() float64 { return pl.logs + math.Log(pl.p) }
 
 // logSqrt2Pi is log √(2π).
 const logSqrt2Pi = 0.918938533204672741780329736405617640
