@@ -131,7 +131,7 @@ type factorNode struct {
 	f     Factor
 	ev    Evidence         // f as Evidence, or nil
 	gev   GaussianEvidence // f as GaussianEvidence, or nil
-	first int32 // first edge index
+	first int32            // first edge index
 	arity int32
 	layer int32
 	label string
