@@ -76,8 +76,8 @@ func (r *Runner) residualPass(rs *residualState, theta float64, first bool) (Res
 	}
 	for j := range rs.steps {
 		st := &rs.steps[j]
-		in := rs.inputs[st.first:st.end]
-		if !first && r.inputChange(in)-rs.seen[j] <= theta {
+		in := r.inputChange(rs.inputs[st.first:st.end])
+		if !first && in-rs.seen[j] <= theta {
 			continue
 		}
 		d, err := r.Update(st.f, st.edge)
@@ -91,7 +91,7 @@ func (r *Runner) residualPass(rs *residualState, theta float64, first bool) (Res
 			d = 1
 		}
 		r.changes[st.target] += d
-		rs.seen[j] = r.inputChange(in)
+		rs.seen[j] = in + d // the target is one of the inputs
 	}
 	return Result{Converged: true}, nil
 }
