@@ -12,7 +12,9 @@
 // Each factor is a small struct of parameters that may be changed between
 // runs of a reused graph. Each implements graph.Evidence, so a graph built
 // from them reports its log evidence (for TrueSkill, the probability of the
-// observed outcome), and graph.Validator, so invalid parameters are reported
+// observed outcome), the exact ones also graph.GaussianEvidence (the same
+// term in parts, so the graph needs one logarithm for all of them), and
+// graph.Validator, so invalid parameters are reported
 // by the builder rather than surfacing as NaN. A new factor is one file: a
 // type with Arity and Message, plus LogAverageFactor for evidence.
 package factors

@@ -13,9 +13,10 @@
 // their cavities; variational factors read marginals and their previous
 // message; both use the same method, so a non-Gaussian likelihood such as a
 // Poisson score (a variational fixed point, Guo et al. 2012, Lemma 1) plugs
-// in like any other. Optional interfaces add evidence (Evidence), parameter
-// validation (Validator), readable labels (Labeler) and the approximation's
-// name (Approximate).
+// in like any other. Optional interfaces add evidence (Evidence, and
+// GaussianEvidence for terms of Gaussian form, whose logarithms LogEvidence
+// gathers into one), parameter validation (Validator), readable labels
+// (Labeler) and the approximation's name (Approximate).
 //
 // Storage is flat (slices indexed by dense IDs, adjacency in one array), so a
 // graph of hundreds of thousands of variables costs memory linear in its

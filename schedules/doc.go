@@ -15,6 +15,11 @@
 // messages.AbsDiff to reproduce the stopping points of other TrueSkill
 // implementations).
 //
+// A Loop with the Residual option skips, after its first pass, the updates
+// whose inputs have not moved by more than a threshold since they last ran
+// (residual scheduling): late passes over a long chain then cost a fraction
+// of the early ones, at the same stopping rule.
+//
 // Tree builds the exact two-pass schedule of a tree-shaped graph, Flooding a
 // loop over every edge for any graph, and the TrueSkill paper's Figure 1
 // schedule is written with Step, Sequence and Loop (see the package example).
