@@ -54,7 +54,7 @@ type Observer interface {
 type Runner struct {
 	g        *graph.Graph
 	ctx      context.Context
-	metric   Metric
+	metric   Metric // nil: messages.Distance
 	damping  float64
 	observer Observer
 	passMax  float64 // largest change since the innermost running loop began its pass
@@ -87,8 +87,13 @@ func (r *Runner) Update(f graph.FactorID, i int) (float64, error) {
 	if r.loops == 0 && r.observer == nil {
 		return 0, nil // nobody reads the change outside loops
 	}
-	d := r.metric(before, after)
-	if d > r.passMax || math.IsNaN(d) {
+	var d float64
+	if r.metric == nil {
+		d = messages.Distance(before, after) // the default, called directly
+	} else {
+		d = r.metric(before, after)
+	}
+	if d > r.passMax || d != d { // a NaN change is never converged
 		r.passMax = d
 	}
 	if r.observer != nil {
@@ -122,7 +127,7 @@ func Run(ctx context.Context, g *graph.Graph, s Schedule, opts ...RunOption) (Re
 // NewRunner returns a Runner for g, to run schedules repeatedly without
 // allocating (Run allocates one Runner per call).
 func NewRunner(g *graph.Graph, opts ...RunOption) *Runner {
-	r := &Runner{g: g, metric: messages.Distance}
+	r := &Runner{g: g}
 	for _, o := range opts {
 		o(r)
 	}
