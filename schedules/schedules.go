@@ -237,7 +237,8 @@ func Damping(d float64) LoopOption { return func(l *LoopSchedule) { l.Damping = 
 // when a pass changes nothing by more than the tolerance. Choose theta well
 // below the tolerance (a tenth of it keeps TrueSkill's results within the
 // tolerance of the converged ones). The body must consist of Steps and
-// Sequences.
+// Sequences. A Runner reads the body's steps when it first runs the loop and
+// keeps them: after changing a residual loop's body, use a new Runner.
 func Residual(theta float64) LoopOption { return func(l *LoopSchedule) { l.Residual = theta } }
 
 // Name names the loop for observers and drawings.

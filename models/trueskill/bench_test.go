@@ -183,6 +183,17 @@ func BenchmarkGraphFFA8(b *testing.B) { benchGraph(b, trueskill.Match{Teams: ffa
 
 func BenchmarkGraphFFA16(b *testing.B) { benchGraph(b, trueskill.Match{Teams: ffa(16)}) }
 
+// BenchmarkGraphFFA8Upset is an 8-player free-for-all won by the weakest
+// player and lost by the strongest (μ 25 … 60, σ = 2): every comparison is
+// in the truncation's far tail.
+func BenchmarkGraphFFA8Upset(b *testing.B) {
+	t := ffa(8)
+	for j := range t {
+		t[j][0] = trueskill.Rating{Mu: 25 + 5*float64(j), Sigma: 2}
+	}
+	benchRater(b, trueskill.Match{Teams: t}, true)
+}
+
 var sinkFloat float64
 
 // benchQuality measures the match quality of teams.
