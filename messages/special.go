@@ -10,10 +10,9 @@ const (
 	invSqrt2Pi = 0.398942280401432677939946059934381868 // 1/√(2π)
 	logSqrt2Pi = 0.918938533204672741780329736405617640 // log √(2π)
 
-	// tailStart is where the Mills-ratio continued fraction takes over from erfc.
-	// At −5, Φ is still ≈ 2.9e-7, so the direct ratio φ/Φ is exact to a few ulp,
-	// and the continued fraction needs at most 40 terms to reach 1 ulp (measured
-	// against mpmath at 50 digits).
+	// tailStart is where the left-tail tables (millsTail) take over: below it
+	// λ, 1 − W and log Φ come from y = −x without exponentials, which stay
+	// exact where φ and Φ underflow. It is where the λ table starts (millsLo).
 	tailStart = -5.0
 )
 
@@ -28,8 +27,8 @@ func NormCDF(x float64) float64 { return 0.5 * math.Erfc(-x/math.Sqrt2) }
 
 // LogNormCDF returns log Φ(x) with full relative accuracy for every finite x.
 // Below −5 it is computed as −log(y + g₁) − x²/2 − log√(2π) with y = −x and
-// Φ(−y)/φ(y) = 1/(y + g₁) from the Laplace continued fraction, so it never
-// underflows; above 0 it is log1p(−Φ(−x)), which resolves the small negative
+// Φ(−y)/φ(y) = 1/(y + g₁) from the Laplace continued fraction (millsTailG1),
+// so it never underflows; above 0 it is log1p(−Φ(−x)), which resolves the small negative
 // value instead of rounding log(1 − δ) (at x = 5, log Φ is −2.9e-7 and
 // log(Φ(x)) would keep only 9 digits of it).
 func LogNormCDF(x float64) float64 {
@@ -40,8 +39,7 @@ func LogNormCDF(x float64) float64 {
 		if math.IsInf(x, -1) {
 			return math.Inf(-1)
 		}
-		g1, _, _ := millsTail(-x)
-		return -math.Log(-x+g1) - 0.5*x*x - logSqrt2Pi
+		return -math.Log(-x+millsTailG1(-x)) - 0.5*x*x - logSqrt2Pi
 	case x > 0:
 		return math.Log1p(-NormCDF(-x))
 	default:
@@ -55,13 +53,15 @@ func NormQuantile(p float64) float64 { return -math.Sqrt2 * math.Erfcinv(2*p) }
 
 // InvMillsRatio returns λ(x) = φ(x)/Φ(x), the mean of a unit Gaussian
 // truncated to values above −x, shifted by x. It equals the TrueSkill win
-// correction V(x, 0). Below −5 it is −x + g₁, from Laplace's continued
-// fraction Φ(x)/φ(x) = 1/(−x + g₁) (millsTail), which needs no exponential
+// correction V(x, 0). Below −5 it is y + g₁ with y = −x, from Laplace's
+// continued fraction Φ(x)/φ(x) = 1/(y + g₁), g₁ = s·P(1/y²) from a table
+// (millsTailG1: one division, within 0.55 ulp), which needs no exponential
 // and stays exact where φ and Φ both underflow: at x = −1e4 it returns
-// 10000.0001 where the naive ratio returns NaN. On [−5, 5) it is a table
-// polynomial (invMillsPoly): no exponential, erfc or division, and within
-// about 1 ulp. Above, it is φ(x)/(1 − φ(x)·R(−x)) with R(−x) = Φ(−x)/φ(x) from
-// a short continued fraction.
+// 10000.0001 where the naive ratio returns NaN, and λ(x) ~ −x up to the
+// largest double. On [−5, 5) it is a table polynomial (invMillsPoly): no
+// exponential, erfc or division, and within about 1 ulp. Above, it is
+// φ(x)/(1 − φ(x)·R(−x)) with R(−x) = Φ(−x)/φ(x) from a short continued
+// fraction. λ(−∞) = +∞, λ(+∞) = 0 and λ(NaN) = NaN.
 func InvMillsRatio(x float64) float64 {
 	switch {
 	case x >= millsLo && x < millsHi:
@@ -70,8 +70,7 @@ func InvMillsRatio(x float64) float64 {
 		if math.IsInf(x, -1) {
 			return math.Inf(1)
 		}
-		g1, _, _ := millsTail(-x)
-		return -x + g1
+		return -x + millsTailG1(-x)
 	}
 	// x ≥ 5 or NaN. Φ(−x) = φ(x)·R(−x) ≤ 2.9e-7, so an error δ in R(−x)
 	// costs only δ·Φ(−x) in the result, and R(−x) = 1/(x + g₁) needs far
@@ -114,25 +113,47 @@ func invMillsPoly(x float64) float64 {
 	return c[0] + (lo + hi*u8)
 }
 
-// millsTail evaluates, for y ≥ 5, the tails of Laplace's continued fraction
-//
-//	Φ(−y)/φ(y) = 1/(y + g₁),  g_k = 1/(y + (k+1)·g_{k+1}),
-//
-// by backward recurrence, and returns g₁, g₂, g₃. Forty terms reach 1 ulp at
-// y = 5 and twenty suffice from y = 8 on (measured against mpmath).
-func millsTail(y float64) (g1, g2, g3 float64) {
-	n := 40
-	if y >= 8 {
-		n = 20
-	}
-	g := 0.0
-	for k := n; k >= 3; k-- {
-		g = 1 / (y + float64(k+1)*g)
-	}
-	g3 = g
-	g2 = 1 / (y + 3*g3)
-	g1 = 1 / (y + 2*g2)
-	return g1, g2, g3
+// millsTailG1 returns g₁ = λ(−y) − y for y > 5, the first tail of Laplace's
+// continued fraction Φ(−y)/φ(y) = 1/(y + g₁), g_k = 1/(y + (k+1)·g_{k+1}).
+// It is s·P(z) with s = 1/y, z = s²: y·g₁ = 1/(1 + 2z/(1 + 3z/(1 + …))) is
+// a smooth function of z on [0, 1/25] that tends to 1 as z → 0 (the
+// asymptotic series g₁ ~ 1/y − 2/y³ + 10/y⁵ − …), so one set of polynomials
+// in z (millsTailP, fitted with mpmath by testdata/gen_mills.py tail) serves
+// every y from 5 to the largest double, with one division and no special
+// case for large y; z underflows harmlessly (P(0) = 1). The backward
+// recurrence it replaces needed 20 to 40 dependent divisions for 1 ulp.
+func millsTailG1(y float64) float64 {
+	s := 1 / y
+	z := s * s
+	k := min(uint(int(z*millsTailPerUnit)), uint(len(millsTailP)-1))
+	// 1024z is exact and 2k + 1 a small integer, so u has no rounding error.
+	u := 2*millsTailPerUnit*z - float64(2*int(k)+1)
+	return s * millsTailPoly(&millsTailP[k], u)
+}
+
+// millsTail returns g₁ = λ(−y) − y (as millsTailG1) and 1 − W, the variance
+// factor of a unit Gaussian truncated to (y, ∞) shifted by y, for y > 5:
+// 1 − W = 1 − λ·(λ − y) = z·Q(z) with z = 1/y², Q from millsTailQ. Q tends
+// to 1 (1 − W ~ 1/y² − 6/y⁴ + …), so 1 − W is relatively exact for every y
+// and has no cancellation, unlike 1 − V·g₁ (which loses 2·log₁₀ y digits);
+// it keeps its relative accuracy down to the subnormal range (y ≈ 1.3e154)
+// and underflows to 0 only where the true value does. P and Q share the
+// interval and u, and their Estrin trees run side by side.
+func millsTail(y float64) (g1, oneMinusW float64) {
+	s := 1 / y
+	z := s * s
+	k := min(uint(int(z*millsTailPerUnit)), uint(len(millsTailP)-1))
+	u := 2*millsTailPerUnit*z - float64(2*int(k)+1)
+	return s * millsTailPoly(&millsTailP[k], u), z * millsTailPoly(&millsTailQ[k], u)
+}
+
+// millsTailPoly sums a degree-7 row of millsTailP or millsTailQ at u by
+// Estrin's scheme (a tree of depth three), adding the constant term c₀ ≈ 1
+// last and its rounding error c[8] first, as invMillsPoly does.
+func millsTailPoly(c *[9]float64, u float64) float64 {
+	u2 := u * u
+	u4 := u2 * u2
+	return c[0] + ((c[8] + c[1]*u + (c[2]+c[3]*u)*u2) + (c[4]+c[5]*u+(c[6]+c[7]*u)*u2)*u4)
 }
 
 // Truncation holds the corrections that moment-match a unit-variance Gaussian
@@ -151,12 +172,13 @@ type Truncation struct {
 //
 //	V(t, ε) = φ(t−ε)/Φ(t−ε),   W(t, ε) = V·(V + t − ε).
 //
-// For t − ε < −5 it uses the continued-fraction tails g₁, g₂, g₃ of
-// millsTail with y = ε − t: V = y + g₁, W = V·g₁ and the identity
-// 1 − W = g₁²·(1 + 4g₂² − 6g₂g₃), obtained by substituting y·g_k = 1 − (k+1)·g_k·g_{k+1}
-// twice into 1 − V(V − y); it has no cancellation (the bracket stays in
-// [0.9, 1] for y ≥ 5) and keeps 1 − W relatively exact down to t = −1e4
-// and beyond.
+// For t − ε < −5 it uses millsTail with y = ε − t: V = y + g₁ with the
+// continued-fraction tail g₁ = V − y, and 1 − W = 1 − V·g₁ = Q(1/y²)/y² from
+// a table fitted to that quantity, which has no cancellation and keeps
+// 1 − W relatively exact (within 3 ulp) down to t = −1e4 and beyond
+// (1 − W ~ 1/y² as y → ∞); W is 1 − (1 − W), within 0.6 ulp. The limits
+// are V = +∞, W = 1, 1 − W = 0 at t − ε = −∞ and V = 0, W = 0, 1 − W = 1 at
+// t − ε = +∞ (no truncation); a NaN t − ε (including ∞ − ∞) gives NaN.
 func GreaterThan(t, eps float64) Truncation {
 	x := t - eps
 	if x < tailStart {
@@ -164,9 +186,11 @@ func GreaterThan(t, eps float64) Truncation {
 		if math.IsInf(y, 1) {
 			return Truncation{V: math.Inf(1), W: 1, OneMinusW: 0}
 		}
-		g1, g2, g3 := millsTail(y)
-		v := y + g1
-		return Truncation{V: v, W: v * g1, OneMinusW: g1 * g1 * (1 + 4*g2*g2 - 6*g2*g3)}
+		g1, omw := millsTail(y)
+		return Truncation{V: y + g1, W: 1 - omw, OneMinusW: omw}
+	}
+	if math.IsInf(x, 1) {
+		return Truncation{V: 0, W: 0, OneMinusW: 1}
 	}
 	v := InvMillsRatio(x)
 	w := v * (v + x)
@@ -182,7 +206,10 @@ func GreaterThan(t, eps float64) Truncation {
 // (The paper's text labels these V_{I(|·|>ε)}; the factor they belong to is
 // I(|·| ≤ ε), as its Table 1 row says.) The formulas are used as printed only
 // where they are well conditioned; elsewhere the same moments are obtained
-// without cancellation (see withinMoments).
+// without cancellation (see withinMoments). Limits: ε = +∞ with a finite t
+// truncates nothing (V = 0, W = 0, 1 − W = 1); t = ±∞ with a finite ε > 0
+// gives V = ∓∞, W = 1, 1 − W = 0; NaN inputs, and t = ±∞ with ε = +∞, give
+// NaN.
 func Within(t, eps float64) Truncation {
 	tr, _ := withinMoments(t, eps, false)
 	return tr
@@ -245,6 +272,13 @@ func withinMoments(t, eps float64, wantLogZ bool) (Truncation, float64) {
 	if math.IsNaN(t) || math.IsNaN(eps) {
 		return Truncation{V: math.NaN(), W: math.NaN(), OneMinusW: math.NaN()}, math.NaN()
 	}
+	if math.IsInf(eps, 1) {
+		if math.IsInf(t, 0) {
+			return Truncation{V: math.NaN(), W: math.NaN(), OneMinusW: math.NaN()}, math.NaN()
+		}
+		// The whole line is kept: the printed formulas would give 0·∞.
+		return Truncation{V: 0, W: 0, OneMinusW: 1}, 0
+	}
 	sign := 1.0
 	if t < 0 {
 		t, sign = -t, -1
@@ -258,13 +292,12 @@ func withinMoments(t, eps float64, wantLogZ bool) (Truncation, float64) {
 		if math.IsInf(beta, 1) {
 			return Truncation{V: -sign * beta, W: 1, OneMinusW: 0}, math.Inf(-1)
 		}
-		g1, g2, g3 := millsTail(beta)
-		v := beta + g1
+		g1, omw := millsTail(beta)
 		lz := 0.0
 		if wantLogZ {
 			lz = LogNormCDF(b) // the far end's share is below e⁻⁴⁰ ≈ 4e-18
 		}
-		return Truncation{V: -sign * v, W: v * g1, OneMinusW: g1 * g1 * (1 + 4*g2*g2 - 6*g2*g3)}, lz
+		return Truncation{V: -sign * (beta + g1), W: 1 - omw, OneMinusW: omw}, lz
 	case width <= 1 && beta < 0:
 		// r ∈ [−ε, ε], density ∝ exp(t·r − r²/2) (t < ε ≤ 1/2).
 		var z0, n1, n2 float64

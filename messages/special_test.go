@@ -153,3 +153,116 @@ func TestInvMillsRatioGolden(t *testing.T) {
 	}
 	t.Logf("worst error %.2f ulp on [%d, %d), %.2g relative outside", worstTable, millsLo, millsHi, worstOut)
 }
+
+// ulpError returns |got − exact| in units of the last place of the exact
+// value (2^(e−53) for exact in [2^(e−1), 2^e), and at least 2^−1074, the
+// spacing of the subnormals, so values beyond the double range compare by
+// their absolute difference), computed without rounding the exact value.
+func ulpError(t *testing.T, got float64, exact string) float64 {
+	t.Helper()
+	x, _, err := big.ParseFloat(exact, 10, 200, big.ToNearestEven)
+	if err != nil {
+		t.Fatal(err)
+	}
+	diff, _ := new(big.Float).Sub(new(big.Float).SetFloat64(got), x).Float64()
+	e := x.MantExp(nil)
+	return math.Abs(diff) / math.Ldexp(1, max(e-53, -1074))
+}
+
+// TestMillsTailGolden checks the left tail x < −5 (millsTail, millsTailG1)
+// against testdata/mills_tail.csv, written by testdata/gen_mills.py
+// tailgolden from mpmath's erfc (and, beyond y = 1e15, from the enveloping
+// asymptotic series of Φ(−y)/φ(y)) at 60 and 100 digits, independently of
+// the tables: λ(x), W and 1 − W of the win factor at t − ε = x, on (−6, −5),
+// at every interval edge of millsTailP and millsTailQ and the doubles next to
+// it, at random points of every interval and out to the largest double.
+// Limits, in ulps of the exact value: λ and W 0.75, 1 − W 3 (the generator
+// measures at most 0.54, 0.57 and 2.9; 1 − W = z·Q(z) inherits the rounding
+// of z = (1/y)², up to 1.5 ulp).
+func TestMillsTailGolden(t *testing.T) {
+	f, err := os.Open("testdata/mills_tail.csv")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	recs, err := csv.NewReader(f).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(recs) < 600 {
+		t.Fatalf("only %d reference values", len(recs)-1)
+	}
+	limits := [3]float64{0.75, 0.75, 3}
+	names := [3]string{"λ", "W", "1 − W"}
+	var worst [3]float64
+	for _, r := range recs[1:] {
+		x := mustParse(t, r[0])
+		if !(x < tailStart) {
+			t.Fatalf("reference point %v is not in the tail", x)
+		}
+		for _, tr := range []Truncation{GreaterThan(x, 0), GreaterThan(0, -x), GreaterThan(x/2, -x/2)} {
+			if tr.V != InvMillsRatio(x) {
+				t.Errorf("GreaterThan V = %v, InvMillsRatio(%v) = %v", tr.V, x, InvMillsRatio(x))
+			}
+			for i, got := range [3]float64{tr.V, tr.W, tr.OneMinusW} {
+				d := ulpError(t, got, r[i+1])
+				worst[i] = math.Max(worst[i], d)
+				if d > limits[i] {
+					t.Errorf("x = %v: %s = %.17g, want %s (%.2f ulp)", x, names[i], got, r[i+1], d)
+				}
+			}
+		}
+	}
+	t.Logf("worst error: λ %.3f ulp, W %.3f ulp, 1 − W %.3f ulp", worst[0], worst[1], worst[2])
+}
+
+// TestLimits checks the infinite and NaN inputs documented on InvMillsRatio,
+// GreaterThan and Within.
+func TestLimits(t *testing.T) {
+	inf, nan := math.Inf(1), math.NaN()
+	same := func(a, b float64) bool { return a == b || math.IsNaN(a) && math.IsNaN(b) }
+	for _, c := range []struct{ x, want float64 }{{inf, 0}, {-inf, inf}, {nan, nan}, {-math.MaxFloat64, math.MaxFloat64}} {
+		if got := InvMillsRatio(c.x); !same(got, c.want) {
+			t.Errorf("InvMillsRatio(%v) = %v, want %v", c.x, got, c.want)
+		}
+	}
+	none := Truncation{V: 0, W: 0, OneMinusW: 1}
+	nanT := Truncation{V: nan, W: nan, OneMinusW: nan}
+	for _, c := range []struct {
+		name      string
+		got, want Truncation
+	}{
+		{"GreaterThan(+∞, 0)", GreaterThan(inf, 0), none},
+		{"GreaterThan(0, −∞)", GreaterThan(0, -inf), none},
+		{"GreaterThan(1e308, −1e308)", GreaterThan(1e308, -1e308), none},
+		{"GreaterThan(−∞, 0)", GreaterThan(-inf, 0), Truncation{V: inf, W: 1, OneMinusW: 0}},
+		{"GreaterThan(0, +∞)", GreaterThan(0, inf), Truncation{V: inf, W: 1, OneMinusW: 0}},
+		{"GreaterThan(−MaxFloat64, 0)", GreaterThan(-math.MaxFloat64, 0), Truncation{V: math.MaxFloat64, W: 1, OneMinusW: 0}},
+		{"GreaterThan(+∞, +∞)", GreaterThan(inf, inf), nanT},
+		{"GreaterThan(NaN, 0)", GreaterThan(nan, 0), nanT},
+		{"GreaterThan(0, NaN)", GreaterThan(0, nan), nanT},
+		{"Within(0, +∞)", Within(0, inf), none},
+		{"Within(3, +∞)", Within(3, inf), none},
+		{"Within(+∞, 1)", Within(inf, 1), Truncation{V: -inf, W: 1, OneMinusW: 0}},
+		{"Within(−∞, 1)", Within(-inf, 1), Truncation{V: inf, W: 1, OneMinusW: 0}},
+		{"Within(+∞, +∞)", Within(inf, inf), nanT},
+		{"Within(NaN, 1)", Within(nan, 1), nanT},
+		{"Within(0, NaN)", Within(0, nan), nanT},
+	} {
+		if !same(c.got.V, c.want.V) || !same(c.got.W, c.want.W) || !same(c.got.OneMinusW, c.want.OneMinusW) {
+			t.Errorf("%s = %+v, want %+v", c.name, c.got, c.want)
+		}
+	}
+	for _, c := range []struct {
+		t, eps, want float64
+	}{{0, inf, 0}, {3, inf, 0}, {inf, 1, -inf}, {-inf, 1, -inf}, {inf, inf, nan}, {nan, 1, nan}} {
+		if got := LogWithinMass(c.t, c.eps); !same(got, c.want) {
+			t.Errorf("LogWithinMass(%v, %v) = %v, want %v", c.t, c.eps, got, c.want)
+		}
+	}
+	for _, c := range []struct{ x, want float64 }{{inf, 0}, {-inf, -inf}, {nan, nan}, {-math.MaxFloat64, -inf}} {
+		if got := LogNormCDF(c.x); !same(got, c.want) {
+			t.Errorf("LogNormCDF(%v) = %v, want %v", c.x, got, c.want)
+		}
+	}
+}

@@ -7,6 +7,8 @@ Usage (from the repo root):
 
     python3 messages/testdata/gen_mills.py > messages/mills_table.go && gofmt -w messages/mills_table.go
     python3 messages/testdata/gen_mills.py golden > messages/testdata/inv_mills_ratio.csv
+    python3 messages/testdata/gen_mills.py tail > messages/mills_tail_table.go && gofmt -w messages/mills_tail_table.go
+    python3 messages/testdata/gen_mills.py tailgolden > messages/testdata/mills_tail.csv
 
 Table
 -----
@@ -55,6 +57,50 @@ no use of the table or of the series; the script aborts unless a second pass
 at 100 digits agrees to 1e-40. Inputs are written with repr(float), so Go
 reads back the very double the value was computed at; values are rounded to
 25 significant digits.
+
+Tail table (x < LO)
+-------------------
+Below LO, with y = -x > 5, s = 1/y and z = s^2 in (0, 1/25), Go computes
+
+    g1 = lambda(x) - y = s * P(z),      1 - W = 1 - lambda*(lambda - y) = z * Q(z),
+
+W being the variance correction of the win factor at x. P(z) = y*g1 and
+Q(z) = y^2*(1 - W) lie in [0.8, 1] and tend to 1 as z -> 0 (y -> infinity):
+g1 ~ 1/y - 2/y^3 + 10/y^5 - ... and 1 - W ~ 1/y^2 - 6/y^4 + ... are
+Laplace's asymptotic series, divergent but smooth at z = 0 (P is the Stieltjes
+continued fraction 1/(1 + 2z/(1 + 3z/(1 + 4z/...))) of the Mills ratio,
+analytic off the negative axis), so polynomials in z converge on [0, z0]
+without any special case for large y. [0, TAIL_N/512) is cut into TAIL_N = 21
+intervals of width 1/512 (interval k holds z in [k/512, (k+1)/512], i.e. y
+from sqrt(512/(k+1)) to sqrt(512/k)); on each, P and Q are polynomials of
+degree TAIL_DEG = 7 in u = 1024z - (2k + 1), exact in double. They are fitted
+exactly as the main table (Chebyshev projection at M nodes, truncation,
+monomial basis, c_0 split into high and low parts), with the reference
+lambda computed from mpmath's erfc with 4*log10(y) guard digits (lambda - y
+and 1 - lambda*(lambda - y) cancel about 2*log10(y) digits each).
+
+Checks: the discarded Chebyshev tail is below 2^-57 of P and of Q on every
+interval (degree 7 is the least that meets it on all 21 intervals: P would
+do with degree 6 from z = 6/512 on, Q needs 7 on all but the last; Estrin's
+scheme sums degree 7 in three levels); and lambda = y + s*P, 1 - W = z*Q and
+W = 1 - z*Q, evaluated in double exactly as Go does (tail_eval below), are
+compared with mpmath at NPTS + 1 values of y per interval (evenly spaced in
+z, each end included). The script aborts beyond 0.75 ulp for lambda, 3 ulp
+for 1 - W and 0.75 ulp for W, and writes the worst errors to stderr: 0.54,
+2.9 and 0.57 ulp. 1 - W = z*Q inherits the rounding of z = (1/y)^2, up to
+1.5 ulp; lambda and W are within 0.1 ulp of correct rounding.
+
+"tailgolden" writes x, lambda(x), W(x) and 1 - W(x) for x = -y at: 200
+evenly spaced and 100 random y in (5, 6], every table edge sqrt(512/k) with
+the doubles two on either side and points 1e-9 relative away, 8 random
+points per table interval, and large y (10 ... 1e300 and the largest double).
+Up to y = 1e15 the values come from mpmath's erfc (lambda = phi(x)/Phi(x));
+beyond it (where mpmath's erfc fails) from the asymptotic series
+Phi(-y)/phi(y) = sum (-1)^n (2n-1)!!/y^(2n+1), alternating with remainder
+below its first omitted term, summed to the working precision; the two agree
+to 1e-40 at y = 1e4, 1e6, 1e8, 1e10, 1e12 and 1e15 (checked). Each value is computed at two
+precisions, which must agree to 1e-40. 1 - W is written with its true
+exponent even where it underflows the double range (y > 1.3e154).
 """
 import math
 import random
@@ -213,10 +259,202 @@ def golden():
         print("%r,%s" % (x, mp.nstr(vals[x], 25, min_fixed=1, max_fixed=0)))
 
 
+TAIL_PER_UNIT = 512  # intervals per unit of z = 1/y^2
+TAIL_N = 21
+TAIL_DEG = 7
+
+
+def tail_exact(y, extra=0):
+    """lambda(-y), g1 = lambda - y and 1 - W at the double y > 0, from
+    mpmath's erfc up to 1e15 and from the asymptotic series beyond."""
+    Y = mp.mpf(y)
+    guard = int(4 * mp.log10(Y)) + 10 + extra
+    with mp.workdps(mp.mp.dps + guard):
+        if Y <= 10**15:
+            lam = mp.npdf(-Y) / (mp.erfc(Y / mp.sqrt(2)) / 2)
+        else:
+            lam = 1 / mills_series(Y)
+        g = lam - Y
+        omw = 1 - lam * g
+    return +lam, +g, +omw
+
+
+def mills_series(Y):
+    """Phi(-Y)/phi(Y) = sum_n (-1)^n (2n-1)!!/Y^(2n+1) for large Y: the
+    series is enveloping (the remainder is below the first omitted term and
+    has its sign), so stopping below the working precision is exact to it."""
+    z = 1 / (Y * Y)
+    term, total, n = 1 / Y, mp.mpf(0), 0
+    while abs(term) > mp.eps * abs(total) or n == 0:
+        total += term
+        n += 1
+        term = -term * (2 * n - 1) * z
+        if n > 1000:
+            raise SystemExit("series did not converge at %s" % mp.nstr(Y, 5))
+    return total
+
+
+def tail_pq(z):
+    if z == 0:
+        return mp.mpf(1), mp.mpf(1)
+    y = 1 / mp.sqrt(z)
+    with mp.workdps(mp.mp.dps + int(4 * mp.log10(y)) + 10):
+        lam = mp.npdf(-y) / (mp.erfc(y / mp.sqrt(2)) / 2)
+        g = lam - y
+        return +(y * g), +(y * y * (1 - lam * g))
+
+
+def tail_cheb(k):
+    a = mp.mpf(k) / TAIL_PER_UNIT
+    h = mp.mpf(1) / (2 * TAIL_PER_UNIT)
+    c = a + h
+    nodes = [mp.cos(mp.pi * (j + mp.mpf(1) / 2) / M) for j in range(M)]
+    f = [tail_pq(c + h * u) for u in nodes]
+    out = []
+    for w in (0, 1):
+        cs = []
+        for n in range(M):
+            s = sum(f[j][w] * mp.cos(mp.pi * n * (j + mp.mpf(1) / 2) / M) for j in range(M))
+            cs.append(2 * s / M)
+        cs[0] /= 2
+        out.append(cs)
+    return out
+
+
+def tail_eval(cp, cq, y):
+    """The Go evaluation (millsTail in special.go) in IEEE double: lambda,
+    W and 1 - W at x = -y."""
+    s = 1.0 / y
+    z = s * s
+    k = min(int(z * TAIL_PER_UNIT), TAIL_N - 1)
+    u = 2 * TAIL_PER_UNIT * z - (2 * k + 1)
+    p, q = estrin(cp[k], u), estrin(cq[k], u)
+    omw = z * q
+    return y + s * p, 1 - omw, omw
+
+
+def ulps(got, want):
+    e = math.frexp(float(want))[1] if want != 0 else -1074
+    return abs(mp.mpf(got) - want) / (mp.mpf(2) ** max(e - 53, -1074))
+
+
+def tail_table():
+    mp.mp.dps = 50
+    cp, cq = [], []
+    worst_trunc = 0
+    for k in range(TAIL_N):
+        chebs = tail_cheb(k)
+        coefs = []
+        for w, cs in enumerate(chebs):
+            trunc = sum(abs(c) for c in cs[TAIL_DEG + 1:]) / min(tail_pq(mp.mpf(k + j) / TAIL_PER_UNIT)[w] for j in (0, 1))
+            if trunc > mp.mpf(2) ** -57:
+                raise SystemExit("tail interval %d, %s: truncation error %s" % (k, "PQ"[w], mp.nstr(trunc, 3)))
+            worst_trunc = max(worst_trunc, trunc)
+            mono = monomial(cs[:TAIL_DEG + 1])
+            coef = [float(c) for c in mono]
+            coef.append(float(mono[0] - coef[0]))
+            coefs.append(coef)
+        cp.append(coefs[0])
+        cq.append(coefs[1])
+    worst = [0, 0, 0]
+    limit = [0.75, 0.75, 3]
+    for k in range(TAIL_N):
+        for i in range(NPTS + 1):
+            z = (k + mp.mpf(i) / NPTS) / TAIL_PER_UNIT
+            if z == 0:
+                continue
+            y = float(1 / mp.sqrt(z))
+            if y <= 5:
+                continue
+            got = tail_eval(cp, cq, y)
+            lam, g, omw = tail_exact(y)
+            for j, want in enumerate((lam, 1 - omw, omw)):
+                e = ulps(got[j], want)
+                if e > limit[j]:
+                    raise SystemExit("tail interval %d: y = %r: %s off by %s ulp" % (k, y, ("lambda", "W", "1-W")[j], mp.nstr(e, 3)))
+                worst[j] = max(worst[j], e)
+    sys.stderr.write("tail: truncation <= %s relative; evaluation <= %s ulp (lambda), %s ulp (W), %s ulp (1 - W)\n" % (
+        mp.nstr(worst_trunc, 3), mp.nstr(worst[0], 3), mp.nstr(worst[1], 3), mp.nstr(worst[2], 3)))
+
+    print("// Code generated by testdata/gen_mills.py tail; DO NOT EDIT.")
+    print()
+    print("package messages")
+    print()
+    print("// millsTailPerUnit is the number of intervals of millsTailP and millsTailQ per")
+    print("// unit of z = 1/y²; they cover z ∈ [0, %d/%d)." % (TAIL_N, TAIL_PER_UNIT))
+    print("const millsTailPerUnit = %d" % TAIL_PER_UNIT)
+    for name, what, tab in (("millsTailP", "P(z) = y·g₁ = y·(λ(−y) − y)", cp),
+                            ("millsTailQ", "Q(z) = y²·(1 − W(−y))", cq)):
+        print()
+        print("// %s[k] is %s on z = 1/y² ∈ [k/%d, (k+1)/%d] as" % (name, what, TAIL_PER_UNIT, TAIL_PER_UNIT))
+        print("// Σ c_j u^j in u = %dz − (2k + 1) ∈ [−1, 1], stored as c_0, c_1, …, c_%d and" % (2 * TAIL_PER_UNIT, TAIL_DEG))
+        print("// then the rounding error of c_0 (c_0 − float64(c_0)).")
+        print("var %s = [%d][%d]float64{" % (name, TAIL_N, TAIL_DEG + 2))
+        for k, coef in enumerate(tab):
+            print("\t{ // z ∈ [%d/%d, %d/%d]" % (k, TAIL_PER_UNIT, k + 1, TAIL_PER_UNIT))
+            for c in coef:
+                print("\t\t%s," % repr(c))
+            print("\t},")
+        print("}")
+
+
+def tail_golden_points():
+    rng = random.Random(20240612)
+    ys = set()
+    ys.update(5 + i / 200 for i in range(1, 201))
+    ys.update(5 + rng.random() for _ in range(100))
+    for k in range(1, TAIL_N):
+        e = math.sqrt(TAIL_PER_UNIT / k)
+        ys.update([e, e * (1 - 1e-9), e * (1 + 1e-9)])
+        lo = hi = e
+        for _ in range(2):
+            lo, hi = math.nextafter(lo, 0), math.nextafter(hi, math.inf)
+            ys.update([lo, hi])
+    for k in range(TAIL_N):
+        for _ in range(8):
+            z = (k + rng.random()) / TAIL_PER_UNIT
+            ys.add(1 / math.sqrt(z))
+    ys.update([10.0, 30.0, 100.0, 1e3, 1e4, 1e5, 1e6, 1e8, 1e10, 1e12, 1e15, 1e16, 1e20,
+               1e50, 1e100, 1e150, 1.3e154, 1e155, 1e160, 1e200, 1e300, sys.float_info.max])
+    return sorted(y for y in ys if y > 5)
+
+
+def tail_golden():
+    ys = tail_golden_points()
+    for y in (1e4, 1e6, 1e8, 1e10, 1e12, 1e15):
+        mp.mp.dps = 60
+        Y = mp.mpf(y)
+        with mp.workdps(200):
+            a = mp.npdf(-Y) / (mp.erfc(Y / mp.sqrt(2)) / 2)
+            b = 1 / mills_series(Y)
+            if abs(a / b - 1) > mp.mpf(10) ** -40:
+                raise SystemExit("erfc and the asymptotic series disagree at %r" % y)
+    vals = {}
+    for dps in (100, 60):
+        mp.mp.dps = dps
+        for y in ys:
+            v = tail_exact(y)
+            if y in vals:
+                for a, b in zip(v, vals[y]):
+                    if abs(a / b - 1) > mp.mpf(10) ** -40:
+                        raise SystemExit("60- and 100-digit values disagree at %r" % y)
+            vals[y] = v
+    print("x,phi_over_Phi,w,one_minus_w")
+    for y in ys:
+        lam, g, omw = vals[y]
+        print("%r,%s,%s,%s" % (-y, mp.nstr(lam, 25, min_fixed=1, max_fixed=0),
+                               mp.nstr(lam * g, 25, min_fixed=1, max_fixed=0),
+                               mp.nstr(omw, 25, min_fixed=1, max_fixed=0)))
+
+
 if __name__ == "__main__":
     if sys.argv[1:] == ["golden"]:
         golden()
+    elif sys.argv[1:] == ["tail"]:
+        tail_table()
+    elif sys.argv[1:] == ["tailgolden"]:
+        tail_golden()
     elif sys.argv[1:]:
-        raise SystemExit("usage: gen_mills.py [golden]")
+        raise SystemExit("usage: gen_mills.py [golden | tail | tailgolden]")
     else:
         table()
