@@ -165,11 +165,11 @@ type Edges struct {
 
 // Cavity returns the variable→factor message on edge i: the variable's
 // marginal divided by the message this factor sends it.
-func (e Edges) Cavity(i int) messages.Gaussian {
-	// The common case, small enough to inline into every factor: both
-	// proper and finite, and the division keeps its digits.
-	k := e.first + int32(i)
-	g := e.g
+func (e Edges) Cavity(i int) messages.Gaussian { return e.g.cavityAt(e.first + int32(i)) }
+
+// cavityAt is cavity with the common case first: both proper and finite,
+// and the division keeps its digits.
+func (g *Graph) cavityAt(k int32) messages.Gaussian {
 	m, msg := g.marg[g.edgeVar[k]], g.msgs[k]
 	if c := m.Pi - msg.Pi; c > 0 && c >= cancellation*m.Pi && m.Pi < math.MaxFloat64 {
 		return messages.Gaussian{Pi: c, Tau: m.Tau - msg.Tau}
@@ -480,7 +480,7 @@ func (g *Graph) LogEvidence() (float64, error) {
 		var quad float64
 		proper := 0
 		for _, e := range g.vars[v].edges {
-			c := g.cavity(e)
+			c := g.cavityAt(e)
 			switch {
 			case c.IsUniform():
 			case c.Pi > 0:
