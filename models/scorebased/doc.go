@@ -9,7 +9,8 @@
 //     N(s_A − s_B; p_A − p_B, γ²). Exact; equal to eqs. 22-23.
 //   - PoissonOD (Figure 2 P): A's score is Poisson(s_A; exp(p_oA − p_dB)),
 //     the score factor's message the variational fixed point of Lemma 1
-//     (factors.Poisson), solved in at most 7 Newton steps.
+//     (factors.Poisson), solved from a tabulated start in one or two Halley
+//     steps.
 //
 // Each model updates ratings from a match's two scores (with optional
 // dynamics τ), and predicts a match: predicted scores, and win, draw and

@@ -54,8 +54,8 @@ func ExamplePoissonOD() {
 		return
 	}
 	pr, _ := m.Predict(a, b)
-	fmt.Printf("expected score %.2f-%.2f; win %.3f, draw %.3f, loss %.3f (%d Newton steps)\n",
+	fmt.Printf("expected score %.2f-%.2f; win %.3f, draw %.3f, loss %.3f (Halley steps: %d)\n",
 		pr.ScoreA, pr.ScoreB, pr.Win, pr.Draw, pr.Loss, steps)
 	// Output:
-	// expected score 2.14-0.67; win 0.714, draw 0.183, loss 0.103 (5 Newton steps)
+	// expected score 2.14-0.67; win 0.714, draw 0.183, loss 0.103 (Halley steps: 1)
 }

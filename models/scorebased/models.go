@@ -122,7 +122,7 @@ func (p Params) newODGame(a, b Team, score func(side int) graph.Factor) (*Game, 
 
 // updateOD runs the offence/defence game gm for a match between a and b
 // with the given scores, returns it to pool, and reports the posterior teams
-// and the most Newton steps a Poisson score factor took (0 for Gaussian).
+// and the most Halley steps a Poisson score factor took (0 for Gaussian).
 func (p Params) updateOD(pool *gamePool, gm *Game, a, b Team, scoreA, scoreB float64) (Team, Team, int, error) {
 	gm.setPriors(p, a.Offence, a.Defence, b.Offence, b.Defence)
 	gm.setScores(scoreA, scoreB)
@@ -406,7 +406,7 @@ func (m PoissonOD) Game(a, b Team, scoreA, scoreB int) (*Game, error) {
 }
 
 // Update returns the teams' ratings after A scored scoreA and B scoreB, and
-// the largest number of Newton steps Lemma 1's fixed point took.
+// the largest number of Halley steps Lemma 1's fixed point took.
 func (m PoissonOD) Update(a, b Team, scoreA, scoreB int) (Team, Team, int, error) {
 	if err := m.Params.checkTeams(a, b); err != nil {
 		return Team{}, Team{}, 0, err

@@ -106,7 +106,7 @@ func TestPoissonODComposition(t *testing.T) {
 			t.Fatal(err)
 		}
 		if steps < 1 || steps > 10 {
-			t.Errorf("scores %v: %d Newton steps", sc, steps)
+			t.Errorf("scores %v: %d Halley steps", sc, steps)
 		}
 		b2 := pp.Beta * pp.Beta
 		cavMean := a.Offence.Mu - b.Defence.Mu
