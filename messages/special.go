@@ -226,12 +226,14 @@ func LogWithinMass(t, eps float64) float64 {
 // glRule is a Gauss–Legendre rule on [0, 1].
 type glRule struct{ x, w []float64 }
 
-// Gauss–Legendre rules for the draw factor's narrow and far-tail regimes,
-// computed once and only read afterwards: 12, 24 and 48 nodes, chosen by how
-// much the exponent of the integrand varies over the interval (up to 2, 12
-// and 40), which keeps every value of the golden table within 1e-9 (the
-// 48-node rule alone made a narrow draw cost 2 µs).
-var glRules = [3]glRule{legendre(12), legendre(24), legendre(48)}
+// Gauss–Legendre rules for the draw factor's quadrature regime (withinMoments
+// case 3), computed once and only read afterwards: 24 and 48 nodes, chosen by
+// how much the exponent of the integrand varies over the interval (up to 12,
+// and up to 40, where the interval is cut), which keeps every value of the
+// golden table within 1e-9 (the 48-node rule alone made a draw cost 2 µs).
+// That exponent varies by 2p > 4 there (p = tε > seriesMaxP, or the cut at
+// 40), so a 12-node rule, once used below 2, would no longer be reached.
+var glRules = [2]glRule{legendre(24), legendre(48)}
 
 func legendre(n int) glRule {
 	r := glRule{make([]float64, n), make([]float64, n)}
@@ -241,13 +243,74 @@ func legendre(n int) glRule {
 
 // rule returns the rule for an exponent that varies by v over the interval.
 func rule(v float64) glRule {
-	switch {
-	case v <= 2:
+	if v <= 12 {
 		return glRules[0]
-	case v <= 12:
-		return glRules[1]
 	}
-	return glRules[2]
+	return glRules[1]
+}
+
+// seriesMaxP bounds p = tε for withinSeries. The sums below need about 26
+// terms at p = 2 and ε = 1/2 (the coefficients fall like 2ᵏ/k!), and the
+// variance M₂/M₀ − (M₁/M₀)² cancels 1.4 bits there; beyond it the
+// Gauss–Legendre rule on u takes over.
+const seriesMaxP = 2
+
+// invInt[k] = 1/k, so that the series recurrence multiplies instead of
+// dividing (a division would sit on its chain of dependent operations).
+var invInt = func() (r [44]float64) {
+	for k := 1; k < len(r); k++ {
+		r[k] = 1 / float64(k)
+	}
+	return r
+}()
+
+// withinSeries returns the draw corrections for t ≥ 0 (sign restores the
+// sign of the caller's t) on a narrow interval, ε ≤ 1/2 and p = tε ≤
+// seriesMaxP, without quadrature or exponentials. With x = εs, s ∈ [−1, 1],
+// the kept density is ∝ f(s) = exp(ps − qs²), q = ε²/2, an entire function
+// whose Taylor coefficients c_k follow from f′ = (p − 2qs)·f:
+//
+//	c₀ = 1,  c₁ = p,  (k+1)·c_{k+1} = p·c_k − ε²·c_{k−1},
+//
+// a three-term recurrence that is stable here because both p and ε² are
+// small against k + 1. The half-moments M_j = ∫₀¹ s^j f(s) ds (even part for
+// j = 0, 2, odd part for j = 1) then integrate term by term in closed form:
+//
+//	M₀ = Σ c_{2n}/(2n+1),  M₂ = Σ c_{2n}/(2n+3),  M₁ = Σ c_{2n+1}/(2n+3),
+//
+// and x has mean εM₁/M₀ and variance ε²(M₂/M₀ − (M₁/M₀)²). Every odd
+// coefficient is p times a polynomial in p² and ε², so M₁, hence a tiny mean
+// (t = 1e-8), keeps its relative accuracy, as the sinh of the quadrature it
+// replaces did; and 1 − W = ε²·(…) stays relatively exact down to ε = 1e-12
+// (3e-25). The sums stop once two consecutive coefficients are below 1e-17
+// relative to their leading terms (1 and p): the recurrence then shrinks
+// every later one, so the rest adds less than that. Typical TrueSkill draws
+// (ε ≈ 0.05–0.3, p ≤ 1) need 6 to 20 terms, where the 12-node rule spent an
+// exp, cosh and sinh per node.
+func withinSeries(t, eps, sign float64, wantLogZ bool) (Truncation, float64) {
+	const tiny = 1e-17
+	p, e2 := t*eps, eps*eps
+	ce, co := 1.0, p // c_{2n}, c_{2n+1}
+	m0, m1, m2 := 1.0, p*invInt[3], invInt[3]
+	for k := 2; k+3 < len(invInt); k += 2 {
+		// (p/k)·c − (ε²/k)·c: the products with 1/k are off the chain.
+		ce = (p*invInt[k])*co - (e2*invInt[k])*ce
+		co = (p*invInt[k+1])*ce - (e2*invInt[k+1])*co
+		m0 += ce * invInt[k+1]
+		m2 += ce * invInt[k+3]
+		m1 += co * invInt[k+3]
+		if math.Abs(ce) <= tiny && math.Abs(co) <= tiny*p {
+			break
+		}
+	}
+	s1 := m1 / m0
+	variance := e2 * (m2/m0 - s1*s1)
+	lz := 0.0
+	if wantLogZ {
+		// Z0 = φ(t)·∫_{−ε}^{ε} e^{tx − x²/2} dx = φ(t)·2ε·M₀.
+		lz = math.Log(2*eps*m0) - 0.5*t*t - logSqrt2Pi
+	}
+	return Truncation{V: sign * (eps*s1 - t), W: 1 - variance, OneMinusW: variance}, lz
 }
 
 // withinMoments computes the draw corrections (and, if wantLogZ, the log
@@ -258,14 +321,15 @@ func rule(v float64) glRule {
 //
 //  1. far tail (β ≥ 5 and the far end contributes < e⁻⁴⁰): the one-sided win
 //     corrections with y = β, mirrored.
-//  2. narrow interval (width 2ε ≤ 1) or near tail (β ≥ 5): the moments of
-//     U = b − Z, whose density ∝ exp(−βu − u²/2) on [0, 2ε] is smooth and
-//     positive, by 48-point Gauss–Legendre quadrature cut where the density
-//     has fallen by e⁴⁰; the variance is summed as Σw(u−m)²e, so 1 − W is
-//     exact even when it is 3e-25 (ε = 1e-12). When the interval straddles the
-//     mode (β < 0) the same rule runs on r = Z + t ∈ [−ε, ε] with symmetric
-//     pairs (sinh, cosh), so a tiny V keeps its relative accuracy.
-//  3. otherwise (wide interval, near end within 5 of the mean): the printed
+//  2. narrow interval (width 2ε ≤ 1) with p = tε ≤ seriesMaxP, TrueSkill's
+//     common case: the Taylor series of the density in closed form
+//     (withinSeries), no quadrature and no exponential.
+//  3. narrow interval with p > seriesMaxP, or near tail (β ≥ 5): the moments
+//     of U = b − Z, whose density ∝ exp(−βu − u²/2) on [0, 2ε] is smooth and
+//     positive, by 24- or 48-point Gauss–Legendre quadrature cut where the
+//     density has fallen by e⁴⁰; the variance is summed as Σw(u−m)²e, so
+//     1 − W keeps its relative accuracy however small it is.
+//  4. otherwise (wide interval, near end within 5 of the mean): the printed
 //     formulas, with Φ(b) − Φ(a) as a sum of erf terms when 0 ∈ (a, b) and
 //     φ(a) − φ(b) as φ(b)·expm1(−2εt).
 func withinMoments(t, eps float64, wantLogZ bool) (Truncation, float64) {
@@ -298,27 +362,8 @@ func withinMoments(t, eps float64, wantLogZ bool) (Truncation, float64) {
 			lz = LogNormCDF(b) // the far end's share is below e⁻⁴⁰ ≈ 4e-18
 		}
 		return Truncation{V: -sign * (beta + g1), W: 1 - omw, OneMinusW: omw}, lz
-	case width <= 1 && beta < 0:
-		// r ∈ [−ε, ε], density ∝ exp(t·r − r²/2) (t < ε ≤ 1/2).
-		var z0, n1, n2 float64
-		gl := rule(t*eps + 0.5*eps*eps)
-		for i, s := range gl.x {
-			r := eps * s
-			e := gl.w[i] * math.Exp(-0.5*r*r)
-			tr := t * r
-			ch, sh := math.Cosh(tr), math.Sinh(tr)
-			z0 += e * ch
-			n1 += e * r * sh
-			n2 += e * r * r * ch
-		}
-		m := n1 / z0
-		variance := n2/z0 - m*m
-		lz := 0.0
-		if wantLogZ {
-			// Z0 = φ(t)·∫_{−ε}^{ε} e^{tr − r²/2} dr = φ(t)·2ε·z0.
-			lz = math.Log(2*eps*z0) - 0.5*t*t - logSqrt2Pi
-		}
-		return Truncation{V: sign * (m - t), W: 1 - variance, OneMinusW: variance}, lz
+	case width <= 1 && t*eps <= seriesMaxP:
+		return withinSeries(t, eps, sign, wantLogZ)
 	case width <= 1 || beta >= 5:
 		// u ∈ [0, min(2ε, u*)], density ∝ exp(−βu − u²/2), β ≥ 0.
 		span := width

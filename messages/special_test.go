@@ -71,6 +71,7 @@ func TestSpecialFunctionsGolden(t *testing.T) {
 		"v_draw":           func(x, e float64) float64 { return Within(x, e).V },
 		"w_draw":           func(x, e float64) float64 { return Within(x, e).W },
 		"one_minus_w_draw": func(x, e float64) float64 { return Within(x, e).OneMinusW },
+		"log_mass_draw":    LogWithinMass,
 	}
 	worst := map[string]float64{}
 	for _, g := range readGolden(t) {

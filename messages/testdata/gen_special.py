@@ -31,6 +31,7 @@ Definitions (phi = standard normal pdf, Phi = standard normal cdf):
     v_draw(t, eps)         V = (phi(-eps-t) - phi(eps-t)) / D
     w_draw(t, eps)         W = V^2 + ((eps-t)*phi(eps-t) + (eps+t)*phi(eps+t)) / D
     one_minus_w_draw       1 - W
+    log_mass_draw(t, eps)  log(D)   (narrow grid only, see below)
       where D = Phi(eps-t) - Phi(-eps-t)
     (Herbrich, Minka, Graepel 2006, "TrueSkill", below Table 1.)
 
@@ -59,6 +60,15 @@ relative 1e-25.  The values written are those from the 200-digit pass,
 rounded to 30 significant digits in scientific notation; exact zeros are
 written as "0".  Values far outside the double range (e.g. ~1e-21714729) are
 written with their true exponent; the consumer decides about underflow.
+
+Narrow grid
+-----------
+The draw factor's common case in TrueSkill is a narrow interval (eps <= 1/2,
+typically 0.05 to 0.3) with |t*eps| small.  NARROW_EPS x narrow_ts(eps)
+covers it densely: t at fixed multiples of eps on both sides of 0 and of
++-eps (including t = eps, where the near end is at the mean), fixed t out to
+20, and t on both sides of p = t*eps = 2 (where the Go code switches from its
+series to quadrature).  These points also get log_mass_draw.
 
 CSV format: header "func,t,eps,value"; eps is empty for one-argument
 functions.  Output is deterministic (fixed grids, fixed order, no randomness).
@@ -92,6 +102,24 @@ EXTRA = [(0.749559191528005, 0.0631282276750071)]
 DENSE_T = [0.01, 0.3, 0.7, 1.5, 2.5, 4.0, 4.5, 5.5, 7.0, 12.0, 15.0, 25.0]
 DENSE_EPS = [0.05, 0.2, 0.35, 0.45, 0.5, 0.7, 1.2, 2.0, 3.0, 4.4, 6.0]
 
+# The narrow-interval regime (width 2*eps <= 1), densely.
+NARROW_EPS = [1e-12, 1e-9, 1e-6, 1e-4, 1e-3, 0.01, 0.03, 0.05, 0.08, 0.1,
+              0.15, 0.2, 0.25, 0.3, 0.4, 0.49, 0.5]
+NARROW_MULT = [0.0, 1e-3, 0.3, 0.7, 0.99, 1.0, 1.01, 1.5, 3.0, -0.3, -0.99,
+               -1.0, -1.5]
+NARROW_T = [1e-8, 0.03, 0.2, 0.5, 1.0, 2.0, 3.0, 5.0, 8.0, 20.0, -1.0, -3.0]
+
+
+def narrow_ts(e):
+    ts = [m * e for m in NARROW_MULT] + NARROW_T
+    ts += [2.0 / e * (1 - 1e-9), 2.0 / e * (1 + 1e-9), -2.0 / e * (1 - 1e-9)]
+    out = []
+    for t in ts:
+        if t not in out:
+            out.append(t)
+    return out
+
+
 ONE_ARG = ["Phi", "logPhi", "phi_over_Phi"]
 TWO_ARG = ["v_win", "w_win", "one_minus_w_win",
            "v_draw", "w_draw", "one_minus_w_draw"]
@@ -109,6 +137,10 @@ def points():
     pairs += [(t, e) for t in DENSE_T for e in DENSE_EPS]
     for f in TWO_ARG:
         for t, e in pairs:
+            pts.append((f, t, e))
+    narrow = [(t, e) for e in NARROW_EPS for t in narrow_ts(e)]
+    for f in TWO_ARG + ["log_mass_draw"]:
+        for t, e in narrow:
             pts.append((f, t, e))
     return pts
 
@@ -163,7 +195,7 @@ class Funcs:
             raise SystemExit("non-positive draw denominator at t=%r eps=%r" % (t, e))
         V = (self.phi(b) - self.phi(a)) / D
         W = V * V + (a * self.phi(a) + (e + t) * self.phi(e + t)) / D
-        return V, W, 1 - W
+        return V, W, 1 - W, mpmath.log(D)
 
 
 def compute(dps, pts, check_tails):
@@ -188,8 +220,12 @@ def compute(dps, pts, check_tails):
             key = (kind, t, e)
             if key not in cache:
                 cache[key] = F.win(T, E) if kind == "win" else F.draw(T, E)
-            V, W, OMW = cache[key]
-            v = {"v": V, "w": W, "one": OMW}[f.split("_")[0]]
+            if kind == "win":
+                V, W, OMW = cache[key]
+                L = None
+            else:
+                V, W, OMW, L = cache[key]
+            v = {"v": V, "w": W, "one": OMW, "log": L}[f.split("_")[0]]
         out.append(+v)
     return out
 
