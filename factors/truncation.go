@@ -65,10 +65,8 @@ func truncatedMessage(c messages.Gaussian, sc float64, tr messages.Truncation) (
 		// marginal collapses onto the point the truncation leaves.
 		return messages.PointMass((c.Tau + sc*tr.V) / c.Pi), nil
 	}
-	return messages.Gaussian{
-		Pi:  c.Pi * tr.W / tr.OneMinusW,
-		Tau: (c.Tau*tr.W + sc*tr.V) / tr.OneMinusW,
-	}, nil
+	r := 1 / tr.OneMinusW // one division for both parameters
+	return messages.Gaussian{Pi: c.Pi * tr.W * r, Tau: (c.Tau*tr.W + sc*tr.V) * r}, nil
 }
 
 // LogAverageFactor returns log P(x > ε) under the cavity, log Φ((μ − ε)/σ).
