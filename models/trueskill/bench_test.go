@@ -194,6 +194,33 @@ func BenchmarkGraphFFA8Upset(b *testing.B) {
 	benchRater(b, trueskill.Match{Teams: t}, true)
 }
 
+// BenchmarkGraphFFA8Random rates 500 random 8-player free-for-alls in turn
+// (μ uniform in [0, 50], σ in [1, 8.34], players listed in finishing order),
+// without evidence: a realistic mix of expected results and upsets.
+func BenchmarkGraphFFA8Random(b *testing.B) {
+	rng := rand.New(rand.NewPCG(99, 1))
+	games := make([]trueskill.Match, 500)
+	for i := range games {
+		t := ffa(8)
+		for j := range t {
+			t[j][0] = trueskill.Rating{Mu: 50 * rng.Float64(), Sigma: 1 + 7.34*rng.Float64()}
+		}
+		games[i] = trueskill.Match{Teams: t}
+	}
+	r := trueskill.DefaultParams().NewRater()
+	r.NoEvidence = true
+	ctx := context.Background()
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		res, err := r.RateGraph(ctx, games[i%len(games)])
+		if err != nil {
+			b.Fatal(err)
+		}
+		sinkRating = res.Ratings[0][0]
+	}
+}
+
 var sinkFloat float64
 
 // benchQuality measures the match quality of teams.
