@@ -86,31 +86,12 @@ func klStationary(t *testing.T, mu, s2 float64, k int) (m, v float64) {
 // variance, over scores 0…250 and prior variances 1e-3…1e3, and records the
 // number of Halley steps.
 func TestPoissonLemma1AgainstQuadrature(t *testing.T) {
-	maxSteps, worstM, worstV := 0, 0.0, 0.0
-	for _, s2 := range []float64{1e-3, 1e-2, 0.1, 1, 10, 100, 1e3} {
-		for _, k := range []int{0, 1, 2, 3, 5, 10, 30, 100, 200, 250} {
-			for _, mu := range []float64{-3, 0, 0.5, 2, 4.5} {
-				q, steps, err := factors.PoissonProject(mu, s2, k)
-				if err != nil {
-					t.Fatalf("μ=%v σ²=%v k=%d: %v", mu, s2, k, err)
-				}
-				m, v := klStationary(t, mu, s2, k)
-				em := math.Abs(q.Mean()-m) / math.Max(1, math.Abs(m))
-				ev := math.Abs(q.Variance()/v - 1)
-				if em > 1e-8 || ev > 1e-8 {
-					t.Errorf("μ=%v σ²=%v k=%d: Lemma 1 N(%.12g, %.12g), quadrature N(%.12g, %.12g)", mu, s2, k, q.Mean(), q.Variance(), m, v)
-				}
-				worstM, worstV = math.Max(worstM, em), math.Max(worstV, ev)
-				if steps > maxSteps {
-					maxSteps = steps
-				}
-			}
-		}
+	worstM, worstV, steps := checkLemma1(t, []float64{1e-3, 1e-2, 0.1, 1, 10, 100, 1e3},
+		[]int{0, 1, 2, 3, 5, 10, 30, 100, 200, 250}, []float64{-3, 0, 0.5, 2, 4.5})
+	if steps > 2 {
+		t.Errorf("Halley needed %d steps", steps)
 	}
-	if maxSteps > 2 {
-		t.Errorf("Halley needed %d steps", maxSteps)
-	}
-	t.Logf("worst error: mean %.2g, variance %.2g; at most %d Halley steps", worstM, worstV, maxSteps)
+	t.Logf("worst error: mean %.2g, variance %.2g; at most %d Halley steps", worstM, worstV, steps)
 }
 
 // TestPoissonLemma1Extremes repeats the check at the edges of the starting
@@ -120,10 +101,22 @@ func TestPoissonLemma1AgainstQuadrature(t *testing.T) {
 // σ² ≈ 100 with k = 0 the posterior is too skewed for the 200-point
 // Gauss–Hermite reference; FuzzPoisson checks stationarity there.)
 func TestPoissonLemma1Extremes(t *testing.T) {
-	maxSteps, worst := 0, 0.0
-	for _, s2 := range []float64{1e-6, 1e-4, 20, 54} {
-		for _, k := range []int{0, 1, 40, 1000} {
-			for _, mu := range []float64{-45, -22, 7, 30} {
+	worstM, worstV, steps := checkLemma1(t, []float64{1e-6, 1e-4, 20, 54},
+		[]int{0, 1, 40, 1000}, []float64{-45, -22, 7, 30})
+	if steps > 3 {
+		t.Errorf("Halley needed %d steps", steps)
+	}
+	t.Logf("worst error %.2g; at most %d Halley steps", math.Max(worstM, worstV), steps)
+}
+
+// checkLemma1 compares PoissonProject with the quadrature minimisation on
+// the grid of prior variances, counts and means, to 1e-8 relative, and
+// returns the worst errors of mean and variance and the most steps taken.
+func checkLemma1(t *testing.T, variances []float64, counts []int, means []float64) (worstM, worstV float64, maxSteps int) {
+	t.Helper()
+	for _, s2 := range variances {
+		for _, k := range counts {
+			for _, mu := range means {
 				q, steps, err := factors.PoissonProject(mu, s2, k)
 				if err != nil {
 					t.Fatalf("μ=%v σ²=%v k=%d: %v", mu, s2, k, err)
@@ -134,15 +127,11 @@ func TestPoissonLemma1Extremes(t *testing.T) {
 				if em > 1e-8 || ev > 1e-8 {
 					t.Errorf("μ=%v σ²=%v k=%d: Lemma 1 N(%.12g, %.12g), quadrature N(%.12g, %.12g)", mu, s2, k, q.Mean(), q.Variance(), m, v)
 				}
-				worst = math.Max(worst, math.Max(em, ev))
-				maxSteps = max(maxSteps, steps)
+				worstM, worstV, maxSteps = math.Max(worstM, em), math.Max(worstV, ev), max(maxSteps, steps)
 			}
 		}
 	}
-	if maxSteps > 3 {
-		t.Errorf("Halley needed %d steps", maxSteps)
-	}
-	t.Logf("worst error %.2g; at most %d Halley steps", worst, maxSteps)
+	return worstM, worstV, maxSteps
 }
 
 // TestPoissonMessageAndEvidence runs the factor in a graph: prior N(μ, σ²)

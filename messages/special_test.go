@@ -19,9 +19,11 @@ type goldenRow struct {
 	want   float64
 }
 
-func readGolden(t *testing.T) []goldenRow {
+// readCSV returns the records of a reference file in testdata, header
+// first, failing if it has fewer than least data rows.
+func readCSV(t *testing.T, name string, least int) [][]string {
 	t.Helper()
-	f, err := os.Open("testdata/special_functions.csv")
+	f, err := os.Open("testdata/" + name)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -30,6 +32,15 @@ func readGolden(t *testing.T) []goldenRow {
 	if err != nil {
 		t.Fatal(err)
 	}
+	if len(recs)-1 < least {
+		t.Fatalf("%s: only %d reference values", name, len(recs)-1)
+	}
+	return recs
+}
+
+func readGolden(t *testing.T) []goldenRow {
+	t.Helper()
+	recs := readCSV(t, "special_functions.csv", 4000)
 	var rows []goldenRow
 	for _, r := range recs[1:] {
 		var g goldenRow
@@ -115,31 +126,13 @@ func TestInvMillsRatioGolden(t *testing.T) {
 	if millsLo != tailStart {
 		t.Fatalf("the table starts at %v, the continued fraction stops at %v", float64(millsLo), tailStart)
 	}
-	f, err := os.Open("testdata/inv_mills_ratio.csv")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	recs, err := csv.NewReader(f).ReadAll()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(recs) < 900 {
-		t.Fatalf("only %d reference values", len(recs)-1)
-	}
+	recs := readCSV(t, "inv_mills_ratio.csv", 900)
 	var worstTable, worstOut float64
 	for _, r := range recs[1:] {
 		x, want := mustParse(t, r[0]), mustParse(t, r[1])
 		got := InvMillsRatio(x)
 		if x >= millsLo && x < millsHi {
-			// The error in ulps of the exact value, not of its rounding.
-			exact, _, err := big.ParseFloat(r[1], 10, 200, big.ToNearestEven)
-			if err != nil {
-				t.Fatal(err)
-			}
-			diff, _ := exact.Sub(new(big.Float).SetFloat64(got), exact).Float64()
-			_, e := math.Frexp(want)
-			d := math.Abs(diff) / math.Ldexp(1, e-53)
+			d := ulpError(t, got, r[1]) // in ulps of the exact value, not of its rounding
 			worstTable = math.Max(worstTable, d)
 			if d > 1.25 {
 				t.Errorf("InvMillsRatio(%v) = %.17g, want %.17g (%.2f ulp)", x, got, want, d)
@@ -181,18 +174,7 @@ func ulpError(t *testing.T, got float64, exact string) float64 {
 // measures at most 0.54, 0.57 and 2.9; 1 − W = z·Q(z) inherits the rounding
 // of z = (1/y)², up to 1.5 ulp).
 func TestMillsTailGolden(t *testing.T) {
-	f, err := os.Open("testdata/mills_tail.csv")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	recs, err := csv.NewReader(f).ReadAll()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(recs) < 600 {
-		t.Fatalf("only %d reference values", len(recs)-1)
-	}
+	recs := readCSV(t, "mills_tail.csv", 600)
 	limits := [3]float64{0.75, 0.75, 3}
 	names := [3]string{"λ", "W", "1 − W"}
 	var worst [3]float64
