@@ -104,7 +104,7 @@ func run(path, season string, holdout int) error {
 		}
 		teamsT[m.Home], teamsT[m.Away] = res.Ratings[0][0], res.Ratings[1][0]
 	}
-	fmt.Printf("%s %s: fitted on %d matches (γ_OD = %.3f, γ_SD = %.3f, draw probability %.3f; Lemma 1 took at most %d Newton steps)\n\n",
+	fmt.Printf("%s %s: fitted on %d matches (γ_OD = %.3f, γ_SD = %.3f, draw probability %.3f; Lemma 1 took at most %d Halley steps)\n\n",
 		path, season, len(train), pOD.Gamma, pSD.Gamma, ts.DrawProbability, maxSteps)
 
 	names := make([]string, 0, len(teamsG))

@@ -13,7 +13,7 @@ import (
 // keep. A Rater is not safe for concurrent use; use one per goroutine.
 type Rater struct {
 	// NoEvidence, if set, skips computing Result.LogEvidence (left 0) on
-	// the graph path, which saves about 40 % of a graph-path match; the
+	// the graph path, which saves about half of a graph-path match; the
 	// two-team closed form computes it at no cost either way.
 	NoEvidence bool
 
