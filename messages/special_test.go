@@ -148,6 +148,47 @@ func TestInvMillsRatioGolden(t *testing.T) {
 	t.Logf("worst error %.2f ulp on [%d, %d), %.2g relative outside", worstTable, millsLo, millsHi, worstOut)
 }
 
+// TestLogNormCDFGolden checks LogNormCDF against log Φ(x) from mpmath
+// (testdata/log_phi.csv, written by testdata/gen_mills.py logphigolden from
+// mpmath's erfc at 60 and 100 digits, as log1p(−Φ(−x)) for x > 0,
+// independently of the table): at every edge of the logPhiPoly intervals, the
+// two doubles on either side of it and points 1e-9 relative away, at the
+// centre and at eight random points of every interval, at ±1e-300 and ±1e-9,
+// and on both sides of the table, from −1e4 to 40 (where log Φ ≈ −3.7e-350
+// underflows to 0). On the table the error must stay within 1.25 ulp of the
+// exact value (the generator measures at most 0.97 ulp). Beyond it the
+// formulas inherit the rounding of x²/2 (below −5) and of x/√2 in
+// erfc(x/√2) (above 5: √2 and the quotient round, up to 2⁻⁵² together, and
+// erfc(z) multiplies a relative error of z by 2z² = x²); the limit there is
+// (x² + 4)·2⁻⁵² relative.
+func TestLogNormCDFGolden(t *testing.T) {
+	recs := readCSV(t, "log_phi.csv", 1300)
+	var worstTable, worstOut float64
+	for _, r := range recs[1:] {
+		x, want := mustParse(t, r[0]), mustParse(t, r[1])
+		got := LogNormCDF(x)
+		if x >= millsLo && x < millsHi {
+			d := ulpError(t, got, r[1])
+			worstTable = math.Max(worstTable, d)
+			if d > 1.25 {
+				t.Errorf("LogNormCDF(%v) = %.17g, want %s (%.2f ulp)", x, got, r[1], d)
+			}
+			continue
+		}
+		var d float64
+		if want != 0 {
+			d = math.Abs(got/want - 1)
+		} else if got != 0 {
+			d = math.Inf(1)
+		}
+		worstOut = math.Max(worstOut, d/((x*x+4)*0x1p-52))
+		if d > (x*x+4)*0x1p-52 {
+			t.Errorf("LogNormCDF(%v) = %.17g, want %s (rel err %.2g)", x, got, r[1], d)
+		}
+	}
+	t.Logf("worst error %.2f ulp on [%d, %d); outside, %.2f of the limit (x² + 4)·2⁻⁵²", worstTable, millsLo, millsHi, worstOut)
+}
+
 // ulpError returns |got − exact| in units of the last place of the exact
 // value (2^(e−53) for exact in [2^(e−1), 2^e), and at least 2^−1074, the
 // spacing of the subnormals, so values beyond the double range compare by

@@ -1,7 +1,9 @@
 #!/usr/bin/env python3
 """Generate messages/mills_table.go, the piecewise polynomials of the inverse
 Mills ratio lambda(x) = phi(x)/Phi(x) on [LO, HI) = [-5, 5), and the reference
-values messages/testdata/inv_mills_ratio.csv that test them.
+values messages/testdata/inv_mills_ratio.csv that test them; the same for
+log Phi(x) (messages/log_phi_table.go, messages/testdata/log_phi.csv); and
+the left-tail tables below LO (mills_tail_table.go, mills_tail.csv).
 
 Usage (from the repo root):
 
@@ -9,6 +11,8 @@ Usage (from the repo root):
     python3 messages/testdata/gen_mills.py golden > messages/testdata/inv_mills_ratio.csv
     python3 messages/testdata/gen_mills.py tail > messages/mills_tail_table.go && gofmt -w messages/mills_tail_table.go
     python3 messages/testdata/gen_mills.py tailgolden > messages/testdata/mills_tail.csv
+    python3 messages/testdata/gen_mills.py logphi > messages/log_phi_table.go && gofmt -w messages/log_phi_table.go
+    python3 messages/testdata/gen_mills.py logphigolden > messages/testdata/log_phi.csv
 
 Table
 -----
@@ -57,6 +61,30 @@ no use of the table or of the series; the script aborts unless a second pass
 at 100 digits agrees to 1e-40. Inputs are written with repr(float), so Go
 reads back the very double the value was computed at; values are rounded to
 25 significant digits.
+
+log Phi table
+-------------
+"logphi" fits log Phi(x) on the same N intervals, with the same degree, u,
+layout and checks as lambda (fit below), so that Go evaluates both tables
+with one function (tablePoly in special.go). It is tabulated directly, not
+as -x^2/2 - log sqrt(2 pi) - log lambda(x), because that identity needs a
+logarithm at run time. log Phi has no real zero and each interval's
+polynomial is fitted to its own values, so the relative accuracy holds where
+log Phi(x) ~ -Phi(-x) is tiny (-2.9e-7 at x = 5) without rescaling. Its
+singularities nearest the real axis are the branch points at the zeros of
+Phi, x ~ 1.92 +- 2.82i, where lambda has its poles, and it needs the same
+degree: 10 on the top 12 intervals, 6 to 9 elsewhere. The reference is
+log(erfc(-x/sqrt(2))/2) for x <= 0 and log1p(-erfc(x/sqrt(2))/2) for x > 0,
+from mpmath with 20 guard digits (log_phi below). The script aborts beyond
+LOGPHI_LIMIT = 1.25 ulp; it measures truncation 1.1e-18, evaluation 0.59
+ulp on [-5, 0), 0.85 ulp on [0, 2) and 0.97 ulp on [2, 5).
+
+"logphigolden" writes x, log Phi(x) at every interval edge, the two doubles
+on either side of it and points 1e-9 relative away, every centre, 8 random
+points per interval (random.Random(20240613)), +-1e-300 and +-1e-9, and
+beyond the table: 16 random points in each of [-6, -5) and [5, 9], and
+x from -1e4 to 40 (where log Phi ~ -3.7e-350). Values come from log_phi at
+60 and 100 digits, which must agree to 1e-40, never from the table.
 
 Tail table (x < LO)
 -------------------
@@ -113,6 +141,7 @@ WIDTH = mp.mpf(1) / 8
 N = int((HI - LO) / WIDTH)
 DEG = 10
 NPTS = 400  # test points per interval
+LOGPHI_LIMIT = 1.25
 S = int(2 / WIDTH)
 OFF = S * -LO - 1
 M = 40
@@ -142,11 +171,11 @@ def interval(k):
     return a, a + WIDTH
 
 
-def cheb(k):
+def cheb(k, fn=lam):
     a, b = interval(k)
     c, h = (a + b) / 2, (b - a) / 2
     nodes = [mp.cos(mp.pi * (j + mp.mpf(1) / 2) / M) for j in range(M)]
-    f = [lam(c + h * u) for u in nodes]
+    f = [fn(c + h * u) for u in nodes]
     cs = []
     for n in range(M):
         s = sum(f[j] * mp.cos(mp.pi * n * (j + mp.mpf(1) / 2) / M) for j in range(M))
@@ -173,15 +202,18 @@ def monomial(cs):
     return a
 
 
-def table():
-    mp.mp.dps = 50
+def fit(fn, limit):
+    """The table of fn on [LO, HI): per interval, the Chebyshev projection,
+    its truncation checked against 2^-57 of |fn|, and the monomial
+    coefficients in double with the low part of c_0 appended; aborts if the
+    evaluation (estrin) is more than limit ulp off at any test point."""
     polys = []
     worst_trunc = 0
     worst_ulp = {}  # by region
     for k in range(N):
-        cs = cheb(k)
+        cs = cheb(k, fn)
         a, b = interval(k)
-        fmin = min(lam(a), lam(b))
+        fmin = min(abs(fn(a)), abs(fn(b)))
         trunc = sum(abs(c) for c in cs[DEG + 1:]) / fmin
         if trunc > mp.mpf(2) ** -57:
             raise SystemExit("interval %d: truncation error %s" % (k, mp.nstr(trunc, 3)))
@@ -192,9 +224,9 @@ def table():
         for i in range(NPTS + 1):
             x = float(a + (b - a) * i / NPTS)
             u = S * x + (OFF - 2 * k)
-            got, want = estrin(coef, u), lam(mp.mpf(x))
+            got, want = estrin(coef, u), fn(mp.mpf(x))
             e = abs(got - want) / (mp.mpf(2) ** (math.frexp(float(want))[1] - 53))
-            if e > 1.25:
+            if e > limit:
                 raise SystemExit("interval %d: %.17g off by %s ulp" % (k, x, mp.nstr(e, 3)))
             r = "[-5, 0)" if x < 0 else "[0, 2)" if x < 2 else "[2, 5)"
             worst_ulp[r] = max(worst_ulp.get(r, 0), e)
@@ -202,6 +234,12 @@ def table():
     sys.stderr.write("truncation <= %s relative; evaluation <= %s\n" % (
         mp.nstr(worst_trunc, 3),
         ", ".join("%s ulp on %s" % (mp.nstr(e, 3), r) for r, e in worst_ulp.items())))
+    return polys
+
+
+def table():
+    mp.mp.dps = 50
+    polys = fit(lam, 1.25)
 
     print("// Code generated by testdata/gen_mills.py; DO NOT EDIT.")
     print()
@@ -219,6 +257,40 @@ def table():
     print("// Σ c_j u^j in u = %dx + %d − 2k ∈ [−1, 1], stored as c_0, c_1, …, c_%d and" % (S, OFF, DEG))
     print("// then the rounding error of c_0 (c_0 − float64(c_0)).")
     print("var millsPoly = [%d][%d]float64{" % (N, DEG + 2))
+    for a, b, coef in polys:
+        print("\t{ // [%s, %s]" % (mp.nstr(a, 6), mp.nstr(b, 6)))
+        for c in coef:
+            print("\t\t%s," % repr(c))
+        print("\t},")
+    print("}")
+
+
+def log_phi(x):
+    """log Phi(x) from mpmath's erfc, with 20 guard digits; for x > 0 as
+    log1p(-Phi(-x)), so that the small negative value keeps its digits."""
+    with mp.workdps(mp.mp.dps + 20):
+        X = mp.mpf(x)
+        if X > 0:
+            v = mp.log1p(-mp.erfc(X / mp.sqrt(2)) / 2)
+        else:
+            v = mp.log(mp.erfc(-X / mp.sqrt(2)) / 2)
+    return +v
+
+
+def logphi_table():
+    mp.mp.dps = 50
+    polys = fit(log_phi, LOGPHI_LIMIT)
+
+    print("// Code generated by testdata/gen_mills.py logphi; DO NOT EDIT.")
+    print()
+    print("package messages")
+    print()
+    print("// logPhiPoly[k] is log Φ(x) on [−%d + k/%d, −%d + (k+1)/%d] as"
+          % (-LO, int(1 / WIDTH), -LO, int(1 / WIDTH)))
+    print("// Σ c_j u^j in u = %dx + %d − 2k ∈ [−1, 1], stored as c_0, c_1, …, c_%d and" % (S, OFF, DEG))
+    print("// then the rounding error of c_0 (c_0 − float64(c_0)). It covers")
+    print("// [millsLo, millsHi) in millsPerUnit intervals per unit, as millsPoly does.")
+    print("var logPhiPoly = [%d][%d]float64{" % (N, DEG + 2))
     for a, b, coef in polys:
         print("\t{ // [%s, %s]" % (mp.nstr(a, 6), mp.nstr(b, 6)))
         for c in coef:
@@ -255,6 +327,45 @@ def golden():
                 raise SystemExit("60- and 100-digit values disagree at %r" % x)
             vals[x] = v
     print("x,phi_over_Phi")
+    for x in xs:
+        print("%r,%s" % (x, mp.nstr(vals[x], 25, min_fixed=1, max_fixed=0)))
+
+
+def logphi_golden_points():
+    rng = random.Random(20240613)
+    xs = set()
+    for k in range(N + 1):
+        e = float(LO + k * WIDTH)
+        xs.add(e)
+        lo = hi = e
+        for _ in range(2):
+            lo, hi = math.nextafter(lo, -math.inf), math.nextafter(hi, math.inf)
+            xs.update([lo, hi])
+        if e != 0:
+            xs.update([e - abs(e) * 1e-9, e + abs(e) * 1e-9])
+    for k in range(N):
+        a, b = (float(v) for v in interval(k))
+        xs.add((a + b) / 2)
+        xs.update(a + (b - a) * rng.random() for _ in range(8))
+    xs.update(-6 + rng.random() for _ in range(16))
+    xs.update(5 + 4 * rng.random() for _ in range(16))
+    xs.update([1e-300, -1e-300, 1e-9, -1e-9])
+    xs.update([-5.5, -6.0, -7.0, -8.0, -10.0, -20.0, -30.0, -38.0, -40.0, -100.0, -1e3, -1e4,
+               5.5, 6.0, 7.0, 8.0, 10.0, 15.0, 20.0, 30.0, 37.0, 38.0, 38.5, 40.0])
+    return sorted(xs)
+
+
+def logphi_golden():
+    xs = logphi_golden_points()
+    vals = {}
+    for dps in (100, 60):
+        mp.mp.dps = dps
+        for x in xs:
+            v = log_phi(x)
+            if x in vals and abs(v / vals[x] - 1) > mp.mpf(10) ** -40:
+                raise SystemExit("60- and 100-digit values disagree at %r" % x)
+            vals[x] = v
+    print("x,log_Phi")
     for x in xs:
         print("%r,%s" % (x, mp.nstr(vals[x], 25, min_fixed=1, max_fixed=0)))
 
@@ -450,11 +561,15 @@ def tail_golden():
 if __name__ == "__main__":
     if sys.argv[1:] == ["golden"]:
         golden()
+    elif sys.argv[1:] == ["logphi"]:
+        logphi_table()
+    elif sys.argv[1:] == ["logphigolden"]:
+        logphi_golden()
     elif sys.argv[1:] == ["tail"]:
         tail_table()
     elif sys.argv[1:] == ["tailgolden"]:
         tail_golden()
     elif sys.argv[1:]:
-        raise SystemExit("usage: gen_mills.py [golden | tail | tailgolden]")
+        raise SystemExit("usage: gen_mills.py [golden | tail | tailgolden | logphi | logphigolden]")
     else:
         table()
