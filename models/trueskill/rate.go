@@ -94,15 +94,20 @@ type twoTeams struct {
 	tau2    float64
 }
 
-func (p Params) newTwoTeams(mu, c2, eps float64, drawn bool) twoTeams {
+func (p Params) newTwoTeams(mu, c2, eps float64, drawn, evidence bool) twoTeams {
 	c := math.Sqrt(c2)
 	tt := twoTeams{c: c, c2: c2, tau2: p.Tau * p.Tau}
-	if drawn {
+	switch {
+	case drawn:
 		tt.tr = messages.Within(mu/c, eps/c)
-		tt.logEvid = messages.LogWithinMass(mu/c, eps/c)
-	} else {
+		if evidence {
+			tt.logEvid = messages.LogWithinMass(mu/c, eps/c)
+		}
+	default:
 		tt.tr = messages.GreaterThan(mu/c, eps/c)
-		tt.logEvid = messages.LogNormCDF(mu/c - eps/c)
+		if evidence {
+			tt.logEvid = messages.LogNormCDF(mu/c - eps/c)
+		}
 	}
 	return tt
 }
@@ -146,7 +151,7 @@ func (p Params) rateTwoTeams(m Match, out [][]Rating) Result {
 		}
 	}
 	drawn := m.Ranks != nil && m.Ranks[0] == m.Ranks[1]
-	tt := p.newTwoTeams(mu, c2, p.Margin(len(m.Teams[a]), len(m.Teams[b])), drawn)
+	tt := p.newTwoTeams(mu, c2, p.Margin(len(m.Teams[a]), len(m.Teams[b])), drawn, true)
 	for _, j := range [2]int{a, b} {
 		sign := 1.0
 		if j == b {
@@ -191,7 +196,7 @@ func (p Params) Rate1v1(winner, loser Rating, drawn bool) (Rating, Rating, error
 	}
 	tau2, b2 := p.Tau*p.Tau, p.Beta*p.Beta
 	vw, vl := winner.Sigma*winner.Sigma+tau2, loser.Sigma*loser.Sigma+tau2
-	tt := p.newTwoTeams(winner.Mu-loser.Mu, vw+vl+2*b2, eps, drawn)
+	tt := p.newTwoTeams(winner.Mu-loser.Mu, vw+vl+2*b2, eps, drawn, false) // no evidence to return
 	w := tt.update(winner, 1, 1, func() float64 { return vl + 2*b2 })
 	l := tt.update(loser, 1, -1, func() float64 { return vw + 2*b2 })
 	return w, l, nil
