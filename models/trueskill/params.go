@@ -21,7 +21,9 @@ type Params struct {
 	DrawMargin float64 `json:"draw_margin,omitempty"`
 	// Tolerance and MaxIterations control the loop over the chain of team
 	// differences in games of three or more teams (defaults 1e-6, on the
-	// scale-free metric messages.Distance, and 100).
+	// scale-free metric messages.Distance, and 100). The loop skips updates
+	// whose inputs moved by less than Tolerance/10 (schedules.Residual); the
+	// posteriors stay within Tolerance of the converged ones.
 	Tolerance     float64 `json:"tolerance,omitempty"`
 	MaxIterations int     `json:"max_iterations,omitempty"`
 }
