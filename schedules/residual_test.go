@@ -106,3 +106,36 @@ func TestResidualLoopConfig(t *testing.T) {
 		}
 	}
 }
+
+// TestResidualScheduleSharedAcrossGoroutines runs one residual schedule on
+// four graphs of the same structure at once (a schedule is data; each run
+// keeps its state in its own Runner): run under -race, and every graph must
+// end where a run on its own ends.
+func TestResidualScheduleSharedAcrossGoroutines(t *testing.T) {
+	g0, s, perf := ffaChain(t, 9, schedules.Residual(1e-7))
+	if _, err := schedules.Run(context.Background(), g0, s); err != nil {
+		t.Fatal(err)
+	}
+	want := g0.Marginal(perf[0])
+	graphs := make([]*graph.Graph, 4)
+	for i := range graphs {
+		graphs[i], _, _ = ffaChain(t, 9)
+	}
+	errs := make(chan error, len(graphs))
+	for _, g := range graphs {
+		go func() {
+			_, err := schedules.Run(context.Background(), g, s)
+			errs <- err
+		}()
+	}
+	for range graphs {
+		if err := <-errs; err != nil {
+			t.Fatal(err)
+		}
+	}
+	for i, g := range graphs {
+		if got := g.Marginal(perf[0]); got != want {
+			t.Errorf("graph %d: %v, want %v", i, got, want)
+		}
+	}
+}
