@@ -35,6 +35,23 @@ func BenchmarkBaselineClosedForm1v1(b *testing.B) {
 	}
 }
 
+// BenchmarkRate1v1 is the library's own closed form through the public API
+// (Params.Rate1v1: input validation, the draw margin, the cancellation-free
+// update) on the baseline's inputs.
+func BenchmarkRate1v1(b *testing.B) {
+	p := trueskill.DefaultParams()
+	w, l := trueskill.Rating{Mu: 26, Sigma: 5}, trueskill.Rating{Mu: 24, Sigma: 6}
+	b.ReportAllocs()
+	for i := 0; i < b.N; i++ {
+		x, y, err := p.Rate1v1(w, l, false)
+		if err != nil {
+			b.Fatal(err)
+		}
+		sinkRating = x
+		sinkRating = y
+	}
+}
+
 // BenchmarkBaselineClosedForm1v1Sequential is the baseline as a rating loop
 // runs it: each match's posteriors are the next match's priors (the winner
 // alternating), so the CPU cannot overlap one update with the next. The
