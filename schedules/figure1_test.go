@@ -203,17 +203,7 @@ func TestTwoPlayerClosedForm(t *testing.T) {
 		b.AddFactor(factors.NewLikelihood(fig1Beta*fig1Beta), "", pL, sL)
 		b.AddFactor(factors.NewDifference(), "", d, pW, pL)
 		b.AddFactor(factors.NewGreaterThan(0), "", d)
-		g, err := b.Build()
-		if err != nil {
-			t.Fatal(err)
-		}
-		s, err := schedules.Tree(g)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if _, err := schedules.Run(context.Background(), g, s); err != nil {
-			t.Fatal(err)
-		}
+		g, _ := buildAndRunTree(t, b)
 		got := []float64{g.Marginal(sW).Mean(), g.Marginal(sW).Sigma(), g.Marginal(sL).Mean(), g.Marginal(sL).Sigma()}
 		want := []float64{wantMuW, wantSigW, wantMuL, wantSigL}
 		for k := range got {

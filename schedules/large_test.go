@@ -1,13 +1,11 @@
 package schedules_test
 
 import (
-	"context"
 	"math"
 	"testing"
 
 	"github.com/skillgraph/skillgraph/factors"
 	"github.com/skillgraph/skillgraph/graph"
-	"github.com/skillgraph/skillgraph/schedules"
 )
 
 // TestLargeChain builds one graph of 300,000 variables (a random walk
@@ -30,17 +28,7 @@ func TestLargeChain(t *testing.T) {
 		prev = x
 	}
 	b.AddFactor(factors.NewGaussianObservation(y, noise), "", prev)
-	g, err := b.Build()
-	if err != nil {
-		t.Fatal(err)
-	}
-	s, err := schedules.Tree(g)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := schedules.Run(context.Background(), g, s); err != nil {
-		t.Fatal(err)
-	}
+	g, _ := buildAndRunTree(t, b)
 	// y = x₀ + Σ steps + noise: x₀ | y has precision 1 + 1/v, v = (n−1)·step + noise.
 	v := float64(n-1)*step + noise
 	pi := 1 + 1/v

@@ -158,15 +158,9 @@ func TestTreeScheduleOrder(t *testing.T) {
 	}
 }
 
-// TestTreeIsExactOnAChain compares the tree schedule with the conjugate
-// posterior of a chain of Gaussians written out by hand.
-func TestTreeIsExactOnAChain(t *testing.T) {
-	b := graph.NewBuilder("chain")
-	x, y, z := b.AddVariable("x"), b.AddVariable("y"), b.AddVariable("z")
-	b.AddFactor(factors.NewLikelihood(1), "", y, x)
-	b.AddFactor(factors.NewGaussianObservation(4, 0.5), "", z)
-	b.AddFactor(factors.NewPrior(0, 2), "", x)
-	b.AddFactor(factors.NewLikelihood(3), "", z, y)
+// buildAndRunTree builds b and runs its automatic tree schedule once.
+func buildAndRunTree(t *testing.T, b *graph.Builder) (*graph.Graph, schedules.Result) {
+	t.Helper()
 	g, err := b.Build()
 	if err != nil {
 		t.Fatal(err)
@@ -179,6 +173,19 @@ func TestTreeIsExactOnAChain(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	return g, res
+}
+
+// TestTreeIsExactOnAChain compares the tree schedule with the conjugate
+// posterior of a chain of Gaussians written out by hand.
+func TestTreeIsExactOnAChain(t *testing.T) {
+	b := graph.NewBuilder("chain")
+	x, y, z := b.AddVariable("x"), b.AddVariable("y"), b.AddVariable("z")
+	b.AddFactor(factors.NewLikelihood(1), "", y, x)
+	b.AddFactor(factors.NewGaussianObservation(4, 0.5), "", z)
+	b.AddFactor(factors.NewPrior(0, 2), "", x)
+	b.AddFactor(factors.NewLikelihood(3), "", z, y)
+	g, res := buildAndRunTree(t, b)
 	if res.Iterations != 0 || !res.Converged {
 		t.Errorf("result %+v", res)
 	}
