@@ -257,6 +257,11 @@ def table():
     print("// Σ c_j u^j in u = %dx + %d − 2k ∈ [−1, 1], stored as c_0, c_1, …, c_%d and" % (S, OFF, DEG))
     print("// then the rounding error of c_0 (c_0 − float64(c_0)).")
     print("var millsPoly = [%d][%d]float64{" % (N, DEG + 2))
+    print_rows(polys)
+
+
+def print_rows(polys):
+    """Print the rows of a fitted table, one interval each, and close it."""
     for a, b, coef in polys:
         print("\t{ // [%s, %s]" % (mp.nstr(a, 6), mp.nstr(b, 6)))
         for c in coef:
@@ -291,12 +296,7 @@ def logphi_table():
     print("// then the rounding error of c_0 (c_0 − float64(c_0)). It covers")
     print("// [millsLo, millsHi) in millsPerUnit intervals per unit, as millsPoly does.")
     print("var logPhiPoly = [%d][%d]float64{" % (N, DEG + 2))
-    for a, b, coef in polys:
-        print("\t{ // [%s, %s]" % (mp.nstr(a, 6), mp.nstr(b, 6)))
-        for c in coef:
-            print("\t\t%s," % repr(c))
-        print("\t},")
-    print("}")
+    print_rows(polys)
 
 
 def golden_points():
