@@ -25,15 +25,34 @@ func closedForm1v1(w, l trueskill.Rating, beta, tau float64) (trueskill.Rating, 
 
 var sinkRating trueskill.Rating
 
-func BenchmarkBaselineClosedForm1v1(b *testing.B) {
+// update1v1 is a two-player update written out by hand: closedForm1v1 or
+// fusedGraph1v1.
+type update1v1 func(w, l trueskill.Rating, beta, tau float64) (trueskill.Rating, trueskill.Rating)
+
+// benchIndependent runs u on the same two ratings every iteration, so the
+// CPU overlaps one update with the next.
+func benchIndependent(b *testing.B, u update1v1) {
 	p := trueskill.DefaultParams()
 	w, l := trueskill.Rating{Mu: 26, Sigma: 5}, trueskill.Rating{Mu: 24, Sigma: 6}
 	for i := 0; i < b.N; i++ {
-		x, y := closedForm1v1(w, l, p.Beta, p.Tau)
+		x, y := u(w, l, p.Beta, p.Tau)
 		sinkRating = x
 		sinkRating = y
 	}
 }
+
+// benchSequential feeds each update's posteriors to the next as priors,
+// the winner alternating, so nothing overlaps.
+func benchSequential(b *testing.B, u update1v1) {
+	p := trueskill.DefaultParams()
+	w, l := trueskill.Rating{Mu: 26, Sigma: 5}, trueskill.Rating{Mu: 24, Sigma: 6}
+	for i := 0; i < b.N; i++ {
+		w, l = u(l, w, p.Beta, p.Tau)
+	}
+	sinkRating = w
+}
+
+func BenchmarkBaselineClosedForm1v1(b *testing.B) { benchIndependent(b, closedForm1v1) }
 
 // BenchmarkRate1v1 is the library's own closed form through the public API
 // (Params.Rate1v1: input validation, the draw margin, the cancellation-free
@@ -56,14 +75,7 @@ func BenchmarkRate1v1(b *testing.B) {
 // runs it: each match's posteriors are the next match's priors (the winner
 // alternating), so the CPU cannot overlap one update with the next. The
 // graph path is latency-bound in the same way within one match.
-func BenchmarkBaselineClosedForm1v1Sequential(b *testing.B) {
-	p := trueskill.DefaultParams()
-	w, l := trueskill.Rating{Mu: 26, Sigma: 5}, trueskill.Rating{Mu: 24, Sigma: 6}
-	for i := 0; i < b.N; i++ {
-		w, l = closedForm1v1(l, w, p.Beta, p.Tau)
-	}
-	sinkRating = w
-}
+func BenchmarkBaselineClosedForm1v1Sequential(b *testing.B) { benchSequential(b, closedForm1v1) }
 
 // fusedGraph1v1 sends the fourteen messages of the 1v1 Figure 1 graph (two
 // priors, two performance likelihoods, two one-player team sums, the
@@ -109,26 +121,11 @@ func TestFusedGraphIsTheClosedForm(t *testing.T) {
 }
 
 // BenchmarkFloorFusedGraph1v1 measures fusedGraph1v1 like the baseline.
-func BenchmarkFloorFusedGraph1v1(b *testing.B) {
-	p := trueskill.DefaultParams()
-	w, l := trueskill.Rating{Mu: 26, Sigma: 5}, trueskill.Rating{Mu: 24, Sigma: 6}
-	for i := 0; i < b.N; i++ {
-		x, y := fusedGraph1v1(w, l, p.Beta, p.Tau)
-		sinkRating = x
-		sinkRating = y
-	}
-}
+func BenchmarkFloorFusedGraph1v1(b *testing.B) { benchIndependent(b, fusedGraph1v1) }
 
 // BenchmarkFloorFusedGraph1v1Sequential measures it like the sequential
 // baseline.
-func BenchmarkFloorFusedGraph1v1Sequential(b *testing.B) {
-	p := trueskill.DefaultParams()
-	w, l := trueskill.Rating{Mu: 26, Sigma: 5}, trueskill.Rating{Mu: 24, Sigma: 6}
-	for i := 0; i < b.N; i++ {
-		w, l = fusedGraph1v1(l, w, p.Beta, p.Tau)
-	}
-	sinkRating = w
-}
+func BenchmarkFloorFusedGraph1v1Sequential(b *testing.B) { benchSequential(b, fusedGraph1v1) }
 
 func teams(sizes ...int) [][]trueskill.Rating {
 	var out [][]trueskill.Rating
