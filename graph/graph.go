@@ -497,14 +497,14 @@ func (g *Graph) LogEvidence() (float64, error) {
 		// … − (d−1)·log π_q: the bracket's logarithms are −½·[Σ log(π_c/π_q)
 		// + (proper − d + 1)·log π_q].
 		extra := proper - d + 1
-		for ; extra > 0; extra-- {
+		for range extra {
 			prod.mul(q.Pi)
 		}
-		for ; extra < 0; extra++ {
+		for range -extra {
 			prod.mul(1 / q.Pi)
 		}
 		total.add(quad)
-		norms -= float64(proper - d + 1)
+		norms -= float64(extra)
 	}
 	total.add(-0.5 * prod.log())
 	total.add(-norms * logSqrt2Pi)
