@@ -44,17 +44,24 @@ func (l *Likelihood) Message(i int, e graph.Edges) (messages.Gaussian, error) {
 // LogAverageFactor returns log ∫∫ N(x; y, c²) ĉ_x(x) ĉ_y(y) = log N(μ_x; μ_y,
 // σ_x² + σ_y² + c²); 0 if one cavity is uniform, ErrDiverges if both are.
 func (l *Likelihood) LogAverageFactor(e graph.Edges) (float64, error) {
-	t, ok, err := l.LogAverageFactorTerm(e)
-	if err != nil || ok {
-		return t.Value(), err
-	}
 	cx, cy := e.Cavity(0), e.Cavity(1)
+	t, ok, err := l.term(cx, cy)
+	if err != nil {
+		return 0, err
+	}
+	if ok {
+		return t.Value(), nil
+	}
 	return cx.LogAverageOf(messages.NewGaussian(cy.Mean(), cy.Variance()+l.Variance)), nil
 }
 
 // LogAverageFactorTerm returns LogAverageFactor as a graph.LogTerm.
 func (l *Likelihood) LogAverageFactorTerm(e graph.Edges) (graph.LogTerm, bool, error) {
-	cx, cy := e.Cavity(0), e.Cavity(1)
+	return l.term(e.Cavity(0), e.Cavity(1))
+}
+
+// term is the evidence term for the cavities cx and cy.
+func (l *Likelihood) term(cx, cy messages.Gaussian) (graph.LogTerm, bool, error) {
 	switch {
 	case cx.IsUniform() && cy.IsUniform():
 		return graph.LogTerm{}, false, ErrDiverges

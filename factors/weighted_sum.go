@@ -57,6 +57,16 @@ func (w *WeightedSum) coefficient(i int) float64 {
 	return w.Coefficients[i-1]
 }
 
+// solvedCoefficient returns the weight of edge k in the constraint solved
+// for edge i, y_i = Σ_{k≠i} s_k·y_k / a_i: the sum enters with +1, and a
+// term with +a_k when solving for the sum, −a_k when solving for a term.
+func (w *WeightedSum) solvedCoefficient(i, k int) float64 {
+	if i != 0 && k != 0 {
+		return -w.coefficient(k)
+	}
+	return w.coefficient(k)
+}
+
 // Message returns the message on edge i (0: to the sum, j+1: to term j).
 func (w *WeightedSum) Message(i int, e graph.Edges) (messages.Gaussian, error) {
 	ai := w.coefficient(i)
@@ -82,17 +92,13 @@ func (w *WeightedSum) Message(i int, e graph.Edges) (messages.Gaussian, error) {
 			return m, nil
 		}
 	}
-	// Solve the constraint for edge i: y_i = Σ_{k≠i} s_k·y_k / a_i, where the
-	// sum enters with sign +1 and terms with −aⱼ when i is a term.
+	// Solve the constraint for edge i (solvedCoefficient).
 	var mean, variance float64
 	for k := 0; k < w.Arity(); k++ {
 		if k == i {
 			continue
 		}
-		a := w.coefficient(k)
-		if i != 0 && k != 0 {
-			a = -a
-		}
+		a := w.solvedCoefficient(i, k)
 		if a == 0 {
 			continue
 		}
@@ -130,13 +136,7 @@ func (w *WeightedSum) twoTerms(i int, ai float64, e graph.Edges) (messages.Gauss
 	default:
 		k1, k2 = 0, 1
 	}
-	s1, s2 := w.coefficient(k1), w.coefficient(k2)
-	if i != 0 {
-		if k1 != 0 {
-			s1 = -s1
-		}
-		s2 = -s2
-	}
+	s1, s2 := w.solvedCoefficient(i, k1), w.solvedCoefficient(i, k2)
 	c1, c2 := e.Cavity(k1), e.Cavity(k2)
 	if !(c1.Pi > 0 && c2.Pi > 0) || math.IsInf(c1.Pi, 1) || math.IsInf(c2.Pi, 1) || s1 == 0 || s2 == 0 {
 		return messages.Gaussian{}, false
@@ -153,17 +153,24 @@ func (w *WeightedSum) twoTerms(i int, ai float64, e graph.Edges) (messages.Gauss
 // σ_x² + Σ aⱼ²σⱼ²). With one uniform cavity, integrating that variable out of
 // the constraint leaves 1/|coefficient|; with more, ErrDiverges.
 func (w *WeightedSum) LogAverageFactor(e graph.Edges) (float64, error) {
-	t, ok, err := w.LogAverageFactorTerm(e)
-	if err != nil || ok {
-		return t.Value(), err
+	mean, variance, uniform := w.constraintMoments(e)
+	t, ok, err := w.term(mean, variance, uniform)
+	if err != nil {
+		return 0, err
 	}
-	mean, variance, _ := w.constraintMoments(e)
+	if ok {
+		return t.Value(), nil
+	}
 	return messages.PointMass(0).LogAverageOf(messages.NewGaussian(mean, variance)), nil
 }
 
 // LogAverageFactorTerm returns LogAverageFactor as a graph.LogTerm.
 func (w *WeightedSum) LogAverageFactorTerm(e graph.Edges) (graph.LogTerm, bool, error) {
-	mean, variance, uniform := w.constraintMoments(e)
+	return w.term(w.constraintMoments(e))
+}
+
+// term is the evidence term for constraintMoments' results.
+func (w *WeightedSum) term(mean, variance float64, uniform int) (graph.LogTerm, bool, error) {
 	switch {
 	case uniform == -2:
 		return graph.LogTerm{}, false, ErrDiverges
