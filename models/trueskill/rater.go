@@ -34,10 +34,7 @@ func (r *Rater) check(m Match) error {
 	if r.pErr != nil {
 		return r.pErr
 	}
-	if err := m.validate(); err != nil {
-		return err
-	}
-	return r.p.checkPairs(m)
+	return r.p.checkMatch(m)
 }
 
 // Rate rates m: the two-team closed form, or the Figure 1 graph.
