@@ -91,14 +91,7 @@ func run(path, season string, holdout int) error {
 		if teamsS[m.Home], teamsS[m.Away], err = gsd.Update(teamsS[m.Home], teamsS[m.Away], float64(m.HomeScore), float64(m.AwayScore)); err != nil {
 			return err
 		}
-		ranks := []int{0, 1}
-		switch {
-		case m.HomeScore == m.AwayScore:
-			ranks[1] = 0
-		case m.HomeScore < m.AwayScore:
-			ranks = []int{1, 0}
-		}
-		res, err := ts.Rate(context.Background(), trueskill.Match{Teams: [][]trueskill.Rating{{teamsT[m.Home]}, {teamsT[m.Away]}}, Ranks: ranks})
+		res, err := ts.Rate(context.Background(), trueskill.Match{Teams: [][]trueskill.Rating{{teamsT[m.Home]}, {teamsT[m.Away]}}, Ranks: m.Ranks()})
 		if err != nil {
 			return err
 		}

@@ -15,6 +15,18 @@ type ScoredMatch struct {
 	HomeScore, AwayScore     int
 }
 
+// Ranks returns the outcome as ranks of (home, away), lower is better:
+// {0, 1} for a home win, {1, 0} for an away win, {0, 0} for a draw.
+func (m ScoredMatch) Ranks() []int {
+	switch {
+	case m.HomeScore == m.AwayScore:
+		return []int{0, 0}
+	case m.HomeScore < m.AwayScore:
+		return []int{1, 0}
+	}
+	return []int{0, 1}
+}
+
 // RankedMatch is a match of any number of teams: the players of each team
 // and the teams' ranks (lower is better, equal ranks tie).
 type RankedMatch struct {
@@ -162,14 +174,7 @@ func denseRanks(r []int) []int {
 func AsRanked(ms []ScoredMatch) []RankedMatch {
 	out := make([]RankedMatch, len(ms))
 	for i, m := range ms {
-		ranks := []int{0, 1}
-		switch {
-		case m.HomeScore == m.AwayScore:
-			ranks[1] = 0
-		case m.HomeScore < m.AwayScore:
-			ranks = []int{1, 0}
-		}
-		out[i] = RankedMatch{ID: fmt.Sprint(i), Date: m.Date, Teams: [][]string{{m.Home}, {m.Away}}, Ranks: ranks}
+		out[i] = RankedMatch{ID: fmt.Sprint(i), Date: m.Date, Teams: [][]string{{m.Home}, {m.Away}}, Ranks: m.Ranks()}
 	}
 	return out
 }

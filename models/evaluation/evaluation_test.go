@@ -6,6 +6,7 @@ import (
 	"errors"
 	"math"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -208,5 +209,21 @@ func TestDuplicatePlayerRejected(t *testing.T) {
 	_, err := evaluation.RankingExperiment(context.Background(), ms, trueskill.DefaultParams(), elo.DefaultParams(), nil)
 	if !errors.Is(err, evaluation.ErrDuplicatePlayer) || !strings.Contains(err.Error(), `"ann" at team 0 player 0 and team 1 player 1`) {
 		t.Errorf("error %v, want ErrDuplicatePlayer naming both places", err)
+	}
+}
+
+// TestScoredMatchRanks: home win, away win and draw as ranks, through
+// Ranks and AsRanked.
+func TestScoredMatchRanks(t *testing.T) {
+	ms := []evaluation.ScoredMatch{
+		{Home: "A", Away: "B", HomeScore: 2, AwayScore: 1},
+		{Home: "A", Away: "B", HomeScore: 0, AwayScore: 3},
+		{Home: "A", Away: "B", HomeScore: 1, AwayScore: 1},
+	}
+	want := [][]int{{0, 1}, {1, 0}, {0, 0}}
+	for i, r := range evaluation.AsRanked(ms) {
+		if !slices.Equal(ms[i].Ranks(), want[i]) || !slices.Equal(r.Ranks, want[i]) {
+			t.Errorf("%+v: ranks %v and %v, want %v", ms[i], ms[i].Ranks(), r.Ranks, want[i])
+		}
 	}
 }
