@@ -34,9 +34,37 @@ func scores(train []ScoredMatch) []scorebased.MatchScore {
 	return out
 }
 
+// roster holds a model's ratings by team name during a fit; a team not yet
+// seen has the fresh rating.
+type roster[R any] struct {
+	ratings map[string]R
+	fresh   R
+}
+
+func newRoster[R any](fresh R) roster[R] { return roster[R]{ratings: map[string]R{}, fresh: fresh} }
+
+func (r roster[R]) get(team string) R {
+	if x, ok := r.ratings[team]; ok {
+		return x
+	}
+	return r.fresh
+}
+
+// learn updates the ratings online with every match of train, in order.
+func (r roster[R]) learn(train []ScoredMatch, update func(x ScoredMatch, home, away R) (R, R, error)) error {
+	for _, x := range train {
+		h, a, err := update(x, r.get(x.Home), r.get(x.Away))
+		if err != nil {
+			return err
+		}
+		r.ratings[x.Home], r.ratings[x.Away] = h, a
+	}
+	return nil
+}
+
 type tsModel struct {
 	p       trueskill.Params
-	ratings map[string]trueskill.Rating
+	ratings roster[trueskill.Rating]
 }
 
 func (*tsModel) Name() string { return "TrueSkill" }
@@ -52,9 +80,8 @@ func (m *tsModel) Fit(train []ScoredMatch) error {
 	if len(train) > 0 {
 		m.p.DrawProbability = float64(draws) / float64(len(train))
 	}
-	m.ratings = map[string]trueskill.Rating{}
-	for _, x := range train {
-		h, a := m.rating(x.Home), m.rating(x.Away)
+	m.ratings = newRoster(m.p.NewRating())
+	return m.ratings.learn(train, func(x ScoredMatch, h, a trueskill.Rating) (trueskill.Rating, trueskill.Rating, error) {
 		var err error
 		switch {
 		case x.HomeScore > x.AwayScore:
@@ -64,62 +91,40 @@ func (m *tsModel) Fit(train []ScoredMatch) error {
 		default:
 			h, a, err = m.p.Rate1v1(h, a, true)
 		}
-		if err != nil {
-			return err
-		}
-		m.ratings[x.Home], m.ratings[x.Away] = h, a
-	}
-	return nil
-}
-
-func (m *tsModel) rating(t string) trueskill.Rating {
-	if r, ok := m.ratings[t]; ok {
-		return r
-	}
-	return m.p.NewRating()
+		return h, a, err
+	})
 }
 
 // Predict uses eq. 11 of the score-based paper, P(d > 0) without a margin.
 func (m *tsModel) Predict(home, away string) (float64, float64, float64, bool, error) {
-	h, a := m.rating(home), m.rating(away)
+	h, a := m.ratings.get(home), m.ratings.get(away)
 	return scorebased.TrueSkillWinProbability(scorebased.Rating(h), scorebased.Rating(a), m.p.Beta), 0, 0, false, nil
 }
 
 type poissonModel struct {
 	m     scorebased.PoissonOD
-	teams map[string]scorebased.Team
+	teams roster[scorebased.Team]
 }
 
 func (*poissonModel) Name() string { return "Poisson-OD" }
 
 func (m *poissonModel) Fit(train []ScoredMatch) error {
 	m.m = scorebased.NewPoissonOD(scorebased.DefaultParams())
-	m.teams = map[string]scorebased.Team{}
-	for _, x := range train {
-		h, a, _, err := m.m.Update(m.team(x.Home), m.team(x.Away), x.HomeScore, x.AwayScore)
-		if err != nil {
-			return err
-		}
-		m.teams[x.Home], m.teams[x.Away] = h, a
-	}
-	return nil
-}
-
-func (m *poissonModel) team(t string) scorebased.Team {
-	if r, ok := m.teams[t]; ok {
-		return r
-	}
-	return m.m.Params.NewTeam()
+	m.teams = newRoster(m.m.Params.NewTeam())
+	return m.teams.learn(train, func(x ScoredMatch, h, a scorebased.Team) (scorebased.Team, scorebased.Team, error) {
+		h, a, _, err := m.m.Update(h, a, x.HomeScore, x.AwayScore)
+		return h, a, err
+	})
 }
 
 func (m *poissonModel) Predict(home, away string) (float64, float64, float64, bool, error) {
-	pr, err := m.m.Predict(m.team(home), m.team(away))
+	pr, err := m.m.Predict(m.teams.get(home), m.teams.get(away))
 	return pr.Win, pr.ScoreA, pr.ScoreB, true, err
 }
 
 type godModel struct {
 	m     scorebased.GaussianOD
-	teams map[string]scorebased.Team
+	teams roster[scorebased.Team]
 }
 
 func (*godModel) Name() string { return "Gaussian-OD" }
@@ -130,26 +135,14 @@ func (m *godModel) Fit(train []ScoredMatch) error {
 		p.Gamma = g
 	}
 	m.m = scorebased.NewGaussianOD(p)
-	m.teams = map[string]scorebased.Team{}
-	for _, x := range train {
-		h, a, err := m.m.Update(m.team(x.Home), m.team(x.Away), float64(x.HomeScore), float64(x.AwayScore))
-		if err != nil {
-			return err
-		}
-		m.teams[x.Home], m.teams[x.Away] = h, a
-	}
-	return nil
-}
-
-func (m *godModel) team(t string) scorebased.Team {
-	if r, ok := m.teams[t]; ok {
-		return r
-	}
-	return m.m.Params.NewTeam()
+	m.teams = newRoster(m.m.Params.NewTeam())
+	return m.teams.learn(train, func(x ScoredMatch, h, a scorebased.Team) (scorebased.Team, scorebased.Team, error) {
+		return m.m.Update(h, a, float64(x.HomeScore), float64(x.AwayScore))
+	})
 }
 
 func (m *godModel) Predict(home, away string) (float64, float64, float64, bool, error) {
-	h, a := m.team(home), m.team(away)
+	h, a := m.teams.get(home), m.teams.get(away)
 	w, err := m.m.WinProbability(h, a)
 	if err != nil {
 		return 0, 0, 0, false, err
@@ -160,7 +153,7 @@ func (m *godModel) Predict(home, away string) (float64, float64, float64, bool, 
 
 type gsdModel struct {
 	m       scorebased.GaussianSD
-	ratings map[string]scorebased.Rating
+	ratings roster[scorebased.Rating]
 }
 
 func (*gsdModel) Name() string { return "Gaussian-SD" }
@@ -171,41 +164,28 @@ func (m *gsdModel) Fit(train []ScoredMatch) error {
 		p.Gamma = g
 	}
 	m.m = scorebased.NewGaussianSD(p)
-	m.ratings = map[string]scorebased.Rating{}
-	for _, x := range train {
-		h, a, err := m.m.Update(m.rating(x.Home), m.rating(x.Away), float64(x.HomeScore), float64(x.AwayScore))
-		if err != nil {
-			return err
-		}
-		m.ratings[x.Home], m.ratings[x.Away] = h, a
-	}
-	return nil
-}
-
-func (m *gsdModel) rating(t string) scorebased.Rating {
-	if r, ok := m.ratings[t]; ok {
-		return r
-	}
-	return m.m.Params.NewRating()
+	m.ratings = newRoster(m.m.Params.NewRating())
+	return m.ratings.learn(train, func(x ScoredMatch, h, a scorebased.Rating) (scorebased.Rating, scorebased.Rating, error) {
+		return m.m.Update(h, a, float64(x.HomeScore), float64(x.AwayScore))
+	})
 }
 
 func (m *gsdModel) Predict(home, away string) (float64, float64, float64, bool, error) {
-	w, err := m.m.WinProbability(m.rating(home), m.rating(away))
+	w, err := m.m.WinProbability(m.ratings.get(home), m.ratings.get(away))
 	return w, 0, 0, false, err
 }
 
 type eloModel struct {
 	p       elo.Params
-	ratings map[string]float64
+	ratings roster[float64]
 }
 
 func (*eloModel) Name() string { return "Elo" }
 
 func (m *eloModel) Fit(train []ScoredMatch) error {
 	m.p = elo.DefaultParams()
-	m.ratings = map[string]float64{}
-	for _, x := range train {
-		h, a := m.rating(x.Home), m.rating(x.Away)
+	m.ratings = newRoster(m.p.Initial)
+	return m.ratings.learn(train, func(x ScoredMatch, h, a float64) (float64, float64, error) {
 		y := 0
 		switch {
 		case x.HomeScore > x.AwayScore:
@@ -214,18 +194,10 @@ func (m *eloModel) Fit(train []ScoredMatch) error {
 			y = -1
 		}
 		d := m.p.Delta(h, a, y)
-		m.ratings[x.Home], m.ratings[x.Away] = h+d, a-d
-	}
-	return nil
-}
-
-func (m *eloModel) rating(t string) float64 {
-	if r, ok := m.ratings[t]; ok {
-		return r
-	}
-	return m.p.Initial
+		return h + d, a - d, nil
+	})
 }
 
 func (m *eloModel) Predict(home, away string) (float64, float64, float64, bool, error) {
-	return m.p.WinProbability(m.rating(home), m.rating(away)), 0, 0, false, nil
+	return m.p.WinProbability(m.ratings.get(home), m.ratings.get(away)), 0, 0, false, nil
 }
