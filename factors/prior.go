@@ -73,3 +73,13 @@ func logAverageConstant(e graph.Edges, mean, variance float64) float64 {
 func (p *Prior) Label(vars []string) string {
 	return fmt.Sprintf("N(%s; %.4g, %.4g)", vars[0], p.Mean, p.Variance)
 }
+
+// GoMessage writes Message as Go for package schedules/compile: N(Mean,
+// Variance) in natural parameters, falling back on an invalid parameter.
+func (*Prior) GoMessage(_ int, self string, _ func(int) (string, string), out [2]string, fail string) (string, error) {
+	return fmt.Sprintf(`if v := %[1]s.Variance; !(v > 0) || v > math.MaxFloat64 || %[1]s.Mean-%[1]s.Mean != 0 {
+	%[2]s
+}
+inv := 1 / %[1]s.Variance
+%[3]s, %[4]s = inv, %[1]s.Mean*inv`, self, fail, out[0], out[1]), nil
+}

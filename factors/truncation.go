@@ -155,3 +155,32 @@ func (w *Within) LogAverageFactor(e graph.Edges) (float64, error) {
 func (w *Within) Label(vars []string) string {
 	return fmt.Sprintf("I(|%s| ≤ %.4g)", vars[0], w.Margin)
 }
+
+// GoMessage writes Message as Go for package schedules/compile: the
+// moment-matched message of a proper cavity, falling back on an invalid
+// margin or a degenerate truncation.
+func (*GreaterThan) GoMessage(_ int, self string, cavity func(int) (string, string), out [2]string, fail string) (string, error) {
+	return goTruncated("GreaterThan", self, cavity, out, fail), nil
+}
+
+// GoMessage writes Message as Go for package schedules/compile, as
+// GreaterThan's does.
+func (*Within) GoMessage(_ int, self string, cavity func(int) (string, string), out [2]string, fail string) (string, error) {
+	return goTruncated("Within", self, cavity, out, fail), nil
+}
+
+// goTruncated is the Go of checkMargin, the truncation messages.<fn> and
+// truncatedMessage's common path.
+func goTruncated(fn, self string, cavity func(int) (string, string), out [2]string, fail string) string {
+	pi, tau := cavity(0)
+	return fmt.Sprintf(`if eps := %[1]s.Margin; !(eps >= 0) || eps > math.MaxFloat64 {
+	%[2]s
+}
+sc := math.Sqrt(%[3]s)
+tr := messages.%[7]s(%[4]s/sc, %[1]s.Margin*sc)
+if !(tr.OneMinusW > 0) {
+	%[2]s
+}
+r := 1 / tr.OneMinusW
+%[5]s, %[6]s = %[3]s*tr.W*r, (%[4]s*tr.W+sc*tr.V)*r`, self, fail, pi, tau, out[0], out[1], fn)
+}

@@ -231,3 +231,74 @@ func (w *WeightedSum) Label(vars []string) string {
 	}
 	return sb.String()
 }
+
+// GoMessage writes Message as Go for package schedules/compile, for the
+// number of terms the factor has now: the one-term scaling, twoTerms, or
+// the general sum over the cavities, falling back on a changed number of
+// terms, a zero coefficient and every case those paths hand on.
+func (w *WeightedSum) GoMessage(i int, self string, cavity func(int) (string, string), out [2]string, fail string) (string, error) {
+	n := len(w.Coefficients)
+	if n == 0 || i < 0 || i > n {
+		return "", fmt.Errorf("%w: edge %d of a weighted sum of %d terms", ErrParameter, i, n)
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "if len(%s.Coefficients) != %d {\n%s\n}\n", self, n, fail)
+	// coef and solved are coefficient and solvedCoefficient as Go.
+	coef := func(k int) string {
+		if k == 0 {
+			return "1.0"
+		}
+		return fmt.Sprintf("%s.Coefficients[%d]", self, k-1)
+	}
+	solved := func(k int) string {
+		if i != 0 && k != 0 {
+			return "-" + coef(k)
+		}
+		return coef(k)
+	}
+	fmt.Fprintf(&b, "ai := %s\n_ = ai\n", coef(i))
+	if i != 0 {
+		fmt.Fprintf(&b, "if ai == 0 {\n%s\n}\n", fail)
+	}
+	switch n {
+	case 1:
+		pi, tau := cavity(1 - i)
+		fmt.Fprintf(&b, "a := %s.Coefficients[0]\n", self)
+		if i == 0 {
+			fmt.Fprintf(&b, "%s, %s := %s/(a*a), %s/a\n", "mPi", "mTau", pi, tau)
+		} else {
+			fmt.Fprintf(&b, "%s, %s := %s*a*a, %s*a\n", "mPi", "mTau", pi, tau)
+		}
+		fmt.Fprintf(&b, "if !(mPi > 0) || mPi > math.MaxFloat64 || mTau-mTau != 0 {\n%s\n}\n", fail)
+		fmt.Fprintf(&b, "%s, %s = mPi, mTau", out[0], out[1])
+	case 2:
+		k1, k2 := 1, 2
+		switch i {
+		case 1:
+			k1 = 0
+		case 2:
+			k1, k2 = 0, 1
+		}
+		p1, t1 := cavity(k1)
+		p2, t2 := cavity(k2)
+		fmt.Fprintf(&b, "s1, s2 := %s, %s\n", solved(k1), solved(k2))
+		fmt.Fprintf(&b, "if s1 == 0 || s2 == 0 {\n%s\n}\n", fail)
+		fmt.Fprintf(&b, "inv := 1 / (s1*s1*%s + s2*s2*%s)\n", p2, p1)
+		fmt.Fprintf(&b, "if !(inv > 0) || inv > math.MaxFloat64 {\n%s\n}\n", fail)
+		fmt.Fprintf(&b, "r1, r2 := %s*inv, %s*inv\n", p1, p2)
+		fmt.Fprintf(&b, "%s, %s = ai*ai*%s*r2, ai*(s1*%s*r2+s2*%s*r1)", out[0], out[1], p1, t1, t2)
+	default:
+		b.WriteString("var mean, variance float64\n")
+		for k := 0; k <= n; k++ {
+			if k == i {
+				continue
+			}
+			pi, tau := cavity(k)
+			fmt.Fprintf(&b, "if a := %s; a != 0 {\nmean += a * (%s / %s)\nvariance += a * a * (1 / %s)\n}\n", solved(k), tau, pi, pi)
+		}
+		b.WriteString("m, v := mean/ai, variance/(ai*ai)\n")
+		fmt.Fprintf(&b, "if !(v > 0) || v > math.MaxFloat64 {\n%s\n}\n", fail)
+		fmt.Fprintf(&b, "%s, %s = 1/v, m/v", out[0], out[1])
+	}
+	return b.String(), nil
+}

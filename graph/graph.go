@@ -293,6 +293,17 @@ func (g *Graph) Message(f FactorID, i int) messages.Gaussian {
 	return g.msgs[g.factors[f].first+int32(i)]
 }
 
+// EdgeIndex returns the position of factor f's edge i in the slices of
+// State: the edges of factor 0 first, each factor's in edge order.
+func (g *Graph) EdgeIndex(f FactorID, i int) int { return int(g.factors[f].first) + i }
+
+// State returns the graph's stored messages (by EdgeIndex) and cached
+// marginals (by VarID) themselves, not copies. It exists for code generated
+// by package schedules/compile, which runs a schedule on them directly;
+// anything else should use Update, which keeps them consistent. The slices
+// stay valid for the graph's lifetime.
+func (g *Graph) State() (msgs, marginals []messages.Gaussian) { return g.msgs, g.marg }
+
 // Marginal returns the cached marginal of v.
 func (g *Graph) Marginal(v VarID) messages.Gaussian { return g.marg[v] }
 

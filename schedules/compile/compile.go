@@ -1,0 +1,200 @@
+package compile
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"reflect"
+	"strconv"
+	"strings"
+
+	"github.com/skillgraph/skillgraph/graph"
+	"github.com/skillgraph/skillgraph/schedules"
+)
+
+// Emitter is implemented by factors whose message operators can be written
+// out as Go. Its signature uses only basic types, so a factor implements it
+// without importing this package.
+//
+// GoMessage returns Go statements that compute the factor's message on edge
+// i in natural parameters and assign it to the variables named out[0]
+// (precision) and out[1] (precision-adjusted mean), which are declared. The
+// statements read the factor's parameters at run time through self, an
+// expression of the factor's own type. cavity(k) returns expressions for
+// the cavity on edge k (precision, precision-adjusted mean); calling it
+// makes the compiled code compute that cavity first, and the cavity is then
+// proper with positive, finite precision. fail is a statement that abandons
+// the compiled run: the statements must execute it in every case where the
+// factor's Message would not take the path the statements compute (an
+// invalid parameter, a zero coefficient, a special case of the
+// mathematics), so that the interpreter decides those cases. The statements
+// may use the packages math and messages; they are placed in a block of
+// their own, so their temporaries cannot clash with other updates', and
+// names beginning with an underscore are reserved for the compiler.
+type Emitter interface {
+	GoMessage(i int, self string, cavity func(k int) (pi, tau string), out [2]string, fail string) (string, error)
+}
+
+// Errors of compiling, binding and running.
+var (
+	// ErrFallback is returned by a Program that met a case its compiled
+	// code does not cover; RunWithFallback reruns the schedule with the
+	// interpreter.
+	ErrFallback = errors.New("compiled program: case not compiled, use the interpreter")
+	// ErrNotCompiled is returned by a generated lookup function for a
+	// graph and schedule that no generated program was compiled from.
+	ErrNotCompiled = errors.New("no compiled program for this graph and schedule")
+	// ErrMismatch is returned by a generated binder for a graph or schedule
+	// other than the one it was compiled from.
+	ErrMismatch = errors.New("graph or schedule differs from the one compiled")
+	// ErrUnsupported reports a schedule part or a factor that cannot be
+	// compiled: a custom Schedule, or a factor that is not an Emitter.
+	ErrUnsupported = errors.New("cannot be compiled")
+)
+
+// Program runs a compiled schedule on the graph it was bound to. It first
+// resets the graph (graph.Graph.Reset), then performs the schedule's
+// updates with the arithmetic of each factor's Message, measuring each
+// update inside a Loop with messages.Distance, and returns what
+// schedules.Run would return, up to rounding. It differs from the
+// interpreter in three ways: it starts from a reset graph; it reports to no
+// observer and uses no other metric; it runs every update of every loop
+// pass (a Loop's Residual option is ignored, so its results are those of
+// the loop without it: equal to the interpreter's to within the loop's
+// tolerance). Loop tolerances, iteration caps and damping are read from the
+// schedule's LoopSchedule values at every run. If the run meets a case its
+// code does not cover it returns ErrFallback, with the graph in an
+// unspecified state: use RunWithFallback. A Program is not safe for
+// concurrent use, as its graph is not.
+type Program func(ctx context.Context) (schedules.Result, error)
+
+// RunWithFallback runs p, and if p returns ErrFallback resets the graph and
+// runs s with r, the interpreter (r must run the graph and schedule p was
+// bound to). Any other result of p is returned as it is.
+func (p Program) RunWithFallback(ctx context.Context, r *schedules.Runner, s schedules.Schedule) (schedules.Result, error) {
+	res, err := p(ctx)
+	if err != ErrFallback {
+		return res, err
+	}
+	r.Graph().Reset()
+	return r.Run(ctx, s)
+}
+
+// Fingerprint identifies the structure of a graph and a schedule: the
+// number of variables, each factor's Go type and variables, and the
+// schedule's steps and loop nesting. Loop parameters (tolerance, iteration
+// cap, damping, residual), factor parameters and observations are not part
+// of it: a Program reads them at run time. Schedules other than Step,
+// Sequence and Loop give ErrUnsupported.
+func Fingerprint(g *graph.Graph, s schedules.Schedule) (string, error) {
+	if g == nil {
+		return "", fmt.Errorf("compile: nil graph: %w", ErrUnsupported)
+	}
+	var sb strings.Builder
+	sb.WriteString("variables ")
+	sb.WriteString(strconv.Itoa(g.NumVariables()))
+	for f := 0; f < g.NumFactors(); f++ {
+		fid := graph.FactorID(f)
+		sb.WriteString("\nfactor ")
+		sb.WriteString(reflect.TypeOf(g.Factor(fid)).String())
+		for i := 0; i < g.Arity(fid); i++ {
+			sb.WriteByte(' ')
+			sb.WriteString(strconv.Itoa(int(g.EdgeVariable(fid, i))))
+		}
+	}
+	sb.WriteString("\nschedule ")
+	if err := writeSchedule(&sb, g, s); err != nil {
+		return "", err
+	}
+	sum := sha256.Sum256([]byte(sb.String()))
+	return hex.EncodeToString(sum[:16]), nil
+}
+
+func writeSchedule(sb *strings.Builder, g *graph.Graph, s schedules.Schedule) error {
+	switch s := s.(type) {
+	case *schedules.StepSchedule:
+		if s == nil || int(s.Factor) < 0 || int(s.Factor) >= g.NumFactors() || s.Edge < 0 || s.Edge >= g.Arity(s.Factor) {
+			return fmt.Errorf("compile: step %v: %w", s, graph.ErrNoFactor)
+		}
+		fmt.Fprintf(sb, "%d.%d ", s.Factor, s.Edge)
+	case *schedules.SequenceSchedule:
+		if s == nil {
+			return fmt.Errorf("compile: nil sequence: %w", ErrUnsupported)
+		}
+		sb.WriteString("( ")
+		for _, p := range s.Parts {
+			if err := writeSchedule(sb, g, p); err != nil {
+				return err
+			}
+		}
+		sb.WriteString(") ")
+	case *schedules.LoopSchedule:
+		if s == nil {
+			return fmt.Errorf("compile: nil loop: %w", ErrUnsupported)
+		}
+		sb.WriteString("loop[ ")
+		if err := writeSchedule(sb, g, s.Body); err != nil {
+			return err
+		}
+		sb.WriteString("] ")
+	default:
+		return fmt.Errorf("compile: schedule %T: %w (only Step, Sequence and Loop)", s, ErrUnsupported)
+	}
+	return nil
+}
+
+// Bind checks that g and s have the fingerprint fp and returns the loops of
+// s in the order their bodies begin. Generated binders call it.
+func Bind(g *graph.Graph, s schedules.Schedule, fp string) ([]*schedules.LoopSchedule, error) {
+	got, err := Fingerprint(g, s)
+	if err != nil {
+		return nil, err
+	}
+	if got != fp {
+		return nil, fmt.Errorf("compile: fingerprint %s, compiled for %s: %w", got, fp, ErrMismatch)
+	}
+	return loops(s, nil), nil
+}
+
+func loops(s schedules.Schedule, out []*schedules.LoopSchedule) []*schedules.LoopSchedule {
+	switch s := s.(type) {
+	case *schedules.SequenceSchedule:
+		for _, p := range s.Parts {
+			out = loops(p, out)
+		}
+	case *schedules.LoopSchedule:
+		out = loops(s.Body, append(out, s))
+	}
+	return out
+}
+
+// FactorMismatch is the error of a generated binder whose graph's factor f
+// is not of the type it was compiled for.
+func FactorMismatch(g *graph.Graph, f graph.FactorID, want string) error {
+	return fmt.Errorf("compile: factor %d is %T, compiled for %s: %w", f, g.Factor(f), want, ErrMismatch)
+}
+
+// LoopRunnable reports whether l's parameters let it run, as the
+// interpreter requires; generated code falls back when they do not, and
+// the interpreter reports the error.
+func LoopRunnable(l *schedules.LoopSchedule) bool {
+	return l.MaxIterations >= 1 && l.Tolerance >= 0 && l.Damping >= 0 && l.Damping < 1 && l.Residual >= 0
+}
+
+// Merge folds the result of a later part of a sequence into r, as the
+// interpreter's Sequence does. Generated code calls it.
+func Merge(r, s schedules.Result) schedules.Result {
+	if s.Delta > r.Delta || s.Delta != s.Delta {
+		r.Delta = s.Delta
+	}
+	r.Iterations += s.Iterations
+	r.Converged = r.Converged && s.Converged
+	return r
+}
+
+// Canceled wraps a context error as the interpreter's Loop does.
+func Canceled(loop string, err error) error {
+	return fmt.Errorf("schedules: loop %q: %w", loop, err)
+}
