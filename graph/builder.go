@@ -140,6 +140,11 @@ func (b *Builder) Build() (*Graph, error) {
 	g.vars = slices.Clone(g.vars)
 	g.factors = slices.Clone(g.factors)
 	g.layers = slices.Clone(g.layers)
+	for v := range g.vars {
+		if g.vars[v].observed {
+			g.observed++
+		}
+	}
 	g.msgs = make([]messages.Gaussian, nEdges)
 	g.marg = make([]messages.Gaussian, len(g.vars))
 	g.Reset()

@@ -155,6 +155,7 @@ type Graph struct {
 	edgeVar  []VarID
 	msgs     []messages.Gaussian
 	varEdges []int32
+	observed int // the number of observed variables
 }
 
 // Edges is a factor's read-only view of its edges during an update.
@@ -240,6 +241,9 @@ func (g *Graph) VariableName(v VarID) string { return g.vars[v].name }
 // VariableLayer returns the index in Layers of v's layer.
 func (g *Graph) VariableLayer(v VarID) int { return int(g.vars[v].layer) }
 
+// NumObserved returns the number of observed variables.
+func (g *Graph) NumObserved() int { return g.observed }
+
 // Observed reports whether v is observed, and its value.
 func (g *Graph) Observed(v VarID) (value float64, ok bool) {
 	return g.vars[v].value, g.vars[v].observed
@@ -310,6 +314,9 @@ func (g *Graph) Marginal(v VarID) messages.Gaussian { return g.marg[v] }
 // Observe fixes v to value: its marginal becomes a point mass and every
 // factor sees value as its cavity. Use it to reuse a graph with new data.
 func (g *Graph) Observe(v VarID, value float64) {
+	if !g.vars[v].observed {
+		g.observed++
+	}
 	g.vars[v].observed, g.vars[v].value = true, value
 	g.marg[v] = messages.PointMass(value)
 }

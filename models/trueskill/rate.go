@@ -46,7 +46,10 @@ func (p Params) Rate(ctx context.Context, m Match) (Result, error) {
 
 // RateGraph rates m by running the factor graph, whatever its size.
 func (p Params) RateGraph(ctx context.Context, m Match) (Result, error) {
-	gm, err := p.NewGame(m)
+	if err := p.check(m); err != nil {
+		return Result{}, err
+	}
+	gm, err := p.newGame(m) // used once: not worth binding a compiled program
 	if err != nil {
 		return Result{}, err
 	}

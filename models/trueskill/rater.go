@@ -74,6 +74,7 @@ func (r *Rater) rateGraph(ctx context.Context, m Match) (Result, error) {
 			if gm, err = r.p.newGame(m); err != nil {
 				return Result{}, err
 			}
+			gm.bind()
 			r.games[string(r.key)] = gm
 		}
 		r.last, r.lastK = gm, append(r.lastK[:0], r.key...)

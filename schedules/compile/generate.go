@@ -165,13 +165,37 @@ func writeBinder(w *bytes.Buffer, src Source, fp string, imports map[string]bool
 		fmt.Fprintf(w, "_l%d := loops[%d]\n", k, k)
 	}
 	w.WriteString("return func(ctx context.Context) (schedules.Result, error) {\n")
+	// The graph's state lives in local variables while the program runs
+	// (registers, where the Go compiler can): messages _m<edge>p/t and
+	// marginals _v<var>p/t, starting from Reset's zeros and written back at
+	// the end. They stay finite, and the marginals' precisions ≥ 0, because
+	// every update is checked before it is stored.
+	fmt.Fprintf(w, "if g.NumObserved() > 0 {\n%s\n}\n", fail)
 	if p.loops > 0 {
 		w.WriteString("if ctx == nil {\nctx = context.Background()\n}\nvar _pass float64\n")
 	}
-	fmt.Fprintf(w, "g.Reset()\n_msgs, _margs := g.State()\n_m, _v := _msgs[:%d], _margs[:%d]\n", p.g.NumEdges(), p.g.NumVariables())
+	w.WriteString("var _err error\n")
+	for _, kind := range []struct {
+		prefix string
+		n      int
+	}{{"_m", p.g.NumEdges()}, {"_v", p.g.NumVariables()}} {
+		for k := 0; k < kind.n; k++ {
+			fmt.Fprintf(w, "var %[1]s%[2]dp, %[1]s%[2]dt float64\n", kind.prefix, k)
+		}
+	}
 	w.WriteString("_res := schedules.Result{Converged: true}\n")
 	w.Write(p.code.Bytes())
-	w.WriteString("return _res, nil\n}, nil\n}\n\n")
+	if p.loops > 0 {
+		w.WriteString("_done:\n")
+	}
+	fmt.Fprintf(w, "_msgs, _margs := g.State()\n_ms, _vs := _msgs[:%d], _margs[:%d]\n", p.g.NumEdges(), p.g.NumVariables())
+	for e := 0; e < p.g.NumEdges(); e++ {
+		fmt.Fprintf(w, "_ms[%[1]d] = messages.Gaussian{Pi: _m%[1]dp, Tau: _m%[1]dt}\n", e)
+	}
+	for v := 0; v < p.g.NumVariables(); v++ {
+		fmt.Fprintf(w, "_vs[%[1]d] = messages.Gaussian{Pi: _v%[1]dp, Tau: _v%[1]dt}\n", v)
+	}
+	w.WriteString("return _res, _err\n}, nil\n}\n\n")
 	return nil
 }
 
@@ -209,7 +233,9 @@ func (p *program) loop(l *schedules.LoopSchedule, res string, nested bool) error
 	}
 	fmt.Fprintf(c, "_all%[1]d, _inner%[1]d := 0.0, 0\n_lr%[1]d := schedules.Result{}\n", k)
 	fmt.Fprintf(c, "for _it%[1]d := 1; _it%[1]d <= _l%[1]d.MaxIterations; _it%[1]d++ {\n", k)
-	fmt.Fprintf(c, "if err := ctx.Err(); err != nil {\n_lr%[1]d.Converged = false\nreturn compile.Merge(%[2]s, _lr%[1]d), compile.Canceled(_l%[1]d.Name, err)\n}\n", k, res)
+	// On cancellation the state reached is written back, as the
+	// interpreter leaves it, and the result is not converged.
+	fmt.Fprintf(c, "if err := ctx.Err(); err != nil {\n_lr%[1]d.Converged = false\n_res = compile.Merge(_res, _lr%[1]d)\n_err = compile.Canceled(_l%[1]d.Name, err)\ngoto _done\n}\n", k)
 	fmt.Fprintf(c, "_pass = 0\n_br%d := schedules.Result{Converged: true}\n", k)
 	if err := p.schedule(l.Body, fmt.Sprintf("_br%d", k), k); err != nil {
 		return err
@@ -278,19 +304,18 @@ func (p *program) step(f graph.FactorID, i int, loop int) error {
 	c.WriteString("var _oPi, _oTau float64\n{\n")
 	c.WriteString(strings.TrimSpace(stmts))
 	c.WriteString("\n}\n")
-	fmt.Fprintf(c, "_old, _bef := _m[%d], _v[%d]\n", e, v)
 	if loop >= 0 {
-		fmt.Fprintf(c, "if _d%[1]d > 0 {\n_oPi, _oTau = (1-_d%[1]d)*_oPi+_d%[1]d*_old.Pi, (1-_d%[1]d)*_oTau+_d%[1]d*_old.Tau\n}\n", loop)
+		fmt.Fprintf(c, "if _d%[1]d > 0 {\n_oPi, _oTau = (1-_d%[1]d)*_oPi+_d%[1]d*_m%[2]dp, (1-_d%[1]d)*_oTau+_d%[1]d*_m%[2]dt\n}\n", loop, e)
 	}
-	c.WriteString("_aPi, _aTau := _bef.Pi-_old.Pi+_oPi, _bef.Tau-_old.Tau+_oTau\n")
-	// Graph.Update's common path, in one test: finite old and new messages
-	// and marginals and a proper result (x − x is 0 only for finite x).
-	c.WriteString("if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0 && _old.Pi-_old.Pi == 0 && _bef.Pi-_bef.Pi == 0) {\n" + fail + "\n}\n")
-	fmt.Fprintf(c, "_m[%d] = messages.Gaussian{Pi: _oPi, Tau: _oTau}\n_v[%d] = messages.Gaussian{Pi: _aPi, Tau: _aTau}\n", e, v)
+	fmt.Fprintf(c, "_aPi, _aTau := _v%[1]dp-_m%[2]dp+_oPi, _v%[1]dt-_m%[2]dt+_oTau\n", v, e)
+	// Graph.Update's common path, in one test: a finite message and a
+	// proper, finite marginal (x − x is 0 only for finite x); the old
+	// message and marginal are finite already.
+	c.WriteString("if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {\n" + fail + "\n}\n")
 	if loop >= 0 {
-		fmt.Fprintf(c, "if _dd := messages.Distance(_bef, _v[%d]); _dd > _pass || _dd != _dd {\n_pass = _dd\n}\n", v)
+		p.writeDistance(c, v)
 	}
-	c.WriteString("}\n")
+	fmt.Fprintf(c, "_m%[1]dp, _m%[1]dt = _oPi, _oTau\n_v%[2]dp, _v%[2]dt = _aPi, _aTau\n}\n", e, v)
 	return nil
 }
 
@@ -308,13 +333,33 @@ func (p *program) writeCavity(w *bytes.Buffer, f graph.FactorID, k int, pi, tau 
 	for j := 0; j < p.g.Degree(v); j++ {
 		of, oi := p.g.VariableEdge(v, j)
 		if oe := p.g.EdgeIndex(of, oi); oe != e {
-			fmt.Fprintf(&sumPi, " + _m[%d].Pi", oe)
-			fmt.Fprintf(&sumTau, " + _m[%d].Tau", oe)
+			fmt.Fprintf(&sumPi, " + _m%dp", oe)
+			fmt.Fprintf(&sumTau, " + _m%dt", oe)
 		}
 	}
-	fmt.Fprintf(w, "%[1]s, %[2]s := _v[%[3]d].Pi-_m[%[4]d].Pi, _v[%[3]d].Tau-_m[%[4]d].Tau\n", pi, tau, v, e)
-	fmt.Fprintf(w, "if !(%[1]s > 0 && %[1]s >= 1e-6*_v[%[2]d].Pi && _v[%[2]d].Pi < math.MaxFloat64) {\n", pi, v)
-	fmt.Fprintf(w, "if !(%[1]s == 0 || %[1]s < 1e-6*_v[%[2]d].Pi) || !(_v[%[2]d].Pi < math.MaxFloat64) || !(_m[%[3]d].Pi < math.MaxFloat64) {\n%[4]s\n}\n", pi, v, e, fail)
+	fmt.Fprintf(w, "%[1]s, %[2]s := _v%[3]dp-_m%[4]dp, _v%[3]dt-_m%[4]dt\n", pi, tau, v, e)
+	fmt.Fprintf(w, "if !(%[1]s > 0 && %[1]s >= 1e-6*_v%[2]dp) {\n", pi, v)
+	fmt.Fprintf(w, "if !(%[1]s == 0 || %[1]s < 1e-6*_v%[2]dp) {\n%[3]s\n}\n", pi, v, fail)
 	fmt.Fprintf(w, "%s, %s = %s, %s\n", pi, tau, sumPi.String(), sumTau.String())
 	fmt.Fprintf(w, "if !(%[1]s > 0 && %[1]s < math.MaxFloat64 && %[2]s-%[2]s == 0) {\n%[3]s\n}\n}\n", pi, tau, fail)
+}
+
+// writeDistance writes the measurement of an update of variable v's
+// marginal, from _v<v>p/t to _aPi/_aTau, into the pass's largest change:
+// messages.Distance, its common case written out (the same formula, which
+// a test holds equal) because a call would make the Go compiler spill every
+// live local of the program around it.
+func (p *program) writeDistance(w *bytes.Buffer, v graph.VarID) {
+	fmt.Fprintf(w, `var _dd float64
+if _lo, _hi := min(_v%[1]dp, _aPi), max(_v%[1]dp, _aPi); _lo > 1e-50 && _hi < 1e50 && math.Abs(_v%[1]dt) < 1e100 && math.Abs(_aTau) < 1e100 {
+_s := math.Sqrt(_lo)
+_r := 1 / (_hi * _lo * _s)
+_dd = max(math.Abs(_v%[1]dt*_aPi-_aTau*_v%[1]dp)*_lo*_r, (_hi-_lo)*_hi*_s*_r)
+} else {
+_dd = messages.Distance(messages.Gaussian{Pi: _v%[1]dp, Tau: _v%[1]dt}, messages.Gaussian{Pi: _aPi, Tau: _aTau})
+}
+if _dd > _pass || _dd != _dd {
+_pass = _dd
+}
+`, v)
 }

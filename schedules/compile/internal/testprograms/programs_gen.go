@@ -97,13 +97,54 @@ func BindFigure1(g *graph.Graph, s schedules.Schedule) (compile.Program, error) 
 	}
 	_l0 := loops[0]
 	return func(ctx context.Context) (schedules.Result, error) {
+		if g.NumObserved() > 0 {
+			return schedules.Result{}, compile.ErrFallback
+		}
 		if ctx == nil {
 			ctx = context.Background()
 		}
 		var _pass float64
-		g.Reset()
-		_msgs, _margs := g.State()
-		_m, _v := _msgs[:27], _margs[:13]
+		var _err error
+		var _m0p, _m0t float64
+		var _m1p, _m1t float64
+		var _m2p, _m2t float64
+		var _m3p, _m3t float64
+		var _m4p, _m4t float64
+		var _m5p, _m5t float64
+		var _m6p, _m6t float64
+		var _m7p, _m7t float64
+		var _m8p, _m8t float64
+		var _m9p, _m9t float64
+		var _m10p, _m10t float64
+		var _m11p, _m11t float64
+		var _m12p, _m12t float64
+		var _m13p, _m13t float64
+		var _m14p, _m14t float64
+		var _m15p, _m15t float64
+		var _m16p, _m16t float64
+		var _m17p, _m17t float64
+		var _m18p, _m18t float64
+		var _m19p, _m19t float64
+		var _m20p, _m20t float64
+		var _m21p, _m21t float64
+		var _m22p, _m22t float64
+		var _m23p, _m23t float64
+		var _m24p, _m24t float64
+		var _m25p, _m25t float64
+		var _m26p, _m26t float64
+		var _v0p, _v0t float64
+		var _v1p, _v1t float64
+		var _v2p, _v2t float64
+		var _v3p, _v3t float64
+		var _v4p, _v4t float64
+		var _v5p, _v5t float64
+		var _v6p, _v6t float64
+		var _v7p, _v7t float64
+		var _v8p, _v8t float64
+		var _v9p, _v9t float64
+		var _v10p, _v10t float64
+		var _v11p, _v11t float64
+		var _v12p, _v12t float64
 		_res := schedules.Result{Converged: true}
 		{ // N(s; 25, 70), edge 0
 			var _oPi, _oTau float64
@@ -114,13 +155,12 @@ func BindFigure1(g *graph.Graph, s schedules.Schedule) (compile.Program, error) 
 				inv := 1 / _f0.Variance
 				_oPi, _oTau = inv, _f0.Mean*inv
 			}
-			_old, _bef := _m[0], _v[0]
-			_aPi, _aTau := _bef.Pi-_old.Pi+_oPi, _bef.Tau-_old.Tau+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0 && _old.Pi-_old.Pi == 0 && _bef.Pi-_bef.Pi == 0) {
+			_aPi, _aTau := _v0p-_m0p+_oPi, _v0t-_m0t+_oTau
+			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
 				return schedules.Result{}, compile.ErrFallback
 			}
-			_m[0] = messages.Gaussian{Pi: _oPi, Tau: _oTau}
-			_v[0] = messages.Gaussian{Pi: _aPi, Tau: _aTau}
+			_m0p, _m0t = _oPi, _oTau
+			_v0p, _v0t = _aPi, _aTau
 		}
 		{ // N(s; 25, 70), edge 0
 			var _oPi, _oTau float64
@@ -131,13 +171,12 @@ func BindFigure1(g *graph.Graph, s schedules.Schedule) (compile.Program, error) 
 				inv := 1 / _f1.Variance
 				_oPi, _oTau = inv, _f1.Mean*inv
 			}
-			_old, _bef := _m[1], _v[1]
-			_aPi, _aTau := _bef.Pi-_old.Pi+_oPi, _bef.Tau-_old.Tau+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0 && _old.Pi-_old.Pi == 0 && _bef.Pi-_bef.Pi == 0) {
+			_aPi, _aTau := _v1p-_m1p+_oPi, _v1t-_m1t+_oTau
+			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
 				return schedules.Result{}, compile.ErrFallback
 			}
-			_m[1] = messages.Gaussian{Pi: _oPi, Tau: _oTau}
-			_v[1] = messages.Gaussian{Pi: _aPi, Tau: _aTau}
+			_m1p, _m1t = _oPi, _oTau
+			_v1p, _v1t = _aPi, _aTau
 		}
 		{ // N(s; 25, 70), edge 0
 			var _oPi, _oTau float64
@@ -148,13 +187,12 @@ func BindFigure1(g *graph.Graph, s schedules.Schedule) (compile.Program, error) 
 				inv := 1 / _f2.Variance
 				_oPi, _oTau = inv, _f2.Mean*inv
 			}
-			_old, _bef := _m[2], _v[2]
-			_aPi, _aTau := _bef.Pi-_old.Pi+_oPi, _bef.Tau-_old.Tau+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0 && _old.Pi-_old.Pi == 0 && _bef.Pi-_bef.Pi == 0) {
+			_aPi, _aTau := _v2p-_m2p+_oPi, _v2t-_m2t+_oTau
+			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
 				return schedules.Result{}, compile.ErrFallback
 			}
-			_m[2] = messages.Gaussian{Pi: _oPi, Tau: _oTau}
-			_v[2] = messages.Gaussian{Pi: _aPi, Tau: _aTau}
+			_m2p, _m2t = _oPi, _oTau
+			_v2p, _v2t = _aPi, _aTau
 		}
 		{ // N(s; 25, 70), edge 0
 			var _oPi, _oTau float64
@@ -165,21 +203,20 @@ func BindFigure1(g *graph.Graph, s schedules.Schedule) (compile.Program, error) 
 				inv := 1 / _f3.Variance
 				_oPi, _oTau = inv, _f3.Mean*inv
 			}
-			_old, _bef := _m[3], _v[3]
-			_aPi, _aTau := _bef.Pi-_old.Pi+_oPi, _bef.Tau-_old.Tau+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0 && _old.Pi-_old.Pi == 0 && _bef.Pi-_bef.Pi == 0) {
+			_aPi, _aTau := _v3p-_m3p+_oPi, _v3t-_m3t+_oTau
+			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
 				return schedules.Result{}, compile.ErrFallback
 			}
-			_m[3] = messages.Gaussian{Pi: _oPi, Tau: _oTau}
-			_v[3] = messages.Gaussian{Pi: _aPi, Tau: _aTau}
+			_m3p, _m3t = _oPi, _oTau
+			_v3p, _v3t = _aPi, _aTau
 		}
 		{ // N(p; s, 17.36), edge 0
-			_c1Pi, _c1Tau := _v[0].Pi-_m[5].Pi, _v[0].Tau-_m[5].Tau
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v[0].Pi && _v[0].Pi < math.MaxFloat64) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v[0].Pi) || !(_v[0].Pi < math.MaxFloat64) || !(_m[5].Pi < math.MaxFloat64) {
+			_c1Pi, _c1Tau := _v0p-_m5p, _v0t-_m5t
+			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v0p) {
+				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v0p) {
 					return schedules.Result{}, compile.ErrFallback
 				}
-				_c1Pi, _c1Tau = 0.0+_m[0].Pi, 0.0+_m[0].Tau
+				_c1Pi, _c1Tau = 0.0+_m0p, 0.0+_m0t
 				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
 					return schedules.Result{}, compile.ErrFallback
 				}
@@ -192,21 +229,20 @@ func BindFigure1(g *graph.Graph, s schedules.Schedule) (compile.Program, error) 
 				a := 1 / (1 + _f4.Variance*_c1Pi)
 				_oPi, _oTau = a*_c1Pi, a*_c1Tau
 			}
-			_old, _bef := _m[4], _v[4]
-			_aPi, _aTau := _bef.Pi-_old.Pi+_oPi, _bef.Tau-_old.Tau+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0 && _old.Pi-_old.Pi == 0 && _bef.Pi-_bef.Pi == 0) {
+			_aPi, _aTau := _v4p-_m4p+_oPi, _v4t-_m4t+_oTau
+			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
 				return schedules.Result{}, compile.ErrFallback
 			}
-			_m[4] = messages.Gaussian{Pi: _oPi, Tau: _oTau}
-			_v[4] = messages.Gaussian{Pi: _aPi, Tau: _aTau}
+			_m4p, _m4t = _oPi, _oTau
+			_v4p, _v4t = _aPi, _aTau
 		}
 		{ // N(p; s, 17.36), edge 0
-			_c1Pi, _c1Tau := _v[1].Pi-_m[7].Pi, _v[1].Tau-_m[7].Tau
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v[1].Pi && _v[1].Pi < math.MaxFloat64) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v[1].Pi) || !(_v[1].Pi < math.MaxFloat64) || !(_m[7].Pi < math.MaxFloat64) {
+			_c1Pi, _c1Tau := _v1p-_m7p, _v1t-_m7t
+			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v1p) {
+				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v1p) {
 					return schedules.Result{}, compile.ErrFallback
 				}
-				_c1Pi, _c1Tau = 0.0+_m[1].Pi, 0.0+_m[1].Tau
+				_c1Pi, _c1Tau = 0.0+_m1p, 0.0+_m1t
 				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
 					return schedules.Result{}, compile.ErrFallback
 				}
@@ -219,21 +255,20 @@ func BindFigure1(g *graph.Graph, s schedules.Schedule) (compile.Program, error) 
 				a := 1 / (1 + _f5.Variance*_c1Pi)
 				_oPi, _oTau = a*_c1Pi, a*_c1Tau
 			}
-			_old, _bef := _m[6], _v[5]
-			_aPi, _aTau := _bef.Pi-_old.Pi+_oPi, _bef.Tau-_old.Tau+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0 && _old.Pi-_old.Pi == 0 && _bef.Pi-_bef.Pi == 0) {
+			_aPi, _aTau := _v5p-_m6p+_oPi, _v5t-_m6t+_oTau
+			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
 				return schedules.Result{}, compile.ErrFallback
 			}
-			_m[6] = messages.Gaussian{Pi: _oPi, Tau: _oTau}
-			_v[5] = messages.Gaussian{Pi: _aPi, Tau: _aTau}
+			_m6p, _m6t = _oPi, _oTau
+			_v5p, _v5t = _aPi, _aTau
 		}
 		{ // N(p; s, 17.36), edge 0
-			_c1Pi, _c1Tau := _v[2].Pi-_m[9].Pi, _v[2].Tau-_m[9].Tau
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v[2].Pi && _v[2].Pi < math.MaxFloat64) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v[2].Pi) || !(_v[2].Pi < math.MaxFloat64) || !(_m[9].Pi < math.MaxFloat64) {
+			_c1Pi, _c1Tau := _v2p-_m9p, _v2t-_m9t
+			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v2p) {
+				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v2p) {
 					return schedules.Result{}, compile.ErrFallback
 				}
-				_c1Pi, _c1Tau = 0.0+_m[2].Pi, 0.0+_m[2].Tau
+				_c1Pi, _c1Tau = 0.0+_m2p, 0.0+_m2t
 				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
 					return schedules.Result{}, compile.ErrFallback
 				}
@@ -246,21 +281,20 @@ func BindFigure1(g *graph.Graph, s schedules.Schedule) (compile.Program, error) 
 				a := 1 / (1 + _f6.Variance*_c1Pi)
 				_oPi, _oTau = a*_c1Pi, a*_c1Tau
 			}
-			_old, _bef := _m[8], _v[6]
-			_aPi, _aTau := _bef.Pi-_old.Pi+_oPi, _bef.Tau-_old.Tau+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0 && _old.Pi-_old.Pi == 0 && _bef.Pi-_bef.Pi == 0) {
+			_aPi, _aTau := _v6p-_m8p+_oPi, _v6t-_m8t+_oTau
+			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
 				return schedules.Result{}, compile.ErrFallback
 			}
-			_m[8] = messages.Gaussian{Pi: _oPi, Tau: _oTau}
-			_v[6] = messages.Gaussian{Pi: _aPi, Tau: _aTau}
+			_m8p, _m8t = _oPi, _oTau
+			_v6p, _v6t = _aPi, _aTau
 		}
 		{ // N(p; s, 17.36), edge 0
-			_c1Pi, _c1Tau := _v[3].Pi-_m[11].Pi, _v[3].Tau-_m[11].Tau
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v[3].Pi && _v[3].Pi < math.MaxFloat64) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v[3].Pi) || !(_v[3].Pi < math.MaxFloat64) || !(_m[11].Pi < math.MaxFloat64) {
+			_c1Pi, _c1Tau := _v3p-_m11p, _v3t-_m11t
+			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v3p) {
+				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v3p) {
 					return schedules.Result{}, compile.ErrFallback
 				}
-				_c1Pi, _c1Tau = 0.0+_m[3].Pi, 0.0+_m[3].Tau
+				_c1Pi, _c1Tau = 0.0+_m3p, 0.0+_m3t
 				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
 					return schedules.Result{}, compile.ErrFallback
 				}
@@ -273,21 +307,20 @@ func BindFigure1(g *graph.Graph, s schedules.Schedule) (compile.Program, error) 
 				a := 1 / (1 + _f7.Variance*_c1Pi)
 				_oPi, _oTau = a*_c1Pi, a*_c1Tau
 			}
-			_old, _bef := _m[10], _v[7]
-			_aPi, _aTau := _bef.Pi-_old.Pi+_oPi, _bef.Tau-_old.Tau+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0 && _old.Pi-_old.Pi == 0 && _bef.Pi-_bef.Pi == 0) {
+			_aPi, _aTau := _v7p-_m10p+_oPi, _v7t-_m10t+_oTau
+			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
 				return schedules.Result{}, compile.ErrFallback
 			}
-			_m[10] = messages.Gaussian{Pi: _oPi, Tau: _oTau}
-			_v[7] = messages.Gaussian{Pi: _aPi, Tau: _aTau}
+			_m10p, _m10t = _oPi, _oTau
+			_v7p, _v7t = _aPi, _aTau
 		}
 		{ // t1 = p, edge 0
-			_c1Pi, _c1Tau := _v[4].Pi-_m[13].Pi, _v[4].Tau-_m[13].Tau
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v[4].Pi && _v[4].Pi < math.MaxFloat64) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v[4].Pi) || !(_v[4].Pi < math.MaxFloat64) || !(_m[13].Pi < math.MaxFloat64) {
+			_c1Pi, _c1Tau := _v4p-_m13p, _v4t-_m13t
+			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v4p) {
+				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v4p) {
 					return schedules.Result{}, compile.ErrFallback
 				}
-				_c1Pi, _c1Tau = 0.0+_m[4].Pi, 0.0+_m[4].Tau
+				_c1Pi, _c1Tau = 0.0+_m4p, 0.0+_m4t
 				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
 					return schedules.Result{}, compile.ErrFallback
 				}
@@ -306,31 +339,30 @@ func BindFigure1(g *graph.Graph, s schedules.Schedule) (compile.Program, error) 
 				}
 				_oPi, _oTau = mPi, mTau
 			}
-			_old, _bef := _m[12], _v[8]
-			_aPi, _aTau := _bef.Pi-_old.Pi+_oPi, _bef.Tau-_old.Tau+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0 && _old.Pi-_old.Pi == 0 && _bef.Pi-_bef.Pi == 0) {
+			_aPi, _aTau := _v8p-_m12p+_oPi, _v8t-_m12t+_oTau
+			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
 				return schedules.Result{}, compile.ErrFallback
 			}
-			_m[12] = messages.Gaussian{Pi: _oPi, Tau: _oTau}
-			_v[8] = messages.Gaussian{Pi: _aPi, Tau: _aTau}
+			_m12p, _m12t = _oPi, _oTau
+			_v8p, _v8t = _aPi, _aTau
 		}
 		{ // t2 = p + 0.5·p, edge 0
-			_c1Pi, _c1Tau := _v[5].Pi-_m[15].Pi, _v[5].Tau-_m[15].Tau
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v[5].Pi && _v[5].Pi < math.MaxFloat64) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v[5].Pi) || !(_v[5].Pi < math.MaxFloat64) || !(_m[15].Pi < math.MaxFloat64) {
+			_c1Pi, _c1Tau := _v5p-_m15p, _v5t-_m15t
+			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v5p) {
+				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v5p) {
 					return schedules.Result{}, compile.ErrFallback
 				}
-				_c1Pi, _c1Tau = 0.0+_m[6].Pi, 0.0+_m[6].Tau
+				_c1Pi, _c1Tau = 0.0+_m6p, 0.0+_m6t
 				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
 					return schedules.Result{}, compile.ErrFallback
 				}
 			}
-			_c2Pi, _c2Tau := _v[6].Pi-_m[16].Pi, _v[6].Tau-_m[16].Tau
-			if !(_c2Pi > 0 && _c2Pi >= 1e-6*_v[6].Pi && _v[6].Pi < math.MaxFloat64) {
-				if !(_c2Pi == 0 || _c2Pi < 1e-6*_v[6].Pi) || !(_v[6].Pi < math.MaxFloat64) || !(_m[16].Pi < math.MaxFloat64) {
+			_c2Pi, _c2Tau := _v6p-_m16p, _v6t-_m16t
+			if !(_c2Pi > 0 && _c2Pi >= 1e-6*_v6p) {
+				if !(_c2Pi == 0 || _c2Pi < 1e-6*_v6p) {
 					return schedules.Result{}, compile.ErrFallback
 				}
-				_c2Pi, _c2Tau = 0.0+_m[8].Pi, 0.0+_m[8].Tau
+				_c2Pi, _c2Tau = 0.0+_m8p, 0.0+_m8t
 				if !(_c2Pi > 0 && _c2Pi < math.MaxFloat64 && _c2Tau-_c2Tau == 0) {
 					return schedules.Result{}, compile.ErrFallback
 				}
@@ -353,21 +385,20 @@ func BindFigure1(g *graph.Graph, s schedules.Schedule) (compile.Program, error) 
 				r1, r2 := _c1Pi*inv, _c2Pi*inv
 				_oPi, _oTau = ai*ai*_c1Pi*r2, ai*(s1*_c1Tau*r2+s2*_c2Tau*r1)
 			}
-			_old, _bef := _m[14], _v[9]
-			_aPi, _aTau := _bef.Pi-_old.Pi+_oPi, _bef.Tau-_old.Tau+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0 && _old.Pi-_old.Pi == 0 && _bef.Pi-_bef.Pi == 0) {
+			_aPi, _aTau := _v9p-_m14p+_oPi, _v9t-_m14t+_oTau
+			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
 				return schedules.Result{}, compile.ErrFallback
 			}
-			_m[14] = messages.Gaussian{Pi: _oPi, Tau: _oTau}
-			_v[9] = messages.Gaussian{Pi: _aPi, Tau: _aTau}
+			_m14p, _m14t = _oPi, _oTau
+			_v9p, _v9t = _aPi, _aTau
 		}
 		{ // t3 = p, edge 0
-			_c1Pi, _c1Tau := _v[7].Pi-_m[18].Pi, _v[7].Tau-_m[18].Tau
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v[7].Pi && _v[7].Pi < math.MaxFloat64) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v[7].Pi) || !(_v[7].Pi < math.MaxFloat64) || !(_m[18].Pi < math.MaxFloat64) {
+			_c1Pi, _c1Tau := _v7p-_m18p, _v7t-_m18t
+			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v7p) {
+				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v7p) {
 					return schedules.Result{}, compile.ErrFallback
 				}
-				_c1Pi, _c1Tau = 0.0+_m[10].Pi, 0.0+_m[10].Tau
+				_c1Pi, _c1Tau = 0.0+_m10p, 0.0+_m10t
 				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
 					return schedules.Result{}, compile.ErrFallback
 				}
@@ -386,13 +417,12 @@ func BindFigure1(g *graph.Graph, s schedules.Schedule) (compile.Program, error) 
 				}
 				_oPi, _oTau = mPi, mTau
 			}
-			_old, _bef := _m[17], _v[10]
-			_aPi, _aTau := _bef.Pi-_old.Pi+_oPi, _bef.Tau-_old.Tau+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0 && _old.Pi-_old.Pi == 0 && _bef.Pi-_bef.Pi == 0) {
+			_aPi, _aTau := _v10p-_m17p+_oPi, _v10t-_m17t+_oTau
+			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
 				return schedules.Result{}, compile.ErrFallback
 			}
-			_m[17] = messages.Gaussian{Pi: _oPi, Tau: _oTau}
-			_v[10] = messages.Gaussian{Pi: _aPi, Tau: _aTau}
+			_m17p, _m17t = _oPi, _oTau
+			_v10p, _v10t = _aPi, _aTau
 		}
 		{ // loop "chain"
 			if !compile.LoopRunnable(_l0) {
@@ -405,27 +435,29 @@ func BindFigure1(g *graph.Graph, s schedules.Schedule) (compile.Program, error) 
 			for _it0 := 1; _it0 <= _l0.MaxIterations; _it0++ {
 				if err := ctx.Err(); err != nil {
 					_lr0.Converged = false
-					return compile.Merge(_res, _lr0), compile.Canceled(_l0.Name, err)
+					_res = compile.Merge(_res, _lr0)
+					_err = compile.Canceled(_l0.Name, err)
+					goto _done
 				}
 				_pass = 0
 				_br0 := schedules.Result{Converged: true}
 				{ // d1 = t1 − t2, edge 0
-					_c1Pi, _c1Tau := _v[8].Pi-_m[20].Pi, _v[8].Tau-_m[20].Tau
-					if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v[8].Pi && _v[8].Pi < math.MaxFloat64) {
-						if !(_c1Pi == 0 || _c1Pi < 1e-6*_v[8].Pi) || !(_v[8].Pi < math.MaxFloat64) || !(_m[20].Pi < math.MaxFloat64) {
+					_c1Pi, _c1Tau := _v8p-_m20p, _v8t-_m20t
+					if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v8p) {
+						if !(_c1Pi == 0 || _c1Pi < 1e-6*_v8p) {
 							return schedules.Result{}, compile.ErrFallback
 						}
-						_c1Pi, _c1Tau = 0.0+_m[12].Pi, 0.0+_m[12].Tau
+						_c1Pi, _c1Tau = 0.0+_m12p, 0.0+_m12t
 						if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
 							return schedules.Result{}, compile.ErrFallback
 						}
 					}
-					_c2Pi, _c2Tau := _v[9].Pi-_m[21].Pi, _v[9].Tau-_m[21].Tau
-					if !(_c2Pi > 0 && _c2Pi >= 1e-6*_v[9].Pi && _v[9].Pi < math.MaxFloat64) {
-						if !(_c2Pi == 0 || _c2Pi < 1e-6*_v[9].Pi) || !(_v[9].Pi < math.MaxFloat64) || !(_m[21].Pi < math.MaxFloat64) {
+					_c2Pi, _c2Tau := _v9p-_m21p, _v9t-_m21t
+					if !(_c2Pi > 0 && _c2Pi >= 1e-6*_v9p) {
+						if !(_c2Pi == 0 || _c2Pi < 1e-6*_v9p) {
 							return schedules.Result{}, compile.ErrFallback
 						}
-						_c2Pi, _c2Tau = 0.0+_m[14].Pi+_m[23].Pi, 0.0+_m[14].Tau+_m[23].Tau
+						_c2Pi, _c2Tau = 0.0+_m14p+_m23p, 0.0+_m14t+_m23t
 						if !(_c2Pi > 0 && _c2Pi < math.MaxFloat64 && _c2Tau-_c2Tau == 0) {
 							return schedules.Result{}, compile.ErrFallback
 						}
@@ -448,27 +480,34 @@ func BindFigure1(g *graph.Graph, s schedules.Schedule) (compile.Program, error) 
 						r1, r2 := _c1Pi*inv, _c2Pi*inv
 						_oPi, _oTau = ai*ai*_c1Pi*r2, ai*(s1*_c1Tau*r2+s2*_c2Tau*r1)
 					}
-					_old, _bef := _m[19], _v[11]
 					if _d0 > 0 {
-						_oPi, _oTau = (1-_d0)*_oPi+_d0*_old.Pi, (1-_d0)*_oTau+_d0*_old.Tau
+						_oPi, _oTau = (1-_d0)*_oPi+_d0*_m19p, (1-_d0)*_oTau+_d0*_m19t
 					}
-					_aPi, _aTau := _bef.Pi-_old.Pi+_oPi, _bef.Tau-_old.Tau+_oTau
-					if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0 && _old.Pi-_old.Pi == 0 && _bef.Pi-_bef.Pi == 0) {
+					_aPi, _aTau := _v11p-_m19p+_oPi, _v11t-_m19t+_oTau
+					if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
 						return schedules.Result{}, compile.ErrFallback
 					}
-					_m[19] = messages.Gaussian{Pi: _oPi, Tau: _oTau}
-					_v[11] = messages.Gaussian{Pi: _aPi, Tau: _aTau}
-					if _dd := messages.Distance(_bef, _v[11]); _dd > _pass || _dd != _dd {
+					var _dd float64
+					if _lo, _hi := min(_v11p, _aPi), max(_v11p, _aPi); _lo > 1e-50 && _hi < 1e50 && math.Abs(_v11t) < 1e100 && math.Abs(_aTau) < 1e100 {
+						_s := math.Sqrt(_lo)
+						_r := 1 / (_hi * _lo * _s)
+						_dd = max(math.Abs(_v11t*_aPi-_aTau*_v11p)*_lo*_r, (_hi-_lo)*_hi*_s*_r)
+					} else {
+						_dd = messages.Distance(messages.Gaussian{Pi: _v11p, Tau: _v11t}, messages.Gaussian{Pi: _aPi, Tau: _aTau})
+					}
+					if _dd > _pass || _dd != _dd {
 						_pass = _dd
 					}
+					_m19p, _m19t = _oPi, _oTau
+					_v11p, _v11t = _aPi, _aTau
 				}
 				{ // I(d1 > 0.74), edge 0
-					_c0Pi, _c0Tau := _v[11].Pi-_m[25].Pi, _v[11].Tau-_m[25].Tau
-					if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v[11].Pi && _v[11].Pi < math.MaxFloat64) {
-						if !(_c0Pi == 0 || _c0Pi < 1e-6*_v[11].Pi) || !(_v[11].Pi < math.MaxFloat64) || !(_m[25].Pi < math.MaxFloat64) {
+					_c0Pi, _c0Tau := _v11p-_m25p, _v11t-_m25t
+					if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v11p) {
+						if !(_c0Pi == 0 || _c0Pi < 1e-6*_v11p) {
 							return schedules.Result{}, compile.ErrFallback
 						}
-						_c0Pi, _c0Tau = 0.0+_m[19].Pi, 0.0+_m[19].Tau
+						_c0Pi, _c0Tau = 0.0+_m19p, 0.0+_m19t
 						if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
 							return schedules.Result{}, compile.ErrFallback
 						}
@@ -486,37 +525,44 @@ func BindFigure1(g *graph.Graph, s schedules.Schedule) (compile.Program, error) 
 						r := 1 / tr.OneMinusW
 						_oPi, _oTau = _c0Pi*tr.W*r, (_c0Tau*tr.W+sc*tr.V)*r
 					}
-					_old, _bef := _m[25], _v[11]
 					if _d0 > 0 {
-						_oPi, _oTau = (1-_d0)*_oPi+_d0*_old.Pi, (1-_d0)*_oTau+_d0*_old.Tau
+						_oPi, _oTau = (1-_d0)*_oPi+_d0*_m25p, (1-_d0)*_oTau+_d0*_m25t
 					}
-					_aPi, _aTau := _bef.Pi-_old.Pi+_oPi, _bef.Tau-_old.Tau+_oTau
-					if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0 && _old.Pi-_old.Pi == 0 && _bef.Pi-_bef.Pi == 0) {
+					_aPi, _aTau := _v11p-_m25p+_oPi, _v11t-_m25t+_oTau
+					if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
 						return schedules.Result{}, compile.ErrFallback
 					}
-					_m[25] = messages.Gaussian{Pi: _oPi, Tau: _oTau}
-					_v[11] = messages.Gaussian{Pi: _aPi, Tau: _aTau}
-					if _dd := messages.Distance(_bef, _v[11]); _dd > _pass || _dd != _dd {
+					var _dd float64
+					if _lo, _hi := min(_v11p, _aPi), max(_v11p, _aPi); _lo > 1e-50 && _hi < 1e50 && math.Abs(_v11t) < 1e100 && math.Abs(_aTau) < 1e100 {
+						_s := math.Sqrt(_lo)
+						_r := 1 / (_hi * _lo * _s)
+						_dd = max(math.Abs(_v11t*_aPi-_aTau*_v11p)*_lo*_r, (_hi-_lo)*_hi*_s*_r)
+					} else {
+						_dd = messages.Distance(messages.Gaussian{Pi: _v11p, Tau: _v11t}, messages.Gaussian{Pi: _aPi, Tau: _aTau})
+					}
+					if _dd > _pass || _dd != _dd {
 						_pass = _dd
 					}
+					_m25p, _m25t = _oPi, _oTau
+					_v11p, _v11t = _aPi, _aTau
 				}
 				{ // d1 = t1 − t2, edge 2
-					_c0Pi, _c0Tau := _v[11].Pi-_m[19].Pi, _v[11].Tau-_m[19].Tau
-					if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v[11].Pi && _v[11].Pi < math.MaxFloat64) {
-						if !(_c0Pi == 0 || _c0Pi < 1e-6*_v[11].Pi) || !(_v[11].Pi < math.MaxFloat64) || !(_m[19].Pi < math.MaxFloat64) {
+					_c0Pi, _c0Tau := _v11p-_m19p, _v11t-_m19t
+					if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v11p) {
+						if !(_c0Pi == 0 || _c0Pi < 1e-6*_v11p) {
 							return schedules.Result{}, compile.ErrFallback
 						}
-						_c0Pi, _c0Tau = 0.0+_m[25].Pi, 0.0+_m[25].Tau
+						_c0Pi, _c0Tau = 0.0+_m25p, 0.0+_m25t
 						if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
 							return schedules.Result{}, compile.ErrFallback
 						}
 					}
-					_c1Pi, _c1Tau := _v[8].Pi-_m[20].Pi, _v[8].Tau-_m[20].Tau
-					if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v[8].Pi && _v[8].Pi < math.MaxFloat64) {
-						if !(_c1Pi == 0 || _c1Pi < 1e-6*_v[8].Pi) || !(_v[8].Pi < math.MaxFloat64) || !(_m[20].Pi < math.MaxFloat64) {
+					_c1Pi, _c1Tau := _v8p-_m20p, _v8t-_m20t
+					if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v8p) {
+						if !(_c1Pi == 0 || _c1Pi < 1e-6*_v8p) {
 							return schedules.Result{}, compile.ErrFallback
 						}
-						_c1Pi, _c1Tau = 0.0+_m[12].Pi, 0.0+_m[12].Tau
+						_c1Pi, _c1Tau = 0.0+_m12p, 0.0+_m12t
 						if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
 							return schedules.Result{}, compile.ErrFallback
 						}
@@ -542,37 +588,44 @@ func BindFigure1(g *graph.Graph, s schedules.Schedule) (compile.Program, error) 
 						r1, r2 := _c0Pi*inv, _c1Pi*inv
 						_oPi, _oTau = ai*ai*_c0Pi*r2, ai*(s1*_c0Tau*r2+s2*_c1Tau*r1)
 					}
-					_old, _bef := _m[21], _v[9]
 					if _d0 > 0 {
-						_oPi, _oTau = (1-_d0)*_oPi+_d0*_old.Pi, (1-_d0)*_oTau+_d0*_old.Tau
+						_oPi, _oTau = (1-_d0)*_oPi+_d0*_m21p, (1-_d0)*_oTau+_d0*_m21t
 					}
-					_aPi, _aTau := _bef.Pi-_old.Pi+_oPi, _bef.Tau-_old.Tau+_oTau
-					if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0 && _old.Pi-_old.Pi == 0 && _bef.Pi-_bef.Pi == 0) {
+					_aPi, _aTau := _v9p-_m21p+_oPi, _v9t-_m21t+_oTau
+					if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
 						return schedules.Result{}, compile.ErrFallback
 					}
-					_m[21] = messages.Gaussian{Pi: _oPi, Tau: _oTau}
-					_v[9] = messages.Gaussian{Pi: _aPi, Tau: _aTau}
-					if _dd := messages.Distance(_bef, _v[9]); _dd > _pass || _dd != _dd {
+					var _dd float64
+					if _lo, _hi := min(_v9p, _aPi), max(_v9p, _aPi); _lo > 1e-50 && _hi < 1e50 && math.Abs(_v9t) < 1e100 && math.Abs(_aTau) < 1e100 {
+						_s := math.Sqrt(_lo)
+						_r := 1 / (_hi * _lo * _s)
+						_dd = max(math.Abs(_v9t*_aPi-_aTau*_v9p)*_lo*_r, (_hi-_lo)*_hi*_s*_r)
+					} else {
+						_dd = messages.Distance(messages.Gaussian{Pi: _v9p, Tau: _v9t}, messages.Gaussian{Pi: _aPi, Tau: _aTau})
+					}
+					if _dd > _pass || _dd != _dd {
 						_pass = _dd
 					}
+					_m21p, _m21t = _oPi, _oTau
+					_v9p, _v9t = _aPi, _aTau
 				}
 				{ // d2 = t2 − t3, edge 0
-					_c1Pi, _c1Tau := _v[9].Pi-_m[23].Pi, _v[9].Tau-_m[23].Tau
-					if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v[9].Pi && _v[9].Pi < math.MaxFloat64) {
-						if !(_c1Pi == 0 || _c1Pi < 1e-6*_v[9].Pi) || !(_v[9].Pi < math.MaxFloat64) || !(_m[23].Pi < math.MaxFloat64) {
+					_c1Pi, _c1Tau := _v9p-_m23p, _v9t-_m23t
+					if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v9p) {
+						if !(_c1Pi == 0 || _c1Pi < 1e-6*_v9p) {
 							return schedules.Result{}, compile.ErrFallback
 						}
-						_c1Pi, _c1Tau = 0.0+_m[14].Pi+_m[21].Pi, 0.0+_m[14].Tau+_m[21].Tau
+						_c1Pi, _c1Tau = 0.0+_m14p+_m21p, 0.0+_m14t+_m21t
 						if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
 							return schedules.Result{}, compile.ErrFallback
 						}
 					}
-					_c2Pi, _c2Tau := _v[10].Pi-_m[24].Pi, _v[10].Tau-_m[24].Tau
-					if !(_c2Pi > 0 && _c2Pi >= 1e-6*_v[10].Pi && _v[10].Pi < math.MaxFloat64) {
-						if !(_c2Pi == 0 || _c2Pi < 1e-6*_v[10].Pi) || !(_v[10].Pi < math.MaxFloat64) || !(_m[24].Pi < math.MaxFloat64) {
+					_c2Pi, _c2Tau := _v10p-_m24p, _v10t-_m24t
+					if !(_c2Pi > 0 && _c2Pi >= 1e-6*_v10p) {
+						if !(_c2Pi == 0 || _c2Pi < 1e-6*_v10p) {
 							return schedules.Result{}, compile.ErrFallback
 						}
-						_c2Pi, _c2Tau = 0.0+_m[17].Pi, 0.0+_m[17].Tau
+						_c2Pi, _c2Tau = 0.0+_m17p, 0.0+_m17t
 						if !(_c2Pi > 0 && _c2Pi < math.MaxFloat64 && _c2Tau-_c2Tau == 0) {
 							return schedules.Result{}, compile.ErrFallback
 						}
@@ -595,27 +648,34 @@ func BindFigure1(g *graph.Graph, s schedules.Schedule) (compile.Program, error) 
 						r1, r2 := _c1Pi*inv, _c2Pi*inv
 						_oPi, _oTau = ai*ai*_c1Pi*r2, ai*(s1*_c1Tau*r2+s2*_c2Tau*r1)
 					}
-					_old, _bef := _m[22], _v[12]
 					if _d0 > 0 {
-						_oPi, _oTau = (1-_d0)*_oPi+_d0*_old.Pi, (1-_d0)*_oTau+_d0*_old.Tau
+						_oPi, _oTau = (1-_d0)*_oPi+_d0*_m22p, (1-_d0)*_oTau+_d0*_m22t
 					}
-					_aPi, _aTau := _bef.Pi-_old.Pi+_oPi, _bef.Tau-_old.Tau+_oTau
-					if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0 && _old.Pi-_old.Pi == 0 && _bef.Pi-_bef.Pi == 0) {
+					_aPi, _aTau := _v12p-_m22p+_oPi, _v12t-_m22t+_oTau
+					if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
 						return schedules.Result{}, compile.ErrFallback
 					}
-					_m[22] = messages.Gaussian{Pi: _oPi, Tau: _oTau}
-					_v[12] = messages.Gaussian{Pi: _aPi, Tau: _aTau}
-					if _dd := messages.Distance(_bef, _v[12]); _dd > _pass || _dd != _dd {
+					var _dd float64
+					if _lo, _hi := min(_v12p, _aPi), max(_v12p, _aPi); _lo > 1e-50 && _hi < 1e50 && math.Abs(_v12t) < 1e100 && math.Abs(_aTau) < 1e100 {
+						_s := math.Sqrt(_lo)
+						_r := 1 / (_hi * _lo * _s)
+						_dd = max(math.Abs(_v12t*_aPi-_aTau*_v12p)*_lo*_r, (_hi-_lo)*_hi*_s*_r)
+					} else {
+						_dd = messages.Distance(messages.Gaussian{Pi: _v12p, Tau: _v12t}, messages.Gaussian{Pi: _aPi, Tau: _aTau})
+					}
+					if _dd > _pass || _dd != _dd {
 						_pass = _dd
 					}
+					_m22p, _m22t = _oPi, _oTau
+					_v12p, _v12t = _aPi, _aTau
 				}
 				{ // I(|d2| ≤ 0.74), edge 0
-					_c0Pi, _c0Tau := _v[12].Pi-_m[26].Pi, _v[12].Tau-_m[26].Tau
-					if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v[12].Pi && _v[12].Pi < math.MaxFloat64) {
-						if !(_c0Pi == 0 || _c0Pi < 1e-6*_v[12].Pi) || !(_v[12].Pi < math.MaxFloat64) || !(_m[26].Pi < math.MaxFloat64) {
+					_c0Pi, _c0Tau := _v12p-_m26p, _v12t-_m26t
+					if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v12p) {
+						if !(_c0Pi == 0 || _c0Pi < 1e-6*_v12p) {
 							return schedules.Result{}, compile.ErrFallback
 						}
-						_c0Pi, _c0Tau = 0.0+_m[22].Pi, 0.0+_m[22].Tau
+						_c0Pi, _c0Tau = 0.0+_m22p, 0.0+_m22t
 						if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
 							return schedules.Result{}, compile.ErrFallback
 						}
@@ -633,37 +693,44 @@ func BindFigure1(g *graph.Graph, s schedules.Schedule) (compile.Program, error) 
 						r := 1 / tr.OneMinusW
 						_oPi, _oTau = _c0Pi*tr.W*r, (_c0Tau*tr.W+sc*tr.V)*r
 					}
-					_old, _bef := _m[26], _v[12]
 					if _d0 > 0 {
-						_oPi, _oTau = (1-_d0)*_oPi+_d0*_old.Pi, (1-_d0)*_oTau+_d0*_old.Tau
+						_oPi, _oTau = (1-_d0)*_oPi+_d0*_m26p, (1-_d0)*_oTau+_d0*_m26t
 					}
-					_aPi, _aTau := _bef.Pi-_old.Pi+_oPi, _bef.Tau-_old.Tau+_oTau
-					if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0 && _old.Pi-_old.Pi == 0 && _bef.Pi-_bef.Pi == 0) {
+					_aPi, _aTau := _v12p-_m26p+_oPi, _v12t-_m26t+_oTau
+					if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
 						return schedules.Result{}, compile.ErrFallback
 					}
-					_m[26] = messages.Gaussian{Pi: _oPi, Tau: _oTau}
-					_v[12] = messages.Gaussian{Pi: _aPi, Tau: _aTau}
-					if _dd := messages.Distance(_bef, _v[12]); _dd > _pass || _dd != _dd {
+					var _dd float64
+					if _lo, _hi := min(_v12p, _aPi), max(_v12p, _aPi); _lo > 1e-50 && _hi < 1e50 && math.Abs(_v12t) < 1e100 && math.Abs(_aTau) < 1e100 {
+						_s := math.Sqrt(_lo)
+						_r := 1 / (_hi * _lo * _s)
+						_dd = max(math.Abs(_v12t*_aPi-_aTau*_v12p)*_lo*_r, (_hi-_lo)*_hi*_s*_r)
+					} else {
+						_dd = messages.Distance(messages.Gaussian{Pi: _v12p, Tau: _v12t}, messages.Gaussian{Pi: _aPi, Tau: _aTau})
+					}
+					if _dd > _pass || _dd != _dd {
 						_pass = _dd
 					}
+					_m26p, _m26t = _oPi, _oTau
+					_v12p, _v12t = _aPi, _aTau
 				}
 				{ // d2 = t2 − t3, edge 1
-					_c0Pi, _c0Tau := _v[12].Pi-_m[22].Pi, _v[12].Tau-_m[22].Tau
-					if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v[12].Pi && _v[12].Pi < math.MaxFloat64) {
-						if !(_c0Pi == 0 || _c0Pi < 1e-6*_v[12].Pi) || !(_v[12].Pi < math.MaxFloat64) || !(_m[22].Pi < math.MaxFloat64) {
+					_c0Pi, _c0Tau := _v12p-_m22p, _v12t-_m22t
+					if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v12p) {
+						if !(_c0Pi == 0 || _c0Pi < 1e-6*_v12p) {
 							return schedules.Result{}, compile.ErrFallback
 						}
-						_c0Pi, _c0Tau = 0.0+_m[26].Pi, 0.0+_m[26].Tau
+						_c0Pi, _c0Tau = 0.0+_m26p, 0.0+_m26t
 						if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
 							return schedules.Result{}, compile.ErrFallback
 						}
 					}
-					_c2Pi, _c2Tau := _v[10].Pi-_m[24].Pi, _v[10].Tau-_m[24].Tau
-					if !(_c2Pi > 0 && _c2Pi >= 1e-6*_v[10].Pi && _v[10].Pi < math.MaxFloat64) {
-						if !(_c2Pi == 0 || _c2Pi < 1e-6*_v[10].Pi) || !(_v[10].Pi < math.MaxFloat64) || !(_m[24].Pi < math.MaxFloat64) {
+					_c2Pi, _c2Tau := _v10p-_m24p, _v10t-_m24t
+					if !(_c2Pi > 0 && _c2Pi >= 1e-6*_v10p) {
+						if !(_c2Pi == 0 || _c2Pi < 1e-6*_v10p) {
 							return schedules.Result{}, compile.ErrFallback
 						}
-						_c2Pi, _c2Tau = 0.0+_m[17].Pi, 0.0+_m[17].Tau
+						_c2Pi, _c2Tau = 0.0+_m17p, 0.0+_m17t
 						if !(_c2Pi > 0 && _c2Pi < math.MaxFloat64 && _c2Tau-_c2Tau == 0) {
 							return schedules.Result{}, compile.ErrFallback
 						}
@@ -689,19 +756,26 @@ func BindFigure1(g *graph.Graph, s schedules.Schedule) (compile.Program, error) 
 						r1, r2 := _c0Pi*inv, _c2Pi*inv
 						_oPi, _oTau = ai*ai*_c0Pi*r2, ai*(s1*_c0Tau*r2+s2*_c2Tau*r1)
 					}
-					_old, _bef := _m[23], _v[9]
 					if _d0 > 0 {
-						_oPi, _oTau = (1-_d0)*_oPi+_d0*_old.Pi, (1-_d0)*_oTau+_d0*_old.Tau
+						_oPi, _oTau = (1-_d0)*_oPi+_d0*_m23p, (1-_d0)*_oTau+_d0*_m23t
 					}
-					_aPi, _aTau := _bef.Pi-_old.Pi+_oPi, _bef.Tau-_old.Tau+_oTau
-					if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0 && _old.Pi-_old.Pi == 0 && _bef.Pi-_bef.Pi == 0) {
+					_aPi, _aTau := _v9p-_m23p+_oPi, _v9t-_m23t+_oTau
+					if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
 						return schedules.Result{}, compile.ErrFallback
 					}
-					_m[23] = messages.Gaussian{Pi: _oPi, Tau: _oTau}
-					_v[9] = messages.Gaussian{Pi: _aPi, Tau: _aTau}
-					if _dd := messages.Distance(_bef, _v[9]); _dd > _pass || _dd != _dd {
+					var _dd float64
+					if _lo, _hi := min(_v9p, _aPi), max(_v9p, _aPi); _lo > 1e-50 && _hi < 1e50 && math.Abs(_v9t) < 1e100 && math.Abs(_aTau) < 1e100 {
+						_s := math.Sqrt(_lo)
+						_r := 1 / (_hi * _lo * _s)
+						_dd = max(math.Abs(_v9t*_aPi-_aTau*_v9p)*_lo*_r, (_hi-_lo)*_hi*_s*_r)
+					} else {
+						_dd = messages.Distance(messages.Gaussian{Pi: _v9p, Tau: _v9t}, messages.Gaussian{Pi: _aPi, Tau: _aTau})
+					}
+					if _dd > _pass || _dd != _dd {
 						_pass = _dd
 					}
+					_m23p, _m23t = _oPi, _oTau
+					_v9p, _v9t = _aPi, _aTau
 				}
 				_delta0 := _pass
 				_all0 = math.Max(_all0, _delta0)
@@ -714,22 +788,22 @@ func BindFigure1(g *graph.Graph, s schedules.Schedule) (compile.Program, error) 
 			_res = compile.Merge(_res, _lr0)
 		}
 		{ // d1 = t1 − t2, edge 1
-			_c0Pi, _c0Tau := _v[11].Pi-_m[19].Pi, _v[11].Tau-_m[19].Tau
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v[11].Pi && _v[11].Pi < math.MaxFloat64) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v[11].Pi) || !(_v[11].Pi < math.MaxFloat64) || !(_m[19].Pi < math.MaxFloat64) {
+			_c0Pi, _c0Tau := _v11p-_m19p, _v11t-_m19t
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v11p) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v11p) {
 					return schedules.Result{}, compile.ErrFallback
 				}
-				_c0Pi, _c0Tau = 0.0+_m[25].Pi, 0.0+_m[25].Tau
+				_c0Pi, _c0Tau = 0.0+_m25p, 0.0+_m25t
 				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
 					return schedules.Result{}, compile.ErrFallback
 				}
 			}
-			_c2Pi, _c2Tau := _v[9].Pi-_m[21].Pi, _v[9].Tau-_m[21].Tau
-			if !(_c2Pi > 0 && _c2Pi >= 1e-6*_v[9].Pi && _v[9].Pi < math.MaxFloat64) {
-				if !(_c2Pi == 0 || _c2Pi < 1e-6*_v[9].Pi) || !(_v[9].Pi < math.MaxFloat64) || !(_m[21].Pi < math.MaxFloat64) {
+			_c2Pi, _c2Tau := _v9p-_m21p, _v9t-_m21t
+			if !(_c2Pi > 0 && _c2Pi >= 1e-6*_v9p) {
+				if !(_c2Pi == 0 || _c2Pi < 1e-6*_v9p) {
 					return schedules.Result{}, compile.ErrFallback
 				}
-				_c2Pi, _c2Tau = 0.0+_m[14].Pi+_m[23].Pi, 0.0+_m[14].Tau+_m[23].Tau
+				_c2Pi, _c2Tau = 0.0+_m14p+_m23p, 0.0+_m14t+_m23t
 				if !(_c2Pi > 0 && _c2Pi < math.MaxFloat64 && _c2Tau-_c2Tau == 0) {
 					return schedules.Result{}, compile.ErrFallback
 				}
@@ -755,31 +829,30 @@ func BindFigure1(g *graph.Graph, s schedules.Schedule) (compile.Program, error) 
 				r1, r2 := _c0Pi*inv, _c2Pi*inv
 				_oPi, _oTau = ai*ai*_c0Pi*r2, ai*(s1*_c0Tau*r2+s2*_c2Tau*r1)
 			}
-			_old, _bef := _m[20], _v[8]
-			_aPi, _aTau := _bef.Pi-_old.Pi+_oPi, _bef.Tau-_old.Tau+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0 && _old.Pi-_old.Pi == 0 && _bef.Pi-_bef.Pi == 0) {
+			_aPi, _aTau := _v8p-_m20p+_oPi, _v8t-_m20t+_oTau
+			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
 				return schedules.Result{}, compile.ErrFallback
 			}
-			_m[20] = messages.Gaussian{Pi: _oPi, Tau: _oTau}
-			_v[8] = messages.Gaussian{Pi: _aPi, Tau: _aTau}
+			_m20p, _m20t = _oPi, _oTau
+			_v8p, _v8t = _aPi, _aTau
 		}
 		{ // d2 = t2 − t3, edge 2
-			_c0Pi, _c0Tau := _v[12].Pi-_m[22].Pi, _v[12].Tau-_m[22].Tau
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v[12].Pi && _v[12].Pi < math.MaxFloat64) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v[12].Pi) || !(_v[12].Pi < math.MaxFloat64) || !(_m[22].Pi < math.MaxFloat64) {
+			_c0Pi, _c0Tau := _v12p-_m22p, _v12t-_m22t
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v12p) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v12p) {
 					return schedules.Result{}, compile.ErrFallback
 				}
-				_c0Pi, _c0Tau = 0.0+_m[26].Pi, 0.0+_m[26].Tau
+				_c0Pi, _c0Tau = 0.0+_m26p, 0.0+_m26t
 				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
 					return schedules.Result{}, compile.ErrFallback
 				}
 			}
-			_c1Pi, _c1Tau := _v[9].Pi-_m[23].Pi, _v[9].Tau-_m[23].Tau
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v[9].Pi && _v[9].Pi < math.MaxFloat64) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v[9].Pi) || !(_v[9].Pi < math.MaxFloat64) || !(_m[23].Pi < math.MaxFloat64) {
+			_c1Pi, _c1Tau := _v9p-_m23p, _v9t-_m23t
+			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v9p) {
+				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v9p) {
 					return schedules.Result{}, compile.ErrFallback
 				}
-				_c1Pi, _c1Tau = 0.0+_m[14].Pi+_m[21].Pi, 0.0+_m[14].Tau+_m[21].Tau
+				_c1Pi, _c1Tau = 0.0+_m14p+_m21p, 0.0+_m14t+_m21t
 				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
 					return schedules.Result{}, compile.ErrFallback
 				}
@@ -805,21 +878,20 @@ func BindFigure1(g *graph.Graph, s schedules.Schedule) (compile.Program, error) 
 				r1, r2 := _c0Pi*inv, _c1Pi*inv
 				_oPi, _oTau = ai*ai*_c0Pi*r2, ai*(s1*_c0Tau*r2+s2*_c1Tau*r1)
 			}
-			_old, _bef := _m[24], _v[10]
-			_aPi, _aTau := _bef.Pi-_old.Pi+_oPi, _bef.Tau-_old.Tau+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0 && _old.Pi-_old.Pi == 0 && _bef.Pi-_bef.Pi == 0) {
+			_aPi, _aTau := _v10p-_m24p+_oPi, _v10t-_m24t+_oTau
+			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
 				return schedules.Result{}, compile.ErrFallback
 			}
-			_m[24] = messages.Gaussian{Pi: _oPi, Tau: _oTau}
-			_v[10] = messages.Gaussian{Pi: _aPi, Tau: _aTau}
+			_m24p, _m24t = _oPi, _oTau
+			_v10p, _v10t = _aPi, _aTau
 		}
 		{ // t1 = p, edge 1
-			_c0Pi, _c0Tau := _v[8].Pi-_m[12].Pi, _v[8].Tau-_m[12].Tau
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v[8].Pi && _v[8].Pi < math.MaxFloat64) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v[8].Pi) || !(_v[8].Pi < math.MaxFloat64) || !(_m[12].Pi < math.MaxFloat64) {
+			_c0Pi, _c0Tau := _v8p-_m12p, _v8t-_m12t
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v8p) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v8p) {
 					return schedules.Result{}, compile.ErrFallback
 				}
-				_c0Pi, _c0Tau = 0.0+_m[20].Pi, 0.0+_m[20].Tau
+				_c0Pi, _c0Tau = 0.0+_m20p, 0.0+_m20t
 				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
 					return schedules.Result{}, compile.ErrFallback
 				}
@@ -841,31 +913,30 @@ func BindFigure1(g *graph.Graph, s schedules.Schedule) (compile.Program, error) 
 				}
 				_oPi, _oTau = mPi, mTau
 			}
-			_old, _bef := _m[13], _v[4]
-			_aPi, _aTau := _bef.Pi-_old.Pi+_oPi, _bef.Tau-_old.Tau+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0 && _old.Pi-_old.Pi == 0 && _bef.Pi-_bef.Pi == 0) {
+			_aPi, _aTau := _v4p-_m13p+_oPi, _v4t-_m13t+_oTau
+			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
 				return schedules.Result{}, compile.ErrFallback
 			}
-			_m[13] = messages.Gaussian{Pi: _oPi, Tau: _oTau}
-			_v[4] = messages.Gaussian{Pi: _aPi, Tau: _aTau}
+			_m13p, _m13t = _oPi, _oTau
+			_v4p, _v4t = _aPi, _aTau
 		}
 		{ // t2 = p + 0.5·p, edge 1
-			_c0Pi, _c0Tau := _v[9].Pi-_m[14].Pi, _v[9].Tau-_m[14].Tau
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v[9].Pi && _v[9].Pi < math.MaxFloat64) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v[9].Pi) || !(_v[9].Pi < math.MaxFloat64) || !(_m[14].Pi < math.MaxFloat64) {
+			_c0Pi, _c0Tau := _v9p-_m14p, _v9t-_m14t
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v9p) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v9p) {
 					return schedules.Result{}, compile.ErrFallback
 				}
-				_c0Pi, _c0Tau = 0.0+_m[21].Pi+_m[23].Pi, 0.0+_m[21].Tau+_m[23].Tau
+				_c0Pi, _c0Tau = 0.0+_m21p+_m23p, 0.0+_m21t+_m23t
 				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
 					return schedules.Result{}, compile.ErrFallback
 				}
 			}
-			_c2Pi, _c2Tau := _v[6].Pi-_m[16].Pi, _v[6].Tau-_m[16].Tau
-			if !(_c2Pi > 0 && _c2Pi >= 1e-6*_v[6].Pi && _v[6].Pi < math.MaxFloat64) {
-				if !(_c2Pi == 0 || _c2Pi < 1e-6*_v[6].Pi) || !(_v[6].Pi < math.MaxFloat64) || !(_m[16].Pi < math.MaxFloat64) {
+			_c2Pi, _c2Tau := _v6p-_m16p, _v6t-_m16t
+			if !(_c2Pi > 0 && _c2Pi >= 1e-6*_v6p) {
+				if !(_c2Pi == 0 || _c2Pi < 1e-6*_v6p) {
 					return schedules.Result{}, compile.ErrFallback
 				}
-				_c2Pi, _c2Tau = 0.0+_m[8].Pi, 0.0+_m[8].Tau
+				_c2Pi, _c2Tau = 0.0+_m8p, 0.0+_m8t
 				if !(_c2Pi > 0 && _c2Pi < math.MaxFloat64 && _c2Tau-_c2Tau == 0) {
 					return schedules.Result{}, compile.ErrFallback
 				}
@@ -891,31 +962,30 @@ func BindFigure1(g *graph.Graph, s schedules.Schedule) (compile.Program, error) 
 				r1, r2 := _c0Pi*inv, _c2Pi*inv
 				_oPi, _oTau = ai*ai*_c0Pi*r2, ai*(s1*_c0Tau*r2+s2*_c2Tau*r1)
 			}
-			_old, _bef := _m[15], _v[5]
-			_aPi, _aTau := _bef.Pi-_old.Pi+_oPi, _bef.Tau-_old.Tau+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0 && _old.Pi-_old.Pi == 0 && _bef.Pi-_bef.Pi == 0) {
+			_aPi, _aTau := _v5p-_m15p+_oPi, _v5t-_m15t+_oTau
+			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
 				return schedules.Result{}, compile.ErrFallback
 			}
-			_m[15] = messages.Gaussian{Pi: _oPi, Tau: _oTau}
-			_v[5] = messages.Gaussian{Pi: _aPi, Tau: _aTau}
+			_m15p, _m15t = _oPi, _oTau
+			_v5p, _v5t = _aPi, _aTau
 		}
 		{ // t2 = p + 0.5·p, edge 2
-			_c0Pi, _c0Tau := _v[9].Pi-_m[14].Pi, _v[9].Tau-_m[14].Tau
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v[9].Pi && _v[9].Pi < math.MaxFloat64) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v[9].Pi) || !(_v[9].Pi < math.MaxFloat64) || !(_m[14].Pi < math.MaxFloat64) {
+			_c0Pi, _c0Tau := _v9p-_m14p, _v9t-_m14t
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v9p) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v9p) {
 					return schedules.Result{}, compile.ErrFallback
 				}
-				_c0Pi, _c0Tau = 0.0+_m[21].Pi+_m[23].Pi, 0.0+_m[21].Tau+_m[23].Tau
+				_c0Pi, _c0Tau = 0.0+_m21p+_m23p, 0.0+_m21t+_m23t
 				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
 					return schedules.Result{}, compile.ErrFallback
 				}
 			}
-			_c1Pi, _c1Tau := _v[5].Pi-_m[15].Pi, _v[5].Tau-_m[15].Tau
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v[5].Pi && _v[5].Pi < math.MaxFloat64) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v[5].Pi) || !(_v[5].Pi < math.MaxFloat64) || !(_m[15].Pi < math.MaxFloat64) {
+			_c1Pi, _c1Tau := _v5p-_m15p, _v5t-_m15t
+			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v5p) {
+				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v5p) {
 					return schedules.Result{}, compile.ErrFallback
 				}
-				_c1Pi, _c1Tau = 0.0+_m[6].Pi, 0.0+_m[6].Tau
+				_c1Pi, _c1Tau = 0.0+_m6p, 0.0+_m6t
 				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
 					return schedules.Result{}, compile.ErrFallback
 				}
@@ -941,21 +1011,20 @@ func BindFigure1(g *graph.Graph, s schedules.Schedule) (compile.Program, error) 
 				r1, r2 := _c0Pi*inv, _c1Pi*inv
 				_oPi, _oTau = ai*ai*_c0Pi*r2, ai*(s1*_c0Tau*r2+s2*_c1Tau*r1)
 			}
-			_old, _bef := _m[16], _v[6]
-			_aPi, _aTau := _bef.Pi-_old.Pi+_oPi, _bef.Tau-_old.Tau+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0 && _old.Pi-_old.Pi == 0 && _bef.Pi-_bef.Pi == 0) {
+			_aPi, _aTau := _v6p-_m16p+_oPi, _v6t-_m16t+_oTau
+			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
 				return schedules.Result{}, compile.ErrFallback
 			}
-			_m[16] = messages.Gaussian{Pi: _oPi, Tau: _oTau}
-			_v[6] = messages.Gaussian{Pi: _aPi, Tau: _aTau}
+			_m16p, _m16t = _oPi, _oTau
+			_v6p, _v6t = _aPi, _aTau
 		}
 		{ // t3 = p, edge 1
-			_c0Pi, _c0Tau := _v[10].Pi-_m[17].Pi, _v[10].Tau-_m[17].Tau
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v[10].Pi && _v[10].Pi < math.MaxFloat64) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v[10].Pi) || !(_v[10].Pi < math.MaxFloat64) || !(_m[17].Pi < math.MaxFloat64) {
+			_c0Pi, _c0Tau := _v10p-_m17p, _v10t-_m17t
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v10p) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v10p) {
 					return schedules.Result{}, compile.ErrFallback
 				}
-				_c0Pi, _c0Tau = 0.0+_m[24].Pi, 0.0+_m[24].Tau
+				_c0Pi, _c0Tau = 0.0+_m24p, 0.0+_m24t
 				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
 					return schedules.Result{}, compile.ErrFallback
 				}
@@ -977,21 +1046,20 @@ func BindFigure1(g *graph.Graph, s schedules.Schedule) (compile.Program, error) 
 				}
 				_oPi, _oTau = mPi, mTau
 			}
-			_old, _bef := _m[18], _v[7]
-			_aPi, _aTau := _bef.Pi-_old.Pi+_oPi, _bef.Tau-_old.Tau+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0 && _old.Pi-_old.Pi == 0 && _bef.Pi-_bef.Pi == 0) {
+			_aPi, _aTau := _v7p-_m18p+_oPi, _v7t-_m18t+_oTau
+			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
 				return schedules.Result{}, compile.ErrFallback
 			}
-			_m[18] = messages.Gaussian{Pi: _oPi, Tau: _oTau}
-			_v[7] = messages.Gaussian{Pi: _aPi, Tau: _aTau}
+			_m18p, _m18t = _oPi, _oTau
+			_v7p, _v7t = _aPi, _aTau
 		}
 		{ // N(p; s, 17.36), edge 1
-			_c0Pi, _c0Tau := _v[4].Pi-_m[4].Pi, _v[4].Tau-_m[4].Tau
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v[4].Pi && _v[4].Pi < math.MaxFloat64) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v[4].Pi) || !(_v[4].Pi < math.MaxFloat64) || !(_m[4].Pi < math.MaxFloat64) {
+			_c0Pi, _c0Tau := _v4p-_m4p, _v4t-_m4t
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v4p) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v4p) {
 					return schedules.Result{}, compile.ErrFallback
 				}
-				_c0Pi, _c0Tau = 0.0+_m[13].Pi, 0.0+_m[13].Tau
+				_c0Pi, _c0Tau = 0.0+_m13p, 0.0+_m13t
 				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
 					return schedules.Result{}, compile.ErrFallback
 				}
@@ -1004,21 +1072,20 @@ func BindFigure1(g *graph.Graph, s schedules.Schedule) (compile.Program, error) 
 				a := 1 / (1 + _f4.Variance*_c0Pi)
 				_oPi, _oTau = a*_c0Pi, a*_c0Tau
 			}
-			_old, _bef := _m[5], _v[0]
-			_aPi, _aTau := _bef.Pi-_old.Pi+_oPi, _bef.Tau-_old.Tau+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0 && _old.Pi-_old.Pi == 0 && _bef.Pi-_bef.Pi == 0) {
+			_aPi, _aTau := _v0p-_m5p+_oPi, _v0t-_m5t+_oTau
+			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
 				return schedules.Result{}, compile.ErrFallback
 			}
-			_m[5] = messages.Gaussian{Pi: _oPi, Tau: _oTau}
-			_v[0] = messages.Gaussian{Pi: _aPi, Tau: _aTau}
+			_m5p, _m5t = _oPi, _oTau
+			_v0p, _v0t = _aPi, _aTau
 		}
 		{ // N(p; s, 17.36), edge 1
-			_c0Pi, _c0Tau := _v[5].Pi-_m[6].Pi, _v[5].Tau-_m[6].Tau
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v[5].Pi && _v[5].Pi < math.MaxFloat64) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v[5].Pi) || !(_v[5].Pi < math.MaxFloat64) || !(_m[6].Pi < math.MaxFloat64) {
+			_c0Pi, _c0Tau := _v5p-_m6p, _v5t-_m6t
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v5p) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v5p) {
 					return schedules.Result{}, compile.ErrFallback
 				}
-				_c0Pi, _c0Tau = 0.0+_m[15].Pi, 0.0+_m[15].Tau
+				_c0Pi, _c0Tau = 0.0+_m15p, 0.0+_m15t
 				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
 					return schedules.Result{}, compile.ErrFallback
 				}
@@ -1031,21 +1098,20 @@ func BindFigure1(g *graph.Graph, s schedules.Schedule) (compile.Program, error) 
 				a := 1 / (1 + _f5.Variance*_c0Pi)
 				_oPi, _oTau = a*_c0Pi, a*_c0Tau
 			}
-			_old, _bef := _m[7], _v[1]
-			_aPi, _aTau := _bef.Pi-_old.Pi+_oPi, _bef.Tau-_old.Tau+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0 && _old.Pi-_old.Pi == 0 && _bef.Pi-_bef.Pi == 0) {
+			_aPi, _aTau := _v1p-_m7p+_oPi, _v1t-_m7t+_oTau
+			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
 				return schedules.Result{}, compile.ErrFallback
 			}
-			_m[7] = messages.Gaussian{Pi: _oPi, Tau: _oTau}
-			_v[1] = messages.Gaussian{Pi: _aPi, Tau: _aTau}
+			_m7p, _m7t = _oPi, _oTau
+			_v1p, _v1t = _aPi, _aTau
 		}
 		{ // N(p; s, 17.36), edge 1
-			_c0Pi, _c0Tau := _v[6].Pi-_m[8].Pi, _v[6].Tau-_m[8].Tau
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v[6].Pi && _v[6].Pi < math.MaxFloat64) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v[6].Pi) || !(_v[6].Pi < math.MaxFloat64) || !(_m[8].Pi < math.MaxFloat64) {
+			_c0Pi, _c0Tau := _v6p-_m8p, _v6t-_m8t
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v6p) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v6p) {
 					return schedules.Result{}, compile.ErrFallback
 				}
-				_c0Pi, _c0Tau = 0.0+_m[16].Pi, 0.0+_m[16].Tau
+				_c0Pi, _c0Tau = 0.0+_m16p, 0.0+_m16t
 				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
 					return schedules.Result{}, compile.ErrFallback
 				}
@@ -1058,21 +1124,20 @@ func BindFigure1(g *graph.Graph, s schedules.Schedule) (compile.Program, error) 
 				a := 1 / (1 + _f6.Variance*_c0Pi)
 				_oPi, _oTau = a*_c0Pi, a*_c0Tau
 			}
-			_old, _bef := _m[9], _v[2]
-			_aPi, _aTau := _bef.Pi-_old.Pi+_oPi, _bef.Tau-_old.Tau+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0 && _old.Pi-_old.Pi == 0 && _bef.Pi-_bef.Pi == 0) {
+			_aPi, _aTau := _v2p-_m9p+_oPi, _v2t-_m9t+_oTau
+			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
 				return schedules.Result{}, compile.ErrFallback
 			}
-			_m[9] = messages.Gaussian{Pi: _oPi, Tau: _oTau}
-			_v[2] = messages.Gaussian{Pi: _aPi, Tau: _aTau}
+			_m9p, _m9t = _oPi, _oTau
+			_v2p, _v2t = _aPi, _aTau
 		}
 		{ // N(p; s, 17.36), edge 1
-			_c0Pi, _c0Tau := _v[7].Pi-_m[10].Pi, _v[7].Tau-_m[10].Tau
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v[7].Pi && _v[7].Pi < math.MaxFloat64) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v[7].Pi) || !(_v[7].Pi < math.MaxFloat64) || !(_m[10].Pi < math.MaxFloat64) {
+			_c0Pi, _c0Tau := _v7p-_m10p, _v7t-_m10t
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v7p) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v7p) {
 					return schedules.Result{}, compile.ErrFallback
 				}
-				_c0Pi, _c0Tau = 0.0+_m[18].Pi, 0.0+_m[18].Tau
+				_c0Pi, _c0Tau = 0.0+_m18p, 0.0+_m18t
 				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
 					return schedules.Result{}, compile.ErrFallback
 				}
@@ -1085,15 +1150,57 @@ func BindFigure1(g *graph.Graph, s schedules.Schedule) (compile.Program, error) 
 				a := 1 / (1 + _f7.Variance*_c0Pi)
 				_oPi, _oTau = a*_c0Pi, a*_c0Tau
 			}
-			_old, _bef := _m[11], _v[3]
-			_aPi, _aTau := _bef.Pi-_old.Pi+_oPi, _bef.Tau-_old.Tau+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0 && _old.Pi-_old.Pi == 0 && _bef.Pi-_bef.Pi == 0) {
+			_aPi, _aTau := _v3p-_m11p+_oPi, _v3t-_m11t+_oTau
+			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
 				return schedules.Result{}, compile.ErrFallback
 			}
-			_m[11] = messages.Gaussian{Pi: _oPi, Tau: _oTau}
-			_v[3] = messages.Gaussian{Pi: _aPi, Tau: _aTau}
+			_m11p, _m11t = _oPi, _oTau
+			_v3p, _v3t = _aPi, _aTau
 		}
-		return _res, nil
+	_done:
+		_msgs, _margs := g.State()
+		_ms, _vs := _msgs[:27], _margs[:13]
+		_ms[0] = messages.Gaussian{Pi: _m0p, Tau: _m0t}
+		_ms[1] = messages.Gaussian{Pi: _m1p, Tau: _m1t}
+		_ms[2] = messages.Gaussian{Pi: _m2p, Tau: _m2t}
+		_ms[3] = messages.Gaussian{Pi: _m3p, Tau: _m3t}
+		_ms[4] = messages.Gaussian{Pi: _m4p, Tau: _m4t}
+		_ms[5] = messages.Gaussian{Pi: _m5p, Tau: _m5t}
+		_ms[6] = messages.Gaussian{Pi: _m6p, Tau: _m6t}
+		_ms[7] = messages.Gaussian{Pi: _m7p, Tau: _m7t}
+		_ms[8] = messages.Gaussian{Pi: _m8p, Tau: _m8t}
+		_ms[9] = messages.Gaussian{Pi: _m9p, Tau: _m9t}
+		_ms[10] = messages.Gaussian{Pi: _m10p, Tau: _m10t}
+		_ms[11] = messages.Gaussian{Pi: _m11p, Tau: _m11t}
+		_ms[12] = messages.Gaussian{Pi: _m12p, Tau: _m12t}
+		_ms[13] = messages.Gaussian{Pi: _m13p, Tau: _m13t}
+		_ms[14] = messages.Gaussian{Pi: _m14p, Tau: _m14t}
+		_ms[15] = messages.Gaussian{Pi: _m15p, Tau: _m15t}
+		_ms[16] = messages.Gaussian{Pi: _m16p, Tau: _m16t}
+		_ms[17] = messages.Gaussian{Pi: _m17p, Tau: _m17t}
+		_ms[18] = messages.Gaussian{Pi: _m18p, Tau: _m18t}
+		_ms[19] = messages.Gaussian{Pi: _m19p, Tau: _m19t}
+		_ms[20] = messages.Gaussian{Pi: _m20p, Tau: _m20t}
+		_ms[21] = messages.Gaussian{Pi: _m21p, Tau: _m21t}
+		_ms[22] = messages.Gaussian{Pi: _m22p, Tau: _m22t}
+		_ms[23] = messages.Gaussian{Pi: _m23p, Tau: _m23t}
+		_ms[24] = messages.Gaussian{Pi: _m24p, Tau: _m24t}
+		_ms[25] = messages.Gaussian{Pi: _m25p, Tau: _m25t}
+		_ms[26] = messages.Gaussian{Pi: _m26p, Tau: _m26t}
+		_vs[0] = messages.Gaussian{Pi: _v0p, Tau: _v0t}
+		_vs[1] = messages.Gaussian{Pi: _v1p, Tau: _v1t}
+		_vs[2] = messages.Gaussian{Pi: _v2p, Tau: _v2t}
+		_vs[3] = messages.Gaussian{Pi: _v3p, Tau: _v3t}
+		_vs[4] = messages.Gaussian{Pi: _v4p, Tau: _v4t}
+		_vs[5] = messages.Gaussian{Pi: _v5p, Tau: _v5t}
+		_vs[6] = messages.Gaussian{Pi: _v6p, Tau: _v6t}
+		_vs[7] = messages.Gaussian{Pi: _v7p, Tau: _v7t}
+		_vs[8] = messages.Gaussian{Pi: _v8p, Tau: _v8t}
+		_vs[9] = messages.Gaussian{Pi: _v9p, Tau: _v9t}
+		_vs[10] = messages.Gaussian{Pi: _v10p, Tau: _v10t}
+		_vs[11] = messages.Gaussian{Pi: _v11p, Tau: _v11t}
+		_vs[12] = messages.Gaussian{Pi: _v12p, Tau: _v12t}
+		return _res, _err
 	}, nil
 }
 
@@ -1138,13 +1245,33 @@ func BindNested(g *graph.Graph, s schedules.Schedule) (compile.Program, error) {
 	_l0 := loops[0]
 	_l1 := loops[1]
 	return func(ctx context.Context) (schedules.Result, error) {
+		if g.NumObserved() > 0 {
+			return schedules.Result{}, compile.ErrFallback
+		}
 		if ctx == nil {
 			ctx = context.Background()
 		}
 		var _pass float64
-		g.Reset()
-		_msgs, _margs := g.State()
-		_m, _v := _msgs[:13], _margs[:6]
+		var _err error
+		var _m0p, _m0t float64
+		var _m1p, _m1t float64
+		var _m2p, _m2t float64
+		var _m3p, _m3t float64
+		var _m4p, _m4t float64
+		var _m5p, _m5t float64
+		var _m6p, _m6t float64
+		var _m7p, _m7t float64
+		var _m8p, _m8t float64
+		var _m9p, _m9t float64
+		var _m10p, _m10t float64
+		var _m11p, _m11t float64
+		var _m12p, _m12t float64
+		var _v0p, _v0t float64
+		var _v1p, _v1t float64
+		var _v2p, _v2t float64
+		var _v3p, _v3t float64
+		var _v4p, _v4t float64
+		var _v5p, _v5t float64
 		_res := schedules.Result{Converged: true}
 		{ // N(x1; 0, 1), edge 0
 			var _oPi, _oTau float64
@@ -1155,13 +1282,12 @@ func BindNested(g *graph.Graph, s schedules.Schedule) (compile.Program, error) {
 				inv := 1 / _f0.Variance
 				_oPi, _oTau = inv, _f0.Mean*inv
 			}
-			_old, _bef := _m[0], _v[0]
-			_aPi, _aTau := _bef.Pi-_old.Pi+_oPi, _bef.Tau-_old.Tau+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0 && _old.Pi-_old.Pi == 0 && _bef.Pi-_bef.Pi == 0) {
+			_aPi, _aTau := _v0p-_m0p+_oPi, _v0t-_m0t+_oTau
+			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
 				return schedules.Result{}, compile.ErrFallback
 			}
-			_m[0] = messages.Gaussian{Pi: _oPi, Tau: _oTau}
-			_v[0] = messages.Gaussian{Pi: _aPi, Tau: _aTau}
+			_m0p, _m0t = _oPi, _oTau
+			_v0p, _v0t = _aPi, _aTau
 		}
 		{ // N(x2; 1, 2), edge 0
 			var _oPi, _oTau float64
@@ -1172,13 +1298,12 @@ func BindNested(g *graph.Graph, s schedules.Schedule) (compile.Program, error) {
 				inv := 1 / _f1.Variance
 				_oPi, _oTau = inv, _f1.Mean*inv
 			}
-			_old, _bef := _m[1], _v[1]
-			_aPi, _aTau := _bef.Pi-_old.Pi+_oPi, _bef.Tau-_old.Tau+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0 && _old.Pi-_old.Pi == 0 && _bef.Pi-_bef.Pi == 0) {
+			_aPi, _aTau := _v1p-_m1p+_oPi, _v1t-_m1t+_oTau
+			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
 				return schedules.Result{}, compile.ErrFallback
 			}
-			_m[1] = messages.Gaussian{Pi: _oPi, Tau: _oTau}
-			_v[1] = messages.Gaussian{Pi: _aPi, Tau: _aTau}
+			_m1p, _m1t = _oPi, _oTau
+			_v1p, _v1t = _aPi, _aTau
 		}
 		{ // N(x3; 2, 3), edge 0
 			var _oPi, _oTau float64
@@ -1189,13 +1314,12 @@ func BindNested(g *graph.Graph, s schedules.Schedule) (compile.Program, error) {
 				inv := 1 / _f2.Variance
 				_oPi, _oTau = inv, _f2.Mean*inv
 			}
-			_old, _bef := _m[2], _v[2]
-			_aPi, _aTau := _bef.Pi-_old.Pi+_oPi, _bef.Tau-_old.Tau+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0 && _old.Pi-_old.Pi == 0 && _bef.Pi-_bef.Pi == 0) {
+			_aPi, _aTau := _v2p-_m2p+_oPi, _v2t-_m2t+_oTau
+			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
 				return schedules.Result{}, compile.ErrFallback
 			}
-			_m[2] = messages.Gaussian{Pi: _oPi, Tau: _oTau}
-			_v[2] = messages.Gaussian{Pi: _aPi, Tau: _aTau}
+			_m2p, _m2t = _oPi, _oTau
+			_v2p, _v2t = _aPi, _aTau
 		}
 		{ // loop "outer"
 			if !compile.LoopRunnable(_l0) {
@@ -1208,37 +1332,39 @@ func BindNested(g *graph.Graph, s schedules.Schedule) (compile.Program, error) {
 			for _it0 := 1; _it0 <= _l0.MaxIterations; _it0++ {
 				if err := ctx.Err(); err != nil {
 					_lr0.Converged = false
-					return compile.Merge(_res, _lr0), compile.Canceled(_l0.Name, err)
+					_res = compile.Merge(_res, _lr0)
+					_err = compile.Canceled(_l0.Name, err)
+					goto _done
 				}
 				_pass = 0
 				_br0 := schedules.Result{Converged: true}
 				{ // y = 2·x1 − 0.5·x2 + x3, edge 0
-					_c1Pi, _c1Tau := _v[0].Pi-_m[4].Pi, _v[0].Tau-_m[4].Tau
-					if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v[0].Pi && _v[0].Pi < math.MaxFloat64) {
-						if !(_c1Pi == 0 || _c1Pi < 1e-6*_v[0].Pi) || !(_v[0].Pi < math.MaxFloat64) || !(_m[4].Pi < math.MaxFloat64) {
+					_c1Pi, _c1Tau := _v0p-_m4p, _v0t-_m4t
+					if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v0p) {
+						if !(_c1Pi == 0 || _c1Pi < 1e-6*_v0p) {
 							return schedules.Result{}, compile.ErrFallback
 						}
-						_c1Pi, _c1Tau = 0.0+_m[0].Pi+_m[11].Pi, 0.0+_m[0].Tau+_m[11].Tau
+						_c1Pi, _c1Tau = 0.0+_m0p+_m11p, 0.0+_m0t+_m11t
 						if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
 							return schedules.Result{}, compile.ErrFallback
 						}
 					}
-					_c2Pi, _c2Tau := _v[1].Pi-_m[5].Pi, _v[1].Tau-_m[5].Tau
-					if !(_c2Pi > 0 && _c2Pi >= 1e-6*_v[1].Pi && _v[1].Pi < math.MaxFloat64) {
-						if !(_c2Pi == 0 || _c2Pi < 1e-6*_v[1].Pi) || !(_v[1].Pi < math.MaxFloat64) || !(_m[5].Pi < math.MaxFloat64) {
+					_c2Pi, _c2Tau := _v1p-_m5p, _v1t-_m5t
+					if !(_c2Pi > 0 && _c2Pi >= 1e-6*_v1p) {
+						if !(_c2Pi == 0 || _c2Pi < 1e-6*_v1p) {
 							return schedules.Result{}, compile.ErrFallback
 						}
-						_c2Pi, _c2Tau = 0.0+_m[1].Pi, 0.0+_m[1].Tau
+						_c2Pi, _c2Tau = 0.0+_m1p, 0.0+_m1t
 						if !(_c2Pi > 0 && _c2Pi < math.MaxFloat64 && _c2Tau-_c2Tau == 0) {
 							return schedules.Result{}, compile.ErrFallback
 						}
 					}
-					_c3Pi, _c3Tau := _v[2].Pi-_m[6].Pi, _v[2].Tau-_m[6].Tau
-					if !(_c3Pi > 0 && _c3Pi >= 1e-6*_v[2].Pi && _v[2].Pi < math.MaxFloat64) {
-						if !(_c3Pi == 0 || _c3Pi < 1e-6*_v[2].Pi) || !(_v[2].Pi < math.MaxFloat64) || !(_m[6].Pi < math.MaxFloat64) {
+					_c3Pi, _c3Tau := _v2p-_m6p, _v2t-_m6t
+					if !(_c3Pi > 0 && _c3Pi >= 1e-6*_v2p) {
+						if !(_c3Pi == 0 || _c3Pi < 1e-6*_v2p) {
 							return schedules.Result{}, compile.ErrFallback
 						}
-						_c3Pi, _c3Tau = 0.0+_m[2].Pi, 0.0+_m[2].Tau
+						_c3Pi, _c3Tau = 0.0+_m2p, 0.0+_m2t
 						if !(_c3Pi > 0 && _c3Pi < math.MaxFloat64 && _c3Tau-_c3Tau == 0) {
 							return schedules.Result{}, compile.ErrFallback
 						}
@@ -1269,19 +1395,26 @@ func BindNested(g *graph.Graph, s schedules.Schedule) (compile.Program, error) {
 						}
 						_oPi, _oTau = 1/v, m/v
 					}
-					_old, _bef := _m[3], _v[3]
 					if _d0 > 0 {
-						_oPi, _oTau = (1-_d0)*_oPi+_d0*_old.Pi, (1-_d0)*_oTau+_d0*_old.Tau
+						_oPi, _oTau = (1-_d0)*_oPi+_d0*_m3p, (1-_d0)*_oTau+_d0*_m3t
 					}
-					_aPi, _aTau := _bef.Pi-_old.Pi+_oPi, _bef.Tau-_old.Tau+_oTau
-					if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0 && _old.Pi-_old.Pi == 0 && _bef.Pi-_bef.Pi == 0) {
+					_aPi, _aTau := _v3p-_m3p+_oPi, _v3t-_m3t+_oTau
+					if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
 						return schedules.Result{}, compile.ErrFallback
 					}
-					_m[3] = messages.Gaussian{Pi: _oPi, Tau: _oTau}
-					_v[3] = messages.Gaussian{Pi: _aPi, Tau: _aTau}
-					if _dd := messages.Distance(_bef, _v[3]); _dd > _pass || _dd != _dd {
+					var _dd float64
+					if _lo, _hi := min(_v3p, _aPi), max(_v3p, _aPi); _lo > 1e-50 && _hi < 1e50 && math.Abs(_v3t) < 1e100 && math.Abs(_aTau) < 1e100 {
+						_s := math.Sqrt(_lo)
+						_r := 1 / (_hi * _lo * _s)
+						_dd = max(math.Abs(_v3t*_aPi-_aTau*_v3p)*_lo*_r, (_hi-_lo)*_hi*_s*_r)
+					} else {
+						_dd = messages.Distance(messages.Gaussian{Pi: _v3p, Tau: _v3t}, messages.Gaussian{Pi: _aPi, Tau: _aTau})
+					}
+					if _dd > _pass || _dd != _dd {
 						_pass = _dd
 					}
+					_m3p, _m3t = _oPi, _oTau
+					_v3p, _v3t = _aPi, _aTau
 				}
 				{ // loop "inner"
 					if !compile.LoopRunnable(_l1) {
@@ -1295,17 +1428,19 @@ func BindNested(g *graph.Graph, s schedules.Schedule) (compile.Program, error) {
 					for _it1 := 1; _it1 <= _l1.MaxIterations; _it1++ {
 						if err := ctx.Err(); err != nil {
 							_lr1.Converged = false
-							return compile.Merge(_br0, _lr1), compile.Canceled(_l1.Name, err)
+							_res = compile.Merge(_res, _lr1)
+							_err = compile.Canceled(_l1.Name, err)
+							goto _done
 						}
 						_pass = 0
 						_br1 := schedules.Result{Converged: true}
 						{ // N(z; y, 1), edge 0
-							_c1Pi, _c1Tau := _v[3].Pi-_m[8].Pi, _v[3].Tau-_m[8].Tau
-							if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v[3].Pi && _v[3].Pi < math.MaxFloat64) {
-								if !(_c1Pi == 0 || _c1Pi < 1e-6*_v[3].Pi) || !(_v[3].Pi < math.MaxFloat64) || !(_m[8].Pi < math.MaxFloat64) {
+							_c1Pi, _c1Tau := _v3p-_m8p, _v3t-_m8t
+							if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v3p) {
+								if !(_c1Pi == 0 || _c1Pi < 1e-6*_v3p) {
 									return schedules.Result{}, compile.ErrFallback
 								}
-								_c1Pi, _c1Tau = 0.0+_m[3].Pi, 0.0+_m[3].Tau
+								_c1Pi, _c1Tau = 0.0+_m3p, 0.0+_m3t
 								if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
 									return schedules.Result{}, compile.ErrFallback
 								}
@@ -1318,27 +1453,34 @@ func BindNested(g *graph.Graph, s schedules.Schedule) (compile.Program, error) {
 								a := 1 / (1 + _f4.Variance*_c1Pi)
 								_oPi, _oTau = a*_c1Pi, a*_c1Tau
 							}
-							_old, _bef := _m[7], _v[4]
 							if _d1 > 0 {
-								_oPi, _oTau = (1-_d1)*_oPi+_d1*_old.Pi, (1-_d1)*_oTau+_d1*_old.Tau
+								_oPi, _oTau = (1-_d1)*_oPi+_d1*_m7p, (1-_d1)*_oTau+_d1*_m7t
 							}
-							_aPi, _aTau := _bef.Pi-_old.Pi+_oPi, _bef.Tau-_old.Tau+_oTau
-							if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0 && _old.Pi-_old.Pi == 0 && _bef.Pi-_bef.Pi == 0) {
+							_aPi, _aTau := _v4p-_m7p+_oPi, _v4t-_m7t+_oTau
+							if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
 								return schedules.Result{}, compile.ErrFallback
 							}
-							_m[7] = messages.Gaussian{Pi: _oPi, Tau: _oTau}
-							_v[4] = messages.Gaussian{Pi: _aPi, Tau: _aTau}
-							if _dd := messages.Distance(_bef, _v[4]); _dd > _pass || _dd != _dd {
+							var _dd float64
+							if _lo, _hi := min(_v4p, _aPi), max(_v4p, _aPi); _lo > 1e-50 && _hi < 1e50 && math.Abs(_v4t) < 1e100 && math.Abs(_aTau) < 1e100 {
+								_s := math.Sqrt(_lo)
+								_r := 1 / (_hi * _lo * _s)
+								_dd = max(math.Abs(_v4t*_aPi-_aTau*_v4p)*_lo*_r, (_hi-_lo)*_hi*_s*_r)
+							} else {
+								_dd = messages.Distance(messages.Gaussian{Pi: _v4p, Tau: _v4t}, messages.Gaussian{Pi: _aPi, Tau: _aTau})
+							}
+							if _dd > _pass || _dd != _dd {
 								_pass = _dd
 							}
+							_m7p, _m7t = _oPi, _oTau
+							_v4p, _v4t = _aPi, _aTau
 						}
 						{ // I(z > 0.5), edge 0
-							_c0Pi, _c0Tau := _v[4].Pi-_m[9].Pi, _v[4].Tau-_m[9].Tau
-							if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v[4].Pi && _v[4].Pi < math.MaxFloat64) {
-								if !(_c0Pi == 0 || _c0Pi < 1e-6*_v[4].Pi) || !(_v[4].Pi < math.MaxFloat64) || !(_m[9].Pi < math.MaxFloat64) {
+							_c0Pi, _c0Tau := _v4p-_m9p, _v4t-_m9t
+							if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v4p) {
+								if !(_c0Pi == 0 || _c0Pi < 1e-6*_v4p) {
 									return schedules.Result{}, compile.ErrFallback
 								}
-								_c0Pi, _c0Tau = 0.0+_m[7].Pi, 0.0+_m[7].Tau
+								_c0Pi, _c0Tau = 0.0+_m7p, 0.0+_m7t
 								if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
 									return schedules.Result{}, compile.ErrFallback
 								}
@@ -1356,27 +1498,34 @@ func BindNested(g *graph.Graph, s schedules.Schedule) (compile.Program, error) {
 								r := 1 / tr.OneMinusW
 								_oPi, _oTau = _c0Pi*tr.W*r, (_c0Tau*tr.W+sc*tr.V)*r
 							}
-							_old, _bef := _m[9], _v[4]
 							if _d1 > 0 {
-								_oPi, _oTau = (1-_d1)*_oPi+_d1*_old.Pi, (1-_d1)*_oTau+_d1*_old.Tau
+								_oPi, _oTau = (1-_d1)*_oPi+_d1*_m9p, (1-_d1)*_oTau+_d1*_m9t
 							}
-							_aPi, _aTau := _bef.Pi-_old.Pi+_oPi, _bef.Tau-_old.Tau+_oTau
-							if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0 && _old.Pi-_old.Pi == 0 && _bef.Pi-_bef.Pi == 0) {
+							_aPi, _aTau := _v4p-_m9p+_oPi, _v4t-_m9t+_oTau
+							if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
 								return schedules.Result{}, compile.ErrFallback
 							}
-							_m[9] = messages.Gaussian{Pi: _oPi, Tau: _oTau}
-							_v[4] = messages.Gaussian{Pi: _aPi, Tau: _aTau}
-							if _dd := messages.Distance(_bef, _v[4]); _dd > _pass || _dd != _dd {
+							var _dd float64
+							if _lo, _hi := min(_v4p, _aPi), max(_v4p, _aPi); _lo > 1e-50 && _hi < 1e50 && math.Abs(_v4t) < 1e100 && math.Abs(_aTau) < 1e100 {
+								_s := math.Sqrt(_lo)
+								_r := 1 / (_hi * _lo * _s)
+								_dd = max(math.Abs(_v4t*_aPi-_aTau*_v4p)*_lo*_r, (_hi-_lo)*_hi*_s*_r)
+							} else {
+								_dd = messages.Distance(messages.Gaussian{Pi: _v4p, Tau: _v4t}, messages.Gaussian{Pi: _aPi, Tau: _aTau})
+							}
+							if _dd > _pass || _dd != _dd {
 								_pass = _dd
 							}
+							_m9p, _m9t = _oPi, _oTau
+							_v4p, _v4t = _aPi, _aTau
 						}
 						{ // N(z; y, 1), edge 1
-							_c0Pi, _c0Tau := _v[4].Pi-_m[7].Pi, _v[4].Tau-_m[7].Tau
-							if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v[4].Pi && _v[4].Pi < math.MaxFloat64) {
-								if !(_c0Pi == 0 || _c0Pi < 1e-6*_v[4].Pi) || !(_v[4].Pi < math.MaxFloat64) || !(_m[7].Pi < math.MaxFloat64) {
+							_c0Pi, _c0Tau := _v4p-_m7p, _v4t-_m7t
+							if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v4p) {
+								if !(_c0Pi == 0 || _c0Pi < 1e-6*_v4p) {
 									return schedules.Result{}, compile.ErrFallback
 								}
-								_c0Pi, _c0Tau = 0.0+_m[9].Pi, 0.0+_m[9].Tau
+								_c0Pi, _c0Tau = 0.0+_m9p, 0.0+_m9t
 								if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
 									return schedules.Result{}, compile.ErrFallback
 								}
@@ -1389,19 +1538,26 @@ func BindNested(g *graph.Graph, s schedules.Schedule) (compile.Program, error) {
 								a := 1 / (1 + _f4.Variance*_c0Pi)
 								_oPi, _oTau = a*_c0Pi, a*_c0Tau
 							}
-							_old, _bef := _m[8], _v[3]
 							if _d1 > 0 {
-								_oPi, _oTau = (1-_d1)*_oPi+_d1*_old.Pi, (1-_d1)*_oTau+_d1*_old.Tau
+								_oPi, _oTau = (1-_d1)*_oPi+_d1*_m8p, (1-_d1)*_oTau+_d1*_m8t
 							}
-							_aPi, _aTau := _bef.Pi-_old.Pi+_oPi, _bef.Tau-_old.Tau+_oTau
-							if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0 && _old.Pi-_old.Pi == 0 && _bef.Pi-_bef.Pi == 0) {
+							_aPi, _aTau := _v3p-_m8p+_oPi, _v3t-_m8t+_oTau
+							if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
 								return schedules.Result{}, compile.ErrFallback
 							}
-							_m[8] = messages.Gaussian{Pi: _oPi, Tau: _oTau}
-							_v[3] = messages.Gaussian{Pi: _aPi, Tau: _aTau}
-							if _dd := messages.Distance(_bef, _v[3]); _dd > _pass || _dd != _dd {
+							var _dd float64
+							if _lo, _hi := min(_v3p, _aPi), max(_v3p, _aPi); _lo > 1e-50 && _hi < 1e50 && math.Abs(_v3t) < 1e100 && math.Abs(_aTau) < 1e100 {
+								_s := math.Sqrt(_lo)
+								_r := 1 / (_hi * _lo * _s)
+								_dd = max(math.Abs(_v3t*_aPi-_aTau*_v3p)*_lo*_r, (_hi-_lo)*_hi*_s*_r)
+							} else {
+								_dd = messages.Distance(messages.Gaussian{Pi: _v3p, Tau: _v3t}, messages.Gaussian{Pi: _aPi, Tau: _aTau})
+							}
+							if _dd > _pass || _dd != _dd {
 								_pass = _dd
 							}
+							_m8p, _m8t = _oPi, _oTau
+							_v3p, _v3t = _aPi, _aTau
 						}
 						_delta1 := _pass
 						_all1 = math.Max(_all1, _delta1)
@@ -1415,32 +1571,32 @@ func BindNested(g *graph.Graph, s schedules.Schedule) (compile.Program, error) {
 					_br0 = compile.Merge(_br0, _lr1)
 				}
 				{ // y = 2·x1 − 0.5·x2 + x3, edge 1
-					_c0Pi, _c0Tau := _v[3].Pi-_m[3].Pi, _v[3].Tau-_m[3].Tau
-					if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v[3].Pi && _v[3].Pi < math.MaxFloat64) {
-						if !(_c0Pi == 0 || _c0Pi < 1e-6*_v[3].Pi) || !(_v[3].Pi < math.MaxFloat64) || !(_m[3].Pi < math.MaxFloat64) {
+					_c0Pi, _c0Tau := _v3p-_m3p, _v3t-_m3t
+					if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v3p) {
+						if !(_c0Pi == 0 || _c0Pi < 1e-6*_v3p) {
 							return schedules.Result{}, compile.ErrFallback
 						}
-						_c0Pi, _c0Tau = 0.0+_m[8].Pi, 0.0+_m[8].Tau
+						_c0Pi, _c0Tau = 0.0+_m8p, 0.0+_m8t
 						if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
 							return schedules.Result{}, compile.ErrFallback
 						}
 					}
-					_c2Pi, _c2Tau := _v[1].Pi-_m[5].Pi, _v[1].Tau-_m[5].Tau
-					if !(_c2Pi > 0 && _c2Pi >= 1e-6*_v[1].Pi && _v[1].Pi < math.MaxFloat64) {
-						if !(_c2Pi == 0 || _c2Pi < 1e-6*_v[1].Pi) || !(_v[1].Pi < math.MaxFloat64) || !(_m[5].Pi < math.MaxFloat64) {
+					_c2Pi, _c2Tau := _v1p-_m5p, _v1t-_m5t
+					if !(_c2Pi > 0 && _c2Pi >= 1e-6*_v1p) {
+						if !(_c2Pi == 0 || _c2Pi < 1e-6*_v1p) {
 							return schedules.Result{}, compile.ErrFallback
 						}
-						_c2Pi, _c2Tau = 0.0+_m[1].Pi, 0.0+_m[1].Tau
+						_c2Pi, _c2Tau = 0.0+_m1p, 0.0+_m1t
 						if !(_c2Pi > 0 && _c2Pi < math.MaxFloat64 && _c2Tau-_c2Tau == 0) {
 							return schedules.Result{}, compile.ErrFallback
 						}
 					}
-					_c3Pi, _c3Tau := _v[2].Pi-_m[6].Pi, _v[2].Tau-_m[6].Tau
-					if !(_c3Pi > 0 && _c3Pi >= 1e-6*_v[2].Pi && _v[2].Pi < math.MaxFloat64) {
-						if !(_c3Pi == 0 || _c3Pi < 1e-6*_v[2].Pi) || !(_v[2].Pi < math.MaxFloat64) || !(_m[6].Pi < math.MaxFloat64) {
+					_c3Pi, _c3Tau := _v2p-_m6p, _v2t-_m6t
+					if !(_c3Pi > 0 && _c3Pi >= 1e-6*_v2p) {
+						if !(_c3Pi == 0 || _c3Pi < 1e-6*_v2p) {
 							return schedules.Result{}, compile.ErrFallback
 						}
-						_c3Pi, _c3Tau = 0.0+_m[2].Pi, 0.0+_m[2].Tau
+						_c3Pi, _c3Tau = 0.0+_m2p, 0.0+_m2t
 						if !(_c3Pi > 0 && _c3Pi < math.MaxFloat64 && _c3Tau-_c3Tau == 0) {
 							return schedules.Result{}, compile.ErrFallback
 						}
@@ -1474,47 +1630,54 @@ func BindNested(g *graph.Graph, s schedules.Schedule) (compile.Program, error) {
 						}
 						_oPi, _oTau = 1/v, m/v
 					}
-					_old, _bef := _m[4], _v[0]
 					if _d0 > 0 {
-						_oPi, _oTau = (1-_d0)*_oPi+_d0*_old.Pi, (1-_d0)*_oTau+_d0*_old.Tau
+						_oPi, _oTau = (1-_d0)*_oPi+_d0*_m4p, (1-_d0)*_oTau+_d0*_m4t
 					}
-					_aPi, _aTau := _bef.Pi-_old.Pi+_oPi, _bef.Tau-_old.Tau+_oTau
-					if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0 && _old.Pi-_old.Pi == 0 && _bef.Pi-_bef.Pi == 0) {
+					_aPi, _aTau := _v0p-_m4p+_oPi, _v0t-_m4t+_oTau
+					if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
 						return schedules.Result{}, compile.ErrFallback
 					}
-					_m[4] = messages.Gaussian{Pi: _oPi, Tau: _oTau}
-					_v[0] = messages.Gaussian{Pi: _aPi, Tau: _aTau}
-					if _dd := messages.Distance(_bef, _v[0]); _dd > _pass || _dd != _dd {
+					var _dd float64
+					if _lo, _hi := min(_v0p, _aPi), max(_v0p, _aPi); _lo > 1e-50 && _hi < 1e50 && math.Abs(_v0t) < 1e100 && math.Abs(_aTau) < 1e100 {
+						_s := math.Sqrt(_lo)
+						_r := 1 / (_hi * _lo * _s)
+						_dd = max(math.Abs(_v0t*_aPi-_aTau*_v0p)*_lo*_r, (_hi-_lo)*_hi*_s*_r)
+					} else {
+						_dd = messages.Distance(messages.Gaussian{Pi: _v0p, Tau: _v0t}, messages.Gaussian{Pi: _aPi, Tau: _aTau})
+					}
+					if _dd > _pass || _dd != _dd {
 						_pass = _dd
 					}
+					_m4p, _m4t = _oPi, _oTau
+					_v0p, _v0t = _aPi, _aTau
 				}
 				{ // y = 2·x1 − 0.5·x2 + x3, edge 2
-					_c0Pi, _c0Tau := _v[3].Pi-_m[3].Pi, _v[3].Tau-_m[3].Tau
-					if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v[3].Pi && _v[3].Pi < math.MaxFloat64) {
-						if !(_c0Pi == 0 || _c0Pi < 1e-6*_v[3].Pi) || !(_v[3].Pi < math.MaxFloat64) || !(_m[3].Pi < math.MaxFloat64) {
+					_c0Pi, _c0Tau := _v3p-_m3p, _v3t-_m3t
+					if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v3p) {
+						if !(_c0Pi == 0 || _c0Pi < 1e-6*_v3p) {
 							return schedules.Result{}, compile.ErrFallback
 						}
-						_c0Pi, _c0Tau = 0.0+_m[8].Pi, 0.0+_m[8].Tau
+						_c0Pi, _c0Tau = 0.0+_m8p, 0.0+_m8t
 						if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
 							return schedules.Result{}, compile.ErrFallback
 						}
 					}
-					_c1Pi, _c1Tau := _v[0].Pi-_m[4].Pi, _v[0].Tau-_m[4].Tau
-					if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v[0].Pi && _v[0].Pi < math.MaxFloat64) {
-						if !(_c1Pi == 0 || _c1Pi < 1e-6*_v[0].Pi) || !(_v[0].Pi < math.MaxFloat64) || !(_m[4].Pi < math.MaxFloat64) {
+					_c1Pi, _c1Tau := _v0p-_m4p, _v0t-_m4t
+					if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v0p) {
+						if !(_c1Pi == 0 || _c1Pi < 1e-6*_v0p) {
 							return schedules.Result{}, compile.ErrFallback
 						}
-						_c1Pi, _c1Tau = 0.0+_m[0].Pi+_m[11].Pi, 0.0+_m[0].Tau+_m[11].Tau
+						_c1Pi, _c1Tau = 0.0+_m0p+_m11p, 0.0+_m0t+_m11t
 						if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
 							return schedules.Result{}, compile.ErrFallback
 						}
 					}
-					_c3Pi, _c3Tau := _v[2].Pi-_m[6].Pi, _v[2].Tau-_m[6].Tau
-					if !(_c3Pi > 0 && _c3Pi >= 1e-6*_v[2].Pi && _v[2].Pi < math.MaxFloat64) {
-						if !(_c3Pi == 0 || _c3Pi < 1e-6*_v[2].Pi) || !(_v[2].Pi < math.MaxFloat64) || !(_m[6].Pi < math.MaxFloat64) {
+					_c3Pi, _c3Tau := _v2p-_m6p, _v2t-_m6t
+					if !(_c3Pi > 0 && _c3Pi >= 1e-6*_v2p) {
+						if !(_c3Pi == 0 || _c3Pi < 1e-6*_v2p) {
 							return schedules.Result{}, compile.ErrFallback
 						}
-						_c3Pi, _c3Tau = 0.0+_m[2].Pi, 0.0+_m[2].Tau
+						_c3Pi, _c3Tau = 0.0+_m2p, 0.0+_m2t
 						if !(_c3Pi > 0 && _c3Pi < math.MaxFloat64 && _c3Tau-_c3Tau == 0) {
 							return schedules.Result{}, compile.ErrFallback
 						}
@@ -1548,47 +1711,54 @@ func BindNested(g *graph.Graph, s schedules.Schedule) (compile.Program, error) {
 						}
 						_oPi, _oTau = 1/v, m/v
 					}
-					_old, _bef := _m[5], _v[1]
 					if _d0 > 0 {
-						_oPi, _oTau = (1-_d0)*_oPi+_d0*_old.Pi, (1-_d0)*_oTau+_d0*_old.Tau
+						_oPi, _oTau = (1-_d0)*_oPi+_d0*_m5p, (1-_d0)*_oTau+_d0*_m5t
 					}
-					_aPi, _aTau := _bef.Pi-_old.Pi+_oPi, _bef.Tau-_old.Tau+_oTau
-					if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0 && _old.Pi-_old.Pi == 0 && _bef.Pi-_bef.Pi == 0) {
+					_aPi, _aTau := _v1p-_m5p+_oPi, _v1t-_m5t+_oTau
+					if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
 						return schedules.Result{}, compile.ErrFallback
 					}
-					_m[5] = messages.Gaussian{Pi: _oPi, Tau: _oTau}
-					_v[1] = messages.Gaussian{Pi: _aPi, Tau: _aTau}
-					if _dd := messages.Distance(_bef, _v[1]); _dd > _pass || _dd != _dd {
+					var _dd float64
+					if _lo, _hi := min(_v1p, _aPi), max(_v1p, _aPi); _lo > 1e-50 && _hi < 1e50 && math.Abs(_v1t) < 1e100 && math.Abs(_aTau) < 1e100 {
+						_s := math.Sqrt(_lo)
+						_r := 1 / (_hi * _lo * _s)
+						_dd = max(math.Abs(_v1t*_aPi-_aTau*_v1p)*_lo*_r, (_hi-_lo)*_hi*_s*_r)
+					} else {
+						_dd = messages.Distance(messages.Gaussian{Pi: _v1p, Tau: _v1t}, messages.Gaussian{Pi: _aPi, Tau: _aTau})
+					}
+					if _dd > _pass || _dd != _dd {
 						_pass = _dd
 					}
+					_m5p, _m5t = _oPi, _oTau
+					_v1p, _v1t = _aPi, _aTau
 				}
 				{ // y = 2·x1 − 0.5·x2 + x3, edge 3
-					_c0Pi, _c0Tau := _v[3].Pi-_m[3].Pi, _v[3].Tau-_m[3].Tau
-					if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v[3].Pi && _v[3].Pi < math.MaxFloat64) {
-						if !(_c0Pi == 0 || _c0Pi < 1e-6*_v[3].Pi) || !(_v[3].Pi < math.MaxFloat64) || !(_m[3].Pi < math.MaxFloat64) {
+					_c0Pi, _c0Tau := _v3p-_m3p, _v3t-_m3t
+					if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v3p) {
+						if !(_c0Pi == 0 || _c0Pi < 1e-6*_v3p) {
 							return schedules.Result{}, compile.ErrFallback
 						}
-						_c0Pi, _c0Tau = 0.0+_m[8].Pi, 0.0+_m[8].Tau
+						_c0Pi, _c0Tau = 0.0+_m8p, 0.0+_m8t
 						if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
 							return schedules.Result{}, compile.ErrFallback
 						}
 					}
-					_c1Pi, _c1Tau := _v[0].Pi-_m[4].Pi, _v[0].Tau-_m[4].Tau
-					if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v[0].Pi && _v[0].Pi < math.MaxFloat64) {
-						if !(_c1Pi == 0 || _c1Pi < 1e-6*_v[0].Pi) || !(_v[0].Pi < math.MaxFloat64) || !(_m[4].Pi < math.MaxFloat64) {
+					_c1Pi, _c1Tau := _v0p-_m4p, _v0t-_m4t
+					if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v0p) {
+						if !(_c1Pi == 0 || _c1Pi < 1e-6*_v0p) {
 							return schedules.Result{}, compile.ErrFallback
 						}
-						_c1Pi, _c1Tau = 0.0+_m[0].Pi+_m[11].Pi, 0.0+_m[0].Tau+_m[11].Tau
+						_c1Pi, _c1Tau = 0.0+_m0p+_m11p, 0.0+_m0t+_m11t
 						if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
 							return schedules.Result{}, compile.ErrFallback
 						}
 					}
-					_c2Pi, _c2Tau := _v[1].Pi-_m[5].Pi, _v[1].Tau-_m[5].Tau
-					if !(_c2Pi > 0 && _c2Pi >= 1e-6*_v[1].Pi && _v[1].Pi < math.MaxFloat64) {
-						if !(_c2Pi == 0 || _c2Pi < 1e-6*_v[1].Pi) || !(_v[1].Pi < math.MaxFloat64) || !(_m[5].Pi < math.MaxFloat64) {
+					_c2Pi, _c2Tau := _v1p-_m5p, _v1t-_m5t
+					if !(_c2Pi > 0 && _c2Pi >= 1e-6*_v1p) {
+						if !(_c2Pi == 0 || _c2Pi < 1e-6*_v1p) {
 							return schedules.Result{}, compile.ErrFallback
 						}
-						_c2Pi, _c2Tau = 0.0+_m[1].Pi, 0.0+_m[1].Tau
+						_c2Pi, _c2Tau = 0.0+_m1p, 0.0+_m1t
 						if !(_c2Pi > 0 && _c2Pi < math.MaxFloat64 && _c2Tau-_c2Tau == 0) {
 							return schedules.Result{}, compile.ErrFallback
 						}
@@ -1622,27 +1792,34 @@ func BindNested(g *graph.Graph, s schedules.Schedule) (compile.Program, error) {
 						}
 						_oPi, _oTau = 1/v, m/v
 					}
-					_old, _bef := _m[6], _v[2]
 					if _d0 > 0 {
-						_oPi, _oTau = (1-_d0)*_oPi+_d0*_old.Pi, (1-_d0)*_oTau+_d0*_old.Tau
+						_oPi, _oTau = (1-_d0)*_oPi+_d0*_m6p, (1-_d0)*_oTau+_d0*_m6t
 					}
-					_aPi, _aTau := _bef.Pi-_old.Pi+_oPi, _bef.Tau-_old.Tau+_oTau
-					if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0 && _old.Pi-_old.Pi == 0 && _bef.Pi-_bef.Pi == 0) {
+					_aPi, _aTau := _v2p-_m6p+_oPi, _v2t-_m6t+_oTau
+					if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
 						return schedules.Result{}, compile.ErrFallback
 					}
-					_m[6] = messages.Gaussian{Pi: _oPi, Tau: _oTau}
-					_v[2] = messages.Gaussian{Pi: _aPi, Tau: _aTau}
-					if _dd := messages.Distance(_bef, _v[2]); _dd > _pass || _dd != _dd {
+					var _dd float64
+					if _lo, _hi := min(_v2p, _aPi), max(_v2p, _aPi); _lo > 1e-50 && _hi < 1e50 && math.Abs(_v2t) < 1e100 && math.Abs(_aTau) < 1e100 {
+						_s := math.Sqrt(_lo)
+						_r := 1 / (_hi * _lo * _s)
+						_dd = max(math.Abs(_v2t*_aPi-_aTau*_v2p)*_lo*_r, (_hi-_lo)*_hi*_s*_r)
+					} else {
+						_dd = messages.Distance(messages.Gaussian{Pi: _v2p, Tau: _v2t}, messages.Gaussian{Pi: _aPi, Tau: _aTau})
+					}
+					if _dd > _pass || _dd != _dd {
 						_pass = _dd
 					}
+					_m6p, _m6t = _oPi, _oTau
+					_v2p, _v2t = _aPi, _aTau
 				}
 				{ // u = 3·x1, edge 0
-					_c1Pi, _c1Tau := _v[0].Pi-_m[11].Pi, _v[0].Tau-_m[11].Tau
-					if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v[0].Pi && _v[0].Pi < math.MaxFloat64) {
-						if !(_c1Pi == 0 || _c1Pi < 1e-6*_v[0].Pi) || !(_v[0].Pi < math.MaxFloat64) || !(_m[11].Pi < math.MaxFloat64) {
+					_c1Pi, _c1Tau := _v0p-_m11p, _v0t-_m11t
+					if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v0p) {
+						if !(_c1Pi == 0 || _c1Pi < 1e-6*_v0p) {
 							return schedules.Result{}, compile.ErrFallback
 						}
-						_c1Pi, _c1Tau = 0.0+_m[0].Pi+_m[4].Pi, 0.0+_m[0].Tau+_m[4].Tau
+						_c1Pi, _c1Tau = 0.0+_m0p+_m4p, 0.0+_m0t+_m4t
 						if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
 							return schedules.Result{}, compile.ErrFallback
 						}
@@ -1661,27 +1838,34 @@ func BindNested(g *graph.Graph, s schedules.Schedule) (compile.Program, error) {
 						}
 						_oPi, _oTau = mPi, mTau
 					}
-					_old, _bef := _m[10], _v[5]
 					if _d0 > 0 {
-						_oPi, _oTau = (1-_d0)*_oPi+_d0*_old.Pi, (1-_d0)*_oTau+_d0*_old.Tau
+						_oPi, _oTau = (1-_d0)*_oPi+_d0*_m10p, (1-_d0)*_oTau+_d0*_m10t
 					}
-					_aPi, _aTau := _bef.Pi-_old.Pi+_oPi, _bef.Tau-_old.Tau+_oTau
-					if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0 && _old.Pi-_old.Pi == 0 && _bef.Pi-_bef.Pi == 0) {
+					_aPi, _aTau := _v5p-_m10p+_oPi, _v5t-_m10t+_oTau
+					if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
 						return schedules.Result{}, compile.ErrFallback
 					}
-					_m[10] = messages.Gaussian{Pi: _oPi, Tau: _oTau}
-					_v[5] = messages.Gaussian{Pi: _aPi, Tau: _aTau}
-					if _dd := messages.Distance(_bef, _v[5]); _dd > _pass || _dd != _dd {
+					var _dd float64
+					if _lo, _hi := min(_v5p, _aPi), max(_v5p, _aPi); _lo > 1e-50 && _hi < 1e50 && math.Abs(_v5t) < 1e100 && math.Abs(_aTau) < 1e100 {
+						_s := math.Sqrt(_lo)
+						_r := 1 / (_hi * _lo * _s)
+						_dd = max(math.Abs(_v5t*_aPi-_aTau*_v5p)*_lo*_r, (_hi-_lo)*_hi*_s*_r)
+					} else {
+						_dd = messages.Distance(messages.Gaussian{Pi: _v5p, Tau: _v5t}, messages.Gaussian{Pi: _aPi, Tau: _aTau})
+					}
+					if _dd > _pass || _dd != _dd {
 						_pass = _dd
 					}
+					_m10p, _m10t = _oPi, _oTau
+					_v5p, _v5t = _aPi, _aTau
 				}
 				{ // I(|u| ≤ 2), edge 0
-					_c0Pi, _c0Tau := _v[5].Pi-_m[12].Pi, _v[5].Tau-_m[12].Tau
-					if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v[5].Pi && _v[5].Pi < math.MaxFloat64) {
-						if !(_c0Pi == 0 || _c0Pi < 1e-6*_v[5].Pi) || !(_v[5].Pi < math.MaxFloat64) || !(_m[12].Pi < math.MaxFloat64) {
+					_c0Pi, _c0Tau := _v5p-_m12p, _v5t-_m12t
+					if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v5p) {
+						if !(_c0Pi == 0 || _c0Pi < 1e-6*_v5p) {
 							return schedules.Result{}, compile.ErrFallback
 						}
-						_c0Pi, _c0Tau = 0.0+_m[10].Pi, 0.0+_m[10].Tau
+						_c0Pi, _c0Tau = 0.0+_m10p, 0.0+_m10t
 						if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
 							return schedules.Result{}, compile.ErrFallback
 						}
@@ -1699,27 +1883,34 @@ func BindNested(g *graph.Graph, s schedules.Schedule) (compile.Program, error) {
 						r := 1 / tr.OneMinusW
 						_oPi, _oTau = _c0Pi*tr.W*r, (_c0Tau*tr.W+sc*tr.V)*r
 					}
-					_old, _bef := _m[12], _v[5]
 					if _d0 > 0 {
-						_oPi, _oTau = (1-_d0)*_oPi+_d0*_old.Pi, (1-_d0)*_oTau+_d0*_old.Tau
+						_oPi, _oTau = (1-_d0)*_oPi+_d0*_m12p, (1-_d0)*_oTau+_d0*_m12t
 					}
-					_aPi, _aTau := _bef.Pi-_old.Pi+_oPi, _bef.Tau-_old.Tau+_oTau
-					if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0 && _old.Pi-_old.Pi == 0 && _bef.Pi-_bef.Pi == 0) {
+					_aPi, _aTau := _v5p-_m12p+_oPi, _v5t-_m12t+_oTau
+					if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
 						return schedules.Result{}, compile.ErrFallback
 					}
-					_m[12] = messages.Gaussian{Pi: _oPi, Tau: _oTau}
-					_v[5] = messages.Gaussian{Pi: _aPi, Tau: _aTau}
-					if _dd := messages.Distance(_bef, _v[5]); _dd > _pass || _dd != _dd {
+					var _dd float64
+					if _lo, _hi := min(_v5p, _aPi), max(_v5p, _aPi); _lo > 1e-50 && _hi < 1e50 && math.Abs(_v5t) < 1e100 && math.Abs(_aTau) < 1e100 {
+						_s := math.Sqrt(_lo)
+						_r := 1 / (_hi * _lo * _s)
+						_dd = max(math.Abs(_v5t*_aPi-_aTau*_v5p)*_lo*_r, (_hi-_lo)*_hi*_s*_r)
+					} else {
+						_dd = messages.Distance(messages.Gaussian{Pi: _v5p, Tau: _v5t}, messages.Gaussian{Pi: _aPi, Tau: _aTau})
+					}
+					if _dd > _pass || _dd != _dd {
 						_pass = _dd
 					}
+					_m12p, _m12t = _oPi, _oTau
+					_v5p, _v5t = _aPi, _aTau
 				}
 				{ // u = 3·x1, edge 1
-					_c0Pi, _c0Tau := _v[5].Pi-_m[10].Pi, _v[5].Tau-_m[10].Tau
-					if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v[5].Pi && _v[5].Pi < math.MaxFloat64) {
-						if !(_c0Pi == 0 || _c0Pi < 1e-6*_v[5].Pi) || !(_v[5].Pi < math.MaxFloat64) || !(_m[10].Pi < math.MaxFloat64) {
+					_c0Pi, _c0Tau := _v5p-_m10p, _v5t-_m10t
+					if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v5p) {
+						if !(_c0Pi == 0 || _c0Pi < 1e-6*_v5p) {
 							return schedules.Result{}, compile.ErrFallback
 						}
-						_c0Pi, _c0Tau = 0.0+_m[12].Pi, 0.0+_m[12].Tau
+						_c0Pi, _c0Tau = 0.0+_m12p, 0.0+_m12t
 						if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
 							return schedules.Result{}, compile.ErrFallback
 						}
@@ -1741,19 +1932,26 @@ func BindNested(g *graph.Graph, s schedules.Schedule) (compile.Program, error) {
 						}
 						_oPi, _oTau = mPi, mTau
 					}
-					_old, _bef := _m[11], _v[0]
 					if _d0 > 0 {
-						_oPi, _oTau = (1-_d0)*_oPi+_d0*_old.Pi, (1-_d0)*_oTau+_d0*_old.Tau
+						_oPi, _oTau = (1-_d0)*_oPi+_d0*_m11p, (1-_d0)*_oTau+_d0*_m11t
 					}
-					_aPi, _aTau := _bef.Pi-_old.Pi+_oPi, _bef.Tau-_old.Tau+_oTau
-					if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0 && _old.Pi-_old.Pi == 0 && _bef.Pi-_bef.Pi == 0) {
+					_aPi, _aTau := _v0p-_m11p+_oPi, _v0t-_m11t+_oTau
+					if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
 						return schedules.Result{}, compile.ErrFallback
 					}
-					_m[11] = messages.Gaussian{Pi: _oPi, Tau: _oTau}
-					_v[0] = messages.Gaussian{Pi: _aPi, Tau: _aTau}
-					if _dd := messages.Distance(_bef, _v[0]); _dd > _pass || _dd != _dd {
+					var _dd float64
+					if _lo, _hi := min(_v0p, _aPi), max(_v0p, _aPi); _lo > 1e-50 && _hi < 1e50 && math.Abs(_v0t) < 1e100 && math.Abs(_aTau) < 1e100 {
+						_s := math.Sqrt(_lo)
+						_r := 1 / (_hi * _lo * _s)
+						_dd = max(math.Abs(_v0t*_aPi-_aTau*_v0p)*_lo*_r, (_hi-_lo)*_hi*_s*_r)
+					} else {
+						_dd = messages.Distance(messages.Gaussian{Pi: _v0p, Tau: _v0t}, messages.Gaussian{Pi: _aPi, Tau: _aTau})
+					}
+					if _dd > _pass || _dd != _dd {
 						_pass = _dd
 					}
+					_m11p, _m11t = _oPi, _oTau
+					_v0p, _v0t = _aPi, _aTau
 				}
 				_delta0 := _pass
 				_all0 = math.Max(_all0, _delta0)
@@ -1765,6 +1963,28 @@ func BindNested(g *graph.Graph, s schedules.Schedule) (compile.Program, error) {
 			}
 			_res = compile.Merge(_res, _lr0)
 		}
-		return _res, nil
+	_done:
+		_msgs, _margs := g.State()
+		_ms, _vs := _msgs[:13], _margs[:6]
+		_ms[0] = messages.Gaussian{Pi: _m0p, Tau: _m0t}
+		_ms[1] = messages.Gaussian{Pi: _m1p, Tau: _m1t}
+		_ms[2] = messages.Gaussian{Pi: _m2p, Tau: _m2t}
+		_ms[3] = messages.Gaussian{Pi: _m3p, Tau: _m3t}
+		_ms[4] = messages.Gaussian{Pi: _m4p, Tau: _m4t}
+		_ms[5] = messages.Gaussian{Pi: _m5p, Tau: _m5t}
+		_ms[6] = messages.Gaussian{Pi: _m6p, Tau: _m6t}
+		_ms[7] = messages.Gaussian{Pi: _m7p, Tau: _m7t}
+		_ms[8] = messages.Gaussian{Pi: _m8p, Tau: _m8t}
+		_ms[9] = messages.Gaussian{Pi: _m9p, Tau: _m9t}
+		_ms[10] = messages.Gaussian{Pi: _m10p, Tau: _m10t}
+		_ms[11] = messages.Gaussian{Pi: _m11p, Tau: _m11t}
+		_ms[12] = messages.Gaussian{Pi: _m12p, Tau: _m12t}
+		_vs[0] = messages.Gaussian{Pi: _v0p, Tau: _v0t}
+		_vs[1] = messages.Gaussian{Pi: _v1p, Tau: _v1t}
+		_vs[2] = messages.Gaussian{Pi: _v2p, Tau: _v2t}
+		_vs[3] = messages.Gaussian{Pi: _v3p, Tau: _v3t}
+		_vs[4] = messages.Gaussian{Pi: _v4p, Tau: _v4t}
+		_vs[5] = messages.Gaussian{Pi: _v5p, Tau: _v5t}
+		return _res, _err
 	}, nil
 }
