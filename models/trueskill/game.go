@@ -24,7 +24,7 @@ type Game struct {
 	g        *graph.Graph
 	schedule schedules.Schedule
 	runner   *schedules.Runner
-	program  compile.Program // the schedule compiled for the game's shape, or nil
+	program  compile.Program        // the schedule compiled for the game's shape, or nil
 	skills   [][]graph.VarID        // by caller's team and player
 	priors   [][]*factors.Prior     // by caller's team and player
 	sums     []*factors.WeightedSum // by caller's team
