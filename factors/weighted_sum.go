@@ -79,6 +79,9 @@ func (w *WeightedSum) Message(i int, e graph.Edges) (messages.Gaussian, error) {
 		c := e.Cavity(1 - i)
 		if c.Pi > 0 && !math.IsInf(c.Pi, 1) {
 			a := w.Coefficients[0]
+			if a == 1 { // a one-player team without a weight: the identity
+				return c, nil
+			}
 			m := messages.Gaussian{Pi: c.Pi * a * a, Tau: c.Tau * a}
 			if i == 0 {
 				m = messages.Gaussian{Pi: c.Pi / (a * a), Tau: c.Tau / a}
@@ -264,13 +267,14 @@ func (w *WeightedSum) GoMessage(i int, self string, cavity func(int) (string, st
 	case 1:
 		pi, tau := cavity(1 - i)
 		fmt.Fprintf(&b, "a := %s.Coefficients[0]\n", self)
+		fmt.Fprintf(&b, "if a == 1 {\n%s, %s = %s, %s\n} else {\n", out[0], out[1], pi, tau)
 		if i == 0 {
 			fmt.Fprintf(&b, "%s, %s := %s/(a*a), %s/a\n", "mPi", "mTau", pi, tau)
 		} else {
 			fmt.Fprintf(&b, "%s, %s := %s*a*a, %s*a\n", "mPi", "mTau", pi, tau)
 		}
 		fmt.Fprintf(&b, "if !(mPi > 0) || mPi > math.MaxFloat64 || mTau-mTau != 0 {\n%s\n}\n", fail)
-		fmt.Fprintf(&b, "%s, %s = mPi, mTau", out[0], out[1])
+		fmt.Fprintf(&b, "%s, %s = mPi, mTau\n}", out[0], out[1])
 	case 2:
 		k1, k2 := 1, 2
 		switch i {

@@ -104,6 +104,7 @@ func program1v1(g *graph.Graph, s schedules.Schedule) (compile.Program, error) {
 			return schedules.Result{}, compile.ErrFallback
 		}
 		var _err error
+		var _bad float64 // 0 while every marginal is finite
 		var _m0p, _m0t float64
 		var _m1p, _m1t float64
 		var _m2p, _m2t float64
@@ -136,9 +137,10 @@ func program1v1(g *graph.Graph, s schedules.Schedule) (compile.Program, error) {
 				_oPi, _oTau = inv, _f0.Mean*inv
 			}
 			_aPi, _aTau := _v0p-_m0p+_oPi, _v0t-_m0t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m0p, _m0t = _oPi, _oTau
 			_v0p, _v0t = _aPi, _aTau
 		}
@@ -152,9 +154,10 @@ func program1v1(g *graph.Graph, s schedules.Schedule) (compile.Program, error) {
 				_oPi, _oTau = inv, _f1.Mean*inv
 			}
 			_aPi, _aTau := _v1p-_m1p+_oPi, _v1t-_m1t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m1p, _m1t = _oPi, _oTau
 			_v1p, _v1t = _aPi, _aTau
 		}
@@ -178,9 +181,10 @@ func program1v1(g *graph.Graph, s schedules.Schedule) (compile.Program, error) {
 				_oPi, _oTau = a*_c1Pi, a*_c1Tau
 			}
 			_aPi, _aTau := _v2p-_m2p+_oPi, _v2t-_m2t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m2p, _m2t = _oPi, _oTau
 			_v2p, _v2t = _aPi, _aTau
 		}
@@ -204,9 +208,10 @@ func program1v1(g *graph.Graph, s schedules.Schedule) (compile.Program, error) {
 				_oPi, _oTau = a*_c1Pi, a*_c1Tau
 			}
 			_aPi, _aTau := _v3p-_m4p+_oPi, _v3t-_m4t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m4p, _m4t = _oPi, _oTau
 			_v3p, _v3t = _aPi, _aTau
 		}
@@ -229,16 +234,21 @@ func program1v1(g *graph.Graph, s schedules.Schedule) (compile.Program, error) {
 				ai := 1.0
 				_ = ai
 				a := _f4.Coefficients[0]
-				mPi, mTau := _c1Pi/(a*a), _c1Tau/a
-				if !(mPi > 0) || mPi > math.MaxFloat64 || mTau-mTau != 0 {
-					return schedules.Result{}, compile.ErrFallback
+				if a == 1 {
+					_oPi, _oTau = _c1Pi, _c1Tau
+				} else {
+					mPi, mTau := _c1Pi/(a*a), _c1Tau/a
+					if !(mPi > 0) || mPi > math.MaxFloat64 || mTau-mTau != 0 {
+						return schedules.Result{}, compile.ErrFallback
+					}
+					_oPi, _oTau = mPi, mTau
 				}
-				_oPi, _oTau = mPi, mTau
 			}
 			_aPi, _aTau := _v4p-_m6p+_oPi, _v4t-_m6t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m6p, _m6t = _oPi, _oTau
 			_v4p, _v4t = _aPi, _aTau
 		}
@@ -261,16 +271,21 @@ func program1v1(g *graph.Graph, s schedules.Schedule) (compile.Program, error) {
 				ai := 1.0
 				_ = ai
 				a := _f5.Coefficients[0]
-				mPi, mTau := _c1Pi/(a*a), _c1Tau/a
-				if !(mPi > 0) || mPi > math.MaxFloat64 || mTau-mTau != 0 {
-					return schedules.Result{}, compile.ErrFallback
+				if a == 1 {
+					_oPi, _oTau = _c1Pi, _c1Tau
+				} else {
+					mPi, mTau := _c1Pi/(a*a), _c1Tau/a
+					if !(mPi > 0) || mPi > math.MaxFloat64 || mTau-mTau != 0 {
+						return schedules.Result{}, compile.ErrFallback
+					}
+					_oPi, _oTau = mPi, mTau
 				}
-				_oPi, _oTau = mPi, mTau
 			}
 			_aPi, _aTau := _v5p-_m8p+_oPi, _v5t-_m8t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m8p, _m8t = _oPi, _oTau
 			_v5p, _v5t = _aPi, _aTau
 		}
@@ -314,9 +329,10 @@ func program1v1(g *graph.Graph, s schedules.Schedule) (compile.Program, error) {
 				_oPi, _oTau = ai*ai*_c1Pi*r2, ai*(s1*_c1Tau*r2+s2*_c2Tau*r1)
 			}
 			_aPi, _aTau := _v6p-_m10p+_oPi, _v6t-_m10t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m10p, _m10t = _oPi, _oTau
 			_v6p, _v6t = _aPi, _aTau
 		}
@@ -345,9 +361,10 @@ func program1v1(g *graph.Graph, s schedules.Schedule) (compile.Program, error) {
 				_oPi, _oTau = _c0Pi*tr.W*r, (_c0Tau*tr.W+sc*tr.V)*r
 			}
 			_aPi, _aTau := _v6p-_m13p+_oPi, _v6t-_m13t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m13p, _m13t = _oPi, _oTau
 			_v6p, _v6t = _aPi, _aTau
 		}
@@ -394,9 +411,10 @@ func program1v1(g *graph.Graph, s schedules.Schedule) (compile.Program, error) {
 				_oPi, _oTau = ai*ai*_c0Pi*r2, ai*(s1*_c0Tau*r2+s2*_c2Tau*r1)
 			}
 			_aPi, _aTau := _v4p-_m11p+_oPi, _v4t-_m11t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m11p, _m11t = _oPi, _oTau
 			_v4p, _v4t = _aPi, _aTau
 		}
@@ -443,9 +461,10 @@ func program1v1(g *graph.Graph, s schedules.Schedule) (compile.Program, error) {
 				_oPi, _oTau = ai*ai*_c0Pi*r2, ai*(s1*_c0Tau*r2+s2*_c1Tau*r1)
 			}
 			_aPi, _aTau := _v5p-_m12p+_oPi, _v5t-_m12t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m12p, _m12t = _oPi, _oTau
 			_v5p, _v5t = _aPi, _aTau
 		}
@@ -471,16 +490,21 @@ func program1v1(g *graph.Graph, s schedules.Schedule) (compile.Program, error) {
 					return schedules.Result{}, compile.ErrFallback
 				}
 				a := _f4.Coefficients[0]
-				mPi, mTau := _c0Pi*a*a, _c0Tau*a
-				if !(mPi > 0) || mPi > math.MaxFloat64 || mTau-mTau != 0 {
-					return schedules.Result{}, compile.ErrFallback
+				if a == 1 {
+					_oPi, _oTau = _c0Pi, _c0Tau
+				} else {
+					mPi, mTau := _c0Pi*a*a, _c0Tau*a
+					if !(mPi > 0) || mPi > math.MaxFloat64 || mTau-mTau != 0 {
+						return schedules.Result{}, compile.ErrFallback
+					}
+					_oPi, _oTau = mPi, mTau
 				}
-				_oPi, _oTau = mPi, mTau
 			}
 			_aPi, _aTau := _v2p-_m7p+_oPi, _v2t-_m7t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m7p, _m7t = _oPi, _oTau
 			_v2p, _v2t = _aPi, _aTau
 		}
@@ -504,9 +528,10 @@ func program1v1(g *graph.Graph, s schedules.Schedule) (compile.Program, error) {
 				_oPi, _oTau = a*_c0Pi, a*_c0Tau
 			}
 			_aPi, _aTau := _v0p-_m3p+_oPi, _v0t-_m3t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m3p, _m3t = _oPi, _oTau
 			_v0p, _v0t = _aPi, _aTau
 		}
@@ -532,16 +557,21 @@ func program1v1(g *graph.Graph, s schedules.Schedule) (compile.Program, error) {
 					return schedules.Result{}, compile.ErrFallback
 				}
 				a := _f5.Coefficients[0]
-				mPi, mTau := _c0Pi*a*a, _c0Tau*a
-				if !(mPi > 0) || mPi > math.MaxFloat64 || mTau-mTau != 0 {
-					return schedules.Result{}, compile.ErrFallback
+				if a == 1 {
+					_oPi, _oTau = _c0Pi, _c0Tau
+				} else {
+					mPi, mTau := _c0Pi*a*a, _c0Tau*a
+					if !(mPi > 0) || mPi > math.MaxFloat64 || mTau-mTau != 0 {
+						return schedules.Result{}, compile.ErrFallback
+					}
+					_oPi, _oTau = mPi, mTau
 				}
-				_oPi, _oTau = mPi, mTau
 			}
 			_aPi, _aTau := _v3p-_m9p+_oPi, _v3t-_m9t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m9p, _m9t = _oPi, _oTau
 			_v3p, _v3t = _aPi, _aTau
 		}
@@ -565,11 +595,15 @@ func program1v1(g *graph.Graph, s schedules.Schedule) (compile.Program, error) {
 				_oPi, _oTau = a*_c0Pi, a*_c0Tau
 			}
 			_aPi, _aTau := _v1p-_m5p+_oPi, _v1t-_m5t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m5p, _m5t = _oPi, _oTau
 			_v1p, _v1t = _aPi, _aTau
+		}
+		if _bad != 0 {
+			return schedules.Result{}, compile.ErrFallback
 		}
 		_msgs, _margs := g.State()
 		_ms, _vs := _msgs[:14], _margs[:7]
@@ -641,6 +675,7 @@ func program1v1Draw(g *graph.Graph, s schedules.Schedule) (compile.Program, erro
 			return schedules.Result{}, compile.ErrFallback
 		}
 		var _err error
+		var _bad float64 // 0 while every marginal is finite
 		var _m0p, _m0t float64
 		var _m1p, _m1t float64
 		var _m2p, _m2t float64
@@ -673,9 +708,10 @@ func program1v1Draw(g *graph.Graph, s schedules.Schedule) (compile.Program, erro
 				_oPi, _oTau = inv, _f0.Mean*inv
 			}
 			_aPi, _aTau := _v0p-_m0p+_oPi, _v0t-_m0t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m0p, _m0t = _oPi, _oTau
 			_v0p, _v0t = _aPi, _aTau
 		}
@@ -689,9 +725,10 @@ func program1v1Draw(g *graph.Graph, s schedules.Schedule) (compile.Program, erro
 				_oPi, _oTau = inv, _f1.Mean*inv
 			}
 			_aPi, _aTau := _v1p-_m1p+_oPi, _v1t-_m1t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m1p, _m1t = _oPi, _oTau
 			_v1p, _v1t = _aPi, _aTau
 		}
@@ -715,9 +752,10 @@ func program1v1Draw(g *graph.Graph, s schedules.Schedule) (compile.Program, erro
 				_oPi, _oTau = a*_c1Pi, a*_c1Tau
 			}
 			_aPi, _aTau := _v2p-_m2p+_oPi, _v2t-_m2t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m2p, _m2t = _oPi, _oTau
 			_v2p, _v2t = _aPi, _aTau
 		}
@@ -741,9 +779,10 @@ func program1v1Draw(g *graph.Graph, s schedules.Schedule) (compile.Program, erro
 				_oPi, _oTau = a*_c1Pi, a*_c1Tau
 			}
 			_aPi, _aTau := _v3p-_m4p+_oPi, _v3t-_m4t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m4p, _m4t = _oPi, _oTau
 			_v3p, _v3t = _aPi, _aTau
 		}
@@ -766,16 +805,21 @@ func program1v1Draw(g *graph.Graph, s schedules.Schedule) (compile.Program, erro
 				ai := 1.0
 				_ = ai
 				a := _f4.Coefficients[0]
-				mPi, mTau := _c1Pi/(a*a), _c1Tau/a
-				if !(mPi > 0) || mPi > math.MaxFloat64 || mTau-mTau != 0 {
-					return schedules.Result{}, compile.ErrFallback
+				if a == 1 {
+					_oPi, _oTau = _c1Pi, _c1Tau
+				} else {
+					mPi, mTau := _c1Pi/(a*a), _c1Tau/a
+					if !(mPi > 0) || mPi > math.MaxFloat64 || mTau-mTau != 0 {
+						return schedules.Result{}, compile.ErrFallback
+					}
+					_oPi, _oTau = mPi, mTau
 				}
-				_oPi, _oTau = mPi, mTau
 			}
 			_aPi, _aTau := _v4p-_m6p+_oPi, _v4t-_m6t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m6p, _m6t = _oPi, _oTau
 			_v4p, _v4t = _aPi, _aTau
 		}
@@ -798,16 +842,21 @@ func program1v1Draw(g *graph.Graph, s schedules.Schedule) (compile.Program, erro
 				ai := 1.0
 				_ = ai
 				a := _f5.Coefficients[0]
-				mPi, mTau := _c1Pi/(a*a), _c1Tau/a
-				if !(mPi > 0) || mPi > math.MaxFloat64 || mTau-mTau != 0 {
-					return schedules.Result{}, compile.ErrFallback
+				if a == 1 {
+					_oPi, _oTau = _c1Pi, _c1Tau
+				} else {
+					mPi, mTau := _c1Pi/(a*a), _c1Tau/a
+					if !(mPi > 0) || mPi > math.MaxFloat64 || mTau-mTau != 0 {
+						return schedules.Result{}, compile.ErrFallback
+					}
+					_oPi, _oTau = mPi, mTau
 				}
-				_oPi, _oTau = mPi, mTau
 			}
 			_aPi, _aTau := _v5p-_m8p+_oPi, _v5t-_m8t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m8p, _m8t = _oPi, _oTau
 			_v5p, _v5t = _aPi, _aTau
 		}
@@ -851,9 +900,10 @@ func program1v1Draw(g *graph.Graph, s schedules.Schedule) (compile.Program, erro
 				_oPi, _oTau = ai*ai*_c1Pi*r2, ai*(s1*_c1Tau*r2+s2*_c2Tau*r1)
 			}
 			_aPi, _aTau := _v6p-_m10p+_oPi, _v6t-_m10t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m10p, _m10t = _oPi, _oTau
 			_v6p, _v6t = _aPi, _aTau
 		}
@@ -882,9 +932,10 @@ func program1v1Draw(g *graph.Graph, s schedules.Schedule) (compile.Program, erro
 				_oPi, _oTau = _c0Pi*tr.W*r, (_c0Tau*tr.W+sc*tr.V)*r
 			}
 			_aPi, _aTau := _v6p-_m13p+_oPi, _v6t-_m13t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m13p, _m13t = _oPi, _oTau
 			_v6p, _v6t = _aPi, _aTau
 		}
@@ -931,9 +982,10 @@ func program1v1Draw(g *graph.Graph, s schedules.Schedule) (compile.Program, erro
 				_oPi, _oTau = ai*ai*_c0Pi*r2, ai*(s1*_c0Tau*r2+s2*_c2Tau*r1)
 			}
 			_aPi, _aTau := _v4p-_m11p+_oPi, _v4t-_m11t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m11p, _m11t = _oPi, _oTau
 			_v4p, _v4t = _aPi, _aTau
 		}
@@ -980,9 +1032,10 @@ func program1v1Draw(g *graph.Graph, s schedules.Schedule) (compile.Program, erro
 				_oPi, _oTau = ai*ai*_c0Pi*r2, ai*(s1*_c0Tau*r2+s2*_c1Tau*r1)
 			}
 			_aPi, _aTau := _v5p-_m12p+_oPi, _v5t-_m12t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m12p, _m12t = _oPi, _oTau
 			_v5p, _v5t = _aPi, _aTau
 		}
@@ -1008,16 +1061,21 @@ func program1v1Draw(g *graph.Graph, s schedules.Schedule) (compile.Program, erro
 					return schedules.Result{}, compile.ErrFallback
 				}
 				a := _f4.Coefficients[0]
-				mPi, mTau := _c0Pi*a*a, _c0Tau*a
-				if !(mPi > 0) || mPi > math.MaxFloat64 || mTau-mTau != 0 {
-					return schedules.Result{}, compile.ErrFallback
+				if a == 1 {
+					_oPi, _oTau = _c0Pi, _c0Tau
+				} else {
+					mPi, mTau := _c0Pi*a*a, _c0Tau*a
+					if !(mPi > 0) || mPi > math.MaxFloat64 || mTau-mTau != 0 {
+						return schedules.Result{}, compile.ErrFallback
+					}
+					_oPi, _oTau = mPi, mTau
 				}
-				_oPi, _oTau = mPi, mTau
 			}
 			_aPi, _aTau := _v2p-_m7p+_oPi, _v2t-_m7t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m7p, _m7t = _oPi, _oTau
 			_v2p, _v2t = _aPi, _aTau
 		}
@@ -1041,9 +1099,10 @@ func program1v1Draw(g *graph.Graph, s schedules.Schedule) (compile.Program, erro
 				_oPi, _oTau = a*_c0Pi, a*_c0Tau
 			}
 			_aPi, _aTau := _v0p-_m3p+_oPi, _v0t-_m3t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m3p, _m3t = _oPi, _oTau
 			_v0p, _v0t = _aPi, _aTau
 		}
@@ -1069,16 +1128,21 @@ func program1v1Draw(g *graph.Graph, s schedules.Schedule) (compile.Program, erro
 					return schedules.Result{}, compile.ErrFallback
 				}
 				a := _f5.Coefficients[0]
-				mPi, mTau := _c0Pi*a*a, _c0Tau*a
-				if !(mPi > 0) || mPi > math.MaxFloat64 || mTau-mTau != 0 {
-					return schedules.Result{}, compile.ErrFallback
+				if a == 1 {
+					_oPi, _oTau = _c0Pi, _c0Tau
+				} else {
+					mPi, mTau := _c0Pi*a*a, _c0Tau*a
+					if !(mPi > 0) || mPi > math.MaxFloat64 || mTau-mTau != 0 {
+						return schedules.Result{}, compile.ErrFallback
+					}
+					_oPi, _oTau = mPi, mTau
 				}
-				_oPi, _oTau = mPi, mTau
 			}
 			_aPi, _aTau := _v3p-_m9p+_oPi, _v3t-_m9t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m9p, _m9t = _oPi, _oTau
 			_v3p, _v3t = _aPi, _aTau
 		}
@@ -1102,11 +1166,15 @@ func program1v1Draw(g *graph.Graph, s schedules.Schedule) (compile.Program, erro
 				_oPi, _oTau = a*_c0Pi, a*_c0Tau
 			}
 			_aPi, _aTau := _v1p-_m5p+_oPi, _v1t-_m5t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m5p, _m5t = _oPi, _oTau
 			_v1p, _v1t = _aPi, _aTau
+		}
+		if _bad != 0 {
+			return schedules.Result{}, compile.ErrFallback
 		}
 		_msgs, _margs := g.State()
 		_ms, _vs := _msgs[:14], _margs[:7]
@@ -1194,6 +1262,7 @@ func program2v2(g *graph.Graph, s schedules.Schedule) (compile.Program, error) {
 			return schedules.Result{}, compile.ErrFallback
 		}
 		var _err error
+		var _bad float64 // 0 while every marginal is finite
 		var _m0p, _m0t float64
 		var _m1p, _m1t float64
 		var _m2p, _m2t float64
@@ -1238,9 +1307,10 @@ func program2v2(g *graph.Graph, s schedules.Schedule) (compile.Program, error) {
 				_oPi, _oTau = inv, _f0.Mean*inv
 			}
 			_aPi, _aTau := _v0p-_m0p+_oPi, _v0t-_m0t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m0p, _m0t = _oPi, _oTau
 			_v0p, _v0t = _aPi, _aTau
 		}
@@ -1254,9 +1324,10 @@ func program2v2(g *graph.Graph, s schedules.Schedule) (compile.Program, error) {
 				_oPi, _oTau = inv, _f1.Mean*inv
 			}
 			_aPi, _aTau := _v1p-_m1p+_oPi, _v1t-_m1t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m1p, _m1t = _oPi, _oTau
 			_v1p, _v1t = _aPi, _aTau
 		}
@@ -1270,9 +1341,10 @@ func program2v2(g *graph.Graph, s schedules.Schedule) (compile.Program, error) {
 				_oPi, _oTau = inv, _f2.Mean*inv
 			}
 			_aPi, _aTau := _v2p-_m2p+_oPi, _v2t-_m2t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m2p, _m2t = _oPi, _oTau
 			_v2p, _v2t = _aPi, _aTau
 		}
@@ -1286,9 +1358,10 @@ func program2v2(g *graph.Graph, s schedules.Schedule) (compile.Program, error) {
 				_oPi, _oTau = inv, _f3.Mean*inv
 			}
 			_aPi, _aTau := _v3p-_m3p+_oPi, _v3t-_m3t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m3p, _m3t = _oPi, _oTau
 			_v3p, _v3t = _aPi, _aTau
 		}
@@ -1312,9 +1385,10 @@ func program2v2(g *graph.Graph, s schedules.Schedule) (compile.Program, error) {
 				_oPi, _oTau = a*_c1Pi, a*_c1Tau
 			}
 			_aPi, _aTau := _v4p-_m4p+_oPi, _v4t-_m4t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m4p, _m4t = _oPi, _oTau
 			_v4p, _v4t = _aPi, _aTau
 		}
@@ -1338,9 +1412,10 @@ func program2v2(g *graph.Graph, s schedules.Schedule) (compile.Program, error) {
 				_oPi, _oTau = a*_c1Pi, a*_c1Tau
 			}
 			_aPi, _aTau := _v5p-_m6p+_oPi, _v5t-_m6t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m6p, _m6t = _oPi, _oTau
 			_v5p, _v5t = _aPi, _aTau
 		}
@@ -1364,9 +1439,10 @@ func program2v2(g *graph.Graph, s schedules.Schedule) (compile.Program, error) {
 				_oPi, _oTau = a*_c1Pi, a*_c1Tau
 			}
 			_aPi, _aTau := _v6p-_m8p+_oPi, _v6t-_m8t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m8p, _m8t = _oPi, _oTau
 			_v6p, _v6t = _aPi, _aTau
 		}
@@ -1390,9 +1466,10 @@ func program2v2(g *graph.Graph, s schedules.Schedule) (compile.Program, error) {
 				_oPi, _oTau = a*_c1Pi, a*_c1Tau
 			}
 			_aPi, _aTau := _v7p-_m10p+_oPi, _v7t-_m10t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m10p, _m10t = _oPi, _oTau
 			_v7p, _v7t = _aPi, _aTau
 		}
@@ -1436,9 +1513,10 @@ func program2v2(g *graph.Graph, s schedules.Schedule) (compile.Program, error) {
 				_oPi, _oTau = ai*ai*_c1Pi*r2, ai*(s1*_c1Tau*r2+s2*_c2Tau*r1)
 			}
 			_aPi, _aTau := _v8p-_m12p+_oPi, _v8t-_m12t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m12p, _m12t = _oPi, _oTau
 			_v8p, _v8t = _aPi, _aTau
 		}
@@ -1482,9 +1560,10 @@ func program2v2(g *graph.Graph, s schedules.Schedule) (compile.Program, error) {
 				_oPi, _oTau = ai*ai*_c1Pi*r2, ai*(s1*_c1Tau*r2+s2*_c2Tau*r1)
 			}
 			_aPi, _aTau := _v9p-_m15p+_oPi, _v9t-_m15t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m15p, _m15t = _oPi, _oTau
 			_v9p, _v9t = _aPi, _aTau
 		}
@@ -1528,9 +1607,10 @@ func program2v2(g *graph.Graph, s schedules.Schedule) (compile.Program, error) {
 				_oPi, _oTau = ai*ai*_c1Pi*r2, ai*(s1*_c1Tau*r2+s2*_c2Tau*r1)
 			}
 			_aPi, _aTau := _v10p-_m18p+_oPi, _v10t-_m18t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m18p, _m18t = _oPi, _oTau
 			_v10p, _v10t = _aPi, _aTau
 		}
@@ -1559,9 +1639,10 @@ func program2v2(g *graph.Graph, s schedules.Schedule) (compile.Program, error) {
 				_oPi, _oTau = _c0Pi*tr.W*r, (_c0Tau*tr.W+sc*tr.V)*r
 			}
 			_aPi, _aTau := _v10p-_m21p+_oPi, _v10t-_m21t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m21p, _m21t = _oPi, _oTau
 			_v10p, _v10t = _aPi, _aTau
 		}
@@ -1608,9 +1689,10 @@ func program2v2(g *graph.Graph, s schedules.Schedule) (compile.Program, error) {
 				_oPi, _oTau = ai*ai*_c0Pi*r2, ai*(s1*_c0Tau*r2+s2*_c2Tau*r1)
 			}
 			_aPi, _aTau := _v8p-_m19p+_oPi, _v8t-_m19t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m19p, _m19t = _oPi, _oTau
 			_v8p, _v8t = _aPi, _aTau
 		}
@@ -1657,9 +1739,10 @@ func program2v2(g *graph.Graph, s schedules.Schedule) (compile.Program, error) {
 				_oPi, _oTau = ai*ai*_c0Pi*r2, ai*(s1*_c0Tau*r2+s2*_c1Tau*r1)
 			}
 			_aPi, _aTau := _v9p-_m20p+_oPi, _v9t-_m20t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m20p, _m20t = _oPi, _oTau
 			_v9p, _v9t = _aPi, _aTau
 		}
@@ -1706,9 +1789,10 @@ func program2v2(g *graph.Graph, s schedules.Schedule) (compile.Program, error) {
 				_oPi, _oTau = ai*ai*_c0Pi*r2, ai*(s1*_c0Tau*r2+s2*_c2Tau*r1)
 			}
 			_aPi, _aTau := _v4p-_m13p+_oPi, _v4t-_m13t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m13p, _m13t = _oPi, _oTau
 			_v4p, _v4t = _aPi, _aTau
 		}
@@ -1732,9 +1816,10 @@ func program2v2(g *graph.Graph, s schedules.Schedule) (compile.Program, error) {
 				_oPi, _oTau = a*_c0Pi, a*_c0Tau
 			}
 			_aPi, _aTau := _v0p-_m5p+_oPi, _v0t-_m5t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m5p, _m5t = _oPi, _oTau
 			_v0p, _v0t = _aPi, _aTau
 		}
@@ -1781,9 +1866,10 @@ func program2v2(g *graph.Graph, s schedules.Schedule) (compile.Program, error) {
 				_oPi, _oTau = ai*ai*_c0Pi*r2, ai*(s1*_c0Tau*r2+s2*_c1Tau*r1)
 			}
 			_aPi, _aTau := _v5p-_m14p+_oPi, _v5t-_m14t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m14p, _m14t = _oPi, _oTau
 			_v5p, _v5t = _aPi, _aTau
 		}
@@ -1807,9 +1893,10 @@ func program2v2(g *graph.Graph, s schedules.Schedule) (compile.Program, error) {
 				_oPi, _oTau = a*_c0Pi, a*_c0Tau
 			}
 			_aPi, _aTau := _v1p-_m7p+_oPi, _v1t-_m7t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m7p, _m7t = _oPi, _oTau
 			_v1p, _v1t = _aPi, _aTau
 		}
@@ -1856,9 +1943,10 @@ func program2v2(g *graph.Graph, s schedules.Schedule) (compile.Program, error) {
 				_oPi, _oTau = ai*ai*_c0Pi*r2, ai*(s1*_c0Tau*r2+s2*_c2Tau*r1)
 			}
 			_aPi, _aTau := _v6p-_m16p+_oPi, _v6t-_m16t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m16p, _m16t = _oPi, _oTau
 			_v6p, _v6t = _aPi, _aTau
 		}
@@ -1882,9 +1970,10 @@ func program2v2(g *graph.Graph, s schedules.Schedule) (compile.Program, error) {
 				_oPi, _oTau = a*_c0Pi, a*_c0Tau
 			}
 			_aPi, _aTau := _v2p-_m9p+_oPi, _v2t-_m9t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m9p, _m9t = _oPi, _oTau
 			_v2p, _v2t = _aPi, _aTau
 		}
@@ -1931,9 +2020,10 @@ func program2v2(g *graph.Graph, s schedules.Schedule) (compile.Program, error) {
 				_oPi, _oTau = ai*ai*_c0Pi*r2, ai*(s1*_c0Tau*r2+s2*_c1Tau*r1)
 			}
 			_aPi, _aTau := _v7p-_m17p+_oPi, _v7t-_m17t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m17p, _m17t = _oPi, _oTau
 			_v7p, _v7t = _aPi, _aTau
 		}
@@ -1957,11 +2047,15 @@ func program2v2(g *graph.Graph, s schedules.Schedule) (compile.Program, error) {
 				_oPi, _oTau = a*_c0Pi, a*_c0Tau
 			}
 			_aPi, _aTau := _v3p-_m11p+_oPi, _v3t-_m11t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m11p, _m11t = _oPi, _oTau
 			_v3p, _v3t = _aPi, _aTau
+		}
+		if _bad != 0 {
+			return schedules.Result{}, compile.ErrFallback
 		}
 		_msgs, _margs := g.State()
 		_ms, _vs := _msgs[:22], _margs[:11]
@@ -2061,6 +2155,7 @@ func program2v2Draw(g *graph.Graph, s schedules.Schedule) (compile.Program, erro
 			return schedules.Result{}, compile.ErrFallback
 		}
 		var _err error
+		var _bad float64 // 0 while every marginal is finite
 		var _m0p, _m0t float64
 		var _m1p, _m1t float64
 		var _m2p, _m2t float64
@@ -2105,9 +2200,10 @@ func program2v2Draw(g *graph.Graph, s schedules.Schedule) (compile.Program, erro
 				_oPi, _oTau = inv, _f0.Mean*inv
 			}
 			_aPi, _aTau := _v0p-_m0p+_oPi, _v0t-_m0t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m0p, _m0t = _oPi, _oTau
 			_v0p, _v0t = _aPi, _aTau
 		}
@@ -2121,9 +2217,10 @@ func program2v2Draw(g *graph.Graph, s schedules.Schedule) (compile.Program, erro
 				_oPi, _oTau = inv, _f1.Mean*inv
 			}
 			_aPi, _aTau := _v1p-_m1p+_oPi, _v1t-_m1t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m1p, _m1t = _oPi, _oTau
 			_v1p, _v1t = _aPi, _aTau
 		}
@@ -2137,9 +2234,10 @@ func program2v2Draw(g *graph.Graph, s schedules.Schedule) (compile.Program, erro
 				_oPi, _oTau = inv, _f2.Mean*inv
 			}
 			_aPi, _aTau := _v2p-_m2p+_oPi, _v2t-_m2t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m2p, _m2t = _oPi, _oTau
 			_v2p, _v2t = _aPi, _aTau
 		}
@@ -2153,9 +2251,10 @@ func program2v2Draw(g *graph.Graph, s schedules.Schedule) (compile.Program, erro
 				_oPi, _oTau = inv, _f3.Mean*inv
 			}
 			_aPi, _aTau := _v3p-_m3p+_oPi, _v3t-_m3t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m3p, _m3t = _oPi, _oTau
 			_v3p, _v3t = _aPi, _aTau
 		}
@@ -2179,9 +2278,10 @@ func program2v2Draw(g *graph.Graph, s schedules.Schedule) (compile.Program, erro
 				_oPi, _oTau = a*_c1Pi, a*_c1Tau
 			}
 			_aPi, _aTau := _v4p-_m4p+_oPi, _v4t-_m4t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m4p, _m4t = _oPi, _oTau
 			_v4p, _v4t = _aPi, _aTau
 		}
@@ -2205,9 +2305,10 @@ func program2v2Draw(g *graph.Graph, s schedules.Schedule) (compile.Program, erro
 				_oPi, _oTau = a*_c1Pi, a*_c1Tau
 			}
 			_aPi, _aTau := _v5p-_m6p+_oPi, _v5t-_m6t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m6p, _m6t = _oPi, _oTau
 			_v5p, _v5t = _aPi, _aTau
 		}
@@ -2231,9 +2332,10 @@ func program2v2Draw(g *graph.Graph, s schedules.Schedule) (compile.Program, erro
 				_oPi, _oTau = a*_c1Pi, a*_c1Tau
 			}
 			_aPi, _aTau := _v6p-_m8p+_oPi, _v6t-_m8t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m8p, _m8t = _oPi, _oTau
 			_v6p, _v6t = _aPi, _aTau
 		}
@@ -2257,9 +2359,10 @@ func program2v2Draw(g *graph.Graph, s schedules.Schedule) (compile.Program, erro
 				_oPi, _oTau = a*_c1Pi, a*_c1Tau
 			}
 			_aPi, _aTau := _v7p-_m10p+_oPi, _v7t-_m10t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m10p, _m10t = _oPi, _oTau
 			_v7p, _v7t = _aPi, _aTau
 		}
@@ -2303,9 +2406,10 @@ func program2v2Draw(g *graph.Graph, s schedules.Schedule) (compile.Program, erro
 				_oPi, _oTau = ai*ai*_c1Pi*r2, ai*(s1*_c1Tau*r2+s2*_c2Tau*r1)
 			}
 			_aPi, _aTau := _v8p-_m12p+_oPi, _v8t-_m12t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m12p, _m12t = _oPi, _oTau
 			_v8p, _v8t = _aPi, _aTau
 		}
@@ -2349,9 +2453,10 @@ func program2v2Draw(g *graph.Graph, s schedules.Schedule) (compile.Program, erro
 				_oPi, _oTau = ai*ai*_c1Pi*r2, ai*(s1*_c1Tau*r2+s2*_c2Tau*r1)
 			}
 			_aPi, _aTau := _v9p-_m15p+_oPi, _v9t-_m15t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m15p, _m15t = _oPi, _oTau
 			_v9p, _v9t = _aPi, _aTau
 		}
@@ -2395,9 +2500,10 @@ func program2v2Draw(g *graph.Graph, s schedules.Schedule) (compile.Program, erro
 				_oPi, _oTau = ai*ai*_c1Pi*r2, ai*(s1*_c1Tau*r2+s2*_c2Tau*r1)
 			}
 			_aPi, _aTau := _v10p-_m18p+_oPi, _v10t-_m18t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m18p, _m18t = _oPi, _oTau
 			_v10p, _v10t = _aPi, _aTau
 		}
@@ -2426,9 +2532,10 @@ func program2v2Draw(g *graph.Graph, s schedules.Schedule) (compile.Program, erro
 				_oPi, _oTau = _c0Pi*tr.W*r, (_c0Tau*tr.W+sc*tr.V)*r
 			}
 			_aPi, _aTau := _v10p-_m21p+_oPi, _v10t-_m21t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m21p, _m21t = _oPi, _oTau
 			_v10p, _v10t = _aPi, _aTau
 		}
@@ -2475,9 +2582,10 @@ func program2v2Draw(g *graph.Graph, s schedules.Schedule) (compile.Program, erro
 				_oPi, _oTau = ai*ai*_c0Pi*r2, ai*(s1*_c0Tau*r2+s2*_c2Tau*r1)
 			}
 			_aPi, _aTau := _v8p-_m19p+_oPi, _v8t-_m19t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m19p, _m19t = _oPi, _oTau
 			_v8p, _v8t = _aPi, _aTau
 		}
@@ -2524,9 +2632,10 @@ func program2v2Draw(g *graph.Graph, s schedules.Schedule) (compile.Program, erro
 				_oPi, _oTau = ai*ai*_c0Pi*r2, ai*(s1*_c0Tau*r2+s2*_c1Tau*r1)
 			}
 			_aPi, _aTau := _v9p-_m20p+_oPi, _v9t-_m20t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m20p, _m20t = _oPi, _oTau
 			_v9p, _v9t = _aPi, _aTau
 		}
@@ -2573,9 +2682,10 @@ func program2v2Draw(g *graph.Graph, s schedules.Schedule) (compile.Program, erro
 				_oPi, _oTau = ai*ai*_c0Pi*r2, ai*(s1*_c0Tau*r2+s2*_c2Tau*r1)
 			}
 			_aPi, _aTau := _v4p-_m13p+_oPi, _v4t-_m13t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m13p, _m13t = _oPi, _oTau
 			_v4p, _v4t = _aPi, _aTau
 		}
@@ -2599,9 +2709,10 @@ func program2v2Draw(g *graph.Graph, s schedules.Schedule) (compile.Program, erro
 				_oPi, _oTau = a*_c0Pi, a*_c0Tau
 			}
 			_aPi, _aTau := _v0p-_m5p+_oPi, _v0t-_m5t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m5p, _m5t = _oPi, _oTau
 			_v0p, _v0t = _aPi, _aTau
 		}
@@ -2648,9 +2759,10 @@ func program2v2Draw(g *graph.Graph, s schedules.Schedule) (compile.Program, erro
 				_oPi, _oTau = ai*ai*_c0Pi*r2, ai*(s1*_c0Tau*r2+s2*_c1Tau*r1)
 			}
 			_aPi, _aTau := _v5p-_m14p+_oPi, _v5t-_m14t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m14p, _m14t = _oPi, _oTau
 			_v5p, _v5t = _aPi, _aTau
 		}
@@ -2674,9 +2786,10 @@ func program2v2Draw(g *graph.Graph, s schedules.Schedule) (compile.Program, erro
 				_oPi, _oTau = a*_c0Pi, a*_c0Tau
 			}
 			_aPi, _aTau := _v1p-_m7p+_oPi, _v1t-_m7t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m7p, _m7t = _oPi, _oTau
 			_v1p, _v1t = _aPi, _aTau
 		}
@@ -2723,9 +2836,10 @@ func program2v2Draw(g *graph.Graph, s schedules.Schedule) (compile.Program, erro
 				_oPi, _oTau = ai*ai*_c0Pi*r2, ai*(s1*_c0Tau*r2+s2*_c2Tau*r1)
 			}
 			_aPi, _aTau := _v6p-_m16p+_oPi, _v6t-_m16t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m16p, _m16t = _oPi, _oTau
 			_v6p, _v6t = _aPi, _aTau
 		}
@@ -2749,9 +2863,10 @@ func program2v2Draw(g *graph.Graph, s schedules.Schedule) (compile.Program, erro
 				_oPi, _oTau = a*_c0Pi, a*_c0Tau
 			}
 			_aPi, _aTau := _v2p-_m9p+_oPi, _v2t-_m9t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m9p, _m9t = _oPi, _oTau
 			_v2p, _v2t = _aPi, _aTau
 		}
@@ -2798,9 +2913,10 @@ func program2v2Draw(g *graph.Graph, s schedules.Schedule) (compile.Program, erro
 				_oPi, _oTau = ai*ai*_c0Pi*r2, ai*(s1*_c0Tau*r2+s2*_c1Tau*r1)
 			}
 			_aPi, _aTau := _v7p-_m17p+_oPi, _v7t-_m17t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m17p, _m17t = _oPi, _oTau
 			_v7p, _v7t = _aPi, _aTau
 		}
@@ -2824,11 +2940,15 @@ func program2v2Draw(g *graph.Graph, s schedules.Schedule) (compile.Program, erro
 				_oPi, _oTau = a*_c0Pi, a*_c0Tau
 			}
 			_aPi, _aTau := _v3p-_m11p+_oPi, _v3t-_m11t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m11p, _m11t = _oPi, _oTau
 			_v3p, _v3t = _aPi, _aTau
+		}
+		if _bad != 0 {
+			return schedules.Result{}, compile.ErrFallback
 		}
 		_msgs, _margs := g.State()
 		_ms, _vs := _msgs[:22], _margs[:11]
@@ -2944,6 +3064,7 @@ func program3v3(g *graph.Graph, s schedules.Schedule) (compile.Program, error) {
 			return schedules.Result{}, compile.ErrFallback
 		}
 		var _err error
+		var _bad float64 // 0 while every marginal is finite
 		var _m0p, _m0t float64
 		var _m1p, _m1t float64
 		var _m2p, _m2t float64
@@ -3000,9 +3121,10 @@ func program3v3(g *graph.Graph, s schedules.Schedule) (compile.Program, error) {
 				_oPi, _oTau = inv, _f0.Mean*inv
 			}
 			_aPi, _aTau := _v0p-_m0p+_oPi, _v0t-_m0t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m0p, _m0t = _oPi, _oTau
 			_v0p, _v0t = _aPi, _aTau
 		}
@@ -3016,9 +3138,10 @@ func program3v3(g *graph.Graph, s schedules.Schedule) (compile.Program, error) {
 				_oPi, _oTau = inv, _f1.Mean*inv
 			}
 			_aPi, _aTau := _v1p-_m1p+_oPi, _v1t-_m1t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m1p, _m1t = _oPi, _oTau
 			_v1p, _v1t = _aPi, _aTau
 		}
@@ -3032,9 +3155,10 @@ func program3v3(g *graph.Graph, s schedules.Schedule) (compile.Program, error) {
 				_oPi, _oTau = inv, _f2.Mean*inv
 			}
 			_aPi, _aTau := _v2p-_m2p+_oPi, _v2t-_m2t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m2p, _m2t = _oPi, _oTau
 			_v2p, _v2t = _aPi, _aTau
 		}
@@ -3048,9 +3172,10 @@ func program3v3(g *graph.Graph, s schedules.Schedule) (compile.Program, error) {
 				_oPi, _oTau = inv, _f3.Mean*inv
 			}
 			_aPi, _aTau := _v3p-_m3p+_oPi, _v3t-_m3t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m3p, _m3t = _oPi, _oTau
 			_v3p, _v3t = _aPi, _aTau
 		}
@@ -3064,9 +3189,10 @@ func program3v3(g *graph.Graph, s schedules.Schedule) (compile.Program, error) {
 				_oPi, _oTau = inv, _f4.Mean*inv
 			}
 			_aPi, _aTau := _v4p-_m4p+_oPi, _v4t-_m4t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m4p, _m4t = _oPi, _oTau
 			_v4p, _v4t = _aPi, _aTau
 		}
@@ -3080,9 +3206,10 @@ func program3v3(g *graph.Graph, s schedules.Schedule) (compile.Program, error) {
 				_oPi, _oTau = inv, _f5.Mean*inv
 			}
 			_aPi, _aTau := _v5p-_m5p+_oPi, _v5t-_m5t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m5p, _m5t = _oPi, _oTau
 			_v5p, _v5t = _aPi, _aTau
 		}
@@ -3106,9 +3233,10 @@ func program3v3(g *graph.Graph, s schedules.Schedule) (compile.Program, error) {
 				_oPi, _oTau = a*_c1Pi, a*_c1Tau
 			}
 			_aPi, _aTau := _v6p-_m6p+_oPi, _v6t-_m6t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m6p, _m6t = _oPi, _oTau
 			_v6p, _v6t = _aPi, _aTau
 		}
@@ -3132,9 +3260,10 @@ func program3v3(g *graph.Graph, s schedules.Schedule) (compile.Program, error) {
 				_oPi, _oTau = a*_c1Pi, a*_c1Tau
 			}
 			_aPi, _aTau := _v7p-_m8p+_oPi, _v7t-_m8t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m8p, _m8t = _oPi, _oTau
 			_v7p, _v7t = _aPi, _aTau
 		}
@@ -3158,9 +3287,10 @@ func program3v3(g *graph.Graph, s schedules.Schedule) (compile.Program, error) {
 				_oPi, _oTau = a*_c1Pi, a*_c1Tau
 			}
 			_aPi, _aTau := _v8p-_m10p+_oPi, _v8t-_m10t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m10p, _m10t = _oPi, _oTau
 			_v8p, _v8t = _aPi, _aTau
 		}
@@ -3184,9 +3314,10 @@ func program3v3(g *graph.Graph, s schedules.Schedule) (compile.Program, error) {
 				_oPi, _oTau = a*_c1Pi, a*_c1Tau
 			}
 			_aPi, _aTau := _v9p-_m12p+_oPi, _v9t-_m12t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m12p, _m12t = _oPi, _oTau
 			_v9p, _v9t = _aPi, _aTau
 		}
@@ -3210,9 +3341,10 @@ func program3v3(g *graph.Graph, s schedules.Schedule) (compile.Program, error) {
 				_oPi, _oTau = a*_c1Pi, a*_c1Tau
 			}
 			_aPi, _aTau := _v10p-_m14p+_oPi, _v10t-_m14t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m14p, _m14t = _oPi, _oTau
 			_v10p, _v10t = _aPi, _aTau
 		}
@@ -3236,9 +3368,10 @@ func program3v3(g *graph.Graph, s schedules.Schedule) (compile.Program, error) {
 				_oPi, _oTau = a*_c1Pi, a*_c1Tau
 			}
 			_aPi, _aTau := _v11p-_m16p+_oPi, _v11t-_m16t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m16p, _m16t = _oPi, _oTau
 			_v11p, _v11t = _aPi, _aTau
 		}
@@ -3300,9 +3433,10 @@ func program3v3(g *graph.Graph, s schedules.Schedule) (compile.Program, error) {
 				_oPi, _oTau = 1/v, m/v
 			}
 			_aPi, _aTau := _v12p-_m18p+_oPi, _v12t-_m18t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m18p, _m18t = _oPi, _oTau
 			_v12p, _v12t = _aPi, _aTau
 		}
@@ -3364,9 +3498,10 @@ func program3v3(g *graph.Graph, s schedules.Schedule) (compile.Program, error) {
 				_oPi, _oTau = 1/v, m/v
 			}
 			_aPi, _aTau := _v13p-_m22p+_oPi, _v13t-_m22t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m22p, _m22t = _oPi, _oTau
 			_v13p, _v13t = _aPi, _aTau
 		}
@@ -3410,9 +3545,10 @@ func program3v3(g *graph.Graph, s schedules.Schedule) (compile.Program, error) {
 				_oPi, _oTau = ai*ai*_c1Pi*r2, ai*(s1*_c1Tau*r2+s2*_c2Tau*r1)
 			}
 			_aPi, _aTau := _v14p-_m26p+_oPi, _v14t-_m26t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m26p, _m26t = _oPi, _oTau
 			_v14p, _v14t = _aPi, _aTau
 		}
@@ -3441,9 +3577,10 @@ func program3v3(g *graph.Graph, s schedules.Schedule) (compile.Program, error) {
 				_oPi, _oTau = _c0Pi*tr.W*r, (_c0Tau*tr.W+sc*tr.V)*r
 			}
 			_aPi, _aTau := _v14p-_m29p+_oPi, _v14t-_m29t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m29p, _m29t = _oPi, _oTau
 			_v14p, _v14t = _aPi, _aTau
 		}
@@ -3490,9 +3627,10 @@ func program3v3(g *graph.Graph, s schedules.Schedule) (compile.Program, error) {
 				_oPi, _oTau = ai*ai*_c0Pi*r2, ai*(s1*_c0Tau*r2+s2*_c2Tau*r1)
 			}
 			_aPi, _aTau := _v12p-_m27p+_oPi, _v12t-_m27t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m27p, _m27t = _oPi, _oTau
 			_v12p, _v12t = _aPi, _aTau
 		}
@@ -3539,9 +3677,10 @@ func program3v3(g *graph.Graph, s schedules.Schedule) (compile.Program, error) {
 				_oPi, _oTau = ai*ai*_c0Pi*r2, ai*(s1*_c0Tau*r2+s2*_c1Tau*r1)
 			}
 			_aPi, _aTau := _v13p-_m28p+_oPi, _v13t-_m28t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m28p, _m28t = _oPi, _oTau
 			_v13p, _v13t = _aPi, _aTau
 		}
@@ -3606,9 +3745,10 @@ func program3v3(g *graph.Graph, s schedules.Schedule) (compile.Program, error) {
 				_oPi, _oTau = 1/v, m/v
 			}
 			_aPi, _aTau := _v6p-_m19p+_oPi, _v6t-_m19t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m19p, _m19t = _oPi, _oTau
 			_v6p, _v6t = _aPi, _aTau
 		}
@@ -3632,9 +3772,10 @@ func program3v3(g *graph.Graph, s schedules.Schedule) (compile.Program, error) {
 				_oPi, _oTau = a*_c0Pi, a*_c0Tau
 			}
 			_aPi, _aTau := _v0p-_m7p+_oPi, _v0t-_m7t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m7p, _m7t = _oPi, _oTau
 			_v0p, _v0t = _aPi, _aTau
 		}
@@ -3699,9 +3840,10 @@ func program3v3(g *graph.Graph, s schedules.Schedule) (compile.Program, error) {
 				_oPi, _oTau = 1/v, m/v
 			}
 			_aPi, _aTau := _v7p-_m20p+_oPi, _v7t-_m20t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m20p, _m20t = _oPi, _oTau
 			_v7p, _v7t = _aPi, _aTau
 		}
@@ -3725,9 +3867,10 @@ func program3v3(g *graph.Graph, s schedules.Schedule) (compile.Program, error) {
 				_oPi, _oTau = a*_c0Pi, a*_c0Tau
 			}
 			_aPi, _aTau := _v1p-_m9p+_oPi, _v1t-_m9t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m9p, _m9t = _oPi, _oTau
 			_v1p, _v1t = _aPi, _aTau
 		}
@@ -3792,9 +3935,10 @@ func program3v3(g *graph.Graph, s schedules.Schedule) (compile.Program, error) {
 				_oPi, _oTau = 1/v, m/v
 			}
 			_aPi, _aTau := _v8p-_m21p+_oPi, _v8t-_m21t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m21p, _m21t = _oPi, _oTau
 			_v8p, _v8t = _aPi, _aTau
 		}
@@ -3818,9 +3962,10 @@ func program3v3(g *graph.Graph, s schedules.Schedule) (compile.Program, error) {
 				_oPi, _oTau = a*_c0Pi, a*_c0Tau
 			}
 			_aPi, _aTau := _v2p-_m11p+_oPi, _v2t-_m11t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m11p, _m11t = _oPi, _oTau
 			_v2p, _v2t = _aPi, _aTau
 		}
@@ -3885,9 +4030,10 @@ func program3v3(g *graph.Graph, s schedules.Schedule) (compile.Program, error) {
 				_oPi, _oTau = 1/v, m/v
 			}
 			_aPi, _aTau := _v9p-_m23p+_oPi, _v9t-_m23t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m23p, _m23t = _oPi, _oTau
 			_v9p, _v9t = _aPi, _aTau
 		}
@@ -3911,9 +4057,10 @@ func program3v3(g *graph.Graph, s schedules.Schedule) (compile.Program, error) {
 				_oPi, _oTau = a*_c0Pi, a*_c0Tau
 			}
 			_aPi, _aTau := _v3p-_m13p+_oPi, _v3t-_m13t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m13p, _m13t = _oPi, _oTau
 			_v3p, _v3t = _aPi, _aTau
 		}
@@ -3978,9 +4125,10 @@ func program3v3(g *graph.Graph, s schedules.Schedule) (compile.Program, error) {
 				_oPi, _oTau = 1/v, m/v
 			}
 			_aPi, _aTau := _v10p-_m24p+_oPi, _v10t-_m24t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m24p, _m24t = _oPi, _oTau
 			_v10p, _v10t = _aPi, _aTau
 		}
@@ -4004,9 +4152,10 @@ func program3v3(g *graph.Graph, s schedules.Schedule) (compile.Program, error) {
 				_oPi, _oTau = a*_c0Pi, a*_c0Tau
 			}
 			_aPi, _aTau := _v4p-_m15p+_oPi, _v4t-_m15t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m15p, _m15t = _oPi, _oTau
 			_v4p, _v4t = _aPi, _aTau
 		}
@@ -4071,9 +4220,10 @@ func program3v3(g *graph.Graph, s schedules.Schedule) (compile.Program, error) {
 				_oPi, _oTau = 1/v, m/v
 			}
 			_aPi, _aTau := _v11p-_m25p+_oPi, _v11t-_m25t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m25p, _m25t = _oPi, _oTau
 			_v11p, _v11t = _aPi, _aTau
 		}
@@ -4097,11 +4247,15 @@ func program3v3(g *graph.Graph, s schedules.Schedule) (compile.Program, error) {
 				_oPi, _oTau = a*_c0Pi, a*_c0Tau
 			}
 			_aPi, _aTau := _v5p-_m17p+_oPi, _v5t-_m17t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m17p, _m17t = _oPi, _oTau
 			_v5p, _v5t = _aPi, _aTau
+		}
+		if _bad != 0 {
+			return schedules.Result{}, compile.ErrFallback
 		}
 		_msgs, _margs := g.State()
 		_ms, _vs := _msgs[:30], _margs[:15]
@@ -4229,6 +4383,7 @@ func program3v3Draw(g *graph.Graph, s schedules.Schedule) (compile.Program, erro
 			return schedules.Result{}, compile.ErrFallback
 		}
 		var _err error
+		var _bad float64 // 0 while every marginal is finite
 		var _m0p, _m0t float64
 		var _m1p, _m1t float64
 		var _m2p, _m2t float64
@@ -4285,9 +4440,10 @@ func program3v3Draw(g *graph.Graph, s schedules.Schedule) (compile.Program, erro
 				_oPi, _oTau = inv, _f0.Mean*inv
 			}
 			_aPi, _aTau := _v0p-_m0p+_oPi, _v0t-_m0t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m0p, _m0t = _oPi, _oTau
 			_v0p, _v0t = _aPi, _aTau
 		}
@@ -4301,9 +4457,10 @@ func program3v3Draw(g *graph.Graph, s schedules.Schedule) (compile.Program, erro
 				_oPi, _oTau = inv, _f1.Mean*inv
 			}
 			_aPi, _aTau := _v1p-_m1p+_oPi, _v1t-_m1t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m1p, _m1t = _oPi, _oTau
 			_v1p, _v1t = _aPi, _aTau
 		}
@@ -4317,9 +4474,10 @@ func program3v3Draw(g *graph.Graph, s schedules.Schedule) (compile.Program, erro
 				_oPi, _oTau = inv, _f2.Mean*inv
 			}
 			_aPi, _aTau := _v2p-_m2p+_oPi, _v2t-_m2t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m2p, _m2t = _oPi, _oTau
 			_v2p, _v2t = _aPi, _aTau
 		}
@@ -4333,9 +4491,10 @@ func program3v3Draw(g *graph.Graph, s schedules.Schedule) (compile.Program, erro
 				_oPi, _oTau = inv, _f3.Mean*inv
 			}
 			_aPi, _aTau := _v3p-_m3p+_oPi, _v3t-_m3t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m3p, _m3t = _oPi, _oTau
 			_v3p, _v3t = _aPi, _aTau
 		}
@@ -4349,9 +4508,10 @@ func program3v3Draw(g *graph.Graph, s schedules.Schedule) (compile.Program, erro
 				_oPi, _oTau = inv, _f4.Mean*inv
 			}
 			_aPi, _aTau := _v4p-_m4p+_oPi, _v4t-_m4t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m4p, _m4t = _oPi, _oTau
 			_v4p, _v4t = _aPi, _aTau
 		}
@@ -4365,9 +4525,10 @@ func program3v3Draw(g *graph.Graph, s schedules.Schedule) (compile.Program, erro
 				_oPi, _oTau = inv, _f5.Mean*inv
 			}
 			_aPi, _aTau := _v5p-_m5p+_oPi, _v5t-_m5t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m5p, _m5t = _oPi, _oTau
 			_v5p, _v5t = _aPi, _aTau
 		}
@@ -4391,9 +4552,10 @@ func program3v3Draw(g *graph.Graph, s schedules.Schedule) (compile.Program, erro
 				_oPi, _oTau = a*_c1Pi, a*_c1Tau
 			}
 			_aPi, _aTau := _v6p-_m6p+_oPi, _v6t-_m6t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m6p, _m6t = _oPi, _oTau
 			_v6p, _v6t = _aPi, _aTau
 		}
@@ -4417,9 +4579,10 @@ func program3v3Draw(g *graph.Graph, s schedules.Schedule) (compile.Program, erro
 				_oPi, _oTau = a*_c1Pi, a*_c1Tau
 			}
 			_aPi, _aTau := _v7p-_m8p+_oPi, _v7t-_m8t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m8p, _m8t = _oPi, _oTau
 			_v7p, _v7t = _aPi, _aTau
 		}
@@ -4443,9 +4606,10 @@ func program3v3Draw(g *graph.Graph, s schedules.Schedule) (compile.Program, erro
 				_oPi, _oTau = a*_c1Pi, a*_c1Tau
 			}
 			_aPi, _aTau := _v8p-_m10p+_oPi, _v8t-_m10t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m10p, _m10t = _oPi, _oTau
 			_v8p, _v8t = _aPi, _aTau
 		}
@@ -4469,9 +4633,10 @@ func program3v3Draw(g *graph.Graph, s schedules.Schedule) (compile.Program, erro
 				_oPi, _oTau = a*_c1Pi, a*_c1Tau
 			}
 			_aPi, _aTau := _v9p-_m12p+_oPi, _v9t-_m12t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m12p, _m12t = _oPi, _oTau
 			_v9p, _v9t = _aPi, _aTau
 		}
@@ -4495,9 +4660,10 @@ func program3v3Draw(g *graph.Graph, s schedules.Schedule) (compile.Program, erro
 				_oPi, _oTau = a*_c1Pi, a*_c1Tau
 			}
 			_aPi, _aTau := _v10p-_m14p+_oPi, _v10t-_m14t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m14p, _m14t = _oPi, _oTau
 			_v10p, _v10t = _aPi, _aTau
 		}
@@ -4521,9 +4687,10 @@ func program3v3Draw(g *graph.Graph, s schedules.Schedule) (compile.Program, erro
 				_oPi, _oTau = a*_c1Pi, a*_c1Tau
 			}
 			_aPi, _aTau := _v11p-_m16p+_oPi, _v11t-_m16t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m16p, _m16t = _oPi, _oTau
 			_v11p, _v11t = _aPi, _aTau
 		}
@@ -4585,9 +4752,10 @@ func program3v3Draw(g *graph.Graph, s schedules.Schedule) (compile.Program, erro
 				_oPi, _oTau = 1/v, m/v
 			}
 			_aPi, _aTau := _v12p-_m18p+_oPi, _v12t-_m18t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m18p, _m18t = _oPi, _oTau
 			_v12p, _v12t = _aPi, _aTau
 		}
@@ -4649,9 +4817,10 @@ func program3v3Draw(g *graph.Graph, s schedules.Schedule) (compile.Program, erro
 				_oPi, _oTau = 1/v, m/v
 			}
 			_aPi, _aTau := _v13p-_m22p+_oPi, _v13t-_m22t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m22p, _m22t = _oPi, _oTau
 			_v13p, _v13t = _aPi, _aTau
 		}
@@ -4695,9 +4864,10 @@ func program3v3Draw(g *graph.Graph, s schedules.Schedule) (compile.Program, erro
 				_oPi, _oTau = ai*ai*_c1Pi*r2, ai*(s1*_c1Tau*r2+s2*_c2Tau*r1)
 			}
 			_aPi, _aTau := _v14p-_m26p+_oPi, _v14t-_m26t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m26p, _m26t = _oPi, _oTau
 			_v14p, _v14t = _aPi, _aTau
 		}
@@ -4726,9 +4896,10 @@ func program3v3Draw(g *graph.Graph, s schedules.Schedule) (compile.Program, erro
 				_oPi, _oTau = _c0Pi*tr.W*r, (_c0Tau*tr.W+sc*tr.V)*r
 			}
 			_aPi, _aTau := _v14p-_m29p+_oPi, _v14t-_m29t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m29p, _m29t = _oPi, _oTau
 			_v14p, _v14t = _aPi, _aTau
 		}
@@ -4775,9 +4946,10 @@ func program3v3Draw(g *graph.Graph, s schedules.Schedule) (compile.Program, erro
 				_oPi, _oTau = ai*ai*_c0Pi*r2, ai*(s1*_c0Tau*r2+s2*_c2Tau*r1)
 			}
 			_aPi, _aTau := _v12p-_m27p+_oPi, _v12t-_m27t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m27p, _m27t = _oPi, _oTau
 			_v12p, _v12t = _aPi, _aTau
 		}
@@ -4824,9 +4996,10 @@ func program3v3Draw(g *graph.Graph, s schedules.Schedule) (compile.Program, erro
 				_oPi, _oTau = ai*ai*_c0Pi*r2, ai*(s1*_c0Tau*r2+s2*_c1Tau*r1)
 			}
 			_aPi, _aTau := _v13p-_m28p+_oPi, _v13t-_m28t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m28p, _m28t = _oPi, _oTau
 			_v13p, _v13t = _aPi, _aTau
 		}
@@ -4891,9 +5064,10 @@ func program3v3Draw(g *graph.Graph, s schedules.Schedule) (compile.Program, erro
 				_oPi, _oTau = 1/v, m/v
 			}
 			_aPi, _aTau := _v6p-_m19p+_oPi, _v6t-_m19t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m19p, _m19t = _oPi, _oTau
 			_v6p, _v6t = _aPi, _aTau
 		}
@@ -4917,9 +5091,10 @@ func program3v3Draw(g *graph.Graph, s schedules.Schedule) (compile.Program, erro
 				_oPi, _oTau = a*_c0Pi, a*_c0Tau
 			}
 			_aPi, _aTau := _v0p-_m7p+_oPi, _v0t-_m7t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m7p, _m7t = _oPi, _oTau
 			_v0p, _v0t = _aPi, _aTau
 		}
@@ -4984,9 +5159,10 @@ func program3v3Draw(g *graph.Graph, s schedules.Schedule) (compile.Program, erro
 				_oPi, _oTau = 1/v, m/v
 			}
 			_aPi, _aTau := _v7p-_m20p+_oPi, _v7t-_m20t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m20p, _m20t = _oPi, _oTau
 			_v7p, _v7t = _aPi, _aTau
 		}
@@ -5010,9 +5186,10 @@ func program3v3Draw(g *graph.Graph, s schedules.Schedule) (compile.Program, erro
 				_oPi, _oTau = a*_c0Pi, a*_c0Tau
 			}
 			_aPi, _aTau := _v1p-_m9p+_oPi, _v1t-_m9t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m9p, _m9t = _oPi, _oTau
 			_v1p, _v1t = _aPi, _aTau
 		}
@@ -5077,9 +5254,10 @@ func program3v3Draw(g *graph.Graph, s schedules.Schedule) (compile.Program, erro
 				_oPi, _oTau = 1/v, m/v
 			}
 			_aPi, _aTau := _v8p-_m21p+_oPi, _v8t-_m21t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m21p, _m21t = _oPi, _oTau
 			_v8p, _v8t = _aPi, _aTau
 		}
@@ -5103,9 +5281,10 @@ func program3v3Draw(g *graph.Graph, s schedules.Schedule) (compile.Program, erro
 				_oPi, _oTau = a*_c0Pi, a*_c0Tau
 			}
 			_aPi, _aTau := _v2p-_m11p+_oPi, _v2t-_m11t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m11p, _m11t = _oPi, _oTau
 			_v2p, _v2t = _aPi, _aTau
 		}
@@ -5170,9 +5349,10 @@ func program3v3Draw(g *graph.Graph, s schedules.Schedule) (compile.Program, erro
 				_oPi, _oTau = 1/v, m/v
 			}
 			_aPi, _aTau := _v9p-_m23p+_oPi, _v9t-_m23t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m23p, _m23t = _oPi, _oTau
 			_v9p, _v9t = _aPi, _aTau
 		}
@@ -5196,9 +5376,10 @@ func program3v3Draw(g *graph.Graph, s schedules.Schedule) (compile.Program, erro
 				_oPi, _oTau = a*_c0Pi, a*_c0Tau
 			}
 			_aPi, _aTau := _v3p-_m13p+_oPi, _v3t-_m13t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m13p, _m13t = _oPi, _oTau
 			_v3p, _v3t = _aPi, _aTau
 		}
@@ -5263,9 +5444,10 @@ func program3v3Draw(g *graph.Graph, s schedules.Schedule) (compile.Program, erro
 				_oPi, _oTau = 1/v, m/v
 			}
 			_aPi, _aTau := _v10p-_m24p+_oPi, _v10t-_m24t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m24p, _m24t = _oPi, _oTau
 			_v10p, _v10t = _aPi, _aTau
 		}
@@ -5289,9 +5471,10 @@ func program3v3Draw(g *graph.Graph, s schedules.Schedule) (compile.Program, erro
 				_oPi, _oTau = a*_c0Pi, a*_c0Tau
 			}
 			_aPi, _aTau := _v4p-_m15p+_oPi, _v4t-_m15t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m15p, _m15t = _oPi, _oTau
 			_v4p, _v4t = _aPi, _aTau
 		}
@@ -5356,9 +5539,10 @@ func program3v3Draw(g *graph.Graph, s schedules.Schedule) (compile.Program, erro
 				_oPi, _oTau = 1/v, m/v
 			}
 			_aPi, _aTau := _v11p-_m25p+_oPi, _v11t-_m25t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m25p, _m25t = _oPi, _oTau
 			_v11p, _v11t = _aPi, _aTau
 		}
@@ -5382,11 +5566,15 @@ func program3v3Draw(g *graph.Graph, s schedules.Schedule) (compile.Program, erro
 				_oPi, _oTau = a*_c0Pi, a*_c0Tau
 			}
 			_aPi, _aTau := _v5p-_m17p+_oPi, _v5t-_m17t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m17p, _m17t = _oPi, _oTau
 			_v5p, _v5t = _aPi, _aTau
+		}
+		if _bad != 0 {
+			return schedules.Result{}, compile.ErrFallback
 		}
 		_msgs, _margs := g.State()
 		_ms, _vs := _msgs[:30], _margs[:15]
@@ -5530,6 +5718,7 @@ func program4v4(g *graph.Graph, s schedules.Schedule) (compile.Program, error) {
 			return schedules.Result{}, compile.ErrFallback
 		}
 		var _err error
+		var _bad float64 // 0 while every marginal is finite
 		var _m0p, _m0t float64
 		var _m1p, _m1t float64
 		var _m2p, _m2t float64
@@ -5598,9 +5787,10 @@ func program4v4(g *graph.Graph, s schedules.Schedule) (compile.Program, error) {
 				_oPi, _oTau = inv, _f0.Mean*inv
 			}
 			_aPi, _aTau := _v0p-_m0p+_oPi, _v0t-_m0t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m0p, _m0t = _oPi, _oTau
 			_v0p, _v0t = _aPi, _aTau
 		}
@@ -5614,9 +5804,10 @@ func program4v4(g *graph.Graph, s schedules.Schedule) (compile.Program, error) {
 				_oPi, _oTau = inv, _f1.Mean*inv
 			}
 			_aPi, _aTau := _v1p-_m1p+_oPi, _v1t-_m1t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m1p, _m1t = _oPi, _oTau
 			_v1p, _v1t = _aPi, _aTau
 		}
@@ -5630,9 +5821,10 @@ func program4v4(g *graph.Graph, s schedules.Schedule) (compile.Program, error) {
 				_oPi, _oTau = inv, _f2.Mean*inv
 			}
 			_aPi, _aTau := _v2p-_m2p+_oPi, _v2t-_m2t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m2p, _m2t = _oPi, _oTau
 			_v2p, _v2t = _aPi, _aTau
 		}
@@ -5646,9 +5838,10 @@ func program4v4(g *graph.Graph, s schedules.Schedule) (compile.Program, error) {
 				_oPi, _oTau = inv, _f3.Mean*inv
 			}
 			_aPi, _aTau := _v3p-_m3p+_oPi, _v3t-_m3t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m3p, _m3t = _oPi, _oTau
 			_v3p, _v3t = _aPi, _aTau
 		}
@@ -5662,9 +5855,10 @@ func program4v4(g *graph.Graph, s schedules.Schedule) (compile.Program, error) {
 				_oPi, _oTau = inv, _f4.Mean*inv
 			}
 			_aPi, _aTau := _v4p-_m4p+_oPi, _v4t-_m4t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m4p, _m4t = _oPi, _oTau
 			_v4p, _v4t = _aPi, _aTau
 		}
@@ -5678,9 +5872,10 @@ func program4v4(g *graph.Graph, s schedules.Schedule) (compile.Program, error) {
 				_oPi, _oTau = inv, _f5.Mean*inv
 			}
 			_aPi, _aTau := _v5p-_m5p+_oPi, _v5t-_m5t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m5p, _m5t = _oPi, _oTau
 			_v5p, _v5t = _aPi, _aTau
 		}
@@ -5694,9 +5889,10 @@ func program4v4(g *graph.Graph, s schedules.Schedule) (compile.Program, error) {
 				_oPi, _oTau = inv, _f6.Mean*inv
 			}
 			_aPi, _aTau := _v6p-_m6p+_oPi, _v6t-_m6t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m6p, _m6t = _oPi, _oTau
 			_v6p, _v6t = _aPi, _aTau
 		}
@@ -5710,9 +5906,10 @@ func program4v4(g *graph.Graph, s schedules.Schedule) (compile.Program, error) {
 				_oPi, _oTau = inv, _f7.Mean*inv
 			}
 			_aPi, _aTau := _v7p-_m7p+_oPi, _v7t-_m7t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m7p, _m7t = _oPi, _oTau
 			_v7p, _v7t = _aPi, _aTau
 		}
@@ -5736,9 +5933,10 @@ func program4v4(g *graph.Graph, s schedules.Schedule) (compile.Program, error) {
 				_oPi, _oTau = a*_c1Pi, a*_c1Tau
 			}
 			_aPi, _aTau := _v8p-_m8p+_oPi, _v8t-_m8t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m8p, _m8t = _oPi, _oTau
 			_v8p, _v8t = _aPi, _aTau
 		}
@@ -5762,9 +5960,10 @@ func program4v4(g *graph.Graph, s schedules.Schedule) (compile.Program, error) {
 				_oPi, _oTau = a*_c1Pi, a*_c1Tau
 			}
 			_aPi, _aTau := _v9p-_m10p+_oPi, _v9t-_m10t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m10p, _m10t = _oPi, _oTau
 			_v9p, _v9t = _aPi, _aTau
 		}
@@ -5788,9 +5987,10 @@ func program4v4(g *graph.Graph, s schedules.Schedule) (compile.Program, error) {
 				_oPi, _oTau = a*_c1Pi, a*_c1Tau
 			}
 			_aPi, _aTau := _v10p-_m12p+_oPi, _v10t-_m12t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m12p, _m12t = _oPi, _oTau
 			_v10p, _v10t = _aPi, _aTau
 		}
@@ -5814,9 +6014,10 @@ func program4v4(g *graph.Graph, s schedules.Schedule) (compile.Program, error) {
 				_oPi, _oTau = a*_c1Pi, a*_c1Tau
 			}
 			_aPi, _aTau := _v11p-_m14p+_oPi, _v11t-_m14t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m14p, _m14t = _oPi, _oTau
 			_v11p, _v11t = _aPi, _aTau
 		}
@@ -5840,9 +6041,10 @@ func program4v4(g *graph.Graph, s schedules.Schedule) (compile.Program, error) {
 				_oPi, _oTau = a*_c1Pi, a*_c1Tau
 			}
 			_aPi, _aTau := _v12p-_m16p+_oPi, _v12t-_m16t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m16p, _m16t = _oPi, _oTau
 			_v12p, _v12t = _aPi, _aTau
 		}
@@ -5866,9 +6068,10 @@ func program4v4(g *graph.Graph, s schedules.Schedule) (compile.Program, error) {
 				_oPi, _oTau = a*_c1Pi, a*_c1Tau
 			}
 			_aPi, _aTau := _v13p-_m18p+_oPi, _v13t-_m18t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m18p, _m18t = _oPi, _oTau
 			_v13p, _v13t = _aPi, _aTau
 		}
@@ -5892,9 +6095,10 @@ func program4v4(g *graph.Graph, s schedules.Schedule) (compile.Program, error) {
 				_oPi, _oTau = a*_c1Pi, a*_c1Tau
 			}
 			_aPi, _aTau := _v14p-_m20p+_oPi, _v14t-_m20t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m20p, _m20t = _oPi, _oTau
 			_v14p, _v14t = _aPi, _aTau
 		}
@@ -5918,9 +6122,10 @@ func program4v4(g *graph.Graph, s schedules.Schedule) (compile.Program, error) {
 				_oPi, _oTau = a*_c1Pi, a*_c1Tau
 			}
 			_aPi, _aTau := _v15p-_m22p+_oPi, _v15t-_m22t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m22p, _m22t = _oPi, _oTau
 			_v15p, _v15t = _aPi, _aTau
 		}
@@ -5996,9 +6201,10 @@ func program4v4(g *graph.Graph, s schedules.Schedule) (compile.Program, error) {
 				_oPi, _oTau = 1/v, m/v
 			}
 			_aPi, _aTau := _v16p-_m24p+_oPi, _v16t-_m24t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m24p, _m24t = _oPi, _oTau
 			_v16p, _v16t = _aPi, _aTau
 		}
@@ -6074,9 +6280,10 @@ func program4v4(g *graph.Graph, s schedules.Schedule) (compile.Program, error) {
 				_oPi, _oTau = 1/v, m/v
 			}
 			_aPi, _aTau := _v17p-_m29p+_oPi, _v17t-_m29t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m29p, _m29t = _oPi, _oTau
 			_v17p, _v17t = _aPi, _aTau
 		}
@@ -6120,9 +6327,10 @@ func program4v4(g *graph.Graph, s schedules.Schedule) (compile.Program, error) {
 				_oPi, _oTau = ai*ai*_c1Pi*r2, ai*(s1*_c1Tau*r2+s2*_c2Tau*r1)
 			}
 			_aPi, _aTau := _v18p-_m34p+_oPi, _v18t-_m34t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m34p, _m34t = _oPi, _oTau
 			_v18p, _v18t = _aPi, _aTau
 		}
@@ -6151,9 +6359,10 @@ func program4v4(g *graph.Graph, s schedules.Schedule) (compile.Program, error) {
 				_oPi, _oTau = _c0Pi*tr.W*r, (_c0Tau*tr.W+sc*tr.V)*r
 			}
 			_aPi, _aTau := _v18p-_m37p+_oPi, _v18t-_m37t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m37p, _m37t = _oPi, _oTau
 			_v18p, _v18t = _aPi, _aTau
 		}
@@ -6200,9 +6409,10 @@ func program4v4(g *graph.Graph, s schedules.Schedule) (compile.Program, error) {
 				_oPi, _oTau = ai*ai*_c0Pi*r2, ai*(s1*_c0Tau*r2+s2*_c2Tau*r1)
 			}
 			_aPi, _aTau := _v16p-_m35p+_oPi, _v16t-_m35t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m35p, _m35t = _oPi, _oTau
 			_v16p, _v16t = _aPi, _aTau
 		}
@@ -6249,9 +6459,10 @@ func program4v4(g *graph.Graph, s schedules.Schedule) (compile.Program, error) {
 				_oPi, _oTau = ai*ai*_c0Pi*r2, ai*(s1*_c0Tau*r2+s2*_c1Tau*r1)
 			}
 			_aPi, _aTau := _v17p-_m36p+_oPi, _v17t-_m36t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m36p, _m36t = _oPi, _oTau
 			_v17p, _v17t = _aPi, _aTau
 		}
@@ -6330,9 +6541,10 @@ func program4v4(g *graph.Graph, s schedules.Schedule) (compile.Program, error) {
 				_oPi, _oTau = 1/v, m/v
 			}
 			_aPi, _aTau := _v8p-_m25p+_oPi, _v8t-_m25t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m25p, _m25t = _oPi, _oTau
 			_v8p, _v8t = _aPi, _aTau
 		}
@@ -6356,9 +6568,10 @@ func program4v4(g *graph.Graph, s schedules.Schedule) (compile.Program, error) {
 				_oPi, _oTau = a*_c0Pi, a*_c0Tau
 			}
 			_aPi, _aTau := _v0p-_m9p+_oPi, _v0t-_m9t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m9p, _m9t = _oPi, _oTau
 			_v0p, _v0t = _aPi, _aTau
 		}
@@ -6437,9 +6650,10 @@ func program4v4(g *graph.Graph, s schedules.Schedule) (compile.Program, error) {
 				_oPi, _oTau = 1/v, m/v
 			}
 			_aPi, _aTau := _v9p-_m26p+_oPi, _v9t-_m26t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m26p, _m26t = _oPi, _oTau
 			_v9p, _v9t = _aPi, _aTau
 		}
@@ -6463,9 +6677,10 @@ func program4v4(g *graph.Graph, s schedules.Schedule) (compile.Program, error) {
 				_oPi, _oTau = a*_c0Pi, a*_c0Tau
 			}
 			_aPi, _aTau := _v1p-_m11p+_oPi, _v1t-_m11t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m11p, _m11t = _oPi, _oTau
 			_v1p, _v1t = _aPi, _aTau
 		}
@@ -6544,9 +6759,10 @@ func program4v4(g *graph.Graph, s schedules.Schedule) (compile.Program, error) {
 				_oPi, _oTau = 1/v, m/v
 			}
 			_aPi, _aTau := _v10p-_m27p+_oPi, _v10t-_m27t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m27p, _m27t = _oPi, _oTau
 			_v10p, _v10t = _aPi, _aTau
 		}
@@ -6570,9 +6786,10 @@ func program4v4(g *graph.Graph, s schedules.Schedule) (compile.Program, error) {
 				_oPi, _oTau = a*_c0Pi, a*_c0Tau
 			}
 			_aPi, _aTau := _v2p-_m13p+_oPi, _v2t-_m13t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m13p, _m13t = _oPi, _oTau
 			_v2p, _v2t = _aPi, _aTau
 		}
@@ -6651,9 +6868,10 @@ func program4v4(g *graph.Graph, s schedules.Schedule) (compile.Program, error) {
 				_oPi, _oTau = 1/v, m/v
 			}
 			_aPi, _aTau := _v11p-_m28p+_oPi, _v11t-_m28t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m28p, _m28t = _oPi, _oTau
 			_v11p, _v11t = _aPi, _aTau
 		}
@@ -6677,9 +6895,10 @@ func program4v4(g *graph.Graph, s schedules.Schedule) (compile.Program, error) {
 				_oPi, _oTau = a*_c0Pi, a*_c0Tau
 			}
 			_aPi, _aTau := _v3p-_m15p+_oPi, _v3t-_m15t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m15p, _m15t = _oPi, _oTau
 			_v3p, _v3t = _aPi, _aTau
 		}
@@ -6758,9 +6977,10 @@ func program4v4(g *graph.Graph, s schedules.Schedule) (compile.Program, error) {
 				_oPi, _oTau = 1/v, m/v
 			}
 			_aPi, _aTau := _v12p-_m30p+_oPi, _v12t-_m30t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m30p, _m30t = _oPi, _oTau
 			_v12p, _v12t = _aPi, _aTau
 		}
@@ -6784,9 +7004,10 @@ func program4v4(g *graph.Graph, s schedules.Schedule) (compile.Program, error) {
 				_oPi, _oTau = a*_c0Pi, a*_c0Tau
 			}
 			_aPi, _aTau := _v4p-_m17p+_oPi, _v4t-_m17t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m17p, _m17t = _oPi, _oTau
 			_v4p, _v4t = _aPi, _aTau
 		}
@@ -6865,9 +7086,10 @@ func program4v4(g *graph.Graph, s schedules.Schedule) (compile.Program, error) {
 				_oPi, _oTau = 1/v, m/v
 			}
 			_aPi, _aTau := _v13p-_m31p+_oPi, _v13t-_m31t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m31p, _m31t = _oPi, _oTau
 			_v13p, _v13t = _aPi, _aTau
 		}
@@ -6891,9 +7113,10 @@ func program4v4(g *graph.Graph, s schedules.Schedule) (compile.Program, error) {
 				_oPi, _oTau = a*_c0Pi, a*_c0Tau
 			}
 			_aPi, _aTau := _v5p-_m19p+_oPi, _v5t-_m19t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m19p, _m19t = _oPi, _oTau
 			_v5p, _v5t = _aPi, _aTau
 		}
@@ -6972,9 +7195,10 @@ func program4v4(g *graph.Graph, s schedules.Schedule) (compile.Program, error) {
 				_oPi, _oTau = 1/v, m/v
 			}
 			_aPi, _aTau := _v14p-_m32p+_oPi, _v14t-_m32t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m32p, _m32t = _oPi, _oTau
 			_v14p, _v14t = _aPi, _aTau
 		}
@@ -6998,9 +7222,10 @@ func program4v4(g *graph.Graph, s schedules.Schedule) (compile.Program, error) {
 				_oPi, _oTau = a*_c0Pi, a*_c0Tau
 			}
 			_aPi, _aTau := _v6p-_m21p+_oPi, _v6t-_m21t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m21p, _m21t = _oPi, _oTau
 			_v6p, _v6t = _aPi, _aTau
 		}
@@ -7079,9 +7304,10 @@ func program4v4(g *graph.Graph, s schedules.Schedule) (compile.Program, error) {
 				_oPi, _oTau = 1/v, m/v
 			}
 			_aPi, _aTau := _v15p-_m33p+_oPi, _v15t-_m33t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m33p, _m33t = _oPi, _oTau
 			_v15p, _v15t = _aPi, _aTau
 		}
@@ -7105,11 +7331,15 @@ func program4v4(g *graph.Graph, s schedules.Schedule) (compile.Program, error) {
 				_oPi, _oTau = a*_c0Pi, a*_c0Tau
 			}
 			_aPi, _aTau := _v7p-_m23p+_oPi, _v7t-_m23t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m23p, _m23t = _oPi, _oTau
 			_v7p, _v7t = _aPi, _aTau
+		}
+		if _bad != 0 {
+			return schedules.Result{}, compile.ErrFallback
 		}
 		_msgs, _margs := g.State()
 		_ms, _vs := _msgs[:38], _margs[:19]
@@ -7265,6 +7495,7 @@ func program4v4Draw(g *graph.Graph, s schedules.Schedule) (compile.Program, erro
 			return schedules.Result{}, compile.ErrFallback
 		}
 		var _err error
+		var _bad float64 // 0 while every marginal is finite
 		var _m0p, _m0t float64
 		var _m1p, _m1t float64
 		var _m2p, _m2t float64
@@ -7333,9 +7564,10 @@ func program4v4Draw(g *graph.Graph, s schedules.Schedule) (compile.Program, erro
 				_oPi, _oTau = inv, _f0.Mean*inv
 			}
 			_aPi, _aTau := _v0p-_m0p+_oPi, _v0t-_m0t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m0p, _m0t = _oPi, _oTau
 			_v0p, _v0t = _aPi, _aTau
 		}
@@ -7349,9 +7581,10 @@ func program4v4Draw(g *graph.Graph, s schedules.Schedule) (compile.Program, erro
 				_oPi, _oTau = inv, _f1.Mean*inv
 			}
 			_aPi, _aTau := _v1p-_m1p+_oPi, _v1t-_m1t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m1p, _m1t = _oPi, _oTau
 			_v1p, _v1t = _aPi, _aTau
 		}
@@ -7365,9 +7598,10 @@ func program4v4Draw(g *graph.Graph, s schedules.Schedule) (compile.Program, erro
 				_oPi, _oTau = inv, _f2.Mean*inv
 			}
 			_aPi, _aTau := _v2p-_m2p+_oPi, _v2t-_m2t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m2p, _m2t = _oPi, _oTau
 			_v2p, _v2t = _aPi, _aTau
 		}
@@ -7381,9 +7615,10 @@ func program4v4Draw(g *graph.Graph, s schedules.Schedule) (compile.Program, erro
 				_oPi, _oTau = inv, _f3.Mean*inv
 			}
 			_aPi, _aTau := _v3p-_m3p+_oPi, _v3t-_m3t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m3p, _m3t = _oPi, _oTau
 			_v3p, _v3t = _aPi, _aTau
 		}
@@ -7397,9 +7632,10 @@ func program4v4Draw(g *graph.Graph, s schedules.Schedule) (compile.Program, erro
 				_oPi, _oTau = inv, _f4.Mean*inv
 			}
 			_aPi, _aTau := _v4p-_m4p+_oPi, _v4t-_m4t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m4p, _m4t = _oPi, _oTau
 			_v4p, _v4t = _aPi, _aTau
 		}
@@ -7413,9 +7649,10 @@ func program4v4Draw(g *graph.Graph, s schedules.Schedule) (compile.Program, erro
 				_oPi, _oTau = inv, _f5.Mean*inv
 			}
 			_aPi, _aTau := _v5p-_m5p+_oPi, _v5t-_m5t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m5p, _m5t = _oPi, _oTau
 			_v5p, _v5t = _aPi, _aTau
 		}
@@ -7429,9 +7666,10 @@ func program4v4Draw(g *graph.Graph, s schedules.Schedule) (compile.Program, erro
 				_oPi, _oTau = inv, _f6.Mean*inv
 			}
 			_aPi, _aTau := _v6p-_m6p+_oPi, _v6t-_m6t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m6p, _m6t = _oPi, _oTau
 			_v6p, _v6t = _aPi, _aTau
 		}
@@ -7445,9 +7683,10 @@ func program4v4Draw(g *graph.Graph, s schedules.Schedule) (compile.Program, erro
 				_oPi, _oTau = inv, _f7.Mean*inv
 			}
 			_aPi, _aTau := _v7p-_m7p+_oPi, _v7t-_m7t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m7p, _m7t = _oPi, _oTau
 			_v7p, _v7t = _aPi, _aTau
 		}
@@ -7471,9 +7710,10 @@ func program4v4Draw(g *graph.Graph, s schedules.Schedule) (compile.Program, erro
 				_oPi, _oTau = a*_c1Pi, a*_c1Tau
 			}
 			_aPi, _aTau := _v8p-_m8p+_oPi, _v8t-_m8t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m8p, _m8t = _oPi, _oTau
 			_v8p, _v8t = _aPi, _aTau
 		}
@@ -7497,9 +7737,10 @@ func program4v4Draw(g *graph.Graph, s schedules.Schedule) (compile.Program, erro
 				_oPi, _oTau = a*_c1Pi, a*_c1Tau
 			}
 			_aPi, _aTau := _v9p-_m10p+_oPi, _v9t-_m10t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m10p, _m10t = _oPi, _oTau
 			_v9p, _v9t = _aPi, _aTau
 		}
@@ -7523,9 +7764,10 @@ func program4v4Draw(g *graph.Graph, s schedules.Schedule) (compile.Program, erro
 				_oPi, _oTau = a*_c1Pi, a*_c1Tau
 			}
 			_aPi, _aTau := _v10p-_m12p+_oPi, _v10t-_m12t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m12p, _m12t = _oPi, _oTau
 			_v10p, _v10t = _aPi, _aTau
 		}
@@ -7549,9 +7791,10 @@ func program4v4Draw(g *graph.Graph, s schedules.Schedule) (compile.Program, erro
 				_oPi, _oTau = a*_c1Pi, a*_c1Tau
 			}
 			_aPi, _aTau := _v11p-_m14p+_oPi, _v11t-_m14t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m14p, _m14t = _oPi, _oTau
 			_v11p, _v11t = _aPi, _aTau
 		}
@@ -7575,9 +7818,10 @@ func program4v4Draw(g *graph.Graph, s schedules.Schedule) (compile.Program, erro
 				_oPi, _oTau = a*_c1Pi, a*_c1Tau
 			}
 			_aPi, _aTau := _v12p-_m16p+_oPi, _v12t-_m16t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m16p, _m16t = _oPi, _oTau
 			_v12p, _v12t = _aPi, _aTau
 		}
@@ -7601,9 +7845,10 @@ func program4v4Draw(g *graph.Graph, s schedules.Schedule) (compile.Program, erro
 				_oPi, _oTau = a*_c1Pi, a*_c1Tau
 			}
 			_aPi, _aTau := _v13p-_m18p+_oPi, _v13t-_m18t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m18p, _m18t = _oPi, _oTau
 			_v13p, _v13t = _aPi, _aTau
 		}
@@ -7627,9 +7872,10 @@ func program4v4Draw(g *graph.Graph, s schedules.Schedule) (compile.Program, erro
 				_oPi, _oTau = a*_c1Pi, a*_c1Tau
 			}
 			_aPi, _aTau := _v14p-_m20p+_oPi, _v14t-_m20t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m20p, _m20t = _oPi, _oTau
 			_v14p, _v14t = _aPi, _aTau
 		}
@@ -7653,9 +7899,10 @@ func program4v4Draw(g *graph.Graph, s schedules.Schedule) (compile.Program, erro
 				_oPi, _oTau = a*_c1Pi, a*_c1Tau
 			}
 			_aPi, _aTau := _v15p-_m22p+_oPi, _v15t-_m22t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m22p, _m22t = _oPi, _oTau
 			_v15p, _v15t = _aPi, _aTau
 		}
@@ -7731,9 +7978,10 @@ func program4v4Draw(g *graph.Graph, s schedules.Schedule) (compile.Program, erro
 				_oPi, _oTau = 1/v, m/v
 			}
 			_aPi, _aTau := _v16p-_m24p+_oPi, _v16t-_m24t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m24p, _m24t = _oPi, _oTau
 			_v16p, _v16t = _aPi, _aTau
 		}
@@ -7809,9 +8057,10 @@ func program4v4Draw(g *graph.Graph, s schedules.Schedule) (compile.Program, erro
 				_oPi, _oTau = 1/v, m/v
 			}
 			_aPi, _aTau := _v17p-_m29p+_oPi, _v17t-_m29t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m29p, _m29t = _oPi, _oTau
 			_v17p, _v17t = _aPi, _aTau
 		}
@@ -7855,9 +8104,10 @@ func program4v4Draw(g *graph.Graph, s schedules.Schedule) (compile.Program, erro
 				_oPi, _oTau = ai*ai*_c1Pi*r2, ai*(s1*_c1Tau*r2+s2*_c2Tau*r1)
 			}
 			_aPi, _aTau := _v18p-_m34p+_oPi, _v18t-_m34t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m34p, _m34t = _oPi, _oTau
 			_v18p, _v18t = _aPi, _aTau
 		}
@@ -7886,9 +8136,10 @@ func program4v4Draw(g *graph.Graph, s schedules.Schedule) (compile.Program, erro
 				_oPi, _oTau = _c0Pi*tr.W*r, (_c0Tau*tr.W+sc*tr.V)*r
 			}
 			_aPi, _aTau := _v18p-_m37p+_oPi, _v18t-_m37t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m37p, _m37t = _oPi, _oTau
 			_v18p, _v18t = _aPi, _aTau
 		}
@@ -7935,9 +8186,10 @@ func program4v4Draw(g *graph.Graph, s schedules.Schedule) (compile.Program, erro
 				_oPi, _oTau = ai*ai*_c0Pi*r2, ai*(s1*_c0Tau*r2+s2*_c2Tau*r1)
 			}
 			_aPi, _aTau := _v16p-_m35p+_oPi, _v16t-_m35t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m35p, _m35t = _oPi, _oTau
 			_v16p, _v16t = _aPi, _aTau
 		}
@@ -7984,9 +8236,10 @@ func program4v4Draw(g *graph.Graph, s schedules.Schedule) (compile.Program, erro
 				_oPi, _oTau = ai*ai*_c0Pi*r2, ai*(s1*_c0Tau*r2+s2*_c1Tau*r1)
 			}
 			_aPi, _aTau := _v17p-_m36p+_oPi, _v17t-_m36t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m36p, _m36t = _oPi, _oTau
 			_v17p, _v17t = _aPi, _aTau
 		}
@@ -8065,9 +8318,10 @@ func program4v4Draw(g *graph.Graph, s schedules.Schedule) (compile.Program, erro
 				_oPi, _oTau = 1/v, m/v
 			}
 			_aPi, _aTau := _v8p-_m25p+_oPi, _v8t-_m25t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m25p, _m25t = _oPi, _oTau
 			_v8p, _v8t = _aPi, _aTau
 		}
@@ -8091,9 +8345,10 @@ func program4v4Draw(g *graph.Graph, s schedules.Schedule) (compile.Program, erro
 				_oPi, _oTau = a*_c0Pi, a*_c0Tau
 			}
 			_aPi, _aTau := _v0p-_m9p+_oPi, _v0t-_m9t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m9p, _m9t = _oPi, _oTau
 			_v0p, _v0t = _aPi, _aTau
 		}
@@ -8172,9 +8427,10 @@ func program4v4Draw(g *graph.Graph, s schedules.Schedule) (compile.Program, erro
 				_oPi, _oTau = 1/v, m/v
 			}
 			_aPi, _aTau := _v9p-_m26p+_oPi, _v9t-_m26t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m26p, _m26t = _oPi, _oTau
 			_v9p, _v9t = _aPi, _aTau
 		}
@@ -8198,9 +8454,10 @@ func program4v4Draw(g *graph.Graph, s schedules.Schedule) (compile.Program, erro
 				_oPi, _oTau = a*_c0Pi, a*_c0Tau
 			}
 			_aPi, _aTau := _v1p-_m11p+_oPi, _v1t-_m11t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m11p, _m11t = _oPi, _oTau
 			_v1p, _v1t = _aPi, _aTau
 		}
@@ -8279,9 +8536,10 @@ func program4v4Draw(g *graph.Graph, s schedules.Schedule) (compile.Program, erro
 				_oPi, _oTau = 1/v, m/v
 			}
 			_aPi, _aTau := _v10p-_m27p+_oPi, _v10t-_m27t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m27p, _m27t = _oPi, _oTau
 			_v10p, _v10t = _aPi, _aTau
 		}
@@ -8305,9 +8563,10 @@ func program4v4Draw(g *graph.Graph, s schedules.Schedule) (compile.Program, erro
 				_oPi, _oTau = a*_c0Pi, a*_c0Tau
 			}
 			_aPi, _aTau := _v2p-_m13p+_oPi, _v2t-_m13t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m13p, _m13t = _oPi, _oTau
 			_v2p, _v2t = _aPi, _aTau
 		}
@@ -8386,9 +8645,10 @@ func program4v4Draw(g *graph.Graph, s schedules.Schedule) (compile.Program, erro
 				_oPi, _oTau = 1/v, m/v
 			}
 			_aPi, _aTau := _v11p-_m28p+_oPi, _v11t-_m28t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m28p, _m28t = _oPi, _oTau
 			_v11p, _v11t = _aPi, _aTau
 		}
@@ -8412,9 +8672,10 @@ func program4v4Draw(g *graph.Graph, s schedules.Schedule) (compile.Program, erro
 				_oPi, _oTau = a*_c0Pi, a*_c0Tau
 			}
 			_aPi, _aTau := _v3p-_m15p+_oPi, _v3t-_m15t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m15p, _m15t = _oPi, _oTau
 			_v3p, _v3t = _aPi, _aTau
 		}
@@ -8493,9 +8754,10 @@ func program4v4Draw(g *graph.Graph, s schedules.Schedule) (compile.Program, erro
 				_oPi, _oTau = 1/v, m/v
 			}
 			_aPi, _aTau := _v12p-_m30p+_oPi, _v12t-_m30t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m30p, _m30t = _oPi, _oTau
 			_v12p, _v12t = _aPi, _aTau
 		}
@@ -8519,9 +8781,10 @@ func program4v4Draw(g *graph.Graph, s schedules.Schedule) (compile.Program, erro
 				_oPi, _oTau = a*_c0Pi, a*_c0Tau
 			}
 			_aPi, _aTau := _v4p-_m17p+_oPi, _v4t-_m17t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m17p, _m17t = _oPi, _oTau
 			_v4p, _v4t = _aPi, _aTau
 		}
@@ -8600,9 +8863,10 @@ func program4v4Draw(g *graph.Graph, s schedules.Schedule) (compile.Program, erro
 				_oPi, _oTau = 1/v, m/v
 			}
 			_aPi, _aTau := _v13p-_m31p+_oPi, _v13t-_m31t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m31p, _m31t = _oPi, _oTau
 			_v13p, _v13t = _aPi, _aTau
 		}
@@ -8626,9 +8890,10 @@ func program4v4Draw(g *graph.Graph, s schedules.Schedule) (compile.Program, erro
 				_oPi, _oTau = a*_c0Pi, a*_c0Tau
 			}
 			_aPi, _aTau := _v5p-_m19p+_oPi, _v5t-_m19t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m19p, _m19t = _oPi, _oTau
 			_v5p, _v5t = _aPi, _aTau
 		}
@@ -8707,9 +8972,10 @@ func program4v4Draw(g *graph.Graph, s schedules.Schedule) (compile.Program, erro
 				_oPi, _oTau = 1/v, m/v
 			}
 			_aPi, _aTau := _v14p-_m32p+_oPi, _v14t-_m32t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m32p, _m32t = _oPi, _oTau
 			_v14p, _v14t = _aPi, _aTau
 		}
@@ -8733,9 +8999,10 @@ func program4v4Draw(g *graph.Graph, s schedules.Schedule) (compile.Program, erro
 				_oPi, _oTau = a*_c0Pi, a*_c0Tau
 			}
 			_aPi, _aTau := _v6p-_m21p+_oPi, _v6t-_m21t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m21p, _m21t = _oPi, _oTau
 			_v6p, _v6t = _aPi, _aTau
 		}
@@ -8814,9 +9081,10 @@ func program4v4Draw(g *graph.Graph, s schedules.Schedule) (compile.Program, erro
 				_oPi, _oTau = 1/v, m/v
 			}
 			_aPi, _aTau := _v15p-_m33p+_oPi, _v15t-_m33t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m33p, _m33t = _oPi, _oTau
 			_v15p, _v15t = _aPi, _aTau
 		}
@@ -8840,11 +9108,15 @@ func program4v4Draw(g *graph.Graph, s schedules.Schedule) (compile.Program, erro
 				_oPi, _oTau = a*_c0Pi, a*_c0Tau
 			}
 			_aPi, _aTau := _v7p-_m23p+_oPi, _v7t-_m23t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m23p, _m23t = _oPi, _oTau
 			_v7p, _v7t = _aPi, _aTau
+		}
+		if _bad != 0 {
+			return schedules.Result{}, compile.ErrFallback
 		}
 		_msgs, _margs := g.State()
 		_ms, _vs := _msgs[:38], _margs[:19]
@@ -9016,6 +9288,7 @@ func program5v5(g *graph.Graph, s schedules.Schedule) (compile.Program, error) {
 			return schedules.Result{}, compile.ErrFallback
 		}
 		var _err error
+		var _bad float64 // 0 while every marginal is finite
 		var _m0p, _m0t float64
 		var _m1p, _m1t float64
 		var _m2p, _m2t float64
@@ -9096,9 +9369,10 @@ func program5v5(g *graph.Graph, s schedules.Schedule) (compile.Program, error) {
 				_oPi, _oTau = inv, _f0.Mean*inv
 			}
 			_aPi, _aTau := _v0p-_m0p+_oPi, _v0t-_m0t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m0p, _m0t = _oPi, _oTau
 			_v0p, _v0t = _aPi, _aTau
 		}
@@ -9112,9 +9386,10 @@ func program5v5(g *graph.Graph, s schedules.Schedule) (compile.Program, error) {
 				_oPi, _oTau = inv, _f1.Mean*inv
 			}
 			_aPi, _aTau := _v1p-_m1p+_oPi, _v1t-_m1t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m1p, _m1t = _oPi, _oTau
 			_v1p, _v1t = _aPi, _aTau
 		}
@@ -9128,9 +9403,10 @@ func program5v5(g *graph.Graph, s schedules.Schedule) (compile.Program, error) {
 				_oPi, _oTau = inv, _f2.Mean*inv
 			}
 			_aPi, _aTau := _v2p-_m2p+_oPi, _v2t-_m2t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m2p, _m2t = _oPi, _oTau
 			_v2p, _v2t = _aPi, _aTau
 		}
@@ -9144,9 +9420,10 @@ func program5v5(g *graph.Graph, s schedules.Schedule) (compile.Program, error) {
 				_oPi, _oTau = inv, _f3.Mean*inv
 			}
 			_aPi, _aTau := _v3p-_m3p+_oPi, _v3t-_m3t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m3p, _m3t = _oPi, _oTau
 			_v3p, _v3t = _aPi, _aTau
 		}
@@ -9160,9 +9437,10 @@ func program5v5(g *graph.Graph, s schedules.Schedule) (compile.Program, error) {
 				_oPi, _oTau = inv, _f4.Mean*inv
 			}
 			_aPi, _aTau := _v4p-_m4p+_oPi, _v4t-_m4t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m4p, _m4t = _oPi, _oTau
 			_v4p, _v4t = _aPi, _aTau
 		}
@@ -9176,9 +9454,10 @@ func program5v5(g *graph.Graph, s schedules.Schedule) (compile.Program, error) {
 				_oPi, _oTau = inv, _f5.Mean*inv
 			}
 			_aPi, _aTau := _v5p-_m5p+_oPi, _v5t-_m5t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m5p, _m5t = _oPi, _oTau
 			_v5p, _v5t = _aPi, _aTau
 		}
@@ -9192,9 +9471,10 @@ func program5v5(g *graph.Graph, s schedules.Schedule) (compile.Program, error) {
 				_oPi, _oTau = inv, _f6.Mean*inv
 			}
 			_aPi, _aTau := _v6p-_m6p+_oPi, _v6t-_m6t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m6p, _m6t = _oPi, _oTau
 			_v6p, _v6t = _aPi, _aTau
 		}
@@ -9208,9 +9488,10 @@ func program5v5(g *graph.Graph, s schedules.Schedule) (compile.Program, error) {
 				_oPi, _oTau = inv, _f7.Mean*inv
 			}
 			_aPi, _aTau := _v7p-_m7p+_oPi, _v7t-_m7t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m7p, _m7t = _oPi, _oTau
 			_v7p, _v7t = _aPi, _aTau
 		}
@@ -9224,9 +9505,10 @@ func program5v5(g *graph.Graph, s schedules.Schedule) (compile.Program, error) {
 				_oPi, _oTau = inv, _f8.Mean*inv
 			}
 			_aPi, _aTau := _v8p-_m8p+_oPi, _v8t-_m8t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m8p, _m8t = _oPi, _oTau
 			_v8p, _v8t = _aPi, _aTau
 		}
@@ -9240,9 +9522,10 @@ func program5v5(g *graph.Graph, s schedules.Schedule) (compile.Program, error) {
 				_oPi, _oTau = inv, _f9.Mean*inv
 			}
 			_aPi, _aTau := _v9p-_m9p+_oPi, _v9t-_m9t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m9p, _m9t = _oPi, _oTau
 			_v9p, _v9t = _aPi, _aTau
 		}
@@ -9266,9 +9549,10 @@ func program5v5(g *graph.Graph, s schedules.Schedule) (compile.Program, error) {
 				_oPi, _oTau = a*_c1Pi, a*_c1Tau
 			}
 			_aPi, _aTau := _v10p-_m10p+_oPi, _v10t-_m10t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m10p, _m10t = _oPi, _oTau
 			_v10p, _v10t = _aPi, _aTau
 		}
@@ -9292,9 +9576,10 @@ func program5v5(g *graph.Graph, s schedules.Schedule) (compile.Program, error) {
 				_oPi, _oTau = a*_c1Pi, a*_c1Tau
 			}
 			_aPi, _aTau := _v11p-_m12p+_oPi, _v11t-_m12t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m12p, _m12t = _oPi, _oTau
 			_v11p, _v11t = _aPi, _aTau
 		}
@@ -9318,9 +9603,10 @@ func program5v5(g *graph.Graph, s schedules.Schedule) (compile.Program, error) {
 				_oPi, _oTau = a*_c1Pi, a*_c1Tau
 			}
 			_aPi, _aTau := _v12p-_m14p+_oPi, _v12t-_m14t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m14p, _m14t = _oPi, _oTau
 			_v12p, _v12t = _aPi, _aTau
 		}
@@ -9344,9 +9630,10 @@ func program5v5(g *graph.Graph, s schedules.Schedule) (compile.Program, error) {
 				_oPi, _oTau = a*_c1Pi, a*_c1Tau
 			}
 			_aPi, _aTau := _v13p-_m16p+_oPi, _v13t-_m16t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m16p, _m16t = _oPi, _oTau
 			_v13p, _v13t = _aPi, _aTau
 		}
@@ -9370,9 +9657,10 @@ func program5v5(g *graph.Graph, s schedules.Schedule) (compile.Program, error) {
 				_oPi, _oTau = a*_c1Pi, a*_c1Tau
 			}
 			_aPi, _aTau := _v14p-_m18p+_oPi, _v14t-_m18t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m18p, _m18t = _oPi, _oTau
 			_v14p, _v14t = _aPi, _aTau
 		}
@@ -9396,9 +9684,10 @@ func program5v5(g *graph.Graph, s schedules.Schedule) (compile.Program, error) {
 				_oPi, _oTau = a*_c1Pi, a*_c1Tau
 			}
 			_aPi, _aTau := _v15p-_m20p+_oPi, _v15t-_m20t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m20p, _m20t = _oPi, _oTau
 			_v15p, _v15t = _aPi, _aTau
 		}
@@ -9422,9 +9711,10 @@ func program5v5(g *graph.Graph, s schedules.Schedule) (compile.Program, error) {
 				_oPi, _oTau = a*_c1Pi, a*_c1Tau
 			}
 			_aPi, _aTau := _v16p-_m22p+_oPi, _v16t-_m22t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m22p, _m22t = _oPi, _oTau
 			_v16p, _v16t = _aPi, _aTau
 		}
@@ -9448,9 +9738,10 @@ func program5v5(g *graph.Graph, s schedules.Schedule) (compile.Program, error) {
 				_oPi, _oTau = a*_c1Pi, a*_c1Tau
 			}
 			_aPi, _aTau := _v17p-_m24p+_oPi, _v17t-_m24t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m24p, _m24t = _oPi, _oTau
 			_v17p, _v17t = _aPi, _aTau
 		}
@@ -9474,9 +9765,10 @@ func program5v5(g *graph.Graph, s schedules.Schedule) (compile.Program, error) {
 				_oPi, _oTau = a*_c1Pi, a*_c1Tau
 			}
 			_aPi, _aTau := _v18p-_m26p+_oPi, _v18t-_m26t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m26p, _m26t = _oPi, _oTau
 			_v18p, _v18t = _aPi, _aTau
 		}
@@ -9500,9 +9792,10 @@ func program5v5(g *graph.Graph, s schedules.Schedule) (compile.Program, error) {
 				_oPi, _oTau = a*_c1Pi, a*_c1Tau
 			}
 			_aPi, _aTau := _v19p-_m28p+_oPi, _v19t-_m28t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m28p, _m28t = _oPi, _oTau
 			_v19p, _v19t = _aPi, _aTau
 		}
@@ -9592,9 +9885,10 @@ func program5v5(g *graph.Graph, s schedules.Schedule) (compile.Program, error) {
 				_oPi, _oTau = 1/v, m/v
 			}
 			_aPi, _aTau := _v20p-_m30p+_oPi, _v20t-_m30t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m30p, _m30t = _oPi, _oTau
 			_v20p, _v20t = _aPi, _aTau
 		}
@@ -9684,9 +9978,10 @@ func program5v5(g *graph.Graph, s schedules.Schedule) (compile.Program, error) {
 				_oPi, _oTau = 1/v, m/v
 			}
 			_aPi, _aTau := _v21p-_m36p+_oPi, _v21t-_m36t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m36p, _m36t = _oPi, _oTau
 			_v21p, _v21t = _aPi, _aTau
 		}
@@ -9730,9 +10025,10 @@ func program5v5(g *graph.Graph, s schedules.Schedule) (compile.Program, error) {
 				_oPi, _oTau = ai*ai*_c1Pi*r2, ai*(s1*_c1Tau*r2+s2*_c2Tau*r1)
 			}
 			_aPi, _aTau := _v22p-_m42p+_oPi, _v22t-_m42t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m42p, _m42t = _oPi, _oTau
 			_v22p, _v22t = _aPi, _aTau
 		}
@@ -9761,9 +10057,10 @@ func program5v5(g *graph.Graph, s schedules.Schedule) (compile.Program, error) {
 				_oPi, _oTau = _c0Pi*tr.W*r, (_c0Tau*tr.W+sc*tr.V)*r
 			}
 			_aPi, _aTau := _v22p-_m45p+_oPi, _v22t-_m45t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m45p, _m45t = _oPi, _oTau
 			_v22p, _v22t = _aPi, _aTau
 		}
@@ -9810,9 +10107,10 @@ func program5v5(g *graph.Graph, s schedules.Schedule) (compile.Program, error) {
 				_oPi, _oTau = ai*ai*_c0Pi*r2, ai*(s1*_c0Tau*r2+s2*_c2Tau*r1)
 			}
 			_aPi, _aTau := _v20p-_m43p+_oPi, _v20t-_m43t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m43p, _m43t = _oPi, _oTau
 			_v20p, _v20t = _aPi, _aTau
 		}
@@ -9859,9 +10157,10 @@ func program5v5(g *graph.Graph, s schedules.Schedule) (compile.Program, error) {
 				_oPi, _oTau = ai*ai*_c0Pi*r2, ai*(s1*_c0Tau*r2+s2*_c1Tau*r1)
 			}
 			_aPi, _aTau := _v21p-_m44p+_oPi, _v21t-_m44t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m44p, _m44t = _oPi, _oTau
 			_v21p, _v21t = _aPi, _aTau
 		}
@@ -9954,9 +10253,10 @@ func program5v5(g *graph.Graph, s schedules.Schedule) (compile.Program, error) {
 				_oPi, _oTau = 1/v, m/v
 			}
 			_aPi, _aTau := _v10p-_m31p+_oPi, _v10t-_m31t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m31p, _m31t = _oPi, _oTau
 			_v10p, _v10t = _aPi, _aTau
 		}
@@ -9980,9 +10280,10 @@ func program5v5(g *graph.Graph, s schedules.Schedule) (compile.Program, error) {
 				_oPi, _oTau = a*_c0Pi, a*_c0Tau
 			}
 			_aPi, _aTau := _v0p-_m11p+_oPi, _v0t-_m11t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m11p, _m11t = _oPi, _oTau
 			_v0p, _v0t = _aPi, _aTau
 		}
@@ -10075,9 +10376,10 @@ func program5v5(g *graph.Graph, s schedules.Schedule) (compile.Program, error) {
 				_oPi, _oTau = 1/v, m/v
 			}
 			_aPi, _aTau := _v11p-_m32p+_oPi, _v11t-_m32t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m32p, _m32t = _oPi, _oTau
 			_v11p, _v11t = _aPi, _aTau
 		}
@@ -10101,9 +10403,10 @@ func program5v5(g *graph.Graph, s schedules.Schedule) (compile.Program, error) {
 				_oPi, _oTau = a*_c0Pi, a*_c0Tau
 			}
 			_aPi, _aTau := _v1p-_m13p+_oPi, _v1t-_m13t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m13p, _m13t = _oPi, _oTau
 			_v1p, _v1t = _aPi, _aTau
 		}
@@ -10196,9 +10499,10 @@ func program5v5(g *graph.Graph, s schedules.Schedule) (compile.Program, error) {
 				_oPi, _oTau = 1/v, m/v
 			}
 			_aPi, _aTau := _v12p-_m33p+_oPi, _v12t-_m33t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m33p, _m33t = _oPi, _oTau
 			_v12p, _v12t = _aPi, _aTau
 		}
@@ -10222,9 +10526,10 @@ func program5v5(g *graph.Graph, s schedules.Schedule) (compile.Program, error) {
 				_oPi, _oTau = a*_c0Pi, a*_c0Tau
 			}
 			_aPi, _aTau := _v2p-_m15p+_oPi, _v2t-_m15t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m15p, _m15t = _oPi, _oTau
 			_v2p, _v2t = _aPi, _aTau
 		}
@@ -10317,9 +10622,10 @@ func program5v5(g *graph.Graph, s schedules.Schedule) (compile.Program, error) {
 				_oPi, _oTau = 1/v, m/v
 			}
 			_aPi, _aTau := _v13p-_m34p+_oPi, _v13t-_m34t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m34p, _m34t = _oPi, _oTau
 			_v13p, _v13t = _aPi, _aTau
 		}
@@ -10343,9 +10649,10 @@ func program5v5(g *graph.Graph, s schedules.Schedule) (compile.Program, error) {
 				_oPi, _oTau = a*_c0Pi, a*_c0Tau
 			}
 			_aPi, _aTau := _v3p-_m17p+_oPi, _v3t-_m17t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m17p, _m17t = _oPi, _oTau
 			_v3p, _v3t = _aPi, _aTau
 		}
@@ -10438,9 +10745,10 @@ func program5v5(g *graph.Graph, s schedules.Schedule) (compile.Program, error) {
 				_oPi, _oTau = 1/v, m/v
 			}
 			_aPi, _aTau := _v14p-_m35p+_oPi, _v14t-_m35t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m35p, _m35t = _oPi, _oTau
 			_v14p, _v14t = _aPi, _aTau
 		}
@@ -10464,9 +10772,10 @@ func program5v5(g *graph.Graph, s schedules.Schedule) (compile.Program, error) {
 				_oPi, _oTau = a*_c0Pi, a*_c0Tau
 			}
 			_aPi, _aTau := _v4p-_m19p+_oPi, _v4t-_m19t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m19p, _m19t = _oPi, _oTau
 			_v4p, _v4t = _aPi, _aTau
 		}
@@ -10559,9 +10868,10 @@ func program5v5(g *graph.Graph, s schedules.Schedule) (compile.Program, error) {
 				_oPi, _oTau = 1/v, m/v
 			}
 			_aPi, _aTau := _v15p-_m37p+_oPi, _v15t-_m37t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m37p, _m37t = _oPi, _oTau
 			_v15p, _v15t = _aPi, _aTau
 		}
@@ -10585,9 +10895,10 @@ func program5v5(g *graph.Graph, s schedules.Schedule) (compile.Program, error) {
 				_oPi, _oTau = a*_c0Pi, a*_c0Tau
 			}
 			_aPi, _aTau := _v5p-_m21p+_oPi, _v5t-_m21t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m21p, _m21t = _oPi, _oTau
 			_v5p, _v5t = _aPi, _aTau
 		}
@@ -10680,9 +10991,10 @@ func program5v5(g *graph.Graph, s schedules.Schedule) (compile.Program, error) {
 				_oPi, _oTau = 1/v, m/v
 			}
 			_aPi, _aTau := _v16p-_m38p+_oPi, _v16t-_m38t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m38p, _m38t = _oPi, _oTau
 			_v16p, _v16t = _aPi, _aTau
 		}
@@ -10706,9 +11018,10 @@ func program5v5(g *graph.Graph, s schedules.Schedule) (compile.Program, error) {
 				_oPi, _oTau = a*_c0Pi, a*_c0Tau
 			}
 			_aPi, _aTau := _v6p-_m23p+_oPi, _v6t-_m23t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m23p, _m23t = _oPi, _oTau
 			_v6p, _v6t = _aPi, _aTau
 		}
@@ -10801,9 +11114,10 @@ func program5v5(g *graph.Graph, s schedules.Schedule) (compile.Program, error) {
 				_oPi, _oTau = 1/v, m/v
 			}
 			_aPi, _aTau := _v17p-_m39p+_oPi, _v17t-_m39t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m39p, _m39t = _oPi, _oTau
 			_v17p, _v17t = _aPi, _aTau
 		}
@@ -10827,9 +11141,10 @@ func program5v5(g *graph.Graph, s schedules.Schedule) (compile.Program, error) {
 				_oPi, _oTau = a*_c0Pi, a*_c0Tau
 			}
 			_aPi, _aTau := _v7p-_m25p+_oPi, _v7t-_m25t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m25p, _m25t = _oPi, _oTau
 			_v7p, _v7t = _aPi, _aTau
 		}
@@ -10922,9 +11237,10 @@ func program5v5(g *graph.Graph, s schedules.Schedule) (compile.Program, error) {
 				_oPi, _oTau = 1/v, m/v
 			}
 			_aPi, _aTau := _v18p-_m40p+_oPi, _v18t-_m40t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m40p, _m40t = _oPi, _oTau
 			_v18p, _v18t = _aPi, _aTau
 		}
@@ -10948,9 +11264,10 @@ func program5v5(g *graph.Graph, s schedules.Schedule) (compile.Program, error) {
 				_oPi, _oTau = a*_c0Pi, a*_c0Tau
 			}
 			_aPi, _aTau := _v8p-_m27p+_oPi, _v8t-_m27t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m27p, _m27t = _oPi, _oTau
 			_v8p, _v8t = _aPi, _aTau
 		}
@@ -11043,9 +11360,10 @@ func program5v5(g *graph.Graph, s schedules.Schedule) (compile.Program, error) {
 				_oPi, _oTau = 1/v, m/v
 			}
 			_aPi, _aTau := _v19p-_m41p+_oPi, _v19t-_m41t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m41p, _m41t = _oPi, _oTau
 			_v19p, _v19t = _aPi, _aTau
 		}
@@ -11069,11 +11387,15 @@ func program5v5(g *graph.Graph, s schedules.Schedule) (compile.Program, error) {
 				_oPi, _oTau = a*_c0Pi, a*_c0Tau
 			}
 			_aPi, _aTau := _v9p-_m29p+_oPi, _v9t-_m29t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m29p, _m29t = _oPi, _oTau
 			_v9p, _v9t = _aPi, _aTau
+		}
+		if _bad != 0 {
+			return schedules.Result{}, compile.ErrFallback
 		}
 		_msgs, _margs := g.State()
 		_ms, _vs := _msgs[:46], _margs[:23]
@@ -11257,6 +11579,7 @@ func program5v5Draw(g *graph.Graph, s schedules.Schedule) (compile.Program, erro
 			return schedules.Result{}, compile.ErrFallback
 		}
 		var _err error
+		var _bad float64 // 0 while every marginal is finite
 		var _m0p, _m0t float64
 		var _m1p, _m1t float64
 		var _m2p, _m2t float64
@@ -11337,9 +11660,10 @@ func program5v5Draw(g *graph.Graph, s schedules.Schedule) (compile.Program, erro
 				_oPi, _oTau = inv, _f0.Mean*inv
 			}
 			_aPi, _aTau := _v0p-_m0p+_oPi, _v0t-_m0t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m0p, _m0t = _oPi, _oTau
 			_v0p, _v0t = _aPi, _aTau
 		}
@@ -11353,9 +11677,10 @@ func program5v5Draw(g *graph.Graph, s schedules.Schedule) (compile.Program, erro
 				_oPi, _oTau = inv, _f1.Mean*inv
 			}
 			_aPi, _aTau := _v1p-_m1p+_oPi, _v1t-_m1t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m1p, _m1t = _oPi, _oTau
 			_v1p, _v1t = _aPi, _aTau
 		}
@@ -11369,9 +11694,10 @@ func program5v5Draw(g *graph.Graph, s schedules.Schedule) (compile.Program, erro
 				_oPi, _oTau = inv, _f2.Mean*inv
 			}
 			_aPi, _aTau := _v2p-_m2p+_oPi, _v2t-_m2t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m2p, _m2t = _oPi, _oTau
 			_v2p, _v2t = _aPi, _aTau
 		}
@@ -11385,9 +11711,10 @@ func program5v5Draw(g *graph.Graph, s schedules.Schedule) (compile.Program, erro
 				_oPi, _oTau = inv, _f3.Mean*inv
 			}
 			_aPi, _aTau := _v3p-_m3p+_oPi, _v3t-_m3t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m3p, _m3t = _oPi, _oTau
 			_v3p, _v3t = _aPi, _aTau
 		}
@@ -11401,9 +11728,10 @@ func program5v5Draw(g *graph.Graph, s schedules.Schedule) (compile.Program, erro
 				_oPi, _oTau = inv, _f4.Mean*inv
 			}
 			_aPi, _aTau := _v4p-_m4p+_oPi, _v4t-_m4t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m4p, _m4t = _oPi, _oTau
 			_v4p, _v4t = _aPi, _aTau
 		}
@@ -11417,9 +11745,10 @@ func program5v5Draw(g *graph.Graph, s schedules.Schedule) (compile.Program, erro
 				_oPi, _oTau = inv, _f5.Mean*inv
 			}
 			_aPi, _aTau := _v5p-_m5p+_oPi, _v5t-_m5t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m5p, _m5t = _oPi, _oTau
 			_v5p, _v5t = _aPi, _aTau
 		}
@@ -11433,9 +11762,10 @@ func program5v5Draw(g *graph.Graph, s schedules.Schedule) (compile.Program, erro
 				_oPi, _oTau = inv, _f6.Mean*inv
 			}
 			_aPi, _aTau := _v6p-_m6p+_oPi, _v6t-_m6t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m6p, _m6t = _oPi, _oTau
 			_v6p, _v6t = _aPi, _aTau
 		}
@@ -11449,9 +11779,10 @@ func program5v5Draw(g *graph.Graph, s schedules.Schedule) (compile.Program, erro
 				_oPi, _oTau = inv, _f7.Mean*inv
 			}
 			_aPi, _aTau := _v7p-_m7p+_oPi, _v7t-_m7t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m7p, _m7t = _oPi, _oTau
 			_v7p, _v7t = _aPi, _aTau
 		}
@@ -11465,9 +11796,10 @@ func program5v5Draw(g *graph.Graph, s schedules.Schedule) (compile.Program, erro
 				_oPi, _oTau = inv, _f8.Mean*inv
 			}
 			_aPi, _aTau := _v8p-_m8p+_oPi, _v8t-_m8t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m8p, _m8t = _oPi, _oTau
 			_v8p, _v8t = _aPi, _aTau
 		}
@@ -11481,9 +11813,10 @@ func program5v5Draw(g *graph.Graph, s schedules.Schedule) (compile.Program, erro
 				_oPi, _oTau = inv, _f9.Mean*inv
 			}
 			_aPi, _aTau := _v9p-_m9p+_oPi, _v9t-_m9t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m9p, _m9t = _oPi, _oTau
 			_v9p, _v9t = _aPi, _aTau
 		}
@@ -11507,9 +11840,10 @@ func program5v5Draw(g *graph.Graph, s schedules.Schedule) (compile.Program, erro
 				_oPi, _oTau = a*_c1Pi, a*_c1Tau
 			}
 			_aPi, _aTau := _v10p-_m10p+_oPi, _v10t-_m10t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m10p, _m10t = _oPi, _oTau
 			_v10p, _v10t = _aPi, _aTau
 		}
@@ -11533,9 +11867,10 @@ func program5v5Draw(g *graph.Graph, s schedules.Schedule) (compile.Program, erro
 				_oPi, _oTau = a*_c1Pi, a*_c1Tau
 			}
 			_aPi, _aTau := _v11p-_m12p+_oPi, _v11t-_m12t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m12p, _m12t = _oPi, _oTau
 			_v11p, _v11t = _aPi, _aTau
 		}
@@ -11559,9 +11894,10 @@ func program5v5Draw(g *graph.Graph, s schedules.Schedule) (compile.Program, erro
 				_oPi, _oTau = a*_c1Pi, a*_c1Tau
 			}
 			_aPi, _aTau := _v12p-_m14p+_oPi, _v12t-_m14t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m14p, _m14t = _oPi, _oTau
 			_v12p, _v12t = _aPi, _aTau
 		}
@@ -11585,9 +11921,10 @@ func program5v5Draw(g *graph.Graph, s schedules.Schedule) (compile.Program, erro
 				_oPi, _oTau = a*_c1Pi, a*_c1Tau
 			}
 			_aPi, _aTau := _v13p-_m16p+_oPi, _v13t-_m16t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m16p, _m16t = _oPi, _oTau
 			_v13p, _v13t = _aPi, _aTau
 		}
@@ -11611,9 +11948,10 @@ func program5v5Draw(g *graph.Graph, s schedules.Schedule) (compile.Program, erro
 				_oPi, _oTau = a*_c1Pi, a*_c1Tau
 			}
 			_aPi, _aTau := _v14p-_m18p+_oPi, _v14t-_m18t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m18p, _m18t = _oPi, _oTau
 			_v14p, _v14t = _aPi, _aTau
 		}
@@ -11637,9 +11975,10 @@ func program5v5Draw(g *graph.Graph, s schedules.Schedule) (compile.Program, erro
 				_oPi, _oTau = a*_c1Pi, a*_c1Tau
 			}
 			_aPi, _aTau := _v15p-_m20p+_oPi, _v15t-_m20t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m20p, _m20t = _oPi, _oTau
 			_v15p, _v15t = _aPi, _aTau
 		}
@@ -11663,9 +12002,10 @@ func program5v5Draw(g *graph.Graph, s schedules.Schedule) (compile.Program, erro
 				_oPi, _oTau = a*_c1Pi, a*_c1Tau
 			}
 			_aPi, _aTau := _v16p-_m22p+_oPi, _v16t-_m22t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m22p, _m22t = _oPi, _oTau
 			_v16p, _v16t = _aPi, _aTau
 		}
@@ -11689,9 +12029,10 @@ func program5v5Draw(g *graph.Graph, s schedules.Schedule) (compile.Program, erro
 				_oPi, _oTau = a*_c1Pi, a*_c1Tau
 			}
 			_aPi, _aTau := _v17p-_m24p+_oPi, _v17t-_m24t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m24p, _m24t = _oPi, _oTau
 			_v17p, _v17t = _aPi, _aTau
 		}
@@ -11715,9 +12056,10 @@ func program5v5Draw(g *graph.Graph, s schedules.Schedule) (compile.Program, erro
 				_oPi, _oTau = a*_c1Pi, a*_c1Tau
 			}
 			_aPi, _aTau := _v18p-_m26p+_oPi, _v18t-_m26t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m26p, _m26t = _oPi, _oTau
 			_v18p, _v18t = _aPi, _aTau
 		}
@@ -11741,9 +12083,10 @@ func program5v5Draw(g *graph.Graph, s schedules.Schedule) (compile.Program, erro
 				_oPi, _oTau = a*_c1Pi, a*_c1Tau
 			}
 			_aPi, _aTau := _v19p-_m28p+_oPi, _v19t-_m28t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m28p, _m28t = _oPi, _oTau
 			_v19p, _v19t = _aPi, _aTau
 		}
@@ -11833,9 +12176,10 @@ func program5v5Draw(g *graph.Graph, s schedules.Schedule) (compile.Program, erro
 				_oPi, _oTau = 1/v, m/v
 			}
 			_aPi, _aTau := _v20p-_m30p+_oPi, _v20t-_m30t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m30p, _m30t = _oPi, _oTau
 			_v20p, _v20t = _aPi, _aTau
 		}
@@ -11925,9 +12269,10 @@ func program5v5Draw(g *graph.Graph, s schedules.Schedule) (compile.Program, erro
 				_oPi, _oTau = 1/v, m/v
 			}
 			_aPi, _aTau := _v21p-_m36p+_oPi, _v21t-_m36t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m36p, _m36t = _oPi, _oTau
 			_v21p, _v21t = _aPi, _aTau
 		}
@@ -11971,9 +12316,10 @@ func program5v5Draw(g *graph.Graph, s schedules.Schedule) (compile.Program, erro
 				_oPi, _oTau = ai*ai*_c1Pi*r2, ai*(s1*_c1Tau*r2+s2*_c2Tau*r1)
 			}
 			_aPi, _aTau := _v22p-_m42p+_oPi, _v22t-_m42t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m42p, _m42t = _oPi, _oTau
 			_v22p, _v22t = _aPi, _aTau
 		}
@@ -12002,9 +12348,10 @@ func program5v5Draw(g *graph.Graph, s schedules.Schedule) (compile.Program, erro
 				_oPi, _oTau = _c0Pi*tr.W*r, (_c0Tau*tr.W+sc*tr.V)*r
 			}
 			_aPi, _aTau := _v22p-_m45p+_oPi, _v22t-_m45t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m45p, _m45t = _oPi, _oTau
 			_v22p, _v22t = _aPi, _aTau
 		}
@@ -12051,9 +12398,10 @@ func program5v5Draw(g *graph.Graph, s schedules.Schedule) (compile.Program, erro
 				_oPi, _oTau = ai*ai*_c0Pi*r2, ai*(s1*_c0Tau*r2+s2*_c2Tau*r1)
 			}
 			_aPi, _aTau := _v20p-_m43p+_oPi, _v20t-_m43t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m43p, _m43t = _oPi, _oTau
 			_v20p, _v20t = _aPi, _aTau
 		}
@@ -12100,9 +12448,10 @@ func program5v5Draw(g *graph.Graph, s schedules.Schedule) (compile.Program, erro
 				_oPi, _oTau = ai*ai*_c0Pi*r2, ai*(s1*_c0Tau*r2+s2*_c1Tau*r1)
 			}
 			_aPi, _aTau := _v21p-_m44p+_oPi, _v21t-_m44t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m44p, _m44t = _oPi, _oTau
 			_v21p, _v21t = _aPi, _aTau
 		}
@@ -12195,9 +12544,10 @@ func program5v5Draw(g *graph.Graph, s schedules.Schedule) (compile.Program, erro
 				_oPi, _oTau = 1/v, m/v
 			}
 			_aPi, _aTau := _v10p-_m31p+_oPi, _v10t-_m31t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m31p, _m31t = _oPi, _oTau
 			_v10p, _v10t = _aPi, _aTau
 		}
@@ -12221,9 +12571,10 @@ func program5v5Draw(g *graph.Graph, s schedules.Schedule) (compile.Program, erro
 				_oPi, _oTau = a*_c0Pi, a*_c0Tau
 			}
 			_aPi, _aTau := _v0p-_m11p+_oPi, _v0t-_m11t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m11p, _m11t = _oPi, _oTau
 			_v0p, _v0t = _aPi, _aTau
 		}
@@ -12316,9 +12667,10 @@ func program5v5Draw(g *graph.Graph, s schedules.Schedule) (compile.Program, erro
 				_oPi, _oTau = 1/v, m/v
 			}
 			_aPi, _aTau := _v11p-_m32p+_oPi, _v11t-_m32t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m32p, _m32t = _oPi, _oTau
 			_v11p, _v11t = _aPi, _aTau
 		}
@@ -12342,9 +12694,10 @@ func program5v5Draw(g *graph.Graph, s schedules.Schedule) (compile.Program, erro
 				_oPi, _oTau = a*_c0Pi, a*_c0Tau
 			}
 			_aPi, _aTau := _v1p-_m13p+_oPi, _v1t-_m13t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m13p, _m13t = _oPi, _oTau
 			_v1p, _v1t = _aPi, _aTau
 		}
@@ -12437,9 +12790,10 @@ func program5v5Draw(g *graph.Graph, s schedules.Schedule) (compile.Program, erro
 				_oPi, _oTau = 1/v, m/v
 			}
 			_aPi, _aTau := _v12p-_m33p+_oPi, _v12t-_m33t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m33p, _m33t = _oPi, _oTau
 			_v12p, _v12t = _aPi, _aTau
 		}
@@ -12463,9 +12817,10 @@ func program5v5Draw(g *graph.Graph, s schedules.Schedule) (compile.Program, erro
 				_oPi, _oTau = a*_c0Pi, a*_c0Tau
 			}
 			_aPi, _aTau := _v2p-_m15p+_oPi, _v2t-_m15t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m15p, _m15t = _oPi, _oTau
 			_v2p, _v2t = _aPi, _aTau
 		}
@@ -12558,9 +12913,10 @@ func program5v5Draw(g *graph.Graph, s schedules.Schedule) (compile.Program, erro
 				_oPi, _oTau = 1/v, m/v
 			}
 			_aPi, _aTau := _v13p-_m34p+_oPi, _v13t-_m34t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m34p, _m34t = _oPi, _oTau
 			_v13p, _v13t = _aPi, _aTau
 		}
@@ -12584,9 +12940,10 @@ func program5v5Draw(g *graph.Graph, s schedules.Schedule) (compile.Program, erro
 				_oPi, _oTau = a*_c0Pi, a*_c0Tau
 			}
 			_aPi, _aTau := _v3p-_m17p+_oPi, _v3t-_m17t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m17p, _m17t = _oPi, _oTau
 			_v3p, _v3t = _aPi, _aTau
 		}
@@ -12679,9 +13036,10 @@ func program5v5Draw(g *graph.Graph, s schedules.Schedule) (compile.Program, erro
 				_oPi, _oTau = 1/v, m/v
 			}
 			_aPi, _aTau := _v14p-_m35p+_oPi, _v14t-_m35t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m35p, _m35t = _oPi, _oTau
 			_v14p, _v14t = _aPi, _aTau
 		}
@@ -12705,9 +13063,10 @@ func program5v5Draw(g *graph.Graph, s schedules.Schedule) (compile.Program, erro
 				_oPi, _oTau = a*_c0Pi, a*_c0Tau
 			}
 			_aPi, _aTau := _v4p-_m19p+_oPi, _v4t-_m19t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m19p, _m19t = _oPi, _oTau
 			_v4p, _v4t = _aPi, _aTau
 		}
@@ -12800,9 +13159,10 @@ func program5v5Draw(g *graph.Graph, s schedules.Schedule) (compile.Program, erro
 				_oPi, _oTau = 1/v, m/v
 			}
 			_aPi, _aTau := _v15p-_m37p+_oPi, _v15t-_m37t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m37p, _m37t = _oPi, _oTau
 			_v15p, _v15t = _aPi, _aTau
 		}
@@ -12826,9 +13186,10 @@ func program5v5Draw(g *graph.Graph, s schedules.Schedule) (compile.Program, erro
 				_oPi, _oTau = a*_c0Pi, a*_c0Tau
 			}
 			_aPi, _aTau := _v5p-_m21p+_oPi, _v5t-_m21t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m21p, _m21t = _oPi, _oTau
 			_v5p, _v5t = _aPi, _aTau
 		}
@@ -12921,9 +13282,10 @@ func program5v5Draw(g *graph.Graph, s schedules.Schedule) (compile.Program, erro
 				_oPi, _oTau = 1/v, m/v
 			}
 			_aPi, _aTau := _v16p-_m38p+_oPi, _v16t-_m38t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m38p, _m38t = _oPi, _oTau
 			_v16p, _v16t = _aPi, _aTau
 		}
@@ -12947,9 +13309,10 @@ func program5v5Draw(g *graph.Graph, s schedules.Schedule) (compile.Program, erro
 				_oPi, _oTau = a*_c0Pi, a*_c0Tau
 			}
 			_aPi, _aTau := _v6p-_m23p+_oPi, _v6t-_m23t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m23p, _m23t = _oPi, _oTau
 			_v6p, _v6t = _aPi, _aTau
 		}
@@ -13042,9 +13405,10 @@ func program5v5Draw(g *graph.Graph, s schedules.Schedule) (compile.Program, erro
 				_oPi, _oTau = 1/v, m/v
 			}
 			_aPi, _aTau := _v17p-_m39p+_oPi, _v17t-_m39t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m39p, _m39t = _oPi, _oTau
 			_v17p, _v17t = _aPi, _aTau
 		}
@@ -13068,9 +13432,10 @@ func program5v5Draw(g *graph.Graph, s schedules.Schedule) (compile.Program, erro
 				_oPi, _oTau = a*_c0Pi, a*_c0Tau
 			}
 			_aPi, _aTau := _v7p-_m25p+_oPi, _v7t-_m25t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m25p, _m25t = _oPi, _oTau
 			_v7p, _v7t = _aPi, _aTau
 		}
@@ -13163,9 +13528,10 @@ func program5v5Draw(g *graph.Graph, s schedules.Schedule) (compile.Program, erro
 				_oPi, _oTau = 1/v, m/v
 			}
 			_aPi, _aTau := _v18p-_m40p+_oPi, _v18t-_m40t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m40p, _m40t = _oPi, _oTau
 			_v18p, _v18t = _aPi, _aTau
 		}
@@ -13189,9 +13555,10 @@ func program5v5Draw(g *graph.Graph, s schedules.Schedule) (compile.Program, erro
 				_oPi, _oTau = a*_c0Pi, a*_c0Tau
 			}
 			_aPi, _aTau := _v8p-_m27p+_oPi, _v8t-_m27t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m27p, _m27t = _oPi, _oTau
 			_v8p, _v8t = _aPi, _aTau
 		}
@@ -13284,9 +13651,10 @@ func program5v5Draw(g *graph.Graph, s schedules.Schedule) (compile.Program, erro
 				_oPi, _oTau = 1/v, m/v
 			}
 			_aPi, _aTau := _v19p-_m41p+_oPi, _v19t-_m41t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m41p, _m41t = _oPi, _oTau
 			_v19p, _v19t = _aPi, _aTau
 		}
@@ -13310,11 +13678,15 @@ func program5v5Draw(g *graph.Graph, s schedules.Schedule) (compile.Program, erro
 				_oPi, _oTau = a*_c0Pi, a*_c0Tau
 			}
 			_aPi, _aTau := _v9p-_m29p+_oPi, _v9t-_m29t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m29p, _m29t = _oPi, _oTau
 			_v9p, _v9t = _aPi, _aTau
+		}
+		if _bad != 0 {
+			return schedules.Result{}, compile.ErrFallback
 		}
 		_msgs, _margs := g.State()
 		_ms, _vs := _msgs[:46], _margs[:23]
@@ -13459,6 +13831,7 @@ func programFFA3(g *graph.Graph, s schedules.Schedule) (compile.Program, error) 
 		}
 		var _pass float64
 		var _err error
+		var _bad float64 // 0 while every marginal is finite
 		var _m0p, _m0t float64
 		var _m1p, _m1t float64
 		var _m2p, _m2t float64
@@ -13504,9 +13877,10 @@ func programFFA3(g *graph.Graph, s schedules.Schedule) (compile.Program, error) 
 				_oPi, _oTau = inv, _f0.Mean*inv
 			}
 			_aPi, _aTau := _v0p-_m0p+_oPi, _v0t-_m0t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m0p, _m0t = _oPi, _oTau
 			_v0p, _v0t = _aPi, _aTau
 		}
@@ -13520,9 +13894,10 @@ func programFFA3(g *graph.Graph, s schedules.Schedule) (compile.Program, error) 
 				_oPi, _oTau = inv, _f1.Mean*inv
 			}
 			_aPi, _aTau := _v1p-_m1p+_oPi, _v1t-_m1t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m1p, _m1t = _oPi, _oTau
 			_v1p, _v1t = _aPi, _aTau
 		}
@@ -13536,9 +13911,10 @@ func programFFA3(g *graph.Graph, s schedules.Schedule) (compile.Program, error) 
 				_oPi, _oTau = inv, _f2.Mean*inv
 			}
 			_aPi, _aTau := _v2p-_m2p+_oPi, _v2t-_m2t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m2p, _m2t = _oPi, _oTau
 			_v2p, _v2t = _aPi, _aTau
 		}
@@ -13562,9 +13938,10 @@ func programFFA3(g *graph.Graph, s schedules.Schedule) (compile.Program, error) 
 				_oPi, _oTau = a*_c1Pi, a*_c1Tau
 			}
 			_aPi, _aTau := _v3p-_m3p+_oPi, _v3t-_m3t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m3p, _m3t = _oPi, _oTau
 			_v3p, _v3t = _aPi, _aTau
 		}
@@ -13588,9 +13965,10 @@ func programFFA3(g *graph.Graph, s schedules.Schedule) (compile.Program, error) 
 				_oPi, _oTau = a*_c1Pi, a*_c1Tau
 			}
 			_aPi, _aTau := _v4p-_m5p+_oPi, _v4t-_m5t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m5p, _m5t = _oPi, _oTau
 			_v4p, _v4t = _aPi, _aTau
 		}
@@ -13614,9 +13992,10 @@ func programFFA3(g *graph.Graph, s schedules.Schedule) (compile.Program, error) 
 				_oPi, _oTau = a*_c1Pi, a*_c1Tau
 			}
 			_aPi, _aTau := _v5p-_m7p+_oPi, _v5t-_m7t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m7p, _m7t = _oPi, _oTau
 			_v5p, _v5t = _aPi, _aTau
 		}
@@ -13639,16 +14018,21 @@ func programFFA3(g *graph.Graph, s schedules.Schedule) (compile.Program, error) 
 				ai := 1.0
 				_ = ai
 				a := _f6.Coefficients[0]
-				mPi, mTau := _c1Pi/(a*a), _c1Tau/a
-				if !(mPi > 0) || mPi > math.MaxFloat64 || mTau-mTau != 0 {
-					return schedules.Result{}, compile.ErrFallback
+				if a == 1 {
+					_oPi, _oTau = _c1Pi, _c1Tau
+				} else {
+					mPi, mTau := _c1Pi/(a*a), _c1Tau/a
+					if !(mPi > 0) || mPi > math.MaxFloat64 || mTau-mTau != 0 {
+						return schedules.Result{}, compile.ErrFallback
+					}
+					_oPi, _oTau = mPi, mTau
 				}
-				_oPi, _oTau = mPi, mTau
 			}
 			_aPi, _aTau := _v6p-_m9p+_oPi, _v6t-_m9t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m9p, _m9t = _oPi, _oTau
 			_v6p, _v6t = _aPi, _aTau
 		}
@@ -13671,16 +14055,21 @@ func programFFA3(g *graph.Graph, s schedules.Schedule) (compile.Program, error) 
 				ai := 1.0
 				_ = ai
 				a := _f7.Coefficients[0]
-				mPi, mTau := _c1Pi/(a*a), _c1Tau/a
-				if !(mPi > 0) || mPi > math.MaxFloat64 || mTau-mTau != 0 {
-					return schedules.Result{}, compile.ErrFallback
+				if a == 1 {
+					_oPi, _oTau = _c1Pi, _c1Tau
+				} else {
+					mPi, mTau := _c1Pi/(a*a), _c1Tau/a
+					if !(mPi > 0) || mPi > math.MaxFloat64 || mTau-mTau != 0 {
+						return schedules.Result{}, compile.ErrFallback
+					}
+					_oPi, _oTau = mPi, mTau
 				}
-				_oPi, _oTau = mPi, mTau
 			}
 			_aPi, _aTau := _v7p-_m11p+_oPi, _v7t-_m11t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m11p, _m11t = _oPi, _oTau
 			_v7p, _v7t = _aPi, _aTau
 		}
@@ -13703,16 +14092,21 @@ func programFFA3(g *graph.Graph, s schedules.Schedule) (compile.Program, error) 
 				ai := 1.0
 				_ = ai
 				a := _f8.Coefficients[0]
-				mPi, mTau := _c1Pi/(a*a), _c1Tau/a
-				if !(mPi > 0) || mPi > math.MaxFloat64 || mTau-mTau != 0 {
-					return schedules.Result{}, compile.ErrFallback
+				if a == 1 {
+					_oPi, _oTau = _c1Pi, _c1Tau
+				} else {
+					mPi, mTau := _c1Pi/(a*a), _c1Tau/a
+					if !(mPi > 0) || mPi > math.MaxFloat64 || mTau-mTau != 0 {
+						return schedules.Result{}, compile.ErrFallback
+					}
+					_oPi, _oTau = mPi, mTau
 				}
-				_oPi, _oTau = mPi, mTau
 			}
 			_aPi, _aTau := _v8p-_m13p+_oPi, _v8t-_m13t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m13p, _m13t = _oPi, _oTau
 			_v8p, _v8t = _aPi, _aTau
 		}
@@ -13776,9 +14170,10 @@ func programFFA3(g *graph.Graph, s schedules.Schedule) (compile.Program, error) 
 						_oPi, _oTau = (1-_d0)*_oPi+_d0*_m15p, (1-_d0)*_oTau+_d0*_m15t
 					}
 					_aPi, _aTau := _v9p-_m15p+_oPi, _v9t-_m15t+_oTau
-					if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+					if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 						return schedules.Result{}, compile.ErrFallback
 					}
+					_bad += _aTau - _aTau
 					var _dd float64
 					if _lo, _hi := min(_v9p, _aPi), max(_v9p, _aPi); _lo > 1e-50 && _hi < 1e50 && math.Abs(_v9t) < 1e100 && math.Abs(_aTau) < 1e100 {
 						_s := math.Sqrt(_lo)
@@ -13821,9 +14216,10 @@ func programFFA3(g *graph.Graph, s schedules.Schedule) (compile.Program, error) 
 						_oPi, _oTau = (1-_d0)*_oPi+_d0*_m21p, (1-_d0)*_oTau+_d0*_m21t
 					}
 					_aPi, _aTau := _v9p-_m21p+_oPi, _v9t-_m21t+_oTau
-					if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+					if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 						return schedules.Result{}, compile.ErrFallback
 					}
+					_bad += _aTau - _aTau
 					var _dd float64
 					if _lo, _hi := min(_v9p, _aPi), max(_v9p, _aPi); _lo > 1e-50 && _hi < 1e50 && math.Abs(_v9t) < 1e100 && math.Abs(_aTau) < 1e100 {
 						_s := math.Sqrt(_lo)
@@ -13884,9 +14280,10 @@ func programFFA3(g *graph.Graph, s schedules.Schedule) (compile.Program, error) 
 						_oPi, _oTau = (1-_d0)*_oPi+_d0*_m17p, (1-_d0)*_oTau+_d0*_m17t
 					}
 					_aPi, _aTau := _v7p-_m17p+_oPi, _v7t-_m17t+_oTau
-					if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+					if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 						return schedules.Result{}, compile.ErrFallback
 					}
+					_bad += _aTau - _aTau
 					var _dd float64
 					if _lo, _hi := min(_v7p, _aPi), max(_v7p, _aPi); _lo > 1e-50 && _hi < 1e50 && math.Abs(_v7t) < 1e100 && math.Abs(_aTau) < 1e100 {
 						_s := math.Sqrt(_lo)
@@ -13944,9 +14341,10 @@ func programFFA3(g *graph.Graph, s schedules.Schedule) (compile.Program, error) 
 						_oPi, _oTau = (1-_d0)*_oPi+_d0*_m18p, (1-_d0)*_oTau+_d0*_m18t
 					}
 					_aPi, _aTau := _v10p-_m18p+_oPi, _v10t-_m18t+_oTau
-					if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+					if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 						return schedules.Result{}, compile.ErrFallback
 					}
+					_bad += _aTau - _aTau
 					var _dd float64
 					if _lo, _hi := min(_v10p, _aPi), max(_v10p, _aPi); _lo > 1e-50 && _hi < 1e50 && math.Abs(_v10t) < 1e100 && math.Abs(_aTau) < 1e100 {
 						_s := math.Sqrt(_lo)
@@ -13989,9 +14387,10 @@ func programFFA3(g *graph.Graph, s schedules.Schedule) (compile.Program, error) 
 						_oPi, _oTau = (1-_d0)*_oPi+_d0*_m22p, (1-_d0)*_oTau+_d0*_m22t
 					}
 					_aPi, _aTau := _v10p-_m22p+_oPi, _v10t-_m22t+_oTau
-					if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+					if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 						return schedules.Result{}, compile.ErrFallback
 					}
+					_bad += _aTau - _aTau
 					var _dd float64
 					if _lo, _hi := min(_v10p, _aPi), max(_v10p, _aPi); _lo > 1e-50 && _hi < 1e50 && math.Abs(_v10t) < 1e100 && math.Abs(_aTau) < 1e100 {
 						_s := math.Sqrt(_lo)
@@ -14052,9 +14451,10 @@ func programFFA3(g *graph.Graph, s schedules.Schedule) (compile.Program, error) 
 						_oPi, _oTau = (1-_d0)*_oPi+_d0*_m19p, (1-_d0)*_oTau+_d0*_m19t
 					}
 					_aPi, _aTau := _v7p-_m19p+_oPi, _v7t-_m19t+_oTau
-					if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+					if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 						return schedules.Result{}, compile.ErrFallback
 					}
+					_bad += _aTau - _aTau
 					var _dd float64
 					if _lo, _hi := min(_v7p, _aPi), max(_v7p, _aPi); _lo > 1e-50 && _hi < 1e50 && math.Abs(_v7t) < 1e100 && math.Abs(_aTau) < 1e100 {
 						_s := math.Sqrt(_lo)
@@ -14068,6 +14468,9 @@ func programFFA3(g *graph.Graph, s schedules.Schedule) (compile.Program, error) 
 					}
 					_m19p, _m19t = _oPi, _oTau
 					_v7p, _v7t = _aPi, _aTau
+				}
+				if _bad != 0 {
+					return schedules.Result{}, compile.ErrFallback
 				}
 				_delta0 := _pass
 				_all0 = math.Max(_all0, _delta0)
@@ -14122,9 +14525,10 @@ func programFFA3(g *graph.Graph, s schedules.Schedule) (compile.Program, error) 
 				_oPi, _oTau = ai*ai*_c0Pi*r2, ai*(s1*_c0Tau*r2+s2*_c2Tau*r1)
 			}
 			_aPi, _aTau := _v6p-_m16p+_oPi, _v6t-_m16t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m16p, _m16t = _oPi, _oTau
 			_v6p, _v6t = _aPi, _aTau
 		}
@@ -14171,9 +14575,10 @@ func programFFA3(g *graph.Graph, s schedules.Schedule) (compile.Program, error) 
 				_oPi, _oTau = ai*ai*_c0Pi*r2, ai*(s1*_c0Tau*r2+s2*_c1Tau*r1)
 			}
 			_aPi, _aTau := _v8p-_m20p+_oPi, _v8t-_m20t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m20p, _m20t = _oPi, _oTau
 			_v8p, _v8t = _aPi, _aTau
 		}
@@ -14199,16 +14604,21 @@ func programFFA3(g *graph.Graph, s schedules.Schedule) (compile.Program, error) 
 					return schedules.Result{}, compile.ErrFallback
 				}
 				a := _f6.Coefficients[0]
-				mPi, mTau := _c0Pi*a*a, _c0Tau*a
-				if !(mPi > 0) || mPi > math.MaxFloat64 || mTau-mTau != 0 {
-					return schedules.Result{}, compile.ErrFallback
+				if a == 1 {
+					_oPi, _oTau = _c0Pi, _c0Tau
+				} else {
+					mPi, mTau := _c0Pi*a*a, _c0Tau*a
+					if !(mPi > 0) || mPi > math.MaxFloat64 || mTau-mTau != 0 {
+						return schedules.Result{}, compile.ErrFallback
+					}
+					_oPi, _oTau = mPi, mTau
 				}
-				_oPi, _oTau = mPi, mTau
 			}
 			_aPi, _aTau := _v3p-_m10p+_oPi, _v3t-_m10t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m10p, _m10t = _oPi, _oTau
 			_v3p, _v3t = _aPi, _aTau
 		}
@@ -14232,9 +14642,10 @@ func programFFA3(g *graph.Graph, s schedules.Schedule) (compile.Program, error) 
 				_oPi, _oTau = a*_c0Pi, a*_c0Tau
 			}
 			_aPi, _aTau := _v0p-_m4p+_oPi, _v0t-_m4t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m4p, _m4t = _oPi, _oTau
 			_v0p, _v0t = _aPi, _aTau
 		}
@@ -14260,16 +14671,21 @@ func programFFA3(g *graph.Graph, s schedules.Schedule) (compile.Program, error) 
 					return schedules.Result{}, compile.ErrFallback
 				}
 				a := _f7.Coefficients[0]
-				mPi, mTau := _c0Pi*a*a, _c0Tau*a
-				if !(mPi > 0) || mPi > math.MaxFloat64 || mTau-mTau != 0 {
-					return schedules.Result{}, compile.ErrFallback
+				if a == 1 {
+					_oPi, _oTau = _c0Pi, _c0Tau
+				} else {
+					mPi, mTau := _c0Pi*a*a, _c0Tau*a
+					if !(mPi > 0) || mPi > math.MaxFloat64 || mTau-mTau != 0 {
+						return schedules.Result{}, compile.ErrFallback
+					}
+					_oPi, _oTau = mPi, mTau
 				}
-				_oPi, _oTau = mPi, mTau
 			}
 			_aPi, _aTau := _v4p-_m12p+_oPi, _v4t-_m12t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m12p, _m12t = _oPi, _oTau
 			_v4p, _v4t = _aPi, _aTau
 		}
@@ -14293,9 +14709,10 @@ func programFFA3(g *graph.Graph, s schedules.Schedule) (compile.Program, error) 
 				_oPi, _oTau = a*_c0Pi, a*_c0Tau
 			}
 			_aPi, _aTau := _v1p-_m6p+_oPi, _v1t-_m6t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m6p, _m6t = _oPi, _oTau
 			_v1p, _v1t = _aPi, _aTau
 		}
@@ -14321,16 +14738,21 @@ func programFFA3(g *graph.Graph, s schedules.Schedule) (compile.Program, error) 
 					return schedules.Result{}, compile.ErrFallback
 				}
 				a := _f8.Coefficients[0]
-				mPi, mTau := _c0Pi*a*a, _c0Tau*a
-				if !(mPi > 0) || mPi > math.MaxFloat64 || mTau-mTau != 0 {
-					return schedules.Result{}, compile.ErrFallback
+				if a == 1 {
+					_oPi, _oTau = _c0Pi, _c0Tau
+				} else {
+					mPi, mTau := _c0Pi*a*a, _c0Tau*a
+					if !(mPi > 0) || mPi > math.MaxFloat64 || mTau-mTau != 0 {
+						return schedules.Result{}, compile.ErrFallback
+					}
+					_oPi, _oTau = mPi, mTau
 				}
-				_oPi, _oTau = mPi, mTau
 			}
 			_aPi, _aTau := _v5p-_m14p+_oPi, _v5t-_m14t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m14p, _m14t = _oPi, _oTau
 			_v5p, _v5t = _aPi, _aTau
 		}
@@ -14354,11 +14776,15 @@ func programFFA3(g *graph.Graph, s schedules.Schedule) (compile.Program, error) 
 				_oPi, _oTau = a*_c0Pi, a*_c0Tau
 			}
 			_aPi, _aTau := _v2p-_m8p+_oPi, _v2t-_m8t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m8p, _m8t = _oPi, _oTau
 			_v2p, _v2t = _aPi, _aTau
+		}
+		if _bad != 0 {
+			return schedules.Result{}, compile.ErrFallback
 		}
 	_done:
 		_msgs, _margs := g.State()
@@ -14489,6 +14915,7 @@ func programFFA4(g *graph.Graph, s schedules.Schedule) (compile.Program, error) 
 		}
 		var _pass float64
 		var _err error
+		var _bad float64 // 0 while every marginal is finite
 		var _m0p, _m0t float64
 		var _m1p, _m1t float64
 		var _m2p, _m2t float64
@@ -14547,9 +14974,10 @@ func programFFA4(g *graph.Graph, s schedules.Schedule) (compile.Program, error) 
 				_oPi, _oTau = inv, _f0.Mean*inv
 			}
 			_aPi, _aTau := _v0p-_m0p+_oPi, _v0t-_m0t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m0p, _m0t = _oPi, _oTau
 			_v0p, _v0t = _aPi, _aTau
 		}
@@ -14563,9 +14991,10 @@ func programFFA4(g *graph.Graph, s schedules.Schedule) (compile.Program, error) 
 				_oPi, _oTau = inv, _f1.Mean*inv
 			}
 			_aPi, _aTau := _v1p-_m1p+_oPi, _v1t-_m1t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m1p, _m1t = _oPi, _oTau
 			_v1p, _v1t = _aPi, _aTau
 		}
@@ -14579,9 +15008,10 @@ func programFFA4(g *graph.Graph, s schedules.Schedule) (compile.Program, error) 
 				_oPi, _oTau = inv, _f2.Mean*inv
 			}
 			_aPi, _aTau := _v2p-_m2p+_oPi, _v2t-_m2t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m2p, _m2t = _oPi, _oTau
 			_v2p, _v2t = _aPi, _aTau
 		}
@@ -14595,9 +15025,10 @@ func programFFA4(g *graph.Graph, s schedules.Schedule) (compile.Program, error) 
 				_oPi, _oTau = inv, _f3.Mean*inv
 			}
 			_aPi, _aTau := _v3p-_m3p+_oPi, _v3t-_m3t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m3p, _m3t = _oPi, _oTau
 			_v3p, _v3t = _aPi, _aTau
 		}
@@ -14621,9 +15052,10 @@ func programFFA4(g *graph.Graph, s schedules.Schedule) (compile.Program, error) 
 				_oPi, _oTau = a*_c1Pi, a*_c1Tau
 			}
 			_aPi, _aTau := _v4p-_m4p+_oPi, _v4t-_m4t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m4p, _m4t = _oPi, _oTau
 			_v4p, _v4t = _aPi, _aTau
 		}
@@ -14647,9 +15079,10 @@ func programFFA4(g *graph.Graph, s schedules.Schedule) (compile.Program, error) 
 				_oPi, _oTau = a*_c1Pi, a*_c1Tau
 			}
 			_aPi, _aTau := _v5p-_m6p+_oPi, _v5t-_m6t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m6p, _m6t = _oPi, _oTau
 			_v5p, _v5t = _aPi, _aTau
 		}
@@ -14673,9 +15106,10 @@ func programFFA4(g *graph.Graph, s schedules.Schedule) (compile.Program, error) 
 				_oPi, _oTau = a*_c1Pi, a*_c1Tau
 			}
 			_aPi, _aTau := _v6p-_m8p+_oPi, _v6t-_m8t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m8p, _m8t = _oPi, _oTau
 			_v6p, _v6t = _aPi, _aTau
 		}
@@ -14699,9 +15133,10 @@ func programFFA4(g *graph.Graph, s schedules.Schedule) (compile.Program, error) 
 				_oPi, _oTau = a*_c1Pi, a*_c1Tau
 			}
 			_aPi, _aTau := _v7p-_m10p+_oPi, _v7t-_m10t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m10p, _m10t = _oPi, _oTau
 			_v7p, _v7t = _aPi, _aTau
 		}
@@ -14724,16 +15159,21 @@ func programFFA4(g *graph.Graph, s schedules.Schedule) (compile.Program, error) 
 				ai := 1.0
 				_ = ai
 				a := _f8.Coefficients[0]
-				mPi, mTau := _c1Pi/(a*a), _c1Tau/a
-				if !(mPi > 0) || mPi > math.MaxFloat64 || mTau-mTau != 0 {
-					return schedules.Result{}, compile.ErrFallback
+				if a == 1 {
+					_oPi, _oTau = _c1Pi, _c1Tau
+				} else {
+					mPi, mTau := _c1Pi/(a*a), _c1Tau/a
+					if !(mPi > 0) || mPi > math.MaxFloat64 || mTau-mTau != 0 {
+						return schedules.Result{}, compile.ErrFallback
+					}
+					_oPi, _oTau = mPi, mTau
 				}
-				_oPi, _oTau = mPi, mTau
 			}
 			_aPi, _aTau := _v8p-_m12p+_oPi, _v8t-_m12t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m12p, _m12t = _oPi, _oTau
 			_v8p, _v8t = _aPi, _aTau
 		}
@@ -14756,16 +15196,21 @@ func programFFA4(g *graph.Graph, s schedules.Schedule) (compile.Program, error) 
 				ai := 1.0
 				_ = ai
 				a := _f9.Coefficients[0]
-				mPi, mTau := _c1Pi/(a*a), _c1Tau/a
-				if !(mPi > 0) || mPi > math.MaxFloat64 || mTau-mTau != 0 {
-					return schedules.Result{}, compile.ErrFallback
+				if a == 1 {
+					_oPi, _oTau = _c1Pi, _c1Tau
+				} else {
+					mPi, mTau := _c1Pi/(a*a), _c1Tau/a
+					if !(mPi > 0) || mPi > math.MaxFloat64 || mTau-mTau != 0 {
+						return schedules.Result{}, compile.ErrFallback
+					}
+					_oPi, _oTau = mPi, mTau
 				}
-				_oPi, _oTau = mPi, mTau
 			}
 			_aPi, _aTau := _v9p-_m14p+_oPi, _v9t-_m14t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m14p, _m14t = _oPi, _oTau
 			_v9p, _v9t = _aPi, _aTau
 		}
@@ -14788,16 +15233,21 @@ func programFFA4(g *graph.Graph, s schedules.Schedule) (compile.Program, error) 
 				ai := 1.0
 				_ = ai
 				a := _f10.Coefficients[0]
-				mPi, mTau := _c1Pi/(a*a), _c1Tau/a
-				if !(mPi > 0) || mPi > math.MaxFloat64 || mTau-mTau != 0 {
-					return schedules.Result{}, compile.ErrFallback
+				if a == 1 {
+					_oPi, _oTau = _c1Pi, _c1Tau
+				} else {
+					mPi, mTau := _c1Pi/(a*a), _c1Tau/a
+					if !(mPi > 0) || mPi > math.MaxFloat64 || mTau-mTau != 0 {
+						return schedules.Result{}, compile.ErrFallback
+					}
+					_oPi, _oTau = mPi, mTau
 				}
-				_oPi, _oTau = mPi, mTau
 			}
 			_aPi, _aTau := _v10p-_m16p+_oPi, _v10t-_m16t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m16p, _m16t = _oPi, _oTau
 			_v10p, _v10t = _aPi, _aTau
 		}
@@ -14820,16 +15270,21 @@ func programFFA4(g *graph.Graph, s schedules.Schedule) (compile.Program, error) 
 				ai := 1.0
 				_ = ai
 				a := _f11.Coefficients[0]
-				mPi, mTau := _c1Pi/(a*a), _c1Tau/a
-				if !(mPi > 0) || mPi > math.MaxFloat64 || mTau-mTau != 0 {
-					return schedules.Result{}, compile.ErrFallback
+				if a == 1 {
+					_oPi, _oTau = _c1Pi, _c1Tau
+				} else {
+					mPi, mTau := _c1Pi/(a*a), _c1Tau/a
+					if !(mPi > 0) || mPi > math.MaxFloat64 || mTau-mTau != 0 {
+						return schedules.Result{}, compile.ErrFallback
+					}
+					_oPi, _oTau = mPi, mTau
 				}
-				_oPi, _oTau = mPi, mTau
 			}
 			_aPi, _aTau := _v11p-_m18p+_oPi, _v11t-_m18t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m18p, _m18t = _oPi, _oTau
 			_v11p, _v11t = _aPi, _aTau
 		}
@@ -14893,9 +15348,10 @@ func programFFA4(g *graph.Graph, s schedules.Schedule) (compile.Program, error) 
 						_oPi, _oTau = (1-_d0)*_oPi+_d0*_m20p, (1-_d0)*_oTau+_d0*_m20t
 					}
 					_aPi, _aTau := _v12p-_m20p+_oPi, _v12t-_m20t+_oTau
-					if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+					if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 						return schedules.Result{}, compile.ErrFallback
 					}
+					_bad += _aTau - _aTau
 					var _dd float64
 					if _lo, _hi := min(_v12p, _aPi), max(_v12p, _aPi); _lo > 1e-50 && _hi < 1e50 && math.Abs(_v12t) < 1e100 && math.Abs(_aTau) < 1e100 {
 						_s := math.Sqrt(_lo)
@@ -14938,9 +15394,10 @@ func programFFA4(g *graph.Graph, s schedules.Schedule) (compile.Program, error) 
 						_oPi, _oTau = (1-_d0)*_oPi+_d0*_m29p, (1-_d0)*_oTau+_d0*_m29t
 					}
 					_aPi, _aTau := _v12p-_m29p+_oPi, _v12t-_m29t+_oTau
-					if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+					if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 						return schedules.Result{}, compile.ErrFallback
 					}
+					_bad += _aTau - _aTau
 					var _dd float64
 					if _lo, _hi := min(_v12p, _aPi), max(_v12p, _aPi); _lo > 1e-50 && _hi < 1e50 && math.Abs(_v12t) < 1e100 && math.Abs(_aTau) < 1e100 {
 						_s := math.Sqrt(_lo)
@@ -15001,9 +15458,10 @@ func programFFA4(g *graph.Graph, s schedules.Schedule) (compile.Program, error) 
 						_oPi, _oTau = (1-_d0)*_oPi+_d0*_m22p, (1-_d0)*_oTau+_d0*_m22t
 					}
 					_aPi, _aTau := _v9p-_m22p+_oPi, _v9t-_m22t+_oTau
-					if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+					if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 						return schedules.Result{}, compile.ErrFallback
 					}
+					_bad += _aTau - _aTau
 					var _dd float64
 					if _lo, _hi := min(_v9p, _aPi), max(_v9p, _aPi); _lo > 1e-50 && _hi < 1e50 && math.Abs(_v9t) < 1e100 && math.Abs(_aTau) < 1e100 {
 						_s := math.Sqrt(_lo)
@@ -15061,9 +15519,10 @@ func programFFA4(g *graph.Graph, s schedules.Schedule) (compile.Program, error) 
 						_oPi, _oTau = (1-_d0)*_oPi+_d0*_m23p, (1-_d0)*_oTau+_d0*_m23t
 					}
 					_aPi, _aTau := _v13p-_m23p+_oPi, _v13t-_m23t+_oTau
-					if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+					if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 						return schedules.Result{}, compile.ErrFallback
 					}
+					_bad += _aTau - _aTau
 					var _dd float64
 					if _lo, _hi := min(_v13p, _aPi), max(_v13p, _aPi); _lo > 1e-50 && _hi < 1e50 && math.Abs(_v13t) < 1e100 && math.Abs(_aTau) < 1e100 {
 						_s := math.Sqrt(_lo)
@@ -15106,9 +15565,10 @@ func programFFA4(g *graph.Graph, s schedules.Schedule) (compile.Program, error) 
 						_oPi, _oTau = (1-_d0)*_oPi+_d0*_m30p, (1-_d0)*_oTau+_d0*_m30t
 					}
 					_aPi, _aTau := _v13p-_m30p+_oPi, _v13t-_m30t+_oTau
-					if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+					if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 						return schedules.Result{}, compile.ErrFallback
 					}
+					_bad += _aTau - _aTau
 					var _dd float64
 					if _lo, _hi := min(_v13p, _aPi), max(_v13p, _aPi); _lo > 1e-50 && _hi < 1e50 && math.Abs(_v13t) < 1e100 && math.Abs(_aTau) < 1e100 {
 						_s := math.Sqrt(_lo)
@@ -15169,9 +15629,10 @@ func programFFA4(g *graph.Graph, s schedules.Schedule) (compile.Program, error) 
 						_oPi, _oTau = (1-_d0)*_oPi+_d0*_m25p, (1-_d0)*_oTau+_d0*_m25t
 					}
 					_aPi, _aTau := _v10p-_m25p+_oPi, _v10t-_m25t+_oTau
-					if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+					if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 						return schedules.Result{}, compile.ErrFallback
 					}
+					_bad += _aTau - _aTau
 					var _dd float64
 					if _lo, _hi := min(_v10p, _aPi), max(_v10p, _aPi); _lo > 1e-50 && _hi < 1e50 && math.Abs(_v10t) < 1e100 && math.Abs(_aTau) < 1e100 {
 						_s := math.Sqrt(_lo)
@@ -15229,9 +15690,10 @@ func programFFA4(g *graph.Graph, s schedules.Schedule) (compile.Program, error) 
 						_oPi, _oTau = (1-_d0)*_oPi+_d0*_m26p, (1-_d0)*_oTau+_d0*_m26t
 					}
 					_aPi, _aTau := _v14p-_m26p+_oPi, _v14t-_m26t+_oTau
-					if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+					if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 						return schedules.Result{}, compile.ErrFallback
 					}
+					_bad += _aTau - _aTau
 					var _dd float64
 					if _lo, _hi := min(_v14p, _aPi), max(_v14p, _aPi); _lo > 1e-50 && _hi < 1e50 && math.Abs(_v14t) < 1e100 && math.Abs(_aTau) < 1e100 {
 						_s := math.Sqrt(_lo)
@@ -15274,9 +15736,10 @@ func programFFA4(g *graph.Graph, s schedules.Schedule) (compile.Program, error) 
 						_oPi, _oTau = (1-_d0)*_oPi+_d0*_m31p, (1-_d0)*_oTau+_d0*_m31t
 					}
 					_aPi, _aTau := _v14p-_m31p+_oPi, _v14t-_m31t+_oTau
-					if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+					if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 						return schedules.Result{}, compile.ErrFallback
 					}
+					_bad += _aTau - _aTau
 					var _dd float64
 					if _lo, _hi := min(_v14p, _aPi), max(_v14p, _aPi); _lo > 1e-50 && _hi < 1e50 && math.Abs(_v14t) < 1e100 && math.Abs(_aTau) < 1e100 {
 						_s := math.Sqrt(_lo)
@@ -15337,9 +15800,10 @@ func programFFA4(g *graph.Graph, s schedules.Schedule) (compile.Program, error) 
 						_oPi, _oTau = (1-_d0)*_oPi+_d0*_m27p, (1-_d0)*_oTau+_d0*_m27t
 					}
 					_aPi, _aTau := _v10p-_m27p+_oPi, _v10t-_m27t+_oTau
-					if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+					if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 						return schedules.Result{}, compile.ErrFallback
 					}
+					_bad += _aTau - _aTau
 					var _dd float64
 					if _lo, _hi := min(_v10p, _aPi), max(_v10p, _aPi); _lo > 1e-50 && _hi < 1e50 && math.Abs(_v10t) < 1e100 && math.Abs(_aTau) < 1e100 {
 						_s := math.Sqrt(_lo)
@@ -15397,9 +15861,10 @@ func programFFA4(g *graph.Graph, s schedules.Schedule) (compile.Program, error) 
 						_oPi, _oTau = (1-_d0)*_oPi+_d0*_m23p, (1-_d0)*_oTau+_d0*_m23t
 					}
 					_aPi, _aTau := _v13p-_m23p+_oPi, _v13t-_m23t+_oTau
-					if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+					if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 						return schedules.Result{}, compile.ErrFallback
 					}
+					_bad += _aTau - _aTau
 					var _dd float64
 					if _lo, _hi := min(_v13p, _aPi), max(_v13p, _aPi); _lo > 1e-50 && _hi < 1e50 && math.Abs(_v13t) < 1e100 && math.Abs(_aTau) < 1e100 {
 						_s := math.Sqrt(_lo)
@@ -15442,9 +15907,10 @@ func programFFA4(g *graph.Graph, s schedules.Schedule) (compile.Program, error) 
 						_oPi, _oTau = (1-_d0)*_oPi+_d0*_m30p, (1-_d0)*_oTau+_d0*_m30t
 					}
 					_aPi, _aTau := _v13p-_m30p+_oPi, _v13t-_m30t+_oTau
-					if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+					if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 						return schedules.Result{}, compile.ErrFallback
 					}
+					_bad += _aTau - _aTau
 					var _dd float64
 					if _lo, _hi := min(_v13p, _aPi), max(_v13p, _aPi); _lo > 1e-50 && _hi < 1e50 && math.Abs(_v13t) < 1e100 && math.Abs(_aTau) < 1e100 {
 						_s := math.Sqrt(_lo)
@@ -15505,9 +15971,10 @@ func programFFA4(g *graph.Graph, s schedules.Schedule) (compile.Program, error) 
 						_oPi, _oTau = (1-_d0)*_oPi+_d0*_m24p, (1-_d0)*_oTau+_d0*_m24t
 					}
 					_aPi, _aTau := _v9p-_m24p+_oPi, _v9t-_m24t+_oTau
-					if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+					if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 						return schedules.Result{}, compile.ErrFallback
 					}
+					_bad += _aTau - _aTau
 					var _dd float64
 					if _lo, _hi := min(_v9p, _aPi), max(_v9p, _aPi); _lo > 1e-50 && _hi < 1e50 && math.Abs(_v9t) < 1e100 && math.Abs(_aTau) < 1e100 {
 						_s := math.Sqrt(_lo)
@@ -15521,6 +15988,9 @@ func programFFA4(g *graph.Graph, s schedules.Schedule) (compile.Program, error) 
 					}
 					_m24p, _m24t = _oPi, _oTau
 					_v9p, _v9t = _aPi, _aTau
+				}
+				if _bad != 0 {
+					return schedules.Result{}, compile.ErrFallback
 				}
 				_delta0 := _pass
 				_all0 = math.Max(_all0, _delta0)
@@ -15575,9 +16045,10 @@ func programFFA4(g *graph.Graph, s schedules.Schedule) (compile.Program, error) 
 				_oPi, _oTau = ai*ai*_c0Pi*r2, ai*(s1*_c0Tau*r2+s2*_c2Tau*r1)
 			}
 			_aPi, _aTau := _v8p-_m21p+_oPi, _v8t-_m21t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m21p, _m21t = _oPi, _oTau
 			_v8p, _v8t = _aPi, _aTau
 		}
@@ -15624,9 +16095,10 @@ func programFFA4(g *graph.Graph, s schedules.Schedule) (compile.Program, error) 
 				_oPi, _oTau = ai*ai*_c0Pi*r2, ai*(s1*_c0Tau*r2+s2*_c1Tau*r1)
 			}
 			_aPi, _aTau := _v11p-_m28p+_oPi, _v11t-_m28t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m28p, _m28t = _oPi, _oTau
 			_v11p, _v11t = _aPi, _aTau
 		}
@@ -15652,16 +16124,21 @@ func programFFA4(g *graph.Graph, s schedules.Schedule) (compile.Program, error) 
 					return schedules.Result{}, compile.ErrFallback
 				}
 				a := _f8.Coefficients[0]
-				mPi, mTau := _c0Pi*a*a, _c0Tau*a
-				if !(mPi > 0) || mPi > math.MaxFloat64 || mTau-mTau != 0 {
-					return schedules.Result{}, compile.ErrFallback
+				if a == 1 {
+					_oPi, _oTau = _c0Pi, _c0Tau
+				} else {
+					mPi, mTau := _c0Pi*a*a, _c0Tau*a
+					if !(mPi > 0) || mPi > math.MaxFloat64 || mTau-mTau != 0 {
+						return schedules.Result{}, compile.ErrFallback
+					}
+					_oPi, _oTau = mPi, mTau
 				}
-				_oPi, _oTau = mPi, mTau
 			}
 			_aPi, _aTau := _v4p-_m13p+_oPi, _v4t-_m13t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m13p, _m13t = _oPi, _oTau
 			_v4p, _v4t = _aPi, _aTau
 		}
@@ -15685,9 +16162,10 @@ func programFFA4(g *graph.Graph, s schedules.Schedule) (compile.Program, error) 
 				_oPi, _oTau = a*_c0Pi, a*_c0Tau
 			}
 			_aPi, _aTau := _v0p-_m5p+_oPi, _v0t-_m5t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m5p, _m5t = _oPi, _oTau
 			_v0p, _v0t = _aPi, _aTau
 		}
@@ -15713,16 +16191,21 @@ func programFFA4(g *graph.Graph, s schedules.Schedule) (compile.Program, error) 
 					return schedules.Result{}, compile.ErrFallback
 				}
 				a := _f9.Coefficients[0]
-				mPi, mTau := _c0Pi*a*a, _c0Tau*a
-				if !(mPi > 0) || mPi > math.MaxFloat64 || mTau-mTau != 0 {
-					return schedules.Result{}, compile.ErrFallback
+				if a == 1 {
+					_oPi, _oTau = _c0Pi, _c0Tau
+				} else {
+					mPi, mTau := _c0Pi*a*a, _c0Tau*a
+					if !(mPi > 0) || mPi > math.MaxFloat64 || mTau-mTau != 0 {
+						return schedules.Result{}, compile.ErrFallback
+					}
+					_oPi, _oTau = mPi, mTau
 				}
-				_oPi, _oTau = mPi, mTau
 			}
 			_aPi, _aTau := _v5p-_m15p+_oPi, _v5t-_m15t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m15p, _m15t = _oPi, _oTau
 			_v5p, _v5t = _aPi, _aTau
 		}
@@ -15746,9 +16229,10 @@ func programFFA4(g *graph.Graph, s schedules.Schedule) (compile.Program, error) 
 				_oPi, _oTau = a*_c0Pi, a*_c0Tau
 			}
 			_aPi, _aTau := _v1p-_m7p+_oPi, _v1t-_m7t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m7p, _m7t = _oPi, _oTau
 			_v1p, _v1t = _aPi, _aTau
 		}
@@ -15774,16 +16258,21 @@ func programFFA4(g *graph.Graph, s schedules.Schedule) (compile.Program, error) 
 					return schedules.Result{}, compile.ErrFallback
 				}
 				a := _f10.Coefficients[0]
-				mPi, mTau := _c0Pi*a*a, _c0Tau*a
-				if !(mPi > 0) || mPi > math.MaxFloat64 || mTau-mTau != 0 {
-					return schedules.Result{}, compile.ErrFallback
+				if a == 1 {
+					_oPi, _oTau = _c0Pi, _c0Tau
+				} else {
+					mPi, mTau := _c0Pi*a*a, _c0Tau*a
+					if !(mPi > 0) || mPi > math.MaxFloat64 || mTau-mTau != 0 {
+						return schedules.Result{}, compile.ErrFallback
+					}
+					_oPi, _oTau = mPi, mTau
 				}
-				_oPi, _oTau = mPi, mTau
 			}
 			_aPi, _aTau := _v6p-_m17p+_oPi, _v6t-_m17t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m17p, _m17t = _oPi, _oTau
 			_v6p, _v6t = _aPi, _aTau
 		}
@@ -15807,9 +16296,10 @@ func programFFA4(g *graph.Graph, s schedules.Schedule) (compile.Program, error) 
 				_oPi, _oTau = a*_c0Pi, a*_c0Tau
 			}
 			_aPi, _aTau := _v2p-_m9p+_oPi, _v2t-_m9t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m9p, _m9t = _oPi, _oTau
 			_v2p, _v2t = _aPi, _aTau
 		}
@@ -15835,16 +16325,21 @@ func programFFA4(g *graph.Graph, s schedules.Schedule) (compile.Program, error) 
 					return schedules.Result{}, compile.ErrFallback
 				}
 				a := _f11.Coefficients[0]
-				mPi, mTau := _c0Pi*a*a, _c0Tau*a
-				if !(mPi > 0) || mPi > math.MaxFloat64 || mTau-mTau != 0 {
-					return schedules.Result{}, compile.ErrFallback
+				if a == 1 {
+					_oPi, _oTau = _c0Pi, _c0Tau
+				} else {
+					mPi, mTau := _c0Pi*a*a, _c0Tau*a
+					if !(mPi > 0) || mPi > math.MaxFloat64 || mTau-mTau != 0 {
+						return schedules.Result{}, compile.ErrFallback
+					}
+					_oPi, _oTau = mPi, mTau
 				}
-				_oPi, _oTau = mPi, mTau
 			}
 			_aPi, _aTau := _v7p-_m19p+_oPi, _v7t-_m19t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m19p, _m19t = _oPi, _oTau
 			_v7p, _v7t = _aPi, _aTau
 		}
@@ -15868,11 +16363,15 @@ func programFFA4(g *graph.Graph, s schedules.Schedule) (compile.Program, error) 
 				_oPi, _oTau = a*_c0Pi, a*_c0Tau
 			}
 			_aPi, _aTau := _v3p-_m11p+_oPi, _v3t-_m11t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m11p, _m11t = _oPi, _oTau
 			_v3p, _v3t = _aPi, _aTau
+		}
+		if _bad != 0 {
+			return schedules.Result{}, compile.ErrFallback
 		}
 	_done:
 		_msgs, _margs := g.State()
@@ -16036,6 +16535,7 @@ func programFFA5(g *graph.Graph, s schedules.Schedule) (compile.Program, error) 
 		}
 		var _pass float64
 		var _err error
+		var _bad float64 // 0 while every marginal is finite
 		var _m0p, _m0t float64
 		var _m1p, _m1t float64
 		var _m2p, _m2t float64
@@ -16107,9 +16607,10 @@ func programFFA5(g *graph.Graph, s schedules.Schedule) (compile.Program, error) 
 				_oPi, _oTau = inv, _f0.Mean*inv
 			}
 			_aPi, _aTau := _v0p-_m0p+_oPi, _v0t-_m0t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m0p, _m0t = _oPi, _oTau
 			_v0p, _v0t = _aPi, _aTau
 		}
@@ -16123,9 +16624,10 @@ func programFFA5(g *graph.Graph, s schedules.Schedule) (compile.Program, error) 
 				_oPi, _oTau = inv, _f1.Mean*inv
 			}
 			_aPi, _aTau := _v1p-_m1p+_oPi, _v1t-_m1t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m1p, _m1t = _oPi, _oTau
 			_v1p, _v1t = _aPi, _aTau
 		}
@@ -16139,9 +16641,10 @@ func programFFA5(g *graph.Graph, s schedules.Schedule) (compile.Program, error) 
 				_oPi, _oTau = inv, _f2.Mean*inv
 			}
 			_aPi, _aTau := _v2p-_m2p+_oPi, _v2t-_m2t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m2p, _m2t = _oPi, _oTau
 			_v2p, _v2t = _aPi, _aTau
 		}
@@ -16155,9 +16658,10 @@ func programFFA5(g *graph.Graph, s schedules.Schedule) (compile.Program, error) 
 				_oPi, _oTau = inv, _f3.Mean*inv
 			}
 			_aPi, _aTau := _v3p-_m3p+_oPi, _v3t-_m3t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m3p, _m3t = _oPi, _oTau
 			_v3p, _v3t = _aPi, _aTau
 		}
@@ -16171,9 +16675,10 @@ func programFFA5(g *graph.Graph, s schedules.Schedule) (compile.Program, error) 
 				_oPi, _oTau = inv, _f4.Mean*inv
 			}
 			_aPi, _aTau := _v4p-_m4p+_oPi, _v4t-_m4t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m4p, _m4t = _oPi, _oTau
 			_v4p, _v4t = _aPi, _aTau
 		}
@@ -16197,9 +16702,10 @@ func programFFA5(g *graph.Graph, s schedules.Schedule) (compile.Program, error) 
 				_oPi, _oTau = a*_c1Pi, a*_c1Tau
 			}
 			_aPi, _aTau := _v5p-_m5p+_oPi, _v5t-_m5t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m5p, _m5t = _oPi, _oTau
 			_v5p, _v5t = _aPi, _aTau
 		}
@@ -16223,9 +16729,10 @@ func programFFA5(g *graph.Graph, s schedules.Schedule) (compile.Program, error) 
 				_oPi, _oTau = a*_c1Pi, a*_c1Tau
 			}
 			_aPi, _aTau := _v6p-_m7p+_oPi, _v6t-_m7t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m7p, _m7t = _oPi, _oTau
 			_v6p, _v6t = _aPi, _aTau
 		}
@@ -16249,9 +16756,10 @@ func programFFA5(g *graph.Graph, s schedules.Schedule) (compile.Program, error) 
 				_oPi, _oTau = a*_c1Pi, a*_c1Tau
 			}
 			_aPi, _aTau := _v7p-_m9p+_oPi, _v7t-_m9t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m9p, _m9t = _oPi, _oTau
 			_v7p, _v7t = _aPi, _aTau
 		}
@@ -16275,9 +16783,10 @@ func programFFA5(g *graph.Graph, s schedules.Schedule) (compile.Program, error) 
 				_oPi, _oTau = a*_c1Pi, a*_c1Tau
 			}
 			_aPi, _aTau := _v8p-_m11p+_oPi, _v8t-_m11t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m11p, _m11t = _oPi, _oTau
 			_v8p, _v8t = _aPi, _aTau
 		}
@@ -16301,9 +16810,10 @@ func programFFA5(g *graph.Graph, s schedules.Schedule) (compile.Program, error) 
 				_oPi, _oTau = a*_c1Pi, a*_c1Tau
 			}
 			_aPi, _aTau := _v9p-_m13p+_oPi, _v9t-_m13t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m13p, _m13t = _oPi, _oTau
 			_v9p, _v9t = _aPi, _aTau
 		}
@@ -16326,16 +16836,21 @@ func programFFA5(g *graph.Graph, s schedules.Schedule) (compile.Program, error) 
 				ai := 1.0
 				_ = ai
 				a := _f10.Coefficients[0]
-				mPi, mTau := _c1Pi/(a*a), _c1Tau/a
-				if !(mPi > 0) || mPi > math.MaxFloat64 || mTau-mTau != 0 {
-					return schedules.Result{}, compile.ErrFallback
+				if a == 1 {
+					_oPi, _oTau = _c1Pi, _c1Tau
+				} else {
+					mPi, mTau := _c1Pi/(a*a), _c1Tau/a
+					if !(mPi > 0) || mPi > math.MaxFloat64 || mTau-mTau != 0 {
+						return schedules.Result{}, compile.ErrFallback
+					}
+					_oPi, _oTau = mPi, mTau
 				}
-				_oPi, _oTau = mPi, mTau
 			}
 			_aPi, _aTau := _v10p-_m15p+_oPi, _v10t-_m15t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m15p, _m15t = _oPi, _oTau
 			_v10p, _v10t = _aPi, _aTau
 		}
@@ -16358,16 +16873,21 @@ func programFFA5(g *graph.Graph, s schedules.Schedule) (compile.Program, error) 
 				ai := 1.0
 				_ = ai
 				a := _f11.Coefficients[0]
-				mPi, mTau := _c1Pi/(a*a), _c1Tau/a
-				if !(mPi > 0) || mPi > math.MaxFloat64 || mTau-mTau != 0 {
-					return schedules.Result{}, compile.ErrFallback
+				if a == 1 {
+					_oPi, _oTau = _c1Pi, _c1Tau
+				} else {
+					mPi, mTau := _c1Pi/(a*a), _c1Tau/a
+					if !(mPi > 0) || mPi > math.MaxFloat64 || mTau-mTau != 0 {
+						return schedules.Result{}, compile.ErrFallback
+					}
+					_oPi, _oTau = mPi, mTau
 				}
-				_oPi, _oTau = mPi, mTau
 			}
 			_aPi, _aTau := _v11p-_m17p+_oPi, _v11t-_m17t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m17p, _m17t = _oPi, _oTau
 			_v11p, _v11t = _aPi, _aTau
 		}
@@ -16390,16 +16910,21 @@ func programFFA5(g *graph.Graph, s schedules.Schedule) (compile.Program, error) 
 				ai := 1.0
 				_ = ai
 				a := _f12.Coefficients[0]
-				mPi, mTau := _c1Pi/(a*a), _c1Tau/a
-				if !(mPi > 0) || mPi > math.MaxFloat64 || mTau-mTau != 0 {
-					return schedules.Result{}, compile.ErrFallback
+				if a == 1 {
+					_oPi, _oTau = _c1Pi, _c1Tau
+				} else {
+					mPi, mTau := _c1Pi/(a*a), _c1Tau/a
+					if !(mPi > 0) || mPi > math.MaxFloat64 || mTau-mTau != 0 {
+						return schedules.Result{}, compile.ErrFallback
+					}
+					_oPi, _oTau = mPi, mTau
 				}
-				_oPi, _oTau = mPi, mTau
 			}
 			_aPi, _aTau := _v12p-_m19p+_oPi, _v12t-_m19t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m19p, _m19t = _oPi, _oTau
 			_v12p, _v12t = _aPi, _aTau
 		}
@@ -16422,16 +16947,21 @@ func programFFA5(g *graph.Graph, s schedules.Schedule) (compile.Program, error) 
 				ai := 1.0
 				_ = ai
 				a := _f13.Coefficients[0]
-				mPi, mTau := _c1Pi/(a*a), _c1Tau/a
-				if !(mPi > 0) || mPi > math.MaxFloat64 || mTau-mTau != 0 {
-					return schedules.Result{}, compile.ErrFallback
+				if a == 1 {
+					_oPi, _oTau = _c1Pi, _c1Tau
+				} else {
+					mPi, mTau := _c1Pi/(a*a), _c1Tau/a
+					if !(mPi > 0) || mPi > math.MaxFloat64 || mTau-mTau != 0 {
+						return schedules.Result{}, compile.ErrFallback
+					}
+					_oPi, _oTau = mPi, mTau
 				}
-				_oPi, _oTau = mPi, mTau
 			}
 			_aPi, _aTau := _v13p-_m21p+_oPi, _v13t-_m21t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m21p, _m21t = _oPi, _oTau
 			_v13p, _v13t = _aPi, _aTau
 		}
@@ -16454,16 +16984,21 @@ func programFFA5(g *graph.Graph, s schedules.Schedule) (compile.Program, error) 
 				ai := 1.0
 				_ = ai
 				a := _f14.Coefficients[0]
-				mPi, mTau := _c1Pi/(a*a), _c1Tau/a
-				if !(mPi > 0) || mPi > math.MaxFloat64 || mTau-mTau != 0 {
-					return schedules.Result{}, compile.ErrFallback
+				if a == 1 {
+					_oPi, _oTau = _c1Pi, _c1Tau
+				} else {
+					mPi, mTau := _c1Pi/(a*a), _c1Tau/a
+					if !(mPi > 0) || mPi > math.MaxFloat64 || mTau-mTau != 0 {
+						return schedules.Result{}, compile.ErrFallback
+					}
+					_oPi, _oTau = mPi, mTau
 				}
-				_oPi, _oTau = mPi, mTau
 			}
 			_aPi, _aTau := _v14p-_m23p+_oPi, _v14t-_m23t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m23p, _m23t = _oPi, _oTau
 			_v14p, _v14t = _aPi, _aTau
 		}
@@ -16527,9 +17062,10 @@ func programFFA5(g *graph.Graph, s schedules.Schedule) (compile.Program, error) 
 						_oPi, _oTau = (1-_d0)*_oPi+_d0*_m25p, (1-_d0)*_oTau+_d0*_m25t
 					}
 					_aPi, _aTau := _v15p-_m25p+_oPi, _v15t-_m25t+_oTau
-					if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+					if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 						return schedules.Result{}, compile.ErrFallback
 					}
+					_bad += _aTau - _aTau
 					var _dd float64
 					if _lo, _hi := min(_v15p, _aPi), max(_v15p, _aPi); _lo > 1e-50 && _hi < 1e50 && math.Abs(_v15t) < 1e100 && math.Abs(_aTau) < 1e100 {
 						_s := math.Sqrt(_lo)
@@ -16572,9 +17108,10 @@ func programFFA5(g *graph.Graph, s schedules.Schedule) (compile.Program, error) 
 						_oPi, _oTau = (1-_d0)*_oPi+_d0*_m37p, (1-_d0)*_oTau+_d0*_m37t
 					}
 					_aPi, _aTau := _v15p-_m37p+_oPi, _v15t-_m37t+_oTau
-					if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+					if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 						return schedules.Result{}, compile.ErrFallback
 					}
+					_bad += _aTau - _aTau
 					var _dd float64
 					if _lo, _hi := min(_v15p, _aPi), max(_v15p, _aPi); _lo > 1e-50 && _hi < 1e50 && math.Abs(_v15t) < 1e100 && math.Abs(_aTau) < 1e100 {
 						_s := math.Sqrt(_lo)
@@ -16635,9 +17172,10 @@ func programFFA5(g *graph.Graph, s schedules.Schedule) (compile.Program, error) 
 						_oPi, _oTau = (1-_d0)*_oPi+_d0*_m27p, (1-_d0)*_oTau+_d0*_m27t
 					}
 					_aPi, _aTau := _v11p-_m27p+_oPi, _v11t-_m27t+_oTau
-					if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+					if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 						return schedules.Result{}, compile.ErrFallback
 					}
+					_bad += _aTau - _aTau
 					var _dd float64
 					if _lo, _hi := min(_v11p, _aPi), max(_v11p, _aPi); _lo > 1e-50 && _hi < 1e50 && math.Abs(_v11t) < 1e100 && math.Abs(_aTau) < 1e100 {
 						_s := math.Sqrt(_lo)
@@ -16695,9 +17233,10 @@ func programFFA5(g *graph.Graph, s schedules.Schedule) (compile.Program, error) 
 						_oPi, _oTau = (1-_d0)*_oPi+_d0*_m28p, (1-_d0)*_oTau+_d0*_m28t
 					}
 					_aPi, _aTau := _v16p-_m28p+_oPi, _v16t-_m28t+_oTau
-					if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+					if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 						return schedules.Result{}, compile.ErrFallback
 					}
+					_bad += _aTau - _aTau
 					var _dd float64
 					if _lo, _hi := min(_v16p, _aPi), max(_v16p, _aPi); _lo > 1e-50 && _hi < 1e50 && math.Abs(_v16t) < 1e100 && math.Abs(_aTau) < 1e100 {
 						_s := math.Sqrt(_lo)
@@ -16740,9 +17279,10 @@ func programFFA5(g *graph.Graph, s schedules.Schedule) (compile.Program, error) 
 						_oPi, _oTau = (1-_d0)*_oPi+_d0*_m38p, (1-_d0)*_oTau+_d0*_m38t
 					}
 					_aPi, _aTau := _v16p-_m38p+_oPi, _v16t-_m38t+_oTau
-					if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+					if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 						return schedules.Result{}, compile.ErrFallback
 					}
+					_bad += _aTau - _aTau
 					var _dd float64
 					if _lo, _hi := min(_v16p, _aPi), max(_v16p, _aPi); _lo > 1e-50 && _hi < 1e50 && math.Abs(_v16t) < 1e100 && math.Abs(_aTau) < 1e100 {
 						_s := math.Sqrt(_lo)
@@ -16803,9 +17343,10 @@ func programFFA5(g *graph.Graph, s schedules.Schedule) (compile.Program, error) 
 						_oPi, _oTau = (1-_d0)*_oPi+_d0*_m30p, (1-_d0)*_oTau+_d0*_m30t
 					}
 					_aPi, _aTau := _v12p-_m30p+_oPi, _v12t-_m30t+_oTau
-					if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+					if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 						return schedules.Result{}, compile.ErrFallback
 					}
+					_bad += _aTau - _aTau
 					var _dd float64
 					if _lo, _hi := min(_v12p, _aPi), max(_v12p, _aPi); _lo > 1e-50 && _hi < 1e50 && math.Abs(_v12t) < 1e100 && math.Abs(_aTau) < 1e100 {
 						_s := math.Sqrt(_lo)
@@ -16863,9 +17404,10 @@ func programFFA5(g *graph.Graph, s schedules.Schedule) (compile.Program, error) 
 						_oPi, _oTau = (1-_d0)*_oPi+_d0*_m31p, (1-_d0)*_oTau+_d0*_m31t
 					}
 					_aPi, _aTau := _v17p-_m31p+_oPi, _v17t-_m31t+_oTau
-					if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+					if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 						return schedules.Result{}, compile.ErrFallback
 					}
+					_bad += _aTau - _aTau
 					var _dd float64
 					if _lo, _hi := min(_v17p, _aPi), max(_v17p, _aPi); _lo > 1e-50 && _hi < 1e50 && math.Abs(_v17t) < 1e100 && math.Abs(_aTau) < 1e100 {
 						_s := math.Sqrt(_lo)
@@ -16908,9 +17450,10 @@ func programFFA5(g *graph.Graph, s schedules.Schedule) (compile.Program, error) 
 						_oPi, _oTau = (1-_d0)*_oPi+_d0*_m39p, (1-_d0)*_oTau+_d0*_m39t
 					}
 					_aPi, _aTau := _v17p-_m39p+_oPi, _v17t-_m39t+_oTau
-					if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+					if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 						return schedules.Result{}, compile.ErrFallback
 					}
+					_bad += _aTau - _aTau
 					var _dd float64
 					if _lo, _hi := min(_v17p, _aPi), max(_v17p, _aPi); _lo > 1e-50 && _hi < 1e50 && math.Abs(_v17t) < 1e100 && math.Abs(_aTau) < 1e100 {
 						_s := math.Sqrt(_lo)
@@ -16971,9 +17514,10 @@ func programFFA5(g *graph.Graph, s schedules.Schedule) (compile.Program, error) 
 						_oPi, _oTau = (1-_d0)*_oPi+_d0*_m33p, (1-_d0)*_oTau+_d0*_m33t
 					}
 					_aPi, _aTau := _v13p-_m33p+_oPi, _v13t-_m33t+_oTau
-					if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+					if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 						return schedules.Result{}, compile.ErrFallback
 					}
+					_bad += _aTau - _aTau
 					var _dd float64
 					if _lo, _hi := min(_v13p, _aPi), max(_v13p, _aPi); _lo > 1e-50 && _hi < 1e50 && math.Abs(_v13t) < 1e100 && math.Abs(_aTau) < 1e100 {
 						_s := math.Sqrt(_lo)
@@ -17031,9 +17575,10 @@ func programFFA5(g *graph.Graph, s schedules.Schedule) (compile.Program, error) 
 						_oPi, _oTau = (1-_d0)*_oPi+_d0*_m34p, (1-_d0)*_oTau+_d0*_m34t
 					}
 					_aPi, _aTau := _v18p-_m34p+_oPi, _v18t-_m34t+_oTau
-					if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+					if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 						return schedules.Result{}, compile.ErrFallback
 					}
+					_bad += _aTau - _aTau
 					var _dd float64
 					if _lo, _hi := min(_v18p, _aPi), max(_v18p, _aPi); _lo > 1e-50 && _hi < 1e50 && math.Abs(_v18t) < 1e100 && math.Abs(_aTau) < 1e100 {
 						_s := math.Sqrt(_lo)
@@ -17076,9 +17621,10 @@ func programFFA5(g *graph.Graph, s schedules.Schedule) (compile.Program, error) 
 						_oPi, _oTau = (1-_d0)*_oPi+_d0*_m40p, (1-_d0)*_oTau+_d0*_m40t
 					}
 					_aPi, _aTau := _v18p-_m40p+_oPi, _v18t-_m40t+_oTau
-					if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+					if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 						return schedules.Result{}, compile.ErrFallback
 					}
+					_bad += _aTau - _aTau
 					var _dd float64
 					if _lo, _hi := min(_v18p, _aPi), max(_v18p, _aPi); _lo > 1e-50 && _hi < 1e50 && math.Abs(_v18t) < 1e100 && math.Abs(_aTau) < 1e100 {
 						_s := math.Sqrt(_lo)
@@ -17139,9 +17685,10 @@ func programFFA5(g *graph.Graph, s schedules.Schedule) (compile.Program, error) 
 						_oPi, _oTau = (1-_d0)*_oPi+_d0*_m35p, (1-_d0)*_oTau+_d0*_m35t
 					}
 					_aPi, _aTau := _v13p-_m35p+_oPi, _v13t-_m35t+_oTau
-					if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+					if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 						return schedules.Result{}, compile.ErrFallback
 					}
+					_bad += _aTau - _aTau
 					var _dd float64
 					if _lo, _hi := min(_v13p, _aPi), max(_v13p, _aPi); _lo > 1e-50 && _hi < 1e50 && math.Abs(_v13t) < 1e100 && math.Abs(_aTau) < 1e100 {
 						_s := math.Sqrt(_lo)
@@ -17199,9 +17746,10 @@ func programFFA5(g *graph.Graph, s schedules.Schedule) (compile.Program, error) 
 						_oPi, _oTau = (1-_d0)*_oPi+_d0*_m31p, (1-_d0)*_oTau+_d0*_m31t
 					}
 					_aPi, _aTau := _v17p-_m31p+_oPi, _v17t-_m31t+_oTau
-					if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+					if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 						return schedules.Result{}, compile.ErrFallback
 					}
+					_bad += _aTau - _aTau
 					var _dd float64
 					if _lo, _hi := min(_v17p, _aPi), max(_v17p, _aPi); _lo > 1e-50 && _hi < 1e50 && math.Abs(_v17t) < 1e100 && math.Abs(_aTau) < 1e100 {
 						_s := math.Sqrt(_lo)
@@ -17244,9 +17792,10 @@ func programFFA5(g *graph.Graph, s schedules.Schedule) (compile.Program, error) 
 						_oPi, _oTau = (1-_d0)*_oPi+_d0*_m39p, (1-_d0)*_oTau+_d0*_m39t
 					}
 					_aPi, _aTau := _v17p-_m39p+_oPi, _v17t-_m39t+_oTau
-					if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+					if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 						return schedules.Result{}, compile.ErrFallback
 					}
+					_bad += _aTau - _aTau
 					var _dd float64
 					if _lo, _hi := min(_v17p, _aPi), max(_v17p, _aPi); _lo > 1e-50 && _hi < 1e50 && math.Abs(_v17t) < 1e100 && math.Abs(_aTau) < 1e100 {
 						_s := math.Sqrt(_lo)
@@ -17307,9 +17856,10 @@ func programFFA5(g *graph.Graph, s schedules.Schedule) (compile.Program, error) 
 						_oPi, _oTau = (1-_d0)*_oPi+_d0*_m32p, (1-_d0)*_oTau+_d0*_m32t
 					}
 					_aPi, _aTau := _v12p-_m32p+_oPi, _v12t-_m32t+_oTau
-					if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+					if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 						return schedules.Result{}, compile.ErrFallback
 					}
+					_bad += _aTau - _aTau
 					var _dd float64
 					if _lo, _hi := min(_v12p, _aPi), max(_v12p, _aPi); _lo > 1e-50 && _hi < 1e50 && math.Abs(_v12t) < 1e100 && math.Abs(_aTau) < 1e100 {
 						_s := math.Sqrt(_lo)
@@ -17367,9 +17917,10 @@ func programFFA5(g *graph.Graph, s schedules.Schedule) (compile.Program, error) 
 						_oPi, _oTau = (1-_d0)*_oPi+_d0*_m28p, (1-_d0)*_oTau+_d0*_m28t
 					}
 					_aPi, _aTau := _v16p-_m28p+_oPi, _v16t-_m28t+_oTau
-					if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+					if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 						return schedules.Result{}, compile.ErrFallback
 					}
+					_bad += _aTau - _aTau
 					var _dd float64
 					if _lo, _hi := min(_v16p, _aPi), max(_v16p, _aPi); _lo > 1e-50 && _hi < 1e50 && math.Abs(_v16t) < 1e100 && math.Abs(_aTau) < 1e100 {
 						_s := math.Sqrt(_lo)
@@ -17412,9 +17963,10 @@ func programFFA5(g *graph.Graph, s schedules.Schedule) (compile.Program, error) 
 						_oPi, _oTau = (1-_d0)*_oPi+_d0*_m38p, (1-_d0)*_oTau+_d0*_m38t
 					}
 					_aPi, _aTau := _v16p-_m38p+_oPi, _v16t-_m38t+_oTau
-					if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+					if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 						return schedules.Result{}, compile.ErrFallback
 					}
+					_bad += _aTau - _aTau
 					var _dd float64
 					if _lo, _hi := min(_v16p, _aPi), max(_v16p, _aPi); _lo > 1e-50 && _hi < 1e50 && math.Abs(_v16t) < 1e100 && math.Abs(_aTau) < 1e100 {
 						_s := math.Sqrt(_lo)
@@ -17475,9 +18027,10 @@ func programFFA5(g *graph.Graph, s schedules.Schedule) (compile.Program, error) 
 						_oPi, _oTau = (1-_d0)*_oPi+_d0*_m29p, (1-_d0)*_oTau+_d0*_m29t
 					}
 					_aPi, _aTau := _v11p-_m29p+_oPi, _v11t-_m29t+_oTau
-					if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+					if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 						return schedules.Result{}, compile.ErrFallback
 					}
+					_bad += _aTau - _aTau
 					var _dd float64
 					if _lo, _hi := min(_v11p, _aPi), max(_v11p, _aPi); _lo > 1e-50 && _hi < 1e50 && math.Abs(_v11t) < 1e100 && math.Abs(_aTau) < 1e100 {
 						_s := math.Sqrt(_lo)
@@ -17491,6 +18044,9 @@ func programFFA5(g *graph.Graph, s schedules.Schedule) (compile.Program, error) 
 					}
 					_m29p, _m29t = _oPi, _oTau
 					_v11p, _v11t = _aPi, _aTau
+				}
+				if _bad != 0 {
+					return schedules.Result{}, compile.ErrFallback
 				}
 				_delta0 := _pass
 				_all0 = math.Max(_all0, _delta0)
@@ -17545,9 +18101,10 @@ func programFFA5(g *graph.Graph, s schedules.Schedule) (compile.Program, error) 
 				_oPi, _oTau = ai*ai*_c0Pi*r2, ai*(s1*_c0Tau*r2+s2*_c2Tau*r1)
 			}
 			_aPi, _aTau := _v10p-_m26p+_oPi, _v10t-_m26t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m26p, _m26t = _oPi, _oTau
 			_v10p, _v10t = _aPi, _aTau
 		}
@@ -17594,9 +18151,10 @@ func programFFA5(g *graph.Graph, s schedules.Schedule) (compile.Program, error) 
 				_oPi, _oTau = ai*ai*_c0Pi*r2, ai*(s1*_c0Tau*r2+s2*_c1Tau*r1)
 			}
 			_aPi, _aTau := _v14p-_m36p+_oPi, _v14t-_m36t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m36p, _m36t = _oPi, _oTau
 			_v14p, _v14t = _aPi, _aTau
 		}
@@ -17622,16 +18180,21 @@ func programFFA5(g *graph.Graph, s schedules.Schedule) (compile.Program, error) 
 					return schedules.Result{}, compile.ErrFallback
 				}
 				a := _f10.Coefficients[0]
-				mPi, mTau := _c0Pi*a*a, _c0Tau*a
-				if !(mPi > 0) || mPi > math.MaxFloat64 || mTau-mTau != 0 {
-					return schedules.Result{}, compile.ErrFallback
+				if a == 1 {
+					_oPi, _oTau = _c0Pi, _c0Tau
+				} else {
+					mPi, mTau := _c0Pi*a*a, _c0Tau*a
+					if !(mPi > 0) || mPi > math.MaxFloat64 || mTau-mTau != 0 {
+						return schedules.Result{}, compile.ErrFallback
+					}
+					_oPi, _oTau = mPi, mTau
 				}
-				_oPi, _oTau = mPi, mTau
 			}
 			_aPi, _aTau := _v5p-_m16p+_oPi, _v5t-_m16t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m16p, _m16t = _oPi, _oTau
 			_v5p, _v5t = _aPi, _aTau
 		}
@@ -17655,9 +18218,10 @@ func programFFA5(g *graph.Graph, s schedules.Schedule) (compile.Program, error) 
 				_oPi, _oTau = a*_c0Pi, a*_c0Tau
 			}
 			_aPi, _aTau := _v0p-_m6p+_oPi, _v0t-_m6t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m6p, _m6t = _oPi, _oTau
 			_v0p, _v0t = _aPi, _aTau
 		}
@@ -17683,16 +18247,21 @@ func programFFA5(g *graph.Graph, s schedules.Schedule) (compile.Program, error) 
 					return schedules.Result{}, compile.ErrFallback
 				}
 				a := _f11.Coefficients[0]
-				mPi, mTau := _c0Pi*a*a, _c0Tau*a
-				if !(mPi > 0) || mPi > math.MaxFloat64 || mTau-mTau != 0 {
-					return schedules.Result{}, compile.ErrFallback
+				if a == 1 {
+					_oPi, _oTau = _c0Pi, _c0Tau
+				} else {
+					mPi, mTau := _c0Pi*a*a, _c0Tau*a
+					if !(mPi > 0) || mPi > math.MaxFloat64 || mTau-mTau != 0 {
+						return schedules.Result{}, compile.ErrFallback
+					}
+					_oPi, _oTau = mPi, mTau
 				}
-				_oPi, _oTau = mPi, mTau
 			}
 			_aPi, _aTau := _v6p-_m18p+_oPi, _v6t-_m18t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m18p, _m18t = _oPi, _oTau
 			_v6p, _v6t = _aPi, _aTau
 		}
@@ -17716,9 +18285,10 @@ func programFFA5(g *graph.Graph, s schedules.Schedule) (compile.Program, error) 
 				_oPi, _oTau = a*_c0Pi, a*_c0Tau
 			}
 			_aPi, _aTau := _v1p-_m8p+_oPi, _v1t-_m8t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m8p, _m8t = _oPi, _oTau
 			_v1p, _v1t = _aPi, _aTau
 		}
@@ -17744,16 +18314,21 @@ func programFFA5(g *graph.Graph, s schedules.Schedule) (compile.Program, error) 
 					return schedules.Result{}, compile.ErrFallback
 				}
 				a := _f12.Coefficients[0]
-				mPi, mTau := _c0Pi*a*a, _c0Tau*a
-				if !(mPi > 0) || mPi > math.MaxFloat64 || mTau-mTau != 0 {
-					return schedules.Result{}, compile.ErrFallback
+				if a == 1 {
+					_oPi, _oTau = _c0Pi, _c0Tau
+				} else {
+					mPi, mTau := _c0Pi*a*a, _c0Tau*a
+					if !(mPi > 0) || mPi > math.MaxFloat64 || mTau-mTau != 0 {
+						return schedules.Result{}, compile.ErrFallback
+					}
+					_oPi, _oTau = mPi, mTau
 				}
-				_oPi, _oTau = mPi, mTau
 			}
 			_aPi, _aTau := _v7p-_m20p+_oPi, _v7t-_m20t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m20p, _m20t = _oPi, _oTau
 			_v7p, _v7t = _aPi, _aTau
 		}
@@ -17777,9 +18352,10 @@ func programFFA5(g *graph.Graph, s schedules.Schedule) (compile.Program, error) 
 				_oPi, _oTau = a*_c0Pi, a*_c0Tau
 			}
 			_aPi, _aTau := _v2p-_m10p+_oPi, _v2t-_m10t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m10p, _m10t = _oPi, _oTau
 			_v2p, _v2t = _aPi, _aTau
 		}
@@ -17805,16 +18381,21 @@ func programFFA5(g *graph.Graph, s schedules.Schedule) (compile.Program, error) 
 					return schedules.Result{}, compile.ErrFallback
 				}
 				a := _f13.Coefficients[0]
-				mPi, mTau := _c0Pi*a*a, _c0Tau*a
-				if !(mPi > 0) || mPi > math.MaxFloat64 || mTau-mTau != 0 {
-					return schedules.Result{}, compile.ErrFallback
+				if a == 1 {
+					_oPi, _oTau = _c0Pi, _c0Tau
+				} else {
+					mPi, mTau := _c0Pi*a*a, _c0Tau*a
+					if !(mPi > 0) || mPi > math.MaxFloat64 || mTau-mTau != 0 {
+						return schedules.Result{}, compile.ErrFallback
+					}
+					_oPi, _oTau = mPi, mTau
 				}
-				_oPi, _oTau = mPi, mTau
 			}
 			_aPi, _aTau := _v8p-_m22p+_oPi, _v8t-_m22t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m22p, _m22t = _oPi, _oTau
 			_v8p, _v8t = _aPi, _aTau
 		}
@@ -17838,9 +18419,10 @@ func programFFA5(g *graph.Graph, s schedules.Schedule) (compile.Program, error) 
 				_oPi, _oTau = a*_c0Pi, a*_c0Tau
 			}
 			_aPi, _aTau := _v3p-_m12p+_oPi, _v3t-_m12t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m12p, _m12t = _oPi, _oTau
 			_v3p, _v3t = _aPi, _aTau
 		}
@@ -17866,16 +18448,21 @@ func programFFA5(g *graph.Graph, s schedules.Schedule) (compile.Program, error) 
 					return schedules.Result{}, compile.ErrFallback
 				}
 				a := _f14.Coefficients[0]
-				mPi, mTau := _c0Pi*a*a, _c0Tau*a
-				if !(mPi > 0) || mPi > math.MaxFloat64 || mTau-mTau != 0 {
-					return schedules.Result{}, compile.ErrFallback
+				if a == 1 {
+					_oPi, _oTau = _c0Pi, _c0Tau
+				} else {
+					mPi, mTau := _c0Pi*a*a, _c0Tau*a
+					if !(mPi > 0) || mPi > math.MaxFloat64 || mTau-mTau != 0 {
+						return schedules.Result{}, compile.ErrFallback
+					}
+					_oPi, _oTau = mPi, mTau
 				}
-				_oPi, _oTau = mPi, mTau
 			}
 			_aPi, _aTau := _v9p-_m24p+_oPi, _v9t-_m24t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m24p, _m24t = _oPi, _oTau
 			_v9p, _v9t = _aPi, _aTau
 		}
@@ -17899,11 +18486,15 @@ func programFFA5(g *graph.Graph, s schedules.Schedule) (compile.Program, error) 
 				_oPi, _oTau = a*_c0Pi, a*_c0Tau
 			}
 			_aPi, _aTau := _v4p-_m14p+_oPi, _v4t-_m14t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m14p, _m14t = _oPi, _oTau
 			_v4p, _v4t = _aPi, _aTau
+		}
+		if _bad != 0 {
+			return schedules.Result{}, compile.ErrFallback
 		}
 	_done:
 		_msgs, _margs := g.State()
@@ -18100,6 +18691,7 @@ func programFFA6(g *graph.Graph, s schedules.Schedule) (compile.Program, error) 
 		}
 		var _pass float64
 		var _err error
+		var _bad float64 // 0 while every marginal is finite
 		var _m0p, _m0t float64
 		var _m1p, _m1t float64
 		var _m2p, _m2t float64
@@ -18184,9 +18776,10 @@ func programFFA6(g *graph.Graph, s schedules.Schedule) (compile.Program, error) 
 				_oPi, _oTau = inv, _f0.Mean*inv
 			}
 			_aPi, _aTau := _v0p-_m0p+_oPi, _v0t-_m0t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m0p, _m0t = _oPi, _oTau
 			_v0p, _v0t = _aPi, _aTau
 		}
@@ -18200,9 +18793,10 @@ func programFFA6(g *graph.Graph, s schedules.Schedule) (compile.Program, error) 
 				_oPi, _oTau = inv, _f1.Mean*inv
 			}
 			_aPi, _aTau := _v1p-_m1p+_oPi, _v1t-_m1t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m1p, _m1t = _oPi, _oTau
 			_v1p, _v1t = _aPi, _aTau
 		}
@@ -18216,9 +18810,10 @@ func programFFA6(g *graph.Graph, s schedules.Schedule) (compile.Program, error) 
 				_oPi, _oTau = inv, _f2.Mean*inv
 			}
 			_aPi, _aTau := _v2p-_m2p+_oPi, _v2t-_m2t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m2p, _m2t = _oPi, _oTau
 			_v2p, _v2t = _aPi, _aTau
 		}
@@ -18232,9 +18827,10 @@ func programFFA6(g *graph.Graph, s schedules.Schedule) (compile.Program, error) 
 				_oPi, _oTau = inv, _f3.Mean*inv
 			}
 			_aPi, _aTau := _v3p-_m3p+_oPi, _v3t-_m3t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m3p, _m3t = _oPi, _oTau
 			_v3p, _v3t = _aPi, _aTau
 		}
@@ -18248,9 +18844,10 @@ func programFFA6(g *graph.Graph, s schedules.Schedule) (compile.Program, error) 
 				_oPi, _oTau = inv, _f4.Mean*inv
 			}
 			_aPi, _aTau := _v4p-_m4p+_oPi, _v4t-_m4t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m4p, _m4t = _oPi, _oTau
 			_v4p, _v4t = _aPi, _aTau
 		}
@@ -18264,9 +18861,10 @@ func programFFA6(g *graph.Graph, s schedules.Schedule) (compile.Program, error) 
 				_oPi, _oTau = inv, _f5.Mean*inv
 			}
 			_aPi, _aTau := _v5p-_m5p+_oPi, _v5t-_m5t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m5p, _m5t = _oPi, _oTau
 			_v5p, _v5t = _aPi, _aTau
 		}
@@ -18290,9 +18888,10 @@ func programFFA6(g *graph.Graph, s schedules.Schedule) (compile.Program, error) 
 				_oPi, _oTau = a*_c1Pi, a*_c1Tau
 			}
 			_aPi, _aTau := _v6p-_m6p+_oPi, _v6t-_m6t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m6p, _m6t = _oPi, _oTau
 			_v6p, _v6t = _aPi, _aTau
 		}
@@ -18316,9 +18915,10 @@ func programFFA6(g *graph.Graph, s schedules.Schedule) (compile.Program, error) 
 				_oPi, _oTau = a*_c1Pi, a*_c1Tau
 			}
 			_aPi, _aTau := _v7p-_m8p+_oPi, _v7t-_m8t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m8p, _m8t = _oPi, _oTau
 			_v7p, _v7t = _aPi, _aTau
 		}
@@ -18342,9 +18942,10 @@ func programFFA6(g *graph.Graph, s schedules.Schedule) (compile.Program, error) 
 				_oPi, _oTau = a*_c1Pi, a*_c1Tau
 			}
 			_aPi, _aTau := _v8p-_m10p+_oPi, _v8t-_m10t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m10p, _m10t = _oPi, _oTau
 			_v8p, _v8t = _aPi, _aTau
 		}
@@ -18368,9 +18969,10 @@ func programFFA6(g *graph.Graph, s schedules.Schedule) (compile.Program, error) 
 				_oPi, _oTau = a*_c1Pi, a*_c1Tau
 			}
 			_aPi, _aTau := _v9p-_m12p+_oPi, _v9t-_m12t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m12p, _m12t = _oPi, _oTau
 			_v9p, _v9t = _aPi, _aTau
 		}
@@ -18394,9 +18996,10 @@ func programFFA6(g *graph.Graph, s schedules.Schedule) (compile.Program, error) 
 				_oPi, _oTau = a*_c1Pi, a*_c1Tau
 			}
 			_aPi, _aTau := _v10p-_m14p+_oPi, _v10t-_m14t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m14p, _m14t = _oPi, _oTau
 			_v10p, _v10t = _aPi, _aTau
 		}
@@ -18420,9 +19023,10 @@ func programFFA6(g *graph.Graph, s schedules.Schedule) (compile.Program, error) 
 				_oPi, _oTau = a*_c1Pi, a*_c1Tau
 			}
 			_aPi, _aTau := _v11p-_m16p+_oPi, _v11t-_m16t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m16p, _m16t = _oPi, _oTau
 			_v11p, _v11t = _aPi, _aTau
 		}
@@ -18445,16 +19049,21 @@ func programFFA6(g *graph.Graph, s schedules.Schedule) (compile.Program, error) 
 				ai := 1.0
 				_ = ai
 				a := _f12.Coefficients[0]
-				mPi, mTau := _c1Pi/(a*a), _c1Tau/a
-				if !(mPi > 0) || mPi > math.MaxFloat64 || mTau-mTau != 0 {
-					return schedules.Result{}, compile.ErrFallback
+				if a == 1 {
+					_oPi, _oTau = _c1Pi, _c1Tau
+				} else {
+					mPi, mTau := _c1Pi/(a*a), _c1Tau/a
+					if !(mPi > 0) || mPi > math.MaxFloat64 || mTau-mTau != 0 {
+						return schedules.Result{}, compile.ErrFallback
+					}
+					_oPi, _oTau = mPi, mTau
 				}
-				_oPi, _oTau = mPi, mTau
 			}
 			_aPi, _aTau := _v12p-_m18p+_oPi, _v12t-_m18t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m18p, _m18t = _oPi, _oTau
 			_v12p, _v12t = _aPi, _aTau
 		}
@@ -18477,16 +19086,21 @@ func programFFA6(g *graph.Graph, s schedules.Schedule) (compile.Program, error) 
 				ai := 1.0
 				_ = ai
 				a := _f13.Coefficients[0]
-				mPi, mTau := _c1Pi/(a*a), _c1Tau/a
-				if !(mPi > 0) || mPi > math.MaxFloat64 || mTau-mTau != 0 {
-					return schedules.Result{}, compile.ErrFallback
+				if a == 1 {
+					_oPi, _oTau = _c1Pi, _c1Tau
+				} else {
+					mPi, mTau := _c1Pi/(a*a), _c1Tau/a
+					if !(mPi > 0) || mPi > math.MaxFloat64 || mTau-mTau != 0 {
+						return schedules.Result{}, compile.ErrFallback
+					}
+					_oPi, _oTau = mPi, mTau
 				}
-				_oPi, _oTau = mPi, mTau
 			}
 			_aPi, _aTau := _v13p-_m20p+_oPi, _v13t-_m20t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m20p, _m20t = _oPi, _oTau
 			_v13p, _v13t = _aPi, _aTau
 		}
@@ -18509,16 +19123,21 @@ func programFFA6(g *graph.Graph, s schedules.Schedule) (compile.Program, error) 
 				ai := 1.0
 				_ = ai
 				a := _f14.Coefficients[0]
-				mPi, mTau := _c1Pi/(a*a), _c1Tau/a
-				if !(mPi > 0) || mPi > math.MaxFloat64 || mTau-mTau != 0 {
-					return schedules.Result{}, compile.ErrFallback
+				if a == 1 {
+					_oPi, _oTau = _c1Pi, _c1Tau
+				} else {
+					mPi, mTau := _c1Pi/(a*a), _c1Tau/a
+					if !(mPi > 0) || mPi > math.MaxFloat64 || mTau-mTau != 0 {
+						return schedules.Result{}, compile.ErrFallback
+					}
+					_oPi, _oTau = mPi, mTau
 				}
-				_oPi, _oTau = mPi, mTau
 			}
 			_aPi, _aTau := _v14p-_m22p+_oPi, _v14t-_m22t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m22p, _m22t = _oPi, _oTau
 			_v14p, _v14t = _aPi, _aTau
 		}
@@ -18541,16 +19160,21 @@ func programFFA6(g *graph.Graph, s schedules.Schedule) (compile.Program, error) 
 				ai := 1.0
 				_ = ai
 				a := _f15.Coefficients[0]
-				mPi, mTau := _c1Pi/(a*a), _c1Tau/a
-				if !(mPi > 0) || mPi > math.MaxFloat64 || mTau-mTau != 0 {
-					return schedules.Result{}, compile.ErrFallback
+				if a == 1 {
+					_oPi, _oTau = _c1Pi, _c1Tau
+				} else {
+					mPi, mTau := _c1Pi/(a*a), _c1Tau/a
+					if !(mPi > 0) || mPi > math.MaxFloat64 || mTau-mTau != 0 {
+						return schedules.Result{}, compile.ErrFallback
+					}
+					_oPi, _oTau = mPi, mTau
 				}
-				_oPi, _oTau = mPi, mTau
 			}
 			_aPi, _aTau := _v15p-_m24p+_oPi, _v15t-_m24t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m24p, _m24t = _oPi, _oTau
 			_v15p, _v15t = _aPi, _aTau
 		}
@@ -18573,16 +19197,21 @@ func programFFA6(g *graph.Graph, s schedules.Schedule) (compile.Program, error) 
 				ai := 1.0
 				_ = ai
 				a := _f16.Coefficients[0]
-				mPi, mTau := _c1Pi/(a*a), _c1Tau/a
-				if !(mPi > 0) || mPi > math.MaxFloat64 || mTau-mTau != 0 {
-					return schedules.Result{}, compile.ErrFallback
+				if a == 1 {
+					_oPi, _oTau = _c1Pi, _c1Tau
+				} else {
+					mPi, mTau := _c1Pi/(a*a), _c1Tau/a
+					if !(mPi > 0) || mPi > math.MaxFloat64 || mTau-mTau != 0 {
+						return schedules.Result{}, compile.ErrFallback
+					}
+					_oPi, _oTau = mPi, mTau
 				}
-				_oPi, _oTau = mPi, mTau
 			}
 			_aPi, _aTau := _v16p-_m26p+_oPi, _v16t-_m26t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m26p, _m26t = _oPi, _oTau
 			_v16p, _v16t = _aPi, _aTau
 		}
@@ -18605,16 +19234,21 @@ func programFFA6(g *graph.Graph, s schedules.Schedule) (compile.Program, error) 
 				ai := 1.0
 				_ = ai
 				a := _f17.Coefficients[0]
-				mPi, mTau := _c1Pi/(a*a), _c1Tau/a
-				if !(mPi > 0) || mPi > math.MaxFloat64 || mTau-mTau != 0 {
-					return schedules.Result{}, compile.ErrFallback
+				if a == 1 {
+					_oPi, _oTau = _c1Pi, _c1Tau
+				} else {
+					mPi, mTau := _c1Pi/(a*a), _c1Tau/a
+					if !(mPi > 0) || mPi > math.MaxFloat64 || mTau-mTau != 0 {
+						return schedules.Result{}, compile.ErrFallback
+					}
+					_oPi, _oTau = mPi, mTau
 				}
-				_oPi, _oTau = mPi, mTau
 			}
 			_aPi, _aTau := _v17p-_m28p+_oPi, _v17t-_m28t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m28p, _m28t = _oPi, _oTau
 			_v17p, _v17t = _aPi, _aTau
 		}
@@ -18678,9 +19312,10 @@ func programFFA6(g *graph.Graph, s schedules.Schedule) (compile.Program, error) 
 						_oPi, _oTau = (1-_d0)*_oPi+_d0*_m30p, (1-_d0)*_oTau+_d0*_m30t
 					}
 					_aPi, _aTau := _v18p-_m30p+_oPi, _v18t-_m30t+_oTau
-					if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+					if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 						return schedules.Result{}, compile.ErrFallback
 					}
+					_bad += _aTau - _aTau
 					var _dd float64
 					if _lo, _hi := min(_v18p, _aPi), max(_v18p, _aPi); _lo > 1e-50 && _hi < 1e50 && math.Abs(_v18t) < 1e100 && math.Abs(_aTau) < 1e100 {
 						_s := math.Sqrt(_lo)
@@ -18723,9 +19358,10 @@ func programFFA6(g *graph.Graph, s schedules.Schedule) (compile.Program, error) 
 						_oPi, _oTau = (1-_d0)*_oPi+_d0*_m45p, (1-_d0)*_oTau+_d0*_m45t
 					}
 					_aPi, _aTau := _v18p-_m45p+_oPi, _v18t-_m45t+_oTau
-					if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+					if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 						return schedules.Result{}, compile.ErrFallback
 					}
+					_bad += _aTau - _aTau
 					var _dd float64
 					if _lo, _hi := min(_v18p, _aPi), max(_v18p, _aPi); _lo > 1e-50 && _hi < 1e50 && math.Abs(_v18t) < 1e100 && math.Abs(_aTau) < 1e100 {
 						_s := math.Sqrt(_lo)
@@ -18786,9 +19422,10 @@ func programFFA6(g *graph.Graph, s schedules.Schedule) (compile.Program, error) 
 						_oPi, _oTau = (1-_d0)*_oPi+_d0*_m32p, (1-_d0)*_oTau+_d0*_m32t
 					}
 					_aPi, _aTau := _v13p-_m32p+_oPi, _v13t-_m32t+_oTau
-					if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+					if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 						return schedules.Result{}, compile.ErrFallback
 					}
+					_bad += _aTau - _aTau
 					var _dd float64
 					if _lo, _hi := min(_v13p, _aPi), max(_v13p, _aPi); _lo > 1e-50 && _hi < 1e50 && math.Abs(_v13t) < 1e100 && math.Abs(_aTau) < 1e100 {
 						_s := math.Sqrt(_lo)
@@ -18846,9 +19483,10 @@ func programFFA6(g *graph.Graph, s schedules.Schedule) (compile.Program, error) 
 						_oPi, _oTau = (1-_d0)*_oPi+_d0*_m33p, (1-_d0)*_oTau+_d0*_m33t
 					}
 					_aPi, _aTau := _v19p-_m33p+_oPi, _v19t-_m33t+_oTau
-					if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+					if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 						return schedules.Result{}, compile.ErrFallback
 					}
+					_bad += _aTau - _aTau
 					var _dd float64
 					if _lo, _hi := min(_v19p, _aPi), max(_v19p, _aPi); _lo > 1e-50 && _hi < 1e50 && math.Abs(_v19t) < 1e100 && math.Abs(_aTau) < 1e100 {
 						_s := math.Sqrt(_lo)
@@ -18891,9 +19529,10 @@ func programFFA6(g *graph.Graph, s schedules.Schedule) (compile.Program, error) 
 						_oPi, _oTau = (1-_d0)*_oPi+_d0*_m46p, (1-_d0)*_oTau+_d0*_m46t
 					}
 					_aPi, _aTau := _v19p-_m46p+_oPi, _v19t-_m46t+_oTau
-					if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+					if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 						return schedules.Result{}, compile.ErrFallback
 					}
+					_bad += _aTau - _aTau
 					var _dd float64
 					if _lo, _hi := min(_v19p, _aPi), max(_v19p, _aPi); _lo > 1e-50 && _hi < 1e50 && math.Abs(_v19t) < 1e100 && math.Abs(_aTau) < 1e100 {
 						_s := math.Sqrt(_lo)
@@ -18954,9 +19593,10 @@ func programFFA6(g *graph.Graph, s schedules.Schedule) (compile.Program, error) 
 						_oPi, _oTau = (1-_d0)*_oPi+_d0*_m35p, (1-_d0)*_oTau+_d0*_m35t
 					}
 					_aPi, _aTau := _v14p-_m35p+_oPi, _v14t-_m35t+_oTau
-					if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+					if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 						return schedules.Result{}, compile.ErrFallback
 					}
+					_bad += _aTau - _aTau
 					var _dd float64
 					if _lo, _hi := min(_v14p, _aPi), max(_v14p, _aPi); _lo > 1e-50 && _hi < 1e50 && math.Abs(_v14t) < 1e100 && math.Abs(_aTau) < 1e100 {
 						_s := math.Sqrt(_lo)
@@ -19014,9 +19654,10 @@ func programFFA6(g *graph.Graph, s schedules.Schedule) (compile.Program, error) 
 						_oPi, _oTau = (1-_d0)*_oPi+_d0*_m36p, (1-_d0)*_oTau+_d0*_m36t
 					}
 					_aPi, _aTau := _v20p-_m36p+_oPi, _v20t-_m36t+_oTau
-					if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+					if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 						return schedules.Result{}, compile.ErrFallback
 					}
+					_bad += _aTau - _aTau
 					var _dd float64
 					if _lo, _hi := min(_v20p, _aPi), max(_v20p, _aPi); _lo > 1e-50 && _hi < 1e50 && math.Abs(_v20t) < 1e100 && math.Abs(_aTau) < 1e100 {
 						_s := math.Sqrt(_lo)
@@ -19059,9 +19700,10 @@ func programFFA6(g *graph.Graph, s schedules.Schedule) (compile.Program, error) 
 						_oPi, _oTau = (1-_d0)*_oPi+_d0*_m47p, (1-_d0)*_oTau+_d0*_m47t
 					}
 					_aPi, _aTau := _v20p-_m47p+_oPi, _v20t-_m47t+_oTau
-					if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+					if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 						return schedules.Result{}, compile.ErrFallback
 					}
+					_bad += _aTau - _aTau
 					var _dd float64
 					if _lo, _hi := min(_v20p, _aPi), max(_v20p, _aPi); _lo > 1e-50 && _hi < 1e50 && math.Abs(_v20t) < 1e100 && math.Abs(_aTau) < 1e100 {
 						_s := math.Sqrt(_lo)
@@ -19122,9 +19764,10 @@ func programFFA6(g *graph.Graph, s schedules.Schedule) (compile.Program, error) 
 						_oPi, _oTau = (1-_d0)*_oPi+_d0*_m38p, (1-_d0)*_oTau+_d0*_m38t
 					}
 					_aPi, _aTau := _v15p-_m38p+_oPi, _v15t-_m38t+_oTau
-					if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+					if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 						return schedules.Result{}, compile.ErrFallback
 					}
+					_bad += _aTau - _aTau
 					var _dd float64
 					if _lo, _hi := min(_v15p, _aPi), max(_v15p, _aPi); _lo > 1e-50 && _hi < 1e50 && math.Abs(_v15t) < 1e100 && math.Abs(_aTau) < 1e100 {
 						_s := math.Sqrt(_lo)
@@ -19182,9 +19825,10 @@ func programFFA6(g *graph.Graph, s schedules.Schedule) (compile.Program, error) 
 						_oPi, _oTau = (1-_d0)*_oPi+_d0*_m39p, (1-_d0)*_oTau+_d0*_m39t
 					}
 					_aPi, _aTau := _v21p-_m39p+_oPi, _v21t-_m39t+_oTau
-					if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+					if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 						return schedules.Result{}, compile.ErrFallback
 					}
+					_bad += _aTau - _aTau
 					var _dd float64
 					if _lo, _hi := min(_v21p, _aPi), max(_v21p, _aPi); _lo > 1e-50 && _hi < 1e50 && math.Abs(_v21t) < 1e100 && math.Abs(_aTau) < 1e100 {
 						_s := math.Sqrt(_lo)
@@ -19227,9 +19871,10 @@ func programFFA6(g *graph.Graph, s schedules.Schedule) (compile.Program, error) 
 						_oPi, _oTau = (1-_d0)*_oPi+_d0*_m48p, (1-_d0)*_oTau+_d0*_m48t
 					}
 					_aPi, _aTau := _v21p-_m48p+_oPi, _v21t-_m48t+_oTau
-					if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+					if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 						return schedules.Result{}, compile.ErrFallback
 					}
+					_bad += _aTau - _aTau
 					var _dd float64
 					if _lo, _hi := min(_v21p, _aPi), max(_v21p, _aPi); _lo > 1e-50 && _hi < 1e50 && math.Abs(_v21t) < 1e100 && math.Abs(_aTau) < 1e100 {
 						_s := math.Sqrt(_lo)
@@ -19290,9 +19935,10 @@ func programFFA6(g *graph.Graph, s schedules.Schedule) (compile.Program, error) 
 						_oPi, _oTau = (1-_d0)*_oPi+_d0*_m41p, (1-_d0)*_oTau+_d0*_m41t
 					}
 					_aPi, _aTau := _v16p-_m41p+_oPi, _v16t-_m41t+_oTau
-					if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+					if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 						return schedules.Result{}, compile.ErrFallback
 					}
+					_bad += _aTau - _aTau
 					var _dd float64
 					if _lo, _hi := min(_v16p, _aPi), max(_v16p, _aPi); _lo > 1e-50 && _hi < 1e50 && math.Abs(_v16t) < 1e100 && math.Abs(_aTau) < 1e100 {
 						_s := math.Sqrt(_lo)
@@ -19350,9 +19996,10 @@ func programFFA6(g *graph.Graph, s schedules.Schedule) (compile.Program, error) 
 						_oPi, _oTau = (1-_d0)*_oPi+_d0*_m42p, (1-_d0)*_oTau+_d0*_m42t
 					}
 					_aPi, _aTau := _v22p-_m42p+_oPi, _v22t-_m42t+_oTau
-					if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+					if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 						return schedules.Result{}, compile.ErrFallback
 					}
+					_bad += _aTau - _aTau
 					var _dd float64
 					if _lo, _hi := min(_v22p, _aPi), max(_v22p, _aPi); _lo > 1e-50 && _hi < 1e50 && math.Abs(_v22t) < 1e100 && math.Abs(_aTau) < 1e100 {
 						_s := math.Sqrt(_lo)
@@ -19395,9 +20042,10 @@ func programFFA6(g *graph.Graph, s schedules.Schedule) (compile.Program, error) 
 						_oPi, _oTau = (1-_d0)*_oPi+_d0*_m49p, (1-_d0)*_oTau+_d0*_m49t
 					}
 					_aPi, _aTau := _v22p-_m49p+_oPi, _v22t-_m49t+_oTau
-					if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+					if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 						return schedules.Result{}, compile.ErrFallback
 					}
+					_bad += _aTau - _aTau
 					var _dd float64
 					if _lo, _hi := min(_v22p, _aPi), max(_v22p, _aPi); _lo > 1e-50 && _hi < 1e50 && math.Abs(_v22t) < 1e100 && math.Abs(_aTau) < 1e100 {
 						_s := math.Sqrt(_lo)
@@ -19458,9 +20106,10 @@ func programFFA6(g *graph.Graph, s schedules.Schedule) (compile.Program, error) 
 						_oPi, _oTau = (1-_d0)*_oPi+_d0*_m43p, (1-_d0)*_oTau+_d0*_m43t
 					}
 					_aPi, _aTau := _v16p-_m43p+_oPi, _v16t-_m43t+_oTau
-					if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+					if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 						return schedules.Result{}, compile.ErrFallback
 					}
+					_bad += _aTau - _aTau
 					var _dd float64
 					if _lo, _hi := min(_v16p, _aPi), max(_v16p, _aPi); _lo > 1e-50 && _hi < 1e50 && math.Abs(_v16t) < 1e100 && math.Abs(_aTau) < 1e100 {
 						_s := math.Sqrt(_lo)
@@ -19518,9 +20167,10 @@ func programFFA6(g *graph.Graph, s schedules.Schedule) (compile.Program, error) 
 						_oPi, _oTau = (1-_d0)*_oPi+_d0*_m39p, (1-_d0)*_oTau+_d0*_m39t
 					}
 					_aPi, _aTau := _v21p-_m39p+_oPi, _v21t-_m39t+_oTau
-					if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+					if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 						return schedules.Result{}, compile.ErrFallback
 					}
+					_bad += _aTau - _aTau
 					var _dd float64
 					if _lo, _hi := min(_v21p, _aPi), max(_v21p, _aPi); _lo > 1e-50 && _hi < 1e50 && math.Abs(_v21t) < 1e100 && math.Abs(_aTau) < 1e100 {
 						_s := math.Sqrt(_lo)
@@ -19563,9 +20213,10 @@ func programFFA6(g *graph.Graph, s schedules.Schedule) (compile.Program, error) 
 						_oPi, _oTau = (1-_d0)*_oPi+_d0*_m48p, (1-_d0)*_oTau+_d0*_m48t
 					}
 					_aPi, _aTau := _v21p-_m48p+_oPi, _v21t-_m48t+_oTau
-					if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+					if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 						return schedules.Result{}, compile.ErrFallback
 					}
+					_bad += _aTau - _aTau
 					var _dd float64
 					if _lo, _hi := min(_v21p, _aPi), max(_v21p, _aPi); _lo > 1e-50 && _hi < 1e50 && math.Abs(_v21t) < 1e100 && math.Abs(_aTau) < 1e100 {
 						_s := math.Sqrt(_lo)
@@ -19626,9 +20277,10 @@ func programFFA6(g *graph.Graph, s schedules.Schedule) (compile.Program, error) 
 						_oPi, _oTau = (1-_d0)*_oPi+_d0*_m40p, (1-_d0)*_oTau+_d0*_m40t
 					}
 					_aPi, _aTau := _v15p-_m40p+_oPi, _v15t-_m40t+_oTau
-					if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+					if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 						return schedules.Result{}, compile.ErrFallback
 					}
+					_bad += _aTau - _aTau
 					var _dd float64
 					if _lo, _hi := min(_v15p, _aPi), max(_v15p, _aPi); _lo > 1e-50 && _hi < 1e50 && math.Abs(_v15t) < 1e100 && math.Abs(_aTau) < 1e100 {
 						_s := math.Sqrt(_lo)
@@ -19686,9 +20338,10 @@ func programFFA6(g *graph.Graph, s schedules.Schedule) (compile.Program, error) 
 						_oPi, _oTau = (1-_d0)*_oPi+_d0*_m36p, (1-_d0)*_oTau+_d0*_m36t
 					}
 					_aPi, _aTau := _v20p-_m36p+_oPi, _v20t-_m36t+_oTau
-					if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+					if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 						return schedules.Result{}, compile.ErrFallback
 					}
+					_bad += _aTau - _aTau
 					var _dd float64
 					if _lo, _hi := min(_v20p, _aPi), max(_v20p, _aPi); _lo > 1e-50 && _hi < 1e50 && math.Abs(_v20t) < 1e100 && math.Abs(_aTau) < 1e100 {
 						_s := math.Sqrt(_lo)
@@ -19731,9 +20384,10 @@ func programFFA6(g *graph.Graph, s schedules.Schedule) (compile.Program, error) 
 						_oPi, _oTau = (1-_d0)*_oPi+_d0*_m47p, (1-_d0)*_oTau+_d0*_m47t
 					}
 					_aPi, _aTau := _v20p-_m47p+_oPi, _v20t-_m47t+_oTau
-					if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+					if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 						return schedules.Result{}, compile.ErrFallback
 					}
+					_bad += _aTau - _aTau
 					var _dd float64
 					if _lo, _hi := min(_v20p, _aPi), max(_v20p, _aPi); _lo > 1e-50 && _hi < 1e50 && math.Abs(_v20t) < 1e100 && math.Abs(_aTau) < 1e100 {
 						_s := math.Sqrt(_lo)
@@ -19794,9 +20448,10 @@ func programFFA6(g *graph.Graph, s schedules.Schedule) (compile.Program, error) 
 						_oPi, _oTau = (1-_d0)*_oPi+_d0*_m37p, (1-_d0)*_oTau+_d0*_m37t
 					}
 					_aPi, _aTau := _v14p-_m37p+_oPi, _v14t-_m37t+_oTau
-					if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+					if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 						return schedules.Result{}, compile.ErrFallback
 					}
+					_bad += _aTau - _aTau
 					var _dd float64
 					if _lo, _hi := min(_v14p, _aPi), max(_v14p, _aPi); _lo > 1e-50 && _hi < 1e50 && math.Abs(_v14t) < 1e100 && math.Abs(_aTau) < 1e100 {
 						_s := math.Sqrt(_lo)
@@ -19854,9 +20509,10 @@ func programFFA6(g *graph.Graph, s schedules.Schedule) (compile.Program, error) 
 						_oPi, _oTau = (1-_d0)*_oPi+_d0*_m33p, (1-_d0)*_oTau+_d0*_m33t
 					}
 					_aPi, _aTau := _v19p-_m33p+_oPi, _v19t-_m33t+_oTau
-					if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+					if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 						return schedules.Result{}, compile.ErrFallback
 					}
+					_bad += _aTau - _aTau
 					var _dd float64
 					if _lo, _hi := min(_v19p, _aPi), max(_v19p, _aPi); _lo > 1e-50 && _hi < 1e50 && math.Abs(_v19t) < 1e100 && math.Abs(_aTau) < 1e100 {
 						_s := math.Sqrt(_lo)
@@ -19899,9 +20555,10 @@ func programFFA6(g *graph.Graph, s schedules.Schedule) (compile.Program, error) 
 						_oPi, _oTau = (1-_d0)*_oPi+_d0*_m46p, (1-_d0)*_oTau+_d0*_m46t
 					}
 					_aPi, _aTau := _v19p-_m46p+_oPi, _v19t-_m46t+_oTau
-					if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+					if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 						return schedules.Result{}, compile.ErrFallback
 					}
+					_bad += _aTau - _aTau
 					var _dd float64
 					if _lo, _hi := min(_v19p, _aPi), max(_v19p, _aPi); _lo > 1e-50 && _hi < 1e50 && math.Abs(_v19t) < 1e100 && math.Abs(_aTau) < 1e100 {
 						_s := math.Sqrt(_lo)
@@ -19962,9 +20619,10 @@ func programFFA6(g *graph.Graph, s schedules.Schedule) (compile.Program, error) 
 						_oPi, _oTau = (1-_d0)*_oPi+_d0*_m34p, (1-_d0)*_oTau+_d0*_m34t
 					}
 					_aPi, _aTau := _v13p-_m34p+_oPi, _v13t-_m34t+_oTau
-					if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+					if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 						return schedules.Result{}, compile.ErrFallback
 					}
+					_bad += _aTau - _aTau
 					var _dd float64
 					if _lo, _hi := min(_v13p, _aPi), max(_v13p, _aPi); _lo > 1e-50 && _hi < 1e50 && math.Abs(_v13t) < 1e100 && math.Abs(_aTau) < 1e100 {
 						_s := math.Sqrt(_lo)
@@ -19978,6 +20636,9 @@ func programFFA6(g *graph.Graph, s schedules.Schedule) (compile.Program, error) 
 					}
 					_m34p, _m34t = _oPi, _oTau
 					_v13p, _v13t = _aPi, _aTau
+				}
+				if _bad != 0 {
+					return schedules.Result{}, compile.ErrFallback
 				}
 				_delta0 := _pass
 				_all0 = math.Max(_all0, _delta0)
@@ -20032,9 +20693,10 @@ func programFFA6(g *graph.Graph, s schedules.Schedule) (compile.Program, error) 
 				_oPi, _oTau = ai*ai*_c0Pi*r2, ai*(s1*_c0Tau*r2+s2*_c2Tau*r1)
 			}
 			_aPi, _aTau := _v12p-_m31p+_oPi, _v12t-_m31t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m31p, _m31t = _oPi, _oTau
 			_v12p, _v12t = _aPi, _aTau
 		}
@@ -20081,9 +20743,10 @@ func programFFA6(g *graph.Graph, s schedules.Schedule) (compile.Program, error) 
 				_oPi, _oTau = ai*ai*_c0Pi*r2, ai*(s1*_c0Tau*r2+s2*_c1Tau*r1)
 			}
 			_aPi, _aTau := _v17p-_m44p+_oPi, _v17t-_m44t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m44p, _m44t = _oPi, _oTau
 			_v17p, _v17t = _aPi, _aTau
 		}
@@ -20109,16 +20772,21 @@ func programFFA6(g *graph.Graph, s schedules.Schedule) (compile.Program, error) 
 					return schedules.Result{}, compile.ErrFallback
 				}
 				a := _f12.Coefficients[0]
-				mPi, mTau := _c0Pi*a*a, _c0Tau*a
-				if !(mPi > 0) || mPi > math.MaxFloat64 || mTau-mTau != 0 {
-					return schedules.Result{}, compile.ErrFallback
+				if a == 1 {
+					_oPi, _oTau = _c0Pi, _c0Tau
+				} else {
+					mPi, mTau := _c0Pi*a*a, _c0Tau*a
+					if !(mPi > 0) || mPi > math.MaxFloat64 || mTau-mTau != 0 {
+						return schedules.Result{}, compile.ErrFallback
+					}
+					_oPi, _oTau = mPi, mTau
 				}
-				_oPi, _oTau = mPi, mTau
 			}
 			_aPi, _aTau := _v6p-_m19p+_oPi, _v6t-_m19t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m19p, _m19t = _oPi, _oTau
 			_v6p, _v6t = _aPi, _aTau
 		}
@@ -20142,9 +20810,10 @@ func programFFA6(g *graph.Graph, s schedules.Schedule) (compile.Program, error) 
 				_oPi, _oTau = a*_c0Pi, a*_c0Tau
 			}
 			_aPi, _aTau := _v0p-_m7p+_oPi, _v0t-_m7t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m7p, _m7t = _oPi, _oTau
 			_v0p, _v0t = _aPi, _aTau
 		}
@@ -20170,16 +20839,21 @@ func programFFA6(g *graph.Graph, s schedules.Schedule) (compile.Program, error) 
 					return schedules.Result{}, compile.ErrFallback
 				}
 				a := _f13.Coefficients[0]
-				mPi, mTau := _c0Pi*a*a, _c0Tau*a
-				if !(mPi > 0) || mPi > math.MaxFloat64 || mTau-mTau != 0 {
-					return schedules.Result{}, compile.ErrFallback
+				if a == 1 {
+					_oPi, _oTau = _c0Pi, _c0Tau
+				} else {
+					mPi, mTau := _c0Pi*a*a, _c0Tau*a
+					if !(mPi > 0) || mPi > math.MaxFloat64 || mTau-mTau != 0 {
+						return schedules.Result{}, compile.ErrFallback
+					}
+					_oPi, _oTau = mPi, mTau
 				}
-				_oPi, _oTau = mPi, mTau
 			}
 			_aPi, _aTau := _v7p-_m21p+_oPi, _v7t-_m21t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m21p, _m21t = _oPi, _oTau
 			_v7p, _v7t = _aPi, _aTau
 		}
@@ -20203,9 +20877,10 @@ func programFFA6(g *graph.Graph, s schedules.Schedule) (compile.Program, error) 
 				_oPi, _oTau = a*_c0Pi, a*_c0Tau
 			}
 			_aPi, _aTau := _v1p-_m9p+_oPi, _v1t-_m9t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m9p, _m9t = _oPi, _oTau
 			_v1p, _v1t = _aPi, _aTau
 		}
@@ -20231,16 +20906,21 @@ func programFFA6(g *graph.Graph, s schedules.Schedule) (compile.Program, error) 
 					return schedules.Result{}, compile.ErrFallback
 				}
 				a := _f14.Coefficients[0]
-				mPi, mTau := _c0Pi*a*a, _c0Tau*a
-				if !(mPi > 0) || mPi > math.MaxFloat64 || mTau-mTau != 0 {
-					return schedules.Result{}, compile.ErrFallback
+				if a == 1 {
+					_oPi, _oTau = _c0Pi, _c0Tau
+				} else {
+					mPi, mTau := _c0Pi*a*a, _c0Tau*a
+					if !(mPi > 0) || mPi > math.MaxFloat64 || mTau-mTau != 0 {
+						return schedules.Result{}, compile.ErrFallback
+					}
+					_oPi, _oTau = mPi, mTau
 				}
-				_oPi, _oTau = mPi, mTau
 			}
 			_aPi, _aTau := _v8p-_m23p+_oPi, _v8t-_m23t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m23p, _m23t = _oPi, _oTau
 			_v8p, _v8t = _aPi, _aTau
 		}
@@ -20264,9 +20944,10 @@ func programFFA6(g *graph.Graph, s schedules.Schedule) (compile.Program, error) 
 				_oPi, _oTau = a*_c0Pi, a*_c0Tau
 			}
 			_aPi, _aTau := _v2p-_m11p+_oPi, _v2t-_m11t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m11p, _m11t = _oPi, _oTau
 			_v2p, _v2t = _aPi, _aTau
 		}
@@ -20292,16 +20973,21 @@ func programFFA6(g *graph.Graph, s schedules.Schedule) (compile.Program, error) 
 					return schedules.Result{}, compile.ErrFallback
 				}
 				a := _f15.Coefficients[0]
-				mPi, mTau := _c0Pi*a*a, _c0Tau*a
-				if !(mPi > 0) || mPi > math.MaxFloat64 || mTau-mTau != 0 {
-					return schedules.Result{}, compile.ErrFallback
+				if a == 1 {
+					_oPi, _oTau = _c0Pi, _c0Tau
+				} else {
+					mPi, mTau := _c0Pi*a*a, _c0Tau*a
+					if !(mPi > 0) || mPi > math.MaxFloat64 || mTau-mTau != 0 {
+						return schedules.Result{}, compile.ErrFallback
+					}
+					_oPi, _oTau = mPi, mTau
 				}
-				_oPi, _oTau = mPi, mTau
 			}
 			_aPi, _aTau := _v9p-_m25p+_oPi, _v9t-_m25t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m25p, _m25t = _oPi, _oTau
 			_v9p, _v9t = _aPi, _aTau
 		}
@@ -20325,9 +21011,10 @@ func programFFA6(g *graph.Graph, s schedules.Schedule) (compile.Program, error) 
 				_oPi, _oTau = a*_c0Pi, a*_c0Tau
 			}
 			_aPi, _aTau := _v3p-_m13p+_oPi, _v3t-_m13t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m13p, _m13t = _oPi, _oTau
 			_v3p, _v3t = _aPi, _aTau
 		}
@@ -20353,16 +21040,21 @@ func programFFA6(g *graph.Graph, s schedules.Schedule) (compile.Program, error) 
 					return schedules.Result{}, compile.ErrFallback
 				}
 				a := _f16.Coefficients[0]
-				mPi, mTau := _c0Pi*a*a, _c0Tau*a
-				if !(mPi > 0) || mPi > math.MaxFloat64 || mTau-mTau != 0 {
-					return schedules.Result{}, compile.ErrFallback
+				if a == 1 {
+					_oPi, _oTau = _c0Pi, _c0Tau
+				} else {
+					mPi, mTau := _c0Pi*a*a, _c0Tau*a
+					if !(mPi > 0) || mPi > math.MaxFloat64 || mTau-mTau != 0 {
+						return schedules.Result{}, compile.ErrFallback
+					}
+					_oPi, _oTau = mPi, mTau
 				}
-				_oPi, _oTau = mPi, mTau
 			}
 			_aPi, _aTau := _v10p-_m27p+_oPi, _v10t-_m27t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m27p, _m27t = _oPi, _oTau
 			_v10p, _v10t = _aPi, _aTau
 		}
@@ -20386,9 +21078,10 @@ func programFFA6(g *graph.Graph, s schedules.Schedule) (compile.Program, error) 
 				_oPi, _oTau = a*_c0Pi, a*_c0Tau
 			}
 			_aPi, _aTau := _v4p-_m15p+_oPi, _v4t-_m15t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m15p, _m15t = _oPi, _oTau
 			_v4p, _v4t = _aPi, _aTau
 		}
@@ -20414,16 +21107,21 @@ func programFFA6(g *graph.Graph, s schedules.Schedule) (compile.Program, error) 
 					return schedules.Result{}, compile.ErrFallback
 				}
 				a := _f17.Coefficients[0]
-				mPi, mTau := _c0Pi*a*a, _c0Tau*a
-				if !(mPi > 0) || mPi > math.MaxFloat64 || mTau-mTau != 0 {
-					return schedules.Result{}, compile.ErrFallback
+				if a == 1 {
+					_oPi, _oTau = _c0Pi, _c0Tau
+				} else {
+					mPi, mTau := _c0Pi*a*a, _c0Tau*a
+					if !(mPi > 0) || mPi > math.MaxFloat64 || mTau-mTau != 0 {
+						return schedules.Result{}, compile.ErrFallback
+					}
+					_oPi, _oTau = mPi, mTau
 				}
-				_oPi, _oTau = mPi, mTau
 			}
 			_aPi, _aTau := _v11p-_m29p+_oPi, _v11t-_m29t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m29p, _m29t = _oPi, _oTau
 			_v11p, _v11t = _aPi, _aTau
 		}
@@ -20447,11 +21145,15 @@ func programFFA6(g *graph.Graph, s schedules.Schedule) (compile.Program, error) 
 				_oPi, _oTau = a*_c0Pi, a*_c0Tau
 			}
 			_aPi, _aTau := _v5p-_m17p+_oPi, _v5t-_m17t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m17p, _m17t = _oPi, _oTau
 			_v5p, _v5t = _aPi, _aTau
+		}
+		if _bad != 0 {
+			return schedules.Result{}, compile.ErrFallback
 		}
 	_done:
 		_msgs, _margs := g.State()
@@ -20681,6 +21383,7 @@ func programFFA7(g *graph.Graph, s schedules.Schedule) (compile.Program, error) 
 		}
 		var _pass float64
 		var _err error
+		var _bad float64 // 0 while every marginal is finite
 		var _m0p, _m0t float64
 		var _m1p, _m1t float64
 		var _m2p, _m2t float64
@@ -20778,9 +21481,10 @@ func programFFA7(g *graph.Graph, s schedules.Schedule) (compile.Program, error) 
 				_oPi, _oTau = inv, _f0.Mean*inv
 			}
 			_aPi, _aTau := _v0p-_m0p+_oPi, _v0t-_m0t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m0p, _m0t = _oPi, _oTau
 			_v0p, _v0t = _aPi, _aTau
 		}
@@ -20794,9 +21498,10 @@ func programFFA7(g *graph.Graph, s schedules.Schedule) (compile.Program, error) 
 				_oPi, _oTau = inv, _f1.Mean*inv
 			}
 			_aPi, _aTau := _v1p-_m1p+_oPi, _v1t-_m1t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m1p, _m1t = _oPi, _oTau
 			_v1p, _v1t = _aPi, _aTau
 		}
@@ -20810,9 +21515,10 @@ func programFFA7(g *graph.Graph, s schedules.Schedule) (compile.Program, error) 
 				_oPi, _oTau = inv, _f2.Mean*inv
 			}
 			_aPi, _aTau := _v2p-_m2p+_oPi, _v2t-_m2t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m2p, _m2t = _oPi, _oTau
 			_v2p, _v2t = _aPi, _aTau
 		}
@@ -20826,9 +21532,10 @@ func programFFA7(g *graph.Graph, s schedules.Schedule) (compile.Program, error) 
 				_oPi, _oTau = inv, _f3.Mean*inv
 			}
 			_aPi, _aTau := _v3p-_m3p+_oPi, _v3t-_m3t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m3p, _m3t = _oPi, _oTau
 			_v3p, _v3t = _aPi, _aTau
 		}
@@ -20842,9 +21549,10 @@ func programFFA7(g *graph.Graph, s schedules.Schedule) (compile.Program, error) 
 				_oPi, _oTau = inv, _f4.Mean*inv
 			}
 			_aPi, _aTau := _v4p-_m4p+_oPi, _v4t-_m4t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m4p, _m4t = _oPi, _oTau
 			_v4p, _v4t = _aPi, _aTau
 		}
@@ -20858,9 +21566,10 @@ func programFFA7(g *graph.Graph, s schedules.Schedule) (compile.Program, error) 
 				_oPi, _oTau = inv, _f5.Mean*inv
 			}
 			_aPi, _aTau := _v5p-_m5p+_oPi, _v5t-_m5t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m5p, _m5t = _oPi, _oTau
 			_v5p, _v5t = _aPi, _aTau
 		}
@@ -20874,9 +21583,10 @@ func programFFA7(g *graph.Graph, s schedules.Schedule) (compile.Program, error) 
 				_oPi, _oTau = inv, _f6.Mean*inv
 			}
 			_aPi, _aTau := _v6p-_m6p+_oPi, _v6t-_m6t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m6p, _m6t = _oPi, _oTau
 			_v6p, _v6t = _aPi, _aTau
 		}
@@ -20900,9 +21610,10 @@ func programFFA7(g *graph.Graph, s schedules.Schedule) (compile.Program, error) 
 				_oPi, _oTau = a*_c1Pi, a*_c1Tau
 			}
 			_aPi, _aTau := _v7p-_m7p+_oPi, _v7t-_m7t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m7p, _m7t = _oPi, _oTau
 			_v7p, _v7t = _aPi, _aTau
 		}
@@ -20926,9 +21637,10 @@ func programFFA7(g *graph.Graph, s schedules.Schedule) (compile.Program, error) 
 				_oPi, _oTau = a*_c1Pi, a*_c1Tau
 			}
 			_aPi, _aTau := _v8p-_m9p+_oPi, _v8t-_m9t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m9p, _m9t = _oPi, _oTau
 			_v8p, _v8t = _aPi, _aTau
 		}
@@ -20952,9 +21664,10 @@ func programFFA7(g *graph.Graph, s schedules.Schedule) (compile.Program, error) 
 				_oPi, _oTau = a*_c1Pi, a*_c1Tau
 			}
 			_aPi, _aTau := _v9p-_m11p+_oPi, _v9t-_m11t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m11p, _m11t = _oPi, _oTau
 			_v9p, _v9t = _aPi, _aTau
 		}
@@ -20978,9 +21691,10 @@ func programFFA7(g *graph.Graph, s schedules.Schedule) (compile.Program, error) 
 				_oPi, _oTau = a*_c1Pi, a*_c1Tau
 			}
 			_aPi, _aTau := _v10p-_m13p+_oPi, _v10t-_m13t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m13p, _m13t = _oPi, _oTau
 			_v10p, _v10t = _aPi, _aTau
 		}
@@ -21004,9 +21718,10 @@ func programFFA7(g *graph.Graph, s schedules.Schedule) (compile.Program, error) 
 				_oPi, _oTau = a*_c1Pi, a*_c1Tau
 			}
 			_aPi, _aTau := _v11p-_m15p+_oPi, _v11t-_m15t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m15p, _m15t = _oPi, _oTau
 			_v11p, _v11t = _aPi, _aTau
 		}
@@ -21030,9 +21745,10 @@ func programFFA7(g *graph.Graph, s schedules.Schedule) (compile.Program, error) 
 				_oPi, _oTau = a*_c1Pi, a*_c1Tau
 			}
 			_aPi, _aTau := _v12p-_m17p+_oPi, _v12t-_m17t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m17p, _m17t = _oPi, _oTau
 			_v12p, _v12t = _aPi, _aTau
 		}
@@ -21056,9 +21772,10 @@ func programFFA7(g *graph.Graph, s schedules.Schedule) (compile.Program, error) 
 				_oPi, _oTau = a*_c1Pi, a*_c1Tau
 			}
 			_aPi, _aTau := _v13p-_m19p+_oPi, _v13t-_m19t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m19p, _m19t = _oPi, _oTau
 			_v13p, _v13t = _aPi, _aTau
 		}
@@ -21081,16 +21798,21 @@ func programFFA7(g *graph.Graph, s schedules.Schedule) (compile.Program, error) 
 				ai := 1.0
 				_ = ai
 				a := _f14.Coefficients[0]
-				mPi, mTau := _c1Pi/(a*a), _c1Tau/a
-				if !(mPi > 0) || mPi > math.MaxFloat64 || mTau-mTau != 0 {
-					return schedules.Result{}, compile.ErrFallback
+				if a == 1 {
+					_oPi, _oTau = _c1Pi, _c1Tau
+				} else {
+					mPi, mTau := _c1Pi/(a*a), _c1Tau/a
+					if !(mPi > 0) || mPi > math.MaxFloat64 || mTau-mTau != 0 {
+						return schedules.Result{}, compile.ErrFallback
+					}
+					_oPi, _oTau = mPi, mTau
 				}
-				_oPi, _oTau = mPi, mTau
 			}
 			_aPi, _aTau := _v14p-_m21p+_oPi, _v14t-_m21t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m21p, _m21t = _oPi, _oTau
 			_v14p, _v14t = _aPi, _aTau
 		}
@@ -21113,16 +21835,21 @@ func programFFA7(g *graph.Graph, s schedules.Schedule) (compile.Program, error) 
 				ai := 1.0
 				_ = ai
 				a := _f15.Coefficients[0]
-				mPi, mTau := _c1Pi/(a*a), _c1Tau/a
-				if !(mPi > 0) || mPi > math.MaxFloat64 || mTau-mTau != 0 {
-					return schedules.Result{}, compile.ErrFallback
+				if a == 1 {
+					_oPi, _oTau = _c1Pi, _c1Tau
+				} else {
+					mPi, mTau := _c1Pi/(a*a), _c1Tau/a
+					if !(mPi > 0) || mPi > math.MaxFloat64 || mTau-mTau != 0 {
+						return schedules.Result{}, compile.ErrFallback
+					}
+					_oPi, _oTau = mPi, mTau
 				}
-				_oPi, _oTau = mPi, mTau
 			}
 			_aPi, _aTau := _v15p-_m23p+_oPi, _v15t-_m23t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m23p, _m23t = _oPi, _oTau
 			_v15p, _v15t = _aPi, _aTau
 		}
@@ -21145,16 +21872,21 @@ func programFFA7(g *graph.Graph, s schedules.Schedule) (compile.Program, error) 
 				ai := 1.0
 				_ = ai
 				a := _f16.Coefficients[0]
-				mPi, mTau := _c1Pi/(a*a), _c1Tau/a
-				if !(mPi > 0) || mPi > math.MaxFloat64 || mTau-mTau != 0 {
-					return schedules.Result{}, compile.ErrFallback
+				if a == 1 {
+					_oPi, _oTau = _c1Pi, _c1Tau
+				} else {
+					mPi, mTau := _c1Pi/(a*a), _c1Tau/a
+					if !(mPi > 0) || mPi > math.MaxFloat64 || mTau-mTau != 0 {
+						return schedules.Result{}, compile.ErrFallback
+					}
+					_oPi, _oTau = mPi, mTau
 				}
-				_oPi, _oTau = mPi, mTau
 			}
 			_aPi, _aTau := _v16p-_m25p+_oPi, _v16t-_m25t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m25p, _m25t = _oPi, _oTau
 			_v16p, _v16t = _aPi, _aTau
 		}
@@ -21177,16 +21909,21 @@ func programFFA7(g *graph.Graph, s schedules.Schedule) (compile.Program, error) 
 				ai := 1.0
 				_ = ai
 				a := _f17.Coefficients[0]
-				mPi, mTau := _c1Pi/(a*a), _c1Tau/a
-				if !(mPi > 0) || mPi > math.MaxFloat64 || mTau-mTau != 0 {
-					return schedules.Result{}, compile.ErrFallback
+				if a == 1 {
+					_oPi, _oTau = _c1Pi, _c1Tau
+				} else {
+					mPi, mTau := _c1Pi/(a*a), _c1Tau/a
+					if !(mPi > 0) || mPi > math.MaxFloat64 || mTau-mTau != 0 {
+						return schedules.Result{}, compile.ErrFallback
+					}
+					_oPi, _oTau = mPi, mTau
 				}
-				_oPi, _oTau = mPi, mTau
 			}
 			_aPi, _aTau := _v17p-_m27p+_oPi, _v17t-_m27t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m27p, _m27t = _oPi, _oTau
 			_v17p, _v17t = _aPi, _aTau
 		}
@@ -21209,16 +21946,21 @@ func programFFA7(g *graph.Graph, s schedules.Schedule) (compile.Program, error) 
 				ai := 1.0
 				_ = ai
 				a := _f18.Coefficients[0]
-				mPi, mTau := _c1Pi/(a*a), _c1Tau/a
-				if !(mPi > 0) || mPi > math.MaxFloat64 || mTau-mTau != 0 {
-					return schedules.Result{}, compile.ErrFallback
+				if a == 1 {
+					_oPi, _oTau = _c1Pi, _c1Tau
+				} else {
+					mPi, mTau := _c1Pi/(a*a), _c1Tau/a
+					if !(mPi > 0) || mPi > math.MaxFloat64 || mTau-mTau != 0 {
+						return schedules.Result{}, compile.ErrFallback
+					}
+					_oPi, _oTau = mPi, mTau
 				}
-				_oPi, _oTau = mPi, mTau
 			}
 			_aPi, _aTau := _v18p-_m29p+_oPi, _v18t-_m29t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m29p, _m29t = _oPi, _oTau
 			_v18p, _v18t = _aPi, _aTau
 		}
@@ -21241,16 +21983,21 @@ func programFFA7(g *graph.Graph, s schedules.Schedule) (compile.Program, error) 
 				ai := 1.0
 				_ = ai
 				a := _f19.Coefficients[0]
-				mPi, mTau := _c1Pi/(a*a), _c1Tau/a
-				if !(mPi > 0) || mPi > math.MaxFloat64 || mTau-mTau != 0 {
-					return schedules.Result{}, compile.ErrFallback
+				if a == 1 {
+					_oPi, _oTau = _c1Pi, _c1Tau
+				} else {
+					mPi, mTau := _c1Pi/(a*a), _c1Tau/a
+					if !(mPi > 0) || mPi > math.MaxFloat64 || mTau-mTau != 0 {
+						return schedules.Result{}, compile.ErrFallback
+					}
+					_oPi, _oTau = mPi, mTau
 				}
-				_oPi, _oTau = mPi, mTau
 			}
 			_aPi, _aTau := _v19p-_m31p+_oPi, _v19t-_m31t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m31p, _m31t = _oPi, _oTau
 			_v19p, _v19t = _aPi, _aTau
 		}
@@ -21273,16 +22020,21 @@ func programFFA7(g *graph.Graph, s schedules.Schedule) (compile.Program, error) 
 				ai := 1.0
 				_ = ai
 				a := _f20.Coefficients[0]
-				mPi, mTau := _c1Pi/(a*a), _c1Tau/a
-				if !(mPi > 0) || mPi > math.MaxFloat64 || mTau-mTau != 0 {
-					return schedules.Result{}, compile.ErrFallback
+				if a == 1 {
+					_oPi, _oTau = _c1Pi, _c1Tau
+				} else {
+					mPi, mTau := _c1Pi/(a*a), _c1Tau/a
+					if !(mPi > 0) || mPi > math.MaxFloat64 || mTau-mTau != 0 {
+						return schedules.Result{}, compile.ErrFallback
+					}
+					_oPi, _oTau = mPi, mTau
 				}
-				_oPi, _oTau = mPi, mTau
 			}
 			_aPi, _aTau := _v20p-_m33p+_oPi, _v20t-_m33t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m33p, _m33t = _oPi, _oTau
 			_v20p, _v20t = _aPi, _aTau
 		}
@@ -21346,9 +22098,10 @@ func programFFA7(g *graph.Graph, s schedules.Schedule) (compile.Program, error) 
 						_oPi, _oTau = (1-_d0)*_oPi+_d0*_m35p, (1-_d0)*_oTau+_d0*_m35t
 					}
 					_aPi, _aTau := _v21p-_m35p+_oPi, _v21t-_m35t+_oTau
-					if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+					if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 						return schedules.Result{}, compile.ErrFallback
 					}
+					_bad += _aTau - _aTau
 					var _dd float64
 					if _lo, _hi := min(_v21p, _aPi), max(_v21p, _aPi); _lo > 1e-50 && _hi < 1e50 && math.Abs(_v21t) < 1e100 && math.Abs(_aTau) < 1e100 {
 						_s := math.Sqrt(_lo)
@@ -21391,9 +22144,10 @@ func programFFA7(g *graph.Graph, s schedules.Schedule) (compile.Program, error) 
 						_oPi, _oTau = (1-_d0)*_oPi+_d0*_m53p, (1-_d0)*_oTau+_d0*_m53t
 					}
 					_aPi, _aTau := _v21p-_m53p+_oPi, _v21t-_m53t+_oTau
-					if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+					if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 						return schedules.Result{}, compile.ErrFallback
 					}
+					_bad += _aTau - _aTau
 					var _dd float64
 					if _lo, _hi := min(_v21p, _aPi), max(_v21p, _aPi); _lo > 1e-50 && _hi < 1e50 && math.Abs(_v21t) < 1e100 && math.Abs(_aTau) < 1e100 {
 						_s := math.Sqrt(_lo)
@@ -21454,9 +22208,10 @@ func programFFA7(g *graph.Graph, s schedules.Schedule) (compile.Program, error) 
 						_oPi, _oTau = (1-_d0)*_oPi+_d0*_m37p, (1-_d0)*_oTau+_d0*_m37t
 					}
 					_aPi, _aTau := _v15p-_m37p+_oPi, _v15t-_m37t+_oTau
-					if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+					if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 						return schedules.Result{}, compile.ErrFallback
 					}
+					_bad += _aTau - _aTau
 					var _dd float64
 					if _lo, _hi := min(_v15p, _aPi), max(_v15p, _aPi); _lo > 1e-50 && _hi < 1e50 && math.Abs(_v15t) < 1e100 && math.Abs(_aTau) < 1e100 {
 						_s := math.Sqrt(_lo)
@@ -21514,9 +22269,10 @@ func programFFA7(g *graph.Graph, s schedules.Schedule) (compile.Program, error) 
 						_oPi, _oTau = (1-_d0)*_oPi+_d0*_m38p, (1-_d0)*_oTau+_d0*_m38t
 					}
 					_aPi, _aTau := _v22p-_m38p+_oPi, _v22t-_m38t+_oTau
-					if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+					if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 						return schedules.Result{}, compile.ErrFallback
 					}
+					_bad += _aTau - _aTau
 					var _dd float64
 					if _lo, _hi := min(_v22p, _aPi), max(_v22p, _aPi); _lo > 1e-50 && _hi < 1e50 && math.Abs(_v22t) < 1e100 && math.Abs(_aTau) < 1e100 {
 						_s := math.Sqrt(_lo)
@@ -21559,9 +22315,10 @@ func programFFA7(g *graph.Graph, s schedules.Schedule) (compile.Program, error) 
 						_oPi, _oTau = (1-_d0)*_oPi+_d0*_m54p, (1-_d0)*_oTau+_d0*_m54t
 					}
 					_aPi, _aTau := _v22p-_m54p+_oPi, _v22t-_m54t+_oTau
-					if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+					if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 						return schedules.Result{}, compile.ErrFallback
 					}
+					_bad += _aTau - _aTau
 					var _dd float64
 					if _lo, _hi := min(_v22p, _aPi), max(_v22p, _aPi); _lo > 1e-50 && _hi < 1e50 && math.Abs(_v22t) < 1e100 && math.Abs(_aTau) < 1e100 {
 						_s := math.Sqrt(_lo)
@@ -21622,9 +22379,10 @@ func programFFA7(g *graph.Graph, s schedules.Schedule) (compile.Program, error) 
 						_oPi, _oTau = (1-_d0)*_oPi+_d0*_m40p, (1-_d0)*_oTau+_d0*_m40t
 					}
 					_aPi, _aTau := _v16p-_m40p+_oPi, _v16t-_m40t+_oTau
-					if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+					if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 						return schedules.Result{}, compile.ErrFallback
 					}
+					_bad += _aTau - _aTau
 					var _dd float64
 					if _lo, _hi := min(_v16p, _aPi), max(_v16p, _aPi); _lo > 1e-50 && _hi < 1e50 && math.Abs(_v16t) < 1e100 && math.Abs(_aTau) < 1e100 {
 						_s := math.Sqrt(_lo)
@@ -21682,9 +22440,10 @@ func programFFA7(g *graph.Graph, s schedules.Schedule) (compile.Program, error) 
 						_oPi, _oTau = (1-_d0)*_oPi+_d0*_m41p, (1-_d0)*_oTau+_d0*_m41t
 					}
 					_aPi, _aTau := _v23p-_m41p+_oPi, _v23t-_m41t+_oTau
-					if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+					if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 						return schedules.Result{}, compile.ErrFallback
 					}
+					_bad += _aTau - _aTau
 					var _dd float64
 					if _lo, _hi := min(_v23p, _aPi), max(_v23p, _aPi); _lo > 1e-50 && _hi < 1e50 && math.Abs(_v23t) < 1e100 && math.Abs(_aTau) < 1e100 {
 						_s := math.Sqrt(_lo)
@@ -21727,9 +22486,10 @@ func programFFA7(g *graph.Graph, s schedules.Schedule) (compile.Program, error) 
 						_oPi, _oTau = (1-_d0)*_oPi+_d0*_m55p, (1-_d0)*_oTau+_d0*_m55t
 					}
 					_aPi, _aTau := _v23p-_m55p+_oPi, _v23t-_m55t+_oTau
-					if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+					if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 						return schedules.Result{}, compile.ErrFallback
 					}
+					_bad += _aTau - _aTau
 					var _dd float64
 					if _lo, _hi := min(_v23p, _aPi), max(_v23p, _aPi); _lo > 1e-50 && _hi < 1e50 && math.Abs(_v23t) < 1e100 && math.Abs(_aTau) < 1e100 {
 						_s := math.Sqrt(_lo)
@@ -21790,9 +22550,10 @@ func programFFA7(g *graph.Graph, s schedules.Schedule) (compile.Program, error) 
 						_oPi, _oTau = (1-_d0)*_oPi+_d0*_m43p, (1-_d0)*_oTau+_d0*_m43t
 					}
 					_aPi, _aTau := _v17p-_m43p+_oPi, _v17t-_m43t+_oTau
-					if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+					if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 						return schedules.Result{}, compile.ErrFallback
 					}
+					_bad += _aTau - _aTau
 					var _dd float64
 					if _lo, _hi := min(_v17p, _aPi), max(_v17p, _aPi); _lo > 1e-50 && _hi < 1e50 && math.Abs(_v17t) < 1e100 && math.Abs(_aTau) < 1e100 {
 						_s := math.Sqrt(_lo)
@@ -21850,9 +22611,10 @@ func programFFA7(g *graph.Graph, s schedules.Schedule) (compile.Program, error) 
 						_oPi, _oTau = (1-_d0)*_oPi+_d0*_m44p, (1-_d0)*_oTau+_d0*_m44t
 					}
 					_aPi, _aTau := _v24p-_m44p+_oPi, _v24t-_m44t+_oTau
-					if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+					if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 						return schedules.Result{}, compile.ErrFallback
 					}
+					_bad += _aTau - _aTau
 					var _dd float64
 					if _lo, _hi := min(_v24p, _aPi), max(_v24p, _aPi); _lo > 1e-50 && _hi < 1e50 && math.Abs(_v24t) < 1e100 && math.Abs(_aTau) < 1e100 {
 						_s := math.Sqrt(_lo)
@@ -21895,9 +22657,10 @@ func programFFA7(g *graph.Graph, s schedules.Schedule) (compile.Program, error) 
 						_oPi, _oTau = (1-_d0)*_oPi+_d0*_m56p, (1-_d0)*_oTau+_d0*_m56t
 					}
 					_aPi, _aTau := _v24p-_m56p+_oPi, _v24t-_m56t+_oTau
-					if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+					if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 						return schedules.Result{}, compile.ErrFallback
 					}
+					_bad += _aTau - _aTau
 					var _dd float64
 					if _lo, _hi := min(_v24p, _aPi), max(_v24p, _aPi); _lo > 1e-50 && _hi < 1e50 && math.Abs(_v24t) < 1e100 && math.Abs(_aTau) < 1e100 {
 						_s := math.Sqrt(_lo)
@@ -21958,9 +22721,10 @@ func programFFA7(g *graph.Graph, s schedules.Schedule) (compile.Program, error) 
 						_oPi, _oTau = (1-_d0)*_oPi+_d0*_m46p, (1-_d0)*_oTau+_d0*_m46t
 					}
 					_aPi, _aTau := _v18p-_m46p+_oPi, _v18t-_m46t+_oTau
-					if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+					if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 						return schedules.Result{}, compile.ErrFallback
 					}
+					_bad += _aTau - _aTau
 					var _dd float64
 					if _lo, _hi := min(_v18p, _aPi), max(_v18p, _aPi); _lo > 1e-50 && _hi < 1e50 && math.Abs(_v18t) < 1e100 && math.Abs(_aTau) < 1e100 {
 						_s := math.Sqrt(_lo)
@@ -22018,9 +22782,10 @@ func programFFA7(g *graph.Graph, s schedules.Schedule) (compile.Program, error) 
 						_oPi, _oTau = (1-_d0)*_oPi+_d0*_m47p, (1-_d0)*_oTau+_d0*_m47t
 					}
 					_aPi, _aTau := _v25p-_m47p+_oPi, _v25t-_m47t+_oTau
-					if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+					if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 						return schedules.Result{}, compile.ErrFallback
 					}
+					_bad += _aTau - _aTau
 					var _dd float64
 					if _lo, _hi := min(_v25p, _aPi), max(_v25p, _aPi); _lo > 1e-50 && _hi < 1e50 && math.Abs(_v25t) < 1e100 && math.Abs(_aTau) < 1e100 {
 						_s := math.Sqrt(_lo)
@@ -22063,9 +22828,10 @@ func programFFA7(g *graph.Graph, s schedules.Schedule) (compile.Program, error) 
 						_oPi, _oTau = (1-_d0)*_oPi+_d0*_m57p, (1-_d0)*_oTau+_d0*_m57t
 					}
 					_aPi, _aTau := _v25p-_m57p+_oPi, _v25t-_m57t+_oTau
-					if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+					if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 						return schedules.Result{}, compile.ErrFallback
 					}
+					_bad += _aTau - _aTau
 					var _dd float64
 					if _lo, _hi := min(_v25p, _aPi), max(_v25p, _aPi); _lo > 1e-50 && _hi < 1e50 && math.Abs(_v25t) < 1e100 && math.Abs(_aTau) < 1e100 {
 						_s := math.Sqrt(_lo)
@@ -22126,9 +22892,10 @@ func programFFA7(g *graph.Graph, s schedules.Schedule) (compile.Program, error) 
 						_oPi, _oTau = (1-_d0)*_oPi+_d0*_m49p, (1-_d0)*_oTau+_d0*_m49t
 					}
 					_aPi, _aTau := _v19p-_m49p+_oPi, _v19t-_m49t+_oTau
-					if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+					if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 						return schedules.Result{}, compile.ErrFallback
 					}
+					_bad += _aTau - _aTau
 					var _dd float64
 					if _lo, _hi := min(_v19p, _aPi), max(_v19p, _aPi); _lo > 1e-50 && _hi < 1e50 && math.Abs(_v19t) < 1e100 && math.Abs(_aTau) < 1e100 {
 						_s := math.Sqrt(_lo)
@@ -22186,9 +22953,10 @@ func programFFA7(g *graph.Graph, s schedules.Schedule) (compile.Program, error) 
 						_oPi, _oTau = (1-_d0)*_oPi+_d0*_m50p, (1-_d0)*_oTau+_d0*_m50t
 					}
 					_aPi, _aTau := _v26p-_m50p+_oPi, _v26t-_m50t+_oTau
-					if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+					if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 						return schedules.Result{}, compile.ErrFallback
 					}
+					_bad += _aTau - _aTau
 					var _dd float64
 					if _lo, _hi := min(_v26p, _aPi), max(_v26p, _aPi); _lo > 1e-50 && _hi < 1e50 && math.Abs(_v26t) < 1e100 && math.Abs(_aTau) < 1e100 {
 						_s := math.Sqrt(_lo)
@@ -22231,9 +22999,10 @@ func programFFA7(g *graph.Graph, s schedules.Schedule) (compile.Program, error) 
 						_oPi, _oTau = (1-_d0)*_oPi+_d0*_m58p, (1-_d0)*_oTau+_d0*_m58t
 					}
 					_aPi, _aTau := _v26p-_m58p+_oPi, _v26t-_m58t+_oTau
-					if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+					if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 						return schedules.Result{}, compile.ErrFallback
 					}
+					_bad += _aTau - _aTau
 					var _dd float64
 					if _lo, _hi := min(_v26p, _aPi), max(_v26p, _aPi); _lo > 1e-50 && _hi < 1e50 && math.Abs(_v26t) < 1e100 && math.Abs(_aTau) < 1e100 {
 						_s := math.Sqrt(_lo)
@@ -22294,9 +23063,10 @@ func programFFA7(g *graph.Graph, s schedules.Schedule) (compile.Program, error) 
 						_oPi, _oTau = (1-_d0)*_oPi+_d0*_m51p, (1-_d0)*_oTau+_d0*_m51t
 					}
 					_aPi, _aTau := _v19p-_m51p+_oPi, _v19t-_m51t+_oTau
-					if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+					if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 						return schedules.Result{}, compile.ErrFallback
 					}
+					_bad += _aTau - _aTau
 					var _dd float64
 					if _lo, _hi := min(_v19p, _aPi), max(_v19p, _aPi); _lo > 1e-50 && _hi < 1e50 && math.Abs(_v19t) < 1e100 && math.Abs(_aTau) < 1e100 {
 						_s := math.Sqrt(_lo)
@@ -22354,9 +23124,10 @@ func programFFA7(g *graph.Graph, s schedules.Schedule) (compile.Program, error) 
 						_oPi, _oTau = (1-_d0)*_oPi+_d0*_m47p, (1-_d0)*_oTau+_d0*_m47t
 					}
 					_aPi, _aTau := _v25p-_m47p+_oPi, _v25t-_m47t+_oTau
-					if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+					if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 						return schedules.Result{}, compile.ErrFallback
 					}
+					_bad += _aTau - _aTau
 					var _dd float64
 					if _lo, _hi := min(_v25p, _aPi), max(_v25p, _aPi); _lo > 1e-50 && _hi < 1e50 && math.Abs(_v25t) < 1e100 && math.Abs(_aTau) < 1e100 {
 						_s := math.Sqrt(_lo)
@@ -22399,9 +23170,10 @@ func programFFA7(g *graph.Graph, s schedules.Schedule) (compile.Program, error) 
 						_oPi, _oTau = (1-_d0)*_oPi+_d0*_m57p, (1-_d0)*_oTau+_d0*_m57t
 					}
 					_aPi, _aTau := _v25p-_m57p+_oPi, _v25t-_m57t+_oTau
-					if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+					if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 						return schedules.Result{}, compile.ErrFallback
 					}
+					_bad += _aTau - _aTau
 					var _dd float64
 					if _lo, _hi := min(_v25p, _aPi), max(_v25p, _aPi); _lo > 1e-50 && _hi < 1e50 && math.Abs(_v25t) < 1e100 && math.Abs(_aTau) < 1e100 {
 						_s := math.Sqrt(_lo)
@@ -22462,9 +23234,10 @@ func programFFA7(g *graph.Graph, s schedules.Schedule) (compile.Program, error) 
 						_oPi, _oTau = (1-_d0)*_oPi+_d0*_m48p, (1-_d0)*_oTau+_d0*_m48t
 					}
 					_aPi, _aTau := _v18p-_m48p+_oPi, _v18t-_m48t+_oTau
-					if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+					if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 						return schedules.Result{}, compile.ErrFallback
 					}
+					_bad += _aTau - _aTau
 					var _dd float64
 					if _lo, _hi := min(_v18p, _aPi), max(_v18p, _aPi); _lo > 1e-50 && _hi < 1e50 && math.Abs(_v18t) < 1e100 && math.Abs(_aTau) < 1e100 {
 						_s := math.Sqrt(_lo)
@@ -22522,9 +23295,10 @@ func programFFA7(g *graph.Graph, s schedules.Schedule) (compile.Program, error) 
 						_oPi, _oTau = (1-_d0)*_oPi+_d0*_m44p, (1-_d0)*_oTau+_d0*_m44t
 					}
 					_aPi, _aTau := _v24p-_m44p+_oPi, _v24t-_m44t+_oTau
-					if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+					if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 						return schedules.Result{}, compile.ErrFallback
 					}
+					_bad += _aTau - _aTau
 					var _dd float64
 					if _lo, _hi := min(_v24p, _aPi), max(_v24p, _aPi); _lo > 1e-50 && _hi < 1e50 && math.Abs(_v24t) < 1e100 && math.Abs(_aTau) < 1e100 {
 						_s := math.Sqrt(_lo)
@@ -22567,9 +23341,10 @@ func programFFA7(g *graph.Graph, s schedules.Schedule) (compile.Program, error) 
 						_oPi, _oTau = (1-_d0)*_oPi+_d0*_m56p, (1-_d0)*_oTau+_d0*_m56t
 					}
 					_aPi, _aTau := _v24p-_m56p+_oPi, _v24t-_m56t+_oTau
-					if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+					if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 						return schedules.Result{}, compile.ErrFallback
 					}
+					_bad += _aTau - _aTau
 					var _dd float64
 					if _lo, _hi := min(_v24p, _aPi), max(_v24p, _aPi); _lo > 1e-50 && _hi < 1e50 && math.Abs(_v24t) < 1e100 && math.Abs(_aTau) < 1e100 {
 						_s := math.Sqrt(_lo)
@@ -22630,9 +23405,10 @@ func programFFA7(g *graph.Graph, s schedules.Schedule) (compile.Program, error) 
 						_oPi, _oTau = (1-_d0)*_oPi+_d0*_m45p, (1-_d0)*_oTau+_d0*_m45t
 					}
 					_aPi, _aTau := _v17p-_m45p+_oPi, _v17t-_m45t+_oTau
-					if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+					if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 						return schedules.Result{}, compile.ErrFallback
 					}
+					_bad += _aTau - _aTau
 					var _dd float64
 					if _lo, _hi := min(_v17p, _aPi), max(_v17p, _aPi); _lo > 1e-50 && _hi < 1e50 && math.Abs(_v17t) < 1e100 && math.Abs(_aTau) < 1e100 {
 						_s := math.Sqrt(_lo)
@@ -22690,9 +23466,10 @@ func programFFA7(g *graph.Graph, s schedules.Schedule) (compile.Program, error) 
 						_oPi, _oTau = (1-_d0)*_oPi+_d0*_m41p, (1-_d0)*_oTau+_d0*_m41t
 					}
 					_aPi, _aTau := _v23p-_m41p+_oPi, _v23t-_m41t+_oTau
-					if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+					if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 						return schedules.Result{}, compile.ErrFallback
 					}
+					_bad += _aTau - _aTau
 					var _dd float64
 					if _lo, _hi := min(_v23p, _aPi), max(_v23p, _aPi); _lo > 1e-50 && _hi < 1e50 && math.Abs(_v23t) < 1e100 && math.Abs(_aTau) < 1e100 {
 						_s := math.Sqrt(_lo)
@@ -22735,9 +23512,10 @@ func programFFA7(g *graph.Graph, s schedules.Schedule) (compile.Program, error) 
 						_oPi, _oTau = (1-_d0)*_oPi+_d0*_m55p, (1-_d0)*_oTau+_d0*_m55t
 					}
 					_aPi, _aTau := _v23p-_m55p+_oPi, _v23t-_m55t+_oTau
-					if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+					if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 						return schedules.Result{}, compile.ErrFallback
 					}
+					_bad += _aTau - _aTau
 					var _dd float64
 					if _lo, _hi := min(_v23p, _aPi), max(_v23p, _aPi); _lo > 1e-50 && _hi < 1e50 && math.Abs(_v23t) < 1e100 && math.Abs(_aTau) < 1e100 {
 						_s := math.Sqrt(_lo)
@@ -22798,9 +23576,10 @@ func programFFA7(g *graph.Graph, s schedules.Schedule) (compile.Program, error) 
 						_oPi, _oTau = (1-_d0)*_oPi+_d0*_m42p, (1-_d0)*_oTau+_d0*_m42t
 					}
 					_aPi, _aTau := _v16p-_m42p+_oPi, _v16t-_m42t+_oTau
-					if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+					if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 						return schedules.Result{}, compile.ErrFallback
 					}
+					_bad += _aTau - _aTau
 					var _dd float64
 					if _lo, _hi := min(_v16p, _aPi), max(_v16p, _aPi); _lo > 1e-50 && _hi < 1e50 && math.Abs(_v16t) < 1e100 && math.Abs(_aTau) < 1e100 {
 						_s := math.Sqrt(_lo)
@@ -22858,9 +23637,10 @@ func programFFA7(g *graph.Graph, s schedules.Schedule) (compile.Program, error) 
 						_oPi, _oTau = (1-_d0)*_oPi+_d0*_m38p, (1-_d0)*_oTau+_d0*_m38t
 					}
 					_aPi, _aTau := _v22p-_m38p+_oPi, _v22t-_m38t+_oTau
-					if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+					if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 						return schedules.Result{}, compile.ErrFallback
 					}
+					_bad += _aTau - _aTau
 					var _dd float64
 					if _lo, _hi := min(_v22p, _aPi), max(_v22p, _aPi); _lo > 1e-50 && _hi < 1e50 && math.Abs(_v22t) < 1e100 && math.Abs(_aTau) < 1e100 {
 						_s := math.Sqrt(_lo)
@@ -22903,9 +23683,10 @@ func programFFA7(g *graph.Graph, s schedules.Schedule) (compile.Program, error) 
 						_oPi, _oTau = (1-_d0)*_oPi+_d0*_m54p, (1-_d0)*_oTau+_d0*_m54t
 					}
 					_aPi, _aTau := _v22p-_m54p+_oPi, _v22t-_m54t+_oTau
-					if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+					if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 						return schedules.Result{}, compile.ErrFallback
 					}
+					_bad += _aTau - _aTau
 					var _dd float64
 					if _lo, _hi := min(_v22p, _aPi), max(_v22p, _aPi); _lo > 1e-50 && _hi < 1e50 && math.Abs(_v22t) < 1e100 && math.Abs(_aTau) < 1e100 {
 						_s := math.Sqrt(_lo)
@@ -22966,9 +23747,10 @@ func programFFA7(g *graph.Graph, s schedules.Schedule) (compile.Program, error) 
 						_oPi, _oTau = (1-_d0)*_oPi+_d0*_m39p, (1-_d0)*_oTau+_d0*_m39t
 					}
 					_aPi, _aTau := _v15p-_m39p+_oPi, _v15t-_m39t+_oTau
-					if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+					if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 						return schedules.Result{}, compile.ErrFallback
 					}
+					_bad += _aTau - _aTau
 					var _dd float64
 					if _lo, _hi := min(_v15p, _aPi), max(_v15p, _aPi); _lo > 1e-50 && _hi < 1e50 && math.Abs(_v15t) < 1e100 && math.Abs(_aTau) < 1e100 {
 						_s := math.Sqrt(_lo)
@@ -22982,6 +23764,9 @@ func programFFA7(g *graph.Graph, s schedules.Schedule) (compile.Program, error) 
 					}
 					_m39p, _m39t = _oPi, _oTau
 					_v15p, _v15t = _aPi, _aTau
+				}
+				if _bad != 0 {
+					return schedules.Result{}, compile.ErrFallback
 				}
 				_delta0 := _pass
 				_all0 = math.Max(_all0, _delta0)
@@ -23036,9 +23821,10 @@ func programFFA7(g *graph.Graph, s schedules.Schedule) (compile.Program, error) 
 				_oPi, _oTau = ai*ai*_c0Pi*r2, ai*(s1*_c0Tau*r2+s2*_c2Tau*r1)
 			}
 			_aPi, _aTau := _v14p-_m36p+_oPi, _v14t-_m36t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m36p, _m36t = _oPi, _oTau
 			_v14p, _v14t = _aPi, _aTau
 		}
@@ -23085,9 +23871,10 @@ func programFFA7(g *graph.Graph, s schedules.Schedule) (compile.Program, error) 
 				_oPi, _oTau = ai*ai*_c0Pi*r2, ai*(s1*_c0Tau*r2+s2*_c1Tau*r1)
 			}
 			_aPi, _aTau := _v20p-_m52p+_oPi, _v20t-_m52t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m52p, _m52t = _oPi, _oTau
 			_v20p, _v20t = _aPi, _aTau
 		}
@@ -23113,16 +23900,21 @@ func programFFA7(g *graph.Graph, s schedules.Schedule) (compile.Program, error) 
 					return schedules.Result{}, compile.ErrFallback
 				}
 				a := _f14.Coefficients[0]
-				mPi, mTau := _c0Pi*a*a, _c0Tau*a
-				if !(mPi > 0) || mPi > math.MaxFloat64 || mTau-mTau != 0 {
-					return schedules.Result{}, compile.ErrFallback
+				if a == 1 {
+					_oPi, _oTau = _c0Pi, _c0Tau
+				} else {
+					mPi, mTau := _c0Pi*a*a, _c0Tau*a
+					if !(mPi > 0) || mPi > math.MaxFloat64 || mTau-mTau != 0 {
+						return schedules.Result{}, compile.ErrFallback
+					}
+					_oPi, _oTau = mPi, mTau
 				}
-				_oPi, _oTau = mPi, mTau
 			}
 			_aPi, _aTau := _v7p-_m22p+_oPi, _v7t-_m22t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m22p, _m22t = _oPi, _oTau
 			_v7p, _v7t = _aPi, _aTau
 		}
@@ -23146,9 +23938,10 @@ func programFFA7(g *graph.Graph, s schedules.Schedule) (compile.Program, error) 
 				_oPi, _oTau = a*_c0Pi, a*_c0Tau
 			}
 			_aPi, _aTau := _v0p-_m8p+_oPi, _v0t-_m8t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m8p, _m8t = _oPi, _oTau
 			_v0p, _v0t = _aPi, _aTau
 		}
@@ -23174,16 +23967,21 @@ func programFFA7(g *graph.Graph, s schedules.Schedule) (compile.Program, error) 
 					return schedules.Result{}, compile.ErrFallback
 				}
 				a := _f15.Coefficients[0]
-				mPi, mTau := _c0Pi*a*a, _c0Tau*a
-				if !(mPi > 0) || mPi > math.MaxFloat64 || mTau-mTau != 0 {
-					return schedules.Result{}, compile.ErrFallback
+				if a == 1 {
+					_oPi, _oTau = _c0Pi, _c0Tau
+				} else {
+					mPi, mTau := _c0Pi*a*a, _c0Tau*a
+					if !(mPi > 0) || mPi > math.MaxFloat64 || mTau-mTau != 0 {
+						return schedules.Result{}, compile.ErrFallback
+					}
+					_oPi, _oTau = mPi, mTau
 				}
-				_oPi, _oTau = mPi, mTau
 			}
 			_aPi, _aTau := _v8p-_m24p+_oPi, _v8t-_m24t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m24p, _m24t = _oPi, _oTau
 			_v8p, _v8t = _aPi, _aTau
 		}
@@ -23207,9 +24005,10 @@ func programFFA7(g *graph.Graph, s schedules.Schedule) (compile.Program, error) 
 				_oPi, _oTau = a*_c0Pi, a*_c0Tau
 			}
 			_aPi, _aTau := _v1p-_m10p+_oPi, _v1t-_m10t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m10p, _m10t = _oPi, _oTau
 			_v1p, _v1t = _aPi, _aTau
 		}
@@ -23235,16 +24034,21 @@ func programFFA7(g *graph.Graph, s schedules.Schedule) (compile.Program, error) 
 					return schedules.Result{}, compile.ErrFallback
 				}
 				a := _f16.Coefficients[0]
-				mPi, mTau := _c0Pi*a*a, _c0Tau*a
-				if !(mPi > 0) || mPi > math.MaxFloat64 || mTau-mTau != 0 {
-					return schedules.Result{}, compile.ErrFallback
+				if a == 1 {
+					_oPi, _oTau = _c0Pi, _c0Tau
+				} else {
+					mPi, mTau := _c0Pi*a*a, _c0Tau*a
+					if !(mPi > 0) || mPi > math.MaxFloat64 || mTau-mTau != 0 {
+						return schedules.Result{}, compile.ErrFallback
+					}
+					_oPi, _oTau = mPi, mTau
 				}
-				_oPi, _oTau = mPi, mTau
 			}
 			_aPi, _aTau := _v9p-_m26p+_oPi, _v9t-_m26t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m26p, _m26t = _oPi, _oTau
 			_v9p, _v9t = _aPi, _aTau
 		}
@@ -23268,9 +24072,10 @@ func programFFA7(g *graph.Graph, s schedules.Schedule) (compile.Program, error) 
 				_oPi, _oTau = a*_c0Pi, a*_c0Tau
 			}
 			_aPi, _aTau := _v2p-_m12p+_oPi, _v2t-_m12t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m12p, _m12t = _oPi, _oTau
 			_v2p, _v2t = _aPi, _aTau
 		}
@@ -23296,16 +24101,21 @@ func programFFA7(g *graph.Graph, s schedules.Schedule) (compile.Program, error) 
 					return schedules.Result{}, compile.ErrFallback
 				}
 				a := _f17.Coefficients[0]
-				mPi, mTau := _c0Pi*a*a, _c0Tau*a
-				if !(mPi > 0) || mPi > math.MaxFloat64 || mTau-mTau != 0 {
-					return schedules.Result{}, compile.ErrFallback
+				if a == 1 {
+					_oPi, _oTau = _c0Pi, _c0Tau
+				} else {
+					mPi, mTau := _c0Pi*a*a, _c0Tau*a
+					if !(mPi > 0) || mPi > math.MaxFloat64 || mTau-mTau != 0 {
+						return schedules.Result{}, compile.ErrFallback
+					}
+					_oPi, _oTau = mPi, mTau
 				}
-				_oPi, _oTau = mPi, mTau
 			}
 			_aPi, _aTau := _v10p-_m28p+_oPi, _v10t-_m28t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m28p, _m28t = _oPi, _oTau
 			_v10p, _v10t = _aPi, _aTau
 		}
@@ -23329,9 +24139,10 @@ func programFFA7(g *graph.Graph, s schedules.Schedule) (compile.Program, error) 
 				_oPi, _oTau = a*_c0Pi, a*_c0Tau
 			}
 			_aPi, _aTau := _v3p-_m14p+_oPi, _v3t-_m14t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m14p, _m14t = _oPi, _oTau
 			_v3p, _v3t = _aPi, _aTau
 		}
@@ -23357,16 +24168,21 @@ func programFFA7(g *graph.Graph, s schedules.Schedule) (compile.Program, error) 
 					return schedules.Result{}, compile.ErrFallback
 				}
 				a := _f18.Coefficients[0]
-				mPi, mTau := _c0Pi*a*a, _c0Tau*a
-				if !(mPi > 0) || mPi > math.MaxFloat64 || mTau-mTau != 0 {
-					return schedules.Result{}, compile.ErrFallback
+				if a == 1 {
+					_oPi, _oTau = _c0Pi, _c0Tau
+				} else {
+					mPi, mTau := _c0Pi*a*a, _c0Tau*a
+					if !(mPi > 0) || mPi > math.MaxFloat64 || mTau-mTau != 0 {
+						return schedules.Result{}, compile.ErrFallback
+					}
+					_oPi, _oTau = mPi, mTau
 				}
-				_oPi, _oTau = mPi, mTau
 			}
 			_aPi, _aTau := _v11p-_m30p+_oPi, _v11t-_m30t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m30p, _m30t = _oPi, _oTau
 			_v11p, _v11t = _aPi, _aTau
 		}
@@ -23390,9 +24206,10 @@ func programFFA7(g *graph.Graph, s schedules.Schedule) (compile.Program, error) 
 				_oPi, _oTau = a*_c0Pi, a*_c0Tau
 			}
 			_aPi, _aTau := _v4p-_m16p+_oPi, _v4t-_m16t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m16p, _m16t = _oPi, _oTau
 			_v4p, _v4t = _aPi, _aTau
 		}
@@ -23418,16 +24235,21 @@ func programFFA7(g *graph.Graph, s schedules.Schedule) (compile.Program, error) 
 					return schedules.Result{}, compile.ErrFallback
 				}
 				a := _f19.Coefficients[0]
-				mPi, mTau := _c0Pi*a*a, _c0Tau*a
-				if !(mPi > 0) || mPi > math.MaxFloat64 || mTau-mTau != 0 {
-					return schedules.Result{}, compile.ErrFallback
+				if a == 1 {
+					_oPi, _oTau = _c0Pi, _c0Tau
+				} else {
+					mPi, mTau := _c0Pi*a*a, _c0Tau*a
+					if !(mPi > 0) || mPi > math.MaxFloat64 || mTau-mTau != 0 {
+						return schedules.Result{}, compile.ErrFallback
+					}
+					_oPi, _oTau = mPi, mTau
 				}
-				_oPi, _oTau = mPi, mTau
 			}
 			_aPi, _aTau := _v12p-_m32p+_oPi, _v12t-_m32t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m32p, _m32t = _oPi, _oTau
 			_v12p, _v12t = _aPi, _aTau
 		}
@@ -23451,9 +24273,10 @@ func programFFA7(g *graph.Graph, s schedules.Schedule) (compile.Program, error) 
 				_oPi, _oTau = a*_c0Pi, a*_c0Tau
 			}
 			_aPi, _aTau := _v5p-_m18p+_oPi, _v5t-_m18t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m18p, _m18t = _oPi, _oTau
 			_v5p, _v5t = _aPi, _aTau
 		}
@@ -23479,16 +24302,21 @@ func programFFA7(g *graph.Graph, s schedules.Schedule) (compile.Program, error) 
 					return schedules.Result{}, compile.ErrFallback
 				}
 				a := _f20.Coefficients[0]
-				mPi, mTau := _c0Pi*a*a, _c0Tau*a
-				if !(mPi > 0) || mPi > math.MaxFloat64 || mTau-mTau != 0 {
-					return schedules.Result{}, compile.ErrFallback
+				if a == 1 {
+					_oPi, _oTau = _c0Pi, _c0Tau
+				} else {
+					mPi, mTau := _c0Pi*a*a, _c0Tau*a
+					if !(mPi > 0) || mPi > math.MaxFloat64 || mTau-mTau != 0 {
+						return schedules.Result{}, compile.ErrFallback
+					}
+					_oPi, _oTau = mPi, mTau
 				}
-				_oPi, _oTau = mPi, mTau
 			}
 			_aPi, _aTau := _v13p-_m34p+_oPi, _v13t-_m34t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m34p, _m34t = _oPi, _oTau
 			_v13p, _v13t = _aPi, _aTau
 		}
@@ -23512,11 +24340,15 @@ func programFFA7(g *graph.Graph, s schedules.Schedule) (compile.Program, error) 
 				_oPi, _oTau = a*_c0Pi, a*_c0Tau
 			}
 			_aPi, _aTau := _v6p-_m20p+_oPi, _v6t-_m20t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m20p, _m20t = _oPi, _oTau
 			_v6p, _v6t = _aPi, _aTau
+		}
+		if _bad != 0 {
+			return schedules.Result{}, compile.ErrFallback
 		}
 	_done:
 		_msgs, _margs := g.State()
@@ -23779,6 +24611,7 @@ func programFFA8(g *graph.Graph, s schedules.Schedule) (compile.Program, error) 
 		}
 		var _pass float64
 		var _err error
+		var _bad float64 // 0 while every marginal is finite
 		var _m0p, _m0t float64
 		var _m1p, _m1t float64
 		var _m2p, _m2t float64
@@ -23889,9 +24722,10 @@ func programFFA8(g *graph.Graph, s schedules.Schedule) (compile.Program, error) 
 				_oPi, _oTau = inv, _f0.Mean*inv
 			}
 			_aPi, _aTau := _v0p-_m0p+_oPi, _v0t-_m0t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m0p, _m0t = _oPi, _oTau
 			_v0p, _v0t = _aPi, _aTau
 		}
@@ -23905,9 +24739,10 @@ func programFFA8(g *graph.Graph, s schedules.Schedule) (compile.Program, error) 
 				_oPi, _oTau = inv, _f1.Mean*inv
 			}
 			_aPi, _aTau := _v1p-_m1p+_oPi, _v1t-_m1t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m1p, _m1t = _oPi, _oTau
 			_v1p, _v1t = _aPi, _aTau
 		}
@@ -23921,9 +24756,10 @@ func programFFA8(g *graph.Graph, s schedules.Schedule) (compile.Program, error) 
 				_oPi, _oTau = inv, _f2.Mean*inv
 			}
 			_aPi, _aTau := _v2p-_m2p+_oPi, _v2t-_m2t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m2p, _m2t = _oPi, _oTau
 			_v2p, _v2t = _aPi, _aTau
 		}
@@ -23937,9 +24773,10 @@ func programFFA8(g *graph.Graph, s schedules.Schedule) (compile.Program, error) 
 				_oPi, _oTau = inv, _f3.Mean*inv
 			}
 			_aPi, _aTau := _v3p-_m3p+_oPi, _v3t-_m3t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m3p, _m3t = _oPi, _oTau
 			_v3p, _v3t = _aPi, _aTau
 		}
@@ -23953,9 +24790,10 @@ func programFFA8(g *graph.Graph, s schedules.Schedule) (compile.Program, error) 
 				_oPi, _oTau = inv, _f4.Mean*inv
 			}
 			_aPi, _aTau := _v4p-_m4p+_oPi, _v4t-_m4t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m4p, _m4t = _oPi, _oTau
 			_v4p, _v4t = _aPi, _aTau
 		}
@@ -23969,9 +24807,10 @@ func programFFA8(g *graph.Graph, s schedules.Schedule) (compile.Program, error) 
 				_oPi, _oTau = inv, _f5.Mean*inv
 			}
 			_aPi, _aTau := _v5p-_m5p+_oPi, _v5t-_m5t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m5p, _m5t = _oPi, _oTau
 			_v5p, _v5t = _aPi, _aTau
 		}
@@ -23985,9 +24824,10 @@ func programFFA8(g *graph.Graph, s schedules.Schedule) (compile.Program, error) 
 				_oPi, _oTau = inv, _f6.Mean*inv
 			}
 			_aPi, _aTau := _v6p-_m6p+_oPi, _v6t-_m6t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m6p, _m6t = _oPi, _oTau
 			_v6p, _v6t = _aPi, _aTau
 		}
@@ -24001,9 +24841,10 @@ func programFFA8(g *graph.Graph, s schedules.Schedule) (compile.Program, error) 
 				_oPi, _oTau = inv, _f7.Mean*inv
 			}
 			_aPi, _aTau := _v7p-_m7p+_oPi, _v7t-_m7t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m7p, _m7t = _oPi, _oTau
 			_v7p, _v7t = _aPi, _aTau
 		}
@@ -24027,9 +24868,10 @@ func programFFA8(g *graph.Graph, s schedules.Schedule) (compile.Program, error) 
 				_oPi, _oTau = a*_c1Pi, a*_c1Tau
 			}
 			_aPi, _aTau := _v8p-_m8p+_oPi, _v8t-_m8t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m8p, _m8t = _oPi, _oTau
 			_v8p, _v8t = _aPi, _aTau
 		}
@@ -24053,9 +24895,10 @@ func programFFA8(g *graph.Graph, s schedules.Schedule) (compile.Program, error) 
 				_oPi, _oTau = a*_c1Pi, a*_c1Tau
 			}
 			_aPi, _aTau := _v9p-_m10p+_oPi, _v9t-_m10t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m10p, _m10t = _oPi, _oTau
 			_v9p, _v9t = _aPi, _aTau
 		}
@@ -24079,9 +24922,10 @@ func programFFA8(g *graph.Graph, s schedules.Schedule) (compile.Program, error) 
 				_oPi, _oTau = a*_c1Pi, a*_c1Tau
 			}
 			_aPi, _aTau := _v10p-_m12p+_oPi, _v10t-_m12t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m12p, _m12t = _oPi, _oTau
 			_v10p, _v10t = _aPi, _aTau
 		}
@@ -24105,9 +24949,10 @@ func programFFA8(g *graph.Graph, s schedules.Schedule) (compile.Program, error) 
 				_oPi, _oTau = a*_c1Pi, a*_c1Tau
 			}
 			_aPi, _aTau := _v11p-_m14p+_oPi, _v11t-_m14t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m14p, _m14t = _oPi, _oTau
 			_v11p, _v11t = _aPi, _aTau
 		}
@@ -24131,9 +24976,10 @@ func programFFA8(g *graph.Graph, s schedules.Schedule) (compile.Program, error) 
 				_oPi, _oTau = a*_c1Pi, a*_c1Tau
 			}
 			_aPi, _aTau := _v12p-_m16p+_oPi, _v12t-_m16t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m16p, _m16t = _oPi, _oTau
 			_v12p, _v12t = _aPi, _aTau
 		}
@@ -24157,9 +25003,10 @@ func programFFA8(g *graph.Graph, s schedules.Schedule) (compile.Program, error) 
 				_oPi, _oTau = a*_c1Pi, a*_c1Tau
 			}
 			_aPi, _aTau := _v13p-_m18p+_oPi, _v13t-_m18t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m18p, _m18t = _oPi, _oTau
 			_v13p, _v13t = _aPi, _aTau
 		}
@@ -24183,9 +25030,10 @@ func programFFA8(g *graph.Graph, s schedules.Schedule) (compile.Program, error) 
 				_oPi, _oTau = a*_c1Pi, a*_c1Tau
 			}
 			_aPi, _aTau := _v14p-_m20p+_oPi, _v14t-_m20t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m20p, _m20t = _oPi, _oTau
 			_v14p, _v14t = _aPi, _aTau
 		}
@@ -24209,9 +25057,10 @@ func programFFA8(g *graph.Graph, s schedules.Schedule) (compile.Program, error) 
 				_oPi, _oTau = a*_c1Pi, a*_c1Tau
 			}
 			_aPi, _aTau := _v15p-_m22p+_oPi, _v15t-_m22t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m22p, _m22t = _oPi, _oTau
 			_v15p, _v15t = _aPi, _aTau
 		}
@@ -24234,16 +25083,21 @@ func programFFA8(g *graph.Graph, s schedules.Schedule) (compile.Program, error) 
 				ai := 1.0
 				_ = ai
 				a := _f16.Coefficients[0]
-				mPi, mTau := _c1Pi/(a*a), _c1Tau/a
-				if !(mPi > 0) || mPi > math.MaxFloat64 || mTau-mTau != 0 {
-					return schedules.Result{}, compile.ErrFallback
+				if a == 1 {
+					_oPi, _oTau = _c1Pi, _c1Tau
+				} else {
+					mPi, mTau := _c1Pi/(a*a), _c1Tau/a
+					if !(mPi > 0) || mPi > math.MaxFloat64 || mTau-mTau != 0 {
+						return schedules.Result{}, compile.ErrFallback
+					}
+					_oPi, _oTau = mPi, mTau
 				}
-				_oPi, _oTau = mPi, mTau
 			}
 			_aPi, _aTau := _v16p-_m24p+_oPi, _v16t-_m24t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m24p, _m24t = _oPi, _oTau
 			_v16p, _v16t = _aPi, _aTau
 		}
@@ -24266,16 +25120,21 @@ func programFFA8(g *graph.Graph, s schedules.Schedule) (compile.Program, error) 
 				ai := 1.0
 				_ = ai
 				a := _f17.Coefficients[0]
-				mPi, mTau := _c1Pi/(a*a), _c1Tau/a
-				if !(mPi > 0) || mPi > math.MaxFloat64 || mTau-mTau != 0 {
-					return schedules.Result{}, compile.ErrFallback
+				if a == 1 {
+					_oPi, _oTau = _c1Pi, _c1Tau
+				} else {
+					mPi, mTau := _c1Pi/(a*a), _c1Tau/a
+					if !(mPi > 0) || mPi > math.MaxFloat64 || mTau-mTau != 0 {
+						return schedules.Result{}, compile.ErrFallback
+					}
+					_oPi, _oTau = mPi, mTau
 				}
-				_oPi, _oTau = mPi, mTau
 			}
 			_aPi, _aTau := _v17p-_m26p+_oPi, _v17t-_m26t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m26p, _m26t = _oPi, _oTau
 			_v17p, _v17t = _aPi, _aTau
 		}
@@ -24298,16 +25157,21 @@ func programFFA8(g *graph.Graph, s schedules.Schedule) (compile.Program, error) 
 				ai := 1.0
 				_ = ai
 				a := _f18.Coefficients[0]
-				mPi, mTau := _c1Pi/(a*a), _c1Tau/a
-				if !(mPi > 0) || mPi > math.MaxFloat64 || mTau-mTau != 0 {
-					return schedules.Result{}, compile.ErrFallback
+				if a == 1 {
+					_oPi, _oTau = _c1Pi, _c1Tau
+				} else {
+					mPi, mTau := _c1Pi/(a*a), _c1Tau/a
+					if !(mPi > 0) || mPi > math.MaxFloat64 || mTau-mTau != 0 {
+						return schedules.Result{}, compile.ErrFallback
+					}
+					_oPi, _oTau = mPi, mTau
 				}
-				_oPi, _oTau = mPi, mTau
 			}
 			_aPi, _aTau := _v18p-_m28p+_oPi, _v18t-_m28t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m28p, _m28t = _oPi, _oTau
 			_v18p, _v18t = _aPi, _aTau
 		}
@@ -24330,16 +25194,21 @@ func programFFA8(g *graph.Graph, s schedules.Schedule) (compile.Program, error) 
 				ai := 1.0
 				_ = ai
 				a := _f19.Coefficients[0]
-				mPi, mTau := _c1Pi/(a*a), _c1Tau/a
-				if !(mPi > 0) || mPi > math.MaxFloat64 || mTau-mTau != 0 {
-					return schedules.Result{}, compile.ErrFallback
+				if a == 1 {
+					_oPi, _oTau = _c1Pi, _c1Tau
+				} else {
+					mPi, mTau := _c1Pi/(a*a), _c1Tau/a
+					if !(mPi > 0) || mPi > math.MaxFloat64 || mTau-mTau != 0 {
+						return schedules.Result{}, compile.ErrFallback
+					}
+					_oPi, _oTau = mPi, mTau
 				}
-				_oPi, _oTau = mPi, mTau
 			}
 			_aPi, _aTau := _v19p-_m30p+_oPi, _v19t-_m30t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m30p, _m30t = _oPi, _oTau
 			_v19p, _v19t = _aPi, _aTau
 		}
@@ -24362,16 +25231,21 @@ func programFFA8(g *graph.Graph, s schedules.Schedule) (compile.Program, error) 
 				ai := 1.0
 				_ = ai
 				a := _f20.Coefficients[0]
-				mPi, mTau := _c1Pi/(a*a), _c1Tau/a
-				if !(mPi > 0) || mPi > math.MaxFloat64 || mTau-mTau != 0 {
-					return schedules.Result{}, compile.ErrFallback
+				if a == 1 {
+					_oPi, _oTau = _c1Pi, _c1Tau
+				} else {
+					mPi, mTau := _c1Pi/(a*a), _c1Tau/a
+					if !(mPi > 0) || mPi > math.MaxFloat64 || mTau-mTau != 0 {
+						return schedules.Result{}, compile.ErrFallback
+					}
+					_oPi, _oTau = mPi, mTau
 				}
-				_oPi, _oTau = mPi, mTau
 			}
 			_aPi, _aTau := _v20p-_m32p+_oPi, _v20t-_m32t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m32p, _m32t = _oPi, _oTau
 			_v20p, _v20t = _aPi, _aTau
 		}
@@ -24394,16 +25268,21 @@ func programFFA8(g *graph.Graph, s schedules.Schedule) (compile.Program, error) 
 				ai := 1.0
 				_ = ai
 				a := _f21.Coefficients[0]
-				mPi, mTau := _c1Pi/(a*a), _c1Tau/a
-				if !(mPi > 0) || mPi > math.MaxFloat64 || mTau-mTau != 0 {
-					return schedules.Result{}, compile.ErrFallback
+				if a == 1 {
+					_oPi, _oTau = _c1Pi, _c1Tau
+				} else {
+					mPi, mTau := _c1Pi/(a*a), _c1Tau/a
+					if !(mPi > 0) || mPi > math.MaxFloat64 || mTau-mTau != 0 {
+						return schedules.Result{}, compile.ErrFallback
+					}
+					_oPi, _oTau = mPi, mTau
 				}
-				_oPi, _oTau = mPi, mTau
 			}
 			_aPi, _aTau := _v21p-_m34p+_oPi, _v21t-_m34t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m34p, _m34t = _oPi, _oTau
 			_v21p, _v21t = _aPi, _aTau
 		}
@@ -24426,16 +25305,21 @@ func programFFA8(g *graph.Graph, s schedules.Schedule) (compile.Program, error) 
 				ai := 1.0
 				_ = ai
 				a := _f22.Coefficients[0]
-				mPi, mTau := _c1Pi/(a*a), _c1Tau/a
-				if !(mPi > 0) || mPi > math.MaxFloat64 || mTau-mTau != 0 {
-					return schedules.Result{}, compile.ErrFallback
+				if a == 1 {
+					_oPi, _oTau = _c1Pi, _c1Tau
+				} else {
+					mPi, mTau := _c1Pi/(a*a), _c1Tau/a
+					if !(mPi > 0) || mPi > math.MaxFloat64 || mTau-mTau != 0 {
+						return schedules.Result{}, compile.ErrFallback
+					}
+					_oPi, _oTau = mPi, mTau
 				}
-				_oPi, _oTau = mPi, mTau
 			}
 			_aPi, _aTau := _v22p-_m36p+_oPi, _v22t-_m36t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m36p, _m36t = _oPi, _oTau
 			_v22p, _v22t = _aPi, _aTau
 		}
@@ -24458,16 +25342,21 @@ func programFFA8(g *graph.Graph, s schedules.Schedule) (compile.Program, error) 
 				ai := 1.0
 				_ = ai
 				a := _f23.Coefficients[0]
-				mPi, mTau := _c1Pi/(a*a), _c1Tau/a
-				if !(mPi > 0) || mPi > math.MaxFloat64 || mTau-mTau != 0 {
-					return schedules.Result{}, compile.ErrFallback
+				if a == 1 {
+					_oPi, _oTau = _c1Pi, _c1Tau
+				} else {
+					mPi, mTau := _c1Pi/(a*a), _c1Tau/a
+					if !(mPi > 0) || mPi > math.MaxFloat64 || mTau-mTau != 0 {
+						return schedules.Result{}, compile.ErrFallback
+					}
+					_oPi, _oTau = mPi, mTau
 				}
-				_oPi, _oTau = mPi, mTau
 			}
 			_aPi, _aTau := _v23p-_m38p+_oPi, _v23t-_m38t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m38p, _m38t = _oPi, _oTau
 			_v23p, _v23t = _aPi, _aTau
 		}
@@ -24531,9 +25420,10 @@ func programFFA8(g *graph.Graph, s schedules.Schedule) (compile.Program, error) 
 						_oPi, _oTau = (1-_d0)*_oPi+_d0*_m40p, (1-_d0)*_oTau+_d0*_m40t
 					}
 					_aPi, _aTau := _v24p-_m40p+_oPi, _v24t-_m40t+_oTau
-					if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+					if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 						return schedules.Result{}, compile.ErrFallback
 					}
+					_bad += _aTau - _aTau
 					var _dd float64
 					if _lo, _hi := min(_v24p, _aPi), max(_v24p, _aPi); _lo > 1e-50 && _hi < 1e50 && math.Abs(_v24t) < 1e100 && math.Abs(_aTau) < 1e100 {
 						_s := math.Sqrt(_lo)
@@ -24576,9 +25466,10 @@ func programFFA8(g *graph.Graph, s schedules.Schedule) (compile.Program, error) 
 						_oPi, _oTau = (1-_d0)*_oPi+_d0*_m61p, (1-_d0)*_oTau+_d0*_m61t
 					}
 					_aPi, _aTau := _v24p-_m61p+_oPi, _v24t-_m61t+_oTau
-					if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+					if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 						return schedules.Result{}, compile.ErrFallback
 					}
+					_bad += _aTau - _aTau
 					var _dd float64
 					if _lo, _hi := min(_v24p, _aPi), max(_v24p, _aPi); _lo > 1e-50 && _hi < 1e50 && math.Abs(_v24t) < 1e100 && math.Abs(_aTau) < 1e100 {
 						_s := math.Sqrt(_lo)
@@ -24639,9 +25530,10 @@ func programFFA8(g *graph.Graph, s schedules.Schedule) (compile.Program, error) 
 						_oPi, _oTau = (1-_d0)*_oPi+_d0*_m42p, (1-_d0)*_oTau+_d0*_m42t
 					}
 					_aPi, _aTau := _v17p-_m42p+_oPi, _v17t-_m42t+_oTau
-					if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+					if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 						return schedules.Result{}, compile.ErrFallback
 					}
+					_bad += _aTau - _aTau
 					var _dd float64
 					if _lo, _hi := min(_v17p, _aPi), max(_v17p, _aPi); _lo > 1e-50 && _hi < 1e50 && math.Abs(_v17t) < 1e100 && math.Abs(_aTau) < 1e100 {
 						_s := math.Sqrt(_lo)
@@ -24699,9 +25591,10 @@ func programFFA8(g *graph.Graph, s schedules.Schedule) (compile.Program, error) 
 						_oPi, _oTau = (1-_d0)*_oPi+_d0*_m43p, (1-_d0)*_oTau+_d0*_m43t
 					}
 					_aPi, _aTau := _v25p-_m43p+_oPi, _v25t-_m43t+_oTau
-					if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+					if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 						return schedules.Result{}, compile.ErrFallback
 					}
+					_bad += _aTau - _aTau
 					var _dd float64
 					if _lo, _hi := min(_v25p, _aPi), max(_v25p, _aPi); _lo > 1e-50 && _hi < 1e50 && math.Abs(_v25t) < 1e100 && math.Abs(_aTau) < 1e100 {
 						_s := math.Sqrt(_lo)
@@ -24744,9 +25637,10 @@ func programFFA8(g *graph.Graph, s schedules.Schedule) (compile.Program, error) 
 						_oPi, _oTau = (1-_d0)*_oPi+_d0*_m62p, (1-_d0)*_oTau+_d0*_m62t
 					}
 					_aPi, _aTau := _v25p-_m62p+_oPi, _v25t-_m62t+_oTau
-					if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+					if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 						return schedules.Result{}, compile.ErrFallback
 					}
+					_bad += _aTau - _aTau
 					var _dd float64
 					if _lo, _hi := min(_v25p, _aPi), max(_v25p, _aPi); _lo > 1e-50 && _hi < 1e50 && math.Abs(_v25t) < 1e100 && math.Abs(_aTau) < 1e100 {
 						_s := math.Sqrt(_lo)
@@ -24807,9 +25701,10 @@ func programFFA8(g *graph.Graph, s schedules.Schedule) (compile.Program, error) 
 						_oPi, _oTau = (1-_d0)*_oPi+_d0*_m45p, (1-_d0)*_oTau+_d0*_m45t
 					}
 					_aPi, _aTau := _v18p-_m45p+_oPi, _v18t-_m45t+_oTau
-					if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+					if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 						return schedules.Result{}, compile.ErrFallback
 					}
+					_bad += _aTau - _aTau
 					var _dd float64
 					if _lo, _hi := min(_v18p, _aPi), max(_v18p, _aPi); _lo > 1e-50 && _hi < 1e50 && math.Abs(_v18t) < 1e100 && math.Abs(_aTau) < 1e100 {
 						_s := math.Sqrt(_lo)
@@ -24867,9 +25762,10 @@ func programFFA8(g *graph.Graph, s schedules.Schedule) (compile.Program, error) 
 						_oPi, _oTau = (1-_d0)*_oPi+_d0*_m46p, (1-_d0)*_oTau+_d0*_m46t
 					}
 					_aPi, _aTau := _v26p-_m46p+_oPi, _v26t-_m46t+_oTau
-					if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+					if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 						return schedules.Result{}, compile.ErrFallback
 					}
+					_bad += _aTau - _aTau
 					var _dd float64
 					if _lo, _hi := min(_v26p, _aPi), max(_v26p, _aPi); _lo > 1e-50 && _hi < 1e50 && math.Abs(_v26t) < 1e100 && math.Abs(_aTau) < 1e100 {
 						_s := math.Sqrt(_lo)
@@ -24912,9 +25808,10 @@ func programFFA8(g *graph.Graph, s schedules.Schedule) (compile.Program, error) 
 						_oPi, _oTau = (1-_d0)*_oPi+_d0*_m63p, (1-_d0)*_oTau+_d0*_m63t
 					}
 					_aPi, _aTau := _v26p-_m63p+_oPi, _v26t-_m63t+_oTau
-					if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+					if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 						return schedules.Result{}, compile.ErrFallback
 					}
+					_bad += _aTau - _aTau
 					var _dd float64
 					if _lo, _hi := min(_v26p, _aPi), max(_v26p, _aPi); _lo > 1e-50 && _hi < 1e50 && math.Abs(_v26t) < 1e100 && math.Abs(_aTau) < 1e100 {
 						_s := math.Sqrt(_lo)
@@ -24975,9 +25872,10 @@ func programFFA8(g *graph.Graph, s schedules.Schedule) (compile.Program, error) 
 						_oPi, _oTau = (1-_d0)*_oPi+_d0*_m48p, (1-_d0)*_oTau+_d0*_m48t
 					}
 					_aPi, _aTau := _v19p-_m48p+_oPi, _v19t-_m48t+_oTau
-					if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+					if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 						return schedules.Result{}, compile.ErrFallback
 					}
+					_bad += _aTau - _aTau
 					var _dd float64
 					if _lo, _hi := min(_v19p, _aPi), max(_v19p, _aPi); _lo > 1e-50 && _hi < 1e50 && math.Abs(_v19t) < 1e100 && math.Abs(_aTau) < 1e100 {
 						_s := math.Sqrt(_lo)
@@ -25035,9 +25933,10 @@ func programFFA8(g *graph.Graph, s schedules.Schedule) (compile.Program, error) 
 						_oPi, _oTau = (1-_d0)*_oPi+_d0*_m49p, (1-_d0)*_oTau+_d0*_m49t
 					}
 					_aPi, _aTau := _v27p-_m49p+_oPi, _v27t-_m49t+_oTau
-					if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+					if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 						return schedules.Result{}, compile.ErrFallback
 					}
+					_bad += _aTau - _aTau
 					var _dd float64
 					if _lo, _hi := min(_v27p, _aPi), max(_v27p, _aPi); _lo > 1e-50 && _hi < 1e50 && math.Abs(_v27t) < 1e100 && math.Abs(_aTau) < 1e100 {
 						_s := math.Sqrt(_lo)
@@ -25080,9 +25979,10 @@ func programFFA8(g *graph.Graph, s schedules.Schedule) (compile.Program, error) 
 						_oPi, _oTau = (1-_d0)*_oPi+_d0*_m64p, (1-_d0)*_oTau+_d0*_m64t
 					}
 					_aPi, _aTau := _v27p-_m64p+_oPi, _v27t-_m64t+_oTau
-					if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+					if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 						return schedules.Result{}, compile.ErrFallback
 					}
+					_bad += _aTau - _aTau
 					var _dd float64
 					if _lo, _hi := min(_v27p, _aPi), max(_v27p, _aPi); _lo > 1e-50 && _hi < 1e50 && math.Abs(_v27t) < 1e100 && math.Abs(_aTau) < 1e100 {
 						_s := math.Sqrt(_lo)
@@ -25143,9 +26043,10 @@ func programFFA8(g *graph.Graph, s schedules.Schedule) (compile.Program, error) 
 						_oPi, _oTau = (1-_d0)*_oPi+_d0*_m51p, (1-_d0)*_oTau+_d0*_m51t
 					}
 					_aPi, _aTau := _v20p-_m51p+_oPi, _v20t-_m51t+_oTau
-					if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+					if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 						return schedules.Result{}, compile.ErrFallback
 					}
+					_bad += _aTau - _aTau
 					var _dd float64
 					if _lo, _hi := min(_v20p, _aPi), max(_v20p, _aPi); _lo > 1e-50 && _hi < 1e50 && math.Abs(_v20t) < 1e100 && math.Abs(_aTau) < 1e100 {
 						_s := math.Sqrt(_lo)
@@ -25203,9 +26104,10 @@ func programFFA8(g *graph.Graph, s schedules.Schedule) (compile.Program, error) 
 						_oPi, _oTau = (1-_d0)*_oPi+_d0*_m52p, (1-_d0)*_oTau+_d0*_m52t
 					}
 					_aPi, _aTau := _v28p-_m52p+_oPi, _v28t-_m52t+_oTau
-					if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+					if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 						return schedules.Result{}, compile.ErrFallback
 					}
+					_bad += _aTau - _aTau
 					var _dd float64
 					if _lo, _hi := min(_v28p, _aPi), max(_v28p, _aPi); _lo > 1e-50 && _hi < 1e50 && math.Abs(_v28t) < 1e100 && math.Abs(_aTau) < 1e100 {
 						_s := math.Sqrt(_lo)
@@ -25248,9 +26150,10 @@ func programFFA8(g *graph.Graph, s schedules.Schedule) (compile.Program, error) 
 						_oPi, _oTau = (1-_d0)*_oPi+_d0*_m65p, (1-_d0)*_oTau+_d0*_m65t
 					}
 					_aPi, _aTau := _v28p-_m65p+_oPi, _v28t-_m65t+_oTau
-					if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+					if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 						return schedules.Result{}, compile.ErrFallback
 					}
+					_bad += _aTau - _aTau
 					var _dd float64
 					if _lo, _hi := min(_v28p, _aPi), max(_v28p, _aPi); _lo > 1e-50 && _hi < 1e50 && math.Abs(_v28t) < 1e100 && math.Abs(_aTau) < 1e100 {
 						_s := math.Sqrt(_lo)
@@ -25311,9 +26214,10 @@ func programFFA8(g *graph.Graph, s schedules.Schedule) (compile.Program, error) 
 						_oPi, _oTau = (1-_d0)*_oPi+_d0*_m54p, (1-_d0)*_oTau+_d0*_m54t
 					}
 					_aPi, _aTau := _v21p-_m54p+_oPi, _v21t-_m54t+_oTau
-					if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+					if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 						return schedules.Result{}, compile.ErrFallback
 					}
+					_bad += _aTau - _aTau
 					var _dd float64
 					if _lo, _hi := min(_v21p, _aPi), max(_v21p, _aPi); _lo > 1e-50 && _hi < 1e50 && math.Abs(_v21t) < 1e100 && math.Abs(_aTau) < 1e100 {
 						_s := math.Sqrt(_lo)
@@ -25371,9 +26275,10 @@ func programFFA8(g *graph.Graph, s schedules.Schedule) (compile.Program, error) 
 						_oPi, _oTau = (1-_d0)*_oPi+_d0*_m55p, (1-_d0)*_oTau+_d0*_m55t
 					}
 					_aPi, _aTau := _v29p-_m55p+_oPi, _v29t-_m55t+_oTau
-					if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+					if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 						return schedules.Result{}, compile.ErrFallback
 					}
+					_bad += _aTau - _aTau
 					var _dd float64
 					if _lo, _hi := min(_v29p, _aPi), max(_v29p, _aPi); _lo > 1e-50 && _hi < 1e50 && math.Abs(_v29t) < 1e100 && math.Abs(_aTau) < 1e100 {
 						_s := math.Sqrt(_lo)
@@ -25416,9 +26321,10 @@ func programFFA8(g *graph.Graph, s schedules.Schedule) (compile.Program, error) 
 						_oPi, _oTau = (1-_d0)*_oPi+_d0*_m66p, (1-_d0)*_oTau+_d0*_m66t
 					}
 					_aPi, _aTau := _v29p-_m66p+_oPi, _v29t-_m66t+_oTau
-					if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+					if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 						return schedules.Result{}, compile.ErrFallback
 					}
+					_bad += _aTau - _aTau
 					var _dd float64
 					if _lo, _hi := min(_v29p, _aPi), max(_v29p, _aPi); _lo > 1e-50 && _hi < 1e50 && math.Abs(_v29t) < 1e100 && math.Abs(_aTau) < 1e100 {
 						_s := math.Sqrt(_lo)
@@ -25479,9 +26385,10 @@ func programFFA8(g *graph.Graph, s schedules.Schedule) (compile.Program, error) 
 						_oPi, _oTau = (1-_d0)*_oPi+_d0*_m57p, (1-_d0)*_oTau+_d0*_m57t
 					}
 					_aPi, _aTau := _v22p-_m57p+_oPi, _v22t-_m57t+_oTau
-					if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+					if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 						return schedules.Result{}, compile.ErrFallback
 					}
+					_bad += _aTau - _aTau
 					var _dd float64
 					if _lo, _hi := min(_v22p, _aPi), max(_v22p, _aPi); _lo > 1e-50 && _hi < 1e50 && math.Abs(_v22t) < 1e100 && math.Abs(_aTau) < 1e100 {
 						_s := math.Sqrt(_lo)
@@ -25539,9 +26446,10 @@ func programFFA8(g *graph.Graph, s schedules.Schedule) (compile.Program, error) 
 						_oPi, _oTau = (1-_d0)*_oPi+_d0*_m58p, (1-_d0)*_oTau+_d0*_m58t
 					}
 					_aPi, _aTau := _v30p-_m58p+_oPi, _v30t-_m58t+_oTau
-					if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+					if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 						return schedules.Result{}, compile.ErrFallback
 					}
+					_bad += _aTau - _aTau
 					var _dd float64
 					if _lo, _hi := min(_v30p, _aPi), max(_v30p, _aPi); _lo > 1e-50 && _hi < 1e50 && math.Abs(_v30t) < 1e100 && math.Abs(_aTau) < 1e100 {
 						_s := math.Sqrt(_lo)
@@ -25584,9 +26492,10 @@ func programFFA8(g *graph.Graph, s schedules.Schedule) (compile.Program, error) 
 						_oPi, _oTau = (1-_d0)*_oPi+_d0*_m67p, (1-_d0)*_oTau+_d0*_m67t
 					}
 					_aPi, _aTau := _v30p-_m67p+_oPi, _v30t-_m67t+_oTau
-					if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+					if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 						return schedules.Result{}, compile.ErrFallback
 					}
+					_bad += _aTau - _aTau
 					var _dd float64
 					if _lo, _hi := min(_v30p, _aPi), max(_v30p, _aPi); _lo > 1e-50 && _hi < 1e50 && math.Abs(_v30t) < 1e100 && math.Abs(_aTau) < 1e100 {
 						_s := math.Sqrt(_lo)
@@ -25647,9 +26556,10 @@ func programFFA8(g *graph.Graph, s schedules.Schedule) (compile.Program, error) 
 						_oPi, _oTau = (1-_d0)*_oPi+_d0*_m59p, (1-_d0)*_oTau+_d0*_m59t
 					}
 					_aPi, _aTau := _v22p-_m59p+_oPi, _v22t-_m59t+_oTau
-					if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+					if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 						return schedules.Result{}, compile.ErrFallback
 					}
+					_bad += _aTau - _aTau
 					var _dd float64
 					if _lo, _hi := min(_v22p, _aPi), max(_v22p, _aPi); _lo > 1e-50 && _hi < 1e50 && math.Abs(_v22t) < 1e100 && math.Abs(_aTau) < 1e100 {
 						_s := math.Sqrt(_lo)
@@ -25707,9 +26617,10 @@ func programFFA8(g *graph.Graph, s schedules.Schedule) (compile.Program, error) 
 						_oPi, _oTau = (1-_d0)*_oPi+_d0*_m55p, (1-_d0)*_oTau+_d0*_m55t
 					}
 					_aPi, _aTau := _v29p-_m55p+_oPi, _v29t-_m55t+_oTau
-					if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+					if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 						return schedules.Result{}, compile.ErrFallback
 					}
+					_bad += _aTau - _aTau
 					var _dd float64
 					if _lo, _hi := min(_v29p, _aPi), max(_v29p, _aPi); _lo > 1e-50 && _hi < 1e50 && math.Abs(_v29t) < 1e100 && math.Abs(_aTau) < 1e100 {
 						_s := math.Sqrt(_lo)
@@ -25752,9 +26663,10 @@ func programFFA8(g *graph.Graph, s schedules.Schedule) (compile.Program, error) 
 						_oPi, _oTau = (1-_d0)*_oPi+_d0*_m66p, (1-_d0)*_oTau+_d0*_m66t
 					}
 					_aPi, _aTau := _v29p-_m66p+_oPi, _v29t-_m66t+_oTau
-					if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+					if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 						return schedules.Result{}, compile.ErrFallback
 					}
+					_bad += _aTau - _aTau
 					var _dd float64
 					if _lo, _hi := min(_v29p, _aPi), max(_v29p, _aPi); _lo > 1e-50 && _hi < 1e50 && math.Abs(_v29t) < 1e100 && math.Abs(_aTau) < 1e100 {
 						_s := math.Sqrt(_lo)
@@ -25815,9 +26727,10 @@ func programFFA8(g *graph.Graph, s schedules.Schedule) (compile.Program, error) 
 						_oPi, _oTau = (1-_d0)*_oPi+_d0*_m56p, (1-_d0)*_oTau+_d0*_m56t
 					}
 					_aPi, _aTau := _v21p-_m56p+_oPi, _v21t-_m56t+_oTau
-					if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+					if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 						return schedules.Result{}, compile.ErrFallback
 					}
+					_bad += _aTau - _aTau
 					var _dd float64
 					if _lo, _hi := min(_v21p, _aPi), max(_v21p, _aPi); _lo > 1e-50 && _hi < 1e50 && math.Abs(_v21t) < 1e100 && math.Abs(_aTau) < 1e100 {
 						_s := math.Sqrt(_lo)
@@ -25875,9 +26788,10 @@ func programFFA8(g *graph.Graph, s schedules.Schedule) (compile.Program, error) 
 						_oPi, _oTau = (1-_d0)*_oPi+_d0*_m52p, (1-_d0)*_oTau+_d0*_m52t
 					}
 					_aPi, _aTau := _v28p-_m52p+_oPi, _v28t-_m52t+_oTau
-					if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+					if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 						return schedules.Result{}, compile.ErrFallback
 					}
+					_bad += _aTau - _aTau
 					var _dd float64
 					if _lo, _hi := min(_v28p, _aPi), max(_v28p, _aPi); _lo > 1e-50 && _hi < 1e50 && math.Abs(_v28t) < 1e100 && math.Abs(_aTau) < 1e100 {
 						_s := math.Sqrt(_lo)
@@ -25920,9 +26834,10 @@ func programFFA8(g *graph.Graph, s schedules.Schedule) (compile.Program, error) 
 						_oPi, _oTau = (1-_d0)*_oPi+_d0*_m65p, (1-_d0)*_oTau+_d0*_m65t
 					}
 					_aPi, _aTau := _v28p-_m65p+_oPi, _v28t-_m65t+_oTau
-					if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+					if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 						return schedules.Result{}, compile.ErrFallback
 					}
+					_bad += _aTau - _aTau
 					var _dd float64
 					if _lo, _hi := min(_v28p, _aPi), max(_v28p, _aPi); _lo > 1e-50 && _hi < 1e50 && math.Abs(_v28t) < 1e100 && math.Abs(_aTau) < 1e100 {
 						_s := math.Sqrt(_lo)
@@ -25983,9 +26898,10 @@ func programFFA8(g *graph.Graph, s schedules.Schedule) (compile.Program, error) 
 						_oPi, _oTau = (1-_d0)*_oPi+_d0*_m53p, (1-_d0)*_oTau+_d0*_m53t
 					}
 					_aPi, _aTau := _v20p-_m53p+_oPi, _v20t-_m53t+_oTau
-					if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+					if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 						return schedules.Result{}, compile.ErrFallback
 					}
+					_bad += _aTau - _aTau
 					var _dd float64
 					if _lo, _hi := min(_v20p, _aPi), max(_v20p, _aPi); _lo > 1e-50 && _hi < 1e50 && math.Abs(_v20t) < 1e100 && math.Abs(_aTau) < 1e100 {
 						_s := math.Sqrt(_lo)
@@ -26043,9 +26959,10 @@ func programFFA8(g *graph.Graph, s schedules.Schedule) (compile.Program, error) 
 						_oPi, _oTau = (1-_d0)*_oPi+_d0*_m49p, (1-_d0)*_oTau+_d0*_m49t
 					}
 					_aPi, _aTau := _v27p-_m49p+_oPi, _v27t-_m49t+_oTau
-					if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+					if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 						return schedules.Result{}, compile.ErrFallback
 					}
+					_bad += _aTau - _aTau
 					var _dd float64
 					if _lo, _hi := min(_v27p, _aPi), max(_v27p, _aPi); _lo > 1e-50 && _hi < 1e50 && math.Abs(_v27t) < 1e100 && math.Abs(_aTau) < 1e100 {
 						_s := math.Sqrt(_lo)
@@ -26088,9 +27005,10 @@ func programFFA8(g *graph.Graph, s schedules.Schedule) (compile.Program, error) 
 						_oPi, _oTau = (1-_d0)*_oPi+_d0*_m64p, (1-_d0)*_oTau+_d0*_m64t
 					}
 					_aPi, _aTau := _v27p-_m64p+_oPi, _v27t-_m64t+_oTau
-					if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+					if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 						return schedules.Result{}, compile.ErrFallback
 					}
+					_bad += _aTau - _aTau
 					var _dd float64
 					if _lo, _hi := min(_v27p, _aPi), max(_v27p, _aPi); _lo > 1e-50 && _hi < 1e50 && math.Abs(_v27t) < 1e100 && math.Abs(_aTau) < 1e100 {
 						_s := math.Sqrt(_lo)
@@ -26151,9 +27069,10 @@ func programFFA8(g *graph.Graph, s schedules.Schedule) (compile.Program, error) 
 						_oPi, _oTau = (1-_d0)*_oPi+_d0*_m50p, (1-_d0)*_oTau+_d0*_m50t
 					}
 					_aPi, _aTau := _v19p-_m50p+_oPi, _v19t-_m50t+_oTau
-					if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+					if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 						return schedules.Result{}, compile.ErrFallback
 					}
+					_bad += _aTau - _aTau
 					var _dd float64
 					if _lo, _hi := min(_v19p, _aPi), max(_v19p, _aPi); _lo > 1e-50 && _hi < 1e50 && math.Abs(_v19t) < 1e100 && math.Abs(_aTau) < 1e100 {
 						_s := math.Sqrt(_lo)
@@ -26211,9 +27130,10 @@ func programFFA8(g *graph.Graph, s schedules.Schedule) (compile.Program, error) 
 						_oPi, _oTau = (1-_d0)*_oPi+_d0*_m46p, (1-_d0)*_oTau+_d0*_m46t
 					}
 					_aPi, _aTau := _v26p-_m46p+_oPi, _v26t-_m46t+_oTau
-					if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+					if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 						return schedules.Result{}, compile.ErrFallback
 					}
+					_bad += _aTau - _aTau
 					var _dd float64
 					if _lo, _hi := min(_v26p, _aPi), max(_v26p, _aPi); _lo > 1e-50 && _hi < 1e50 && math.Abs(_v26t) < 1e100 && math.Abs(_aTau) < 1e100 {
 						_s := math.Sqrt(_lo)
@@ -26256,9 +27176,10 @@ func programFFA8(g *graph.Graph, s schedules.Schedule) (compile.Program, error) 
 						_oPi, _oTau = (1-_d0)*_oPi+_d0*_m63p, (1-_d0)*_oTau+_d0*_m63t
 					}
 					_aPi, _aTau := _v26p-_m63p+_oPi, _v26t-_m63t+_oTau
-					if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+					if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 						return schedules.Result{}, compile.ErrFallback
 					}
+					_bad += _aTau - _aTau
 					var _dd float64
 					if _lo, _hi := min(_v26p, _aPi), max(_v26p, _aPi); _lo > 1e-50 && _hi < 1e50 && math.Abs(_v26t) < 1e100 && math.Abs(_aTau) < 1e100 {
 						_s := math.Sqrt(_lo)
@@ -26319,9 +27240,10 @@ func programFFA8(g *graph.Graph, s schedules.Schedule) (compile.Program, error) 
 						_oPi, _oTau = (1-_d0)*_oPi+_d0*_m47p, (1-_d0)*_oTau+_d0*_m47t
 					}
 					_aPi, _aTau := _v18p-_m47p+_oPi, _v18t-_m47t+_oTau
-					if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+					if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 						return schedules.Result{}, compile.ErrFallback
 					}
+					_bad += _aTau - _aTau
 					var _dd float64
 					if _lo, _hi := min(_v18p, _aPi), max(_v18p, _aPi); _lo > 1e-50 && _hi < 1e50 && math.Abs(_v18t) < 1e100 && math.Abs(_aTau) < 1e100 {
 						_s := math.Sqrt(_lo)
@@ -26379,9 +27301,10 @@ func programFFA8(g *graph.Graph, s schedules.Schedule) (compile.Program, error) 
 						_oPi, _oTau = (1-_d0)*_oPi+_d0*_m43p, (1-_d0)*_oTau+_d0*_m43t
 					}
 					_aPi, _aTau := _v25p-_m43p+_oPi, _v25t-_m43t+_oTau
-					if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+					if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 						return schedules.Result{}, compile.ErrFallback
 					}
+					_bad += _aTau - _aTau
 					var _dd float64
 					if _lo, _hi := min(_v25p, _aPi), max(_v25p, _aPi); _lo > 1e-50 && _hi < 1e50 && math.Abs(_v25t) < 1e100 && math.Abs(_aTau) < 1e100 {
 						_s := math.Sqrt(_lo)
@@ -26424,9 +27347,10 @@ func programFFA8(g *graph.Graph, s schedules.Schedule) (compile.Program, error) 
 						_oPi, _oTau = (1-_d0)*_oPi+_d0*_m62p, (1-_d0)*_oTau+_d0*_m62t
 					}
 					_aPi, _aTau := _v25p-_m62p+_oPi, _v25t-_m62t+_oTau
-					if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+					if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 						return schedules.Result{}, compile.ErrFallback
 					}
+					_bad += _aTau - _aTau
 					var _dd float64
 					if _lo, _hi := min(_v25p, _aPi), max(_v25p, _aPi); _lo > 1e-50 && _hi < 1e50 && math.Abs(_v25t) < 1e100 && math.Abs(_aTau) < 1e100 {
 						_s := math.Sqrt(_lo)
@@ -26487,9 +27411,10 @@ func programFFA8(g *graph.Graph, s schedules.Schedule) (compile.Program, error) 
 						_oPi, _oTau = (1-_d0)*_oPi+_d0*_m44p, (1-_d0)*_oTau+_d0*_m44t
 					}
 					_aPi, _aTau := _v17p-_m44p+_oPi, _v17t-_m44t+_oTau
-					if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+					if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 						return schedules.Result{}, compile.ErrFallback
 					}
+					_bad += _aTau - _aTau
 					var _dd float64
 					if _lo, _hi := min(_v17p, _aPi), max(_v17p, _aPi); _lo > 1e-50 && _hi < 1e50 && math.Abs(_v17t) < 1e100 && math.Abs(_aTau) < 1e100 {
 						_s := math.Sqrt(_lo)
@@ -26503,6 +27428,9 @@ func programFFA8(g *graph.Graph, s schedules.Schedule) (compile.Program, error) 
 					}
 					_m44p, _m44t = _oPi, _oTau
 					_v17p, _v17t = _aPi, _aTau
+				}
+				if _bad != 0 {
+					return schedules.Result{}, compile.ErrFallback
 				}
 				_delta0 := _pass
 				_all0 = math.Max(_all0, _delta0)
@@ -26557,9 +27485,10 @@ func programFFA8(g *graph.Graph, s schedules.Schedule) (compile.Program, error) 
 				_oPi, _oTau = ai*ai*_c0Pi*r2, ai*(s1*_c0Tau*r2+s2*_c2Tau*r1)
 			}
 			_aPi, _aTau := _v16p-_m41p+_oPi, _v16t-_m41t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m41p, _m41t = _oPi, _oTau
 			_v16p, _v16t = _aPi, _aTau
 		}
@@ -26606,9 +27535,10 @@ func programFFA8(g *graph.Graph, s schedules.Schedule) (compile.Program, error) 
 				_oPi, _oTau = ai*ai*_c0Pi*r2, ai*(s1*_c0Tau*r2+s2*_c1Tau*r1)
 			}
 			_aPi, _aTau := _v23p-_m60p+_oPi, _v23t-_m60t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m60p, _m60t = _oPi, _oTau
 			_v23p, _v23t = _aPi, _aTau
 		}
@@ -26634,16 +27564,21 @@ func programFFA8(g *graph.Graph, s schedules.Schedule) (compile.Program, error) 
 					return schedules.Result{}, compile.ErrFallback
 				}
 				a := _f16.Coefficients[0]
-				mPi, mTau := _c0Pi*a*a, _c0Tau*a
-				if !(mPi > 0) || mPi > math.MaxFloat64 || mTau-mTau != 0 {
-					return schedules.Result{}, compile.ErrFallback
+				if a == 1 {
+					_oPi, _oTau = _c0Pi, _c0Tau
+				} else {
+					mPi, mTau := _c0Pi*a*a, _c0Tau*a
+					if !(mPi > 0) || mPi > math.MaxFloat64 || mTau-mTau != 0 {
+						return schedules.Result{}, compile.ErrFallback
+					}
+					_oPi, _oTau = mPi, mTau
 				}
-				_oPi, _oTau = mPi, mTau
 			}
 			_aPi, _aTau := _v8p-_m25p+_oPi, _v8t-_m25t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m25p, _m25t = _oPi, _oTau
 			_v8p, _v8t = _aPi, _aTau
 		}
@@ -26667,9 +27602,10 @@ func programFFA8(g *graph.Graph, s schedules.Schedule) (compile.Program, error) 
 				_oPi, _oTau = a*_c0Pi, a*_c0Tau
 			}
 			_aPi, _aTau := _v0p-_m9p+_oPi, _v0t-_m9t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m9p, _m9t = _oPi, _oTau
 			_v0p, _v0t = _aPi, _aTau
 		}
@@ -26695,16 +27631,21 @@ func programFFA8(g *graph.Graph, s schedules.Schedule) (compile.Program, error) 
 					return schedules.Result{}, compile.ErrFallback
 				}
 				a := _f17.Coefficients[0]
-				mPi, mTau := _c0Pi*a*a, _c0Tau*a
-				if !(mPi > 0) || mPi > math.MaxFloat64 || mTau-mTau != 0 {
-					return schedules.Result{}, compile.ErrFallback
+				if a == 1 {
+					_oPi, _oTau = _c0Pi, _c0Tau
+				} else {
+					mPi, mTau := _c0Pi*a*a, _c0Tau*a
+					if !(mPi > 0) || mPi > math.MaxFloat64 || mTau-mTau != 0 {
+						return schedules.Result{}, compile.ErrFallback
+					}
+					_oPi, _oTau = mPi, mTau
 				}
-				_oPi, _oTau = mPi, mTau
 			}
 			_aPi, _aTau := _v9p-_m27p+_oPi, _v9t-_m27t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m27p, _m27t = _oPi, _oTau
 			_v9p, _v9t = _aPi, _aTau
 		}
@@ -26728,9 +27669,10 @@ func programFFA8(g *graph.Graph, s schedules.Schedule) (compile.Program, error) 
 				_oPi, _oTau = a*_c0Pi, a*_c0Tau
 			}
 			_aPi, _aTau := _v1p-_m11p+_oPi, _v1t-_m11t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m11p, _m11t = _oPi, _oTau
 			_v1p, _v1t = _aPi, _aTau
 		}
@@ -26756,16 +27698,21 @@ func programFFA8(g *graph.Graph, s schedules.Schedule) (compile.Program, error) 
 					return schedules.Result{}, compile.ErrFallback
 				}
 				a := _f18.Coefficients[0]
-				mPi, mTau := _c0Pi*a*a, _c0Tau*a
-				if !(mPi > 0) || mPi > math.MaxFloat64 || mTau-mTau != 0 {
-					return schedules.Result{}, compile.ErrFallback
+				if a == 1 {
+					_oPi, _oTau = _c0Pi, _c0Tau
+				} else {
+					mPi, mTau := _c0Pi*a*a, _c0Tau*a
+					if !(mPi > 0) || mPi > math.MaxFloat64 || mTau-mTau != 0 {
+						return schedules.Result{}, compile.ErrFallback
+					}
+					_oPi, _oTau = mPi, mTau
 				}
-				_oPi, _oTau = mPi, mTau
 			}
 			_aPi, _aTau := _v10p-_m29p+_oPi, _v10t-_m29t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m29p, _m29t = _oPi, _oTau
 			_v10p, _v10t = _aPi, _aTau
 		}
@@ -26789,9 +27736,10 @@ func programFFA8(g *graph.Graph, s schedules.Schedule) (compile.Program, error) 
 				_oPi, _oTau = a*_c0Pi, a*_c0Tau
 			}
 			_aPi, _aTau := _v2p-_m13p+_oPi, _v2t-_m13t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m13p, _m13t = _oPi, _oTau
 			_v2p, _v2t = _aPi, _aTau
 		}
@@ -26817,16 +27765,21 @@ func programFFA8(g *graph.Graph, s schedules.Schedule) (compile.Program, error) 
 					return schedules.Result{}, compile.ErrFallback
 				}
 				a := _f19.Coefficients[0]
-				mPi, mTau := _c0Pi*a*a, _c0Tau*a
-				if !(mPi > 0) || mPi > math.MaxFloat64 || mTau-mTau != 0 {
-					return schedules.Result{}, compile.ErrFallback
+				if a == 1 {
+					_oPi, _oTau = _c0Pi, _c0Tau
+				} else {
+					mPi, mTau := _c0Pi*a*a, _c0Tau*a
+					if !(mPi > 0) || mPi > math.MaxFloat64 || mTau-mTau != 0 {
+						return schedules.Result{}, compile.ErrFallback
+					}
+					_oPi, _oTau = mPi, mTau
 				}
-				_oPi, _oTau = mPi, mTau
 			}
 			_aPi, _aTau := _v11p-_m31p+_oPi, _v11t-_m31t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m31p, _m31t = _oPi, _oTau
 			_v11p, _v11t = _aPi, _aTau
 		}
@@ -26850,9 +27803,10 @@ func programFFA8(g *graph.Graph, s schedules.Schedule) (compile.Program, error) 
 				_oPi, _oTau = a*_c0Pi, a*_c0Tau
 			}
 			_aPi, _aTau := _v3p-_m15p+_oPi, _v3t-_m15t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m15p, _m15t = _oPi, _oTau
 			_v3p, _v3t = _aPi, _aTau
 		}
@@ -26878,16 +27832,21 @@ func programFFA8(g *graph.Graph, s schedules.Schedule) (compile.Program, error) 
 					return schedules.Result{}, compile.ErrFallback
 				}
 				a := _f20.Coefficients[0]
-				mPi, mTau := _c0Pi*a*a, _c0Tau*a
-				if !(mPi > 0) || mPi > math.MaxFloat64 || mTau-mTau != 0 {
-					return schedules.Result{}, compile.ErrFallback
+				if a == 1 {
+					_oPi, _oTau = _c0Pi, _c0Tau
+				} else {
+					mPi, mTau := _c0Pi*a*a, _c0Tau*a
+					if !(mPi > 0) || mPi > math.MaxFloat64 || mTau-mTau != 0 {
+						return schedules.Result{}, compile.ErrFallback
+					}
+					_oPi, _oTau = mPi, mTau
 				}
-				_oPi, _oTau = mPi, mTau
 			}
 			_aPi, _aTau := _v12p-_m33p+_oPi, _v12t-_m33t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m33p, _m33t = _oPi, _oTau
 			_v12p, _v12t = _aPi, _aTau
 		}
@@ -26911,9 +27870,10 @@ func programFFA8(g *graph.Graph, s schedules.Schedule) (compile.Program, error) 
 				_oPi, _oTau = a*_c0Pi, a*_c0Tau
 			}
 			_aPi, _aTau := _v4p-_m17p+_oPi, _v4t-_m17t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m17p, _m17t = _oPi, _oTau
 			_v4p, _v4t = _aPi, _aTau
 		}
@@ -26939,16 +27899,21 @@ func programFFA8(g *graph.Graph, s schedules.Schedule) (compile.Program, error) 
 					return schedules.Result{}, compile.ErrFallback
 				}
 				a := _f21.Coefficients[0]
-				mPi, mTau := _c0Pi*a*a, _c0Tau*a
-				if !(mPi > 0) || mPi > math.MaxFloat64 || mTau-mTau != 0 {
-					return schedules.Result{}, compile.ErrFallback
+				if a == 1 {
+					_oPi, _oTau = _c0Pi, _c0Tau
+				} else {
+					mPi, mTau := _c0Pi*a*a, _c0Tau*a
+					if !(mPi > 0) || mPi > math.MaxFloat64 || mTau-mTau != 0 {
+						return schedules.Result{}, compile.ErrFallback
+					}
+					_oPi, _oTau = mPi, mTau
 				}
-				_oPi, _oTau = mPi, mTau
 			}
 			_aPi, _aTau := _v13p-_m35p+_oPi, _v13t-_m35t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m35p, _m35t = _oPi, _oTau
 			_v13p, _v13t = _aPi, _aTau
 		}
@@ -26972,9 +27937,10 @@ func programFFA8(g *graph.Graph, s schedules.Schedule) (compile.Program, error) 
 				_oPi, _oTau = a*_c0Pi, a*_c0Tau
 			}
 			_aPi, _aTau := _v5p-_m19p+_oPi, _v5t-_m19t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m19p, _m19t = _oPi, _oTau
 			_v5p, _v5t = _aPi, _aTau
 		}
@@ -27000,16 +27966,21 @@ func programFFA8(g *graph.Graph, s schedules.Schedule) (compile.Program, error) 
 					return schedules.Result{}, compile.ErrFallback
 				}
 				a := _f22.Coefficients[0]
-				mPi, mTau := _c0Pi*a*a, _c0Tau*a
-				if !(mPi > 0) || mPi > math.MaxFloat64 || mTau-mTau != 0 {
-					return schedules.Result{}, compile.ErrFallback
+				if a == 1 {
+					_oPi, _oTau = _c0Pi, _c0Tau
+				} else {
+					mPi, mTau := _c0Pi*a*a, _c0Tau*a
+					if !(mPi > 0) || mPi > math.MaxFloat64 || mTau-mTau != 0 {
+						return schedules.Result{}, compile.ErrFallback
+					}
+					_oPi, _oTau = mPi, mTau
 				}
-				_oPi, _oTau = mPi, mTau
 			}
 			_aPi, _aTau := _v14p-_m37p+_oPi, _v14t-_m37t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m37p, _m37t = _oPi, _oTau
 			_v14p, _v14t = _aPi, _aTau
 		}
@@ -27033,9 +28004,10 @@ func programFFA8(g *graph.Graph, s schedules.Schedule) (compile.Program, error) 
 				_oPi, _oTau = a*_c0Pi, a*_c0Tau
 			}
 			_aPi, _aTau := _v6p-_m21p+_oPi, _v6t-_m21t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m21p, _m21t = _oPi, _oTau
 			_v6p, _v6t = _aPi, _aTau
 		}
@@ -27061,16 +28033,21 @@ func programFFA8(g *graph.Graph, s schedules.Schedule) (compile.Program, error) 
 					return schedules.Result{}, compile.ErrFallback
 				}
 				a := _f23.Coefficients[0]
-				mPi, mTau := _c0Pi*a*a, _c0Tau*a
-				if !(mPi > 0) || mPi > math.MaxFloat64 || mTau-mTau != 0 {
-					return schedules.Result{}, compile.ErrFallback
+				if a == 1 {
+					_oPi, _oTau = _c0Pi, _c0Tau
+				} else {
+					mPi, mTau := _c0Pi*a*a, _c0Tau*a
+					if !(mPi > 0) || mPi > math.MaxFloat64 || mTau-mTau != 0 {
+						return schedules.Result{}, compile.ErrFallback
+					}
+					_oPi, _oTau = mPi, mTau
 				}
-				_oPi, _oTau = mPi, mTau
 			}
 			_aPi, _aTau := _v15p-_m39p+_oPi, _v15t-_m39t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m39p, _m39t = _oPi, _oTau
 			_v15p, _v15t = _aPi, _aTau
 		}
@@ -27094,11 +28071,15 @@ func programFFA8(g *graph.Graph, s schedules.Schedule) (compile.Program, error) 
 				_oPi, _oTau = a*_c0Pi, a*_c0Tau
 			}
 			_aPi, _aTau := _v7p-_m23p+_oPi, _v7t-_m23t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m23p, _m23t = _oPi, _oTau
 			_v7p, _v7t = _aPi, _aTau
+		}
+		if _bad != 0 {
+			return schedules.Result{}, compile.ErrFallback
 		}
 	_done:
 		_msgs, _margs := g.State()
@@ -27534,6 +28515,7 @@ func programFFA16(g *graph.Graph, s schedules.Schedule) (compile.Program, error)
 		}
 		var _pass float64
 		var _err error
+		var _bad float64 // 0 while every marginal is finite
 		var _m0p, _m0t float64
 		var _m1p, _m1t float64
 		var _m2p, _m2t float64
@@ -27748,9 +28730,10 @@ func programFFA16(g *graph.Graph, s schedules.Schedule) (compile.Program, error)
 				_oPi, _oTau = inv, _f0.Mean*inv
 			}
 			_aPi, _aTau := _v0p-_m0p+_oPi, _v0t-_m0t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m0p, _m0t = _oPi, _oTau
 			_v0p, _v0t = _aPi, _aTau
 		}
@@ -27764,9 +28747,10 @@ func programFFA16(g *graph.Graph, s schedules.Schedule) (compile.Program, error)
 				_oPi, _oTau = inv, _f1.Mean*inv
 			}
 			_aPi, _aTau := _v1p-_m1p+_oPi, _v1t-_m1t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m1p, _m1t = _oPi, _oTau
 			_v1p, _v1t = _aPi, _aTau
 		}
@@ -27780,9 +28764,10 @@ func programFFA16(g *graph.Graph, s schedules.Schedule) (compile.Program, error)
 				_oPi, _oTau = inv, _f2.Mean*inv
 			}
 			_aPi, _aTau := _v2p-_m2p+_oPi, _v2t-_m2t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m2p, _m2t = _oPi, _oTau
 			_v2p, _v2t = _aPi, _aTau
 		}
@@ -27796,9 +28781,10 @@ func programFFA16(g *graph.Graph, s schedules.Schedule) (compile.Program, error)
 				_oPi, _oTau = inv, _f3.Mean*inv
 			}
 			_aPi, _aTau := _v3p-_m3p+_oPi, _v3t-_m3t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m3p, _m3t = _oPi, _oTau
 			_v3p, _v3t = _aPi, _aTau
 		}
@@ -27812,9 +28798,10 @@ func programFFA16(g *graph.Graph, s schedules.Schedule) (compile.Program, error)
 				_oPi, _oTau = inv, _f4.Mean*inv
 			}
 			_aPi, _aTau := _v4p-_m4p+_oPi, _v4t-_m4t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m4p, _m4t = _oPi, _oTau
 			_v4p, _v4t = _aPi, _aTau
 		}
@@ -27828,9 +28815,10 @@ func programFFA16(g *graph.Graph, s schedules.Schedule) (compile.Program, error)
 				_oPi, _oTau = inv, _f5.Mean*inv
 			}
 			_aPi, _aTau := _v5p-_m5p+_oPi, _v5t-_m5t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m5p, _m5t = _oPi, _oTau
 			_v5p, _v5t = _aPi, _aTau
 		}
@@ -27844,9 +28832,10 @@ func programFFA16(g *graph.Graph, s schedules.Schedule) (compile.Program, error)
 				_oPi, _oTau = inv, _f6.Mean*inv
 			}
 			_aPi, _aTau := _v6p-_m6p+_oPi, _v6t-_m6t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m6p, _m6t = _oPi, _oTau
 			_v6p, _v6t = _aPi, _aTau
 		}
@@ -27860,9 +28849,10 @@ func programFFA16(g *graph.Graph, s schedules.Schedule) (compile.Program, error)
 				_oPi, _oTau = inv, _f7.Mean*inv
 			}
 			_aPi, _aTau := _v7p-_m7p+_oPi, _v7t-_m7t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m7p, _m7t = _oPi, _oTau
 			_v7p, _v7t = _aPi, _aTau
 		}
@@ -27876,9 +28866,10 @@ func programFFA16(g *graph.Graph, s schedules.Schedule) (compile.Program, error)
 				_oPi, _oTau = inv, _f8.Mean*inv
 			}
 			_aPi, _aTau := _v8p-_m8p+_oPi, _v8t-_m8t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m8p, _m8t = _oPi, _oTau
 			_v8p, _v8t = _aPi, _aTau
 		}
@@ -27892,9 +28883,10 @@ func programFFA16(g *graph.Graph, s schedules.Schedule) (compile.Program, error)
 				_oPi, _oTau = inv, _f9.Mean*inv
 			}
 			_aPi, _aTau := _v9p-_m9p+_oPi, _v9t-_m9t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m9p, _m9t = _oPi, _oTau
 			_v9p, _v9t = _aPi, _aTau
 		}
@@ -27908,9 +28900,10 @@ func programFFA16(g *graph.Graph, s schedules.Schedule) (compile.Program, error)
 				_oPi, _oTau = inv, _f10.Mean*inv
 			}
 			_aPi, _aTau := _v10p-_m10p+_oPi, _v10t-_m10t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m10p, _m10t = _oPi, _oTau
 			_v10p, _v10t = _aPi, _aTau
 		}
@@ -27924,9 +28917,10 @@ func programFFA16(g *graph.Graph, s schedules.Schedule) (compile.Program, error)
 				_oPi, _oTau = inv, _f11.Mean*inv
 			}
 			_aPi, _aTau := _v11p-_m11p+_oPi, _v11t-_m11t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m11p, _m11t = _oPi, _oTau
 			_v11p, _v11t = _aPi, _aTau
 		}
@@ -27940,9 +28934,10 @@ func programFFA16(g *graph.Graph, s schedules.Schedule) (compile.Program, error)
 				_oPi, _oTau = inv, _f12.Mean*inv
 			}
 			_aPi, _aTau := _v12p-_m12p+_oPi, _v12t-_m12t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m12p, _m12t = _oPi, _oTau
 			_v12p, _v12t = _aPi, _aTau
 		}
@@ -27956,9 +28951,10 @@ func programFFA16(g *graph.Graph, s schedules.Schedule) (compile.Program, error)
 				_oPi, _oTau = inv, _f13.Mean*inv
 			}
 			_aPi, _aTau := _v13p-_m13p+_oPi, _v13t-_m13t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m13p, _m13t = _oPi, _oTau
 			_v13p, _v13t = _aPi, _aTau
 		}
@@ -27972,9 +28968,10 @@ func programFFA16(g *graph.Graph, s schedules.Schedule) (compile.Program, error)
 				_oPi, _oTau = inv, _f14.Mean*inv
 			}
 			_aPi, _aTau := _v14p-_m14p+_oPi, _v14t-_m14t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m14p, _m14t = _oPi, _oTau
 			_v14p, _v14t = _aPi, _aTau
 		}
@@ -27988,9 +28985,10 @@ func programFFA16(g *graph.Graph, s schedules.Schedule) (compile.Program, error)
 				_oPi, _oTau = inv, _f15.Mean*inv
 			}
 			_aPi, _aTau := _v15p-_m15p+_oPi, _v15t-_m15t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m15p, _m15t = _oPi, _oTau
 			_v15p, _v15t = _aPi, _aTau
 		}
@@ -28014,9 +29012,10 @@ func programFFA16(g *graph.Graph, s schedules.Schedule) (compile.Program, error)
 				_oPi, _oTau = a*_c1Pi, a*_c1Tau
 			}
 			_aPi, _aTau := _v16p-_m16p+_oPi, _v16t-_m16t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m16p, _m16t = _oPi, _oTau
 			_v16p, _v16t = _aPi, _aTau
 		}
@@ -28040,9 +29039,10 @@ func programFFA16(g *graph.Graph, s schedules.Schedule) (compile.Program, error)
 				_oPi, _oTau = a*_c1Pi, a*_c1Tau
 			}
 			_aPi, _aTau := _v17p-_m18p+_oPi, _v17t-_m18t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m18p, _m18t = _oPi, _oTau
 			_v17p, _v17t = _aPi, _aTau
 		}
@@ -28066,9 +29066,10 @@ func programFFA16(g *graph.Graph, s schedules.Schedule) (compile.Program, error)
 				_oPi, _oTau = a*_c1Pi, a*_c1Tau
 			}
 			_aPi, _aTau := _v18p-_m20p+_oPi, _v18t-_m20t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m20p, _m20t = _oPi, _oTau
 			_v18p, _v18t = _aPi, _aTau
 		}
@@ -28092,9 +29093,10 @@ func programFFA16(g *graph.Graph, s schedules.Schedule) (compile.Program, error)
 				_oPi, _oTau = a*_c1Pi, a*_c1Tau
 			}
 			_aPi, _aTau := _v19p-_m22p+_oPi, _v19t-_m22t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m22p, _m22t = _oPi, _oTau
 			_v19p, _v19t = _aPi, _aTau
 		}
@@ -28118,9 +29120,10 @@ func programFFA16(g *graph.Graph, s schedules.Schedule) (compile.Program, error)
 				_oPi, _oTau = a*_c1Pi, a*_c1Tau
 			}
 			_aPi, _aTau := _v20p-_m24p+_oPi, _v20t-_m24t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m24p, _m24t = _oPi, _oTau
 			_v20p, _v20t = _aPi, _aTau
 		}
@@ -28144,9 +29147,10 @@ func programFFA16(g *graph.Graph, s schedules.Schedule) (compile.Program, error)
 				_oPi, _oTau = a*_c1Pi, a*_c1Tau
 			}
 			_aPi, _aTau := _v21p-_m26p+_oPi, _v21t-_m26t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m26p, _m26t = _oPi, _oTau
 			_v21p, _v21t = _aPi, _aTau
 		}
@@ -28170,9 +29174,10 @@ func programFFA16(g *graph.Graph, s schedules.Schedule) (compile.Program, error)
 				_oPi, _oTau = a*_c1Pi, a*_c1Tau
 			}
 			_aPi, _aTau := _v22p-_m28p+_oPi, _v22t-_m28t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m28p, _m28t = _oPi, _oTau
 			_v22p, _v22t = _aPi, _aTau
 		}
@@ -28196,9 +29201,10 @@ func programFFA16(g *graph.Graph, s schedules.Schedule) (compile.Program, error)
 				_oPi, _oTau = a*_c1Pi, a*_c1Tau
 			}
 			_aPi, _aTau := _v23p-_m30p+_oPi, _v23t-_m30t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m30p, _m30t = _oPi, _oTau
 			_v23p, _v23t = _aPi, _aTau
 		}
@@ -28222,9 +29228,10 @@ func programFFA16(g *graph.Graph, s schedules.Schedule) (compile.Program, error)
 				_oPi, _oTau = a*_c1Pi, a*_c1Tau
 			}
 			_aPi, _aTau := _v24p-_m32p+_oPi, _v24t-_m32t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m32p, _m32t = _oPi, _oTau
 			_v24p, _v24t = _aPi, _aTau
 		}
@@ -28248,9 +29255,10 @@ func programFFA16(g *graph.Graph, s schedules.Schedule) (compile.Program, error)
 				_oPi, _oTau = a*_c1Pi, a*_c1Tau
 			}
 			_aPi, _aTau := _v25p-_m34p+_oPi, _v25t-_m34t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m34p, _m34t = _oPi, _oTau
 			_v25p, _v25t = _aPi, _aTau
 		}
@@ -28274,9 +29282,10 @@ func programFFA16(g *graph.Graph, s schedules.Schedule) (compile.Program, error)
 				_oPi, _oTau = a*_c1Pi, a*_c1Tau
 			}
 			_aPi, _aTau := _v26p-_m36p+_oPi, _v26t-_m36t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m36p, _m36t = _oPi, _oTau
 			_v26p, _v26t = _aPi, _aTau
 		}
@@ -28300,9 +29309,10 @@ func programFFA16(g *graph.Graph, s schedules.Schedule) (compile.Program, error)
 				_oPi, _oTau = a*_c1Pi, a*_c1Tau
 			}
 			_aPi, _aTau := _v27p-_m38p+_oPi, _v27t-_m38t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m38p, _m38t = _oPi, _oTau
 			_v27p, _v27t = _aPi, _aTau
 		}
@@ -28326,9 +29336,10 @@ func programFFA16(g *graph.Graph, s schedules.Schedule) (compile.Program, error)
 				_oPi, _oTau = a*_c1Pi, a*_c1Tau
 			}
 			_aPi, _aTau := _v28p-_m40p+_oPi, _v28t-_m40t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m40p, _m40t = _oPi, _oTau
 			_v28p, _v28t = _aPi, _aTau
 		}
@@ -28352,9 +29363,10 @@ func programFFA16(g *graph.Graph, s schedules.Schedule) (compile.Program, error)
 				_oPi, _oTau = a*_c1Pi, a*_c1Tau
 			}
 			_aPi, _aTau := _v29p-_m42p+_oPi, _v29t-_m42t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m42p, _m42t = _oPi, _oTau
 			_v29p, _v29t = _aPi, _aTau
 		}
@@ -28378,9 +29390,10 @@ func programFFA16(g *graph.Graph, s schedules.Schedule) (compile.Program, error)
 				_oPi, _oTau = a*_c1Pi, a*_c1Tau
 			}
 			_aPi, _aTau := _v30p-_m44p+_oPi, _v30t-_m44t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m44p, _m44t = _oPi, _oTau
 			_v30p, _v30t = _aPi, _aTau
 		}
@@ -28404,9 +29417,10 @@ func programFFA16(g *graph.Graph, s schedules.Schedule) (compile.Program, error)
 				_oPi, _oTau = a*_c1Pi, a*_c1Tau
 			}
 			_aPi, _aTau := _v31p-_m46p+_oPi, _v31t-_m46t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m46p, _m46t = _oPi, _oTau
 			_v31p, _v31t = _aPi, _aTau
 		}
@@ -28429,16 +29443,21 @@ func programFFA16(g *graph.Graph, s schedules.Schedule) (compile.Program, error)
 				ai := 1.0
 				_ = ai
 				a := _f32.Coefficients[0]
-				mPi, mTau := _c1Pi/(a*a), _c1Tau/a
-				if !(mPi > 0) || mPi > math.MaxFloat64 || mTau-mTau != 0 {
-					return schedules.Result{}, compile.ErrFallback
+				if a == 1 {
+					_oPi, _oTau = _c1Pi, _c1Tau
+				} else {
+					mPi, mTau := _c1Pi/(a*a), _c1Tau/a
+					if !(mPi > 0) || mPi > math.MaxFloat64 || mTau-mTau != 0 {
+						return schedules.Result{}, compile.ErrFallback
+					}
+					_oPi, _oTau = mPi, mTau
 				}
-				_oPi, _oTau = mPi, mTau
 			}
 			_aPi, _aTau := _v32p-_m48p+_oPi, _v32t-_m48t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m48p, _m48t = _oPi, _oTau
 			_v32p, _v32t = _aPi, _aTau
 		}
@@ -28461,16 +29480,21 @@ func programFFA16(g *graph.Graph, s schedules.Schedule) (compile.Program, error)
 				ai := 1.0
 				_ = ai
 				a := _f33.Coefficients[0]
-				mPi, mTau := _c1Pi/(a*a), _c1Tau/a
-				if !(mPi > 0) || mPi > math.MaxFloat64 || mTau-mTau != 0 {
-					return schedules.Result{}, compile.ErrFallback
+				if a == 1 {
+					_oPi, _oTau = _c1Pi, _c1Tau
+				} else {
+					mPi, mTau := _c1Pi/(a*a), _c1Tau/a
+					if !(mPi > 0) || mPi > math.MaxFloat64 || mTau-mTau != 0 {
+						return schedules.Result{}, compile.ErrFallback
+					}
+					_oPi, _oTau = mPi, mTau
 				}
-				_oPi, _oTau = mPi, mTau
 			}
 			_aPi, _aTau := _v33p-_m50p+_oPi, _v33t-_m50t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m50p, _m50t = _oPi, _oTau
 			_v33p, _v33t = _aPi, _aTau
 		}
@@ -28493,16 +29517,21 @@ func programFFA16(g *graph.Graph, s schedules.Schedule) (compile.Program, error)
 				ai := 1.0
 				_ = ai
 				a := _f34.Coefficients[0]
-				mPi, mTau := _c1Pi/(a*a), _c1Tau/a
-				if !(mPi > 0) || mPi > math.MaxFloat64 || mTau-mTau != 0 {
-					return schedules.Result{}, compile.ErrFallback
+				if a == 1 {
+					_oPi, _oTau = _c1Pi, _c1Tau
+				} else {
+					mPi, mTau := _c1Pi/(a*a), _c1Tau/a
+					if !(mPi > 0) || mPi > math.MaxFloat64 || mTau-mTau != 0 {
+						return schedules.Result{}, compile.ErrFallback
+					}
+					_oPi, _oTau = mPi, mTau
 				}
-				_oPi, _oTau = mPi, mTau
 			}
 			_aPi, _aTau := _v34p-_m52p+_oPi, _v34t-_m52t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m52p, _m52t = _oPi, _oTau
 			_v34p, _v34t = _aPi, _aTau
 		}
@@ -28525,16 +29554,21 @@ func programFFA16(g *graph.Graph, s schedules.Schedule) (compile.Program, error)
 				ai := 1.0
 				_ = ai
 				a := _f35.Coefficients[0]
-				mPi, mTau := _c1Pi/(a*a), _c1Tau/a
-				if !(mPi > 0) || mPi > math.MaxFloat64 || mTau-mTau != 0 {
-					return schedules.Result{}, compile.ErrFallback
+				if a == 1 {
+					_oPi, _oTau = _c1Pi, _c1Tau
+				} else {
+					mPi, mTau := _c1Pi/(a*a), _c1Tau/a
+					if !(mPi > 0) || mPi > math.MaxFloat64 || mTau-mTau != 0 {
+						return schedules.Result{}, compile.ErrFallback
+					}
+					_oPi, _oTau = mPi, mTau
 				}
-				_oPi, _oTau = mPi, mTau
 			}
 			_aPi, _aTau := _v35p-_m54p+_oPi, _v35t-_m54t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m54p, _m54t = _oPi, _oTau
 			_v35p, _v35t = _aPi, _aTau
 		}
@@ -28557,16 +29591,21 @@ func programFFA16(g *graph.Graph, s schedules.Schedule) (compile.Program, error)
 				ai := 1.0
 				_ = ai
 				a := _f36.Coefficients[0]
-				mPi, mTau := _c1Pi/(a*a), _c1Tau/a
-				if !(mPi > 0) || mPi > math.MaxFloat64 || mTau-mTau != 0 {
-					return schedules.Result{}, compile.ErrFallback
+				if a == 1 {
+					_oPi, _oTau = _c1Pi, _c1Tau
+				} else {
+					mPi, mTau := _c1Pi/(a*a), _c1Tau/a
+					if !(mPi > 0) || mPi > math.MaxFloat64 || mTau-mTau != 0 {
+						return schedules.Result{}, compile.ErrFallback
+					}
+					_oPi, _oTau = mPi, mTau
 				}
-				_oPi, _oTau = mPi, mTau
 			}
 			_aPi, _aTau := _v36p-_m56p+_oPi, _v36t-_m56t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m56p, _m56t = _oPi, _oTau
 			_v36p, _v36t = _aPi, _aTau
 		}
@@ -28589,16 +29628,21 @@ func programFFA16(g *graph.Graph, s schedules.Schedule) (compile.Program, error)
 				ai := 1.0
 				_ = ai
 				a := _f37.Coefficients[0]
-				mPi, mTau := _c1Pi/(a*a), _c1Tau/a
-				if !(mPi > 0) || mPi > math.MaxFloat64 || mTau-mTau != 0 {
-					return schedules.Result{}, compile.ErrFallback
+				if a == 1 {
+					_oPi, _oTau = _c1Pi, _c1Tau
+				} else {
+					mPi, mTau := _c1Pi/(a*a), _c1Tau/a
+					if !(mPi > 0) || mPi > math.MaxFloat64 || mTau-mTau != 0 {
+						return schedules.Result{}, compile.ErrFallback
+					}
+					_oPi, _oTau = mPi, mTau
 				}
-				_oPi, _oTau = mPi, mTau
 			}
 			_aPi, _aTau := _v37p-_m58p+_oPi, _v37t-_m58t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m58p, _m58t = _oPi, _oTau
 			_v37p, _v37t = _aPi, _aTau
 		}
@@ -28621,16 +29665,21 @@ func programFFA16(g *graph.Graph, s schedules.Schedule) (compile.Program, error)
 				ai := 1.0
 				_ = ai
 				a := _f38.Coefficients[0]
-				mPi, mTau := _c1Pi/(a*a), _c1Tau/a
-				if !(mPi > 0) || mPi > math.MaxFloat64 || mTau-mTau != 0 {
-					return schedules.Result{}, compile.ErrFallback
+				if a == 1 {
+					_oPi, _oTau = _c1Pi, _c1Tau
+				} else {
+					mPi, mTau := _c1Pi/(a*a), _c1Tau/a
+					if !(mPi > 0) || mPi > math.MaxFloat64 || mTau-mTau != 0 {
+						return schedules.Result{}, compile.ErrFallback
+					}
+					_oPi, _oTau = mPi, mTau
 				}
-				_oPi, _oTau = mPi, mTau
 			}
 			_aPi, _aTau := _v38p-_m60p+_oPi, _v38t-_m60t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m60p, _m60t = _oPi, _oTau
 			_v38p, _v38t = _aPi, _aTau
 		}
@@ -28653,16 +29702,21 @@ func programFFA16(g *graph.Graph, s schedules.Schedule) (compile.Program, error)
 				ai := 1.0
 				_ = ai
 				a := _f39.Coefficients[0]
-				mPi, mTau := _c1Pi/(a*a), _c1Tau/a
-				if !(mPi > 0) || mPi > math.MaxFloat64 || mTau-mTau != 0 {
-					return schedules.Result{}, compile.ErrFallback
+				if a == 1 {
+					_oPi, _oTau = _c1Pi, _c1Tau
+				} else {
+					mPi, mTau := _c1Pi/(a*a), _c1Tau/a
+					if !(mPi > 0) || mPi > math.MaxFloat64 || mTau-mTau != 0 {
+						return schedules.Result{}, compile.ErrFallback
+					}
+					_oPi, _oTau = mPi, mTau
 				}
-				_oPi, _oTau = mPi, mTau
 			}
 			_aPi, _aTau := _v39p-_m62p+_oPi, _v39t-_m62t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m62p, _m62t = _oPi, _oTau
 			_v39p, _v39t = _aPi, _aTau
 		}
@@ -28685,16 +29739,21 @@ func programFFA16(g *graph.Graph, s schedules.Schedule) (compile.Program, error)
 				ai := 1.0
 				_ = ai
 				a := _f40.Coefficients[0]
-				mPi, mTau := _c1Pi/(a*a), _c1Tau/a
-				if !(mPi > 0) || mPi > math.MaxFloat64 || mTau-mTau != 0 {
-					return schedules.Result{}, compile.ErrFallback
+				if a == 1 {
+					_oPi, _oTau = _c1Pi, _c1Tau
+				} else {
+					mPi, mTau := _c1Pi/(a*a), _c1Tau/a
+					if !(mPi > 0) || mPi > math.MaxFloat64 || mTau-mTau != 0 {
+						return schedules.Result{}, compile.ErrFallback
+					}
+					_oPi, _oTau = mPi, mTau
 				}
-				_oPi, _oTau = mPi, mTau
 			}
 			_aPi, _aTau := _v40p-_m64p+_oPi, _v40t-_m64t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m64p, _m64t = _oPi, _oTau
 			_v40p, _v40t = _aPi, _aTau
 		}
@@ -28717,16 +29776,21 @@ func programFFA16(g *graph.Graph, s schedules.Schedule) (compile.Program, error)
 				ai := 1.0
 				_ = ai
 				a := _f41.Coefficients[0]
-				mPi, mTau := _c1Pi/(a*a), _c1Tau/a
-				if !(mPi > 0) || mPi > math.MaxFloat64 || mTau-mTau != 0 {
-					return schedules.Result{}, compile.ErrFallback
+				if a == 1 {
+					_oPi, _oTau = _c1Pi, _c1Tau
+				} else {
+					mPi, mTau := _c1Pi/(a*a), _c1Tau/a
+					if !(mPi > 0) || mPi > math.MaxFloat64 || mTau-mTau != 0 {
+						return schedules.Result{}, compile.ErrFallback
+					}
+					_oPi, _oTau = mPi, mTau
 				}
-				_oPi, _oTau = mPi, mTau
 			}
 			_aPi, _aTau := _v41p-_m66p+_oPi, _v41t-_m66t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m66p, _m66t = _oPi, _oTau
 			_v41p, _v41t = _aPi, _aTau
 		}
@@ -28749,16 +29813,21 @@ func programFFA16(g *graph.Graph, s schedules.Schedule) (compile.Program, error)
 				ai := 1.0
 				_ = ai
 				a := _f42.Coefficients[0]
-				mPi, mTau := _c1Pi/(a*a), _c1Tau/a
-				if !(mPi > 0) || mPi > math.MaxFloat64 || mTau-mTau != 0 {
-					return schedules.Result{}, compile.ErrFallback
+				if a == 1 {
+					_oPi, _oTau = _c1Pi, _c1Tau
+				} else {
+					mPi, mTau := _c1Pi/(a*a), _c1Tau/a
+					if !(mPi > 0) || mPi > math.MaxFloat64 || mTau-mTau != 0 {
+						return schedules.Result{}, compile.ErrFallback
+					}
+					_oPi, _oTau = mPi, mTau
 				}
-				_oPi, _oTau = mPi, mTau
 			}
 			_aPi, _aTau := _v42p-_m68p+_oPi, _v42t-_m68t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m68p, _m68t = _oPi, _oTau
 			_v42p, _v42t = _aPi, _aTau
 		}
@@ -28781,16 +29850,21 @@ func programFFA16(g *graph.Graph, s schedules.Schedule) (compile.Program, error)
 				ai := 1.0
 				_ = ai
 				a := _f43.Coefficients[0]
-				mPi, mTau := _c1Pi/(a*a), _c1Tau/a
-				if !(mPi > 0) || mPi > math.MaxFloat64 || mTau-mTau != 0 {
-					return schedules.Result{}, compile.ErrFallback
+				if a == 1 {
+					_oPi, _oTau = _c1Pi, _c1Tau
+				} else {
+					mPi, mTau := _c1Pi/(a*a), _c1Tau/a
+					if !(mPi > 0) || mPi > math.MaxFloat64 || mTau-mTau != 0 {
+						return schedules.Result{}, compile.ErrFallback
+					}
+					_oPi, _oTau = mPi, mTau
 				}
-				_oPi, _oTau = mPi, mTau
 			}
 			_aPi, _aTau := _v43p-_m70p+_oPi, _v43t-_m70t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m70p, _m70t = _oPi, _oTau
 			_v43p, _v43t = _aPi, _aTau
 		}
@@ -28813,16 +29887,21 @@ func programFFA16(g *graph.Graph, s schedules.Schedule) (compile.Program, error)
 				ai := 1.0
 				_ = ai
 				a := _f44.Coefficients[0]
-				mPi, mTau := _c1Pi/(a*a), _c1Tau/a
-				if !(mPi > 0) || mPi > math.MaxFloat64 || mTau-mTau != 0 {
-					return schedules.Result{}, compile.ErrFallback
+				if a == 1 {
+					_oPi, _oTau = _c1Pi, _c1Tau
+				} else {
+					mPi, mTau := _c1Pi/(a*a), _c1Tau/a
+					if !(mPi > 0) || mPi > math.MaxFloat64 || mTau-mTau != 0 {
+						return schedules.Result{}, compile.ErrFallback
+					}
+					_oPi, _oTau = mPi, mTau
 				}
-				_oPi, _oTau = mPi, mTau
 			}
 			_aPi, _aTau := _v44p-_m72p+_oPi, _v44t-_m72t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m72p, _m72t = _oPi, _oTau
 			_v44p, _v44t = _aPi, _aTau
 		}
@@ -28845,16 +29924,21 @@ func programFFA16(g *graph.Graph, s schedules.Schedule) (compile.Program, error)
 				ai := 1.0
 				_ = ai
 				a := _f45.Coefficients[0]
-				mPi, mTau := _c1Pi/(a*a), _c1Tau/a
-				if !(mPi > 0) || mPi > math.MaxFloat64 || mTau-mTau != 0 {
-					return schedules.Result{}, compile.ErrFallback
+				if a == 1 {
+					_oPi, _oTau = _c1Pi, _c1Tau
+				} else {
+					mPi, mTau := _c1Pi/(a*a), _c1Tau/a
+					if !(mPi > 0) || mPi > math.MaxFloat64 || mTau-mTau != 0 {
+						return schedules.Result{}, compile.ErrFallback
+					}
+					_oPi, _oTau = mPi, mTau
 				}
-				_oPi, _oTau = mPi, mTau
 			}
 			_aPi, _aTau := _v45p-_m74p+_oPi, _v45t-_m74t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m74p, _m74t = _oPi, _oTau
 			_v45p, _v45t = _aPi, _aTau
 		}
@@ -28877,16 +29961,21 @@ func programFFA16(g *graph.Graph, s schedules.Schedule) (compile.Program, error)
 				ai := 1.0
 				_ = ai
 				a := _f46.Coefficients[0]
-				mPi, mTau := _c1Pi/(a*a), _c1Tau/a
-				if !(mPi > 0) || mPi > math.MaxFloat64 || mTau-mTau != 0 {
-					return schedules.Result{}, compile.ErrFallback
+				if a == 1 {
+					_oPi, _oTau = _c1Pi, _c1Tau
+				} else {
+					mPi, mTau := _c1Pi/(a*a), _c1Tau/a
+					if !(mPi > 0) || mPi > math.MaxFloat64 || mTau-mTau != 0 {
+						return schedules.Result{}, compile.ErrFallback
+					}
+					_oPi, _oTau = mPi, mTau
 				}
-				_oPi, _oTau = mPi, mTau
 			}
 			_aPi, _aTau := _v46p-_m76p+_oPi, _v46t-_m76t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m76p, _m76t = _oPi, _oTau
 			_v46p, _v46t = _aPi, _aTau
 		}
@@ -28909,16 +29998,21 @@ func programFFA16(g *graph.Graph, s schedules.Schedule) (compile.Program, error)
 				ai := 1.0
 				_ = ai
 				a := _f47.Coefficients[0]
-				mPi, mTau := _c1Pi/(a*a), _c1Tau/a
-				if !(mPi > 0) || mPi > math.MaxFloat64 || mTau-mTau != 0 {
-					return schedules.Result{}, compile.ErrFallback
+				if a == 1 {
+					_oPi, _oTau = _c1Pi, _c1Tau
+				} else {
+					mPi, mTau := _c1Pi/(a*a), _c1Tau/a
+					if !(mPi > 0) || mPi > math.MaxFloat64 || mTau-mTau != 0 {
+						return schedules.Result{}, compile.ErrFallback
+					}
+					_oPi, _oTau = mPi, mTau
 				}
-				_oPi, _oTau = mPi, mTau
 			}
 			_aPi, _aTau := _v47p-_m78p+_oPi, _v47t-_m78t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m78p, _m78t = _oPi, _oTau
 			_v47p, _v47t = _aPi, _aTau
 		}
@@ -28982,9 +30076,10 @@ func programFFA16(g *graph.Graph, s schedules.Schedule) (compile.Program, error)
 						_oPi, _oTau = (1-_d0)*_oPi+_d0*_m80p, (1-_d0)*_oTau+_d0*_m80t
 					}
 					_aPi, _aTau := _v48p-_m80p+_oPi, _v48t-_m80t+_oTau
-					if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+					if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 						return schedules.Result{}, compile.ErrFallback
 					}
+					_bad += _aTau - _aTau
 					var _dd float64
 					if _lo, _hi := min(_v48p, _aPi), max(_v48p, _aPi); _lo > 1e-50 && _hi < 1e50 && math.Abs(_v48t) < 1e100 && math.Abs(_aTau) < 1e100 {
 						_s := math.Sqrt(_lo)
@@ -29027,9 +30122,10 @@ func programFFA16(g *graph.Graph, s schedules.Schedule) (compile.Program, error)
 						_oPi, _oTau = (1-_d0)*_oPi+_d0*_m125p, (1-_d0)*_oTau+_d0*_m125t
 					}
 					_aPi, _aTau := _v48p-_m125p+_oPi, _v48t-_m125t+_oTau
-					if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+					if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 						return schedules.Result{}, compile.ErrFallback
 					}
+					_bad += _aTau - _aTau
 					var _dd float64
 					if _lo, _hi := min(_v48p, _aPi), max(_v48p, _aPi); _lo > 1e-50 && _hi < 1e50 && math.Abs(_v48t) < 1e100 && math.Abs(_aTau) < 1e100 {
 						_s := math.Sqrt(_lo)
@@ -29090,9 +30186,10 @@ func programFFA16(g *graph.Graph, s schedules.Schedule) (compile.Program, error)
 						_oPi, _oTau = (1-_d0)*_oPi+_d0*_m82p, (1-_d0)*_oTau+_d0*_m82t
 					}
 					_aPi, _aTau := _v33p-_m82p+_oPi, _v33t-_m82t+_oTau
-					if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+					if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 						return schedules.Result{}, compile.ErrFallback
 					}
+					_bad += _aTau - _aTau
 					var _dd float64
 					if _lo, _hi := min(_v33p, _aPi), max(_v33p, _aPi); _lo > 1e-50 && _hi < 1e50 && math.Abs(_v33t) < 1e100 && math.Abs(_aTau) < 1e100 {
 						_s := math.Sqrt(_lo)
@@ -29150,9 +30247,10 @@ func programFFA16(g *graph.Graph, s schedules.Schedule) (compile.Program, error)
 						_oPi, _oTau = (1-_d0)*_oPi+_d0*_m83p, (1-_d0)*_oTau+_d0*_m83t
 					}
 					_aPi, _aTau := _v49p-_m83p+_oPi, _v49t-_m83t+_oTau
-					if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+					if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 						return schedules.Result{}, compile.ErrFallback
 					}
+					_bad += _aTau - _aTau
 					var _dd float64
 					if _lo, _hi := min(_v49p, _aPi), max(_v49p, _aPi); _lo > 1e-50 && _hi < 1e50 && math.Abs(_v49t) < 1e100 && math.Abs(_aTau) < 1e100 {
 						_s := math.Sqrt(_lo)
@@ -29195,9 +30293,10 @@ func programFFA16(g *graph.Graph, s schedules.Schedule) (compile.Program, error)
 						_oPi, _oTau = (1-_d0)*_oPi+_d0*_m126p, (1-_d0)*_oTau+_d0*_m126t
 					}
 					_aPi, _aTau := _v49p-_m126p+_oPi, _v49t-_m126t+_oTau
-					if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+					if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 						return schedules.Result{}, compile.ErrFallback
 					}
+					_bad += _aTau - _aTau
 					var _dd float64
 					if _lo, _hi := min(_v49p, _aPi), max(_v49p, _aPi); _lo > 1e-50 && _hi < 1e50 && math.Abs(_v49t) < 1e100 && math.Abs(_aTau) < 1e100 {
 						_s := math.Sqrt(_lo)
@@ -29258,9 +30357,10 @@ func programFFA16(g *graph.Graph, s schedules.Schedule) (compile.Program, error)
 						_oPi, _oTau = (1-_d0)*_oPi+_d0*_m85p, (1-_d0)*_oTau+_d0*_m85t
 					}
 					_aPi, _aTau := _v34p-_m85p+_oPi, _v34t-_m85t+_oTau
-					if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+					if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 						return schedules.Result{}, compile.ErrFallback
 					}
+					_bad += _aTau - _aTau
 					var _dd float64
 					if _lo, _hi := min(_v34p, _aPi), max(_v34p, _aPi); _lo > 1e-50 && _hi < 1e50 && math.Abs(_v34t) < 1e100 && math.Abs(_aTau) < 1e100 {
 						_s := math.Sqrt(_lo)
@@ -29318,9 +30418,10 @@ func programFFA16(g *graph.Graph, s schedules.Schedule) (compile.Program, error)
 						_oPi, _oTau = (1-_d0)*_oPi+_d0*_m86p, (1-_d0)*_oTau+_d0*_m86t
 					}
 					_aPi, _aTau := _v50p-_m86p+_oPi, _v50t-_m86t+_oTau
-					if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+					if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 						return schedules.Result{}, compile.ErrFallback
 					}
+					_bad += _aTau - _aTau
 					var _dd float64
 					if _lo, _hi := min(_v50p, _aPi), max(_v50p, _aPi); _lo > 1e-50 && _hi < 1e50 && math.Abs(_v50t) < 1e100 && math.Abs(_aTau) < 1e100 {
 						_s := math.Sqrt(_lo)
@@ -29363,9 +30464,10 @@ func programFFA16(g *graph.Graph, s schedules.Schedule) (compile.Program, error)
 						_oPi, _oTau = (1-_d0)*_oPi+_d0*_m127p, (1-_d0)*_oTau+_d0*_m127t
 					}
 					_aPi, _aTau := _v50p-_m127p+_oPi, _v50t-_m127t+_oTau
-					if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+					if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 						return schedules.Result{}, compile.ErrFallback
 					}
+					_bad += _aTau - _aTau
 					var _dd float64
 					if _lo, _hi := min(_v50p, _aPi), max(_v50p, _aPi); _lo > 1e-50 && _hi < 1e50 && math.Abs(_v50t) < 1e100 && math.Abs(_aTau) < 1e100 {
 						_s := math.Sqrt(_lo)
@@ -29426,9 +30528,10 @@ func programFFA16(g *graph.Graph, s schedules.Schedule) (compile.Program, error)
 						_oPi, _oTau = (1-_d0)*_oPi+_d0*_m88p, (1-_d0)*_oTau+_d0*_m88t
 					}
 					_aPi, _aTau := _v35p-_m88p+_oPi, _v35t-_m88t+_oTau
-					if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+					if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 						return schedules.Result{}, compile.ErrFallback
 					}
+					_bad += _aTau - _aTau
 					var _dd float64
 					if _lo, _hi := min(_v35p, _aPi), max(_v35p, _aPi); _lo > 1e-50 && _hi < 1e50 && math.Abs(_v35t) < 1e100 && math.Abs(_aTau) < 1e100 {
 						_s := math.Sqrt(_lo)
@@ -29486,9 +30589,10 @@ func programFFA16(g *graph.Graph, s schedules.Schedule) (compile.Program, error)
 						_oPi, _oTau = (1-_d0)*_oPi+_d0*_m89p, (1-_d0)*_oTau+_d0*_m89t
 					}
 					_aPi, _aTau := _v51p-_m89p+_oPi, _v51t-_m89t+_oTau
-					if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+					if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 						return schedules.Result{}, compile.ErrFallback
 					}
+					_bad += _aTau - _aTau
 					var _dd float64
 					if _lo, _hi := min(_v51p, _aPi), max(_v51p, _aPi); _lo > 1e-50 && _hi < 1e50 && math.Abs(_v51t) < 1e100 && math.Abs(_aTau) < 1e100 {
 						_s := math.Sqrt(_lo)
@@ -29531,9 +30635,10 @@ func programFFA16(g *graph.Graph, s schedules.Schedule) (compile.Program, error)
 						_oPi, _oTau = (1-_d0)*_oPi+_d0*_m128p, (1-_d0)*_oTau+_d0*_m128t
 					}
 					_aPi, _aTau := _v51p-_m128p+_oPi, _v51t-_m128t+_oTau
-					if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+					if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 						return schedules.Result{}, compile.ErrFallback
 					}
+					_bad += _aTau - _aTau
 					var _dd float64
 					if _lo, _hi := min(_v51p, _aPi), max(_v51p, _aPi); _lo > 1e-50 && _hi < 1e50 && math.Abs(_v51t) < 1e100 && math.Abs(_aTau) < 1e100 {
 						_s := math.Sqrt(_lo)
@@ -29594,9 +30699,10 @@ func programFFA16(g *graph.Graph, s schedules.Schedule) (compile.Program, error)
 						_oPi, _oTau = (1-_d0)*_oPi+_d0*_m91p, (1-_d0)*_oTau+_d0*_m91t
 					}
 					_aPi, _aTau := _v36p-_m91p+_oPi, _v36t-_m91t+_oTau
-					if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+					if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 						return schedules.Result{}, compile.ErrFallback
 					}
+					_bad += _aTau - _aTau
 					var _dd float64
 					if _lo, _hi := min(_v36p, _aPi), max(_v36p, _aPi); _lo > 1e-50 && _hi < 1e50 && math.Abs(_v36t) < 1e100 && math.Abs(_aTau) < 1e100 {
 						_s := math.Sqrt(_lo)
@@ -29654,9 +30760,10 @@ func programFFA16(g *graph.Graph, s schedules.Schedule) (compile.Program, error)
 						_oPi, _oTau = (1-_d0)*_oPi+_d0*_m92p, (1-_d0)*_oTau+_d0*_m92t
 					}
 					_aPi, _aTau := _v52p-_m92p+_oPi, _v52t-_m92t+_oTau
-					if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+					if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 						return schedules.Result{}, compile.ErrFallback
 					}
+					_bad += _aTau - _aTau
 					var _dd float64
 					if _lo, _hi := min(_v52p, _aPi), max(_v52p, _aPi); _lo > 1e-50 && _hi < 1e50 && math.Abs(_v52t) < 1e100 && math.Abs(_aTau) < 1e100 {
 						_s := math.Sqrt(_lo)
@@ -29699,9 +30806,10 @@ func programFFA16(g *graph.Graph, s schedules.Schedule) (compile.Program, error)
 						_oPi, _oTau = (1-_d0)*_oPi+_d0*_m129p, (1-_d0)*_oTau+_d0*_m129t
 					}
 					_aPi, _aTau := _v52p-_m129p+_oPi, _v52t-_m129t+_oTau
-					if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+					if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 						return schedules.Result{}, compile.ErrFallback
 					}
+					_bad += _aTau - _aTau
 					var _dd float64
 					if _lo, _hi := min(_v52p, _aPi), max(_v52p, _aPi); _lo > 1e-50 && _hi < 1e50 && math.Abs(_v52t) < 1e100 && math.Abs(_aTau) < 1e100 {
 						_s := math.Sqrt(_lo)
@@ -29762,9 +30870,10 @@ func programFFA16(g *graph.Graph, s schedules.Schedule) (compile.Program, error)
 						_oPi, _oTau = (1-_d0)*_oPi+_d0*_m94p, (1-_d0)*_oTau+_d0*_m94t
 					}
 					_aPi, _aTau := _v37p-_m94p+_oPi, _v37t-_m94t+_oTau
-					if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+					if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 						return schedules.Result{}, compile.ErrFallback
 					}
+					_bad += _aTau - _aTau
 					var _dd float64
 					if _lo, _hi := min(_v37p, _aPi), max(_v37p, _aPi); _lo > 1e-50 && _hi < 1e50 && math.Abs(_v37t) < 1e100 && math.Abs(_aTau) < 1e100 {
 						_s := math.Sqrt(_lo)
@@ -29822,9 +30931,10 @@ func programFFA16(g *graph.Graph, s schedules.Schedule) (compile.Program, error)
 						_oPi, _oTau = (1-_d0)*_oPi+_d0*_m95p, (1-_d0)*_oTau+_d0*_m95t
 					}
 					_aPi, _aTau := _v53p-_m95p+_oPi, _v53t-_m95t+_oTau
-					if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+					if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 						return schedules.Result{}, compile.ErrFallback
 					}
+					_bad += _aTau - _aTau
 					var _dd float64
 					if _lo, _hi := min(_v53p, _aPi), max(_v53p, _aPi); _lo > 1e-50 && _hi < 1e50 && math.Abs(_v53t) < 1e100 && math.Abs(_aTau) < 1e100 {
 						_s := math.Sqrt(_lo)
@@ -29867,9 +30977,10 @@ func programFFA16(g *graph.Graph, s schedules.Schedule) (compile.Program, error)
 						_oPi, _oTau = (1-_d0)*_oPi+_d0*_m130p, (1-_d0)*_oTau+_d0*_m130t
 					}
 					_aPi, _aTau := _v53p-_m130p+_oPi, _v53t-_m130t+_oTau
-					if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+					if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 						return schedules.Result{}, compile.ErrFallback
 					}
+					_bad += _aTau - _aTau
 					var _dd float64
 					if _lo, _hi := min(_v53p, _aPi), max(_v53p, _aPi); _lo > 1e-50 && _hi < 1e50 && math.Abs(_v53t) < 1e100 && math.Abs(_aTau) < 1e100 {
 						_s := math.Sqrt(_lo)
@@ -29930,9 +31041,10 @@ func programFFA16(g *graph.Graph, s schedules.Schedule) (compile.Program, error)
 						_oPi, _oTau = (1-_d0)*_oPi+_d0*_m97p, (1-_d0)*_oTau+_d0*_m97t
 					}
 					_aPi, _aTau := _v38p-_m97p+_oPi, _v38t-_m97t+_oTau
-					if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+					if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 						return schedules.Result{}, compile.ErrFallback
 					}
+					_bad += _aTau - _aTau
 					var _dd float64
 					if _lo, _hi := min(_v38p, _aPi), max(_v38p, _aPi); _lo > 1e-50 && _hi < 1e50 && math.Abs(_v38t) < 1e100 && math.Abs(_aTau) < 1e100 {
 						_s := math.Sqrt(_lo)
@@ -29990,9 +31102,10 @@ func programFFA16(g *graph.Graph, s schedules.Schedule) (compile.Program, error)
 						_oPi, _oTau = (1-_d0)*_oPi+_d0*_m98p, (1-_d0)*_oTau+_d0*_m98t
 					}
 					_aPi, _aTau := _v54p-_m98p+_oPi, _v54t-_m98t+_oTau
-					if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+					if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 						return schedules.Result{}, compile.ErrFallback
 					}
+					_bad += _aTau - _aTau
 					var _dd float64
 					if _lo, _hi := min(_v54p, _aPi), max(_v54p, _aPi); _lo > 1e-50 && _hi < 1e50 && math.Abs(_v54t) < 1e100 && math.Abs(_aTau) < 1e100 {
 						_s := math.Sqrt(_lo)
@@ -30035,9 +31148,10 @@ func programFFA16(g *graph.Graph, s schedules.Schedule) (compile.Program, error)
 						_oPi, _oTau = (1-_d0)*_oPi+_d0*_m131p, (1-_d0)*_oTau+_d0*_m131t
 					}
 					_aPi, _aTau := _v54p-_m131p+_oPi, _v54t-_m131t+_oTau
-					if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+					if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 						return schedules.Result{}, compile.ErrFallback
 					}
+					_bad += _aTau - _aTau
 					var _dd float64
 					if _lo, _hi := min(_v54p, _aPi), max(_v54p, _aPi); _lo > 1e-50 && _hi < 1e50 && math.Abs(_v54t) < 1e100 && math.Abs(_aTau) < 1e100 {
 						_s := math.Sqrt(_lo)
@@ -30098,9 +31212,10 @@ func programFFA16(g *graph.Graph, s schedules.Schedule) (compile.Program, error)
 						_oPi, _oTau = (1-_d0)*_oPi+_d0*_m100p, (1-_d0)*_oTau+_d0*_m100t
 					}
 					_aPi, _aTau := _v39p-_m100p+_oPi, _v39t-_m100t+_oTau
-					if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+					if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 						return schedules.Result{}, compile.ErrFallback
 					}
+					_bad += _aTau - _aTau
 					var _dd float64
 					if _lo, _hi := min(_v39p, _aPi), max(_v39p, _aPi); _lo > 1e-50 && _hi < 1e50 && math.Abs(_v39t) < 1e100 && math.Abs(_aTau) < 1e100 {
 						_s := math.Sqrt(_lo)
@@ -30158,9 +31273,10 @@ func programFFA16(g *graph.Graph, s schedules.Schedule) (compile.Program, error)
 						_oPi, _oTau = (1-_d0)*_oPi+_d0*_m101p, (1-_d0)*_oTau+_d0*_m101t
 					}
 					_aPi, _aTau := _v55p-_m101p+_oPi, _v55t-_m101t+_oTau
-					if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+					if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 						return schedules.Result{}, compile.ErrFallback
 					}
+					_bad += _aTau - _aTau
 					var _dd float64
 					if _lo, _hi := min(_v55p, _aPi), max(_v55p, _aPi); _lo > 1e-50 && _hi < 1e50 && math.Abs(_v55t) < 1e100 && math.Abs(_aTau) < 1e100 {
 						_s := math.Sqrt(_lo)
@@ -30203,9 +31319,10 @@ func programFFA16(g *graph.Graph, s schedules.Schedule) (compile.Program, error)
 						_oPi, _oTau = (1-_d0)*_oPi+_d0*_m132p, (1-_d0)*_oTau+_d0*_m132t
 					}
 					_aPi, _aTau := _v55p-_m132p+_oPi, _v55t-_m132t+_oTau
-					if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+					if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 						return schedules.Result{}, compile.ErrFallback
 					}
+					_bad += _aTau - _aTau
 					var _dd float64
 					if _lo, _hi := min(_v55p, _aPi), max(_v55p, _aPi); _lo > 1e-50 && _hi < 1e50 && math.Abs(_v55t) < 1e100 && math.Abs(_aTau) < 1e100 {
 						_s := math.Sqrt(_lo)
@@ -30266,9 +31383,10 @@ func programFFA16(g *graph.Graph, s schedules.Schedule) (compile.Program, error)
 						_oPi, _oTau = (1-_d0)*_oPi+_d0*_m103p, (1-_d0)*_oTau+_d0*_m103t
 					}
 					_aPi, _aTau := _v40p-_m103p+_oPi, _v40t-_m103t+_oTau
-					if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+					if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 						return schedules.Result{}, compile.ErrFallback
 					}
+					_bad += _aTau - _aTau
 					var _dd float64
 					if _lo, _hi := min(_v40p, _aPi), max(_v40p, _aPi); _lo > 1e-50 && _hi < 1e50 && math.Abs(_v40t) < 1e100 && math.Abs(_aTau) < 1e100 {
 						_s := math.Sqrt(_lo)
@@ -30326,9 +31444,10 @@ func programFFA16(g *graph.Graph, s schedules.Schedule) (compile.Program, error)
 						_oPi, _oTau = (1-_d0)*_oPi+_d0*_m104p, (1-_d0)*_oTau+_d0*_m104t
 					}
 					_aPi, _aTau := _v56p-_m104p+_oPi, _v56t-_m104t+_oTau
-					if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+					if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 						return schedules.Result{}, compile.ErrFallback
 					}
+					_bad += _aTau - _aTau
 					var _dd float64
 					if _lo, _hi := min(_v56p, _aPi), max(_v56p, _aPi); _lo > 1e-50 && _hi < 1e50 && math.Abs(_v56t) < 1e100 && math.Abs(_aTau) < 1e100 {
 						_s := math.Sqrt(_lo)
@@ -30371,9 +31490,10 @@ func programFFA16(g *graph.Graph, s schedules.Schedule) (compile.Program, error)
 						_oPi, _oTau = (1-_d0)*_oPi+_d0*_m133p, (1-_d0)*_oTau+_d0*_m133t
 					}
 					_aPi, _aTau := _v56p-_m133p+_oPi, _v56t-_m133t+_oTau
-					if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+					if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 						return schedules.Result{}, compile.ErrFallback
 					}
+					_bad += _aTau - _aTau
 					var _dd float64
 					if _lo, _hi := min(_v56p, _aPi), max(_v56p, _aPi); _lo > 1e-50 && _hi < 1e50 && math.Abs(_v56t) < 1e100 && math.Abs(_aTau) < 1e100 {
 						_s := math.Sqrt(_lo)
@@ -30434,9 +31554,10 @@ func programFFA16(g *graph.Graph, s schedules.Schedule) (compile.Program, error)
 						_oPi, _oTau = (1-_d0)*_oPi+_d0*_m106p, (1-_d0)*_oTau+_d0*_m106t
 					}
 					_aPi, _aTau := _v41p-_m106p+_oPi, _v41t-_m106t+_oTau
-					if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+					if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 						return schedules.Result{}, compile.ErrFallback
 					}
+					_bad += _aTau - _aTau
 					var _dd float64
 					if _lo, _hi := min(_v41p, _aPi), max(_v41p, _aPi); _lo > 1e-50 && _hi < 1e50 && math.Abs(_v41t) < 1e100 && math.Abs(_aTau) < 1e100 {
 						_s := math.Sqrt(_lo)
@@ -30494,9 +31615,10 @@ func programFFA16(g *graph.Graph, s schedules.Schedule) (compile.Program, error)
 						_oPi, _oTau = (1-_d0)*_oPi+_d0*_m107p, (1-_d0)*_oTau+_d0*_m107t
 					}
 					_aPi, _aTau := _v57p-_m107p+_oPi, _v57t-_m107t+_oTau
-					if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+					if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 						return schedules.Result{}, compile.ErrFallback
 					}
+					_bad += _aTau - _aTau
 					var _dd float64
 					if _lo, _hi := min(_v57p, _aPi), max(_v57p, _aPi); _lo > 1e-50 && _hi < 1e50 && math.Abs(_v57t) < 1e100 && math.Abs(_aTau) < 1e100 {
 						_s := math.Sqrt(_lo)
@@ -30539,9 +31661,10 @@ func programFFA16(g *graph.Graph, s schedules.Schedule) (compile.Program, error)
 						_oPi, _oTau = (1-_d0)*_oPi+_d0*_m134p, (1-_d0)*_oTau+_d0*_m134t
 					}
 					_aPi, _aTau := _v57p-_m134p+_oPi, _v57t-_m134t+_oTau
-					if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+					if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 						return schedules.Result{}, compile.ErrFallback
 					}
+					_bad += _aTau - _aTau
 					var _dd float64
 					if _lo, _hi := min(_v57p, _aPi), max(_v57p, _aPi); _lo > 1e-50 && _hi < 1e50 && math.Abs(_v57t) < 1e100 && math.Abs(_aTau) < 1e100 {
 						_s := math.Sqrt(_lo)
@@ -30602,9 +31725,10 @@ func programFFA16(g *graph.Graph, s schedules.Schedule) (compile.Program, error)
 						_oPi, _oTau = (1-_d0)*_oPi+_d0*_m109p, (1-_d0)*_oTau+_d0*_m109t
 					}
 					_aPi, _aTau := _v42p-_m109p+_oPi, _v42t-_m109t+_oTau
-					if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+					if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 						return schedules.Result{}, compile.ErrFallback
 					}
+					_bad += _aTau - _aTau
 					var _dd float64
 					if _lo, _hi := min(_v42p, _aPi), max(_v42p, _aPi); _lo > 1e-50 && _hi < 1e50 && math.Abs(_v42t) < 1e100 && math.Abs(_aTau) < 1e100 {
 						_s := math.Sqrt(_lo)
@@ -30662,9 +31786,10 @@ func programFFA16(g *graph.Graph, s schedules.Schedule) (compile.Program, error)
 						_oPi, _oTau = (1-_d0)*_oPi+_d0*_m110p, (1-_d0)*_oTau+_d0*_m110t
 					}
 					_aPi, _aTau := _v58p-_m110p+_oPi, _v58t-_m110t+_oTau
-					if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+					if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 						return schedules.Result{}, compile.ErrFallback
 					}
+					_bad += _aTau - _aTau
 					var _dd float64
 					if _lo, _hi := min(_v58p, _aPi), max(_v58p, _aPi); _lo > 1e-50 && _hi < 1e50 && math.Abs(_v58t) < 1e100 && math.Abs(_aTau) < 1e100 {
 						_s := math.Sqrt(_lo)
@@ -30707,9 +31832,10 @@ func programFFA16(g *graph.Graph, s schedules.Schedule) (compile.Program, error)
 						_oPi, _oTau = (1-_d0)*_oPi+_d0*_m135p, (1-_d0)*_oTau+_d0*_m135t
 					}
 					_aPi, _aTau := _v58p-_m135p+_oPi, _v58t-_m135t+_oTau
-					if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+					if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 						return schedules.Result{}, compile.ErrFallback
 					}
+					_bad += _aTau - _aTau
 					var _dd float64
 					if _lo, _hi := min(_v58p, _aPi), max(_v58p, _aPi); _lo > 1e-50 && _hi < 1e50 && math.Abs(_v58t) < 1e100 && math.Abs(_aTau) < 1e100 {
 						_s := math.Sqrt(_lo)
@@ -30770,9 +31896,10 @@ func programFFA16(g *graph.Graph, s schedules.Schedule) (compile.Program, error)
 						_oPi, _oTau = (1-_d0)*_oPi+_d0*_m112p, (1-_d0)*_oTau+_d0*_m112t
 					}
 					_aPi, _aTau := _v43p-_m112p+_oPi, _v43t-_m112t+_oTau
-					if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+					if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 						return schedules.Result{}, compile.ErrFallback
 					}
+					_bad += _aTau - _aTau
 					var _dd float64
 					if _lo, _hi := min(_v43p, _aPi), max(_v43p, _aPi); _lo > 1e-50 && _hi < 1e50 && math.Abs(_v43t) < 1e100 && math.Abs(_aTau) < 1e100 {
 						_s := math.Sqrt(_lo)
@@ -30830,9 +31957,10 @@ func programFFA16(g *graph.Graph, s schedules.Schedule) (compile.Program, error)
 						_oPi, _oTau = (1-_d0)*_oPi+_d0*_m113p, (1-_d0)*_oTau+_d0*_m113t
 					}
 					_aPi, _aTau := _v59p-_m113p+_oPi, _v59t-_m113t+_oTau
-					if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+					if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 						return schedules.Result{}, compile.ErrFallback
 					}
+					_bad += _aTau - _aTau
 					var _dd float64
 					if _lo, _hi := min(_v59p, _aPi), max(_v59p, _aPi); _lo > 1e-50 && _hi < 1e50 && math.Abs(_v59t) < 1e100 && math.Abs(_aTau) < 1e100 {
 						_s := math.Sqrt(_lo)
@@ -30875,9 +32003,10 @@ func programFFA16(g *graph.Graph, s schedules.Schedule) (compile.Program, error)
 						_oPi, _oTau = (1-_d0)*_oPi+_d0*_m136p, (1-_d0)*_oTau+_d0*_m136t
 					}
 					_aPi, _aTau := _v59p-_m136p+_oPi, _v59t-_m136t+_oTau
-					if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+					if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 						return schedules.Result{}, compile.ErrFallback
 					}
+					_bad += _aTau - _aTau
 					var _dd float64
 					if _lo, _hi := min(_v59p, _aPi), max(_v59p, _aPi); _lo > 1e-50 && _hi < 1e50 && math.Abs(_v59t) < 1e100 && math.Abs(_aTau) < 1e100 {
 						_s := math.Sqrt(_lo)
@@ -30938,9 +32067,10 @@ func programFFA16(g *graph.Graph, s schedules.Schedule) (compile.Program, error)
 						_oPi, _oTau = (1-_d0)*_oPi+_d0*_m115p, (1-_d0)*_oTau+_d0*_m115t
 					}
 					_aPi, _aTau := _v44p-_m115p+_oPi, _v44t-_m115t+_oTau
-					if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+					if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 						return schedules.Result{}, compile.ErrFallback
 					}
+					_bad += _aTau - _aTau
 					var _dd float64
 					if _lo, _hi := min(_v44p, _aPi), max(_v44p, _aPi); _lo > 1e-50 && _hi < 1e50 && math.Abs(_v44t) < 1e100 && math.Abs(_aTau) < 1e100 {
 						_s := math.Sqrt(_lo)
@@ -30998,9 +32128,10 @@ func programFFA16(g *graph.Graph, s schedules.Schedule) (compile.Program, error)
 						_oPi, _oTau = (1-_d0)*_oPi+_d0*_m116p, (1-_d0)*_oTau+_d0*_m116t
 					}
 					_aPi, _aTau := _v60p-_m116p+_oPi, _v60t-_m116t+_oTau
-					if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+					if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 						return schedules.Result{}, compile.ErrFallback
 					}
+					_bad += _aTau - _aTau
 					var _dd float64
 					if _lo, _hi := min(_v60p, _aPi), max(_v60p, _aPi); _lo > 1e-50 && _hi < 1e50 && math.Abs(_v60t) < 1e100 && math.Abs(_aTau) < 1e100 {
 						_s := math.Sqrt(_lo)
@@ -31043,9 +32174,10 @@ func programFFA16(g *graph.Graph, s schedules.Schedule) (compile.Program, error)
 						_oPi, _oTau = (1-_d0)*_oPi+_d0*_m137p, (1-_d0)*_oTau+_d0*_m137t
 					}
 					_aPi, _aTau := _v60p-_m137p+_oPi, _v60t-_m137t+_oTau
-					if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+					if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 						return schedules.Result{}, compile.ErrFallback
 					}
+					_bad += _aTau - _aTau
 					var _dd float64
 					if _lo, _hi := min(_v60p, _aPi), max(_v60p, _aPi); _lo > 1e-50 && _hi < 1e50 && math.Abs(_v60t) < 1e100 && math.Abs(_aTau) < 1e100 {
 						_s := math.Sqrt(_lo)
@@ -31106,9 +32238,10 @@ func programFFA16(g *graph.Graph, s schedules.Schedule) (compile.Program, error)
 						_oPi, _oTau = (1-_d0)*_oPi+_d0*_m118p, (1-_d0)*_oTau+_d0*_m118t
 					}
 					_aPi, _aTau := _v45p-_m118p+_oPi, _v45t-_m118t+_oTau
-					if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+					if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 						return schedules.Result{}, compile.ErrFallback
 					}
+					_bad += _aTau - _aTau
 					var _dd float64
 					if _lo, _hi := min(_v45p, _aPi), max(_v45p, _aPi); _lo > 1e-50 && _hi < 1e50 && math.Abs(_v45t) < 1e100 && math.Abs(_aTau) < 1e100 {
 						_s := math.Sqrt(_lo)
@@ -31166,9 +32299,10 @@ func programFFA16(g *graph.Graph, s schedules.Schedule) (compile.Program, error)
 						_oPi, _oTau = (1-_d0)*_oPi+_d0*_m119p, (1-_d0)*_oTau+_d0*_m119t
 					}
 					_aPi, _aTau := _v61p-_m119p+_oPi, _v61t-_m119t+_oTau
-					if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+					if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 						return schedules.Result{}, compile.ErrFallback
 					}
+					_bad += _aTau - _aTau
 					var _dd float64
 					if _lo, _hi := min(_v61p, _aPi), max(_v61p, _aPi); _lo > 1e-50 && _hi < 1e50 && math.Abs(_v61t) < 1e100 && math.Abs(_aTau) < 1e100 {
 						_s := math.Sqrt(_lo)
@@ -31211,9 +32345,10 @@ func programFFA16(g *graph.Graph, s schedules.Schedule) (compile.Program, error)
 						_oPi, _oTau = (1-_d0)*_oPi+_d0*_m138p, (1-_d0)*_oTau+_d0*_m138t
 					}
 					_aPi, _aTau := _v61p-_m138p+_oPi, _v61t-_m138t+_oTau
-					if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+					if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 						return schedules.Result{}, compile.ErrFallback
 					}
+					_bad += _aTau - _aTau
 					var _dd float64
 					if _lo, _hi := min(_v61p, _aPi), max(_v61p, _aPi); _lo > 1e-50 && _hi < 1e50 && math.Abs(_v61t) < 1e100 && math.Abs(_aTau) < 1e100 {
 						_s := math.Sqrt(_lo)
@@ -31274,9 +32409,10 @@ func programFFA16(g *graph.Graph, s schedules.Schedule) (compile.Program, error)
 						_oPi, _oTau = (1-_d0)*_oPi+_d0*_m121p, (1-_d0)*_oTau+_d0*_m121t
 					}
 					_aPi, _aTau := _v46p-_m121p+_oPi, _v46t-_m121t+_oTau
-					if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+					if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 						return schedules.Result{}, compile.ErrFallback
 					}
+					_bad += _aTau - _aTau
 					var _dd float64
 					if _lo, _hi := min(_v46p, _aPi), max(_v46p, _aPi); _lo > 1e-50 && _hi < 1e50 && math.Abs(_v46t) < 1e100 && math.Abs(_aTau) < 1e100 {
 						_s := math.Sqrt(_lo)
@@ -31334,9 +32470,10 @@ func programFFA16(g *graph.Graph, s schedules.Schedule) (compile.Program, error)
 						_oPi, _oTau = (1-_d0)*_oPi+_d0*_m122p, (1-_d0)*_oTau+_d0*_m122t
 					}
 					_aPi, _aTau := _v62p-_m122p+_oPi, _v62t-_m122t+_oTau
-					if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+					if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 						return schedules.Result{}, compile.ErrFallback
 					}
+					_bad += _aTau - _aTau
 					var _dd float64
 					if _lo, _hi := min(_v62p, _aPi), max(_v62p, _aPi); _lo > 1e-50 && _hi < 1e50 && math.Abs(_v62t) < 1e100 && math.Abs(_aTau) < 1e100 {
 						_s := math.Sqrt(_lo)
@@ -31379,9 +32516,10 @@ func programFFA16(g *graph.Graph, s schedules.Schedule) (compile.Program, error)
 						_oPi, _oTau = (1-_d0)*_oPi+_d0*_m139p, (1-_d0)*_oTau+_d0*_m139t
 					}
 					_aPi, _aTau := _v62p-_m139p+_oPi, _v62t-_m139t+_oTau
-					if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+					if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 						return schedules.Result{}, compile.ErrFallback
 					}
+					_bad += _aTau - _aTau
 					var _dd float64
 					if _lo, _hi := min(_v62p, _aPi), max(_v62p, _aPi); _lo > 1e-50 && _hi < 1e50 && math.Abs(_v62t) < 1e100 && math.Abs(_aTau) < 1e100 {
 						_s := math.Sqrt(_lo)
@@ -31442,9 +32580,10 @@ func programFFA16(g *graph.Graph, s schedules.Schedule) (compile.Program, error)
 						_oPi, _oTau = (1-_d0)*_oPi+_d0*_m123p, (1-_d0)*_oTau+_d0*_m123t
 					}
 					_aPi, _aTau := _v46p-_m123p+_oPi, _v46t-_m123t+_oTau
-					if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+					if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 						return schedules.Result{}, compile.ErrFallback
 					}
+					_bad += _aTau - _aTau
 					var _dd float64
 					if _lo, _hi := min(_v46p, _aPi), max(_v46p, _aPi); _lo > 1e-50 && _hi < 1e50 && math.Abs(_v46t) < 1e100 && math.Abs(_aTau) < 1e100 {
 						_s := math.Sqrt(_lo)
@@ -31502,9 +32641,10 @@ func programFFA16(g *graph.Graph, s schedules.Schedule) (compile.Program, error)
 						_oPi, _oTau = (1-_d0)*_oPi+_d0*_m119p, (1-_d0)*_oTau+_d0*_m119t
 					}
 					_aPi, _aTau := _v61p-_m119p+_oPi, _v61t-_m119t+_oTau
-					if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+					if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 						return schedules.Result{}, compile.ErrFallback
 					}
+					_bad += _aTau - _aTau
 					var _dd float64
 					if _lo, _hi := min(_v61p, _aPi), max(_v61p, _aPi); _lo > 1e-50 && _hi < 1e50 && math.Abs(_v61t) < 1e100 && math.Abs(_aTau) < 1e100 {
 						_s := math.Sqrt(_lo)
@@ -31547,9 +32687,10 @@ func programFFA16(g *graph.Graph, s schedules.Schedule) (compile.Program, error)
 						_oPi, _oTau = (1-_d0)*_oPi+_d0*_m138p, (1-_d0)*_oTau+_d0*_m138t
 					}
 					_aPi, _aTau := _v61p-_m138p+_oPi, _v61t-_m138t+_oTau
-					if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+					if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 						return schedules.Result{}, compile.ErrFallback
 					}
+					_bad += _aTau - _aTau
 					var _dd float64
 					if _lo, _hi := min(_v61p, _aPi), max(_v61p, _aPi); _lo > 1e-50 && _hi < 1e50 && math.Abs(_v61t) < 1e100 && math.Abs(_aTau) < 1e100 {
 						_s := math.Sqrt(_lo)
@@ -31610,9 +32751,10 @@ func programFFA16(g *graph.Graph, s schedules.Schedule) (compile.Program, error)
 						_oPi, _oTau = (1-_d0)*_oPi+_d0*_m120p, (1-_d0)*_oTau+_d0*_m120t
 					}
 					_aPi, _aTau := _v45p-_m120p+_oPi, _v45t-_m120t+_oTau
-					if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+					if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 						return schedules.Result{}, compile.ErrFallback
 					}
+					_bad += _aTau - _aTau
 					var _dd float64
 					if _lo, _hi := min(_v45p, _aPi), max(_v45p, _aPi); _lo > 1e-50 && _hi < 1e50 && math.Abs(_v45t) < 1e100 && math.Abs(_aTau) < 1e100 {
 						_s := math.Sqrt(_lo)
@@ -31670,9 +32812,10 @@ func programFFA16(g *graph.Graph, s schedules.Schedule) (compile.Program, error)
 						_oPi, _oTau = (1-_d0)*_oPi+_d0*_m116p, (1-_d0)*_oTau+_d0*_m116t
 					}
 					_aPi, _aTau := _v60p-_m116p+_oPi, _v60t-_m116t+_oTau
-					if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+					if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 						return schedules.Result{}, compile.ErrFallback
 					}
+					_bad += _aTau - _aTau
 					var _dd float64
 					if _lo, _hi := min(_v60p, _aPi), max(_v60p, _aPi); _lo > 1e-50 && _hi < 1e50 && math.Abs(_v60t) < 1e100 && math.Abs(_aTau) < 1e100 {
 						_s := math.Sqrt(_lo)
@@ -31715,9 +32858,10 @@ func programFFA16(g *graph.Graph, s schedules.Schedule) (compile.Program, error)
 						_oPi, _oTau = (1-_d0)*_oPi+_d0*_m137p, (1-_d0)*_oTau+_d0*_m137t
 					}
 					_aPi, _aTau := _v60p-_m137p+_oPi, _v60t-_m137t+_oTau
-					if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+					if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 						return schedules.Result{}, compile.ErrFallback
 					}
+					_bad += _aTau - _aTau
 					var _dd float64
 					if _lo, _hi := min(_v60p, _aPi), max(_v60p, _aPi); _lo > 1e-50 && _hi < 1e50 && math.Abs(_v60t) < 1e100 && math.Abs(_aTau) < 1e100 {
 						_s := math.Sqrt(_lo)
@@ -31778,9 +32922,10 @@ func programFFA16(g *graph.Graph, s schedules.Schedule) (compile.Program, error)
 						_oPi, _oTau = (1-_d0)*_oPi+_d0*_m117p, (1-_d0)*_oTau+_d0*_m117t
 					}
 					_aPi, _aTau := _v44p-_m117p+_oPi, _v44t-_m117t+_oTau
-					if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+					if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 						return schedules.Result{}, compile.ErrFallback
 					}
+					_bad += _aTau - _aTau
 					var _dd float64
 					if _lo, _hi := min(_v44p, _aPi), max(_v44p, _aPi); _lo > 1e-50 && _hi < 1e50 && math.Abs(_v44t) < 1e100 && math.Abs(_aTau) < 1e100 {
 						_s := math.Sqrt(_lo)
@@ -31838,9 +32983,10 @@ func programFFA16(g *graph.Graph, s schedules.Schedule) (compile.Program, error)
 						_oPi, _oTau = (1-_d0)*_oPi+_d0*_m113p, (1-_d0)*_oTau+_d0*_m113t
 					}
 					_aPi, _aTau := _v59p-_m113p+_oPi, _v59t-_m113t+_oTau
-					if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+					if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 						return schedules.Result{}, compile.ErrFallback
 					}
+					_bad += _aTau - _aTau
 					var _dd float64
 					if _lo, _hi := min(_v59p, _aPi), max(_v59p, _aPi); _lo > 1e-50 && _hi < 1e50 && math.Abs(_v59t) < 1e100 && math.Abs(_aTau) < 1e100 {
 						_s := math.Sqrt(_lo)
@@ -31883,9 +33029,10 @@ func programFFA16(g *graph.Graph, s schedules.Schedule) (compile.Program, error)
 						_oPi, _oTau = (1-_d0)*_oPi+_d0*_m136p, (1-_d0)*_oTau+_d0*_m136t
 					}
 					_aPi, _aTau := _v59p-_m136p+_oPi, _v59t-_m136t+_oTau
-					if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+					if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 						return schedules.Result{}, compile.ErrFallback
 					}
+					_bad += _aTau - _aTau
 					var _dd float64
 					if _lo, _hi := min(_v59p, _aPi), max(_v59p, _aPi); _lo > 1e-50 && _hi < 1e50 && math.Abs(_v59t) < 1e100 && math.Abs(_aTau) < 1e100 {
 						_s := math.Sqrt(_lo)
@@ -31946,9 +33093,10 @@ func programFFA16(g *graph.Graph, s schedules.Schedule) (compile.Program, error)
 						_oPi, _oTau = (1-_d0)*_oPi+_d0*_m114p, (1-_d0)*_oTau+_d0*_m114t
 					}
 					_aPi, _aTau := _v43p-_m114p+_oPi, _v43t-_m114t+_oTau
-					if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+					if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 						return schedules.Result{}, compile.ErrFallback
 					}
+					_bad += _aTau - _aTau
 					var _dd float64
 					if _lo, _hi := min(_v43p, _aPi), max(_v43p, _aPi); _lo > 1e-50 && _hi < 1e50 && math.Abs(_v43t) < 1e100 && math.Abs(_aTau) < 1e100 {
 						_s := math.Sqrt(_lo)
@@ -32006,9 +33154,10 @@ func programFFA16(g *graph.Graph, s schedules.Schedule) (compile.Program, error)
 						_oPi, _oTau = (1-_d0)*_oPi+_d0*_m110p, (1-_d0)*_oTau+_d0*_m110t
 					}
 					_aPi, _aTau := _v58p-_m110p+_oPi, _v58t-_m110t+_oTau
-					if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+					if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 						return schedules.Result{}, compile.ErrFallback
 					}
+					_bad += _aTau - _aTau
 					var _dd float64
 					if _lo, _hi := min(_v58p, _aPi), max(_v58p, _aPi); _lo > 1e-50 && _hi < 1e50 && math.Abs(_v58t) < 1e100 && math.Abs(_aTau) < 1e100 {
 						_s := math.Sqrt(_lo)
@@ -32051,9 +33200,10 @@ func programFFA16(g *graph.Graph, s schedules.Schedule) (compile.Program, error)
 						_oPi, _oTau = (1-_d0)*_oPi+_d0*_m135p, (1-_d0)*_oTau+_d0*_m135t
 					}
 					_aPi, _aTau := _v58p-_m135p+_oPi, _v58t-_m135t+_oTau
-					if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+					if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 						return schedules.Result{}, compile.ErrFallback
 					}
+					_bad += _aTau - _aTau
 					var _dd float64
 					if _lo, _hi := min(_v58p, _aPi), max(_v58p, _aPi); _lo > 1e-50 && _hi < 1e50 && math.Abs(_v58t) < 1e100 && math.Abs(_aTau) < 1e100 {
 						_s := math.Sqrt(_lo)
@@ -32114,9 +33264,10 @@ func programFFA16(g *graph.Graph, s schedules.Schedule) (compile.Program, error)
 						_oPi, _oTau = (1-_d0)*_oPi+_d0*_m111p, (1-_d0)*_oTau+_d0*_m111t
 					}
 					_aPi, _aTau := _v42p-_m111p+_oPi, _v42t-_m111t+_oTau
-					if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+					if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 						return schedules.Result{}, compile.ErrFallback
 					}
+					_bad += _aTau - _aTau
 					var _dd float64
 					if _lo, _hi := min(_v42p, _aPi), max(_v42p, _aPi); _lo > 1e-50 && _hi < 1e50 && math.Abs(_v42t) < 1e100 && math.Abs(_aTau) < 1e100 {
 						_s := math.Sqrt(_lo)
@@ -32174,9 +33325,10 @@ func programFFA16(g *graph.Graph, s schedules.Schedule) (compile.Program, error)
 						_oPi, _oTau = (1-_d0)*_oPi+_d0*_m107p, (1-_d0)*_oTau+_d0*_m107t
 					}
 					_aPi, _aTau := _v57p-_m107p+_oPi, _v57t-_m107t+_oTau
-					if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+					if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 						return schedules.Result{}, compile.ErrFallback
 					}
+					_bad += _aTau - _aTau
 					var _dd float64
 					if _lo, _hi := min(_v57p, _aPi), max(_v57p, _aPi); _lo > 1e-50 && _hi < 1e50 && math.Abs(_v57t) < 1e100 && math.Abs(_aTau) < 1e100 {
 						_s := math.Sqrt(_lo)
@@ -32219,9 +33371,10 @@ func programFFA16(g *graph.Graph, s schedules.Schedule) (compile.Program, error)
 						_oPi, _oTau = (1-_d0)*_oPi+_d0*_m134p, (1-_d0)*_oTau+_d0*_m134t
 					}
 					_aPi, _aTau := _v57p-_m134p+_oPi, _v57t-_m134t+_oTau
-					if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+					if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 						return schedules.Result{}, compile.ErrFallback
 					}
+					_bad += _aTau - _aTau
 					var _dd float64
 					if _lo, _hi := min(_v57p, _aPi), max(_v57p, _aPi); _lo > 1e-50 && _hi < 1e50 && math.Abs(_v57t) < 1e100 && math.Abs(_aTau) < 1e100 {
 						_s := math.Sqrt(_lo)
@@ -32282,9 +33435,10 @@ func programFFA16(g *graph.Graph, s schedules.Schedule) (compile.Program, error)
 						_oPi, _oTau = (1-_d0)*_oPi+_d0*_m108p, (1-_d0)*_oTau+_d0*_m108t
 					}
 					_aPi, _aTau := _v41p-_m108p+_oPi, _v41t-_m108t+_oTau
-					if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+					if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 						return schedules.Result{}, compile.ErrFallback
 					}
+					_bad += _aTau - _aTau
 					var _dd float64
 					if _lo, _hi := min(_v41p, _aPi), max(_v41p, _aPi); _lo > 1e-50 && _hi < 1e50 && math.Abs(_v41t) < 1e100 && math.Abs(_aTau) < 1e100 {
 						_s := math.Sqrt(_lo)
@@ -32342,9 +33496,10 @@ func programFFA16(g *graph.Graph, s schedules.Schedule) (compile.Program, error)
 						_oPi, _oTau = (1-_d0)*_oPi+_d0*_m104p, (1-_d0)*_oTau+_d0*_m104t
 					}
 					_aPi, _aTau := _v56p-_m104p+_oPi, _v56t-_m104t+_oTau
-					if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+					if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 						return schedules.Result{}, compile.ErrFallback
 					}
+					_bad += _aTau - _aTau
 					var _dd float64
 					if _lo, _hi := min(_v56p, _aPi), max(_v56p, _aPi); _lo > 1e-50 && _hi < 1e50 && math.Abs(_v56t) < 1e100 && math.Abs(_aTau) < 1e100 {
 						_s := math.Sqrt(_lo)
@@ -32387,9 +33542,10 @@ func programFFA16(g *graph.Graph, s schedules.Schedule) (compile.Program, error)
 						_oPi, _oTau = (1-_d0)*_oPi+_d0*_m133p, (1-_d0)*_oTau+_d0*_m133t
 					}
 					_aPi, _aTau := _v56p-_m133p+_oPi, _v56t-_m133t+_oTau
-					if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+					if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 						return schedules.Result{}, compile.ErrFallback
 					}
+					_bad += _aTau - _aTau
 					var _dd float64
 					if _lo, _hi := min(_v56p, _aPi), max(_v56p, _aPi); _lo > 1e-50 && _hi < 1e50 && math.Abs(_v56t) < 1e100 && math.Abs(_aTau) < 1e100 {
 						_s := math.Sqrt(_lo)
@@ -32450,9 +33606,10 @@ func programFFA16(g *graph.Graph, s schedules.Schedule) (compile.Program, error)
 						_oPi, _oTau = (1-_d0)*_oPi+_d0*_m105p, (1-_d0)*_oTau+_d0*_m105t
 					}
 					_aPi, _aTau := _v40p-_m105p+_oPi, _v40t-_m105t+_oTau
-					if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+					if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 						return schedules.Result{}, compile.ErrFallback
 					}
+					_bad += _aTau - _aTau
 					var _dd float64
 					if _lo, _hi := min(_v40p, _aPi), max(_v40p, _aPi); _lo > 1e-50 && _hi < 1e50 && math.Abs(_v40t) < 1e100 && math.Abs(_aTau) < 1e100 {
 						_s := math.Sqrt(_lo)
@@ -32510,9 +33667,10 @@ func programFFA16(g *graph.Graph, s schedules.Schedule) (compile.Program, error)
 						_oPi, _oTau = (1-_d0)*_oPi+_d0*_m101p, (1-_d0)*_oTau+_d0*_m101t
 					}
 					_aPi, _aTau := _v55p-_m101p+_oPi, _v55t-_m101t+_oTau
-					if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+					if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 						return schedules.Result{}, compile.ErrFallback
 					}
+					_bad += _aTau - _aTau
 					var _dd float64
 					if _lo, _hi := min(_v55p, _aPi), max(_v55p, _aPi); _lo > 1e-50 && _hi < 1e50 && math.Abs(_v55t) < 1e100 && math.Abs(_aTau) < 1e100 {
 						_s := math.Sqrt(_lo)
@@ -32555,9 +33713,10 @@ func programFFA16(g *graph.Graph, s schedules.Schedule) (compile.Program, error)
 						_oPi, _oTau = (1-_d0)*_oPi+_d0*_m132p, (1-_d0)*_oTau+_d0*_m132t
 					}
 					_aPi, _aTau := _v55p-_m132p+_oPi, _v55t-_m132t+_oTau
-					if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+					if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 						return schedules.Result{}, compile.ErrFallback
 					}
+					_bad += _aTau - _aTau
 					var _dd float64
 					if _lo, _hi := min(_v55p, _aPi), max(_v55p, _aPi); _lo > 1e-50 && _hi < 1e50 && math.Abs(_v55t) < 1e100 && math.Abs(_aTau) < 1e100 {
 						_s := math.Sqrt(_lo)
@@ -32618,9 +33777,10 @@ func programFFA16(g *graph.Graph, s schedules.Schedule) (compile.Program, error)
 						_oPi, _oTau = (1-_d0)*_oPi+_d0*_m102p, (1-_d0)*_oTau+_d0*_m102t
 					}
 					_aPi, _aTau := _v39p-_m102p+_oPi, _v39t-_m102t+_oTau
-					if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+					if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 						return schedules.Result{}, compile.ErrFallback
 					}
+					_bad += _aTau - _aTau
 					var _dd float64
 					if _lo, _hi := min(_v39p, _aPi), max(_v39p, _aPi); _lo > 1e-50 && _hi < 1e50 && math.Abs(_v39t) < 1e100 && math.Abs(_aTau) < 1e100 {
 						_s := math.Sqrt(_lo)
@@ -32678,9 +33838,10 @@ func programFFA16(g *graph.Graph, s schedules.Schedule) (compile.Program, error)
 						_oPi, _oTau = (1-_d0)*_oPi+_d0*_m98p, (1-_d0)*_oTau+_d0*_m98t
 					}
 					_aPi, _aTau := _v54p-_m98p+_oPi, _v54t-_m98t+_oTau
-					if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+					if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 						return schedules.Result{}, compile.ErrFallback
 					}
+					_bad += _aTau - _aTau
 					var _dd float64
 					if _lo, _hi := min(_v54p, _aPi), max(_v54p, _aPi); _lo > 1e-50 && _hi < 1e50 && math.Abs(_v54t) < 1e100 && math.Abs(_aTau) < 1e100 {
 						_s := math.Sqrt(_lo)
@@ -32723,9 +33884,10 @@ func programFFA16(g *graph.Graph, s schedules.Schedule) (compile.Program, error)
 						_oPi, _oTau = (1-_d0)*_oPi+_d0*_m131p, (1-_d0)*_oTau+_d0*_m131t
 					}
 					_aPi, _aTau := _v54p-_m131p+_oPi, _v54t-_m131t+_oTau
-					if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+					if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 						return schedules.Result{}, compile.ErrFallback
 					}
+					_bad += _aTau - _aTau
 					var _dd float64
 					if _lo, _hi := min(_v54p, _aPi), max(_v54p, _aPi); _lo > 1e-50 && _hi < 1e50 && math.Abs(_v54t) < 1e100 && math.Abs(_aTau) < 1e100 {
 						_s := math.Sqrt(_lo)
@@ -32786,9 +33948,10 @@ func programFFA16(g *graph.Graph, s schedules.Schedule) (compile.Program, error)
 						_oPi, _oTau = (1-_d0)*_oPi+_d0*_m99p, (1-_d0)*_oTau+_d0*_m99t
 					}
 					_aPi, _aTau := _v38p-_m99p+_oPi, _v38t-_m99t+_oTau
-					if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+					if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 						return schedules.Result{}, compile.ErrFallback
 					}
+					_bad += _aTau - _aTau
 					var _dd float64
 					if _lo, _hi := min(_v38p, _aPi), max(_v38p, _aPi); _lo > 1e-50 && _hi < 1e50 && math.Abs(_v38t) < 1e100 && math.Abs(_aTau) < 1e100 {
 						_s := math.Sqrt(_lo)
@@ -32846,9 +34009,10 @@ func programFFA16(g *graph.Graph, s schedules.Schedule) (compile.Program, error)
 						_oPi, _oTau = (1-_d0)*_oPi+_d0*_m95p, (1-_d0)*_oTau+_d0*_m95t
 					}
 					_aPi, _aTau := _v53p-_m95p+_oPi, _v53t-_m95t+_oTau
-					if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+					if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 						return schedules.Result{}, compile.ErrFallback
 					}
+					_bad += _aTau - _aTau
 					var _dd float64
 					if _lo, _hi := min(_v53p, _aPi), max(_v53p, _aPi); _lo > 1e-50 && _hi < 1e50 && math.Abs(_v53t) < 1e100 && math.Abs(_aTau) < 1e100 {
 						_s := math.Sqrt(_lo)
@@ -32891,9 +34055,10 @@ func programFFA16(g *graph.Graph, s schedules.Schedule) (compile.Program, error)
 						_oPi, _oTau = (1-_d0)*_oPi+_d0*_m130p, (1-_d0)*_oTau+_d0*_m130t
 					}
 					_aPi, _aTau := _v53p-_m130p+_oPi, _v53t-_m130t+_oTau
-					if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+					if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 						return schedules.Result{}, compile.ErrFallback
 					}
+					_bad += _aTau - _aTau
 					var _dd float64
 					if _lo, _hi := min(_v53p, _aPi), max(_v53p, _aPi); _lo > 1e-50 && _hi < 1e50 && math.Abs(_v53t) < 1e100 && math.Abs(_aTau) < 1e100 {
 						_s := math.Sqrt(_lo)
@@ -32954,9 +34119,10 @@ func programFFA16(g *graph.Graph, s schedules.Schedule) (compile.Program, error)
 						_oPi, _oTau = (1-_d0)*_oPi+_d0*_m96p, (1-_d0)*_oTau+_d0*_m96t
 					}
 					_aPi, _aTau := _v37p-_m96p+_oPi, _v37t-_m96t+_oTau
-					if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+					if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 						return schedules.Result{}, compile.ErrFallback
 					}
+					_bad += _aTau - _aTau
 					var _dd float64
 					if _lo, _hi := min(_v37p, _aPi), max(_v37p, _aPi); _lo > 1e-50 && _hi < 1e50 && math.Abs(_v37t) < 1e100 && math.Abs(_aTau) < 1e100 {
 						_s := math.Sqrt(_lo)
@@ -33014,9 +34180,10 @@ func programFFA16(g *graph.Graph, s schedules.Schedule) (compile.Program, error)
 						_oPi, _oTau = (1-_d0)*_oPi+_d0*_m92p, (1-_d0)*_oTau+_d0*_m92t
 					}
 					_aPi, _aTau := _v52p-_m92p+_oPi, _v52t-_m92t+_oTau
-					if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+					if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 						return schedules.Result{}, compile.ErrFallback
 					}
+					_bad += _aTau - _aTau
 					var _dd float64
 					if _lo, _hi := min(_v52p, _aPi), max(_v52p, _aPi); _lo > 1e-50 && _hi < 1e50 && math.Abs(_v52t) < 1e100 && math.Abs(_aTau) < 1e100 {
 						_s := math.Sqrt(_lo)
@@ -33059,9 +34226,10 @@ func programFFA16(g *graph.Graph, s schedules.Schedule) (compile.Program, error)
 						_oPi, _oTau = (1-_d0)*_oPi+_d0*_m129p, (1-_d0)*_oTau+_d0*_m129t
 					}
 					_aPi, _aTau := _v52p-_m129p+_oPi, _v52t-_m129t+_oTau
-					if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+					if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 						return schedules.Result{}, compile.ErrFallback
 					}
+					_bad += _aTau - _aTau
 					var _dd float64
 					if _lo, _hi := min(_v52p, _aPi), max(_v52p, _aPi); _lo > 1e-50 && _hi < 1e50 && math.Abs(_v52t) < 1e100 && math.Abs(_aTau) < 1e100 {
 						_s := math.Sqrt(_lo)
@@ -33122,9 +34290,10 @@ func programFFA16(g *graph.Graph, s schedules.Schedule) (compile.Program, error)
 						_oPi, _oTau = (1-_d0)*_oPi+_d0*_m93p, (1-_d0)*_oTau+_d0*_m93t
 					}
 					_aPi, _aTau := _v36p-_m93p+_oPi, _v36t-_m93t+_oTau
-					if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+					if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 						return schedules.Result{}, compile.ErrFallback
 					}
+					_bad += _aTau - _aTau
 					var _dd float64
 					if _lo, _hi := min(_v36p, _aPi), max(_v36p, _aPi); _lo > 1e-50 && _hi < 1e50 && math.Abs(_v36t) < 1e100 && math.Abs(_aTau) < 1e100 {
 						_s := math.Sqrt(_lo)
@@ -33182,9 +34351,10 @@ func programFFA16(g *graph.Graph, s schedules.Schedule) (compile.Program, error)
 						_oPi, _oTau = (1-_d0)*_oPi+_d0*_m89p, (1-_d0)*_oTau+_d0*_m89t
 					}
 					_aPi, _aTau := _v51p-_m89p+_oPi, _v51t-_m89t+_oTau
-					if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+					if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 						return schedules.Result{}, compile.ErrFallback
 					}
+					_bad += _aTau - _aTau
 					var _dd float64
 					if _lo, _hi := min(_v51p, _aPi), max(_v51p, _aPi); _lo > 1e-50 && _hi < 1e50 && math.Abs(_v51t) < 1e100 && math.Abs(_aTau) < 1e100 {
 						_s := math.Sqrt(_lo)
@@ -33227,9 +34397,10 @@ func programFFA16(g *graph.Graph, s schedules.Schedule) (compile.Program, error)
 						_oPi, _oTau = (1-_d0)*_oPi+_d0*_m128p, (1-_d0)*_oTau+_d0*_m128t
 					}
 					_aPi, _aTau := _v51p-_m128p+_oPi, _v51t-_m128t+_oTau
-					if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+					if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 						return schedules.Result{}, compile.ErrFallback
 					}
+					_bad += _aTau - _aTau
 					var _dd float64
 					if _lo, _hi := min(_v51p, _aPi), max(_v51p, _aPi); _lo > 1e-50 && _hi < 1e50 && math.Abs(_v51t) < 1e100 && math.Abs(_aTau) < 1e100 {
 						_s := math.Sqrt(_lo)
@@ -33290,9 +34461,10 @@ func programFFA16(g *graph.Graph, s schedules.Schedule) (compile.Program, error)
 						_oPi, _oTau = (1-_d0)*_oPi+_d0*_m90p, (1-_d0)*_oTau+_d0*_m90t
 					}
 					_aPi, _aTau := _v35p-_m90p+_oPi, _v35t-_m90t+_oTau
-					if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+					if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 						return schedules.Result{}, compile.ErrFallback
 					}
+					_bad += _aTau - _aTau
 					var _dd float64
 					if _lo, _hi := min(_v35p, _aPi), max(_v35p, _aPi); _lo > 1e-50 && _hi < 1e50 && math.Abs(_v35t) < 1e100 && math.Abs(_aTau) < 1e100 {
 						_s := math.Sqrt(_lo)
@@ -33350,9 +34522,10 @@ func programFFA16(g *graph.Graph, s schedules.Schedule) (compile.Program, error)
 						_oPi, _oTau = (1-_d0)*_oPi+_d0*_m86p, (1-_d0)*_oTau+_d0*_m86t
 					}
 					_aPi, _aTau := _v50p-_m86p+_oPi, _v50t-_m86t+_oTau
-					if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+					if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 						return schedules.Result{}, compile.ErrFallback
 					}
+					_bad += _aTau - _aTau
 					var _dd float64
 					if _lo, _hi := min(_v50p, _aPi), max(_v50p, _aPi); _lo > 1e-50 && _hi < 1e50 && math.Abs(_v50t) < 1e100 && math.Abs(_aTau) < 1e100 {
 						_s := math.Sqrt(_lo)
@@ -33395,9 +34568,10 @@ func programFFA16(g *graph.Graph, s schedules.Schedule) (compile.Program, error)
 						_oPi, _oTau = (1-_d0)*_oPi+_d0*_m127p, (1-_d0)*_oTau+_d0*_m127t
 					}
 					_aPi, _aTau := _v50p-_m127p+_oPi, _v50t-_m127t+_oTau
-					if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+					if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 						return schedules.Result{}, compile.ErrFallback
 					}
+					_bad += _aTau - _aTau
 					var _dd float64
 					if _lo, _hi := min(_v50p, _aPi), max(_v50p, _aPi); _lo > 1e-50 && _hi < 1e50 && math.Abs(_v50t) < 1e100 && math.Abs(_aTau) < 1e100 {
 						_s := math.Sqrt(_lo)
@@ -33458,9 +34632,10 @@ func programFFA16(g *graph.Graph, s schedules.Schedule) (compile.Program, error)
 						_oPi, _oTau = (1-_d0)*_oPi+_d0*_m87p, (1-_d0)*_oTau+_d0*_m87t
 					}
 					_aPi, _aTau := _v34p-_m87p+_oPi, _v34t-_m87t+_oTau
-					if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+					if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 						return schedules.Result{}, compile.ErrFallback
 					}
+					_bad += _aTau - _aTau
 					var _dd float64
 					if _lo, _hi := min(_v34p, _aPi), max(_v34p, _aPi); _lo > 1e-50 && _hi < 1e50 && math.Abs(_v34t) < 1e100 && math.Abs(_aTau) < 1e100 {
 						_s := math.Sqrt(_lo)
@@ -33518,9 +34693,10 @@ func programFFA16(g *graph.Graph, s schedules.Schedule) (compile.Program, error)
 						_oPi, _oTau = (1-_d0)*_oPi+_d0*_m83p, (1-_d0)*_oTau+_d0*_m83t
 					}
 					_aPi, _aTau := _v49p-_m83p+_oPi, _v49t-_m83t+_oTau
-					if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+					if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 						return schedules.Result{}, compile.ErrFallback
 					}
+					_bad += _aTau - _aTau
 					var _dd float64
 					if _lo, _hi := min(_v49p, _aPi), max(_v49p, _aPi); _lo > 1e-50 && _hi < 1e50 && math.Abs(_v49t) < 1e100 && math.Abs(_aTau) < 1e100 {
 						_s := math.Sqrt(_lo)
@@ -33563,9 +34739,10 @@ func programFFA16(g *graph.Graph, s schedules.Schedule) (compile.Program, error)
 						_oPi, _oTau = (1-_d0)*_oPi+_d0*_m126p, (1-_d0)*_oTau+_d0*_m126t
 					}
 					_aPi, _aTau := _v49p-_m126p+_oPi, _v49t-_m126t+_oTau
-					if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+					if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 						return schedules.Result{}, compile.ErrFallback
 					}
+					_bad += _aTau - _aTau
 					var _dd float64
 					if _lo, _hi := min(_v49p, _aPi), max(_v49p, _aPi); _lo > 1e-50 && _hi < 1e50 && math.Abs(_v49t) < 1e100 && math.Abs(_aTau) < 1e100 {
 						_s := math.Sqrt(_lo)
@@ -33626,9 +34803,10 @@ func programFFA16(g *graph.Graph, s schedules.Schedule) (compile.Program, error)
 						_oPi, _oTau = (1-_d0)*_oPi+_d0*_m84p, (1-_d0)*_oTau+_d0*_m84t
 					}
 					_aPi, _aTau := _v33p-_m84p+_oPi, _v33t-_m84t+_oTau
-					if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+					if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 						return schedules.Result{}, compile.ErrFallback
 					}
+					_bad += _aTau - _aTau
 					var _dd float64
 					if _lo, _hi := min(_v33p, _aPi), max(_v33p, _aPi); _lo > 1e-50 && _hi < 1e50 && math.Abs(_v33t) < 1e100 && math.Abs(_aTau) < 1e100 {
 						_s := math.Sqrt(_lo)
@@ -33642,6 +34820,9 @@ func programFFA16(g *graph.Graph, s schedules.Schedule) (compile.Program, error)
 					}
 					_m84p, _m84t = _oPi, _oTau
 					_v33p, _v33t = _aPi, _aTau
+				}
+				if _bad != 0 {
+					return schedules.Result{}, compile.ErrFallback
 				}
 				_delta0 := _pass
 				_all0 = math.Max(_all0, _delta0)
@@ -33696,9 +34877,10 @@ func programFFA16(g *graph.Graph, s schedules.Schedule) (compile.Program, error)
 				_oPi, _oTau = ai*ai*_c0Pi*r2, ai*(s1*_c0Tau*r2+s2*_c2Tau*r1)
 			}
 			_aPi, _aTau := _v32p-_m81p+_oPi, _v32t-_m81t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m81p, _m81t = _oPi, _oTau
 			_v32p, _v32t = _aPi, _aTau
 		}
@@ -33745,9 +34927,10 @@ func programFFA16(g *graph.Graph, s schedules.Schedule) (compile.Program, error)
 				_oPi, _oTau = ai*ai*_c0Pi*r2, ai*(s1*_c0Tau*r2+s2*_c1Tau*r1)
 			}
 			_aPi, _aTau := _v47p-_m124p+_oPi, _v47t-_m124t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m124p, _m124t = _oPi, _oTau
 			_v47p, _v47t = _aPi, _aTau
 		}
@@ -33773,16 +34956,21 @@ func programFFA16(g *graph.Graph, s schedules.Schedule) (compile.Program, error)
 					return schedules.Result{}, compile.ErrFallback
 				}
 				a := _f32.Coefficients[0]
-				mPi, mTau := _c0Pi*a*a, _c0Tau*a
-				if !(mPi > 0) || mPi > math.MaxFloat64 || mTau-mTau != 0 {
-					return schedules.Result{}, compile.ErrFallback
+				if a == 1 {
+					_oPi, _oTau = _c0Pi, _c0Tau
+				} else {
+					mPi, mTau := _c0Pi*a*a, _c0Tau*a
+					if !(mPi > 0) || mPi > math.MaxFloat64 || mTau-mTau != 0 {
+						return schedules.Result{}, compile.ErrFallback
+					}
+					_oPi, _oTau = mPi, mTau
 				}
-				_oPi, _oTau = mPi, mTau
 			}
 			_aPi, _aTau := _v16p-_m49p+_oPi, _v16t-_m49t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m49p, _m49t = _oPi, _oTau
 			_v16p, _v16t = _aPi, _aTau
 		}
@@ -33806,9 +34994,10 @@ func programFFA16(g *graph.Graph, s schedules.Schedule) (compile.Program, error)
 				_oPi, _oTau = a*_c0Pi, a*_c0Tau
 			}
 			_aPi, _aTau := _v0p-_m17p+_oPi, _v0t-_m17t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m17p, _m17t = _oPi, _oTau
 			_v0p, _v0t = _aPi, _aTau
 		}
@@ -33834,16 +35023,21 @@ func programFFA16(g *graph.Graph, s schedules.Schedule) (compile.Program, error)
 					return schedules.Result{}, compile.ErrFallback
 				}
 				a := _f33.Coefficients[0]
-				mPi, mTau := _c0Pi*a*a, _c0Tau*a
-				if !(mPi > 0) || mPi > math.MaxFloat64 || mTau-mTau != 0 {
-					return schedules.Result{}, compile.ErrFallback
+				if a == 1 {
+					_oPi, _oTau = _c0Pi, _c0Tau
+				} else {
+					mPi, mTau := _c0Pi*a*a, _c0Tau*a
+					if !(mPi > 0) || mPi > math.MaxFloat64 || mTau-mTau != 0 {
+						return schedules.Result{}, compile.ErrFallback
+					}
+					_oPi, _oTau = mPi, mTau
 				}
-				_oPi, _oTau = mPi, mTau
 			}
 			_aPi, _aTau := _v17p-_m51p+_oPi, _v17t-_m51t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m51p, _m51t = _oPi, _oTau
 			_v17p, _v17t = _aPi, _aTau
 		}
@@ -33867,9 +35061,10 @@ func programFFA16(g *graph.Graph, s schedules.Schedule) (compile.Program, error)
 				_oPi, _oTau = a*_c0Pi, a*_c0Tau
 			}
 			_aPi, _aTau := _v1p-_m19p+_oPi, _v1t-_m19t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m19p, _m19t = _oPi, _oTau
 			_v1p, _v1t = _aPi, _aTau
 		}
@@ -33895,16 +35090,21 @@ func programFFA16(g *graph.Graph, s schedules.Schedule) (compile.Program, error)
 					return schedules.Result{}, compile.ErrFallback
 				}
 				a := _f34.Coefficients[0]
-				mPi, mTau := _c0Pi*a*a, _c0Tau*a
-				if !(mPi > 0) || mPi > math.MaxFloat64 || mTau-mTau != 0 {
-					return schedules.Result{}, compile.ErrFallback
+				if a == 1 {
+					_oPi, _oTau = _c0Pi, _c0Tau
+				} else {
+					mPi, mTau := _c0Pi*a*a, _c0Tau*a
+					if !(mPi > 0) || mPi > math.MaxFloat64 || mTau-mTau != 0 {
+						return schedules.Result{}, compile.ErrFallback
+					}
+					_oPi, _oTau = mPi, mTau
 				}
-				_oPi, _oTau = mPi, mTau
 			}
 			_aPi, _aTau := _v18p-_m53p+_oPi, _v18t-_m53t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m53p, _m53t = _oPi, _oTau
 			_v18p, _v18t = _aPi, _aTau
 		}
@@ -33928,9 +35128,10 @@ func programFFA16(g *graph.Graph, s schedules.Schedule) (compile.Program, error)
 				_oPi, _oTau = a*_c0Pi, a*_c0Tau
 			}
 			_aPi, _aTau := _v2p-_m21p+_oPi, _v2t-_m21t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m21p, _m21t = _oPi, _oTau
 			_v2p, _v2t = _aPi, _aTau
 		}
@@ -33956,16 +35157,21 @@ func programFFA16(g *graph.Graph, s schedules.Schedule) (compile.Program, error)
 					return schedules.Result{}, compile.ErrFallback
 				}
 				a := _f35.Coefficients[0]
-				mPi, mTau := _c0Pi*a*a, _c0Tau*a
-				if !(mPi > 0) || mPi > math.MaxFloat64 || mTau-mTau != 0 {
-					return schedules.Result{}, compile.ErrFallback
+				if a == 1 {
+					_oPi, _oTau = _c0Pi, _c0Tau
+				} else {
+					mPi, mTau := _c0Pi*a*a, _c0Tau*a
+					if !(mPi > 0) || mPi > math.MaxFloat64 || mTau-mTau != 0 {
+						return schedules.Result{}, compile.ErrFallback
+					}
+					_oPi, _oTau = mPi, mTau
 				}
-				_oPi, _oTau = mPi, mTau
 			}
 			_aPi, _aTau := _v19p-_m55p+_oPi, _v19t-_m55t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m55p, _m55t = _oPi, _oTau
 			_v19p, _v19t = _aPi, _aTau
 		}
@@ -33989,9 +35195,10 @@ func programFFA16(g *graph.Graph, s schedules.Schedule) (compile.Program, error)
 				_oPi, _oTau = a*_c0Pi, a*_c0Tau
 			}
 			_aPi, _aTau := _v3p-_m23p+_oPi, _v3t-_m23t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m23p, _m23t = _oPi, _oTau
 			_v3p, _v3t = _aPi, _aTau
 		}
@@ -34017,16 +35224,21 @@ func programFFA16(g *graph.Graph, s schedules.Schedule) (compile.Program, error)
 					return schedules.Result{}, compile.ErrFallback
 				}
 				a := _f36.Coefficients[0]
-				mPi, mTau := _c0Pi*a*a, _c0Tau*a
-				if !(mPi > 0) || mPi > math.MaxFloat64 || mTau-mTau != 0 {
-					return schedules.Result{}, compile.ErrFallback
+				if a == 1 {
+					_oPi, _oTau = _c0Pi, _c0Tau
+				} else {
+					mPi, mTau := _c0Pi*a*a, _c0Tau*a
+					if !(mPi > 0) || mPi > math.MaxFloat64 || mTau-mTau != 0 {
+						return schedules.Result{}, compile.ErrFallback
+					}
+					_oPi, _oTau = mPi, mTau
 				}
-				_oPi, _oTau = mPi, mTau
 			}
 			_aPi, _aTau := _v20p-_m57p+_oPi, _v20t-_m57t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m57p, _m57t = _oPi, _oTau
 			_v20p, _v20t = _aPi, _aTau
 		}
@@ -34050,9 +35262,10 @@ func programFFA16(g *graph.Graph, s schedules.Schedule) (compile.Program, error)
 				_oPi, _oTau = a*_c0Pi, a*_c0Tau
 			}
 			_aPi, _aTau := _v4p-_m25p+_oPi, _v4t-_m25t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m25p, _m25t = _oPi, _oTau
 			_v4p, _v4t = _aPi, _aTau
 		}
@@ -34078,16 +35291,21 @@ func programFFA16(g *graph.Graph, s schedules.Schedule) (compile.Program, error)
 					return schedules.Result{}, compile.ErrFallback
 				}
 				a := _f37.Coefficients[0]
-				mPi, mTau := _c0Pi*a*a, _c0Tau*a
-				if !(mPi > 0) || mPi > math.MaxFloat64 || mTau-mTau != 0 {
-					return schedules.Result{}, compile.ErrFallback
+				if a == 1 {
+					_oPi, _oTau = _c0Pi, _c0Tau
+				} else {
+					mPi, mTau := _c0Pi*a*a, _c0Tau*a
+					if !(mPi > 0) || mPi > math.MaxFloat64 || mTau-mTau != 0 {
+						return schedules.Result{}, compile.ErrFallback
+					}
+					_oPi, _oTau = mPi, mTau
 				}
-				_oPi, _oTau = mPi, mTau
 			}
 			_aPi, _aTau := _v21p-_m59p+_oPi, _v21t-_m59t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m59p, _m59t = _oPi, _oTau
 			_v21p, _v21t = _aPi, _aTau
 		}
@@ -34111,9 +35329,10 @@ func programFFA16(g *graph.Graph, s schedules.Schedule) (compile.Program, error)
 				_oPi, _oTau = a*_c0Pi, a*_c0Tau
 			}
 			_aPi, _aTau := _v5p-_m27p+_oPi, _v5t-_m27t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m27p, _m27t = _oPi, _oTau
 			_v5p, _v5t = _aPi, _aTau
 		}
@@ -34139,16 +35358,21 @@ func programFFA16(g *graph.Graph, s schedules.Schedule) (compile.Program, error)
 					return schedules.Result{}, compile.ErrFallback
 				}
 				a := _f38.Coefficients[0]
-				mPi, mTau := _c0Pi*a*a, _c0Tau*a
-				if !(mPi > 0) || mPi > math.MaxFloat64 || mTau-mTau != 0 {
-					return schedules.Result{}, compile.ErrFallback
+				if a == 1 {
+					_oPi, _oTau = _c0Pi, _c0Tau
+				} else {
+					mPi, mTau := _c0Pi*a*a, _c0Tau*a
+					if !(mPi > 0) || mPi > math.MaxFloat64 || mTau-mTau != 0 {
+						return schedules.Result{}, compile.ErrFallback
+					}
+					_oPi, _oTau = mPi, mTau
 				}
-				_oPi, _oTau = mPi, mTau
 			}
 			_aPi, _aTau := _v22p-_m61p+_oPi, _v22t-_m61t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m61p, _m61t = _oPi, _oTau
 			_v22p, _v22t = _aPi, _aTau
 		}
@@ -34172,9 +35396,10 @@ func programFFA16(g *graph.Graph, s schedules.Schedule) (compile.Program, error)
 				_oPi, _oTau = a*_c0Pi, a*_c0Tau
 			}
 			_aPi, _aTau := _v6p-_m29p+_oPi, _v6t-_m29t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m29p, _m29t = _oPi, _oTau
 			_v6p, _v6t = _aPi, _aTau
 		}
@@ -34200,16 +35425,21 @@ func programFFA16(g *graph.Graph, s schedules.Schedule) (compile.Program, error)
 					return schedules.Result{}, compile.ErrFallback
 				}
 				a := _f39.Coefficients[0]
-				mPi, mTau := _c0Pi*a*a, _c0Tau*a
-				if !(mPi > 0) || mPi > math.MaxFloat64 || mTau-mTau != 0 {
-					return schedules.Result{}, compile.ErrFallback
+				if a == 1 {
+					_oPi, _oTau = _c0Pi, _c0Tau
+				} else {
+					mPi, mTau := _c0Pi*a*a, _c0Tau*a
+					if !(mPi > 0) || mPi > math.MaxFloat64 || mTau-mTau != 0 {
+						return schedules.Result{}, compile.ErrFallback
+					}
+					_oPi, _oTau = mPi, mTau
 				}
-				_oPi, _oTau = mPi, mTau
 			}
 			_aPi, _aTau := _v23p-_m63p+_oPi, _v23t-_m63t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m63p, _m63t = _oPi, _oTau
 			_v23p, _v23t = _aPi, _aTau
 		}
@@ -34233,9 +35463,10 @@ func programFFA16(g *graph.Graph, s schedules.Schedule) (compile.Program, error)
 				_oPi, _oTau = a*_c0Pi, a*_c0Tau
 			}
 			_aPi, _aTau := _v7p-_m31p+_oPi, _v7t-_m31t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m31p, _m31t = _oPi, _oTau
 			_v7p, _v7t = _aPi, _aTau
 		}
@@ -34261,16 +35492,21 @@ func programFFA16(g *graph.Graph, s schedules.Schedule) (compile.Program, error)
 					return schedules.Result{}, compile.ErrFallback
 				}
 				a := _f40.Coefficients[0]
-				mPi, mTau := _c0Pi*a*a, _c0Tau*a
-				if !(mPi > 0) || mPi > math.MaxFloat64 || mTau-mTau != 0 {
-					return schedules.Result{}, compile.ErrFallback
+				if a == 1 {
+					_oPi, _oTau = _c0Pi, _c0Tau
+				} else {
+					mPi, mTau := _c0Pi*a*a, _c0Tau*a
+					if !(mPi > 0) || mPi > math.MaxFloat64 || mTau-mTau != 0 {
+						return schedules.Result{}, compile.ErrFallback
+					}
+					_oPi, _oTau = mPi, mTau
 				}
-				_oPi, _oTau = mPi, mTau
 			}
 			_aPi, _aTau := _v24p-_m65p+_oPi, _v24t-_m65t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m65p, _m65t = _oPi, _oTau
 			_v24p, _v24t = _aPi, _aTau
 		}
@@ -34294,9 +35530,10 @@ func programFFA16(g *graph.Graph, s schedules.Schedule) (compile.Program, error)
 				_oPi, _oTau = a*_c0Pi, a*_c0Tau
 			}
 			_aPi, _aTau := _v8p-_m33p+_oPi, _v8t-_m33t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m33p, _m33t = _oPi, _oTau
 			_v8p, _v8t = _aPi, _aTau
 		}
@@ -34322,16 +35559,21 @@ func programFFA16(g *graph.Graph, s schedules.Schedule) (compile.Program, error)
 					return schedules.Result{}, compile.ErrFallback
 				}
 				a := _f41.Coefficients[0]
-				mPi, mTau := _c0Pi*a*a, _c0Tau*a
-				if !(mPi > 0) || mPi > math.MaxFloat64 || mTau-mTau != 0 {
-					return schedules.Result{}, compile.ErrFallback
+				if a == 1 {
+					_oPi, _oTau = _c0Pi, _c0Tau
+				} else {
+					mPi, mTau := _c0Pi*a*a, _c0Tau*a
+					if !(mPi > 0) || mPi > math.MaxFloat64 || mTau-mTau != 0 {
+						return schedules.Result{}, compile.ErrFallback
+					}
+					_oPi, _oTau = mPi, mTau
 				}
-				_oPi, _oTau = mPi, mTau
 			}
 			_aPi, _aTau := _v25p-_m67p+_oPi, _v25t-_m67t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m67p, _m67t = _oPi, _oTau
 			_v25p, _v25t = _aPi, _aTau
 		}
@@ -34355,9 +35597,10 @@ func programFFA16(g *graph.Graph, s schedules.Schedule) (compile.Program, error)
 				_oPi, _oTau = a*_c0Pi, a*_c0Tau
 			}
 			_aPi, _aTau := _v9p-_m35p+_oPi, _v9t-_m35t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m35p, _m35t = _oPi, _oTau
 			_v9p, _v9t = _aPi, _aTau
 		}
@@ -34383,16 +35626,21 @@ func programFFA16(g *graph.Graph, s schedules.Schedule) (compile.Program, error)
 					return schedules.Result{}, compile.ErrFallback
 				}
 				a := _f42.Coefficients[0]
-				mPi, mTau := _c0Pi*a*a, _c0Tau*a
-				if !(mPi > 0) || mPi > math.MaxFloat64 || mTau-mTau != 0 {
-					return schedules.Result{}, compile.ErrFallback
+				if a == 1 {
+					_oPi, _oTau = _c0Pi, _c0Tau
+				} else {
+					mPi, mTau := _c0Pi*a*a, _c0Tau*a
+					if !(mPi > 0) || mPi > math.MaxFloat64 || mTau-mTau != 0 {
+						return schedules.Result{}, compile.ErrFallback
+					}
+					_oPi, _oTau = mPi, mTau
 				}
-				_oPi, _oTau = mPi, mTau
 			}
 			_aPi, _aTau := _v26p-_m69p+_oPi, _v26t-_m69t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m69p, _m69t = _oPi, _oTau
 			_v26p, _v26t = _aPi, _aTau
 		}
@@ -34416,9 +35664,10 @@ func programFFA16(g *graph.Graph, s schedules.Schedule) (compile.Program, error)
 				_oPi, _oTau = a*_c0Pi, a*_c0Tau
 			}
 			_aPi, _aTau := _v10p-_m37p+_oPi, _v10t-_m37t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m37p, _m37t = _oPi, _oTau
 			_v10p, _v10t = _aPi, _aTau
 		}
@@ -34444,16 +35693,21 @@ func programFFA16(g *graph.Graph, s schedules.Schedule) (compile.Program, error)
 					return schedules.Result{}, compile.ErrFallback
 				}
 				a := _f43.Coefficients[0]
-				mPi, mTau := _c0Pi*a*a, _c0Tau*a
-				if !(mPi > 0) || mPi > math.MaxFloat64 || mTau-mTau != 0 {
-					return schedules.Result{}, compile.ErrFallback
+				if a == 1 {
+					_oPi, _oTau = _c0Pi, _c0Tau
+				} else {
+					mPi, mTau := _c0Pi*a*a, _c0Tau*a
+					if !(mPi > 0) || mPi > math.MaxFloat64 || mTau-mTau != 0 {
+						return schedules.Result{}, compile.ErrFallback
+					}
+					_oPi, _oTau = mPi, mTau
 				}
-				_oPi, _oTau = mPi, mTau
 			}
 			_aPi, _aTau := _v27p-_m71p+_oPi, _v27t-_m71t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m71p, _m71t = _oPi, _oTau
 			_v27p, _v27t = _aPi, _aTau
 		}
@@ -34477,9 +35731,10 @@ func programFFA16(g *graph.Graph, s schedules.Schedule) (compile.Program, error)
 				_oPi, _oTau = a*_c0Pi, a*_c0Tau
 			}
 			_aPi, _aTau := _v11p-_m39p+_oPi, _v11t-_m39t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m39p, _m39t = _oPi, _oTau
 			_v11p, _v11t = _aPi, _aTau
 		}
@@ -34505,16 +35760,21 @@ func programFFA16(g *graph.Graph, s schedules.Schedule) (compile.Program, error)
 					return schedules.Result{}, compile.ErrFallback
 				}
 				a := _f44.Coefficients[0]
-				mPi, mTau := _c0Pi*a*a, _c0Tau*a
-				if !(mPi > 0) || mPi > math.MaxFloat64 || mTau-mTau != 0 {
-					return schedules.Result{}, compile.ErrFallback
+				if a == 1 {
+					_oPi, _oTau = _c0Pi, _c0Tau
+				} else {
+					mPi, mTau := _c0Pi*a*a, _c0Tau*a
+					if !(mPi > 0) || mPi > math.MaxFloat64 || mTau-mTau != 0 {
+						return schedules.Result{}, compile.ErrFallback
+					}
+					_oPi, _oTau = mPi, mTau
 				}
-				_oPi, _oTau = mPi, mTau
 			}
 			_aPi, _aTau := _v28p-_m73p+_oPi, _v28t-_m73t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m73p, _m73t = _oPi, _oTau
 			_v28p, _v28t = _aPi, _aTau
 		}
@@ -34538,9 +35798,10 @@ func programFFA16(g *graph.Graph, s schedules.Schedule) (compile.Program, error)
 				_oPi, _oTau = a*_c0Pi, a*_c0Tau
 			}
 			_aPi, _aTau := _v12p-_m41p+_oPi, _v12t-_m41t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m41p, _m41t = _oPi, _oTau
 			_v12p, _v12t = _aPi, _aTau
 		}
@@ -34566,16 +35827,21 @@ func programFFA16(g *graph.Graph, s schedules.Schedule) (compile.Program, error)
 					return schedules.Result{}, compile.ErrFallback
 				}
 				a := _f45.Coefficients[0]
-				mPi, mTau := _c0Pi*a*a, _c0Tau*a
-				if !(mPi > 0) || mPi > math.MaxFloat64 || mTau-mTau != 0 {
-					return schedules.Result{}, compile.ErrFallback
+				if a == 1 {
+					_oPi, _oTau = _c0Pi, _c0Tau
+				} else {
+					mPi, mTau := _c0Pi*a*a, _c0Tau*a
+					if !(mPi > 0) || mPi > math.MaxFloat64 || mTau-mTau != 0 {
+						return schedules.Result{}, compile.ErrFallback
+					}
+					_oPi, _oTau = mPi, mTau
 				}
-				_oPi, _oTau = mPi, mTau
 			}
 			_aPi, _aTau := _v29p-_m75p+_oPi, _v29t-_m75t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m75p, _m75t = _oPi, _oTau
 			_v29p, _v29t = _aPi, _aTau
 		}
@@ -34599,9 +35865,10 @@ func programFFA16(g *graph.Graph, s schedules.Schedule) (compile.Program, error)
 				_oPi, _oTau = a*_c0Pi, a*_c0Tau
 			}
 			_aPi, _aTau := _v13p-_m43p+_oPi, _v13t-_m43t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m43p, _m43t = _oPi, _oTau
 			_v13p, _v13t = _aPi, _aTau
 		}
@@ -34627,16 +35894,21 @@ func programFFA16(g *graph.Graph, s schedules.Schedule) (compile.Program, error)
 					return schedules.Result{}, compile.ErrFallback
 				}
 				a := _f46.Coefficients[0]
-				mPi, mTau := _c0Pi*a*a, _c0Tau*a
-				if !(mPi > 0) || mPi > math.MaxFloat64 || mTau-mTau != 0 {
-					return schedules.Result{}, compile.ErrFallback
+				if a == 1 {
+					_oPi, _oTau = _c0Pi, _c0Tau
+				} else {
+					mPi, mTau := _c0Pi*a*a, _c0Tau*a
+					if !(mPi > 0) || mPi > math.MaxFloat64 || mTau-mTau != 0 {
+						return schedules.Result{}, compile.ErrFallback
+					}
+					_oPi, _oTau = mPi, mTau
 				}
-				_oPi, _oTau = mPi, mTau
 			}
 			_aPi, _aTau := _v30p-_m77p+_oPi, _v30t-_m77t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m77p, _m77t = _oPi, _oTau
 			_v30p, _v30t = _aPi, _aTau
 		}
@@ -34660,9 +35932,10 @@ func programFFA16(g *graph.Graph, s schedules.Schedule) (compile.Program, error)
 				_oPi, _oTau = a*_c0Pi, a*_c0Tau
 			}
 			_aPi, _aTau := _v14p-_m45p+_oPi, _v14t-_m45t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m45p, _m45t = _oPi, _oTau
 			_v14p, _v14t = _aPi, _aTau
 		}
@@ -34688,16 +35961,21 @@ func programFFA16(g *graph.Graph, s schedules.Schedule) (compile.Program, error)
 					return schedules.Result{}, compile.ErrFallback
 				}
 				a := _f47.Coefficients[0]
-				mPi, mTau := _c0Pi*a*a, _c0Tau*a
-				if !(mPi > 0) || mPi > math.MaxFloat64 || mTau-mTau != 0 {
-					return schedules.Result{}, compile.ErrFallback
+				if a == 1 {
+					_oPi, _oTau = _c0Pi, _c0Tau
+				} else {
+					mPi, mTau := _c0Pi*a*a, _c0Tau*a
+					if !(mPi > 0) || mPi > math.MaxFloat64 || mTau-mTau != 0 {
+						return schedules.Result{}, compile.ErrFallback
+					}
+					_oPi, _oTau = mPi, mTau
 				}
-				_oPi, _oTau = mPi, mTau
 			}
 			_aPi, _aTau := _v31p-_m79p+_oPi, _v31t-_m79t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m79p, _m79t = _oPi, _oTau
 			_v31p, _v31t = _aPi, _aTau
 		}
@@ -34721,11 +35999,15 @@ func programFFA16(g *graph.Graph, s schedules.Schedule) (compile.Program, error)
 				_oPi, _oTau = a*_c0Pi, a*_c0Tau
 			}
 			_aPi, _aTau := _v15p-_m47p+_oPi, _v15t-_m47t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m47p, _m47t = _oPi, _oTau
 			_v15p, _v15t = _aPi, _aTau
+		}
+		if _bad != 0 {
+			return schedules.Result{}, compile.ErrFallback
 		}
 	_done:
 		_msgs, _margs := g.State()
@@ -35013,6 +36295,7 @@ func programFigure1(g *graph.Graph, s schedules.Schedule) (compile.Program, erro
 		}
 		var _pass float64
 		var _err error
+		var _bad float64 // 0 while every marginal is finite
 		var _m0p, _m0t float64
 		var _m1p, _m1t float64
 		var _m2p, _m2t float64
@@ -35064,9 +36347,10 @@ func programFigure1(g *graph.Graph, s schedules.Schedule) (compile.Program, erro
 				_oPi, _oTau = inv, _f0.Mean*inv
 			}
 			_aPi, _aTau := _v0p-_m0p+_oPi, _v0t-_m0t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m0p, _m0t = _oPi, _oTau
 			_v0p, _v0t = _aPi, _aTau
 		}
@@ -35080,9 +36364,10 @@ func programFigure1(g *graph.Graph, s schedules.Schedule) (compile.Program, erro
 				_oPi, _oTau = inv, _f1.Mean*inv
 			}
 			_aPi, _aTau := _v1p-_m1p+_oPi, _v1t-_m1t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m1p, _m1t = _oPi, _oTau
 			_v1p, _v1t = _aPi, _aTau
 		}
@@ -35096,9 +36381,10 @@ func programFigure1(g *graph.Graph, s schedules.Schedule) (compile.Program, erro
 				_oPi, _oTau = inv, _f2.Mean*inv
 			}
 			_aPi, _aTau := _v2p-_m2p+_oPi, _v2t-_m2t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m2p, _m2t = _oPi, _oTau
 			_v2p, _v2t = _aPi, _aTau
 		}
@@ -35112,9 +36398,10 @@ func programFigure1(g *graph.Graph, s schedules.Schedule) (compile.Program, erro
 				_oPi, _oTau = inv, _f3.Mean*inv
 			}
 			_aPi, _aTau := _v3p-_m3p+_oPi, _v3t-_m3t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m3p, _m3t = _oPi, _oTau
 			_v3p, _v3t = _aPi, _aTau
 		}
@@ -35138,9 +36425,10 @@ func programFigure1(g *graph.Graph, s schedules.Schedule) (compile.Program, erro
 				_oPi, _oTau = a*_c1Pi, a*_c1Tau
 			}
 			_aPi, _aTau := _v4p-_m4p+_oPi, _v4t-_m4t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m4p, _m4t = _oPi, _oTau
 			_v4p, _v4t = _aPi, _aTau
 		}
@@ -35164,9 +36452,10 @@ func programFigure1(g *graph.Graph, s schedules.Schedule) (compile.Program, erro
 				_oPi, _oTau = a*_c1Pi, a*_c1Tau
 			}
 			_aPi, _aTau := _v5p-_m6p+_oPi, _v5t-_m6t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m6p, _m6t = _oPi, _oTau
 			_v5p, _v5t = _aPi, _aTau
 		}
@@ -35190,9 +36479,10 @@ func programFigure1(g *graph.Graph, s schedules.Schedule) (compile.Program, erro
 				_oPi, _oTau = a*_c1Pi, a*_c1Tau
 			}
 			_aPi, _aTau := _v6p-_m8p+_oPi, _v6t-_m8t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m8p, _m8t = _oPi, _oTau
 			_v6p, _v6t = _aPi, _aTau
 		}
@@ -35216,9 +36506,10 @@ func programFigure1(g *graph.Graph, s schedules.Schedule) (compile.Program, erro
 				_oPi, _oTau = a*_c1Pi, a*_c1Tau
 			}
 			_aPi, _aTau := _v7p-_m10p+_oPi, _v7t-_m10t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m10p, _m10t = _oPi, _oTau
 			_v7p, _v7t = _aPi, _aTau
 		}
@@ -35241,16 +36532,21 @@ func programFigure1(g *graph.Graph, s schedules.Schedule) (compile.Program, erro
 				ai := 1.0
 				_ = ai
 				a := _f8.Coefficients[0]
-				mPi, mTau := _c1Pi/(a*a), _c1Tau/a
-				if !(mPi > 0) || mPi > math.MaxFloat64 || mTau-mTau != 0 {
-					return schedules.Result{}, compile.ErrFallback
+				if a == 1 {
+					_oPi, _oTau = _c1Pi, _c1Tau
+				} else {
+					mPi, mTau := _c1Pi/(a*a), _c1Tau/a
+					if !(mPi > 0) || mPi > math.MaxFloat64 || mTau-mTau != 0 {
+						return schedules.Result{}, compile.ErrFallback
+					}
+					_oPi, _oTau = mPi, mTau
 				}
-				_oPi, _oTau = mPi, mTau
 			}
 			_aPi, _aTau := _v8p-_m12p+_oPi, _v8t-_m12t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m12p, _m12t = _oPi, _oTau
 			_v8p, _v8t = _aPi, _aTau
 		}
@@ -35294,9 +36590,10 @@ func programFigure1(g *graph.Graph, s schedules.Schedule) (compile.Program, erro
 				_oPi, _oTau = ai*ai*_c1Pi*r2, ai*(s1*_c1Tau*r2+s2*_c2Tau*r1)
 			}
 			_aPi, _aTau := _v9p-_m14p+_oPi, _v9t-_m14t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m14p, _m14t = _oPi, _oTau
 			_v9p, _v9t = _aPi, _aTau
 		}
@@ -35319,16 +36616,21 @@ func programFigure1(g *graph.Graph, s schedules.Schedule) (compile.Program, erro
 				ai := 1.0
 				_ = ai
 				a := _f10.Coefficients[0]
-				mPi, mTau := _c1Pi/(a*a), _c1Tau/a
-				if !(mPi > 0) || mPi > math.MaxFloat64 || mTau-mTau != 0 {
-					return schedules.Result{}, compile.ErrFallback
+				if a == 1 {
+					_oPi, _oTau = _c1Pi, _c1Tau
+				} else {
+					mPi, mTau := _c1Pi/(a*a), _c1Tau/a
+					if !(mPi > 0) || mPi > math.MaxFloat64 || mTau-mTau != 0 {
+						return schedules.Result{}, compile.ErrFallback
+					}
+					_oPi, _oTau = mPi, mTau
 				}
-				_oPi, _oTau = mPi, mTau
 			}
 			_aPi, _aTau := _v10p-_m17p+_oPi, _v10t-_m17t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m17p, _m17t = _oPi, _oTau
 			_v10p, _v10t = _aPi, _aTau
 		}
@@ -35392,9 +36694,10 @@ func programFigure1(g *graph.Graph, s schedules.Schedule) (compile.Program, erro
 						_oPi, _oTau = (1-_d0)*_oPi+_d0*_m19p, (1-_d0)*_oTau+_d0*_m19t
 					}
 					_aPi, _aTau := _v11p-_m19p+_oPi, _v11t-_m19t+_oTau
-					if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+					if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 						return schedules.Result{}, compile.ErrFallback
 					}
+					_bad += _aTau - _aTau
 					var _dd float64
 					if _lo, _hi := min(_v11p, _aPi), max(_v11p, _aPi); _lo > 1e-50 && _hi < 1e50 && math.Abs(_v11t) < 1e100 && math.Abs(_aTau) < 1e100 {
 						_s := math.Sqrt(_lo)
@@ -35437,9 +36740,10 @@ func programFigure1(g *graph.Graph, s schedules.Schedule) (compile.Program, erro
 						_oPi, _oTau = (1-_d0)*_oPi+_d0*_m25p, (1-_d0)*_oTau+_d0*_m25t
 					}
 					_aPi, _aTau := _v11p-_m25p+_oPi, _v11t-_m25t+_oTau
-					if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+					if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 						return schedules.Result{}, compile.ErrFallback
 					}
+					_bad += _aTau - _aTau
 					var _dd float64
 					if _lo, _hi := min(_v11p, _aPi), max(_v11p, _aPi); _lo > 1e-50 && _hi < 1e50 && math.Abs(_v11t) < 1e100 && math.Abs(_aTau) < 1e100 {
 						_s := math.Sqrt(_lo)
@@ -35500,9 +36804,10 @@ func programFigure1(g *graph.Graph, s schedules.Schedule) (compile.Program, erro
 						_oPi, _oTau = (1-_d0)*_oPi+_d0*_m21p, (1-_d0)*_oTau+_d0*_m21t
 					}
 					_aPi, _aTau := _v9p-_m21p+_oPi, _v9t-_m21t+_oTau
-					if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+					if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 						return schedules.Result{}, compile.ErrFallback
 					}
+					_bad += _aTau - _aTau
 					var _dd float64
 					if _lo, _hi := min(_v9p, _aPi), max(_v9p, _aPi); _lo > 1e-50 && _hi < 1e50 && math.Abs(_v9t) < 1e100 && math.Abs(_aTau) < 1e100 {
 						_s := math.Sqrt(_lo)
@@ -35560,9 +36865,10 @@ func programFigure1(g *graph.Graph, s schedules.Schedule) (compile.Program, erro
 						_oPi, _oTau = (1-_d0)*_oPi+_d0*_m22p, (1-_d0)*_oTau+_d0*_m22t
 					}
 					_aPi, _aTau := _v12p-_m22p+_oPi, _v12t-_m22t+_oTau
-					if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+					if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 						return schedules.Result{}, compile.ErrFallback
 					}
+					_bad += _aTau - _aTau
 					var _dd float64
 					if _lo, _hi := min(_v12p, _aPi), max(_v12p, _aPi); _lo > 1e-50 && _hi < 1e50 && math.Abs(_v12t) < 1e100 && math.Abs(_aTau) < 1e100 {
 						_s := math.Sqrt(_lo)
@@ -35605,9 +36911,10 @@ func programFigure1(g *graph.Graph, s schedules.Schedule) (compile.Program, erro
 						_oPi, _oTau = (1-_d0)*_oPi+_d0*_m26p, (1-_d0)*_oTau+_d0*_m26t
 					}
 					_aPi, _aTau := _v12p-_m26p+_oPi, _v12t-_m26t+_oTau
-					if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+					if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 						return schedules.Result{}, compile.ErrFallback
 					}
+					_bad += _aTau - _aTau
 					var _dd float64
 					if _lo, _hi := min(_v12p, _aPi), max(_v12p, _aPi); _lo > 1e-50 && _hi < 1e50 && math.Abs(_v12t) < 1e100 && math.Abs(_aTau) < 1e100 {
 						_s := math.Sqrt(_lo)
@@ -35668,9 +36975,10 @@ func programFigure1(g *graph.Graph, s schedules.Schedule) (compile.Program, erro
 						_oPi, _oTau = (1-_d0)*_oPi+_d0*_m23p, (1-_d0)*_oTau+_d0*_m23t
 					}
 					_aPi, _aTau := _v9p-_m23p+_oPi, _v9t-_m23t+_oTau
-					if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+					if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 						return schedules.Result{}, compile.ErrFallback
 					}
+					_bad += _aTau - _aTau
 					var _dd float64
 					if _lo, _hi := min(_v9p, _aPi), max(_v9p, _aPi); _lo > 1e-50 && _hi < 1e50 && math.Abs(_v9t) < 1e100 && math.Abs(_aTau) < 1e100 {
 						_s := math.Sqrt(_lo)
@@ -35684,6 +36992,9 @@ func programFigure1(g *graph.Graph, s schedules.Schedule) (compile.Program, erro
 					}
 					_m23p, _m23t = _oPi, _oTau
 					_v9p, _v9t = _aPi, _aTau
+				}
+				if _bad != 0 {
+					return schedules.Result{}, compile.ErrFallback
 				}
 				_delta0 := _pass
 				_all0 = math.Max(_all0, _delta0)
@@ -35738,9 +37049,10 @@ func programFigure1(g *graph.Graph, s schedules.Schedule) (compile.Program, erro
 				_oPi, _oTau = ai*ai*_c0Pi*r2, ai*(s1*_c0Tau*r2+s2*_c2Tau*r1)
 			}
 			_aPi, _aTau := _v8p-_m20p+_oPi, _v8t-_m20t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m20p, _m20t = _oPi, _oTau
 			_v8p, _v8t = _aPi, _aTau
 		}
@@ -35787,9 +37099,10 @@ func programFigure1(g *graph.Graph, s schedules.Schedule) (compile.Program, erro
 				_oPi, _oTau = ai*ai*_c0Pi*r2, ai*(s1*_c0Tau*r2+s2*_c1Tau*r1)
 			}
 			_aPi, _aTau := _v10p-_m24p+_oPi, _v10t-_m24t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m24p, _m24t = _oPi, _oTau
 			_v10p, _v10t = _aPi, _aTau
 		}
@@ -35815,16 +37128,21 @@ func programFigure1(g *graph.Graph, s schedules.Schedule) (compile.Program, erro
 					return schedules.Result{}, compile.ErrFallback
 				}
 				a := _f8.Coefficients[0]
-				mPi, mTau := _c0Pi*a*a, _c0Tau*a
-				if !(mPi > 0) || mPi > math.MaxFloat64 || mTau-mTau != 0 {
-					return schedules.Result{}, compile.ErrFallback
+				if a == 1 {
+					_oPi, _oTau = _c0Pi, _c0Tau
+				} else {
+					mPi, mTau := _c0Pi*a*a, _c0Tau*a
+					if !(mPi > 0) || mPi > math.MaxFloat64 || mTau-mTau != 0 {
+						return schedules.Result{}, compile.ErrFallback
+					}
+					_oPi, _oTau = mPi, mTau
 				}
-				_oPi, _oTau = mPi, mTau
 			}
 			_aPi, _aTau := _v4p-_m13p+_oPi, _v4t-_m13t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m13p, _m13t = _oPi, _oTau
 			_v4p, _v4t = _aPi, _aTau
 		}
@@ -35848,9 +37166,10 @@ func programFigure1(g *graph.Graph, s schedules.Schedule) (compile.Program, erro
 				_oPi, _oTau = a*_c0Pi, a*_c0Tau
 			}
 			_aPi, _aTau := _v0p-_m5p+_oPi, _v0t-_m5t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m5p, _m5t = _oPi, _oTau
 			_v0p, _v0t = _aPi, _aTau
 		}
@@ -35897,9 +37216,10 @@ func programFigure1(g *graph.Graph, s schedules.Schedule) (compile.Program, erro
 				_oPi, _oTau = ai*ai*_c0Pi*r2, ai*(s1*_c0Tau*r2+s2*_c2Tau*r1)
 			}
 			_aPi, _aTau := _v5p-_m15p+_oPi, _v5t-_m15t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m15p, _m15t = _oPi, _oTau
 			_v5p, _v5t = _aPi, _aTau
 		}
@@ -35923,9 +37243,10 @@ func programFigure1(g *graph.Graph, s schedules.Schedule) (compile.Program, erro
 				_oPi, _oTau = a*_c0Pi, a*_c0Tau
 			}
 			_aPi, _aTau := _v1p-_m7p+_oPi, _v1t-_m7t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m7p, _m7t = _oPi, _oTau
 			_v1p, _v1t = _aPi, _aTau
 		}
@@ -35972,9 +37293,10 @@ func programFigure1(g *graph.Graph, s schedules.Schedule) (compile.Program, erro
 				_oPi, _oTau = ai*ai*_c0Pi*r2, ai*(s1*_c0Tau*r2+s2*_c1Tau*r1)
 			}
 			_aPi, _aTau := _v6p-_m16p+_oPi, _v6t-_m16t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m16p, _m16t = _oPi, _oTau
 			_v6p, _v6t = _aPi, _aTau
 		}
@@ -35998,9 +37320,10 @@ func programFigure1(g *graph.Graph, s schedules.Schedule) (compile.Program, erro
 				_oPi, _oTau = a*_c0Pi, a*_c0Tau
 			}
 			_aPi, _aTau := _v2p-_m9p+_oPi, _v2t-_m9t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m9p, _m9t = _oPi, _oTau
 			_v2p, _v2t = _aPi, _aTau
 		}
@@ -36026,16 +37349,21 @@ func programFigure1(g *graph.Graph, s schedules.Schedule) (compile.Program, erro
 					return schedules.Result{}, compile.ErrFallback
 				}
 				a := _f10.Coefficients[0]
-				mPi, mTau := _c0Pi*a*a, _c0Tau*a
-				if !(mPi > 0) || mPi > math.MaxFloat64 || mTau-mTau != 0 {
-					return schedules.Result{}, compile.ErrFallback
+				if a == 1 {
+					_oPi, _oTau = _c0Pi, _c0Tau
+				} else {
+					mPi, mTau := _c0Pi*a*a, _c0Tau*a
+					if !(mPi > 0) || mPi > math.MaxFloat64 || mTau-mTau != 0 {
+						return schedules.Result{}, compile.ErrFallback
+					}
+					_oPi, _oTau = mPi, mTau
 				}
-				_oPi, _oTau = mPi, mTau
 			}
 			_aPi, _aTau := _v7p-_m18p+_oPi, _v7t-_m18t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m18p, _m18t = _oPi, _oTau
 			_v7p, _v7t = _aPi, _aTau
 		}
@@ -36059,11 +37387,15 @@ func programFigure1(g *graph.Graph, s schedules.Schedule) (compile.Program, erro
 				_oPi, _oTau = a*_c0Pi, a*_c0Tau
 			}
 			_aPi, _aTau := _v3p-_m11p+_oPi, _v3t-_m11t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m11p, _m11t = _oPi, _oTau
 			_v3p, _v3t = _aPi, _aTau
+		}
+		if _bad != 0 {
+			return schedules.Result{}, compile.ErrFallback
 		}
 	_done:
 		_msgs, _margs := g.State()

@@ -220,14 +220,17 @@ func (p Params) newGame(m Match) (*Game, error) {
 }
 
 // set loads the ratings and weights of m, a match of the game's shape, into
-// the prior and team factors.
+// the prior and team factors. Without weights the coefficients are the 1s
+// the game was built with (weights are part of the shape).
 func (gm *Game) set(m Match) {
 	tau2 := gm.params.Tau * gm.params.Tau
 	for j, team := range m.Teams {
 		for i, r := range team {
 			pr := gm.priors[j][i]
 			pr.Mean, pr.Variance = r.Mu, r.Sigma*r.Sigma+tau2
-			gm.sums[j].Coefficients[i] = m.weight(j, i)
+		}
+		if m.Weights != nil {
+			copy(gm.sums[j].Coefficients, m.Weights[j])
 		}
 	}
 }

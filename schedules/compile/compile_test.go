@@ -133,6 +133,10 @@ func TestFallbackCases(t *testing.T) {
 	cases := map[string]func(g *graph.Graph, s schedules.Schedule){
 		"observed":    func(g *graph.Graph, _ schedules.Schedule) { g.Observe(4, 27) }, // p1
 		"zero weight": func(g *graph.Graph, _ schedules.Schedule) { g.Factor(9).(*factors.WeightedSum).Coefficients[1] = 0 },
+		"infinite shift": func(g *graph.Graph, _ schedules.Schedule) { // τ = μ/σ² overflows
+			pr := g.Factor(0).(*factors.Prior)
+			pr.Mean, pr.Variance = 1e300, 1e-10
+		},
 		"no passes": func(_ *graph.Graph, s schedules.Schedule) {
 			s.(*schedules.SequenceSchedule).Parts[1].(*schedules.LoopSchedule).MaxIterations = 0
 		},

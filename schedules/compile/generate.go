@@ -174,7 +174,7 @@ func writeBinder(w *bytes.Buffer, src Source, fp string, imports map[string]bool
 	if p.loops > 0 {
 		w.WriteString("if ctx == nil {\nctx = context.Background()\n}\nvar _pass float64\n")
 	}
-	w.WriteString("var _err error\n")
+	w.WriteString("var _err error\nvar _bad float64 // 0 while every marginal is finite\n")
 	for _, kind := range []struct {
 		prefix string
 		n      int
@@ -185,6 +185,7 @@ func writeBinder(w *bytes.Buffer, src Source, fp string, imports map[string]bool
 	}
 	w.WriteString("_res := schedules.Result{Converged: true}\n")
 	w.Write(p.code.Bytes())
+	fmt.Fprintf(w, "if _bad != 0 {\n%s\n}\n", fail)
 	if p.loops > 0 {
 		w.WriteString("_done:\n")
 	}
@@ -240,6 +241,7 @@ func (p *program) loop(l *schedules.LoopSchedule, res string, nested bool) error
 	if err := p.schedule(l.Body, fmt.Sprintf("_br%d", k), k); err != nil {
 		return err
 	}
+	fmt.Fprintf(c, "if _bad != 0 {\n%s\n}\n", fail)
 	fmt.Fprintf(c, "_delta%[1]d := _pass\n_all%[1]d = math.Max(_all%[1]d, _delta%[1]d)\n_inner%[1]d += _br%[1]d.Iterations\n", k)
 	fmt.Fprintf(c, "_lr%[1]d = schedules.Result{Delta: _delta%[1]d, Iterations: _it%[1]d + _inner%[1]d, Converged: _br%[1]d.Converged && _delta%[1]d <= _tol%[1]d}\n", k)
 	fmt.Fprintf(c, "if _delta%[1]d <= _tol%[1]d {\nbreak\n}\n}\n", k)
@@ -308,10 +310,13 @@ func (p *program) step(f graph.FactorID, i int, loop int) error {
 		fmt.Fprintf(c, "if _d%[1]d > 0 {\n_oPi, _oTau = (1-_d%[1]d)*_oPi+_d%[1]d*_m%[2]dp, (1-_d%[1]d)*_oTau+_d%[1]d*_m%[2]dt\n}\n", loop, e)
 	}
 	fmt.Fprintf(c, "_aPi, _aTau := _v%[1]dp-_m%[2]dp+_oPi, _v%[1]dt-_m%[2]dt+_oTau\n", v, e)
-	// Graph.Update's common path, in one test: a finite message and a
-	// proper, finite marginal (x − x is 0 only for finite x); the old
-	// message and marginal are finite already.
-	c.WriteString("if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {\n" + fail + "\n}\n")
+	// Graph.Update's common path: a finite message and a proper, finite
+	// marginal. The old message and marginal are finite already, so the
+	// message is finite if the marginal is; the precision is tested here,
+	// the precision-adjusted mean through _bad (x − x is 0 for finite x,
+	// NaN otherwise), which is tested after every loop pass and at the end:
+	// a run that went wrong meanwhile computes nothing but numbers.
+	c.WriteString("if !(_aPi > 0 && _aPi <= math.MaxFloat64) {\n" + fail + "\n}\n_bad += _aTau - _aTau\n")
 	if loop >= 0 {
 		p.writeDistance(c, v)
 	}

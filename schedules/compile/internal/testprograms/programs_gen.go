@@ -105,6 +105,7 @@ func BindFigure1(g *graph.Graph, s schedules.Schedule) (compile.Program, error) 
 		}
 		var _pass float64
 		var _err error
+		var _bad float64 // 0 while every marginal is finite
 		var _m0p, _m0t float64
 		var _m1p, _m1t float64
 		var _m2p, _m2t float64
@@ -156,9 +157,10 @@ func BindFigure1(g *graph.Graph, s schedules.Schedule) (compile.Program, error) 
 				_oPi, _oTau = inv, _f0.Mean*inv
 			}
 			_aPi, _aTau := _v0p-_m0p+_oPi, _v0t-_m0t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m0p, _m0t = _oPi, _oTau
 			_v0p, _v0t = _aPi, _aTau
 		}
@@ -172,9 +174,10 @@ func BindFigure1(g *graph.Graph, s schedules.Schedule) (compile.Program, error) 
 				_oPi, _oTau = inv, _f1.Mean*inv
 			}
 			_aPi, _aTau := _v1p-_m1p+_oPi, _v1t-_m1t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m1p, _m1t = _oPi, _oTau
 			_v1p, _v1t = _aPi, _aTau
 		}
@@ -188,9 +191,10 @@ func BindFigure1(g *graph.Graph, s schedules.Schedule) (compile.Program, error) 
 				_oPi, _oTau = inv, _f2.Mean*inv
 			}
 			_aPi, _aTau := _v2p-_m2p+_oPi, _v2t-_m2t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m2p, _m2t = _oPi, _oTau
 			_v2p, _v2t = _aPi, _aTau
 		}
@@ -204,9 +208,10 @@ func BindFigure1(g *graph.Graph, s schedules.Schedule) (compile.Program, error) 
 				_oPi, _oTau = inv, _f3.Mean*inv
 			}
 			_aPi, _aTau := _v3p-_m3p+_oPi, _v3t-_m3t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m3p, _m3t = _oPi, _oTau
 			_v3p, _v3t = _aPi, _aTau
 		}
@@ -230,9 +235,10 @@ func BindFigure1(g *graph.Graph, s schedules.Schedule) (compile.Program, error) 
 				_oPi, _oTau = a*_c1Pi, a*_c1Tau
 			}
 			_aPi, _aTau := _v4p-_m4p+_oPi, _v4t-_m4t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m4p, _m4t = _oPi, _oTau
 			_v4p, _v4t = _aPi, _aTau
 		}
@@ -256,9 +262,10 @@ func BindFigure1(g *graph.Graph, s schedules.Schedule) (compile.Program, error) 
 				_oPi, _oTau = a*_c1Pi, a*_c1Tau
 			}
 			_aPi, _aTau := _v5p-_m6p+_oPi, _v5t-_m6t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m6p, _m6t = _oPi, _oTau
 			_v5p, _v5t = _aPi, _aTau
 		}
@@ -282,9 +289,10 @@ func BindFigure1(g *graph.Graph, s schedules.Schedule) (compile.Program, error) 
 				_oPi, _oTau = a*_c1Pi, a*_c1Tau
 			}
 			_aPi, _aTau := _v6p-_m8p+_oPi, _v6t-_m8t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m8p, _m8t = _oPi, _oTau
 			_v6p, _v6t = _aPi, _aTau
 		}
@@ -308,9 +316,10 @@ func BindFigure1(g *graph.Graph, s schedules.Schedule) (compile.Program, error) 
 				_oPi, _oTau = a*_c1Pi, a*_c1Tau
 			}
 			_aPi, _aTau := _v7p-_m10p+_oPi, _v7t-_m10t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m10p, _m10t = _oPi, _oTau
 			_v7p, _v7t = _aPi, _aTau
 		}
@@ -333,16 +342,21 @@ func BindFigure1(g *graph.Graph, s schedules.Schedule) (compile.Program, error) 
 				ai := 1.0
 				_ = ai
 				a := _f8.Coefficients[0]
-				mPi, mTau := _c1Pi/(a*a), _c1Tau/a
-				if !(mPi > 0) || mPi > math.MaxFloat64 || mTau-mTau != 0 {
-					return schedules.Result{}, compile.ErrFallback
+				if a == 1 {
+					_oPi, _oTau = _c1Pi, _c1Tau
+				} else {
+					mPi, mTau := _c1Pi/(a*a), _c1Tau/a
+					if !(mPi > 0) || mPi > math.MaxFloat64 || mTau-mTau != 0 {
+						return schedules.Result{}, compile.ErrFallback
+					}
+					_oPi, _oTau = mPi, mTau
 				}
-				_oPi, _oTau = mPi, mTau
 			}
 			_aPi, _aTau := _v8p-_m12p+_oPi, _v8t-_m12t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m12p, _m12t = _oPi, _oTau
 			_v8p, _v8t = _aPi, _aTau
 		}
@@ -386,9 +400,10 @@ func BindFigure1(g *graph.Graph, s schedules.Schedule) (compile.Program, error) 
 				_oPi, _oTau = ai*ai*_c1Pi*r2, ai*(s1*_c1Tau*r2+s2*_c2Tau*r1)
 			}
 			_aPi, _aTau := _v9p-_m14p+_oPi, _v9t-_m14t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m14p, _m14t = _oPi, _oTau
 			_v9p, _v9t = _aPi, _aTau
 		}
@@ -411,16 +426,21 @@ func BindFigure1(g *graph.Graph, s schedules.Schedule) (compile.Program, error) 
 				ai := 1.0
 				_ = ai
 				a := _f10.Coefficients[0]
-				mPi, mTau := _c1Pi/(a*a), _c1Tau/a
-				if !(mPi > 0) || mPi > math.MaxFloat64 || mTau-mTau != 0 {
-					return schedules.Result{}, compile.ErrFallback
+				if a == 1 {
+					_oPi, _oTau = _c1Pi, _c1Tau
+				} else {
+					mPi, mTau := _c1Pi/(a*a), _c1Tau/a
+					if !(mPi > 0) || mPi > math.MaxFloat64 || mTau-mTau != 0 {
+						return schedules.Result{}, compile.ErrFallback
+					}
+					_oPi, _oTau = mPi, mTau
 				}
-				_oPi, _oTau = mPi, mTau
 			}
 			_aPi, _aTau := _v10p-_m17p+_oPi, _v10t-_m17t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m17p, _m17t = _oPi, _oTau
 			_v10p, _v10t = _aPi, _aTau
 		}
@@ -484,9 +504,10 @@ func BindFigure1(g *graph.Graph, s schedules.Schedule) (compile.Program, error) 
 						_oPi, _oTau = (1-_d0)*_oPi+_d0*_m19p, (1-_d0)*_oTau+_d0*_m19t
 					}
 					_aPi, _aTau := _v11p-_m19p+_oPi, _v11t-_m19t+_oTau
-					if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+					if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 						return schedules.Result{}, compile.ErrFallback
 					}
+					_bad += _aTau - _aTau
 					var _dd float64
 					if _lo, _hi := min(_v11p, _aPi), max(_v11p, _aPi); _lo > 1e-50 && _hi < 1e50 && math.Abs(_v11t) < 1e100 && math.Abs(_aTau) < 1e100 {
 						_s := math.Sqrt(_lo)
@@ -529,9 +550,10 @@ func BindFigure1(g *graph.Graph, s schedules.Schedule) (compile.Program, error) 
 						_oPi, _oTau = (1-_d0)*_oPi+_d0*_m25p, (1-_d0)*_oTau+_d0*_m25t
 					}
 					_aPi, _aTau := _v11p-_m25p+_oPi, _v11t-_m25t+_oTau
-					if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+					if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 						return schedules.Result{}, compile.ErrFallback
 					}
+					_bad += _aTau - _aTau
 					var _dd float64
 					if _lo, _hi := min(_v11p, _aPi), max(_v11p, _aPi); _lo > 1e-50 && _hi < 1e50 && math.Abs(_v11t) < 1e100 && math.Abs(_aTau) < 1e100 {
 						_s := math.Sqrt(_lo)
@@ -592,9 +614,10 @@ func BindFigure1(g *graph.Graph, s schedules.Schedule) (compile.Program, error) 
 						_oPi, _oTau = (1-_d0)*_oPi+_d0*_m21p, (1-_d0)*_oTau+_d0*_m21t
 					}
 					_aPi, _aTau := _v9p-_m21p+_oPi, _v9t-_m21t+_oTau
-					if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+					if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 						return schedules.Result{}, compile.ErrFallback
 					}
+					_bad += _aTau - _aTau
 					var _dd float64
 					if _lo, _hi := min(_v9p, _aPi), max(_v9p, _aPi); _lo > 1e-50 && _hi < 1e50 && math.Abs(_v9t) < 1e100 && math.Abs(_aTau) < 1e100 {
 						_s := math.Sqrt(_lo)
@@ -652,9 +675,10 @@ func BindFigure1(g *graph.Graph, s schedules.Schedule) (compile.Program, error) 
 						_oPi, _oTau = (1-_d0)*_oPi+_d0*_m22p, (1-_d0)*_oTau+_d0*_m22t
 					}
 					_aPi, _aTau := _v12p-_m22p+_oPi, _v12t-_m22t+_oTau
-					if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+					if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 						return schedules.Result{}, compile.ErrFallback
 					}
+					_bad += _aTau - _aTau
 					var _dd float64
 					if _lo, _hi := min(_v12p, _aPi), max(_v12p, _aPi); _lo > 1e-50 && _hi < 1e50 && math.Abs(_v12t) < 1e100 && math.Abs(_aTau) < 1e100 {
 						_s := math.Sqrt(_lo)
@@ -697,9 +721,10 @@ func BindFigure1(g *graph.Graph, s schedules.Schedule) (compile.Program, error) 
 						_oPi, _oTau = (1-_d0)*_oPi+_d0*_m26p, (1-_d0)*_oTau+_d0*_m26t
 					}
 					_aPi, _aTau := _v12p-_m26p+_oPi, _v12t-_m26t+_oTau
-					if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+					if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 						return schedules.Result{}, compile.ErrFallback
 					}
+					_bad += _aTau - _aTau
 					var _dd float64
 					if _lo, _hi := min(_v12p, _aPi), max(_v12p, _aPi); _lo > 1e-50 && _hi < 1e50 && math.Abs(_v12t) < 1e100 && math.Abs(_aTau) < 1e100 {
 						_s := math.Sqrt(_lo)
@@ -760,9 +785,10 @@ func BindFigure1(g *graph.Graph, s schedules.Schedule) (compile.Program, error) 
 						_oPi, _oTau = (1-_d0)*_oPi+_d0*_m23p, (1-_d0)*_oTau+_d0*_m23t
 					}
 					_aPi, _aTau := _v9p-_m23p+_oPi, _v9t-_m23t+_oTau
-					if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+					if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 						return schedules.Result{}, compile.ErrFallback
 					}
+					_bad += _aTau - _aTau
 					var _dd float64
 					if _lo, _hi := min(_v9p, _aPi), max(_v9p, _aPi); _lo > 1e-50 && _hi < 1e50 && math.Abs(_v9t) < 1e100 && math.Abs(_aTau) < 1e100 {
 						_s := math.Sqrt(_lo)
@@ -776,6 +802,9 @@ func BindFigure1(g *graph.Graph, s schedules.Schedule) (compile.Program, error) 
 					}
 					_m23p, _m23t = _oPi, _oTau
 					_v9p, _v9t = _aPi, _aTau
+				}
+				if _bad != 0 {
+					return schedules.Result{}, compile.ErrFallback
 				}
 				_delta0 := _pass
 				_all0 = math.Max(_all0, _delta0)
@@ -830,9 +859,10 @@ func BindFigure1(g *graph.Graph, s schedules.Schedule) (compile.Program, error) 
 				_oPi, _oTau = ai*ai*_c0Pi*r2, ai*(s1*_c0Tau*r2+s2*_c2Tau*r1)
 			}
 			_aPi, _aTau := _v8p-_m20p+_oPi, _v8t-_m20t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m20p, _m20t = _oPi, _oTau
 			_v8p, _v8t = _aPi, _aTau
 		}
@@ -879,9 +909,10 @@ func BindFigure1(g *graph.Graph, s schedules.Schedule) (compile.Program, error) 
 				_oPi, _oTau = ai*ai*_c0Pi*r2, ai*(s1*_c0Tau*r2+s2*_c1Tau*r1)
 			}
 			_aPi, _aTau := _v10p-_m24p+_oPi, _v10t-_m24t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m24p, _m24t = _oPi, _oTau
 			_v10p, _v10t = _aPi, _aTau
 		}
@@ -907,16 +938,21 @@ func BindFigure1(g *graph.Graph, s schedules.Schedule) (compile.Program, error) 
 					return schedules.Result{}, compile.ErrFallback
 				}
 				a := _f8.Coefficients[0]
-				mPi, mTau := _c0Pi*a*a, _c0Tau*a
-				if !(mPi > 0) || mPi > math.MaxFloat64 || mTau-mTau != 0 {
-					return schedules.Result{}, compile.ErrFallback
+				if a == 1 {
+					_oPi, _oTau = _c0Pi, _c0Tau
+				} else {
+					mPi, mTau := _c0Pi*a*a, _c0Tau*a
+					if !(mPi > 0) || mPi > math.MaxFloat64 || mTau-mTau != 0 {
+						return schedules.Result{}, compile.ErrFallback
+					}
+					_oPi, _oTau = mPi, mTau
 				}
-				_oPi, _oTau = mPi, mTau
 			}
 			_aPi, _aTau := _v4p-_m13p+_oPi, _v4t-_m13t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m13p, _m13t = _oPi, _oTau
 			_v4p, _v4t = _aPi, _aTau
 		}
@@ -963,9 +999,10 @@ func BindFigure1(g *graph.Graph, s schedules.Schedule) (compile.Program, error) 
 				_oPi, _oTau = ai*ai*_c0Pi*r2, ai*(s1*_c0Tau*r2+s2*_c2Tau*r1)
 			}
 			_aPi, _aTau := _v5p-_m15p+_oPi, _v5t-_m15t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m15p, _m15t = _oPi, _oTau
 			_v5p, _v5t = _aPi, _aTau
 		}
@@ -1012,9 +1049,10 @@ func BindFigure1(g *graph.Graph, s schedules.Schedule) (compile.Program, error) 
 				_oPi, _oTau = ai*ai*_c0Pi*r2, ai*(s1*_c0Tau*r2+s2*_c1Tau*r1)
 			}
 			_aPi, _aTau := _v6p-_m16p+_oPi, _v6t-_m16t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m16p, _m16t = _oPi, _oTau
 			_v6p, _v6t = _aPi, _aTau
 		}
@@ -1040,16 +1078,21 @@ func BindFigure1(g *graph.Graph, s schedules.Schedule) (compile.Program, error) 
 					return schedules.Result{}, compile.ErrFallback
 				}
 				a := _f10.Coefficients[0]
-				mPi, mTau := _c0Pi*a*a, _c0Tau*a
-				if !(mPi > 0) || mPi > math.MaxFloat64 || mTau-mTau != 0 {
-					return schedules.Result{}, compile.ErrFallback
+				if a == 1 {
+					_oPi, _oTau = _c0Pi, _c0Tau
+				} else {
+					mPi, mTau := _c0Pi*a*a, _c0Tau*a
+					if !(mPi > 0) || mPi > math.MaxFloat64 || mTau-mTau != 0 {
+						return schedules.Result{}, compile.ErrFallback
+					}
+					_oPi, _oTau = mPi, mTau
 				}
-				_oPi, _oTau = mPi, mTau
 			}
 			_aPi, _aTau := _v7p-_m18p+_oPi, _v7t-_m18t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m18p, _m18t = _oPi, _oTau
 			_v7p, _v7t = _aPi, _aTau
 		}
@@ -1073,9 +1116,10 @@ func BindFigure1(g *graph.Graph, s schedules.Schedule) (compile.Program, error) 
 				_oPi, _oTau = a*_c0Pi, a*_c0Tau
 			}
 			_aPi, _aTau := _v0p-_m5p+_oPi, _v0t-_m5t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m5p, _m5t = _oPi, _oTau
 			_v0p, _v0t = _aPi, _aTau
 		}
@@ -1099,9 +1143,10 @@ func BindFigure1(g *graph.Graph, s schedules.Schedule) (compile.Program, error) 
 				_oPi, _oTau = a*_c0Pi, a*_c0Tau
 			}
 			_aPi, _aTau := _v1p-_m7p+_oPi, _v1t-_m7t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m7p, _m7t = _oPi, _oTau
 			_v1p, _v1t = _aPi, _aTau
 		}
@@ -1125,9 +1170,10 @@ func BindFigure1(g *graph.Graph, s schedules.Schedule) (compile.Program, error) 
 				_oPi, _oTau = a*_c0Pi, a*_c0Tau
 			}
 			_aPi, _aTau := _v2p-_m9p+_oPi, _v2t-_m9t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m9p, _m9t = _oPi, _oTau
 			_v2p, _v2t = _aPi, _aTau
 		}
@@ -1151,11 +1197,15 @@ func BindFigure1(g *graph.Graph, s schedules.Schedule) (compile.Program, error) 
 				_oPi, _oTau = a*_c0Pi, a*_c0Tau
 			}
 			_aPi, _aTau := _v3p-_m11p+_oPi, _v3t-_m11t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m11p, _m11t = _oPi, _oTau
 			_v3p, _v3t = _aPi, _aTau
+		}
+		if _bad != 0 {
+			return schedules.Result{}, compile.ErrFallback
 		}
 	_done:
 		_msgs, _margs := g.State()
@@ -1253,6 +1303,7 @@ func BindNested(g *graph.Graph, s schedules.Schedule) (compile.Program, error) {
 		}
 		var _pass float64
 		var _err error
+		var _bad float64 // 0 while every marginal is finite
 		var _m0p, _m0t float64
 		var _m1p, _m1t float64
 		var _m2p, _m2t float64
@@ -1283,9 +1334,10 @@ func BindNested(g *graph.Graph, s schedules.Schedule) (compile.Program, error) {
 				_oPi, _oTau = inv, _f0.Mean*inv
 			}
 			_aPi, _aTau := _v0p-_m0p+_oPi, _v0t-_m0t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m0p, _m0t = _oPi, _oTau
 			_v0p, _v0t = _aPi, _aTau
 		}
@@ -1299,9 +1351,10 @@ func BindNested(g *graph.Graph, s schedules.Schedule) (compile.Program, error) {
 				_oPi, _oTau = inv, _f1.Mean*inv
 			}
 			_aPi, _aTau := _v1p-_m1p+_oPi, _v1t-_m1t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m1p, _m1t = _oPi, _oTau
 			_v1p, _v1t = _aPi, _aTau
 		}
@@ -1315,9 +1368,10 @@ func BindNested(g *graph.Graph, s schedules.Schedule) (compile.Program, error) {
 				_oPi, _oTau = inv, _f2.Mean*inv
 			}
 			_aPi, _aTau := _v2p-_m2p+_oPi, _v2t-_m2t+_oTau
-			if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+			if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 				return schedules.Result{}, compile.ErrFallback
 			}
+			_bad += _aTau - _aTau
 			_m2p, _m2t = _oPi, _oTau
 			_v2p, _v2t = _aPi, _aTau
 		}
@@ -1399,9 +1453,10 @@ func BindNested(g *graph.Graph, s schedules.Schedule) (compile.Program, error) {
 						_oPi, _oTau = (1-_d0)*_oPi+_d0*_m3p, (1-_d0)*_oTau+_d0*_m3t
 					}
 					_aPi, _aTau := _v3p-_m3p+_oPi, _v3t-_m3t+_oTau
-					if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+					if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 						return schedules.Result{}, compile.ErrFallback
 					}
+					_bad += _aTau - _aTau
 					var _dd float64
 					if _lo, _hi := min(_v3p, _aPi), max(_v3p, _aPi); _lo > 1e-50 && _hi < 1e50 && math.Abs(_v3t) < 1e100 && math.Abs(_aTau) < 1e100 {
 						_s := math.Sqrt(_lo)
@@ -1457,9 +1512,10 @@ func BindNested(g *graph.Graph, s schedules.Schedule) (compile.Program, error) {
 								_oPi, _oTau = (1-_d1)*_oPi+_d1*_m7p, (1-_d1)*_oTau+_d1*_m7t
 							}
 							_aPi, _aTau := _v4p-_m7p+_oPi, _v4t-_m7t+_oTau
-							if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+							if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 								return schedules.Result{}, compile.ErrFallback
 							}
+							_bad += _aTau - _aTau
 							var _dd float64
 							if _lo, _hi := min(_v4p, _aPi), max(_v4p, _aPi); _lo > 1e-50 && _hi < 1e50 && math.Abs(_v4t) < 1e100 && math.Abs(_aTau) < 1e100 {
 								_s := math.Sqrt(_lo)
@@ -1502,9 +1558,10 @@ func BindNested(g *graph.Graph, s schedules.Schedule) (compile.Program, error) {
 								_oPi, _oTau = (1-_d1)*_oPi+_d1*_m9p, (1-_d1)*_oTau+_d1*_m9t
 							}
 							_aPi, _aTau := _v4p-_m9p+_oPi, _v4t-_m9t+_oTau
-							if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+							if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 								return schedules.Result{}, compile.ErrFallback
 							}
+							_bad += _aTau - _aTau
 							var _dd float64
 							if _lo, _hi := min(_v4p, _aPi), max(_v4p, _aPi); _lo > 1e-50 && _hi < 1e50 && math.Abs(_v4t) < 1e100 && math.Abs(_aTau) < 1e100 {
 								_s := math.Sqrt(_lo)
@@ -1542,9 +1599,10 @@ func BindNested(g *graph.Graph, s schedules.Schedule) (compile.Program, error) {
 								_oPi, _oTau = (1-_d1)*_oPi+_d1*_m8p, (1-_d1)*_oTau+_d1*_m8t
 							}
 							_aPi, _aTau := _v3p-_m8p+_oPi, _v3t-_m8t+_oTau
-							if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+							if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 								return schedules.Result{}, compile.ErrFallback
 							}
+							_bad += _aTau - _aTau
 							var _dd float64
 							if _lo, _hi := min(_v3p, _aPi), max(_v3p, _aPi); _lo > 1e-50 && _hi < 1e50 && math.Abs(_v3t) < 1e100 && math.Abs(_aTau) < 1e100 {
 								_s := math.Sqrt(_lo)
@@ -1558,6 +1616,9 @@ func BindNested(g *graph.Graph, s schedules.Schedule) (compile.Program, error) {
 							}
 							_m8p, _m8t = _oPi, _oTau
 							_v3p, _v3t = _aPi, _aTau
+						}
+						if _bad != 0 {
+							return schedules.Result{}, compile.ErrFallback
 						}
 						_delta1 := _pass
 						_all1 = math.Max(_all1, _delta1)
@@ -1634,9 +1695,10 @@ func BindNested(g *graph.Graph, s schedules.Schedule) (compile.Program, error) {
 						_oPi, _oTau = (1-_d0)*_oPi+_d0*_m4p, (1-_d0)*_oTau+_d0*_m4t
 					}
 					_aPi, _aTau := _v0p-_m4p+_oPi, _v0t-_m4t+_oTau
-					if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+					if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 						return schedules.Result{}, compile.ErrFallback
 					}
+					_bad += _aTau - _aTau
 					var _dd float64
 					if _lo, _hi := min(_v0p, _aPi), max(_v0p, _aPi); _lo > 1e-50 && _hi < 1e50 && math.Abs(_v0t) < 1e100 && math.Abs(_aTau) < 1e100 {
 						_s := math.Sqrt(_lo)
@@ -1715,9 +1777,10 @@ func BindNested(g *graph.Graph, s schedules.Schedule) (compile.Program, error) {
 						_oPi, _oTau = (1-_d0)*_oPi+_d0*_m5p, (1-_d0)*_oTau+_d0*_m5t
 					}
 					_aPi, _aTau := _v1p-_m5p+_oPi, _v1t-_m5t+_oTau
-					if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+					if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 						return schedules.Result{}, compile.ErrFallback
 					}
+					_bad += _aTau - _aTau
 					var _dd float64
 					if _lo, _hi := min(_v1p, _aPi), max(_v1p, _aPi); _lo > 1e-50 && _hi < 1e50 && math.Abs(_v1t) < 1e100 && math.Abs(_aTau) < 1e100 {
 						_s := math.Sqrt(_lo)
@@ -1796,9 +1859,10 @@ func BindNested(g *graph.Graph, s schedules.Schedule) (compile.Program, error) {
 						_oPi, _oTau = (1-_d0)*_oPi+_d0*_m6p, (1-_d0)*_oTau+_d0*_m6t
 					}
 					_aPi, _aTau := _v2p-_m6p+_oPi, _v2t-_m6t+_oTau
-					if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+					if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 						return schedules.Result{}, compile.ErrFallback
 					}
+					_bad += _aTau - _aTau
 					var _dd float64
 					if _lo, _hi := min(_v2p, _aPi), max(_v2p, _aPi); _lo > 1e-50 && _hi < 1e50 && math.Abs(_v2t) < 1e100 && math.Abs(_aTau) < 1e100 {
 						_s := math.Sqrt(_lo)
@@ -1832,19 +1896,24 @@ func BindNested(g *graph.Graph, s schedules.Schedule) (compile.Program, error) {
 						ai := 1.0
 						_ = ai
 						a := _f6.Coefficients[0]
-						mPi, mTau := _c1Pi/(a*a), _c1Tau/a
-						if !(mPi > 0) || mPi > math.MaxFloat64 || mTau-mTau != 0 {
-							return schedules.Result{}, compile.ErrFallback
+						if a == 1 {
+							_oPi, _oTau = _c1Pi, _c1Tau
+						} else {
+							mPi, mTau := _c1Pi/(a*a), _c1Tau/a
+							if !(mPi > 0) || mPi > math.MaxFloat64 || mTau-mTau != 0 {
+								return schedules.Result{}, compile.ErrFallback
+							}
+							_oPi, _oTau = mPi, mTau
 						}
-						_oPi, _oTau = mPi, mTau
 					}
 					if _d0 > 0 {
 						_oPi, _oTau = (1-_d0)*_oPi+_d0*_m10p, (1-_d0)*_oTau+_d0*_m10t
 					}
 					_aPi, _aTau := _v5p-_m10p+_oPi, _v5t-_m10t+_oTau
-					if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+					if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 						return schedules.Result{}, compile.ErrFallback
 					}
+					_bad += _aTau - _aTau
 					var _dd float64
 					if _lo, _hi := min(_v5p, _aPi), max(_v5p, _aPi); _lo > 1e-50 && _hi < 1e50 && math.Abs(_v5t) < 1e100 && math.Abs(_aTau) < 1e100 {
 						_s := math.Sqrt(_lo)
@@ -1887,9 +1956,10 @@ func BindNested(g *graph.Graph, s schedules.Schedule) (compile.Program, error) {
 						_oPi, _oTau = (1-_d0)*_oPi+_d0*_m12p, (1-_d0)*_oTau+_d0*_m12t
 					}
 					_aPi, _aTau := _v5p-_m12p+_oPi, _v5t-_m12t+_oTau
-					if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+					if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 						return schedules.Result{}, compile.ErrFallback
 					}
+					_bad += _aTau - _aTau
 					var _dd float64
 					if _lo, _hi := min(_v5p, _aPi), max(_v5p, _aPi); _lo > 1e-50 && _hi < 1e50 && math.Abs(_v5t) < 1e100 && math.Abs(_aTau) < 1e100 {
 						_s := math.Sqrt(_lo)
@@ -1926,19 +1996,24 @@ func BindNested(g *graph.Graph, s schedules.Schedule) (compile.Program, error) {
 							return schedules.Result{}, compile.ErrFallback
 						}
 						a := _f6.Coefficients[0]
-						mPi, mTau := _c0Pi*a*a, _c0Tau*a
-						if !(mPi > 0) || mPi > math.MaxFloat64 || mTau-mTau != 0 {
-							return schedules.Result{}, compile.ErrFallback
+						if a == 1 {
+							_oPi, _oTau = _c0Pi, _c0Tau
+						} else {
+							mPi, mTau := _c0Pi*a*a, _c0Tau*a
+							if !(mPi > 0) || mPi > math.MaxFloat64 || mTau-mTau != 0 {
+								return schedules.Result{}, compile.ErrFallback
+							}
+							_oPi, _oTau = mPi, mTau
 						}
-						_oPi, _oTau = mPi, mTau
 					}
 					if _d0 > 0 {
 						_oPi, _oTau = (1-_d0)*_oPi+_d0*_m11p, (1-_d0)*_oTau+_d0*_m11t
 					}
 					_aPi, _aTau := _v0p-_m11p+_oPi, _v0t-_m11t+_oTau
-					if !(_aPi > 0 && _aPi-_aPi == 0 && _aTau-_aTau == 0 && _oPi-_oPi == 0 && _oTau-_oTau == 0) {
+					if !(_aPi > 0 && _aPi <= math.MaxFloat64) {
 						return schedules.Result{}, compile.ErrFallback
 					}
+					_bad += _aTau - _aTau
 					var _dd float64
 					if _lo, _hi := min(_v0p, _aPi), max(_v0p, _aPi); _lo > 1e-50 && _hi < 1e50 && math.Abs(_v0t) < 1e100 && math.Abs(_aTau) < 1e100 {
 						_s := math.Sqrt(_lo)
@@ -1953,6 +2028,9 @@ func BindNested(g *graph.Graph, s schedules.Schedule) (compile.Program, error) {
 					_m11p, _m11t = _oPi, _oTau
 					_v0p, _v0t = _aPi, _aTau
 				}
+				if _bad != 0 {
+					return schedules.Result{}, compile.ErrFallback
+				}
 				_delta0 := _pass
 				_all0 = math.Max(_all0, _delta0)
 				_inner0 += _br0.Iterations
@@ -1962,6 +2040,9 @@ func BindNested(g *graph.Graph, s schedules.Schedule) (compile.Program, error) {
 				}
 			}
 			_res = compile.Merge(_res, _lr0)
+		}
+		if _bad != 0 {
+			return schedules.Result{}, compile.ErrFallback
 		}
 	_done:
 		_msgs, _margs := g.State()
