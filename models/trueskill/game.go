@@ -34,7 +34,7 @@ type Game struct {
 // NewGame builds the factor graph and schedule of m, and binds the
 // program compiled for its shape, if the package has one (see Compiled).
 func (p Params) NewGame(m Match) (*Game, error) {
-	if err := p.check(m); err != nil {
+	if err := p.check(&m); err != nil {
 		return nil, err
 	}
 	gm, err := p.newGame(m)
@@ -64,19 +64,19 @@ func (gm *Game) bind() {
 func (gm *Game) Compiled() bool { return gm.program != nil }
 
 // check validates the parameters and the match.
-func (p Params) check(m Match) error {
+func (p Params) check(m *Match) error {
 	if err := p.Validate(); err != nil {
 		return err
 	}
-	return p.checkMatch(m)
+	return checkMatch(&p, m)
 }
 
 // checkMatch validates m against parameters already validated.
-func (p Params) checkMatch(m Match) error {
+func checkMatch(p *Params, m *Match) error {
 	if err := m.validate(); err != nil {
 		return err
 	}
-	return p.checkPairs(m)
+	return checkPairs(p, m)
 }
 
 func (p Params) newGame(m Match) (*Game, error) {
@@ -222,7 +222,7 @@ func (p Params) newGame(m Match) (*Game, error) {
 // set loads the ratings and weights of m, a match of the game's shape, into
 // the prior and team factors. Without weights the coefficients are the 1s
 // the game was built with (weights are part of the shape).
-func (gm *Game) set(m Match) {
+func (gm *Game) set(m *Match) {
 	tau2 := gm.params.Tau * gm.params.Tau
 	for j, team := range m.Teams {
 		for i, r := range team {

@@ -20,7 +20,7 @@ type Match struct {
 }
 
 // validate checks a match against p.
-func (m Match) validate() error {
+func (m *Match) validate() error {
 	if len(m.Teams) < 2 {
 		return inputErr("Teams", ErrTooFewTeams, float64(len(m.Teams)))
 	}
@@ -57,7 +57,7 @@ func (m Match) validate() error {
 }
 
 // played reports whether team j has a player with positive weight.
-func (m Match) played(j int) bool {
+func (m *Match) played(j int) bool {
 	if m.Weights == nil {
 		return true
 	}
@@ -69,7 +69,7 @@ func (m Match) played(j int) bool {
 	return false
 }
 
-func (m Match) weight(j, i int) float64 {
+func (m *Match) weight(j, i int) float64 {
 	if m.Weights == nil {
 		return 1
 	}
@@ -77,7 +77,7 @@ func (m Match) weight(j, i int) float64 {
 }
 
 // order returns the team indices sorted stably by rank (best first).
-func (m Match) order() []int {
+func (m *Match) order() []int {
 	idx := make([]int, len(m.Teams))
 	for j := range idx {
 		idx[j] = j
@@ -89,6 +89,6 @@ func (m Match) order() []int {
 }
 
 // drawn reports whether the teams at sorted positions k and k+1 drew.
-func (m Match) drawn(order []int, k int) bool {
+func (m *Match) drawn(order []int, k int) bool {
 	return m.Ranks != nil && m.Ranks[order[k]] == m.Ranks[order[k+1]]
 }

@@ -105,7 +105,7 @@ func (p Params) OutcomeProbabilities(a, b []Rating) (win, draw, loss float64, er
 	if err := p.Validate(); err != nil {
 		return 0, 0, 0, err
 	}
-	if err := (Match{Teams: [][]Rating{a, b}}).validate(); err != nil {
+	if err := (&Match{Teams: [][]Rating{a, b}}).validate(); err != nil {
 		return 0, 0, 0, err
 	}
 	var mu, c2 float64

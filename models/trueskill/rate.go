@@ -30,7 +30,7 @@ type Result struct {
 // run the Figure 1 graph. ctx cancels the iteration of large games. Rate
 // builds what it needs on every call; a Rater reuses it.
 func (p Params) Rate(ctx context.Context, m Match) (Result, error) {
-	if err := p.check(m); err != nil {
+	if err := p.check(&m); err != nil {
 		return Result{}, err
 	}
 	if len(m.Teams) == 2 {
@@ -46,7 +46,7 @@ func (p Params) Rate(ctx context.Context, m Match) (Result, error) {
 
 // RateGraph rates m by running the factor graph, whatever its size.
 func (p Params) RateGraph(ctx context.Context, m Match) (Result, error) {
-	if err := p.check(m); err != nil {
+	if err := p.check(&m); err != nil {
 		return Result{}, err
 	}
 	gm, err := p.newGame(m) // used once: not worth binding a compiled program
@@ -60,7 +60,7 @@ func (p Params) RateGraph(ctx context.Context, m Match) (Result, error) {
 // teams that took no part (all weights 0) except one facing a single
 // opponent: such a team's performance is exactly 0, and between two other
 // teams it can make the ranking impossible (0 > t + ε and t > 0 + ε).
-func (p Params) checkPairs(m Match) error {
+func checkPairs(p *Params, m *Match) error {
 	for j := range m.Teams {
 		if !m.played(j) && (len(m.Teams) > 2 || !m.played(1-j)) {
 			return inputErr("Weights", ErrZeroWeights, 0, j)

@@ -30,20 +30,20 @@ type Rater struct {
 func (p Params) NewRater() *Rater { return &Rater{p: p, pErr: p.Validate(), games: map[string]*Game{}} }
 
 // check is Params.check with the parameters validated once.
-func (r *Rater) check(m Match) error {
+func (r *Rater) check(m *Match) error {
 	if r.pErr != nil {
 		return r.pErr
 	}
-	return r.p.checkMatch(m)
+	return checkMatch(&r.p, m)
 }
 
 // Rate rates m: the two-team closed form, or the Figure 1 graph.
 func (r *Rater) Rate(ctx context.Context, m Match) (Result, error) {
-	if err := r.check(m); err != nil {
+	if err := r.check(&m); err != nil {
 		return Result{}, err
 	}
 	if len(m.Teams) != 2 {
-		return r.rateGraph(ctx, m)
+		return r.rateGraph(ctx, &m)
 	}
 	out := r.two[:]
 	for j := range out {
@@ -58,20 +58,20 @@ func (r *Rater) Rate(ctx context.Context, m Match) (Result, error) {
 // RateGraph rates m through the factor graph, whatever its size, reusing
 // the graph of an earlier match of the same shape.
 func (r *Rater) RateGraph(ctx context.Context, m Match) (Result, error) {
-	if err := r.check(m); err != nil {
+	if err := r.check(&m); err != nil {
 		return Result{}, err
 	}
-	return r.rateGraph(ctx, m)
+	return r.rateGraph(ctx, &m)
 }
 
-func (r *Rater) rateGraph(ctx context.Context, m Match) (Result, error) {
+func (r *Rater) rateGraph(ctx context.Context, m *Match) (Result, error) {
 	r.key = m.appendShape(r.key[:0])
 	gm := r.last
 	if gm == nil || string(r.key) != string(r.lastK) { // a stream often repeats one shape
 		var ok bool
 		if gm, ok = r.games[string(r.key)]; !ok {
 			var err error
-			if gm, err = r.p.newGame(m); err != nil {
+			if gm, err = r.p.newGame(*m); err != nil {
 				return Result{}, err
 			}
 			gm.bind()
@@ -86,7 +86,7 @@ func (r *Rater) rateGraph(ctx context.Context, m Match) (Result, error) {
 // appendShape appends a key identifying the graph m needs: the team sizes,
 // the teams in rank order with the draws between them, and whether weights
 // are given.
-func (m Match) appendShape(key []byte) []byte {
+func (m *Match) appendShape(key []byte) []byte {
 	key = binary.AppendUvarint(key, uint64(len(m.Teams)))
 	for _, t := range m.Teams {
 		key = binary.AppendUvarint(key, uint64(len(t)))
