@@ -15,7 +15,7 @@ func TestProductLog(t *testing.T) {
 		{math.SmallestNonzeroFloat64, math.MaxFloat64, 0.5},
 	}
 	for _, xs := range cases {
-		pl := newProductLog()
+		var pl productLog
 		want := 0.0
 		for _, x := range xs {
 			pl.mul(x)
@@ -25,7 +25,7 @@ func TestProductLog(t *testing.T) {
 			t.Errorf("%v: log Π = %v, want %v", xs, got, want)
 		}
 	}
-	pl := newProductLog()
+	var pl productLog
 	pl.mul(3)
 	pl.mul(0)
 	if got := pl.log(); !math.IsInf(got, -1) {
