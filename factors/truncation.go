@@ -184,3 +184,17 @@ if !(tr.OneMinusW > 0) {
 r := 1 / tr.OneMinusW
 %[5]s, %[6]s = %[3]s*tr.W*r, (%[4]s*tr.W+sc*tr.V)*r`, self, fail, pi, tau, out[0], out[1], fn)
 }
+
+// GoLogEvidence writes LogAverageFactor as Go for package
+// schedules/compile: log Φ((μ − ε)/σ) for a proper cavity.
+func (*GreaterThan) GoLogEvidence(self string, cavity func(int) (string, string), out [3]string, _ string) (string, bool, error) {
+	pi, tau := cavity(0)
+	return fmt.Sprintf("sc := math.Sqrt(%[1]s)\n%[3]s = messages.LogNormCDF(%[2]s/sc - %[4]s.Margin*sc)", pi, tau, out[0], self), false, nil
+}
+
+// GoLogEvidence writes LogAverageFactor as Go for package
+// schedules/compile: log P(|x| ≤ ε) for a proper cavity.
+func (*Within) GoLogEvidence(self string, cavity func(int) (string, string), out [3]string, _ string) (string, bool, error) {
+	pi, tau := cavity(0)
+	return fmt.Sprintf("sc := math.Sqrt(%[1]s)\n%[3]s = messages.LogWithinMass(%[2]s/sc, %[4]s.Margin*sc)", pi, tau, out[0], self), false, nil
+}

@@ -306,3 +306,23 @@ func (w *WeightedSum) GoMessage(i int, self string, cavity func(int) (string, st
 	}
 	return b.String(), nil
 }
+
+// GoLogEvidence writes LogAverageFactorTerm as Go for package
+// schedules/compile: constraintMoments over proper cavities, then
+// log N(0; mean, variance).
+func (w *WeightedSum) GoLogEvidence(self string, cavity func(int) (string, string), out [3]string, fail string) (string, bool, error) {
+	n := len(w.Coefficients)
+	var b strings.Builder
+	fmt.Fprintf(&b, "if len(%s.Coefficients) != %d {\n%s\n}\n", self, n, fail)
+	b.WriteString("var mean, variance float64\n")
+	for k := 0; k <= n; k++ {
+		pi, tau := cavity(k)
+		a := "-1.0" // x − aᵀy = 0
+		if k > 0 {
+			a = fmt.Sprintf("%s.Coefficients[%d]", self, k-1)
+		}
+		fmt.Fprintf(&b, "{\na := %s\nmean += a * (%s / %s)\nvariance += a * a * (1 / %s)\n}\n", a, tau, pi, pi)
+	}
+	b.WriteString(goDensityTerm("mean", "variance", out, fail))
+	return b.String(), true, nil
+}

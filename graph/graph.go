@@ -533,6 +533,9 @@ func (s *EvidenceSum) AddTerm(t LogTerm) {
 	s.norms += t.Norm
 }
 
+// Norm adds n to the count of log √(2π) subtracted.
+func (s *EvidenceSum) Norm(n float64) { s.norms += n }
+
 // Mul multiplies x into the product whose logarithm is subtracted halved.
 func (s *EvidenceSum) Mul(x float64) { s.prod.mul(x) }
 
@@ -573,6 +576,16 @@ type productLog struct {
 }
 
 func (pl *productLog) mul(x float64) {
+	// The common case in one test, small enough to inline: the product
+	// stays in range (which excludes x = 0, ±Inf, NaN and an empty product).
+	if p := pl.p * x; p >= 1e-200 && p <= 1e200 {
+		pl.p = p
+		return
+	}
+	pl.mulSlow(x)
+}
+
+func (pl *productLog) mulSlow(x float64) {
 	if !(x >= 1e-100 && x <= 1e100) {
 		pl.logs += math.Log(x)
 		return
@@ -608,10 +621,8 @@ func (k *kahan) value() float64 {
 }
 
 func (k *kahan) add(x float64) {
-	if math.IsInf(x, 0) || math.IsInf(k.sum, 0) {
-		k.sum += x // a zero-probability term; the compensation does not apply
-		return
-	}
+	// An infinite term (zero probability) makes the compensation NaN;
+	// value returns the infinite sum then.
 	t := k.sum + x
 	if math.Abs(k.sum) >= math.Abs(x) {
 		k.c += (k.sum - t) + x

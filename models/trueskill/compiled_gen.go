@@ -4,18 +4,18 @@ package trueskill
 
 import (
 	"context"
+	"math"
 
 	"github.com/skillgraph/skillgraph/factors"
 	"github.com/skillgraph/skillgraph/graph"
 	"github.com/skillgraph/skillgraph/messages"
 	"github.com/skillgraph/skillgraph/schedules"
 	"github.com/skillgraph/skillgraph/schedules/compile"
-	"math"
 )
 
 // compiledProgram returns the compiled program whose structure g and s have, or
 // compile.ErrNotCompiled.
-func compiledProgram(g *graph.Graph, s schedules.Schedule) (compile.Program, error) {
+func compiledProgram(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) {
 	fp, err := compile.Fingerprint(g, s)
 	if err != nil {
 		return nil, err
@@ -62,7 +62,7 @@ func compiledProgram(g *graph.Graph, s schedules.Schedule) (compile.Program, err
 }
 
 // program1v1 binds the program compiled from two teams of 1, one winning to g and s.
-func program1v1(g *graph.Graph, s schedules.Schedule) (compile.Program, error) {
+func program1v1(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) {
 	_, err := compile.Bind(g, s, "fcbeb212a3ca3cb690eeed94d9bb033f")
 	if err != nil {
 		return nil, err
@@ -99,7 +99,7 @@ func program1v1(g *graph.Graph, s schedules.Schedule) (compile.Program, error) {
 	if !ok {
 		return nil, compile.FactorMismatch(g, 7, "*factors.GreaterThan")
 	}
-	return func(ctx context.Context) (schedules.Result, error) {
+	return compile.NewProgram(g, func(ctx context.Context) (schedules.Result, error) {
 		if g.NumObserved() > 0 {
 			return schedules.Result{}, compile.ErrFallback
 		}
@@ -629,11 +629,617 @@ func program1v1(g *graph.Graph, s schedules.Schedule) (compile.Program, error) {
 		_vs[5] = messages.Gaussian{Pi: _v5p, Tau: _v5t}
 		_vs[6] = messages.Gaussian{Pi: _v6p, Tau: _v6t}
 		return _res, _err
-	}, nil
+	}, func() (float64, error) {
+		if g.NumObserved() > 0 {
+			return 0, compile.ErrFallback
+		}
+		_msgs, _margs := g.State()
+		_ms, _vs := _msgs[:14], _margs[:7]
+		_m0p, _m0t := _ms[0].Pi, _ms[0].Tau
+		_m1p, _m1t := _ms[1].Pi, _ms[1].Tau
+		_m2p, _m2t := _ms[2].Pi, _ms[2].Tau
+		_m3p, _m3t := _ms[3].Pi, _ms[3].Tau
+		_m4p, _m4t := _ms[4].Pi, _ms[4].Tau
+		_m5p, _m5t := _ms[5].Pi, _ms[5].Tau
+		_m6p, _m6t := _ms[6].Pi, _ms[6].Tau
+		_m7p, _m7t := _ms[7].Pi, _ms[7].Tau
+		_m8p, _m8t := _ms[8].Pi, _ms[8].Tau
+		_m9p, _m9t := _ms[9].Pi, _ms[9].Tau
+		_m10p, _m10t := _ms[10].Pi, _ms[10].Tau
+		_m11p, _m11t := _ms[11].Pi, _ms[11].Tau
+		_m12p, _m12t := _ms[12].Pi, _ms[12].Tau
+		_m13p, _m13t := _ms[13].Pi, _ms[13].Tau
+		_v0p, _v0t := _vs[0].Pi, _vs[0].Tau
+		_v1p, _v1t := _vs[1].Pi, _vs[1].Tau
+		_v2p, _v2t := _vs[2].Pi, _vs[2].Tau
+		_v3p, _v3t := _vs[3].Pi, _vs[3].Tau
+		_v4p, _v4t := _vs[4].Pi, _vs[4].Tau
+		_v5p, _v5t := _vs[5].Pi, _vs[5].Tau
+		_v6p, _v6t := _vs[6].Pi, _vs[6].Tau
+		_bad := 0.0 + (_m0p - _m0p) + (_m0t - _m0t) + (_m1p - _m1p) + (_m1t - _m1t) + (_m2p - _m2p) + (_m2t - _m2t) + (_m3p - _m3p) + (_m3t - _m3t) + (_m4p - _m4p) + (_m4t - _m4t) + (_m5p - _m5p) + (_m5t - _m5t) + (_m6p - _m6p) + (_m6t - _m6t) + (_m7p - _m7p) + (_m7t - _m7t) + (_m8p - _m8p) + (_m8t - _m8t) + (_m9p - _m9p) + (_m9t - _m9t) + (_m10p - _m10p) + (_m10t - _m10t) + (_m11p - _m11p) + (_m11t - _m11t) + (_m12p - _m12p) + (_m12t - _m12t) + (_m13p - _m13p) + (_m13t - _m13t)
+		_bad += (_v0p - _v0p) + (_v0t - _v0t)
+		_bad += (_v1p - _v1p) + (_v1t - _v1t)
+		_bad += (_v2p - _v2p) + (_v2t - _v2t)
+		_bad += (_v3p - _v3p) + (_v3t - _v3t)
+		_bad += (_v4p - _v4p) + (_v4t - _v4t)
+		_bad += (_v5p - _v5p) + (_v5t - _v5t)
+		_bad += (_v6p - _v6p) + (_v6t - _v6t)
+		if _bad != 0 {
+			return 0, compile.ErrFallback
+		}
+		var _sum graph.EvidenceSum
+		{ // N(s1; 25, 25.01)
+			_c0Pi, _c0Tau := _v0p-_m0p, _v0t-_m0t
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v0p) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v0p) {
+					return 0, compile.ErrFallback
+				}
+				_c0Pi, _c0Tau = 0.0+_m3p, 0.0+_m3t
+				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			var _eq, _ev, _en float64
+			{
+				d, v := _f0.Mean-_c0Tau/_c0Pi, _f0.Variance+1/_c0Pi
+				if !(v > 0) || v > math.MaxFloat64 {
+					return 0, compile.ErrFallback
+				}
+				_eq, _ev, _en = -0.5*d*d/v, v, 1
+			}
+			_sum.Add(_eq)
+			_sum.Mul(_ev)
+			_sum.Norm(_en)
+		}
+		{ // N(s2; 26, 25.01)
+			_c0Pi, _c0Tau := _v1p-_m1p, _v1t-_m1t
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v1p) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v1p) {
+					return 0, compile.ErrFallback
+				}
+				_c0Pi, _c0Tau = 0.0+_m5p, 0.0+_m5t
+				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			var _eq, _ev, _en float64
+			{
+				d, v := _f1.Mean-_c0Tau/_c0Pi, _f1.Variance+1/_c0Pi
+				if !(v > 0) || v > math.MaxFloat64 {
+					return 0, compile.ErrFallback
+				}
+				_eq, _ev, _en = -0.5*d*d/v, v, 1
+			}
+			_sum.Add(_eq)
+			_sum.Mul(_ev)
+			_sum.Norm(_en)
+		}
+		{ // N(p1; s1, 17.36)
+			_c0Pi, _c0Tau := _v2p-_m2p, _v2t-_m2t
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v2p) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v2p) {
+					return 0, compile.ErrFallback
+				}
+				_c0Pi, _c0Tau = 0.0+_m7p, 0.0+_m7t
+				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			_c1Pi, _c1Tau := _v0p-_m3p, _v0t-_m3t
+			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v0p) {
+				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v0p) {
+					return 0, compile.ErrFallback
+				}
+				_c1Pi, _c1Tau = 0.0+_m0p, 0.0+_m0t
+				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			var _eq, _ev, _en float64
+			{
+				d, v := _c0Tau/_c0Pi-_c1Tau/_c1Pi, 1/_c0Pi+1/_c1Pi+_f2.Variance
+				if !(v > 0) || v > math.MaxFloat64 {
+					return 0, compile.ErrFallback
+				}
+				_eq, _ev, _en = -0.5*d*d/v, v, 1
+			}
+			_sum.Add(_eq)
+			_sum.Mul(_ev)
+			_sum.Norm(_en)
+		}
+		{ // N(p2; s2, 17.36)
+			_c0Pi, _c0Tau := _v3p-_m4p, _v3t-_m4t
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v3p) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v3p) {
+					return 0, compile.ErrFallback
+				}
+				_c0Pi, _c0Tau = 0.0+_m9p, 0.0+_m9t
+				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			_c1Pi, _c1Tau := _v1p-_m5p, _v1t-_m5t
+			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v1p) {
+				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v1p) {
+					return 0, compile.ErrFallback
+				}
+				_c1Pi, _c1Tau = 0.0+_m1p, 0.0+_m1t
+				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			var _eq, _ev, _en float64
+			{
+				d, v := _c0Tau/_c0Pi-_c1Tau/_c1Pi, 1/_c0Pi+1/_c1Pi+_f3.Variance
+				if !(v > 0) || v > math.MaxFloat64 {
+					return 0, compile.ErrFallback
+				}
+				_eq, _ev, _en = -0.5*d*d/v, v, 1
+			}
+			_sum.Add(_eq)
+			_sum.Mul(_ev)
+			_sum.Norm(_en)
+		}
+		{ // t1 = p1
+			_c0Pi, _c0Tau := _v4p-_m6p, _v4t-_m6t
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v4p) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v4p) {
+					return 0, compile.ErrFallback
+				}
+				_c0Pi, _c0Tau = 0.0+_m11p, 0.0+_m11t
+				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			_c1Pi, _c1Tau := _v2p-_m7p, _v2t-_m7t
+			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v2p) {
+				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v2p) {
+					return 0, compile.ErrFallback
+				}
+				_c1Pi, _c1Tau = 0.0+_m2p, 0.0+_m2t
+				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			var _eq, _ev, _en float64
+			{
+				if len(_f4.Coefficients) != 1 {
+					return 0, compile.ErrFallback
+				}
+				var mean, variance float64
+				{
+					a := -1.0
+					mean += a * (_c0Tau / _c0Pi)
+					variance += a * a * (1 / _c0Pi)
+				}
+				{
+					a := _f4.Coefficients[0]
+					mean += a * (_c1Tau / _c1Pi)
+					variance += a * a * (1 / _c1Pi)
+				}
+				d, v := mean, variance
+				if !(v > 0) || v > math.MaxFloat64 {
+					return 0, compile.ErrFallback
+				}
+				_eq, _ev, _en = -0.5*d*d/v, v, 1
+			}
+			_sum.Add(_eq)
+			_sum.Mul(_ev)
+			_sum.Norm(_en)
+		}
+		{ // t2 = p2
+			_c0Pi, _c0Tau := _v5p-_m8p, _v5t-_m8t
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v5p) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v5p) {
+					return 0, compile.ErrFallback
+				}
+				_c0Pi, _c0Tau = 0.0+_m12p, 0.0+_m12t
+				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			_c1Pi, _c1Tau := _v3p-_m9p, _v3t-_m9t
+			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v3p) {
+				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v3p) {
+					return 0, compile.ErrFallback
+				}
+				_c1Pi, _c1Tau = 0.0+_m4p, 0.0+_m4t
+				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			var _eq, _ev, _en float64
+			{
+				if len(_f5.Coefficients) != 1 {
+					return 0, compile.ErrFallback
+				}
+				var mean, variance float64
+				{
+					a := -1.0
+					mean += a * (_c0Tau / _c0Pi)
+					variance += a * a * (1 / _c0Pi)
+				}
+				{
+					a := _f5.Coefficients[0]
+					mean += a * (_c1Tau / _c1Pi)
+					variance += a * a * (1 / _c1Pi)
+				}
+				d, v := mean, variance
+				if !(v > 0) || v > math.MaxFloat64 {
+					return 0, compile.ErrFallback
+				}
+				_eq, _ev, _en = -0.5*d*d/v, v, 1
+			}
+			_sum.Add(_eq)
+			_sum.Mul(_ev)
+			_sum.Norm(_en)
+		}
+		{ // d1 = t1 − t2
+			_c0Pi, _c0Tau := _v6p-_m10p, _v6t-_m10t
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v6p) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v6p) {
+					return 0, compile.ErrFallback
+				}
+				_c0Pi, _c0Tau = 0.0+_m13p, 0.0+_m13t
+				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			_c1Pi, _c1Tau := _v4p-_m11p, _v4t-_m11t
+			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v4p) {
+				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v4p) {
+					return 0, compile.ErrFallback
+				}
+				_c1Pi, _c1Tau = 0.0+_m6p, 0.0+_m6t
+				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			_c2Pi, _c2Tau := _v5p-_m12p, _v5t-_m12t
+			if !(_c2Pi > 0 && _c2Pi >= 1e-6*_v5p) {
+				if !(_c2Pi == 0 || _c2Pi < 1e-6*_v5p) {
+					return 0, compile.ErrFallback
+				}
+				_c2Pi, _c2Tau = 0.0+_m8p, 0.0+_m8t
+				if !(_c2Pi > 0 && _c2Pi < math.MaxFloat64 && _c2Tau-_c2Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			var _eq, _ev, _en float64
+			{
+				if len(_f6.Coefficients) != 2 {
+					return 0, compile.ErrFallback
+				}
+				var mean, variance float64
+				{
+					a := -1.0
+					mean += a * (_c0Tau / _c0Pi)
+					variance += a * a * (1 / _c0Pi)
+				}
+				{
+					a := _f6.Coefficients[0]
+					mean += a * (_c1Tau / _c1Pi)
+					variance += a * a * (1 / _c1Pi)
+				}
+				{
+					a := _f6.Coefficients[1]
+					mean += a * (_c2Tau / _c2Pi)
+					variance += a * a * (1 / _c2Pi)
+				}
+				d, v := mean, variance
+				if !(v > 0) || v > math.MaxFloat64 {
+					return 0, compile.ErrFallback
+				}
+				_eq, _ev, _en = -0.5*d*d/v, v, 1
+			}
+			_sum.Add(_eq)
+			_sum.Mul(_ev)
+			_sum.Norm(_en)
+		}
+		{ // I(d1 > 0.7405)
+			_c0Pi, _c0Tau := _v6p-_m13p, _v6t-_m13t
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v6p) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v6p) {
+					return 0, compile.ErrFallback
+				}
+				_c0Pi, _c0Tau = 0.0+_m10p, 0.0+_m10t
+				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			var _eq float64
+			{
+				sc := math.Sqrt(_c0Pi)
+				_eq = messages.LogNormCDF(_c0Tau/sc - _f7.Margin*sc)
+			}
+			_sum.Add(_eq)
+		}
+		{ // s1
+			if !(_v0p > 0 && _v0p <= math.MaxFloat64) {
+				return 0, compile.ErrFallback
+			}
+			center := _v0t / _v0p
+			var quad float64
+			{
+				cPi, cTau := _v0p-_m0p, _v0t-_m0t
+				if !(cPi > 0 && cPi >= 1e-6*_v0p) {
+					if !(cPi == 0 || cPi < 1e-6*_v0p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m3p, 0.0+_m3t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v0p)
+			}
+			{
+				cPi, cTau := _v0p-_m3p, _v0t-_m3t
+				if !(cPi > 0 && cPi >= 1e-6*_v0p) {
+					if !(cPi == 0 || cPi < 1e-6*_v0p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m0p, 0.0+_m0t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v0p)
+			}
+			_sum.Mul(_v0p)
+			_sum.Add(quad)
+			_sum.Norm(-1)
+		}
+		{ // s2
+			if !(_v1p > 0 && _v1p <= math.MaxFloat64) {
+				return 0, compile.ErrFallback
+			}
+			center := _v1t / _v1p
+			var quad float64
+			{
+				cPi, cTau := _v1p-_m1p, _v1t-_m1t
+				if !(cPi > 0 && cPi >= 1e-6*_v1p) {
+					if !(cPi == 0 || cPi < 1e-6*_v1p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m5p, 0.0+_m5t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v1p)
+			}
+			{
+				cPi, cTau := _v1p-_m5p, _v1t-_m5t
+				if !(cPi > 0 && cPi >= 1e-6*_v1p) {
+					if !(cPi == 0 || cPi < 1e-6*_v1p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m1p, 0.0+_m1t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v1p)
+			}
+			_sum.Mul(_v1p)
+			_sum.Add(quad)
+			_sum.Norm(-1)
+		}
+		{ // p1
+			if !(_v2p > 0 && _v2p <= math.MaxFloat64) {
+				return 0, compile.ErrFallback
+			}
+			center := _v2t / _v2p
+			var quad float64
+			{
+				cPi, cTau := _v2p-_m2p, _v2t-_m2t
+				if !(cPi > 0 && cPi >= 1e-6*_v2p) {
+					if !(cPi == 0 || cPi < 1e-6*_v2p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m7p, 0.0+_m7t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v2p)
+			}
+			{
+				cPi, cTau := _v2p-_m7p, _v2t-_m7t
+				if !(cPi > 0 && cPi >= 1e-6*_v2p) {
+					if !(cPi == 0 || cPi < 1e-6*_v2p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m2p, 0.0+_m2t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v2p)
+			}
+			_sum.Mul(_v2p)
+			_sum.Add(quad)
+			_sum.Norm(-1)
+		}
+		{ // p2
+			if !(_v3p > 0 && _v3p <= math.MaxFloat64) {
+				return 0, compile.ErrFallback
+			}
+			center := _v3t / _v3p
+			var quad float64
+			{
+				cPi, cTau := _v3p-_m4p, _v3t-_m4t
+				if !(cPi > 0 && cPi >= 1e-6*_v3p) {
+					if !(cPi == 0 || cPi < 1e-6*_v3p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m9p, 0.0+_m9t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v3p)
+			}
+			{
+				cPi, cTau := _v3p-_m9p, _v3t-_m9t
+				if !(cPi > 0 && cPi >= 1e-6*_v3p) {
+					if !(cPi == 0 || cPi < 1e-6*_v3p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m4p, 0.0+_m4t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v3p)
+			}
+			_sum.Mul(_v3p)
+			_sum.Add(quad)
+			_sum.Norm(-1)
+		}
+		{ // t1
+			if !(_v4p > 0 && _v4p <= math.MaxFloat64) {
+				return 0, compile.ErrFallback
+			}
+			center := _v4t / _v4p
+			var quad float64
+			{
+				cPi, cTau := _v4p-_m6p, _v4t-_m6t
+				if !(cPi > 0 && cPi >= 1e-6*_v4p) {
+					if !(cPi == 0 || cPi < 1e-6*_v4p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m11p, 0.0+_m11t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v4p)
+			}
+			{
+				cPi, cTau := _v4p-_m11p, _v4t-_m11t
+				if !(cPi > 0 && cPi >= 1e-6*_v4p) {
+					if !(cPi == 0 || cPi < 1e-6*_v4p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m6p, 0.0+_m6t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v4p)
+			}
+			_sum.Mul(_v4p)
+			_sum.Add(quad)
+			_sum.Norm(-1)
+		}
+		{ // t2
+			if !(_v5p > 0 && _v5p <= math.MaxFloat64) {
+				return 0, compile.ErrFallback
+			}
+			center := _v5t / _v5p
+			var quad float64
+			{
+				cPi, cTau := _v5p-_m8p, _v5t-_m8t
+				if !(cPi > 0 && cPi >= 1e-6*_v5p) {
+					if !(cPi == 0 || cPi < 1e-6*_v5p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m12p, 0.0+_m12t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v5p)
+			}
+			{
+				cPi, cTau := _v5p-_m12p, _v5t-_m12t
+				if !(cPi > 0 && cPi >= 1e-6*_v5p) {
+					if !(cPi == 0 || cPi < 1e-6*_v5p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m8p, 0.0+_m8t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v5p)
+			}
+			_sum.Mul(_v5p)
+			_sum.Add(quad)
+			_sum.Norm(-1)
+		}
+		{ // d1
+			if !(_v6p > 0 && _v6p <= math.MaxFloat64) {
+				return 0, compile.ErrFallback
+			}
+			center := _v6t / _v6p
+			var quad float64
+			{
+				cPi, cTau := _v6p-_m10p, _v6t-_m10t
+				if !(cPi > 0 && cPi >= 1e-6*_v6p) {
+					if !(cPi == 0 || cPi < 1e-6*_v6p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m13p, 0.0+_m13t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v6p)
+			}
+			{
+				cPi, cTau := _v6p-_m13p, _v6t-_m13t
+				if !(cPi > 0 && cPi >= 1e-6*_v6p) {
+					if !(cPi == 0 || cPi < 1e-6*_v6p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m10p, 0.0+_m10t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v6p)
+			}
+			_sum.Mul(_v6p)
+			_sum.Add(quad)
+			_sum.Norm(-1)
+		}
+		return _sum.Value(), nil
+	}), nil
 }
 
 // program1v1Draw binds the program compiled from two teams of 1 drawing to g and s.
-func program1v1Draw(g *graph.Graph, s schedules.Schedule) (compile.Program, error) {
+func program1v1Draw(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) {
 	_, err := compile.Bind(g, s, "4e6eb6ab71e62698e1a88c06b1617bc9")
 	if err != nil {
 		return nil, err
@@ -670,7 +1276,7 @@ func program1v1Draw(g *graph.Graph, s schedules.Schedule) (compile.Program, erro
 	if !ok {
 		return nil, compile.FactorMismatch(g, 7, "*factors.Within")
 	}
-	return func(ctx context.Context) (schedules.Result, error) {
+	return compile.NewProgram(g, func(ctx context.Context) (schedules.Result, error) {
 		if g.NumObserved() > 0 {
 			return schedules.Result{}, compile.ErrFallback
 		}
@@ -1200,11 +1806,617 @@ func program1v1Draw(g *graph.Graph, s schedules.Schedule) (compile.Program, erro
 		_vs[5] = messages.Gaussian{Pi: _v5p, Tau: _v5t}
 		_vs[6] = messages.Gaussian{Pi: _v6p, Tau: _v6t}
 		return _res, _err
-	}, nil
+	}, func() (float64, error) {
+		if g.NumObserved() > 0 {
+			return 0, compile.ErrFallback
+		}
+		_msgs, _margs := g.State()
+		_ms, _vs := _msgs[:14], _margs[:7]
+		_m0p, _m0t := _ms[0].Pi, _ms[0].Tau
+		_m1p, _m1t := _ms[1].Pi, _ms[1].Tau
+		_m2p, _m2t := _ms[2].Pi, _ms[2].Tau
+		_m3p, _m3t := _ms[3].Pi, _ms[3].Tau
+		_m4p, _m4t := _ms[4].Pi, _ms[4].Tau
+		_m5p, _m5t := _ms[5].Pi, _ms[5].Tau
+		_m6p, _m6t := _ms[6].Pi, _ms[6].Tau
+		_m7p, _m7t := _ms[7].Pi, _ms[7].Tau
+		_m8p, _m8t := _ms[8].Pi, _ms[8].Tau
+		_m9p, _m9t := _ms[9].Pi, _ms[9].Tau
+		_m10p, _m10t := _ms[10].Pi, _ms[10].Tau
+		_m11p, _m11t := _ms[11].Pi, _ms[11].Tau
+		_m12p, _m12t := _ms[12].Pi, _ms[12].Tau
+		_m13p, _m13t := _ms[13].Pi, _ms[13].Tau
+		_v0p, _v0t := _vs[0].Pi, _vs[0].Tau
+		_v1p, _v1t := _vs[1].Pi, _vs[1].Tau
+		_v2p, _v2t := _vs[2].Pi, _vs[2].Tau
+		_v3p, _v3t := _vs[3].Pi, _vs[3].Tau
+		_v4p, _v4t := _vs[4].Pi, _vs[4].Tau
+		_v5p, _v5t := _vs[5].Pi, _vs[5].Tau
+		_v6p, _v6t := _vs[6].Pi, _vs[6].Tau
+		_bad := 0.0 + (_m0p - _m0p) + (_m0t - _m0t) + (_m1p - _m1p) + (_m1t - _m1t) + (_m2p - _m2p) + (_m2t - _m2t) + (_m3p - _m3p) + (_m3t - _m3t) + (_m4p - _m4p) + (_m4t - _m4t) + (_m5p - _m5p) + (_m5t - _m5t) + (_m6p - _m6p) + (_m6t - _m6t) + (_m7p - _m7p) + (_m7t - _m7t) + (_m8p - _m8p) + (_m8t - _m8t) + (_m9p - _m9p) + (_m9t - _m9t) + (_m10p - _m10p) + (_m10t - _m10t) + (_m11p - _m11p) + (_m11t - _m11t) + (_m12p - _m12p) + (_m12t - _m12t) + (_m13p - _m13p) + (_m13t - _m13t)
+		_bad += (_v0p - _v0p) + (_v0t - _v0t)
+		_bad += (_v1p - _v1p) + (_v1t - _v1t)
+		_bad += (_v2p - _v2p) + (_v2t - _v2t)
+		_bad += (_v3p - _v3p) + (_v3t - _v3t)
+		_bad += (_v4p - _v4p) + (_v4t - _v4t)
+		_bad += (_v5p - _v5p) + (_v5t - _v5t)
+		_bad += (_v6p - _v6p) + (_v6t - _v6t)
+		if _bad != 0 {
+			return 0, compile.ErrFallback
+		}
+		var _sum graph.EvidenceSum
+		{ // N(s1; 25, 25.01)
+			_c0Pi, _c0Tau := _v0p-_m0p, _v0t-_m0t
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v0p) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v0p) {
+					return 0, compile.ErrFallback
+				}
+				_c0Pi, _c0Tau = 0.0+_m3p, 0.0+_m3t
+				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			var _eq, _ev, _en float64
+			{
+				d, v := _f0.Mean-_c0Tau/_c0Pi, _f0.Variance+1/_c0Pi
+				if !(v > 0) || v > math.MaxFloat64 {
+					return 0, compile.ErrFallback
+				}
+				_eq, _ev, _en = -0.5*d*d/v, v, 1
+			}
+			_sum.Add(_eq)
+			_sum.Mul(_ev)
+			_sum.Norm(_en)
+		}
+		{ // N(s2; 26, 25.01)
+			_c0Pi, _c0Tau := _v1p-_m1p, _v1t-_m1t
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v1p) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v1p) {
+					return 0, compile.ErrFallback
+				}
+				_c0Pi, _c0Tau = 0.0+_m5p, 0.0+_m5t
+				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			var _eq, _ev, _en float64
+			{
+				d, v := _f1.Mean-_c0Tau/_c0Pi, _f1.Variance+1/_c0Pi
+				if !(v > 0) || v > math.MaxFloat64 {
+					return 0, compile.ErrFallback
+				}
+				_eq, _ev, _en = -0.5*d*d/v, v, 1
+			}
+			_sum.Add(_eq)
+			_sum.Mul(_ev)
+			_sum.Norm(_en)
+		}
+		{ // N(p1; s1, 17.36)
+			_c0Pi, _c0Tau := _v2p-_m2p, _v2t-_m2t
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v2p) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v2p) {
+					return 0, compile.ErrFallback
+				}
+				_c0Pi, _c0Tau = 0.0+_m7p, 0.0+_m7t
+				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			_c1Pi, _c1Tau := _v0p-_m3p, _v0t-_m3t
+			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v0p) {
+				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v0p) {
+					return 0, compile.ErrFallback
+				}
+				_c1Pi, _c1Tau = 0.0+_m0p, 0.0+_m0t
+				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			var _eq, _ev, _en float64
+			{
+				d, v := _c0Tau/_c0Pi-_c1Tau/_c1Pi, 1/_c0Pi+1/_c1Pi+_f2.Variance
+				if !(v > 0) || v > math.MaxFloat64 {
+					return 0, compile.ErrFallback
+				}
+				_eq, _ev, _en = -0.5*d*d/v, v, 1
+			}
+			_sum.Add(_eq)
+			_sum.Mul(_ev)
+			_sum.Norm(_en)
+		}
+		{ // N(p2; s2, 17.36)
+			_c0Pi, _c0Tau := _v3p-_m4p, _v3t-_m4t
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v3p) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v3p) {
+					return 0, compile.ErrFallback
+				}
+				_c0Pi, _c0Tau = 0.0+_m9p, 0.0+_m9t
+				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			_c1Pi, _c1Tau := _v1p-_m5p, _v1t-_m5t
+			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v1p) {
+				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v1p) {
+					return 0, compile.ErrFallback
+				}
+				_c1Pi, _c1Tau = 0.0+_m1p, 0.0+_m1t
+				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			var _eq, _ev, _en float64
+			{
+				d, v := _c0Tau/_c0Pi-_c1Tau/_c1Pi, 1/_c0Pi+1/_c1Pi+_f3.Variance
+				if !(v > 0) || v > math.MaxFloat64 {
+					return 0, compile.ErrFallback
+				}
+				_eq, _ev, _en = -0.5*d*d/v, v, 1
+			}
+			_sum.Add(_eq)
+			_sum.Mul(_ev)
+			_sum.Norm(_en)
+		}
+		{ // t1 = p1
+			_c0Pi, _c0Tau := _v4p-_m6p, _v4t-_m6t
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v4p) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v4p) {
+					return 0, compile.ErrFallback
+				}
+				_c0Pi, _c0Tau = 0.0+_m11p, 0.0+_m11t
+				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			_c1Pi, _c1Tau := _v2p-_m7p, _v2t-_m7t
+			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v2p) {
+				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v2p) {
+					return 0, compile.ErrFallback
+				}
+				_c1Pi, _c1Tau = 0.0+_m2p, 0.0+_m2t
+				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			var _eq, _ev, _en float64
+			{
+				if len(_f4.Coefficients) != 1 {
+					return 0, compile.ErrFallback
+				}
+				var mean, variance float64
+				{
+					a := -1.0
+					mean += a * (_c0Tau / _c0Pi)
+					variance += a * a * (1 / _c0Pi)
+				}
+				{
+					a := _f4.Coefficients[0]
+					mean += a * (_c1Tau / _c1Pi)
+					variance += a * a * (1 / _c1Pi)
+				}
+				d, v := mean, variance
+				if !(v > 0) || v > math.MaxFloat64 {
+					return 0, compile.ErrFallback
+				}
+				_eq, _ev, _en = -0.5*d*d/v, v, 1
+			}
+			_sum.Add(_eq)
+			_sum.Mul(_ev)
+			_sum.Norm(_en)
+		}
+		{ // t2 = p2
+			_c0Pi, _c0Tau := _v5p-_m8p, _v5t-_m8t
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v5p) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v5p) {
+					return 0, compile.ErrFallback
+				}
+				_c0Pi, _c0Tau = 0.0+_m12p, 0.0+_m12t
+				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			_c1Pi, _c1Tau := _v3p-_m9p, _v3t-_m9t
+			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v3p) {
+				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v3p) {
+					return 0, compile.ErrFallback
+				}
+				_c1Pi, _c1Tau = 0.0+_m4p, 0.0+_m4t
+				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			var _eq, _ev, _en float64
+			{
+				if len(_f5.Coefficients) != 1 {
+					return 0, compile.ErrFallback
+				}
+				var mean, variance float64
+				{
+					a := -1.0
+					mean += a * (_c0Tau / _c0Pi)
+					variance += a * a * (1 / _c0Pi)
+				}
+				{
+					a := _f5.Coefficients[0]
+					mean += a * (_c1Tau / _c1Pi)
+					variance += a * a * (1 / _c1Pi)
+				}
+				d, v := mean, variance
+				if !(v > 0) || v > math.MaxFloat64 {
+					return 0, compile.ErrFallback
+				}
+				_eq, _ev, _en = -0.5*d*d/v, v, 1
+			}
+			_sum.Add(_eq)
+			_sum.Mul(_ev)
+			_sum.Norm(_en)
+		}
+		{ // d1 = t1 − t2
+			_c0Pi, _c0Tau := _v6p-_m10p, _v6t-_m10t
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v6p) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v6p) {
+					return 0, compile.ErrFallback
+				}
+				_c0Pi, _c0Tau = 0.0+_m13p, 0.0+_m13t
+				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			_c1Pi, _c1Tau := _v4p-_m11p, _v4t-_m11t
+			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v4p) {
+				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v4p) {
+					return 0, compile.ErrFallback
+				}
+				_c1Pi, _c1Tau = 0.0+_m6p, 0.0+_m6t
+				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			_c2Pi, _c2Tau := _v5p-_m12p, _v5t-_m12t
+			if !(_c2Pi > 0 && _c2Pi >= 1e-6*_v5p) {
+				if !(_c2Pi == 0 || _c2Pi < 1e-6*_v5p) {
+					return 0, compile.ErrFallback
+				}
+				_c2Pi, _c2Tau = 0.0+_m8p, 0.0+_m8t
+				if !(_c2Pi > 0 && _c2Pi < math.MaxFloat64 && _c2Tau-_c2Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			var _eq, _ev, _en float64
+			{
+				if len(_f6.Coefficients) != 2 {
+					return 0, compile.ErrFallback
+				}
+				var mean, variance float64
+				{
+					a := -1.0
+					mean += a * (_c0Tau / _c0Pi)
+					variance += a * a * (1 / _c0Pi)
+				}
+				{
+					a := _f6.Coefficients[0]
+					mean += a * (_c1Tau / _c1Pi)
+					variance += a * a * (1 / _c1Pi)
+				}
+				{
+					a := _f6.Coefficients[1]
+					mean += a * (_c2Tau / _c2Pi)
+					variance += a * a * (1 / _c2Pi)
+				}
+				d, v := mean, variance
+				if !(v > 0) || v > math.MaxFloat64 {
+					return 0, compile.ErrFallback
+				}
+				_eq, _ev, _en = -0.5*d*d/v, v, 1
+			}
+			_sum.Add(_eq)
+			_sum.Mul(_ev)
+			_sum.Norm(_en)
+		}
+		{ // I(|d1| ≤ 0.7405)
+			_c0Pi, _c0Tau := _v6p-_m13p, _v6t-_m13t
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v6p) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v6p) {
+					return 0, compile.ErrFallback
+				}
+				_c0Pi, _c0Tau = 0.0+_m10p, 0.0+_m10t
+				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			var _eq float64
+			{
+				sc := math.Sqrt(_c0Pi)
+				_eq = messages.LogWithinMass(_c0Tau/sc, _f7.Margin*sc)
+			}
+			_sum.Add(_eq)
+		}
+		{ // s1
+			if !(_v0p > 0 && _v0p <= math.MaxFloat64) {
+				return 0, compile.ErrFallback
+			}
+			center := _v0t / _v0p
+			var quad float64
+			{
+				cPi, cTau := _v0p-_m0p, _v0t-_m0t
+				if !(cPi > 0 && cPi >= 1e-6*_v0p) {
+					if !(cPi == 0 || cPi < 1e-6*_v0p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m3p, 0.0+_m3t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v0p)
+			}
+			{
+				cPi, cTau := _v0p-_m3p, _v0t-_m3t
+				if !(cPi > 0 && cPi >= 1e-6*_v0p) {
+					if !(cPi == 0 || cPi < 1e-6*_v0p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m0p, 0.0+_m0t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v0p)
+			}
+			_sum.Mul(_v0p)
+			_sum.Add(quad)
+			_sum.Norm(-1)
+		}
+		{ // s2
+			if !(_v1p > 0 && _v1p <= math.MaxFloat64) {
+				return 0, compile.ErrFallback
+			}
+			center := _v1t / _v1p
+			var quad float64
+			{
+				cPi, cTau := _v1p-_m1p, _v1t-_m1t
+				if !(cPi > 0 && cPi >= 1e-6*_v1p) {
+					if !(cPi == 0 || cPi < 1e-6*_v1p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m5p, 0.0+_m5t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v1p)
+			}
+			{
+				cPi, cTau := _v1p-_m5p, _v1t-_m5t
+				if !(cPi > 0 && cPi >= 1e-6*_v1p) {
+					if !(cPi == 0 || cPi < 1e-6*_v1p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m1p, 0.0+_m1t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v1p)
+			}
+			_sum.Mul(_v1p)
+			_sum.Add(quad)
+			_sum.Norm(-1)
+		}
+		{ // p1
+			if !(_v2p > 0 && _v2p <= math.MaxFloat64) {
+				return 0, compile.ErrFallback
+			}
+			center := _v2t / _v2p
+			var quad float64
+			{
+				cPi, cTau := _v2p-_m2p, _v2t-_m2t
+				if !(cPi > 0 && cPi >= 1e-6*_v2p) {
+					if !(cPi == 0 || cPi < 1e-6*_v2p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m7p, 0.0+_m7t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v2p)
+			}
+			{
+				cPi, cTau := _v2p-_m7p, _v2t-_m7t
+				if !(cPi > 0 && cPi >= 1e-6*_v2p) {
+					if !(cPi == 0 || cPi < 1e-6*_v2p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m2p, 0.0+_m2t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v2p)
+			}
+			_sum.Mul(_v2p)
+			_sum.Add(quad)
+			_sum.Norm(-1)
+		}
+		{ // p2
+			if !(_v3p > 0 && _v3p <= math.MaxFloat64) {
+				return 0, compile.ErrFallback
+			}
+			center := _v3t / _v3p
+			var quad float64
+			{
+				cPi, cTau := _v3p-_m4p, _v3t-_m4t
+				if !(cPi > 0 && cPi >= 1e-6*_v3p) {
+					if !(cPi == 0 || cPi < 1e-6*_v3p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m9p, 0.0+_m9t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v3p)
+			}
+			{
+				cPi, cTau := _v3p-_m9p, _v3t-_m9t
+				if !(cPi > 0 && cPi >= 1e-6*_v3p) {
+					if !(cPi == 0 || cPi < 1e-6*_v3p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m4p, 0.0+_m4t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v3p)
+			}
+			_sum.Mul(_v3p)
+			_sum.Add(quad)
+			_sum.Norm(-1)
+		}
+		{ // t1
+			if !(_v4p > 0 && _v4p <= math.MaxFloat64) {
+				return 0, compile.ErrFallback
+			}
+			center := _v4t / _v4p
+			var quad float64
+			{
+				cPi, cTau := _v4p-_m6p, _v4t-_m6t
+				if !(cPi > 0 && cPi >= 1e-6*_v4p) {
+					if !(cPi == 0 || cPi < 1e-6*_v4p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m11p, 0.0+_m11t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v4p)
+			}
+			{
+				cPi, cTau := _v4p-_m11p, _v4t-_m11t
+				if !(cPi > 0 && cPi >= 1e-6*_v4p) {
+					if !(cPi == 0 || cPi < 1e-6*_v4p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m6p, 0.0+_m6t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v4p)
+			}
+			_sum.Mul(_v4p)
+			_sum.Add(quad)
+			_sum.Norm(-1)
+		}
+		{ // t2
+			if !(_v5p > 0 && _v5p <= math.MaxFloat64) {
+				return 0, compile.ErrFallback
+			}
+			center := _v5t / _v5p
+			var quad float64
+			{
+				cPi, cTau := _v5p-_m8p, _v5t-_m8t
+				if !(cPi > 0 && cPi >= 1e-6*_v5p) {
+					if !(cPi == 0 || cPi < 1e-6*_v5p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m12p, 0.0+_m12t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v5p)
+			}
+			{
+				cPi, cTau := _v5p-_m12p, _v5t-_m12t
+				if !(cPi > 0 && cPi >= 1e-6*_v5p) {
+					if !(cPi == 0 || cPi < 1e-6*_v5p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m8p, 0.0+_m8t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v5p)
+			}
+			_sum.Mul(_v5p)
+			_sum.Add(quad)
+			_sum.Norm(-1)
+		}
+		{ // d1
+			if !(_v6p > 0 && _v6p <= math.MaxFloat64) {
+				return 0, compile.ErrFallback
+			}
+			center := _v6t / _v6p
+			var quad float64
+			{
+				cPi, cTau := _v6p-_m10p, _v6t-_m10t
+				if !(cPi > 0 && cPi >= 1e-6*_v6p) {
+					if !(cPi == 0 || cPi < 1e-6*_v6p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m13p, 0.0+_m13t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v6p)
+			}
+			{
+				cPi, cTau := _v6p-_m13p, _v6t-_m13t
+				if !(cPi > 0 && cPi >= 1e-6*_v6p) {
+					if !(cPi == 0 || cPi < 1e-6*_v6p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m10p, 0.0+_m10t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v6p)
+			}
+			_sum.Mul(_v6p)
+			_sum.Add(quad)
+			_sum.Norm(-1)
+		}
+		return _sum.Value(), nil
+	}), nil
 }
 
 // program2v2 binds the program compiled from two teams of 2, one winning to g and s.
-func program2v2(g *graph.Graph, s schedules.Schedule) (compile.Program, error) {
+func program2v2(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) {
 	_, err := compile.Bind(g, s, "f23aa297f50c9ad5c5ae6f5ddfb0ec40")
 	if err != nil {
 		return nil, err
@@ -1257,7 +2469,7 @@ func program2v2(g *graph.Graph, s schedules.Schedule) (compile.Program, error) {
 	if !ok {
 		return nil, compile.FactorMismatch(g, 11, "*factors.GreaterThan")
 	}
-	return func(ctx context.Context) (schedules.Result, error) {
+	return compile.NewProgram(g, func(ctx context.Context) (schedules.Result, error) {
 		if g.NumObserved() > 0 {
 			return schedules.Result{}, compile.ErrFallback
 		}
@@ -2093,11 +3305,935 @@ func program2v2(g *graph.Graph, s schedules.Schedule) (compile.Program, error) {
 		_vs[9] = messages.Gaussian{Pi: _v9p, Tau: _v9t}
 		_vs[10] = messages.Gaussian{Pi: _v10p, Tau: _v10t}
 		return _res, _err
-	}, nil
+	}, func() (float64, error) {
+		if g.NumObserved() > 0 {
+			return 0, compile.ErrFallback
+		}
+		_msgs, _margs := g.State()
+		_ms, _vs := _msgs[:22], _margs[:11]
+		_m0p, _m0t := _ms[0].Pi, _ms[0].Tau
+		_m1p, _m1t := _ms[1].Pi, _ms[1].Tau
+		_m2p, _m2t := _ms[2].Pi, _ms[2].Tau
+		_m3p, _m3t := _ms[3].Pi, _ms[3].Tau
+		_m4p, _m4t := _ms[4].Pi, _ms[4].Tau
+		_m5p, _m5t := _ms[5].Pi, _ms[5].Tau
+		_m6p, _m6t := _ms[6].Pi, _ms[6].Tau
+		_m7p, _m7t := _ms[7].Pi, _ms[7].Tau
+		_m8p, _m8t := _ms[8].Pi, _ms[8].Tau
+		_m9p, _m9t := _ms[9].Pi, _ms[9].Tau
+		_m10p, _m10t := _ms[10].Pi, _ms[10].Tau
+		_m11p, _m11t := _ms[11].Pi, _ms[11].Tau
+		_m12p, _m12t := _ms[12].Pi, _ms[12].Tau
+		_m13p, _m13t := _ms[13].Pi, _ms[13].Tau
+		_m14p, _m14t := _ms[14].Pi, _ms[14].Tau
+		_m15p, _m15t := _ms[15].Pi, _ms[15].Tau
+		_m16p, _m16t := _ms[16].Pi, _ms[16].Tau
+		_m17p, _m17t := _ms[17].Pi, _ms[17].Tau
+		_m18p, _m18t := _ms[18].Pi, _ms[18].Tau
+		_m19p, _m19t := _ms[19].Pi, _ms[19].Tau
+		_m20p, _m20t := _ms[20].Pi, _ms[20].Tau
+		_m21p, _m21t := _ms[21].Pi, _ms[21].Tau
+		_v0p, _v0t := _vs[0].Pi, _vs[0].Tau
+		_v1p, _v1t := _vs[1].Pi, _vs[1].Tau
+		_v2p, _v2t := _vs[2].Pi, _vs[2].Tau
+		_v3p, _v3t := _vs[3].Pi, _vs[3].Tau
+		_v4p, _v4t := _vs[4].Pi, _vs[4].Tau
+		_v5p, _v5t := _vs[5].Pi, _vs[5].Tau
+		_v6p, _v6t := _vs[6].Pi, _vs[6].Tau
+		_v7p, _v7t := _vs[7].Pi, _vs[7].Tau
+		_v8p, _v8t := _vs[8].Pi, _vs[8].Tau
+		_v9p, _v9t := _vs[9].Pi, _vs[9].Tau
+		_v10p, _v10t := _vs[10].Pi, _vs[10].Tau
+		_bad := 0.0 + (_m0p - _m0p) + (_m0t - _m0t) + (_m1p - _m1p) + (_m1t - _m1t) + (_m2p - _m2p) + (_m2t - _m2t) + (_m3p - _m3p) + (_m3t - _m3t) + (_m4p - _m4p) + (_m4t - _m4t) + (_m5p - _m5p) + (_m5t - _m5t) + (_m6p - _m6p) + (_m6t - _m6t) + (_m7p - _m7p) + (_m7t - _m7t) + (_m8p - _m8p) + (_m8t - _m8t) + (_m9p - _m9p) + (_m9t - _m9t) + (_m10p - _m10p) + (_m10t - _m10t) + (_m11p - _m11p) + (_m11t - _m11t) + (_m12p - _m12p) + (_m12t - _m12t) + (_m13p - _m13p) + (_m13t - _m13t) + (_m14p - _m14p) + (_m14t - _m14t) + (_m15p - _m15p) + (_m15t - _m15t) + (_m16p - _m16p) + (_m16t - _m16t) + (_m17p - _m17p) + (_m17t - _m17t) + (_m18p - _m18p) + (_m18t - _m18t) + (_m19p - _m19p) + (_m19t - _m19t) + (_m20p - _m20p) + (_m20t - _m20t) + (_m21p - _m21p) + (_m21t - _m21t)
+		_bad += (_v0p - _v0p) + (_v0t - _v0t)
+		_bad += (_v1p - _v1p) + (_v1t - _v1t)
+		_bad += (_v2p - _v2p) + (_v2t - _v2t)
+		_bad += (_v3p - _v3p) + (_v3t - _v3t)
+		_bad += (_v4p - _v4p) + (_v4t - _v4t)
+		_bad += (_v5p - _v5p) + (_v5t - _v5t)
+		_bad += (_v6p - _v6p) + (_v6t - _v6t)
+		_bad += (_v7p - _v7p) + (_v7t - _v7t)
+		_bad += (_v8p - _v8p) + (_v8t - _v8t)
+		_bad += (_v9p - _v9p) + (_v9t - _v9t)
+		_bad += (_v10p - _v10p) + (_v10t - _v10t)
+		if _bad != 0 {
+			return 0, compile.ErrFallback
+		}
+		var _sum graph.EvidenceSum
+		{ // N(s1; 25, 25.01)
+			_c0Pi, _c0Tau := _v0p-_m0p, _v0t-_m0t
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v0p) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v0p) {
+					return 0, compile.ErrFallback
+				}
+				_c0Pi, _c0Tau = 0.0+_m5p, 0.0+_m5t
+				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			var _eq, _ev, _en float64
+			{
+				d, v := _f0.Mean-_c0Tau/_c0Pi, _f0.Variance+1/_c0Pi
+				if !(v > 0) || v > math.MaxFloat64 {
+					return 0, compile.ErrFallback
+				}
+				_eq, _ev, _en = -0.5*d*d/v, v, 1
+			}
+			_sum.Add(_eq)
+			_sum.Mul(_ev)
+			_sum.Norm(_en)
+		}
+		{ // N(s2; 24.67, 27.57)
+			_c0Pi, _c0Tau := _v1p-_m1p, _v1t-_m1t
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v1p) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v1p) {
+					return 0, compile.ErrFallback
+				}
+				_c0Pi, _c0Tau = 0.0+_m7p, 0.0+_m7t
+				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			var _eq, _ev, _en float64
+			{
+				d, v := _f1.Mean-_c0Tau/_c0Pi, _f1.Variance+1/_c0Pi
+				if !(v > 0) || v > math.MaxFloat64 {
+					return 0, compile.ErrFallback
+				}
+				_eq, _ev, _en = -0.5*d*d/v, v, 1
+			}
+			_sum.Add(_eq)
+			_sum.Mul(_ev)
+			_sum.Norm(_en)
+		}
+		{ // N(s3; 26, 25.01)
+			_c0Pi, _c0Tau := _v2p-_m2p, _v2t-_m2t
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v2p) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v2p) {
+					return 0, compile.ErrFallback
+				}
+				_c0Pi, _c0Tau = 0.0+_m9p, 0.0+_m9t
+				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			var _eq, _ev, _en float64
+			{
+				d, v := _f2.Mean-_c0Tau/_c0Pi, _f2.Variance+1/_c0Pi
+				if !(v > 0) || v > math.MaxFloat64 {
+					return 0, compile.ErrFallback
+				}
+				_eq, _ev, _en = -0.5*d*d/v, v, 1
+			}
+			_sum.Add(_eq)
+			_sum.Mul(_ev)
+			_sum.Norm(_en)
+		}
+		{ // N(s4; 25.67, 27.57)
+			_c0Pi, _c0Tau := _v3p-_m3p, _v3t-_m3t
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v3p) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v3p) {
+					return 0, compile.ErrFallback
+				}
+				_c0Pi, _c0Tau = 0.0+_m11p, 0.0+_m11t
+				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			var _eq, _ev, _en float64
+			{
+				d, v := _f3.Mean-_c0Tau/_c0Pi, _f3.Variance+1/_c0Pi
+				if !(v > 0) || v > math.MaxFloat64 {
+					return 0, compile.ErrFallback
+				}
+				_eq, _ev, _en = -0.5*d*d/v, v, 1
+			}
+			_sum.Add(_eq)
+			_sum.Mul(_ev)
+			_sum.Norm(_en)
+		}
+		{ // N(p1; s1, 17.36)
+			_c0Pi, _c0Tau := _v4p-_m4p, _v4t-_m4t
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v4p) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v4p) {
+					return 0, compile.ErrFallback
+				}
+				_c0Pi, _c0Tau = 0.0+_m13p, 0.0+_m13t
+				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			_c1Pi, _c1Tau := _v0p-_m5p, _v0t-_m5t
+			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v0p) {
+				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v0p) {
+					return 0, compile.ErrFallback
+				}
+				_c1Pi, _c1Tau = 0.0+_m0p, 0.0+_m0t
+				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			var _eq, _ev, _en float64
+			{
+				d, v := _c0Tau/_c0Pi-_c1Tau/_c1Pi, 1/_c0Pi+1/_c1Pi+_f4.Variance
+				if !(v > 0) || v > math.MaxFloat64 {
+					return 0, compile.ErrFallback
+				}
+				_eq, _ev, _en = -0.5*d*d/v, v, 1
+			}
+			_sum.Add(_eq)
+			_sum.Mul(_ev)
+			_sum.Norm(_en)
+		}
+		{ // N(p2; s2, 17.36)
+			_c0Pi, _c0Tau := _v5p-_m6p, _v5t-_m6t
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v5p) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v5p) {
+					return 0, compile.ErrFallback
+				}
+				_c0Pi, _c0Tau = 0.0+_m14p, 0.0+_m14t
+				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			_c1Pi, _c1Tau := _v1p-_m7p, _v1t-_m7t
+			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v1p) {
+				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v1p) {
+					return 0, compile.ErrFallback
+				}
+				_c1Pi, _c1Tau = 0.0+_m1p, 0.0+_m1t
+				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			var _eq, _ev, _en float64
+			{
+				d, v := _c0Tau/_c0Pi-_c1Tau/_c1Pi, 1/_c0Pi+1/_c1Pi+_f5.Variance
+				if !(v > 0) || v > math.MaxFloat64 {
+					return 0, compile.ErrFallback
+				}
+				_eq, _ev, _en = -0.5*d*d/v, v, 1
+			}
+			_sum.Add(_eq)
+			_sum.Mul(_ev)
+			_sum.Norm(_en)
+		}
+		{ // N(p3; s3, 17.36)
+			_c0Pi, _c0Tau := _v6p-_m8p, _v6t-_m8t
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v6p) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v6p) {
+					return 0, compile.ErrFallback
+				}
+				_c0Pi, _c0Tau = 0.0+_m16p, 0.0+_m16t
+				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			_c1Pi, _c1Tau := _v2p-_m9p, _v2t-_m9t
+			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v2p) {
+				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v2p) {
+					return 0, compile.ErrFallback
+				}
+				_c1Pi, _c1Tau = 0.0+_m2p, 0.0+_m2t
+				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			var _eq, _ev, _en float64
+			{
+				d, v := _c0Tau/_c0Pi-_c1Tau/_c1Pi, 1/_c0Pi+1/_c1Pi+_f6.Variance
+				if !(v > 0) || v > math.MaxFloat64 {
+					return 0, compile.ErrFallback
+				}
+				_eq, _ev, _en = -0.5*d*d/v, v, 1
+			}
+			_sum.Add(_eq)
+			_sum.Mul(_ev)
+			_sum.Norm(_en)
+		}
+		{ // N(p4; s4, 17.36)
+			_c0Pi, _c0Tau := _v7p-_m10p, _v7t-_m10t
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v7p) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v7p) {
+					return 0, compile.ErrFallback
+				}
+				_c0Pi, _c0Tau = 0.0+_m17p, 0.0+_m17t
+				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			_c1Pi, _c1Tau := _v3p-_m11p, _v3t-_m11t
+			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v3p) {
+				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v3p) {
+					return 0, compile.ErrFallback
+				}
+				_c1Pi, _c1Tau = 0.0+_m3p, 0.0+_m3t
+				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			var _eq, _ev, _en float64
+			{
+				d, v := _c0Tau/_c0Pi-_c1Tau/_c1Pi, 1/_c0Pi+1/_c1Pi+_f7.Variance
+				if !(v > 0) || v > math.MaxFloat64 {
+					return 0, compile.ErrFallback
+				}
+				_eq, _ev, _en = -0.5*d*d/v, v, 1
+			}
+			_sum.Add(_eq)
+			_sum.Mul(_ev)
+			_sum.Norm(_en)
+		}
+		{ // t1 = p1 + p2
+			_c0Pi, _c0Tau := _v8p-_m12p, _v8t-_m12t
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v8p) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v8p) {
+					return 0, compile.ErrFallback
+				}
+				_c0Pi, _c0Tau = 0.0+_m19p, 0.0+_m19t
+				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			_c1Pi, _c1Tau := _v4p-_m13p, _v4t-_m13t
+			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v4p) {
+				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v4p) {
+					return 0, compile.ErrFallback
+				}
+				_c1Pi, _c1Tau = 0.0+_m4p, 0.0+_m4t
+				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			_c2Pi, _c2Tau := _v5p-_m14p, _v5t-_m14t
+			if !(_c2Pi > 0 && _c2Pi >= 1e-6*_v5p) {
+				if !(_c2Pi == 0 || _c2Pi < 1e-6*_v5p) {
+					return 0, compile.ErrFallback
+				}
+				_c2Pi, _c2Tau = 0.0+_m6p, 0.0+_m6t
+				if !(_c2Pi > 0 && _c2Pi < math.MaxFloat64 && _c2Tau-_c2Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			var _eq, _ev, _en float64
+			{
+				if len(_f8.Coefficients) != 2 {
+					return 0, compile.ErrFallback
+				}
+				var mean, variance float64
+				{
+					a := -1.0
+					mean += a * (_c0Tau / _c0Pi)
+					variance += a * a * (1 / _c0Pi)
+				}
+				{
+					a := _f8.Coefficients[0]
+					mean += a * (_c1Tau / _c1Pi)
+					variance += a * a * (1 / _c1Pi)
+				}
+				{
+					a := _f8.Coefficients[1]
+					mean += a * (_c2Tau / _c2Pi)
+					variance += a * a * (1 / _c2Pi)
+				}
+				d, v := mean, variance
+				if !(v > 0) || v > math.MaxFloat64 {
+					return 0, compile.ErrFallback
+				}
+				_eq, _ev, _en = -0.5*d*d/v, v, 1
+			}
+			_sum.Add(_eq)
+			_sum.Mul(_ev)
+			_sum.Norm(_en)
+		}
+		{ // t2 = p3 + p4
+			_c0Pi, _c0Tau := _v9p-_m15p, _v9t-_m15t
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v9p) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v9p) {
+					return 0, compile.ErrFallback
+				}
+				_c0Pi, _c0Tau = 0.0+_m20p, 0.0+_m20t
+				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			_c1Pi, _c1Tau := _v6p-_m16p, _v6t-_m16t
+			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v6p) {
+				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v6p) {
+					return 0, compile.ErrFallback
+				}
+				_c1Pi, _c1Tau = 0.0+_m8p, 0.0+_m8t
+				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			_c2Pi, _c2Tau := _v7p-_m17p, _v7t-_m17t
+			if !(_c2Pi > 0 && _c2Pi >= 1e-6*_v7p) {
+				if !(_c2Pi == 0 || _c2Pi < 1e-6*_v7p) {
+					return 0, compile.ErrFallback
+				}
+				_c2Pi, _c2Tau = 0.0+_m10p, 0.0+_m10t
+				if !(_c2Pi > 0 && _c2Pi < math.MaxFloat64 && _c2Tau-_c2Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			var _eq, _ev, _en float64
+			{
+				if len(_f9.Coefficients) != 2 {
+					return 0, compile.ErrFallback
+				}
+				var mean, variance float64
+				{
+					a := -1.0
+					mean += a * (_c0Tau / _c0Pi)
+					variance += a * a * (1 / _c0Pi)
+				}
+				{
+					a := _f9.Coefficients[0]
+					mean += a * (_c1Tau / _c1Pi)
+					variance += a * a * (1 / _c1Pi)
+				}
+				{
+					a := _f9.Coefficients[1]
+					mean += a * (_c2Tau / _c2Pi)
+					variance += a * a * (1 / _c2Pi)
+				}
+				d, v := mean, variance
+				if !(v > 0) || v > math.MaxFloat64 {
+					return 0, compile.ErrFallback
+				}
+				_eq, _ev, _en = -0.5*d*d/v, v, 1
+			}
+			_sum.Add(_eq)
+			_sum.Mul(_ev)
+			_sum.Norm(_en)
+		}
+		{ // d1 = t1 − t2
+			_c0Pi, _c0Tau := _v10p-_m18p, _v10t-_m18t
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v10p) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v10p) {
+					return 0, compile.ErrFallback
+				}
+				_c0Pi, _c0Tau = 0.0+_m21p, 0.0+_m21t
+				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			_c1Pi, _c1Tau := _v8p-_m19p, _v8t-_m19t
+			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v8p) {
+				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v8p) {
+					return 0, compile.ErrFallback
+				}
+				_c1Pi, _c1Tau = 0.0+_m12p, 0.0+_m12t
+				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			_c2Pi, _c2Tau := _v9p-_m20p, _v9t-_m20t
+			if !(_c2Pi > 0 && _c2Pi >= 1e-6*_v9p) {
+				if !(_c2Pi == 0 || _c2Pi < 1e-6*_v9p) {
+					return 0, compile.ErrFallback
+				}
+				_c2Pi, _c2Tau = 0.0+_m15p, 0.0+_m15t
+				if !(_c2Pi > 0 && _c2Pi < math.MaxFloat64 && _c2Tau-_c2Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			var _eq, _ev, _en float64
+			{
+				if len(_f10.Coefficients) != 2 {
+					return 0, compile.ErrFallback
+				}
+				var mean, variance float64
+				{
+					a := -1.0
+					mean += a * (_c0Tau / _c0Pi)
+					variance += a * a * (1 / _c0Pi)
+				}
+				{
+					a := _f10.Coefficients[0]
+					mean += a * (_c1Tau / _c1Pi)
+					variance += a * a * (1 / _c1Pi)
+				}
+				{
+					a := _f10.Coefficients[1]
+					mean += a * (_c2Tau / _c2Pi)
+					variance += a * a * (1 / _c2Pi)
+				}
+				d, v := mean, variance
+				if !(v > 0) || v > math.MaxFloat64 {
+					return 0, compile.ErrFallback
+				}
+				_eq, _ev, _en = -0.5*d*d/v, v, 1
+			}
+			_sum.Add(_eq)
+			_sum.Mul(_ev)
+			_sum.Norm(_en)
+		}
+		{ // I(d1 > 1.047)
+			_c0Pi, _c0Tau := _v10p-_m21p, _v10t-_m21t
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v10p) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v10p) {
+					return 0, compile.ErrFallback
+				}
+				_c0Pi, _c0Tau = 0.0+_m18p, 0.0+_m18t
+				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			var _eq float64
+			{
+				sc := math.Sqrt(_c0Pi)
+				_eq = messages.LogNormCDF(_c0Tau/sc - _f11.Margin*sc)
+			}
+			_sum.Add(_eq)
+		}
+		{ // s1
+			if !(_v0p > 0 && _v0p <= math.MaxFloat64) {
+				return 0, compile.ErrFallback
+			}
+			center := _v0t / _v0p
+			var quad float64
+			{
+				cPi, cTau := _v0p-_m0p, _v0t-_m0t
+				if !(cPi > 0 && cPi >= 1e-6*_v0p) {
+					if !(cPi == 0 || cPi < 1e-6*_v0p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m5p, 0.0+_m5t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v0p)
+			}
+			{
+				cPi, cTau := _v0p-_m5p, _v0t-_m5t
+				if !(cPi > 0 && cPi >= 1e-6*_v0p) {
+					if !(cPi == 0 || cPi < 1e-6*_v0p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m0p, 0.0+_m0t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v0p)
+			}
+			_sum.Mul(_v0p)
+			_sum.Add(quad)
+			_sum.Norm(-1)
+		}
+		{ // s2
+			if !(_v1p > 0 && _v1p <= math.MaxFloat64) {
+				return 0, compile.ErrFallback
+			}
+			center := _v1t / _v1p
+			var quad float64
+			{
+				cPi, cTau := _v1p-_m1p, _v1t-_m1t
+				if !(cPi > 0 && cPi >= 1e-6*_v1p) {
+					if !(cPi == 0 || cPi < 1e-6*_v1p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m7p, 0.0+_m7t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v1p)
+			}
+			{
+				cPi, cTau := _v1p-_m7p, _v1t-_m7t
+				if !(cPi > 0 && cPi >= 1e-6*_v1p) {
+					if !(cPi == 0 || cPi < 1e-6*_v1p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m1p, 0.0+_m1t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v1p)
+			}
+			_sum.Mul(_v1p)
+			_sum.Add(quad)
+			_sum.Norm(-1)
+		}
+		{ // s3
+			if !(_v2p > 0 && _v2p <= math.MaxFloat64) {
+				return 0, compile.ErrFallback
+			}
+			center := _v2t / _v2p
+			var quad float64
+			{
+				cPi, cTau := _v2p-_m2p, _v2t-_m2t
+				if !(cPi > 0 && cPi >= 1e-6*_v2p) {
+					if !(cPi == 0 || cPi < 1e-6*_v2p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m9p, 0.0+_m9t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v2p)
+			}
+			{
+				cPi, cTau := _v2p-_m9p, _v2t-_m9t
+				if !(cPi > 0 && cPi >= 1e-6*_v2p) {
+					if !(cPi == 0 || cPi < 1e-6*_v2p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m2p, 0.0+_m2t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v2p)
+			}
+			_sum.Mul(_v2p)
+			_sum.Add(quad)
+			_sum.Norm(-1)
+		}
+		{ // s4
+			if !(_v3p > 0 && _v3p <= math.MaxFloat64) {
+				return 0, compile.ErrFallback
+			}
+			center := _v3t / _v3p
+			var quad float64
+			{
+				cPi, cTau := _v3p-_m3p, _v3t-_m3t
+				if !(cPi > 0 && cPi >= 1e-6*_v3p) {
+					if !(cPi == 0 || cPi < 1e-6*_v3p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m11p, 0.0+_m11t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v3p)
+			}
+			{
+				cPi, cTau := _v3p-_m11p, _v3t-_m11t
+				if !(cPi > 0 && cPi >= 1e-6*_v3p) {
+					if !(cPi == 0 || cPi < 1e-6*_v3p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m3p, 0.0+_m3t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v3p)
+			}
+			_sum.Mul(_v3p)
+			_sum.Add(quad)
+			_sum.Norm(-1)
+		}
+		{ // p1
+			if !(_v4p > 0 && _v4p <= math.MaxFloat64) {
+				return 0, compile.ErrFallback
+			}
+			center := _v4t / _v4p
+			var quad float64
+			{
+				cPi, cTau := _v4p-_m4p, _v4t-_m4t
+				if !(cPi > 0 && cPi >= 1e-6*_v4p) {
+					if !(cPi == 0 || cPi < 1e-6*_v4p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m13p, 0.0+_m13t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v4p)
+			}
+			{
+				cPi, cTau := _v4p-_m13p, _v4t-_m13t
+				if !(cPi > 0 && cPi >= 1e-6*_v4p) {
+					if !(cPi == 0 || cPi < 1e-6*_v4p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m4p, 0.0+_m4t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v4p)
+			}
+			_sum.Mul(_v4p)
+			_sum.Add(quad)
+			_sum.Norm(-1)
+		}
+		{ // p2
+			if !(_v5p > 0 && _v5p <= math.MaxFloat64) {
+				return 0, compile.ErrFallback
+			}
+			center := _v5t / _v5p
+			var quad float64
+			{
+				cPi, cTau := _v5p-_m6p, _v5t-_m6t
+				if !(cPi > 0 && cPi >= 1e-6*_v5p) {
+					if !(cPi == 0 || cPi < 1e-6*_v5p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m14p, 0.0+_m14t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v5p)
+			}
+			{
+				cPi, cTau := _v5p-_m14p, _v5t-_m14t
+				if !(cPi > 0 && cPi >= 1e-6*_v5p) {
+					if !(cPi == 0 || cPi < 1e-6*_v5p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m6p, 0.0+_m6t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v5p)
+			}
+			_sum.Mul(_v5p)
+			_sum.Add(quad)
+			_sum.Norm(-1)
+		}
+		{ // p3
+			if !(_v6p > 0 && _v6p <= math.MaxFloat64) {
+				return 0, compile.ErrFallback
+			}
+			center := _v6t / _v6p
+			var quad float64
+			{
+				cPi, cTau := _v6p-_m8p, _v6t-_m8t
+				if !(cPi > 0 && cPi >= 1e-6*_v6p) {
+					if !(cPi == 0 || cPi < 1e-6*_v6p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m16p, 0.0+_m16t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v6p)
+			}
+			{
+				cPi, cTau := _v6p-_m16p, _v6t-_m16t
+				if !(cPi > 0 && cPi >= 1e-6*_v6p) {
+					if !(cPi == 0 || cPi < 1e-6*_v6p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m8p, 0.0+_m8t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v6p)
+			}
+			_sum.Mul(_v6p)
+			_sum.Add(quad)
+			_sum.Norm(-1)
+		}
+		{ // p4
+			if !(_v7p > 0 && _v7p <= math.MaxFloat64) {
+				return 0, compile.ErrFallback
+			}
+			center := _v7t / _v7p
+			var quad float64
+			{
+				cPi, cTau := _v7p-_m10p, _v7t-_m10t
+				if !(cPi > 0 && cPi >= 1e-6*_v7p) {
+					if !(cPi == 0 || cPi < 1e-6*_v7p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m17p, 0.0+_m17t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v7p)
+			}
+			{
+				cPi, cTau := _v7p-_m17p, _v7t-_m17t
+				if !(cPi > 0 && cPi >= 1e-6*_v7p) {
+					if !(cPi == 0 || cPi < 1e-6*_v7p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m10p, 0.0+_m10t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v7p)
+			}
+			_sum.Mul(_v7p)
+			_sum.Add(quad)
+			_sum.Norm(-1)
+		}
+		{ // t1
+			if !(_v8p > 0 && _v8p <= math.MaxFloat64) {
+				return 0, compile.ErrFallback
+			}
+			center := _v8t / _v8p
+			var quad float64
+			{
+				cPi, cTau := _v8p-_m12p, _v8t-_m12t
+				if !(cPi > 0 && cPi >= 1e-6*_v8p) {
+					if !(cPi == 0 || cPi < 1e-6*_v8p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m19p, 0.0+_m19t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v8p)
+			}
+			{
+				cPi, cTau := _v8p-_m19p, _v8t-_m19t
+				if !(cPi > 0 && cPi >= 1e-6*_v8p) {
+					if !(cPi == 0 || cPi < 1e-6*_v8p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m12p, 0.0+_m12t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v8p)
+			}
+			_sum.Mul(_v8p)
+			_sum.Add(quad)
+			_sum.Norm(-1)
+		}
+		{ // t2
+			if !(_v9p > 0 && _v9p <= math.MaxFloat64) {
+				return 0, compile.ErrFallback
+			}
+			center := _v9t / _v9p
+			var quad float64
+			{
+				cPi, cTau := _v9p-_m15p, _v9t-_m15t
+				if !(cPi > 0 && cPi >= 1e-6*_v9p) {
+					if !(cPi == 0 || cPi < 1e-6*_v9p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m20p, 0.0+_m20t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v9p)
+			}
+			{
+				cPi, cTau := _v9p-_m20p, _v9t-_m20t
+				if !(cPi > 0 && cPi >= 1e-6*_v9p) {
+					if !(cPi == 0 || cPi < 1e-6*_v9p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m15p, 0.0+_m15t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v9p)
+			}
+			_sum.Mul(_v9p)
+			_sum.Add(quad)
+			_sum.Norm(-1)
+		}
+		{ // d1
+			if !(_v10p > 0 && _v10p <= math.MaxFloat64) {
+				return 0, compile.ErrFallback
+			}
+			center := _v10t / _v10p
+			var quad float64
+			{
+				cPi, cTau := _v10p-_m18p, _v10t-_m18t
+				if !(cPi > 0 && cPi >= 1e-6*_v10p) {
+					if !(cPi == 0 || cPi < 1e-6*_v10p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m21p, 0.0+_m21t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v10p)
+			}
+			{
+				cPi, cTau := _v10p-_m21p, _v10t-_m21t
+				if !(cPi > 0 && cPi >= 1e-6*_v10p) {
+					if !(cPi == 0 || cPi < 1e-6*_v10p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m18p, 0.0+_m18t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v10p)
+			}
+			_sum.Mul(_v10p)
+			_sum.Add(quad)
+			_sum.Norm(-1)
+		}
+		return _sum.Value(), nil
+	}), nil
 }
 
 // program2v2Draw binds the program compiled from two teams of 2 drawing to g and s.
-func program2v2Draw(g *graph.Graph, s schedules.Schedule) (compile.Program, error) {
+func program2v2Draw(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) {
 	_, err := compile.Bind(g, s, "badfdc483f144163e9717105a9ab026a")
 	if err != nil {
 		return nil, err
@@ -2150,7 +4286,7 @@ func program2v2Draw(g *graph.Graph, s schedules.Schedule) (compile.Program, erro
 	if !ok {
 		return nil, compile.FactorMismatch(g, 11, "*factors.Within")
 	}
-	return func(ctx context.Context) (schedules.Result, error) {
+	return compile.NewProgram(g, func(ctx context.Context) (schedules.Result, error) {
 		if g.NumObserved() > 0 {
 			return schedules.Result{}, compile.ErrFallback
 		}
@@ -2986,11 +5122,935 @@ func program2v2Draw(g *graph.Graph, s schedules.Schedule) (compile.Program, erro
 		_vs[9] = messages.Gaussian{Pi: _v9p, Tau: _v9t}
 		_vs[10] = messages.Gaussian{Pi: _v10p, Tau: _v10t}
 		return _res, _err
-	}, nil
+	}, func() (float64, error) {
+		if g.NumObserved() > 0 {
+			return 0, compile.ErrFallback
+		}
+		_msgs, _margs := g.State()
+		_ms, _vs := _msgs[:22], _margs[:11]
+		_m0p, _m0t := _ms[0].Pi, _ms[0].Tau
+		_m1p, _m1t := _ms[1].Pi, _ms[1].Tau
+		_m2p, _m2t := _ms[2].Pi, _ms[2].Tau
+		_m3p, _m3t := _ms[3].Pi, _ms[3].Tau
+		_m4p, _m4t := _ms[4].Pi, _ms[4].Tau
+		_m5p, _m5t := _ms[5].Pi, _ms[5].Tau
+		_m6p, _m6t := _ms[6].Pi, _ms[6].Tau
+		_m7p, _m7t := _ms[7].Pi, _ms[7].Tau
+		_m8p, _m8t := _ms[8].Pi, _ms[8].Tau
+		_m9p, _m9t := _ms[9].Pi, _ms[9].Tau
+		_m10p, _m10t := _ms[10].Pi, _ms[10].Tau
+		_m11p, _m11t := _ms[11].Pi, _ms[11].Tau
+		_m12p, _m12t := _ms[12].Pi, _ms[12].Tau
+		_m13p, _m13t := _ms[13].Pi, _ms[13].Tau
+		_m14p, _m14t := _ms[14].Pi, _ms[14].Tau
+		_m15p, _m15t := _ms[15].Pi, _ms[15].Tau
+		_m16p, _m16t := _ms[16].Pi, _ms[16].Tau
+		_m17p, _m17t := _ms[17].Pi, _ms[17].Tau
+		_m18p, _m18t := _ms[18].Pi, _ms[18].Tau
+		_m19p, _m19t := _ms[19].Pi, _ms[19].Tau
+		_m20p, _m20t := _ms[20].Pi, _ms[20].Tau
+		_m21p, _m21t := _ms[21].Pi, _ms[21].Tau
+		_v0p, _v0t := _vs[0].Pi, _vs[0].Tau
+		_v1p, _v1t := _vs[1].Pi, _vs[1].Tau
+		_v2p, _v2t := _vs[2].Pi, _vs[2].Tau
+		_v3p, _v3t := _vs[3].Pi, _vs[3].Tau
+		_v4p, _v4t := _vs[4].Pi, _vs[4].Tau
+		_v5p, _v5t := _vs[5].Pi, _vs[5].Tau
+		_v6p, _v6t := _vs[6].Pi, _vs[6].Tau
+		_v7p, _v7t := _vs[7].Pi, _vs[7].Tau
+		_v8p, _v8t := _vs[8].Pi, _vs[8].Tau
+		_v9p, _v9t := _vs[9].Pi, _vs[9].Tau
+		_v10p, _v10t := _vs[10].Pi, _vs[10].Tau
+		_bad := 0.0 + (_m0p - _m0p) + (_m0t - _m0t) + (_m1p - _m1p) + (_m1t - _m1t) + (_m2p - _m2p) + (_m2t - _m2t) + (_m3p - _m3p) + (_m3t - _m3t) + (_m4p - _m4p) + (_m4t - _m4t) + (_m5p - _m5p) + (_m5t - _m5t) + (_m6p - _m6p) + (_m6t - _m6t) + (_m7p - _m7p) + (_m7t - _m7t) + (_m8p - _m8p) + (_m8t - _m8t) + (_m9p - _m9p) + (_m9t - _m9t) + (_m10p - _m10p) + (_m10t - _m10t) + (_m11p - _m11p) + (_m11t - _m11t) + (_m12p - _m12p) + (_m12t - _m12t) + (_m13p - _m13p) + (_m13t - _m13t) + (_m14p - _m14p) + (_m14t - _m14t) + (_m15p - _m15p) + (_m15t - _m15t) + (_m16p - _m16p) + (_m16t - _m16t) + (_m17p - _m17p) + (_m17t - _m17t) + (_m18p - _m18p) + (_m18t - _m18t) + (_m19p - _m19p) + (_m19t - _m19t) + (_m20p - _m20p) + (_m20t - _m20t) + (_m21p - _m21p) + (_m21t - _m21t)
+		_bad += (_v0p - _v0p) + (_v0t - _v0t)
+		_bad += (_v1p - _v1p) + (_v1t - _v1t)
+		_bad += (_v2p - _v2p) + (_v2t - _v2t)
+		_bad += (_v3p - _v3p) + (_v3t - _v3t)
+		_bad += (_v4p - _v4p) + (_v4t - _v4t)
+		_bad += (_v5p - _v5p) + (_v5t - _v5t)
+		_bad += (_v6p - _v6p) + (_v6t - _v6t)
+		_bad += (_v7p - _v7p) + (_v7t - _v7t)
+		_bad += (_v8p - _v8p) + (_v8t - _v8t)
+		_bad += (_v9p - _v9p) + (_v9t - _v9t)
+		_bad += (_v10p - _v10p) + (_v10t - _v10t)
+		if _bad != 0 {
+			return 0, compile.ErrFallback
+		}
+		var _sum graph.EvidenceSum
+		{ // N(s1; 25, 25.01)
+			_c0Pi, _c0Tau := _v0p-_m0p, _v0t-_m0t
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v0p) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v0p) {
+					return 0, compile.ErrFallback
+				}
+				_c0Pi, _c0Tau = 0.0+_m5p, 0.0+_m5t
+				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			var _eq, _ev, _en float64
+			{
+				d, v := _f0.Mean-_c0Tau/_c0Pi, _f0.Variance+1/_c0Pi
+				if !(v > 0) || v > math.MaxFloat64 {
+					return 0, compile.ErrFallback
+				}
+				_eq, _ev, _en = -0.5*d*d/v, v, 1
+			}
+			_sum.Add(_eq)
+			_sum.Mul(_ev)
+			_sum.Norm(_en)
+		}
+		{ // N(s2; 24.67, 27.57)
+			_c0Pi, _c0Tau := _v1p-_m1p, _v1t-_m1t
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v1p) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v1p) {
+					return 0, compile.ErrFallback
+				}
+				_c0Pi, _c0Tau = 0.0+_m7p, 0.0+_m7t
+				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			var _eq, _ev, _en float64
+			{
+				d, v := _f1.Mean-_c0Tau/_c0Pi, _f1.Variance+1/_c0Pi
+				if !(v > 0) || v > math.MaxFloat64 {
+					return 0, compile.ErrFallback
+				}
+				_eq, _ev, _en = -0.5*d*d/v, v, 1
+			}
+			_sum.Add(_eq)
+			_sum.Mul(_ev)
+			_sum.Norm(_en)
+		}
+		{ // N(s3; 26, 25.01)
+			_c0Pi, _c0Tau := _v2p-_m2p, _v2t-_m2t
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v2p) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v2p) {
+					return 0, compile.ErrFallback
+				}
+				_c0Pi, _c0Tau = 0.0+_m9p, 0.0+_m9t
+				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			var _eq, _ev, _en float64
+			{
+				d, v := _f2.Mean-_c0Tau/_c0Pi, _f2.Variance+1/_c0Pi
+				if !(v > 0) || v > math.MaxFloat64 {
+					return 0, compile.ErrFallback
+				}
+				_eq, _ev, _en = -0.5*d*d/v, v, 1
+			}
+			_sum.Add(_eq)
+			_sum.Mul(_ev)
+			_sum.Norm(_en)
+		}
+		{ // N(s4; 25.67, 27.57)
+			_c0Pi, _c0Tau := _v3p-_m3p, _v3t-_m3t
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v3p) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v3p) {
+					return 0, compile.ErrFallback
+				}
+				_c0Pi, _c0Tau = 0.0+_m11p, 0.0+_m11t
+				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			var _eq, _ev, _en float64
+			{
+				d, v := _f3.Mean-_c0Tau/_c0Pi, _f3.Variance+1/_c0Pi
+				if !(v > 0) || v > math.MaxFloat64 {
+					return 0, compile.ErrFallback
+				}
+				_eq, _ev, _en = -0.5*d*d/v, v, 1
+			}
+			_sum.Add(_eq)
+			_sum.Mul(_ev)
+			_sum.Norm(_en)
+		}
+		{ // N(p1; s1, 17.36)
+			_c0Pi, _c0Tau := _v4p-_m4p, _v4t-_m4t
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v4p) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v4p) {
+					return 0, compile.ErrFallback
+				}
+				_c0Pi, _c0Tau = 0.0+_m13p, 0.0+_m13t
+				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			_c1Pi, _c1Tau := _v0p-_m5p, _v0t-_m5t
+			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v0p) {
+				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v0p) {
+					return 0, compile.ErrFallback
+				}
+				_c1Pi, _c1Tau = 0.0+_m0p, 0.0+_m0t
+				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			var _eq, _ev, _en float64
+			{
+				d, v := _c0Tau/_c0Pi-_c1Tau/_c1Pi, 1/_c0Pi+1/_c1Pi+_f4.Variance
+				if !(v > 0) || v > math.MaxFloat64 {
+					return 0, compile.ErrFallback
+				}
+				_eq, _ev, _en = -0.5*d*d/v, v, 1
+			}
+			_sum.Add(_eq)
+			_sum.Mul(_ev)
+			_sum.Norm(_en)
+		}
+		{ // N(p2; s2, 17.36)
+			_c0Pi, _c0Tau := _v5p-_m6p, _v5t-_m6t
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v5p) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v5p) {
+					return 0, compile.ErrFallback
+				}
+				_c0Pi, _c0Tau = 0.0+_m14p, 0.0+_m14t
+				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			_c1Pi, _c1Tau := _v1p-_m7p, _v1t-_m7t
+			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v1p) {
+				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v1p) {
+					return 0, compile.ErrFallback
+				}
+				_c1Pi, _c1Tau = 0.0+_m1p, 0.0+_m1t
+				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			var _eq, _ev, _en float64
+			{
+				d, v := _c0Tau/_c0Pi-_c1Tau/_c1Pi, 1/_c0Pi+1/_c1Pi+_f5.Variance
+				if !(v > 0) || v > math.MaxFloat64 {
+					return 0, compile.ErrFallback
+				}
+				_eq, _ev, _en = -0.5*d*d/v, v, 1
+			}
+			_sum.Add(_eq)
+			_sum.Mul(_ev)
+			_sum.Norm(_en)
+		}
+		{ // N(p3; s3, 17.36)
+			_c0Pi, _c0Tau := _v6p-_m8p, _v6t-_m8t
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v6p) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v6p) {
+					return 0, compile.ErrFallback
+				}
+				_c0Pi, _c0Tau = 0.0+_m16p, 0.0+_m16t
+				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			_c1Pi, _c1Tau := _v2p-_m9p, _v2t-_m9t
+			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v2p) {
+				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v2p) {
+					return 0, compile.ErrFallback
+				}
+				_c1Pi, _c1Tau = 0.0+_m2p, 0.0+_m2t
+				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			var _eq, _ev, _en float64
+			{
+				d, v := _c0Tau/_c0Pi-_c1Tau/_c1Pi, 1/_c0Pi+1/_c1Pi+_f6.Variance
+				if !(v > 0) || v > math.MaxFloat64 {
+					return 0, compile.ErrFallback
+				}
+				_eq, _ev, _en = -0.5*d*d/v, v, 1
+			}
+			_sum.Add(_eq)
+			_sum.Mul(_ev)
+			_sum.Norm(_en)
+		}
+		{ // N(p4; s4, 17.36)
+			_c0Pi, _c0Tau := _v7p-_m10p, _v7t-_m10t
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v7p) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v7p) {
+					return 0, compile.ErrFallback
+				}
+				_c0Pi, _c0Tau = 0.0+_m17p, 0.0+_m17t
+				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			_c1Pi, _c1Tau := _v3p-_m11p, _v3t-_m11t
+			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v3p) {
+				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v3p) {
+					return 0, compile.ErrFallback
+				}
+				_c1Pi, _c1Tau = 0.0+_m3p, 0.0+_m3t
+				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			var _eq, _ev, _en float64
+			{
+				d, v := _c0Tau/_c0Pi-_c1Tau/_c1Pi, 1/_c0Pi+1/_c1Pi+_f7.Variance
+				if !(v > 0) || v > math.MaxFloat64 {
+					return 0, compile.ErrFallback
+				}
+				_eq, _ev, _en = -0.5*d*d/v, v, 1
+			}
+			_sum.Add(_eq)
+			_sum.Mul(_ev)
+			_sum.Norm(_en)
+		}
+		{ // t1 = p1 + p2
+			_c0Pi, _c0Tau := _v8p-_m12p, _v8t-_m12t
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v8p) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v8p) {
+					return 0, compile.ErrFallback
+				}
+				_c0Pi, _c0Tau = 0.0+_m19p, 0.0+_m19t
+				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			_c1Pi, _c1Tau := _v4p-_m13p, _v4t-_m13t
+			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v4p) {
+				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v4p) {
+					return 0, compile.ErrFallback
+				}
+				_c1Pi, _c1Tau = 0.0+_m4p, 0.0+_m4t
+				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			_c2Pi, _c2Tau := _v5p-_m14p, _v5t-_m14t
+			if !(_c2Pi > 0 && _c2Pi >= 1e-6*_v5p) {
+				if !(_c2Pi == 0 || _c2Pi < 1e-6*_v5p) {
+					return 0, compile.ErrFallback
+				}
+				_c2Pi, _c2Tau = 0.0+_m6p, 0.0+_m6t
+				if !(_c2Pi > 0 && _c2Pi < math.MaxFloat64 && _c2Tau-_c2Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			var _eq, _ev, _en float64
+			{
+				if len(_f8.Coefficients) != 2 {
+					return 0, compile.ErrFallback
+				}
+				var mean, variance float64
+				{
+					a := -1.0
+					mean += a * (_c0Tau / _c0Pi)
+					variance += a * a * (1 / _c0Pi)
+				}
+				{
+					a := _f8.Coefficients[0]
+					mean += a * (_c1Tau / _c1Pi)
+					variance += a * a * (1 / _c1Pi)
+				}
+				{
+					a := _f8.Coefficients[1]
+					mean += a * (_c2Tau / _c2Pi)
+					variance += a * a * (1 / _c2Pi)
+				}
+				d, v := mean, variance
+				if !(v > 0) || v > math.MaxFloat64 {
+					return 0, compile.ErrFallback
+				}
+				_eq, _ev, _en = -0.5*d*d/v, v, 1
+			}
+			_sum.Add(_eq)
+			_sum.Mul(_ev)
+			_sum.Norm(_en)
+		}
+		{ // t2 = p3 + p4
+			_c0Pi, _c0Tau := _v9p-_m15p, _v9t-_m15t
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v9p) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v9p) {
+					return 0, compile.ErrFallback
+				}
+				_c0Pi, _c0Tau = 0.0+_m20p, 0.0+_m20t
+				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			_c1Pi, _c1Tau := _v6p-_m16p, _v6t-_m16t
+			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v6p) {
+				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v6p) {
+					return 0, compile.ErrFallback
+				}
+				_c1Pi, _c1Tau = 0.0+_m8p, 0.0+_m8t
+				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			_c2Pi, _c2Tau := _v7p-_m17p, _v7t-_m17t
+			if !(_c2Pi > 0 && _c2Pi >= 1e-6*_v7p) {
+				if !(_c2Pi == 0 || _c2Pi < 1e-6*_v7p) {
+					return 0, compile.ErrFallback
+				}
+				_c2Pi, _c2Tau = 0.0+_m10p, 0.0+_m10t
+				if !(_c2Pi > 0 && _c2Pi < math.MaxFloat64 && _c2Tau-_c2Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			var _eq, _ev, _en float64
+			{
+				if len(_f9.Coefficients) != 2 {
+					return 0, compile.ErrFallback
+				}
+				var mean, variance float64
+				{
+					a := -1.0
+					mean += a * (_c0Tau / _c0Pi)
+					variance += a * a * (1 / _c0Pi)
+				}
+				{
+					a := _f9.Coefficients[0]
+					mean += a * (_c1Tau / _c1Pi)
+					variance += a * a * (1 / _c1Pi)
+				}
+				{
+					a := _f9.Coefficients[1]
+					mean += a * (_c2Tau / _c2Pi)
+					variance += a * a * (1 / _c2Pi)
+				}
+				d, v := mean, variance
+				if !(v > 0) || v > math.MaxFloat64 {
+					return 0, compile.ErrFallback
+				}
+				_eq, _ev, _en = -0.5*d*d/v, v, 1
+			}
+			_sum.Add(_eq)
+			_sum.Mul(_ev)
+			_sum.Norm(_en)
+		}
+		{ // d1 = t1 − t2
+			_c0Pi, _c0Tau := _v10p-_m18p, _v10t-_m18t
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v10p) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v10p) {
+					return 0, compile.ErrFallback
+				}
+				_c0Pi, _c0Tau = 0.0+_m21p, 0.0+_m21t
+				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			_c1Pi, _c1Tau := _v8p-_m19p, _v8t-_m19t
+			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v8p) {
+				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v8p) {
+					return 0, compile.ErrFallback
+				}
+				_c1Pi, _c1Tau = 0.0+_m12p, 0.0+_m12t
+				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			_c2Pi, _c2Tau := _v9p-_m20p, _v9t-_m20t
+			if !(_c2Pi > 0 && _c2Pi >= 1e-6*_v9p) {
+				if !(_c2Pi == 0 || _c2Pi < 1e-6*_v9p) {
+					return 0, compile.ErrFallback
+				}
+				_c2Pi, _c2Tau = 0.0+_m15p, 0.0+_m15t
+				if !(_c2Pi > 0 && _c2Pi < math.MaxFloat64 && _c2Tau-_c2Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			var _eq, _ev, _en float64
+			{
+				if len(_f10.Coefficients) != 2 {
+					return 0, compile.ErrFallback
+				}
+				var mean, variance float64
+				{
+					a := -1.0
+					mean += a * (_c0Tau / _c0Pi)
+					variance += a * a * (1 / _c0Pi)
+				}
+				{
+					a := _f10.Coefficients[0]
+					mean += a * (_c1Tau / _c1Pi)
+					variance += a * a * (1 / _c1Pi)
+				}
+				{
+					a := _f10.Coefficients[1]
+					mean += a * (_c2Tau / _c2Pi)
+					variance += a * a * (1 / _c2Pi)
+				}
+				d, v := mean, variance
+				if !(v > 0) || v > math.MaxFloat64 {
+					return 0, compile.ErrFallback
+				}
+				_eq, _ev, _en = -0.5*d*d/v, v, 1
+			}
+			_sum.Add(_eq)
+			_sum.Mul(_ev)
+			_sum.Norm(_en)
+		}
+		{ // I(|d1| ≤ 1.047)
+			_c0Pi, _c0Tau := _v10p-_m21p, _v10t-_m21t
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v10p) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v10p) {
+					return 0, compile.ErrFallback
+				}
+				_c0Pi, _c0Tau = 0.0+_m18p, 0.0+_m18t
+				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			var _eq float64
+			{
+				sc := math.Sqrt(_c0Pi)
+				_eq = messages.LogWithinMass(_c0Tau/sc, _f11.Margin*sc)
+			}
+			_sum.Add(_eq)
+		}
+		{ // s1
+			if !(_v0p > 0 && _v0p <= math.MaxFloat64) {
+				return 0, compile.ErrFallback
+			}
+			center := _v0t / _v0p
+			var quad float64
+			{
+				cPi, cTau := _v0p-_m0p, _v0t-_m0t
+				if !(cPi > 0 && cPi >= 1e-6*_v0p) {
+					if !(cPi == 0 || cPi < 1e-6*_v0p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m5p, 0.0+_m5t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v0p)
+			}
+			{
+				cPi, cTau := _v0p-_m5p, _v0t-_m5t
+				if !(cPi > 0 && cPi >= 1e-6*_v0p) {
+					if !(cPi == 0 || cPi < 1e-6*_v0p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m0p, 0.0+_m0t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v0p)
+			}
+			_sum.Mul(_v0p)
+			_sum.Add(quad)
+			_sum.Norm(-1)
+		}
+		{ // s2
+			if !(_v1p > 0 && _v1p <= math.MaxFloat64) {
+				return 0, compile.ErrFallback
+			}
+			center := _v1t / _v1p
+			var quad float64
+			{
+				cPi, cTau := _v1p-_m1p, _v1t-_m1t
+				if !(cPi > 0 && cPi >= 1e-6*_v1p) {
+					if !(cPi == 0 || cPi < 1e-6*_v1p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m7p, 0.0+_m7t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v1p)
+			}
+			{
+				cPi, cTau := _v1p-_m7p, _v1t-_m7t
+				if !(cPi > 0 && cPi >= 1e-6*_v1p) {
+					if !(cPi == 0 || cPi < 1e-6*_v1p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m1p, 0.0+_m1t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v1p)
+			}
+			_sum.Mul(_v1p)
+			_sum.Add(quad)
+			_sum.Norm(-1)
+		}
+		{ // s3
+			if !(_v2p > 0 && _v2p <= math.MaxFloat64) {
+				return 0, compile.ErrFallback
+			}
+			center := _v2t / _v2p
+			var quad float64
+			{
+				cPi, cTau := _v2p-_m2p, _v2t-_m2t
+				if !(cPi > 0 && cPi >= 1e-6*_v2p) {
+					if !(cPi == 0 || cPi < 1e-6*_v2p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m9p, 0.0+_m9t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v2p)
+			}
+			{
+				cPi, cTau := _v2p-_m9p, _v2t-_m9t
+				if !(cPi > 0 && cPi >= 1e-6*_v2p) {
+					if !(cPi == 0 || cPi < 1e-6*_v2p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m2p, 0.0+_m2t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v2p)
+			}
+			_sum.Mul(_v2p)
+			_sum.Add(quad)
+			_sum.Norm(-1)
+		}
+		{ // s4
+			if !(_v3p > 0 && _v3p <= math.MaxFloat64) {
+				return 0, compile.ErrFallback
+			}
+			center := _v3t / _v3p
+			var quad float64
+			{
+				cPi, cTau := _v3p-_m3p, _v3t-_m3t
+				if !(cPi > 0 && cPi >= 1e-6*_v3p) {
+					if !(cPi == 0 || cPi < 1e-6*_v3p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m11p, 0.0+_m11t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v3p)
+			}
+			{
+				cPi, cTau := _v3p-_m11p, _v3t-_m11t
+				if !(cPi > 0 && cPi >= 1e-6*_v3p) {
+					if !(cPi == 0 || cPi < 1e-6*_v3p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m3p, 0.0+_m3t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v3p)
+			}
+			_sum.Mul(_v3p)
+			_sum.Add(quad)
+			_sum.Norm(-1)
+		}
+		{ // p1
+			if !(_v4p > 0 && _v4p <= math.MaxFloat64) {
+				return 0, compile.ErrFallback
+			}
+			center := _v4t / _v4p
+			var quad float64
+			{
+				cPi, cTau := _v4p-_m4p, _v4t-_m4t
+				if !(cPi > 0 && cPi >= 1e-6*_v4p) {
+					if !(cPi == 0 || cPi < 1e-6*_v4p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m13p, 0.0+_m13t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v4p)
+			}
+			{
+				cPi, cTau := _v4p-_m13p, _v4t-_m13t
+				if !(cPi > 0 && cPi >= 1e-6*_v4p) {
+					if !(cPi == 0 || cPi < 1e-6*_v4p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m4p, 0.0+_m4t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v4p)
+			}
+			_sum.Mul(_v4p)
+			_sum.Add(quad)
+			_sum.Norm(-1)
+		}
+		{ // p2
+			if !(_v5p > 0 && _v5p <= math.MaxFloat64) {
+				return 0, compile.ErrFallback
+			}
+			center := _v5t / _v5p
+			var quad float64
+			{
+				cPi, cTau := _v5p-_m6p, _v5t-_m6t
+				if !(cPi > 0 && cPi >= 1e-6*_v5p) {
+					if !(cPi == 0 || cPi < 1e-6*_v5p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m14p, 0.0+_m14t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v5p)
+			}
+			{
+				cPi, cTau := _v5p-_m14p, _v5t-_m14t
+				if !(cPi > 0 && cPi >= 1e-6*_v5p) {
+					if !(cPi == 0 || cPi < 1e-6*_v5p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m6p, 0.0+_m6t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v5p)
+			}
+			_sum.Mul(_v5p)
+			_sum.Add(quad)
+			_sum.Norm(-1)
+		}
+		{ // p3
+			if !(_v6p > 0 && _v6p <= math.MaxFloat64) {
+				return 0, compile.ErrFallback
+			}
+			center := _v6t / _v6p
+			var quad float64
+			{
+				cPi, cTau := _v6p-_m8p, _v6t-_m8t
+				if !(cPi > 0 && cPi >= 1e-6*_v6p) {
+					if !(cPi == 0 || cPi < 1e-6*_v6p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m16p, 0.0+_m16t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v6p)
+			}
+			{
+				cPi, cTau := _v6p-_m16p, _v6t-_m16t
+				if !(cPi > 0 && cPi >= 1e-6*_v6p) {
+					if !(cPi == 0 || cPi < 1e-6*_v6p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m8p, 0.0+_m8t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v6p)
+			}
+			_sum.Mul(_v6p)
+			_sum.Add(quad)
+			_sum.Norm(-1)
+		}
+		{ // p4
+			if !(_v7p > 0 && _v7p <= math.MaxFloat64) {
+				return 0, compile.ErrFallback
+			}
+			center := _v7t / _v7p
+			var quad float64
+			{
+				cPi, cTau := _v7p-_m10p, _v7t-_m10t
+				if !(cPi > 0 && cPi >= 1e-6*_v7p) {
+					if !(cPi == 0 || cPi < 1e-6*_v7p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m17p, 0.0+_m17t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v7p)
+			}
+			{
+				cPi, cTau := _v7p-_m17p, _v7t-_m17t
+				if !(cPi > 0 && cPi >= 1e-6*_v7p) {
+					if !(cPi == 0 || cPi < 1e-6*_v7p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m10p, 0.0+_m10t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v7p)
+			}
+			_sum.Mul(_v7p)
+			_sum.Add(quad)
+			_sum.Norm(-1)
+		}
+		{ // t1
+			if !(_v8p > 0 && _v8p <= math.MaxFloat64) {
+				return 0, compile.ErrFallback
+			}
+			center := _v8t / _v8p
+			var quad float64
+			{
+				cPi, cTau := _v8p-_m12p, _v8t-_m12t
+				if !(cPi > 0 && cPi >= 1e-6*_v8p) {
+					if !(cPi == 0 || cPi < 1e-6*_v8p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m19p, 0.0+_m19t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v8p)
+			}
+			{
+				cPi, cTau := _v8p-_m19p, _v8t-_m19t
+				if !(cPi > 0 && cPi >= 1e-6*_v8p) {
+					if !(cPi == 0 || cPi < 1e-6*_v8p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m12p, 0.0+_m12t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v8p)
+			}
+			_sum.Mul(_v8p)
+			_sum.Add(quad)
+			_sum.Norm(-1)
+		}
+		{ // t2
+			if !(_v9p > 0 && _v9p <= math.MaxFloat64) {
+				return 0, compile.ErrFallback
+			}
+			center := _v9t / _v9p
+			var quad float64
+			{
+				cPi, cTau := _v9p-_m15p, _v9t-_m15t
+				if !(cPi > 0 && cPi >= 1e-6*_v9p) {
+					if !(cPi == 0 || cPi < 1e-6*_v9p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m20p, 0.0+_m20t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v9p)
+			}
+			{
+				cPi, cTau := _v9p-_m20p, _v9t-_m20t
+				if !(cPi > 0 && cPi >= 1e-6*_v9p) {
+					if !(cPi == 0 || cPi < 1e-6*_v9p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m15p, 0.0+_m15t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v9p)
+			}
+			_sum.Mul(_v9p)
+			_sum.Add(quad)
+			_sum.Norm(-1)
+		}
+		{ // d1
+			if !(_v10p > 0 && _v10p <= math.MaxFloat64) {
+				return 0, compile.ErrFallback
+			}
+			center := _v10t / _v10p
+			var quad float64
+			{
+				cPi, cTau := _v10p-_m18p, _v10t-_m18t
+				if !(cPi > 0 && cPi >= 1e-6*_v10p) {
+					if !(cPi == 0 || cPi < 1e-6*_v10p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m21p, 0.0+_m21t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v10p)
+			}
+			{
+				cPi, cTau := _v10p-_m21p, _v10t-_m21t
+				if !(cPi > 0 && cPi >= 1e-6*_v10p) {
+					if !(cPi == 0 || cPi < 1e-6*_v10p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m18p, 0.0+_m18t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v10p)
+			}
+			_sum.Mul(_v10p)
+			_sum.Add(quad)
+			_sum.Norm(-1)
+		}
+		return _sum.Value(), nil
+	}), nil
 }
 
 // program3v3 binds the program compiled from two teams of 3, one winning to g and s.
-func program3v3(g *graph.Graph, s schedules.Schedule) (compile.Program, error) {
+func program3v3(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) {
 	_, err := compile.Bind(g, s, "cde29e913910240dc1acec76a3a5e9e0")
 	if err != nil {
 		return nil, err
@@ -3059,7 +6119,7 @@ func program3v3(g *graph.Graph, s schedules.Schedule) (compile.Program, error) {
 	if !ok {
 		return nil, compile.FactorMismatch(g, 15, "*factors.GreaterThan")
 	}
-	return func(ctx context.Context) (schedules.Result, error) {
+	return compile.NewProgram(g, func(ctx context.Context) (schedules.Result, error) {
 		if g.NumObserved() > 0 {
 			return schedules.Result{}, compile.ErrFallback
 		}
@@ -4305,11 +7365,1253 @@ func program3v3(g *graph.Graph, s schedules.Schedule) (compile.Program, error) {
 		_vs[13] = messages.Gaussian{Pi: _v13p, Tau: _v13t}
 		_vs[14] = messages.Gaussian{Pi: _v14p, Tau: _v14t}
 		return _res, _err
-	}, nil
+	}, func() (float64, error) {
+		if g.NumObserved() > 0 {
+			return 0, compile.ErrFallback
+		}
+		_msgs, _margs := g.State()
+		_ms, _vs := _msgs[:30], _margs[:15]
+		_m0p, _m0t := _ms[0].Pi, _ms[0].Tau
+		_m1p, _m1t := _ms[1].Pi, _ms[1].Tau
+		_m2p, _m2t := _ms[2].Pi, _ms[2].Tau
+		_m3p, _m3t := _ms[3].Pi, _ms[3].Tau
+		_m4p, _m4t := _ms[4].Pi, _ms[4].Tau
+		_m5p, _m5t := _ms[5].Pi, _ms[5].Tau
+		_m6p, _m6t := _ms[6].Pi, _ms[6].Tau
+		_m7p, _m7t := _ms[7].Pi, _ms[7].Tau
+		_m8p, _m8t := _ms[8].Pi, _ms[8].Tau
+		_m9p, _m9t := _ms[9].Pi, _ms[9].Tau
+		_m10p, _m10t := _ms[10].Pi, _ms[10].Tau
+		_m11p, _m11t := _ms[11].Pi, _ms[11].Tau
+		_m12p, _m12t := _ms[12].Pi, _ms[12].Tau
+		_m13p, _m13t := _ms[13].Pi, _ms[13].Tau
+		_m14p, _m14t := _ms[14].Pi, _ms[14].Tau
+		_m15p, _m15t := _ms[15].Pi, _ms[15].Tau
+		_m16p, _m16t := _ms[16].Pi, _ms[16].Tau
+		_m17p, _m17t := _ms[17].Pi, _ms[17].Tau
+		_m18p, _m18t := _ms[18].Pi, _ms[18].Tau
+		_m19p, _m19t := _ms[19].Pi, _ms[19].Tau
+		_m20p, _m20t := _ms[20].Pi, _ms[20].Tau
+		_m21p, _m21t := _ms[21].Pi, _ms[21].Tau
+		_m22p, _m22t := _ms[22].Pi, _ms[22].Tau
+		_m23p, _m23t := _ms[23].Pi, _ms[23].Tau
+		_m24p, _m24t := _ms[24].Pi, _ms[24].Tau
+		_m25p, _m25t := _ms[25].Pi, _ms[25].Tau
+		_m26p, _m26t := _ms[26].Pi, _ms[26].Tau
+		_m27p, _m27t := _ms[27].Pi, _ms[27].Tau
+		_m28p, _m28t := _ms[28].Pi, _ms[28].Tau
+		_m29p, _m29t := _ms[29].Pi, _ms[29].Tau
+		_v0p, _v0t := _vs[0].Pi, _vs[0].Tau
+		_v1p, _v1t := _vs[1].Pi, _vs[1].Tau
+		_v2p, _v2t := _vs[2].Pi, _vs[2].Tau
+		_v3p, _v3t := _vs[3].Pi, _vs[3].Tau
+		_v4p, _v4t := _vs[4].Pi, _vs[4].Tau
+		_v5p, _v5t := _vs[5].Pi, _vs[5].Tau
+		_v6p, _v6t := _vs[6].Pi, _vs[6].Tau
+		_v7p, _v7t := _vs[7].Pi, _vs[7].Tau
+		_v8p, _v8t := _vs[8].Pi, _vs[8].Tau
+		_v9p, _v9t := _vs[9].Pi, _vs[9].Tau
+		_v10p, _v10t := _vs[10].Pi, _vs[10].Tau
+		_v11p, _v11t := _vs[11].Pi, _vs[11].Tau
+		_v12p, _v12t := _vs[12].Pi, _vs[12].Tau
+		_v13p, _v13t := _vs[13].Pi, _vs[13].Tau
+		_v14p, _v14t := _vs[14].Pi, _vs[14].Tau
+		_bad := 0.0 + (_m0p - _m0p) + (_m0t - _m0t) + (_m1p - _m1p) + (_m1t - _m1t) + (_m2p - _m2p) + (_m2t - _m2t) + (_m3p - _m3p) + (_m3t - _m3t) + (_m4p - _m4p) + (_m4t - _m4t) + (_m5p - _m5p) + (_m5t - _m5t) + (_m6p - _m6p) + (_m6t - _m6t) + (_m7p - _m7p) + (_m7t - _m7t) + (_m8p - _m8p) + (_m8t - _m8t) + (_m9p - _m9p) + (_m9t - _m9t) + (_m10p - _m10p) + (_m10t - _m10t) + (_m11p - _m11p) + (_m11t - _m11t) + (_m12p - _m12p) + (_m12t - _m12t) + (_m13p - _m13p) + (_m13t - _m13t) + (_m14p - _m14p) + (_m14t - _m14t) + (_m15p - _m15p) + (_m15t - _m15t) + (_m16p - _m16p) + (_m16t - _m16t) + (_m17p - _m17p) + (_m17t - _m17t) + (_m18p - _m18p) + (_m18t - _m18t) + (_m19p - _m19p) + (_m19t - _m19t) + (_m20p - _m20p) + (_m20t - _m20t) + (_m21p - _m21p) + (_m21t - _m21t) + (_m22p - _m22p) + (_m22t - _m22t) + (_m23p - _m23p) + (_m23t - _m23t) + (_m24p - _m24p) + (_m24t - _m24t) + (_m25p - _m25p) + (_m25t - _m25t) + (_m26p - _m26p) + (_m26t - _m26t) + (_m27p - _m27p) + (_m27t - _m27t) + (_m28p - _m28p) + (_m28t - _m28t) + (_m29p - _m29p) + (_m29t - _m29t)
+		_bad += (_v0p - _v0p) + (_v0t - _v0t)
+		_bad += (_v1p - _v1p) + (_v1t - _v1t)
+		_bad += (_v2p - _v2p) + (_v2t - _v2t)
+		_bad += (_v3p - _v3p) + (_v3t - _v3t)
+		_bad += (_v4p - _v4p) + (_v4t - _v4t)
+		_bad += (_v5p - _v5p) + (_v5t - _v5t)
+		_bad += (_v6p - _v6p) + (_v6t - _v6t)
+		_bad += (_v7p - _v7p) + (_v7t - _v7t)
+		_bad += (_v8p - _v8p) + (_v8t - _v8t)
+		_bad += (_v9p - _v9p) + (_v9t - _v9t)
+		_bad += (_v10p - _v10p) + (_v10t - _v10t)
+		_bad += (_v11p - _v11p) + (_v11t - _v11t)
+		_bad += (_v12p - _v12p) + (_v12t - _v12t)
+		_bad += (_v13p - _v13p) + (_v13t - _v13t)
+		_bad += (_v14p - _v14p) + (_v14t - _v14t)
+		if _bad != 0 {
+			return 0, compile.ErrFallback
+		}
+		var _sum graph.EvidenceSum
+		{ // N(s1; 25, 25.01)
+			_c0Pi, _c0Tau := _v0p-_m0p, _v0t-_m0t
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v0p) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v0p) {
+					return 0, compile.ErrFallback
+				}
+				_c0Pi, _c0Tau = 0.0+_m7p, 0.0+_m7t
+				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			var _eq, _ev, _en float64
+			{
+				d, v := _f0.Mean-_c0Tau/_c0Pi, _f0.Variance+1/_c0Pi
+				if !(v > 0) || v > math.MaxFloat64 {
+					return 0, compile.ErrFallback
+				}
+				_eq, _ev, _en = -0.5*d*d/v, v, 1
+			}
+			_sum.Add(_eq)
+			_sum.Mul(_ev)
+			_sum.Norm(_en)
+		}
+		{ // N(s2; 24.67, 27.57)
+			_c0Pi, _c0Tau := _v1p-_m1p, _v1t-_m1t
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v1p) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v1p) {
+					return 0, compile.ErrFallback
+				}
+				_c0Pi, _c0Tau = 0.0+_m9p, 0.0+_m9t
+				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			var _eq, _ev, _en float64
+			{
+				d, v := _f1.Mean-_c0Tau/_c0Pi, _f1.Variance+1/_c0Pi
+				if !(v > 0) || v > math.MaxFloat64 {
+					return 0, compile.ErrFallback
+				}
+				_eq, _ev, _en = -0.5*d*d/v, v, 1
+			}
+			_sum.Add(_eq)
+			_sum.Mul(_ev)
+			_sum.Norm(_en)
+		}
+		{ // N(s3; 24.33, 30.26)
+			_c0Pi, _c0Tau := _v2p-_m2p, _v2t-_m2t
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v2p) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v2p) {
+					return 0, compile.ErrFallback
+				}
+				_c0Pi, _c0Tau = 0.0+_m11p, 0.0+_m11t
+				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			var _eq, _ev, _en float64
+			{
+				d, v := _f2.Mean-_c0Tau/_c0Pi, _f2.Variance+1/_c0Pi
+				if !(v > 0) || v > math.MaxFloat64 {
+					return 0, compile.ErrFallback
+				}
+				_eq, _ev, _en = -0.5*d*d/v, v, 1
+			}
+			_sum.Add(_eq)
+			_sum.Mul(_ev)
+			_sum.Norm(_en)
+		}
+		{ // N(s4; 26, 25.01)
+			_c0Pi, _c0Tau := _v3p-_m3p, _v3t-_m3t
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v3p) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v3p) {
+					return 0, compile.ErrFallback
+				}
+				_c0Pi, _c0Tau = 0.0+_m13p, 0.0+_m13t
+				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			var _eq, _ev, _en float64
+			{
+				d, v := _f3.Mean-_c0Tau/_c0Pi, _f3.Variance+1/_c0Pi
+				if !(v > 0) || v > math.MaxFloat64 {
+					return 0, compile.ErrFallback
+				}
+				_eq, _ev, _en = -0.5*d*d/v, v, 1
+			}
+			_sum.Add(_eq)
+			_sum.Mul(_ev)
+			_sum.Norm(_en)
+		}
+		{ // N(s5; 25.67, 27.57)
+			_c0Pi, _c0Tau := _v4p-_m4p, _v4t-_m4t
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v4p) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v4p) {
+					return 0, compile.ErrFallback
+				}
+				_c0Pi, _c0Tau = 0.0+_m15p, 0.0+_m15t
+				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			var _eq, _ev, _en float64
+			{
+				d, v := _f4.Mean-_c0Tau/_c0Pi, _f4.Variance+1/_c0Pi
+				if !(v > 0) || v > math.MaxFloat64 {
+					return 0, compile.ErrFallback
+				}
+				_eq, _ev, _en = -0.5*d*d/v, v, 1
+			}
+			_sum.Add(_eq)
+			_sum.Mul(_ev)
+			_sum.Norm(_en)
+		}
+		{ // N(s6; 25.33, 30.26)
+			_c0Pi, _c0Tau := _v5p-_m5p, _v5t-_m5t
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v5p) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v5p) {
+					return 0, compile.ErrFallback
+				}
+				_c0Pi, _c0Tau = 0.0+_m17p, 0.0+_m17t
+				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			var _eq, _ev, _en float64
+			{
+				d, v := _f5.Mean-_c0Tau/_c0Pi, _f5.Variance+1/_c0Pi
+				if !(v > 0) || v > math.MaxFloat64 {
+					return 0, compile.ErrFallback
+				}
+				_eq, _ev, _en = -0.5*d*d/v, v, 1
+			}
+			_sum.Add(_eq)
+			_sum.Mul(_ev)
+			_sum.Norm(_en)
+		}
+		{ // N(p1; s1, 17.36)
+			_c0Pi, _c0Tau := _v6p-_m6p, _v6t-_m6t
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v6p) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v6p) {
+					return 0, compile.ErrFallback
+				}
+				_c0Pi, _c0Tau = 0.0+_m19p, 0.0+_m19t
+				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			_c1Pi, _c1Tau := _v0p-_m7p, _v0t-_m7t
+			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v0p) {
+				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v0p) {
+					return 0, compile.ErrFallback
+				}
+				_c1Pi, _c1Tau = 0.0+_m0p, 0.0+_m0t
+				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			var _eq, _ev, _en float64
+			{
+				d, v := _c0Tau/_c0Pi-_c1Tau/_c1Pi, 1/_c0Pi+1/_c1Pi+_f6.Variance
+				if !(v > 0) || v > math.MaxFloat64 {
+					return 0, compile.ErrFallback
+				}
+				_eq, _ev, _en = -0.5*d*d/v, v, 1
+			}
+			_sum.Add(_eq)
+			_sum.Mul(_ev)
+			_sum.Norm(_en)
+		}
+		{ // N(p2; s2, 17.36)
+			_c0Pi, _c0Tau := _v7p-_m8p, _v7t-_m8t
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v7p) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v7p) {
+					return 0, compile.ErrFallback
+				}
+				_c0Pi, _c0Tau = 0.0+_m20p, 0.0+_m20t
+				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			_c1Pi, _c1Tau := _v1p-_m9p, _v1t-_m9t
+			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v1p) {
+				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v1p) {
+					return 0, compile.ErrFallback
+				}
+				_c1Pi, _c1Tau = 0.0+_m1p, 0.0+_m1t
+				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			var _eq, _ev, _en float64
+			{
+				d, v := _c0Tau/_c0Pi-_c1Tau/_c1Pi, 1/_c0Pi+1/_c1Pi+_f7.Variance
+				if !(v > 0) || v > math.MaxFloat64 {
+					return 0, compile.ErrFallback
+				}
+				_eq, _ev, _en = -0.5*d*d/v, v, 1
+			}
+			_sum.Add(_eq)
+			_sum.Mul(_ev)
+			_sum.Norm(_en)
+		}
+		{ // N(p3; s3, 17.36)
+			_c0Pi, _c0Tau := _v8p-_m10p, _v8t-_m10t
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v8p) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v8p) {
+					return 0, compile.ErrFallback
+				}
+				_c0Pi, _c0Tau = 0.0+_m21p, 0.0+_m21t
+				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			_c1Pi, _c1Tau := _v2p-_m11p, _v2t-_m11t
+			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v2p) {
+				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v2p) {
+					return 0, compile.ErrFallback
+				}
+				_c1Pi, _c1Tau = 0.0+_m2p, 0.0+_m2t
+				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			var _eq, _ev, _en float64
+			{
+				d, v := _c0Tau/_c0Pi-_c1Tau/_c1Pi, 1/_c0Pi+1/_c1Pi+_f8.Variance
+				if !(v > 0) || v > math.MaxFloat64 {
+					return 0, compile.ErrFallback
+				}
+				_eq, _ev, _en = -0.5*d*d/v, v, 1
+			}
+			_sum.Add(_eq)
+			_sum.Mul(_ev)
+			_sum.Norm(_en)
+		}
+		{ // N(p4; s4, 17.36)
+			_c0Pi, _c0Tau := _v9p-_m12p, _v9t-_m12t
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v9p) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v9p) {
+					return 0, compile.ErrFallback
+				}
+				_c0Pi, _c0Tau = 0.0+_m23p, 0.0+_m23t
+				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			_c1Pi, _c1Tau := _v3p-_m13p, _v3t-_m13t
+			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v3p) {
+				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v3p) {
+					return 0, compile.ErrFallback
+				}
+				_c1Pi, _c1Tau = 0.0+_m3p, 0.0+_m3t
+				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			var _eq, _ev, _en float64
+			{
+				d, v := _c0Tau/_c0Pi-_c1Tau/_c1Pi, 1/_c0Pi+1/_c1Pi+_f9.Variance
+				if !(v > 0) || v > math.MaxFloat64 {
+					return 0, compile.ErrFallback
+				}
+				_eq, _ev, _en = -0.5*d*d/v, v, 1
+			}
+			_sum.Add(_eq)
+			_sum.Mul(_ev)
+			_sum.Norm(_en)
+		}
+		{ // N(p5; s5, 17.36)
+			_c0Pi, _c0Tau := _v10p-_m14p, _v10t-_m14t
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v10p) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v10p) {
+					return 0, compile.ErrFallback
+				}
+				_c0Pi, _c0Tau = 0.0+_m24p, 0.0+_m24t
+				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			_c1Pi, _c1Tau := _v4p-_m15p, _v4t-_m15t
+			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v4p) {
+				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v4p) {
+					return 0, compile.ErrFallback
+				}
+				_c1Pi, _c1Tau = 0.0+_m4p, 0.0+_m4t
+				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			var _eq, _ev, _en float64
+			{
+				d, v := _c0Tau/_c0Pi-_c1Tau/_c1Pi, 1/_c0Pi+1/_c1Pi+_f10.Variance
+				if !(v > 0) || v > math.MaxFloat64 {
+					return 0, compile.ErrFallback
+				}
+				_eq, _ev, _en = -0.5*d*d/v, v, 1
+			}
+			_sum.Add(_eq)
+			_sum.Mul(_ev)
+			_sum.Norm(_en)
+		}
+		{ // N(p6; s6, 17.36)
+			_c0Pi, _c0Tau := _v11p-_m16p, _v11t-_m16t
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v11p) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v11p) {
+					return 0, compile.ErrFallback
+				}
+				_c0Pi, _c0Tau = 0.0+_m25p, 0.0+_m25t
+				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			_c1Pi, _c1Tau := _v5p-_m17p, _v5t-_m17t
+			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v5p) {
+				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v5p) {
+					return 0, compile.ErrFallback
+				}
+				_c1Pi, _c1Tau = 0.0+_m5p, 0.0+_m5t
+				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			var _eq, _ev, _en float64
+			{
+				d, v := _c0Tau/_c0Pi-_c1Tau/_c1Pi, 1/_c0Pi+1/_c1Pi+_f11.Variance
+				if !(v > 0) || v > math.MaxFloat64 {
+					return 0, compile.ErrFallback
+				}
+				_eq, _ev, _en = -0.5*d*d/v, v, 1
+			}
+			_sum.Add(_eq)
+			_sum.Mul(_ev)
+			_sum.Norm(_en)
+		}
+		{ // t1 = p1 + p2 + p3
+			_c0Pi, _c0Tau := _v12p-_m18p, _v12t-_m18t
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v12p) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v12p) {
+					return 0, compile.ErrFallback
+				}
+				_c0Pi, _c0Tau = 0.0+_m27p, 0.0+_m27t
+				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			_c1Pi, _c1Tau := _v6p-_m19p, _v6t-_m19t
+			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v6p) {
+				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v6p) {
+					return 0, compile.ErrFallback
+				}
+				_c1Pi, _c1Tau = 0.0+_m6p, 0.0+_m6t
+				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			_c2Pi, _c2Tau := _v7p-_m20p, _v7t-_m20t
+			if !(_c2Pi > 0 && _c2Pi >= 1e-6*_v7p) {
+				if !(_c2Pi == 0 || _c2Pi < 1e-6*_v7p) {
+					return 0, compile.ErrFallback
+				}
+				_c2Pi, _c2Tau = 0.0+_m8p, 0.0+_m8t
+				if !(_c2Pi > 0 && _c2Pi < math.MaxFloat64 && _c2Tau-_c2Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			_c3Pi, _c3Tau := _v8p-_m21p, _v8t-_m21t
+			if !(_c3Pi > 0 && _c3Pi >= 1e-6*_v8p) {
+				if !(_c3Pi == 0 || _c3Pi < 1e-6*_v8p) {
+					return 0, compile.ErrFallback
+				}
+				_c3Pi, _c3Tau = 0.0+_m10p, 0.0+_m10t
+				if !(_c3Pi > 0 && _c3Pi < math.MaxFloat64 && _c3Tau-_c3Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			var _eq, _ev, _en float64
+			{
+				if len(_f12.Coefficients) != 3 {
+					return 0, compile.ErrFallback
+				}
+				var mean, variance float64
+				{
+					a := -1.0
+					mean += a * (_c0Tau / _c0Pi)
+					variance += a * a * (1 / _c0Pi)
+				}
+				{
+					a := _f12.Coefficients[0]
+					mean += a * (_c1Tau / _c1Pi)
+					variance += a * a * (1 / _c1Pi)
+				}
+				{
+					a := _f12.Coefficients[1]
+					mean += a * (_c2Tau / _c2Pi)
+					variance += a * a * (1 / _c2Pi)
+				}
+				{
+					a := _f12.Coefficients[2]
+					mean += a * (_c3Tau / _c3Pi)
+					variance += a * a * (1 / _c3Pi)
+				}
+				d, v := mean, variance
+				if !(v > 0) || v > math.MaxFloat64 {
+					return 0, compile.ErrFallback
+				}
+				_eq, _ev, _en = -0.5*d*d/v, v, 1
+			}
+			_sum.Add(_eq)
+			_sum.Mul(_ev)
+			_sum.Norm(_en)
+		}
+		{ // t2 = p4 + p5 + p6
+			_c0Pi, _c0Tau := _v13p-_m22p, _v13t-_m22t
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v13p) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v13p) {
+					return 0, compile.ErrFallback
+				}
+				_c0Pi, _c0Tau = 0.0+_m28p, 0.0+_m28t
+				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			_c1Pi, _c1Tau := _v9p-_m23p, _v9t-_m23t
+			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v9p) {
+				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v9p) {
+					return 0, compile.ErrFallback
+				}
+				_c1Pi, _c1Tau = 0.0+_m12p, 0.0+_m12t
+				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			_c2Pi, _c2Tau := _v10p-_m24p, _v10t-_m24t
+			if !(_c2Pi > 0 && _c2Pi >= 1e-6*_v10p) {
+				if !(_c2Pi == 0 || _c2Pi < 1e-6*_v10p) {
+					return 0, compile.ErrFallback
+				}
+				_c2Pi, _c2Tau = 0.0+_m14p, 0.0+_m14t
+				if !(_c2Pi > 0 && _c2Pi < math.MaxFloat64 && _c2Tau-_c2Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			_c3Pi, _c3Tau := _v11p-_m25p, _v11t-_m25t
+			if !(_c3Pi > 0 && _c3Pi >= 1e-6*_v11p) {
+				if !(_c3Pi == 0 || _c3Pi < 1e-6*_v11p) {
+					return 0, compile.ErrFallback
+				}
+				_c3Pi, _c3Tau = 0.0+_m16p, 0.0+_m16t
+				if !(_c3Pi > 0 && _c3Pi < math.MaxFloat64 && _c3Tau-_c3Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			var _eq, _ev, _en float64
+			{
+				if len(_f13.Coefficients) != 3 {
+					return 0, compile.ErrFallback
+				}
+				var mean, variance float64
+				{
+					a := -1.0
+					mean += a * (_c0Tau / _c0Pi)
+					variance += a * a * (1 / _c0Pi)
+				}
+				{
+					a := _f13.Coefficients[0]
+					mean += a * (_c1Tau / _c1Pi)
+					variance += a * a * (1 / _c1Pi)
+				}
+				{
+					a := _f13.Coefficients[1]
+					mean += a * (_c2Tau / _c2Pi)
+					variance += a * a * (1 / _c2Pi)
+				}
+				{
+					a := _f13.Coefficients[2]
+					mean += a * (_c3Tau / _c3Pi)
+					variance += a * a * (1 / _c3Pi)
+				}
+				d, v := mean, variance
+				if !(v > 0) || v > math.MaxFloat64 {
+					return 0, compile.ErrFallback
+				}
+				_eq, _ev, _en = -0.5*d*d/v, v, 1
+			}
+			_sum.Add(_eq)
+			_sum.Mul(_ev)
+			_sum.Norm(_en)
+		}
+		{ // d1 = t1 − t2
+			_c0Pi, _c0Tau := _v14p-_m26p, _v14t-_m26t
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v14p) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v14p) {
+					return 0, compile.ErrFallback
+				}
+				_c0Pi, _c0Tau = 0.0+_m29p, 0.0+_m29t
+				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			_c1Pi, _c1Tau := _v12p-_m27p, _v12t-_m27t
+			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v12p) {
+				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v12p) {
+					return 0, compile.ErrFallback
+				}
+				_c1Pi, _c1Tau = 0.0+_m18p, 0.0+_m18t
+				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			_c2Pi, _c2Tau := _v13p-_m28p, _v13t-_m28t
+			if !(_c2Pi > 0 && _c2Pi >= 1e-6*_v13p) {
+				if !(_c2Pi == 0 || _c2Pi < 1e-6*_v13p) {
+					return 0, compile.ErrFallback
+				}
+				_c2Pi, _c2Tau = 0.0+_m22p, 0.0+_m22t
+				if !(_c2Pi > 0 && _c2Pi < math.MaxFloat64 && _c2Tau-_c2Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			var _eq, _ev, _en float64
+			{
+				if len(_f14.Coefficients) != 2 {
+					return 0, compile.ErrFallback
+				}
+				var mean, variance float64
+				{
+					a := -1.0
+					mean += a * (_c0Tau / _c0Pi)
+					variance += a * a * (1 / _c0Pi)
+				}
+				{
+					a := _f14.Coefficients[0]
+					mean += a * (_c1Tau / _c1Pi)
+					variance += a * a * (1 / _c1Pi)
+				}
+				{
+					a := _f14.Coefficients[1]
+					mean += a * (_c2Tau / _c2Pi)
+					variance += a * a * (1 / _c2Pi)
+				}
+				d, v := mean, variance
+				if !(v > 0) || v > math.MaxFloat64 {
+					return 0, compile.ErrFallback
+				}
+				_eq, _ev, _en = -0.5*d*d/v, v, 1
+			}
+			_sum.Add(_eq)
+			_sum.Mul(_ev)
+			_sum.Norm(_en)
+		}
+		{ // I(d1 > 1.283)
+			_c0Pi, _c0Tau := _v14p-_m29p, _v14t-_m29t
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v14p) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v14p) {
+					return 0, compile.ErrFallback
+				}
+				_c0Pi, _c0Tau = 0.0+_m26p, 0.0+_m26t
+				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			var _eq float64
+			{
+				sc := math.Sqrt(_c0Pi)
+				_eq = messages.LogNormCDF(_c0Tau/sc - _f15.Margin*sc)
+			}
+			_sum.Add(_eq)
+		}
+		{ // s1
+			if !(_v0p > 0 && _v0p <= math.MaxFloat64) {
+				return 0, compile.ErrFallback
+			}
+			center := _v0t / _v0p
+			var quad float64
+			{
+				cPi, cTau := _v0p-_m0p, _v0t-_m0t
+				if !(cPi > 0 && cPi >= 1e-6*_v0p) {
+					if !(cPi == 0 || cPi < 1e-6*_v0p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m7p, 0.0+_m7t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v0p)
+			}
+			{
+				cPi, cTau := _v0p-_m7p, _v0t-_m7t
+				if !(cPi > 0 && cPi >= 1e-6*_v0p) {
+					if !(cPi == 0 || cPi < 1e-6*_v0p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m0p, 0.0+_m0t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v0p)
+			}
+			_sum.Mul(_v0p)
+			_sum.Add(quad)
+			_sum.Norm(-1)
+		}
+		{ // s2
+			if !(_v1p > 0 && _v1p <= math.MaxFloat64) {
+				return 0, compile.ErrFallback
+			}
+			center := _v1t / _v1p
+			var quad float64
+			{
+				cPi, cTau := _v1p-_m1p, _v1t-_m1t
+				if !(cPi > 0 && cPi >= 1e-6*_v1p) {
+					if !(cPi == 0 || cPi < 1e-6*_v1p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m9p, 0.0+_m9t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v1p)
+			}
+			{
+				cPi, cTau := _v1p-_m9p, _v1t-_m9t
+				if !(cPi > 0 && cPi >= 1e-6*_v1p) {
+					if !(cPi == 0 || cPi < 1e-6*_v1p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m1p, 0.0+_m1t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v1p)
+			}
+			_sum.Mul(_v1p)
+			_sum.Add(quad)
+			_sum.Norm(-1)
+		}
+		{ // s3
+			if !(_v2p > 0 && _v2p <= math.MaxFloat64) {
+				return 0, compile.ErrFallback
+			}
+			center := _v2t / _v2p
+			var quad float64
+			{
+				cPi, cTau := _v2p-_m2p, _v2t-_m2t
+				if !(cPi > 0 && cPi >= 1e-6*_v2p) {
+					if !(cPi == 0 || cPi < 1e-6*_v2p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m11p, 0.0+_m11t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v2p)
+			}
+			{
+				cPi, cTau := _v2p-_m11p, _v2t-_m11t
+				if !(cPi > 0 && cPi >= 1e-6*_v2p) {
+					if !(cPi == 0 || cPi < 1e-6*_v2p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m2p, 0.0+_m2t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v2p)
+			}
+			_sum.Mul(_v2p)
+			_sum.Add(quad)
+			_sum.Norm(-1)
+		}
+		{ // s4
+			if !(_v3p > 0 && _v3p <= math.MaxFloat64) {
+				return 0, compile.ErrFallback
+			}
+			center := _v3t / _v3p
+			var quad float64
+			{
+				cPi, cTau := _v3p-_m3p, _v3t-_m3t
+				if !(cPi > 0 && cPi >= 1e-6*_v3p) {
+					if !(cPi == 0 || cPi < 1e-6*_v3p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m13p, 0.0+_m13t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v3p)
+			}
+			{
+				cPi, cTau := _v3p-_m13p, _v3t-_m13t
+				if !(cPi > 0 && cPi >= 1e-6*_v3p) {
+					if !(cPi == 0 || cPi < 1e-6*_v3p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m3p, 0.0+_m3t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v3p)
+			}
+			_sum.Mul(_v3p)
+			_sum.Add(quad)
+			_sum.Norm(-1)
+		}
+		{ // s5
+			if !(_v4p > 0 && _v4p <= math.MaxFloat64) {
+				return 0, compile.ErrFallback
+			}
+			center := _v4t / _v4p
+			var quad float64
+			{
+				cPi, cTau := _v4p-_m4p, _v4t-_m4t
+				if !(cPi > 0 && cPi >= 1e-6*_v4p) {
+					if !(cPi == 0 || cPi < 1e-6*_v4p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m15p, 0.0+_m15t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v4p)
+			}
+			{
+				cPi, cTau := _v4p-_m15p, _v4t-_m15t
+				if !(cPi > 0 && cPi >= 1e-6*_v4p) {
+					if !(cPi == 0 || cPi < 1e-6*_v4p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m4p, 0.0+_m4t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v4p)
+			}
+			_sum.Mul(_v4p)
+			_sum.Add(quad)
+			_sum.Norm(-1)
+		}
+		{ // s6
+			if !(_v5p > 0 && _v5p <= math.MaxFloat64) {
+				return 0, compile.ErrFallback
+			}
+			center := _v5t / _v5p
+			var quad float64
+			{
+				cPi, cTau := _v5p-_m5p, _v5t-_m5t
+				if !(cPi > 0 && cPi >= 1e-6*_v5p) {
+					if !(cPi == 0 || cPi < 1e-6*_v5p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m17p, 0.0+_m17t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v5p)
+			}
+			{
+				cPi, cTau := _v5p-_m17p, _v5t-_m17t
+				if !(cPi > 0 && cPi >= 1e-6*_v5p) {
+					if !(cPi == 0 || cPi < 1e-6*_v5p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m5p, 0.0+_m5t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v5p)
+			}
+			_sum.Mul(_v5p)
+			_sum.Add(quad)
+			_sum.Norm(-1)
+		}
+		{ // p1
+			if !(_v6p > 0 && _v6p <= math.MaxFloat64) {
+				return 0, compile.ErrFallback
+			}
+			center := _v6t / _v6p
+			var quad float64
+			{
+				cPi, cTau := _v6p-_m6p, _v6t-_m6t
+				if !(cPi > 0 && cPi >= 1e-6*_v6p) {
+					if !(cPi == 0 || cPi < 1e-6*_v6p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m19p, 0.0+_m19t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v6p)
+			}
+			{
+				cPi, cTau := _v6p-_m19p, _v6t-_m19t
+				if !(cPi > 0 && cPi >= 1e-6*_v6p) {
+					if !(cPi == 0 || cPi < 1e-6*_v6p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m6p, 0.0+_m6t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v6p)
+			}
+			_sum.Mul(_v6p)
+			_sum.Add(quad)
+			_sum.Norm(-1)
+		}
+		{ // p2
+			if !(_v7p > 0 && _v7p <= math.MaxFloat64) {
+				return 0, compile.ErrFallback
+			}
+			center := _v7t / _v7p
+			var quad float64
+			{
+				cPi, cTau := _v7p-_m8p, _v7t-_m8t
+				if !(cPi > 0 && cPi >= 1e-6*_v7p) {
+					if !(cPi == 0 || cPi < 1e-6*_v7p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m20p, 0.0+_m20t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v7p)
+			}
+			{
+				cPi, cTau := _v7p-_m20p, _v7t-_m20t
+				if !(cPi > 0 && cPi >= 1e-6*_v7p) {
+					if !(cPi == 0 || cPi < 1e-6*_v7p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m8p, 0.0+_m8t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v7p)
+			}
+			_sum.Mul(_v7p)
+			_sum.Add(quad)
+			_sum.Norm(-1)
+		}
+		{ // p3
+			if !(_v8p > 0 && _v8p <= math.MaxFloat64) {
+				return 0, compile.ErrFallback
+			}
+			center := _v8t / _v8p
+			var quad float64
+			{
+				cPi, cTau := _v8p-_m10p, _v8t-_m10t
+				if !(cPi > 0 && cPi >= 1e-6*_v8p) {
+					if !(cPi == 0 || cPi < 1e-6*_v8p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m21p, 0.0+_m21t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v8p)
+			}
+			{
+				cPi, cTau := _v8p-_m21p, _v8t-_m21t
+				if !(cPi > 0 && cPi >= 1e-6*_v8p) {
+					if !(cPi == 0 || cPi < 1e-6*_v8p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m10p, 0.0+_m10t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v8p)
+			}
+			_sum.Mul(_v8p)
+			_sum.Add(quad)
+			_sum.Norm(-1)
+		}
+		{ // p4
+			if !(_v9p > 0 && _v9p <= math.MaxFloat64) {
+				return 0, compile.ErrFallback
+			}
+			center := _v9t / _v9p
+			var quad float64
+			{
+				cPi, cTau := _v9p-_m12p, _v9t-_m12t
+				if !(cPi > 0 && cPi >= 1e-6*_v9p) {
+					if !(cPi == 0 || cPi < 1e-6*_v9p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m23p, 0.0+_m23t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v9p)
+			}
+			{
+				cPi, cTau := _v9p-_m23p, _v9t-_m23t
+				if !(cPi > 0 && cPi >= 1e-6*_v9p) {
+					if !(cPi == 0 || cPi < 1e-6*_v9p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m12p, 0.0+_m12t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v9p)
+			}
+			_sum.Mul(_v9p)
+			_sum.Add(quad)
+			_sum.Norm(-1)
+		}
+		{ // p5
+			if !(_v10p > 0 && _v10p <= math.MaxFloat64) {
+				return 0, compile.ErrFallback
+			}
+			center := _v10t / _v10p
+			var quad float64
+			{
+				cPi, cTau := _v10p-_m14p, _v10t-_m14t
+				if !(cPi > 0 && cPi >= 1e-6*_v10p) {
+					if !(cPi == 0 || cPi < 1e-6*_v10p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m24p, 0.0+_m24t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v10p)
+			}
+			{
+				cPi, cTau := _v10p-_m24p, _v10t-_m24t
+				if !(cPi > 0 && cPi >= 1e-6*_v10p) {
+					if !(cPi == 0 || cPi < 1e-6*_v10p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m14p, 0.0+_m14t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v10p)
+			}
+			_sum.Mul(_v10p)
+			_sum.Add(quad)
+			_sum.Norm(-1)
+		}
+		{ // p6
+			if !(_v11p > 0 && _v11p <= math.MaxFloat64) {
+				return 0, compile.ErrFallback
+			}
+			center := _v11t / _v11p
+			var quad float64
+			{
+				cPi, cTau := _v11p-_m16p, _v11t-_m16t
+				if !(cPi > 0 && cPi >= 1e-6*_v11p) {
+					if !(cPi == 0 || cPi < 1e-6*_v11p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m25p, 0.0+_m25t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v11p)
+			}
+			{
+				cPi, cTau := _v11p-_m25p, _v11t-_m25t
+				if !(cPi > 0 && cPi >= 1e-6*_v11p) {
+					if !(cPi == 0 || cPi < 1e-6*_v11p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m16p, 0.0+_m16t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v11p)
+			}
+			_sum.Mul(_v11p)
+			_sum.Add(quad)
+			_sum.Norm(-1)
+		}
+		{ // t1
+			if !(_v12p > 0 && _v12p <= math.MaxFloat64) {
+				return 0, compile.ErrFallback
+			}
+			center := _v12t / _v12p
+			var quad float64
+			{
+				cPi, cTau := _v12p-_m18p, _v12t-_m18t
+				if !(cPi > 0 && cPi >= 1e-6*_v12p) {
+					if !(cPi == 0 || cPi < 1e-6*_v12p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m27p, 0.0+_m27t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v12p)
+			}
+			{
+				cPi, cTau := _v12p-_m27p, _v12t-_m27t
+				if !(cPi > 0 && cPi >= 1e-6*_v12p) {
+					if !(cPi == 0 || cPi < 1e-6*_v12p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m18p, 0.0+_m18t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v12p)
+			}
+			_sum.Mul(_v12p)
+			_sum.Add(quad)
+			_sum.Norm(-1)
+		}
+		{ // t2
+			if !(_v13p > 0 && _v13p <= math.MaxFloat64) {
+				return 0, compile.ErrFallback
+			}
+			center := _v13t / _v13p
+			var quad float64
+			{
+				cPi, cTau := _v13p-_m22p, _v13t-_m22t
+				if !(cPi > 0 && cPi >= 1e-6*_v13p) {
+					if !(cPi == 0 || cPi < 1e-6*_v13p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m28p, 0.0+_m28t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v13p)
+			}
+			{
+				cPi, cTau := _v13p-_m28p, _v13t-_m28t
+				if !(cPi > 0 && cPi >= 1e-6*_v13p) {
+					if !(cPi == 0 || cPi < 1e-6*_v13p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m22p, 0.0+_m22t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v13p)
+			}
+			_sum.Mul(_v13p)
+			_sum.Add(quad)
+			_sum.Norm(-1)
+		}
+		{ // d1
+			if !(_v14p > 0 && _v14p <= math.MaxFloat64) {
+				return 0, compile.ErrFallback
+			}
+			center := _v14t / _v14p
+			var quad float64
+			{
+				cPi, cTau := _v14p-_m26p, _v14t-_m26t
+				if !(cPi > 0 && cPi >= 1e-6*_v14p) {
+					if !(cPi == 0 || cPi < 1e-6*_v14p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m29p, 0.0+_m29t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v14p)
+			}
+			{
+				cPi, cTau := _v14p-_m29p, _v14t-_m29t
+				if !(cPi > 0 && cPi >= 1e-6*_v14p) {
+					if !(cPi == 0 || cPi < 1e-6*_v14p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m26p, 0.0+_m26t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v14p)
+			}
+			_sum.Mul(_v14p)
+			_sum.Add(quad)
+			_sum.Norm(-1)
+		}
+		return _sum.Value(), nil
+	}), nil
 }
 
 // program3v3Draw binds the program compiled from two teams of 3 drawing to g and s.
-func program3v3Draw(g *graph.Graph, s schedules.Schedule) (compile.Program, error) {
+func program3v3Draw(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) {
 	_, err := compile.Bind(g, s, "254e8b8fdeb3b78e46fef7b2fd4606ac")
 	if err != nil {
 		return nil, err
@@ -4378,7 +8680,7 @@ func program3v3Draw(g *graph.Graph, s schedules.Schedule) (compile.Program, erro
 	if !ok {
 		return nil, compile.FactorMismatch(g, 15, "*factors.Within")
 	}
-	return func(ctx context.Context) (schedules.Result, error) {
+	return compile.NewProgram(g, func(ctx context.Context) (schedules.Result, error) {
 		if g.NumObserved() > 0 {
 			return schedules.Result{}, compile.ErrFallback
 		}
@@ -5624,11 +9926,1253 @@ func program3v3Draw(g *graph.Graph, s schedules.Schedule) (compile.Program, erro
 		_vs[13] = messages.Gaussian{Pi: _v13p, Tau: _v13t}
 		_vs[14] = messages.Gaussian{Pi: _v14p, Tau: _v14t}
 		return _res, _err
-	}, nil
+	}, func() (float64, error) {
+		if g.NumObserved() > 0 {
+			return 0, compile.ErrFallback
+		}
+		_msgs, _margs := g.State()
+		_ms, _vs := _msgs[:30], _margs[:15]
+		_m0p, _m0t := _ms[0].Pi, _ms[0].Tau
+		_m1p, _m1t := _ms[1].Pi, _ms[1].Tau
+		_m2p, _m2t := _ms[2].Pi, _ms[2].Tau
+		_m3p, _m3t := _ms[3].Pi, _ms[3].Tau
+		_m4p, _m4t := _ms[4].Pi, _ms[4].Tau
+		_m5p, _m5t := _ms[5].Pi, _ms[5].Tau
+		_m6p, _m6t := _ms[6].Pi, _ms[6].Tau
+		_m7p, _m7t := _ms[7].Pi, _ms[7].Tau
+		_m8p, _m8t := _ms[8].Pi, _ms[8].Tau
+		_m9p, _m9t := _ms[9].Pi, _ms[9].Tau
+		_m10p, _m10t := _ms[10].Pi, _ms[10].Tau
+		_m11p, _m11t := _ms[11].Pi, _ms[11].Tau
+		_m12p, _m12t := _ms[12].Pi, _ms[12].Tau
+		_m13p, _m13t := _ms[13].Pi, _ms[13].Tau
+		_m14p, _m14t := _ms[14].Pi, _ms[14].Tau
+		_m15p, _m15t := _ms[15].Pi, _ms[15].Tau
+		_m16p, _m16t := _ms[16].Pi, _ms[16].Tau
+		_m17p, _m17t := _ms[17].Pi, _ms[17].Tau
+		_m18p, _m18t := _ms[18].Pi, _ms[18].Tau
+		_m19p, _m19t := _ms[19].Pi, _ms[19].Tau
+		_m20p, _m20t := _ms[20].Pi, _ms[20].Tau
+		_m21p, _m21t := _ms[21].Pi, _ms[21].Tau
+		_m22p, _m22t := _ms[22].Pi, _ms[22].Tau
+		_m23p, _m23t := _ms[23].Pi, _ms[23].Tau
+		_m24p, _m24t := _ms[24].Pi, _ms[24].Tau
+		_m25p, _m25t := _ms[25].Pi, _ms[25].Tau
+		_m26p, _m26t := _ms[26].Pi, _ms[26].Tau
+		_m27p, _m27t := _ms[27].Pi, _ms[27].Tau
+		_m28p, _m28t := _ms[28].Pi, _ms[28].Tau
+		_m29p, _m29t := _ms[29].Pi, _ms[29].Tau
+		_v0p, _v0t := _vs[0].Pi, _vs[0].Tau
+		_v1p, _v1t := _vs[1].Pi, _vs[1].Tau
+		_v2p, _v2t := _vs[2].Pi, _vs[2].Tau
+		_v3p, _v3t := _vs[3].Pi, _vs[3].Tau
+		_v4p, _v4t := _vs[4].Pi, _vs[4].Tau
+		_v5p, _v5t := _vs[5].Pi, _vs[5].Tau
+		_v6p, _v6t := _vs[6].Pi, _vs[6].Tau
+		_v7p, _v7t := _vs[7].Pi, _vs[7].Tau
+		_v8p, _v8t := _vs[8].Pi, _vs[8].Tau
+		_v9p, _v9t := _vs[9].Pi, _vs[9].Tau
+		_v10p, _v10t := _vs[10].Pi, _vs[10].Tau
+		_v11p, _v11t := _vs[11].Pi, _vs[11].Tau
+		_v12p, _v12t := _vs[12].Pi, _vs[12].Tau
+		_v13p, _v13t := _vs[13].Pi, _vs[13].Tau
+		_v14p, _v14t := _vs[14].Pi, _vs[14].Tau
+		_bad := 0.0 + (_m0p - _m0p) + (_m0t - _m0t) + (_m1p - _m1p) + (_m1t - _m1t) + (_m2p - _m2p) + (_m2t - _m2t) + (_m3p - _m3p) + (_m3t - _m3t) + (_m4p - _m4p) + (_m4t - _m4t) + (_m5p - _m5p) + (_m5t - _m5t) + (_m6p - _m6p) + (_m6t - _m6t) + (_m7p - _m7p) + (_m7t - _m7t) + (_m8p - _m8p) + (_m8t - _m8t) + (_m9p - _m9p) + (_m9t - _m9t) + (_m10p - _m10p) + (_m10t - _m10t) + (_m11p - _m11p) + (_m11t - _m11t) + (_m12p - _m12p) + (_m12t - _m12t) + (_m13p - _m13p) + (_m13t - _m13t) + (_m14p - _m14p) + (_m14t - _m14t) + (_m15p - _m15p) + (_m15t - _m15t) + (_m16p - _m16p) + (_m16t - _m16t) + (_m17p - _m17p) + (_m17t - _m17t) + (_m18p - _m18p) + (_m18t - _m18t) + (_m19p - _m19p) + (_m19t - _m19t) + (_m20p - _m20p) + (_m20t - _m20t) + (_m21p - _m21p) + (_m21t - _m21t) + (_m22p - _m22p) + (_m22t - _m22t) + (_m23p - _m23p) + (_m23t - _m23t) + (_m24p - _m24p) + (_m24t - _m24t) + (_m25p - _m25p) + (_m25t - _m25t) + (_m26p - _m26p) + (_m26t - _m26t) + (_m27p - _m27p) + (_m27t - _m27t) + (_m28p - _m28p) + (_m28t - _m28t) + (_m29p - _m29p) + (_m29t - _m29t)
+		_bad += (_v0p - _v0p) + (_v0t - _v0t)
+		_bad += (_v1p - _v1p) + (_v1t - _v1t)
+		_bad += (_v2p - _v2p) + (_v2t - _v2t)
+		_bad += (_v3p - _v3p) + (_v3t - _v3t)
+		_bad += (_v4p - _v4p) + (_v4t - _v4t)
+		_bad += (_v5p - _v5p) + (_v5t - _v5t)
+		_bad += (_v6p - _v6p) + (_v6t - _v6t)
+		_bad += (_v7p - _v7p) + (_v7t - _v7t)
+		_bad += (_v8p - _v8p) + (_v8t - _v8t)
+		_bad += (_v9p - _v9p) + (_v9t - _v9t)
+		_bad += (_v10p - _v10p) + (_v10t - _v10t)
+		_bad += (_v11p - _v11p) + (_v11t - _v11t)
+		_bad += (_v12p - _v12p) + (_v12t - _v12t)
+		_bad += (_v13p - _v13p) + (_v13t - _v13t)
+		_bad += (_v14p - _v14p) + (_v14t - _v14t)
+		if _bad != 0 {
+			return 0, compile.ErrFallback
+		}
+		var _sum graph.EvidenceSum
+		{ // N(s1; 25, 25.01)
+			_c0Pi, _c0Tau := _v0p-_m0p, _v0t-_m0t
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v0p) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v0p) {
+					return 0, compile.ErrFallback
+				}
+				_c0Pi, _c0Tau = 0.0+_m7p, 0.0+_m7t
+				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			var _eq, _ev, _en float64
+			{
+				d, v := _f0.Mean-_c0Tau/_c0Pi, _f0.Variance+1/_c0Pi
+				if !(v > 0) || v > math.MaxFloat64 {
+					return 0, compile.ErrFallback
+				}
+				_eq, _ev, _en = -0.5*d*d/v, v, 1
+			}
+			_sum.Add(_eq)
+			_sum.Mul(_ev)
+			_sum.Norm(_en)
+		}
+		{ // N(s2; 24.67, 27.57)
+			_c0Pi, _c0Tau := _v1p-_m1p, _v1t-_m1t
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v1p) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v1p) {
+					return 0, compile.ErrFallback
+				}
+				_c0Pi, _c0Tau = 0.0+_m9p, 0.0+_m9t
+				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			var _eq, _ev, _en float64
+			{
+				d, v := _f1.Mean-_c0Tau/_c0Pi, _f1.Variance+1/_c0Pi
+				if !(v > 0) || v > math.MaxFloat64 {
+					return 0, compile.ErrFallback
+				}
+				_eq, _ev, _en = -0.5*d*d/v, v, 1
+			}
+			_sum.Add(_eq)
+			_sum.Mul(_ev)
+			_sum.Norm(_en)
+		}
+		{ // N(s3; 24.33, 30.26)
+			_c0Pi, _c0Tau := _v2p-_m2p, _v2t-_m2t
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v2p) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v2p) {
+					return 0, compile.ErrFallback
+				}
+				_c0Pi, _c0Tau = 0.0+_m11p, 0.0+_m11t
+				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			var _eq, _ev, _en float64
+			{
+				d, v := _f2.Mean-_c0Tau/_c0Pi, _f2.Variance+1/_c0Pi
+				if !(v > 0) || v > math.MaxFloat64 {
+					return 0, compile.ErrFallback
+				}
+				_eq, _ev, _en = -0.5*d*d/v, v, 1
+			}
+			_sum.Add(_eq)
+			_sum.Mul(_ev)
+			_sum.Norm(_en)
+		}
+		{ // N(s4; 26, 25.01)
+			_c0Pi, _c0Tau := _v3p-_m3p, _v3t-_m3t
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v3p) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v3p) {
+					return 0, compile.ErrFallback
+				}
+				_c0Pi, _c0Tau = 0.0+_m13p, 0.0+_m13t
+				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			var _eq, _ev, _en float64
+			{
+				d, v := _f3.Mean-_c0Tau/_c0Pi, _f3.Variance+1/_c0Pi
+				if !(v > 0) || v > math.MaxFloat64 {
+					return 0, compile.ErrFallback
+				}
+				_eq, _ev, _en = -0.5*d*d/v, v, 1
+			}
+			_sum.Add(_eq)
+			_sum.Mul(_ev)
+			_sum.Norm(_en)
+		}
+		{ // N(s5; 25.67, 27.57)
+			_c0Pi, _c0Tau := _v4p-_m4p, _v4t-_m4t
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v4p) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v4p) {
+					return 0, compile.ErrFallback
+				}
+				_c0Pi, _c0Tau = 0.0+_m15p, 0.0+_m15t
+				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			var _eq, _ev, _en float64
+			{
+				d, v := _f4.Mean-_c0Tau/_c0Pi, _f4.Variance+1/_c0Pi
+				if !(v > 0) || v > math.MaxFloat64 {
+					return 0, compile.ErrFallback
+				}
+				_eq, _ev, _en = -0.5*d*d/v, v, 1
+			}
+			_sum.Add(_eq)
+			_sum.Mul(_ev)
+			_sum.Norm(_en)
+		}
+		{ // N(s6; 25.33, 30.26)
+			_c0Pi, _c0Tau := _v5p-_m5p, _v5t-_m5t
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v5p) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v5p) {
+					return 0, compile.ErrFallback
+				}
+				_c0Pi, _c0Tau = 0.0+_m17p, 0.0+_m17t
+				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			var _eq, _ev, _en float64
+			{
+				d, v := _f5.Mean-_c0Tau/_c0Pi, _f5.Variance+1/_c0Pi
+				if !(v > 0) || v > math.MaxFloat64 {
+					return 0, compile.ErrFallback
+				}
+				_eq, _ev, _en = -0.5*d*d/v, v, 1
+			}
+			_sum.Add(_eq)
+			_sum.Mul(_ev)
+			_sum.Norm(_en)
+		}
+		{ // N(p1; s1, 17.36)
+			_c0Pi, _c0Tau := _v6p-_m6p, _v6t-_m6t
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v6p) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v6p) {
+					return 0, compile.ErrFallback
+				}
+				_c0Pi, _c0Tau = 0.0+_m19p, 0.0+_m19t
+				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			_c1Pi, _c1Tau := _v0p-_m7p, _v0t-_m7t
+			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v0p) {
+				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v0p) {
+					return 0, compile.ErrFallback
+				}
+				_c1Pi, _c1Tau = 0.0+_m0p, 0.0+_m0t
+				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			var _eq, _ev, _en float64
+			{
+				d, v := _c0Tau/_c0Pi-_c1Tau/_c1Pi, 1/_c0Pi+1/_c1Pi+_f6.Variance
+				if !(v > 0) || v > math.MaxFloat64 {
+					return 0, compile.ErrFallback
+				}
+				_eq, _ev, _en = -0.5*d*d/v, v, 1
+			}
+			_sum.Add(_eq)
+			_sum.Mul(_ev)
+			_sum.Norm(_en)
+		}
+		{ // N(p2; s2, 17.36)
+			_c0Pi, _c0Tau := _v7p-_m8p, _v7t-_m8t
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v7p) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v7p) {
+					return 0, compile.ErrFallback
+				}
+				_c0Pi, _c0Tau = 0.0+_m20p, 0.0+_m20t
+				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			_c1Pi, _c1Tau := _v1p-_m9p, _v1t-_m9t
+			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v1p) {
+				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v1p) {
+					return 0, compile.ErrFallback
+				}
+				_c1Pi, _c1Tau = 0.0+_m1p, 0.0+_m1t
+				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			var _eq, _ev, _en float64
+			{
+				d, v := _c0Tau/_c0Pi-_c1Tau/_c1Pi, 1/_c0Pi+1/_c1Pi+_f7.Variance
+				if !(v > 0) || v > math.MaxFloat64 {
+					return 0, compile.ErrFallback
+				}
+				_eq, _ev, _en = -0.5*d*d/v, v, 1
+			}
+			_sum.Add(_eq)
+			_sum.Mul(_ev)
+			_sum.Norm(_en)
+		}
+		{ // N(p3; s3, 17.36)
+			_c0Pi, _c0Tau := _v8p-_m10p, _v8t-_m10t
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v8p) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v8p) {
+					return 0, compile.ErrFallback
+				}
+				_c0Pi, _c0Tau = 0.0+_m21p, 0.0+_m21t
+				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			_c1Pi, _c1Tau := _v2p-_m11p, _v2t-_m11t
+			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v2p) {
+				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v2p) {
+					return 0, compile.ErrFallback
+				}
+				_c1Pi, _c1Tau = 0.0+_m2p, 0.0+_m2t
+				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			var _eq, _ev, _en float64
+			{
+				d, v := _c0Tau/_c0Pi-_c1Tau/_c1Pi, 1/_c0Pi+1/_c1Pi+_f8.Variance
+				if !(v > 0) || v > math.MaxFloat64 {
+					return 0, compile.ErrFallback
+				}
+				_eq, _ev, _en = -0.5*d*d/v, v, 1
+			}
+			_sum.Add(_eq)
+			_sum.Mul(_ev)
+			_sum.Norm(_en)
+		}
+		{ // N(p4; s4, 17.36)
+			_c0Pi, _c0Tau := _v9p-_m12p, _v9t-_m12t
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v9p) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v9p) {
+					return 0, compile.ErrFallback
+				}
+				_c0Pi, _c0Tau = 0.0+_m23p, 0.0+_m23t
+				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			_c1Pi, _c1Tau := _v3p-_m13p, _v3t-_m13t
+			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v3p) {
+				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v3p) {
+					return 0, compile.ErrFallback
+				}
+				_c1Pi, _c1Tau = 0.0+_m3p, 0.0+_m3t
+				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			var _eq, _ev, _en float64
+			{
+				d, v := _c0Tau/_c0Pi-_c1Tau/_c1Pi, 1/_c0Pi+1/_c1Pi+_f9.Variance
+				if !(v > 0) || v > math.MaxFloat64 {
+					return 0, compile.ErrFallback
+				}
+				_eq, _ev, _en = -0.5*d*d/v, v, 1
+			}
+			_sum.Add(_eq)
+			_sum.Mul(_ev)
+			_sum.Norm(_en)
+		}
+		{ // N(p5; s5, 17.36)
+			_c0Pi, _c0Tau := _v10p-_m14p, _v10t-_m14t
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v10p) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v10p) {
+					return 0, compile.ErrFallback
+				}
+				_c0Pi, _c0Tau = 0.0+_m24p, 0.0+_m24t
+				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			_c1Pi, _c1Tau := _v4p-_m15p, _v4t-_m15t
+			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v4p) {
+				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v4p) {
+					return 0, compile.ErrFallback
+				}
+				_c1Pi, _c1Tau = 0.0+_m4p, 0.0+_m4t
+				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			var _eq, _ev, _en float64
+			{
+				d, v := _c0Tau/_c0Pi-_c1Tau/_c1Pi, 1/_c0Pi+1/_c1Pi+_f10.Variance
+				if !(v > 0) || v > math.MaxFloat64 {
+					return 0, compile.ErrFallback
+				}
+				_eq, _ev, _en = -0.5*d*d/v, v, 1
+			}
+			_sum.Add(_eq)
+			_sum.Mul(_ev)
+			_sum.Norm(_en)
+		}
+		{ // N(p6; s6, 17.36)
+			_c0Pi, _c0Tau := _v11p-_m16p, _v11t-_m16t
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v11p) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v11p) {
+					return 0, compile.ErrFallback
+				}
+				_c0Pi, _c0Tau = 0.0+_m25p, 0.0+_m25t
+				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			_c1Pi, _c1Tau := _v5p-_m17p, _v5t-_m17t
+			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v5p) {
+				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v5p) {
+					return 0, compile.ErrFallback
+				}
+				_c1Pi, _c1Tau = 0.0+_m5p, 0.0+_m5t
+				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			var _eq, _ev, _en float64
+			{
+				d, v := _c0Tau/_c0Pi-_c1Tau/_c1Pi, 1/_c0Pi+1/_c1Pi+_f11.Variance
+				if !(v > 0) || v > math.MaxFloat64 {
+					return 0, compile.ErrFallback
+				}
+				_eq, _ev, _en = -0.5*d*d/v, v, 1
+			}
+			_sum.Add(_eq)
+			_sum.Mul(_ev)
+			_sum.Norm(_en)
+		}
+		{ // t1 = p1 + p2 + p3
+			_c0Pi, _c0Tau := _v12p-_m18p, _v12t-_m18t
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v12p) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v12p) {
+					return 0, compile.ErrFallback
+				}
+				_c0Pi, _c0Tau = 0.0+_m27p, 0.0+_m27t
+				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			_c1Pi, _c1Tau := _v6p-_m19p, _v6t-_m19t
+			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v6p) {
+				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v6p) {
+					return 0, compile.ErrFallback
+				}
+				_c1Pi, _c1Tau = 0.0+_m6p, 0.0+_m6t
+				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			_c2Pi, _c2Tau := _v7p-_m20p, _v7t-_m20t
+			if !(_c2Pi > 0 && _c2Pi >= 1e-6*_v7p) {
+				if !(_c2Pi == 0 || _c2Pi < 1e-6*_v7p) {
+					return 0, compile.ErrFallback
+				}
+				_c2Pi, _c2Tau = 0.0+_m8p, 0.0+_m8t
+				if !(_c2Pi > 0 && _c2Pi < math.MaxFloat64 && _c2Tau-_c2Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			_c3Pi, _c3Tau := _v8p-_m21p, _v8t-_m21t
+			if !(_c3Pi > 0 && _c3Pi >= 1e-6*_v8p) {
+				if !(_c3Pi == 0 || _c3Pi < 1e-6*_v8p) {
+					return 0, compile.ErrFallback
+				}
+				_c3Pi, _c3Tau = 0.0+_m10p, 0.0+_m10t
+				if !(_c3Pi > 0 && _c3Pi < math.MaxFloat64 && _c3Tau-_c3Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			var _eq, _ev, _en float64
+			{
+				if len(_f12.Coefficients) != 3 {
+					return 0, compile.ErrFallback
+				}
+				var mean, variance float64
+				{
+					a := -1.0
+					mean += a * (_c0Tau / _c0Pi)
+					variance += a * a * (1 / _c0Pi)
+				}
+				{
+					a := _f12.Coefficients[0]
+					mean += a * (_c1Tau / _c1Pi)
+					variance += a * a * (1 / _c1Pi)
+				}
+				{
+					a := _f12.Coefficients[1]
+					mean += a * (_c2Tau / _c2Pi)
+					variance += a * a * (1 / _c2Pi)
+				}
+				{
+					a := _f12.Coefficients[2]
+					mean += a * (_c3Tau / _c3Pi)
+					variance += a * a * (1 / _c3Pi)
+				}
+				d, v := mean, variance
+				if !(v > 0) || v > math.MaxFloat64 {
+					return 0, compile.ErrFallback
+				}
+				_eq, _ev, _en = -0.5*d*d/v, v, 1
+			}
+			_sum.Add(_eq)
+			_sum.Mul(_ev)
+			_sum.Norm(_en)
+		}
+		{ // t2 = p4 + p5 + p6
+			_c0Pi, _c0Tau := _v13p-_m22p, _v13t-_m22t
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v13p) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v13p) {
+					return 0, compile.ErrFallback
+				}
+				_c0Pi, _c0Tau = 0.0+_m28p, 0.0+_m28t
+				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			_c1Pi, _c1Tau := _v9p-_m23p, _v9t-_m23t
+			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v9p) {
+				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v9p) {
+					return 0, compile.ErrFallback
+				}
+				_c1Pi, _c1Tau = 0.0+_m12p, 0.0+_m12t
+				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			_c2Pi, _c2Tau := _v10p-_m24p, _v10t-_m24t
+			if !(_c2Pi > 0 && _c2Pi >= 1e-6*_v10p) {
+				if !(_c2Pi == 0 || _c2Pi < 1e-6*_v10p) {
+					return 0, compile.ErrFallback
+				}
+				_c2Pi, _c2Tau = 0.0+_m14p, 0.0+_m14t
+				if !(_c2Pi > 0 && _c2Pi < math.MaxFloat64 && _c2Tau-_c2Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			_c3Pi, _c3Tau := _v11p-_m25p, _v11t-_m25t
+			if !(_c3Pi > 0 && _c3Pi >= 1e-6*_v11p) {
+				if !(_c3Pi == 0 || _c3Pi < 1e-6*_v11p) {
+					return 0, compile.ErrFallback
+				}
+				_c3Pi, _c3Tau = 0.0+_m16p, 0.0+_m16t
+				if !(_c3Pi > 0 && _c3Pi < math.MaxFloat64 && _c3Tau-_c3Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			var _eq, _ev, _en float64
+			{
+				if len(_f13.Coefficients) != 3 {
+					return 0, compile.ErrFallback
+				}
+				var mean, variance float64
+				{
+					a := -1.0
+					mean += a * (_c0Tau / _c0Pi)
+					variance += a * a * (1 / _c0Pi)
+				}
+				{
+					a := _f13.Coefficients[0]
+					mean += a * (_c1Tau / _c1Pi)
+					variance += a * a * (1 / _c1Pi)
+				}
+				{
+					a := _f13.Coefficients[1]
+					mean += a * (_c2Tau / _c2Pi)
+					variance += a * a * (1 / _c2Pi)
+				}
+				{
+					a := _f13.Coefficients[2]
+					mean += a * (_c3Tau / _c3Pi)
+					variance += a * a * (1 / _c3Pi)
+				}
+				d, v := mean, variance
+				if !(v > 0) || v > math.MaxFloat64 {
+					return 0, compile.ErrFallback
+				}
+				_eq, _ev, _en = -0.5*d*d/v, v, 1
+			}
+			_sum.Add(_eq)
+			_sum.Mul(_ev)
+			_sum.Norm(_en)
+		}
+		{ // d1 = t1 − t2
+			_c0Pi, _c0Tau := _v14p-_m26p, _v14t-_m26t
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v14p) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v14p) {
+					return 0, compile.ErrFallback
+				}
+				_c0Pi, _c0Tau = 0.0+_m29p, 0.0+_m29t
+				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			_c1Pi, _c1Tau := _v12p-_m27p, _v12t-_m27t
+			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v12p) {
+				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v12p) {
+					return 0, compile.ErrFallback
+				}
+				_c1Pi, _c1Tau = 0.0+_m18p, 0.0+_m18t
+				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			_c2Pi, _c2Tau := _v13p-_m28p, _v13t-_m28t
+			if !(_c2Pi > 0 && _c2Pi >= 1e-6*_v13p) {
+				if !(_c2Pi == 0 || _c2Pi < 1e-6*_v13p) {
+					return 0, compile.ErrFallback
+				}
+				_c2Pi, _c2Tau = 0.0+_m22p, 0.0+_m22t
+				if !(_c2Pi > 0 && _c2Pi < math.MaxFloat64 && _c2Tau-_c2Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			var _eq, _ev, _en float64
+			{
+				if len(_f14.Coefficients) != 2 {
+					return 0, compile.ErrFallback
+				}
+				var mean, variance float64
+				{
+					a := -1.0
+					mean += a * (_c0Tau / _c0Pi)
+					variance += a * a * (1 / _c0Pi)
+				}
+				{
+					a := _f14.Coefficients[0]
+					mean += a * (_c1Tau / _c1Pi)
+					variance += a * a * (1 / _c1Pi)
+				}
+				{
+					a := _f14.Coefficients[1]
+					mean += a * (_c2Tau / _c2Pi)
+					variance += a * a * (1 / _c2Pi)
+				}
+				d, v := mean, variance
+				if !(v > 0) || v > math.MaxFloat64 {
+					return 0, compile.ErrFallback
+				}
+				_eq, _ev, _en = -0.5*d*d/v, v, 1
+			}
+			_sum.Add(_eq)
+			_sum.Mul(_ev)
+			_sum.Norm(_en)
+		}
+		{ // I(|d1| ≤ 1.283)
+			_c0Pi, _c0Tau := _v14p-_m29p, _v14t-_m29t
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v14p) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v14p) {
+					return 0, compile.ErrFallback
+				}
+				_c0Pi, _c0Tau = 0.0+_m26p, 0.0+_m26t
+				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			var _eq float64
+			{
+				sc := math.Sqrt(_c0Pi)
+				_eq = messages.LogWithinMass(_c0Tau/sc, _f15.Margin*sc)
+			}
+			_sum.Add(_eq)
+		}
+		{ // s1
+			if !(_v0p > 0 && _v0p <= math.MaxFloat64) {
+				return 0, compile.ErrFallback
+			}
+			center := _v0t / _v0p
+			var quad float64
+			{
+				cPi, cTau := _v0p-_m0p, _v0t-_m0t
+				if !(cPi > 0 && cPi >= 1e-6*_v0p) {
+					if !(cPi == 0 || cPi < 1e-6*_v0p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m7p, 0.0+_m7t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v0p)
+			}
+			{
+				cPi, cTau := _v0p-_m7p, _v0t-_m7t
+				if !(cPi > 0 && cPi >= 1e-6*_v0p) {
+					if !(cPi == 0 || cPi < 1e-6*_v0p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m0p, 0.0+_m0t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v0p)
+			}
+			_sum.Mul(_v0p)
+			_sum.Add(quad)
+			_sum.Norm(-1)
+		}
+		{ // s2
+			if !(_v1p > 0 && _v1p <= math.MaxFloat64) {
+				return 0, compile.ErrFallback
+			}
+			center := _v1t / _v1p
+			var quad float64
+			{
+				cPi, cTau := _v1p-_m1p, _v1t-_m1t
+				if !(cPi > 0 && cPi >= 1e-6*_v1p) {
+					if !(cPi == 0 || cPi < 1e-6*_v1p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m9p, 0.0+_m9t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v1p)
+			}
+			{
+				cPi, cTau := _v1p-_m9p, _v1t-_m9t
+				if !(cPi > 0 && cPi >= 1e-6*_v1p) {
+					if !(cPi == 0 || cPi < 1e-6*_v1p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m1p, 0.0+_m1t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v1p)
+			}
+			_sum.Mul(_v1p)
+			_sum.Add(quad)
+			_sum.Norm(-1)
+		}
+		{ // s3
+			if !(_v2p > 0 && _v2p <= math.MaxFloat64) {
+				return 0, compile.ErrFallback
+			}
+			center := _v2t / _v2p
+			var quad float64
+			{
+				cPi, cTau := _v2p-_m2p, _v2t-_m2t
+				if !(cPi > 0 && cPi >= 1e-6*_v2p) {
+					if !(cPi == 0 || cPi < 1e-6*_v2p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m11p, 0.0+_m11t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v2p)
+			}
+			{
+				cPi, cTau := _v2p-_m11p, _v2t-_m11t
+				if !(cPi > 0 && cPi >= 1e-6*_v2p) {
+					if !(cPi == 0 || cPi < 1e-6*_v2p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m2p, 0.0+_m2t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v2p)
+			}
+			_sum.Mul(_v2p)
+			_sum.Add(quad)
+			_sum.Norm(-1)
+		}
+		{ // s4
+			if !(_v3p > 0 && _v3p <= math.MaxFloat64) {
+				return 0, compile.ErrFallback
+			}
+			center := _v3t / _v3p
+			var quad float64
+			{
+				cPi, cTau := _v3p-_m3p, _v3t-_m3t
+				if !(cPi > 0 && cPi >= 1e-6*_v3p) {
+					if !(cPi == 0 || cPi < 1e-6*_v3p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m13p, 0.0+_m13t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v3p)
+			}
+			{
+				cPi, cTau := _v3p-_m13p, _v3t-_m13t
+				if !(cPi > 0 && cPi >= 1e-6*_v3p) {
+					if !(cPi == 0 || cPi < 1e-6*_v3p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m3p, 0.0+_m3t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v3p)
+			}
+			_sum.Mul(_v3p)
+			_sum.Add(quad)
+			_sum.Norm(-1)
+		}
+		{ // s5
+			if !(_v4p > 0 && _v4p <= math.MaxFloat64) {
+				return 0, compile.ErrFallback
+			}
+			center := _v4t / _v4p
+			var quad float64
+			{
+				cPi, cTau := _v4p-_m4p, _v4t-_m4t
+				if !(cPi > 0 && cPi >= 1e-6*_v4p) {
+					if !(cPi == 0 || cPi < 1e-6*_v4p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m15p, 0.0+_m15t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v4p)
+			}
+			{
+				cPi, cTau := _v4p-_m15p, _v4t-_m15t
+				if !(cPi > 0 && cPi >= 1e-6*_v4p) {
+					if !(cPi == 0 || cPi < 1e-6*_v4p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m4p, 0.0+_m4t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v4p)
+			}
+			_sum.Mul(_v4p)
+			_sum.Add(quad)
+			_sum.Norm(-1)
+		}
+		{ // s6
+			if !(_v5p > 0 && _v5p <= math.MaxFloat64) {
+				return 0, compile.ErrFallback
+			}
+			center := _v5t / _v5p
+			var quad float64
+			{
+				cPi, cTau := _v5p-_m5p, _v5t-_m5t
+				if !(cPi > 0 && cPi >= 1e-6*_v5p) {
+					if !(cPi == 0 || cPi < 1e-6*_v5p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m17p, 0.0+_m17t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v5p)
+			}
+			{
+				cPi, cTau := _v5p-_m17p, _v5t-_m17t
+				if !(cPi > 0 && cPi >= 1e-6*_v5p) {
+					if !(cPi == 0 || cPi < 1e-6*_v5p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m5p, 0.0+_m5t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v5p)
+			}
+			_sum.Mul(_v5p)
+			_sum.Add(quad)
+			_sum.Norm(-1)
+		}
+		{ // p1
+			if !(_v6p > 0 && _v6p <= math.MaxFloat64) {
+				return 0, compile.ErrFallback
+			}
+			center := _v6t / _v6p
+			var quad float64
+			{
+				cPi, cTau := _v6p-_m6p, _v6t-_m6t
+				if !(cPi > 0 && cPi >= 1e-6*_v6p) {
+					if !(cPi == 0 || cPi < 1e-6*_v6p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m19p, 0.0+_m19t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v6p)
+			}
+			{
+				cPi, cTau := _v6p-_m19p, _v6t-_m19t
+				if !(cPi > 0 && cPi >= 1e-6*_v6p) {
+					if !(cPi == 0 || cPi < 1e-6*_v6p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m6p, 0.0+_m6t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v6p)
+			}
+			_sum.Mul(_v6p)
+			_sum.Add(quad)
+			_sum.Norm(-1)
+		}
+		{ // p2
+			if !(_v7p > 0 && _v7p <= math.MaxFloat64) {
+				return 0, compile.ErrFallback
+			}
+			center := _v7t / _v7p
+			var quad float64
+			{
+				cPi, cTau := _v7p-_m8p, _v7t-_m8t
+				if !(cPi > 0 && cPi >= 1e-6*_v7p) {
+					if !(cPi == 0 || cPi < 1e-6*_v7p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m20p, 0.0+_m20t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v7p)
+			}
+			{
+				cPi, cTau := _v7p-_m20p, _v7t-_m20t
+				if !(cPi > 0 && cPi >= 1e-6*_v7p) {
+					if !(cPi == 0 || cPi < 1e-6*_v7p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m8p, 0.0+_m8t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v7p)
+			}
+			_sum.Mul(_v7p)
+			_sum.Add(quad)
+			_sum.Norm(-1)
+		}
+		{ // p3
+			if !(_v8p > 0 && _v8p <= math.MaxFloat64) {
+				return 0, compile.ErrFallback
+			}
+			center := _v8t / _v8p
+			var quad float64
+			{
+				cPi, cTau := _v8p-_m10p, _v8t-_m10t
+				if !(cPi > 0 && cPi >= 1e-6*_v8p) {
+					if !(cPi == 0 || cPi < 1e-6*_v8p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m21p, 0.0+_m21t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v8p)
+			}
+			{
+				cPi, cTau := _v8p-_m21p, _v8t-_m21t
+				if !(cPi > 0 && cPi >= 1e-6*_v8p) {
+					if !(cPi == 0 || cPi < 1e-6*_v8p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m10p, 0.0+_m10t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v8p)
+			}
+			_sum.Mul(_v8p)
+			_sum.Add(quad)
+			_sum.Norm(-1)
+		}
+		{ // p4
+			if !(_v9p > 0 && _v9p <= math.MaxFloat64) {
+				return 0, compile.ErrFallback
+			}
+			center := _v9t / _v9p
+			var quad float64
+			{
+				cPi, cTau := _v9p-_m12p, _v9t-_m12t
+				if !(cPi > 0 && cPi >= 1e-6*_v9p) {
+					if !(cPi == 0 || cPi < 1e-6*_v9p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m23p, 0.0+_m23t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v9p)
+			}
+			{
+				cPi, cTau := _v9p-_m23p, _v9t-_m23t
+				if !(cPi > 0 && cPi >= 1e-6*_v9p) {
+					if !(cPi == 0 || cPi < 1e-6*_v9p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m12p, 0.0+_m12t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v9p)
+			}
+			_sum.Mul(_v9p)
+			_sum.Add(quad)
+			_sum.Norm(-1)
+		}
+		{ // p5
+			if !(_v10p > 0 && _v10p <= math.MaxFloat64) {
+				return 0, compile.ErrFallback
+			}
+			center := _v10t / _v10p
+			var quad float64
+			{
+				cPi, cTau := _v10p-_m14p, _v10t-_m14t
+				if !(cPi > 0 && cPi >= 1e-6*_v10p) {
+					if !(cPi == 0 || cPi < 1e-6*_v10p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m24p, 0.0+_m24t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v10p)
+			}
+			{
+				cPi, cTau := _v10p-_m24p, _v10t-_m24t
+				if !(cPi > 0 && cPi >= 1e-6*_v10p) {
+					if !(cPi == 0 || cPi < 1e-6*_v10p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m14p, 0.0+_m14t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v10p)
+			}
+			_sum.Mul(_v10p)
+			_sum.Add(quad)
+			_sum.Norm(-1)
+		}
+		{ // p6
+			if !(_v11p > 0 && _v11p <= math.MaxFloat64) {
+				return 0, compile.ErrFallback
+			}
+			center := _v11t / _v11p
+			var quad float64
+			{
+				cPi, cTau := _v11p-_m16p, _v11t-_m16t
+				if !(cPi > 0 && cPi >= 1e-6*_v11p) {
+					if !(cPi == 0 || cPi < 1e-6*_v11p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m25p, 0.0+_m25t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v11p)
+			}
+			{
+				cPi, cTau := _v11p-_m25p, _v11t-_m25t
+				if !(cPi > 0 && cPi >= 1e-6*_v11p) {
+					if !(cPi == 0 || cPi < 1e-6*_v11p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m16p, 0.0+_m16t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v11p)
+			}
+			_sum.Mul(_v11p)
+			_sum.Add(quad)
+			_sum.Norm(-1)
+		}
+		{ // t1
+			if !(_v12p > 0 && _v12p <= math.MaxFloat64) {
+				return 0, compile.ErrFallback
+			}
+			center := _v12t / _v12p
+			var quad float64
+			{
+				cPi, cTau := _v12p-_m18p, _v12t-_m18t
+				if !(cPi > 0 && cPi >= 1e-6*_v12p) {
+					if !(cPi == 0 || cPi < 1e-6*_v12p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m27p, 0.0+_m27t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v12p)
+			}
+			{
+				cPi, cTau := _v12p-_m27p, _v12t-_m27t
+				if !(cPi > 0 && cPi >= 1e-6*_v12p) {
+					if !(cPi == 0 || cPi < 1e-6*_v12p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m18p, 0.0+_m18t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v12p)
+			}
+			_sum.Mul(_v12p)
+			_sum.Add(quad)
+			_sum.Norm(-1)
+		}
+		{ // t2
+			if !(_v13p > 0 && _v13p <= math.MaxFloat64) {
+				return 0, compile.ErrFallback
+			}
+			center := _v13t / _v13p
+			var quad float64
+			{
+				cPi, cTau := _v13p-_m22p, _v13t-_m22t
+				if !(cPi > 0 && cPi >= 1e-6*_v13p) {
+					if !(cPi == 0 || cPi < 1e-6*_v13p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m28p, 0.0+_m28t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v13p)
+			}
+			{
+				cPi, cTau := _v13p-_m28p, _v13t-_m28t
+				if !(cPi > 0 && cPi >= 1e-6*_v13p) {
+					if !(cPi == 0 || cPi < 1e-6*_v13p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m22p, 0.0+_m22t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v13p)
+			}
+			_sum.Mul(_v13p)
+			_sum.Add(quad)
+			_sum.Norm(-1)
+		}
+		{ // d1
+			if !(_v14p > 0 && _v14p <= math.MaxFloat64) {
+				return 0, compile.ErrFallback
+			}
+			center := _v14t / _v14p
+			var quad float64
+			{
+				cPi, cTau := _v14p-_m26p, _v14t-_m26t
+				if !(cPi > 0 && cPi >= 1e-6*_v14p) {
+					if !(cPi == 0 || cPi < 1e-6*_v14p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m29p, 0.0+_m29t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v14p)
+			}
+			{
+				cPi, cTau := _v14p-_m29p, _v14t-_m29t
+				if !(cPi > 0 && cPi >= 1e-6*_v14p) {
+					if !(cPi == 0 || cPi < 1e-6*_v14p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m26p, 0.0+_m26t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v14p)
+			}
+			_sum.Mul(_v14p)
+			_sum.Add(quad)
+			_sum.Norm(-1)
+		}
+		return _sum.Value(), nil
+	}), nil
 }
 
 // program4v4 binds the program compiled from two teams of 4, one winning to g and s.
-func program4v4(g *graph.Graph, s schedules.Schedule) (compile.Program, error) {
+func program4v4(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) {
 	_, err := compile.Bind(g, s, "6b92d1e3e69ccb731275115caac9855e")
 	if err != nil {
 		return nil, err
@@ -5713,7 +11257,7 @@ func program4v4(g *graph.Graph, s schedules.Schedule) (compile.Program, error) {
 	if !ok {
 		return nil, compile.FactorMismatch(g, 19, "*factors.GreaterThan")
 	}
-	return func(ctx context.Context) (schedules.Result, error) {
+	return compile.NewProgram(g, func(ctx context.Context) (schedules.Result, error) {
 		if g.NumObserved() > 0 {
 			return schedules.Result{}, compile.ErrFallback
 		}
@@ -7401,11 +12945,1571 @@ func program4v4(g *graph.Graph, s schedules.Schedule) (compile.Program, error) {
 		_vs[17] = messages.Gaussian{Pi: _v17p, Tau: _v17t}
 		_vs[18] = messages.Gaussian{Pi: _v18p, Tau: _v18t}
 		return _res, _err
-	}, nil
+	}, func() (float64, error) {
+		if g.NumObserved() > 0 {
+			return 0, compile.ErrFallback
+		}
+		_msgs, _margs := g.State()
+		_ms, _vs := _msgs[:38], _margs[:19]
+		_m0p, _m0t := _ms[0].Pi, _ms[0].Tau
+		_m1p, _m1t := _ms[1].Pi, _ms[1].Tau
+		_m2p, _m2t := _ms[2].Pi, _ms[2].Tau
+		_m3p, _m3t := _ms[3].Pi, _ms[3].Tau
+		_m4p, _m4t := _ms[4].Pi, _ms[4].Tau
+		_m5p, _m5t := _ms[5].Pi, _ms[5].Tau
+		_m6p, _m6t := _ms[6].Pi, _ms[6].Tau
+		_m7p, _m7t := _ms[7].Pi, _ms[7].Tau
+		_m8p, _m8t := _ms[8].Pi, _ms[8].Tau
+		_m9p, _m9t := _ms[9].Pi, _ms[9].Tau
+		_m10p, _m10t := _ms[10].Pi, _ms[10].Tau
+		_m11p, _m11t := _ms[11].Pi, _ms[11].Tau
+		_m12p, _m12t := _ms[12].Pi, _ms[12].Tau
+		_m13p, _m13t := _ms[13].Pi, _ms[13].Tau
+		_m14p, _m14t := _ms[14].Pi, _ms[14].Tau
+		_m15p, _m15t := _ms[15].Pi, _ms[15].Tau
+		_m16p, _m16t := _ms[16].Pi, _ms[16].Tau
+		_m17p, _m17t := _ms[17].Pi, _ms[17].Tau
+		_m18p, _m18t := _ms[18].Pi, _ms[18].Tau
+		_m19p, _m19t := _ms[19].Pi, _ms[19].Tau
+		_m20p, _m20t := _ms[20].Pi, _ms[20].Tau
+		_m21p, _m21t := _ms[21].Pi, _ms[21].Tau
+		_m22p, _m22t := _ms[22].Pi, _ms[22].Tau
+		_m23p, _m23t := _ms[23].Pi, _ms[23].Tau
+		_m24p, _m24t := _ms[24].Pi, _ms[24].Tau
+		_m25p, _m25t := _ms[25].Pi, _ms[25].Tau
+		_m26p, _m26t := _ms[26].Pi, _ms[26].Tau
+		_m27p, _m27t := _ms[27].Pi, _ms[27].Tau
+		_m28p, _m28t := _ms[28].Pi, _ms[28].Tau
+		_m29p, _m29t := _ms[29].Pi, _ms[29].Tau
+		_m30p, _m30t := _ms[30].Pi, _ms[30].Tau
+		_m31p, _m31t := _ms[31].Pi, _ms[31].Tau
+		_m32p, _m32t := _ms[32].Pi, _ms[32].Tau
+		_m33p, _m33t := _ms[33].Pi, _ms[33].Tau
+		_m34p, _m34t := _ms[34].Pi, _ms[34].Tau
+		_m35p, _m35t := _ms[35].Pi, _ms[35].Tau
+		_m36p, _m36t := _ms[36].Pi, _ms[36].Tau
+		_m37p, _m37t := _ms[37].Pi, _ms[37].Tau
+		_v0p, _v0t := _vs[0].Pi, _vs[0].Tau
+		_v1p, _v1t := _vs[1].Pi, _vs[1].Tau
+		_v2p, _v2t := _vs[2].Pi, _vs[2].Tau
+		_v3p, _v3t := _vs[3].Pi, _vs[3].Tau
+		_v4p, _v4t := _vs[4].Pi, _vs[4].Tau
+		_v5p, _v5t := _vs[5].Pi, _vs[5].Tau
+		_v6p, _v6t := _vs[6].Pi, _vs[6].Tau
+		_v7p, _v7t := _vs[7].Pi, _vs[7].Tau
+		_v8p, _v8t := _vs[8].Pi, _vs[8].Tau
+		_v9p, _v9t := _vs[9].Pi, _vs[9].Tau
+		_v10p, _v10t := _vs[10].Pi, _vs[10].Tau
+		_v11p, _v11t := _vs[11].Pi, _vs[11].Tau
+		_v12p, _v12t := _vs[12].Pi, _vs[12].Tau
+		_v13p, _v13t := _vs[13].Pi, _vs[13].Tau
+		_v14p, _v14t := _vs[14].Pi, _vs[14].Tau
+		_v15p, _v15t := _vs[15].Pi, _vs[15].Tau
+		_v16p, _v16t := _vs[16].Pi, _vs[16].Tau
+		_v17p, _v17t := _vs[17].Pi, _vs[17].Tau
+		_v18p, _v18t := _vs[18].Pi, _vs[18].Tau
+		_bad := 0.0 + (_m0p - _m0p) + (_m0t - _m0t) + (_m1p - _m1p) + (_m1t - _m1t) + (_m2p - _m2p) + (_m2t - _m2t) + (_m3p - _m3p) + (_m3t - _m3t) + (_m4p - _m4p) + (_m4t - _m4t) + (_m5p - _m5p) + (_m5t - _m5t) + (_m6p - _m6p) + (_m6t - _m6t) + (_m7p - _m7p) + (_m7t - _m7t) + (_m8p - _m8p) + (_m8t - _m8t) + (_m9p - _m9p) + (_m9t - _m9t) + (_m10p - _m10p) + (_m10t - _m10t) + (_m11p - _m11p) + (_m11t - _m11t) + (_m12p - _m12p) + (_m12t - _m12t) + (_m13p - _m13p) + (_m13t - _m13t) + (_m14p - _m14p) + (_m14t - _m14t) + (_m15p - _m15p) + (_m15t - _m15t) + (_m16p - _m16p) + (_m16t - _m16t) + (_m17p - _m17p) + (_m17t - _m17t) + (_m18p - _m18p) + (_m18t - _m18t) + (_m19p - _m19p) + (_m19t - _m19t) + (_m20p - _m20p) + (_m20t - _m20t) + (_m21p - _m21p) + (_m21t - _m21t) + (_m22p - _m22p) + (_m22t - _m22t) + (_m23p - _m23p) + (_m23t - _m23t) + (_m24p - _m24p) + (_m24t - _m24t) + (_m25p - _m25p) + (_m25t - _m25t) + (_m26p - _m26p) + (_m26t - _m26t) + (_m27p - _m27p) + (_m27t - _m27t) + (_m28p - _m28p) + (_m28t - _m28t) + (_m29p - _m29p) + (_m29t - _m29t) + (_m30p - _m30p) + (_m30t - _m30t) + (_m31p - _m31p) + (_m31t - _m31t) + (_m32p - _m32p) + (_m32t - _m32t) + (_m33p - _m33p) + (_m33t - _m33t) + (_m34p - _m34p) + (_m34t - _m34t) + (_m35p - _m35p) + (_m35t - _m35t) + (_m36p - _m36p) + (_m36t - _m36t) + (_m37p - _m37p) + (_m37t - _m37t)
+		_bad += (_v0p - _v0p) + (_v0t - _v0t)
+		_bad += (_v1p - _v1p) + (_v1t - _v1t)
+		_bad += (_v2p - _v2p) + (_v2t - _v2t)
+		_bad += (_v3p - _v3p) + (_v3t - _v3t)
+		_bad += (_v4p - _v4p) + (_v4t - _v4t)
+		_bad += (_v5p - _v5p) + (_v5t - _v5t)
+		_bad += (_v6p - _v6p) + (_v6t - _v6t)
+		_bad += (_v7p - _v7p) + (_v7t - _v7t)
+		_bad += (_v8p - _v8p) + (_v8t - _v8t)
+		_bad += (_v9p - _v9p) + (_v9t - _v9t)
+		_bad += (_v10p - _v10p) + (_v10t - _v10t)
+		_bad += (_v11p - _v11p) + (_v11t - _v11t)
+		_bad += (_v12p - _v12p) + (_v12t - _v12t)
+		_bad += (_v13p - _v13p) + (_v13t - _v13t)
+		_bad += (_v14p - _v14p) + (_v14t - _v14t)
+		_bad += (_v15p - _v15p) + (_v15t - _v15t)
+		_bad += (_v16p - _v16p) + (_v16t - _v16t)
+		_bad += (_v17p - _v17p) + (_v17t - _v17t)
+		_bad += (_v18p - _v18p) + (_v18t - _v18t)
+		if _bad != 0 {
+			return 0, compile.ErrFallback
+		}
+		var _sum graph.EvidenceSum
+		{ // N(s1; 25, 25.01)
+			_c0Pi, _c0Tau := _v0p-_m0p, _v0t-_m0t
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v0p) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v0p) {
+					return 0, compile.ErrFallback
+				}
+				_c0Pi, _c0Tau = 0.0+_m9p, 0.0+_m9t
+				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			var _eq, _ev, _en float64
+			{
+				d, v := _f0.Mean-_c0Tau/_c0Pi, _f0.Variance+1/_c0Pi
+				if !(v > 0) || v > math.MaxFloat64 {
+					return 0, compile.ErrFallback
+				}
+				_eq, _ev, _en = -0.5*d*d/v, v, 1
+			}
+			_sum.Add(_eq)
+			_sum.Mul(_ev)
+			_sum.Norm(_en)
+		}
+		{ // N(s2; 24.67, 27.57)
+			_c0Pi, _c0Tau := _v1p-_m1p, _v1t-_m1t
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v1p) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v1p) {
+					return 0, compile.ErrFallback
+				}
+				_c0Pi, _c0Tau = 0.0+_m11p, 0.0+_m11t
+				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			var _eq, _ev, _en float64
+			{
+				d, v := _f1.Mean-_c0Tau/_c0Pi, _f1.Variance+1/_c0Pi
+				if !(v > 0) || v > math.MaxFloat64 {
+					return 0, compile.ErrFallback
+				}
+				_eq, _ev, _en = -0.5*d*d/v, v, 1
+			}
+			_sum.Add(_eq)
+			_sum.Mul(_ev)
+			_sum.Norm(_en)
+		}
+		{ // N(s3; 24.33, 30.26)
+			_c0Pi, _c0Tau := _v2p-_m2p, _v2t-_m2t
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v2p) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v2p) {
+					return 0, compile.ErrFallback
+				}
+				_c0Pi, _c0Tau = 0.0+_m13p, 0.0+_m13t
+				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			var _eq, _ev, _en float64
+			{
+				d, v := _f2.Mean-_c0Tau/_c0Pi, _f2.Variance+1/_c0Pi
+				if !(v > 0) || v > math.MaxFloat64 {
+					return 0, compile.ErrFallback
+				}
+				_eq, _ev, _en = -0.5*d*d/v, v, 1
+			}
+			_sum.Add(_eq)
+			_sum.Mul(_ev)
+			_sum.Norm(_en)
+		}
+		{ // N(s4; 24, 33.07)
+			_c0Pi, _c0Tau := _v3p-_m3p, _v3t-_m3t
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v3p) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v3p) {
+					return 0, compile.ErrFallback
+				}
+				_c0Pi, _c0Tau = 0.0+_m15p, 0.0+_m15t
+				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			var _eq, _ev, _en float64
+			{
+				d, v := _f3.Mean-_c0Tau/_c0Pi, _f3.Variance+1/_c0Pi
+				if !(v > 0) || v > math.MaxFloat64 {
+					return 0, compile.ErrFallback
+				}
+				_eq, _ev, _en = -0.5*d*d/v, v, 1
+			}
+			_sum.Add(_eq)
+			_sum.Mul(_ev)
+			_sum.Norm(_en)
+		}
+		{ // N(s5; 26, 25.01)
+			_c0Pi, _c0Tau := _v4p-_m4p, _v4t-_m4t
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v4p) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v4p) {
+					return 0, compile.ErrFallback
+				}
+				_c0Pi, _c0Tau = 0.0+_m17p, 0.0+_m17t
+				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			var _eq, _ev, _en float64
+			{
+				d, v := _f4.Mean-_c0Tau/_c0Pi, _f4.Variance+1/_c0Pi
+				if !(v > 0) || v > math.MaxFloat64 {
+					return 0, compile.ErrFallback
+				}
+				_eq, _ev, _en = -0.5*d*d/v, v, 1
+			}
+			_sum.Add(_eq)
+			_sum.Mul(_ev)
+			_sum.Norm(_en)
+		}
+		{ // N(s6; 25.67, 27.57)
+			_c0Pi, _c0Tau := _v5p-_m5p, _v5t-_m5t
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v5p) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v5p) {
+					return 0, compile.ErrFallback
+				}
+				_c0Pi, _c0Tau = 0.0+_m19p, 0.0+_m19t
+				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			var _eq, _ev, _en float64
+			{
+				d, v := _f5.Mean-_c0Tau/_c0Pi, _f5.Variance+1/_c0Pi
+				if !(v > 0) || v > math.MaxFloat64 {
+					return 0, compile.ErrFallback
+				}
+				_eq, _ev, _en = -0.5*d*d/v, v, 1
+			}
+			_sum.Add(_eq)
+			_sum.Mul(_ev)
+			_sum.Norm(_en)
+		}
+		{ // N(s7; 25.33, 30.26)
+			_c0Pi, _c0Tau := _v6p-_m6p, _v6t-_m6t
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v6p) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v6p) {
+					return 0, compile.ErrFallback
+				}
+				_c0Pi, _c0Tau = 0.0+_m21p, 0.0+_m21t
+				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			var _eq, _ev, _en float64
+			{
+				d, v := _f6.Mean-_c0Tau/_c0Pi, _f6.Variance+1/_c0Pi
+				if !(v > 0) || v > math.MaxFloat64 {
+					return 0, compile.ErrFallback
+				}
+				_eq, _ev, _en = -0.5*d*d/v, v, 1
+			}
+			_sum.Add(_eq)
+			_sum.Mul(_ev)
+			_sum.Norm(_en)
+		}
+		{ // N(s8; 25, 33.07)
+			_c0Pi, _c0Tau := _v7p-_m7p, _v7t-_m7t
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v7p) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v7p) {
+					return 0, compile.ErrFallback
+				}
+				_c0Pi, _c0Tau = 0.0+_m23p, 0.0+_m23t
+				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			var _eq, _ev, _en float64
+			{
+				d, v := _f7.Mean-_c0Tau/_c0Pi, _f7.Variance+1/_c0Pi
+				if !(v > 0) || v > math.MaxFloat64 {
+					return 0, compile.ErrFallback
+				}
+				_eq, _ev, _en = -0.5*d*d/v, v, 1
+			}
+			_sum.Add(_eq)
+			_sum.Mul(_ev)
+			_sum.Norm(_en)
+		}
+		{ // N(p1; s1, 17.36)
+			_c0Pi, _c0Tau := _v8p-_m8p, _v8t-_m8t
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v8p) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v8p) {
+					return 0, compile.ErrFallback
+				}
+				_c0Pi, _c0Tau = 0.0+_m25p, 0.0+_m25t
+				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			_c1Pi, _c1Tau := _v0p-_m9p, _v0t-_m9t
+			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v0p) {
+				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v0p) {
+					return 0, compile.ErrFallback
+				}
+				_c1Pi, _c1Tau = 0.0+_m0p, 0.0+_m0t
+				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			var _eq, _ev, _en float64
+			{
+				d, v := _c0Tau/_c0Pi-_c1Tau/_c1Pi, 1/_c0Pi+1/_c1Pi+_f8.Variance
+				if !(v > 0) || v > math.MaxFloat64 {
+					return 0, compile.ErrFallback
+				}
+				_eq, _ev, _en = -0.5*d*d/v, v, 1
+			}
+			_sum.Add(_eq)
+			_sum.Mul(_ev)
+			_sum.Norm(_en)
+		}
+		{ // N(p2; s2, 17.36)
+			_c0Pi, _c0Tau := _v9p-_m10p, _v9t-_m10t
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v9p) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v9p) {
+					return 0, compile.ErrFallback
+				}
+				_c0Pi, _c0Tau = 0.0+_m26p, 0.0+_m26t
+				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			_c1Pi, _c1Tau := _v1p-_m11p, _v1t-_m11t
+			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v1p) {
+				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v1p) {
+					return 0, compile.ErrFallback
+				}
+				_c1Pi, _c1Tau = 0.0+_m1p, 0.0+_m1t
+				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			var _eq, _ev, _en float64
+			{
+				d, v := _c0Tau/_c0Pi-_c1Tau/_c1Pi, 1/_c0Pi+1/_c1Pi+_f9.Variance
+				if !(v > 0) || v > math.MaxFloat64 {
+					return 0, compile.ErrFallback
+				}
+				_eq, _ev, _en = -0.5*d*d/v, v, 1
+			}
+			_sum.Add(_eq)
+			_sum.Mul(_ev)
+			_sum.Norm(_en)
+		}
+		{ // N(p3; s3, 17.36)
+			_c0Pi, _c0Tau := _v10p-_m12p, _v10t-_m12t
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v10p) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v10p) {
+					return 0, compile.ErrFallback
+				}
+				_c0Pi, _c0Tau = 0.0+_m27p, 0.0+_m27t
+				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			_c1Pi, _c1Tau := _v2p-_m13p, _v2t-_m13t
+			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v2p) {
+				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v2p) {
+					return 0, compile.ErrFallback
+				}
+				_c1Pi, _c1Tau = 0.0+_m2p, 0.0+_m2t
+				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			var _eq, _ev, _en float64
+			{
+				d, v := _c0Tau/_c0Pi-_c1Tau/_c1Pi, 1/_c0Pi+1/_c1Pi+_f10.Variance
+				if !(v > 0) || v > math.MaxFloat64 {
+					return 0, compile.ErrFallback
+				}
+				_eq, _ev, _en = -0.5*d*d/v, v, 1
+			}
+			_sum.Add(_eq)
+			_sum.Mul(_ev)
+			_sum.Norm(_en)
+		}
+		{ // N(p4; s4, 17.36)
+			_c0Pi, _c0Tau := _v11p-_m14p, _v11t-_m14t
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v11p) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v11p) {
+					return 0, compile.ErrFallback
+				}
+				_c0Pi, _c0Tau = 0.0+_m28p, 0.0+_m28t
+				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			_c1Pi, _c1Tau := _v3p-_m15p, _v3t-_m15t
+			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v3p) {
+				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v3p) {
+					return 0, compile.ErrFallback
+				}
+				_c1Pi, _c1Tau = 0.0+_m3p, 0.0+_m3t
+				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			var _eq, _ev, _en float64
+			{
+				d, v := _c0Tau/_c0Pi-_c1Tau/_c1Pi, 1/_c0Pi+1/_c1Pi+_f11.Variance
+				if !(v > 0) || v > math.MaxFloat64 {
+					return 0, compile.ErrFallback
+				}
+				_eq, _ev, _en = -0.5*d*d/v, v, 1
+			}
+			_sum.Add(_eq)
+			_sum.Mul(_ev)
+			_sum.Norm(_en)
+		}
+		{ // N(p5; s5, 17.36)
+			_c0Pi, _c0Tau := _v12p-_m16p, _v12t-_m16t
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v12p) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v12p) {
+					return 0, compile.ErrFallback
+				}
+				_c0Pi, _c0Tau = 0.0+_m30p, 0.0+_m30t
+				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			_c1Pi, _c1Tau := _v4p-_m17p, _v4t-_m17t
+			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v4p) {
+				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v4p) {
+					return 0, compile.ErrFallback
+				}
+				_c1Pi, _c1Tau = 0.0+_m4p, 0.0+_m4t
+				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			var _eq, _ev, _en float64
+			{
+				d, v := _c0Tau/_c0Pi-_c1Tau/_c1Pi, 1/_c0Pi+1/_c1Pi+_f12.Variance
+				if !(v > 0) || v > math.MaxFloat64 {
+					return 0, compile.ErrFallback
+				}
+				_eq, _ev, _en = -0.5*d*d/v, v, 1
+			}
+			_sum.Add(_eq)
+			_sum.Mul(_ev)
+			_sum.Norm(_en)
+		}
+		{ // N(p6; s6, 17.36)
+			_c0Pi, _c0Tau := _v13p-_m18p, _v13t-_m18t
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v13p) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v13p) {
+					return 0, compile.ErrFallback
+				}
+				_c0Pi, _c0Tau = 0.0+_m31p, 0.0+_m31t
+				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			_c1Pi, _c1Tau := _v5p-_m19p, _v5t-_m19t
+			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v5p) {
+				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v5p) {
+					return 0, compile.ErrFallback
+				}
+				_c1Pi, _c1Tau = 0.0+_m5p, 0.0+_m5t
+				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			var _eq, _ev, _en float64
+			{
+				d, v := _c0Tau/_c0Pi-_c1Tau/_c1Pi, 1/_c0Pi+1/_c1Pi+_f13.Variance
+				if !(v > 0) || v > math.MaxFloat64 {
+					return 0, compile.ErrFallback
+				}
+				_eq, _ev, _en = -0.5*d*d/v, v, 1
+			}
+			_sum.Add(_eq)
+			_sum.Mul(_ev)
+			_sum.Norm(_en)
+		}
+		{ // N(p7; s7, 17.36)
+			_c0Pi, _c0Tau := _v14p-_m20p, _v14t-_m20t
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v14p) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v14p) {
+					return 0, compile.ErrFallback
+				}
+				_c0Pi, _c0Tau = 0.0+_m32p, 0.0+_m32t
+				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			_c1Pi, _c1Tau := _v6p-_m21p, _v6t-_m21t
+			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v6p) {
+				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v6p) {
+					return 0, compile.ErrFallback
+				}
+				_c1Pi, _c1Tau = 0.0+_m6p, 0.0+_m6t
+				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			var _eq, _ev, _en float64
+			{
+				d, v := _c0Tau/_c0Pi-_c1Tau/_c1Pi, 1/_c0Pi+1/_c1Pi+_f14.Variance
+				if !(v > 0) || v > math.MaxFloat64 {
+					return 0, compile.ErrFallback
+				}
+				_eq, _ev, _en = -0.5*d*d/v, v, 1
+			}
+			_sum.Add(_eq)
+			_sum.Mul(_ev)
+			_sum.Norm(_en)
+		}
+		{ // N(p8; s8, 17.36)
+			_c0Pi, _c0Tau := _v15p-_m22p, _v15t-_m22t
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v15p) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v15p) {
+					return 0, compile.ErrFallback
+				}
+				_c0Pi, _c0Tau = 0.0+_m33p, 0.0+_m33t
+				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			_c1Pi, _c1Tau := _v7p-_m23p, _v7t-_m23t
+			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v7p) {
+				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v7p) {
+					return 0, compile.ErrFallback
+				}
+				_c1Pi, _c1Tau = 0.0+_m7p, 0.0+_m7t
+				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			var _eq, _ev, _en float64
+			{
+				d, v := _c0Tau/_c0Pi-_c1Tau/_c1Pi, 1/_c0Pi+1/_c1Pi+_f15.Variance
+				if !(v > 0) || v > math.MaxFloat64 {
+					return 0, compile.ErrFallback
+				}
+				_eq, _ev, _en = -0.5*d*d/v, v, 1
+			}
+			_sum.Add(_eq)
+			_sum.Mul(_ev)
+			_sum.Norm(_en)
+		}
+		{ // t1 = p1 + p2 + p3 + p4
+			_c0Pi, _c0Tau := _v16p-_m24p, _v16t-_m24t
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v16p) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v16p) {
+					return 0, compile.ErrFallback
+				}
+				_c0Pi, _c0Tau = 0.0+_m35p, 0.0+_m35t
+				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			_c1Pi, _c1Tau := _v8p-_m25p, _v8t-_m25t
+			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v8p) {
+				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v8p) {
+					return 0, compile.ErrFallback
+				}
+				_c1Pi, _c1Tau = 0.0+_m8p, 0.0+_m8t
+				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			_c2Pi, _c2Tau := _v9p-_m26p, _v9t-_m26t
+			if !(_c2Pi > 0 && _c2Pi >= 1e-6*_v9p) {
+				if !(_c2Pi == 0 || _c2Pi < 1e-6*_v9p) {
+					return 0, compile.ErrFallback
+				}
+				_c2Pi, _c2Tau = 0.0+_m10p, 0.0+_m10t
+				if !(_c2Pi > 0 && _c2Pi < math.MaxFloat64 && _c2Tau-_c2Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			_c3Pi, _c3Tau := _v10p-_m27p, _v10t-_m27t
+			if !(_c3Pi > 0 && _c3Pi >= 1e-6*_v10p) {
+				if !(_c3Pi == 0 || _c3Pi < 1e-6*_v10p) {
+					return 0, compile.ErrFallback
+				}
+				_c3Pi, _c3Tau = 0.0+_m12p, 0.0+_m12t
+				if !(_c3Pi > 0 && _c3Pi < math.MaxFloat64 && _c3Tau-_c3Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			_c4Pi, _c4Tau := _v11p-_m28p, _v11t-_m28t
+			if !(_c4Pi > 0 && _c4Pi >= 1e-6*_v11p) {
+				if !(_c4Pi == 0 || _c4Pi < 1e-6*_v11p) {
+					return 0, compile.ErrFallback
+				}
+				_c4Pi, _c4Tau = 0.0+_m14p, 0.0+_m14t
+				if !(_c4Pi > 0 && _c4Pi < math.MaxFloat64 && _c4Tau-_c4Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			var _eq, _ev, _en float64
+			{
+				if len(_f16.Coefficients) != 4 {
+					return 0, compile.ErrFallback
+				}
+				var mean, variance float64
+				{
+					a := -1.0
+					mean += a * (_c0Tau / _c0Pi)
+					variance += a * a * (1 / _c0Pi)
+				}
+				{
+					a := _f16.Coefficients[0]
+					mean += a * (_c1Tau / _c1Pi)
+					variance += a * a * (1 / _c1Pi)
+				}
+				{
+					a := _f16.Coefficients[1]
+					mean += a * (_c2Tau / _c2Pi)
+					variance += a * a * (1 / _c2Pi)
+				}
+				{
+					a := _f16.Coefficients[2]
+					mean += a * (_c3Tau / _c3Pi)
+					variance += a * a * (1 / _c3Pi)
+				}
+				{
+					a := _f16.Coefficients[3]
+					mean += a * (_c4Tau / _c4Pi)
+					variance += a * a * (1 / _c4Pi)
+				}
+				d, v := mean, variance
+				if !(v > 0) || v > math.MaxFloat64 {
+					return 0, compile.ErrFallback
+				}
+				_eq, _ev, _en = -0.5*d*d/v, v, 1
+			}
+			_sum.Add(_eq)
+			_sum.Mul(_ev)
+			_sum.Norm(_en)
+		}
+		{ // t2 = p5 + p6 + p7 + p8
+			_c0Pi, _c0Tau := _v17p-_m29p, _v17t-_m29t
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v17p) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v17p) {
+					return 0, compile.ErrFallback
+				}
+				_c0Pi, _c0Tau = 0.0+_m36p, 0.0+_m36t
+				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			_c1Pi, _c1Tau := _v12p-_m30p, _v12t-_m30t
+			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v12p) {
+				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v12p) {
+					return 0, compile.ErrFallback
+				}
+				_c1Pi, _c1Tau = 0.0+_m16p, 0.0+_m16t
+				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			_c2Pi, _c2Tau := _v13p-_m31p, _v13t-_m31t
+			if !(_c2Pi > 0 && _c2Pi >= 1e-6*_v13p) {
+				if !(_c2Pi == 0 || _c2Pi < 1e-6*_v13p) {
+					return 0, compile.ErrFallback
+				}
+				_c2Pi, _c2Tau = 0.0+_m18p, 0.0+_m18t
+				if !(_c2Pi > 0 && _c2Pi < math.MaxFloat64 && _c2Tau-_c2Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			_c3Pi, _c3Tau := _v14p-_m32p, _v14t-_m32t
+			if !(_c3Pi > 0 && _c3Pi >= 1e-6*_v14p) {
+				if !(_c3Pi == 0 || _c3Pi < 1e-6*_v14p) {
+					return 0, compile.ErrFallback
+				}
+				_c3Pi, _c3Tau = 0.0+_m20p, 0.0+_m20t
+				if !(_c3Pi > 0 && _c3Pi < math.MaxFloat64 && _c3Tau-_c3Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			_c4Pi, _c4Tau := _v15p-_m33p, _v15t-_m33t
+			if !(_c4Pi > 0 && _c4Pi >= 1e-6*_v15p) {
+				if !(_c4Pi == 0 || _c4Pi < 1e-6*_v15p) {
+					return 0, compile.ErrFallback
+				}
+				_c4Pi, _c4Tau = 0.0+_m22p, 0.0+_m22t
+				if !(_c4Pi > 0 && _c4Pi < math.MaxFloat64 && _c4Tau-_c4Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			var _eq, _ev, _en float64
+			{
+				if len(_f17.Coefficients) != 4 {
+					return 0, compile.ErrFallback
+				}
+				var mean, variance float64
+				{
+					a := -1.0
+					mean += a * (_c0Tau / _c0Pi)
+					variance += a * a * (1 / _c0Pi)
+				}
+				{
+					a := _f17.Coefficients[0]
+					mean += a * (_c1Tau / _c1Pi)
+					variance += a * a * (1 / _c1Pi)
+				}
+				{
+					a := _f17.Coefficients[1]
+					mean += a * (_c2Tau / _c2Pi)
+					variance += a * a * (1 / _c2Pi)
+				}
+				{
+					a := _f17.Coefficients[2]
+					mean += a * (_c3Tau / _c3Pi)
+					variance += a * a * (1 / _c3Pi)
+				}
+				{
+					a := _f17.Coefficients[3]
+					mean += a * (_c4Tau / _c4Pi)
+					variance += a * a * (1 / _c4Pi)
+				}
+				d, v := mean, variance
+				if !(v > 0) || v > math.MaxFloat64 {
+					return 0, compile.ErrFallback
+				}
+				_eq, _ev, _en = -0.5*d*d/v, v, 1
+			}
+			_sum.Add(_eq)
+			_sum.Mul(_ev)
+			_sum.Norm(_en)
+		}
+		{ // d1 = t1 − t2
+			_c0Pi, _c0Tau := _v18p-_m34p, _v18t-_m34t
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v18p) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v18p) {
+					return 0, compile.ErrFallback
+				}
+				_c0Pi, _c0Tau = 0.0+_m37p, 0.0+_m37t
+				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			_c1Pi, _c1Tau := _v16p-_m35p, _v16t-_m35t
+			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v16p) {
+				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v16p) {
+					return 0, compile.ErrFallback
+				}
+				_c1Pi, _c1Tau = 0.0+_m24p, 0.0+_m24t
+				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			_c2Pi, _c2Tau := _v17p-_m36p, _v17t-_m36t
+			if !(_c2Pi > 0 && _c2Pi >= 1e-6*_v17p) {
+				if !(_c2Pi == 0 || _c2Pi < 1e-6*_v17p) {
+					return 0, compile.ErrFallback
+				}
+				_c2Pi, _c2Tau = 0.0+_m29p, 0.0+_m29t
+				if !(_c2Pi > 0 && _c2Pi < math.MaxFloat64 && _c2Tau-_c2Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			var _eq, _ev, _en float64
+			{
+				if len(_f18.Coefficients) != 2 {
+					return 0, compile.ErrFallback
+				}
+				var mean, variance float64
+				{
+					a := -1.0
+					mean += a * (_c0Tau / _c0Pi)
+					variance += a * a * (1 / _c0Pi)
+				}
+				{
+					a := _f18.Coefficients[0]
+					mean += a * (_c1Tau / _c1Pi)
+					variance += a * a * (1 / _c1Pi)
+				}
+				{
+					a := _f18.Coefficients[1]
+					mean += a * (_c2Tau / _c2Pi)
+					variance += a * a * (1 / _c2Pi)
+				}
+				d, v := mean, variance
+				if !(v > 0) || v > math.MaxFloat64 {
+					return 0, compile.ErrFallback
+				}
+				_eq, _ev, _en = -0.5*d*d/v, v, 1
+			}
+			_sum.Add(_eq)
+			_sum.Mul(_ev)
+			_sum.Norm(_en)
+		}
+		{ // I(d1 > 1.481)
+			_c0Pi, _c0Tau := _v18p-_m37p, _v18t-_m37t
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v18p) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v18p) {
+					return 0, compile.ErrFallback
+				}
+				_c0Pi, _c0Tau = 0.0+_m34p, 0.0+_m34t
+				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			var _eq float64
+			{
+				sc := math.Sqrt(_c0Pi)
+				_eq = messages.LogNormCDF(_c0Tau/sc - _f19.Margin*sc)
+			}
+			_sum.Add(_eq)
+		}
+		{ // s1
+			if !(_v0p > 0 && _v0p <= math.MaxFloat64) {
+				return 0, compile.ErrFallback
+			}
+			center := _v0t / _v0p
+			var quad float64
+			{
+				cPi, cTau := _v0p-_m0p, _v0t-_m0t
+				if !(cPi > 0 && cPi >= 1e-6*_v0p) {
+					if !(cPi == 0 || cPi < 1e-6*_v0p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m9p, 0.0+_m9t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v0p)
+			}
+			{
+				cPi, cTau := _v0p-_m9p, _v0t-_m9t
+				if !(cPi > 0 && cPi >= 1e-6*_v0p) {
+					if !(cPi == 0 || cPi < 1e-6*_v0p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m0p, 0.0+_m0t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v0p)
+			}
+			_sum.Mul(_v0p)
+			_sum.Add(quad)
+			_sum.Norm(-1)
+		}
+		{ // s2
+			if !(_v1p > 0 && _v1p <= math.MaxFloat64) {
+				return 0, compile.ErrFallback
+			}
+			center := _v1t / _v1p
+			var quad float64
+			{
+				cPi, cTau := _v1p-_m1p, _v1t-_m1t
+				if !(cPi > 0 && cPi >= 1e-6*_v1p) {
+					if !(cPi == 0 || cPi < 1e-6*_v1p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m11p, 0.0+_m11t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v1p)
+			}
+			{
+				cPi, cTau := _v1p-_m11p, _v1t-_m11t
+				if !(cPi > 0 && cPi >= 1e-6*_v1p) {
+					if !(cPi == 0 || cPi < 1e-6*_v1p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m1p, 0.0+_m1t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v1p)
+			}
+			_sum.Mul(_v1p)
+			_sum.Add(quad)
+			_sum.Norm(-1)
+		}
+		{ // s3
+			if !(_v2p > 0 && _v2p <= math.MaxFloat64) {
+				return 0, compile.ErrFallback
+			}
+			center := _v2t / _v2p
+			var quad float64
+			{
+				cPi, cTau := _v2p-_m2p, _v2t-_m2t
+				if !(cPi > 0 && cPi >= 1e-6*_v2p) {
+					if !(cPi == 0 || cPi < 1e-6*_v2p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m13p, 0.0+_m13t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v2p)
+			}
+			{
+				cPi, cTau := _v2p-_m13p, _v2t-_m13t
+				if !(cPi > 0 && cPi >= 1e-6*_v2p) {
+					if !(cPi == 0 || cPi < 1e-6*_v2p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m2p, 0.0+_m2t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v2p)
+			}
+			_sum.Mul(_v2p)
+			_sum.Add(quad)
+			_sum.Norm(-1)
+		}
+		{ // s4
+			if !(_v3p > 0 && _v3p <= math.MaxFloat64) {
+				return 0, compile.ErrFallback
+			}
+			center := _v3t / _v3p
+			var quad float64
+			{
+				cPi, cTau := _v3p-_m3p, _v3t-_m3t
+				if !(cPi > 0 && cPi >= 1e-6*_v3p) {
+					if !(cPi == 0 || cPi < 1e-6*_v3p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m15p, 0.0+_m15t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v3p)
+			}
+			{
+				cPi, cTau := _v3p-_m15p, _v3t-_m15t
+				if !(cPi > 0 && cPi >= 1e-6*_v3p) {
+					if !(cPi == 0 || cPi < 1e-6*_v3p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m3p, 0.0+_m3t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v3p)
+			}
+			_sum.Mul(_v3p)
+			_sum.Add(quad)
+			_sum.Norm(-1)
+		}
+		{ // s5
+			if !(_v4p > 0 && _v4p <= math.MaxFloat64) {
+				return 0, compile.ErrFallback
+			}
+			center := _v4t / _v4p
+			var quad float64
+			{
+				cPi, cTau := _v4p-_m4p, _v4t-_m4t
+				if !(cPi > 0 && cPi >= 1e-6*_v4p) {
+					if !(cPi == 0 || cPi < 1e-6*_v4p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m17p, 0.0+_m17t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v4p)
+			}
+			{
+				cPi, cTau := _v4p-_m17p, _v4t-_m17t
+				if !(cPi > 0 && cPi >= 1e-6*_v4p) {
+					if !(cPi == 0 || cPi < 1e-6*_v4p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m4p, 0.0+_m4t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v4p)
+			}
+			_sum.Mul(_v4p)
+			_sum.Add(quad)
+			_sum.Norm(-1)
+		}
+		{ // s6
+			if !(_v5p > 0 && _v5p <= math.MaxFloat64) {
+				return 0, compile.ErrFallback
+			}
+			center := _v5t / _v5p
+			var quad float64
+			{
+				cPi, cTau := _v5p-_m5p, _v5t-_m5t
+				if !(cPi > 0 && cPi >= 1e-6*_v5p) {
+					if !(cPi == 0 || cPi < 1e-6*_v5p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m19p, 0.0+_m19t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v5p)
+			}
+			{
+				cPi, cTau := _v5p-_m19p, _v5t-_m19t
+				if !(cPi > 0 && cPi >= 1e-6*_v5p) {
+					if !(cPi == 0 || cPi < 1e-6*_v5p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m5p, 0.0+_m5t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v5p)
+			}
+			_sum.Mul(_v5p)
+			_sum.Add(quad)
+			_sum.Norm(-1)
+		}
+		{ // s7
+			if !(_v6p > 0 && _v6p <= math.MaxFloat64) {
+				return 0, compile.ErrFallback
+			}
+			center := _v6t / _v6p
+			var quad float64
+			{
+				cPi, cTau := _v6p-_m6p, _v6t-_m6t
+				if !(cPi > 0 && cPi >= 1e-6*_v6p) {
+					if !(cPi == 0 || cPi < 1e-6*_v6p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m21p, 0.0+_m21t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v6p)
+			}
+			{
+				cPi, cTau := _v6p-_m21p, _v6t-_m21t
+				if !(cPi > 0 && cPi >= 1e-6*_v6p) {
+					if !(cPi == 0 || cPi < 1e-6*_v6p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m6p, 0.0+_m6t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v6p)
+			}
+			_sum.Mul(_v6p)
+			_sum.Add(quad)
+			_sum.Norm(-1)
+		}
+		{ // s8
+			if !(_v7p > 0 && _v7p <= math.MaxFloat64) {
+				return 0, compile.ErrFallback
+			}
+			center := _v7t / _v7p
+			var quad float64
+			{
+				cPi, cTau := _v7p-_m7p, _v7t-_m7t
+				if !(cPi > 0 && cPi >= 1e-6*_v7p) {
+					if !(cPi == 0 || cPi < 1e-6*_v7p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m23p, 0.0+_m23t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v7p)
+			}
+			{
+				cPi, cTau := _v7p-_m23p, _v7t-_m23t
+				if !(cPi > 0 && cPi >= 1e-6*_v7p) {
+					if !(cPi == 0 || cPi < 1e-6*_v7p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m7p, 0.0+_m7t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v7p)
+			}
+			_sum.Mul(_v7p)
+			_sum.Add(quad)
+			_sum.Norm(-1)
+		}
+		{ // p1
+			if !(_v8p > 0 && _v8p <= math.MaxFloat64) {
+				return 0, compile.ErrFallback
+			}
+			center := _v8t / _v8p
+			var quad float64
+			{
+				cPi, cTau := _v8p-_m8p, _v8t-_m8t
+				if !(cPi > 0 && cPi >= 1e-6*_v8p) {
+					if !(cPi == 0 || cPi < 1e-6*_v8p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m25p, 0.0+_m25t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v8p)
+			}
+			{
+				cPi, cTau := _v8p-_m25p, _v8t-_m25t
+				if !(cPi > 0 && cPi >= 1e-6*_v8p) {
+					if !(cPi == 0 || cPi < 1e-6*_v8p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m8p, 0.0+_m8t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v8p)
+			}
+			_sum.Mul(_v8p)
+			_sum.Add(quad)
+			_sum.Norm(-1)
+		}
+		{ // p2
+			if !(_v9p > 0 && _v9p <= math.MaxFloat64) {
+				return 0, compile.ErrFallback
+			}
+			center := _v9t / _v9p
+			var quad float64
+			{
+				cPi, cTau := _v9p-_m10p, _v9t-_m10t
+				if !(cPi > 0 && cPi >= 1e-6*_v9p) {
+					if !(cPi == 0 || cPi < 1e-6*_v9p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m26p, 0.0+_m26t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v9p)
+			}
+			{
+				cPi, cTau := _v9p-_m26p, _v9t-_m26t
+				if !(cPi > 0 && cPi >= 1e-6*_v9p) {
+					if !(cPi == 0 || cPi < 1e-6*_v9p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m10p, 0.0+_m10t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v9p)
+			}
+			_sum.Mul(_v9p)
+			_sum.Add(quad)
+			_sum.Norm(-1)
+		}
+		{ // p3
+			if !(_v10p > 0 && _v10p <= math.MaxFloat64) {
+				return 0, compile.ErrFallback
+			}
+			center := _v10t / _v10p
+			var quad float64
+			{
+				cPi, cTau := _v10p-_m12p, _v10t-_m12t
+				if !(cPi > 0 && cPi >= 1e-6*_v10p) {
+					if !(cPi == 0 || cPi < 1e-6*_v10p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m27p, 0.0+_m27t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v10p)
+			}
+			{
+				cPi, cTau := _v10p-_m27p, _v10t-_m27t
+				if !(cPi > 0 && cPi >= 1e-6*_v10p) {
+					if !(cPi == 0 || cPi < 1e-6*_v10p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m12p, 0.0+_m12t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v10p)
+			}
+			_sum.Mul(_v10p)
+			_sum.Add(quad)
+			_sum.Norm(-1)
+		}
+		{ // p4
+			if !(_v11p > 0 && _v11p <= math.MaxFloat64) {
+				return 0, compile.ErrFallback
+			}
+			center := _v11t / _v11p
+			var quad float64
+			{
+				cPi, cTau := _v11p-_m14p, _v11t-_m14t
+				if !(cPi > 0 && cPi >= 1e-6*_v11p) {
+					if !(cPi == 0 || cPi < 1e-6*_v11p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m28p, 0.0+_m28t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v11p)
+			}
+			{
+				cPi, cTau := _v11p-_m28p, _v11t-_m28t
+				if !(cPi > 0 && cPi >= 1e-6*_v11p) {
+					if !(cPi == 0 || cPi < 1e-6*_v11p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m14p, 0.0+_m14t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v11p)
+			}
+			_sum.Mul(_v11p)
+			_sum.Add(quad)
+			_sum.Norm(-1)
+		}
+		{ // p5
+			if !(_v12p > 0 && _v12p <= math.MaxFloat64) {
+				return 0, compile.ErrFallback
+			}
+			center := _v12t / _v12p
+			var quad float64
+			{
+				cPi, cTau := _v12p-_m16p, _v12t-_m16t
+				if !(cPi > 0 && cPi >= 1e-6*_v12p) {
+					if !(cPi == 0 || cPi < 1e-6*_v12p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m30p, 0.0+_m30t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v12p)
+			}
+			{
+				cPi, cTau := _v12p-_m30p, _v12t-_m30t
+				if !(cPi > 0 && cPi >= 1e-6*_v12p) {
+					if !(cPi == 0 || cPi < 1e-6*_v12p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m16p, 0.0+_m16t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v12p)
+			}
+			_sum.Mul(_v12p)
+			_sum.Add(quad)
+			_sum.Norm(-1)
+		}
+		{ // p6
+			if !(_v13p > 0 && _v13p <= math.MaxFloat64) {
+				return 0, compile.ErrFallback
+			}
+			center := _v13t / _v13p
+			var quad float64
+			{
+				cPi, cTau := _v13p-_m18p, _v13t-_m18t
+				if !(cPi > 0 && cPi >= 1e-6*_v13p) {
+					if !(cPi == 0 || cPi < 1e-6*_v13p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m31p, 0.0+_m31t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v13p)
+			}
+			{
+				cPi, cTau := _v13p-_m31p, _v13t-_m31t
+				if !(cPi > 0 && cPi >= 1e-6*_v13p) {
+					if !(cPi == 0 || cPi < 1e-6*_v13p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m18p, 0.0+_m18t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v13p)
+			}
+			_sum.Mul(_v13p)
+			_sum.Add(quad)
+			_sum.Norm(-1)
+		}
+		{ // p7
+			if !(_v14p > 0 && _v14p <= math.MaxFloat64) {
+				return 0, compile.ErrFallback
+			}
+			center := _v14t / _v14p
+			var quad float64
+			{
+				cPi, cTau := _v14p-_m20p, _v14t-_m20t
+				if !(cPi > 0 && cPi >= 1e-6*_v14p) {
+					if !(cPi == 0 || cPi < 1e-6*_v14p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m32p, 0.0+_m32t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v14p)
+			}
+			{
+				cPi, cTau := _v14p-_m32p, _v14t-_m32t
+				if !(cPi > 0 && cPi >= 1e-6*_v14p) {
+					if !(cPi == 0 || cPi < 1e-6*_v14p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m20p, 0.0+_m20t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v14p)
+			}
+			_sum.Mul(_v14p)
+			_sum.Add(quad)
+			_sum.Norm(-1)
+		}
+		{ // p8
+			if !(_v15p > 0 && _v15p <= math.MaxFloat64) {
+				return 0, compile.ErrFallback
+			}
+			center := _v15t / _v15p
+			var quad float64
+			{
+				cPi, cTau := _v15p-_m22p, _v15t-_m22t
+				if !(cPi > 0 && cPi >= 1e-6*_v15p) {
+					if !(cPi == 0 || cPi < 1e-6*_v15p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m33p, 0.0+_m33t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v15p)
+			}
+			{
+				cPi, cTau := _v15p-_m33p, _v15t-_m33t
+				if !(cPi > 0 && cPi >= 1e-6*_v15p) {
+					if !(cPi == 0 || cPi < 1e-6*_v15p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m22p, 0.0+_m22t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v15p)
+			}
+			_sum.Mul(_v15p)
+			_sum.Add(quad)
+			_sum.Norm(-1)
+		}
+		{ // t1
+			if !(_v16p > 0 && _v16p <= math.MaxFloat64) {
+				return 0, compile.ErrFallback
+			}
+			center := _v16t / _v16p
+			var quad float64
+			{
+				cPi, cTau := _v16p-_m24p, _v16t-_m24t
+				if !(cPi > 0 && cPi >= 1e-6*_v16p) {
+					if !(cPi == 0 || cPi < 1e-6*_v16p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m35p, 0.0+_m35t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v16p)
+			}
+			{
+				cPi, cTau := _v16p-_m35p, _v16t-_m35t
+				if !(cPi > 0 && cPi >= 1e-6*_v16p) {
+					if !(cPi == 0 || cPi < 1e-6*_v16p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m24p, 0.0+_m24t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v16p)
+			}
+			_sum.Mul(_v16p)
+			_sum.Add(quad)
+			_sum.Norm(-1)
+		}
+		{ // t2
+			if !(_v17p > 0 && _v17p <= math.MaxFloat64) {
+				return 0, compile.ErrFallback
+			}
+			center := _v17t / _v17p
+			var quad float64
+			{
+				cPi, cTau := _v17p-_m29p, _v17t-_m29t
+				if !(cPi > 0 && cPi >= 1e-6*_v17p) {
+					if !(cPi == 0 || cPi < 1e-6*_v17p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m36p, 0.0+_m36t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v17p)
+			}
+			{
+				cPi, cTau := _v17p-_m36p, _v17t-_m36t
+				if !(cPi > 0 && cPi >= 1e-6*_v17p) {
+					if !(cPi == 0 || cPi < 1e-6*_v17p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m29p, 0.0+_m29t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v17p)
+			}
+			_sum.Mul(_v17p)
+			_sum.Add(quad)
+			_sum.Norm(-1)
+		}
+		{ // d1
+			if !(_v18p > 0 && _v18p <= math.MaxFloat64) {
+				return 0, compile.ErrFallback
+			}
+			center := _v18t / _v18p
+			var quad float64
+			{
+				cPi, cTau := _v18p-_m34p, _v18t-_m34t
+				if !(cPi > 0 && cPi >= 1e-6*_v18p) {
+					if !(cPi == 0 || cPi < 1e-6*_v18p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m37p, 0.0+_m37t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v18p)
+			}
+			{
+				cPi, cTau := _v18p-_m37p, _v18t-_m37t
+				if !(cPi > 0 && cPi >= 1e-6*_v18p) {
+					if !(cPi == 0 || cPi < 1e-6*_v18p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m34p, 0.0+_m34t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v18p)
+			}
+			_sum.Mul(_v18p)
+			_sum.Add(quad)
+			_sum.Norm(-1)
+		}
+		return _sum.Value(), nil
+	}), nil
 }
 
 // program4v4Draw binds the program compiled from two teams of 4 drawing to g and s.
-func program4v4Draw(g *graph.Graph, s schedules.Schedule) (compile.Program, error) {
+func program4v4Draw(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) {
 	_, err := compile.Bind(g, s, "ca239abed7acbf769b3f299b8c6fb195")
 	if err != nil {
 		return nil, err
@@ -7490,7 +14594,7 @@ func program4v4Draw(g *graph.Graph, s schedules.Schedule) (compile.Program, erro
 	if !ok {
 		return nil, compile.FactorMismatch(g, 19, "*factors.Within")
 	}
-	return func(ctx context.Context) (schedules.Result, error) {
+	return compile.NewProgram(g, func(ctx context.Context) (schedules.Result, error) {
 		if g.NumObserved() > 0 {
 			return schedules.Result{}, compile.ErrFallback
 		}
@@ -9178,11 +16282,1571 @@ func program4v4Draw(g *graph.Graph, s schedules.Schedule) (compile.Program, erro
 		_vs[17] = messages.Gaussian{Pi: _v17p, Tau: _v17t}
 		_vs[18] = messages.Gaussian{Pi: _v18p, Tau: _v18t}
 		return _res, _err
-	}, nil
+	}, func() (float64, error) {
+		if g.NumObserved() > 0 {
+			return 0, compile.ErrFallback
+		}
+		_msgs, _margs := g.State()
+		_ms, _vs := _msgs[:38], _margs[:19]
+		_m0p, _m0t := _ms[0].Pi, _ms[0].Tau
+		_m1p, _m1t := _ms[1].Pi, _ms[1].Tau
+		_m2p, _m2t := _ms[2].Pi, _ms[2].Tau
+		_m3p, _m3t := _ms[3].Pi, _ms[3].Tau
+		_m4p, _m4t := _ms[4].Pi, _ms[4].Tau
+		_m5p, _m5t := _ms[5].Pi, _ms[5].Tau
+		_m6p, _m6t := _ms[6].Pi, _ms[6].Tau
+		_m7p, _m7t := _ms[7].Pi, _ms[7].Tau
+		_m8p, _m8t := _ms[8].Pi, _ms[8].Tau
+		_m9p, _m9t := _ms[9].Pi, _ms[9].Tau
+		_m10p, _m10t := _ms[10].Pi, _ms[10].Tau
+		_m11p, _m11t := _ms[11].Pi, _ms[11].Tau
+		_m12p, _m12t := _ms[12].Pi, _ms[12].Tau
+		_m13p, _m13t := _ms[13].Pi, _ms[13].Tau
+		_m14p, _m14t := _ms[14].Pi, _ms[14].Tau
+		_m15p, _m15t := _ms[15].Pi, _ms[15].Tau
+		_m16p, _m16t := _ms[16].Pi, _ms[16].Tau
+		_m17p, _m17t := _ms[17].Pi, _ms[17].Tau
+		_m18p, _m18t := _ms[18].Pi, _ms[18].Tau
+		_m19p, _m19t := _ms[19].Pi, _ms[19].Tau
+		_m20p, _m20t := _ms[20].Pi, _ms[20].Tau
+		_m21p, _m21t := _ms[21].Pi, _ms[21].Tau
+		_m22p, _m22t := _ms[22].Pi, _ms[22].Tau
+		_m23p, _m23t := _ms[23].Pi, _ms[23].Tau
+		_m24p, _m24t := _ms[24].Pi, _ms[24].Tau
+		_m25p, _m25t := _ms[25].Pi, _ms[25].Tau
+		_m26p, _m26t := _ms[26].Pi, _ms[26].Tau
+		_m27p, _m27t := _ms[27].Pi, _ms[27].Tau
+		_m28p, _m28t := _ms[28].Pi, _ms[28].Tau
+		_m29p, _m29t := _ms[29].Pi, _ms[29].Tau
+		_m30p, _m30t := _ms[30].Pi, _ms[30].Tau
+		_m31p, _m31t := _ms[31].Pi, _ms[31].Tau
+		_m32p, _m32t := _ms[32].Pi, _ms[32].Tau
+		_m33p, _m33t := _ms[33].Pi, _ms[33].Tau
+		_m34p, _m34t := _ms[34].Pi, _ms[34].Tau
+		_m35p, _m35t := _ms[35].Pi, _ms[35].Tau
+		_m36p, _m36t := _ms[36].Pi, _ms[36].Tau
+		_m37p, _m37t := _ms[37].Pi, _ms[37].Tau
+		_v0p, _v0t := _vs[0].Pi, _vs[0].Tau
+		_v1p, _v1t := _vs[1].Pi, _vs[1].Tau
+		_v2p, _v2t := _vs[2].Pi, _vs[2].Tau
+		_v3p, _v3t := _vs[3].Pi, _vs[3].Tau
+		_v4p, _v4t := _vs[4].Pi, _vs[4].Tau
+		_v5p, _v5t := _vs[5].Pi, _vs[5].Tau
+		_v6p, _v6t := _vs[6].Pi, _vs[6].Tau
+		_v7p, _v7t := _vs[7].Pi, _vs[7].Tau
+		_v8p, _v8t := _vs[8].Pi, _vs[8].Tau
+		_v9p, _v9t := _vs[9].Pi, _vs[9].Tau
+		_v10p, _v10t := _vs[10].Pi, _vs[10].Tau
+		_v11p, _v11t := _vs[11].Pi, _vs[11].Tau
+		_v12p, _v12t := _vs[12].Pi, _vs[12].Tau
+		_v13p, _v13t := _vs[13].Pi, _vs[13].Tau
+		_v14p, _v14t := _vs[14].Pi, _vs[14].Tau
+		_v15p, _v15t := _vs[15].Pi, _vs[15].Tau
+		_v16p, _v16t := _vs[16].Pi, _vs[16].Tau
+		_v17p, _v17t := _vs[17].Pi, _vs[17].Tau
+		_v18p, _v18t := _vs[18].Pi, _vs[18].Tau
+		_bad := 0.0 + (_m0p - _m0p) + (_m0t - _m0t) + (_m1p - _m1p) + (_m1t - _m1t) + (_m2p - _m2p) + (_m2t - _m2t) + (_m3p - _m3p) + (_m3t - _m3t) + (_m4p - _m4p) + (_m4t - _m4t) + (_m5p - _m5p) + (_m5t - _m5t) + (_m6p - _m6p) + (_m6t - _m6t) + (_m7p - _m7p) + (_m7t - _m7t) + (_m8p - _m8p) + (_m8t - _m8t) + (_m9p - _m9p) + (_m9t - _m9t) + (_m10p - _m10p) + (_m10t - _m10t) + (_m11p - _m11p) + (_m11t - _m11t) + (_m12p - _m12p) + (_m12t - _m12t) + (_m13p - _m13p) + (_m13t - _m13t) + (_m14p - _m14p) + (_m14t - _m14t) + (_m15p - _m15p) + (_m15t - _m15t) + (_m16p - _m16p) + (_m16t - _m16t) + (_m17p - _m17p) + (_m17t - _m17t) + (_m18p - _m18p) + (_m18t - _m18t) + (_m19p - _m19p) + (_m19t - _m19t) + (_m20p - _m20p) + (_m20t - _m20t) + (_m21p - _m21p) + (_m21t - _m21t) + (_m22p - _m22p) + (_m22t - _m22t) + (_m23p - _m23p) + (_m23t - _m23t) + (_m24p - _m24p) + (_m24t - _m24t) + (_m25p - _m25p) + (_m25t - _m25t) + (_m26p - _m26p) + (_m26t - _m26t) + (_m27p - _m27p) + (_m27t - _m27t) + (_m28p - _m28p) + (_m28t - _m28t) + (_m29p - _m29p) + (_m29t - _m29t) + (_m30p - _m30p) + (_m30t - _m30t) + (_m31p - _m31p) + (_m31t - _m31t) + (_m32p - _m32p) + (_m32t - _m32t) + (_m33p - _m33p) + (_m33t - _m33t) + (_m34p - _m34p) + (_m34t - _m34t) + (_m35p - _m35p) + (_m35t - _m35t) + (_m36p - _m36p) + (_m36t - _m36t) + (_m37p - _m37p) + (_m37t - _m37t)
+		_bad += (_v0p - _v0p) + (_v0t - _v0t)
+		_bad += (_v1p - _v1p) + (_v1t - _v1t)
+		_bad += (_v2p - _v2p) + (_v2t - _v2t)
+		_bad += (_v3p - _v3p) + (_v3t - _v3t)
+		_bad += (_v4p - _v4p) + (_v4t - _v4t)
+		_bad += (_v5p - _v5p) + (_v5t - _v5t)
+		_bad += (_v6p - _v6p) + (_v6t - _v6t)
+		_bad += (_v7p - _v7p) + (_v7t - _v7t)
+		_bad += (_v8p - _v8p) + (_v8t - _v8t)
+		_bad += (_v9p - _v9p) + (_v9t - _v9t)
+		_bad += (_v10p - _v10p) + (_v10t - _v10t)
+		_bad += (_v11p - _v11p) + (_v11t - _v11t)
+		_bad += (_v12p - _v12p) + (_v12t - _v12t)
+		_bad += (_v13p - _v13p) + (_v13t - _v13t)
+		_bad += (_v14p - _v14p) + (_v14t - _v14t)
+		_bad += (_v15p - _v15p) + (_v15t - _v15t)
+		_bad += (_v16p - _v16p) + (_v16t - _v16t)
+		_bad += (_v17p - _v17p) + (_v17t - _v17t)
+		_bad += (_v18p - _v18p) + (_v18t - _v18t)
+		if _bad != 0 {
+			return 0, compile.ErrFallback
+		}
+		var _sum graph.EvidenceSum
+		{ // N(s1; 25, 25.01)
+			_c0Pi, _c0Tau := _v0p-_m0p, _v0t-_m0t
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v0p) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v0p) {
+					return 0, compile.ErrFallback
+				}
+				_c0Pi, _c0Tau = 0.0+_m9p, 0.0+_m9t
+				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			var _eq, _ev, _en float64
+			{
+				d, v := _f0.Mean-_c0Tau/_c0Pi, _f0.Variance+1/_c0Pi
+				if !(v > 0) || v > math.MaxFloat64 {
+					return 0, compile.ErrFallback
+				}
+				_eq, _ev, _en = -0.5*d*d/v, v, 1
+			}
+			_sum.Add(_eq)
+			_sum.Mul(_ev)
+			_sum.Norm(_en)
+		}
+		{ // N(s2; 24.67, 27.57)
+			_c0Pi, _c0Tau := _v1p-_m1p, _v1t-_m1t
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v1p) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v1p) {
+					return 0, compile.ErrFallback
+				}
+				_c0Pi, _c0Tau = 0.0+_m11p, 0.0+_m11t
+				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			var _eq, _ev, _en float64
+			{
+				d, v := _f1.Mean-_c0Tau/_c0Pi, _f1.Variance+1/_c0Pi
+				if !(v > 0) || v > math.MaxFloat64 {
+					return 0, compile.ErrFallback
+				}
+				_eq, _ev, _en = -0.5*d*d/v, v, 1
+			}
+			_sum.Add(_eq)
+			_sum.Mul(_ev)
+			_sum.Norm(_en)
+		}
+		{ // N(s3; 24.33, 30.26)
+			_c0Pi, _c0Tau := _v2p-_m2p, _v2t-_m2t
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v2p) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v2p) {
+					return 0, compile.ErrFallback
+				}
+				_c0Pi, _c0Tau = 0.0+_m13p, 0.0+_m13t
+				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			var _eq, _ev, _en float64
+			{
+				d, v := _f2.Mean-_c0Tau/_c0Pi, _f2.Variance+1/_c0Pi
+				if !(v > 0) || v > math.MaxFloat64 {
+					return 0, compile.ErrFallback
+				}
+				_eq, _ev, _en = -0.5*d*d/v, v, 1
+			}
+			_sum.Add(_eq)
+			_sum.Mul(_ev)
+			_sum.Norm(_en)
+		}
+		{ // N(s4; 24, 33.07)
+			_c0Pi, _c0Tau := _v3p-_m3p, _v3t-_m3t
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v3p) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v3p) {
+					return 0, compile.ErrFallback
+				}
+				_c0Pi, _c0Tau = 0.0+_m15p, 0.0+_m15t
+				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			var _eq, _ev, _en float64
+			{
+				d, v := _f3.Mean-_c0Tau/_c0Pi, _f3.Variance+1/_c0Pi
+				if !(v > 0) || v > math.MaxFloat64 {
+					return 0, compile.ErrFallback
+				}
+				_eq, _ev, _en = -0.5*d*d/v, v, 1
+			}
+			_sum.Add(_eq)
+			_sum.Mul(_ev)
+			_sum.Norm(_en)
+		}
+		{ // N(s5; 26, 25.01)
+			_c0Pi, _c0Tau := _v4p-_m4p, _v4t-_m4t
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v4p) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v4p) {
+					return 0, compile.ErrFallback
+				}
+				_c0Pi, _c0Tau = 0.0+_m17p, 0.0+_m17t
+				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			var _eq, _ev, _en float64
+			{
+				d, v := _f4.Mean-_c0Tau/_c0Pi, _f4.Variance+1/_c0Pi
+				if !(v > 0) || v > math.MaxFloat64 {
+					return 0, compile.ErrFallback
+				}
+				_eq, _ev, _en = -0.5*d*d/v, v, 1
+			}
+			_sum.Add(_eq)
+			_sum.Mul(_ev)
+			_sum.Norm(_en)
+		}
+		{ // N(s6; 25.67, 27.57)
+			_c0Pi, _c0Tau := _v5p-_m5p, _v5t-_m5t
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v5p) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v5p) {
+					return 0, compile.ErrFallback
+				}
+				_c0Pi, _c0Tau = 0.0+_m19p, 0.0+_m19t
+				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			var _eq, _ev, _en float64
+			{
+				d, v := _f5.Mean-_c0Tau/_c0Pi, _f5.Variance+1/_c0Pi
+				if !(v > 0) || v > math.MaxFloat64 {
+					return 0, compile.ErrFallback
+				}
+				_eq, _ev, _en = -0.5*d*d/v, v, 1
+			}
+			_sum.Add(_eq)
+			_sum.Mul(_ev)
+			_sum.Norm(_en)
+		}
+		{ // N(s7; 25.33, 30.26)
+			_c0Pi, _c0Tau := _v6p-_m6p, _v6t-_m6t
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v6p) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v6p) {
+					return 0, compile.ErrFallback
+				}
+				_c0Pi, _c0Tau = 0.0+_m21p, 0.0+_m21t
+				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			var _eq, _ev, _en float64
+			{
+				d, v := _f6.Mean-_c0Tau/_c0Pi, _f6.Variance+1/_c0Pi
+				if !(v > 0) || v > math.MaxFloat64 {
+					return 0, compile.ErrFallback
+				}
+				_eq, _ev, _en = -0.5*d*d/v, v, 1
+			}
+			_sum.Add(_eq)
+			_sum.Mul(_ev)
+			_sum.Norm(_en)
+		}
+		{ // N(s8; 25, 33.07)
+			_c0Pi, _c0Tau := _v7p-_m7p, _v7t-_m7t
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v7p) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v7p) {
+					return 0, compile.ErrFallback
+				}
+				_c0Pi, _c0Tau = 0.0+_m23p, 0.0+_m23t
+				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			var _eq, _ev, _en float64
+			{
+				d, v := _f7.Mean-_c0Tau/_c0Pi, _f7.Variance+1/_c0Pi
+				if !(v > 0) || v > math.MaxFloat64 {
+					return 0, compile.ErrFallback
+				}
+				_eq, _ev, _en = -0.5*d*d/v, v, 1
+			}
+			_sum.Add(_eq)
+			_sum.Mul(_ev)
+			_sum.Norm(_en)
+		}
+		{ // N(p1; s1, 17.36)
+			_c0Pi, _c0Tau := _v8p-_m8p, _v8t-_m8t
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v8p) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v8p) {
+					return 0, compile.ErrFallback
+				}
+				_c0Pi, _c0Tau = 0.0+_m25p, 0.0+_m25t
+				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			_c1Pi, _c1Tau := _v0p-_m9p, _v0t-_m9t
+			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v0p) {
+				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v0p) {
+					return 0, compile.ErrFallback
+				}
+				_c1Pi, _c1Tau = 0.0+_m0p, 0.0+_m0t
+				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			var _eq, _ev, _en float64
+			{
+				d, v := _c0Tau/_c0Pi-_c1Tau/_c1Pi, 1/_c0Pi+1/_c1Pi+_f8.Variance
+				if !(v > 0) || v > math.MaxFloat64 {
+					return 0, compile.ErrFallback
+				}
+				_eq, _ev, _en = -0.5*d*d/v, v, 1
+			}
+			_sum.Add(_eq)
+			_sum.Mul(_ev)
+			_sum.Norm(_en)
+		}
+		{ // N(p2; s2, 17.36)
+			_c0Pi, _c0Tau := _v9p-_m10p, _v9t-_m10t
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v9p) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v9p) {
+					return 0, compile.ErrFallback
+				}
+				_c0Pi, _c0Tau = 0.0+_m26p, 0.0+_m26t
+				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			_c1Pi, _c1Tau := _v1p-_m11p, _v1t-_m11t
+			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v1p) {
+				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v1p) {
+					return 0, compile.ErrFallback
+				}
+				_c1Pi, _c1Tau = 0.0+_m1p, 0.0+_m1t
+				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			var _eq, _ev, _en float64
+			{
+				d, v := _c0Tau/_c0Pi-_c1Tau/_c1Pi, 1/_c0Pi+1/_c1Pi+_f9.Variance
+				if !(v > 0) || v > math.MaxFloat64 {
+					return 0, compile.ErrFallback
+				}
+				_eq, _ev, _en = -0.5*d*d/v, v, 1
+			}
+			_sum.Add(_eq)
+			_sum.Mul(_ev)
+			_sum.Norm(_en)
+		}
+		{ // N(p3; s3, 17.36)
+			_c0Pi, _c0Tau := _v10p-_m12p, _v10t-_m12t
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v10p) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v10p) {
+					return 0, compile.ErrFallback
+				}
+				_c0Pi, _c0Tau = 0.0+_m27p, 0.0+_m27t
+				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			_c1Pi, _c1Tau := _v2p-_m13p, _v2t-_m13t
+			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v2p) {
+				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v2p) {
+					return 0, compile.ErrFallback
+				}
+				_c1Pi, _c1Tau = 0.0+_m2p, 0.0+_m2t
+				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			var _eq, _ev, _en float64
+			{
+				d, v := _c0Tau/_c0Pi-_c1Tau/_c1Pi, 1/_c0Pi+1/_c1Pi+_f10.Variance
+				if !(v > 0) || v > math.MaxFloat64 {
+					return 0, compile.ErrFallback
+				}
+				_eq, _ev, _en = -0.5*d*d/v, v, 1
+			}
+			_sum.Add(_eq)
+			_sum.Mul(_ev)
+			_sum.Norm(_en)
+		}
+		{ // N(p4; s4, 17.36)
+			_c0Pi, _c0Tau := _v11p-_m14p, _v11t-_m14t
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v11p) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v11p) {
+					return 0, compile.ErrFallback
+				}
+				_c0Pi, _c0Tau = 0.0+_m28p, 0.0+_m28t
+				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			_c1Pi, _c1Tau := _v3p-_m15p, _v3t-_m15t
+			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v3p) {
+				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v3p) {
+					return 0, compile.ErrFallback
+				}
+				_c1Pi, _c1Tau = 0.0+_m3p, 0.0+_m3t
+				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			var _eq, _ev, _en float64
+			{
+				d, v := _c0Tau/_c0Pi-_c1Tau/_c1Pi, 1/_c0Pi+1/_c1Pi+_f11.Variance
+				if !(v > 0) || v > math.MaxFloat64 {
+					return 0, compile.ErrFallback
+				}
+				_eq, _ev, _en = -0.5*d*d/v, v, 1
+			}
+			_sum.Add(_eq)
+			_sum.Mul(_ev)
+			_sum.Norm(_en)
+		}
+		{ // N(p5; s5, 17.36)
+			_c0Pi, _c0Tau := _v12p-_m16p, _v12t-_m16t
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v12p) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v12p) {
+					return 0, compile.ErrFallback
+				}
+				_c0Pi, _c0Tau = 0.0+_m30p, 0.0+_m30t
+				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			_c1Pi, _c1Tau := _v4p-_m17p, _v4t-_m17t
+			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v4p) {
+				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v4p) {
+					return 0, compile.ErrFallback
+				}
+				_c1Pi, _c1Tau = 0.0+_m4p, 0.0+_m4t
+				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			var _eq, _ev, _en float64
+			{
+				d, v := _c0Tau/_c0Pi-_c1Tau/_c1Pi, 1/_c0Pi+1/_c1Pi+_f12.Variance
+				if !(v > 0) || v > math.MaxFloat64 {
+					return 0, compile.ErrFallback
+				}
+				_eq, _ev, _en = -0.5*d*d/v, v, 1
+			}
+			_sum.Add(_eq)
+			_sum.Mul(_ev)
+			_sum.Norm(_en)
+		}
+		{ // N(p6; s6, 17.36)
+			_c0Pi, _c0Tau := _v13p-_m18p, _v13t-_m18t
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v13p) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v13p) {
+					return 0, compile.ErrFallback
+				}
+				_c0Pi, _c0Tau = 0.0+_m31p, 0.0+_m31t
+				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			_c1Pi, _c1Tau := _v5p-_m19p, _v5t-_m19t
+			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v5p) {
+				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v5p) {
+					return 0, compile.ErrFallback
+				}
+				_c1Pi, _c1Tau = 0.0+_m5p, 0.0+_m5t
+				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			var _eq, _ev, _en float64
+			{
+				d, v := _c0Tau/_c0Pi-_c1Tau/_c1Pi, 1/_c0Pi+1/_c1Pi+_f13.Variance
+				if !(v > 0) || v > math.MaxFloat64 {
+					return 0, compile.ErrFallback
+				}
+				_eq, _ev, _en = -0.5*d*d/v, v, 1
+			}
+			_sum.Add(_eq)
+			_sum.Mul(_ev)
+			_sum.Norm(_en)
+		}
+		{ // N(p7; s7, 17.36)
+			_c0Pi, _c0Tau := _v14p-_m20p, _v14t-_m20t
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v14p) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v14p) {
+					return 0, compile.ErrFallback
+				}
+				_c0Pi, _c0Tau = 0.0+_m32p, 0.0+_m32t
+				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			_c1Pi, _c1Tau := _v6p-_m21p, _v6t-_m21t
+			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v6p) {
+				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v6p) {
+					return 0, compile.ErrFallback
+				}
+				_c1Pi, _c1Tau = 0.0+_m6p, 0.0+_m6t
+				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			var _eq, _ev, _en float64
+			{
+				d, v := _c0Tau/_c0Pi-_c1Tau/_c1Pi, 1/_c0Pi+1/_c1Pi+_f14.Variance
+				if !(v > 0) || v > math.MaxFloat64 {
+					return 0, compile.ErrFallback
+				}
+				_eq, _ev, _en = -0.5*d*d/v, v, 1
+			}
+			_sum.Add(_eq)
+			_sum.Mul(_ev)
+			_sum.Norm(_en)
+		}
+		{ // N(p8; s8, 17.36)
+			_c0Pi, _c0Tau := _v15p-_m22p, _v15t-_m22t
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v15p) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v15p) {
+					return 0, compile.ErrFallback
+				}
+				_c0Pi, _c0Tau = 0.0+_m33p, 0.0+_m33t
+				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			_c1Pi, _c1Tau := _v7p-_m23p, _v7t-_m23t
+			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v7p) {
+				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v7p) {
+					return 0, compile.ErrFallback
+				}
+				_c1Pi, _c1Tau = 0.0+_m7p, 0.0+_m7t
+				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			var _eq, _ev, _en float64
+			{
+				d, v := _c0Tau/_c0Pi-_c1Tau/_c1Pi, 1/_c0Pi+1/_c1Pi+_f15.Variance
+				if !(v > 0) || v > math.MaxFloat64 {
+					return 0, compile.ErrFallback
+				}
+				_eq, _ev, _en = -0.5*d*d/v, v, 1
+			}
+			_sum.Add(_eq)
+			_sum.Mul(_ev)
+			_sum.Norm(_en)
+		}
+		{ // t1 = p1 + p2 + p3 + p4
+			_c0Pi, _c0Tau := _v16p-_m24p, _v16t-_m24t
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v16p) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v16p) {
+					return 0, compile.ErrFallback
+				}
+				_c0Pi, _c0Tau = 0.0+_m35p, 0.0+_m35t
+				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			_c1Pi, _c1Tau := _v8p-_m25p, _v8t-_m25t
+			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v8p) {
+				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v8p) {
+					return 0, compile.ErrFallback
+				}
+				_c1Pi, _c1Tau = 0.0+_m8p, 0.0+_m8t
+				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			_c2Pi, _c2Tau := _v9p-_m26p, _v9t-_m26t
+			if !(_c2Pi > 0 && _c2Pi >= 1e-6*_v9p) {
+				if !(_c2Pi == 0 || _c2Pi < 1e-6*_v9p) {
+					return 0, compile.ErrFallback
+				}
+				_c2Pi, _c2Tau = 0.0+_m10p, 0.0+_m10t
+				if !(_c2Pi > 0 && _c2Pi < math.MaxFloat64 && _c2Tau-_c2Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			_c3Pi, _c3Tau := _v10p-_m27p, _v10t-_m27t
+			if !(_c3Pi > 0 && _c3Pi >= 1e-6*_v10p) {
+				if !(_c3Pi == 0 || _c3Pi < 1e-6*_v10p) {
+					return 0, compile.ErrFallback
+				}
+				_c3Pi, _c3Tau = 0.0+_m12p, 0.0+_m12t
+				if !(_c3Pi > 0 && _c3Pi < math.MaxFloat64 && _c3Tau-_c3Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			_c4Pi, _c4Tau := _v11p-_m28p, _v11t-_m28t
+			if !(_c4Pi > 0 && _c4Pi >= 1e-6*_v11p) {
+				if !(_c4Pi == 0 || _c4Pi < 1e-6*_v11p) {
+					return 0, compile.ErrFallback
+				}
+				_c4Pi, _c4Tau = 0.0+_m14p, 0.0+_m14t
+				if !(_c4Pi > 0 && _c4Pi < math.MaxFloat64 && _c4Tau-_c4Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			var _eq, _ev, _en float64
+			{
+				if len(_f16.Coefficients) != 4 {
+					return 0, compile.ErrFallback
+				}
+				var mean, variance float64
+				{
+					a := -1.0
+					mean += a * (_c0Tau / _c0Pi)
+					variance += a * a * (1 / _c0Pi)
+				}
+				{
+					a := _f16.Coefficients[0]
+					mean += a * (_c1Tau / _c1Pi)
+					variance += a * a * (1 / _c1Pi)
+				}
+				{
+					a := _f16.Coefficients[1]
+					mean += a * (_c2Tau / _c2Pi)
+					variance += a * a * (1 / _c2Pi)
+				}
+				{
+					a := _f16.Coefficients[2]
+					mean += a * (_c3Tau / _c3Pi)
+					variance += a * a * (1 / _c3Pi)
+				}
+				{
+					a := _f16.Coefficients[3]
+					mean += a * (_c4Tau / _c4Pi)
+					variance += a * a * (1 / _c4Pi)
+				}
+				d, v := mean, variance
+				if !(v > 0) || v > math.MaxFloat64 {
+					return 0, compile.ErrFallback
+				}
+				_eq, _ev, _en = -0.5*d*d/v, v, 1
+			}
+			_sum.Add(_eq)
+			_sum.Mul(_ev)
+			_sum.Norm(_en)
+		}
+		{ // t2 = p5 + p6 + p7 + p8
+			_c0Pi, _c0Tau := _v17p-_m29p, _v17t-_m29t
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v17p) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v17p) {
+					return 0, compile.ErrFallback
+				}
+				_c0Pi, _c0Tau = 0.0+_m36p, 0.0+_m36t
+				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			_c1Pi, _c1Tau := _v12p-_m30p, _v12t-_m30t
+			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v12p) {
+				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v12p) {
+					return 0, compile.ErrFallback
+				}
+				_c1Pi, _c1Tau = 0.0+_m16p, 0.0+_m16t
+				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			_c2Pi, _c2Tau := _v13p-_m31p, _v13t-_m31t
+			if !(_c2Pi > 0 && _c2Pi >= 1e-6*_v13p) {
+				if !(_c2Pi == 0 || _c2Pi < 1e-6*_v13p) {
+					return 0, compile.ErrFallback
+				}
+				_c2Pi, _c2Tau = 0.0+_m18p, 0.0+_m18t
+				if !(_c2Pi > 0 && _c2Pi < math.MaxFloat64 && _c2Tau-_c2Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			_c3Pi, _c3Tau := _v14p-_m32p, _v14t-_m32t
+			if !(_c3Pi > 0 && _c3Pi >= 1e-6*_v14p) {
+				if !(_c3Pi == 0 || _c3Pi < 1e-6*_v14p) {
+					return 0, compile.ErrFallback
+				}
+				_c3Pi, _c3Tau = 0.0+_m20p, 0.0+_m20t
+				if !(_c3Pi > 0 && _c3Pi < math.MaxFloat64 && _c3Tau-_c3Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			_c4Pi, _c4Tau := _v15p-_m33p, _v15t-_m33t
+			if !(_c4Pi > 0 && _c4Pi >= 1e-6*_v15p) {
+				if !(_c4Pi == 0 || _c4Pi < 1e-6*_v15p) {
+					return 0, compile.ErrFallback
+				}
+				_c4Pi, _c4Tau = 0.0+_m22p, 0.0+_m22t
+				if !(_c4Pi > 0 && _c4Pi < math.MaxFloat64 && _c4Tau-_c4Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			var _eq, _ev, _en float64
+			{
+				if len(_f17.Coefficients) != 4 {
+					return 0, compile.ErrFallback
+				}
+				var mean, variance float64
+				{
+					a := -1.0
+					mean += a * (_c0Tau / _c0Pi)
+					variance += a * a * (1 / _c0Pi)
+				}
+				{
+					a := _f17.Coefficients[0]
+					mean += a * (_c1Tau / _c1Pi)
+					variance += a * a * (1 / _c1Pi)
+				}
+				{
+					a := _f17.Coefficients[1]
+					mean += a * (_c2Tau / _c2Pi)
+					variance += a * a * (1 / _c2Pi)
+				}
+				{
+					a := _f17.Coefficients[2]
+					mean += a * (_c3Tau / _c3Pi)
+					variance += a * a * (1 / _c3Pi)
+				}
+				{
+					a := _f17.Coefficients[3]
+					mean += a * (_c4Tau / _c4Pi)
+					variance += a * a * (1 / _c4Pi)
+				}
+				d, v := mean, variance
+				if !(v > 0) || v > math.MaxFloat64 {
+					return 0, compile.ErrFallback
+				}
+				_eq, _ev, _en = -0.5*d*d/v, v, 1
+			}
+			_sum.Add(_eq)
+			_sum.Mul(_ev)
+			_sum.Norm(_en)
+		}
+		{ // d1 = t1 − t2
+			_c0Pi, _c0Tau := _v18p-_m34p, _v18t-_m34t
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v18p) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v18p) {
+					return 0, compile.ErrFallback
+				}
+				_c0Pi, _c0Tau = 0.0+_m37p, 0.0+_m37t
+				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			_c1Pi, _c1Tau := _v16p-_m35p, _v16t-_m35t
+			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v16p) {
+				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v16p) {
+					return 0, compile.ErrFallback
+				}
+				_c1Pi, _c1Tau = 0.0+_m24p, 0.0+_m24t
+				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			_c2Pi, _c2Tau := _v17p-_m36p, _v17t-_m36t
+			if !(_c2Pi > 0 && _c2Pi >= 1e-6*_v17p) {
+				if !(_c2Pi == 0 || _c2Pi < 1e-6*_v17p) {
+					return 0, compile.ErrFallback
+				}
+				_c2Pi, _c2Tau = 0.0+_m29p, 0.0+_m29t
+				if !(_c2Pi > 0 && _c2Pi < math.MaxFloat64 && _c2Tau-_c2Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			var _eq, _ev, _en float64
+			{
+				if len(_f18.Coefficients) != 2 {
+					return 0, compile.ErrFallback
+				}
+				var mean, variance float64
+				{
+					a := -1.0
+					mean += a * (_c0Tau / _c0Pi)
+					variance += a * a * (1 / _c0Pi)
+				}
+				{
+					a := _f18.Coefficients[0]
+					mean += a * (_c1Tau / _c1Pi)
+					variance += a * a * (1 / _c1Pi)
+				}
+				{
+					a := _f18.Coefficients[1]
+					mean += a * (_c2Tau / _c2Pi)
+					variance += a * a * (1 / _c2Pi)
+				}
+				d, v := mean, variance
+				if !(v > 0) || v > math.MaxFloat64 {
+					return 0, compile.ErrFallback
+				}
+				_eq, _ev, _en = -0.5*d*d/v, v, 1
+			}
+			_sum.Add(_eq)
+			_sum.Mul(_ev)
+			_sum.Norm(_en)
+		}
+		{ // I(|d1| ≤ 1.481)
+			_c0Pi, _c0Tau := _v18p-_m37p, _v18t-_m37t
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v18p) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v18p) {
+					return 0, compile.ErrFallback
+				}
+				_c0Pi, _c0Tau = 0.0+_m34p, 0.0+_m34t
+				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			var _eq float64
+			{
+				sc := math.Sqrt(_c0Pi)
+				_eq = messages.LogWithinMass(_c0Tau/sc, _f19.Margin*sc)
+			}
+			_sum.Add(_eq)
+		}
+		{ // s1
+			if !(_v0p > 0 && _v0p <= math.MaxFloat64) {
+				return 0, compile.ErrFallback
+			}
+			center := _v0t / _v0p
+			var quad float64
+			{
+				cPi, cTau := _v0p-_m0p, _v0t-_m0t
+				if !(cPi > 0 && cPi >= 1e-6*_v0p) {
+					if !(cPi == 0 || cPi < 1e-6*_v0p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m9p, 0.0+_m9t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v0p)
+			}
+			{
+				cPi, cTau := _v0p-_m9p, _v0t-_m9t
+				if !(cPi > 0 && cPi >= 1e-6*_v0p) {
+					if !(cPi == 0 || cPi < 1e-6*_v0p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m0p, 0.0+_m0t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v0p)
+			}
+			_sum.Mul(_v0p)
+			_sum.Add(quad)
+			_sum.Norm(-1)
+		}
+		{ // s2
+			if !(_v1p > 0 && _v1p <= math.MaxFloat64) {
+				return 0, compile.ErrFallback
+			}
+			center := _v1t / _v1p
+			var quad float64
+			{
+				cPi, cTau := _v1p-_m1p, _v1t-_m1t
+				if !(cPi > 0 && cPi >= 1e-6*_v1p) {
+					if !(cPi == 0 || cPi < 1e-6*_v1p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m11p, 0.0+_m11t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v1p)
+			}
+			{
+				cPi, cTau := _v1p-_m11p, _v1t-_m11t
+				if !(cPi > 0 && cPi >= 1e-6*_v1p) {
+					if !(cPi == 0 || cPi < 1e-6*_v1p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m1p, 0.0+_m1t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v1p)
+			}
+			_sum.Mul(_v1p)
+			_sum.Add(quad)
+			_sum.Norm(-1)
+		}
+		{ // s3
+			if !(_v2p > 0 && _v2p <= math.MaxFloat64) {
+				return 0, compile.ErrFallback
+			}
+			center := _v2t / _v2p
+			var quad float64
+			{
+				cPi, cTau := _v2p-_m2p, _v2t-_m2t
+				if !(cPi > 0 && cPi >= 1e-6*_v2p) {
+					if !(cPi == 0 || cPi < 1e-6*_v2p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m13p, 0.0+_m13t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v2p)
+			}
+			{
+				cPi, cTau := _v2p-_m13p, _v2t-_m13t
+				if !(cPi > 0 && cPi >= 1e-6*_v2p) {
+					if !(cPi == 0 || cPi < 1e-6*_v2p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m2p, 0.0+_m2t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v2p)
+			}
+			_sum.Mul(_v2p)
+			_sum.Add(quad)
+			_sum.Norm(-1)
+		}
+		{ // s4
+			if !(_v3p > 0 && _v3p <= math.MaxFloat64) {
+				return 0, compile.ErrFallback
+			}
+			center := _v3t / _v3p
+			var quad float64
+			{
+				cPi, cTau := _v3p-_m3p, _v3t-_m3t
+				if !(cPi > 0 && cPi >= 1e-6*_v3p) {
+					if !(cPi == 0 || cPi < 1e-6*_v3p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m15p, 0.0+_m15t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v3p)
+			}
+			{
+				cPi, cTau := _v3p-_m15p, _v3t-_m15t
+				if !(cPi > 0 && cPi >= 1e-6*_v3p) {
+					if !(cPi == 0 || cPi < 1e-6*_v3p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m3p, 0.0+_m3t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v3p)
+			}
+			_sum.Mul(_v3p)
+			_sum.Add(quad)
+			_sum.Norm(-1)
+		}
+		{ // s5
+			if !(_v4p > 0 && _v4p <= math.MaxFloat64) {
+				return 0, compile.ErrFallback
+			}
+			center := _v4t / _v4p
+			var quad float64
+			{
+				cPi, cTau := _v4p-_m4p, _v4t-_m4t
+				if !(cPi > 0 && cPi >= 1e-6*_v4p) {
+					if !(cPi == 0 || cPi < 1e-6*_v4p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m17p, 0.0+_m17t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v4p)
+			}
+			{
+				cPi, cTau := _v4p-_m17p, _v4t-_m17t
+				if !(cPi > 0 && cPi >= 1e-6*_v4p) {
+					if !(cPi == 0 || cPi < 1e-6*_v4p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m4p, 0.0+_m4t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v4p)
+			}
+			_sum.Mul(_v4p)
+			_sum.Add(quad)
+			_sum.Norm(-1)
+		}
+		{ // s6
+			if !(_v5p > 0 && _v5p <= math.MaxFloat64) {
+				return 0, compile.ErrFallback
+			}
+			center := _v5t / _v5p
+			var quad float64
+			{
+				cPi, cTau := _v5p-_m5p, _v5t-_m5t
+				if !(cPi > 0 && cPi >= 1e-6*_v5p) {
+					if !(cPi == 0 || cPi < 1e-6*_v5p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m19p, 0.0+_m19t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v5p)
+			}
+			{
+				cPi, cTau := _v5p-_m19p, _v5t-_m19t
+				if !(cPi > 0 && cPi >= 1e-6*_v5p) {
+					if !(cPi == 0 || cPi < 1e-6*_v5p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m5p, 0.0+_m5t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v5p)
+			}
+			_sum.Mul(_v5p)
+			_sum.Add(quad)
+			_sum.Norm(-1)
+		}
+		{ // s7
+			if !(_v6p > 0 && _v6p <= math.MaxFloat64) {
+				return 0, compile.ErrFallback
+			}
+			center := _v6t / _v6p
+			var quad float64
+			{
+				cPi, cTau := _v6p-_m6p, _v6t-_m6t
+				if !(cPi > 0 && cPi >= 1e-6*_v6p) {
+					if !(cPi == 0 || cPi < 1e-6*_v6p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m21p, 0.0+_m21t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v6p)
+			}
+			{
+				cPi, cTau := _v6p-_m21p, _v6t-_m21t
+				if !(cPi > 0 && cPi >= 1e-6*_v6p) {
+					if !(cPi == 0 || cPi < 1e-6*_v6p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m6p, 0.0+_m6t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v6p)
+			}
+			_sum.Mul(_v6p)
+			_sum.Add(quad)
+			_sum.Norm(-1)
+		}
+		{ // s8
+			if !(_v7p > 0 && _v7p <= math.MaxFloat64) {
+				return 0, compile.ErrFallback
+			}
+			center := _v7t / _v7p
+			var quad float64
+			{
+				cPi, cTau := _v7p-_m7p, _v7t-_m7t
+				if !(cPi > 0 && cPi >= 1e-6*_v7p) {
+					if !(cPi == 0 || cPi < 1e-6*_v7p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m23p, 0.0+_m23t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v7p)
+			}
+			{
+				cPi, cTau := _v7p-_m23p, _v7t-_m23t
+				if !(cPi > 0 && cPi >= 1e-6*_v7p) {
+					if !(cPi == 0 || cPi < 1e-6*_v7p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m7p, 0.0+_m7t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v7p)
+			}
+			_sum.Mul(_v7p)
+			_sum.Add(quad)
+			_sum.Norm(-1)
+		}
+		{ // p1
+			if !(_v8p > 0 && _v8p <= math.MaxFloat64) {
+				return 0, compile.ErrFallback
+			}
+			center := _v8t / _v8p
+			var quad float64
+			{
+				cPi, cTau := _v8p-_m8p, _v8t-_m8t
+				if !(cPi > 0 && cPi >= 1e-6*_v8p) {
+					if !(cPi == 0 || cPi < 1e-6*_v8p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m25p, 0.0+_m25t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v8p)
+			}
+			{
+				cPi, cTau := _v8p-_m25p, _v8t-_m25t
+				if !(cPi > 0 && cPi >= 1e-6*_v8p) {
+					if !(cPi == 0 || cPi < 1e-6*_v8p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m8p, 0.0+_m8t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v8p)
+			}
+			_sum.Mul(_v8p)
+			_sum.Add(quad)
+			_sum.Norm(-1)
+		}
+		{ // p2
+			if !(_v9p > 0 && _v9p <= math.MaxFloat64) {
+				return 0, compile.ErrFallback
+			}
+			center := _v9t / _v9p
+			var quad float64
+			{
+				cPi, cTau := _v9p-_m10p, _v9t-_m10t
+				if !(cPi > 0 && cPi >= 1e-6*_v9p) {
+					if !(cPi == 0 || cPi < 1e-6*_v9p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m26p, 0.0+_m26t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v9p)
+			}
+			{
+				cPi, cTau := _v9p-_m26p, _v9t-_m26t
+				if !(cPi > 0 && cPi >= 1e-6*_v9p) {
+					if !(cPi == 0 || cPi < 1e-6*_v9p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m10p, 0.0+_m10t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v9p)
+			}
+			_sum.Mul(_v9p)
+			_sum.Add(quad)
+			_sum.Norm(-1)
+		}
+		{ // p3
+			if !(_v10p > 0 && _v10p <= math.MaxFloat64) {
+				return 0, compile.ErrFallback
+			}
+			center := _v10t / _v10p
+			var quad float64
+			{
+				cPi, cTau := _v10p-_m12p, _v10t-_m12t
+				if !(cPi > 0 && cPi >= 1e-6*_v10p) {
+					if !(cPi == 0 || cPi < 1e-6*_v10p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m27p, 0.0+_m27t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v10p)
+			}
+			{
+				cPi, cTau := _v10p-_m27p, _v10t-_m27t
+				if !(cPi > 0 && cPi >= 1e-6*_v10p) {
+					if !(cPi == 0 || cPi < 1e-6*_v10p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m12p, 0.0+_m12t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v10p)
+			}
+			_sum.Mul(_v10p)
+			_sum.Add(quad)
+			_sum.Norm(-1)
+		}
+		{ // p4
+			if !(_v11p > 0 && _v11p <= math.MaxFloat64) {
+				return 0, compile.ErrFallback
+			}
+			center := _v11t / _v11p
+			var quad float64
+			{
+				cPi, cTau := _v11p-_m14p, _v11t-_m14t
+				if !(cPi > 0 && cPi >= 1e-6*_v11p) {
+					if !(cPi == 0 || cPi < 1e-6*_v11p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m28p, 0.0+_m28t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v11p)
+			}
+			{
+				cPi, cTau := _v11p-_m28p, _v11t-_m28t
+				if !(cPi > 0 && cPi >= 1e-6*_v11p) {
+					if !(cPi == 0 || cPi < 1e-6*_v11p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m14p, 0.0+_m14t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v11p)
+			}
+			_sum.Mul(_v11p)
+			_sum.Add(quad)
+			_sum.Norm(-1)
+		}
+		{ // p5
+			if !(_v12p > 0 && _v12p <= math.MaxFloat64) {
+				return 0, compile.ErrFallback
+			}
+			center := _v12t / _v12p
+			var quad float64
+			{
+				cPi, cTau := _v12p-_m16p, _v12t-_m16t
+				if !(cPi > 0 && cPi >= 1e-6*_v12p) {
+					if !(cPi == 0 || cPi < 1e-6*_v12p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m30p, 0.0+_m30t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v12p)
+			}
+			{
+				cPi, cTau := _v12p-_m30p, _v12t-_m30t
+				if !(cPi > 0 && cPi >= 1e-6*_v12p) {
+					if !(cPi == 0 || cPi < 1e-6*_v12p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m16p, 0.0+_m16t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v12p)
+			}
+			_sum.Mul(_v12p)
+			_sum.Add(quad)
+			_sum.Norm(-1)
+		}
+		{ // p6
+			if !(_v13p > 0 && _v13p <= math.MaxFloat64) {
+				return 0, compile.ErrFallback
+			}
+			center := _v13t / _v13p
+			var quad float64
+			{
+				cPi, cTau := _v13p-_m18p, _v13t-_m18t
+				if !(cPi > 0 && cPi >= 1e-6*_v13p) {
+					if !(cPi == 0 || cPi < 1e-6*_v13p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m31p, 0.0+_m31t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v13p)
+			}
+			{
+				cPi, cTau := _v13p-_m31p, _v13t-_m31t
+				if !(cPi > 0 && cPi >= 1e-6*_v13p) {
+					if !(cPi == 0 || cPi < 1e-6*_v13p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m18p, 0.0+_m18t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v13p)
+			}
+			_sum.Mul(_v13p)
+			_sum.Add(quad)
+			_sum.Norm(-1)
+		}
+		{ // p7
+			if !(_v14p > 0 && _v14p <= math.MaxFloat64) {
+				return 0, compile.ErrFallback
+			}
+			center := _v14t / _v14p
+			var quad float64
+			{
+				cPi, cTau := _v14p-_m20p, _v14t-_m20t
+				if !(cPi > 0 && cPi >= 1e-6*_v14p) {
+					if !(cPi == 0 || cPi < 1e-6*_v14p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m32p, 0.0+_m32t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v14p)
+			}
+			{
+				cPi, cTau := _v14p-_m32p, _v14t-_m32t
+				if !(cPi > 0 && cPi >= 1e-6*_v14p) {
+					if !(cPi == 0 || cPi < 1e-6*_v14p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m20p, 0.0+_m20t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v14p)
+			}
+			_sum.Mul(_v14p)
+			_sum.Add(quad)
+			_sum.Norm(-1)
+		}
+		{ // p8
+			if !(_v15p > 0 && _v15p <= math.MaxFloat64) {
+				return 0, compile.ErrFallback
+			}
+			center := _v15t / _v15p
+			var quad float64
+			{
+				cPi, cTau := _v15p-_m22p, _v15t-_m22t
+				if !(cPi > 0 && cPi >= 1e-6*_v15p) {
+					if !(cPi == 0 || cPi < 1e-6*_v15p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m33p, 0.0+_m33t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v15p)
+			}
+			{
+				cPi, cTau := _v15p-_m33p, _v15t-_m33t
+				if !(cPi > 0 && cPi >= 1e-6*_v15p) {
+					if !(cPi == 0 || cPi < 1e-6*_v15p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m22p, 0.0+_m22t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v15p)
+			}
+			_sum.Mul(_v15p)
+			_sum.Add(quad)
+			_sum.Norm(-1)
+		}
+		{ // t1
+			if !(_v16p > 0 && _v16p <= math.MaxFloat64) {
+				return 0, compile.ErrFallback
+			}
+			center := _v16t / _v16p
+			var quad float64
+			{
+				cPi, cTau := _v16p-_m24p, _v16t-_m24t
+				if !(cPi > 0 && cPi >= 1e-6*_v16p) {
+					if !(cPi == 0 || cPi < 1e-6*_v16p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m35p, 0.0+_m35t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v16p)
+			}
+			{
+				cPi, cTau := _v16p-_m35p, _v16t-_m35t
+				if !(cPi > 0 && cPi >= 1e-6*_v16p) {
+					if !(cPi == 0 || cPi < 1e-6*_v16p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m24p, 0.0+_m24t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v16p)
+			}
+			_sum.Mul(_v16p)
+			_sum.Add(quad)
+			_sum.Norm(-1)
+		}
+		{ // t2
+			if !(_v17p > 0 && _v17p <= math.MaxFloat64) {
+				return 0, compile.ErrFallback
+			}
+			center := _v17t / _v17p
+			var quad float64
+			{
+				cPi, cTau := _v17p-_m29p, _v17t-_m29t
+				if !(cPi > 0 && cPi >= 1e-6*_v17p) {
+					if !(cPi == 0 || cPi < 1e-6*_v17p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m36p, 0.0+_m36t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v17p)
+			}
+			{
+				cPi, cTau := _v17p-_m36p, _v17t-_m36t
+				if !(cPi > 0 && cPi >= 1e-6*_v17p) {
+					if !(cPi == 0 || cPi < 1e-6*_v17p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m29p, 0.0+_m29t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v17p)
+			}
+			_sum.Mul(_v17p)
+			_sum.Add(quad)
+			_sum.Norm(-1)
+		}
+		{ // d1
+			if !(_v18p > 0 && _v18p <= math.MaxFloat64) {
+				return 0, compile.ErrFallback
+			}
+			center := _v18t / _v18p
+			var quad float64
+			{
+				cPi, cTau := _v18p-_m34p, _v18t-_m34t
+				if !(cPi > 0 && cPi >= 1e-6*_v18p) {
+					if !(cPi == 0 || cPi < 1e-6*_v18p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m37p, 0.0+_m37t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v18p)
+			}
+			{
+				cPi, cTau := _v18p-_m37p, _v18t-_m37t
+				if !(cPi > 0 && cPi >= 1e-6*_v18p) {
+					if !(cPi == 0 || cPi < 1e-6*_v18p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m34p, 0.0+_m34t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v18p)
+			}
+			_sum.Mul(_v18p)
+			_sum.Add(quad)
+			_sum.Norm(-1)
+		}
+		return _sum.Value(), nil
+	}), nil
 }
 
 // program5v5 binds the program compiled from two teams of 5, one winning to g and s.
-func program5v5(g *graph.Graph, s schedules.Schedule) (compile.Program, error) {
+func program5v5(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) {
 	_, err := compile.Bind(g, s, "f8f08fc3774511bab8cd1acd337f9aa2")
 	if err != nil {
 		return nil, err
@@ -9283,7 +17947,7 @@ func program5v5(g *graph.Graph, s schedules.Schedule) (compile.Program, error) {
 	if !ok {
 		return nil, compile.FactorMismatch(g, 23, "*factors.GreaterThan")
 	}
-	return func(ctx context.Context) (schedules.Result, error) {
+	return compile.NewProgram(g, func(ctx context.Context) (schedules.Result, error) {
 		if g.NumObserved() > 0 {
 			return schedules.Result{}, compile.ErrFallback
 		}
@@ -11469,11 +20133,1889 @@ func program5v5(g *graph.Graph, s schedules.Schedule) (compile.Program, error) {
 		_vs[21] = messages.Gaussian{Pi: _v21p, Tau: _v21t}
 		_vs[22] = messages.Gaussian{Pi: _v22p, Tau: _v22t}
 		return _res, _err
-	}, nil
+	}, func() (float64, error) {
+		if g.NumObserved() > 0 {
+			return 0, compile.ErrFallback
+		}
+		_msgs, _margs := g.State()
+		_ms, _vs := _msgs[:46], _margs[:23]
+		_m0p, _m0t := _ms[0].Pi, _ms[0].Tau
+		_m1p, _m1t := _ms[1].Pi, _ms[1].Tau
+		_m2p, _m2t := _ms[2].Pi, _ms[2].Tau
+		_m3p, _m3t := _ms[3].Pi, _ms[3].Tau
+		_m4p, _m4t := _ms[4].Pi, _ms[4].Tau
+		_m5p, _m5t := _ms[5].Pi, _ms[5].Tau
+		_m6p, _m6t := _ms[6].Pi, _ms[6].Tau
+		_m7p, _m7t := _ms[7].Pi, _ms[7].Tau
+		_m8p, _m8t := _ms[8].Pi, _ms[8].Tau
+		_m9p, _m9t := _ms[9].Pi, _ms[9].Tau
+		_m10p, _m10t := _ms[10].Pi, _ms[10].Tau
+		_m11p, _m11t := _ms[11].Pi, _ms[11].Tau
+		_m12p, _m12t := _ms[12].Pi, _ms[12].Tau
+		_m13p, _m13t := _ms[13].Pi, _ms[13].Tau
+		_m14p, _m14t := _ms[14].Pi, _ms[14].Tau
+		_m15p, _m15t := _ms[15].Pi, _ms[15].Tau
+		_m16p, _m16t := _ms[16].Pi, _ms[16].Tau
+		_m17p, _m17t := _ms[17].Pi, _ms[17].Tau
+		_m18p, _m18t := _ms[18].Pi, _ms[18].Tau
+		_m19p, _m19t := _ms[19].Pi, _ms[19].Tau
+		_m20p, _m20t := _ms[20].Pi, _ms[20].Tau
+		_m21p, _m21t := _ms[21].Pi, _ms[21].Tau
+		_m22p, _m22t := _ms[22].Pi, _ms[22].Tau
+		_m23p, _m23t := _ms[23].Pi, _ms[23].Tau
+		_m24p, _m24t := _ms[24].Pi, _ms[24].Tau
+		_m25p, _m25t := _ms[25].Pi, _ms[25].Tau
+		_m26p, _m26t := _ms[26].Pi, _ms[26].Tau
+		_m27p, _m27t := _ms[27].Pi, _ms[27].Tau
+		_m28p, _m28t := _ms[28].Pi, _ms[28].Tau
+		_m29p, _m29t := _ms[29].Pi, _ms[29].Tau
+		_m30p, _m30t := _ms[30].Pi, _ms[30].Tau
+		_m31p, _m31t := _ms[31].Pi, _ms[31].Tau
+		_m32p, _m32t := _ms[32].Pi, _ms[32].Tau
+		_m33p, _m33t := _ms[33].Pi, _ms[33].Tau
+		_m34p, _m34t := _ms[34].Pi, _ms[34].Tau
+		_m35p, _m35t := _ms[35].Pi, _ms[35].Tau
+		_m36p, _m36t := _ms[36].Pi, _ms[36].Tau
+		_m37p, _m37t := _ms[37].Pi, _ms[37].Tau
+		_m38p, _m38t := _ms[38].Pi, _ms[38].Tau
+		_m39p, _m39t := _ms[39].Pi, _ms[39].Tau
+		_m40p, _m40t := _ms[40].Pi, _ms[40].Tau
+		_m41p, _m41t := _ms[41].Pi, _ms[41].Tau
+		_m42p, _m42t := _ms[42].Pi, _ms[42].Tau
+		_m43p, _m43t := _ms[43].Pi, _ms[43].Tau
+		_m44p, _m44t := _ms[44].Pi, _ms[44].Tau
+		_m45p, _m45t := _ms[45].Pi, _ms[45].Tau
+		_v0p, _v0t := _vs[0].Pi, _vs[0].Tau
+		_v1p, _v1t := _vs[1].Pi, _vs[1].Tau
+		_v2p, _v2t := _vs[2].Pi, _vs[2].Tau
+		_v3p, _v3t := _vs[3].Pi, _vs[3].Tau
+		_v4p, _v4t := _vs[4].Pi, _vs[4].Tau
+		_v5p, _v5t := _vs[5].Pi, _vs[5].Tau
+		_v6p, _v6t := _vs[6].Pi, _vs[6].Tau
+		_v7p, _v7t := _vs[7].Pi, _vs[7].Tau
+		_v8p, _v8t := _vs[8].Pi, _vs[8].Tau
+		_v9p, _v9t := _vs[9].Pi, _vs[9].Tau
+		_v10p, _v10t := _vs[10].Pi, _vs[10].Tau
+		_v11p, _v11t := _vs[11].Pi, _vs[11].Tau
+		_v12p, _v12t := _vs[12].Pi, _vs[12].Tau
+		_v13p, _v13t := _vs[13].Pi, _vs[13].Tau
+		_v14p, _v14t := _vs[14].Pi, _vs[14].Tau
+		_v15p, _v15t := _vs[15].Pi, _vs[15].Tau
+		_v16p, _v16t := _vs[16].Pi, _vs[16].Tau
+		_v17p, _v17t := _vs[17].Pi, _vs[17].Tau
+		_v18p, _v18t := _vs[18].Pi, _vs[18].Tau
+		_v19p, _v19t := _vs[19].Pi, _vs[19].Tau
+		_v20p, _v20t := _vs[20].Pi, _vs[20].Tau
+		_v21p, _v21t := _vs[21].Pi, _vs[21].Tau
+		_v22p, _v22t := _vs[22].Pi, _vs[22].Tau
+		_bad := 0.0 + (_m0p - _m0p) + (_m0t - _m0t) + (_m1p - _m1p) + (_m1t - _m1t) + (_m2p - _m2p) + (_m2t - _m2t) + (_m3p - _m3p) + (_m3t - _m3t) + (_m4p - _m4p) + (_m4t - _m4t) + (_m5p - _m5p) + (_m5t - _m5t) + (_m6p - _m6p) + (_m6t - _m6t) + (_m7p - _m7p) + (_m7t - _m7t) + (_m8p - _m8p) + (_m8t - _m8t) + (_m9p - _m9p) + (_m9t - _m9t) + (_m10p - _m10p) + (_m10t - _m10t) + (_m11p - _m11p) + (_m11t - _m11t) + (_m12p - _m12p) + (_m12t - _m12t) + (_m13p - _m13p) + (_m13t - _m13t) + (_m14p - _m14p) + (_m14t - _m14t) + (_m15p - _m15p) + (_m15t - _m15t) + (_m16p - _m16p) + (_m16t - _m16t) + (_m17p - _m17p) + (_m17t - _m17t) + (_m18p - _m18p) + (_m18t - _m18t) + (_m19p - _m19p) + (_m19t - _m19t) + (_m20p - _m20p) + (_m20t - _m20t) + (_m21p - _m21p) + (_m21t - _m21t) + (_m22p - _m22p) + (_m22t - _m22t) + (_m23p - _m23p) + (_m23t - _m23t) + (_m24p - _m24p) + (_m24t - _m24t) + (_m25p - _m25p) + (_m25t - _m25t) + (_m26p - _m26p) + (_m26t - _m26t) + (_m27p - _m27p) + (_m27t - _m27t) + (_m28p - _m28p) + (_m28t - _m28t) + (_m29p - _m29p) + (_m29t - _m29t) + (_m30p - _m30p) + (_m30t - _m30t) + (_m31p - _m31p) + (_m31t - _m31t) + (_m32p - _m32p) + (_m32t - _m32t) + (_m33p - _m33p) + (_m33t - _m33t) + (_m34p - _m34p) + (_m34t - _m34t) + (_m35p - _m35p) + (_m35t - _m35t) + (_m36p - _m36p) + (_m36t - _m36t) + (_m37p - _m37p) + (_m37t - _m37t) + (_m38p - _m38p) + (_m38t - _m38t) + (_m39p - _m39p) + (_m39t - _m39t) + (_m40p - _m40p) + (_m40t - _m40t) + (_m41p - _m41p) + (_m41t - _m41t) + (_m42p - _m42p) + (_m42t - _m42t) + (_m43p - _m43p) + (_m43t - _m43t) + (_m44p - _m44p) + (_m44t - _m44t) + (_m45p - _m45p) + (_m45t - _m45t)
+		_bad += (_v0p - _v0p) + (_v0t - _v0t)
+		_bad += (_v1p - _v1p) + (_v1t - _v1t)
+		_bad += (_v2p - _v2p) + (_v2t - _v2t)
+		_bad += (_v3p - _v3p) + (_v3t - _v3t)
+		_bad += (_v4p - _v4p) + (_v4t - _v4t)
+		_bad += (_v5p - _v5p) + (_v5t - _v5t)
+		_bad += (_v6p - _v6p) + (_v6t - _v6t)
+		_bad += (_v7p - _v7p) + (_v7t - _v7t)
+		_bad += (_v8p - _v8p) + (_v8t - _v8t)
+		_bad += (_v9p - _v9p) + (_v9t - _v9t)
+		_bad += (_v10p - _v10p) + (_v10t - _v10t)
+		_bad += (_v11p - _v11p) + (_v11t - _v11t)
+		_bad += (_v12p - _v12p) + (_v12t - _v12t)
+		_bad += (_v13p - _v13p) + (_v13t - _v13t)
+		_bad += (_v14p - _v14p) + (_v14t - _v14t)
+		_bad += (_v15p - _v15p) + (_v15t - _v15t)
+		_bad += (_v16p - _v16p) + (_v16t - _v16t)
+		_bad += (_v17p - _v17p) + (_v17t - _v17t)
+		_bad += (_v18p - _v18p) + (_v18t - _v18t)
+		_bad += (_v19p - _v19p) + (_v19t - _v19t)
+		_bad += (_v20p - _v20p) + (_v20t - _v20t)
+		_bad += (_v21p - _v21p) + (_v21t - _v21t)
+		_bad += (_v22p - _v22p) + (_v22t - _v22t)
+		if _bad != 0 {
+			return 0, compile.ErrFallback
+		}
+		var _sum graph.EvidenceSum
+		{ // N(s1; 25, 25.01)
+			_c0Pi, _c0Tau := _v0p-_m0p, _v0t-_m0t
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v0p) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v0p) {
+					return 0, compile.ErrFallback
+				}
+				_c0Pi, _c0Tau = 0.0+_m11p, 0.0+_m11t
+				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			var _eq, _ev, _en float64
+			{
+				d, v := _f0.Mean-_c0Tau/_c0Pi, _f0.Variance+1/_c0Pi
+				if !(v > 0) || v > math.MaxFloat64 {
+					return 0, compile.ErrFallback
+				}
+				_eq, _ev, _en = -0.5*d*d/v, v, 1
+			}
+			_sum.Add(_eq)
+			_sum.Mul(_ev)
+			_sum.Norm(_en)
+		}
+		{ // N(s2; 24.67, 27.57)
+			_c0Pi, _c0Tau := _v1p-_m1p, _v1t-_m1t
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v1p) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v1p) {
+					return 0, compile.ErrFallback
+				}
+				_c0Pi, _c0Tau = 0.0+_m13p, 0.0+_m13t
+				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			var _eq, _ev, _en float64
+			{
+				d, v := _f1.Mean-_c0Tau/_c0Pi, _f1.Variance+1/_c0Pi
+				if !(v > 0) || v > math.MaxFloat64 {
+					return 0, compile.ErrFallback
+				}
+				_eq, _ev, _en = -0.5*d*d/v, v, 1
+			}
+			_sum.Add(_eq)
+			_sum.Mul(_ev)
+			_sum.Norm(_en)
+		}
+		{ // N(s3; 24.33, 30.26)
+			_c0Pi, _c0Tau := _v2p-_m2p, _v2t-_m2t
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v2p) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v2p) {
+					return 0, compile.ErrFallback
+				}
+				_c0Pi, _c0Tau = 0.0+_m15p, 0.0+_m15t
+				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			var _eq, _ev, _en float64
+			{
+				d, v := _f2.Mean-_c0Tau/_c0Pi, _f2.Variance+1/_c0Pi
+				if !(v > 0) || v > math.MaxFloat64 {
+					return 0, compile.ErrFallback
+				}
+				_eq, _ev, _en = -0.5*d*d/v, v, 1
+			}
+			_sum.Add(_eq)
+			_sum.Mul(_ev)
+			_sum.Norm(_en)
+		}
+		{ // N(s4; 24, 33.07)
+			_c0Pi, _c0Tau := _v3p-_m3p, _v3t-_m3t
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v3p) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v3p) {
+					return 0, compile.ErrFallback
+				}
+				_c0Pi, _c0Tau = 0.0+_m17p, 0.0+_m17t
+				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			var _eq, _ev, _en float64
+			{
+				d, v := _f3.Mean-_c0Tau/_c0Pi, _f3.Variance+1/_c0Pi
+				if !(v > 0) || v > math.MaxFloat64 {
+					return 0, compile.ErrFallback
+				}
+				_eq, _ev, _en = -0.5*d*d/v, v, 1
+			}
+			_sum.Add(_eq)
+			_sum.Mul(_ev)
+			_sum.Norm(_en)
+		}
+		{ // N(s5; 23.67, 36.01)
+			_c0Pi, _c0Tau := _v4p-_m4p, _v4t-_m4t
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v4p) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v4p) {
+					return 0, compile.ErrFallback
+				}
+				_c0Pi, _c0Tau = 0.0+_m19p, 0.0+_m19t
+				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			var _eq, _ev, _en float64
+			{
+				d, v := _f4.Mean-_c0Tau/_c0Pi, _f4.Variance+1/_c0Pi
+				if !(v > 0) || v > math.MaxFloat64 {
+					return 0, compile.ErrFallback
+				}
+				_eq, _ev, _en = -0.5*d*d/v, v, 1
+			}
+			_sum.Add(_eq)
+			_sum.Mul(_ev)
+			_sum.Norm(_en)
+		}
+		{ // N(s6; 26, 25.01)
+			_c0Pi, _c0Tau := _v5p-_m5p, _v5t-_m5t
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v5p) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v5p) {
+					return 0, compile.ErrFallback
+				}
+				_c0Pi, _c0Tau = 0.0+_m21p, 0.0+_m21t
+				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			var _eq, _ev, _en float64
+			{
+				d, v := _f5.Mean-_c0Tau/_c0Pi, _f5.Variance+1/_c0Pi
+				if !(v > 0) || v > math.MaxFloat64 {
+					return 0, compile.ErrFallback
+				}
+				_eq, _ev, _en = -0.5*d*d/v, v, 1
+			}
+			_sum.Add(_eq)
+			_sum.Mul(_ev)
+			_sum.Norm(_en)
+		}
+		{ // N(s7; 25.67, 27.57)
+			_c0Pi, _c0Tau := _v6p-_m6p, _v6t-_m6t
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v6p) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v6p) {
+					return 0, compile.ErrFallback
+				}
+				_c0Pi, _c0Tau = 0.0+_m23p, 0.0+_m23t
+				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			var _eq, _ev, _en float64
+			{
+				d, v := _f6.Mean-_c0Tau/_c0Pi, _f6.Variance+1/_c0Pi
+				if !(v > 0) || v > math.MaxFloat64 {
+					return 0, compile.ErrFallback
+				}
+				_eq, _ev, _en = -0.5*d*d/v, v, 1
+			}
+			_sum.Add(_eq)
+			_sum.Mul(_ev)
+			_sum.Norm(_en)
+		}
+		{ // N(s8; 25.33, 30.26)
+			_c0Pi, _c0Tau := _v7p-_m7p, _v7t-_m7t
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v7p) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v7p) {
+					return 0, compile.ErrFallback
+				}
+				_c0Pi, _c0Tau = 0.0+_m25p, 0.0+_m25t
+				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			var _eq, _ev, _en float64
+			{
+				d, v := _f7.Mean-_c0Tau/_c0Pi, _f7.Variance+1/_c0Pi
+				if !(v > 0) || v > math.MaxFloat64 {
+					return 0, compile.ErrFallback
+				}
+				_eq, _ev, _en = -0.5*d*d/v, v, 1
+			}
+			_sum.Add(_eq)
+			_sum.Mul(_ev)
+			_sum.Norm(_en)
+		}
+		{ // N(s9; 25, 33.07)
+			_c0Pi, _c0Tau := _v8p-_m8p, _v8t-_m8t
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v8p) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v8p) {
+					return 0, compile.ErrFallback
+				}
+				_c0Pi, _c0Tau = 0.0+_m27p, 0.0+_m27t
+				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			var _eq, _ev, _en float64
+			{
+				d, v := _f8.Mean-_c0Tau/_c0Pi, _f8.Variance+1/_c0Pi
+				if !(v > 0) || v > math.MaxFloat64 {
+					return 0, compile.ErrFallback
+				}
+				_eq, _ev, _en = -0.5*d*d/v, v, 1
+			}
+			_sum.Add(_eq)
+			_sum.Mul(_ev)
+			_sum.Norm(_en)
+		}
+		{ // N(s10; 24.67, 36.01)
+			_c0Pi, _c0Tau := _v9p-_m9p, _v9t-_m9t
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v9p) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v9p) {
+					return 0, compile.ErrFallback
+				}
+				_c0Pi, _c0Tau = 0.0+_m29p, 0.0+_m29t
+				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			var _eq, _ev, _en float64
+			{
+				d, v := _f9.Mean-_c0Tau/_c0Pi, _f9.Variance+1/_c0Pi
+				if !(v > 0) || v > math.MaxFloat64 {
+					return 0, compile.ErrFallback
+				}
+				_eq, _ev, _en = -0.5*d*d/v, v, 1
+			}
+			_sum.Add(_eq)
+			_sum.Mul(_ev)
+			_sum.Norm(_en)
+		}
+		{ // N(p1; s1, 17.36)
+			_c0Pi, _c0Tau := _v10p-_m10p, _v10t-_m10t
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v10p) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v10p) {
+					return 0, compile.ErrFallback
+				}
+				_c0Pi, _c0Tau = 0.0+_m31p, 0.0+_m31t
+				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			_c1Pi, _c1Tau := _v0p-_m11p, _v0t-_m11t
+			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v0p) {
+				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v0p) {
+					return 0, compile.ErrFallback
+				}
+				_c1Pi, _c1Tau = 0.0+_m0p, 0.0+_m0t
+				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			var _eq, _ev, _en float64
+			{
+				d, v := _c0Tau/_c0Pi-_c1Tau/_c1Pi, 1/_c0Pi+1/_c1Pi+_f10.Variance
+				if !(v > 0) || v > math.MaxFloat64 {
+					return 0, compile.ErrFallback
+				}
+				_eq, _ev, _en = -0.5*d*d/v, v, 1
+			}
+			_sum.Add(_eq)
+			_sum.Mul(_ev)
+			_sum.Norm(_en)
+		}
+		{ // N(p2; s2, 17.36)
+			_c0Pi, _c0Tau := _v11p-_m12p, _v11t-_m12t
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v11p) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v11p) {
+					return 0, compile.ErrFallback
+				}
+				_c0Pi, _c0Tau = 0.0+_m32p, 0.0+_m32t
+				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			_c1Pi, _c1Tau := _v1p-_m13p, _v1t-_m13t
+			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v1p) {
+				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v1p) {
+					return 0, compile.ErrFallback
+				}
+				_c1Pi, _c1Tau = 0.0+_m1p, 0.0+_m1t
+				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			var _eq, _ev, _en float64
+			{
+				d, v := _c0Tau/_c0Pi-_c1Tau/_c1Pi, 1/_c0Pi+1/_c1Pi+_f11.Variance
+				if !(v > 0) || v > math.MaxFloat64 {
+					return 0, compile.ErrFallback
+				}
+				_eq, _ev, _en = -0.5*d*d/v, v, 1
+			}
+			_sum.Add(_eq)
+			_sum.Mul(_ev)
+			_sum.Norm(_en)
+		}
+		{ // N(p3; s3, 17.36)
+			_c0Pi, _c0Tau := _v12p-_m14p, _v12t-_m14t
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v12p) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v12p) {
+					return 0, compile.ErrFallback
+				}
+				_c0Pi, _c0Tau = 0.0+_m33p, 0.0+_m33t
+				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			_c1Pi, _c1Tau := _v2p-_m15p, _v2t-_m15t
+			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v2p) {
+				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v2p) {
+					return 0, compile.ErrFallback
+				}
+				_c1Pi, _c1Tau = 0.0+_m2p, 0.0+_m2t
+				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			var _eq, _ev, _en float64
+			{
+				d, v := _c0Tau/_c0Pi-_c1Tau/_c1Pi, 1/_c0Pi+1/_c1Pi+_f12.Variance
+				if !(v > 0) || v > math.MaxFloat64 {
+					return 0, compile.ErrFallback
+				}
+				_eq, _ev, _en = -0.5*d*d/v, v, 1
+			}
+			_sum.Add(_eq)
+			_sum.Mul(_ev)
+			_sum.Norm(_en)
+		}
+		{ // N(p4; s4, 17.36)
+			_c0Pi, _c0Tau := _v13p-_m16p, _v13t-_m16t
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v13p) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v13p) {
+					return 0, compile.ErrFallback
+				}
+				_c0Pi, _c0Tau = 0.0+_m34p, 0.0+_m34t
+				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			_c1Pi, _c1Tau := _v3p-_m17p, _v3t-_m17t
+			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v3p) {
+				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v3p) {
+					return 0, compile.ErrFallback
+				}
+				_c1Pi, _c1Tau = 0.0+_m3p, 0.0+_m3t
+				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			var _eq, _ev, _en float64
+			{
+				d, v := _c0Tau/_c0Pi-_c1Tau/_c1Pi, 1/_c0Pi+1/_c1Pi+_f13.Variance
+				if !(v > 0) || v > math.MaxFloat64 {
+					return 0, compile.ErrFallback
+				}
+				_eq, _ev, _en = -0.5*d*d/v, v, 1
+			}
+			_sum.Add(_eq)
+			_sum.Mul(_ev)
+			_sum.Norm(_en)
+		}
+		{ // N(p5; s5, 17.36)
+			_c0Pi, _c0Tau := _v14p-_m18p, _v14t-_m18t
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v14p) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v14p) {
+					return 0, compile.ErrFallback
+				}
+				_c0Pi, _c0Tau = 0.0+_m35p, 0.0+_m35t
+				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			_c1Pi, _c1Tau := _v4p-_m19p, _v4t-_m19t
+			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v4p) {
+				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v4p) {
+					return 0, compile.ErrFallback
+				}
+				_c1Pi, _c1Tau = 0.0+_m4p, 0.0+_m4t
+				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			var _eq, _ev, _en float64
+			{
+				d, v := _c0Tau/_c0Pi-_c1Tau/_c1Pi, 1/_c0Pi+1/_c1Pi+_f14.Variance
+				if !(v > 0) || v > math.MaxFloat64 {
+					return 0, compile.ErrFallback
+				}
+				_eq, _ev, _en = -0.5*d*d/v, v, 1
+			}
+			_sum.Add(_eq)
+			_sum.Mul(_ev)
+			_sum.Norm(_en)
+		}
+		{ // N(p6; s6, 17.36)
+			_c0Pi, _c0Tau := _v15p-_m20p, _v15t-_m20t
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v15p) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v15p) {
+					return 0, compile.ErrFallback
+				}
+				_c0Pi, _c0Tau = 0.0+_m37p, 0.0+_m37t
+				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			_c1Pi, _c1Tau := _v5p-_m21p, _v5t-_m21t
+			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v5p) {
+				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v5p) {
+					return 0, compile.ErrFallback
+				}
+				_c1Pi, _c1Tau = 0.0+_m5p, 0.0+_m5t
+				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			var _eq, _ev, _en float64
+			{
+				d, v := _c0Tau/_c0Pi-_c1Tau/_c1Pi, 1/_c0Pi+1/_c1Pi+_f15.Variance
+				if !(v > 0) || v > math.MaxFloat64 {
+					return 0, compile.ErrFallback
+				}
+				_eq, _ev, _en = -0.5*d*d/v, v, 1
+			}
+			_sum.Add(_eq)
+			_sum.Mul(_ev)
+			_sum.Norm(_en)
+		}
+		{ // N(p7; s7, 17.36)
+			_c0Pi, _c0Tau := _v16p-_m22p, _v16t-_m22t
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v16p) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v16p) {
+					return 0, compile.ErrFallback
+				}
+				_c0Pi, _c0Tau = 0.0+_m38p, 0.0+_m38t
+				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			_c1Pi, _c1Tau := _v6p-_m23p, _v6t-_m23t
+			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v6p) {
+				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v6p) {
+					return 0, compile.ErrFallback
+				}
+				_c1Pi, _c1Tau = 0.0+_m6p, 0.0+_m6t
+				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			var _eq, _ev, _en float64
+			{
+				d, v := _c0Tau/_c0Pi-_c1Tau/_c1Pi, 1/_c0Pi+1/_c1Pi+_f16.Variance
+				if !(v > 0) || v > math.MaxFloat64 {
+					return 0, compile.ErrFallback
+				}
+				_eq, _ev, _en = -0.5*d*d/v, v, 1
+			}
+			_sum.Add(_eq)
+			_sum.Mul(_ev)
+			_sum.Norm(_en)
+		}
+		{ // N(p8; s8, 17.36)
+			_c0Pi, _c0Tau := _v17p-_m24p, _v17t-_m24t
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v17p) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v17p) {
+					return 0, compile.ErrFallback
+				}
+				_c0Pi, _c0Tau = 0.0+_m39p, 0.0+_m39t
+				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			_c1Pi, _c1Tau := _v7p-_m25p, _v7t-_m25t
+			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v7p) {
+				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v7p) {
+					return 0, compile.ErrFallback
+				}
+				_c1Pi, _c1Tau = 0.0+_m7p, 0.0+_m7t
+				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			var _eq, _ev, _en float64
+			{
+				d, v := _c0Tau/_c0Pi-_c1Tau/_c1Pi, 1/_c0Pi+1/_c1Pi+_f17.Variance
+				if !(v > 0) || v > math.MaxFloat64 {
+					return 0, compile.ErrFallback
+				}
+				_eq, _ev, _en = -0.5*d*d/v, v, 1
+			}
+			_sum.Add(_eq)
+			_sum.Mul(_ev)
+			_sum.Norm(_en)
+		}
+		{ // N(p9; s9, 17.36)
+			_c0Pi, _c0Tau := _v18p-_m26p, _v18t-_m26t
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v18p) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v18p) {
+					return 0, compile.ErrFallback
+				}
+				_c0Pi, _c0Tau = 0.0+_m40p, 0.0+_m40t
+				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			_c1Pi, _c1Tau := _v8p-_m27p, _v8t-_m27t
+			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v8p) {
+				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v8p) {
+					return 0, compile.ErrFallback
+				}
+				_c1Pi, _c1Tau = 0.0+_m8p, 0.0+_m8t
+				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			var _eq, _ev, _en float64
+			{
+				d, v := _c0Tau/_c0Pi-_c1Tau/_c1Pi, 1/_c0Pi+1/_c1Pi+_f18.Variance
+				if !(v > 0) || v > math.MaxFloat64 {
+					return 0, compile.ErrFallback
+				}
+				_eq, _ev, _en = -0.5*d*d/v, v, 1
+			}
+			_sum.Add(_eq)
+			_sum.Mul(_ev)
+			_sum.Norm(_en)
+		}
+		{ // N(p10; s10, 17.36)
+			_c0Pi, _c0Tau := _v19p-_m28p, _v19t-_m28t
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v19p) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v19p) {
+					return 0, compile.ErrFallback
+				}
+				_c0Pi, _c0Tau = 0.0+_m41p, 0.0+_m41t
+				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			_c1Pi, _c1Tau := _v9p-_m29p, _v9t-_m29t
+			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v9p) {
+				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v9p) {
+					return 0, compile.ErrFallback
+				}
+				_c1Pi, _c1Tau = 0.0+_m9p, 0.0+_m9t
+				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			var _eq, _ev, _en float64
+			{
+				d, v := _c0Tau/_c0Pi-_c1Tau/_c1Pi, 1/_c0Pi+1/_c1Pi+_f19.Variance
+				if !(v > 0) || v > math.MaxFloat64 {
+					return 0, compile.ErrFallback
+				}
+				_eq, _ev, _en = -0.5*d*d/v, v, 1
+			}
+			_sum.Add(_eq)
+			_sum.Mul(_ev)
+			_sum.Norm(_en)
+		}
+		{ // t1 = p1 + p2 + p3 + p4 + p5
+			_c0Pi, _c0Tau := _v20p-_m30p, _v20t-_m30t
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v20p) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v20p) {
+					return 0, compile.ErrFallback
+				}
+				_c0Pi, _c0Tau = 0.0+_m43p, 0.0+_m43t
+				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			_c1Pi, _c1Tau := _v10p-_m31p, _v10t-_m31t
+			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v10p) {
+				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v10p) {
+					return 0, compile.ErrFallback
+				}
+				_c1Pi, _c1Tau = 0.0+_m10p, 0.0+_m10t
+				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			_c2Pi, _c2Tau := _v11p-_m32p, _v11t-_m32t
+			if !(_c2Pi > 0 && _c2Pi >= 1e-6*_v11p) {
+				if !(_c2Pi == 0 || _c2Pi < 1e-6*_v11p) {
+					return 0, compile.ErrFallback
+				}
+				_c2Pi, _c2Tau = 0.0+_m12p, 0.0+_m12t
+				if !(_c2Pi > 0 && _c2Pi < math.MaxFloat64 && _c2Tau-_c2Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			_c3Pi, _c3Tau := _v12p-_m33p, _v12t-_m33t
+			if !(_c3Pi > 0 && _c3Pi >= 1e-6*_v12p) {
+				if !(_c3Pi == 0 || _c3Pi < 1e-6*_v12p) {
+					return 0, compile.ErrFallback
+				}
+				_c3Pi, _c3Tau = 0.0+_m14p, 0.0+_m14t
+				if !(_c3Pi > 0 && _c3Pi < math.MaxFloat64 && _c3Tau-_c3Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			_c4Pi, _c4Tau := _v13p-_m34p, _v13t-_m34t
+			if !(_c4Pi > 0 && _c4Pi >= 1e-6*_v13p) {
+				if !(_c4Pi == 0 || _c4Pi < 1e-6*_v13p) {
+					return 0, compile.ErrFallback
+				}
+				_c4Pi, _c4Tau = 0.0+_m16p, 0.0+_m16t
+				if !(_c4Pi > 0 && _c4Pi < math.MaxFloat64 && _c4Tau-_c4Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			_c5Pi, _c5Tau := _v14p-_m35p, _v14t-_m35t
+			if !(_c5Pi > 0 && _c5Pi >= 1e-6*_v14p) {
+				if !(_c5Pi == 0 || _c5Pi < 1e-6*_v14p) {
+					return 0, compile.ErrFallback
+				}
+				_c5Pi, _c5Tau = 0.0+_m18p, 0.0+_m18t
+				if !(_c5Pi > 0 && _c5Pi < math.MaxFloat64 && _c5Tau-_c5Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			var _eq, _ev, _en float64
+			{
+				if len(_f20.Coefficients) != 5 {
+					return 0, compile.ErrFallback
+				}
+				var mean, variance float64
+				{
+					a := -1.0
+					mean += a * (_c0Tau / _c0Pi)
+					variance += a * a * (1 / _c0Pi)
+				}
+				{
+					a := _f20.Coefficients[0]
+					mean += a * (_c1Tau / _c1Pi)
+					variance += a * a * (1 / _c1Pi)
+				}
+				{
+					a := _f20.Coefficients[1]
+					mean += a * (_c2Tau / _c2Pi)
+					variance += a * a * (1 / _c2Pi)
+				}
+				{
+					a := _f20.Coefficients[2]
+					mean += a * (_c3Tau / _c3Pi)
+					variance += a * a * (1 / _c3Pi)
+				}
+				{
+					a := _f20.Coefficients[3]
+					mean += a * (_c4Tau / _c4Pi)
+					variance += a * a * (1 / _c4Pi)
+				}
+				{
+					a := _f20.Coefficients[4]
+					mean += a * (_c5Tau / _c5Pi)
+					variance += a * a * (1 / _c5Pi)
+				}
+				d, v := mean, variance
+				if !(v > 0) || v > math.MaxFloat64 {
+					return 0, compile.ErrFallback
+				}
+				_eq, _ev, _en = -0.5*d*d/v, v, 1
+			}
+			_sum.Add(_eq)
+			_sum.Mul(_ev)
+			_sum.Norm(_en)
+		}
+		{ // t2 = p6 + p7 + p8 + p9 + p10
+			_c0Pi, _c0Tau := _v21p-_m36p, _v21t-_m36t
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v21p) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v21p) {
+					return 0, compile.ErrFallback
+				}
+				_c0Pi, _c0Tau = 0.0+_m44p, 0.0+_m44t
+				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			_c1Pi, _c1Tau := _v15p-_m37p, _v15t-_m37t
+			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v15p) {
+				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v15p) {
+					return 0, compile.ErrFallback
+				}
+				_c1Pi, _c1Tau = 0.0+_m20p, 0.0+_m20t
+				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			_c2Pi, _c2Tau := _v16p-_m38p, _v16t-_m38t
+			if !(_c2Pi > 0 && _c2Pi >= 1e-6*_v16p) {
+				if !(_c2Pi == 0 || _c2Pi < 1e-6*_v16p) {
+					return 0, compile.ErrFallback
+				}
+				_c2Pi, _c2Tau = 0.0+_m22p, 0.0+_m22t
+				if !(_c2Pi > 0 && _c2Pi < math.MaxFloat64 && _c2Tau-_c2Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			_c3Pi, _c3Tau := _v17p-_m39p, _v17t-_m39t
+			if !(_c3Pi > 0 && _c3Pi >= 1e-6*_v17p) {
+				if !(_c3Pi == 0 || _c3Pi < 1e-6*_v17p) {
+					return 0, compile.ErrFallback
+				}
+				_c3Pi, _c3Tau = 0.0+_m24p, 0.0+_m24t
+				if !(_c3Pi > 0 && _c3Pi < math.MaxFloat64 && _c3Tau-_c3Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			_c4Pi, _c4Tau := _v18p-_m40p, _v18t-_m40t
+			if !(_c4Pi > 0 && _c4Pi >= 1e-6*_v18p) {
+				if !(_c4Pi == 0 || _c4Pi < 1e-6*_v18p) {
+					return 0, compile.ErrFallback
+				}
+				_c4Pi, _c4Tau = 0.0+_m26p, 0.0+_m26t
+				if !(_c4Pi > 0 && _c4Pi < math.MaxFloat64 && _c4Tau-_c4Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			_c5Pi, _c5Tau := _v19p-_m41p, _v19t-_m41t
+			if !(_c5Pi > 0 && _c5Pi >= 1e-6*_v19p) {
+				if !(_c5Pi == 0 || _c5Pi < 1e-6*_v19p) {
+					return 0, compile.ErrFallback
+				}
+				_c5Pi, _c5Tau = 0.0+_m28p, 0.0+_m28t
+				if !(_c5Pi > 0 && _c5Pi < math.MaxFloat64 && _c5Tau-_c5Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			var _eq, _ev, _en float64
+			{
+				if len(_f21.Coefficients) != 5 {
+					return 0, compile.ErrFallback
+				}
+				var mean, variance float64
+				{
+					a := -1.0
+					mean += a * (_c0Tau / _c0Pi)
+					variance += a * a * (1 / _c0Pi)
+				}
+				{
+					a := _f21.Coefficients[0]
+					mean += a * (_c1Tau / _c1Pi)
+					variance += a * a * (1 / _c1Pi)
+				}
+				{
+					a := _f21.Coefficients[1]
+					mean += a * (_c2Tau / _c2Pi)
+					variance += a * a * (1 / _c2Pi)
+				}
+				{
+					a := _f21.Coefficients[2]
+					mean += a * (_c3Tau / _c3Pi)
+					variance += a * a * (1 / _c3Pi)
+				}
+				{
+					a := _f21.Coefficients[3]
+					mean += a * (_c4Tau / _c4Pi)
+					variance += a * a * (1 / _c4Pi)
+				}
+				{
+					a := _f21.Coefficients[4]
+					mean += a * (_c5Tau / _c5Pi)
+					variance += a * a * (1 / _c5Pi)
+				}
+				d, v := mean, variance
+				if !(v > 0) || v > math.MaxFloat64 {
+					return 0, compile.ErrFallback
+				}
+				_eq, _ev, _en = -0.5*d*d/v, v, 1
+			}
+			_sum.Add(_eq)
+			_sum.Mul(_ev)
+			_sum.Norm(_en)
+		}
+		{ // d1 = t1 − t2
+			_c0Pi, _c0Tau := _v22p-_m42p, _v22t-_m42t
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v22p) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v22p) {
+					return 0, compile.ErrFallback
+				}
+				_c0Pi, _c0Tau = 0.0+_m45p, 0.0+_m45t
+				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			_c1Pi, _c1Tau := _v20p-_m43p, _v20t-_m43t
+			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v20p) {
+				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v20p) {
+					return 0, compile.ErrFallback
+				}
+				_c1Pi, _c1Tau = 0.0+_m30p, 0.0+_m30t
+				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			_c2Pi, _c2Tau := _v21p-_m44p, _v21t-_m44t
+			if !(_c2Pi > 0 && _c2Pi >= 1e-6*_v21p) {
+				if !(_c2Pi == 0 || _c2Pi < 1e-6*_v21p) {
+					return 0, compile.ErrFallback
+				}
+				_c2Pi, _c2Tau = 0.0+_m36p, 0.0+_m36t
+				if !(_c2Pi > 0 && _c2Pi < math.MaxFloat64 && _c2Tau-_c2Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			var _eq, _ev, _en float64
+			{
+				if len(_f22.Coefficients) != 2 {
+					return 0, compile.ErrFallback
+				}
+				var mean, variance float64
+				{
+					a := -1.0
+					mean += a * (_c0Tau / _c0Pi)
+					variance += a * a * (1 / _c0Pi)
+				}
+				{
+					a := _f22.Coefficients[0]
+					mean += a * (_c1Tau / _c1Pi)
+					variance += a * a * (1 / _c1Pi)
+				}
+				{
+					a := _f22.Coefficients[1]
+					mean += a * (_c2Tau / _c2Pi)
+					variance += a * a * (1 / _c2Pi)
+				}
+				d, v := mean, variance
+				if !(v > 0) || v > math.MaxFloat64 {
+					return 0, compile.ErrFallback
+				}
+				_eq, _ev, _en = -0.5*d*d/v, v, 1
+			}
+			_sum.Add(_eq)
+			_sum.Mul(_ev)
+			_sum.Norm(_en)
+		}
+		{ // I(d1 > 1.656)
+			_c0Pi, _c0Tau := _v22p-_m45p, _v22t-_m45t
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v22p) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v22p) {
+					return 0, compile.ErrFallback
+				}
+				_c0Pi, _c0Tau = 0.0+_m42p, 0.0+_m42t
+				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			var _eq float64
+			{
+				sc := math.Sqrt(_c0Pi)
+				_eq = messages.LogNormCDF(_c0Tau/sc - _f23.Margin*sc)
+			}
+			_sum.Add(_eq)
+		}
+		{ // s1
+			if !(_v0p > 0 && _v0p <= math.MaxFloat64) {
+				return 0, compile.ErrFallback
+			}
+			center := _v0t / _v0p
+			var quad float64
+			{
+				cPi, cTau := _v0p-_m0p, _v0t-_m0t
+				if !(cPi > 0 && cPi >= 1e-6*_v0p) {
+					if !(cPi == 0 || cPi < 1e-6*_v0p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m11p, 0.0+_m11t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v0p)
+			}
+			{
+				cPi, cTau := _v0p-_m11p, _v0t-_m11t
+				if !(cPi > 0 && cPi >= 1e-6*_v0p) {
+					if !(cPi == 0 || cPi < 1e-6*_v0p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m0p, 0.0+_m0t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v0p)
+			}
+			_sum.Mul(_v0p)
+			_sum.Add(quad)
+			_sum.Norm(-1)
+		}
+		{ // s2
+			if !(_v1p > 0 && _v1p <= math.MaxFloat64) {
+				return 0, compile.ErrFallback
+			}
+			center := _v1t / _v1p
+			var quad float64
+			{
+				cPi, cTau := _v1p-_m1p, _v1t-_m1t
+				if !(cPi > 0 && cPi >= 1e-6*_v1p) {
+					if !(cPi == 0 || cPi < 1e-6*_v1p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m13p, 0.0+_m13t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v1p)
+			}
+			{
+				cPi, cTau := _v1p-_m13p, _v1t-_m13t
+				if !(cPi > 0 && cPi >= 1e-6*_v1p) {
+					if !(cPi == 0 || cPi < 1e-6*_v1p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m1p, 0.0+_m1t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v1p)
+			}
+			_sum.Mul(_v1p)
+			_sum.Add(quad)
+			_sum.Norm(-1)
+		}
+		{ // s3
+			if !(_v2p > 0 && _v2p <= math.MaxFloat64) {
+				return 0, compile.ErrFallback
+			}
+			center := _v2t / _v2p
+			var quad float64
+			{
+				cPi, cTau := _v2p-_m2p, _v2t-_m2t
+				if !(cPi > 0 && cPi >= 1e-6*_v2p) {
+					if !(cPi == 0 || cPi < 1e-6*_v2p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m15p, 0.0+_m15t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v2p)
+			}
+			{
+				cPi, cTau := _v2p-_m15p, _v2t-_m15t
+				if !(cPi > 0 && cPi >= 1e-6*_v2p) {
+					if !(cPi == 0 || cPi < 1e-6*_v2p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m2p, 0.0+_m2t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v2p)
+			}
+			_sum.Mul(_v2p)
+			_sum.Add(quad)
+			_sum.Norm(-1)
+		}
+		{ // s4
+			if !(_v3p > 0 && _v3p <= math.MaxFloat64) {
+				return 0, compile.ErrFallback
+			}
+			center := _v3t / _v3p
+			var quad float64
+			{
+				cPi, cTau := _v3p-_m3p, _v3t-_m3t
+				if !(cPi > 0 && cPi >= 1e-6*_v3p) {
+					if !(cPi == 0 || cPi < 1e-6*_v3p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m17p, 0.0+_m17t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v3p)
+			}
+			{
+				cPi, cTau := _v3p-_m17p, _v3t-_m17t
+				if !(cPi > 0 && cPi >= 1e-6*_v3p) {
+					if !(cPi == 0 || cPi < 1e-6*_v3p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m3p, 0.0+_m3t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v3p)
+			}
+			_sum.Mul(_v3p)
+			_sum.Add(quad)
+			_sum.Norm(-1)
+		}
+		{ // s5
+			if !(_v4p > 0 && _v4p <= math.MaxFloat64) {
+				return 0, compile.ErrFallback
+			}
+			center := _v4t / _v4p
+			var quad float64
+			{
+				cPi, cTau := _v4p-_m4p, _v4t-_m4t
+				if !(cPi > 0 && cPi >= 1e-6*_v4p) {
+					if !(cPi == 0 || cPi < 1e-6*_v4p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m19p, 0.0+_m19t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v4p)
+			}
+			{
+				cPi, cTau := _v4p-_m19p, _v4t-_m19t
+				if !(cPi > 0 && cPi >= 1e-6*_v4p) {
+					if !(cPi == 0 || cPi < 1e-6*_v4p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m4p, 0.0+_m4t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v4p)
+			}
+			_sum.Mul(_v4p)
+			_sum.Add(quad)
+			_sum.Norm(-1)
+		}
+		{ // s6
+			if !(_v5p > 0 && _v5p <= math.MaxFloat64) {
+				return 0, compile.ErrFallback
+			}
+			center := _v5t / _v5p
+			var quad float64
+			{
+				cPi, cTau := _v5p-_m5p, _v5t-_m5t
+				if !(cPi > 0 && cPi >= 1e-6*_v5p) {
+					if !(cPi == 0 || cPi < 1e-6*_v5p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m21p, 0.0+_m21t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v5p)
+			}
+			{
+				cPi, cTau := _v5p-_m21p, _v5t-_m21t
+				if !(cPi > 0 && cPi >= 1e-6*_v5p) {
+					if !(cPi == 0 || cPi < 1e-6*_v5p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m5p, 0.0+_m5t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v5p)
+			}
+			_sum.Mul(_v5p)
+			_sum.Add(quad)
+			_sum.Norm(-1)
+		}
+		{ // s7
+			if !(_v6p > 0 && _v6p <= math.MaxFloat64) {
+				return 0, compile.ErrFallback
+			}
+			center := _v6t / _v6p
+			var quad float64
+			{
+				cPi, cTau := _v6p-_m6p, _v6t-_m6t
+				if !(cPi > 0 && cPi >= 1e-6*_v6p) {
+					if !(cPi == 0 || cPi < 1e-6*_v6p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m23p, 0.0+_m23t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v6p)
+			}
+			{
+				cPi, cTau := _v6p-_m23p, _v6t-_m23t
+				if !(cPi > 0 && cPi >= 1e-6*_v6p) {
+					if !(cPi == 0 || cPi < 1e-6*_v6p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m6p, 0.0+_m6t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v6p)
+			}
+			_sum.Mul(_v6p)
+			_sum.Add(quad)
+			_sum.Norm(-1)
+		}
+		{ // s8
+			if !(_v7p > 0 && _v7p <= math.MaxFloat64) {
+				return 0, compile.ErrFallback
+			}
+			center := _v7t / _v7p
+			var quad float64
+			{
+				cPi, cTau := _v7p-_m7p, _v7t-_m7t
+				if !(cPi > 0 && cPi >= 1e-6*_v7p) {
+					if !(cPi == 0 || cPi < 1e-6*_v7p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m25p, 0.0+_m25t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v7p)
+			}
+			{
+				cPi, cTau := _v7p-_m25p, _v7t-_m25t
+				if !(cPi > 0 && cPi >= 1e-6*_v7p) {
+					if !(cPi == 0 || cPi < 1e-6*_v7p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m7p, 0.0+_m7t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v7p)
+			}
+			_sum.Mul(_v7p)
+			_sum.Add(quad)
+			_sum.Norm(-1)
+		}
+		{ // s9
+			if !(_v8p > 0 && _v8p <= math.MaxFloat64) {
+				return 0, compile.ErrFallback
+			}
+			center := _v8t / _v8p
+			var quad float64
+			{
+				cPi, cTau := _v8p-_m8p, _v8t-_m8t
+				if !(cPi > 0 && cPi >= 1e-6*_v8p) {
+					if !(cPi == 0 || cPi < 1e-6*_v8p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m27p, 0.0+_m27t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v8p)
+			}
+			{
+				cPi, cTau := _v8p-_m27p, _v8t-_m27t
+				if !(cPi > 0 && cPi >= 1e-6*_v8p) {
+					if !(cPi == 0 || cPi < 1e-6*_v8p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m8p, 0.0+_m8t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v8p)
+			}
+			_sum.Mul(_v8p)
+			_sum.Add(quad)
+			_sum.Norm(-1)
+		}
+		{ // s10
+			if !(_v9p > 0 && _v9p <= math.MaxFloat64) {
+				return 0, compile.ErrFallback
+			}
+			center := _v9t / _v9p
+			var quad float64
+			{
+				cPi, cTau := _v9p-_m9p, _v9t-_m9t
+				if !(cPi > 0 && cPi >= 1e-6*_v9p) {
+					if !(cPi == 0 || cPi < 1e-6*_v9p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m29p, 0.0+_m29t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v9p)
+			}
+			{
+				cPi, cTau := _v9p-_m29p, _v9t-_m29t
+				if !(cPi > 0 && cPi >= 1e-6*_v9p) {
+					if !(cPi == 0 || cPi < 1e-6*_v9p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m9p, 0.0+_m9t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v9p)
+			}
+			_sum.Mul(_v9p)
+			_sum.Add(quad)
+			_sum.Norm(-1)
+		}
+		{ // p1
+			if !(_v10p > 0 && _v10p <= math.MaxFloat64) {
+				return 0, compile.ErrFallback
+			}
+			center := _v10t / _v10p
+			var quad float64
+			{
+				cPi, cTau := _v10p-_m10p, _v10t-_m10t
+				if !(cPi > 0 && cPi >= 1e-6*_v10p) {
+					if !(cPi == 0 || cPi < 1e-6*_v10p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m31p, 0.0+_m31t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v10p)
+			}
+			{
+				cPi, cTau := _v10p-_m31p, _v10t-_m31t
+				if !(cPi > 0 && cPi >= 1e-6*_v10p) {
+					if !(cPi == 0 || cPi < 1e-6*_v10p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m10p, 0.0+_m10t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v10p)
+			}
+			_sum.Mul(_v10p)
+			_sum.Add(quad)
+			_sum.Norm(-1)
+		}
+		{ // p2
+			if !(_v11p > 0 && _v11p <= math.MaxFloat64) {
+				return 0, compile.ErrFallback
+			}
+			center := _v11t / _v11p
+			var quad float64
+			{
+				cPi, cTau := _v11p-_m12p, _v11t-_m12t
+				if !(cPi > 0 && cPi >= 1e-6*_v11p) {
+					if !(cPi == 0 || cPi < 1e-6*_v11p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m32p, 0.0+_m32t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v11p)
+			}
+			{
+				cPi, cTau := _v11p-_m32p, _v11t-_m32t
+				if !(cPi > 0 && cPi >= 1e-6*_v11p) {
+					if !(cPi == 0 || cPi < 1e-6*_v11p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m12p, 0.0+_m12t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v11p)
+			}
+			_sum.Mul(_v11p)
+			_sum.Add(quad)
+			_sum.Norm(-1)
+		}
+		{ // p3
+			if !(_v12p > 0 && _v12p <= math.MaxFloat64) {
+				return 0, compile.ErrFallback
+			}
+			center := _v12t / _v12p
+			var quad float64
+			{
+				cPi, cTau := _v12p-_m14p, _v12t-_m14t
+				if !(cPi > 0 && cPi >= 1e-6*_v12p) {
+					if !(cPi == 0 || cPi < 1e-6*_v12p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m33p, 0.0+_m33t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v12p)
+			}
+			{
+				cPi, cTau := _v12p-_m33p, _v12t-_m33t
+				if !(cPi > 0 && cPi >= 1e-6*_v12p) {
+					if !(cPi == 0 || cPi < 1e-6*_v12p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m14p, 0.0+_m14t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v12p)
+			}
+			_sum.Mul(_v12p)
+			_sum.Add(quad)
+			_sum.Norm(-1)
+		}
+		{ // p4
+			if !(_v13p > 0 && _v13p <= math.MaxFloat64) {
+				return 0, compile.ErrFallback
+			}
+			center := _v13t / _v13p
+			var quad float64
+			{
+				cPi, cTau := _v13p-_m16p, _v13t-_m16t
+				if !(cPi > 0 && cPi >= 1e-6*_v13p) {
+					if !(cPi == 0 || cPi < 1e-6*_v13p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m34p, 0.0+_m34t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v13p)
+			}
+			{
+				cPi, cTau := _v13p-_m34p, _v13t-_m34t
+				if !(cPi > 0 && cPi >= 1e-6*_v13p) {
+					if !(cPi == 0 || cPi < 1e-6*_v13p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m16p, 0.0+_m16t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v13p)
+			}
+			_sum.Mul(_v13p)
+			_sum.Add(quad)
+			_sum.Norm(-1)
+		}
+		{ // p5
+			if !(_v14p > 0 && _v14p <= math.MaxFloat64) {
+				return 0, compile.ErrFallback
+			}
+			center := _v14t / _v14p
+			var quad float64
+			{
+				cPi, cTau := _v14p-_m18p, _v14t-_m18t
+				if !(cPi > 0 && cPi >= 1e-6*_v14p) {
+					if !(cPi == 0 || cPi < 1e-6*_v14p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m35p, 0.0+_m35t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v14p)
+			}
+			{
+				cPi, cTau := _v14p-_m35p, _v14t-_m35t
+				if !(cPi > 0 && cPi >= 1e-6*_v14p) {
+					if !(cPi == 0 || cPi < 1e-6*_v14p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m18p, 0.0+_m18t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v14p)
+			}
+			_sum.Mul(_v14p)
+			_sum.Add(quad)
+			_sum.Norm(-1)
+		}
+		{ // p6
+			if !(_v15p > 0 && _v15p <= math.MaxFloat64) {
+				return 0, compile.ErrFallback
+			}
+			center := _v15t / _v15p
+			var quad float64
+			{
+				cPi, cTau := _v15p-_m20p, _v15t-_m20t
+				if !(cPi > 0 && cPi >= 1e-6*_v15p) {
+					if !(cPi == 0 || cPi < 1e-6*_v15p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m37p, 0.0+_m37t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v15p)
+			}
+			{
+				cPi, cTau := _v15p-_m37p, _v15t-_m37t
+				if !(cPi > 0 && cPi >= 1e-6*_v15p) {
+					if !(cPi == 0 || cPi < 1e-6*_v15p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m20p, 0.0+_m20t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v15p)
+			}
+			_sum.Mul(_v15p)
+			_sum.Add(quad)
+			_sum.Norm(-1)
+		}
+		{ // p7
+			if !(_v16p > 0 && _v16p <= math.MaxFloat64) {
+				return 0, compile.ErrFallback
+			}
+			center := _v16t / _v16p
+			var quad float64
+			{
+				cPi, cTau := _v16p-_m22p, _v16t-_m22t
+				if !(cPi > 0 && cPi >= 1e-6*_v16p) {
+					if !(cPi == 0 || cPi < 1e-6*_v16p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m38p, 0.0+_m38t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v16p)
+			}
+			{
+				cPi, cTau := _v16p-_m38p, _v16t-_m38t
+				if !(cPi > 0 && cPi >= 1e-6*_v16p) {
+					if !(cPi == 0 || cPi < 1e-6*_v16p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m22p, 0.0+_m22t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v16p)
+			}
+			_sum.Mul(_v16p)
+			_sum.Add(quad)
+			_sum.Norm(-1)
+		}
+		{ // p8
+			if !(_v17p > 0 && _v17p <= math.MaxFloat64) {
+				return 0, compile.ErrFallback
+			}
+			center := _v17t / _v17p
+			var quad float64
+			{
+				cPi, cTau := _v17p-_m24p, _v17t-_m24t
+				if !(cPi > 0 && cPi >= 1e-6*_v17p) {
+					if !(cPi == 0 || cPi < 1e-6*_v17p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m39p, 0.0+_m39t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v17p)
+			}
+			{
+				cPi, cTau := _v17p-_m39p, _v17t-_m39t
+				if !(cPi > 0 && cPi >= 1e-6*_v17p) {
+					if !(cPi == 0 || cPi < 1e-6*_v17p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m24p, 0.0+_m24t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v17p)
+			}
+			_sum.Mul(_v17p)
+			_sum.Add(quad)
+			_sum.Norm(-1)
+		}
+		{ // p9
+			if !(_v18p > 0 && _v18p <= math.MaxFloat64) {
+				return 0, compile.ErrFallback
+			}
+			center := _v18t / _v18p
+			var quad float64
+			{
+				cPi, cTau := _v18p-_m26p, _v18t-_m26t
+				if !(cPi > 0 && cPi >= 1e-6*_v18p) {
+					if !(cPi == 0 || cPi < 1e-6*_v18p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m40p, 0.0+_m40t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v18p)
+			}
+			{
+				cPi, cTau := _v18p-_m40p, _v18t-_m40t
+				if !(cPi > 0 && cPi >= 1e-6*_v18p) {
+					if !(cPi == 0 || cPi < 1e-6*_v18p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m26p, 0.0+_m26t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v18p)
+			}
+			_sum.Mul(_v18p)
+			_sum.Add(quad)
+			_sum.Norm(-1)
+		}
+		{ // p10
+			if !(_v19p > 0 && _v19p <= math.MaxFloat64) {
+				return 0, compile.ErrFallback
+			}
+			center := _v19t / _v19p
+			var quad float64
+			{
+				cPi, cTau := _v19p-_m28p, _v19t-_m28t
+				if !(cPi > 0 && cPi >= 1e-6*_v19p) {
+					if !(cPi == 0 || cPi < 1e-6*_v19p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m41p, 0.0+_m41t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v19p)
+			}
+			{
+				cPi, cTau := _v19p-_m41p, _v19t-_m41t
+				if !(cPi > 0 && cPi >= 1e-6*_v19p) {
+					if !(cPi == 0 || cPi < 1e-6*_v19p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m28p, 0.0+_m28t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v19p)
+			}
+			_sum.Mul(_v19p)
+			_sum.Add(quad)
+			_sum.Norm(-1)
+		}
+		{ // t1
+			if !(_v20p > 0 && _v20p <= math.MaxFloat64) {
+				return 0, compile.ErrFallback
+			}
+			center := _v20t / _v20p
+			var quad float64
+			{
+				cPi, cTau := _v20p-_m30p, _v20t-_m30t
+				if !(cPi > 0 && cPi >= 1e-6*_v20p) {
+					if !(cPi == 0 || cPi < 1e-6*_v20p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m43p, 0.0+_m43t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v20p)
+			}
+			{
+				cPi, cTau := _v20p-_m43p, _v20t-_m43t
+				if !(cPi > 0 && cPi >= 1e-6*_v20p) {
+					if !(cPi == 0 || cPi < 1e-6*_v20p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m30p, 0.0+_m30t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v20p)
+			}
+			_sum.Mul(_v20p)
+			_sum.Add(quad)
+			_sum.Norm(-1)
+		}
+		{ // t2
+			if !(_v21p > 0 && _v21p <= math.MaxFloat64) {
+				return 0, compile.ErrFallback
+			}
+			center := _v21t / _v21p
+			var quad float64
+			{
+				cPi, cTau := _v21p-_m36p, _v21t-_m36t
+				if !(cPi > 0 && cPi >= 1e-6*_v21p) {
+					if !(cPi == 0 || cPi < 1e-6*_v21p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m44p, 0.0+_m44t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v21p)
+			}
+			{
+				cPi, cTau := _v21p-_m44p, _v21t-_m44t
+				if !(cPi > 0 && cPi >= 1e-6*_v21p) {
+					if !(cPi == 0 || cPi < 1e-6*_v21p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m36p, 0.0+_m36t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v21p)
+			}
+			_sum.Mul(_v21p)
+			_sum.Add(quad)
+			_sum.Norm(-1)
+		}
+		{ // d1
+			if !(_v22p > 0 && _v22p <= math.MaxFloat64) {
+				return 0, compile.ErrFallback
+			}
+			center := _v22t / _v22p
+			var quad float64
+			{
+				cPi, cTau := _v22p-_m42p, _v22t-_m42t
+				if !(cPi > 0 && cPi >= 1e-6*_v22p) {
+					if !(cPi == 0 || cPi < 1e-6*_v22p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m45p, 0.0+_m45t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v22p)
+			}
+			{
+				cPi, cTau := _v22p-_m45p, _v22t-_m45t
+				if !(cPi > 0 && cPi >= 1e-6*_v22p) {
+					if !(cPi == 0 || cPi < 1e-6*_v22p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m42p, 0.0+_m42t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v22p)
+			}
+			_sum.Mul(_v22p)
+			_sum.Add(quad)
+			_sum.Norm(-1)
+		}
+		return _sum.Value(), nil
+	}), nil
 }
 
 // program5v5Draw binds the program compiled from two teams of 5 drawing to g and s.
-func program5v5Draw(g *graph.Graph, s schedules.Schedule) (compile.Program, error) {
+func program5v5Draw(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) {
 	_, err := compile.Bind(g, s, "79978947dd19a9cf5d3c6764a3506f2c")
 	if err != nil {
 		return nil, err
@@ -11574,7 +22116,7 @@ func program5v5Draw(g *graph.Graph, s schedules.Schedule) (compile.Program, erro
 	if !ok {
 		return nil, compile.FactorMismatch(g, 23, "*factors.Within")
 	}
-	return func(ctx context.Context) (schedules.Result, error) {
+	return compile.NewProgram(g, func(ctx context.Context) (schedules.Result, error) {
 		if g.NumObserved() > 0 {
 			return schedules.Result{}, compile.ErrFallback
 		}
@@ -13760,11 +24302,1889 @@ func program5v5Draw(g *graph.Graph, s schedules.Schedule) (compile.Program, erro
 		_vs[21] = messages.Gaussian{Pi: _v21p, Tau: _v21t}
 		_vs[22] = messages.Gaussian{Pi: _v22p, Tau: _v22t}
 		return _res, _err
-	}, nil
+	}, func() (float64, error) {
+		if g.NumObserved() > 0 {
+			return 0, compile.ErrFallback
+		}
+		_msgs, _margs := g.State()
+		_ms, _vs := _msgs[:46], _margs[:23]
+		_m0p, _m0t := _ms[0].Pi, _ms[0].Tau
+		_m1p, _m1t := _ms[1].Pi, _ms[1].Tau
+		_m2p, _m2t := _ms[2].Pi, _ms[2].Tau
+		_m3p, _m3t := _ms[3].Pi, _ms[3].Tau
+		_m4p, _m4t := _ms[4].Pi, _ms[4].Tau
+		_m5p, _m5t := _ms[5].Pi, _ms[5].Tau
+		_m6p, _m6t := _ms[6].Pi, _ms[6].Tau
+		_m7p, _m7t := _ms[7].Pi, _ms[7].Tau
+		_m8p, _m8t := _ms[8].Pi, _ms[8].Tau
+		_m9p, _m9t := _ms[9].Pi, _ms[9].Tau
+		_m10p, _m10t := _ms[10].Pi, _ms[10].Tau
+		_m11p, _m11t := _ms[11].Pi, _ms[11].Tau
+		_m12p, _m12t := _ms[12].Pi, _ms[12].Tau
+		_m13p, _m13t := _ms[13].Pi, _ms[13].Tau
+		_m14p, _m14t := _ms[14].Pi, _ms[14].Tau
+		_m15p, _m15t := _ms[15].Pi, _ms[15].Tau
+		_m16p, _m16t := _ms[16].Pi, _ms[16].Tau
+		_m17p, _m17t := _ms[17].Pi, _ms[17].Tau
+		_m18p, _m18t := _ms[18].Pi, _ms[18].Tau
+		_m19p, _m19t := _ms[19].Pi, _ms[19].Tau
+		_m20p, _m20t := _ms[20].Pi, _ms[20].Tau
+		_m21p, _m21t := _ms[21].Pi, _ms[21].Tau
+		_m22p, _m22t := _ms[22].Pi, _ms[22].Tau
+		_m23p, _m23t := _ms[23].Pi, _ms[23].Tau
+		_m24p, _m24t := _ms[24].Pi, _ms[24].Tau
+		_m25p, _m25t := _ms[25].Pi, _ms[25].Tau
+		_m26p, _m26t := _ms[26].Pi, _ms[26].Tau
+		_m27p, _m27t := _ms[27].Pi, _ms[27].Tau
+		_m28p, _m28t := _ms[28].Pi, _ms[28].Tau
+		_m29p, _m29t := _ms[29].Pi, _ms[29].Tau
+		_m30p, _m30t := _ms[30].Pi, _ms[30].Tau
+		_m31p, _m31t := _ms[31].Pi, _ms[31].Tau
+		_m32p, _m32t := _ms[32].Pi, _ms[32].Tau
+		_m33p, _m33t := _ms[33].Pi, _ms[33].Tau
+		_m34p, _m34t := _ms[34].Pi, _ms[34].Tau
+		_m35p, _m35t := _ms[35].Pi, _ms[35].Tau
+		_m36p, _m36t := _ms[36].Pi, _ms[36].Tau
+		_m37p, _m37t := _ms[37].Pi, _ms[37].Tau
+		_m38p, _m38t := _ms[38].Pi, _ms[38].Tau
+		_m39p, _m39t := _ms[39].Pi, _ms[39].Tau
+		_m40p, _m40t := _ms[40].Pi, _ms[40].Tau
+		_m41p, _m41t := _ms[41].Pi, _ms[41].Tau
+		_m42p, _m42t := _ms[42].Pi, _ms[42].Tau
+		_m43p, _m43t := _ms[43].Pi, _ms[43].Tau
+		_m44p, _m44t := _ms[44].Pi, _ms[44].Tau
+		_m45p, _m45t := _ms[45].Pi, _ms[45].Tau
+		_v0p, _v0t := _vs[0].Pi, _vs[0].Tau
+		_v1p, _v1t := _vs[1].Pi, _vs[1].Tau
+		_v2p, _v2t := _vs[2].Pi, _vs[2].Tau
+		_v3p, _v3t := _vs[3].Pi, _vs[3].Tau
+		_v4p, _v4t := _vs[4].Pi, _vs[4].Tau
+		_v5p, _v5t := _vs[5].Pi, _vs[5].Tau
+		_v6p, _v6t := _vs[6].Pi, _vs[6].Tau
+		_v7p, _v7t := _vs[7].Pi, _vs[7].Tau
+		_v8p, _v8t := _vs[8].Pi, _vs[8].Tau
+		_v9p, _v9t := _vs[9].Pi, _vs[9].Tau
+		_v10p, _v10t := _vs[10].Pi, _vs[10].Tau
+		_v11p, _v11t := _vs[11].Pi, _vs[11].Tau
+		_v12p, _v12t := _vs[12].Pi, _vs[12].Tau
+		_v13p, _v13t := _vs[13].Pi, _vs[13].Tau
+		_v14p, _v14t := _vs[14].Pi, _vs[14].Tau
+		_v15p, _v15t := _vs[15].Pi, _vs[15].Tau
+		_v16p, _v16t := _vs[16].Pi, _vs[16].Tau
+		_v17p, _v17t := _vs[17].Pi, _vs[17].Tau
+		_v18p, _v18t := _vs[18].Pi, _vs[18].Tau
+		_v19p, _v19t := _vs[19].Pi, _vs[19].Tau
+		_v20p, _v20t := _vs[20].Pi, _vs[20].Tau
+		_v21p, _v21t := _vs[21].Pi, _vs[21].Tau
+		_v22p, _v22t := _vs[22].Pi, _vs[22].Tau
+		_bad := 0.0 + (_m0p - _m0p) + (_m0t - _m0t) + (_m1p - _m1p) + (_m1t - _m1t) + (_m2p - _m2p) + (_m2t - _m2t) + (_m3p - _m3p) + (_m3t - _m3t) + (_m4p - _m4p) + (_m4t - _m4t) + (_m5p - _m5p) + (_m5t - _m5t) + (_m6p - _m6p) + (_m6t - _m6t) + (_m7p - _m7p) + (_m7t - _m7t) + (_m8p - _m8p) + (_m8t - _m8t) + (_m9p - _m9p) + (_m9t - _m9t) + (_m10p - _m10p) + (_m10t - _m10t) + (_m11p - _m11p) + (_m11t - _m11t) + (_m12p - _m12p) + (_m12t - _m12t) + (_m13p - _m13p) + (_m13t - _m13t) + (_m14p - _m14p) + (_m14t - _m14t) + (_m15p - _m15p) + (_m15t - _m15t) + (_m16p - _m16p) + (_m16t - _m16t) + (_m17p - _m17p) + (_m17t - _m17t) + (_m18p - _m18p) + (_m18t - _m18t) + (_m19p - _m19p) + (_m19t - _m19t) + (_m20p - _m20p) + (_m20t - _m20t) + (_m21p - _m21p) + (_m21t - _m21t) + (_m22p - _m22p) + (_m22t - _m22t) + (_m23p - _m23p) + (_m23t - _m23t) + (_m24p - _m24p) + (_m24t - _m24t) + (_m25p - _m25p) + (_m25t - _m25t) + (_m26p - _m26p) + (_m26t - _m26t) + (_m27p - _m27p) + (_m27t - _m27t) + (_m28p - _m28p) + (_m28t - _m28t) + (_m29p - _m29p) + (_m29t - _m29t) + (_m30p - _m30p) + (_m30t - _m30t) + (_m31p - _m31p) + (_m31t - _m31t) + (_m32p - _m32p) + (_m32t - _m32t) + (_m33p - _m33p) + (_m33t - _m33t) + (_m34p - _m34p) + (_m34t - _m34t) + (_m35p - _m35p) + (_m35t - _m35t) + (_m36p - _m36p) + (_m36t - _m36t) + (_m37p - _m37p) + (_m37t - _m37t) + (_m38p - _m38p) + (_m38t - _m38t) + (_m39p - _m39p) + (_m39t - _m39t) + (_m40p - _m40p) + (_m40t - _m40t) + (_m41p - _m41p) + (_m41t - _m41t) + (_m42p - _m42p) + (_m42t - _m42t) + (_m43p - _m43p) + (_m43t - _m43t) + (_m44p - _m44p) + (_m44t - _m44t) + (_m45p - _m45p) + (_m45t - _m45t)
+		_bad += (_v0p - _v0p) + (_v0t - _v0t)
+		_bad += (_v1p - _v1p) + (_v1t - _v1t)
+		_bad += (_v2p - _v2p) + (_v2t - _v2t)
+		_bad += (_v3p - _v3p) + (_v3t - _v3t)
+		_bad += (_v4p - _v4p) + (_v4t - _v4t)
+		_bad += (_v5p - _v5p) + (_v5t - _v5t)
+		_bad += (_v6p - _v6p) + (_v6t - _v6t)
+		_bad += (_v7p - _v7p) + (_v7t - _v7t)
+		_bad += (_v8p - _v8p) + (_v8t - _v8t)
+		_bad += (_v9p - _v9p) + (_v9t - _v9t)
+		_bad += (_v10p - _v10p) + (_v10t - _v10t)
+		_bad += (_v11p - _v11p) + (_v11t - _v11t)
+		_bad += (_v12p - _v12p) + (_v12t - _v12t)
+		_bad += (_v13p - _v13p) + (_v13t - _v13t)
+		_bad += (_v14p - _v14p) + (_v14t - _v14t)
+		_bad += (_v15p - _v15p) + (_v15t - _v15t)
+		_bad += (_v16p - _v16p) + (_v16t - _v16t)
+		_bad += (_v17p - _v17p) + (_v17t - _v17t)
+		_bad += (_v18p - _v18p) + (_v18t - _v18t)
+		_bad += (_v19p - _v19p) + (_v19t - _v19t)
+		_bad += (_v20p - _v20p) + (_v20t - _v20t)
+		_bad += (_v21p - _v21p) + (_v21t - _v21t)
+		_bad += (_v22p - _v22p) + (_v22t - _v22t)
+		if _bad != 0 {
+			return 0, compile.ErrFallback
+		}
+		var _sum graph.EvidenceSum
+		{ // N(s1; 25, 25.01)
+			_c0Pi, _c0Tau := _v0p-_m0p, _v0t-_m0t
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v0p) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v0p) {
+					return 0, compile.ErrFallback
+				}
+				_c0Pi, _c0Tau = 0.0+_m11p, 0.0+_m11t
+				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			var _eq, _ev, _en float64
+			{
+				d, v := _f0.Mean-_c0Tau/_c0Pi, _f0.Variance+1/_c0Pi
+				if !(v > 0) || v > math.MaxFloat64 {
+					return 0, compile.ErrFallback
+				}
+				_eq, _ev, _en = -0.5*d*d/v, v, 1
+			}
+			_sum.Add(_eq)
+			_sum.Mul(_ev)
+			_sum.Norm(_en)
+		}
+		{ // N(s2; 24.67, 27.57)
+			_c0Pi, _c0Tau := _v1p-_m1p, _v1t-_m1t
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v1p) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v1p) {
+					return 0, compile.ErrFallback
+				}
+				_c0Pi, _c0Tau = 0.0+_m13p, 0.0+_m13t
+				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			var _eq, _ev, _en float64
+			{
+				d, v := _f1.Mean-_c0Tau/_c0Pi, _f1.Variance+1/_c0Pi
+				if !(v > 0) || v > math.MaxFloat64 {
+					return 0, compile.ErrFallback
+				}
+				_eq, _ev, _en = -0.5*d*d/v, v, 1
+			}
+			_sum.Add(_eq)
+			_sum.Mul(_ev)
+			_sum.Norm(_en)
+		}
+		{ // N(s3; 24.33, 30.26)
+			_c0Pi, _c0Tau := _v2p-_m2p, _v2t-_m2t
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v2p) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v2p) {
+					return 0, compile.ErrFallback
+				}
+				_c0Pi, _c0Tau = 0.0+_m15p, 0.0+_m15t
+				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			var _eq, _ev, _en float64
+			{
+				d, v := _f2.Mean-_c0Tau/_c0Pi, _f2.Variance+1/_c0Pi
+				if !(v > 0) || v > math.MaxFloat64 {
+					return 0, compile.ErrFallback
+				}
+				_eq, _ev, _en = -0.5*d*d/v, v, 1
+			}
+			_sum.Add(_eq)
+			_sum.Mul(_ev)
+			_sum.Norm(_en)
+		}
+		{ // N(s4; 24, 33.07)
+			_c0Pi, _c0Tau := _v3p-_m3p, _v3t-_m3t
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v3p) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v3p) {
+					return 0, compile.ErrFallback
+				}
+				_c0Pi, _c0Tau = 0.0+_m17p, 0.0+_m17t
+				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			var _eq, _ev, _en float64
+			{
+				d, v := _f3.Mean-_c0Tau/_c0Pi, _f3.Variance+1/_c0Pi
+				if !(v > 0) || v > math.MaxFloat64 {
+					return 0, compile.ErrFallback
+				}
+				_eq, _ev, _en = -0.5*d*d/v, v, 1
+			}
+			_sum.Add(_eq)
+			_sum.Mul(_ev)
+			_sum.Norm(_en)
+		}
+		{ // N(s5; 23.67, 36.01)
+			_c0Pi, _c0Tau := _v4p-_m4p, _v4t-_m4t
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v4p) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v4p) {
+					return 0, compile.ErrFallback
+				}
+				_c0Pi, _c0Tau = 0.0+_m19p, 0.0+_m19t
+				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			var _eq, _ev, _en float64
+			{
+				d, v := _f4.Mean-_c0Tau/_c0Pi, _f4.Variance+1/_c0Pi
+				if !(v > 0) || v > math.MaxFloat64 {
+					return 0, compile.ErrFallback
+				}
+				_eq, _ev, _en = -0.5*d*d/v, v, 1
+			}
+			_sum.Add(_eq)
+			_sum.Mul(_ev)
+			_sum.Norm(_en)
+		}
+		{ // N(s6; 26, 25.01)
+			_c0Pi, _c0Tau := _v5p-_m5p, _v5t-_m5t
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v5p) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v5p) {
+					return 0, compile.ErrFallback
+				}
+				_c0Pi, _c0Tau = 0.0+_m21p, 0.0+_m21t
+				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			var _eq, _ev, _en float64
+			{
+				d, v := _f5.Mean-_c0Tau/_c0Pi, _f5.Variance+1/_c0Pi
+				if !(v > 0) || v > math.MaxFloat64 {
+					return 0, compile.ErrFallback
+				}
+				_eq, _ev, _en = -0.5*d*d/v, v, 1
+			}
+			_sum.Add(_eq)
+			_sum.Mul(_ev)
+			_sum.Norm(_en)
+		}
+		{ // N(s7; 25.67, 27.57)
+			_c0Pi, _c0Tau := _v6p-_m6p, _v6t-_m6t
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v6p) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v6p) {
+					return 0, compile.ErrFallback
+				}
+				_c0Pi, _c0Tau = 0.0+_m23p, 0.0+_m23t
+				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			var _eq, _ev, _en float64
+			{
+				d, v := _f6.Mean-_c0Tau/_c0Pi, _f6.Variance+1/_c0Pi
+				if !(v > 0) || v > math.MaxFloat64 {
+					return 0, compile.ErrFallback
+				}
+				_eq, _ev, _en = -0.5*d*d/v, v, 1
+			}
+			_sum.Add(_eq)
+			_sum.Mul(_ev)
+			_sum.Norm(_en)
+		}
+		{ // N(s8; 25.33, 30.26)
+			_c0Pi, _c0Tau := _v7p-_m7p, _v7t-_m7t
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v7p) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v7p) {
+					return 0, compile.ErrFallback
+				}
+				_c0Pi, _c0Tau = 0.0+_m25p, 0.0+_m25t
+				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			var _eq, _ev, _en float64
+			{
+				d, v := _f7.Mean-_c0Tau/_c0Pi, _f7.Variance+1/_c0Pi
+				if !(v > 0) || v > math.MaxFloat64 {
+					return 0, compile.ErrFallback
+				}
+				_eq, _ev, _en = -0.5*d*d/v, v, 1
+			}
+			_sum.Add(_eq)
+			_sum.Mul(_ev)
+			_sum.Norm(_en)
+		}
+		{ // N(s9; 25, 33.07)
+			_c0Pi, _c0Tau := _v8p-_m8p, _v8t-_m8t
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v8p) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v8p) {
+					return 0, compile.ErrFallback
+				}
+				_c0Pi, _c0Tau = 0.0+_m27p, 0.0+_m27t
+				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			var _eq, _ev, _en float64
+			{
+				d, v := _f8.Mean-_c0Tau/_c0Pi, _f8.Variance+1/_c0Pi
+				if !(v > 0) || v > math.MaxFloat64 {
+					return 0, compile.ErrFallback
+				}
+				_eq, _ev, _en = -0.5*d*d/v, v, 1
+			}
+			_sum.Add(_eq)
+			_sum.Mul(_ev)
+			_sum.Norm(_en)
+		}
+		{ // N(s10; 24.67, 36.01)
+			_c0Pi, _c0Tau := _v9p-_m9p, _v9t-_m9t
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v9p) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v9p) {
+					return 0, compile.ErrFallback
+				}
+				_c0Pi, _c0Tau = 0.0+_m29p, 0.0+_m29t
+				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			var _eq, _ev, _en float64
+			{
+				d, v := _f9.Mean-_c0Tau/_c0Pi, _f9.Variance+1/_c0Pi
+				if !(v > 0) || v > math.MaxFloat64 {
+					return 0, compile.ErrFallback
+				}
+				_eq, _ev, _en = -0.5*d*d/v, v, 1
+			}
+			_sum.Add(_eq)
+			_sum.Mul(_ev)
+			_sum.Norm(_en)
+		}
+		{ // N(p1; s1, 17.36)
+			_c0Pi, _c0Tau := _v10p-_m10p, _v10t-_m10t
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v10p) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v10p) {
+					return 0, compile.ErrFallback
+				}
+				_c0Pi, _c0Tau = 0.0+_m31p, 0.0+_m31t
+				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			_c1Pi, _c1Tau := _v0p-_m11p, _v0t-_m11t
+			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v0p) {
+				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v0p) {
+					return 0, compile.ErrFallback
+				}
+				_c1Pi, _c1Tau = 0.0+_m0p, 0.0+_m0t
+				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			var _eq, _ev, _en float64
+			{
+				d, v := _c0Tau/_c0Pi-_c1Tau/_c1Pi, 1/_c0Pi+1/_c1Pi+_f10.Variance
+				if !(v > 0) || v > math.MaxFloat64 {
+					return 0, compile.ErrFallback
+				}
+				_eq, _ev, _en = -0.5*d*d/v, v, 1
+			}
+			_sum.Add(_eq)
+			_sum.Mul(_ev)
+			_sum.Norm(_en)
+		}
+		{ // N(p2; s2, 17.36)
+			_c0Pi, _c0Tau := _v11p-_m12p, _v11t-_m12t
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v11p) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v11p) {
+					return 0, compile.ErrFallback
+				}
+				_c0Pi, _c0Tau = 0.0+_m32p, 0.0+_m32t
+				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			_c1Pi, _c1Tau := _v1p-_m13p, _v1t-_m13t
+			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v1p) {
+				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v1p) {
+					return 0, compile.ErrFallback
+				}
+				_c1Pi, _c1Tau = 0.0+_m1p, 0.0+_m1t
+				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			var _eq, _ev, _en float64
+			{
+				d, v := _c0Tau/_c0Pi-_c1Tau/_c1Pi, 1/_c0Pi+1/_c1Pi+_f11.Variance
+				if !(v > 0) || v > math.MaxFloat64 {
+					return 0, compile.ErrFallback
+				}
+				_eq, _ev, _en = -0.5*d*d/v, v, 1
+			}
+			_sum.Add(_eq)
+			_sum.Mul(_ev)
+			_sum.Norm(_en)
+		}
+		{ // N(p3; s3, 17.36)
+			_c0Pi, _c0Tau := _v12p-_m14p, _v12t-_m14t
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v12p) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v12p) {
+					return 0, compile.ErrFallback
+				}
+				_c0Pi, _c0Tau = 0.0+_m33p, 0.0+_m33t
+				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			_c1Pi, _c1Tau := _v2p-_m15p, _v2t-_m15t
+			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v2p) {
+				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v2p) {
+					return 0, compile.ErrFallback
+				}
+				_c1Pi, _c1Tau = 0.0+_m2p, 0.0+_m2t
+				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			var _eq, _ev, _en float64
+			{
+				d, v := _c0Tau/_c0Pi-_c1Tau/_c1Pi, 1/_c0Pi+1/_c1Pi+_f12.Variance
+				if !(v > 0) || v > math.MaxFloat64 {
+					return 0, compile.ErrFallback
+				}
+				_eq, _ev, _en = -0.5*d*d/v, v, 1
+			}
+			_sum.Add(_eq)
+			_sum.Mul(_ev)
+			_sum.Norm(_en)
+		}
+		{ // N(p4; s4, 17.36)
+			_c0Pi, _c0Tau := _v13p-_m16p, _v13t-_m16t
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v13p) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v13p) {
+					return 0, compile.ErrFallback
+				}
+				_c0Pi, _c0Tau = 0.0+_m34p, 0.0+_m34t
+				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			_c1Pi, _c1Tau := _v3p-_m17p, _v3t-_m17t
+			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v3p) {
+				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v3p) {
+					return 0, compile.ErrFallback
+				}
+				_c1Pi, _c1Tau = 0.0+_m3p, 0.0+_m3t
+				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			var _eq, _ev, _en float64
+			{
+				d, v := _c0Tau/_c0Pi-_c1Tau/_c1Pi, 1/_c0Pi+1/_c1Pi+_f13.Variance
+				if !(v > 0) || v > math.MaxFloat64 {
+					return 0, compile.ErrFallback
+				}
+				_eq, _ev, _en = -0.5*d*d/v, v, 1
+			}
+			_sum.Add(_eq)
+			_sum.Mul(_ev)
+			_sum.Norm(_en)
+		}
+		{ // N(p5; s5, 17.36)
+			_c0Pi, _c0Tau := _v14p-_m18p, _v14t-_m18t
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v14p) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v14p) {
+					return 0, compile.ErrFallback
+				}
+				_c0Pi, _c0Tau = 0.0+_m35p, 0.0+_m35t
+				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			_c1Pi, _c1Tau := _v4p-_m19p, _v4t-_m19t
+			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v4p) {
+				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v4p) {
+					return 0, compile.ErrFallback
+				}
+				_c1Pi, _c1Tau = 0.0+_m4p, 0.0+_m4t
+				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			var _eq, _ev, _en float64
+			{
+				d, v := _c0Tau/_c0Pi-_c1Tau/_c1Pi, 1/_c0Pi+1/_c1Pi+_f14.Variance
+				if !(v > 0) || v > math.MaxFloat64 {
+					return 0, compile.ErrFallback
+				}
+				_eq, _ev, _en = -0.5*d*d/v, v, 1
+			}
+			_sum.Add(_eq)
+			_sum.Mul(_ev)
+			_sum.Norm(_en)
+		}
+		{ // N(p6; s6, 17.36)
+			_c0Pi, _c0Tau := _v15p-_m20p, _v15t-_m20t
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v15p) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v15p) {
+					return 0, compile.ErrFallback
+				}
+				_c0Pi, _c0Tau = 0.0+_m37p, 0.0+_m37t
+				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			_c1Pi, _c1Tau := _v5p-_m21p, _v5t-_m21t
+			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v5p) {
+				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v5p) {
+					return 0, compile.ErrFallback
+				}
+				_c1Pi, _c1Tau = 0.0+_m5p, 0.0+_m5t
+				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			var _eq, _ev, _en float64
+			{
+				d, v := _c0Tau/_c0Pi-_c1Tau/_c1Pi, 1/_c0Pi+1/_c1Pi+_f15.Variance
+				if !(v > 0) || v > math.MaxFloat64 {
+					return 0, compile.ErrFallback
+				}
+				_eq, _ev, _en = -0.5*d*d/v, v, 1
+			}
+			_sum.Add(_eq)
+			_sum.Mul(_ev)
+			_sum.Norm(_en)
+		}
+		{ // N(p7; s7, 17.36)
+			_c0Pi, _c0Tau := _v16p-_m22p, _v16t-_m22t
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v16p) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v16p) {
+					return 0, compile.ErrFallback
+				}
+				_c0Pi, _c0Tau = 0.0+_m38p, 0.0+_m38t
+				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			_c1Pi, _c1Tau := _v6p-_m23p, _v6t-_m23t
+			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v6p) {
+				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v6p) {
+					return 0, compile.ErrFallback
+				}
+				_c1Pi, _c1Tau = 0.0+_m6p, 0.0+_m6t
+				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			var _eq, _ev, _en float64
+			{
+				d, v := _c0Tau/_c0Pi-_c1Tau/_c1Pi, 1/_c0Pi+1/_c1Pi+_f16.Variance
+				if !(v > 0) || v > math.MaxFloat64 {
+					return 0, compile.ErrFallback
+				}
+				_eq, _ev, _en = -0.5*d*d/v, v, 1
+			}
+			_sum.Add(_eq)
+			_sum.Mul(_ev)
+			_sum.Norm(_en)
+		}
+		{ // N(p8; s8, 17.36)
+			_c0Pi, _c0Tau := _v17p-_m24p, _v17t-_m24t
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v17p) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v17p) {
+					return 0, compile.ErrFallback
+				}
+				_c0Pi, _c0Tau = 0.0+_m39p, 0.0+_m39t
+				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			_c1Pi, _c1Tau := _v7p-_m25p, _v7t-_m25t
+			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v7p) {
+				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v7p) {
+					return 0, compile.ErrFallback
+				}
+				_c1Pi, _c1Tau = 0.0+_m7p, 0.0+_m7t
+				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			var _eq, _ev, _en float64
+			{
+				d, v := _c0Tau/_c0Pi-_c1Tau/_c1Pi, 1/_c0Pi+1/_c1Pi+_f17.Variance
+				if !(v > 0) || v > math.MaxFloat64 {
+					return 0, compile.ErrFallback
+				}
+				_eq, _ev, _en = -0.5*d*d/v, v, 1
+			}
+			_sum.Add(_eq)
+			_sum.Mul(_ev)
+			_sum.Norm(_en)
+		}
+		{ // N(p9; s9, 17.36)
+			_c0Pi, _c0Tau := _v18p-_m26p, _v18t-_m26t
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v18p) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v18p) {
+					return 0, compile.ErrFallback
+				}
+				_c0Pi, _c0Tau = 0.0+_m40p, 0.0+_m40t
+				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			_c1Pi, _c1Tau := _v8p-_m27p, _v8t-_m27t
+			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v8p) {
+				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v8p) {
+					return 0, compile.ErrFallback
+				}
+				_c1Pi, _c1Tau = 0.0+_m8p, 0.0+_m8t
+				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			var _eq, _ev, _en float64
+			{
+				d, v := _c0Tau/_c0Pi-_c1Tau/_c1Pi, 1/_c0Pi+1/_c1Pi+_f18.Variance
+				if !(v > 0) || v > math.MaxFloat64 {
+					return 0, compile.ErrFallback
+				}
+				_eq, _ev, _en = -0.5*d*d/v, v, 1
+			}
+			_sum.Add(_eq)
+			_sum.Mul(_ev)
+			_sum.Norm(_en)
+		}
+		{ // N(p10; s10, 17.36)
+			_c0Pi, _c0Tau := _v19p-_m28p, _v19t-_m28t
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v19p) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v19p) {
+					return 0, compile.ErrFallback
+				}
+				_c0Pi, _c0Tau = 0.0+_m41p, 0.0+_m41t
+				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			_c1Pi, _c1Tau := _v9p-_m29p, _v9t-_m29t
+			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v9p) {
+				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v9p) {
+					return 0, compile.ErrFallback
+				}
+				_c1Pi, _c1Tau = 0.0+_m9p, 0.0+_m9t
+				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			var _eq, _ev, _en float64
+			{
+				d, v := _c0Tau/_c0Pi-_c1Tau/_c1Pi, 1/_c0Pi+1/_c1Pi+_f19.Variance
+				if !(v > 0) || v > math.MaxFloat64 {
+					return 0, compile.ErrFallback
+				}
+				_eq, _ev, _en = -0.5*d*d/v, v, 1
+			}
+			_sum.Add(_eq)
+			_sum.Mul(_ev)
+			_sum.Norm(_en)
+		}
+		{ // t1 = p1 + p2 + p3 + p4 + p5
+			_c0Pi, _c0Tau := _v20p-_m30p, _v20t-_m30t
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v20p) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v20p) {
+					return 0, compile.ErrFallback
+				}
+				_c0Pi, _c0Tau = 0.0+_m43p, 0.0+_m43t
+				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			_c1Pi, _c1Tau := _v10p-_m31p, _v10t-_m31t
+			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v10p) {
+				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v10p) {
+					return 0, compile.ErrFallback
+				}
+				_c1Pi, _c1Tau = 0.0+_m10p, 0.0+_m10t
+				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			_c2Pi, _c2Tau := _v11p-_m32p, _v11t-_m32t
+			if !(_c2Pi > 0 && _c2Pi >= 1e-6*_v11p) {
+				if !(_c2Pi == 0 || _c2Pi < 1e-6*_v11p) {
+					return 0, compile.ErrFallback
+				}
+				_c2Pi, _c2Tau = 0.0+_m12p, 0.0+_m12t
+				if !(_c2Pi > 0 && _c2Pi < math.MaxFloat64 && _c2Tau-_c2Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			_c3Pi, _c3Tau := _v12p-_m33p, _v12t-_m33t
+			if !(_c3Pi > 0 && _c3Pi >= 1e-6*_v12p) {
+				if !(_c3Pi == 0 || _c3Pi < 1e-6*_v12p) {
+					return 0, compile.ErrFallback
+				}
+				_c3Pi, _c3Tau = 0.0+_m14p, 0.0+_m14t
+				if !(_c3Pi > 0 && _c3Pi < math.MaxFloat64 && _c3Tau-_c3Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			_c4Pi, _c4Tau := _v13p-_m34p, _v13t-_m34t
+			if !(_c4Pi > 0 && _c4Pi >= 1e-6*_v13p) {
+				if !(_c4Pi == 0 || _c4Pi < 1e-6*_v13p) {
+					return 0, compile.ErrFallback
+				}
+				_c4Pi, _c4Tau = 0.0+_m16p, 0.0+_m16t
+				if !(_c4Pi > 0 && _c4Pi < math.MaxFloat64 && _c4Tau-_c4Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			_c5Pi, _c5Tau := _v14p-_m35p, _v14t-_m35t
+			if !(_c5Pi > 0 && _c5Pi >= 1e-6*_v14p) {
+				if !(_c5Pi == 0 || _c5Pi < 1e-6*_v14p) {
+					return 0, compile.ErrFallback
+				}
+				_c5Pi, _c5Tau = 0.0+_m18p, 0.0+_m18t
+				if !(_c5Pi > 0 && _c5Pi < math.MaxFloat64 && _c5Tau-_c5Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			var _eq, _ev, _en float64
+			{
+				if len(_f20.Coefficients) != 5 {
+					return 0, compile.ErrFallback
+				}
+				var mean, variance float64
+				{
+					a := -1.0
+					mean += a * (_c0Tau / _c0Pi)
+					variance += a * a * (1 / _c0Pi)
+				}
+				{
+					a := _f20.Coefficients[0]
+					mean += a * (_c1Tau / _c1Pi)
+					variance += a * a * (1 / _c1Pi)
+				}
+				{
+					a := _f20.Coefficients[1]
+					mean += a * (_c2Tau / _c2Pi)
+					variance += a * a * (1 / _c2Pi)
+				}
+				{
+					a := _f20.Coefficients[2]
+					mean += a * (_c3Tau / _c3Pi)
+					variance += a * a * (1 / _c3Pi)
+				}
+				{
+					a := _f20.Coefficients[3]
+					mean += a * (_c4Tau / _c4Pi)
+					variance += a * a * (1 / _c4Pi)
+				}
+				{
+					a := _f20.Coefficients[4]
+					mean += a * (_c5Tau / _c5Pi)
+					variance += a * a * (1 / _c5Pi)
+				}
+				d, v := mean, variance
+				if !(v > 0) || v > math.MaxFloat64 {
+					return 0, compile.ErrFallback
+				}
+				_eq, _ev, _en = -0.5*d*d/v, v, 1
+			}
+			_sum.Add(_eq)
+			_sum.Mul(_ev)
+			_sum.Norm(_en)
+		}
+		{ // t2 = p6 + p7 + p8 + p9 + p10
+			_c0Pi, _c0Tau := _v21p-_m36p, _v21t-_m36t
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v21p) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v21p) {
+					return 0, compile.ErrFallback
+				}
+				_c0Pi, _c0Tau = 0.0+_m44p, 0.0+_m44t
+				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			_c1Pi, _c1Tau := _v15p-_m37p, _v15t-_m37t
+			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v15p) {
+				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v15p) {
+					return 0, compile.ErrFallback
+				}
+				_c1Pi, _c1Tau = 0.0+_m20p, 0.0+_m20t
+				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			_c2Pi, _c2Tau := _v16p-_m38p, _v16t-_m38t
+			if !(_c2Pi > 0 && _c2Pi >= 1e-6*_v16p) {
+				if !(_c2Pi == 0 || _c2Pi < 1e-6*_v16p) {
+					return 0, compile.ErrFallback
+				}
+				_c2Pi, _c2Tau = 0.0+_m22p, 0.0+_m22t
+				if !(_c2Pi > 0 && _c2Pi < math.MaxFloat64 && _c2Tau-_c2Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			_c3Pi, _c3Tau := _v17p-_m39p, _v17t-_m39t
+			if !(_c3Pi > 0 && _c3Pi >= 1e-6*_v17p) {
+				if !(_c3Pi == 0 || _c3Pi < 1e-6*_v17p) {
+					return 0, compile.ErrFallback
+				}
+				_c3Pi, _c3Tau = 0.0+_m24p, 0.0+_m24t
+				if !(_c3Pi > 0 && _c3Pi < math.MaxFloat64 && _c3Tau-_c3Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			_c4Pi, _c4Tau := _v18p-_m40p, _v18t-_m40t
+			if !(_c4Pi > 0 && _c4Pi >= 1e-6*_v18p) {
+				if !(_c4Pi == 0 || _c4Pi < 1e-6*_v18p) {
+					return 0, compile.ErrFallback
+				}
+				_c4Pi, _c4Tau = 0.0+_m26p, 0.0+_m26t
+				if !(_c4Pi > 0 && _c4Pi < math.MaxFloat64 && _c4Tau-_c4Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			_c5Pi, _c5Tau := _v19p-_m41p, _v19t-_m41t
+			if !(_c5Pi > 0 && _c5Pi >= 1e-6*_v19p) {
+				if !(_c5Pi == 0 || _c5Pi < 1e-6*_v19p) {
+					return 0, compile.ErrFallback
+				}
+				_c5Pi, _c5Tau = 0.0+_m28p, 0.0+_m28t
+				if !(_c5Pi > 0 && _c5Pi < math.MaxFloat64 && _c5Tau-_c5Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			var _eq, _ev, _en float64
+			{
+				if len(_f21.Coefficients) != 5 {
+					return 0, compile.ErrFallback
+				}
+				var mean, variance float64
+				{
+					a := -1.0
+					mean += a * (_c0Tau / _c0Pi)
+					variance += a * a * (1 / _c0Pi)
+				}
+				{
+					a := _f21.Coefficients[0]
+					mean += a * (_c1Tau / _c1Pi)
+					variance += a * a * (1 / _c1Pi)
+				}
+				{
+					a := _f21.Coefficients[1]
+					mean += a * (_c2Tau / _c2Pi)
+					variance += a * a * (1 / _c2Pi)
+				}
+				{
+					a := _f21.Coefficients[2]
+					mean += a * (_c3Tau / _c3Pi)
+					variance += a * a * (1 / _c3Pi)
+				}
+				{
+					a := _f21.Coefficients[3]
+					mean += a * (_c4Tau / _c4Pi)
+					variance += a * a * (1 / _c4Pi)
+				}
+				{
+					a := _f21.Coefficients[4]
+					mean += a * (_c5Tau / _c5Pi)
+					variance += a * a * (1 / _c5Pi)
+				}
+				d, v := mean, variance
+				if !(v > 0) || v > math.MaxFloat64 {
+					return 0, compile.ErrFallback
+				}
+				_eq, _ev, _en = -0.5*d*d/v, v, 1
+			}
+			_sum.Add(_eq)
+			_sum.Mul(_ev)
+			_sum.Norm(_en)
+		}
+		{ // d1 = t1 − t2
+			_c0Pi, _c0Tau := _v22p-_m42p, _v22t-_m42t
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v22p) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v22p) {
+					return 0, compile.ErrFallback
+				}
+				_c0Pi, _c0Tau = 0.0+_m45p, 0.0+_m45t
+				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			_c1Pi, _c1Tau := _v20p-_m43p, _v20t-_m43t
+			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v20p) {
+				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v20p) {
+					return 0, compile.ErrFallback
+				}
+				_c1Pi, _c1Tau = 0.0+_m30p, 0.0+_m30t
+				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			_c2Pi, _c2Tau := _v21p-_m44p, _v21t-_m44t
+			if !(_c2Pi > 0 && _c2Pi >= 1e-6*_v21p) {
+				if !(_c2Pi == 0 || _c2Pi < 1e-6*_v21p) {
+					return 0, compile.ErrFallback
+				}
+				_c2Pi, _c2Tau = 0.0+_m36p, 0.0+_m36t
+				if !(_c2Pi > 0 && _c2Pi < math.MaxFloat64 && _c2Tau-_c2Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			var _eq, _ev, _en float64
+			{
+				if len(_f22.Coefficients) != 2 {
+					return 0, compile.ErrFallback
+				}
+				var mean, variance float64
+				{
+					a := -1.0
+					mean += a * (_c0Tau / _c0Pi)
+					variance += a * a * (1 / _c0Pi)
+				}
+				{
+					a := _f22.Coefficients[0]
+					mean += a * (_c1Tau / _c1Pi)
+					variance += a * a * (1 / _c1Pi)
+				}
+				{
+					a := _f22.Coefficients[1]
+					mean += a * (_c2Tau / _c2Pi)
+					variance += a * a * (1 / _c2Pi)
+				}
+				d, v := mean, variance
+				if !(v > 0) || v > math.MaxFloat64 {
+					return 0, compile.ErrFallback
+				}
+				_eq, _ev, _en = -0.5*d*d/v, v, 1
+			}
+			_sum.Add(_eq)
+			_sum.Mul(_ev)
+			_sum.Norm(_en)
+		}
+		{ // I(|d1| ≤ 1.656)
+			_c0Pi, _c0Tau := _v22p-_m45p, _v22t-_m45t
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v22p) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v22p) {
+					return 0, compile.ErrFallback
+				}
+				_c0Pi, _c0Tau = 0.0+_m42p, 0.0+_m42t
+				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			var _eq float64
+			{
+				sc := math.Sqrt(_c0Pi)
+				_eq = messages.LogWithinMass(_c0Tau/sc, _f23.Margin*sc)
+			}
+			_sum.Add(_eq)
+		}
+		{ // s1
+			if !(_v0p > 0 && _v0p <= math.MaxFloat64) {
+				return 0, compile.ErrFallback
+			}
+			center := _v0t / _v0p
+			var quad float64
+			{
+				cPi, cTau := _v0p-_m0p, _v0t-_m0t
+				if !(cPi > 0 && cPi >= 1e-6*_v0p) {
+					if !(cPi == 0 || cPi < 1e-6*_v0p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m11p, 0.0+_m11t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v0p)
+			}
+			{
+				cPi, cTau := _v0p-_m11p, _v0t-_m11t
+				if !(cPi > 0 && cPi >= 1e-6*_v0p) {
+					if !(cPi == 0 || cPi < 1e-6*_v0p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m0p, 0.0+_m0t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v0p)
+			}
+			_sum.Mul(_v0p)
+			_sum.Add(quad)
+			_sum.Norm(-1)
+		}
+		{ // s2
+			if !(_v1p > 0 && _v1p <= math.MaxFloat64) {
+				return 0, compile.ErrFallback
+			}
+			center := _v1t / _v1p
+			var quad float64
+			{
+				cPi, cTau := _v1p-_m1p, _v1t-_m1t
+				if !(cPi > 0 && cPi >= 1e-6*_v1p) {
+					if !(cPi == 0 || cPi < 1e-6*_v1p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m13p, 0.0+_m13t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v1p)
+			}
+			{
+				cPi, cTau := _v1p-_m13p, _v1t-_m13t
+				if !(cPi > 0 && cPi >= 1e-6*_v1p) {
+					if !(cPi == 0 || cPi < 1e-6*_v1p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m1p, 0.0+_m1t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v1p)
+			}
+			_sum.Mul(_v1p)
+			_sum.Add(quad)
+			_sum.Norm(-1)
+		}
+		{ // s3
+			if !(_v2p > 0 && _v2p <= math.MaxFloat64) {
+				return 0, compile.ErrFallback
+			}
+			center := _v2t / _v2p
+			var quad float64
+			{
+				cPi, cTau := _v2p-_m2p, _v2t-_m2t
+				if !(cPi > 0 && cPi >= 1e-6*_v2p) {
+					if !(cPi == 0 || cPi < 1e-6*_v2p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m15p, 0.0+_m15t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v2p)
+			}
+			{
+				cPi, cTau := _v2p-_m15p, _v2t-_m15t
+				if !(cPi > 0 && cPi >= 1e-6*_v2p) {
+					if !(cPi == 0 || cPi < 1e-6*_v2p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m2p, 0.0+_m2t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v2p)
+			}
+			_sum.Mul(_v2p)
+			_sum.Add(quad)
+			_sum.Norm(-1)
+		}
+		{ // s4
+			if !(_v3p > 0 && _v3p <= math.MaxFloat64) {
+				return 0, compile.ErrFallback
+			}
+			center := _v3t / _v3p
+			var quad float64
+			{
+				cPi, cTau := _v3p-_m3p, _v3t-_m3t
+				if !(cPi > 0 && cPi >= 1e-6*_v3p) {
+					if !(cPi == 0 || cPi < 1e-6*_v3p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m17p, 0.0+_m17t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v3p)
+			}
+			{
+				cPi, cTau := _v3p-_m17p, _v3t-_m17t
+				if !(cPi > 0 && cPi >= 1e-6*_v3p) {
+					if !(cPi == 0 || cPi < 1e-6*_v3p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m3p, 0.0+_m3t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v3p)
+			}
+			_sum.Mul(_v3p)
+			_sum.Add(quad)
+			_sum.Norm(-1)
+		}
+		{ // s5
+			if !(_v4p > 0 && _v4p <= math.MaxFloat64) {
+				return 0, compile.ErrFallback
+			}
+			center := _v4t / _v4p
+			var quad float64
+			{
+				cPi, cTau := _v4p-_m4p, _v4t-_m4t
+				if !(cPi > 0 && cPi >= 1e-6*_v4p) {
+					if !(cPi == 0 || cPi < 1e-6*_v4p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m19p, 0.0+_m19t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v4p)
+			}
+			{
+				cPi, cTau := _v4p-_m19p, _v4t-_m19t
+				if !(cPi > 0 && cPi >= 1e-6*_v4p) {
+					if !(cPi == 0 || cPi < 1e-6*_v4p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m4p, 0.0+_m4t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v4p)
+			}
+			_sum.Mul(_v4p)
+			_sum.Add(quad)
+			_sum.Norm(-1)
+		}
+		{ // s6
+			if !(_v5p > 0 && _v5p <= math.MaxFloat64) {
+				return 0, compile.ErrFallback
+			}
+			center := _v5t / _v5p
+			var quad float64
+			{
+				cPi, cTau := _v5p-_m5p, _v5t-_m5t
+				if !(cPi > 0 && cPi >= 1e-6*_v5p) {
+					if !(cPi == 0 || cPi < 1e-6*_v5p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m21p, 0.0+_m21t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v5p)
+			}
+			{
+				cPi, cTau := _v5p-_m21p, _v5t-_m21t
+				if !(cPi > 0 && cPi >= 1e-6*_v5p) {
+					if !(cPi == 0 || cPi < 1e-6*_v5p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m5p, 0.0+_m5t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v5p)
+			}
+			_sum.Mul(_v5p)
+			_sum.Add(quad)
+			_sum.Norm(-1)
+		}
+		{ // s7
+			if !(_v6p > 0 && _v6p <= math.MaxFloat64) {
+				return 0, compile.ErrFallback
+			}
+			center := _v6t / _v6p
+			var quad float64
+			{
+				cPi, cTau := _v6p-_m6p, _v6t-_m6t
+				if !(cPi > 0 && cPi >= 1e-6*_v6p) {
+					if !(cPi == 0 || cPi < 1e-6*_v6p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m23p, 0.0+_m23t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v6p)
+			}
+			{
+				cPi, cTau := _v6p-_m23p, _v6t-_m23t
+				if !(cPi > 0 && cPi >= 1e-6*_v6p) {
+					if !(cPi == 0 || cPi < 1e-6*_v6p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m6p, 0.0+_m6t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v6p)
+			}
+			_sum.Mul(_v6p)
+			_sum.Add(quad)
+			_sum.Norm(-1)
+		}
+		{ // s8
+			if !(_v7p > 0 && _v7p <= math.MaxFloat64) {
+				return 0, compile.ErrFallback
+			}
+			center := _v7t / _v7p
+			var quad float64
+			{
+				cPi, cTau := _v7p-_m7p, _v7t-_m7t
+				if !(cPi > 0 && cPi >= 1e-6*_v7p) {
+					if !(cPi == 0 || cPi < 1e-6*_v7p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m25p, 0.0+_m25t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v7p)
+			}
+			{
+				cPi, cTau := _v7p-_m25p, _v7t-_m25t
+				if !(cPi > 0 && cPi >= 1e-6*_v7p) {
+					if !(cPi == 0 || cPi < 1e-6*_v7p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m7p, 0.0+_m7t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v7p)
+			}
+			_sum.Mul(_v7p)
+			_sum.Add(quad)
+			_sum.Norm(-1)
+		}
+		{ // s9
+			if !(_v8p > 0 && _v8p <= math.MaxFloat64) {
+				return 0, compile.ErrFallback
+			}
+			center := _v8t / _v8p
+			var quad float64
+			{
+				cPi, cTau := _v8p-_m8p, _v8t-_m8t
+				if !(cPi > 0 && cPi >= 1e-6*_v8p) {
+					if !(cPi == 0 || cPi < 1e-6*_v8p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m27p, 0.0+_m27t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v8p)
+			}
+			{
+				cPi, cTau := _v8p-_m27p, _v8t-_m27t
+				if !(cPi > 0 && cPi >= 1e-6*_v8p) {
+					if !(cPi == 0 || cPi < 1e-6*_v8p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m8p, 0.0+_m8t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v8p)
+			}
+			_sum.Mul(_v8p)
+			_sum.Add(quad)
+			_sum.Norm(-1)
+		}
+		{ // s10
+			if !(_v9p > 0 && _v9p <= math.MaxFloat64) {
+				return 0, compile.ErrFallback
+			}
+			center := _v9t / _v9p
+			var quad float64
+			{
+				cPi, cTau := _v9p-_m9p, _v9t-_m9t
+				if !(cPi > 0 && cPi >= 1e-6*_v9p) {
+					if !(cPi == 0 || cPi < 1e-6*_v9p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m29p, 0.0+_m29t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v9p)
+			}
+			{
+				cPi, cTau := _v9p-_m29p, _v9t-_m29t
+				if !(cPi > 0 && cPi >= 1e-6*_v9p) {
+					if !(cPi == 0 || cPi < 1e-6*_v9p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m9p, 0.0+_m9t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v9p)
+			}
+			_sum.Mul(_v9p)
+			_sum.Add(quad)
+			_sum.Norm(-1)
+		}
+		{ // p1
+			if !(_v10p > 0 && _v10p <= math.MaxFloat64) {
+				return 0, compile.ErrFallback
+			}
+			center := _v10t / _v10p
+			var quad float64
+			{
+				cPi, cTau := _v10p-_m10p, _v10t-_m10t
+				if !(cPi > 0 && cPi >= 1e-6*_v10p) {
+					if !(cPi == 0 || cPi < 1e-6*_v10p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m31p, 0.0+_m31t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v10p)
+			}
+			{
+				cPi, cTau := _v10p-_m31p, _v10t-_m31t
+				if !(cPi > 0 && cPi >= 1e-6*_v10p) {
+					if !(cPi == 0 || cPi < 1e-6*_v10p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m10p, 0.0+_m10t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v10p)
+			}
+			_sum.Mul(_v10p)
+			_sum.Add(quad)
+			_sum.Norm(-1)
+		}
+		{ // p2
+			if !(_v11p > 0 && _v11p <= math.MaxFloat64) {
+				return 0, compile.ErrFallback
+			}
+			center := _v11t / _v11p
+			var quad float64
+			{
+				cPi, cTau := _v11p-_m12p, _v11t-_m12t
+				if !(cPi > 0 && cPi >= 1e-6*_v11p) {
+					if !(cPi == 0 || cPi < 1e-6*_v11p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m32p, 0.0+_m32t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v11p)
+			}
+			{
+				cPi, cTau := _v11p-_m32p, _v11t-_m32t
+				if !(cPi > 0 && cPi >= 1e-6*_v11p) {
+					if !(cPi == 0 || cPi < 1e-6*_v11p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m12p, 0.0+_m12t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v11p)
+			}
+			_sum.Mul(_v11p)
+			_sum.Add(quad)
+			_sum.Norm(-1)
+		}
+		{ // p3
+			if !(_v12p > 0 && _v12p <= math.MaxFloat64) {
+				return 0, compile.ErrFallback
+			}
+			center := _v12t / _v12p
+			var quad float64
+			{
+				cPi, cTau := _v12p-_m14p, _v12t-_m14t
+				if !(cPi > 0 && cPi >= 1e-6*_v12p) {
+					if !(cPi == 0 || cPi < 1e-6*_v12p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m33p, 0.0+_m33t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v12p)
+			}
+			{
+				cPi, cTau := _v12p-_m33p, _v12t-_m33t
+				if !(cPi > 0 && cPi >= 1e-6*_v12p) {
+					if !(cPi == 0 || cPi < 1e-6*_v12p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m14p, 0.0+_m14t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v12p)
+			}
+			_sum.Mul(_v12p)
+			_sum.Add(quad)
+			_sum.Norm(-1)
+		}
+		{ // p4
+			if !(_v13p > 0 && _v13p <= math.MaxFloat64) {
+				return 0, compile.ErrFallback
+			}
+			center := _v13t / _v13p
+			var quad float64
+			{
+				cPi, cTau := _v13p-_m16p, _v13t-_m16t
+				if !(cPi > 0 && cPi >= 1e-6*_v13p) {
+					if !(cPi == 0 || cPi < 1e-6*_v13p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m34p, 0.0+_m34t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v13p)
+			}
+			{
+				cPi, cTau := _v13p-_m34p, _v13t-_m34t
+				if !(cPi > 0 && cPi >= 1e-6*_v13p) {
+					if !(cPi == 0 || cPi < 1e-6*_v13p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m16p, 0.0+_m16t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v13p)
+			}
+			_sum.Mul(_v13p)
+			_sum.Add(quad)
+			_sum.Norm(-1)
+		}
+		{ // p5
+			if !(_v14p > 0 && _v14p <= math.MaxFloat64) {
+				return 0, compile.ErrFallback
+			}
+			center := _v14t / _v14p
+			var quad float64
+			{
+				cPi, cTau := _v14p-_m18p, _v14t-_m18t
+				if !(cPi > 0 && cPi >= 1e-6*_v14p) {
+					if !(cPi == 0 || cPi < 1e-6*_v14p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m35p, 0.0+_m35t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v14p)
+			}
+			{
+				cPi, cTau := _v14p-_m35p, _v14t-_m35t
+				if !(cPi > 0 && cPi >= 1e-6*_v14p) {
+					if !(cPi == 0 || cPi < 1e-6*_v14p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m18p, 0.0+_m18t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v14p)
+			}
+			_sum.Mul(_v14p)
+			_sum.Add(quad)
+			_sum.Norm(-1)
+		}
+		{ // p6
+			if !(_v15p > 0 && _v15p <= math.MaxFloat64) {
+				return 0, compile.ErrFallback
+			}
+			center := _v15t / _v15p
+			var quad float64
+			{
+				cPi, cTau := _v15p-_m20p, _v15t-_m20t
+				if !(cPi > 0 && cPi >= 1e-6*_v15p) {
+					if !(cPi == 0 || cPi < 1e-6*_v15p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m37p, 0.0+_m37t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v15p)
+			}
+			{
+				cPi, cTau := _v15p-_m37p, _v15t-_m37t
+				if !(cPi > 0 && cPi >= 1e-6*_v15p) {
+					if !(cPi == 0 || cPi < 1e-6*_v15p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m20p, 0.0+_m20t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v15p)
+			}
+			_sum.Mul(_v15p)
+			_sum.Add(quad)
+			_sum.Norm(-1)
+		}
+		{ // p7
+			if !(_v16p > 0 && _v16p <= math.MaxFloat64) {
+				return 0, compile.ErrFallback
+			}
+			center := _v16t / _v16p
+			var quad float64
+			{
+				cPi, cTau := _v16p-_m22p, _v16t-_m22t
+				if !(cPi > 0 && cPi >= 1e-6*_v16p) {
+					if !(cPi == 0 || cPi < 1e-6*_v16p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m38p, 0.0+_m38t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v16p)
+			}
+			{
+				cPi, cTau := _v16p-_m38p, _v16t-_m38t
+				if !(cPi > 0 && cPi >= 1e-6*_v16p) {
+					if !(cPi == 0 || cPi < 1e-6*_v16p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m22p, 0.0+_m22t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v16p)
+			}
+			_sum.Mul(_v16p)
+			_sum.Add(quad)
+			_sum.Norm(-1)
+		}
+		{ // p8
+			if !(_v17p > 0 && _v17p <= math.MaxFloat64) {
+				return 0, compile.ErrFallback
+			}
+			center := _v17t / _v17p
+			var quad float64
+			{
+				cPi, cTau := _v17p-_m24p, _v17t-_m24t
+				if !(cPi > 0 && cPi >= 1e-6*_v17p) {
+					if !(cPi == 0 || cPi < 1e-6*_v17p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m39p, 0.0+_m39t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v17p)
+			}
+			{
+				cPi, cTau := _v17p-_m39p, _v17t-_m39t
+				if !(cPi > 0 && cPi >= 1e-6*_v17p) {
+					if !(cPi == 0 || cPi < 1e-6*_v17p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m24p, 0.0+_m24t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v17p)
+			}
+			_sum.Mul(_v17p)
+			_sum.Add(quad)
+			_sum.Norm(-1)
+		}
+		{ // p9
+			if !(_v18p > 0 && _v18p <= math.MaxFloat64) {
+				return 0, compile.ErrFallback
+			}
+			center := _v18t / _v18p
+			var quad float64
+			{
+				cPi, cTau := _v18p-_m26p, _v18t-_m26t
+				if !(cPi > 0 && cPi >= 1e-6*_v18p) {
+					if !(cPi == 0 || cPi < 1e-6*_v18p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m40p, 0.0+_m40t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v18p)
+			}
+			{
+				cPi, cTau := _v18p-_m40p, _v18t-_m40t
+				if !(cPi > 0 && cPi >= 1e-6*_v18p) {
+					if !(cPi == 0 || cPi < 1e-6*_v18p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m26p, 0.0+_m26t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v18p)
+			}
+			_sum.Mul(_v18p)
+			_sum.Add(quad)
+			_sum.Norm(-1)
+		}
+		{ // p10
+			if !(_v19p > 0 && _v19p <= math.MaxFloat64) {
+				return 0, compile.ErrFallback
+			}
+			center := _v19t / _v19p
+			var quad float64
+			{
+				cPi, cTau := _v19p-_m28p, _v19t-_m28t
+				if !(cPi > 0 && cPi >= 1e-6*_v19p) {
+					if !(cPi == 0 || cPi < 1e-6*_v19p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m41p, 0.0+_m41t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v19p)
+			}
+			{
+				cPi, cTau := _v19p-_m41p, _v19t-_m41t
+				if !(cPi > 0 && cPi >= 1e-6*_v19p) {
+					if !(cPi == 0 || cPi < 1e-6*_v19p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m28p, 0.0+_m28t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v19p)
+			}
+			_sum.Mul(_v19p)
+			_sum.Add(quad)
+			_sum.Norm(-1)
+		}
+		{ // t1
+			if !(_v20p > 0 && _v20p <= math.MaxFloat64) {
+				return 0, compile.ErrFallback
+			}
+			center := _v20t / _v20p
+			var quad float64
+			{
+				cPi, cTau := _v20p-_m30p, _v20t-_m30t
+				if !(cPi > 0 && cPi >= 1e-6*_v20p) {
+					if !(cPi == 0 || cPi < 1e-6*_v20p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m43p, 0.0+_m43t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v20p)
+			}
+			{
+				cPi, cTau := _v20p-_m43p, _v20t-_m43t
+				if !(cPi > 0 && cPi >= 1e-6*_v20p) {
+					if !(cPi == 0 || cPi < 1e-6*_v20p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m30p, 0.0+_m30t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v20p)
+			}
+			_sum.Mul(_v20p)
+			_sum.Add(quad)
+			_sum.Norm(-1)
+		}
+		{ // t2
+			if !(_v21p > 0 && _v21p <= math.MaxFloat64) {
+				return 0, compile.ErrFallback
+			}
+			center := _v21t / _v21p
+			var quad float64
+			{
+				cPi, cTau := _v21p-_m36p, _v21t-_m36t
+				if !(cPi > 0 && cPi >= 1e-6*_v21p) {
+					if !(cPi == 0 || cPi < 1e-6*_v21p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m44p, 0.0+_m44t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v21p)
+			}
+			{
+				cPi, cTau := _v21p-_m44p, _v21t-_m44t
+				if !(cPi > 0 && cPi >= 1e-6*_v21p) {
+					if !(cPi == 0 || cPi < 1e-6*_v21p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m36p, 0.0+_m36t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v21p)
+			}
+			_sum.Mul(_v21p)
+			_sum.Add(quad)
+			_sum.Norm(-1)
+		}
+		{ // d1
+			if !(_v22p > 0 && _v22p <= math.MaxFloat64) {
+				return 0, compile.ErrFallback
+			}
+			center := _v22t / _v22p
+			var quad float64
+			{
+				cPi, cTau := _v22p-_m42p, _v22t-_m42t
+				if !(cPi > 0 && cPi >= 1e-6*_v22p) {
+					if !(cPi == 0 || cPi < 1e-6*_v22p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m45p, 0.0+_m45t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v22p)
+			}
+			{
+				cPi, cTau := _v22p-_m45p, _v22t-_m45t
+				if !(cPi > 0 && cPi >= 1e-6*_v22p) {
+					if !(cPi == 0 || cPi < 1e-6*_v22p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m42p, 0.0+_m42t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v22p)
+			}
+			_sum.Mul(_v22p)
+			_sum.Add(quad)
+			_sum.Norm(-1)
+		}
+		return _sum.Value(), nil
+	}), nil
 }
 
 // programFFA3 binds the program compiled from a free-for-all of 3 without draws to g and s.
-func programFFA3(g *graph.Graph, s schedules.Schedule) (compile.Program, error) {
+func programFFA3(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) {
 	loops, err := compile.Bind(g, s, "96fec373c0a25218e828e15567c03775")
 	if err != nil {
 		return nil, err
@@ -13822,7 +26242,7 @@ func programFFA3(g *graph.Graph, s schedules.Schedule) (compile.Program, error) 
 		return nil, compile.FactorMismatch(g, 12, "*factors.GreaterThan")
 	}
 	_l0 := loops[0]
-	return func(ctx context.Context) (schedules.Result, error) {
+	return compile.NewProgram(g, func(ctx context.Context) (schedules.Result, error) {
 		if g.NumObserved() > 0 {
 			return schedules.Result{}, compile.ErrFallback
 		}
@@ -14824,11 +27244,992 @@ func programFFA3(g *graph.Graph, s schedules.Schedule) (compile.Program, error) 
 		_vs[9] = messages.Gaussian{Pi: _v9p, Tau: _v9t}
 		_vs[10] = messages.Gaussian{Pi: _v10p, Tau: _v10t}
 		return _res, _err
-	}, nil
+	}, func() (float64, error) {
+		if g.NumObserved() > 0 {
+			return 0, compile.ErrFallback
+		}
+		_msgs, _margs := g.State()
+		_ms, _vs := _msgs[:23], _margs[:11]
+		_m0p, _m0t := _ms[0].Pi, _ms[0].Tau
+		_m1p, _m1t := _ms[1].Pi, _ms[1].Tau
+		_m2p, _m2t := _ms[2].Pi, _ms[2].Tau
+		_m3p, _m3t := _ms[3].Pi, _ms[3].Tau
+		_m4p, _m4t := _ms[4].Pi, _ms[4].Tau
+		_m5p, _m5t := _ms[5].Pi, _ms[5].Tau
+		_m6p, _m6t := _ms[6].Pi, _ms[6].Tau
+		_m7p, _m7t := _ms[7].Pi, _ms[7].Tau
+		_m8p, _m8t := _ms[8].Pi, _ms[8].Tau
+		_m9p, _m9t := _ms[9].Pi, _ms[9].Tau
+		_m10p, _m10t := _ms[10].Pi, _ms[10].Tau
+		_m11p, _m11t := _ms[11].Pi, _ms[11].Tau
+		_m12p, _m12t := _ms[12].Pi, _ms[12].Tau
+		_m13p, _m13t := _ms[13].Pi, _ms[13].Tau
+		_m14p, _m14t := _ms[14].Pi, _ms[14].Tau
+		_m15p, _m15t := _ms[15].Pi, _ms[15].Tau
+		_m16p, _m16t := _ms[16].Pi, _ms[16].Tau
+		_m17p, _m17t := _ms[17].Pi, _ms[17].Tau
+		_m18p, _m18t := _ms[18].Pi, _ms[18].Tau
+		_m19p, _m19t := _ms[19].Pi, _ms[19].Tau
+		_m20p, _m20t := _ms[20].Pi, _ms[20].Tau
+		_m21p, _m21t := _ms[21].Pi, _ms[21].Tau
+		_m22p, _m22t := _ms[22].Pi, _ms[22].Tau
+		_v0p, _v0t := _vs[0].Pi, _vs[0].Tau
+		_v1p, _v1t := _vs[1].Pi, _vs[1].Tau
+		_v2p, _v2t := _vs[2].Pi, _vs[2].Tau
+		_v3p, _v3t := _vs[3].Pi, _vs[3].Tau
+		_v4p, _v4t := _vs[4].Pi, _vs[4].Tau
+		_v5p, _v5t := _vs[5].Pi, _vs[5].Tau
+		_v6p, _v6t := _vs[6].Pi, _vs[6].Tau
+		_v7p, _v7t := _vs[7].Pi, _vs[7].Tau
+		_v8p, _v8t := _vs[8].Pi, _vs[8].Tau
+		_v9p, _v9t := _vs[9].Pi, _vs[9].Tau
+		_v10p, _v10t := _vs[10].Pi, _vs[10].Tau
+		_bad := 0.0 + (_m0p - _m0p) + (_m0t - _m0t) + (_m1p - _m1p) + (_m1t - _m1t) + (_m2p - _m2p) + (_m2t - _m2t) + (_m3p - _m3p) + (_m3t - _m3t) + (_m4p - _m4p) + (_m4t - _m4t) + (_m5p - _m5p) + (_m5t - _m5t) + (_m6p - _m6p) + (_m6t - _m6t) + (_m7p - _m7p) + (_m7t - _m7t) + (_m8p - _m8p) + (_m8t - _m8t) + (_m9p - _m9p) + (_m9t - _m9t) + (_m10p - _m10p) + (_m10t - _m10t) + (_m11p - _m11p) + (_m11t - _m11t) + (_m12p - _m12p) + (_m12t - _m12t) + (_m13p - _m13p) + (_m13t - _m13t) + (_m14p - _m14p) + (_m14t - _m14t) + (_m15p - _m15p) + (_m15t - _m15t) + (_m16p - _m16p) + (_m16t - _m16t) + (_m17p - _m17p) + (_m17t - _m17t) + (_m18p - _m18p) + (_m18t - _m18t) + (_m19p - _m19p) + (_m19t - _m19t) + (_m20p - _m20p) + (_m20t - _m20t) + (_m21p - _m21p) + (_m21t - _m21t) + (_m22p - _m22p) + (_m22t - _m22t)
+		_bad += (_v0p - _v0p) + (_v0t - _v0t)
+		_bad += (_v1p - _v1p) + (_v1t - _v1t)
+		_bad += (_v2p - _v2p) + (_v2t - _v2t)
+		_bad += (_v3p - _v3p) + (_v3t - _v3t)
+		_bad += (_v4p - _v4p) + (_v4t - _v4t)
+		_bad += (_v5p - _v5p) + (_v5t - _v5t)
+		_bad += (_v6p - _v6p) + (_v6t - _v6t)
+		_bad += (_v7p - _v7p) + (_v7t - _v7t)
+		_bad += (_v8p - _v8p) + (_v8t - _v8t)
+		_bad += (_v9p - _v9p) + (_v9t - _v9t)
+		_bad += (_v10p - _v10p) + (_v10t - _v10t)
+		if _bad != 0 {
+			return 0, compile.ErrFallback
+		}
+		var _sum graph.EvidenceSum
+		{ // N(s1; 25, 25.01)
+			_c0Pi, _c0Tau := _v0p-_m0p, _v0t-_m0t
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v0p) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v0p) {
+					return 0, compile.ErrFallback
+				}
+				_c0Pi, _c0Tau = 0.0+_m4p, 0.0+_m4t
+				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			var _eq, _ev, _en float64
+			{
+				d, v := _f0.Mean-_c0Tau/_c0Pi, _f0.Variance+1/_c0Pi
+				if !(v > 0) || v > math.MaxFloat64 {
+					return 0, compile.ErrFallback
+				}
+				_eq, _ev, _en = -0.5*d*d/v, v, 1
+			}
+			_sum.Add(_eq)
+			_sum.Mul(_ev)
+			_sum.Norm(_en)
+		}
+		{ // N(s2; 26, 25.01)
+			_c0Pi, _c0Tau := _v1p-_m1p, _v1t-_m1t
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v1p) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v1p) {
+					return 0, compile.ErrFallback
+				}
+				_c0Pi, _c0Tau = 0.0+_m6p, 0.0+_m6t
+				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			var _eq, _ev, _en float64
+			{
+				d, v := _f1.Mean-_c0Tau/_c0Pi, _f1.Variance+1/_c0Pi
+				if !(v > 0) || v > math.MaxFloat64 {
+					return 0, compile.ErrFallback
+				}
+				_eq, _ev, _en = -0.5*d*d/v, v, 1
+			}
+			_sum.Add(_eq)
+			_sum.Mul(_ev)
+			_sum.Norm(_en)
+		}
+		{ // N(s3; 27, 25.01)
+			_c0Pi, _c0Tau := _v2p-_m2p, _v2t-_m2t
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v2p) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v2p) {
+					return 0, compile.ErrFallback
+				}
+				_c0Pi, _c0Tau = 0.0+_m8p, 0.0+_m8t
+				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			var _eq, _ev, _en float64
+			{
+				d, v := _f2.Mean-_c0Tau/_c0Pi, _f2.Variance+1/_c0Pi
+				if !(v > 0) || v > math.MaxFloat64 {
+					return 0, compile.ErrFallback
+				}
+				_eq, _ev, _en = -0.5*d*d/v, v, 1
+			}
+			_sum.Add(_eq)
+			_sum.Mul(_ev)
+			_sum.Norm(_en)
+		}
+		{ // N(p1; s1, 17.36)
+			_c0Pi, _c0Tau := _v3p-_m3p, _v3t-_m3t
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v3p) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v3p) {
+					return 0, compile.ErrFallback
+				}
+				_c0Pi, _c0Tau = 0.0+_m10p, 0.0+_m10t
+				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			_c1Pi, _c1Tau := _v0p-_m4p, _v0t-_m4t
+			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v0p) {
+				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v0p) {
+					return 0, compile.ErrFallback
+				}
+				_c1Pi, _c1Tau = 0.0+_m0p, 0.0+_m0t
+				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			var _eq, _ev, _en float64
+			{
+				d, v := _c0Tau/_c0Pi-_c1Tau/_c1Pi, 1/_c0Pi+1/_c1Pi+_f3.Variance
+				if !(v > 0) || v > math.MaxFloat64 {
+					return 0, compile.ErrFallback
+				}
+				_eq, _ev, _en = -0.5*d*d/v, v, 1
+			}
+			_sum.Add(_eq)
+			_sum.Mul(_ev)
+			_sum.Norm(_en)
+		}
+		{ // N(p2; s2, 17.36)
+			_c0Pi, _c0Tau := _v4p-_m5p, _v4t-_m5t
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v4p) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v4p) {
+					return 0, compile.ErrFallback
+				}
+				_c0Pi, _c0Tau = 0.0+_m12p, 0.0+_m12t
+				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			_c1Pi, _c1Tau := _v1p-_m6p, _v1t-_m6t
+			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v1p) {
+				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v1p) {
+					return 0, compile.ErrFallback
+				}
+				_c1Pi, _c1Tau = 0.0+_m1p, 0.0+_m1t
+				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			var _eq, _ev, _en float64
+			{
+				d, v := _c0Tau/_c0Pi-_c1Tau/_c1Pi, 1/_c0Pi+1/_c1Pi+_f4.Variance
+				if !(v > 0) || v > math.MaxFloat64 {
+					return 0, compile.ErrFallback
+				}
+				_eq, _ev, _en = -0.5*d*d/v, v, 1
+			}
+			_sum.Add(_eq)
+			_sum.Mul(_ev)
+			_sum.Norm(_en)
+		}
+		{ // N(p3; s3, 17.36)
+			_c0Pi, _c0Tau := _v5p-_m7p, _v5t-_m7t
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v5p) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v5p) {
+					return 0, compile.ErrFallback
+				}
+				_c0Pi, _c0Tau = 0.0+_m14p, 0.0+_m14t
+				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			_c1Pi, _c1Tau := _v2p-_m8p, _v2t-_m8t
+			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v2p) {
+				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v2p) {
+					return 0, compile.ErrFallback
+				}
+				_c1Pi, _c1Tau = 0.0+_m2p, 0.0+_m2t
+				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			var _eq, _ev, _en float64
+			{
+				d, v := _c0Tau/_c0Pi-_c1Tau/_c1Pi, 1/_c0Pi+1/_c1Pi+_f5.Variance
+				if !(v > 0) || v > math.MaxFloat64 {
+					return 0, compile.ErrFallback
+				}
+				_eq, _ev, _en = -0.5*d*d/v, v, 1
+			}
+			_sum.Add(_eq)
+			_sum.Mul(_ev)
+			_sum.Norm(_en)
+		}
+		{ // t1 = p1
+			_c0Pi, _c0Tau := _v6p-_m9p, _v6t-_m9t
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v6p) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v6p) {
+					return 0, compile.ErrFallback
+				}
+				_c0Pi, _c0Tau = 0.0+_m16p, 0.0+_m16t
+				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			_c1Pi, _c1Tau := _v3p-_m10p, _v3t-_m10t
+			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v3p) {
+				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v3p) {
+					return 0, compile.ErrFallback
+				}
+				_c1Pi, _c1Tau = 0.0+_m3p, 0.0+_m3t
+				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			var _eq, _ev, _en float64
+			{
+				if len(_f6.Coefficients) != 1 {
+					return 0, compile.ErrFallback
+				}
+				var mean, variance float64
+				{
+					a := -1.0
+					mean += a * (_c0Tau / _c0Pi)
+					variance += a * a * (1 / _c0Pi)
+				}
+				{
+					a := _f6.Coefficients[0]
+					mean += a * (_c1Tau / _c1Pi)
+					variance += a * a * (1 / _c1Pi)
+				}
+				d, v := mean, variance
+				if !(v > 0) || v > math.MaxFloat64 {
+					return 0, compile.ErrFallback
+				}
+				_eq, _ev, _en = -0.5*d*d/v, v, 1
+			}
+			_sum.Add(_eq)
+			_sum.Mul(_ev)
+			_sum.Norm(_en)
+		}
+		{ // t2 = p2
+			_c0Pi, _c0Tau := _v7p-_m11p, _v7t-_m11t
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v7p) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v7p) {
+					return 0, compile.ErrFallback
+				}
+				_c0Pi, _c0Tau = 0.0+_m17p+_m19p, 0.0+_m17t+_m19t
+				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			_c1Pi, _c1Tau := _v4p-_m12p, _v4t-_m12t
+			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v4p) {
+				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v4p) {
+					return 0, compile.ErrFallback
+				}
+				_c1Pi, _c1Tau = 0.0+_m5p, 0.0+_m5t
+				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			var _eq, _ev, _en float64
+			{
+				if len(_f7.Coefficients) != 1 {
+					return 0, compile.ErrFallback
+				}
+				var mean, variance float64
+				{
+					a := -1.0
+					mean += a * (_c0Tau / _c0Pi)
+					variance += a * a * (1 / _c0Pi)
+				}
+				{
+					a := _f7.Coefficients[0]
+					mean += a * (_c1Tau / _c1Pi)
+					variance += a * a * (1 / _c1Pi)
+				}
+				d, v := mean, variance
+				if !(v > 0) || v > math.MaxFloat64 {
+					return 0, compile.ErrFallback
+				}
+				_eq, _ev, _en = -0.5*d*d/v, v, 1
+			}
+			_sum.Add(_eq)
+			_sum.Mul(_ev)
+			_sum.Norm(_en)
+		}
+		{ // t3 = p3
+			_c0Pi, _c0Tau := _v8p-_m13p, _v8t-_m13t
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v8p) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v8p) {
+					return 0, compile.ErrFallback
+				}
+				_c0Pi, _c0Tau = 0.0+_m20p, 0.0+_m20t
+				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			_c1Pi, _c1Tau := _v5p-_m14p, _v5t-_m14t
+			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v5p) {
+				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v5p) {
+					return 0, compile.ErrFallback
+				}
+				_c1Pi, _c1Tau = 0.0+_m7p, 0.0+_m7t
+				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			var _eq, _ev, _en float64
+			{
+				if len(_f8.Coefficients) != 1 {
+					return 0, compile.ErrFallback
+				}
+				var mean, variance float64
+				{
+					a := -1.0
+					mean += a * (_c0Tau / _c0Pi)
+					variance += a * a * (1 / _c0Pi)
+				}
+				{
+					a := _f8.Coefficients[0]
+					mean += a * (_c1Tau / _c1Pi)
+					variance += a * a * (1 / _c1Pi)
+				}
+				d, v := mean, variance
+				if !(v > 0) || v > math.MaxFloat64 {
+					return 0, compile.ErrFallback
+				}
+				_eq, _ev, _en = -0.5*d*d/v, v, 1
+			}
+			_sum.Add(_eq)
+			_sum.Mul(_ev)
+			_sum.Norm(_en)
+		}
+		{ // d1 = t1 − t2
+			_c0Pi, _c0Tau := _v9p-_m15p, _v9t-_m15t
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v9p) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v9p) {
+					return 0, compile.ErrFallback
+				}
+				_c0Pi, _c0Tau = 0.0+_m21p, 0.0+_m21t
+				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			_c1Pi, _c1Tau := _v6p-_m16p, _v6t-_m16t
+			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v6p) {
+				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v6p) {
+					return 0, compile.ErrFallback
+				}
+				_c1Pi, _c1Tau = 0.0+_m9p, 0.0+_m9t
+				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			_c2Pi, _c2Tau := _v7p-_m17p, _v7t-_m17t
+			if !(_c2Pi > 0 && _c2Pi >= 1e-6*_v7p) {
+				if !(_c2Pi == 0 || _c2Pi < 1e-6*_v7p) {
+					return 0, compile.ErrFallback
+				}
+				_c2Pi, _c2Tau = 0.0+_m11p+_m19p, 0.0+_m11t+_m19t
+				if !(_c2Pi > 0 && _c2Pi < math.MaxFloat64 && _c2Tau-_c2Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			var _eq, _ev, _en float64
+			{
+				if len(_f9.Coefficients) != 2 {
+					return 0, compile.ErrFallback
+				}
+				var mean, variance float64
+				{
+					a := -1.0
+					mean += a * (_c0Tau / _c0Pi)
+					variance += a * a * (1 / _c0Pi)
+				}
+				{
+					a := _f9.Coefficients[0]
+					mean += a * (_c1Tau / _c1Pi)
+					variance += a * a * (1 / _c1Pi)
+				}
+				{
+					a := _f9.Coefficients[1]
+					mean += a * (_c2Tau / _c2Pi)
+					variance += a * a * (1 / _c2Pi)
+				}
+				d, v := mean, variance
+				if !(v > 0) || v > math.MaxFloat64 {
+					return 0, compile.ErrFallback
+				}
+				_eq, _ev, _en = -0.5*d*d/v, v, 1
+			}
+			_sum.Add(_eq)
+			_sum.Mul(_ev)
+			_sum.Norm(_en)
+		}
+		{ // d2 = t2 − t3
+			_c0Pi, _c0Tau := _v10p-_m18p, _v10t-_m18t
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v10p) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v10p) {
+					return 0, compile.ErrFallback
+				}
+				_c0Pi, _c0Tau = 0.0+_m22p, 0.0+_m22t
+				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			_c1Pi, _c1Tau := _v7p-_m19p, _v7t-_m19t
+			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v7p) {
+				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v7p) {
+					return 0, compile.ErrFallback
+				}
+				_c1Pi, _c1Tau = 0.0+_m11p+_m17p, 0.0+_m11t+_m17t
+				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			_c2Pi, _c2Tau := _v8p-_m20p, _v8t-_m20t
+			if !(_c2Pi > 0 && _c2Pi >= 1e-6*_v8p) {
+				if !(_c2Pi == 0 || _c2Pi < 1e-6*_v8p) {
+					return 0, compile.ErrFallback
+				}
+				_c2Pi, _c2Tau = 0.0+_m13p, 0.0+_m13t
+				if !(_c2Pi > 0 && _c2Pi < math.MaxFloat64 && _c2Tau-_c2Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			var _eq, _ev, _en float64
+			{
+				if len(_f10.Coefficients) != 2 {
+					return 0, compile.ErrFallback
+				}
+				var mean, variance float64
+				{
+					a := -1.0
+					mean += a * (_c0Tau / _c0Pi)
+					variance += a * a * (1 / _c0Pi)
+				}
+				{
+					a := _f10.Coefficients[0]
+					mean += a * (_c1Tau / _c1Pi)
+					variance += a * a * (1 / _c1Pi)
+				}
+				{
+					a := _f10.Coefficients[1]
+					mean += a * (_c2Tau / _c2Pi)
+					variance += a * a * (1 / _c2Pi)
+				}
+				d, v := mean, variance
+				if !(v > 0) || v > math.MaxFloat64 {
+					return 0, compile.ErrFallback
+				}
+				_eq, _ev, _en = -0.5*d*d/v, v, 1
+			}
+			_sum.Add(_eq)
+			_sum.Mul(_ev)
+			_sum.Norm(_en)
+		}
+		{ // I(d1 > 0.7405)
+			_c0Pi, _c0Tau := _v9p-_m21p, _v9t-_m21t
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v9p) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v9p) {
+					return 0, compile.ErrFallback
+				}
+				_c0Pi, _c0Tau = 0.0+_m15p, 0.0+_m15t
+				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			var _eq float64
+			{
+				sc := math.Sqrt(_c0Pi)
+				_eq = messages.LogNormCDF(_c0Tau/sc - _f11.Margin*sc)
+			}
+			_sum.Add(_eq)
+		}
+		{ // I(d2 > 0.7405)
+			_c0Pi, _c0Tau := _v10p-_m22p, _v10t-_m22t
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v10p) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v10p) {
+					return 0, compile.ErrFallback
+				}
+				_c0Pi, _c0Tau = 0.0+_m18p, 0.0+_m18t
+				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			var _eq float64
+			{
+				sc := math.Sqrt(_c0Pi)
+				_eq = messages.LogNormCDF(_c0Tau/sc - _f12.Margin*sc)
+			}
+			_sum.Add(_eq)
+		}
+		{ // s1
+			if !(_v0p > 0 && _v0p <= math.MaxFloat64) {
+				return 0, compile.ErrFallback
+			}
+			center := _v0t / _v0p
+			var quad float64
+			{
+				cPi, cTau := _v0p-_m0p, _v0t-_m0t
+				if !(cPi > 0 && cPi >= 1e-6*_v0p) {
+					if !(cPi == 0 || cPi < 1e-6*_v0p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m4p, 0.0+_m4t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v0p)
+			}
+			{
+				cPi, cTau := _v0p-_m4p, _v0t-_m4t
+				if !(cPi > 0 && cPi >= 1e-6*_v0p) {
+					if !(cPi == 0 || cPi < 1e-6*_v0p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m0p, 0.0+_m0t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v0p)
+			}
+			_sum.Mul(_v0p)
+			_sum.Add(quad)
+			_sum.Norm(-1)
+		}
+		{ // s2
+			if !(_v1p > 0 && _v1p <= math.MaxFloat64) {
+				return 0, compile.ErrFallback
+			}
+			center := _v1t / _v1p
+			var quad float64
+			{
+				cPi, cTau := _v1p-_m1p, _v1t-_m1t
+				if !(cPi > 0 && cPi >= 1e-6*_v1p) {
+					if !(cPi == 0 || cPi < 1e-6*_v1p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m6p, 0.0+_m6t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v1p)
+			}
+			{
+				cPi, cTau := _v1p-_m6p, _v1t-_m6t
+				if !(cPi > 0 && cPi >= 1e-6*_v1p) {
+					if !(cPi == 0 || cPi < 1e-6*_v1p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m1p, 0.0+_m1t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v1p)
+			}
+			_sum.Mul(_v1p)
+			_sum.Add(quad)
+			_sum.Norm(-1)
+		}
+		{ // s3
+			if !(_v2p > 0 && _v2p <= math.MaxFloat64) {
+				return 0, compile.ErrFallback
+			}
+			center := _v2t / _v2p
+			var quad float64
+			{
+				cPi, cTau := _v2p-_m2p, _v2t-_m2t
+				if !(cPi > 0 && cPi >= 1e-6*_v2p) {
+					if !(cPi == 0 || cPi < 1e-6*_v2p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m8p, 0.0+_m8t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v2p)
+			}
+			{
+				cPi, cTau := _v2p-_m8p, _v2t-_m8t
+				if !(cPi > 0 && cPi >= 1e-6*_v2p) {
+					if !(cPi == 0 || cPi < 1e-6*_v2p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m2p, 0.0+_m2t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v2p)
+			}
+			_sum.Mul(_v2p)
+			_sum.Add(quad)
+			_sum.Norm(-1)
+		}
+		{ // p1
+			if !(_v3p > 0 && _v3p <= math.MaxFloat64) {
+				return 0, compile.ErrFallback
+			}
+			center := _v3t / _v3p
+			var quad float64
+			{
+				cPi, cTau := _v3p-_m3p, _v3t-_m3t
+				if !(cPi > 0 && cPi >= 1e-6*_v3p) {
+					if !(cPi == 0 || cPi < 1e-6*_v3p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m10p, 0.0+_m10t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v3p)
+			}
+			{
+				cPi, cTau := _v3p-_m10p, _v3t-_m10t
+				if !(cPi > 0 && cPi >= 1e-6*_v3p) {
+					if !(cPi == 0 || cPi < 1e-6*_v3p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m3p, 0.0+_m3t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v3p)
+			}
+			_sum.Mul(_v3p)
+			_sum.Add(quad)
+			_sum.Norm(-1)
+		}
+		{ // p2
+			if !(_v4p > 0 && _v4p <= math.MaxFloat64) {
+				return 0, compile.ErrFallback
+			}
+			center := _v4t / _v4p
+			var quad float64
+			{
+				cPi, cTau := _v4p-_m5p, _v4t-_m5t
+				if !(cPi > 0 && cPi >= 1e-6*_v4p) {
+					if !(cPi == 0 || cPi < 1e-6*_v4p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m12p, 0.0+_m12t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v4p)
+			}
+			{
+				cPi, cTau := _v4p-_m12p, _v4t-_m12t
+				if !(cPi > 0 && cPi >= 1e-6*_v4p) {
+					if !(cPi == 0 || cPi < 1e-6*_v4p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m5p, 0.0+_m5t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v4p)
+			}
+			_sum.Mul(_v4p)
+			_sum.Add(quad)
+			_sum.Norm(-1)
+		}
+		{ // p3
+			if !(_v5p > 0 && _v5p <= math.MaxFloat64) {
+				return 0, compile.ErrFallback
+			}
+			center := _v5t / _v5p
+			var quad float64
+			{
+				cPi, cTau := _v5p-_m7p, _v5t-_m7t
+				if !(cPi > 0 && cPi >= 1e-6*_v5p) {
+					if !(cPi == 0 || cPi < 1e-6*_v5p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m14p, 0.0+_m14t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v5p)
+			}
+			{
+				cPi, cTau := _v5p-_m14p, _v5t-_m14t
+				if !(cPi > 0 && cPi >= 1e-6*_v5p) {
+					if !(cPi == 0 || cPi < 1e-6*_v5p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m7p, 0.0+_m7t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v5p)
+			}
+			_sum.Mul(_v5p)
+			_sum.Add(quad)
+			_sum.Norm(-1)
+		}
+		{ // t1
+			if !(_v6p > 0 && _v6p <= math.MaxFloat64) {
+				return 0, compile.ErrFallback
+			}
+			center := _v6t / _v6p
+			var quad float64
+			{
+				cPi, cTau := _v6p-_m9p, _v6t-_m9t
+				if !(cPi > 0 && cPi >= 1e-6*_v6p) {
+					if !(cPi == 0 || cPi < 1e-6*_v6p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m16p, 0.0+_m16t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v6p)
+			}
+			{
+				cPi, cTau := _v6p-_m16p, _v6t-_m16t
+				if !(cPi > 0 && cPi >= 1e-6*_v6p) {
+					if !(cPi == 0 || cPi < 1e-6*_v6p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m9p, 0.0+_m9t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v6p)
+			}
+			_sum.Mul(_v6p)
+			_sum.Add(quad)
+			_sum.Norm(-1)
+		}
+		{ // t2
+			if !(_v7p > 0 && _v7p <= math.MaxFloat64) {
+				return 0, compile.ErrFallback
+			}
+			center := _v7t / _v7p
+			var quad float64
+			{
+				cPi, cTau := _v7p-_m11p, _v7t-_m11t
+				if !(cPi > 0 && cPi >= 1e-6*_v7p) {
+					if !(cPi == 0 || cPi < 1e-6*_v7p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m17p+_m19p, 0.0+_m17t+_m19t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v7p)
+			}
+			{
+				cPi, cTau := _v7p-_m17p, _v7t-_m17t
+				if !(cPi > 0 && cPi >= 1e-6*_v7p) {
+					if !(cPi == 0 || cPi < 1e-6*_v7p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m11p+_m19p, 0.0+_m11t+_m19t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v7p)
+			}
+			{
+				cPi, cTau := _v7p-_m19p, _v7t-_m19t
+				if !(cPi > 0 && cPi >= 1e-6*_v7p) {
+					if !(cPi == 0 || cPi < 1e-6*_v7p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m11p+_m17p, 0.0+_m11t+_m17t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v7p)
+			}
+			_sum.Mul(_v7p)
+			_sum.Add(quad)
+			_sum.Norm(-1)
+		}
+		{ // t3
+			if !(_v8p > 0 && _v8p <= math.MaxFloat64) {
+				return 0, compile.ErrFallback
+			}
+			center := _v8t / _v8p
+			var quad float64
+			{
+				cPi, cTau := _v8p-_m13p, _v8t-_m13t
+				if !(cPi > 0 && cPi >= 1e-6*_v8p) {
+					if !(cPi == 0 || cPi < 1e-6*_v8p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m20p, 0.0+_m20t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v8p)
+			}
+			{
+				cPi, cTau := _v8p-_m20p, _v8t-_m20t
+				if !(cPi > 0 && cPi >= 1e-6*_v8p) {
+					if !(cPi == 0 || cPi < 1e-6*_v8p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m13p, 0.0+_m13t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v8p)
+			}
+			_sum.Mul(_v8p)
+			_sum.Add(quad)
+			_sum.Norm(-1)
+		}
+		{ // d1
+			if !(_v9p > 0 && _v9p <= math.MaxFloat64) {
+				return 0, compile.ErrFallback
+			}
+			center := _v9t / _v9p
+			var quad float64
+			{
+				cPi, cTau := _v9p-_m15p, _v9t-_m15t
+				if !(cPi > 0 && cPi >= 1e-6*_v9p) {
+					if !(cPi == 0 || cPi < 1e-6*_v9p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m21p, 0.0+_m21t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v9p)
+			}
+			{
+				cPi, cTau := _v9p-_m21p, _v9t-_m21t
+				if !(cPi > 0 && cPi >= 1e-6*_v9p) {
+					if !(cPi == 0 || cPi < 1e-6*_v9p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m15p, 0.0+_m15t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v9p)
+			}
+			_sum.Mul(_v9p)
+			_sum.Add(quad)
+			_sum.Norm(-1)
+		}
+		{ // d2
+			if !(_v10p > 0 && _v10p <= math.MaxFloat64) {
+				return 0, compile.ErrFallback
+			}
+			center := _v10t / _v10p
+			var quad float64
+			{
+				cPi, cTau := _v10p-_m18p, _v10t-_m18t
+				if !(cPi > 0 && cPi >= 1e-6*_v10p) {
+					if !(cPi == 0 || cPi < 1e-6*_v10p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m22p, 0.0+_m22t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v10p)
+			}
+			{
+				cPi, cTau := _v10p-_m22p, _v10t-_m22t
+				if !(cPi > 0 && cPi >= 1e-6*_v10p) {
+					if !(cPi == 0 || cPi < 1e-6*_v10p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m18p, 0.0+_m18t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v10p)
+			}
+			_sum.Mul(_v10p)
+			_sum.Add(quad)
+			_sum.Norm(-1)
+		}
+		return _sum.Value(), nil
+	}), nil
 }
 
 // programFFA4 binds the program compiled from a free-for-all of 4 without draws to g and s.
-func programFFA4(g *graph.Graph, s schedules.Schedule) (compile.Program, error) {
+func programFFA4(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) {
 	loops, err := compile.Bind(g, s, "c017a9722b208b1af5ad0780c134cab3")
 	if err != nil {
 		return nil, err
@@ -14906,7 +28307,7 @@ func programFFA4(g *graph.Graph, s schedules.Schedule) (compile.Program, error) 
 		return nil, compile.FactorMismatch(g, 17, "*factors.GreaterThan")
 	}
 	_l0 := loops[0]
-	return func(ctx context.Context) (schedules.Result, error) {
+	return compile.NewProgram(g, func(ctx context.Context) (schedules.Result, error) {
 		if g.NumObserved() > 0 {
 			return schedules.Result{}, compile.ErrFallback
 		}
@@ -16424,11 +29825,1367 @@ func programFFA4(g *graph.Graph, s schedules.Schedule) (compile.Program, error) 
 		_vs[13] = messages.Gaussian{Pi: _v13p, Tau: _v13t}
 		_vs[14] = messages.Gaussian{Pi: _v14p, Tau: _v14t}
 		return _res, _err
-	}, nil
+	}, func() (float64, error) {
+		if g.NumObserved() > 0 {
+			return 0, compile.ErrFallback
+		}
+		_msgs, _margs := g.State()
+		_ms, _vs := _msgs[:32], _margs[:15]
+		_m0p, _m0t := _ms[0].Pi, _ms[0].Tau
+		_m1p, _m1t := _ms[1].Pi, _ms[1].Tau
+		_m2p, _m2t := _ms[2].Pi, _ms[2].Tau
+		_m3p, _m3t := _ms[3].Pi, _ms[3].Tau
+		_m4p, _m4t := _ms[4].Pi, _ms[4].Tau
+		_m5p, _m5t := _ms[5].Pi, _ms[5].Tau
+		_m6p, _m6t := _ms[6].Pi, _ms[6].Tau
+		_m7p, _m7t := _ms[7].Pi, _ms[7].Tau
+		_m8p, _m8t := _ms[8].Pi, _ms[8].Tau
+		_m9p, _m9t := _ms[9].Pi, _ms[9].Tau
+		_m10p, _m10t := _ms[10].Pi, _ms[10].Tau
+		_m11p, _m11t := _ms[11].Pi, _ms[11].Tau
+		_m12p, _m12t := _ms[12].Pi, _ms[12].Tau
+		_m13p, _m13t := _ms[13].Pi, _ms[13].Tau
+		_m14p, _m14t := _ms[14].Pi, _ms[14].Tau
+		_m15p, _m15t := _ms[15].Pi, _ms[15].Tau
+		_m16p, _m16t := _ms[16].Pi, _ms[16].Tau
+		_m17p, _m17t := _ms[17].Pi, _ms[17].Tau
+		_m18p, _m18t := _ms[18].Pi, _ms[18].Tau
+		_m19p, _m19t := _ms[19].Pi, _ms[19].Tau
+		_m20p, _m20t := _ms[20].Pi, _ms[20].Tau
+		_m21p, _m21t := _ms[21].Pi, _ms[21].Tau
+		_m22p, _m22t := _ms[22].Pi, _ms[22].Tau
+		_m23p, _m23t := _ms[23].Pi, _ms[23].Tau
+		_m24p, _m24t := _ms[24].Pi, _ms[24].Tau
+		_m25p, _m25t := _ms[25].Pi, _ms[25].Tau
+		_m26p, _m26t := _ms[26].Pi, _ms[26].Tau
+		_m27p, _m27t := _ms[27].Pi, _ms[27].Tau
+		_m28p, _m28t := _ms[28].Pi, _ms[28].Tau
+		_m29p, _m29t := _ms[29].Pi, _ms[29].Tau
+		_m30p, _m30t := _ms[30].Pi, _ms[30].Tau
+		_m31p, _m31t := _ms[31].Pi, _ms[31].Tau
+		_v0p, _v0t := _vs[0].Pi, _vs[0].Tau
+		_v1p, _v1t := _vs[1].Pi, _vs[1].Tau
+		_v2p, _v2t := _vs[2].Pi, _vs[2].Tau
+		_v3p, _v3t := _vs[3].Pi, _vs[3].Tau
+		_v4p, _v4t := _vs[4].Pi, _vs[4].Tau
+		_v5p, _v5t := _vs[5].Pi, _vs[5].Tau
+		_v6p, _v6t := _vs[6].Pi, _vs[6].Tau
+		_v7p, _v7t := _vs[7].Pi, _vs[7].Tau
+		_v8p, _v8t := _vs[8].Pi, _vs[8].Tau
+		_v9p, _v9t := _vs[9].Pi, _vs[9].Tau
+		_v10p, _v10t := _vs[10].Pi, _vs[10].Tau
+		_v11p, _v11t := _vs[11].Pi, _vs[11].Tau
+		_v12p, _v12t := _vs[12].Pi, _vs[12].Tau
+		_v13p, _v13t := _vs[13].Pi, _vs[13].Tau
+		_v14p, _v14t := _vs[14].Pi, _vs[14].Tau
+		_bad := 0.0 + (_m0p - _m0p) + (_m0t - _m0t) + (_m1p - _m1p) + (_m1t - _m1t) + (_m2p - _m2p) + (_m2t - _m2t) + (_m3p - _m3p) + (_m3t - _m3t) + (_m4p - _m4p) + (_m4t - _m4t) + (_m5p - _m5p) + (_m5t - _m5t) + (_m6p - _m6p) + (_m6t - _m6t) + (_m7p - _m7p) + (_m7t - _m7t) + (_m8p - _m8p) + (_m8t - _m8t) + (_m9p - _m9p) + (_m9t - _m9t) + (_m10p - _m10p) + (_m10t - _m10t) + (_m11p - _m11p) + (_m11t - _m11t) + (_m12p - _m12p) + (_m12t - _m12t) + (_m13p - _m13p) + (_m13t - _m13t) + (_m14p - _m14p) + (_m14t - _m14t) + (_m15p - _m15p) + (_m15t - _m15t) + (_m16p - _m16p) + (_m16t - _m16t) + (_m17p - _m17p) + (_m17t - _m17t) + (_m18p - _m18p) + (_m18t - _m18t) + (_m19p - _m19p) + (_m19t - _m19t) + (_m20p - _m20p) + (_m20t - _m20t) + (_m21p - _m21p) + (_m21t - _m21t) + (_m22p - _m22p) + (_m22t - _m22t) + (_m23p - _m23p) + (_m23t - _m23t) + (_m24p - _m24p) + (_m24t - _m24t) + (_m25p - _m25p) + (_m25t - _m25t) + (_m26p - _m26p) + (_m26t - _m26t) + (_m27p - _m27p) + (_m27t - _m27t) + (_m28p - _m28p) + (_m28t - _m28t) + (_m29p - _m29p) + (_m29t - _m29t) + (_m30p - _m30p) + (_m30t - _m30t) + (_m31p - _m31p) + (_m31t - _m31t)
+		_bad += (_v0p - _v0p) + (_v0t - _v0t)
+		_bad += (_v1p - _v1p) + (_v1t - _v1t)
+		_bad += (_v2p - _v2p) + (_v2t - _v2t)
+		_bad += (_v3p - _v3p) + (_v3t - _v3t)
+		_bad += (_v4p - _v4p) + (_v4t - _v4t)
+		_bad += (_v5p - _v5p) + (_v5t - _v5t)
+		_bad += (_v6p - _v6p) + (_v6t - _v6t)
+		_bad += (_v7p - _v7p) + (_v7t - _v7t)
+		_bad += (_v8p - _v8p) + (_v8t - _v8t)
+		_bad += (_v9p - _v9p) + (_v9t - _v9t)
+		_bad += (_v10p - _v10p) + (_v10t - _v10t)
+		_bad += (_v11p - _v11p) + (_v11t - _v11t)
+		_bad += (_v12p - _v12p) + (_v12t - _v12t)
+		_bad += (_v13p - _v13p) + (_v13t - _v13t)
+		_bad += (_v14p - _v14p) + (_v14t - _v14t)
+		if _bad != 0 {
+			return 0, compile.ErrFallback
+		}
+		var _sum graph.EvidenceSum
+		{ // N(s1; 25, 25.01)
+			_c0Pi, _c0Tau := _v0p-_m0p, _v0t-_m0t
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v0p) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v0p) {
+					return 0, compile.ErrFallback
+				}
+				_c0Pi, _c0Tau = 0.0+_m5p, 0.0+_m5t
+				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			var _eq, _ev, _en float64
+			{
+				d, v := _f0.Mean-_c0Tau/_c0Pi, _f0.Variance+1/_c0Pi
+				if !(v > 0) || v > math.MaxFloat64 {
+					return 0, compile.ErrFallback
+				}
+				_eq, _ev, _en = -0.5*d*d/v, v, 1
+			}
+			_sum.Add(_eq)
+			_sum.Mul(_ev)
+			_sum.Norm(_en)
+		}
+		{ // N(s2; 26, 25.01)
+			_c0Pi, _c0Tau := _v1p-_m1p, _v1t-_m1t
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v1p) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v1p) {
+					return 0, compile.ErrFallback
+				}
+				_c0Pi, _c0Tau = 0.0+_m7p, 0.0+_m7t
+				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			var _eq, _ev, _en float64
+			{
+				d, v := _f1.Mean-_c0Tau/_c0Pi, _f1.Variance+1/_c0Pi
+				if !(v > 0) || v > math.MaxFloat64 {
+					return 0, compile.ErrFallback
+				}
+				_eq, _ev, _en = -0.5*d*d/v, v, 1
+			}
+			_sum.Add(_eq)
+			_sum.Mul(_ev)
+			_sum.Norm(_en)
+		}
+		{ // N(s3; 27, 25.01)
+			_c0Pi, _c0Tau := _v2p-_m2p, _v2t-_m2t
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v2p) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v2p) {
+					return 0, compile.ErrFallback
+				}
+				_c0Pi, _c0Tau = 0.0+_m9p, 0.0+_m9t
+				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			var _eq, _ev, _en float64
+			{
+				d, v := _f2.Mean-_c0Tau/_c0Pi, _f2.Variance+1/_c0Pi
+				if !(v > 0) || v > math.MaxFloat64 {
+					return 0, compile.ErrFallback
+				}
+				_eq, _ev, _en = -0.5*d*d/v, v, 1
+			}
+			_sum.Add(_eq)
+			_sum.Mul(_ev)
+			_sum.Norm(_en)
+		}
+		{ // N(s4; 28, 25.01)
+			_c0Pi, _c0Tau := _v3p-_m3p, _v3t-_m3t
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v3p) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v3p) {
+					return 0, compile.ErrFallback
+				}
+				_c0Pi, _c0Tau = 0.0+_m11p, 0.0+_m11t
+				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			var _eq, _ev, _en float64
+			{
+				d, v := _f3.Mean-_c0Tau/_c0Pi, _f3.Variance+1/_c0Pi
+				if !(v > 0) || v > math.MaxFloat64 {
+					return 0, compile.ErrFallback
+				}
+				_eq, _ev, _en = -0.5*d*d/v, v, 1
+			}
+			_sum.Add(_eq)
+			_sum.Mul(_ev)
+			_sum.Norm(_en)
+		}
+		{ // N(p1; s1, 17.36)
+			_c0Pi, _c0Tau := _v4p-_m4p, _v4t-_m4t
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v4p) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v4p) {
+					return 0, compile.ErrFallback
+				}
+				_c0Pi, _c0Tau = 0.0+_m13p, 0.0+_m13t
+				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			_c1Pi, _c1Tau := _v0p-_m5p, _v0t-_m5t
+			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v0p) {
+				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v0p) {
+					return 0, compile.ErrFallback
+				}
+				_c1Pi, _c1Tau = 0.0+_m0p, 0.0+_m0t
+				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			var _eq, _ev, _en float64
+			{
+				d, v := _c0Tau/_c0Pi-_c1Tau/_c1Pi, 1/_c0Pi+1/_c1Pi+_f4.Variance
+				if !(v > 0) || v > math.MaxFloat64 {
+					return 0, compile.ErrFallback
+				}
+				_eq, _ev, _en = -0.5*d*d/v, v, 1
+			}
+			_sum.Add(_eq)
+			_sum.Mul(_ev)
+			_sum.Norm(_en)
+		}
+		{ // N(p2; s2, 17.36)
+			_c0Pi, _c0Tau := _v5p-_m6p, _v5t-_m6t
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v5p) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v5p) {
+					return 0, compile.ErrFallback
+				}
+				_c0Pi, _c0Tau = 0.0+_m15p, 0.0+_m15t
+				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			_c1Pi, _c1Tau := _v1p-_m7p, _v1t-_m7t
+			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v1p) {
+				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v1p) {
+					return 0, compile.ErrFallback
+				}
+				_c1Pi, _c1Tau = 0.0+_m1p, 0.0+_m1t
+				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			var _eq, _ev, _en float64
+			{
+				d, v := _c0Tau/_c0Pi-_c1Tau/_c1Pi, 1/_c0Pi+1/_c1Pi+_f5.Variance
+				if !(v > 0) || v > math.MaxFloat64 {
+					return 0, compile.ErrFallback
+				}
+				_eq, _ev, _en = -0.5*d*d/v, v, 1
+			}
+			_sum.Add(_eq)
+			_sum.Mul(_ev)
+			_sum.Norm(_en)
+		}
+		{ // N(p3; s3, 17.36)
+			_c0Pi, _c0Tau := _v6p-_m8p, _v6t-_m8t
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v6p) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v6p) {
+					return 0, compile.ErrFallback
+				}
+				_c0Pi, _c0Tau = 0.0+_m17p, 0.0+_m17t
+				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			_c1Pi, _c1Tau := _v2p-_m9p, _v2t-_m9t
+			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v2p) {
+				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v2p) {
+					return 0, compile.ErrFallback
+				}
+				_c1Pi, _c1Tau = 0.0+_m2p, 0.0+_m2t
+				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			var _eq, _ev, _en float64
+			{
+				d, v := _c0Tau/_c0Pi-_c1Tau/_c1Pi, 1/_c0Pi+1/_c1Pi+_f6.Variance
+				if !(v > 0) || v > math.MaxFloat64 {
+					return 0, compile.ErrFallback
+				}
+				_eq, _ev, _en = -0.5*d*d/v, v, 1
+			}
+			_sum.Add(_eq)
+			_sum.Mul(_ev)
+			_sum.Norm(_en)
+		}
+		{ // N(p4; s4, 17.36)
+			_c0Pi, _c0Tau := _v7p-_m10p, _v7t-_m10t
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v7p) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v7p) {
+					return 0, compile.ErrFallback
+				}
+				_c0Pi, _c0Tau = 0.0+_m19p, 0.0+_m19t
+				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			_c1Pi, _c1Tau := _v3p-_m11p, _v3t-_m11t
+			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v3p) {
+				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v3p) {
+					return 0, compile.ErrFallback
+				}
+				_c1Pi, _c1Tau = 0.0+_m3p, 0.0+_m3t
+				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			var _eq, _ev, _en float64
+			{
+				d, v := _c0Tau/_c0Pi-_c1Tau/_c1Pi, 1/_c0Pi+1/_c1Pi+_f7.Variance
+				if !(v > 0) || v > math.MaxFloat64 {
+					return 0, compile.ErrFallback
+				}
+				_eq, _ev, _en = -0.5*d*d/v, v, 1
+			}
+			_sum.Add(_eq)
+			_sum.Mul(_ev)
+			_sum.Norm(_en)
+		}
+		{ // t1 = p1
+			_c0Pi, _c0Tau := _v8p-_m12p, _v8t-_m12t
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v8p) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v8p) {
+					return 0, compile.ErrFallback
+				}
+				_c0Pi, _c0Tau = 0.0+_m21p, 0.0+_m21t
+				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			_c1Pi, _c1Tau := _v4p-_m13p, _v4t-_m13t
+			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v4p) {
+				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v4p) {
+					return 0, compile.ErrFallback
+				}
+				_c1Pi, _c1Tau = 0.0+_m4p, 0.0+_m4t
+				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			var _eq, _ev, _en float64
+			{
+				if len(_f8.Coefficients) != 1 {
+					return 0, compile.ErrFallback
+				}
+				var mean, variance float64
+				{
+					a := -1.0
+					mean += a * (_c0Tau / _c0Pi)
+					variance += a * a * (1 / _c0Pi)
+				}
+				{
+					a := _f8.Coefficients[0]
+					mean += a * (_c1Tau / _c1Pi)
+					variance += a * a * (1 / _c1Pi)
+				}
+				d, v := mean, variance
+				if !(v > 0) || v > math.MaxFloat64 {
+					return 0, compile.ErrFallback
+				}
+				_eq, _ev, _en = -0.5*d*d/v, v, 1
+			}
+			_sum.Add(_eq)
+			_sum.Mul(_ev)
+			_sum.Norm(_en)
+		}
+		{ // t2 = p2
+			_c0Pi, _c0Tau := _v9p-_m14p, _v9t-_m14t
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v9p) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v9p) {
+					return 0, compile.ErrFallback
+				}
+				_c0Pi, _c0Tau = 0.0+_m22p+_m24p, 0.0+_m22t+_m24t
+				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			_c1Pi, _c1Tau := _v5p-_m15p, _v5t-_m15t
+			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v5p) {
+				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v5p) {
+					return 0, compile.ErrFallback
+				}
+				_c1Pi, _c1Tau = 0.0+_m6p, 0.0+_m6t
+				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			var _eq, _ev, _en float64
+			{
+				if len(_f9.Coefficients) != 1 {
+					return 0, compile.ErrFallback
+				}
+				var mean, variance float64
+				{
+					a := -1.0
+					mean += a * (_c0Tau / _c0Pi)
+					variance += a * a * (1 / _c0Pi)
+				}
+				{
+					a := _f9.Coefficients[0]
+					mean += a * (_c1Tau / _c1Pi)
+					variance += a * a * (1 / _c1Pi)
+				}
+				d, v := mean, variance
+				if !(v > 0) || v > math.MaxFloat64 {
+					return 0, compile.ErrFallback
+				}
+				_eq, _ev, _en = -0.5*d*d/v, v, 1
+			}
+			_sum.Add(_eq)
+			_sum.Mul(_ev)
+			_sum.Norm(_en)
+		}
+		{ // t3 = p3
+			_c0Pi, _c0Tau := _v10p-_m16p, _v10t-_m16t
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v10p) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v10p) {
+					return 0, compile.ErrFallback
+				}
+				_c0Pi, _c0Tau = 0.0+_m25p+_m27p, 0.0+_m25t+_m27t
+				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			_c1Pi, _c1Tau := _v6p-_m17p, _v6t-_m17t
+			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v6p) {
+				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v6p) {
+					return 0, compile.ErrFallback
+				}
+				_c1Pi, _c1Tau = 0.0+_m8p, 0.0+_m8t
+				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			var _eq, _ev, _en float64
+			{
+				if len(_f10.Coefficients) != 1 {
+					return 0, compile.ErrFallback
+				}
+				var mean, variance float64
+				{
+					a := -1.0
+					mean += a * (_c0Tau / _c0Pi)
+					variance += a * a * (1 / _c0Pi)
+				}
+				{
+					a := _f10.Coefficients[0]
+					mean += a * (_c1Tau / _c1Pi)
+					variance += a * a * (1 / _c1Pi)
+				}
+				d, v := mean, variance
+				if !(v > 0) || v > math.MaxFloat64 {
+					return 0, compile.ErrFallback
+				}
+				_eq, _ev, _en = -0.5*d*d/v, v, 1
+			}
+			_sum.Add(_eq)
+			_sum.Mul(_ev)
+			_sum.Norm(_en)
+		}
+		{ // t4 = p4
+			_c0Pi, _c0Tau := _v11p-_m18p, _v11t-_m18t
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v11p) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v11p) {
+					return 0, compile.ErrFallback
+				}
+				_c0Pi, _c0Tau = 0.0+_m28p, 0.0+_m28t
+				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			_c1Pi, _c1Tau := _v7p-_m19p, _v7t-_m19t
+			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v7p) {
+				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v7p) {
+					return 0, compile.ErrFallback
+				}
+				_c1Pi, _c1Tau = 0.0+_m10p, 0.0+_m10t
+				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			var _eq, _ev, _en float64
+			{
+				if len(_f11.Coefficients) != 1 {
+					return 0, compile.ErrFallback
+				}
+				var mean, variance float64
+				{
+					a := -1.0
+					mean += a * (_c0Tau / _c0Pi)
+					variance += a * a * (1 / _c0Pi)
+				}
+				{
+					a := _f11.Coefficients[0]
+					mean += a * (_c1Tau / _c1Pi)
+					variance += a * a * (1 / _c1Pi)
+				}
+				d, v := mean, variance
+				if !(v > 0) || v > math.MaxFloat64 {
+					return 0, compile.ErrFallback
+				}
+				_eq, _ev, _en = -0.5*d*d/v, v, 1
+			}
+			_sum.Add(_eq)
+			_sum.Mul(_ev)
+			_sum.Norm(_en)
+		}
+		{ // d1 = t1 − t2
+			_c0Pi, _c0Tau := _v12p-_m20p, _v12t-_m20t
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v12p) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v12p) {
+					return 0, compile.ErrFallback
+				}
+				_c0Pi, _c0Tau = 0.0+_m29p, 0.0+_m29t
+				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			_c1Pi, _c1Tau := _v8p-_m21p, _v8t-_m21t
+			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v8p) {
+				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v8p) {
+					return 0, compile.ErrFallback
+				}
+				_c1Pi, _c1Tau = 0.0+_m12p, 0.0+_m12t
+				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			_c2Pi, _c2Tau := _v9p-_m22p, _v9t-_m22t
+			if !(_c2Pi > 0 && _c2Pi >= 1e-6*_v9p) {
+				if !(_c2Pi == 0 || _c2Pi < 1e-6*_v9p) {
+					return 0, compile.ErrFallback
+				}
+				_c2Pi, _c2Tau = 0.0+_m14p+_m24p, 0.0+_m14t+_m24t
+				if !(_c2Pi > 0 && _c2Pi < math.MaxFloat64 && _c2Tau-_c2Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			var _eq, _ev, _en float64
+			{
+				if len(_f12.Coefficients) != 2 {
+					return 0, compile.ErrFallback
+				}
+				var mean, variance float64
+				{
+					a := -1.0
+					mean += a * (_c0Tau / _c0Pi)
+					variance += a * a * (1 / _c0Pi)
+				}
+				{
+					a := _f12.Coefficients[0]
+					mean += a * (_c1Tau / _c1Pi)
+					variance += a * a * (1 / _c1Pi)
+				}
+				{
+					a := _f12.Coefficients[1]
+					mean += a * (_c2Tau / _c2Pi)
+					variance += a * a * (1 / _c2Pi)
+				}
+				d, v := mean, variance
+				if !(v > 0) || v > math.MaxFloat64 {
+					return 0, compile.ErrFallback
+				}
+				_eq, _ev, _en = -0.5*d*d/v, v, 1
+			}
+			_sum.Add(_eq)
+			_sum.Mul(_ev)
+			_sum.Norm(_en)
+		}
+		{ // d2 = t2 − t3
+			_c0Pi, _c0Tau := _v13p-_m23p, _v13t-_m23t
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v13p) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v13p) {
+					return 0, compile.ErrFallback
+				}
+				_c0Pi, _c0Tau = 0.0+_m30p, 0.0+_m30t
+				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			_c1Pi, _c1Tau := _v9p-_m24p, _v9t-_m24t
+			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v9p) {
+				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v9p) {
+					return 0, compile.ErrFallback
+				}
+				_c1Pi, _c1Tau = 0.0+_m14p+_m22p, 0.0+_m14t+_m22t
+				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			_c2Pi, _c2Tau := _v10p-_m25p, _v10t-_m25t
+			if !(_c2Pi > 0 && _c2Pi >= 1e-6*_v10p) {
+				if !(_c2Pi == 0 || _c2Pi < 1e-6*_v10p) {
+					return 0, compile.ErrFallback
+				}
+				_c2Pi, _c2Tau = 0.0+_m16p+_m27p, 0.0+_m16t+_m27t
+				if !(_c2Pi > 0 && _c2Pi < math.MaxFloat64 && _c2Tau-_c2Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			var _eq, _ev, _en float64
+			{
+				if len(_f13.Coefficients) != 2 {
+					return 0, compile.ErrFallback
+				}
+				var mean, variance float64
+				{
+					a := -1.0
+					mean += a * (_c0Tau / _c0Pi)
+					variance += a * a * (1 / _c0Pi)
+				}
+				{
+					a := _f13.Coefficients[0]
+					mean += a * (_c1Tau / _c1Pi)
+					variance += a * a * (1 / _c1Pi)
+				}
+				{
+					a := _f13.Coefficients[1]
+					mean += a * (_c2Tau / _c2Pi)
+					variance += a * a * (1 / _c2Pi)
+				}
+				d, v := mean, variance
+				if !(v > 0) || v > math.MaxFloat64 {
+					return 0, compile.ErrFallback
+				}
+				_eq, _ev, _en = -0.5*d*d/v, v, 1
+			}
+			_sum.Add(_eq)
+			_sum.Mul(_ev)
+			_sum.Norm(_en)
+		}
+		{ // d3 = t3 − t4
+			_c0Pi, _c0Tau := _v14p-_m26p, _v14t-_m26t
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v14p) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v14p) {
+					return 0, compile.ErrFallback
+				}
+				_c0Pi, _c0Tau = 0.0+_m31p, 0.0+_m31t
+				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			_c1Pi, _c1Tau := _v10p-_m27p, _v10t-_m27t
+			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v10p) {
+				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v10p) {
+					return 0, compile.ErrFallback
+				}
+				_c1Pi, _c1Tau = 0.0+_m16p+_m25p, 0.0+_m16t+_m25t
+				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			_c2Pi, _c2Tau := _v11p-_m28p, _v11t-_m28t
+			if !(_c2Pi > 0 && _c2Pi >= 1e-6*_v11p) {
+				if !(_c2Pi == 0 || _c2Pi < 1e-6*_v11p) {
+					return 0, compile.ErrFallback
+				}
+				_c2Pi, _c2Tau = 0.0+_m18p, 0.0+_m18t
+				if !(_c2Pi > 0 && _c2Pi < math.MaxFloat64 && _c2Tau-_c2Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			var _eq, _ev, _en float64
+			{
+				if len(_f14.Coefficients) != 2 {
+					return 0, compile.ErrFallback
+				}
+				var mean, variance float64
+				{
+					a := -1.0
+					mean += a * (_c0Tau / _c0Pi)
+					variance += a * a * (1 / _c0Pi)
+				}
+				{
+					a := _f14.Coefficients[0]
+					mean += a * (_c1Tau / _c1Pi)
+					variance += a * a * (1 / _c1Pi)
+				}
+				{
+					a := _f14.Coefficients[1]
+					mean += a * (_c2Tau / _c2Pi)
+					variance += a * a * (1 / _c2Pi)
+				}
+				d, v := mean, variance
+				if !(v > 0) || v > math.MaxFloat64 {
+					return 0, compile.ErrFallback
+				}
+				_eq, _ev, _en = -0.5*d*d/v, v, 1
+			}
+			_sum.Add(_eq)
+			_sum.Mul(_ev)
+			_sum.Norm(_en)
+		}
+		{ // I(d1 > 0.7405)
+			_c0Pi, _c0Tau := _v12p-_m29p, _v12t-_m29t
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v12p) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v12p) {
+					return 0, compile.ErrFallback
+				}
+				_c0Pi, _c0Tau = 0.0+_m20p, 0.0+_m20t
+				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			var _eq float64
+			{
+				sc := math.Sqrt(_c0Pi)
+				_eq = messages.LogNormCDF(_c0Tau/sc - _f15.Margin*sc)
+			}
+			_sum.Add(_eq)
+		}
+		{ // I(d2 > 0.7405)
+			_c0Pi, _c0Tau := _v13p-_m30p, _v13t-_m30t
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v13p) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v13p) {
+					return 0, compile.ErrFallback
+				}
+				_c0Pi, _c0Tau = 0.0+_m23p, 0.0+_m23t
+				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			var _eq float64
+			{
+				sc := math.Sqrt(_c0Pi)
+				_eq = messages.LogNormCDF(_c0Tau/sc - _f16.Margin*sc)
+			}
+			_sum.Add(_eq)
+		}
+		{ // I(d3 > 0.7405)
+			_c0Pi, _c0Tau := _v14p-_m31p, _v14t-_m31t
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v14p) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v14p) {
+					return 0, compile.ErrFallback
+				}
+				_c0Pi, _c0Tau = 0.0+_m26p, 0.0+_m26t
+				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			var _eq float64
+			{
+				sc := math.Sqrt(_c0Pi)
+				_eq = messages.LogNormCDF(_c0Tau/sc - _f17.Margin*sc)
+			}
+			_sum.Add(_eq)
+		}
+		{ // s1
+			if !(_v0p > 0 && _v0p <= math.MaxFloat64) {
+				return 0, compile.ErrFallback
+			}
+			center := _v0t / _v0p
+			var quad float64
+			{
+				cPi, cTau := _v0p-_m0p, _v0t-_m0t
+				if !(cPi > 0 && cPi >= 1e-6*_v0p) {
+					if !(cPi == 0 || cPi < 1e-6*_v0p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m5p, 0.0+_m5t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v0p)
+			}
+			{
+				cPi, cTau := _v0p-_m5p, _v0t-_m5t
+				if !(cPi > 0 && cPi >= 1e-6*_v0p) {
+					if !(cPi == 0 || cPi < 1e-6*_v0p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m0p, 0.0+_m0t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v0p)
+			}
+			_sum.Mul(_v0p)
+			_sum.Add(quad)
+			_sum.Norm(-1)
+		}
+		{ // s2
+			if !(_v1p > 0 && _v1p <= math.MaxFloat64) {
+				return 0, compile.ErrFallback
+			}
+			center := _v1t / _v1p
+			var quad float64
+			{
+				cPi, cTau := _v1p-_m1p, _v1t-_m1t
+				if !(cPi > 0 && cPi >= 1e-6*_v1p) {
+					if !(cPi == 0 || cPi < 1e-6*_v1p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m7p, 0.0+_m7t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v1p)
+			}
+			{
+				cPi, cTau := _v1p-_m7p, _v1t-_m7t
+				if !(cPi > 0 && cPi >= 1e-6*_v1p) {
+					if !(cPi == 0 || cPi < 1e-6*_v1p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m1p, 0.0+_m1t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v1p)
+			}
+			_sum.Mul(_v1p)
+			_sum.Add(quad)
+			_sum.Norm(-1)
+		}
+		{ // s3
+			if !(_v2p > 0 && _v2p <= math.MaxFloat64) {
+				return 0, compile.ErrFallback
+			}
+			center := _v2t / _v2p
+			var quad float64
+			{
+				cPi, cTau := _v2p-_m2p, _v2t-_m2t
+				if !(cPi > 0 && cPi >= 1e-6*_v2p) {
+					if !(cPi == 0 || cPi < 1e-6*_v2p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m9p, 0.0+_m9t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v2p)
+			}
+			{
+				cPi, cTau := _v2p-_m9p, _v2t-_m9t
+				if !(cPi > 0 && cPi >= 1e-6*_v2p) {
+					if !(cPi == 0 || cPi < 1e-6*_v2p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m2p, 0.0+_m2t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v2p)
+			}
+			_sum.Mul(_v2p)
+			_sum.Add(quad)
+			_sum.Norm(-1)
+		}
+		{ // s4
+			if !(_v3p > 0 && _v3p <= math.MaxFloat64) {
+				return 0, compile.ErrFallback
+			}
+			center := _v3t / _v3p
+			var quad float64
+			{
+				cPi, cTau := _v3p-_m3p, _v3t-_m3t
+				if !(cPi > 0 && cPi >= 1e-6*_v3p) {
+					if !(cPi == 0 || cPi < 1e-6*_v3p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m11p, 0.0+_m11t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v3p)
+			}
+			{
+				cPi, cTau := _v3p-_m11p, _v3t-_m11t
+				if !(cPi > 0 && cPi >= 1e-6*_v3p) {
+					if !(cPi == 0 || cPi < 1e-6*_v3p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m3p, 0.0+_m3t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v3p)
+			}
+			_sum.Mul(_v3p)
+			_sum.Add(quad)
+			_sum.Norm(-1)
+		}
+		{ // p1
+			if !(_v4p > 0 && _v4p <= math.MaxFloat64) {
+				return 0, compile.ErrFallback
+			}
+			center := _v4t / _v4p
+			var quad float64
+			{
+				cPi, cTau := _v4p-_m4p, _v4t-_m4t
+				if !(cPi > 0 && cPi >= 1e-6*_v4p) {
+					if !(cPi == 0 || cPi < 1e-6*_v4p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m13p, 0.0+_m13t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v4p)
+			}
+			{
+				cPi, cTau := _v4p-_m13p, _v4t-_m13t
+				if !(cPi > 0 && cPi >= 1e-6*_v4p) {
+					if !(cPi == 0 || cPi < 1e-6*_v4p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m4p, 0.0+_m4t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v4p)
+			}
+			_sum.Mul(_v4p)
+			_sum.Add(quad)
+			_sum.Norm(-1)
+		}
+		{ // p2
+			if !(_v5p > 0 && _v5p <= math.MaxFloat64) {
+				return 0, compile.ErrFallback
+			}
+			center := _v5t / _v5p
+			var quad float64
+			{
+				cPi, cTau := _v5p-_m6p, _v5t-_m6t
+				if !(cPi > 0 && cPi >= 1e-6*_v5p) {
+					if !(cPi == 0 || cPi < 1e-6*_v5p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m15p, 0.0+_m15t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v5p)
+			}
+			{
+				cPi, cTau := _v5p-_m15p, _v5t-_m15t
+				if !(cPi > 0 && cPi >= 1e-6*_v5p) {
+					if !(cPi == 0 || cPi < 1e-6*_v5p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m6p, 0.0+_m6t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v5p)
+			}
+			_sum.Mul(_v5p)
+			_sum.Add(quad)
+			_sum.Norm(-1)
+		}
+		{ // p3
+			if !(_v6p > 0 && _v6p <= math.MaxFloat64) {
+				return 0, compile.ErrFallback
+			}
+			center := _v6t / _v6p
+			var quad float64
+			{
+				cPi, cTau := _v6p-_m8p, _v6t-_m8t
+				if !(cPi > 0 && cPi >= 1e-6*_v6p) {
+					if !(cPi == 0 || cPi < 1e-6*_v6p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m17p, 0.0+_m17t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v6p)
+			}
+			{
+				cPi, cTau := _v6p-_m17p, _v6t-_m17t
+				if !(cPi > 0 && cPi >= 1e-6*_v6p) {
+					if !(cPi == 0 || cPi < 1e-6*_v6p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m8p, 0.0+_m8t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v6p)
+			}
+			_sum.Mul(_v6p)
+			_sum.Add(quad)
+			_sum.Norm(-1)
+		}
+		{ // p4
+			if !(_v7p > 0 && _v7p <= math.MaxFloat64) {
+				return 0, compile.ErrFallback
+			}
+			center := _v7t / _v7p
+			var quad float64
+			{
+				cPi, cTau := _v7p-_m10p, _v7t-_m10t
+				if !(cPi > 0 && cPi >= 1e-6*_v7p) {
+					if !(cPi == 0 || cPi < 1e-6*_v7p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m19p, 0.0+_m19t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v7p)
+			}
+			{
+				cPi, cTau := _v7p-_m19p, _v7t-_m19t
+				if !(cPi > 0 && cPi >= 1e-6*_v7p) {
+					if !(cPi == 0 || cPi < 1e-6*_v7p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m10p, 0.0+_m10t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v7p)
+			}
+			_sum.Mul(_v7p)
+			_sum.Add(quad)
+			_sum.Norm(-1)
+		}
+		{ // t1
+			if !(_v8p > 0 && _v8p <= math.MaxFloat64) {
+				return 0, compile.ErrFallback
+			}
+			center := _v8t / _v8p
+			var quad float64
+			{
+				cPi, cTau := _v8p-_m12p, _v8t-_m12t
+				if !(cPi > 0 && cPi >= 1e-6*_v8p) {
+					if !(cPi == 0 || cPi < 1e-6*_v8p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m21p, 0.0+_m21t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v8p)
+			}
+			{
+				cPi, cTau := _v8p-_m21p, _v8t-_m21t
+				if !(cPi > 0 && cPi >= 1e-6*_v8p) {
+					if !(cPi == 0 || cPi < 1e-6*_v8p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m12p, 0.0+_m12t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v8p)
+			}
+			_sum.Mul(_v8p)
+			_sum.Add(quad)
+			_sum.Norm(-1)
+		}
+		{ // t2
+			if !(_v9p > 0 && _v9p <= math.MaxFloat64) {
+				return 0, compile.ErrFallback
+			}
+			center := _v9t / _v9p
+			var quad float64
+			{
+				cPi, cTau := _v9p-_m14p, _v9t-_m14t
+				if !(cPi > 0 && cPi >= 1e-6*_v9p) {
+					if !(cPi == 0 || cPi < 1e-6*_v9p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m22p+_m24p, 0.0+_m22t+_m24t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v9p)
+			}
+			{
+				cPi, cTau := _v9p-_m22p, _v9t-_m22t
+				if !(cPi > 0 && cPi >= 1e-6*_v9p) {
+					if !(cPi == 0 || cPi < 1e-6*_v9p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m14p+_m24p, 0.0+_m14t+_m24t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v9p)
+			}
+			{
+				cPi, cTau := _v9p-_m24p, _v9t-_m24t
+				if !(cPi > 0 && cPi >= 1e-6*_v9p) {
+					if !(cPi == 0 || cPi < 1e-6*_v9p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m14p+_m22p, 0.0+_m14t+_m22t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v9p)
+			}
+			_sum.Mul(_v9p)
+			_sum.Add(quad)
+			_sum.Norm(-1)
+		}
+		{ // t3
+			if !(_v10p > 0 && _v10p <= math.MaxFloat64) {
+				return 0, compile.ErrFallback
+			}
+			center := _v10t / _v10p
+			var quad float64
+			{
+				cPi, cTau := _v10p-_m16p, _v10t-_m16t
+				if !(cPi > 0 && cPi >= 1e-6*_v10p) {
+					if !(cPi == 0 || cPi < 1e-6*_v10p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m25p+_m27p, 0.0+_m25t+_m27t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v10p)
+			}
+			{
+				cPi, cTau := _v10p-_m25p, _v10t-_m25t
+				if !(cPi > 0 && cPi >= 1e-6*_v10p) {
+					if !(cPi == 0 || cPi < 1e-6*_v10p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m16p+_m27p, 0.0+_m16t+_m27t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v10p)
+			}
+			{
+				cPi, cTau := _v10p-_m27p, _v10t-_m27t
+				if !(cPi > 0 && cPi >= 1e-6*_v10p) {
+					if !(cPi == 0 || cPi < 1e-6*_v10p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m16p+_m25p, 0.0+_m16t+_m25t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v10p)
+			}
+			_sum.Mul(_v10p)
+			_sum.Add(quad)
+			_sum.Norm(-1)
+		}
+		{ // t4
+			if !(_v11p > 0 && _v11p <= math.MaxFloat64) {
+				return 0, compile.ErrFallback
+			}
+			center := _v11t / _v11p
+			var quad float64
+			{
+				cPi, cTau := _v11p-_m18p, _v11t-_m18t
+				if !(cPi > 0 && cPi >= 1e-6*_v11p) {
+					if !(cPi == 0 || cPi < 1e-6*_v11p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m28p, 0.0+_m28t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v11p)
+			}
+			{
+				cPi, cTau := _v11p-_m28p, _v11t-_m28t
+				if !(cPi > 0 && cPi >= 1e-6*_v11p) {
+					if !(cPi == 0 || cPi < 1e-6*_v11p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m18p, 0.0+_m18t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v11p)
+			}
+			_sum.Mul(_v11p)
+			_sum.Add(quad)
+			_sum.Norm(-1)
+		}
+		{ // d1
+			if !(_v12p > 0 && _v12p <= math.MaxFloat64) {
+				return 0, compile.ErrFallback
+			}
+			center := _v12t / _v12p
+			var quad float64
+			{
+				cPi, cTau := _v12p-_m20p, _v12t-_m20t
+				if !(cPi > 0 && cPi >= 1e-6*_v12p) {
+					if !(cPi == 0 || cPi < 1e-6*_v12p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m29p, 0.0+_m29t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v12p)
+			}
+			{
+				cPi, cTau := _v12p-_m29p, _v12t-_m29t
+				if !(cPi > 0 && cPi >= 1e-6*_v12p) {
+					if !(cPi == 0 || cPi < 1e-6*_v12p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m20p, 0.0+_m20t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v12p)
+			}
+			_sum.Mul(_v12p)
+			_sum.Add(quad)
+			_sum.Norm(-1)
+		}
+		{ // d2
+			if !(_v13p > 0 && _v13p <= math.MaxFloat64) {
+				return 0, compile.ErrFallback
+			}
+			center := _v13t / _v13p
+			var quad float64
+			{
+				cPi, cTau := _v13p-_m23p, _v13t-_m23t
+				if !(cPi > 0 && cPi >= 1e-6*_v13p) {
+					if !(cPi == 0 || cPi < 1e-6*_v13p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m30p, 0.0+_m30t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v13p)
+			}
+			{
+				cPi, cTau := _v13p-_m30p, _v13t-_m30t
+				if !(cPi > 0 && cPi >= 1e-6*_v13p) {
+					if !(cPi == 0 || cPi < 1e-6*_v13p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m23p, 0.0+_m23t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v13p)
+			}
+			_sum.Mul(_v13p)
+			_sum.Add(quad)
+			_sum.Norm(-1)
+		}
+		{ // d3
+			if !(_v14p > 0 && _v14p <= math.MaxFloat64) {
+				return 0, compile.ErrFallback
+			}
+			center := _v14t / _v14p
+			var quad float64
+			{
+				cPi, cTau := _v14p-_m26p, _v14t-_m26t
+				if !(cPi > 0 && cPi >= 1e-6*_v14p) {
+					if !(cPi == 0 || cPi < 1e-6*_v14p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m31p, 0.0+_m31t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v14p)
+			}
+			{
+				cPi, cTau := _v14p-_m31p, _v14t-_m31t
+				if !(cPi > 0 && cPi >= 1e-6*_v14p) {
+					if !(cPi == 0 || cPi < 1e-6*_v14p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m26p, 0.0+_m26t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v14p)
+			}
+			_sum.Mul(_v14p)
+			_sum.Add(quad)
+			_sum.Norm(-1)
+		}
+		return _sum.Value(), nil
+	}), nil
 }
 
 // programFFA5 binds the program compiled from a free-for-all of 5 without draws to g and s.
-func programFFA5(g *graph.Graph, s schedules.Schedule) (compile.Program, error) {
+func programFFA5(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) {
 	loops, err := compile.Bind(g, s, "8227366734547c46eac42b85bd85153a")
 	if err != nil {
 		return nil, err
@@ -16526,7 +31283,7 @@ func programFFA5(g *graph.Graph, s schedules.Schedule) (compile.Program, error) 
 		return nil, compile.FactorMismatch(g, 22, "*factors.GreaterThan")
 	}
 	_l0 := loops[0]
-	return func(ctx context.Context) (schedules.Result, error) {
+	return compile.NewProgram(g, func(ctx context.Context) (schedules.Result, error) {
 		if g.NumObserved() > 0 {
 			return schedules.Result{}, compile.ErrFallback
 		}
@@ -18560,11 +33317,1742 @@ func programFFA5(g *graph.Graph, s schedules.Schedule) (compile.Program, error) 
 		_vs[17] = messages.Gaussian{Pi: _v17p, Tau: _v17t}
 		_vs[18] = messages.Gaussian{Pi: _v18p, Tau: _v18t}
 		return _res, _err
-	}, nil
+	}, func() (float64, error) {
+		if g.NumObserved() > 0 {
+			return 0, compile.ErrFallback
+		}
+		_msgs, _margs := g.State()
+		_ms, _vs := _msgs[:41], _margs[:19]
+		_m0p, _m0t := _ms[0].Pi, _ms[0].Tau
+		_m1p, _m1t := _ms[1].Pi, _ms[1].Tau
+		_m2p, _m2t := _ms[2].Pi, _ms[2].Tau
+		_m3p, _m3t := _ms[3].Pi, _ms[3].Tau
+		_m4p, _m4t := _ms[4].Pi, _ms[4].Tau
+		_m5p, _m5t := _ms[5].Pi, _ms[5].Tau
+		_m6p, _m6t := _ms[6].Pi, _ms[6].Tau
+		_m7p, _m7t := _ms[7].Pi, _ms[7].Tau
+		_m8p, _m8t := _ms[8].Pi, _ms[8].Tau
+		_m9p, _m9t := _ms[9].Pi, _ms[9].Tau
+		_m10p, _m10t := _ms[10].Pi, _ms[10].Tau
+		_m11p, _m11t := _ms[11].Pi, _ms[11].Tau
+		_m12p, _m12t := _ms[12].Pi, _ms[12].Tau
+		_m13p, _m13t := _ms[13].Pi, _ms[13].Tau
+		_m14p, _m14t := _ms[14].Pi, _ms[14].Tau
+		_m15p, _m15t := _ms[15].Pi, _ms[15].Tau
+		_m16p, _m16t := _ms[16].Pi, _ms[16].Tau
+		_m17p, _m17t := _ms[17].Pi, _ms[17].Tau
+		_m18p, _m18t := _ms[18].Pi, _ms[18].Tau
+		_m19p, _m19t := _ms[19].Pi, _ms[19].Tau
+		_m20p, _m20t := _ms[20].Pi, _ms[20].Tau
+		_m21p, _m21t := _ms[21].Pi, _ms[21].Tau
+		_m22p, _m22t := _ms[22].Pi, _ms[22].Tau
+		_m23p, _m23t := _ms[23].Pi, _ms[23].Tau
+		_m24p, _m24t := _ms[24].Pi, _ms[24].Tau
+		_m25p, _m25t := _ms[25].Pi, _ms[25].Tau
+		_m26p, _m26t := _ms[26].Pi, _ms[26].Tau
+		_m27p, _m27t := _ms[27].Pi, _ms[27].Tau
+		_m28p, _m28t := _ms[28].Pi, _ms[28].Tau
+		_m29p, _m29t := _ms[29].Pi, _ms[29].Tau
+		_m30p, _m30t := _ms[30].Pi, _ms[30].Tau
+		_m31p, _m31t := _ms[31].Pi, _ms[31].Tau
+		_m32p, _m32t := _ms[32].Pi, _ms[32].Tau
+		_m33p, _m33t := _ms[33].Pi, _ms[33].Tau
+		_m34p, _m34t := _ms[34].Pi, _ms[34].Tau
+		_m35p, _m35t := _ms[35].Pi, _ms[35].Tau
+		_m36p, _m36t := _ms[36].Pi, _ms[36].Tau
+		_m37p, _m37t := _ms[37].Pi, _ms[37].Tau
+		_m38p, _m38t := _ms[38].Pi, _ms[38].Tau
+		_m39p, _m39t := _ms[39].Pi, _ms[39].Tau
+		_m40p, _m40t := _ms[40].Pi, _ms[40].Tau
+		_v0p, _v0t := _vs[0].Pi, _vs[0].Tau
+		_v1p, _v1t := _vs[1].Pi, _vs[1].Tau
+		_v2p, _v2t := _vs[2].Pi, _vs[2].Tau
+		_v3p, _v3t := _vs[3].Pi, _vs[3].Tau
+		_v4p, _v4t := _vs[4].Pi, _vs[4].Tau
+		_v5p, _v5t := _vs[5].Pi, _vs[5].Tau
+		_v6p, _v6t := _vs[6].Pi, _vs[6].Tau
+		_v7p, _v7t := _vs[7].Pi, _vs[7].Tau
+		_v8p, _v8t := _vs[8].Pi, _vs[8].Tau
+		_v9p, _v9t := _vs[9].Pi, _vs[9].Tau
+		_v10p, _v10t := _vs[10].Pi, _vs[10].Tau
+		_v11p, _v11t := _vs[11].Pi, _vs[11].Tau
+		_v12p, _v12t := _vs[12].Pi, _vs[12].Tau
+		_v13p, _v13t := _vs[13].Pi, _vs[13].Tau
+		_v14p, _v14t := _vs[14].Pi, _vs[14].Tau
+		_v15p, _v15t := _vs[15].Pi, _vs[15].Tau
+		_v16p, _v16t := _vs[16].Pi, _vs[16].Tau
+		_v17p, _v17t := _vs[17].Pi, _vs[17].Tau
+		_v18p, _v18t := _vs[18].Pi, _vs[18].Tau
+		_bad := 0.0 + (_m0p - _m0p) + (_m0t - _m0t) + (_m1p - _m1p) + (_m1t - _m1t) + (_m2p - _m2p) + (_m2t - _m2t) + (_m3p - _m3p) + (_m3t - _m3t) + (_m4p - _m4p) + (_m4t - _m4t) + (_m5p - _m5p) + (_m5t - _m5t) + (_m6p - _m6p) + (_m6t - _m6t) + (_m7p - _m7p) + (_m7t - _m7t) + (_m8p - _m8p) + (_m8t - _m8t) + (_m9p - _m9p) + (_m9t - _m9t) + (_m10p - _m10p) + (_m10t - _m10t) + (_m11p - _m11p) + (_m11t - _m11t) + (_m12p - _m12p) + (_m12t - _m12t) + (_m13p - _m13p) + (_m13t - _m13t) + (_m14p - _m14p) + (_m14t - _m14t) + (_m15p - _m15p) + (_m15t - _m15t) + (_m16p - _m16p) + (_m16t - _m16t) + (_m17p - _m17p) + (_m17t - _m17t) + (_m18p - _m18p) + (_m18t - _m18t) + (_m19p - _m19p) + (_m19t - _m19t) + (_m20p - _m20p) + (_m20t - _m20t) + (_m21p - _m21p) + (_m21t - _m21t) + (_m22p - _m22p) + (_m22t - _m22t) + (_m23p - _m23p) + (_m23t - _m23t) + (_m24p - _m24p) + (_m24t - _m24t) + (_m25p - _m25p) + (_m25t - _m25t) + (_m26p - _m26p) + (_m26t - _m26t) + (_m27p - _m27p) + (_m27t - _m27t) + (_m28p - _m28p) + (_m28t - _m28t) + (_m29p - _m29p) + (_m29t - _m29t) + (_m30p - _m30p) + (_m30t - _m30t) + (_m31p - _m31p) + (_m31t - _m31t) + (_m32p - _m32p) + (_m32t - _m32t) + (_m33p - _m33p) + (_m33t - _m33t) + (_m34p - _m34p) + (_m34t - _m34t) + (_m35p - _m35p) + (_m35t - _m35t) + (_m36p - _m36p) + (_m36t - _m36t) + (_m37p - _m37p) + (_m37t - _m37t) + (_m38p - _m38p) + (_m38t - _m38t) + (_m39p - _m39p) + (_m39t - _m39t) + (_m40p - _m40p) + (_m40t - _m40t)
+		_bad += (_v0p - _v0p) + (_v0t - _v0t)
+		_bad += (_v1p - _v1p) + (_v1t - _v1t)
+		_bad += (_v2p - _v2p) + (_v2t - _v2t)
+		_bad += (_v3p - _v3p) + (_v3t - _v3t)
+		_bad += (_v4p - _v4p) + (_v4t - _v4t)
+		_bad += (_v5p - _v5p) + (_v5t - _v5t)
+		_bad += (_v6p - _v6p) + (_v6t - _v6t)
+		_bad += (_v7p - _v7p) + (_v7t - _v7t)
+		_bad += (_v8p - _v8p) + (_v8t - _v8t)
+		_bad += (_v9p - _v9p) + (_v9t - _v9t)
+		_bad += (_v10p - _v10p) + (_v10t - _v10t)
+		_bad += (_v11p - _v11p) + (_v11t - _v11t)
+		_bad += (_v12p - _v12p) + (_v12t - _v12t)
+		_bad += (_v13p - _v13p) + (_v13t - _v13t)
+		_bad += (_v14p - _v14p) + (_v14t - _v14t)
+		_bad += (_v15p - _v15p) + (_v15t - _v15t)
+		_bad += (_v16p - _v16p) + (_v16t - _v16t)
+		_bad += (_v17p - _v17p) + (_v17t - _v17t)
+		_bad += (_v18p - _v18p) + (_v18t - _v18t)
+		if _bad != 0 {
+			return 0, compile.ErrFallback
+		}
+		var _sum graph.EvidenceSum
+		{ // N(s1; 25, 25.01)
+			_c0Pi, _c0Tau := _v0p-_m0p, _v0t-_m0t
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v0p) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v0p) {
+					return 0, compile.ErrFallback
+				}
+				_c0Pi, _c0Tau = 0.0+_m6p, 0.0+_m6t
+				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			var _eq, _ev, _en float64
+			{
+				d, v := _f0.Mean-_c0Tau/_c0Pi, _f0.Variance+1/_c0Pi
+				if !(v > 0) || v > math.MaxFloat64 {
+					return 0, compile.ErrFallback
+				}
+				_eq, _ev, _en = -0.5*d*d/v, v, 1
+			}
+			_sum.Add(_eq)
+			_sum.Mul(_ev)
+			_sum.Norm(_en)
+		}
+		{ // N(s2; 26, 25.01)
+			_c0Pi, _c0Tau := _v1p-_m1p, _v1t-_m1t
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v1p) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v1p) {
+					return 0, compile.ErrFallback
+				}
+				_c0Pi, _c0Tau = 0.0+_m8p, 0.0+_m8t
+				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			var _eq, _ev, _en float64
+			{
+				d, v := _f1.Mean-_c0Tau/_c0Pi, _f1.Variance+1/_c0Pi
+				if !(v > 0) || v > math.MaxFloat64 {
+					return 0, compile.ErrFallback
+				}
+				_eq, _ev, _en = -0.5*d*d/v, v, 1
+			}
+			_sum.Add(_eq)
+			_sum.Mul(_ev)
+			_sum.Norm(_en)
+		}
+		{ // N(s3; 27, 25.01)
+			_c0Pi, _c0Tau := _v2p-_m2p, _v2t-_m2t
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v2p) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v2p) {
+					return 0, compile.ErrFallback
+				}
+				_c0Pi, _c0Tau = 0.0+_m10p, 0.0+_m10t
+				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			var _eq, _ev, _en float64
+			{
+				d, v := _f2.Mean-_c0Tau/_c0Pi, _f2.Variance+1/_c0Pi
+				if !(v > 0) || v > math.MaxFloat64 {
+					return 0, compile.ErrFallback
+				}
+				_eq, _ev, _en = -0.5*d*d/v, v, 1
+			}
+			_sum.Add(_eq)
+			_sum.Mul(_ev)
+			_sum.Norm(_en)
+		}
+		{ // N(s4; 28, 25.01)
+			_c0Pi, _c0Tau := _v3p-_m3p, _v3t-_m3t
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v3p) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v3p) {
+					return 0, compile.ErrFallback
+				}
+				_c0Pi, _c0Tau = 0.0+_m12p, 0.0+_m12t
+				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			var _eq, _ev, _en float64
+			{
+				d, v := _f3.Mean-_c0Tau/_c0Pi, _f3.Variance+1/_c0Pi
+				if !(v > 0) || v > math.MaxFloat64 {
+					return 0, compile.ErrFallback
+				}
+				_eq, _ev, _en = -0.5*d*d/v, v, 1
+			}
+			_sum.Add(_eq)
+			_sum.Mul(_ev)
+			_sum.Norm(_en)
+		}
+		{ // N(s5; 29, 25.01)
+			_c0Pi, _c0Tau := _v4p-_m4p, _v4t-_m4t
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v4p) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v4p) {
+					return 0, compile.ErrFallback
+				}
+				_c0Pi, _c0Tau = 0.0+_m14p, 0.0+_m14t
+				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			var _eq, _ev, _en float64
+			{
+				d, v := _f4.Mean-_c0Tau/_c0Pi, _f4.Variance+1/_c0Pi
+				if !(v > 0) || v > math.MaxFloat64 {
+					return 0, compile.ErrFallback
+				}
+				_eq, _ev, _en = -0.5*d*d/v, v, 1
+			}
+			_sum.Add(_eq)
+			_sum.Mul(_ev)
+			_sum.Norm(_en)
+		}
+		{ // N(p1; s1, 17.36)
+			_c0Pi, _c0Tau := _v5p-_m5p, _v5t-_m5t
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v5p) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v5p) {
+					return 0, compile.ErrFallback
+				}
+				_c0Pi, _c0Tau = 0.0+_m16p, 0.0+_m16t
+				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			_c1Pi, _c1Tau := _v0p-_m6p, _v0t-_m6t
+			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v0p) {
+				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v0p) {
+					return 0, compile.ErrFallback
+				}
+				_c1Pi, _c1Tau = 0.0+_m0p, 0.0+_m0t
+				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			var _eq, _ev, _en float64
+			{
+				d, v := _c0Tau/_c0Pi-_c1Tau/_c1Pi, 1/_c0Pi+1/_c1Pi+_f5.Variance
+				if !(v > 0) || v > math.MaxFloat64 {
+					return 0, compile.ErrFallback
+				}
+				_eq, _ev, _en = -0.5*d*d/v, v, 1
+			}
+			_sum.Add(_eq)
+			_sum.Mul(_ev)
+			_sum.Norm(_en)
+		}
+		{ // N(p2; s2, 17.36)
+			_c0Pi, _c0Tau := _v6p-_m7p, _v6t-_m7t
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v6p) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v6p) {
+					return 0, compile.ErrFallback
+				}
+				_c0Pi, _c0Tau = 0.0+_m18p, 0.0+_m18t
+				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			_c1Pi, _c1Tau := _v1p-_m8p, _v1t-_m8t
+			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v1p) {
+				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v1p) {
+					return 0, compile.ErrFallback
+				}
+				_c1Pi, _c1Tau = 0.0+_m1p, 0.0+_m1t
+				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			var _eq, _ev, _en float64
+			{
+				d, v := _c0Tau/_c0Pi-_c1Tau/_c1Pi, 1/_c0Pi+1/_c1Pi+_f6.Variance
+				if !(v > 0) || v > math.MaxFloat64 {
+					return 0, compile.ErrFallback
+				}
+				_eq, _ev, _en = -0.5*d*d/v, v, 1
+			}
+			_sum.Add(_eq)
+			_sum.Mul(_ev)
+			_sum.Norm(_en)
+		}
+		{ // N(p3; s3, 17.36)
+			_c0Pi, _c0Tau := _v7p-_m9p, _v7t-_m9t
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v7p) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v7p) {
+					return 0, compile.ErrFallback
+				}
+				_c0Pi, _c0Tau = 0.0+_m20p, 0.0+_m20t
+				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			_c1Pi, _c1Tau := _v2p-_m10p, _v2t-_m10t
+			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v2p) {
+				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v2p) {
+					return 0, compile.ErrFallback
+				}
+				_c1Pi, _c1Tau = 0.0+_m2p, 0.0+_m2t
+				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			var _eq, _ev, _en float64
+			{
+				d, v := _c0Tau/_c0Pi-_c1Tau/_c1Pi, 1/_c0Pi+1/_c1Pi+_f7.Variance
+				if !(v > 0) || v > math.MaxFloat64 {
+					return 0, compile.ErrFallback
+				}
+				_eq, _ev, _en = -0.5*d*d/v, v, 1
+			}
+			_sum.Add(_eq)
+			_sum.Mul(_ev)
+			_sum.Norm(_en)
+		}
+		{ // N(p4; s4, 17.36)
+			_c0Pi, _c0Tau := _v8p-_m11p, _v8t-_m11t
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v8p) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v8p) {
+					return 0, compile.ErrFallback
+				}
+				_c0Pi, _c0Tau = 0.0+_m22p, 0.0+_m22t
+				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			_c1Pi, _c1Tau := _v3p-_m12p, _v3t-_m12t
+			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v3p) {
+				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v3p) {
+					return 0, compile.ErrFallback
+				}
+				_c1Pi, _c1Tau = 0.0+_m3p, 0.0+_m3t
+				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			var _eq, _ev, _en float64
+			{
+				d, v := _c0Tau/_c0Pi-_c1Tau/_c1Pi, 1/_c0Pi+1/_c1Pi+_f8.Variance
+				if !(v > 0) || v > math.MaxFloat64 {
+					return 0, compile.ErrFallback
+				}
+				_eq, _ev, _en = -0.5*d*d/v, v, 1
+			}
+			_sum.Add(_eq)
+			_sum.Mul(_ev)
+			_sum.Norm(_en)
+		}
+		{ // N(p5; s5, 17.36)
+			_c0Pi, _c0Tau := _v9p-_m13p, _v9t-_m13t
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v9p) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v9p) {
+					return 0, compile.ErrFallback
+				}
+				_c0Pi, _c0Tau = 0.0+_m24p, 0.0+_m24t
+				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			_c1Pi, _c1Tau := _v4p-_m14p, _v4t-_m14t
+			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v4p) {
+				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v4p) {
+					return 0, compile.ErrFallback
+				}
+				_c1Pi, _c1Tau = 0.0+_m4p, 0.0+_m4t
+				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			var _eq, _ev, _en float64
+			{
+				d, v := _c0Tau/_c0Pi-_c1Tau/_c1Pi, 1/_c0Pi+1/_c1Pi+_f9.Variance
+				if !(v > 0) || v > math.MaxFloat64 {
+					return 0, compile.ErrFallback
+				}
+				_eq, _ev, _en = -0.5*d*d/v, v, 1
+			}
+			_sum.Add(_eq)
+			_sum.Mul(_ev)
+			_sum.Norm(_en)
+		}
+		{ // t1 = p1
+			_c0Pi, _c0Tau := _v10p-_m15p, _v10t-_m15t
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v10p) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v10p) {
+					return 0, compile.ErrFallback
+				}
+				_c0Pi, _c0Tau = 0.0+_m26p, 0.0+_m26t
+				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			_c1Pi, _c1Tau := _v5p-_m16p, _v5t-_m16t
+			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v5p) {
+				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v5p) {
+					return 0, compile.ErrFallback
+				}
+				_c1Pi, _c1Tau = 0.0+_m5p, 0.0+_m5t
+				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			var _eq, _ev, _en float64
+			{
+				if len(_f10.Coefficients) != 1 {
+					return 0, compile.ErrFallback
+				}
+				var mean, variance float64
+				{
+					a := -1.0
+					mean += a * (_c0Tau / _c0Pi)
+					variance += a * a * (1 / _c0Pi)
+				}
+				{
+					a := _f10.Coefficients[0]
+					mean += a * (_c1Tau / _c1Pi)
+					variance += a * a * (1 / _c1Pi)
+				}
+				d, v := mean, variance
+				if !(v > 0) || v > math.MaxFloat64 {
+					return 0, compile.ErrFallback
+				}
+				_eq, _ev, _en = -0.5*d*d/v, v, 1
+			}
+			_sum.Add(_eq)
+			_sum.Mul(_ev)
+			_sum.Norm(_en)
+		}
+		{ // t2 = p2
+			_c0Pi, _c0Tau := _v11p-_m17p, _v11t-_m17t
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v11p) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v11p) {
+					return 0, compile.ErrFallback
+				}
+				_c0Pi, _c0Tau = 0.0+_m27p+_m29p, 0.0+_m27t+_m29t
+				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			_c1Pi, _c1Tau := _v6p-_m18p, _v6t-_m18t
+			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v6p) {
+				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v6p) {
+					return 0, compile.ErrFallback
+				}
+				_c1Pi, _c1Tau = 0.0+_m7p, 0.0+_m7t
+				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			var _eq, _ev, _en float64
+			{
+				if len(_f11.Coefficients) != 1 {
+					return 0, compile.ErrFallback
+				}
+				var mean, variance float64
+				{
+					a := -1.0
+					mean += a * (_c0Tau / _c0Pi)
+					variance += a * a * (1 / _c0Pi)
+				}
+				{
+					a := _f11.Coefficients[0]
+					mean += a * (_c1Tau / _c1Pi)
+					variance += a * a * (1 / _c1Pi)
+				}
+				d, v := mean, variance
+				if !(v > 0) || v > math.MaxFloat64 {
+					return 0, compile.ErrFallback
+				}
+				_eq, _ev, _en = -0.5*d*d/v, v, 1
+			}
+			_sum.Add(_eq)
+			_sum.Mul(_ev)
+			_sum.Norm(_en)
+		}
+		{ // t3 = p3
+			_c0Pi, _c0Tau := _v12p-_m19p, _v12t-_m19t
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v12p) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v12p) {
+					return 0, compile.ErrFallback
+				}
+				_c0Pi, _c0Tau = 0.0+_m30p+_m32p, 0.0+_m30t+_m32t
+				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			_c1Pi, _c1Tau := _v7p-_m20p, _v7t-_m20t
+			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v7p) {
+				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v7p) {
+					return 0, compile.ErrFallback
+				}
+				_c1Pi, _c1Tau = 0.0+_m9p, 0.0+_m9t
+				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			var _eq, _ev, _en float64
+			{
+				if len(_f12.Coefficients) != 1 {
+					return 0, compile.ErrFallback
+				}
+				var mean, variance float64
+				{
+					a := -1.0
+					mean += a * (_c0Tau / _c0Pi)
+					variance += a * a * (1 / _c0Pi)
+				}
+				{
+					a := _f12.Coefficients[0]
+					mean += a * (_c1Tau / _c1Pi)
+					variance += a * a * (1 / _c1Pi)
+				}
+				d, v := mean, variance
+				if !(v > 0) || v > math.MaxFloat64 {
+					return 0, compile.ErrFallback
+				}
+				_eq, _ev, _en = -0.5*d*d/v, v, 1
+			}
+			_sum.Add(_eq)
+			_sum.Mul(_ev)
+			_sum.Norm(_en)
+		}
+		{ // t4 = p4
+			_c0Pi, _c0Tau := _v13p-_m21p, _v13t-_m21t
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v13p) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v13p) {
+					return 0, compile.ErrFallback
+				}
+				_c0Pi, _c0Tau = 0.0+_m33p+_m35p, 0.0+_m33t+_m35t
+				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			_c1Pi, _c1Tau := _v8p-_m22p, _v8t-_m22t
+			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v8p) {
+				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v8p) {
+					return 0, compile.ErrFallback
+				}
+				_c1Pi, _c1Tau = 0.0+_m11p, 0.0+_m11t
+				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			var _eq, _ev, _en float64
+			{
+				if len(_f13.Coefficients) != 1 {
+					return 0, compile.ErrFallback
+				}
+				var mean, variance float64
+				{
+					a := -1.0
+					mean += a * (_c0Tau / _c0Pi)
+					variance += a * a * (1 / _c0Pi)
+				}
+				{
+					a := _f13.Coefficients[0]
+					mean += a * (_c1Tau / _c1Pi)
+					variance += a * a * (1 / _c1Pi)
+				}
+				d, v := mean, variance
+				if !(v > 0) || v > math.MaxFloat64 {
+					return 0, compile.ErrFallback
+				}
+				_eq, _ev, _en = -0.5*d*d/v, v, 1
+			}
+			_sum.Add(_eq)
+			_sum.Mul(_ev)
+			_sum.Norm(_en)
+		}
+		{ // t5 = p5
+			_c0Pi, _c0Tau := _v14p-_m23p, _v14t-_m23t
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v14p) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v14p) {
+					return 0, compile.ErrFallback
+				}
+				_c0Pi, _c0Tau = 0.0+_m36p, 0.0+_m36t
+				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			_c1Pi, _c1Tau := _v9p-_m24p, _v9t-_m24t
+			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v9p) {
+				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v9p) {
+					return 0, compile.ErrFallback
+				}
+				_c1Pi, _c1Tau = 0.0+_m13p, 0.0+_m13t
+				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			var _eq, _ev, _en float64
+			{
+				if len(_f14.Coefficients) != 1 {
+					return 0, compile.ErrFallback
+				}
+				var mean, variance float64
+				{
+					a := -1.0
+					mean += a * (_c0Tau / _c0Pi)
+					variance += a * a * (1 / _c0Pi)
+				}
+				{
+					a := _f14.Coefficients[0]
+					mean += a * (_c1Tau / _c1Pi)
+					variance += a * a * (1 / _c1Pi)
+				}
+				d, v := mean, variance
+				if !(v > 0) || v > math.MaxFloat64 {
+					return 0, compile.ErrFallback
+				}
+				_eq, _ev, _en = -0.5*d*d/v, v, 1
+			}
+			_sum.Add(_eq)
+			_sum.Mul(_ev)
+			_sum.Norm(_en)
+		}
+		{ // d1 = t1 − t2
+			_c0Pi, _c0Tau := _v15p-_m25p, _v15t-_m25t
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v15p) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v15p) {
+					return 0, compile.ErrFallback
+				}
+				_c0Pi, _c0Tau = 0.0+_m37p, 0.0+_m37t
+				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			_c1Pi, _c1Tau := _v10p-_m26p, _v10t-_m26t
+			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v10p) {
+				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v10p) {
+					return 0, compile.ErrFallback
+				}
+				_c1Pi, _c1Tau = 0.0+_m15p, 0.0+_m15t
+				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			_c2Pi, _c2Tau := _v11p-_m27p, _v11t-_m27t
+			if !(_c2Pi > 0 && _c2Pi >= 1e-6*_v11p) {
+				if !(_c2Pi == 0 || _c2Pi < 1e-6*_v11p) {
+					return 0, compile.ErrFallback
+				}
+				_c2Pi, _c2Tau = 0.0+_m17p+_m29p, 0.0+_m17t+_m29t
+				if !(_c2Pi > 0 && _c2Pi < math.MaxFloat64 && _c2Tau-_c2Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			var _eq, _ev, _en float64
+			{
+				if len(_f15.Coefficients) != 2 {
+					return 0, compile.ErrFallback
+				}
+				var mean, variance float64
+				{
+					a := -1.0
+					mean += a * (_c0Tau / _c0Pi)
+					variance += a * a * (1 / _c0Pi)
+				}
+				{
+					a := _f15.Coefficients[0]
+					mean += a * (_c1Tau / _c1Pi)
+					variance += a * a * (1 / _c1Pi)
+				}
+				{
+					a := _f15.Coefficients[1]
+					mean += a * (_c2Tau / _c2Pi)
+					variance += a * a * (1 / _c2Pi)
+				}
+				d, v := mean, variance
+				if !(v > 0) || v > math.MaxFloat64 {
+					return 0, compile.ErrFallback
+				}
+				_eq, _ev, _en = -0.5*d*d/v, v, 1
+			}
+			_sum.Add(_eq)
+			_sum.Mul(_ev)
+			_sum.Norm(_en)
+		}
+		{ // d2 = t2 − t3
+			_c0Pi, _c0Tau := _v16p-_m28p, _v16t-_m28t
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v16p) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v16p) {
+					return 0, compile.ErrFallback
+				}
+				_c0Pi, _c0Tau = 0.0+_m38p, 0.0+_m38t
+				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			_c1Pi, _c1Tau := _v11p-_m29p, _v11t-_m29t
+			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v11p) {
+				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v11p) {
+					return 0, compile.ErrFallback
+				}
+				_c1Pi, _c1Tau = 0.0+_m17p+_m27p, 0.0+_m17t+_m27t
+				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			_c2Pi, _c2Tau := _v12p-_m30p, _v12t-_m30t
+			if !(_c2Pi > 0 && _c2Pi >= 1e-6*_v12p) {
+				if !(_c2Pi == 0 || _c2Pi < 1e-6*_v12p) {
+					return 0, compile.ErrFallback
+				}
+				_c2Pi, _c2Tau = 0.0+_m19p+_m32p, 0.0+_m19t+_m32t
+				if !(_c2Pi > 0 && _c2Pi < math.MaxFloat64 && _c2Tau-_c2Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			var _eq, _ev, _en float64
+			{
+				if len(_f16.Coefficients) != 2 {
+					return 0, compile.ErrFallback
+				}
+				var mean, variance float64
+				{
+					a := -1.0
+					mean += a * (_c0Tau / _c0Pi)
+					variance += a * a * (1 / _c0Pi)
+				}
+				{
+					a := _f16.Coefficients[0]
+					mean += a * (_c1Tau / _c1Pi)
+					variance += a * a * (1 / _c1Pi)
+				}
+				{
+					a := _f16.Coefficients[1]
+					mean += a * (_c2Tau / _c2Pi)
+					variance += a * a * (1 / _c2Pi)
+				}
+				d, v := mean, variance
+				if !(v > 0) || v > math.MaxFloat64 {
+					return 0, compile.ErrFallback
+				}
+				_eq, _ev, _en = -0.5*d*d/v, v, 1
+			}
+			_sum.Add(_eq)
+			_sum.Mul(_ev)
+			_sum.Norm(_en)
+		}
+		{ // d3 = t3 − t4
+			_c0Pi, _c0Tau := _v17p-_m31p, _v17t-_m31t
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v17p) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v17p) {
+					return 0, compile.ErrFallback
+				}
+				_c0Pi, _c0Tau = 0.0+_m39p, 0.0+_m39t
+				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			_c1Pi, _c1Tau := _v12p-_m32p, _v12t-_m32t
+			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v12p) {
+				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v12p) {
+					return 0, compile.ErrFallback
+				}
+				_c1Pi, _c1Tau = 0.0+_m19p+_m30p, 0.0+_m19t+_m30t
+				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			_c2Pi, _c2Tau := _v13p-_m33p, _v13t-_m33t
+			if !(_c2Pi > 0 && _c2Pi >= 1e-6*_v13p) {
+				if !(_c2Pi == 0 || _c2Pi < 1e-6*_v13p) {
+					return 0, compile.ErrFallback
+				}
+				_c2Pi, _c2Tau = 0.0+_m21p+_m35p, 0.0+_m21t+_m35t
+				if !(_c2Pi > 0 && _c2Pi < math.MaxFloat64 && _c2Tau-_c2Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			var _eq, _ev, _en float64
+			{
+				if len(_f17.Coefficients) != 2 {
+					return 0, compile.ErrFallback
+				}
+				var mean, variance float64
+				{
+					a := -1.0
+					mean += a * (_c0Tau / _c0Pi)
+					variance += a * a * (1 / _c0Pi)
+				}
+				{
+					a := _f17.Coefficients[0]
+					mean += a * (_c1Tau / _c1Pi)
+					variance += a * a * (1 / _c1Pi)
+				}
+				{
+					a := _f17.Coefficients[1]
+					mean += a * (_c2Tau / _c2Pi)
+					variance += a * a * (1 / _c2Pi)
+				}
+				d, v := mean, variance
+				if !(v > 0) || v > math.MaxFloat64 {
+					return 0, compile.ErrFallback
+				}
+				_eq, _ev, _en = -0.5*d*d/v, v, 1
+			}
+			_sum.Add(_eq)
+			_sum.Mul(_ev)
+			_sum.Norm(_en)
+		}
+		{ // d4 = t4 − t5
+			_c0Pi, _c0Tau := _v18p-_m34p, _v18t-_m34t
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v18p) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v18p) {
+					return 0, compile.ErrFallback
+				}
+				_c0Pi, _c0Tau = 0.0+_m40p, 0.0+_m40t
+				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			_c1Pi, _c1Tau := _v13p-_m35p, _v13t-_m35t
+			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v13p) {
+				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v13p) {
+					return 0, compile.ErrFallback
+				}
+				_c1Pi, _c1Tau = 0.0+_m21p+_m33p, 0.0+_m21t+_m33t
+				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			_c2Pi, _c2Tau := _v14p-_m36p, _v14t-_m36t
+			if !(_c2Pi > 0 && _c2Pi >= 1e-6*_v14p) {
+				if !(_c2Pi == 0 || _c2Pi < 1e-6*_v14p) {
+					return 0, compile.ErrFallback
+				}
+				_c2Pi, _c2Tau = 0.0+_m23p, 0.0+_m23t
+				if !(_c2Pi > 0 && _c2Pi < math.MaxFloat64 && _c2Tau-_c2Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			var _eq, _ev, _en float64
+			{
+				if len(_f18.Coefficients) != 2 {
+					return 0, compile.ErrFallback
+				}
+				var mean, variance float64
+				{
+					a := -1.0
+					mean += a * (_c0Tau / _c0Pi)
+					variance += a * a * (1 / _c0Pi)
+				}
+				{
+					a := _f18.Coefficients[0]
+					mean += a * (_c1Tau / _c1Pi)
+					variance += a * a * (1 / _c1Pi)
+				}
+				{
+					a := _f18.Coefficients[1]
+					mean += a * (_c2Tau / _c2Pi)
+					variance += a * a * (1 / _c2Pi)
+				}
+				d, v := mean, variance
+				if !(v > 0) || v > math.MaxFloat64 {
+					return 0, compile.ErrFallback
+				}
+				_eq, _ev, _en = -0.5*d*d/v, v, 1
+			}
+			_sum.Add(_eq)
+			_sum.Mul(_ev)
+			_sum.Norm(_en)
+		}
+		{ // I(d1 > 0.7405)
+			_c0Pi, _c0Tau := _v15p-_m37p, _v15t-_m37t
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v15p) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v15p) {
+					return 0, compile.ErrFallback
+				}
+				_c0Pi, _c0Tau = 0.0+_m25p, 0.0+_m25t
+				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			var _eq float64
+			{
+				sc := math.Sqrt(_c0Pi)
+				_eq = messages.LogNormCDF(_c0Tau/sc - _f19.Margin*sc)
+			}
+			_sum.Add(_eq)
+		}
+		{ // I(d2 > 0.7405)
+			_c0Pi, _c0Tau := _v16p-_m38p, _v16t-_m38t
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v16p) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v16p) {
+					return 0, compile.ErrFallback
+				}
+				_c0Pi, _c0Tau = 0.0+_m28p, 0.0+_m28t
+				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			var _eq float64
+			{
+				sc := math.Sqrt(_c0Pi)
+				_eq = messages.LogNormCDF(_c0Tau/sc - _f20.Margin*sc)
+			}
+			_sum.Add(_eq)
+		}
+		{ // I(d3 > 0.7405)
+			_c0Pi, _c0Tau := _v17p-_m39p, _v17t-_m39t
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v17p) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v17p) {
+					return 0, compile.ErrFallback
+				}
+				_c0Pi, _c0Tau = 0.0+_m31p, 0.0+_m31t
+				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			var _eq float64
+			{
+				sc := math.Sqrt(_c0Pi)
+				_eq = messages.LogNormCDF(_c0Tau/sc - _f21.Margin*sc)
+			}
+			_sum.Add(_eq)
+		}
+		{ // I(d4 > 0.7405)
+			_c0Pi, _c0Tau := _v18p-_m40p, _v18t-_m40t
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v18p) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v18p) {
+					return 0, compile.ErrFallback
+				}
+				_c0Pi, _c0Tau = 0.0+_m34p, 0.0+_m34t
+				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			var _eq float64
+			{
+				sc := math.Sqrt(_c0Pi)
+				_eq = messages.LogNormCDF(_c0Tau/sc - _f22.Margin*sc)
+			}
+			_sum.Add(_eq)
+		}
+		{ // s1
+			if !(_v0p > 0 && _v0p <= math.MaxFloat64) {
+				return 0, compile.ErrFallback
+			}
+			center := _v0t / _v0p
+			var quad float64
+			{
+				cPi, cTau := _v0p-_m0p, _v0t-_m0t
+				if !(cPi > 0 && cPi >= 1e-6*_v0p) {
+					if !(cPi == 0 || cPi < 1e-6*_v0p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m6p, 0.0+_m6t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v0p)
+			}
+			{
+				cPi, cTau := _v0p-_m6p, _v0t-_m6t
+				if !(cPi > 0 && cPi >= 1e-6*_v0p) {
+					if !(cPi == 0 || cPi < 1e-6*_v0p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m0p, 0.0+_m0t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v0p)
+			}
+			_sum.Mul(_v0p)
+			_sum.Add(quad)
+			_sum.Norm(-1)
+		}
+		{ // s2
+			if !(_v1p > 0 && _v1p <= math.MaxFloat64) {
+				return 0, compile.ErrFallback
+			}
+			center := _v1t / _v1p
+			var quad float64
+			{
+				cPi, cTau := _v1p-_m1p, _v1t-_m1t
+				if !(cPi > 0 && cPi >= 1e-6*_v1p) {
+					if !(cPi == 0 || cPi < 1e-6*_v1p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m8p, 0.0+_m8t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v1p)
+			}
+			{
+				cPi, cTau := _v1p-_m8p, _v1t-_m8t
+				if !(cPi > 0 && cPi >= 1e-6*_v1p) {
+					if !(cPi == 0 || cPi < 1e-6*_v1p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m1p, 0.0+_m1t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v1p)
+			}
+			_sum.Mul(_v1p)
+			_sum.Add(quad)
+			_sum.Norm(-1)
+		}
+		{ // s3
+			if !(_v2p > 0 && _v2p <= math.MaxFloat64) {
+				return 0, compile.ErrFallback
+			}
+			center := _v2t / _v2p
+			var quad float64
+			{
+				cPi, cTau := _v2p-_m2p, _v2t-_m2t
+				if !(cPi > 0 && cPi >= 1e-6*_v2p) {
+					if !(cPi == 0 || cPi < 1e-6*_v2p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m10p, 0.0+_m10t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v2p)
+			}
+			{
+				cPi, cTau := _v2p-_m10p, _v2t-_m10t
+				if !(cPi > 0 && cPi >= 1e-6*_v2p) {
+					if !(cPi == 0 || cPi < 1e-6*_v2p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m2p, 0.0+_m2t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v2p)
+			}
+			_sum.Mul(_v2p)
+			_sum.Add(quad)
+			_sum.Norm(-1)
+		}
+		{ // s4
+			if !(_v3p > 0 && _v3p <= math.MaxFloat64) {
+				return 0, compile.ErrFallback
+			}
+			center := _v3t / _v3p
+			var quad float64
+			{
+				cPi, cTau := _v3p-_m3p, _v3t-_m3t
+				if !(cPi > 0 && cPi >= 1e-6*_v3p) {
+					if !(cPi == 0 || cPi < 1e-6*_v3p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m12p, 0.0+_m12t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v3p)
+			}
+			{
+				cPi, cTau := _v3p-_m12p, _v3t-_m12t
+				if !(cPi > 0 && cPi >= 1e-6*_v3p) {
+					if !(cPi == 0 || cPi < 1e-6*_v3p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m3p, 0.0+_m3t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v3p)
+			}
+			_sum.Mul(_v3p)
+			_sum.Add(quad)
+			_sum.Norm(-1)
+		}
+		{ // s5
+			if !(_v4p > 0 && _v4p <= math.MaxFloat64) {
+				return 0, compile.ErrFallback
+			}
+			center := _v4t / _v4p
+			var quad float64
+			{
+				cPi, cTau := _v4p-_m4p, _v4t-_m4t
+				if !(cPi > 0 && cPi >= 1e-6*_v4p) {
+					if !(cPi == 0 || cPi < 1e-6*_v4p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m14p, 0.0+_m14t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v4p)
+			}
+			{
+				cPi, cTau := _v4p-_m14p, _v4t-_m14t
+				if !(cPi > 0 && cPi >= 1e-6*_v4p) {
+					if !(cPi == 0 || cPi < 1e-6*_v4p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m4p, 0.0+_m4t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v4p)
+			}
+			_sum.Mul(_v4p)
+			_sum.Add(quad)
+			_sum.Norm(-1)
+		}
+		{ // p1
+			if !(_v5p > 0 && _v5p <= math.MaxFloat64) {
+				return 0, compile.ErrFallback
+			}
+			center := _v5t / _v5p
+			var quad float64
+			{
+				cPi, cTau := _v5p-_m5p, _v5t-_m5t
+				if !(cPi > 0 && cPi >= 1e-6*_v5p) {
+					if !(cPi == 0 || cPi < 1e-6*_v5p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m16p, 0.0+_m16t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v5p)
+			}
+			{
+				cPi, cTau := _v5p-_m16p, _v5t-_m16t
+				if !(cPi > 0 && cPi >= 1e-6*_v5p) {
+					if !(cPi == 0 || cPi < 1e-6*_v5p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m5p, 0.0+_m5t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v5p)
+			}
+			_sum.Mul(_v5p)
+			_sum.Add(quad)
+			_sum.Norm(-1)
+		}
+		{ // p2
+			if !(_v6p > 0 && _v6p <= math.MaxFloat64) {
+				return 0, compile.ErrFallback
+			}
+			center := _v6t / _v6p
+			var quad float64
+			{
+				cPi, cTau := _v6p-_m7p, _v6t-_m7t
+				if !(cPi > 0 && cPi >= 1e-6*_v6p) {
+					if !(cPi == 0 || cPi < 1e-6*_v6p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m18p, 0.0+_m18t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v6p)
+			}
+			{
+				cPi, cTau := _v6p-_m18p, _v6t-_m18t
+				if !(cPi > 0 && cPi >= 1e-6*_v6p) {
+					if !(cPi == 0 || cPi < 1e-6*_v6p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m7p, 0.0+_m7t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v6p)
+			}
+			_sum.Mul(_v6p)
+			_sum.Add(quad)
+			_sum.Norm(-1)
+		}
+		{ // p3
+			if !(_v7p > 0 && _v7p <= math.MaxFloat64) {
+				return 0, compile.ErrFallback
+			}
+			center := _v7t / _v7p
+			var quad float64
+			{
+				cPi, cTau := _v7p-_m9p, _v7t-_m9t
+				if !(cPi > 0 && cPi >= 1e-6*_v7p) {
+					if !(cPi == 0 || cPi < 1e-6*_v7p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m20p, 0.0+_m20t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v7p)
+			}
+			{
+				cPi, cTau := _v7p-_m20p, _v7t-_m20t
+				if !(cPi > 0 && cPi >= 1e-6*_v7p) {
+					if !(cPi == 0 || cPi < 1e-6*_v7p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m9p, 0.0+_m9t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v7p)
+			}
+			_sum.Mul(_v7p)
+			_sum.Add(quad)
+			_sum.Norm(-1)
+		}
+		{ // p4
+			if !(_v8p > 0 && _v8p <= math.MaxFloat64) {
+				return 0, compile.ErrFallback
+			}
+			center := _v8t / _v8p
+			var quad float64
+			{
+				cPi, cTau := _v8p-_m11p, _v8t-_m11t
+				if !(cPi > 0 && cPi >= 1e-6*_v8p) {
+					if !(cPi == 0 || cPi < 1e-6*_v8p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m22p, 0.0+_m22t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v8p)
+			}
+			{
+				cPi, cTau := _v8p-_m22p, _v8t-_m22t
+				if !(cPi > 0 && cPi >= 1e-6*_v8p) {
+					if !(cPi == 0 || cPi < 1e-6*_v8p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m11p, 0.0+_m11t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v8p)
+			}
+			_sum.Mul(_v8p)
+			_sum.Add(quad)
+			_sum.Norm(-1)
+		}
+		{ // p5
+			if !(_v9p > 0 && _v9p <= math.MaxFloat64) {
+				return 0, compile.ErrFallback
+			}
+			center := _v9t / _v9p
+			var quad float64
+			{
+				cPi, cTau := _v9p-_m13p, _v9t-_m13t
+				if !(cPi > 0 && cPi >= 1e-6*_v9p) {
+					if !(cPi == 0 || cPi < 1e-6*_v9p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m24p, 0.0+_m24t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v9p)
+			}
+			{
+				cPi, cTau := _v9p-_m24p, _v9t-_m24t
+				if !(cPi > 0 && cPi >= 1e-6*_v9p) {
+					if !(cPi == 0 || cPi < 1e-6*_v9p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m13p, 0.0+_m13t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v9p)
+			}
+			_sum.Mul(_v9p)
+			_sum.Add(quad)
+			_sum.Norm(-1)
+		}
+		{ // t1
+			if !(_v10p > 0 && _v10p <= math.MaxFloat64) {
+				return 0, compile.ErrFallback
+			}
+			center := _v10t / _v10p
+			var quad float64
+			{
+				cPi, cTau := _v10p-_m15p, _v10t-_m15t
+				if !(cPi > 0 && cPi >= 1e-6*_v10p) {
+					if !(cPi == 0 || cPi < 1e-6*_v10p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m26p, 0.0+_m26t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v10p)
+			}
+			{
+				cPi, cTau := _v10p-_m26p, _v10t-_m26t
+				if !(cPi > 0 && cPi >= 1e-6*_v10p) {
+					if !(cPi == 0 || cPi < 1e-6*_v10p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m15p, 0.0+_m15t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v10p)
+			}
+			_sum.Mul(_v10p)
+			_sum.Add(quad)
+			_sum.Norm(-1)
+		}
+		{ // t2
+			if !(_v11p > 0 && _v11p <= math.MaxFloat64) {
+				return 0, compile.ErrFallback
+			}
+			center := _v11t / _v11p
+			var quad float64
+			{
+				cPi, cTau := _v11p-_m17p, _v11t-_m17t
+				if !(cPi > 0 && cPi >= 1e-6*_v11p) {
+					if !(cPi == 0 || cPi < 1e-6*_v11p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m27p+_m29p, 0.0+_m27t+_m29t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v11p)
+			}
+			{
+				cPi, cTau := _v11p-_m27p, _v11t-_m27t
+				if !(cPi > 0 && cPi >= 1e-6*_v11p) {
+					if !(cPi == 0 || cPi < 1e-6*_v11p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m17p+_m29p, 0.0+_m17t+_m29t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v11p)
+			}
+			{
+				cPi, cTau := _v11p-_m29p, _v11t-_m29t
+				if !(cPi > 0 && cPi >= 1e-6*_v11p) {
+					if !(cPi == 0 || cPi < 1e-6*_v11p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m17p+_m27p, 0.0+_m17t+_m27t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v11p)
+			}
+			_sum.Mul(_v11p)
+			_sum.Add(quad)
+			_sum.Norm(-1)
+		}
+		{ // t3
+			if !(_v12p > 0 && _v12p <= math.MaxFloat64) {
+				return 0, compile.ErrFallback
+			}
+			center := _v12t / _v12p
+			var quad float64
+			{
+				cPi, cTau := _v12p-_m19p, _v12t-_m19t
+				if !(cPi > 0 && cPi >= 1e-6*_v12p) {
+					if !(cPi == 0 || cPi < 1e-6*_v12p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m30p+_m32p, 0.0+_m30t+_m32t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v12p)
+			}
+			{
+				cPi, cTau := _v12p-_m30p, _v12t-_m30t
+				if !(cPi > 0 && cPi >= 1e-6*_v12p) {
+					if !(cPi == 0 || cPi < 1e-6*_v12p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m19p+_m32p, 0.0+_m19t+_m32t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v12p)
+			}
+			{
+				cPi, cTau := _v12p-_m32p, _v12t-_m32t
+				if !(cPi > 0 && cPi >= 1e-6*_v12p) {
+					if !(cPi == 0 || cPi < 1e-6*_v12p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m19p+_m30p, 0.0+_m19t+_m30t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v12p)
+			}
+			_sum.Mul(_v12p)
+			_sum.Add(quad)
+			_sum.Norm(-1)
+		}
+		{ // t4
+			if !(_v13p > 0 && _v13p <= math.MaxFloat64) {
+				return 0, compile.ErrFallback
+			}
+			center := _v13t / _v13p
+			var quad float64
+			{
+				cPi, cTau := _v13p-_m21p, _v13t-_m21t
+				if !(cPi > 0 && cPi >= 1e-6*_v13p) {
+					if !(cPi == 0 || cPi < 1e-6*_v13p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m33p+_m35p, 0.0+_m33t+_m35t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v13p)
+			}
+			{
+				cPi, cTau := _v13p-_m33p, _v13t-_m33t
+				if !(cPi > 0 && cPi >= 1e-6*_v13p) {
+					if !(cPi == 0 || cPi < 1e-6*_v13p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m21p+_m35p, 0.0+_m21t+_m35t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v13p)
+			}
+			{
+				cPi, cTau := _v13p-_m35p, _v13t-_m35t
+				if !(cPi > 0 && cPi >= 1e-6*_v13p) {
+					if !(cPi == 0 || cPi < 1e-6*_v13p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m21p+_m33p, 0.0+_m21t+_m33t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v13p)
+			}
+			_sum.Mul(_v13p)
+			_sum.Add(quad)
+			_sum.Norm(-1)
+		}
+		{ // t5
+			if !(_v14p > 0 && _v14p <= math.MaxFloat64) {
+				return 0, compile.ErrFallback
+			}
+			center := _v14t / _v14p
+			var quad float64
+			{
+				cPi, cTau := _v14p-_m23p, _v14t-_m23t
+				if !(cPi > 0 && cPi >= 1e-6*_v14p) {
+					if !(cPi == 0 || cPi < 1e-6*_v14p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m36p, 0.0+_m36t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v14p)
+			}
+			{
+				cPi, cTau := _v14p-_m36p, _v14t-_m36t
+				if !(cPi > 0 && cPi >= 1e-6*_v14p) {
+					if !(cPi == 0 || cPi < 1e-6*_v14p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m23p, 0.0+_m23t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v14p)
+			}
+			_sum.Mul(_v14p)
+			_sum.Add(quad)
+			_sum.Norm(-1)
+		}
+		{ // d1
+			if !(_v15p > 0 && _v15p <= math.MaxFloat64) {
+				return 0, compile.ErrFallback
+			}
+			center := _v15t / _v15p
+			var quad float64
+			{
+				cPi, cTau := _v15p-_m25p, _v15t-_m25t
+				if !(cPi > 0 && cPi >= 1e-6*_v15p) {
+					if !(cPi == 0 || cPi < 1e-6*_v15p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m37p, 0.0+_m37t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v15p)
+			}
+			{
+				cPi, cTau := _v15p-_m37p, _v15t-_m37t
+				if !(cPi > 0 && cPi >= 1e-6*_v15p) {
+					if !(cPi == 0 || cPi < 1e-6*_v15p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m25p, 0.0+_m25t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v15p)
+			}
+			_sum.Mul(_v15p)
+			_sum.Add(quad)
+			_sum.Norm(-1)
+		}
+		{ // d2
+			if !(_v16p > 0 && _v16p <= math.MaxFloat64) {
+				return 0, compile.ErrFallback
+			}
+			center := _v16t / _v16p
+			var quad float64
+			{
+				cPi, cTau := _v16p-_m28p, _v16t-_m28t
+				if !(cPi > 0 && cPi >= 1e-6*_v16p) {
+					if !(cPi == 0 || cPi < 1e-6*_v16p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m38p, 0.0+_m38t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v16p)
+			}
+			{
+				cPi, cTau := _v16p-_m38p, _v16t-_m38t
+				if !(cPi > 0 && cPi >= 1e-6*_v16p) {
+					if !(cPi == 0 || cPi < 1e-6*_v16p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m28p, 0.0+_m28t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v16p)
+			}
+			_sum.Mul(_v16p)
+			_sum.Add(quad)
+			_sum.Norm(-1)
+		}
+		{ // d3
+			if !(_v17p > 0 && _v17p <= math.MaxFloat64) {
+				return 0, compile.ErrFallback
+			}
+			center := _v17t / _v17p
+			var quad float64
+			{
+				cPi, cTau := _v17p-_m31p, _v17t-_m31t
+				if !(cPi > 0 && cPi >= 1e-6*_v17p) {
+					if !(cPi == 0 || cPi < 1e-6*_v17p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m39p, 0.0+_m39t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v17p)
+			}
+			{
+				cPi, cTau := _v17p-_m39p, _v17t-_m39t
+				if !(cPi > 0 && cPi >= 1e-6*_v17p) {
+					if !(cPi == 0 || cPi < 1e-6*_v17p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m31p, 0.0+_m31t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v17p)
+			}
+			_sum.Mul(_v17p)
+			_sum.Add(quad)
+			_sum.Norm(-1)
+		}
+		{ // d4
+			if !(_v18p > 0 && _v18p <= math.MaxFloat64) {
+				return 0, compile.ErrFallback
+			}
+			center := _v18t / _v18p
+			var quad float64
+			{
+				cPi, cTau := _v18p-_m34p, _v18t-_m34t
+				if !(cPi > 0 && cPi >= 1e-6*_v18p) {
+					if !(cPi == 0 || cPi < 1e-6*_v18p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m40p, 0.0+_m40t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v18p)
+			}
+			{
+				cPi, cTau := _v18p-_m40p, _v18t-_m40t
+				if !(cPi > 0 && cPi >= 1e-6*_v18p) {
+					if !(cPi == 0 || cPi < 1e-6*_v18p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m34p, 0.0+_m34t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v18p)
+			}
+			_sum.Mul(_v18p)
+			_sum.Add(quad)
+			_sum.Norm(-1)
+		}
+		return _sum.Value(), nil
+	}), nil
 }
 
 // programFFA6 binds the program compiled from a free-for-all of 6 without draws to g and s.
-func programFFA6(g *graph.Graph, s schedules.Schedule) (compile.Program, error) {
+func programFFA6(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) {
 	loops, err := compile.Bind(g, s, "90eb85a85bf3467c7a2df607947bb571")
 	if err != nil {
 		return nil, err
@@ -18682,7 +35170,7 @@ func programFFA6(g *graph.Graph, s schedules.Schedule) (compile.Program, error) 
 		return nil, compile.FactorMismatch(g, 27, "*factors.GreaterThan")
 	}
 	_l0 := loops[0]
-	return func(ctx context.Context) (schedules.Result, error) {
+	return compile.NewProgram(g, func(ctx context.Context) (schedules.Result, error) {
 		if g.NumObserved() > 0 {
 			return schedules.Result{}, compile.ErrFallback
 		}
@@ -21232,11 +37720,2117 @@ func programFFA6(g *graph.Graph, s schedules.Schedule) (compile.Program, error) 
 		_vs[21] = messages.Gaussian{Pi: _v21p, Tau: _v21t}
 		_vs[22] = messages.Gaussian{Pi: _v22p, Tau: _v22t}
 		return _res, _err
-	}, nil
+	}, func() (float64, error) {
+		if g.NumObserved() > 0 {
+			return 0, compile.ErrFallback
+		}
+		_msgs, _margs := g.State()
+		_ms, _vs := _msgs[:50], _margs[:23]
+		_m0p, _m0t := _ms[0].Pi, _ms[0].Tau
+		_m1p, _m1t := _ms[1].Pi, _ms[1].Tau
+		_m2p, _m2t := _ms[2].Pi, _ms[2].Tau
+		_m3p, _m3t := _ms[3].Pi, _ms[3].Tau
+		_m4p, _m4t := _ms[4].Pi, _ms[4].Tau
+		_m5p, _m5t := _ms[5].Pi, _ms[5].Tau
+		_m6p, _m6t := _ms[6].Pi, _ms[6].Tau
+		_m7p, _m7t := _ms[7].Pi, _ms[7].Tau
+		_m8p, _m8t := _ms[8].Pi, _ms[8].Tau
+		_m9p, _m9t := _ms[9].Pi, _ms[9].Tau
+		_m10p, _m10t := _ms[10].Pi, _ms[10].Tau
+		_m11p, _m11t := _ms[11].Pi, _ms[11].Tau
+		_m12p, _m12t := _ms[12].Pi, _ms[12].Tau
+		_m13p, _m13t := _ms[13].Pi, _ms[13].Tau
+		_m14p, _m14t := _ms[14].Pi, _ms[14].Tau
+		_m15p, _m15t := _ms[15].Pi, _ms[15].Tau
+		_m16p, _m16t := _ms[16].Pi, _ms[16].Tau
+		_m17p, _m17t := _ms[17].Pi, _ms[17].Tau
+		_m18p, _m18t := _ms[18].Pi, _ms[18].Tau
+		_m19p, _m19t := _ms[19].Pi, _ms[19].Tau
+		_m20p, _m20t := _ms[20].Pi, _ms[20].Tau
+		_m21p, _m21t := _ms[21].Pi, _ms[21].Tau
+		_m22p, _m22t := _ms[22].Pi, _ms[22].Tau
+		_m23p, _m23t := _ms[23].Pi, _ms[23].Tau
+		_m24p, _m24t := _ms[24].Pi, _ms[24].Tau
+		_m25p, _m25t := _ms[25].Pi, _ms[25].Tau
+		_m26p, _m26t := _ms[26].Pi, _ms[26].Tau
+		_m27p, _m27t := _ms[27].Pi, _ms[27].Tau
+		_m28p, _m28t := _ms[28].Pi, _ms[28].Tau
+		_m29p, _m29t := _ms[29].Pi, _ms[29].Tau
+		_m30p, _m30t := _ms[30].Pi, _ms[30].Tau
+		_m31p, _m31t := _ms[31].Pi, _ms[31].Tau
+		_m32p, _m32t := _ms[32].Pi, _ms[32].Tau
+		_m33p, _m33t := _ms[33].Pi, _ms[33].Tau
+		_m34p, _m34t := _ms[34].Pi, _ms[34].Tau
+		_m35p, _m35t := _ms[35].Pi, _ms[35].Tau
+		_m36p, _m36t := _ms[36].Pi, _ms[36].Tau
+		_m37p, _m37t := _ms[37].Pi, _ms[37].Tau
+		_m38p, _m38t := _ms[38].Pi, _ms[38].Tau
+		_m39p, _m39t := _ms[39].Pi, _ms[39].Tau
+		_m40p, _m40t := _ms[40].Pi, _ms[40].Tau
+		_m41p, _m41t := _ms[41].Pi, _ms[41].Tau
+		_m42p, _m42t := _ms[42].Pi, _ms[42].Tau
+		_m43p, _m43t := _ms[43].Pi, _ms[43].Tau
+		_m44p, _m44t := _ms[44].Pi, _ms[44].Tau
+		_m45p, _m45t := _ms[45].Pi, _ms[45].Tau
+		_m46p, _m46t := _ms[46].Pi, _ms[46].Tau
+		_m47p, _m47t := _ms[47].Pi, _ms[47].Tau
+		_m48p, _m48t := _ms[48].Pi, _ms[48].Tau
+		_m49p, _m49t := _ms[49].Pi, _ms[49].Tau
+		_v0p, _v0t := _vs[0].Pi, _vs[0].Tau
+		_v1p, _v1t := _vs[1].Pi, _vs[1].Tau
+		_v2p, _v2t := _vs[2].Pi, _vs[2].Tau
+		_v3p, _v3t := _vs[3].Pi, _vs[3].Tau
+		_v4p, _v4t := _vs[4].Pi, _vs[4].Tau
+		_v5p, _v5t := _vs[5].Pi, _vs[5].Tau
+		_v6p, _v6t := _vs[6].Pi, _vs[6].Tau
+		_v7p, _v7t := _vs[7].Pi, _vs[7].Tau
+		_v8p, _v8t := _vs[8].Pi, _vs[8].Tau
+		_v9p, _v9t := _vs[9].Pi, _vs[9].Tau
+		_v10p, _v10t := _vs[10].Pi, _vs[10].Tau
+		_v11p, _v11t := _vs[11].Pi, _vs[11].Tau
+		_v12p, _v12t := _vs[12].Pi, _vs[12].Tau
+		_v13p, _v13t := _vs[13].Pi, _vs[13].Tau
+		_v14p, _v14t := _vs[14].Pi, _vs[14].Tau
+		_v15p, _v15t := _vs[15].Pi, _vs[15].Tau
+		_v16p, _v16t := _vs[16].Pi, _vs[16].Tau
+		_v17p, _v17t := _vs[17].Pi, _vs[17].Tau
+		_v18p, _v18t := _vs[18].Pi, _vs[18].Tau
+		_v19p, _v19t := _vs[19].Pi, _vs[19].Tau
+		_v20p, _v20t := _vs[20].Pi, _vs[20].Tau
+		_v21p, _v21t := _vs[21].Pi, _vs[21].Tau
+		_v22p, _v22t := _vs[22].Pi, _vs[22].Tau
+		_bad := 0.0 + (_m0p - _m0p) + (_m0t - _m0t) + (_m1p - _m1p) + (_m1t - _m1t) + (_m2p - _m2p) + (_m2t - _m2t) + (_m3p - _m3p) + (_m3t - _m3t) + (_m4p - _m4p) + (_m4t - _m4t) + (_m5p - _m5p) + (_m5t - _m5t) + (_m6p - _m6p) + (_m6t - _m6t) + (_m7p - _m7p) + (_m7t - _m7t) + (_m8p - _m8p) + (_m8t - _m8t) + (_m9p - _m9p) + (_m9t - _m9t) + (_m10p - _m10p) + (_m10t - _m10t) + (_m11p - _m11p) + (_m11t - _m11t) + (_m12p - _m12p) + (_m12t - _m12t) + (_m13p - _m13p) + (_m13t - _m13t) + (_m14p - _m14p) + (_m14t - _m14t) + (_m15p - _m15p) + (_m15t - _m15t) + (_m16p - _m16p) + (_m16t - _m16t) + (_m17p - _m17p) + (_m17t - _m17t) + (_m18p - _m18p) + (_m18t - _m18t) + (_m19p - _m19p) + (_m19t - _m19t) + (_m20p - _m20p) + (_m20t - _m20t) + (_m21p - _m21p) + (_m21t - _m21t) + (_m22p - _m22p) + (_m22t - _m22t) + (_m23p - _m23p) + (_m23t - _m23t) + (_m24p - _m24p) + (_m24t - _m24t) + (_m25p - _m25p) + (_m25t - _m25t) + (_m26p - _m26p) + (_m26t - _m26t) + (_m27p - _m27p) + (_m27t - _m27t) + (_m28p - _m28p) + (_m28t - _m28t) + (_m29p - _m29p) + (_m29t - _m29t) + (_m30p - _m30p) + (_m30t - _m30t) + (_m31p - _m31p) + (_m31t - _m31t) + (_m32p - _m32p) + (_m32t - _m32t) + (_m33p - _m33p) + (_m33t - _m33t) + (_m34p - _m34p) + (_m34t - _m34t) + (_m35p - _m35p) + (_m35t - _m35t) + (_m36p - _m36p) + (_m36t - _m36t) + (_m37p - _m37p) + (_m37t - _m37t) + (_m38p - _m38p) + (_m38t - _m38t) + (_m39p - _m39p) + (_m39t - _m39t) + (_m40p - _m40p) + (_m40t - _m40t) + (_m41p - _m41p) + (_m41t - _m41t) + (_m42p - _m42p) + (_m42t - _m42t) + (_m43p - _m43p) + (_m43t - _m43t) + (_m44p - _m44p) + (_m44t - _m44t) + (_m45p - _m45p) + (_m45t - _m45t) + (_m46p - _m46p) + (_m46t - _m46t) + (_m47p - _m47p) + (_m47t - _m47t) + (_m48p - _m48p) + (_m48t - _m48t) + (_m49p - _m49p) + (_m49t - _m49t)
+		_bad += (_v0p - _v0p) + (_v0t - _v0t)
+		_bad += (_v1p - _v1p) + (_v1t - _v1t)
+		_bad += (_v2p - _v2p) + (_v2t - _v2t)
+		_bad += (_v3p - _v3p) + (_v3t - _v3t)
+		_bad += (_v4p - _v4p) + (_v4t - _v4t)
+		_bad += (_v5p - _v5p) + (_v5t - _v5t)
+		_bad += (_v6p - _v6p) + (_v6t - _v6t)
+		_bad += (_v7p - _v7p) + (_v7t - _v7t)
+		_bad += (_v8p - _v8p) + (_v8t - _v8t)
+		_bad += (_v9p - _v9p) + (_v9t - _v9t)
+		_bad += (_v10p - _v10p) + (_v10t - _v10t)
+		_bad += (_v11p - _v11p) + (_v11t - _v11t)
+		_bad += (_v12p - _v12p) + (_v12t - _v12t)
+		_bad += (_v13p - _v13p) + (_v13t - _v13t)
+		_bad += (_v14p - _v14p) + (_v14t - _v14t)
+		_bad += (_v15p - _v15p) + (_v15t - _v15t)
+		_bad += (_v16p - _v16p) + (_v16t - _v16t)
+		_bad += (_v17p - _v17p) + (_v17t - _v17t)
+		_bad += (_v18p - _v18p) + (_v18t - _v18t)
+		_bad += (_v19p - _v19p) + (_v19t - _v19t)
+		_bad += (_v20p - _v20p) + (_v20t - _v20t)
+		_bad += (_v21p - _v21p) + (_v21t - _v21t)
+		_bad += (_v22p - _v22p) + (_v22t - _v22t)
+		if _bad != 0 {
+			return 0, compile.ErrFallback
+		}
+		var _sum graph.EvidenceSum
+		{ // N(s1; 25, 25.01)
+			_c0Pi, _c0Tau := _v0p-_m0p, _v0t-_m0t
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v0p) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v0p) {
+					return 0, compile.ErrFallback
+				}
+				_c0Pi, _c0Tau = 0.0+_m7p, 0.0+_m7t
+				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			var _eq, _ev, _en float64
+			{
+				d, v := _f0.Mean-_c0Tau/_c0Pi, _f0.Variance+1/_c0Pi
+				if !(v > 0) || v > math.MaxFloat64 {
+					return 0, compile.ErrFallback
+				}
+				_eq, _ev, _en = -0.5*d*d/v, v, 1
+			}
+			_sum.Add(_eq)
+			_sum.Mul(_ev)
+			_sum.Norm(_en)
+		}
+		{ // N(s2; 26, 25.01)
+			_c0Pi, _c0Tau := _v1p-_m1p, _v1t-_m1t
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v1p) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v1p) {
+					return 0, compile.ErrFallback
+				}
+				_c0Pi, _c0Tau = 0.0+_m9p, 0.0+_m9t
+				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			var _eq, _ev, _en float64
+			{
+				d, v := _f1.Mean-_c0Tau/_c0Pi, _f1.Variance+1/_c0Pi
+				if !(v > 0) || v > math.MaxFloat64 {
+					return 0, compile.ErrFallback
+				}
+				_eq, _ev, _en = -0.5*d*d/v, v, 1
+			}
+			_sum.Add(_eq)
+			_sum.Mul(_ev)
+			_sum.Norm(_en)
+		}
+		{ // N(s3; 27, 25.01)
+			_c0Pi, _c0Tau := _v2p-_m2p, _v2t-_m2t
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v2p) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v2p) {
+					return 0, compile.ErrFallback
+				}
+				_c0Pi, _c0Tau = 0.0+_m11p, 0.0+_m11t
+				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			var _eq, _ev, _en float64
+			{
+				d, v := _f2.Mean-_c0Tau/_c0Pi, _f2.Variance+1/_c0Pi
+				if !(v > 0) || v > math.MaxFloat64 {
+					return 0, compile.ErrFallback
+				}
+				_eq, _ev, _en = -0.5*d*d/v, v, 1
+			}
+			_sum.Add(_eq)
+			_sum.Mul(_ev)
+			_sum.Norm(_en)
+		}
+		{ // N(s4; 28, 25.01)
+			_c0Pi, _c0Tau := _v3p-_m3p, _v3t-_m3t
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v3p) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v3p) {
+					return 0, compile.ErrFallback
+				}
+				_c0Pi, _c0Tau = 0.0+_m13p, 0.0+_m13t
+				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			var _eq, _ev, _en float64
+			{
+				d, v := _f3.Mean-_c0Tau/_c0Pi, _f3.Variance+1/_c0Pi
+				if !(v > 0) || v > math.MaxFloat64 {
+					return 0, compile.ErrFallback
+				}
+				_eq, _ev, _en = -0.5*d*d/v, v, 1
+			}
+			_sum.Add(_eq)
+			_sum.Mul(_ev)
+			_sum.Norm(_en)
+		}
+		{ // N(s5; 29, 25.01)
+			_c0Pi, _c0Tau := _v4p-_m4p, _v4t-_m4t
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v4p) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v4p) {
+					return 0, compile.ErrFallback
+				}
+				_c0Pi, _c0Tau = 0.0+_m15p, 0.0+_m15t
+				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			var _eq, _ev, _en float64
+			{
+				d, v := _f4.Mean-_c0Tau/_c0Pi, _f4.Variance+1/_c0Pi
+				if !(v > 0) || v > math.MaxFloat64 {
+					return 0, compile.ErrFallback
+				}
+				_eq, _ev, _en = -0.5*d*d/v, v, 1
+			}
+			_sum.Add(_eq)
+			_sum.Mul(_ev)
+			_sum.Norm(_en)
+		}
+		{ // N(s6; 30, 25.01)
+			_c0Pi, _c0Tau := _v5p-_m5p, _v5t-_m5t
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v5p) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v5p) {
+					return 0, compile.ErrFallback
+				}
+				_c0Pi, _c0Tau = 0.0+_m17p, 0.0+_m17t
+				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			var _eq, _ev, _en float64
+			{
+				d, v := _f5.Mean-_c0Tau/_c0Pi, _f5.Variance+1/_c0Pi
+				if !(v > 0) || v > math.MaxFloat64 {
+					return 0, compile.ErrFallback
+				}
+				_eq, _ev, _en = -0.5*d*d/v, v, 1
+			}
+			_sum.Add(_eq)
+			_sum.Mul(_ev)
+			_sum.Norm(_en)
+		}
+		{ // N(p1; s1, 17.36)
+			_c0Pi, _c0Tau := _v6p-_m6p, _v6t-_m6t
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v6p) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v6p) {
+					return 0, compile.ErrFallback
+				}
+				_c0Pi, _c0Tau = 0.0+_m19p, 0.0+_m19t
+				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			_c1Pi, _c1Tau := _v0p-_m7p, _v0t-_m7t
+			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v0p) {
+				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v0p) {
+					return 0, compile.ErrFallback
+				}
+				_c1Pi, _c1Tau = 0.0+_m0p, 0.0+_m0t
+				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			var _eq, _ev, _en float64
+			{
+				d, v := _c0Tau/_c0Pi-_c1Tau/_c1Pi, 1/_c0Pi+1/_c1Pi+_f6.Variance
+				if !(v > 0) || v > math.MaxFloat64 {
+					return 0, compile.ErrFallback
+				}
+				_eq, _ev, _en = -0.5*d*d/v, v, 1
+			}
+			_sum.Add(_eq)
+			_sum.Mul(_ev)
+			_sum.Norm(_en)
+		}
+		{ // N(p2; s2, 17.36)
+			_c0Pi, _c0Tau := _v7p-_m8p, _v7t-_m8t
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v7p) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v7p) {
+					return 0, compile.ErrFallback
+				}
+				_c0Pi, _c0Tau = 0.0+_m21p, 0.0+_m21t
+				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			_c1Pi, _c1Tau := _v1p-_m9p, _v1t-_m9t
+			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v1p) {
+				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v1p) {
+					return 0, compile.ErrFallback
+				}
+				_c1Pi, _c1Tau = 0.0+_m1p, 0.0+_m1t
+				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			var _eq, _ev, _en float64
+			{
+				d, v := _c0Tau/_c0Pi-_c1Tau/_c1Pi, 1/_c0Pi+1/_c1Pi+_f7.Variance
+				if !(v > 0) || v > math.MaxFloat64 {
+					return 0, compile.ErrFallback
+				}
+				_eq, _ev, _en = -0.5*d*d/v, v, 1
+			}
+			_sum.Add(_eq)
+			_sum.Mul(_ev)
+			_sum.Norm(_en)
+		}
+		{ // N(p3; s3, 17.36)
+			_c0Pi, _c0Tau := _v8p-_m10p, _v8t-_m10t
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v8p) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v8p) {
+					return 0, compile.ErrFallback
+				}
+				_c0Pi, _c0Tau = 0.0+_m23p, 0.0+_m23t
+				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			_c1Pi, _c1Tau := _v2p-_m11p, _v2t-_m11t
+			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v2p) {
+				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v2p) {
+					return 0, compile.ErrFallback
+				}
+				_c1Pi, _c1Tau = 0.0+_m2p, 0.0+_m2t
+				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			var _eq, _ev, _en float64
+			{
+				d, v := _c0Tau/_c0Pi-_c1Tau/_c1Pi, 1/_c0Pi+1/_c1Pi+_f8.Variance
+				if !(v > 0) || v > math.MaxFloat64 {
+					return 0, compile.ErrFallback
+				}
+				_eq, _ev, _en = -0.5*d*d/v, v, 1
+			}
+			_sum.Add(_eq)
+			_sum.Mul(_ev)
+			_sum.Norm(_en)
+		}
+		{ // N(p4; s4, 17.36)
+			_c0Pi, _c0Tau := _v9p-_m12p, _v9t-_m12t
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v9p) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v9p) {
+					return 0, compile.ErrFallback
+				}
+				_c0Pi, _c0Tau = 0.0+_m25p, 0.0+_m25t
+				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			_c1Pi, _c1Tau := _v3p-_m13p, _v3t-_m13t
+			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v3p) {
+				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v3p) {
+					return 0, compile.ErrFallback
+				}
+				_c1Pi, _c1Tau = 0.0+_m3p, 0.0+_m3t
+				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			var _eq, _ev, _en float64
+			{
+				d, v := _c0Tau/_c0Pi-_c1Tau/_c1Pi, 1/_c0Pi+1/_c1Pi+_f9.Variance
+				if !(v > 0) || v > math.MaxFloat64 {
+					return 0, compile.ErrFallback
+				}
+				_eq, _ev, _en = -0.5*d*d/v, v, 1
+			}
+			_sum.Add(_eq)
+			_sum.Mul(_ev)
+			_sum.Norm(_en)
+		}
+		{ // N(p5; s5, 17.36)
+			_c0Pi, _c0Tau := _v10p-_m14p, _v10t-_m14t
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v10p) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v10p) {
+					return 0, compile.ErrFallback
+				}
+				_c0Pi, _c0Tau = 0.0+_m27p, 0.0+_m27t
+				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			_c1Pi, _c1Tau := _v4p-_m15p, _v4t-_m15t
+			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v4p) {
+				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v4p) {
+					return 0, compile.ErrFallback
+				}
+				_c1Pi, _c1Tau = 0.0+_m4p, 0.0+_m4t
+				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			var _eq, _ev, _en float64
+			{
+				d, v := _c0Tau/_c0Pi-_c1Tau/_c1Pi, 1/_c0Pi+1/_c1Pi+_f10.Variance
+				if !(v > 0) || v > math.MaxFloat64 {
+					return 0, compile.ErrFallback
+				}
+				_eq, _ev, _en = -0.5*d*d/v, v, 1
+			}
+			_sum.Add(_eq)
+			_sum.Mul(_ev)
+			_sum.Norm(_en)
+		}
+		{ // N(p6; s6, 17.36)
+			_c0Pi, _c0Tau := _v11p-_m16p, _v11t-_m16t
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v11p) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v11p) {
+					return 0, compile.ErrFallback
+				}
+				_c0Pi, _c0Tau = 0.0+_m29p, 0.0+_m29t
+				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			_c1Pi, _c1Tau := _v5p-_m17p, _v5t-_m17t
+			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v5p) {
+				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v5p) {
+					return 0, compile.ErrFallback
+				}
+				_c1Pi, _c1Tau = 0.0+_m5p, 0.0+_m5t
+				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			var _eq, _ev, _en float64
+			{
+				d, v := _c0Tau/_c0Pi-_c1Tau/_c1Pi, 1/_c0Pi+1/_c1Pi+_f11.Variance
+				if !(v > 0) || v > math.MaxFloat64 {
+					return 0, compile.ErrFallback
+				}
+				_eq, _ev, _en = -0.5*d*d/v, v, 1
+			}
+			_sum.Add(_eq)
+			_sum.Mul(_ev)
+			_sum.Norm(_en)
+		}
+		{ // t1 = p1
+			_c0Pi, _c0Tau := _v12p-_m18p, _v12t-_m18t
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v12p) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v12p) {
+					return 0, compile.ErrFallback
+				}
+				_c0Pi, _c0Tau = 0.0+_m31p, 0.0+_m31t
+				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			_c1Pi, _c1Tau := _v6p-_m19p, _v6t-_m19t
+			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v6p) {
+				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v6p) {
+					return 0, compile.ErrFallback
+				}
+				_c1Pi, _c1Tau = 0.0+_m6p, 0.0+_m6t
+				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			var _eq, _ev, _en float64
+			{
+				if len(_f12.Coefficients) != 1 {
+					return 0, compile.ErrFallback
+				}
+				var mean, variance float64
+				{
+					a := -1.0
+					mean += a * (_c0Tau / _c0Pi)
+					variance += a * a * (1 / _c0Pi)
+				}
+				{
+					a := _f12.Coefficients[0]
+					mean += a * (_c1Tau / _c1Pi)
+					variance += a * a * (1 / _c1Pi)
+				}
+				d, v := mean, variance
+				if !(v > 0) || v > math.MaxFloat64 {
+					return 0, compile.ErrFallback
+				}
+				_eq, _ev, _en = -0.5*d*d/v, v, 1
+			}
+			_sum.Add(_eq)
+			_sum.Mul(_ev)
+			_sum.Norm(_en)
+		}
+		{ // t2 = p2
+			_c0Pi, _c0Tau := _v13p-_m20p, _v13t-_m20t
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v13p) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v13p) {
+					return 0, compile.ErrFallback
+				}
+				_c0Pi, _c0Tau = 0.0+_m32p+_m34p, 0.0+_m32t+_m34t
+				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			_c1Pi, _c1Tau := _v7p-_m21p, _v7t-_m21t
+			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v7p) {
+				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v7p) {
+					return 0, compile.ErrFallback
+				}
+				_c1Pi, _c1Tau = 0.0+_m8p, 0.0+_m8t
+				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			var _eq, _ev, _en float64
+			{
+				if len(_f13.Coefficients) != 1 {
+					return 0, compile.ErrFallback
+				}
+				var mean, variance float64
+				{
+					a := -1.0
+					mean += a * (_c0Tau / _c0Pi)
+					variance += a * a * (1 / _c0Pi)
+				}
+				{
+					a := _f13.Coefficients[0]
+					mean += a * (_c1Tau / _c1Pi)
+					variance += a * a * (1 / _c1Pi)
+				}
+				d, v := mean, variance
+				if !(v > 0) || v > math.MaxFloat64 {
+					return 0, compile.ErrFallback
+				}
+				_eq, _ev, _en = -0.5*d*d/v, v, 1
+			}
+			_sum.Add(_eq)
+			_sum.Mul(_ev)
+			_sum.Norm(_en)
+		}
+		{ // t3 = p3
+			_c0Pi, _c0Tau := _v14p-_m22p, _v14t-_m22t
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v14p) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v14p) {
+					return 0, compile.ErrFallback
+				}
+				_c0Pi, _c0Tau = 0.0+_m35p+_m37p, 0.0+_m35t+_m37t
+				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			_c1Pi, _c1Tau := _v8p-_m23p, _v8t-_m23t
+			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v8p) {
+				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v8p) {
+					return 0, compile.ErrFallback
+				}
+				_c1Pi, _c1Tau = 0.0+_m10p, 0.0+_m10t
+				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			var _eq, _ev, _en float64
+			{
+				if len(_f14.Coefficients) != 1 {
+					return 0, compile.ErrFallback
+				}
+				var mean, variance float64
+				{
+					a := -1.0
+					mean += a * (_c0Tau / _c0Pi)
+					variance += a * a * (1 / _c0Pi)
+				}
+				{
+					a := _f14.Coefficients[0]
+					mean += a * (_c1Tau / _c1Pi)
+					variance += a * a * (1 / _c1Pi)
+				}
+				d, v := mean, variance
+				if !(v > 0) || v > math.MaxFloat64 {
+					return 0, compile.ErrFallback
+				}
+				_eq, _ev, _en = -0.5*d*d/v, v, 1
+			}
+			_sum.Add(_eq)
+			_sum.Mul(_ev)
+			_sum.Norm(_en)
+		}
+		{ // t4 = p4
+			_c0Pi, _c0Tau := _v15p-_m24p, _v15t-_m24t
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v15p) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v15p) {
+					return 0, compile.ErrFallback
+				}
+				_c0Pi, _c0Tau = 0.0+_m38p+_m40p, 0.0+_m38t+_m40t
+				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			_c1Pi, _c1Tau := _v9p-_m25p, _v9t-_m25t
+			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v9p) {
+				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v9p) {
+					return 0, compile.ErrFallback
+				}
+				_c1Pi, _c1Tau = 0.0+_m12p, 0.0+_m12t
+				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			var _eq, _ev, _en float64
+			{
+				if len(_f15.Coefficients) != 1 {
+					return 0, compile.ErrFallback
+				}
+				var mean, variance float64
+				{
+					a := -1.0
+					mean += a * (_c0Tau / _c0Pi)
+					variance += a * a * (1 / _c0Pi)
+				}
+				{
+					a := _f15.Coefficients[0]
+					mean += a * (_c1Tau / _c1Pi)
+					variance += a * a * (1 / _c1Pi)
+				}
+				d, v := mean, variance
+				if !(v > 0) || v > math.MaxFloat64 {
+					return 0, compile.ErrFallback
+				}
+				_eq, _ev, _en = -0.5*d*d/v, v, 1
+			}
+			_sum.Add(_eq)
+			_sum.Mul(_ev)
+			_sum.Norm(_en)
+		}
+		{ // t5 = p5
+			_c0Pi, _c0Tau := _v16p-_m26p, _v16t-_m26t
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v16p) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v16p) {
+					return 0, compile.ErrFallback
+				}
+				_c0Pi, _c0Tau = 0.0+_m41p+_m43p, 0.0+_m41t+_m43t
+				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			_c1Pi, _c1Tau := _v10p-_m27p, _v10t-_m27t
+			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v10p) {
+				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v10p) {
+					return 0, compile.ErrFallback
+				}
+				_c1Pi, _c1Tau = 0.0+_m14p, 0.0+_m14t
+				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			var _eq, _ev, _en float64
+			{
+				if len(_f16.Coefficients) != 1 {
+					return 0, compile.ErrFallback
+				}
+				var mean, variance float64
+				{
+					a := -1.0
+					mean += a * (_c0Tau / _c0Pi)
+					variance += a * a * (1 / _c0Pi)
+				}
+				{
+					a := _f16.Coefficients[0]
+					mean += a * (_c1Tau / _c1Pi)
+					variance += a * a * (1 / _c1Pi)
+				}
+				d, v := mean, variance
+				if !(v > 0) || v > math.MaxFloat64 {
+					return 0, compile.ErrFallback
+				}
+				_eq, _ev, _en = -0.5*d*d/v, v, 1
+			}
+			_sum.Add(_eq)
+			_sum.Mul(_ev)
+			_sum.Norm(_en)
+		}
+		{ // t6 = p6
+			_c0Pi, _c0Tau := _v17p-_m28p, _v17t-_m28t
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v17p) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v17p) {
+					return 0, compile.ErrFallback
+				}
+				_c0Pi, _c0Tau = 0.0+_m44p, 0.0+_m44t
+				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			_c1Pi, _c1Tau := _v11p-_m29p, _v11t-_m29t
+			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v11p) {
+				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v11p) {
+					return 0, compile.ErrFallback
+				}
+				_c1Pi, _c1Tau = 0.0+_m16p, 0.0+_m16t
+				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			var _eq, _ev, _en float64
+			{
+				if len(_f17.Coefficients) != 1 {
+					return 0, compile.ErrFallback
+				}
+				var mean, variance float64
+				{
+					a := -1.0
+					mean += a * (_c0Tau / _c0Pi)
+					variance += a * a * (1 / _c0Pi)
+				}
+				{
+					a := _f17.Coefficients[0]
+					mean += a * (_c1Tau / _c1Pi)
+					variance += a * a * (1 / _c1Pi)
+				}
+				d, v := mean, variance
+				if !(v > 0) || v > math.MaxFloat64 {
+					return 0, compile.ErrFallback
+				}
+				_eq, _ev, _en = -0.5*d*d/v, v, 1
+			}
+			_sum.Add(_eq)
+			_sum.Mul(_ev)
+			_sum.Norm(_en)
+		}
+		{ // d1 = t1 − t2
+			_c0Pi, _c0Tau := _v18p-_m30p, _v18t-_m30t
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v18p) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v18p) {
+					return 0, compile.ErrFallback
+				}
+				_c0Pi, _c0Tau = 0.0+_m45p, 0.0+_m45t
+				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			_c1Pi, _c1Tau := _v12p-_m31p, _v12t-_m31t
+			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v12p) {
+				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v12p) {
+					return 0, compile.ErrFallback
+				}
+				_c1Pi, _c1Tau = 0.0+_m18p, 0.0+_m18t
+				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			_c2Pi, _c2Tau := _v13p-_m32p, _v13t-_m32t
+			if !(_c2Pi > 0 && _c2Pi >= 1e-6*_v13p) {
+				if !(_c2Pi == 0 || _c2Pi < 1e-6*_v13p) {
+					return 0, compile.ErrFallback
+				}
+				_c2Pi, _c2Tau = 0.0+_m20p+_m34p, 0.0+_m20t+_m34t
+				if !(_c2Pi > 0 && _c2Pi < math.MaxFloat64 && _c2Tau-_c2Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			var _eq, _ev, _en float64
+			{
+				if len(_f18.Coefficients) != 2 {
+					return 0, compile.ErrFallback
+				}
+				var mean, variance float64
+				{
+					a := -1.0
+					mean += a * (_c0Tau / _c0Pi)
+					variance += a * a * (1 / _c0Pi)
+				}
+				{
+					a := _f18.Coefficients[0]
+					mean += a * (_c1Tau / _c1Pi)
+					variance += a * a * (1 / _c1Pi)
+				}
+				{
+					a := _f18.Coefficients[1]
+					mean += a * (_c2Tau / _c2Pi)
+					variance += a * a * (1 / _c2Pi)
+				}
+				d, v := mean, variance
+				if !(v > 0) || v > math.MaxFloat64 {
+					return 0, compile.ErrFallback
+				}
+				_eq, _ev, _en = -0.5*d*d/v, v, 1
+			}
+			_sum.Add(_eq)
+			_sum.Mul(_ev)
+			_sum.Norm(_en)
+		}
+		{ // d2 = t2 − t3
+			_c0Pi, _c0Tau := _v19p-_m33p, _v19t-_m33t
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v19p) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v19p) {
+					return 0, compile.ErrFallback
+				}
+				_c0Pi, _c0Tau = 0.0+_m46p, 0.0+_m46t
+				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			_c1Pi, _c1Tau := _v13p-_m34p, _v13t-_m34t
+			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v13p) {
+				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v13p) {
+					return 0, compile.ErrFallback
+				}
+				_c1Pi, _c1Tau = 0.0+_m20p+_m32p, 0.0+_m20t+_m32t
+				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			_c2Pi, _c2Tau := _v14p-_m35p, _v14t-_m35t
+			if !(_c2Pi > 0 && _c2Pi >= 1e-6*_v14p) {
+				if !(_c2Pi == 0 || _c2Pi < 1e-6*_v14p) {
+					return 0, compile.ErrFallback
+				}
+				_c2Pi, _c2Tau = 0.0+_m22p+_m37p, 0.0+_m22t+_m37t
+				if !(_c2Pi > 0 && _c2Pi < math.MaxFloat64 && _c2Tau-_c2Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			var _eq, _ev, _en float64
+			{
+				if len(_f19.Coefficients) != 2 {
+					return 0, compile.ErrFallback
+				}
+				var mean, variance float64
+				{
+					a := -1.0
+					mean += a * (_c0Tau / _c0Pi)
+					variance += a * a * (1 / _c0Pi)
+				}
+				{
+					a := _f19.Coefficients[0]
+					mean += a * (_c1Tau / _c1Pi)
+					variance += a * a * (1 / _c1Pi)
+				}
+				{
+					a := _f19.Coefficients[1]
+					mean += a * (_c2Tau / _c2Pi)
+					variance += a * a * (1 / _c2Pi)
+				}
+				d, v := mean, variance
+				if !(v > 0) || v > math.MaxFloat64 {
+					return 0, compile.ErrFallback
+				}
+				_eq, _ev, _en = -0.5*d*d/v, v, 1
+			}
+			_sum.Add(_eq)
+			_sum.Mul(_ev)
+			_sum.Norm(_en)
+		}
+		{ // d3 = t3 − t4
+			_c0Pi, _c0Tau := _v20p-_m36p, _v20t-_m36t
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v20p) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v20p) {
+					return 0, compile.ErrFallback
+				}
+				_c0Pi, _c0Tau = 0.0+_m47p, 0.0+_m47t
+				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			_c1Pi, _c1Tau := _v14p-_m37p, _v14t-_m37t
+			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v14p) {
+				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v14p) {
+					return 0, compile.ErrFallback
+				}
+				_c1Pi, _c1Tau = 0.0+_m22p+_m35p, 0.0+_m22t+_m35t
+				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			_c2Pi, _c2Tau := _v15p-_m38p, _v15t-_m38t
+			if !(_c2Pi > 0 && _c2Pi >= 1e-6*_v15p) {
+				if !(_c2Pi == 0 || _c2Pi < 1e-6*_v15p) {
+					return 0, compile.ErrFallback
+				}
+				_c2Pi, _c2Tau = 0.0+_m24p+_m40p, 0.0+_m24t+_m40t
+				if !(_c2Pi > 0 && _c2Pi < math.MaxFloat64 && _c2Tau-_c2Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			var _eq, _ev, _en float64
+			{
+				if len(_f20.Coefficients) != 2 {
+					return 0, compile.ErrFallback
+				}
+				var mean, variance float64
+				{
+					a := -1.0
+					mean += a * (_c0Tau / _c0Pi)
+					variance += a * a * (1 / _c0Pi)
+				}
+				{
+					a := _f20.Coefficients[0]
+					mean += a * (_c1Tau / _c1Pi)
+					variance += a * a * (1 / _c1Pi)
+				}
+				{
+					a := _f20.Coefficients[1]
+					mean += a * (_c2Tau / _c2Pi)
+					variance += a * a * (1 / _c2Pi)
+				}
+				d, v := mean, variance
+				if !(v > 0) || v > math.MaxFloat64 {
+					return 0, compile.ErrFallback
+				}
+				_eq, _ev, _en = -0.5*d*d/v, v, 1
+			}
+			_sum.Add(_eq)
+			_sum.Mul(_ev)
+			_sum.Norm(_en)
+		}
+		{ // d4 = t4 − t5
+			_c0Pi, _c0Tau := _v21p-_m39p, _v21t-_m39t
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v21p) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v21p) {
+					return 0, compile.ErrFallback
+				}
+				_c0Pi, _c0Tau = 0.0+_m48p, 0.0+_m48t
+				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			_c1Pi, _c1Tau := _v15p-_m40p, _v15t-_m40t
+			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v15p) {
+				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v15p) {
+					return 0, compile.ErrFallback
+				}
+				_c1Pi, _c1Tau = 0.0+_m24p+_m38p, 0.0+_m24t+_m38t
+				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			_c2Pi, _c2Tau := _v16p-_m41p, _v16t-_m41t
+			if !(_c2Pi > 0 && _c2Pi >= 1e-6*_v16p) {
+				if !(_c2Pi == 0 || _c2Pi < 1e-6*_v16p) {
+					return 0, compile.ErrFallback
+				}
+				_c2Pi, _c2Tau = 0.0+_m26p+_m43p, 0.0+_m26t+_m43t
+				if !(_c2Pi > 0 && _c2Pi < math.MaxFloat64 && _c2Tau-_c2Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			var _eq, _ev, _en float64
+			{
+				if len(_f21.Coefficients) != 2 {
+					return 0, compile.ErrFallback
+				}
+				var mean, variance float64
+				{
+					a := -1.0
+					mean += a * (_c0Tau / _c0Pi)
+					variance += a * a * (1 / _c0Pi)
+				}
+				{
+					a := _f21.Coefficients[0]
+					mean += a * (_c1Tau / _c1Pi)
+					variance += a * a * (1 / _c1Pi)
+				}
+				{
+					a := _f21.Coefficients[1]
+					mean += a * (_c2Tau / _c2Pi)
+					variance += a * a * (1 / _c2Pi)
+				}
+				d, v := mean, variance
+				if !(v > 0) || v > math.MaxFloat64 {
+					return 0, compile.ErrFallback
+				}
+				_eq, _ev, _en = -0.5*d*d/v, v, 1
+			}
+			_sum.Add(_eq)
+			_sum.Mul(_ev)
+			_sum.Norm(_en)
+		}
+		{ // d5 = t5 − t6
+			_c0Pi, _c0Tau := _v22p-_m42p, _v22t-_m42t
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v22p) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v22p) {
+					return 0, compile.ErrFallback
+				}
+				_c0Pi, _c0Tau = 0.0+_m49p, 0.0+_m49t
+				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			_c1Pi, _c1Tau := _v16p-_m43p, _v16t-_m43t
+			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v16p) {
+				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v16p) {
+					return 0, compile.ErrFallback
+				}
+				_c1Pi, _c1Tau = 0.0+_m26p+_m41p, 0.0+_m26t+_m41t
+				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			_c2Pi, _c2Tau := _v17p-_m44p, _v17t-_m44t
+			if !(_c2Pi > 0 && _c2Pi >= 1e-6*_v17p) {
+				if !(_c2Pi == 0 || _c2Pi < 1e-6*_v17p) {
+					return 0, compile.ErrFallback
+				}
+				_c2Pi, _c2Tau = 0.0+_m28p, 0.0+_m28t
+				if !(_c2Pi > 0 && _c2Pi < math.MaxFloat64 && _c2Tau-_c2Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			var _eq, _ev, _en float64
+			{
+				if len(_f22.Coefficients) != 2 {
+					return 0, compile.ErrFallback
+				}
+				var mean, variance float64
+				{
+					a := -1.0
+					mean += a * (_c0Tau / _c0Pi)
+					variance += a * a * (1 / _c0Pi)
+				}
+				{
+					a := _f22.Coefficients[0]
+					mean += a * (_c1Tau / _c1Pi)
+					variance += a * a * (1 / _c1Pi)
+				}
+				{
+					a := _f22.Coefficients[1]
+					mean += a * (_c2Tau / _c2Pi)
+					variance += a * a * (1 / _c2Pi)
+				}
+				d, v := mean, variance
+				if !(v > 0) || v > math.MaxFloat64 {
+					return 0, compile.ErrFallback
+				}
+				_eq, _ev, _en = -0.5*d*d/v, v, 1
+			}
+			_sum.Add(_eq)
+			_sum.Mul(_ev)
+			_sum.Norm(_en)
+		}
+		{ // I(d1 > 0.7405)
+			_c0Pi, _c0Tau := _v18p-_m45p, _v18t-_m45t
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v18p) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v18p) {
+					return 0, compile.ErrFallback
+				}
+				_c0Pi, _c0Tau = 0.0+_m30p, 0.0+_m30t
+				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			var _eq float64
+			{
+				sc := math.Sqrt(_c0Pi)
+				_eq = messages.LogNormCDF(_c0Tau/sc - _f23.Margin*sc)
+			}
+			_sum.Add(_eq)
+		}
+		{ // I(d2 > 0.7405)
+			_c0Pi, _c0Tau := _v19p-_m46p, _v19t-_m46t
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v19p) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v19p) {
+					return 0, compile.ErrFallback
+				}
+				_c0Pi, _c0Tau = 0.0+_m33p, 0.0+_m33t
+				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			var _eq float64
+			{
+				sc := math.Sqrt(_c0Pi)
+				_eq = messages.LogNormCDF(_c0Tau/sc - _f24.Margin*sc)
+			}
+			_sum.Add(_eq)
+		}
+		{ // I(d3 > 0.7405)
+			_c0Pi, _c0Tau := _v20p-_m47p, _v20t-_m47t
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v20p) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v20p) {
+					return 0, compile.ErrFallback
+				}
+				_c0Pi, _c0Tau = 0.0+_m36p, 0.0+_m36t
+				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			var _eq float64
+			{
+				sc := math.Sqrt(_c0Pi)
+				_eq = messages.LogNormCDF(_c0Tau/sc - _f25.Margin*sc)
+			}
+			_sum.Add(_eq)
+		}
+		{ // I(d4 > 0.7405)
+			_c0Pi, _c0Tau := _v21p-_m48p, _v21t-_m48t
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v21p) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v21p) {
+					return 0, compile.ErrFallback
+				}
+				_c0Pi, _c0Tau = 0.0+_m39p, 0.0+_m39t
+				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			var _eq float64
+			{
+				sc := math.Sqrt(_c0Pi)
+				_eq = messages.LogNormCDF(_c0Tau/sc - _f26.Margin*sc)
+			}
+			_sum.Add(_eq)
+		}
+		{ // I(d5 > 0.7405)
+			_c0Pi, _c0Tau := _v22p-_m49p, _v22t-_m49t
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v22p) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v22p) {
+					return 0, compile.ErrFallback
+				}
+				_c0Pi, _c0Tau = 0.0+_m42p, 0.0+_m42t
+				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			var _eq float64
+			{
+				sc := math.Sqrt(_c0Pi)
+				_eq = messages.LogNormCDF(_c0Tau/sc - _f27.Margin*sc)
+			}
+			_sum.Add(_eq)
+		}
+		{ // s1
+			if !(_v0p > 0 && _v0p <= math.MaxFloat64) {
+				return 0, compile.ErrFallback
+			}
+			center := _v0t / _v0p
+			var quad float64
+			{
+				cPi, cTau := _v0p-_m0p, _v0t-_m0t
+				if !(cPi > 0 && cPi >= 1e-6*_v0p) {
+					if !(cPi == 0 || cPi < 1e-6*_v0p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m7p, 0.0+_m7t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v0p)
+			}
+			{
+				cPi, cTau := _v0p-_m7p, _v0t-_m7t
+				if !(cPi > 0 && cPi >= 1e-6*_v0p) {
+					if !(cPi == 0 || cPi < 1e-6*_v0p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m0p, 0.0+_m0t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v0p)
+			}
+			_sum.Mul(_v0p)
+			_sum.Add(quad)
+			_sum.Norm(-1)
+		}
+		{ // s2
+			if !(_v1p > 0 && _v1p <= math.MaxFloat64) {
+				return 0, compile.ErrFallback
+			}
+			center := _v1t / _v1p
+			var quad float64
+			{
+				cPi, cTau := _v1p-_m1p, _v1t-_m1t
+				if !(cPi > 0 && cPi >= 1e-6*_v1p) {
+					if !(cPi == 0 || cPi < 1e-6*_v1p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m9p, 0.0+_m9t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v1p)
+			}
+			{
+				cPi, cTau := _v1p-_m9p, _v1t-_m9t
+				if !(cPi > 0 && cPi >= 1e-6*_v1p) {
+					if !(cPi == 0 || cPi < 1e-6*_v1p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m1p, 0.0+_m1t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v1p)
+			}
+			_sum.Mul(_v1p)
+			_sum.Add(quad)
+			_sum.Norm(-1)
+		}
+		{ // s3
+			if !(_v2p > 0 && _v2p <= math.MaxFloat64) {
+				return 0, compile.ErrFallback
+			}
+			center := _v2t / _v2p
+			var quad float64
+			{
+				cPi, cTau := _v2p-_m2p, _v2t-_m2t
+				if !(cPi > 0 && cPi >= 1e-6*_v2p) {
+					if !(cPi == 0 || cPi < 1e-6*_v2p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m11p, 0.0+_m11t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v2p)
+			}
+			{
+				cPi, cTau := _v2p-_m11p, _v2t-_m11t
+				if !(cPi > 0 && cPi >= 1e-6*_v2p) {
+					if !(cPi == 0 || cPi < 1e-6*_v2p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m2p, 0.0+_m2t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v2p)
+			}
+			_sum.Mul(_v2p)
+			_sum.Add(quad)
+			_sum.Norm(-1)
+		}
+		{ // s4
+			if !(_v3p > 0 && _v3p <= math.MaxFloat64) {
+				return 0, compile.ErrFallback
+			}
+			center := _v3t / _v3p
+			var quad float64
+			{
+				cPi, cTau := _v3p-_m3p, _v3t-_m3t
+				if !(cPi > 0 && cPi >= 1e-6*_v3p) {
+					if !(cPi == 0 || cPi < 1e-6*_v3p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m13p, 0.0+_m13t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v3p)
+			}
+			{
+				cPi, cTau := _v3p-_m13p, _v3t-_m13t
+				if !(cPi > 0 && cPi >= 1e-6*_v3p) {
+					if !(cPi == 0 || cPi < 1e-6*_v3p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m3p, 0.0+_m3t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v3p)
+			}
+			_sum.Mul(_v3p)
+			_sum.Add(quad)
+			_sum.Norm(-1)
+		}
+		{ // s5
+			if !(_v4p > 0 && _v4p <= math.MaxFloat64) {
+				return 0, compile.ErrFallback
+			}
+			center := _v4t / _v4p
+			var quad float64
+			{
+				cPi, cTau := _v4p-_m4p, _v4t-_m4t
+				if !(cPi > 0 && cPi >= 1e-6*_v4p) {
+					if !(cPi == 0 || cPi < 1e-6*_v4p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m15p, 0.0+_m15t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v4p)
+			}
+			{
+				cPi, cTau := _v4p-_m15p, _v4t-_m15t
+				if !(cPi > 0 && cPi >= 1e-6*_v4p) {
+					if !(cPi == 0 || cPi < 1e-6*_v4p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m4p, 0.0+_m4t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v4p)
+			}
+			_sum.Mul(_v4p)
+			_sum.Add(quad)
+			_sum.Norm(-1)
+		}
+		{ // s6
+			if !(_v5p > 0 && _v5p <= math.MaxFloat64) {
+				return 0, compile.ErrFallback
+			}
+			center := _v5t / _v5p
+			var quad float64
+			{
+				cPi, cTau := _v5p-_m5p, _v5t-_m5t
+				if !(cPi > 0 && cPi >= 1e-6*_v5p) {
+					if !(cPi == 0 || cPi < 1e-6*_v5p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m17p, 0.0+_m17t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v5p)
+			}
+			{
+				cPi, cTau := _v5p-_m17p, _v5t-_m17t
+				if !(cPi > 0 && cPi >= 1e-6*_v5p) {
+					if !(cPi == 0 || cPi < 1e-6*_v5p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m5p, 0.0+_m5t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v5p)
+			}
+			_sum.Mul(_v5p)
+			_sum.Add(quad)
+			_sum.Norm(-1)
+		}
+		{ // p1
+			if !(_v6p > 0 && _v6p <= math.MaxFloat64) {
+				return 0, compile.ErrFallback
+			}
+			center := _v6t / _v6p
+			var quad float64
+			{
+				cPi, cTau := _v6p-_m6p, _v6t-_m6t
+				if !(cPi > 0 && cPi >= 1e-6*_v6p) {
+					if !(cPi == 0 || cPi < 1e-6*_v6p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m19p, 0.0+_m19t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v6p)
+			}
+			{
+				cPi, cTau := _v6p-_m19p, _v6t-_m19t
+				if !(cPi > 0 && cPi >= 1e-6*_v6p) {
+					if !(cPi == 0 || cPi < 1e-6*_v6p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m6p, 0.0+_m6t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v6p)
+			}
+			_sum.Mul(_v6p)
+			_sum.Add(quad)
+			_sum.Norm(-1)
+		}
+		{ // p2
+			if !(_v7p > 0 && _v7p <= math.MaxFloat64) {
+				return 0, compile.ErrFallback
+			}
+			center := _v7t / _v7p
+			var quad float64
+			{
+				cPi, cTau := _v7p-_m8p, _v7t-_m8t
+				if !(cPi > 0 && cPi >= 1e-6*_v7p) {
+					if !(cPi == 0 || cPi < 1e-6*_v7p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m21p, 0.0+_m21t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v7p)
+			}
+			{
+				cPi, cTau := _v7p-_m21p, _v7t-_m21t
+				if !(cPi > 0 && cPi >= 1e-6*_v7p) {
+					if !(cPi == 0 || cPi < 1e-6*_v7p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m8p, 0.0+_m8t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v7p)
+			}
+			_sum.Mul(_v7p)
+			_sum.Add(quad)
+			_sum.Norm(-1)
+		}
+		{ // p3
+			if !(_v8p > 0 && _v8p <= math.MaxFloat64) {
+				return 0, compile.ErrFallback
+			}
+			center := _v8t / _v8p
+			var quad float64
+			{
+				cPi, cTau := _v8p-_m10p, _v8t-_m10t
+				if !(cPi > 0 && cPi >= 1e-6*_v8p) {
+					if !(cPi == 0 || cPi < 1e-6*_v8p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m23p, 0.0+_m23t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v8p)
+			}
+			{
+				cPi, cTau := _v8p-_m23p, _v8t-_m23t
+				if !(cPi > 0 && cPi >= 1e-6*_v8p) {
+					if !(cPi == 0 || cPi < 1e-6*_v8p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m10p, 0.0+_m10t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v8p)
+			}
+			_sum.Mul(_v8p)
+			_sum.Add(quad)
+			_sum.Norm(-1)
+		}
+		{ // p4
+			if !(_v9p > 0 && _v9p <= math.MaxFloat64) {
+				return 0, compile.ErrFallback
+			}
+			center := _v9t / _v9p
+			var quad float64
+			{
+				cPi, cTau := _v9p-_m12p, _v9t-_m12t
+				if !(cPi > 0 && cPi >= 1e-6*_v9p) {
+					if !(cPi == 0 || cPi < 1e-6*_v9p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m25p, 0.0+_m25t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v9p)
+			}
+			{
+				cPi, cTau := _v9p-_m25p, _v9t-_m25t
+				if !(cPi > 0 && cPi >= 1e-6*_v9p) {
+					if !(cPi == 0 || cPi < 1e-6*_v9p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m12p, 0.0+_m12t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v9p)
+			}
+			_sum.Mul(_v9p)
+			_sum.Add(quad)
+			_sum.Norm(-1)
+		}
+		{ // p5
+			if !(_v10p > 0 && _v10p <= math.MaxFloat64) {
+				return 0, compile.ErrFallback
+			}
+			center := _v10t / _v10p
+			var quad float64
+			{
+				cPi, cTau := _v10p-_m14p, _v10t-_m14t
+				if !(cPi > 0 && cPi >= 1e-6*_v10p) {
+					if !(cPi == 0 || cPi < 1e-6*_v10p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m27p, 0.0+_m27t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v10p)
+			}
+			{
+				cPi, cTau := _v10p-_m27p, _v10t-_m27t
+				if !(cPi > 0 && cPi >= 1e-6*_v10p) {
+					if !(cPi == 0 || cPi < 1e-6*_v10p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m14p, 0.0+_m14t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v10p)
+			}
+			_sum.Mul(_v10p)
+			_sum.Add(quad)
+			_sum.Norm(-1)
+		}
+		{ // p6
+			if !(_v11p > 0 && _v11p <= math.MaxFloat64) {
+				return 0, compile.ErrFallback
+			}
+			center := _v11t / _v11p
+			var quad float64
+			{
+				cPi, cTau := _v11p-_m16p, _v11t-_m16t
+				if !(cPi > 0 && cPi >= 1e-6*_v11p) {
+					if !(cPi == 0 || cPi < 1e-6*_v11p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m29p, 0.0+_m29t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v11p)
+			}
+			{
+				cPi, cTau := _v11p-_m29p, _v11t-_m29t
+				if !(cPi > 0 && cPi >= 1e-6*_v11p) {
+					if !(cPi == 0 || cPi < 1e-6*_v11p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m16p, 0.0+_m16t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v11p)
+			}
+			_sum.Mul(_v11p)
+			_sum.Add(quad)
+			_sum.Norm(-1)
+		}
+		{ // t1
+			if !(_v12p > 0 && _v12p <= math.MaxFloat64) {
+				return 0, compile.ErrFallback
+			}
+			center := _v12t / _v12p
+			var quad float64
+			{
+				cPi, cTau := _v12p-_m18p, _v12t-_m18t
+				if !(cPi > 0 && cPi >= 1e-6*_v12p) {
+					if !(cPi == 0 || cPi < 1e-6*_v12p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m31p, 0.0+_m31t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v12p)
+			}
+			{
+				cPi, cTau := _v12p-_m31p, _v12t-_m31t
+				if !(cPi > 0 && cPi >= 1e-6*_v12p) {
+					if !(cPi == 0 || cPi < 1e-6*_v12p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m18p, 0.0+_m18t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v12p)
+			}
+			_sum.Mul(_v12p)
+			_sum.Add(quad)
+			_sum.Norm(-1)
+		}
+		{ // t2
+			if !(_v13p > 0 && _v13p <= math.MaxFloat64) {
+				return 0, compile.ErrFallback
+			}
+			center := _v13t / _v13p
+			var quad float64
+			{
+				cPi, cTau := _v13p-_m20p, _v13t-_m20t
+				if !(cPi > 0 && cPi >= 1e-6*_v13p) {
+					if !(cPi == 0 || cPi < 1e-6*_v13p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m32p+_m34p, 0.0+_m32t+_m34t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v13p)
+			}
+			{
+				cPi, cTau := _v13p-_m32p, _v13t-_m32t
+				if !(cPi > 0 && cPi >= 1e-6*_v13p) {
+					if !(cPi == 0 || cPi < 1e-6*_v13p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m20p+_m34p, 0.0+_m20t+_m34t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v13p)
+			}
+			{
+				cPi, cTau := _v13p-_m34p, _v13t-_m34t
+				if !(cPi > 0 && cPi >= 1e-6*_v13p) {
+					if !(cPi == 0 || cPi < 1e-6*_v13p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m20p+_m32p, 0.0+_m20t+_m32t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v13p)
+			}
+			_sum.Mul(_v13p)
+			_sum.Add(quad)
+			_sum.Norm(-1)
+		}
+		{ // t3
+			if !(_v14p > 0 && _v14p <= math.MaxFloat64) {
+				return 0, compile.ErrFallback
+			}
+			center := _v14t / _v14p
+			var quad float64
+			{
+				cPi, cTau := _v14p-_m22p, _v14t-_m22t
+				if !(cPi > 0 && cPi >= 1e-6*_v14p) {
+					if !(cPi == 0 || cPi < 1e-6*_v14p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m35p+_m37p, 0.0+_m35t+_m37t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v14p)
+			}
+			{
+				cPi, cTau := _v14p-_m35p, _v14t-_m35t
+				if !(cPi > 0 && cPi >= 1e-6*_v14p) {
+					if !(cPi == 0 || cPi < 1e-6*_v14p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m22p+_m37p, 0.0+_m22t+_m37t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v14p)
+			}
+			{
+				cPi, cTau := _v14p-_m37p, _v14t-_m37t
+				if !(cPi > 0 && cPi >= 1e-6*_v14p) {
+					if !(cPi == 0 || cPi < 1e-6*_v14p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m22p+_m35p, 0.0+_m22t+_m35t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v14p)
+			}
+			_sum.Mul(_v14p)
+			_sum.Add(quad)
+			_sum.Norm(-1)
+		}
+		{ // t4
+			if !(_v15p > 0 && _v15p <= math.MaxFloat64) {
+				return 0, compile.ErrFallback
+			}
+			center := _v15t / _v15p
+			var quad float64
+			{
+				cPi, cTau := _v15p-_m24p, _v15t-_m24t
+				if !(cPi > 0 && cPi >= 1e-6*_v15p) {
+					if !(cPi == 0 || cPi < 1e-6*_v15p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m38p+_m40p, 0.0+_m38t+_m40t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v15p)
+			}
+			{
+				cPi, cTau := _v15p-_m38p, _v15t-_m38t
+				if !(cPi > 0 && cPi >= 1e-6*_v15p) {
+					if !(cPi == 0 || cPi < 1e-6*_v15p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m24p+_m40p, 0.0+_m24t+_m40t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v15p)
+			}
+			{
+				cPi, cTau := _v15p-_m40p, _v15t-_m40t
+				if !(cPi > 0 && cPi >= 1e-6*_v15p) {
+					if !(cPi == 0 || cPi < 1e-6*_v15p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m24p+_m38p, 0.0+_m24t+_m38t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v15p)
+			}
+			_sum.Mul(_v15p)
+			_sum.Add(quad)
+			_sum.Norm(-1)
+		}
+		{ // t5
+			if !(_v16p > 0 && _v16p <= math.MaxFloat64) {
+				return 0, compile.ErrFallback
+			}
+			center := _v16t / _v16p
+			var quad float64
+			{
+				cPi, cTau := _v16p-_m26p, _v16t-_m26t
+				if !(cPi > 0 && cPi >= 1e-6*_v16p) {
+					if !(cPi == 0 || cPi < 1e-6*_v16p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m41p+_m43p, 0.0+_m41t+_m43t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v16p)
+			}
+			{
+				cPi, cTau := _v16p-_m41p, _v16t-_m41t
+				if !(cPi > 0 && cPi >= 1e-6*_v16p) {
+					if !(cPi == 0 || cPi < 1e-6*_v16p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m26p+_m43p, 0.0+_m26t+_m43t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v16p)
+			}
+			{
+				cPi, cTau := _v16p-_m43p, _v16t-_m43t
+				if !(cPi > 0 && cPi >= 1e-6*_v16p) {
+					if !(cPi == 0 || cPi < 1e-6*_v16p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m26p+_m41p, 0.0+_m26t+_m41t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v16p)
+			}
+			_sum.Mul(_v16p)
+			_sum.Add(quad)
+			_sum.Norm(-1)
+		}
+		{ // t6
+			if !(_v17p > 0 && _v17p <= math.MaxFloat64) {
+				return 0, compile.ErrFallback
+			}
+			center := _v17t / _v17p
+			var quad float64
+			{
+				cPi, cTau := _v17p-_m28p, _v17t-_m28t
+				if !(cPi > 0 && cPi >= 1e-6*_v17p) {
+					if !(cPi == 0 || cPi < 1e-6*_v17p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m44p, 0.0+_m44t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v17p)
+			}
+			{
+				cPi, cTau := _v17p-_m44p, _v17t-_m44t
+				if !(cPi > 0 && cPi >= 1e-6*_v17p) {
+					if !(cPi == 0 || cPi < 1e-6*_v17p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m28p, 0.0+_m28t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v17p)
+			}
+			_sum.Mul(_v17p)
+			_sum.Add(quad)
+			_sum.Norm(-1)
+		}
+		{ // d1
+			if !(_v18p > 0 && _v18p <= math.MaxFloat64) {
+				return 0, compile.ErrFallback
+			}
+			center := _v18t / _v18p
+			var quad float64
+			{
+				cPi, cTau := _v18p-_m30p, _v18t-_m30t
+				if !(cPi > 0 && cPi >= 1e-6*_v18p) {
+					if !(cPi == 0 || cPi < 1e-6*_v18p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m45p, 0.0+_m45t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v18p)
+			}
+			{
+				cPi, cTau := _v18p-_m45p, _v18t-_m45t
+				if !(cPi > 0 && cPi >= 1e-6*_v18p) {
+					if !(cPi == 0 || cPi < 1e-6*_v18p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m30p, 0.0+_m30t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v18p)
+			}
+			_sum.Mul(_v18p)
+			_sum.Add(quad)
+			_sum.Norm(-1)
+		}
+		{ // d2
+			if !(_v19p > 0 && _v19p <= math.MaxFloat64) {
+				return 0, compile.ErrFallback
+			}
+			center := _v19t / _v19p
+			var quad float64
+			{
+				cPi, cTau := _v19p-_m33p, _v19t-_m33t
+				if !(cPi > 0 && cPi >= 1e-6*_v19p) {
+					if !(cPi == 0 || cPi < 1e-6*_v19p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m46p, 0.0+_m46t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v19p)
+			}
+			{
+				cPi, cTau := _v19p-_m46p, _v19t-_m46t
+				if !(cPi > 0 && cPi >= 1e-6*_v19p) {
+					if !(cPi == 0 || cPi < 1e-6*_v19p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m33p, 0.0+_m33t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v19p)
+			}
+			_sum.Mul(_v19p)
+			_sum.Add(quad)
+			_sum.Norm(-1)
+		}
+		{ // d3
+			if !(_v20p > 0 && _v20p <= math.MaxFloat64) {
+				return 0, compile.ErrFallback
+			}
+			center := _v20t / _v20p
+			var quad float64
+			{
+				cPi, cTau := _v20p-_m36p, _v20t-_m36t
+				if !(cPi > 0 && cPi >= 1e-6*_v20p) {
+					if !(cPi == 0 || cPi < 1e-6*_v20p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m47p, 0.0+_m47t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v20p)
+			}
+			{
+				cPi, cTau := _v20p-_m47p, _v20t-_m47t
+				if !(cPi > 0 && cPi >= 1e-6*_v20p) {
+					if !(cPi == 0 || cPi < 1e-6*_v20p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m36p, 0.0+_m36t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v20p)
+			}
+			_sum.Mul(_v20p)
+			_sum.Add(quad)
+			_sum.Norm(-1)
+		}
+		{ // d4
+			if !(_v21p > 0 && _v21p <= math.MaxFloat64) {
+				return 0, compile.ErrFallback
+			}
+			center := _v21t / _v21p
+			var quad float64
+			{
+				cPi, cTau := _v21p-_m39p, _v21t-_m39t
+				if !(cPi > 0 && cPi >= 1e-6*_v21p) {
+					if !(cPi == 0 || cPi < 1e-6*_v21p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m48p, 0.0+_m48t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v21p)
+			}
+			{
+				cPi, cTau := _v21p-_m48p, _v21t-_m48t
+				if !(cPi > 0 && cPi >= 1e-6*_v21p) {
+					if !(cPi == 0 || cPi < 1e-6*_v21p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m39p, 0.0+_m39t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v21p)
+			}
+			_sum.Mul(_v21p)
+			_sum.Add(quad)
+			_sum.Norm(-1)
+		}
+		{ // d5
+			if !(_v22p > 0 && _v22p <= math.MaxFloat64) {
+				return 0, compile.ErrFallback
+			}
+			center := _v22t / _v22p
+			var quad float64
+			{
+				cPi, cTau := _v22p-_m42p, _v22t-_m42t
+				if !(cPi > 0 && cPi >= 1e-6*_v22p) {
+					if !(cPi == 0 || cPi < 1e-6*_v22p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m49p, 0.0+_m49t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v22p)
+			}
+			{
+				cPi, cTau := _v22p-_m49p, _v22t-_m49t
+				if !(cPi > 0 && cPi >= 1e-6*_v22p) {
+					if !(cPi == 0 || cPi < 1e-6*_v22p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m42p, 0.0+_m42t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v22p)
+			}
+			_sum.Mul(_v22p)
+			_sum.Add(quad)
+			_sum.Norm(-1)
+		}
+		return _sum.Value(), nil
+	}), nil
 }
 
 // programFFA7 binds the program compiled from a free-for-all of 7 without draws to g and s.
-func programFFA7(g *graph.Graph, s schedules.Schedule) (compile.Program, error) {
+func programFFA7(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) {
 	loops, err := compile.Bind(g, s, "8a9e38637cc8d3baf2d53e89674f75bf")
 	if err != nil {
 		return nil, err
@@ -21374,7 +39968,7 @@ func programFFA7(g *graph.Graph, s schedules.Schedule) (compile.Program, error) 
 		return nil, compile.FactorMismatch(g, 32, "*factors.GreaterThan")
 	}
 	_l0 := loops[0]
-	return func(ctx context.Context) (schedules.Result, error) {
+	return compile.NewProgram(g, func(ctx context.Context) (schedules.Result, error) {
 		if g.NumObserved() > 0 {
 			return schedules.Result{}, compile.ErrFallback
 		}
@@ -24440,11 +43034,2492 @@ func programFFA7(g *graph.Graph, s schedules.Schedule) (compile.Program, error) 
 		_vs[25] = messages.Gaussian{Pi: _v25p, Tau: _v25t}
 		_vs[26] = messages.Gaussian{Pi: _v26p, Tau: _v26t}
 		return _res, _err
-	}, nil
+	}, func() (float64, error) {
+		if g.NumObserved() > 0 {
+			return 0, compile.ErrFallback
+		}
+		_msgs, _margs := g.State()
+		_ms, _vs := _msgs[:59], _margs[:27]
+		_m0p, _m0t := _ms[0].Pi, _ms[0].Tau
+		_m1p, _m1t := _ms[1].Pi, _ms[1].Tau
+		_m2p, _m2t := _ms[2].Pi, _ms[2].Tau
+		_m3p, _m3t := _ms[3].Pi, _ms[3].Tau
+		_m4p, _m4t := _ms[4].Pi, _ms[4].Tau
+		_m5p, _m5t := _ms[5].Pi, _ms[5].Tau
+		_m6p, _m6t := _ms[6].Pi, _ms[6].Tau
+		_m7p, _m7t := _ms[7].Pi, _ms[7].Tau
+		_m8p, _m8t := _ms[8].Pi, _ms[8].Tau
+		_m9p, _m9t := _ms[9].Pi, _ms[9].Tau
+		_m10p, _m10t := _ms[10].Pi, _ms[10].Tau
+		_m11p, _m11t := _ms[11].Pi, _ms[11].Tau
+		_m12p, _m12t := _ms[12].Pi, _ms[12].Tau
+		_m13p, _m13t := _ms[13].Pi, _ms[13].Tau
+		_m14p, _m14t := _ms[14].Pi, _ms[14].Tau
+		_m15p, _m15t := _ms[15].Pi, _ms[15].Tau
+		_m16p, _m16t := _ms[16].Pi, _ms[16].Tau
+		_m17p, _m17t := _ms[17].Pi, _ms[17].Tau
+		_m18p, _m18t := _ms[18].Pi, _ms[18].Tau
+		_m19p, _m19t := _ms[19].Pi, _ms[19].Tau
+		_m20p, _m20t := _ms[20].Pi, _ms[20].Tau
+		_m21p, _m21t := _ms[21].Pi, _ms[21].Tau
+		_m22p, _m22t := _ms[22].Pi, _ms[22].Tau
+		_m23p, _m23t := _ms[23].Pi, _ms[23].Tau
+		_m24p, _m24t := _ms[24].Pi, _ms[24].Tau
+		_m25p, _m25t := _ms[25].Pi, _ms[25].Tau
+		_m26p, _m26t := _ms[26].Pi, _ms[26].Tau
+		_m27p, _m27t := _ms[27].Pi, _ms[27].Tau
+		_m28p, _m28t := _ms[28].Pi, _ms[28].Tau
+		_m29p, _m29t := _ms[29].Pi, _ms[29].Tau
+		_m30p, _m30t := _ms[30].Pi, _ms[30].Tau
+		_m31p, _m31t := _ms[31].Pi, _ms[31].Tau
+		_m32p, _m32t := _ms[32].Pi, _ms[32].Tau
+		_m33p, _m33t := _ms[33].Pi, _ms[33].Tau
+		_m34p, _m34t := _ms[34].Pi, _ms[34].Tau
+		_m35p, _m35t := _ms[35].Pi, _ms[35].Tau
+		_m36p, _m36t := _ms[36].Pi, _ms[36].Tau
+		_m37p, _m37t := _ms[37].Pi, _ms[37].Tau
+		_m38p, _m38t := _ms[38].Pi, _ms[38].Tau
+		_m39p, _m39t := _ms[39].Pi, _ms[39].Tau
+		_m40p, _m40t := _ms[40].Pi, _ms[40].Tau
+		_m41p, _m41t := _ms[41].Pi, _ms[41].Tau
+		_m42p, _m42t := _ms[42].Pi, _ms[42].Tau
+		_m43p, _m43t := _ms[43].Pi, _ms[43].Tau
+		_m44p, _m44t := _ms[44].Pi, _ms[44].Tau
+		_m45p, _m45t := _ms[45].Pi, _ms[45].Tau
+		_m46p, _m46t := _ms[46].Pi, _ms[46].Tau
+		_m47p, _m47t := _ms[47].Pi, _ms[47].Tau
+		_m48p, _m48t := _ms[48].Pi, _ms[48].Tau
+		_m49p, _m49t := _ms[49].Pi, _ms[49].Tau
+		_m50p, _m50t := _ms[50].Pi, _ms[50].Tau
+		_m51p, _m51t := _ms[51].Pi, _ms[51].Tau
+		_m52p, _m52t := _ms[52].Pi, _ms[52].Tau
+		_m53p, _m53t := _ms[53].Pi, _ms[53].Tau
+		_m54p, _m54t := _ms[54].Pi, _ms[54].Tau
+		_m55p, _m55t := _ms[55].Pi, _ms[55].Tau
+		_m56p, _m56t := _ms[56].Pi, _ms[56].Tau
+		_m57p, _m57t := _ms[57].Pi, _ms[57].Tau
+		_m58p, _m58t := _ms[58].Pi, _ms[58].Tau
+		_v0p, _v0t := _vs[0].Pi, _vs[0].Tau
+		_v1p, _v1t := _vs[1].Pi, _vs[1].Tau
+		_v2p, _v2t := _vs[2].Pi, _vs[2].Tau
+		_v3p, _v3t := _vs[3].Pi, _vs[3].Tau
+		_v4p, _v4t := _vs[4].Pi, _vs[4].Tau
+		_v5p, _v5t := _vs[5].Pi, _vs[5].Tau
+		_v6p, _v6t := _vs[6].Pi, _vs[6].Tau
+		_v7p, _v7t := _vs[7].Pi, _vs[7].Tau
+		_v8p, _v8t := _vs[8].Pi, _vs[8].Tau
+		_v9p, _v9t := _vs[9].Pi, _vs[9].Tau
+		_v10p, _v10t := _vs[10].Pi, _vs[10].Tau
+		_v11p, _v11t := _vs[11].Pi, _vs[11].Tau
+		_v12p, _v12t := _vs[12].Pi, _vs[12].Tau
+		_v13p, _v13t := _vs[13].Pi, _vs[13].Tau
+		_v14p, _v14t := _vs[14].Pi, _vs[14].Tau
+		_v15p, _v15t := _vs[15].Pi, _vs[15].Tau
+		_v16p, _v16t := _vs[16].Pi, _vs[16].Tau
+		_v17p, _v17t := _vs[17].Pi, _vs[17].Tau
+		_v18p, _v18t := _vs[18].Pi, _vs[18].Tau
+		_v19p, _v19t := _vs[19].Pi, _vs[19].Tau
+		_v20p, _v20t := _vs[20].Pi, _vs[20].Tau
+		_v21p, _v21t := _vs[21].Pi, _vs[21].Tau
+		_v22p, _v22t := _vs[22].Pi, _vs[22].Tau
+		_v23p, _v23t := _vs[23].Pi, _vs[23].Tau
+		_v24p, _v24t := _vs[24].Pi, _vs[24].Tau
+		_v25p, _v25t := _vs[25].Pi, _vs[25].Tau
+		_v26p, _v26t := _vs[26].Pi, _vs[26].Tau
+		_bad := 0.0 + (_m0p - _m0p) + (_m0t - _m0t) + (_m1p - _m1p) + (_m1t - _m1t) + (_m2p - _m2p) + (_m2t - _m2t) + (_m3p - _m3p) + (_m3t - _m3t) + (_m4p - _m4p) + (_m4t - _m4t) + (_m5p - _m5p) + (_m5t - _m5t) + (_m6p - _m6p) + (_m6t - _m6t) + (_m7p - _m7p) + (_m7t - _m7t) + (_m8p - _m8p) + (_m8t - _m8t) + (_m9p - _m9p) + (_m9t - _m9t) + (_m10p - _m10p) + (_m10t - _m10t) + (_m11p - _m11p) + (_m11t - _m11t) + (_m12p - _m12p) + (_m12t - _m12t) + (_m13p - _m13p) + (_m13t - _m13t) + (_m14p - _m14p) + (_m14t - _m14t) + (_m15p - _m15p) + (_m15t - _m15t) + (_m16p - _m16p) + (_m16t - _m16t) + (_m17p - _m17p) + (_m17t - _m17t) + (_m18p - _m18p) + (_m18t - _m18t) + (_m19p - _m19p) + (_m19t - _m19t) + (_m20p - _m20p) + (_m20t - _m20t) + (_m21p - _m21p) + (_m21t - _m21t) + (_m22p - _m22p) + (_m22t - _m22t) + (_m23p - _m23p) + (_m23t - _m23t) + (_m24p - _m24p) + (_m24t - _m24t) + (_m25p - _m25p) + (_m25t - _m25t) + (_m26p - _m26p) + (_m26t - _m26t) + (_m27p - _m27p) + (_m27t - _m27t) + (_m28p - _m28p) + (_m28t - _m28t) + (_m29p - _m29p) + (_m29t - _m29t) + (_m30p - _m30p) + (_m30t - _m30t) + (_m31p - _m31p) + (_m31t - _m31t) + (_m32p - _m32p) + (_m32t - _m32t) + (_m33p - _m33p) + (_m33t - _m33t) + (_m34p - _m34p) + (_m34t - _m34t) + (_m35p - _m35p) + (_m35t - _m35t) + (_m36p - _m36p) + (_m36t - _m36t) + (_m37p - _m37p) + (_m37t - _m37t) + (_m38p - _m38p) + (_m38t - _m38t) + (_m39p - _m39p) + (_m39t - _m39t) + (_m40p - _m40p) + (_m40t - _m40t) + (_m41p - _m41p) + (_m41t - _m41t) + (_m42p - _m42p) + (_m42t - _m42t) + (_m43p - _m43p) + (_m43t - _m43t) + (_m44p - _m44p) + (_m44t - _m44t) + (_m45p - _m45p) + (_m45t - _m45t) + (_m46p - _m46p) + (_m46t - _m46t) + (_m47p - _m47p) + (_m47t - _m47t) + (_m48p - _m48p) + (_m48t - _m48t) + (_m49p - _m49p) + (_m49t - _m49t) + (_m50p - _m50p) + (_m50t - _m50t) + (_m51p - _m51p) + (_m51t - _m51t) + (_m52p - _m52p) + (_m52t - _m52t) + (_m53p - _m53p) + (_m53t - _m53t) + (_m54p - _m54p) + (_m54t - _m54t) + (_m55p - _m55p) + (_m55t - _m55t) + (_m56p - _m56p) + (_m56t - _m56t) + (_m57p - _m57p) + (_m57t - _m57t) + (_m58p - _m58p) + (_m58t - _m58t)
+		_bad += (_v0p - _v0p) + (_v0t - _v0t)
+		_bad += (_v1p - _v1p) + (_v1t - _v1t)
+		_bad += (_v2p - _v2p) + (_v2t - _v2t)
+		_bad += (_v3p - _v3p) + (_v3t - _v3t)
+		_bad += (_v4p - _v4p) + (_v4t - _v4t)
+		_bad += (_v5p - _v5p) + (_v5t - _v5t)
+		_bad += (_v6p - _v6p) + (_v6t - _v6t)
+		_bad += (_v7p - _v7p) + (_v7t - _v7t)
+		_bad += (_v8p - _v8p) + (_v8t - _v8t)
+		_bad += (_v9p - _v9p) + (_v9t - _v9t)
+		_bad += (_v10p - _v10p) + (_v10t - _v10t)
+		_bad += (_v11p - _v11p) + (_v11t - _v11t)
+		_bad += (_v12p - _v12p) + (_v12t - _v12t)
+		_bad += (_v13p - _v13p) + (_v13t - _v13t)
+		_bad += (_v14p - _v14p) + (_v14t - _v14t)
+		_bad += (_v15p - _v15p) + (_v15t - _v15t)
+		_bad += (_v16p - _v16p) + (_v16t - _v16t)
+		_bad += (_v17p - _v17p) + (_v17t - _v17t)
+		_bad += (_v18p - _v18p) + (_v18t - _v18t)
+		_bad += (_v19p - _v19p) + (_v19t - _v19t)
+		_bad += (_v20p - _v20p) + (_v20t - _v20t)
+		_bad += (_v21p - _v21p) + (_v21t - _v21t)
+		_bad += (_v22p - _v22p) + (_v22t - _v22t)
+		_bad += (_v23p - _v23p) + (_v23t - _v23t)
+		_bad += (_v24p - _v24p) + (_v24t - _v24t)
+		_bad += (_v25p - _v25p) + (_v25t - _v25t)
+		_bad += (_v26p - _v26p) + (_v26t - _v26t)
+		if _bad != 0 {
+			return 0, compile.ErrFallback
+		}
+		var _sum graph.EvidenceSum
+		{ // N(s1; 25, 25.01)
+			_c0Pi, _c0Tau := _v0p-_m0p, _v0t-_m0t
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v0p) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v0p) {
+					return 0, compile.ErrFallback
+				}
+				_c0Pi, _c0Tau = 0.0+_m8p, 0.0+_m8t
+				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			var _eq, _ev, _en float64
+			{
+				d, v := _f0.Mean-_c0Tau/_c0Pi, _f0.Variance+1/_c0Pi
+				if !(v > 0) || v > math.MaxFloat64 {
+					return 0, compile.ErrFallback
+				}
+				_eq, _ev, _en = -0.5*d*d/v, v, 1
+			}
+			_sum.Add(_eq)
+			_sum.Mul(_ev)
+			_sum.Norm(_en)
+		}
+		{ // N(s2; 26, 25.01)
+			_c0Pi, _c0Tau := _v1p-_m1p, _v1t-_m1t
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v1p) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v1p) {
+					return 0, compile.ErrFallback
+				}
+				_c0Pi, _c0Tau = 0.0+_m10p, 0.0+_m10t
+				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			var _eq, _ev, _en float64
+			{
+				d, v := _f1.Mean-_c0Tau/_c0Pi, _f1.Variance+1/_c0Pi
+				if !(v > 0) || v > math.MaxFloat64 {
+					return 0, compile.ErrFallback
+				}
+				_eq, _ev, _en = -0.5*d*d/v, v, 1
+			}
+			_sum.Add(_eq)
+			_sum.Mul(_ev)
+			_sum.Norm(_en)
+		}
+		{ // N(s3; 27, 25.01)
+			_c0Pi, _c0Tau := _v2p-_m2p, _v2t-_m2t
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v2p) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v2p) {
+					return 0, compile.ErrFallback
+				}
+				_c0Pi, _c0Tau = 0.0+_m12p, 0.0+_m12t
+				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			var _eq, _ev, _en float64
+			{
+				d, v := _f2.Mean-_c0Tau/_c0Pi, _f2.Variance+1/_c0Pi
+				if !(v > 0) || v > math.MaxFloat64 {
+					return 0, compile.ErrFallback
+				}
+				_eq, _ev, _en = -0.5*d*d/v, v, 1
+			}
+			_sum.Add(_eq)
+			_sum.Mul(_ev)
+			_sum.Norm(_en)
+		}
+		{ // N(s4; 28, 25.01)
+			_c0Pi, _c0Tau := _v3p-_m3p, _v3t-_m3t
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v3p) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v3p) {
+					return 0, compile.ErrFallback
+				}
+				_c0Pi, _c0Tau = 0.0+_m14p, 0.0+_m14t
+				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			var _eq, _ev, _en float64
+			{
+				d, v := _f3.Mean-_c0Tau/_c0Pi, _f3.Variance+1/_c0Pi
+				if !(v > 0) || v > math.MaxFloat64 {
+					return 0, compile.ErrFallback
+				}
+				_eq, _ev, _en = -0.5*d*d/v, v, 1
+			}
+			_sum.Add(_eq)
+			_sum.Mul(_ev)
+			_sum.Norm(_en)
+		}
+		{ // N(s5; 29, 25.01)
+			_c0Pi, _c0Tau := _v4p-_m4p, _v4t-_m4t
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v4p) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v4p) {
+					return 0, compile.ErrFallback
+				}
+				_c0Pi, _c0Tau = 0.0+_m16p, 0.0+_m16t
+				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			var _eq, _ev, _en float64
+			{
+				d, v := _f4.Mean-_c0Tau/_c0Pi, _f4.Variance+1/_c0Pi
+				if !(v > 0) || v > math.MaxFloat64 {
+					return 0, compile.ErrFallback
+				}
+				_eq, _ev, _en = -0.5*d*d/v, v, 1
+			}
+			_sum.Add(_eq)
+			_sum.Mul(_ev)
+			_sum.Norm(_en)
+		}
+		{ // N(s6; 30, 25.01)
+			_c0Pi, _c0Tau := _v5p-_m5p, _v5t-_m5t
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v5p) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v5p) {
+					return 0, compile.ErrFallback
+				}
+				_c0Pi, _c0Tau = 0.0+_m18p, 0.0+_m18t
+				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			var _eq, _ev, _en float64
+			{
+				d, v := _f5.Mean-_c0Tau/_c0Pi, _f5.Variance+1/_c0Pi
+				if !(v > 0) || v > math.MaxFloat64 {
+					return 0, compile.ErrFallback
+				}
+				_eq, _ev, _en = -0.5*d*d/v, v, 1
+			}
+			_sum.Add(_eq)
+			_sum.Mul(_ev)
+			_sum.Norm(_en)
+		}
+		{ // N(s7; 31, 25.01)
+			_c0Pi, _c0Tau := _v6p-_m6p, _v6t-_m6t
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v6p) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v6p) {
+					return 0, compile.ErrFallback
+				}
+				_c0Pi, _c0Tau = 0.0+_m20p, 0.0+_m20t
+				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			var _eq, _ev, _en float64
+			{
+				d, v := _f6.Mean-_c0Tau/_c0Pi, _f6.Variance+1/_c0Pi
+				if !(v > 0) || v > math.MaxFloat64 {
+					return 0, compile.ErrFallback
+				}
+				_eq, _ev, _en = -0.5*d*d/v, v, 1
+			}
+			_sum.Add(_eq)
+			_sum.Mul(_ev)
+			_sum.Norm(_en)
+		}
+		{ // N(p1; s1, 17.36)
+			_c0Pi, _c0Tau := _v7p-_m7p, _v7t-_m7t
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v7p) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v7p) {
+					return 0, compile.ErrFallback
+				}
+				_c0Pi, _c0Tau = 0.0+_m22p, 0.0+_m22t
+				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			_c1Pi, _c1Tau := _v0p-_m8p, _v0t-_m8t
+			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v0p) {
+				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v0p) {
+					return 0, compile.ErrFallback
+				}
+				_c1Pi, _c1Tau = 0.0+_m0p, 0.0+_m0t
+				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			var _eq, _ev, _en float64
+			{
+				d, v := _c0Tau/_c0Pi-_c1Tau/_c1Pi, 1/_c0Pi+1/_c1Pi+_f7.Variance
+				if !(v > 0) || v > math.MaxFloat64 {
+					return 0, compile.ErrFallback
+				}
+				_eq, _ev, _en = -0.5*d*d/v, v, 1
+			}
+			_sum.Add(_eq)
+			_sum.Mul(_ev)
+			_sum.Norm(_en)
+		}
+		{ // N(p2; s2, 17.36)
+			_c0Pi, _c0Tau := _v8p-_m9p, _v8t-_m9t
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v8p) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v8p) {
+					return 0, compile.ErrFallback
+				}
+				_c0Pi, _c0Tau = 0.0+_m24p, 0.0+_m24t
+				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			_c1Pi, _c1Tau := _v1p-_m10p, _v1t-_m10t
+			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v1p) {
+				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v1p) {
+					return 0, compile.ErrFallback
+				}
+				_c1Pi, _c1Tau = 0.0+_m1p, 0.0+_m1t
+				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			var _eq, _ev, _en float64
+			{
+				d, v := _c0Tau/_c0Pi-_c1Tau/_c1Pi, 1/_c0Pi+1/_c1Pi+_f8.Variance
+				if !(v > 0) || v > math.MaxFloat64 {
+					return 0, compile.ErrFallback
+				}
+				_eq, _ev, _en = -0.5*d*d/v, v, 1
+			}
+			_sum.Add(_eq)
+			_sum.Mul(_ev)
+			_sum.Norm(_en)
+		}
+		{ // N(p3; s3, 17.36)
+			_c0Pi, _c0Tau := _v9p-_m11p, _v9t-_m11t
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v9p) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v9p) {
+					return 0, compile.ErrFallback
+				}
+				_c0Pi, _c0Tau = 0.0+_m26p, 0.0+_m26t
+				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			_c1Pi, _c1Tau := _v2p-_m12p, _v2t-_m12t
+			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v2p) {
+				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v2p) {
+					return 0, compile.ErrFallback
+				}
+				_c1Pi, _c1Tau = 0.0+_m2p, 0.0+_m2t
+				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			var _eq, _ev, _en float64
+			{
+				d, v := _c0Tau/_c0Pi-_c1Tau/_c1Pi, 1/_c0Pi+1/_c1Pi+_f9.Variance
+				if !(v > 0) || v > math.MaxFloat64 {
+					return 0, compile.ErrFallback
+				}
+				_eq, _ev, _en = -0.5*d*d/v, v, 1
+			}
+			_sum.Add(_eq)
+			_sum.Mul(_ev)
+			_sum.Norm(_en)
+		}
+		{ // N(p4; s4, 17.36)
+			_c0Pi, _c0Tau := _v10p-_m13p, _v10t-_m13t
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v10p) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v10p) {
+					return 0, compile.ErrFallback
+				}
+				_c0Pi, _c0Tau = 0.0+_m28p, 0.0+_m28t
+				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			_c1Pi, _c1Tau := _v3p-_m14p, _v3t-_m14t
+			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v3p) {
+				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v3p) {
+					return 0, compile.ErrFallback
+				}
+				_c1Pi, _c1Tau = 0.0+_m3p, 0.0+_m3t
+				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			var _eq, _ev, _en float64
+			{
+				d, v := _c0Tau/_c0Pi-_c1Tau/_c1Pi, 1/_c0Pi+1/_c1Pi+_f10.Variance
+				if !(v > 0) || v > math.MaxFloat64 {
+					return 0, compile.ErrFallback
+				}
+				_eq, _ev, _en = -0.5*d*d/v, v, 1
+			}
+			_sum.Add(_eq)
+			_sum.Mul(_ev)
+			_sum.Norm(_en)
+		}
+		{ // N(p5; s5, 17.36)
+			_c0Pi, _c0Tau := _v11p-_m15p, _v11t-_m15t
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v11p) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v11p) {
+					return 0, compile.ErrFallback
+				}
+				_c0Pi, _c0Tau = 0.0+_m30p, 0.0+_m30t
+				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			_c1Pi, _c1Tau := _v4p-_m16p, _v4t-_m16t
+			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v4p) {
+				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v4p) {
+					return 0, compile.ErrFallback
+				}
+				_c1Pi, _c1Tau = 0.0+_m4p, 0.0+_m4t
+				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			var _eq, _ev, _en float64
+			{
+				d, v := _c0Tau/_c0Pi-_c1Tau/_c1Pi, 1/_c0Pi+1/_c1Pi+_f11.Variance
+				if !(v > 0) || v > math.MaxFloat64 {
+					return 0, compile.ErrFallback
+				}
+				_eq, _ev, _en = -0.5*d*d/v, v, 1
+			}
+			_sum.Add(_eq)
+			_sum.Mul(_ev)
+			_sum.Norm(_en)
+		}
+		{ // N(p6; s6, 17.36)
+			_c0Pi, _c0Tau := _v12p-_m17p, _v12t-_m17t
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v12p) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v12p) {
+					return 0, compile.ErrFallback
+				}
+				_c0Pi, _c0Tau = 0.0+_m32p, 0.0+_m32t
+				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			_c1Pi, _c1Tau := _v5p-_m18p, _v5t-_m18t
+			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v5p) {
+				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v5p) {
+					return 0, compile.ErrFallback
+				}
+				_c1Pi, _c1Tau = 0.0+_m5p, 0.0+_m5t
+				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			var _eq, _ev, _en float64
+			{
+				d, v := _c0Tau/_c0Pi-_c1Tau/_c1Pi, 1/_c0Pi+1/_c1Pi+_f12.Variance
+				if !(v > 0) || v > math.MaxFloat64 {
+					return 0, compile.ErrFallback
+				}
+				_eq, _ev, _en = -0.5*d*d/v, v, 1
+			}
+			_sum.Add(_eq)
+			_sum.Mul(_ev)
+			_sum.Norm(_en)
+		}
+		{ // N(p7; s7, 17.36)
+			_c0Pi, _c0Tau := _v13p-_m19p, _v13t-_m19t
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v13p) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v13p) {
+					return 0, compile.ErrFallback
+				}
+				_c0Pi, _c0Tau = 0.0+_m34p, 0.0+_m34t
+				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			_c1Pi, _c1Tau := _v6p-_m20p, _v6t-_m20t
+			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v6p) {
+				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v6p) {
+					return 0, compile.ErrFallback
+				}
+				_c1Pi, _c1Tau = 0.0+_m6p, 0.0+_m6t
+				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			var _eq, _ev, _en float64
+			{
+				d, v := _c0Tau/_c0Pi-_c1Tau/_c1Pi, 1/_c0Pi+1/_c1Pi+_f13.Variance
+				if !(v > 0) || v > math.MaxFloat64 {
+					return 0, compile.ErrFallback
+				}
+				_eq, _ev, _en = -0.5*d*d/v, v, 1
+			}
+			_sum.Add(_eq)
+			_sum.Mul(_ev)
+			_sum.Norm(_en)
+		}
+		{ // t1 = p1
+			_c0Pi, _c0Tau := _v14p-_m21p, _v14t-_m21t
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v14p) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v14p) {
+					return 0, compile.ErrFallback
+				}
+				_c0Pi, _c0Tau = 0.0+_m36p, 0.0+_m36t
+				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			_c1Pi, _c1Tau := _v7p-_m22p, _v7t-_m22t
+			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v7p) {
+				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v7p) {
+					return 0, compile.ErrFallback
+				}
+				_c1Pi, _c1Tau = 0.0+_m7p, 0.0+_m7t
+				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			var _eq, _ev, _en float64
+			{
+				if len(_f14.Coefficients) != 1 {
+					return 0, compile.ErrFallback
+				}
+				var mean, variance float64
+				{
+					a := -1.0
+					mean += a * (_c0Tau / _c0Pi)
+					variance += a * a * (1 / _c0Pi)
+				}
+				{
+					a := _f14.Coefficients[0]
+					mean += a * (_c1Tau / _c1Pi)
+					variance += a * a * (1 / _c1Pi)
+				}
+				d, v := mean, variance
+				if !(v > 0) || v > math.MaxFloat64 {
+					return 0, compile.ErrFallback
+				}
+				_eq, _ev, _en = -0.5*d*d/v, v, 1
+			}
+			_sum.Add(_eq)
+			_sum.Mul(_ev)
+			_sum.Norm(_en)
+		}
+		{ // t2 = p2
+			_c0Pi, _c0Tau := _v15p-_m23p, _v15t-_m23t
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v15p) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v15p) {
+					return 0, compile.ErrFallback
+				}
+				_c0Pi, _c0Tau = 0.0+_m37p+_m39p, 0.0+_m37t+_m39t
+				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			_c1Pi, _c1Tau := _v8p-_m24p, _v8t-_m24t
+			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v8p) {
+				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v8p) {
+					return 0, compile.ErrFallback
+				}
+				_c1Pi, _c1Tau = 0.0+_m9p, 0.0+_m9t
+				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			var _eq, _ev, _en float64
+			{
+				if len(_f15.Coefficients) != 1 {
+					return 0, compile.ErrFallback
+				}
+				var mean, variance float64
+				{
+					a := -1.0
+					mean += a * (_c0Tau / _c0Pi)
+					variance += a * a * (1 / _c0Pi)
+				}
+				{
+					a := _f15.Coefficients[0]
+					mean += a * (_c1Tau / _c1Pi)
+					variance += a * a * (1 / _c1Pi)
+				}
+				d, v := mean, variance
+				if !(v > 0) || v > math.MaxFloat64 {
+					return 0, compile.ErrFallback
+				}
+				_eq, _ev, _en = -0.5*d*d/v, v, 1
+			}
+			_sum.Add(_eq)
+			_sum.Mul(_ev)
+			_sum.Norm(_en)
+		}
+		{ // t3 = p3
+			_c0Pi, _c0Tau := _v16p-_m25p, _v16t-_m25t
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v16p) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v16p) {
+					return 0, compile.ErrFallback
+				}
+				_c0Pi, _c0Tau = 0.0+_m40p+_m42p, 0.0+_m40t+_m42t
+				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			_c1Pi, _c1Tau := _v9p-_m26p, _v9t-_m26t
+			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v9p) {
+				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v9p) {
+					return 0, compile.ErrFallback
+				}
+				_c1Pi, _c1Tau = 0.0+_m11p, 0.0+_m11t
+				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			var _eq, _ev, _en float64
+			{
+				if len(_f16.Coefficients) != 1 {
+					return 0, compile.ErrFallback
+				}
+				var mean, variance float64
+				{
+					a := -1.0
+					mean += a * (_c0Tau / _c0Pi)
+					variance += a * a * (1 / _c0Pi)
+				}
+				{
+					a := _f16.Coefficients[0]
+					mean += a * (_c1Tau / _c1Pi)
+					variance += a * a * (1 / _c1Pi)
+				}
+				d, v := mean, variance
+				if !(v > 0) || v > math.MaxFloat64 {
+					return 0, compile.ErrFallback
+				}
+				_eq, _ev, _en = -0.5*d*d/v, v, 1
+			}
+			_sum.Add(_eq)
+			_sum.Mul(_ev)
+			_sum.Norm(_en)
+		}
+		{ // t4 = p4
+			_c0Pi, _c0Tau := _v17p-_m27p, _v17t-_m27t
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v17p) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v17p) {
+					return 0, compile.ErrFallback
+				}
+				_c0Pi, _c0Tau = 0.0+_m43p+_m45p, 0.0+_m43t+_m45t
+				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			_c1Pi, _c1Tau := _v10p-_m28p, _v10t-_m28t
+			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v10p) {
+				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v10p) {
+					return 0, compile.ErrFallback
+				}
+				_c1Pi, _c1Tau = 0.0+_m13p, 0.0+_m13t
+				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			var _eq, _ev, _en float64
+			{
+				if len(_f17.Coefficients) != 1 {
+					return 0, compile.ErrFallback
+				}
+				var mean, variance float64
+				{
+					a := -1.0
+					mean += a * (_c0Tau / _c0Pi)
+					variance += a * a * (1 / _c0Pi)
+				}
+				{
+					a := _f17.Coefficients[0]
+					mean += a * (_c1Tau / _c1Pi)
+					variance += a * a * (1 / _c1Pi)
+				}
+				d, v := mean, variance
+				if !(v > 0) || v > math.MaxFloat64 {
+					return 0, compile.ErrFallback
+				}
+				_eq, _ev, _en = -0.5*d*d/v, v, 1
+			}
+			_sum.Add(_eq)
+			_sum.Mul(_ev)
+			_sum.Norm(_en)
+		}
+		{ // t5 = p5
+			_c0Pi, _c0Tau := _v18p-_m29p, _v18t-_m29t
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v18p) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v18p) {
+					return 0, compile.ErrFallback
+				}
+				_c0Pi, _c0Tau = 0.0+_m46p+_m48p, 0.0+_m46t+_m48t
+				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			_c1Pi, _c1Tau := _v11p-_m30p, _v11t-_m30t
+			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v11p) {
+				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v11p) {
+					return 0, compile.ErrFallback
+				}
+				_c1Pi, _c1Tau = 0.0+_m15p, 0.0+_m15t
+				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			var _eq, _ev, _en float64
+			{
+				if len(_f18.Coefficients) != 1 {
+					return 0, compile.ErrFallback
+				}
+				var mean, variance float64
+				{
+					a := -1.0
+					mean += a * (_c0Tau / _c0Pi)
+					variance += a * a * (1 / _c0Pi)
+				}
+				{
+					a := _f18.Coefficients[0]
+					mean += a * (_c1Tau / _c1Pi)
+					variance += a * a * (1 / _c1Pi)
+				}
+				d, v := mean, variance
+				if !(v > 0) || v > math.MaxFloat64 {
+					return 0, compile.ErrFallback
+				}
+				_eq, _ev, _en = -0.5*d*d/v, v, 1
+			}
+			_sum.Add(_eq)
+			_sum.Mul(_ev)
+			_sum.Norm(_en)
+		}
+		{ // t6 = p6
+			_c0Pi, _c0Tau := _v19p-_m31p, _v19t-_m31t
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v19p) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v19p) {
+					return 0, compile.ErrFallback
+				}
+				_c0Pi, _c0Tau = 0.0+_m49p+_m51p, 0.0+_m49t+_m51t
+				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			_c1Pi, _c1Tau := _v12p-_m32p, _v12t-_m32t
+			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v12p) {
+				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v12p) {
+					return 0, compile.ErrFallback
+				}
+				_c1Pi, _c1Tau = 0.0+_m17p, 0.0+_m17t
+				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			var _eq, _ev, _en float64
+			{
+				if len(_f19.Coefficients) != 1 {
+					return 0, compile.ErrFallback
+				}
+				var mean, variance float64
+				{
+					a := -1.0
+					mean += a * (_c0Tau / _c0Pi)
+					variance += a * a * (1 / _c0Pi)
+				}
+				{
+					a := _f19.Coefficients[0]
+					mean += a * (_c1Tau / _c1Pi)
+					variance += a * a * (1 / _c1Pi)
+				}
+				d, v := mean, variance
+				if !(v > 0) || v > math.MaxFloat64 {
+					return 0, compile.ErrFallback
+				}
+				_eq, _ev, _en = -0.5*d*d/v, v, 1
+			}
+			_sum.Add(_eq)
+			_sum.Mul(_ev)
+			_sum.Norm(_en)
+		}
+		{ // t7 = p7
+			_c0Pi, _c0Tau := _v20p-_m33p, _v20t-_m33t
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v20p) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v20p) {
+					return 0, compile.ErrFallback
+				}
+				_c0Pi, _c0Tau = 0.0+_m52p, 0.0+_m52t
+				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			_c1Pi, _c1Tau := _v13p-_m34p, _v13t-_m34t
+			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v13p) {
+				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v13p) {
+					return 0, compile.ErrFallback
+				}
+				_c1Pi, _c1Tau = 0.0+_m19p, 0.0+_m19t
+				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			var _eq, _ev, _en float64
+			{
+				if len(_f20.Coefficients) != 1 {
+					return 0, compile.ErrFallback
+				}
+				var mean, variance float64
+				{
+					a := -1.0
+					mean += a * (_c0Tau / _c0Pi)
+					variance += a * a * (1 / _c0Pi)
+				}
+				{
+					a := _f20.Coefficients[0]
+					mean += a * (_c1Tau / _c1Pi)
+					variance += a * a * (1 / _c1Pi)
+				}
+				d, v := mean, variance
+				if !(v > 0) || v > math.MaxFloat64 {
+					return 0, compile.ErrFallback
+				}
+				_eq, _ev, _en = -0.5*d*d/v, v, 1
+			}
+			_sum.Add(_eq)
+			_sum.Mul(_ev)
+			_sum.Norm(_en)
+		}
+		{ // d1 = t1 − t2
+			_c0Pi, _c0Tau := _v21p-_m35p, _v21t-_m35t
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v21p) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v21p) {
+					return 0, compile.ErrFallback
+				}
+				_c0Pi, _c0Tau = 0.0+_m53p, 0.0+_m53t
+				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			_c1Pi, _c1Tau := _v14p-_m36p, _v14t-_m36t
+			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v14p) {
+				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v14p) {
+					return 0, compile.ErrFallback
+				}
+				_c1Pi, _c1Tau = 0.0+_m21p, 0.0+_m21t
+				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			_c2Pi, _c2Tau := _v15p-_m37p, _v15t-_m37t
+			if !(_c2Pi > 0 && _c2Pi >= 1e-6*_v15p) {
+				if !(_c2Pi == 0 || _c2Pi < 1e-6*_v15p) {
+					return 0, compile.ErrFallback
+				}
+				_c2Pi, _c2Tau = 0.0+_m23p+_m39p, 0.0+_m23t+_m39t
+				if !(_c2Pi > 0 && _c2Pi < math.MaxFloat64 && _c2Tau-_c2Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			var _eq, _ev, _en float64
+			{
+				if len(_f21.Coefficients) != 2 {
+					return 0, compile.ErrFallback
+				}
+				var mean, variance float64
+				{
+					a := -1.0
+					mean += a * (_c0Tau / _c0Pi)
+					variance += a * a * (1 / _c0Pi)
+				}
+				{
+					a := _f21.Coefficients[0]
+					mean += a * (_c1Tau / _c1Pi)
+					variance += a * a * (1 / _c1Pi)
+				}
+				{
+					a := _f21.Coefficients[1]
+					mean += a * (_c2Tau / _c2Pi)
+					variance += a * a * (1 / _c2Pi)
+				}
+				d, v := mean, variance
+				if !(v > 0) || v > math.MaxFloat64 {
+					return 0, compile.ErrFallback
+				}
+				_eq, _ev, _en = -0.5*d*d/v, v, 1
+			}
+			_sum.Add(_eq)
+			_sum.Mul(_ev)
+			_sum.Norm(_en)
+		}
+		{ // d2 = t2 − t3
+			_c0Pi, _c0Tau := _v22p-_m38p, _v22t-_m38t
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v22p) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v22p) {
+					return 0, compile.ErrFallback
+				}
+				_c0Pi, _c0Tau = 0.0+_m54p, 0.0+_m54t
+				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			_c1Pi, _c1Tau := _v15p-_m39p, _v15t-_m39t
+			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v15p) {
+				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v15p) {
+					return 0, compile.ErrFallback
+				}
+				_c1Pi, _c1Tau = 0.0+_m23p+_m37p, 0.0+_m23t+_m37t
+				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			_c2Pi, _c2Tau := _v16p-_m40p, _v16t-_m40t
+			if !(_c2Pi > 0 && _c2Pi >= 1e-6*_v16p) {
+				if !(_c2Pi == 0 || _c2Pi < 1e-6*_v16p) {
+					return 0, compile.ErrFallback
+				}
+				_c2Pi, _c2Tau = 0.0+_m25p+_m42p, 0.0+_m25t+_m42t
+				if !(_c2Pi > 0 && _c2Pi < math.MaxFloat64 && _c2Tau-_c2Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			var _eq, _ev, _en float64
+			{
+				if len(_f22.Coefficients) != 2 {
+					return 0, compile.ErrFallback
+				}
+				var mean, variance float64
+				{
+					a := -1.0
+					mean += a * (_c0Tau / _c0Pi)
+					variance += a * a * (1 / _c0Pi)
+				}
+				{
+					a := _f22.Coefficients[0]
+					mean += a * (_c1Tau / _c1Pi)
+					variance += a * a * (1 / _c1Pi)
+				}
+				{
+					a := _f22.Coefficients[1]
+					mean += a * (_c2Tau / _c2Pi)
+					variance += a * a * (1 / _c2Pi)
+				}
+				d, v := mean, variance
+				if !(v > 0) || v > math.MaxFloat64 {
+					return 0, compile.ErrFallback
+				}
+				_eq, _ev, _en = -0.5*d*d/v, v, 1
+			}
+			_sum.Add(_eq)
+			_sum.Mul(_ev)
+			_sum.Norm(_en)
+		}
+		{ // d3 = t3 − t4
+			_c0Pi, _c0Tau := _v23p-_m41p, _v23t-_m41t
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v23p) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v23p) {
+					return 0, compile.ErrFallback
+				}
+				_c0Pi, _c0Tau = 0.0+_m55p, 0.0+_m55t
+				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			_c1Pi, _c1Tau := _v16p-_m42p, _v16t-_m42t
+			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v16p) {
+				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v16p) {
+					return 0, compile.ErrFallback
+				}
+				_c1Pi, _c1Tau = 0.0+_m25p+_m40p, 0.0+_m25t+_m40t
+				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			_c2Pi, _c2Tau := _v17p-_m43p, _v17t-_m43t
+			if !(_c2Pi > 0 && _c2Pi >= 1e-6*_v17p) {
+				if !(_c2Pi == 0 || _c2Pi < 1e-6*_v17p) {
+					return 0, compile.ErrFallback
+				}
+				_c2Pi, _c2Tau = 0.0+_m27p+_m45p, 0.0+_m27t+_m45t
+				if !(_c2Pi > 0 && _c2Pi < math.MaxFloat64 && _c2Tau-_c2Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			var _eq, _ev, _en float64
+			{
+				if len(_f23.Coefficients) != 2 {
+					return 0, compile.ErrFallback
+				}
+				var mean, variance float64
+				{
+					a := -1.0
+					mean += a * (_c0Tau / _c0Pi)
+					variance += a * a * (1 / _c0Pi)
+				}
+				{
+					a := _f23.Coefficients[0]
+					mean += a * (_c1Tau / _c1Pi)
+					variance += a * a * (1 / _c1Pi)
+				}
+				{
+					a := _f23.Coefficients[1]
+					mean += a * (_c2Tau / _c2Pi)
+					variance += a * a * (1 / _c2Pi)
+				}
+				d, v := mean, variance
+				if !(v > 0) || v > math.MaxFloat64 {
+					return 0, compile.ErrFallback
+				}
+				_eq, _ev, _en = -0.5*d*d/v, v, 1
+			}
+			_sum.Add(_eq)
+			_sum.Mul(_ev)
+			_sum.Norm(_en)
+		}
+		{ // d4 = t4 − t5
+			_c0Pi, _c0Tau := _v24p-_m44p, _v24t-_m44t
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v24p) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v24p) {
+					return 0, compile.ErrFallback
+				}
+				_c0Pi, _c0Tau = 0.0+_m56p, 0.0+_m56t
+				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			_c1Pi, _c1Tau := _v17p-_m45p, _v17t-_m45t
+			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v17p) {
+				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v17p) {
+					return 0, compile.ErrFallback
+				}
+				_c1Pi, _c1Tau = 0.0+_m27p+_m43p, 0.0+_m27t+_m43t
+				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			_c2Pi, _c2Tau := _v18p-_m46p, _v18t-_m46t
+			if !(_c2Pi > 0 && _c2Pi >= 1e-6*_v18p) {
+				if !(_c2Pi == 0 || _c2Pi < 1e-6*_v18p) {
+					return 0, compile.ErrFallback
+				}
+				_c2Pi, _c2Tau = 0.0+_m29p+_m48p, 0.0+_m29t+_m48t
+				if !(_c2Pi > 0 && _c2Pi < math.MaxFloat64 && _c2Tau-_c2Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			var _eq, _ev, _en float64
+			{
+				if len(_f24.Coefficients) != 2 {
+					return 0, compile.ErrFallback
+				}
+				var mean, variance float64
+				{
+					a := -1.0
+					mean += a * (_c0Tau / _c0Pi)
+					variance += a * a * (1 / _c0Pi)
+				}
+				{
+					a := _f24.Coefficients[0]
+					mean += a * (_c1Tau / _c1Pi)
+					variance += a * a * (1 / _c1Pi)
+				}
+				{
+					a := _f24.Coefficients[1]
+					mean += a * (_c2Tau / _c2Pi)
+					variance += a * a * (1 / _c2Pi)
+				}
+				d, v := mean, variance
+				if !(v > 0) || v > math.MaxFloat64 {
+					return 0, compile.ErrFallback
+				}
+				_eq, _ev, _en = -0.5*d*d/v, v, 1
+			}
+			_sum.Add(_eq)
+			_sum.Mul(_ev)
+			_sum.Norm(_en)
+		}
+		{ // d5 = t5 − t6
+			_c0Pi, _c0Tau := _v25p-_m47p, _v25t-_m47t
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v25p) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v25p) {
+					return 0, compile.ErrFallback
+				}
+				_c0Pi, _c0Tau = 0.0+_m57p, 0.0+_m57t
+				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			_c1Pi, _c1Tau := _v18p-_m48p, _v18t-_m48t
+			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v18p) {
+				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v18p) {
+					return 0, compile.ErrFallback
+				}
+				_c1Pi, _c1Tau = 0.0+_m29p+_m46p, 0.0+_m29t+_m46t
+				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			_c2Pi, _c2Tau := _v19p-_m49p, _v19t-_m49t
+			if !(_c2Pi > 0 && _c2Pi >= 1e-6*_v19p) {
+				if !(_c2Pi == 0 || _c2Pi < 1e-6*_v19p) {
+					return 0, compile.ErrFallback
+				}
+				_c2Pi, _c2Tau = 0.0+_m31p+_m51p, 0.0+_m31t+_m51t
+				if !(_c2Pi > 0 && _c2Pi < math.MaxFloat64 && _c2Tau-_c2Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			var _eq, _ev, _en float64
+			{
+				if len(_f25.Coefficients) != 2 {
+					return 0, compile.ErrFallback
+				}
+				var mean, variance float64
+				{
+					a := -1.0
+					mean += a * (_c0Tau / _c0Pi)
+					variance += a * a * (1 / _c0Pi)
+				}
+				{
+					a := _f25.Coefficients[0]
+					mean += a * (_c1Tau / _c1Pi)
+					variance += a * a * (1 / _c1Pi)
+				}
+				{
+					a := _f25.Coefficients[1]
+					mean += a * (_c2Tau / _c2Pi)
+					variance += a * a * (1 / _c2Pi)
+				}
+				d, v := mean, variance
+				if !(v > 0) || v > math.MaxFloat64 {
+					return 0, compile.ErrFallback
+				}
+				_eq, _ev, _en = -0.5*d*d/v, v, 1
+			}
+			_sum.Add(_eq)
+			_sum.Mul(_ev)
+			_sum.Norm(_en)
+		}
+		{ // d6 = t6 − t7
+			_c0Pi, _c0Tau := _v26p-_m50p, _v26t-_m50t
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v26p) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v26p) {
+					return 0, compile.ErrFallback
+				}
+				_c0Pi, _c0Tau = 0.0+_m58p, 0.0+_m58t
+				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			_c1Pi, _c1Tau := _v19p-_m51p, _v19t-_m51t
+			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v19p) {
+				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v19p) {
+					return 0, compile.ErrFallback
+				}
+				_c1Pi, _c1Tau = 0.0+_m31p+_m49p, 0.0+_m31t+_m49t
+				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			_c2Pi, _c2Tau := _v20p-_m52p, _v20t-_m52t
+			if !(_c2Pi > 0 && _c2Pi >= 1e-6*_v20p) {
+				if !(_c2Pi == 0 || _c2Pi < 1e-6*_v20p) {
+					return 0, compile.ErrFallback
+				}
+				_c2Pi, _c2Tau = 0.0+_m33p, 0.0+_m33t
+				if !(_c2Pi > 0 && _c2Pi < math.MaxFloat64 && _c2Tau-_c2Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			var _eq, _ev, _en float64
+			{
+				if len(_f26.Coefficients) != 2 {
+					return 0, compile.ErrFallback
+				}
+				var mean, variance float64
+				{
+					a := -1.0
+					mean += a * (_c0Tau / _c0Pi)
+					variance += a * a * (1 / _c0Pi)
+				}
+				{
+					a := _f26.Coefficients[0]
+					mean += a * (_c1Tau / _c1Pi)
+					variance += a * a * (1 / _c1Pi)
+				}
+				{
+					a := _f26.Coefficients[1]
+					mean += a * (_c2Tau / _c2Pi)
+					variance += a * a * (1 / _c2Pi)
+				}
+				d, v := mean, variance
+				if !(v > 0) || v > math.MaxFloat64 {
+					return 0, compile.ErrFallback
+				}
+				_eq, _ev, _en = -0.5*d*d/v, v, 1
+			}
+			_sum.Add(_eq)
+			_sum.Mul(_ev)
+			_sum.Norm(_en)
+		}
+		{ // I(d1 > 0.7405)
+			_c0Pi, _c0Tau := _v21p-_m53p, _v21t-_m53t
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v21p) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v21p) {
+					return 0, compile.ErrFallback
+				}
+				_c0Pi, _c0Tau = 0.0+_m35p, 0.0+_m35t
+				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			var _eq float64
+			{
+				sc := math.Sqrt(_c0Pi)
+				_eq = messages.LogNormCDF(_c0Tau/sc - _f27.Margin*sc)
+			}
+			_sum.Add(_eq)
+		}
+		{ // I(d2 > 0.7405)
+			_c0Pi, _c0Tau := _v22p-_m54p, _v22t-_m54t
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v22p) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v22p) {
+					return 0, compile.ErrFallback
+				}
+				_c0Pi, _c0Tau = 0.0+_m38p, 0.0+_m38t
+				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			var _eq float64
+			{
+				sc := math.Sqrt(_c0Pi)
+				_eq = messages.LogNormCDF(_c0Tau/sc - _f28.Margin*sc)
+			}
+			_sum.Add(_eq)
+		}
+		{ // I(d3 > 0.7405)
+			_c0Pi, _c0Tau := _v23p-_m55p, _v23t-_m55t
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v23p) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v23p) {
+					return 0, compile.ErrFallback
+				}
+				_c0Pi, _c0Tau = 0.0+_m41p, 0.0+_m41t
+				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			var _eq float64
+			{
+				sc := math.Sqrt(_c0Pi)
+				_eq = messages.LogNormCDF(_c0Tau/sc - _f29.Margin*sc)
+			}
+			_sum.Add(_eq)
+		}
+		{ // I(d4 > 0.7405)
+			_c0Pi, _c0Tau := _v24p-_m56p, _v24t-_m56t
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v24p) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v24p) {
+					return 0, compile.ErrFallback
+				}
+				_c0Pi, _c0Tau = 0.0+_m44p, 0.0+_m44t
+				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			var _eq float64
+			{
+				sc := math.Sqrt(_c0Pi)
+				_eq = messages.LogNormCDF(_c0Tau/sc - _f30.Margin*sc)
+			}
+			_sum.Add(_eq)
+		}
+		{ // I(d5 > 0.7405)
+			_c0Pi, _c0Tau := _v25p-_m57p, _v25t-_m57t
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v25p) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v25p) {
+					return 0, compile.ErrFallback
+				}
+				_c0Pi, _c0Tau = 0.0+_m47p, 0.0+_m47t
+				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			var _eq float64
+			{
+				sc := math.Sqrt(_c0Pi)
+				_eq = messages.LogNormCDF(_c0Tau/sc - _f31.Margin*sc)
+			}
+			_sum.Add(_eq)
+		}
+		{ // I(d6 > 0.7405)
+			_c0Pi, _c0Tau := _v26p-_m58p, _v26t-_m58t
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v26p) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v26p) {
+					return 0, compile.ErrFallback
+				}
+				_c0Pi, _c0Tau = 0.0+_m50p, 0.0+_m50t
+				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			var _eq float64
+			{
+				sc := math.Sqrt(_c0Pi)
+				_eq = messages.LogNormCDF(_c0Tau/sc - _f32.Margin*sc)
+			}
+			_sum.Add(_eq)
+		}
+		{ // s1
+			if !(_v0p > 0 && _v0p <= math.MaxFloat64) {
+				return 0, compile.ErrFallback
+			}
+			center := _v0t / _v0p
+			var quad float64
+			{
+				cPi, cTau := _v0p-_m0p, _v0t-_m0t
+				if !(cPi > 0 && cPi >= 1e-6*_v0p) {
+					if !(cPi == 0 || cPi < 1e-6*_v0p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m8p, 0.0+_m8t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v0p)
+			}
+			{
+				cPi, cTau := _v0p-_m8p, _v0t-_m8t
+				if !(cPi > 0 && cPi >= 1e-6*_v0p) {
+					if !(cPi == 0 || cPi < 1e-6*_v0p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m0p, 0.0+_m0t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v0p)
+			}
+			_sum.Mul(_v0p)
+			_sum.Add(quad)
+			_sum.Norm(-1)
+		}
+		{ // s2
+			if !(_v1p > 0 && _v1p <= math.MaxFloat64) {
+				return 0, compile.ErrFallback
+			}
+			center := _v1t / _v1p
+			var quad float64
+			{
+				cPi, cTau := _v1p-_m1p, _v1t-_m1t
+				if !(cPi > 0 && cPi >= 1e-6*_v1p) {
+					if !(cPi == 0 || cPi < 1e-6*_v1p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m10p, 0.0+_m10t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v1p)
+			}
+			{
+				cPi, cTau := _v1p-_m10p, _v1t-_m10t
+				if !(cPi > 0 && cPi >= 1e-6*_v1p) {
+					if !(cPi == 0 || cPi < 1e-6*_v1p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m1p, 0.0+_m1t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v1p)
+			}
+			_sum.Mul(_v1p)
+			_sum.Add(quad)
+			_sum.Norm(-1)
+		}
+		{ // s3
+			if !(_v2p > 0 && _v2p <= math.MaxFloat64) {
+				return 0, compile.ErrFallback
+			}
+			center := _v2t / _v2p
+			var quad float64
+			{
+				cPi, cTau := _v2p-_m2p, _v2t-_m2t
+				if !(cPi > 0 && cPi >= 1e-6*_v2p) {
+					if !(cPi == 0 || cPi < 1e-6*_v2p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m12p, 0.0+_m12t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v2p)
+			}
+			{
+				cPi, cTau := _v2p-_m12p, _v2t-_m12t
+				if !(cPi > 0 && cPi >= 1e-6*_v2p) {
+					if !(cPi == 0 || cPi < 1e-6*_v2p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m2p, 0.0+_m2t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v2p)
+			}
+			_sum.Mul(_v2p)
+			_sum.Add(quad)
+			_sum.Norm(-1)
+		}
+		{ // s4
+			if !(_v3p > 0 && _v3p <= math.MaxFloat64) {
+				return 0, compile.ErrFallback
+			}
+			center := _v3t / _v3p
+			var quad float64
+			{
+				cPi, cTau := _v3p-_m3p, _v3t-_m3t
+				if !(cPi > 0 && cPi >= 1e-6*_v3p) {
+					if !(cPi == 0 || cPi < 1e-6*_v3p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m14p, 0.0+_m14t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v3p)
+			}
+			{
+				cPi, cTau := _v3p-_m14p, _v3t-_m14t
+				if !(cPi > 0 && cPi >= 1e-6*_v3p) {
+					if !(cPi == 0 || cPi < 1e-6*_v3p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m3p, 0.0+_m3t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v3p)
+			}
+			_sum.Mul(_v3p)
+			_sum.Add(quad)
+			_sum.Norm(-1)
+		}
+		{ // s5
+			if !(_v4p > 0 && _v4p <= math.MaxFloat64) {
+				return 0, compile.ErrFallback
+			}
+			center := _v4t / _v4p
+			var quad float64
+			{
+				cPi, cTau := _v4p-_m4p, _v4t-_m4t
+				if !(cPi > 0 && cPi >= 1e-6*_v4p) {
+					if !(cPi == 0 || cPi < 1e-6*_v4p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m16p, 0.0+_m16t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v4p)
+			}
+			{
+				cPi, cTau := _v4p-_m16p, _v4t-_m16t
+				if !(cPi > 0 && cPi >= 1e-6*_v4p) {
+					if !(cPi == 0 || cPi < 1e-6*_v4p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m4p, 0.0+_m4t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v4p)
+			}
+			_sum.Mul(_v4p)
+			_sum.Add(quad)
+			_sum.Norm(-1)
+		}
+		{ // s6
+			if !(_v5p > 0 && _v5p <= math.MaxFloat64) {
+				return 0, compile.ErrFallback
+			}
+			center := _v5t / _v5p
+			var quad float64
+			{
+				cPi, cTau := _v5p-_m5p, _v5t-_m5t
+				if !(cPi > 0 && cPi >= 1e-6*_v5p) {
+					if !(cPi == 0 || cPi < 1e-6*_v5p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m18p, 0.0+_m18t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v5p)
+			}
+			{
+				cPi, cTau := _v5p-_m18p, _v5t-_m18t
+				if !(cPi > 0 && cPi >= 1e-6*_v5p) {
+					if !(cPi == 0 || cPi < 1e-6*_v5p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m5p, 0.0+_m5t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v5p)
+			}
+			_sum.Mul(_v5p)
+			_sum.Add(quad)
+			_sum.Norm(-1)
+		}
+		{ // s7
+			if !(_v6p > 0 && _v6p <= math.MaxFloat64) {
+				return 0, compile.ErrFallback
+			}
+			center := _v6t / _v6p
+			var quad float64
+			{
+				cPi, cTau := _v6p-_m6p, _v6t-_m6t
+				if !(cPi > 0 && cPi >= 1e-6*_v6p) {
+					if !(cPi == 0 || cPi < 1e-6*_v6p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m20p, 0.0+_m20t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v6p)
+			}
+			{
+				cPi, cTau := _v6p-_m20p, _v6t-_m20t
+				if !(cPi > 0 && cPi >= 1e-6*_v6p) {
+					if !(cPi == 0 || cPi < 1e-6*_v6p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m6p, 0.0+_m6t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v6p)
+			}
+			_sum.Mul(_v6p)
+			_sum.Add(quad)
+			_sum.Norm(-1)
+		}
+		{ // p1
+			if !(_v7p > 0 && _v7p <= math.MaxFloat64) {
+				return 0, compile.ErrFallback
+			}
+			center := _v7t / _v7p
+			var quad float64
+			{
+				cPi, cTau := _v7p-_m7p, _v7t-_m7t
+				if !(cPi > 0 && cPi >= 1e-6*_v7p) {
+					if !(cPi == 0 || cPi < 1e-6*_v7p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m22p, 0.0+_m22t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v7p)
+			}
+			{
+				cPi, cTau := _v7p-_m22p, _v7t-_m22t
+				if !(cPi > 0 && cPi >= 1e-6*_v7p) {
+					if !(cPi == 0 || cPi < 1e-6*_v7p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m7p, 0.0+_m7t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v7p)
+			}
+			_sum.Mul(_v7p)
+			_sum.Add(quad)
+			_sum.Norm(-1)
+		}
+		{ // p2
+			if !(_v8p > 0 && _v8p <= math.MaxFloat64) {
+				return 0, compile.ErrFallback
+			}
+			center := _v8t / _v8p
+			var quad float64
+			{
+				cPi, cTau := _v8p-_m9p, _v8t-_m9t
+				if !(cPi > 0 && cPi >= 1e-6*_v8p) {
+					if !(cPi == 0 || cPi < 1e-6*_v8p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m24p, 0.0+_m24t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v8p)
+			}
+			{
+				cPi, cTau := _v8p-_m24p, _v8t-_m24t
+				if !(cPi > 0 && cPi >= 1e-6*_v8p) {
+					if !(cPi == 0 || cPi < 1e-6*_v8p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m9p, 0.0+_m9t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v8p)
+			}
+			_sum.Mul(_v8p)
+			_sum.Add(quad)
+			_sum.Norm(-1)
+		}
+		{ // p3
+			if !(_v9p > 0 && _v9p <= math.MaxFloat64) {
+				return 0, compile.ErrFallback
+			}
+			center := _v9t / _v9p
+			var quad float64
+			{
+				cPi, cTau := _v9p-_m11p, _v9t-_m11t
+				if !(cPi > 0 && cPi >= 1e-6*_v9p) {
+					if !(cPi == 0 || cPi < 1e-6*_v9p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m26p, 0.0+_m26t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v9p)
+			}
+			{
+				cPi, cTau := _v9p-_m26p, _v9t-_m26t
+				if !(cPi > 0 && cPi >= 1e-6*_v9p) {
+					if !(cPi == 0 || cPi < 1e-6*_v9p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m11p, 0.0+_m11t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v9p)
+			}
+			_sum.Mul(_v9p)
+			_sum.Add(quad)
+			_sum.Norm(-1)
+		}
+		{ // p4
+			if !(_v10p > 0 && _v10p <= math.MaxFloat64) {
+				return 0, compile.ErrFallback
+			}
+			center := _v10t / _v10p
+			var quad float64
+			{
+				cPi, cTau := _v10p-_m13p, _v10t-_m13t
+				if !(cPi > 0 && cPi >= 1e-6*_v10p) {
+					if !(cPi == 0 || cPi < 1e-6*_v10p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m28p, 0.0+_m28t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v10p)
+			}
+			{
+				cPi, cTau := _v10p-_m28p, _v10t-_m28t
+				if !(cPi > 0 && cPi >= 1e-6*_v10p) {
+					if !(cPi == 0 || cPi < 1e-6*_v10p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m13p, 0.0+_m13t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v10p)
+			}
+			_sum.Mul(_v10p)
+			_sum.Add(quad)
+			_sum.Norm(-1)
+		}
+		{ // p5
+			if !(_v11p > 0 && _v11p <= math.MaxFloat64) {
+				return 0, compile.ErrFallback
+			}
+			center := _v11t / _v11p
+			var quad float64
+			{
+				cPi, cTau := _v11p-_m15p, _v11t-_m15t
+				if !(cPi > 0 && cPi >= 1e-6*_v11p) {
+					if !(cPi == 0 || cPi < 1e-6*_v11p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m30p, 0.0+_m30t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v11p)
+			}
+			{
+				cPi, cTau := _v11p-_m30p, _v11t-_m30t
+				if !(cPi > 0 && cPi >= 1e-6*_v11p) {
+					if !(cPi == 0 || cPi < 1e-6*_v11p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m15p, 0.0+_m15t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v11p)
+			}
+			_sum.Mul(_v11p)
+			_sum.Add(quad)
+			_sum.Norm(-1)
+		}
+		{ // p6
+			if !(_v12p > 0 && _v12p <= math.MaxFloat64) {
+				return 0, compile.ErrFallback
+			}
+			center := _v12t / _v12p
+			var quad float64
+			{
+				cPi, cTau := _v12p-_m17p, _v12t-_m17t
+				if !(cPi > 0 && cPi >= 1e-6*_v12p) {
+					if !(cPi == 0 || cPi < 1e-6*_v12p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m32p, 0.0+_m32t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v12p)
+			}
+			{
+				cPi, cTau := _v12p-_m32p, _v12t-_m32t
+				if !(cPi > 0 && cPi >= 1e-6*_v12p) {
+					if !(cPi == 0 || cPi < 1e-6*_v12p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m17p, 0.0+_m17t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v12p)
+			}
+			_sum.Mul(_v12p)
+			_sum.Add(quad)
+			_sum.Norm(-1)
+		}
+		{ // p7
+			if !(_v13p > 0 && _v13p <= math.MaxFloat64) {
+				return 0, compile.ErrFallback
+			}
+			center := _v13t / _v13p
+			var quad float64
+			{
+				cPi, cTau := _v13p-_m19p, _v13t-_m19t
+				if !(cPi > 0 && cPi >= 1e-6*_v13p) {
+					if !(cPi == 0 || cPi < 1e-6*_v13p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m34p, 0.0+_m34t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v13p)
+			}
+			{
+				cPi, cTau := _v13p-_m34p, _v13t-_m34t
+				if !(cPi > 0 && cPi >= 1e-6*_v13p) {
+					if !(cPi == 0 || cPi < 1e-6*_v13p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m19p, 0.0+_m19t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v13p)
+			}
+			_sum.Mul(_v13p)
+			_sum.Add(quad)
+			_sum.Norm(-1)
+		}
+		{ // t1
+			if !(_v14p > 0 && _v14p <= math.MaxFloat64) {
+				return 0, compile.ErrFallback
+			}
+			center := _v14t / _v14p
+			var quad float64
+			{
+				cPi, cTau := _v14p-_m21p, _v14t-_m21t
+				if !(cPi > 0 && cPi >= 1e-6*_v14p) {
+					if !(cPi == 0 || cPi < 1e-6*_v14p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m36p, 0.0+_m36t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v14p)
+			}
+			{
+				cPi, cTau := _v14p-_m36p, _v14t-_m36t
+				if !(cPi > 0 && cPi >= 1e-6*_v14p) {
+					if !(cPi == 0 || cPi < 1e-6*_v14p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m21p, 0.0+_m21t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v14p)
+			}
+			_sum.Mul(_v14p)
+			_sum.Add(quad)
+			_sum.Norm(-1)
+		}
+		{ // t2
+			if !(_v15p > 0 && _v15p <= math.MaxFloat64) {
+				return 0, compile.ErrFallback
+			}
+			center := _v15t / _v15p
+			var quad float64
+			{
+				cPi, cTau := _v15p-_m23p, _v15t-_m23t
+				if !(cPi > 0 && cPi >= 1e-6*_v15p) {
+					if !(cPi == 0 || cPi < 1e-6*_v15p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m37p+_m39p, 0.0+_m37t+_m39t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v15p)
+			}
+			{
+				cPi, cTau := _v15p-_m37p, _v15t-_m37t
+				if !(cPi > 0 && cPi >= 1e-6*_v15p) {
+					if !(cPi == 0 || cPi < 1e-6*_v15p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m23p+_m39p, 0.0+_m23t+_m39t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v15p)
+			}
+			{
+				cPi, cTau := _v15p-_m39p, _v15t-_m39t
+				if !(cPi > 0 && cPi >= 1e-6*_v15p) {
+					if !(cPi == 0 || cPi < 1e-6*_v15p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m23p+_m37p, 0.0+_m23t+_m37t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v15p)
+			}
+			_sum.Mul(_v15p)
+			_sum.Add(quad)
+			_sum.Norm(-1)
+		}
+		{ // t3
+			if !(_v16p > 0 && _v16p <= math.MaxFloat64) {
+				return 0, compile.ErrFallback
+			}
+			center := _v16t / _v16p
+			var quad float64
+			{
+				cPi, cTau := _v16p-_m25p, _v16t-_m25t
+				if !(cPi > 0 && cPi >= 1e-6*_v16p) {
+					if !(cPi == 0 || cPi < 1e-6*_v16p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m40p+_m42p, 0.0+_m40t+_m42t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v16p)
+			}
+			{
+				cPi, cTau := _v16p-_m40p, _v16t-_m40t
+				if !(cPi > 0 && cPi >= 1e-6*_v16p) {
+					if !(cPi == 0 || cPi < 1e-6*_v16p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m25p+_m42p, 0.0+_m25t+_m42t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v16p)
+			}
+			{
+				cPi, cTau := _v16p-_m42p, _v16t-_m42t
+				if !(cPi > 0 && cPi >= 1e-6*_v16p) {
+					if !(cPi == 0 || cPi < 1e-6*_v16p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m25p+_m40p, 0.0+_m25t+_m40t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v16p)
+			}
+			_sum.Mul(_v16p)
+			_sum.Add(quad)
+			_sum.Norm(-1)
+		}
+		{ // t4
+			if !(_v17p > 0 && _v17p <= math.MaxFloat64) {
+				return 0, compile.ErrFallback
+			}
+			center := _v17t / _v17p
+			var quad float64
+			{
+				cPi, cTau := _v17p-_m27p, _v17t-_m27t
+				if !(cPi > 0 && cPi >= 1e-6*_v17p) {
+					if !(cPi == 0 || cPi < 1e-6*_v17p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m43p+_m45p, 0.0+_m43t+_m45t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v17p)
+			}
+			{
+				cPi, cTau := _v17p-_m43p, _v17t-_m43t
+				if !(cPi > 0 && cPi >= 1e-6*_v17p) {
+					if !(cPi == 0 || cPi < 1e-6*_v17p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m27p+_m45p, 0.0+_m27t+_m45t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v17p)
+			}
+			{
+				cPi, cTau := _v17p-_m45p, _v17t-_m45t
+				if !(cPi > 0 && cPi >= 1e-6*_v17p) {
+					if !(cPi == 0 || cPi < 1e-6*_v17p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m27p+_m43p, 0.0+_m27t+_m43t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v17p)
+			}
+			_sum.Mul(_v17p)
+			_sum.Add(quad)
+			_sum.Norm(-1)
+		}
+		{ // t5
+			if !(_v18p > 0 && _v18p <= math.MaxFloat64) {
+				return 0, compile.ErrFallback
+			}
+			center := _v18t / _v18p
+			var quad float64
+			{
+				cPi, cTau := _v18p-_m29p, _v18t-_m29t
+				if !(cPi > 0 && cPi >= 1e-6*_v18p) {
+					if !(cPi == 0 || cPi < 1e-6*_v18p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m46p+_m48p, 0.0+_m46t+_m48t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v18p)
+			}
+			{
+				cPi, cTau := _v18p-_m46p, _v18t-_m46t
+				if !(cPi > 0 && cPi >= 1e-6*_v18p) {
+					if !(cPi == 0 || cPi < 1e-6*_v18p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m29p+_m48p, 0.0+_m29t+_m48t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v18p)
+			}
+			{
+				cPi, cTau := _v18p-_m48p, _v18t-_m48t
+				if !(cPi > 0 && cPi >= 1e-6*_v18p) {
+					if !(cPi == 0 || cPi < 1e-6*_v18p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m29p+_m46p, 0.0+_m29t+_m46t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v18p)
+			}
+			_sum.Mul(_v18p)
+			_sum.Add(quad)
+			_sum.Norm(-1)
+		}
+		{ // t6
+			if !(_v19p > 0 && _v19p <= math.MaxFloat64) {
+				return 0, compile.ErrFallback
+			}
+			center := _v19t / _v19p
+			var quad float64
+			{
+				cPi, cTau := _v19p-_m31p, _v19t-_m31t
+				if !(cPi > 0 && cPi >= 1e-6*_v19p) {
+					if !(cPi == 0 || cPi < 1e-6*_v19p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m49p+_m51p, 0.0+_m49t+_m51t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v19p)
+			}
+			{
+				cPi, cTau := _v19p-_m49p, _v19t-_m49t
+				if !(cPi > 0 && cPi >= 1e-6*_v19p) {
+					if !(cPi == 0 || cPi < 1e-6*_v19p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m31p+_m51p, 0.0+_m31t+_m51t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v19p)
+			}
+			{
+				cPi, cTau := _v19p-_m51p, _v19t-_m51t
+				if !(cPi > 0 && cPi >= 1e-6*_v19p) {
+					if !(cPi == 0 || cPi < 1e-6*_v19p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m31p+_m49p, 0.0+_m31t+_m49t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v19p)
+			}
+			_sum.Mul(_v19p)
+			_sum.Add(quad)
+			_sum.Norm(-1)
+		}
+		{ // t7
+			if !(_v20p > 0 && _v20p <= math.MaxFloat64) {
+				return 0, compile.ErrFallback
+			}
+			center := _v20t / _v20p
+			var quad float64
+			{
+				cPi, cTau := _v20p-_m33p, _v20t-_m33t
+				if !(cPi > 0 && cPi >= 1e-6*_v20p) {
+					if !(cPi == 0 || cPi < 1e-6*_v20p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m52p, 0.0+_m52t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v20p)
+			}
+			{
+				cPi, cTau := _v20p-_m52p, _v20t-_m52t
+				if !(cPi > 0 && cPi >= 1e-6*_v20p) {
+					if !(cPi == 0 || cPi < 1e-6*_v20p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m33p, 0.0+_m33t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v20p)
+			}
+			_sum.Mul(_v20p)
+			_sum.Add(quad)
+			_sum.Norm(-1)
+		}
+		{ // d1
+			if !(_v21p > 0 && _v21p <= math.MaxFloat64) {
+				return 0, compile.ErrFallback
+			}
+			center := _v21t / _v21p
+			var quad float64
+			{
+				cPi, cTau := _v21p-_m35p, _v21t-_m35t
+				if !(cPi > 0 && cPi >= 1e-6*_v21p) {
+					if !(cPi == 0 || cPi < 1e-6*_v21p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m53p, 0.0+_m53t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v21p)
+			}
+			{
+				cPi, cTau := _v21p-_m53p, _v21t-_m53t
+				if !(cPi > 0 && cPi >= 1e-6*_v21p) {
+					if !(cPi == 0 || cPi < 1e-6*_v21p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m35p, 0.0+_m35t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v21p)
+			}
+			_sum.Mul(_v21p)
+			_sum.Add(quad)
+			_sum.Norm(-1)
+		}
+		{ // d2
+			if !(_v22p > 0 && _v22p <= math.MaxFloat64) {
+				return 0, compile.ErrFallback
+			}
+			center := _v22t / _v22p
+			var quad float64
+			{
+				cPi, cTau := _v22p-_m38p, _v22t-_m38t
+				if !(cPi > 0 && cPi >= 1e-6*_v22p) {
+					if !(cPi == 0 || cPi < 1e-6*_v22p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m54p, 0.0+_m54t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v22p)
+			}
+			{
+				cPi, cTau := _v22p-_m54p, _v22t-_m54t
+				if !(cPi > 0 && cPi >= 1e-6*_v22p) {
+					if !(cPi == 0 || cPi < 1e-6*_v22p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m38p, 0.0+_m38t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v22p)
+			}
+			_sum.Mul(_v22p)
+			_sum.Add(quad)
+			_sum.Norm(-1)
+		}
+		{ // d3
+			if !(_v23p > 0 && _v23p <= math.MaxFloat64) {
+				return 0, compile.ErrFallback
+			}
+			center := _v23t / _v23p
+			var quad float64
+			{
+				cPi, cTau := _v23p-_m41p, _v23t-_m41t
+				if !(cPi > 0 && cPi >= 1e-6*_v23p) {
+					if !(cPi == 0 || cPi < 1e-6*_v23p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m55p, 0.0+_m55t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v23p)
+			}
+			{
+				cPi, cTau := _v23p-_m55p, _v23t-_m55t
+				if !(cPi > 0 && cPi >= 1e-6*_v23p) {
+					if !(cPi == 0 || cPi < 1e-6*_v23p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m41p, 0.0+_m41t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v23p)
+			}
+			_sum.Mul(_v23p)
+			_sum.Add(quad)
+			_sum.Norm(-1)
+		}
+		{ // d4
+			if !(_v24p > 0 && _v24p <= math.MaxFloat64) {
+				return 0, compile.ErrFallback
+			}
+			center := _v24t / _v24p
+			var quad float64
+			{
+				cPi, cTau := _v24p-_m44p, _v24t-_m44t
+				if !(cPi > 0 && cPi >= 1e-6*_v24p) {
+					if !(cPi == 0 || cPi < 1e-6*_v24p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m56p, 0.0+_m56t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v24p)
+			}
+			{
+				cPi, cTau := _v24p-_m56p, _v24t-_m56t
+				if !(cPi > 0 && cPi >= 1e-6*_v24p) {
+					if !(cPi == 0 || cPi < 1e-6*_v24p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m44p, 0.0+_m44t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v24p)
+			}
+			_sum.Mul(_v24p)
+			_sum.Add(quad)
+			_sum.Norm(-1)
+		}
+		{ // d5
+			if !(_v25p > 0 && _v25p <= math.MaxFloat64) {
+				return 0, compile.ErrFallback
+			}
+			center := _v25t / _v25p
+			var quad float64
+			{
+				cPi, cTau := _v25p-_m47p, _v25t-_m47t
+				if !(cPi > 0 && cPi >= 1e-6*_v25p) {
+					if !(cPi == 0 || cPi < 1e-6*_v25p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m57p, 0.0+_m57t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v25p)
+			}
+			{
+				cPi, cTau := _v25p-_m57p, _v25t-_m57t
+				if !(cPi > 0 && cPi >= 1e-6*_v25p) {
+					if !(cPi == 0 || cPi < 1e-6*_v25p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m47p, 0.0+_m47t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v25p)
+			}
+			_sum.Mul(_v25p)
+			_sum.Add(quad)
+			_sum.Norm(-1)
+		}
+		{ // d6
+			if !(_v26p > 0 && _v26p <= math.MaxFloat64) {
+				return 0, compile.ErrFallback
+			}
+			center := _v26t / _v26p
+			var quad float64
+			{
+				cPi, cTau := _v26p-_m50p, _v26t-_m50t
+				if !(cPi > 0 && cPi >= 1e-6*_v26p) {
+					if !(cPi == 0 || cPi < 1e-6*_v26p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m58p, 0.0+_m58t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v26p)
+			}
+			{
+				cPi, cTau := _v26p-_m58p, _v26t-_m58t
+				if !(cPi > 0 && cPi >= 1e-6*_v26p) {
+					if !(cPi == 0 || cPi < 1e-6*_v26p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m50p, 0.0+_m50t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v26p)
+			}
+			_sum.Mul(_v26p)
+			_sum.Add(quad)
+			_sum.Norm(-1)
+		}
+		return _sum.Value(), nil
+	}), nil
 }
 
 // programFFA8 binds the program compiled from a free-for-all of 8 without draws to g and s.
-func programFFA8(g *graph.Graph, s schedules.Schedule) (compile.Program, error) {
+func programFFA8(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) {
 	loops, err := compile.Bind(g, s, "496402e09e60ad441677c0563a14ccfa")
 	if err != nil {
 		return nil, err
@@ -24602,7 +45677,7 @@ func programFFA8(g *graph.Graph, s schedules.Schedule) (compile.Program, error) 
 		return nil, compile.FactorMismatch(g, 37, "*factors.GreaterThan")
 	}
 	_l0 := loops[0]
-	return func(ctx context.Context) (schedules.Result, error) {
+	return compile.NewProgram(g, func(ctx context.Context) (schedules.Result, error) {
 		if g.NumObserved() > 0 {
 			return schedules.Result{}, compile.ErrFallback
 		}
@@ -28184,11 +49259,2867 @@ func programFFA8(g *graph.Graph, s schedules.Schedule) (compile.Program, error) 
 		_vs[29] = messages.Gaussian{Pi: _v29p, Tau: _v29t}
 		_vs[30] = messages.Gaussian{Pi: _v30p, Tau: _v30t}
 		return _res, _err
-	}, nil
+	}, func() (float64, error) {
+		if g.NumObserved() > 0 {
+			return 0, compile.ErrFallback
+		}
+		_msgs, _margs := g.State()
+		_ms, _vs := _msgs[:68], _margs[:31]
+		_m0p, _m0t := _ms[0].Pi, _ms[0].Tau
+		_m1p, _m1t := _ms[1].Pi, _ms[1].Tau
+		_m2p, _m2t := _ms[2].Pi, _ms[2].Tau
+		_m3p, _m3t := _ms[3].Pi, _ms[3].Tau
+		_m4p, _m4t := _ms[4].Pi, _ms[4].Tau
+		_m5p, _m5t := _ms[5].Pi, _ms[5].Tau
+		_m6p, _m6t := _ms[6].Pi, _ms[6].Tau
+		_m7p, _m7t := _ms[7].Pi, _ms[7].Tau
+		_m8p, _m8t := _ms[8].Pi, _ms[8].Tau
+		_m9p, _m9t := _ms[9].Pi, _ms[9].Tau
+		_m10p, _m10t := _ms[10].Pi, _ms[10].Tau
+		_m11p, _m11t := _ms[11].Pi, _ms[11].Tau
+		_m12p, _m12t := _ms[12].Pi, _ms[12].Tau
+		_m13p, _m13t := _ms[13].Pi, _ms[13].Tau
+		_m14p, _m14t := _ms[14].Pi, _ms[14].Tau
+		_m15p, _m15t := _ms[15].Pi, _ms[15].Tau
+		_m16p, _m16t := _ms[16].Pi, _ms[16].Tau
+		_m17p, _m17t := _ms[17].Pi, _ms[17].Tau
+		_m18p, _m18t := _ms[18].Pi, _ms[18].Tau
+		_m19p, _m19t := _ms[19].Pi, _ms[19].Tau
+		_m20p, _m20t := _ms[20].Pi, _ms[20].Tau
+		_m21p, _m21t := _ms[21].Pi, _ms[21].Tau
+		_m22p, _m22t := _ms[22].Pi, _ms[22].Tau
+		_m23p, _m23t := _ms[23].Pi, _ms[23].Tau
+		_m24p, _m24t := _ms[24].Pi, _ms[24].Tau
+		_m25p, _m25t := _ms[25].Pi, _ms[25].Tau
+		_m26p, _m26t := _ms[26].Pi, _ms[26].Tau
+		_m27p, _m27t := _ms[27].Pi, _ms[27].Tau
+		_m28p, _m28t := _ms[28].Pi, _ms[28].Tau
+		_m29p, _m29t := _ms[29].Pi, _ms[29].Tau
+		_m30p, _m30t := _ms[30].Pi, _ms[30].Tau
+		_m31p, _m31t := _ms[31].Pi, _ms[31].Tau
+		_m32p, _m32t := _ms[32].Pi, _ms[32].Tau
+		_m33p, _m33t := _ms[33].Pi, _ms[33].Tau
+		_m34p, _m34t := _ms[34].Pi, _ms[34].Tau
+		_m35p, _m35t := _ms[35].Pi, _ms[35].Tau
+		_m36p, _m36t := _ms[36].Pi, _ms[36].Tau
+		_m37p, _m37t := _ms[37].Pi, _ms[37].Tau
+		_m38p, _m38t := _ms[38].Pi, _ms[38].Tau
+		_m39p, _m39t := _ms[39].Pi, _ms[39].Tau
+		_m40p, _m40t := _ms[40].Pi, _ms[40].Tau
+		_m41p, _m41t := _ms[41].Pi, _ms[41].Tau
+		_m42p, _m42t := _ms[42].Pi, _ms[42].Tau
+		_m43p, _m43t := _ms[43].Pi, _ms[43].Tau
+		_m44p, _m44t := _ms[44].Pi, _ms[44].Tau
+		_m45p, _m45t := _ms[45].Pi, _ms[45].Tau
+		_m46p, _m46t := _ms[46].Pi, _ms[46].Tau
+		_m47p, _m47t := _ms[47].Pi, _ms[47].Tau
+		_m48p, _m48t := _ms[48].Pi, _ms[48].Tau
+		_m49p, _m49t := _ms[49].Pi, _ms[49].Tau
+		_m50p, _m50t := _ms[50].Pi, _ms[50].Tau
+		_m51p, _m51t := _ms[51].Pi, _ms[51].Tau
+		_m52p, _m52t := _ms[52].Pi, _ms[52].Tau
+		_m53p, _m53t := _ms[53].Pi, _ms[53].Tau
+		_m54p, _m54t := _ms[54].Pi, _ms[54].Tau
+		_m55p, _m55t := _ms[55].Pi, _ms[55].Tau
+		_m56p, _m56t := _ms[56].Pi, _ms[56].Tau
+		_m57p, _m57t := _ms[57].Pi, _ms[57].Tau
+		_m58p, _m58t := _ms[58].Pi, _ms[58].Tau
+		_m59p, _m59t := _ms[59].Pi, _ms[59].Tau
+		_m60p, _m60t := _ms[60].Pi, _ms[60].Tau
+		_m61p, _m61t := _ms[61].Pi, _ms[61].Tau
+		_m62p, _m62t := _ms[62].Pi, _ms[62].Tau
+		_m63p, _m63t := _ms[63].Pi, _ms[63].Tau
+		_m64p, _m64t := _ms[64].Pi, _ms[64].Tau
+		_m65p, _m65t := _ms[65].Pi, _ms[65].Tau
+		_m66p, _m66t := _ms[66].Pi, _ms[66].Tau
+		_m67p, _m67t := _ms[67].Pi, _ms[67].Tau
+		_v0p, _v0t := _vs[0].Pi, _vs[0].Tau
+		_v1p, _v1t := _vs[1].Pi, _vs[1].Tau
+		_v2p, _v2t := _vs[2].Pi, _vs[2].Tau
+		_v3p, _v3t := _vs[3].Pi, _vs[3].Tau
+		_v4p, _v4t := _vs[4].Pi, _vs[4].Tau
+		_v5p, _v5t := _vs[5].Pi, _vs[5].Tau
+		_v6p, _v6t := _vs[6].Pi, _vs[6].Tau
+		_v7p, _v7t := _vs[7].Pi, _vs[7].Tau
+		_v8p, _v8t := _vs[8].Pi, _vs[8].Tau
+		_v9p, _v9t := _vs[9].Pi, _vs[9].Tau
+		_v10p, _v10t := _vs[10].Pi, _vs[10].Tau
+		_v11p, _v11t := _vs[11].Pi, _vs[11].Tau
+		_v12p, _v12t := _vs[12].Pi, _vs[12].Tau
+		_v13p, _v13t := _vs[13].Pi, _vs[13].Tau
+		_v14p, _v14t := _vs[14].Pi, _vs[14].Tau
+		_v15p, _v15t := _vs[15].Pi, _vs[15].Tau
+		_v16p, _v16t := _vs[16].Pi, _vs[16].Tau
+		_v17p, _v17t := _vs[17].Pi, _vs[17].Tau
+		_v18p, _v18t := _vs[18].Pi, _vs[18].Tau
+		_v19p, _v19t := _vs[19].Pi, _vs[19].Tau
+		_v20p, _v20t := _vs[20].Pi, _vs[20].Tau
+		_v21p, _v21t := _vs[21].Pi, _vs[21].Tau
+		_v22p, _v22t := _vs[22].Pi, _vs[22].Tau
+		_v23p, _v23t := _vs[23].Pi, _vs[23].Tau
+		_v24p, _v24t := _vs[24].Pi, _vs[24].Tau
+		_v25p, _v25t := _vs[25].Pi, _vs[25].Tau
+		_v26p, _v26t := _vs[26].Pi, _vs[26].Tau
+		_v27p, _v27t := _vs[27].Pi, _vs[27].Tau
+		_v28p, _v28t := _vs[28].Pi, _vs[28].Tau
+		_v29p, _v29t := _vs[29].Pi, _vs[29].Tau
+		_v30p, _v30t := _vs[30].Pi, _vs[30].Tau
+		_bad := 0.0 + (_m0p - _m0p) + (_m0t - _m0t) + (_m1p - _m1p) + (_m1t - _m1t) + (_m2p - _m2p) + (_m2t - _m2t) + (_m3p - _m3p) + (_m3t - _m3t) + (_m4p - _m4p) + (_m4t - _m4t) + (_m5p - _m5p) + (_m5t - _m5t) + (_m6p - _m6p) + (_m6t - _m6t) + (_m7p - _m7p) + (_m7t - _m7t) + (_m8p - _m8p) + (_m8t - _m8t) + (_m9p - _m9p) + (_m9t - _m9t) + (_m10p - _m10p) + (_m10t - _m10t) + (_m11p - _m11p) + (_m11t - _m11t) + (_m12p - _m12p) + (_m12t - _m12t) + (_m13p - _m13p) + (_m13t - _m13t) + (_m14p - _m14p) + (_m14t - _m14t) + (_m15p - _m15p) + (_m15t - _m15t) + (_m16p - _m16p) + (_m16t - _m16t) + (_m17p - _m17p) + (_m17t - _m17t) + (_m18p - _m18p) + (_m18t - _m18t) + (_m19p - _m19p) + (_m19t - _m19t) + (_m20p - _m20p) + (_m20t - _m20t) + (_m21p - _m21p) + (_m21t - _m21t) + (_m22p - _m22p) + (_m22t - _m22t) + (_m23p - _m23p) + (_m23t - _m23t) + (_m24p - _m24p) + (_m24t - _m24t) + (_m25p - _m25p) + (_m25t - _m25t) + (_m26p - _m26p) + (_m26t - _m26t) + (_m27p - _m27p) + (_m27t - _m27t) + (_m28p - _m28p) + (_m28t - _m28t) + (_m29p - _m29p) + (_m29t - _m29t) + (_m30p - _m30p) + (_m30t - _m30t) + (_m31p - _m31p) + (_m31t - _m31t) + (_m32p - _m32p) + (_m32t - _m32t) + (_m33p - _m33p) + (_m33t - _m33t) + (_m34p - _m34p) + (_m34t - _m34t) + (_m35p - _m35p) + (_m35t - _m35t) + (_m36p - _m36p) + (_m36t - _m36t) + (_m37p - _m37p) + (_m37t - _m37t) + (_m38p - _m38p) + (_m38t - _m38t) + (_m39p - _m39p) + (_m39t - _m39t) + (_m40p - _m40p) + (_m40t - _m40t) + (_m41p - _m41p) + (_m41t - _m41t) + (_m42p - _m42p) + (_m42t - _m42t) + (_m43p - _m43p) + (_m43t - _m43t) + (_m44p - _m44p) + (_m44t - _m44t) + (_m45p - _m45p) + (_m45t - _m45t) + (_m46p - _m46p) + (_m46t - _m46t) + (_m47p - _m47p) + (_m47t - _m47t) + (_m48p - _m48p) + (_m48t - _m48t) + (_m49p - _m49p) + (_m49t - _m49t) + (_m50p - _m50p) + (_m50t - _m50t) + (_m51p - _m51p) + (_m51t - _m51t) + (_m52p - _m52p) + (_m52t - _m52t) + (_m53p - _m53p) + (_m53t - _m53t) + (_m54p - _m54p) + (_m54t - _m54t) + (_m55p - _m55p) + (_m55t - _m55t) + (_m56p - _m56p) + (_m56t - _m56t) + (_m57p - _m57p) + (_m57t - _m57t) + (_m58p - _m58p) + (_m58t - _m58t) + (_m59p - _m59p) + (_m59t - _m59t) + (_m60p - _m60p) + (_m60t - _m60t) + (_m61p - _m61p) + (_m61t - _m61t) + (_m62p - _m62p) + (_m62t - _m62t) + (_m63p - _m63p) + (_m63t - _m63t) + (_m64p - _m64p) + (_m64t - _m64t) + (_m65p - _m65p) + (_m65t - _m65t) + (_m66p - _m66p) + (_m66t - _m66t) + (_m67p - _m67p) + (_m67t - _m67t)
+		_bad += (_v0p - _v0p) + (_v0t - _v0t)
+		_bad += (_v1p - _v1p) + (_v1t - _v1t)
+		_bad += (_v2p - _v2p) + (_v2t - _v2t)
+		_bad += (_v3p - _v3p) + (_v3t - _v3t)
+		_bad += (_v4p - _v4p) + (_v4t - _v4t)
+		_bad += (_v5p - _v5p) + (_v5t - _v5t)
+		_bad += (_v6p - _v6p) + (_v6t - _v6t)
+		_bad += (_v7p - _v7p) + (_v7t - _v7t)
+		_bad += (_v8p - _v8p) + (_v8t - _v8t)
+		_bad += (_v9p - _v9p) + (_v9t - _v9t)
+		_bad += (_v10p - _v10p) + (_v10t - _v10t)
+		_bad += (_v11p - _v11p) + (_v11t - _v11t)
+		_bad += (_v12p - _v12p) + (_v12t - _v12t)
+		_bad += (_v13p - _v13p) + (_v13t - _v13t)
+		_bad += (_v14p - _v14p) + (_v14t - _v14t)
+		_bad += (_v15p - _v15p) + (_v15t - _v15t)
+		_bad += (_v16p - _v16p) + (_v16t - _v16t)
+		_bad += (_v17p - _v17p) + (_v17t - _v17t)
+		_bad += (_v18p - _v18p) + (_v18t - _v18t)
+		_bad += (_v19p - _v19p) + (_v19t - _v19t)
+		_bad += (_v20p - _v20p) + (_v20t - _v20t)
+		_bad += (_v21p - _v21p) + (_v21t - _v21t)
+		_bad += (_v22p - _v22p) + (_v22t - _v22t)
+		_bad += (_v23p - _v23p) + (_v23t - _v23t)
+		_bad += (_v24p - _v24p) + (_v24t - _v24t)
+		_bad += (_v25p - _v25p) + (_v25t - _v25t)
+		_bad += (_v26p - _v26p) + (_v26t - _v26t)
+		_bad += (_v27p - _v27p) + (_v27t - _v27t)
+		_bad += (_v28p - _v28p) + (_v28t - _v28t)
+		_bad += (_v29p - _v29p) + (_v29t - _v29t)
+		_bad += (_v30p - _v30p) + (_v30t - _v30t)
+		if _bad != 0 {
+			return 0, compile.ErrFallback
+		}
+		var _sum graph.EvidenceSum
+		{ // N(s1; 25, 25.01)
+			_c0Pi, _c0Tau := _v0p-_m0p, _v0t-_m0t
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v0p) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v0p) {
+					return 0, compile.ErrFallback
+				}
+				_c0Pi, _c0Tau = 0.0+_m9p, 0.0+_m9t
+				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			var _eq, _ev, _en float64
+			{
+				d, v := _f0.Mean-_c0Tau/_c0Pi, _f0.Variance+1/_c0Pi
+				if !(v > 0) || v > math.MaxFloat64 {
+					return 0, compile.ErrFallback
+				}
+				_eq, _ev, _en = -0.5*d*d/v, v, 1
+			}
+			_sum.Add(_eq)
+			_sum.Mul(_ev)
+			_sum.Norm(_en)
+		}
+		{ // N(s2; 26, 25.01)
+			_c0Pi, _c0Tau := _v1p-_m1p, _v1t-_m1t
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v1p) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v1p) {
+					return 0, compile.ErrFallback
+				}
+				_c0Pi, _c0Tau = 0.0+_m11p, 0.0+_m11t
+				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			var _eq, _ev, _en float64
+			{
+				d, v := _f1.Mean-_c0Tau/_c0Pi, _f1.Variance+1/_c0Pi
+				if !(v > 0) || v > math.MaxFloat64 {
+					return 0, compile.ErrFallback
+				}
+				_eq, _ev, _en = -0.5*d*d/v, v, 1
+			}
+			_sum.Add(_eq)
+			_sum.Mul(_ev)
+			_sum.Norm(_en)
+		}
+		{ // N(s3; 27, 25.01)
+			_c0Pi, _c0Tau := _v2p-_m2p, _v2t-_m2t
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v2p) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v2p) {
+					return 0, compile.ErrFallback
+				}
+				_c0Pi, _c0Tau = 0.0+_m13p, 0.0+_m13t
+				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			var _eq, _ev, _en float64
+			{
+				d, v := _f2.Mean-_c0Tau/_c0Pi, _f2.Variance+1/_c0Pi
+				if !(v > 0) || v > math.MaxFloat64 {
+					return 0, compile.ErrFallback
+				}
+				_eq, _ev, _en = -0.5*d*d/v, v, 1
+			}
+			_sum.Add(_eq)
+			_sum.Mul(_ev)
+			_sum.Norm(_en)
+		}
+		{ // N(s4; 28, 25.01)
+			_c0Pi, _c0Tau := _v3p-_m3p, _v3t-_m3t
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v3p) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v3p) {
+					return 0, compile.ErrFallback
+				}
+				_c0Pi, _c0Tau = 0.0+_m15p, 0.0+_m15t
+				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			var _eq, _ev, _en float64
+			{
+				d, v := _f3.Mean-_c0Tau/_c0Pi, _f3.Variance+1/_c0Pi
+				if !(v > 0) || v > math.MaxFloat64 {
+					return 0, compile.ErrFallback
+				}
+				_eq, _ev, _en = -0.5*d*d/v, v, 1
+			}
+			_sum.Add(_eq)
+			_sum.Mul(_ev)
+			_sum.Norm(_en)
+		}
+		{ // N(s5; 29, 25.01)
+			_c0Pi, _c0Tau := _v4p-_m4p, _v4t-_m4t
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v4p) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v4p) {
+					return 0, compile.ErrFallback
+				}
+				_c0Pi, _c0Tau = 0.0+_m17p, 0.0+_m17t
+				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			var _eq, _ev, _en float64
+			{
+				d, v := _f4.Mean-_c0Tau/_c0Pi, _f4.Variance+1/_c0Pi
+				if !(v > 0) || v > math.MaxFloat64 {
+					return 0, compile.ErrFallback
+				}
+				_eq, _ev, _en = -0.5*d*d/v, v, 1
+			}
+			_sum.Add(_eq)
+			_sum.Mul(_ev)
+			_sum.Norm(_en)
+		}
+		{ // N(s6; 30, 25.01)
+			_c0Pi, _c0Tau := _v5p-_m5p, _v5t-_m5t
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v5p) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v5p) {
+					return 0, compile.ErrFallback
+				}
+				_c0Pi, _c0Tau = 0.0+_m19p, 0.0+_m19t
+				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			var _eq, _ev, _en float64
+			{
+				d, v := _f5.Mean-_c0Tau/_c0Pi, _f5.Variance+1/_c0Pi
+				if !(v > 0) || v > math.MaxFloat64 {
+					return 0, compile.ErrFallback
+				}
+				_eq, _ev, _en = -0.5*d*d/v, v, 1
+			}
+			_sum.Add(_eq)
+			_sum.Mul(_ev)
+			_sum.Norm(_en)
+		}
+		{ // N(s7; 31, 25.01)
+			_c0Pi, _c0Tau := _v6p-_m6p, _v6t-_m6t
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v6p) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v6p) {
+					return 0, compile.ErrFallback
+				}
+				_c0Pi, _c0Tau = 0.0+_m21p, 0.0+_m21t
+				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			var _eq, _ev, _en float64
+			{
+				d, v := _f6.Mean-_c0Tau/_c0Pi, _f6.Variance+1/_c0Pi
+				if !(v > 0) || v > math.MaxFloat64 {
+					return 0, compile.ErrFallback
+				}
+				_eq, _ev, _en = -0.5*d*d/v, v, 1
+			}
+			_sum.Add(_eq)
+			_sum.Mul(_ev)
+			_sum.Norm(_en)
+		}
+		{ // N(s8; 32, 25.01)
+			_c0Pi, _c0Tau := _v7p-_m7p, _v7t-_m7t
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v7p) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v7p) {
+					return 0, compile.ErrFallback
+				}
+				_c0Pi, _c0Tau = 0.0+_m23p, 0.0+_m23t
+				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			var _eq, _ev, _en float64
+			{
+				d, v := _f7.Mean-_c0Tau/_c0Pi, _f7.Variance+1/_c0Pi
+				if !(v > 0) || v > math.MaxFloat64 {
+					return 0, compile.ErrFallback
+				}
+				_eq, _ev, _en = -0.5*d*d/v, v, 1
+			}
+			_sum.Add(_eq)
+			_sum.Mul(_ev)
+			_sum.Norm(_en)
+		}
+		{ // N(p1; s1, 17.36)
+			_c0Pi, _c0Tau := _v8p-_m8p, _v8t-_m8t
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v8p) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v8p) {
+					return 0, compile.ErrFallback
+				}
+				_c0Pi, _c0Tau = 0.0+_m25p, 0.0+_m25t
+				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			_c1Pi, _c1Tau := _v0p-_m9p, _v0t-_m9t
+			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v0p) {
+				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v0p) {
+					return 0, compile.ErrFallback
+				}
+				_c1Pi, _c1Tau = 0.0+_m0p, 0.0+_m0t
+				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			var _eq, _ev, _en float64
+			{
+				d, v := _c0Tau/_c0Pi-_c1Tau/_c1Pi, 1/_c0Pi+1/_c1Pi+_f8.Variance
+				if !(v > 0) || v > math.MaxFloat64 {
+					return 0, compile.ErrFallback
+				}
+				_eq, _ev, _en = -0.5*d*d/v, v, 1
+			}
+			_sum.Add(_eq)
+			_sum.Mul(_ev)
+			_sum.Norm(_en)
+		}
+		{ // N(p2; s2, 17.36)
+			_c0Pi, _c0Tau := _v9p-_m10p, _v9t-_m10t
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v9p) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v9p) {
+					return 0, compile.ErrFallback
+				}
+				_c0Pi, _c0Tau = 0.0+_m27p, 0.0+_m27t
+				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			_c1Pi, _c1Tau := _v1p-_m11p, _v1t-_m11t
+			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v1p) {
+				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v1p) {
+					return 0, compile.ErrFallback
+				}
+				_c1Pi, _c1Tau = 0.0+_m1p, 0.0+_m1t
+				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			var _eq, _ev, _en float64
+			{
+				d, v := _c0Tau/_c0Pi-_c1Tau/_c1Pi, 1/_c0Pi+1/_c1Pi+_f9.Variance
+				if !(v > 0) || v > math.MaxFloat64 {
+					return 0, compile.ErrFallback
+				}
+				_eq, _ev, _en = -0.5*d*d/v, v, 1
+			}
+			_sum.Add(_eq)
+			_sum.Mul(_ev)
+			_sum.Norm(_en)
+		}
+		{ // N(p3; s3, 17.36)
+			_c0Pi, _c0Tau := _v10p-_m12p, _v10t-_m12t
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v10p) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v10p) {
+					return 0, compile.ErrFallback
+				}
+				_c0Pi, _c0Tau = 0.0+_m29p, 0.0+_m29t
+				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			_c1Pi, _c1Tau := _v2p-_m13p, _v2t-_m13t
+			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v2p) {
+				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v2p) {
+					return 0, compile.ErrFallback
+				}
+				_c1Pi, _c1Tau = 0.0+_m2p, 0.0+_m2t
+				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			var _eq, _ev, _en float64
+			{
+				d, v := _c0Tau/_c0Pi-_c1Tau/_c1Pi, 1/_c0Pi+1/_c1Pi+_f10.Variance
+				if !(v > 0) || v > math.MaxFloat64 {
+					return 0, compile.ErrFallback
+				}
+				_eq, _ev, _en = -0.5*d*d/v, v, 1
+			}
+			_sum.Add(_eq)
+			_sum.Mul(_ev)
+			_sum.Norm(_en)
+		}
+		{ // N(p4; s4, 17.36)
+			_c0Pi, _c0Tau := _v11p-_m14p, _v11t-_m14t
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v11p) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v11p) {
+					return 0, compile.ErrFallback
+				}
+				_c0Pi, _c0Tau = 0.0+_m31p, 0.0+_m31t
+				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			_c1Pi, _c1Tau := _v3p-_m15p, _v3t-_m15t
+			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v3p) {
+				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v3p) {
+					return 0, compile.ErrFallback
+				}
+				_c1Pi, _c1Tau = 0.0+_m3p, 0.0+_m3t
+				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			var _eq, _ev, _en float64
+			{
+				d, v := _c0Tau/_c0Pi-_c1Tau/_c1Pi, 1/_c0Pi+1/_c1Pi+_f11.Variance
+				if !(v > 0) || v > math.MaxFloat64 {
+					return 0, compile.ErrFallback
+				}
+				_eq, _ev, _en = -0.5*d*d/v, v, 1
+			}
+			_sum.Add(_eq)
+			_sum.Mul(_ev)
+			_sum.Norm(_en)
+		}
+		{ // N(p5; s5, 17.36)
+			_c0Pi, _c0Tau := _v12p-_m16p, _v12t-_m16t
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v12p) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v12p) {
+					return 0, compile.ErrFallback
+				}
+				_c0Pi, _c0Tau = 0.0+_m33p, 0.0+_m33t
+				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			_c1Pi, _c1Tau := _v4p-_m17p, _v4t-_m17t
+			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v4p) {
+				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v4p) {
+					return 0, compile.ErrFallback
+				}
+				_c1Pi, _c1Tau = 0.0+_m4p, 0.0+_m4t
+				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			var _eq, _ev, _en float64
+			{
+				d, v := _c0Tau/_c0Pi-_c1Tau/_c1Pi, 1/_c0Pi+1/_c1Pi+_f12.Variance
+				if !(v > 0) || v > math.MaxFloat64 {
+					return 0, compile.ErrFallback
+				}
+				_eq, _ev, _en = -0.5*d*d/v, v, 1
+			}
+			_sum.Add(_eq)
+			_sum.Mul(_ev)
+			_sum.Norm(_en)
+		}
+		{ // N(p6; s6, 17.36)
+			_c0Pi, _c0Tau := _v13p-_m18p, _v13t-_m18t
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v13p) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v13p) {
+					return 0, compile.ErrFallback
+				}
+				_c0Pi, _c0Tau = 0.0+_m35p, 0.0+_m35t
+				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			_c1Pi, _c1Tau := _v5p-_m19p, _v5t-_m19t
+			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v5p) {
+				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v5p) {
+					return 0, compile.ErrFallback
+				}
+				_c1Pi, _c1Tau = 0.0+_m5p, 0.0+_m5t
+				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			var _eq, _ev, _en float64
+			{
+				d, v := _c0Tau/_c0Pi-_c1Tau/_c1Pi, 1/_c0Pi+1/_c1Pi+_f13.Variance
+				if !(v > 0) || v > math.MaxFloat64 {
+					return 0, compile.ErrFallback
+				}
+				_eq, _ev, _en = -0.5*d*d/v, v, 1
+			}
+			_sum.Add(_eq)
+			_sum.Mul(_ev)
+			_sum.Norm(_en)
+		}
+		{ // N(p7; s7, 17.36)
+			_c0Pi, _c0Tau := _v14p-_m20p, _v14t-_m20t
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v14p) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v14p) {
+					return 0, compile.ErrFallback
+				}
+				_c0Pi, _c0Tau = 0.0+_m37p, 0.0+_m37t
+				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			_c1Pi, _c1Tau := _v6p-_m21p, _v6t-_m21t
+			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v6p) {
+				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v6p) {
+					return 0, compile.ErrFallback
+				}
+				_c1Pi, _c1Tau = 0.0+_m6p, 0.0+_m6t
+				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			var _eq, _ev, _en float64
+			{
+				d, v := _c0Tau/_c0Pi-_c1Tau/_c1Pi, 1/_c0Pi+1/_c1Pi+_f14.Variance
+				if !(v > 0) || v > math.MaxFloat64 {
+					return 0, compile.ErrFallback
+				}
+				_eq, _ev, _en = -0.5*d*d/v, v, 1
+			}
+			_sum.Add(_eq)
+			_sum.Mul(_ev)
+			_sum.Norm(_en)
+		}
+		{ // N(p8; s8, 17.36)
+			_c0Pi, _c0Tau := _v15p-_m22p, _v15t-_m22t
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v15p) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v15p) {
+					return 0, compile.ErrFallback
+				}
+				_c0Pi, _c0Tau = 0.0+_m39p, 0.0+_m39t
+				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			_c1Pi, _c1Tau := _v7p-_m23p, _v7t-_m23t
+			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v7p) {
+				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v7p) {
+					return 0, compile.ErrFallback
+				}
+				_c1Pi, _c1Tau = 0.0+_m7p, 0.0+_m7t
+				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			var _eq, _ev, _en float64
+			{
+				d, v := _c0Tau/_c0Pi-_c1Tau/_c1Pi, 1/_c0Pi+1/_c1Pi+_f15.Variance
+				if !(v > 0) || v > math.MaxFloat64 {
+					return 0, compile.ErrFallback
+				}
+				_eq, _ev, _en = -0.5*d*d/v, v, 1
+			}
+			_sum.Add(_eq)
+			_sum.Mul(_ev)
+			_sum.Norm(_en)
+		}
+		{ // t1 = p1
+			_c0Pi, _c0Tau := _v16p-_m24p, _v16t-_m24t
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v16p) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v16p) {
+					return 0, compile.ErrFallback
+				}
+				_c0Pi, _c0Tau = 0.0+_m41p, 0.0+_m41t
+				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			_c1Pi, _c1Tau := _v8p-_m25p, _v8t-_m25t
+			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v8p) {
+				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v8p) {
+					return 0, compile.ErrFallback
+				}
+				_c1Pi, _c1Tau = 0.0+_m8p, 0.0+_m8t
+				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			var _eq, _ev, _en float64
+			{
+				if len(_f16.Coefficients) != 1 {
+					return 0, compile.ErrFallback
+				}
+				var mean, variance float64
+				{
+					a := -1.0
+					mean += a * (_c0Tau / _c0Pi)
+					variance += a * a * (1 / _c0Pi)
+				}
+				{
+					a := _f16.Coefficients[0]
+					mean += a * (_c1Tau / _c1Pi)
+					variance += a * a * (1 / _c1Pi)
+				}
+				d, v := mean, variance
+				if !(v > 0) || v > math.MaxFloat64 {
+					return 0, compile.ErrFallback
+				}
+				_eq, _ev, _en = -0.5*d*d/v, v, 1
+			}
+			_sum.Add(_eq)
+			_sum.Mul(_ev)
+			_sum.Norm(_en)
+		}
+		{ // t2 = p2
+			_c0Pi, _c0Tau := _v17p-_m26p, _v17t-_m26t
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v17p) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v17p) {
+					return 0, compile.ErrFallback
+				}
+				_c0Pi, _c0Tau = 0.0+_m42p+_m44p, 0.0+_m42t+_m44t
+				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			_c1Pi, _c1Tau := _v9p-_m27p, _v9t-_m27t
+			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v9p) {
+				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v9p) {
+					return 0, compile.ErrFallback
+				}
+				_c1Pi, _c1Tau = 0.0+_m10p, 0.0+_m10t
+				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			var _eq, _ev, _en float64
+			{
+				if len(_f17.Coefficients) != 1 {
+					return 0, compile.ErrFallback
+				}
+				var mean, variance float64
+				{
+					a := -1.0
+					mean += a * (_c0Tau / _c0Pi)
+					variance += a * a * (1 / _c0Pi)
+				}
+				{
+					a := _f17.Coefficients[0]
+					mean += a * (_c1Tau / _c1Pi)
+					variance += a * a * (1 / _c1Pi)
+				}
+				d, v := mean, variance
+				if !(v > 0) || v > math.MaxFloat64 {
+					return 0, compile.ErrFallback
+				}
+				_eq, _ev, _en = -0.5*d*d/v, v, 1
+			}
+			_sum.Add(_eq)
+			_sum.Mul(_ev)
+			_sum.Norm(_en)
+		}
+		{ // t3 = p3
+			_c0Pi, _c0Tau := _v18p-_m28p, _v18t-_m28t
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v18p) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v18p) {
+					return 0, compile.ErrFallback
+				}
+				_c0Pi, _c0Tau = 0.0+_m45p+_m47p, 0.0+_m45t+_m47t
+				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			_c1Pi, _c1Tau := _v10p-_m29p, _v10t-_m29t
+			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v10p) {
+				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v10p) {
+					return 0, compile.ErrFallback
+				}
+				_c1Pi, _c1Tau = 0.0+_m12p, 0.0+_m12t
+				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			var _eq, _ev, _en float64
+			{
+				if len(_f18.Coefficients) != 1 {
+					return 0, compile.ErrFallback
+				}
+				var mean, variance float64
+				{
+					a := -1.0
+					mean += a * (_c0Tau / _c0Pi)
+					variance += a * a * (1 / _c0Pi)
+				}
+				{
+					a := _f18.Coefficients[0]
+					mean += a * (_c1Tau / _c1Pi)
+					variance += a * a * (1 / _c1Pi)
+				}
+				d, v := mean, variance
+				if !(v > 0) || v > math.MaxFloat64 {
+					return 0, compile.ErrFallback
+				}
+				_eq, _ev, _en = -0.5*d*d/v, v, 1
+			}
+			_sum.Add(_eq)
+			_sum.Mul(_ev)
+			_sum.Norm(_en)
+		}
+		{ // t4 = p4
+			_c0Pi, _c0Tau := _v19p-_m30p, _v19t-_m30t
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v19p) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v19p) {
+					return 0, compile.ErrFallback
+				}
+				_c0Pi, _c0Tau = 0.0+_m48p+_m50p, 0.0+_m48t+_m50t
+				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			_c1Pi, _c1Tau := _v11p-_m31p, _v11t-_m31t
+			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v11p) {
+				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v11p) {
+					return 0, compile.ErrFallback
+				}
+				_c1Pi, _c1Tau = 0.0+_m14p, 0.0+_m14t
+				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			var _eq, _ev, _en float64
+			{
+				if len(_f19.Coefficients) != 1 {
+					return 0, compile.ErrFallback
+				}
+				var mean, variance float64
+				{
+					a := -1.0
+					mean += a * (_c0Tau / _c0Pi)
+					variance += a * a * (1 / _c0Pi)
+				}
+				{
+					a := _f19.Coefficients[0]
+					mean += a * (_c1Tau / _c1Pi)
+					variance += a * a * (1 / _c1Pi)
+				}
+				d, v := mean, variance
+				if !(v > 0) || v > math.MaxFloat64 {
+					return 0, compile.ErrFallback
+				}
+				_eq, _ev, _en = -0.5*d*d/v, v, 1
+			}
+			_sum.Add(_eq)
+			_sum.Mul(_ev)
+			_sum.Norm(_en)
+		}
+		{ // t5 = p5
+			_c0Pi, _c0Tau := _v20p-_m32p, _v20t-_m32t
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v20p) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v20p) {
+					return 0, compile.ErrFallback
+				}
+				_c0Pi, _c0Tau = 0.0+_m51p+_m53p, 0.0+_m51t+_m53t
+				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			_c1Pi, _c1Tau := _v12p-_m33p, _v12t-_m33t
+			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v12p) {
+				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v12p) {
+					return 0, compile.ErrFallback
+				}
+				_c1Pi, _c1Tau = 0.0+_m16p, 0.0+_m16t
+				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			var _eq, _ev, _en float64
+			{
+				if len(_f20.Coefficients) != 1 {
+					return 0, compile.ErrFallback
+				}
+				var mean, variance float64
+				{
+					a := -1.0
+					mean += a * (_c0Tau / _c0Pi)
+					variance += a * a * (1 / _c0Pi)
+				}
+				{
+					a := _f20.Coefficients[0]
+					mean += a * (_c1Tau / _c1Pi)
+					variance += a * a * (1 / _c1Pi)
+				}
+				d, v := mean, variance
+				if !(v > 0) || v > math.MaxFloat64 {
+					return 0, compile.ErrFallback
+				}
+				_eq, _ev, _en = -0.5*d*d/v, v, 1
+			}
+			_sum.Add(_eq)
+			_sum.Mul(_ev)
+			_sum.Norm(_en)
+		}
+		{ // t6 = p6
+			_c0Pi, _c0Tau := _v21p-_m34p, _v21t-_m34t
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v21p) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v21p) {
+					return 0, compile.ErrFallback
+				}
+				_c0Pi, _c0Tau = 0.0+_m54p+_m56p, 0.0+_m54t+_m56t
+				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			_c1Pi, _c1Tau := _v13p-_m35p, _v13t-_m35t
+			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v13p) {
+				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v13p) {
+					return 0, compile.ErrFallback
+				}
+				_c1Pi, _c1Tau = 0.0+_m18p, 0.0+_m18t
+				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			var _eq, _ev, _en float64
+			{
+				if len(_f21.Coefficients) != 1 {
+					return 0, compile.ErrFallback
+				}
+				var mean, variance float64
+				{
+					a := -1.0
+					mean += a * (_c0Tau / _c0Pi)
+					variance += a * a * (1 / _c0Pi)
+				}
+				{
+					a := _f21.Coefficients[0]
+					mean += a * (_c1Tau / _c1Pi)
+					variance += a * a * (1 / _c1Pi)
+				}
+				d, v := mean, variance
+				if !(v > 0) || v > math.MaxFloat64 {
+					return 0, compile.ErrFallback
+				}
+				_eq, _ev, _en = -0.5*d*d/v, v, 1
+			}
+			_sum.Add(_eq)
+			_sum.Mul(_ev)
+			_sum.Norm(_en)
+		}
+		{ // t7 = p7
+			_c0Pi, _c0Tau := _v22p-_m36p, _v22t-_m36t
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v22p) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v22p) {
+					return 0, compile.ErrFallback
+				}
+				_c0Pi, _c0Tau = 0.0+_m57p+_m59p, 0.0+_m57t+_m59t
+				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			_c1Pi, _c1Tau := _v14p-_m37p, _v14t-_m37t
+			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v14p) {
+				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v14p) {
+					return 0, compile.ErrFallback
+				}
+				_c1Pi, _c1Tau = 0.0+_m20p, 0.0+_m20t
+				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			var _eq, _ev, _en float64
+			{
+				if len(_f22.Coefficients) != 1 {
+					return 0, compile.ErrFallback
+				}
+				var mean, variance float64
+				{
+					a := -1.0
+					mean += a * (_c0Tau / _c0Pi)
+					variance += a * a * (1 / _c0Pi)
+				}
+				{
+					a := _f22.Coefficients[0]
+					mean += a * (_c1Tau / _c1Pi)
+					variance += a * a * (1 / _c1Pi)
+				}
+				d, v := mean, variance
+				if !(v > 0) || v > math.MaxFloat64 {
+					return 0, compile.ErrFallback
+				}
+				_eq, _ev, _en = -0.5*d*d/v, v, 1
+			}
+			_sum.Add(_eq)
+			_sum.Mul(_ev)
+			_sum.Norm(_en)
+		}
+		{ // t8 = p8
+			_c0Pi, _c0Tau := _v23p-_m38p, _v23t-_m38t
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v23p) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v23p) {
+					return 0, compile.ErrFallback
+				}
+				_c0Pi, _c0Tau = 0.0+_m60p, 0.0+_m60t
+				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			_c1Pi, _c1Tau := _v15p-_m39p, _v15t-_m39t
+			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v15p) {
+				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v15p) {
+					return 0, compile.ErrFallback
+				}
+				_c1Pi, _c1Tau = 0.0+_m22p, 0.0+_m22t
+				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			var _eq, _ev, _en float64
+			{
+				if len(_f23.Coefficients) != 1 {
+					return 0, compile.ErrFallback
+				}
+				var mean, variance float64
+				{
+					a := -1.0
+					mean += a * (_c0Tau / _c0Pi)
+					variance += a * a * (1 / _c0Pi)
+				}
+				{
+					a := _f23.Coefficients[0]
+					mean += a * (_c1Tau / _c1Pi)
+					variance += a * a * (1 / _c1Pi)
+				}
+				d, v := mean, variance
+				if !(v > 0) || v > math.MaxFloat64 {
+					return 0, compile.ErrFallback
+				}
+				_eq, _ev, _en = -0.5*d*d/v, v, 1
+			}
+			_sum.Add(_eq)
+			_sum.Mul(_ev)
+			_sum.Norm(_en)
+		}
+		{ // d1 = t1 − t2
+			_c0Pi, _c0Tau := _v24p-_m40p, _v24t-_m40t
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v24p) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v24p) {
+					return 0, compile.ErrFallback
+				}
+				_c0Pi, _c0Tau = 0.0+_m61p, 0.0+_m61t
+				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			_c1Pi, _c1Tau := _v16p-_m41p, _v16t-_m41t
+			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v16p) {
+				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v16p) {
+					return 0, compile.ErrFallback
+				}
+				_c1Pi, _c1Tau = 0.0+_m24p, 0.0+_m24t
+				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			_c2Pi, _c2Tau := _v17p-_m42p, _v17t-_m42t
+			if !(_c2Pi > 0 && _c2Pi >= 1e-6*_v17p) {
+				if !(_c2Pi == 0 || _c2Pi < 1e-6*_v17p) {
+					return 0, compile.ErrFallback
+				}
+				_c2Pi, _c2Tau = 0.0+_m26p+_m44p, 0.0+_m26t+_m44t
+				if !(_c2Pi > 0 && _c2Pi < math.MaxFloat64 && _c2Tau-_c2Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			var _eq, _ev, _en float64
+			{
+				if len(_f24.Coefficients) != 2 {
+					return 0, compile.ErrFallback
+				}
+				var mean, variance float64
+				{
+					a := -1.0
+					mean += a * (_c0Tau / _c0Pi)
+					variance += a * a * (1 / _c0Pi)
+				}
+				{
+					a := _f24.Coefficients[0]
+					mean += a * (_c1Tau / _c1Pi)
+					variance += a * a * (1 / _c1Pi)
+				}
+				{
+					a := _f24.Coefficients[1]
+					mean += a * (_c2Tau / _c2Pi)
+					variance += a * a * (1 / _c2Pi)
+				}
+				d, v := mean, variance
+				if !(v > 0) || v > math.MaxFloat64 {
+					return 0, compile.ErrFallback
+				}
+				_eq, _ev, _en = -0.5*d*d/v, v, 1
+			}
+			_sum.Add(_eq)
+			_sum.Mul(_ev)
+			_sum.Norm(_en)
+		}
+		{ // d2 = t2 − t3
+			_c0Pi, _c0Tau := _v25p-_m43p, _v25t-_m43t
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v25p) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v25p) {
+					return 0, compile.ErrFallback
+				}
+				_c0Pi, _c0Tau = 0.0+_m62p, 0.0+_m62t
+				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			_c1Pi, _c1Tau := _v17p-_m44p, _v17t-_m44t
+			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v17p) {
+				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v17p) {
+					return 0, compile.ErrFallback
+				}
+				_c1Pi, _c1Tau = 0.0+_m26p+_m42p, 0.0+_m26t+_m42t
+				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			_c2Pi, _c2Tau := _v18p-_m45p, _v18t-_m45t
+			if !(_c2Pi > 0 && _c2Pi >= 1e-6*_v18p) {
+				if !(_c2Pi == 0 || _c2Pi < 1e-6*_v18p) {
+					return 0, compile.ErrFallback
+				}
+				_c2Pi, _c2Tau = 0.0+_m28p+_m47p, 0.0+_m28t+_m47t
+				if !(_c2Pi > 0 && _c2Pi < math.MaxFloat64 && _c2Tau-_c2Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			var _eq, _ev, _en float64
+			{
+				if len(_f25.Coefficients) != 2 {
+					return 0, compile.ErrFallback
+				}
+				var mean, variance float64
+				{
+					a := -1.0
+					mean += a * (_c0Tau / _c0Pi)
+					variance += a * a * (1 / _c0Pi)
+				}
+				{
+					a := _f25.Coefficients[0]
+					mean += a * (_c1Tau / _c1Pi)
+					variance += a * a * (1 / _c1Pi)
+				}
+				{
+					a := _f25.Coefficients[1]
+					mean += a * (_c2Tau / _c2Pi)
+					variance += a * a * (1 / _c2Pi)
+				}
+				d, v := mean, variance
+				if !(v > 0) || v > math.MaxFloat64 {
+					return 0, compile.ErrFallback
+				}
+				_eq, _ev, _en = -0.5*d*d/v, v, 1
+			}
+			_sum.Add(_eq)
+			_sum.Mul(_ev)
+			_sum.Norm(_en)
+		}
+		{ // d3 = t3 − t4
+			_c0Pi, _c0Tau := _v26p-_m46p, _v26t-_m46t
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v26p) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v26p) {
+					return 0, compile.ErrFallback
+				}
+				_c0Pi, _c0Tau = 0.0+_m63p, 0.0+_m63t
+				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			_c1Pi, _c1Tau := _v18p-_m47p, _v18t-_m47t
+			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v18p) {
+				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v18p) {
+					return 0, compile.ErrFallback
+				}
+				_c1Pi, _c1Tau = 0.0+_m28p+_m45p, 0.0+_m28t+_m45t
+				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			_c2Pi, _c2Tau := _v19p-_m48p, _v19t-_m48t
+			if !(_c2Pi > 0 && _c2Pi >= 1e-6*_v19p) {
+				if !(_c2Pi == 0 || _c2Pi < 1e-6*_v19p) {
+					return 0, compile.ErrFallback
+				}
+				_c2Pi, _c2Tau = 0.0+_m30p+_m50p, 0.0+_m30t+_m50t
+				if !(_c2Pi > 0 && _c2Pi < math.MaxFloat64 && _c2Tau-_c2Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			var _eq, _ev, _en float64
+			{
+				if len(_f26.Coefficients) != 2 {
+					return 0, compile.ErrFallback
+				}
+				var mean, variance float64
+				{
+					a := -1.0
+					mean += a * (_c0Tau / _c0Pi)
+					variance += a * a * (1 / _c0Pi)
+				}
+				{
+					a := _f26.Coefficients[0]
+					mean += a * (_c1Tau / _c1Pi)
+					variance += a * a * (1 / _c1Pi)
+				}
+				{
+					a := _f26.Coefficients[1]
+					mean += a * (_c2Tau / _c2Pi)
+					variance += a * a * (1 / _c2Pi)
+				}
+				d, v := mean, variance
+				if !(v > 0) || v > math.MaxFloat64 {
+					return 0, compile.ErrFallback
+				}
+				_eq, _ev, _en = -0.5*d*d/v, v, 1
+			}
+			_sum.Add(_eq)
+			_sum.Mul(_ev)
+			_sum.Norm(_en)
+		}
+		{ // d4 = t4 − t5
+			_c0Pi, _c0Tau := _v27p-_m49p, _v27t-_m49t
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v27p) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v27p) {
+					return 0, compile.ErrFallback
+				}
+				_c0Pi, _c0Tau = 0.0+_m64p, 0.0+_m64t
+				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			_c1Pi, _c1Tau := _v19p-_m50p, _v19t-_m50t
+			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v19p) {
+				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v19p) {
+					return 0, compile.ErrFallback
+				}
+				_c1Pi, _c1Tau = 0.0+_m30p+_m48p, 0.0+_m30t+_m48t
+				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			_c2Pi, _c2Tau := _v20p-_m51p, _v20t-_m51t
+			if !(_c2Pi > 0 && _c2Pi >= 1e-6*_v20p) {
+				if !(_c2Pi == 0 || _c2Pi < 1e-6*_v20p) {
+					return 0, compile.ErrFallback
+				}
+				_c2Pi, _c2Tau = 0.0+_m32p+_m53p, 0.0+_m32t+_m53t
+				if !(_c2Pi > 0 && _c2Pi < math.MaxFloat64 && _c2Tau-_c2Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			var _eq, _ev, _en float64
+			{
+				if len(_f27.Coefficients) != 2 {
+					return 0, compile.ErrFallback
+				}
+				var mean, variance float64
+				{
+					a := -1.0
+					mean += a * (_c0Tau / _c0Pi)
+					variance += a * a * (1 / _c0Pi)
+				}
+				{
+					a := _f27.Coefficients[0]
+					mean += a * (_c1Tau / _c1Pi)
+					variance += a * a * (1 / _c1Pi)
+				}
+				{
+					a := _f27.Coefficients[1]
+					mean += a * (_c2Tau / _c2Pi)
+					variance += a * a * (1 / _c2Pi)
+				}
+				d, v := mean, variance
+				if !(v > 0) || v > math.MaxFloat64 {
+					return 0, compile.ErrFallback
+				}
+				_eq, _ev, _en = -0.5*d*d/v, v, 1
+			}
+			_sum.Add(_eq)
+			_sum.Mul(_ev)
+			_sum.Norm(_en)
+		}
+		{ // d5 = t5 − t6
+			_c0Pi, _c0Tau := _v28p-_m52p, _v28t-_m52t
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v28p) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v28p) {
+					return 0, compile.ErrFallback
+				}
+				_c0Pi, _c0Tau = 0.0+_m65p, 0.0+_m65t
+				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			_c1Pi, _c1Tau := _v20p-_m53p, _v20t-_m53t
+			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v20p) {
+				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v20p) {
+					return 0, compile.ErrFallback
+				}
+				_c1Pi, _c1Tau = 0.0+_m32p+_m51p, 0.0+_m32t+_m51t
+				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			_c2Pi, _c2Tau := _v21p-_m54p, _v21t-_m54t
+			if !(_c2Pi > 0 && _c2Pi >= 1e-6*_v21p) {
+				if !(_c2Pi == 0 || _c2Pi < 1e-6*_v21p) {
+					return 0, compile.ErrFallback
+				}
+				_c2Pi, _c2Tau = 0.0+_m34p+_m56p, 0.0+_m34t+_m56t
+				if !(_c2Pi > 0 && _c2Pi < math.MaxFloat64 && _c2Tau-_c2Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			var _eq, _ev, _en float64
+			{
+				if len(_f28.Coefficients) != 2 {
+					return 0, compile.ErrFallback
+				}
+				var mean, variance float64
+				{
+					a := -1.0
+					mean += a * (_c0Tau / _c0Pi)
+					variance += a * a * (1 / _c0Pi)
+				}
+				{
+					a := _f28.Coefficients[0]
+					mean += a * (_c1Tau / _c1Pi)
+					variance += a * a * (1 / _c1Pi)
+				}
+				{
+					a := _f28.Coefficients[1]
+					mean += a * (_c2Tau / _c2Pi)
+					variance += a * a * (1 / _c2Pi)
+				}
+				d, v := mean, variance
+				if !(v > 0) || v > math.MaxFloat64 {
+					return 0, compile.ErrFallback
+				}
+				_eq, _ev, _en = -0.5*d*d/v, v, 1
+			}
+			_sum.Add(_eq)
+			_sum.Mul(_ev)
+			_sum.Norm(_en)
+		}
+		{ // d6 = t6 − t7
+			_c0Pi, _c0Tau := _v29p-_m55p, _v29t-_m55t
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v29p) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v29p) {
+					return 0, compile.ErrFallback
+				}
+				_c0Pi, _c0Tau = 0.0+_m66p, 0.0+_m66t
+				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			_c1Pi, _c1Tau := _v21p-_m56p, _v21t-_m56t
+			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v21p) {
+				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v21p) {
+					return 0, compile.ErrFallback
+				}
+				_c1Pi, _c1Tau = 0.0+_m34p+_m54p, 0.0+_m34t+_m54t
+				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			_c2Pi, _c2Tau := _v22p-_m57p, _v22t-_m57t
+			if !(_c2Pi > 0 && _c2Pi >= 1e-6*_v22p) {
+				if !(_c2Pi == 0 || _c2Pi < 1e-6*_v22p) {
+					return 0, compile.ErrFallback
+				}
+				_c2Pi, _c2Tau = 0.0+_m36p+_m59p, 0.0+_m36t+_m59t
+				if !(_c2Pi > 0 && _c2Pi < math.MaxFloat64 && _c2Tau-_c2Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			var _eq, _ev, _en float64
+			{
+				if len(_f29.Coefficients) != 2 {
+					return 0, compile.ErrFallback
+				}
+				var mean, variance float64
+				{
+					a := -1.0
+					mean += a * (_c0Tau / _c0Pi)
+					variance += a * a * (1 / _c0Pi)
+				}
+				{
+					a := _f29.Coefficients[0]
+					mean += a * (_c1Tau / _c1Pi)
+					variance += a * a * (1 / _c1Pi)
+				}
+				{
+					a := _f29.Coefficients[1]
+					mean += a * (_c2Tau / _c2Pi)
+					variance += a * a * (1 / _c2Pi)
+				}
+				d, v := mean, variance
+				if !(v > 0) || v > math.MaxFloat64 {
+					return 0, compile.ErrFallback
+				}
+				_eq, _ev, _en = -0.5*d*d/v, v, 1
+			}
+			_sum.Add(_eq)
+			_sum.Mul(_ev)
+			_sum.Norm(_en)
+		}
+		{ // d7 = t7 − t8
+			_c0Pi, _c0Tau := _v30p-_m58p, _v30t-_m58t
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v30p) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v30p) {
+					return 0, compile.ErrFallback
+				}
+				_c0Pi, _c0Tau = 0.0+_m67p, 0.0+_m67t
+				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			_c1Pi, _c1Tau := _v22p-_m59p, _v22t-_m59t
+			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v22p) {
+				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v22p) {
+					return 0, compile.ErrFallback
+				}
+				_c1Pi, _c1Tau = 0.0+_m36p+_m57p, 0.0+_m36t+_m57t
+				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			_c2Pi, _c2Tau := _v23p-_m60p, _v23t-_m60t
+			if !(_c2Pi > 0 && _c2Pi >= 1e-6*_v23p) {
+				if !(_c2Pi == 0 || _c2Pi < 1e-6*_v23p) {
+					return 0, compile.ErrFallback
+				}
+				_c2Pi, _c2Tau = 0.0+_m38p, 0.0+_m38t
+				if !(_c2Pi > 0 && _c2Pi < math.MaxFloat64 && _c2Tau-_c2Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			var _eq, _ev, _en float64
+			{
+				if len(_f30.Coefficients) != 2 {
+					return 0, compile.ErrFallback
+				}
+				var mean, variance float64
+				{
+					a := -1.0
+					mean += a * (_c0Tau / _c0Pi)
+					variance += a * a * (1 / _c0Pi)
+				}
+				{
+					a := _f30.Coefficients[0]
+					mean += a * (_c1Tau / _c1Pi)
+					variance += a * a * (1 / _c1Pi)
+				}
+				{
+					a := _f30.Coefficients[1]
+					mean += a * (_c2Tau / _c2Pi)
+					variance += a * a * (1 / _c2Pi)
+				}
+				d, v := mean, variance
+				if !(v > 0) || v > math.MaxFloat64 {
+					return 0, compile.ErrFallback
+				}
+				_eq, _ev, _en = -0.5*d*d/v, v, 1
+			}
+			_sum.Add(_eq)
+			_sum.Mul(_ev)
+			_sum.Norm(_en)
+		}
+		{ // I(d1 > 0.7405)
+			_c0Pi, _c0Tau := _v24p-_m61p, _v24t-_m61t
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v24p) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v24p) {
+					return 0, compile.ErrFallback
+				}
+				_c0Pi, _c0Tau = 0.0+_m40p, 0.0+_m40t
+				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			var _eq float64
+			{
+				sc := math.Sqrt(_c0Pi)
+				_eq = messages.LogNormCDF(_c0Tau/sc - _f31.Margin*sc)
+			}
+			_sum.Add(_eq)
+		}
+		{ // I(d2 > 0.7405)
+			_c0Pi, _c0Tau := _v25p-_m62p, _v25t-_m62t
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v25p) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v25p) {
+					return 0, compile.ErrFallback
+				}
+				_c0Pi, _c0Tau = 0.0+_m43p, 0.0+_m43t
+				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			var _eq float64
+			{
+				sc := math.Sqrt(_c0Pi)
+				_eq = messages.LogNormCDF(_c0Tau/sc - _f32.Margin*sc)
+			}
+			_sum.Add(_eq)
+		}
+		{ // I(d3 > 0.7405)
+			_c0Pi, _c0Tau := _v26p-_m63p, _v26t-_m63t
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v26p) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v26p) {
+					return 0, compile.ErrFallback
+				}
+				_c0Pi, _c0Tau = 0.0+_m46p, 0.0+_m46t
+				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			var _eq float64
+			{
+				sc := math.Sqrt(_c0Pi)
+				_eq = messages.LogNormCDF(_c0Tau/sc - _f33.Margin*sc)
+			}
+			_sum.Add(_eq)
+		}
+		{ // I(d4 > 0.7405)
+			_c0Pi, _c0Tau := _v27p-_m64p, _v27t-_m64t
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v27p) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v27p) {
+					return 0, compile.ErrFallback
+				}
+				_c0Pi, _c0Tau = 0.0+_m49p, 0.0+_m49t
+				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			var _eq float64
+			{
+				sc := math.Sqrt(_c0Pi)
+				_eq = messages.LogNormCDF(_c0Tau/sc - _f34.Margin*sc)
+			}
+			_sum.Add(_eq)
+		}
+		{ // I(d5 > 0.7405)
+			_c0Pi, _c0Tau := _v28p-_m65p, _v28t-_m65t
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v28p) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v28p) {
+					return 0, compile.ErrFallback
+				}
+				_c0Pi, _c0Tau = 0.0+_m52p, 0.0+_m52t
+				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			var _eq float64
+			{
+				sc := math.Sqrt(_c0Pi)
+				_eq = messages.LogNormCDF(_c0Tau/sc - _f35.Margin*sc)
+			}
+			_sum.Add(_eq)
+		}
+		{ // I(d6 > 0.7405)
+			_c0Pi, _c0Tau := _v29p-_m66p, _v29t-_m66t
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v29p) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v29p) {
+					return 0, compile.ErrFallback
+				}
+				_c0Pi, _c0Tau = 0.0+_m55p, 0.0+_m55t
+				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			var _eq float64
+			{
+				sc := math.Sqrt(_c0Pi)
+				_eq = messages.LogNormCDF(_c0Tau/sc - _f36.Margin*sc)
+			}
+			_sum.Add(_eq)
+		}
+		{ // I(d7 > 0.7405)
+			_c0Pi, _c0Tau := _v30p-_m67p, _v30t-_m67t
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v30p) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v30p) {
+					return 0, compile.ErrFallback
+				}
+				_c0Pi, _c0Tau = 0.0+_m58p, 0.0+_m58t
+				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			var _eq float64
+			{
+				sc := math.Sqrt(_c0Pi)
+				_eq = messages.LogNormCDF(_c0Tau/sc - _f37.Margin*sc)
+			}
+			_sum.Add(_eq)
+		}
+		{ // s1
+			if !(_v0p > 0 && _v0p <= math.MaxFloat64) {
+				return 0, compile.ErrFallback
+			}
+			center := _v0t / _v0p
+			var quad float64
+			{
+				cPi, cTau := _v0p-_m0p, _v0t-_m0t
+				if !(cPi > 0 && cPi >= 1e-6*_v0p) {
+					if !(cPi == 0 || cPi < 1e-6*_v0p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m9p, 0.0+_m9t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v0p)
+			}
+			{
+				cPi, cTau := _v0p-_m9p, _v0t-_m9t
+				if !(cPi > 0 && cPi >= 1e-6*_v0p) {
+					if !(cPi == 0 || cPi < 1e-6*_v0p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m0p, 0.0+_m0t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v0p)
+			}
+			_sum.Mul(_v0p)
+			_sum.Add(quad)
+			_sum.Norm(-1)
+		}
+		{ // s2
+			if !(_v1p > 0 && _v1p <= math.MaxFloat64) {
+				return 0, compile.ErrFallback
+			}
+			center := _v1t / _v1p
+			var quad float64
+			{
+				cPi, cTau := _v1p-_m1p, _v1t-_m1t
+				if !(cPi > 0 && cPi >= 1e-6*_v1p) {
+					if !(cPi == 0 || cPi < 1e-6*_v1p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m11p, 0.0+_m11t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v1p)
+			}
+			{
+				cPi, cTau := _v1p-_m11p, _v1t-_m11t
+				if !(cPi > 0 && cPi >= 1e-6*_v1p) {
+					if !(cPi == 0 || cPi < 1e-6*_v1p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m1p, 0.0+_m1t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v1p)
+			}
+			_sum.Mul(_v1p)
+			_sum.Add(quad)
+			_sum.Norm(-1)
+		}
+		{ // s3
+			if !(_v2p > 0 && _v2p <= math.MaxFloat64) {
+				return 0, compile.ErrFallback
+			}
+			center := _v2t / _v2p
+			var quad float64
+			{
+				cPi, cTau := _v2p-_m2p, _v2t-_m2t
+				if !(cPi > 0 && cPi >= 1e-6*_v2p) {
+					if !(cPi == 0 || cPi < 1e-6*_v2p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m13p, 0.0+_m13t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v2p)
+			}
+			{
+				cPi, cTau := _v2p-_m13p, _v2t-_m13t
+				if !(cPi > 0 && cPi >= 1e-6*_v2p) {
+					if !(cPi == 0 || cPi < 1e-6*_v2p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m2p, 0.0+_m2t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v2p)
+			}
+			_sum.Mul(_v2p)
+			_sum.Add(quad)
+			_sum.Norm(-1)
+		}
+		{ // s4
+			if !(_v3p > 0 && _v3p <= math.MaxFloat64) {
+				return 0, compile.ErrFallback
+			}
+			center := _v3t / _v3p
+			var quad float64
+			{
+				cPi, cTau := _v3p-_m3p, _v3t-_m3t
+				if !(cPi > 0 && cPi >= 1e-6*_v3p) {
+					if !(cPi == 0 || cPi < 1e-6*_v3p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m15p, 0.0+_m15t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v3p)
+			}
+			{
+				cPi, cTau := _v3p-_m15p, _v3t-_m15t
+				if !(cPi > 0 && cPi >= 1e-6*_v3p) {
+					if !(cPi == 0 || cPi < 1e-6*_v3p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m3p, 0.0+_m3t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v3p)
+			}
+			_sum.Mul(_v3p)
+			_sum.Add(quad)
+			_sum.Norm(-1)
+		}
+		{ // s5
+			if !(_v4p > 0 && _v4p <= math.MaxFloat64) {
+				return 0, compile.ErrFallback
+			}
+			center := _v4t / _v4p
+			var quad float64
+			{
+				cPi, cTau := _v4p-_m4p, _v4t-_m4t
+				if !(cPi > 0 && cPi >= 1e-6*_v4p) {
+					if !(cPi == 0 || cPi < 1e-6*_v4p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m17p, 0.0+_m17t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v4p)
+			}
+			{
+				cPi, cTau := _v4p-_m17p, _v4t-_m17t
+				if !(cPi > 0 && cPi >= 1e-6*_v4p) {
+					if !(cPi == 0 || cPi < 1e-6*_v4p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m4p, 0.0+_m4t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v4p)
+			}
+			_sum.Mul(_v4p)
+			_sum.Add(quad)
+			_sum.Norm(-1)
+		}
+		{ // s6
+			if !(_v5p > 0 && _v5p <= math.MaxFloat64) {
+				return 0, compile.ErrFallback
+			}
+			center := _v5t / _v5p
+			var quad float64
+			{
+				cPi, cTau := _v5p-_m5p, _v5t-_m5t
+				if !(cPi > 0 && cPi >= 1e-6*_v5p) {
+					if !(cPi == 0 || cPi < 1e-6*_v5p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m19p, 0.0+_m19t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v5p)
+			}
+			{
+				cPi, cTau := _v5p-_m19p, _v5t-_m19t
+				if !(cPi > 0 && cPi >= 1e-6*_v5p) {
+					if !(cPi == 0 || cPi < 1e-6*_v5p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m5p, 0.0+_m5t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v5p)
+			}
+			_sum.Mul(_v5p)
+			_sum.Add(quad)
+			_sum.Norm(-1)
+		}
+		{ // s7
+			if !(_v6p > 0 && _v6p <= math.MaxFloat64) {
+				return 0, compile.ErrFallback
+			}
+			center := _v6t / _v6p
+			var quad float64
+			{
+				cPi, cTau := _v6p-_m6p, _v6t-_m6t
+				if !(cPi > 0 && cPi >= 1e-6*_v6p) {
+					if !(cPi == 0 || cPi < 1e-6*_v6p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m21p, 0.0+_m21t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v6p)
+			}
+			{
+				cPi, cTau := _v6p-_m21p, _v6t-_m21t
+				if !(cPi > 0 && cPi >= 1e-6*_v6p) {
+					if !(cPi == 0 || cPi < 1e-6*_v6p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m6p, 0.0+_m6t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v6p)
+			}
+			_sum.Mul(_v6p)
+			_sum.Add(quad)
+			_sum.Norm(-1)
+		}
+		{ // s8
+			if !(_v7p > 0 && _v7p <= math.MaxFloat64) {
+				return 0, compile.ErrFallback
+			}
+			center := _v7t / _v7p
+			var quad float64
+			{
+				cPi, cTau := _v7p-_m7p, _v7t-_m7t
+				if !(cPi > 0 && cPi >= 1e-6*_v7p) {
+					if !(cPi == 0 || cPi < 1e-6*_v7p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m23p, 0.0+_m23t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v7p)
+			}
+			{
+				cPi, cTau := _v7p-_m23p, _v7t-_m23t
+				if !(cPi > 0 && cPi >= 1e-6*_v7p) {
+					if !(cPi == 0 || cPi < 1e-6*_v7p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m7p, 0.0+_m7t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v7p)
+			}
+			_sum.Mul(_v7p)
+			_sum.Add(quad)
+			_sum.Norm(-1)
+		}
+		{ // p1
+			if !(_v8p > 0 && _v8p <= math.MaxFloat64) {
+				return 0, compile.ErrFallback
+			}
+			center := _v8t / _v8p
+			var quad float64
+			{
+				cPi, cTau := _v8p-_m8p, _v8t-_m8t
+				if !(cPi > 0 && cPi >= 1e-6*_v8p) {
+					if !(cPi == 0 || cPi < 1e-6*_v8p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m25p, 0.0+_m25t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v8p)
+			}
+			{
+				cPi, cTau := _v8p-_m25p, _v8t-_m25t
+				if !(cPi > 0 && cPi >= 1e-6*_v8p) {
+					if !(cPi == 0 || cPi < 1e-6*_v8p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m8p, 0.0+_m8t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v8p)
+			}
+			_sum.Mul(_v8p)
+			_sum.Add(quad)
+			_sum.Norm(-1)
+		}
+		{ // p2
+			if !(_v9p > 0 && _v9p <= math.MaxFloat64) {
+				return 0, compile.ErrFallback
+			}
+			center := _v9t / _v9p
+			var quad float64
+			{
+				cPi, cTau := _v9p-_m10p, _v9t-_m10t
+				if !(cPi > 0 && cPi >= 1e-6*_v9p) {
+					if !(cPi == 0 || cPi < 1e-6*_v9p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m27p, 0.0+_m27t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v9p)
+			}
+			{
+				cPi, cTau := _v9p-_m27p, _v9t-_m27t
+				if !(cPi > 0 && cPi >= 1e-6*_v9p) {
+					if !(cPi == 0 || cPi < 1e-6*_v9p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m10p, 0.0+_m10t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v9p)
+			}
+			_sum.Mul(_v9p)
+			_sum.Add(quad)
+			_sum.Norm(-1)
+		}
+		{ // p3
+			if !(_v10p > 0 && _v10p <= math.MaxFloat64) {
+				return 0, compile.ErrFallback
+			}
+			center := _v10t / _v10p
+			var quad float64
+			{
+				cPi, cTau := _v10p-_m12p, _v10t-_m12t
+				if !(cPi > 0 && cPi >= 1e-6*_v10p) {
+					if !(cPi == 0 || cPi < 1e-6*_v10p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m29p, 0.0+_m29t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v10p)
+			}
+			{
+				cPi, cTau := _v10p-_m29p, _v10t-_m29t
+				if !(cPi > 0 && cPi >= 1e-6*_v10p) {
+					if !(cPi == 0 || cPi < 1e-6*_v10p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m12p, 0.0+_m12t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v10p)
+			}
+			_sum.Mul(_v10p)
+			_sum.Add(quad)
+			_sum.Norm(-1)
+		}
+		{ // p4
+			if !(_v11p > 0 && _v11p <= math.MaxFloat64) {
+				return 0, compile.ErrFallback
+			}
+			center := _v11t / _v11p
+			var quad float64
+			{
+				cPi, cTau := _v11p-_m14p, _v11t-_m14t
+				if !(cPi > 0 && cPi >= 1e-6*_v11p) {
+					if !(cPi == 0 || cPi < 1e-6*_v11p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m31p, 0.0+_m31t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v11p)
+			}
+			{
+				cPi, cTau := _v11p-_m31p, _v11t-_m31t
+				if !(cPi > 0 && cPi >= 1e-6*_v11p) {
+					if !(cPi == 0 || cPi < 1e-6*_v11p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m14p, 0.0+_m14t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v11p)
+			}
+			_sum.Mul(_v11p)
+			_sum.Add(quad)
+			_sum.Norm(-1)
+		}
+		{ // p5
+			if !(_v12p > 0 && _v12p <= math.MaxFloat64) {
+				return 0, compile.ErrFallback
+			}
+			center := _v12t / _v12p
+			var quad float64
+			{
+				cPi, cTau := _v12p-_m16p, _v12t-_m16t
+				if !(cPi > 0 && cPi >= 1e-6*_v12p) {
+					if !(cPi == 0 || cPi < 1e-6*_v12p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m33p, 0.0+_m33t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v12p)
+			}
+			{
+				cPi, cTau := _v12p-_m33p, _v12t-_m33t
+				if !(cPi > 0 && cPi >= 1e-6*_v12p) {
+					if !(cPi == 0 || cPi < 1e-6*_v12p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m16p, 0.0+_m16t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v12p)
+			}
+			_sum.Mul(_v12p)
+			_sum.Add(quad)
+			_sum.Norm(-1)
+		}
+		{ // p6
+			if !(_v13p > 0 && _v13p <= math.MaxFloat64) {
+				return 0, compile.ErrFallback
+			}
+			center := _v13t / _v13p
+			var quad float64
+			{
+				cPi, cTau := _v13p-_m18p, _v13t-_m18t
+				if !(cPi > 0 && cPi >= 1e-6*_v13p) {
+					if !(cPi == 0 || cPi < 1e-6*_v13p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m35p, 0.0+_m35t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v13p)
+			}
+			{
+				cPi, cTau := _v13p-_m35p, _v13t-_m35t
+				if !(cPi > 0 && cPi >= 1e-6*_v13p) {
+					if !(cPi == 0 || cPi < 1e-6*_v13p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m18p, 0.0+_m18t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v13p)
+			}
+			_sum.Mul(_v13p)
+			_sum.Add(quad)
+			_sum.Norm(-1)
+		}
+		{ // p7
+			if !(_v14p > 0 && _v14p <= math.MaxFloat64) {
+				return 0, compile.ErrFallback
+			}
+			center := _v14t / _v14p
+			var quad float64
+			{
+				cPi, cTau := _v14p-_m20p, _v14t-_m20t
+				if !(cPi > 0 && cPi >= 1e-6*_v14p) {
+					if !(cPi == 0 || cPi < 1e-6*_v14p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m37p, 0.0+_m37t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v14p)
+			}
+			{
+				cPi, cTau := _v14p-_m37p, _v14t-_m37t
+				if !(cPi > 0 && cPi >= 1e-6*_v14p) {
+					if !(cPi == 0 || cPi < 1e-6*_v14p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m20p, 0.0+_m20t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v14p)
+			}
+			_sum.Mul(_v14p)
+			_sum.Add(quad)
+			_sum.Norm(-1)
+		}
+		{ // p8
+			if !(_v15p > 0 && _v15p <= math.MaxFloat64) {
+				return 0, compile.ErrFallback
+			}
+			center := _v15t / _v15p
+			var quad float64
+			{
+				cPi, cTau := _v15p-_m22p, _v15t-_m22t
+				if !(cPi > 0 && cPi >= 1e-6*_v15p) {
+					if !(cPi == 0 || cPi < 1e-6*_v15p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m39p, 0.0+_m39t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v15p)
+			}
+			{
+				cPi, cTau := _v15p-_m39p, _v15t-_m39t
+				if !(cPi > 0 && cPi >= 1e-6*_v15p) {
+					if !(cPi == 0 || cPi < 1e-6*_v15p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m22p, 0.0+_m22t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v15p)
+			}
+			_sum.Mul(_v15p)
+			_sum.Add(quad)
+			_sum.Norm(-1)
+		}
+		{ // t1
+			if !(_v16p > 0 && _v16p <= math.MaxFloat64) {
+				return 0, compile.ErrFallback
+			}
+			center := _v16t / _v16p
+			var quad float64
+			{
+				cPi, cTau := _v16p-_m24p, _v16t-_m24t
+				if !(cPi > 0 && cPi >= 1e-6*_v16p) {
+					if !(cPi == 0 || cPi < 1e-6*_v16p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m41p, 0.0+_m41t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v16p)
+			}
+			{
+				cPi, cTau := _v16p-_m41p, _v16t-_m41t
+				if !(cPi > 0 && cPi >= 1e-6*_v16p) {
+					if !(cPi == 0 || cPi < 1e-6*_v16p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m24p, 0.0+_m24t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v16p)
+			}
+			_sum.Mul(_v16p)
+			_sum.Add(quad)
+			_sum.Norm(-1)
+		}
+		{ // t2
+			if !(_v17p > 0 && _v17p <= math.MaxFloat64) {
+				return 0, compile.ErrFallback
+			}
+			center := _v17t / _v17p
+			var quad float64
+			{
+				cPi, cTau := _v17p-_m26p, _v17t-_m26t
+				if !(cPi > 0 && cPi >= 1e-6*_v17p) {
+					if !(cPi == 0 || cPi < 1e-6*_v17p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m42p+_m44p, 0.0+_m42t+_m44t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v17p)
+			}
+			{
+				cPi, cTau := _v17p-_m42p, _v17t-_m42t
+				if !(cPi > 0 && cPi >= 1e-6*_v17p) {
+					if !(cPi == 0 || cPi < 1e-6*_v17p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m26p+_m44p, 0.0+_m26t+_m44t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v17p)
+			}
+			{
+				cPi, cTau := _v17p-_m44p, _v17t-_m44t
+				if !(cPi > 0 && cPi >= 1e-6*_v17p) {
+					if !(cPi == 0 || cPi < 1e-6*_v17p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m26p+_m42p, 0.0+_m26t+_m42t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v17p)
+			}
+			_sum.Mul(_v17p)
+			_sum.Add(quad)
+			_sum.Norm(-1)
+		}
+		{ // t3
+			if !(_v18p > 0 && _v18p <= math.MaxFloat64) {
+				return 0, compile.ErrFallback
+			}
+			center := _v18t / _v18p
+			var quad float64
+			{
+				cPi, cTau := _v18p-_m28p, _v18t-_m28t
+				if !(cPi > 0 && cPi >= 1e-6*_v18p) {
+					if !(cPi == 0 || cPi < 1e-6*_v18p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m45p+_m47p, 0.0+_m45t+_m47t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v18p)
+			}
+			{
+				cPi, cTau := _v18p-_m45p, _v18t-_m45t
+				if !(cPi > 0 && cPi >= 1e-6*_v18p) {
+					if !(cPi == 0 || cPi < 1e-6*_v18p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m28p+_m47p, 0.0+_m28t+_m47t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v18p)
+			}
+			{
+				cPi, cTau := _v18p-_m47p, _v18t-_m47t
+				if !(cPi > 0 && cPi >= 1e-6*_v18p) {
+					if !(cPi == 0 || cPi < 1e-6*_v18p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m28p+_m45p, 0.0+_m28t+_m45t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v18p)
+			}
+			_sum.Mul(_v18p)
+			_sum.Add(quad)
+			_sum.Norm(-1)
+		}
+		{ // t4
+			if !(_v19p > 0 && _v19p <= math.MaxFloat64) {
+				return 0, compile.ErrFallback
+			}
+			center := _v19t / _v19p
+			var quad float64
+			{
+				cPi, cTau := _v19p-_m30p, _v19t-_m30t
+				if !(cPi > 0 && cPi >= 1e-6*_v19p) {
+					if !(cPi == 0 || cPi < 1e-6*_v19p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m48p+_m50p, 0.0+_m48t+_m50t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v19p)
+			}
+			{
+				cPi, cTau := _v19p-_m48p, _v19t-_m48t
+				if !(cPi > 0 && cPi >= 1e-6*_v19p) {
+					if !(cPi == 0 || cPi < 1e-6*_v19p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m30p+_m50p, 0.0+_m30t+_m50t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v19p)
+			}
+			{
+				cPi, cTau := _v19p-_m50p, _v19t-_m50t
+				if !(cPi > 0 && cPi >= 1e-6*_v19p) {
+					if !(cPi == 0 || cPi < 1e-6*_v19p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m30p+_m48p, 0.0+_m30t+_m48t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v19p)
+			}
+			_sum.Mul(_v19p)
+			_sum.Add(quad)
+			_sum.Norm(-1)
+		}
+		{ // t5
+			if !(_v20p > 0 && _v20p <= math.MaxFloat64) {
+				return 0, compile.ErrFallback
+			}
+			center := _v20t / _v20p
+			var quad float64
+			{
+				cPi, cTau := _v20p-_m32p, _v20t-_m32t
+				if !(cPi > 0 && cPi >= 1e-6*_v20p) {
+					if !(cPi == 0 || cPi < 1e-6*_v20p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m51p+_m53p, 0.0+_m51t+_m53t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v20p)
+			}
+			{
+				cPi, cTau := _v20p-_m51p, _v20t-_m51t
+				if !(cPi > 0 && cPi >= 1e-6*_v20p) {
+					if !(cPi == 0 || cPi < 1e-6*_v20p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m32p+_m53p, 0.0+_m32t+_m53t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v20p)
+			}
+			{
+				cPi, cTau := _v20p-_m53p, _v20t-_m53t
+				if !(cPi > 0 && cPi >= 1e-6*_v20p) {
+					if !(cPi == 0 || cPi < 1e-6*_v20p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m32p+_m51p, 0.0+_m32t+_m51t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v20p)
+			}
+			_sum.Mul(_v20p)
+			_sum.Add(quad)
+			_sum.Norm(-1)
+		}
+		{ // t6
+			if !(_v21p > 0 && _v21p <= math.MaxFloat64) {
+				return 0, compile.ErrFallback
+			}
+			center := _v21t / _v21p
+			var quad float64
+			{
+				cPi, cTau := _v21p-_m34p, _v21t-_m34t
+				if !(cPi > 0 && cPi >= 1e-6*_v21p) {
+					if !(cPi == 0 || cPi < 1e-6*_v21p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m54p+_m56p, 0.0+_m54t+_m56t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v21p)
+			}
+			{
+				cPi, cTau := _v21p-_m54p, _v21t-_m54t
+				if !(cPi > 0 && cPi >= 1e-6*_v21p) {
+					if !(cPi == 0 || cPi < 1e-6*_v21p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m34p+_m56p, 0.0+_m34t+_m56t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v21p)
+			}
+			{
+				cPi, cTau := _v21p-_m56p, _v21t-_m56t
+				if !(cPi > 0 && cPi >= 1e-6*_v21p) {
+					if !(cPi == 0 || cPi < 1e-6*_v21p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m34p+_m54p, 0.0+_m34t+_m54t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v21p)
+			}
+			_sum.Mul(_v21p)
+			_sum.Add(quad)
+			_sum.Norm(-1)
+		}
+		{ // t7
+			if !(_v22p > 0 && _v22p <= math.MaxFloat64) {
+				return 0, compile.ErrFallback
+			}
+			center := _v22t / _v22p
+			var quad float64
+			{
+				cPi, cTau := _v22p-_m36p, _v22t-_m36t
+				if !(cPi > 0 && cPi >= 1e-6*_v22p) {
+					if !(cPi == 0 || cPi < 1e-6*_v22p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m57p+_m59p, 0.0+_m57t+_m59t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v22p)
+			}
+			{
+				cPi, cTau := _v22p-_m57p, _v22t-_m57t
+				if !(cPi > 0 && cPi >= 1e-6*_v22p) {
+					if !(cPi == 0 || cPi < 1e-6*_v22p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m36p+_m59p, 0.0+_m36t+_m59t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v22p)
+			}
+			{
+				cPi, cTau := _v22p-_m59p, _v22t-_m59t
+				if !(cPi > 0 && cPi >= 1e-6*_v22p) {
+					if !(cPi == 0 || cPi < 1e-6*_v22p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m36p+_m57p, 0.0+_m36t+_m57t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v22p)
+			}
+			_sum.Mul(_v22p)
+			_sum.Add(quad)
+			_sum.Norm(-1)
+		}
+		{ // t8
+			if !(_v23p > 0 && _v23p <= math.MaxFloat64) {
+				return 0, compile.ErrFallback
+			}
+			center := _v23t / _v23p
+			var quad float64
+			{
+				cPi, cTau := _v23p-_m38p, _v23t-_m38t
+				if !(cPi > 0 && cPi >= 1e-6*_v23p) {
+					if !(cPi == 0 || cPi < 1e-6*_v23p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m60p, 0.0+_m60t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v23p)
+			}
+			{
+				cPi, cTau := _v23p-_m60p, _v23t-_m60t
+				if !(cPi > 0 && cPi >= 1e-6*_v23p) {
+					if !(cPi == 0 || cPi < 1e-6*_v23p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m38p, 0.0+_m38t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v23p)
+			}
+			_sum.Mul(_v23p)
+			_sum.Add(quad)
+			_sum.Norm(-1)
+		}
+		{ // d1
+			if !(_v24p > 0 && _v24p <= math.MaxFloat64) {
+				return 0, compile.ErrFallback
+			}
+			center := _v24t / _v24p
+			var quad float64
+			{
+				cPi, cTau := _v24p-_m40p, _v24t-_m40t
+				if !(cPi > 0 && cPi >= 1e-6*_v24p) {
+					if !(cPi == 0 || cPi < 1e-6*_v24p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m61p, 0.0+_m61t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v24p)
+			}
+			{
+				cPi, cTau := _v24p-_m61p, _v24t-_m61t
+				if !(cPi > 0 && cPi >= 1e-6*_v24p) {
+					if !(cPi == 0 || cPi < 1e-6*_v24p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m40p, 0.0+_m40t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v24p)
+			}
+			_sum.Mul(_v24p)
+			_sum.Add(quad)
+			_sum.Norm(-1)
+		}
+		{ // d2
+			if !(_v25p > 0 && _v25p <= math.MaxFloat64) {
+				return 0, compile.ErrFallback
+			}
+			center := _v25t / _v25p
+			var quad float64
+			{
+				cPi, cTau := _v25p-_m43p, _v25t-_m43t
+				if !(cPi > 0 && cPi >= 1e-6*_v25p) {
+					if !(cPi == 0 || cPi < 1e-6*_v25p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m62p, 0.0+_m62t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v25p)
+			}
+			{
+				cPi, cTau := _v25p-_m62p, _v25t-_m62t
+				if !(cPi > 0 && cPi >= 1e-6*_v25p) {
+					if !(cPi == 0 || cPi < 1e-6*_v25p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m43p, 0.0+_m43t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v25p)
+			}
+			_sum.Mul(_v25p)
+			_sum.Add(quad)
+			_sum.Norm(-1)
+		}
+		{ // d3
+			if !(_v26p > 0 && _v26p <= math.MaxFloat64) {
+				return 0, compile.ErrFallback
+			}
+			center := _v26t / _v26p
+			var quad float64
+			{
+				cPi, cTau := _v26p-_m46p, _v26t-_m46t
+				if !(cPi > 0 && cPi >= 1e-6*_v26p) {
+					if !(cPi == 0 || cPi < 1e-6*_v26p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m63p, 0.0+_m63t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v26p)
+			}
+			{
+				cPi, cTau := _v26p-_m63p, _v26t-_m63t
+				if !(cPi > 0 && cPi >= 1e-6*_v26p) {
+					if !(cPi == 0 || cPi < 1e-6*_v26p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m46p, 0.0+_m46t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v26p)
+			}
+			_sum.Mul(_v26p)
+			_sum.Add(quad)
+			_sum.Norm(-1)
+		}
+		{ // d4
+			if !(_v27p > 0 && _v27p <= math.MaxFloat64) {
+				return 0, compile.ErrFallback
+			}
+			center := _v27t / _v27p
+			var quad float64
+			{
+				cPi, cTau := _v27p-_m49p, _v27t-_m49t
+				if !(cPi > 0 && cPi >= 1e-6*_v27p) {
+					if !(cPi == 0 || cPi < 1e-6*_v27p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m64p, 0.0+_m64t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v27p)
+			}
+			{
+				cPi, cTau := _v27p-_m64p, _v27t-_m64t
+				if !(cPi > 0 && cPi >= 1e-6*_v27p) {
+					if !(cPi == 0 || cPi < 1e-6*_v27p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m49p, 0.0+_m49t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v27p)
+			}
+			_sum.Mul(_v27p)
+			_sum.Add(quad)
+			_sum.Norm(-1)
+		}
+		{ // d5
+			if !(_v28p > 0 && _v28p <= math.MaxFloat64) {
+				return 0, compile.ErrFallback
+			}
+			center := _v28t / _v28p
+			var quad float64
+			{
+				cPi, cTau := _v28p-_m52p, _v28t-_m52t
+				if !(cPi > 0 && cPi >= 1e-6*_v28p) {
+					if !(cPi == 0 || cPi < 1e-6*_v28p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m65p, 0.0+_m65t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v28p)
+			}
+			{
+				cPi, cTau := _v28p-_m65p, _v28t-_m65t
+				if !(cPi > 0 && cPi >= 1e-6*_v28p) {
+					if !(cPi == 0 || cPi < 1e-6*_v28p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m52p, 0.0+_m52t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v28p)
+			}
+			_sum.Mul(_v28p)
+			_sum.Add(quad)
+			_sum.Norm(-1)
+		}
+		{ // d6
+			if !(_v29p > 0 && _v29p <= math.MaxFloat64) {
+				return 0, compile.ErrFallback
+			}
+			center := _v29t / _v29p
+			var quad float64
+			{
+				cPi, cTau := _v29p-_m55p, _v29t-_m55t
+				if !(cPi > 0 && cPi >= 1e-6*_v29p) {
+					if !(cPi == 0 || cPi < 1e-6*_v29p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m66p, 0.0+_m66t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v29p)
+			}
+			{
+				cPi, cTau := _v29p-_m66p, _v29t-_m66t
+				if !(cPi > 0 && cPi >= 1e-6*_v29p) {
+					if !(cPi == 0 || cPi < 1e-6*_v29p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m55p, 0.0+_m55t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v29p)
+			}
+			_sum.Mul(_v29p)
+			_sum.Add(quad)
+			_sum.Norm(-1)
+		}
+		{ // d7
+			if !(_v30p > 0 && _v30p <= math.MaxFloat64) {
+				return 0, compile.ErrFallback
+			}
+			center := _v30t / _v30p
+			var quad float64
+			{
+				cPi, cTau := _v30p-_m58p, _v30t-_m58t
+				if !(cPi > 0 && cPi >= 1e-6*_v30p) {
+					if !(cPi == 0 || cPi < 1e-6*_v30p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m67p, 0.0+_m67t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v30p)
+			}
+			{
+				cPi, cTau := _v30p-_m67p, _v30t-_m67t
+				if !(cPi > 0 && cPi >= 1e-6*_v30p) {
+					if !(cPi == 0 || cPi < 1e-6*_v30p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m58p, 0.0+_m58t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v30p)
+			}
+			_sum.Mul(_v30p)
+			_sum.Add(quad)
+			_sum.Norm(-1)
+		}
+		return _sum.Value(), nil
+	}), nil
 }
 
 // programFFA16 binds the program compiled from a free-for-all of 16 without draws to g and s.
-func programFFA16(g *graph.Graph, s schedules.Schedule) (compile.Program, error) {
+func programFFA16(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) {
 	loops, err := compile.Bind(g, s, "f157acae789257afaa6c176473f0b886")
 	if err != nil {
 		return nil, err
@@ -28506,7 +52437,7 @@ func programFFA16(g *graph.Graph, s schedules.Schedule) (compile.Program, error)
 		return nil, compile.FactorMismatch(g, 77, "*factors.GreaterThan")
 	}
 	_l0 := loops[0]
-	return func(ctx context.Context) (schedules.Result, error) {
+	return compile.NewProgram(g, func(ctx context.Context) (schedules.Result, error) {
 		if g.NumObserved() > 0 {
 			return schedules.Result{}, compile.ErrFallback
 		}
@@ -36216,11 +60147,5867 @@ func programFFA16(g *graph.Graph, s schedules.Schedule) (compile.Program, error)
 		_vs[61] = messages.Gaussian{Pi: _v61p, Tau: _v61t}
 		_vs[62] = messages.Gaussian{Pi: _v62p, Tau: _v62t}
 		return _res, _err
-	}, nil
+	}, func() (float64, error) {
+		if g.NumObserved() > 0 {
+			return 0, compile.ErrFallback
+		}
+		_msgs, _margs := g.State()
+		_ms, _vs := _msgs[:140], _margs[:63]
+		_m0p, _m0t := _ms[0].Pi, _ms[0].Tau
+		_m1p, _m1t := _ms[1].Pi, _ms[1].Tau
+		_m2p, _m2t := _ms[2].Pi, _ms[2].Tau
+		_m3p, _m3t := _ms[3].Pi, _ms[3].Tau
+		_m4p, _m4t := _ms[4].Pi, _ms[4].Tau
+		_m5p, _m5t := _ms[5].Pi, _ms[5].Tau
+		_m6p, _m6t := _ms[6].Pi, _ms[6].Tau
+		_m7p, _m7t := _ms[7].Pi, _ms[7].Tau
+		_m8p, _m8t := _ms[8].Pi, _ms[8].Tau
+		_m9p, _m9t := _ms[9].Pi, _ms[9].Tau
+		_m10p, _m10t := _ms[10].Pi, _ms[10].Tau
+		_m11p, _m11t := _ms[11].Pi, _ms[11].Tau
+		_m12p, _m12t := _ms[12].Pi, _ms[12].Tau
+		_m13p, _m13t := _ms[13].Pi, _ms[13].Tau
+		_m14p, _m14t := _ms[14].Pi, _ms[14].Tau
+		_m15p, _m15t := _ms[15].Pi, _ms[15].Tau
+		_m16p, _m16t := _ms[16].Pi, _ms[16].Tau
+		_m17p, _m17t := _ms[17].Pi, _ms[17].Tau
+		_m18p, _m18t := _ms[18].Pi, _ms[18].Tau
+		_m19p, _m19t := _ms[19].Pi, _ms[19].Tau
+		_m20p, _m20t := _ms[20].Pi, _ms[20].Tau
+		_m21p, _m21t := _ms[21].Pi, _ms[21].Tau
+		_m22p, _m22t := _ms[22].Pi, _ms[22].Tau
+		_m23p, _m23t := _ms[23].Pi, _ms[23].Tau
+		_m24p, _m24t := _ms[24].Pi, _ms[24].Tau
+		_m25p, _m25t := _ms[25].Pi, _ms[25].Tau
+		_m26p, _m26t := _ms[26].Pi, _ms[26].Tau
+		_m27p, _m27t := _ms[27].Pi, _ms[27].Tau
+		_m28p, _m28t := _ms[28].Pi, _ms[28].Tau
+		_m29p, _m29t := _ms[29].Pi, _ms[29].Tau
+		_m30p, _m30t := _ms[30].Pi, _ms[30].Tau
+		_m31p, _m31t := _ms[31].Pi, _ms[31].Tau
+		_m32p, _m32t := _ms[32].Pi, _ms[32].Tau
+		_m33p, _m33t := _ms[33].Pi, _ms[33].Tau
+		_m34p, _m34t := _ms[34].Pi, _ms[34].Tau
+		_m35p, _m35t := _ms[35].Pi, _ms[35].Tau
+		_m36p, _m36t := _ms[36].Pi, _ms[36].Tau
+		_m37p, _m37t := _ms[37].Pi, _ms[37].Tau
+		_m38p, _m38t := _ms[38].Pi, _ms[38].Tau
+		_m39p, _m39t := _ms[39].Pi, _ms[39].Tau
+		_m40p, _m40t := _ms[40].Pi, _ms[40].Tau
+		_m41p, _m41t := _ms[41].Pi, _ms[41].Tau
+		_m42p, _m42t := _ms[42].Pi, _ms[42].Tau
+		_m43p, _m43t := _ms[43].Pi, _ms[43].Tau
+		_m44p, _m44t := _ms[44].Pi, _ms[44].Tau
+		_m45p, _m45t := _ms[45].Pi, _ms[45].Tau
+		_m46p, _m46t := _ms[46].Pi, _ms[46].Tau
+		_m47p, _m47t := _ms[47].Pi, _ms[47].Tau
+		_m48p, _m48t := _ms[48].Pi, _ms[48].Tau
+		_m49p, _m49t := _ms[49].Pi, _ms[49].Tau
+		_m50p, _m50t := _ms[50].Pi, _ms[50].Tau
+		_m51p, _m51t := _ms[51].Pi, _ms[51].Tau
+		_m52p, _m52t := _ms[52].Pi, _ms[52].Tau
+		_m53p, _m53t := _ms[53].Pi, _ms[53].Tau
+		_m54p, _m54t := _ms[54].Pi, _ms[54].Tau
+		_m55p, _m55t := _ms[55].Pi, _ms[55].Tau
+		_m56p, _m56t := _ms[56].Pi, _ms[56].Tau
+		_m57p, _m57t := _ms[57].Pi, _ms[57].Tau
+		_m58p, _m58t := _ms[58].Pi, _ms[58].Tau
+		_m59p, _m59t := _ms[59].Pi, _ms[59].Tau
+		_m60p, _m60t := _ms[60].Pi, _ms[60].Tau
+		_m61p, _m61t := _ms[61].Pi, _ms[61].Tau
+		_m62p, _m62t := _ms[62].Pi, _ms[62].Tau
+		_m63p, _m63t := _ms[63].Pi, _ms[63].Tau
+		_m64p, _m64t := _ms[64].Pi, _ms[64].Tau
+		_m65p, _m65t := _ms[65].Pi, _ms[65].Tau
+		_m66p, _m66t := _ms[66].Pi, _ms[66].Tau
+		_m67p, _m67t := _ms[67].Pi, _ms[67].Tau
+		_m68p, _m68t := _ms[68].Pi, _ms[68].Tau
+		_m69p, _m69t := _ms[69].Pi, _ms[69].Tau
+		_m70p, _m70t := _ms[70].Pi, _ms[70].Tau
+		_m71p, _m71t := _ms[71].Pi, _ms[71].Tau
+		_m72p, _m72t := _ms[72].Pi, _ms[72].Tau
+		_m73p, _m73t := _ms[73].Pi, _ms[73].Tau
+		_m74p, _m74t := _ms[74].Pi, _ms[74].Tau
+		_m75p, _m75t := _ms[75].Pi, _ms[75].Tau
+		_m76p, _m76t := _ms[76].Pi, _ms[76].Tau
+		_m77p, _m77t := _ms[77].Pi, _ms[77].Tau
+		_m78p, _m78t := _ms[78].Pi, _ms[78].Tau
+		_m79p, _m79t := _ms[79].Pi, _ms[79].Tau
+		_m80p, _m80t := _ms[80].Pi, _ms[80].Tau
+		_m81p, _m81t := _ms[81].Pi, _ms[81].Tau
+		_m82p, _m82t := _ms[82].Pi, _ms[82].Tau
+		_m83p, _m83t := _ms[83].Pi, _ms[83].Tau
+		_m84p, _m84t := _ms[84].Pi, _ms[84].Tau
+		_m85p, _m85t := _ms[85].Pi, _ms[85].Tau
+		_m86p, _m86t := _ms[86].Pi, _ms[86].Tau
+		_m87p, _m87t := _ms[87].Pi, _ms[87].Tau
+		_m88p, _m88t := _ms[88].Pi, _ms[88].Tau
+		_m89p, _m89t := _ms[89].Pi, _ms[89].Tau
+		_m90p, _m90t := _ms[90].Pi, _ms[90].Tau
+		_m91p, _m91t := _ms[91].Pi, _ms[91].Tau
+		_m92p, _m92t := _ms[92].Pi, _ms[92].Tau
+		_m93p, _m93t := _ms[93].Pi, _ms[93].Tau
+		_m94p, _m94t := _ms[94].Pi, _ms[94].Tau
+		_m95p, _m95t := _ms[95].Pi, _ms[95].Tau
+		_m96p, _m96t := _ms[96].Pi, _ms[96].Tau
+		_m97p, _m97t := _ms[97].Pi, _ms[97].Tau
+		_m98p, _m98t := _ms[98].Pi, _ms[98].Tau
+		_m99p, _m99t := _ms[99].Pi, _ms[99].Tau
+		_m100p, _m100t := _ms[100].Pi, _ms[100].Tau
+		_m101p, _m101t := _ms[101].Pi, _ms[101].Tau
+		_m102p, _m102t := _ms[102].Pi, _ms[102].Tau
+		_m103p, _m103t := _ms[103].Pi, _ms[103].Tau
+		_m104p, _m104t := _ms[104].Pi, _ms[104].Tau
+		_m105p, _m105t := _ms[105].Pi, _ms[105].Tau
+		_m106p, _m106t := _ms[106].Pi, _ms[106].Tau
+		_m107p, _m107t := _ms[107].Pi, _ms[107].Tau
+		_m108p, _m108t := _ms[108].Pi, _ms[108].Tau
+		_m109p, _m109t := _ms[109].Pi, _ms[109].Tau
+		_m110p, _m110t := _ms[110].Pi, _ms[110].Tau
+		_m111p, _m111t := _ms[111].Pi, _ms[111].Tau
+		_m112p, _m112t := _ms[112].Pi, _ms[112].Tau
+		_m113p, _m113t := _ms[113].Pi, _ms[113].Tau
+		_m114p, _m114t := _ms[114].Pi, _ms[114].Tau
+		_m115p, _m115t := _ms[115].Pi, _ms[115].Tau
+		_m116p, _m116t := _ms[116].Pi, _ms[116].Tau
+		_m117p, _m117t := _ms[117].Pi, _ms[117].Tau
+		_m118p, _m118t := _ms[118].Pi, _ms[118].Tau
+		_m119p, _m119t := _ms[119].Pi, _ms[119].Tau
+		_m120p, _m120t := _ms[120].Pi, _ms[120].Tau
+		_m121p, _m121t := _ms[121].Pi, _ms[121].Tau
+		_m122p, _m122t := _ms[122].Pi, _ms[122].Tau
+		_m123p, _m123t := _ms[123].Pi, _ms[123].Tau
+		_m124p, _m124t := _ms[124].Pi, _ms[124].Tau
+		_m125p, _m125t := _ms[125].Pi, _ms[125].Tau
+		_m126p, _m126t := _ms[126].Pi, _ms[126].Tau
+		_m127p, _m127t := _ms[127].Pi, _ms[127].Tau
+		_m128p, _m128t := _ms[128].Pi, _ms[128].Tau
+		_m129p, _m129t := _ms[129].Pi, _ms[129].Tau
+		_m130p, _m130t := _ms[130].Pi, _ms[130].Tau
+		_m131p, _m131t := _ms[131].Pi, _ms[131].Tau
+		_m132p, _m132t := _ms[132].Pi, _ms[132].Tau
+		_m133p, _m133t := _ms[133].Pi, _ms[133].Tau
+		_m134p, _m134t := _ms[134].Pi, _ms[134].Tau
+		_m135p, _m135t := _ms[135].Pi, _ms[135].Tau
+		_m136p, _m136t := _ms[136].Pi, _ms[136].Tau
+		_m137p, _m137t := _ms[137].Pi, _ms[137].Tau
+		_m138p, _m138t := _ms[138].Pi, _ms[138].Tau
+		_m139p, _m139t := _ms[139].Pi, _ms[139].Tau
+		_v0p, _v0t := _vs[0].Pi, _vs[0].Tau
+		_v1p, _v1t := _vs[1].Pi, _vs[1].Tau
+		_v2p, _v2t := _vs[2].Pi, _vs[2].Tau
+		_v3p, _v3t := _vs[3].Pi, _vs[3].Tau
+		_v4p, _v4t := _vs[4].Pi, _vs[4].Tau
+		_v5p, _v5t := _vs[5].Pi, _vs[5].Tau
+		_v6p, _v6t := _vs[6].Pi, _vs[6].Tau
+		_v7p, _v7t := _vs[7].Pi, _vs[7].Tau
+		_v8p, _v8t := _vs[8].Pi, _vs[8].Tau
+		_v9p, _v9t := _vs[9].Pi, _vs[9].Tau
+		_v10p, _v10t := _vs[10].Pi, _vs[10].Tau
+		_v11p, _v11t := _vs[11].Pi, _vs[11].Tau
+		_v12p, _v12t := _vs[12].Pi, _vs[12].Tau
+		_v13p, _v13t := _vs[13].Pi, _vs[13].Tau
+		_v14p, _v14t := _vs[14].Pi, _vs[14].Tau
+		_v15p, _v15t := _vs[15].Pi, _vs[15].Tau
+		_v16p, _v16t := _vs[16].Pi, _vs[16].Tau
+		_v17p, _v17t := _vs[17].Pi, _vs[17].Tau
+		_v18p, _v18t := _vs[18].Pi, _vs[18].Tau
+		_v19p, _v19t := _vs[19].Pi, _vs[19].Tau
+		_v20p, _v20t := _vs[20].Pi, _vs[20].Tau
+		_v21p, _v21t := _vs[21].Pi, _vs[21].Tau
+		_v22p, _v22t := _vs[22].Pi, _vs[22].Tau
+		_v23p, _v23t := _vs[23].Pi, _vs[23].Tau
+		_v24p, _v24t := _vs[24].Pi, _vs[24].Tau
+		_v25p, _v25t := _vs[25].Pi, _vs[25].Tau
+		_v26p, _v26t := _vs[26].Pi, _vs[26].Tau
+		_v27p, _v27t := _vs[27].Pi, _vs[27].Tau
+		_v28p, _v28t := _vs[28].Pi, _vs[28].Tau
+		_v29p, _v29t := _vs[29].Pi, _vs[29].Tau
+		_v30p, _v30t := _vs[30].Pi, _vs[30].Tau
+		_v31p, _v31t := _vs[31].Pi, _vs[31].Tau
+		_v32p, _v32t := _vs[32].Pi, _vs[32].Tau
+		_v33p, _v33t := _vs[33].Pi, _vs[33].Tau
+		_v34p, _v34t := _vs[34].Pi, _vs[34].Tau
+		_v35p, _v35t := _vs[35].Pi, _vs[35].Tau
+		_v36p, _v36t := _vs[36].Pi, _vs[36].Tau
+		_v37p, _v37t := _vs[37].Pi, _vs[37].Tau
+		_v38p, _v38t := _vs[38].Pi, _vs[38].Tau
+		_v39p, _v39t := _vs[39].Pi, _vs[39].Tau
+		_v40p, _v40t := _vs[40].Pi, _vs[40].Tau
+		_v41p, _v41t := _vs[41].Pi, _vs[41].Tau
+		_v42p, _v42t := _vs[42].Pi, _vs[42].Tau
+		_v43p, _v43t := _vs[43].Pi, _vs[43].Tau
+		_v44p, _v44t := _vs[44].Pi, _vs[44].Tau
+		_v45p, _v45t := _vs[45].Pi, _vs[45].Tau
+		_v46p, _v46t := _vs[46].Pi, _vs[46].Tau
+		_v47p, _v47t := _vs[47].Pi, _vs[47].Tau
+		_v48p, _v48t := _vs[48].Pi, _vs[48].Tau
+		_v49p, _v49t := _vs[49].Pi, _vs[49].Tau
+		_v50p, _v50t := _vs[50].Pi, _vs[50].Tau
+		_v51p, _v51t := _vs[51].Pi, _vs[51].Tau
+		_v52p, _v52t := _vs[52].Pi, _vs[52].Tau
+		_v53p, _v53t := _vs[53].Pi, _vs[53].Tau
+		_v54p, _v54t := _vs[54].Pi, _vs[54].Tau
+		_v55p, _v55t := _vs[55].Pi, _vs[55].Tau
+		_v56p, _v56t := _vs[56].Pi, _vs[56].Tau
+		_v57p, _v57t := _vs[57].Pi, _vs[57].Tau
+		_v58p, _v58t := _vs[58].Pi, _vs[58].Tau
+		_v59p, _v59t := _vs[59].Pi, _vs[59].Tau
+		_v60p, _v60t := _vs[60].Pi, _vs[60].Tau
+		_v61p, _v61t := _vs[61].Pi, _vs[61].Tau
+		_v62p, _v62t := _vs[62].Pi, _vs[62].Tau
+		_bad := 0.0 + (_m0p - _m0p) + (_m0t - _m0t) + (_m1p - _m1p) + (_m1t - _m1t) + (_m2p - _m2p) + (_m2t - _m2t) + (_m3p - _m3p) + (_m3t - _m3t) + (_m4p - _m4p) + (_m4t - _m4t) + (_m5p - _m5p) + (_m5t - _m5t) + (_m6p - _m6p) + (_m6t - _m6t) + (_m7p - _m7p) + (_m7t - _m7t) + (_m8p - _m8p) + (_m8t - _m8t) + (_m9p - _m9p) + (_m9t - _m9t) + (_m10p - _m10p) + (_m10t - _m10t) + (_m11p - _m11p) + (_m11t - _m11t) + (_m12p - _m12p) + (_m12t - _m12t) + (_m13p - _m13p) + (_m13t - _m13t) + (_m14p - _m14p) + (_m14t - _m14t) + (_m15p - _m15p) + (_m15t - _m15t) + (_m16p - _m16p) + (_m16t - _m16t) + (_m17p - _m17p) + (_m17t - _m17t) + (_m18p - _m18p) + (_m18t - _m18t) + (_m19p - _m19p) + (_m19t - _m19t) + (_m20p - _m20p) + (_m20t - _m20t) + (_m21p - _m21p) + (_m21t - _m21t) + (_m22p - _m22p) + (_m22t - _m22t) + (_m23p - _m23p) + (_m23t - _m23t) + (_m24p - _m24p) + (_m24t - _m24t) + (_m25p - _m25p) + (_m25t - _m25t) + (_m26p - _m26p) + (_m26t - _m26t) + (_m27p - _m27p) + (_m27t - _m27t) + (_m28p - _m28p) + (_m28t - _m28t) + (_m29p - _m29p) + (_m29t - _m29t) + (_m30p - _m30p) + (_m30t - _m30t) + (_m31p - _m31p) + (_m31t - _m31t) + (_m32p - _m32p) + (_m32t - _m32t) + (_m33p - _m33p) + (_m33t - _m33t) + (_m34p - _m34p) + (_m34t - _m34t) + (_m35p - _m35p) + (_m35t - _m35t) + (_m36p - _m36p) + (_m36t - _m36t) + (_m37p - _m37p) + (_m37t - _m37t) + (_m38p - _m38p) + (_m38t - _m38t) + (_m39p - _m39p) + (_m39t - _m39t) + (_m40p - _m40p) + (_m40t - _m40t) + (_m41p - _m41p) + (_m41t - _m41t) + (_m42p - _m42p) + (_m42t - _m42t) + (_m43p - _m43p) + (_m43t - _m43t) + (_m44p - _m44p) + (_m44t - _m44t) + (_m45p - _m45p) + (_m45t - _m45t) + (_m46p - _m46p) + (_m46t - _m46t) + (_m47p - _m47p) + (_m47t - _m47t) + (_m48p - _m48p) + (_m48t - _m48t) + (_m49p - _m49p) + (_m49t - _m49t) + (_m50p - _m50p) + (_m50t - _m50t) + (_m51p - _m51p) + (_m51t - _m51t) + (_m52p - _m52p) + (_m52t - _m52t) + (_m53p - _m53p) + (_m53t - _m53t) + (_m54p - _m54p) + (_m54t - _m54t) + (_m55p - _m55p) + (_m55t - _m55t) + (_m56p - _m56p) + (_m56t - _m56t) + (_m57p - _m57p) + (_m57t - _m57t) + (_m58p - _m58p) + (_m58t - _m58t) + (_m59p - _m59p) + (_m59t - _m59t) + (_m60p - _m60p) + (_m60t - _m60t) + (_m61p - _m61p) + (_m61t - _m61t) + (_m62p - _m62p) + (_m62t - _m62t) + (_m63p - _m63p) + (_m63t - _m63t) + (_m64p - _m64p) + (_m64t - _m64t) + (_m65p - _m65p) + (_m65t - _m65t) + (_m66p - _m66p) + (_m66t - _m66t) + (_m67p - _m67p) + (_m67t - _m67t) + (_m68p - _m68p) + (_m68t - _m68t) + (_m69p - _m69p) + (_m69t - _m69t) + (_m70p - _m70p) + (_m70t - _m70t) + (_m71p - _m71p) + (_m71t - _m71t) + (_m72p - _m72p) + (_m72t - _m72t) + (_m73p - _m73p) + (_m73t - _m73t) + (_m74p - _m74p) + (_m74t - _m74t) + (_m75p - _m75p) + (_m75t - _m75t) + (_m76p - _m76p) + (_m76t - _m76t) + (_m77p - _m77p) + (_m77t - _m77t) + (_m78p - _m78p) + (_m78t - _m78t) + (_m79p - _m79p) + (_m79t - _m79t) + (_m80p - _m80p) + (_m80t - _m80t) + (_m81p - _m81p) + (_m81t - _m81t) + (_m82p - _m82p) + (_m82t - _m82t) + (_m83p - _m83p) + (_m83t - _m83t) + (_m84p - _m84p) + (_m84t - _m84t) + (_m85p - _m85p) + (_m85t - _m85t) + (_m86p - _m86p) + (_m86t - _m86t) + (_m87p - _m87p) + (_m87t - _m87t) + (_m88p - _m88p) + (_m88t - _m88t) + (_m89p - _m89p) + (_m89t - _m89t) + (_m90p - _m90p) + (_m90t - _m90t) + (_m91p - _m91p) + (_m91t - _m91t) + (_m92p - _m92p) + (_m92t - _m92t) + (_m93p - _m93p) + (_m93t - _m93t) + (_m94p - _m94p) + (_m94t - _m94t) + (_m95p - _m95p) + (_m95t - _m95t) + (_m96p - _m96p) + (_m96t - _m96t) + (_m97p - _m97p) + (_m97t - _m97t) + (_m98p - _m98p) + (_m98t - _m98t) + (_m99p - _m99p) + (_m99t - _m99t) + (_m100p - _m100p) + (_m100t - _m100t) + (_m101p - _m101p) + (_m101t - _m101t) + (_m102p - _m102p) + (_m102t - _m102t) + (_m103p - _m103p) + (_m103t - _m103t) + (_m104p - _m104p) + (_m104t - _m104t) + (_m105p - _m105p) + (_m105t - _m105t) + (_m106p - _m106p) + (_m106t - _m106t) + (_m107p - _m107p) + (_m107t - _m107t) + (_m108p - _m108p) + (_m108t - _m108t) + (_m109p - _m109p) + (_m109t - _m109t) + (_m110p - _m110p) + (_m110t - _m110t) + (_m111p - _m111p) + (_m111t - _m111t) + (_m112p - _m112p) + (_m112t - _m112t) + (_m113p - _m113p) + (_m113t - _m113t) + (_m114p - _m114p) + (_m114t - _m114t) + (_m115p - _m115p) + (_m115t - _m115t) + (_m116p - _m116p) + (_m116t - _m116t) + (_m117p - _m117p) + (_m117t - _m117t) + (_m118p - _m118p) + (_m118t - _m118t) + (_m119p - _m119p) + (_m119t - _m119t) + (_m120p - _m120p) + (_m120t - _m120t) + (_m121p - _m121p) + (_m121t - _m121t) + (_m122p - _m122p) + (_m122t - _m122t) + (_m123p - _m123p) + (_m123t - _m123t) + (_m124p - _m124p) + (_m124t - _m124t) + (_m125p - _m125p) + (_m125t - _m125t) + (_m126p - _m126p) + (_m126t - _m126t) + (_m127p - _m127p) + (_m127t - _m127t) + (_m128p - _m128p) + (_m128t - _m128t) + (_m129p - _m129p) + (_m129t - _m129t) + (_m130p - _m130p) + (_m130t - _m130t) + (_m131p - _m131p) + (_m131t - _m131t) + (_m132p - _m132p) + (_m132t - _m132t) + (_m133p - _m133p) + (_m133t - _m133t) + (_m134p - _m134p) + (_m134t - _m134t) + (_m135p - _m135p) + (_m135t - _m135t) + (_m136p - _m136p) + (_m136t - _m136t) + (_m137p - _m137p) + (_m137t - _m137t) + (_m138p - _m138p) + (_m138t - _m138t) + (_m139p - _m139p) + (_m139t - _m139t)
+		_bad += (_v0p - _v0p) + (_v0t - _v0t)
+		_bad += (_v1p - _v1p) + (_v1t - _v1t)
+		_bad += (_v2p - _v2p) + (_v2t - _v2t)
+		_bad += (_v3p - _v3p) + (_v3t - _v3t)
+		_bad += (_v4p - _v4p) + (_v4t - _v4t)
+		_bad += (_v5p - _v5p) + (_v5t - _v5t)
+		_bad += (_v6p - _v6p) + (_v6t - _v6t)
+		_bad += (_v7p - _v7p) + (_v7t - _v7t)
+		_bad += (_v8p - _v8p) + (_v8t - _v8t)
+		_bad += (_v9p - _v9p) + (_v9t - _v9t)
+		_bad += (_v10p - _v10p) + (_v10t - _v10t)
+		_bad += (_v11p - _v11p) + (_v11t - _v11t)
+		_bad += (_v12p - _v12p) + (_v12t - _v12t)
+		_bad += (_v13p - _v13p) + (_v13t - _v13t)
+		_bad += (_v14p - _v14p) + (_v14t - _v14t)
+		_bad += (_v15p - _v15p) + (_v15t - _v15t)
+		_bad += (_v16p - _v16p) + (_v16t - _v16t)
+		_bad += (_v17p - _v17p) + (_v17t - _v17t)
+		_bad += (_v18p - _v18p) + (_v18t - _v18t)
+		_bad += (_v19p - _v19p) + (_v19t - _v19t)
+		_bad += (_v20p - _v20p) + (_v20t - _v20t)
+		_bad += (_v21p - _v21p) + (_v21t - _v21t)
+		_bad += (_v22p - _v22p) + (_v22t - _v22t)
+		_bad += (_v23p - _v23p) + (_v23t - _v23t)
+		_bad += (_v24p - _v24p) + (_v24t - _v24t)
+		_bad += (_v25p - _v25p) + (_v25t - _v25t)
+		_bad += (_v26p - _v26p) + (_v26t - _v26t)
+		_bad += (_v27p - _v27p) + (_v27t - _v27t)
+		_bad += (_v28p - _v28p) + (_v28t - _v28t)
+		_bad += (_v29p - _v29p) + (_v29t - _v29t)
+		_bad += (_v30p - _v30p) + (_v30t - _v30t)
+		_bad += (_v31p - _v31p) + (_v31t - _v31t)
+		_bad += (_v32p - _v32p) + (_v32t - _v32t)
+		_bad += (_v33p - _v33p) + (_v33t - _v33t)
+		_bad += (_v34p - _v34p) + (_v34t - _v34t)
+		_bad += (_v35p - _v35p) + (_v35t - _v35t)
+		_bad += (_v36p - _v36p) + (_v36t - _v36t)
+		_bad += (_v37p - _v37p) + (_v37t - _v37t)
+		_bad += (_v38p - _v38p) + (_v38t - _v38t)
+		_bad += (_v39p - _v39p) + (_v39t - _v39t)
+		_bad += (_v40p - _v40p) + (_v40t - _v40t)
+		_bad += (_v41p - _v41p) + (_v41t - _v41t)
+		_bad += (_v42p - _v42p) + (_v42t - _v42t)
+		_bad += (_v43p - _v43p) + (_v43t - _v43t)
+		_bad += (_v44p - _v44p) + (_v44t - _v44t)
+		_bad += (_v45p - _v45p) + (_v45t - _v45t)
+		_bad += (_v46p - _v46p) + (_v46t - _v46t)
+		_bad += (_v47p - _v47p) + (_v47t - _v47t)
+		_bad += (_v48p - _v48p) + (_v48t - _v48t)
+		_bad += (_v49p - _v49p) + (_v49t - _v49t)
+		_bad += (_v50p - _v50p) + (_v50t - _v50t)
+		_bad += (_v51p - _v51p) + (_v51t - _v51t)
+		_bad += (_v52p - _v52p) + (_v52t - _v52t)
+		_bad += (_v53p - _v53p) + (_v53t - _v53t)
+		_bad += (_v54p - _v54p) + (_v54t - _v54t)
+		_bad += (_v55p - _v55p) + (_v55t - _v55t)
+		_bad += (_v56p - _v56p) + (_v56t - _v56t)
+		_bad += (_v57p - _v57p) + (_v57t - _v57t)
+		_bad += (_v58p - _v58p) + (_v58t - _v58t)
+		_bad += (_v59p - _v59p) + (_v59t - _v59t)
+		_bad += (_v60p - _v60p) + (_v60t - _v60t)
+		_bad += (_v61p - _v61p) + (_v61t - _v61t)
+		_bad += (_v62p - _v62p) + (_v62t - _v62t)
+		if _bad != 0 {
+			return 0, compile.ErrFallback
+		}
+		var _sum graph.EvidenceSum
+		{ // N(s1; 25, 25.01)
+			_c0Pi, _c0Tau := _v0p-_m0p, _v0t-_m0t
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v0p) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v0p) {
+					return 0, compile.ErrFallback
+				}
+				_c0Pi, _c0Tau = 0.0+_m17p, 0.0+_m17t
+				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			var _eq, _ev, _en float64
+			{
+				d, v := _f0.Mean-_c0Tau/_c0Pi, _f0.Variance+1/_c0Pi
+				if !(v > 0) || v > math.MaxFloat64 {
+					return 0, compile.ErrFallback
+				}
+				_eq, _ev, _en = -0.5*d*d/v, v, 1
+			}
+			_sum.Add(_eq)
+			_sum.Mul(_ev)
+			_sum.Norm(_en)
+		}
+		{ // N(s2; 26, 25.01)
+			_c0Pi, _c0Tau := _v1p-_m1p, _v1t-_m1t
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v1p) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v1p) {
+					return 0, compile.ErrFallback
+				}
+				_c0Pi, _c0Tau = 0.0+_m19p, 0.0+_m19t
+				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			var _eq, _ev, _en float64
+			{
+				d, v := _f1.Mean-_c0Tau/_c0Pi, _f1.Variance+1/_c0Pi
+				if !(v > 0) || v > math.MaxFloat64 {
+					return 0, compile.ErrFallback
+				}
+				_eq, _ev, _en = -0.5*d*d/v, v, 1
+			}
+			_sum.Add(_eq)
+			_sum.Mul(_ev)
+			_sum.Norm(_en)
+		}
+		{ // N(s3; 27, 25.01)
+			_c0Pi, _c0Tau := _v2p-_m2p, _v2t-_m2t
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v2p) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v2p) {
+					return 0, compile.ErrFallback
+				}
+				_c0Pi, _c0Tau = 0.0+_m21p, 0.0+_m21t
+				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			var _eq, _ev, _en float64
+			{
+				d, v := _f2.Mean-_c0Tau/_c0Pi, _f2.Variance+1/_c0Pi
+				if !(v > 0) || v > math.MaxFloat64 {
+					return 0, compile.ErrFallback
+				}
+				_eq, _ev, _en = -0.5*d*d/v, v, 1
+			}
+			_sum.Add(_eq)
+			_sum.Mul(_ev)
+			_sum.Norm(_en)
+		}
+		{ // N(s4; 28, 25.01)
+			_c0Pi, _c0Tau := _v3p-_m3p, _v3t-_m3t
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v3p) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v3p) {
+					return 0, compile.ErrFallback
+				}
+				_c0Pi, _c0Tau = 0.0+_m23p, 0.0+_m23t
+				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			var _eq, _ev, _en float64
+			{
+				d, v := _f3.Mean-_c0Tau/_c0Pi, _f3.Variance+1/_c0Pi
+				if !(v > 0) || v > math.MaxFloat64 {
+					return 0, compile.ErrFallback
+				}
+				_eq, _ev, _en = -0.5*d*d/v, v, 1
+			}
+			_sum.Add(_eq)
+			_sum.Mul(_ev)
+			_sum.Norm(_en)
+		}
+		{ // N(s5; 29, 25.01)
+			_c0Pi, _c0Tau := _v4p-_m4p, _v4t-_m4t
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v4p) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v4p) {
+					return 0, compile.ErrFallback
+				}
+				_c0Pi, _c0Tau = 0.0+_m25p, 0.0+_m25t
+				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			var _eq, _ev, _en float64
+			{
+				d, v := _f4.Mean-_c0Tau/_c0Pi, _f4.Variance+1/_c0Pi
+				if !(v > 0) || v > math.MaxFloat64 {
+					return 0, compile.ErrFallback
+				}
+				_eq, _ev, _en = -0.5*d*d/v, v, 1
+			}
+			_sum.Add(_eq)
+			_sum.Mul(_ev)
+			_sum.Norm(_en)
+		}
+		{ // N(s6; 30, 25.01)
+			_c0Pi, _c0Tau := _v5p-_m5p, _v5t-_m5t
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v5p) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v5p) {
+					return 0, compile.ErrFallback
+				}
+				_c0Pi, _c0Tau = 0.0+_m27p, 0.0+_m27t
+				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			var _eq, _ev, _en float64
+			{
+				d, v := _f5.Mean-_c0Tau/_c0Pi, _f5.Variance+1/_c0Pi
+				if !(v > 0) || v > math.MaxFloat64 {
+					return 0, compile.ErrFallback
+				}
+				_eq, _ev, _en = -0.5*d*d/v, v, 1
+			}
+			_sum.Add(_eq)
+			_sum.Mul(_ev)
+			_sum.Norm(_en)
+		}
+		{ // N(s7; 31, 25.01)
+			_c0Pi, _c0Tau := _v6p-_m6p, _v6t-_m6t
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v6p) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v6p) {
+					return 0, compile.ErrFallback
+				}
+				_c0Pi, _c0Tau = 0.0+_m29p, 0.0+_m29t
+				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			var _eq, _ev, _en float64
+			{
+				d, v := _f6.Mean-_c0Tau/_c0Pi, _f6.Variance+1/_c0Pi
+				if !(v > 0) || v > math.MaxFloat64 {
+					return 0, compile.ErrFallback
+				}
+				_eq, _ev, _en = -0.5*d*d/v, v, 1
+			}
+			_sum.Add(_eq)
+			_sum.Mul(_ev)
+			_sum.Norm(_en)
+		}
+		{ // N(s8; 32, 25.01)
+			_c0Pi, _c0Tau := _v7p-_m7p, _v7t-_m7t
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v7p) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v7p) {
+					return 0, compile.ErrFallback
+				}
+				_c0Pi, _c0Tau = 0.0+_m31p, 0.0+_m31t
+				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			var _eq, _ev, _en float64
+			{
+				d, v := _f7.Mean-_c0Tau/_c0Pi, _f7.Variance+1/_c0Pi
+				if !(v > 0) || v > math.MaxFloat64 {
+					return 0, compile.ErrFallback
+				}
+				_eq, _ev, _en = -0.5*d*d/v, v, 1
+			}
+			_sum.Add(_eq)
+			_sum.Mul(_ev)
+			_sum.Norm(_en)
+		}
+		{ // N(s9; 33, 25.01)
+			_c0Pi, _c0Tau := _v8p-_m8p, _v8t-_m8t
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v8p) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v8p) {
+					return 0, compile.ErrFallback
+				}
+				_c0Pi, _c0Tau = 0.0+_m33p, 0.0+_m33t
+				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			var _eq, _ev, _en float64
+			{
+				d, v := _f8.Mean-_c0Tau/_c0Pi, _f8.Variance+1/_c0Pi
+				if !(v > 0) || v > math.MaxFloat64 {
+					return 0, compile.ErrFallback
+				}
+				_eq, _ev, _en = -0.5*d*d/v, v, 1
+			}
+			_sum.Add(_eq)
+			_sum.Mul(_ev)
+			_sum.Norm(_en)
+		}
+		{ // N(s10; 34, 25.01)
+			_c0Pi, _c0Tau := _v9p-_m9p, _v9t-_m9t
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v9p) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v9p) {
+					return 0, compile.ErrFallback
+				}
+				_c0Pi, _c0Tau = 0.0+_m35p, 0.0+_m35t
+				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			var _eq, _ev, _en float64
+			{
+				d, v := _f9.Mean-_c0Tau/_c0Pi, _f9.Variance+1/_c0Pi
+				if !(v > 0) || v > math.MaxFloat64 {
+					return 0, compile.ErrFallback
+				}
+				_eq, _ev, _en = -0.5*d*d/v, v, 1
+			}
+			_sum.Add(_eq)
+			_sum.Mul(_ev)
+			_sum.Norm(_en)
+		}
+		{ // N(s11; 35, 25.01)
+			_c0Pi, _c0Tau := _v10p-_m10p, _v10t-_m10t
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v10p) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v10p) {
+					return 0, compile.ErrFallback
+				}
+				_c0Pi, _c0Tau = 0.0+_m37p, 0.0+_m37t
+				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			var _eq, _ev, _en float64
+			{
+				d, v := _f10.Mean-_c0Tau/_c0Pi, _f10.Variance+1/_c0Pi
+				if !(v > 0) || v > math.MaxFloat64 {
+					return 0, compile.ErrFallback
+				}
+				_eq, _ev, _en = -0.5*d*d/v, v, 1
+			}
+			_sum.Add(_eq)
+			_sum.Mul(_ev)
+			_sum.Norm(_en)
+		}
+		{ // N(s12; 36, 25.01)
+			_c0Pi, _c0Tau := _v11p-_m11p, _v11t-_m11t
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v11p) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v11p) {
+					return 0, compile.ErrFallback
+				}
+				_c0Pi, _c0Tau = 0.0+_m39p, 0.0+_m39t
+				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			var _eq, _ev, _en float64
+			{
+				d, v := _f11.Mean-_c0Tau/_c0Pi, _f11.Variance+1/_c0Pi
+				if !(v > 0) || v > math.MaxFloat64 {
+					return 0, compile.ErrFallback
+				}
+				_eq, _ev, _en = -0.5*d*d/v, v, 1
+			}
+			_sum.Add(_eq)
+			_sum.Mul(_ev)
+			_sum.Norm(_en)
+		}
+		{ // N(s13; 37, 25.01)
+			_c0Pi, _c0Tau := _v12p-_m12p, _v12t-_m12t
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v12p) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v12p) {
+					return 0, compile.ErrFallback
+				}
+				_c0Pi, _c0Tau = 0.0+_m41p, 0.0+_m41t
+				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			var _eq, _ev, _en float64
+			{
+				d, v := _f12.Mean-_c0Tau/_c0Pi, _f12.Variance+1/_c0Pi
+				if !(v > 0) || v > math.MaxFloat64 {
+					return 0, compile.ErrFallback
+				}
+				_eq, _ev, _en = -0.5*d*d/v, v, 1
+			}
+			_sum.Add(_eq)
+			_sum.Mul(_ev)
+			_sum.Norm(_en)
+		}
+		{ // N(s14; 38, 25.01)
+			_c0Pi, _c0Tau := _v13p-_m13p, _v13t-_m13t
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v13p) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v13p) {
+					return 0, compile.ErrFallback
+				}
+				_c0Pi, _c0Tau = 0.0+_m43p, 0.0+_m43t
+				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			var _eq, _ev, _en float64
+			{
+				d, v := _f13.Mean-_c0Tau/_c0Pi, _f13.Variance+1/_c0Pi
+				if !(v > 0) || v > math.MaxFloat64 {
+					return 0, compile.ErrFallback
+				}
+				_eq, _ev, _en = -0.5*d*d/v, v, 1
+			}
+			_sum.Add(_eq)
+			_sum.Mul(_ev)
+			_sum.Norm(_en)
+		}
+		{ // N(s15; 39, 25.01)
+			_c0Pi, _c0Tau := _v14p-_m14p, _v14t-_m14t
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v14p) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v14p) {
+					return 0, compile.ErrFallback
+				}
+				_c0Pi, _c0Tau = 0.0+_m45p, 0.0+_m45t
+				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			var _eq, _ev, _en float64
+			{
+				d, v := _f14.Mean-_c0Tau/_c0Pi, _f14.Variance+1/_c0Pi
+				if !(v > 0) || v > math.MaxFloat64 {
+					return 0, compile.ErrFallback
+				}
+				_eq, _ev, _en = -0.5*d*d/v, v, 1
+			}
+			_sum.Add(_eq)
+			_sum.Mul(_ev)
+			_sum.Norm(_en)
+		}
+		{ // N(s16; 40, 25.01)
+			_c0Pi, _c0Tau := _v15p-_m15p, _v15t-_m15t
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v15p) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v15p) {
+					return 0, compile.ErrFallback
+				}
+				_c0Pi, _c0Tau = 0.0+_m47p, 0.0+_m47t
+				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			var _eq, _ev, _en float64
+			{
+				d, v := _f15.Mean-_c0Tau/_c0Pi, _f15.Variance+1/_c0Pi
+				if !(v > 0) || v > math.MaxFloat64 {
+					return 0, compile.ErrFallback
+				}
+				_eq, _ev, _en = -0.5*d*d/v, v, 1
+			}
+			_sum.Add(_eq)
+			_sum.Mul(_ev)
+			_sum.Norm(_en)
+		}
+		{ // N(p1; s1, 17.36)
+			_c0Pi, _c0Tau := _v16p-_m16p, _v16t-_m16t
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v16p) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v16p) {
+					return 0, compile.ErrFallback
+				}
+				_c0Pi, _c0Tau = 0.0+_m49p, 0.0+_m49t
+				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			_c1Pi, _c1Tau := _v0p-_m17p, _v0t-_m17t
+			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v0p) {
+				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v0p) {
+					return 0, compile.ErrFallback
+				}
+				_c1Pi, _c1Tau = 0.0+_m0p, 0.0+_m0t
+				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			var _eq, _ev, _en float64
+			{
+				d, v := _c0Tau/_c0Pi-_c1Tau/_c1Pi, 1/_c0Pi+1/_c1Pi+_f16.Variance
+				if !(v > 0) || v > math.MaxFloat64 {
+					return 0, compile.ErrFallback
+				}
+				_eq, _ev, _en = -0.5*d*d/v, v, 1
+			}
+			_sum.Add(_eq)
+			_sum.Mul(_ev)
+			_sum.Norm(_en)
+		}
+		{ // N(p2; s2, 17.36)
+			_c0Pi, _c0Tau := _v17p-_m18p, _v17t-_m18t
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v17p) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v17p) {
+					return 0, compile.ErrFallback
+				}
+				_c0Pi, _c0Tau = 0.0+_m51p, 0.0+_m51t
+				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			_c1Pi, _c1Tau := _v1p-_m19p, _v1t-_m19t
+			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v1p) {
+				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v1p) {
+					return 0, compile.ErrFallback
+				}
+				_c1Pi, _c1Tau = 0.0+_m1p, 0.0+_m1t
+				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			var _eq, _ev, _en float64
+			{
+				d, v := _c0Tau/_c0Pi-_c1Tau/_c1Pi, 1/_c0Pi+1/_c1Pi+_f17.Variance
+				if !(v > 0) || v > math.MaxFloat64 {
+					return 0, compile.ErrFallback
+				}
+				_eq, _ev, _en = -0.5*d*d/v, v, 1
+			}
+			_sum.Add(_eq)
+			_sum.Mul(_ev)
+			_sum.Norm(_en)
+		}
+		{ // N(p3; s3, 17.36)
+			_c0Pi, _c0Tau := _v18p-_m20p, _v18t-_m20t
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v18p) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v18p) {
+					return 0, compile.ErrFallback
+				}
+				_c0Pi, _c0Tau = 0.0+_m53p, 0.0+_m53t
+				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			_c1Pi, _c1Tau := _v2p-_m21p, _v2t-_m21t
+			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v2p) {
+				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v2p) {
+					return 0, compile.ErrFallback
+				}
+				_c1Pi, _c1Tau = 0.0+_m2p, 0.0+_m2t
+				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			var _eq, _ev, _en float64
+			{
+				d, v := _c0Tau/_c0Pi-_c1Tau/_c1Pi, 1/_c0Pi+1/_c1Pi+_f18.Variance
+				if !(v > 0) || v > math.MaxFloat64 {
+					return 0, compile.ErrFallback
+				}
+				_eq, _ev, _en = -0.5*d*d/v, v, 1
+			}
+			_sum.Add(_eq)
+			_sum.Mul(_ev)
+			_sum.Norm(_en)
+		}
+		{ // N(p4; s4, 17.36)
+			_c0Pi, _c0Tau := _v19p-_m22p, _v19t-_m22t
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v19p) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v19p) {
+					return 0, compile.ErrFallback
+				}
+				_c0Pi, _c0Tau = 0.0+_m55p, 0.0+_m55t
+				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			_c1Pi, _c1Tau := _v3p-_m23p, _v3t-_m23t
+			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v3p) {
+				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v3p) {
+					return 0, compile.ErrFallback
+				}
+				_c1Pi, _c1Tau = 0.0+_m3p, 0.0+_m3t
+				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			var _eq, _ev, _en float64
+			{
+				d, v := _c0Tau/_c0Pi-_c1Tau/_c1Pi, 1/_c0Pi+1/_c1Pi+_f19.Variance
+				if !(v > 0) || v > math.MaxFloat64 {
+					return 0, compile.ErrFallback
+				}
+				_eq, _ev, _en = -0.5*d*d/v, v, 1
+			}
+			_sum.Add(_eq)
+			_sum.Mul(_ev)
+			_sum.Norm(_en)
+		}
+		{ // N(p5; s5, 17.36)
+			_c0Pi, _c0Tau := _v20p-_m24p, _v20t-_m24t
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v20p) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v20p) {
+					return 0, compile.ErrFallback
+				}
+				_c0Pi, _c0Tau = 0.0+_m57p, 0.0+_m57t
+				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			_c1Pi, _c1Tau := _v4p-_m25p, _v4t-_m25t
+			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v4p) {
+				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v4p) {
+					return 0, compile.ErrFallback
+				}
+				_c1Pi, _c1Tau = 0.0+_m4p, 0.0+_m4t
+				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			var _eq, _ev, _en float64
+			{
+				d, v := _c0Tau/_c0Pi-_c1Tau/_c1Pi, 1/_c0Pi+1/_c1Pi+_f20.Variance
+				if !(v > 0) || v > math.MaxFloat64 {
+					return 0, compile.ErrFallback
+				}
+				_eq, _ev, _en = -0.5*d*d/v, v, 1
+			}
+			_sum.Add(_eq)
+			_sum.Mul(_ev)
+			_sum.Norm(_en)
+		}
+		{ // N(p6; s6, 17.36)
+			_c0Pi, _c0Tau := _v21p-_m26p, _v21t-_m26t
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v21p) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v21p) {
+					return 0, compile.ErrFallback
+				}
+				_c0Pi, _c0Tau = 0.0+_m59p, 0.0+_m59t
+				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			_c1Pi, _c1Tau := _v5p-_m27p, _v5t-_m27t
+			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v5p) {
+				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v5p) {
+					return 0, compile.ErrFallback
+				}
+				_c1Pi, _c1Tau = 0.0+_m5p, 0.0+_m5t
+				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			var _eq, _ev, _en float64
+			{
+				d, v := _c0Tau/_c0Pi-_c1Tau/_c1Pi, 1/_c0Pi+1/_c1Pi+_f21.Variance
+				if !(v > 0) || v > math.MaxFloat64 {
+					return 0, compile.ErrFallback
+				}
+				_eq, _ev, _en = -0.5*d*d/v, v, 1
+			}
+			_sum.Add(_eq)
+			_sum.Mul(_ev)
+			_sum.Norm(_en)
+		}
+		{ // N(p7; s7, 17.36)
+			_c0Pi, _c0Tau := _v22p-_m28p, _v22t-_m28t
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v22p) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v22p) {
+					return 0, compile.ErrFallback
+				}
+				_c0Pi, _c0Tau = 0.0+_m61p, 0.0+_m61t
+				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			_c1Pi, _c1Tau := _v6p-_m29p, _v6t-_m29t
+			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v6p) {
+				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v6p) {
+					return 0, compile.ErrFallback
+				}
+				_c1Pi, _c1Tau = 0.0+_m6p, 0.0+_m6t
+				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			var _eq, _ev, _en float64
+			{
+				d, v := _c0Tau/_c0Pi-_c1Tau/_c1Pi, 1/_c0Pi+1/_c1Pi+_f22.Variance
+				if !(v > 0) || v > math.MaxFloat64 {
+					return 0, compile.ErrFallback
+				}
+				_eq, _ev, _en = -0.5*d*d/v, v, 1
+			}
+			_sum.Add(_eq)
+			_sum.Mul(_ev)
+			_sum.Norm(_en)
+		}
+		{ // N(p8; s8, 17.36)
+			_c0Pi, _c0Tau := _v23p-_m30p, _v23t-_m30t
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v23p) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v23p) {
+					return 0, compile.ErrFallback
+				}
+				_c0Pi, _c0Tau = 0.0+_m63p, 0.0+_m63t
+				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			_c1Pi, _c1Tau := _v7p-_m31p, _v7t-_m31t
+			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v7p) {
+				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v7p) {
+					return 0, compile.ErrFallback
+				}
+				_c1Pi, _c1Tau = 0.0+_m7p, 0.0+_m7t
+				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			var _eq, _ev, _en float64
+			{
+				d, v := _c0Tau/_c0Pi-_c1Tau/_c1Pi, 1/_c0Pi+1/_c1Pi+_f23.Variance
+				if !(v > 0) || v > math.MaxFloat64 {
+					return 0, compile.ErrFallback
+				}
+				_eq, _ev, _en = -0.5*d*d/v, v, 1
+			}
+			_sum.Add(_eq)
+			_sum.Mul(_ev)
+			_sum.Norm(_en)
+		}
+		{ // N(p9; s9, 17.36)
+			_c0Pi, _c0Tau := _v24p-_m32p, _v24t-_m32t
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v24p) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v24p) {
+					return 0, compile.ErrFallback
+				}
+				_c0Pi, _c0Tau = 0.0+_m65p, 0.0+_m65t
+				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			_c1Pi, _c1Tau := _v8p-_m33p, _v8t-_m33t
+			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v8p) {
+				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v8p) {
+					return 0, compile.ErrFallback
+				}
+				_c1Pi, _c1Tau = 0.0+_m8p, 0.0+_m8t
+				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			var _eq, _ev, _en float64
+			{
+				d, v := _c0Tau/_c0Pi-_c1Tau/_c1Pi, 1/_c0Pi+1/_c1Pi+_f24.Variance
+				if !(v > 0) || v > math.MaxFloat64 {
+					return 0, compile.ErrFallback
+				}
+				_eq, _ev, _en = -0.5*d*d/v, v, 1
+			}
+			_sum.Add(_eq)
+			_sum.Mul(_ev)
+			_sum.Norm(_en)
+		}
+		{ // N(p10; s10, 17.36)
+			_c0Pi, _c0Tau := _v25p-_m34p, _v25t-_m34t
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v25p) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v25p) {
+					return 0, compile.ErrFallback
+				}
+				_c0Pi, _c0Tau = 0.0+_m67p, 0.0+_m67t
+				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			_c1Pi, _c1Tau := _v9p-_m35p, _v9t-_m35t
+			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v9p) {
+				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v9p) {
+					return 0, compile.ErrFallback
+				}
+				_c1Pi, _c1Tau = 0.0+_m9p, 0.0+_m9t
+				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			var _eq, _ev, _en float64
+			{
+				d, v := _c0Tau/_c0Pi-_c1Tau/_c1Pi, 1/_c0Pi+1/_c1Pi+_f25.Variance
+				if !(v > 0) || v > math.MaxFloat64 {
+					return 0, compile.ErrFallback
+				}
+				_eq, _ev, _en = -0.5*d*d/v, v, 1
+			}
+			_sum.Add(_eq)
+			_sum.Mul(_ev)
+			_sum.Norm(_en)
+		}
+		{ // N(p11; s11, 17.36)
+			_c0Pi, _c0Tau := _v26p-_m36p, _v26t-_m36t
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v26p) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v26p) {
+					return 0, compile.ErrFallback
+				}
+				_c0Pi, _c0Tau = 0.0+_m69p, 0.0+_m69t
+				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			_c1Pi, _c1Tau := _v10p-_m37p, _v10t-_m37t
+			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v10p) {
+				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v10p) {
+					return 0, compile.ErrFallback
+				}
+				_c1Pi, _c1Tau = 0.0+_m10p, 0.0+_m10t
+				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			var _eq, _ev, _en float64
+			{
+				d, v := _c0Tau/_c0Pi-_c1Tau/_c1Pi, 1/_c0Pi+1/_c1Pi+_f26.Variance
+				if !(v > 0) || v > math.MaxFloat64 {
+					return 0, compile.ErrFallback
+				}
+				_eq, _ev, _en = -0.5*d*d/v, v, 1
+			}
+			_sum.Add(_eq)
+			_sum.Mul(_ev)
+			_sum.Norm(_en)
+		}
+		{ // N(p12; s12, 17.36)
+			_c0Pi, _c0Tau := _v27p-_m38p, _v27t-_m38t
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v27p) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v27p) {
+					return 0, compile.ErrFallback
+				}
+				_c0Pi, _c0Tau = 0.0+_m71p, 0.0+_m71t
+				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			_c1Pi, _c1Tau := _v11p-_m39p, _v11t-_m39t
+			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v11p) {
+				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v11p) {
+					return 0, compile.ErrFallback
+				}
+				_c1Pi, _c1Tau = 0.0+_m11p, 0.0+_m11t
+				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			var _eq, _ev, _en float64
+			{
+				d, v := _c0Tau/_c0Pi-_c1Tau/_c1Pi, 1/_c0Pi+1/_c1Pi+_f27.Variance
+				if !(v > 0) || v > math.MaxFloat64 {
+					return 0, compile.ErrFallback
+				}
+				_eq, _ev, _en = -0.5*d*d/v, v, 1
+			}
+			_sum.Add(_eq)
+			_sum.Mul(_ev)
+			_sum.Norm(_en)
+		}
+		{ // N(p13; s13, 17.36)
+			_c0Pi, _c0Tau := _v28p-_m40p, _v28t-_m40t
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v28p) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v28p) {
+					return 0, compile.ErrFallback
+				}
+				_c0Pi, _c0Tau = 0.0+_m73p, 0.0+_m73t
+				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			_c1Pi, _c1Tau := _v12p-_m41p, _v12t-_m41t
+			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v12p) {
+				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v12p) {
+					return 0, compile.ErrFallback
+				}
+				_c1Pi, _c1Tau = 0.0+_m12p, 0.0+_m12t
+				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			var _eq, _ev, _en float64
+			{
+				d, v := _c0Tau/_c0Pi-_c1Tau/_c1Pi, 1/_c0Pi+1/_c1Pi+_f28.Variance
+				if !(v > 0) || v > math.MaxFloat64 {
+					return 0, compile.ErrFallback
+				}
+				_eq, _ev, _en = -0.5*d*d/v, v, 1
+			}
+			_sum.Add(_eq)
+			_sum.Mul(_ev)
+			_sum.Norm(_en)
+		}
+		{ // N(p14; s14, 17.36)
+			_c0Pi, _c0Tau := _v29p-_m42p, _v29t-_m42t
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v29p) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v29p) {
+					return 0, compile.ErrFallback
+				}
+				_c0Pi, _c0Tau = 0.0+_m75p, 0.0+_m75t
+				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			_c1Pi, _c1Tau := _v13p-_m43p, _v13t-_m43t
+			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v13p) {
+				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v13p) {
+					return 0, compile.ErrFallback
+				}
+				_c1Pi, _c1Tau = 0.0+_m13p, 0.0+_m13t
+				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			var _eq, _ev, _en float64
+			{
+				d, v := _c0Tau/_c0Pi-_c1Tau/_c1Pi, 1/_c0Pi+1/_c1Pi+_f29.Variance
+				if !(v > 0) || v > math.MaxFloat64 {
+					return 0, compile.ErrFallback
+				}
+				_eq, _ev, _en = -0.5*d*d/v, v, 1
+			}
+			_sum.Add(_eq)
+			_sum.Mul(_ev)
+			_sum.Norm(_en)
+		}
+		{ // N(p15; s15, 17.36)
+			_c0Pi, _c0Tau := _v30p-_m44p, _v30t-_m44t
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v30p) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v30p) {
+					return 0, compile.ErrFallback
+				}
+				_c0Pi, _c0Tau = 0.0+_m77p, 0.0+_m77t
+				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			_c1Pi, _c1Tau := _v14p-_m45p, _v14t-_m45t
+			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v14p) {
+				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v14p) {
+					return 0, compile.ErrFallback
+				}
+				_c1Pi, _c1Tau = 0.0+_m14p, 0.0+_m14t
+				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			var _eq, _ev, _en float64
+			{
+				d, v := _c0Tau/_c0Pi-_c1Tau/_c1Pi, 1/_c0Pi+1/_c1Pi+_f30.Variance
+				if !(v > 0) || v > math.MaxFloat64 {
+					return 0, compile.ErrFallback
+				}
+				_eq, _ev, _en = -0.5*d*d/v, v, 1
+			}
+			_sum.Add(_eq)
+			_sum.Mul(_ev)
+			_sum.Norm(_en)
+		}
+		{ // N(p16; s16, 17.36)
+			_c0Pi, _c0Tau := _v31p-_m46p, _v31t-_m46t
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v31p) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v31p) {
+					return 0, compile.ErrFallback
+				}
+				_c0Pi, _c0Tau = 0.0+_m79p, 0.0+_m79t
+				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			_c1Pi, _c1Tau := _v15p-_m47p, _v15t-_m47t
+			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v15p) {
+				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v15p) {
+					return 0, compile.ErrFallback
+				}
+				_c1Pi, _c1Tau = 0.0+_m15p, 0.0+_m15t
+				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			var _eq, _ev, _en float64
+			{
+				d, v := _c0Tau/_c0Pi-_c1Tau/_c1Pi, 1/_c0Pi+1/_c1Pi+_f31.Variance
+				if !(v > 0) || v > math.MaxFloat64 {
+					return 0, compile.ErrFallback
+				}
+				_eq, _ev, _en = -0.5*d*d/v, v, 1
+			}
+			_sum.Add(_eq)
+			_sum.Mul(_ev)
+			_sum.Norm(_en)
+		}
+		{ // t1 = p1
+			_c0Pi, _c0Tau := _v32p-_m48p, _v32t-_m48t
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v32p) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v32p) {
+					return 0, compile.ErrFallback
+				}
+				_c0Pi, _c0Tau = 0.0+_m81p, 0.0+_m81t
+				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			_c1Pi, _c1Tau := _v16p-_m49p, _v16t-_m49t
+			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v16p) {
+				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v16p) {
+					return 0, compile.ErrFallback
+				}
+				_c1Pi, _c1Tau = 0.0+_m16p, 0.0+_m16t
+				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			var _eq, _ev, _en float64
+			{
+				if len(_f32.Coefficients) != 1 {
+					return 0, compile.ErrFallback
+				}
+				var mean, variance float64
+				{
+					a := -1.0
+					mean += a * (_c0Tau / _c0Pi)
+					variance += a * a * (1 / _c0Pi)
+				}
+				{
+					a := _f32.Coefficients[0]
+					mean += a * (_c1Tau / _c1Pi)
+					variance += a * a * (1 / _c1Pi)
+				}
+				d, v := mean, variance
+				if !(v > 0) || v > math.MaxFloat64 {
+					return 0, compile.ErrFallback
+				}
+				_eq, _ev, _en = -0.5*d*d/v, v, 1
+			}
+			_sum.Add(_eq)
+			_sum.Mul(_ev)
+			_sum.Norm(_en)
+		}
+		{ // t2 = p2
+			_c0Pi, _c0Tau := _v33p-_m50p, _v33t-_m50t
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v33p) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v33p) {
+					return 0, compile.ErrFallback
+				}
+				_c0Pi, _c0Tau = 0.0+_m82p+_m84p, 0.0+_m82t+_m84t
+				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			_c1Pi, _c1Tau := _v17p-_m51p, _v17t-_m51t
+			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v17p) {
+				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v17p) {
+					return 0, compile.ErrFallback
+				}
+				_c1Pi, _c1Tau = 0.0+_m18p, 0.0+_m18t
+				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			var _eq, _ev, _en float64
+			{
+				if len(_f33.Coefficients) != 1 {
+					return 0, compile.ErrFallback
+				}
+				var mean, variance float64
+				{
+					a := -1.0
+					mean += a * (_c0Tau / _c0Pi)
+					variance += a * a * (1 / _c0Pi)
+				}
+				{
+					a := _f33.Coefficients[0]
+					mean += a * (_c1Tau / _c1Pi)
+					variance += a * a * (1 / _c1Pi)
+				}
+				d, v := mean, variance
+				if !(v > 0) || v > math.MaxFloat64 {
+					return 0, compile.ErrFallback
+				}
+				_eq, _ev, _en = -0.5*d*d/v, v, 1
+			}
+			_sum.Add(_eq)
+			_sum.Mul(_ev)
+			_sum.Norm(_en)
+		}
+		{ // t3 = p3
+			_c0Pi, _c0Tau := _v34p-_m52p, _v34t-_m52t
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v34p) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v34p) {
+					return 0, compile.ErrFallback
+				}
+				_c0Pi, _c0Tau = 0.0+_m85p+_m87p, 0.0+_m85t+_m87t
+				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			_c1Pi, _c1Tau := _v18p-_m53p, _v18t-_m53t
+			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v18p) {
+				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v18p) {
+					return 0, compile.ErrFallback
+				}
+				_c1Pi, _c1Tau = 0.0+_m20p, 0.0+_m20t
+				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			var _eq, _ev, _en float64
+			{
+				if len(_f34.Coefficients) != 1 {
+					return 0, compile.ErrFallback
+				}
+				var mean, variance float64
+				{
+					a := -1.0
+					mean += a * (_c0Tau / _c0Pi)
+					variance += a * a * (1 / _c0Pi)
+				}
+				{
+					a := _f34.Coefficients[0]
+					mean += a * (_c1Tau / _c1Pi)
+					variance += a * a * (1 / _c1Pi)
+				}
+				d, v := mean, variance
+				if !(v > 0) || v > math.MaxFloat64 {
+					return 0, compile.ErrFallback
+				}
+				_eq, _ev, _en = -0.5*d*d/v, v, 1
+			}
+			_sum.Add(_eq)
+			_sum.Mul(_ev)
+			_sum.Norm(_en)
+		}
+		{ // t4 = p4
+			_c0Pi, _c0Tau := _v35p-_m54p, _v35t-_m54t
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v35p) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v35p) {
+					return 0, compile.ErrFallback
+				}
+				_c0Pi, _c0Tau = 0.0+_m88p+_m90p, 0.0+_m88t+_m90t
+				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			_c1Pi, _c1Tau := _v19p-_m55p, _v19t-_m55t
+			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v19p) {
+				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v19p) {
+					return 0, compile.ErrFallback
+				}
+				_c1Pi, _c1Tau = 0.0+_m22p, 0.0+_m22t
+				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			var _eq, _ev, _en float64
+			{
+				if len(_f35.Coefficients) != 1 {
+					return 0, compile.ErrFallback
+				}
+				var mean, variance float64
+				{
+					a := -1.0
+					mean += a * (_c0Tau / _c0Pi)
+					variance += a * a * (1 / _c0Pi)
+				}
+				{
+					a := _f35.Coefficients[0]
+					mean += a * (_c1Tau / _c1Pi)
+					variance += a * a * (1 / _c1Pi)
+				}
+				d, v := mean, variance
+				if !(v > 0) || v > math.MaxFloat64 {
+					return 0, compile.ErrFallback
+				}
+				_eq, _ev, _en = -0.5*d*d/v, v, 1
+			}
+			_sum.Add(_eq)
+			_sum.Mul(_ev)
+			_sum.Norm(_en)
+		}
+		{ // t5 = p5
+			_c0Pi, _c0Tau := _v36p-_m56p, _v36t-_m56t
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v36p) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v36p) {
+					return 0, compile.ErrFallback
+				}
+				_c0Pi, _c0Tau = 0.0+_m91p+_m93p, 0.0+_m91t+_m93t
+				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			_c1Pi, _c1Tau := _v20p-_m57p, _v20t-_m57t
+			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v20p) {
+				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v20p) {
+					return 0, compile.ErrFallback
+				}
+				_c1Pi, _c1Tau = 0.0+_m24p, 0.0+_m24t
+				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			var _eq, _ev, _en float64
+			{
+				if len(_f36.Coefficients) != 1 {
+					return 0, compile.ErrFallback
+				}
+				var mean, variance float64
+				{
+					a := -1.0
+					mean += a * (_c0Tau / _c0Pi)
+					variance += a * a * (1 / _c0Pi)
+				}
+				{
+					a := _f36.Coefficients[0]
+					mean += a * (_c1Tau / _c1Pi)
+					variance += a * a * (1 / _c1Pi)
+				}
+				d, v := mean, variance
+				if !(v > 0) || v > math.MaxFloat64 {
+					return 0, compile.ErrFallback
+				}
+				_eq, _ev, _en = -0.5*d*d/v, v, 1
+			}
+			_sum.Add(_eq)
+			_sum.Mul(_ev)
+			_sum.Norm(_en)
+		}
+		{ // t6 = p6
+			_c0Pi, _c0Tau := _v37p-_m58p, _v37t-_m58t
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v37p) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v37p) {
+					return 0, compile.ErrFallback
+				}
+				_c0Pi, _c0Tau = 0.0+_m94p+_m96p, 0.0+_m94t+_m96t
+				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			_c1Pi, _c1Tau := _v21p-_m59p, _v21t-_m59t
+			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v21p) {
+				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v21p) {
+					return 0, compile.ErrFallback
+				}
+				_c1Pi, _c1Tau = 0.0+_m26p, 0.0+_m26t
+				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			var _eq, _ev, _en float64
+			{
+				if len(_f37.Coefficients) != 1 {
+					return 0, compile.ErrFallback
+				}
+				var mean, variance float64
+				{
+					a := -1.0
+					mean += a * (_c0Tau / _c0Pi)
+					variance += a * a * (1 / _c0Pi)
+				}
+				{
+					a := _f37.Coefficients[0]
+					mean += a * (_c1Tau / _c1Pi)
+					variance += a * a * (1 / _c1Pi)
+				}
+				d, v := mean, variance
+				if !(v > 0) || v > math.MaxFloat64 {
+					return 0, compile.ErrFallback
+				}
+				_eq, _ev, _en = -0.5*d*d/v, v, 1
+			}
+			_sum.Add(_eq)
+			_sum.Mul(_ev)
+			_sum.Norm(_en)
+		}
+		{ // t7 = p7
+			_c0Pi, _c0Tau := _v38p-_m60p, _v38t-_m60t
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v38p) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v38p) {
+					return 0, compile.ErrFallback
+				}
+				_c0Pi, _c0Tau = 0.0+_m97p+_m99p, 0.0+_m97t+_m99t
+				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			_c1Pi, _c1Tau := _v22p-_m61p, _v22t-_m61t
+			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v22p) {
+				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v22p) {
+					return 0, compile.ErrFallback
+				}
+				_c1Pi, _c1Tau = 0.0+_m28p, 0.0+_m28t
+				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			var _eq, _ev, _en float64
+			{
+				if len(_f38.Coefficients) != 1 {
+					return 0, compile.ErrFallback
+				}
+				var mean, variance float64
+				{
+					a := -1.0
+					mean += a * (_c0Tau / _c0Pi)
+					variance += a * a * (1 / _c0Pi)
+				}
+				{
+					a := _f38.Coefficients[0]
+					mean += a * (_c1Tau / _c1Pi)
+					variance += a * a * (1 / _c1Pi)
+				}
+				d, v := mean, variance
+				if !(v > 0) || v > math.MaxFloat64 {
+					return 0, compile.ErrFallback
+				}
+				_eq, _ev, _en = -0.5*d*d/v, v, 1
+			}
+			_sum.Add(_eq)
+			_sum.Mul(_ev)
+			_sum.Norm(_en)
+		}
+		{ // t8 = p8
+			_c0Pi, _c0Tau := _v39p-_m62p, _v39t-_m62t
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v39p) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v39p) {
+					return 0, compile.ErrFallback
+				}
+				_c0Pi, _c0Tau = 0.0+_m100p+_m102p, 0.0+_m100t+_m102t
+				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			_c1Pi, _c1Tau := _v23p-_m63p, _v23t-_m63t
+			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v23p) {
+				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v23p) {
+					return 0, compile.ErrFallback
+				}
+				_c1Pi, _c1Tau = 0.0+_m30p, 0.0+_m30t
+				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			var _eq, _ev, _en float64
+			{
+				if len(_f39.Coefficients) != 1 {
+					return 0, compile.ErrFallback
+				}
+				var mean, variance float64
+				{
+					a := -1.0
+					mean += a * (_c0Tau / _c0Pi)
+					variance += a * a * (1 / _c0Pi)
+				}
+				{
+					a := _f39.Coefficients[0]
+					mean += a * (_c1Tau / _c1Pi)
+					variance += a * a * (1 / _c1Pi)
+				}
+				d, v := mean, variance
+				if !(v > 0) || v > math.MaxFloat64 {
+					return 0, compile.ErrFallback
+				}
+				_eq, _ev, _en = -0.5*d*d/v, v, 1
+			}
+			_sum.Add(_eq)
+			_sum.Mul(_ev)
+			_sum.Norm(_en)
+		}
+		{ // t9 = p9
+			_c0Pi, _c0Tau := _v40p-_m64p, _v40t-_m64t
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v40p) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v40p) {
+					return 0, compile.ErrFallback
+				}
+				_c0Pi, _c0Tau = 0.0+_m103p+_m105p, 0.0+_m103t+_m105t
+				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			_c1Pi, _c1Tau := _v24p-_m65p, _v24t-_m65t
+			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v24p) {
+				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v24p) {
+					return 0, compile.ErrFallback
+				}
+				_c1Pi, _c1Tau = 0.0+_m32p, 0.0+_m32t
+				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			var _eq, _ev, _en float64
+			{
+				if len(_f40.Coefficients) != 1 {
+					return 0, compile.ErrFallback
+				}
+				var mean, variance float64
+				{
+					a := -1.0
+					mean += a * (_c0Tau / _c0Pi)
+					variance += a * a * (1 / _c0Pi)
+				}
+				{
+					a := _f40.Coefficients[0]
+					mean += a * (_c1Tau / _c1Pi)
+					variance += a * a * (1 / _c1Pi)
+				}
+				d, v := mean, variance
+				if !(v > 0) || v > math.MaxFloat64 {
+					return 0, compile.ErrFallback
+				}
+				_eq, _ev, _en = -0.5*d*d/v, v, 1
+			}
+			_sum.Add(_eq)
+			_sum.Mul(_ev)
+			_sum.Norm(_en)
+		}
+		{ // t10 = p10
+			_c0Pi, _c0Tau := _v41p-_m66p, _v41t-_m66t
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v41p) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v41p) {
+					return 0, compile.ErrFallback
+				}
+				_c0Pi, _c0Tau = 0.0+_m106p+_m108p, 0.0+_m106t+_m108t
+				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			_c1Pi, _c1Tau := _v25p-_m67p, _v25t-_m67t
+			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v25p) {
+				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v25p) {
+					return 0, compile.ErrFallback
+				}
+				_c1Pi, _c1Tau = 0.0+_m34p, 0.0+_m34t
+				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			var _eq, _ev, _en float64
+			{
+				if len(_f41.Coefficients) != 1 {
+					return 0, compile.ErrFallback
+				}
+				var mean, variance float64
+				{
+					a := -1.0
+					mean += a * (_c0Tau / _c0Pi)
+					variance += a * a * (1 / _c0Pi)
+				}
+				{
+					a := _f41.Coefficients[0]
+					mean += a * (_c1Tau / _c1Pi)
+					variance += a * a * (1 / _c1Pi)
+				}
+				d, v := mean, variance
+				if !(v > 0) || v > math.MaxFloat64 {
+					return 0, compile.ErrFallback
+				}
+				_eq, _ev, _en = -0.5*d*d/v, v, 1
+			}
+			_sum.Add(_eq)
+			_sum.Mul(_ev)
+			_sum.Norm(_en)
+		}
+		{ // t11 = p11
+			_c0Pi, _c0Tau := _v42p-_m68p, _v42t-_m68t
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v42p) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v42p) {
+					return 0, compile.ErrFallback
+				}
+				_c0Pi, _c0Tau = 0.0+_m109p+_m111p, 0.0+_m109t+_m111t
+				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			_c1Pi, _c1Tau := _v26p-_m69p, _v26t-_m69t
+			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v26p) {
+				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v26p) {
+					return 0, compile.ErrFallback
+				}
+				_c1Pi, _c1Tau = 0.0+_m36p, 0.0+_m36t
+				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			var _eq, _ev, _en float64
+			{
+				if len(_f42.Coefficients) != 1 {
+					return 0, compile.ErrFallback
+				}
+				var mean, variance float64
+				{
+					a := -1.0
+					mean += a * (_c0Tau / _c0Pi)
+					variance += a * a * (1 / _c0Pi)
+				}
+				{
+					a := _f42.Coefficients[0]
+					mean += a * (_c1Tau / _c1Pi)
+					variance += a * a * (1 / _c1Pi)
+				}
+				d, v := mean, variance
+				if !(v > 0) || v > math.MaxFloat64 {
+					return 0, compile.ErrFallback
+				}
+				_eq, _ev, _en = -0.5*d*d/v, v, 1
+			}
+			_sum.Add(_eq)
+			_sum.Mul(_ev)
+			_sum.Norm(_en)
+		}
+		{ // t12 = p12
+			_c0Pi, _c0Tau := _v43p-_m70p, _v43t-_m70t
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v43p) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v43p) {
+					return 0, compile.ErrFallback
+				}
+				_c0Pi, _c0Tau = 0.0+_m112p+_m114p, 0.0+_m112t+_m114t
+				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			_c1Pi, _c1Tau := _v27p-_m71p, _v27t-_m71t
+			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v27p) {
+				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v27p) {
+					return 0, compile.ErrFallback
+				}
+				_c1Pi, _c1Tau = 0.0+_m38p, 0.0+_m38t
+				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			var _eq, _ev, _en float64
+			{
+				if len(_f43.Coefficients) != 1 {
+					return 0, compile.ErrFallback
+				}
+				var mean, variance float64
+				{
+					a := -1.0
+					mean += a * (_c0Tau / _c0Pi)
+					variance += a * a * (1 / _c0Pi)
+				}
+				{
+					a := _f43.Coefficients[0]
+					mean += a * (_c1Tau / _c1Pi)
+					variance += a * a * (1 / _c1Pi)
+				}
+				d, v := mean, variance
+				if !(v > 0) || v > math.MaxFloat64 {
+					return 0, compile.ErrFallback
+				}
+				_eq, _ev, _en = -0.5*d*d/v, v, 1
+			}
+			_sum.Add(_eq)
+			_sum.Mul(_ev)
+			_sum.Norm(_en)
+		}
+		{ // t13 = p13
+			_c0Pi, _c0Tau := _v44p-_m72p, _v44t-_m72t
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v44p) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v44p) {
+					return 0, compile.ErrFallback
+				}
+				_c0Pi, _c0Tau = 0.0+_m115p+_m117p, 0.0+_m115t+_m117t
+				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			_c1Pi, _c1Tau := _v28p-_m73p, _v28t-_m73t
+			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v28p) {
+				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v28p) {
+					return 0, compile.ErrFallback
+				}
+				_c1Pi, _c1Tau = 0.0+_m40p, 0.0+_m40t
+				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			var _eq, _ev, _en float64
+			{
+				if len(_f44.Coefficients) != 1 {
+					return 0, compile.ErrFallback
+				}
+				var mean, variance float64
+				{
+					a := -1.0
+					mean += a * (_c0Tau / _c0Pi)
+					variance += a * a * (1 / _c0Pi)
+				}
+				{
+					a := _f44.Coefficients[0]
+					mean += a * (_c1Tau / _c1Pi)
+					variance += a * a * (1 / _c1Pi)
+				}
+				d, v := mean, variance
+				if !(v > 0) || v > math.MaxFloat64 {
+					return 0, compile.ErrFallback
+				}
+				_eq, _ev, _en = -0.5*d*d/v, v, 1
+			}
+			_sum.Add(_eq)
+			_sum.Mul(_ev)
+			_sum.Norm(_en)
+		}
+		{ // t14 = p14
+			_c0Pi, _c0Tau := _v45p-_m74p, _v45t-_m74t
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v45p) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v45p) {
+					return 0, compile.ErrFallback
+				}
+				_c0Pi, _c0Tau = 0.0+_m118p+_m120p, 0.0+_m118t+_m120t
+				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			_c1Pi, _c1Tau := _v29p-_m75p, _v29t-_m75t
+			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v29p) {
+				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v29p) {
+					return 0, compile.ErrFallback
+				}
+				_c1Pi, _c1Tau = 0.0+_m42p, 0.0+_m42t
+				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			var _eq, _ev, _en float64
+			{
+				if len(_f45.Coefficients) != 1 {
+					return 0, compile.ErrFallback
+				}
+				var mean, variance float64
+				{
+					a := -1.0
+					mean += a * (_c0Tau / _c0Pi)
+					variance += a * a * (1 / _c0Pi)
+				}
+				{
+					a := _f45.Coefficients[0]
+					mean += a * (_c1Tau / _c1Pi)
+					variance += a * a * (1 / _c1Pi)
+				}
+				d, v := mean, variance
+				if !(v > 0) || v > math.MaxFloat64 {
+					return 0, compile.ErrFallback
+				}
+				_eq, _ev, _en = -0.5*d*d/v, v, 1
+			}
+			_sum.Add(_eq)
+			_sum.Mul(_ev)
+			_sum.Norm(_en)
+		}
+		{ // t15 = p15
+			_c0Pi, _c0Tau := _v46p-_m76p, _v46t-_m76t
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v46p) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v46p) {
+					return 0, compile.ErrFallback
+				}
+				_c0Pi, _c0Tau = 0.0+_m121p+_m123p, 0.0+_m121t+_m123t
+				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			_c1Pi, _c1Tau := _v30p-_m77p, _v30t-_m77t
+			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v30p) {
+				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v30p) {
+					return 0, compile.ErrFallback
+				}
+				_c1Pi, _c1Tau = 0.0+_m44p, 0.0+_m44t
+				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			var _eq, _ev, _en float64
+			{
+				if len(_f46.Coefficients) != 1 {
+					return 0, compile.ErrFallback
+				}
+				var mean, variance float64
+				{
+					a := -1.0
+					mean += a * (_c0Tau / _c0Pi)
+					variance += a * a * (1 / _c0Pi)
+				}
+				{
+					a := _f46.Coefficients[0]
+					mean += a * (_c1Tau / _c1Pi)
+					variance += a * a * (1 / _c1Pi)
+				}
+				d, v := mean, variance
+				if !(v > 0) || v > math.MaxFloat64 {
+					return 0, compile.ErrFallback
+				}
+				_eq, _ev, _en = -0.5*d*d/v, v, 1
+			}
+			_sum.Add(_eq)
+			_sum.Mul(_ev)
+			_sum.Norm(_en)
+		}
+		{ // t16 = p16
+			_c0Pi, _c0Tau := _v47p-_m78p, _v47t-_m78t
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v47p) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v47p) {
+					return 0, compile.ErrFallback
+				}
+				_c0Pi, _c0Tau = 0.0+_m124p, 0.0+_m124t
+				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			_c1Pi, _c1Tau := _v31p-_m79p, _v31t-_m79t
+			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v31p) {
+				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v31p) {
+					return 0, compile.ErrFallback
+				}
+				_c1Pi, _c1Tau = 0.0+_m46p, 0.0+_m46t
+				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			var _eq, _ev, _en float64
+			{
+				if len(_f47.Coefficients) != 1 {
+					return 0, compile.ErrFallback
+				}
+				var mean, variance float64
+				{
+					a := -1.0
+					mean += a * (_c0Tau / _c0Pi)
+					variance += a * a * (1 / _c0Pi)
+				}
+				{
+					a := _f47.Coefficients[0]
+					mean += a * (_c1Tau / _c1Pi)
+					variance += a * a * (1 / _c1Pi)
+				}
+				d, v := mean, variance
+				if !(v > 0) || v > math.MaxFloat64 {
+					return 0, compile.ErrFallback
+				}
+				_eq, _ev, _en = -0.5*d*d/v, v, 1
+			}
+			_sum.Add(_eq)
+			_sum.Mul(_ev)
+			_sum.Norm(_en)
+		}
+		{ // d1 = t1 − t2
+			_c0Pi, _c0Tau := _v48p-_m80p, _v48t-_m80t
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v48p) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v48p) {
+					return 0, compile.ErrFallback
+				}
+				_c0Pi, _c0Tau = 0.0+_m125p, 0.0+_m125t
+				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			_c1Pi, _c1Tau := _v32p-_m81p, _v32t-_m81t
+			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v32p) {
+				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v32p) {
+					return 0, compile.ErrFallback
+				}
+				_c1Pi, _c1Tau = 0.0+_m48p, 0.0+_m48t
+				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			_c2Pi, _c2Tau := _v33p-_m82p, _v33t-_m82t
+			if !(_c2Pi > 0 && _c2Pi >= 1e-6*_v33p) {
+				if !(_c2Pi == 0 || _c2Pi < 1e-6*_v33p) {
+					return 0, compile.ErrFallback
+				}
+				_c2Pi, _c2Tau = 0.0+_m50p+_m84p, 0.0+_m50t+_m84t
+				if !(_c2Pi > 0 && _c2Pi < math.MaxFloat64 && _c2Tau-_c2Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			var _eq, _ev, _en float64
+			{
+				if len(_f48.Coefficients) != 2 {
+					return 0, compile.ErrFallback
+				}
+				var mean, variance float64
+				{
+					a := -1.0
+					mean += a * (_c0Tau / _c0Pi)
+					variance += a * a * (1 / _c0Pi)
+				}
+				{
+					a := _f48.Coefficients[0]
+					mean += a * (_c1Tau / _c1Pi)
+					variance += a * a * (1 / _c1Pi)
+				}
+				{
+					a := _f48.Coefficients[1]
+					mean += a * (_c2Tau / _c2Pi)
+					variance += a * a * (1 / _c2Pi)
+				}
+				d, v := mean, variance
+				if !(v > 0) || v > math.MaxFloat64 {
+					return 0, compile.ErrFallback
+				}
+				_eq, _ev, _en = -0.5*d*d/v, v, 1
+			}
+			_sum.Add(_eq)
+			_sum.Mul(_ev)
+			_sum.Norm(_en)
+		}
+		{ // d2 = t2 − t3
+			_c0Pi, _c0Tau := _v49p-_m83p, _v49t-_m83t
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v49p) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v49p) {
+					return 0, compile.ErrFallback
+				}
+				_c0Pi, _c0Tau = 0.0+_m126p, 0.0+_m126t
+				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			_c1Pi, _c1Tau := _v33p-_m84p, _v33t-_m84t
+			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v33p) {
+				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v33p) {
+					return 0, compile.ErrFallback
+				}
+				_c1Pi, _c1Tau = 0.0+_m50p+_m82p, 0.0+_m50t+_m82t
+				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			_c2Pi, _c2Tau := _v34p-_m85p, _v34t-_m85t
+			if !(_c2Pi > 0 && _c2Pi >= 1e-6*_v34p) {
+				if !(_c2Pi == 0 || _c2Pi < 1e-6*_v34p) {
+					return 0, compile.ErrFallback
+				}
+				_c2Pi, _c2Tau = 0.0+_m52p+_m87p, 0.0+_m52t+_m87t
+				if !(_c2Pi > 0 && _c2Pi < math.MaxFloat64 && _c2Tau-_c2Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			var _eq, _ev, _en float64
+			{
+				if len(_f49.Coefficients) != 2 {
+					return 0, compile.ErrFallback
+				}
+				var mean, variance float64
+				{
+					a := -1.0
+					mean += a * (_c0Tau / _c0Pi)
+					variance += a * a * (1 / _c0Pi)
+				}
+				{
+					a := _f49.Coefficients[0]
+					mean += a * (_c1Tau / _c1Pi)
+					variance += a * a * (1 / _c1Pi)
+				}
+				{
+					a := _f49.Coefficients[1]
+					mean += a * (_c2Tau / _c2Pi)
+					variance += a * a * (1 / _c2Pi)
+				}
+				d, v := mean, variance
+				if !(v > 0) || v > math.MaxFloat64 {
+					return 0, compile.ErrFallback
+				}
+				_eq, _ev, _en = -0.5*d*d/v, v, 1
+			}
+			_sum.Add(_eq)
+			_sum.Mul(_ev)
+			_sum.Norm(_en)
+		}
+		{ // d3 = t3 − t4
+			_c0Pi, _c0Tau := _v50p-_m86p, _v50t-_m86t
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v50p) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v50p) {
+					return 0, compile.ErrFallback
+				}
+				_c0Pi, _c0Tau = 0.0+_m127p, 0.0+_m127t
+				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			_c1Pi, _c1Tau := _v34p-_m87p, _v34t-_m87t
+			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v34p) {
+				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v34p) {
+					return 0, compile.ErrFallback
+				}
+				_c1Pi, _c1Tau = 0.0+_m52p+_m85p, 0.0+_m52t+_m85t
+				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			_c2Pi, _c2Tau := _v35p-_m88p, _v35t-_m88t
+			if !(_c2Pi > 0 && _c2Pi >= 1e-6*_v35p) {
+				if !(_c2Pi == 0 || _c2Pi < 1e-6*_v35p) {
+					return 0, compile.ErrFallback
+				}
+				_c2Pi, _c2Tau = 0.0+_m54p+_m90p, 0.0+_m54t+_m90t
+				if !(_c2Pi > 0 && _c2Pi < math.MaxFloat64 && _c2Tau-_c2Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			var _eq, _ev, _en float64
+			{
+				if len(_f50.Coefficients) != 2 {
+					return 0, compile.ErrFallback
+				}
+				var mean, variance float64
+				{
+					a := -1.0
+					mean += a * (_c0Tau / _c0Pi)
+					variance += a * a * (1 / _c0Pi)
+				}
+				{
+					a := _f50.Coefficients[0]
+					mean += a * (_c1Tau / _c1Pi)
+					variance += a * a * (1 / _c1Pi)
+				}
+				{
+					a := _f50.Coefficients[1]
+					mean += a * (_c2Tau / _c2Pi)
+					variance += a * a * (1 / _c2Pi)
+				}
+				d, v := mean, variance
+				if !(v > 0) || v > math.MaxFloat64 {
+					return 0, compile.ErrFallback
+				}
+				_eq, _ev, _en = -0.5*d*d/v, v, 1
+			}
+			_sum.Add(_eq)
+			_sum.Mul(_ev)
+			_sum.Norm(_en)
+		}
+		{ // d4 = t4 − t5
+			_c0Pi, _c0Tau := _v51p-_m89p, _v51t-_m89t
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v51p) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v51p) {
+					return 0, compile.ErrFallback
+				}
+				_c0Pi, _c0Tau = 0.0+_m128p, 0.0+_m128t
+				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			_c1Pi, _c1Tau := _v35p-_m90p, _v35t-_m90t
+			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v35p) {
+				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v35p) {
+					return 0, compile.ErrFallback
+				}
+				_c1Pi, _c1Tau = 0.0+_m54p+_m88p, 0.0+_m54t+_m88t
+				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			_c2Pi, _c2Tau := _v36p-_m91p, _v36t-_m91t
+			if !(_c2Pi > 0 && _c2Pi >= 1e-6*_v36p) {
+				if !(_c2Pi == 0 || _c2Pi < 1e-6*_v36p) {
+					return 0, compile.ErrFallback
+				}
+				_c2Pi, _c2Tau = 0.0+_m56p+_m93p, 0.0+_m56t+_m93t
+				if !(_c2Pi > 0 && _c2Pi < math.MaxFloat64 && _c2Tau-_c2Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			var _eq, _ev, _en float64
+			{
+				if len(_f51.Coefficients) != 2 {
+					return 0, compile.ErrFallback
+				}
+				var mean, variance float64
+				{
+					a := -1.0
+					mean += a * (_c0Tau / _c0Pi)
+					variance += a * a * (1 / _c0Pi)
+				}
+				{
+					a := _f51.Coefficients[0]
+					mean += a * (_c1Tau / _c1Pi)
+					variance += a * a * (1 / _c1Pi)
+				}
+				{
+					a := _f51.Coefficients[1]
+					mean += a * (_c2Tau / _c2Pi)
+					variance += a * a * (1 / _c2Pi)
+				}
+				d, v := mean, variance
+				if !(v > 0) || v > math.MaxFloat64 {
+					return 0, compile.ErrFallback
+				}
+				_eq, _ev, _en = -0.5*d*d/v, v, 1
+			}
+			_sum.Add(_eq)
+			_sum.Mul(_ev)
+			_sum.Norm(_en)
+		}
+		{ // d5 = t5 − t6
+			_c0Pi, _c0Tau := _v52p-_m92p, _v52t-_m92t
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v52p) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v52p) {
+					return 0, compile.ErrFallback
+				}
+				_c0Pi, _c0Tau = 0.0+_m129p, 0.0+_m129t
+				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			_c1Pi, _c1Tau := _v36p-_m93p, _v36t-_m93t
+			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v36p) {
+				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v36p) {
+					return 0, compile.ErrFallback
+				}
+				_c1Pi, _c1Tau = 0.0+_m56p+_m91p, 0.0+_m56t+_m91t
+				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			_c2Pi, _c2Tau := _v37p-_m94p, _v37t-_m94t
+			if !(_c2Pi > 0 && _c2Pi >= 1e-6*_v37p) {
+				if !(_c2Pi == 0 || _c2Pi < 1e-6*_v37p) {
+					return 0, compile.ErrFallback
+				}
+				_c2Pi, _c2Tau = 0.0+_m58p+_m96p, 0.0+_m58t+_m96t
+				if !(_c2Pi > 0 && _c2Pi < math.MaxFloat64 && _c2Tau-_c2Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			var _eq, _ev, _en float64
+			{
+				if len(_f52.Coefficients) != 2 {
+					return 0, compile.ErrFallback
+				}
+				var mean, variance float64
+				{
+					a := -1.0
+					mean += a * (_c0Tau / _c0Pi)
+					variance += a * a * (1 / _c0Pi)
+				}
+				{
+					a := _f52.Coefficients[0]
+					mean += a * (_c1Tau / _c1Pi)
+					variance += a * a * (1 / _c1Pi)
+				}
+				{
+					a := _f52.Coefficients[1]
+					mean += a * (_c2Tau / _c2Pi)
+					variance += a * a * (1 / _c2Pi)
+				}
+				d, v := mean, variance
+				if !(v > 0) || v > math.MaxFloat64 {
+					return 0, compile.ErrFallback
+				}
+				_eq, _ev, _en = -0.5*d*d/v, v, 1
+			}
+			_sum.Add(_eq)
+			_sum.Mul(_ev)
+			_sum.Norm(_en)
+		}
+		{ // d6 = t6 − t7
+			_c0Pi, _c0Tau := _v53p-_m95p, _v53t-_m95t
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v53p) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v53p) {
+					return 0, compile.ErrFallback
+				}
+				_c0Pi, _c0Tau = 0.0+_m130p, 0.0+_m130t
+				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			_c1Pi, _c1Tau := _v37p-_m96p, _v37t-_m96t
+			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v37p) {
+				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v37p) {
+					return 0, compile.ErrFallback
+				}
+				_c1Pi, _c1Tau = 0.0+_m58p+_m94p, 0.0+_m58t+_m94t
+				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			_c2Pi, _c2Tau := _v38p-_m97p, _v38t-_m97t
+			if !(_c2Pi > 0 && _c2Pi >= 1e-6*_v38p) {
+				if !(_c2Pi == 0 || _c2Pi < 1e-6*_v38p) {
+					return 0, compile.ErrFallback
+				}
+				_c2Pi, _c2Tau = 0.0+_m60p+_m99p, 0.0+_m60t+_m99t
+				if !(_c2Pi > 0 && _c2Pi < math.MaxFloat64 && _c2Tau-_c2Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			var _eq, _ev, _en float64
+			{
+				if len(_f53.Coefficients) != 2 {
+					return 0, compile.ErrFallback
+				}
+				var mean, variance float64
+				{
+					a := -1.0
+					mean += a * (_c0Tau / _c0Pi)
+					variance += a * a * (1 / _c0Pi)
+				}
+				{
+					a := _f53.Coefficients[0]
+					mean += a * (_c1Tau / _c1Pi)
+					variance += a * a * (1 / _c1Pi)
+				}
+				{
+					a := _f53.Coefficients[1]
+					mean += a * (_c2Tau / _c2Pi)
+					variance += a * a * (1 / _c2Pi)
+				}
+				d, v := mean, variance
+				if !(v > 0) || v > math.MaxFloat64 {
+					return 0, compile.ErrFallback
+				}
+				_eq, _ev, _en = -0.5*d*d/v, v, 1
+			}
+			_sum.Add(_eq)
+			_sum.Mul(_ev)
+			_sum.Norm(_en)
+		}
+		{ // d7 = t7 − t8
+			_c0Pi, _c0Tau := _v54p-_m98p, _v54t-_m98t
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v54p) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v54p) {
+					return 0, compile.ErrFallback
+				}
+				_c0Pi, _c0Tau = 0.0+_m131p, 0.0+_m131t
+				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			_c1Pi, _c1Tau := _v38p-_m99p, _v38t-_m99t
+			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v38p) {
+				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v38p) {
+					return 0, compile.ErrFallback
+				}
+				_c1Pi, _c1Tau = 0.0+_m60p+_m97p, 0.0+_m60t+_m97t
+				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			_c2Pi, _c2Tau := _v39p-_m100p, _v39t-_m100t
+			if !(_c2Pi > 0 && _c2Pi >= 1e-6*_v39p) {
+				if !(_c2Pi == 0 || _c2Pi < 1e-6*_v39p) {
+					return 0, compile.ErrFallback
+				}
+				_c2Pi, _c2Tau = 0.0+_m62p+_m102p, 0.0+_m62t+_m102t
+				if !(_c2Pi > 0 && _c2Pi < math.MaxFloat64 && _c2Tau-_c2Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			var _eq, _ev, _en float64
+			{
+				if len(_f54.Coefficients) != 2 {
+					return 0, compile.ErrFallback
+				}
+				var mean, variance float64
+				{
+					a := -1.0
+					mean += a * (_c0Tau / _c0Pi)
+					variance += a * a * (1 / _c0Pi)
+				}
+				{
+					a := _f54.Coefficients[0]
+					mean += a * (_c1Tau / _c1Pi)
+					variance += a * a * (1 / _c1Pi)
+				}
+				{
+					a := _f54.Coefficients[1]
+					mean += a * (_c2Tau / _c2Pi)
+					variance += a * a * (1 / _c2Pi)
+				}
+				d, v := mean, variance
+				if !(v > 0) || v > math.MaxFloat64 {
+					return 0, compile.ErrFallback
+				}
+				_eq, _ev, _en = -0.5*d*d/v, v, 1
+			}
+			_sum.Add(_eq)
+			_sum.Mul(_ev)
+			_sum.Norm(_en)
+		}
+		{ // d8 = t8 − t9
+			_c0Pi, _c0Tau := _v55p-_m101p, _v55t-_m101t
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v55p) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v55p) {
+					return 0, compile.ErrFallback
+				}
+				_c0Pi, _c0Tau = 0.0+_m132p, 0.0+_m132t
+				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			_c1Pi, _c1Tau := _v39p-_m102p, _v39t-_m102t
+			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v39p) {
+				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v39p) {
+					return 0, compile.ErrFallback
+				}
+				_c1Pi, _c1Tau = 0.0+_m62p+_m100p, 0.0+_m62t+_m100t
+				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			_c2Pi, _c2Tau := _v40p-_m103p, _v40t-_m103t
+			if !(_c2Pi > 0 && _c2Pi >= 1e-6*_v40p) {
+				if !(_c2Pi == 0 || _c2Pi < 1e-6*_v40p) {
+					return 0, compile.ErrFallback
+				}
+				_c2Pi, _c2Tau = 0.0+_m64p+_m105p, 0.0+_m64t+_m105t
+				if !(_c2Pi > 0 && _c2Pi < math.MaxFloat64 && _c2Tau-_c2Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			var _eq, _ev, _en float64
+			{
+				if len(_f55.Coefficients) != 2 {
+					return 0, compile.ErrFallback
+				}
+				var mean, variance float64
+				{
+					a := -1.0
+					mean += a * (_c0Tau / _c0Pi)
+					variance += a * a * (1 / _c0Pi)
+				}
+				{
+					a := _f55.Coefficients[0]
+					mean += a * (_c1Tau / _c1Pi)
+					variance += a * a * (1 / _c1Pi)
+				}
+				{
+					a := _f55.Coefficients[1]
+					mean += a * (_c2Tau / _c2Pi)
+					variance += a * a * (1 / _c2Pi)
+				}
+				d, v := mean, variance
+				if !(v > 0) || v > math.MaxFloat64 {
+					return 0, compile.ErrFallback
+				}
+				_eq, _ev, _en = -0.5*d*d/v, v, 1
+			}
+			_sum.Add(_eq)
+			_sum.Mul(_ev)
+			_sum.Norm(_en)
+		}
+		{ // d9 = t9 − t10
+			_c0Pi, _c0Tau := _v56p-_m104p, _v56t-_m104t
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v56p) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v56p) {
+					return 0, compile.ErrFallback
+				}
+				_c0Pi, _c0Tau = 0.0+_m133p, 0.0+_m133t
+				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			_c1Pi, _c1Tau := _v40p-_m105p, _v40t-_m105t
+			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v40p) {
+				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v40p) {
+					return 0, compile.ErrFallback
+				}
+				_c1Pi, _c1Tau = 0.0+_m64p+_m103p, 0.0+_m64t+_m103t
+				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			_c2Pi, _c2Tau := _v41p-_m106p, _v41t-_m106t
+			if !(_c2Pi > 0 && _c2Pi >= 1e-6*_v41p) {
+				if !(_c2Pi == 0 || _c2Pi < 1e-6*_v41p) {
+					return 0, compile.ErrFallback
+				}
+				_c2Pi, _c2Tau = 0.0+_m66p+_m108p, 0.0+_m66t+_m108t
+				if !(_c2Pi > 0 && _c2Pi < math.MaxFloat64 && _c2Tau-_c2Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			var _eq, _ev, _en float64
+			{
+				if len(_f56.Coefficients) != 2 {
+					return 0, compile.ErrFallback
+				}
+				var mean, variance float64
+				{
+					a := -1.0
+					mean += a * (_c0Tau / _c0Pi)
+					variance += a * a * (1 / _c0Pi)
+				}
+				{
+					a := _f56.Coefficients[0]
+					mean += a * (_c1Tau / _c1Pi)
+					variance += a * a * (1 / _c1Pi)
+				}
+				{
+					a := _f56.Coefficients[1]
+					mean += a * (_c2Tau / _c2Pi)
+					variance += a * a * (1 / _c2Pi)
+				}
+				d, v := mean, variance
+				if !(v > 0) || v > math.MaxFloat64 {
+					return 0, compile.ErrFallback
+				}
+				_eq, _ev, _en = -0.5*d*d/v, v, 1
+			}
+			_sum.Add(_eq)
+			_sum.Mul(_ev)
+			_sum.Norm(_en)
+		}
+		{ // d10 = t10 − t11
+			_c0Pi, _c0Tau := _v57p-_m107p, _v57t-_m107t
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v57p) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v57p) {
+					return 0, compile.ErrFallback
+				}
+				_c0Pi, _c0Tau = 0.0+_m134p, 0.0+_m134t
+				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			_c1Pi, _c1Tau := _v41p-_m108p, _v41t-_m108t
+			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v41p) {
+				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v41p) {
+					return 0, compile.ErrFallback
+				}
+				_c1Pi, _c1Tau = 0.0+_m66p+_m106p, 0.0+_m66t+_m106t
+				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			_c2Pi, _c2Tau := _v42p-_m109p, _v42t-_m109t
+			if !(_c2Pi > 0 && _c2Pi >= 1e-6*_v42p) {
+				if !(_c2Pi == 0 || _c2Pi < 1e-6*_v42p) {
+					return 0, compile.ErrFallback
+				}
+				_c2Pi, _c2Tau = 0.0+_m68p+_m111p, 0.0+_m68t+_m111t
+				if !(_c2Pi > 0 && _c2Pi < math.MaxFloat64 && _c2Tau-_c2Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			var _eq, _ev, _en float64
+			{
+				if len(_f57.Coefficients) != 2 {
+					return 0, compile.ErrFallback
+				}
+				var mean, variance float64
+				{
+					a := -1.0
+					mean += a * (_c0Tau / _c0Pi)
+					variance += a * a * (1 / _c0Pi)
+				}
+				{
+					a := _f57.Coefficients[0]
+					mean += a * (_c1Tau / _c1Pi)
+					variance += a * a * (1 / _c1Pi)
+				}
+				{
+					a := _f57.Coefficients[1]
+					mean += a * (_c2Tau / _c2Pi)
+					variance += a * a * (1 / _c2Pi)
+				}
+				d, v := mean, variance
+				if !(v > 0) || v > math.MaxFloat64 {
+					return 0, compile.ErrFallback
+				}
+				_eq, _ev, _en = -0.5*d*d/v, v, 1
+			}
+			_sum.Add(_eq)
+			_sum.Mul(_ev)
+			_sum.Norm(_en)
+		}
+		{ // d11 = t11 − t12
+			_c0Pi, _c0Tau := _v58p-_m110p, _v58t-_m110t
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v58p) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v58p) {
+					return 0, compile.ErrFallback
+				}
+				_c0Pi, _c0Tau = 0.0+_m135p, 0.0+_m135t
+				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			_c1Pi, _c1Tau := _v42p-_m111p, _v42t-_m111t
+			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v42p) {
+				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v42p) {
+					return 0, compile.ErrFallback
+				}
+				_c1Pi, _c1Tau = 0.0+_m68p+_m109p, 0.0+_m68t+_m109t
+				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			_c2Pi, _c2Tau := _v43p-_m112p, _v43t-_m112t
+			if !(_c2Pi > 0 && _c2Pi >= 1e-6*_v43p) {
+				if !(_c2Pi == 0 || _c2Pi < 1e-6*_v43p) {
+					return 0, compile.ErrFallback
+				}
+				_c2Pi, _c2Tau = 0.0+_m70p+_m114p, 0.0+_m70t+_m114t
+				if !(_c2Pi > 0 && _c2Pi < math.MaxFloat64 && _c2Tau-_c2Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			var _eq, _ev, _en float64
+			{
+				if len(_f58.Coefficients) != 2 {
+					return 0, compile.ErrFallback
+				}
+				var mean, variance float64
+				{
+					a := -1.0
+					mean += a * (_c0Tau / _c0Pi)
+					variance += a * a * (1 / _c0Pi)
+				}
+				{
+					a := _f58.Coefficients[0]
+					mean += a * (_c1Tau / _c1Pi)
+					variance += a * a * (1 / _c1Pi)
+				}
+				{
+					a := _f58.Coefficients[1]
+					mean += a * (_c2Tau / _c2Pi)
+					variance += a * a * (1 / _c2Pi)
+				}
+				d, v := mean, variance
+				if !(v > 0) || v > math.MaxFloat64 {
+					return 0, compile.ErrFallback
+				}
+				_eq, _ev, _en = -0.5*d*d/v, v, 1
+			}
+			_sum.Add(_eq)
+			_sum.Mul(_ev)
+			_sum.Norm(_en)
+		}
+		{ // d12 = t12 − t13
+			_c0Pi, _c0Tau := _v59p-_m113p, _v59t-_m113t
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v59p) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v59p) {
+					return 0, compile.ErrFallback
+				}
+				_c0Pi, _c0Tau = 0.0+_m136p, 0.0+_m136t
+				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			_c1Pi, _c1Tau := _v43p-_m114p, _v43t-_m114t
+			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v43p) {
+				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v43p) {
+					return 0, compile.ErrFallback
+				}
+				_c1Pi, _c1Tau = 0.0+_m70p+_m112p, 0.0+_m70t+_m112t
+				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			_c2Pi, _c2Tau := _v44p-_m115p, _v44t-_m115t
+			if !(_c2Pi > 0 && _c2Pi >= 1e-6*_v44p) {
+				if !(_c2Pi == 0 || _c2Pi < 1e-6*_v44p) {
+					return 0, compile.ErrFallback
+				}
+				_c2Pi, _c2Tau = 0.0+_m72p+_m117p, 0.0+_m72t+_m117t
+				if !(_c2Pi > 0 && _c2Pi < math.MaxFloat64 && _c2Tau-_c2Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			var _eq, _ev, _en float64
+			{
+				if len(_f59.Coefficients) != 2 {
+					return 0, compile.ErrFallback
+				}
+				var mean, variance float64
+				{
+					a := -1.0
+					mean += a * (_c0Tau / _c0Pi)
+					variance += a * a * (1 / _c0Pi)
+				}
+				{
+					a := _f59.Coefficients[0]
+					mean += a * (_c1Tau / _c1Pi)
+					variance += a * a * (1 / _c1Pi)
+				}
+				{
+					a := _f59.Coefficients[1]
+					mean += a * (_c2Tau / _c2Pi)
+					variance += a * a * (1 / _c2Pi)
+				}
+				d, v := mean, variance
+				if !(v > 0) || v > math.MaxFloat64 {
+					return 0, compile.ErrFallback
+				}
+				_eq, _ev, _en = -0.5*d*d/v, v, 1
+			}
+			_sum.Add(_eq)
+			_sum.Mul(_ev)
+			_sum.Norm(_en)
+		}
+		{ // d13 = t13 − t14
+			_c0Pi, _c0Tau := _v60p-_m116p, _v60t-_m116t
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v60p) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v60p) {
+					return 0, compile.ErrFallback
+				}
+				_c0Pi, _c0Tau = 0.0+_m137p, 0.0+_m137t
+				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			_c1Pi, _c1Tau := _v44p-_m117p, _v44t-_m117t
+			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v44p) {
+				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v44p) {
+					return 0, compile.ErrFallback
+				}
+				_c1Pi, _c1Tau = 0.0+_m72p+_m115p, 0.0+_m72t+_m115t
+				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			_c2Pi, _c2Tau := _v45p-_m118p, _v45t-_m118t
+			if !(_c2Pi > 0 && _c2Pi >= 1e-6*_v45p) {
+				if !(_c2Pi == 0 || _c2Pi < 1e-6*_v45p) {
+					return 0, compile.ErrFallback
+				}
+				_c2Pi, _c2Tau = 0.0+_m74p+_m120p, 0.0+_m74t+_m120t
+				if !(_c2Pi > 0 && _c2Pi < math.MaxFloat64 && _c2Tau-_c2Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			var _eq, _ev, _en float64
+			{
+				if len(_f60.Coefficients) != 2 {
+					return 0, compile.ErrFallback
+				}
+				var mean, variance float64
+				{
+					a := -1.0
+					mean += a * (_c0Tau / _c0Pi)
+					variance += a * a * (1 / _c0Pi)
+				}
+				{
+					a := _f60.Coefficients[0]
+					mean += a * (_c1Tau / _c1Pi)
+					variance += a * a * (1 / _c1Pi)
+				}
+				{
+					a := _f60.Coefficients[1]
+					mean += a * (_c2Tau / _c2Pi)
+					variance += a * a * (1 / _c2Pi)
+				}
+				d, v := mean, variance
+				if !(v > 0) || v > math.MaxFloat64 {
+					return 0, compile.ErrFallback
+				}
+				_eq, _ev, _en = -0.5*d*d/v, v, 1
+			}
+			_sum.Add(_eq)
+			_sum.Mul(_ev)
+			_sum.Norm(_en)
+		}
+		{ // d14 = t14 − t15
+			_c0Pi, _c0Tau := _v61p-_m119p, _v61t-_m119t
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v61p) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v61p) {
+					return 0, compile.ErrFallback
+				}
+				_c0Pi, _c0Tau = 0.0+_m138p, 0.0+_m138t
+				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			_c1Pi, _c1Tau := _v45p-_m120p, _v45t-_m120t
+			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v45p) {
+				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v45p) {
+					return 0, compile.ErrFallback
+				}
+				_c1Pi, _c1Tau = 0.0+_m74p+_m118p, 0.0+_m74t+_m118t
+				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			_c2Pi, _c2Tau := _v46p-_m121p, _v46t-_m121t
+			if !(_c2Pi > 0 && _c2Pi >= 1e-6*_v46p) {
+				if !(_c2Pi == 0 || _c2Pi < 1e-6*_v46p) {
+					return 0, compile.ErrFallback
+				}
+				_c2Pi, _c2Tau = 0.0+_m76p+_m123p, 0.0+_m76t+_m123t
+				if !(_c2Pi > 0 && _c2Pi < math.MaxFloat64 && _c2Tau-_c2Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			var _eq, _ev, _en float64
+			{
+				if len(_f61.Coefficients) != 2 {
+					return 0, compile.ErrFallback
+				}
+				var mean, variance float64
+				{
+					a := -1.0
+					mean += a * (_c0Tau / _c0Pi)
+					variance += a * a * (1 / _c0Pi)
+				}
+				{
+					a := _f61.Coefficients[0]
+					mean += a * (_c1Tau / _c1Pi)
+					variance += a * a * (1 / _c1Pi)
+				}
+				{
+					a := _f61.Coefficients[1]
+					mean += a * (_c2Tau / _c2Pi)
+					variance += a * a * (1 / _c2Pi)
+				}
+				d, v := mean, variance
+				if !(v > 0) || v > math.MaxFloat64 {
+					return 0, compile.ErrFallback
+				}
+				_eq, _ev, _en = -0.5*d*d/v, v, 1
+			}
+			_sum.Add(_eq)
+			_sum.Mul(_ev)
+			_sum.Norm(_en)
+		}
+		{ // d15 = t15 − t16
+			_c0Pi, _c0Tau := _v62p-_m122p, _v62t-_m122t
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v62p) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v62p) {
+					return 0, compile.ErrFallback
+				}
+				_c0Pi, _c0Tau = 0.0+_m139p, 0.0+_m139t
+				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			_c1Pi, _c1Tau := _v46p-_m123p, _v46t-_m123t
+			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v46p) {
+				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v46p) {
+					return 0, compile.ErrFallback
+				}
+				_c1Pi, _c1Tau = 0.0+_m76p+_m121p, 0.0+_m76t+_m121t
+				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			_c2Pi, _c2Tau := _v47p-_m124p, _v47t-_m124t
+			if !(_c2Pi > 0 && _c2Pi >= 1e-6*_v47p) {
+				if !(_c2Pi == 0 || _c2Pi < 1e-6*_v47p) {
+					return 0, compile.ErrFallback
+				}
+				_c2Pi, _c2Tau = 0.0+_m78p, 0.0+_m78t
+				if !(_c2Pi > 0 && _c2Pi < math.MaxFloat64 && _c2Tau-_c2Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			var _eq, _ev, _en float64
+			{
+				if len(_f62.Coefficients) != 2 {
+					return 0, compile.ErrFallback
+				}
+				var mean, variance float64
+				{
+					a := -1.0
+					mean += a * (_c0Tau / _c0Pi)
+					variance += a * a * (1 / _c0Pi)
+				}
+				{
+					a := _f62.Coefficients[0]
+					mean += a * (_c1Tau / _c1Pi)
+					variance += a * a * (1 / _c1Pi)
+				}
+				{
+					a := _f62.Coefficients[1]
+					mean += a * (_c2Tau / _c2Pi)
+					variance += a * a * (1 / _c2Pi)
+				}
+				d, v := mean, variance
+				if !(v > 0) || v > math.MaxFloat64 {
+					return 0, compile.ErrFallback
+				}
+				_eq, _ev, _en = -0.5*d*d/v, v, 1
+			}
+			_sum.Add(_eq)
+			_sum.Mul(_ev)
+			_sum.Norm(_en)
+		}
+		{ // I(d1 > 0.7405)
+			_c0Pi, _c0Tau := _v48p-_m125p, _v48t-_m125t
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v48p) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v48p) {
+					return 0, compile.ErrFallback
+				}
+				_c0Pi, _c0Tau = 0.0+_m80p, 0.0+_m80t
+				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			var _eq float64
+			{
+				sc := math.Sqrt(_c0Pi)
+				_eq = messages.LogNormCDF(_c0Tau/sc - _f63.Margin*sc)
+			}
+			_sum.Add(_eq)
+		}
+		{ // I(d2 > 0.7405)
+			_c0Pi, _c0Tau := _v49p-_m126p, _v49t-_m126t
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v49p) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v49p) {
+					return 0, compile.ErrFallback
+				}
+				_c0Pi, _c0Tau = 0.0+_m83p, 0.0+_m83t
+				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			var _eq float64
+			{
+				sc := math.Sqrt(_c0Pi)
+				_eq = messages.LogNormCDF(_c0Tau/sc - _f64.Margin*sc)
+			}
+			_sum.Add(_eq)
+		}
+		{ // I(d3 > 0.7405)
+			_c0Pi, _c0Tau := _v50p-_m127p, _v50t-_m127t
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v50p) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v50p) {
+					return 0, compile.ErrFallback
+				}
+				_c0Pi, _c0Tau = 0.0+_m86p, 0.0+_m86t
+				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			var _eq float64
+			{
+				sc := math.Sqrt(_c0Pi)
+				_eq = messages.LogNormCDF(_c0Tau/sc - _f65.Margin*sc)
+			}
+			_sum.Add(_eq)
+		}
+		{ // I(d4 > 0.7405)
+			_c0Pi, _c0Tau := _v51p-_m128p, _v51t-_m128t
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v51p) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v51p) {
+					return 0, compile.ErrFallback
+				}
+				_c0Pi, _c0Tau = 0.0+_m89p, 0.0+_m89t
+				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			var _eq float64
+			{
+				sc := math.Sqrt(_c0Pi)
+				_eq = messages.LogNormCDF(_c0Tau/sc - _f66.Margin*sc)
+			}
+			_sum.Add(_eq)
+		}
+		{ // I(d5 > 0.7405)
+			_c0Pi, _c0Tau := _v52p-_m129p, _v52t-_m129t
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v52p) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v52p) {
+					return 0, compile.ErrFallback
+				}
+				_c0Pi, _c0Tau = 0.0+_m92p, 0.0+_m92t
+				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			var _eq float64
+			{
+				sc := math.Sqrt(_c0Pi)
+				_eq = messages.LogNormCDF(_c0Tau/sc - _f67.Margin*sc)
+			}
+			_sum.Add(_eq)
+		}
+		{ // I(d6 > 0.7405)
+			_c0Pi, _c0Tau := _v53p-_m130p, _v53t-_m130t
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v53p) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v53p) {
+					return 0, compile.ErrFallback
+				}
+				_c0Pi, _c0Tau = 0.0+_m95p, 0.0+_m95t
+				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			var _eq float64
+			{
+				sc := math.Sqrt(_c0Pi)
+				_eq = messages.LogNormCDF(_c0Tau/sc - _f68.Margin*sc)
+			}
+			_sum.Add(_eq)
+		}
+		{ // I(d7 > 0.7405)
+			_c0Pi, _c0Tau := _v54p-_m131p, _v54t-_m131t
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v54p) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v54p) {
+					return 0, compile.ErrFallback
+				}
+				_c0Pi, _c0Tau = 0.0+_m98p, 0.0+_m98t
+				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			var _eq float64
+			{
+				sc := math.Sqrt(_c0Pi)
+				_eq = messages.LogNormCDF(_c0Tau/sc - _f69.Margin*sc)
+			}
+			_sum.Add(_eq)
+		}
+		{ // I(d8 > 0.7405)
+			_c0Pi, _c0Tau := _v55p-_m132p, _v55t-_m132t
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v55p) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v55p) {
+					return 0, compile.ErrFallback
+				}
+				_c0Pi, _c0Tau = 0.0+_m101p, 0.0+_m101t
+				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			var _eq float64
+			{
+				sc := math.Sqrt(_c0Pi)
+				_eq = messages.LogNormCDF(_c0Tau/sc - _f70.Margin*sc)
+			}
+			_sum.Add(_eq)
+		}
+		{ // I(d9 > 0.7405)
+			_c0Pi, _c0Tau := _v56p-_m133p, _v56t-_m133t
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v56p) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v56p) {
+					return 0, compile.ErrFallback
+				}
+				_c0Pi, _c0Tau = 0.0+_m104p, 0.0+_m104t
+				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			var _eq float64
+			{
+				sc := math.Sqrt(_c0Pi)
+				_eq = messages.LogNormCDF(_c0Tau/sc - _f71.Margin*sc)
+			}
+			_sum.Add(_eq)
+		}
+		{ // I(d10 > 0.7405)
+			_c0Pi, _c0Tau := _v57p-_m134p, _v57t-_m134t
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v57p) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v57p) {
+					return 0, compile.ErrFallback
+				}
+				_c0Pi, _c0Tau = 0.0+_m107p, 0.0+_m107t
+				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			var _eq float64
+			{
+				sc := math.Sqrt(_c0Pi)
+				_eq = messages.LogNormCDF(_c0Tau/sc - _f72.Margin*sc)
+			}
+			_sum.Add(_eq)
+		}
+		{ // I(d11 > 0.7405)
+			_c0Pi, _c0Tau := _v58p-_m135p, _v58t-_m135t
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v58p) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v58p) {
+					return 0, compile.ErrFallback
+				}
+				_c0Pi, _c0Tau = 0.0+_m110p, 0.0+_m110t
+				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			var _eq float64
+			{
+				sc := math.Sqrt(_c0Pi)
+				_eq = messages.LogNormCDF(_c0Tau/sc - _f73.Margin*sc)
+			}
+			_sum.Add(_eq)
+		}
+		{ // I(d12 > 0.7405)
+			_c0Pi, _c0Tau := _v59p-_m136p, _v59t-_m136t
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v59p) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v59p) {
+					return 0, compile.ErrFallback
+				}
+				_c0Pi, _c0Tau = 0.0+_m113p, 0.0+_m113t
+				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			var _eq float64
+			{
+				sc := math.Sqrt(_c0Pi)
+				_eq = messages.LogNormCDF(_c0Tau/sc - _f74.Margin*sc)
+			}
+			_sum.Add(_eq)
+		}
+		{ // I(d13 > 0.7405)
+			_c0Pi, _c0Tau := _v60p-_m137p, _v60t-_m137t
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v60p) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v60p) {
+					return 0, compile.ErrFallback
+				}
+				_c0Pi, _c0Tau = 0.0+_m116p, 0.0+_m116t
+				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			var _eq float64
+			{
+				sc := math.Sqrt(_c0Pi)
+				_eq = messages.LogNormCDF(_c0Tau/sc - _f75.Margin*sc)
+			}
+			_sum.Add(_eq)
+		}
+		{ // I(d14 > 0.7405)
+			_c0Pi, _c0Tau := _v61p-_m138p, _v61t-_m138t
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v61p) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v61p) {
+					return 0, compile.ErrFallback
+				}
+				_c0Pi, _c0Tau = 0.0+_m119p, 0.0+_m119t
+				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			var _eq float64
+			{
+				sc := math.Sqrt(_c0Pi)
+				_eq = messages.LogNormCDF(_c0Tau/sc - _f76.Margin*sc)
+			}
+			_sum.Add(_eq)
+		}
+		{ // I(d15 > 0.7405)
+			_c0Pi, _c0Tau := _v62p-_m139p, _v62t-_m139t
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v62p) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v62p) {
+					return 0, compile.ErrFallback
+				}
+				_c0Pi, _c0Tau = 0.0+_m122p, 0.0+_m122t
+				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			var _eq float64
+			{
+				sc := math.Sqrt(_c0Pi)
+				_eq = messages.LogNormCDF(_c0Tau/sc - _f77.Margin*sc)
+			}
+			_sum.Add(_eq)
+		}
+		{ // s1
+			if !(_v0p > 0 && _v0p <= math.MaxFloat64) {
+				return 0, compile.ErrFallback
+			}
+			center := _v0t / _v0p
+			var quad float64
+			{
+				cPi, cTau := _v0p-_m0p, _v0t-_m0t
+				if !(cPi > 0 && cPi >= 1e-6*_v0p) {
+					if !(cPi == 0 || cPi < 1e-6*_v0p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m17p, 0.0+_m17t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v0p)
+			}
+			{
+				cPi, cTau := _v0p-_m17p, _v0t-_m17t
+				if !(cPi > 0 && cPi >= 1e-6*_v0p) {
+					if !(cPi == 0 || cPi < 1e-6*_v0p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m0p, 0.0+_m0t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v0p)
+			}
+			_sum.Mul(_v0p)
+			_sum.Add(quad)
+			_sum.Norm(-1)
+		}
+		{ // s2
+			if !(_v1p > 0 && _v1p <= math.MaxFloat64) {
+				return 0, compile.ErrFallback
+			}
+			center := _v1t / _v1p
+			var quad float64
+			{
+				cPi, cTau := _v1p-_m1p, _v1t-_m1t
+				if !(cPi > 0 && cPi >= 1e-6*_v1p) {
+					if !(cPi == 0 || cPi < 1e-6*_v1p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m19p, 0.0+_m19t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v1p)
+			}
+			{
+				cPi, cTau := _v1p-_m19p, _v1t-_m19t
+				if !(cPi > 0 && cPi >= 1e-6*_v1p) {
+					if !(cPi == 0 || cPi < 1e-6*_v1p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m1p, 0.0+_m1t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v1p)
+			}
+			_sum.Mul(_v1p)
+			_sum.Add(quad)
+			_sum.Norm(-1)
+		}
+		{ // s3
+			if !(_v2p > 0 && _v2p <= math.MaxFloat64) {
+				return 0, compile.ErrFallback
+			}
+			center := _v2t / _v2p
+			var quad float64
+			{
+				cPi, cTau := _v2p-_m2p, _v2t-_m2t
+				if !(cPi > 0 && cPi >= 1e-6*_v2p) {
+					if !(cPi == 0 || cPi < 1e-6*_v2p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m21p, 0.0+_m21t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v2p)
+			}
+			{
+				cPi, cTau := _v2p-_m21p, _v2t-_m21t
+				if !(cPi > 0 && cPi >= 1e-6*_v2p) {
+					if !(cPi == 0 || cPi < 1e-6*_v2p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m2p, 0.0+_m2t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v2p)
+			}
+			_sum.Mul(_v2p)
+			_sum.Add(quad)
+			_sum.Norm(-1)
+		}
+		{ // s4
+			if !(_v3p > 0 && _v3p <= math.MaxFloat64) {
+				return 0, compile.ErrFallback
+			}
+			center := _v3t / _v3p
+			var quad float64
+			{
+				cPi, cTau := _v3p-_m3p, _v3t-_m3t
+				if !(cPi > 0 && cPi >= 1e-6*_v3p) {
+					if !(cPi == 0 || cPi < 1e-6*_v3p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m23p, 0.0+_m23t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v3p)
+			}
+			{
+				cPi, cTau := _v3p-_m23p, _v3t-_m23t
+				if !(cPi > 0 && cPi >= 1e-6*_v3p) {
+					if !(cPi == 0 || cPi < 1e-6*_v3p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m3p, 0.0+_m3t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v3p)
+			}
+			_sum.Mul(_v3p)
+			_sum.Add(quad)
+			_sum.Norm(-1)
+		}
+		{ // s5
+			if !(_v4p > 0 && _v4p <= math.MaxFloat64) {
+				return 0, compile.ErrFallback
+			}
+			center := _v4t / _v4p
+			var quad float64
+			{
+				cPi, cTau := _v4p-_m4p, _v4t-_m4t
+				if !(cPi > 0 && cPi >= 1e-6*_v4p) {
+					if !(cPi == 0 || cPi < 1e-6*_v4p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m25p, 0.0+_m25t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v4p)
+			}
+			{
+				cPi, cTau := _v4p-_m25p, _v4t-_m25t
+				if !(cPi > 0 && cPi >= 1e-6*_v4p) {
+					if !(cPi == 0 || cPi < 1e-6*_v4p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m4p, 0.0+_m4t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v4p)
+			}
+			_sum.Mul(_v4p)
+			_sum.Add(quad)
+			_sum.Norm(-1)
+		}
+		{ // s6
+			if !(_v5p > 0 && _v5p <= math.MaxFloat64) {
+				return 0, compile.ErrFallback
+			}
+			center := _v5t / _v5p
+			var quad float64
+			{
+				cPi, cTau := _v5p-_m5p, _v5t-_m5t
+				if !(cPi > 0 && cPi >= 1e-6*_v5p) {
+					if !(cPi == 0 || cPi < 1e-6*_v5p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m27p, 0.0+_m27t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v5p)
+			}
+			{
+				cPi, cTau := _v5p-_m27p, _v5t-_m27t
+				if !(cPi > 0 && cPi >= 1e-6*_v5p) {
+					if !(cPi == 0 || cPi < 1e-6*_v5p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m5p, 0.0+_m5t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v5p)
+			}
+			_sum.Mul(_v5p)
+			_sum.Add(quad)
+			_sum.Norm(-1)
+		}
+		{ // s7
+			if !(_v6p > 0 && _v6p <= math.MaxFloat64) {
+				return 0, compile.ErrFallback
+			}
+			center := _v6t / _v6p
+			var quad float64
+			{
+				cPi, cTau := _v6p-_m6p, _v6t-_m6t
+				if !(cPi > 0 && cPi >= 1e-6*_v6p) {
+					if !(cPi == 0 || cPi < 1e-6*_v6p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m29p, 0.0+_m29t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v6p)
+			}
+			{
+				cPi, cTau := _v6p-_m29p, _v6t-_m29t
+				if !(cPi > 0 && cPi >= 1e-6*_v6p) {
+					if !(cPi == 0 || cPi < 1e-6*_v6p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m6p, 0.0+_m6t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v6p)
+			}
+			_sum.Mul(_v6p)
+			_sum.Add(quad)
+			_sum.Norm(-1)
+		}
+		{ // s8
+			if !(_v7p > 0 && _v7p <= math.MaxFloat64) {
+				return 0, compile.ErrFallback
+			}
+			center := _v7t / _v7p
+			var quad float64
+			{
+				cPi, cTau := _v7p-_m7p, _v7t-_m7t
+				if !(cPi > 0 && cPi >= 1e-6*_v7p) {
+					if !(cPi == 0 || cPi < 1e-6*_v7p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m31p, 0.0+_m31t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v7p)
+			}
+			{
+				cPi, cTau := _v7p-_m31p, _v7t-_m31t
+				if !(cPi > 0 && cPi >= 1e-6*_v7p) {
+					if !(cPi == 0 || cPi < 1e-6*_v7p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m7p, 0.0+_m7t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v7p)
+			}
+			_sum.Mul(_v7p)
+			_sum.Add(quad)
+			_sum.Norm(-1)
+		}
+		{ // s9
+			if !(_v8p > 0 && _v8p <= math.MaxFloat64) {
+				return 0, compile.ErrFallback
+			}
+			center := _v8t / _v8p
+			var quad float64
+			{
+				cPi, cTau := _v8p-_m8p, _v8t-_m8t
+				if !(cPi > 0 && cPi >= 1e-6*_v8p) {
+					if !(cPi == 0 || cPi < 1e-6*_v8p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m33p, 0.0+_m33t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v8p)
+			}
+			{
+				cPi, cTau := _v8p-_m33p, _v8t-_m33t
+				if !(cPi > 0 && cPi >= 1e-6*_v8p) {
+					if !(cPi == 0 || cPi < 1e-6*_v8p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m8p, 0.0+_m8t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v8p)
+			}
+			_sum.Mul(_v8p)
+			_sum.Add(quad)
+			_sum.Norm(-1)
+		}
+		{ // s10
+			if !(_v9p > 0 && _v9p <= math.MaxFloat64) {
+				return 0, compile.ErrFallback
+			}
+			center := _v9t / _v9p
+			var quad float64
+			{
+				cPi, cTau := _v9p-_m9p, _v9t-_m9t
+				if !(cPi > 0 && cPi >= 1e-6*_v9p) {
+					if !(cPi == 0 || cPi < 1e-6*_v9p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m35p, 0.0+_m35t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v9p)
+			}
+			{
+				cPi, cTau := _v9p-_m35p, _v9t-_m35t
+				if !(cPi > 0 && cPi >= 1e-6*_v9p) {
+					if !(cPi == 0 || cPi < 1e-6*_v9p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m9p, 0.0+_m9t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v9p)
+			}
+			_sum.Mul(_v9p)
+			_sum.Add(quad)
+			_sum.Norm(-1)
+		}
+		{ // s11
+			if !(_v10p > 0 && _v10p <= math.MaxFloat64) {
+				return 0, compile.ErrFallback
+			}
+			center := _v10t / _v10p
+			var quad float64
+			{
+				cPi, cTau := _v10p-_m10p, _v10t-_m10t
+				if !(cPi > 0 && cPi >= 1e-6*_v10p) {
+					if !(cPi == 0 || cPi < 1e-6*_v10p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m37p, 0.0+_m37t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v10p)
+			}
+			{
+				cPi, cTau := _v10p-_m37p, _v10t-_m37t
+				if !(cPi > 0 && cPi >= 1e-6*_v10p) {
+					if !(cPi == 0 || cPi < 1e-6*_v10p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m10p, 0.0+_m10t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v10p)
+			}
+			_sum.Mul(_v10p)
+			_sum.Add(quad)
+			_sum.Norm(-1)
+		}
+		{ // s12
+			if !(_v11p > 0 && _v11p <= math.MaxFloat64) {
+				return 0, compile.ErrFallback
+			}
+			center := _v11t / _v11p
+			var quad float64
+			{
+				cPi, cTau := _v11p-_m11p, _v11t-_m11t
+				if !(cPi > 0 && cPi >= 1e-6*_v11p) {
+					if !(cPi == 0 || cPi < 1e-6*_v11p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m39p, 0.0+_m39t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v11p)
+			}
+			{
+				cPi, cTau := _v11p-_m39p, _v11t-_m39t
+				if !(cPi > 0 && cPi >= 1e-6*_v11p) {
+					if !(cPi == 0 || cPi < 1e-6*_v11p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m11p, 0.0+_m11t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v11p)
+			}
+			_sum.Mul(_v11p)
+			_sum.Add(quad)
+			_sum.Norm(-1)
+		}
+		{ // s13
+			if !(_v12p > 0 && _v12p <= math.MaxFloat64) {
+				return 0, compile.ErrFallback
+			}
+			center := _v12t / _v12p
+			var quad float64
+			{
+				cPi, cTau := _v12p-_m12p, _v12t-_m12t
+				if !(cPi > 0 && cPi >= 1e-6*_v12p) {
+					if !(cPi == 0 || cPi < 1e-6*_v12p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m41p, 0.0+_m41t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v12p)
+			}
+			{
+				cPi, cTau := _v12p-_m41p, _v12t-_m41t
+				if !(cPi > 0 && cPi >= 1e-6*_v12p) {
+					if !(cPi == 0 || cPi < 1e-6*_v12p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m12p, 0.0+_m12t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v12p)
+			}
+			_sum.Mul(_v12p)
+			_sum.Add(quad)
+			_sum.Norm(-1)
+		}
+		{ // s14
+			if !(_v13p > 0 && _v13p <= math.MaxFloat64) {
+				return 0, compile.ErrFallback
+			}
+			center := _v13t / _v13p
+			var quad float64
+			{
+				cPi, cTau := _v13p-_m13p, _v13t-_m13t
+				if !(cPi > 0 && cPi >= 1e-6*_v13p) {
+					if !(cPi == 0 || cPi < 1e-6*_v13p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m43p, 0.0+_m43t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v13p)
+			}
+			{
+				cPi, cTau := _v13p-_m43p, _v13t-_m43t
+				if !(cPi > 0 && cPi >= 1e-6*_v13p) {
+					if !(cPi == 0 || cPi < 1e-6*_v13p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m13p, 0.0+_m13t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v13p)
+			}
+			_sum.Mul(_v13p)
+			_sum.Add(quad)
+			_sum.Norm(-1)
+		}
+		{ // s15
+			if !(_v14p > 0 && _v14p <= math.MaxFloat64) {
+				return 0, compile.ErrFallback
+			}
+			center := _v14t / _v14p
+			var quad float64
+			{
+				cPi, cTau := _v14p-_m14p, _v14t-_m14t
+				if !(cPi > 0 && cPi >= 1e-6*_v14p) {
+					if !(cPi == 0 || cPi < 1e-6*_v14p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m45p, 0.0+_m45t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v14p)
+			}
+			{
+				cPi, cTau := _v14p-_m45p, _v14t-_m45t
+				if !(cPi > 0 && cPi >= 1e-6*_v14p) {
+					if !(cPi == 0 || cPi < 1e-6*_v14p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m14p, 0.0+_m14t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v14p)
+			}
+			_sum.Mul(_v14p)
+			_sum.Add(quad)
+			_sum.Norm(-1)
+		}
+		{ // s16
+			if !(_v15p > 0 && _v15p <= math.MaxFloat64) {
+				return 0, compile.ErrFallback
+			}
+			center := _v15t / _v15p
+			var quad float64
+			{
+				cPi, cTau := _v15p-_m15p, _v15t-_m15t
+				if !(cPi > 0 && cPi >= 1e-6*_v15p) {
+					if !(cPi == 0 || cPi < 1e-6*_v15p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m47p, 0.0+_m47t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v15p)
+			}
+			{
+				cPi, cTau := _v15p-_m47p, _v15t-_m47t
+				if !(cPi > 0 && cPi >= 1e-6*_v15p) {
+					if !(cPi == 0 || cPi < 1e-6*_v15p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m15p, 0.0+_m15t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v15p)
+			}
+			_sum.Mul(_v15p)
+			_sum.Add(quad)
+			_sum.Norm(-1)
+		}
+		{ // p1
+			if !(_v16p > 0 && _v16p <= math.MaxFloat64) {
+				return 0, compile.ErrFallback
+			}
+			center := _v16t / _v16p
+			var quad float64
+			{
+				cPi, cTau := _v16p-_m16p, _v16t-_m16t
+				if !(cPi > 0 && cPi >= 1e-6*_v16p) {
+					if !(cPi == 0 || cPi < 1e-6*_v16p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m49p, 0.0+_m49t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v16p)
+			}
+			{
+				cPi, cTau := _v16p-_m49p, _v16t-_m49t
+				if !(cPi > 0 && cPi >= 1e-6*_v16p) {
+					if !(cPi == 0 || cPi < 1e-6*_v16p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m16p, 0.0+_m16t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v16p)
+			}
+			_sum.Mul(_v16p)
+			_sum.Add(quad)
+			_sum.Norm(-1)
+		}
+		{ // p2
+			if !(_v17p > 0 && _v17p <= math.MaxFloat64) {
+				return 0, compile.ErrFallback
+			}
+			center := _v17t / _v17p
+			var quad float64
+			{
+				cPi, cTau := _v17p-_m18p, _v17t-_m18t
+				if !(cPi > 0 && cPi >= 1e-6*_v17p) {
+					if !(cPi == 0 || cPi < 1e-6*_v17p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m51p, 0.0+_m51t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v17p)
+			}
+			{
+				cPi, cTau := _v17p-_m51p, _v17t-_m51t
+				if !(cPi > 0 && cPi >= 1e-6*_v17p) {
+					if !(cPi == 0 || cPi < 1e-6*_v17p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m18p, 0.0+_m18t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v17p)
+			}
+			_sum.Mul(_v17p)
+			_sum.Add(quad)
+			_sum.Norm(-1)
+		}
+		{ // p3
+			if !(_v18p > 0 && _v18p <= math.MaxFloat64) {
+				return 0, compile.ErrFallback
+			}
+			center := _v18t / _v18p
+			var quad float64
+			{
+				cPi, cTau := _v18p-_m20p, _v18t-_m20t
+				if !(cPi > 0 && cPi >= 1e-6*_v18p) {
+					if !(cPi == 0 || cPi < 1e-6*_v18p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m53p, 0.0+_m53t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v18p)
+			}
+			{
+				cPi, cTau := _v18p-_m53p, _v18t-_m53t
+				if !(cPi > 0 && cPi >= 1e-6*_v18p) {
+					if !(cPi == 0 || cPi < 1e-6*_v18p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m20p, 0.0+_m20t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v18p)
+			}
+			_sum.Mul(_v18p)
+			_sum.Add(quad)
+			_sum.Norm(-1)
+		}
+		{ // p4
+			if !(_v19p > 0 && _v19p <= math.MaxFloat64) {
+				return 0, compile.ErrFallback
+			}
+			center := _v19t / _v19p
+			var quad float64
+			{
+				cPi, cTau := _v19p-_m22p, _v19t-_m22t
+				if !(cPi > 0 && cPi >= 1e-6*_v19p) {
+					if !(cPi == 0 || cPi < 1e-6*_v19p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m55p, 0.0+_m55t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v19p)
+			}
+			{
+				cPi, cTau := _v19p-_m55p, _v19t-_m55t
+				if !(cPi > 0 && cPi >= 1e-6*_v19p) {
+					if !(cPi == 0 || cPi < 1e-6*_v19p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m22p, 0.0+_m22t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v19p)
+			}
+			_sum.Mul(_v19p)
+			_sum.Add(quad)
+			_sum.Norm(-1)
+		}
+		{ // p5
+			if !(_v20p > 0 && _v20p <= math.MaxFloat64) {
+				return 0, compile.ErrFallback
+			}
+			center := _v20t / _v20p
+			var quad float64
+			{
+				cPi, cTau := _v20p-_m24p, _v20t-_m24t
+				if !(cPi > 0 && cPi >= 1e-6*_v20p) {
+					if !(cPi == 0 || cPi < 1e-6*_v20p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m57p, 0.0+_m57t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v20p)
+			}
+			{
+				cPi, cTau := _v20p-_m57p, _v20t-_m57t
+				if !(cPi > 0 && cPi >= 1e-6*_v20p) {
+					if !(cPi == 0 || cPi < 1e-6*_v20p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m24p, 0.0+_m24t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v20p)
+			}
+			_sum.Mul(_v20p)
+			_sum.Add(quad)
+			_sum.Norm(-1)
+		}
+		{ // p6
+			if !(_v21p > 0 && _v21p <= math.MaxFloat64) {
+				return 0, compile.ErrFallback
+			}
+			center := _v21t / _v21p
+			var quad float64
+			{
+				cPi, cTau := _v21p-_m26p, _v21t-_m26t
+				if !(cPi > 0 && cPi >= 1e-6*_v21p) {
+					if !(cPi == 0 || cPi < 1e-6*_v21p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m59p, 0.0+_m59t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v21p)
+			}
+			{
+				cPi, cTau := _v21p-_m59p, _v21t-_m59t
+				if !(cPi > 0 && cPi >= 1e-6*_v21p) {
+					if !(cPi == 0 || cPi < 1e-6*_v21p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m26p, 0.0+_m26t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v21p)
+			}
+			_sum.Mul(_v21p)
+			_sum.Add(quad)
+			_sum.Norm(-1)
+		}
+		{ // p7
+			if !(_v22p > 0 && _v22p <= math.MaxFloat64) {
+				return 0, compile.ErrFallback
+			}
+			center := _v22t / _v22p
+			var quad float64
+			{
+				cPi, cTau := _v22p-_m28p, _v22t-_m28t
+				if !(cPi > 0 && cPi >= 1e-6*_v22p) {
+					if !(cPi == 0 || cPi < 1e-6*_v22p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m61p, 0.0+_m61t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v22p)
+			}
+			{
+				cPi, cTau := _v22p-_m61p, _v22t-_m61t
+				if !(cPi > 0 && cPi >= 1e-6*_v22p) {
+					if !(cPi == 0 || cPi < 1e-6*_v22p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m28p, 0.0+_m28t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v22p)
+			}
+			_sum.Mul(_v22p)
+			_sum.Add(quad)
+			_sum.Norm(-1)
+		}
+		{ // p8
+			if !(_v23p > 0 && _v23p <= math.MaxFloat64) {
+				return 0, compile.ErrFallback
+			}
+			center := _v23t / _v23p
+			var quad float64
+			{
+				cPi, cTau := _v23p-_m30p, _v23t-_m30t
+				if !(cPi > 0 && cPi >= 1e-6*_v23p) {
+					if !(cPi == 0 || cPi < 1e-6*_v23p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m63p, 0.0+_m63t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v23p)
+			}
+			{
+				cPi, cTau := _v23p-_m63p, _v23t-_m63t
+				if !(cPi > 0 && cPi >= 1e-6*_v23p) {
+					if !(cPi == 0 || cPi < 1e-6*_v23p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m30p, 0.0+_m30t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v23p)
+			}
+			_sum.Mul(_v23p)
+			_sum.Add(quad)
+			_sum.Norm(-1)
+		}
+		{ // p9
+			if !(_v24p > 0 && _v24p <= math.MaxFloat64) {
+				return 0, compile.ErrFallback
+			}
+			center := _v24t / _v24p
+			var quad float64
+			{
+				cPi, cTau := _v24p-_m32p, _v24t-_m32t
+				if !(cPi > 0 && cPi >= 1e-6*_v24p) {
+					if !(cPi == 0 || cPi < 1e-6*_v24p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m65p, 0.0+_m65t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v24p)
+			}
+			{
+				cPi, cTau := _v24p-_m65p, _v24t-_m65t
+				if !(cPi > 0 && cPi >= 1e-6*_v24p) {
+					if !(cPi == 0 || cPi < 1e-6*_v24p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m32p, 0.0+_m32t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v24p)
+			}
+			_sum.Mul(_v24p)
+			_sum.Add(quad)
+			_sum.Norm(-1)
+		}
+		{ // p10
+			if !(_v25p > 0 && _v25p <= math.MaxFloat64) {
+				return 0, compile.ErrFallback
+			}
+			center := _v25t / _v25p
+			var quad float64
+			{
+				cPi, cTau := _v25p-_m34p, _v25t-_m34t
+				if !(cPi > 0 && cPi >= 1e-6*_v25p) {
+					if !(cPi == 0 || cPi < 1e-6*_v25p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m67p, 0.0+_m67t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v25p)
+			}
+			{
+				cPi, cTau := _v25p-_m67p, _v25t-_m67t
+				if !(cPi > 0 && cPi >= 1e-6*_v25p) {
+					if !(cPi == 0 || cPi < 1e-6*_v25p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m34p, 0.0+_m34t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v25p)
+			}
+			_sum.Mul(_v25p)
+			_sum.Add(quad)
+			_sum.Norm(-1)
+		}
+		{ // p11
+			if !(_v26p > 0 && _v26p <= math.MaxFloat64) {
+				return 0, compile.ErrFallback
+			}
+			center := _v26t / _v26p
+			var quad float64
+			{
+				cPi, cTau := _v26p-_m36p, _v26t-_m36t
+				if !(cPi > 0 && cPi >= 1e-6*_v26p) {
+					if !(cPi == 0 || cPi < 1e-6*_v26p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m69p, 0.0+_m69t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v26p)
+			}
+			{
+				cPi, cTau := _v26p-_m69p, _v26t-_m69t
+				if !(cPi > 0 && cPi >= 1e-6*_v26p) {
+					if !(cPi == 0 || cPi < 1e-6*_v26p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m36p, 0.0+_m36t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v26p)
+			}
+			_sum.Mul(_v26p)
+			_sum.Add(quad)
+			_sum.Norm(-1)
+		}
+		{ // p12
+			if !(_v27p > 0 && _v27p <= math.MaxFloat64) {
+				return 0, compile.ErrFallback
+			}
+			center := _v27t / _v27p
+			var quad float64
+			{
+				cPi, cTau := _v27p-_m38p, _v27t-_m38t
+				if !(cPi > 0 && cPi >= 1e-6*_v27p) {
+					if !(cPi == 0 || cPi < 1e-6*_v27p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m71p, 0.0+_m71t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v27p)
+			}
+			{
+				cPi, cTau := _v27p-_m71p, _v27t-_m71t
+				if !(cPi > 0 && cPi >= 1e-6*_v27p) {
+					if !(cPi == 0 || cPi < 1e-6*_v27p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m38p, 0.0+_m38t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v27p)
+			}
+			_sum.Mul(_v27p)
+			_sum.Add(quad)
+			_sum.Norm(-1)
+		}
+		{ // p13
+			if !(_v28p > 0 && _v28p <= math.MaxFloat64) {
+				return 0, compile.ErrFallback
+			}
+			center := _v28t / _v28p
+			var quad float64
+			{
+				cPi, cTau := _v28p-_m40p, _v28t-_m40t
+				if !(cPi > 0 && cPi >= 1e-6*_v28p) {
+					if !(cPi == 0 || cPi < 1e-6*_v28p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m73p, 0.0+_m73t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v28p)
+			}
+			{
+				cPi, cTau := _v28p-_m73p, _v28t-_m73t
+				if !(cPi > 0 && cPi >= 1e-6*_v28p) {
+					if !(cPi == 0 || cPi < 1e-6*_v28p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m40p, 0.0+_m40t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v28p)
+			}
+			_sum.Mul(_v28p)
+			_sum.Add(quad)
+			_sum.Norm(-1)
+		}
+		{ // p14
+			if !(_v29p > 0 && _v29p <= math.MaxFloat64) {
+				return 0, compile.ErrFallback
+			}
+			center := _v29t / _v29p
+			var quad float64
+			{
+				cPi, cTau := _v29p-_m42p, _v29t-_m42t
+				if !(cPi > 0 && cPi >= 1e-6*_v29p) {
+					if !(cPi == 0 || cPi < 1e-6*_v29p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m75p, 0.0+_m75t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v29p)
+			}
+			{
+				cPi, cTau := _v29p-_m75p, _v29t-_m75t
+				if !(cPi > 0 && cPi >= 1e-6*_v29p) {
+					if !(cPi == 0 || cPi < 1e-6*_v29p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m42p, 0.0+_m42t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v29p)
+			}
+			_sum.Mul(_v29p)
+			_sum.Add(quad)
+			_sum.Norm(-1)
+		}
+		{ // p15
+			if !(_v30p > 0 && _v30p <= math.MaxFloat64) {
+				return 0, compile.ErrFallback
+			}
+			center := _v30t / _v30p
+			var quad float64
+			{
+				cPi, cTau := _v30p-_m44p, _v30t-_m44t
+				if !(cPi > 0 && cPi >= 1e-6*_v30p) {
+					if !(cPi == 0 || cPi < 1e-6*_v30p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m77p, 0.0+_m77t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v30p)
+			}
+			{
+				cPi, cTau := _v30p-_m77p, _v30t-_m77t
+				if !(cPi > 0 && cPi >= 1e-6*_v30p) {
+					if !(cPi == 0 || cPi < 1e-6*_v30p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m44p, 0.0+_m44t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v30p)
+			}
+			_sum.Mul(_v30p)
+			_sum.Add(quad)
+			_sum.Norm(-1)
+		}
+		{ // p16
+			if !(_v31p > 0 && _v31p <= math.MaxFloat64) {
+				return 0, compile.ErrFallback
+			}
+			center := _v31t / _v31p
+			var quad float64
+			{
+				cPi, cTau := _v31p-_m46p, _v31t-_m46t
+				if !(cPi > 0 && cPi >= 1e-6*_v31p) {
+					if !(cPi == 0 || cPi < 1e-6*_v31p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m79p, 0.0+_m79t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v31p)
+			}
+			{
+				cPi, cTau := _v31p-_m79p, _v31t-_m79t
+				if !(cPi > 0 && cPi >= 1e-6*_v31p) {
+					if !(cPi == 0 || cPi < 1e-6*_v31p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m46p, 0.0+_m46t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v31p)
+			}
+			_sum.Mul(_v31p)
+			_sum.Add(quad)
+			_sum.Norm(-1)
+		}
+		{ // t1
+			if !(_v32p > 0 && _v32p <= math.MaxFloat64) {
+				return 0, compile.ErrFallback
+			}
+			center := _v32t / _v32p
+			var quad float64
+			{
+				cPi, cTau := _v32p-_m48p, _v32t-_m48t
+				if !(cPi > 0 && cPi >= 1e-6*_v32p) {
+					if !(cPi == 0 || cPi < 1e-6*_v32p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m81p, 0.0+_m81t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v32p)
+			}
+			{
+				cPi, cTau := _v32p-_m81p, _v32t-_m81t
+				if !(cPi > 0 && cPi >= 1e-6*_v32p) {
+					if !(cPi == 0 || cPi < 1e-6*_v32p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m48p, 0.0+_m48t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v32p)
+			}
+			_sum.Mul(_v32p)
+			_sum.Add(quad)
+			_sum.Norm(-1)
+		}
+		{ // t2
+			if !(_v33p > 0 && _v33p <= math.MaxFloat64) {
+				return 0, compile.ErrFallback
+			}
+			center := _v33t / _v33p
+			var quad float64
+			{
+				cPi, cTau := _v33p-_m50p, _v33t-_m50t
+				if !(cPi > 0 && cPi >= 1e-6*_v33p) {
+					if !(cPi == 0 || cPi < 1e-6*_v33p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m82p+_m84p, 0.0+_m82t+_m84t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v33p)
+			}
+			{
+				cPi, cTau := _v33p-_m82p, _v33t-_m82t
+				if !(cPi > 0 && cPi >= 1e-6*_v33p) {
+					if !(cPi == 0 || cPi < 1e-6*_v33p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m50p+_m84p, 0.0+_m50t+_m84t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v33p)
+			}
+			{
+				cPi, cTau := _v33p-_m84p, _v33t-_m84t
+				if !(cPi > 0 && cPi >= 1e-6*_v33p) {
+					if !(cPi == 0 || cPi < 1e-6*_v33p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m50p+_m82p, 0.0+_m50t+_m82t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v33p)
+			}
+			_sum.Mul(_v33p)
+			_sum.Add(quad)
+			_sum.Norm(-1)
+		}
+		{ // t3
+			if !(_v34p > 0 && _v34p <= math.MaxFloat64) {
+				return 0, compile.ErrFallback
+			}
+			center := _v34t / _v34p
+			var quad float64
+			{
+				cPi, cTau := _v34p-_m52p, _v34t-_m52t
+				if !(cPi > 0 && cPi >= 1e-6*_v34p) {
+					if !(cPi == 0 || cPi < 1e-6*_v34p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m85p+_m87p, 0.0+_m85t+_m87t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v34p)
+			}
+			{
+				cPi, cTau := _v34p-_m85p, _v34t-_m85t
+				if !(cPi > 0 && cPi >= 1e-6*_v34p) {
+					if !(cPi == 0 || cPi < 1e-6*_v34p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m52p+_m87p, 0.0+_m52t+_m87t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v34p)
+			}
+			{
+				cPi, cTau := _v34p-_m87p, _v34t-_m87t
+				if !(cPi > 0 && cPi >= 1e-6*_v34p) {
+					if !(cPi == 0 || cPi < 1e-6*_v34p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m52p+_m85p, 0.0+_m52t+_m85t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v34p)
+			}
+			_sum.Mul(_v34p)
+			_sum.Add(quad)
+			_sum.Norm(-1)
+		}
+		{ // t4
+			if !(_v35p > 0 && _v35p <= math.MaxFloat64) {
+				return 0, compile.ErrFallback
+			}
+			center := _v35t / _v35p
+			var quad float64
+			{
+				cPi, cTau := _v35p-_m54p, _v35t-_m54t
+				if !(cPi > 0 && cPi >= 1e-6*_v35p) {
+					if !(cPi == 0 || cPi < 1e-6*_v35p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m88p+_m90p, 0.0+_m88t+_m90t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v35p)
+			}
+			{
+				cPi, cTau := _v35p-_m88p, _v35t-_m88t
+				if !(cPi > 0 && cPi >= 1e-6*_v35p) {
+					if !(cPi == 0 || cPi < 1e-6*_v35p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m54p+_m90p, 0.0+_m54t+_m90t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v35p)
+			}
+			{
+				cPi, cTau := _v35p-_m90p, _v35t-_m90t
+				if !(cPi > 0 && cPi >= 1e-6*_v35p) {
+					if !(cPi == 0 || cPi < 1e-6*_v35p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m54p+_m88p, 0.0+_m54t+_m88t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v35p)
+			}
+			_sum.Mul(_v35p)
+			_sum.Add(quad)
+			_sum.Norm(-1)
+		}
+		{ // t5
+			if !(_v36p > 0 && _v36p <= math.MaxFloat64) {
+				return 0, compile.ErrFallback
+			}
+			center := _v36t / _v36p
+			var quad float64
+			{
+				cPi, cTau := _v36p-_m56p, _v36t-_m56t
+				if !(cPi > 0 && cPi >= 1e-6*_v36p) {
+					if !(cPi == 0 || cPi < 1e-6*_v36p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m91p+_m93p, 0.0+_m91t+_m93t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v36p)
+			}
+			{
+				cPi, cTau := _v36p-_m91p, _v36t-_m91t
+				if !(cPi > 0 && cPi >= 1e-6*_v36p) {
+					if !(cPi == 0 || cPi < 1e-6*_v36p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m56p+_m93p, 0.0+_m56t+_m93t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v36p)
+			}
+			{
+				cPi, cTau := _v36p-_m93p, _v36t-_m93t
+				if !(cPi > 0 && cPi >= 1e-6*_v36p) {
+					if !(cPi == 0 || cPi < 1e-6*_v36p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m56p+_m91p, 0.0+_m56t+_m91t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v36p)
+			}
+			_sum.Mul(_v36p)
+			_sum.Add(quad)
+			_sum.Norm(-1)
+		}
+		{ // t6
+			if !(_v37p > 0 && _v37p <= math.MaxFloat64) {
+				return 0, compile.ErrFallback
+			}
+			center := _v37t / _v37p
+			var quad float64
+			{
+				cPi, cTau := _v37p-_m58p, _v37t-_m58t
+				if !(cPi > 0 && cPi >= 1e-6*_v37p) {
+					if !(cPi == 0 || cPi < 1e-6*_v37p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m94p+_m96p, 0.0+_m94t+_m96t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v37p)
+			}
+			{
+				cPi, cTau := _v37p-_m94p, _v37t-_m94t
+				if !(cPi > 0 && cPi >= 1e-6*_v37p) {
+					if !(cPi == 0 || cPi < 1e-6*_v37p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m58p+_m96p, 0.0+_m58t+_m96t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v37p)
+			}
+			{
+				cPi, cTau := _v37p-_m96p, _v37t-_m96t
+				if !(cPi > 0 && cPi >= 1e-6*_v37p) {
+					if !(cPi == 0 || cPi < 1e-6*_v37p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m58p+_m94p, 0.0+_m58t+_m94t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v37p)
+			}
+			_sum.Mul(_v37p)
+			_sum.Add(quad)
+			_sum.Norm(-1)
+		}
+		{ // t7
+			if !(_v38p > 0 && _v38p <= math.MaxFloat64) {
+				return 0, compile.ErrFallback
+			}
+			center := _v38t / _v38p
+			var quad float64
+			{
+				cPi, cTau := _v38p-_m60p, _v38t-_m60t
+				if !(cPi > 0 && cPi >= 1e-6*_v38p) {
+					if !(cPi == 0 || cPi < 1e-6*_v38p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m97p+_m99p, 0.0+_m97t+_m99t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v38p)
+			}
+			{
+				cPi, cTau := _v38p-_m97p, _v38t-_m97t
+				if !(cPi > 0 && cPi >= 1e-6*_v38p) {
+					if !(cPi == 0 || cPi < 1e-6*_v38p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m60p+_m99p, 0.0+_m60t+_m99t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v38p)
+			}
+			{
+				cPi, cTau := _v38p-_m99p, _v38t-_m99t
+				if !(cPi > 0 && cPi >= 1e-6*_v38p) {
+					if !(cPi == 0 || cPi < 1e-6*_v38p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m60p+_m97p, 0.0+_m60t+_m97t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v38p)
+			}
+			_sum.Mul(_v38p)
+			_sum.Add(quad)
+			_sum.Norm(-1)
+		}
+		{ // t8
+			if !(_v39p > 0 && _v39p <= math.MaxFloat64) {
+				return 0, compile.ErrFallback
+			}
+			center := _v39t / _v39p
+			var quad float64
+			{
+				cPi, cTau := _v39p-_m62p, _v39t-_m62t
+				if !(cPi > 0 && cPi >= 1e-6*_v39p) {
+					if !(cPi == 0 || cPi < 1e-6*_v39p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m100p+_m102p, 0.0+_m100t+_m102t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v39p)
+			}
+			{
+				cPi, cTau := _v39p-_m100p, _v39t-_m100t
+				if !(cPi > 0 && cPi >= 1e-6*_v39p) {
+					if !(cPi == 0 || cPi < 1e-6*_v39p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m62p+_m102p, 0.0+_m62t+_m102t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v39p)
+			}
+			{
+				cPi, cTau := _v39p-_m102p, _v39t-_m102t
+				if !(cPi > 0 && cPi >= 1e-6*_v39p) {
+					if !(cPi == 0 || cPi < 1e-6*_v39p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m62p+_m100p, 0.0+_m62t+_m100t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v39p)
+			}
+			_sum.Mul(_v39p)
+			_sum.Add(quad)
+			_sum.Norm(-1)
+		}
+		{ // t9
+			if !(_v40p > 0 && _v40p <= math.MaxFloat64) {
+				return 0, compile.ErrFallback
+			}
+			center := _v40t / _v40p
+			var quad float64
+			{
+				cPi, cTau := _v40p-_m64p, _v40t-_m64t
+				if !(cPi > 0 && cPi >= 1e-6*_v40p) {
+					if !(cPi == 0 || cPi < 1e-6*_v40p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m103p+_m105p, 0.0+_m103t+_m105t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v40p)
+			}
+			{
+				cPi, cTau := _v40p-_m103p, _v40t-_m103t
+				if !(cPi > 0 && cPi >= 1e-6*_v40p) {
+					if !(cPi == 0 || cPi < 1e-6*_v40p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m64p+_m105p, 0.0+_m64t+_m105t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v40p)
+			}
+			{
+				cPi, cTau := _v40p-_m105p, _v40t-_m105t
+				if !(cPi > 0 && cPi >= 1e-6*_v40p) {
+					if !(cPi == 0 || cPi < 1e-6*_v40p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m64p+_m103p, 0.0+_m64t+_m103t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v40p)
+			}
+			_sum.Mul(_v40p)
+			_sum.Add(quad)
+			_sum.Norm(-1)
+		}
+		{ // t10
+			if !(_v41p > 0 && _v41p <= math.MaxFloat64) {
+				return 0, compile.ErrFallback
+			}
+			center := _v41t / _v41p
+			var quad float64
+			{
+				cPi, cTau := _v41p-_m66p, _v41t-_m66t
+				if !(cPi > 0 && cPi >= 1e-6*_v41p) {
+					if !(cPi == 0 || cPi < 1e-6*_v41p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m106p+_m108p, 0.0+_m106t+_m108t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v41p)
+			}
+			{
+				cPi, cTau := _v41p-_m106p, _v41t-_m106t
+				if !(cPi > 0 && cPi >= 1e-6*_v41p) {
+					if !(cPi == 0 || cPi < 1e-6*_v41p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m66p+_m108p, 0.0+_m66t+_m108t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v41p)
+			}
+			{
+				cPi, cTau := _v41p-_m108p, _v41t-_m108t
+				if !(cPi > 0 && cPi >= 1e-6*_v41p) {
+					if !(cPi == 0 || cPi < 1e-6*_v41p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m66p+_m106p, 0.0+_m66t+_m106t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v41p)
+			}
+			_sum.Mul(_v41p)
+			_sum.Add(quad)
+			_sum.Norm(-1)
+		}
+		{ // t11
+			if !(_v42p > 0 && _v42p <= math.MaxFloat64) {
+				return 0, compile.ErrFallback
+			}
+			center := _v42t / _v42p
+			var quad float64
+			{
+				cPi, cTau := _v42p-_m68p, _v42t-_m68t
+				if !(cPi > 0 && cPi >= 1e-6*_v42p) {
+					if !(cPi == 0 || cPi < 1e-6*_v42p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m109p+_m111p, 0.0+_m109t+_m111t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v42p)
+			}
+			{
+				cPi, cTau := _v42p-_m109p, _v42t-_m109t
+				if !(cPi > 0 && cPi >= 1e-6*_v42p) {
+					if !(cPi == 0 || cPi < 1e-6*_v42p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m68p+_m111p, 0.0+_m68t+_m111t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v42p)
+			}
+			{
+				cPi, cTau := _v42p-_m111p, _v42t-_m111t
+				if !(cPi > 0 && cPi >= 1e-6*_v42p) {
+					if !(cPi == 0 || cPi < 1e-6*_v42p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m68p+_m109p, 0.0+_m68t+_m109t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v42p)
+			}
+			_sum.Mul(_v42p)
+			_sum.Add(quad)
+			_sum.Norm(-1)
+		}
+		{ // t12
+			if !(_v43p > 0 && _v43p <= math.MaxFloat64) {
+				return 0, compile.ErrFallback
+			}
+			center := _v43t / _v43p
+			var quad float64
+			{
+				cPi, cTau := _v43p-_m70p, _v43t-_m70t
+				if !(cPi > 0 && cPi >= 1e-6*_v43p) {
+					if !(cPi == 0 || cPi < 1e-6*_v43p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m112p+_m114p, 0.0+_m112t+_m114t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v43p)
+			}
+			{
+				cPi, cTau := _v43p-_m112p, _v43t-_m112t
+				if !(cPi > 0 && cPi >= 1e-6*_v43p) {
+					if !(cPi == 0 || cPi < 1e-6*_v43p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m70p+_m114p, 0.0+_m70t+_m114t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v43p)
+			}
+			{
+				cPi, cTau := _v43p-_m114p, _v43t-_m114t
+				if !(cPi > 0 && cPi >= 1e-6*_v43p) {
+					if !(cPi == 0 || cPi < 1e-6*_v43p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m70p+_m112p, 0.0+_m70t+_m112t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v43p)
+			}
+			_sum.Mul(_v43p)
+			_sum.Add(quad)
+			_sum.Norm(-1)
+		}
+		{ // t13
+			if !(_v44p > 0 && _v44p <= math.MaxFloat64) {
+				return 0, compile.ErrFallback
+			}
+			center := _v44t / _v44p
+			var quad float64
+			{
+				cPi, cTau := _v44p-_m72p, _v44t-_m72t
+				if !(cPi > 0 && cPi >= 1e-6*_v44p) {
+					if !(cPi == 0 || cPi < 1e-6*_v44p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m115p+_m117p, 0.0+_m115t+_m117t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v44p)
+			}
+			{
+				cPi, cTau := _v44p-_m115p, _v44t-_m115t
+				if !(cPi > 0 && cPi >= 1e-6*_v44p) {
+					if !(cPi == 0 || cPi < 1e-6*_v44p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m72p+_m117p, 0.0+_m72t+_m117t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v44p)
+			}
+			{
+				cPi, cTau := _v44p-_m117p, _v44t-_m117t
+				if !(cPi > 0 && cPi >= 1e-6*_v44p) {
+					if !(cPi == 0 || cPi < 1e-6*_v44p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m72p+_m115p, 0.0+_m72t+_m115t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v44p)
+			}
+			_sum.Mul(_v44p)
+			_sum.Add(quad)
+			_sum.Norm(-1)
+		}
+		{ // t14
+			if !(_v45p > 0 && _v45p <= math.MaxFloat64) {
+				return 0, compile.ErrFallback
+			}
+			center := _v45t / _v45p
+			var quad float64
+			{
+				cPi, cTau := _v45p-_m74p, _v45t-_m74t
+				if !(cPi > 0 && cPi >= 1e-6*_v45p) {
+					if !(cPi == 0 || cPi < 1e-6*_v45p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m118p+_m120p, 0.0+_m118t+_m120t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v45p)
+			}
+			{
+				cPi, cTau := _v45p-_m118p, _v45t-_m118t
+				if !(cPi > 0 && cPi >= 1e-6*_v45p) {
+					if !(cPi == 0 || cPi < 1e-6*_v45p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m74p+_m120p, 0.0+_m74t+_m120t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v45p)
+			}
+			{
+				cPi, cTau := _v45p-_m120p, _v45t-_m120t
+				if !(cPi > 0 && cPi >= 1e-6*_v45p) {
+					if !(cPi == 0 || cPi < 1e-6*_v45p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m74p+_m118p, 0.0+_m74t+_m118t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v45p)
+			}
+			_sum.Mul(_v45p)
+			_sum.Add(quad)
+			_sum.Norm(-1)
+		}
+		{ // t15
+			if !(_v46p > 0 && _v46p <= math.MaxFloat64) {
+				return 0, compile.ErrFallback
+			}
+			center := _v46t / _v46p
+			var quad float64
+			{
+				cPi, cTau := _v46p-_m76p, _v46t-_m76t
+				if !(cPi > 0 && cPi >= 1e-6*_v46p) {
+					if !(cPi == 0 || cPi < 1e-6*_v46p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m121p+_m123p, 0.0+_m121t+_m123t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v46p)
+			}
+			{
+				cPi, cTau := _v46p-_m121p, _v46t-_m121t
+				if !(cPi > 0 && cPi >= 1e-6*_v46p) {
+					if !(cPi == 0 || cPi < 1e-6*_v46p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m76p+_m123p, 0.0+_m76t+_m123t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v46p)
+			}
+			{
+				cPi, cTau := _v46p-_m123p, _v46t-_m123t
+				if !(cPi > 0 && cPi >= 1e-6*_v46p) {
+					if !(cPi == 0 || cPi < 1e-6*_v46p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m76p+_m121p, 0.0+_m76t+_m121t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v46p)
+			}
+			_sum.Mul(_v46p)
+			_sum.Add(quad)
+			_sum.Norm(-1)
+		}
+		{ // t16
+			if !(_v47p > 0 && _v47p <= math.MaxFloat64) {
+				return 0, compile.ErrFallback
+			}
+			center := _v47t / _v47p
+			var quad float64
+			{
+				cPi, cTau := _v47p-_m78p, _v47t-_m78t
+				if !(cPi > 0 && cPi >= 1e-6*_v47p) {
+					if !(cPi == 0 || cPi < 1e-6*_v47p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m124p, 0.0+_m124t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v47p)
+			}
+			{
+				cPi, cTau := _v47p-_m124p, _v47t-_m124t
+				if !(cPi > 0 && cPi >= 1e-6*_v47p) {
+					if !(cPi == 0 || cPi < 1e-6*_v47p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m78p, 0.0+_m78t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v47p)
+			}
+			_sum.Mul(_v47p)
+			_sum.Add(quad)
+			_sum.Norm(-1)
+		}
+		{ // d1
+			if !(_v48p > 0 && _v48p <= math.MaxFloat64) {
+				return 0, compile.ErrFallback
+			}
+			center := _v48t / _v48p
+			var quad float64
+			{
+				cPi, cTau := _v48p-_m80p, _v48t-_m80t
+				if !(cPi > 0 && cPi >= 1e-6*_v48p) {
+					if !(cPi == 0 || cPi < 1e-6*_v48p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m125p, 0.0+_m125t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v48p)
+			}
+			{
+				cPi, cTau := _v48p-_m125p, _v48t-_m125t
+				if !(cPi > 0 && cPi >= 1e-6*_v48p) {
+					if !(cPi == 0 || cPi < 1e-6*_v48p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m80p, 0.0+_m80t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v48p)
+			}
+			_sum.Mul(_v48p)
+			_sum.Add(quad)
+			_sum.Norm(-1)
+		}
+		{ // d2
+			if !(_v49p > 0 && _v49p <= math.MaxFloat64) {
+				return 0, compile.ErrFallback
+			}
+			center := _v49t / _v49p
+			var quad float64
+			{
+				cPi, cTau := _v49p-_m83p, _v49t-_m83t
+				if !(cPi > 0 && cPi >= 1e-6*_v49p) {
+					if !(cPi == 0 || cPi < 1e-6*_v49p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m126p, 0.0+_m126t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v49p)
+			}
+			{
+				cPi, cTau := _v49p-_m126p, _v49t-_m126t
+				if !(cPi > 0 && cPi >= 1e-6*_v49p) {
+					if !(cPi == 0 || cPi < 1e-6*_v49p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m83p, 0.0+_m83t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v49p)
+			}
+			_sum.Mul(_v49p)
+			_sum.Add(quad)
+			_sum.Norm(-1)
+		}
+		{ // d3
+			if !(_v50p > 0 && _v50p <= math.MaxFloat64) {
+				return 0, compile.ErrFallback
+			}
+			center := _v50t / _v50p
+			var quad float64
+			{
+				cPi, cTau := _v50p-_m86p, _v50t-_m86t
+				if !(cPi > 0 && cPi >= 1e-6*_v50p) {
+					if !(cPi == 0 || cPi < 1e-6*_v50p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m127p, 0.0+_m127t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v50p)
+			}
+			{
+				cPi, cTau := _v50p-_m127p, _v50t-_m127t
+				if !(cPi > 0 && cPi >= 1e-6*_v50p) {
+					if !(cPi == 0 || cPi < 1e-6*_v50p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m86p, 0.0+_m86t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v50p)
+			}
+			_sum.Mul(_v50p)
+			_sum.Add(quad)
+			_sum.Norm(-1)
+		}
+		{ // d4
+			if !(_v51p > 0 && _v51p <= math.MaxFloat64) {
+				return 0, compile.ErrFallback
+			}
+			center := _v51t / _v51p
+			var quad float64
+			{
+				cPi, cTau := _v51p-_m89p, _v51t-_m89t
+				if !(cPi > 0 && cPi >= 1e-6*_v51p) {
+					if !(cPi == 0 || cPi < 1e-6*_v51p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m128p, 0.0+_m128t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v51p)
+			}
+			{
+				cPi, cTau := _v51p-_m128p, _v51t-_m128t
+				if !(cPi > 0 && cPi >= 1e-6*_v51p) {
+					if !(cPi == 0 || cPi < 1e-6*_v51p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m89p, 0.0+_m89t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v51p)
+			}
+			_sum.Mul(_v51p)
+			_sum.Add(quad)
+			_sum.Norm(-1)
+		}
+		{ // d5
+			if !(_v52p > 0 && _v52p <= math.MaxFloat64) {
+				return 0, compile.ErrFallback
+			}
+			center := _v52t / _v52p
+			var quad float64
+			{
+				cPi, cTau := _v52p-_m92p, _v52t-_m92t
+				if !(cPi > 0 && cPi >= 1e-6*_v52p) {
+					if !(cPi == 0 || cPi < 1e-6*_v52p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m129p, 0.0+_m129t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v52p)
+			}
+			{
+				cPi, cTau := _v52p-_m129p, _v52t-_m129t
+				if !(cPi > 0 && cPi >= 1e-6*_v52p) {
+					if !(cPi == 0 || cPi < 1e-6*_v52p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m92p, 0.0+_m92t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v52p)
+			}
+			_sum.Mul(_v52p)
+			_sum.Add(quad)
+			_sum.Norm(-1)
+		}
+		{ // d6
+			if !(_v53p > 0 && _v53p <= math.MaxFloat64) {
+				return 0, compile.ErrFallback
+			}
+			center := _v53t / _v53p
+			var quad float64
+			{
+				cPi, cTau := _v53p-_m95p, _v53t-_m95t
+				if !(cPi > 0 && cPi >= 1e-6*_v53p) {
+					if !(cPi == 0 || cPi < 1e-6*_v53p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m130p, 0.0+_m130t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v53p)
+			}
+			{
+				cPi, cTau := _v53p-_m130p, _v53t-_m130t
+				if !(cPi > 0 && cPi >= 1e-6*_v53p) {
+					if !(cPi == 0 || cPi < 1e-6*_v53p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m95p, 0.0+_m95t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v53p)
+			}
+			_sum.Mul(_v53p)
+			_sum.Add(quad)
+			_sum.Norm(-1)
+		}
+		{ // d7
+			if !(_v54p > 0 && _v54p <= math.MaxFloat64) {
+				return 0, compile.ErrFallback
+			}
+			center := _v54t / _v54p
+			var quad float64
+			{
+				cPi, cTau := _v54p-_m98p, _v54t-_m98t
+				if !(cPi > 0 && cPi >= 1e-6*_v54p) {
+					if !(cPi == 0 || cPi < 1e-6*_v54p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m131p, 0.0+_m131t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v54p)
+			}
+			{
+				cPi, cTau := _v54p-_m131p, _v54t-_m131t
+				if !(cPi > 0 && cPi >= 1e-6*_v54p) {
+					if !(cPi == 0 || cPi < 1e-6*_v54p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m98p, 0.0+_m98t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v54p)
+			}
+			_sum.Mul(_v54p)
+			_sum.Add(quad)
+			_sum.Norm(-1)
+		}
+		{ // d8
+			if !(_v55p > 0 && _v55p <= math.MaxFloat64) {
+				return 0, compile.ErrFallback
+			}
+			center := _v55t / _v55p
+			var quad float64
+			{
+				cPi, cTau := _v55p-_m101p, _v55t-_m101t
+				if !(cPi > 0 && cPi >= 1e-6*_v55p) {
+					if !(cPi == 0 || cPi < 1e-6*_v55p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m132p, 0.0+_m132t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v55p)
+			}
+			{
+				cPi, cTau := _v55p-_m132p, _v55t-_m132t
+				if !(cPi > 0 && cPi >= 1e-6*_v55p) {
+					if !(cPi == 0 || cPi < 1e-6*_v55p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m101p, 0.0+_m101t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v55p)
+			}
+			_sum.Mul(_v55p)
+			_sum.Add(quad)
+			_sum.Norm(-1)
+		}
+		{ // d9
+			if !(_v56p > 0 && _v56p <= math.MaxFloat64) {
+				return 0, compile.ErrFallback
+			}
+			center := _v56t / _v56p
+			var quad float64
+			{
+				cPi, cTau := _v56p-_m104p, _v56t-_m104t
+				if !(cPi > 0 && cPi >= 1e-6*_v56p) {
+					if !(cPi == 0 || cPi < 1e-6*_v56p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m133p, 0.0+_m133t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v56p)
+			}
+			{
+				cPi, cTau := _v56p-_m133p, _v56t-_m133t
+				if !(cPi > 0 && cPi >= 1e-6*_v56p) {
+					if !(cPi == 0 || cPi < 1e-6*_v56p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m104p, 0.0+_m104t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v56p)
+			}
+			_sum.Mul(_v56p)
+			_sum.Add(quad)
+			_sum.Norm(-1)
+		}
+		{ // d10
+			if !(_v57p > 0 && _v57p <= math.MaxFloat64) {
+				return 0, compile.ErrFallback
+			}
+			center := _v57t / _v57p
+			var quad float64
+			{
+				cPi, cTau := _v57p-_m107p, _v57t-_m107t
+				if !(cPi > 0 && cPi >= 1e-6*_v57p) {
+					if !(cPi == 0 || cPi < 1e-6*_v57p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m134p, 0.0+_m134t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v57p)
+			}
+			{
+				cPi, cTau := _v57p-_m134p, _v57t-_m134t
+				if !(cPi > 0 && cPi >= 1e-6*_v57p) {
+					if !(cPi == 0 || cPi < 1e-6*_v57p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m107p, 0.0+_m107t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v57p)
+			}
+			_sum.Mul(_v57p)
+			_sum.Add(quad)
+			_sum.Norm(-1)
+		}
+		{ // d11
+			if !(_v58p > 0 && _v58p <= math.MaxFloat64) {
+				return 0, compile.ErrFallback
+			}
+			center := _v58t / _v58p
+			var quad float64
+			{
+				cPi, cTau := _v58p-_m110p, _v58t-_m110t
+				if !(cPi > 0 && cPi >= 1e-6*_v58p) {
+					if !(cPi == 0 || cPi < 1e-6*_v58p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m135p, 0.0+_m135t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v58p)
+			}
+			{
+				cPi, cTau := _v58p-_m135p, _v58t-_m135t
+				if !(cPi > 0 && cPi >= 1e-6*_v58p) {
+					if !(cPi == 0 || cPi < 1e-6*_v58p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m110p, 0.0+_m110t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v58p)
+			}
+			_sum.Mul(_v58p)
+			_sum.Add(quad)
+			_sum.Norm(-1)
+		}
+		{ // d12
+			if !(_v59p > 0 && _v59p <= math.MaxFloat64) {
+				return 0, compile.ErrFallback
+			}
+			center := _v59t / _v59p
+			var quad float64
+			{
+				cPi, cTau := _v59p-_m113p, _v59t-_m113t
+				if !(cPi > 0 && cPi >= 1e-6*_v59p) {
+					if !(cPi == 0 || cPi < 1e-6*_v59p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m136p, 0.0+_m136t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v59p)
+			}
+			{
+				cPi, cTau := _v59p-_m136p, _v59t-_m136t
+				if !(cPi > 0 && cPi >= 1e-6*_v59p) {
+					if !(cPi == 0 || cPi < 1e-6*_v59p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m113p, 0.0+_m113t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v59p)
+			}
+			_sum.Mul(_v59p)
+			_sum.Add(quad)
+			_sum.Norm(-1)
+		}
+		{ // d13
+			if !(_v60p > 0 && _v60p <= math.MaxFloat64) {
+				return 0, compile.ErrFallback
+			}
+			center := _v60t / _v60p
+			var quad float64
+			{
+				cPi, cTau := _v60p-_m116p, _v60t-_m116t
+				if !(cPi > 0 && cPi >= 1e-6*_v60p) {
+					if !(cPi == 0 || cPi < 1e-6*_v60p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m137p, 0.0+_m137t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v60p)
+			}
+			{
+				cPi, cTau := _v60p-_m137p, _v60t-_m137t
+				if !(cPi > 0 && cPi >= 1e-6*_v60p) {
+					if !(cPi == 0 || cPi < 1e-6*_v60p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m116p, 0.0+_m116t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v60p)
+			}
+			_sum.Mul(_v60p)
+			_sum.Add(quad)
+			_sum.Norm(-1)
+		}
+		{ // d14
+			if !(_v61p > 0 && _v61p <= math.MaxFloat64) {
+				return 0, compile.ErrFallback
+			}
+			center := _v61t / _v61p
+			var quad float64
+			{
+				cPi, cTau := _v61p-_m119p, _v61t-_m119t
+				if !(cPi > 0 && cPi >= 1e-6*_v61p) {
+					if !(cPi == 0 || cPi < 1e-6*_v61p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m138p, 0.0+_m138t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v61p)
+			}
+			{
+				cPi, cTau := _v61p-_m138p, _v61t-_m138t
+				if !(cPi > 0 && cPi >= 1e-6*_v61p) {
+					if !(cPi == 0 || cPi < 1e-6*_v61p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m119p, 0.0+_m119t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v61p)
+			}
+			_sum.Mul(_v61p)
+			_sum.Add(quad)
+			_sum.Norm(-1)
+		}
+		{ // d15
+			if !(_v62p > 0 && _v62p <= math.MaxFloat64) {
+				return 0, compile.ErrFallback
+			}
+			center := _v62t / _v62p
+			var quad float64
+			{
+				cPi, cTau := _v62p-_m122p, _v62t-_m122t
+				if !(cPi > 0 && cPi >= 1e-6*_v62p) {
+					if !(cPi == 0 || cPi < 1e-6*_v62p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m139p, 0.0+_m139t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v62p)
+			}
+			{
+				cPi, cTau := _v62p-_m139p, _v62t-_m139t
+				if !(cPi > 0 && cPi >= 1e-6*_v62p) {
+					if !(cPi == 0 || cPi < 1e-6*_v62p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m122p, 0.0+_m122t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v62p)
+			}
+			_sum.Mul(_v62p)
+			_sum.Add(quad)
+			_sum.Norm(-1)
+		}
+		return _sum.Value(), nil
+	}), nil
 }
 
 // programFigure1 binds the program compiled from Figure 1's three teams {1}, {2, 3}, {4}, the last two drawing to g and s.
-func programFigure1(g *graph.Graph, s schedules.Schedule) (compile.Program, error) {
+func programFigure1(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) {
 	loops, err := compile.Bind(g, s, "c3f369862fbe44cee705619f2c0c5b63")
 	if err != nil {
 		return nil, err
@@ -36286,7 +66073,7 @@ func programFigure1(g *graph.Graph, s schedules.Schedule) (compile.Program, erro
 		return nil, compile.FactorMismatch(g, 14, "*factors.Within")
 	}
 	_l0 := loops[0]
-	return func(ctx context.Context) (schedules.Result, error) {
+	return compile.NewProgram(g, func(ctx context.Context) (schedules.Result, error) {
 		if g.NumObserved() > 0 {
 			return schedules.Result{}, compile.ErrFallback
 		}
@@ -37441,5 +67228,1145 @@ func programFigure1(g *graph.Graph, s schedules.Schedule) (compile.Program, erro
 		_vs[11] = messages.Gaussian{Pi: _v11p, Tau: _v11t}
 		_vs[12] = messages.Gaussian{Pi: _v12p, Tau: _v12t}
 		return _res, _err
-	}, nil
+	}, func() (float64, error) {
+		if g.NumObserved() > 0 {
+			return 0, compile.ErrFallback
+		}
+		_msgs, _margs := g.State()
+		_ms, _vs := _msgs[:27], _margs[:13]
+		_m0p, _m0t := _ms[0].Pi, _ms[0].Tau
+		_m1p, _m1t := _ms[1].Pi, _ms[1].Tau
+		_m2p, _m2t := _ms[2].Pi, _ms[2].Tau
+		_m3p, _m3t := _ms[3].Pi, _ms[3].Tau
+		_m4p, _m4t := _ms[4].Pi, _ms[4].Tau
+		_m5p, _m5t := _ms[5].Pi, _ms[5].Tau
+		_m6p, _m6t := _ms[6].Pi, _ms[6].Tau
+		_m7p, _m7t := _ms[7].Pi, _ms[7].Tau
+		_m8p, _m8t := _ms[8].Pi, _ms[8].Tau
+		_m9p, _m9t := _ms[9].Pi, _ms[9].Tau
+		_m10p, _m10t := _ms[10].Pi, _ms[10].Tau
+		_m11p, _m11t := _ms[11].Pi, _ms[11].Tau
+		_m12p, _m12t := _ms[12].Pi, _ms[12].Tau
+		_m13p, _m13t := _ms[13].Pi, _ms[13].Tau
+		_m14p, _m14t := _ms[14].Pi, _ms[14].Tau
+		_m15p, _m15t := _ms[15].Pi, _ms[15].Tau
+		_m16p, _m16t := _ms[16].Pi, _ms[16].Tau
+		_m17p, _m17t := _ms[17].Pi, _ms[17].Tau
+		_m18p, _m18t := _ms[18].Pi, _ms[18].Tau
+		_m19p, _m19t := _ms[19].Pi, _ms[19].Tau
+		_m20p, _m20t := _ms[20].Pi, _ms[20].Tau
+		_m21p, _m21t := _ms[21].Pi, _ms[21].Tau
+		_m22p, _m22t := _ms[22].Pi, _ms[22].Tau
+		_m23p, _m23t := _ms[23].Pi, _ms[23].Tau
+		_m24p, _m24t := _ms[24].Pi, _ms[24].Tau
+		_m25p, _m25t := _ms[25].Pi, _ms[25].Tau
+		_m26p, _m26t := _ms[26].Pi, _ms[26].Tau
+		_v0p, _v0t := _vs[0].Pi, _vs[0].Tau
+		_v1p, _v1t := _vs[1].Pi, _vs[1].Tau
+		_v2p, _v2t := _vs[2].Pi, _vs[2].Tau
+		_v3p, _v3t := _vs[3].Pi, _vs[3].Tau
+		_v4p, _v4t := _vs[4].Pi, _vs[4].Tau
+		_v5p, _v5t := _vs[5].Pi, _vs[5].Tau
+		_v6p, _v6t := _vs[6].Pi, _vs[6].Tau
+		_v7p, _v7t := _vs[7].Pi, _vs[7].Tau
+		_v8p, _v8t := _vs[8].Pi, _vs[8].Tau
+		_v9p, _v9t := _vs[9].Pi, _vs[9].Tau
+		_v10p, _v10t := _vs[10].Pi, _vs[10].Tau
+		_v11p, _v11t := _vs[11].Pi, _vs[11].Tau
+		_v12p, _v12t := _vs[12].Pi, _vs[12].Tau
+		_bad := 0.0 + (_m0p - _m0p) + (_m0t - _m0t) + (_m1p - _m1p) + (_m1t - _m1t) + (_m2p - _m2p) + (_m2t - _m2t) + (_m3p - _m3p) + (_m3t - _m3t) + (_m4p - _m4p) + (_m4t - _m4t) + (_m5p - _m5p) + (_m5t - _m5t) + (_m6p - _m6p) + (_m6t - _m6t) + (_m7p - _m7p) + (_m7t - _m7t) + (_m8p - _m8p) + (_m8t - _m8t) + (_m9p - _m9p) + (_m9t - _m9t) + (_m10p - _m10p) + (_m10t - _m10t) + (_m11p - _m11p) + (_m11t - _m11t) + (_m12p - _m12p) + (_m12t - _m12t) + (_m13p - _m13p) + (_m13t - _m13t) + (_m14p - _m14p) + (_m14t - _m14t) + (_m15p - _m15p) + (_m15t - _m15t) + (_m16p - _m16p) + (_m16t - _m16t) + (_m17p - _m17p) + (_m17t - _m17t) + (_m18p - _m18p) + (_m18t - _m18t) + (_m19p - _m19p) + (_m19t - _m19t) + (_m20p - _m20p) + (_m20t - _m20t) + (_m21p - _m21p) + (_m21t - _m21t) + (_m22p - _m22p) + (_m22t - _m22t) + (_m23p - _m23p) + (_m23t - _m23t) + (_m24p - _m24p) + (_m24t - _m24t) + (_m25p - _m25p) + (_m25t - _m25t) + (_m26p - _m26p) + (_m26t - _m26t)
+		_bad += (_v0p - _v0p) + (_v0t - _v0t)
+		_bad += (_v1p - _v1p) + (_v1t - _v1t)
+		_bad += (_v2p - _v2p) + (_v2t - _v2t)
+		_bad += (_v3p - _v3p) + (_v3t - _v3t)
+		_bad += (_v4p - _v4p) + (_v4t - _v4t)
+		_bad += (_v5p - _v5p) + (_v5t - _v5t)
+		_bad += (_v6p - _v6p) + (_v6t - _v6t)
+		_bad += (_v7p - _v7p) + (_v7t - _v7t)
+		_bad += (_v8p - _v8p) + (_v8t - _v8t)
+		_bad += (_v9p - _v9p) + (_v9t - _v9t)
+		_bad += (_v10p - _v10p) + (_v10t - _v10t)
+		_bad += (_v11p - _v11p) + (_v11t - _v11t)
+		_bad += (_v12p - _v12p) + (_v12t - _v12t)
+		if _bad != 0 {
+			return 0, compile.ErrFallback
+		}
+		var _sum graph.EvidenceSum
+		{ // N(s1; 25, 25.01)
+			_c0Pi, _c0Tau := _v0p-_m0p, _v0t-_m0t
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v0p) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v0p) {
+					return 0, compile.ErrFallback
+				}
+				_c0Pi, _c0Tau = 0.0+_m5p, 0.0+_m5t
+				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			var _eq, _ev, _en float64
+			{
+				d, v := _f0.Mean-_c0Tau/_c0Pi, _f0.Variance+1/_c0Pi
+				if !(v > 0) || v > math.MaxFloat64 {
+					return 0, compile.ErrFallback
+				}
+				_eq, _ev, _en = -0.5*d*d/v, v, 1
+			}
+			_sum.Add(_eq)
+			_sum.Mul(_ev)
+			_sum.Norm(_en)
+		}
+		{ // N(s2; 26, 25.01)
+			_c0Pi, _c0Tau := _v1p-_m1p, _v1t-_m1t
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v1p) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v1p) {
+					return 0, compile.ErrFallback
+				}
+				_c0Pi, _c0Tau = 0.0+_m7p, 0.0+_m7t
+				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			var _eq, _ev, _en float64
+			{
+				d, v := _f1.Mean-_c0Tau/_c0Pi, _f1.Variance+1/_c0Pi
+				if !(v > 0) || v > math.MaxFloat64 {
+					return 0, compile.ErrFallback
+				}
+				_eq, _ev, _en = -0.5*d*d/v, v, 1
+			}
+			_sum.Add(_eq)
+			_sum.Mul(_ev)
+			_sum.Norm(_en)
+		}
+		{ // N(s3; 25.67, 27.57)
+			_c0Pi, _c0Tau := _v2p-_m2p, _v2t-_m2t
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v2p) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v2p) {
+					return 0, compile.ErrFallback
+				}
+				_c0Pi, _c0Tau = 0.0+_m9p, 0.0+_m9t
+				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			var _eq, _ev, _en float64
+			{
+				d, v := _f2.Mean-_c0Tau/_c0Pi, _f2.Variance+1/_c0Pi
+				if !(v > 0) || v > math.MaxFloat64 {
+					return 0, compile.ErrFallback
+				}
+				_eq, _ev, _en = -0.5*d*d/v, v, 1
+			}
+			_sum.Add(_eq)
+			_sum.Mul(_ev)
+			_sum.Norm(_en)
+		}
+		{ // N(s4; 27, 25.01)
+			_c0Pi, _c0Tau := _v3p-_m3p, _v3t-_m3t
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v3p) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v3p) {
+					return 0, compile.ErrFallback
+				}
+				_c0Pi, _c0Tau = 0.0+_m11p, 0.0+_m11t
+				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			var _eq, _ev, _en float64
+			{
+				d, v := _f3.Mean-_c0Tau/_c0Pi, _f3.Variance+1/_c0Pi
+				if !(v > 0) || v > math.MaxFloat64 {
+					return 0, compile.ErrFallback
+				}
+				_eq, _ev, _en = -0.5*d*d/v, v, 1
+			}
+			_sum.Add(_eq)
+			_sum.Mul(_ev)
+			_sum.Norm(_en)
+		}
+		{ // N(p1; s1, 17.36)
+			_c0Pi, _c0Tau := _v4p-_m4p, _v4t-_m4t
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v4p) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v4p) {
+					return 0, compile.ErrFallback
+				}
+				_c0Pi, _c0Tau = 0.0+_m13p, 0.0+_m13t
+				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			_c1Pi, _c1Tau := _v0p-_m5p, _v0t-_m5t
+			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v0p) {
+				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v0p) {
+					return 0, compile.ErrFallback
+				}
+				_c1Pi, _c1Tau = 0.0+_m0p, 0.0+_m0t
+				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			var _eq, _ev, _en float64
+			{
+				d, v := _c0Tau/_c0Pi-_c1Tau/_c1Pi, 1/_c0Pi+1/_c1Pi+_f4.Variance
+				if !(v > 0) || v > math.MaxFloat64 {
+					return 0, compile.ErrFallback
+				}
+				_eq, _ev, _en = -0.5*d*d/v, v, 1
+			}
+			_sum.Add(_eq)
+			_sum.Mul(_ev)
+			_sum.Norm(_en)
+		}
+		{ // N(p2; s2, 17.36)
+			_c0Pi, _c0Tau := _v5p-_m6p, _v5t-_m6t
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v5p) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v5p) {
+					return 0, compile.ErrFallback
+				}
+				_c0Pi, _c0Tau = 0.0+_m15p, 0.0+_m15t
+				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			_c1Pi, _c1Tau := _v1p-_m7p, _v1t-_m7t
+			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v1p) {
+				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v1p) {
+					return 0, compile.ErrFallback
+				}
+				_c1Pi, _c1Tau = 0.0+_m1p, 0.0+_m1t
+				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			var _eq, _ev, _en float64
+			{
+				d, v := _c0Tau/_c0Pi-_c1Tau/_c1Pi, 1/_c0Pi+1/_c1Pi+_f5.Variance
+				if !(v > 0) || v > math.MaxFloat64 {
+					return 0, compile.ErrFallback
+				}
+				_eq, _ev, _en = -0.5*d*d/v, v, 1
+			}
+			_sum.Add(_eq)
+			_sum.Mul(_ev)
+			_sum.Norm(_en)
+		}
+		{ // N(p3; s3, 17.36)
+			_c0Pi, _c0Tau := _v6p-_m8p, _v6t-_m8t
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v6p) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v6p) {
+					return 0, compile.ErrFallback
+				}
+				_c0Pi, _c0Tau = 0.0+_m16p, 0.0+_m16t
+				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			_c1Pi, _c1Tau := _v2p-_m9p, _v2t-_m9t
+			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v2p) {
+				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v2p) {
+					return 0, compile.ErrFallback
+				}
+				_c1Pi, _c1Tau = 0.0+_m2p, 0.0+_m2t
+				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			var _eq, _ev, _en float64
+			{
+				d, v := _c0Tau/_c0Pi-_c1Tau/_c1Pi, 1/_c0Pi+1/_c1Pi+_f6.Variance
+				if !(v > 0) || v > math.MaxFloat64 {
+					return 0, compile.ErrFallback
+				}
+				_eq, _ev, _en = -0.5*d*d/v, v, 1
+			}
+			_sum.Add(_eq)
+			_sum.Mul(_ev)
+			_sum.Norm(_en)
+		}
+		{ // N(p4; s4, 17.36)
+			_c0Pi, _c0Tau := _v7p-_m10p, _v7t-_m10t
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v7p) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v7p) {
+					return 0, compile.ErrFallback
+				}
+				_c0Pi, _c0Tau = 0.0+_m18p, 0.0+_m18t
+				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			_c1Pi, _c1Tau := _v3p-_m11p, _v3t-_m11t
+			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v3p) {
+				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v3p) {
+					return 0, compile.ErrFallback
+				}
+				_c1Pi, _c1Tau = 0.0+_m3p, 0.0+_m3t
+				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			var _eq, _ev, _en float64
+			{
+				d, v := _c0Tau/_c0Pi-_c1Tau/_c1Pi, 1/_c0Pi+1/_c1Pi+_f7.Variance
+				if !(v > 0) || v > math.MaxFloat64 {
+					return 0, compile.ErrFallback
+				}
+				_eq, _ev, _en = -0.5*d*d/v, v, 1
+			}
+			_sum.Add(_eq)
+			_sum.Mul(_ev)
+			_sum.Norm(_en)
+		}
+		{ // t1 = p1
+			_c0Pi, _c0Tau := _v8p-_m12p, _v8t-_m12t
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v8p) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v8p) {
+					return 0, compile.ErrFallback
+				}
+				_c0Pi, _c0Tau = 0.0+_m20p, 0.0+_m20t
+				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			_c1Pi, _c1Tau := _v4p-_m13p, _v4t-_m13t
+			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v4p) {
+				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v4p) {
+					return 0, compile.ErrFallback
+				}
+				_c1Pi, _c1Tau = 0.0+_m4p, 0.0+_m4t
+				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			var _eq, _ev, _en float64
+			{
+				if len(_f8.Coefficients) != 1 {
+					return 0, compile.ErrFallback
+				}
+				var mean, variance float64
+				{
+					a := -1.0
+					mean += a * (_c0Tau / _c0Pi)
+					variance += a * a * (1 / _c0Pi)
+				}
+				{
+					a := _f8.Coefficients[0]
+					mean += a * (_c1Tau / _c1Pi)
+					variance += a * a * (1 / _c1Pi)
+				}
+				d, v := mean, variance
+				if !(v > 0) || v > math.MaxFloat64 {
+					return 0, compile.ErrFallback
+				}
+				_eq, _ev, _en = -0.5*d*d/v, v, 1
+			}
+			_sum.Add(_eq)
+			_sum.Mul(_ev)
+			_sum.Norm(_en)
+		}
+		{ // t2 = p2 + p3
+			_c0Pi, _c0Tau := _v9p-_m14p, _v9t-_m14t
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v9p) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v9p) {
+					return 0, compile.ErrFallback
+				}
+				_c0Pi, _c0Tau = 0.0+_m21p+_m23p, 0.0+_m21t+_m23t
+				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			_c1Pi, _c1Tau := _v5p-_m15p, _v5t-_m15t
+			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v5p) {
+				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v5p) {
+					return 0, compile.ErrFallback
+				}
+				_c1Pi, _c1Tau = 0.0+_m6p, 0.0+_m6t
+				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			_c2Pi, _c2Tau := _v6p-_m16p, _v6t-_m16t
+			if !(_c2Pi > 0 && _c2Pi >= 1e-6*_v6p) {
+				if !(_c2Pi == 0 || _c2Pi < 1e-6*_v6p) {
+					return 0, compile.ErrFallback
+				}
+				_c2Pi, _c2Tau = 0.0+_m8p, 0.0+_m8t
+				if !(_c2Pi > 0 && _c2Pi < math.MaxFloat64 && _c2Tau-_c2Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			var _eq, _ev, _en float64
+			{
+				if len(_f9.Coefficients) != 2 {
+					return 0, compile.ErrFallback
+				}
+				var mean, variance float64
+				{
+					a := -1.0
+					mean += a * (_c0Tau / _c0Pi)
+					variance += a * a * (1 / _c0Pi)
+				}
+				{
+					a := _f9.Coefficients[0]
+					mean += a * (_c1Tau / _c1Pi)
+					variance += a * a * (1 / _c1Pi)
+				}
+				{
+					a := _f9.Coefficients[1]
+					mean += a * (_c2Tau / _c2Pi)
+					variance += a * a * (1 / _c2Pi)
+				}
+				d, v := mean, variance
+				if !(v > 0) || v > math.MaxFloat64 {
+					return 0, compile.ErrFallback
+				}
+				_eq, _ev, _en = -0.5*d*d/v, v, 1
+			}
+			_sum.Add(_eq)
+			_sum.Mul(_ev)
+			_sum.Norm(_en)
+		}
+		{ // t3 = p4
+			_c0Pi, _c0Tau := _v10p-_m17p, _v10t-_m17t
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v10p) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v10p) {
+					return 0, compile.ErrFallback
+				}
+				_c0Pi, _c0Tau = 0.0+_m24p, 0.0+_m24t
+				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			_c1Pi, _c1Tau := _v7p-_m18p, _v7t-_m18t
+			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v7p) {
+				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v7p) {
+					return 0, compile.ErrFallback
+				}
+				_c1Pi, _c1Tau = 0.0+_m10p, 0.0+_m10t
+				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			var _eq, _ev, _en float64
+			{
+				if len(_f10.Coefficients) != 1 {
+					return 0, compile.ErrFallback
+				}
+				var mean, variance float64
+				{
+					a := -1.0
+					mean += a * (_c0Tau / _c0Pi)
+					variance += a * a * (1 / _c0Pi)
+				}
+				{
+					a := _f10.Coefficients[0]
+					mean += a * (_c1Tau / _c1Pi)
+					variance += a * a * (1 / _c1Pi)
+				}
+				d, v := mean, variance
+				if !(v > 0) || v > math.MaxFloat64 {
+					return 0, compile.ErrFallback
+				}
+				_eq, _ev, _en = -0.5*d*d/v, v, 1
+			}
+			_sum.Add(_eq)
+			_sum.Mul(_ev)
+			_sum.Norm(_en)
+		}
+		{ // d1 = t1 − t2
+			_c0Pi, _c0Tau := _v11p-_m19p, _v11t-_m19t
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v11p) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v11p) {
+					return 0, compile.ErrFallback
+				}
+				_c0Pi, _c0Tau = 0.0+_m25p, 0.0+_m25t
+				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			_c1Pi, _c1Tau := _v8p-_m20p, _v8t-_m20t
+			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v8p) {
+				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v8p) {
+					return 0, compile.ErrFallback
+				}
+				_c1Pi, _c1Tau = 0.0+_m12p, 0.0+_m12t
+				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			_c2Pi, _c2Tau := _v9p-_m21p, _v9t-_m21t
+			if !(_c2Pi > 0 && _c2Pi >= 1e-6*_v9p) {
+				if !(_c2Pi == 0 || _c2Pi < 1e-6*_v9p) {
+					return 0, compile.ErrFallback
+				}
+				_c2Pi, _c2Tau = 0.0+_m14p+_m23p, 0.0+_m14t+_m23t
+				if !(_c2Pi > 0 && _c2Pi < math.MaxFloat64 && _c2Tau-_c2Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			var _eq, _ev, _en float64
+			{
+				if len(_f11.Coefficients) != 2 {
+					return 0, compile.ErrFallback
+				}
+				var mean, variance float64
+				{
+					a := -1.0
+					mean += a * (_c0Tau / _c0Pi)
+					variance += a * a * (1 / _c0Pi)
+				}
+				{
+					a := _f11.Coefficients[0]
+					mean += a * (_c1Tau / _c1Pi)
+					variance += a * a * (1 / _c1Pi)
+				}
+				{
+					a := _f11.Coefficients[1]
+					mean += a * (_c2Tau / _c2Pi)
+					variance += a * a * (1 / _c2Pi)
+				}
+				d, v := mean, variance
+				if !(v > 0) || v > math.MaxFloat64 {
+					return 0, compile.ErrFallback
+				}
+				_eq, _ev, _en = -0.5*d*d/v, v, 1
+			}
+			_sum.Add(_eq)
+			_sum.Mul(_ev)
+			_sum.Norm(_en)
+		}
+		{ // d2 = t2 − t3
+			_c0Pi, _c0Tau := _v12p-_m22p, _v12t-_m22t
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v12p) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v12p) {
+					return 0, compile.ErrFallback
+				}
+				_c0Pi, _c0Tau = 0.0+_m26p, 0.0+_m26t
+				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			_c1Pi, _c1Tau := _v9p-_m23p, _v9t-_m23t
+			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v9p) {
+				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v9p) {
+					return 0, compile.ErrFallback
+				}
+				_c1Pi, _c1Tau = 0.0+_m14p+_m21p, 0.0+_m14t+_m21t
+				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			_c2Pi, _c2Tau := _v10p-_m24p, _v10t-_m24t
+			if !(_c2Pi > 0 && _c2Pi >= 1e-6*_v10p) {
+				if !(_c2Pi == 0 || _c2Pi < 1e-6*_v10p) {
+					return 0, compile.ErrFallback
+				}
+				_c2Pi, _c2Tau = 0.0+_m17p, 0.0+_m17t
+				if !(_c2Pi > 0 && _c2Pi < math.MaxFloat64 && _c2Tau-_c2Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			var _eq, _ev, _en float64
+			{
+				if len(_f12.Coefficients) != 2 {
+					return 0, compile.ErrFallback
+				}
+				var mean, variance float64
+				{
+					a := -1.0
+					mean += a * (_c0Tau / _c0Pi)
+					variance += a * a * (1 / _c0Pi)
+				}
+				{
+					a := _f12.Coefficients[0]
+					mean += a * (_c1Tau / _c1Pi)
+					variance += a * a * (1 / _c1Pi)
+				}
+				{
+					a := _f12.Coefficients[1]
+					mean += a * (_c2Tau / _c2Pi)
+					variance += a * a * (1 / _c2Pi)
+				}
+				d, v := mean, variance
+				if !(v > 0) || v > math.MaxFloat64 {
+					return 0, compile.ErrFallback
+				}
+				_eq, _ev, _en = -0.5*d*d/v, v, 1
+			}
+			_sum.Add(_eq)
+			_sum.Mul(_ev)
+			_sum.Norm(_en)
+		}
+		{ // I(d1 > 0.9069)
+			_c0Pi, _c0Tau := _v11p-_m25p, _v11t-_m25t
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v11p) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v11p) {
+					return 0, compile.ErrFallback
+				}
+				_c0Pi, _c0Tau = 0.0+_m19p, 0.0+_m19t
+				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			var _eq float64
+			{
+				sc := math.Sqrt(_c0Pi)
+				_eq = messages.LogNormCDF(_c0Tau/sc - _f13.Margin*sc)
+			}
+			_sum.Add(_eq)
+		}
+		{ // I(|d2| ≤ 0.9069)
+			_c0Pi, _c0Tau := _v12p-_m26p, _v12t-_m26t
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v12p) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v12p) {
+					return 0, compile.ErrFallback
+				}
+				_c0Pi, _c0Tau = 0.0+_m22p, 0.0+_m22t
+				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			var _eq float64
+			{
+				sc := math.Sqrt(_c0Pi)
+				_eq = messages.LogWithinMass(_c0Tau/sc, _f14.Margin*sc)
+			}
+			_sum.Add(_eq)
+		}
+		{ // s1
+			if !(_v0p > 0 && _v0p <= math.MaxFloat64) {
+				return 0, compile.ErrFallback
+			}
+			center := _v0t / _v0p
+			var quad float64
+			{
+				cPi, cTau := _v0p-_m0p, _v0t-_m0t
+				if !(cPi > 0 && cPi >= 1e-6*_v0p) {
+					if !(cPi == 0 || cPi < 1e-6*_v0p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m5p, 0.0+_m5t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v0p)
+			}
+			{
+				cPi, cTau := _v0p-_m5p, _v0t-_m5t
+				if !(cPi > 0 && cPi >= 1e-6*_v0p) {
+					if !(cPi == 0 || cPi < 1e-6*_v0p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m0p, 0.0+_m0t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v0p)
+			}
+			_sum.Mul(_v0p)
+			_sum.Add(quad)
+			_sum.Norm(-1)
+		}
+		{ // s2
+			if !(_v1p > 0 && _v1p <= math.MaxFloat64) {
+				return 0, compile.ErrFallback
+			}
+			center := _v1t / _v1p
+			var quad float64
+			{
+				cPi, cTau := _v1p-_m1p, _v1t-_m1t
+				if !(cPi > 0 && cPi >= 1e-6*_v1p) {
+					if !(cPi == 0 || cPi < 1e-6*_v1p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m7p, 0.0+_m7t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v1p)
+			}
+			{
+				cPi, cTau := _v1p-_m7p, _v1t-_m7t
+				if !(cPi > 0 && cPi >= 1e-6*_v1p) {
+					if !(cPi == 0 || cPi < 1e-6*_v1p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m1p, 0.0+_m1t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v1p)
+			}
+			_sum.Mul(_v1p)
+			_sum.Add(quad)
+			_sum.Norm(-1)
+		}
+		{ // s3
+			if !(_v2p > 0 && _v2p <= math.MaxFloat64) {
+				return 0, compile.ErrFallback
+			}
+			center := _v2t / _v2p
+			var quad float64
+			{
+				cPi, cTau := _v2p-_m2p, _v2t-_m2t
+				if !(cPi > 0 && cPi >= 1e-6*_v2p) {
+					if !(cPi == 0 || cPi < 1e-6*_v2p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m9p, 0.0+_m9t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v2p)
+			}
+			{
+				cPi, cTau := _v2p-_m9p, _v2t-_m9t
+				if !(cPi > 0 && cPi >= 1e-6*_v2p) {
+					if !(cPi == 0 || cPi < 1e-6*_v2p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m2p, 0.0+_m2t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v2p)
+			}
+			_sum.Mul(_v2p)
+			_sum.Add(quad)
+			_sum.Norm(-1)
+		}
+		{ // s4
+			if !(_v3p > 0 && _v3p <= math.MaxFloat64) {
+				return 0, compile.ErrFallback
+			}
+			center := _v3t / _v3p
+			var quad float64
+			{
+				cPi, cTau := _v3p-_m3p, _v3t-_m3t
+				if !(cPi > 0 && cPi >= 1e-6*_v3p) {
+					if !(cPi == 0 || cPi < 1e-6*_v3p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m11p, 0.0+_m11t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v3p)
+			}
+			{
+				cPi, cTau := _v3p-_m11p, _v3t-_m11t
+				if !(cPi > 0 && cPi >= 1e-6*_v3p) {
+					if !(cPi == 0 || cPi < 1e-6*_v3p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m3p, 0.0+_m3t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v3p)
+			}
+			_sum.Mul(_v3p)
+			_sum.Add(quad)
+			_sum.Norm(-1)
+		}
+		{ // p1
+			if !(_v4p > 0 && _v4p <= math.MaxFloat64) {
+				return 0, compile.ErrFallback
+			}
+			center := _v4t / _v4p
+			var quad float64
+			{
+				cPi, cTau := _v4p-_m4p, _v4t-_m4t
+				if !(cPi > 0 && cPi >= 1e-6*_v4p) {
+					if !(cPi == 0 || cPi < 1e-6*_v4p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m13p, 0.0+_m13t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v4p)
+			}
+			{
+				cPi, cTau := _v4p-_m13p, _v4t-_m13t
+				if !(cPi > 0 && cPi >= 1e-6*_v4p) {
+					if !(cPi == 0 || cPi < 1e-6*_v4p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m4p, 0.0+_m4t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v4p)
+			}
+			_sum.Mul(_v4p)
+			_sum.Add(quad)
+			_sum.Norm(-1)
+		}
+		{ // p2
+			if !(_v5p > 0 && _v5p <= math.MaxFloat64) {
+				return 0, compile.ErrFallback
+			}
+			center := _v5t / _v5p
+			var quad float64
+			{
+				cPi, cTau := _v5p-_m6p, _v5t-_m6t
+				if !(cPi > 0 && cPi >= 1e-6*_v5p) {
+					if !(cPi == 0 || cPi < 1e-6*_v5p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m15p, 0.0+_m15t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v5p)
+			}
+			{
+				cPi, cTau := _v5p-_m15p, _v5t-_m15t
+				if !(cPi > 0 && cPi >= 1e-6*_v5p) {
+					if !(cPi == 0 || cPi < 1e-6*_v5p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m6p, 0.0+_m6t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v5p)
+			}
+			_sum.Mul(_v5p)
+			_sum.Add(quad)
+			_sum.Norm(-1)
+		}
+		{ // p3
+			if !(_v6p > 0 && _v6p <= math.MaxFloat64) {
+				return 0, compile.ErrFallback
+			}
+			center := _v6t / _v6p
+			var quad float64
+			{
+				cPi, cTau := _v6p-_m8p, _v6t-_m8t
+				if !(cPi > 0 && cPi >= 1e-6*_v6p) {
+					if !(cPi == 0 || cPi < 1e-6*_v6p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m16p, 0.0+_m16t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v6p)
+			}
+			{
+				cPi, cTau := _v6p-_m16p, _v6t-_m16t
+				if !(cPi > 0 && cPi >= 1e-6*_v6p) {
+					if !(cPi == 0 || cPi < 1e-6*_v6p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m8p, 0.0+_m8t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v6p)
+			}
+			_sum.Mul(_v6p)
+			_sum.Add(quad)
+			_sum.Norm(-1)
+		}
+		{ // p4
+			if !(_v7p > 0 && _v7p <= math.MaxFloat64) {
+				return 0, compile.ErrFallback
+			}
+			center := _v7t / _v7p
+			var quad float64
+			{
+				cPi, cTau := _v7p-_m10p, _v7t-_m10t
+				if !(cPi > 0 && cPi >= 1e-6*_v7p) {
+					if !(cPi == 0 || cPi < 1e-6*_v7p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m18p, 0.0+_m18t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v7p)
+			}
+			{
+				cPi, cTau := _v7p-_m18p, _v7t-_m18t
+				if !(cPi > 0 && cPi >= 1e-6*_v7p) {
+					if !(cPi == 0 || cPi < 1e-6*_v7p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m10p, 0.0+_m10t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v7p)
+			}
+			_sum.Mul(_v7p)
+			_sum.Add(quad)
+			_sum.Norm(-1)
+		}
+		{ // t1
+			if !(_v8p > 0 && _v8p <= math.MaxFloat64) {
+				return 0, compile.ErrFallback
+			}
+			center := _v8t / _v8p
+			var quad float64
+			{
+				cPi, cTau := _v8p-_m12p, _v8t-_m12t
+				if !(cPi > 0 && cPi >= 1e-6*_v8p) {
+					if !(cPi == 0 || cPi < 1e-6*_v8p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m20p, 0.0+_m20t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v8p)
+			}
+			{
+				cPi, cTau := _v8p-_m20p, _v8t-_m20t
+				if !(cPi > 0 && cPi >= 1e-6*_v8p) {
+					if !(cPi == 0 || cPi < 1e-6*_v8p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m12p, 0.0+_m12t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v8p)
+			}
+			_sum.Mul(_v8p)
+			_sum.Add(quad)
+			_sum.Norm(-1)
+		}
+		{ // t2
+			if !(_v9p > 0 && _v9p <= math.MaxFloat64) {
+				return 0, compile.ErrFallback
+			}
+			center := _v9t / _v9p
+			var quad float64
+			{
+				cPi, cTau := _v9p-_m14p, _v9t-_m14t
+				if !(cPi > 0 && cPi >= 1e-6*_v9p) {
+					if !(cPi == 0 || cPi < 1e-6*_v9p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m21p+_m23p, 0.0+_m21t+_m23t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v9p)
+			}
+			{
+				cPi, cTau := _v9p-_m21p, _v9t-_m21t
+				if !(cPi > 0 && cPi >= 1e-6*_v9p) {
+					if !(cPi == 0 || cPi < 1e-6*_v9p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m14p+_m23p, 0.0+_m14t+_m23t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v9p)
+			}
+			{
+				cPi, cTau := _v9p-_m23p, _v9t-_m23t
+				if !(cPi > 0 && cPi >= 1e-6*_v9p) {
+					if !(cPi == 0 || cPi < 1e-6*_v9p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m14p+_m21p, 0.0+_m14t+_m21t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v9p)
+			}
+			_sum.Mul(_v9p)
+			_sum.Add(quad)
+			_sum.Norm(-1)
+		}
+		{ // t3
+			if !(_v10p > 0 && _v10p <= math.MaxFloat64) {
+				return 0, compile.ErrFallback
+			}
+			center := _v10t / _v10p
+			var quad float64
+			{
+				cPi, cTau := _v10p-_m17p, _v10t-_m17t
+				if !(cPi > 0 && cPi >= 1e-6*_v10p) {
+					if !(cPi == 0 || cPi < 1e-6*_v10p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m24p, 0.0+_m24t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v10p)
+			}
+			{
+				cPi, cTau := _v10p-_m24p, _v10t-_m24t
+				if !(cPi > 0 && cPi >= 1e-6*_v10p) {
+					if !(cPi == 0 || cPi < 1e-6*_v10p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m17p, 0.0+_m17t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v10p)
+			}
+			_sum.Mul(_v10p)
+			_sum.Add(quad)
+			_sum.Norm(-1)
+		}
+		{ // d1
+			if !(_v11p > 0 && _v11p <= math.MaxFloat64) {
+				return 0, compile.ErrFallback
+			}
+			center := _v11t / _v11p
+			var quad float64
+			{
+				cPi, cTau := _v11p-_m19p, _v11t-_m19t
+				if !(cPi > 0 && cPi >= 1e-6*_v11p) {
+					if !(cPi == 0 || cPi < 1e-6*_v11p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m25p, 0.0+_m25t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v11p)
+			}
+			{
+				cPi, cTau := _v11p-_m25p, _v11t-_m25t
+				if !(cPi > 0 && cPi >= 1e-6*_v11p) {
+					if !(cPi == 0 || cPi < 1e-6*_v11p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m19p, 0.0+_m19t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v11p)
+			}
+			_sum.Mul(_v11p)
+			_sum.Add(quad)
+			_sum.Norm(-1)
+		}
+		{ // d2
+			if !(_v12p > 0 && _v12p <= math.MaxFloat64) {
+				return 0, compile.ErrFallback
+			}
+			center := _v12t / _v12p
+			var quad float64
+			{
+				cPi, cTau := _v12p-_m22p, _v12t-_m22t
+				if !(cPi > 0 && cPi >= 1e-6*_v12p) {
+					if !(cPi == 0 || cPi < 1e-6*_v12p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m26p, 0.0+_m26t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v12p)
+			}
+			{
+				cPi, cTau := _v12p-_m26p, _v12t-_m26t
+				if !(cPi > 0 && cPi >= 1e-6*_v12p) {
+					if !(cPi == 0 || cPi < 1e-6*_v12p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m22p, 0.0+_m22t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v12p)
+			}
+			_sum.Mul(_v12p)
+			_sum.Add(quad)
+			_sum.Norm(-1)
+		}
+		return _sum.Value(), nil
+	}), nil
 }

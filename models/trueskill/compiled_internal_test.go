@@ -31,8 +31,11 @@ func TestCompiledProgramsDoNotFallBack(t *testing.T) {
 			if gm.program == nil {
 				t.Fatalf("%v: no program", sizes)
 			}
-			if _, err := gm.program(context.Background()); err != nil {
+			if _, err := gm.program.Run(context.Background()); err != nil {
 				t.Fatalf("%v trial %d: %v", sizes, trial, err)
+			}
+			if _, err := gm.program.LogEvidence(); err != nil {
+				t.Fatalf("%v trial %d: evidence: %v", sizes, trial, err)
 			}
 		}
 	}

@@ -11,6 +11,7 @@ import (
 	"github.com/skillgraph/skillgraph/schedules/compile"
 )
 
+//go:generate cp testdata/compiled_stub.go.txt compiled_gen.go
 //go:generate go test -run TestCompiledIsCurrent -update
 
 // Game is one match declared as the factor graph of the paper's Figure 1,
@@ -24,7 +25,7 @@ type Game struct {
 	g        *graph.Graph
 	schedule schedules.Schedule
 	runner   *schedules.Runner
-	program  compile.Program        // the schedule compiled for the game's shape, or nil
+	program  *compile.Program       // the schedule compiled for the game's shape, or nil
 	skills   [][]graph.VarID        // by caller's team and player
 	priors   [][]*factors.Prior     // by caller's team and player
 	sums     []*factors.WeightedSum // by caller's team
@@ -275,7 +276,13 @@ func (gm *Game) Ratings() [][]Rating {
 // LogEvidence returns the log probability of the observed outcome under the
 // priors (with τ), from the EP evidence of the graph.
 func (gm *Game) LogEvidence() (float64, error) {
-	lz, err := gm.g.LogEvidence()
+	var lz float64
+	var err error
+	if gm.program != nil {
+		lz, err = gm.program.LogEvidenceWithFallback()
+	} else {
+		lz, err = gm.g.LogEvidence()
+	}
 	if err != nil {
 		return math.Inf(-1), fmt.Errorf("trueskill: %w: %w", ErrNumerical, err)
 	}

@@ -54,32 +54,77 @@ var (
 	ErrUnsupported = errors.New("cannot be compiled")
 )
 
-// Program runs a compiled schedule on the graph it was bound to. It first
-// resets the graph (graph.Graph.Reset), then performs the schedule's
-// updates with the arithmetic of each factor's Message, measuring each
-// update inside a Loop with messages.Distance, and returns what
-// schedules.Run would return, up to rounding. It differs from the
-// interpreter in three ways: it starts from a reset graph; it reports to no
-// observer and uses no other metric; it runs every update of every loop
-// pass (a Loop's Residual option is ignored, so its results are those of
-// the loop without it: equal to the interpreter's to within the loop's
-// tolerance). Loop tolerances, iteration caps and damping are read from the
-// schedule's LoopSchedule values at every run. If the run meets a case its
-// code does not cover it returns ErrFallback, with the graph in an
-// unspecified state: use RunWithFallback. A Program is not safe for
-// concurrent use, as its graph is not.
-type Program func(ctx context.Context) (schedules.Result, error)
+// EvidenceEmitter is implemented by Emitters whose evidence term can be
+// written out as Go as well. GoLogEvidence returns Go statements that
+// compute it from the cavities on the factor's edges (cavity, self and fail
+// as for GoMessage) the way Graph.LogEvidence uses the factor: if term is
+// true, as the parts of LogAverageFactorTerm's graph.LogTerm, assigned to
+// out[0] (Quad), out[1] (Var) and out[2] (Norm); otherwise as the value of
+// LogAverageFactor, assigned to out[0].
+type EvidenceEmitter interface {
+	GoLogEvidence(self string, cavity func(k int) (pi, tau string), out [3]string, fail string) (code string, term bool, err error)
+}
+
+// Program is a compiled schedule bound to one graph, made by a generated
+// binder. Its Run resets the graph, then performs the schedule's updates
+// with the arithmetic of each factor's Message, measuring each update
+// inside a Loop with messages.Distance, and returns what schedules.Run
+// would return, up to rounding. It differs from the interpreter in three
+// ways: it starts from a reset graph; it reports to no observer and uses
+// no other metric; it runs every update of every loop pass (a Loop's
+// Residual option is ignored, so its results are those of the loop without
+// it: equal to the interpreter's to within the loop's tolerance). Loop
+// tolerances, iteration caps and damping are read from the schedule's
+// LoopSchedule values at every run. If the run meets a case its code does
+// not cover it returns ErrFallback, with the graph in an unspecified
+// state: use RunWithFallback. Its LogEvidence is Graph.LogEvidence
+// compiled, when every factor is an EvidenceEmitter. A Program is not safe
+// for concurrent use, as its graph is not.
+type Program struct {
+	g        *graph.Graph
+	run      func(context.Context) (schedules.Result, error)
+	evidence func() (float64, error) // nil: not compiled
+}
+
+// NewProgram is called by generated binders: run performs the schedule on
+// g, evidence (nil if not compiled) computes g's log evidence.
+func NewProgram(g *graph.Graph, run func(context.Context) (schedules.Result, error), evidence func() (float64, error)) *Program {
+	return &Program{g: g, run: run, evidence: evidence}
+}
+
+// Run runs the compiled schedule; see Program.
+func (p *Program) Run(ctx context.Context) (schedules.Result, error) { return p.run(ctx) }
 
 // RunWithFallback runs p, and if p returns ErrFallback resets the graph and
 // runs s with r, the interpreter (r must run the graph and schedule p was
 // bound to). Any other result of p is returned as it is.
-func (p Program) RunWithFallback(ctx context.Context, r *schedules.Runner, s schedules.Schedule) (schedules.Result, error) {
-	res, err := p(ctx)
+func (p *Program) RunWithFallback(ctx context.Context, r *schedules.Runner, s schedules.Schedule) (schedules.Result, error) {
+	res, err := p.run(ctx)
 	if err != ErrFallback {
 		return res, err
 	}
 	r.Graph().Reset()
 	return r.Run(ctx, s)
+}
+
+// LogEvidence returns the graph's log evidence at its current messages, as
+// Graph.LogEvidence does, or ErrFallback if it was not compiled or meets a
+// case its code does not cover.
+func (p *Program) LogEvidence() (float64, error) {
+	if p.evidence == nil {
+		return 0, ErrFallback
+	}
+	return p.evidence()
+}
+
+// LogEvidenceWithFallback returns LogEvidence, or Graph.LogEvidence where
+// that returns ErrFallback.
+func (p *Program) LogEvidenceWithFallback() (float64, error) {
+	lz, err := p.LogEvidence()
+	if err != ErrFallback {
+		return lz, err
+	}
+	return p.g.LogEvidence()
 }
 
 // Fingerprint identifies the structure of a graph and a schedule: the

@@ -82,7 +82,7 @@ func TestProgramIsTheInterpreter(t *testing.T) {
 			if err != nil {
 				t.Fatalf("%s: %v", name, err)
 			}
-			rc, errc := prog(ctx)
+			rc, errc := prog.Run(ctx)
 			ri, erri := schedules.Run(ctx, gi, si)
 			if errors.Is(errc, compile.ErrFallback) {
 				fallbacks++
@@ -96,6 +96,11 @@ func TestProgramIsTheInterpreter(t *testing.T) {
 				t.Fatalf("%s seed %d: compiled %+v, interpreted %+v", name, seed, rc, ri)
 			}
 			sameState(t, gc, gi)
+			lc, errc := prog.LogEvidence()
+			li, erri := gi.LogEvidence()
+			if errc != nil || erri != nil || !close(lc, li) {
+				t.Fatalf("%s seed %d: evidence compiled %v %v, interpreted %v %v", name, seed, lc, errc, li, erri)
+			}
 		}
 		if fallbacks > 0 {
 			t.Errorf("%s: %d of 300 runs fell back", name, fallbacks)
@@ -115,7 +120,7 @@ func TestFallbackGivesTheInterpretersError(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := prog(ctx); err != compile.ErrFallback {
+	if _, err := prog.Run(ctx); err != compile.ErrFallback {
 		t.Fatalf("program: %v, want ErrFallback", err)
 	}
 	_, errc := prog.RunWithFallback(ctx, schedules.NewRunner(gc), sc)
@@ -149,7 +154,7 @@ func TestFallbackCases(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if _, err := prog(ctx); err != compile.ErrFallback {
+		if _, err := prog.Run(ctx); err != compile.ErrFallback {
 			t.Errorf("%s: program %v, want ErrFallback", name, err)
 		}
 		rc, errc := prog.RunWithFallback(ctx, schedules.NewRunner(gc), sc)
@@ -177,7 +182,7 @@ func TestLoopParametersAreRead(t *testing.T) {
 			l := s.(*schedules.SequenceSchedule).Parts[1].(*schedules.LoopSchedule)
 			l.MaxIterations, l.Tolerance = it, 1e-15
 		}
-		rc, errc := prog(ctx)
+		rc, errc := prog.Run(ctx)
 		gi.Reset() // the program resets its graph; the interpreter does not
 		ri, erri := schedules.Run(ctx, gi, si)
 		if errc != nil || erri != nil || rc != ri || rc.Iterations != it || rc.Converged {
@@ -197,7 +202,7 @@ func TestCanceled(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, errc := prog(ctx)
+	_, errc := prog.Run(ctx)
 	_, erri := schedules.Run(ctx, gi, si)
 	if !errors.Is(errc, context.Canceled) || errc.Error() != erri.Error() {
 		t.Fatalf("compiled %v, interpreted %v", errc, erri)
@@ -257,7 +262,7 @@ func TestGenerateRejects(t *testing.T) {
 	if err := compile.Generate(&buf, compile.File{Package: "p", Generator: "test", Programs: []compile.Source{{Name: "X", Graph: g, Schedule: schedules.Step(pr, 0)}}}); err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(buf.String(), "func X(g *graph.Graph, s schedules.Schedule) (compile.Program, error)") {
+	if !strings.Contains(buf.String(), "func X(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)") {
 		t.Errorf("no binder in\n%s", buf.String())
 	}
 }
@@ -274,4 +279,26 @@ type opaque struct{}
 func (opaque) Arity() int { return 2 }
 func (opaque) Message(int, graph.Edges) (messages.Gaussian, error) {
 	return messages.Gaussian{}, nil
+}
+
+// TestEvidenceFallback asks for the evidence of a graph whose messages are
+// uniform (before any run): the compiled evidence hands the case to
+// Graph.LogEvidence, which reports it.
+func TestEvidenceFallback(t *testing.T) {
+	g, s, err := figure1(rand.New(rand.NewPCG(2, 2)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	prog, err := testprograms.Lookup(g, s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := prog.LogEvidence(); err != compile.ErrFallback {
+		t.Fatalf("compiled evidence of uniform messages: %v, want ErrFallback", err)
+	}
+	lc, errc := prog.LogEvidenceWithFallback()
+	li, erri := g.LogEvidence()
+	if lc != li || (errc == nil) != (erri == nil) || errc != nil && errc.Error() != erri.Error() {
+		t.Fatalf("with fallback %v %v, graph %v %v", lc, errc, li, erri)
+	}
 }

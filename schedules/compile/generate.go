@@ -23,7 +23,7 @@ type File struct {
 	Generator string
 	// Lookup, if not empty, is the name of a generated function
 	//
-	//	func Lookup(g *graph.Graph, s schedules.Schedule) (compile.Program, error)
+	//	func Lookup(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 	//
 	// that computes the Fingerprint of g and s and binds the matching
 	// program, or returns ErrNotCompiled.
@@ -34,7 +34,7 @@ type File struct {
 
 // Source is one schedule on one graph to compile into a binder function
 //
-//	func Name(g *graph.Graph, s schedules.Schedule) (compile.Program, error)
+//	func Name(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 //
 // which returns ErrMismatch unless g and s have the structure of Graph and
 // Schedule (the same Fingerprint and factor types).
@@ -92,12 +92,20 @@ func Generate(w io.Writer, f File) error {
 			paths = append(paths, p)
 		}
 	}
-	slices.Sort(paths)
-	std := true
-	for _, p := range paths {
-		if std && strings.Contains(p, ".") {
-			std = false
-			out.WriteString("\n") // the standard library's packages first
+	// The standard library's packages (no dot in the path) first.
+	isStd := func(p string) bool { return !strings.Contains(p, ".") }
+	slices.SortFunc(paths, func(a, b string) int {
+		if isStd(a) != isStd(b) {
+			if isStd(a) {
+				return -1
+			}
+			return 1
+		}
+		return strings.Compare(a, b)
+	})
+	for k, p := range paths {
+		if k > 0 && isStd(paths[k-1]) && !isStd(p) {
+			out.WriteString("\n")
 		}
 		fmt.Fprintf(&out, "\t%q\n", p)
 	}
@@ -105,7 +113,7 @@ func Generate(w io.Writer, f File) error {
 	if f.Lookup != "" {
 		fmt.Fprintf(&out, "// %s returns the compiled program whose structure g and s have, or\n", f.Lookup)
 		out.WriteString("// compile.ErrNotCompiled.\n")
-		fmt.Fprintf(&out, "func %s(g *graph.Graph, s schedules.Schedule) (compile.Program, error) {\n", f.Lookup)
+		fmt.Fprintf(&out, "func %s(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) {\n", f.Lookup)
 		out.WriteString("fp, err := compile.Fingerprint(g, s)\nif err != nil {\nreturn nil, err\n}\nswitch fp {\n")
 		for k, src := range f.Programs {
 			fmt.Fprintf(&out, "case %q:\nreturn %s(g, s)\n", fps[k], src.Name)
@@ -138,12 +146,16 @@ func writeBinder(w *bytes.Buffer, src Source, fp string, imports map[string]bool
 	if err := p.schedule(src.Schedule, "_res", -1); err != nil {
 		return err
 	}
+	evidence, err := p.evidence()
+	if err != nil {
+		return err
+	}
 	doc := src.Doc
 	if doc == "" {
 		doc = "a schedule"
 	}
 	fmt.Fprintf(w, "// %s binds the program compiled from %s to g and s.\n", src.Name, doc)
-	fmt.Fprintf(w, "func %s(g *graph.Graph, s schedules.Schedule) (compile.Program, error) {\n", src.Name)
+	fmt.Fprintf(w, "func %s(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) {\n", src.Name)
 	loopVar := "_"
 	if p.loops > 0 {
 		loopVar = "loops"
@@ -164,7 +176,7 @@ func writeBinder(w *bytes.Buffer, src Source, fp string, imports map[string]bool
 	for k := 0; k < p.loops; k++ {
 		fmt.Fprintf(w, "_l%d := loops[%d]\n", k, k)
 	}
-	w.WriteString("return func(ctx context.Context) (schedules.Result, error) {\n")
+	w.WriteString("return compile.NewProgram(g, func(ctx context.Context) (schedules.Result, error) {\n")
 	// The graph's state lives in local variables while the program runs
 	// (registers, where the Go compiler can): messages _m<edge>p/t and
 	// marginals _v<var>p/t, starting from Reset's zeros and written back at
@@ -196,7 +208,13 @@ func writeBinder(w *bytes.Buffer, src Source, fp string, imports map[string]bool
 	for v := 0; v < p.g.NumVariables(); v++ {
 		fmt.Fprintf(w, "_vs[%[1]d] = messages.Gaussian{Pi: _v%[1]dp, Tau: _v%[1]dt}\n", v)
 	}
-	w.WriteString("return _res, _err\n}, nil\n}\n\n")
+	w.WriteString("return _res, _err\n}, ")
+	if evidence == nil {
+		w.WriteString("nil")
+	} else {
+		w.Write(evidence)
+	}
+	w.WriteString("), nil\n}\n\n")
 	return nil
 }
 
@@ -262,16 +280,9 @@ func (p *program) step(f graph.FactorID, i int, loop int) error {
 	if !ok {
 		return fmt.Errorf("factor %d (%T): %w: it does not implement compile.Emitter", f, fac, ErrUnsupported)
 	}
-	t := reflect.TypeOf(fac)
-	base := t
-	if base.Kind() == reflect.Pointer {
-		base = base.Elem()
+	if err := p.use(f); err != nil {
+		return err
 	}
-	if base.PkgPath() == "" || base.Name() == "" {
-		return fmt.Errorf("factor %d (%T): %w: not a named type", f, fac, ErrUnsupported)
-	}
-	p.imports[base.PkgPath()] = true
-	p.factors[f] = t.String()
 
 	var cav bytes.Buffer
 	done := map[int]bool{}
@@ -331,6 +342,11 @@ func (p *program) step(f graph.FactorID, i int, loop int) error {
 // cancelled, the product of the variable's other messages, in the
 // interpreter's order.
 func (p *program) writeCavity(w *bytes.Buffer, f graph.FactorID, k int, pi, tau string) {
+	p.writeCavityFail(w, f, k, pi, tau, fail)
+}
+
+// writeCavityFail is writeCavity with the statement fail.
+func (p *program) writeCavityFail(w *bytes.Buffer, f graph.FactorID, k int, pi, tau, fail string) {
 	e, v := p.g.EdgeIndex(f, k), p.g.EdgeVariable(f, k)
 	var sumPi, sumTau strings.Builder
 	sumPi.WriteString("0.0")
@@ -367,4 +383,117 @@ if _dd > _pass || _dd != _dd {
 _pass = _dd
 }
 `, v)
+}
+
+// use records that the binder reads factor f, as its own Go type.
+func (p *program) use(f graph.FactorID) error {
+	fac := p.g.Factor(f)
+	t := reflect.TypeOf(fac)
+	base := t
+	if base.Kind() == reflect.Pointer {
+		base = base.Elem()
+	}
+	if base.PkgPath() == "" || base.Name() == "" {
+		return fmt.Errorf("factor %d (%T): %w: not a named type", f, fac, ErrUnsupported)
+	}
+	p.imports[base.PkgPath()] = true
+	p.factors[f] = t.String()
+	return nil
+}
+
+// evidence returns the Go of a function literal computing Graph.LogEvidence
+// from the graph's stored state, in its order of terms, or nil if a factor
+// is not an EvidenceEmitter.
+func (p *program) evidence() ([]byte, error) {
+	g := p.g
+	for f := 0; f < g.NumFactors(); f++ {
+		if _, ok := g.Factor(graph.FactorID(f)).(EvidenceEmitter); !ok {
+			return nil, nil
+		}
+	}
+	var w bytes.Buffer
+	w.WriteString("func() (float64, error) {\n")
+	fmt.Fprintf(&w, "if g.NumObserved() > 0 {\nreturn 0, compile.ErrFallback\n}\n")
+	fmt.Fprintf(&w, "_msgs, _margs := g.State()\n_ms, _vs := _msgs[:%d], _margs[:%d]\n", g.NumEdges(), g.NumVariables())
+	for e := 0; e < g.NumEdges(); e++ {
+		fmt.Fprintf(&w, "_m%[1]dp, _m%[1]dt := _ms[%[1]d].Pi, _ms[%[1]d].Tau\n", e)
+	}
+	for v := 0; v < g.NumVariables(); v++ {
+		fmt.Fprintf(&w, "_v%[1]dp, _v%[1]dt := _vs[%[1]d].Pi, _vs[%[1]d].Tau\n", v)
+	}
+	// The state may come from the interpreter: every value must be finite
+	// and every marginal proper for the cavities' common path.
+	w.WriteString("_bad := 0.0")
+	for e := 0; e < g.NumEdges(); e++ {
+		fmt.Fprintf(&w, " + (_m%[1]dp - _m%[1]dp) + (_m%[1]dt - _m%[1]dt)", e)
+	}
+	w.WriteString("\n")
+	for v := 0; v < g.NumVariables(); v++ {
+		fmt.Fprintf(&w, "_bad += (_v%[1]dp - _v%[1]dp) + (_v%[1]dt - _v%[1]dt)\n", v)
+	}
+	w.WriteString("if _bad != 0 {\nreturn 0, compile.ErrFallback\n}\n")
+	w.WriteString("var _sum graph.EvidenceSum\n")
+	const efail = "return 0, compile.ErrFallback"
+	for f := 0; f < g.NumFactors(); f++ {
+		fid := graph.FactorID(f)
+		em := g.Factor(fid).(EvidenceEmitter)
+		if err := p.use(fid); err != nil {
+			return nil, err
+		}
+		var cav bytes.Buffer
+		done := map[int]bool{}
+		bad := -1
+		cavity := func(k int) (string, string) {
+			pi, tau := fmt.Sprintf("_c%dPi", k), fmt.Sprintf("_c%dTau", k)
+			if k < 0 || k >= g.Arity(fid) {
+				bad = k
+			}
+			if bad >= 0 || done[k] {
+				return pi, tau
+			}
+			done[k] = true
+			p.writeCavityFail(&cav, fid, k, pi, tau, efail)
+			return pi, tau
+		}
+		self := fmt.Sprintf("_f%d", f)
+		code, term, err := em.GoLogEvidence(self, cavity, [3]string{"_eq", "_ev", "_en"}, efail)
+		if err != nil {
+			return nil, fmt.Errorf("factor %d (%T) evidence: %w", f, g.Factor(fid), err)
+		}
+		if bad >= 0 {
+			return nil, fmt.Errorf("factor %d (%T) evidence: asked for the cavity of edge %d", f, g.Factor(fid), bad)
+		}
+		if strings.Contains(code, self) {
+			p.used[fid] = true
+		}
+		fmt.Fprintf(&w, "{ // %s\n", strings.ReplaceAll(g.FactorLabel(fid), "\n", " "))
+		w.Write(cav.Bytes())
+		if term {
+			w.WriteString("var _eq, _ev, _en float64\n{\n" + strings.TrimSpace(code) + "\n}\n")
+			w.WriteString("_sum.Add(_eq)\n_sum.Mul(_ev)\n_sum.Norm(_en)\n}\n") // AddTerm, inlined
+		} else {
+			w.WriteString("var _eq float64\n{\n" + strings.TrimSpace(code) + "\n}\n_sum.Add(_eq)\n}\n")
+		}
+	}
+	// Each variable's bracket Σ_e A(c_e) − (d−1)·A(q) about the marginal's
+	// mean; with every cavity proper, it has d of them.
+	for v := 0; v < g.NumVariables(); v++ {
+		vid := graph.VarID(v)
+		d := g.Degree(vid)
+		if d < 2 {
+			continue
+		}
+		fmt.Fprintf(&w, "{ // %s\n", g.VariableName(vid))
+		fmt.Fprintf(&w, "if !(_v%[1]dp > 0 && _v%[1]dp <= math.MaxFloat64) {\n%[2]s\n}\n", v, efail)
+		fmt.Fprintf(&w, "center := _v%[1]dt / _v%[1]dp\nvar quad float64\n", v)
+		for j := 0; j < d; j++ {
+			f, i := g.VariableEdge(vid, j)
+			w.WriteString("{\n")
+			p.writeCavityFail(&w, f, i, "cPi", "cTau", efail)
+			fmt.Fprintf(&w, "t := cTau - cPi*center\nquad += 0.5 * t * t / cPi\n_sum.Mul(cPi / _v%dp)\n}\n", v)
+		}
+		fmt.Fprintf(&w, "_sum.Mul(_v%dp)\n_sum.Add(quad)\n_sum.Norm(-1)\n}\n", v) // Bracket(quad, 1, π_q), inlined
+	}
+	w.WriteString("return _sum.Value(), nil\n}")
+	return w.Bytes(), nil
 }

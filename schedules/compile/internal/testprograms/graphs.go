@@ -8,6 +8,7 @@ import (
 	"github.com/skillgraph/skillgraph/schedules"
 )
 
+//go:generate cp testdata/programs_stub.go.txt programs_gen.go
 //go:generate go test -run TestGeneratedIsCurrent -update
 
 // Figure1 builds the TrueSkill paper's Figure 1 game directly from factors

@@ -4,18 +4,18 @@ package testprograms
 
 import (
 	"context"
+	"math"
 
 	"github.com/skillgraph/skillgraph/factors"
 	"github.com/skillgraph/skillgraph/graph"
 	"github.com/skillgraph/skillgraph/messages"
 	"github.com/skillgraph/skillgraph/schedules"
 	"github.com/skillgraph/skillgraph/schedules/compile"
-	"math"
 )
 
 // Lookup returns the compiled program whose structure g and s have, or
 // compile.ErrNotCompiled.
-func Lookup(g *graph.Graph, s schedules.Schedule) (compile.Program, error) {
+func Lookup(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) {
 	fp, err := compile.Fingerprint(g, s)
 	if err != nil {
 		return nil, err
@@ -30,7 +30,7 @@ func Lookup(g *graph.Graph, s schedules.Schedule) (compile.Program, error) {
 }
 
 // BindFigure1 binds the program compiled from Figure1 to g and s.
-func BindFigure1(g *graph.Graph, s schedules.Schedule) (compile.Program, error) {
+func BindFigure1(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) {
 	loops, err := compile.Bind(g, s, "01ac0bba683731a1c74d3ba6c72af1c3")
 	if err != nil {
 		return nil, err
@@ -96,7 +96,7 @@ func BindFigure1(g *graph.Graph, s schedules.Schedule) (compile.Program, error) 
 		return nil, compile.FactorMismatch(g, 14, "*factors.Within")
 	}
 	_l0 := loops[0]
-	return func(ctx context.Context) (schedules.Result, error) {
+	return compile.NewProgram(g, func(ctx context.Context) (schedules.Result, error) {
 		if g.NumObserved() > 0 {
 			return schedules.Result{}, compile.ErrFallback
 		}
@@ -1251,11 +1251,1151 @@ func BindFigure1(g *graph.Graph, s schedules.Schedule) (compile.Program, error) 
 		_vs[11] = messages.Gaussian{Pi: _v11p, Tau: _v11t}
 		_vs[12] = messages.Gaussian{Pi: _v12p, Tau: _v12t}
 		return _res, _err
-	}, nil
+	}, func() (float64, error) {
+		if g.NumObserved() > 0 {
+			return 0, compile.ErrFallback
+		}
+		_msgs, _margs := g.State()
+		_ms, _vs := _msgs[:27], _margs[:13]
+		_m0p, _m0t := _ms[0].Pi, _ms[0].Tau
+		_m1p, _m1t := _ms[1].Pi, _ms[1].Tau
+		_m2p, _m2t := _ms[2].Pi, _ms[2].Tau
+		_m3p, _m3t := _ms[3].Pi, _ms[3].Tau
+		_m4p, _m4t := _ms[4].Pi, _ms[4].Tau
+		_m5p, _m5t := _ms[5].Pi, _ms[5].Tau
+		_m6p, _m6t := _ms[6].Pi, _ms[6].Tau
+		_m7p, _m7t := _ms[7].Pi, _ms[7].Tau
+		_m8p, _m8t := _ms[8].Pi, _ms[8].Tau
+		_m9p, _m9t := _ms[9].Pi, _ms[9].Tau
+		_m10p, _m10t := _ms[10].Pi, _ms[10].Tau
+		_m11p, _m11t := _ms[11].Pi, _ms[11].Tau
+		_m12p, _m12t := _ms[12].Pi, _ms[12].Tau
+		_m13p, _m13t := _ms[13].Pi, _ms[13].Tau
+		_m14p, _m14t := _ms[14].Pi, _ms[14].Tau
+		_m15p, _m15t := _ms[15].Pi, _ms[15].Tau
+		_m16p, _m16t := _ms[16].Pi, _ms[16].Tau
+		_m17p, _m17t := _ms[17].Pi, _ms[17].Tau
+		_m18p, _m18t := _ms[18].Pi, _ms[18].Tau
+		_m19p, _m19t := _ms[19].Pi, _ms[19].Tau
+		_m20p, _m20t := _ms[20].Pi, _ms[20].Tau
+		_m21p, _m21t := _ms[21].Pi, _ms[21].Tau
+		_m22p, _m22t := _ms[22].Pi, _ms[22].Tau
+		_m23p, _m23t := _ms[23].Pi, _ms[23].Tau
+		_m24p, _m24t := _ms[24].Pi, _ms[24].Tau
+		_m25p, _m25t := _ms[25].Pi, _ms[25].Tau
+		_m26p, _m26t := _ms[26].Pi, _ms[26].Tau
+		_v0p, _v0t := _vs[0].Pi, _vs[0].Tau
+		_v1p, _v1t := _vs[1].Pi, _vs[1].Tau
+		_v2p, _v2t := _vs[2].Pi, _vs[2].Tau
+		_v3p, _v3t := _vs[3].Pi, _vs[3].Tau
+		_v4p, _v4t := _vs[4].Pi, _vs[4].Tau
+		_v5p, _v5t := _vs[5].Pi, _vs[5].Tau
+		_v6p, _v6t := _vs[6].Pi, _vs[6].Tau
+		_v7p, _v7t := _vs[7].Pi, _vs[7].Tau
+		_v8p, _v8t := _vs[8].Pi, _vs[8].Tau
+		_v9p, _v9t := _vs[9].Pi, _vs[9].Tau
+		_v10p, _v10t := _vs[10].Pi, _vs[10].Tau
+		_v11p, _v11t := _vs[11].Pi, _vs[11].Tau
+		_v12p, _v12t := _vs[12].Pi, _vs[12].Tau
+		_bad := 0.0 + (_m0p - _m0p) + (_m0t - _m0t) + (_m1p - _m1p) + (_m1t - _m1t) + (_m2p - _m2p) + (_m2t - _m2t) + (_m3p - _m3p) + (_m3t - _m3t) + (_m4p - _m4p) + (_m4t - _m4t) + (_m5p - _m5p) + (_m5t - _m5t) + (_m6p - _m6p) + (_m6t - _m6t) + (_m7p - _m7p) + (_m7t - _m7t) + (_m8p - _m8p) + (_m8t - _m8t) + (_m9p - _m9p) + (_m9t - _m9t) + (_m10p - _m10p) + (_m10t - _m10t) + (_m11p - _m11p) + (_m11t - _m11t) + (_m12p - _m12p) + (_m12t - _m12t) + (_m13p - _m13p) + (_m13t - _m13t) + (_m14p - _m14p) + (_m14t - _m14t) + (_m15p - _m15p) + (_m15t - _m15t) + (_m16p - _m16p) + (_m16t - _m16t) + (_m17p - _m17p) + (_m17t - _m17t) + (_m18p - _m18p) + (_m18t - _m18t) + (_m19p - _m19p) + (_m19t - _m19t) + (_m20p - _m20p) + (_m20t - _m20t) + (_m21p - _m21p) + (_m21t - _m21t) + (_m22p - _m22p) + (_m22t - _m22t) + (_m23p - _m23p) + (_m23t - _m23t) + (_m24p - _m24p) + (_m24t - _m24t) + (_m25p - _m25p) + (_m25t - _m25t) + (_m26p - _m26p) + (_m26t - _m26t)
+		_bad += (_v0p - _v0p) + (_v0t - _v0t)
+		_bad += (_v1p - _v1p) + (_v1t - _v1t)
+		_bad += (_v2p - _v2p) + (_v2t - _v2t)
+		_bad += (_v3p - _v3p) + (_v3t - _v3t)
+		_bad += (_v4p - _v4p) + (_v4t - _v4t)
+		_bad += (_v5p - _v5p) + (_v5t - _v5t)
+		_bad += (_v6p - _v6p) + (_v6t - _v6t)
+		_bad += (_v7p - _v7p) + (_v7t - _v7t)
+		_bad += (_v8p - _v8p) + (_v8t - _v8t)
+		_bad += (_v9p - _v9p) + (_v9t - _v9t)
+		_bad += (_v10p - _v10p) + (_v10t - _v10t)
+		_bad += (_v11p - _v11p) + (_v11t - _v11t)
+		_bad += (_v12p - _v12p) + (_v12t - _v12t)
+		if _bad != 0 {
+			return 0, compile.ErrFallback
+		}
+		var _sum graph.EvidenceSum
+		{ // N(s; 25, 70)
+			_c0Pi, _c0Tau := _v0p-_m0p, _v0t-_m0t
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v0p) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v0p) {
+					return 0, compile.ErrFallback
+				}
+				_c0Pi, _c0Tau = 0.0+_m5p, 0.0+_m5t
+				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			var _eq, _ev, _en float64
+			{
+				d, v := _f0.Mean-_c0Tau/_c0Pi, _f0.Variance+1/_c0Pi
+				if !(v > 0) || v > math.MaxFloat64 {
+					return 0, compile.ErrFallback
+				}
+				_eq, _ev, _en = -0.5*d*d/v, v, 1
+			}
+			_sum.Add(_eq)
+			_sum.Mul(_ev)
+			_sum.Norm(_en)
+		}
+		{ // N(s; 25, 70)
+			_c0Pi, _c0Tau := _v1p-_m1p, _v1t-_m1t
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v1p) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v1p) {
+					return 0, compile.ErrFallback
+				}
+				_c0Pi, _c0Tau = 0.0+_m7p, 0.0+_m7t
+				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			var _eq, _ev, _en float64
+			{
+				d, v := _f1.Mean-_c0Tau/_c0Pi, _f1.Variance+1/_c0Pi
+				if !(v > 0) || v > math.MaxFloat64 {
+					return 0, compile.ErrFallback
+				}
+				_eq, _ev, _en = -0.5*d*d/v, v, 1
+			}
+			_sum.Add(_eq)
+			_sum.Mul(_ev)
+			_sum.Norm(_en)
+		}
+		{ // N(s; 25, 70)
+			_c0Pi, _c0Tau := _v2p-_m2p, _v2t-_m2t
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v2p) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v2p) {
+					return 0, compile.ErrFallback
+				}
+				_c0Pi, _c0Tau = 0.0+_m9p, 0.0+_m9t
+				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			var _eq, _ev, _en float64
+			{
+				d, v := _f2.Mean-_c0Tau/_c0Pi, _f2.Variance+1/_c0Pi
+				if !(v > 0) || v > math.MaxFloat64 {
+					return 0, compile.ErrFallback
+				}
+				_eq, _ev, _en = -0.5*d*d/v, v, 1
+			}
+			_sum.Add(_eq)
+			_sum.Mul(_ev)
+			_sum.Norm(_en)
+		}
+		{ // N(s; 25, 70)
+			_c0Pi, _c0Tau := _v3p-_m3p, _v3t-_m3t
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v3p) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v3p) {
+					return 0, compile.ErrFallback
+				}
+				_c0Pi, _c0Tau = 0.0+_m11p, 0.0+_m11t
+				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			var _eq, _ev, _en float64
+			{
+				d, v := _f3.Mean-_c0Tau/_c0Pi, _f3.Variance+1/_c0Pi
+				if !(v > 0) || v > math.MaxFloat64 {
+					return 0, compile.ErrFallback
+				}
+				_eq, _ev, _en = -0.5*d*d/v, v, 1
+			}
+			_sum.Add(_eq)
+			_sum.Mul(_ev)
+			_sum.Norm(_en)
+		}
+		{ // N(p; s, 17.36)
+			_c0Pi, _c0Tau := _v4p-_m4p, _v4t-_m4t
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v4p) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v4p) {
+					return 0, compile.ErrFallback
+				}
+				_c0Pi, _c0Tau = 0.0+_m13p, 0.0+_m13t
+				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			_c1Pi, _c1Tau := _v0p-_m5p, _v0t-_m5t
+			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v0p) {
+				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v0p) {
+					return 0, compile.ErrFallback
+				}
+				_c1Pi, _c1Tau = 0.0+_m0p, 0.0+_m0t
+				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			var _eq, _ev, _en float64
+			{
+				d, v := _c0Tau/_c0Pi-_c1Tau/_c1Pi, 1/_c0Pi+1/_c1Pi+_f4.Variance
+				if !(v > 0) || v > math.MaxFloat64 {
+					return 0, compile.ErrFallback
+				}
+				_eq, _ev, _en = -0.5*d*d/v, v, 1
+			}
+			_sum.Add(_eq)
+			_sum.Mul(_ev)
+			_sum.Norm(_en)
+		}
+		{ // N(p; s, 17.36)
+			_c0Pi, _c0Tau := _v5p-_m6p, _v5t-_m6t
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v5p) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v5p) {
+					return 0, compile.ErrFallback
+				}
+				_c0Pi, _c0Tau = 0.0+_m15p, 0.0+_m15t
+				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			_c1Pi, _c1Tau := _v1p-_m7p, _v1t-_m7t
+			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v1p) {
+				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v1p) {
+					return 0, compile.ErrFallback
+				}
+				_c1Pi, _c1Tau = 0.0+_m1p, 0.0+_m1t
+				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			var _eq, _ev, _en float64
+			{
+				d, v := _c0Tau/_c0Pi-_c1Tau/_c1Pi, 1/_c0Pi+1/_c1Pi+_f5.Variance
+				if !(v > 0) || v > math.MaxFloat64 {
+					return 0, compile.ErrFallback
+				}
+				_eq, _ev, _en = -0.5*d*d/v, v, 1
+			}
+			_sum.Add(_eq)
+			_sum.Mul(_ev)
+			_sum.Norm(_en)
+		}
+		{ // N(p; s, 17.36)
+			_c0Pi, _c0Tau := _v6p-_m8p, _v6t-_m8t
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v6p) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v6p) {
+					return 0, compile.ErrFallback
+				}
+				_c0Pi, _c0Tau = 0.0+_m16p, 0.0+_m16t
+				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			_c1Pi, _c1Tau := _v2p-_m9p, _v2t-_m9t
+			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v2p) {
+				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v2p) {
+					return 0, compile.ErrFallback
+				}
+				_c1Pi, _c1Tau = 0.0+_m2p, 0.0+_m2t
+				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			var _eq, _ev, _en float64
+			{
+				d, v := _c0Tau/_c0Pi-_c1Tau/_c1Pi, 1/_c0Pi+1/_c1Pi+_f6.Variance
+				if !(v > 0) || v > math.MaxFloat64 {
+					return 0, compile.ErrFallback
+				}
+				_eq, _ev, _en = -0.5*d*d/v, v, 1
+			}
+			_sum.Add(_eq)
+			_sum.Mul(_ev)
+			_sum.Norm(_en)
+		}
+		{ // N(p; s, 17.36)
+			_c0Pi, _c0Tau := _v7p-_m10p, _v7t-_m10t
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v7p) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v7p) {
+					return 0, compile.ErrFallback
+				}
+				_c0Pi, _c0Tau = 0.0+_m18p, 0.0+_m18t
+				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			_c1Pi, _c1Tau := _v3p-_m11p, _v3t-_m11t
+			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v3p) {
+				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v3p) {
+					return 0, compile.ErrFallback
+				}
+				_c1Pi, _c1Tau = 0.0+_m3p, 0.0+_m3t
+				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			var _eq, _ev, _en float64
+			{
+				d, v := _c0Tau/_c0Pi-_c1Tau/_c1Pi, 1/_c0Pi+1/_c1Pi+_f7.Variance
+				if !(v > 0) || v > math.MaxFloat64 {
+					return 0, compile.ErrFallback
+				}
+				_eq, _ev, _en = -0.5*d*d/v, v, 1
+			}
+			_sum.Add(_eq)
+			_sum.Mul(_ev)
+			_sum.Norm(_en)
+		}
+		{ // t1 = p
+			_c0Pi, _c0Tau := _v8p-_m12p, _v8t-_m12t
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v8p) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v8p) {
+					return 0, compile.ErrFallback
+				}
+				_c0Pi, _c0Tau = 0.0+_m20p, 0.0+_m20t
+				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			_c1Pi, _c1Tau := _v4p-_m13p, _v4t-_m13t
+			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v4p) {
+				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v4p) {
+					return 0, compile.ErrFallback
+				}
+				_c1Pi, _c1Tau = 0.0+_m4p, 0.0+_m4t
+				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			var _eq, _ev, _en float64
+			{
+				if len(_f8.Coefficients) != 1 {
+					return 0, compile.ErrFallback
+				}
+				var mean, variance float64
+				{
+					a := -1.0
+					mean += a * (_c0Tau / _c0Pi)
+					variance += a * a * (1 / _c0Pi)
+				}
+				{
+					a := _f8.Coefficients[0]
+					mean += a * (_c1Tau / _c1Pi)
+					variance += a * a * (1 / _c1Pi)
+				}
+				d, v := mean, variance
+				if !(v > 0) || v > math.MaxFloat64 {
+					return 0, compile.ErrFallback
+				}
+				_eq, _ev, _en = -0.5*d*d/v, v, 1
+			}
+			_sum.Add(_eq)
+			_sum.Mul(_ev)
+			_sum.Norm(_en)
+		}
+		{ // t2 = p + 0.5·p
+			_c0Pi, _c0Tau := _v9p-_m14p, _v9t-_m14t
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v9p) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v9p) {
+					return 0, compile.ErrFallback
+				}
+				_c0Pi, _c0Tau = 0.0+_m21p+_m23p, 0.0+_m21t+_m23t
+				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			_c1Pi, _c1Tau := _v5p-_m15p, _v5t-_m15t
+			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v5p) {
+				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v5p) {
+					return 0, compile.ErrFallback
+				}
+				_c1Pi, _c1Tau = 0.0+_m6p, 0.0+_m6t
+				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			_c2Pi, _c2Tau := _v6p-_m16p, _v6t-_m16t
+			if !(_c2Pi > 0 && _c2Pi >= 1e-6*_v6p) {
+				if !(_c2Pi == 0 || _c2Pi < 1e-6*_v6p) {
+					return 0, compile.ErrFallback
+				}
+				_c2Pi, _c2Tau = 0.0+_m8p, 0.0+_m8t
+				if !(_c2Pi > 0 && _c2Pi < math.MaxFloat64 && _c2Tau-_c2Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			var _eq, _ev, _en float64
+			{
+				if len(_f9.Coefficients) != 2 {
+					return 0, compile.ErrFallback
+				}
+				var mean, variance float64
+				{
+					a := -1.0
+					mean += a * (_c0Tau / _c0Pi)
+					variance += a * a * (1 / _c0Pi)
+				}
+				{
+					a := _f9.Coefficients[0]
+					mean += a * (_c1Tau / _c1Pi)
+					variance += a * a * (1 / _c1Pi)
+				}
+				{
+					a := _f9.Coefficients[1]
+					mean += a * (_c2Tau / _c2Pi)
+					variance += a * a * (1 / _c2Pi)
+				}
+				d, v := mean, variance
+				if !(v > 0) || v > math.MaxFloat64 {
+					return 0, compile.ErrFallback
+				}
+				_eq, _ev, _en = -0.5*d*d/v, v, 1
+			}
+			_sum.Add(_eq)
+			_sum.Mul(_ev)
+			_sum.Norm(_en)
+		}
+		{ // t3 = p
+			_c0Pi, _c0Tau := _v10p-_m17p, _v10t-_m17t
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v10p) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v10p) {
+					return 0, compile.ErrFallback
+				}
+				_c0Pi, _c0Tau = 0.0+_m24p, 0.0+_m24t
+				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			_c1Pi, _c1Tau := _v7p-_m18p, _v7t-_m18t
+			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v7p) {
+				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v7p) {
+					return 0, compile.ErrFallback
+				}
+				_c1Pi, _c1Tau = 0.0+_m10p, 0.0+_m10t
+				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			var _eq, _ev, _en float64
+			{
+				if len(_f10.Coefficients) != 1 {
+					return 0, compile.ErrFallback
+				}
+				var mean, variance float64
+				{
+					a := -1.0
+					mean += a * (_c0Tau / _c0Pi)
+					variance += a * a * (1 / _c0Pi)
+				}
+				{
+					a := _f10.Coefficients[0]
+					mean += a * (_c1Tau / _c1Pi)
+					variance += a * a * (1 / _c1Pi)
+				}
+				d, v := mean, variance
+				if !(v > 0) || v > math.MaxFloat64 {
+					return 0, compile.ErrFallback
+				}
+				_eq, _ev, _en = -0.5*d*d/v, v, 1
+			}
+			_sum.Add(_eq)
+			_sum.Mul(_ev)
+			_sum.Norm(_en)
+		}
+		{ // d1 = t1 − t2
+			_c0Pi, _c0Tau := _v11p-_m19p, _v11t-_m19t
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v11p) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v11p) {
+					return 0, compile.ErrFallback
+				}
+				_c0Pi, _c0Tau = 0.0+_m25p, 0.0+_m25t
+				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			_c1Pi, _c1Tau := _v8p-_m20p, _v8t-_m20t
+			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v8p) {
+				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v8p) {
+					return 0, compile.ErrFallback
+				}
+				_c1Pi, _c1Tau = 0.0+_m12p, 0.0+_m12t
+				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			_c2Pi, _c2Tau := _v9p-_m21p, _v9t-_m21t
+			if !(_c2Pi > 0 && _c2Pi >= 1e-6*_v9p) {
+				if !(_c2Pi == 0 || _c2Pi < 1e-6*_v9p) {
+					return 0, compile.ErrFallback
+				}
+				_c2Pi, _c2Tau = 0.0+_m14p+_m23p, 0.0+_m14t+_m23t
+				if !(_c2Pi > 0 && _c2Pi < math.MaxFloat64 && _c2Tau-_c2Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			var _eq, _ev, _en float64
+			{
+				if len(_f11.Coefficients) != 2 {
+					return 0, compile.ErrFallback
+				}
+				var mean, variance float64
+				{
+					a := -1.0
+					mean += a * (_c0Tau / _c0Pi)
+					variance += a * a * (1 / _c0Pi)
+				}
+				{
+					a := _f11.Coefficients[0]
+					mean += a * (_c1Tau / _c1Pi)
+					variance += a * a * (1 / _c1Pi)
+				}
+				{
+					a := _f11.Coefficients[1]
+					mean += a * (_c2Tau / _c2Pi)
+					variance += a * a * (1 / _c2Pi)
+				}
+				d, v := mean, variance
+				if !(v > 0) || v > math.MaxFloat64 {
+					return 0, compile.ErrFallback
+				}
+				_eq, _ev, _en = -0.5*d*d/v, v, 1
+			}
+			_sum.Add(_eq)
+			_sum.Mul(_ev)
+			_sum.Norm(_en)
+		}
+		{ // d2 = t2 − t3
+			_c0Pi, _c0Tau := _v12p-_m22p, _v12t-_m22t
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v12p) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v12p) {
+					return 0, compile.ErrFallback
+				}
+				_c0Pi, _c0Tau = 0.0+_m26p, 0.0+_m26t
+				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			_c1Pi, _c1Tau := _v9p-_m23p, _v9t-_m23t
+			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v9p) {
+				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v9p) {
+					return 0, compile.ErrFallback
+				}
+				_c1Pi, _c1Tau = 0.0+_m14p+_m21p, 0.0+_m14t+_m21t
+				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			_c2Pi, _c2Tau := _v10p-_m24p, _v10t-_m24t
+			if !(_c2Pi > 0 && _c2Pi >= 1e-6*_v10p) {
+				if !(_c2Pi == 0 || _c2Pi < 1e-6*_v10p) {
+					return 0, compile.ErrFallback
+				}
+				_c2Pi, _c2Tau = 0.0+_m17p, 0.0+_m17t
+				if !(_c2Pi > 0 && _c2Pi < math.MaxFloat64 && _c2Tau-_c2Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			var _eq, _ev, _en float64
+			{
+				if len(_f12.Coefficients) != 2 {
+					return 0, compile.ErrFallback
+				}
+				var mean, variance float64
+				{
+					a := -1.0
+					mean += a * (_c0Tau / _c0Pi)
+					variance += a * a * (1 / _c0Pi)
+				}
+				{
+					a := _f12.Coefficients[0]
+					mean += a * (_c1Tau / _c1Pi)
+					variance += a * a * (1 / _c1Pi)
+				}
+				{
+					a := _f12.Coefficients[1]
+					mean += a * (_c2Tau / _c2Pi)
+					variance += a * a * (1 / _c2Pi)
+				}
+				d, v := mean, variance
+				if !(v > 0) || v > math.MaxFloat64 {
+					return 0, compile.ErrFallback
+				}
+				_eq, _ev, _en = -0.5*d*d/v, v, 1
+			}
+			_sum.Add(_eq)
+			_sum.Mul(_ev)
+			_sum.Norm(_en)
+		}
+		{ // I(d1 > 0.74)
+			_c0Pi, _c0Tau := _v11p-_m25p, _v11t-_m25t
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v11p) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v11p) {
+					return 0, compile.ErrFallback
+				}
+				_c0Pi, _c0Tau = 0.0+_m19p, 0.0+_m19t
+				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			var _eq float64
+			{
+				sc := math.Sqrt(_c0Pi)
+				_eq = messages.LogNormCDF(_c0Tau/sc - _f13.Margin*sc)
+			}
+			_sum.Add(_eq)
+		}
+		{ // I(|d2| ≤ 0.74)
+			_c0Pi, _c0Tau := _v12p-_m26p, _v12t-_m26t
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v12p) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v12p) {
+					return 0, compile.ErrFallback
+				}
+				_c0Pi, _c0Tau = 0.0+_m22p, 0.0+_m22t
+				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			var _eq float64
+			{
+				sc := math.Sqrt(_c0Pi)
+				_eq = messages.LogWithinMass(_c0Tau/sc, _f14.Margin*sc)
+			}
+			_sum.Add(_eq)
+		}
+		{ // s
+			if !(_v0p > 0 && _v0p <= math.MaxFloat64) {
+				return 0, compile.ErrFallback
+			}
+			center := _v0t / _v0p
+			var quad float64
+			{
+				cPi, cTau := _v0p-_m0p, _v0t-_m0t
+				if !(cPi > 0 && cPi >= 1e-6*_v0p) {
+					if !(cPi == 0 || cPi < 1e-6*_v0p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m5p, 0.0+_m5t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v0p)
+			}
+			{
+				cPi, cTau := _v0p-_m5p, _v0t-_m5t
+				if !(cPi > 0 && cPi >= 1e-6*_v0p) {
+					if !(cPi == 0 || cPi < 1e-6*_v0p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m0p, 0.0+_m0t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v0p)
+			}
+			_sum.Mul(_v0p)
+			_sum.Add(quad)
+			_sum.Norm(-1)
+		}
+		{ // s
+			if !(_v1p > 0 && _v1p <= math.MaxFloat64) {
+				return 0, compile.ErrFallback
+			}
+			center := _v1t / _v1p
+			var quad float64
+			{
+				cPi, cTau := _v1p-_m1p, _v1t-_m1t
+				if !(cPi > 0 && cPi >= 1e-6*_v1p) {
+					if !(cPi == 0 || cPi < 1e-6*_v1p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m7p, 0.0+_m7t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v1p)
+			}
+			{
+				cPi, cTau := _v1p-_m7p, _v1t-_m7t
+				if !(cPi > 0 && cPi >= 1e-6*_v1p) {
+					if !(cPi == 0 || cPi < 1e-6*_v1p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m1p, 0.0+_m1t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v1p)
+			}
+			_sum.Mul(_v1p)
+			_sum.Add(quad)
+			_sum.Norm(-1)
+		}
+		{ // s
+			if !(_v2p > 0 && _v2p <= math.MaxFloat64) {
+				return 0, compile.ErrFallback
+			}
+			center := _v2t / _v2p
+			var quad float64
+			{
+				cPi, cTau := _v2p-_m2p, _v2t-_m2t
+				if !(cPi > 0 && cPi >= 1e-6*_v2p) {
+					if !(cPi == 0 || cPi < 1e-6*_v2p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m9p, 0.0+_m9t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v2p)
+			}
+			{
+				cPi, cTau := _v2p-_m9p, _v2t-_m9t
+				if !(cPi > 0 && cPi >= 1e-6*_v2p) {
+					if !(cPi == 0 || cPi < 1e-6*_v2p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m2p, 0.0+_m2t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v2p)
+			}
+			_sum.Mul(_v2p)
+			_sum.Add(quad)
+			_sum.Norm(-1)
+		}
+		{ // s
+			if !(_v3p > 0 && _v3p <= math.MaxFloat64) {
+				return 0, compile.ErrFallback
+			}
+			center := _v3t / _v3p
+			var quad float64
+			{
+				cPi, cTau := _v3p-_m3p, _v3t-_m3t
+				if !(cPi > 0 && cPi >= 1e-6*_v3p) {
+					if !(cPi == 0 || cPi < 1e-6*_v3p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m11p, 0.0+_m11t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v3p)
+			}
+			{
+				cPi, cTau := _v3p-_m11p, _v3t-_m11t
+				if !(cPi > 0 && cPi >= 1e-6*_v3p) {
+					if !(cPi == 0 || cPi < 1e-6*_v3p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m3p, 0.0+_m3t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v3p)
+			}
+			_sum.Mul(_v3p)
+			_sum.Add(quad)
+			_sum.Norm(-1)
+		}
+		{ // p
+			if !(_v4p > 0 && _v4p <= math.MaxFloat64) {
+				return 0, compile.ErrFallback
+			}
+			center := _v4t / _v4p
+			var quad float64
+			{
+				cPi, cTau := _v4p-_m4p, _v4t-_m4t
+				if !(cPi > 0 && cPi >= 1e-6*_v4p) {
+					if !(cPi == 0 || cPi < 1e-6*_v4p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m13p, 0.0+_m13t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v4p)
+			}
+			{
+				cPi, cTau := _v4p-_m13p, _v4t-_m13t
+				if !(cPi > 0 && cPi >= 1e-6*_v4p) {
+					if !(cPi == 0 || cPi < 1e-6*_v4p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m4p, 0.0+_m4t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v4p)
+			}
+			_sum.Mul(_v4p)
+			_sum.Add(quad)
+			_sum.Norm(-1)
+		}
+		{ // p
+			if !(_v5p > 0 && _v5p <= math.MaxFloat64) {
+				return 0, compile.ErrFallback
+			}
+			center := _v5t / _v5p
+			var quad float64
+			{
+				cPi, cTau := _v5p-_m6p, _v5t-_m6t
+				if !(cPi > 0 && cPi >= 1e-6*_v5p) {
+					if !(cPi == 0 || cPi < 1e-6*_v5p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m15p, 0.0+_m15t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v5p)
+			}
+			{
+				cPi, cTau := _v5p-_m15p, _v5t-_m15t
+				if !(cPi > 0 && cPi >= 1e-6*_v5p) {
+					if !(cPi == 0 || cPi < 1e-6*_v5p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m6p, 0.0+_m6t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v5p)
+			}
+			_sum.Mul(_v5p)
+			_sum.Add(quad)
+			_sum.Norm(-1)
+		}
+		{ // p
+			if !(_v6p > 0 && _v6p <= math.MaxFloat64) {
+				return 0, compile.ErrFallback
+			}
+			center := _v6t / _v6p
+			var quad float64
+			{
+				cPi, cTau := _v6p-_m8p, _v6t-_m8t
+				if !(cPi > 0 && cPi >= 1e-6*_v6p) {
+					if !(cPi == 0 || cPi < 1e-6*_v6p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m16p, 0.0+_m16t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v6p)
+			}
+			{
+				cPi, cTau := _v6p-_m16p, _v6t-_m16t
+				if !(cPi > 0 && cPi >= 1e-6*_v6p) {
+					if !(cPi == 0 || cPi < 1e-6*_v6p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m8p, 0.0+_m8t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v6p)
+			}
+			_sum.Mul(_v6p)
+			_sum.Add(quad)
+			_sum.Norm(-1)
+		}
+		{ // p
+			if !(_v7p > 0 && _v7p <= math.MaxFloat64) {
+				return 0, compile.ErrFallback
+			}
+			center := _v7t / _v7p
+			var quad float64
+			{
+				cPi, cTau := _v7p-_m10p, _v7t-_m10t
+				if !(cPi > 0 && cPi >= 1e-6*_v7p) {
+					if !(cPi == 0 || cPi < 1e-6*_v7p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m18p, 0.0+_m18t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v7p)
+			}
+			{
+				cPi, cTau := _v7p-_m18p, _v7t-_m18t
+				if !(cPi > 0 && cPi >= 1e-6*_v7p) {
+					if !(cPi == 0 || cPi < 1e-6*_v7p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m10p, 0.0+_m10t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v7p)
+			}
+			_sum.Mul(_v7p)
+			_sum.Add(quad)
+			_sum.Norm(-1)
+		}
+		{ // t1
+			if !(_v8p > 0 && _v8p <= math.MaxFloat64) {
+				return 0, compile.ErrFallback
+			}
+			center := _v8t / _v8p
+			var quad float64
+			{
+				cPi, cTau := _v8p-_m12p, _v8t-_m12t
+				if !(cPi > 0 && cPi >= 1e-6*_v8p) {
+					if !(cPi == 0 || cPi < 1e-6*_v8p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m20p, 0.0+_m20t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v8p)
+			}
+			{
+				cPi, cTau := _v8p-_m20p, _v8t-_m20t
+				if !(cPi > 0 && cPi >= 1e-6*_v8p) {
+					if !(cPi == 0 || cPi < 1e-6*_v8p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m12p, 0.0+_m12t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v8p)
+			}
+			_sum.Mul(_v8p)
+			_sum.Add(quad)
+			_sum.Norm(-1)
+		}
+		{ // t2
+			if !(_v9p > 0 && _v9p <= math.MaxFloat64) {
+				return 0, compile.ErrFallback
+			}
+			center := _v9t / _v9p
+			var quad float64
+			{
+				cPi, cTau := _v9p-_m14p, _v9t-_m14t
+				if !(cPi > 0 && cPi >= 1e-6*_v9p) {
+					if !(cPi == 0 || cPi < 1e-6*_v9p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m21p+_m23p, 0.0+_m21t+_m23t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v9p)
+			}
+			{
+				cPi, cTau := _v9p-_m21p, _v9t-_m21t
+				if !(cPi > 0 && cPi >= 1e-6*_v9p) {
+					if !(cPi == 0 || cPi < 1e-6*_v9p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m14p+_m23p, 0.0+_m14t+_m23t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v9p)
+			}
+			{
+				cPi, cTau := _v9p-_m23p, _v9t-_m23t
+				if !(cPi > 0 && cPi >= 1e-6*_v9p) {
+					if !(cPi == 0 || cPi < 1e-6*_v9p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m14p+_m21p, 0.0+_m14t+_m21t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v9p)
+			}
+			_sum.Mul(_v9p)
+			_sum.Add(quad)
+			_sum.Norm(-1)
+		}
+		{ // t3
+			if !(_v10p > 0 && _v10p <= math.MaxFloat64) {
+				return 0, compile.ErrFallback
+			}
+			center := _v10t / _v10p
+			var quad float64
+			{
+				cPi, cTau := _v10p-_m17p, _v10t-_m17t
+				if !(cPi > 0 && cPi >= 1e-6*_v10p) {
+					if !(cPi == 0 || cPi < 1e-6*_v10p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m24p, 0.0+_m24t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v10p)
+			}
+			{
+				cPi, cTau := _v10p-_m24p, _v10t-_m24t
+				if !(cPi > 0 && cPi >= 1e-6*_v10p) {
+					if !(cPi == 0 || cPi < 1e-6*_v10p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m17p, 0.0+_m17t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v10p)
+			}
+			_sum.Mul(_v10p)
+			_sum.Add(quad)
+			_sum.Norm(-1)
+		}
+		{ // d1
+			if !(_v11p > 0 && _v11p <= math.MaxFloat64) {
+				return 0, compile.ErrFallback
+			}
+			center := _v11t / _v11p
+			var quad float64
+			{
+				cPi, cTau := _v11p-_m19p, _v11t-_m19t
+				if !(cPi > 0 && cPi >= 1e-6*_v11p) {
+					if !(cPi == 0 || cPi < 1e-6*_v11p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m25p, 0.0+_m25t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v11p)
+			}
+			{
+				cPi, cTau := _v11p-_m25p, _v11t-_m25t
+				if !(cPi > 0 && cPi >= 1e-6*_v11p) {
+					if !(cPi == 0 || cPi < 1e-6*_v11p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m19p, 0.0+_m19t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v11p)
+			}
+			_sum.Mul(_v11p)
+			_sum.Add(quad)
+			_sum.Norm(-1)
+		}
+		{ // d2
+			if !(_v12p > 0 && _v12p <= math.MaxFloat64) {
+				return 0, compile.ErrFallback
+			}
+			center := _v12t / _v12p
+			var quad float64
+			{
+				cPi, cTau := _v12p-_m22p, _v12t-_m22t
+				if !(cPi > 0 && cPi >= 1e-6*_v12p) {
+					if !(cPi == 0 || cPi < 1e-6*_v12p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m26p, 0.0+_m26t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v12p)
+			}
+			{
+				cPi, cTau := _v12p-_m26p, _v12t-_m26t
+				if !(cPi > 0 && cPi >= 1e-6*_v12p) {
+					if !(cPi == 0 || cPi < 1e-6*_v12p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m22p, 0.0+_m22t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v12p)
+			}
+			_sum.Mul(_v12p)
+			_sum.Add(quad)
+			_sum.Norm(-1)
+		}
+		return _sum.Value(), nil
+	}), nil
 }
 
 // BindNested binds the program compiled from Nested to g and s.
-func BindNested(g *graph.Graph, s schedules.Schedule) (compile.Program, error) {
+func BindNested(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) {
 	loops, err := compile.Bind(g, s, "e76b51d1515701faedd628df818082d9")
 	if err != nil {
 		return nil, err
@@ -1294,7 +2434,7 @@ func BindNested(g *graph.Graph, s schedules.Schedule) (compile.Program, error) {
 	}
 	_l0 := loops[0]
 	_l1 := loops[1]
-	return func(ctx context.Context) (schedules.Result, error) {
+	return compile.NewProgram(g, func(ctx context.Context) (schedules.Result, error) {
 		if g.NumObserved() > 0 {
 			return schedules.Result{}, compile.ErrFallback
 		}
@@ -2067,5 +3207,559 @@ func BindNested(g *graph.Graph, s schedules.Schedule) (compile.Program, error) {
 		_vs[4] = messages.Gaussian{Pi: _v4p, Tau: _v4t}
 		_vs[5] = messages.Gaussian{Pi: _v5p, Tau: _v5t}
 		return _res, _err
-	}, nil
+	}, func() (float64, error) {
+		if g.NumObserved() > 0 {
+			return 0, compile.ErrFallback
+		}
+		_msgs, _margs := g.State()
+		_ms, _vs := _msgs[:13], _margs[:6]
+		_m0p, _m0t := _ms[0].Pi, _ms[0].Tau
+		_m1p, _m1t := _ms[1].Pi, _ms[1].Tau
+		_m2p, _m2t := _ms[2].Pi, _ms[2].Tau
+		_m3p, _m3t := _ms[3].Pi, _ms[3].Tau
+		_m4p, _m4t := _ms[4].Pi, _ms[4].Tau
+		_m5p, _m5t := _ms[5].Pi, _ms[5].Tau
+		_m6p, _m6t := _ms[6].Pi, _ms[6].Tau
+		_m7p, _m7t := _ms[7].Pi, _ms[7].Tau
+		_m8p, _m8t := _ms[8].Pi, _ms[8].Tau
+		_m9p, _m9t := _ms[9].Pi, _ms[9].Tau
+		_m10p, _m10t := _ms[10].Pi, _ms[10].Tau
+		_m11p, _m11t := _ms[11].Pi, _ms[11].Tau
+		_m12p, _m12t := _ms[12].Pi, _ms[12].Tau
+		_v0p, _v0t := _vs[0].Pi, _vs[0].Tau
+		_v1p, _v1t := _vs[1].Pi, _vs[1].Tau
+		_v2p, _v2t := _vs[2].Pi, _vs[2].Tau
+		_v3p, _v3t := _vs[3].Pi, _vs[3].Tau
+		_v4p, _v4t := _vs[4].Pi, _vs[4].Tau
+		_v5p, _v5t := _vs[5].Pi, _vs[5].Tau
+		_bad := 0.0 + (_m0p - _m0p) + (_m0t - _m0t) + (_m1p - _m1p) + (_m1t - _m1t) + (_m2p - _m2p) + (_m2t - _m2t) + (_m3p - _m3p) + (_m3t - _m3t) + (_m4p - _m4p) + (_m4t - _m4t) + (_m5p - _m5p) + (_m5t - _m5t) + (_m6p - _m6p) + (_m6t - _m6t) + (_m7p - _m7p) + (_m7t - _m7t) + (_m8p - _m8p) + (_m8t - _m8t) + (_m9p - _m9p) + (_m9t - _m9t) + (_m10p - _m10p) + (_m10t - _m10t) + (_m11p - _m11p) + (_m11t - _m11t) + (_m12p - _m12p) + (_m12t - _m12t)
+		_bad += (_v0p - _v0p) + (_v0t - _v0t)
+		_bad += (_v1p - _v1p) + (_v1t - _v1t)
+		_bad += (_v2p - _v2p) + (_v2t - _v2t)
+		_bad += (_v3p - _v3p) + (_v3t - _v3t)
+		_bad += (_v4p - _v4p) + (_v4t - _v4t)
+		_bad += (_v5p - _v5p) + (_v5t - _v5t)
+		if _bad != 0 {
+			return 0, compile.ErrFallback
+		}
+		var _sum graph.EvidenceSum
+		{ // N(x1; 0, 1)
+			_c0Pi, _c0Tau := _v0p-_m0p, _v0t-_m0t
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v0p) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v0p) {
+					return 0, compile.ErrFallback
+				}
+				_c0Pi, _c0Tau = 0.0+_m4p+_m11p, 0.0+_m4t+_m11t
+				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			var _eq, _ev, _en float64
+			{
+				d, v := _f0.Mean-_c0Tau/_c0Pi, _f0.Variance+1/_c0Pi
+				if !(v > 0) || v > math.MaxFloat64 {
+					return 0, compile.ErrFallback
+				}
+				_eq, _ev, _en = -0.5*d*d/v, v, 1
+			}
+			_sum.Add(_eq)
+			_sum.Mul(_ev)
+			_sum.Norm(_en)
+		}
+		{ // N(x2; 1, 2)
+			_c0Pi, _c0Tau := _v1p-_m1p, _v1t-_m1t
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v1p) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v1p) {
+					return 0, compile.ErrFallback
+				}
+				_c0Pi, _c0Tau = 0.0+_m5p, 0.0+_m5t
+				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			var _eq, _ev, _en float64
+			{
+				d, v := _f1.Mean-_c0Tau/_c0Pi, _f1.Variance+1/_c0Pi
+				if !(v > 0) || v > math.MaxFloat64 {
+					return 0, compile.ErrFallback
+				}
+				_eq, _ev, _en = -0.5*d*d/v, v, 1
+			}
+			_sum.Add(_eq)
+			_sum.Mul(_ev)
+			_sum.Norm(_en)
+		}
+		{ // N(x3; 2, 3)
+			_c0Pi, _c0Tau := _v2p-_m2p, _v2t-_m2t
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v2p) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v2p) {
+					return 0, compile.ErrFallback
+				}
+				_c0Pi, _c0Tau = 0.0+_m6p, 0.0+_m6t
+				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			var _eq, _ev, _en float64
+			{
+				d, v := _f2.Mean-_c0Tau/_c0Pi, _f2.Variance+1/_c0Pi
+				if !(v > 0) || v > math.MaxFloat64 {
+					return 0, compile.ErrFallback
+				}
+				_eq, _ev, _en = -0.5*d*d/v, v, 1
+			}
+			_sum.Add(_eq)
+			_sum.Mul(_ev)
+			_sum.Norm(_en)
+		}
+		{ // y = 2·x1 − 0.5·x2 + x3
+			_c0Pi, _c0Tau := _v3p-_m3p, _v3t-_m3t
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v3p) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v3p) {
+					return 0, compile.ErrFallback
+				}
+				_c0Pi, _c0Tau = 0.0+_m8p, 0.0+_m8t
+				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			_c1Pi, _c1Tau := _v0p-_m4p, _v0t-_m4t
+			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v0p) {
+				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v0p) {
+					return 0, compile.ErrFallback
+				}
+				_c1Pi, _c1Tau = 0.0+_m0p+_m11p, 0.0+_m0t+_m11t
+				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			_c2Pi, _c2Tau := _v1p-_m5p, _v1t-_m5t
+			if !(_c2Pi > 0 && _c2Pi >= 1e-6*_v1p) {
+				if !(_c2Pi == 0 || _c2Pi < 1e-6*_v1p) {
+					return 0, compile.ErrFallback
+				}
+				_c2Pi, _c2Tau = 0.0+_m1p, 0.0+_m1t
+				if !(_c2Pi > 0 && _c2Pi < math.MaxFloat64 && _c2Tau-_c2Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			_c3Pi, _c3Tau := _v2p-_m6p, _v2t-_m6t
+			if !(_c3Pi > 0 && _c3Pi >= 1e-6*_v2p) {
+				if !(_c3Pi == 0 || _c3Pi < 1e-6*_v2p) {
+					return 0, compile.ErrFallback
+				}
+				_c3Pi, _c3Tau = 0.0+_m2p, 0.0+_m2t
+				if !(_c3Pi > 0 && _c3Pi < math.MaxFloat64 && _c3Tau-_c3Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			var _eq, _ev, _en float64
+			{
+				if len(_f3.Coefficients) != 3 {
+					return 0, compile.ErrFallback
+				}
+				var mean, variance float64
+				{
+					a := -1.0
+					mean += a * (_c0Tau / _c0Pi)
+					variance += a * a * (1 / _c0Pi)
+				}
+				{
+					a := _f3.Coefficients[0]
+					mean += a * (_c1Tau / _c1Pi)
+					variance += a * a * (1 / _c1Pi)
+				}
+				{
+					a := _f3.Coefficients[1]
+					mean += a * (_c2Tau / _c2Pi)
+					variance += a * a * (1 / _c2Pi)
+				}
+				{
+					a := _f3.Coefficients[2]
+					mean += a * (_c3Tau / _c3Pi)
+					variance += a * a * (1 / _c3Pi)
+				}
+				d, v := mean, variance
+				if !(v > 0) || v > math.MaxFloat64 {
+					return 0, compile.ErrFallback
+				}
+				_eq, _ev, _en = -0.5*d*d/v, v, 1
+			}
+			_sum.Add(_eq)
+			_sum.Mul(_ev)
+			_sum.Norm(_en)
+		}
+		{ // N(z; y, 1)
+			_c0Pi, _c0Tau := _v4p-_m7p, _v4t-_m7t
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v4p) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v4p) {
+					return 0, compile.ErrFallback
+				}
+				_c0Pi, _c0Tau = 0.0+_m9p, 0.0+_m9t
+				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			_c1Pi, _c1Tau := _v3p-_m8p, _v3t-_m8t
+			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v3p) {
+				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v3p) {
+					return 0, compile.ErrFallback
+				}
+				_c1Pi, _c1Tau = 0.0+_m3p, 0.0+_m3t
+				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			var _eq, _ev, _en float64
+			{
+				d, v := _c0Tau/_c0Pi-_c1Tau/_c1Pi, 1/_c0Pi+1/_c1Pi+_f4.Variance
+				if !(v > 0) || v > math.MaxFloat64 {
+					return 0, compile.ErrFallback
+				}
+				_eq, _ev, _en = -0.5*d*d/v, v, 1
+			}
+			_sum.Add(_eq)
+			_sum.Mul(_ev)
+			_sum.Norm(_en)
+		}
+		{ // I(z > 0.5)
+			_c0Pi, _c0Tau := _v4p-_m9p, _v4t-_m9t
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v4p) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v4p) {
+					return 0, compile.ErrFallback
+				}
+				_c0Pi, _c0Tau = 0.0+_m7p, 0.0+_m7t
+				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			var _eq float64
+			{
+				sc := math.Sqrt(_c0Pi)
+				_eq = messages.LogNormCDF(_c0Tau/sc - _f5.Margin*sc)
+			}
+			_sum.Add(_eq)
+		}
+		{ // u = 3·x1
+			_c0Pi, _c0Tau := _v5p-_m10p, _v5t-_m10t
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v5p) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v5p) {
+					return 0, compile.ErrFallback
+				}
+				_c0Pi, _c0Tau = 0.0+_m12p, 0.0+_m12t
+				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			_c1Pi, _c1Tau := _v0p-_m11p, _v0t-_m11t
+			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v0p) {
+				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v0p) {
+					return 0, compile.ErrFallback
+				}
+				_c1Pi, _c1Tau = 0.0+_m0p+_m4p, 0.0+_m0t+_m4t
+				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			var _eq, _ev, _en float64
+			{
+				if len(_f6.Coefficients) != 1 {
+					return 0, compile.ErrFallback
+				}
+				var mean, variance float64
+				{
+					a := -1.0
+					mean += a * (_c0Tau / _c0Pi)
+					variance += a * a * (1 / _c0Pi)
+				}
+				{
+					a := _f6.Coefficients[0]
+					mean += a * (_c1Tau / _c1Pi)
+					variance += a * a * (1 / _c1Pi)
+				}
+				d, v := mean, variance
+				if !(v > 0) || v > math.MaxFloat64 {
+					return 0, compile.ErrFallback
+				}
+				_eq, _ev, _en = -0.5*d*d/v, v, 1
+			}
+			_sum.Add(_eq)
+			_sum.Mul(_ev)
+			_sum.Norm(_en)
+		}
+		{ // I(|u| ≤ 2)
+			_c0Pi, _c0Tau := _v5p-_m12p, _v5t-_m12t
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v5p) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v5p) {
+					return 0, compile.ErrFallback
+				}
+				_c0Pi, _c0Tau = 0.0+_m10p, 0.0+_m10t
+				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
+					return 0, compile.ErrFallback
+				}
+			}
+			var _eq float64
+			{
+				sc := math.Sqrt(_c0Pi)
+				_eq = messages.LogWithinMass(_c0Tau/sc, _f7.Margin*sc)
+			}
+			_sum.Add(_eq)
+		}
+		{ // x1
+			if !(_v0p > 0 && _v0p <= math.MaxFloat64) {
+				return 0, compile.ErrFallback
+			}
+			center := _v0t / _v0p
+			var quad float64
+			{
+				cPi, cTau := _v0p-_m0p, _v0t-_m0t
+				if !(cPi > 0 && cPi >= 1e-6*_v0p) {
+					if !(cPi == 0 || cPi < 1e-6*_v0p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m4p+_m11p, 0.0+_m4t+_m11t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v0p)
+			}
+			{
+				cPi, cTau := _v0p-_m4p, _v0t-_m4t
+				if !(cPi > 0 && cPi >= 1e-6*_v0p) {
+					if !(cPi == 0 || cPi < 1e-6*_v0p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m0p+_m11p, 0.0+_m0t+_m11t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v0p)
+			}
+			{
+				cPi, cTau := _v0p-_m11p, _v0t-_m11t
+				if !(cPi > 0 && cPi >= 1e-6*_v0p) {
+					if !(cPi == 0 || cPi < 1e-6*_v0p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m0p+_m4p, 0.0+_m0t+_m4t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v0p)
+			}
+			_sum.Mul(_v0p)
+			_sum.Add(quad)
+			_sum.Norm(-1)
+		}
+		{ // x2
+			if !(_v1p > 0 && _v1p <= math.MaxFloat64) {
+				return 0, compile.ErrFallback
+			}
+			center := _v1t / _v1p
+			var quad float64
+			{
+				cPi, cTau := _v1p-_m1p, _v1t-_m1t
+				if !(cPi > 0 && cPi >= 1e-6*_v1p) {
+					if !(cPi == 0 || cPi < 1e-6*_v1p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m5p, 0.0+_m5t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v1p)
+			}
+			{
+				cPi, cTau := _v1p-_m5p, _v1t-_m5t
+				if !(cPi > 0 && cPi >= 1e-6*_v1p) {
+					if !(cPi == 0 || cPi < 1e-6*_v1p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m1p, 0.0+_m1t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v1p)
+			}
+			_sum.Mul(_v1p)
+			_sum.Add(quad)
+			_sum.Norm(-1)
+		}
+		{ // x3
+			if !(_v2p > 0 && _v2p <= math.MaxFloat64) {
+				return 0, compile.ErrFallback
+			}
+			center := _v2t / _v2p
+			var quad float64
+			{
+				cPi, cTau := _v2p-_m2p, _v2t-_m2t
+				if !(cPi > 0 && cPi >= 1e-6*_v2p) {
+					if !(cPi == 0 || cPi < 1e-6*_v2p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m6p, 0.0+_m6t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v2p)
+			}
+			{
+				cPi, cTau := _v2p-_m6p, _v2t-_m6t
+				if !(cPi > 0 && cPi >= 1e-6*_v2p) {
+					if !(cPi == 0 || cPi < 1e-6*_v2p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m2p, 0.0+_m2t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v2p)
+			}
+			_sum.Mul(_v2p)
+			_sum.Add(quad)
+			_sum.Norm(-1)
+		}
+		{ // y
+			if !(_v3p > 0 && _v3p <= math.MaxFloat64) {
+				return 0, compile.ErrFallback
+			}
+			center := _v3t / _v3p
+			var quad float64
+			{
+				cPi, cTau := _v3p-_m3p, _v3t-_m3t
+				if !(cPi > 0 && cPi >= 1e-6*_v3p) {
+					if !(cPi == 0 || cPi < 1e-6*_v3p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m8p, 0.0+_m8t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v3p)
+			}
+			{
+				cPi, cTau := _v3p-_m8p, _v3t-_m8t
+				if !(cPi > 0 && cPi >= 1e-6*_v3p) {
+					if !(cPi == 0 || cPi < 1e-6*_v3p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m3p, 0.0+_m3t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v3p)
+			}
+			_sum.Mul(_v3p)
+			_sum.Add(quad)
+			_sum.Norm(-1)
+		}
+		{ // z
+			if !(_v4p > 0 && _v4p <= math.MaxFloat64) {
+				return 0, compile.ErrFallback
+			}
+			center := _v4t / _v4p
+			var quad float64
+			{
+				cPi, cTau := _v4p-_m7p, _v4t-_m7t
+				if !(cPi > 0 && cPi >= 1e-6*_v4p) {
+					if !(cPi == 0 || cPi < 1e-6*_v4p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m9p, 0.0+_m9t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v4p)
+			}
+			{
+				cPi, cTau := _v4p-_m9p, _v4t-_m9t
+				if !(cPi > 0 && cPi >= 1e-6*_v4p) {
+					if !(cPi == 0 || cPi < 1e-6*_v4p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m7p, 0.0+_m7t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v4p)
+			}
+			_sum.Mul(_v4p)
+			_sum.Add(quad)
+			_sum.Norm(-1)
+		}
+		{ // u
+			if !(_v5p > 0 && _v5p <= math.MaxFloat64) {
+				return 0, compile.ErrFallback
+			}
+			center := _v5t / _v5p
+			var quad float64
+			{
+				cPi, cTau := _v5p-_m10p, _v5t-_m10t
+				if !(cPi > 0 && cPi >= 1e-6*_v5p) {
+					if !(cPi == 0 || cPi < 1e-6*_v5p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m12p, 0.0+_m12t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v5p)
+			}
+			{
+				cPi, cTau := _v5p-_m12p, _v5t-_m12t
+				if !(cPi > 0 && cPi >= 1e-6*_v5p) {
+					if !(cPi == 0 || cPi < 1e-6*_v5p) {
+						return 0, compile.ErrFallback
+					}
+					cPi, cTau = 0.0+_m10p, 0.0+_m10t
+					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
+						return 0, compile.ErrFallback
+					}
+				}
+				t := cTau - cPi*center
+				quad += 0.5 * t * t / cPi
+				_sum.Mul(cPi / _v5p)
+			}
+			_sum.Mul(_v5p)
+			_sum.Add(quad)
+			_sum.Norm(-1)
+		}
+		return _sum.Value(), nil
+	}), nil
 }
