@@ -21,9 +21,12 @@ type Rater struct {
 	pErr  error // p.Validate(), once: p cannot change
 	games map[string]*Game
 	key   []byte
-	last  *Game  // the game of the previous graph-path match
-	lastK []byte // and its shape
-	two   [2][]Rating
+	// The game of the previous graph-path match, and that match's team
+	// sizes, ranks and whether it had ranks and weights.
+	last                     *Game
+	lastSizes, lastRanks     []int
+	lastRanked, lastWeighted bool
+	two                      [2][]Rating
 }
 
 // NewRater returns a Rater with parameters p.
@@ -65,9 +68,9 @@ func (r *Rater) RateGraph(ctx context.Context, m Match) (Result, error) {
 }
 
 func (r *Rater) rateGraph(ctx context.Context, m *Match) (Result, error) {
-	r.key = m.appendShape(r.key[:0])
 	gm := r.last
-	if gm == nil || string(r.key) != string(r.lastK) { // a stream often repeats one shape
+	if gm == nil || !r.sameAsLast(m) {
+		r.key = m.appendShape(r.key[:0])
 		var ok bool
 		if gm, ok = r.games[string(r.key)]; !ok {
 			var err error
@@ -77,10 +80,36 @@ func (r *Rater) rateGraph(ctx context.Context, m *Match) (Result, error) {
 			gm.bind()
 			r.games[string(r.key)] = gm
 		}
-		r.last, r.lastK = gm, append(r.lastK[:0], r.key...)
+		r.last = gm
+		r.lastSizes = r.lastSizes[:0]
+		for _, t := range m.Teams {
+			r.lastSizes = append(r.lastSizes, len(t))
+		}
+		r.lastRanks = append(r.lastRanks[:0], m.Ranks...)
+		r.lastRanked, r.lastWeighted = m.Ranks != nil, m.Weights != nil
 	}
 	gm.set(m) // a new game has m already; setting it again is harmless
 	return gm.result(ctx, !r.NoEvidence)
+}
+
+// sameAsLast reports whether m has the team sizes, the ranks and the
+// presence of weights of the previous graph-path match, and so its shape
+// (a stream often repeats one), without building the key.
+func (r *Rater) sameAsLast(m *Match) bool {
+	if len(m.Teams) != len(r.lastSizes) || (m.Ranks != nil) != r.lastRanked || (m.Weights != nil) != r.lastWeighted {
+		return false
+	}
+	for j, t := range m.Teams {
+		if len(t) != r.lastSizes[j] {
+			return false
+		}
+	}
+	for j, k := range m.Ranks {
+		if k != r.lastRanks[j] {
+			return false
+		}
+	}
+	return true
 }
 
 // appendShape appends a key identifying the graph m needs: the team sizes,
