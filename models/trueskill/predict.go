@@ -21,7 +21,7 @@ func (p Params) Quality(teams [][]Rating, weights [][]float64) (float64, error) 
 	if err := p.Validate(); err != nil {
 		return 0, err
 	}
-	m := Match{Teams: teams, Weights: weights}
+	m := &Match{Teams: teams, Weights: weights}
 	if err := m.validate(); err != nil {
 		return 0, err
 	}
