@@ -568,17 +568,22 @@ func (s *EvidenceSum) Value() float64 {
 // [1e-200, 1e200] and each x within [1e-100, 1e100] is multiplied in, so
 // nothing overflows or underflows; other x (0, +Inf, NaN included) add their
 // own logarithm.
-// productLog is a product kept as p·e^logs, p within [1e-200, 1e200]; its
-// zero value (p = 0, never a product's value) is the empty product.
+// productLog is a product kept as p·e^logs, p within [2^−664, 2^664]
+// (about 1e±200); its zero value (p = 0, never a product's value) is the
+// empty product.
 type productLog struct {
 	p    float64
 	logs float64
 }
 
+// inRange reports whether x is a positive number within [2^−664, 2^664],
+// by its biased exponent alone (negative numbers, NaN and ±Inf are out).
+func inRange(x float64) bool { return math.Float64bits(x)>>52-(1023-664) <= 2*664 }
+
 func (pl *productLog) mul(x float64) {
-	// The common case in one test, small enough to inline: the product
-	// stays in range (which excludes x = 0, ±Inf, NaN and an empty product).
-	if p := pl.p * x; p >= 1e-200 && p <= 1e200 {
+	// The common case, small enough to inline: the product stays in range
+	// (which excludes x = 0, ±Inf, NaN and the empty product).
+	if p := pl.p * x; inRange(p) {
 		pl.p = p
 		return
 	}
@@ -594,7 +599,7 @@ func (pl *productLog) mulSlow(x float64) {
 		pl.p = 1
 	}
 	pl.p *= x
-	if pl.p < 1e-200 || pl.p > 1e200 {
+	if !inRange(pl.p) {
 		pl.logs += math.Log(pl.p)
 		pl.p = 1
 	}

@@ -629,46 +629,24 @@ func program1v1(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 		}
 		_msgs, _margs := g.State()
 		_ms, _vs := _msgs[:14], _margs[:7]
-		_m0p, _m0t := _ms[0].Pi, _ms[0].Tau
-		_m1p, _m1t := _ms[1].Pi, _ms[1].Tau
-		_m2p, _m2t := _ms[2].Pi, _ms[2].Tau
-		_m3p, _m3t := _ms[3].Pi, _ms[3].Tau
-		_m4p, _m4t := _ms[4].Pi, _ms[4].Tau
-		_m5p, _m5t := _ms[5].Pi, _ms[5].Tau
-		_m6p, _m6t := _ms[6].Pi, _ms[6].Tau
-		_m7p, _m7t := _ms[7].Pi, _ms[7].Tau
-		_m8p, _m8t := _ms[8].Pi, _ms[8].Tau
-		_m9p, _m9t := _ms[9].Pi, _ms[9].Tau
-		_m10p, _m10t := _ms[10].Pi, _ms[10].Tau
-		_m11p, _m11t := _ms[11].Pi, _ms[11].Tau
-		_m12p, _m12t := _ms[12].Pi, _ms[12].Tau
-		_m13p, _m13t := _ms[13].Pi, _ms[13].Tau
-		_v0p, _v0t := _vs[0].Pi, _vs[0].Tau
-		_v1p, _v1t := _vs[1].Pi, _vs[1].Tau
-		_v2p, _v2t := _vs[2].Pi, _vs[2].Tau
-		_v3p, _v3t := _vs[3].Pi, _vs[3].Tau
-		_v4p, _v4t := _vs[4].Pi, _vs[4].Tau
-		_v5p, _v5t := _vs[5].Pi, _vs[5].Tau
-		_v6p, _v6t := _vs[6].Pi, _vs[6].Tau
-		_bad := 0.0 + (_m0p - _m0p) + (_m0t - _m0t) + (_m1p - _m1p) + (_m1t - _m1t) + (_m2p - _m2p) + (_m2t - _m2t) + (_m3p - _m3p) + (_m3t - _m3t) + (_m4p - _m4p) + (_m4t - _m4t) + (_m5p - _m5p) + (_m5t - _m5t) + (_m6p - _m6p) + (_m6t - _m6t) + (_m7p - _m7p) + (_m7t - _m7t) + (_m8p - _m8p) + (_m8t - _m8t) + (_m9p - _m9p) + (_m9t - _m9t) + (_m10p - _m10p) + (_m10t - _m10t) + (_m11p - _m11p) + (_m11t - _m11t) + (_m12p - _m12p) + (_m12t - _m12t) + (_m13p - _m13p) + (_m13t - _m13t)
-		_bad += (_v0p - _v0p) + (_v0t - _v0t)
-		_bad += (_v1p - _v1p) + (_v1t - _v1t)
-		_bad += (_v2p - _v2p) + (_v2t - _v2t)
-		_bad += (_v3p - _v3p) + (_v3t - _v3t)
-		_bad += (_v4p - _v4p) + (_v4t - _v4t)
-		_bad += (_v5p - _v5p) + (_v5t - _v5t)
-		_bad += (_v6p - _v6p) + (_v6t - _v6t)
+		_bad := 0.0
+		for _, x := range _ms {
+			_bad += (x.Pi - x.Pi) + (x.Tau - x.Tau)
+		}
+		for _, x := range _vs {
+			_bad += (x.Pi - x.Pi) + (x.Tau - x.Tau)
+		}
 		if _bad != 0 {
 			return 0, compile.ErrFallback
 		}
 		var _sum graph.EvidenceSum
 		{ // N(s1; 25, 25.01)
-			_c0Pi, _c0Tau := _v0p-_m0p, _v0t-_m0t
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v0p) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v0p) {
+			_c0Pi, _c0Tau := _vs[0].Pi-_ms[0].Pi, _vs[0].Tau-_ms[0].Tau
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[0].Pi) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[0].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c0Pi, _c0Tau = 0.0+_m3p, 0.0+_m3t
+				_c0Pi, _c0Tau = 0.0+_ms[3].Pi, 0.0+_ms[3].Tau
 				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
 					return 0, compile.ErrFallback
 				}
@@ -686,12 +664,12 @@ func program1v1(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 			_sum.Norm(_en)
 		}
 		{ // N(s2; 26, 25.01)
-			_c0Pi, _c0Tau := _v1p-_m1p, _v1t-_m1t
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v1p) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v1p) {
+			_c0Pi, _c0Tau := _vs[1].Pi-_ms[1].Pi, _vs[1].Tau-_ms[1].Tau
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[1].Pi) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[1].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c0Pi, _c0Tau = 0.0+_m5p, 0.0+_m5t
+				_c0Pi, _c0Tau = 0.0+_ms[5].Pi, 0.0+_ms[5].Tau
 				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
 					return 0, compile.ErrFallback
 				}
@@ -709,22 +687,22 @@ func program1v1(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 			_sum.Norm(_en)
 		}
 		{ // N(p1; s1, 17.36)
-			_c0Pi, _c0Tau := _v2p-_m2p, _v2t-_m2t
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v2p) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v2p) {
+			_c0Pi, _c0Tau := _vs[2].Pi-_ms[2].Pi, _vs[2].Tau-_ms[2].Tau
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[2].Pi) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[2].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c0Pi, _c0Tau = 0.0+_m7p, 0.0+_m7t
+				_c0Pi, _c0Tau = 0.0+_ms[7].Pi, 0.0+_ms[7].Tau
 				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
 					return 0, compile.ErrFallback
 				}
 			}
-			_c1Pi, _c1Tau := _v0p-_m3p, _v0t-_m3t
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v0p) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v0p) {
+			_c1Pi, _c1Tau := _vs[0].Pi-_ms[3].Pi, _vs[0].Tau-_ms[3].Tau
+			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_vs[0].Pi) {
+				if !(_c1Pi == 0 || _c1Pi < 1e-6*_vs[0].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c1Pi, _c1Tau = 0.0+_m0p, 0.0+_m0t
+				_c1Pi, _c1Tau = 0.0+_ms[0].Pi, 0.0+_ms[0].Tau
 				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
 					return 0, compile.ErrFallback
 				}
@@ -742,22 +720,22 @@ func program1v1(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 			_sum.Norm(_en)
 		}
 		{ // N(p2; s2, 17.36)
-			_c0Pi, _c0Tau := _v3p-_m4p, _v3t-_m4t
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v3p) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v3p) {
+			_c0Pi, _c0Tau := _vs[3].Pi-_ms[4].Pi, _vs[3].Tau-_ms[4].Tau
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[3].Pi) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[3].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c0Pi, _c0Tau = 0.0+_m9p, 0.0+_m9t
+				_c0Pi, _c0Tau = 0.0+_ms[9].Pi, 0.0+_ms[9].Tau
 				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
 					return 0, compile.ErrFallback
 				}
 			}
-			_c1Pi, _c1Tau := _v1p-_m5p, _v1t-_m5t
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v1p) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v1p) {
+			_c1Pi, _c1Tau := _vs[1].Pi-_ms[5].Pi, _vs[1].Tau-_ms[5].Tau
+			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_vs[1].Pi) {
+				if !(_c1Pi == 0 || _c1Pi < 1e-6*_vs[1].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c1Pi, _c1Tau = 0.0+_m1p, 0.0+_m1t
+				_c1Pi, _c1Tau = 0.0+_ms[1].Pi, 0.0+_ms[1].Tau
 				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
 					return 0, compile.ErrFallback
 				}
@@ -775,22 +753,22 @@ func program1v1(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 			_sum.Norm(_en)
 		}
 		{ // t1 = p1
-			_c0Pi, _c0Tau := _v4p-_m6p, _v4t-_m6t
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v4p) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v4p) {
+			_c0Pi, _c0Tau := _vs[4].Pi-_ms[6].Pi, _vs[4].Tau-_ms[6].Tau
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[4].Pi) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[4].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c0Pi, _c0Tau = 0.0+_m11p, 0.0+_m11t
+				_c0Pi, _c0Tau = 0.0+_ms[11].Pi, 0.0+_ms[11].Tau
 				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
 					return 0, compile.ErrFallback
 				}
 			}
-			_c1Pi, _c1Tau := _v2p-_m7p, _v2t-_m7t
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v2p) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v2p) {
+			_c1Pi, _c1Tau := _vs[2].Pi-_ms[7].Pi, _vs[2].Tau-_ms[7].Tau
+			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_vs[2].Pi) {
+				if !(_c1Pi == 0 || _c1Pi < 1e-6*_vs[2].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c1Pi, _c1Tau = 0.0+_m2p, 0.0+_m2t
+				_c1Pi, _c1Tau = 0.0+_ms[2].Pi, 0.0+_ms[2].Tau
 				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
 					return 0, compile.ErrFallback
 				}
@@ -822,22 +800,22 @@ func program1v1(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 			_sum.Norm(_en)
 		}
 		{ // t2 = p2
-			_c0Pi, _c0Tau := _v5p-_m8p, _v5t-_m8t
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v5p) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v5p) {
+			_c0Pi, _c0Tau := _vs[5].Pi-_ms[8].Pi, _vs[5].Tau-_ms[8].Tau
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[5].Pi) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[5].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c0Pi, _c0Tau = 0.0+_m12p, 0.0+_m12t
+				_c0Pi, _c0Tau = 0.0+_ms[12].Pi, 0.0+_ms[12].Tau
 				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
 					return 0, compile.ErrFallback
 				}
 			}
-			_c1Pi, _c1Tau := _v3p-_m9p, _v3t-_m9t
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v3p) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v3p) {
+			_c1Pi, _c1Tau := _vs[3].Pi-_ms[9].Pi, _vs[3].Tau-_ms[9].Tau
+			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_vs[3].Pi) {
+				if !(_c1Pi == 0 || _c1Pi < 1e-6*_vs[3].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c1Pi, _c1Tau = 0.0+_m4p, 0.0+_m4t
+				_c1Pi, _c1Tau = 0.0+_ms[4].Pi, 0.0+_ms[4].Tau
 				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
 					return 0, compile.ErrFallback
 				}
@@ -869,32 +847,32 @@ func program1v1(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 			_sum.Norm(_en)
 		}
 		{ // d1 = t1 − t2
-			_c0Pi, _c0Tau := _v6p-_m10p, _v6t-_m10t
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v6p) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v6p) {
+			_c0Pi, _c0Tau := _vs[6].Pi-_ms[10].Pi, _vs[6].Tau-_ms[10].Tau
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[6].Pi) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[6].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c0Pi, _c0Tau = 0.0+_m13p, 0.0+_m13t
+				_c0Pi, _c0Tau = 0.0+_ms[13].Pi, 0.0+_ms[13].Tau
 				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
 					return 0, compile.ErrFallback
 				}
 			}
-			_c1Pi, _c1Tau := _v4p-_m11p, _v4t-_m11t
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v4p) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v4p) {
+			_c1Pi, _c1Tau := _vs[4].Pi-_ms[11].Pi, _vs[4].Tau-_ms[11].Tau
+			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_vs[4].Pi) {
+				if !(_c1Pi == 0 || _c1Pi < 1e-6*_vs[4].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c1Pi, _c1Tau = 0.0+_m6p, 0.0+_m6t
+				_c1Pi, _c1Tau = 0.0+_ms[6].Pi, 0.0+_ms[6].Tau
 				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
 					return 0, compile.ErrFallback
 				}
 			}
-			_c2Pi, _c2Tau := _v5p-_m12p, _v5t-_m12t
-			if !(_c2Pi > 0 && _c2Pi >= 1e-6*_v5p) {
-				if !(_c2Pi == 0 || _c2Pi < 1e-6*_v5p) {
+			_c2Pi, _c2Tau := _vs[5].Pi-_ms[12].Pi, _vs[5].Tau-_ms[12].Tau
+			if !(_c2Pi > 0 && _c2Pi >= 1e-6*_vs[5].Pi) {
+				if !(_c2Pi == 0 || _c2Pi < 1e-6*_vs[5].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c2Pi, _c2Tau = 0.0+_m8p, 0.0+_m8t
+				_c2Pi, _c2Tau = 0.0+_ms[8].Pi, 0.0+_ms[8].Tau
 				if !(_c2Pi > 0 && _c2Pi < math.MaxFloat64 && _c2Tau-_c2Tau == 0) {
 					return 0, compile.ErrFallback
 				}
@@ -931,12 +909,12 @@ func program1v1(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 			_sum.Norm(_en)
 		}
 		{ // I(d1 > 0.7405)
-			_c0Pi, _c0Tau := _v6p-_m13p, _v6t-_m13t
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v6p) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v6p) {
+			_c0Pi, _c0Tau := _vs[6].Pi-_ms[13].Pi, _vs[6].Tau-_ms[13].Tau
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[6].Pi) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[6].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c0Pi, _c0Tau = 0.0+_m10p, 0.0+_m10t
+				_c0Pi, _c0Tau = 0.0+_ms[10].Pi, 0.0+_ms[10].Tau
 				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
 					return 0, compile.ErrFallback
 				}
@@ -949,282 +927,289 @@ func program1v1(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 			_sum.Add(_eq)
 		}
 		{ // s1
-			if !(_v0p > 0 && _v0p <= math.MaxFloat64) {
+			q, qt := _vs[0].Pi, _vs[0].Tau
+			if !(q > 0 && q <= math.MaxFloat64) {
 				return 0, compile.ErrFallback
 			}
-			center := _v0t / _v0p
+			center := qt / q
 			var quad float64
 			{
-				cPi, cTau := _v0p-_m0p, _v0t-_m0t
-				if !(cPi > 0 && cPi >= 1e-6*_v0p) {
-					if !(cPi == 0 || cPi < 1e-6*_v0p) {
+				cPi, cTau := _vs[0].Pi-_ms[0].Pi, _vs[0].Tau-_ms[0].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[0].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[0].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m3p, 0.0+_m3t
+					cPi, cTau = 0.0+_ms[3].Pi, 0.0+_ms[3].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v0p)
+				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _v0p-_m3p, _v0t-_m3t
-				if !(cPi > 0 && cPi >= 1e-6*_v0p) {
-					if !(cPi == 0 || cPi < 1e-6*_v0p) {
+				cPi, cTau := _vs[0].Pi-_ms[3].Pi, _vs[0].Tau-_ms[3].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[0].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[0].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m0p, 0.0+_m0t
+					cPi, cTau = 0.0+_ms[0].Pi, 0.0+_ms[0].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v0p)
+				_sum.Mul(cPi / q)
 			}
-			_sum.Mul(_v0p)
+			_sum.Mul(q)
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
 		{ // s2
-			if !(_v1p > 0 && _v1p <= math.MaxFloat64) {
+			q, qt := _vs[1].Pi, _vs[1].Tau
+			if !(q > 0 && q <= math.MaxFloat64) {
 				return 0, compile.ErrFallback
 			}
-			center := _v1t / _v1p
+			center := qt / q
 			var quad float64
 			{
-				cPi, cTau := _v1p-_m1p, _v1t-_m1t
-				if !(cPi > 0 && cPi >= 1e-6*_v1p) {
-					if !(cPi == 0 || cPi < 1e-6*_v1p) {
+				cPi, cTau := _vs[1].Pi-_ms[1].Pi, _vs[1].Tau-_ms[1].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[1].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[1].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m5p, 0.0+_m5t
+					cPi, cTau = 0.0+_ms[5].Pi, 0.0+_ms[5].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v1p)
+				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _v1p-_m5p, _v1t-_m5t
-				if !(cPi > 0 && cPi >= 1e-6*_v1p) {
-					if !(cPi == 0 || cPi < 1e-6*_v1p) {
+				cPi, cTau := _vs[1].Pi-_ms[5].Pi, _vs[1].Tau-_ms[5].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[1].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[1].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m1p, 0.0+_m1t
+					cPi, cTau = 0.0+_ms[1].Pi, 0.0+_ms[1].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v1p)
+				_sum.Mul(cPi / q)
 			}
-			_sum.Mul(_v1p)
+			_sum.Mul(q)
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
 		{ // p1
-			if !(_v2p > 0 && _v2p <= math.MaxFloat64) {
+			q, qt := _vs[2].Pi, _vs[2].Tau
+			if !(q > 0 && q <= math.MaxFloat64) {
 				return 0, compile.ErrFallback
 			}
-			center := _v2t / _v2p
+			center := qt / q
 			var quad float64
 			{
-				cPi, cTau := _v2p-_m2p, _v2t-_m2t
-				if !(cPi > 0 && cPi >= 1e-6*_v2p) {
-					if !(cPi == 0 || cPi < 1e-6*_v2p) {
+				cPi, cTau := _vs[2].Pi-_ms[2].Pi, _vs[2].Tau-_ms[2].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[2].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[2].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m7p, 0.0+_m7t
+					cPi, cTau = 0.0+_ms[7].Pi, 0.0+_ms[7].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v2p)
+				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _v2p-_m7p, _v2t-_m7t
-				if !(cPi > 0 && cPi >= 1e-6*_v2p) {
-					if !(cPi == 0 || cPi < 1e-6*_v2p) {
+				cPi, cTau := _vs[2].Pi-_ms[7].Pi, _vs[2].Tau-_ms[7].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[2].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[2].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m2p, 0.0+_m2t
+					cPi, cTau = 0.0+_ms[2].Pi, 0.0+_ms[2].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v2p)
+				_sum.Mul(cPi / q)
 			}
-			_sum.Mul(_v2p)
+			_sum.Mul(q)
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
 		{ // p2
-			if !(_v3p > 0 && _v3p <= math.MaxFloat64) {
+			q, qt := _vs[3].Pi, _vs[3].Tau
+			if !(q > 0 && q <= math.MaxFloat64) {
 				return 0, compile.ErrFallback
 			}
-			center := _v3t / _v3p
+			center := qt / q
 			var quad float64
 			{
-				cPi, cTau := _v3p-_m4p, _v3t-_m4t
-				if !(cPi > 0 && cPi >= 1e-6*_v3p) {
-					if !(cPi == 0 || cPi < 1e-6*_v3p) {
+				cPi, cTau := _vs[3].Pi-_ms[4].Pi, _vs[3].Tau-_ms[4].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[3].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[3].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m9p, 0.0+_m9t
+					cPi, cTau = 0.0+_ms[9].Pi, 0.0+_ms[9].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v3p)
+				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _v3p-_m9p, _v3t-_m9t
-				if !(cPi > 0 && cPi >= 1e-6*_v3p) {
-					if !(cPi == 0 || cPi < 1e-6*_v3p) {
+				cPi, cTau := _vs[3].Pi-_ms[9].Pi, _vs[3].Tau-_ms[9].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[3].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[3].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m4p, 0.0+_m4t
+					cPi, cTau = 0.0+_ms[4].Pi, 0.0+_ms[4].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v3p)
+				_sum.Mul(cPi / q)
 			}
-			_sum.Mul(_v3p)
+			_sum.Mul(q)
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
 		{ // t1
-			if !(_v4p > 0 && _v4p <= math.MaxFloat64) {
+			q, qt := _vs[4].Pi, _vs[4].Tau
+			if !(q > 0 && q <= math.MaxFloat64) {
 				return 0, compile.ErrFallback
 			}
-			center := _v4t / _v4p
+			center := qt / q
 			var quad float64
 			{
-				cPi, cTau := _v4p-_m6p, _v4t-_m6t
-				if !(cPi > 0 && cPi >= 1e-6*_v4p) {
-					if !(cPi == 0 || cPi < 1e-6*_v4p) {
+				cPi, cTau := _vs[4].Pi-_ms[6].Pi, _vs[4].Tau-_ms[6].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[4].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[4].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m11p, 0.0+_m11t
+					cPi, cTau = 0.0+_ms[11].Pi, 0.0+_ms[11].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v4p)
+				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _v4p-_m11p, _v4t-_m11t
-				if !(cPi > 0 && cPi >= 1e-6*_v4p) {
-					if !(cPi == 0 || cPi < 1e-6*_v4p) {
+				cPi, cTau := _vs[4].Pi-_ms[11].Pi, _vs[4].Tau-_ms[11].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[4].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[4].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m6p, 0.0+_m6t
+					cPi, cTau = 0.0+_ms[6].Pi, 0.0+_ms[6].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v4p)
+				_sum.Mul(cPi / q)
 			}
-			_sum.Mul(_v4p)
+			_sum.Mul(q)
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
 		{ // t2
-			if !(_v5p > 0 && _v5p <= math.MaxFloat64) {
+			q, qt := _vs[5].Pi, _vs[5].Tau
+			if !(q > 0 && q <= math.MaxFloat64) {
 				return 0, compile.ErrFallback
 			}
-			center := _v5t / _v5p
+			center := qt / q
 			var quad float64
 			{
-				cPi, cTau := _v5p-_m8p, _v5t-_m8t
-				if !(cPi > 0 && cPi >= 1e-6*_v5p) {
-					if !(cPi == 0 || cPi < 1e-6*_v5p) {
+				cPi, cTau := _vs[5].Pi-_ms[8].Pi, _vs[5].Tau-_ms[8].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[5].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[5].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m12p, 0.0+_m12t
+					cPi, cTau = 0.0+_ms[12].Pi, 0.0+_ms[12].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v5p)
+				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _v5p-_m12p, _v5t-_m12t
-				if !(cPi > 0 && cPi >= 1e-6*_v5p) {
-					if !(cPi == 0 || cPi < 1e-6*_v5p) {
+				cPi, cTau := _vs[5].Pi-_ms[12].Pi, _vs[5].Tau-_ms[12].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[5].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[5].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m8p, 0.0+_m8t
+					cPi, cTau = 0.0+_ms[8].Pi, 0.0+_ms[8].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v5p)
+				_sum.Mul(cPi / q)
 			}
-			_sum.Mul(_v5p)
+			_sum.Mul(q)
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
 		{ // d1
-			if !(_v6p > 0 && _v6p <= math.MaxFloat64) {
+			q, qt := _vs[6].Pi, _vs[6].Tau
+			if !(q > 0 && q <= math.MaxFloat64) {
 				return 0, compile.ErrFallback
 			}
-			center := _v6t / _v6p
+			center := qt / q
 			var quad float64
 			{
-				cPi, cTau := _v6p-_m10p, _v6t-_m10t
-				if !(cPi > 0 && cPi >= 1e-6*_v6p) {
-					if !(cPi == 0 || cPi < 1e-6*_v6p) {
+				cPi, cTau := _vs[6].Pi-_ms[10].Pi, _vs[6].Tau-_ms[10].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[6].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[6].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m13p, 0.0+_m13t
+					cPi, cTau = 0.0+_ms[13].Pi, 0.0+_ms[13].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v6p)
+				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _v6p-_m13p, _v6t-_m13t
-				if !(cPi > 0 && cPi >= 1e-6*_v6p) {
-					if !(cPi == 0 || cPi < 1e-6*_v6p) {
+				cPi, cTau := _vs[6].Pi-_ms[13].Pi, _vs[6].Tau-_ms[13].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[6].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[6].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m10p, 0.0+_m10t
+					cPi, cTau = 0.0+_ms[10].Pi, 0.0+_ms[10].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v6p)
+				_sum.Mul(cPi / q)
 			}
-			_sum.Mul(_v6p)
+			_sum.Mul(q)
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
@@ -1806,46 +1791,24 @@ func program1v1Draw(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 		}
 		_msgs, _margs := g.State()
 		_ms, _vs := _msgs[:14], _margs[:7]
-		_m0p, _m0t := _ms[0].Pi, _ms[0].Tau
-		_m1p, _m1t := _ms[1].Pi, _ms[1].Tau
-		_m2p, _m2t := _ms[2].Pi, _ms[2].Tau
-		_m3p, _m3t := _ms[3].Pi, _ms[3].Tau
-		_m4p, _m4t := _ms[4].Pi, _ms[4].Tau
-		_m5p, _m5t := _ms[5].Pi, _ms[5].Tau
-		_m6p, _m6t := _ms[6].Pi, _ms[6].Tau
-		_m7p, _m7t := _ms[7].Pi, _ms[7].Tau
-		_m8p, _m8t := _ms[8].Pi, _ms[8].Tau
-		_m9p, _m9t := _ms[9].Pi, _ms[9].Tau
-		_m10p, _m10t := _ms[10].Pi, _ms[10].Tau
-		_m11p, _m11t := _ms[11].Pi, _ms[11].Tau
-		_m12p, _m12t := _ms[12].Pi, _ms[12].Tau
-		_m13p, _m13t := _ms[13].Pi, _ms[13].Tau
-		_v0p, _v0t := _vs[0].Pi, _vs[0].Tau
-		_v1p, _v1t := _vs[1].Pi, _vs[1].Tau
-		_v2p, _v2t := _vs[2].Pi, _vs[2].Tau
-		_v3p, _v3t := _vs[3].Pi, _vs[3].Tau
-		_v4p, _v4t := _vs[4].Pi, _vs[4].Tau
-		_v5p, _v5t := _vs[5].Pi, _vs[5].Tau
-		_v6p, _v6t := _vs[6].Pi, _vs[6].Tau
-		_bad := 0.0 + (_m0p - _m0p) + (_m0t - _m0t) + (_m1p - _m1p) + (_m1t - _m1t) + (_m2p - _m2p) + (_m2t - _m2t) + (_m3p - _m3p) + (_m3t - _m3t) + (_m4p - _m4p) + (_m4t - _m4t) + (_m5p - _m5p) + (_m5t - _m5t) + (_m6p - _m6p) + (_m6t - _m6t) + (_m7p - _m7p) + (_m7t - _m7t) + (_m8p - _m8p) + (_m8t - _m8t) + (_m9p - _m9p) + (_m9t - _m9t) + (_m10p - _m10p) + (_m10t - _m10t) + (_m11p - _m11p) + (_m11t - _m11t) + (_m12p - _m12p) + (_m12t - _m12t) + (_m13p - _m13p) + (_m13t - _m13t)
-		_bad += (_v0p - _v0p) + (_v0t - _v0t)
-		_bad += (_v1p - _v1p) + (_v1t - _v1t)
-		_bad += (_v2p - _v2p) + (_v2t - _v2t)
-		_bad += (_v3p - _v3p) + (_v3t - _v3t)
-		_bad += (_v4p - _v4p) + (_v4t - _v4t)
-		_bad += (_v5p - _v5p) + (_v5t - _v5t)
-		_bad += (_v6p - _v6p) + (_v6t - _v6t)
+		_bad := 0.0
+		for _, x := range _ms {
+			_bad += (x.Pi - x.Pi) + (x.Tau - x.Tau)
+		}
+		for _, x := range _vs {
+			_bad += (x.Pi - x.Pi) + (x.Tau - x.Tau)
+		}
 		if _bad != 0 {
 			return 0, compile.ErrFallback
 		}
 		var _sum graph.EvidenceSum
 		{ // N(s1; 25, 25.01)
-			_c0Pi, _c0Tau := _v0p-_m0p, _v0t-_m0t
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v0p) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v0p) {
+			_c0Pi, _c0Tau := _vs[0].Pi-_ms[0].Pi, _vs[0].Tau-_ms[0].Tau
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[0].Pi) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[0].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c0Pi, _c0Tau = 0.0+_m3p, 0.0+_m3t
+				_c0Pi, _c0Tau = 0.0+_ms[3].Pi, 0.0+_ms[3].Tau
 				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
 					return 0, compile.ErrFallback
 				}
@@ -1863,12 +1826,12 @@ func program1v1Draw(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 			_sum.Norm(_en)
 		}
 		{ // N(s2; 26, 25.01)
-			_c0Pi, _c0Tau := _v1p-_m1p, _v1t-_m1t
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v1p) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v1p) {
+			_c0Pi, _c0Tau := _vs[1].Pi-_ms[1].Pi, _vs[1].Tau-_ms[1].Tau
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[1].Pi) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[1].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c0Pi, _c0Tau = 0.0+_m5p, 0.0+_m5t
+				_c0Pi, _c0Tau = 0.0+_ms[5].Pi, 0.0+_ms[5].Tau
 				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
 					return 0, compile.ErrFallback
 				}
@@ -1886,22 +1849,22 @@ func program1v1Draw(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 			_sum.Norm(_en)
 		}
 		{ // N(p1; s1, 17.36)
-			_c0Pi, _c0Tau := _v2p-_m2p, _v2t-_m2t
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v2p) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v2p) {
+			_c0Pi, _c0Tau := _vs[2].Pi-_ms[2].Pi, _vs[2].Tau-_ms[2].Tau
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[2].Pi) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[2].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c0Pi, _c0Tau = 0.0+_m7p, 0.0+_m7t
+				_c0Pi, _c0Tau = 0.0+_ms[7].Pi, 0.0+_ms[7].Tau
 				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
 					return 0, compile.ErrFallback
 				}
 			}
-			_c1Pi, _c1Tau := _v0p-_m3p, _v0t-_m3t
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v0p) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v0p) {
+			_c1Pi, _c1Tau := _vs[0].Pi-_ms[3].Pi, _vs[0].Tau-_ms[3].Tau
+			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_vs[0].Pi) {
+				if !(_c1Pi == 0 || _c1Pi < 1e-6*_vs[0].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c1Pi, _c1Tau = 0.0+_m0p, 0.0+_m0t
+				_c1Pi, _c1Tau = 0.0+_ms[0].Pi, 0.0+_ms[0].Tau
 				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
 					return 0, compile.ErrFallback
 				}
@@ -1919,22 +1882,22 @@ func program1v1Draw(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 			_sum.Norm(_en)
 		}
 		{ // N(p2; s2, 17.36)
-			_c0Pi, _c0Tau := _v3p-_m4p, _v3t-_m4t
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v3p) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v3p) {
+			_c0Pi, _c0Tau := _vs[3].Pi-_ms[4].Pi, _vs[3].Tau-_ms[4].Tau
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[3].Pi) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[3].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c0Pi, _c0Tau = 0.0+_m9p, 0.0+_m9t
+				_c0Pi, _c0Tau = 0.0+_ms[9].Pi, 0.0+_ms[9].Tau
 				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
 					return 0, compile.ErrFallback
 				}
 			}
-			_c1Pi, _c1Tau := _v1p-_m5p, _v1t-_m5t
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v1p) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v1p) {
+			_c1Pi, _c1Tau := _vs[1].Pi-_ms[5].Pi, _vs[1].Tau-_ms[5].Tau
+			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_vs[1].Pi) {
+				if !(_c1Pi == 0 || _c1Pi < 1e-6*_vs[1].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c1Pi, _c1Tau = 0.0+_m1p, 0.0+_m1t
+				_c1Pi, _c1Tau = 0.0+_ms[1].Pi, 0.0+_ms[1].Tau
 				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
 					return 0, compile.ErrFallback
 				}
@@ -1952,22 +1915,22 @@ func program1v1Draw(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 			_sum.Norm(_en)
 		}
 		{ // t1 = p1
-			_c0Pi, _c0Tau := _v4p-_m6p, _v4t-_m6t
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v4p) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v4p) {
+			_c0Pi, _c0Tau := _vs[4].Pi-_ms[6].Pi, _vs[4].Tau-_ms[6].Tau
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[4].Pi) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[4].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c0Pi, _c0Tau = 0.0+_m11p, 0.0+_m11t
+				_c0Pi, _c0Tau = 0.0+_ms[11].Pi, 0.0+_ms[11].Tau
 				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
 					return 0, compile.ErrFallback
 				}
 			}
-			_c1Pi, _c1Tau := _v2p-_m7p, _v2t-_m7t
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v2p) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v2p) {
+			_c1Pi, _c1Tau := _vs[2].Pi-_ms[7].Pi, _vs[2].Tau-_ms[7].Tau
+			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_vs[2].Pi) {
+				if !(_c1Pi == 0 || _c1Pi < 1e-6*_vs[2].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c1Pi, _c1Tau = 0.0+_m2p, 0.0+_m2t
+				_c1Pi, _c1Tau = 0.0+_ms[2].Pi, 0.0+_ms[2].Tau
 				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
 					return 0, compile.ErrFallback
 				}
@@ -1999,22 +1962,22 @@ func program1v1Draw(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 			_sum.Norm(_en)
 		}
 		{ // t2 = p2
-			_c0Pi, _c0Tau := _v5p-_m8p, _v5t-_m8t
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v5p) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v5p) {
+			_c0Pi, _c0Tau := _vs[5].Pi-_ms[8].Pi, _vs[5].Tau-_ms[8].Tau
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[5].Pi) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[5].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c0Pi, _c0Tau = 0.0+_m12p, 0.0+_m12t
+				_c0Pi, _c0Tau = 0.0+_ms[12].Pi, 0.0+_ms[12].Tau
 				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
 					return 0, compile.ErrFallback
 				}
 			}
-			_c1Pi, _c1Tau := _v3p-_m9p, _v3t-_m9t
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v3p) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v3p) {
+			_c1Pi, _c1Tau := _vs[3].Pi-_ms[9].Pi, _vs[3].Tau-_ms[9].Tau
+			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_vs[3].Pi) {
+				if !(_c1Pi == 0 || _c1Pi < 1e-6*_vs[3].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c1Pi, _c1Tau = 0.0+_m4p, 0.0+_m4t
+				_c1Pi, _c1Tau = 0.0+_ms[4].Pi, 0.0+_ms[4].Tau
 				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
 					return 0, compile.ErrFallback
 				}
@@ -2046,32 +2009,32 @@ func program1v1Draw(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 			_sum.Norm(_en)
 		}
 		{ // d1 = t1 − t2
-			_c0Pi, _c0Tau := _v6p-_m10p, _v6t-_m10t
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v6p) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v6p) {
+			_c0Pi, _c0Tau := _vs[6].Pi-_ms[10].Pi, _vs[6].Tau-_ms[10].Tau
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[6].Pi) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[6].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c0Pi, _c0Tau = 0.0+_m13p, 0.0+_m13t
+				_c0Pi, _c0Tau = 0.0+_ms[13].Pi, 0.0+_ms[13].Tau
 				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
 					return 0, compile.ErrFallback
 				}
 			}
-			_c1Pi, _c1Tau := _v4p-_m11p, _v4t-_m11t
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v4p) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v4p) {
+			_c1Pi, _c1Tau := _vs[4].Pi-_ms[11].Pi, _vs[4].Tau-_ms[11].Tau
+			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_vs[4].Pi) {
+				if !(_c1Pi == 0 || _c1Pi < 1e-6*_vs[4].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c1Pi, _c1Tau = 0.0+_m6p, 0.0+_m6t
+				_c1Pi, _c1Tau = 0.0+_ms[6].Pi, 0.0+_ms[6].Tau
 				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
 					return 0, compile.ErrFallback
 				}
 			}
-			_c2Pi, _c2Tau := _v5p-_m12p, _v5t-_m12t
-			if !(_c2Pi > 0 && _c2Pi >= 1e-6*_v5p) {
-				if !(_c2Pi == 0 || _c2Pi < 1e-6*_v5p) {
+			_c2Pi, _c2Tau := _vs[5].Pi-_ms[12].Pi, _vs[5].Tau-_ms[12].Tau
+			if !(_c2Pi > 0 && _c2Pi >= 1e-6*_vs[5].Pi) {
+				if !(_c2Pi == 0 || _c2Pi < 1e-6*_vs[5].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c2Pi, _c2Tau = 0.0+_m8p, 0.0+_m8t
+				_c2Pi, _c2Tau = 0.0+_ms[8].Pi, 0.0+_ms[8].Tau
 				if !(_c2Pi > 0 && _c2Pi < math.MaxFloat64 && _c2Tau-_c2Tau == 0) {
 					return 0, compile.ErrFallback
 				}
@@ -2108,12 +2071,12 @@ func program1v1Draw(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 			_sum.Norm(_en)
 		}
 		{ // I(|d1| ≤ 0.7405)
-			_c0Pi, _c0Tau := _v6p-_m13p, _v6t-_m13t
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v6p) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v6p) {
+			_c0Pi, _c0Tau := _vs[6].Pi-_ms[13].Pi, _vs[6].Tau-_ms[13].Tau
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[6].Pi) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[6].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c0Pi, _c0Tau = 0.0+_m10p, 0.0+_m10t
+				_c0Pi, _c0Tau = 0.0+_ms[10].Pi, 0.0+_ms[10].Tau
 				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
 					return 0, compile.ErrFallback
 				}
@@ -2126,282 +2089,289 @@ func program1v1Draw(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 			_sum.Add(_eq)
 		}
 		{ // s1
-			if !(_v0p > 0 && _v0p <= math.MaxFloat64) {
+			q, qt := _vs[0].Pi, _vs[0].Tau
+			if !(q > 0 && q <= math.MaxFloat64) {
 				return 0, compile.ErrFallback
 			}
-			center := _v0t / _v0p
+			center := qt / q
 			var quad float64
 			{
-				cPi, cTau := _v0p-_m0p, _v0t-_m0t
-				if !(cPi > 0 && cPi >= 1e-6*_v0p) {
-					if !(cPi == 0 || cPi < 1e-6*_v0p) {
+				cPi, cTau := _vs[0].Pi-_ms[0].Pi, _vs[0].Tau-_ms[0].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[0].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[0].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m3p, 0.0+_m3t
+					cPi, cTau = 0.0+_ms[3].Pi, 0.0+_ms[3].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v0p)
+				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _v0p-_m3p, _v0t-_m3t
-				if !(cPi > 0 && cPi >= 1e-6*_v0p) {
-					if !(cPi == 0 || cPi < 1e-6*_v0p) {
+				cPi, cTau := _vs[0].Pi-_ms[3].Pi, _vs[0].Tau-_ms[3].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[0].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[0].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m0p, 0.0+_m0t
+					cPi, cTau = 0.0+_ms[0].Pi, 0.0+_ms[0].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v0p)
+				_sum.Mul(cPi / q)
 			}
-			_sum.Mul(_v0p)
+			_sum.Mul(q)
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
 		{ // s2
-			if !(_v1p > 0 && _v1p <= math.MaxFloat64) {
+			q, qt := _vs[1].Pi, _vs[1].Tau
+			if !(q > 0 && q <= math.MaxFloat64) {
 				return 0, compile.ErrFallback
 			}
-			center := _v1t / _v1p
+			center := qt / q
 			var quad float64
 			{
-				cPi, cTau := _v1p-_m1p, _v1t-_m1t
-				if !(cPi > 0 && cPi >= 1e-6*_v1p) {
-					if !(cPi == 0 || cPi < 1e-6*_v1p) {
+				cPi, cTau := _vs[1].Pi-_ms[1].Pi, _vs[1].Tau-_ms[1].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[1].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[1].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m5p, 0.0+_m5t
+					cPi, cTau = 0.0+_ms[5].Pi, 0.0+_ms[5].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v1p)
+				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _v1p-_m5p, _v1t-_m5t
-				if !(cPi > 0 && cPi >= 1e-6*_v1p) {
-					if !(cPi == 0 || cPi < 1e-6*_v1p) {
+				cPi, cTau := _vs[1].Pi-_ms[5].Pi, _vs[1].Tau-_ms[5].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[1].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[1].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m1p, 0.0+_m1t
+					cPi, cTau = 0.0+_ms[1].Pi, 0.0+_ms[1].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v1p)
+				_sum.Mul(cPi / q)
 			}
-			_sum.Mul(_v1p)
+			_sum.Mul(q)
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
 		{ // p1
-			if !(_v2p > 0 && _v2p <= math.MaxFloat64) {
+			q, qt := _vs[2].Pi, _vs[2].Tau
+			if !(q > 0 && q <= math.MaxFloat64) {
 				return 0, compile.ErrFallback
 			}
-			center := _v2t / _v2p
+			center := qt / q
 			var quad float64
 			{
-				cPi, cTau := _v2p-_m2p, _v2t-_m2t
-				if !(cPi > 0 && cPi >= 1e-6*_v2p) {
-					if !(cPi == 0 || cPi < 1e-6*_v2p) {
+				cPi, cTau := _vs[2].Pi-_ms[2].Pi, _vs[2].Tau-_ms[2].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[2].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[2].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m7p, 0.0+_m7t
+					cPi, cTau = 0.0+_ms[7].Pi, 0.0+_ms[7].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v2p)
+				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _v2p-_m7p, _v2t-_m7t
-				if !(cPi > 0 && cPi >= 1e-6*_v2p) {
-					if !(cPi == 0 || cPi < 1e-6*_v2p) {
+				cPi, cTau := _vs[2].Pi-_ms[7].Pi, _vs[2].Tau-_ms[7].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[2].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[2].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m2p, 0.0+_m2t
+					cPi, cTau = 0.0+_ms[2].Pi, 0.0+_ms[2].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v2p)
+				_sum.Mul(cPi / q)
 			}
-			_sum.Mul(_v2p)
+			_sum.Mul(q)
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
 		{ // p2
-			if !(_v3p > 0 && _v3p <= math.MaxFloat64) {
+			q, qt := _vs[3].Pi, _vs[3].Tau
+			if !(q > 0 && q <= math.MaxFloat64) {
 				return 0, compile.ErrFallback
 			}
-			center := _v3t / _v3p
+			center := qt / q
 			var quad float64
 			{
-				cPi, cTau := _v3p-_m4p, _v3t-_m4t
-				if !(cPi > 0 && cPi >= 1e-6*_v3p) {
-					if !(cPi == 0 || cPi < 1e-6*_v3p) {
+				cPi, cTau := _vs[3].Pi-_ms[4].Pi, _vs[3].Tau-_ms[4].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[3].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[3].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m9p, 0.0+_m9t
+					cPi, cTau = 0.0+_ms[9].Pi, 0.0+_ms[9].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v3p)
+				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _v3p-_m9p, _v3t-_m9t
-				if !(cPi > 0 && cPi >= 1e-6*_v3p) {
-					if !(cPi == 0 || cPi < 1e-6*_v3p) {
+				cPi, cTau := _vs[3].Pi-_ms[9].Pi, _vs[3].Tau-_ms[9].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[3].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[3].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m4p, 0.0+_m4t
+					cPi, cTau = 0.0+_ms[4].Pi, 0.0+_ms[4].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v3p)
+				_sum.Mul(cPi / q)
 			}
-			_sum.Mul(_v3p)
+			_sum.Mul(q)
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
 		{ // t1
-			if !(_v4p > 0 && _v4p <= math.MaxFloat64) {
+			q, qt := _vs[4].Pi, _vs[4].Tau
+			if !(q > 0 && q <= math.MaxFloat64) {
 				return 0, compile.ErrFallback
 			}
-			center := _v4t / _v4p
+			center := qt / q
 			var quad float64
 			{
-				cPi, cTau := _v4p-_m6p, _v4t-_m6t
-				if !(cPi > 0 && cPi >= 1e-6*_v4p) {
-					if !(cPi == 0 || cPi < 1e-6*_v4p) {
+				cPi, cTau := _vs[4].Pi-_ms[6].Pi, _vs[4].Tau-_ms[6].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[4].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[4].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m11p, 0.0+_m11t
+					cPi, cTau = 0.0+_ms[11].Pi, 0.0+_ms[11].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v4p)
+				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _v4p-_m11p, _v4t-_m11t
-				if !(cPi > 0 && cPi >= 1e-6*_v4p) {
-					if !(cPi == 0 || cPi < 1e-6*_v4p) {
+				cPi, cTau := _vs[4].Pi-_ms[11].Pi, _vs[4].Tau-_ms[11].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[4].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[4].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m6p, 0.0+_m6t
+					cPi, cTau = 0.0+_ms[6].Pi, 0.0+_ms[6].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v4p)
+				_sum.Mul(cPi / q)
 			}
-			_sum.Mul(_v4p)
+			_sum.Mul(q)
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
 		{ // t2
-			if !(_v5p > 0 && _v5p <= math.MaxFloat64) {
+			q, qt := _vs[5].Pi, _vs[5].Tau
+			if !(q > 0 && q <= math.MaxFloat64) {
 				return 0, compile.ErrFallback
 			}
-			center := _v5t / _v5p
+			center := qt / q
 			var quad float64
 			{
-				cPi, cTau := _v5p-_m8p, _v5t-_m8t
-				if !(cPi > 0 && cPi >= 1e-6*_v5p) {
-					if !(cPi == 0 || cPi < 1e-6*_v5p) {
+				cPi, cTau := _vs[5].Pi-_ms[8].Pi, _vs[5].Tau-_ms[8].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[5].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[5].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m12p, 0.0+_m12t
+					cPi, cTau = 0.0+_ms[12].Pi, 0.0+_ms[12].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v5p)
+				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _v5p-_m12p, _v5t-_m12t
-				if !(cPi > 0 && cPi >= 1e-6*_v5p) {
-					if !(cPi == 0 || cPi < 1e-6*_v5p) {
+				cPi, cTau := _vs[5].Pi-_ms[12].Pi, _vs[5].Tau-_ms[12].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[5].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[5].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m8p, 0.0+_m8t
+					cPi, cTau = 0.0+_ms[8].Pi, 0.0+_ms[8].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v5p)
+				_sum.Mul(cPi / q)
 			}
-			_sum.Mul(_v5p)
+			_sum.Mul(q)
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
 		{ // d1
-			if !(_v6p > 0 && _v6p <= math.MaxFloat64) {
+			q, qt := _vs[6].Pi, _vs[6].Tau
+			if !(q > 0 && q <= math.MaxFloat64) {
 				return 0, compile.ErrFallback
 			}
-			center := _v6t / _v6p
+			center := qt / q
 			var quad float64
 			{
-				cPi, cTau := _v6p-_m10p, _v6t-_m10t
-				if !(cPi > 0 && cPi >= 1e-6*_v6p) {
-					if !(cPi == 0 || cPi < 1e-6*_v6p) {
+				cPi, cTau := _vs[6].Pi-_ms[10].Pi, _vs[6].Tau-_ms[10].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[6].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[6].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m13p, 0.0+_m13t
+					cPi, cTau = 0.0+_ms[13].Pi, 0.0+_ms[13].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v6p)
+				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _v6p-_m13p, _v6t-_m13t
-				if !(cPi > 0 && cPi >= 1e-6*_v6p) {
-					if !(cPi == 0 || cPi < 1e-6*_v6p) {
+				cPi, cTau := _vs[6].Pi-_ms[13].Pi, _vs[6].Tau-_ms[13].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[6].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[6].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m10p, 0.0+_m10t
+					cPi, cTau = 0.0+_ms[10].Pi, 0.0+_ms[10].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v6p)
+				_sum.Mul(cPi / q)
 			}
-			_sum.Mul(_v6p)
+			_sum.Mul(q)
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
@@ -3305,62 +3275,24 @@ func program2v2(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 		}
 		_msgs, _margs := g.State()
 		_ms, _vs := _msgs[:22], _margs[:11]
-		_m0p, _m0t := _ms[0].Pi, _ms[0].Tau
-		_m1p, _m1t := _ms[1].Pi, _ms[1].Tau
-		_m2p, _m2t := _ms[2].Pi, _ms[2].Tau
-		_m3p, _m3t := _ms[3].Pi, _ms[3].Tau
-		_m4p, _m4t := _ms[4].Pi, _ms[4].Tau
-		_m5p, _m5t := _ms[5].Pi, _ms[5].Tau
-		_m6p, _m6t := _ms[6].Pi, _ms[6].Tau
-		_m7p, _m7t := _ms[7].Pi, _ms[7].Tau
-		_m8p, _m8t := _ms[8].Pi, _ms[8].Tau
-		_m9p, _m9t := _ms[9].Pi, _ms[9].Tau
-		_m10p, _m10t := _ms[10].Pi, _ms[10].Tau
-		_m11p, _m11t := _ms[11].Pi, _ms[11].Tau
-		_m12p, _m12t := _ms[12].Pi, _ms[12].Tau
-		_m13p, _m13t := _ms[13].Pi, _ms[13].Tau
-		_m14p, _m14t := _ms[14].Pi, _ms[14].Tau
-		_m15p, _m15t := _ms[15].Pi, _ms[15].Tau
-		_m16p, _m16t := _ms[16].Pi, _ms[16].Tau
-		_m17p, _m17t := _ms[17].Pi, _ms[17].Tau
-		_m18p, _m18t := _ms[18].Pi, _ms[18].Tau
-		_m19p, _m19t := _ms[19].Pi, _ms[19].Tau
-		_m20p, _m20t := _ms[20].Pi, _ms[20].Tau
-		_m21p, _m21t := _ms[21].Pi, _ms[21].Tau
-		_v0p, _v0t := _vs[0].Pi, _vs[0].Tau
-		_v1p, _v1t := _vs[1].Pi, _vs[1].Tau
-		_v2p, _v2t := _vs[2].Pi, _vs[2].Tau
-		_v3p, _v3t := _vs[3].Pi, _vs[3].Tau
-		_v4p, _v4t := _vs[4].Pi, _vs[4].Tau
-		_v5p, _v5t := _vs[5].Pi, _vs[5].Tau
-		_v6p, _v6t := _vs[6].Pi, _vs[6].Tau
-		_v7p, _v7t := _vs[7].Pi, _vs[7].Tau
-		_v8p, _v8t := _vs[8].Pi, _vs[8].Tau
-		_v9p, _v9t := _vs[9].Pi, _vs[9].Tau
-		_v10p, _v10t := _vs[10].Pi, _vs[10].Tau
-		_bad := 0.0 + (_m0p - _m0p) + (_m0t - _m0t) + (_m1p - _m1p) + (_m1t - _m1t) + (_m2p - _m2p) + (_m2t - _m2t) + (_m3p - _m3p) + (_m3t - _m3t) + (_m4p - _m4p) + (_m4t - _m4t) + (_m5p - _m5p) + (_m5t - _m5t) + (_m6p - _m6p) + (_m6t - _m6t) + (_m7p - _m7p) + (_m7t - _m7t) + (_m8p - _m8p) + (_m8t - _m8t) + (_m9p - _m9p) + (_m9t - _m9t) + (_m10p - _m10p) + (_m10t - _m10t) + (_m11p - _m11p) + (_m11t - _m11t) + (_m12p - _m12p) + (_m12t - _m12t) + (_m13p - _m13p) + (_m13t - _m13t) + (_m14p - _m14p) + (_m14t - _m14t) + (_m15p - _m15p) + (_m15t - _m15t) + (_m16p - _m16p) + (_m16t - _m16t) + (_m17p - _m17p) + (_m17t - _m17t) + (_m18p - _m18p) + (_m18t - _m18t) + (_m19p - _m19p) + (_m19t - _m19t) + (_m20p - _m20p) + (_m20t - _m20t) + (_m21p - _m21p) + (_m21t - _m21t)
-		_bad += (_v0p - _v0p) + (_v0t - _v0t)
-		_bad += (_v1p - _v1p) + (_v1t - _v1t)
-		_bad += (_v2p - _v2p) + (_v2t - _v2t)
-		_bad += (_v3p - _v3p) + (_v3t - _v3t)
-		_bad += (_v4p - _v4p) + (_v4t - _v4t)
-		_bad += (_v5p - _v5p) + (_v5t - _v5t)
-		_bad += (_v6p - _v6p) + (_v6t - _v6t)
-		_bad += (_v7p - _v7p) + (_v7t - _v7t)
-		_bad += (_v8p - _v8p) + (_v8t - _v8t)
-		_bad += (_v9p - _v9p) + (_v9t - _v9t)
-		_bad += (_v10p - _v10p) + (_v10t - _v10t)
+		_bad := 0.0
+		for _, x := range _ms {
+			_bad += (x.Pi - x.Pi) + (x.Tau - x.Tau)
+		}
+		for _, x := range _vs {
+			_bad += (x.Pi - x.Pi) + (x.Tau - x.Tau)
+		}
 		if _bad != 0 {
 			return 0, compile.ErrFallback
 		}
 		var _sum graph.EvidenceSum
 		{ // N(s1; 25, 25.01)
-			_c0Pi, _c0Tau := _v0p-_m0p, _v0t-_m0t
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v0p) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v0p) {
+			_c0Pi, _c0Tau := _vs[0].Pi-_ms[0].Pi, _vs[0].Tau-_ms[0].Tau
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[0].Pi) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[0].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c0Pi, _c0Tau = 0.0+_m5p, 0.0+_m5t
+				_c0Pi, _c0Tau = 0.0+_ms[5].Pi, 0.0+_ms[5].Tau
 				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
 					return 0, compile.ErrFallback
 				}
@@ -3378,12 +3310,12 @@ func program2v2(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 			_sum.Norm(_en)
 		}
 		{ // N(s2; 24.67, 27.57)
-			_c0Pi, _c0Tau := _v1p-_m1p, _v1t-_m1t
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v1p) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v1p) {
+			_c0Pi, _c0Tau := _vs[1].Pi-_ms[1].Pi, _vs[1].Tau-_ms[1].Tau
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[1].Pi) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[1].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c0Pi, _c0Tau = 0.0+_m7p, 0.0+_m7t
+				_c0Pi, _c0Tau = 0.0+_ms[7].Pi, 0.0+_ms[7].Tau
 				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
 					return 0, compile.ErrFallback
 				}
@@ -3401,12 +3333,12 @@ func program2v2(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 			_sum.Norm(_en)
 		}
 		{ // N(s3; 26, 25.01)
-			_c0Pi, _c0Tau := _v2p-_m2p, _v2t-_m2t
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v2p) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v2p) {
+			_c0Pi, _c0Tau := _vs[2].Pi-_ms[2].Pi, _vs[2].Tau-_ms[2].Tau
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[2].Pi) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[2].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c0Pi, _c0Tau = 0.0+_m9p, 0.0+_m9t
+				_c0Pi, _c0Tau = 0.0+_ms[9].Pi, 0.0+_ms[9].Tau
 				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
 					return 0, compile.ErrFallback
 				}
@@ -3424,12 +3356,12 @@ func program2v2(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 			_sum.Norm(_en)
 		}
 		{ // N(s4; 25.67, 27.57)
-			_c0Pi, _c0Tau := _v3p-_m3p, _v3t-_m3t
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v3p) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v3p) {
+			_c0Pi, _c0Tau := _vs[3].Pi-_ms[3].Pi, _vs[3].Tau-_ms[3].Tau
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[3].Pi) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[3].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c0Pi, _c0Tau = 0.0+_m11p, 0.0+_m11t
+				_c0Pi, _c0Tau = 0.0+_ms[11].Pi, 0.0+_ms[11].Tau
 				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
 					return 0, compile.ErrFallback
 				}
@@ -3447,22 +3379,22 @@ func program2v2(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 			_sum.Norm(_en)
 		}
 		{ // N(p1; s1, 17.36)
-			_c0Pi, _c0Tau := _v4p-_m4p, _v4t-_m4t
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v4p) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v4p) {
+			_c0Pi, _c0Tau := _vs[4].Pi-_ms[4].Pi, _vs[4].Tau-_ms[4].Tau
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[4].Pi) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[4].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c0Pi, _c0Tau = 0.0+_m13p, 0.0+_m13t
+				_c0Pi, _c0Tau = 0.0+_ms[13].Pi, 0.0+_ms[13].Tau
 				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
 					return 0, compile.ErrFallback
 				}
 			}
-			_c1Pi, _c1Tau := _v0p-_m5p, _v0t-_m5t
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v0p) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v0p) {
+			_c1Pi, _c1Tau := _vs[0].Pi-_ms[5].Pi, _vs[0].Tau-_ms[5].Tau
+			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_vs[0].Pi) {
+				if !(_c1Pi == 0 || _c1Pi < 1e-6*_vs[0].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c1Pi, _c1Tau = 0.0+_m0p, 0.0+_m0t
+				_c1Pi, _c1Tau = 0.0+_ms[0].Pi, 0.0+_ms[0].Tau
 				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
 					return 0, compile.ErrFallback
 				}
@@ -3480,22 +3412,22 @@ func program2v2(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 			_sum.Norm(_en)
 		}
 		{ // N(p2; s2, 17.36)
-			_c0Pi, _c0Tau := _v5p-_m6p, _v5t-_m6t
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v5p) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v5p) {
+			_c0Pi, _c0Tau := _vs[5].Pi-_ms[6].Pi, _vs[5].Tau-_ms[6].Tau
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[5].Pi) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[5].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c0Pi, _c0Tau = 0.0+_m14p, 0.0+_m14t
+				_c0Pi, _c0Tau = 0.0+_ms[14].Pi, 0.0+_ms[14].Tau
 				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
 					return 0, compile.ErrFallback
 				}
 			}
-			_c1Pi, _c1Tau := _v1p-_m7p, _v1t-_m7t
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v1p) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v1p) {
+			_c1Pi, _c1Tau := _vs[1].Pi-_ms[7].Pi, _vs[1].Tau-_ms[7].Tau
+			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_vs[1].Pi) {
+				if !(_c1Pi == 0 || _c1Pi < 1e-6*_vs[1].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c1Pi, _c1Tau = 0.0+_m1p, 0.0+_m1t
+				_c1Pi, _c1Tau = 0.0+_ms[1].Pi, 0.0+_ms[1].Tau
 				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
 					return 0, compile.ErrFallback
 				}
@@ -3513,22 +3445,22 @@ func program2v2(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 			_sum.Norm(_en)
 		}
 		{ // N(p3; s3, 17.36)
-			_c0Pi, _c0Tau := _v6p-_m8p, _v6t-_m8t
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v6p) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v6p) {
+			_c0Pi, _c0Tau := _vs[6].Pi-_ms[8].Pi, _vs[6].Tau-_ms[8].Tau
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[6].Pi) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[6].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c0Pi, _c0Tau = 0.0+_m16p, 0.0+_m16t
+				_c0Pi, _c0Tau = 0.0+_ms[16].Pi, 0.0+_ms[16].Tau
 				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
 					return 0, compile.ErrFallback
 				}
 			}
-			_c1Pi, _c1Tau := _v2p-_m9p, _v2t-_m9t
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v2p) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v2p) {
+			_c1Pi, _c1Tau := _vs[2].Pi-_ms[9].Pi, _vs[2].Tau-_ms[9].Tau
+			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_vs[2].Pi) {
+				if !(_c1Pi == 0 || _c1Pi < 1e-6*_vs[2].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c1Pi, _c1Tau = 0.0+_m2p, 0.0+_m2t
+				_c1Pi, _c1Tau = 0.0+_ms[2].Pi, 0.0+_ms[2].Tau
 				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
 					return 0, compile.ErrFallback
 				}
@@ -3546,22 +3478,22 @@ func program2v2(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 			_sum.Norm(_en)
 		}
 		{ // N(p4; s4, 17.36)
-			_c0Pi, _c0Tau := _v7p-_m10p, _v7t-_m10t
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v7p) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v7p) {
+			_c0Pi, _c0Tau := _vs[7].Pi-_ms[10].Pi, _vs[7].Tau-_ms[10].Tau
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[7].Pi) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[7].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c0Pi, _c0Tau = 0.0+_m17p, 0.0+_m17t
+				_c0Pi, _c0Tau = 0.0+_ms[17].Pi, 0.0+_ms[17].Tau
 				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
 					return 0, compile.ErrFallback
 				}
 			}
-			_c1Pi, _c1Tau := _v3p-_m11p, _v3t-_m11t
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v3p) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v3p) {
+			_c1Pi, _c1Tau := _vs[3].Pi-_ms[11].Pi, _vs[3].Tau-_ms[11].Tau
+			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_vs[3].Pi) {
+				if !(_c1Pi == 0 || _c1Pi < 1e-6*_vs[3].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c1Pi, _c1Tau = 0.0+_m3p, 0.0+_m3t
+				_c1Pi, _c1Tau = 0.0+_ms[3].Pi, 0.0+_ms[3].Tau
 				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
 					return 0, compile.ErrFallback
 				}
@@ -3579,32 +3511,32 @@ func program2v2(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 			_sum.Norm(_en)
 		}
 		{ // t1 = p1 + p2
-			_c0Pi, _c0Tau := _v8p-_m12p, _v8t-_m12t
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v8p) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v8p) {
+			_c0Pi, _c0Tau := _vs[8].Pi-_ms[12].Pi, _vs[8].Tau-_ms[12].Tau
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[8].Pi) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[8].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c0Pi, _c0Tau = 0.0+_m19p, 0.0+_m19t
+				_c0Pi, _c0Tau = 0.0+_ms[19].Pi, 0.0+_ms[19].Tau
 				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
 					return 0, compile.ErrFallback
 				}
 			}
-			_c1Pi, _c1Tau := _v4p-_m13p, _v4t-_m13t
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v4p) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v4p) {
+			_c1Pi, _c1Tau := _vs[4].Pi-_ms[13].Pi, _vs[4].Tau-_ms[13].Tau
+			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_vs[4].Pi) {
+				if !(_c1Pi == 0 || _c1Pi < 1e-6*_vs[4].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c1Pi, _c1Tau = 0.0+_m4p, 0.0+_m4t
+				_c1Pi, _c1Tau = 0.0+_ms[4].Pi, 0.0+_ms[4].Tau
 				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
 					return 0, compile.ErrFallback
 				}
 			}
-			_c2Pi, _c2Tau := _v5p-_m14p, _v5t-_m14t
-			if !(_c2Pi > 0 && _c2Pi >= 1e-6*_v5p) {
-				if !(_c2Pi == 0 || _c2Pi < 1e-6*_v5p) {
+			_c2Pi, _c2Tau := _vs[5].Pi-_ms[14].Pi, _vs[5].Tau-_ms[14].Tau
+			if !(_c2Pi > 0 && _c2Pi >= 1e-6*_vs[5].Pi) {
+				if !(_c2Pi == 0 || _c2Pi < 1e-6*_vs[5].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c2Pi, _c2Tau = 0.0+_m6p, 0.0+_m6t
+				_c2Pi, _c2Tau = 0.0+_ms[6].Pi, 0.0+_ms[6].Tau
 				if !(_c2Pi > 0 && _c2Pi < math.MaxFloat64 && _c2Tau-_c2Tau == 0) {
 					return 0, compile.ErrFallback
 				}
@@ -3641,32 +3573,32 @@ func program2v2(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 			_sum.Norm(_en)
 		}
 		{ // t2 = p3 + p4
-			_c0Pi, _c0Tau := _v9p-_m15p, _v9t-_m15t
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v9p) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v9p) {
+			_c0Pi, _c0Tau := _vs[9].Pi-_ms[15].Pi, _vs[9].Tau-_ms[15].Tau
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[9].Pi) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[9].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c0Pi, _c0Tau = 0.0+_m20p, 0.0+_m20t
+				_c0Pi, _c0Tau = 0.0+_ms[20].Pi, 0.0+_ms[20].Tau
 				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
 					return 0, compile.ErrFallback
 				}
 			}
-			_c1Pi, _c1Tau := _v6p-_m16p, _v6t-_m16t
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v6p) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v6p) {
+			_c1Pi, _c1Tau := _vs[6].Pi-_ms[16].Pi, _vs[6].Tau-_ms[16].Tau
+			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_vs[6].Pi) {
+				if !(_c1Pi == 0 || _c1Pi < 1e-6*_vs[6].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c1Pi, _c1Tau = 0.0+_m8p, 0.0+_m8t
+				_c1Pi, _c1Tau = 0.0+_ms[8].Pi, 0.0+_ms[8].Tau
 				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
 					return 0, compile.ErrFallback
 				}
 			}
-			_c2Pi, _c2Tau := _v7p-_m17p, _v7t-_m17t
-			if !(_c2Pi > 0 && _c2Pi >= 1e-6*_v7p) {
-				if !(_c2Pi == 0 || _c2Pi < 1e-6*_v7p) {
+			_c2Pi, _c2Tau := _vs[7].Pi-_ms[17].Pi, _vs[7].Tau-_ms[17].Tau
+			if !(_c2Pi > 0 && _c2Pi >= 1e-6*_vs[7].Pi) {
+				if !(_c2Pi == 0 || _c2Pi < 1e-6*_vs[7].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c2Pi, _c2Tau = 0.0+_m10p, 0.0+_m10t
+				_c2Pi, _c2Tau = 0.0+_ms[10].Pi, 0.0+_ms[10].Tau
 				if !(_c2Pi > 0 && _c2Pi < math.MaxFloat64 && _c2Tau-_c2Tau == 0) {
 					return 0, compile.ErrFallback
 				}
@@ -3703,32 +3635,32 @@ func program2v2(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 			_sum.Norm(_en)
 		}
 		{ // d1 = t1 − t2
-			_c0Pi, _c0Tau := _v10p-_m18p, _v10t-_m18t
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v10p) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v10p) {
+			_c0Pi, _c0Tau := _vs[10].Pi-_ms[18].Pi, _vs[10].Tau-_ms[18].Tau
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[10].Pi) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[10].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c0Pi, _c0Tau = 0.0+_m21p, 0.0+_m21t
+				_c0Pi, _c0Tau = 0.0+_ms[21].Pi, 0.0+_ms[21].Tau
 				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
 					return 0, compile.ErrFallback
 				}
 			}
-			_c1Pi, _c1Tau := _v8p-_m19p, _v8t-_m19t
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v8p) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v8p) {
+			_c1Pi, _c1Tau := _vs[8].Pi-_ms[19].Pi, _vs[8].Tau-_ms[19].Tau
+			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_vs[8].Pi) {
+				if !(_c1Pi == 0 || _c1Pi < 1e-6*_vs[8].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c1Pi, _c1Tau = 0.0+_m12p, 0.0+_m12t
+				_c1Pi, _c1Tau = 0.0+_ms[12].Pi, 0.0+_ms[12].Tau
 				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
 					return 0, compile.ErrFallback
 				}
 			}
-			_c2Pi, _c2Tau := _v9p-_m20p, _v9t-_m20t
-			if !(_c2Pi > 0 && _c2Pi >= 1e-6*_v9p) {
-				if !(_c2Pi == 0 || _c2Pi < 1e-6*_v9p) {
+			_c2Pi, _c2Tau := _vs[9].Pi-_ms[20].Pi, _vs[9].Tau-_ms[20].Tau
+			if !(_c2Pi > 0 && _c2Pi >= 1e-6*_vs[9].Pi) {
+				if !(_c2Pi == 0 || _c2Pi < 1e-6*_vs[9].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c2Pi, _c2Tau = 0.0+_m15p, 0.0+_m15t
+				_c2Pi, _c2Tau = 0.0+_ms[15].Pi, 0.0+_ms[15].Tau
 				if !(_c2Pi > 0 && _c2Pi < math.MaxFloat64 && _c2Tau-_c2Tau == 0) {
 					return 0, compile.ErrFallback
 				}
@@ -3765,12 +3697,12 @@ func program2v2(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 			_sum.Norm(_en)
 		}
 		{ // I(d1 > 1.047)
-			_c0Pi, _c0Tau := _v10p-_m21p, _v10t-_m21t
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v10p) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v10p) {
+			_c0Pi, _c0Tau := _vs[10].Pi-_ms[21].Pi, _vs[10].Tau-_ms[21].Tau
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[10].Pi) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[10].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c0Pi, _c0Tau = 0.0+_m18p, 0.0+_m18t
+				_c0Pi, _c0Tau = 0.0+_ms[18].Pi, 0.0+_ms[18].Tau
 				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
 					return 0, compile.ErrFallback
 				}
@@ -3783,442 +3715,453 @@ func program2v2(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 			_sum.Add(_eq)
 		}
 		{ // s1
-			if !(_v0p > 0 && _v0p <= math.MaxFloat64) {
+			q, qt := _vs[0].Pi, _vs[0].Tau
+			if !(q > 0 && q <= math.MaxFloat64) {
 				return 0, compile.ErrFallback
 			}
-			center := _v0t / _v0p
+			center := qt / q
 			var quad float64
 			{
-				cPi, cTau := _v0p-_m0p, _v0t-_m0t
-				if !(cPi > 0 && cPi >= 1e-6*_v0p) {
-					if !(cPi == 0 || cPi < 1e-6*_v0p) {
+				cPi, cTau := _vs[0].Pi-_ms[0].Pi, _vs[0].Tau-_ms[0].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[0].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[0].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m5p, 0.0+_m5t
+					cPi, cTau = 0.0+_ms[5].Pi, 0.0+_ms[5].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v0p)
+				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _v0p-_m5p, _v0t-_m5t
-				if !(cPi > 0 && cPi >= 1e-6*_v0p) {
-					if !(cPi == 0 || cPi < 1e-6*_v0p) {
+				cPi, cTau := _vs[0].Pi-_ms[5].Pi, _vs[0].Tau-_ms[5].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[0].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[0].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m0p, 0.0+_m0t
+					cPi, cTau = 0.0+_ms[0].Pi, 0.0+_ms[0].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v0p)
+				_sum.Mul(cPi / q)
 			}
-			_sum.Mul(_v0p)
+			_sum.Mul(q)
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
 		{ // s2
-			if !(_v1p > 0 && _v1p <= math.MaxFloat64) {
+			q, qt := _vs[1].Pi, _vs[1].Tau
+			if !(q > 0 && q <= math.MaxFloat64) {
 				return 0, compile.ErrFallback
 			}
-			center := _v1t / _v1p
+			center := qt / q
 			var quad float64
 			{
-				cPi, cTau := _v1p-_m1p, _v1t-_m1t
-				if !(cPi > 0 && cPi >= 1e-6*_v1p) {
-					if !(cPi == 0 || cPi < 1e-6*_v1p) {
+				cPi, cTau := _vs[1].Pi-_ms[1].Pi, _vs[1].Tau-_ms[1].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[1].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[1].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m7p, 0.0+_m7t
+					cPi, cTau = 0.0+_ms[7].Pi, 0.0+_ms[7].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v1p)
+				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _v1p-_m7p, _v1t-_m7t
-				if !(cPi > 0 && cPi >= 1e-6*_v1p) {
-					if !(cPi == 0 || cPi < 1e-6*_v1p) {
+				cPi, cTau := _vs[1].Pi-_ms[7].Pi, _vs[1].Tau-_ms[7].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[1].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[1].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m1p, 0.0+_m1t
+					cPi, cTau = 0.0+_ms[1].Pi, 0.0+_ms[1].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v1p)
+				_sum.Mul(cPi / q)
 			}
-			_sum.Mul(_v1p)
+			_sum.Mul(q)
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
 		{ // s3
-			if !(_v2p > 0 && _v2p <= math.MaxFloat64) {
+			q, qt := _vs[2].Pi, _vs[2].Tau
+			if !(q > 0 && q <= math.MaxFloat64) {
 				return 0, compile.ErrFallback
 			}
-			center := _v2t / _v2p
+			center := qt / q
 			var quad float64
 			{
-				cPi, cTau := _v2p-_m2p, _v2t-_m2t
-				if !(cPi > 0 && cPi >= 1e-6*_v2p) {
-					if !(cPi == 0 || cPi < 1e-6*_v2p) {
+				cPi, cTau := _vs[2].Pi-_ms[2].Pi, _vs[2].Tau-_ms[2].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[2].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[2].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m9p, 0.0+_m9t
+					cPi, cTau = 0.0+_ms[9].Pi, 0.0+_ms[9].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v2p)
+				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _v2p-_m9p, _v2t-_m9t
-				if !(cPi > 0 && cPi >= 1e-6*_v2p) {
-					if !(cPi == 0 || cPi < 1e-6*_v2p) {
+				cPi, cTau := _vs[2].Pi-_ms[9].Pi, _vs[2].Tau-_ms[9].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[2].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[2].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m2p, 0.0+_m2t
+					cPi, cTau = 0.0+_ms[2].Pi, 0.0+_ms[2].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v2p)
+				_sum.Mul(cPi / q)
 			}
-			_sum.Mul(_v2p)
+			_sum.Mul(q)
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
 		{ // s4
-			if !(_v3p > 0 && _v3p <= math.MaxFloat64) {
+			q, qt := _vs[3].Pi, _vs[3].Tau
+			if !(q > 0 && q <= math.MaxFloat64) {
 				return 0, compile.ErrFallback
 			}
-			center := _v3t / _v3p
+			center := qt / q
 			var quad float64
 			{
-				cPi, cTau := _v3p-_m3p, _v3t-_m3t
-				if !(cPi > 0 && cPi >= 1e-6*_v3p) {
-					if !(cPi == 0 || cPi < 1e-6*_v3p) {
+				cPi, cTau := _vs[3].Pi-_ms[3].Pi, _vs[3].Tau-_ms[3].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[3].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[3].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m11p, 0.0+_m11t
+					cPi, cTau = 0.0+_ms[11].Pi, 0.0+_ms[11].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v3p)
+				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _v3p-_m11p, _v3t-_m11t
-				if !(cPi > 0 && cPi >= 1e-6*_v3p) {
-					if !(cPi == 0 || cPi < 1e-6*_v3p) {
+				cPi, cTau := _vs[3].Pi-_ms[11].Pi, _vs[3].Tau-_ms[11].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[3].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[3].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m3p, 0.0+_m3t
+					cPi, cTau = 0.0+_ms[3].Pi, 0.0+_ms[3].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v3p)
+				_sum.Mul(cPi / q)
 			}
-			_sum.Mul(_v3p)
+			_sum.Mul(q)
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
 		{ // p1
-			if !(_v4p > 0 && _v4p <= math.MaxFloat64) {
+			q, qt := _vs[4].Pi, _vs[4].Tau
+			if !(q > 0 && q <= math.MaxFloat64) {
 				return 0, compile.ErrFallback
 			}
-			center := _v4t / _v4p
+			center := qt / q
 			var quad float64
 			{
-				cPi, cTau := _v4p-_m4p, _v4t-_m4t
-				if !(cPi > 0 && cPi >= 1e-6*_v4p) {
-					if !(cPi == 0 || cPi < 1e-6*_v4p) {
+				cPi, cTau := _vs[4].Pi-_ms[4].Pi, _vs[4].Tau-_ms[4].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[4].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[4].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m13p, 0.0+_m13t
+					cPi, cTau = 0.0+_ms[13].Pi, 0.0+_ms[13].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v4p)
+				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _v4p-_m13p, _v4t-_m13t
-				if !(cPi > 0 && cPi >= 1e-6*_v4p) {
-					if !(cPi == 0 || cPi < 1e-6*_v4p) {
+				cPi, cTau := _vs[4].Pi-_ms[13].Pi, _vs[4].Tau-_ms[13].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[4].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[4].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m4p, 0.0+_m4t
+					cPi, cTau = 0.0+_ms[4].Pi, 0.0+_ms[4].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v4p)
+				_sum.Mul(cPi / q)
 			}
-			_sum.Mul(_v4p)
+			_sum.Mul(q)
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
 		{ // p2
-			if !(_v5p > 0 && _v5p <= math.MaxFloat64) {
+			q, qt := _vs[5].Pi, _vs[5].Tau
+			if !(q > 0 && q <= math.MaxFloat64) {
 				return 0, compile.ErrFallback
 			}
-			center := _v5t / _v5p
+			center := qt / q
 			var quad float64
 			{
-				cPi, cTau := _v5p-_m6p, _v5t-_m6t
-				if !(cPi > 0 && cPi >= 1e-6*_v5p) {
-					if !(cPi == 0 || cPi < 1e-6*_v5p) {
+				cPi, cTau := _vs[5].Pi-_ms[6].Pi, _vs[5].Tau-_ms[6].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[5].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[5].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m14p, 0.0+_m14t
+					cPi, cTau = 0.0+_ms[14].Pi, 0.0+_ms[14].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v5p)
+				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _v5p-_m14p, _v5t-_m14t
-				if !(cPi > 0 && cPi >= 1e-6*_v5p) {
-					if !(cPi == 0 || cPi < 1e-6*_v5p) {
+				cPi, cTau := _vs[5].Pi-_ms[14].Pi, _vs[5].Tau-_ms[14].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[5].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[5].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m6p, 0.0+_m6t
+					cPi, cTau = 0.0+_ms[6].Pi, 0.0+_ms[6].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v5p)
+				_sum.Mul(cPi / q)
 			}
-			_sum.Mul(_v5p)
+			_sum.Mul(q)
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
 		{ // p3
-			if !(_v6p > 0 && _v6p <= math.MaxFloat64) {
+			q, qt := _vs[6].Pi, _vs[6].Tau
+			if !(q > 0 && q <= math.MaxFloat64) {
 				return 0, compile.ErrFallback
 			}
-			center := _v6t / _v6p
+			center := qt / q
 			var quad float64
 			{
-				cPi, cTau := _v6p-_m8p, _v6t-_m8t
-				if !(cPi > 0 && cPi >= 1e-6*_v6p) {
-					if !(cPi == 0 || cPi < 1e-6*_v6p) {
+				cPi, cTau := _vs[6].Pi-_ms[8].Pi, _vs[6].Tau-_ms[8].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[6].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[6].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m16p, 0.0+_m16t
+					cPi, cTau = 0.0+_ms[16].Pi, 0.0+_ms[16].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v6p)
+				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _v6p-_m16p, _v6t-_m16t
-				if !(cPi > 0 && cPi >= 1e-6*_v6p) {
-					if !(cPi == 0 || cPi < 1e-6*_v6p) {
+				cPi, cTau := _vs[6].Pi-_ms[16].Pi, _vs[6].Tau-_ms[16].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[6].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[6].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m8p, 0.0+_m8t
+					cPi, cTau = 0.0+_ms[8].Pi, 0.0+_ms[8].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v6p)
+				_sum.Mul(cPi / q)
 			}
-			_sum.Mul(_v6p)
+			_sum.Mul(q)
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
 		{ // p4
-			if !(_v7p > 0 && _v7p <= math.MaxFloat64) {
+			q, qt := _vs[7].Pi, _vs[7].Tau
+			if !(q > 0 && q <= math.MaxFloat64) {
 				return 0, compile.ErrFallback
 			}
-			center := _v7t / _v7p
+			center := qt / q
 			var quad float64
 			{
-				cPi, cTau := _v7p-_m10p, _v7t-_m10t
-				if !(cPi > 0 && cPi >= 1e-6*_v7p) {
-					if !(cPi == 0 || cPi < 1e-6*_v7p) {
+				cPi, cTau := _vs[7].Pi-_ms[10].Pi, _vs[7].Tau-_ms[10].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[7].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[7].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m17p, 0.0+_m17t
+					cPi, cTau = 0.0+_ms[17].Pi, 0.0+_ms[17].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v7p)
+				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _v7p-_m17p, _v7t-_m17t
-				if !(cPi > 0 && cPi >= 1e-6*_v7p) {
-					if !(cPi == 0 || cPi < 1e-6*_v7p) {
+				cPi, cTau := _vs[7].Pi-_ms[17].Pi, _vs[7].Tau-_ms[17].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[7].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[7].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m10p, 0.0+_m10t
+					cPi, cTau = 0.0+_ms[10].Pi, 0.0+_ms[10].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v7p)
+				_sum.Mul(cPi / q)
 			}
-			_sum.Mul(_v7p)
+			_sum.Mul(q)
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
 		{ // t1
-			if !(_v8p > 0 && _v8p <= math.MaxFloat64) {
+			q, qt := _vs[8].Pi, _vs[8].Tau
+			if !(q > 0 && q <= math.MaxFloat64) {
 				return 0, compile.ErrFallback
 			}
-			center := _v8t / _v8p
+			center := qt / q
 			var quad float64
 			{
-				cPi, cTau := _v8p-_m12p, _v8t-_m12t
-				if !(cPi > 0 && cPi >= 1e-6*_v8p) {
-					if !(cPi == 0 || cPi < 1e-6*_v8p) {
+				cPi, cTau := _vs[8].Pi-_ms[12].Pi, _vs[8].Tau-_ms[12].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[8].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[8].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m19p, 0.0+_m19t
+					cPi, cTau = 0.0+_ms[19].Pi, 0.0+_ms[19].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v8p)
+				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _v8p-_m19p, _v8t-_m19t
-				if !(cPi > 0 && cPi >= 1e-6*_v8p) {
-					if !(cPi == 0 || cPi < 1e-6*_v8p) {
+				cPi, cTau := _vs[8].Pi-_ms[19].Pi, _vs[8].Tau-_ms[19].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[8].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[8].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m12p, 0.0+_m12t
+					cPi, cTau = 0.0+_ms[12].Pi, 0.0+_ms[12].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v8p)
+				_sum.Mul(cPi / q)
 			}
-			_sum.Mul(_v8p)
+			_sum.Mul(q)
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
 		{ // t2
-			if !(_v9p > 0 && _v9p <= math.MaxFloat64) {
+			q, qt := _vs[9].Pi, _vs[9].Tau
+			if !(q > 0 && q <= math.MaxFloat64) {
 				return 0, compile.ErrFallback
 			}
-			center := _v9t / _v9p
+			center := qt / q
 			var quad float64
 			{
-				cPi, cTau := _v9p-_m15p, _v9t-_m15t
-				if !(cPi > 0 && cPi >= 1e-6*_v9p) {
-					if !(cPi == 0 || cPi < 1e-6*_v9p) {
+				cPi, cTau := _vs[9].Pi-_ms[15].Pi, _vs[9].Tau-_ms[15].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[9].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[9].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m20p, 0.0+_m20t
+					cPi, cTau = 0.0+_ms[20].Pi, 0.0+_ms[20].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v9p)
+				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _v9p-_m20p, _v9t-_m20t
-				if !(cPi > 0 && cPi >= 1e-6*_v9p) {
-					if !(cPi == 0 || cPi < 1e-6*_v9p) {
+				cPi, cTau := _vs[9].Pi-_ms[20].Pi, _vs[9].Tau-_ms[20].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[9].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[9].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m15p, 0.0+_m15t
+					cPi, cTau = 0.0+_ms[15].Pi, 0.0+_ms[15].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v9p)
+				_sum.Mul(cPi / q)
 			}
-			_sum.Mul(_v9p)
+			_sum.Mul(q)
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
 		{ // d1
-			if !(_v10p > 0 && _v10p <= math.MaxFloat64) {
+			q, qt := _vs[10].Pi, _vs[10].Tau
+			if !(q > 0 && q <= math.MaxFloat64) {
 				return 0, compile.ErrFallback
 			}
-			center := _v10t / _v10p
+			center := qt / q
 			var quad float64
 			{
-				cPi, cTau := _v10p-_m18p, _v10t-_m18t
-				if !(cPi > 0 && cPi >= 1e-6*_v10p) {
-					if !(cPi == 0 || cPi < 1e-6*_v10p) {
+				cPi, cTau := _vs[10].Pi-_ms[18].Pi, _vs[10].Tau-_ms[18].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[10].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[10].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m21p, 0.0+_m21t
+					cPi, cTau = 0.0+_ms[21].Pi, 0.0+_ms[21].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v10p)
+				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _v10p-_m21p, _v10t-_m21t
-				if !(cPi > 0 && cPi >= 1e-6*_v10p) {
-					if !(cPi == 0 || cPi < 1e-6*_v10p) {
+				cPi, cTau := _vs[10].Pi-_ms[21].Pi, _vs[10].Tau-_ms[21].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[10].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[10].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m18p, 0.0+_m18t
+					cPi, cTau = 0.0+_ms[18].Pi, 0.0+_ms[18].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v10p)
+				_sum.Mul(cPi / q)
 			}
-			_sum.Mul(_v10p)
+			_sum.Mul(q)
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
@@ -5122,62 +5065,24 @@ func program2v2Draw(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 		}
 		_msgs, _margs := g.State()
 		_ms, _vs := _msgs[:22], _margs[:11]
-		_m0p, _m0t := _ms[0].Pi, _ms[0].Tau
-		_m1p, _m1t := _ms[1].Pi, _ms[1].Tau
-		_m2p, _m2t := _ms[2].Pi, _ms[2].Tau
-		_m3p, _m3t := _ms[3].Pi, _ms[3].Tau
-		_m4p, _m4t := _ms[4].Pi, _ms[4].Tau
-		_m5p, _m5t := _ms[5].Pi, _ms[5].Tau
-		_m6p, _m6t := _ms[6].Pi, _ms[6].Tau
-		_m7p, _m7t := _ms[7].Pi, _ms[7].Tau
-		_m8p, _m8t := _ms[8].Pi, _ms[8].Tau
-		_m9p, _m9t := _ms[9].Pi, _ms[9].Tau
-		_m10p, _m10t := _ms[10].Pi, _ms[10].Tau
-		_m11p, _m11t := _ms[11].Pi, _ms[11].Tau
-		_m12p, _m12t := _ms[12].Pi, _ms[12].Tau
-		_m13p, _m13t := _ms[13].Pi, _ms[13].Tau
-		_m14p, _m14t := _ms[14].Pi, _ms[14].Tau
-		_m15p, _m15t := _ms[15].Pi, _ms[15].Tau
-		_m16p, _m16t := _ms[16].Pi, _ms[16].Tau
-		_m17p, _m17t := _ms[17].Pi, _ms[17].Tau
-		_m18p, _m18t := _ms[18].Pi, _ms[18].Tau
-		_m19p, _m19t := _ms[19].Pi, _ms[19].Tau
-		_m20p, _m20t := _ms[20].Pi, _ms[20].Tau
-		_m21p, _m21t := _ms[21].Pi, _ms[21].Tau
-		_v0p, _v0t := _vs[0].Pi, _vs[0].Tau
-		_v1p, _v1t := _vs[1].Pi, _vs[1].Tau
-		_v2p, _v2t := _vs[2].Pi, _vs[2].Tau
-		_v3p, _v3t := _vs[3].Pi, _vs[3].Tau
-		_v4p, _v4t := _vs[4].Pi, _vs[4].Tau
-		_v5p, _v5t := _vs[5].Pi, _vs[5].Tau
-		_v6p, _v6t := _vs[6].Pi, _vs[6].Tau
-		_v7p, _v7t := _vs[7].Pi, _vs[7].Tau
-		_v8p, _v8t := _vs[8].Pi, _vs[8].Tau
-		_v9p, _v9t := _vs[9].Pi, _vs[9].Tau
-		_v10p, _v10t := _vs[10].Pi, _vs[10].Tau
-		_bad := 0.0 + (_m0p - _m0p) + (_m0t - _m0t) + (_m1p - _m1p) + (_m1t - _m1t) + (_m2p - _m2p) + (_m2t - _m2t) + (_m3p - _m3p) + (_m3t - _m3t) + (_m4p - _m4p) + (_m4t - _m4t) + (_m5p - _m5p) + (_m5t - _m5t) + (_m6p - _m6p) + (_m6t - _m6t) + (_m7p - _m7p) + (_m7t - _m7t) + (_m8p - _m8p) + (_m8t - _m8t) + (_m9p - _m9p) + (_m9t - _m9t) + (_m10p - _m10p) + (_m10t - _m10t) + (_m11p - _m11p) + (_m11t - _m11t) + (_m12p - _m12p) + (_m12t - _m12t) + (_m13p - _m13p) + (_m13t - _m13t) + (_m14p - _m14p) + (_m14t - _m14t) + (_m15p - _m15p) + (_m15t - _m15t) + (_m16p - _m16p) + (_m16t - _m16t) + (_m17p - _m17p) + (_m17t - _m17t) + (_m18p - _m18p) + (_m18t - _m18t) + (_m19p - _m19p) + (_m19t - _m19t) + (_m20p - _m20p) + (_m20t - _m20t) + (_m21p - _m21p) + (_m21t - _m21t)
-		_bad += (_v0p - _v0p) + (_v0t - _v0t)
-		_bad += (_v1p - _v1p) + (_v1t - _v1t)
-		_bad += (_v2p - _v2p) + (_v2t - _v2t)
-		_bad += (_v3p - _v3p) + (_v3t - _v3t)
-		_bad += (_v4p - _v4p) + (_v4t - _v4t)
-		_bad += (_v5p - _v5p) + (_v5t - _v5t)
-		_bad += (_v6p - _v6p) + (_v6t - _v6t)
-		_bad += (_v7p - _v7p) + (_v7t - _v7t)
-		_bad += (_v8p - _v8p) + (_v8t - _v8t)
-		_bad += (_v9p - _v9p) + (_v9t - _v9t)
-		_bad += (_v10p - _v10p) + (_v10t - _v10t)
+		_bad := 0.0
+		for _, x := range _ms {
+			_bad += (x.Pi - x.Pi) + (x.Tau - x.Tau)
+		}
+		for _, x := range _vs {
+			_bad += (x.Pi - x.Pi) + (x.Tau - x.Tau)
+		}
 		if _bad != 0 {
 			return 0, compile.ErrFallback
 		}
 		var _sum graph.EvidenceSum
 		{ // N(s1; 25, 25.01)
-			_c0Pi, _c0Tau := _v0p-_m0p, _v0t-_m0t
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v0p) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v0p) {
+			_c0Pi, _c0Tau := _vs[0].Pi-_ms[0].Pi, _vs[0].Tau-_ms[0].Tau
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[0].Pi) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[0].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c0Pi, _c0Tau = 0.0+_m5p, 0.0+_m5t
+				_c0Pi, _c0Tau = 0.0+_ms[5].Pi, 0.0+_ms[5].Tau
 				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
 					return 0, compile.ErrFallback
 				}
@@ -5195,12 +5100,12 @@ func program2v2Draw(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 			_sum.Norm(_en)
 		}
 		{ // N(s2; 24.67, 27.57)
-			_c0Pi, _c0Tau := _v1p-_m1p, _v1t-_m1t
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v1p) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v1p) {
+			_c0Pi, _c0Tau := _vs[1].Pi-_ms[1].Pi, _vs[1].Tau-_ms[1].Tau
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[1].Pi) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[1].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c0Pi, _c0Tau = 0.0+_m7p, 0.0+_m7t
+				_c0Pi, _c0Tau = 0.0+_ms[7].Pi, 0.0+_ms[7].Tau
 				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
 					return 0, compile.ErrFallback
 				}
@@ -5218,12 +5123,12 @@ func program2v2Draw(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 			_sum.Norm(_en)
 		}
 		{ // N(s3; 26, 25.01)
-			_c0Pi, _c0Tau := _v2p-_m2p, _v2t-_m2t
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v2p) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v2p) {
+			_c0Pi, _c0Tau := _vs[2].Pi-_ms[2].Pi, _vs[2].Tau-_ms[2].Tau
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[2].Pi) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[2].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c0Pi, _c0Tau = 0.0+_m9p, 0.0+_m9t
+				_c0Pi, _c0Tau = 0.0+_ms[9].Pi, 0.0+_ms[9].Tau
 				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
 					return 0, compile.ErrFallback
 				}
@@ -5241,12 +5146,12 @@ func program2v2Draw(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 			_sum.Norm(_en)
 		}
 		{ // N(s4; 25.67, 27.57)
-			_c0Pi, _c0Tau := _v3p-_m3p, _v3t-_m3t
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v3p) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v3p) {
+			_c0Pi, _c0Tau := _vs[3].Pi-_ms[3].Pi, _vs[3].Tau-_ms[3].Tau
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[3].Pi) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[3].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c0Pi, _c0Tau = 0.0+_m11p, 0.0+_m11t
+				_c0Pi, _c0Tau = 0.0+_ms[11].Pi, 0.0+_ms[11].Tau
 				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
 					return 0, compile.ErrFallback
 				}
@@ -5264,22 +5169,22 @@ func program2v2Draw(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 			_sum.Norm(_en)
 		}
 		{ // N(p1; s1, 17.36)
-			_c0Pi, _c0Tau := _v4p-_m4p, _v4t-_m4t
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v4p) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v4p) {
+			_c0Pi, _c0Tau := _vs[4].Pi-_ms[4].Pi, _vs[4].Tau-_ms[4].Tau
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[4].Pi) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[4].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c0Pi, _c0Tau = 0.0+_m13p, 0.0+_m13t
+				_c0Pi, _c0Tau = 0.0+_ms[13].Pi, 0.0+_ms[13].Tau
 				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
 					return 0, compile.ErrFallback
 				}
 			}
-			_c1Pi, _c1Tau := _v0p-_m5p, _v0t-_m5t
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v0p) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v0p) {
+			_c1Pi, _c1Tau := _vs[0].Pi-_ms[5].Pi, _vs[0].Tau-_ms[5].Tau
+			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_vs[0].Pi) {
+				if !(_c1Pi == 0 || _c1Pi < 1e-6*_vs[0].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c1Pi, _c1Tau = 0.0+_m0p, 0.0+_m0t
+				_c1Pi, _c1Tau = 0.0+_ms[0].Pi, 0.0+_ms[0].Tau
 				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
 					return 0, compile.ErrFallback
 				}
@@ -5297,22 +5202,22 @@ func program2v2Draw(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 			_sum.Norm(_en)
 		}
 		{ // N(p2; s2, 17.36)
-			_c0Pi, _c0Tau := _v5p-_m6p, _v5t-_m6t
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v5p) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v5p) {
+			_c0Pi, _c0Tau := _vs[5].Pi-_ms[6].Pi, _vs[5].Tau-_ms[6].Tau
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[5].Pi) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[5].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c0Pi, _c0Tau = 0.0+_m14p, 0.0+_m14t
+				_c0Pi, _c0Tau = 0.0+_ms[14].Pi, 0.0+_ms[14].Tau
 				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
 					return 0, compile.ErrFallback
 				}
 			}
-			_c1Pi, _c1Tau := _v1p-_m7p, _v1t-_m7t
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v1p) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v1p) {
+			_c1Pi, _c1Tau := _vs[1].Pi-_ms[7].Pi, _vs[1].Tau-_ms[7].Tau
+			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_vs[1].Pi) {
+				if !(_c1Pi == 0 || _c1Pi < 1e-6*_vs[1].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c1Pi, _c1Tau = 0.0+_m1p, 0.0+_m1t
+				_c1Pi, _c1Tau = 0.0+_ms[1].Pi, 0.0+_ms[1].Tau
 				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
 					return 0, compile.ErrFallback
 				}
@@ -5330,22 +5235,22 @@ func program2v2Draw(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 			_sum.Norm(_en)
 		}
 		{ // N(p3; s3, 17.36)
-			_c0Pi, _c0Tau := _v6p-_m8p, _v6t-_m8t
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v6p) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v6p) {
+			_c0Pi, _c0Tau := _vs[6].Pi-_ms[8].Pi, _vs[6].Tau-_ms[8].Tau
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[6].Pi) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[6].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c0Pi, _c0Tau = 0.0+_m16p, 0.0+_m16t
+				_c0Pi, _c0Tau = 0.0+_ms[16].Pi, 0.0+_ms[16].Tau
 				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
 					return 0, compile.ErrFallback
 				}
 			}
-			_c1Pi, _c1Tau := _v2p-_m9p, _v2t-_m9t
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v2p) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v2p) {
+			_c1Pi, _c1Tau := _vs[2].Pi-_ms[9].Pi, _vs[2].Tau-_ms[9].Tau
+			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_vs[2].Pi) {
+				if !(_c1Pi == 0 || _c1Pi < 1e-6*_vs[2].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c1Pi, _c1Tau = 0.0+_m2p, 0.0+_m2t
+				_c1Pi, _c1Tau = 0.0+_ms[2].Pi, 0.0+_ms[2].Tau
 				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
 					return 0, compile.ErrFallback
 				}
@@ -5363,22 +5268,22 @@ func program2v2Draw(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 			_sum.Norm(_en)
 		}
 		{ // N(p4; s4, 17.36)
-			_c0Pi, _c0Tau := _v7p-_m10p, _v7t-_m10t
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v7p) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v7p) {
+			_c0Pi, _c0Tau := _vs[7].Pi-_ms[10].Pi, _vs[7].Tau-_ms[10].Tau
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[7].Pi) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[7].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c0Pi, _c0Tau = 0.0+_m17p, 0.0+_m17t
+				_c0Pi, _c0Tau = 0.0+_ms[17].Pi, 0.0+_ms[17].Tau
 				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
 					return 0, compile.ErrFallback
 				}
 			}
-			_c1Pi, _c1Tau := _v3p-_m11p, _v3t-_m11t
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v3p) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v3p) {
+			_c1Pi, _c1Tau := _vs[3].Pi-_ms[11].Pi, _vs[3].Tau-_ms[11].Tau
+			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_vs[3].Pi) {
+				if !(_c1Pi == 0 || _c1Pi < 1e-6*_vs[3].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c1Pi, _c1Tau = 0.0+_m3p, 0.0+_m3t
+				_c1Pi, _c1Tau = 0.0+_ms[3].Pi, 0.0+_ms[3].Tau
 				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
 					return 0, compile.ErrFallback
 				}
@@ -5396,32 +5301,32 @@ func program2v2Draw(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 			_sum.Norm(_en)
 		}
 		{ // t1 = p1 + p2
-			_c0Pi, _c0Tau := _v8p-_m12p, _v8t-_m12t
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v8p) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v8p) {
+			_c0Pi, _c0Tau := _vs[8].Pi-_ms[12].Pi, _vs[8].Tau-_ms[12].Tau
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[8].Pi) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[8].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c0Pi, _c0Tau = 0.0+_m19p, 0.0+_m19t
+				_c0Pi, _c0Tau = 0.0+_ms[19].Pi, 0.0+_ms[19].Tau
 				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
 					return 0, compile.ErrFallback
 				}
 			}
-			_c1Pi, _c1Tau := _v4p-_m13p, _v4t-_m13t
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v4p) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v4p) {
+			_c1Pi, _c1Tau := _vs[4].Pi-_ms[13].Pi, _vs[4].Tau-_ms[13].Tau
+			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_vs[4].Pi) {
+				if !(_c1Pi == 0 || _c1Pi < 1e-6*_vs[4].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c1Pi, _c1Tau = 0.0+_m4p, 0.0+_m4t
+				_c1Pi, _c1Tau = 0.0+_ms[4].Pi, 0.0+_ms[4].Tau
 				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
 					return 0, compile.ErrFallback
 				}
 			}
-			_c2Pi, _c2Tau := _v5p-_m14p, _v5t-_m14t
-			if !(_c2Pi > 0 && _c2Pi >= 1e-6*_v5p) {
-				if !(_c2Pi == 0 || _c2Pi < 1e-6*_v5p) {
+			_c2Pi, _c2Tau := _vs[5].Pi-_ms[14].Pi, _vs[5].Tau-_ms[14].Tau
+			if !(_c2Pi > 0 && _c2Pi >= 1e-6*_vs[5].Pi) {
+				if !(_c2Pi == 0 || _c2Pi < 1e-6*_vs[5].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c2Pi, _c2Tau = 0.0+_m6p, 0.0+_m6t
+				_c2Pi, _c2Tau = 0.0+_ms[6].Pi, 0.0+_ms[6].Tau
 				if !(_c2Pi > 0 && _c2Pi < math.MaxFloat64 && _c2Tau-_c2Tau == 0) {
 					return 0, compile.ErrFallback
 				}
@@ -5458,32 +5363,32 @@ func program2v2Draw(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 			_sum.Norm(_en)
 		}
 		{ // t2 = p3 + p4
-			_c0Pi, _c0Tau := _v9p-_m15p, _v9t-_m15t
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v9p) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v9p) {
+			_c0Pi, _c0Tau := _vs[9].Pi-_ms[15].Pi, _vs[9].Tau-_ms[15].Tau
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[9].Pi) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[9].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c0Pi, _c0Tau = 0.0+_m20p, 0.0+_m20t
+				_c0Pi, _c0Tau = 0.0+_ms[20].Pi, 0.0+_ms[20].Tau
 				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
 					return 0, compile.ErrFallback
 				}
 			}
-			_c1Pi, _c1Tau := _v6p-_m16p, _v6t-_m16t
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v6p) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v6p) {
+			_c1Pi, _c1Tau := _vs[6].Pi-_ms[16].Pi, _vs[6].Tau-_ms[16].Tau
+			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_vs[6].Pi) {
+				if !(_c1Pi == 0 || _c1Pi < 1e-6*_vs[6].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c1Pi, _c1Tau = 0.0+_m8p, 0.0+_m8t
+				_c1Pi, _c1Tau = 0.0+_ms[8].Pi, 0.0+_ms[8].Tau
 				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
 					return 0, compile.ErrFallback
 				}
 			}
-			_c2Pi, _c2Tau := _v7p-_m17p, _v7t-_m17t
-			if !(_c2Pi > 0 && _c2Pi >= 1e-6*_v7p) {
-				if !(_c2Pi == 0 || _c2Pi < 1e-6*_v7p) {
+			_c2Pi, _c2Tau := _vs[7].Pi-_ms[17].Pi, _vs[7].Tau-_ms[17].Tau
+			if !(_c2Pi > 0 && _c2Pi >= 1e-6*_vs[7].Pi) {
+				if !(_c2Pi == 0 || _c2Pi < 1e-6*_vs[7].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c2Pi, _c2Tau = 0.0+_m10p, 0.0+_m10t
+				_c2Pi, _c2Tau = 0.0+_ms[10].Pi, 0.0+_ms[10].Tau
 				if !(_c2Pi > 0 && _c2Pi < math.MaxFloat64 && _c2Tau-_c2Tau == 0) {
 					return 0, compile.ErrFallback
 				}
@@ -5520,32 +5425,32 @@ func program2v2Draw(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 			_sum.Norm(_en)
 		}
 		{ // d1 = t1 − t2
-			_c0Pi, _c0Tau := _v10p-_m18p, _v10t-_m18t
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v10p) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v10p) {
+			_c0Pi, _c0Tau := _vs[10].Pi-_ms[18].Pi, _vs[10].Tau-_ms[18].Tau
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[10].Pi) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[10].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c0Pi, _c0Tau = 0.0+_m21p, 0.0+_m21t
+				_c0Pi, _c0Tau = 0.0+_ms[21].Pi, 0.0+_ms[21].Tau
 				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
 					return 0, compile.ErrFallback
 				}
 			}
-			_c1Pi, _c1Tau := _v8p-_m19p, _v8t-_m19t
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v8p) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v8p) {
+			_c1Pi, _c1Tau := _vs[8].Pi-_ms[19].Pi, _vs[8].Tau-_ms[19].Tau
+			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_vs[8].Pi) {
+				if !(_c1Pi == 0 || _c1Pi < 1e-6*_vs[8].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c1Pi, _c1Tau = 0.0+_m12p, 0.0+_m12t
+				_c1Pi, _c1Tau = 0.0+_ms[12].Pi, 0.0+_ms[12].Tau
 				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
 					return 0, compile.ErrFallback
 				}
 			}
-			_c2Pi, _c2Tau := _v9p-_m20p, _v9t-_m20t
-			if !(_c2Pi > 0 && _c2Pi >= 1e-6*_v9p) {
-				if !(_c2Pi == 0 || _c2Pi < 1e-6*_v9p) {
+			_c2Pi, _c2Tau := _vs[9].Pi-_ms[20].Pi, _vs[9].Tau-_ms[20].Tau
+			if !(_c2Pi > 0 && _c2Pi >= 1e-6*_vs[9].Pi) {
+				if !(_c2Pi == 0 || _c2Pi < 1e-6*_vs[9].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c2Pi, _c2Tau = 0.0+_m15p, 0.0+_m15t
+				_c2Pi, _c2Tau = 0.0+_ms[15].Pi, 0.0+_ms[15].Tau
 				if !(_c2Pi > 0 && _c2Pi < math.MaxFloat64 && _c2Tau-_c2Tau == 0) {
 					return 0, compile.ErrFallback
 				}
@@ -5582,12 +5487,12 @@ func program2v2Draw(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 			_sum.Norm(_en)
 		}
 		{ // I(|d1| ≤ 1.047)
-			_c0Pi, _c0Tau := _v10p-_m21p, _v10t-_m21t
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v10p) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v10p) {
+			_c0Pi, _c0Tau := _vs[10].Pi-_ms[21].Pi, _vs[10].Tau-_ms[21].Tau
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[10].Pi) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[10].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c0Pi, _c0Tau = 0.0+_m18p, 0.0+_m18t
+				_c0Pi, _c0Tau = 0.0+_ms[18].Pi, 0.0+_ms[18].Tau
 				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
 					return 0, compile.ErrFallback
 				}
@@ -5600,442 +5505,453 @@ func program2v2Draw(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 			_sum.Add(_eq)
 		}
 		{ // s1
-			if !(_v0p > 0 && _v0p <= math.MaxFloat64) {
+			q, qt := _vs[0].Pi, _vs[0].Tau
+			if !(q > 0 && q <= math.MaxFloat64) {
 				return 0, compile.ErrFallback
 			}
-			center := _v0t / _v0p
+			center := qt / q
 			var quad float64
 			{
-				cPi, cTau := _v0p-_m0p, _v0t-_m0t
-				if !(cPi > 0 && cPi >= 1e-6*_v0p) {
-					if !(cPi == 0 || cPi < 1e-6*_v0p) {
+				cPi, cTau := _vs[0].Pi-_ms[0].Pi, _vs[0].Tau-_ms[0].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[0].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[0].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m5p, 0.0+_m5t
+					cPi, cTau = 0.0+_ms[5].Pi, 0.0+_ms[5].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v0p)
+				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _v0p-_m5p, _v0t-_m5t
-				if !(cPi > 0 && cPi >= 1e-6*_v0p) {
-					if !(cPi == 0 || cPi < 1e-6*_v0p) {
+				cPi, cTau := _vs[0].Pi-_ms[5].Pi, _vs[0].Tau-_ms[5].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[0].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[0].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m0p, 0.0+_m0t
+					cPi, cTau = 0.0+_ms[0].Pi, 0.0+_ms[0].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v0p)
+				_sum.Mul(cPi / q)
 			}
-			_sum.Mul(_v0p)
+			_sum.Mul(q)
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
 		{ // s2
-			if !(_v1p > 0 && _v1p <= math.MaxFloat64) {
+			q, qt := _vs[1].Pi, _vs[1].Tau
+			if !(q > 0 && q <= math.MaxFloat64) {
 				return 0, compile.ErrFallback
 			}
-			center := _v1t / _v1p
+			center := qt / q
 			var quad float64
 			{
-				cPi, cTau := _v1p-_m1p, _v1t-_m1t
-				if !(cPi > 0 && cPi >= 1e-6*_v1p) {
-					if !(cPi == 0 || cPi < 1e-6*_v1p) {
+				cPi, cTau := _vs[1].Pi-_ms[1].Pi, _vs[1].Tau-_ms[1].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[1].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[1].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m7p, 0.0+_m7t
+					cPi, cTau = 0.0+_ms[7].Pi, 0.0+_ms[7].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v1p)
+				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _v1p-_m7p, _v1t-_m7t
-				if !(cPi > 0 && cPi >= 1e-6*_v1p) {
-					if !(cPi == 0 || cPi < 1e-6*_v1p) {
+				cPi, cTau := _vs[1].Pi-_ms[7].Pi, _vs[1].Tau-_ms[7].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[1].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[1].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m1p, 0.0+_m1t
+					cPi, cTau = 0.0+_ms[1].Pi, 0.0+_ms[1].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v1p)
+				_sum.Mul(cPi / q)
 			}
-			_sum.Mul(_v1p)
+			_sum.Mul(q)
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
 		{ // s3
-			if !(_v2p > 0 && _v2p <= math.MaxFloat64) {
+			q, qt := _vs[2].Pi, _vs[2].Tau
+			if !(q > 0 && q <= math.MaxFloat64) {
 				return 0, compile.ErrFallback
 			}
-			center := _v2t / _v2p
+			center := qt / q
 			var quad float64
 			{
-				cPi, cTau := _v2p-_m2p, _v2t-_m2t
-				if !(cPi > 0 && cPi >= 1e-6*_v2p) {
-					if !(cPi == 0 || cPi < 1e-6*_v2p) {
+				cPi, cTau := _vs[2].Pi-_ms[2].Pi, _vs[2].Tau-_ms[2].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[2].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[2].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m9p, 0.0+_m9t
+					cPi, cTau = 0.0+_ms[9].Pi, 0.0+_ms[9].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v2p)
+				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _v2p-_m9p, _v2t-_m9t
-				if !(cPi > 0 && cPi >= 1e-6*_v2p) {
-					if !(cPi == 0 || cPi < 1e-6*_v2p) {
+				cPi, cTau := _vs[2].Pi-_ms[9].Pi, _vs[2].Tau-_ms[9].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[2].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[2].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m2p, 0.0+_m2t
+					cPi, cTau = 0.0+_ms[2].Pi, 0.0+_ms[2].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v2p)
+				_sum.Mul(cPi / q)
 			}
-			_sum.Mul(_v2p)
+			_sum.Mul(q)
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
 		{ // s4
-			if !(_v3p > 0 && _v3p <= math.MaxFloat64) {
+			q, qt := _vs[3].Pi, _vs[3].Tau
+			if !(q > 0 && q <= math.MaxFloat64) {
 				return 0, compile.ErrFallback
 			}
-			center := _v3t / _v3p
+			center := qt / q
 			var quad float64
 			{
-				cPi, cTau := _v3p-_m3p, _v3t-_m3t
-				if !(cPi > 0 && cPi >= 1e-6*_v3p) {
-					if !(cPi == 0 || cPi < 1e-6*_v3p) {
+				cPi, cTau := _vs[3].Pi-_ms[3].Pi, _vs[3].Tau-_ms[3].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[3].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[3].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m11p, 0.0+_m11t
+					cPi, cTau = 0.0+_ms[11].Pi, 0.0+_ms[11].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v3p)
+				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _v3p-_m11p, _v3t-_m11t
-				if !(cPi > 0 && cPi >= 1e-6*_v3p) {
-					if !(cPi == 0 || cPi < 1e-6*_v3p) {
+				cPi, cTau := _vs[3].Pi-_ms[11].Pi, _vs[3].Tau-_ms[11].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[3].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[3].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m3p, 0.0+_m3t
+					cPi, cTau = 0.0+_ms[3].Pi, 0.0+_ms[3].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v3p)
+				_sum.Mul(cPi / q)
 			}
-			_sum.Mul(_v3p)
+			_sum.Mul(q)
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
 		{ // p1
-			if !(_v4p > 0 && _v4p <= math.MaxFloat64) {
+			q, qt := _vs[4].Pi, _vs[4].Tau
+			if !(q > 0 && q <= math.MaxFloat64) {
 				return 0, compile.ErrFallback
 			}
-			center := _v4t / _v4p
+			center := qt / q
 			var quad float64
 			{
-				cPi, cTau := _v4p-_m4p, _v4t-_m4t
-				if !(cPi > 0 && cPi >= 1e-6*_v4p) {
-					if !(cPi == 0 || cPi < 1e-6*_v4p) {
+				cPi, cTau := _vs[4].Pi-_ms[4].Pi, _vs[4].Tau-_ms[4].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[4].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[4].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m13p, 0.0+_m13t
+					cPi, cTau = 0.0+_ms[13].Pi, 0.0+_ms[13].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v4p)
+				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _v4p-_m13p, _v4t-_m13t
-				if !(cPi > 0 && cPi >= 1e-6*_v4p) {
-					if !(cPi == 0 || cPi < 1e-6*_v4p) {
+				cPi, cTau := _vs[4].Pi-_ms[13].Pi, _vs[4].Tau-_ms[13].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[4].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[4].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m4p, 0.0+_m4t
+					cPi, cTau = 0.0+_ms[4].Pi, 0.0+_ms[4].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v4p)
+				_sum.Mul(cPi / q)
 			}
-			_sum.Mul(_v4p)
+			_sum.Mul(q)
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
 		{ // p2
-			if !(_v5p > 0 && _v5p <= math.MaxFloat64) {
+			q, qt := _vs[5].Pi, _vs[5].Tau
+			if !(q > 0 && q <= math.MaxFloat64) {
 				return 0, compile.ErrFallback
 			}
-			center := _v5t / _v5p
+			center := qt / q
 			var quad float64
 			{
-				cPi, cTau := _v5p-_m6p, _v5t-_m6t
-				if !(cPi > 0 && cPi >= 1e-6*_v5p) {
-					if !(cPi == 0 || cPi < 1e-6*_v5p) {
+				cPi, cTau := _vs[5].Pi-_ms[6].Pi, _vs[5].Tau-_ms[6].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[5].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[5].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m14p, 0.0+_m14t
+					cPi, cTau = 0.0+_ms[14].Pi, 0.0+_ms[14].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v5p)
+				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _v5p-_m14p, _v5t-_m14t
-				if !(cPi > 0 && cPi >= 1e-6*_v5p) {
-					if !(cPi == 0 || cPi < 1e-6*_v5p) {
+				cPi, cTau := _vs[5].Pi-_ms[14].Pi, _vs[5].Tau-_ms[14].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[5].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[5].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m6p, 0.0+_m6t
+					cPi, cTau = 0.0+_ms[6].Pi, 0.0+_ms[6].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v5p)
+				_sum.Mul(cPi / q)
 			}
-			_sum.Mul(_v5p)
+			_sum.Mul(q)
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
 		{ // p3
-			if !(_v6p > 0 && _v6p <= math.MaxFloat64) {
+			q, qt := _vs[6].Pi, _vs[6].Tau
+			if !(q > 0 && q <= math.MaxFloat64) {
 				return 0, compile.ErrFallback
 			}
-			center := _v6t / _v6p
+			center := qt / q
 			var quad float64
 			{
-				cPi, cTau := _v6p-_m8p, _v6t-_m8t
-				if !(cPi > 0 && cPi >= 1e-6*_v6p) {
-					if !(cPi == 0 || cPi < 1e-6*_v6p) {
+				cPi, cTau := _vs[6].Pi-_ms[8].Pi, _vs[6].Tau-_ms[8].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[6].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[6].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m16p, 0.0+_m16t
+					cPi, cTau = 0.0+_ms[16].Pi, 0.0+_ms[16].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v6p)
+				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _v6p-_m16p, _v6t-_m16t
-				if !(cPi > 0 && cPi >= 1e-6*_v6p) {
-					if !(cPi == 0 || cPi < 1e-6*_v6p) {
+				cPi, cTau := _vs[6].Pi-_ms[16].Pi, _vs[6].Tau-_ms[16].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[6].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[6].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m8p, 0.0+_m8t
+					cPi, cTau = 0.0+_ms[8].Pi, 0.0+_ms[8].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v6p)
+				_sum.Mul(cPi / q)
 			}
-			_sum.Mul(_v6p)
+			_sum.Mul(q)
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
 		{ // p4
-			if !(_v7p > 0 && _v7p <= math.MaxFloat64) {
+			q, qt := _vs[7].Pi, _vs[7].Tau
+			if !(q > 0 && q <= math.MaxFloat64) {
 				return 0, compile.ErrFallback
 			}
-			center := _v7t / _v7p
+			center := qt / q
 			var quad float64
 			{
-				cPi, cTau := _v7p-_m10p, _v7t-_m10t
-				if !(cPi > 0 && cPi >= 1e-6*_v7p) {
-					if !(cPi == 0 || cPi < 1e-6*_v7p) {
+				cPi, cTau := _vs[7].Pi-_ms[10].Pi, _vs[7].Tau-_ms[10].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[7].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[7].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m17p, 0.0+_m17t
+					cPi, cTau = 0.0+_ms[17].Pi, 0.0+_ms[17].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v7p)
+				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _v7p-_m17p, _v7t-_m17t
-				if !(cPi > 0 && cPi >= 1e-6*_v7p) {
-					if !(cPi == 0 || cPi < 1e-6*_v7p) {
+				cPi, cTau := _vs[7].Pi-_ms[17].Pi, _vs[7].Tau-_ms[17].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[7].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[7].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m10p, 0.0+_m10t
+					cPi, cTau = 0.0+_ms[10].Pi, 0.0+_ms[10].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v7p)
+				_sum.Mul(cPi / q)
 			}
-			_sum.Mul(_v7p)
+			_sum.Mul(q)
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
 		{ // t1
-			if !(_v8p > 0 && _v8p <= math.MaxFloat64) {
+			q, qt := _vs[8].Pi, _vs[8].Tau
+			if !(q > 0 && q <= math.MaxFloat64) {
 				return 0, compile.ErrFallback
 			}
-			center := _v8t / _v8p
+			center := qt / q
 			var quad float64
 			{
-				cPi, cTau := _v8p-_m12p, _v8t-_m12t
-				if !(cPi > 0 && cPi >= 1e-6*_v8p) {
-					if !(cPi == 0 || cPi < 1e-6*_v8p) {
+				cPi, cTau := _vs[8].Pi-_ms[12].Pi, _vs[8].Tau-_ms[12].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[8].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[8].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m19p, 0.0+_m19t
+					cPi, cTau = 0.0+_ms[19].Pi, 0.0+_ms[19].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v8p)
+				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _v8p-_m19p, _v8t-_m19t
-				if !(cPi > 0 && cPi >= 1e-6*_v8p) {
-					if !(cPi == 0 || cPi < 1e-6*_v8p) {
+				cPi, cTau := _vs[8].Pi-_ms[19].Pi, _vs[8].Tau-_ms[19].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[8].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[8].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m12p, 0.0+_m12t
+					cPi, cTau = 0.0+_ms[12].Pi, 0.0+_ms[12].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v8p)
+				_sum.Mul(cPi / q)
 			}
-			_sum.Mul(_v8p)
+			_sum.Mul(q)
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
 		{ // t2
-			if !(_v9p > 0 && _v9p <= math.MaxFloat64) {
+			q, qt := _vs[9].Pi, _vs[9].Tau
+			if !(q > 0 && q <= math.MaxFloat64) {
 				return 0, compile.ErrFallback
 			}
-			center := _v9t / _v9p
+			center := qt / q
 			var quad float64
 			{
-				cPi, cTau := _v9p-_m15p, _v9t-_m15t
-				if !(cPi > 0 && cPi >= 1e-6*_v9p) {
-					if !(cPi == 0 || cPi < 1e-6*_v9p) {
+				cPi, cTau := _vs[9].Pi-_ms[15].Pi, _vs[9].Tau-_ms[15].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[9].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[9].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m20p, 0.0+_m20t
+					cPi, cTau = 0.0+_ms[20].Pi, 0.0+_ms[20].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v9p)
+				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _v9p-_m20p, _v9t-_m20t
-				if !(cPi > 0 && cPi >= 1e-6*_v9p) {
-					if !(cPi == 0 || cPi < 1e-6*_v9p) {
+				cPi, cTau := _vs[9].Pi-_ms[20].Pi, _vs[9].Tau-_ms[20].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[9].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[9].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m15p, 0.0+_m15t
+					cPi, cTau = 0.0+_ms[15].Pi, 0.0+_ms[15].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v9p)
+				_sum.Mul(cPi / q)
 			}
-			_sum.Mul(_v9p)
+			_sum.Mul(q)
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
 		{ // d1
-			if !(_v10p > 0 && _v10p <= math.MaxFloat64) {
+			q, qt := _vs[10].Pi, _vs[10].Tau
+			if !(q > 0 && q <= math.MaxFloat64) {
 				return 0, compile.ErrFallback
 			}
-			center := _v10t / _v10p
+			center := qt / q
 			var quad float64
 			{
-				cPi, cTau := _v10p-_m18p, _v10t-_m18t
-				if !(cPi > 0 && cPi >= 1e-6*_v10p) {
-					if !(cPi == 0 || cPi < 1e-6*_v10p) {
+				cPi, cTau := _vs[10].Pi-_ms[18].Pi, _vs[10].Tau-_ms[18].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[10].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[10].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m21p, 0.0+_m21t
+					cPi, cTau = 0.0+_ms[21].Pi, 0.0+_ms[21].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v10p)
+				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _v10p-_m21p, _v10t-_m21t
-				if !(cPi > 0 && cPi >= 1e-6*_v10p) {
-					if !(cPi == 0 || cPi < 1e-6*_v10p) {
+				cPi, cTau := _vs[10].Pi-_ms[21].Pi, _vs[10].Tau-_ms[21].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[10].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[10].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m18p, 0.0+_m18t
+					cPi, cTau = 0.0+_ms[18].Pi, 0.0+_ms[18].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v10p)
+				_sum.Mul(cPi / q)
 			}
-			_sum.Mul(_v10p)
+			_sum.Mul(q)
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
@@ -7365,78 +7281,24 @@ func program3v3(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 		}
 		_msgs, _margs := g.State()
 		_ms, _vs := _msgs[:30], _margs[:15]
-		_m0p, _m0t := _ms[0].Pi, _ms[0].Tau
-		_m1p, _m1t := _ms[1].Pi, _ms[1].Tau
-		_m2p, _m2t := _ms[2].Pi, _ms[2].Tau
-		_m3p, _m3t := _ms[3].Pi, _ms[3].Tau
-		_m4p, _m4t := _ms[4].Pi, _ms[4].Tau
-		_m5p, _m5t := _ms[5].Pi, _ms[5].Tau
-		_m6p, _m6t := _ms[6].Pi, _ms[6].Tau
-		_m7p, _m7t := _ms[7].Pi, _ms[7].Tau
-		_m8p, _m8t := _ms[8].Pi, _ms[8].Tau
-		_m9p, _m9t := _ms[9].Pi, _ms[9].Tau
-		_m10p, _m10t := _ms[10].Pi, _ms[10].Tau
-		_m11p, _m11t := _ms[11].Pi, _ms[11].Tau
-		_m12p, _m12t := _ms[12].Pi, _ms[12].Tau
-		_m13p, _m13t := _ms[13].Pi, _ms[13].Tau
-		_m14p, _m14t := _ms[14].Pi, _ms[14].Tau
-		_m15p, _m15t := _ms[15].Pi, _ms[15].Tau
-		_m16p, _m16t := _ms[16].Pi, _ms[16].Tau
-		_m17p, _m17t := _ms[17].Pi, _ms[17].Tau
-		_m18p, _m18t := _ms[18].Pi, _ms[18].Tau
-		_m19p, _m19t := _ms[19].Pi, _ms[19].Tau
-		_m20p, _m20t := _ms[20].Pi, _ms[20].Tau
-		_m21p, _m21t := _ms[21].Pi, _ms[21].Tau
-		_m22p, _m22t := _ms[22].Pi, _ms[22].Tau
-		_m23p, _m23t := _ms[23].Pi, _ms[23].Tau
-		_m24p, _m24t := _ms[24].Pi, _ms[24].Tau
-		_m25p, _m25t := _ms[25].Pi, _ms[25].Tau
-		_m26p, _m26t := _ms[26].Pi, _ms[26].Tau
-		_m27p, _m27t := _ms[27].Pi, _ms[27].Tau
-		_m28p, _m28t := _ms[28].Pi, _ms[28].Tau
-		_m29p, _m29t := _ms[29].Pi, _ms[29].Tau
-		_v0p, _v0t := _vs[0].Pi, _vs[0].Tau
-		_v1p, _v1t := _vs[1].Pi, _vs[1].Tau
-		_v2p, _v2t := _vs[2].Pi, _vs[2].Tau
-		_v3p, _v3t := _vs[3].Pi, _vs[3].Tau
-		_v4p, _v4t := _vs[4].Pi, _vs[4].Tau
-		_v5p, _v5t := _vs[5].Pi, _vs[5].Tau
-		_v6p, _v6t := _vs[6].Pi, _vs[6].Tau
-		_v7p, _v7t := _vs[7].Pi, _vs[7].Tau
-		_v8p, _v8t := _vs[8].Pi, _vs[8].Tau
-		_v9p, _v9t := _vs[9].Pi, _vs[9].Tau
-		_v10p, _v10t := _vs[10].Pi, _vs[10].Tau
-		_v11p, _v11t := _vs[11].Pi, _vs[11].Tau
-		_v12p, _v12t := _vs[12].Pi, _vs[12].Tau
-		_v13p, _v13t := _vs[13].Pi, _vs[13].Tau
-		_v14p, _v14t := _vs[14].Pi, _vs[14].Tau
-		_bad := 0.0 + (_m0p - _m0p) + (_m0t - _m0t) + (_m1p - _m1p) + (_m1t - _m1t) + (_m2p - _m2p) + (_m2t - _m2t) + (_m3p - _m3p) + (_m3t - _m3t) + (_m4p - _m4p) + (_m4t - _m4t) + (_m5p - _m5p) + (_m5t - _m5t) + (_m6p - _m6p) + (_m6t - _m6t) + (_m7p - _m7p) + (_m7t - _m7t) + (_m8p - _m8p) + (_m8t - _m8t) + (_m9p - _m9p) + (_m9t - _m9t) + (_m10p - _m10p) + (_m10t - _m10t) + (_m11p - _m11p) + (_m11t - _m11t) + (_m12p - _m12p) + (_m12t - _m12t) + (_m13p - _m13p) + (_m13t - _m13t) + (_m14p - _m14p) + (_m14t - _m14t) + (_m15p - _m15p) + (_m15t - _m15t) + (_m16p - _m16p) + (_m16t - _m16t) + (_m17p - _m17p) + (_m17t - _m17t) + (_m18p - _m18p) + (_m18t - _m18t) + (_m19p - _m19p) + (_m19t - _m19t) + (_m20p - _m20p) + (_m20t - _m20t) + (_m21p - _m21p) + (_m21t - _m21t) + (_m22p - _m22p) + (_m22t - _m22t) + (_m23p - _m23p) + (_m23t - _m23t) + (_m24p - _m24p) + (_m24t - _m24t) + (_m25p - _m25p) + (_m25t - _m25t) + (_m26p - _m26p) + (_m26t - _m26t) + (_m27p - _m27p) + (_m27t - _m27t) + (_m28p - _m28p) + (_m28t - _m28t) + (_m29p - _m29p) + (_m29t - _m29t)
-		_bad += (_v0p - _v0p) + (_v0t - _v0t)
-		_bad += (_v1p - _v1p) + (_v1t - _v1t)
-		_bad += (_v2p - _v2p) + (_v2t - _v2t)
-		_bad += (_v3p - _v3p) + (_v3t - _v3t)
-		_bad += (_v4p - _v4p) + (_v4t - _v4t)
-		_bad += (_v5p - _v5p) + (_v5t - _v5t)
-		_bad += (_v6p - _v6p) + (_v6t - _v6t)
-		_bad += (_v7p - _v7p) + (_v7t - _v7t)
-		_bad += (_v8p - _v8p) + (_v8t - _v8t)
-		_bad += (_v9p - _v9p) + (_v9t - _v9t)
-		_bad += (_v10p - _v10p) + (_v10t - _v10t)
-		_bad += (_v11p - _v11p) + (_v11t - _v11t)
-		_bad += (_v12p - _v12p) + (_v12t - _v12t)
-		_bad += (_v13p - _v13p) + (_v13t - _v13t)
-		_bad += (_v14p - _v14p) + (_v14t - _v14t)
+		_bad := 0.0
+		for _, x := range _ms {
+			_bad += (x.Pi - x.Pi) + (x.Tau - x.Tau)
+		}
+		for _, x := range _vs {
+			_bad += (x.Pi - x.Pi) + (x.Tau - x.Tau)
+		}
 		if _bad != 0 {
 			return 0, compile.ErrFallback
 		}
 		var _sum graph.EvidenceSum
 		{ // N(s1; 25, 25.01)
-			_c0Pi, _c0Tau := _v0p-_m0p, _v0t-_m0t
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v0p) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v0p) {
+			_c0Pi, _c0Tau := _vs[0].Pi-_ms[0].Pi, _vs[0].Tau-_ms[0].Tau
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[0].Pi) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[0].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c0Pi, _c0Tau = 0.0+_m7p, 0.0+_m7t
+				_c0Pi, _c0Tau = 0.0+_ms[7].Pi, 0.0+_ms[7].Tau
 				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
 					return 0, compile.ErrFallback
 				}
@@ -7454,12 +7316,12 @@ func program3v3(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 			_sum.Norm(_en)
 		}
 		{ // N(s2; 24.67, 27.57)
-			_c0Pi, _c0Tau := _v1p-_m1p, _v1t-_m1t
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v1p) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v1p) {
+			_c0Pi, _c0Tau := _vs[1].Pi-_ms[1].Pi, _vs[1].Tau-_ms[1].Tau
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[1].Pi) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[1].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c0Pi, _c0Tau = 0.0+_m9p, 0.0+_m9t
+				_c0Pi, _c0Tau = 0.0+_ms[9].Pi, 0.0+_ms[9].Tau
 				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
 					return 0, compile.ErrFallback
 				}
@@ -7477,12 +7339,12 @@ func program3v3(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 			_sum.Norm(_en)
 		}
 		{ // N(s3; 24.33, 30.26)
-			_c0Pi, _c0Tau := _v2p-_m2p, _v2t-_m2t
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v2p) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v2p) {
+			_c0Pi, _c0Tau := _vs[2].Pi-_ms[2].Pi, _vs[2].Tau-_ms[2].Tau
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[2].Pi) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[2].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c0Pi, _c0Tau = 0.0+_m11p, 0.0+_m11t
+				_c0Pi, _c0Tau = 0.0+_ms[11].Pi, 0.0+_ms[11].Tau
 				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
 					return 0, compile.ErrFallback
 				}
@@ -7500,12 +7362,12 @@ func program3v3(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 			_sum.Norm(_en)
 		}
 		{ // N(s4; 26, 25.01)
-			_c0Pi, _c0Tau := _v3p-_m3p, _v3t-_m3t
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v3p) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v3p) {
+			_c0Pi, _c0Tau := _vs[3].Pi-_ms[3].Pi, _vs[3].Tau-_ms[3].Tau
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[3].Pi) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[3].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c0Pi, _c0Tau = 0.0+_m13p, 0.0+_m13t
+				_c0Pi, _c0Tau = 0.0+_ms[13].Pi, 0.0+_ms[13].Tau
 				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
 					return 0, compile.ErrFallback
 				}
@@ -7523,12 +7385,12 @@ func program3v3(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 			_sum.Norm(_en)
 		}
 		{ // N(s5; 25.67, 27.57)
-			_c0Pi, _c0Tau := _v4p-_m4p, _v4t-_m4t
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v4p) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v4p) {
+			_c0Pi, _c0Tau := _vs[4].Pi-_ms[4].Pi, _vs[4].Tau-_ms[4].Tau
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[4].Pi) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[4].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c0Pi, _c0Tau = 0.0+_m15p, 0.0+_m15t
+				_c0Pi, _c0Tau = 0.0+_ms[15].Pi, 0.0+_ms[15].Tau
 				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
 					return 0, compile.ErrFallback
 				}
@@ -7546,12 +7408,12 @@ func program3v3(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 			_sum.Norm(_en)
 		}
 		{ // N(s6; 25.33, 30.26)
-			_c0Pi, _c0Tau := _v5p-_m5p, _v5t-_m5t
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v5p) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v5p) {
+			_c0Pi, _c0Tau := _vs[5].Pi-_ms[5].Pi, _vs[5].Tau-_ms[5].Tau
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[5].Pi) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[5].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c0Pi, _c0Tau = 0.0+_m17p, 0.0+_m17t
+				_c0Pi, _c0Tau = 0.0+_ms[17].Pi, 0.0+_ms[17].Tau
 				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
 					return 0, compile.ErrFallback
 				}
@@ -7569,22 +7431,22 @@ func program3v3(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 			_sum.Norm(_en)
 		}
 		{ // N(p1; s1, 17.36)
-			_c0Pi, _c0Tau := _v6p-_m6p, _v6t-_m6t
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v6p) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v6p) {
+			_c0Pi, _c0Tau := _vs[6].Pi-_ms[6].Pi, _vs[6].Tau-_ms[6].Tau
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[6].Pi) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[6].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c0Pi, _c0Tau = 0.0+_m19p, 0.0+_m19t
+				_c0Pi, _c0Tau = 0.0+_ms[19].Pi, 0.0+_ms[19].Tau
 				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
 					return 0, compile.ErrFallback
 				}
 			}
-			_c1Pi, _c1Tau := _v0p-_m7p, _v0t-_m7t
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v0p) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v0p) {
+			_c1Pi, _c1Tau := _vs[0].Pi-_ms[7].Pi, _vs[0].Tau-_ms[7].Tau
+			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_vs[0].Pi) {
+				if !(_c1Pi == 0 || _c1Pi < 1e-6*_vs[0].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c1Pi, _c1Tau = 0.0+_m0p, 0.0+_m0t
+				_c1Pi, _c1Tau = 0.0+_ms[0].Pi, 0.0+_ms[0].Tau
 				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
 					return 0, compile.ErrFallback
 				}
@@ -7602,22 +7464,22 @@ func program3v3(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 			_sum.Norm(_en)
 		}
 		{ // N(p2; s2, 17.36)
-			_c0Pi, _c0Tau := _v7p-_m8p, _v7t-_m8t
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v7p) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v7p) {
+			_c0Pi, _c0Tau := _vs[7].Pi-_ms[8].Pi, _vs[7].Tau-_ms[8].Tau
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[7].Pi) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[7].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c0Pi, _c0Tau = 0.0+_m20p, 0.0+_m20t
+				_c0Pi, _c0Tau = 0.0+_ms[20].Pi, 0.0+_ms[20].Tau
 				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
 					return 0, compile.ErrFallback
 				}
 			}
-			_c1Pi, _c1Tau := _v1p-_m9p, _v1t-_m9t
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v1p) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v1p) {
+			_c1Pi, _c1Tau := _vs[1].Pi-_ms[9].Pi, _vs[1].Tau-_ms[9].Tau
+			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_vs[1].Pi) {
+				if !(_c1Pi == 0 || _c1Pi < 1e-6*_vs[1].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c1Pi, _c1Tau = 0.0+_m1p, 0.0+_m1t
+				_c1Pi, _c1Tau = 0.0+_ms[1].Pi, 0.0+_ms[1].Tau
 				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
 					return 0, compile.ErrFallback
 				}
@@ -7635,22 +7497,22 @@ func program3v3(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 			_sum.Norm(_en)
 		}
 		{ // N(p3; s3, 17.36)
-			_c0Pi, _c0Tau := _v8p-_m10p, _v8t-_m10t
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v8p) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v8p) {
+			_c0Pi, _c0Tau := _vs[8].Pi-_ms[10].Pi, _vs[8].Tau-_ms[10].Tau
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[8].Pi) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[8].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c0Pi, _c0Tau = 0.0+_m21p, 0.0+_m21t
+				_c0Pi, _c0Tau = 0.0+_ms[21].Pi, 0.0+_ms[21].Tau
 				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
 					return 0, compile.ErrFallback
 				}
 			}
-			_c1Pi, _c1Tau := _v2p-_m11p, _v2t-_m11t
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v2p) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v2p) {
+			_c1Pi, _c1Tau := _vs[2].Pi-_ms[11].Pi, _vs[2].Tau-_ms[11].Tau
+			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_vs[2].Pi) {
+				if !(_c1Pi == 0 || _c1Pi < 1e-6*_vs[2].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c1Pi, _c1Tau = 0.0+_m2p, 0.0+_m2t
+				_c1Pi, _c1Tau = 0.0+_ms[2].Pi, 0.0+_ms[2].Tau
 				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
 					return 0, compile.ErrFallback
 				}
@@ -7668,22 +7530,22 @@ func program3v3(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 			_sum.Norm(_en)
 		}
 		{ // N(p4; s4, 17.36)
-			_c0Pi, _c0Tau := _v9p-_m12p, _v9t-_m12t
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v9p) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v9p) {
+			_c0Pi, _c0Tau := _vs[9].Pi-_ms[12].Pi, _vs[9].Tau-_ms[12].Tau
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[9].Pi) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[9].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c0Pi, _c0Tau = 0.0+_m23p, 0.0+_m23t
+				_c0Pi, _c0Tau = 0.0+_ms[23].Pi, 0.0+_ms[23].Tau
 				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
 					return 0, compile.ErrFallback
 				}
 			}
-			_c1Pi, _c1Tau := _v3p-_m13p, _v3t-_m13t
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v3p) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v3p) {
+			_c1Pi, _c1Tau := _vs[3].Pi-_ms[13].Pi, _vs[3].Tau-_ms[13].Tau
+			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_vs[3].Pi) {
+				if !(_c1Pi == 0 || _c1Pi < 1e-6*_vs[3].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c1Pi, _c1Tau = 0.0+_m3p, 0.0+_m3t
+				_c1Pi, _c1Tau = 0.0+_ms[3].Pi, 0.0+_ms[3].Tau
 				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
 					return 0, compile.ErrFallback
 				}
@@ -7701,22 +7563,22 @@ func program3v3(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 			_sum.Norm(_en)
 		}
 		{ // N(p5; s5, 17.36)
-			_c0Pi, _c0Tau := _v10p-_m14p, _v10t-_m14t
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v10p) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v10p) {
+			_c0Pi, _c0Tau := _vs[10].Pi-_ms[14].Pi, _vs[10].Tau-_ms[14].Tau
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[10].Pi) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[10].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c0Pi, _c0Tau = 0.0+_m24p, 0.0+_m24t
+				_c0Pi, _c0Tau = 0.0+_ms[24].Pi, 0.0+_ms[24].Tau
 				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
 					return 0, compile.ErrFallback
 				}
 			}
-			_c1Pi, _c1Tau := _v4p-_m15p, _v4t-_m15t
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v4p) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v4p) {
+			_c1Pi, _c1Tau := _vs[4].Pi-_ms[15].Pi, _vs[4].Tau-_ms[15].Tau
+			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_vs[4].Pi) {
+				if !(_c1Pi == 0 || _c1Pi < 1e-6*_vs[4].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c1Pi, _c1Tau = 0.0+_m4p, 0.0+_m4t
+				_c1Pi, _c1Tau = 0.0+_ms[4].Pi, 0.0+_ms[4].Tau
 				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
 					return 0, compile.ErrFallback
 				}
@@ -7734,22 +7596,22 @@ func program3v3(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 			_sum.Norm(_en)
 		}
 		{ // N(p6; s6, 17.36)
-			_c0Pi, _c0Tau := _v11p-_m16p, _v11t-_m16t
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v11p) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v11p) {
+			_c0Pi, _c0Tau := _vs[11].Pi-_ms[16].Pi, _vs[11].Tau-_ms[16].Tau
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[11].Pi) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[11].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c0Pi, _c0Tau = 0.0+_m25p, 0.0+_m25t
+				_c0Pi, _c0Tau = 0.0+_ms[25].Pi, 0.0+_ms[25].Tau
 				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
 					return 0, compile.ErrFallback
 				}
 			}
-			_c1Pi, _c1Tau := _v5p-_m17p, _v5t-_m17t
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v5p) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v5p) {
+			_c1Pi, _c1Tau := _vs[5].Pi-_ms[17].Pi, _vs[5].Tau-_ms[17].Tau
+			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_vs[5].Pi) {
+				if !(_c1Pi == 0 || _c1Pi < 1e-6*_vs[5].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c1Pi, _c1Tau = 0.0+_m5p, 0.0+_m5t
+				_c1Pi, _c1Tau = 0.0+_ms[5].Pi, 0.0+_ms[5].Tau
 				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
 					return 0, compile.ErrFallback
 				}
@@ -7767,42 +7629,42 @@ func program3v3(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 			_sum.Norm(_en)
 		}
 		{ // t1 = p1 + p2 + p3
-			_c0Pi, _c0Tau := _v12p-_m18p, _v12t-_m18t
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v12p) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v12p) {
+			_c0Pi, _c0Tau := _vs[12].Pi-_ms[18].Pi, _vs[12].Tau-_ms[18].Tau
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[12].Pi) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[12].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c0Pi, _c0Tau = 0.0+_m27p, 0.0+_m27t
+				_c0Pi, _c0Tau = 0.0+_ms[27].Pi, 0.0+_ms[27].Tau
 				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
 					return 0, compile.ErrFallback
 				}
 			}
-			_c1Pi, _c1Tau := _v6p-_m19p, _v6t-_m19t
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v6p) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v6p) {
+			_c1Pi, _c1Tau := _vs[6].Pi-_ms[19].Pi, _vs[6].Tau-_ms[19].Tau
+			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_vs[6].Pi) {
+				if !(_c1Pi == 0 || _c1Pi < 1e-6*_vs[6].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c1Pi, _c1Tau = 0.0+_m6p, 0.0+_m6t
+				_c1Pi, _c1Tau = 0.0+_ms[6].Pi, 0.0+_ms[6].Tau
 				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
 					return 0, compile.ErrFallback
 				}
 			}
-			_c2Pi, _c2Tau := _v7p-_m20p, _v7t-_m20t
-			if !(_c2Pi > 0 && _c2Pi >= 1e-6*_v7p) {
-				if !(_c2Pi == 0 || _c2Pi < 1e-6*_v7p) {
+			_c2Pi, _c2Tau := _vs[7].Pi-_ms[20].Pi, _vs[7].Tau-_ms[20].Tau
+			if !(_c2Pi > 0 && _c2Pi >= 1e-6*_vs[7].Pi) {
+				if !(_c2Pi == 0 || _c2Pi < 1e-6*_vs[7].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c2Pi, _c2Tau = 0.0+_m8p, 0.0+_m8t
+				_c2Pi, _c2Tau = 0.0+_ms[8].Pi, 0.0+_ms[8].Tau
 				if !(_c2Pi > 0 && _c2Pi < math.MaxFloat64 && _c2Tau-_c2Tau == 0) {
 					return 0, compile.ErrFallback
 				}
 			}
-			_c3Pi, _c3Tau := _v8p-_m21p, _v8t-_m21t
-			if !(_c3Pi > 0 && _c3Pi >= 1e-6*_v8p) {
-				if !(_c3Pi == 0 || _c3Pi < 1e-6*_v8p) {
+			_c3Pi, _c3Tau := _vs[8].Pi-_ms[21].Pi, _vs[8].Tau-_ms[21].Tau
+			if !(_c3Pi > 0 && _c3Pi >= 1e-6*_vs[8].Pi) {
+				if !(_c3Pi == 0 || _c3Pi < 1e-6*_vs[8].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c3Pi, _c3Tau = 0.0+_m10p, 0.0+_m10t
+				_c3Pi, _c3Tau = 0.0+_ms[10].Pi, 0.0+_ms[10].Tau
 				if !(_c3Pi > 0 && _c3Pi < math.MaxFloat64 && _c3Tau-_c3Tau == 0) {
 					return 0, compile.ErrFallback
 				}
@@ -7844,42 +7706,42 @@ func program3v3(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 			_sum.Norm(_en)
 		}
 		{ // t2 = p4 + p5 + p6
-			_c0Pi, _c0Tau := _v13p-_m22p, _v13t-_m22t
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v13p) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v13p) {
+			_c0Pi, _c0Tau := _vs[13].Pi-_ms[22].Pi, _vs[13].Tau-_ms[22].Tau
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[13].Pi) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[13].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c0Pi, _c0Tau = 0.0+_m28p, 0.0+_m28t
+				_c0Pi, _c0Tau = 0.0+_ms[28].Pi, 0.0+_ms[28].Tau
 				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
 					return 0, compile.ErrFallback
 				}
 			}
-			_c1Pi, _c1Tau := _v9p-_m23p, _v9t-_m23t
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v9p) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v9p) {
+			_c1Pi, _c1Tau := _vs[9].Pi-_ms[23].Pi, _vs[9].Tau-_ms[23].Tau
+			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_vs[9].Pi) {
+				if !(_c1Pi == 0 || _c1Pi < 1e-6*_vs[9].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c1Pi, _c1Tau = 0.0+_m12p, 0.0+_m12t
+				_c1Pi, _c1Tau = 0.0+_ms[12].Pi, 0.0+_ms[12].Tau
 				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
 					return 0, compile.ErrFallback
 				}
 			}
-			_c2Pi, _c2Tau := _v10p-_m24p, _v10t-_m24t
-			if !(_c2Pi > 0 && _c2Pi >= 1e-6*_v10p) {
-				if !(_c2Pi == 0 || _c2Pi < 1e-6*_v10p) {
+			_c2Pi, _c2Tau := _vs[10].Pi-_ms[24].Pi, _vs[10].Tau-_ms[24].Tau
+			if !(_c2Pi > 0 && _c2Pi >= 1e-6*_vs[10].Pi) {
+				if !(_c2Pi == 0 || _c2Pi < 1e-6*_vs[10].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c2Pi, _c2Tau = 0.0+_m14p, 0.0+_m14t
+				_c2Pi, _c2Tau = 0.0+_ms[14].Pi, 0.0+_ms[14].Tau
 				if !(_c2Pi > 0 && _c2Pi < math.MaxFloat64 && _c2Tau-_c2Tau == 0) {
 					return 0, compile.ErrFallback
 				}
 			}
-			_c3Pi, _c3Tau := _v11p-_m25p, _v11t-_m25t
-			if !(_c3Pi > 0 && _c3Pi >= 1e-6*_v11p) {
-				if !(_c3Pi == 0 || _c3Pi < 1e-6*_v11p) {
+			_c3Pi, _c3Tau := _vs[11].Pi-_ms[25].Pi, _vs[11].Tau-_ms[25].Tau
+			if !(_c3Pi > 0 && _c3Pi >= 1e-6*_vs[11].Pi) {
+				if !(_c3Pi == 0 || _c3Pi < 1e-6*_vs[11].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c3Pi, _c3Tau = 0.0+_m16p, 0.0+_m16t
+				_c3Pi, _c3Tau = 0.0+_ms[16].Pi, 0.0+_ms[16].Tau
 				if !(_c3Pi > 0 && _c3Pi < math.MaxFloat64 && _c3Tau-_c3Tau == 0) {
 					return 0, compile.ErrFallback
 				}
@@ -7921,32 +7783,32 @@ func program3v3(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 			_sum.Norm(_en)
 		}
 		{ // d1 = t1 − t2
-			_c0Pi, _c0Tau := _v14p-_m26p, _v14t-_m26t
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v14p) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v14p) {
+			_c0Pi, _c0Tau := _vs[14].Pi-_ms[26].Pi, _vs[14].Tau-_ms[26].Tau
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[14].Pi) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[14].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c0Pi, _c0Tau = 0.0+_m29p, 0.0+_m29t
+				_c0Pi, _c0Tau = 0.0+_ms[29].Pi, 0.0+_ms[29].Tau
 				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
 					return 0, compile.ErrFallback
 				}
 			}
-			_c1Pi, _c1Tau := _v12p-_m27p, _v12t-_m27t
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v12p) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v12p) {
+			_c1Pi, _c1Tau := _vs[12].Pi-_ms[27].Pi, _vs[12].Tau-_ms[27].Tau
+			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_vs[12].Pi) {
+				if !(_c1Pi == 0 || _c1Pi < 1e-6*_vs[12].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c1Pi, _c1Tau = 0.0+_m18p, 0.0+_m18t
+				_c1Pi, _c1Tau = 0.0+_ms[18].Pi, 0.0+_ms[18].Tau
 				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
 					return 0, compile.ErrFallback
 				}
 			}
-			_c2Pi, _c2Tau := _v13p-_m28p, _v13t-_m28t
-			if !(_c2Pi > 0 && _c2Pi >= 1e-6*_v13p) {
-				if !(_c2Pi == 0 || _c2Pi < 1e-6*_v13p) {
+			_c2Pi, _c2Tau := _vs[13].Pi-_ms[28].Pi, _vs[13].Tau-_ms[28].Tau
+			if !(_c2Pi > 0 && _c2Pi >= 1e-6*_vs[13].Pi) {
+				if !(_c2Pi == 0 || _c2Pi < 1e-6*_vs[13].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c2Pi, _c2Tau = 0.0+_m22p, 0.0+_m22t
+				_c2Pi, _c2Tau = 0.0+_ms[22].Pi, 0.0+_ms[22].Tau
 				if !(_c2Pi > 0 && _c2Pi < math.MaxFloat64 && _c2Tau-_c2Tau == 0) {
 					return 0, compile.ErrFallback
 				}
@@ -7983,12 +7845,12 @@ func program3v3(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 			_sum.Norm(_en)
 		}
 		{ // I(d1 > 1.283)
-			_c0Pi, _c0Tau := _v14p-_m29p, _v14t-_m29t
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v14p) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v14p) {
+			_c0Pi, _c0Tau := _vs[14].Pi-_ms[29].Pi, _vs[14].Tau-_ms[29].Tau
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[14].Pi) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[14].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c0Pi, _c0Tau = 0.0+_m26p, 0.0+_m26t
+				_c0Pi, _c0Tau = 0.0+_ms[26].Pi, 0.0+_ms[26].Tau
 				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
 					return 0, compile.ErrFallback
 				}
@@ -8001,602 +7863,617 @@ func program3v3(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 			_sum.Add(_eq)
 		}
 		{ // s1
-			if !(_v0p > 0 && _v0p <= math.MaxFloat64) {
+			q, qt := _vs[0].Pi, _vs[0].Tau
+			if !(q > 0 && q <= math.MaxFloat64) {
 				return 0, compile.ErrFallback
 			}
-			center := _v0t / _v0p
+			center := qt / q
 			var quad float64
 			{
-				cPi, cTau := _v0p-_m0p, _v0t-_m0t
-				if !(cPi > 0 && cPi >= 1e-6*_v0p) {
-					if !(cPi == 0 || cPi < 1e-6*_v0p) {
+				cPi, cTau := _vs[0].Pi-_ms[0].Pi, _vs[0].Tau-_ms[0].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[0].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[0].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m7p, 0.0+_m7t
+					cPi, cTau = 0.0+_ms[7].Pi, 0.0+_ms[7].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v0p)
+				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _v0p-_m7p, _v0t-_m7t
-				if !(cPi > 0 && cPi >= 1e-6*_v0p) {
-					if !(cPi == 0 || cPi < 1e-6*_v0p) {
+				cPi, cTau := _vs[0].Pi-_ms[7].Pi, _vs[0].Tau-_ms[7].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[0].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[0].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m0p, 0.0+_m0t
+					cPi, cTau = 0.0+_ms[0].Pi, 0.0+_ms[0].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v0p)
+				_sum.Mul(cPi / q)
 			}
-			_sum.Mul(_v0p)
+			_sum.Mul(q)
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
 		{ // s2
-			if !(_v1p > 0 && _v1p <= math.MaxFloat64) {
+			q, qt := _vs[1].Pi, _vs[1].Tau
+			if !(q > 0 && q <= math.MaxFloat64) {
 				return 0, compile.ErrFallback
 			}
-			center := _v1t / _v1p
+			center := qt / q
 			var quad float64
 			{
-				cPi, cTau := _v1p-_m1p, _v1t-_m1t
-				if !(cPi > 0 && cPi >= 1e-6*_v1p) {
-					if !(cPi == 0 || cPi < 1e-6*_v1p) {
+				cPi, cTau := _vs[1].Pi-_ms[1].Pi, _vs[1].Tau-_ms[1].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[1].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[1].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m9p, 0.0+_m9t
+					cPi, cTau = 0.0+_ms[9].Pi, 0.0+_ms[9].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v1p)
+				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _v1p-_m9p, _v1t-_m9t
-				if !(cPi > 0 && cPi >= 1e-6*_v1p) {
-					if !(cPi == 0 || cPi < 1e-6*_v1p) {
+				cPi, cTau := _vs[1].Pi-_ms[9].Pi, _vs[1].Tau-_ms[9].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[1].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[1].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m1p, 0.0+_m1t
+					cPi, cTau = 0.0+_ms[1].Pi, 0.0+_ms[1].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v1p)
+				_sum.Mul(cPi / q)
 			}
-			_sum.Mul(_v1p)
+			_sum.Mul(q)
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
 		{ // s3
-			if !(_v2p > 0 && _v2p <= math.MaxFloat64) {
+			q, qt := _vs[2].Pi, _vs[2].Tau
+			if !(q > 0 && q <= math.MaxFloat64) {
 				return 0, compile.ErrFallback
 			}
-			center := _v2t / _v2p
+			center := qt / q
 			var quad float64
 			{
-				cPi, cTau := _v2p-_m2p, _v2t-_m2t
-				if !(cPi > 0 && cPi >= 1e-6*_v2p) {
-					if !(cPi == 0 || cPi < 1e-6*_v2p) {
+				cPi, cTau := _vs[2].Pi-_ms[2].Pi, _vs[2].Tau-_ms[2].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[2].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[2].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m11p, 0.0+_m11t
+					cPi, cTau = 0.0+_ms[11].Pi, 0.0+_ms[11].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v2p)
+				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _v2p-_m11p, _v2t-_m11t
-				if !(cPi > 0 && cPi >= 1e-6*_v2p) {
-					if !(cPi == 0 || cPi < 1e-6*_v2p) {
+				cPi, cTau := _vs[2].Pi-_ms[11].Pi, _vs[2].Tau-_ms[11].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[2].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[2].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m2p, 0.0+_m2t
+					cPi, cTau = 0.0+_ms[2].Pi, 0.0+_ms[2].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v2p)
+				_sum.Mul(cPi / q)
 			}
-			_sum.Mul(_v2p)
+			_sum.Mul(q)
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
 		{ // s4
-			if !(_v3p > 0 && _v3p <= math.MaxFloat64) {
+			q, qt := _vs[3].Pi, _vs[3].Tau
+			if !(q > 0 && q <= math.MaxFloat64) {
 				return 0, compile.ErrFallback
 			}
-			center := _v3t / _v3p
+			center := qt / q
 			var quad float64
 			{
-				cPi, cTau := _v3p-_m3p, _v3t-_m3t
-				if !(cPi > 0 && cPi >= 1e-6*_v3p) {
-					if !(cPi == 0 || cPi < 1e-6*_v3p) {
+				cPi, cTau := _vs[3].Pi-_ms[3].Pi, _vs[3].Tau-_ms[3].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[3].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[3].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m13p, 0.0+_m13t
+					cPi, cTau = 0.0+_ms[13].Pi, 0.0+_ms[13].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v3p)
+				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _v3p-_m13p, _v3t-_m13t
-				if !(cPi > 0 && cPi >= 1e-6*_v3p) {
-					if !(cPi == 0 || cPi < 1e-6*_v3p) {
+				cPi, cTau := _vs[3].Pi-_ms[13].Pi, _vs[3].Tau-_ms[13].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[3].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[3].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m3p, 0.0+_m3t
+					cPi, cTau = 0.0+_ms[3].Pi, 0.0+_ms[3].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v3p)
+				_sum.Mul(cPi / q)
 			}
-			_sum.Mul(_v3p)
+			_sum.Mul(q)
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
 		{ // s5
-			if !(_v4p > 0 && _v4p <= math.MaxFloat64) {
+			q, qt := _vs[4].Pi, _vs[4].Tau
+			if !(q > 0 && q <= math.MaxFloat64) {
 				return 0, compile.ErrFallback
 			}
-			center := _v4t / _v4p
+			center := qt / q
 			var quad float64
 			{
-				cPi, cTau := _v4p-_m4p, _v4t-_m4t
-				if !(cPi > 0 && cPi >= 1e-6*_v4p) {
-					if !(cPi == 0 || cPi < 1e-6*_v4p) {
+				cPi, cTau := _vs[4].Pi-_ms[4].Pi, _vs[4].Tau-_ms[4].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[4].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[4].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m15p, 0.0+_m15t
+					cPi, cTau = 0.0+_ms[15].Pi, 0.0+_ms[15].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v4p)
+				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _v4p-_m15p, _v4t-_m15t
-				if !(cPi > 0 && cPi >= 1e-6*_v4p) {
-					if !(cPi == 0 || cPi < 1e-6*_v4p) {
+				cPi, cTau := _vs[4].Pi-_ms[15].Pi, _vs[4].Tau-_ms[15].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[4].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[4].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m4p, 0.0+_m4t
+					cPi, cTau = 0.0+_ms[4].Pi, 0.0+_ms[4].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v4p)
+				_sum.Mul(cPi / q)
 			}
-			_sum.Mul(_v4p)
+			_sum.Mul(q)
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
 		{ // s6
-			if !(_v5p > 0 && _v5p <= math.MaxFloat64) {
+			q, qt := _vs[5].Pi, _vs[5].Tau
+			if !(q > 0 && q <= math.MaxFloat64) {
 				return 0, compile.ErrFallback
 			}
-			center := _v5t / _v5p
+			center := qt / q
 			var quad float64
 			{
-				cPi, cTau := _v5p-_m5p, _v5t-_m5t
-				if !(cPi > 0 && cPi >= 1e-6*_v5p) {
-					if !(cPi == 0 || cPi < 1e-6*_v5p) {
+				cPi, cTau := _vs[5].Pi-_ms[5].Pi, _vs[5].Tau-_ms[5].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[5].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[5].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m17p, 0.0+_m17t
+					cPi, cTau = 0.0+_ms[17].Pi, 0.0+_ms[17].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v5p)
+				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _v5p-_m17p, _v5t-_m17t
-				if !(cPi > 0 && cPi >= 1e-6*_v5p) {
-					if !(cPi == 0 || cPi < 1e-6*_v5p) {
+				cPi, cTau := _vs[5].Pi-_ms[17].Pi, _vs[5].Tau-_ms[17].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[5].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[5].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m5p, 0.0+_m5t
+					cPi, cTau = 0.0+_ms[5].Pi, 0.0+_ms[5].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v5p)
+				_sum.Mul(cPi / q)
 			}
-			_sum.Mul(_v5p)
+			_sum.Mul(q)
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
 		{ // p1
-			if !(_v6p > 0 && _v6p <= math.MaxFloat64) {
+			q, qt := _vs[6].Pi, _vs[6].Tau
+			if !(q > 0 && q <= math.MaxFloat64) {
 				return 0, compile.ErrFallback
 			}
-			center := _v6t / _v6p
+			center := qt / q
 			var quad float64
 			{
-				cPi, cTau := _v6p-_m6p, _v6t-_m6t
-				if !(cPi > 0 && cPi >= 1e-6*_v6p) {
-					if !(cPi == 0 || cPi < 1e-6*_v6p) {
+				cPi, cTau := _vs[6].Pi-_ms[6].Pi, _vs[6].Tau-_ms[6].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[6].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[6].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m19p, 0.0+_m19t
+					cPi, cTau = 0.0+_ms[19].Pi, 0.0+_ms[19].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v6p)
+				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _v6p-_m19p, _v6t-_m19t
-				if !(cPi > 0 && cPi >= 1e-6*_v6p) {
-					if !(cPi == 0 || cPi < 1e-6*_v6p) {
+				cPi, cTau := _vs[6].Pi-_ms[19].Pi, _vs[6].Tau-_ms[19].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[6].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[6].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m6p, 0.0+_m6t
+					cPi, cTau = 0.0+_ms[6].Pi, 0.0+_ms[6].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v6p)
+				_sum.Mul(cPi / q)
 			}
-			_sum.Mul(_v6p)
+			_sum.Mul(q)
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
 		{ // p2
-			if !(_v7p > 0 && _v7p <= math.MaxFloat64) {
+			q, qt := _vs[7].Pi, _vs[7].Tau
+			if !(q > 0 && q <= math.MaxFloat64) {
 				return 0, compile.ErrFallback
 			}
-			center := _v7t / _v7p
+			center := qt / q
 			var quad float64
 			{
-				cPi, cTau := _v7p-_m8p, _v7t-_m8t
-				if !(cPi > 0 && cPi >= 1e-6*_v7p) {
-					if !(cPi == 0 || cPi < 1e-6*_v7p) {
+				cPi, cTau := _vs[7].Pi-_ms[8].Pi, _vs[7].Tau-_ms[8].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[7].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[7].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m20p, 0.0+_m20t
+					cPi, cTau = 0.0+_ms[20].Pi, 0.0+_ms[20].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v7p)
+				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _v7p-_m20p, _v7t-_m20t
-				if !(cPi > 0 && cPi >= 1e-6*_v7p) {
-					if !(cPi == 0 || cPi < 1e-6*_v7p) {
+				cPi, cTau := _vs[7].Pi-_ms[20].Pi, _vs[7].Tau-_ms[20].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[7].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[7].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m8p, 0.0+_m8t
+					cPi, cTau = 0.0+_ms[8].Pi, 0.0+_ms[8].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v7p)
+				_sum.Mul(cPi / q)
 			}
-			_sum.Mul(_v7p)
+			_sum.Mul(q)
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
 		{ // p3
-			if !(_v8p > 0 && _v8p <= math.MaxFloat64) {
+			q, qt := _vs[8].Pi, _vs[8].Tau
+			if !(q > 0 && q <= math.MaxFloat64) {
 				return 0, compile.ErrFallback
 			}
-			center := _v8t / _v8p
+			center := qt / q
 			var quad float64
 			{
-				cPi, cTau := _v8p-_m10p, _v8t-_m10t
-				if !(cPi > 0 && cPi >= 1e-6*_v8p) {
-					if !(cPi == 0 || cPi < 1e-6*_v8p) {
+				cPi, cTau := _vs[8].Pi-_ms[10].Pi, _vs[8].Tau-_ms[10].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[8].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[8].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m21p, 0.0+_m21t
+					cPi, cTau = 0.0+_ms[21].Pi, 0.0+_ms[21].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v8p)
+				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _v8p-_m21p, _v8t-_m21t
-				if !(cPi > 0 && cPi >= 1e-6*_v8p) {
-					if !(cPi == 0 || cPi < 1e-6*_v8p) {
+				cPi, cTau := _vs[8].Pi-_ms[21].Pi, _vs[8].Tau-_ms[21].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[8].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[8].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m10p, 0.0+_m10t
+					cPi, cTau = 0.0+_ms[10].Pi, 0.0+_ms[10].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v8p)
+				_sum.Mul(cPi / q)
 			}
-			_sum.Mul(_v8p)
+			_sum.Mul(q)
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
 		{ // p4
-			if !(_v9p > 0 && _v9p <= math.MaxFloat64) {
+			q, qt := _vs[9].Pi, _vs[9].Tau
+			if !(q > 0 && q <= math.MaxFloat64) {
 				return 0, compile.ErrFallback
 			}
-			center := _v9t / _v9p
+			center := qt / q
 			var quad float64
 			{
-				cPi, cTau := _v9p-_m12p, _v9t-_m12t
-				if !(cPi > 0 && cPi >= 1e-6*_v9p) {
-					if !(cPi == 0 || cPi < 1e-6*_v9p) {
+				cPi, cTau := _vs[9].Pi-_ms[12].Pi, _vs[9].Tau-_ms[12].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[9].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[9].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m23p, 0.0+_m23t
+					cPi, cTau = 0.0+_ms[23].Pi, 0.0+_ms[23].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v9p)
+				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _v9p-_m23p, _v9t-_m23t
-				if !(cPi > 0 && cPi >= 1e-6*_v9p) {
-					if !(cPi == 0 || cPi < 1e-6*_v9p) {
+				cPi, cTau := _vs[9].Pi-_ms[23].Pi, _vs[9].Tau-_ms[23].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[9].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[9].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m12p, 0.0+_m12t
+					cPi, cTau = 0.0+_ms[12].Pi, 0.0+_ms[12].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v9p)
+				_sum.Mul(cPi / q)
 			}
-			_sum.Mul(_v9p)
+			_sum.Mul(q)
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
 		{ // p5
-			if !(_v10p > 0 && _v10p <= math.MaxFloat64) {
+			q, qt := _vs[10].Pi, _vs[10].Tau
+			if !(q > 0 && q <= math.MaxFloat64) {
 				return 0, compile.ErrFallback
 			}
-			center := _v10t / _v10p
+			center := qt / q
 			var quad float64
 			{
-				cPi, cTau := _v10p-_m14p, _v10t-_m14t
-				if !(cPi > 0 && cPi >= 1e-6*_v10p) {
-					if !(cPi == 0 || cPi < 1e-6*_v10p) {
+				cPi, cTau := _vs[10].Pi-_ms[14].Pi, _vs[10].Tau-_ms[14].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[10].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[10].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m24p, 0.0+_m24t
+					cPi, cTau = 0.0+_ms[24].Pi, 0.0+_ms[24].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v10p)
+				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _v10p-_m24p, _v10t-_m24t
-				if !(cPi > 0 && cPi >= 1e-6*_v10p) {
-					if !(cPi == 0 || cPi < 1e-6*_v10p) {
+				cPi, cTau := _vs[10].Pi-_ms[24].Pi, _vs[10].Tau-_ms[24].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[10].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[10].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m14p, 0.0+_m14t
+					cPi, cTau = 0.0+_ms[14].Pi, 0.0+_ms[14].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v10p)
+				_sum.Mul(cPi / q)
 			}
-			_sum.Mul(_v10p)
+			_sum.Mul(q)
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
 		{ // p6
-			if !(_v11p > 0 && _v11p <= math.MaxFloat64) {
+			q, qt := _vs[11].Pi, _vs[11].Tau
+			if !(q > 0 && q <= math.MaxFloat64) {
 				return 0, compile.ErrFallback
 			}
-			center := _v11t / _v11p
+			center := qt / q
 			var quad float64
 			{
-				cPi, cTau := _v11p-_m16p, _v11t-_m16t
-				if !(cPi > 0 && cPi >= 1e-6*_v11p) {
-					if !(cPi == 0 || cPi < 1e-6*_v11p) {
+				cPi, cTau := _vs[11].Pi-_ms[16].Pi, _vs[11].Tau-_ms[16].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[11].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[11].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m25p, 0.0+_m25t
+					cPi, cTau = 0.0+_ms[25].Pi, 0.0+_ms[25].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v11p)
+				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _v11p-_m25p, _v11t-_m25t
-				if !(cPi > 0 && cPi >= 1e-6*_v11p) {
-					if !(cPi == 0 || cPi < 1e-6*_v11p) {
+				cPi, cTau := _vs[11].Pi-_ms[25].Pi, _vs[11].Tau-_ms[25].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[11].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[11].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m16p, 0.0+_m16t
+					cPi, cTau = 0.0+_ms[16].Pi, 0.0+_ms[16].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v11p)
+				_sum.Mul(cPi / q)
 			}
-			_sum.Mul(_v11p)
+			_sum.Mul(q)
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
 		{ // t1
-			if !(_v12p > 0 && _v12p <= math.MaxFloat64) {
+			q, qt := _vs[12].Pi, _vs[12].Tau
+			if !(q > 0 && q <= math.MaxFloat64) {
 				return 0, compile.ErrFallback
 			}
-			center := _v12t / _v12p
+			center := qt / q
 			var quad float64
 			{
-				cPi, cTau := _v12p-_m18p, _v12t-_m18t
-				if !(cPi > 0 && cPi >= 1e-6*_v12p) {
-					if !(cPi == 0 || cPi < 1e-6*_v12p) {
+				cPi, cTau := _vs[12].Pi-_ms[18].Pi, _vs[12].Tau-_ms[18].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[12].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[12].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m27p, 0.0+_m27t
+					cPi, cTau = 0.0+_ms[27].Pi, 0.0+_ms[27].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v12p)
+				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _v12p-_m27p, _v12t-_m27t
-				if !(cPi > 0 && cPi >= 1e-6*_v12p) {
-					if !(cPi == 0 || cPi < 1e-6*_v12p) {
+				cPi, cTau := _vs[12].Pi-_ms[27].Pi, _vs[12].Tau-_ms[27].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[12].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[12].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m18p, 0.0+_m18t
+					cPi, cTau = 0.0+_ms[18].Pi, 0.0+_ms[18].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v12p)
+				_sum.Mul(cPi / q)
 			}
-			_sum.Mul(_v12p)
+			_sum.Mul(q)
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
 		{ // t2
-			if !(_v13p > 0 && _v13p <= math.MaxFloat64) {
+			q, qt := _vs[13].Pi, _vs[13].Tau
+			if !(q > 0 && q <= math.MaxFloat64) {
 				return 0, compile.ErrFallback
 			}
-			center := _v13t / _v13p
+			center := qt / q
 			var quad float64
 			{
-				cPi, cTau := _v13p-_m22p, _v13t-_m22t
-				if !(cPi > 0 && cPi >= 1e-6*_v13p) {
-					if !(cPi == 0 || cPi < 1e-6*_v13p) {
+				cPi, cTau := _vs[13].Pi-_ms[22].Pi, _vs[13].Tau-_ms[22].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[13].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[13].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m28p, 0.0+_m28t
+					cPi, cTau = 0.0+_ms[28].Pi, 0.0+_ms[28].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v13p)
+				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _v13p-_m28p, _v13t-_m28t
-				if !(cPi > 0 && cPi >= 1e-6*_v13p) {
-					if !(cPi == 0 || cPi < 1e-6*_v13p) {
+				cPi, cTau := _vs[13].Pi-_ms[28].Pi, _vs[13].Tau-_ms[28].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[13].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[13].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m22p, 0.0+_m22t
+					cPi, cTau = 0.0+_ms[22].Pi, 0.0+_ms[22].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v13p)
+				_sum.Mul(cPi / q)
 			}
-			_sum.Mul(_v13p)
+			_sum.Mul(q)
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
 		{ // d1
-			if !(_v14p > 0 && _v14p <= math.MaxFloat64) {
+			q, qt := _vs[14].Pi, _vs[14].Tau
+			if !(q > 0 && q <= math.MaxFloat64) {
 				return 0, compile.ErrFallback
 			}
-			center := _v14t / _v14p
+			center := qt / q
 			var quad float64
 			{
-				cPi, cTau := _v14p-_m26p, _v14t-_m26t
-				if !(cPi > 0 && cPi >= 1e-6*_v14p) {
-					if !(cPi == 0 || cPi < 1e-6*_v14p) {
+				cPi, cTau := _vs[14].Pi-_ms[26].Pi, _vs[14].Tau-_ms[26].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[14].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[14].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m29p, 0.0+_m29t
+					cPi, cTau = 0.0+_ms[29].Pi, 0.0+_ms[29].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v14p)
+				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _v14p-_m29p, _v14t-_m29t
-				if !(cPi > 0 && cPi >= 1e-6*_v14p) {
-					if !(cPi == 0 || cPi < 1e-6*_v14p) {
+				cPi, cTau := _vs[14].Pi-_ms[29].Pi, _vs[14].Tau-_ms[29].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[14].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[14].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m26p, 0.0+_m26t
+					cPi, cTau = 0.0+_ms[26].Pi, 0.0+_ms[26].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v14p)
+				_sum.Mul(cPi / q)
 			}
-			_sum.Mul(_v14p)
+			_sum.Mul(q)
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
@@ -9926,78 +9803,24 @@ func program3v3Draw(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 		}
 		_msgs, _margs := g.State()
 		_ms, _vs := _msgs[:30], _margs[:15]
-		_m0p, _m0t := _ms[0].Pi, _ms[0].Tau
-		_m1p, _m1t := _ms[1].Pi, _ms[1].Tau
-		_m2p, _m2t := _ms[2].Pi, _ms[2].Tau
-		_m3p, _m3t := _ms[3].Pi, _ms[3].Tau
-		_m4p, _m4t := _ms[4].Pi, _ms[4].Tau
-		_m5p, _m5t := _ms[5].Pi, _ms[5].Tau
-		_m6p, _m6t := _ms[6].Pi, _ms[6].Tau
-		_m7p, _m7t := _ms[7].Pi, _ms[7].Tau
-		_m8p, _m8t := _ms[8].Pi, _ms[8].Tau
-		_m9p, _m9t := _ms[9].Pi, _ms[9].Tau
-		_m10p, _m10t := _ms[10].Pi, _ms[10].Tau
-		_m11p, _m11t := _ms[11].Pi, _ms[11].Tau
-		_m12p, _m12t := _ms[12].Pi, _ms[12].Tau
-		_m13p, _m13t := _ms[13].Pi, _ms[13].Tau
-		_m14p, _m14t := _ms[14].Pi, _ms[14].Tau
-		_m15p, _m15t := _ms[15].Pi, _ms[15].Tau
-		_m16p, _m16t := _ms[16].Pi, _ms[16].Tau
-		_m17p, _m17t := _ms[17].Pi, _ms[17].Tau
-		_m18p, _m18t := _ms[18].Pi, _ms[18].Tau
-		_m19p, _m19t := _ms[19].Pi, _ms[19].Tau
-		_m20p, _m20t := _ms[20].Pi, _ms[20].Tau
-		_m21p, _m21t := _ms[21].Pi, _ms[21].Tau
-		_m22p, _m22t := _ms[22].Pi, _ms[22].Tau
-		_m23p, _m23t := _ms[23].Pi, _ms[23].Tau
-		_m24p, _m24t := _ms[24].Pi, _ms[24].Tau
-		_m25p, _m25t := _ms[25].Pi, _ms[25].Tau
-		_m26p, _m26t := _ms[26].Pi, _ms[26].Tau
-		_m27p, _m27t := _ms[27].Pi, _ms[27].Tau
-		_m28p, _m28t := _ms[28].Pi, _ms[28].Tau
-		_m29p, _m29t := _ms[29].Pi, _ms[29].Tau
-		_v0p, _v0t := _vs[0].Pi, _vs[0].Tau
-		_v1p, _v1t := _vs[1].Pi, _vs[1].Tau
-		_v2p, _v2t := _vs[2].Pi, _vs[2].Tau
-		_v3p, _v3t := _vs[3].Pi, _vs[3].Tau
-		_v4p, _v4t := _vs[4].Pi, _vs[4].Tau
-		_v5p, _v5t := _vs[5].Pi, _vs[5].Tau
-		_v6p, _v6t := _vs[6].Pi, _vs[6].Tau
-		_v7p, _v7t := _vs[7].Pi, _vs[7].Tau
-		_v8p, _v8t := _vs[8].Pi, _vs[8].Tau
-		_v9p, _v9t := _vs[9].Pi, _vs[9].Tau
-		_v10p, _v10t := _vs[10].Pi, _vs[10].Tau
-		_v11p, _v11t := _vs[11].Pi, _vs[11].Tau
-		_v12p, _v12t := _vs[12].Pi, _vs[12].Tau
-		_v13p, _v13t := _vs[13].Pi, _vs[13].Tau
-		_v14p, _v14t := _vs[14].Pi, _vs[14].Tau
-		_bad := 0.0 + (_m0p - _m0p) + (_m0t - _m0t) + (_m1p - _m1p) + (_m1t - _m1t) + (_m2p - _m2p) + (_m2t - _m2t) + (_m3p - _m3p) + (_m3t - _m3t) + (_m4p - _m4p) + (_m4t - _m4t) + (_m5p - _m5p) + (_m5t - _m5t) + (_m6p - _m6p) + (_m6t - _m6t) + (_m7p - _m7p) + (_m7t - _m7t) + (_m8p - _m8p) + (_m8t - _m8t) + (_m9p - _m9p) + (_m9t - _m9t) + (_m10p - _m10p) + (_m10t - _m10t) + (_m11p - _m11p) + (_m11t - _m11t) + (_m12p - _m12p) + (_m12t - _m12t) + (_m13p - _m13p) + (_m13t - _m13t) + (_m14p - _m14p) + (_m14t - _m14t) + (_m15p - _m15p) + (_m15t - _m15t) + (_m16p - _m16p) + (_m16t - _m16t) + (_m17p - _m17p) + (_m17t - _m17t) + (_m18p - _m18p) + (_m18t - _m18t) + (_m19p - _m19p) + (_m19t - _m19t) + (_m20p - _m20p) + (_m20t - _m20t) + (_m21p - _m21p) + (_m21t - _m21t) + (_m22p - _m22p) + (_m22t - _m22t) + (_m23p - _m23p) + (_m23t - _m23t) + (_m24p - _m24p) + (_m24t - _m24t) + (_m25p - _m25p) + (_m25t - _m25t) + (_m26p - _m26p) + (_m26t - _m26t) + (_m27p - _m27p) + (_m27t - _m27t) + (_m28p - _m28p) + (_m28t - _m28t) + (_m29p - _m29p) + (_m29t - _m29t)
-		_bad += (_v0p - _v0p) + (_v0t - _v0t)
-		_bad += (_v1p - _v1p) + (_v1t - _v1t)
-		_bad += (_v2p - _v2p) + (_v2t - _v2t)
-		_bad += (_v3p - _v3p) + (_v3t - _v3t)
-		_bad += (_v4p - _v4p) + (_v4t - _v4t)
-		_bad += (_v5p - _v5p) + (_v5t - _v5t)
-		_bad += (_v6p - _v6p) + (_v6t - _v6t)
-		_bad += (_v7p - _v7p) + (_v7t - _v7t)
-		_bad += (_v8p - _v8p) + (_v8t - _v8t)
-		_bad += (_v9p - _v9p) + (_v9t - _v9t)
-		_bad += (_v10p - _v10p) + (_v10t - _v10t)
-		_bad += (_v11p - _v11p) + (_v11t - _v11t)
-		_bad += (_v12p - _v12p) + (_v12t - _v12t)
-		_bad += (_v13p - _v13p) + (_v13t - _v13t)
-		_bad += (_v14p - _v14p) + (_v14t - _v14t)
+		_bad := 0.0
+		for _, x := range _ms {
+			_bad += (x.Pi - x.Pi) + (x.Tau - x.Tau)
+		}
+		for _, x := range _vs {
+			_bad += (x.Pi - x.Pi) + (x.Tau - x.Tau)
+		}
 		if _bad != 0 {
 			return 0, compile.ErrFallback
 		}
 		var _sum graph.EvidenceSum
 		{ // N(s1; 25, 25.01)
-			_c0Pi, _c0Tau := _v0p-_m0p, _v0t-_m0t
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v0p) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v0p) {
+			_c0Pi, _c0Tau := _vs[0].Pi-_ms[0].Pi, _vs[0].Tau-_ms[0].Tau
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[0].Pi) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[0].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c0Pi, _c0Tau = 0.0+_m7p, 0.0+_m7t
+				_c0Pi, _c0Tau = 0.0+_ms[7].Pi, 0.0+_ms[7].Tau
 				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
 					return 0, compile.ErrFallback
 				}
@@ -10015,12 +9838,12 @@ func program3v3Draw(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 			_sum.Norm(_en)
 		}
 		{ // N(s2; 24.67, 27.57)
-			_c0Pi, _c0Tau := _v1p-_m1p, _v1t-_m1t
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v1p) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v1p) {
+			_c0Pi, _c0Tau := _vs[1].Pi-_ms[1].Pi, _vs[1].Tau-_ms[1].Tau
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[1].Pi) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[1].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c0Pi, _c0Tau = 0.0+_m9p, 0.0+_m9t
+				_c0Pi, _c0Tau = 0.0+_ms[9].Pi, 0.0+_ms[9].Tau
 				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
 					return 0, compile.ErrFallback
 				}
@@ -10038,12 +9861,12 @@ func program3v3Draw(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 			_sum.Norm(_en)
 		}
 		{ // N(s3; 24.33, 30.26)
-			_c0Pi, _c0Tau := _v2p-_m2p, _v2t-_m2t
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v2p) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v2p) {
+			_c0Pi, _c0Tau := _vs[2].Pi-_ms[2].Pi, _vs[2].Tau-_ms[2].Tau
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[2].Pi) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[2].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c0Pi, _c0Tau = 0.0+_m11p, 0.0+_m11t
+				_c0Pi, _c0Tau = 0.0+_ms[11].Pi, 0.0+_ms[11].Tau
 				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
 					return 0, compile.ErrFallback
 				}
@@ -10061,12 +9884,12 @@ func program3v3Draw(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 			_sum.Norm(_en)
 		}
 		{ // N(s4; 26, 25.01)
-			_c0Pi, _c0Tau := _v3p-_m3p, _v3t-_m3t
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v3p) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v3p) {
+			_c0Pi, _c0Tau := _vs[3].Pi-_ms[3].Pi, _vs[3].Tau-_ms[3].Tau
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[3].Pi) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[3].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c0Pi, _c0Tau = 0.0+_m13p, 0.0+_m13t
+				_c0Pi, _c0Tau = 0.0+_ms[13].Pi, 0.0+_ms[13].Tau
 				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
 					return 0, compile.ErrFallback
 				}
@@ -10084,12 +9907,12 @@ func program3v3Draw(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 			_sum.Norm(_en)
 		}
 		{ // N(s5; 25.67, 27.57)
-			_c0Pi, _c0Tau := _v4p-_m4p, _v4t-_m4t
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v4p) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v4p) {
+			_c0Pi, _c0Tau := _vs[4].Pi-_ms[4].Pi, _vs[4].Tau-_ms[4].Tau
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[4].Pi) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[4].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c0Pi, _c0Tau = 0.0+_m15p, 0.0+_m15t
+				_c0Pi, _c0Tau = 0.0+_ms[15].Pi, 0.0+_ms[15].Tau
 				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
 					return 0, compile.ErrFallback
 				}
@@ -10107,12 +9930,12 @@ func program3v3Draw(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 			_sum.Norm(_en)
 		}
 		{ // N(s6; 25.33, 30.26)
-			_c0Pi, _c0Tau := _v5p-_m5p, _v5t-_m5t
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v5p) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v5p) {
+			_c0Pi, _c0Tau := _vs[5].Pi-_ms[5].Pi, _vs[5].Tau-_ms[5].Tau
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[5].Pi) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[5].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c0Pi, _c0Tau = 0.0+_m17p, 0.0+_m17t
+				_c0Pi, _c0Tau = 0.0+_ms[17].Pi, 0.0+_ms[17].Tau
 				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
 					return 0, compile.ErrFallback
 				}
@@ -10130,22 +9953,22 @@ func program3v3Draw(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 			_sum.Norm(_en)
 		}
 		{ // N(p1; s1, 17.36)
-			_c0Pi, _c0Tau := _v6p-_m6p, _v6t-_m6t
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v6p) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v6p) {
+			_c0Pi, _c0Tau := _vs[6].Pi-_ms[6].Pi, _vs[6].Tau-_ms[6].Tau
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[6].Pi) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[6].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c0Pi, _c0Tau = 0.0+_m19p, 0.0+_m19t
+				_c0Pi, _c0Tau = 0.0+_ms[19].Pi, 0.0+_ms[19].Tau
 				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
 					return 0, compile.ErrFallback
 				}
 			}
-			_c1Pi, _c1Tau := _v0p-_m7p, _v0t-_m7t
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v0p) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v0p) {
+			_c1Pi, _c1Tau := _vs[0].Pi-_ms[7].Pi, _vs[0].Tau-_ms[7].Tau
+			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_vs[0].Pi) {
+				if !(_c1Pi == 0 || _c1Pi < 1e-6*_vs[0].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c1Pi, _c1Tau = 0.0+_m0p, 0.0+_m0t
+				_c1Pi, _c1Tau = 0.0+_ms[0].Pi, 0.0+_ms[0].Tau
 				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
 					return 0, compile.ErrFallback
 				}
@@ -10163,22 +9986,22 @@ func program3v3Draw(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 			_sum.Norm(_en)
 		}
 		{ // N(p2; s2, 17.36)
-			_c0Pi, _c0Tau := _v7p-_m8p, _v7t-_m8t
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v7p) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v7p) {
+			_c0Pi, _c0Tau := _vs[7].Pi-_ms[8].Pi, _vs[7].Tau-_ms[8].Tau
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[7].Pi) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[7].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c0Pi, _c0Tau = 0.0+_m20p, 0.0+_m20t
+				_c0Pi, _c0Tau = 0.0+_ms[20].Pi, 0.0+_ms[20].Tau
 				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
 					return 0, compile.ErrFallback
 				}
 			}
-			_c1Pi, _c1Tau := _v1p-_m9p, _v1t-_m9t
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v1p) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v1p) {
+			_c1Pi, _c1Tau := _vs[1].Pi-_ms[9].Pi, _vs[1].Tau-_ms[9].Tau
+			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_vs[1].Pi) {
+				if !(_c1Pi == 0 || _c1Pi < 1e-6*_vs[1].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c1Pi, _c1Tau = 0.0+_m1p, 0.0+_m1t
+				_c1Pi, _c1Tau = 0.0+_ms[1].Pi, 0.0+_ms[1].Tau
 				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
 					return 0, compile.ErrFallback
 				}
@@ -10196,22 +10019,22 @@ func program3v3Draw(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 			_sum.Norm(_en)
 		}
 		{ // N(p3; s3, 17.36)
-			_c0Pi, _c0Tau := _v8p-_m10p, _v8t-_m10t
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v8p) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v8p) {
+			_c0Pi, _c0Tau := _vs[8].Pi-_ms[10].Pi, _vs[8].Tau-_ms[10].Tau
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[8].Pi) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[8].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c0Pi, _c0Tau = 0.0+_m21p, 0.0+_m21t
+				_c0Pi, _c0Tau = 0.0+_ms[21].Pi, 0.0+_ms[21].Tau
 				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
 					return 0, compile.ErrFallback
 				}
 			}
-			_c1Pi, _c1Tau := _v2p-_m11p, _v2t-_m11t
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v2p) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v2p) {
+			_c1Pi, _c1Tau := _vs[2].Pi-_ms[11].Pi, _vs[2].Tau-_ms[11].Tau
+			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_vs[2].Pi) {
+				if !(_c1Pi == 0 || _c1Pi < 1e-6*_vs[2].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c1Pi, _c1Tau = 0.0+_m2p, 0.0+_m2t
+				_c1Pi, _c1Tau = 0.0+_ms[2].Pi, 0.0+_ms[2].Tau
 				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
 					return 0, compile.ErrFallback
 				}
@@ -10229,22 +10052,22 @@ func program3v3Draw(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 			_sum.Norm(_en)
 		}
 		{ // N(p4; s4, 17.36)
-			_c0Pi, _c0Tau := _v9p-_m12p, _v9t-_m12t
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v9p) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v9p) {
+			_c0Pi, _c0Tau := _vs[9].Pi-_ms[12].Pi, _vs[9].Tau-_ms[12].Tau
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[9].Pi) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[9].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c0Pi, _c0Tau = 0.0+_m23p, 0.0+_m23t
+				_c0Pi, _c0Tau = 0.0+_ms[23].Pi, 0.0+_ms[23].Tau
 				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
 					return 0, compile.ErrFallback
 				}
 			}
-			_c1Pi, _c1Tau := _v3p-_m13p, _v3t-_m13t
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v3p) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v3p) {
+			_c1Pi, _c1Tau := _vs[3].Pi-_ms[13].Pi, _vs[3].Tau-_ms[13].Tau
+			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_vs[3].Pi) {
+				if !(_c1Pi == 0 || _c1Pi < 1e-6*_vs[3].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c1Pi, _c1Tau = 0.0+_m3p, 0.0+_m3t
+				_c1Pi, _c1Tau = 0.0+_ms[3].Pi, 0.0+_ms[3].Tau
 				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
 					return 0, compile.ErrFallback
 				}
@@ -10262,22 +10085,22 @@ func program3v3Draw(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 			_sum.Norm(_en)
 		}
 		{ // N(p5; s5, 17.36)
-			_c0Pi, _c0Tau := _v10p-_m14p, _v10t-_m14t
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v10p) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v10p) {
+			_c0Pi, _c0Tau := _vs[10].Pi-_ms[14].Pi, _vs[10].Tau-_ms[14].Tau
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[10].Pi) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[10].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c0Pi, _c0Tau = 0.0+_m24p, 0.0+_m24t
+				_c0Pi, _c0Tau = 0.0+_ms[24].Pi, 0.0+_ms[24].Tau
 				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
 					return 0, compile.ErrFallback
 				}
 			}
-			_c1Pi, _c1Tau := _v4p-_m15p, _v4t-_m15t
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v4p) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v4p) {
+			_c1Pi, _c1Tau := _vs[4].Pi-_ms[15].Pi, _vs[4].Tau-_ms[15].Tau
+			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_vs[4].Pi) {
+				if !(_c1Pi == 0 || _c1Pi < 1e-6*_vs[4].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c1Pi, _c1Tau = 0.0+_m4p, 0.0+_m4t
+				_c1Pi, _c1Tau = 0.0+_ms[4].Pi, 0.0+_ms[4].Tau
 				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
 					return 0, compile.ErrFallback
 				}
@@ -10295,22 +10118,22 @@ func program3v3Draw(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 			_sum.Norm(_en)
 		}
 		{ // N(p6; s6, 17.36)
-			_c0Pi, _c0Tau := _v11p-_m16p, _v11t-_m16t
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v11p) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v11p) {
+			_c0Pi, _c0Tau := _vs[11].Pi-_ms[16].Pi, _vs[11].Tau-_ms[16].Tau
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[11].Pi) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[11].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c0Pi, _c0Tau = 0.0+_m25p, 0.0+_m25t
+				_c0Pi, _c0Tau = 0.0+_ms[25].Pi, 0.0+_ms[25].Tau
 				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
 					return 0, compile.ErrFallback
 				}
 			}
-			_c1Pi, _c1Tau := _v5p-_m17p, _v5t-_m17t
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v5p) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v5p) {
+			_c1Pi, _c1Tau := _vs[5].Pi-_ms[17].Pi, _vs[5].Tau-_ms[17].Tau
+			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_vs[5].Pi) {
+				if !(_c1Pi == 0 || _c1Pi < 1e-6*_vs[5].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c1Pi, _c1Tau = 0.0+_m5p, 0.0+_m5t
+				_c1Pi, _c1Tau = 0.0+_ms[5].Pi, 0.0+_ms[5].Tau
 				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
 					return 0, compile.ErrFallback
 				}
@@ -10328,42 +10151,42 @@ func program3v3Draw(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 			_sum.Norm(_en)
 		}
 		{ // t1 = p1 + p2 + p3
-			_c0Pi, _c0Tau := _v12p-_m18p, _v12t-_m18t
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v12p) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v12p) {
+			_c0Pi, _c0Tau := _vs[12].Pi-_ms[18].Pi, _vs[12].Tau-_ms[18].Tau
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[12].Pi) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[12].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c0Pi, _c0Tau = 0.0+_m27p, 0.0+_m27t
+				_c0Pi, _c0Tau = 0.0+_ms[27].Pi, 0.0+_ms[27].Tau
 				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
 					return 0, compile.ErrFallback
 				}
 			}
-			_c1Pi, _c1Tau := _v6p-_m19p, _v6t-_m19t
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v6p) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v6p) {
+			_c1Pi, _c1Tau := _vs[6].Pi-_ms[19].Pi, _vs[6].Tau-_ms[19].Tau
+			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_vs[6].Pi) {
+				if !(_c1Pi == 0 || _c1Pi < 1e-6*_vs[6].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c1Pi, _c1Tau = 0.0+_m6p, 0.0+_m6t
+				_c1Pi, _c1Tau = 0.0+_ms[6].Pi, 0.0+_ms[6].Tau
 				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
 					return 0, compile.ErrFallback
 				}
 			}
-			_c2Pi, _c2Tau := _v7p-_m20p, _v7t-_m20t
-			if !(_c2Pi > 0 && _c2Pi >= 1e-6*_v7p) {
-				if !(_c2Pi == 0 || _c2Pi < 1e-6*_v7p) {
+			_c2Pi, _c2Tau := _vs[7].Pi-_ms[20].Pi, _vs[7].Tau-_ms[20].Tau
+			if !(_c2Pi > 0 && _c2Pi >= 1e-6*_vs[7].Pi) {
+				if !(_c2Pi == 0 || _c2Pi < 1e-6*_vs[7].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c2Pi, _c2Tau = 0.0+_m8p, 0.0+_m8t
+				_c2Pi, _c2Tau = 0.0+_ms[8].Pi, 0.0+_ms[8].Tau
 				if !(_c2Pi > 0 && _c2Pi < math.MaxFloat64 && _c2Tau-_c2Tau == 0) {
 					return 0, compile.ErrFallback
 				}
 			}
-			_c3Pi, _c3Tau := _v8p-_m21p, _v8t-_m21t
-			if !(_c3Pi > 0 && _c3Pi >= 1e-6*_v8p) {
-				if !(_c3Pi == 0 || _c3Pi < 1e-6*_v8p) {
+			_c3Pi, _c3Tau := _vs[8].Pi-_ms[21].Pi, _vs[8].Tau-_ms[21].Tau
+			if !(_c3Pi > 0 && _c3Pi >= 1e-6*_vs[8].Pi) {
+				if !(_c3Pi == 0 || _c3Pi < 1e-6*_vs[8].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c3Pi, _c3Tau = 0.0+_m10p, 0.0+_m10t
+				_c3Pi, _c3Tau = 0.0+_ms[10].Pi, 0.0+_ms[10].Tau
 				if !(_c3Pi > 0 && _c3Pi < math.MaxFloat64 && _c3Tau-_c3Tau == 0) {
 					return 0, compile.ErrFallback
 				}
@@ -10405,42 +10228,42 @@ func program3v3Draw(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 			_sum.Norm(_en)
 		}
 		{ // t2 = p4 + p5 + p6
-			_c0Pi, _c0Tau := _v13p-_m22p, _v13t-_m22t
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v13p) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v13p) {
+			_c0Pi, _c0Tau := _vs[13].Pi-_ms[22].Pi, _vs[13].Tau-_ms[22].Tau
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[13].Pi) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[13].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c0Pi, _c0Tau = 0.0+_m28p, 0.0+_m28t
+				_c0Pi, _c0Tau = 0.0+_ms[28].Pi, 0.0+_ms[28].Tau
 				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
 					return 0, compile.ErrFallback
 				}
 			}
-			_c1Pi, _c1Tau := _v9p-_m23p, _v9t-_m23t
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v9p) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v9p) {
+			_c1Pi, _c1Tau := _vs[9].Pi-_ms[23].Pi, _vs[9].Tau-_ms[23].Tau
+			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_vs[9].Pi) {
+				if !(_c1Pi == 0 || _c1Pi < 1e-6*_vs[9].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c1Pi, _c1Tau = 0.0+_m12p, 0.0+_m12t
+				_c1Pi, _c1Tau = 0.0+_ms[12].Pi, 0.0+_ms[12].Tau
 				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
 					return 0, compile.ErrFallback
 				}
 			}
-			_c2Pi, _c2Tau := _v10p-_m24p, _v10t-_m24t
-			if !(_c2Pi > 0 && _c2Pi >= 1e-6*_v10p) {
-				if !(_c2Pi == 0 || _c2Pi < 1e-6*_v10p) {
+			_c2Pi, _c2Tau := _vs[10].Pi-_ms[24].Pi, _vs[10].Tau-_ms[24].Tau
+			if !(_c2Pi > 0 && _c2Pi >= 1e-6*_vs[10].Pi) {
+				if !(_c2Pi == 0 || _c2Pi < 1e-6*_vs[10].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c2Pi, _c2Tau = 0.0+_m14p, 0.0+_m14t
+				_c2Pi, _c2Tau = 0.0+_ms[14].Pi, 0.0+_ms[14].Tau
 				if !(_c2Pi > 0 && _c2Pi < math.MaxFloat64 && _c2Tau-_c2Tau == 0) {
 					return 0, compile.ErrFallback
 				}
 			}
-			_c3Pi, _c3Tau := _v11p-_m25p, _v11t-_m25t
-			if !(_c3Pi > 0 && _c3Pi >= 1e-6*_v11p) {
-				if !(_c3Pi == 0 || _c3Pi < 1e-6*_v11p) {
+			_c3Pi, _c3Tau := _vs[11].Pi-_ms[25].Pi, _vs[11].Tau-_ms[25].Tau
+			if !(_c3Pi > 0 && _c3Pi >= 1e-6*_vs[11].Pi) {
+				if !(_c3Pi == 0 || _c3Pi < 1e-6*_vs[11].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c3Pi, _c3Tau = 0.0+_m16p, 0.0+_m16t
+				_c3Pi, _c3Tau = 0.0+_ms[16].Pi, 0.0+_ms[16].Tau
 				if !(_c3Pi > 0 && _c3Pi < math.MaxFloat64 && _c3Tau-_c3Tau == 0) {
 					return 0, compile.ErrFallback
 				}
@@ -10482,32 +10305,32 @@ func program3v3Draw(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 			_sum.Norm(_en)
 		}
 		{ // d1 = t1 − t2
-			_c0Pi, _c0Tau := _v14p-_m26p, _v14t-_m26t
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v14p) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v14p) {
+			_c0Pi, _c0Tau := _vs[14].Pi-_ms[26].Pi, _vs[14].Tau-_ms[26].Tau
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[14].Pi) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[14].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c0Pi, _c0Tau = 0.0+_m29p, 0.0+_m29t
+				_c0Pi, _c0Tau = 0.0+_ms[29].Pi, 0.0+_ms[29].Tau
 				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
 					return 0, compile.ErrFallback
 				}
 			}
-			_c1Pi, _c1Tau := _v12p-_m27p, _v12t-_m27t
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v12p) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v12p) {
+			_c1Pi, _c1Tau := _vs[12].Pi-_ms[27].Pi, _vs[12].Tau-_ms[27].Tau
+			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_vs[12].Pi) {
+				if !(_c1Pi == 0 || _c1Pi < 1e-6*_vs[12].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c1Pi, _c1Tau = 0.0+_m18p, 0.0+_m18t
+				_c1Pi, _c1Tau = 0.0+_ms[18].Pi, 0.0+_ms[18].Tau
 				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
 					return 0, compile.ErrFallback
 				}
 			}
-			_c2Pi, _c2Tau := _v13p-_m28p, _v13t-_m28t
-			if !(_c2Pi > 0 && _c2Pi >= 1e-6*_v13p) {
-				if !(_c2Pi == 0 || _c2Pi < 1e-6*_v13p) {
+			_c2Pi, _c2Tau := _vs[13].Pi-_ms[28].Pi, _vs[13].Tau-_ms[28].Tau
+			if !(_c2Pi > 0 && _c2Pi >= 1e-6*_vs[13].Pi) {
+				if !(_c2Pi == 0 || _c2Pi < 1e-6*_vs[13].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c2Pi, _c2Tau = 0.0+_m22p, 0.0+_m22t
+				_c2Pi, _c2Tau = 0.0+_ms[22].Pi, 0.0+_ms[22].Tau
 				if !(_c2Pi > 0 && _c2Pi < math.MaxFloat64 && _c2Tau-_c2Tau == 0) {
 					return 0, compile.ErrFallback
 				}
@@ -10544,12 +10367,12 @@ func program3v3Draw(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 			_sum.Norm(_en)
 		}
 		{ // I(|d1| ≤ 1.283)
-			_c0Pi, _c0Tau := _v14p-_m29p, _v14t-_m29t
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v14p) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v14p) {
+			_c0Pi, _c0Tau := _vs[14].Pi-_ms[29].Pi, _vs[14].Tau-_ms[29].Tau
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[14].Pi) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[14].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c0Pi, _c0Tau = 0.0+_m26p, 0.0+_m26t
+				_c0Pi, _c0Tau = 0.0+_ms[26].Pi, 0.0+_ms[26].Tau
 				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
 					return 0, compile.ErrFallback
 				}
@@ -10562,602 +10385,617 @@ func program3v3Draw(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 			_sum.Add(_eq)
 		}
 		{ // s1
-			if !(_v0p > 0 && _v0p <= math.MaxFloat64) {
+			q, qt := _vs[0].Pi, _vs[0].Tau
+			if !(q > 0 && q <= math.MaxFloat64) {
 				return 0, compile.ErrFallback
 			}
-			center := _v0t / _v0p
+			center := qt / q
 			var quad float64
 			{
-				cPi, cTau := _v0p-_m0p, _v0t-_m0t
-				if !(cPi > 0 && cPi >= 1e-6*_v0p) {
-					if !(cPi == 0 || cPi < 1e-6*_v0p) {
+				cPi, cTau := _vs[0].Pi-_ms[0].Pi, _vs[0].Tau-_ms[0].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[0].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[0].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m7p, 0.0+_m7t
+					cPi, cTau = 0.0+_ms[7].Pi, 0.0+_ms[7].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v0p)
+				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _v0p-_m7p, _v0t-_m7t
-				if !(cPi > 0 && cPi >= 1e-6*_v0p) {
-					if !(cPi == 0 || cPi < 1e-6*_v0p) {
+				cPi, cTau := _vs[0].Pi-_ms[7].Pi, _vs[0].Tau-_ms[7].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[0].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[0].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m0p, 0.0+_m0t
+					cPi, cTau = 0.0+_ms[0].Pi, 0.0+_ms[0].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v0p)
+				_sum.Mul(cPi / q)
 			}
-			_sum.Mul(_v0p)
+			_sum.Mul(q)
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
 		{ // s2
-			if !(_v1p > 0 && _v1p <= math.MaxFloat64) {
+			q, qt := _vs[1].Pi, _vs[1].Tau
+			if !(q > 0 && q <= math.MaxFloat64) {
 				return 0, compile.ErrFallback
 			}
-			center := _v1t / _v1p
+			center := qt / q
 			var quad float64
 			{
-				cPi, cTau := _v1p-_m1p, _v1t-_m1t
-				if !(cPi > 0 && cPi >= 1e-6*_v1p) {
-					if !(cPi == 0 || cPi < 1e-6*_v1p) {
+				cPi, cTau := _vs[1].Pi-_ms[1].Pi, _vs[1].Tau-_ms[1].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[1].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[1].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m9p, 0.0+_m9t
+					cPi, cTau = 0.0+_ms[9].Pi, 0.0+_ms[9].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v1p)
+				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _v1p-_m9p, _v1t-_m9t
-				if !(cPi > 0 && cPi >= 1e-6*_v1p) {
-					if !(cPi == 0 || cPi < 1e-6*_v1p) {
+				cPi, cTau := _vs[1].Pi-_ms[9].Pi, _vs[1].Tau-_ms[9].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[1].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[1].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m1p, 0.0+_m1t
+					cPi, cTau = 0.0+_ms[1].Pi, 0.0+_ms[1].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v1p)
+				_sum.Mul(cPi / q)
 			}
-			_sum.Mul(_v1p)
+			_sum.Mul(q)
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
 		{ // s3
-			if !(_v2p > 0 && _v2p <= math.MaxFloat64) {
+			q, qt := _vs[2].Pi, _vs[2].Tau
+			if !(q > 0 && q <= math.MaxFloat64) {
 				return 0, compile.ErrFallback
 			}
-			center := _v2t / _v2p
+			center := qt / q
 			var quad float64
 			{
-				cPi, cTau := _v2p-_m2p, _v2t-_m2t
-				if !(cPi > 0 && cPi >= 1e-6*_v2p) {
-					if !(cPi == 0 || cPi < 1e-6*_v2p) {
+				cPi, cTau := _vs[2].Pi-_ms[2].Pi, _vs[2].Tau-_ms[2].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[2].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[2].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m11p, 0.0+_m11t
+					cPi, cTau = 0.0+_ms[11].Pi, 0.0+_ms[11].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v2p)
+				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _v2p-_m11p, _v2t-_m11t
-				if !(cPi > 0 && cPi >= 1e-6*_v2p) {
-					if !(cPi == 0 || cPi < 1e-6*_v2p) {
+				cPi, cTau := _vs[2].Pi-_ms[11].Pi, _vs[2].Tau-_ms[11].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[2].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[2].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m2p, 0.0+_m2t
+					cPi, cTau = 0.0+_ms[2].Pi, 0.0+_ms[2].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v2p)
+				_sum.Mul(cPi / q)
 			}
-			_sum.Mul(_v2p)
+			_sum.Mul(q)
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
 		{ // s4
-			if !(_v3p > 0 && _v3p <= math.MaxFloat64) {
+			q, qt := _vs[3].Pi, _vs[3].Tau
+			if !(q > 0 && q <= math.MaxFloat64) {
 				return 0, compile.ErrFallback
 			}
-			center := _v3t / _v3p
+			center := qt / q
 			var quad float64
 			{
-				cPi, cTau := _v3p-_m3p, _v3t-_m3t
-				if !(cPi > 0 && cPi >= 1e-6*_v3p) {
-					if !(cPi == 0 || cPi < 1e-6*_v3p) {
+				cPi, cTau := _vs[3].Pi-_ms[3].Pi, _vs[3].Tau-_ms[3].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[3].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[3].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m13p, 0.0+_m13t
+					cPi, cTau = 0.0+_ms[13].Pi, 0.0+_ms[13].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v3p)
+				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _v3p-_m13p, _v3t-_m13t
-				if !(cPi > 0 && cPi >= 1e-6*_v3p) {
-					if !(cPi == 0 || cPi < 1e-6*_v3p) {
+				cPi, cTau := _vs[3].Pi-_ms[13].Pi, _vs[3].Tau-_ms[13].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[3].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[3].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m3p, 0.0+_m3t
+					cPi, cTau = 0.0+_ms[3].Pi, 0.0+_ms[3].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v3p)
+				_sum.Mul(cPi / q)
 			}
-			_sum.Mul(_v3p)
+			_sum.Mul(q)
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
 		{ // s5
-			if !(_v4p > 0 && _v4p <= math.MaxFloat64) {
+			q, qt := _vs[4].Pi, _vs[4].Tau
+			if !(q > 0 && q <= math.MaxFloat64) {
 				return 0, compile.ErrFallback
 			}
-			center := _v4t / _v4p
+			center := qt / q
 			var quad float64
 			{
-				cPi, cTau := _v4p-_m4p, _v4t-_m4t
-				if !(cPi > 0 && cPi >= 1e-6*_v4p) {
-					if !(cPi == 0 || cPi < 1e-6*_v4p) {
+				cPi, cTau := _vs[4].Pi-_ms[4].Pi, _vs[4].Tau-_ms[4].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[4].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[4].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m15p, 0.0+_m15t
+					cPi, cTau = 0.0+_ms[15].Pi, 0.0+_ms[15].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v4p)
+				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _v4p-_m15p, _v4t-_m15t
-				if !(cPi > 0 && cPi >= 1e-6*_v4p) {
-					if !(cPi == 0 || cPi < 1e-6*_v4p) {
+				cPi, cTau := _vs[4].Pi-_ms[15].Pi, _vs[4].Tau-_ms[15].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[4].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[4].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m4p, 0.0+_m4t
+					cPi, cTau = 0.0+_ms[4].Pi, 0.0+_ms[4].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v4p)
+				_sum.Mul(cPi / q)
 			}
-			_sum.Mul(_v4p)
+			_sum.Mul(q)
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
 		{ // s6
-			if !(_v5p > 0 && _v5p <= math.MaxFloat64) {
+			q, qt := _vs[5].Pi, _vs[5].Tau
+			if !(q > 0 && q <= math.MaxFloat64) {
 				return 0, compile.ErrFallback
 			}
-			center := _v5t / _v5p
+			center := qt / q
 			var quad float64
 			{
-				cPi, cTau := _v5p-_m5p, _v5t-_m5t
-				if !(cPi > 0 && cPi >= 1e-6*_v5p) {
-					if !(cPi == 0 || cPi < 1e-6*_v5p) {
+				cPi, cTau := _vs[5].Pi-_ms[5].Pi, _vs[5].Tau-_ms[5].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[5].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[5].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m17p, 0.0+_m17t
+					cPi, cTau = 0.0+_ms[17].Pi, 0.0+_ms[17].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v5p)
+				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _v5p-_m17p, _v5t-_m17t
-				if !(cPi > 0 && cPi >= 1e-6*_v5p) {
-					if !(cPi == 0 || cPi < 1e-6*_v5p) {
+				cPi, cTau := _vs[5].Pi-_ms[17].Pi, _vs[5].Tau-_ms[17].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[5].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[5].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m5p, 0.0+_m5t
+					cPi, cTau = 0.0+_ms[5].Pi, 0.0+_ms[5].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v5p)
+				_sum.Mul(cPi / q)
 			}
-			_sum.Mul(_v5p)
+			_sum.Mul(q)
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
 		{ // p1
-			if !(_v6p > 0 && _v6p <= math.MaxFloat64) {
+			q, qt := _vs[6].Pi, _vs[6].Tau
+			if !(q > 0 && q <= math.MaxFloat64) {
 				return 0, compile.ErrFallback
 			}
-			center := _v6t / _v6p
+			center := qt / q
 			var quad float64
 			{
-				cPi, cTau := _v6p-_m6p, _v6t-_m6t
-				if !(cPi > 0 && cPi >= 1e-6*_v6p) {
-					if !(cPi == 0 || cPi < 1e-6*_v6p) {
+				cPi, cTau := _vs[6].Pi-_ms[6].Pi, _vs[6].Tau-_ms[6].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[6].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[6].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m19p, 0.0+_m19t
+					cPi, cTau = 0.0+_ms[19].Pi, 0.0+_ms[19].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v6p)
+				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _v6p-_m19p, _v6t-_m19t
-				if !(cPi > 0 && cPi >= 1e-6*_v6p) {
-					if !(cPi == 0 || cPi < 1e-6*_v6p) {
+				cPi, cTau := _vs[6].Pi-_ms[19].Pi, _vs[6].Tau-_ms[19].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[6].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[6].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m6p, 0.0+_m6t
+					cPi, cTau = 0.0+_ms[6].Pi, 0.0+_ms[6].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v6p)
+				_sum.Mul(cPi / q)
 			}
-			_sum.Mul(_v6p)
+			_sum.Mul(q)
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
 		{ // p2
-			if !(_v7p > 0 && _v7p <= math.MaxFloat64) {
+			q, qt := _vs[7].Pi, _vs[7].Tau
+			if !(q > 0 && q <= math.MaxFloat64) {
 				return 0, compile.ErrFallback
 			}
-			center := _v7t / _v7p
+			center := qt / q
 			var quad float64
 			{
-				cPi, cTau := _v7p-_m8p, _v7t-_m8t
-				if !(cPi > 0 && cPi >= 1e-6*_v7p) {
-					if !(cPi == 0 || cPi < 1e-6*_v7p) {
+				cPi, cTau := _vs[7].Pi-_ms[8].Pi, _vs[7].Tau-_ms[8].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[7].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[7].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m20p, 0.0+_m20t
+					cPi, cTau = 0.0+_ms[20].Pi, 0.0+_ms[20].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v7p)
+				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _v7p-_m20p, _v7t-_m20t
-				if !(cPi > 0 && cPi >= 1e-6*_v7p) {
-					if !(cPi == 0 || cPi < 1e-6*_v7p) {
+				cPi, cTau := _vs[7].Pi-_ms[20].Pi, _vs[7].Tau-_ms[20].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[7].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[7].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m8p, 0.0+_m8t
+					cPi, cTau = 0.0+_ms[8].Pi, 0.0+_ms[8].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v7p)
+				_sum.Mul(cPi / q)
 			}
-			_sum.Mul(_v7p)
+			_sum.Mul(q)
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
 		{ // p3
-			if !(_v8p > 0 && _v8p <= math.MaxFloat64) {
+			q, qt := _vs[8].Pi, _vs[8].Tau
+			if !(q > 0 && q <= math.MaxFloat64) {
 				return 0, compile.ErrFallback
 			}
-			center := _v8t / _v8p
+			center := qt / q
 			var quad float64
 			{
-				cPi, cTau := _v8p-_m10p, _v8t-_m10t
-				if !(cPi > 0 && cPi >= 1e-6*_v8p) {
-					if !(cPi == 0 || cPi < 1e-6*_v8p) {
+				cPi, cTau := _vs[8].Pi-_ms[10].Pi, _vs[8].Tau-_ms[10].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[8].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[8].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m21p, 0.0+_m21t
+					cPi, cTau = 0.0+_ms[21].Pi, 0.0+_ms[21].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v8p)
+				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _v8p-_m21p, _v8t-_m21t
-				if !(cPi > 0 && cPi >= 1e-6*_v8p) {
-					if !(cPi == 0 || cPi < 1e-6*_v8p) {
+				cPi, cTau := _vs[8].Pi-_ms[21].Pi, _vs[8].Tau-_ms[21].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[8].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[8].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m10p, 0.0+_m10t
+					cPi, cTau = 0.0+_ms[10].Pi, 0.0+_ms[10].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v8p)
+				_sum.Mul(cPi / q)
 			}
-			_sum.Mul(_v8p)
+			_sum.Mul(q)
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
 		{ // p4
-			if !(_v9p > 0 && _v9p <= math.MaxFloat64) {
+			q, qt := _vs[9].Pi, _vs[9].Tau
+			if !(q > 0 && q <= math.MaxFloat64) {
 				return 0, compile.ErrFallback
 			}
-			center := _v9t / _v9p
+			center := qt / q
 			var quad float64
 			{
-				cPi, cTau := _v9p-_m12p, _v9t-_m12t
-				if !(cPi > 0 && cPi >= 1e-6*_v9p) {
-					if !(cPi == 0 || cPi < 1e-6*_v9p) {
+				cPi, cTau := _vs[9].Pi-_ms[12].Pi, _vs[9].Tau-_ms[12].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[9].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[9].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m23p, 0.0+_m23t
+					cPi, cTau = 0.0+_ms[23].Pi, 0.0+_ms[23].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v9p)
+				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _v9p-_m23p, _v9t-_m23t
-				if !(cPi > 0 && cPi >= 1e-6*_v9p) {
-					if !(cPi == 0 || cPi < 1e-6*_v9p) {
+				cPi, cTau := _vs[9].Pi-_ms[23].Pi, _vs[9].Tau-_ms[23].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[9].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[9].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m12p, 0.0+_m12t
+					cPi, cTau = 0.0+_ms[12].Pi, 0.0+_ms[12].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v9p)
+				_sum.Mul(cPi / q)
 			}
-			_sum.Mul(_v9p)
+			_sum.Mul(q)
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
 		{ // p5
-			if !(_v10p > 0 && _v10p <= math.MaxFloat64) {
+			q, qt := _vs[10].Pi, _vs[10].Tau
+			if !(q > 0 && q <= math.MaxFloat64) {
 				return 0, compile.ErrFallback
 			}
-			center := _v10t / _v10p
+			center := qt / q
 			var quad float64
 			{
-				cPi, cTau := _v10p-_m14p, _v10t-_m14t
-				if !(cPi > 0 && cPi >= 1e-6*_v10p) {
-					if !(cPi == 0 || cPi < 1e-6*_v10p) {
+				cPi, cTau := _vs[10].Pi-_ms[14].Pi, _vs[10].Tau-_ms[14].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[10].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[10].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m24p, 0.0+_m24t
+					cPi, cTau = 0.0+_ms[24].Pi, 0.0+_ms[24].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v10p)
+				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _v10p-_m24p, _v10t-_m24t
-				if !(cPi > 0 && cPi >= 1e-6*_v10p) {
-					if !(cPi == 0 || cPi < 1e-6*_v10p) {
+				cPi, cTau := _vs[10].Pi-_ms[24].Pi, _vs[10].Tau-_ms[24].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[10].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[10].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m14p, 0.0+_m14t
+					cPi, cTau = 0.0+_ms[14].Pi, 0.0+_ms[14].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v10p)
+				_sum.Mul(cPi / q)
 			}
-			_sum.Mul(_v10p)
+			_sum.Mul(q)
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
 		{ // p6
-			if !(_v11p > 0 && _v11p <= math.MaxFloat64) {
+			q, qt := _vs[11].Pi, _vs[11].Tau
+			if !(q > 0 && q <= math.MaxFloat64) {
 				return 0, compile.ErrFallback
 			}
-			center := _v11t / _v11p
+			center := qt / q
 			var quad float64
 			{
-				cPi, cTau := _v11p-_m16p, _v11t-_m16t
-				if !(cPi > 0 && cPi >= 1e-6*_v11p) {
-					if !(cPi == 0 || cPi < 1e-6*_v11p) {
+				cPi, cTau := _vs[11].Pi-_ms[16].Pi, _vs[11].Tau-_ms[16].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[11].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[11].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m25p, 0.0+_m25t
+					cPi, cTau = 0.0+_ms[25].Pi, 0.0+_ms[25].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v11p)
+				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _v11p-_m25p, _v11t-_m25t
-				if !(cPi > 0 && cPi >= 1e-6*_v11p) {
-					if !(cPi == 0 || cPi < 1e-6*_v11p) {
+				cPi, cTau := _vs[11].Pi-_ms[25].Pi, _vs[11].Tau-_ms[25].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[11].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[11].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m16p, 0.0+_m16t
+					cPi, cTau = 0.0+_ms[16].Pi, 0.0+_ms[16].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v11p)
+				_sum.Mul(cPi / q)
 			}
-			_sum.Mul(_v11p)
+			_sum.Mul(q)
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
 		{ // t1
-			if !(_v12p > 0 && _v12p <= math.MaxFloat64) {
+			q, qt := _vs[12].Pi, _vs[12].Tau
+			if !(q > 0 && q <= math.MaxFloat64) {
 				return 0, compile.ErrFallback
 			}
-			center := _v12t / _v12p
+			center := qt / q
 			var quad float64
 			{
-				cPi, cTau := _v12p-_m18p, _v12t-_m18t
-				if !(cPi > 0 && cPi >= 1e-6*_v12p) {
-					if !(cPi == 0 || cPi < 1e-6*_v12p) {
+				cPi, cTau := _vs[12].Pi-_ms[18].Pi, _vs[12].Tau-_ms[18].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[12].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[12].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m27p, 0.0+_m27t
+					cPi, cTau = 0.0+_ms[27].Pi, 0.0+_ms[27].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v12p)
+				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _v12p-_m27p, _v12t-_m27t
-				if !(cPi > 0 && cPi >= 1e-6*_v12p) {
-					if !(cPi == 0 || cPi < 1e-6*_v12p) {
+				cPi, cTau := _vs[12].Pi-_ms[27].Pi, _vs[12].Tau-_ms[27].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[12].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[12].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m18p, 0.0+_m18t
+					cPi, cTau = 0.0+_ms[18].Pi, 0.0+_ms[18].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v12p)
+				_sum.Mul(cPi / q)
 			}
-			_sum.Mul(_v12p)
+			_sum.Mul(q)
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
 		{ // t2
-			if !(_v13p > 0 && _v13p <= math.MaxFloat64) {
+			q, qt := _vs[13].Pi, _vs[13].Tau
+			if !(q > 0 && q <= math.MaxFloat64) {
 				return 0, compile.ErrFallback
 			}
-			center := _v13t / _v13p
+			center := qt / q
 			var quad float64
 			{
-				cPi, cTau := _v13p-_m22p, _v13t-_m22t
-				if !(cPi > 0 && cPi >= 1e-6*_v13p) {
-					if !(cPi == 0 || cPi < 1e-6*_v13p) {
+				cPi, cTau := _vs[13].Pi-_ms[22].Pi, _vs[13].Tau-_ms[22].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[13].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[13].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m28p, 0.0+_m28t
+					cPi, cTau = 0.0+_ms[28].Pi, 0.0+_ms[28].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v13p)
+				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _v13p-_m28p, _v13t-_m28t
-				if !(cPi > 0 && cPi >= 1e-6*_v13p) {
-					if !(cPi == 0 || cPi < 1e-6*_v13p) {
+				cPi, cTau := _vs[13].Pi-_ms[28].Pi, _vs[13].Tau-_ms[28].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[13].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[13].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m22p, 0.0+_m22t
+					cPi, cTau = 0.0+_ms[22].Pi, 0.0+_ms[22].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v13p)
+				_sum.Mul(cPi / q)
 			}
-			_sum.Mul(_v13p)
+			_sum.Mul(q)
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
 		{ // d1
-			if !(_v14p > 0 && _v14p <= math.MaxFloat64) {
+			q, qt := _vs[14].Pi, _vs[14].Tau
+			if !(q > 0 && q <= math.MaxFloat64) {
 				return 0, compile.ErrFallback
 			}
-			center := _v14t / _v14p
+			center := qt / q
 			var quad float64
 			{
-				cPi, cTau := _v14p-_m26p, _v14t-_m26t
-				if !(cPi > 0 && cPi >= 1e-6*_v14p) {
-					if !(cPi == 0 || cPi < 1e-6*_v14p) {
+				cPi, cTau := _vs[14].Pi-_ms[26].Pi, _vs[14].Tau-_ms[26].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[14].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[14].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m29p, 0.0+_m29t
+					cPi, cTau = 0.0+_ms[29].Pi, 0.0+_ms[29].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v14p)
+				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _v14p-_m29p, _v14t-_m29t
-				if !(cPi > 0 && cPi >= 1e-6*_v14p) {
-					if !(cPi == 0 || cPi < 1e-6*_v14p) {
+				cPi, cTau := _vs[14].Pi-_ms[29].Pi, _vs[14].Tau-_ms[29].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[14].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[14].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m26p, 0.0+_m26t
+					cPi, cTau = 0.0+_ms[26].Pi, 0.0+_ms[26].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v14p)
+				_sum.Mul(cPi / q)
 			}
-			_sum.Mul(_v14p)
+			_sum.Mul(q)
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
@@ -12945,94 +12783,24 @@ func program4v4(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 		}
 		_msgs, _margs := g.State()
 		_ms, _vs := _msgs[:38], _margs[:19]
-		_m0p, _m0t := _ms[0].Pi, _ms[0].Tau
-		_m1p, _m1t := _ms[1].Pi, _ms[1].Tau
-		_m2p, _m2t := _ms[2].Pi, _ms[2].Tau
-		_m3p, _m3t := _ms[3].Pi, _ms[3].Tau
-		_m4p, _m4t := _ms[4].Pi, _ms[4].Tau
-		_m5p, _m5t := _ms[5].Pi, _ms[5].Tau
-		_m6p, _m6t := _ms[6].Pi, _ms[6].Tau
-		_m7p, _m7t := _ms[7].Pi, _ms[7].Tau
-		_m8p, _m8t := _ms[8].Pi, _ms[8].Tau
-		_m9p, _m9t := _ms[9].Pi, _ms[9].Tau
-		_m10p, _m10t := _ms[10].Pi, _ms[10].Tau
-		_m11p, _m11t := _ms[11].Pi, _ms[11].Tau
-		_m12p, _m12t := _ms[12].Pi, _ms[12].Tau
-		_m13p, _m13t := _ms[13].Pi, _ms[13].Tau
-		_m14p, _m14t := _ms[14].Pi, _ms[14].Tau
-		_m15p, _m15t := _ms[15].Pi, _ms[15].Tau
-		_m16p, _m16t := _ms[16].Pi, _ms[16].Tau
-		_m17p, _m17t := _ms[17].Pi, _ms[17].Tau
-		_m18p, _m18t := _ms[18].Pi, _ms[18].Tau
-		_m19p, _m19t := _ms[19].Pi, _ms[19].Tau
-		_m20p, _m20t := _ms[20].Pi, _ms[20].Tau
-		_m21p, _m21t := _ms[21].Pi, _ms[21].Tau
-		_m22p, _m22t := _ms[22].Pi, _ms[22].Tau
-		_m23p, _m23t := _ms[23].Pi, _ms[23].Tau
-		_m24p, _m24t := _ms[24].Pi, _ms[24].Tau
-		_m25p, _m25t := _ms[25].Pi, _ms[25].Tau
-		_m26p, _m26t := _ms[26].Pi, _ms[26].Tau
-		_m27p, _m27t := _ms[27].Pi, _ms[27].Tau
-		_m28p, _m28t := _ms[28].Pi, _ms[28].Tau
-		_m29p, _m29t := _ms[29].Pi, _ms[29].Tau
-		_m30p, _m30t := _ms[30].Pi, _ms[30].Tau
-		_m31p, _m31t := _ms[31].Pi, _ms[31].Tau
-		_m32p, _m32t := _ms[32].Pi, _ms[32].Tau
-		_m33p, _m33t := _ms[33].Pi, _ms[33].Tau
-		_m34p, _m34t := _ms[34].Pi, _ms[34].Tau
-		_m35p, _m35t := _ms[35].Pi, _ms[35].Tau
-		_m36p, _m36t := _ms[36].Pi, _ms[36].Tau
-		_m37p, _m37t := _ms[37].Pi, _ms[37].Tau
-		_v0p, _v0t := _vs[0].Pi, _vs[0].Tau
-		_v1p, _v1t := _vs[1].Pi, _vs[1].Tau
-		_v2p, _v2t := _vs[2].Pi, _vs[2].Tau
-		_v3p, _v3t := _vs[3].Pi, _vs[3].Tau
-		_v4p, _v4t := _vs[4].Pi, _vs[4].Tau
-		_v5p, _v5t := _vs[5].Pi, _vs[5].Tau
-		_v6p, _v6t := _vs[6].Pi, _vs[6].Tau
-		_v7p, _v7t := _vs[7].Pi, _vs[7].Tau
-		_v8p, _v8t := _vs[8].Pi, _vs[8].Tau
-		_v9p, _v9t := _vs[9].Pi, _vs[9].Tau
-		_v10p, _v10t := _vs[10].Pi, _vs[10].Tau
-		_v11p, _v11t := _vs[11].Pi, _vs[11].Tau
-		_v12p, _v12t := _vs[12].Pi, _vs[12].Tau
-		_v13p, _v13t := _vs[13].Pi, _vs[13].Tau
-		_v14p, _v14t := _vs[14].Pi, _vs[14].Tau
-		_v15p, _v15t := _vs[15].Pi, _vs[15].Tau
-		_v16p, _v16t := _vs[16].Pi, _vs[16].Tau
-		_v17p, _v17t := _vs[17].Pi, _vs[17].Tau
-		_v18p, _v18t := _vs[18].Pi, _vs[18].Tau
-		_bad := 0.0 + (_m0p - _m0p) + (_m0t - _m0t) + (_m1p - _m1p) + (_m1t - _m1t) + (_m2p - _m2p) + (_m2t - _m2t) + (_m3p - _m3p) + (_m3t - _m3t) + (_m4p - _m4p) + (_m4t - _m4t) + (_m5p - _m5p) + (_m5t - _m5t) + (_m6p - _m6p) + (_m6t - _m6t) + (_m7p - _m7p) + (_m7t - _m7t) + (_m8p - _m8p) + (_m8t - _m8t) + (_m9p - _m9p) + (_m9t - _m9t) + (_m10p - _m10p) + (_m10t - _m10t) + (_m11p - _m11p) + (_m11t - _m11t) + (_m12p - _m12p) + (_m12t - _m12t) + (_m13p - _m13p) + (_m13t - _m13t) + (_m14p - _m14p) + (_m14t - _m14t) + (_m15p - _m15p) + (_m15t - _m15t) + (_m16p - _m16p) + (_m16t - _m16t) + (_m17p - _m17p) + (_m17t - _m17t) + (_m18p - _m18p) + (_m18t - _m18t) + (_m19p - _m19p) + (_m19t - _m19t) + (_m20p - _m20p) + (_m20t - _m20t) + (_m21p - _m21p) + (_m21t - _m21t) + (_m22p - _m22p) + (_m22t - _m22t) + (_m23p - _m23p) + (_m23t - _m23t) + (_m24p - _m24p) + (_m24t - _m24t) + (_m25p - _m25p) + (_m25t - _m25t) + (_m26p - _m26p) + (_m26t - _m26t) + (_m27p - _m27p) + (_m27t - _m27t) + (_m28p - _m28p) + (_m28t - _m28t) + (_m29p - _m29p) + (_m29t - _m29t) + (_m30p - _m30p) + (_m30t - _m30t) + (_m31p - _m31p) + (_m31t - _m31t) + (_m32p - _m32p) + (_m32t - _m32t) + (_m33p - _m33p) + (_m33t - _m33t) + (_m34p - _m34p) + (_m34t - _m34t) + (_m35p - _m35p) + (_m35t - _m35t) + (_m36p - _m36p) + (_m36t - _m36t) + (_m37p - _m37p) + (_m37t - _m37t)
-		_bad += (_v0p - _v0p) + (_v0t - _v0t)
-		_bad += (_v1p - _v1p) + (_v1t - _v1t)
-		_bad += (_v2p - _v2p) + (_v2t - _v2t)
-		_bad += (_v3p - _v3p) + (_v3t - _v3t)
-		_bad += (_v4p - _v4p) + (_v4t - _v4t)
-		_bad += (_v5p - _v5p) + (_v5t - _v5t)
-		_bad += (_v6p - _v6p) + (_v6t - _v6t)
-		_bad += (_v7p - _v7p) + (_v7t - _v7t)
-		_bad += (_v8p - _v8p) + (_v8t - _v8t)
-		_bad += (_v9p - _v9p) + (_v9t - _v9t)
-		_bad += (_v10p - _v10p) + (_v10t - _v10t)
-		_bad += (_v11p - _v11p) + (_v11t - _v11t)
-		_bad += (_v12p - _v12p) + (_v12t - _v12t)
-		_bad += (_v13p - _v13p) + (_v13t - _v13t)
-		_bad += (_v14p - _v14p) + (_v14t - _v14t)
-		_bad += (_v15p - _v15p) + (_v15t - _v15t)
-		_bad += (_v16p - _v16p) + (_v16t - _v16t)
-		_bad += (_v17p - _v17p) + (_v17t - _v17t)
-		_bad += (_v18p - _v18p) + (_v18t - _v18t)
+		_bad := 0.0
+		for _, x := range _ms {
+			_bad += (x.Pi - x.Pi) + (x.Tau - x.Tau)
+		}
+		for _, x := range _vs {
+			_bad += (x.Pi - x.Pi) + (x.Tau - x.Tau)
+		}
 		if _bad != 0 {
 			return 0, compile.ErrFallback
 		}
 		var _sum graph.EvidenceSum
 		{ // N(s1; 25, 25.01)
-			_c0Pi, _c0Tau := _v0p-_m0p, _v0t-_m0t
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v0p) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v0p) {
+			_c0Pi, _c0Tau := _vs[0].Pi-_ms[0].Pi, _vs[0].Tau-_ms[0].Tau
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[0].Pi) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[0].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c0Pi, _c0Tau = 0.0+_m9p, 0.0+_m9t
+				_c0Pi, _c0Tau = 0.0+_ms[9].Pi, 0.0+_ms[9].Tau
 				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
 					return 0, compile.ErrFallback
 				}
@@ -13050,12 +12818,12 @@ func program4v4(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 			_sum.Norm(_en)
 		}
 		{ // N(s2; 24.67, 27.57)
-			_c0Pi, _c0Tau := _v1p-_m1p, _v1t-_m1t
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v1p) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v1p) {
+			_c0Pi, _c0Tau := _vs[1].Pi-_ms[1].Pi, _vs[1].Tau-_ms[1].Tau
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[1].Pi) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[1].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c0Pi, _c0Tau = 0.0+_m11p, 0.0+_m11t
+				_c0Pi, _c0Tau = 0.0+_ms[11].Pi, 0.0+_ms[11].Tau
 				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
 					return 0, compile.ErrFallback
 				}
@@ -13073,12 +12841,12 @@ func program4v4(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 			_sum.Norm(_en)
 		}
 		{ // N(s3; 24.33, 30.26)
-			_c0Pi, _c0Tau := _v2p-_m2p, _v2t-_m2t
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v2p) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v2p) {
+			_c0Pi, _c0Tau := _vs[2].Pi-_ms[2].Pi, _vs[2].Tau-_ms[2].Tau
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[2].Pi) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[2].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c0Pi, _c0Tau = 0.0+_m13p, 0.0+_m13t
+				_c0Pi, _c0Tau = 0.0+_ms[13].Pi, 0.0+_ms[13].Tau
 				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
 					return 0, compile.ErrFallback
 				}
@@ -13096,12 +12864,12 @@ func program4v4(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 			_sum.Norm(_en)
 		}
 		{ // N(s4; 24, 33.07)
-			_c0Pi, _c0Tau := _v3p-_m3p, _v3t-_m3t
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v3p) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v3p) {
+			_c0Pi, _c0Tau := _vs[3].Pi-_ms[3].Pi, _vs[3].Tau-_ms[3].Tau
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[3].Pi) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[3].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c0Pi, _c0Tau = 0.0+_m15p, 0.0+_m15t
+				_c0Pi, _c0Tau = 0.0+_ms[15].Pi, 0.0+_ms[15].Tau
 				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
 					return 0, compile.ErrFallback
 				}
@@ -13119,12 +12887,12 @@ func program4v4(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 			_sum.Norm(_en)
 		}
 		{ // N(s5; 26, 25.01)
-			_c0Pi, _c0Tau := _v4p-_m4p, _v4t-_m4t
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v4p) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v4p) {
+			_c0Pi, _c0Tau := _vs[4].Pi-_ms[4].Pi, _vs[4].Tau-_ms[4].Tau
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[4].Pi) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[4].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c0Pi, _c0Tau = 0.0+_m17p, 0.0+_m17t
+				_c0Pi, _c0Tau = 0.0+_ms[17].Pi, 0.0+_ms[17].Tau
 				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
 					return 0, compile.ErrFallback
 				}
@@ -13142,12 +12910,12 @@ func program4v4(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 			_sum.Norm(_en)
 		}
 		{ // N(s6; 25.67, 27.57)
-			_c0Pi, _c0Tau := _v5p-_m5p, _v5t-_m5t
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v5p) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v5p) {
+			_c0Pi, _c0Tau := _vs[5].Pi-_ms[5].Pi, _vs[5].Tau-_ms[5].Tau
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[5].Pi) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[5].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c0Pi, _c0Tau = 0.0+_m19p, 0.0+_m19t
+				_c0Pi, _c0Tau = 0.0+_ms[19].Pi, 0.0+_ms[19].Tau
 				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
 					return 0, compile.ErrFallback
 				}
@@ -13165,12 +12933,12 @@ func program4v4(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 			_sum.Norm(_en)
 		}
 		{ // N(s7; 25.33, 30.26)
-			_c0Pi, _c0Tau := _v6p-_m6p, _v6t-_m6t
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v6p) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v6p) {
+			_c0Pi, _c0Tau := _vs[6].Pi-_ms[6].Pi, _vs[6].Tau-_ms[6].Tau
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[6].Pi) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[6].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c0Pi, _c0Tau = 0.0+_m21p, 0.0+_m21t
+				_c0Pi, _c0Tau = 0.0+_ms[21].Pi, 0.0+_ms[21].Tau
 				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
 					return 0, compile.ErrFallback
 				}
@@ -13188,12 +12956,12 @@ func program4v4(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 			_sum.Norm(_en)
 		}
 		{ // N(s8; 25, 33.07)
-			_c0Pi, _c0Tau := _v7p-_m7p, _v7t-_m7t
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v7p) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v7p) {
+			_c0Pi, _c0Tau := _vs[7].Pi-_ms[7].Pi, _vs[7].Tau-_ms[7].Tau
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[7].Pi) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[7].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c0Pi, _c0Tau = 0.0+_m23p, 0.0+_m23t
+				_c0Pi, _c0Tau = 0.0+_ms[23].Pi, 0.0+_ms[23].Tau
 				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
 					return 0, compile.ErrFallback
 				}
@@ -13211,22 +12979,22 @@ func program4v4(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 			_sum.Norm(_en)
 		}
 		{ // N(p1; s1, 17.36)
-			_c0Pi, _c0Tau := _v8p-_m8p, _v8t-_m8t
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v8p) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v8p) {
+			_c0Pi, _c0Tau := _vs[8].Pi-_ms[8].Pi, _vs[8].Tau-_ms[8].Tau
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[8].Pi) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[8].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c0Pi, _c0Tau = 0.0+_m25p, 0.0+_m25t
+				_c0Pi, _c0Tau = 0.0+_ms[25].Pi, 0.0+_ms[25].Tau
 				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
 					return 0, compile.ErrFallback
 				}
 			}
-			_c1Pi, _c1Tau := _v0p-_m9p, _v0t-_m9t
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v0p) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v0p) {
+			_c1Pi, _c1Tau := _vs[0].Pi-_ms[9].Pi, _vs[0].Tau-_ms[9].Tau
+			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_vs[0].Pi) {
+				if !(_c1Pi == 0 || _c1Pi < 1e-6*_vs[0].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c1Pi, _c1Tau = 0.0+_m0p, 0.0+_m0t
+				_c1Pi, _c1Tau = 0.0+_ms[0].Pi, 0.0+_ms[0].Tau
 				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
 					return 0, compile.ErrFallback
 				}
@@ -13244,22 +13012,22 @@ func program4v4(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 			_sum.Norm(_en)
 		}
 		{ // N(p2; s2, 17.36)
-			_c0Pi, _c0Tau := _v9p-_m10p, _v9t-_m10t
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v9p) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v9p) {
+			_c0Pi, _c0Tau := _vs[9].Pi-_ms[10].Pi, _vs[9].Tau-_ms[10].Tau
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[9].Pi) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[9].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c0Pi, _c0Tau = 0.0+_m26p, 0.0+_m26t
+				_c0Pi, _c0Tau = 0.0+_ms[26].Pi, 0.0+_ms[26].Tau
 				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
 					return 0, compile.ErrFallback
 				}
 			}
-			_c1Pi, _c1Tau := _v1p-_m11p, _v1t-_m11t
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v1p) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v1p) {
+			_c1Pi, _c1Tau := _vs[1].Pi-_ms[11].Pi, _vs[1].Tau-_ms[11].Tau
+			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_vs[1].Pi) {
+				if !(_c1Pi == 0 || _c1Pi < 1e-6*_vs[1].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c1Pi, _c1Tau = 0.0+_m1p, 0.0+_m1t
+				_c1Pi, _c1Tau = 0.0+_ms[1].Pi, 0.0+_ms[1].Tau
 				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
 					return 0, compile.ErrFallback
 				}
@@ -13277,22 +13045,22 @@ func program4v4(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 			_sum.Norm(_en)
 		}
 		{ // N(p3; s3, 17.36)
-			_c0Pi, _c0Tau := _v10p-_m12p, _v10t-_m12t
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v10p) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v10p) {
+			_c0Pi, _c0Tau := _vs[10].Pi-_ms[12].Pi, _vs[10].Tau-_ms[12].Tau
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[10].Pi) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[10].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c0Pi, _c0Tau = 0.0+_m27p, 0.0+_m27t
+				_c0Pi, _c0Tau = 0.0+_ms[27].Pi, 0.0+_ms[27].Tau
 				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
 					return 0, compile.ErrFallback
 				}
 			}
-			_c1Pi, _c1Tau := _v2p-_m13p, _v2t-_m13t
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v2p) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v2p) {
+			_c1Pi, _c1Tau := _vs[2].Pi-_ms[13].Pi, _vs[2].Tau-_ms[13].Tau
+			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_vs[2].Pi) {
+				if !(_c1Pi == 0 || _c1Pi < 1e-6*_vs[2].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c1Pi, _c1Tau = 0.0+_m2p, 0.0+_m2t
+				_c1Pi, _c1Tau = 0.0+_ms[2].Pi, 0.0+_ms[2].Tau
 				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
 					return 0, compile.ErrFallback
 				}
@@ -13310,22 +13078,22 @@ func program4v4(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 			_sum.Norm(_en)
 		}
 		{ // N(p4; s4, 17.36)
-			_c0Pi, _c0Tau := _v11p-_m14p, _v11t-_m14t
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v11p) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v11p) {
+			_c0Pi, _c0Tau := _vs[11].Pi-_ms[14].Pi, _vs[11].Tau-_ms[14].Tau
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[11].Pi) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[11].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c0Pi, _c0Tau = 0.0+_m28p, 0.0+_m28t
+				_c0Pi, _c0Tau = 0.0+_ms[28].Pi, 0.0+_ms[28].Tau
 				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
 					return 0, compile.ErrFallback
 				}
 			}
-			_c1Pi, _c1Tau := _v3p-_m15p, _v3t-_m15t
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v3p) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v3p) {
+			_c1Pi, _c1Tau := _vs[3].Pi-_ms[15].Pi, _vs[3].Tau-_ms[15].Tau
+			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_vs[3].Pi) {
+				if !(_c1Pi == 0 || _c1Pi < 1e-6*_vs[3].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c1Pi, _c1Tau = 0.0+_m3p, 0.0+_m3t
+				_c1Pi, _c1Tau = 0.0+_ms[3].Pi, 0.0+_ms[3].Tau
 				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
 					return 0, compile.ErrFallback
 				}
@@ -13343,22 +13111,22 @@ func program4v4(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 			_sum.Norm(_en)
 		}
 		{ // N(p5; s5, 17.36)
-			_c0Pi, _c0Tau := _v12p-_m16p, _v12t-_m16t
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v12p) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v12p) {
+			_c0Pi, _c0Tau := _vs[12].Pi-_ms[16].Pi, _vs[12].Tau-_ms[16].Tau
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[12].Pi) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[12].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c0Pi, _c0Tau = 0.0+_m30p, 0.0+_m30t
+				_c0Pi, _c0Tau = 0.0+_ms[30].Pi, 0.0+_ms[30].Tau
 				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
 					return 0, compile.ErrFallback
 				}
 			}
-			_c1Pi, _c1Tau := _v4p-_m17p, _v4t-_m17t
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v4p) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v4p) {
+			_c1Pi, _c1Tau := _vs[4].Pi-_ms[17].Pi, _vs[4].Tau-_ms[17].Tau
+			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_vs[4].Pi) {
+				if !(_c1Pi == 0 || _c1Pi < 1e-6*_vs[4].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c1Pi, _c1Tau = 0.0+_m4p, 0.0+_m4t
+				_c1Pi, _c1Tau = 0.0+_ms[4].Pi, 0.0+_ms[4].Tau
 				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
 					return 0, compile.ErrFallback
 				}
@@ -13376,22 +13144,22 @@ func program4v4(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 			_sum.Norm(_en)
 		}
 		{ // N(p6; s6, 17.36)
-			_c0Pi, _c0Tau := _v13p-_m18p, _v13t-_m18t
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v13p) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v13p) {
+			_c0Pi, _c0Tau := _vs[13].Pi-_ms[18].Pi, _vs[13].Tau-_ms[18].Tau
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[13].Pi) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[13].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c0Pi, _c0Tau = 0.0+_m31p, 0.0+_m31t
+				_c0Pi, _c0Tau = 0.0+_ms[31].Pi, 0.0+_ms[31].Tau
 				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
 					return 0, compile.ErrFallback
 				}
 			}
-			_c1Pi, _c1Tau := _v5p-_m19p, _v5t-_m19t
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v5p) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v5p) {
+			_c1Pi, _c1Tau := _vs[5].Pi-_ms[19].Pi, _vs[5].Tau-_ms[19].Tau
+			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_vs[5].Pi) {
+				if !(_c1Pi == 0 || _c1Pi < 1e-6*_vs[5].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c1Pi, _c1Tau = 0.0+_m5p, 0.0+_m5t
+				_c1Pi, _c1Tau = 0.0+_ms[5].Pi, 0.0+_ms[5].Tau
 				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
 					return 0, compile.ErrFallback
 				}
@@ -13409,22 +13177,22 @@ func program4v4(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 			_sum.Norm(_en)
 		}
 		{ // N(p7; s7, 17.36)
-			_c0Pi, _c0Tau := _v14p-_m20p, _v14t-_m20t
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v14p) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v14p) {
+			_c0Pi, _c0Tau := _vs[14].Pi-_ms[20].Pi, _vs[14].Tau-_ms[20].Tau
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[14].Pi) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[14].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c0Pi, _c0Tau = 0.0+_m32p, 0.0+_m32t
+				_c0Pi, _c0Tau = 0.0+_ms[32].Pi, 0.0+_ms[32].Tau
 				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
 					return 0, compile.ErrFallback
 				}
 			}
-			_c1Pi, _c1Tau := _v6p-_m21p, _v6t-_m21t
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v6p) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v6p) {
+			_c1Pi, _c1Tau := _vs[6].Pi-_ms[21].Pi, _vs[6].Tau-_ms[21].Tau
+			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_vs[6].Pi) {
+				if !(_c1Pi == 0 || _c1Pi < 1e-6*_vs[6].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c1Pi, _c1Tau = 0.0+_m6p, 0.0+_m6t
+				_c1Pi, _c1Tau = 0.0+_ms[6].Pi, 0.0+_ms[6].Tau
 				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
 					return 0, compile.ErrFallback
 				}
@@ -13442,22 +13210,22 @@ func program4v4(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 			_sum.Norm(_en)
 		}
 		{ // N(p8; s8, 17.36)
-			_c0Pi, _c0Tau := _v15p-_m22p, _v15t-_m22t
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v15p) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v15p) {
+			_c0Pi, _c0Tau := _vs[15].Pi-_ms[22].Pi, _vs[15].Tau-_ms[22].Tau
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[15].Pi) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[15].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c0Pi, _c0Tau = 0.0+_m33p, 0.0+_m33t
+				_c0Pi, _c0Tau = 0.0+_ms[33].Pi, 0.0+_ms[33].Tau
 				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
 					return 0, compile.ErrFallback
 				}
 			}
-			_c1Pi, _c1Tau := _v7p-_m23p, _v7t-_m23t
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v7p) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v7p) {
+			_c1Pi, _c1Tau := _vs[7].Pi-_ms[23].Pi, _vs[7].Tau-_ms[23].Tau
+			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_vs[7].Pi) {
+				if !(_c1Pi == 0 || _c1Pi < 1e-6*_vs[7].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c1Pi, _c1Tau = 0.0+_m7p, 0.0+_m7t
+				_c1Pi, _c1Tau = 0.0+_ms[7].Pi, 0.0+_ms[7].Tau
 				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
 					return 0, compile.ErrFallback
 				}
@@ -13475,52 +13243,52 @@ func program4v4(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 			_sum.Norm(_en)
 		}
 		{ // t1 = p1 + p2 + p3 + p4
-			_c0Pi, _c0Tau := _v16p-_m24p, _v16t-_m24t
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v16p) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v16p) {
+			_c0Pi, _c0Tau := _vs[16].Pi-_ms[24].Pi, _vs[16].Tau-_ms[24].Tau
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[16].Pi) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[16].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c0Pi, _c0Tau = 0.0+_m35p, 0.0+_m35t
+				_c0Pi, _c0Tau = 0.0+_ms[35].Pi, 0.0+_ms[35].Tau
 				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
 					return 0, compile.ErrFallback
 				}
 			}
-			_c1Pi, _c1Tau := _v8p-_m25p, _v8t-_m25t
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v8p) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v8p) {
+			_c1Pi, _c1Tau := _vs[8].Pi-_ms[25].Pi, _vs[8].Tau-_ms[25].Tau
+			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_vs[8].Pi) {
+				if !(_c1Pi == 0 || _c1Pi < 1e-6*_vs[8].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c1Pi, _c1Tau = 0.0+_m8p, 0.0+_m8t
+				_c1Pi, _c1Tau = 0.0+_ms[8].Pi, 0.0+_ms[8].Tau
 				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
 					return 0, compile.ErrFallback
 				}
 			}
-			_c2Pi, _c2Tau := _v9p-_m26p, _v9t-_m26t
-			if !(_c2Pi > 0 && _c2Pi >= 1e-6*_v9p) {
-				if !(_c2Pi == 0 || _c2Pi < 1e-6*_v9p) {
+			_c2Pi, _c2Tau := _vs[9].Pi-_ms[26].Pi, _vs[9].Tau-_ms[26].Tau
+			if !(_c2Pi > 0 && _c2Pi >= 1e-6*_vs[9].Pi) {
+				if !(_c2Pi == 0 || _c2Pi < 1e-6*_vs[9].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c2Pi, _c2Tau = 0.0+_m10p, 0.0+_m10t
+				_c2Pi, _c2Tau = 0.0+_ms[10].Pi, 0.0+_ms[10].Tau
 				if !(_c2Pi > 0 && _c2Pi < math.MaxFloat64 && _c2Tau-_c2Tau == 0) {
 					return 0, compile.ErrFallback
 				}
 			}
-			_c3Pi, _c3Tau := _v10p-_m27p, _v10t-_m27t
-			if !(_c3Pi > 0 && _c3Pi >= 1e-6*_v10p) {
-				if !(_c3Pi == 0 || _c3Pi < 1e-6*_v10p) {
+			_c3Pi, _c3Tau := _vs[10].Pi-_ms[27].Pi, _vs[10].Tau-_ms[27].Tau
+			if !(_c3Pi > 0 && _c3Pi >= 1e-6*_vs[10].Pi) {
+				if !(_c3Pi == 0 || _c3Pi < 1e-6*_vs[10].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c3Pi, _c3Tau = 0.0+_m12p, 0.0+_m12t
+				_c3Pi, _c3Tau = 0.0+_ms[12].Pi, 0.0+_ms[12].Tau
 				if !(_c3Pi > 0 && _c3Pi < math.MaxFloat64 && _c3Tau-_c3Tau == 0) {
 					return 0, compile.ErrFallback
 				}
 			}
-			_c4Pi, _c4Tau := _v11p-_m28p, _v11t-_m28t
-			if !(_c4Pi > 0 && _c4Pi >= 1e-6*_v11p) {
-				if !(_c4Pi == 0 || _c4Pi < 1e-6*_v11p) {
+			_c4Pi, _c4Tau := _vs[11].Pi-_ms[28].Pi, _vs[11].Tau-_ms[28].Tau
+			if !(_c4Pi > 0 && _c4Pi >= 1e-6*_vs[11].Pi) {
+				if !(_c4Pi == 0 || _c4Pi < 1e-6*_vs[11].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c4Pi, _c4Tau = 0.0+_m14p, 0.0+_m14t
+				_c4Pi, _c4Tau = 0.0+_ms[14].Pi, 0.0+_ms[14].Tau
 				if !(_c4Pi > 0 && _c4Pi < math.MaxFloat64 && _c4Tau-_c4Tau == 0) {
 					return 0, compile.ErrFallback
 				}
@@ -13567,52 +13335,52 @@ func program4v4(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 			_sum.Norm(_en)
 		}
 		{ // t2 = p5 + p6 + p7 + p8
-			_c0Pi, _c0Tau := _v17p-_m29p, _v17t-_m29t
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v17p) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v17p) {
+			_c0Pi, _c0Tau := _vs[17].Pi-_ms[29].Pi, _vs[17].Tau-_ms[29].Tau
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[17].Pi) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[17].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c0Pi, _c0Tau = 0.0+_m36p, 0.0+_m36t
+				_c0Pi, _c0Tau = 0.0+_ms[36].Pi, 0.0+_ms[36].Tau
 				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
 					return 0, compile.ErrFallback
 				}
 			}
-			_c1Pi, _c1Tau := _v12p-_m30p, _v12t-_m30t
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v12p) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v12p) {
+			_c1Pi, _c1Tau := _vs[12].Pi-_ms[30].Pi, _vs[12].Tau-_ms[30].Tau
+			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_vs[12].Pi) {
+				if !(_c1Pi == 0 || _c1Pi < 1e-6*_vs[12].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c1Pi, _c1Tau = 0.0+_m16p, 0.0+_m16t
+				_c1Pi, _c1Tau = 0.0+_ms[16].Pi, 0.0+_ms[16].Tau
 				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
 					return 0, compile.ErrFallback
 				}
 			}
-			_c2Pi, _c2Tau := _v13p-_m31p, _v13t-_m31t
-			if !(_c2Pi > 0 && _c2Pi >= 1e-6*_v13p) {
-				if !(_c2Pi == 0 || _c2Pi < 1e-6*_v13p) {
+			_c2Pi, _c2Tau := _vs[13].Pi-_ms[31].Pi, _vs[13].Tau-_ms[31].Tau
+			if !(_c2Pi > 0 && _c2Pi >= 1e-6*_vs[13].Pi) {
+				if !(_c2Pi == 0 || _c2Pi < 1e-6*_vs[13].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c2Pi, _c2Tau = 0.0+_m18p, 0.0+_m18t
+				_c2Pi, _c2Tau = 0.0+_ms[18].Pi, 0.0+_ms[18].Tau
 				if !(_c2Pi > 0 && _c2Pi < math.MaxFloat64 && _c2Tau-_c2Tau == 0) {
 					return 0, compile.ErrFallback
 				}
 			}
-			_c3Pi, _c3Tau := _v14p-_m32p, _v14t-_m32t
-			if !(_c3Pi > 0 && _c3Pi >= 1e-6*_v14p) {
-				if !(_c3Pi == 0 || _c3Pi < 1e-6*_v14p) {
+			_c3Pi, _c3Tau := _vs[14].Pi-_ms[32].Pi, _vs[14].Tau-_ms[32].Tau
+			if !(_c3Pi > 0 && _c3Pi >= 1e-6*_vs[14].Pi) {
+				if !(_c3Pi == 0 || _c3Pi < 1e-6*_vs[14].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c3Pi, _c3Tau = 0.0+_m20p, 0.0+_m20t
+				_c3Pi, _c3Tau = 0.0+_ms[20].Pi, 0.0+_ms[20].Tau
 				if !(_c3Pi > 0 && _c3Pi < math.MaxFloat64 && _c3Tau-_c3Tau == 0) {
 					return 0, compile.ErrFallback
 				}
 			}
-			_c4Pi, _c4Tau := _v15p-_m33p, _v15t-_m33t
-			if !(_c4Pi > 0 && _c4Pi >= 1e-6*_v15p) {
-				if !(_c4Pi == 0 || _c4Pi < 1e-6*_v15p) {
+			_c4Pi, _c4Tau := _vs[15].Pi-_ms[33].Pi, _vs[15].Tau-_ms[33].Tau
+			if !(_c4Pi > 0 && _c4Pi >= 1e-6*_vs[15].Pi) {
+				if !(_c4Pi == 0 || _c4Pi < 1e-6*_vs[15].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c4Pi, _c4Tau = 0.0+_m22p, 0.0+_m22t
+				_c4Pi, _c4Tau = 0.0+_ms[22].Pi, 0.0+_ms[22].Tau
 				if !(_c4Pi > 0 && _c4Pi < math.MaxFloat64 && _c4Tau-_c4Tau == 0) {
 					return 0, compile.ErrFallback
 				}
@@ -13659,32 +13427,32 @@ func program4v4(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 			_sum.Norm(_en)
 		}
 		{ // d1 = t1 − t2
-			_c0Pi, _c0Tau := _v18p-_m34p, _v18t-_m34t
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v18p) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v18p) {
+			_c0Pi, _c0Tau := _vs[18].Pi-_ms[34].Pi, _vs[18].Tau-_ms[34].Tau
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[18].Pi) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[18].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c0Pi, _c0Tau = 0.0+_m37p, 0.0+_m37t
+				_c0Pi, _c0Tau = 0.0+_ms[37].Pi, 0.0+_ms[37].Tau
 				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
 					return 0, compile.ErrFallback
 				}
 			}
-			_c1Pi, _c1Tau := _v16p-_m35p, _v16t-_m35t
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v16p) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v16p) {
+			_c1Pi, _c1Tau := _vs[16].Pi-_ms[35].Pi, _vs[16].Tau-_ms[35].Tau
+			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_vs[16].Pi) {
+				if !(_c1Pi == 0 || _c1Pi < 1e-6*_vs[16].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c1Pi, _c1Tau = 0.0+_m24p, 0.0+_m24t
+				_c1Pi, _c1Tau = 0.0+_ms[24].Pi, 0.0+_ms[24].Tau
 				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
 					return 0, compile.ErrFallback
 				}
 			}
-			_c2Pi, _c2Tau := _v17p-_m36p, _v17t-_m36t
-			if !(_c2Pi > 0 && _c2Pi >= 1e-6*_v17p) {
-				if !(_c2Pi == 0 || _c2Pi < 1e-6*_v17p) {
+			_c2Pi, _c2Tau := _vs[17].Pi-_ms[36].Pi, _vs[17].Tau-_ms[36].Tau
+			if !(_c2Pi > 0 && _c2Pi >= 1e-6*_vs[17].Pi) {
+				if !(_c2Pi == 0 || _c2Pi < 1e-6*_vs[17].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c2Pi, _c2Tau = 0.0+_m29p, 0.0+_m29t
+				_c2Pi, _c2Tau = 0.0+_ms[29].Pi, 0.0+_ms[29].Tau
 				if !(_c2Pi > 0 && _c2Pi < math.MaxFloat64 && _c2Tau-_c2Tau == 0) {
 					return 0, compile.ErrFallback
 				}
@@ -13721,12 +13489,12 @@ func program4v4(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 			_sum.Norm(_en)
 		}
 		{ // I(d1 > 1.481)
-			_c0Pi, _c0Tau := _v18p-_m37p, _v18t-_m37t
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v18p) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v18p) {
+			_c0Pi, _c0Tau := _vs[18].Pi-_ms[37].Pi, _vs[18].Tau-_ms[37].Tau
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[18].Pi) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[18].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c0Pi, _c0Tau = 0.0+_m34p, 0.0+_m34t
+				_c0Pi, _c0Tau = 0.0+_ms[34].Pi, 0.0+_ms[34].Tau
 				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
 					return 0, compile.ErrFallback
 				}
@@ -13739,762 +13507,781 @@ func program4v4(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 			_sum.Add(_eq)
 		}
 		{ // s1
-			if !(_v0p > 0 && _v0p <= math.MaxFloat64) {
+			q, qt := _vs[0].Pi, _vs[0].Tau
+			if !(q > 0 && q <= math.MaxFloat64) {
 				return 0, compile.ErrFallback
 			}
-			center := _v0t / _v0p
+			center := qt / q
 			var quad float64
 			{
-				cPi, cTau := _v0p-_m0p, _v0t-_m0t
-				if !(cPi > 0 && cPi >= 1e-6*_v0p) {
-					if !(cPi == 0 || cPi < 1e-6*_v0p) {
+				cPi, cTau := _vs[0].Pi-_ms[0].Pi, _vs[0].Tau-_ms[0].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[0].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[0].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m9p, 0.0+_m9t
+					cPi, cTau = 0.0+_ms[9].Pi, 0.0+_ms[9].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v0p)
+				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _v0p-_m9p, _v0t-_m9t
-				if !(cPi > 0 && cPi >= 1e-6*_v0p) {
-					if !(cPi == 0 || cPi < 1e-6*_v0p) {
+				cPi, cTau := _vs[0].Pi-_ms[9].Pi, _vs[0].Tau-_ms[9].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[0].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[0].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m0p, 0.0+_m0t
+					cPi, cTau = 0.0+_ms[0].Pi, 0.0+_ms[0].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v0p)
+				_sum.Mul(cPi / q)
 			}
-			_sum.Mul(_v0p)
+			_sum.Mul(q)
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
 		{ // s2
-			if !(_v1p > 0 && _v1p <= math.MaxFloat64) {
+			q, qt := _vs[1].Pi, _vs[1].Tau
+			if !(q > 0 && q <= math.MaxFloat64) {
 				return 0, compile.ErrFallback
 			}
-			center := _v1t / _v1p
+			center := qt / q
 			var quad float64
 			{
-				cPi, cTau := _v1p-_m1p, _v1t-_m1t
-				if !(cPi > 0 && cPi >= 1e-6*_v1p) {
-					if !(cPi == 0 || cPi < 1e-6*_v1p) {
+				cPi, cTau := _vs[1].Pi-_ms[1].Pi, _vs[1].Tau-_ms[1].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[1].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[1].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m11p, 0.0+_m11t
+					cPi, cTau = 0.0+_ms[11].Pi, 0.0+_ms[11].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v1p)
+				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _v1p-_m11p, _v1t-_m11t
-				if !(cPi > 0 && cPi >= 1e-6*_v1p) {
-					if !(cPi == 0 || cPi < 1e-6*_v1p) {
+				cPi, cTau := _vs[1].Pi-_ms[11].Pi, _vs[1].Tau-_ms[11].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[1].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[1].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m1p, 0.0+_m1t
+					cPi, cTau = 0.0+_ms[1].Pi, 0.0+_ms[1].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v1p)
+				_sum.Mul(cPi / q)
 			}
-			_sum.Mul(_v1p)
+			_sum.Mul(q)
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
 		{ // s3
-			if !(_v2p > 0 && _v2p <= math.MaxFloat64) {
+			q, qt := _vs[2].Pi, _vs[2].Tau
+			if !(q > 0 && q <= math.MaxFloat64) {
 				return 0, compile.ErrFallback
 			}
-			center := _v2t / _v2p
+			center := qt / q
 			var quad float64
 			{
-				cPi, cTau := _v2p-_m2p, _v2t-_m2t
-				if !(cPi > 0 && cPi >= 1e-6*_v2p) {
-					if !(cPi == 0 || cPi < 1e-6*_v2p) {
+				cPi, cTau := _vs[2].Pi-_ms[2].Pi, _vs[2].Tau-_ms[2].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[2].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[2].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m13p, 0.0+_m13t
+					cPi, cTau = 0.0+_ms[13].Pi, 0.0+_ms[13].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v2p)
+				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _v2p-_m13p, _v2t-_m13t
-				if !(cPi > 0 && cPi >= 1e-6*_v2p) {
-					if !(cPi == 0 || cPi < 1e-6*_v2p) {
+				cPi, cTau := _vs[2].Pi-_ms[13].Pi, _vs[2].Tau-_ms[13].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[2].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[2].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m2p, 0.0+_m2t
+					cPi, cTau = 0.0+_ms[2].Pi, 0.0+_ms[2].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v2p)
+				_sum.Mul(cPi / q)
 			}
-			_sum.Mul(_v2p)
+			_sum.Mul(q)
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
 		{ // s4
-			if !(_v3p > 0 && _v3p <= math.MaxFloat64) {
+			q, qt := _vs[3].Pi, _vs[3].Tau
+			if !(q > 0 && q <= math.MaxFloat64) {
 				return 0, compile.ErrFallback
 			}
-			center := _v3t / _v3p
+			center := qt / q
 			var quad float64
 			{
-				cPi, cTau := _v3p-_m3p, _v3t-_m3t
-				if !(cPi > 0 && cPi >= 1e-6*_v3p) {
-					if !(cPi == 0 || cPi < 1e-6*_v3p) {
+				cPi, cTau := _vs[3].Pi-_ms[3].Pi, _vs[3].Tau-_ms[3].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[3].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[3].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m15p, 0.0+_m15t
+					cPi, cTau = 0.0+_ms[15].Pi, 0.0+_ms[15].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v3p)
+				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _v3p-_m15p, _v3t-_m15t
-				if !(cPi > 0 && cPi >= 1e-6*_v3p) {
-					if !(cPi == 0 || cPi < 1e-6*_v3p) {
+				cPi, cTau := _vs[3].Pi-_ms[15].Pi, _vs[3].Tau-_ms[15].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[3].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[3].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m3p, 0.0+_m3t
+					cPi, cTau = 0.0+_ms[3].Pi, 0.0+_ms[3].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v3p)
+				_sum.Mul(cPi / q)
 			}
-			_sum.Mul(_v3p)
+			_sum.Mul(q)
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
 		{ // s5
-			if !(_v4p > 0 && _v4p <= math.MaxFloat64) {
+			q, qt := _vs[4].Pi, _vs[4].Tau
+			if !(q > 0 && q <= math.MaxFloat64) {
 				return 0, compile.ErrFallback
 			}
-			center := _v4t / _v4p
+			center := qt / q
 			var quad float64
 			{
-				cPi, cTau := _v4p-_m4p, _v4t-_m4t
-				if !(cPi > 0 && cPi >= 1e-6*_v4p) {
-					if !(cPi == 0 || cPi < 1e-6*_v4p) {
+				cPi, cTau := _vs[4].Pi-_ms[4].Pi, _vs[4].Tau-_ms[4].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[4].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[4].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m17p, 0.0+_m17t
+					cPi, cTau = 0.0+_ms[17].Pi, 0.0+_ms[17].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v4p)
+				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _v4p-_m17p, _v4t-_m17t
-				if !(cPi > 0 && cPi >= 1e-6*_v4p) {
-					if !(cPi == 0 || cPi < 1e-6*_v4p) {
+				cPi, cTau := _vs[4].Pi-_ms[17].Pi, _vs[4].Tau-_ms[17].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[4].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[4].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m4p, 0.0+_m4t
+					cPi, cTau = 0.0+_ms[4].Pi, 0.0+_ms[4].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v4p)
+				_sum.Mul(cPi / q)
 			}
-			_sum.Mul(_v4p)
+			_sum.Mul(q)
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
 		{ // s6
-			if !(_v5p > 0 && _v5p <= math.MaxFloat64) {
+			q, qt := _vs[5].Pi, _vs[5].Tau
+			if !(q > 0 && q <= math.MaxFloat64) {
 				return 0, compile.ErrFallback
 			}
-			center := _v5t / _v5p
+			center := qt / q
 			var quad float64
 			{
-				cPi, cTau := _v5p-_m5p, _v5t-_m5t
-				if !(cPi > 0 && cPi >= 1e-6*_v5p) {
-					if !(cPi == 0 || cPi < 1e-6*_v5p) {
+				cPi, cTau := _vs[5].Pi-_ms[5].Pi, _vs[5].Tau-_ms[5].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[5].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[5].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m19p, 0.0+_m19t
+					cPi, cTau = 0.0+_ms[19].Pi, 0.0+_ms[19].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v5p)
+				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _v5p-_m19p, _v5t-_m19t
-				if !(cPi > 0 && cPi >= 1e-6*_v5p) {
-					if !(cPi == 0 || cPi < 1e-6*_v5p) {
+				cPi, cTau := _vs[5].Pi-_ms[19].Pi, _vs[5].Tau-_ms[19].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[5].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[5].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m5p, 0.0+_m5t
+					cPi, cTau = 0.0+_ms[5].Pi, 0.0+_ms[5].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v5p)
+				_sum.Mul(cPi / q)
 			}
-			_sum.Mul(_v5p)
+			_sum.Mul(q)
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
 		{ // s7
-			if !(_v6p > 0 && _v6p <= math.MaxFloat64) {
+			q, qt := _vs[6].Pi, _vs[6].Tau
+			if !(q > 0 && q <= math.MaxFloat64) {
 				return 0, compile.ErrFallback
 			}
-			center := _v6t / _v6p
+			center := qt / q
 			var quad float64
 			{
-				cPi, cTau := _v6p-_m6p, _v6t-_m6t
-				if !(cPi > 0 && cPi >= 1e-6*_v6p) {
-					if !(cPi == 0 || cPi < 1e-6*_v6p) {
+				cPi, cTau := _vs[6].Pi-_ms[6].Pi, _vs[6].Tau-_ms[6].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[6].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[6].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m21p, 0.0+_m21t
+					cPi, cTau = 0.0+_ms[21].Pi, 0.0+_ms[21].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v6p)
+				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _v6p-_m21p, _v6t-_m21t
-				if !(cPi > 0 && cPi >= 1e-6*_v6p) {
-					if !(cPi == 0 || cPi < 1e-6*_v6p) {
+				cPi, cTau := _vs[6].Pi-_ms[21].Pi, _vs[6].Tau-_ms[21].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[6].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[6].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m6p, 0.0+_m6t
+					cPi, cTau = 0.0+_ms[6].Pi, 0.0+_ms[6].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v6p)
+				_sum.Mul(cPi / q)
 			}
-			_sum.Mul(_v6p)
+			_sum.Mul(q)
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
 		{ // s8
-			if !(_v7p > 0 && _v7p <= math.MaxFloat64) {
+			q, qt := _vs[7].Pi, _vs[7].Tau
+			if !(q > 0 && q <= math.MaxFloat64) {
 				return 0, compile.ErrFallback
 			}
-			center := _v7t / _v7p
+			center := qt / q
 			var quad float64
 			{
-				cPi, cTau := _v7p-_m7p, _v7t-_m7t
-				if !(cPi > 0 && cPi >= 1e-6*_v7p) {
-					if !(cPi == 0 || cPi < 1e-6*_v7p) {
+				cPi, cTau := _vs[7].Pi-_ms[7].Pi, _vs[7].Tau-_ms[7].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[7].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[7].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m23p, 0.0+_m23t
+					cPi, cTau = 0.0+_ms[23].Pi, 0.0+_ms[23].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v7p)
+				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _v7p-_m23p, _v7t-_m23t
-				if !(cPi > 0 && cPi >= 1e-6*_v7p) {
-					if !(cPi == 0 || cPi < 1e-6*_v7p) {
+				cPi, cTau := _vs[7].Pi-_ms[23].Pi, _vs[7].Tau-_ms[23].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[7].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[7].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m7p, 0.0+_m7t
+					cPi, cTau = 0.0+_ms[7].Pi, 0.0+_ms[7].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v7p)
+				_sum.Mul(cPi / q)
 			}
-			_sum.Mul(_v7p)
+			_sum.Mul(q)
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
 		{ // p1
-			if !(_v8p > 0 && _v8p <= math.MaxFloat64) {
+			q, qt := _vs[8].Pi, _vs[8].Tau
+			if !(q > 0 && q <= math.MaxFloat64) {
 				return 0, compile.ErrFallback
 			}
-			center := _v8t / _v8p
+			center := qt / q
 			var quad float64
 			{
-				cPi, cTau := _v8p-_m8p, _v8t-_m8t
-				if !(cPi > 0 && cPi >= 1e-6*_v8p) {
-					if !(cPi == 0 || cPi < 1e-6*_v8p) {
+				cPi, cTau := _vs[8].Pi-_ms[8].Pi, _vs[8].Tau-_ms[8].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[8].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[8].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m25p, 0.0+_m25t
+					cPi, cTau = 0.0+_ms[25].Pi, 0.0+_ms[25].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v8p)
+				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _v8p-_m25p, _v8t-_m25t
-				if !(cPi > 0 && cPi >= 1e-6*_v8p) {
-					if !(cPi == 0 || cPi < 1e-6*_v8p) {
+				cPi, cTau := _vs[8].Pi-_ms[25].Pi, _vs[8].Tau-_ms[25].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[8].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[8].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m8p, 0.0+_m8t
+					cPi, cTau = 0.0+_ms[8].Pi, 0.0+_ms[8].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v8p)
+				_sum.Mul(cPi / q)
 			}
-			_sum.Mul(_v8p)
+			_sum.Mul(q)
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
 		{ // p2
-			if !(_v9p > 0 && _v9p <= math.MaxFloat64) {
+			q, qt := _vs[9].Pi, _vs[9].Tau
+			if !(q > 0 && q <= math.MaxFloat64) {
 				return 0, compile.ErrFallback
 			}
-			center := _v9t / _v9p
+			center := qt / q
 			var quad float64
 			{
-				cPi, cTau := _v9p-_m10p, _v9t-_m10t
-				if !(cPi > 0 && cPi >= 1e-6*_v9p) {
-					if !(cPi == 0 || cPi < 1e-6*_v9p) {
+				cPi, cTau := _vs[9].Pi-_ms[10].Pi, _vs[9].Tau-_ms[10].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[9].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[9].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m26p, 0.0+_m26t
+					cPi, cTau = 0.0+_ms[26].Pi, 0.0+_ms[26].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v9p)
+				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _v9p-_m26p, _v9t-_m26t
-				if !(cPi > 0 && cPi >= 1e-6*_v9p) {
-					if !(cPi == 0 || cPi < 1e-6*_v9p) {
+				cPi, cTau := _vs[9].Pi-_ms[26].Pi, _vs[9].Tau-_ms[26].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[9].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[9].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m10p, 0.0+_m10t
+					cPi, cTau = 0.0+_ms[10].Pi, 0.0+_ms[10].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v9p)
+				_sum.Mul(cPi / q)
 			}
-			_sum.Mul(_v9p)
+			_sum.Mul(q)
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
 		{ // p3
-			if !(_v10p > 0 && _v10p <= math.MaxFloat64) {
+			q, qt := _vs[10].Pi, _vs[10].Tau
+			if !(q > 0 && q <= math.MaxFloat64) {
 				return 0, compile.ErrFallback
 			}
-			center := _v10t / _v10p
+			center := qt / q
 			var quad float64
 			{
-				cPi, cTau := _v10p-_m12p, _v10t-_m12t
-				if !(cPi > 0 && cPi >= 1e-6*_v10p) {
-					if !(cPi == 0 || cPi < 1e-6*_v10p) {
+				cPi, cTau := _vs[10].Pi-_ms[12].Pi, _vs[10].Tau-_ms[12].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[10].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[10].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m27p, 0.0+_m27t
+					cPi, cTau = 0.0+_ms[27].Pi, 0.0+_ms[27].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v10p)
+				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _v10p-_m27p, _v10t-_m27t
-				if !(cPi > 0 && cPi >= 1e-6*_v10p) {
-					if !(cPi == 0 || cPi < 1e-6*_v10p) {
+				cPi, cTau := _vs[10].Pi-_ms[27].Pi, _vs[10].Tau-_ms[27].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[10].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[10].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m12p, 0.0+_m12t
+					cPi, cTau = 0.0+_ms[12].Pi, 0.0+_ms[12].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v10p)
+				_sum.Mul(cPi / q)
 			}
-			_sum.Mul(_v10p)
+			_sum.Mul(q)
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
 		{ // p4
-			if !(_v11p > 0 && _v11p <= math.MaxFloat64) {
+			q, qt := _vs[11].Pi, _vs[11].Tau
+			if !(q > 0 && q <= math.MaxFloat64) {
 				return 0, compile.ErrFallback
 			}
-			center := _v11t / _v11p
+			center := qt / q
 			var quad float64
 			{
-				cPi, cTau := _v11p-_m14p, _v11t-_m14t
-				if !(cPi > 0 && cPi >= 1e-6*_v11p) {
-					if !(cPi == 0 || cPi < 1e-6*_v11p) {
+				cPi, cTau := _vs[11].Pi-_ms[14].Pi, _vs[11].Tau-_ms[14].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[11].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[11].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m28p, 0.0+_m28t
+					cPi, cTau = 0.0+_ms[28].Pi, 0.0+_ms[28].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v11p)
+				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _v11p-_m28p, _v11t-_m28t
-				if !(cPi > 0 && cPi >= 1e-6*_v11p) {
-					if !(cPi == 0 || cPi < 1e-6*_v11p) {
+				cPi, cTau := _vs[11].Pi-_ms[28].Pi, _vs[11].Tau-_ms[28].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[11].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[11].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m14p, 0.0+_m14t
+					cPi, cTau = 0.0+_ms[14].Pi, 0.0+_ms[14].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v11p)
+				_sum.Mul(cPi / q)
 			}
-			_sum.Mul(_v11p)
+			_sum.Mul(q)
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
 		{ // p5
-			if !(_v12p > 0 && _v12p <= math.MaxFloat64) {
+			q, qt := _vs[12].Pi, _vs[12].Tau
+			if !(q > 0 && q <= math.MaxFloat64) {
 				return 0, compile.ErrFallback
 			}
-			center := _v12t / _v12p
+			center := qt / q
 			var quad float64
 			{
-				cPi, cTau := _v12p-_m16p, _v12t-_m16t
-				if !(cPi > 0 && cPi >= 1e-6*_v12p) {
-					if !(cPi == 0 || cPi < 1e-6*_v12p) {
+				cPi, cTau := _vs[12].Pi-_ms[16].Pi, _vs[12].Tau-_ms[16].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[12].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[12].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m30p, 0.0+_m30t
+					cPi, cTau = 0.0+_ms[30].Pi, 0.0+_ms[30].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v12p)
+				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _v12p-_m30p, _v12t-_m30t
-				if !(cPi > 0 && cPi >= 1e-6*_v12p) {
-					if !(cPi == 0 || cPi < 1e-6*_v12p) {
+				cPi, cTau := _vs[12].Pi-_ms[30].Pi, _vs[12].Tau-_ms[30].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[12].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[12].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m16p, 0.0+_m16t
+					cPi, cTau = 0.0+_ms[16].Pi, 0.0+_ms[16].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v12p)
+				_sum.Mul(cPi / q)
 			}
-			_sum.Mul(_v12p)
+			_sum.Mul(q)
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
 		{ // p6
-			if !(_v13p > 0 && _v13p <= math.MaxFloat64) {
+			q, qt := _vs[13].Pi, _vs[13].Tau
+			if !(q > 0 && q <= math.MaxFloat64) {
 				return 0, compile.ErrFallback
 			}
-			center := _v13t / _v13p
+			center := qt / q
 			var quad float64
 			{
-				cPi, cTau := _v13p-_m18p, _v13t-_m18t
-				if !(cPi > 0 && cPi >= 1e-6*_v13p) {
-					if !(cPi == 0 || cPi < 1e-6*_v13p) {
+				cPi, cTau := _vs[13].Pi-_ms[18].Pi, _vs[13].Tau-_ms[18].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[13].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[13].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m31p, 0.0+_m31t
+					cPi, cTau = 0.0+_ms[31].Pi, 0.0+_ms[31].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v13p)
+				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _v13p-_m31p, _v13t-_m31t
-				if !(cPi > 0 && cPi >= 1e-6*_v13p) {
-					if !(cPi == 0 || cPi < 1e-6*_v13p) {
+				cPi, cTau := _vs[13].Pi-_ms[31].Pi, _vs[13].Tau-_ms[31].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[13].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[13].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m18p, 0.0+_m18t
+					cPi, cTau = 0.0+_ms[18].Pi, 0.0+_ms[18].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v13p)
+				_sum.Mul(cPi / q)
 			}
-			_sum.Mul(_v13p)
+			_sum.Mul(q)
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
 		{ // p7
-			if !(_v14p > 0 && _v14p <= math.MaxFloat64) {
+			q, qt := _vs[14].Pi, _vs[14].Tau
+			if !(q > 0 && q <= math.MaxFloat64) {
 				return 0, compile.ErrFallback
 			}
-			center := _v14t / _v14p
+			center := qt / q
 			var quad float64
 			{
-				cPi, cTau := _v14p-_m20p, _v14t-_m20t
-				if !(cPi > 0 && cPi >= 1e-6*_v14p) {
-					if !(cPi == 0 || cPi < 1e-6*_v14p) {
+				cPi, cTau := _vs[14].Pi-_ms[20].Pi, _vs[14].Tau-_ms[20].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[14].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[14].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m32p, 0.0+_m32t
+					cPi, cTau = 0.0+_ms[32].Pi, 0.0+_ms[32].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v14p)
+				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _v14p-_m32p, _v14t-_m32t
-				if !(cPi > 0 && cPi >= 1e-6*_v14p) {
-					if !(cPi == 0 || cPi < 1e-6*_v14p) {
+				cPi, cTau := _vs[14].Pi-_ms[32].Pi, _vs[14].Tau-_ms[32].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[14].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[14].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m20p, 0.0+_m20t
+					cPi, cTau = 0.0+_ms[20].Pi, 0.0+_ms[20].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v14p)
+				_sum.Mul(cPi / q)
 			}
-			_sum.Mul(_v14p)
+			_sum.Mul(q)
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
 		{ // p8
-			if !(_v15p > 0 && _v15p <= math.MaxFloat64) {
+			q, qt := _vs[15].Pi, _vs[15].Tau
+			if !(q > 0 && q <= math.MaxFloat64) {
 				return 0, compile.ErrFallback
 			}
-			center := _v15t / _v15p
+			center := qt / q
 			var quad float64
 			{
-				cPi, cTau := _v15p-_m22p, _v15t-_m22t
-				if !(cPi > 0 && cPi >= 1e-6*_v15p) {
-					if !(cPi == 0 || cPi < 1e-6*_v15p) {
+				cPi, cTau := _vs[15].Pi-_ms[22].Pi, _vs[15].Tau-_ms[22].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[15].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[15].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m33p, 0.0+_m33t
+					cPi, cTau = 0.0+_ms[33].Pi, 0.0+_ms[33].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v15p)
+				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _v15p-_m33p, _v15t-_m33t
-				if !(cPi > 0 && cPi >= 1e-6*_v15p) {
-					if !(cPi == 0 || cPi < 1e-6*_v15p) {
+				cPi, cTau := _vs[15].Pi-_ms[33].Pi, _vs[15].Tau-_ms[33].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[15].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[15].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m22p, 0.0+_m22t
+					cPi, cTau = 0.0+_ms[22].Pi, 0.0+_ms[22].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v15p)
+				_sum.Mul(cPi / q)
 			}
-			_sum.Mul(_v15p)
+			_sum.Mul(q)
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
 		{ // t1
-			if !(_v16p > 0 && _v16p <= math.MaxFloat64) {
+			q, qt := _vs[16].Pi, _vs[16].Tau
+			if !(q > 0 && q <= math.MaxFloat64) {
 				return 0, compile.ErrFallback
 			}
-			center := _v16t / _v16p
+			center := qt / q
 			var quad float64
 			{
-				cPi, cTau := _v16p-_m24p, _v16t-_m24t
-				if !(cPi > 0 && cPi >= 1e-6*_v16p) {
-					if !(cPi == 0 || cPi < 1e-6*_v16p) {
+				cPi, cTau := _vs[16].Pi-_ms[24].Pi, _vs[16].Tau-_ms[24].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[16].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[16].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m35p, 0.0+_m35t
+					cPi, cTau = 0.0+_ms[35].Pi, 0.0+_ms[35].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v16p)
+				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _v16p-_m35p, _v16t-_m35t
-				if !(cPi > 0 && cPi >= 1e-6*_v16p) {
-					if !(cPi == 0 || cPi < 1e-6*_v16p) {
+				cPi, cTau := _vs[16].Pi-_ms[35].Pi, _vs[16].Tau-_ms[35].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[16].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[16].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m24p, 0.0+_m24t
+					cPi, cTau = 0.0+_ms[24].Pi, 0.0+_ms[24].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v16p)
+				_sum.Mul(cPi / q)
 			}
-			_sum.Mul(_v16p)
+			_sum.Mul(q)
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
 		{ // t2
-			if !(_v17p > 0 && _v17p <= math.MaxFloat64) {
+			q, qt := _vs[17].Pi, _vs[17].Tau
+			if !(q > 0 && q <= math.MaxFloat64) {
 				return 0, compile.ErrFallback
 			}
-			center := _v17t / _v17p
+			center := qt / q
 			var quad float64
 			{
-				cPi, cTau := _v17p-_m29p, _v17t-_m29t
-				if !(cPi > 0 && cPi >= 1e-6*_v17p) {
-					if !(cPi == 0 || cPi < 1e-6*_v17p) {
+				cPi, cTau := _vs[17].Pi-_ms[29].Pi, _vs[17].Tau-_ms[29].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[17].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[17].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m36p, 0.0+_m36t
+					cPi, cTau = 0.0+_ms[36].Pi, 0.0+_ms[36].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v17p)
+				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _v17p-_m36p, _v17t-_m36t
-				if !(cPi > 0 && cPi >= 1e-6*_v17p) {
-					if !(cPi == 0 || cPi < 1e-6*_v17p) {
+				cPi, cTau := _vs[17].Pi-_ms[36].Pi, _vs[17].Tau-_ms[36].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[17].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[17].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m29p, 0.0+_m29t
+					cPi, cTau = 0.0+_ms[29].Pi, 0.0+_ms[29].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v17p)
+				_sum.Mul(cPi / q)
 			}
-			_sum.Mul(_v17p)
+			_sum.Mul(q)
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
 		{ // d1
-			if !(_v18p > 0 && _v18p <= math.MaxFloat64) {
+			q, qt := _vs[18].Pi, _vs[18].Tau
+			if !(q > 0 && q <= math.MaxFloat64) {
 				return 0, compile.ErrFallback
 			}
-			center := _v18t / _v18p
+			center := qt / q
 			var quad float64
 			{
-				cPi, cTau := _v18p-_m34p, _v18t-_m34t
-				if !(cPi > 0 && cPi >= 1e-6*_v18p) {
-					if !(cPi == 0 || cPi < 1e-6*_v18p) {
+				cPi, cTau := _vs[18].Pi-_ms[34].Pi, _vs[18].Tau-_ms[34].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[18].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[18].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m37p, 0.0+_m37t
+					cPi, cTau = 0.0+_ms[37].Pi, 0.0+_ms[37].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v18p)
+				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _v18p-_m37p, _v18t-_m37t
-				if !(cPi > 0 && cPi >= 1e-6*_v18p) {
-					if !(cPi == 0 || cPi < 1e-6*_v18p) {
+				cPi, cTau := _vs[18].Pi-_ms[37].Pi, _vs[18].Tau-_ms[37].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[18].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[18].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m34p, 0.0+_m34t
+					cPi, cTau = 0.0+_ms[34].Pi, 0.0+_ms[34].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v18p)
+				_sum.Mul(cPi / q)
 			}
-			_sum.Mul(_v18p)
+			_sum.Mul(q)
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
@@ -16282,94 +16069,24 @@ func program4v4Draw(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 		}
 		_msgs, _margs := g.State()
 		_ms, _vs := _msgs[:38], _margs[:19]
-		_m0p, _m0t := _ms[0].Pi, _ms[0].Tau
-		_m1p, _m1t := _ms[1].Pi, _ms[1].Tau
-		_m2p, _m2t := _ms[2].Pi, _ms[2].Tau
-		_m3p, _m3t := _ms[3].Pi, _ms[3].Tau
-		_m4p, _m4t := _ms[4].Pi, _ms[4].Tau
-		_m5p, _m5t := _ms[5].Pi, _ms[5].Tau
-		_m6p, _m6t := _ms[6].Pi, _ms[6].Tau
-		_m7p, _m7t := _ms[7].Pi, _ms[7].Tau
-		_m8p, _m8t := _ms[8].Pi, _ms[8].Tau
-		_m9p, _m9t := _ms[9].Pi, _ms[9].Tau
-		_m10p, _m10t := _ms[10].Pi, _ms[10].Tau
-		_m11p, _m11t := _ms[11].Pi, _ms[11].Tau
-		_m12p, _m12t := _ms[12].Pi, _ms[12].Tau
-		_m13p, _m13t := _ms[13].Pi, _ms[13].Tau
-		_m14p, _m14t := _ms[14].Pi, _ms[14].Tau
-		_m15p, _m15t := _ms[15].Pi, _ms[15].Tau
-		_m16p, _m16t := _ms[16].Pi, _ms[16].Tau
-		_m17p, _m17t := _ms[17].Pi, _ms[17].Tau
-		_m18p, _m18t := _ms[18].Pi, _ms[18].Tau
-		_m19p, _m19t := _ms[19].Pi, _ms[19].Tau
-		_m20p, _m20t := _ms[20].Pi, _ms[20].Tau
-		_m21p, _m21t := _ms[21].Pi, _ms[21].Tau
-		_m22p, _m22t := _ms[22].Pi, _ms[22].Tau
-		_m23p, _m23t := _ms[23].Pi, _ms[23].Tau
-		_m24p, _m24t := _ms[24].Pi, _ms[24].Tau
-		_m25p, _m25t := _ms[25].Pi, _ms[25].Tau
-		_m26p, _m26t := _ms[26].Pi, _ms[26].Tau
-		_m27p, _m27t := _ms[27].Pi, _ms[27].Tau
-		_m28p, _m28t := _ms[28].Pi, _ms[28].Tau
-		_m29p, _m29t := _ms[29].Pi, _ms[29].Tau
-		_m30p, _m30t := _ms[30].Pi, _ms[30].Tau
-		_m31p, _m31t := _ms[31].Pi, _ms[31].Tau
-		_m32p, _m32t := _ms[32].Pi, _ms[32].Tau
-		_m33p, _m33t := _ms[33].Pi, _ms[33].Tau
-		_m34p, _m34t := _ms[34].Pi, _ms[34].Tau
-		_m35p, _m35t := _ms[35].Pi, _ms[35].Tau
-		_m36p, _m36t := _ms[36].Pi, _ms[36].Tau
-		_m37p, _m37t := _ms[37].Pi, _ms[37].Tau
-		_v0p, _v0t := _vs[0].Pi, _vs[0].Tau
-		_v1p, _v1t := _vs[1].Pi, _vs[1].Tau
-		_v2p, _v2t := _vs[2].Pi, _vs[2].Tau
-		_v3p, _v3t := _vs[3].Pi, _vs[3].Tau
-		_v4p, _v4t := _vs[4].Pi, _vs[4].Tau
-		_v5p, _v5t := _vs[5].Pi, _vs[5].Tau
-		_v6p, _v6t := _vs[6].Pi, _vs[6].Tau
-		_v7p, _v7t := _vs[7].Pi, _vs[7].Tau
-		_v8p, _v8t := _vs[8].Pi, _vs[8].Tau
-		_v9p, _v9t := _vs[9].Pi, _vs[9].Tau
-		_v10p, _v10t := _vs[10].Pi, _vs[10].Tau
-		_v11p, _v11t := _vs[11].Pi, _vs[11].Tau
-		_v12p, _v12t := _vs[12].Pi, _vs[12].Tau
-		_v13p, _v13t := _vs[13].Pi, _vs[13].Tau
-		_v14p, _v14t := _vs[14].Pi, _vs[14].Tau
-		_v15p, _v15t := _vs[15].Pi, _vs[15].Tau
-		_v16p, _v16t := _vs[16].Pi, _vs[16].Tau
-		_v17p, _v17t := _vs[17].Pi, _vs[17].Tau
-		_v18p, _v18t := _vs[18].Pi, _vs[18].Tau
-		_bad := 0.0 + (_m0p - _m0p) + (_m0t - _m0t) + (_m1p - _m1p) + (_m1t - _m1t) + (_m2p - _m2p) + (_m2t - _m2t) + (_m3p - _m3p) + (_m3t - _m3t) + (_m4p - _m4p) + (_m4t - _m4t) + (_m5p - _m5p) + (_m5t - _m5t) + (_m6p - _m6p) + (_m6t - _m6t) + (_m7p - _m7p) + (_m7t - _m7t) + (_m8p - _m8p) + (_m8t - _m8t) + (_m9p - _m9p) + (_m9t - _m9t) + (_m10p - _m10p) + (_m10t - _m10t) + (_m11p - _m11p) + (_m11t - _m11t) + (_m12p - _m12p) + (_m12t - _m12t) + (_m13p - _m13p) + (_m13t - _m13t) + (_m14p - _m14p) + (_m14t - _m14t) + (_m15p - _m15p) + (_m15t - _m15t) + (_m16p - _m16p) + (_m16t - _m16t) + (_m17p - _m17p) + (_m17t - _m17t) + (_m18p - _m18p) + (_m18t - _m18t) + (_m19p - _m19p) + (_m19t - _m19t) + (_m20p - _m20p) + (_m20t - _m20t) + (_m21p - _m21p) + (_m21t - _m21t) + (_m22p - _m22p) + (_m22t - _m22t) + (_m23p - _m23p) + (_m23t - _m23t) + (_m24p - _m24p) + (_m24t - _m24t) + (_m25p - _m25p) + (_m25t - _m25t) + (_m26p - _m26p) + (_m26t - _m26t) + (_m27p - _m27p) + (_m27t - _m27t) + (_m28p - _m28p) + (_m28t - _m28t) + (_m29p - _m29p) + (_m29t - _m29t) + (_m30p - _m30p) + (_m30t - _m30t) + (_m31p - _m31p) + (_m31t - _m31t) + (_m32p - _m32p) + (_m32t - _m32t) + (_m33p - _m33p) + (_m33t - _m33t) + (_m34p - _m34p) + (_m34t - _m34t) + (_m35p - _m35p) + (_m35t - _m35t) + (_m36p - _m36p) + (_m36t - _m36t) + (_m37p - _m37p) + (_m37t - _m37t)
-		_bad += (_v0p - _v0p) + (_v0t - _v0t)
-		_bad += (_v1p - _v1p) + (_v1t - _v1t)
-		_bad += (_v2p - _v2p) + (_v2t - _v2t)
-		_bad += (_v3p - _v3p) + (_v3t - _v3t)
-		_bad += (_v4p - _v4p) + (_v4t - _v4t)
-		_bad += (_v5p - _v5p) + (_v5t - _v5t)
-		_bad += (_v6p - _v6p) + (_v6t - _v6t)
-		_bad += (_v7p - _v7p) + (_v7t - _v7t)
-		_bad += (_v8p - _v8p) + (_v8t - _v8t)
-		_bad += (_v9p - _v9p) + (_v9t - _v9t)
-		_bad += (_v10p - _v10p) + (_v10t - _v10t)
-		_bad += (_v11p - _v11p) + (_v11t - _v11t)
-		_bad += (_v12p - _v12p) + (_v12t - _v12t)
-		_bad += (_v13p - _v13p) + (_v13t - _v13t)
-		_bad += (_v14p - _v14p) + (_v14t - _v14t)
-		_bad += (_v15p - _v15p) + (_v15t - _v15t)
-		_bad += (_v16p - _v16p) + (_v16t - _v16t)
-		_bad += (_v17p - _v17p) + (_v17t - _v17t)
-		_bad += (_v18p - _v18p) + (_v18t - _v18t)
+		_bad := 0.0
+		for _, x := range _ms {
+			_bad += (x.Pi - x.Pi) + (x.Tau - x.Tau)
+		}
+		for _, x := range _vs {
+			_bad += (x.Pi - x.Pi) + (x.Tau - x.Tau)
+		}
 		if _bad != 0 {
 			return 0, compile.ErrFallback
 		}
 		var _sum graph.EvidenceSum
 		{ // N(s1; 25, 25.01)
-			_c0Pi, _c0Tau := _v0p-_m0p, _v0t-_m0t
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v0p) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v0p) {
+			_c0Pi, _c0Tau := _vs[0].Pi-_ms[0].Pi, _vs[0].Tau-_ms[0].Tau
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[0].Pi) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[0].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c0Pi, _c0Tau = 0.0+_m9p, 0.0+_m9t
+				_c0Pi, _c0Tau = 0.0+_ms[9].Pi, 0.0+_ms[9].Tau
 				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
 					return 0, compile.ErrFallback
 				}
@@ -16387,12 +16104,12 @@ func program4v4Draw(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 			_sum.Norm(_en)
 		}
 		{ // N(s2; 24.67, 27.57)
-			_c0Pi, _c0Tau := _v1p-_m1p, _v1t-_m1t
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v1p) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v1p) {
+			_c0Pi, _c0Tau := _vs[1].Pi-_ms[1].Pi, _vs[1].Tau-_ms[1].Tau
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[1].Pi) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[1].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c0Pi, _c0Tau = 0.0+_m11p, 0.0+_m11t
+				_c0Pi, _c0Tau = 0.0+_ms[11].Pi, 0.0+_ms[11].Tau
 				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
 					return 0, compile.ErrFallback
 				}
@@ -16410,12 +16127,12 @@ func program4v4Draw(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 			_sum.Norm(_en)
 		}
 		{ // N(s3; 24.33, 30.26)
-			_c0Pi, _c0Tau := _v2p-_m2p, _v2t-_m2t
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v2p) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v2p) {
+			_c0Pi, _c0Tau := _vs[2].Pi-_ms[2].Pi, _vs[2].Tau-_ms[2].Tau
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[2].Pi) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[2].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c0Pi, _c0Tau = 0.0+_m13p, 0.0+_m13t
+				_c0Pi, _c0Tau = 0.0+_ms[13].Pi, 0.0+_ms[13].Tau
 				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
 					return 0, compile.ErrFallback
 				}
@@ -16433,12 +16150,12 @@ func program4v4Draw(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 			_sum.Norm(_en)
 		}
 		{ // N(s4; 24, 33.07)
-			_c0Pi, _c0Tau := _v3p-_m3p, _v3t-_m3t
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v3p) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v3p) {
+			_c0Pi, _c0Tau := _vs[3].Pi-_ms[3].Pi, _vs[3].Tau-_ms[3].Tau
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[3].Pi) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[3].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c0Pi, _c0Tau = 0.0+_m15p, 0.0+_m15t
+				_c0Pi, _c0Tau = 0.0+_ms[15].Pi, 0.0+_ms[15].Tau
 				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
 					return 0, compile.ErrFallback
 				}
@@ -16456,12 +16173,12 @@ func program4v4Draw(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 			_sum.Norm(_en)
 		}
 		{ // N(s5; 26, 25.01)
-			_c0Pi, _c0Tau := _v4p-_m4p, _v4t-_m4t
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v4p) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v4p) {
+			_c0Pi, _c0Tau := _vs[4].Pi-_ms[4].Pi, _vs[4].Tau-_ms[4].Tau
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[4].Pi) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[4].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c0Pi, _c0Tau = 0.0+_m17p, 0.0+_m17t
+				_c0Pi, _c0Tau = 0.0+_ms[17].Pi, 0.0+_ms[17].Tau
 				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
 					return 0, compile.ErrFallback
 				}
@@ -16479,12 +16196,12 @@ func program4v4Draw(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 			_sum.Norm(_en)
 		}
 		{ // N(s6; 25.67, 27.57)
-			_c0Pi, _c0Tau := _v5p-_m5p, _v5t-_m5t
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v5p) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v5p) {
+			_c0Pi, _c0Tau := _vs[5].Pi-_ms[5].Pi, _vs[5].Tau-_ms[5].Tau
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[5].Pi) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[5].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c0Pi, _c0Tau = 0.0+_m19p, 0.0+_m19t
+				_c0Pi, _c0Tau = 0.0+_ms[19].Pi, 0.0+_ms[19].Tau
 				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
 					return 0, compile.ErrFallback
 				}
@@ -16502,12 +16219,12 @@ func program4v4Draw(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 			_sum.Norm(_en)
 		}
 		{ // N(s7; 25.33, 30.26)
-			_c0Pi, _c0Tau := _v6p-_m6p, _v6t-_m6t
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v6p) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v6p) {
+			_c0Pi, _c0Tau := _vs[6].Pi-_ms[6].Pi, _vs[6].Tau-_ms[6].Tau
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[6].Pi) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[6].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c0Pi, _c0Tau = 0.0+_m21p, 0.0+_m21t
+				_c0Pi, _c0Tau = 0.0+_ms[21].Pi, 0.0+_ms[21].Tau
 				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
 					return 0, compile.ErrFallback
 				}
@@ -16525,12 +16242,12 @@ func program4v4Draw(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 			_sum.Norm(_en)
 		}
 		{ // N(s8; 25, 33.07)
-			_c0Pi, _c0Tau := _v7p-_m7p, _v7t-_m7t
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v7p) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v7p) {
+			_c0Pi, _c0Tau := _vs[7].Pi-_ms[7].Pi, _vs[7].Tau-_ms[7].Tau
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[7].Pi) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[7].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c0Pi, _c0Tau = 0.0+_m23p, 0.0+_m23t
+				_c0Pi, _c0Tau = 0.0+_ms[23].Pi, 0.0+_ms[23].Tau
 				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
 					return 0, compile.ErrFallback
 				}
@@ -16548,22 +16265,22 @@ func program4v4Draw(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 			_sum.Norm(_en)
 		}
 		{ // N(p1; s1, 17.36)
-			_c0Pi, _c0Tau := _v8p-_m8p, _v8t-_m8t
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v8p) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v8p) {
+			_c0Pi, _c0Tau := _vs[8].Pi-_ms[8].Pi, _vs[8].Tau-_ms[8].Tau
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[8].Pi) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[8].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c0Pi, _c0Tau = 0.0+_m25p, 0.0+_m25t
+				_c0Pi, _c0Tau = 0.0+_ms[25].Pi, 0.0+_ms[25].Tau
 				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
 					return 0, compile.ErrFallback
 				}
 			}
-			_c1Pi, _c1Tau := _v0p-_m9p, _v0t-_m9t
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v0p) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v0p) {
+			_c1Pi, _c1Tau := _vs[0].Pi-_ms[9].Pi, _vs[0].Tau-_ms[9].Tau
+			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_vs[0].Pi) {
+				if !(_c1Pi == 0 || _c1Pi < 1e-6*_vs[0].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c1Pi, _c1Tau = 0.0+_m0p, 0.0+_m0t
+				_c1Pi, _c1Tau = 0.0+_ms[0].Pi, 0.0+_ms[0].Tau
 				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
 					return 0, compile.ErrFallback
 				}
@@ -16581,22 +16298,22 @@ func program4v4Draw(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 			_sum.Norm(_en)
 		}
 		{ // N(p2; s2, 17.36)
-			_c0Pi, _c0Tau := _v9p-_m10p, _v9t-_m10t
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v9p) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v9p) {
+			_c0Pi, _c0Tau := _vs[9].Pi-_ms[10].Pi, _vs[9].Tau-_ms[10].Tau
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[9].Pi) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[9].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c0Pi, _c0Tau = 0.0+_m26p, 0.0+_m26t
+				_c0Pi, _c0Tau = 0.0+_ms[26].Pi, 0.0+_ms[26].Tau
 				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
 					return 0, compile.ErrFallback
 				}
 			}
-			_c1Pi, _c1Tau := _v1p-_m11p, _v1t-_m11t
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v1p) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v1p) {
+			_c1Pi, _c1Tau := _vs[1].Pi-_ms[11].Pi, _vs[1].Tau-_ms[11].Tau
+			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_vs[1].Pi) {
+				if !(_c1Pi == 0 || _c1Pi < 1e-6*_vs[1].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c1Pi, _c1Tau = 0.0+_m1p, 0.0+_m1t
+				_c1Pi, _c1Tau = 0.0+_ms[1].Pi, 0.0+_ms[1].Tau
 				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
 					return 0, compile.ErrFallback
 				}
@@ -16614,22 +16331,22 @@ func program4v4Draw(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 			_sum.Norm(_en)
 		}
 		{ // N(p3; s3, 17.36)
-			_c0Pi, _c0Tau := _v10p-_m12p, _v10t-_m12t
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v10p) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v10p) {
+			_c0Pi, _c0Tau := _vs[10].Pi-_ms[12].Pi, _vs[10].Tau-_ms[12].Tau
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[10].Pi) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[10].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c0Pi, _c0Tau = 0.0+_m27p, 0.0+_m27t
+				_c0Pi, _c0Tau = 0.0+_ms[27].Pi, 0.0+_ms[27].Tau
 				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
 					return 0, compile.ErrFallback
 				}
 			}
-			_c1Pi, _c1Tau := _v2p-_m13p, _v2t-_m13t
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v2p) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v2p) {
+			_c1Pi, _c1Tau := _vs[2].Pi-_ms[13].Pi, _vs[2].Tau-_ms[13].Tau
+			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_vs[2].Pi) {
+				if !(_c1Pi == 0 || _c1Pi < 1e-6*_vs[2].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c1Pi, _c1Tau = 0.0+_m2p, 0.0+_m2t
+				_c1Pi, _c1Tau = 0.0+_ms[2].Pi, 0.0+_ms[2].Tau
 				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
 					return 0, compile.ErrFallback
 				}
@@ -16647,22 +16364,22 @@ func program4v4Draw(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 			_sum.Norm(_en)
 		}
 		{ // N(p4; s4, 17.36)
-			_c0Pi, _c0Tau := _v11p-_m14p, _v11t-_m14t
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v11p) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v11p) {
+			_c0Pi, _c0Tau := _vs[11].Pi-_ms[14].Pi, _vs[11].Tau-_ms[14].Tau
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[11].Pi) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[11].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c0Pi, _c0Tau = 0.0+_m28p, 0.0+_m28t
+				_c0Pi, _c0Tau = 0.0+_ms[28].Pi, 0.0+_ms[28].Tau
 				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
 					return 0, compile.ErrFallback
 				}
 			}
-			_c1Pi, _c1Tau := _v3p-_m15p, _v3t-_m15t
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v3p) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v3p) {
+			_c1Pi, _c1Tau := _vs[3].Pi-_ms[15].Pi, _vs[3].Tau-_ms[15].Tau
+			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_vs[3].Pi) {
+				if !(_c1Pi == 0 || _c1Pi < 1e-6*_vs[3].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c1Pi, _c1Tau = 0.0+_m3p, 0.0+_m3t
+				_c1Pi, _c1Tau = 0.0+_ms[3].Pi, 0.0+_ms[3].Tau
 				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
 					return 0, compile.ErrFallback
 				}
@@ -16680,22 +16397,22 @@ func program4v4Draw(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 			_sum.Norm(_en)
 		}
 		{ // N(p5; s5, 17.36)
-			_c0Pi, _c0Tau := _v12p-_m16p, _v12t-_m16t
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v12p) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v12p) {
+			_c0Pi, _c0Tau := _vs[12].Pi-_ms[16].Pi, _vs[12].Tau-_ms[16].Tau
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[12].Pi) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[12].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c0Pi, _c0Tau = 0.0+_m30p, 0.0+_m30t
+				_c0Pi, _c0Tau = 0.0+_ms[30].Pi, 0.0+_ms[30].Tau
 				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
 					return 0, compile.ErrFallback
 				}
 			}
-			_c1Pi, _c1Tau := _v4p-_m17p, _v4t-_m17t
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v4p) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v4p) {
+			_c1Pi, _c1Tau := _vs[4].Pi-_ms[17].Pi, _vs[4].Tau-_ms[17].Tau
+			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_vs[4].Pi) {
+				if !(_c1Pi == 0 || _c1Pi < 1e-6*_vs[4].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c1Pi, _c1Tau = 0.0+_m4p, 0.0+_m4t
+				_c1Pi, _c1Tau = 0.0+_ms[4].Pi, 0.0+_ms[4].Tau
 				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
 					return 0, compile.ErrFallback
 				}
@@ -16713,22 +16430,22 @@ func program4v4Draw(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 			_sum.Norm(_en)
 		}
 		{ // N(p6; s6, 17.36)
-			_c0Pi, _c0Tau := _v13p-_m18p, _v13t-_m18t
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v13p) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v13p) {
+			_c0Pi, _c0Tau := _vs[13].Pi-_ms[18].Pi, _vs[13].Tau-_ms[18].Tau
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[13].Pi) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[13].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c0Pi, _c0Tau = 0.0+_m31p, 0.0+_m31t
+				_c0Pi, _c0Tau = 0.0+_ms[31].Pi, 0.0+_ms[31].Tau
 				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
 					return 0, compile.ErrFallback
 				}
 			}
-			_c1Pi, _c1Tau := _v5p-_m19p, _v5t-_m19t
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v5p) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v5p) {
+			_c1Pi, _c1Tau := _vs[5].Pi-_ms[19].Pi, _vs[5].Tau-_ms[19].Tau
+			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_vs[5].Pi) {
+				if !(_c1Pi == 0 || _c1Pi < 1e-6*_vs[5].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c1Pi, _c1Tau = 0.0+_m5p, 0.0+_m5t
+				_c1Pi, _c1Tau = 0.0+_ms[5].Pi, 0.0+_ms[5].Tau
 				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
 					return 0, compile.ErrFallback
 				}
@@ -16746,22 +16463,22 @@ func program4v4Draw(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 			_sum.Norm(_en)
 		}
 		{ // N(p7; s7, 17.36)
-			_c0Pi, _c0Tau := _v14p-_m20p, _v14t-_m20t
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v14p) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v14p) {
+			_c0Pi, _c0Tau := _vs[14].Pi-_ms[20].Pi, _vs[14].Tau-_ms[20].Tau
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[14].Pi) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[14].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c0Pi, _c0Tau = 0.0+_m32p, 0.0+_m32t
+				_c0Pi, _c0Tau = 0.0+_ms[32].Pi, 0.0+_ms[32].Tau
 				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
 					return 0, compile.ErrFallback
 				}
 			}
-			_c1Pi, _c1Tau := _v6p-_m21p, _v6t-_m21t
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v6p) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v6p) {
+			_c1Pi, _c1Tau := _vs[6].Pi-_ms[21].Pi, _vs[6].Tau-_ms[21].Tau
+			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_vs[6].Pi) {
+				if !(_c1Pi == 0 || _c1Pi < 1e-6*_vs[6].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c1Pi, _c1Tau = 0.0+_m6p, 0.0+_m6t
+				_c1Pi, _c1Tau = 0.0+_ms[6].Pi, 0.0+_ms[6].Tau
 				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
 					return 0, compile.ErrFallback
 				}
@@ -16779,22 +16496,22 @@ func program4v4Draw(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 			_sum.Norm(_en)
 		}
 		{ // N(p8; s8, 17.36)
-			_c0Pi, _c0Tau := _v15p-_m22p, _v15t-_m22t
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v15p) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v15p) {
+			_c0Pi, _c0Tau := _vs[15].Pi-_ms[22].Pi, _vs[15].Tau-_ms[22].Tau
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[15].Pi) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[15].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c0Pi, _c0Tau = 0.0+_m33p, 0.0+_m33t
+				_c0Pi, _c0Tau = 0.0+_ms[33].Pi, 0.0+_ms[33].Tau
 				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
 					return 0, compile.ErrFallback
 				}
 			}
-			_c1Pi, _c1Tau := _v7p-_m23p, _v7t-_m23t
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v7p) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v7p) {
+			_c1Pi, _c1Tau := _vs[7].Pi-_ms[23].Pi, _vs[7].Tau-_ms[23].Tau
+			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_vs[7].Pi) {
+				if !(_c1Pi == 0 || _c1Pi < 1e-6*_vs[7].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c1Pi, _c1Tau = 0.0+_m7p, 0.0+_m7t
+				_c1Pi, _c1Tau = 0.0+_ms[7].Pi, 0.0+_ms[7].Tau
 				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
 					return 0, compile.ErrFallback
 				}
@@ -16812,52 +16529,52 @@ func program4v4Draw(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 			_sum.Norm(_en)
 		}
 		{ // t1 = p1 + p2 + p3 + p4
-			_c0Pi, _c0Tau := _v16p-_m24p, _v16t-_m24t
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v16p) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v16p) {
+			_c0Pi, _c0Tau := _vs[16].Pi-_ms[24].Pi, _vs[16].Tau-_ms[24].Tau
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[16].Pi) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[16].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c0Pi, _c0Tau = 0.0+_m35p, 0.0+_m35t
+				_c0Pi, _c0Tau = 0.0+_ms[35].Pi, 0.0+_ms[35].Tau
 				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
 					return 0, compile.ErrFallback
 				}
 			}
-			_c1Pi, _c1Tau := _v8p-_m25p, _v8t-_m25t
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v8p) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v8p) {
+			_c1Pi, _c1Tau := _vs[8].Pi-_ms[25].Pi, _vs[8].Tau-_ms[25].Tau
+			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_vs[8].Pi) {
+				if !(_c1Pi == 0 || _c1Pi < 1e-6*_vs[8].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c1Pi, _c1Tau = 0.0+_m8p, 0.0+_m8t
+				_c1Pi, _c1Tau = 0.0+_ms[8].Pi, 0.0+_ms[8].Tau
 				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
 					return 0, compile.ErrFallback
 				}
 			}
-			_c2Pi, _c2Tau := _v9p-_m26p, _v9t-_m26t
-			if !(_c2Pi > 0 && _c2Pi >= 1e-6*_v9p) {
-				if !(_c2Pi == 0 || _c2Pi < 1e-6*_v9p) {
+			_c2Pi, _c2Tau := _vs[9].Pi-_ms[26].Pi, _vs[9].Tau-_ms[26].Tau
+			if !(_c2Pi > 0 && _c2Pi >= 1e-6*_vs[9].Pi) {
+				if !(_c2Pi == 0 || _c2Pi < 1e-6*_vs[9].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c2Pi, _c2Tau = 0.0+_m10p, 0.0+_m10t
+				_c2Pi, _c2Tau = 0.0+_ms[10].Pi, 0.0+_ms[10].Tau
 				if !(_c2Pi > 0 && _c2Pi < math.MaxFloat64 && _c2Tau-_c2Tau == 0) {
 					return 0, compile.ErrFallback
 				}
 			}
-			_c3Pi, _c3Tau := _v10p-_m27p, _v10t-_m27t
-			if !(_c3Pi > 0 && _c3Pi >= 1e-6*_v10p) {
-				if !(_c3Pi == 0 || _c3Pi < 1e-6*_v10p) {
+			_c3Pi, _c3Tau := _vs[10].Pi-_ms[27].Pi, _vs[10].Tau-_ms[27].Tau
+			if !(_c3Pi > 0 && _c3Pi >= 1e-6*_vs[10].Pi) {
+				if !(_c3Pi == 0 || _c3Pi < 1e-6*_vs[10].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c3Pi, _c3Tau = 0.0+_m12p, 0.0+_m12t
+				_c3Pi, _c3Tau = 0.0+_ms[12].Pi, 0.0+_ms[12].Tau
 				if !(_c3Pi > 0 && _c3Pi < math.MaxFloat64 && _c3Tau-_c3Tau == 0) {
 					return 0, compile.ErrFallback
 				}
 			}
-			_c4Pi, _c4Tau := _v11p-_m28p, _v11t-_m28t
-			if !(_c4Pi > 0 && _c4Pi >= 1e-6*_v11p) {
-				if !(_c4Pi == 0 || _c4Pi < 1e-6*_v11p) {
+			_c4Pi, _c4Tau := _vs[11].Pi-_ms[28].Pi, _vs[11].Tau-_ms[28].Tau
+			if !(_c4Pi > 0 && _c4Pi >= 1e-6*_vs[11].Pi) {
+				if !(_c4Pi == 0 || _c4Pi < 1e-6*_vs[11].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c4Pi, _c4Tau = 0.0+_m14p, 0.0+_m14t
+				_c4Pi, _c4Tau = 0.0+_ms[14].Pi, 0.0+_ms[14].Tau
 				if !(_c4Pi > 0 && _c4Pi < math.MaxFloat64 && _c4Tau-_c4Tau == 0) {
 					return 0, compile.ErrFallback
 				}
@@ -16904,52 +16621,52 @@ func program4v4Draw(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 			_sum.Norm(_en)
 		}
 		{ // t2 = p5 + p6 + p7 + p8
-			_c0Pi, _c0Tau := _v17p-_m29p, _v17t-_m29t
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v17p) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v17p) {
+			_c0Pi, _c0Tau := _vs[17].Pi-_ms[29].Pi, _vs[17].Tau-_ms[29].Tau
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[17].Pi) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[17].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c0Pi, _c0Tau = 0.0+_m36p, 0.0+_m36t
+				_c0Pi, _c0Tau = 0.0+_ms[36].Pi, 0.0+_ms[36].Tau
 				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
 					return 0, compile.ErrFallback
 				}
 			}
-			_c1Pi, _c1Tau := _v12p-_m30p, _v12t-_m30t
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v12p) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v12p) {
+			_c1Pi, _c1Tau := _vs[12].Pi-_ms[30].Pi, _vs[12].Tau-_ms[30].Tau
+			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_vs[12].Pi) {
+				if !(_c1Pi == 0 || _c1Pi < 1e-6*_vs[12].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c1Pi, _c1Tau = 0.0+_m16p, 0.0+_m16t
+				_c1Pi, _c1Tau = 0.0+_ms[16].Pi, 0.0+_ms[16].Tau
 				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
 					return 0, compile.ErrFallback
 				}
 			}
-			_c2Pi, _c2Tau := _v13p-_m31p, _v13t-_m31t
-			if !(_c2Pi > 0 && _c2Pi >= 1e-6*_v13p) {
-				if !(_c2Pi == 0 || _c2Pi < 1e-6*_v13p) {
+			_c2Pi, _c2Tau := _vs[13].Pi-_ms[31].Pi, _vs[13].Tau-_ms[31].Tau
+			if !(_c2Pi > 0 && _c2Pi >= 1e-6*_vs[13].Pi) {
+				if !(_c2Pi == 0 || _c2Pi < 1e-6*_vs[13].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c2Pi, _c2Tau = 0.0+_m18p, 0.0+_m18t
+				_c2Pi, _c2Tau = 0.0+_ms[18].Pi, 0.0+_ms[18].Tau
 				if !(_c2Pi > 0 && _c2Pi < math.MaxFloat64 && _c2Tau-_c2Tau == 0) {
 					return 0, compile.ErrFallback
 				}
 			}
-			_c3Pi, _c3Tau := _v14p-_m32p, _v14t-_m32t
-			if !(_c3Pi > 0 && _c3Pi >= 1e-6*_v14p) {
-				if !(_c3Pi == 0 || _c3Pi < 1e-6*_v14p) {
+			_c3Pi, _c3Tau := _vs[14].Pi-_ms[32].Pi, _vs[14].Tau-_ms[32].Tau
+			if !(_c3Pi > 0 && _c3Pi >= 1e-6*_vs[14].Pi) {
+				if !(_c3Pi == 0 || _c3Pi < 1e-6*_vs[14].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c3Pi, _c3Tau = 0.0+_m20p, 0.0+_m20t
+				_c3Pi, _c3Tau = 0.0+_ms[20].Pi, 0.0+_ms[20].Tau
 				if !(_c3Pi > 0 && _c3Pi < math.MaxFloat64 && _c3Tau-_c3Tau == 0) {
 					return 0, compile.ErrFallback
 				}
 			}
-			_c4Pi, _c4Tau := _v15p-_m33p, _v15t-_m33t
-			if !(_c4Pi > 0 && _c4Pi >= 1e-6*_v15p) {
-				if !(_c4Pi == 0 || _c4Pi < 1e-6*_v15p) {
+			_c4Pi, _c4Tau := _vs[15].Pi-_ms[33].Pi, _vs[15].Tau-_ms[33].Tau
+			if !(_c4Pi > 0 && _c4Pi >= 1e-6*_vs[15].Pi) {
+				if !(_c4Pi == 0 || _c4Pi < 1e-6*_vs[15].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c4Pi, _c4Tau = 0.0+_m22p, 0.0+_m22t
+				_c4Pi, _c4Tau = 0.0+_ms[22].Pi, 0.0+_ms[22].Tau
 				if !(_c4Pi > 0 && _c4Pi < math.MaxFloat64 && _c4Tau-_c4Tau == 0) {
 					return 0, compile.ErrFallback
 				}
@@ -16996,32 +16713,32 @@ func program4v4Draw(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 			_sum.Norm(_en)
 		}
 		{ // d1 = t1 − t2
-			_c0Pi, _c0Tau := _v18p-_m34p, _v18t-_m34t
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v18p) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v18p) {
+			_c0Pi, _c0Tau := _vs[18].Pi-_ms[34].Pi, _vs[18].Tau-_ms[34].Tau
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[18].Pi) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[18].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c0Pi, _c0Tau = 0.0+_m37p, 0.0+_m37t
+				_c0Pi, _c0Tau = 0.0+_ms[37].Pi, 0.0+_ms[37].Tau
 				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
 					return 0, compile.ErrFallback
 				}
 			}
-			_c1Pi, _c1Tau := _v16p-_m35p, _v16t-_m35t
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v16p) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v16p) {
+			_c1Pi, _c1Tau := _vs[16].Pi-_ms[35].Pi, _vs[16].Tau-_ms[35].Tau
+			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_vs[16].Pi) {
+				if !(_c1Pi == 0 || _c1Pi < 1e-6*_vs[16].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c1Pi, _c1Tau = 0.0+_m24p, 0.0+_m24t
+				_c1Pi, _c1Tau = 0.0+_ms[24].Pi, 0.0+_ms[24].Tau
 				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
 					return 0, compile.ErrFallback
 				}
 			}
-			_c2Pi, _c2Tau := _v17p-_m36p, _v17t-_m36t
-			if !(_c2Pi > 0 && _c2Pi >= 1e-6*_v17p) {
-				if !(_c2Pi == 0 || _c2Pi < 1e-6*_v17p) {
+			_c2Pi, _c2Tau := _vs[17].Pi-_ms[36].Pi, _vs[17].Tau-_ms[36].Tau
+			if !(_c2Pi > 0 && _c2Pi >= 1e-6*_vs[17].Pi) {
+				if !(_c2Pi == 0 || _c2Pi < 1e-6*_vs[17].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c2Pi, _c2Tau = 0.0+_m29p, 0.0+_m29t
+				_c2Pi, _c2Tau = 0.0+_ms[29].Pi, 0.0+_ms[29].Tau
 				if !(_c2Pi > 0 && _c2Pi < math.MaxFloat64 && _c2Tau-_c2Tau == 0) {
 					return 0, compile.ErrFallback
 				}
@@ -17058,12 +16775,12 @@ func program4v4Draw(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 			_sum.Norm(_en)
 		}
 		{ // I(|d1| ≤ 1.481)
-			_c0Pi, _c0Tau := _v18p-_m37p, _v18t-_m37t
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v18p) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v18p) {
+			_c0Pi, _c0Tau := _vs[18].Pi-_ms[37].Pi, _vs[18].Tau-_ms[37].Tau
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[18].Pi) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[18].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c0Pi, _c0Tau = 0.0+_m34p, 0.0+_m34t
+				_c0Pi, _c0Tau = 0.0+_ms[34].Pi, 0.0+_ms[34].Tau
 				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
 					return 0, compile.ErrFallback
 				}
@@ -17076,762 +16793,781 @@ func program4v4Draw(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 			_sum.Add(_eq)
 		}
 		{ // s1
-			if !(_v0p > 0 && _v0p <= math.MaxFloat64) {
+			q, qt := _vs[0].Pi, _vs[0].Tau
+			if !(q > 0 && q <= math.MaxFloat64) {
 				return 0, compile.ErrFallback
 			}
-			center := _v0t / _v0p
+			center := qt / q
 			var quad float64
 			{
-				cPi, cTau := _v0p-_m0p, _v0t-_m0t
-				if !(cPi > 0 && cPi >= 1e-6*_v0p) {
-					if !(cPi == 0 || cPi < 1e-6*_v0p) {
+				cPi, cTau := _vs[0].Pi-_ms[0].Pi, _vs[0].Tau-_ms[0].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[0].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[0].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m9p, 0.0+_m9t
+					cPi, cTau = 0.0+_ms[9].Pi, 0.0+_ms[9].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v0p)
+				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _v0p-_m9p, _v0t-_m9t
-				if !(cPi > 0 && cPi >= 1e-6*_v0p) {
-					if !(cPi == 0 || cPi < 1e-6*_v0p) {
+				cPi, cTau := _vs[0].Pi-_ms[9].Pi, _vs[0].Tau-_ms[9].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[0].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[0].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m0p, 0.0+_m0t
+					cPi, cTau = 0.0+_ms[0].Pi, 0.0+_ms[0].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v0p)
+				_sum.Mul(cPi / q)
 			}
-			_sum.Mul(_v0p)
+			_sum.Mul(q)
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
 		{ // s2
-			if !(_v1p > 0 && _v1p <= math.MaxFloat64) {
+			q, qt := _vs[1].Pi, _vs[1].Tau
+			if !(q > 0 && q <= math.MaxFloat64) {
 				return 0, compile.ErrFallback
 			}
-			center := _v1t / _v1p
+			center := qt / q
 			var quad float64
 			{
-				cPi, cTau := _v1p-_m1p, _v1t-_m1t
-				if !(cPi > 0 && cPi >= 1e-6*_v1p) {
-					if !(cPi == 0 || cPi < 1e-6*_v1p) {
+				cPi, cTau := _vs[1].Pi-_ms[1].Pi, _vs[1].Tau-_ms[1].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[1].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[1].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m11p, 0.0+_m11t
+					cPi, cTau = 0.0+_ms[11].Pi, 0.0+_ms[11].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v1p)
+				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _v1p-_m11p, _v1t-_m11t
-				if !(cPi > 0 && cPi >= 1e-6*_v1p) {
-					if !(cPi == 0 || cPi < 1e-6*_v1p) {
+				cPi, cTau := _vs[1].Pi-_ms[11].Pi, _vs[1].Tau-_ms[11].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[1].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[1].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m1p, 0.0+_m1t
+					cPi, cTau = 0.0+_ms[1].Pi, 0.0+_ms[1].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v1p)
+				_sum.Mul(cPi / q)
 			}
-			_sum.Mul(_v1p)
+			_sum.Mul(q)
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
 		{ // s3
-			if !(_v2p > 0 && _v2p <= math.MaxFloat64) {
+			q, qt := _vs[2].Pi, _vs[2].Tau
+			if !(q > 0 && q <= math.MaxFloat64) {
 				return 0, compile.ErrFallback
 			}
-			center := _v2t / _v2p
+			center := qt / q
 			var quad float64
 			{
-				cPi, cTau := _v2p-_m2p, _v2t-_m2t
-				if !(cPi > 0 && cPi >= 1e-6*_v2p) {
-					if !(cPi == 0 || cPi < 1e-6*_v2p) {
+				cPi, cTau := _vs[2].Pi-_ms[2].Pi, _vs[2].Tau-_ms[2].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[2].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[2].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m13p, 0.0+_m13t
+					cPi, cTau = 0.0+_ms[13].Pi, 0.0+_ms[13].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v2p)
+				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _v2p-_m13p, _v2t-_m13t
-				if !(cPi > 0 && cPi >= 1e-6*_v2p) {
-					if !(cPi == 0 || cPi < 1e-6*_v2p) {
+				cPi, cTau := _vs[2].Pi-_ms[13].Pi, _vs[2].Tau-_ms[13].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[2].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[2].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m2p, 0.0+_m2t
+					cPi, cTau = 0.0+_ms[2].Pi, 0.0+_ms[2].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v2p)
+				_sum.Mul(cPi / q)
 			}
-			_sum.Mul(_v2p)
+			_sum.Mul(q)
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
 		{ // s4
-			if !(_v3p > 0 && _v3p <= math.MaxFloat64) {
+			q, qt := _vs[3].Pi, _vs[3].Tau
+			if !(q > 0 && q <= math.MaxFloat64) {
 				return 0, compile.ErrFallback
 			}
-			center := _v3t / _v3p
+			center := qt / q
 			var quad float64
 			{
-				cPi, cTau := _v3p-_m3p, _v3t-_m3t
-				if !(cPi > 0 && cPi >= 1e-6*_v3p) {
-					if !(cPi == 0 || cPi < 1e-6*_v3p) {
+				cPi, cTau := _vs[3].Pi-_ms[3].Pi, _vs[3].Tau-_ms[3].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[3].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[3].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m15p, 0.0+_m15t
+					cPi, cTau = 0.0+_ms[15].Pi, 0.0+_ms[15].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v3p)
+				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _v3p-_m15p, _v3t-_m15t
-				if !(cPi > 0 && cPi >= 1e-6*_v3p) {
-					if !(cPi == 0 || cPi < 1e-6*_v3p) {
+				cPi, cTau := _vs[3].Pi-_ms[15].Pi, _vs[3].Tau-_ms[15].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[3].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[3].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m3p, 0.0+_m3t
+					cPi, cTau = 0.0+_ms[3].Pi, 0.0+_ms[3].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v3p)
+				_sum.Mul(cPi / q)
 			}
-			_sum.Mul(_v3p)
+			_sum.Mul(q)
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
 		{ // s5
-			if !(_v4p > 0 && _v4p <= math.MaxFloat64) {
+			q, qt := _vs[4].Pi, _vs[4].Tau
+			if !(q > 0 && q <= math.MaxFloat64) {
 				return 0, compile.ErrFallback
 			}
-			center := _v4t / _v4p
+			center := qt / q
 			var quad float64
 			{
-				cPi, cTau := _v4p-_m4p, _v4t-_m4t
-				if !(cPi > 0 && cPi >= 1e-6*_v4p) {
-					if !(cPi == 0 || cPi < 1e-6*_v4p) {
+				cPi, cTau := _vs[4].Pi-_ms[4].Pi, _vs[4].Tau-_ms[4].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[4].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[4].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m17p, 0.0+_m17t
+					cPi, cTau = 0.0+_ms[17].Pi, 0.0+_ms[17].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v4p)
+				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _v4p-_m17p, _v4t-_m17t
-				if !(cPi > 0 && cPi >= 1e-6*_v4p) {
-					if !(cPi == 0 || cPi < 1e-6*_v4p) {
+				cPi, cTau := _vs[4].Pi-_ms[17].Pi, _vs[4].Tau-_ms[17].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[4].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[4].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m4p, 0.0+_m4t
+					cPi, cTau = 0.0+_ms[4].Pi, 0.0+_ms[4].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v4p)
+				_sum.Mul(cPi / q)
 			}
-			_sum.Mul(_v4p)
+			_sum.Mul(q)
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
 		{ // s6
-			if !(_v5p > 0 && _v5p <= math.MaxFloat64) {
+			q, qt := _vs[5].Pi, _vs[5].Tau
+			if !(q > 0 && q <= math.MaxFloat64) {
 				return 0, compile.ErrFallback
 			}
-			center := _v5t / _v5p
+			center := qt / q
 			var quad float64
 			{
-				cPi, cTau := _v5p-_m5p, _v5t-_m5t
-				if !(cPi > 0 && cPi >= 1e-6*_v5p) {
-					if !(cPi == 0 || cPi < 1e-6*_v5p) {
+				cPi, cTau := _vs[5].Pi-_ms[5].Pi, _vs[5].Tau-_ms[5].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[5].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[5].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m19p, 0.0+_m19t
+					cPi, cTau = 0.0+_ms[19].Pi, 0.0+_ms[19].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v5p)
+				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _v5p-_m19p, _v5t-_m19t
-				if !(cPi > 0 && cPi >= 1e-6*_v5p) {
-					if !(cPi == 0 || cPi < 1e-6*_v5p) {
+				cPi, cTau := _vs[5].Pi-_ms[19].Pi, _vs[5].Tau-_ms[19].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[5].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[5].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m5p, 0.0+_m5t
+					cPi, cTau = 0.0+_ms[5].Pi, 0.0+_ms[5].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v5p)
+				_sum.Mul(cPi / q)
 			}
-			_sum.Mul(_v5p)
+			_sum.Mul(q)
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
 		{ // s7
-			if !(_v6p > 0 && _v6p <= math.MaxFloat64) {
+			q, qt := _vs[6].Pi, _vs[6].Tau
+			if !(q > 0 && q <= math.MaxFloat64) {
 				return 0, compile.ErrFallback
 			}
-			center := _v6t / _v6p
+			center := qt / q
 			var quad float64
 			{
-				cPi, cTau := _v6p-_m6p, _v6t-_m6t
-				if !(cPi > 0 && cPi >= 1e-6*_v6p) {
-					if !(cPi == 0 || cPi < 1e-6*_v6p) {
+				cPi, cTau := _vs[6].Pi-_ms[6].Pi, _vs[6].Tau-_ms[6].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[6].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[6].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m21p, 0.0+_m21t
+					cPi, cTau = 0.0+_ms[21].Pi, 0.0+_ms[21].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v6p)
+				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _v6p-_m21p, _v6t-_m21t
-				if !(cPi > 0 && cPi >= 1e-6*_v6p) {
-					if !(cPi == 0 || cPi < 1e-6*_v6p) {
+				cPi, cTau := _vs[6].Pi-_ms[21].Pi, _vs[6].Tau-_ms[21].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[6].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[6].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m6p, 0.0+_m6t
+					cPi, cTau = 0.0+_ms[6].Pi, 0.0+_ms[6].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v6p)
+				_sum.Mul(cPi / q)
 			}
-			_sum.Mul(_v6p)
+			_sum.Mul(q)
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
 		{ // s8
-			if !(_v7p > 0 && _v7p <= math.MaxFloat64) {
+			q, qt := _vs[7].Pi, _vs[7].Tau
+			if !(q > 0 && q <= math.MaxFloat64) {
 				return 0, compile.ErrFallback
 			}
-			center := _v7t / _v7p
+			center := qt / q
 			var quad float64
 			{
-				cPi, cTau := _v7p-_m7p, _v7t-_m7t
-				if !(cPi > 0 && cPi >= 1e-6*_v7p) {
-					if !(cPi == 0 || cPi < 1e-6*_v7p) {
+				cPi, cTau := _vs[7].Pi-_ms[7].Pi, _vs[7].Tau-_ms[7].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[7].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[7].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m23p, 0.0+_m23t
+					cPi, cTau = 0.0+_ms[23].Pi, 0.0+_ms[23].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v7p)
+				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _v7p-_m23p, _v7t-_m23t
-				if !(cPi > 0 && cPi >= 1e-6*_v7p) {
-					if !(cPi == 0 || cPi < 1e-6*_v7p) {
+				cPi, cTau := _vs[7].Pi-_ms[23].Pi, _vs[7].Tau-_ms[23].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[7].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[7].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m7p, 0.0+_m7t
+					cPi, cTau = 0.0+_ms[7].Pi, 0.0+_ms[7].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v7p)
+				_sum.Mul(cPi / q)
 			}
-			_sum.Mul(_v7p)
+			_sum.Mul(q)
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
 		{ // p1
-			if !(_v8p > 0 && _v8p <= math.MaxFloat64) {
+			q, qt := _vs[8].Pi, _vs[8].Tau
+			if !(q > 0 && q <= math.MaxFloat64) {
 				return 0, compile.ErrFallback
 			}
-			center := _v8t / _v8p
+			center := qt / q
 			var quad float64
 			{
-				cPi, cTau := _v8p-_m8p, _v8t-_m8t
-				if !(cPi > 0 && cPi >= 1e-6*_v8p) {
-					if !(cPi == 0 || cPi < 1e-6*_v8p) {
+				cPi, cTau := _vs[8].Pi-_ms[8].Pi, _vs[8].Tau-_ms[8].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[8].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[8].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m25p, 0.0+_m25t
+					cPi, cTau = 0.0+_ms[25].Pi, 0.0+_ms[25].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v8p)
+				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _v8p-_m25p, _v8t-_m25t
-				if !(cPi > 0 && cPi >= 1e-6*_v8p) {
-					if !(cPi == 0 || cPi < 1e-6*_v8p) {
+				cPi, cTau := _vs[8].Pi-_ms[25].Pi, _vs[8].Tau-_ms[25].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[8].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[8].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m8p, 0.0+_m8t
+					cPi, cTau = 0.0+_ms[8].Pi, 0.0+_ms[8].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v8p)
+				_sum.Mul(cPi / q)
 			}
-			_sum.Mul(_v8p)
+			_sum.Mul(q)
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
 		{ // p2
-			if !(_v9p > 0 && _v9p <= math.MaxFloat64) {
+			q, qt := _vs[9].Pi, _vs[9].Tau
+			if !(q > 0 && q <= math.MaxFloat64) {
 				return 0, compile.ErrFallback
 			}
-			center := _v9t / _v9p
+			center := qt / q
 			var quad float64
 			{
-				cPi, cTau := _v9p-_m10p, _v9t-_m10t
-				if !(cPi > 0 && cPi >= 1e-6*_v9p) {
-					if !(cPi == 0 || cPi < 1e-6*_v9p) {
+				cPi, cTau := _vs[9].Pi-_ms[10].Pi, _vs[9].Tau-_ms[10].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[9].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[9].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m26p, 0.0+_m26t
+					cPi, cTau = 0.0+_ms[26].Pi, 0.0+_ms[26].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v9p)
+				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _v9p-_m26p, _v9t-_m26t
-				if !(cPi > 0 && cPi >= 1e-6*_v9p) {
-					if !(cPi == 0 || cPi < 1e-6*_v9p) {
+				cPi, cTau := _vs[9].Pi-_ms[26].Pi, _vs[9].Tau-_ms[26].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[9].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[9].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m10p, 0.0+_m10t
+					cPi, cTau = 0.0+_ms[10].Pi, 0.0+_ms[10].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v9p)
+				_sum.Mul(cPi / q)
 			}
-			_sum.Mul(_v9p)
+			_sum.Mul(q)
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
 		{ // p3
-			if !(_v10p > 0 && _v10p <= math.MaxFloat64) {
+			q, qt := _vs[10].Pi, _vs[10].Tau
+			if !(q > 0 && q <= math.MaxFloat64) {
 				return 0, compile.ErrFallback
 			}
-			center := _v10t / _v10p
+			center := qt / q
 			var quad float64
 			{
-				cPi, cTau := _v10p-_m12p, _v10t-_m12t
-				if !(cPi > 0 && cPi >= 1e-6*_v10p) {
-					if !(cPi == 0 || cPi < 1e-6*_v10p) {
+				cPi, cTau := _vs[10].Pi-_ms[12].Pi, _vs[10].Tau-_ms[12].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[10].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[10].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m27p, 0.0+_m27t
+					cPi, cTau = 0.0+_ms[27].Pi, 0.0+_ms[27].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v10p)
+				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _v10p-_m27p, _v10t-_m27t
-				if !(cPi > 0 && cPi >= 1e-6*_v10p) {
-					if !(cPi == 0 || cPi < 1e-6*_v10p) {
+				cPi, cTau := _vs[10].Pi-_ms[27].Pi, _vs[10].Tau-_ms[27].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[10].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[10].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m12p, 0.0+_m12t
+					cPi, cTau = 0.0+_ms[12].Pi, 0.0+_ms[12].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v10p)
+				_sum.Mul(cPi / q)
 			}
-			_sum.Mul(_v10p)
+			_sum.Mul(q)
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
 		{ // p4
-			if !(_v11p > 0 && _v11p <= math.MaxFloat64) {
+			q, qt := _vs[11].Pi, _vs[11].Tau
+			if !(q > 0 && q <= math.MaxFloat64) {
 				return 0, compile.ErrFallback
 			}
-			center := _v11t / _v11p
+			center := qt / q
 			var quad float64
 			{
-				cPi, cTau := _v11p-_m14p, _v11t-_m14t
-				if !(cPi > 0 && cPi >= 1e-6*_v11p) {
-					if !(cPi == 0 || cPi < 1e-6*_v11p) {
+				cPi, cTau := _vs[11].Pi-_ms[14].Pi, _vs[11].Tau-_ms[14].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[11].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[11].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m28p, 0.0+_m28t
+					cPi, cTau = 0.0+_ms[28].Pi, 0.0+_ms[28].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v11p)
+				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _v11p-_m28p, _v11t-_m28t
-				if !(cPi > 0 && cPi >= 1e-6*_v11p) {
-					if !(cPi == 0 || cPi < 1e-6*_v11p) {
+				cPi, cTau := _vs[11].Pi-_ms[28].Pi, _vs[11].Tau-_ms[28].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[11].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[11].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m14p, 0.0+_m14t
+					cPi, cTau = 0.0+_ms[14].Pi, 0.0+_ms[14].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v11p)
+				_sum.Mul(cPi / q)
 			}
-			_sum.Mul(_v11p)
+			_sum.Mul(q)
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
 		{ // p5
-			if !(_v12p > 0 && _v12p <= math.MaxFloat64) {
+			q, qt := _vs[12].Pi, _vs[12].Tau
+			if !(q > 0 && q <= math.MaxFloat64) {
 				return 0, compile.ErrFallback
 			}
-			center := _v12t / _v12p
+			center := qt / q
 			var quad float64
 			{
-				cPi, cTau := _v12p-_m16p, _v12t-_m16t
-				if !(cPi > 0 && cPi >= 1e-6*_v12p) {
-					if !(cPi == 0 || cPi < 1e-6*_v12p) {
+				cPi, cTau := _vs[12].Pi-_ms[16].Pi, _vs[12].Tau-_ms[16].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[12].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[12].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m30p, 0.0+_m30t
+					cPi, cTau = 0.0+_ms[30].Pi, 0.0+_ms[30].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v12p)
+				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _v12p-_m30p, _v12t-_m30t
-				if !(cPi > 0 && cPi >= 1e-6*_v12p) {
-					if !(cPi == 0 || cPi < 1e-6*_v12p) {
+				cPi, cTau := _vs[12].Pi-_ms[30].Pi, _vs[12].Tau-_ms[30].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[12].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[12].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m16p, 0.0+_m16t
+					cPi, cTau = 0.0+_ms[16].Pi, 0.0+_ms[16].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v12p)
+				_sum.Mul(cPi / q)
 			}
-			_sum.Mul(_v12p)
+			_sum.Mul(q)
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
 		{ // p6
-			if !(_v13p > 0 && _v13p <= math.MaxFloat64) {
+			q, qt := _vs[13].Pi, _vs[13].Tau
+			if !(q > 0 && q <= math.MaxFloat64) {
 				return 0, compile.ErrFallback
 			}
-			center := _v13t / _v13p
+			center := qt / q
 			var quad float64
 			{
-				cPi, cTau := _v13p-_m18p, _v13t-_m18t
-				if !(cPi > 0 && cPi >= 1e-6*_v13p) {
-					if !(cPi == 0 || cPi < 1e-6*_v13p) {
+				cPi, cTau := _vs[13].Pi-_ms[18].Pi, _vs[13].Tau-_ms[18].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[13].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[13].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m31p, 0.0+_m31t
+					cPi, cTau = 0.0+_ms[31].Pi, 0.0+_ms[31].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v13p)
+				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _v13p-_m31p, _v13t-_m31t
-				if !(cPi > 0 && cPi >= 1e-6*_v13p) {
-					if !(cPi == 0 || cPi < 1e-6*_v13p) {
+				cPi, cTau := _vs[13].Pi-_ms[31].Pi, _vs[13].Tau-_ms[31].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[13].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[13].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m18p, 0.0+_m18t
+					cPi, cTau = 0.0+_ms[18].Pi, 0.0+_ms[18].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v13p)
+				_sum.Mul(cPi / q)
 			}
-			_sum.Mul(_v13p)
+			_sum.Mul(q)
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
 		{ // p7
-			if !(_v14p > 0 && _v14p <= math.MaxFloat64) {
+			q, qt := _vs[14].Pi, _vs[14].Tau
+			if !(q > 0 && q <= math.MaxFloat64) {
 				return 0, compile.ErrFallback
 			}
-			center := _v14t / _v14p
+			center := qt / q
 			var quad float64
 			{
-				cPi, cTau := _v14p-_m20p, _v14t-_m20t
-				if !(cPi > 0 && cPi >= 1e-6*_v14p) {
-					if !(cPi == 0 || cPi < 1e-6*_v14p) {
+				cPi, cTau := _vs[14].Pi-_ms[20].Pi, _vs[14].Tau-_ms[20].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[14].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[14].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m32p, 0.0+_m32t
+					cPi, cTau = 0.0+_ms[32].Pi, 0.0+_ms[32].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v14p)
+				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _v14p-_m32p, _v14t-_m32t
-				if !(cPi > 0 && cPi >= 1e-6*_v14p) {
-					if !(cPi == 0 || cPi < 1e-6*_v14p) {
+				cPi, cTau := _vs[14].Pi-_ms[32].Pi, _vs[14].Tau-_ms[32].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[14].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[14].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m20p, 0.0+_m20t
+					cPi, cTau = 0.0+_ms[20].Pi, 0.0+_ms[20].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v14p)
+				_sum.Mul(cPi / q)
 			}
-			_sum.Mul(_v14p)
+			_sum.Mul(q)
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
 		{ // p8
-			if !(_v15p > 0 && _v15p <= math.MaxFloat64) {
+			q, qt := _vs[15].Pi, _vs[15].Tau
+			if !(q > 0 && q <= math.MaxFloat64) {
 				return 0, compile.ErrFallback
 			}
-			center := _v15t / _v15p
+			center := qt / q
 			var quad float64
 			{
-				cPi, cTau := _v15p-_m22p, _v15t-_m22t
-				if !(cPi > 0 && cPi >= 1e-6*_v15p) {
-					if !(cPi == 0 || cPi < 1e-6*_v15p) {
+				cPi, cTau := _vs[15].Pi-_ms[22].Pi, _vs[15].Tau-_ms[22].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[15].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[15].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m33p, 0.0+_m33t
+					cPi, cTau = 0.0+_ms[33].Pi, 0.0+_ms[33].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v15p)
+				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _v15p-_m33p, _v15t-_m33t
-				if !(cPi > 0 && cPi >= 1e-6*_v15p) {
-					if !(cPi == 0 || cPi < 1e-6*_v15p) {
+				cPi, cTau := _vs[15].Pi-_ms[33].Pi, _vs[15].Tau-_ms[33].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[15].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[15].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m22p, 0.0+_m22t
+					cPi, cTau = 0.0+_ms[22].Pi, 0.0+_ms[22].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v15p)
+				_sum.Mul(cPi / q)
 			}
-			_sum.Mul(_v15p)
+			_sum.Mul(q)
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
 		{ // t1
-			if !(_v16p > 0 && _v16p <= math.MaxFloat64) {
+			q, qt := _vs[16].Pi, _vs[16].Tau
+			if !(q > 0 && q <= math.MaxFloat64) {
 				return 0, compile.ErrFallback
 			}
-			center := _v16t / _v16p
+			center := qt / q
 			var quad float64
 			{
-				cPi, cTau := _v16p-_m24p, _v16t-_m24t
-				if !(cPi > 0 && cPi >= 1e-6*_v16p) {
-					if !(cPi == 0 || cPi < 1e-6*_v16p) {
+				cPi, cTau := _vs[16].Pi-_ms[24].Pi, _vs[16].Tau-_ms[24].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[16].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[16].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m35p, 0.0+_m35t
+					cPi, cTau = 0.0+_ms[35].Pi, 0.0+_ms[35].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v16p)
+				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _v16p-_m35p, _v16t-_m35t
-				if !(cPi > 0 && cPi >= 1e-6*_v16p) {
-					if !(cPi == 0 || cPi < 1e-6*_v16p) {
+				cPi, cTau := _vs[16].Pi-_ms[35].Pi, _vs[16].Tau-_ms[35].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[16].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[16].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m24p, 0.0+_m24t
+					cPi, cTau = 0.0+_ms[24].Pi, 0.0+_ms[24].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v16p)
+				_sum.Mul(cPi / q)
 			}
-			_sum.Mul(_v16p)
+			_sum.Mul(q)
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
 		{ // t2
-			if !(_v17p > 0 && _v17p <= math.MaxFloat64) {
+			q, qt := _vs[17].Pi, _vs[17].Tau
+			if !(q > 0 && q <= math.MaxFloat64) {
 				return 0, compile.ErrFallback
 			}
-			center := _v17t / _v17p
+			center := qt / q
 			var quad float64
 			{
-				cPi, cTau := _v17p-_m29p, _v17t-_m29t
-				if !(cPi > 0 && cPi >= 1e-6*_v17p) {
-					if !(cPi == 0 || cPi < 1e-6*_v17p) {
+				cPi, cTau := _vs[17].Pi-_ms[29].Pi, _vs[17].Tau-_ms[29].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[17].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[17].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m36p, 0.0+_m36t
+					cPi, cTau = 0.0+_ms[36].Pi, 0.0+_ms[36].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v17p)
+				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _v17p-_m36p, _v17t-_m36t
-				if !(cPi > 0 && cPi >= 1e-6*_v17p) {
-					if !(cPi == 0 || cPi < 1e-6*_v17p) {
+				cPi, cTau := _vs[17].Pi-_ms[36].Pi, _vs[17].Tau-_ms[36].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[17].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[17].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m29p, 0.0+_m29t
+					cPi, cTau = 0.0+_ms[29].Pi, 0.0+_ms[29].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v17p)
+				_sum.Mul(cPi / q)
 			}
-			_sum.Mul(_v17p)
+			_sum.Mul(q)
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
 		{ // d1
-			if !(_v18p > 0 && _v18p <= math.MaxFloat64) {
+			q, qt := _vs[18].Pi, _vs[18].Tau
+			if !(q > 0 && q <= math.MaxFloat64) {
 				return 0, compile.ErrFallback
 			}
-			center := _v18t / _v18p
+			center := qt / q
 			var quad float64
 			{
-				cPi, cTau := _v18p-_m34p, _v18t-_m34t
-				if !(cPi > 0 && cPi >= 1e-6*_v18p) {
-					if !(cPi == 0 || cPi < 1e-6*_v18p) {
+				cPi, cTau := _vs[18].Pi-_ms[34].Pi, _vs[18].Tau-_ms[34].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[18].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[18].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m37p, 0.0+_m37t
+					cPi, cTau = 0.0+_ms[37].Pi, 0.0+_ms[37].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v18p)
+				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _v18p-_m37p, _v18t-_m37t
-				if !(cPi > 0 && cPi >= 1e-6*_v18p) {
-					if !(cPi == 0 || cPi < 1e-6*_v18p) {
+				cPi, cTau := _vs[18].Pi-_ms[37].Pi, _vs[18].Tau-_ms[37].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[18].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[18].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m34p, 0.0+_m34t
+					cPi, cTau = 0.0+_ms[34].Pi, 0.0+_ms[34].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v18p)
+				_sum.Mul(cPi / q)
 			}
-			_sum.Mul(_v18p)
+			_sum.Mul(q)
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
@@ -18906,63 +18642,24 @@ func programFFA3(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 		}
 		_msgs, _margs := g.State()
 		_ms, _vs := _msgs[:23], _margs[:11]
-		_m0p, _m0t := _ms[0].Pi, _ms[0].Tau
-		_m1p, _m1t := _ms[1].Pi, _ms[1].Tau
-		_m2p, _m2t := _ms[2].Pi, _ms[2].Tau
-		_m3p, _m3t := _ms[3].Pi, _ms[3].Tau
-		_m4p, _m4t := _ms[4].Pi, _ms[4].Tau
-		_m5p, _m5t := _ms[5].Pi, _ms[5].Tau
-		_m6p, _m6t := _ms[6].Pi, _ms[6].Tau
-		_m7p, _m7t := _ms[7].Pi, _ms[7].Tau
-		_m8p, _m8t := _ms[8].Pi, _ms[8].Tau
-		_m9p, _m9t := _ms[9].Pi, _ms[9].Tau
-		_m10p, _m10t := _ms[10].Pi, _ms[10].Tau
-		_m11p, _m11t := _ms[11].Pi, _ms[11].Tau
-		_m12p, _m12t := _ms[12].Pi, _ms[12].Tau
-		_m13p, _m13t := _ms[13].Pi, _ms[13].Tau
-		_m14p, _m14t := _ms[14].Pi, _ms[14].Tau
-		_m15p, _m15t := _ms[15].Pi, _ms[15].Tau
-		_m16p, _m16t := _ms[16].Pi, _ms[16].Tau
-		_m17p, _m17t := _ms[17].Pi, _ms[17].Tau
-		_m18p, _m18t := _ms[18].Pi, _ms[18].Tau
-		_m19p, _m19t := _ms[19].Pi, _ms[19].Tau
-		_m20p, _m20t := _ms[20].Pi, _ms[20].Tau
-		_m21p, _m21t := _ms[21].Pi, _ms[21].Tau
-		_m22p, _m22t := _ms[22].Pi, _ms[22].Tau
-		_v0p, _v0t := _vs[0].Pi, _vs[0].Tau
-		_v1p, _v1t := _vs[1].Pi, _vs[1].Tau
-		_v2p, _v2t := _vs[2].Pi, _vs[2].Tau
-		_v3p, _v3t := _vs[3].Pi, _vs[3].Tau
-		_v4p, _v4t := _vs[4].Pi, _vs[4].Tau
-		_v5p, _v5t := _vs[5].Pi, _vs[5].Tau
-		_v6p, _v6t := _vs[6].Pi, _vs[6].Tau
-		_v7p, _v7t := _vs[7].Pi, _vs[7].Tau
-		_v8p, _v8t := _vs[8].Pi, _vs[8].Tau
-		_v9p, _v9t := _vs[9].Pi, _vs[9].Tau
-		_v10p, _v10t := _vs[10].Pi, _vs[10].Tau
-		_bad := 0.0 + (_m0p - _m0p) + (_m0t - _m0t) + (_m1p - _m1p) + (_m1t - _m1t) + (_m2p - _m2p) + (_m2t - _m2t) + (_m3p - _m3p) + (_m3t - _m3t) + (_m4p - _m4p) + (_m4t - _m4t) + (_m5p - _m5p) + (_m5t - _m5t) + (_m6p - _m6p) + (_m6t - _m6t) + (_m7p - _m7p) + (_m7t - _m7t) + (_m8p - _m8p) + (_m8t - _m8t) + (_m9p - _m9p) + (_m9t - _m9t) + (_m10p - _m10p) + (_m10t - _m10t) + (_m11p - _m11p) + (_m11t - _m11t) + (_m12p - _m12p) + (_m12t - _m12t) + (_m13p - _m13p) + (_m13t - _m13t) + (_m14p - _m14p) + (_m14t - _m14t) + (_m15p - _m15p) + (_m15t - _m15t) + (_m16p - _m16p) + (_m16t - _m16t) + (_m17p - _m17p) + (_m17t - _m17t) + (_m18p - _m18p) + (_m18t - _m18t) + (_m19p - _m19p) + (_m19t - _m19t) + (_m20p - _m20p) + (_m20t - _m20t) + (_m21p - _m21p) + (_m21t - _m21t) + (_m22p - _m22p) + (_m22t - _m22t)
-		_bad += (_v0p - _v0p) + (_v0t - _v0t)
-		_bad += (_v1p - _v1p) + (_v1t - _v1t)
-		_bad += (_v2p - _v2p) + (_v2t - _v2t)
-		_bad += (_v3p - _v3p) + (_v3t - _v3t)
-		_bad += (_v4p - _v4p) + (_v4t - _v4t)
-		_bad += (_v5p - _v5p) + (_v5t - _v5t)
-		_bad += (_v6p - _v6p) + (_v6t - _v6t)
-		_bad += (_v7p - _v7p) + (_v7t - _v7t)
-		_bad += (_v8p - _v8p) + (_v8t - _v8t)
-		_bad += (_v9p - _v9p) + (_v9t - _v9t)
-		_bad += (_v10p - _v10p) + (_v10t - _v10t)
+		_bad := 0.0
+		for _, x := range _ms {
+			_bad += (x.Pi - x.Pi) + (x.Tau - x.Tau)
+		}
+		for _, x := range _vs {
+			_bad += (x.Pi - x.Pi) + (x.Tau - x.Tau)
+		}
 		if _bad != 0 {
 			return 0, compile.ErrFallback
 		}
 		var _sum graph.EvidenceSum
 		{ // N(s1; 25, 25.01)
-			_c0Pi, _c0Tau := _v0p-_m0p, _v0t-_m0t
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v0p) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v0p) {
+			_c0Pi, _c0Tau := _vs[0].Pi-_ms[0].Pi, _vs[0].Tau-_ms[0].Tau
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[0].Pi) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[0].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c0Pi, _c0Tau = 0.0+_m4p, 0.0+_m4t
+				_c0Pi, _c0Tau = 0.0+_ms[4].Pi, 0.0+_ms[4].Tau
 				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
 					return 0, compile.ErrFallback
 				}
@@ -18980,12 +18677,12 @@ func programFFA3(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			_sum.Norm(_en)
 		}
 		{ // N(s2; 26, 25.01)
-			_c0Pi, _c0Tau := _v1p-_m1p, _v1t-_m1t
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v1p) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v1p) {
+			_c0Pi, _c0Tau := _vs[1].Pi-_ms[1].Pi, _vs[1].Tau-_ms[1].Tau
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[1].Pi) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[1].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c0Pi, _c0Tau = 0.0+_m6p, 0.0+_m6t
+				_c0Pi, _c0Tau = 0.0+_ms[6].Pi, 0.0+_ms[6].Tau
 				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
 					return 0, compile.ErrFallback
 				}
@@ -19003,12 +18700,12 @@ func programFFA3(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			_sum.Norm(_en)
 		}
 		{ // N(s3; 27, 25.01)
-			_c0Pi, _c0Tau := _v2p-_m2p, _v2t-_m2t
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v2p) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v2p) {
+			_c0Pi, _c0Tau := _vs[2].Pi-_ms[2].Pi, _vs[2].Tau-_ms[2].Tau
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[2].Pi) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[2].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c0Pi, _c0Tau = 0.0+_m8p, 0.0+_m8t
+				_c0Pi, _c0Tau = 0.0+_ms[8].Pi, 0.0+_ms[8].Tau
 				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
 					return 0, compile.ErrFallback
 				}
@@ -19026,22 +18723,22 @@ func programFFA3(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			_sum.Norm(_en)
 		}
 		{ // N(p1; s1, 17.36)
-			_c0Pi, _c0Tau := _v3p-_m3p, _v3t-_m3t
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v3p) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v3p) {
+			_c0Pi, _c0Tau := _vs[3].Pi-_ms[3].Pi, _vs[3].Tau-_ms[3].Tau
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[3].Pi) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[3].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c0Pi, _c0Tau = 0.0+_m10p, 0.0+_m10t
+				_c0Pi, _c0Tau = 0.0+_ms[10].Pi, 0.0+_ms[10].Tau
 				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
 					return 0, compile.ErrFallback
 				}
 			}
-			_c1Pi, _c1Tau := _v0p-_m4p, _v0t-_m4t
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v0p) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v0p) {
+			_c1Pi, _c1Tau := _vs[0].Pi-_ms[4].Pi, _vs[0].Tau-_ms[4].Tau
+			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_vs[0].Pi) {
+				if !(_c1Pi == 0 || _c1Pi < 1e-6*_vs[0].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c1Pi, _c1Tau = 0.0+_m0p, 0.0+_m0t
+				_c1Pi, _c1Tau = 0.0+_ms[0].Pi, 0.0+_ms[0].Tau
 				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
 					return 0, compile.ErrFallback
 				}
@@ -19059,22 +18756,22 @@ func programFFA3(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			_sum.Norm(_en)
 		}
 		{ // N(p2; s2, 17.36)
-			_c0Pi, _c0Tau := _v4p-_m5p, _v4t-_m5t
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v4p) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v4p) {
+			_c0Pi, _c0Tau := _vs[4].Pi-_ms[5].Pi, _vs[4].Tau-_ms[5].Tau
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[4].Pi) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[4].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c0Pi, _c0Tau = 0.0+_m12p, 0.0+_m12t
+				_c0Pi, _c0Tau = 0.0+_ms[12].Pi, 0.0+_ms[12].Tau
 				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
 					return 0, compile.ErrFallback
 				}
 			}
-			_c1Pi, _c1Tau := _v1p-_m6p, _v1t-_m6t
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v1p) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v1p) {
+			_c1Pi, _c1Tau := _vs[1].Pi-_ms[6].Pi, _vs[1].Tau-_ms[6].Tau
+			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_vs[1].Pi) {
+				if !(_c1Pi == 0 || _c1Pi < 1e-6*_vs[1].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c1Pi, _c1Tau = 0.0+_m1p, 0.0+_m1t
+				_c1Pi, _c1Tau = 0.0+_ms[1].Pi, 0.0+_ms[1].Tau
 				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
 					return 0, compile.ErrFallback
 				}
@@ -19092,22 +18789,22 @@ func programFFA3(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			_sum.Norm(_en)
 		}
 		{ // N(p3; s3, 17.36)
-			_c0Pi, _c0Tau := _v5p-_m7p, _v5t-_m7t
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v5p) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v5p) {
+			_c0Pi, _c0Tau := _vs[5].Pi-_ms[7].Pi, _vs[5].Tau-_ms[7].Tau
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[5].Pi) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[5].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c0Pi, _c0Tau = 0.0+_m14p, 0.0+_m14t
+				_c0Pi, _c0Tau = 0.0+_ms[14].Pi, 0.0+_ms[14].Tau
 				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
 					return 0, compile.ErrFallback
 				}
 			}
-			_c1Pi, _c1Tau := _v2p-_m8p, _v2t-_m8t
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v2p) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v2p) {
+			_c1Pi, _c1Tau := _vs[2].Pi-_ms[8].Pi, _vs[2].Tau-_ms[8].Tau
+			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_vs[2].Pi) {
+				if !(_c1Pi == 0 || _c1Pi < 1e-6*_vs[2].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c1Pi, _c1Tau = 0.0+_m2p, 0.0+_m2t
+				_c1Pi, _c1Tau = 0.0+_ms[2].Pi, 0.0+_ms[2].Tau
 				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
 					return 0, compile.ErrFallback
 				}
@@ -19125,22 +18822,22 @@ func programFFA3(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			_sum.Norm(_en)
 		}
 		{ // t1 = p1
-			_c0Pi, _c0Tau := _v6p-_m9p, _v6t-_m9t
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v6p) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v6p) {
+			_c0Pi, _c0Tau := _vs[6].Pi-_ms[9].Pi, _vs[6].Tau-_ms[9].Tau
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[6].Pi) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[6].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c0Pi, _c0Tau = 0.0+_m16p, 0.0+_m16t
+				_c0Pi, _c0Tau = 0.0+_ms[16].Pi, 0.0+_ms[16].Tau
 				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
 					return 0, compile.ErrFallback
 				}
 			}
-			_c1Pi, _c1Tau := _v3p-_m10p, _v3t-_m10t
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v3p) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v3p) {
+			_c1Pi, _c1Tau := _vs[3].Pi-_ms[10].Pi, _vs[3].Tau-_ms[10].Tau
+			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_vs[3].Pi) {
+				if !(_c1Pi == 0 || _c1Pi < 1e-6*_vs[3].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c1Pi, _c1Tau = 0.0+_m3p, 0.0+_m3t
+				_c1Pi, _c1Tau = 0.0+_ms[3].Pi, 0.0+_ms[3].Tau
 				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
 					return 0, compile.ErrFallback
 				}
@@ -19172,22 +18869,22 @@ func programFFA3(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			_sum.Norm(_en)
 		}
 		{ // t2 = p2
-			_c0Pi, _c0Tau := _v7p-_m11p, _v7t-_m11t
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v7p) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v7p) {
+			_c0Pi, _c0Tau := _vs[7].Pi-_ms[11].Pi, _vs[7].Tau-_ms[11].Tau
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[7].Pi) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[7].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c0Pi, _c0Tau = 0.0+_m17p+_m19p, 0.0+_m17t+_m19t
+				_c0Pi, _c0Tau = 0.0+_ms[17].Pi+_ms[19].Pi, 0.0+_ms[17].Tau+_ms[19].Tau
 				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
 					return 0, compile.ErrFallback
 				}
 			}
-			_c1Pi, _c1Tau := _v4p-_m12p, _v4t-_m12t
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v4p) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v4p) {
+			_c1Pi, _c1Tau := _vs[4].Pi-_ms[12].Pi, _vs[4].Tau-_ms[12].Tau
+			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_vs[4].Pi) {
+				if !(_c1Pi == 0 || _c1Pi < 1e-6*_vs[4].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c1Pi, _c1Tau = 0.0+_m5p, 0.0+_m5t
+				_c1Pi, _c1Tau = 0.0+_ms[5].Pi, 0.0+_ms[5].Tau
 				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
 					return 0, compile.ErrFallback
 				}
@@ -19219,22 +18916,22 @@ func programFFA3(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			_sum.Norm(_en)
 		}
 		{ // t3 = p3
-			_c0Pi, _c0Tau := _v8p-_m13p, _v8t-_m13t
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v8p) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v8p) {
+			_c0Pi, _c0Tau := _vs[8].Pi-_ms[13].Pi, _vs[8].Tau-_ms[13].Tau
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[8].Pi) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[8].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c0Pi, _c0Tau = 0.0+_m20p, 0.0+_m20t
+				_c0Pi, _c0Tau = 0.0+_ms[20].Pi, 0.0+_ms[20].Tau
 				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
 					return 0, compile.ErrFallback
 				}
 			}
-			_c1Pi, _c1Tau := _v5p-_m14p, _v5t-_m14t
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v5p) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v5p) {
+			_c1Pi, _c1Tau := _vs[5].Pi-_ms[14].Pi, _vs[5].Tau-_ms[14].Tau
+			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_vs[5].Pi) {
+				if !(_c1Pi == 0 || _c1Pi < 1e-6*_vs[5].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c1Pi, _c1Tau = 0.0+_m7p, 0.0+_m7t
+				_c1Pi, _c1Tau = 0.0+_ms[7].Pi, 0.0+_ms[7].Tau
 				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
 					return 0, compile.ErrFallback
 				}
@@ -19266,32 +18963,32 @@ func programFFA3(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			_sum.Norm(_en)
 		}
 		{ // d1 = t1 − t2
-			_c0Pi, _c0Tau := _v9p-_m15p, _v9t-_m15t
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v9p) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v9p) {
+			_c0Pi, _c0Tau := _vs[9].Pi-_ms[15].Pi, _vs[9].Tau-_ms[15].Tau
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[9].Pi) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[9].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c0Pi, _c0Tau = 0.0+_m21p, 0.0+_m21t
+				_c0Pi, _c0Tau = 0.0+_ms[21].Pi, 0.0+_ms[21].Tau
 				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
 					return 0, compile.ErrFallback
 				}
 			}
-			_c1Pi, _c1Tau := _v6p-_m16p, _v6t-_m16t
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v6p) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v6p) {
+			_c1Pi, _c1Tau := _vs[6].Pi-_ms[16].Pi, _vs[6].Tau-_ms[16].Tau
+			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_vs[6].Pi) {
+				if !(_c1Pi == 0 || _c1Pi < 1e-6*_vs[6].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c1Pi, _c1Tau = 0.0+_m9p, 0.0+_m9t
+				_c1Pi, _c1Tau = 0.0+_ms[9].Pi, 0.0+_ms[9].Tau
 				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
 					return 0, compile.ErrFallback
 				}
 			}
-			_c2Pi, _c2Tau := _v7p-_m17p, _v7t-_m17t
-			if !(_c2Pi > 0 && _c2Pi >= 1e-6*_v7p) {
-				if !(_c2Pi == 0 || _c2Pi < 1e-6*_v7p) {
+			_c2Pi, _c2Tau := _vs[7].Pi-_ms[17].Pi, _vs[7].Tau-_ms[17].Tau
+			if !(_c2Pi > 0 && _c2Pi >= 1e-6*_vs[7].Pi) {
+				if !(_c2Pi == 0 || _c2Pi < 1e-6*_vs[7].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c2Pi, _c2Tau = 0.0+_m11p+_m19p, 0.0+_m11t+_m19t
+				_c2Pi, _c2Tau = 0.0+_ms[11].Pi+_ms[19].Pi, 0.0+_ms[11].Tau+_ms[19].Tau
 				if !(_c2Pi > 0 && _c2Pi < math.MaxFloat64 && _c2Tau-_c2Tau == 0) {
 					return 0, compile.ErrFallback
 				}
@@ -19328,32 +19025,32 @@ func programFFA3(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			_sum.Norm(_en)
 		}
 		{ // d2 = t2 − t3
-			_c0Pi, _c0Tau := _v10p-_m18p, _v10t-_m18t
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v10p) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v10p) {
+			_c0Pi, _c0Tau := _vs[10].Pi-_ms[18].Pi, _vs[10].Tau-_ms[18].Tau
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[10].Pi) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[10].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c0Pi, _c0Tau = 0.0+_m22p, 0.0+_m22t
+				_c0Pi, _c0Tau = 0.0+_ms[22].Pi, 0.0+_ms[22].Tau
 				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
 					return 0, compile.ErrFallback
 				}
 			}
-			_c1Pi, _c1Tau := _v7p-_m19p, _v7t-_m19t
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v7p) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v7p) {
+			_c1Pi, _c1Tau := _vs[7].Pi-_ms[19].Pi, _vs[7].Tau-_ms[19].Tau
+			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_vs[7].Pi) {
+				if !(_c1Pi == 0 || _c1Pi < 1e-6*_vs[7].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c1Pi, _c1Tau = 0.0+_m11p+_m17p, 0.0+_m11t+_m17t
+				_c1Pi, _c1Tau = 0.0+_ms[11].Pi+_ms[17].Pi, 0.0+_ms[11].Tau+_ms[17].Tau
 				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
 					return 0, compile.ErrFallback
 				}
 			}
-			_c2Pi, _c2Tau := _v8p-_m20p, _v8t-_m20t
-			if !(_c2Pi > 0 && _c2Pi >= 1e-6*_v8p) {
-				if !(_c2Pi == 0 || _c2Pi < 1e-6*_v8p) {
+			_c2Pi, _c2Tau := _vs[8].Pi-_ms[20].Pi, _vs[8].Tau-_ms[20].Tau
+			if !(_c2Pi > 0 && _c2Pi >= 1e-6*_vs[8].Pi) {
+				if !(_c2Pi == 0 || _c2Pi < 1e-6*_vs[8].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c2Pi, _c2Tau = 0.0+_m13p, 0.0+_m13t
+				_c2Pi, _c2Tau = 0.0+_ms[13].Pi, 0.0+_ms[13].Tau
 				if !(_c2Pi > 0 && _c2Pi < math.MaxFloat64 && _c2Tau-_c2Tau == 0) {
 					return 0, compile.ErrFallback
 				}
@@ -19390,12 +19087,12 @@ func programFFA3(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			_sum.Norm(_en)
 		}
 		{ // I(d1 > 0.7405)
-			_c0Pi, _c0Tau := _v9p-_m21p, _v9t-_m21t
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v9p) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v9p) {
+			_c0Pi, _c0Tau := _vs[9].Pi-_ms[21].Pi, _vs[9].Tau-_ms[21].Tau
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[9].Pi) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[9].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c0Pi, _c0Tau = 0.0+_m15p, 0.0+_m15t
+				_c0Pi, _c0Tau = 0.0+_ms[15].Pi, 0.0+_ms[15].Tau
 				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
 					return 0, compile.ErrFallback
 				}
@@ -19408,12 +19105,12 @@ func programFFA3(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			_sum.Add(_eq)
 		}
 		{ // I(d2 > 0.7405)
-			_c0Pi, _c0Tau := _v10p-_m22p, _v10t-_m22t
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v10p) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v10p) {
+			_c0Pi, _c0Tau := _vs[10].Pi-_ms[22].Pi, _vs[10].Tau-_ms[22].Tau
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[10].Pi) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[10].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c0Pi, _c0Tau = 0.0+_m18p, 0.0+_m18t
+				_c0Pi, _c0Tau = 0.0+_ms[18].Pi, 0.0+_ms[18].Tau
 				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
 					return 0, compile.ErrFallback
 				}
@@ -19426,457 +19123,468 @@ func programFFA3(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			_sum.Add(_eq)
 		}
 		{ // s1
-			if !(_v0p > 0 && _v0p <= math.MaxFloat64) {
+			q, qt := _vs[0].Pi, _vs[0].Tau
+			if !(q > 0 && q <= math.MaxFloat64) {
 				return 0, compile.ErrFallback
 			}
-			center := _v0t / _v0p
+			center := qt / q
 			var quad float64
 			{
-				cPi, cTau := _v0p-_m0p, _v0t-_m0t
-				if !(cPi > 0 && cPi >= 1e-6*_v0p) {
-					if !(cPi == 0 || cPi < 1e-6*_v0p) {
+				cPi, cTau := _vs[0].Pi-_ms[0].Pi, _vs[0].Tau-_ms[0].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[0].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[0].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m4p, 0.0+_m4t
+					cPi, cTau = 0.0+_ms[4].Pi, 0.0+_ms[4].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v0p)
+				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _v0p-_m4p, _v0t-_m4t
-				if !(cPi > 0 && cPi >= 1e-6*_v0p) {
-					if !(cPi == 0 || cPi < 1e-6*_v0p) {
+				cPi, cTau := _vs[0].Pi-_ms[4].Pi, _vs[0].Tau-_ms[4].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[0].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[0].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m0p, 0.0+_m0t
+					cPi, cTau = 0.0+_ms[0].Pi, 0.0+_ms[0].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v0p)
+				_sum.Mul(cPi / q)
 			}
-			_sum.Mul(_v0p)
+			_sum.Mul(q)
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
 		{ // s2
-			if !(_v1p > 0 && _v1p <= math.MaxFloat64) {
+			q, qt := _vs[1].Pi, _vs[1].Tau
+			if !(q > 0 && q <= math.MaxFloat64) {
 				return 0, compile.ErrFallback
 			}
-			center := _v1t / _v1p
+			center := qt / q
 			var quad float64
 			{
-				cPi, cTau := _v1p-_m1p, _v1t-_m1t
-				if !(cPi > 0 && cPi >= 1e-6*_v1p) {
-					if !(cPi == 0 || cPi < 1e-6*_v1p) {
+				cPi, cTau := _vs[1].Pi-_ms[1].Pi, _vs[1].Tau-_ms[1].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[1].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[1].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m6p, 0.0+_m6t
+					cPi, cTau = 0.0+_ms[6].Pi, 0.0+_ms[6].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v1p)
+				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _v1p-_m6p, _v1t-_m6t
-				if !(cPi > 0 && cPi >= 1e-6*_v1p) {
-					if !(cPi == 0 || cPi < 1e-6*_v1p) {
+				cPi, cTau := _vs[1].Pi-_ms[6].Pi, _vs[1].Tau-_ms[6].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[1].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[1].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m1p, 0.0+_m1t
+					cPi, cTau = 0.0+_ms[1].Pi, 0.0+_ms[1].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v1p)
+				_sum.Mul(cPi / q)
 			}
-			_sum.Mul(_v1p)
+			_sum.Mul(q)
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
 		{ // s3
-			if !(_v2p > 0 && _v2p <= math.MaxFloat64) {
+			q, qt := _vs[2].Pi, _vs[2].Tau
+			if !(q > 0 && q <= math.MaxFloat64) {
 				return 0, compile.ErrFallback
 			}
-			center := _v2t / _v2p
+			center := qt / q
 			var quad float64
 			{
-				cPi, cTau := _v2p-_m2p, _v2t-_m2t
-				if !(cPi > 0 && cPi >= 1e-6*_v2p) {
-					if !(cPi == 0 || cPi < 1e-6*_v2p) {
+				cPi, cTau := _vs[2].Pi-_ms[2].Pi, _vs[2].Tau-_ms[2].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[2].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[2].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m8p, 0.0+_m8t
+					cPi, cTau = 0.0+_ms[8].Pi, 0.0+_ms[8].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v2p)
+				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _v2p-_m8p, _v2t-_m8t
-				if !(cPi > 0 && cPi >= 1e-6*_v2p) {
-					if !(cPi == 0 || cPi < 1e-6*_v2p) {
+				cPi, cTau := _vs[2].Pi-_ms[8].Pi, _vs[2].Tau-_ms[8].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[2].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[2].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m2p, 0.0+_m2t
+					cPi, cTau = 0.0+_ms[2].Pi, 0.0+_ms[2].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v2p)
+				_sum.Mul(cPi / q)
 			}
-			_sum.Mul(_v2p)
+			_sum.Mul(q)
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
 		{ // p1
-			if !(_v3p > 0 && _v3p <= math.MaxFloat64) {
+			q, qt := _vs[3].Pi, _vs[3].Tau
+			if !(q > 0 && q <= math.MaxFloat64) {
 				return 0, compile.ErrFallback
 			}
-			center := _v3t / _v3p
+			center := qt / q
 			var quad float64
 			{
-				cPi, cTau := _v3p-_m3p, _v3t-_m3t
-				if !(cPi > 0 && cPi >= 1e-6*_v3p) {
-					if !(cPi == 0 || cPi < 1e-6*_v3p) {
+				cPi, cTau := _vs[3].Pi-_ms[3].Pi, _vs[3].Tau-_ms[3].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[3].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[3].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m10p, 0.0+_m10t
+					cPi, cTau = 0.0+_ms[10].Pi, 0.0+_ms[10].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v3p)
+				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _v3p-_m10p, _v3t-_m10t
-				if !(cPi > 0 && cPi >= 1e-6*_v3p) {
-					if !(cPi == 0 || cPi < 1e-6*_v3p) {
+				cPi, cTau := _vs[3].Pi-_ms[10].Pi, _vs[3].Tau-_ms[10].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[3].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[3].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m3p, 0.0+_m3t
+					cPi, cTau = 0.0+_ms[3].Pi, 0.0+_ms[3].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v3p)
+				_sum.Mul(cPi / q)
 			}
-			_sum.Mul(_v3p)
+			_sum.Mul(q)
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
 		{ // p2
-			if !(_v4p > 0 && _v4p <= math.MaxFloat64) {
+			q, qt := _vs[4].Pi, _vs[4].Tau
+			if !(q > 0 && q <= math.MaxFloat64) {
 				return 0, compile.ErrFallback
 			}
-			center := _v4t / _v4p
+			center := qt / q
 			var quad float64
 			{
-				cPi, cTau := _v4p-_m5p, _v4t-_m5t
-				if !(cPi > 0 && cPi >= 1e-6*_v4p) {
-					if !(cPi == 0 || cPi < 1e-6*_v4p) {
+				cPi, cTau := _vs[4].Pi-_ms[5].Pi, _vs[4].Tau-_ms[5].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[4].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[4].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m12p, 0.0+_m12t
+					cPi, cTau = 0.0+_ms[12].Pi, 0.0+_ms[12].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v4p)
+				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _v4p-_m12p, _v4t-_m12t
-				if !(cPi > 0 && cPi >= 1e-6*_v4p) {
-					if !(cPi == 0 || cPi < 1e-6*_v4p) {
+				cPi, cTau := _vs[4].Pi-_ms[12].Pi, _vs[4].Tau-_ms[12].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[4].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[4].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m5p, 0.0+_m5t
+					cPi, cTau = 0.0+_ms[5].Pi, 0.0+_ms[5].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v4p)
+				_sum.Mul(cPi / q)
 			}
-			_sum.Mul(_v4p)
+			_sum.Mul(q)
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
 		{ // p3
-			if !(_v5p > 0 && _v5p <= math.MaxFloat64) {
+			q, qt := _vs[5].Pi, _vs[5].Tau
+			if !(q > 0 && q <= math.MaxFloat64) {
 				return 0, compile.ErrFallback
 			}
-			center := _v5t / _v5p
+			center := qt / q
 			var quad float64
 			{
-				cPi, cTau := _v5p-_m7p, _v5t-_m7t
-				if !(cPi > 0 && cPi >= 1e-6*_v5p) {
-					if !(cPi == 0 || cPi < 1e-6*_v5p) {
+				cPi, cTau := _vs[5].Pi-_ms[7].Pi, _vs[5].Tau-_ms[7].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[5].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[5].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m14p, 0.0+_m14t
+					cPi, cTau = 0.0+_ms[14].Pi, 0.0+_ms[14].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v5p)
+				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _v5p-_m14p, _v5t-_m14t
-				if !(cPi > 0 && cPi >= 1e-6*_v5p) {
-					if !(cPi == 0 || cPi < 1e-6*_v5p) {
+				cPi, cTau := _vs[5].Pi-_ms[14].Pi, _vs[5].Tau-_ms[14].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[5].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[5].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m7p, 0.0+_m7t
+					cPi, cTau = 0.0+_ms[7].Pi, 0.0+_ms[7].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v5p)
+				_sum.Mul(cPi / q)
 			}
-			_sum.Mul(_v5p)
+			_sum.Mul(q)
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
 		{ // t1
-			if !(_v6p > 0 && _v6p <= math.MaxFloat64) {
+			q, qt := _vs[6].Pi, _vs[6].Tau
+			if !(q > 0 && q <= math.MaxFloat64) {
 				return 0, compile.ErrFallback
 			}
-			center := _v6t / _v6p
+			center := qt / q
 			var quad float64
 			{
-				cPi, cTau := _v6p-_m9p, _v6t-_m9t
-				if !(cPi > 0 && cPi >= 1e-6*_v6p) {
-					if !(cPi == 0 || cPi < 1e-6*_v6p) {
+				cPi, cTau := _vs[6].Pi-_ms[9].Pi, _vs[6].Tau-_ms[9].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[6].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[6].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m16p, 0.0+_m16t
+					cPi, cTau = 0.0+_ms[16].Pi, 0.0+_ms[16].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v6p)
+				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _v6p-_m16p, _v6t-_m16t
-				if !(cPi > 0 && cPi >= 1e-6*_v6p) {
-					if !(cPi == 0 || cPi < 1e-6*_v6p) {
+				cPi, cTau := _vs[6].Pi-_ms[16].Pi, _vs[6].Tau-_ms[16].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[6].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[6].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m9p, 0.0+_m9t
+					cPi, cTau = 0.0+_ms[9].Pi, 0.0+_ms[9].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v6p)
+				_sum.Mul(cPi / q)
 			}
-			_sum.Mul(_v6p)
+			_sum.Mul(q)
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
 		{ // t2
-			if !(_v7p > 0 && _v7p <= math.MaxFloat64) {
+			q, qt := _vs[7].Pi, _vs[7].Tau
+			if !(q > 0 && q <= math.MaxFloat64) {
 				return 0, compile.ErrFallback
 			}
-			center := _v7t / _v7p
+			center := qt / q
 			var quad float64
 			{
-				cPi, cTau := _v7p-_m11p, _v7t-_m11t
-				if !(cPi > 0 && cPi >= 1e-6*_v7p) {
-					if !(cPi == 0 || cPi < 1e-6*_v7p) {
+				cPi, cTau := _vs[7].Pi-_ms[11].Pi, _vs[7].Tau-_ms[11].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[7].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[7].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m17p+_m19p, 0.0+_m17t+_m19t
+					cPi, cTau = 0.0+_ms[17].Pi+_ms[19].Pi, 0.0+_ms[17].Tau+_ms[19].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v7p)
+				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _v7p-_m17p, _v7t-_m17t
-				if !(cPi > 0 && cPi >= 1e-6*_v7p) {
-					if !(cPi == 0 || cPi < 1e-6*_v7p) {
+				cPi, cTau := _vs[7].Pi-_ms[17].Pi, _vs[7].Tau-_ms[17].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[7].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[7].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m11p+_m19p, 0.0+_m11t+_m19t
+					cPi, cTau = 0.0+_ms[11].Pi+_ms[19].Pi, 0.0+_ms[11].Tau+_ms[19].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v7p)
+				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _v7p-_m19p, _v7t-_m19t
-				if !(cPi > 0 && cPi >= 1e-6*_v7p) {
-					if !(cPi == 0 || cPi < 1e-6*_v7p) {
+				cPi, cTau := _vs[7].Pi-_ms[19].Pi, _vs[7].Tau-_ms[19].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[7].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[7].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m11p+_m17p, 0.0+_m11t+_m17t
+					cPi, cTau = 0.0+_ms[11].Pi+_ms[17].Pi, 0.0+_ms[11].Tau+_ms[17].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v7p)
+				_sum.Mul(cPi / q)
 			}
-			_sum.Mul(_v7p)
+			_sum.Mul(q)
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
 		{ // t3
-			if !(_v8p > 0 && _v8p <= math.MaxFloat64) {
+			q, qt := _vs[8].Pi, _vs[8].Tau
+			if !(q > 0 && q <= math.MaxFloat64) {
 				return 0, compile.ErrFallback
 			}
-			center := _v8t / _v8p
+			center := qt / q
 			var quad float64
 			{
-				cPi, cTau := _v8p-_m13p, _v8t-_m13t
-				if !(cPi > 0 && cPi >= 1e-6*_v8p) {
-					if !(cPi == 0 || cPi < 1e-6*_v8p) {
+				cPi, cTau := _vs[8].Pi-_ms[13].Pi, _vs[8].Tau-_ms[13].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[8].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[8].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m20p, 0.0+_m20t
+					cPi, cTau = 0.0+_ms[20].Pi, 0.0+_ms[20].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v8p)
+				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _v8p-_m20p, _v8t-_m20t
-				if !(cPi > 0 && cPi >= 1e-6*_v8p) {
-					if !(cPi == 0 || cPi < 1e-6*_v8p) {
+				cPi, cTau := _vs[8].Pi-_ms[20].Pi, _vs[8].Tau-_ms[20].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[8].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[8].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m13p, 0.0+_m13t
+					cPi, cTau = 0.0+_ms[13].Pi, 0.0+_ms[13].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v8p)
+				_sum.Mul(cPi / q)
 			}
-			_sum.Mul(_v8p)
+			_sum.Mul(q)
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
 		{ // d1
-			if !(_v9p > 0 && _v9p <= math.MaxFloat64) {
+			q, qt := _vs[9].Pi, _vs[9].Tau
+			if !(q > 0 && q <= math.MaxFloat64) {
 				return 0, compile.ErrFallback
 			}
-			center := _v9t / _v9p
+			center := qt / q
 			var quad float64
 			{
-				cPi, cTau := _v9p-_m15p, _v9t-_m15t
-				if !(cPi > 0 && cPi >= 1e-6*_v9p) {
-					if !(cPi == 0 || cPi < 1e-6*_v9p) {
+				cPi, cTau := _vs[9].Pi-_ms[15].Pi, _vs[9].Tau-_ms[15].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[9].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[9].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m21p, 0.0+_m21t
+					cPi, cTau = 0.0+_ms[21].Pi, 0.0+_ms[21].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v9p)
+				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _v9p-_m21p, _v9t-_m21t
-				if !(cPi > 0 && cPi >= 1e-6*_v9p) {
-					if !(cPi == 0 || cPi < 1e-6*_v9p) {
+				cPi, cTau := _vs[9].Pi-_ms[21].Pi, _vs[9].Tau-_ms[21].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[9].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[9].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m15p, 0.0+_m15t
+					cPi, cTau = 0.0+_ms[15].Pi, 0.0+_ms[15].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v9p)
+				_sum.Mul(cPi / q)
 			}
-			_sum.Mul(_v9p)
+			_sum.Mul(q)
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
 		{ // d2
-			if !(_v10p > 0 && _v10p <= math.MaxFloat64) {
+			q, qt := _vs[10].Pi, _vs[10].Tau
+			if !(q > 0 && q <= math.MaxFloat64) {
 				return 0, compile.ErrFallback
 			}
-			center := _v10t / _v10p
+			center := qt / q
 			var quad float64
 			{
-				cPi, cTau := _v10p-_m18p, _v10t-_m18t
-				if !(cPi > 0 && cPi >= 1e-6*_v10p) {
-					if !(cPi == 0 || cPi < 1e-6*_v10p) {
+				cPi, cTau := _vs[10].Pi-_ms[18].Pi, _vs[10].Tau-_ms[18].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[10].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[10].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m22p, 0.0+_m22t
+					cPi, cTau = 0.0+_ms[22].Pi, 0.0+_ms[22].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v10p)
+				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _v10p-_m22p, _v10t-_m22t
-				if !(cPi > 0 && cPi >= 1e-6*_v10p) {
-					if !(cPi == 0 || cPi < 1e-6*_v10p) {
+				cPi, cTau := _vs[10].Pi-_ms[22].Pi, _vs[10].Tau-_ms[22].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[10].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[10].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m18p, 0.0+_m18t
+					cPi, cTau = 0.0+_ms[18].Pi, 0.0+_ms[18].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v10p)
+				_sum.Mul(cPi / q)
 			}
-			_sum.Mul(_v10p)
+			_sum.Mul(q)
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
@@ -21487,80 +21195,24 @@ func programFFA4(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 		}
 		_msgs, _margs := g.State()
 		_ms, _vs := _msgs[:32], _margs[:15]
-		_m0p, _m0t := _ms[0].Pi, _ms[0].Tau
-		_m1p, _m1t := _ms[1].Pi, _ms[1].Tau
-		_m2p, _m2t := _ms[2].Pi, _ms[2].Tau
-		_m3p, _m3t := _ms[3].Pi, _ms[3].Tau
-		_m4p, _m4t := _ms[4].Pi, _ms[4].Tau
-		_m5p, _m5t := _ms[5].Pi, _ms[5].Tau
-		_m6p, _m6t := _ms[6].Pi, _ms[6].Tau
-		_m7p, _m7t := _ms[7].Pi, _ms[7].Tau
-		_m8p, _m8t := _ms[8].Pi, _ms[8].Tau
-		_m9p, _m9t := _ms[9].Pi, _ms[9].Tau
-		_m10p, _m10t := _ms[10].Pi, _ms[10].Tau
-		_m11p, _m11t := _ms[11].Pi, _ms[11].Tau
-		_m12p, _m12t := _ms[12].Pi, _ms[12].Tau
-		_m13p, _m13t := _ms[13].Pi, _ms[13].Tau
-		_m14p, _m14t := _ms[14].Pi, _ms[14].Tau
-		_m15p, _m15t := _ms[15].Pi, _ms[15].Tau
-		_m16p, _m16t := _ms[16].Pi, _ms[16].Tau
-		_m17p, _m17t := _ms[17].Pi, _ms[17].Tau
-		_m18p, _m18t := _ms[18].Pi, _ms[18].Tau
-		_m19p, _m19t := _ms[19].Pi, _ms[19].Tau
-		_m20p, _m20t := _ms[20].Pi, _ms[20].Tau
-		_m21p, _m21t := _ms[21].Pi, _ms[21].Tau
-		_m22p, _m22t := _ms[22].Pi, _ms[22].Tau
-		_m23p, _m23t := _ms[23].Pi, _ms[23].Tau
-		_m24p, _m24t := _ms[24].Pi, _ms[24].Tau
-		_m25p, _m25t := _ms[25].Pi, _ms[25].Tau
-		_m26p, _m26t := _ms[26].Pi, _ms[26].Tau
-		_m27p, _m27t := _ms[27].Pi, _ms[27].Tau
-		_m28p, _m28t := _ms[28].Pi, _ms[28].Tau
-		_m29p, _m29t := _ms[29].Pi, _ms[29].Tau
-		_m30p, _m30t := _ms[30].Pi, _ms[30].Tau
-		_m31p, _m31t := _ms[31].Pi, _ms[31].Tau
-		_v0p, _v0t := _vs[0].Pi, _vs[0].Tau
-		_v1p, _v1t := _vs[1].Pi, _vs[1].Tau
-		_v2p, _v2t := _vs[2].Pi, _vs[2].Tau
-		_v3p, _v3t := _vs[3].Pi, _vs[3].Tau
-		_v4p, _v4t := _vs[4].Pi, _vs[4].Tau
-		_v5p, _v5t := _vs[5].Pi, _vs[5].Tau
-		_v6p, _v6t := _vs[6].Pi, _vs[6].Tau
-		_v7p, _v7t := _vs[7].Pi, _vs[7].Tau
-		_v8p, _v8t := _vs[8].Pi, _vs[8].Tau
-		_v9p, _v9t := _vs[9].Pi, _vs[9].Tau
-		_v10p, _v10t := _vs[10].Pi, _vs[10].Tau
-		_v11p, _v11t := _vs[11].Pi, _vs[11].Tau
-		_v12p, _v12t := _vs[12].Pi, _vs[12].Tau
-		_v13p, _v13t := _vs[13].Pi, _vs[13].Tau
-		_v14p, _v14t := _vs[14].Pi, _vs[14].Tau
-		_bad := 0.0 + (_m0p - _m0p) + (_m0t - _m0t) + (_m1p - _m1p) + (_m1t - _m1t) + (_m2p - _m2p) + (_m2t - _m2t) + (_m3p - _m3p) + (_m3t - _m3t) + (_m4p - _m4p) + (_m4t - _m4t) + (_m5p - _m5p) + (_m5t - _m5t) + (_m6p - _m6p) + (_m6t - _m6t) + (_m7p - _m7p) + (_m7t - _m7t) + (_m8p - _m8p) + (_m8t - _m8t) + (_m9p - _m9p) + (_m9t - _m9t) + (_m10p - _m10p) + (_m10t - _m10t) + (_m11p - _m11p) + (_m11t - _m11t) + (_m12p - _m12p) + (_m12t - _m12t) + (_m13p - _m13p) + (_m13t - _m13t) + (_m14p - _m14p) + (_m14t - _m14t) + (_m15p - _m15p) + (_m15t - _m15t) + (_m16p - _m16p) + (_m16t - _m16t) + (_m17p - _m17p) + (_m17t - _m17t) + (_m18p - _m18p) + (_m18t - _m18t) + (_m19p - _m19p) + (_m19t - _m19t) + (_m20p - _m20p) + (_m20t - _m20t) + (_m21p - _m21p) + (_m21t - _m21t) + (_m22p - _m22p) + (_m22t - _m22t) + (_m23p - _m23p) + (_m23t - _m23t) + (_m24p - _m24p) + (_m24t - _m24t) + (_m25p - _m25p) + (_m25t - _m25t) + (_m26p - _m26p) + (_m26t - _m26t) + (_m27p - _m27p) + (_m27t - _m27t) + (_m28p - _m28p) + (_m28t - _m28t) + (_m29p - _m29p) + (_m29t - _m29t) + (_m30p - _m30p) + (_m30t - _m30t) + (_m31p - _m31p) + (_m31t - _m31t)
-		_bad += (_v0p - _v0p) + (_v0t - _v0t)
-		_bad += (_v1p - _v1p) + (_v1t - _v1t)
-		_bad += (_v2p - _v2p) + (_v2t - _v2t)
-		_bad += (_v3p - _v3p) + (_v3t - _v3t)
-		_bad += (_v4p - _v4p) + (_v4t - _v4t)
-		_bad += (_v5p - _v5p) + (_v5t - _v5t)
-		_bad += (_v6p - _v6p) + (_v6t - _v6t)
-		_bad += (_v7p - _v7p) + (_v7t - _v7t)
-		_bad += (_v8p - _v8p) + (_v8t - _v8t)
-		_bad += (_v9p - _v9p) + (_v9t - _v9t)
-		_bad += (_v10p - _v10p) + (_v10t - _v10t)
-		_bad += (_v11p - _v11p) + (_v11t - _v11t)
-		_bad += (_v12p - _v12p) + (_v12t - _v12t)
-		_bad += (_v13p - _v13p) + (_v13t - _v13t)
-		_bad += (_v14p - _v14p) + (_v14t - _v14t)
+		_bad := 0.0
+		for _, x := range _ms {
+			_bad += (x.Pi - x.Pi) + (x.Tau - x.Tau)
+		}
+		for _, x := range _vs {
+			_bad += (x.Pi - x.Pi) + (x.Tau - x.Tau)
+		}
 		if _bad != 0 {
 			return 0, compile.ErrFallback
 		}
 		var _sum graph.EvidenceSum
 		{ // N(s1; 25, 25.01)
-			_c0Pi, _c0Tau := _v0p-_m0p, _v0t-_m0t
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v0p) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v0p) {
+			_c0Pi, _c0Tau := _vs[0].Pi-_ms[0].Pi, _vs[0].Tau-_ms[0].Tau
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[0].Pi) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[0].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c0Pi, _c0Tau = 0.0+_m5p, 0.0+_m5t
+				_c0Pi, _c0Tau = 0.0+_ms[5].Pi, 0.0+_ms[5].Tau
 				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
 					return 0, compile.ErrFallback
 				}
@@ -21578,12 +21230,12 @@ func programFFA4(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			_sum.Norm(_en)
 		}
 		{ // N(s2; 26, 25.01)
-			_c0Pi, _c0Tau := _v1p-_m1p, _v1t-_m1t
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v1p) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v1p) {
+			_c0Pi, _c0Tau := _vs[1].Pi-_ms[1].Pi, _vs[1].Tau-_ms[1].Tau
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[1].Pi) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[1].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c0Pi, _c0Tau = 0.0+_m7p, 0.0+_m7t
+				_c0Pi, _c0Tau = 0.0+_ms[7].Pi, 0.0+_ms[7].Tau
 				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
 					return 0, compile.ErrFallback
 				}
@@ -21601,12 +21253,12 @@ func programFFA4(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			_sum.Norm(_en)
 		}
 		{ // N(s3; 27, 25.01)
-			_c0Pi, _c0Tau := _v2p-_m2p, _v2t-_m2t
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v2p) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v2p) {
+			_c0Pi, _c0Tau := _vs[2].Pi-_ms[2].Pi, _vs[2].Tau-_ms[2].Tau
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[2].Pi) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[2].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c0Pi, _c0Tau = 0.0+_m9p, 0.0+_m9t
+				_c0Pi, _c0Tau = 0.0+_ms[9].Pi, 0.0+_ms[9].Tau
 				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
 					return 0, compile.ErrFallback
 				}
@@ -21624,12 +21276,12 @@ func programFFA4(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			_sum.Norm(_en)
 		}
 		{ // N(s4; 28, 25.01)
-			_c0Pi, _c0Tau := _v3p-_m3p, _v3t-_m3t
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v3p) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v3p) {
+			_c0Pi, _c0Tau := _vs[3].Pi-_ms[3].Pi, _vs[3].Tau-_ms[3].Tau
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[3].Pi) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[3].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c0Pi, _c0Tau = 0.0+_m11p, 0.0+_m11t
+				_c0Pi, _c0Tau = 0.0+_ms[11].Pi, 0.0+_ms[11].Tau
 				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
 					return 0, compile.ErrFallback
 				}
@@ -21647,22 +21299,22 @@ func programFFA4(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			_sum.Norm(_en)
 		}
 		{ // N(p1; s1, 17.36)
-			_c0Pi, _c0Tau := _v4p-_m4p, _v4t-_m4t
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v4p) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v4p) {
+			_c0Pi, _c0Tau := _vs[4].Pi-_ms[4].Pi, _vs[4].Tau-_ms[4].Tau
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[4].Pi) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[4].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c0Pi, _c0Tau = 0.0+_m13p, 0.0+_m13t
+				_c0Pi, _c0Tau = 0.0+_ms[13].Pi, 0.0+_ms[13].Tau
 				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
 					return 0, compile.ErrFallback
 				}
 			}
-			_c1Pi, _c1Tau := _v0p-_m5p, _v0t-_m5t
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v0p) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v0p) {
+			_c1Pi, _c1Tau := _vs[0].Pi-_ms[5].Pi, _vs[0].Tau-_ms[5].Tau
+			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_vs[0].Pi) {
+				if !(_c1Pi == 0 || _c1Pi < 1e-6*_vs[0].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c1Pi, _c1Tau = 0.0+_m0p, 0.0+_m0t
+				_c1Pi, _c1Tau = 0.0+_ms[0].Pi, 0.0+_ms[0].Tau
 				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
 					return 0, compile.ErrFallback
 				}
@@ -21680,22 +21332,22 @@ func programFFA4(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			_sum.Norm(_en)
 		}
 		{ // N(p2; s2, 17.36)
-			_c0Pi, _c0Tau := _v5p-_m6p, _v5t-_m6t
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v5p) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v5p) {
+			_c0Pi, _c0Tau := _vs[5].Pi-_ms[6].Pi, _vs[5].Tau-_ms[6].Tau
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[5].Pi) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[5].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c0Pi, _c0Tau = 0.0+_m15p, 0.0+_m15t
+				_c0Pi, _c0Tau = 0.0+_ms[15].Pi, 0.0+_ms[15].Tau
 				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
 					return 0, compile.ErrFallback
 				}
 			}
-			_c1Pi, _c1Tau := _v1p-_m7p, _v1t-_m7t
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v1p) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v1p) {
+			_c1Pi, _c1Tau := _vs[1].Pi-_ms[7].Pi, _vs[1].Tau-_ms[7].Tau
+			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_vs[1].Pi) {
+				if !(_c1Pi == 0 || _c1Pi < 1e-6*_vs[1].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c1Pi, _c1Tau = 0.0+_m1p, 0.0+_m1t
+				_c1Pi, _c1Tau = 0.0+_ms[1].Pi, 0.0+_ms[1].Tau
 				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
 					return 0, compile.ErrFallback
 				}
@@ -21713,22 +21365,22 @@ func programFFA4(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			_sum.Norm(_en)
 		}
 		{ // N(p3; s3, 17.36)
-			_c0Pi, _c0Tau := _v6p-_m8p, _v6t-_m8t
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v6p) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v6p) {
+			_c0Pi, _c0Tau := _vs[6].Pi-_ms[8].Pi, _vs[6].Tau-_ms[8].Tau
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[6].Pi) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[6].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c0Pi, _c0Tau = 0.0+_m17p, 0.0+_m17t
+				_c0Pi, _c0Tau = 0.0+_ms[17].Pi, 0.0+_ms[17].Tau
 				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
 					return 0, compile.ErrFallback
 				}
 			}
-			_c1Pi, _c1Tau := _v2p-_m9p, _v2t-_m9t
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v2p) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v2p) {
+			_c1Pi, _c1Tau := _vs[2].Pi-_ms[9].Pi, _vs[2].Tau-_ms[9].Tau
+			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_vs[2].Pi) {
+				if !(_c1Pi == 0 || _c1Pi < 1e-6*_vs[2].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c1Pi, _c1Tau = 0.0+_m2p, 0.0+_m2t
+				_c1Pi, _c1Tau = 0.0+_ms[2].Pi, 0.0+_ms[2].Tau
 				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
 					return 0, compile.ErrFallback
 				}
@@ -21746,22 +21398,22 @@ func programFFA4(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			_sum.Norm(_en)
 		}
 		{ // N(p4; s4, 17.36)
-			_c0Pi, _c0Tau := _v7p-_m10p, _v7t-_m10t
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v7p) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v7p) {
+			_c0Pi, _c0Tau := _vs[7].Pi-_ms[10].Pi, _vs[7].Tau-_ms[10].Tau
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[7].Pi) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[7].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c0Pi, _c0Tau = 0.0+_m19p, 0.0+_m19t
+				_c0Pi, _c0Tau = 0.0+_ms[19].Pi, 0.0+_ms[19].Tau
 				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
 					return 0, compile.ErrFallback
 				}
 			}
-			_c1Pi, _c1Tau := _v3p-_m11p, _v3t-_m11t
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v3p) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v3p) {
+			_c1Pi, _c1Tau := _vs[3].Pi-_ms[11].Pi, _vs[3].Tau-_ms[11].Tau
+			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_vs[3].Pi) {
+				if !(_c1Pi == 0 || _c1Pi < 1e-6*_vs[3].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c1Pi, _c1Tau = 0.0+_m3p, 0.0+_m3t
+				_c1Pi, _c1Tau = 0.0+_ms[3].Pi, 0.0+_ms[3].Tau
 				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
 					return 0, compile.ErrFallback
 				}
@@ -21779,22 +21431,22 @@ func programFFA4(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			_sum.Norm(_en)
 		}
 		{ // t1 = p1
-			_c0Pi, _c0Tau := _v8p-_m12p, _v8t-_m12t
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v8p) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v8p) {
+			_c0Pi, _c0Tau := _vs[8].Pi-_ms[12].Pi, _vs[8].Tau-_ms[12].Tau
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[8].Pi) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[8].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c0Pi, _c0Tau = 0.0+_m21p, 0.0+_m21t
+				_c0Pi, _c0Tau = 0.0+_ms[21].Pi, 0.0+_ms[21].Tau
 				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
 					return 0, compile.ErrFallback
 				}
 			}
-			_c1Pi, _c1Tau := _v4p-_m13p, _v4t-_m13t
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v4p) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v4p) {
+			_c1Pi, _c1Tau := _vs[4].Pi-_ms[13].Pi, _vs[4].Tau-_ms[13].Tau
+			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_vs[4].Pi) {
+				if !(_c1Pi == 0 || _c1Pi < 1e-6*_vs[4].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c1Pi, _c1Tau = 0.0+_m4p, 0.0+_m4t
+				_c1Pi, _c1Tau = 0.0+_ms[4].Pi, 0.0+_ms[4].Tau
 				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
 					return 0, compile.ErrFallback
 				}
@@ -21826,22 +21478,22 @@ func programFFA4(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			_sum.Norm(_en)
 		}
 		{ // t2 = p2
-			_c0Pi, _c0Tau := _v9p-_m14p, _v9t-_m14t
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v9p) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v9p) {
+			_c0Pi, _c0Tau := _vs[9].Pi-_ms[14].Pi, _vs[9].Tau-_ms[14].Tau
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[9].Pi) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[9].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c0Pi, _c0Tau = 0.0+_m22p+_m24p, 0.0+_m22t+_m24t
+				_c0Pi, _c0Tau = 0.0+_ms[22].Pi+_ms[24].Pi, 0.0+_ms[22].Tau+_ms[24].Tau
 				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
 					return 0, compile.ErrFallback
 				}
 			}
-			_c1Pi, _c1Tau := _v5p-_m15p, _v5t-_m15t
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v5p) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v5p) {
+			_c1Pi, _c1Tau := _vs[5].Pi-_ms[15].Pi, _vs[5].Tau-_ms[15].Tau
+			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_vs[5].Pi) {
+				if !(_c1Pi == 0 || _c1Pi < 1e-6*_vs[5].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c1Pi, _c1Tau = 0.0+_m6p, 0.0+_m6t
+				_c1Pi, _c1Tau = 0.0+_ms[6].Pi, 0.0+_ms[6].Tau
 				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
 					return 0, compile.ErrFallback
 				}
@@ -21873,22 +21525,22 @@ func programFFA4(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			_sum.Norm(_en)
 		}
 		{ // t3 = p3
-			_c0Pi, _c0Tau := _v10p-_m16p, _v10t-_m16t
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v10p) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v10p) {
+			_c0Pi, _c0Tau := _vs[10].Pi-_ms[16].Pi, _vs[10].Tau-_ms[16].Tau
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[10].Pi) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[10].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c0Pi, _c0Tau = 0.0+_m25p+_m27p, 0.0+_m25t+_m27t
+				_c0Pi, _c0Tau = 0.0+_ms[25].Pi+_ms[27].Pi, 0.0+_ms[25].Tau+_ms[27].Tau
 				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
 					return 0, compile.ErrFallback
 				}
 			}
-			_c1Pi, _c1Tau := _v6p-_m17p, _v6t-_m17t
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v6p) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v6p) {
+			_c1Pi, _c1Tau := _vs[6].Pi-_ms[17].Pi, _vs[6].Tau-_ms[17].Tau
+			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_vs[6].Pi) {
+				if !(_c1Pi == 0 || _c1Pi < 1e-6*_vs[6].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c1Pi, _c1Tau = 0.0+_m8p, 0.0+_m8t
+				_c1Pi, _c1Tau = 0.0+_ms[8].Pi, 0.0+_ms[8].Tau
 				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
 					return 0, compile.ErrFallback
 				}
@@ -21920,22 +21572,22 @@ func programFFA4(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			_sum.Norm(_en)
 		}
 		{ // t4 = p4
-			_c0Pi, _c0Tau := _v11p-_m18p, _v11t-_m18t
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v11p) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v11p) {
+			_c0Pi, _c0Tau := _vs[11].Pi-_ms[18].Pi, _vs[11].Tau-_ms[18].Tau
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[11].Pi) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[11].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c0Pi, _c0Tau = 0.0+_m28p, 0.0+_m28t
+				_c0Pi, _c0Tau = 0.0+_ms[28].Pi, 0.0+_ms[28].Tau
 				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
 					return 0, compile.ErrFallback
 				}
 			}
-			_c1Pi, _c1Tau := _v7p-_m19p, _v7t-_m19t
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v7p) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v7p) {
+			_c1Pi, _c1Tau := _vs[7].Pi-_ms[19].Pi, _vs[7].Tau-_ms[19].Tau
+			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_vs[7].Pi) {
+				if !(_c1Pi == 0 || _c1Pi < 1e-6*_vs[7].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c1Pi, _c1Tau = 0.0+_m10p, 0.0+_m10t
+				_c1Pi, _c1Tau = 0.0+_ms[10].Pi, 0.0+_ms[10].Tau
 				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
 					return 0, compile.ErrFallback
 				}
@@ -21967,32 +21619,32 @@ func programFFA4(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			_sum.Norm(_en)
 		}
 		{ // d1 = t1 − t2
-			_c0Pi, _c0Tau := _v12p-_m20p, _v12t-_m20t
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v12p) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v12p) {
+			_c0Pi, _c0Tau := _vs[12].Pi-_ms[20].Pi, _vs[12].Tau-_ms[20].Tau
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[12].Pi) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[12].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c0Pi, _c0Tau = 0.0+_m29p, 0.0+_m29t
+				_c0Pi, _c0Tau = 0.0+_ms[29].Pi, 0.0+_ms[29].Tau
 				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
 					return 0, compile.ErrFallback
 				}
 			}
-			_c1Pi, _c1Tau := _v8p-_m21p, _v8t-_m21t
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v8p) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v8p) {
+			_c1Pi, _c1Tau := _vs[8].Pi-_ms[21].Pi, _vs[8].Tau-_ms[21].Tau
+			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_vs[8].Pi) {
+				if !(_c1Pi == 0 || _c1Pi < 1e-6*_vs[8].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c1Pi, _c1Tau = 0.0+_m12p, 0.0+_m12t
+				_c1Pi, _c1Tau = 0.0+_ms[12].Pi, 0.0+_ms[12].Tau
 				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
 					return 0, compile.ErrFallback
 				}
 			}
-			_c2Pi, _c2Tau := _v9p-_m22p, _v9t-_m22t
-			if !(_c2Pi > 0 && _c2Pi >= 1e-6*_v9p) {
-				if !(_c2Pi == 0 || _c2Pi < 1e-6*_v9p) {
+			_c2Pi, _c2Tau := _vs[9].Pi-_ms[22].Pi, _vs[9].Tau-_ms[22].Tau
+			if !(_c2Pi > 0 && _c2Pi >= 1e-6*_vs[9].Pi) {
+				if !(_c2Pi == 0 || _c2Pi < 1e-6*_vs[9].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c2Pi, _c2Tau = 0.0+_m14p+_m24p, 0.0+_m14t+_m24t
+				_c2Pi, _c2Tau = 0.0+_ms[14].Pi+_ms[24].Pi, 0.0+_ms[14].Tau+_ms[24].Tau
 				if !(_c2Pi > 0 && _c2Pi < math.MaxFloat64 && _c2Tau-_c2Tau == 0) {
 					return 0, compile.ErrFallback
 				}
@@ -22029,32 +21681,32 @@ func programFFA4(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			_sum.Norm(_en)
 		}
 		{ // d2 = t2 − t3
-			_c0Pi, _c0Tau := _v13p-_m23p, _v13t-_m23t
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v13p) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v13p) {
+			_c0Pi, _c0Tau := _vs[13].Pi-_ms[23].Pi, _vs[13].Tau-_ms[23].Tau
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[13].Pi) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[13].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c0Pi, _c0Tau = 0.0+_m30p, 0.0+_m30t
+				_c0Pi, _c0Tau = 0.0+_ms[30].Pi, 0.0+_ms[30].Tau
 				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
 					return 0, compile.ErrFallback
 				}
 			}
-			_c1Pi, _c1Tau := _v9p-_m24p, _v9t-_m24t
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v9p) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v9p) {
+			_c1Pi, _c1Tau := _vs[9].Pi-_ms[24].Pi, _vs[9].Tau-_ms[24].Tau
+			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_vs[9].Pi) {
+				if !(_c1Pi == 0 || _c1Pi < 1e-6*_vs[9].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c1Pi, _c1Tau = 0.0+_m14p+_m22p, 0.0+_m14t+_m22t
+				_c1Pi, _c1Tau = 0.0+_ms[14].Pi+_ms[22].Pi, 0.0+_ms[14].Tau+_ms[22].Tau
 				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
 					return 0, compile.ErrFallback
 				}
 			}
-			_c2Pi, _c2Tau := _v10p-_m25p, _v10t-_m25t
-			if !(_c2Pi > 0 && _c2Pi >= 1e-6*_v10p) {
-				if !(_c2Pi == 0 || _c2Pi < 1e-6*_v10p) {
+			_c2Pi, _c2Tau := _vs[10].Pi-_ms[25].Pi, _vs[10].Tau-_ms[25].Tau
+			if !(_c2Pi > 0 && _c2Pi >= 1e-6*_vs[10].Pi) {
+				if !(_c2Pi == 0 || _c2Pi < 1e-6*_vs[10].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c2Pi, _c2Tau = 0.0+_m16p+_m27p, 0.0+_m16t+_m27t
+				_c2Pi, _c2Tau = 0.0+_ms[16].Pi+_ms[27].Pi, 0.0+_ms[16].Tau+_ms[27].Tau
 				if !(_c2Pi > 0 && _c2Pi < math.MaxFloat64 && _c2Tau-_c2Tau == 0) {
 					return 0, compile.ErrFallback
 				}
@@ -22091,32 +21743,32 @@ func programFFA4(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			_sum.Norm(_en)
 		}
 		{ // d3 = t3 − t4
-			_c0Pi, _c0Tau := _v14p-_m26p, _v14t-_m26t
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v14p) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v14p) {
+			_c0Pi, _c0Tau := _vs[14].Pi-_ms[26].Pi, _vs[14].Tau-_ms[26].Tau
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[14].Pi) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[14].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c0Pi, _c0Tau = 0.0+_m31p, 0.0+_m31t
+				_c0Pi, _c0Tau = 0.0+_ms[31].Pi, 0.0+_ms[31].Tau
 				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
 					return 0, compile.ErrFallback
 				}
 			}
-			_c1Pi, _c1Tau := _v10p-_m27p, _v10t-_m27t
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v10p) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v10p) {
+			_c1Pi, _c1Tau := _vs[10].Pi-_ms[27].Pi, _vs[10].Tau-_ms[27].Tau
+			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_vs[10].Pi) {
+				if !(_c1Pi == 0 || _c1Pi < 1e-6*_vs[10].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c1Pi, _c1Tau = 0.0+_m16p+_m25p, 0.0+_m16t+_m25t
+				_c1Pi, _c1Tau = 0.0+_ms[16].Pi+_ms[25].Pi, 0.0+_ms[16].Tau+_ms[25].Tau
 				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
 					return 0, compile.ErrFallback
 				}
 			}
-			_c2Pi, _c2Tau := _v11p-_m28p, _v11t-_m28t
-			if !(_c2Pi > 0 && _c2Pi >= 1e-6*_v11p) {
-				if !(_c2Pi == 0 || _c2Pi < 1e-6*_v11p) {
+			_c2Pi, _c2Tau := _vs[11].Pi-_ms[28].Pi, _vs[11].Tau-_ms[28].Tau
+			if !(_c2Pi > 0 && _c2Pi >= 1e-6*_vs[11].Pi) {
+				if !(_c2Pi == 0 || _c2Pi < 1e-6*_vs[11].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c2Pi, _c2Tau = 0.0+_m18p, 0.0+_m18t
+				_c2Pi, _c2Tau = 0.0+_ms[18].Pi, 0.0+_ms[18].Tau
 				if !(_c2Pi > 0 && _c2Pi < math.MaxFloat64 && _c2Tau-_c2Tau == 0) {
 					return 0, compile.ErrFallback
 				}
@@ -22153,12 +21805,12 @@ func programFFA4(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			_sum.Norm(_en)
 		}
 		{ // I(d1 > 0.7405)
-			_c0Pi, _c0Tau := _v12p-_m29p, _v12t-_m29t
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v12p) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v12p) {
+			_c0Pi, _c0Tau := _vs[12].Pi-_ms[29].Pi, _vs[12].Tau-_ms[29].Tau
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[12].Pi) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[12].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c0Pi, _c0Tau = 0.0+_m20p, 0.0+_m20t
+				_c0Pi, _c0Tau = 0.0+_ms[20].Pi, 0.0+_ms[20].Tau
 				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
 					return 0, compile.ErrFallback
 				}
@@ -22171,12 +21823,12 @@ func programFFA4(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			_sum.Add(_eq)
 		}
 		{ // I(d2 > 0.7405)
-			_c0Pi, _c0Tau := _v13p-_m30p, _v13t-_m30t
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v13p) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v13p) {
+			_c0Pi, _c0Tau := _vs[13].Pi-_ms[30].Pi, _vs[13].Tau-_ms[30].Tau
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[13].Pi) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[13].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c0Pi, _c0Tau = 0.0+_m23p, 0.0+_m23t
+				_c0Pi, _c0Tau = 0.0+_ms[23].Pi, 0.0+_ms[23].Tau
 				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
 					return 0, compile.ErrFallback
 				}
@@ -22189,12 +21841,12 @@ func programFFA4(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			_sum.Add(_eq)
 		}
 		{ // I(d3 > 0.7405)
-			_c0Pi, _c0Tau := _v14p-_m31p, _v14t-_m31t
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v14p) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v14p) {
+			_c0Pi, _c0Tau := _vs[14].Pi-_ms[31].Pi, _vs[14].Tau-_ms[31].Tau
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[14].Pi) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[14].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c0Pi, _c0Tau = 0.0+_m26p, 0.0+_m26t
+				_c0Pi, _c0Tau = 0.0+_ms[26].Pi, 0.0+_ms[26].Tau
 				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
 					return 0, compile.ErrFallback
 				}
@@ -22207,632 +21859,647 @@ func programFFA4(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			_sum.Add(_eq)
 		}
 		{ // s1
-			if !(_v0p > 0 && _v0p <= math.MaxFloat64) {
+			q, qt := _vs[0].Pi, _vs[0].Tau
+			if !(q > 0 && q <= math.MaxFloat64) {
 				return 0, compile.ErrFallback
 			}
-			center := _v0t / _v0p
+			center := qt / q
 			var quad float64
 			{
-				cPi, cTau := _v0p-_m0p, _v0t-_m0t
-				if !(cPi > 0 && cPi >= 1e-6*_v0p) {
-					if !(cPi == 0 || cPi < 1e-6*_v0p) {
+				cPi, cTau := _vs[0].Pi-_ms[0].Pi, _vs[0].Tau-_ms[0].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[0].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[0].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m5p, 0.0+_m5t
+					cPi, cTau = 0.0+_ms[5].Pi, 0.0+_ms[5].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v0p)
+				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _v0p-_m5p, _v0t-_m5t
-				if !(cPi > 0 && cPi >= 1e-6*_v0p) {
-					if !(cPi == 0 || cPi < 1e-6*_v0p) {
+				cPi, cTau := _vs[0].Pi-_ms[5].Pi, _vs[0].Tau-_ms[5].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[0].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[0].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m0p, 0.0+_m0t
+					cPi, cTau = 0.0+_ms[0].Pi, 0.0+_ms[0].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v0p)
+				_sum.Mul(cPi / q)
 			}
-			_sum.Mul(_v0p)
+			_sum.Mul(q)
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
 		{ // s2
-			if !(_v1p > 0 && _v1p <= math.MaxFloat64) {
+			q, qt := _vs[1].Pi, _vs[1].Tau
+			if !(q > 0 && q <= math.MaxFloat64) {
 				return 0, compile.ErrFallback
 			}
-			center := _v1t / _v1p
+			center := qt / q
 			var quad float64
 			{
-				cPi, cTau := _v1p-_m1p, _v1t-_m1t
-				if !(cPi > 0 && cPi >= 1e-6*_v1p) {
-					if !(cPi == 0 || cPi < 1e-6*_v1p) {
+				cPi, cTau := _vs[1].Pi-_ms[1].Pi, _vs[1].Tau-_ms[1].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[1].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[1].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m7p, 0.0+_m7t
+					cPi, cTau = 0.0+_ms[7].Pi, 0.0+_ms[7].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v1p)
+				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _v1p-_m7p, _v1t-_m7t
-				if !(cPi > 0 && cPi >= 1e-6*_v1p) {
-					if !(cPi == 0 || cPi < 1e-6*_v1p) {
+				cPi, cTau := _vs[1].Pi-_ms[7].Pi, _vs[1].Tau-_ms[7].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[1].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[1].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m1p, 0.0+_m1t
+					cPi, cTau = 0.0+_ms[1].Pi, 0.0+_ms[1].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v1p)
+				_sum.Mul(cPi / q)
 			}
-			_sum.Mul(_v1p)
+			_sum.Mul(q)
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
 		{ // s3
-			if !(_v2p > 0 && _v2p <= math.MaxFloat64) {
+			q, qt := _vs[2].Pi, _vs[2].Tau
+			if !(q > 0 && q <= math.MaxFloat64) {
 				return 0, compile.ErrFallback
 			}
-			center := _v2t / _v2p
+			center := qt / q
 			var quad float64
 			{
-				cPi, cTau := _v2p-_m2p, _v2t-_m2t
-				if !(cPi > 0 && cPi >= 1e-6*_v2p) {
-					if !(cPi == 0 || cPi < 1e-6*_v2p) {
+				cPi, cTau := _vs[2].Pi-_ms[2].Pi, _vs[2].Tau-_ms[2].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[2].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[2].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m9p, 0.0+_m9t
+					cPi, cTau = 0.0+_ms[9].Pi, 0.0+_ms[9].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v2p)
+				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _v2p-_m9p, _v2t-_m9t
-				if !(cPi > 0 && cPi >= 1e-6*_v2p) {
-					if !(cPi == 0 || cPi < 1e-6*_v2p) {
+				cPi, cTau := _vs[2].Pi-_ms[9].Pi, _vs[2].Tau-_ms[9].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[2].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[2].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m2p, 0.0+_m2t
+					cPi, cTau = 0.0+_ms[2].Pi, 0.0+_ms[2].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v2p)
+				_sum.Mul(cPi / q)
 			}
-			_sum.Mul(_v2p)
+			_sum.Mul(q)
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
 		{ // s4
-			if !(_v3p > 0 && _v3p <= math.MaxFloat64) {
+			q, qt := _vs[3].Pi, _vs[3].Tau
+			if !(q > 0 && q <= math.MaxFloat64) {
 				return 0, compile.ErrFallback
 			}
-			center := _v3t / _v3p
+			center := qt / q
 			var quad float64
 			{
-				cPi, cTau := _v3p-_m3p, _v3t-_m3t
-				if !(cPi > 0 && cPi >= 1e-6*_v3p) {
-					if !(cPi == 0 || cPi < 1e-6*_v3p) {
+				cPi, cTau := _vs[3].Pi-_ms[3].Pi, _vs[3].Tau-_ms[3].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[3].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[3].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m11p, 0.0+_m11t
+					cPi, cTau = 0.0+_ms[11].Pi, 0.0+_ms[11].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v3p)
+				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _v3p-_m11p, _v3t-_m11t
-				if !(cPi > 0 && cPi >= 1e-6*_v3p) {
-					if !(cPi == 0 || cPi < 1e-6*_v3p) {
+				cPi, cTau := _vs[3].Pi-_ms[11].Pi, _vs[3].Tau-_ms[11].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[3].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[3].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m3p, 0.0+_m3t
+					cPi, cTau = 0.0+_ms[3].Pi, 0.0+_ms[3].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v3p)
+				_sum.Mul(cPi / q)
 			}
-			_sum.Mul(_v3p)
+			_sum.Mul(q)
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
 		{ // p1
-			if !(_v4p > 0 && _v4p <= math.MaxFloat64) {
+			q, qt := _vs[4].Pi, _vs[4].Tau
+			if !(q > 0 && q <= math.MaxFloat64) {
 				return 0, compile.ErrFallback
 			}
-			center := _v4t / _v4p
+			center := qt / q
 			var quad float64
 			{
-				cPi, cTau := _v4p-_m4p, _v4t-_m4t
-				if !(cPi > 0 && cPi >= 1e-6*_v4p) {
-					if !(cPi == 0 || cPi < 1e-6*_v4p) {
+				cPi, cTau := _vs[4].Pi-_ms[4].Pi, _vs[4].Tau-_ms[4].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[4].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[4].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m13p, 0.0+_m13t
+					cPi, cTau = 0.0+_ms[13].Pi, 0.0+_ms[13].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v4p)
+				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _v4p-_m13p, _v4t-_m13t
-				if !(cPi > 0 && cPi >= 1e-6*_v4p) {
-					if !(cPi == 0 || cPi < 1e-6*_v4p) {
+				cPi, cTau := _vs[4].Pi-_ms[13].Pi, _vs[4].Tau-_ms[13].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[4].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[4].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m4p, 0.0+_m4t
+					cPi, cTau = 0.0+_ms[4].Pi, 0.0+_ms[4].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v4p)
+				_sum.Mul(cPi / q)
 			}
-			_sum.Mul(_v4p)
+			_sum.Mul(q)
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
 		{ // p2
-			if !(_v5p > 0 && _v5p <= math.MaxFloat64) {
+			q, qt := _vs[5].Pi, _vs[5].Tau
+			if !(q > 0 && q <= math.MaxFloat64) {
 				return 0, compile.ErrFallback
 			}
-			center := _v5t / _v5p
+			center := qt / q
 			var quad float64
 			{
-				cPi, cTau := _v5p-_m6p, _v5t-_m6t
-				if !(cPi > 0 && cPi >= 1e-6*_v5p) {
-					if !(cPi == 0 || cPi < 1e-6*_v5p) {
+				cPi, cTau := _vs[5].Pi-_ms[6].Pi, _vs[5].Tau-_ms[6].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[5].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[5].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m15p, 0.0+_m15t
+					cPi, cTau = 0.0+_ms[15].Pi, 0.0+_ms[15].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v5p)
+				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _v5p-_m15p, _v5t-_m15t
-				if !(cPi > 0 && cPi >= 1e-6*_v5p) {
-					if !(cPi == 0 || cPi < 1e-6*_v5p) {
+				cPi, cTau := _vs[5].Pi-_ms[15].Pi, _vs[5].Tau-_ms[15].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[5].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[5].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m6p, 0.0+_m6t
+					cPi, cTau = 0.0+_ms[6].Pi, 0.0+_ms[6].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v5p)
+				_sum.Mul(cPi / q)
 			}
-			_sum.Mul(_v5p)
+			_sum.Mul(q)
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
 		{ // p3
-			if !(_v6p > 0 && _v6p <= math.MaxFloat64) {
+			q, qt := _vs[6].Pi, _vs[6].Tau
+			if !(q > 0 && q <= math.MaxFloat64) {
 				return 0, compile.ErrFallback
 			}
-			center := _v6t / _v6p
+			center := qt / q
 			var quad float64
 			{
-				cPi, cTau := _v6p-_m8p, _v6t-_m8t
-				if !(cPi > 0 && cPi >= 1e-6*_v6p) {
-					if !(cPi == 0 || cPi < 1e-6*_v6p) {
+				cPi, cTau := _vs[6].Pi-_ms[8].Pi, _vs[6].Tau-_ms[8].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[6].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[6].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m17p, 0.0+_m17t
+					cPi, cTau = 0.0+_ms[17].Pi, 0.0+_ms[17].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v6p)
+				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _v6p-_m17p, _v6t-_m17t
-				if !(cPi > 0 && cPi >= 1e-6*_v6p) {
-					if !(cPi == 0 || cPi < 1e-6*_v6p) {
+				cPi, cTau := _vs[6].Pi-_ms[17].Pi, _vs[6].Tau-_ms[17].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[6].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[6].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m8p, 0.0+_m8t
+					cPi, cTau = 0.0+_ms[8].Pi, 0.0+_ms[8].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v6p)
+				_sum.Mul(cPi / q)
 			}
-			_sum.Mul(_v6p)
+			_sum.Mul(q)
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
 		{ // p4
-			if !(_v7p > 0 && _v7p <= math.MaxFloat64) {
+			q, qt := _vs[7].Pi, _vs[7].Tau
+			if !(q > 0 && q <= math.MaxFloat64) {
 				return 0, compile.ErrFallback
 			}
-			center := _v7t / _v7p
+			center := qt / q
 			var quad float64
 			{
-				cPi, cTau := _v7p-_m10p, _v7t-_m10t
-				if !(cPi > 0 && cPi >= 1e-6*_v7p) {
-					if !(cPi == 0 || cPi < 1e-6*_v7p) {
+				cPi, cTau := _vs[7].Pi-_ms[10].Pi, _vs[7].Tau-_ms[10].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[7].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[7].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m19p, 0.0+_m19t
+					cPi, cTau = 0.0+_ms[19].Pi, 0.0+_ms[19].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v7p)
+				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _v7p-_m19p, _v7t-_m19t
-				if !(cPi > 0 && cPi >= 1e-6*_v7p) {
-					if !(cPi == 0 || cPi < 1e-6*_v7p) {
+				cPi, cTau := _vs[7].Pi-_ms[19].Pi, _vs[7].Tau-_ms[19].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[7].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[7].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m10p, 0.0+_m10t
+					cPi, cTau = 0.0+_ms[10].Pi, 0.0+_ms[10].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v7p)
+				_sum.Mul(cPi / q)
 			}
-			_sum.Mul(_v7p)
+			_sum.Mul(q)
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
 		{ // t1
-			if !(_v8p > 0 && _v8p <= math.MaxFloat64) {
+			q, qt := _vs[8].Pi, _vs[8].Tau
+			if !(q > 0 && q <= math.MaxFloat64) {
 				return 0, compile.ErrFallback
 			}
-			center := _v8t / _v8p
+			center := qt / q
 			var quad float64
 			{
-				cPi, cTau := _v8p-_m12p, _v8t-_m12t
-				if !(cPi > 0 && cPi >= 1e-6*_v8p) {
-					if !(cPi == 0 || cPi < 1e-6*_v8p) {
+				cPi, cTau := _vs[8].Pi-_ms[12].Pi, _vs[8].Tau-_ms[12].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[8].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[8].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m21p, 0.0+_m21t
+					cPi, cTau = 0.0+_ms[21].Pi, 0.0+_ms[21].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v8p)
+				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _v8p-_m21p, _v8t-_m21t
-				if !(cPi > 0 && cPi >= 1e-6*_v8p) {
-					if !(cPi == 0 || cPi < 1e-6*_v8p) {
+				cPi, cTau := _vs[8].Pi-_ms[21].Pi, _vs[8].Tau-_ms[21].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[8].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[8].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m12p, 0.0+_m12t
+					cPi, cTau = 0.0+_ms[12].Pi, 0.0+_ms[12].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v8p)
+				_sum.Mul(cPi / q)
 			}
-			_sum.Mul(_v8p)
+			_sum.Mul(q)
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
 		{ // t2
-			if !(_v9p > 0 && _v9p <= math.MaxFloat64) {
+			q, qt := _vs[9].Pi, _vs[9].Tau
+			if !(q > 0 && q <= math.MaxFloat64) {
 				return 0, compile.ErrFallback
 			}
-			center := _v9t / _v9p
+			center := qt / q
 			var quad float64
 			{
-				cPi, cTau := _v9p-_m14p, _v9t-_m14t
-				if !(cPi > 0 && cPi >= 1e-6*_v9p) {
-					if !(cPi == 0 || cPi < 1e-6*_v9p) {
+				cPi, cTau := _vs[9].Pi-_ms[14].Pi, _vs[9].Tau-_ms[14].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[9].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[9].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m22p+_m24p, 0.0+_m22t+_m24t
+					cPi, cTau = 0.0+_ms[22].Pi+_ms[24].Pi, 0.0+_ms[22].Tau+_ms[24].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v9p)
+				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _v9p-_m22p, _v9t-_m22t
-				if !(cPi > 0 && cPi >= 1e-6*_v9p) {
-					if !(cPi == 0 || cPi < 1e-6*_v9p) {
+				cPi, cTau := _vs[9].Pi-_ms[22].Pi, _vs[9].Tau-_ms[22].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[9].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[9].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m14p+_m24p, 0.0+_m14t+_m24t
+					cPi, cTau = 0.0+_ms[14].Pi+_ms[24].Pi, 0.0+_ms[14].Tau+_ms[24].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v9p)
+				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _v9p-_m24p, _v9t-_m24t
-				if !(cPi > 0 && cPi >= 1e-6*_v9p) {
-					if !(cPi == 0 || cPi < 1e-6*_v9p) {
+				cPi, cTau := _vs[9].Pi-_ms[24].Pi, _vs[9].Tau-_ms[24].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[9].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[9].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m14p+_m22p, 0.0+_m14t+_m22t
+					cPi, cTau = 0.0+_ms[14].Pi+_ms[22].Pi, 0.0+_ms[14].Tau+_ms[22].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v9p)
+				_sum.Mul(cPi / q)
 			}
-			_sum.Mul(_v9p)
+			_sum.Mul(q)
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
 		{ // t3
-			if !(_v10p > 0 && _v10p <= math.MaxFloat64) {
+			q, qt := _vs[10].Pi, _vs[10].Tau
+			if !(q > 0 && q <= math.MaxFloat64) {
 				return 0, compile.ErrFallback
 			}
-			center := _v10t / _v10p
+			center := qt / q
 			var quad float64
 			{
-				cPi, cTau := _v10p-_m16p, _v10t-_m16t
-				if !(cPi > 0 && cPi >= 1e-6*_v10p) {
-					if !(cPi == 0 || cPi < 1e-6*_v10p) {
+				cPi, cTau := _vs[10].Pi-_ms[16].Pi, _vs[10].Tau-_ms[16].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[10].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[10].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m25p+_m27p, 0.0+_m25t+_m27t
+					cPi, cTau = 0.0+_ms[25].Pi+_ms[27].Pi, 0.0+_ms[25].Tau+_ms[27].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v10p)
+				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _v10p-_m25p, _v10t-_m25t
-				if !(cPi > 0 && cPi >= 1e-6*_v10p) {
-					if !(cPi == 0 || cPi < 1e-6*_v10p) {
+				cPi, cTau := _vs[10].Pi-_ms[25].Pi, _vs[10].Tau-_ms[25].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[10].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[10].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m16p+_m27p, 0.0+_m16t+_m27t
+					cPi, cTau = 0.0+_ms[16].Pi+_ms[27].Pi, 0.0+_ms[16].Tau+_ms[27].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v10p)
+				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _v10p-_m27p, _v10t-_m27t
-				if !(cPi > 0 && cPi >= 1e-6*_v10p) {
-					if !(cPi == 0 || cPi < 1e-6*_v10p) {
+				cPi, cTau := _vs[10].Pi-_ms[27].Pi, _vs[10].Tau-_ms[27].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[10].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[10].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m16p+_m25p, 0.0+_m16t+_m25t
+					cPi, cTau = 0.0+_ms[16].Pi+_ms[25].Pi, 0.0+_ms[16].Tau+_ms[25].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v10p)
+				_sum.Mul(cPi / q)
 			}
-			_sum.Mul(_v10p)
+			_sum.Mul(q)
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
 		{ // t4
-			if !(_v11p > 0 && _v11p <= math.MaxFloat64) {
+			q, qt := _vs[11].Pi, _vs[11].Tau
+			if !(q > 0 && q <= math.MaxFloat64) {
 				return 0, compile.ErrFallback
 			}
-			center := _v11t / _v11p
+			center := qt / q
 			var quad float64
 			{
-				cPi, cTau := _v11p-_m18p, _v11t-_m18t
-				if !(cPi > 0 && cPi >= 1e-6*_v11p) {
-					if !(cPi == 0 || cPi < 1e-6*_v11p) {
+				cPi, cTau := _vs[11].Pi-_ms[18].Pi, _vs[11].Tau-_ms[18].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[11].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[11].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m28p, 0.0+_m28t
+					cPi, cTau = 0.0+_ms[28].Pi, 0.0+_ms[28].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v11p)
+				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _v11p-_m28p, _v11t-_m28t
-				if !(cPi > 0 && cPi >= 1e-6*_v11p) {
-					if !(cPi == 0 || cPi < 1e-6*_v11p) {
+				cPi, cTau := _vs[11].Pi-_ms[28].Pi, _vs[11].Tau-_ms[28].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[11].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[11].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m18p, 0.0+_m18t
+					cPi, cTau = 0.0+_ms[18].Pi, 0.0+_ms[18].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v11p)
+				_sum.Mul(cPi / q)
 			}
-			_sum.Mul(_v11p)
+			_sum.Mul(q)
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
 		{ // d1
-			if !(_v12p > 0 && _v12p <= math.MaxFloat64) {
+			q, qt := _vs[12].Pi, _vs[12].Tau
+			if !(q > 0 && q <= math.MaxFloat64) {
 				return 0, compile.ErrFallback
 			}
-			center := _v12t / _v12p
+			center := qt / q
 			var quad float64
 			{
-				cPi, cTau := _v12p-_m20p, _v12t-_m20t
-				if !(cPi > 0 && cPi >= 1e-6*_v12p) {
-					if !(cPi == 0 || cPi < 1e-6*_v12p) {
+				cPi, cTau := _vs[12].Pi-_ms[20].Pi, _vs[12].Tau-_ms[20].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[12].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[12].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m29p, 0.0+_m29t
+					cPi, cTau = 0.0+_ms[29].Pi, 0.0+_ms[29].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v12p)
+				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _v12p-_m29p, _v12t-_m29t
-				if !(cPi > 0 && cPi >= 1e-6*_v12p) {
-					if !(cPi == 0 || cPi < 1e-6*_v12p) {
+				cPi, cTau := _vs[12].Pi-_ms[29].Pi, _vs[12].Tau-_ms[29].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[12].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[12].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m20p, 0.0+_m20t
+					cPi, cTau = 0.0+_ms[20].Pi, 0.0+_ms[20].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v12p)
+				_sum.Mul(cPi / q)
 			}
-			_sum.Mul(_v12p)
+			_sum.Mul(q)
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
 		{ // d2
-			if !(_v13p > 0 && _v13p <= math.MaxFloat64) {
+			q, qt := _vs[13].Pi, _vs[13].Tau
+			if !(q > 0 && q <= math.MaxFloat64) {
 				return 0, compile.ErrFallback
 			}
-			center := _v13t / _v13p
+			center := qt / q
 			var quad float64
 			{
-				cPi, cTau := _v13p-_m23p, _v13t-_m23t
-				if !(cPi > 0 && cPi >= 1e-6*_v13p) {
-					if !(cPi == 0 || cPi < 1e-6*_v13p) {
+				cPi, cTau := _vs[13].Pi-_ms[23].Pi, _vs[13].Tau-_ms[23].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[13].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[13].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m30p, 0.0+_m30t
+					cPi, cTau = 0.0+_ms[30].Pi, 0.0+_ms[30].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v13p)
+				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _v13p-_m30p, _v13t-_m30t
-				if !(cPi > 0 && cPi >= 1e-6*_v13p) {
-					if !(cPi == 0 || cPi < 1e-6*_v13p) {
+				cPi, cTau := _vs[13].Pi-_ms[30].Pi, _vs[13].Tau-_ms[30].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[13].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[13].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m23p, 0.0+_m23t
+					cPi, cTau = 0.0+_ms[23].Pi, 0.0+_ms[23].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v13p)
+				_sum.Mul(cPi / q)
 			}
-			_sum.Mul(_v13p)
+			_sum.Mul(q)
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
 		{ // d3
-			if !(_v14p > 0 && _v14p <= math.MaxFloat64) {
+			q, qt := _vs[14].Pi, _vs[14].Tau
+			if !(q > 0 && q <= math.MaxFloat64) {
 				return 0, compile.ErrFallback
 			}
-			center := _v14t / _v14p
+			center := qt / q
 			var quad float64
 			{
-				cPi, cTau := _v14p-_m26p, _v14t-_m26t
-				if !(cPi > 0 && cPi >= 1e-6*_v14p) {
-					if !(cPi == 0 || cPi < 1e-6*_v14p) {
+				cPi, cTau := _vs[14].Pi-_ms[26].Pi, _vs[14].Tau-_ms[26].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[14].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[14].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m31p, 0.0+_m31t
+					cPi, cTau = 0.0+_ms[31].Pi, 0.0+_ms[31].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v14p)
+				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _v14p-_m31p, _v14t-_m31t
-				if !(cPi > 0 && cPi >= 1e-6*_v14p) {
-					if !(cPi == 0 || cPi < 1e-6*_v14p) {
+				cPi, cTau := _vs[14].Pi-_ms[31].Pi, _vs[14].Tau-_ms[31].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[14].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[14].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m26p, 0.0+_m26t
+					cPi, cTau = 0.0+_ms[26].Pi, 0.0+_ms[26].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v14p)
+				_sum.Mul(cPi / q)
 			}
-			_sum.Mul(_v14p)
+			_sum.Mul(q)
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
@@ -24979,97 +24646,24 @@ func programFFA5(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 		}
 		_msgs, _margs := g.State()
 		_ms, _vs := _msgs[:41], _margs[:19]
-		_m0p, _m0t := _ms[0].Pi, _ms[0].Tau
-		_m1p, _m1t := _ms[1].Pi, _ms[1].Tau
-		_m2p, _m2t := _ms[2].Pi, _ms[2].Tau
-		_m3p, _m3t := _ms[3].Pi, _ms[3].Tau
-		_m4p, _m4t := _ms[4].Pi, _ms[4].Tau
-		_m5p, _m5t := _ms[5].Pi, _ms[5].Tau
-		_m6p, _m6t := _ms[6].Pi, _ms[6].Tau
-		_m7p, _m7t := _ms[7].Pi, _ms[7].Tau
-		_m8p, _m8t := _ms[8].Pi, _ms[8].Tau
-		_m9p, _m9t := _ms[9].Pi, _ms[9].Tau
-		_m10p, _m10t := _ms[10].Pi, _ms[10].Tau
-		_m11p, _m11t := _ms[11].Pi, _ms[11].Tau
-		_m12p, _m12t := _ms[12].Pi, _ms[12].Tau
-		_m13p, _m13t := _ms[13].Pi, _ms[13].Tau
-		_m14p, _m14t := _ms[14].Pi, _ms[14].Tau
-		_m15p, _m15t := _ms[15].Pi, _ms[15].Tau
-		_m16p, _m16t := _ms[16].Pi, _ms[16].Tau
-		_m17p, _m17t := _ms[17].Pi, _ms[17].Tau
-		_m18p, _m18t := _ms[18].Pi, _ms[18].Tau
-		_m19p, _m19t := _ms[19].Pi, _ms[19].Tau
-		_m20p, _m20t := _ms[20].Pi, _ms[20].Tau
-		_m21p, _m21t := _ms[21].Pi, _ms[21].Tau
-		_m22p, _m22t := _ms[22].Pi, _ms[22].Tau
-		_m23p, _m23t := _ms[23].Pi, _ms[23].Tau
-		_m24p, _m24t := _ms[24].Pi, _ms[24].Tau
-		_m25p, _m25t := _ms[25].Pi, _ms[25].Tau
-		_m26p, _m26t := _ms[26].Pi, _ms[26].Tau
-		_m27p, _m27t := _ms[27].Pi, _ms[27].Tau
-		_m28p, _m28t := _ms[28].Pi, _ms[28].Tau
-		_m29p, _m29t := _ms[29].Pi, _ms[29].Tau
-		_m30p, _m30t := _ms[30].Pi, _ms[30].Tau
-		_m31p, _m31t := _ms[31].Pi, _ms[31].Tau
-		_m32p, _m32t := _ms[32].Pi, _ms[32].Tau
-		_m33p, _m33t := _ms[33].Pi, _ms[33].Tau
-		_m34p, _m34t := _ms[34].Pi, _ms[34].Tau
-		_m35p, _m35t := _ms[35].Pi, _ms[35].Tau
-		_m36p, _m36t := _ms[36].Pi, _ms[36].Tau
-		_m37p, _m37t := _ms[37].Pi, _ms[37].Tau
-		_m38p, _m38t := _ms[38].Pi, _ms[38].Tau
-		_m39p, _m39t := _ms[39].Pi, _ms[39].Tau
-		_m40p, _m40t := _ms[40].Pi, _ms[40].Tau
-		_v0p, _v0t := _vs[0].Pi, _vs[0].Tau
-		_v1p, _v1t := _vs[1].Pi, _vs[1].Tau
-		_v2p, _v2t := _vs[2].Pi, _vs[2].Tau
-		_v3p, _v3t := _vs[3].Pi, _vs[3].Tau
-		_v4p, _v4t := _vs[4].Pi, _vs[4].Tau
-		_v5p, _v5t := _vs[5].Pi, _vs[5].Tau
-		_v6p, _v6t := _vs[6].Pi, _vs[6].Tau
-		_v7p, _v7t := _vs[7].Pi, _vs[7].Tau
-		_v8p, _v8t := _vs[8].Pi, _vs[8].Tau
-		_v9p, _v9t := _vs[9].Pi, _vs[9].Tau
-		_v10p, _v10t := _vs[10].Pi, _vs[10].Tau
-		_v11p, _v11t := _vs[11].Pi, _vs[11].Tau
-		_v12p, _v12t := _vs[12].Pi, _vs[12].Tau
-		_v13p, _v13t := _vs[13].Pi, _vs[13].Tau
-		_v14p, _v14t := _vs[14].Pi, _vs[14].Tau
-		_v15p, _v15t := _vs[15].Pi, _vs[15].Tau
-		_v16p, _v16t := _vs[16].Pi, _vs[16].Tau
-		_v17p, _v17t := _vs[17].Pi, _vs[17].Tau
-		_v18p, _v18t := _vs[18].Pi, _vs[18].Tau
-		_bad := 0.0 + (_m0p - _m0p) + (_m0t - _m0t) + (_m1p - _m1p) + (_m1t - _m1t) + (_m2p - _m2p) + (_m2t - _m2t) + (_m3p - _m3p) + (_m3t - _m3t) + (_m4p - _m4p) + (_m4t - _m4t) + (_m5p - _m5p) + (_m5t - _m5t) + (_m6p - _m6p) + (_m6t - _m6t) + (_m7p - _m7p) + (_m7t - _m7t) + (_m8p - _m8p) + (_m8t - _m8t) + (_m9p - _m9p) + (_m9t - _m9t) + (_m10p - _m10p) + (_m10t - _m10t) + (_m11p - _m11p) + (_m11t - _m11t) + (_m12p - _m12p) + (_m12t - _m12t) + (_m13p - _m13p) + (_m13t - _m13t) + (_m14p - _m14p) + (_m14t - _m14t) + (_m15p - _m15p) + (_m15t - _m15t) + (_m16p - _m16p) + (_m16t - _m16t) + (_m17p - _m17p) + (_m17t - _m17t) + (_m18p - _m18p) + (_m18t - _m18t) + (_m19p - _m19p) + (_m19t - _m19t) + (_m20p - _m20p) + (_m20t - _m20t) + (_m21p - _m21p) + (_m21t - _m21t) + (_m22p - _m22p) + (_m22t - _m22t) + (_m23p - _m23p) + (_m23t - _m23t) + (_m24p - _m24p) + (_m24t - _m24t) + (_m25p - _m25p) + (_m25t - _m25t) + (_m26p - _m26p) + (_m26t - _m26t) + (_m27p - _m27p) + (_m27t - _m27t) + (_m28p - _m28p) + (_m28t - _m28t) + (_m29p - _m29p) + (_m29t - _m29t) + (_m30p - _m30p) + (_m30t - _m30t) + (_m31p - _m31p) + (_m31t - _m31t) + (_m32p - _m32p) + (_m32t - _m32t) + (_m33p - _m33p) + (_m33t - _m33t) + (_m34p - _m34p) + (_m34t - _m34t) + (_m35p - _m35p) + (_m35t - _m35t) + (_m36p - _m36p) + (_m36t - _m36t) + (_m37p - _m37p) + (_m37t - _m37t) + (_m38p - _m38p) + (_m38t - _m38t) + (_m39p - _m39p) + (_m39t - _m39t) + (_m40p - _m40p) + (_m40t - _m40t)
-		_bad += (_v0p - _v0p) + (_v0t - _v0t)
-		_bad += (_v1p - _v1p) + (_v1t - _v1t)
-		_bad += (_v2p - _v2p) + (_v2t - _v2t)
-		_bad += (_v3p - _v3p) + (_v3t - _v3t)
-		_bad += (_v4p - _v4p) + (_v4t - _v4t)
-		_bad += (_v5p - _v5p) + (_v5t - _v5t)
-		_bad += (_v6p - _v6p) + (_v6t - _v6t)
-		_bad += (_v7p - _v7p) + (_v7t - _v7t)
-		_bad += (_v8p - _v8p) + (_v8t - _v8t)
-		_bad += (_v9p - _v9p) + (_v9t - _v9t)
-		_bad += (_v10p - _v10p) + (_v10t - _v10t)
-		_bad += (_v11p - _v11p) + (_v11t - _v11t)
-		_bad += (_v12p - _v12p) + (_v12t - _v12t)
-		_bad += (_v13p - _v13p) + (_v13t - _v13t)
-		_bad += (_v14p - _v14p) + (_v14t - _v14t)
-		_bad += (_v15p - _v15p) + (_v15t - _v15t)
-		_bad += (_v16p - _v16p) + (_v16t - _v16t)
-		_bad += (_v17p - _v17p) + (_v17t - _v17t)
-		_bad += (_v18p - _v18p) + (_v18t - _v18t)
+		_bad := 0.0
+		for _, x := range _ms {
+			_bad += (x.Pi - x.Pi) + (x.Tau - x.Tau)
+		}
+		for _, x := range _vs {
+			_bad += (x.Pi - x.Pi) + (x.Tau - x.Tau)
+		}
 		if _bad != 0 {
 			return 0, compile.ErrFallback
 		}
 		var _sum graph.EvidenceSum
 		{ // N(s1; 25, 25.01)
-			_c0Pi, _c0Tau := _v0p-_m0p, _v0t-_m0t
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v0p) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v0p) {
+			_c0Pi, _c0Tau := _vs[0].Pi-_ms[0].Pi, _vs[0].Tau-_ms[0].Tau
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[0].Pi) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[0].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c0Pi, _c0Tau = 0.0+_m6p, 0.0+_m6t
+				_c0Pi, _c0Tau = 0.0+_ms[6].Pi, 0.0+_ms[6].Tau
 				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
 					return 0, compile.ErrFallback
 				}
@@ -25087,12 +24681,12 @@ func programFFA5(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			_sum.Norm(_en)
 		}
 		{ // N(s2; 26, 25.01)
-			_c0Pi, _c0Tau := _v1p-_m1p, _v1t-_m1t
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v1p) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v1p) {
+			_c0Pi, _c0Tau := _vs[1].Pi-_ms[1].Pi, _vs[1].Tau-_ms[1].Tau
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[1].Pi) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[1].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c0Pi, _c0Tau = 0.0+_m8p, 0.0+_m8t
+				_c0Pi, _c0Tau = 0.0+_ms[8].Pi, 0.0+_ms[8].Tau
 				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
 					return 0, compile.ErrFallback
 				}
@@ -25110,12 +24704,12 @@ func programFFA5(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			_sum.Norm(_en)
 		}
 		{ // N(s3; 27, 25.01)
-			_c0Pi, _c0Tau := _v2p-_m2p, _v2t-_m2t
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v2p) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v2p) {
+			_c0Pi, _c0Tau := _vs[2].Pi-_ms[2].Pi, _vs[2].Tau-_ms[2].Tau
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[2].Pi) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[2].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c0Pi, _c0Tau = 0.0+_m10p, 0.0+_m10t
+				_c0Pi, _c0Tau = 0.0+_ms[10].Pi, 0.0+_ms[10].Tau
 				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
 					return 0, compile.ErrFallback
 				}
@@ -25133,12 +24727,12 @@ func programFFA5(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			_sum.Norm(_en)
 		}
 		{ // N(s4; 28, 25.01)
-			_c0Pi, _c0Tau := _v3p-_m3p, _v3t-_m3t
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v3p) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v3p) {
+			_c0Pi, _c0Tau := _vs[3].Pi-_ms[3].Pi, _vs[3].Tau-_ms[3].Tau
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[3].Pi) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[3].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c0Pi, _c0Tau = 0.0+_m12p, 0.0+_m12t
+				_c0Pi, _c0Tau = 0.0+_ms[12].Pi, 0.0+_ms[12].Tau
 				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
 					return 0, compile.ErrFallback
 				}
@@ -25156,12 +24750,12 @@ func programFFA5(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			_sum.Norm(_en)
 		}
 		{ // N(s5; 29, 25.01)
-			_c0Pi, _c0Tau := _v4p-_m4p, _v4t-_m4t
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v4p) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v4p) {
+			_c0Pi, _c0Tau := _vs[4].Pi-_ms[4].Pi, _vs[4].Tau-_ms[4].Tau
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[4].Pi) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[4].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c0Pi, _c0Tau = 0.0+_m14p, 0.0+_m14t
+				_c0Pi, _c0Tau = 0.0+_ms[14].Pi, 0.0+_ms[14].Tau
 				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
 					return 0, compile.ErrFallback
 				}
@@ -25179,22 +24773,22 @@ func programFFA5(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			_sum.Norm(_en)
 		}
 		{ // N(p1; s1, 17.36)
-			_c0Pi, _c0Tau := _v5p-_m5p, _v5t-_m5t
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v5p) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v5p) {
+			_c0Pi, _c0Tau := _vs[5].Pi-_ms[5].Pi, _vs[5].Tau-_ms[5].Tau
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[5].Pi) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[5].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c0Pi, _c0Tau = 0.0+_m16p, 0.0+_m16t
+				_c0Pi, _c0Tau = 0.0+_ms[16].Pi, 0.0+_ms[16].Tau
 				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
 					return 0, compile.ErrFallback
 				}
 			}
-			_c1Pi, _c1Tau := _v0p-_m6p, _v0t-_m6t
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v0p) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v0p) {
+			_c1Pi, _c1Tau := _vs[0].Pi-_ms[6].Pi, _vs[0].Tau-_ms[6].Tau
+			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_vs[0].Pi) {
+				if !(_c1Pi == 0 || _c1Pi < 1e-6*_vs[0].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c1Pi, _c1Tau = 0.0+_m0p, 0.0+_m0t
+				_c1Pi, _c1Tau = 0.0+_ms[0].Pi, 0.0+_ms[0].Tau
 				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
 					return 0, compile.ErrFallback
 				}
@@ -25212,22 +24806,22 @@ func programFFA5(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			_sum.Norm(_en)
 		}
 		{ // N(p2; s2, 17.36)
-			_c0Pi, _c0Tau := _v6p-_m7p, _v6t-_m7t
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v6p) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v6p) {
+			_c0Pi, _c0Tau := _vs[6].Pi-_ms[7].Pi, _vs[6].Tau-_ms[7].Tau
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[6].Pi) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[6].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c0Pi, _c0Tau = 0.0+_m18p, 0.0+_m18t
+				_c0Pi, _c0Tau = 0.0+_ms[18].Pi, 0.0+_ms[18].Tau
 				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
 					return 0, compile.ErrFallback
 				}
 			}
-			_c1Pi, _c1Tau := _v1p-_m8p, _v1t-_m8t
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v1p) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v1p) {
+			_c1Pi, _c1Tau := _vs[1].Pi-_ms[8].Pi, _vs[1].Tau-_ms[8].Tau
+			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_vs[1].Pi) {
+				if !(_c1Pi == 0 || _c1Pi < 1e-6*_vs[1].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c1Pi, _c1Tau = 0.0+_m1p, 0.0+_m1t
+				_c1Pi, _c1Tau = 0.0+_ms[1].Pi, 0.0+_ms[1].Tau
 				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
 					return 0, compile.ErrFallback
 				}
@@ -25245,22 +24839,22 @@ func programFFA5(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			_sum.Norm(_en)
 		}
 		{ // N(p3; s3, 17.36)
-			_c0Pi, _c0Tau := _v7p-_m9p, _v7t-_m9t
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v7p) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v7p) {
+			_c0Pi, _c0Tau := _vs[7].Pi-_ms[9].Pi, _vs[7].Tau-_ms[9].Tau
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[7].Pi) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[7].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c0Pi, _c0Tau = 0.0+_m20p, 0.0+_m20t
+				_c0Pi, _c0Tau = 0.0+_ms[20].Pi, 0.0+_ms[20].Tau
 				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
 					return 0, compile.ErrFallback
 				}
 			}
-			_c1Pi, _c1Tau := _v2p-_m10p, _v2t-_m10t
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v2p) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v2p) {
+			_c1Pi, _c1Tau := _vs[2].Pi-_ms[10].Pi, _vs[2].Tau-_ms[10].Tau
+			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_vs[2].Pi) {
+				if !(_c1Pi == 0 || _c1Pi < 1e-6*_vs[2].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c1Pi, _c1Tau = 0.0+_m2p, 0.0+_m2t
+				_c1Pi, _c1Tau = 0.0+_ms[2].Pi, 0.0+_ms[2].Tau
 				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
 					return 0, compile.ErrFallback
 				}
@@ -25278,22 +24872,22 @@ func programFFA5(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			_sum.Norm(_en)
 		}
 		{ // N(p4; s4, 17.36)
-			_c0Pi, _c0Tau := _v8p-_m11p, _v8t-_m11t
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v8p) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v8p) {
+			_c0Pi, _c0Tau := _vs[8].Pi-_ms[11].Pi, _vs[8].Tau-_ms[11].Tau
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[8].Pi) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[8].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c0Pi, _c0Tau = 0.0+_m22p, 0.0+_m22t
+				_c0Pi, _c0Tau = 0.0+_ms[22].Pi, 0.0+_ms[22].Tau
 				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
 					return 0, compile.ErrFallback
 				}
 			}
-			_c1Pi, _c1Tau := _v3p-_m12p, _v3t-_m12t
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v3p) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v3p) {
+			_c1Pi, _c1Tau := _vs[3].Pi-_ms[12].Pi, _vs[3].Tau-_ms[12].Tau
+			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_vs[3].Pi) {
+				if !(_c1Pi == 0 || _c1Pi < 1e-6*_vs[3].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c1Pi, _c1Tau = 0.0+_m3p, 0.0+_m3t
+				_c1Pi, _c1Tau = 0.0+_ms[3].Pi, 0.0+_ms[3].Tau
 				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
 					return 0, compile.ErrFallback
 				}
@@ -25311,22 +24905,22 @@ func programFFA5(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			_sum.Norm(_en)
 		}
 		{ // N(p5; s5, 17.36)
-			_c0Pi, _c0Tau := _v9p-_m13p, _v9t-_m13t
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v9p) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v9p) {
+			_c0Pi, _c0Tau := _vs[9].Pi-_ms[13].Pi, _vs[9].Tau-_ms[13].Tau
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[9].Pi) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[9].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c0Pi, _c0Tau = 0.0+_m24p, 0.0+_m24t
+				_c0Pi, _c0Tau = 0.0+_ms[24].Pi, 0.0+_ms[24].Tau
 				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
 					return 0, compile.ErrFallback
 				}
 			}
-			_c1Pi, _c1Tau := _v4p-_m14p, _v4t-_m14t
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v4p) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v4p) {
+			_c1Pi, _c1Tau := _vs[4].Pi-_ms[14].Pi, _vs[4].Tau-_ms[14].Tau
+			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_vs[4].Pi) {
+				if !(_c1Pi == 0 || _c1Pi < 1e-6*_vs[4].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c1Pi, _c1Tau = 0.0+_m4p, 0.0+_m4t
+				_c1Pi, _c1Tau = 0.0+_ms[4].Pi, 0.0+_ms[4].Tau
 				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
 					return 0, compile.ErrFallback
 				}
@@ -25344,22 +24938,22 @@ func programFFA5(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			_sum.Norm(_en)
 		}
 		{ // t1 = p1
-			_c0Pi, _c0Tau := _v10p-_m15p, _v10t-_m15t
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v10p) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v10p) {
+			_c0Pi, _c0Tau := _vs[10].Pi-_ms[15].Pi, _vs[10].Tau-_ms[15].Tau
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[10].Pi) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[10].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c0Pi, _c0Tau = 0.0+_m26p, 0.0+_m26t
+				_c0Pi, _c0Tau = 0.0+_ms[26].Pi, 0.0+_ms[26].Tau
 				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
 					return 0, compile.ErrFallback
 				}
 			}
-			_c1Pi, _c1Tau := _v5p-_m16p, _v5t-_m16t
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v5p) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v5p) {
+			_c1Pi, _c1Tau := _vs[5].Pi-_ms[16].Pi, _vs[5].Tau-_ms[16].Tau
+			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_vs[5].Pi) {
+				if !(_c1Pi == 0 || _c1Pi < 1e-6*_vs[5].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c1Pi, _c1Tau = 0.0+_m5p, 0.0+_m5t
+				_c1Pi, _c1Tau = 0.0+_ms[5].Pi, 0.0+_ms[5].Tau
 				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
 					return 0, compile.ErrFallback
 				}
@@ -25391,22 +24985,22 @@ func programFFA5(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			_sum.Norm(_en)
 		}
 		{ // t2 = p2
-			_c0Pi, _c0Tau := _v11p-_m17p, _v11t-_m17t
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v11p) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v11p) {
+			_c0Pi, _c0Tau := _vs[11].Pi-_ms[17].Pi, _vs[11].Tau-_ms[17].Tau
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[11].Pi) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[11].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c0Pi, _c0Tau = 0.0+_m27p+_m29p, 0.0+_m27t+_m29t
+				_c0Pi, _c0Tau = 0.0+_ms[27].Pi+_ms[29].Pi, 0.0+_ms[27].Tau+_ms[29].Tau
 				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
 					return 0, compile.ErrFallback
 				}
 			}
-			_c1Pi, _c1Tau := _v6p-_m18p, _v6t-_m18t
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v6p) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v6p) {
+			_c1Pi, _c1Tau := _vs[6].Pi-_ms[18].Pi, _vs[6].Tau-_ms[18].Tau
+			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_vs[6].Pi) {
+				if !(_c1Pi == 0 || _c1Pi < 1e-6*_vs[6].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c1Pi, _c1Tau = 0.0+_m7p, 0.0+_m7t
+				_c1Pi, _c1Tau = 0.0+_ms[7].Pi, 0.0+_ms[7].Tau
 				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
 					return 0, compile.ErrFallback
 				}
@@ -25438,22 +25032,22 @@ func programFFA5(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			_sum.Norm(_en)
 		}
 		{ // t3 = p3
-			_c0Pi, _c0Tau := _v12p-_m19p, _v12t-_m19t
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v12p) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v12p) {
+			_c0Pi, _c0Tau := _vs[12].Pi-_ms[19].Pi, _vs[12].Tau-_ms[19].Tau
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[12].Pi) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[12].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c0Pi, _c0Tau = 0.0+_m30p+_m32p, 0.0+_m30t+_m32t
+				_c0Pi, _c0Tau = 0.0+_ms[30].Pi+_ms[32].Pi, 0.0+_ms[30].Tau+_ms[32].Tau
 				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
 					return 0, compile.ErrFallback
 				}
 			}
-			_c1Pi, _c1Tau := _v7p-_m20p, _v7t-_m20t
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v7p) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v7p) {
+			_c1Pi, _c1Tau := _vs[7].Pi-_ms[20].Pi, _vs[7].Tau-_ms[20].Tau
+			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_vs[7].Pi) {
+				if !(_c1Pi == 0 || _c1Pi < 1e-6*_vs[7].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c1Pi, _c1Tau = 0.0+_m9p, 0.0+_m9t
+				_c1Pi, _c1Tau = 0.0+_ms[9].Pi, 0.0+_ms[9].Tau
 				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
 					return 0, compile.ErrFallback
 				}
@@ -25485,22 +25079,22 @@ func programFFA5(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			_sum.Norm(_en)
 		}
 		{ // t4 = p4
-			_c0Pi, _c0Tau := _v13p-_m21p, _v13t-_m21t
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v13p) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v13p) {
+			_c0Pi, _c0Tau := _vs[13].Pi-_ms[21].Pi, _vs[13].Tau-_ms[21].Tau
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[13].Pi) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[13].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c0Pi, _c0Tau = 0.0+_m33p+_m35p, 0.0+_m33t+_m35t
+				_c0Pi, _c0Tau = 0.0+_ms[33].Pi+_ms[35].Pi, 0.0+_ms[33].Tau+_ms[35].Tau
 				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
 					return 0, compile.ErrFallback
 				}
 			}
-			_c1Pi, _c1Tau := _v8p-_m22p, _v8t-_m22t
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v8p) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v8p) {
+			_c1Pi, _c1Tau := _vs[8].Pi-_ms[22].Pi, _vs[8].Tau-_ms[22].Tau
+			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_vs[8].Pi) {
+				if !(_c1Pi == 0 || _c1Pi < 1e-6*_vs[8].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c1Pi, _c1Tau = 0.0+_m11p, 0.0+_m11t
+				_c1Pi, _c1Tau = 0.0+_ms[11].Pi, 0.0+_ms[11].Tau
 				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
 					return 0, compile.ErrFallback
 				}
@@ -25532,22 +25126,22 @@ func programFFA5(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			_sum.Norm(_en)
 		}
 		{ // t5 = p5
-			_c0Pi, _c0Tau := _v14p-_m23p, _v14t-_m23t
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v14p) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v14p) {
+			_c0Pi, _c0Tau := _vs[14].Pi-_ms[23].Pi, _vs[14].Tau-_ms[23].Tau
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[14].Pi) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[14].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c0Pi, _c0Tau = 0.0+_m36p, 0.0+_m36t
+				_c0Pi, _c0Tau = 0.0+_ms[36].Pi, 0.0+_ms[36].Tau
 				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
 					return 0, compile.ErrFallback
 				}
 			}
-			_c1Pi, _c1Tau := _v9p-_m24p, _v9t-_m24t
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v9p) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v9p) {
+			_c1Pi, _c1Tau := _vs[9].Pi-_ms[24].Pi, _vs[9].Tau-_ms[24].Tau
+			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_vs[9].Pi) {
+				if !(_c1Pi == 0 || _c1Pi < 1e-6*_vs[9].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c1Pi, _c1Tau = 0.0+_m13p, 0.0+_m13t
+				_c1Pi, _c1Tau = 0.0+_ms[13].Pi, 0.0+_ms[13].Tau
 				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
 					return 0, compile.ErrFallback
 				}
@@ -25579,32 +25173,32 @@ func programFFA5(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			_sum.Norm(_en)
 		}
 		{ // d1 = t1 − t2
-			_c0Pi, _c0Tau := _v15p-_m25p, _v15t-_m25t
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v15p) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v15p) {
+			_c0Pi, _c0Tau := _vs[15].Pi-_ms[25].Pi, _vs[15].Tau-_ms[25].Tau
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[15].Pi) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[15].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c0Pi, _c0Tau = 0.0+_m37p, 0.0+_m37t
+				_c0Pi, _c0Tau = 0.0+_ms[37].Pi, 0.0+_ms[37].Tau
 				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
 					return 0, compile.ErrFallback
 				}
 			}
-			_c1Pi, _c1Tau := _v10p-_m26p, _v10t-_m26t
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v10p) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v10p) {
+			_c1Pi, _c1Tau := _vs[10].Pi-_ms[26].Pi, _vs[10].Tau-_ms[26].Tau
+			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_vs[10].Pi) {
+				if !(_c1Pi == 0 || _c1Pi < 1e-6*_vs[10].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c1Pi, _c1Tau = 0.0+_m15p, 0.0+_m15t
+				_c1Pi, _c1Tau = 0.0+_ms[15].Pi, 0.0+_ms[15].Tau
 				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
 					return 0, compile.ErrFallback
 				}
 			}
-			_c2Pi, _c2Tau := _v11p-_m27p, _v11t-_m27t
-			if !(_c2Pi > 0 && _c2Pi >= 1e-6*_v11p) {
-				if !(_c2Pi == 0 || _c2Pi < 1e-6*_v11p) {
+			_c2Pi, _c2Tau := _vs[11].Pi-_ms[27].Pi, _vs[11].Tau-_ms[27].Tau
+			if !(_c2Pi > 0 && _c2Pi >= 1e-6*_vs[11].Pi) {
+				if !(_c2Pi == 0 || _c2Pi < 1e-6*_vs[11].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c2Pi, _c2Tau = 0.0+_m17p+_m29p, 0.0+_m17t+_m29t
+				_c2Pi, _c2Tau = 0.0+_ms[17].Pi+_ms[29].Pi, 0.0+_ms[17].Tau+_ms[29].Tau
 				if !(_c2Pi > 0 && _c2Pi < math.MaxFloat64 && _c2Tau-_c2Tau == 0) {
 					return 0, compile.ErrFallback
 				}
@@ -25641,32 +25235,32 @@ func programFFA5(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			_sum.Norm(_en)
 		}
 		{ // d2 = t2 − t3
-			_c0Pi, _c0Tau := _v16p-_m28p, _v16t-_m28t
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v16p) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v16p) {
+			_c0Pi, _c0Tau := _vs[16].Pi-_ms[28].Pi, _vs[16].Tau-_ms[28].Tau
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[16].Pi) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[16].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c0Pi, _c0Tau = 0.0+_m38p, 0.0+_m38t
+				_c0Pi, _c0Tau = 0.0+_ms[38].Pi, 0.0+_ms[38].Tau
 				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
 					return 0, compile.ErrFallback
 				}
 			}
-			_c1Pi, _c1Tau := _v11p-_m29p, _v11t-_m29t
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v11p) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v11p) {
+			_c1Pi, _c1Tau := _vs[11].Pi-_ms[29].Pi, _vs[11].Tau-_ms[29].Tau
+			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_vs[11].Pi) {
+				if !(_c1Pi == 0 || _c1Pi < 1e-6*_vs[11].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c1Pi, _c1Tau = 0.0+_m17p+_m27p, 0.0+_m17t+_m27t
+				_c1Pi, _c1Tau = 0.0+_ms[17].Pi+_ms[27].Pi, 0.0+_ms[17].Tau+_ms[27].Tau
 				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
 					return 0, compile.ErrFallback
 				}
 			}
-			_c2Pi, _c2Tau := _v12p-_m30p, _v12t-_m30t
-			if !(_c2Pi > 0 && _c2Pi >= 1e-6*_v12p) {
-				if !(_c2Pi == 0 || _c2Pi < 1e-6*_v12p) {
+			_c2Pi, _c2Tau := _vs[12].Pi-_ms[30].Pi, _vs[12].Tau-_ms[30].Tau
+			if !(_c2Pi > 0 && _c2Pi >= 1e-6*_vs[12].Pi) {
+				if !(_c2Pi == 0 || _c2Pi < 1e-6*_vs[12].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c2Pi, _c2Tau = 0.0+_m19p+_m32p, 0.0+_m19t+_m32t
+				_c2Pi, _c2Tau = 0.0+_ms[19].Pi+_ms[32].Pi, 0.0+_ms[19].Tau+_ms[32].Tau
 				if !(_c2Pi > 0 && _c2Pi < math.MaxFloat64 && _c2Tau-_c2Tau == 0) {
 					return 0, compile.ErrFallback
 				}
@@ -25703,32 +25297,32 @@ func programFFA5(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			_sum.Norm(_en)
 		}
 		{ // d3 = t3 − t4
-			_c0Pi, _c0Tau := _v17p-_m31p, _v17t-_m31t
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v17p) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v17p) {
+			_c0Pi, _c0Tau := _vs[17].Pi-_ms[31].Pi, _vs[17].Tau-_ms[31].Tau
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[17].Pi) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[17].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c0Pi, _c0Tau = 0.0+_m39p, 0.0+_m39t
+				_c0Pi, _c0Tau = 0.0+_ms[39].Pi, 0.0+_ms[39].Tau
 				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
 					return 0, compile.ErrFallback
 				}
 			}
-			_c1Pi, _c1Tau := _v12p-_m32p, _v12t-_m32t
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v12p) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v12p) {
+			_c1Pi, _c1Tau := _vs[12].Pi-_ms[32].Pi, _vs[12].Tau-_ms[32].Tau
+			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_vs[12].Pi) {
+				if !(_c1Pi == 0 || _c1Pi < 1e-6*_vs[12].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c1Pi, _c1Tau = 0.0+_m19p+_m30p, 0.0+_m19t+_m30t
+				_c1Pi, _c1Tau = 0.0+_ms[19].Pi+_ms[30].Pi, 0.0+_ms[19].Tau+_ms[30].Tau
 				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
 					return 0, compile.ErrFallback
 				}
 			}
-			_c2Pi, _c2Tau := _v13p-_m33p, _v13t-_m33t
-			if !(_c2Pi > 0 && _c2Pi >= 1e-6*_v13p) {
-				if !(_c2Pi == 0 || _c2Pi < 1e-6*_v13p) {
+			_c2Pi, _c2Tau := _vs[13].Pi-_ms[33].Pi, _vs[13].Tau-_ms[33].Tau
+			if !(_c2Pi > 0 && _c2Pi >= 1e-6*_vs[13].Pi) {
+				if !(_c2Pi == 0 || _c2Pi < 1e-6*_vs[13].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c2Pi, _c2Tau = 0.0+_m21p+_m35p, 0.0+_m21t+_m35t
+				_c2Pi, _c2Tau = 0.0+_ms[21].Pi+_ms[35].Pi, 0.0+_ms[21].Tau+_ms[35].Tau
 				if !(_c2Pi > 0 && _c2Pi < math.MaxFloat64 && _c2Tau-_c2Tau == 0) {
 					return 0, compile.ErrFallback
 				}
@@ -25765,32 +25359,32 @@ func programFFA5(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			_sum.Norm(_en)
 		}
 		{ // d4 = t4 − t5
-			_c0Pi, _c0Tau := _v18p-_m34p, _v18t-_m34t
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v18p) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v18p) {
+			_c0Pi, _c0Tau := _vs[18].Pi-_ms[34].Pi, _vs[18].Tau-_ms[34].Tau
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[18].Pi) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[18].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c0Pi, _c0Tau = 0.0+_m40p, 0.0+_m40t
+				_c0Pi, _c0Tau = 0.0+_ms[40].Pi, 0.0+_ms[40].Tau
 				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
 					return 0, compile.ErrFallback
 				}
 			}
-			_c1Pi, _c1Tau := _v13p-_m35p, _v13t-_m35t
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v13p) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v13p) {
+			_c1Pi, _c1Tau := _vs[13].Pi-_ms[35].Pi, _vs[13].Tau-_ms[35].Tau
+			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_vs[13].Pi) {
+				if !(_c1Pi == 0 || _c1Pi < 1e-6*_vs[13].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c1Pi, _c1Tau = 0.0+_m21p+_m33p, 0.0+_m21t+_m33t
+				_c1Pi, _c1Tau = 0.0+_ms[21].Pi+_ms[33].Pi, 0.0+_ms[21].Tau+_ms[33].Tau
 				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
 					return 0, compile.ErrFallback
 				}
 			}
-			_c2Pi, _c2Tau := _v14p-_m36p, _v14t-_m36t
-			if !(_c2Pi > 0 && _c2Pi >= 1e-6*_v14p) {
-				if !(_c2Pi == 0 || _c2Pi < 1e-6*_v14p) {
+			_c2Pi, _c2Tau := _vs[14].Pi-_ms[36].Pi, _vs[14].Tau-_ms[36].Tau
+			if !(_c2Pi > 0 && _c2Pi >= 1e-6*_vs[14].Pi) {
+				if !(_c2Pi == 0 || _c2Pi < 1e-6*_vs[14].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c2Pi, _c2Tau = 0.0+_m23p, 0.0+_m23t
+				_c2Pi, _c2Tau = 0.0+_ms[23].Pi, 0.0+_ms[23].Tau
 				if !(_c2Pi > 0 && _c2Pi < math.MaxFloat64 && _c2Tau-_c2Tau == 0) {
 					return 0, compile.ErrFallback
 				}
@@ -25827,12 +25421,12 @@ func programFFA5(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			_sum.Norm(_en)
 		}
 		{ // I(d1 > 0.7405)
-			_c0Pi, _c0Tau := _v15p-_m37p, _v15t-_m37t
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v15p) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v15p) {
+			_c0Pi, _c0Tau := _vs[15].Pi-_ms[37].Pi, _vs[15].Tau-_ms[37].Tau
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[15].Pi) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[15].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c0Pi, _c0Tau = 0.0+_m25p, 0.0+_m25t
+				_c0Pi, _c0Tau = 0.0+_ms[25].Pi, 0.0+_ms[25].Tau
 				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
 					return 0, compile.ErrFallback
 				}
@@ -25845,12 +25439,12 @@ func programFFA5(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			_sum.Add(_eq)
 		}
 		{ // I(d2 > 0.7405)
-			_c0Pi, _c0Tau := _v16p-_m38p, _v16t-_m38t
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v16p) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v16p) {
+			_c0Pi, _c0Tau := _vs[16].Pi-_ms[38].Pi, _vs[16].Tau-_ms[38].Tau
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[16].Pi) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[16].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c0Pi, _c0Tau = 0.0+_m28p, 0.0+_m28t
+				_c0Pi, _c0Tau = 0.0+_ms[28].Pi, 0.0+_ms[28].Tau
 				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
 					return 0, compile.ErrFallback
 				}
@@ -25863,12 +25457,12 @@ func programFFA5(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			_sum.Add(_eq)
 		}
 		{ // I(d3 > 0.7405)
-			_c0Pi, _c0Tau := _v17p-_m39p, _v17t-_m39t
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v17p) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v17p) {
+			_c0Pi, _c0Tau := _vs[17].Pi-_ms[39].Pi, _vs[17].Tau-_ms[39].Tau
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[17].Pi) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[17].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c0Pi, _c0Tau = 0.0+_m31p, 0.0+_m31t
+				_c0Pi, _c0Tau = 0.0+_ms[31].Pi, 0.0+_ms[31].Tau
 				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
 					return 0, compile.ErrFallback
 				}
@@ -25881,12 +25475,12 @@ func programFFA5(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			_sum.Add(_eq)
 		}
 		{ // I(d4 > 0.7405)
-			_c0Pi, _c0Tau := _v18p-_m40p, _v18t-_m40t
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v18p) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v18p) {
+			_c0Pi, _c0Tau := _vs[18].Pi-_ms[40].Pi, _vs[18].Tau-_ms[40].Tau
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[18].Pi) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[18].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c0Pi, _c0Tau = 0.0+_m34p, 0.0+_m34t
+				_c0Pi, _c0Tau = 0.0+_ms[34].Pi, 0.0+_ms[34].Tau
 				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
 					return 0, compile.ErrFallback
 				}
@@ -25899,807 +25493,826 @@ func programFFA5(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			_sum.Add(_eq)
 		}
 		{ // s1
-			if !(_v0p > 0 && _v0p <= math.MaxFloat64) {
+			q, qt := _vs[0].Pi, _vs[0].Tau
+			if !(q > 0 && q <= math.MaxFloat64) {
 				return 0, compile.ErrFallback
 			}
-			center := _v0t / _v0p
+			center := qt / q
 			var quad float64
 			{
-				cPi, cTau := _v0p-_m0p, _v0t-_m0t
-				if !(cPi > 0 && cPi >= 1e-6*_v0p) {
-					if !(cPi == 0 || cPi < 1e-6*_v0p) {
+				cPi, cTau := _vs[0].Pi-_ms[0].Pi, _vs[0].Tau-_ms[0].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[0].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[0].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m6p, 0.0+_m6t
+					cPi, cTau = 0.0+_ms[6].Pi, 0.0+_ms[6].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v0p)
+				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _v0p-_m6p, _v0t-_m6t
-				if !(cPi > 0 && cPi >= 1e-6*_v0p) {
-					if !(cPi == 0 || cPi < 1e-6*_v0p) {
+				cPi, cTau := _vs[0].Pi-_ms[6].Pi, _vs[0].Tau-_ms[6].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[0].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[0].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m0p, 0.0+_m0t
+					cPi, cTau = 0.0+_ms[0].Pi, 0.0+_ms[0].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v0p)
+				_sum.Mul(cPi / q)
 			}
-			_sum.Mul(_v0p)
+			_sum.Mul(q)
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
 		{ // s2
-			if !(_v1p > 0 && _v1p <= math.MaxFloat64) {
+			q, qt := _vs[1].Pi, _vs[1].Tau
+			if !(q > 0 && q <= math.MaxFloat64) {
 				return 0, compile.ErrFallback
 			}
-			center := _v1t / _v1p
+			center := qt / q
 			var quad float64
 			{
-				cPi, cTau := _v1p-_m1p, _v1t-_m1t
-				if !(cPi > 0 && cPi >= 1e-6*_v1p) {
-					if !(cPi == 0 || cPi < 1e-6*_v1p) {
+				cPi, cTau := _vs[1].Pi-_ms[1].Pi, _vs[1].Tau-_ms[1].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[1].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[1].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m8p, 0.0+_m8t
+					cPi, cTau = 0.0+_ms[8].Pi, 0.0+_ms[8].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v1p)
+				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _v1p-_m8p, _v1t-_m8t
-				if !(cPi > 0 && cPi >= 1e-6*_v1p) {
-					if !(cPi == 0 || cPi < 1e-6*_v1p) {
+				cPi, cTau := _vs[1].Pi-_ms[8].Pi, _vs[1].Tau-_ms[8].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[1].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[1].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m1p, 0.0+_m1t
+					cPi, cTau = 0.0+_ms[1].Pi, 0.0+_ms[1].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v1p)
+				_sum.Mul(cPi / q)
 			}
-			_sum.Mul(_v1p)
+			_sum.Mul(q)
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
 		{ // s3
-			if !(_v2p > 0 && _v2p <= math.MaxFloat64) {
+			q, qt := _vs[2].Pi, _vs[2].Tau
+			if !(q > 0 && q <= math.MaxFloat64) {
 				return 0, compile.ErrFallback
 			}
-			center := _v2t / _v2p
+			center := qt / q
 			var quad float64
 			{
-				cPi, cTau := _v2p-_m2p, _v2t-_m2t
-				if !(cPi > 0 && cPi >= 1e-6*_v2p) {
-					if !(cPi == 0 || cPi < 1e-6*_v2p) {
+				cPi, cTau := _vs[2].Pi-_ms[2].Pi, _vs[2].Tau-_ms[2].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[2].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[2].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m10p, 0.0+_m10t
+					cPi, cTau = 0.0+_ms[10].Pi, 0.0+_ms[10].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v2p)
+				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _v2p-_m10p, _v2t-_m10t
-				if !(cPi > 0 && cPi >= 1e-6*_v2p) {
-					if !(cPi == 0 || cPi < 1e-6*_v2p) {
+				cPi, cTau := _vs[2].Pi-_ms[10].Pi, _vs[2].Tau-_ms[10].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[2].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[2].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m2p, 0.0+_m2t
+					cPi, cTau = 0.0+_ms[2].Pi, 0.0+_ms[2].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v2p)
+				_sum.Mul(cPi / q)
 			}
-			_sum.Mul(_v2p)
+			_sum.Mul(q)
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
 		{ // s4
-			if !(_v3p > 0 && _v3p <= math.MaxFloat64) {
+			q, qt := _vs[3].Pi, _vs[3].Tau
+			if !(q > 0 && q <= math.MaxFloat64) {
 				return 0, compile.ErrFallback
 			}
-			center := _v3t / _v3p
+			center := qt / q
 			var quad float64
 			{
-				cPi, cTau := _v3p-_m3p, _v3t-_m3t
-				if !(cPi > 0 && cPi >= 1e-6*_v3p) {
-					if !(cPi == 0 || cPi < 1e-6*_v3p) {
+				cPi, cTau := _vs[3].Pi-_ms[3].Pi, _vs[3].Tau-_ms[3].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[3].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[3].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m12p, 0.0+_m12t
+					cPi, cTau = 0.0+_ms[12].Pi, 0.0+_ms[12].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v3p)
+				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _v3p-_m12p, _v3t-_m12t
-				if !(cPi > 0 && cPi >= 1e-6*_v3p) {
-					if !(cPi == 0 || cPi < 1e-6*_v3p) {
+				cPi, cTau := _vs[3].Pi-_ms[12].Pi, _vs[3].Tau-_ms[12].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[3].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[3].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m3p, 0.0+_m3t
+					cPi, cTau = 0.0+_ms[3].Pi, 0.0+_ms[3].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v3p)
+				_sum.Mul(cPi / q)
 			}
-			_sum.Mul(_v3p)
+			_sum.Mul(q)
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
 		{ // s5
-			if !(_v4p > 0 && _v4p <= math.MaxFloat64) {
+			q, qt := _vs[4].Pi, _vs[4].Tau
+			if !(q > 0 && q <= math.MaxFloat64) {
 				return 0, compile.ErrFallback
 			}
-			center := _v4t / _v4p
+			center := qt / q
 			var quad float64
 			{
-				cPi, cTau := _v4p-_m4p, _v4t-_m4t
-				if !(cPi > 0 && cPi >= 1e-6*_v4p) {
-					if !(cPi == 0 || cPi < 1e-6*_v4p) {
+				cPi, cTau := _vs[4].Pi-_ms[4].Pi, _vs[4].Tau-_ms[4].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[4].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[4].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m14p, 0.0+_m14t
+					cPi, cTau = 0.0+_ms[14].Pi, 0.0+_ms[14].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v4p)
+				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _v4p-_m14p, _v4t-_m14t
-				if !(cPi > 0 && cPi >= 1e-6*_v4p) {
-					if !(cPi == 0 || cPi < 1e-6*_v4p) {
+				cPi, cTau := _vs[4].Pi-_ms[14].Pi, _vs[4].Tau-_ms[14].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[4].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[4].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m4p, 0.0+_m4t
+					cPi, cTau = 0.0+_ms[4].Pi, 0.0+_ms[4].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v4p)
+				_sum.Mul(cPi / q)
 			}
-			_sum.Mul(_v4p)
+			_sum.Mul(q)
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
 		{ // p1
-			if !(_v5p > 0 && _v5p <= math.MaxFloat64) {
+			q, qt := _vs[5].Pi, _vs[5].Tau
+			if !(q > 0 && q <= math.MaxFloat64) {
 				return 0, compile.ErrFallback
 			}
-			center := _v5t / _v5p
+			center := qt / q
 			var quad float64
 			{
-				cPi, cTau := _v5p-_m5p, _v5t-_m5t
-				if !(cPi > 0 && cPi >= 1e-6*_v5p) {
-					if !(cPi == 0 || cPi < 1e-6*_v5p) {
+				cPi, cTau := _vs[5].Pi-_ms[5].Pi, _vs[5].Tau-_ms[5].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[5].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[5].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m16p, 0.0+_m16t
+					cPi, cTau = 0.0+_ms[16].Pi, 0.0+_ms[16].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v5p)
+				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _v5p-_m16p, _v5t-_m16t
-				if !(cPi > 0 && cPi >= 1e-6*_v5p) {
-					if !(cPi == 0 || cPi < 1e-6*_v5p) {
+				cPi, cTau := _vs[5].Pi-_ms[16].Pi, _vs[5].Tau-_ms[16].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[5].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[5].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m5p, 0.0+_m5t
+					cPi, cTau = 0.0+_ms[5].Pi, 0.0+_ms[5].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v5p)
+				_sum.Mul(cPi / q)
 			}
-			_sum.Mul(_v5p)
+			_sum.Mul(q)
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
 		{ // p2
-			if !(_v6p > 0 && _v6p <= math.MaxFloat64) {
+			q, qt := _vs[6].Pi, _vs[6].Tau
+			if !(q > 0 && q <= math.MaxFloat64) {
 				return 0, compile.ErrFallback
 			}
-			center := _v6t / _v6p
+			center := qt / q
 			var quad float64
 			{
-				cPi, cTau := _v6p-_m7p, _v6t-_m7t
-				if !(cPi > 0 && cPi >= 1e-6*_v6p) {
-					if !(cPi == 0 || cPi < 1e-6*_v6p) {
+				cPi, cTau := _vs[6].Pi-_ms[7].Pi, _vs[6].Tau-_ms[7].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[6].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[6].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m18p, 0.0+_m18t
+					cPi, cTau = 0.0+_ms[18].Pi, 0.0+_ms[18].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v6p)
+				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _v6p-_m18p, _v6t-_m18t
-				if !(cPi > 0 && cPi >= 1e-6*_v6p) {
-					if !(cPi == 0 || cPi < 1e-6*_v6p) {
+				cPi, cTau := _vs[6].Pi-_ms[18].Pi, _vs[6].Tau-_ms[18].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[6].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[6].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m7p, 0.0+_m7t
+					cPi, cTau = 0.0+_ms[7].Pi, 0.0+_ms[7].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v6p)
+				_sum.Mul(cPi / q)
 			}
-			_sum.Mul(_v6p)
+			_sum.Mul(q)
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
 		{ // p3
-			if !(_v7p > 0 && _v7p <= math.MaxFloat64) {
+			q, qt := _vs[7].Pi, _vs[7].Tau
+			if !(q > 0 && q <= math.MaxFloat64) {
 				return 0, compile.ErrFallback
 			}
-			center := _v7t / _v7p
+			center := qt / q
 			var quad float64
 			{
-				cPi, cTau := _v7p-_m9p, _v7t-_m9t
-				if !(cPi > 0 && cPi >= 1e-6*_v7p) {
-					if !(cPi == 0 || cPi < 1e-6*_v7p) {
+				cPi, cTau := _vs[7].Pi-_ms[9].Pi, _vs[7].Tau-_ms[9].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[7].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[7].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m20p, 0.0+_m20t
+					cPi, cTau = 0.0+_ms[20].Pi, 0.0+_ms[20].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v7p)
+				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _v7p-_m20p, _v7t-_m20t
-				if !(cPi > 0 && cPi >= 1e-6*_v7p) {
-					if !(cPi == 0 || cPi < 1e-6*_v7p) {
+				cPi, cTau := _vs[7].Pi-_ms[20].Pi, _vs[7].Tau-_ms[20].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[7].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[7].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m9p, 0.0+_m9t
+					cPi, cTau = 0.0+_ms[9].Pi, 0.0+_ms[9].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v7p)
+				_sum.Mul(cPi / q)
 			}
-			_sum.Mul(_v7p)
+			_sum.Mul(q)
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
 		{ // p4
-			if !(_v8p > 0 && _v8p <= math.MaxFloat64) {
+			q, qt := _vs[8].Pi, _vs[8].Tau
+			if !(q > 0 && q <= math.MaxFloat64) {
 				return 0, compile.ErrFallback
 			}
-			center := _v8t / _v8p
+			center := qt / q
 			var quad float64
 			{
-				cPi, cTau := _v8p-_m11p, _v8t-_m11t
-				if !(cPi > 0 && cPi >= 1e-6*_v8p) {
-					if !(cPi == 0 || cPi < 1e-6*_v8p) {
+				cPi, cTau := _vs[8].Pi-_ms[11].Pi, _vs[8].Tau-_ms[11].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[8].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[8].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m22p, 0.0+_m22t
+					cPi, cTau = 0.0+_ms[22].Pi, 0.0+_ms[22].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v8p)
+				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _v8p-_m22p, _v8t-_m22t
-				if !(cPi > 0 && cPi >= 1e-6*_v8p) {
-					if !(cPi == 0 || cPi < 1e-6*_v8p) {
+				cPi, cTau := _vs[8].Pi-_ms[22].Pi, _vs[8].Tau-_ms[22].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[8].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[8].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m11p, 0.0+_m11t
+					cPi, cTau = 0.0+_ms[11].Pi, 0.0+_ms[11].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v8p)
+				_sum.Mul(cPi / q)
 			}
-			_sum.Mul(_v8p)
+			_sum.Mul(q)
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
 		{ // p5
-			if !(_v9p > 0 && _v9p <= math.MaxFloat64) {
+			q, qt := _vs[9].Pi, _vs[9].Tau
+			if !(q > 0 && q <= math.MaxFloat64) {
 				return 0, compile.ErrFallback
 			}
-			center := _v9t / _v9p
+			center := qt / q
 			var quad float64
 			{
-				cPi, cTau := _v9p-_m13p, _v9t-_m13t
-				if !(cPi > 0 && cPi >= 1e-6*_v9p) {
-					if !(cPi == 0 || cPi < 1e-6*_v9p) {
+				cPi, cTau := _vs[9].Pi-_ms[13].Pi, _vs[9].Tau-_ms[13].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[9].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[9].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m24p, 0.0+_m24t
+					cPi, cTau = 0.0+_ms[24].Pi, 0.0+_ms[24].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v9p)
+				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _v9p-_m24p, _v9t-_m24t
-				if !(cPi > 0 && cPi >= 1e-6*_v9p) {
-					if !(cPi == 0 || cPi < 1e-6*_v9p) {
+				cPi, cTau := _vs[9].Pi-_ms[24].Pi, _vs[9].Tau-_ms[24].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[9].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[9].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m13p, 0.0+_m13t
+					cPi, cTau = 0.0+_ms[13].Pi, 0.0+_ms[13].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v9p)
+				_sum.Mul(cPi / q)
 			}
-			_sum.Mul(_v9p)
+			_sum.Mul(q)
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
 		{ // t1
-			if !(_v10p > 0 && _v10p <= math.MaxFloat64) {
+			q, qt := _vs[10].Pi, _vs[10].Tau
+			if !(q > 0 && q <= math.MaxFloat64) {
 				return 0, compile.ErrFallback
 			}
-			center := _v10t / _v10p
+			center := qt / q
 			var quad float64
 			{
-				cPi, cTau := _v10p-_m15p, _v10t-_m15t
-				if !(cPi > 0 && cPi >= 1e-6*_v10p) {
-					if !(cPi == 0 || cPi < 1e-6*_v10p) {
+				cPi, cTau := _vs[10].Pi-_ms[15].Pi, _vs[10].Tau-_ms[15].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[10].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[10].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m26p, 0.0+_m26t
+					cPi, cTau = 0.0+_ms[26].Pi, 0.0+_ms[26].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v10p)
+				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _v10p-_m26p, _v10t-_m26t
-				if !(cPi > 0 && cPi >= 1e-6*_v10p) {
-					if !(cPi == 0 || cPi < 1e-6*_v10p) {
+				cPi, cTau := _vs[10].Pi-_ms[26].Pi, _vs[10].Tau-_ms[26].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[10].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[10].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m15p, 0.0+_m15t
+					cPi, cTau = 0.0+_ms[15].Pi, 0.0+_ms[15].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v10p)
+				_sum.Mul(cPi / q)
 			}
-			_sum.Mul(_v10p)
+			_sum.Mul(q)
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
 		{ // t2
-			if !(_v11p > 0 && _v11p <= math.MaxFloat64) {
+			q, qt := _vs[11].Pi, _vs[11].Tau
+			if !(q > 0 && q <= math.MaxFloat64) {
 				return 0, compile.ErrFallback
 			}
-			center := _v11t / _v11p
+			center := qt / q
 			var quad float64
 			{
-				cPi, cTau := _v11p-_m17p, _v11t-_m17t
-				if !(cPi > 0 && cPi >= 1e-6*_v11p) {
-					if !(cPi == 0 || cPi < 1e-6*_v11p) {
+				cPi, cTau := _vs[11].Pi-_ms[17].Pi, _vs[11].Tau-_ms[17].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[11].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[11].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m27p+_m29p, 0.0+_m27t+_m29t
+					cPi, cTau = 0.0+_ms[27].Pi+_ms[29].Pi, 0.0+_ms[27].Tau+_ms[29].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v11p)
+				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _v11p-_m27p, _v11t-_m27t
-				if !(cPi > 0 && cPi >= 1e-6*_v11p) {
-					if !(cPi == 0 || cPi < 1e-6*_v11p) {
+				cPi, cTau := _vs[11].Pi-_ms[27].Pi, _vs[11].Tau-_ms[27].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[11].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[11].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m17p+_m29p, 0.0+_m17t+_m29t
+					cPi, cTau = 0.0+_ms[17].Pi+_ms[29].Pi, 0.0+_ms[17].Tau+_ms[29].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v11p)
+				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _v11p-_m29p, _v11t-_m29t
-				if !(cPi > 0 && cPi >= 1e-6*_v11p) {
-					if !(cPi == 0 || cPi < 1e-6*_v11p) {
+				cPi, cTau := _vs[11].Pi-_ms[29].Pi, _vs[11].Tau-_ms[29].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[11].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[11].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m17p+_m27p, 0.0+_m17t+_m27t
+					cPi, cTau = 0.0+_ms[17].Pi+_ms[27].Pi, 0.0+_ms[17].Tau+_ms[27].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v11p)
+				_sum.Mul(cPi / q)
 			}
-			_sum.Mul(_v11p)
+			_sum.Mul(q)
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
 		{ // t3
-			if !(_v12p > 0 && _v12p <= math.MaxFloat64) {
+			q, qt := _vs[12].Pi, _vs[12].Tau
+			if !(q > 0 && q <= math.MaxFloat64) {
 				return 0, compile.ErrFallback
 			}
-			center := _v12t / _v12p
+			center := qt / q
 			var quad float64
 			{
-				cPi, cTau := _v12p-_m19p, _v12t-_m19t
-				if !(cPi > 0 && cPi >= 1e-6*_v12p) {
-					if !(cPi == 0 || cPi < 1e-6*_v12p) {
+				cPi, cTau := _vs[12].Pi-_ms[19].Pi, _vs[12].Tau-_ms[19].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[12].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[12].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m30p+_m32p, 0.0+_m30t+_m32t
+					cPi, cTau = 0.0+_ms[30].Pi+_ms[32].Pi, 0.0+_ms[30].Tau+_ms[32].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v12p)
+				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _v12p-_m30p, _v12t-_m30t
-				if !(cPi > 0 && cPi >= 1e-6*_v12p) {
-					if !(cPi == 0 || cPi < 1e-6*_v12p) {
+				cPi, cTau := _vs[12].Pi-_ms[30].Pi, _vs[12].Tau-_ms[30].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[12].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[12].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m19p+_m32p, 0.0+_m19t+_m32t
+					cPi, cTau = 0.0+_ms[19].Pi+_ms[32].Pi, 0.0+_ms[19].Tau+_ms[32].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v12p)
+				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _v12p-_m32p, _v12t-_m32t
-				if !(cPi > 0 && cPi >= 1e-6*_v12p) {
-					if !(cPi == 0 || cPi < 1e-6*_v12p) {
+				cPi, cTau := _vs[12].Pi-_ms[32].Pi, _vs[12].Tau-_ms[32].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[12].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[12].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m19p+_m30p, 0.0+_m19t+_m30t
+					cPi, cTau = 0.0+_ms[19].Pi+_ms[30].Pi, 0.0+_ms[19].Tau+_ms[30].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v12p)
+				_sum.Mul(cPi / q)
 			}
-			_sum.Mul(_v12p)
+			_sum.Mul(q)
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
 		{ // t4
-			if !(_v13p > 0 && _v13p <= math.MaxFloat64) {
+			q, qt := _vs[13].Pi, _vs[13].Tau
+			if !(q > 0 && q <= math.MaxFloat64) {
 				return 0, compile.ErrFallback
 			}
-			center := _v13t / _v13p
+			center := qt / q
 			var quad float64
 			{
-				cPi, cTau := _v13p-_m21p, _v13t-_m21t
-				if !(cPi > 0 && cPi >= 1e-6*_v13p) {
-					if !(cPi == 0 || cPi < 1e-6*_v13p) {
+				cPi, cTau := _vs[13].Pi-_ms[21].Pi, _vs[13].Tau-_ms[21].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[13].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[13].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m33p+_m35p, 0.0+_m33t+_m35t
+					cPi, cTau = 0.0+_ms[33].Pi+_ms[35].Pi, 0.0+_ms[33].Tau+_ms[35].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v13p)
+				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _v13p-_m33p, _v13t-_m33t
-				if !(cPi > 0 && cPi >= 1e-6*_v13p) {
-					if !(cPi == 0 || cPi < 1e-6*_v13p) {
+				cPi, cTau := _vs[13].Pi-_ms[33].Pi, _vs[13].Tau-_ms[33].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[13].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[13].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m21p+_m35p, 0.0+_m21t+_m35t
+					cPi, cTau = 0.0+_ms[21].Pi+_ms[35].Pi, 0.0+_ms[21].Tau+_ms[35].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v13p)
+				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _v13p-_m35p, _v13t-_m35t
-				if !(cPi > 0 && cPi >= 1e-6*_v13p) {
-					if !(cPi == 0 || cPi < 1e-6*_v13p) {
+				cPi, cTau := _vs[13].Pi-_ms[35].Pi, _vs[13].Tau-_ms[35].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[13].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[13].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m21p+_m33p, 0.0+_m21t+_m33t
+					cPi, cTau = 0.0+_ms[21].Pi+_ms[33].Pi, 0.0+_ms[21].Tau+_ms[33].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v13p)
+				_sum.Mul(cPi / q)
 			}
-			_sum.Mul(_v13p)
+			_sum.Mul(q)
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
 		{ // t5
-			if !(_v14p > 0 && _v14p <= math.MaxFloat64) {
+			q, qt := _vs[14].Pi, _vs[14].Tau
+			if !(q > 0 && q <= math.MaxFloat64) {
 				return 0, compile.ErrFallback
 			}
-			center := _v14t / _v14p
+			center := qt / q
 			var quad float64
 			{
-				cPi, cTau := _v14p-_m23p, _v14t-_m23t
-				if !(cPi > 0 && cPi >= 1e-6*_v14p) {
-					if !(cPi == 0 || cPi < 1e-6*_v14p) {
+				cPi, cTau := _vs[14].Pi-_ms[23].Pi, _vs[14].Tau-_ms[23].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[14].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[14].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m36p, 0.0+_m36t
+					cPi, cTau = 0.0+_ms[36].Pi, 0.0+_ms[36].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v14p)
+				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _v14p-_m36p, _v14t-_m36t
-				if !(cPi > 0 && cPi >= 1e-6*_v14p) {
-					if !(cPi == 0 || cPi < 1e-6*_v14p) {
+				cPi, cTau := _vs[14].Pi-_ms[36].Pi, _vs[14].Tau-_ms[36].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[14].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[14].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m23p, 0.0+_m23t
+					cPi, cTau = 0.0+_ms[23].Pi, 0.0+_ms[23].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v14p)
+				_sum.Mul(cPi / q)
 			}
-			_sum.Mul(_v14p)
+			_sum.Mul(q)
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
 		{ // d1
-			if !(_v15p > 0 && _v15p <= math.MaxFloat64) {
+			q, qt := _vs[15].Pi, _vs[15].Tau
+			if !(q > 0 && q <= math.MaxFloat64) {
 				return 0, compile.ErrFallback
 			}
-			center := _v15t / _v15p
+			center := qt / q
 			var quad float64
 			{
-				cPi, cTau := _v15p-_m25p, _v15t-_m25t
-				if !(cPi > 0 && cPi >= 1e-6*_v15p) {
-					if !(cPi == 0 || cPi < 1e-6*_v15p) {
+				cPi, cTau := _vs[15].Pi-_ms[25].Pi, _vs[15].Tau-_ms[25].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[15].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[15].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m37p, 0.0+_m37t
+					cPi, cTau = 0.0+_ms[37].Pi, 0.0+_ms[37].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v15p)
+				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _v15p-_m37p, _v15t-_m37t
-				if !(cPi > 0 && cPi >= 1e-6*_v15p) {
-					if !(cPi == 0 || cPi < 1e-6*_v15p) {
+				cPi, cTau := _vs[15].Pi-_ms[37].Pi, _vs[15].Tau-_ms[37].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[15].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[15].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m25p, 0.0+_m25t
+					cPi, cTau = 0.0+_ms[25].Pi, 0.0+_ms[25].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v15p)
+				_sum.Mul(cPi / q)
 			}
-			_sum.Mul(_v15p)
+			_sum.Mul(q)
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
 		{ // d2
-			if !(_v16p > 0 && _v16p <= math.MaxFloat64) {
+			q, qt := _vs[16].Pi, _vs[16].Tau
+			if !(q > 0 && q <= math.MaxFloat64) {
 				return 0, compile.ErrFallback
 			}
-			center := _v16t / _v16p
+			center := qt / q
 			var quad float64
 			{
-				cPi, cTau := _v16p-_m28p, _v16t-_m28t
-				if !(cPi > 0 && cPi >= 1e-6*_v16p) {
-					if !(cPi == 0 || cPi < 1e-6*_v16p) {
+				cPi, cTau := _vs[16].Pi-_ms[28].Pi, _vs[16].Tau-_ms[28].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[16].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[16].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m38p, 0.0+_m38t
+					cPi, cTau = 0.0+_ms[38].Pi, 0.0+_ms[38].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v16p)
+				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _v16p-_m38p, _v16t-_m38t
-				if !(cPi > 0 && cPi >= 1e-6*_v16p) {
-					if !(cPi == 0 || cPi < 1e-6*_v16p) {
+				cPi, cTau := _vs[16].Pi-_ms[38].Pi, _vs[16].Tau-_ms[38].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[16].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[16].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m28p, 0.0+_m28t
+					cPi, cTau = 0.0+_ms[28].Pi, 0.0+_ms[28].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v16p)
+				_sum.Mul(cPi / q)
 			}
-			_sum.Mul(_v16p)
+			_sum.Mul(q)
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
 		{ // d3
-			if !(_v17p > 0 && _v17p <= math.MaxFloat64) {
+			q, qt := _vs[17].Pi, _vs[17].Tau
+			if !(q > 0 && q <= math.MaxFloat64) {
 				return 0, compile.ErrFallback
 			}
-			center := _v17t / _v17p
+			center := qt / q
 			var quad float64
 			{
-				cPi, cTau := _v17p-_m31p, _v17t-_m31t
-				if !(cPi > 0 && cPi >= 1e-6*_v17p) {
-					if !(cPi == 0 || cPi < 1e-6*_v17p) {
+				cPi, cTau := _vs[17].Pi-_ms[31].Pi, _vs[17].Tau-_ms[31].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[17].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[17].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m39p, 0.0+_m39t
+					cPi, cTau = 0.0+_ms[39].Pi, 0.0+_ms[39].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v17p)
+				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _v17p-_m39p, _v17t-_m39t
-				if !(cPi > 0 && cPi >= 1e-6*_v17p) {
-					if !(cPi == 0 || cPi < 1e-6*_v17p) {
+				cPi, cTau := _vs[17].Pi-_ms[39].Pi, _vs[17].Tau-_ms[39].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[17].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[17].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m31p, 0.0+_m31t
+					cPi, cTau = 0.0+_ms[31].Pi, 0.0+_ms[31].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v17p)
+				_sum.Mul(cPi / q)
 			}
-			_sum.Mul(_v17p)
+			_sum.Mul(q)
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
 		{ // d4
-			if !(_v18p > 0 && _v18p <= math.MaxFloat64) {
+			q, qt := _vs[18].Pi, _vs[18].Tau
+			if !(q > 0 && q <= math.MaxFloat64) {
 				return 0, compile.ErrFallback
 			}
-			center := _v18t / _v18p
+			center := qt / q
 			var quad float64
 			{
-				cPi, cTau := _v18p-_m34p, _v18t-_m34t
-				if !(cPi > 0 && cPi >= 1e-6*_v18p) {
-					if !(cPi == 0 || cPi < 1e-6*_v18p) {
+				cPi, cTau := _vs[18].Pi-_ms[34].Pi, _vs[18].Tau-_ms[34].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[18].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[18].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m40p, 0.0+_m40t
+					cPi, cTau = 0.0+_ms[40].Pi, 0.0+_ms[40].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v18p)
+				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _v18p-_m40p, _v18t-_m40t
-				if !(cPi > 0 && cPi >= 1e-6*_v18p) {
-					if !(cPi == 0 || cPi < 1e-6*_v18p) {
+				cPi, cTau := _vs[18].Pi-_ms[40].Pi, _vs[18].Tau-_ms[40].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[18].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[18].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m34p, 0.0+_m34t
+					cPi, cTau = 0.0+_ms[34].Pi, 0.0+_ms[34].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v18p)
+				_sum.Mul(cPi / q)
 			}
-			_sum.Mul(_v18p)
+			_sum.Mul(q)
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
@@ -29382,114 +28995,24 @@ func programFFA6(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 		}
 		_msgs, _margs := g.State()
 		_ms, _vs := _msgs[:50], _margs[:23]
-		_m0p, _m0t := _ms[0].Pi, _ms[0].Tau
-		_m1p, _m1t := _ms[1].Pi, _ms[1].Tau
-		_m2p, _m2t := _ms[2].Pi, _ms[2].Tau
-		_m3p, _m3t := _ms[3].Pi, _ms[3].Tau
-		_m4p, _m4t := _ms[4].Pi, _ms[4].Tau
-		_m5p, _m5t := _ms[5].Pi, _ms[5].Tau
-		_m6p, _m6t := _ms[6].Pi, _ms[6].Tau
-		_m7p, _m7t := _ms[7].Pi, _ms[7].Tau
-		_m8p, _m8t := _ms[8].Pi, _ms[8].Tau
-		_m9p, _m9t := _ms[9].Pi, _ms[9].Tau
-		_m10p, _m10t := _ms[10].Pi, _ms[10].Tau
-		_m11p, _m11t := _ms[11].Pi, _ms[11].Tau
-		_m12p, _m12t := _ms[12].Pi, _ms[12].Tau
-		_m13p, _m13t := _ms[13].Pi, _ms[13].Tau
-		_m14p, _m14t := _ms[14].Pi, _ms[14].Tau
-		_m15p, _m15t := _ms[15].Pi, _ms[15].Tau
-		_m16p, _m16t := _ms[16].Pi, _ms[16].Tau
-		_m17p, _m17t := _ms[17].Pi, _ms[17].Tau
-		_m18p, _m18t := _ms[18].Pi, _ms[18].Tau
-		_m19p, _m19t := _ms[19].Pi, _ms[19].Tau
-		_m20p, _m20t := _ms[20].Pi, _ms[20].Tau
-		_m21p, _m21t := _ms[21].Pi, _ms[21].Tau
-		_m22p, _m22t := _ms[22].Pi, _ms[22].Tau
-		_m23p, _m23t := _ms[23].Pi, _ms[23].Tau
-		_m24p, _m24t := _ms[24].Pi, _ms[24].Tau
-		_m25p, _m25t := _ms[25].Pi, _ms[25].Tau
-		_m26p, _m26t := _ms[26].Pi, _ms[26].Tau
-		_m27p, _m27t := _ms[27].Pi, _ms[27].Tau
-		_m28p, _m28t := _ms[28].Pi, _ms[28].Tau
-		_m29p, _m29t := _ms[29].Pi, _ms[29].Tau
-		_m30p, _m30t := _ms[30].Pi, _ms[30].Tau
-		_m31p, _m31t := _ms[31].Pi, _ms[31].Tau
-		_m32p, _m32t := _ms[32].Pi, _ms[32].Tau
-		_m33p, _m33t := _ms[33].Pi, _ms[33].Tau
-		_m34p, _m34t := _ms[34].Pi, _ms[34].Tau
-		_m35p, _m35t := _ms[35].Pi, _ms[35].Tau
-		_m36p, _m36t := _ms[36].Pi, _ms[36].Tau
-		_m37p, _m37t := _ms[37].Pi, _ms[37].Tau
-		_m38p, _m38t := _ms[38].Pi, _ms[38].Tau
-		_m39p, _m39t := _ms[39].Pi, _ms[39].Tau
-		_m40p, _m40t := _ms[40].Pi, _ms[40].Tau
-		_m41p, _m41t := _ms[41].Pi, _ms[41].Tau
-		_m42p, _m42t := _ms[42].Pi, _ms[42].Tau
-		_m43p, _m43t := _ms[43].Pi, _ms[43].Tau
-		_m44p, _m44t := _ms[44].Pi, _ms[44].Tau
-		_m45p, _m45t := _ms[45].Pi, _ms[45].Tau
-		_m46p, _m46t := _ms[46].Pi, _ms[46].Tau
-		_m47p, _m47t := _ms[47].Pi, _ms[47].Tau
-		_m48p, _m48t := _ms[48].Pi, _ms[48].Tau
-		_m49p, _m49t := _ms[49].Pi, _ms[49].Tau
-		_v0p, _v0t := _vs[0].Pi, _vs[0].Tau
-		_v1p, _v1t := _vs[1].Pi, _vs[1].Tau
-		_v2p, _v2t := _vs[2].Pi, _vs[2].Tau
-		_v3p, _v3t := _vs[3].Pi, _vs[3].Tau
-		_v4p, _v4t := _vs[4].Pi, _vs[4].Tau
-		_v5p, _v5t := _vs[5].Pi, _vs[5].Tau
-		_v6p, _v6t := _vs[6].Pi, _vs[6].Tau
-		_v7p, _v7t := _vs[7].Pi, _vs[7].Tau
-		_v8p, _v8t := _vs[8].Pi, _vs[8].Tau
-		_v9p, _v9t := _vs[9].Pi, _vs[9].Tau
-		_v10p, _v10t := _vs[10].Pi, _vs[10].Tau
-		_v11p, _v11t := _vs[11].Pi, _vs[11].Tau
-		_v12p, _v12t := _vs[12].Pi, _vs[12].Tau
-		_v13p, _v13t := _vs[13].Pi, _vs[13].Tau
-		_v14p, _v14t := _vs[14].Pi, _vs[14].Tau
-		_v15p, _v15t := _vs[15].Pi, _vs[15].Tau
-		_v16p, _v16t := _vs[16].Pi, _vs[16].Tau
-		_v17p, _v17t := _vs[17].Pi, _vs[17].Tau
-		_v18p, _v18t := _vs[18].Pi, _vs[18].Tau
-		_v19p, _v19t := _vs[19].Pi, _vs[19].Tau
-		_v20p, _v20t := _vs[20].Pi, _vs[20].Tau
-		_v21p, _v21t := _vs[21].Pi, _vs[21].Tau
-		_v22p, _v22t := _vs[22].Pi, _vs[22].Tau
-		_bad := 0.0 + (_m0p - _m0p) + (_m0t - _m0t) + (_m1p - _m1p) + (_m1t - _m1t) + (_m2p - _m2p) + (_m2t - _m2t) + (_m3p - _m3p) + (_m3t - _m3t) + (_m4p - _m4p) + (_m4t - _m4t) + (_m5p - _m5p) + (_m5t - _m5t) + (_m6p - _m6p) + (_m6t - _m6t) + (_m7p - _m7p) + (_m7t - _m7t) + (_m8p - _m8p) + (_m8t - _m8t) + (_m9p - _m9p) + (_m9t - _m9t) + (_m10p - _m10p) + (_m10t - _m10t) + (_m11p - _m11p) + (_m11t - _m11t) + (_m12p - _m12p) + (_m12t - _m12t) + (_m13p - _m13p) + (_m13t - _m13t) + (_m14p - _m14p) + (_m14t - _m14t) + (_m15p - _m15p) + (_m15t - _m15t) + (_m16p - _m16p) + (_m16t - _m16t) + (_m17p - _m17p) + (_m17t - _m17t) + (_m18p - _m18p) + (_m18t - _m18t) + (_m19p - _m19p) + (_m19t - _m19t) + (_m20p - _m20p) + (_m20t - _m20t) + (_m21p - _m21p) + (_m21t - _m21t) + (_m22p - _m22p) + (_m22t - _m22t) + (_m23p - _m23p) + (_m23t - _m23t) + (_m24p - _m24p) + (_m24t - _m24t) + (_m25p - _m25p) + (_m25t - _m25t) + (_m26p - _m26p) + (_m26t - _m26t) + (_m27p - _m27p) + (_m27t - _m27t) + (_m28p - _m28p) + (_m28t - _m28t) + (_m29p - _m29p) + (_m29t - _m29t) + (_m30p - _m30p) + (_m30t - _m30t) + (_m31p - _m31p) + (_m31t - _m31t) + (_m32p - _m32p) + (_m32t - _m32t) + (_m33p - _m33p) + (_m33t - _m33t) + (_m34p - _m34p) + (_m34t - _m34t) + (_m35p - _m35p) + (_m35t - _m35t) + (_m36p - _m36p) + (_m36t - _m36t) + (_m37p - _m37p) + (_m37t - _m37t) + (_m38p - _m38p) + (_m38t - _m38t) + (_m39p - _m39p) + (_m39t - _m39t) + (_m40p - _m40p) + (_m40t - _m40t) + (_m41p - _m41p) + (_m41t - _m41t) + (_m42p - _m42p) + (_m42t - _m42t) + (_m43p - _m43p) + (_m43t - _m43t) + (_m44p - _m44p) + (_m44t - _m44t) + (_m45p - _m45p) + (_m45t - _m45t) + (_m46p - _m46p) + (_m46t - _m46t) + (_m47p - _m47p) + (_m47t - _m47t) + (_m48p - _m48p) + (_m48t - _m48t) + (_m49p - _m49p) + (_m49t - _m49t)
-		_bad += (_v0p - _v0p) + (_v0t - _v0t)
-		_bad += (_v1p - _v1p) + (_v1t - _v1t)
-		_bad += (_v2p - _v2p) + (_v2t - _v2t)
-		_bad += (_v3p - _v3p) + (_v3t - _v3t)
-		_bad += (_v4p - _v4p) + (_v4t - _v4t)
-		_bad += (_v5p - _v5p) + (_v5t - _v5t)
-		_bad += (_v6p - _v6p) + (_v6t - _v6t)
-		_bad += (_v7p - _v7p) + (_v7t - _v7t)
-		_bad += (_v8p - _v8p) + (_v8t - _v8t)
-		_bad += (_v9p - _v9p) + (_v9t - _v9t)
-		_bad += (_v10p - _v10p) + (_v10t - _v10t)
-		_bad += (_v11p - _v11p) + (_v11t - _v11t)
-		_bad += (_v12p - _v12p) + (_v12t - _v12t)
-		_bad += (_v13p - _v13p) + (_v13t - _v13t)
-		_bad += (_v14p - _v14p) + (_v14t - _v14t)
-		_bad += (_v15p - _v15p) + (_v15t - _v15t)
-		_bad += (_v16p - _v16p) + (_v16t - _v16t)
-		_bad += (_v17p - _v17p) + (_v17t - _v17t)
-		_bad += (_v18p - _v18p) + (_v18t - _v18t)
-		_bad += (_v19p - _v19p) + (_v19t - _v19t)
-		_bad += (_v20p - _v20p) + (_v20t - _v20t)
-		_bad += (_v21p - _v21p) + (_v21t - _v21t)
-		_bad += (_v22p - _v22p) + (_v22t - _v22t)
+		_bad := 0.0
+		for _, x := range _ms {
+			_bad += (x.Pi - x.Pi) + (x.Tau - x.Tau)
+		}
+		for _, x := range _vs {
+			_bad += (x.Pi - x.Pi) + (x.Tau - x.Tau)
+		}
 		if _bad != 0 {
 			return 0, compile.ErrFallback
 		}
 		var _sum graph.EvidenceSum
 		{ // N(s1; 25, 25.01)
-			_c0Pi, _c0Tau := _v0p-_m0p, _v0t-_m0t
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v0p) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v0p) {
+			_c0Pi, _c0Tau := _vs[0].Pi-_ms[0].Pi, _vs[0].Tau-_ms[0].Tau
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[0].Pi) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[0].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c0Pi, _c0Tau = 0.0+_m7p, 0.0+_m7t
+				_c0Pi, _c0Tau = 0.0+_ms[7].Pi, 0.0+_ms[7].Tau
 				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
 					return 0, compile.ErrFallback
 				}
@@ -29507,12 +29030,12 @@ func programFFA6(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			_sum.Norm(_en)
 		}
 		{ // N(s2; 26, 25.01)
-			_c0Pi, _c0Tau := _v1p-_m1p, _v1t-_m1t
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v1p) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v1p) {
+			_c0Pi, _c0Tau := _vs[1].Pi-_ms[1].Pi, _vs[1].Tau-_ms[1].Tau
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[1].Pi) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[1].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c0Pi, _c0Tau = 0.0+_m9p, 0.0+_m9t
+				_c0Pi, _c0Tau = 0.0+_ms[9].Pi, 0.0+_ms[9].Tau
 				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
 					return 0, compile.ErrFallback
 				}
@@ -29530,12 +29053,12 @@ func programFFA6(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			_sum.Norm(_en)
 		}
 		{ // N(s3; 27, 25.01)
-			_c0Pi, _c0Tau := _v2p-_m2p, _v2t-_m2t
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v2p) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v2p) {
+			_c0Pi, _c0Tau := _vs[2].Pi-_ms[2].Pi, _vs[2].Tau-_ms[2].Tau
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[2].Pi) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[2].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c0Pi, _c0Tau = 0.0+_m11p, 0.0+_m11t
+				_c0Pi, _c0Tau = 0.0+_ms[11].Pi, 0.0+_ms[11].Tau
 				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
 					return 0, compile.ErrFallback
 				}
@@ -29553,12 +29076,12 @@ func programFFA6(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			_sum.Norm(_en)
 		}
 		{ // N(s4; 28, 25.01)
-			_c0Pi, _c0Tau := _v3p-_m3p, _v3t-_m3t
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v3p) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v3p) {
+			_c0Pi, _c0Tau := _vs[3].Pi-_ms[3].Pi, _vs[3].Tau-_ms[3].Tau
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[3].Pi) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[3].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c0Pi, _c0Tau = 0.0+_m13p, 0.0+_m13t
+				_c0Pi, _c0Tau = 0.0+_ms[13].Pi, 0.0+_ms[13].Tau
 				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
 					return 0, compile.ErrFallback
 				}
@@ -29576,12 +29099,12 @@ func programFFA6(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			_sum.Norm(_en)
 		}
 		{ // N(s5; 29, 25.01)
-			_c0Pi, _c0Tau := _v4p-_m4p, _v4t-_m4t
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v4p) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v4p) {
+			_c0Pi, _c0Tau := _vs[4].Pi-_ms[4].Pi, _vs[4].Tau-_ms[4].Tau
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[4].Pi) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[4].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c0Pi, _c0Tau = 0.0+_m15p, 0.0+_m15t
+				_c0Pi, _c0Tau = 0.0+_ms[15].Pi, 0.0+_ms[15].Tau
 				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
 					return 0, compile.ErrFallback
 				}
@@ -29599,12 +29122,12 @@ func programFFA6(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			_sum.Norm(_en)
 		}
 		{ // N(s6; 30, 25.01)
-			_c0Pi, _c0Tau := _v5p-_m5p, _v5t-_m5t
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v5p) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v5p) {
+			_c0Pi, _c0Tau := _vs[5].Pi-_ms[5].Pi, _vs[5].Tau-_ms[5].Tau
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[5].Pi) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[5].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c0Pi, _c0Tau = 0.0+_m17p, 0.0+_m17t
+				_c0Pi, _c0Tau = 0.0+_ms[17].Pi, 0.0+_ms[17].Tau
 				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
 					return 0, compile.ErrFallback
 				}
@@ -29622,22 +29145,22 @@ func programFFA6(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			_sum.Norm(_en)
 		}
 		{ // N(p1; s1, 17.36)
-			_c0Pi, _c0Tau := _v6p-_m6p, _v6t-_m6t
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v6p) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v6p) {
+			_c0Pi, _c0Tau := _vs[6].Pi-_ms[6].Pi, _vs[6].Tau-_ms[6].Tau
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[6].Pi) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[6].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c0Pi, _c0Tau = 0.0+_m19p, 0.0+_m19t
+				_c0Pi, _c0Tau = 0.0+_ms[19].Pi, 0.0+_ms[19].Tau
 				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
 					return 0, compile.ErrFallback
 				}
 			}
-			_c1Pi, _c1Tau := _v0p-_m7p, _v0t-_m7t
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v0p) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v0p) {
+			_c1Pi, _c1Tau := _vs[0].Pi-_ms[7].Pi, _vs[0].Tau-_ms[7].Tau
+			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_vs[0].Pi) {
+				if !(_c1Pi == 0 || _c1Pi < 1e-6*_vs[0].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c1Pi, _c1Tau = 0.0+_m0p, 0.0+_m0t
+				_c1Pi, _c1Tau = 0.0+_ms[0].Pi, 0.0+_ms[0].Tau
 				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
 					return 0, compile.ErrFallback
 				}
@@ -29655,22 +29178,22 @@ func programFFA6(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			_sum.Norm(_en)
 		}
 		{ // N(p2; s2, 17.36)
-			_c0Pi, _c0Tau := _v7p-_m8p, _v7t-_m8t
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v7p) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v7p) {
+			_c0Pi, _c0Tau := _vs[7].Pi-_ms[8].Pi, _vs[7].Tau-_ms[8].Tau
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[7].Pi) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[7].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c0Pi, _c0Tau = 0.0+_m21p, 0.0+_m21t
+				_c0Pi, _c0Tau = 0.0+_ms[21].Pi, 0.0+_ms[21].Tau
 				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
 					return 0, compile.ErrFallback
 				}
 			}
-			_c1Pi, _c1Tau := _v1p-_m9p, _v1t-_m9t
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v1p) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v1p) {
+			_c1Pi, _c1Tau := _vs[1].Pi-_ms[9].Pi, _vs[1].Tau-_ms[9].Tau
+			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_vs[1].Pi) {
+				if !(_c1Pi == 0 || _c1Pi < 1e-6*_vs[1].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c1Pi, _c1Tau = 0.0+_m1p, 0.0+_m1t
+				_c1Pi, _c1Tau = 0.0+_ms[1].Pi, 0.0+_ms[1].Tau
 				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
 					return 0, compile.ErrFallback
 				}
@@ -29688,22 +29211,22 @@ func programFFA6(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			_sum.Norm(_en)
 		}
 		{ // N(p3; s3, 17.36)
-			_c0Pi, _c0Tau := _v8p-_m10p, _v8t-_m10t
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v8p) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v8p) {
+			_c0Pi, _c0Tau := _vs[8].Pi-_ms[10].Pi, _vs[8].Tau-_ms[10].Tau
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[8].Pi) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[8].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c0Pi, _c0Tau = 0.0+_m23p, 0.0+_m23t
+				_c0Pi, _c0Tau = 0.0+_ms[23].Pi, 0.0+_ms[23].Tau
 				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
 					return 0, compile.ErrFallback
 				}
 			}
-			_c1Pi, _c1Tau := _v2p-_m11p, _v2t-_m11t
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v2p) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v2p) {
+			_c1Pi, _c1Tau := _vs[2].Pi-_ms[11].Pi, _vs[2].Tau-_ms[11].Tau
+			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_vs[2].Pi) {
+				if !(_c1Pi == 0 || _c1Pi < 1e-6*_vs[2].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c1Pi, _c1Tau = 0.0+_m2p, 0.0+_m2t
+				_c1Pi, _c1Tau = 0.0+_ms[2].Pi, 0.0+_ms[2].Tau
 				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
 					return 0, compile.ErrFallback
 				}
@@ -29721,22 +29244,22 @@ func programFFA6(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			_sum.Norm(_en)
 		}
 		{ // N(p4; s4, 17.36)
-			_c0Pi, _c0Tau := _v9p-_m12p, _v9t-_m12t
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v9p) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v9p) {
+			_c0Pi, _c0Tau := _vs[9].Pi-_ms[12].Pi, _vs[9].Tau-_ms[12].Tau
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[9].Pi) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[9].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c0Pi, _c0Tau = 0.0+_m25p, 0.0+_m25t
+				_c0Pi, _c0Tau = 0.0+_ms[25].Pi, 0.0+_ms[25].Tau
 				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
 					return 0, compile.ErrFallback
 				}
 			}
-			_c1Pi, _c1Tau := _v3p-_m13p, _v3t-_m13t
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v3p) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v3p) {
+			_c1Pi, _c1Tau := _vs[3].Pi-_ms[13].Pi, _vs[3].Tau-_ms[13].Tau
+			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_vs[3].Pi) {
+				if !(_c1Pi == 0 || _c1Pi < 1e-6*_vs[3].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c1Pi, _c1Tau = 0.0+_m3p, 0.0+_m3t
+				_c1Pi, _c1Tau = 0.0+_ms[3].Pi, 0.0+_ms[3].Tau
 				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
 					return 0, compile.ErrFallback
 				}
@@ -29754,22 +29277,22 @@ func programFFA6(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			_sum.Norm(_en)
 		}
 		{ // N(p5; s5, 17.36)
-			_c0Pi, _c0Tau := _v10p-_m14p, _v10t-_m14t
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v10p) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v10p) {
+			_c0Pi, _c0Tau := _vs[10].Pi-_ms[14].Pi, _vs[10].Tau-_ms[14].Tau
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[10].Pi) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[10].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c0Pi, _c0Tau = 0.0+_m27p, 0.0+_m27t
+				_c0Pi, _c0Tau = 0.0+_ms[27].Pi, 0.0+_ms[27].Tau
 				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
 					return 0, compile.ErrFallback
 				}
 			}
-			_c1Pi, _c1Tau := _v4p-_m15p, _v4t-_m15t
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v4p) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v4p) {
+			_c1Pi, _c1Tau := _vs[4].Pi-_ms[15].Pi, _vs[4].Tau-_ms[15].Tau
+			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_vs[4].Pi) {
+				if !(_c1Pi == 0 || _c1Pi < 1e-6*_vs[4].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c1Pi, _c1Tau = 0.0+_m4p, 0.0+_m4t
+				_c1Pi, _c1Tau = 0.0+_ms[4].Pi, 0.0+_ms[4].Tau
 				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
 					return 0, compile.ErrFallback
 				}
@@ -29787,22 +29310,22 @@ func programFFA6(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			_sum.Norm(_en)
 		}
 		{ // N(p6; s6, 17.36)
-			_c0Pi, _c0Tau := _v11p-_m16p, _v11t-_m16t
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v11p) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v11p) {
+			_c0Pi, _c0Tau := _vs[11].Pi-_ms[16].Pi, _vs[11].Tau-_ms[16].Tau
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[11].Pi) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[11].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c0Pi, _c0Tau = 0.0+_m29p, 0.0+_m29t
+				_c0Pi, _c0Tau = 0.0+_ms[29].Pi, 0.0+_ms[29].Tau
 				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
 					return 0, compile.ErrFallback
 				}
 			}
-			_c1Pi, _c1Tau := _v5p-_m17p, _v5t-_m17t
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v5p) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v5p) {
+			_c1Pi, _c1Tau := _vs[5].Pi-_ms[17].Pi, _vs[5].Tau-_ms[17].Tau
+			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_vs[5].Pi) {
+				if !(_c1Pi == 0 || _c1Pi < 1e-6*_vs[5].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c1Pi, _c1Tau = 0.0+_m5p, 0.0+_m5t
+				_c1Pi, _c1Tau = 0.0+_ms[5].Pi, 0.0+_ms[5].Tau
 				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
 					return 0, compile.ErrFallback
 				}
@@ -29820,22 +29343,22 @@ func programFFA6(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			_sum.Norm(_en)
 		}
 		{ // t1 = p1
-			_c0Pi, _c0Tau := _v12p-_m18p, _v12t-_m18t
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v12p) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v12p) {
+			_c0Pi, _c0Tau := _vs[12].Pi-_ms[18].Pi, _vs[12].Tau-_ms[18].Tau
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[12].Pi) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[12].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c0Pi, _c0Tau = 0.0+_m31p, 0.0+_m31t
+				_c0Pi, _c0Tau = 0.0+_ms[31].Pi, 0.0+_ms[31].Tau
 				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
 					return 0, compile.ErrFallback
 				}
 			}
-			_c1Pi, _c1Tau := _v6p-_m19p, _v6t-_m19t
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v6p) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v6p) {
+			_c1Pi, _c1Tau := _vs[6].Pi-_ms[19].Pi, _vs[6].Tau-_ms[19].Tau
+			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_vs[6].Pi) {
+				if !(_c1Pi == 0 || _c1Pi < 1e-6*_vs[6].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c1Pi, _c1Tau = 0.0+_m6p, 0.0+_m6t
+				_c1Pi, _c1Tau = 0.0+_ms[6].Pi, 0.0+_ms[6].Tau
 				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
 					return 0, compile.ErrFallback
 				}
@@ -29867,22 +29390,22 @@ func programFFA6(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			_sum.Norm(_en)
 		}
 		{ // t2 = p2
-			_c0Pi, _c0Tau := _v13p-_m20p, _v13t-_m20t
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v13p) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v13p) {
+			_c0Pi, _c0Tau := _vs[13].Pi-_ms[20].Pi, _vs[13].Tau-_ms[20].Tau
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[13].Pi) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[13].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c0Pi, _c0Tau = 0.0+_m32p+_m34p, 0.0+_m32t+_m34t
+				_c0Pi, _c0Tau = 0.0+_ms[32].Pi+_ms[34].Pi, 0.0+_ms[32].Tau+_ms[34].Tau
 				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
 					return 0, compile.ErrFallback
 				}
 			}
-			_c1Pi, _c1Tau := _v7p-_m21p, _v7t-_m21t
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v7p) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v7p) {
+			_c1Pi, _c1Tau := _vs[7].Pi-_ms[21].Pi, _vs[7].Tau-_ms[21].Tau
+			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_vs[7].Pi) {
+				if !(_c1Pi == 0 || _c1Pi < 1e-6*_vs[7].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c1Pi, _c1Tau = 0.0+_m8p, 0.0+_m8t
+				_c1Pi, _c1Tau = 0.0+_ms[8].Pi, 0.0+_ms[8].Tau
 				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
 					return 0, compile.ErrFallback
 				}
@@ -29914,22 +29437,22 @@ func programFFA6(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			_sum.Norm(_en)
 		}
 		{ // t3 = p3
-			_c0Pi, _c0Tau := _v14p-_m22p, _v14t-_m22t
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v14p) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v14p) {
+			_c0Pi, _c0Tau := _vs[14].Pi-_ms[22].Pi, _vs[14].Tau-_ms[22].Tau
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[14].Pi) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[14].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c0Pi, _c0Tau = 0.0+_m35p+_m37p, 0.0+_m35t+_m37t
+				_c0Pi, _c0Tau = 0.0+_ms[35].Pi+_ms[37].Pi, 0.0+_ms[35].Tau+_ms[37].Tau
 				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
 					return 0, compile.ErrFallback
 				}
 			}
-			_c1Pi, _c1Tau := _v8p-_m23p, _v8t-_m23t
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v8p) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v8p) {
+			_c1Pi, _c1Tau := _vs[8].Pi-_ms[23].Pi, _vs[8].Tau-_ms[23].Tau
+			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_vs[8].Pi) {
+				if !(_c1Pi == 0 || _c1Pi < 1e-6*_vs[8].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c1Pi, _c1Tau = 0.0+_m10p, 0.0+_m10t
+				_c1Pi, _c1Tau = 0.0+_ms[10].Pi, 0.0+_ms[10].Tau
 				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
 					return 0, compile.ErrFallback
 				}
@@ -29961,22 +29484,22 @@ func programFFA6(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			_sum.Norm(_en)
 		}
 		{ // t4 = p4
-			_c0Pi, _c0Tau := _v15p-_m24p, _v15t-_m24t
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v15p) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v15p) {
+			_c0Pi, _c0Tau := _vs[15].Pi-_ms[24].Pi, _vs[15].Tau-_ms[24].Tau
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[15].Pi) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[15].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c0Pi, _c0Tau = 0.0+_m38p+_m40p, 0.0+_m38t+_m40t
+				_c0Pi, _c0Tau = 0.0+_ms[38].Pi+_ms[40].Pi, 0.0+_ms[38].Tau+_ms[40].Tau
 				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
 					return 0, compile.ErrFallback
 				}
 			}
-			_c1Pi, _c1Tau := _v9p-_m25p, _v9t-_m25t
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v9p) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v9p) {
+			_c1Pi, _c1Tau := _vs[9].Pi-_ms[25].Pi, _vs[9].Tau-_ms[25].Tau
+			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_vs[9].Pi) {
+				if !(_c1Pi == 0 || _c1Pi < 1e-6*_vs[9].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c1Pi, _c1Tau = 0.0+_m12p, 0.0+_m12t
+				_c1Pi, _c1Tau = 0.0+_ms[12].Pi, 0.0+_ms[12].Tau
 				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
 					return 0, compile.ErrFallback
 				}
@@ -30008,22 +29531,22 @@ func programFFA6(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			_sum.Norm(_en)
 		}
 		{ // t5 = p5
-			_c0Pi, _c0Tau := _v16p-_m26p, _v16t-_m26t
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v16p) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v16p) {
+			_c0Pi, _c0Tau := _vs[16].Pi-_ms[26].Pi, _vs[16].Tau-_ms[26].Tau
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[16].Pi) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[16].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c0Pi, _c0Tau = 0.0+_m41p+_m43p, 0.0+_m41t+_m43t
+				_c0Pi, _c0Tau = 0.0+_ms[41].Pi+_ms[43].Pi, 0.0+_ms[41].Tau+_ms[43].Tau
 				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
 					return 0, compile.ErrFallback
 				}
 			}
-			_c1Pi, _c1Tau := _v10p-_m27p, _v10t-_m27t
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v10p) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v10p) {
+			_c1Pi, _c1Tau := _vs[10].Pi-_ms[27].Pi, _vs[10].Tau-_ms[27].Tau
+			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_vs[10].Pi) {
+				if !(_c1Pi == 0 || _c1Pi < 1e-6*_vs[10].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c1Pi, _c1Tau = 0.0+_m14p, 0.0+_m14t
+				_c1Pi, _c1Tau = 0.0+_ms[14].Pi, 0.0+_ms[14].Tau
 				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
 					return 0, compile.ErrFallback
 				}
@@ -30055,22 +29578,22 @@ func programFFA6(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			_sum.Norm(_en)
 		}
 		{ // t6 = p6
-			_c0Pi, _c0Tau := _v17p-_m28p, _v17t-_m28t
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v17p) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v17p) {
+			_c0Pi, _c0Tau := _vs[17].Pi-_ms[28].Pi, _vs[17].Tau-_ms[28].Tau
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[17].Pi) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[17].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c0Pi, _c0Tau = 0.0+_m44p, 0.0+_m44t
+				_c0Pi, _c0Tau = 0.0+_ms[44].Pi, 0.0+_ms[44].Tau
 				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
 					return 0, compile.ErrFallback
 				}
 			}
-			_c1Pi, _c1Tau := _v11p-_m29p, _v11t-_m29t
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v11p) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v11p) {
+			_c1Pi, _c1Tau := _vs[11].Pi-_ms[29].Pi, _vs[11].Tau-_ms[29].Tau
+			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_vs[11].Pi) {
+				if !(_c1Pi == 0 || _c1Pi < 1e-6*_vs[11].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c1Pi, _c1Tau = 0.0+_m16p, 0.0+_m16t
+				_c1Pi, _c1Tau = 0.0+_ms[16].Pi, 0.0+_ms[16].Tau
 				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
 					return 0, compile.ErrFallback
 				}
@@ -30102,32 +29625,32 @@ func programFFA6(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			_sum.Norm(_en)
 		}
 		{ // d1 = t1 − t2
-			_c0Pi, _c0Tau := _v18p-_m30p, _v18t-_m30t
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v18p) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v18p) {
+			_c0Pi, _c0Tau := _vs[18].Pi-_ms[30].Pi, _vs[18].Tau-_ms[30].Tau
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[18].Pi) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[18].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c0Pi, _c0Tau = 0.0+_m45p, 0.0+_m45t
+				_c0Pi, _c0Tau = 0.0+_ms[45].Pi, 0.0+_ms[45].Tau
 				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
 					return 0, compile.ErrFallback
 				}
 			}
-			_c1Pi, _c1Tau := _v12p-_m31p, _v12t-_m31t
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v12p) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v12p) {
+			_c1Pi, _c1Tau := _vs[12].Pi-_ms[31].Pi, _vs[12].Tau-_ms[31].Tau
+			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_vs[12].Pi) {
+				if !(_c1Pi == 0 || _c1Pi < 1e-6*_vs[12].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c1Pi, _c1Tau = 0.0+_m18p, 0.0+_m18t
+				_c1Pi, _c1Tau = 0.0+_ms[18].Pi, 0.0+_ms[18].Tau
 				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
 					return 0, compile.ErrFallback
 				}
 			}
-			_c2Pi, _c2Tau := _v13p-_m32p, _v13t-_m32t
-			if !(_c2Pi > 0 && _c2Pi >= 1e-6*_v13p) {
-				if !(_c2Pi == 0 || _c2Pi < 1e-6*_v13p) {
+			_c2Pi, _c2Tau := _vs[13].Pi-_ms[32].Pi, _vs[13].Tau-_ms[32].Tau
+			if !(_c2Pi > 0 && _c2Pi >= 1e-6*_vs[13].Pi) {
+				if !(_c2Pi == 0 || _c2Pi < 1e-6*_vs[13].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c2Pi, _c2Tau = 0.0+_m20p+_m34p, 0.0+_m20t+_m34t
+				_c2Pi, _c2Tau = 0.0+_ms[20].Pi+_ms[34].Pi, 0.0+_ms[20].Tau+_ms[34].Tau
 				if !(_c2Pi > 0 && _c2Pi < math.MaxFloat64 && _c2Tau-_c2Tau == 0) {
 					return 0, compile.ErrFallback
 				}
@@ -30164,32 +29687,32 @@ func programFFA6(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			_sum.Norm(_en)
 		}
 		{ // d2 = t2 − t3
-			_c0Pi, _c0Tau := _v19p-_m33p, _v19t-_m33t
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v19p) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v19p) {
+			_c0Pi, _c0Tau := _vs[19].Pi-_ms[33].Pi, _vs[19].Tau-_ms[33].Tau
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[19].Pi) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[19].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c0Pi, _c0Tau = 0.0+_m46p, 0.0+_m46t
+				_c0Pi, _c0Tau = 0.0+_ms[46].Pi, 0.0+_ms[46].Tau
 				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
 					return 0, compile.ErrFallback
 				}
 			}
-			_c1Pi, _c1Tau := _v13p-_m34p, _v13t-_m34t
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v13p) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v13p) {
+			_c1Pi, _c1Tau := _vs[13].Pi-_ms[34].Pi, _vs[13].Tau-_ms[34].Tau
+			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_vs[13].Pi) {
+				if !(_c1Pi == 0 || _c1Pi < 1e-6*_vs[13].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c1Pi, _c1Tau = 0.0+_m20p+_m32p, 0.0+_m20t+_m32t
+				_c1Pi, _c1Tau = 0.0+_ms[20].Pi+_ms[32].Pi, 0.0+_ms[20].Tau+_ms[32].Tau
 				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
 					return 0, compile.ErrFallback
 				}
 			}
-			_c2Pi, _c2Tau := _v14p-_m35p, _v14t-_m35t
-			if !(_c2Pi > 0 && _c2Pi >= 1e-6*_v14p) {
-				if !(_c2Pi == 0 || _c2Pi < 1e-6*_v14p) {
+			_c2Pi, _c2Tau := _vs[14].Pi-_ms[35].Pi, _vs[14].Tau-_ms[35].Tau
+			if !(_c2Pi > 0 && _c2Pi >= 1e-6*_vs[14].Pi) {
+				if !(_c2Pi == 0 || _c2Pi < 1e-6*_vs[14].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c2Pi, _c2Tau = 0.0+_m22p+_m37p, 0.0+_m22t+_m37t
+				_c2Pi, _c2Tau = 0.0+_ms[22].Pi+_ms[37].Pi, 0.0+_ms[22].Tau+_ms[37].Tau
 				if !(_c2Pi > 0 && _c2Pi < math.MaxFloat64 && _c2Tau-_c2Tau == 0) {
 					return 0, compile.ErrFallback
 				}
@@ -30226,32 +29749,32 @@ func programFFA6(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			_sum.Norm(_en)
 		}
 		{ // d3 = t3 − t4
-			_c0Pi, _c0Tau := _v20p-_m36p, _v20t-_m36t
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v20p) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v20p) {
+			_c0Pi, _c0Tau := _vs[20].Pi-_ms[36].Pi, _vs[20].Tau-_ms[36].Tau
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[20].Pi) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[20].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c0Pi, _c0Tau = 0.0+_m47p, 0.0+_m47t
+				_c0Pi, _c0Tau = 0.0+_ms[47].Pi, 0.0+_ms[47].Tau
 				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
 					return 0, compile.ErrFallback
 				}
 			}
-			_c1Pi, _c1Tau := _v14p-_m37p, _v14t-_m37t
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v14p) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v14p) {
+			_c1Pi, _c1Tau := _vs[14].Pi-_ms[37].Pi, _vs[14].Tau-_ms[37].Tau
+			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_vs[14].Pi) {
+				if !(_c1Pi == 0 || _c1Pi < 1e-6*_vs[14].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c1Pi, _c1Tau = 0.0+_m22p+_m35p, 0.0+_m22t+_m35t
+				_c1Pi, _c1Tau = 0.0+_ms[22].Pi+_ms[35].Pi, 0.0+_ms[22].Tau+_ms[35].Tau
 				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
 					return 0, compile.ErrFallback
 				}
 			}
-			_c2Pi, _c2Tau := _v15p-_m38p, _v15t-_m38t
-			if !(_c2Pi > 0 && _c2Pi >= 1e-6*_v15p) {
-				if !(_c2Pi == 0 || _c2Pi < 1e-6*_v15p) {
+			_c2Pi, _c2Tau := _vs[15].Pi-_ms[38].Pi, _vs[15].Tau-_ms[38].Tau
+			if !(_c2Pi > 0 && _c2Pi >= 1e-6*_vs[15].Pi) {
+				if !(_c2Pi == 0 || _c2Pi < 1e-6*_vs[15].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c2Pi, _c2Tau = 0.0+_m24p+_m40p, 0.0+_m24t+_m40t
+				_c2Pi, _c2Tau = 0.0+_ms[24].Pi+_ms[40].Pi, 0.0+_ms[24].Tau+_ms[40].Tau
 				if !(_c2Pi > 0 && _c2Pi < math.MaxFloat64 && _c2Tau-_c2Tau == 0) {
 					return 0, compile.ErrFallback
 				}
@@ -30288,32 +29811,32 @@ func programFFA6(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			_sum.Norm(_en)
 		}
 		{ // d4 = t4 − t5
-			_c0Pi, _c0Tau := _v21p-_m39p, _v21t-_m39t
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v21p) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v21p) {
+			_c0Pi, _c0Tau := _vs[21].Pi-_ms[39].Pi, _vs[21].Tau-_ms[39].Tau
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[21].Pi) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[21].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c0Pi, _c0Tau = 0.0+_m48p, 0.0+_m48t
+				_c0Pi, _c0Tau = 0.0+_ms[48].Pi, 0.0+_ms[48].Tau
 				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
 					return 0, compile.ErrFallback
 				}
 			}
-			_c1Pi, _c1Tau := _v15p-_m40p, _v15t-_m40t
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v15p) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v15p) {
+			_c1Pi, _c1Tau := _vs[15].Pi-_ms[40].Pi, _vs[15].Tau-_ms[40].Tau
+			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_vs[15].Pi) {
+				if !(_c1Pi == 0 || _c1Pi < 1e-6*_vs[15].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c1Pi, _c1Tau = 0.0+_m24p+_m38p, 0.0+_m24t+_m38t
+				_c1Pi, _c1Tau = 0.0+_ms[24].Pi+_ms[38].Pi, 0.0+_ms[24].Tau+_ms[38].Tau
 				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
 					return 0, compile.ErrFallback
 				}
 			}
-			_c2Pi, _c2Tau := _v16p-_m41p, _v16t-_m41t
-			if !(_c2Pi > 0 && _c2Pi >= 1e-6*_v16p) {
-				if !(_c2Pi == 0 || _c2Pi < 1e-6*_v16p) {
+			_c2Pi, _c2Tau := _vs[16].Pi-_ms[41].Pi, _vs[16].Tau-_ms[41].Tau
+			if !(_c2Pi > 0 && _c2Pi >= 1e-6*_vs[16].Pi) {
+				if !(_c2Pi == 0 || _c2Pi < 1e-6*_vs[16].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c2Pi, _c2Tau = 0.0+_m26p+_m43p, 0.0+_m26t+_m43t
+				_c2Pi, _c2Tau = 0.0+_ms[26].Pi+_ms[43].Pi, 0.0+_ms[26].Tau+_ms[43].Tau
 				if !(_c2Pi > 0 && _c2Pi < math.MaxFloat64 && _c2Tau-_c2Tau == 0) {
 					return 0, compile.ErrFallback
 				}
@@ -30350,32 +29873,32 @@ func programFFA6(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			_sum.Norm(_en)
 		}
 		{ // d5 = t5 − t6
-			_c0Pi, _c0Tau := _v22p-_m42p, _v22t-_m42t
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v22p) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v22p) {
+			_c0Pi, _c0Tau := _vs[22].Pi-_ms[42].Pi, _vs[22].Tau-_ms[42].Tau
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[22].Pi) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[22].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c0Pi, _c0Tau = 0.0+_m49p, 0.0+_m49t
+				_c0Pi, _c0Tau = 0.0+_ms[49].Pi, 0.0+_ms[49].Tau
 				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
 					return 0, compile.ErrFallback
 				}
 			}
-			_c1Pi, _c1Tau := _v16p-_m43p, _v16t-_m43t
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v16p) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v16p) {
+			_c1Pi, _c1Tau := _vs[16].Pi-_ms[43].Pi, _vs[16].Tau-_ms[43].Tau
+			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_vs[16].Pi) {
+				if !(_c1Pi == 0 || _c1Pi < 1e-6*_vs[16].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c1Pi, _c1Tau = 0.0+_m26p+_m41p, 0.0+_m26t+_m41t
+				_c1Pi, _c1Tau = 0.0+_ms[26].Pi+_ms[41].Pi, 0.0+_ms[26].Tau+_ms[41].Tau
 				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
 					return 0, compile.ErrFallback
 				}
 			}
-			_c2Pi, _c2Tau := _v17p-_m44p, _v17t-_m44t
-			if !(_c2Pi > 0 && _c2Pi >= 1e-6*_v17p) {
-				if !(_c2Pi == 0 || _c2Pi < 1e-6*_v17p) {
+			_c2Pi, _c2Tau := _vs[17].Pi-_ms[44].Pi, _vs[17].Tau-_ms[44].Tau
+			if !(_c2Pi > 0 && _c2Pi >= 1e-6*_vs[17].Pi) {
+				if !(_c2Pi == 0 || _c2Pi < 1e-6*_vs[17].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c2Pi, _c2Tau = 0.0+_m28p, 0.0+_m28t
+				_c2Pi, _c2Tau = 0.0+_ms[28].Pi, 0.0+_ms[28].Tau
 				if !(_c2Pi > 0 && _c2Pi < math.MaxFloat64 && _c2Tau-_c2Tau == 0) {
 					return 0, compile.ErrFallback
 				}
@@ -30412,12 +29935,12 @@ func programFFA6(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			_sum.Norm(_en)
 		}
 		{ // I(d1 > 0.7405)
-			_c0Pi, _c0Tau := _v18p-_m45p, _v18t-_m45t
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v18p) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v18p) {
+			_c0Pi, _c0Tau := _vs[18].Pi-_ms[45].Pi, _vs[18].Tau-_ms[45].Tau
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[18].Pi) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[18].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c0Pi, _c0Tau = 0.0+_m30p, 0.0+_m30t
+				_c0Pi, _c0Tau = 0.0+_ms[30].Pi, 0.0+_ms[30].Tau
 				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
 					return 0, compile.ErrFallback
 				}
@@ -30430,12 +29953,12 @@ func programFFA6(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			_sum.Add(_eq)
 		}
 		{ // I(d2 > 0.7405)
-			_c0Pi, _c0Tau := _v19p-_m46p, _v19t-_m46t
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v19p) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v19p) {
+			_c0Pi, _c0Tau := _vs[19].Pi-_ms[46].Pi, _vs[19].Tau-_ms[46].Tau
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[19].Pi) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[19].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c0Pi, _c0Tau = 0.0+_m33p, 0.0+_m33t
+				_c0Pi, _c0Tau = 0.0+_ms[33].Pi, 0.0+_ms[33].Tau
 				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
 					return 0, compile.ErrFallback
 				}
@@ -30448,12 +29971,12 @@ func programFFA6(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			_sum.Add(_eq)
 		}
 		{ // I(d3 > 0.7405)
-			_c0Pi, _c0Tau := _v20p-_m47p, _v20t-_m47t
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v20p) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v20p) {
+			_c0Pi, _c0Tau := _vs[20].Pi-_ms[47].Pi, _vs[20].Tau-_ms[47].Tau
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[20].Pi) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[20].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c0Pi, _c0Tau = 0.0+_m36p, 0.0+_m36t
+				_c0Pi, _c0Tau = 0.0+_ms[36].Pi, 0.0+_ms[36].Tau
 				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
 					return 0, compile.ErrFallback
 				}
@@ -30466,12 +29989,12 @@ func programFFA6(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			_sum.Add(_eq)
 		}
 		{ // I(d4 > 0.7405)
-			_c0Pi, _c0Tau := _v21p-_m48p, _v21t-_m48t
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v21p) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v21p) {
+			_c0Pi, _c0Tau := _vs[21].Pi-_ms[48].Pi, _vs[21].Tau-_ms[48].Tau
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[21].Pi) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[21].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c0Pi, _c0Tau = 0.0+_m39p, 0.0+_m39t
+				_c0Pi, _c0Tau = 0.0+_ms[39].Pi, 0.0+_ms[39].Tau
 				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
 					return 0, compile.ErrFallback
 				}
@@ -30484,12 +30007,12 @@ func programFFA6(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			_sum.Add(_eq)
 		}
 		{ // I(d5 > 0.7405)
-			_c0Pi, _c0Tau := _v22p-_m49p, _v22t-_m49t
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v22p) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v22p) {
+			_c0Pi, _c0Tau := _vs[22].Pi-_ms[49].Pi, _vs[22].Tau-_ms[49].Tau
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[22].Pi) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[22].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c0Pi, _c0Tau = 0.0+_m42p, 0.0+_m42t
+				_c0Pi, _c0Tau = 0.0+_ms[42].Pi, 0.0+_ms[42].Tau
 				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
 					return 0, compile.ErrFallback
 				}
@@ -30502,982 +30025,1005 @@ func programFFA6(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			_sum.Add(_eq)
 		}
 		{ // s1
-			if !(_v0p > 0 && _v0p <= math.MaxFloat64) {
+			q, qt := _vs[0].Pi, _vs[0].Tau
+			if !(q > 0 && q <= math.MaxFloat64) {
 				return 0, compile.ErrFallback
 			}
-			center := _v0t / _v0p
+			center := qt / q
 			var quad float64
 			{
-				cPi, cTau := _v0p-_m0p, _v0t-_m0t
-				if !(cPi > 0 && cPi >= 1e-6*_v0p) {
-					if !(cPi == 0 || cPi < 1e-6*_v0p) {
+				cPi, cTau := _vs[0].Pi-_ms[0].Pi, _vs[0].Tau-_ms[0].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[0].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[0].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m7p, 0.0+_m7t
+					cPi, cTau = 0.0+_ms[7].Pi, 0.0+_ms[7].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v0p)
+				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _v0p-_m7p, _v0t-_m7t
-				if !(cPi > 0 && cPi >= 1e-6*_v0p) {
-					if !(cPi == 0 || cPi < 1e-6*_v0p) {
+				cPi, cTau := _vs[0].Pi-_ms[7].Pi, _vs[0].Tau-_ms[7].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[0].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[0].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m0p, 0.0+_m0t
+					cPi, cTau = 0.0+_ms[0].Pi, 0.0+_ms[0].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v0p)
+				_sum.Mul(cPi / q)
 			}
-			_sum.Mul(_v0p)
+			_sum.Mul(q)
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
 		{ // s2
-			if !(_v1p > 0 && _v1p <= math.MaxFloat64) {
+			q, qt := _vs[1].Pi, _vs[1].Tau
+			if !(q > 0 && q <= math.MaxFloat64) {
 				return 0, compile.ErrFallback
 			}
-			center := _v1t / _v1p
+			center := qt / q
 			var quad float64
 			{
-				cPi, cTau := _v1p-_m1p, _v1t-_m1t
-				if !(cPi > 0 && cPi >= 1e-6*_v1p) {
-					if !(cPi == 0 || cPi < 1e-6*_v1p) {
+				cPi, cTau := _vs[1].Pi-_ms[1].Pi, _vs[1].Tau-_ms[1].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[1].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[1].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m9p, 0.0+_m9t
+					cPi, cTau = 0.0+_ms[9].Pi, 0.0+_ms[9].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v1p)
+				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _v1p-_m9p, _v1t-_m9t
-				if !(cPi > 0 && cPi >= 1e-6*_v1p) {
-					if !(cPi == 0 || cPi < 1e-6*_v1p) {
+				cPi, cTau := _vs[1].Pi-_ms[9].Pi, _vs[1].Tau-_ms[9].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[1].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[1].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m1p, 0.0+_m1t
+					cPi, cTau = 0.0+_ms[1].Pi, 0.0+_ms[1].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v1p)
+				_sum.Mul(cPi / q)
 			}
-			_sum.Mul(_v1p)
+			_sum.Mul(q)
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
 		{ // s3
-			if !(_v2p > 0 && _v2p <= math.MaxFloat64) {
+			q, qt := _vs[2].Pi, _vs[2].Tau
+			if !(q > 0 && q <= math.MaxFloat64) {
 				return 0, compile.ErrFallback
 			}
-			center := _v2t / _v2p
+			center := qt / q
 			var quad float64
 			{
-				cPi, cTau := _v2p-_m2p, _v2t-_m2t
-				if !(cPi > 0 && cPi >= 1e-6*_v2p) {
-					if !(cPi == 0 || cPi < 1e-6*_v2p) {
+				cPi, cTau := _vs[2].Pi-_ms[2].Pi, _vs[2].Tau-_ms[2].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[2].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[2].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m11p, 0.0+_m11t
+					cPi, cTau = 0.0+_ms[11].Pi, 0.0+_ms[11].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v2p)
+				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _v2p-_m11p, _v2t-_m11t
-				if !(cPi > 0 && cPi >= 1e-6*_v2p) {
-					if !(cPi == 0 || cPi < 1e-6*_v2p) {
+				cPi, cTau := _vs[2].Pi-_ms[11].Pi, _vs[2].Tau-_ms[11].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[2].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[2].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m2p, 0.0+_m2t
+					cPi, cTau = 0.0+_ms[2].Pi, 0.0+_ms[2].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v2p)
+				_sum.Mul(cPi / q)
 			}
-			_sum.Mul(_v2p)
+			_sum.Mul(q)
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
 		{ // s4
-			if !(_v3p > 0 && _v3p <= math.MaxFloat64) {
+			q, qt := _vs[3].Pi, _vs[3].Tau
+			if !(q > 0 && q <= math.MaxFloat64) {
 				return 0, compile.ErrFallback
 			}
-			center := _v3t / _v3p
+			center := qt / q
 			var quad float64
 			{
-				cPi, cTau := _v3p-_m3p, _v3t-_m3t
-				if !(cPi > 0 && cPi >= 1e-6*_v3p) {
-					if !(cPi == 0 || cPi < 1e-6*_v3p) {
+				cPi, cTau := _vs[3].Pi-_ms[3].Pi, _vs[3].Tau-_ms[3].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[3].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[3].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m13p, 0.0+_m13t
+					cPi, cTau = 0.0+_ms[13].Pi, 0.0+_ms[13].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v3p)
+				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _v3p-_m13p, _v3t-_m13t
-				if !(cPi > 0 && cPi >= 1e-6*_v3p) {
-					if !(cPi == 0 || cPi < 1e-6*_v3p) {
+				cPi, cTau := _vs[3].Pi-_ms[13].Pi, _vs[3].Tau-_ms[13].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[3].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[3].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m3p, 0.0+_m3t
+					cPi, cTau = 0.0+_ms[3].Pi, 0.0+_ms[3].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v3p)
+				_sum.Mul(cPi / q)
 			}
-			_sum.Mul(_v3p)
+			_sum.Mul(q)
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
 		{ // s5
-			if !(_v4p > 0 && _v4p <= math.MaxFloat64) {
+			q, qt := _vs[4].Pi, _vs[4].Tau
+			if !(q > 0 && q <= math.MaxFloat64) {
 				return 0, compile.ErrFallback
 			}
-			center := _v4t / _v4p
+			center := qt / q
 			var quad float64
 			{
-				cPi, cTau := _v4p-_m4p, _v4t-_m4t
-				if !(cPi > 0 && cPi >= 1e-6*_v4p) {
-					if !(cPi == 0 || cPi < 1e-6*_v4p) {
+				cPi, cTau := _vs[4].Pi-_ms[4].Pi, _vs[4].Tau-_ms[4].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[4].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[4].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m15p, 0.0+_m15t
+					cPi, cTau = 0.0+_ms[15].Pi, 0.0+_ms[15].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v4p)
+				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _v4p-_m15p, _v4t-_m15t
-				if !(cPi > 0 && cPi >= 1e-6*_v4p) {
-					if !(cPi == 0 || cPi < 1e-6*_v4p) {
+				cPi, cTau := _vs[4].Pi-_ms[15].Pi, _vs[4].Tau-_ms[15].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[4].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[4].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m4p, 0.0+_m4t
+					cPi, cTau = 0.0+_ms[4].Pi, 0.0+_ms[4].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v4p)
+				_sum.Mul(cPi / q)
 			}
-			_sum.Mul(_v4p)
+			_sum.Mul(q)
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
 		{ // s6
-			if !(_v5p > 0 && _v5p <= math.MaxFloat64) {
+			q, qt := _vs[5].Pi, _vs[5].Tau
+			if !(q > 0 && q <= math.MaxFloat64) {
 				return 0, compile.ErrFallback
 			}
-			center := _v5t / _v5p
+			center := qt / q
 			var quad float64
 			{
-				cPi, cTau := _v5p-_m5p, _v5t-_m5t
-				if !(cPi > 0 && cPi >= 1e-6*_v5p) {
-					if !(cPi == 0 || cPi < 1e-6*_v5p) {
+				cPi, cTau := _vs[5].Pi-_ms[5].Pi, _vs[5].Tau-_ms[5].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[5].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[5].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m17p, 0.0+_m17t
+					cPi, cTau = 0.0+_ms[17].Pi, 0.0+_ms[17].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v5p)
+				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _v5p-_m17p, _v5t-_m17t
-				if !(cPi > 0 && cPi >= 1e-6*_v5p) {
-					if !(cPi == 0 || cPi < 1e-6*_v5p) {
+				cPi, cTau := _vs[5].Pi-_ms[17].Pi, _vs[5].Tau-_ms[17].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[5].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[5].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m5p, 0.0+_m5t
+					cPi, cTau = 0.0+_ms[5].Pi, 0.0+_ms[5].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v5p)
+				_sum.Mul(cPi / q)
 			}
-			_sum.Mul(_v5p)
+			_sum.Mul(q)
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
 		{ // p1
-			if !(_v6p > 0 && _v6p <= math.MaxFloat64) {
+			q, qt := _vs[6].Pi, _vs[6].Tau
+			if !(q > 0 && q <= math.MaxFloat64) {
 				return 0, compile.ErrFallback
 			}
-			center := _v6t / _v6p
+			center := qt / q
 			var quad float64
 			{
-				cPi, cTau := _v6p-_m6p, _v6t-_m6t
-				if !(cPi > 0 && cPi >= 1e-6*_v6p) {
-					if !(cPi == 0 || cPi < 1e-6*_v6p) {
+				cPi, cTau := _vs[6].Pi-_ms[6].Pi, _vs[6].Tau-_ms[6].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[6].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[6].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m19p, 0.0+_m19t
+					cPi, cTau = 0.0+_ms[19].Pi, 0.0+_ms[19].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v6p)
+				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _v6p-_m19p, _v6t-_m19t
-				if !(cPi > 0 && cPi >= 1e-6*_v6p) {
-					if !(cPi == 0 || cPi < 1e-6*_v6p) {
+				cPi, cTau := _vs[6].Pi-_ms[19].Pi, _vs[6].Tau-_ms[19].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[6].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[6].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m6p, 0.0+_m6t
+					cPi, cTau = 0.0+_ms[6].Pi, 0.0+_ms[6].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v6p)
+				_sum.Mul(cPi / q)
 			}
-			_sum.Mul(_v6p)
+			_sum.Mul(q)
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
 		{ // p2
-			if !(_v7p > 0 && _v7p <= math.MaxFloat64) {
+			q, qt := _vs[7].Pi, _vs[7].Tau
+			if !(q > 0 && q <= math.MaxFloat64) {
 				return 0, compile.ErrFallback
 			}
-			center := _v7t / _v7p
+			center := qt / q
 			var quad float64
 			{
-				cPi, cTau := _v7p-_m8p, _v7t-_m8t
-				if !(cPi > 0 && cPi >= 1e-6*_v7p) {
-					if !(cPi == 0 || cPi < 1e-6*_v7p) {
+				cPi, cTau := _vs[7].Pi-_ms[8].Pi, _vs[7].Tau-_ms[8].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[7].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[7].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m21p, 0.0+_m21t
+					cPi, cTau = 0.0+_ms[21].Pi, 0.0+_ms[21].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v7p)
+				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _v7p-_m21p, _v7t-_m21t
-				if !(cPi > 0 && cPi >= 1e-6*_v7p) {
-					if !(cPi == 0 || cPi < 1e-6*_v7p) {
+				cPi, cTau := _vs[7].Pi-_ms[21].Pi, _vs[7].Tau-_ms[21].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[7].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[7].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m8p, 0.0+_m8t
+					cPi, cTau = 0.0+_ms[8].Pi, 0.0+_ms[8].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v7p)
+				_sum.Mul(cPi / q)
 			}
-			_sum.Mul(_v7p)
+			_sum.Mul(q)
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
 		{ // p3
-			if !(_v8p > 0 && _v8p <= math.MaxFloat64) {
+			q, qt := _vs[8].Pi, _vs[8].Tau
+			if !(q > 0 && q <= math.MaxFloat64) {
 				return 0, compile.ErrFallback
 			}
-			center := _v8t / _v8p
+			center := qt / q
 			var quad float64
 			{
-				cPi, cTau := _v8p-_m10p, _v8t-_m10t
-				if !(cPi > 0 && cPi >= 1e-6*_v8p) {
-					if !(cPi == 0 || cPi < 1e-6*_v8p) {
+				cPi, cTau := _vs[8].Pi-_ms[10].Pi, _vs[8].Tau-_ms[10].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[8].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[8].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m23p, 0.0+_m23t
+					cPi, cTau = 0.0+_ms[23].Pi, 0.0+_ms[23].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v8p)
+				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _v8p-_m23p, _v8t-_m23t
-				if !(cPi > 0 && cPi >= 1e-6*_v8p) {
-					if !(cPi == 0 || cPi < 1e-6*_v8p) {
+				cPi, cTau := _vs[8].Pi-_ms[23].Pi, _vs[8].Tau-_ms[23].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[8].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[8].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m10p, 0.0+_m10t
+					cPi, cTau = 0.0+_ms[10].Pi, 0.0+_ms[10].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v8p)
+				_sum.Mul(cPi / q)
 			}
-			_sum.Mul(_v8p)
+			_sum.Mul(q)
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
 		{ // p4
-			if !(_v9p > 0 && _v9p <= math.MaxFloat64) {
+			q, qt := _vs[9].Pi, _vs[9].Tau
+			if !(q > 0 && q <= math.MaxFloat64) {
 				return 0, compile.ErrFallback
 			}
-			center := _v9t / _v9p
+			center := qt / q
 			var quad float64
 			{
-				cPi, cTau := _v9p-_m12p, _v9t-_m12t
-				if !(cPi > 0 && cPi >= 1e-6*_v9p) {
-					if !(cPi == 0 || cPi < 1e-6*_v9p) {
+				cPi, cTau := _vs[9].Pi-_ms[12].Pi, _vs[9].Tau-_ms[12].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[9].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[9].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m25p, 0.0+_m25t
+					cPi, cTau = 0.0+_ms[25].Pi, 0.0+_ms[25].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v9p)
+				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _v9p-_m25p, _v9t-_m25t
-				if !(cPi > 0 && cPi >= 1e-6*_v9p) {
-					if !(cPi == 0 || cPi < 1e-6*_v9p) {
+				cPi, cTau := _vs[9].Pi-_ms[25].Pi, _vs[9].Tau-_ms[25].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[9].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[9].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m12p, 0.0+_m12t
+					cPi, cTau = 0.0+_ms[12].Pi, 0.0+_ms[12].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v9p)
+				_sum.Mul(cPi / q)
 			}
-			_sum.Mul(_v9p)
+			_sum.Mul(q)
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
 		{ // p5
-			if !(_v10p > 0 && _v10p <= math.MaxFloat64) {
+			q, qt := _vs[10].Pi, _vs[10].Tau
+			if !(q > 0 && q <= math.MaxFloat64) {
 				return 0, compile.ErrFallback
 			}
-			center := _v10t / _v10p
+			center := qt / q
 			var quad float64
 			{
-				cPi, cTau := _v10p-_m14p, _v10t-_m14t
-				if !(cPi > 0 && cPi >= 1e-6*_v10p) {
-					if !(cPi == 0 || cPi < 1e-6*_v10p) {
+				cPi, cTau := _vs[10].Pi-_ms[14].Pi, _vs[10].Tau-_ms[14].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[10].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[10].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m27p, 0.0+_m27t
+					cPi, cTau = 0.0+_ms[27].Pi, 0.0+_ms[27].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v10p)
+				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _v10p-_m27p, _v10t-_m27t
-				if !(cPi > 0 && cPi >= 1e-6*_v10p) {
-					if !(cPi == 0 || cPi < 1e-6*_v10p) {
+				cPi, cTau := _vs[10].Pi-_ms[27].Pi, _vs[10].Tau-_ms[27].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[10].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[10].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m14p, 0.0+_m14t
+					cPi, cTau = 0.0+_ms[14].Pi, 0.0+_ms[14].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v10p)
+				_sum.Mul(cPi / q)
 			}
-			_sum.Mul(_v10p)
+			_sum.Mul(q)
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
 		{ // p6
-			if !(_v11p > 0 && _v11p <= math.MaxFloat64) {
+			q, qt := _vs[11].Pi, _vs[11].Tau
+			if !(q > 0 && q <= math.MaxFloat64) {
 				return 0, compile.ErrFallback
 			}
-			center := _v11t / _v11p
+			center := qt / q
 			var quad float64
 			{
-				cPi, cTau := _v11p-_m16p, _v11t-_m16t
-				if !(cPi > 0 && cPi >= 1e-6*_v11p) {
-					if !(cPi == 0 || cPi < 1e-6*_v11p) {
+				cPi, cTau := _vs[11].Pi-_ms[16].Pi, _vs[11].Tau-_ms[16].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[11].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[11].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m29p, 0.0+_m29t
+					cPi, cTau = 0.0+_ms[29].Pi, 0.0+_ms[29].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v11p)
+				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _v11p-_m29p, _v11t-_m29t
-				if !(cPi > 0 && cPi >= 1e-6*_v11p) {
-					if !(cPi == 0 || cPi < 1e-6*_v11p) {
+				cPi, cTau := _vs[11].Pi-_ms[29].Pi, _vs[11].Tau-_ms[29].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[11].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[11].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m16p, 0.0+_m16t
+					cPi, cTau = 0.0+_ms[16].Pi, 0.0+_ms[16].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v11p)
+				_sum.Mul(cPi / q)
 			}
-			_sum.Mul(_v11p)
+			_sum.Mul(q)
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
 		{ // t1
-			if !(_v12p > 0 && _v12p <= math.MaxFloat64) {
+			q, qt := _vs[12].Pi, _vs[12].Tau
+			if !(q > 0 && q <= math.MaxFloat64) {
 				return 0, compile.ErrFallback
 			}
-			center := _v12t / _v12p
+			center := qt / q
 			var quad float64
 			{
-				cPi, cTau := _v12p-_m18p, _v12t-_m18t
-				if !(cPi > 0 && cPi >= 1e-6*_v12p) {
-					if !(cPi == 0 || cPi < 1e-6*_v12p) {
+				cPi, cTau := _vs[12].Pi-_ms[18].Pi, _vs[12].Tau-_ms[18].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[12].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[12].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m31p, 0.0+_m31t
+					cPi, cTau = 0.0+_ms[31].Pi, 0.0+_ms[31].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v12p)
+				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _v12p-_m31p, _v12t-_m31t
-				if !(cPi > 0 && cPi >= 1e-6*_v12p) {
-					if !(cPi == 0 || cPi < 1e-6*_v12p) {
+				cPi, cTau := _vs[12].Pi-_ms[31].Pi, _vs[12].Tau-_ms[31].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[12].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[12].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m18p, 0.0+_m18t
+					cPi, cTau = 0.0+_ms[18].Pi, 0.0+_ms[18].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v12p)
+				_sum.Mul(cPi / q)
 			}
-			_sum.Mul(_v12p)
+			_sum.Mul(q)
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
 		{ // t2
-			if !(_v13p > 0 && _v13p <= math.MaxFloat64) {
+			q, qt := _vs[13].Pi, _vs[13].Tau
+			if !(q > 0 && q <= math.MaxFloat64) {
 				return 0, compile.ErrFallback
 			}
-			center := _v13t / _v13p
+			center := qt / q
 			var quad float64
 			{
-				cPi, cTau := _v13p-_m20p, _v13t-_m20t
-				if !(cPi > 0 && cPi >= 1e-6*_v13p) {
-					if !(cPi == 0 || cPi < 1e-6*_v13p) {
+				cPi, cTau := _vs[13].Pi-_ms[20].Pi, _vs[13].Tau-_ms[20].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[13].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[13].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m32p+_m34p, 0.0+_m32t+_m34t
+					cPi, cTau = 0.0+_ms[32].Pi+_ms[34].Pi, 0.0+_ms[32].Tau+_ms[34].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v13p)
+				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _v13p-_m32p, _v13t-_m32t
-				if !(cPi > 0 && cPi >= 1e-6*_v13p) {
-					if !(cPi == 0 || cPi < 1e-6*_v13p) {
+				cPi, cTau := _vs[13].Pi-_ms[32].Pi, _vs[13].Tau-_ms[32].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[13].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[13].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m20p+_m34p, 0.0+_m20t+_m34t
+					cPi, cTau = 0.0+_ms[20].Pi+_ms[34].Pi, 0.0+_ms[20].Tau+_ms[34].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v13p)
+				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _v13p-_m34p, _v13t-_m34t
-				if !(cPi > 0 && cPi >= 1e-6*_v13p) {
-					if !(cPi == 0 || cPi < 1e-6*_v13p) {
+				cPi, cTau := _vs[13].Pi-_ms[34].Pi, _vs[13].Tau-_ms[34].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[13].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[13].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m20p+_m32p, 0.0+_m20t+_m32t
+					cPi, cTau = 0.0+_ms[20].Pi+_ms[32].Pi, 0.0+_ms[20].Tau+_ms[32].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v13p)
+				_sum.Mul(cPi / q)
 			}
-			_sum.Mul(_v13p)
+			_sum.Mul(q)
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
 		{ // t3
-			if !(_v14p > 0 && _v14p <= math.MaxFloat64) {
+			q, qt := _vs[14].Pi, _vs[14].Tau
+			if !(q > 0 && q <= math.MaxFloat64) {
 				return 0, compile.ErrFallback
 			}
-			center := _v14t / _v14p
+			center := qt / q
 			var quad float64
 			{
-				cPi, cTau := _v14p-_m22p, _v14t-_m22t
-				if !(cPi > 0 && cPi >= 1e-6*_v14p) {
-					if !(cPi == 0 || cPi < 1e-6*_v14p) {
+				cPi, cTau := _vs[14].Pi-_ms[22].Pi, _vs[14].Tau-_ms[22].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[14].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[14].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m35p+_m37p, 0.0+_m35t+_m37t
+					cPi, cTau = 0.0+_ms[35].Pi+_ms[37].Pi, 0.0+_ms[35].Tau+_ms[37].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v14p)
+				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _v14p-_m35p, _v14t-_m35t
-				if !(cPi > 0 && cPi >= 1e-6*_v14p) {
-					if !(cPi == 0 || cPi < 1e-6*_v14p) {
+				cPi, cTau := _vs[14].Pi-_ms[35].Pi, _vs[14].Tau-_ms[35].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[14].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[14].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m22p+_m37p, 0.0+_m22t+_m37t
+					cPi, cTau = 0.0+_ms[22].Pi+_ms[37].Pi, 0.0+_ms[22].Tau+_ms[37].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v14p)
+				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _v14p-_m37p, _v14t-_m37t
-				if !(cPi > 0 && cPi >= 1e-6*_v14p) {
-					if !(cPi == 0 || cPi < 1e-6*_v14p) {
+				cPi, cTau := _vs[14].Pi-_ms[37].Pi, _vs[14].Tau-_ms[37].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[14].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[14].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m22p+_m35p, 0.0+_m22t+_m35t
+					cPi, cTau = 0.0+_ms[22].Pi+_ms[35].Pi, 0.0+_ms[22].Tau+_ms[35].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v14p)
+				_sum.Mul(cPi / q)
 			}
-			_sum.Mul(_v14p)
+			_sum.Mul(q)
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
 		{ // t4
-			if !(_v15p > 0 && _v15p <= math.MaxFloat64) {
+			q, qt := _vs[15].Pi, _vs[15].Tau
+			if !(q > 0 && q <= math.MaxFloat64) {
 				return 0, compile.ErrFallback
 			}
-			center := _v15t / _v15p
+			center := qt / q
 			var quad float64
 			{
-				cPi, cTau := _v15p-_m24p, _v15t-_m24t
-				if !(cPi > 0 && cPi >= 1e-6*_v15p) {
-					if !(cPi == 0 || cPi < 1e-6*_v15p) {
+				cPi, cTau := _vs[15].Pi-_ms[24].Pi, _vs[15].Tau-_ms[24].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[15].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[15].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m38p+_m40p, 0.0+_m38t+_m40t
+					cPi, cTau = 0.0+_ms[38].Pi+_ms[40].Pi, 0.0+_ms[38].Tau+_ms[40].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v15p)
+				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _v15p-_m38p, _v15t-_m38t
-				if !(cPi > 0 && cPi >= 1e-6*_v15p) {
-					if !(cPi == 0 || cPi < 1e-6*_v15p) {
+				cPi, cTau := _vs[15].Pi-_ms[38].Pi, _vs[15].Tau-_ms[38].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[15].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[15].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m24p+_m40p, 0.0+_m24t+_m40t
+					cPi, cTau = 0.0+_ms[24].Pi+_ms[40].Pi, 0.0+_ms[24].Tau+_ms[40].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v15p)
+				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _v15p-_m40p, _v15t-_m40t
-				if !(cPi > 0 && cPi >= 1e-6*_v15p) {
-					if !(cPi == 0 || cPi < 1e-6*_v15p) {
+				cPi, cTau := _vs[15].Pi-_ms[40].Pi, _vs[15].Tau-_ms[40].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[15].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[15].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m24p+_m38p, 0.0+_m24t+_m38t
+					cPi, cTau = 0.0+_ms[24].Pi+_ms[38].Pi, 0.0+_ms[24].Tau+_ms[38].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v15p)
+				_sum.Mul(cPi / q)
 			}
-			_sum.Mul(_v15p)
+			_sum.Mul(q)
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
 		{ // t5
-			if !(_v16p > 0 && _v16p <= math.MaxFloat64) {
+			q, qt := _vs[16].Pi, _vs[16].Tau
+			if !(q > 0 && q <= math.MaxFloat64) {
 				return 0, compile.ErrFallback
 			}
-			center := _v16t / _v16p
+			center := qt / q
 			var quad float64
 			{
-				cPi, cTau := _v16p-_m26p, _v16t-_m26t
-				if !(cPi > 0 && cPi >= 1e-6*_v16p) {
-					if !(cPi == 0 || cPi < 1e-6*_v16p) {
+				cPi, cTau := _vs[16].Pi-_ms[26].Pi, _vs[16].Tau-_ms[26].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[16].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[16].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m41p+_m43p, 0.0+_m41t+_m43t
+					cPi, cTau = 0.0+_ms[41].Pi+_ms[43].Pi, 0.0+_ms[41].Tau+_ms[43].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v16p)
+				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _v16p-_m41p, _v16t-_m41t
-				if !(cPi > 0 && cPi >= 1e-6*_v16p) {
-					if !(cPi == 0 || cPi < 1e-6*_v16p) {
+				cPi, cTau := _vs[16].Pi-_ms[41].Pi, _vs[16].Tau-_ms[41].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[16].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[16].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m26p+_m43p, 0.0+_m26t+_m43t
+					cPi, cTau = 0.0+_ms[26].Pi+_ms[43].Pi, 0.0+_ms[26].Tau+_ms[43].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v16p)
+				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _v16p-_m43p, _v16t-_m43t
-				if !(cPi > 0 && cPi >= 1e-6*_v16p) {
-					if !(cPi == 0 || cPi < 1e-6*_v16p) {
+				cPi, cTau := _vs[16].Pi-_ms[43].Pi, _vs[16].Tau-_ms[43].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[16].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[16].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m26p+_m41p, 0.0+_m26t+_m41t
+					cPi, cTau = 0.0+_ms[26].Pi+_ms[41].Pi, 0.0+_ms[26].Tau+_ms[41].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v16p)
+				_sum.Mul(cPi / q)
 			}
-			_sum.Mul(_v16p)
+			_sum.Mul(q)
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
 		{ // t6
-			if !(_v17p > 0 && _v17p <= math.MaxFloat64) {
+			q, qt := _vs[17].Pi, _vs[17].Tau
+			if !(q > 0 && q <= math.MaxFloat64) {
 				return 0, compile.ErrFallback
 			}
-			center := _v17t / _v17p
+			center := qt / q
 			var quad float64
 			{
-				cPi, cTau := _v17p-_m28p, _v17t-_m28t
-				if !(cPi > 0 && cPi >= 1e-6*_v17p) {
-					if !(cPi == 0 || cPi < 1e-6*_v17p) {
+				cPi, cTau := _vs[17].Pi-_ms[28].Pi, _vs[17].Tau-_ms[28].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[17].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[17].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m44p, 0.0+_m44t
+					cPi, cTau = 0.0+_ms[44].Pi, 0.0+_ms[44].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v17p)
+				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _v17p-_m44p, _v17t-_m44t
-				if !(cPi > 0 && cPi >= 1e-6*_v17p) {
-					if !(cPi == 0 || cPi < 1e-6*_v17p) {
+				cPi, cTau := _vs[17].Pi-_ms[44].Pi, _vs[17].Tau-_ms[44].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[17].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[17].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m28p, 0.0+_m28t
+					cPi, cTau = 0.0+_ms[28].Pi, 0.0+_ms[28].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v17p)
+				_sum.Mul(cPi / q)
 			}
-			_sum.Mul(_v17p)
+			_sum.Mul(q)
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
 		{ // d1
-			if !(_v18p > 0 && _v18p <= math.MaxFloat64) {
+			q, qt := _vs[18].Pi, _vs[18].Tau
+			if !(q > 0 && q <= math.MaxFloat64) {
 				return 0, compile.ErrFallback
 			}
-			center := _v18t / _v18p
+			center := qt / q
 			var quad float64
 			{
-				cPi, cTau := _v18p-_m30p, _v18t-_m30t
-				if !(cPi > 0 && cPi >= 1e-6*_v18p) {
-					if !(cPi == 0 || cPi < 1e-6*_v18p) {
+				cPi, cTau := _vs[18].Pi-_ms[30].Pi, _vs[18].Tau-_ms[30].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[18].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[18].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m45p, 0.0+_m45t
+					cPi, cTau = 0.0+_ms[45].Pi, 0.0+_ms[45].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v18p)
+				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _v18p-_m45p, _v18t-_m45t
-				if !(cPi > 0 && cPi >= 1e-6*_v18p) {
-					if !(cPi == 0 || cPi < 1e-6*_v18p) {
+				cPi, cTau := _vs[18].Pi-_ms[45].Pi, _vs[18].Tau-_ms[45].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[18].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[18].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m30p, 0.0+_m30t
+					cPi, cTau = 0.0+_ms[30].Pi, 0.0+_ms[30].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v18p)
+				_sum.Mul(cPi / q)
 			}
-			_sum.Mul(_v18p)
+			_sum.Mul(q)
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
 		{ // d2
-			if !(_v19p > 0 && _v19p <= math.MaxFloat64) {
+			q, qt := _vs[19].Pi, _vs[19].Tau
+			if !(q > 0 && q <= math.MaxFloat64) {
 				return 0, compile.ErrFallback
 			}
-			center := _v19t / _v19p
+			center := qt / q
 			var quad float64
 			{
-				cPi, cTau := _v19p-_m33p, _v19t-_m33t
-				if !(cPi > 0 && cPi >= 1e-6*_v19p) {
-					if !(cPi == 0 || cPi < 1e-6*_v19p) {
+				cPi, cTau := _vs[19].Pi-_ms[33].Pi, _vs[19].Tau-_ms[33].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[19].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[19].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m46p, 0.0+_m46t
+					cPi, cTau = 0.0+_ms[46].Pi, 0.0+_ms[46].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v19p)
+				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _v19p-_m46p, _v19t-_m46t
-				if !(cPi > 0 && cPi >= 1e-6*_v19p) {
-					if !(cPi == 0 || cPi < 1e-6*_v19p) {
+				cPi, cTau := _vs[19].Pi-_ms[46].Pi, _vs[19].Tau-_ms[46].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[19].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[19].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m33p, 0.0+_m33t
+					cPi, cTau = 0.0+_ms[33].Pi, 0.0+_ms[33].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v19p)
+				_sum.Mul(cPi / q)
 			}
-			_sum.Mul(_v19p)
+			_sum.Mul(q)
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
 		{ // d3
-			if !(_v20p > 0 && _v20p <= math.MaxFloat64) {
+			q, qt := _vs[20].Pi, _vs[20].Tau
+			if !(q > 0 && q <= math.MaxFloat64) {
 				return 0, compile.ErrFallback
 			}
-			center := _v20t / _v20p
+			center := qt / q
 			var quad float64
 			{
-				cPi, cTau := _v20p-_m36p, _v20t-_m36t
-				if !(cPi > 0 && cPi >= 1e-6*_v20p) {
-					if !(cPi == 0 || cPi < 1e-6*_v20p) {
+				cPi, cTau := _vs[20].Pi-_ms[36].Pi, _vs[20].Tau-_ms[36].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[20].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[20].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m47p, 0.0+_m47t
+					cPi, cTau = 0.0+_ms[47].Pi, 0.0+_ms[47].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v20p)
+				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _v20p-_m47p, _v20t-_m47t
-				if !(cPi > 0 && cPi >= 1e-6*_v20p) {
-					if !(cPi == 0 || cPi < 1e-6*_v20p) {
+				cPi, cTau := _vs[20].Pi-_ms[47].Pi, _vs[20].Tau-_ms[47].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[20].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[20].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m36p, 0.0+_m36t
+					cPi, cTau = 0.0+_ms[36].Pi, 0.0+_ms[36].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v20p)
+				_sum.Mul(cPi / q)
 			}
-			_sum.Mul(_v20p)
+			_sum.Mul(q)
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
 		{ // d4
-			if !(_v21p > 0 && _v21p <= math.MaxFloat64) {
+			q, qt := _vs[21].Pi, _vs[21].Tau
+			if !(q > 0 && q <= math.MaxFloat64) {
 				return 0, compile.ErrFallback
 			}
-			center := _v21t / _v21p
+			center := qt / q
 			var quad float64
 			{
-				cPi, cTau := _v21p-_m39p, _v21t-_m39t
-				if !(cPi > 0 && cPi >= 1e-6*_v21p) {
-					if !(cPi == 0 || cPi < 1e-6*_v21p) {
+				cPi, cTau := _vs[21].Pi-_ms[39].Pi, _vs[21].Tau-_ms[39].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[21].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[21].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m48p, 0.0+_m48t
+					cPi, cTau = 0.0+_ms[48].Pi, 0.0+_ms[48].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v21p)
+				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _v21p-_m48p, _v21t-_m48t
-				if !(cPi > 0 && cPi >= 1e-6*_v21p) {
-					if !(cPi == 0 || cPi < 1e-6*_v21p) {
+				cPi, cTau := _vs[21].Pi-_ms[48].Pi, _vs[21].Tau-_ms[48].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[21].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[21].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m39p, 0.0+_m39t
+					cPi, cTau = 0.0+_ms[39].Pi, 0.0+_ms[39].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v21p)
+				_sum.Mul(cPi / q)
 			}
-			_sum.Mul(_v21p)
+			_sum.Mul(q)
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
 		{ // d5
-			if !(_v22p > 0 && _v22p <= math.MaxFloat64) {
+			q, qt := _vs[22].Pi, _vs[22].Tau
+			if !(q > 0 && q <= math.MaxFloat64) {
 				return 0, compile.ErrFallback
 			}
-			center := _v22t / _v22p
+			center := qt / q
 			var quad float64
 			{
-				cPi, cTau := _v22p-_m42p, _v22t-_m42t
-				if !(cPi > 0 && cPi >= 1e-6*_v22p) {
-					if !(cPi == 0 || cPi < 1e-6*_v22p) {
+				cPi, cTau := _vs[22].Pi-_ms[42].Pi, _vs[22].Tau-_ms[42].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[22].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[22].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m49p, 0.0+_m49t
+					cPi, cTau = 0.0+_ms[49].Pi, 0.0+_ms[49].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v22p)
+				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _v22p-_m49p, _v22t-_m49t
-				if !(cPi > 0 && cPi >= 1e-6*_v22p) {
-					if !(cPi == 0 || cPi < 1e-6*_v22p) {
+				cPi, cTau := _vs[22].Pi-_ms[49].Pi, _vs[22].Tau-_ms[49].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[22].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[22].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m42p, 0.0+_m42t
+					cPi, cTau = 0.0+_ms[42].Pi, 0.0+_ms[42].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v22p)
+				_sum.Mul(cPi / q)
 			}
-			_sum.Mul(_v22p)
+			_sum.Mul(q)
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
@@ -34696,131 +34242,24 @@ func programFFA7(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 		}
 		_msgs, _margs := g.State()
 		_ms, _vs := _msgs[:59], _margs[:27]
-		_m0p, _m0t := _ms[0].Pi, _ms[0].Tau
-		_m1p, _m1t := _ms[1].Pi, _ms[1].Tau
-		_m2p, _m2t := _ms[2].Pi, _ms[2].Tau
-		_m3p, _m3t := _ms[3].Pi, _ms[3].Tau
-		_m4p, _m4t := _ms[4].Pi, _ms[4].Tau
-		_m5p, _m5t := _ms[5].Pi, _ms[5].Tau
-		_m6p, _m6t := _ms[6].Pi, _ms[6].Tau
-		_m7p, _m7t := _ms[7].Pi, _ms[7].Tau
-		_m8p, _m8t := _ms[8].Pi, _ms[8].Tau
-		_m9p, _m9t := _ms[9].Pi, _ms[9].Tau
-		_m10p, _m10t := _ms[10].Pi, _ms[10].Tau
-		_m11p, _m11t := _ms[11].Pi, _ms[11].Tau
-		_m12p, _m12t := _ms[12].Pi, _ms[12].Tau
-		_m13p, _m13t := _ms[13].Pi, _ms[13].Tau
-		_m14p, _m14t := _ms[14].Pi, _ms[14].Tau
-		_m15p, _m15t := _ms[15].Pi, _ms[15].Tau
-		_m16p, _m16t := _ms[16].Pi, _ms[16].Tau
-		_m17p, _m17t := _ms[17].Pi, _ms[17].Tau
-		_m18p, _m18t := _ms[18].Pi, _ms[18].Tau
-		_m19p, _m19t := _ms[19].Pi, _ms[19].Tau
-		_m20p, _m20t := _ms[20].Pi, _ms[20].Tau
-		_m21p, _m21t := _ms[21].Pi, _ms[21].Tau
-		_m22p, _m22t := _ms[22].Pi, _ms[22].Tau
-		_m23p, _m23t := _ms[23].Pi, _ms[23].Tau
-		_m24p, _m24t := _ms[24].Pi, _ms[24].Tau
-		_m25p, _m25t := _ms[25].Pi, _ms[25].Tau
-		_m26p, _m26t := _ms[26].Pi, _ms[26].Tau
-		_m27p, _m27t := _ms[27].Pi, _ms[27].Tau
-		_m28p, _m28t := _ms[28].Pi, _ms[28].Tau
-		_m29p, _m29t := _ms[29].Pi, _ms[29].Tau
-		_m30p, _m30t := _ms[30].Pi, _ms[30].Tau
-		_m31p, _m31t := _ms[31].Pi, _ms[31].Tau
-		_m32p, _m32t := _ms[32].Pi, _ms[32].Tau
-		_m33p, _m33t := _ms[33].Pi, _ms[33].Tau
-		_m34p, _m34t := _ms[34].Pi, _ms[34].Tau
-		_m35p, _m35t := _ms[35].Pi, _ms[35].Tau
-		_m36p, _m36t := _ms[36].Pi, _ms[36].Tau
-		_m37p, _m37t := _ms[37].Pi, _ms[37].Tau
-		_m38p, _m38t := _ms[38].Pi, _ms[38].Tau
-		_m39p, _m39t := _ms[39].Pi, _ms[39].Tau
-		_m40p, _m40t := _ms[40].Pi, _ms[40].Tau
-		_m41p, _m41t := _ms[41].Pi, _ms[41].Tau
-		_m42p, _m42t := _ms[42].Pi, _ms[42].Tau
-		_m43p, _m43t := _ms[43].Pi, _ms[43].Tau
-		_m44p, _m44t := _ms[44].Pi, _ms[44].Tau
-		_m45p, _m45t := _ms[45].Pi, _ms[45].Tau
-		_m46p, _m46t := _ms[46].Pi, _ms[46].Tau
-		_m47p, _m47t := _ms[47].Pi, _ms[47].Tau
-		_m48p, _m48t := _ms[48].Pi, _ms[48].Tau
-		_m49p, _m49t := _ms[49].Pi, _ms[49].Tau
-		_m50p, _m50t := _ms[50].Pi, _ms[50].Tau
-		_m51p, _m51t := _ms[51].Pi, _ms[51].Tau
-		_m52p, _m52t := _ms[52].Pi, _ms[52].Tau
-		_m53p, _m53t := _ms[53].Pi, _ms[53].Tau
-		_m54p, _m54t := _ms[54].Pi, _ms[54].Tau
-		_m55p, _m55t := _ms[55].Pi, _ms[55].Tau
-		_m56p, _m56t := _ms[56].Pi, _ms[56].Tau
-		_m57p, _m57t := _ms[57].Pi, _ms[57].Tau
-		_m58p, _m58t := _ms[58].Pi, _ms[58].Tau
-		_v0p, _v0t := _vs[0].Pi, _vs[0].Tau
-		_v1p, _v1t := _vs[1].Pi, _vs[1].Tau
-		_v2p, _v2t := _vs[2].Pi, _vs[2].Tau
-		_v3p, _v3t := _vs[3].Pi, _vs[3].Tau
-		_v4p, _v4t := _vs[4].Pi, _vs[4].Tau
-		_v5p, _v5t := _vs[5].Pi, _vs[5].Tau
-		_v6p, _v6t := _vs[6].Pi, _vs[6].Tau
-		_v7p, _v7t := _vs[7].Pi, _vs[7].Tau
-		_v8p, _v8t := _vs[8].Pi, _vs[8].Tau
-		_v9p, _v9t := _vs[9].Pi, _vs[9].Tau
-		_v10p, _v10t := _vs[10].Pi, _vs[10].Tau
-		_v11p, _v11t := _vs[11].Pi, _vs[11].Tau
-		_v12p, _v12t := _vs[12].Pi, _vs[12].Tau
-		_v13p, _v13t := _vs[13].Pi, _vs[13].Tau
-		_v14p, _v14t := _vs[14].Pi, _vs[14].Tau
-		_v15p, _v15t := _vs[15].Pi, _vs[15].Tau
-		_v16p, _v16t := _vs[16].Pi, _vs[16].Tau
-		_v17p, _v17t := _vs[17].Pi, _vs[17].Tau
-		_v18p, _v18t := _vs[18].Pi, _vs[18].Tau
-		_v19p, _v19t := _vs[19].Pi, _vs[19].Tau
-		_v20p, _v20t := _vs[20].Pi, _vs[20].Tau
-		_v21p, _v21t := _vs[21].Pi, _vs[21].Tau
-		_v22p, _v22t := _vs[22].Pi, _vs[22].Tau
-		_v23p, _v23t := _vs[23].Pi, _vs[23].Tau
-		_v24p, _v24t := _vs[24].Pi, _vs[24].Tau
-		_v25p, _v25t := _vs[25].Pi, _vs[25].Tau
-		_v26p, _v26t := _vs[26].Pi, _vs[26].Tau
-		_bad := 0.0 + (_m0p - _m0p) + (_m0t - _m0t) + (_m1p - _m1p) + (_m1t - _m1t) + (_m2p - _m2p) + (_m2t - _m2t) + (_m3p - _m3p) + (_m3t - _m3t) + (_m4p - _m4p) + (_m4t - _m4t) + (_m5p - _m5p) + (_m5t - _m5t) + (_m6p - _m6p) + (_m6t - _m6t) + (_m7p - _m7p) + (_m7t - _m7t) + (_m8p - _m8p) + (_m8t - _m8t) + (_m9p - _m9p) + (_m9t - _m9t) + (_m10p - _m10p) + (_m10t - _m10t) + (_m11p - _m11p) + (_m11t - _m11t) + (_m12p - _m12p) + (_m12t - _m12t) + (_m13p - _m13p) + (_m13t - _m13t) + (_m14p - _m14p) + (_m14t - _m14t) + (_m15p - _m15p) + (_m15t - _m15t) + (_m16p - _m16p) + (_m16t - _m16t) + (_m17p - _m17p) + (_m17t - _m17t) + (_m18p - _m18p) + (_m18t - _m18t) + (_m19p - _m19p) + (_m19t - _m19t) + (_m20p - _m20p) + (_m20t - _m20t) + (_m21p - _m21p) + (_m21t - _m21t) + (_m22p - _m22p) + (_m22t - _m22t) + (_m23p - _m23p) + (_m23t - _m23t) + (_m24p - _m24p) + (_m24t - _m24t) + (_m25p - _m25p) + (_m25t - _m25t) + (_m26p - _m26p) + (_m26t - _m26t) + (_m27p - _m27p) + (_m27t - _m27t) + (_m28p - _m28p) + (_m28t - _m28t) + (_m29p - _m29p) + (_m29t - _m29t) + (_m30p - _m30p) + (_m30t - _m30t) + (_m31p - _m31p) + (_m31t - _m31t) + (_m32p - _m32p) + (_m32t - _m32t) + (_m33p - _m33p) + (_m33t - _m33t) + (_m34p - _m34p) + (_m34t - _m34t) + (_m35p - _m35p) + (_m35t - _m35t) + (_m36p - _m36p) + (_m36t - _m36t) + (_m37p - _m37p) + (_m37t - _m37t) + (_m38p - _m38p) + (_m38t - _m38t) + (_m39p - _m39p) + (_m39t - _m39t) + (_m40p - _m40p) + (_m40t - _m40t) + (_m41p - _m41p) + (_m41t - _m41t) + (_m42p - _m42p) + (_m42t - _m42t) + (_m43p - _m43p) + (_m43t - _m43t) + (_m44p - _m44p) + (_m44t - _m44t) + (_m45p - _m45p) + (_m45t - _m45t) + (_m46p - _m46p) + (_m46t - _m46t) + (_m47p - _m47p) + (_m47t - _m47t) + (_m48p - _m48p) + (_m48t - _m48t) + (_m49p - _m49p) + (_m49t - _m49t) + (_m50p - _m50p) + (_m50t - _m50t) + (_m51p - _m51p) + (_m51t - _m51t) + (_m52p - _m52p) + (_m52t - _m52t) + (_m53p - _m53p) + (_m53t - _m53t) + (_m54p - _m54p) + (_m54t - _m54t) + (_m55p - _m55p) + (_m55t - _m55t) + (_m56p - _m56p) + (_m56t - _m56t) + (_m57p - _m57p) + (_m57t - _m57t) + (_m58p - _m58p) + (_m58t - _m58t)
-		_bad += (_v0p - _v0p) + (_v0t - _v0t)
-		_bad += (_v1p - _v1p) + (_v1t - _v1t)
-		_bad += (_v2p - _v2p) + (_v2t - _v2t)
-		_bad += (_v3p - _v3p) + (_v3t - _v3t)
-		_bad += (_v4p - _v4p) + (_v4t - _v4t)
-		_bad += (_v5p - _v5p) + (_v5t - _v5t)
-		_bad += (_v6p - _v6p) + (_v6t - _v6t)
-		_bad += (_v7p - _v7p) + (_v7t - _v7t)
-		_bad += (_v8p - _v8p) + (_v8t - _v8t)
-		_bad += (_v9p - _v9p) + (_v9t - _v9t)
-		_bad += (_v10p - _v10p) + (_v10t - _v10t)
-		_bad += (_v11p - _v11p) + (_v11t - _v11t)
-		_bad += (_v12p - _v12p) + (_v12t - _v12t)
-		_bad += (_v13p - _v13p) + (_v13t - _v13t)
-		_bad += (_v14p - _v14p) + (_v14t - _v14t)
-		_bad += (_v15p - _v15p) + (_v15t - _v15t)
-		_bad += (_v16p - _v16p) + (_v16t - _v16t)
-		_bad += (_v17p - _v17p) + (_v17t - _v17t)
-		_bad += (_v18p - _v18p) + (_v18t - _v18t)
-		_bad += (_v19p - _v19p) + (_v19t - _v19t)
-		_bad += (_v20p - _v20p) + (_v20t - _v20t)
-		_bad += (_v21p - _v21p) + (_v21t - _v21t)
-		_bad += (_v22p - _v22p) + (_v22t - _v22t)
-		_bad += (_v23p - _v23p) + (_v23t - _v23t)
-		_bad += (_v24p - _v24p) + (_v24t - _v24t)
-		_bad += (_v25p - _v25p) + (_v25t - _v25t)
-		_bad += (_v26p - _v26p) + (_v26t - _v26t)
+		_bad := 0.0
+		for _, x := range _ms {
+			_bad += (x.Pi - x.Pi) + (x.Tau - x.Tau)
+		}
+		for _, x := range _vs {
+			_bad += (x.Pi - x.Pi) + (x.Tau - x.Tau)
+		}
 		if _bad != 0 {
 			return 0, compile.ErrFallback
 		}
 		var _sum graph.EvidenceSum
 		{ // N(s1; 25, 25.01)
-			_c0Pi, _c0Tau := _v0p-_m0p, _v0t-_m0t
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v0p) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v0p) {
+			_c0Pi, _c0Tau := _vs[0].Pi-_ms[0].Pi, _vs[0].Tau-_ms[0].Tau
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[0].Pi) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[0].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c0Pi, _c0Tau = 0.0+_m8p, 0.0+_m8t
+				_c0Pi, _c0Tau = 0.0+_ms[8].Pi, 0.0+_ms[8].Tau
 				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
 					return 0, compile.ErrFallback
 				}
@@ -34838,12 +34277,12 @@ func programFFA7(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			_sum.Norm(_en)
 		}
 		{ // N(s2; 26, 25.01)
-			_c0Pi, _c0Tau := _v1p-_m1p, _v1t-_m1t
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v1p) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v1p) {
+			_c0Pi, _c0Tau := _vs[1].Pi-_ms[1].Pi, _vs[1].Tau-_ms[1].Tau
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[1].Pi) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[1].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c0Pi, _c0Tau = 0.0+_m10p, 0.0+_m10t
+				_c0Pi, _c0Tau = 0.0+_ms[10].Pi, 0.0+_ms[10].Tau
 				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
 					return 0, compile.ErrFallback
 				}
@@ -34861,12 +34300,12 @@ func programFFA7(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			_sum.Norm(_en)
 		}
 		{ // N(s3; 27, 25.01)
-			_c0Pi, _c0Tau := _v2p-_m2p, _v2t-_m2t
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v2p) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v2p) {
+			_c0Pi, _c0Tau := _vs[2].Pi-_ms[2].Pi, _vs[2].Tau-_ms[2].Tau
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[2].Pi) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[2].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c0Pi, _c0Tau = 0.0+_m12p, 0.0+_m12t
+				_c0Pi, _c0Tau = 0.0+_ms[12].Pi, 0.0+_ms[12].Tau
 				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
 					return 0, compile.ErrFallback
 				}
@@ -34884,12 +34323,12 @@ func programFFA7(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			_sum.Norm(_en)
 		}
 		{ // N(s4; 28, 25.01)
-			_c0Pi, _c0Tau := _v3p-_m3p, _v3t-_m3t
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v3p) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v3p) {
+			_c0Pi, _c0Tau := _vs[3].Pi-_ms[3].Pi, _vs[3].Tau-_ms[3].Tau
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[3].Pi) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[3].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c0Pi, _c0Tau = 0.0+_m14p, 0.0+_m14t
+				_c0Pi, _c0Tau = 0.0+_ms[14].Pi, 0.0+_ms[14].Tau
 				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
 					return 0, compile.ErrFallback
 				}
@@ -34907,12 +34346,12 @@ func programFFA7(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			_sum.Norm(_en)
 		}
 		{ // N(s5; 29, 25.01)
-			_c0Pi, _c0Tau := _v4p-_m4p, _v4t-_m4t
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v4p) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v4p) {
+			_c0Pi, _c0Tau := _vs[4].Pi-_ms[4].Pi, _vs[4].Tau-_ms[4].Tau
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[4].Pi) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[4].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c0Pi, _c0Tau = 0.0+_m16p, 0.0+_m16t
+				_c0Pi, _c0Tau = 0.0+_ms[16].Pi, 0.0+_ms[16].Tau
 				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
 					return 0, compile.ErrFallback
 				}
@@ -34930,12 +34369,12 @@ func programFFA7(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			_sum.Norm(_en)
 		}
 		{ // N(s6; 30, 25.01)
-			_c0Pi, _c0Tau := _v5p-_m5p, _v5t-_m5t
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v5p) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v5p) {
+			_c0Pi, _c0Tau := _vs[5].Pi-_ms[5].Pi, _vs[5].Tau-_ms[5].Tau
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[5].Pi) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[5].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c0Pi, _c0Tau = 0.0+_m18p, 0.0+_m18t
+				_c0Pi, _c0Tau = 0.0+_ms[18].Pi, 0.0+_ms[18].Tau
 				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
 					return 0, compile.ErrFallback
 				}
@@ -34953,12 +34392,12 @@ func programFFA7(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			_sum.Norm(_en)
 		}
 		{ // N(s7; 31, 25.01)
-			_c0Pi, _c0Tau := _v6p-_m6p, _v6t-_m6t
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v6p) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v6p) {
+			_c0Pi, _c0Tau := _vs[6].Pi-_ms[6].Pi, _vs[6].Tau-_ms[6].Tau
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[6].Pi) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[6].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c0Pi, _c0Tau = 0.0+_m20p, 0.0+_m20t
+				_c0Pi, _c0Tau = 0.0+_ms[20].Pi, 0.0+_ms[20].Tau
 				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
 					return 0, compile.ErrFallback
 				}
@@ -34976,22 +34415,22 @@ func programFFA7(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			_sum.Norm(_en)
 		}
 		{ // N(p1; s1, 17.36)
-			_c0Pi, _c0Tau := _v7p-_m7p, _v7t-_m7t
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v7p) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v7p) {
+			_c0Pi, _c0Tau := _vs[7].Pi-_ms[7].Pi, _vs[7].Tau-_ms[7].Tau
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[7].Pi) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[7].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c0Pi, _c0Tau = 0.0+_m22p, 0.0+_m22t
+				_c0Pi, _c0Tau = 0.0+_ms[22].Pi, 0.0+_ms[22].Tau
 				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
 					return 0, compile.ErrFallback
 				}
 			}
-			_c1Pi, _c1Tau := _v0p-_m8p, _v0t-_m8t
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v0p) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v0p) {
+			_c1Pi, _c1Tau := _vs[0].Pi-_ms[8].Pi, _vs[0].Tau-_ms[8].Tau
+			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_vs[0].Pi) {
+				if !(_c1Pi == 0 || _c1Pi < 1e-6*_vs[0].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c1Pi, _c1Tau = 0.0+_m0p, 0.0+_m0t
+				_c1Pi, _c1Tau = 0.0+_ms[0].Pi, 0.0+_ms[0].Tau
 				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
 					return 0, compile.ErrFallback
 				}
@@ -35009,22 +34448,22 @@ func programFFA7(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			_sum.Norm(_en)
 		}
 		{ // N(p2; s2, 17.36)
-			_c0Pi, _c0Tau := _v8p-_m9p, _v8t-_m9t
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v8p) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v8p) {
+			_c0Pi, _c0Tau := _vs[8].Pi-_ms[9].Pi, _vs[8].Tau-_ms[9].Tau
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[8].Pi) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[8].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c0Pi, _c0Tau = 0.0+_m24p, 0.0+_m24t
+				_c0Pi, _c0Tau = 0.0+_ms[24].Pi, 0.0+_ms[24].Tau
 				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
 					return 0, compile.ErrFallback
 				}
 			}
-			_c1Pi, _c1Tau := _v1p-_m10p, _v1t-_m10t
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v1p) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v1p) {
+			_c1Pi, _c1Tau := _vs[1].Pi-_ms[10].Pi, _vs[1].Tau-_ms[10].Tau
+			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_vs[1].Pi) {
+				if !(_c1Pi == 0 || _c1Pi < 1e-6*_vs[1].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c1Pi, _c1Tau = 0.0+_m1p, 0.0+_m1t
+				_c1Pi, _c1Tau = 0.0+_ms[1].Pi, 0.0+_ms[1].Tau
 				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
 					return 0, compile.ErrFallback
 				}
@@ -35042,22 +34481,22 @@ func programFFA7(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			_sum.Norm(_en)
 		}
 		{ // N(p3; s3, 17.36)
-			_c0Pi, _c0Tau := _v9p-_m11p, _v9t-_m11t
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v9p) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v9p) {
+			_c0Pi, _c0Tau := _vs[9].Pi-_ms[11].Pi, _vs[9].Tau-_ms[11].Tau
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[9].Pi) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[9].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c0Pi, _c0Tau = 0.0+_m26p, 0.0+_m26t
+				_c0Pi, _c0Tau = 0.0+_ms[26].Pi, 0.0+_ms[26].Tau
 				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
 					return 0, compile.ErrFallback
 				}
 			}
-			_c1Pi, _c1Tau := _v2p-_m12p, _v2t-_m12t
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v2p) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v2p) {
+			_c1Pi, _c1Tau := _vs[2].Pi-_ms[12].Pi, _vs[2].Tau-_ms[12].Tau
+			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_vs[2].Pi) {
+				if !(_c1Pi == 0 || _c1Pi < 1e-6*_vs[2].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c1Pi, _c1Tau = 0.0+_m2p, 0.0+_m2t
+				_c1Pi, _c1Tau = 0.0+_ms[2].Pi, 0.0+_ms[2].Tau
 				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
 					return 0, compile.ErrFallback
 				}
@@ -35075,22 +34514,22 @@ func programFFA7(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			_sum.Norm(_en)
 		}
 		{ // N(p4; s4, 17.36)
-			_c0Pi, _c0Tau := _v10p-_m13p, _v10t-_m13t
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v10p) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v10p) {
+			_c0Pi, _c0Tau := _vs[10].Pi-_ms[13].Pi, _vs[10].Tau-_ms[13].Tau
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[10].Pi) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[10].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c0Pi, _c0Tau = 0.0+_m28p, 0.0+_m28t
+				_c0Pi, _c0Tau = 0.0+_ms[28].Pi, 0.0+_ms[28].Tau
 				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
 					return 0, compile.ErrFallback
 				}
 			}
-			_c1Pi, _c1Tau := _v3p-_m14p, _v3t-_m14t
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v3p) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v3p) {
+			_c1Pi, _c1Tau := _vs[3].Pi-_ms[14].Pi, _vs[3].Tau-_ms[14].Tau
+			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_vs[3].Pi) {
+				if !(_c1Pi == 0 || _c1Pi < 1e-6*_vs[3].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c1Pi, _c1Tau = 0.0+_m3p, 0.0+_m3t
+				_c1Pi, _c1Tau = 0.0+_ms[3].Pi, 0.0+_ms[3].Tau
 				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
 					return 0, compile.ErrFallback
 				}
@@ -35108,22 +34547,22 @@ func programFFA7(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			_sum.Norm(_en)
 		}
 		{ // N(p5; s5, 17.36)
-			_c0Pi, _c0Tau := _v11p-_m15p, _v11t-_m15t
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v11p) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v11p) {
+			_c0Pi, _c0Tau := _vs[11].Pi-_ms[15].Pi, _vs[11].Tau-_ms[15].Tau
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[11].Pi) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[11].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c0Pi, _c0Tau = 0.0+_m30p, 0.0+_m30t
+				_c0Pi, _c0Tau = 0.0+_ms[30].Pi, 0.0+_ms[30].Tau
 				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
 					return 0, compile.ErrFallback
 				}
 			}
-			_c1Pi, _c1Tau := _v4p-_m16p, _v4t-_m16t
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v4p) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v4p) {
+			_c1Pi, _c1Tau := _vs[4].Pi-_ms[16].Pi, _vs[4].Tau-_ms[16].Tau
+			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_vs[4].Pi) {
+				if !(_c1Pi == 0 || _c1Pi < 1e-6*_vs[4].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c1Pi, _c1Tau = 0.0+_m4p, 0.0+_m4t
+				_c1Pi, _c1Tau = 0.0+_ms[4].Pi, 0.0+_ms[4].Tau
 				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
 					return 0, compile.ErrFallback
 				}
@@ -35141,22 +34580,22 @@ func programFFA7(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			_sum.Norm(_en)
 		}
 		{ // N(p6; s6, 17.36)
-			_c0Pi, _c0Tau := _v12p-_m17p, _v12t-_m17t
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v12p) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v12p) {
+			_c0Pi, _c0Tau := _vs[12].Pi-_ms[17].Pi, _vs[12].Tau-_ms[17].Tau
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[12].Pi) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[12].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c0Pi, _c0Tau = 0.0+_m32p, 0.0+_m32t
+				_c0Pi, _c0Tau = 0.0+_ms[32].Pi, 0.0+_ms[32].Tau
 				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
 					return 0, compile.ErrFallback
 				}
 			}
-			_c1Pi, _c1Tau := _v5p-_m18p, _v5t-_m18t
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v5p) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v5p) {
+			_c1Pi, _c1Tau := _vs[5].Pi-_ms[18].Pi, _vs[5].Tau-_ms[18].Tau
+			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_vs[5].Pi) {
+				if !(_c1Pi == 0 || _c1Pi < 1e-6*_vs[5].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c1Pi, _c1Tau = 0.0+_m5p, 0.0+_m5t
+				_c1Pi, _c1Tau = 0.0+_ms[5].Pi, 0.0+_ms[5].Tau
 				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
 					return 0, compile.ErrFallback
 				}
@@ -35174,22 +34613,22 @@ func programFFA7(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			_sum.Norm(_en)
 		}
 		{ // N(p7; s7, 17.36)
-			_c0Pi, _c0Tau := _v13p-_m19p, _v13t-_m19t
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v13p) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v13p) {
+			_c0Pi, _c0Tau := _vs[13].Pi-_ms[19].Pi, _vs[13].Tau-_ms[19].Tau
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[13].Pi) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[13].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c0Pi, _c0Tau = 0.0+_m34p, 0.0+_m34t
+				_c0Pi, _c0Tau = 0.0+_ms[34].Pi, 0.0+_ms[34].Tau
 				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
 					return 0, compile.ErrFallback
 				}
 			}
-			_c1Pi, _c1Tau := _v6p-_m20p, _v6t-_m20t
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v6p) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v6p) {
+			_c1Pi, _c1Tau := _vs[6].Pi-_ms[20].Pi, _vs[6].Tau-_ms[20].Tau
+			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_vs[6].Pi) {
+				if !(_c1Pi == 0 || _c1Pi < 1e-6*_vs[6].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c1Pi, _c1Tau = 0.0+_m6p, 0.0+_m6t
+				_c1Pi, _c1Tau = 0.0+_ms[6].Pi, 0.0+_ms[6].Tau
 				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
 					return 0, compile.ErrFallback
 				}
@@ -35207,22 +34646,22 @@ func programFFA7(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			_sum.Norm(_en)
 		}
 		{ // t1 = p1
-			_c0Pi, _c0Tau := _v14p-_m21p, _v14t-_m21t
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v14p) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v14p) {
+			_c0Pi, _c0Tau := _vs[14].Pi-_ms[21].Pi, _vs[14].Tau-_ms[21].Tau
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[14].Pi) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[14].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c0Pi, _c0Tau = 0.0+_m36p, 0.0+_m36t
+				_c0Pi, _c0Tau = 0.0+_ms[36].Pi, 0.0+_ms[36].Tau
 				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
 					return 0, compile.ErrFallback
 				}
 			}
-			_c1Pi, _c1Tau := _v7p-_m22p, _v7t-_m22t
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v7p) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v7p) {
+			_c1Pi, _c1Tau := _vs[7].Pi-_ms[22].Pi, _vs[7].Tau-_ms[22].Tau
+			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_vs[7].Pi) {
+				if !(_c1Pi == 0 || _c1Pi < 1e-6*_vs[7].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c1Pi, _c1Tau = 0.0+_m7p, 0.0+_m7t
+				_c1Pi, _c1Tau = 0.0+_ms[7].Pi, 0.0+_ms[7].Tau
 				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
 					return 0, compile.ErrFallback
 				}
@@ -35254,22 +34693,22 @@ func programFFA7(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			_sum.Norm(_en)
 		}
 		{ // t2 = p2
-			_c0Pi, _c0Tau := _v15p-_m23p, _v15t-_m23t
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v15p) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v15p) {
+			_c0Pi, _c0Tau := _vs[15].Pi-_ms[23].Pi, _vs[15].Tau-_ms[23].Tau
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[15].Pi) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[15].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c0Pi, _c0Tau = 0.0+_m37p+_m39p, 0.0+_m37t+_m39t
+				_c0Pi, _c0Tau = 0.0+_ms[37].Pi+_ms[39].Pi, 0.0+_ms[37].Tau+_ms[39].Tau
 				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
 					return 0, compile.ErrFallback
 				}
 			}
-			_c1Pi, _c1Tau := _v8p-_m24p, _v8t-_m24t
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v8p) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v8p) {
+			_c1Pi, _c1Tau := _vs[8].Pi-_ms[24].Pi, _vs[8].Tau-_ms[24].Tau
+			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_vs[8].Pi) {
+				if !(_c1Pi == 0 || _c1Pi < 1e-6*_vs[8].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c1Pi, _c1Tau = 0.0+_m9p, 0.0+_m9t
+				_c1Pi, _c1Tau = 0.0+_ms[9].Pi, 0.0+_ms[9].Tau
 				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
 					return 0, compile.ErrFallback
 				}
@@ -35301,22 +34740,22 @@ func programFFA7(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			_sum.Norm(_en)
 		}
 		{ // t3 = p3
-			_c0Pi, _c0Tau := _v16p-_m25p, _v16t-_m25t
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v16p) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v16p) {
+			_c0Pi, _c0Tau := _vs[16].Pi-_ms[25].Pi, _vs[16].Tau-_ms[25].Tau
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[16].Pi) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[16].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c0Pi, _c0Tau = 0.0+_m40p+_m42p, 0.0+_m40t+_m42t
+				_c0Pi, _c0Tau = 0.0+_ms[40].Pi+_ms[42].Pi, 0.0+_ms[40].Tau+_ms[42].Tau
 				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
 					return 0, compile.ErrFallback
 				}
 			}
-			_c1Pi, _c1Tau := _v9p-_m26p, _v9t-_m26t
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v9p) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v9p) {
+			_c1Pi, _c1Tau := _vs[9].Pi-_ms[26].Pi, _vs[9].Tau-_ms[26].Tau
+			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_vs[9].Pi) {
+				if !(_c1Pi == 0 || _c1Pi < 1e-6*_vs[9].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c1Pi, _c1Tau = 0.0+_m11p, 0.0+_m11t
+				_c1Pi, _c1Tau = 0.0+_ms[11].Pi, 0.0+_ms[11].Tau
 				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
 					return 0, compile.ErrFallback
 				}
@@ -35348,22 +34787,22 @@ func programFFA7(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			_sum.Norm(_en)
 		}
 		{ // t4 = p4
-			_c0Pi, _c0Tau := _v17p-_m27p, _v17t-_m27t
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v17p) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v17p) {
+			_c0Pi, _c0Tau := _vs[17].Pi-_ms[27].Pi, _vs[17].Tau-_ms[27].Tau
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[17].Pi) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[17].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c0Pi, _c0Tau = 0.0+_m43p+_m45p, 0.0+_m43t+_m45t
+				_c0Pi, _c0Tau = 0.0+_ms[43].Pi+_ms[45].Pi, 0.0+_ms[43].Tau+_ms[45].Tau
 				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
 					return 0, compile.ErrFallback
 				}
 			}
-			_c1Pi, _c1Tau := _v10p-_m28p, _v10t-_m28t
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v10p) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v10p) {
+			_c1Pi, _c1Tau := _vs[10].Pi-_ms[28].Pi, _vs[10].Tau-_ms[28].Tau
+			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_vs[10].Pi) {
+				if !(_c1Pi == 0 || _c1Pi < 1e-6*_vs[10].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c1Pi, _c1Tau = 0.0+_m13p, 0.0+_m13t
+				_c1Pi, _c1Tau = 0.0+_ms[13].Pi, 0.0+_ms[13].Tau
 				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
 					return 0, compile.ErrFallback
 				}
@@ -35395,22 +34834,22 @@ func programFFA7(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			_sum.Norm(_en)
 		}
 		{ // t5 = p5
-			_c0Pi, _c0Tau := _v18p-_m29p, _v18t-_m29t
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v18p) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v18p) {
+			_c0Pi, _c0Tau := _vs[18].Pi-_ms[29].Pi, _vs[18].Tau-_ms[29].Tau
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[18].Pi) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[18].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c0Pi, _c0Tau = 0.0+_m46p+_m48p, 0.0+_m46t+_m48t
+				_c0Pi, _c0Tau = 0.0+_ms[46].Pi+_ms[48].Pi, 0.0+_ms[46].Tau+_ms[48].Tau
 				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
 					return 0, compile.ErrFallback
 				}
 			}
-			_c1Pi, _c1Tau := _v11p-_m30p, _v11t-_m30t
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v11p) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v11p) {
+			_c1Pi, _c1Tau := _vs[11].Pi-_ms[30].Pi, _vs[11].Tau-_ms[30].Tau
+			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_vs[11].Pi) {
+				if !(_c1Pi == 0 || _c1Pi < 1e-6*_vs[11].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c1Pi, _c1Tau = 0.0+_m15p, 0.0+_m15t
+				_c1Pi, _c1Tau = 0.0+_ms[15].Pi, 0.0+_ms[15].Tau
 				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
 					return 0, compile.ErrFallback
 				}
@@ -35442,22 +34881,22 @@ func programFFA7(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			_sum.Norm(_en)
 		}
 		{ // t6 = p6
-			_c0Pi, _c0Tau := _v19p-_m31p, _v19t-_m31t
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v19p) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v19p) {
+			_c0Pi, _c0Tau := _vs[19].Pi-_ms[31].Pi, _vs[19].Tau-_ms[31].Tau
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[19].Pi) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[19].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c0Pi, _c0Tau = 0.0+_m49p+_m51p, 0.0+_m49t+_m51t
+				_c0Pi, _c0Tau = 0.0+_ms[49].Pi+_ms[51].Pi, 0.0+_ms[49].Tau+_ms[51].Tau
 				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
 					return 0, compile.ErrFallback
 				}
 			}
-			_c1Pi, _c1Tau := _v12p-_m32p, _v12t-_m32t
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v12p) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v12p) {
+			_c1Pi, _c1Tau := _vs[12].Pi-_ms[32].Pi, _vs[12].Tau-_ms[32].Tau
+			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_vs[12].Pi) {
+				if !(_c1Pi == 0 || _c1Pi < 1e-6*_vs[12].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c1Pi, _c1Tau = 0.0+_m17p, 0.0+_m17t
+				_c1Pi, _c1Tau = 0.0+_ms[17].Pi, 0.0+_ms[17].Tau
 				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
 					return 0, compile.ErrFallback
 				}
@@ -35489,22 +34928,22 @@ func programFFA7(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			_sum.Norm(_en)
 		}
 		{ // t7 = p7
-			_c0Pi, _c0Tau := _v20p-_m33p, _v20t-_m33t
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v20p) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v20p) {
+			_c0Pi, _c0Tau := _vs[20].Pi-_ms[33].Pi, _vs[20].Tau-_ms[33].Tau
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[20].Pi) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[20].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c0Pi, _c0Tau = 0.0+_m52p, 0.0+_m52t
+				_c0Pi, _c0Tau = 0.0+_ms[52].Pi, 0.0+_ms[52].Tau
 				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
 					return 0, compile.ErrFallback
 				}
 			}
-			_c1Pi, _c1Tau := _v13p-_m34p, _v13t-_m34t
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v13p) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v13p) {
+			_c1Pi, _c1Tau := _vs[13].Pi-_ms[34].Pi, _vs[13].Tau-_ms[34].Tau
+			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_vs[13].Pi) {
+				if !(_c1Pi == 0 || _c1Pi < 1e-6*_vs[13].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c1Pi, _c1Tau = 0.0+_m19p, 0.0+_m19t
+				_c1Pi, _c1Tau = 0.0+_ms[19].Pi, 0.0+_ms[19].Tau
 				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
 					return 0, compile.ErrFallback
 				}
@@ -35536,32 +34975,32 @@ func programFFA7(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			_sum.Norm(_en)
 		}
 		{ // d1 = t1 − t2
-			_c0Pi, _c0Tau := _v21p-_m35p, _v21t-_m35t
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v21p) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v21p) {
+			_c0Pi, _c0Tau := _vs[21].Pi-_ms[35].Pi, _vs[21].Tau-_ms[35].Tau
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[21].Pi) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[21].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c0Pi, _c0Tau = 0.0+_m53p, 0.0+_m53t
+				_c0Pi, _c0Tau = 0.0+_ms[53].Pi, 0.0+_ms[53].Tau
 				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
 					return 0, compile.ErrFallback
 				}
 			}
-			_c1Pi, _c1Tau := _v14p-_m36p, _v14t-_m36t
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v14p) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v14p) {
+			_c1Pi, _c1Tau := _vs[14].Pi-_ms[36].Pi, _vs[14].Tau-_ms[36].Tau
+			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_vs[14].Pi) {
+				if !(_c1Pi == 0 || _c1Pi < 1e-6*_vs[14].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c1Pi, _c1Tau = 0.0+_m21p, 0.0+_m21t
+				_c1Pi, _c1Tau = 0.0+_ms[21].Pi, 0.0+_ms[21].Tau
 				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
 					return 0, compile.ErrFallback
 				}
 			}
-			_c2Pi, _c2Tau := _v15p-_m37p, _v15t-_m37t
-			if !(_c2Pi > 0 && _c2Pi >= 1e-6*_v15p) {
-				if !(_c2Pi == 0 || _c2Pi < 1e-6*_v15p) {
+			_c2Pi, _c2Tau := _vs[15].Pi-_ms[37].Pi, _vs[15].Tau-_ms[37].Tau
+			if !(_c2Pi > 0 && _c2Pi >= 1e-6*_vs[15].Pi) {
+				if !(_c2Pi == 0 || _c2Pi < 1e-6*_vs[15].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c2Pi, _c2Tau = 0.0+_m23p+_m39p, 0.0+_m23t+_m39t
+				_c2Pi, _c2Tau = 0.0+_ms[23].Pi+_ms[39].Pi, 0.0+_ms[23].Tau+_ms[39].Tau
 				if !(_c2Pi > 0 && _c2Pi < math.MaxFloat64 && _c2Tau-_c2Tau == 0) {
 					return 0, compile.ErrFallback
 				}
@@ -35598,32 +35037,32 @@ func programFFA7(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			_sum.Norm(_en)
 		}
 		{ // d2 = t2 − t3
-			_c0Pi, _c0Tau := _v22p-_m38p, _v22t-_m38t
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v22p) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v22p) {
+			_c0Pi, _c0Tau := _vs[22].Pi-_ms[38].Pi, _vs[22].Tau-_ms[38].Tau
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[22].Pi) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[22].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c0Pi, _c0Tau = 0.0+_m54p, 0.0+_m54t
+				_c0Pi, _c0Tau = 0.0+_ms[54].Pi, 0.0+_ms[54].Tau
 				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
 					return 0, compile.ErrFallback
 				}
 			}
-			_c1Pi, _c1Tau := _v15p-_m39p, _v15t-_m39t
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v15p) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v15p) {
+			_c1Pi, _c1Tau := _vs[15].Pi-_ms[39].Pi, _vs[15].Tau-_ms[39].Tau
+			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_vs[15].Pi) {
+				if !(_c1Pi == 0 || _c1Pi < 1e-6*_vs[15].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c1Pi, _c1Tau = 0.0+_m23p+_m37p, 0.0+_m23t+_m37t
+				_c1Pi, _c1Tau = 0.0+_ms[23].Pi+_ms[37].Pi, 0.0+_ms[23].Tau+_ms[37].Tau
 				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
 					return 0, compile.ErrFallback
 				}
 			}
-			_c2Pi, _c2Tau := _v16p-_m40p, _v16t-_m40t
-			if !(_c2Pi > 0 && _c2Pi >= 1e-6*_v16p) {
-				if !(_c2Pi == 0 || _c2Pi < 1e-6*_v16p) {
+			_c2Pi, _c2Tau := _vs[16].Pi-_ms[40].Pi, _vs[16].Tau-_ms[40].Tau
+			if !(_c2Pi > 0 && _c2Pi >= 1e-6*_vs[16].Pi) {
+				if !(_c2Pi == 0 || _c2Pi < 1e-6*_vs[16].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c2Pi, _c2Tau = 0.0+_m25p+_m42p, 0.0+_m25t+_m42t
+				_c2Pi, _c2Tau = 0.0+_ms[25].Pi+_ms[42].Pi, 0.0+_ms[25].Tau+_ms[42].Tau
 				if !(_c2Pi > 0 && _c2Pi < math.MaxFloat64 && _c2Tau-_c2Tau == 0) {
 					return 0, compile.ErrFallback
 				}
@@ -35660,32 +35099,32 @@ func programFFA7(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			_sum.Norm(_en)
 		}
 		{ // d3 = t3 − t4
-			_c0Pi, _c0Tau := _v23p-_m41p, _v23t-_m41t
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v23p) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v23p) {
+			_c0Pi, _c0Tau := _vs[23].Pi-_ms[41].Pi, _vs[23].Tau-_ms[41].Tau
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[23].Pi) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[23].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c0Pi, _c0Tau = 0.0+_m55p, 0.0+_m55t
+				_c0Pi, _c0Tau = 0.0+_ms[55].Pi, 0.0+_ms[55].Tau
 				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
 					return 0, compile.ErrFallback
 				}
 			}
-			_c1Pi, _c1Tau := _v16p-_m42p, _v16t-_m42t
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v16p) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v16p) {
+			_c1Pi, _c1Tau := _vs[16].Pi-_ms[42].Pi, _vs[16].Tau-_ms[42].Tau
+			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_vs[16].Pi) {
+				if !(_c1Pi == 0 || _c1Pi < 1e-6*_vs[16].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c1Pi, _c1Tau = 0.0+_m25p+_m40p, 0.0+_m25t+_m40t
+				_c1Pi, _c1Tau = 0.0+_ms[25].Pi+_ms[40].Pi, 0.0+_ms[25].Tau+_ms[40].Tau
 				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
 					return 0, compile.ErrFallback
 				}
 			}
-			_c2Pi, _c2Tau := _v17p-_m43p, _v17t-_m43t
-			if !(_c2Pi > 0 && _c2Pi >= 1e-6*_v17p) {
-				if !(_c2Pi == 0 || _c2Pi < 1e-6*_v17p) {
+			_c2Pi, _c2Tau := _vs[17].Pi-_ms[43].Pi, _vs[17].Tau-_ms[43].Tau
+			if !(_c2Pi > 0 && _c2Pi >= 1e-6*_vs[17].Pi) {
+				if !(_c2Pi == 0 || _c2Pi < 1e-6*_vs[17].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c2Pi, _c2Tau = 0.0+_m27p+_m45p, 0.0+_m27t+_m45t
+				_c2Pi, _c2Tau = 0.0+_ms[27].Pi+_ms[45].Pi, 0.0+_ms[27].Tau+_ms[45].Tau
 				if !(_c2Pi > 0 && _c2Pi < math.MaxFloat64 && _c2Tau-_c2Tau == 0) {
 					return 0, compile.ErrFallback
 				}
@@ -35722,32 +35161,32 @@ func programFFA7(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			_sum.Norm(_en)
 		}
 		{ // d4 = t4 − t5
-			_c0Pi, _c0Tau := _v24p-_m44p, _v24t-_m44t
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v24p) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v24p) {
+			_c0Pi, _c0Tau := _vs[24].Pi-_ms[44].Pi, _vs[24].Tau-_ms[44].Tau
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[24].Pi) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[24].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c0Pi, _c0Tau = 0.0+_m56p, 0.0+_m56t
+				_c0Pi, _c0Tau = 0.0+_ms[56].Pi, 0.0+_ms[56].Tau
 				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
 					return 0, compile.ErrFallback
 				}
 			}
-			_c1Pi, _c1Tau := _v17p-_m45p, _v17t-_m45t
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v17p) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v17p) {
+			_c1Pi, _c1Tau := _vs[17].Pi-_ms[45].Pi, _vs[17].Tau-_ms[45].Tau
+			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_vs[17].Pi) {
+				if !(_c1Pi == 0 || _c1Pi < 1e-6*_vs[17].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c1Pi, _c1Tau = 0.0+_m27p+_m43p, 0.0+_m27t+_m43t
+				_c1Pi, _c1Tau = 0.0+_ms[27].Pi+_ms[43].Pi, 0.0+_ms[27].Tau+_ms[43].Tau
 				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
 					return 0, compile.ErrFallback
 				}
 			}
-			_c2Pi, _c2Tau := _v18p-_m46p, _v18t-_m46t
-			if !(_c2Pi > 0 && _c2Pi >= 1e-6*_v18p) {
-				if !(_c2Pi == 0 || _c2Pi < 1e-6*_v18p) {
+			_c2Pi, _c2Tau := _vs[18].Pi-_ms[46].Pi, _vs[18].Tau-_ms[46].Tau
+			if !(_c2Pi > 0 && _c2Pi >= 1e-6*_vs[18].Pi) {
+				if !(_c2Pi == 0 || _c2Pi < 1e-6*_vs[18].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c2Pi, _c2Tau = 0.0+_m29p+_m48p, 0.0+_m29t+_m48t
+				_c2Pi, _c2Tau = 0.0+_ms[29].Pi+_ms[48].Pi, 0.0+_ms[29].Tau+_ms[48].Tau
 				if !(_c2Pi > 0 && _c2Pi < math.MaxFloat64 && _c2Tau-_c2Tau == 0) {
 					return 0, compile.ErrFallback
 				}
@@ -35784,32 +35223,32 @@ func programFFA7(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			_sum.Norm(_en)
 		}
 		{ // d5 = t5 − t6
-			_c0Pi, _c0Tau := _v25p-_m47p, _v25t-_m47t
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v25p) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v25p) {
+			_c0Pi, _c0Tau := _vs[25].Pi-_ms[47].Pi, _vs[25].Tau-_ms[47].Tau
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[25].Pi) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[25].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c0Pi, _c0Tau = 0.0+_m57p, 0.0+_m57t
+				_c0Pi, _c0Tau = 0.0+_ms[57].Pi, 0.0+_ms[57].Tau
 				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
 					return 0, compile.ErrFallback
 				}
 			}
-			_c1Pi, _c1Tau := _v18p-_m48p, _v18t-_m48t
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v18p) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v18p) {
+			_c1Pi, _c1Tau := _vs[18].Pi-_ms[48].Pi, _vs[18].Tau-_ms[48].Tau
+			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_vs[18].Pi) {
+				if !(_c1Pi == 0 || _c1Pi < 1e-6*_vs[18].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c1Pi, _c1Tau = 0.0+_m29p+_m46p, 0.0+_m29t+_m46t
+				_c1Pi, _c1Tau = 0.0+_ms[29].Pi+_ms[46].Pi, 0.0+_ms[29].Tau+_ms[46].Tau
 				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
 					return 0, compile.ErrFallback
 				}
 			}
-			_c2Pi, _c2Tau := _v19p-_m49p, _v19t-_m49t
-			if !(_c2Pi > 0 && _c2Pi >= 1e-6*_v19p) {
-				if !(_c2Pi == 0 || _c2Pi < 1e-6*_v19p) {
+			_c2Pi, _c2Tau := _vs[19].Pi-_ms[49].Pi, _vs[19].Tau-_ms[49].Tau
+			if !(_c2Pi > 0 && _c2Pi >= 1e-6*_vs[19].Pi) {
+				if !(_c2Pi == 0 || _c2Pi < 1e-6*_vs[19].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c2Pi, _c2Tau = 0.0+_m31p+_m51p, 0.0+_m31t+_m51t
+				_c2Pi, _c2Tau = 0.0+_ms[31].Pi+_ms[51].Pi, 0.0+_ms[31].Tau+_ms[51].Tau
 				if !(_c2Pi > 0 && _c2Pi < math.MaxFloat64 && _c2Tau-_c2Tau == 0) {
 					return 0, compile.ErrFallback
 				}
@@ -35846,32 +35285,32 @@ func programFFA7(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			_sum.Norm(_en)
 		}
 		{ // d6 = t6 − t7
-			_c0Pi, _c0Tau := _v26p-_m50p, _v26t-_m50t
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v26p) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v26p) {
+			_c0Pi, _c0Tau := _vs[26].Pi-_ms[50].Pi, _vs[26].Tau-_ms[50].Tau
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[26].Pi) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[26].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c0Pi, _c0Tau = 0.0+_m58p, 0.0+_m58t
+				_c0Pi, _c0Tau = 0.0+_ms[58].Pi, 0.0+_ms[58].Tau
 				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
 					return 0, compile.ErrFallback
 				}
 			}
-			_c1Pi, _c1Tau := _v19p-_m51p, _v19t-_m51t
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v19p) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v19p) {
+			_c1Pi, _c1Tau := _vs[19].Pi-_ms[51].Pi, _vs[19].Tau-_ms[51].Tau
+			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_vs[19].Pi) {
+				if !(_c1Pi == 0 || _c1Pi < 1e-6*_vs[19].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c1Pi, _c1Tau = 0.0+_m31p+_m49p, 0.0+_m31t+_m49t
+				_c1Pi, _c1Tau = 0.0+_ms[31].Pi+_ms[49].Pi, 0.0+_ms[31].Tau+_ms[49].Tau
 				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
 					return 0, compile.ErrFallback
 				}
 			}
-			_c2Pi, _c2Tau := _v20p-_m52p, _v20t-_m52t
-			if !(_c2Pi > 0 && _c2Pi >= 1e-6*_v20p) {
-				if !(_c2Pi == 0 || _c2Pi < 1e-6*_v20p) {
+			_c2Pi, _c2Tau := _vs[20].Pi-_ms[52].Pi, _vs[20].Tau-_ms[52].Tau
+			if !(_c2Pi > 0 && _c2Pi >= 1e-6*_vs[20].Pi) {
+				if !(_c2Pi == 0 || _c2Pi < 1e-6*_vs[20].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c2Pi, _c2Tau = 0.0+_m33p, 0.0+_m33t
+				_c2Pi, _c2Tau = 0.0+_ms[33].Pi, 0.0+_ms[33].Tau
 				if !(_c2Pi > 0 && _c2Pi < math.MaxFloat64 && _c2Tau-_c2Tau == 0) {
 					return 0, compile.ErrFallback
 				}
@@ -35908,12 +35347,12 @@ func programFFA7(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			_sum.Norm(_en)
 		}
 		{ // I(d1 > 0.7405)
-			_c0Pi, _c0Tau := _v21p-_m53p, _v21t-_m53t
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v21p) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v21p) {
+			_c0Pi, _c0Tau := _vs[21].Pi-_ms[53].Pi, _vs[21].Tau-_ms[53].Tau
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[21].Pi) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[21].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c0Pi, _c0Tau = 0.0+_m35p, 0.0+_m35t
+				_c0Pi, _c0Tau = 0.0+_ms[35].Pi, 0.0+_ms[35].Tau
 				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
 					return 0, compile.ErrFallback
 				}
@@ -35926,12 +35365,12 @@ func programFFA7(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			_sum.Add(_eq)
 		}
 		{ // I(d2 > 0.7405)
-			_c0Pi, _c0Tau := _v22p-_m54p, _v22t-_m54t
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v22p) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v22p) {
+			_c0Pi, _c0Tau := _vs[22].Pi-_ms[54].Pi, _vs[22].Tau-_ms[54].Tau
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[22].Pi) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[22].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c0Pi, _c0Tau = 0.0+_m38p, 0.0+_m38t
+				_c0Pi, _c0Tau = 0.0+_ms[38].Pi, 0.0+_ms[38].Tau
 				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
 					return 0, compile.ErrFallback
 				}
@@ -35944,12 +35383,12 @@ func programFFA7(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			_sum.Add(_eq)
 		}
 		{ // I(d3 > 0.7405)
-			_c0Pi, _c0Tau := _v23p-_m55p, _v23t-_m55t
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v23p) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v23p) {
+			_c0Pi, _c0Tau := _vs[23].Pi-_ms[55].Pi, _vs[23].Tau-_ms[55].Tau
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[23].Pi) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[23].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c0Pi, _c0Tau = 0.0+_m41p, 0.0+_m41t
+				_c0Pi, _c0Tau = 0.0+_ms[41].Pi, 0.0+_ms[41].Tau
 				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
 					return 0, compile.ErrFallback
 				}
@@ -35962,12 +35401,12 @@ func programFFA7(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			_sum.Add(_eq)
 		}
 		{ // I(d4 > 0.7405)
-			_c0Pi, _c0Tau := _v24p-_m56p, _v24t-_m56t
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v24p) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v24p) {
+			_c0Pi, _c0Tau := _vs[24].Pi-_ms[56].Pi, _vs[24].Tau-_ms[56].Tau
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[24].Pi) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[24].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c0Pi, _c0Tau = 0.0+_m44p, 0.0+_m44t
+				_c0Pi, _c0Tau = 0.0+_ms[44].Pi, 0.0+_ms[44].Tau
 				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
 					return 0, compile.ErrFallback
 				}
@@ -35980,12 +35419,12 @@ func programFFA7(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			_sum.Add(_eq)
 		}
 		{ // I(d5 > 0.7405)
-			_c0Pi, _c0Tau := _v25p-_m57p, _v25t-_m57t
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v25p) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v25p) {
+			_c0Pi, _c0Tau := _vs[25].Pi-_ms[57].Pi, _vs[25].Tau-_ms[57].Tau
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[25].Pi) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[25].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c0Pi, _c0Tau = 0.0+_m47p, 0.0+_m47t
+				_c0Pi, _c0Tau = 0.0+_ms[47].Pi, 0.0+_ms[47].Tau
 				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
 					return 0, compile.ErrFallback
 				}
@@ -35998,12 +35437,12 @@ func programFFA7(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			_sum.Add(_eq)
 		}
 		{ // I(d6 > 0.7405)
-			_c0Pi, _c0Tau := _v26p-_m58p, _v26t-_m58t
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v26p) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v26p) {
+			_c0Pi, _c0Tau := _vs[26].Pi-_ms[58].Pi, _vs[26].Tau-_ms[58].Tau
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[26].Pi) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[26].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c0Pi, _c0Tau = 0.0+_m50p, 0.0+_m50t
+				_c0Pi, _c0Tau = 0.0+_ms[50].Pi, 0.0+_ms[50].Tau
 				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
 					return 0, compile.ErrFallback
 				}
@@ -36016,1157 +35455,1184 @@ func programFFA7(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			_sum.Add(_eq)
 		}
 		{ // s1
-			if !(_v0p > 0 && _v0p <= math.MaxFloat64) {
+			q, qt := _vs[0].Pi, _vs[0].Tau
+			if !(q > 0 && q <= math.MaxFloat64) {
 				return 0, compile.ErrFallback
 			}
-			center := _v0t / _v0p
+			center := qt / q
 			var quad float64
 			{
-				cPi, cTau := _v0p-_m0p, _v0t-_m0t
-				if !(cPi > 0 && cPi >= 1e-6*_v0p) {
-					if !(cPi == 0 || cPi < 1e-6*_v0p) {
+				cPi, cTau := _vs[0].Pi-_ms[0].Pi, _vs[0].Tau-_ms[0].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[0].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[0].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m8p, 0.0+_m8t
+					cPi, cTau = 0.0+_ms[8].Pi, 0.0+_ms[8].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v0p)
+				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _v0p-_m8p, _v0t-_m8t
-				if !(cPi > 0 && cPi >= 1e-6*_v0p) {
-					if !(cPi == 0 || cPi < 1e-6*_v0p) {
+				cPi, cTau := _vs[0].Pi-_ms[8].Pi, _vs[0].Tau-_ms[8].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[0].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[0].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m0p, 0.0+_m0t
+					cPi, cTau = 0.0+_ms[0].Pi, 0.0+_ms[0].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v0p)
+				_sum.Mul(cPi / q)
 			}
-			_sum.Mul(_v0p)
+			_sum.Mul(q)
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
 		{ // s2
-			if !(_v1p > 0 && _v1p <= math.MaxFloat64) {
+			q, qt := _vs[1].Pi, _vs[1].Tau
+			if !(q > 0 && q <= math.MaxFloat64) {
 				return 0, compile.ErrFallback
 			}
-			center := _v1t / _v1p
+			center := qt / q
 			var quad float64
 			{
-				cPi, cTau := _v1p-_m1p, _v1t-_m1t
-				if !(cPi > 0 && cPi >= 1e-6*_v1p) {
-					if !(cPi == 0 || cPi < 1e-6*_v1p) {
+				cPi, cTau := _vs[1].Pi-_ms[1].Pi, _vs[1].Tau-_ms[1].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[1].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[1].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m10p, 0.0+_m10t
+					cPi, cTau = 0.0+_ms[10].Pi, 0.0+_ms[10].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v1p)
+				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _v1p-_m10p, _v1t-_m10t
-				if !(cPi > 0 && cPi >= 1e-6*_v1p) {
-					if !(cPi == 0 || cPi < 1e-6*_v1p) {
+				cPi, cTau := _vs[1].Pi-_ms[10].Pi, _vs[1].Tau-_ms[10].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[1].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[1].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m1p, 0.0+_m1t
+					cPi, cTau = 0.0+_ms[1].Pi, 0.0+_ms[1].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v1p)
+				_sum.Mul(cPi / q)
 			}
-			_sum.Mul(_v1p)
+			_sum.Mul(q)
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
 		{ // s3
-			if !(_v2p > 0 && _v2p <= math.MaxFloat64) {
+			q, qt := _vs[2].Pi, _vs[2].Tau
+			if !(q > 0 && q <= math.MaxFloat64) {
 				return 0, compile.ErrFallback
 			}
-			center := _v2t / _v2p
+			center := qt / q
 			var quad float64
 			{
-				cPi, cTau := _v2p-_m2p, _v2t-_m2t
-				if !(cPi > 0 && cPi >= 1e-6*_v2p) {
-					if !(cPi == 0 || cPi < 1e-6*_v2p) {
+				cPi, cTau := _vs[2].Pi-_ms[2].Pi, _vs[2].Tau-_ms[2].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[2].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[2].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m12p, 0.0+_m12t
+					cPi, cTau = 0.0+_ms[12].Pi, 0.0+_ms[12].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v2p)
+				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _v2p-_m12p, _v2t-_m12t
-				if !(cPi > 0 && cPi >= 1e-6*_v2p) {
-					if !(cPi == 0 || cPi < 1e-6*_v2p) {
+				cPi, cTau := _vs[2].Pi-_ms[12].Pi, _vs[2].Tau-_ms[12].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[2].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[2].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m2p, 0.0+_m2t
+					cPi, cTau = 0.0+_ms[2].Pi, 0.0+_ms[2].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v2p)
+				_sum.Mul(cPi / q)
 			}
-			_sum.Mul(_v2p)
+			_sum.Mul(q)
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
 		{ // s4
-			if !(_v3p > 0 && _v3p <= math.MaxFloat64) {
+			q, qt := _vs[3].Pi, _vs[3].Tau
+			if !(q > 0 && q <= math.MaxFloat64) {
 				return 0, compile.ErrFallback
 			}
-			center := _v3t / _v3p
+			center := qt / q
 			var quad float64
 			{
-				cPi, cTau := _v3p-_m3p, _v3t-_m3t
-				if !(cPi > 0 && cPi >= 1e-6*_v3p) {
-					if !(cPi == 0 || cPi < 1e-6*_v3p) {
+				cPi, cTau := _vs[3].Pi-_ms[3].Pi, _vs[3].Tau-_ms[3].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[3].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[3].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m14p, 0.0+_m14t
+					cPi, cTau = 0.0+_ms[14].Pi, 0.0+_ms[14].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v3p)
+				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _v3p-_m14p, _v3t-_m14t
-				if !(cPi > 0 && cPi >= 1e-6*_v3p) {
-					if !(cPi == 0 || cPi < 1e-6*_v3p) {
+				cPi, cTau := _vs[3].Pi-_ms[14].Pi, _vs[3].Tau-_ms[14].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[3].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[3].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m3p, 0.0+_m3t
+					cPi, cTau = 0.0+_ms[3].Pi, 0.0+_ms[3].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v3p)
+				_sum.Mul(cPi / q)
 			}
-			_sum.Mul(_v3p)
+			_sum.Mul(q)
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
 		{ // s5
-			if !(_v4p > 0 && _v4p <= math.MaxFloat64) {
+			q, qt := _vs[4].Pi, _vs[4].Tau
+			if !(q > 0 && q <= math.MaxFloat64) {
 				return 0, compile.ErrFallback
 			}
-			center := _v4t / _v4p
+			center := qt / q
 			var quad float64
 			{
-				cPi, cTau := _v4p-_m4p, _v4t-_m4t
-				if !(cPi > 0 && cPi >= 1e-6*_v4p) {
-					if !(cPi == 0 || cPi < 1e-6*_v4p) {
+				cPi, cTau := _vs[4].Pi-_ms[4].Pi, _vs[4].Tau-_ms[4].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[4].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[4].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m16p, 0.0+_m16t
+					cPi, cTau = 0.0+_ms[16].Pi, 0.0+_ms[16].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v4p)
+				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _v4p-_m16p, _v4t-_m16t
-				if !(cPi > 0 && cPi >= 1e-6*_v4p) {
-					if !(cPi == 0 || cPi < 1e-6*_v4p) {
+				cPi, cTau := _vs[4].Pi-_ms[16].Pi, _vs[4].Tau-_ms[16].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[4].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[4].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m4p, 0.0+_m4t
+					cPi, cTau = 0.0+_ms[4].Pi, 0.0+_ms[4].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v4p)
+				_sum.Mul(cPi / q)
 			}
-			_sum.Mul(_v4p)
+			_sum.Mul(q)
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
 		{ // s6
-			if !(_v5p > 0 && _v5p <= math.MaxFloat64) {
+			q, qt := _vs[5].Pi, _vs[5].Tau
+			if !(q > 0 && q <= math.MaxFloat64) {
 				return 0, compile.ErrFallback
 			}
-			center := _v5t / _v5p
+			center := qt / q
 			var quad float64
 			{
-				cPi, cTau := _v5p-_m5p, _v5t-_m5t
-				if !(cPi > 0 && cPi >= 1e-6*_v5p) {
-					if !(cPi == 0 || cPi < 1e-6*_v5p) {
+				cPi, cTau := _vs[5].Pi-_ms[5].Pi, _vs[5].Tau-_ms[5].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[5].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[5].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m18p, 0.0+_m18t
+					cPi, cTau = 0.0+_ms[18].Pi, 0.0+_ms[18].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v5p)
+				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _v5p-_m18p, _v5t-_m18t
-				if !(cPi > 0 && cPi >= 1e-6*_v5p) {
-					if !(cPi == 0 || cPi < 1e-6*_v5p) {
+				cPi, cTau := _vs[5].Pi-_ms[18].Pi, _vs[5].Tau-_ms[18].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[5].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[5].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m5p, 0.0+_m5t
+					cPi, cTau = 0.0+_ms[5].Pi, 0.0+_ms[5].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v5p)
+				_sum.Mul(cPi / q)
 			}
-			_sum.Mul(_v5p)
+			_sum.Mul(q)
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
 		{ // s7
-			if !(_v6p > 0 && _v6p <= math.MaxFloat64) {
+			q, qt := _vs[6].Pi, _vs[6].Tau
+			if !(q > 0 && q <= math.MaxFloat64) {
 				return 0, compile.ErrFallback
 			}
-			center := _v6t / _v6p
+			center := qt / q
 			var quad float64
 			{
-				cPi, cTau := _v6p-_m6p, _v6t-_m6t
-				if !(cPi > 0 && cPi >= 1e-6*_v6p) {
-					if !(cPi == 0 || cPi < 1e-6*_v6p) {
+				cPi, cTau := _vs[6].Pi-_ms[6].Pi, _vs[6].Tau-_ms[6].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[6].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[6].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m20p, 0.0+_m20t
+					cPi, cTau = 0.0+_ms[20].Pi, 0.0+_ms[20].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v6p)
+				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _v6p-_m20p, _v6t-_m20t
-				if !(cPi > 0 && cPi >= 1e-6*_v6p) {
-					if !(cPi == 0 || cPi < 1e-6*_v6p) {
+				cPi, cTau := _vs[6].Pi-_ms[20].Pi, _vs[6].Tau-_ms[20].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[6].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[6].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m6p, 0.0+_m6t
+					cPi, cTau = 0.0+_ms[6].Pi, 0.0+_ms[6].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v6p)
+				_sum.Mul(cPi / q)
 			}
-			_sum.Mul(_v6p)
+			_sum.Mul(q)
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
 		{ // p1
-			if !(_v7p > 0 && _v7p <= math.MaxFloat64) {
+			q, qt := _vs[7].Pi, _vs[7].Tau
+			if !(q > 0 && q <= math.MaxFloat64) {
 				return 0, compile.ErrFallback
 			}
-			center := _v7t / _v7p
+			center := qt / q
 			var quad float64
 			{
-				cPi, cTau := _v7p-_m7p, _v7t-_m7t
-				if !(cPi > 0 && cPi >= 1e-6*_v7p) {
-					if !(cPi == 0 || cPi < 1e-6*_v7p) {
+				cPi, cTau := _vs[7].Pi-_ms[7].Pi, _vs[7].Tau-_ms[7].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[7].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[7].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m22p, 0.0+_m22t
+					cPi, cTau = 0.0+_ms[22].Pi, 0.0+_ms[22].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v7p)
+				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _v7p-_m22p, _v7t-_m22t
-				if !(cPi > 0 && cPi >= 1e-6*_v7p) {
-					if !(cPi == 0 || cPi < 1e-6*_v7p) {
+				cPi, cTau := _vs[7].Pi-_ms[22].Pi, _vs[7].Tau-_ms[22].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[7].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[7].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m7p, 0.0+_m7t
+					cPi, cTau = 0.0+_ms[7].Pi, 0.0+_ms[7].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v7p)
+				_sum.Mul(cPi / q)
 			}
-			_sum.Mul(_v7p)
+			_sum.Mul(q)
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
 		{ // p2
-			if !(_v8p > 0 && _v8p <= math.MaxFloat64) {
+			q, qt := _vs[8].Pi, _vs[8].Tau
+			if !(q > 0 && q <= math.MaxFloat64) {
 				return 0, compile.ErrFallback
 			}
-			center := _v8t / _v8p
+			center := qt / q
 			var quad float64
 			{
-				cPi, cTau := _v8p-_m9p, _v8t-_m9t
-				if !(cPi > 0 && cPi >= 1e-6*_v8p) {
-					if !(cPi == 0 || cPi < 1e-6*_v8p) {
+				cPi, cTau := _vs[8].Pi-_ms[9].Pi, _vs[8].Tau-_ms[9].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[8].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[8].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m24p, 0.0+_m24t
+					cPi, cTau = 0.0+_ms[24].Pi, 0.0+_ms[24].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v8p)
+				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _v8p-_m24p, _v8t-_m24t
-				if !(cPi > 0 && cPi >= 1e-6*_v8p) {
-					if !(cPi == 0 || cPi < 1e-6*_v8p) {
+				cPi, cTau := _vs[8].Pi-_ms[24].Pi, _vs[8].Tau-_ms[24].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[8].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[8].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m9p, 0.0+_m9t
+					cPi, cTau = 0.0+_ms[9].Pi, 0.0+_ms[9].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v8p)
+				_sum.Mul(cPi / q)
 			}
-			_sum.Mul(_v8p)
+			_sum.Mul(q)
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
 		{ // p3
-			if !(_v9p > 0 && _v9p <= math.MaxFloat64) {
+			q, qt := _vs[9].Pi, _vs[9].Tau
+			if !(q > 0 && q <= math.MaxFloat64) {
 				return 0, compile.ErrFallback
 			}
-			center := _v9t / _v9p
+			center := qt / q
 			var quad float64
 			{
-				cPi, cTau := _v9p-_m11p, _v9t-_m11t
-				if !(cPi > 0 && cPi >= 1e-6*_v9p) {
-					if !(cPi == 0 || cPi < 1e-6*_v9p) {
+				cPi, cTau := _vs[9].Pi-_ms[11].Pi, _vs[9].Tau-_ms[11].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[9].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[9].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m26p, 0.0+_m26t
+					cPi, cTau = 0.0+_ms[26].Pi, 0.0+_ms[26].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v9p)
+				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _v9p-_m26p, _v9t-_m26t
-				if !(cPi > 0 && cPi >= 1e-6*_v9p) {
-					if !(cPi == 0 || cPi < 1e-6*_v9p) {
+				cPi, cTau := _vs[9].Pi-_ms[26].Pi, _vs[9].Tau-_ms[26].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[9].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[9].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m11p, 0.0+_m11t
+					cPi, cTau = 0.0+_ms[11].Pi, 0.0+_ms[11].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v9p)
+				_sum.Mul(cPi / q)
 			}
-			_sum.Mul(_v9p)
+			_sum.Mul(q)
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
 		{ // p4
-			if !(_v10p > 0 && _v10p <= math.MaxFloat64) {
+			q, qt := _vs[10].Pi, _vs[10].Tau
+			if !(q > 0 && q <= math.MaxFloat64) {
 				return 0, compile.ErrFallback
 			}
-			center := _v10t / _v10p
+			center := qt / q
 			var quad float64
 			{
-				cPi, cTau := _v10p-_m13p, _v10t-_m13t
-				if !(cPi > 0 && cPi >= 1e-6*_v10p) {
-					if !(cPi == 0 || cPi < 1e-6*_v10p) {
+				cPi, cTau := _vs[10].Pi-_ms[13].Pi, _vs[10].Tau-_ms[13].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[10].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[10].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m28p, 0.0+_m28t
+					cPi, cTau = 0.0+_ms[28].Pi, 0.0+_ms[28].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v10p)
+				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _v10p-_m28p, _v10t-_m28t
-				if !(cPi > 0 && cPi >= 1e-6*_v10p) {
-					if !(cPi == 0 || cPi < 1e-6*_v10p) {
+				cPi, cTau := _vs[10].Pi-_ms[28].Pi, _vs[10].Tau-_ms[28].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[10].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[10].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m13p, 0.0+_m13t
+					cPi, cTau = 0.0+_ms[13].Pi, 0.0+_ms[13].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v10p)
+				_sum.Mul(cPi / q)
 			}
-			_sum.Mul(_v10p)
+			_sum.Mul(q)
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
 		{ // p5
-			if !(_v11p > 0 && _v11p <= math.MaxFloat64) {
+			q, qt := _vs[11].Pi, _vs[11].Tau
+			if !(q > 0 && q <= math.MaxFloat64) {
 				return 0, compile.ErrFallback
 			}
-			center := _v11t / _v11p
+			center := qt / q
 			var quad float64
 			{
-				cPi, cTau := _v11p-_m15p, _v11t-_m15t
-				if !(cPi > 0 && cPi >= 1e-6*_v11p) {
-					if !(cPi == 0 || cPi < 1e-6*_v11p) {
+				cPi, cTau := _vs[11].Pi-_ms[15].Pi, _vs[11].Tau-_ms[15].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[11].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[11].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m30p, 0.0+_m30t
+					cPi, cTau = 0.0+_ms[30].Pi, 0.0+_ms[30].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v11p)
+				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _v11p-_m30p, _v11t-_m30t
-				if !(cPi > 0 && cPi >= 1e-6*_v11p) {
-					if !(cPi == 0 || cPi < 1e-6*_v11p) {
+				cPi, cTau := _vs[11].Pi-_ms[30].Pi, _vs[11].Tau-_ms[30].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[11].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[11].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m15p, 0.0+_m15t
+					cPi, cTau = 0.0+_ms[15].Pi, 0.0+_ms[15].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v11p)
+				_sum.Mul(cPi / q)
 			}
-			_sum.Mul(_v11p)
+			_sum.Mul(q)
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
 		{ // p6
-			if !(_v12p > 0 && _v12p <= math.MaxFloat64) {
+			q, qt := _vs[12].Pi, _vs[12].Tau
+			if !(q > 0 && q <= math.MaxFloat64) {
 				return 0, compile.ErrFallback
 			}
-			center := _v12t / _v12p
+			center := qt / q
 			var quad float64
 			{
-				cPi, cTau := _v12p-_m17p, _v12t-_m17t
-				if !(cPi > 0 && cPi >= 1e-6*_v12p) {
-					if !(cPi == 0 || cPi < 1e-6*_v12p) {
+				cPi, cTau := _vs[12].Pi-_ms[17].Pi, _vs[12].Tau-_ms[17].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[12].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[12].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m32p, 0.0+_m32t
+					cPi, cTau = 0.0+_ms[32].Pi, 0.0+_ms[32].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v12p)
+				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _v12p-_m32p, _v12t-_m32t
-				if !(cPi > 0 && cPi >= 1e-6*_v12p) {
-					if !(cPi == 0 || cPi < 1e-6*_v12p) {
+				cPi, cTau := _vs[12].Pi-_ms[32].Pi, _vs[12].Tau-_ms[32].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[12].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[12].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m17p, 0.0+_m17t
+					cPi, cTau = 0.0+_ms[17].Pi, 0.0+_ms[17].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v12p)
+				_sum.Mul(cPi / q)
 			}
-			_sum.Mul(_v12p)
+			_sum.Mul(q)
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
 		{ // p7
-			if !(_v13p > 0 && _v13p <= math.MaxFloat64) {
+			q, qt := _vs[13].Pi, _vs[13].Tau
+			if !(q > 0 && q <= math.MaxFloat64) {
 				return 0, compile.ErrFallback
 			}
-			center := _v13t / _v13p
+			center := qt / q
 			var quad float64
 			{
-				cPi, cTau := _v13p-_m19p, _v13t-_m19t
-				if !(cPi > 0 && cPi >= 1e-6*_v13p) {
-					if !(cPi == 0 || cPi < 1e-6*_v13p) {
+				cPi, cTau := _vs[13].Pi-_ms[19].Pi, _vs[13].Tau-_ms[19].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[13].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[13].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m34p, 0.0+_m34t
+					cPi, cTau = 0.0+_ms[34].Pi, 0.0+_ms[34].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v13p)
+				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _v13p-_m34p, _v13t-_m34t
-				if !(cPi > 0 && cPi >= 1e-6*_v13p) {
-					if !(cPi == 0 || cPi < 1e-6*_v13p) {
+				cPi, cTau := _vs[13].Pi-_ms[34].Pi, _vs[13].Tau-_ms[34].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[13].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[13].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m19p, 0.0+_m19t
+					cPi, cTau = 0.0+_ms[19].Pi, 0.0+_ms[19].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v13p)
+				_sum.Mul(cPi / q)
 			}
-			_sum.Mul(_v13p)
+			_sum.Mul(q)
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
 		{ // t1
-			if !(_v14p > 0 && _v14p <= math.MaxFloat64) {
+			q, qt := _vs[14].Pi, _vs[14].Tau
+			if !(q > 0 && q <= math.MaxFloat64) {
 				return 0, compile.ErrFallback
 			}
-			center := _v14t / _v14p
+			center := qt / q
 			var quad float64
 			{
-				cPi, cTau := _v14p-_m21p, _v14t-_m21t
-				if !(cPi > 0 && cPi >= 1e-6*_v14p) {
-					if !(cPi == 0 || cPi < 1e-6*_v14p) {
+				cPi, cTau := _vs[14].Pi-_ms[21].Pi, _vs[14].Tau-_ms[21].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[14].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[14].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m36p, 0.0+_m36t
+					cPi, cTau = 0.0+_ms[36].Pi, 0.0+_ms[36].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v14p)
+				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _v14p-_m36p, _v14t-_m36t
-				if !(cPi > 0 && cPi >= 1e-6*_v14p) {
-					if !(cPi == 0 || cPi < 1e-6*_v14p) {
+				cPi, cTau := _vs[14].Pi-_ms[36].Pi, _vs[14].Tau-_ms[36].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[14].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[14].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m21p, 0.0+_m21t
+					cPi, cTau = 0.0+_ms[21].Pi, 0.0+_ms[21].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v14p)
+				_sum.Mul(cPi / q)
 			}
-			_sum.Mul(_v14p)
+			_sum.Mul(q)
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
 		{ // t2
-			if !(_v15p > 0 && _v15p <= math.MaxFloat64) {
+			q, qt := _vs[15].Pi, _vs[15].Tau
+			if !(q > 0 && q <= math.MaxFloat64) {
 				return 0, compile.ErrFallback
 			}
-			center := _v15t / _v15p
+			center := qt / q
 			var quad float64
 			{
-				cPi, cTau := _v15p-_m23p, _v15t-_m23t
-				if !(cPi > 0 && cPi >= 1e-6*_v15p) {
-					if !(cPi == 0 || cPi < 1e-6*_v15p) {
+				cPi, cTau := _vs[15].Pi-_ms[23].Pi, _vs[15].Tau-_ms[23].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[15].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[15].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m37p+_m39p, 0.0+_m37t+_m39t
+					cPi, cTau = 0.0+_ms[37].Pi+_ms[39].Pi, 0.0+_ms[37].Tau+_ms[39].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v15p)
+				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _v15p-_m37p, _v15t-_m37t
-				if !(cPi > 0 && cPi >= 1e-6*_v15p) {
-					if !(cPi == 0 || cPi < 1e-6*_v15p) {
+				cPi, cTau := _vs[15].Pi-_ms[37].Pi, _vs[15].Tau-_ms[37].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[15].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[15].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m23p+_m39p, 0.0+_m23t+_m39t
+					cPi, cTau = 0.0+_ms[23].Pi+_ms[39].Pi, 0.0+_ms[23].Tau+_ms[39].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v15p)
+				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _v15p-_m39p, _v15t-_m39t
-				if !(cPi > 0 && cPi >= 1e-6*_v15p) {
-					if !(cPi == 0 || cPi < 1e-6*_v15p) {
+				cPi, cTau := _vs[15].Pi-_ms[39].Pi, _vs[15].Tau-_ms[39].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[15].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[15].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m23p+_m37p, 0.0+_m23t+_m37t
+					cPi, cTau = 0.0+_ms[23].Pi+_ms[37].Pi, 0.0+_ms[23].Tau+_ms[37].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v15p)
+				_sum.Mul(cPi / q)
 			}
-			_sum.Mul(_v15p)
+			_sum.Mul(q)
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
 		{ // t3
-			if !(_v16p > 0 && _v16p <= math.MaxFloat64) {
+			q, qt := _vs[16].Pi, _vs[16].Tau
+			if !(q > 0 && q <= math.MaxFloat64) {
 				return 0, compile.ErrFallback
 			}
-			center := _v16t / _v16p
+			center := qt / q
 			var quad float64
 			{
-				cPi, cTau := _v16p-_m25p, _v16t-_m25t
-				if !(cPi > 0 && cPi >= 1e-6*_v16p) {
-					if !(cPi == 0 || cPi < 1e-6*_v16p) {
+				cPi, cTau := _vs[16].Pi-_ms[25].Pi, _vs[16].Tau-_ms[25].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[16].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[16].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m40p+_m42p, 0.0+_m40t+_m42t
+					cPi, cTau = 0.0+_ms[40].Pi+_ms[42].Pi, 0.0+_ms[40].Tau+_ms[42].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v16p)
+				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _v16p-_m40p, _v16t-_m40t
-				if !(cPi > 0 && cPi >= 1e-6*_v16p) {
-					if !(cPi == 0 || cPi < 1e-6*_v16p) {
+				cPi, cTau := _vs[16].Pi-_ms[40].Pi, _vs[16].Tau-_ms[40].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[16].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[16].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m25p+_m42p, 0.0+_m25t+_m42t
+					cPi, cTau = 0.0+_ms[25].Pi+_ms[42].Pi, 0.0+_ms[25].Tau+_ms[42].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v16p)
+				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _v16p-_m42p, _v16t-_m42t
-				if !(cPi > 0 && cPi >= 1e-6*_v16p) {
-					if !(cPi == 0 || cPi < 1e-6*_v16p) {
+				cPi, cTau := _vs[16].Pi-_ms[42].Pi, _vs[16].Tau-_ms[42].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[16].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[16].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m25p+_m40p, 0.0+_m25t+_m40t
+					cPi, cTau = 0.0+_ms[25].Pi+_ms[40].Pi, 0.0+_ms[25].Tau+_ms[40].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v16p)
+				_sum.Mul(cPi / q)
 			}
-			_sum.Mul(_v16p)
+			_sum.Mul(q)
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
 		{ // t4
-			if !(_v17p > 0 && _v17p <= math.MaxFloat64) {
+			q, qt := _vs[17].Pi, _vs[17].Tau
+			if !(q > 0 && q <= math.MaxFloat64) {
 				return 0, compile.ErrFallback
 			}
-			center := _v17t / _v17p
+			center := qt / q
 			var quad float64
 			{
-				cPi, cTau := _v17p-_m27p, _v17t-_m27t
-				if !(cPi > 0 && cPi >= 1e-6*_v17p) {
-					if !(cPi == 0 || cPi < 1e-6*_v17p) {
+				cPi, cTau := _vs[17].Pi-_ms[27].Pi, _vs[17].Tau-_ms[27].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[17].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[17].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m43p+_m45p, 0.0+_m43t+_m45t
+					cPi, cTau = 0.0+_ms[43].Pi+_ms[45].Pi, 0.0+_ms[43].Tau+_ms[45].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v17p)
+				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _v17p-_m43p, _v17t-_m43t
-				if !(cPi > 0 && cPi >= 1e-6*_v17p) {
-					if !(cPi == 0 || cPi < 1e-6*_v17p) {
+				cPi, cTau := _vs[17].Pi-_ms[43].Pi, _vs[17].Tau-_ms[43].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[17].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[17].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m27p+_m45p, 0.0+_m27t+_m45t
+					cPi, cTau = 0.0+_ms[27].Pi+_ms[45].Pi, 0.0+_ms[27].Tau+_ms[45].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v17p)
+				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _v17p-_m45p, _v17t-_m45t
-				if !(cPi > 0 && cPi >= 1e-6*_v17p) {
-					if !(cPi == 0 || cPi < 1e-6*_v17p) {
+				cPi, cTau := _vs[17].Pi-_ms[45].Pi, _vs[17].Tau-_ms[45].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[17].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[17].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m27p+_m43p, 0.0+_m27t+_m43t
+					cPi, cTau = 0.0+_ms[27].Pi+_ms[43].Pi, 0.0+_ms[27].Tau+_ms[43].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v17p)
+				_sum.Mul(cPi / q)
 			}
-			_sum.Mul(_v17p)
+			_sum.Mul(q)
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
 		{ // t5
-			if !(_v18p > 0 && _v18p <= math.MaxFloat64) {
+			q, qt := _vs[18].Pi, _vs[18].Tau
+			if !(q > 0 && q <= math.MaxFloat64) {
 				return 0, compile.ErrFallback
 			}
-			center := _v18t / _v18p
+			center := qt / q
 			var quad float64
 			{
-				cPi, cTau := _v18p-_m29p, _v18t-_m29t
-				if !(cPi > 0 && cPi >= 1e-6*_v18p) {
-					if !(cPi == 0 || cPi < 1e-6*_v18p) {
+				cPi, cTau := _vs[18].Pi-_ms[29].Pi, _vs[18].Tau-_ms[29].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[18].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[18].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m46p+_m48p, 0.0+_m46t+_m48t
+					cPi, cTau = 0.0+_ms[46].Pi+_ms[48].Pi, 0.0+_ms[46].Tau+_ms[48].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v18p)
+				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _v18p-_m46p, _v18t-_m46t
-				if !(cPi > 0 && cPi >= 1e-6*_v18p) {
-					if !(cPi == 0 || cPi < 1e-6*_v18p) {
+				cPi, cTau := _vs[18].Pi-_ms[46].Pi, _vs[18].Tau-_ms[46].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[18].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[18].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m29p+_m48p, 0.0+_m29t+_m48t
+					cPi, cTau = 0.0+_ms[29].Pi+_ms[48].Pi, 0.0+_ms[29].Tau+_ms[48].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v18p)
+				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _v18p-_m48p, _v18t-_m48t
-				if !(cPi > 0 && cPi >= 1e-6*_v18p) {
-					if !(cPi == 0 || cPi < 1e-6*_v18p) {
+				cPi, cTau := _vs[18].Pi-_ms[48].Pi, _vs[18].Tau-_ms[48].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[18].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[18].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m29p+_m46p, 0.0+_m29t+_m46t
+					cPi, cTau = 0.0+_ms[29].Pi+_ms[46].Pi, 0.0+_ms[29].Tau+_ms[46].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v18p)
+				_sum.Mul(cPi / q)
 			}
-			_sum.Mul(_v18p)
+			_sum.Mul(q)
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
 		{ // t6
-			if !(_v19p > 0 && _v19p <= math.MaxFloat64) {
+			q, qt := _vs[19].Pi, _vs[19].Tau
+			if !(q > 0 && q <= math.MaxFloat64) {
 				return 0, compile.ErrFallback
 			}
-			center := _v19t / _v19p
+			center := qt / q
 			var quad float64
 			{
-				cPi, cTau := _v19p-_m31p, _v19t-_m31t
-				if !(cPi > 0 && cPi >= 1e-6*_v19p) {
-					if !(cPi == 0 || cPi < 1e-6*_v19p) {
+				cPi, cTau := _vs[19].Pi-_ms[31].Pi, _vs[19].Tau-_ms[31].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[19].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[19].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m49p+_m51p, 0.0+_m49t+_m51t
+					cPi, cTau = 0.0+_ms[49].Pi+_ms[51].Pi, 0.0+_ms[49].Tau+_ms[51].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v19p)
+				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _v19p-_m49p, _v19t-_m49t
-				if !(cPi > 0 && cPi >= 1e-6*_v19p) {
-					if !(cPi == 0 || cPi < 1e-6*_v19p) {
+				cPi, cTau := _vs[19].Pi-_ms[49].Pi, _vs[19].Tau-_ms[49].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[19].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[19].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m31p+_m51p, 0.0+_m31t+_m51t
+					cPi, cTau = 0.0+_ms[31].Pi+_ms[51].Pi, 0.0+_ms[31].Tau+_ms[51].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v19p)
+				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _v19p-_m51p, _v19t-_m51t
-				if !(cPi > 0 && cPi >= 1e-6*_v19p) {
-					if !(cPi == 0 || cPi < 1e-6*_v19p) {
+				cPi, cTau := _vs[19].Pi-_ms[51].Pi, _vs[19].Tau-_ms[51].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[19].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[19].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m31p+_m49p, 0.0+_m31t+_m49t
+					cPi, cTau = 0.0+_ms[31].Pi+_ms[49].Pi, 0.0+_ms[31].Tau+_ms[49].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v19p)
+				_sum.Mul(cPi / q)
 			}
-			_sum.Mul(_v19p)
+			_sum.Mul(q)
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
 		{ // t7
-			if !(_v20p > 0 && _v20p <= math.MaxFloat64) {
+			q, qt := _vs[20].Pi, _vs[20].Tau
+			if !(q > 0 && q <= math.MaxFloat64) {
 				return 0, compile.ErrFallback
 			}
-			center := _v20t / _v20p
+			center := qt / q
 			var quad float64
 			{
-				cPi, cTau := _v20p-_m33p, _v20t-_m33t
-				if !(cPi > 0 && cPi >= 1e-6*_v20p) {
-					if !(cPi == 0 || cPi < 1e-6*_v20p) {
+				cPi, cTau := _vs[20].Pi-_ms[33].Pi, _vs[20].Tau-_ms[33].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[20].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[20].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m52p, 0.0+_m52t
+					cPi, cTau = 0.0+_ms[52].Pi, 0.0+_ms[52].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v20p)
+				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _v20p-_m52p, _v20t-_m52t
-				if !(cPi > 0 && cPi >= 1e-6*_v20p) {
-					if !(cPi == 0 || cPi < 1e-6*_v20p) {
+				cPi, cTau := _vs[20].Pi-_ms[52].Pi, _vs[20].Tau-_ms[52].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[20].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[20].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m33p, 0.0+_m33t
+					cPi, cTau = 0.0+_ms[33].Pi, 0.0+_ms[33].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v20p)
+				_sum.Mul(cPi / q)
 			}
-			_sum.Mul(_v20p)
+			_sum.Mul(q)
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
 		{ // d1
-			if !(_v21p > 0 && _v21p <= math.MaxFloat64) {
+			q, qt := _vs[21].Pi, _vs[21].Tau
+			if !(q > 0 && q <= math.MaxFloat64) {
 				return 0, compile.ErrFallback
 			}
-			center := _v21t / _v21p
+			center := qt / q
 			var quad float64
 			{
-				cPi, cTau := _v21p-_m35p, _v21t-_m35t
-				if !(cPi > 0 && cPi >= 1e-6*_v21p) {
-					if !(cPi == 0 || cPi < 1e-6*_v21p) {
+				cPi, cTau := _vs[21].Pi-_ms[35].Pi, _vs[21].Tau-_ms[35].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[21].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[21].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m53p, 0.0+_m53t
+					cPi, cTau = 0.0+_ms[53].Pi, 0.0+_ms[53].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v21p)
+				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _v21p-_m53p, _v21t-_m53t
-				if !(cPi > 0 && cPi >= 1e-6*_v21p) {
-					if !(cPi == 0 || cPi < 1e-6*_v21p) {
+				cPi, cTau := _vs[21].Pi-_ms[53].Pi, _vs[21].Tau-_ms[53].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[21].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[21].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m35p, 0.0+_m35t
+					cPi, cTau = 0.0+_ms[35].Pi, 0.0+_ms[35].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v21p)
+				_sum.Mul(cPi / q)
 			}
-			_sum.Mul(_v21p)
+			_sum.Mul(q)
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
 		{ // d2
-			if !(_v22p > 0 && _v22p <= math.MaxFloat64) {
+			q, qt := _vs[22].Pi, _vs[22].Tau
+			if !(q > 0 && q <= math.MaxFloat64) {
 				return 0, compile.ErrFallback
 			}
-			center := _v22t / _v22p
+			center := qt / q
 			var quad float64
 			{
-				cPi, cTau := _v22p-_m38p, _v22t-_m38t
-				if !(cPi > 0 && cPi >= 1e-6*_v22p) {
-					if !(cPi == 0 || cPi < 1e-6*_v22p) {
+				cPi, cTau := _vs[22].Pi-_ms[38].Pi, _vs[22].Tau-_ms[38].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[22].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[22].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m54p, 0.0+_m54t
+					cPi, cTau = 0.0+_ms[54].Pi, 0.0+_ms[54].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v22p)
+				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _v22p-_m54p, _v22t-_m54t
-				if !(cPi > 0 && cPi >= 1e-6*_v22p) {
-					if !(cPi == 0 || cPi < 1e-6*_v22p) {
+				cPi, cTau := _vs[22].Pi-_ms[54].Pi, _vs[22].Tau-_ms[54].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[22].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[22].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m38p, 0.0+_m38t
+					cPi, cTau = 0.0+_ms[38].Pi, 0.0+_ms[38].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v22p)
+				_sum.Mul(cPi / q)
 			}
-			_sum.Mul(_v22p)
+			_sum.Mul(q)
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
 		{ // d3
-			if !(_v23p > 0 && _v23p <= math.MaxFloat64) {
+			q, qt := _vs[23].Pi, _vs[23].Tau
+			if !(q > 0 && q <= math.MaxFloat64) {
 				return 0, compile.ErrFallback
 			}
-			center := _v23t / _v23p
+			center := qt / q
 			var quad float64
 			{
-				cPi, cTau := _v23p-_m41p, _v23t-_m41t
-				if !(cPi > 0 && cPi >= 1e-6*_v23p) {
-					if !(cPi == 0 || cPi < 1e-6*_v23p) {
+				cPi, cTau := _vs[23].Pi-_ms[41].Pi, _vs[23].Tau-_ms[41].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[23].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[23].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m55p, 0.0+_m55t
+					cPi, cTau = 0.0+_ms[55].Pi, 0.0+_ms[55].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v23p)
+				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _v23p-_m55p, _v23t-_m55t
-				if !(cPi > 0 && cPi >= 1e-6*_v23p) {
-					if !(cPi == 0 || cPi < 1e-6*_v23p) {
+				cPi, cTau := _vs[23].Pi-_ms[55].Pi, _vs[23].Tau-_ms[55].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[23].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[23].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m41p, 0.0+_m41t
+					cPi, cTau = 0.0+_ms[41].Pi, 0.0+_ms[41].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v23p)
+				_sum.Mul(cPi / q)
 			}
-			_sum.Mul(_v23p)
+			_sum.Mul(q)
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
 		{ // d4
-			if !(_v24p > 0 && _v24p <= math.MaxFloat64) {
+			q, qt := _vs[24].Pi, _vs[24].Tau
+			if !(q > 0 && q <= math.MaxFloat64) {
 				return 0, compile.ErrFallback
 			}
-			center := _v24t / _v24p
+			center := qt / q
 			var quad float64
 			{
-				cPi, cTau := _v24p-_m44p, _v24t-_m44t
-				if !(cPi > 0 && cPi >= 1e-6*_v24p) {
-					if !(cPi == 0 || cPi < 1e-6*_v24p) {
+				cPi, cTau := _vs[24].Pi-_ms[44].Pi, _vs[24].Tau-_ms[44].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[24].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[24].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m56p, 0.0+_m56t
+					cPi, cTau = 0.0+_ms[56].Pi, 0.0+_ms[56].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v24p)
+				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _v24p-_m56p, _v24t-_m56t
-				if !(cPi > 0 && cPi >= 1e-6*_v24p) {
-					if !(cPi == 0 || cPi < 1e-6*_v24p) {
+				cPi, cTau := _vs[24].Pi-_ms[56].Pi, _vs[24].Tau-_ms[56].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[24].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[24].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m44p, 0.0+_m44t
+					cPi, cTau = 0.0+_ms[44].Pi, 0.0+_ms[44].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v24p)
+				_sum.Mul(cPi / q)
 			}
-			_sum.Mul(_v24p)
+			_sum.Mul(q)
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
 		{ // d5
-			if !(_v25p > 0 && _v25p <= math.MaxFloat64) {
+			q, qt := _vs[25].Pi, _vs[25].Tau
+			if !(q > 0 && q <= math.MaxFloat64) {
 				return 0, compile.ErrFallback
 			}
-			center := _v25t / _v25p
+			center := qt / q
 			var quad float64
 			{
-				cPi, cTau := _v25p-_m47p, _v25t-_m47t
-				if !(cPi > 0 && cPi >= 1e-6*_v25p) {
-					if !(cPi == 0 || cPi < 1e-6*_v25p) {
+				cPi, cTau := _vs[25].Pi-_ms[47].Pi, _vs[25].Tau-_ms[47].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[25].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[25].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m57p, 0.0+_m57t
+					cPi, cTau = 0.0+_ms[57].Pi, 0.0+_ms[57].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v25p)
+				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _v25p-_m57p, _v25t-_m57t
-				if !(cPi > 0 && cPi >= 1e-6*_v25p) {
-					if !(cPi == 0 || cPi < 1e-6*_v25p) {
+				cPi, cTau := _vs[25].Pi-_ms[57].Pi, _vs[25].Tau-_ms[57].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[25].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[25].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m47p, 0.0+_m47t
+					cPi, cTau = 0.0+_ms[47].Pi, 0.0+_ms[47].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v25p)
+				_sum.Mul(cPi / q)
 			}
-			_sum.Mul(_v25p)
+			_sum.Mul(q)
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
 		{ // d6
-			if !(_v26p > 0 && _v26p <= math.MaxFloat64) {
+			q, qt := _vs[26].Pi, _vs[26].Tau
+			if !(q > 0 && q <= math.MaxFloat64) {
 				return 0, compile.ErrFallback
 			}
-			center := _v26t / _v26p
+			center := qt / q
 			var quad float64
 			{
-				cPi, cTau := _v26p-_m50p, _v26t-_m50t
-				if !(cPi > 0 && cPi >= 1e-6*_v26p) {
-					if !(cPi == 0 || cPi < 1e-6*_v26p) {
+				cPi, cTau := _vs[26].Pi-_ms[50].Pi, _vs[26].Tau-_ms[50].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[26].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[26].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m58p, 0.0+_m58t
+					cPi, cTau = 0.0+_ms[58].Pi, 0.0+_ms[58].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v26p)
+				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _v26p-_m58p, _v26t-_m58t
-				if !(cPi > 0 && cPi >= 1e-6*_v26p) {
-					if !(cPi == 0 || cPi < 1e-6*_v26p) {
+				cPi, cTau := _vs[26].Pi-_ms[58].Pi, _vs[26].Tau-_ms[58].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[26].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[26].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m50p, 0.0+_m50t
+					cPi, cTau = 0.0+_ms[50].Pi, 0.0+_ms[50].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v26p)
+				_sum.Mul(cPi / q)
 			}
-			_sum.Mul(_v26p)
+			_sum.Mul(q)
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
@@ -40921,148 +40387,24 @@ func programFFA8(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 		}
 		_msgs, _margs := g.State()
 		_ms, _vs := _msgs[:68], _margs[:31]
-		_m0p, _m0t := _ms[0].Pi, _ms[0].Tau
-		_m1p, _m1t := _ms[1].Pi, _ms[1].Tau
-		_m2p, _m2t := _ms[2].Pi, _ms[2].Tau
-		_m3p, _m3t := _ms[3].Pi, _ms[3].Tau
-		_m4p, _m4t := _ms[4].Pi, _ms[4].Tau
-		_m5p, _m5t := _ms[5].Pi, _ms[5].Tau
-		_m6p, _m6t := _ms[6].Pi, _ms[6].Tau
-		_m7p, _m7t := _ms[7].Pi, _ms[7].Tau
-		_m8p, _m8t := _ms[8].Pi, _ms[8].Tau
-		_m9p, _m9t := _ms[9].Pi, _ms[9].Tau
-		_m10p, _m10t := _ms[10].Pi, _ms[10].Tau
-		_m11p, _m11t := _ms[11].Pi, _ms[11].Tau
-		_m12p, _m12t := _ms[12].Pi, _ms[12].Tau
-		_m13p, _m13t := _ms[13].Pi, _ms[13].Tau
-		_m14p, _m14t := _ms[14].Pi, _ms[14].Tau
-		_m15p, _m15t := _ms[15].Pi, _ms[15].Tau
-		_m16p, _m16t := _ms[16].Pi, _ms[16].Tau
-		_m17p, _m17t := _ms[17].Pi, _ms[17].Tau
-		_m18p, _m18t := _ms[18].Pi, _ms[18].Tau
-		_m19p, _m19t := _ms[19].Pi, _ms[19].Tau
-		_m20p, _m20t := _ms[20].Pi, _ms[20].Tau
-		_m21p, _m21t := _ms[21].Pi, _ms[21].Tau
-		_m22p, _m22t := _ms[22].Pi, _ms[22].Tau
-		_m23p, _m23t := _ms[23].Pi, _ms[23].Tau
-		_m24p, _m24t := _ms[24].Pi, _ms[24].Tau
-		_m25p, _m25t := _ms[25].Pi, _ms[25].Tau
-		_m26p, _m26t := _ms[26].Pi, _ms[26].Tau
-		_m27p, _m27t := _ms[27].Pi, _ms[27].Tau
-		_m28p, _m28t := _ms[28].Pi, _ms[28].Tau
-		_m29p, _m29t := _ms[29].Pi, _ms[29].Tau
-		_m30p, _m30t := _ms[30].Pi, _ms[30].Tau
-		_m31p, _m31t := _ms[31].Pi, _ms[31].Tau
-		_m32p, _m32t := _ms[32].Pi, _ms[32].Tau
-		_m33p, _m33t := _ms[33].Pi, _ms[33].Tau
-		_m34p, _m34t := _ms[34].Pi, _ms[34].Tau
-		_m35p, _m35t := _ms[35].Pi, _ms[35].Tau
-		_m36p, _m36t := _ms[36].Pi, _ms[36].Tau
-		_m37p, _m37t := _ms[37].Pi, _ms[37].Tau
-		_m38p, _m38t := _ms[38].Pi, _ms[38].Tau
-		_m39p, _m39t := _ms[39].Pi, _ms[39].Tau
-		_m40p, _m40t := _ms[40].Pi, _ms[40].Tau
-		_m41p, _m41t := _ms[41].Pi, _ms[41].Tau
-		_m42p, _m42t := _ms[42].Pi, _ms[42].Tau
-		_m43p, _m43t := _ms[43].Pi, _ms[43].Tau
-		_m44p, _m44t := _ms[44].Pi, _ms[44].Tau
-		_m45p, _m45t := _ms[45].Pi, _ms[45].Tau
-		_m46p, _m46t := _ms[46].Pi, _ms[46].Tau
-		_m47p, _m47t := _ms[47].Pi, _ms[47].Tau
-		_m48p, _m48t := _ms[48].Pi, _ms[48].Tau
-		_m49p, _m49t := _ms[49].Pi, _ms[49].Tau
-		_m50p, _m50t := _ms[50].Pi, _ms[50].Tau
-		_m51p, _m51t := _ms[51].Pi, _ms[51].Tau
-		_m52p, _m52t := _ms[52].Pi, _ms[52].Tau
-		_m53p, _m53t := _ms[53].Pi, _ms[53].Tau
-		_m54p, _m54t := _ms[54].Pi, _ms[54].Tau
-		_m55p, _m55t := _ms[55].Pi, _ms[55].Tau
-		_m56p, _m56t := _ms[56].Pi, _ms[56].Tau
-		_m57p, _m57t := _ms[57].Pi, _ms[57].Tau
-		_m58p, _m58t := _ms[58].Pi, _ms[58].Tau
-		_m59p, _m59t := _ms[59].Pi, _ms[59].Tau
-		_m60p, _m60t := _ms[60].Pi, _ms[60].Tau
-		_m61p, _m61t := _ms[61].Pi, _ms[61].Tau
-		_m62p, _m62t := _ms[62].Pi, _ms[62].Tau
-		_m63p, _m63t := _ms[63].Pi, _ms[63].Tau
-		_m64p, _m64t := _ms[64].Pi, _ms[64].Tau
-		_m65p, _m65t := _ms[65].Pi, _ms[65].Tau
-		_m66p, _m66t := _ms[66].Pi, _ms[66].Tau
-		_m67p, _m67t := _ms[67].Pi, _ms[67].Tau
-		_v0p, _v0t := _vs[0].Pi, _vs[0].Tau
-		_v1p, _v1t := _vs[1].Pi, _vs[1].Tau
-		_v2p, _v2t := _vs[2].Pi, _vs[2].Tau
-		_v3p, _v3t := _vs[3].Pi, _vs[3].Tau
-		_v4p, _v4t := _vs[4].Pi, _vs[4].Tau
-		_v5p, _v5t := _vs[5].Pi, _vs[5].Tau
-		_v6p, _v6t := _vs[6].Pi, _vs[6].Tau
-		_v7p, _v7t := _vs[7].Pi, _vs[7].Tau
-		_v8p, _v8t := _vs[8].Pi, _vs[8].Tau
-		_v9p, _v9t := _vs[9].Pi, _vs[9].Tau
-		_v10p, _v10t := _vs[10].Pi, _vs[10].Tau
-		_v11p, _v11t := _vs[11].Pi, _vs[11].Tau
-		_v12p, _v12t := _vs[12].Pi, _vs[12].Tau
-		_v13p, _v13t := _vs[13].Pi, _vs[13].Tau
-		_v14p, _v14t := _vs[14].Pi, _vs[14].Tau
-		_v15p, _v15t := _vs[15].Pi, _vs[15].Tau
-		_v16p, _v16t := _vs[16].Pi, _vs[16].Tau
-		_v17p, _v17t := _vs[17].Pi, _vs[17].Tau
-		_v18p, _v18t := _vs[18].Pi, _vs[18].Tau
-		_v19p, _v19t := _vs[19].Pi, _vs[19].Tau
-		_v20p, _v20t := _vs[20].Pi, _vs[20].Tau
-		_v21p, _v21t := _vs[21].Pi, _vs[21].Tau
-		_v22p, _v22t := _vs[22].Pi, _vs[22].Tau
-		_v23p, _v23t := _vs[23].Pi, _vs[23].Tau
-		_v24p, _v24t := _vs[24].Pi, _vs[24].Tau
-		_v25p, _v25t := _vs[25].Pi, _vs[25].Tau
-		_v26p, _v26t := _vs[26].Pi, _vs[26].Tau
-		_v27p, _v27t := _vs[27].Pi, _vs[27].Tau
-		_v28p, _v28t := _vs[28].Pi, _vs[28].Tau
-		_v29p, _v29t := _vs[29].Pi, _vs[29].Tau
-		_v30p, _v30t := _vs[30].Pi, _vs[30].Tau
-		_bad := 0.0 + (_m0p - _m0p) + (_m0t - _m0t) + (_m1p - _m1p) + (_m1t - _m1t) + (_m2p - _m2p) + (_m2t - _m2t) + (_m3p - _m3p) + (_m3t - _m3t) + (_m4p - _m4p) + (_m4t - _m4t) + (_m5p - _m5p) + (_m5t - _m5t) + (_m6p - _m6p) + (_m6t - _m6t) + (_m7p - _m7p) + (_m7t - _m7t) + (_m8p - _m8p) + (_m8t - _m8t) + (_m9p - _m9p) + (_m9t - _m9t) + (_m10p - _m10p) + (_m10t - _m10t) + (_m11p - _m11p) + (_m11t - _m11t) + (_m12p - _m12p) + (_m12t - _m12t) + (_m13p - _m13p) + (_m13t - _m13t) + (_m14p - _m14p) + (_m14t - _m14t) + (_m15p - _m15p) + (_m15t - _m15t) + (_m16p - _m16p) + (_m16t - _m16t) + (_m17p - _m17p) + (_m17t - _m17t) + (_m18p - _m18p) + (_m18t - _m18t) + (_m19p - _m19p) + (_m19t - _m19t) + (_m20p - _m20p) + (_m20t - _m20t) + (_m21p - _m21p) + (_m21t - _m21t) + (_m22p - _m22p) + (_m22t - _m22t) + (_m23p - _m23p) + (_m23t - _m23t) + (_m24p - _m24p) + (_m24t - _m24t) + (_m25p - _m25p) + (_m25t - _m25t) + (_m26p - _m26p) + (_m26t - _m26t) + (_m27p - _m27p) + (_m27t - _m27t) + (_m28p - _m28p) + (_m28t - _m28t) + (_m29p - _m29p) + (_m29t - _m29t) + (_m30p - _m30p) + (_m30t - _m30t) + (_m31p - _m31p) + (_m31t - _m31t) + (_m32p - _m32p) + (_m32t - _m32t) + (_m33p - _m33p) + (_m33t - _m33t) + (_m34p - _m34p) + (_m34t - _m34t) + (_m35p - _m35p) + (_m35t - _m35t) + (_m36p - _m36p) + (_m36t - _m36t) + (_m37p - _m37p) + (_m37t - _m37t) + (_m38p - _m38p) + (_m38t - _m38t) + (_m39p - _m39p) + (_m39t - _m39t) + (_m40p - _m40p) + (_m40t - _m40t) + (_m41p - _m41p) + (_m41t - _m41t) + (_m42p - _m42p) + (_m42t - _m42t) + (_m43p - _m43p) + (_m43t - _m43t) + (_m44p - _m44p) + (_m44t - _m44t) + (_m45p - _m45p) + (_m45t - _m45t) + (_m46p - _m46p) + (_m46t - _m46t) + (_m47p - _m47p) + (_m47t - _m47t) + (_m48p - _m48p) + (_m48t - _m48t) + (_m49p - _m49p) + (_m49t - _m49t) + (_m50p - _m50p) + (_m50t - _m50t) + (_m51p - _m51p) + (_m51t - _m51t) + (_m52p - _m52p) + (_m52t - _m52t) + (_m53p - _m53p) + (_m53t - _m53t) + (_m54p - _m54p) + (_m54t - _m54t) + (_m55p - _m55p) + (_m55t - _m55t) + (_m56p - _m56p) + (_m56t - _m56t) + (_m57p - _m57p) + (_m57t - _m57t) + (_m58p - _m58p) + (_m58t - _m58t) + (_m59p - _m59p) + (_m59t - _m59t) + (_m60p - _m60p) + (_m60t - _m60t) + (_m61p - _m61p) + (_m61t - _m61t) + (_m62p - _m62p) + (_m62t - _m62t) + (_m63p - _m63p) + (_m63t - _m63t) + (_m64p - _m64p) + (_m64t - _m64t) + (_m65p - _m65p) + (_m65t - _m65t) + (_m66p - _m66p) + (_m66t - _m66t) + (_m67p - _m67p) + (_m67t - _m67t)
-		_bad += (_v0p - _v0p) + (_v0t - _v0t)
-		_bad += (_v1p - _v1p) + (_v1t - _v1t)
-		_bad += (_v2p - _v2p) + (_v2t - _v2t)
-		_bad += (_v3p - _v3p) + (_v3t - _v3t)
-		_bad += (_v4p - _v4p) + (_v4t - _v4t)
-		_bad += (_v5p - _v5p) + (_v5t - _v5t)
-		_bad += (_v6p - _v6p) + (_v6t - _v6t)
-		_bad += (_v7p - _v7p) + (_v7t - _v7t)
-		_bad += (_v8p - _v8p) + (_v8t - _v8t)
-		_bad += (_v9p - _v9p) + (_v9t - _v9t)
-		_bad += (_v10p - _v10p) + (_v10t - _v10t)
-		_bad += (_v11p - _v11p) + (_v11t - _v11t)
-		_bad += (_v12p - _v12p) + (_v12t - _v12t)
-		_bad += (_v13p - _v13p) + (_v13t - _v13t)
-		_bad += (_v14p - _v14p) + (_v14t - _v14t)
-		_bad += (_v15p - _v15p) + (_v15t - _v15t)
-		_bad += (_v16p - _v16p) + (_v16t - _v16t)
-		_bad += (_v17p - _v17p) + (_v17t - _v17t)
-		_bad += (_v18p - _v18p) + (_v18t - _v18t)
-		_bad += (_v19p - _v19p) + (_v19t - _v19t)
-		_bad += (_v20p - _v20p) + (_v20t - _v20t)
-		_bad += (_v21p - _v21p) + (_v21t - _v21t)
-		_bad += (_v22p - _v22p) + (_v22t - _v22t)
-		_bad += (_v23p - _v23p) + (_v23t - _v23t)
-		_bad += (_v24p - _v24p) + (_v24t - _v24t)
-		_bad += (_v25p - _v25p) + (_v25t - _v25t)
-		_bad += (_v26p - _v26p) + (_v26t - _v26t)
-		_bad += (_v27p - _v27p) + (_v27t - _v27t)
-		_bad += (_v28p - _v28p) + (_v28t - _v28t)
-		_bad += (_v29p - _v29p) + (_v29t - _v29t)
-		_bad += (_v30p - _v30p) + (_v30t - _v30t)
+		_bad := 0.0
+		for _, x := range _ms {
+			_bad += (x.Pi - x.Pi) + (x.Tau - x.Tau)
+		}
+		for _, x := range _vs {
+			_bad += (x.Pi - x.Pi) + (x.Tau - x.Tau)
+		}
 		if _bad != 0 {
 			return 0, compile.ErrFallback
 		}
 		var _sum graph.EvidenceSum
 		{ // N(s1; 25, 25.01)
-			_c0Pi, _c0Tau := _v0p-_m0p, _v0t-_m0t
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v0p) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v0p) {
+			_c0Pi, _c0Tau := _vs[0].Pi-_ms[0].Pi, _vs[0].Tau-_ms[0].Tau
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[0].Pi) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[0].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c0Pi, _c0Tau = 0.0+_m9p, 0.0+_m9t
+				_c0Pi, _c0Tau = 0.0+_ms[9].Pi, 0.0+_ms[9].Tau
 				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
 					return 0, compile.ErrFallback
 				}
@@ -41080,12 +40422,12 @@ func programFFA8(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			_sum.Norm(_en)
 		}
 		{ // N(s2; 26, 25.01)
-			_c0Pi, _c0Tau := _v1p-_m1p, _v1t-_m1t
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v1p) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v1p) {
+			_c0Pi, _c0Tau := _vs[1].Pi-_ms[1].Pi, _vs[1].Tau-_ms[1].Tau
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[1].Pi) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[1].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c0Pi, _c0Tau = 0.0+_m11p, 0.0+_m11t
+				_c0Pi, _c0Tau = 0.0+_ms[11].Pi, 0.0+_ms[11].Tau
 				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
 					return 0, compile.ErrFallback
 				}
@@ -41103,12 +40445,12 @@ func programFFA8(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			_sum.Norm(_en)
 		}
 		{ // N(s3; 27, 25.01)
-			_c0Pi, _c0Tau := _v2p-_m2p, _v2t-_m2t
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v2p) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v2p) {
+			_c0Pi, _c0Tau := _vs[2].Pi-_ms[2].Pi, _vs[2].Tau-_ms[2].Tau
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[2].Pi) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[2].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c0Pi, _c0Tau = 0.0+_m13p, 0.0+_m13t
+				_c0Pi, _c0Tau = 0.0+_ms[13].Pi, 0.0+_ms[13].Tau
 				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
 					return 0, compile.ErrFallback
 				}
@@ -41126,12 +40468,12 @@ func programFFA8(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			_sum.Norm(_en)
 		}
 		{ // N(s4; 28, 25.01)
-			_c0Pi, _c0Tau := _v3p-_m3p, _v3t-_m3t
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v3p) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v3p) {
+			_c0Pi, _c0Tau := _vs[3].Pi-_ms[3].Pi, _vs[3].Tau-_ms[3].Tau
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[3].Pi) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[3].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c0Pi, _c0Tau = 0.0+_m15p, 0.0+_m15t
+				_c0Pi, _c0Tau = 0.0+_ms[15].Pi, 0.0+_ms[15].Tau
 				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
 					return 0, compile.ErrFallback
 				}
@@ -41149,12 +40491,12 @@ func programFFA8(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			_sum.Norm(_en)
 		}
 		{ // N(s5; 29, 25.01)
-			_c0Pi, _c0Tau := _v4p-_m4p, _v4t-_m4t
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v4p) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v4p) {
+			_c0Pi, _c0Tau := _vs[4].Pi-_ms[4].Pi, _vs[4].Tau-_ms[4].Tau
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[4].Pi) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[4].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c0Pi, _c0Tau = 0.0+_m17p, 0.0+_m17t
+				_c0Pi, _c0Tau = 0.0+_ms[17].Pi, 0.0+_ms[17].Tau
 				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
 					return 0, compile.ErrFallback
 				}
@@ -41172,12 +40514,12 @@ func programFFA8(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			_sum.Norm(_en)
 		}
 		{ // N(s6; 30, 25.01)
-			_c0Pi, _c0Tau := _v5p-_m5p, _v5t-_m5t
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v5p) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v5p) {
+			_c0Pi, _c0Tau := _vs[5].Pi-_ms[5].Pi, _vs[5].Tau-_ms[5].Tau
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[5].Pi) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[5].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c0Pi, _c0Tau = 0.0+_m19p, 0.0+_m19t
+				_c0Pi, _c0Tau = 0.0+_ms[19].Pi, 0.0+_ms[19].Tau
 				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
 					return 0, compile.ErrFallback
 				}
@@ -41195,12 +40537,12 @@ func programFFA8(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			_sum.Norm(_en)
 		}
 		{ // N(s7; 31, 25.01)
-			_c0Pi, _c0Tau := _v6p-_m6p, _v6t-_m6t
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v6p) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v6p) {
+			_c0Pi, _c0Tau := _vs[6].Pi-_ms[6].Pi, _vs[6].Tau-_ms[6].Tau
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[6].Pi) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[6].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c0Pi, _c0Tau = 0.0+_m21p, 0.0+_m21t
+				_c0Pi, _c0Tau = 0.0+_ms[21].Pi, 0.0+_ms[21].Tau
 				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
 					return 0, compile.ErrFallback
 				}
@@ -41218,12 +40560,12 @@ func programFFA8(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			_sum.Norm(_en)
 		}
 		{ // N(s8; 32, 25.01)
-			_c0Pi, _c0Tau := _v7p-_m7p, _v7t-_m7t
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v7p) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v7p) {
+			_c0Pi, _c0Tau := _vs[7].Pi-_ms[7].Pi, _vs[7].Tau-_ms[7].Tau
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[7].Pi) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[7].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c0Pi, _c0Tau = 0.0+_m23p, 0.0+_m23t
+				_c0Pi, _c0Tau = 0.0+_ms[23].Pi, 0.0+_ms[23].Tau
 				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
 					return 0, compile.ErrFallback
 				}
@@ -41241,22 +40583,22 @@ func programFFA8(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			_sum.Norm(_en)
 		}
 		{ // N(p1; s1, 17.36)
-			_c0Pi, _c0Tau := _v8p-_m8p, _v8t-_m8t
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v8p) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v8p) {
+			_c0Pi, _c0Tau := _vs[8].Pi-_ms[8].Pi, _vs[8].Tau-_ms[8].Tau
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[8].Pi) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[8].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c0Pi, _c0Tau = 0.0+_m25p, 0.0+_m25t
+				_c0Pi, _c0Tau = 0.0+_ms[25].Pi, 0.0+_ms[25].Tau
 				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
 					return 0, compile.ErrFallback
 				}
 			}
-			_c1Pi, _c1Tau := _v0p-_m9p, _v0t-_m9t
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v0p) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v0p) {
+			_c1Pi, _c1Tau := _vs[0].Pi-_ms[9].Pi, _vs[0].Tau-_ms[9].Tau
+			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_vs[0].Pi) {
+				if !(_c1Pi == 0 || _c1Pi < 1e-6*_vs[0].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c1Pi, _c1Tau = 0.0+_m0p, 0.0+_m0t
+				_c1Pi, _c1Tau = 0.0+_ms[0].Pi, 0.0+_ms[0].Tau
 				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
 					return 0, compile.ErrFallback
 				}
@@ -41274,22 +40616,22 @@ func programFFA8(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			_sum.Norm(_en)
 		}
 		{ // N(p2; s2, 17.36)
-			_c0Pi, _c0Tau := _v9p-_m10p, _v9t-_m10t
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v9p) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v9p) {
+			_c0Pi, _c0Tau := _vs[9].Pi-_ms[10].Pi, _vs[9].Tau-_ms[10].Tau
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[9].Pi) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[9].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c0Pi, _c0Tau = 0.0+_m27p, 0.0+_m27t
+				_c0Pi, _c0Tau = 0.0+_ms[27].Pi, 0.0+_ms[27].Tau
 				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
 					return 0, compile.ErrFallback
 				}
 			}
-			_c1Pi, _c1Tau := _v1p-_m11p, _v1t-_m11t
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v1p) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v1p) {
+			_c1Pi, _c1Tau := _vs[1].Pi-_ms[11].Pi, _vs[1].Tau-_ms[11].Tau
+			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_vs[1].Pi) {
+				if !(_c1Pi == 0 || _c1Pi < 1e-6*_vs[1].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c1Pi, _c1Tau = 0.0+_m1p, 0.0+_m1t
+				_c1Pi, _c1Tau = 0.0+_ms[1].Pi, 0.0+_ms[1].Tau
 				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
 					return 0, compile.ErrFallback
 				}
@@ -41307,22 +40649,22 @@ func programFFA8(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			_sum.Norm(_en)
 		}
 		{ // N(p3; s3, 17.36)
-			_c0Pi, _c0Tau := _v10p-_m12p, _v10t-_m12t
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v10p) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v10p) {
+			_c0Pi, _c0Tau := _vs[10].Pi-_ms[12].Pi, _vs[10].Tau-_ms[12].Tau
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[10].Pi) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[10].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c0Pi, _c0Tau = 0.0+_m29p, 0.0+_m29t
+				_c0Pi, _c0Tau = 0.0+_ms[29].Pi, 0.0+_ms[29].Tau
 				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
 					return 0, compile.ErrFallback
 				}
 			}
-			_c1Pi, _c1Tau := _v2p-_m13p, _v2t-_m13t
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v2p) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v2p) {
+			_c1Pi, _c1Tau := _vs[2].Pi-_ms[13].Pi, _vs[2].Tau-_ms[13].Tau
+			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_vs[2].Pi) {
+				if !(_c1Pi == 0 || _c1Pi < 1e-6*_vs[2].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c1Pi, _c1Tau = 0.0+_m2p, 0.0+_m2t
+				_c1Pi, _c1Tau = 0.0+_ms[2].Pi, 0.0+_ms[2].Tau
 				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
 					return 0, compile.ErrFallback
 				}
@@ -41340,22 +40682,22 @@ func programFFA8(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			_sum.Norm(_en)
 		}
 		{ // N(p4; s4, 17.36)
-			_c0Pi, _c0Tau := _v11p-_m14p, _v11t-_m14t
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v11p) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v11p) {
+			_c0Pi, _c0Tau := _vs[11].Pi-_ms[14].Pi, _vs[11].Tau-_ms[14].Tau
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[11].Pi) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[11].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c0Pi, _c0Tau = 0.0+_m31p, 0.0+_m31t
+				_c0Pi, _c0Tau = 0.0+_ms[31].Pi, 0.0+_ms[31].Tau
 				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
 					return 0, compile.ErrFallback
 				}
 			}
-			_c1Pi, _c1Tau := _v3p-_m15p, _v3t-_m15t
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v3p) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v3p) {
+			_c1Pi, _c1Tau := _vs[3].Pi-_ms[15].Pi, _vs[3].Tau-_ms[15].Tau
+			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_vs[3].Pi) {
+				if !(_c1Pi == 0 || _c1Pi < 1e-6*_vs[3].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c1Pi, _c1Tau = 0.0+_m3p, 0.0+_m3t
+				_c1Pi, _c1Tau = 0.0+_ms[3].Pi, 0.0+_ms[3].Tau
 				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
 					return 0, compile.ErrFallback
 				}
@@ -41373,22 +40715,22 @@ func programFFA8(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			_sum.Norm(_en)
 		}
 		{ // N(p5; s5, 17.36)
-			_c0Pi, _c0Tau := _v12p-_m16p, _v12t-_m16t
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v12p) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v12p) {
+			_c0Pi, _c0Tau := _vs[12].Pi-_ms[16].Pi, _vs[12].Tau-_ms[16].Tau
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[12].Pi) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[12].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c0Pi, _c0Tau = 0.0+_m33p, 0.0+_m33t
+				_c0Pi, _c0Tau = 0.0+_ms[33].Pi, 0.0+_ms[33].Tau
 				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
 					return 0, compile.ErrFallback
 				}
 			}
-			_c1Pi, _c1Tau := _v4p-_m17p, _v4t-_m17t
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v4p) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v4p) {
+			_c1Pi, _c1Tau := _vs[4].Pi-_ms[17].Pi, _vs[4].Tau-_ms[17].Tau
+			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_vs[4].Pi) {
+				if !(_c1Pi == 0 || _c1Pi < 1e-6*_vs[4].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c1Pi, _c1Tau = 0.0+_m4p, 0.0+_m4t
+				_c1Pi, _c1Tau = 0.0+_ms[4].Pi, 0.0+_ms[4].Tau
 				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
 					return 0, compile.ErrFallback
 				}
@@ -41406,22 +40748,22 @@ func programFFA8(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			_sum.Norm(_en)
 		}
 		{ // N(p6; s6, 17.36)
-			_c0Pi, _c0Tau := _v13p-_m18p, _v13t-_m18t
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v13p) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v13p) {
+			_c0Pi, _c0Tau := _vs[13].Pi-_ms[18].Pi, _vs[13].Tau-_ms[18].Tau
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[13].Pi) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[13].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c0Pi, _c0Tau = 0.0+_m35p, 0.0+_m35t
+				_c0Pi, _c0Tau = 0.0+_ms[35].Pi, 0.0+_ms[35].Tau
 				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
 					return 0, compile.ErrFallback
 				}
 			}
-			_c1Pi, _c1Tau := _v5p-_m19p, _v5t-_m19t
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v5p) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v5p) {
+			_c1Pi, _c1Tau := _vs[5].Pi-_ms[19].Pi, _vs[5].Tau-_ms[19].Tau
+			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_vs[5].Pi) {
+				if !(_c1Pi == 0 || _c1Pi < 1e-6*_vs[5].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c1Pi, _c1Tau = 0.0+_m5p, 0.0+_m5t
+				_c1Pi, _c1Tau = 0.0+_ms[5].Pi, 0.0+_ms[5].Tau
 				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
 					return 0, compile.ErrFallback
 				}
@@ -41439,22 +40781,22 @@ func programFFA8(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			_sum.Norm(_en)
 		}
 		{ // N(p7; s7, 17.36)
-			_c0Pi, _c0Tau := _v14p-_m20p, _v14t-_m20t
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v14p) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v14p) {
+			_c0Pi, _c0Tau := _vs[14].Pi-_ms[20].Pi, _vs[14].Tau-_ms[20].Tau
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[14].Pi) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[14].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c0Pi, _c0Tau = 0.0+_m37p, 0.0+_m37t
+				_c0Pi, _c0Tau = 0.0+_ms[37].Pi, 0.0+_ms[37].Tau
 				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
 					return 0, compile.ErrFallback
 				}
 			}
-			_c1Pi, _c1Tau := _v6p-_m21p, _v6t-_m21t
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v6p) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v6p) {
+			_c1Pi, _c1Tau := _vs[6].Pi-_ms[21].Pi, _vs[6].Tau-_ms[21].Tau
+			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_vs[6].Pi) {
+				if !(_c1Pi == 0 || _c1Pi < 1e-6*_vs[6].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c1Pi, _c1Tau = 0.0+_m6p, 0.0+_m6t
+				_c1Pi, _c1Tau = 0.0+_ms[6].Pi, 0.0+_ms[6].Tau
 				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
 					return 0, compile.ErrFallback
 				}
@@ -41472,22 +40814,22 @@ func programFFA8(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			_sum.Norm(_en)
 		}
 		{ // N(p8; s8, 17.36)
-			_c0Pi, _c0Tau := _v15p-_m22p, _v15t-_m22t
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v15p) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v15p) {
+			_c0Pi, _c0Tau := _vs[15].Pi-_ms[22].Pi, _vs[15].Tau-_ms[22].Tau
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[15].Pi) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[15].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c0Pi, _c0Tau = 0.0+_m39p, 0.0+_m39t
+				_c0Pi, _c0Tau = 0.0+_ms[39].Pi, 0.0+_ms[39].Tau
 				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
 					return 0, compile.ErrFallback
 				}
 			}
-			_c1Pi, _c1Tau := _v7p-_m23p, _v7t-_m23t
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v7p) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v7p) {
+			_c1Pi, _c1Tau := _vs[7].Pi-_ms[23].Pi, _vs[7].Tau-_ms[23].Tau
+			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_vs[7].Pi) {
+				if !(_c1Pi == 0 || _c1Pi < 1e-6*_vs[7].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c1Pi, _c1Tau = 0.0+_m7p, 0.0+_m7t
+				_c1Pi, _c1Tau = 0.0+_ms[7].Pi, 0.0+_ms[7].Tau
 				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
 					return 0, compile.ErrFallback
 				}
@@ -41505,22 +40847,22 @@ func programFFA8(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			_sum.Norm(_en)
 		}
 		{ // t1 = p1
-			_c0Pi, _c0Tau := _v16p-_m24p, _v16t-_m24t
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v16p) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v16p) {
+			_c0Pi, _c0Tau := _vs[16].Pi-_ms[24].Pi, _vs[16].Tau-_ms[24].Tau
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[16].Pi) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[16].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c0Pi, _c0Tau = 0.0+_m41p, 0.0+_m41t
+				_c0Pi, _c0Tau = 0.0+_ms[41].Pi, 0.0+_ms[41].Tau
 				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
 					return 0, compile.ErrFallback
 				}
 			}
-			_c1Pi, _c1Tau := _v8p-_m25p, _v8t-_m25t
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v8p) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v8p) {
+			_c1Pi, _c1Tau := _vs[8].Pi-_ms[25].Pi, _vs[8].Tau-_ms[25].Tau
+			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_vs[8].Pi) {
+				if !(_c1Pi == 0 || _c1Pi < 1e-6*_vs[8].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c1Pi, _c1Tau = 0.0+_m8p, 0.0+_m8t
+				_c1Pi, _c1Tau = 0.0+_ms[8].Pi, 0.0+_ms[8].Tau
 				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
 					return 0, compile.ErrFallback
 				}
@@ -41552,22 +40894,22 @@ func programFFA8(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			_sum.Norm(_en)
 		}
 		{ // t2 = p2
-			_c0Pi, _c0Tau := _v17p-_m26p, _v17t-_m26t
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v17p) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v17p) {
+			_c0Pi, _c0Tau := _vs[17].Pi-_ms[26].Pi, _vs[17].Tau-_ms[26].Tau
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[17].Pi) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[17].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c0Pi, _c0Tau = 0.0+_m42p+_m44p, 0.0+_m42t+_m44t
+				_c0Pi, _c0Tau = 0.0+_ms[42].Pi+_ms[44].Pi, 0.0+_ms[42].Tau+_ms[44].Tau
 				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
 					return 0, compile.ErrFallback
 				}
 			}
-			_c1Pi, _c1Tau := _v9p-_m27p, _v9t-_m27t
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v9p) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v9p) {
+			_c1Pi, _c1Tau := _vs[9].Pi-_ms[27].Pi, _vs[9].Tau-_ms[27].Tau
+			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_vs[9].Pi) {
+				if !(_c1Pi == 0 || _c1Pi < 1e-6*_vs[9].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c1Pi, _c1Tau = 0.0+_m10p, 0.0+_m10t
+				_c1Pi, _c1Tau = 0.0+_ms[10].Pi, 0.0+_ms[10].Tau
 				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
 					return 0, compile.ErrFallback
 				}
@@ -41599,22 +40941,22 @@ func programFFA8(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			_sum.Norm(_en)
 		}
 		{ // t3 = p3
-			_c0Pi, _c0Tau := _v18p-_m28p, _v18t-_m28t
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v18p) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v18p) {
+			_c0Pi, _c0Tau := _vs[18].Pi-_ms[28].Pi, _vs[18].Tau-_ms[28].Tau
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[18].Pi) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[18].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c0Pi, _c0Tau = 0.0+_m45p+_m47p, 0.0+_m45t+_m47t
+				_c0Pi, _c0Tau = 0.0+_ms[45].Pi+_ms[47].Pi, 0.0+_ms[45].Tau+_ms[47].Tau
 				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
 					return 0, compile.ErrFallback
 				}
 			}
-			_c1Pi, _c1Tau := _v10p-_m29p, _v10t-_m29t
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v10p) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v10p) {
+			_c1Pi, _c1Tau := _vs[10].Pi-_ms[29].Pi, _vs[10].Tau-_ms[29].Tau
+			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_vs[10].Pi) {
+				if !(_c1Pi == 0 || _c1Pi < 1e-6*_vs[10].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c1Pi, _c1Tau = 0.0+_m12p, 0.0+_m12t
+				_c1Pi, _c1Tau = 0.0+_ms[12].Pi, 0.0+_ms[12].Tau
 				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
 					return 0, compile.ErrFallback
 				}
@@ -41646,22 +40988,22 @@ func programFFA8(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			_sum.Norm(_en)
 		}
 		{ // t4 = p4
-			_c0Pi, _c0Tau := _v19p-_m30p, _v19t-_m30t
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v19p) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v19p) {
+			_c0Pi, _c0Tau := _vs[19].Pi-_ms[30].Pi, _vs[19].Tau-_ms[30].Tau
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[19].Pi) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[19].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c0Pi, _c0Tau = 0.0+_m48p+_m50p, 0.0+_m48t+_m50t
+				_c0Pi, _c0Tau = 0.0+_ms[48].Pi+_ms[50].Pi, 0.0+_ms[48].Tau+_ms[50].Tau
 				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
 					return 0, compile.ErrFallback
 				}
 			}
-			_c1Pi, _c1Tau := _v11p-_m31p, _v11t-_m31t
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v11p) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v11p) {
+			_c1Pi, _c1Tau := _vs[11].Pi-_ms[31].Pi, _vs[11].Tau-_ms[31].Tau
+			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_vs[11].Pi) {
+				if !(_c1Pi == 0 || _c1Pi < 1e-6*_vs[11].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c1Pi, _c1Tau = 0.0+_m14p, 0.0+_m14t
+				_c1Pi, _c1Tau = 0.0+_ms[14].Pi, 0.0+_ms[14].Tau
 				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
 					return 0, compile.ErrFallback
 				}
@@ -41693,22 +41035,22 @@ func programFFA8(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			_sum.Norm(_en)
 		}
 		{ // t5 = p5
-			_c0Pi, _c0Tau := _v20p-_m32p, _v20t-_m32t
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v20p) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v20p) {
+			_c0Pi, _c0Tau := _vs[20].Pi-_ms[32].Pi, _vs[20].Tau-_ms[32].Tau
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[20].Pi) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[20].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c0Pi, _c0Tau = 0.0+_m51p+_m53p, 0.0+_m51t+_m53t
+				_c0Pi, _c0Tau = 0.0+_ms[51].Pi+_ms[53].Pi, 0.0+_ms[51].Tau+_ms[53].Tau
 				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
 					return 0, compile.ErrFallback
 				}
 			}
-			_c1Pi, _c1Tau := _v12p-_m33p, _v12t-_m33t
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v12p) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v12p) {
+			_c1Pi, _c1Tau := _vs[12].Pi-_ms[33].Pi, _vs[12].Tau-_ms[33].Tau
+			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_vs[12].Pi) {
+				if !(_c1Pi == 0 || _c1Pi < 1e-6*_vs[12].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c1Pi, _c1Tau = 0.0+_m16p, 0.0+_m16t
+				_c1Pi, _c1Tau = 0.0+_ms[16].Pi, 0.0+_ms[16].Tau
 				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
 					return 0, compile.ErrFallback
 				}
@@ -41740,22 +41082,22 @@ func programFFA8(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			_sum.Norm(_en)
 		}
 		{ // t6 = p6
-			_c0Pi, _c0Tau := _v21p-_m34p, _v21t-_m34t
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v21p) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v21p) {
+			_c0Pi, _c0Tau := _vs[21].Pi-_ms[34].Pi, _vs[21].Tau-_ms[34].Tau
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[21].Pi) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[21].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c0Pi, _c0Tau = 0.0+_m54p+_m56p, 0.0+_m54t+_m56t
+				_c0Pi, _c0Tau = 0.0+_ms[54].Pi+_ms[56].Pi, 0.0+_ms[54].Tau+_ms[56].Tau
 				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
 					return 0, compile.ErrFallback
 				}
 			}
-			_c1Pi, _c1Tau := _v13p-_m35p, _v13t-_m35t
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v13p) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v13p) {
+			_c1Pi, _c1Tau := _vs[13].Pi-_ms[35].Pi, _vs[13].Tau-_ms[35].Tau
+			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_vs[13].Pi) {
+				if !(_c1Pi == 0 || _c1Pi < 1e-6*_vs[13].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c1Pi, _c1Tau = 0.0+_m18p, 0.0+_m18t
+				_c1Pi, _c1Tau = 0.0+_ms[18].Pi, 0.0+_ms[18].Tau
 				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
 					return 0, compile.ErrFallback
 				}
@@ -41787,22 +41129,22 @@ func programFFA8(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			_sum.Norm(_en)
 		}
 		{ // t7 = p7
-			_c0Pi, _c0Tau := _v22p-_m36p, _v22t-_m36t
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v22p) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v22p) {
+			_c0Pi, _c0Tau := _vs[22].Pi-_ms[36].Pi, _vs[22].Tau-_ms[36].Tau
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[22].Pi) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[22].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c0Pi, _c0Tau = 0.0+_m57p+_m59p, 0.0+_m57t+_m59t
+				_c0Pi, _c0Tau = 0.0+_ms[57].Pi+_ms[59].Pi, 0.0+_ms[57].Tau+_ms[59].Tau
 				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
 					return 0, compile.ErrFallback
 				}
 			}
-			_c1Pi, _c1Tau := _v14p-_m37p, _v14t-_m37t
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v14p) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v14p) {
+			_c1Pi, _c1Tau := _vs[14].Pi-_ms[37].Pi, _vs[14].Tau-_ms[37].Tau
+			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_vs[14].Pi) {
+				if !(_c1Pi == 0 || _c1Pi < 1e-6*_vs[14].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c1Pi, _c1Tau = 0.0+_m20p, 0.0+_m20t
+				_c1Pi, _c1Tau = 0.0+_ms[20].Pi, 0.0+_ms[20].Tau
 				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
 					return 0, compile.ErrFallback
 				}
@@ -41834,22 +41176,22 @@ func programFFA8(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			_sum.Norm(_en)
 		}
 		{ // t8 = p8
-			_c0Pi, _c0Tau := _v23p-_m38p, _v23t-_m38t
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v23p) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v23p) {
+			_c0Pi, _c0Tau := _vs[23].Pi-_ms[38].Pi, _vs[23].Tau-_ms[38].Tau
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[23].Pi) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[23].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c0Pi, _c0Tau = 0.0+_m60p, 0.0+_m60t
+				_c0Pi, _c0Tau = 0.0+_ms[60].Pi, 0.0+_ms[60].Tau
 				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
 					return 0, compile.ErrFallback
 				}
 			}
-			_c1Pi, _c1Tau := _v15p-_m39p, _v15t-_m39t
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v15p) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v15p) {
+			_c1Pi, _c1Tau := _vs[15].Pi-_ms[39].Pi, _vs[15].Tau-_ms[39].Tau
+			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_vs[15].Pi) {
+				if !(_c1Pi == 0 || _c1Pi < 1e-6*_vs[15].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c1Pi, _c1Tau = 0.0+_m22p, 0.0+_m22t
+				_c1Pi, _c1Tau = 0.0+_ms[22].Pi, 0.0+_ms[22].Tau
 				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
 					return 0, compile.ErrFallback
 				}
@@ -41881,32 +41223,32 @@ func programFFA8(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			_sum.Norm(_en)
 		}
 		{ // d1 = t1 − t2
-			_c0Pi, _c0Tau := _v24p-_m40p, _v24t-_m40t
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v24p) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v24p) {
+			_c0Pi, _c0Tau := _vs[24].Pi-_ms[40].Pi, _vs[24].Tau-_ms[40].Tau
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[24].Pi) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[24].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c0Pi, _c0Tau = 0.0+_m61p, 0.0+_m61t
+				_c0Pi, _c0Tau = 0.0+_ms[61].Pi, 0.0+_ms[61].Tau
 				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
 					return 0, compile.ErrFallback
 				}
 			}
-			_c1Pi, _c1Tau := _v16p-_m41p, _v16t-_m41t
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v16p) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v16p) {
+			_c1Pi, _c1Tau := _vs[16].Pi-_ms[41].Pi, _vs[16].Tau-_ms[41].Tau
+			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_vs[16].Pi) {
+				if !(_c1Pi == 0 || _c1Pi < 1e-6*_vs[16].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c1Pi, _c1Tau = 0.0+_m24p, 0.0+_m24t
+				_c1Pi, _c1Tau = 0.0+_ms[24].Pi, 0.0+_ms[24].Tau
 				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
 					return 0, compile.ErrFallback
 				}
 			}
-			_c2Pi, _c2Tau := _v17p-_m42p, _v17t-_m42t
-			if !(_c2Pi > 0 && _c2Pi >= 1e-6*_v17p) {
-				if !(_c2Pi == 0 || _c2Pi < 1e-6*_v17p) {
+			_c2Pi, _c2Tau := _vs[17].Pi-_ms[42].Pi, _vs[17].Tau-_ms[42].Tau
+			if !(_c2Pi > 0 && _c2Pi >= 1e-6*_vs[17].Pi) {
+				if !(_c2Pi == 0 || _c2Pi < 1e-6*_vs[17].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c2Pi, _c2Tau = 0.0+_m26p+_m44p, 0.0+_m26t+_m44t
+				_c2Pi, _c2Tau = 0.0+_ms[26].Pi+_ms[44].Pi, 0.0+_ms[26].Tau+_ms[44].Tau
 				if !(_c2Pi > 0 && _c2Pi < math.MaxFloat64 && _c2Tau-_c2Tau == 0) {
 					return 0, compile.ErrFallback
 				}
@@ -41943,32 +41285,32 @@ func programFFA8(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			_sum.Norm(_en)
 		}
 		{ // d2 = t2 − t3
-			_c0Pi, _c0Tau := _v25p-_m43p, _v25t-_m43t
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v25p) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v25p) {
+			_c0Pi, _c0Tau := _vs[25].Pi-_ms[43].Pi, _vs[25].Tau-_ms[43].Tau
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[25].Pi) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[25].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c0Pi, _c0Tau = 0.0+_m62p, 0.0+_m62t
+				_c0Pi, _c0Tau = 0.0+_ms[62].Pi, 0.0+_ms[62].Tau
 				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
 					return 0, compile.ErrFallback
 				}
 			}
-			_c1Pi, _c1Tau := _v17p-_m44p, _v17t-_m44t
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v17p) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v17p) {
+			_c1Pi, _c1Tau := _vs[17].Pi-_ms[44].Pi, _vs[17].Tau-_ms[44].Tau
+			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_vs[17].Pi) {
+				if !(_c1Pi == 0 || _c1Pi < 1e-6*_vs[17].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c1Pi, _c1Tau = 0.0+_m26p+_m42p, 0.0+_m26t+_m42t
+				_c1Pi, _c1Tau = 0.0+_ms[26].Pi+_ms[42].Pi, 0.0+_ms[26].Tau+_ms[42].Tau
 				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
 					return 0, compile.ErrFallback
 				}
 			}
-			_c2Pi, _c2Tau := _v18p-_m45p, _v18t-_m45t
-			if !(_c2Pi > 0 && _c2Pi >= 1e-6*_v18p) {
-				if !(_c2Pi == 0 || _c2Pi < 1e-6*_v18p) {
+			_c2Pi, _c2Tau := _vs[18].Pi-_ms[45].Pi, _vs[18].Tau-_ms[45].Tau
+			if !(_c2Pi > 0 && _c2Pi >= 1e-6*_vs[18].Pi) {
+				if !(_c2Pi == 0 || _c2Pi < 1e-6*_vs[18].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c2Pi, _c2Tau = 0.0+_m28p+_m47p, 0.0+_m28t+_m47t
+				_c2Pi, _c2Tau = 0.0+_ms[28].Pi+_ms[47].Pi, 0.0+_ms[28].Tau+_ms[47].Tau
 				if !(_c2Pi > 0 && _c2Pi < math.MaxFloat64 && _c2Tau-_c2Tau == 0) {
 					return 0, compile.ErrFallback
 				}
@@ -42005,32 +41347,32 @@ func programFFA8(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			_sum.Norm(_en)
 		}
 		{ // d3 = t3 − t4
-			_c0Pi, _c0Tau := _v26p-_m46p, _v26t-_m46t
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v26p) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v26p) {
+			_c0Pi, _c0Tau := _vs[26].Pi-_ms[46].Pi, _vs[26].Tau-_ms[46].Tau
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[26].Pi) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[26].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c0Pi, _c0Tau = 0.0+_m63p, 0.0+_m63t
+				_c0Pi, _c0Tau = 0.0+_ms[63].Pi, 0.0+_ms[63].Tau
 				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
 					return 0, compile.ErrFallback
 				}
 			}
-			_c1Pi, _c1Tau := _v18p-_m47p, _v18t-_m47t
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v18p) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v18p) {
+			_c1Pi, _c1Tau := _vs[18].Pi-_ms[47].Pi, _vs[18].Tau-_ms[47].Tau
+			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_vs[18].Pi) {
+				if !(_c1Pi == 0 || _c1Pi < 1e-6*_vs[18].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c1Pi, _c1Tau = 0.0+_m28p+_m45p, 0.0+_m28t+_m45t
+				_c1Pi, _c1Tau = 0.0+_ms[28].Pi+_ms[45].Pi, 0.0+_ms[28].Tau+_ms[45].Tau
 				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
 					return 0, compile.ErrFallback
 				}
 			}
-			_c2Pi, _c2Tau := _v19p-_m48p, _v19t-_m48t
-			if !(_c2Pi > 0 && _c2Pi >= 1e-6*_v19p) {
-				if !(_c2Pi == 0 || _c2Pi < 1e-6*_v19p) {
+			_c2Pi, _c2Tau := _vs[19].Pi-_ms[48].Pi, _vs[19].Tau-_ms[48].Tau
+			if !(_c2Pi > 0 && _c2Pi >= 1e-6*_vs[19].Pi) {
+				if !(_c2Pi == 0 || _c2Pi < 1e-6*_vs[19].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c2Pi, _c2Tau = 0.0+_m30p+_m50p, 0.0+_m30t+_m50t
+				_c2Pi, _c2Tau = 0.0+_ms[30].Pi+_ms[50].Pi, 0.0+_ms[30].Tau+_ms[50].Tau
 				if !(_c2Pi > 0 && _c2Pi < math.MaxFloat64 && _c2Tau-_c2Tau == 0) {
 					return 0, compile.ErrFallback
 				}
@@ -42067,32 +41409,32 @@ func programFFA8(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			_sum.Norm(_en)
 		}
 		{ // d4 = t4 − t5
-			_c0Pi, _c0Tau := _v27p-_m49p, _v27t-_m49t
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v27p) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v27p) {
+			_c0Pi, _c0Tau := _vs[27].Pi-_ms[49].Pi, _vs[27].Tau-_ms[49].Tau
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[27].Pi) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[27].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c0Pi, _c0Tau = 0.0+_m64p, 0.0+_m64t
+				_c0Pi, _c0Tau = 0.0+_ms[64].Pi, 0.0+_ms[64].Tau
 				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
 					return 0, compile.ErrFallback
 				}
 			}
-			_c1Pi, _c1Tau := _v19p-_m50p, _v19t-_m50t
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v19p) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v19p) {
+			_c1Pi, _c1Tau := _vs[19].Pi-_ms[50].Pi, _vs[19].Tau-_ms[50].Tau
+			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_vs[19].Pi) {
+				if !(_c1Pi == 0 || _c1Pi < 1e-6*_vs[19].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c1Pi, _c1Tau = 0.0+_m30p+_m48p, 0.0+_m30t+_m48t
+				_c1Pi, _c1Tau = 0.0+_ms[30].Pi+_ms[48].Pi, 0.0+_ms[30].Tau+_ms[48].Tau
 				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
 					return 0, compile.ErrFallback
 				}
 			}
-			_c2Pi, _c2Tau := _v20p-_m51p, _v20t-_m51t
-			if !(_c2Pi > 0 && _c2Pi >= 1e-6*_v20p) {
-				if !(_c2Pi == 0 || _c2Pi < 1e-6*_v20p) {
+			_c2Pi, _c2Tau := _vs[20].Pi-_ms[51].Pi, _vs[20].Tau-_ms[51].Tau
+			if !(_c2Pi > 0 && _c2Pi >= 1e-6*_vs[20].Pi) {
+				if !(_c2Pi == 0 || _c2Pi < 1e-6*_vs[20].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c2Pi, _c2Tau = 0.0+_m32p+_m53p, 0.0+_m32t+_m53t
+				_c2Pi, _c2Tau = 0.0+_ms[32].Pi+_ms[53].Pi, 0.0+_ms[32].Tau+_ms[53].Tau
 				if !(_c2Pi > 0 && _c2Pi < math.MaxFloat64 && _c2Tau-_c2Tau == 0) {
 					return 0, compile.ErrFallback
 				}
@@ -42129,32 +41471,32 @@ func programFFA8(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			_sum.Norm(_en)
 		}
 		{ // d5 = t5 − t6
-			_c0Pi, _c0Tau := _v28p-_m52p, _v28t-_m52t
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v28p) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v28p) {
+			_c0Pi, _c0Tau := _vs[28].Pi-_ms[52].Pi, _vs[28].Tau-_ms[52].Tau
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[28].Pi) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[28].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c0Pi, _c0Tau = 0.0+_m65p, 0.0+_m65t
+				_c0Pi, _c0Tau = 0.0+_ms[65].Pi, 0.0+_ms[65].Tau
 				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
 					return 0, compile.ErrFallback
 				}
 			}
-			_c1Pi, _c1Tau := _v20p-_m53p, _v20t-_m53t
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v20p) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v20p) {
+			_c1Pi, _c1Tau := _vs[20].Pi-_ms[53].Pi, _vs[20].Tau-_ms[53].Tau
+			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_vs[20].Pi) {
+				if !(_c1Pi == 0 || _c1Pi < 1e-6*_vs[20].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c1Pi, _c1Tau = 0.0+_m32p+_m51p, 0.0+_m32t+_m51t
+				_c1Pi, _c1Tau = 0.0+_ms[32].Pi+_ms[51].Pi, 0.0+_ms[32].Tau+_ms[51].Tau
 				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
 					return 0, compile.ErrFallback
 				}
 			}
-			_c2Pi, _c2Tau := _v21p-_m54p, _v21t-_m54t
-			if !(_c2Pi > 0 && _c2Pi >= 1e-6*_v21p) {
-				if !(_c2Pi == 0 || _c2Pi < 1e-6*_v21p) {
+			_c2Pi, _c2Tau := _vs[21].Pi-_ms[54].Pi, _vs[21].Tau-_ms[54].Tau
+			if !(_c2Pi > 0 && _c2Pi >= 1e-6*_vs[21].Pi) {
+				if !(_c2Pi == 0 || _c2Pi < 1e-6*_vs[21].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c2Pi, _c2Tau = 0.0+_m34p+_m56p, 0.0+_m34t+_m56t
+				_c2Pi, _c2Tau = 0.0+_ms[34].Pi+_ms[56].Pi, 0.0+_ms[34].Tau+_ms[56].Tau
 				if !(_c2Pi > 0 && _c2Pi < math.MaxFloat64 && _c2Tau-_c2Tau == 0) {
 					return 0, compile.ErrFallback
 				}
@@ -42191,32 +41533,32 @@ func programFFA8(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			_sum.Norm(_en)
 		}
 		{ // d6 = t6 − t7
-			_c0Pi, _c0Tau := _v29p-_m55p, _v29t-_m55t
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v29p) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v29p) {
+			_c0Pi, _c0Tau := _vs[29].Pi-_ms[55].Pi, _vs[29].Tau-_ms[55].Tau
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[29].Pi) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[29].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c0Pi, _c0Tau = 0.0+_m66p, 0.0+_m66t
+				_c0Pi, _c0Tau = 0.0+_ms[66].Pi, 0.0+_ms[66].Tau
 				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
 					return 0, compile.ErrFallback
 				}
 			}
-			_c1Pi, _c1Tau := _v21p-_m56p, _v21t-_m56t
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v21p) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v21p) {
+			_c1Pi, _c1Tau := _vs[21].Pi-_ms[56].Pi, _vs[21].Tau-_ms[56].Tau
+			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_vs[21].Pi) {
+				if !(_c1Pi == 0 || _c1Pi < 1e-6*_vs[21].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c1Pi, _c1Tau = 0.0+_m34p+_m54p, 0.0+_m34t+_m54t
+				_c1Pi, _c1Tau = 0.0+_ms[34].Pi+_ms[54].Pi, 0.0+_ms[34].Tau+_ms[54].Tau
 				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
 					return 0, compile.ErrFallback
 				}
 			}
-			_c2Pi, _c2Tau := _v22p-_m57p, _v22t-_m57t
-			if !(_c2Pi > 0 && _c2Pi >= 1e-6*_v22p) {
-				if !(_c2Pi == 0 || _c2Pi < 1e-6*_v22p) {
+			_c2Pi, _c2Tau := _vs[22].Pi-_ms[57].Pi, _vs[22].Tau-_ms[57].Tau
+			if !(_c2Pi > 0 && _c2Pi >= 1e-6*_vs[22].Pi) {
+				if !(_c2Pi == 0 || _c2Pi < 1e-6*_vs[22].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c2Pi, _c2Tau = 0.0+_m36p+_m59p, 0.0+_m36t+_m59t
+				_c2Pi, _c2Tau = 0.0+_ms[36].Pi+_ms[59].Pi, 0.0+_ms[36].Tau+_ms[59].Tau
 				if !(_c2Pi > 0 && _c2Pi < math.MaxFloat64 && _c2Tau-_c2Tau == 0) {
 					return 0, compile.ErrFallback
 				}
@@ -42253,32 +41595,32 @@ func programFFA8(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			_sum.Norm(_en)
 		}
 		{ // d7 = t7 − t8
-			_c0Pi, _c0Tau := _v30p-_m58p, _v30t-_m58t
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v30p) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v30p) {
+			_c0Pi, _c0Tau := _vs[30].Pi-_ms[58].Pi, _vs[30].Tau-_ms[58].Tau
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[30].Pi) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[30].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c0Pi, _c0Tau = 0.0+_m67p, 0.0+_m67t
+				_c0Pi, _c0Tau = 0.0+_ms[67].Pi, 0.0+_ms[67].Tau
 				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
 					return 0, compile.ErrFallback
 				}
 			}
-			_c1Pi, _c1Tau := _v22p-_m59p, _v22t-_m59t
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v22p) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v22p) {
+			_c1Pi, _c1Tau := _vs[22].Pi-_ms[59].Pi, _vs[22].Tau-_ms[59].Tau
+			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_vs[22].Pi) {
+				if !(_c1Pi == 0 || _c1Pi < 1e-6*_vs[22].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c1Pi, _c1Tau = 0.0+_m36p+_m57p, 0.0+_m36t+_m57t
+				_c1Pi, _c1Tau = 0.0+_ms[36].Pi+_ms[57].Pi, 0.0+_ms[36].Tau+_ms[57].Tau
 				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
 					return 0, compile.ErrFallback
 				}
 			}
-			_c2Pi, _c2Tau := _v23p-_m60p, _v23t-_m60t
-			if !(_c2Pi > 0 && _c2Pi >= 1e-6*_v23p) {
-				if !(_c2Pi == 0 || _c2Pi < 1e-6*_v23p) {
+			_c2Pi, _c2Tau := _vs[23].Pi-_ms[60].Pi, _vs[23].Tau-_ms[60].Tau
+			if !(_c2Pi > 0 && _c2Pi >= 1e-6*_vs[23].Pi) {
+				if !(_c2Pi == 0 || _c2Pi < 1e-6*_vs[23].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c2Pi, _c2Tau = 0.0+_m38p, 0.0+_m38t
+				_c2Pi, _c2Tau = 0.0+_ms[38].Pi, 0.0+_ms[38].Tau
 				if !(_c2Pi > 0 && _c2Pi < math.MaxFloat64 && _c2Tau-_c2Tau == 0) {
 					return 0, compile.ErrFallback
 				}
@@ -42315,12 +41657,12 @@ func programFFA8(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			_sum.Norm(_en)
 		}
 		{ // I(d1 > 0.7405)
-			_c0Pi, _c0Tau := _v24p-_m61p, _v24t-_m61t
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v24p) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v24p) {
+			_c0Pi, _c0Tau := _vs[24].Pi-_ms[61].Pi, _vs[24].Tau-_ms[61].Tau
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[24].Pi) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[24].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c0Pi, _c0Tau = 0.0+_m40p, 0.0+_m40t
+				_c0Pi, _c0Tau = 0.0+_ms[40].Pi, 0.0+_ms[40].Tau
 				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
 					return 0, compile.ErrFallback
 				}
@@ -42333,12 +41675,12 @@ func programFFA8(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			_sum.Add(_eq)
 		}
 		{ // I(d2 > 0.7405)
-			_c0Pi, _c0Tau := _v25p-_m62p, _v25t-_m62t
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v25p) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v25p) {
+			_c0Pi, _c0Tau := _vs[25].Pi-_ms[62].Pi, _vs[25].Tau-_ms[62].Tau
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[25].Pi) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[25].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c0Pi, _c0Tau = 0.0+_m43p, 0.0+_m43t
+				_c0Pi, _c0Tau = 0.0+_ms[43].Pi, 0.0+_ms[43].Tau
 				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
 					return 0, compile.ErrFallback
 				}
@@ -42351,12 +41693,12 @@ func programFFA8(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			_sum.Add(_eq)
 		}
 		{ // I(d3 > 0.7405)
-			_c0Pi, _c0Tau := _v26p-_m63p, _v26t-_m63t
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v26p) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v26p) {
+			_c0Pi, _c0Tau := _vs[26].Pi-_ms[63].Pi, _vs[26].Tau-_ms[63].Tau
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[26].Pi) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[26].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c0Pi, _c0Tau = 0.0+_m46p, 0.0+_m46t
+				_c0Pi, _c0Tau = 0.0+_ms[46].Pi, 0.0+_ms[46].Tau
 				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
 					return 0, compile.ErrFallback
 				}
@@ -42369,12 +41711,12 @@ func programFFA8(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			_sum.Add(_eq)
 		}
 		{ // I(d4 > 0.7405)
-			_c0Pi, _c0Tau := _v27p-_m64p, _v27t-_m64t
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v27p) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v27p) {
+			_c0Pi, _c0Tau := _vs[27].Pi-_ms[64].Pi, _vs[27].Tau-_ms[64].Tau
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[27].Pi) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[27].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c0Pi, _c0Tau = 0.0+_m49p, 0.0+_m49t
+				_c0Pi, _c0Tau = 0.0+_ms[49].Pi, 0.0+_ms[49].Tau
 				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
 					return 0, compile.ErrFallback
 				}
@@ -42387,12 +41729,12 @@ func programFFA8(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			_sum.Add(_eq)
 		}
 		{ // I(d5 > 0.7405)
-			_c0Pi, _c0Tau := _v28p-_m65p, _v28t-_m65t
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v28p) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v28p) {
+			_c0Pi, _c0Tau := _vs[28].Pi-_ms[65].Pi, _vs[28].Tau-_ms[65].Tau
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[28].Pi) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[28].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c0Pi, _c0Tau = 0.0+_m52p, 0.0+_m52t
+				_c0Pi, _c0Tau = 0.0+_ms[52].Pi, 0.0+_ms[52].Tau
 				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
 					return 0, compile.ErrFallback
 				}
@@ -42405,12 +41747,12 @@ func programFFA8(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			_sum.Add(_eq)
 		}
 		{ // I(d6 > 0.7405)
-			_c0Pi, _c0Tau := _v29p-_m66p, _v29t-_m66t
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v29p) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v29p) {
+			_c0Pi, _c0Tau := _vs[29].Pi-_ms[66].Pi, _vs[29].Tau-_ms[66].Tau
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[29].Pi) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[29].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c0Pi, _c0Tau = 0.0+_m55p, 0.0+_m55t
+				_c0Pi, _c0Tau = 0.0+_ms[55].Pi, 0.0+_ms[55].Tau
 				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
 					return 0, compile.ErrFallback
 				}
@@ -42423,12 +41765,12 @@ func programFFA8(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			_sum.Add(_eq)
 		}
 		{ // I(d7 > 0.7405)
-			_c0Pi, _c0Tau := _v30p-_m67p, _v30t-_m67t
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v30p) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v30p) {
+			_c0Pi, _c0Tau := _vs[30].Pi-_ms[67].Pi, _vs[30].Tau-_ms[67].Tau
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[30].Pi) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[30].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c0Pi, _c0Tau = 0.0+_m58p, 0.0+_m58t
+				_c0Pi, _c0Tau = 0.0+_ms[58].Pi, 0.0+_ms[58].Tau
 				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
 					return 0, compile.ErrFallback
 				}
@@ -42441,1332 +41783,1363 @@ func programFFA8(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			_sum.Add(_eq)
 		}
 		{ // s1
-			if !(_v0p > 0 && _v0p <= math.MaxFloat64) {
+			q, qt := _vs[0].Pi, _vs[0].Tau
+			if !(q > 0 && q <= math.MaxFloat64) {
 				return 0, compile.ErrFallback
 			}
-			center := _v0t / _v0p
+			center := qt / q
 			var quad float64
 			{
-				cPi, cTau := _v0p-_m0p, _v0t-_m0t
-				if !(cPi > 0 && cPi >= 1e-6*_v0p) {
-					if !(cPi == 0 || cPi < 1e-6*_v0p) {
+				cPi, cTau := _vs[0].Pi-_ms[0].Pi, _vs[0].Tau-_ms[0].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[0].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[0].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m9p, 0.0+_m9t
+					cPi, cTau = 0.0+_ms[9].Pi, 0.0+_ms[9].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v0p)
+				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _v0p-_m9p, _v0t-_m9t
-				if !(cPi > 0 && cPi >= 1e-6*_v0p) {
-					if !(cPi == 0 || cPi < 1e-6*_v0p) {
+				cPi, cTau := _vs[0].Pi-_ms[9].Pi, _vs[0].Tau-_ms[9].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[0].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[0].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m0p, 0.0+_m0t
+					cPi, cTau = 0.0+_ms[0].Pi, 0.0+_ms[0].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v0p)
+				_sum.Mul(cPi / q)
 			}
-			_sum.Mul(_v0p)
+			_sum.Mul(q)
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
 		{ // s2
-			if !(_v1p > 0 && _v1p <= math.MaxFloat64) {
+			q, qt := _vs[1].Pi, _vs[1].Tau
+			if !(q > 0 && q <= math.MaxFloat64) {
 				return 0, compile.ErrFallback
 			}
-			center := _v1t / _v1p
+			center := qt / q
 			var quad float64
 			{
-				cPi, cTau := _v1p-_m1p, _v1t-_m1t
-				if !(cPi > 0 && cPi >= 1e-6*_v1p) {
-					if !(cPi == 0 || cPi < 1e-6*_v1p) {
+				cPi, cTau := _vs[1].Pi-_ms[1].Pi, _vs[1].Tau-_ms[1].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[1].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[1].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m11p, 0.0+_m11t
+					cPi, cTau = 0.0+_ms[11].Pi, 0.0+_ms[11].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v1p)
+				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _v1p-_m11p, _v1t-_m11t
-				if !(cPi > 0 && cPi >= 1e-6*_v1p) {
-					if !(cPi == 0 || cPi < 1e-6*_v1p) {
+				cPi, cTau := _vs[1].Pi-_ms[11].Pi, _vs[1].Tau-_ms[11].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[1].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[1].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m1p, 0.0+_m1t
+					cPi, cTau = 0.0+_ms[1].Pi, 0.0+_ms[1].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v1p)
+				_sum.Mul(cPi / q)
 			}
-			_sum.Mul(_v1p)
+			_sum.Mul(q)
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
 		{ // s3
-			if !(_v2p > 0 && _v2p <= math.MaxFloat64) {
+			q, qt := _vs[2].Pi, _vs[2].Tau
+			if !(q > 0 && q <= math.MaxFloat64) {
 				return 0, compile.ErrFallback
 			}
-			center := _v2t / _v2p
+			center := qt / q
 			var quad float64
 			{
-				cPi, cTau := _v2p-_m2p, _v2t-_m2t
-				if !(cPi > 0 && cPi >= 1e-6*_v2p) {
-					if !(cPi == 0 || cPi < 1e-6*_v2p) {
+				cPi, cTau := _vs[2].Pi-_ms[2].Pi, _vs[2].Tau-_ms[2].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[2].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[2].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m13p, 0.0+_m13t
+					cPi, cTau = 0.0+_ms[13].Pi, 0.0+_ms[13].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v2p)
+				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _v2p-_m13p, _v2t-_m13t
-				if !(cPi > 0 && cPi >= 1e-6*_v2p) {
-					if !(cPi == 0 || cPi < 1e-6*_v2p) {
+				cPi, cTau := _vs[2].Pi-_ms[13].Pi, _vs[2].Tau-_ms[13].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[2].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[2].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m2p, 0.0+_m2t
+					cPi, cTau = 0.0+_ms[2].Pi, 0.0+_ms[2].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v2p)
+				_sum.Mul(cPi / q)
 			}
-			_sum.Mul(_v2p)
+			_sum.Mul(q)
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
 		{ // s4
-			if !(_v3p > 0 && _v3p <= math.MaxFloat64) {
+			q, qt := _vs[3].Pi, _vs[3].Tau
+			if !(q > 0 && q <= math.MaxFloat64) {
 				return 0, compile.ErrFallback
 			}
-			center := _v3t / _v3p
+			center := qt / q
 			var quad float64
 			{
-				cPi, cTau := _v3p-_m3p, _v3t-_m3t
-				if !(cPi > 0 && cPi >= 1e-6*_v3p) {
-					if !(cPi == 0 || cPi < 1e-6*_v3p) {
+				cPi, cTau := _vs[3].Pi-_ms[3].Pi, _vs[3].Tau-_ms[3].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[3].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[3].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m15p, 0.0+_m15t
+					cPi, cTau = 0.0+_ms[15].Pi, 0.0+_ms[15].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v3p)
+				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _v3p-_m15p, _v3t-_m15t
-				if !(cPi > 0 && cPi >= 1e-6*_v3p) {
-					if !(cPi == 0 || cPi < 1e-6*_v3p) {
+				cPi, cTau := _vs[3].Pi-_ms[15].Pi, _vs[3].Tau-_ms[15].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[3].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[3].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m3p, 0.0+_m3t
+					cPi, cTau = 0.0+_ms[3].Pi, 0.0+_ms[3].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v3p)
+				_sum.Mul(cPi / q)
 			}
-			_sum.Mul(_v3p)
+			_sum.Mul(q)
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
 		{ // s5
-			if !(_v4p > 0 && _v4p <= math.MaxFloat64) {
+			q, qt := _vs[4].Pi, _vs[4].Tau
+			if !(q > 0 && q <= math.MaxFloat64) {
 				return 0, compile.ErrFallback
 			}
-			center := _v4t / _v4p
+			center := qt / q
 			var quad float64
 			{
-				cPi, cTau := _v4p-_m4p, _v4t-_m4t
-				if !(cPi > 0 && cPi >= 1e-6*_v4p) {
-					if !(cPi == 0 || cPi < 1e-6*_v4p) {
+				cPi, cTau := _vs[4].Pi-_ms[4].Pi, _vs[4].Tau-_ms[4].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[4].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[4].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m17p, 0.0+_m17t
+					cPi, cTau = 0.0+_ms[17].Pi, 0.0+_ms[17].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v4p)
+				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _v4p-_m17p, _v4t-_m17t
-				if !(cPi > 0 && cPi >= 1e-6*_v4p) {
-					if !(cPi == 0 || cPi < 1e-6*_v4p) {
+				cPi, cTau := _vs[4].Pi-_ms[17].Pi, _vs[4].Tau-_ms[17].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[4].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[4].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m4p, 0.0+_m4t
+					cPi, cTau = 0.0+_ms[4].Pi, 0.0+_ms[4].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v4p)
+				_sum.Mul(cPi / q)
 			}
-			_sum.Mul(_v4p)
+			_sum.Mul(q)
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
 		{ // s6
-			if !(_v5p > 0 && _v5p <= math.MaxFloat64) {
+			q, qt := _vs[5].Pi, _vs[5].Tau
+			if !(q > 0 && q <= math.MaxFloat64) {
 				return 0, compile.ErrFallback
 			}
-			center := _v5t / _v5p
+			center := qt / q
 			var quad float64
 			{
-				cPi, cTau := _v5p-_m5p, _v5t-_m5t
-				if !(cPi > 0 && cPi >= 1e-6*_v5p) {
-					if !(cPi == 0 || cPi < 1e-6*_v5p) {
+				cPi, cTau := _vs[5].Pi-_ms[5].Pi, _vs[5].Tau-_ms[5].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[5].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[5].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m19p, 0.0+_m19t
+					cPi, cTau = 0.0+_ms[19].Pi, 0.0+_ms[19].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v5p)
+				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _v5p-_m19p, _v5t-_m19t
-				if !(cPi > 0 && cPi >= 1e-6*_v5p) {
-					if !(cPi == 0 || cPi < 1e-6*_v5p) {
+				cPi, cTau := _vs[5].Pi-_ms[19].Pi, _vs[5].Tau-_ms[19].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[5].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[5].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m5p, 0.0+_m5t
+					cPi, cTau = 0.0+_ms[5].Pi, 0.0+_ms[5].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v5p)
+				_sum.Mul(cPi / q)
 			}
-			_sum.Mul(_v5p)
+			_sum.Mul(q)
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
 		{ // s7
-			if !(_v6p > 0 && _v6p <= math.MaxFloat64) {
+			q, qt := _vs[6].Pi, _vs[6].Tau
+			if !(q > 0 && q <= math.MaxFloat64) {
 				return 0, compile.ErrFallback
 			}
-			center := _v6t / _v6p
+			center := qt / q
 			var quad float64
 			{
-				cPi, cTau := _v6p-_m6p, _v6t-_m6t
-				if !(cPi > 0 && cPi >= 1e-6*_v6p) {
-					if !(cPi == 0 || cPi < 1e-6*_v6p) {
+				cPi, cTau := _vs[6].Pi-_ms[6].Pi, _vs[6].Tau-_ms[6].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[6].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[6].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m21p, 0.0+_m21t
+					cPi, cTau = 0.0+_ms[21].Pi, 0.0+_ms[21].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v6p)
+				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _v6p-_m21p, _v6t-_m21t
-				if !(cPi > 0 && cPi >= 1e-6*_v6p) {
-					if !(cPi == 0 || cPi < 1e-6*_v6p) {
+				cPi, cTau := _vs[6].Pi-_ms[21].Pi, _vs[6].Tau-_ms[21].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[6].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[6].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m6p, 0.0+_m6t
+					cPi, cTau = 0.0+_ms[6].Pi, 0.0+_ms[6].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v6p)
+				_sum.Mul(cPi / q)
 			}
-			_sum.Mul(_v6p)
+			_sum.Mul(q)
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
 		{ // s8
-			if !(_v7p > 0 && _v7p <= math.MaxFloat64) {
+			q, qt := _vs[7].Pi, _vs[7].Tau
+			if !(q > 0 && q <= math.MaxFloat64) {
 				return 0, compile.ErrFallback
 			}
-			center := _v7t / _v7p
+			center := qt / q
 			var quad float64
 			{
-				cPi, cTau := _v7p-_m7p, _v7t-_m7t
-				if !(cPi > 0 && cPi >= 1e-6*_v7p) {
-					if !(cPi == 0 || cPi < 1e-6*_v7p) {
+				cPi, cTau := _vs[7].Pi-_ms[7].Pi, _vs[7].Tau-_ms[7].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[7].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[7].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m23p, 0.0+_m23t
+					cPi, cTau = 0.0+_ms[23].Pi, 0.0+_ms[23].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v7p)
+				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _v7p-_m23p, _v7t-_m23t
-				if !(cPi > 0 && cPi >= 1e-6*_v7p) {
-					if !(cPi == 0 || cPi < 1e-6*_v7p) {
+				cPi, cTau := _vs[7].Pi-_ms[23].Pi, _vs[7].Tau-_ms[23].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[7].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[7].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m7p, 0.0+_m7t
+					cPi, cTau = 0.0+_ms[7].Pi, 0.0+_ms[7].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v7p)
+				_sum.Mul(cPi / q)
 			}
-			_sum.Mul(_v7p)
+			_sum.Mul(q)
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
 		{ // p1
-			if !(_v8p > 0 && _v8p <= math.MaxFloat64) {
+			q, qt := _vs[8].Pi, _vs[8].Tau
+			if !(q > 0 && q <= math.MaxFloat64) {
 				return 0, compile.ErrFallback
 			}
-			center := _v8t / _v8p
+			center := qt / q
 			var quad float64
 			{
-				cPi, cTau := _v8p-_m8p, _v8t-_m8t
-				if !(cPi > 0 && cPi >= 1e-6*_v8p) {
-					if !(cPi == 0 || cPi < 1e-6*_v8p) {
+				cPi, cTau := _vs[8].Pi-_ms[8].Pi, _vs[8].Tau-_ms[8].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[8].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[8].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m25p, 0.0+_m25t
+					cPi, cTau = 0.0+_ms[25].Pi, 0.0+_ms[25].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v8p)
+				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _v8p-_m25p, _v8t-_m25t
-				if !(cPi > 0 && cPi >= 1e-6*_v8p) {
-					if !(cPi == 0 || cPi < 1e-6*_v8p) {
+				cPi, cTau := _vs[8].Pi-_ms[25].Pi, _vs[8].Tau-_ms[25].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[8].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[8].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m8p, 0.0+_m8t
+					cPi, cTau = 0.0+_ms[8].Pi, 0.0+_ms[8].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v8p)
+				_sum.Mul(cPi / q)
 			}
-			_sum.Mul(_v8p)
+			_sum.Mul(q)
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
 		{ // p2
-			if !(_v9p > 0 && _v9p <= math.MaxFloat64) {
+			q, qt := _vs[9].Pi, _vs[9].Tau
+			if !(q > 0 && q <= math.MaxFloat64) {
 				return 0, compile.ErrFallback
 			}
-			center := _v9t / _v9p
+			center := qt / q
 			var quad float64
 			{
-				cPi, cTau := _v9p-_m10p, _v9t-_m10t
-				if !(cPi > 0 && cPi >= 1e-6*_v9p) {
-					if !(cPi == 0 || cPi < 1e-6*_v9p) {
+				cPi, cTau := _vs[9].Pi-_ms[10].Pi, _vs[9].Tau-_ms[10].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[9].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[9].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m27p, 0.0+_m27t
+					cPi, cTau = 0.0+_ms[27].Pi, 0.0+_ms[27].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v9p)
+				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _v9p-_m27p, _v9t-_m27t
-				if !(cPi > 0 && cPi >= 1e-6*_v9p) {
-					if !(cPi == 0 || cPi < 1e-6*_v9p) {
+				cPi, cTau := _vs[9].Pi-_ms[27].Pi, _vs[9].Tau-_ms[27].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[9].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[9].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m10p, 0.0+_m10t
+					cPi, cTau = 0.0+_ms[10].Pi, 0.0+_ms[10].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v9p)
+				_sum.Mul(cPi / q)
 			}
-			_sum.Mul(_v9p)
+			_sum.Mul(q)
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
 		{ // p3
-			if !(_v10p > 0 && _v10p <= math.MaxFloat64) {
+			q, qt := _vs[10].Pi, _vs[10].Tau
+			if !(q > 0 && q <= math.MaxFloat64) {
 				return 0, compile.ErrFallback
 			}
-			center := _v10t / _v10p
+			center := qt / q
 			var quad float64
 			{
-				cPi, cTau := _v10p-_m12p, _v10t-_m12t
-				if !(cPi > 0 && cPi >= 1e-6*_v10p) {
-					if !(cPi == 0 || cPi < 1e-6*_v10p) {
+				cPi, cTau := _vs[10].Pi-_ms[12].Pi, _vs[10].Tau-_ms[12].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[10].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[10].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m29p, 0.0+_m29t
+					cPi, cTau = 0.0+_ms[29].Pi, 0.0+_ms[29].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v10p)
+				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _v10p-_m29p, _v10t-_m29t
-				if !(cPi > 0 && cPi >= 1e-6*_v10p) {
-					if !(cPi == 0 || cPi < 1e-6*_v10p) {
+				cPi, cTau := _vs[10].Pi-_ms[29].Pi, _vs[10].Tau-_ms[29].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[10].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[10].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m12p, 0.0+_m12t
+					cPi, cTau = 0.0+_ms[12].Pi, 0.0+_ms[12].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v10p)
+				_sum.Mul(cPi / q)
 			}
-			_sum.Mul(_v10p)
+			_sum.Mul(q)
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
 		{ // p4
-			if !(_v11p > 0 && _v11p <= math.MaxFloat64) {
+			q, qt := _vs[11].Pi, _vs[11].Tau
+			if !(q > 0 && q <= math.MaxFloat64) {
 				return 0, compile.ErrFallback
 			}
-			center := _v11t / _v11p
+			center := qt / q
 			var quad float64
 			{
-				cPi, cTau := _v11p-_m14p, _v11t-_m14t
-				if !(cPi > 0 && cPi >= 1e-6*_v11p) {
-					if !(cPi == 0 || cPi < 1e-6*_v11p) {
+				cPi, cTau := _vs[11].Pi-_ms[14].Pi, _vs[11].Tau-_ms[14].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[11].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[11].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m31p, 0.0+_m31t
+					cPi, cTau = 0.0+_ms[31].Pi, 0.0+_ms[31].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v11p)
+				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _v11p-_m31p, _v11t-_m31t
-				if !(cPi > 0 && cPi >= 1e-6*_v11p) {
-					if !(cPi == 0 || cPi < 1e-6*_v11p) {
+				cPi, cTau := _vs[11].Pi-_ms[31].Pi, _vs[11].Tau-_ms[31].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[11].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[11].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m14p, 0.0+_m14t
+					cPi, cTau = 0.0+_ms[14].Pi, 0.0+_ms[14].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v11p)
+				_sum.Mul(cPi / q)
 			}
-			_sum.Mul(_v11p)
+			_sum.Mul(q)
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
 		{ // p5
-			if !(_v12p > 0 && _v12p <= math.MaxFloat64) {
+			q, qt := _vs[12].Pi, _vs[12].Tau
+			if !(q > 0 && q <= math.MaxFloat64) {
 				return 0, compile.ErrFallback
 			}
-			center := _v12t / _v12p
+			center := qt / q
 			var quad float64
 			{
-				cPi, cTau := _v12p-_m16p, _v12t-_m16t
-				if !(cPi > 0 && cPi >= 1e-6*_v12p) {
-					if !(cPi == 0 || cPi < 1e-6*_v12p) {
+				cPi, cTau := _vs[12].Pi-_ms[16].Pi, _vs[12].Tau-_ms[16].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[12].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[12].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m33p, 0.0+_m33t
+					cPi, cTau = 0.0+_ms[33].Pi, 0.0+_ms[33].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v12p)
+				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _v12p-_m33p, _v12t-_m33t
-				if !(cPi > 0 && cPi >= 1e-6*_v12p) {
-					if !(cPi == 0 || cPi < 1e-6*_v12p) {
+				cPi, cTau := _vs[12].Pi-_ms[33].Pi, _vs[12].Tau-_ms[33].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[12].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[12].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m16p, 0.0+_m16t
+					cPi, cTau = 0.0+_ms[16].Pi, 0.0+_ms[16].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v12p)
+				_sum.Mul(cPi / q)
 			}
-			_sum.Mul(_v12p)
+			_sum.Mul(q)
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
 		{ // p6
-			if !(_v13p > 0 && _v13p <= math.MaxFloat64) {
+			q, qt := _vs[13].Pi, _vs[13].Tau
+			if !(q > 0 && q <= math.MaxFloat64) {
 				return 0, compile.ErrFallback
 			}
-			center := _v13t / _v13p
+			center := qt / q
 			var quad float64
 			{
-				cPi, cTau := _v13p-_m18p, _v13t-_m18t
-				if !(cPi > 0 && cPi >= 1e-6*_v13p) {
-					if !(cPi == 0 || cPi < 1e-6*_v13p) {
+				cPi, cTau := _vs[13].Pi-_ms[18].Pi, _vs[13].Tau-_ms[18].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[13].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[13].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m35p, 0.0+_m35t
+					cPi, cTau = 0.0+_ms[35].Pi, 0.0+_ms[35].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v13p)
+				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _v13p-_m35p, _v13t-_m35t
-				if !(cPi > 0 && cPi >= 1e-6*_v13p) {
-					if !(cPi == 0 || cPi < 1e-6*_v13p) {
+				cPi, cTau := _vs[13].Pi-_ms[35].Pi, _vs[13].Tau-_ms[35].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[13].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[13].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m18p, 0.0+_m18t
+					cPi, cTau = 0.0+_ms[18].Pi, 0.0+_ms[18].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v13p)
+				_sum.Mul(cPi / q)
 			}
-			_sum.Mul(_v13p)
+			_sum.Mul(q)
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
 		{ // p7
-			if !(_v14p > 0 && _v14p <= math.MaxFloat64) {
+			q, qt := _vs[14].Pi, _vs[14].Tau
+			if !(q > 0 && q <= math.MaxFloat64) {
 				return 0, compile.ErrFallback
 			}
-			center := _v14t / _v14p
+			center := qt / q
 			var quad float64
 			{
-				cPi, cTau := _v14p-_m20p, _v14t-_m20t
-				if !(cPi > 0 && cPi >= 1e-6*_v14p) {
-					if !(cPi == 0 || cPi < 1e-6*_v14p) {
+				cPi, cTau := _vs[14].Pi-_ms[20].Pi, _vs[14].Tau-_ms[20].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[14].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[14].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m37p, 0.0+_m37t
+					cPi, cTau = 0.0+_ms[37].Pi, 0.0+_ms[37].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v14p)
+				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _v14p-_m37p, _v14t-_m37t
-				if !(cPi > 0 && cPi >= 1e-6*_v14p) {
-					if !(cPi == 0 || cPi < 1e-6*_v14p) {
+				cPi, cTau := _vs[14].Pi-_ms[37].Pi, _vs[14].Tau-_ms[37].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[14].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[14].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m20p, 0.0+_m20t
+					cPi, cTau = 0.0+_ms[20].Pi, 0.0+_ms[20].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v14p)
+				_sum.Mul(cPi / q)
 			}
-			_sum.Mul(_v14p)
+			_sum.Mul(q)
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
 		{ // p8
-			if !(_v15p > 0 && _v15p <= math.MaxFloat64) {
+			q, qt := _vs[15].Pi, _vs[15].Tau
+			if !(q > 0 && q <= math.MaxFloat64) {
 				return 0, compile.ErrFallback
 			}
-			center := _v15t / _v15p
+			center := qt / q
 			var quad float64
 			{
-				cPi, cTau := _v15p-_m22p, _v15t-_m22t
-				if !(cPi > 0 && cPi >= 1e-6*_v15p) {
-					if !(cPi == 0 || cPi < 1e-6*_v15p) {
+				cPi, cTau := _vs[15].Pi-_ms[22].Pi, _vs[15].Tau-_ms[22].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[15].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[15].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m39p, 0.0+_m39t
+					cPi, cTau = 0.0+_ms[39].Pi, 0.0+_ms[39].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v15p)
+				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _v15p-_m39p, _v15t-_m39t
-				if !(cPi > 0 && cPi >= 1e-6*_v15p) {
-					if !(cPi == 0 || cPi < 1e-6*_v15p) {
+				cPi, cTau := _vs[15].Pi-_ms[39].Pi, _vs[15].Tau-_ms[39].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[15].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[15].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m22p, 0.0+_m22t
+					cPi, cTau = 0.0+_ms[22].Pi, 0.0+_ms[22].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v15p)
+				_sum.Mul(cPi / q)
 			}
-			_sum.Mul(_v15p)
+			_sum.Mul(q)
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
 		{ // t1
-			if !(_v16p > 0 && _v16p <= math.MaxFloat64) {
+			q, qt := _vs[16].Pi, _vs[16].Tau
+			if !(q > 0 && q <= math.MaxFloat64) {
 				return 0, compile.ErrFallback
 			}
-			center := _v16t / _v16p
+			center := qt / q
 			var quad float64
 			{
-				cPi, cTau := _v16p-_m24p, _v16t-_m24t
-				if !(cPi > 0 && cPi >= 1e-6*_v16p) {
-					if !(cPi == 0 || cPi < 1e-6*_v16p) {
+				cPi, cTau := _vs[16].Pi-_ms[24].Pi, _vs[16].Tau-_ms[24].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[16].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[16].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m41p, 0.0+_m41t
+					cPi, cTau = 0.0+_ms[41].Pi, 0.0+_ms[41].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v16p)
+				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _v16p-_m41p, _v16t-_m41t
-				if !(cPi > 0 && cPi >= 1e-6*_v16p) {
-					if !(cPi == 0 || cPi < 1e-6*_v16p) {
+				cPi, cTau := _vs[16].Pi-_ms[41].Pi, _vs[16].Tau-_ms[41].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[16].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[16].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m24p, 0.0+_m24t
+					cPi, cTau = 0.0+_ms[24].Pi, 0.0+_ms[24].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v16p)
+				_sum.Mul(cPi / q)
 			}
-			_sum.Mul(_v16p)
+			_sum.Mul(q)
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
 		{ // t2
-			if !(_v17p > 0 && _v17p <= math.MaxFloat64) {
+			q, qt := _vs[17].Pi, _vs[17].Tau
+			if !(q > 0 && q <= math.MaxFloat64) {
 				return 0, compile.ErrFallback
 			}
-			center := _v17t / _v17p
+			center := qt / q
 			var quad float64
 			{
-				cPi, cTau := _v17p-_m26p, _v17t-_m26t
-				if !(cPi > 0 && cPi >= 1e-6*_v17p) {
-					if !(cPi == 0 || cPi < 1e-6*_v17p) {
+				cPi, cTau := _vs[17].Pi-_ms[26].Pi, _vs[17].Tau-_ms[26].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[17].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[17].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m42p+_m44p, 0.0+_m42t+_m44t
+					cPi, cTau = 0.0+_ms[42].Pi+_ms[44].Pi, 0.0+_ms[42].Tau+_ms[44].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v17p)
+				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _v17p-_m42p, _v17t-_m42t
-				if !(cPi > 0 && cPi >= 1e-6*_v17p) {
-					if !(cPi == 0 || cPi < 1e-6*_v17p) {
+				cPi, cTau := _vs[17].Pi-_ms[42].Pi, _vs[17].Tau-_ms[42].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[17].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[17].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m26p+_m44p, 0.0+_m26t+_m44t
+					cPi, cTau = 0.0+_ms[26].Pi+_ms[44].Pi, 0.0+_ms[26].Tau+_ms[44].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v17p)
+				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _v17p-_m44p, _v17t-_m44t
-				if !(cPi > 0 && cPi >= 1e-6*_v17p) {
-					if !(cPi == 0 || cPi < 1e-6*_v17p) {
+				cPi, cTau := _vs[17].Pi-_ms[44].Pi, _vs[17].Tau-_ms[44].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[17].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[17].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m26p+_m42p, 0.0+_m26t+_m42t
+					cPi, cTau = 0.0+_ms[26].Pi+_ms[42].Pi, 0.0+_ms[26].Tau+_ms[42].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v17p)
+				_sum.Mul(cPi / q)
 			}
-			_sum.Mul(_v17p)
+			_sum.Mul(q)
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
 		{ // t3
-			if !(_v18p > 0 && _v18p <= math.MaxFloat64) {
+			q, qt := _vs[18].Pi, _vs[18].Tau
+			if !(q > 0 && q <= math.MaxFloat64) {
 				return 0, compile.ErrFallback
 			}
-			center := _v18t / _v18p
+			center := qt / q
 			var quad float64
 			{
-				cPi, cTau := _v18p-_m28p, _v18t-_m28t
-				if !(cPi > 0 && cPi >= 1e-6*_v18p) {
-					if !(cPi == 0 || cPi < 1e-6*_v18p) {
+				cPi, cTau := _vs[18].Pi-_ms[28].Pi, _vs[18].Tau-_ms[28].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[18].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[18].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m45p+_m47p, 0.0+_m45t+_m47t
+					cPi, cTau = 0.0+_ms[45].Pi+_ms[47].Pi, 0.0+_ms[45].Tau+_ms[47].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v18p)
+				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _v18p-_m45p, _v18t-_m45t
-				if !(cPi > 0 && cPi >= 1e-6*_v18p) {
-					if !(cPi == 0 || cPi < 1e-6*_v18p) {
+				cPi, cTau := _vs[18].Pi-_ms[45].Pi, _vs[18].Tau-_ms[45].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[18].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[18].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m28p+_m47p, 0.0+_m28t+_m47t
+					cPi, cTau = 0.0+_ms[28].Pi+_ms[47].Pi, 0.0+_ms[28].Tau+_ms[47].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v18p)
+				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _v18p-_m47p, _v18t-_m47t
-				if !(cPi > 0 && cPi >= 1e-6*_v18p) {
-					if !(cPi == 0 || cPi < 1e-6*_v18p) {
+				cPi, cTau := _vs[18].Pi-_ms[47].Pi, _vs[18].Tau-_ms[47].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[18].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[18].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m28p+_m45p, 0.0+_m28t+_m45t
+					cPi, cTau = 0.0+_ms[28].Pi+_ms[45].Pi, 0.0+_ms[28].Tau+_ms[45].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v18p)
+				_sum.Mul(cPi / q)
 			}
-			_sum.Mul(_v18p)
+			_sum.Mul(q)
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
 		{ // t4
-			if !(_v19p > 0 && _v19p <= math.MaxFloat64) {
+			q, qt := _vs[19].Pi, _vs[19].Tau
+			if !(q > 0 && q <= math.MaxFloat64) {
 				return 0, compile.ErrFallback
 			}
-			center := _v19t / _v19p
+			center := qt / q
 			var quad float64
 			{
-				cPi, cTau := _v19p-_m30p, _v19t-_m30t
-				if !(cPi > 0 && cPi >= 1e-6*_v19p) {
-					if !(cPi == 0 || cPi < 1e-6*_v19p) {
+				cPi, cTau := _vs[19].Pi-_ms[30].Pi, _vs[19].Tau-_ms[30].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[19].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[19].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m48p+_m50p, 0.0+_m48t+_m50t
+					cPi, cTau = 0.0+_ms[48].Pi+_ms[50].Pi, 0.0+_ms[48].Tau+_ms[50].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v19p)
+				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _v19p-_m48p, _v19t-_m48t
-				if !(cPi > 0 && cPi >= 1e-6*_v19p) {
-					if !(cPi == 0 || cPi < 1e-6*_v19p) {
+				cPi, cTau := _vs[19].Pi-_ms[48].Pi, _vs[19].Tau-_ms[48].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[19].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[19].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m30p+_m50p, 0.0+_m30t+_m50t
+					cPi, cTau = 0.0+_ms[30].Pi+_ms[50].Pi, 0.0+_ms[30].Tau+_ms[50].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v19p)
+				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _v19p-_m50p, _v19t-_m50t
-				if !(cPi > 0 && cPi >= 1e-6*_v19p) {
-					if !(cPi == 0 || cPi < 1e-6*_v19p) {
+				cPi, cTau := _vs[19].Pi-_ms[50].Pi, _vs[19].Tau-_ms[50].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[19].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[19].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m30p+_m48p, 0.0+_m30t+_m48t
+					cPi, cTau = 0.0+_ms[30].Pi+_ms[48].Pi, 0.0+_ms[30].Tau+_ms[48].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v19p)
+				_sum.Mul(cPi / q)
 			}
-			_sum.Mul(_v19p)
+			_sum.Mul(q)
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
 		{ // t5
-			if !(_v20p > 0 && _v20p <= math.MaxFloat64) {
+			q, qt := _vs[20].Pi, _vs[20].Tau
+			if !(q > 0 && q <= math.MaxFloat64) {
 				return 0, compile.ErrFallback
 			}
-			center := _v20t / _v20p
+			center := qt / q
 			var quad float64
 			{
-				cPi, cTau := _v20p-_m32p, _v20t-_m32t
-				if !(cPi > 0 && cPi >= 1e-6*_v20p) {
-					if !(cPi == 0 || cPi < 1e-6*_v20p) {
+				cPi, cTau := _vs[20].Pi-_ms[32].Pi, _vs[20].Tau-_ms[32].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[20].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[20].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m51p+_m53p, 0.0+_m51t+_m53t
+					cPi, cTau = 0.0+_ms[51].Pi+_ms[53].Pi, 0.0+_ms[51].Tau+_ms[53].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v20p)
+				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _v20p-_m51p, _v20t-_m51t
-				if !(cPi > 0 && cPi >= 1e-6*_v20p) {
-					if !(cPi == 0 || cPi < 1e-6*_v20p) {
+				cPi, cTau := _vs[20].Pi-_ms[51].Pi, _vs[20].Tau-_ms[51].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[20].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[20].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m32p+_m53p, 0.0+_m32t+_m53t
+					cPi, cTau = 0.0+_ms[32].Pi+_ms[53].Pi, 0.0+_ms[32].Tau+_ms[53].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v20p)
+				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _v20p-_m53p, _v20t-_m53t
-				if !(cPi > 0 && cPi >= 1e-6*_v20p) {
-					if !(cPi == 0 || cPi < 1e-6*_v20p) {
+				cPi, cTau := _vs[20].Pi-_ms[53].Pi, _vs[20].Tau-_ms[53].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[20].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[20].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m32p+_m51p, 0.0+_m32t+_m51t
+					cPi, cTau = 0.0+_ms[32].Pi+_ms[51].Pi, 0.0+_ms[32].Tau+_ms[51].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v20p)
+				_sum.Mul(cPi / q)
 			}
-			_sum.Mul(_v20p)
+			_sum.Mul(q)
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
 		{ // t6
-			if !(_v21p > 0 && _v21p <= math.MaxFloat64) {
+			q, qt := _vs[21].Pi, _vs[21].Tau
+			if !(q > 0 && q <= math.MaxFloat64) {
 				return 0, compile.ErrFallback
 			}
-			center := _v21t / _v21p
+			center := qt / q
 			var quad float64
 			{
-				cPi, cTau := _v21p-_m34p, _v21t-_m34t
-				if !(cPi > 0 && cPi >= 1e-6*_v21p) {
-					if !(cPi == 0 || cPi < 1e-6*_v21p) {
+				cPi, cTau := _vs[21].Pi-_ms[34].Pi, _vs[21].Tau-_ms[34].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[21].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[21].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m54p+_m56p, 0.0+_m54t+_m56t
+					cPi, cTau = 0.0+_ms[54].Pi+_ms[56].Pi, 0.0+_ms[54].Tau+_ms[56].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v21p)
+				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _v21p-_m54p, _v21t-_m54t
-				if !(cPi > 0 && cPi >= 1e-6*_v21p) {
-					if !(cPi == 0 || cPi < 1e-6*_v21p) {
+				cPi, cTau := _vs[21].Pi-_ms[54].Pi, _vs[21].Tau-_ms[54].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[21].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[21].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m34p+_m56p, 0.0+_m34t+_m56t
+					cPi, cTau = 0.0+_ms[34].Pi+_ms[56].Pi, 0.0+_ms[34].Tau+_ms[56].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v21p)
+				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _v21p-_m56p, _v21t-_m56t
-				if !(cPi > 0 && cPi >= 1e-6*_v21p) {
-					if !(cPi == 0 || cPi < 1e-6*_v21p) {
+				cPi, cTau := _vs[21].Pi-_ms[56].Pi, _vs[21].Tau-_ms[56].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[21].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[21].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m34p+_m54p, 0.0+_m34t+_m54t
+					cPi, cTau = 0.0+_ms[34].Pi+_ms[54].Pi, 0.0+_ms[34].Tau+_ms[54].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v21p)
+				_sum.Mul(cPi / q)
 			}
-			_sum.Mul(_v21p)
+			_sum.Mul(q)
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
 		{ // t7
-			if !(_v22p > 0 && _v22p <= math.MaxFloat64) {
+			q, qt := _vs[22].Pi, _vs[22].Tau
+			if !(q > 0 && q <= math.MaxFloat64) {
 				return 0, compile.ErrFallback
 			}
-			center := _v22t / _v22p
+			center := qt / q
 			var quad float64
 			{
-				cPi, cTau := _v22p-_m36p, _v22t-_m36t
-				if !(cPi > 0 && cPi >= 1e-6*_v22p) {
-					if !(cPi == 0 || cPi < 1e-6*_v22p) {
+				cPi, cTau := _vs[22].Pi-_ms[36].Pi, _vs[22].Tau-_ms[36].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[22].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[22].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m57p+_m59p, 0.0+_m57t+_m59t
+					cPi, cTau = 0.0+_ms[57].Pi+_ms[59].Pi, 0.0+_ms[57].Tau+_ms[59].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v22p)
+				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _v22p-_m57p, _v22t-_m57t
-				if !(cPi > 0 && cPi >= 1e-6*_v22p) {
-					if !(cPi == 0 || cPi < 1e-6*_v22p) {
+				cPi, cTau := _vs[22].Pi-_ms[57].Pi, _vs[22].Tau-_ms[57].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[22].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[22].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m36p+_m59p, 0.0+_m36t+_m59t
+					cPi, cTau = 0.0+_ms[36].Pi+_ms[59].Pi, 0.0+_ms[36].Tau+_ms[59].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v22p)
+				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _v22p-_m59p, _v22t-_m59t
-				if !(cPi > 0 && cPi >= 1e-6*_v22p) {
-					if !(cPi == 0 || cPi < 1e-6*_v22p) {
+				cPi, cTau := _vs[22].Pi-_ms[59].Pi, _vs[22].Tau-_ms[59].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[22].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[22].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m36p+_m57p, 0.0+_m36t+_m57t
+					cPi, cTau = 0.0+_ms[36].Pi+_ms[57].Pi, 0.0+_ms[36].Tau+_ms[57].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v22p)
+				_sum.Mul(cPi / q)
 			}
-			_sum.Mul(_v22p)
+			_sum.Mul(q)
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
 		{ // t8
-			if !(_v23p > 0 && _v23p <= math.MaxFloat64) {
+			q, qt := _vs[23].Pi, _vs[23].Tau
+			if !(q > 0 && q <= math.MaxFloat64) {
 				return 0, compile.ErrFallback
 			}
-			center := _v23t / _v23p
+			center := qt / q
 			var quad float64
 			{
-				cPi, cTau := _v23p-_m38p, _v23t-_m38t
-				if !(cPi > 0 && cPi >= 1e-6*_v23p) {
-					if !(cPi == 0 || cPi < 1e-6*_v23p) {
+				cPi, cTau := _vs[23].Pi-_ms[38].Pi, _vs[23].Tau-_ms[38].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[23].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[23].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m60p, 0.0+_m60t
+					cPi, cTau = 0.0+_ms[60].Pi, 0.0+_ms[60].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v23p)
+				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _v23p-_m60p, _v23t-_m60t
-				if !(cPi > 0 && cPi >= 1e-6*_v23p) {
-					if !(cPi == 0 || cPi < 1e-6*_v23p) {
+				cPi, cTau := _vs[23].Pi-_ms[60].Pi, _vs[23].Tau-_ms[60].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[23].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[23].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m38p, 0.0+_m38t
+					cPi, cTau = 0.0+_ms[38].Pi, 0.0+_ms[38].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v23p)
+				_sum.Mul(cPi / q)
 			}
-			_sum.Mul(_v23p)
+			_sum.Mul(q)
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
 		{ // d1
-			if !(_v24p > 0 && _v24p <= math.MaxFloat64) {
+			q, qt := _vs[24].Pi, _vs[24].Tau
+			if !(q > 0 && q <= math.MaxFloat64) {
 				return 0, compile.ErrFallback
 			}
-			center := _v24t / _v24p
+			center := qt / q
 			var quad float64
 			{
-				cPi, cTau := _v24p-_m40p, _v24t-_m40t
-				if !(cPi > 0 && cPi >= 1e-6*_v24p) {
-					if !(cPi == 0 || cPi < 1e-6*_v24p) {
+				cPi, cTau := _vs[24].Pi-_ms[40].Pi, _vs[24].Tau-_ms[40].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[24].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[24].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m61p, 0.0+_m61t
+					cPi, cTau = 0.0+_ms[61].Pi, 0.0+_ms[61].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v24p)
+				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _v24p-_m61p, _v24t-_m61t
-				if !(cPi > 0 && cPi >= 1e-6*_v24p) {
-					if !(cPi == 0 || cPi < 1e-6*_v24p) {
+				cPi, cTau := _vs[24].Pi-_ms[61].Pi, _vs[24].Tau-_ms[61].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[24].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[24].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m40p, 0.0+_m40t
+					cPi, cTau = 0.0+_ms[40].Pi, 0.0+_ms[40].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v24p)
+				_sum.Mul(cPi / q)
 			}
-			_sum.Mul(_v24p)
+			_sum.Mul(q)
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
 		{ // d2
-			if !(_v25p > 0 && _v25p <= math.MaxFloat64) {
+			q, qt := _vs[25].Pi, _vs[25].Tau
+			if !(q > 0 && q <= math.MaxFloat64) {
 				return 0, compile.ErrFallback
 			}
-			center := _v25t / _v25p
+			center := qt / q
 			var quad float64
 			{
-				cPi, cTau := _v25p-_m43p, _v25t-_m43t
-				if !(cPi > 0 && cPi >= 1e-6*_v25p) {
-					if !(cPi == 0 || cPi < 1e-6*_v25p) {
+				cPi, cTau := _vs[25].Pi-_ms[43].Pi, _vs[25].Tau-_ms[43].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[25].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[25].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m62p, 0.0+_m62t
+					cPi, cTau = 0.0+_ms[62].Pi, 0.0+_ms[62].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v25p)
+				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _v25p-_m62p, _v25t-_m62t
-				if !(cPi > 0 && cPi >= 1e-6*_v25p) {
-					if !(cPi == 0 || cPi < 1e-6*_v25p) {
+				cPi, cTau := _vs[25].Pi-_ms[62].Pi, _vs[25].Tau-_ms[62].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[25].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[25].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m43p, 0.0+_m43t
+					cPi, cTau = 0.0+_ms[43].Pi, 0.0+_ms[43].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v25p)
+				_sum.Mul(cPi / q)
 			}
-			_sum.Mul(_v25p)
+			_sum.Mul(q)
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
 		{ // d3
-			if !(_v26p > 0 && _v26p <= math.MaxFloat64) {
+			q, qt := _vs[26].Pi, _vs[26].Tau
+			if !(q > 0 && q <= math.MaxFloat64) {
 				return 0, compile.ErrFallback
 			}
-			center := _v26t / _v26p
+			center := qt / q
 			var quad float64
 			{
-				cPi, cTau := _v26p-_m46p, _v26t-_m46t
-				if !(cPi > 0 && cPi >= 1e-6*_v26p) {
-					if !(cPi == 0 || cPi < 1e-6*_v26p) {
+				cPi, cTau := _vs[26].Pi-_ms[46].Pi, _vs[26].Tau-_ms[46].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[26].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[26].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m63p, 0.0+_m63t
+					cPi, cTau = 0.0+_ms[63].Pi, 0.0+_ms[63].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v26p)
+				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _v26p-_m63p, _v26t-_m63t
-				if !(cPi > 0 && cPi >= 1e-6*_v26p) {
-					if !(cPi == 0 || cPi < 1e-6*_v26p) {
+				cPi, cTau := _vs[26].Pi-_ms[63].Pi, _vs[26].Tau-_ms[63].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[26].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[26].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m46p, 0.0+_m46t
+					cPi, cTau = 0.0+_ms[46].Pi, 0.0+_ms[46].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v26p)
+				_sum.Mul(cPi / q)
 			}
-			_sum.Mul(_v26p)
+			_sum.Mul(q)
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
 		{ // d4
-			if !(_v27p > 0 && _v27p <= math.MaxFloat64) {
+			q, qt := _vs[27].Pi, _vs[27].Tau
+			if !(q > 0 && q <= math.MaxFloat64) {
 				return 0, compile.ErrFallback
 			}
-			center := _v27t / _v27p
+			center := qt / q
 			var quad float64
 			{
-				cPi, cTau := _v27p-_m49p, _v27t-_m49t
-				if !(cPi > 0 && cPi >= 1e-6*_v27p) {
-					if !(cPi == 0 || cPi < 1e-6*_v27p) {
+				cPi, cTau := _vs[27].Pi-_ms[49].Pi, _vs[27].Tau-_ms[49].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[27].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[27].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m64p, 0.0+_m64t
+					cPi, cTau = 0.0+_ms[64].Pi, 0.0+_ms[64].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v27p)
+				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _v27p-_m64p, _v27t-_m64t
-				if !(cPi > 0 && cPi >= 1e-6*_v27p) {
-					if !(cPi == 0 || cPi < 1e-6*_v27p) {
+				cPi, cTau := _vs[27].Pi-_ms[64].Pi, _vs[27].Tau-_ms[64].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[27].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[27].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m49p, 0.0+_m49t
+					cPi, cTau = 0.0+_ms[49].Pi, 0.0+_ms[49].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v27p)
+				_sum.Mul(cPi / q)
 			}
-			_sum.Mul(_v27p)
+			_sum.Mul(q)
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
 		{ // d5
-			if !(_v28p > 0 && _v28p <= math.MaxFloat64) {
+			q, qt := _vs[28].Pi, _vs[28].Tau
+			if !(q > 0 && q <= math.MaxFloat64) {
 				return 0, compile.ErrFallback
 			}
-			center := _v28t / _v28p
+			center := qt / q
 			var quad float64
 			{
-				cPi, cTau := _v28p-_m52p, _v28t-_m52t
-				if !(cPi > 0 && cPi >= 1e-6*_v28p) {
-					if !(cPi == 0 || cPi < 1e-6*_v28p) {
+				cPi, cTau := _vs[28].Pi-_ms[52].Pi, _vs[28].Tau-_ms[52].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[28].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[28].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m65p, 0.0+_m65t
+					cPi, cTau = 0.0+_ms[65].Pi, 0.0+_ms[65].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v28p)
+				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _v28p-_m65p, _v28t-_m65t
-				if !(cPi > 0 && cPi >= 1e-6*_v28p) {
-					if !(cPi == 0 || cPi < 1e-6*_v28p) {
+				cPi, cTau := _vs[28].Pi-_ms[65].Pi, _vs[28].Tau-_ms[65].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[28].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[28].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m52p, 0.0+_m52t
+					cPi, cTau = 0.0+_ms[52].Pi, 0.0+_ms[52].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v28p)
+				_sum.Mul(cPi / q)
 			}
-			_sum.Mul(_v28p)
+			_sum.Mul(q)
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
 		{ // d6
-			if !(_v29p > 0 && _v29p <= math.MaxFloat64) {
+			q, qt := _vs[29].Pi, _vs[29].Tau
+			if !(q > 0 && q <= math.MaxFloat64) {
 				return 0, compile.ErrFallback
 			}
-			center := _v29t / _v29p
+			center := qt / q
 			var quad float64
 			{
-				cPi, cTau := _v29p-_m55p, _v29t-_m55t
-				if !(cPi > 0 && cPi >= 1e-6*_v29p) {
-					if !(cPi == 0 || cPi < 1e-6*_v29p) {
+				cPi, cTau := _vs[29].Pi-_ms[55].Pi, _vs[29].Tau-_ms[55].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[29].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[29].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m66p, 0.0+_m66t
+					cPi, cTau = 0.0+_ms[66].Pi, 0.0+_ms[66].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v29p)
+				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _v29p-_m66p, _v29t-_m66t
-				if !(cPi > 0 && cPi >= 1e-6*_v29p) {
-					if !(cPi == 0 || cPi < 1e-6*_v29p) {
+				cPi, cTau := _vs[29].Pi-_ms[66].Pi, _vs[29].Tau-_ms[66].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[29].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[29].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m55p, 0.0+_m55t
+					cPi, cTau = 0.0+_ms[55].Pi, 0.0+_ms[55].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v29p)
+				_sum.Mul(cPi / q)
 			}
-			_sum.Mul(_v29p)
+			_sum.Mul(q)
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
 		{ // d7
-			if !(_v30p > 0 && _v30p <= math.MaxFloat64) {
+			q, qt := _vs[30].Pi, _vs[30].Tau
+			if !(q > 0 && q <= math.MaxFloat64) {
 				return 0, compile.ErrFallback
 			}
-			center := _v30t / _v30p
+			center := qt / q
 			var quad float64
 			{
-				cPi, cTau := _v30p-_m58p, _v30t-_m58t
-				if !(cPi > 0 && cPi >= 1e-6*_v30p) {
-					if !(cPi == 0 || cPi < 1e-6*_v30p) {
+				cPi, cTau := _vs[30].Pi-_ms[58].Pi, _vs[30].Tau-_ms[58].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[30].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[30].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m67p, 0.0+_m67t
+					cPi, cTau = 0.0+_ms[67].Pi, 0.0+_ms[67].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v30p)
+				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _v30p-_m67p, _v30t-_m67t
-				if !(cPi > 0 && cPi >= 1e-6*_v30p) {
-					if !(cPi == 0 || cPi < 1e-6*_v30p) {
+				cPi, cTau := _vs[30].Pi-_ms[67].Pi, _vs[30].Tau-_ms[67].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[30].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[30].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m58p, 0.0+_m58t
+					cPi, cTau = 0.0+_ms[58].Pi, 0.0+_ms[58].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v30p)
+				_sum.Mul(cPi / q)
 			}
-			_sum.Mul(_v30p)
+			_sum.Mul(q)
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
@@ -45002,71 +44375,24 @@ func programFigure1(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 		}
 		_msgs, _margs := g.State()
 		_ms, _vs := _msgs[:27], _margs[:13]
-		_m0p, _m0t := _ms[0].Pi, _ms[0].Tau
-		_m1p, _m1t := _ms[1].Pi, _ms[1].Tau
-		_m2p, _m2t := _ms[2].Pi, _ms[2].Tau
-		_m3p, _m3t := _ms[3].Pi, _ms[3].Tau
-		_m4p, _m4t := _ms[4].Pi, _ms[4].Tau
-		_m5p, _m5t := _ms[5].Pi, _ms[5].Tau
-		_m6p, _m6t := _ms[6].Pi, _ms[6].Tau
-		_m7p, _m7t := _ms[7].Pi, _ms[7].Tau
-		_m8p, _m8t := _ms[8].Pi, _ms[8].Tau
-		_m9p, _m9t := _ms[9].Pi, _ms[9].Tau
-		_m10p, _m10t := _ms[10].Pi, _ms[10].Tau
-		_m11p, _m11t := _ms[11].Pi, _ms[11].Tau
-		_m12p, _m12t := _ms[12].Pi, _ms[12].Tau
-		_m13p, _m13t := _ms[13].Pi, _ms[13].Tau
-		_m14p, _m14t := _ms[14].Pi, _ms[14].Tau
-		_m15p, _m15t := _ms[15].Pi, _ms[15].Tau
-		_m16p, _m16t := _ms[16].Pi, _ms[16].Tau
-		_m17p, _m17t := _ms[17].Pi, _ms[17].Tau
-		_m18p, _m18t := _ms[18].Pi, _ms[18].Tau
-		_m19p, _m19t := _ms[19].Pi, _ms[19].Tau
-		_m20p, _m20t := _ms[20].Pi, _ms[20].Tau
-		_m21p, _m21t := _ms[21].Pi, _ms[21].Tau
-		_m22p, _m22t := _ms[22].Pi, _ms[22].Tau
-		_m23p, _m23t := _ms[23].Pi, _ms[23].Tau
-		_m24p, _m24t := _ms[24].Pi, _ms[24].Tau
-		_m25p, _m25t := _ms[25].Pi, _ms[25].Tau
-		_m26p, _m26t := _ms[26].Pi, _ms[26].Tau
-		_v0p, _v0t := _vs[0].Pi, _vs[0].Tau
-		_v1p, _v1t := _vs[1].Pi, _vs[1].Tau
-		_v2p, _v2t := _vs[2].Pi, _vs[2].Tau
-		_v3p, _v3t := _vs[3].Pi, _vs[3].Tau
-		_v4p, _v4t := _vs[4].Pi, _vs[4].Tau
-		_v5p, _v5t := _vs[5].Pi, _vs[5].Tau
-		_v6p, _v6t := _vs[6].Pi, _vs[6].Tau
-		_v7p, _v7t := _vs[7].Pi, _vs[7].Tau
-		_v8p, _v8t := _vs[8].Pi, _vs[8].Tau
-		_v9p, _v9t := _vs[9].Pi, _vs[9].Tau
-		_v10p, _v10t := _vs[10].Pi, _vs[10].Tau
-		_v11p, _v11t := _vs[11].Pi, _vs[11].Tau
-		_v12p, _v12t := _vs[12].Pi, _vs[12].Tau
-		_bad := 0.0 + (_m0p - _m0p) + (_m0t - _m0t) + (_m1p - _m1p) + (_m1t - _m1t) + (_m2p - _m2p) + (_m2t - _m2t) + (_m3p - _m3p) + (_m3t - _m3t) + (_m4p - _m4p) + (_m4t - _m4t) + (_m5p - _m5p) + (_m5t - _m5t) + (_m6p - _m6p) + (_m6t - _m6t) + (_m7p - _m7p) + (_m7t - _m7t) + (_m8p - _m8p) + (_m8t - _m8t) + (_m9p - _m9p) + (_m9t - _m9t) + (_m10p - _m10p) + (_m10t - _m10t) + (_m11p - _m11p) + (_m11t - _m11t) + (_m12p - _m12p) + (_m12t - _m12t) + (_m13p - _m13p) + (_m13t - _m13t) + (_m14p - _m14p) + (_m14t - _m14t) + (_m15p - _m15p) + (_m15t - _m15t) + (_m16p - _m16p) + (_m16t - _m16t) + (_m17p - _m17p) + (_m17t - _m17t) + (_m18p - _m18p) + (_m18t - _m18t) + (_m19p - _m19p) + (_m19t - _m19t) + (_m20p - _m20p) + (_m20t - _m20t) + (_m21p - _m21p) + (_m21t - _m21t) + (_m22p - _m22p) + (_m22t - _m22t) + (_m23p - _m23p) + (_m23t - _m23t) + (_m24p - _m24p) + (_m24t - _m24t) + (_m25p - _m25p) + (_m25t - _m25t) + (_m26p - _m26p) + (_m26t - _m26t)
-		_bad += (_v0p - _v0p) + (_v0t - _v0t)
-		_bad += (_v1p - _v1p) + (_v1t - _v1t)
-		_bad += (_v2p - _v2p) + (_v2t - _v2t)
-		_bad += (_v3p - _v3p) + (_v3t - _v3t)
-		_bad += (_v4p - _v4p) + (_v4t - _v4t)
-		_bad += (_v5p - _v5p) + (_v5t - _v5t)
-		_bad += (_v6p - _v6p) + (_v6t - _v6t)
-		_bad += (_v7p - _v7p) + (_v7t - _v7t)
-		_bad += (_v8p - _v8p) + (_v8t - _v8t)
-		_bad += (_v9p - _v9p) + (_v9t - _v9t)
-		_bad += (_v10p - _v10p) + (_v10t - _v10t)
-		_bad += (_v11p - _v11p) + (_v11t - _v11t)
-		_bad += (_v12p - _v12p) + (_v12t - _v12t)
+		_bad := 0.0
+		for _, x := range _ms {
+			_bad += (x.Pi - x.Pi) + (x.Tau - x.Tau)
+		}
+		for _, x := range _vs {
+			_bad += (x.Pi - x.Pi) + (x.Tau - x.Tau)
+		}
 		if _bad != 0 {
 			return 0, compile.ErrFallback
 		}
 		var _sum graph.EvidenceSum
 		{ // N(s1; 25, 25.01)
-			_c0Pi, _c0Tau := _v0p-_m0p, _v0t-_m0t
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v0p) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v0p) {
+			_c0Pi, _c0Tau := _vs[0].Pi-_ms[0].Pi, _vs[0].Tau-_ms[0].Tau
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[0].Pi) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[0].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c0Pi, _c0Tau = 0.0+_m5p, 0.0+_m5t
+				_c0Pi, _c0Tau = 0.0+_ms[5].Pi, 0.0+_ms[5].Tau
 				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
 					return 0, compile.ErrFallback
 				}
@@ -45084,12 +44410,12 @@ func programFigure1(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 			_sum.Norm(_en)
 		}
 		{ // N(s2; 26, 25.01)
-			_c0Pi, _c0Tau := _v1p-_m1p, _v1t-_m1t
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v1p) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v1p) {
+			_c0Pi, _c0Tau := _vs[1].Pi-_ms[1].Pi, _vs[1].Tau-_ms[1].Tau
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[1].Pi) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[1].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c0Pi, _c0Tau = 0.0+_m7p, 0.0+_m7t
+				_c0Pi, _c0Tau = 0.0+_ms[7].Pi, 0.0+_ms[7].Tau
 				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
 					return 0, compile.ErrFallback
 				}
@@ -45107,12 +44433,12 @@ func programFigure1(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 			_sum.Norm(_en)
 		}
 		{ // N(s3; 25.67, 27.57)
-			_c0Pi, _c0Tau := _v2p-_m2p, _v2t-_m2t
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v2p) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v2p) {
+			_c0Pi, _c0Tau := _vs[2].Pi-_ms[2].Pi, _vs[2].Tau-_ms[2].Tau
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[2].Pi) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[2].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c0Pi, _c0Tau = 0.0+_m9p, 0.0+_m9t
+				_c0Pi, _c0Tau = 0.0+_ms[9].Pi, 0.0+_ms[9].Tau
 				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
 					return 0, compile.ErrFallback
 				}
@@ -45130,12 +44456,12 @@ func programFigure1(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 			_sum.Norm(_en)
 		}
 		{ // N(s4; 27, 25.01)
-			_c0Pi, _c0Tau := _v3p-_m3p, _v3t-_m3t
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v3p) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v3p) {
+			_c0Pi, _c0Tau := _vs[3].Pi-_ms[3].Pi, _vs[3].Tau-_ms[3].Tau
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[3].Pi) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[3].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c0Pi, _c0Tau = 0.0+_m11p, 0.0+_m11t
+				_c0Pi, _c0Tau = 0.0+_ms[11].Pi, 0.0+_ms[11].Tau
 				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
 					return 0, compile.ErrFallback
 				}
@@ -45153,22 +44479,22 @@ func programFigure1(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 			_sum.Norm(_en)
 		}
 		{ // N(p1; s1, 17.36)
-			_c0Pi, _c0Tau := _v4p-_m4p, _v4t-_m4t
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v4p) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v4p) {
+			_c0Pi, _c0Tau := _vs[4].Pi-_ms[4].Pi, _vs[4].Tau-_ms[4].Tau
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[4].Pi) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[4].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c0Pi, _c0Tau = 0.0+_m13p, 0.0+_m13t
+				_c0Pi, _c0Tau = 0.0+_ms[13].Pi, 0.0+_ms[13].Tau
 				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
 					return 0, compile.ErrFallback
 				}
 			}
-			_c1Pi, _c1Tau := _v0p-_m5p, _v0t-_m5t
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v0p) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v0p) {
+			_c1Pi, _c1Tau := _vs[0].Pi-_ms[5].Pi, _vs[0].Tau-_ms[5].Tau
+			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_vs[0].Pi) {
+				if !(_c1Pi == 0 || _c1Pi < 1e-6*_vs[0].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c1Pi, _c1Tau = 0.0+_m0p, 0.0+_m0t
+				_c1Pi, _c1Tau = 0.0+_ms[0].Pi, 0.0+_ms[0].Tau
 				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
 					return 0, compile.ErrFallback
 				}
@@ -45186,22 +44512,22 @@ func programFigure1(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 			_sum.Norm(_en)
 		}
 		{ // N(p2; s2, 17.36)
-			_c0Pi, _c0Tau := _v5p-_m6p, _v5t-_m6t
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v5p) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v5p) {
+			_c0Pi, _c0Tau := _vs[5].Pi-_ms[6].Pi, _vs[5].Tau-_ms[6].Tau
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[5].Pi) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[5].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c0Pi, _c0Tau = 0.0+_m15p, 0.0+_m15t
+				_c0Pi, _c0Tau = 0.0+_ms[15].Pi, 0.0+_ms[15].Tau
 				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
 					return 0, compile.ErrFallback
 				}
 			}
-			_c1Pi, _c1Tau := _v1p-_m7p, _v1t-_m7t
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v1p) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v1p) {
+			_c1Pi, _c1Tau := _vs[1].Pi-_ms[7].Pi, _vs[1].Tau-_ms[7].Tau
+			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_vs[1].Pi) {
+				if !(_c1Pi == 0 || _c1Pi < 1e-6*_vs[1].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c1Pi, _c1Tau = 0.0+_m1p, 0.0+_m1t
+				_c1Pi, _c1Tau = 0.0+_ms[1].Pi, 0.0+_ms[1].Tau
 				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
 					return 0, compile.ErrFallback
 				}
@@ -45219,22 +44545,22 @@ func programFigure1(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 			_sum.Norm(_en)
 		}
 		{ // N(p3; s3, 17.36)
-			_c0Pi, _c0Tau := _v6p-_m8p, _v6t-_m8t
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v6p) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v6p) {
+			_c0Pi, _c0Tau := _vs[6].Pi-_ms[8].Pi, _vs[6].Tau-_ms[8].Tau
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[6].Pi) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[6].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c0Pi, _c0Tau = 0.0+_m16p, 0.0+_m16t
+				_c0Pi, _c0Tau = 0.0+_ms[16].Pi, 0.0+_ms[16].Tau
 				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
 					return 0, compile.ErrFallback
 				}
 			}
-			_c1Pi, _c1Tau := _v2p-_m9p, _v2t-_m9t
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v2p) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v2p) {
+			_c1Pi, _c1Tau := _vs[2].Pi-_ms[9].Pi, _vs[2].Tau-_ms[9].Tau
+			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_vs[2].Pi) {
+				if !(_c1Pi == 0 || _c1Pi < 1e-6*_vs[2].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c1Pi, _c1Tau = 0.0+_m2p, 0.0+_m2t
+				_c1Pi, _c1Tau = 0.0+_ms[2].Pi, 0.0+_ms[2].Tau
 				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
 					return 0, compile.ErrFallback
 				}
@@ -45252,22 +44578,22 @@ func programFigure1(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 			_sum.Norm(_en)
 		}
 		{ // N(p4; s4, 17.36)
-			_c0Pi, _c0Tau := _v7p-_m10p, _v7t-_m10t
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v7p) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v7p) {
+			_c0Pi, _c0Tau := _vs[7].Pi-_ms[10].Pi, _vs[7].Tau-_ms[10].Tau
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[7].Pi) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[7].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c0Pi, _c0Tau = 0.0+_m18p, 0.0+_m18t
+				_c0Pi, _c0Tau = 0.0+_ms[18].Pi, 0.0+_ms[18].Tau
 				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
 					return 0, compile.ErrFallback
 				}
 			}
-			_c1Pi, _c1Tau := _v3p-_m11p, _v3t-_m11t
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v3p) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v3p) {
+			_c1Pi, _c1Tau := _vs[3].Pi-_ms[11].Pi, _vs[3].Tau-_ms[11].Tau
+			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_vs[3].Pi) {
+				if !(_c1Pi == 0 || _c1Pi < 1e-6*_vs[3].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c1Pi, _c1Tau = 0.0+_m3p, 0.0+_m3t
+				_c1Pi, _c1Tau = 0.0+_ms[3].Pi, 0.0+_ms[3].Tau
 				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
 					return 0, compile.ErrFallback
 				}
@@ -45285,22 +44611,22 @@ func programFigure1(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 			_sum.Norm(_en)
 		}
 		{ // t1 = p1
-			_c0Pi, _c0Tau := _v8p-_m12p, _v8t-_m12t
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v8p) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v8p) {
+			_c0Pi, _c0Tau := _vs[8].Pi-_ms[12].Pi, _vs[8].Tau-_ms[12].Tau
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[8].Pi) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[8].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c0Pi, _c0Tau = 0.0+_m20p, 0.0+_m20t
+				_c0Pi, _c0Tau = 0.0+_ms[20].Pi, 0.0+_ms[20].Tau
 				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
 					return 0, compile.ErrFallback
 				}
 			}
-			_c1Pi, _c1Tau := _v4p-_m13p, _v4t-_m13t
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v4p) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v4p) {
+			_c1Pi, _c1Tau := _vs[4].Pi-_ms[13].Pi, _vs[4].Tau-_ms[13].Tau
+			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_vs[4].Pi) {
+				if !(_c1Pi == 0 || _c1Pi < 1e-6*_vs[4].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c1Pi, _c1Tau = 0.0+_m4p, 0.0+_m4t
+				_c1Pi, _c1Tau = 0.0+_ms[4].Pi, 0.0+_ms[4].Tau
 				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
 					return 0, compile.ErrFallback
 				}
@@ -45332,32 +44658,32 @@ func programFigure1(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 			_sum.Norm(_en)
 		}
 		{ // t2 = p2 + p3
-			_c0Pi, _c0Tau := _v9p-_m14p, _v9t-_m14t
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v9p) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v9p) {
+			_c0Pi, _c0Tau := _vs[9].Pi-_ms[14].Pi, _vs[9].Tau-_ms[14].Tau
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[9].Pi) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[9].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c0Pi, _c0Tau = 0.0+_m21p+_m23p, 0.0+_m21t+_m23t
+				_c0Pi, _c0Tau = 0.0+_ms[21].Pi+_ms[23].Pi, 0.0+_ms[21].Tau+_ms[23].Tau
 				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
 					return 0, compile.ErrFallback
 				}
 			}
-			_c1Pi, _c1Tau := _v5p-_m15p, _v5t-_m15t
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v5p) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v5p) {
+			_c1Pi, _c1Tau := _vs[5].Pi-_ms[15].Pi, _vs[5].Tau-_ms[15].Tau
+			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_vs[5].Pi) {
+				if !(_c1Pi == 0 || _c1Pi < 1e-6*_vs[5].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c1Pi, _c1Tau = 0.0+_m6p, 0.0+_m6t
+				_c1Pi, _c1Tau = 0.0+_ms[6].Pi, 0.0+_ms[6].Tau
 				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
 					return 0, compile.ErrFallback
 				}
 			}
-			_c2Pi, _c2Tau := _v6p-_m16p, _v6t-_m16t
-			if !(_c2Pi > 0 && _c2Pi >= 1e-6*_v6p) {
-				if !(_c2Pi == 0 || _c2Pi < 1e-6*_v6p) {
+			_c2Pi, _c2Tau := _vs[6].Pi-_ms[16].Pi, _vs[6].Tau-_ms[16].Tau
+			if !(_c2Pi > 0 && _c2Pi >= 1e-6*_vs[6].Pi) {
+				if !(_c2Pi == 0 || _c2Pi < 1e-6*_vs[6].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c2Pi, _c2Tau = 0.0+_m8p, 0.0+_m8t
+				_c2Pi, _c2Tau = 0.0+_ms[8].Pi, 0.0+_ms[8].Tau
 				if !(_c2Pi > 0 && _c2Pi < math.MaxFloat64 && _c2Tau-_c2Tau == 0) {
 					return 0, compile.ErrFallback
 				}
@@ -45394,22 +44720,22 @@ func programFigure1(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 			_sum.Norm(_en)
 		}
 		{ // t3 = p4
-			_c0Pi, _c0Tau := _v10p-_m17p, _v10t-_m17t
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v10p) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v10p) {
+			_c0Pi, _c0Tau := _vs[10].Pi-_ms[17].Pi, _vs[10].Tau-_ms[17].Tau
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[10].Pi) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[10].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c0Pi, _c0Tau = 0.0+_m24p, 0.0+_m24t
+				_c0Pi, _c0Tau = 0.0+_ms[24].Pi, 0.0+_ms[24].Tau
 				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
 					return 0, compile.ErrFallback
 				}
 			}
-			_c1Pi, _c1Tau := _v7p-_m18p, _v7t-_m18t
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v7p) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v7p) {
+			_c1Pi, _c1Tau := _vs[7].Pi-_ms[18].Pi, _vs[7].Tau-_ms[18].Tau
+			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_vs[7].Pi) {
+				if !(_c1Pi == 0 || _c1Pi < 1e-6*_vs[7].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c1Pi, _c1Tau = 0.0+_m10p, 0.0+_m10t
+				_c1Pi, _c1Tau = 0.0+_ms[10].Pi, 0.0+_ms[10].Tau
 				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
 					return 0, compile.ErrFallback
 				}
@@ -45441,32 +44767,32 @@ func programFigure1(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 			_sum.Norm(_en)
 		}
 		{ // d1 = t1 − t2
-			_c0Pi, _c0Tau := _v11p-_m19p, _v11t-_m19t
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v11p) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v11p) {
+			_c0Pi, _c0Tau := _vs[11].Pi-_ms[19].Pi, _vs[11].Tau-_ms[19].Tau
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[11].Pi) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[11].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c0Pi, _c0Tau = 0.0+_m25p, 0.0+_m25t
+				_c0Pi, _c0Tau = 0.0+_ms[25].Pi, 0.0+_ms[25].Tau
 				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
 					return 0, compile.ErrFallback
 				}
 			}
-			_c1Pi, _c1Tau := _v8p-_m20p, _v8t-_m20t
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v8p) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v8p) {
+			_c1Pi, _c1Tau := _vs[8].Pi-_ms[20].Pi, _vs[8].Tau-_ms[20].Tau
+			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_vs[8].Pi) {
+				if !(_c1Pi == 0 || _c1Pi < 1e-6*_vs[8].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c1Pi, _c1Tau = 0.0+_m12p, 0.0+_m12t
+				_c1Pi, _c1Tau = 0.0+_ms[12].Pi, 0.0+_ms[12].Tau
 				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
 					return 0, compile.ErrFallback
 				}
 			}
-			_c2Pi, _c2Tau := _v9p-_m21p, _v9t-_m21t
-			if !(_c2Pi > 0 && _c2Pi >= 1e-6*_v9p) {
-				if !(_c2Pi == 0 || _c2Pi < 1e-6*_v9p) {
+			_c2Pi, _c2Tau := _vs[9].Pi-_ms[21].Pi, _vs[9].Tau-_ms[21].Tau
+			if !(_c2Pi > 0 && _c2Pi >= 1e-6*_vs[9].Pi) {
+				if !(_c2Pi == 0 || _c2Pi < 1e-6*_vs[9].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c2Pi, _c2Tau = 0.0+_m14p+_m23p, 0.0+_m14t+_m23t
+				_c2Pi, _c2Tau = 0.0+_ms[14].Pi+_ms[23].Pi, 0.0+_ms[14].Tau+_ms[23].Tau
 				if !(_c2Pi > 0 && _c2Pi < math.MaxFloat64 && _c2Tau-_c2Tau == 0) {
 					return 0, compile.ErrFallback
 				}
@@ -45503,32 +44829,32 @@ func programFigure1(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 			_sum.Norm(_en)
 		}
 		{ // d2 = t2 − t3
-			_c0Pi, _c0Tau := _v12p-_m22p, _v12t-_m22t
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v12p) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v12p) {
+			_c0Pi, _c0Tau := _vs[12].Pi-_ms[22].Pi, _vs[12].Tau-_ms[22].Tau
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[12].Pi) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[12].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c0Pi, _c0Tau = 0.0+_m26p, 0.0+_m26t
+				_c0Pi, _c0Tau = 0.0+_ms[26].Pi, 0.0+_ms[26].Tau
 				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
 					return 0, compile.ErrFallback
 				}
 			}
-			_c1Pi, _c1Tau := _v9p-_m23p, _v9t-_m23t
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v9p) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v9p) {
+			_c1Pi, _c1Tau := _vs[9].Pi-_ms[23].Pi, _vs[9].Tau-_ms[23].Tau
+			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_vs[9].Pi) {
+				if !(_c1Pi == 0 || _c1Pi < 1e-6*_vs[9].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c1Pi, _c1Tau = 0.0+_m14p+_m21p, 0.0+_m14t+_m21t
+				_c1Pi, _c1Tau = 0.0+_ms[14].Pi+_ms[21].Pi, 0.0+_ms[14].Tau+_ms[21].Tau
 				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
 					return 0, compile.ErrFallback
 				}
 			}
-			_c2Pi, _c2Tau := _v10p-_m24p, _v10t-_m24t
-			if !(_c2Pi > 0 && _c2Pi >= 1e-6*_v10p) {
-				if !(_c2Pi == 0 || _c2Pi < 1e-6*_v10p) {
+			_c2Pi, _c2Tau := _vs[10].Pi-_ms[24].Pi, _vs[10].Tau-_ms[24].Tau
+			if !(_c2Pi > 0 && _c2Pi >= 1e-6*_vs[10].Pi) {
+				if !(_c2Pi == 0 || _c2Pi < 1e-6*_vs[10].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c2Pi, _c2Tau = 0.0+_m17p, 0.0+_m17t
+				_c2Pi, _c2Tau = 0.0+_ms[17].Pi, 0.0+_ms[17].Tau
 				if !(_c2Pi > 0 && _c2Pi < math.MaxFloat64 && _c2Tau-_c2Tau == 0) {
 					return 0, compile.ErrFallback
 				}
@@ -45565,12 +44891,12 @@ func programFigure1(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 			_sum.Norm(_en)
 		}
 		{ // I(d1 > 0.9069)
-			_c0Pi, _c0Tau := _v11p-_m25p, _v11t-_m25t
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v11p) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v11p) {
+			_c0Pi, _c0Tau := _vs[11].Pi-_ms[25].Pi, _vs[11].Tau-_ms[25].Tau
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[11].Pi) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[11].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c0Pi, _c0Tau = 0.0+_m19p, 0.0+_m19t
+				_c0Pi, _c0Tau = 0.0+_ms[19].Pi, 0.0+_ms[19].Tau
 				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
 					return 0, compile.ErrFallback
 				}
@@ -45583,12 +44909,12 @@ func programFigure1(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 			_sum.Add(_eq)
 		}
 		{ // I(|d2| ≤ 0.9069)
-			_c0Pi, _c0Tau := _v12p-_m26p, _v12t-_m26t
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v12p) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v12p) {
+			_c0Pi, _c0Tau := _vs[12].Pi-_ms[26].Pi, _vs[12].Tau-_ms[26].Tau
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[12].Pi) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[12].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c0Pi, _c0Tau = 0.0+_m22p, 0.0+_m22t
+				_c0Pi, _c0Tau = 0.0+_ms[22].Pi, 0.0+_ms[22].Tau
 				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
 					return 0, compile.ErrFallback
 				}
@@ -45601,537 +44927,550 @@ func programFigure1(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 			_sum.Add(_eq)
 		}
 		{ // s1
-			if !(_v0p > 0 && _v0p <= math.MaxFloat64) {
+			q, qt := _vs[0].Pi, _vs[0].Tau
+			if !(q > 0 && q <= math.MaxFloat64) {
 				return 0, compile.ErrFallback
 			}
-			center := _v0t / _v0p
+			center := qt / q
 			var quad float64
 			{
-				cPi, cTau := _v0p-_m0p, _v0t-_m0t
-				if !(cPi > 0 && cPi >= 1e-6*_v0p) {
-					if !(cPi == 0 || cPi < 1e-6*_v0p) {
+				cPi, cTau := _vs[0].Pi-_ms[0].Pi, _vs[0].Tau-_ms[0].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[0].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[0].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m5p, 0.0+_m5t
+					cPi, cTau = 0.0+_ms[5].Pi, 0.0+_ms[5].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v0p)
+				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _v0p-_m5p, _v0t-_m5t
-				if !(cPi > 0 && cPi >= 1e-6*_v0p) {
-					if !(cPi == 0 || cPi < 1e-6*_v0p) {
+				cPi, cTau := _vs[0].Pi-_ms[5].Pi, _vs[0].Tau-_ms[5].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[0].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[0].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m0p, 0.0+_m0t
+					cPi, cTau = 0.0+_ms[0].Pi, 0.0+_ms[0].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v0p)
+				_sum.Mul(cPi / q)
 			}
-			_sum.Mul(_v0p)
+			_sum.Mul(q)
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
 		{ // s2
-			if !(_v1p > 0 && _v1p <= math.MaxFloat64) {
+			q, qt := _vs[1].Pi, _vs[1].Tau
+			if !(q > 0 && q <= math.MaxFloat64) {
 				return 0, compile.ErrFallback
 			}
-			center := _v1t / _v1p
+			center := qt / q
 			var quad float64
 			{
-				cPi, cTau := _v1p-_m1p, _v1t-_m1t
-				if !(cPi > 0 && cPi >= 1e-6*_v1p) {
-					if !(cPi == 0 || cPi < 1e-6*_v1p) {
+				cPi, cTau := _vs[1].Pi-_ms[1].Pi, _vs[1].Tau-_ms[1].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[1].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[1].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m7p, 0.0+_m7t
+					cPi, cTau = 0.0+_ms[7].Pi, 0.0+_ms[7].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v1p)
+				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _v1p-_m7p, _v1t-_m7t
-				if !(cPi > 0 && cPi >= 1e-6*_v1p) {
-					if !(cPi == 0 || cPi < 1e-6*_v1p) {
+				cPi, cTau := _vs[1].Pi-_ms[7].Pi, _vs[1].Tau-_ms[7].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[1].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[1].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m1p, 0.0+_m1t
+					cPi, cTau = 0.0+_ms[1].Pi, 0.0+_ms[1].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v1p)
+				_sum.Mul(cPi / q)
 			}
-			_sum.Mul(_v1p)
+			_sum.Mul(q)
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
 		{ // s3
-			if !(_v2p > 0 && _v2p <= math.MaxFloat64) {
+			q, qt := _vs[2].Pi, _vs[2].Tau
+			if !(q > 0 && q <= math.MaxFloat64) {
 				return 0, compile.ErrFallback
 			}
-			center := _v2t / _v2p
+			center := qt / q
 			var quad float64
 			{
-				cPi, cTau := _v2p-_m2p, _v2t-_m2t
-				if !(cPi > 0 && cPi >= 1e-6*_v2p) {
-					if !(cPi == 0 || cPi < 1e-6*_v2p) {
+				cPi, cTau := _vs[2].Pi-_ms[2].Pi, _vs[2].Tau-_ms[2].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[2].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[2].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m9p, 0.0+_m9t
+					cPi, cTau = 0.0+_ms[9].Pi, 0.0+_ms[9].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v2p)
+				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _v2p-_m9p, _v2t-_m9t
-				if !(cPi > 0 && cPi >= 1e-6*_v2p) {
-					if !(cPi == 0 || cPi < 1e-6*_v2p) {
+				cPi, cTau := _vs[2].Pi-_ms[9].Pi, _vs[2].Tau-_ms[9].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[2].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[2].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m2p, 0.0+_m2t
+					cPi, cTau = 0.0+_ms[2].Pi, 0.0+_ms[2].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v2p)
+				_sum.Mul(cPi / q)
 			}
-			_sum.Mul(_v2p)
+			_sum.Mul(q)
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
 		{ // s4
-			if !(_v3p > 0 && _v3p <= math.MaxFloat64) {
+			q, qt := _vs[3].Pi, _vs[3].Tau
+			if !(q > 0 && q <= math.MaxFloat64) {
 				return 0, compile.ErrFallback
 			}
-			center := _v3t / _v3p
+			center := qt / q
 			var quad float64
 			{
-				cPi, cTau := _v3p-_m3p, _v3t-_m3t
-				if !(cPi > 0 && cPi >= 1e-6*_v3p) {
-					if !(cPi == 0 || cPi < 1e-6*_v3p) {
+				cPi, cTau := _vs[3].Pi-_ms[3].Pi, _vs[3].Tau-_ms[3].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[3].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[3].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m11p, 0.0+_m11t
+					cPi, cTau = 0.0+_ms[11].Pi, 0.0+_ms[11].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v3p)
+				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _v3p-_m11p, _v3t-_m11t
-				if !(cPi > 0 && cPi >= 1e-6*_v3p) {
-					if !(cPi == 0 || cPi < 1e-6*_v3p) {
+				cPi, cTau := _vs[3].Pi-_ms[11].Pi, _vs[3].Tau-_ms[11].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[3].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[3].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m3p, 0.0+_m3t
+					cPi, cTau = 0.0+_ms[3].Pi, 0.0+_ms[3].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v3p)
+				_sum.Mul(cPi / q)
 			}
-			_sum.Mul(_v3p)
+			_sum.Mul(q)
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
 		{ // p1
-			if !(_v4p > 0 && _v4p <= math.MaxFloat64) {
+			q, qt := _vs[4].Pi, _vs[4].Tau
+			if !(q > 0 && q <= math.MaxFloat64) {
 				return 0, compile.ErrFallback
 			}
-			center := _v4t / _v4p
+			center := qt / q
 			var quad float64
 			{
-				cPi, cTau := _v4p-_m4p, _v4t-_m4t
-				if !(cPi > 0 && cPi >= 1e-6*_v4p) {
-					if !(cPi == 0 || cPi < 1e-6*_v4p) {
+				cPi, cTau := _vs[4].Pi-_ms[4].Pi, _vs[4].Tau-_ms[4].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[4].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[4].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m13p, 0.0+_m13t
+					cPi, cTau = 0.0+_ms[13].Pi, 0.0+_ms[13].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v4p)
+				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _v4p-_m13p, _v4t-_m13t
-				if !(cPi > 0 && cPi >= 1e-6*_v4p) {
-					if !(cPi == 0 || cPi < 1e-6*_v4p) {
+				cPi, cTau := _vs[4].Pi-_ms[13].Pi, _vs[4].Tau-_ms[13].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[4].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[4].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m4p, 0.0+_m4t
+					cPi, cTau = 0.0+_ms[4].Pi, 0.0+_ms[4].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v4p)
+				_sum.Mul(cPi / q)
 			}
-			_sum.Mul(_v4p)
+			_sum.Mul(q)
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
 		{ // p2
-			if !(_v5p > 0 && _v5p <= math.MaxFloat64) {
+			q, qt := _vs[5].Pi, _vs[5].Tau
+			if !(q > 0 && q <= math.MaxFloat64) {
 				return 0, compile.ErrFallback
 			}
-			center := _v5t / _v5p
+			center := qt / q
 			var quad float64
 			{
-				cPi, cTau := _v5p-_m6p, _v5t-_m6t
-				if !(cPi > 0 && cPi >= 1e-6*_v5p) {
-					if !(cPi == 0 || cPi < 1e-6*_v5p) {
+				cPi, cTau := _vs[5].Pi-_ms[6].Pi, _vs[5].Tau-_ms[6].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[5].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[5].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m15p, 0.0+_m15t
+					cPi, cTau = 0.0+_ms[15].Pi, 0.0+_ms[15].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v5p)
+				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _v5p-_m15p, _v5t-_m15t
-				if !(cPi > 0 && cPi >= 1e-6*_v5p) {
-					if !(cPi == 0 || cPi < 1e-6*_v5p) {
+				cPi, cTau := _vs[5].Pi-_ms[15].Pi, _vs[5].Tau-_ms[15].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[5].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[5].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m6p, 0.0+_m6t
+					cPi, cTau = 0.0+_ms[6].Pi, 0.0+_ms[6].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v5p)
+				_sum.Mul(cPi / q)
 			}
-			_sum.Mul(_v5p)
+			_sum.Mul(q)
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
 		{ // p3
-			if !(_v6p > 0 && _v6p <= math.MaxFloat64) {
+			q, qt := _vs[6].Pi, _vs[6].Tau
+			if !(q > 0 && q <= math.MaxFloat64) {
 				return 0, compile.ErrFallback
 			}
-			center := _v6t / _v6p
+			center := qt / q
 			var quad float64
 			{
-				cPi, cTau := _v6p-_m8p, _v6t-_m8t
-				if !(cPi > 0 && cPi >= 1e-6*_v6p) {
-					if !(cPi == 0 || cPi < 1e-6*_v6p) {
+				cPi, cTau := _vs[6].Pi-_ms[8].Pi, _vs[6].Tau-_ms[8].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[6].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[6].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m16p, 0.0+_m16t
+					cPi, cTau = 0.0+_ms[16].Pi, 0.0+_ms[16].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v6p)
+				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _v6p-_m16p, _v6t-_m16t
-				if !(cPi > 0 && cPi >= 1e-6*_v6p) {
-					if !(cPi == 0 || cPi < 1e-6*_v6p) {
+				cPi, cTau := _vs[6].Pi-_ms[16].Pi, _vs[6].Tau-_ms[16].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[6].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[6].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m8p, 0.0+_m8t
+					cPi, cTau = 0.0+_ms[8].Pi, 0.0+_ms[8].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v6p)
+				_sum.Mul(cPi / q)
 			}
-			_sum.Mul(_v6p)
+			_sum.Mul(q)
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
 		{ // p4
-			if !(_v7p > 0 && _v7p <= math.MaxFloat64) {
+			q, qt := _vs[7].Pi, _vs[7].Tau
+			if !(q > 0 && q <= math.MaxFloat64) {
 				return 0, compile.ErrFallback
 			}
-			center := _v7t / _v7p
+			center := qt / q
 			var quad float64
 			{
-				cPi, cTau := _v7p-_m10p, _v7t-_m10t
-				if !(cPi > 0 && cPi >= 1e-6*_v7p) {
-					if !(cPi == 0 || cPi < 1e-6*_v7p) {
+				cPi, cTau := _vs[7].Pi-_ms[10].Pi, _vs[7].Tau-_ms[10].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[7].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[7].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m18p, 0.0+_m18t
+					cPi, cTau = 0.0+_ms[18].Pi, 0.0+_ms[18].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v7p)
+				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _v7p-_m18p, _v7t-_m18t
-				if !(cPi > 0 && cPi >= 1e-6*_v7p) {
-					if !(cPi == 0 || cPi < 1e-6*_v7p) {
+				cPi, cTau := _vs[7].Pi-_ms[18].Pi, _vs[7].Tau-_ms[18].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[7].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[7].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m10p, 0.0+_m10t
+					cPi, cTau = 0.0+_ms[10].Pi, 0.0+_ms[10].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v7p)
+				_sum.Mul(cPi / q)
 			}
-			_sum.Mul(_v7p)
+			_sum.Mul(q)
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
 		{ // t1
-			if !(_v8p > 0 && _v8p <= math.MaxFloat64) {
+			q, qt := _vs[8].Pi, _vs[8].Tau
+			if !(q > 0 && q <= math.MaxFloat64) {
 				return 0, compile.ErrFallback
 			}
-			center := _v8t / _v8p
+			center := qt / q
 			var quad float64
 			{
-				cPi, cTau := _v8p-_m12p, _v8t-_m12t
-				if !(cPi > 0 && cPi >= 1e-6*_v8p) {
-					if !(cPi == 0 || cPi < 1e-6*_v8p) {
+				cPi, cTau := _vs[8].Pi-_ms[12].Pi, _vs[8].Tau-_ms[12].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[8].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[8].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m20p, 0.0+_m20t
+					cPi, cTau = 0.0+_ms[20].Pi, 0.0+_ms[20].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v8p)
+				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _v8p-_m20p, _v8t-_m20t
-				if !(cPi > 0 && cPi >= 1e-6*_v8p) {
-					if !(cPi == 0 || cPi < 1e-6*_v8p) {
+				cPi, cTau := _vs[8].Pi-_ms[20].Pi, _vs[8].Tau-_ms[20].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[8].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[8].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m12p, 0.0+_m12t
+					cPi, cTau = 0.0+_ms[12].Pi, 0.0+_ms[12].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v8p)
+				_sum.Mul(cPi / q)
 			}
-			_sum.Mul(_v8p)
+			_sum.Mul(q)
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
 		{ // t2
-			if !(_v9p > 0 && _v9p <= math.MaxFloat64) {
+			q, qt := _vs[9].Pi, _vs[9].Tau
+			if !(q > 0 && q <= math.MaxFloat64) {
 				return 0, compile.ErrFallback
 			}
-			center := _v9t / _v9p
+			center := qt / q
 			var quad float64
 			{
-				cPi, cTau := _v9p-_m14p, _v9t-_m14t
-				if !(cPi > 0 && cPi >= 1e-6*_v9p) {
-					if !(cPi == 0 || cPi < 1e-6*_v9p) {
+				cPi, cTau := _vs[9].Pi-_ms[14].Pi, _vs[9].Tau-_ms[14].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[9].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[9].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m21p+_m23p, 0.0+_m21t+_m23t
+					cPi, cTau = 0.0+_ms[21].Pi+_ms[23].Pi, 0.0+_ms[21].Tau+_ms[23].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v9p)
+				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _v9p-_m21p, _v9t-_m21t
-				if !(cPi > 0 && cPi >= 1e-6*_v9p) {
-					if !(cPi == 0 || cPi < 1e-6*_v9p) {
+				cPi, cTau := _vs[9].Pi-_ms[21].Pi, _vs[9].Tau-_ms[21].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[9].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[9].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m14p+_m23p, 0.0+_m14t+_m23t
+					cPi, cTau = 0.0+_ms[14].Pi+_ms[23].Pi, 0.0+_ms[14].Tau+_ms[23].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v9p)
+				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _v9p-_m23p, _v9t-_m23t
-				if !(cPi > 0 && cPi >= 1e-6*_v9p) {
-					if !(cPi == 0 || cPi < 1e-6*_v9p) {
+				cPi, cTau := _vs[9].Pi-_ms[23].Pi, _vs[9].Tau-_ms[23].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[9].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[9].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m14p+_m21p, 0.0+_m14t+_m21t
+					cPi, cTau = 0.0+_ms[14].Pi+_ms[21].Pi, 0.0+_ms[14].Tau+_ms[21].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v9p)
+				_sum.Mul(cPi / q)
 			}
-			_sum.Mul(_v9p)
+			_sum.Mul(q)
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
 		{ // t3
-			if !(_v10p > 0 && _v10p <= math.MaxFloat64) {
+			q, qt := _vs[10].Pi, _vs[10].Tau
+			if !(q > 0 && q <= math.MaxFloat64) {
 				return 0, compile.ErrFallback
 			}
-			center := _v10t / _v10p
+			center := qt / q
 			var quad float64
 			{
-				cPi, cTau := _v10p-_m17p, _v10t-_m17t
-				if !(cPi > 0 && cPi >= 1e-6*_v10p) {
-					if !(cPi == 0 || cPi < 1e-6*_v10p) {
+				cPi, cTau := _vs[10].Pi-_ms[17].Pi, _vs[10].Tau-_ms[17].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[10].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[10].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m24p, 0.0+_m24t
+					cPi, cTau = 0.0+_ms[24].Pi, 0.0+_ms[24].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v10p)
+				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _v10p-_m24p, _v10t-_m24t
-				if !(cPi > 0 && cPi >= 1e-6*_v10p) {
-					if !(cPi == 0 || cPi < 1e-6*_v10p) {
+				cPi, cTau := _vs[10].Pi-_ms[24].Pi, _vs[10].Tau-_ms[24].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[10].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[10].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m17p, 0.0+_m17t
+					cPi, cTau = 0.0+_ms[17].Pi, 0.0+_ms[17].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v10p)
+				_sum.Mul(cPi / q)
 			}
-			_sum.Mul(_v10p)
+			_sum.Mul(q)
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
 		{ // d1
-			if !(_v11p > 0 && _v11p <= math.MaxFloat64) {
+			q, qt := _vs[11].Pi, _vs[11].Tau
+			if !(q > 0 && q <= math.MaxFloat64) {
 				return 0, compile.ErrFallback
 			}
-			center := _v11t / _v11p
+			center := qt / q
 			var quad float64
 			{
-				cPi, cTau := _v11p-_m19p, _v11t-_m19t
-				if !(cPi > 0 && cPi >= 1e-6*_v11p) {
-					if !(cPi == 0 || cPi < 1e-6*_v11p) {
+				cPi, cTau := _vs[11].Pi-_ms[19].Pi, _vs[11].Tau-_ms[19].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[11].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[11].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m25p, 0.0+_m25t
+					cPi, cTau = 0.0+_ms[25].Pi, 0.0+_ms[25].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v11p)
+				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _v11p-_m25p, _v11t-_m25t
-				if !(cPi > 0 && cPi >= 1e-6*_v11p) {
-					if !(cPi == 0 || cPi < 1e-6*_v11p) {
+				cPi, cTau := _vs[11].Pi-_ms[25].Pi, _vs[11].Tau-_ms[25].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[11].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[11].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m19p, 0.0+_m19t
+					cPi, cTau = 0.0+_ms[19].Pi, 0.0+_ms[19].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v11p)
+				_sum.Mul(cPi / q)
 			}
-			_sum.Mul(_v11p)
+			_sum.Mul(q)
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
 		{ // d2
-			if !(_v12p > 0 && _v12p <= math.MaxFloat64) {
+			q, qt := _vs[12].Pi, _vs[12].Tau
+			if !(q > 0 && q <= math.MaxFloat64) {
 				return 0, compile.ErrFallback
 			}
-			center := _v12t / _v12p
+			center := qt / q
 			var quad float64
 			{
-				cPi, cTau := _v12p-_m22p, _v12t-_m22t
-				if !(cPi > 0 && cPi >= 1e-6*_v12p) {
-					if !(cPi == 0 || cPi < 1e-6*_v12p) {
+				cPi, cTau := _vs[12].Pi-_ms[22].Pi, _vs[12].Tau-_ms[22].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[12].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[12].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m26p, 0.0+_m26t
+					cPi, cTau = 0.0+_ms[26].Pi, 0.0+_ms[26].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v12p)
+				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _v12p-_m26p, _v12t-_m26t
-				if !(cPi > 0 && cPi >= 1e-6*_v12p) {
-					if !(cPi == 0 || cPi < 1e-6*_v12p) {
+				cPi, cTau := _vs[12].Pi-_ms[26].Pi, _vs[12].Tau-_ms[26].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[12].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[12].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m22p, 0.0+_m22t
+					cPi, cTau = 0.0+_ms[22].Pi, 0.0+_ms[22].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v12p)
+				_sum.Mul(cPi / q)
 			}
-			_sum.Mul(_v12p)
+			_sum.Mul(q)
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}

@@ -137,6 +137,27 @@ type program struct {
 	used    map[graph.FactorID]bool   // the factors whose parameters are read
 	imports map[string]bool
 	loops   int
+	// slices makes state references read the graph's slices (_ms, _vs)
+	// instead of the program's locals: the evidence function, which reads
+	// each value once, so keeps none live across its calls.
+	slices bool
+}
+
+// msg returns an expression for the precision (field 'p') or
+// precision-adjusted mean ('t') of the message on edge e.
+func (p *program) msg(e int, field byte) string {
+	if p.slices {
+		return fmt.Sprintf("_ms[%d].%s", e, map[byte]string{'p': "Pi", 't': "Tau"}[field])
+	}
+	return fmt.Sprintf("_m%d%c", e, field)
+}
+
+// marg is msg for the marginal of variable v.
+func (p *program) marg(v graph.VarID, field byte) string {
+	if p.slices {
+		return fmt.Sprintf("_vs[%d].%s", v, map[byte]string{'p': "Pi", 't': "Tau"}[field])
+	}
+	return fmt.Sprintf("_v%d%c", v, field)
 }
 
 const fail = "return schedules.Result{}, compile.ErrFallback"
@@ -354,13 +375,14 @@ func (p *program) writeCavityFail(w *bytes.Buffer, f graph.FactorID, k int, pi, 
 	for j := 0; j < p.g.Degree(v); j++ {
 		of, oi := p.g.VariableEdge(v, j)
 		if oe := p.g.EdgeIndex(of, oi); oe != e {
-			fmt.Fprintf(&sumPi, " + _m%dp", oe)
-			fmt.Fprintf(&sumTau, " + _m%dt", oe)
+			fmt.Fprintf(&sumPi, " + %s", p.msg(oe, 'p'))
+			fmt.Fprintf(&sumTau, " + %s", p.msg(oe, 't'))
 		}
 	}
-	fmt.Fprintf(w, "%[1]s, %[2]s := _v%[3]dp-_m%[4]dp, _v%[3]dt-_m%[4]dt\n", pi, tau, v, e)
-	fmt.Fprintf(w, "if !(%[1]s > 0 && %[1]s >= 1e-6*_v%[2]dp) {\n", pi, v)
-	fmt.Fprintf(w, "if !(%[1]s == 0 || %[1]s < 1e-6*_v%[2]dp) {\n%[3]s\n}\n", pi, v, fail)
+	vp := p.marg(v, 'p')
+	fmt.Fprintf(w, "%s, %s := %s-%s, %s-%s\n", pi, tau, vp, p.msg(e, 'p'), p.marg(v, 't'), p.msg(e, 't'))
+	fmt.Fprintf(w, "if !(%[1]s > 0 && %[1]s >= 1e-6*%[2]s) {\n", pi, vp)
+	fmt.Fprintf(w, "if !(%[1]s == 0 || %[1]s < 1e-6*%[2]s) {\n%[3]s\n}\n", pi, vp, fail)
 	fmt.Fprintf(w, "%s, %s = %s, %s\n", pi, tau, sumPi.String(), sumTau.String())
 	fmt.Fprintf(w, "if !(%[1]s > 0 && %[1]s < math.MaxFloat64 && %[2]s-%[2]s == 0) {\n%[3]s\n}\n}\n", pi, tau, fail)
 }
@@ -415,23 +437,13 @@ func (p *program) evidence() ([]byte, error) {
 	w.WriteString("func() (float64, error) {\n")
 	fmt.Fprintf(&w, "if g.NumObserved() > 0 {\nreturn 0, compile.ErrFallback\n}\n")
 	fmt.Fprintf(&w, "_msgs, _margs := g.State()\n_ms, _vs := _msgs[:%d], _margs[:%d]\n", g.NumEdges(), g.NumVariables())
-	for e := 0; e < g.NumEdges(); e++ {
-		fmt.Fprintf(&w, "_m%[1]dp, _m%[1]dt := _ms[%[1]d].Pi, _ms[%[1]d].Tau\n", e)
-	}
-	for v := 0; v < g.NumVariables(); v++ {
-		fmt.Fprintf(&w, "_v%[1]dp, _v%[1]dt := _vs[%[1]d].Pi, _vs[%[1]d].Tau\n", v)
-	}
 	// The state may come from the interpreter: every value must be finite
 	// and every marginal proper for the cavities' common path.
-	w.WriteString("_bad := 0.0")
-	for e := 0; e < g.NumEdges(); e++ {
-		fmt.Fprintf(&w, " + (_m%[1]dp - _m%[1]dp) + (_m%[1]dt - _m%[1]dt)", e)
-	}
-	w.WriteString("\n")
-	for v := 0; v < g.NumVariables(); v++ {
-		fmt.Fprintf(&w, "_bad += (_v%[1]dp - _v%[1]dp) + (_v%[1]dt - _v%[1]dt)\n", v)
-	}
+	w.WriteString("_bad := 0.0\nfor _, x := range _ms {\n_bad += (x.Pi - x.Pi) + (x.Tau - x.Tau)\n}\n")
+	w.WriteString("for _, x := range _vs {\n_bad += (x.Pi - x.Pi) + (x.Tau - x.Tau)\n}\n")
 	w.WriteString("if _bad != 0 {\nreturn 0, compile.ErrFallback\n}\n")
+	p.slices = true
+	defer func() { p.slices = false }()
 	w.WriteString("var _sum graph.EvidenceSum\n")
 	const efail = "return 0, compile.ErrFallback"
 	for f := 0; f < g.NumFactors(); f++ {
@@ -484,15 +496,16 @@ func (p *program) evidence() ([]byte, error) {
 			continue
 		}
 		fmt.Fprintf(&w, "{ // %s\n", g.VariableName(vid))
-		fmt.Fprintf(&w, "if !(_v%[1]dp > 0 && _v%[1]dp <= math.MaxFloat64) {\n%[2]s\n}\n", v, efail)
-		fmt.Fprintf(&w, "center := _v%[1]dt / _v%[1]dp\nvar quad float64\n", v)
+		fmt.Fprintf(&w, "q, qt := %s, %s\n", p.marg(vid, 'p'), p.marg(vid, 't'))
+		fmt.Fprintf(&w, "if !(q > 0 && q <= math.MaxFloat64) {\n%s\n}\n", efail)
+		w.WriteString("center := qt / q\nvar quad float64\n")
 		for j := 0; j < d; j++ {
 			f, i := g.VariableEdge(vid, j)
 			w.WriteString("{\n")
 			p.writeCavityFail(&w, f, i, "cPi", "cTau", efail)
-			fmt.Fprintf(&w, "t := cTau - cPi*center\nquad += 0.5 * t * t / cPi\n_sum.Mul(cPi / _v%dp)\n}\n", v)
+			w.WriteString("t := cTau - cPi*center\nquad += 0.5 * t * t / cPi\n_sum.Mul(cPi / q)\n}\n")
 		}
-		fmt.Fprintf(&w, "_sum.Mul(_v%dp)\n_sum.Add(quad)\n_sum.Norm(-1)\n}\n", v) // Bracket(quad, 1, π_q), inlined
+		w.WriteString("_sum.Mul(q)\n_sum.Add(quad)\n_sum.Norm(-1)\n}\n") // Bracket(quad, 1, π_q), inlined
 	}
 	w.WriteString("return _sum.Value(), nil\n}")
 	return w.Bytes(), nil

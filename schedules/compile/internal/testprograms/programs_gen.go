@@ -1257,71 +1257,24 @@ func BindFigure1(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 		}
 		_msgs, _margs := g.State()
 		_ms, _vs := _msgs[:27], _margs[:13]
-		_m0p, _m0t := _ms[0].Pi, _ms[0].Tau
-		_m1p, _m1t := _ms[1].Pi, _ms[1].Tau
-		_m2p, _m2t := _ms[2].Pi, _ms[2].Tau
-		_m3p, _m3t := _ms[3].Pi, _ms[3].Tau
-		_m4p, _m4t := _ms[4].Pi, _ms[4].Tau
-		_m5p, _m5t := _ms[5].Pi, _ms[5].Tau
-		_m6p, _m6t := _ms[6].Pi, _ms[6].Tau
-		_m7p, _m7t := _ms[7].Pi, _ms[7].Tau
-		_m8p, _m8t := _ms[8].Pi, _ms[8].Tau
-		_m9p, _m9t := _ms[9].Pi, _ms[9].Tau
-		_m10p, _m10t := _ms[10].Pi, _ms[10].Tau
-		_m11p, _m11t := _ms[11].Pi, _ms[11].Tau
-		_m12p, _m12t := _ms[12].Pi, _ms[12].Tau
-		_m13p, _m13t := _ms[13].Pi, _ms[13].Tau
-		_m14p, _m14t := _ms[14].Pi, _ms[14].Tau
-		_m15p, _m15t := _ms[15].Pi, _ms[15].Tau
-		_m16p, _m16t := _ms[16].Pi, _ms[16].Tau
-		_m17p, _m17t := _ms[17].Pi, _ms[17].Tau
-		_m18p, _m18t := _ms[18].Pi, _ms[18].Tau
-		_m19p, _m19t := _ms[19].Pi, _ms[19].Tau
-		_m20p, _m20t := _ms[20].Pi, _ms[20].Tau
-		_m21p, _m21t := _ms[21].Pi, _ms[21].Tau
-		_m22p, _m22t := _ms[22].Pi, _ms[22].Tau
-		_m23p, _m23t := _ms[23].Pi, _ms[23].Tau
-		_m24p, _m24t := _ms[24].Pi, _ms[24].Tau
-		_m25p, _m25t := _ms[25].Pi, _ms[25].Tau
-		_m26p, _m26t := _ms[26].Pi, _ms[26].Tau
-		_v0p, _v0t := _vs[0].Pi, _vs[0].Tau
-		_v1p, _v1t := _vs[1].Pi, _vs[1].Tau
-		_v2p, _v2t := _vs[2].Pi, _vs[2].Tau
-		_v3p, _v3t := _vs[3].Pi, _vs[3].Tau
-		_v4p, _v4t := _vs[4].Pi, _vs[4].Tau
-		_v5p, _v5t := _vs[5].Pi, _vs[5].Tau
-		_v6p, _v6t := _vs[6].Pi, _vs[6].Tau
-		_v7p, _v7t := _vs[7].Pi, _vs[7].Tau
-		_v8p, _v8t := _vs[8].Pi, _vs[8].Tau
-		_v9p, _v9t := _vs[9].Pi, _vs[9].Tau
-		_v10p, _v10t := _vs[10].Pi, _vs[10].Tau
-		_v11p, _v11t := _vs[11].Pi, _vs[11].Tau
-		_v12p, _v12t := _vs[12].Pi, _vs[12].Tau
-		_bad := 0.0 + (_m0p - _m0p) + (_m0t - _m0t) + (_m1p - _m1p) + (_m1t - _m1t) + (_m2p - _m2p) + (_m2t - _m2t) + (_m3p - _m3p) + (_m3t - _m3t) + (_m4p - _m4p) + (_m4t - _m4t) + (_m5p - _m5p) + (_m5t - _m5t) + (_m6p - _m6p) + (_m6t - _m6t) + (_m7p - _m7p) + (_m7t - _m7t) + (_m8p - _m8p) + (_m8t - _m8t) + (_m9p - _m9p) + (_m9t - _m9t) + (_m10p - _m10p) + (_m10t - _m10t) + (_m11p - _m11p) + (_m11t - _m11t) + (_m12p - _m12p) + (_m12t - _m12t) + (_m13p - _m13p) + (_m13t - _m13t) + (_m14p - _m14p) + (_m14t - _m14t) + (_m15p - _m15p) + (_m15t - _m15t) + (_m16p - _m16p) + (_m16t - _m16t) + (_m17p - _m17p) + (_m17t - _m17t) + (_m18p - _m18p) + (_m18t - _m18t) + (_m19p - _m19p) + (_m19t - _m19t) + (_m20p - _m20p) + (_m20t - _m20t) + (_m21p - _m21p) + (_m21t - _m21t) + (_m22p - _m22p) + (_m22t - _m22t) + (_m23p - _m23p) + (_m23t - _m23t) + (_m24p - _m24p) + (_m24t - _m24t) + (_m25p - _m25p) + (_m25t - _m25t) + (_m26p - _m26p) + (_m26t - _m26t)
-		_bad += (_v0p - _v0p) + (_v0t - _v0t)
-		_bad += (_v1p - _v1p) + (_v1t - _v1t)
-		_bad += (_v2p - _v2p) + (_v2t - _v2t)
-		_bad += (_v3p - _v3p) + (_v3t - _v3t)
-		_bad += (_v4p - _v4p) + (_v4t - _v4t)
-		_bad += (_v5p - _v5p) + (_v5t - _v5t)
-		_bad += (_v6p - _v6p) + (_v6t - _v6t)
-		_bad += (_v7p - _v7p) + (_v7t - _v7t)
-		_bad += (_v8p - _v8p) + (_v8t - _v8t)
-		_bad += (_v9p - _v9p) + (_v9t - _v9t)
-		_bad += (_v10p - _v10p) + (_v10t - _v10t)
-		_bad += (_v11p - _v11p) + (_v11t - _v11t)
-		_bad += (_v12p - _v12p) + (_v12t - _v12t)
+		_bad := 0.0
+		for _, x := range _ms {
+			_bad += (x.Pi - x.Pi) + (x.Tau - x.Tau)
+		}
+		for _, x := range _vs {
+			_bad += (x.Pi - x.Pi) + (x.Tau - x.Tau)
+		}
 		if _bad != 0 {
 			return 0, compile.ErrFallback
 		}
 		var _sum graph.EvidenceSum
 		{ // N(s; 25, 70)
-			_c0Pi, _c0Tau := _v0p-_m0p, _v0t-_m0t
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v0p) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v0p) {
+			_c0Pi, _c0Tau := _vs[0].Pi-_ms[0].Pi, _vs[0].Tau-_ms[0].Tau
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[0].Pi) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[0].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c0Pi, _c0Tau = 0.0+_m5p, 0.0+_m5t
+				_c0Pi, _c0Tau = 0.0+_ms[5].Pi, 0.0+_ms[5].Tau
 				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
 					return 0, compile.ErrFallback
 				}
@@ -1339,12 +1292,12 @@ func BindFigure1(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			_sum.Norm(_en)
 		}
 		{ // N(s; 25, 70)
-			_c0Pi, _c0Tau := _v1p-_m1p, _v1t-_m1t
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v1p) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v1p) {
+			_c0Pi, _c0Tau := _vs[1].Pi-_ms[1].Pi, _vs[1].Tau-_ms[1].Tau
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[1].Pi) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[1].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c0Pi, _c0Tau = 0.0+_m7p, 0.0+_m7t
+				_c0Pi, _c0Tau = 0.0+_ms[7].Pi, 0.0+_ms[7].Tau
 				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
 					return 0, compile.ErrFallback
 				}
@@ -1362,12 +1315,12 @@ func BindFigure1(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			_sum.Norm(_en)
 		}
 		{ // N(s; 25, 70)
-			_c0Pi, _c0Tau := _v2p-_m2p, _v2t-_m2t
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v2p) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v2p) {
+			_c0Pi, _c0Tau := _vs[2].Pi-_ms[2].Pi, _vs[2].Tau-_ms[2].Tau
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[2].Pi) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[2].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c0Pi, _c0Tau = 0.0+_m9p, 0.0+_m9t
+				_c0Pi, _c0Tau = 0.0+_ms[9].Pi, 0.0+_ms[9].Tau
 				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
 					return 0, compile.ErrFallback
 				}
@@ -1385,12 +1338,12 @@ func BindFigure1(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			_sum.Norm(_en)
 		}
 		{ // N(s; 25, 70)
-			_c0Pi, _c0Tau := _v3p-_m3p, _v3t-_m3t
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v3p) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v3p) {
+			_c0Pi, _c0Tau := _vs[3].Pi-_ms[3].Pi, _vs[3].Tau-_ms[3].Tau
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[3].Pi) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[3].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c0Pi, _c0Tau = 0.0+_m11p, 0.0+_m11t
+				_c0Pi, _c0Tau = 0.0+_ms[11].Pi, 0.0+_ms[11].Tau
 				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
 					return 0, compile.ErrFallback
 				}
@@ -1408,22 +1361,22 @@ func BindFigure1(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			_sum.Norm(_en)
 		}
 		{ // N(p; s, 17.36)
-			_c0Pi, _c0Tau := _v4p-_m4p, _v4t-_m4t
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v4p) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v4p) {
+			_c0Pi, _c0Tau := _vs[4].Pi-_ms[4].Pi, _vs[4].Tau-_ms[4].Tau
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[4].Pi) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[4].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c0Pi, _c0Tau = 0.0+_m13p, 0.0+_m13t
+				_c0Pi, _c0Tau = 0.0+_ms[13].Pi, 0.0+_ms[13].Tau
 				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
 					return 0, compile.ErrFallback
 				}
 			}
-			_c1Pi, _c1Tau := _v0p-_m5p, _v0t-_m5t
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v0p) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v0p) {
+			_c1Pi, _c1Tau := _vs[0].Pi-_ms[5].Pi, _vs[0].Tau-_ms[5].Tau
+			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_vs[0].Pi) {
+				if !(_c1Pi == 0 || _c1Pi < 1e-6*_vs[0].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c1Pi, _c1Tau = 0.0+_m0p, 0.0+_m0t
+				_c1Pi, _c1Tau = 0.0+_ms[0].Pi, 0.0+_ms[0].Tau
 				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
 					return 0, compile.ErrFallback
 				}
@@ -1441,22 +1394,22 @@ func BindFigure1(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			_sum.Norm(_en)
 		}
 		{ // N(p; s, 17.36)
-			_c0Pi, _c0Tau := _v5p-_m6p, _v5t-_m6t
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v5p) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v5p) {
+			_c0Pi, _c0Tau := _vs[5].Pi-_ms[6].Pi, _vs[5].Tau-_ms[6].Tau
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[5].Pi) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[5].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c0Pi, _c0Tau = 0.0+_m15p, 0.0+_m15t
+				_c0Pi, _c0Tau = 0.0+_ms[15].Pi, 0.0+_ms[15].Tau
 				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
 					return 0, compile.ErrFallback
 				}
 			}
-			_c1Pi, _c1Tau := _v1p-_m7p, _v1t-_m7t
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v1p) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v1p) {
+			_c1Pi, _c1Tau := _vs[1].Pi-_ms[7].Pi, _vs[1].Tau-_ms[7].Tau
+			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_vs[1].Pi) {
+				if !(_c1Pi == 0 || _c1Pi < 1e-6*_vs[1].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c1Pi, _c1Tau = 0.0+_m1p, 0.0+_m1t
+				_c1Pi, _c1Tau = 0.0+_ms[1].Pi, 0.0+_ms[1].Tau
 				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
 					return 0, compile.ErrFallback
 				}
@@ -1474,22 +1427,22 @@ func BindFigure1(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			_sum.Norm(_en)
 		}
 		{ // N(p; s, 17.36)
-			_c0Pi, _c0Tau := _v6p-_m8p, _v6t-_m8t
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v6p) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v6p) {
+			_c0Pi, _c0Tau := _vs[6].Pi-_ms[8].Pi, _vs[6].Tau-_ms[8].Tau
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[6].Pi) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[6].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c0Pi, _c0Tau = 0.0+_m16p, 0.0+_m16t
+				_c0Pi, _c0Tau = 0.0+_ms[16].Pi, 0.0+_ms[16].Tau
 				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
 					return 0, compile.ErrFallback
 				}
 			}
-			_c1Pi, _c1Tau := _v2p-_m9p, _v2t-_m9t
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v2p) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v2p) {
+			_c1Pi, _c1Tau := _vs[2].Pi-_ms[9].Pi, _vs[2].Tau-_ms[9].Tau
+			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_vs[2].Pi) {
+				if !(_c1Pi == 0 || _c1Pi < 1e-6*_vs[2].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c1Pi, _c1Tau = 0.0+_m2p, 0.0+_m2t
+				_c1Pi, _c1Tau = 0.0+_ms[2].Pi, 0.0+_ms[2].Tau
 				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
 					return 0, compile.ErrFallback
 				}
@@ -1507,22 +1460,22 @@ func BindFigure1(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			_sum.Norm(_en)
 		}
 		{ // N(p; s, 17.36)
-			_c0Pi, _c0Tau := _v7p-_m10p, _v7t-_m10t
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v7p) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v7p) {
+			_c0Pi, _c0Tau := _vs[7].Pi-_ms[10].Pi, _vs[7].Tau-_ms[10].Tau
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[7].Pi) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[7].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c0Pi, _c0Tau = 0.0+_m18p, 0.0+_m18t
+				_c0Pi, _c0Tau = 0.0+_ms[18].Pi, 0.0+_ms[18].Tau
 				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
 					return 0, compile.ErrFallback
 				}
 			}
-			_c1Pi, _c1Tau := _v3p-_m11p, _v3t-_m11t
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v3p) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v3p) {
+			_c1Pi, _c1Tau := _vs[3].Pi-_ms[11].Pi, _vs[3].Tau-_ms[11].Tau
+			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_vs[3].Pi) {
+				if !(_c1Pi == 0 || _c1Pi < 1e-6*_vs[3].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c1Pi, _c1Tau = 0.0+_m3p, 0.0+_m3t
+				_c1Pi, _c1Tau = 0.0+_ms[3].Pi, 0.0+_ms[3].Tau
 				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
 					return 0, compile.ErrFallback
 				}
@@ -1540,22 +1493,22 @@ func BindFigure1(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			_sum.Norm(_en)
 		}
 		{ // t1 = p
-			_c0Pi, _c0Tau := _v8p-_m12p, _v8t-_m12t
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v8p) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v8p) {
+			_c0Pi, _c0Tau := _vs[8].Pi-_ms[12].Pi, _vs[8].Tau-_ms[12].Tau
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[8].Pi) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[8].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c0Pi, _c0Tau = 0.0+_m20p, 0.0+_m20t
+				_c0Pi, _c0Tau = 0.0+_ms[20].Pi, 0.0+_ms[20].Tau
 				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
 					return 0, compile.ErrFallback
 				}
 			}
-			_c1Pi, _c1Tau := _v4p-_m13p, _v4t-_m13t
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v4p) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v4p) {
+			_c1Pi, _c1Tau := _vs[4].Pi-_ms[13].Pi, _vs[4].Tau-_ms[13].Tau
+			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_vs[4].Pi) {
+				if !(_c1Pi == 0 || _c1Pi < 1e-6*_vs[4].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c1Pi, _c1Tau = 0.0+_m4p, 0.0+_m4t
+				_c1Pi, _c1Tau = 0.0+_ms[4].Pi, 0.0+_ms[4].Tau
 				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
 					return 0, compile.ErrFallback
 				}
@@ -1587,32 +1540,32 @@ func BindFigure1(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			_sum.Norm(_en)
 		}
 		{ // t2 = p + 0.5·p
-			_c0Pi, _c0Tau := _v9p-_m14p, _v9t-_m14t
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v9p) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v9p) {
+			_c0Pi, _c0Tau := _vs[9].Pi-_ms[14].Pi, _vs[9].Tau-_ms[14].Tau
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[9].Pi) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[9].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c0Pi, _c0Tau = 0.0+_m21p+_m23p, 0.0+_m21t+_m23t
+				_c0Pi, _c0Tau = 0.0+_ms[21].Pi+_ms[23].Pi, 0.0+_ms[21].Tau+_ms[23].Tau
 				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
 					return 0, compile.ErrFallback
 				}
 			}
-			_c1Pi, _c1Tau := _v5p-_m15p, _v5t-_m15t
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v5p) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v5p) {
+			_c1Pi, _c1Tau := _vs[5].Pi-_ms[15].Pi, _vs[5].Tau-_ms[15].Tau
+			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_vs[5].Pi) {
+				if !(_c1Pi == 0 || _c1Pi < 1e-6*_vs[5].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c1Pi, _c1Tau = 0.0+_m6p, 0.0+_m6t
+				_c1Pi, _c1Tau = 0.0+_ms[6].Pi, 0.0+_ms[6].Tau
 				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
 					return 0, compile.ErrFallback
 				}
 			}
-			_c2Pi, _c2Tau := _v6p-_m16p, _v6t-_m16t
-			if !(_c2Pi > 0 && _c2Pi >= 1e-6*_v6p) {
-				if !(_c2Pi == 0 || _c2Pi < 1e-6*_v6p) {
+			_c2Pi, _c2Tau := _vs[6].Pi-_ms[16].Pi, _vs[6].Tau-_ms[16].Tau
+			if !(_c2Pi > 0 && _c2Pi >= 1e-6*_vs[6].Pi) {
+				if !(_c2Pi == 0 || _c2Pi < 1e-6*_vs[6].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c2Pi, _c2Tau = 0.0+_m8p, 0.0+_m8t
+				_c2Pi, _c2Tau = 0.0+_ms[8].Pi, 0.0+_ms[8].Tau
 				if !(_c2Pi > 0 && _c2Pi < math.MaxFloat64 && _c2Tau-_c2Tau == 0) {
 					return 0, compile.ErrFallback
 				}
@@ -1649,22 +1602,22 @@ func BindFigure1(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			_sum.Norm(_en)
 		}
 		{ // t3 = p
-			_c0Pi, _c0Tau := _v10p-_m17p, _v10t-_m17t
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v10p) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v10p) {
+			_c0Pi, _c0Tau := _vs[10].Pi-_ms[17].Pi, _vs[10].Tau-_ms[17].Tau
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[10].Pi) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[10].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c0Pi, _c0Tau = 0.0+_m24p, 0.0+_m24t
+				_c0Pi, _c0Tau = 0.0+_ms[24].Pi, 0.0+_ms[24].Tau
 				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
 					return 0, compile.ErrFallback
 				}
 			}
-			_c1Pi, _c1Tau := _v7p-_m18p, _v7t-_m18t
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v7p) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v7p) {
+			_c1Pi, _c1Tau := _vs[7].Pi-_ms[18].Pi, _vs[7].Tau-_ms[18].Tau
+			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_vs[7].Pi) {
+				if !(_c1Pi == 0 || _c1Pi < 1e-6*_vs[7].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c1Pi, _c1Tau = 0.0+_m10p, 0.0+_m10t
+				_c1Pi, _c1Tau = 0.0+_ms[10].Pi, 0.0+_ms[10].Tau
 				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
 					return 0, compile.ErrFallback
 				}
@@ -1696,32 +1649,32 @@ func BindFigure1(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			_sum.Norm(_en)
 		}
 		{ // d1 = t1 − t2
-			_c0Pi, _c0Tau := _v11p-_m19p, _v11t-_m19t
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v11p) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v11p) {
+			_c0Pi, _c0Tau := _vs[11].Pi-_ms[19].Pi, _vs[11].Tau-_ms[19].Tau
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[11].Pi) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[11].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c0Pi, _c0Tau = 0.0+_m25p, 0.0+_m25t
+				_c0Pi, _c0Tau = 0.0+_ms[25].Pi, 0.0+_ms[25].Tau
 				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
 					return 0, compile.ErrFallback
 				}
 			}
-			_c1Pi, _c1Tau := _v8p-_m20p, _v8t-_m20t
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v8p) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v8p) {
+			_c1Pi, _c1Tau := _vs[8].Pi-_ms[20].Pi, _vs[8].Tau-_ms[20].Tau
+			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_vs[8].Pi) {
+				if !(_c1Pi == 0 || _c1Pi < 1e-6*_vs[8].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c1Pi, _c1Tau = 0.0+_m12p, 0.0+_m12t
+				_c1Pi, _c1Tau = 0.0+_ms[12].Pi, 0.0+_ms[12].Tau
 				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
 					return 0, compile.ErrFallback
 				}
 			}
-			_c2Pi, _c2Tau := _v9p-_m21p, _v9t-_m21t
-			if !(_c2Pi > 0 && _c2Pi >= 1e-6*_v9p) {
-				if !(_c2Pi == 0 || _c2Pi < 1e-6*_v9p) {
+			_c2Pi, _c2Tau := _vs[9].Pi-_ms[21].Pi, _vs[9].Tau-_ms[21].Tau
+			if !(_c2Pi > 0 && _c2Pi >= 1e-6*_vs[9].Pi) {
+				if !(_c2Pi == 0 || _c2Pi < 1e-6*_vs[9].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c2Pi, _c2Tau = 0.0+_m14p+_m23p, 0.0+_m14t+_m23t
+				_c2Pi, _c2Tau = 0.0+_ms[14].Pi+_ms[23].Pi, 0.0+_ms[14].Tau+_ms[23].Tau
 				if !(_c2Pi > 0 && _c2Pi < math.MaxFloat64 && _c2Tau-_c2Tau == 0) {
 					return 0, compile.ErrFallback
 				}
@@ -1758,32 +1711,32 @@ func BindFigure1(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			_sum.Norm(_en)
 		}
 		{ // d2 = t2 − t3
-			_c0Pi, _c0Tau := _v12p-_m22p, _v12t-_m22t
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v12p) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v12p) {
+			_c0Pi, _c0Tau := _vs[12].Pi-_ms[22].Pi, _vs[12].Tau-_ms[22].Tau
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[12].Pi) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[12].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c0Pi, _c0Tau = 0.0+_m26p, 0.0+_m26t
+				_c0Pi, _c0Tau = 0.0+_ms[26].Pi, 0.0+_ms[26].Tau
 				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
 					return 0, compile.ErrFallback
 				}
 			}
-			_c1Pi, _c1Tau := _v9p-_m23p, _v9t-_m23t
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v9p) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v9p) {
+			_c1Pi, _c1Tau := _vs[9].Pi-_ms[23].Pi, _vs[9].Tau-_ms[23].Tau
+			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_vs[9].Pi) {
+				if !(_c1Pi == 0 || _c1Pi < 1e-6*_vs[9].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c1Pi, _c1Tau = 0.0+_m14p+_m21p, 0.0+_m14t+_m21t
+				_c1Pi, _c1Tau = 0.0+_ms[14].Pi+_ms[21].Pi, 0.0+_ms[14].Tau+_ms[21].Tau
 				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
 					return 0, compile.ErrFallback
 				}
 			}
-			_c2Pi, _c2Tau := _v10p-_m24p, _v10t-_m24t
-			if !(_c2Pi > 0 && _c2Pi >= 1e-6*_v10p) {
-				if !(_c2Pi == 0 || _c2Pi < 1e-6*_v10p) {
+			_c2Pi, _c2Tau := _vs[10].Pi-_ms[24].Pi, _vs[10].Tau-_ms[24].Tau
+			if !(_c2Pi > 0 && _c2Pi >= 1e-6*_vs[10].Pi) {
+				if !(_c2Pi == 0 || _c2Pi < 1e-6*_vs[10].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c2Pi, _c2Tau = 0.0+_m17p, 0.0+_m17t
+				_c2Pi, _c2Tau = 0.0+_ms[17].Pi, 0.0+_ms[17].Tau
 				if !(_c2Pi > 0 && _c2Pi < math.MaxFloat64 && _c2Tau-_c2Tau == 0) {
 					return 0, compile.ErrFallback
 				}
@@ -1820,12 +1773,12 @@ func BindFigure1(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			_sum.Norm(_en)
 		}
 		{ // I(d1 > 0.74)
-			_c0Pi, _c0Tau := _v11p-_m25p, _v11t-_m25t
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v11p) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v11p) {
+			_c0Pi, _c0Tau := _vs[11].Pi-_ms[25].Pi, _vs[11].Tau-_ms[25].Tau
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[11].Pi) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[11].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c0Pi, _c0Tau = 0.0+_m19p, 0.0+_m19t
+				_c0Pi, _c0Tau = 0.0+_ms[19].Pi, 0.0+_ms[19].Tau
 				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
 					return 0, compile.ErrFallback
 				}
@@ -1838,12 +1791,12 @@ func BindFigure1(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			_sum.Add(_eq)
 		}
 		{ // I(|d2| ≤ 0.74)
-			_c0Pi, _c0Tau := _v12p-_m26p, _v12t-_m26t
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v12p) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v12p) {
+			_c0Pi, _c0Tau := _vs[12].Pi-_ms[26].Pi, _vs[12].Tau-_ms[26].Tau
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[12].Pi) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[12].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c0Pi, _c0Tau = 0.0+_m22p, 0.0+_m22t
+				_c0Pi, _c0Tau = 0.0+_ms[22].Pi, 0.0+_ms[22].Tau
 				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
 					return 0, compile.ErrFallback
 				}
@@ -1856,537 +1809,550 @@ func BindFigure1(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			_sum.Add(_eq)
 		}
 		{ // s
-			if !(_v0p > 0 && _v0p <= math.MaxFloat64) {
+			q, qt := _vs[0].Pi, _vs[0].Tau
+			if !(q > 0 && q <= math.MaxFloat64) {
 				return 0, compile.ErrFallback
 			}
-			center := _v0t / _v0p
+			center := qt / q
 			var quad float64
 			{
-				cPi, cTau := _v0p-_m0p, _v0t-_m0t
-				if !(cPi > 0 && cPi >= 1e-6*_v0p) {
-					if !(cPi == 0 || cPi < 1e-6*_v0p) {
+				cPi, cTau := _vs[0].Pi-_ms[0].Pi, _vs[0].Tau-_ms[0].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[0].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[0].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m5p, 0.0+_m5t
+					cPi, cTau = 0.0+_ms[5].Pi, 0.0+_ms[5].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v0p)
+				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _v0p-_m5p, _v0t-_m5t
-				if !(cPi > 0 && cPi >= 1e-6*_v0p) {
-					if !(cPi == 0 || cPi < 1e-6*_v0p) {
+				cPi, cTau := _vs[0].Pi-_ms[5].Pi, _vs[0].Tau-_ms[5].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[0].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[0].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m0p, 0.0+_m0t
+					cPi, cTau = 0.0+_ms[0].Pi, 0.0+_ms[0].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v0p)
+				_sum.Mul(cPi / q)
 			}
-			_sum.Mul(_v0p)
+			_sum.Mul(q)
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
 		{ // s
-			if !(_v1p > 0 && _v1p <= math.MaxFloat64) {
+			q, qt := _vs[1].Pi, _vs[1].Tau
+			if !(q > 0 && q <= math.MaxFloat64) {
 				return 0, compile.ErrFallback
 			}
-			center := _v1t / _v1p
+			center := qt / q
 			var quad float64
 			{
-				cPi, cTau := _v1p-_m1p, _v1t-_m1t
-				if !(cPi > 0 && cPi >= 1e-6*_v1p) {
-					if !(cPi == 0 || cPi < 1e-6*_v1p) {
+				cPi, cTau := _vs[1].Pi-_ms[1].Pi, _vs[1].Tau-_ms[1].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[1].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[1].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m7p, 0.0+_m7t
+					cPi, cTau = 0.0+_ms[7].Pi, 0.0+_ms[7].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v1p)
+				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _v1p-_m7p, _v1t-_m7t
-				if !(cPi > 0 && cPi >= 1e-6*_v1p) {
-					if !(cPi == 0 || cPi < 1e-6*_v1p) {
+				cPi, cTau := _vs[1].Pi-_ms[7].Pi, _vs[1].Tau-_ms[7].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[1].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[1].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m1p, 0.0+_m1t
+					cPi, cTau = 0.0+_ms[1].Pi, 0.0+_ms[1].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v1p)
+				_sum.Mul(cPi / q)
 			}
-			_sum.Mul(_v1p)
+			_sum.Mul(q)
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
 		{ // s
-			if !(_v2p > 0 && _v2p <= math.MaxFloat64) {
+			q, qt := _vs[2].Pi, _vs[2].Tau
+			if !(q > 0 && q <= math.MaxFloat64) {
 				return 0, compile.ErrFallback
 			}
-			center := _v2t / _v2p
+			center := qt / q
 			var quad float64
 			{
-				cPi, cTau := _v2p-_m2p, _v2t-_m2t
-				if !(cPi > 0 && cPi >= 1e-6*_v2p) {
-					if !(cPi == 0 || cPi < 1e-6*_v2p) {
+				cPi, cTau := _vs[2].Pi-_ms[2].Pi, _vs[2].Tau-_ms[2].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[2].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[2].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m9p, 0.0+_m9t
+					cPi, cTau = 0.0+_ms[9].Pi, 0.0+_ms[9].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v2p)
+				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _v2p-_m9p, _v2t-_m9t
-				if !(cPi > 0 && cPi >= 1e-6*_v2p) {
-					if !(cPi == 0 || cPi < 1e-6*_v2p) {
+				cPi, cTau := _vs[2].Pi-_ms[9].Pi, _vs[2].Tau-_ms[9].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[2].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[2].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m2p, 0.0+_m2t
+					cPi, cTau = 0.0+_ms[2].Pi, 0.0+_ms[2].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v2p)
+				_sum.Mul(cPi / q)
 			}
-			_sum.Mul(_v2p)
+			_sum.Mul(q)
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
 		{ // s
-			if !(_v3p > 0 && _v3p <= math.MaxFloat64) {
+			q, qt := _vs[3].Pi, _vs[3].Tau
+			if !(q > 0 && q <= math.MaxFloat64) {
 				return 0, compile.ErrFallback
 			}
-			center := _v3t / _v3p
+			center := qt / q
 			var quad float64
 			{
-				cPi, cTau := _v3p-_m3p, _v3t-_m3t
-				if !(cPi > 0 && cPi >= 1e-6*_v3p) {
-					if !(cPi == 0 || cPi < 1e-6*_v3p) {
+				cPi, cTau := _vs[3].Pi-_ms[3].Pi, _vs[3].Tau-_ms[3].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[3].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[3].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m11p, 0.0+_m11t
+					cPi, cTau = 0.0+_ms[11].Pi, 0.0+_ms[11].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v3p)
+				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _v3p-_m11p, _v3t-_m11t
-				if !(cPi > 0 && cPi >= 1e-6*_v3p) {
-					if !(cPi == 0 || cPi < 1e-6*_v3p) {
+				cPi, cTau := _vs[3].Pi-_ms[11].Pi, _vs[3].Tau-_ms[11].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[3].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[3].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m3p, 0.0+_m3t
+					cPi, cTau = 0.0+_ms[3].Pi, 0.0+_ms[3].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v3p)
+				_sum.Mul(cPi / q)
 			}
-			_sum.Mul(_v3p)
+			_sum.Mul(q)
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
 		{ // p
-			if !(_v4p > 0 && _v4p <= math.MaxFloat64) {
+			q, qt := _vs[4].Pi, _vs[4].Tau
+			if !(q > 0 && q <= math.MaxFloat64) {
 				return 0, compile.ErrFallback
 			}
-			center := _v4t / _v4p
+			center := qt / q
 			var quad float64
 			{
-				cPi, cTau := _v4p-_m4p, _v4t-_m4t
-				if !(cPi > 0 && cPi >= 1e-6*_v4p) {
-					if !(cPi == 0 || cPi < 1e-6*_v4p) {
+				cPi, cTau := _vs[4].Pi-_ms[4].Pi, _vs[4].Tau-_ms[4].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[4].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[4].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m13p, 0.0+_m13t
+					cPi, cTau = 0.0+_ms[13].Pi, 0.0+_ms[13].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v4p)
+				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _v4p-_m13p, _v4t-_m13t
-				if !(cPi > 0 && cPi >= 1e-6*_v4p) {
-					if !(cPi == 0 || cPi < 1e-6*_v4p) {
+				cPi, cTau := _vs[4].Pi-_ms[13].Pi, _vs[4].Tau-_ms[13].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[4].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[4].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m4p, 0.0+_m4t
+					cPi, cTau = 0.0+_ms[4].Pi, 0.0+_ms[4].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v4p)
+				_sum.Mul(cPi / q)
 			}
-			_sum.Mul(_v4p)
+			_sum.Mul(q)
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
 		{ // p
-			if !(_v5p > 0 && _v5p <= math.MaxFloat64) {
+			q, qt := _vs[5].Pi, _vs[5].Tau
+			if !(q > 0 && q <= math.MaxFloat64) {
 				return 0, compile.ErrFallback
 			}
-			center := _v5t / _v5p
+			center := qt / q
 			var quad float64
 			{
-				cPi, cTau := _v5p-_m6p, _v5t-_m6t
-				if !(cPi > 0 && cPi >= 1e-6*_v5p) {
-					if !(cPi == 0 || cPi < 1e-6*_v5p) {
+				cPi, cTau := _vs[5].Pi-_ms[6].Pi, _vs[5].Tau-_ms[6].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[5].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[5].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m15p, 0.0+_m15t
+					cPi, cTau = 0.0+_ms[15].Pi, 0.0+_ms[15].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v5p)
+				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _v5p-_m15p, _v5t-_m15t
-				if !(cPi > 0 && cPi >= 1e-6*_v5p) {
-					if !(cPi == 0 || cPi < 1e-6*_v5p) {
+				cPi, cTau := _vs[5].Pi-_ms[15].Pi, _vs[5].Tau-_ms[15].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[5].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[5].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m6p, 0.0+_m6t
+					cPi, cTau = 0.0+_ms[6].Pi, 0.0+_ms[6].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v5p)
+				_sum.Mul(cPi / q)
 			}
-			_sum.Mul(_v5p)
+			_sum.Mul(q)
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
 		{ // p
-			if !(_v6p > 0 && _v6p <= math.MaxFloat64) {
+			q, qt := _vs[6].Pi, _vs[6].Tau
+			if !(q > 0 && q <= math.MaxFloat64) {
 				return 0, compile.ErrFallback
 			}
-			center := _v6t / _v6p
+			center := qt / q
 			var quad float64
 			{
-				cPi, cTau := _v6p-_m8p, _v6t-_m8t
-				if !(cPi > 0 && cPi >= 1e-6*_v6p) {
-					if !(cPi == 0 || cPi < 1e-6*_v6p) {
+				cPi, cTau := _vs[6].Pi-_ms[8].Pi, _vs[6].Tau-_ms[8].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[6].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[6].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m16p, 0.0+_m16t
+					cPi, cTau = 0.0+_ms[16].Pi, 0.0+_ms[16].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v6p)
+				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _v6p-_m16p, _v6t-_m16t
-				if !(cPi > 0 && cPi >= 1e-6*_v6p) {
-					if !(cPi == 0 || cPi < 1e-6*_v6p) {
+				cPi, cTau := _vs[6].Pi-_ms[16].Pi, _vs[6].Tau-_ms[16].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[6].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[6].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m8p, 0.0+_m8t
+					cPi, cTau = 0.0+_ms[8].Pi, 0.0+_ms[8].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v6p)
+				_sum.Mul(cPi / q)
 			}
-			_sum.Mul(_v6p)
+			_sum.Mul(q)
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
 		{ // p
-			if !(_v7p > 0 && _v7p <= math.MaxFloat64) {
+			q, qt := _vs[7].Pi, _vs[7].Tau
+			if !(q > 0 && q <= math.MaxFloat64) {
 				return 0, compile.ErrFallback
 			}
-			center := _v7t / _v7p
+			center := qt / q
 			var quad float64
 			{
-				cPi, cTau := _v7p-_m10p, _v7t-_m10t
-				if !(cPi > 0 && cPi >= 1e-6*_v7p) {
-					if !(cPi == 0 || cPi < 1e-6*_v7p) {
+				cPi, cTau := _vs[7].Pi-_ms[10].Pi, _vs[7].Tau-_ms[10].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[7].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[7].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m18p, 0.0+_m18t
+					cPi, cTau = 0.0+_ms[18].Pi, 0.0+_ms[18].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v7p)
+				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _v7p-_m18p, _v7t-_m18t
-				if !(cPi > 0 && cPi >= 1e-6*_v7p) {
-					if !(cPi == 0 || cPi < 1e-6*_v7p) {
+				cPi, cTau := _vs[7].Pi-_ms[18].Pi, _vs[7].Tau-_ms[18].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[7].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[7].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m10p, 0.0+_m10t
+					cPi, cTau = 0.0+_ms[10].Pi, 0.0+_ms[10].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v7p)
+				_sum.Mul(cPi / q)
 			}
-			_sum.Mul(_v7p)
+			_sum.Mul(q)
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
 		{ // t1
-			if !(_v8p > 0 && _v8p <= math.MaxFloat64) {
+			q, qt := _vs[8].Pi, _vs[8].Tau
+			if !(q > 0 && q <= math.MaxFloat64) {
 				return 0, compile.ErrFallback
 			}
-			center := _v8t / _v8p
+			center := qt / q
 			var quad float64
 			{
-				cPi, cTau := _v8p-_m12p, _v8t-_m12t
-				if !(cPi > 0 && cPi >= 1e-6*_v8p) {
-					if !(cPi == 0 || cPi < 1e-6*_v8p) {
+				cPi, cTau := _vs[8].Pi-_ms[12].Pi, _vs[8].Tau-_ms[12].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[8].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[8].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m20p, 0.0+_m20t
+					cPi, cTau = 0.0+_ms[20].Pi, 0.0+_ms[20].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v8p)
+				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _v8p-_m20p, _v8t-_m20t
-				if !(cPi > 0 && cPi >= 1e-6*_v8p) {
-					if !(cPi == 0 || cPi < 1e-6*_v8p) {
+				cPi, cTau := _vs[8].Pi-_ms[20].Pi, _vs[8].Tau-_ms[20].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[8].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[8].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m12p, 0.0+_m12t
+					cPi, cTau = 0.0+_ms[12].Pi, 0.0+_ms[12].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v8p)
+				_sum.Mul(cPi / q)
 			}
-			_sum.Mul(_v8p)
+			_sum.Mul(q)
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
 		{ // t2
-			if !(_v9p > 0 && _v9p <= math.MaxFloat64) {
+			q, qt := _vs[9].Pi, _vs[9].Tau
+			if !(q > 0 && q <= math.MaxFloat64) {
 				return 0, compile.ErrFallback
 			}
-			center := _v9t / _v9p
+			center := qt / q
 			var quad float64
 			{
-				cPi, cTau := _v9p-_m14p, _v9t-_m14t
-				if !(cPi > 0 && cPi >= 1e-6*_v9p) {
-					if !(cPi == 0 || cPi < 1e-6*_v9p) {
+				cPi, cTau := _vs[9].Pi-_ms[14].Pi, _vs[9].Tau-_ms[14].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[9].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[9].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m21p+_m23p, 0.0+_m21t+_m23t
+					cPi, cTau = 0.0+_ms[21].Pi+_ms[23].Pi, 0.0+_ms[21].Tau+_ms[23].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v9p)
+				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _v9p-_m21p, _v9t-_m21t
-				if !(cPi > 0 && cPi >= 1e-6*_v9p) {
-					if !(cPi == 0 || cPi < 1e-6*_v9p) {
+				cPi, cTau := _vs[9].Pi-_ms[21].Pi, _vs[9].Tau-_ms[21].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[9].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[9].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m14p+_m23p, 0.0+_m14t+_m23t
+					cPi, cTau = 0.0+_ms[14].Pi+_ms[23].Pi, 0.0+_ms[14].Tau+_ms[23].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v9p)
+				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _v9p-_m23p, _v9t-_m23t
-				if !(cPi > 0 && cPi >= 1e-6*_v9p) {
-					if !(cPi == 0 || cPi < 1e-6*_v9p) {
+				cPi, cTau := _vs[9].Pi-_ms[23].Pi, _vs[9].Tau-_ms[23].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[9].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[9].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m14p+_m21p, 0.0+_m14t+_m21t
+					cPi, cTau = 0.0+_ms[14].Pi+_ms[21].Pi, 0.0+_ms[14].Tau+_ms[21].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v9p)
+				_sum.Mul(cPi / q)
 			}
-			_sum.Mul(_v9p)
+			_sum.Mul(q)
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
 		{ // t3
-			if !(_v10p > 0 && _v10p <= math.MaxFloat64) {
+			q, qt := _vs[10].Pi, _vs[10].Tau
+			if !(q > 0 && q <= math.MaxFloat64) {
 				return 0, compile.ErrFallback
 			}
-			center := _v10t / _v10p
+			center := qt / q
 			var quad float64
 			{
-				cPi, cTau := _v10p-_m17p, _v10t-_m17t
-				if !(cPi > 0 && cPi >= 1e-6*_v10p) {
-					if !(cPi == 0 || cPi < 1e-6*_v10p) {
+				cPi, cTau := _vs[10].Pi-_ms[17].Pi, _vs[10].Tau-_ms[17].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[10].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[10].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m24p, 0.0+_m24t
+					cPi, cTau = 0.0+_ms[24].Pi, 0.0+_ms[24].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v10p)
+				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _v10p-_m24p, _v10t-_m24t
-				if !(cPi > 0 && cPi >= 1e-6*_v10p) {
-					if !(cPi == 0 || cPi < 1e-6*_v10p) {
+				cPi, cTau := _vs[10].Pi-_ms[24].Pi, _vs[10].Tau-_ms[24].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[10].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[10].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m17p, 0.0+_m17t
+					cPi, cTau = 0.0+_ms[17].Pi, 0.0+_ms[17].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v10p)
+				_sum.Mul(cPi / q)
 			}
-			_sum.Mul(_v10p)
+			_sum.Mul(q)
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
 		{ // d1
-			if !(_v11p > 0 && _v11p <= math.MaxFloat64) {
+			q, qt := _vs[11].Pi, _vs[11].Tau
+			if !(q > 0 && q <= math.MaxFloat64) {
 				return 0, compile.ErrFallback
 			}
-			center := _v11t / _v11p
+			center := qt / q
 			var quad float64
 			{
-				cPi, cTau := _v11p-_m19p, _v11t-_m19t
-				if !(cPi > 0 && cPi >= 1e-6*_v11p) {
-					if !(cPi == 0 || cPi < 1e-6*_v11p) {
+				cPi, cTau := _vs[11].Pi-_ms[19].Pi, _vs[11].Tau-_ms[19].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[11].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[11].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m25p, 0.0+_m25t
+					cPi, cTau = 0.0+_ms[25].Pi, 0.0+_ms[25].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v11p)
+				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _v11p-_m25p, _v11t-_m25t
-				if !(cPi > 0 && cPi >= 1e-6*_v11p) {
-					if !(cPi == 0 || cPi < 1e-6*_v11p) {
+				cPi, cTau := _vs[11].Pi-_ms[25].Pi, _vs[11].Tau-_ms[25].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[11].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[11].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m19p, 0.0+_m19t
+					cPi, cTau = 0.0+_ms[19].Pi, 0.0+_ms[19].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v11p)
+				_sum.Mul(cPi / q)
 			}
-			_sum.Mul(_v11p)
+			_sum.Mul(q)
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
 		{ // d2
-			if !(_v12p > 0 && _v12p <= math.MaxFloat64) {
+			q, qt := _vs[12].Pi, _vs[12].Tau
+			if !(q > 0 && q <= math.MaxFloat64) {
 				return 0, compile.ErrFallback
 			}
-			center := _v12t / _v12p
+			center := qt / q
 			var quad float64
 			{
-				cPi, cTau := _v12p-_m22p, _v12t-_m22t
-				if !(cPi > 0 && cPi >= 1e-6*_v12p) {
-					if !(cPi == 0 || cPi < 1e-6*_v12p) {
+				cPi, cTau := _vs[12].Pi-_ms[22].Pi, _vs[12].Tau-_ms[22].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[12].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[12].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m26p, 0.0+_m26t
+					cPi, cTau = 0.0+_ms[26].Pi, 0.0+_ms[26].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v12p)
+				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _v12p-_m26p, _v12t-_m26t
-				if !(cPi > 0 && cPi >= 1e-6*_v12p) {
-					if !(cPi == 0 || cPi < 1e-6*_v12p) {
+				cPi, cTau := _vs[12].Pi-_ms[26].Pi, _vs[12].Tau-_ms[26].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[12].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[12].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m22p, 0.0+_m22t
+					cPi, cTau = 0.0+_ms[22].Pi, 0.0+_ms[22].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v12p)
+				_sum.Mul(cPi / q)
 			}
-			_sum.Mul(_v12p)
+			_sum.Mul(q)
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
@@ -3213,43 +3179,24 @@ func BindNested(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 		}
 		_msgs, _margs := g.State()
 		_ms, _vs := _msgs[:13], _margs[:6]
-		_m0p, _m0t := _ms[0].Pi, _ms[0].Tau
-		_m1p, _m1t := _ms[1].Pi, _ms[1].Tau
-		_m2p, _m2t := _ms[2].Pi, _ms[2].Tau
-		_m3p, _m3t := _ms[3].Pi, _ms[3].Tau
-		_m4p, _m4t := _ms[4].Pi, _ms[4].Tau
-		_m5p, _m5t := _ms[5].Pi, _ms[5].Tau
-		_m6p, _m6t := _ms[6].Pi, _ms[6].Tau
-		_m7p, _m7t := _ms[7].Pi, _ms[7].Tau
-		_m8p, _m8t := _ms[8].Pi, _ms[8].Tau
-		_m9p, _m9t := _ms[9].Pi, _ms[9].Tau
-		_m10p, _m10t := _ms[10].Pi, _ms[10].Tau
-		_m11p, _m11t := _ms[11].Pi, _ms[11].Tau
-		_m12p, _m12t := _ms[12].Pi, _ms[12].Tau
-		_v0p, _v0t := _vs[0].Pi, _vs[0].Tau
-		_v1p, _v1t := _vs[1].Pi, _vs[1].Tau
-		_v2p, _v2t := _vs[2].Pi, _vs[2].Tau
-		_v3p, _v3t := _vs[3].Pi, _vs[3].Tau
-		_v4p, _v4t := _vs[4].Pi, _vs[4].Tau
-		_v5p, _v5t := _vs[5].Pi, _vs[5].Tau
-		_bad := 0.0 + (_m0p - _m0p) + (_m0t - _m0t) + (_m1p - _m1p) + (_m1t - _m1t) + (_m2p - _m2p) + (_m2t - _m2t) + (_m3p - _m3p) + (_m3t - _m3t) + (_m4p - _m4p) + (_m4t - _m4t) + (_m5p - _m5p) + (_m5t - _m5t) + (_m6p - _m6p) + (_m6t - _m6t) + (_m7p - _m7p) + (_m7t - _m7t) + (_m8p - _m8p) + (_m8t - _m8t) + (_m9p - _m9p) + (_m9t - _m9t) + (_m10p - _m10p) + (_m10t - _m10t) + (_m11p - _m11p) + (_m11t - _m11t) + (_m12p - _m12p) + (_m12t - _m12t)
-		_bad += (_v0p - _v0p) + (_v0t - _v0t)
-		_bad += (_v1p - _v1p) + (_v1t - _v1t)
-		_bad += (_v2p - _v2p) + (_v2t - _v2t)
-		_bad += (_v3p - _v3p) + (_v3t - _v3t)
-		_bad += (_v4p - _v4p) + (_v4t - _v4t)
-		_bad += (_v5p - _v5p) + (_v5t - _v5t)
+		_bad := 0.0
+		for _, x := range _ms {
+			_bad += (x.Pi - x.Pi) + (x.Tau - x.Tau)
+		}
+		for _, x := range _vs {
+			_bad += (x.Pi - x.Pi) + (x.Tau - x.Tau)
+		}
 		if _bad != 0 {
 			return 0, compile.ErrFallback
 		}
 		var _sum graph.EvidenceSum
 		{ // N(x1; 0, 1)
-			_c0Pi, _c0Tau := _v0p-_m0p, _v0t-_m0t
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v0p) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v0p) {
+			_c0Pi, _c0Tau := _vs[0].Pi-_ms[0].Pi, _vs[0].Tau-_ms[0].Tau
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[0].Pi) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[0].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c0Pi, _c0Tau = 0.0+_m4p+_m11p, 0.0+_m4t+_m11t
+				_c0Pi, _c0Tau = 0.0+_ms[4].Pi+_ms[11].Pi, 0.0+_ms[4].Tau+_ms[11].Tau
 				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
 					return 0, compile.ErrFallback
 				}
@@ -3267,12 +3214,12 @@ func BindNested(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 			_sum.Norm(_en)
 		}
 		{ // N(x2; 1, 2)
-			_c0Pi, _c0Tau := _v1p-_m1p, _v1t-_m1t
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v1p) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v1p) {
+			_c0Pi, _c0Tau := _vs[1].Pi-_ms[1].Pi, _vs[1].Tau-_ms[1].Tau
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[1].Pi) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[1].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c0Pi, _c0Tau = 0.0+_m5p, 0.0+_m5t
+				_c0Pi, _c0Tau = 0.0+_ms[5].Pi, 0.0+_ms[5].Tau
 				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
 					return 0, compile.ErrFallback
 				}
@@ -3290,12 +3237,12 @@ func BindNested(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 			_sum.Norm(_en)
 		}
 		{ // N(x3; 2, 3)
-			_c0Pi, _c0Tau := _v2p-_m2p, _v2t-_m2t
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v2p) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v2p) {
+			_c0Pi, _c0Tau := _vs[2].Pi-_ms[2].Pi, _vs[2].Tau-_ms[2].Tau
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[2].Pi) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[2].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c0Pi, _c0Tau = 0.0+_m6p, 0.0+_m6t
+				_c0Pi, _c0Tau = 0.0+_ms[6].Pi, 0.0+_ms[6].Tau
 				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
 					return 0, compile.ErrFallback
 				}
@@ -3313,42 +3260,42 @@ func BindNested(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 			_sum.Norm(_en)
 		}
 		{ // y = 2·x1 − 0.5·x2 + x3
-			_c0Pi, _c0Tau := _v3p-_m3p, _v3t-_m3t
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v3p) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v3p) {
+			_c0Pi, _c0Tau := _vs[3].Pi-_ms[3].Pi, _vs[3].Tau-_ms[3].Tau
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[3].Pi) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[3].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c0Pi, _c0Tau = 0.0+_m8p, 0.0+_m8t
+				_c0Pi, _c0Tau = 0.0+_ms[8].Pi, 0.0+_ms[8].Tau
 				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
 					return 0, compile.ErrFallback
 				}
 			}
-			_c1Pi, _c1Tau := _v0p-_m4p, _v0t-_m4t
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v0p) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v0p) {
+			_c1Pi, _c1Tau := _vs[0].Pi-_ms[4].Pi, _vs[0].Tau-_ms[4].Tau
+			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_vs[0].Pi) {
+				if !(_c1Pi == 0 || _c1Pi < 1e-6*_vs[0].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c1Pi, _c1Tau = 0.0+_m0p+_m11p, 0.0+_m0t+_m11t
+				_c1Pi, _c1Tau = 0.0+_ms[0].Pi+_ms[11].Pi, 0.0+_ms[0].Tau+_ms[11].Tau
 				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
 					return 0, compile.ErrFallback
 				}
 			}
-			_c2Pi, _c2Tau := _v1p-_m5p, _v1t-_m5t
-			if !(_c2Pi > 0 && _c2Pi >= 1e-6*_v1p) {
-				if !(_c2Pi == 0 || _c2Pi < 1e-6*_v1p) {
+			_c2Pi, _c2Tau := _vs[1].Pi-_ms[5].Pi, _vs[1].Tau-_ms[5].Tau
+			if !(_c2Pi > 0 && _c2Pi >= 1e-6*_vs[1].Pi) {
+				if !(_c2Pi == 0 || _c2Pi < 1e-6*_vs[1].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c2Pi, _c2Tau = 0.0+_m1p, 0.0+_m1t
+				_c2Pi, _c2Tau = 0.0+_ms[1].Pi, 0.0+_ms[1].Tau
 				if !(_c2Pi > 0 && _c2Pi < math.MaxFloat64 && _c2Tau-_c2Tau == 0) {
 					return 0, compile.ErrFallback
 				}
 			}
-			_c3Pi, _c3Tau := _v2p-_m6p, _v2t-_m6t
-			if !(_c3Pi > 0 && _c3Pi >= 1e-6*_v2p) {
-				if !(_c3Pi == 0 || _c3Pi < 1e-6*_v2p) {
+			_c3Pi, _c3Tau := _vs[2].Pi-_ms[6].Pi, _vs[2].Tau-_ms[6].Tau
+			if !(_c3Pi > 0 && _c3Pi >= 1e-6*_vs[2].Pi) {
+				if !(_c3Pi == 0 || _c3Pi < 1e-6*_vs[2].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c3Pi, _c3Tau = 0.0+_m2p, 0.0+_m2t
+				_c3Pi, _c3Tau = 0.0+_ms[2].Pi, 0.0+_ms[2].Tau
 				if !(_c3Pi > 0 && _c3Pi < math.MaxFloat64 && _c3Tau-_c3Tau == 0) {
 					return 0, compile.ErrFallback
 				}
@@ -3390,22 +3337,22 @@ func BindNested(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 			_sum.Norm(_en)
 		}
 		{ // N(z; y, 1)
-			_c0Pi, _c0Tau := _v4p-_m7p, _v4t-_m7t
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v4p) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v4p) {
+			_c0Pi, _c0Tau := _vs[4].Pi-_ms[7].Pi, _vs[4].Tau-_ms[7].Tau
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[4].Pi) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[4].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c0Pi, _c0Tau = 0.0+_m9p, 0.0+_m9t
+				_c0Pi, _c0Tau = 0.0+_ms[9].Pi, 0.0+_ms[9].Tau
 				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
 					return 0, compile.ErrFallback
 				}
 			}
-			_c1Pi, _c1Tau := _v3p-_m8p, _v3t-_m8t
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v3p) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v3p) {
+			_c1Pi, _c1Tau := _vs[3].Pi-_ms[8].Pi, _vs[3].Tau-_ms[8].Tau
+			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_vs[3].Pi) {
+				if !(_c1Pi == 0 || _c1Pi < 1e-6*_vs[3].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c1Pi, _c1Tau = 0.0+_m3p, 0.0+_m3t
+				_c1Pi, _c1Tau = 0.0+_ms[3].Pi, 0.0+_ms[3].Tau
 				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
 					return 0, compile.ErrFallback
 				}
@@ -3423,12 +3370,12 @@ func BindNested(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 			_sum.Norm(_en)
 		}
 		{ // I(z > 0.5)
-			_c0Pi, _c0Tau := _v4p-_m9p, _v4t-_m9t
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v4p) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v4p) {
+			_c0Pi, _c0Tau := _vs[4].Pi-_ms[9].Pi, _vs[4].Tau-_ms[9].Tau
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[4].Pi) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[4].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c0Pi, _c0Tau = 0.0+_m7p, 0.0+_m7t
+				_c0Pi, _c0Tau = 0.0+_ms[7].Pi, 0.0+_ms[7].Tau
 				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
 					return 0, compile.ErrFallback
 				}
@@ -3441,22 +3388,22 @@ func BindNested(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 			_sum.Add(_eq)
 		}
 		{ // u = 3·x1
-			_c0Pi, _c0Tau := _v5p-_m10p, _v5t-_m10t
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v5p) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v5p) {
+			_c0Pi, _c0Tau := _vs[5].Pi-_ms[10].Pi, _vs[5].Tau-_ms[10].Tau
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[5].Pi) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[5].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c0Pi, _c0Tau = 0.0+_m12p, 0.0+_m12t
+				_c0Pi, _c0Tau = 0.0+_ms[12].Pi, 0.0+_ms[12].Tau
 				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
 					return 0, compile.ErrFallback
 				}
 			}
-			_c1Pi, _c1Tau := _v0p-_m11p, _v0t-_m11t
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v0p) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v0p) {
+			_c1Pi, _c1Tau := _vs[0].Pi-_ms[11].Pi, _vs[0].Tau-_ms[11].Tau
+			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_vs[0].Pi) {
+				if !(_c1Pi == 0 || _c1Pi < 1e-6*_vs[0].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c1Pi, _c1Tau = 0.0+_m0p+_m4p, 0.0+_m0t+_m4t
+				_c1Pi, _c1Tau = 0.0+_ms[0].Pi+_ms[4].Pi, 0.0+_ms[0].Tau+_ms[4].Tau
 				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
 					return 0, compile.ErrFallback
 				}
@@ -3488,12 +3435,12 @@ func BindNested(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 			_sum.Norm(_en)
 		}
 		{ // I(|u| ≤ 2)
-			_c0Pi, _c0Tau := _v5p-_m12p, _v5t-_m12t
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v5p) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v5p) {
+			_c0Pi, _c0Tau := _vs[5].Pi-_ms[12].Pi, _vs[5].Tau-_ms[12].Tau
+			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[5].Pi) {
+				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[5].Pi) {
 					return 0, compile.ErrFallback
 				}
-				_c0Pi, _c0Tau = 0.0+_m10p, 0.0+_m10t
+				_c0Pi, _c0Tau = 0.0+_ms[10].Pi, 0.0+_ms[10].Tau
 				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
 					return 0, compile.ErrFallback
 				}
@@ -3506,257 +3453,263 @@ func BindNested(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 			_sum.Add(_eq)
 		}
 		{ // x1
-			if !(_v0p > 0 && _v0p <= math.MaxFloat64) {
+			q, qt := _vs[0].Pi, _vs[0].Tau
+			if !(q > 0 && q <= math.MaxFloat64) {
 				return 0, compile.ErrFallback
 			}
-			center := _v0t / _v0p
+			center := qt / q
 			var quad float64
 			{
-				cPi, cTau := _v0p-_m0p, _v0t-_m0t
-				if !(cPi > 0 && cPi >= 1e-6*_v0p) {
-					if !(cPi == 0 || cPi < 1e-6*_v0p) {
+				cPi, cTau := _vs[0].Pi-_ms[0].Pi, _vs[0].Tau-_ms[0].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[0].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[0].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m4p+_m11p, 0.0+_m4t+_m11t
+					cPi, cTau = 0.0+_ms[4].Pi+_ms[11].Pi, 0.0+_ms[4].Tau+_ms[11].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v0p)
+				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _v0p-_m4p, _v0t-_m4t
-				if !(cPi > 0 && cPi >= 1e-6*_v0p) {
-					if !(cPi == 0 || cPi < 1e-6*_v0p) {
+				cPi, cTau := _vs[0].Pi-_ms[4].Pi, _vs[0].Tau-_ms[4].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[0].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[0].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m0p+_m11p, 0.0+_m0t+_m11t
+					cPi, cTau = 0.0+_ms[0].Pi+_ms[11].Pi, 0.0+_ms[0].Tau+_ms[11].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v0p)
+				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _v0p-_m11p, _v0t-_m11t
-				if !(cPi > 0 && cPi >= 1e-6*_v0p) {
-					if !(cPi == 0 || cPi < 1e-6*_v0p) {
+				cPi, cTau := _vs[0].Pi-_ms[11].Pi, _vs[0].Tau-_ms[11].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[0].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[0].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m0p+_m4p, 0.0+_m0t+_m4t
+					cPi, cTau = 0.0+_ms[0].Pi+_ms[4].Pi, 0.0+_ms[0].Tau+_ms[4].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v0p)
+				_sum.Mul(cPi / q)
 			}
-			_sum.Mul(_v0p)
+			_sum.Mul(q)
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
 		{ // x2
-			if !(_v1p > 0 && _v1p <= math.MaxFloat64) {
+			q, qt := _vs[1].Pi, _vs[1].Tau
+			if !(q > 0 && q <= math.MaxFloat64) {
 				return 0, compile.ErrFallback
 			}
-			center := _v1t / _v1p
+			center := qt / q
 			var quad float64
 			{
-				cPi, cTau := _v1p-_m1p, _v1t-_m1t
-				if !(cPi > 0 && cPi >= 1e-6*_v1p) {
-					if !(cPi == 0 || cPi < 1e-6*_v1p) {
+				cPi, cTau := _vs[1].Pi-_ms[1].Pi, _vs[1].Tau-_ms[1].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[1].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[1].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m5p, 0.0+_m5t
+					cPi, cTau = 0.0+_ms[5].Pi, 0.0+_ms[5].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v1p)
+				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _v1p-_m5p, _v1t-_m5t
-				if !(cPi > 0 && cPi >= 1e-6*_v1p) {
-					if !(cPi == 0 || cPi < 1e-6*_v1p) {
+				cPi, cTau := _vs[1].Pi-_ms[5].Pi, _vs[1].Tau-_ms[5].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[1].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[1].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m1p, 0.0+_m1t
+					cPi, cTau = 0.0+_ms[1].Pi, 0.0+_ms[1].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v1p)
+				_sum.Mul(cPi / q)
 			}
-			_sum.Mul(_v1p)
+			_sum.Mul(q)
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
 		{ // x3
-			if !(_v2p > 0 && _v2p <= math.MaxFloat64) {
+			q, qt := _vs[2].Pi, _vs[2].Tau
+			if !(q > 0 && q <= math.MaxFloat64) {
 				return 0, compile.ErrFallback
 			}
-			center := _v2t / _v2p
+			center := qt / q
 			var quad float64
 			{
-				cPi, cTau := _v2p-_m2p, _v2t-_m2t
-				if !(cPi > 0 && cPi >= 1e-6*_v2p) {
-					if !(cPi == 0 || cPi < 1e-6*_v2p) {
+				cPi, cTau := _vs[2].Pi-_ms[2].Pi, _vs[2].Tau-_ms[2].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[2].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[2].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m6p, 0.0+_m6t
+					cPi, cTau = 0.0+_ms[6].Pi, 0.0+_ms[6].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v2p)
+				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _v2p-_m6p, _v2t-_m6t
-				if !(cPi > 0 && cPi >= 1e-6*_v2p) {
-					if !(cPi == 0 || cPi < 1e-6*_v2p) {
+				cPi, cTau := _vs[2].Pi-_ms[6].Pi, _vs[2].Tau-_ms[6].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[2].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[2].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m2p, 0.0+_m2t
+					cPi, cTau = 0.0+_ms[2].Pi, 0.0+_ms[2].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v2p)
+				_sum.Mul(cPi / q)
 			}
-			_sum.Mul(_v2p)
+			_sum.Mul(q)
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
 		{ // y
-			if !(_v3p > 0 && _v3p <= math.MaxFloat64) {
+			q, qt := _vs[3].Pi, _vs[3].Tau
+			if !(q > 0 && q <= math.MaxFloat64) {
 				return 0, compile.ErrFallback
 			}
-			center := _v3t / _v3p
+			center := qt / q
 			var quad float64
 			{
-				cPi, cTau := _v3p-_m3p, _v3t-_m3t
-				if !(cPi > 0 && cPi >= 1e-6*_v3p) {
-					if !(cPi == 0 || cPi < 1e-6*_v3p) {
+				cPi, cTau := _vs[3].Pi-_ms[3].Pi, _vs[3].Tau-_ms[3].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[3].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[3].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m8p, 0.0+_m8t
+					cPi, cTau = 0.0+_ms[8].Pi, 0.0+_ms[8].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v3p)
+				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _v3p-_m8p, _v3t-_m8t
-				if !(cPi > 0 && cPi >= 1e-6*_v3p) {
-					if !(cPi == 0 || cPi < 1e-6*_v3p) {
+				cPi, cTau := _vs[3].Pi-_ms[8].Pi, _vs[3].Tau-_ms[8].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[3].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[3].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m3p, 0.0+_m3t
+					cPi, cTau = 0.0+_ms[3].Pi, 0.0+_ms[3].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v3p)
+				_sum.Mul(cPi / q)
 			}
-			_sum.Mul(_v3p)
+			_sum.Mul(q)
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
 		{ // z
-			if !(_v4p > 0 && _v4p <= math.MaxFloat64) {
+			q, qt := _vs[4].Pi, _vs[4].Tau
+			if !(q > 0 && q <= math.MaxFloat64) {
 				return 0, compile.ErrFallback
 			}
-			center := _v4t / _v4p
+			center := qt / q
 			var quad float64
 			{
-				cPi, cTau := _v4p-_m7p, _v4t-_m7t
-				if !(cPi > 0 && cPi >= 1e-6*_v4p) {
-					if !(cPi == 0 || cPi < 1e-6*_v4p) {
+				cPi, cTau := _vs[4].Pi-_ms[7].Pi, _vs[4].Tau-_ms[7].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[4].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[4].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m9p, 0.0+_m9t
+					cPi, cTau = 0.0+_ms[9].Pi, 0.0+_ms[9].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v4p)
+				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _v4p-_m9p, _v4t-_m9t
-				if !(cPi > 0 && cPi >= 1e-6*_v4p) {
-					if !(cPi == 0 || cPi < 1e-6*_v4p) {
+				cPi, cTau := _vs[4].Pi-_ms[9].Pi, _vs[4].Tau-_ms[9].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[4].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[4].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m7p, 0.0+_m7t
+					cPi, cTau = 0.0+_ms[7].Pi, 0.0+_ms[7].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v4p)
+				_sum.Mul(cPi / q)
 			}
-			_sum.Mul(_v4p)
+			_sum.Mul(q)
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
 		{ // u
-			if !(_v5p > 0 && _v5p <= math.MaxFloat64) {
+			q, qt := _vs[5].Pi, _vs[5].Tau
+			if !(q > 0 && q <= math.MaxFloat64) {
 				return 0, compile.ErrFallback
 			}
-			center := _v5t / _v5p
+			center := qt / q
 			var quad float64
 			{
-				cPi, cTau := _v5p-_m10p, _v5t-_m10t
-				if !(cPi > 0 && cPi >= 1e-6*_v5p) {
-					if !(cPi == 0 || cPi < 1e-6*_v5p) {
+				cPi, cTau := _vs[5].Pi-_ms[10].Pi, _vs[5].Tau-_ms[10].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[5].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[5].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m12p, 0.0+_m12t
+					cPi, cTau = 0.0+_ms[12].Pi, 0.0+_ms[12].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v5p)
+				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _v5p-_m12p, _v5t-_m12t
-				if !(cPi > 0 && cPi >= 1e-6*_v5p) {
-					if !(cPi == 0 || cPi < 1e-6*_v5p) {
+				cPi, cTau := _vs[5].Pi-_ms[12].Pi, _vs[5].Tau-_ms[12].Tau
+				if !(cPi > 0 && cPi >= 1e-6*_vs[5].Pi) {
+					if !(cPi == 0 || cPi < 1e-6*_vs[5].Pi) {
 						return 0, compile.ErrFallback
 					}
-					cPi, cTau = 0.0+_m10p, 0.0+_m10t
+					cPi, cTau = 0.0+_ms[10].Pi, 0.0+_ms[10].Tau
 					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
 						return 0, compile.ErrFallback
 					}
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / _v5p)
+				_sum.Mul(cPi / q)
 			}
-			_sum.Mul(_v5p)
+			_sum.Mul(q)
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
