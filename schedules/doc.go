@@ -24,5 +24,6 @@
 // loop over every edge for any graph, and the TrueSkill paper's Figure 1
 // schedule is written with Step, Sequence and Loop (see the package example).
 // Schedules name factors by ID, so one schedule serves every graph built with
-// the same structure.
+// the same structure. Package schedules/compile writes a schedule on a graph
+// out as Go, for the structures a model runs most.
 package schedules

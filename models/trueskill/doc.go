@@ -21,6 +21,11 @@
 // ../shared/vectors/peer_cases.json at the peers' own tolerances; run
 // go run ./examples/conformance -cases ../shared/vectors/peer_cases.json).
 //
+// A Rater keeps one Game per match shape; for common shapes (two teams of
+// 1-4 players, free-for-alls of 3-8 without draws) a Game runs a program
+// compiled from its graph and schedule by package schedules/compile
+// (compiled_gen.go) instead of interpreting them, with the same results.
+//
 // Params, Rating and Match are plain values, safe to share between
-// goroutines; a Game is not.
+// goroutines; a Game or a Rater is not.
 package trueskill
