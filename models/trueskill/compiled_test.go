@@ -5,9 +5,9 @@ import (
 	"flag"
 	"fmt"
 	"math/rand/v2"
-	"os"
 	"testing"
 
+	"github.com/skillgraph/skillgraph/internal/sharedtest"
 	"github.com/skillgraph/skillgraph/models/trueskill"
 	"github.com/skillgraph/skillgraph/schedules/compile"
 )
@@ -64,20 +64,7 @@ func TestCompiledIsCurrent(t *testing.T) {
 	if err := compile.Generate(&buf, f); err != nil {
 		t.Fatal(err)
 	}
-	const file = "compiled_gen.go"
-	if *update {
-		if err := os.WriteFile(file, buf.Bytes(), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	have, err := os.ReadFile(file)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !bytes.Equal(have, buf.Bytes()) {
-		t.Errorf("%s is stale: run go generate ./models/trueskill", file)
-	}
+	sharedtest.Generated(t, "compiled_gen.go", buf.Bytes(), *update)
 }
 
 // TestCompiledShapesMatchTheInterpreter rates random matches of every

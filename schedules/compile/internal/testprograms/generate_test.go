@@ -3,9 +3,9 @@ package testprograms
 import (
 	"bytes"
 	"flag"
-	"os"
 	"testing"
 
+	"github.com/skillgraph/skillgraph/internal/sharedtest"
 	"github.com/skillgraph/skillgraph/schedules/compile"
 )
 
@@ -35,18 +35,5 @@ func TestGeneratedIsCurrent(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	const file = "programs_gen.go"
-	if *update {
-		if err := os.WriteFile(file, buf.Bytes(), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	have, err := os.ReadFile(file)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !bytes.Equal(have, buf.Bytes()) {
-		t.Errorf("%s is stale: run go generate ./schedules/compile/...", file)
-	}
+	sharedtest.Generated(t, "programs_gen.go", buf.Bytes(), *update)
 }
