@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"flag"
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"testing"
 
@@ -120,5 +121,48 @@ func TestCompiledShapesMatchTheInterpreter(t *testing.T) {
 	// A shape without a program runs on the interpreter.
 	if gm, err := p.NewGame(trueskill.Match{Teams: ffa(9)}); err != nil || gm.Compiled() {
 		t.Errorf("FFA9: compiled %v, %v", gm != nil && gm.Compiled(), err)
+	}
+}
+
+// TestCompiledExtremes rates compiled shapes with ratings far apart (μ over
+// ±1e4, σ from 1e-3 to 1e3, upsets deep in the truncations' tails) with the
+// compiled programs and with the interpreter: the same ratings to 1e-12 or
+// the same error, whether the program ran its own code or handed the case
+// back.
+func TestCompiledExtremes(t *testing.T) {
+	p := trueskill.DefaultParams()
+	rng := rand.New(rand.NewPCG(17, 19))
+	for _, s := range compiledShapes() {
+		for trial := 0; trial < 40; trial++ {
+			m := s.m
+			m.Teams = make([][]trueskill.Rating, len(s.m.Teams))
+			for j := range m.Teams {
+				for range s.m.Teams[j] {
+					mu := (2*rng.Float64() - 1) * math.Pow(10, 4*rng.Float64())
+					sigma := math.Pow(10, 6*rng.Float64()-3)
+					m.Teams[j] = append(m.Teams[j], trueskill.Rating{Mu: mu, Sigma: sigma})
+				}
+			}
+			gm, err := p.NewGame(m)
+			if err != nil {
+				t.Fatal(err)
+			}
+			_, errc := gm.Run(ctx)
+			want, erri := p.RateGraph(ctx, m)
+			if (errc == nil) != (erri == nil) {
+				t.Fatalf("%s trial %d: compiled %v, interpreted %v", s.name, trial, errc, erri)
+			}
+			if errc != nil {
+				continue
+			}
+			got := gm.Ratings()
+			for j := range got {
+				for i := range got[j] {
+					if relErr(got[j][i].Mu, want.Ratings[j][i].Mu) > 1e-12 || relErr(got[j][i].Sigma, want.Ratings[j][i].Sigma) > 1e-12 {
+						t.Errorf("%s trial %d: team %d player %d: compiled %v, interpreted %v", s.name, trial, j, i, got[j][i], want.Ratings[j][i])
+					}
+				}
+			}
+		}
 	}
 }
