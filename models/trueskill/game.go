@@ -268,7 +268,12 @@ func (gm *Game) Ratings() [][]Rating {
 	for j, team := range gm.skills {
 		for i, v := range team {
 			m := gm.g.Marginal(v)
-			gm.ratings[j][i] = Rating{Mu: m.Mean(), Sigma: m.Sigma()}
+			if m.Pi > 0 && m.Pi < math.MaxFloat64 {
+				inv := 1 / m.Pi // one division for both
+				gm.ratings[j][i] = Rating{Mu: m.Tau * inv, Sigma: math.Sqrt(inv)}
+			} else {
+				gm.ratings[j][i] = Rating{Mu: m.Mean(), Sigma: m.Sigma()}
+			}
 		}
 	}
 	return gm.ratings
