@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"io"
 	"math"
 	"math/rand/v2"
 	"strings"
@@ -255,6 +256,17 @@ func TestGenerateRejects(t *testing.T) {
 		err := compile.Generate(&buf, compile.File{Package: c.pkg, Programs: []compile.Source{{Name: "X", Graph: g, Schedule: c.s}}})
 		if err == nil || c.want != nil && !errors.Is(err, c.want) {
 			t.Errorf("%s: %v, want %v", name, err, c.want)
+		}
+	}
+	src := compile.Source{Name: "X", Graph: g, Schedule: schedules.Step(pr, 0)}
+	for name, f := range map[string]compile.File{
+		"no programs": {Package: "p"},
+		"same names":  {Package: "p", Programs: []compile.Source{src, src}},
+		"lookup name": {Package: "p", Lookup: "X", Programs: []compile.Source{src}},
+		"bad lookup":  {Package: "p", Lookup: "a b", Programs: []compile.Source{src}},
+	} {
+		if err := compile.Generate(io.Discard, f); err == nil {
+			t.Errorf("%s: no error", name)
 		}
 	}
 	// The supported part alone compiles.

@@ -53,6 +53,22 @@ func Generate(w io.Writer, f File) error {
 	if !token.IsIdentifier(f.Package) {
 		return fmt.Errorf("compile: package name %q is not an identifier", f.Package)
 	}
+	if len(f.Programs) == 0 {
+		return fmt.Errorf("compile: no programs to generate")
+	}
+	names := map[string]bool{}
+	if f.Lookup != "" {
+		if !token.IsIdentifier(f.Lookup) {
+			return fmt.Errorf("compile: lookup name %q is not an identifier", f.Lookup)
+		}
+		names[f.Lookup] = true
+	}
+	for _, src := range f.Programs {
+		if names[src.Name] {
+			return fmt.Errorf("compile: the name %s is used twice", src.Name)
+		}
+		names[src.Name] = true
+	}
 	// Candidate imports; the factors' packages are added as they are met,
 	// and each is written only if the code uses it.
 	imports := map[string]bool{
