@@ -6,13 +6,15 @@
 // update: a dynamic call per schedule part and per factor, an Edges view,
 // index lookups for every cavity and marginal. The generated code does the
 // same arithmetic with all of that resolved when it was generated: each
-// update is the factor's own Go statements (Emitter) between constant-index
-// loads and stores of the graph's messages and marginals, and each Loop is a
-// Go for loop. It computes what the interpreter computes, update by update,
-// with three differences, all documented on Program: it resets the graph
-// first, it measures changes with messages.Distance and reports to no
-// observer, and it runs every update of a loop pass (a Loop's Residual
-// option is an interpreter optimisation and is ignored).
+// update is the factor's own Go statements (Emitter) on local variables
+// that hold the messages and marginals (written back to the graph at the
+// end), and each Loop is a Go for loop. It computes what the interpreter
+// computes, update by update, with three differences, all documented on
+// Program: it starts from the graph's reset state, it measures changes with
+// messages.Distance and reports to no observer, and it runs every update of
+// a loop pass (a Loop's Residual option is an interpreter optimisation and
+// is ignored). Where every factor is also an EvidenceEmitter, the graph's
+// log evidence (Graph.LogEvidence) is compiled too.
 //
 // Generated code covers the common path of each update and nothing else.
 // Whenever the interpreter would leave its common path (an invalid
@@ -25,7 +27,8 @@
 // Use: build the graph and schedule of each shape you want compiled, pass
 // them to Generate (from a go:generate program), and at run time look the
 // program up with the generated lookup function, which matches graphs and
-// schedules by Fingerprint. Factors take part by implementing Emitter;
-// Prior, Likelihood, WeightedSum, GreaterThan and Within in package factors
-// do.
+// schedules by Fingerprint. Factors take part by implementing Emitter (and
+// EvidenceEmitter); Prior, Likelihood, WeightedSum, GreaterThan and Within
+// in package factors do. Package models/trueskill is a worked example
+// (compiled_gen.go and the test that writes it).
 package compile
