@@ -179,6 +179,28 @@ func BenchmarkGraph1v1NoEvidence(b *testing.B) {
 	benchRater(b, trueskill.Match{Teams: teams(1, 1)}, true)
 }
 
+// BenchmarkGraph1v1NoEvidenceSequential is the graph path run like the
+// sequential baseline: each match's posteriors are the next match's
+// priors, the winner alternating, so one match cannot overlap the next.
+func BenchmarkGraph1v1NoEvidenceSequential(b *testing.B) {
+	p := trueskill.DefaultParams()
+	r := p.NewRater()
+	r.NoEvidence = true
+	ctx := context.Background()
+	w, l := trueskill.Rating{Mu: 26, Sigma: 5}, trueskill.Rating{Mu: 24, Sigma: 6}
+	m := trueskill.Match{Teams: [][]trueskill.Rating{{w}, {l}}}
+	b.ReportAllocs()
+	for i := 0; i < b.N; i++ {
+		res, err := r.RateGraph(ctx, m)
+		if err != nil {
+			b.Fatal(err)
+		}
+		// The loser of this match wins the next.
+		m.Teams[0][0], m.Teams[1][0] = res.Ratings[1][0], res.Ratings[0][0]
+	}
+	sinkRating = m.Teams[0][0]
+}
+
 func BenchmarkGraphFFA8NoEvidence(b *testing.B) { benchRater(b, trueskill.Match{Teams: ffa(8)}, true) }
 
 func BenchmarkGraph1v1Draw(b *testing.B) {
