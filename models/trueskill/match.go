@@ -38,7 +38,7 @@ func (m *Match) validate() error {
 			if !isFinite(r.Mu) {
 				return inputErr("Teams.Mu", ErrNotFinite, r.Mu, j, i)
 			}
-			if !(r.Sigma > 0) || math.IsInf(r.Sigma, 1) {
+			if !(r.Sigma > 0 && r.Sigma <= math.MaxFloat64) {
 				return inputErr("Teams.Sigma", ErrNotPositive, r.Sigma, j, i)
 			}
 		}

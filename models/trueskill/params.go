@@ -121,4 +121,4 @@ func (r Rating) DisplayRating() float64 { return (r.Mu - r.Sigma) * 48 }
 // String formats the rating as N(μ, σ²) with σ spelled out.
 func (r Rating) String() string { return fmt.Sprintf("N(μ=%.4f, σ=%.4f)", r.Mu, r.Sigma) }
 
-func isFinite(x float64) bool { return !math.IsNaN(x) && !math.IsInf(x, 0) }
+func isFinite(x float64) bool { return x-x == 0 } // NaN and ±Inf give NaN

@@ -62,7 +62,7 @@ func (p Params) RateGraph(ctx context.Context, m Match) (Result, error) {
 // teams it can make the ranking impossible (0 > t + ε and t > 0 + ε).
 func checkPairs(p *Params, m *Match) error {
 	for j := range m.Teams {
-		if !m.played(j) && (len(m.Teams) > 2 || !m.played(1-j)) {
+		if m.Weights != nil && !m.played(j) && (len(m.Teams) > 2 || !m.played(1-j)) {
 			return inputErr("Weights", ErrZeroWeights, 0, j)
 		}
 	}
