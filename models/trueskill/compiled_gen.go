@@ -17986,15 +17986,16 @@ func programFFA3(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 						return schedules.Result{}, compile.ErrFallback
 					}
 					_bad += _aTau - _aTau
-					var _dd float64
 					if _lo, _hi := min(_v9p, _aPi), max(_v9p, _aPi); _lo > 1e-50 && _hi < 1e50 && math.Abs(_v9t) < 1e100 && math.Abs(_aTau) < 1e100 {
-						_s := math.Sqrt(_lo)
-						_r := 1 / (_hi * _lo * _s)
-						_dd = max(math.Abs(_v9t*_aPi-_aTau*_v9p)*_lo*_r, (_hi-_lo)*_hi*_s*_r)
-					} else {
-						_dd = messages.Distance(messages.Gaussian{Pi: _v9p, Tau: _v9t}, messages.Gaussian{Pi: _aPi, Tau: _aTau})
-					}
-					if _dd > _pass || _dd != _dd {
+						_x := math.Abs(_v9t*_aPi-_aTau*_v9p) * _lo
+						if _hi-_lo > _pass*_lo || _x*_x > _pass*_pass*_hi*_hi*_lo*_lo*_lo {
+							_s := math.Sqrt(_lo)
+							_r := 1 / (_hi * _lo * _s)
+							if _dd := max(_x*_r, (_hi-_lo)*_hi*_s*_r); _dd > _pass {
+								_pass = _dd
+							}
+						}
+					} else if _dd := messages.Distance(messages.Gaussian{Pi: _v9p, Tau: _v9t}, messages.Gaussian{Pi: _aPi, Tau: _aTau}); _dd > _pass || _dd != _dd {
 						_pass = _dd
 					}
 					_m15p, _m15t = _oPi, _oTau
@@ -18032,15 +18033,16 @@ func programFFA3(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 						return schedules.Result{}, compile.ErrFallback
 					}
 					_bad += _aTau - _aTau
-					var _dd float64
 					if _lo, _hi := min(_v9p, _aPi), max(_v9p, _aPi); _lo > 1e-50 && _hi < 1e50 && math.Abs(_v9t) < 1e100 && math.Abs(_aTau) < 1e100 {
-						_s := math.Sqrt(_lo)
-						_r := 1 / (_hi * _lo * _s)
-						_dd = max(math.Abs(_v9t*_aPi-_aTau*_v9p)*_lo*_r, (_hi-_lo)*_hi*_s*_r)
-					} else {
-						_dd = messages.Distance(messages.Gaussian{Pi: _v9p, Tau: _v9t}, messages.Gaussian{Pi: _aPi, Tau: _aTau})
-					}
-					if _dd > _pass || _dd != _dd {
+						_x := math.Abs(_v9t*_aPi-_aTau*_v9p) * _lo
+						if _hi-_lo > _pass*_lo || _x*_x > _pass*_pass*_hi*_hi*_lo*_lo*_lo {
+							_s := math.Sqrt(_lo)
+							_r := 1 / (_hi * _lo * _s)
+							if _dd := max(_x*_r, (_hi-_lo)*_hi*_s*_r); _dd > _pass {
+								_pass = _dd
+							}
+						}
+					} else if _dd := messages.Distance(messages.Gaussian{Pi: _v9p, Tau: _v9t}, messages.Gaussian{Pi: _aPi, Tau: _aTau}); _dd > _pass || _dd != _dd {
 						_pass = _dd
 					}
 					_m21p, _m21t = _oPi, _oTau
@@ -18096,15 +18098,16 @@ func programFFA3(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 						return schedules.Result{}, compile.ErrFallback
 					}
 					_bad += _aTau - _aTau
-					var _dd float64
 					if _lo, _hi := min(_v7p, _aPi), max(_v7p, _aPi); _lo > 1e-50 && _hi < 1e50 && math.Abs(_v7t) < 1e100 && math.Abs(_aTau) < 1e100 {
-						_s := math.Sqrt(_lo)
-						_r := 1 / (_hi * _lo * _s)
-						_dd = max(math.Abs(_v7t*_aPi-_aTau*_v7p)*_lo*_r, (_hi-_lo)*_hi*_s*_r)
-					} else {
-						_dd = messages.Distance(messages.Gaussian{Pi: _v7p, Tau: _v7t}, messages.Gaussian{Pi: _aPi, Tau: _aTau})
-					}
-					if _dd > _pass || _dd != _dd {
+						_x := math.Abs(_v7t*_aPi-_aTau*_v7p) * _lo
+						if _hi-_lo > _pass*_lo || _x*_x > _pass*_pass*_hi*_hi*_lo*_lo*_lo {
+							_s := math.Sqrt(_lo)
+							_r := 1 / (_hi * _lo * _s)
+							if _dd := max(_x*_r, (_hi-_lo)*_hi*_s*_r); _dd > _pass {
+								_pass = _dd
+							}
+						}
+					} else if _dd := messages.Distance(messages.Gaussian{Pi: _v7p, Tau: _v7t}, messages.Gaussian{Pi: _aPi, Tau: _aTau}); _dd > _pass || _dd != _dd {
 						_pass = _dd
 					}
 					_m17p, _m17t = _oPi, _oTau
@@ -18157,15 +18160,16 @@ func programFFA3(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 						return schedules.Result{}, compile.ErrFallback
 					}
 					_bad += _aTau - _aTau
-					var _dd float64
 					if _lo, _hi := min(_v10p, _aPi), max(_v10p, _aPi); _lo > 1e-50 && _hi < 1e50 && math.Abs(_v10t) < 1e100 && math.Abs(_aTau) < 1e100 {
-						_s := math.Sqrt(_lo)
-						_r := 1 / (_hi * _lo * _s)
-						_dd = max(math.Abs(_v10t*_aPi-_aTau*_v10p)*_lo*_r, (_hi-_lo)*_hi*_s*_r)
-					} else {
-						_dd = messages.Distance(messages.Gaussian{Pi: _v10p, Tau: _v10t}, messages.Gaussian{Pi: _aPi, Tau: _aTau})
-					}
-					if _dd > _pass || _dd != _dd {
+						_x := math.Abs(_v10t*_aPi-_aTau*_v10p) * _lo
+						if _hi-_lo > _pass*_lo || _x*_x > _pass*_pass*_hi*_hi*_lo*_lo*_lo {
+							_s := math.Sqrt(_lo)
+							_r := 1 / (_hi * _lo * _s)
+							if _dd := max(_x*_r, (_hi-_lo)*_hi*_s*_r); _dd > _pass {
+								_pass = _dd
+							}
+						}
+					} else if _dd := messages.Distance(messages.Gaussian{Pi: _v10p, Tau: _v10t}, messages.Gaussian{Pi: _aPi, Tau: _aTau}); _dd > _pass || _dd != _dd {
 						_pass = _dd
 					}
 					_m18p, _m18t = _oPi, _oTau
@@ -18203,15 +18207,16 @@ func programFFA3(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 						return schedules.Result{}, compile.ErrFallback
 					}
 					_bad += _aTau - _aTau
-					var _dd float64
 					if _lo, _hi := min(_v10p, _aPi), max(_v10p, _aPi); _lo > 1e-50 && _hi < 1e50 && math.Abs(_v10t) < 1e100 && math.Abs(_aTau) < 1e100 {
-						_s := math.Sqrt(_lo)
-						_r := 1 / (_hi * _lo * _s)
-						_dd = max(math.Abs(_v10t*_aPi-_aTau*_v10p)*_lo*_r, (_hi-_lo)*_hi*_s*_r)
-					} else {
-						_dd = messages.Distance(messages.Gaussian{Pi: _v10p, Tau: _v10t}, messages.Gaussian{Pi: _aPi, Tau: _aTau})
-					}
-					if _dd > _pass || _dd != _dd {
+						_x := math.Abs(_v10t*_aPi-_aTau*_v10p) * _lo
+						if _hi-_lo > _pass*_lo || _x*_x > _pass*_pass*_hi*_hi*_lo*_lo*_lo {
+							_s := math.Sqrt(_lo)
+							_r := 1 / (_hi * _lo * _s)
+							if _dd := max(_x*_r, (_hi-_lo)*_hi*_s*_r); _dd > _pass {
+								_pass = _dd
+							}
+						}
+					} else if _dd := messages.Distance(messages.Gaussian{Pi: _v10p, Tau: _v10t}, messages.Gaussian{Pi: _aPi, Tau: _aTau}); _dd > _pass || _dd != _dd {
 						_pass = _dd
 					}
 					_m22p, _m22t = _oPi, _oTau
@@ -18267,15 +18272,16 @@ func programFFA3(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 						return schedules.Result{}, compile.ErrFallback
 					}
 					_bad += _aTau - _aTau
-					var _dd float64
 					if _lo, _hi := min(_v7p, _aPi), max(_v7p, _aPi); _lo > 1e-50 && _hi < 1e50 && math.Abs(_v7t) < 1e100 && math.Abs(_aTau) < 1e100 {
-						_s := math.Sqrt(_lo)
-						_r := 1 / (_hi * _lo * _s)
-						_dd = max(math.Abs(_v7t*_aPi-_aTau*_v7p)*_lo*_r, (_hi-_lo)*_hi*_s*_r)
-					} else {
-						_dd = messages.Distance(messages.Gaussian{Pi: _v7p, Tau: _v7t}, messages.Gaussian{Pi: _aPi, Tau: _aTau})
-					}
-					if _dd > _pass || _dd != _dd {
+						_x := math.Abs(_v7t*_aPi-_aTau*_v7p) * _lo
+						if _hi-_lo > _pass*_lo || _x*_x > _pass*_pass*_hi*_hi*_lo*_lo*_lo {
+							_s := math.Sqrt(_lo)
+							_r := 1 / (_hi * _lo * _s)
+							if _dd := max(_x*_r, (_hi-_lo)*_hi*_s*_r); _dd > _pass {
+								_pass = _dd
+							}
+						}
+					} else if _dd := messages.Distance(messages.Gaussian{Pi: _v7p, Tau: _v7t}, messages.Gaussian{Pi: _aPi, Tau: _aTau}); _dd > _pass || _dd != _dd {
 						_pass = _dd
 					}
 					_m19p, _m19t = _oPi, _oTau
@@ -20117,15 +20123,16 @@ func programFFA4(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 						return schedules.Result{}, compile.ErrFallback
 					}
 					_bad += _aTau - _aTau
-					var _dd float64
 					if _lo, _hi := min(_v12p, _aPi), max(_v12p, _aPi); _lo > 1e-50 && _hi < 1e50 && math.Abs(_v12t) < 1e100 && math.Abs(_aTau) < 1e100 {
-						_s := math.Sqrt(_lo)
-						_r := 1 / (_hi * _lo * _s)
-						_dd = max(math.Abs(_v12t*_aPi-_aTau*_v12p)*_lo*_r, (_hi-_lo)*_hi*_s*_r)
-					} else {
-						_dd = messages.Distance(messages.Gaussian{Pi: _v12p, Tau: _v12t}, messages.Gaussian{Pi: _aPi, Tau: _aTau})
-					}
-					if _dd > _pass || _dd != _dd {
+						_x := math.Abs(_v12t*_aPi-_aTau*_v12p) * _lo
+						if _hi-_lo > _pass*_lo || _x*_x > _pass*_pass*_hi*_hi*_lo*_lo*_lo {
+							_s := math.Sqrt(_lo)
+							_r := 1 / (_hi * _lo * _s)
+							if _dd := max(_x*_r, (_hi-_lo)*_hi*_s*_r); _dd > _pass {
+								_pass = _dd
+							}
+						}
+					} else if _dd := messages.Distance(messages.Gaussian{Pi: _v12p, Tau: _v12t}, messages.Gaussian{Pi: _aPi, Tau: _aTau}); _dd > _pass || _dd != _dd {
 						_pass = _dd
 					}
 					_m20p, _m20t = _oPi, _oTau
@@ -20163,15 +20170,16 @@ func programFFA4(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 						return schedules.Result{}, compile.ErrFallback
 					}
 					_bad += _aTau - _aTau
-					var _dd float64
 					if _lo, _hi := min(_v12p, _aPi), max(_v12p, _aPi); _lo > 1e-50 && _hi < 1e50 && math.Abs(_v12t) < 1e100 && math.Abs(_aTau) < 1e100 {
-						_s := math.Sqrt(_lo)
-						_r := 1 / (_hi * _lo * _s)
-						_dd = max(math.Abs(_v12t*_aPi-_aTau*_v12p)*_lo*_r, (_hi-_lo)*_hi*_s*_r)
-					} else {
-						_dd = messages.Distance(messages.Gaussian{Pi: _v12p, Tau: _v12t}, messages.Gaussian{Pi: _aPi, Tau: _aTau})
-					}
-					if _dd > _pass || _dd != _dd {
+						_x := math.Abs(_v12t*_aPi-_aTau*_v12p) * _lo
+						if _hi-_lo > _pass*_lo || _x*_x > _pass*_pass*_hi*_hi*_lo*_lo*_lo {
+							_s := math.Sqrt(_lo)
+							_r := 1 / (_hi * _lo * _s)
+							if _dd := max(_x*_r, (_hi-_lo)*_hi*_s*_r); _dd > _pass {
+								_pass = _dd
+							}
+						}
+					} else if _dd := messages.Distance(messages.Gaussian{Pi: _v12p, Tau: _v12t}, messages.Gaussian{Pi: _aPi, Tau: _aTau}); _dd > _pass || _dd != _dd {
 						_pass = _dd
 					}
 					_m29p, _m29t = _oPi, _oTau
@@ -20227,15 +20235,16 @@ func programFFA4(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 						return schedules.Result{}, compile.ErrFallback
 					}
 					_bad += _aTau - _aTau
-					var _dd float64
 					if _lo, _hi := min(_v9p, _aPi), max(_v9p, _aPi); _lo > 1e-50 && _hi < 1e50 && math.Abs(_v9t) < 1e100 && math.Abs(_aTau) < 1e100 {
-						_s := math.Sqrt(_lo)
-						_r := 1 / (_hi * _lo * _s)
-						_dd = max(math.Abs(_v9t*_aPi-_aTau*_v9p)*_lo*_r, (_hi-_lo)*_hi*_s*_r)
-					} else {
-						_dd = messages.Distance(messages.Gaussian{Pi: _v9p, Tau: _v9t}, messages.Gaussian{Pi: _aPi, Tau: _aTau})
-					}
-					if _dd > _pass || _dd != _dd {
+						_x := math.Abs(_v9t*_aPi-_aTau*_v9p) * _lo
+						if _hi-_lo > _pass*_lo || _x*_x > _pass*_pass*_hi*_hi*_lo*_lo*_lo {
+							_s := math.Sqrt(_lo)
+							_r := 1 / (_hi * _lo * _s)
+							if _dd := max(_x*_r, (_hi-_lo)*_hi*_s*_r); _dd > _pass {
+								_pass = _dd
+							}
+						}
+					} else if _dd := messages.Distance(messages.Gaussian{Pi: _v9p, Tau: _v9t}, messages.Gaussian{Pi: _aPi, Tau: _aTau}); _dd > _pass || _dd != _dd {
 						_pass = _dd
 					}
 					_m22p, _m22t = _oPi, _oTau
@@ -20288,15 +20297,16 @@ func programFFA4(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 						return schedules.Result{}, compile.ErrFallback
 					}
 					_bad += _aTau - _aTau
-					var _dd float64
 					if _lo, _hi := min(_v13p, _aPi), max(_v13p, _aPi); _lo > 1e-50 && _hi < 1e50 && math.Abs(_v13t) < 1e100 && math.Abs(_aTau) < 1e100 {
-						_s := math.Sqrt(_lo)
-						_r := 1 / (_hi * _lo * _s)
-						_dd = max(math.Abs(_v13t*_aPi-_aTau*_v13p)*_lo*_r, (_hi-_lo)*_hi*_s*_r)
-					} else {
-						_dd = messages.Distance(messages.Gaussian{Pi: _v13p, Tau: _v13t}, messages.Gaussian{Pi: _aPi, Tau: _aTau})
-					}
-					if _dd > _pass || _dd != _dd {
+						_x := math.Abs(_v13t*_aPi-_aTau*_v13p) * _lo
+						if _hi-_lo > _pass*_lo || _x*_x > _pass*_pass*_hi*_hi*_lo*_lo*_lo {
+							_s := math.Sqrt(_lo)
+							_r := 1 / (_hi * _lo * _s)
+							if _dd := max(_x*_r, (_hi-_lo)*_hi*_s*_r); _dd > _pass {
+								_pass = _dd
+							}
+						}
+					} else if _dd := messages.Distance(messages.Gaussian{Pi: _v13p, Tau: _v13t}, messages.Gaussian{Pi: _aPi, Tau: _aTau}); _dd > _pass || _dd != _dd {
 						_pass = _dd
 					}
 					_m23p, _m23t = _oPi, _oTau
@@ -20334,15 +20344,16 @@ func programFFA4(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 						return schedules.Result{}, compile.ErrFallback
 					}
 					_bad += _aTau - _aTau
-					var _dd float64
 					if _lo, _hi := min(_v13p, _aPi), max(_v13p, _aPi); _lo > 1e-50 && _hi < 1e50 && math.Abs(_v13t) < 1e100 && math.Abs(_aTau) < 1e100 {
-						_s := math.Sqrt(_lo)
-						_r := 1 / (_hi * _lo * _s)
-						_dd = max(math.Abs(_v13t*_aPi-_aTau*_v13p)*_lo*_r, (_hi-_lo)*_hi*_s*_r)
-					} else {
-						_dd = messages.Distance(messages.Gaussian{Pi: _v13p, Tau: _v13t}, messages.Gaussian{Pi: _aPi, Tau: _aTau})
-					}
-					if _dd > _pass || _dd != _dd {
+						_x := math.Abs(_v13t*_aPi-_aTau*_v13p) * _lo
+						if _hi-_lo > _pass*_lo || _x*_x > _pass*_pass*_hi*_hi*_lo*_lo*_lo {
+							_s := math.Sqrt(_lo)
+							_r := 1 / (_hi * _lo * _s)
+							if _dd := max(_x*_r, (_hi-_lo)*_hi*_s*_r); _dd > _pass {
+								_pass = _dd
+							}
+						}
+					} else if _dd := messages.Distance(messages.Gaussian{Pi: _v13p, Tau: _v13t}, messages.Gaussian{Pi: _aPi, Tau: _aTau}); _dd > _pass || _dd != _dd {
 						_pass = _dd
 					}
 					_m30p, _m30t = _oPi, _oTau
@@ -20398,15 +20409,16 @@ func programFFA4(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 						return schedules.Result{}, compile.ErrFallback
 					}
 					_bad += _aTau - _aTau
-					var _dd float64
 					if _lo, _hi := min(_v10p, _aPi), max(_v10p, _aPi); _lo > 1e-50 && _hi < 1e50 && math.Abs(_v10t) < 1e100 && math.Abs(_aTau) < 1e100 {
-						_s := math.Sqrt(_lo)
-						_r := 1 / (_hi * _lo * _s)
-						_dd = max(math.Abs(_v10t*_aPi-_aTau*_v10p)*_lo*_r, (_hi-_lo)*_hi*_s*_r)
-					} else {
-						_dd = messages.Distance(messages.Gaussian{Pi: _v10p, Tau: _v10t}, messages.Gaussian{Pi: _aPi, Tau: _aTau})
-					}
-					if _dd > _pass || _dd != _dd {
+						_x := math.Abs(_v10t*_aPi-_aTau*_v10p) * _lo
+						if _hi-_lo > _pass*_lo || _x*_x > _pass*_pass*_hi*_hi*_lo*_lo*_lo {
+							_s := math.Sqrt(_lo)
+							_r := 1 / (_hi * _lo * _s)
+							if _dd := max(_x*_r, (_hi-_lo)*_hi*_s*_r); _dd > _pass {
+								_pass = _dd
+							}
+						}
+					} else if _dd := messages.Distance(messages.Gaussian{Pi: _v10p, Tau: _v10t}, messages.Gaussian{Pi: _aPi, Tau: _aTau}); _dd > _pass || _dd != _dd {
 						_pass = _dd
 					}
 					_m25p, _m25t = _oPi, _oTau
@@ -20459,15 +20471,16 @@ func programFFA4(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 						return schedules.Result{}, compile.ErrFallback
 					}
 					_bad += _aTau - _aTau
-					var _dd float64
 					if _lo, _hi := min(_v14p, _aPi), max(_v14p, _aPi); _lo > 1e-50 && _hi < 1e50 && math.Abs(_v14t) < 1e100 && math.Abs(_aTau) < 1e100 {
-						_s := math.Sqrt(_lo)
-						_r := 1 / (_hi * _lo * _s)
-						_dd = max(math.Abs(_v14t*_aPi-_aTau*_v14p)*_lo*_r, (_hi-_lo)*_hi*_s*_r)
-					} else {
-						_dd = messages.Distance(messages.Gaussian{Pi: _v14p, Tau: _v14t}, messages.Gaussian{Pi: _aPi, Tau: _aTau})
-					}
-					if _dd > _pass || _dd != _dd {
+						_x := math.Abs(_v14t*_aPi-_aTau*_v14p) * _lo
+						if _hi-_lo > _pass*_lo || _x*_x > _pass*_pass*_hi*_hi*_lo*_lo*_lo {
+							_s := math.Sqrt(_lo)
+							_r := 1 / (_hi * _lo * _s)
+							if _dd := max(_x*_r, (_hi-_lo)*_hi*_s*_r); _dd > _pass {
+								_pass = _dd
+							}
+						}
+					} else if _dd := messages.Distance(messages.Gaussian{Pi: _v14p, Tau: _v14t}, messages.Gaussian{Pi: _aPi, Tau: _aTau}); _dd > _pass || _dd != _dd {
 						_pass = _dd
 					}
 					_m26p, _m26t = _oPi, _oTau
@@ -20505,15 +20518,16 @@ func programFFA4(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 						return schedules.Result{}, compile.ErrFallback
 					}
 					_bad += _aTau - _aTau
-					var _dd float64
 					if _lo, _hi := min(_v14p, _aPi), max(_v14p, _aPi); _lo > 1e-50 && _hi < 1e50 && math.Abs(_v14t) < 1e100 && math.Abs(_aTau) < 1e100 {
-						_s := math.Sqrt(_lo)
-						_r := 1 / (_hi * _lo * _s)
-						_dd = max(math.Abs(_v14t*_aPi-_aTau*_v14p)*_lo*_r, (_hi-_lo)*_hi*_s*_r)
-					} else {
-						_dd = messages.Distance(messages.Gaussian{Pi: _v14p, Tau: _v14t}, messages.Gaussian{Pi: _aPi, Tau: _aTau})
-					}
-					if _dd > _pass || _dd != _dd {
+						_x := math.Abs(_v14t*_aPi-_aTau*_v14p) * _lo
+						if _hi-_lo > _pass*_lo || _x*_x > _pass*_pass*_hi*_hi*_lo*_lo*_lo {
+							_s := math.Sqrt(_lo)
+							_r := 1 / (_hi * _lo * _s)
+							if _dd := max(_x*_r, (_hi-_lo)*_hi*_s*_r); _dd > _pass {
+								_pass = _dd
+							}
+						}
+					} else if _dd := messages.Distance(messages.Gaussian{Pi: _v14p, Tau: _v14t}, messages.Gaussian{Pi: _aPi, Tau: _aTau}); _dd > _pass || _dd != _dd {
 						_pass = _dd
 					}
 					_m31p, _m31t = _oPi, _oTau
@@ -20569,15 +20583,16 @@ func programFFA4(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 						return schedules.Result{}, compile.ErrFallback
 					}
 					_bad += _aTau - _aTau
-					var _dd float64
 					if _lo, _hi := min(_v10p, _aPi), max(_v10p, _aPi); _lo > 1e-50 && _hi < 1e50 && math.Abs(_v10t) < 1e100 && math.Abs(_aTau) < 1e100 {
-						_s := math.Sqrt(_lo)
-						_r := 1 / (_hi * _lo * _s)
-						_dd = max(math.Abs(_v10t*_aPi-_aTau*_v10p)*_lo*_r, (_hi-_lo)*_hi*_s*_r)
-					} else {
-						_dd = messages.Distance(messages.Gaussian{Pi: _v10p, Tau: _v10t}, messages.Gaussian{Pi: _aPi, Tau: _aTau})
-					}
-					if _dd > _pass || _dd != _dd {
+						_x := math.Abs(_v10t*_aPi-_aTau*_v10p) * _lo
+						if _hi-_lo > _pass*_lo || _x*_x > _pass*_pass*_hi*_hi*_lo*_lo*_lo {
+							_s := math.Sqrt(_lo)
+							_r := 1 / (_hi * _lo * _s)
+							if _dd := max(_x*_r, (_hi-_lo)*_hi*_s*_r); _dd > _pass {
+								_pass = _dd
+							}
+						}
+					} else if _dd := messages.Distance(messages.Gaussian{Pi: _v10p, Tau: _v10t}, messages.Gaussian{Pi: _aPi, Tau: _aTau}); _dd > _pass || _dd != _dd {
 						_pass = _dd
 					}
 					_m27p, _m27t = _oPi, _oTau
@@ -20630,15 +20645,16 @@ func programFFA4(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 						return schedules.Result{}, compile.ErrFallback
 					}
 					_bad += _aTau - _aTau
-					var _dd float64
 					if _lo, _hi := min(_v13p, _aPi), max(_v13p, _aPi); _lo > 1e-50 && _hi < 1e50 && math.Abs(_v13t) < 1e100 && math.Abs(_aTau) < 1e100 {
-						_s := math.Sqrt(_lo)
-						_r := 1 / (_hi * _lo * _s)
-						_dd = max(math.Abs(_v13t*_aPi-_aTau*_v13p)*_lo*_r, (_hi-_lo)*_hi*_s*_r)
-					} else {
-						_dd = messages.Distance(messages.Gaussian{Pi: _v13p, Tau: _v13t}, messages.Gaussian{Pi: _aPi, Tau: _aTau})
-					}
-					if _dd > _pass || _dd != _dd {
+						_x := math.Abs(_v13t*_aPi-_aTau*_v13p) * _lo
+						if _hi-_lo > _pass*_lo || _x*_x > _pass*_pass*_hi*_hi*_lo*_lo*_lo {
+							_s := math.Sqrt(_lo)
+							_r := 1 / (_hi * _lo * _s)
+							if _dd := max(_x*_r, (_hi-_lo)*_hi*_s*_r); _dd > _pass {
+								_pass = _dd
+							}
+						}
+					} else if _dd := messages.Distance(messages.Gaussian{Pi: _v13p, Tau: _v13t}, messages.Gaussian{Pi: _aPi, Tau: _aTau}); _dd > _pass || _dd != _dd {
 						_pass = _dd
 					}
 					_m23p, _m23t = _oPi, _oTau
@@ -20676,15 +20692,16 @@ func programFFA4(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 						return schedules.Result{}, compile.ErrFallback
 					}
 					_bad += _aTau - _aTau
-					var _dd float64
 					if _lo, _hi := min(_v13p, _aPi), max(_v13p, _aPi); _lo > 1e-50 && _hi < 1e50 && math.Abs(_v13t) < 1e100 && math.Abs(_aTau) < 1e100 {
-						_s := math.Sqrt(_lo)
-						_r := 1 / (_hi * _lo * _s)
-						_dd = max(math.Abs(_v13t*_aPi-_aTau*_v13p)*_lo*_r, (_hi-_lo)*_hi*_s*_r)
-					} else {
-						_dd = messages.Distance(messages.Gaussian{Pi: _v13p, Tau: _v13t}, messages.Gaussian{Pi: _aPi, Tau: _aTau})
-					}
-					if _dd > _pass || _dd != _dd {
+						_x := math.Abs(_v13t*_aPi-_aTau*_v13p) * _lo
+						if _hi-_lo > _pass*_lo || _x*_x > _pass*_pass*_hi*_hi*_lo*_lo*_lo {
+							_s := math.Sqrt(_lo)
+							_r := 1 / (_hi * _lo * _s)
+							if _dd := max(_x*_r, (_hi-_lo)*_hi*_s*_r); _dd > _pass {
+								_pass = _dd
+							}
+						}
+					} else if _dd := messages.Distance(messages.Gaussian{Pi: _v13p, Tau: _v13t}, messages.Gaussian{Pi: _aPi, Tau: _aTau}); _dd > _pass || _dd != _dd {
 						_pass = _dd
 					}
 					_m30p, _m30t = _oPi, _oTau
@@ -20740,15 +20757,16 @@ func programFFA4(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 						return schedules.Result{}, compile.ErrFallback
 					}
 					_bad += _aTau - _aTau
-					var _dd float64
 					if _lo, _hi := min(_v9p, _aPi), max(_v9p, _aPi); _lo > 1e-50 && _hi < 1e50 && math.Abs(_v9t) < 1e100 && math.Abs(_aTau) < 1e100 {
-						_s := math.Sqrt(_lo)
-						_r := 1 / (_hi * _lo * _s)
-						_dd = max(math.Abs(_v9t*_aPi-_aTau*_v9p)*_lo*_r, (_hi-_lo)*_hi*_s*_r)
-					} else {
-						_dd = messages.Distance(messages.Gaussian{Pi: _v9p, Tau: _v9t}, messages.Gaussian{Pi: _aPi, Tau: _aTau})
-					}
-					if _dd > _pass || _dd != _dd {
+						_x := math.Abs(_v9t*_aPi-_aTau*_v9p) * _lo
+						if _hi-_lo > _pass*_lo || _x*_x > _pass*_pass*_hi*_hi*_lo*_lo*_lo {
+							_s := math.Sqrt(_lo)
+							_r := 1 / (_hi * _lo * _s)
+							if _dd := max(_x*_r, (_hi-_lo)*_hi*_s*_r); _dd > _pass {
+								_pass = _dd
+							}
+						}
+					} else if _dd := messages.Distance(messages.Gaussian{Pi: _v9p, Tau: _v9t}, messages.Gaussian{Pi: _aPi, Tau: _aTau}); _dd > _pass || _dd != _dd {
 						_pass = _dd
 					}
 					_m24p, _m24t = _oPi, _oTau
@@ -23146,15 +23164,16 @@ func programFFA5(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 						return schedules.Result{}, compile.ErrFallback
 					}
 					_bad += _aTau - _aTau
-					var _dd float64
 					if _lo, _hi := min(_v15p, _aPi), max(_v15p, _aPi); _lo > 1e-50 && _hi < 1e50 && math.Abs(_v15t) < 1e100 && math.Abs(_aTau) < 1e100 {
-						_s := math.Sqrt(_lo)
-						_r := 1 / (_hi * _lo * _s)
-						_dd = max(math.Abs(_v15t*_aPi-_aTau*_v15p)*_lo*_r, (_hi-_lo)*_hi*_s*_r)
-					} else {
-						_dd = messages.Distance(messages.Gaussian{Pi: _v15p, Tau: _v15t}, messages.Gaussian{Pi: _aPi, Tau: _aTau})
-					}
-					if _dd > _pass || _dd != _dd {
+						_x := math.Abs(_v15t*_aPi-_aTau*_v15p) * _lo
+						if _hi-_lo > _pass*_lo || _x*_x > _pass*_pass*_hi*_hi*_lo*_lo*_lo {
+							_s := math.Sqrt(_lo)
+							_r := 1 / (_hi * _lo * _s)
+							if _dd := max(_x*_r, (_hi-_lo)*_hi*_s*_r); _dd > _pass {
+								_pass = _dd
+							}
+						}
+					} else if _dd := messages.Distance(messages.Gaussian{Pi: _v15p, Tau: _v15t}, messages.Gaussian{Pi: _aPi, Tau: _aTau}); _dd > _pass || _dd != _dd {
 						_pass = _dd
 					}
 					_m25p, _m25t = _oPi, _oTau
@@ -23192,15 +23211,16 @@ func programFFA5(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 						return schedules.Result{}, compile.ErrFallback
 					}
 					_bad += _aTau - _aTau
-					var _dd float64
 					if _lo, _hi := min(_v15p, _aPi), max(_v15p, _aPi); _lo > 1e-50 && _hi < 1e50 && math.Abs(_v15t) < 1e100 && math.Abs(_aTau) < 1e100 {
-						_s := math.Sqrt(_lo)
-						_r := 1 / (_hi * _lo * _s)
-						_dd = max(math.Abs(_v15t*_aPi-_aTau*_v15p)*_lo*_r, (_hi-_lo)*_hi*_s*_r)
-					} else {
-						_dd = messages.Distance(messages.Gaussian{Pi: _v15p, Tau: _v15t}, messages.Gaussian{Pi: _aPi, Tau: _aTau})
-					}
-					if _dd > _pass || _dd != _dd {
+						_x := math.Abs(_v15t*_aPi-_aTau*_v15p) * _lo
+						if _hi-_lo > _pass*_lo || _x*_x > _pass*_pass*_hi*_hi*_lo*_lo*_lo {
+							_s := math.Sqrt(_lo)
+							_r := 1 / (_hi * _lo * _s)
+							if _dd := max(_x*_r, (_hi-_lo)*_hi*_s*_r); _dd > _pass {
+								_pass = _dd
+							}
+						}
+					} else if _dd := messages.Distance(messages.Gaussian{Pi: _v15p, Tau: _v15t}, messages.Gaussian{Pi: _aPi, Tau: _aTau}); _dd > _pass || _dd != _dd {
 						_pass = _dd
 					}
 					_m37p, _m37t = _oPi, _oTau
@@ -23256,15 +23276,16 @@ func programFFA5(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 						return schedules.Result{}, compile.ErrFallback
 					}
 					_bad += _aTau - _aTau
-					var _dd float64
 					if _lo, _hi := min(_v11p, _aPi), max(_v11p, _aPi); _lo > 1e-50 && _hi < 1e50 && math.Abs(_v11t) < 1e100 && math.Abs(_aTau) < 1e100 {
-						_s := math.Sqrt(_lo)
-						_r := 1 / (_hi * _lo * _s)
-						_dd = max(math.Abs(_v11t*_aPi-_aTau*_v11p)*_lo*_r, (_hi-_lo)*_hi*_s*_r)
-					} else {
-						_dd = messages.Distance(messages.Gaussian{Pi: _v11p, Tau: _v11t}, messages.Gaussian{Pi: _aPi, Tau: _aTau})
-					}
-					if _dd > _pass || _dd != _dd {
+						_x := math.Abs(_v11t*_aPi-_aTau*_v11p) * _lo
+						if _hi-_lo > _pass*_lo || _x*_x > _pass*_pass*_hi*_hi*_lo*_lo*_lo {
+							_s := math.Sqrt(_lo)
+							_r := 1 / (_hi * _lo * _s)
+							if _dd := max(_x*_r, (_hi-_lo)*_hi*_s*_r); _dd > _pass {
+								_pass = _dd
+							}
+						}
+					} else if _dd := messages.Distance(messages.Gaussian{Pi: _v11p, Tau: _v11t}, messages.Gaussian{Pi: _aPi, Tau: _aTau}); _dd > _pass || _dd != _dd {
 						_pass = _dd
 					}
 					_m27p, _m27t = _oPi, _oTau
@@ -23317,15 +23338,16 @@ func programFFA5(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 						return schedules.Result{}, compile.ErrFallback
 					}
 					_bad += _aTau - _aTau
-					var _dd float64
 					if _lo, _hi := min(_v16p, _aPi), max(_v16p, _aPi); _lo > 1e-50 && _hi < 1e50 && math.Abs(_v16t) < 1e100 && math.Abs(_aTau) < 1e100 {
-						_s := math.Sqrt(_lo)
-						_r := 1 / (_hi * _lo * _s)
-						_dd = max(math.Abs(_v16t*_aPi-_aTau*_v16p)*_lo*_r, (_hi-_lo)*_hi*_s*_r)
-					} else {
-						_dd = messages.Distance(messages.Gaussian{Pi: _v16p, Tau: _v16t}, messages.Gaussian{Pi: _aPi, Tau: _aTau})
-					}
-					if _dd > _pass || _dd != _dd {
+						_x := math.Abs(_v16t*_aPi-_aTau*_v16p) * _lo
+						if _hi-_lo > _pass*_lo || _x*_x > _pass*_pass*_hi*_hi*_lo*_lo*_lo {
+							_s := math.Sqrt(_lo)
+							_r := 1 / (_hi * _lo * _s)
+							if _dd := max(_x*_r, (_hi-_lo)*_hi*_s*_r); _dd > _pass {
+								_pass = _dd
+							}
+						}
+					} else if _dd := messages.Distance(messages.Gaussian{Pi: _v16p, Tau: _v16t}, messages.Gaussian{Pi: _aPi, Tau: _aTau}); _dd > _pass || _dd != _dd {
 						_pass = _dd
 					}
 					_m28p, _m28t = _oPi, _oTau
@@ -23363,15 +23385,16 @@ func programFFA5(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 						return schedules.Result{}, compile.ErrFallback
 					}
 					_bad += _aTau - _aTau
-					var _dd float64
 					if _lo, _hi := min(_v16p, _aPi), max(_v16p, _aPi); _lo > 1e-50 && _hi < 1e50 && math.Abs(_v16t) < 1e100 && math.Abs(_aTau) < 1e100 {
-						_s := math.Sqrt(_lo)
-						_r := 1 / (_hi * _lo * _s)
-						_dd = max(math.Abs(_v16t*_aPi-_aTau*_v16p)*_lo*_r, (_hi-_lo)*_hi*_s*_r)
-					} else {
-						_dd = messages.Distance(messages.Gaussian{Pi: _v16p, Tau: _v16t}, messages.Gaussian{Pi: _aPi, Tau: _aTau})
-					}
-					if _dd > _pass || _dd != _dd {
+						_x := math.Abs(_v16t*_aPi-_aTau*_v16p) * _lo
+						if _hi-_lo > _pass*_lo || _x*_x > _pass*_pass*_hi*_hi*_lo*_lo*_lo {
+							_s := math.Sqrt(_lo)
+							_r := 1 / (_hi * _lo * _s)
+							if _dd := max(_x*_r, (_hi-_lo)*_hi*_s*_r); _dd > _pass {
+								_pass = _dd
+							}
+						}
+					} else if _dd := messages.Distance(messages.Gaussian{Pi: _v16p, Tau: _v16t}, messages.Gaussian{Pi: _aPi, Tau: _aTau}); _dd > _pass || _dd != _dd {
 						_pass = _dd
 					}
 					_m38p, _m38t = _oPi, _oTau
@@ -23427,15 +23450,16 @@ func programFFA5(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 						return schedules.Result{}, compile.ErrFallback
 					}
 					_bad += _aTau - _aTau
-					var _dd float64
 					if _lo, _hi := min(_v12p, _aPi), max(_v12p, _aPi); _lo > 1e-50 && _hi < 1e50 && math.Abs(_v12t) < 1e100 && math.Abs(_aTau) < 1e100 {
-						_s := math.Sqrt(_lo)
-						_r := 1 / (_hi * _lo * _s)
-						_dd = max(math.Abs(_v12t*_aPi-_aTau*_v12p)*_lo*_r, (_hi-_lo)*_hi*_s*_r)
-					} else {
-						_dd = messages.Distance(messages.Gaussian{Pi: _v12p, Tau: _v12t}, messages.Gaussian{Pi: _aPi, Tau: _aTau})
-					}
-					if _dd > _pass || _dd != _dd {
+						_x := math.Abs(_v12t*_aPi-_aTau*_v12p) * _lo
+						if _hi-_lo > _pass*_lo || _x*_x > _pass*_pass*_hi*_hi*_lo*_lo*_lo {
+							_s := math.Sqrt(_lo)
+							_r := 1 / (_hi * _lo * _s)
+							if _dd := max(_x*_r, (_hi-_lo)*_hi*_s*_r); _dd > _pass {
+								_pass = _dd
+							}
+						}
+					} else if _dd := messages.Distance(messages.Gaussian{Pi: _v12p, Tau: _v12t}, messages.Gaussian{Pi: _aPi, Tau: _aTau}); _dd > _pass || _dd != _dd {
 						_pass = _dd
 					}
 					_m30p, _m30t = _oPi, _oTau
@@ -23488,15 +23512,16 @@ func programFFA5(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 						return schedules.Result{}, compile.ErrFallback
 					}
 					_bad += _aTau - _aTau
-					var _dd float64
 					if _lo, _hi := min(_v17p, _aPi), max(_v17p, _aPi); _lo > 1e-50 && _hi < 1e50 && math.Abs(_v17t) < 1e100 && math.Abs(_aTau) < 1e100 {
-						_s := math.Sqrt(_lo)
-						_r := 1 / (_hi * _lo * _s)
-						_dd = max(math.Abs(_v17t*_aPi-_aTau*_v17p)*_lo*_r, (_hi-_lo)*_hi*_s*_r)
-					} else {
-						_dd = messages.Distance(messages.Gaussian{Pi: _v17p, Tau: _v17t}, messages.Gaussian{Pi: _aPi, Tau: _aTau})
-					}
-					if _dd > _pass || _dd != _dd {
+						_x := math.Abs(_v17t*_aPi-_aTau*_v17p) * _lo
+						if _hi-_lo > _pass*_lo || _x*_x > _pass*_pass*_hi*_hi*_lo*_lo*_lo {
+							_s := math.Sqrt(_lo)
+							_r := 1 / (_hi * _lo * _s)
+							if _dd := max(_x*_r, (_hi-_lo)*_hi*_s*_r); _dd > _pass {
+								_pass = _dd
+							}
+						}
+					} else if _dd := messages.Distance(messages.Gaussian{Pi: _v17p, Tau: _v17t}, messages.Gaussian{Pi: _aPi, Tau: _aTau}); _dd > _pass || _dd != _dd {
 						_pass = _dd
 					}
 					_m31p, _m31t = _oPi, _oTau
@@ -23534,15 +23559,16 @@ func programFFA5(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 						return schedules.Result{}, compile.ErrFallback
 					}
 					_bad += _aTau - _aTau
-					var _dd float64
 					if _lo, _hi := min(_v17p, _aPi), max(_v17p, _aPi); _lo > 1e-50 && _hi < 1e50 && math.Abs(_v17t) < 1e100 && math.Abs(_aTau) < 1e100 {
-						_s := math.Sqrt(_lo)
-						_r := 1 / (_hi * _lo * _s)
-						_dd = max(math.Abs(_v17t*_aPi-_aTau*_v17p)*_lo*_r, (_hi-_lo)*_hi*_s*_r)
-					} else {
-						_dd = messages.Distance(messages.Gaussian{Pi: _v17p, Tau: _v17t}, messages.Gaussian{Pi: _aPi, Tau: _aTau})
-					}
-					if _dd > _pass || _dd != _dd {
+						_x := math.Abs(_v17t*_aPi-_aTau*_v17p) * _lo
+						if _hi-_lo > _pass*_lo || _x*_x > _pass*_pass*_hi*_hi*_lo*_lo*_lo {
+							_s := math.Sqrt(_lo)
+							_r := 1 / (_hi * _lo * _s)
+							if _dd := max(_x*_r, (_hi-_lo)*_hi*_s*_r); _dd > _pass {
+								_pass = _dd
+							}
+						}
+					} else if _dd := messages.Distance(messages.Gaussian{Pi: _v17p, Tau: _v17t}, messages.Gaussian{Pi: _aPi, Tau: _aTau}); _dd > _pass || _dd != _dd {
 						_pass = _dd
 					}
 					_m39p, _m39t = _oPi, _oTau
@@ -23598,15 +23624,16 @@ func programFFA5(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 						return schedules.Result{}, compile.ErrFallback
 					}
 					_bad += _aTau - _aTau
-					var _dd float64
 					if _lo, _hi := min(_v13p, _aPi), max(_v13p, _aPi); _lo > 1e-50 && _hi < 1e50 && math.Abs(_v13t) < 1e100 && math.Abs(_aTau) < 1e100 {
-						_s := math.Sqrt(_lo)
-						_r := 1 / (_hi * _lo * _s)
-						_dd = max(math.Abs(_v13t*_aPi-_aTau*_v13p)*_lo*_r, (_hi-_lo)*_hi*_s*_r)
-					} else {
-						_dd = messages.Distance(messages.Gaussian{Pi: _v13p, Tau: _v13t}, messages.Gaussian{Pi: _aPi, Tau: _aTau})
-					}
-					if _dd > _pass || _dd != _dd {
+						_x := math.Abs(_v13t*_aPi-_aTau*_v13p) * _lo
+						if _hi-_lo > _pass*_lo || _x*_x > _pass*_pass*_hi*_hi*_lo*_lo*_lo {
+							_s := math.Sqrt(_lo)
+							_r := 1 / (_hi * _lo * _s)
+							if _dd := max(_x*_r, (_hi-_lo)*_hi*_s*_r); _dd > _pass {
+								_pass = _dd
+							}
+						}
+					} else if _dd := messages.Distance(messages.Gaussian{Pi: _v13p, Tau: _v13t}, messages.Gaussian{Pi: _aPi, Tau: _aTau}); _dd > _pass || _dd != _dd {
 						_pass = _dd
 					}
 					_m33p, _m33t = _oPi, _oTau
@@ -23659,15 +23686,16 @@ func programFFA5(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 						return schedules.Result{}, compile.ErrFallback
 					}
 					_bad += _aTau - _aTau
-					var _dd float64
 					if _lo, _hi := min(_v18p, _aPi), max(_v18p, _aPi); _lo > 1e-50 && _hi < 1e50 && math.Abs(_v18t) < 1e100 && math.Abs(_aTau) < 1e100 {
-						_s := math.Sqrt(_lo)
-						_r := 1 / (_hi * _lo * _s)
-						_dd = max(math.Abs(_v18t*_aPi-_aTau*_v18p)*_lo*_r, (_hi-_lo)*_hi*_s*_r)
-					} else {
-						_dd = messages.Distance(messages.Gaussian{Pi: _v18p, Tau: _v18t}, messages.Gaussian{Pi: _aPi, Tau: _aTau})
-					}
-					if _dd > _pass || _dd != _dd {
+						_x := math.Abs(_v18t*_aPi-_aTau*_v18p) * _lo
+						if _hi-_lo > _pass*_lo || _x*_x > _pass*_pass*_hi*_hi*_lo*_lo*_lo {
+							_s := math.Sqrt(_lo)
+							_r := 1 / (_hi * _lo * _s)
+							if _dd := max(_x*_r, (_hi-_lo)*_hi*_s*_r); _dd > _pass {
+								_pass = _dd
+							}
+						}
+					} else if _dd := messages.Distance(messages.Gaussian{Pi: _v18p, Tau: _v18t}, messages.Gaussian{Pi: _aPi, Tau: _aTau}); _dd > _pass || _dd != _dd {
 						_pass = _dd
 					}
 					_m34p, _m34t = _oPi, _oTau
@@ -23705,15 +23733,16 @@ func programFFA5(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 						return schedules.Result{}, compile.ErrFallback
 					}
 					_bad += _aTau - _aTau
-					var _dd float64
 					if _lo, _hi := min(_v18p, _aPi), max(_v18p, _aPi); _lo > 1e-50 && _hi < 1e50 && math.Abs(_v18t) < 1e100 && math.Abs(_aTau) < 1e100 {
-						_s := math.Sqrt(_lo)
-						_r := 1 / (_hi * _lo * _s)
-						_dd = max(math.Abs(_v18t*_aPi-_aTau*_v18p)*_lo*_r, (_hi-_lo)*_hi*_s*_r)
-					} else {
-						_dd = messages.Distance(messages.Gaussian{Pi: _v18p, Tau: _v18t}, messages.Gaussian{Pi: _aPi, Tau: _aTau})
-					}
-					if _dd > _pass || _dd != _dd {
+						_x := math.Abs(_v18t*_aPi-_aTau*_v18p) * _lo
+						if _hi-_lo > _pass*_lo || _x*_x > _pass*_pass*_hi*_hi*_lo*_lo*_lo {
+							_s := math.Sqrt(_lo)
+							_r := 1 / (_hi * _lo * _s)
+							if _dd := max(_x*_r, (_hi-_lo)*_hi*_s*_r); _dd > _pass {
+								_pass = _dd
+							}
+						}
+					} else if _dd := messages.Distance(messages.Gaussian{Pi: _v18p, Tau: _v18t}, messages.Gaussian{Pi: _aPi, Tau: _aTau}); _dd > _pass || _dd != _dd {
 						_pass = _dd
 					}
 					_m40p, _m40t = _oPi, _oTau
@@ -23769,15 +23798,16 @@ func programFFA5(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 						return schedules.Result{}, compile.ErrFallback
 					}
 					_bad += _aTau - _aTau
-					var _dd float64
 					if _lo, _hi := min(_v13p, _aPi), max(_v13p, _aPi); _lo > 1e-50 && _hi < 1e50 && math.Abs(_v13t) < 1e100 && math.Abs(_aTau) < 1e100 {
-						_s := math.Sqrt(_lo)
-						_r := 1 / (_hi * _lo * _s)
-						_dd = max(math.Abs(_v13t*_aPi-_aTau*_v13p)*_lo*_r, (_hi-_lo)*_hi*_s*_r)
-					} else {
-						_dd = messages.Distance(messages.Gaussian{Pi: _v13p, Tau: _v13t}, messages.Gaussian{Pi: _aPi, Tau: _aTau})
-					}
-					if _dd > _pass || _dd != _dd {
+						_x := math.Abs(_v13t*_aPi-_aTau*_v13p) * _lo
+						if _hi-_lo > _pass*_lo || _x*_x > _pass*_pass*_hi*_hi*_lo*_lo*_lo {
+							_s := math.Sqrt(_lo)
+							_r := 1 / (_hi * _lo * _s)
+							if _dd := max(_x*_r, (_hi-_lo)*_hi*_s*_r); _dd > _pass {
+								_pass = _dd
+							}
+						}
+					} else if _dd := messages.Distance(messages.Gaussian{Pi: _v13p, Tau: _v13t}, messages.Gaussian{Pi: _aPi, Tau: _aTau}); _dd > _pass || _dd != _dd {
 						_pass = _dd
 					}
 					_m35p, _m35t = _oPi, _oTau
@@ -23830,15 +23860,16 @@ func programFFA5(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 						return schedules.Result{}, compile.ErrFallback
 					}
 					_bad += _aTau - _aTau
-					var _dd float64
 					if _lo, _hi := min(_v17p, _aPi), max(_v17p, _aPi); _lo > 1e-50 && _hi < 1e50 && math.Abs(_v17t) < 1e100 && math.Abs(_aTau) < 1e100 {
-						_s := math.Sqrt(_lo)
-						_r := 1 / (_hi * _lo * _s)
-						_dd = max(math.Abs(_v17t*_aPi-_aTau*_v17p)*_lo*_r, (_hi-_lo)*_hi*_s*_r)
-					} else {
-						_dd = messages.Distance(messages.Gaussian{Pi: _v17p, Tau: _v17t}, messages.Gaussian{Pi: _aPi, Tau: _aTau})
-					}
-					if _dd > _pass || _dd != _dd {
+						_x := math.Abs(_v17t*_aPi-_aTau*_v17p) * _lo
+						if _hi-_lo > _pass*_lo || _x*_x > _pass*_pass*_hi*_hi*_lo*_lo*_lo {
+							_s := math.Sqrt(_lo)
+							_r := 1 / (_hi * _lo * _s)
+							if _dd := max(_x*_r, (_hi-_lo)*_hi*_s*_r); _dd > _pass {
+								_pass = _dd
+							}
+						}
+					} else if _dd := messages.Distance(messages.Gaussian{Pi: _v17p, Tau: _v17t}, messages.Gaussian{Pi: _aPi, Tau: _aTau}); _dd > _pass || _dd != _dd {
 						_pass = _dd
 					}
 					_m31p, _m31t = _oPi, _oTau
@@ -23876,15 +23907,16 @@ func programFFA5(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 						return schedules.Result{}, compile.ErrFallback
 					}
 					_bad += _aTau - _aTau
-					var _dd float64
 					if _lo, _hi := min(_v17p, _aPi), max(_v17p, _aPi); _lo > 1e-50 && _hi < 1e50 && math.Abs(_v17t) < 1e100 && math.Abs(_aTau) < 1e100 {
-						_s := math.Sqrt(_lo)
-						_r := 1 / (_hi * _lo * _s)
-						_dd = max(math.Abs(_v17t*_aPi-_aTau*_v17p)*_lo*_r, (_hi-_lo)*_hi*_s*_r)
-					} else {
-						_dd = messages.Distance(messages.Gaussian{Pi: _v17p, Tau: _v17t}, messages.Gaussian{Pi: _aPi, Tau: _aTau})
-					}
-					if _dd > _pass || _dd != _dd {
+						_x := math.Abs(_v17t*_aPi-_aTau*_v17p) * _lo
+						if _hi-_lo > _pass*_lo || _x*_x > _pass*_pass*_hi*_hi*_lo*_lo*_lo {
+							_s := math.Sqrt(_lo)
+							_r := 1 / (_hi * _lo * _s)
+							if _dd := max(_x*_r, (_hi-_lo)*_hi*_s*_r); _dd > _pass {
+								_pass = _dd
+							}
+						}
+					} else if _dd := messages.Distance(messages.Gaussian{Pi: _v17p, Tau: _v17t}, messages.Gaussian{Pi: _aPi, Tau: _aTau}); _dd > _pass || _dd != _dd {
 						_pass = _dd
 					}
 					_m39p, _m39t = _oPi, _oTau
@@ -23940,15 +23972,16 @@ func programFFA5(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 						return schedules.Result{}, compile.ErrFallback
 					}
 					_bad += _aTau - _aTau
-					var _dd float64
 					if _lo, _hi := min(_v12p, _aPi), max(_v12p, _aPi); _lo > 1e-50 && _hi < 1e50 && math.Abs(_v12t) < 1e100 && math.Abs(_aTau) < 1e100 {
-						_s := math.Sqrt(_lo)
-						_r := 1 / (_hi * _lo * _s)
-						_dd = max(math.Abs(_v12t*_aPi-_aTau*_v12p)*_lo*_r, (_hi-_lo)*_hi*_s*_r)
-					} else {
-						_dd = messages.Distance(messages.Gaussian{Pi: _v12p, Tau: _v12t}, messages.Gaussian{Pi: _aPi, Tau: _aTau})
-					}
-					if _dd > _pass || _dd != _dd {
+						_x := math.Abs(_v12t*_aPi-_aTau*_v12p) * _lo
+						if _hi-_lo > _pass*_lo || _x*_x > _pass*_pass*_hi*_hi*_lo*_lo*_lo {
+							_s := math.Sqrt(_lo)
+							_r := 1 / (_hi * _lo * _s)
+							if _dd := max(_x*_r, (_hi-_lo)*_hi*_s*_r); _dd > _pass {
+								_pass = _dd
+							}
+						}
+					} else if _dd := messages.Distance(messages.Gaussian{Pi: _v12p, Tau: _v12t}, messages.Gaussian{Pi: _aPi, Tau: _aTau}); _dd > _pass || _dd != _dd {
 						_pass = _dd
 					}
 					_m32p, _m32t = _oPi, _oTau
@@ -24001,15 +24034,16 @@ func programFFA5(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 						return schedules.Result{}, compile.ErrFallback
 					}
 					_bad += _aTau - _aTau
-					var _dd float64
 					if _lo, _hi := min(_v16p, _aPi), max(_v16p, _aPi); _lo > 1e-50 && _hi < 1e50 && math.Abs(_v16t) < 1e100 && math.Abs(_aTau) < 1e100 {
-						_s := math.Sqrt(_lo)
-						_r := 1 / (_hi * _lo * _s)
-						_dd = max(math.Abs(_v16t*_aPi-_aTau*_v16p)*_lo*_r, (_hi-_lo)*_hi*_s*_r)
-					} else {
-						_dd = messages.Distance(messages.Gaussian{Pi: _v16p, Tau: _v16t}, messages.Gaussian{Pi: _aPi, Tau: _aTau})
-					}
-					if _dd > _pass || _dd != _dd {
+						_x := math.Abs(_v16t*_aPi-_aTau*_v16p) * _lo
+						if _hi-_lo > _pass*_lo || _x*_x > _pass*_pass*_hi*_hi*_lo*_lo*_lo {
+							_s := math.Sqrt(_lo)
+							_r := 1 / (_hi * _lo * _s)
+							if _dd := max(_x*_r, (_hi-_lo)*_hi*_s*_r); _dd > _pass {
+								_pass = _dd
+							}
+						}
+					} else if _dd := messages.Distance(messages.Gaussian{Pi: _v16p, Tau: _v16t}, messages.Gaussian{Pi: _aPi, Tau: _aTau}); _dd > _pass || _dd != _dd {
 						_pass = _dd
 					}
 					_m28p, _m28t = _oPi, _oTau
@@ -24047,15 +24081,16 @@ func programFFA5(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 						return schedules.Result{}, compile.ErrFallback
 					}
 					_bad += _aTau - _aTau
-					var _dd float64
 					if _lo, _hi := min(_v16p, _aPi), max(_v16p, _aPi); _lo > 1e-50 && _hi < 1e50 && math.Abs(_v16t) < 1e100 && math.Abs(_aTau) < 1e100 {
-						_s := math.Sqrt(_lo)
-						_r := 1 / (_hi * _lo * _s)
-						_dd = max(math.Abs(_v16t*_aPi-_aTau*_v16p)*_lo*_r, (_hi-_lo)*_hi*_s*_r)
-					} else {
-						_dd = messages.Distance(messages.Gaussian{Pi: _v16p, Tau: _v16t}, messages.Gaussian{Pi: _aPi, Tau: _aTau})
-					}
-					if _dd > _pass || _dd != _dd {
+						_x := math.Abs(_v16t*_aPi-_aTau*_v16p) * _lo
+						if _hi-_lo > _pass*_lo || _x*_x > _pass*_pass*_hi*_hi*_lo*_lo*_lo {
+							_s := math.Sqrt(_lo)
+							_r := 1 / (_hi * _lo * _s)
+							if _dd := max(_x*_r, (_hi-_lo)*_hi*_s*_r); _dd > _pass {
+								_pass = _dd
+							}
+						}
+					} else if _dd := messages.Distance(messages.Gaussian{Pi: _v16p, Tau: _v16t}, messages.Gaussian{Pi: _aPi, Tau: _aTau}); _dd > _pass || _dd != _dd {
 						_pass = _dd
 					}
 					_m38p, _m38t = _oPi, _oTau
@@ -24111,15 +24146,16 @@ func programFFA5(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 						return schedules.Result{}, compile.ErrFallback
 					}
 					_bad += _aTau - _aTau
-					var _dd float64
 					if _lo, _hi := min(_v11p, _aPi), max(_v11p, _aPi); _lo > 1e-50 && _hi < 1e50 && math.Abs(_v11t) < 1e100 && math.Abs(_aTau) < 1e100 {
-						_s := math.Sqrt(_lo)
-						_r := 1 / (_hi * _lo * _s)
-						_dd = max(math.Abs(_v11t*_aPi-_aTau*_v11p)*_lo*_r, (_hi-_lo)*_hi*_s*_r)
-					} else {
-						_dd = messages.Distance(messages.Gaussian{Pi: _v11p, Tau: _v11t}, messages.Gaussian{Pi: _aPi, Tau: _aTau})
-					}
-					if _dd > _pass || _dd != _dd {
+						_x := math.Abs(_v11t*_aPi-_aTau*_v11p) * _lo
+						if _hi-_lo > _pass*_lo || _x*_x > _pass*_pass*_hi*_hi*_lo*_lo*_lo {
+							_s := math.Sqrt(_lo)
+							_r := 1 / (_hi * _lo * _s)
+							if _dd := max(_x*_r, (_hi-_lo)*_hi*_s*_r); _dd > _pass {
+								_pass = _dd
+							}
+						}
+					} else if _dd := messages.Distance(messages.Gaussian{Pi: _v11p, Tau: _v11t}, messages.Gaussian{Pi: _aPi, Tau: _aTau}); _dd > _pass || _dd != _dd {
 						_pass = _dd
 					}
 					_m29p, _m29t = _oPi, _oTau
@@ -27073,15 +27109,16 @@ func programFFA6(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 						return schedules.Result{}, compile.ErrFallback
 					}
 					_bad += _aTau - _aTau
-					var _dd float64
 					if _lo, _hi := min(_v18p, _aPi), max(_v18p, _aPi); _lo > 1e-50 && _hi < 1e50 && math.Abs(_v18t) < 1e100 && math.Abs(_aTau) < 1e100 {
-						_s := math.Sqrt(_lo)
-						_r := 1 / (_hi * _lo * _s)
-						_dd = max(math.Abs(_v18t*_aPi-_aTau*_v18p)*_lo*_r, (_hi-_lo)*_hi*_s*_r)
-					} else {
-						_dd = messages.Distance(messages.Gaussian{Pi: _v18p, Tau: _v18t}, messages.Gaussian{Pi: _aPi, Tau: _aTau})
-					}
-					if _dd > _pass || _dd != _dd {
+						_x := math.Abs(_v18t*_aPi-_aTau*_v18p) * _lo
+						if _hi-_lo > _pass*_lo || _x*_x > _pass*_pass*_hi*_hi*_lo*_lo*_lo {
+							_s := math.Sqrt(_lo)
+							_r := 1 / (_hi * _lo * _s)
+							if _dd := max(_x*_r, (_hi-_lo)*_hi*_s*_r); _dd > _pass {
+								_pass = _dd
+							}
+						}
+					} else if _dd := messages.Distance(messages.Gaussian{Pi: _v18p, Tau: _v18t}, messages.Gaussian{Pi: _aPi, Tau: _aTau}); _dd > _pass || _dd != _dd {
 						_pass = _dd
 					}
 					_m30p, _m30t = _oPi, _oTau
@@ -27119,15 +27156,16 @@ func programFFA6(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 						return schedules.Result{}, compile.ErrFallback
 					}
 					_bad += _aTau - _aTau
-					var _dd float64
 					if _lo, _hi := min(_v18p, _aPi), max(_v18p, _aPi); _lo > 1e-50 && _hi < 1e50 && math.Abs(_v18t) < 1e100 && math.Abs(_aTau) < 1e100 {
-						_s := math.Sqrt(_lo)
-						_r := 1 / (_hi * _lo * _s)
-						_dd = max(math.Abs(_v18t*_aPi-_aTau*_v18p)*_lo*_r, (_hi-_lo)*_hi*_s*_r)
-					} else {
-						_dd = messages.Distance(messages.Gaussian{Pi: _v18p, Tau: _v18t}, messages.Gaussian{Pi: _aPi, Tau: _aTau})
-					}
-					if _dd > _pass || _dd != _dd {
+						_x := math.Abs(_v18t*_aPi-_aTau*_v18p) * _lo
+						if _hi-_lo > _pass*_lo || _x*_x > _pass*_pass*_hi*_hi*_lo*_lo*_lo {
+							_s := math.Sqrt(_lo)
+							_r := 1 / (_hi * _lo * _s)
+							if _dd := max(_x*_r, (_hi-_lo)*_hi*_s*_r); _dd > _pass {
+								_pass = _dd
+							}
+						}
+					} else if _dd := messages.Distance(messages.Gaussian{Pi: _v18p, Tau: _v18t}, messages.Gaussian{Pi: _aPi, Tau: _aTau}); _dd > _pass || _dd != _dd {
 						_pass = _dd
 					}
 					_m45p, _m45t = _oPi, _oTau
@@ -27183,15 +27221,16 @@ func programFFA6(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 						return schedules.Result{}, compile.ErrFallback
 					}
 					_bad += _aTau - _aTau
-					var _dd float64
 					if _lo, _hi := min(_v13p, _aPi), max(_v13p, _aPi); _lo > 1e-50 && _hi < 1e50 && math.Abs(_v13t) < 1e100 && math.Abs(_aTau) < 1e100 {
-						_s := math.Sqrt(_lo)
-						_r := 1 / (_hi * _lo * _s)
-						_dd = max(math.Abs(_v13t*_aPi-_aTau*_v13p)*_lo*_r, (_hi-_lo)*_hi*_s*_r)
-					} else {
-						_dd = messages.Distance(messages.Gaussian{Pi: _v13p, Tau: _v13t}, messages.Gaussian{Pi: _aPi, Tau: _aTau})
-					}
-					if _dd > _pass || _dd != _dd {
+						_x := math.Abs(_v13t*_aPi-_aTau*_v13p) * _lo
+						if _hi-_lo > _pass*_lo || _x*_x > _pass*_pass*_hi*_hi*_lo*_lo*_lo {
+							_s := math.Sqrt(_lo)
+							_r := 1 / (_hi * _lo * _s)
+							if _dd := max(_x*_r, (_hi-_lo)*_hi*_s*_r); _dd > _pass {
+								_pass = _dd
+							}
+						}
+					} else if _dd := messages.Distance(messages.Gaussian{Pi: _v13p, Tau: _v13t}, messages.Gaussian{Pi: _aPi, Tau: _aTau}); _dd > _pass || _dd != _dd {
 						_pass = _dd
 					}
 					_m32p, _m32t = _oPi, _oTau
@@ -27244,15 +27283,16 @@ func programFFA6(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 						return schedules.Result{}, compile.ErrFallback
 					}
 					_bad += _aTau - _aTau
-					var _dd float64
 					if _lo, _hi := min(_v19p, _aPi), max(_v19p, _aPi); _lo > 1e-50 && _hi < 1e50 && math.Abs(_v19t) < 1e100 && math.Abs(_aTau) < 1e100 {
-						_s := math.Sqrt(_lo)
-						_r := 1 / (_hi * _lo * _s)
-						_dd = max(math.Abs(_v19t*_aPi-_aTau*_v19p)*_lo*_r, (_hi-_lo)*_hi*_s*_r)
-					} else {
-						_dd = messages.Distance(messages.Gaussian{Pi: _v19p, Tau: _v19t}, messages.Gaussian{Pi: _aPi, Tau: _aTau})
-					}
-					if _dd > _pass || _dd != _dd {
+						_x := math.Abs(_v19t*_aPi-_aTau*_v19p) * _lo
+						if _hi-_lo > _pass*_lo || _x*_x > _pass*_pass*_hi*_hi*_lo*_lo*_lo {
+							_s := math.Sqrt(_lo)
+							_r := 1 / (_hi * _lo * _s)
+							if _dd := max(_x*_r, (_hi-_lo)*_hi*_s*_r); _dd > _pass {
+								_pass = _dd
+							}
+						}
+					} else if _dd := messages.Distance(messages.Gaussian{Pi: _v19p, Tau: _v19t}, messages.Gaussian{Pi: _aPi, Tau: _aTau}); _dd > _pass || _dd != _dd {
 						_pass = _dd
 					}
 					_m33p, _m33t = _oPi, _oTau
@@ -27290,15 +27330,16 @@ func programFFA6(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 						return schedules.Result{}, compile.ErrFallback
 					}
 					_bad += _aTau - _aTau
-					var _dd float64
 					if _lo, _hi := min(_v19p, _aPi), max(_v19p, _aPi); _lo > 1e-50 && _hi < 1e50 && math.Abs(_v19t) < 1e100 && math.Abs(_aTau) < 1e100 {
-						_s := math.Sqrt(_lo)
-						_r := 1 / (_hi * _lo * _s)
-						_dd = max(math.Abs(_v19t*_aPi-_aTau*_v19p)*_lo*_r, (_hi-_lo)*_hi*_s*_r)
-					} else {
-						_dd = messages.Distance(messages.Gaussian{Pi: _v19p, Tau: _v19t}, messages.Gaussian{Pi: _aPi, Tau: _aTau})
-					}
-					if _dd > _pass || _dd != _dd {
+						_x := math.Abs(_v19t*_aPi-_aTau*_v19p) * _lo
+						if _hi-_lo > _pass*_lo || _x*_x > _pass*_pass*_hi*_hi*_lo*_lo*_lo {
+							_s := math.Sqrt(_lo)
+							_r := 1 / (_hi * _lo * _s)
+							if _dd := max(_x*_r, (_hi-_lo)*_hi*_s*_r); _dd > _pass {
+								_pass = _dd
+							}
+						}
+					} else if _dd := messages.Distance(messages.Gaussian{Pi: _v19p, Tau: _v19t}, messages.Gaussian{Pi: _aPi, Tau: _aTau}); _dd > _pass || _dd != _dd {
 						_pass = _dd
 					}
 					_m46p, _m46t = _oPi, _oTau
@@ -27354,15 +27395,16 @@ func programFFA6(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 						return schedules.Result{}, compile.ErrFallback
 					}
 					_bad += _aTau - _aTau
-					var _dd float64
 					if _lo, _hi := min(_v14p, _aPi), max(_v14p, _aPi); _lo > 1e-50 && _hi < 1e50 && math.Abs(_v14t) < 1e100 && math.Abs(_aTau) < 1e100 {
-						_s := math.Sqrt(_lo)
-						_r := 1 / (_hi * _lo * _s)
-						_dd = max(math.Abs(_v14t*_aPi-_aTau*_v14p)*_lo*_r, (_hi-_lo)*_hi*_s*_r)
-					} else {
-						_dd = messages.Distance(messages.Gaussian{Pi: _v14p, Tau: _v14t}, messages.Gaussian{Pi: _aPi, Tau: _aTau})
-					}
-					if _dd > _pass || _dd != _dd {
+						_x := math.Abs(_v14t*_aPi-_aTau*_v14p) * _lo
+						if _hi-_lo > _pass*_lo || _x*_x > _pass*_pass*_hi*_hi*_lo*_lo*_lo {
+							_s := math.Sqrt(_lo)
+							_r := 1 / (_hi * _lo * _s)
+							if _dd := max(_x*_r, (_hi-_lo)*_hi*_s*_r); _dd > _pass {
+								_pass = _dd
+							}
+						}
+					} else if _dd := messages.Distance(messages.Gaussian{Pi: _v14p, Tau: _v14t}, messages.Gaussian{Pi: _aPi, Tau: _aTau}); _dd > _pass || _dd != _dd {
 						_pass = _dd
 					}
 					_m35p, _m35t = _oPi, _oTau
@@ -27415,15 +27457,16 @@ func programFFA6(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 						return schedules.Result{}, compile.ErrFallback
 					}
 					_bad += _aTau - _aTau
-					var _dd float64
 					if _lo, _hi := min(_v20p, _aPi), max(_v20p, _aPi); _lo > 1e-50 && _hi < 1e50 && math.Abs(_v20t) < 1e100 && math.Abs(_aTau) < 1e100 {
-						_s := math.Sqrt(_lo)
-						_r := 1 / (_hi * _lo * _s)
-						_dd = max(math.Abs(_v20t*_aPi-_aTau*_v20p)*_lo*_r, (_hi-_lo)*_hi*_s*_r)
-					} else {
-						_dd = messages.Distance(messages.Gaussian{Pi: _v20p, Tau: _v20t}, messages.Gaussian{Pi: _aPi, Tau: _aTau})
-					}
-					if _dd > _pass || _dd != _dd {
+						_x := math.Abs(_v20t*_aPi-_aTau*_v20p) * _lo
+						if _hi-_lo > _pass*_lo || _x*_x > _pass*_pass*_hi*_hi*_lo*_lo*_lo {
+							_s := math.Sqrt(_lo)
+							_r := 1 / (_hi * _lo * _s)
+							if _dd := max(_x*_r, (_hi-_lo)*_hi*_s*_r); _dd > _pass {
+								_pass = _dd
+							}
+						}
+					} else if _dd := messages.Distance(messages.Gaussian{Pi: _v20p, Tau: _v20t}, messages.Gaussian{Pi: _aPi, Tau: _aTau}); _dd > _pass || _dd != _dd {
 						_pass = _dd
 					}
 					_m36p, _m36t = _oPi, _oTau
@@ -27461,15 +27504,16 @@ func programFFA6(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 						return schedules.Result{}, compile.ErrFallback
 					}
 					_bad += _aTau - _aTau
-					var _dd float64
 					if _lo, _hi := min(_v20p, _aPi), max(_v20p, _aPi); _lo > 1e-50 && _hi < 1e50 && math.Abs(_v20t) < 1e100 && math.Abs(_aTau) < 1e100 {
-						_s := math.Sqrt(_lo)
-						_r := 1 / (_hi * _lo * _s)
-						_dd = max(math.Abs(_v20t*_aPi-_aTau*_v20p)*_lo*_r, (_hi-_lo)*_hi*_s*_r)
-					} else {
-						_dd = messages.Distance(messages.Gaussian{Pi: _v20p, Tau: _v20t}, messages.Gaussian{Pi: _aPi, Tau: _aTau})
-					}
-					if _dd > _pass || _dd != _dd {
+						_x := math.Abs(_v20t*_aPi-_aTau*_v20p) * _lo
+						if _hi-_lo > _pass*_lo || _x*_x > _pass*_pass*_hi*_hi*_lo*_lo*_lo {
+							_s := math.Sqrt(_lo)
+							_r := 1 / (_hi * _lo * _s)
+							if _dd := max(_x*_r, (_hi-_lo)*_hi*_s*_r); _dd > _pass {
+								_pass = _dd
+							}
+						}
+					} else if _dd := messages.Distance(messages.Gaussian{Pi: _v20p, Tau: _v20t}, messages.Gaussian{Pi: _aPi, Tau: _aTau}); _dd > _pass || _dd != _dd {
 						_pass = _dd
 					}
 					_m47p, _m47t = _oPi, _oTau
@@ -27525,15 +27569,16 @@ func programFFA6(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 						return schedules.Result{}, compile.ErrFallback
 					}
 					_bad += _aTau - _aTau
-					var _dd float64
 					if _lo, _hi := min(_v15p, _aPi), max(_v15p, _aPi); _lo > 1e-50 && _hi < 1e50 && math.Abs(_v15t) < 1e100 && math.Abs(_aTau) < 1e100 {
-						_s := math.Sqrt(_lo)
-						_r := 1 / (_hi * _lo * _s)
-						_dd = max(math.Abs(_v15t*_aPi-_aTau*_v15p)*_lo*_r, (_hi-_lo)*_hi*_s*_r)
-					} else {
-						_dd = messages.Distance(messages.Gaussian{Pi: _v15p, Tau: _v15t}, messages.Gaussian{Pi: _aPi, Tau: _aTau})
-					}
-					if _dd > _pass || _dd != _dd {
+						_x := math.Abs(_v15t*_aPi-_aTau*_v15p) * _lo
+						if _hi-_lo > _pass*_lo || _x*_x > _pass*_pass*_hi*_hi*_lo*_lo*_lo {
+							_s := math.Sqrt(_lo)
+							_r := 1 / (_hi * _lo * _s)
+							if _dd := max(_x*_r, (_hi-_lo)*_hi*_s*_r); _dd > _pass {
+								_pass = _dd
+							}
+						}
+					} else if _dd := messages.Distance(messages.Gaussian{Pi: _v15p, Tau: _v15t}, messages.Gaussian{Pi: _aPi, Tau: _aTau}); _dd > _pass || _dd != _dd {
 						_pass = _dd
 					}
 					_m38p, _m38t = _oPi, _oTau
@@ -27586,15 +27631,16 @@ func programFFA6(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 						return schedules.Result{}, compile.ErrFallback
 					}
 					_bad += _aTau - _aTau
-					var _dd float64
 					if _lo, _hi := min(_v21p, _aPi), max(_v21p, _aPi); _lo > 1e-50 && _hi < 1e50 && math.Abs(_v21t) < 1e100 && math.Abs(_aTau) < 1e100 {
-						_s := math.Sqrt(_lo)
-						_r := 1 / (_hi * _lo * _s)
-						_dd = max(math.Abs(_v21t*_aPi-_aTau*_v21p)*_lo*_r, (_hi-_lo)*_hi*_s*_r)
-					} else {
-						_dd = messages.Distance(messages.Gaussian{Pi: _v21p, Tau: _v21t}, messages.Gaussian{Pi: _aPi, Tau: _aTau})
-					}
-					if _dd > _pass || _dd != _dd {
+						_x := math.Abs(_v21t*_aPi-_aTau*_v21p) * _lo
+						if _hi-_lo > _pass*_lo || _x*_x > _pass*_pass*_hi*_hi*_lo*_lo*_lo {
+							_s := math.Sqrt(_lo)
+							_r := 1 / (_hi * _lo * _s)
+							if _dd := max(_x*_r, (_hi-_lo)*_hi*_s*_r); _dd > _pass {
+								_pass = _dd
+							}
+						}
+					} else if _dd := messages.Distance(messages.Gaussian{Pi: _v21p, Tau: _v21t}, messages.Gaussian{Pi: _aPi, Tau: _aTau}); _dd > _pass || _dd != _dd {
 						_pass = _dd
 					}
 					_m39p, _m39t = _oPi, _oTau
@@ -27632,15 +27678,16 @@ func programFFA6(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 						return schedules.Result{}, compile.ErrFallback
 					}
 					_bad += _aTau - _aTau
-					var _dd float64
 					if _lo, _hi := min(_v21p, _aPi), max(_v21p, _aPi); _lo > 1e-50 && _hi < 1e50 && math.Abs(_v21t) < 1e100 && math.Abs(_aTau) < 1e100 {
-						_s := math.Sqrt(_lo)
-						_r := 1 / (_hi * _lo * _s)
-						_dd = max(math.Abs(_v21t*_aPi-_aTau*_v21p)*_lo*_r, (_hi-_lo)*_hi*_s*_r)
-					} else {
-						_dd = messages.Distance(messages.Gaussian{Pi: _v21p, Tau: _v21t}, messages.Gaussian{Pi: _aPi, Tau: _aTau})
-					}
-					if _dd > _pass || _dd != _dd {
+						_x := math.Abs(_v21t*_aPi-_aTau*_v21p) * _lo
+						if _hi-_lo > _pass*_lo || _x*_x > _pass*_pass*_hi*_hi*_lo*_lo*_lo {
+							_s := math.Sqrt(_lo)
+							_r := 1 / (_hi * _lo * _s)
+							if _dd := max(_x*_r, (_hi-_lo)*_hi*_s*_r); _dd > _pass {
+								_pass = _dd
+							}
+						}
+					} else if _dd := messages.Distance(messages.Gaussian{Pi: _v21p, Tau: _v21t}, messages.Gaussian{Pi: _aPi, Tau: _aTau}); _dd > _pass || _dd != _dd {
 						_pass = _dd
 					}
 					_m48p, _m48t = _oPi, _oTau
@@ -27696,15 +27743,16 @@ func programFFA6(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 						return schedules.Result{}, compile.ErrFallback
 					}
 					_bad += _aTau - _aTau
-					var _dd float64
 					if _lo, _hi := min(_v16p, _aPi), max(_v16p, _aPi); _lo > 1e-50 && _hi < 1e50 && math.Abs(_v16t) < 1e100 && math.Abs(_aTau) < 1e100 {
-						_s := math.Sqrt(_lo)
-						_r := 1 / (_hi * _lo * _s)
-						_dd = max(math.Abs(_v16t*_aPi-_aTau*_v16p)*_lo*_r, (_hi-_lo)*_hi*_s*_r)
-					} else {
-						_dd = messages.Distance(messages.Gaussian{Pi: _v16p, Tau: _v16t}, messages.Gaussian{Pi: _aPi, Tau: _aTau})
-					}
-					if _dd > _pass || _dd != _dd {
+						_x := math.Abs(_v16t*_aPi-_aTau*_v16p) * _lo
+						if _hi-_lo > _pass*_lo || _x*_x > _pass*_pass*_hi*_hi*_lo*_lo*_lo {
+							_s := math.Sqrt(_lo)
+							_r := 1 / (_hi * _lo * _s)
+							if _dd := max(_x*_r, (_hi-_lo)*_hi*_s*_r); _dd > _pass {
+								_pass = _dd
+							}
+						}
+					} else if _dd := messages.Distance(messages.Gaussian{Pi: _v16p, Tau: _v16t}, messages.Gaussian{Pi: _aPi, Tau: _aTau}); _dd > _pass || _dd != _dd {
 						_pass = _dd
 					}
 					_m41p, _m41t = _oPi, _oTau
@@ -27757,15 +27805,16 @@ func programFFA6(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 						return schedules.Result{}, compile.ErrFallback
 					}
 					_bad += _aTau - _aTau
-					var _dd float64
 					if _lo, _hi := min(_v22p, _aPi), max(_v22p, _aPi); _lo > 1e-50 && _hi < 1e50 && math.Abs(_v22t) < 1e100 && math.Abs(_aTau) < 1e100 {
-						_s := math.Sqrt(_lo)
-						_r := 1 / (_hi * _lo * _s)
-						_dd = max(math.Abs(_v22t*_aPi-_aTau*_v22p)*_lo*_r, (_hi-_lo)*_hi*_s*_r)
-					} else {
-						_dd = messages.Distance(messages.Gaussian{Pi: _v22p, Tau: _v22t}, messages.Gaussian{Pi: _aPi, Tau: _aTau})
-					}
-					if _dd > _pass || _dd != _dd {
+						_x := math.Abs(_v22t*_aPi-_aTau*_v22p) * _lo
+						if _hi-_lo > _pass*_lo || _x*_x > _pass*_pass*_hi*_hi*_lo*_lo*_lo {
+							_s := math.Sqrt(_lo)
+							_r := 1 / (_hi * _lo * _s)
+							if _dd := max(_x*_r, (_hi-_lo)*_hi*_s*_r); _dd > _pass {
+								_pass = _dd
+							}
+						}
+					} else if _dd := messages.Distance(messages.Gaussian{Pi: _v22p, Tau: _v22t}, messages.Gaussian{Pi: _aPi, Tau: _aTau}); _dd > _pass || _dd != _dd {
 						_pass = _dd
 					}
 					_m42p, _m42t = _oPi, _oTau
@@ -27803,15 +27852,16 @@ func programFFA6(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 						return schedules.Result{}, compile.ErrFallback
 					}
 					_bad += _aTau - _aTau
-					var _dd float64
 					if _lo, _hi := min(_v22p, _aPi), max(_v22p, _aPi); _lo > 1e-50 && _hi < 1e50 && math.Abs(_v22t) < 1e100 && math.Abs(_aTau) < 1e100 {
-						_s := math.Sqrt(_lo)
-						_r := 1 / (_hi * _lo * _s)
-						_dd = max(math.Abs(_v22t*_aPi-_aTau*_v22p)*_lo*_r, (_hi-_lo)*_hi*_s*_r)
-					} else {
-						_dd = messages.Distance(messages.Gaussian{Pi: _v22p, Tau: _v22t}, messages.Gaussian{Pi: _aPi, Tau: _aTau})
-					}
-					if _dd > _pass || _dd != _dd {
+						_x := math.Abs(_v22t*_aPi-_aTau*_v22p) * _lo
+						if _hi-_lo > _pass*_lo || _x*_x > _pass*_pass*_hi*_hi*_lo*_lo*_lo {
+							_s := math.Sqrt(_lo)
+							_r := 1 / (_hi * _lo * _s)
+							if _dd := max(_x*_r, (_hi-_lo)*_hi*_s*_r); _dd > _pass {
+								_pass = _dd
+							}
+						}
+					} else if _dd := messages.Distance(messages.Gaussian{Pi: _v22p, Tau: _v22t}, messages.Gaussian{Pi: _aPi, Tau: _aTau}); _dd > _pass || _dd != _dd {
 						_pass = _dd
 					}
 					_m49p, _m49t = _oPi, _oTau
@@ -27867,15 +27917,16 @@ func programFFA6(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 						return schedules.Result{}, compile.ErrFallback
 					}
 					_bad += _aTau - _aTau
-					var _dd float64
 					if _lo, _hi := min(_v16p, _aPi), max(_v16p, _aPi); _lo > 1e-50 && _hi < 1e50 && math.Abs(_v16t) < 1e100 && math.Abs(_aTau) < 1e100 {
-						_s := math.Sqrt(_lo)
-						_r := 1 / (_hi * _lo * _s)
-						_dd = max(math.Abs(_v16t*_aPi-_aTau*_v16p)*_lo*_r, (_hi-_lo)*_hi*_s*_r)
-					} else {
-						_dd = messages.Distance(messages.Gaussian{Pi: _v16p, Tau: _v16t}, messages.Gaussian{Pi: _aPi, Tau: _aTau})
-					}
-					if _dd > _pass || _dd != _dd {
+						_x := math.Abs(_v16t*_aPi-_aTau*_v16p) * _lo
+						if _hi-_lo > _pass*_lo || _x*_x > _pass*_pass*_hi*_hi*_lo*_lo*_lo {
+							_s := math.Sqrt(_lo)
+							_r := 1 / (_hi * _lo * _s)
+							if _dd := max(_x*_r, (_hi-_lo)*_hi*_s*_r); _dd > _pass {
+								_pass = _dd
+							}
+						}
+					} else if _dd := messages.Distance(messages.Gaussian{Pi: _v16p, Tau: _v16t}, messages.Gaussian{Pi: _aPi, Tau: _aTau}); _dd > _pass || _dd != _dd {
 						_pass = _dd
 					}
 					_m43p, _m43t = _oPi, _oTau
@@ -27928,15 +27979,16 @@ func programFFA6(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 						return schedules.Result{}, compile.ErrFallback
 					}
 					_bad += _aTau - _aTau
-					var _dd float64
 					if _lo, _hi := min(_v21p, _aPi), max(_v21p, _aPi); _lo > 1e-50 && _hi < 1e50 && math.Abs(_v21t) < 1e100 && math.Abs(_aTau) < 1e100 {
-						_s := math.Sqrt(_lo)
-						_r := 1 / (_hi * _lo * _s)
-						_dd = max(math.Abs(_v21t*_aPi-_aTau*_v21p)*_lo*_r, (_hi-_lo)*_hi*_s*_r)
-					} else {
-						_dd = messages.Distance(messages.Gaussian{Pi: _v21p, Tau: _v21t}, messages.Gaussian{Pi: _aPi, Tau: _aTau})
-					}
-					if _dd > _pass || _dd != _dd {
+						_x := math.Abs(_v21t*_aPi-_aTau*_v21p) * _lo
+						if _hi-_lo > _pass*_lo || _x*_x > _pass*_pass*_hi*_hi*_lo*_lo*_lo {
+							_s := math.Sqrt(_lo)
+							_r := 1 / (_hi * _lo * _s)
+							if _dd := max(_x*_r, (_hi-_lo)*_hi*_s*_r); _dd > _pass {
+								_pass = _dd
+							}
+						}
+					} else if _dd := messages.Distance(messages.Gaussian{Pi: _v21p, Tau: _v21t}, messages.Gaussian{Pi: _aPi, Tau: _aTau}); _dd > _pass || _dd != _dd {
 						_pass = _dd
 					}
 					_m39p, _m39t = _oPi, _oTau
@@ -27974,15 +28026,16 @@ func programFFA6(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 						return schedules.Result{}, compile.ErrFallback
 					}
 					_bad += _aTau - _aTau
-					var _dd float64
 					if _lo, _hi := min(_v21p, _aPi), max(_v21p, _aPi); _lo > 1e-50 && _hi < 1e50 && math.Abs(_v21t) < 1e100 && math.Abs(_aTau) < 1e100 {
-						_s := math.Sqrt(_lo)
-						_r := 1 / (_hi * _lo * _s)
-						_dd = max(math.Abs(_v21t*_aPi-_aTau*_v21p)*_lo*_r, (_hi-_lo)*_hi*_s*_r)
-					} else {
-						_dd = messages.Distance(messages.Gaussian{Pi: _v21p, Tau: _v21t}, messages.Gaussian{Pi: _aPi, Tau: _aTau})
-					}
-					if _dd > _pass || _dd != _dd {
+						_x := math.Abs(_v21t*_aPi-_aTau*_v21p) * _lo
+						if _hi-_lo > _pass*_lo || _x*_x > _pass*_pass*_hi*_hi*_lo*_lo*_lo {
+							_s := math.Sqrt(_lo)
+							_r := 1 / (_hi * _lo * _s)
+							if _dd := max(_x*_r, (_hi-_lo)*_hi*_s*_r); _dd > _pass {
+								_pass = _dd
+							}
+						}
+					} else if _dd := messages.Distance(messages.Gaussian{Pi: _v21p, Tau: _v21t}, messages.Gaussian{Pi: _aPi, Tau: _aTau}); _dd > _pass || _dd != _dd {
 						_pass = _dd
 					}
 					_m48p, _m48t = _oPi, _oTau
@@ -28038,15 +28091,16 @@ func programFFA6(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 						return schedules.Result{}, compile.ErrFallback
 					}
 					_bad += _aTau - _aTau
-					var _dd float64
 					if _lo, _hi := min(_v15p, _aPi), max(_v15p, _aPi); _lo > 1e-50 && _hi < 1e50 && math.Abs(_v15t) < 1e100 && math.Abs(_aTau) < 1e100 {
-						_s := math.Sqrt(_lo)
-						_r := 1 / (_hi * _lo * _s)
-						_dd = max(math.Abs(_v15t*_aPi-_aTau*_v15p)*_lo*_r, (_hi-_lo)*_hi*_s*_r)
-					} else {
-						_dd = messages.Distance(messages.Gaussian{Pi: _v15p, Tau: _v15t}, messages.Gaussian{Pi: _aPi, Tau: _aTau})
-					}
-					if _dd > _pass || _dd != _dd {
+						_x := math.Abs(_v15t*_aPi-_aTau*_v15p) * _lo
+						if _hi-_lo > _pass*_lo || _x*_x > _pass*_pass*_hi*_hi*_lo*_lo*_lo {
+							_s := math.Sqrt(_lo)
+							_r := 1 / (_hi * _lo * _s)
+							if _dd := max(_x*_r, (_hi-_lo)*_hi*_s*_r); _dd > _pass {
+								_pass = _dd
+							}
+						}
+					} else if _dd := messages.Distance(messages.Gaussian{Pi: _v15p, Tau: _v15t}, messages.Gaussian{Pi: _aPi, Tau: _aTau}); _dd > _pass || _dd != _dd {
 						_pass = _dd
 					}
 					_m40p, _m40t = _oPi, _oTau
@@ -28099,15 +28153,16 @@ func programFFA6(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 						return schedules.Result{}, compile.ErrFallback
 					}
 					_bad += _aTau - _aTau
-					var _dd float64
 					if _lo, _hi := min(_v20p, _aPi), max(_v20p, _aPi); _lo > 1e-50 && _hi < 1e50 && math.Abs(_v20t) < 1e100 && math.Abs(_aTau) < 1e100 {
-						_s := math.Sqrt(_lo)
-						_r := 1 / (_hi * _lo * _s)
-						_dd = max(math.Abs(_v20t*_aPi-_aTau*_v20p)*_lo*_r, (_hi-_lo)*_hi*_s*_r)
-					} else {
-						_dd = messages.Distance(messages.Gaussian{Pi: _v20p, Tau: _v20t}, messages.Gaussian{Pi: _aPi, Tau: _aTau})
-					}
-					if _dd > _pass || _dd != _dd {
+						_x := math.Abs(_v20t*_aPi-_aTau*_v20p) * _lo
+						if _hi-_lo > _pass*_lo || _x*_x > _pass*_pass*_hi*_hi*_lo*_lo*_lo {
+							_s := math.Sqrt(_lo)
+							_r := 1 / (_hi * _lo * _s)
+							if _dd := max(_x*_r, (_hi-_lo)*_hi*_s*_r); _dd > _pass {
+								_pass = _dd
+							}
+						}
+					} else if _dd := messages.Distance(messages.Gaussian{Pi: _v20p, Tau: _v20t}, messages.Gaussian{Pi: _aPi, Tau: _aTau}); _dd > _pass || _dd != _dd {
 						_pass = _dd
 					}
 					_m36p, _m36t = _oPi, _oTau
@@ -28145,15 +28200,16 @@ func programFFA6(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 						return schedules.Result{}, compile.ErrFallback
 					}
 					_bad += _aTau - _aTau
-					var _dd float64
 					if _lo, _hi := min(_v20p, _aPi), max(_v20p, _aPi); _lo > 1e-50 && _hi < 1e50 && math.Abs(_v20t) < 1e100 && math.Abs(_aTau) < 1e100 {
-						_s := math.Sqrt(_lo)
-						_r := 1 / (_hi * _lo * _s)
-						_dd = max(math.Abs(_v20t*_aPi-_aTau*_v20p)*_lo*_r, (_hi-_lo)*_hi*_s*_r)
-					} else {
-						_dd = messages.Distance(messages.Gaussian{Pi: _v20p, Tau: _v20t}, messages.Gaussian{Pi: _aPi, Tau: _aTau})
-					}
-					if _dd > _pass || _dd != _dd {
+						_x := math.Abs(_v20t*_aPi-_aTau*_v20p) * _lo
+						if _hi-_lo > _pass*_lo || _x*_x > _pass*_pass*_hi*_hi*_lo*_lo*_lo {
+							_s := math.Sqrt(_lo)
+							_r := 1 / (_hi * _lo * _s)
+							if _dd := max(_x*_r, (_hi-_lo)*_hi*_s*_r); _dd > _pass {
+								_pass = _dd
+							}
+						}
+					} else if _dd := messages.Distance(messages.Gaussian{Pi: _v20p, Tau: _v20t}, messages.Gaussian{Pi: _aPi, Tau: _aTau}); _dd > _pass || _dd != _dd {
 						_pass = _dd
 					}
 					_m47p, _m47t = _oPi, _oTau
@@ -28209,15 +28265,16 @@ func programFFA6(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 						return schedules.Result{}, compile.ErrFallback
 					}
 					_bad += _aTau - _aTau
-					var _dd float64
 					if _lo, _hi := min(_v14p, _aPi), max(_v14p, _aPi); _lo > 1e-50 && _hi < 1e50 && math.Abs(_v14t) < 1e100 && math.Abs(_aTau) < 1e100 {
-						_s := math.Sqrt(_lo)
-						_r := 1 / (_hi * _lo * _s)
-						_dd = max(math.Abs(_v14t*_aPi-_aTau*_v14p)*_lo*_r, (_hi-_lo)*_hi*_s*_r)
-					} else {
-						_dd = messages.Distance(messages.Gaussian{Pi: _v14p, Tau: _v14t}, messages.Gaussian{Pi: _aPi, Tau: _aTau})
-					}
-					if _dd > _pass || _dd != _dd {
+						_x := math.Abs(_v14t*_aPi-_aTau*_v14p) * _lo
+						if _hi-_lo > _pass*_lo || _x*_x > _pass*_pass*_hi*_hi*_lo*_lo*_lo {
+							_s := math.Sqrt(_lo)
+							_r := 1 / (_hi * _lo * _s)
+							if _dd := max(_x*_r, (_hi-_lo)*_hi*_s*_r); _dd > _pass {
+								_pass = _dd
+							}
+						}
+					} else if _dd := messages.Distance(messages.Gaussian{Pi: _v14p, Tau: _v14t}, messages.Gaussian{Pi: _aPi, Tau: _aTau}); _dd > _pass || _dd != _dd {
 						_pass = _dd
 					}
 					_m37p, _m37t = _oPi, _oTau
@@ -28270,15 +28327,16 @@ func programFFA6(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 						return schedules.Result{}, compile.ErrFallback
 					}
 					_bad += _aTau - _aTau
-					var _dd float64
 					if _lo, _hi := min(_v19p, _aPi), max(_v19p, _aPi); _lo > 1e-50 && _hi < 1e50 && math.Abs(_v19t) < 1e100 && math.Abs(_aTau) < 1e100 {
-						_s := math.Sqrt(_lo)
-						_r := 1 / (_hi * _lo * _s)
-						_dd = max(math.Abs(_v19t*_aPi-_aTau*_v19p)*_lo*_r, (_hi-_lo)*_hi*_s*_r)
-					} else {
-						_dd = messages.Distance(messages.Gaussian{Pi: _v19p, Tau: _v19t}, messages.Gaussian{Pi: _aPi, Tau: _aTau})
-					}
-					if _dd > _pass || _dd != _dd {
+						_x := math.Abs(_v19t*_aPi-_aTau*_v19p) * _lo
+						if _hi-_lo > _pass*_lo || _x*_x > _pass*_pass*_hi*_hi*_lo*_lo*_lo {
+							_s := math.Sqrt(_lo)
+							_r := 1 / (_hi * _lo * _s)
+							if _dd := max(_x*_r, (_hi-_lo)*_hi*_s*_r); _dd > _pass {
+								_pass = _dd
+							}
+						}
+					} else if _dd := messages.Distance(messages.Gaussian{Pi: _v19p, Tau: _v19t}, messages.Gaussian{Pi: _aPi, Tau: _aTau}); _dd > _pass || _dd != _dd {
 						_pass = _dd
 					}
 					_m33p, _m33t = _oPi, _oTau
@@ -28316,15 +28374,16 @@ func programFFA6(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 						return schedules.Result{}, compile.ErrFallback
 					}
 					_bad += _aTau - _aTau
-					var _dd float64
 					if _lo, _hi := min(_v19p, _aPi), max(_v19p, _aPi); _lo > 1e-50 && _hi < 1e50 && math.Abs(_v19t) < 1e100 && math.Abs(_aTau) < 1e100 {
-						_s := math.Sqrt(_lo)
-						_r := 1 / (_hi * _lo * _s)
-						_dd = max(math.Abs(_v19t*_aPi-_aTau*_v19p)*_lo*_r, (_hi-_lo)*_hi*_s*_r)
-					} else {
-						_dd = messages.Distance(messages.Gaussian{Pi: _v19p, Tau: _v19t}, messages.Gaussian{Pi: _aPi, Tau: _aTau})
-					}
-					if _dd > _pass || _dd != _dd {
+						_x := math.Abs(_v19t*_aPi-_aTau*_v19p) * _lo
+						if _hi-_lo > _pass*_lo || _x*_x > _pass*_pass*_hi*_hi*_lo*_lo*_lo {
+							_s := math.Sqrt(_lo)
+							_r := 1 / (_hi * _lo * _s)
+							if _dd := max(_x*_r, (_hi-_lo)*_hi*_s*_r); _dd > _pass {
+								_pass = _dd
+							}
+						}
+					} else if _dd := messages.Distance(messages.Gaussian{Pi: _v19p, Tau: _v19t}, messages.Gaussian{Pi: _aPi, Tau: _aTau}); _dd > _pass || _dd != _dd {
 						_pass = _dd
 					}
 					_m46p, _m46t = _oPi, _oTau
@@ -28380,15 +28439,16 @@ func programFFA6(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 						return schedules.Result{}, compile.ErrFallback
 					}
 					_bad += _aTau - _aTau
-					var _dd float64
 					if _lo, _hi := min(_v13p, _aPi), max(_v13p, _aPi); _lo > 1e-50 && _hi < 1e50 && math.Abs(_v13t) < 1e100 && math.Abs(_aTau) < 1e100 {
-						_s := math.Sqrt(_lo)
-						_r := 1 / (_hi * _lo * _s)
-						_dd = max(math.Abs(_v13t*_aPi-_aTau*_v13p)*_lo*_r, (_hi-_lo)*_hi*_s*_r)
-					} else {
-						_dd = messages.Distance(messages.Gaussian{Pi: _v13p, Tau: _v13t}, messages.Gaussian{Pi: _aPi, Tau: _aTau})
-					}
-					if _dd > _pass || _dd != _dd {
+						_x := math.Abs(_v13t*_aPi-_aTau*_v13p) * _lo
+						if _hi-_lo > _pass*_lo || _x*_x > _pass*_pass*_hi*_hi*_lo*_lo*_lo {
+							_s := math.Sqrt(_lo)
+							_r := 1 / (_hi * _lo * _s)
+							if _dd := max(_x*_r, (_hi-_lo)*_hi*_s*_r); _dd > _pass {
+								_pass = _dd
+							}
+						}
+					} else if _dd := messages.Distance(messages.Gaussian{Pi: _v13p, Tau: _v13t}, messages.Gaussian{Pi: _aPi, Tau: _aTau}); _dd > _pass || _dd != _dd {
 						_pass = _dd
 					}
 					_m34p, _m34t = _oPi, _oTau
@@ -31898,15 +31958,16 @@ func programFFA7(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 						return schedules.Result{}, compile.ErrFallback
 					}
 					_bad += _aTau - _aTau
-					var _dd float64
 					if _lo, _hi := min(_v21p, _aPi), max(_v21p, _aPi); _lo > 1e-50 && _hi < 1e50 && math.Abs(_v21t) < 1e100 && math.Abs(_aTau) < 1e100 {
-						_s := math.Sqrt(_lo)
-						_r := 1 / (_hi * _lo * _s)
-						_dd = max(math.Abs(_v21t*_aPi-_aTau*_v21p)*_lo*_r, (_hi-_lo)*_hi*_s*_r)
-					} else {
-						_dd = messages.Distance(messages.Gaussian{Pi: _v21p, Tau: _v21t}, messages.Gaussian{Pi: _aPi, Tau: _aTau})
-					}
-					if _dd > _pass || _dd != _dd {
+						_x := math.Abs(_v21t*_aPi-_aTau*_v21p) * _lo
+						if _hi-_lo > _pass*_lo || _x*_x > _pass*_pass*_hi*_hi*_lo*_lo*_lo {
+							_s := math.Sqrt(_lo)
+							_r := 1 / (_hi * _lo * _s)
+							if _dd := max(_x*_r, (_hi-_lo)*_hi*_s*_r); _dd > _pass {
+								_pass = _dd
+							}
+						}
+					} else if _dd := messages.Distance(messages.Gaussian{Pi: _v21p, Tau: _v21t}, messages.Gaussian{Pi: _aPi, Tau: _aTau}); _dd > _pass || _dd != _dd {
 						_pass = _dd
 					}
 					_m35p, _m35t = _oPi, _oTau
@@ -31944,15 +32005,16 @@ func programFFA7(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 						return schedules.Result{}, compile.ErrFallback
 					}
 					_bad += _aTau - _aTau
-					var _dd float64
 					if _lo, _hi := min(_v21p, _aPi), max(_v21p, _aPi); _lo > 1e-50 && _hi < 1e50 && math.Abs(_v21t) < 1e100 && math.Abs(_aTau) < 1e100 {
-						_s := math.Sqrt(_lo)
-						_r := 1 / (_hi * _lo * _s)
-						_dd = max(math.Abs(_v21t*_aPi-_aTau*_v21p)*_lo*_r, (_hi-_lo)*_hi*_s*_r)
-					} else {
-						_dd = messages.Distance(messages.Gaussian{Pi: _v21p, Tau: _v21t}, messages.Gaussian{Pi: _aPi, Tau: _aTau})
-					}
-					if _dd > _pass || _dd != _dd {
+						_x := math.Abs(_v21t*_aPi-_aTau*_v21p) * _lo
+						if _hi-_lo > _pass*_lo || _x*_x > _pass*_pass*_hi*_hi*_lo*_lo*_lo {
+							_s := math.Sqrt(_lo)
+							_r := 1 / (_hi * _lo * _s)
+							if _dd := max(_x*_r, (_hi-_lo)*_hi*_s*_r); _dd > _pass {
+								_pass = _dd
+							}
+						}
+					} else if _dd := messages.Distance(messages.Gaussian{Pi: _v21p, Tau: _v21t}, messages.Gaussian{Pi: _aPi, Tau: _aTau}); _dd > _pass || _dd != _dd {
 						_pass = _dd
 					}
 					_m53p, _m53t = _oPi, _oTau
@@ -32008,15 +32070,16 @@ func programFFA7(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 						return schedules.Result{}, compile.ErrFallback
 					}
 					_bad += _aTau - _aTau
-					var _dd float64
 					if _lo, _hi := min(_v15p, _aPi), max(_v15p, _aPi); _lo > 1e-50 && _hi < 1e50 && math.Abs(_v15t) < 1e100 && math.Abs(_aTau) < 1e100 {
-						_s := math.Sqrt(_lo)
-						_r := 1 / (_hi * _lo * _s)
-						_dd = max(math.Abs(_v15t*_aPi-_aTau*_v15p)*_lo*_r, (_hi-_lo)*_hi*_s*_r)
-					} else {
-						_dd = messages.Distance(messages.Gaussian{Pi: _v15p, Tau: _v15t}, messages.Gaussian{Pi: _aPi, Tau: _aTau})
-					}
-					if _dd > _pass || _dd != _dd {
+						_x := math.Abs(_v15t*_aPi-_aTau*_v15p) * _lo
+						if _hi-_lo > _pass*_lo || _x*_x > _pass*_pass*_hi*_hi*_lo*_lo*_lo {
+							_s := math.Sqrt(_lo)
+							_r := 1 / (_hi * _lo * _s)
+							if _dd := max(_x*_r, (_hi-_lo)*_hi*_s*_r); _dd > _pass {
+								_pass = _dd
+							}
+						}
+					} else if _dd := messages.Distance(messages.Gaussian{Pi: _v15p, Tau: _v15t}, messages.Gaussian{Pi: _aPi, Tau: _aTau}); _dd > _pass || _dd != _dd {
 						_pass = _dd
 					}
 					_m37p, _m37t = _oPi, _oTau
@@ -32069,15 +32132,16 @@ func programFFA7(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 						return schedules.Result{}, compile.ErrFallback
 					}
 					_bad += _aTau - _aTau
-					var _dd float64
 					if _lo, _hi := min(_v22p, _aPi), max(_v22p, _aPi); _lo > 1e-50 && _hi < 1e50 && math.Abs(_v22t) < 1e100 && math.Abs(_aTau) < 1e100 {
-						_s := math.Sqrt(_lo)
-						_r := 1 / (_hi * _lo * _s)
-						_dd = max(math.Abs(_v22t*_aPi-_aTau*_v22p)*_lo*_r, (_hi-_lo)*_hi*_s*_r)
-					} else {
-						_dd = messages.Distance(messages.Gaussian{Pi: _v22p, Tau: _v22t}, messages.Gaussian{Pi: _aPi, Tau: _aTau})
-					}
-					if _dd > _pass || _dd != _dd {
+						_x := math.Abs(_v22t*_aPi-_aTau*_v22p) * _lo
+						if _hi-_lo > _pass*_lo || _x*_x > _pass*_pass*_hi*_hi*_lo*_lo*_lo {
+							_s := math.Sqrt(_lo)
+							_r := 1 / (_hi * _lo * _s)
+							if _dd := max(_x*_r, (_hi-_lo)*_hi*_s*_r); _dd > _pass {
+								_pass = _dd
+							}
+						}
+					} else if _dd := messages.Distance(messages.Gaussian{Pi: _v22p, Tau: _v22t}, messages.Gaussian{Pi: _aPi, Tau: _aTau}); _dd > _pass || _dd != _dd {
 						_pass = _dd
 					}
 					_m38p, _m38t = _oPi, _oTau
@@ -32115,15 +32179,16 @@ func programFFA7(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 						return schedules.Result{}, compile.ErrFallback
 					}
 					_bad += _aTau - _aTau
-					var _dd float64
 					if _lo, _hi := min(_v22p, _aPi), max(_v22p, _aPi); _lo > 1e-50 && _hi < 1e50 && math.Abs(_v22t) < 1e100 && math.Abs(_aTau) < 1e100 {
-						_s := math.Sqrt(_lo)
-						_r := 1 / (_hi * _lo * _s)
-						_dd = max(math.Abs(_v22t*_aPi-_aTau*_v22p)*_lo*_r, (_hi-_lo)*_hi*_s*_r)
-					} else {
-						_dd = messages.Distance(messages.Gaussian{Pi: _v22p, Tau: _v22t}, messages.Gaussian{Pi: _aPi, Tau: _aTau})
-					}
-					if _dd > _pass || _dd != _dd {
+						_x := math.Abs(_v22t*_aPi-_aTau*_v22p) * _lo
+						if _hi-_lo > _pass*_lo || _x*_x > _pass*_pass*_hi*_hi*_lo*_lo*_lo {
+							_s := math.Sqrt(_lo)
+							_r := 1 / (_hi * _lo * _s)
+							if _dd := max(_x*_r, (_hi-_lo)*_hi*_s*_r); _dd > _pass {
+								_pass = _dd
+							}
+						}
+					} else if _dd := messages.Distance(messages.Gaussian{Pi: _v22p, Tau: _v22t}, messages.Gaussian{Pi: _aPi, Tau: _aTau}); _dd > _pass || _dd != _dd {
 						_pass = _dd
 					}
 					_m54p, _m54t = _oPi, _oTau
@@ -32179,15 +32244,16 @@ func programFFA7(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 						return schedules.Result{}, compile.ErrFallback
 					}
 					_bad += _aTau - _aTau
-					var _dd float64
 					if _lo, _hi := min(_v16p, _aPi), max(_v16p, _aPi); _lo > 1e-50 && _hi < 1e50 && math.Abs(_v16t) < 1e100 && math.Abs(_aTau) < 1e100 {
-						_s := math.Sqrt(_lo)
-						_r := 1 / (_hi * _lo * _s)
-						_dd = max(math.Abs(_v16t*_aPi-_aTau*_v16p)*_lo*_r, (_hi-_lo)*_hi*_s*_r)
-					} else {
-						_dd = messages.Distance(messages.Gaussian{Pi: _v16p, Tau: _v16t}, messages.Gaussian{Pi: _aPi, Tau: _aTau})
-					}
-					if _dd > _pass || _dd != _dd {
+						_x := math.Abs(_v16t*_aPi-_aTau*_v16p) * _lo
+						if _hi-_lo > _pass*_lo || _x*_x > _pass*_pass*_hi*_hi*_lo*_lo*_lo {
+							_s := math.Sqrt(_lo)
+							_r := 1 / (_hi * _lo * _s)
+							if _dd := max(_x*_r, (_hi-_lo)*_hi*_s*_r); _dd > _pass {
+								_pass = _dd
+							}
+						}
+					} else if _dd := messages.Distance(messages.Gaussian{Pi: _v16p, Tau: _v16t}, messages.Gaussian{Pi: _aPi, Tau: _aTau}); _dd > _pass || _dd != _dd {
 						_pass = _dd
 					}
 					_m40p, _m40t = _oPi, _oTau
@@ -32240,15 +32306,16 @@ func programFFA7(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 						return schedules.Result{}, compile.ErrFallback
 					}
 					_bad += _aTau - _aTau
-					var _dd float64
 					if _lo, _hi := min(_v23p, _aPi), max(_v23p, _aPi); _lo > 1e-50 && _hi < 1e50 && math.Abs(_v23t) < 1e100 && math.Abs(_aTau) < 1e100 {
-						_s := math.Sqrt(_lo)
-						_r := 1 / (_hi * _lo * _s)
-						_dd = max(math.Abs(_v23t*_aPi-_aTau*_v23p)*_lo*_r, (_hi-_lo)*_hi*_s*_r)
-					} else {
-						_dd = messages.Distance(messages.Gaussian{Pi: _v23p, Tau: _v23t}, messages.Gaussian{Pi: _aPi, Tau: _aTau})
-					}
-					if _dd > _pass || _dd != _dd {
+						_x := math.Abs(_v23t*_aPi-_aTau*_v23p) * _lo
+						if _hi-_lo > _pass*_lo || _x*_x > _pass*_pass*_hi*_hi*_lo*_lo*_lo {
+							_s := math.Sqrt(_lo)
+							_r := 1 / (_hi * _lo * _s)
+							if _dd := max(_x*_r, (_hi-_lo)*_hi*_s*_r); _dd > _pass {
+								_pass = _dd
+							}
+						}
+					} else if _dd := messages.Distance(messages.Gaussian{Pi: _v23p, Tau: _v23t}, messages.Gaussian{Pi: _aPi, Tau: _aTau}); _dd > _pass || _dd != _dd {
 						_pass = _dd
 					}
 					_m41p, _m41t = _oPi, _oTau
@@ -32286,15 +32353,16 @@ func programFFA7(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 						return schedules.Result{}, compile.ErrFallback
 					}
 					_bad += _aTau - _aTau
-					var _dd float64
 					if _lo, _hi := min(_v23p, _aPi), max(_v23p, _aPi); _lo > 1e-50 && _hi < 1e50 && math.Abs(_v23t) < 1e100 && math.Abs(_aTau) < 1e100 {
-						_s := math.Sqrt(_lo)
-						_r := 1 / (_hi * _lo * _s)
-						_dd = max(math.Abs(_v23t*_aPi-_aTau*_v23p)*_lo*_r, (_hi-_lo)*_hi*_s*_r)
-					} else {
-						_dd = messages.Distance(messages.Gaussian{Pi: _v23p, Tau: _v23t}, messages.Gaussian{Pi: _aPi, Tau: _aTau})
-					}
-					if _dd > _pass || _dd != _dd {
+						_x := math.Abs(_v23t*_aPi-_aTau*_v23p) * _lo
+						if _hi-_lo > _pass*_lo || _x*_x > _pass*_pass*_hi*_hi*_lo*_lo*_lo {
+							_s := math.Sqrt(_lo)
+							_r := 1 / (_hi * _lo * _s)
+							if _dd := max(_x*_r, (_hi-_lo)*_hi*_s*_r); _dd > _pass {
+								_pass = _dd
+							}
+						}
+					} else if _dd := messages.Distance(messages.Gaussian{Pi: _v23p, Tau: _v23t}, messages.Gaussian{Pi: _aPi, Tau: _aTau}); _dd > _pass || _dd != _dd {
 						_pass = _dd
 					}
 					_m55p, _m55t = _oPi, _oTau
@@ -32350,15 +32418,16 @@ func programFFA7(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 						return schedules.Result{}, compile.ErrFallback
 					}
 					_bad += _aTau - _aTau
-					var _dd float64
 					if _lo, _hi := min(_v17p, _aPi), max(_v17p, _aPi); _lo > 1e-50 && _hi < 1e50 && math.Abs(_v17t) < 1e100 && math.Abs(_aTau) < 1e100 {
-						_s := math.Sqrt(_lo)
-						_r := 1 / (_hi * _lo * _s)
-						_dd = max(math.Abs(_v17t*_aPi-_aTau*_v17p)*_lo*_r, (_hi-_lo)*_hi*_s*_r)
-					} else {
-						_dd = messages.Distance(messages.Gaussian{Pi: _v17p, Tau: _v17t}, messages.Gaussian{Pi: _aPi, Tau: _aTau})
-					}
-					if _dd > _pass || _dd != _dd {
+						_x := math.Abs(_v17t*_aPi-_aTau*_v17p) * _lo
+						if _hi-_lo > _pass*_lo || _x*_x > _pass*_pass*_hi*_hi*_lo*_lo*_lo {
+							_s := math.Sqrt(_lo)
+							_r := 1 / (_hi * _lo * _s)
+							if _dd := max(_x*_r, (_hi-_lo)*_hi*_s*_r); _dd > _pass {
+								_pass = _dd
+							}
+						}
+					} else if _dd := messages.Distance(messages.Gaussian{Pi: _v17p, Tau: _v17t}, messages.Gaussian{Pi: _aPi, Tau: _aTau}); _dd > _pass || _dd != _dd {
 						_pass = _dd
 					}
 					_m43p, _m43t = _oPi, _oTau
@@ -32411,15 +32480,16 @@ func programFFA7(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 						return schedules.Result{}, compile.ErrFallback
 					}
 					_bad += _aTau - _aTau
-					var _dd float64
 					if _lo, _hi := min(_v24p, _aPi), max(_v24p, _aPi); _lo > 1e-50 && _hi < 1e50 && math.Abs(_v24t) < 1e100 && math.Abs(_aTau) < 1e100 {
-						_s := math.Sqrt(_lo)
-						_r := 1 / (_hi * _lo * _s)
-						_dd = max(math.Abs(_v24t*_aPi-_aTau*_v24p)*_lo*_r, (_hi-_lo)*_hi*_s*_r)
-					} else {
-						_dd = messages.Distance(messages.Gaussian{Pi: _v24p, Tau: _v24t}, messages.Gaussian{Pi: _aPi, Tau: _aTau})
-					}
-					if _dd > _pass || _dd != _dd {
+						_x := math.Abs(_v24t*_aPi-_aTau*_v24p) * _lo
+						if _hi-_lo > _pass*_lo || _x*_x > _pass*_pass*_hi*_hi*_lo*_lo*_lo {
+							_s := math.Sqrt(_lo)
+							_r := 1 / (_hi * _lo * _s)
+							if _dd := max(_x*_r, (_hi-_lo)*_hi*_s*_r); _dd > _pass {
+								_pass = _dd
+							}
+						}
+					} else if _dd := messages.Distance(messages.Gaussian{Pi: _v24p, Tau: _v24t}, messages.Gaussian{Pi: _aPi, Tau: _aTau}); _dd > _pass || _dd != _dd {
 						_pass = _dd
 					}
 					_m44p, _m44t = _oPi, _oTau
@@ -32457,15 +32527,16 @@ func programFFA7(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 						return schedules.Result{}, compile.ErrFallback
 					}
 					_bad += _aTau - _aTau
-					var _dd float64
 					if _lo, _hi := min(_v24p, _aPi), max(_v24p, _aPi); _lo > 1e-50 && _hi < 1e50 && math.Abs(_v24t) < 1e100 && math.Abs(_aTau) < 1e100 {
-						_s := math.Sqrt(_lo)
-						_r := 1 / (_hi * _lo * _s)
-						_dd = max(math.Abs(_v24t*_aPi-_aTau*_v24p)*_lo*_r, (_hi-_lo)*_hi*_s*_r)
-					} else {
-						_dd = messages.Distance(messages.Gaussian{Pi: _v24p, Tau: _v24t}, messages.Gaussian{Pi: _aPi, Tau: _aTau})
-					}
-					if _dd > _pass || _dd != _dd {
+						_x := math.Abs(_v24t*_aPi-_aTau*_v24p) * _lo
+						if _hi-_lo > _pass*_lo || _x*_x > _pass*_pass*_hi*_hi*_lo*_lo*_lo {
+							_s := math.Sqrt(_lo)
+							_r := 1 / (_hi * _lo * _s)
+							if _dd := max(_x*_r, (_hi-_lo)*_hi*_s*_r); _dd > _pass {
+								_pass = _dd
+							}
+						}
+					} else if _dd := messages.Distance(messages.Gaussian{Pi: _v24p, Tau: _v24t}, messages.Gaussian{Pi: _aPi, Tau: _aTau}); _dd > _pass || _dd != _dd {
 						_pass = _dd
 					}
 					_m56p, _m56t = _oPi, _oTau
@@ -32521,15 +32592,16 @@ func programFFA7(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 						return schedules.Result{}, compile.ErrFallback
 					}
 					_bad += _aTau - _aTau
-					var _dd float64
 					if _lo, _hi := min(_v18p, _aPi), max(_v18p, _aPi); _lo > 1e-50 && _hi < 1e50 && math.Abs(_v18t) < 1e100 && math.Abs(_aTau) < 1e100 {
-						_s := math.Sqrt(_lo)
-						_r := 1 / (_hi * _lo * _s)
-						_dd = max(math.Abs(_v18t*_aPi-_aTau*_v18p)*_lo*_r, (_hi-_lo)*_hi*_s*_r)
-					} else {
-						_dd = messages.Distance(messages.Gaussian{Pi: _v18p, Tau: _v18t}, messages.Gaussian{Pi: _aPi, Tau: _aTau})
-					}
-					if _dd > _pass || _dd != _dd {
+						_x := math.Abs(_v18t*_aPi-_aTau*_v18p) * _lo
+						if _hi-_lo > _pass*_lo || _x*_x > _pass*_pass*_hi*_hi*_lo*_lo*_lo {
+							_s := math.Sqrt(_lo)
+							_r := 1 / (_hi * _lo * _s)
+							if _dd := max(_x*_r, (_hi-_lo)*_hi*_s*_r); _dd > _pass {
+								_pass = _dd
+							}
+						}
+					} else if _dd := messages.Distance(messages.Gaussian{Pi: _v18p, Tau: _v18t}, messages.Gaussian{Pi: _aPi, Tau: _aTau}); _dd > _pass || _dd != _dd {
 						_pass = _dd
 					}
 					_m46p, _m46t = _oPi, _oTau
@@ -32582,15 +32654,16 @@ func programFFA7(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 						return schedules.Result{}, compile.ErrFallback
 					}
 					_bad += _aTau - _aTau
-					var _dd float64
 					if _lo, _hi := min(_v25p, _aPi), max(_v25p, _aPi); _lo > 1e-50 && _hi < 1e50 && math.Abs(_v25t) < 1e100 && math.Abs(_aTau) < 1e100 {
-						_s := math.Sqrt(_lo)
-						_r := 1 / (_hi * _lo * _s)
-						_dd = max(math.Abs(_v25t*_aPi-_aTau*_v25p)*_lo*_r, (_hi-_lo)*_hi*_s*_r)
-					} else {
-						_dd = messages.Distance(messages.Gaussian{Pi: _v25p, Tau: _v25t}, messages.Gaussian{Pi: _aPi, Tau: _aTau})
-					}
-					if _dd > _pass || _dd != _dd {
+						_x := math.Abs(_v25t*_aPi-_aTau*_v25p) * _lo
+						if _hi-_lo > _pass*_lo || _x*_x > _pass*_pass*_hi*_hi*_lo*_lo*_lo {
+							_s := math.Sqrt(_lo)
+							_r := 1 / (_hi * _lo * _s)
+							if _dd := max(_x*_r, (_hi-_lo)*_hi*_s*_r); _dd > _pass {
+								_pass = _dd
+							}
+						}
+					} else if _dd := messages.Distance(messages.Gaussian{Pi: _v25p, Tau: _v25t}, messages.Gaussian{Pi: _aPi, Tau: _aTau}); _dd > _pass || _dd != _dd {
 						_pass = _dd
 					}
 					_m47p, _m47t = _oPi, _oTau
@@ -32628,15 +32701,16 @@ func programFFA7(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 						return schedules.Result{}, compile.ErrFallback
 					}
 					_bad += _aTau - _aTau
-					var _dd float64
 					if _lo, _hi := min(_v25p, _aPi), max(_v25p, _aPi); _lo > 1e-50 && _hi < 1e50 && math.Abs(_v25t) < 1e100 && math.Abs(_aTau) < 1e100 {
-						_s := math.Sqrt(_lo)
-						_r := 1 / (_hi * _lo * _s)
-						_dd = max(math.Abs(_v25t*_aPi-_aTau*_v25p)*_lo*_r, (_hi-_lo)*_hi*_s*_r)
-					} else {
-						_dd = messages.Distance(messages.Gaussian{Pi: _v25p, Tau: _v25t}, messages.Gaussian{Pi: _aPi, Tau: _aTau})
-					}
-					if _dd > _pass || _dd != _dd {
+						_x := math.Abs(_v25t*_aPi-_aTau*_v25p) * _lo
+						if _hi-_lo > _pass*_lo || _x*_x > _pass*_pass*_hi*_hi*_lo*_lo*_lo {
+							_s := math.Sqrt(_lo)
+							_r := 1 / (_hi * _lo * _s)
+							if _dd := max(_x*_r, (_hi-_lo)*_hi*_s*_r); _dd > _pass {
+								_pass = _dd
+							}
+						}
+					} else if _dd := messages.Distance(messages.Gaussian{Pi: _v25p, Tau: _v25t}, messages.Gaussian{Pi: _aPi, Tau: _aTau}); _dd > _pass || _dd != _dd {
 						_pass = _dd
 					}
 					_m57p, _m57t = _oPi, _oTau
@@ -32692,15 +32766,16 @@ func programFFA7(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 						return schedules.Result{}, compile.ErrFallback
 					}
 					_bad += _aTau - _aTau
-					var _dd float64
 					if _lo, _hi := min(_v19p, _aPi), max(_v19p, _aPi); _lo > 1e-50 && _hi < 1e50 && math.Abs(_v19t) < 1e100 && math.Abs(_aTau) < 1e100 {
-						_s := math.Sqrt(_lo)
-						_r := 1 / (_hi * _lo * _s)
-						_dd = max(math.Abs(_v19t*_aPi-_aTau*_v19p)*_lo*_r, (_hi-_lo)*_hi*_s*_r)
-					} else {
-						_dd = messages.Distance(messages.Gaussian{Pi: _v19p, Tau: _v19t}, messages.Gaussian{Pi: _aPi, Tau: _aTau})
-					}
-					if _dd > _pass || _dd != _dd {
+						_x := math.Abs(_v19t*_aPi-_aTau*_v19p) * _lo
+						if _hi-_lo > _pass*_lo || _x*_x > _pass*_pass*_hi*_hi*_lo*_lo*_lo {
+							_s := math.Sqrt(_lo)
+							_r := 1 / (_hi * _lo * _s)
+							if _dd := max(_x*_r, (_hi-_lo)*_hi*_s*_r); _dd > _pass {
+								_pass = _dd
+							}
+						}
+					} else if _dd := messages.Distance(messages.Gaussian{Pi: _v19p, Tau: _v19t}, messages.Gaussian{Pi: _aPi, Tau: _aTau}); _dd > _pass || _dd != _dd {
 						_pass = _dd
 					}
 					_m49p, _m49t = _oPi, _oTau
@@ -32753,15 +32828,16 @@ func programFFA7(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 						return schedules.Result{}, compile.ErrFallback
 					}
 					_bad += _aTau - _aTau
-					var _dd float64
 					if _lo, _hi := min(_v26p, _aPi), max(_v26p, _aPi); _lo > 1e-50 && _hi < 1e50 && math.Abs(_v26t) < 1e100 && math.Abs(_aTau) < 1e100 {
-						_s := math.Sqrt(_lo)
-						_r := 1 / (_hi * _lo * _s)
-						_dd = max(math.Abs(_v26t*_aPi-_aTau*_v26p)*_lo*_r, (_hi-_lo)*_hi*_s*_r)
-					} else {
-						_dd = messages.Distance(messages.Gaussian{Pi: _v26p, Tau: _v26t}, messages.Gaussian{Pi: _aPi, Tau: _aTau})
-					}
-					if _dd > _pass || _dd != _dd {
+						_x := math.Abs(_v26t*_aPi-_aTau*_v26p) * _lo
+						if _hi-_lo > _pass*_lo || _x*_x > _pass*_pass*_hi*_hi*_lo*_lo*_lo {
+							_s := math.Sqrt(_lo)
+							_r := 1 / (_hi * _lo * _s)
+							if _dd := max(_x*_r, (_hi-_lo)*_hi*_s*_r); _dd > _pass {
+								_pass = _dd
+							}
+						}
+					} else if _dd := messages.Distance(messages.Gaussian{Pi: _v26p, Tau: _v26t}, messages.Gaussian{Pi: _aPi, Tau: _aTau}); _dd > _pass || _dd != _dd {
 						_pass = _dd
 					}
 					_m50p, _m50t = _oPi, _oTau
@@ -32799,15 +32875,16 @@ func programFFA7(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 						return schedules.Result{}, compile.ErrFallback
 					}
 					_bad += _aTau - _aTau
-					var _dd float64
 					if _lo, _hi := min(_v26p, _aPi), max(_v26p, _aPi); _lo > 1e-50 && _hi < 1e50 && math.Abs(_v26t) < 1e100 && math.Abs(_aTau) < 1e100 {
-						_s := math.Sqrt(_lo)
-						_r := 1 / (_hi * _lo * _s)
-						_dd = max(math.Abs(_v26t*_aPi-_aTau*_v26p)*_lo*_r, (_hi-_lo)*_hi*_s*_r)
-					} else {
-						_dd = messages.Distance(messages.Gaussian{Pi: _v26p, Tau: _v26t}, messages.Gaussian{Pi: _aPi, Tau: _aTau})
-					}
-					if _dd > _pass || _dd != _dd {
+						_x := math.Abs(_v26t*_aPi-_aTau*_v26p) * _lo
+						if _hi-_lo > _pass*_lo || _x*_x > _pass*_pass*_hi*_hi*_lo*_lo*_lo {
+							_s := math.Sqrt(_lo)
+							_r := 1 / (_hi * _lo * _s)
+							if _dd := max(_x*_r, (_hi-_lo)*_hi*_s*_r); _dd > _pass {
+								_pass = _dd
+							}
+						}
+					} else if _dd := messages.Distance(messages.Gaussian{Pi: _v26p, Tau: _v26t}, messages.Gaussian{Pi: _aPi, Tau: _aTau}); _dd > _pass || _dd != _dd {
 						_pass = _dd
 					}
 					_m58p, _m58t = _oPi, _oTau
@@ -32863,15 +32940,16 @@ func programFFA7(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 						return schedules.Result{}, compile.ErrFallback
 					}
 					_bad += _aTau - _aTau
-					var _dd float64
 					if _lo, _hi := min(_v19p, _aPi), max(_v19p, _aPi); _lo > 1e-50 && _hi < 1e50 && math.Abs(_v19t) < 1e100 && math.Abs(_aTau) < 1e100 {
-						_s := math.Sqrt(_lo)
-						_r := 1 / (_hi * _lo * _s)
-						_dd = max(math.Abs(_v19t*_aPi-_aTau*_v19p)*_lo*_r, (_hi-_lo)*_hi*_s*_r)
-					} else {
-						_dd = messages.Distance(messages.Gaussian{Pi: _v19p, Tau: _v19t}, messages.Gaussian{Pi: _aPi, Tau: _aTau})
-					}
-					if _dd > _pass || _dd != _dd {
+						_x := math.Abs(_v19t*_aPi-_aTau*_v19p) * _lo
+						if _hi-_lo > _pass*_lo || _x*_x > _pass*_pass*_hi*_hi*_lo*_lo*_lo {
+							_s := math.Sqrt(_lo)
+							_r := 1 / (_hi * _lo * _s)
+							if _dd := max(_x*_r, (_hi-_lo)*_hi*_s*_r); _dd > _pass {
+								_pass = _dd
+							}
+						}
+					} else if _dd := messages.Distance(messages.Gaussian{Pi: _v19p, Tau: _v19t}, messages.Gaussian{Pi: _aPi, Tau: _aTau}); _dd > _pass || _dd != _dd {
 						_pass = _dd
 					}
 					_m51p, _m51t = _oPi, _oTau
@@ -32924,15 +33002,16 @@ func programFFA7(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 						return schedules.Result{}, compile.ErrFallback
 					}
 					_bad += _aTau - _aTau
-					var _dd float64
 					if _lo, _hi := min(_v25p, _aPi), max(_v25p, _aPi); _lo > 1e-50 && _hi < 1e50 && math.Abs(_v25t) < 1e100 && math.Abs(_aTau) < 1e100 {
-						_s := math.Sqrt(_lo)
-						_r := 1 / (_hi * _lo * _s)
-						_dd = max(math.Abs(_v25t*_aPi-_aTau*_v25p)*_lo*_r, (_hi-_lo)*_hi*_s*_r)
-					} else {
-						_dd = messages.Distance(messages.Gaussian{Pi: _v25p, Tau: _v25t}, messages.Gaussian{Pi: _aPi, Tau: _aTau})
-					}
-					if _dd > _pass || _dd != _dd {
+						_x := math.Abs(_v25t*_aPi-_aTau*_v25p) * _lo
+						if _hi-_lo > _pass*_lo || _x*_x > _pass*_pass*_hi*_hi*_lo*_lo*_lo {
+							_s := math.Sqrt(_lo)
+							_r := 1 / (_hi * _lo * _s)
+							if _dd := max(_x*_r, (_hi-_lo)*_hi*_s*_r); _dd > _pass {
+								_pass = _dd
+							}
+						}
+					} else if _dd := messages.Distance(messages.Gaussian{Pi: _v25p, Tau: _v25t}, messages.Gaussian{Pi: _aPi, Tau: _aTau}); _dd > _pass || _dd != _dd {
 						_pass = _dd
 					}
 					_m47p, _m47t = _oPi, _oTau
@@ -32970,15 +33049,16 @@ func programFFA7(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 						return schedules.Result{}, compile.ErrFallback
 					}
 					_bad += _aTau - _aTau
-					var _dd float64
 					if _lo, _hi := min(_v25p, _aPi), max(_v25p, _aPi); _lo > 1e-50 && _hi < 1e50 && math.Abs(_v25t) < 1e100 && math.Abs(_aTau) < 1e100 {
-						_s := math.Sqrt(_lo)
-						_r := 1 / (_hi * _lo * _s)
-						_dd = max(math.Abs(_v25t*_aPi-_aTau*_v25p)*_lo*_r, (_hi-_lo)*_hi*_s*_r)
-					} else {
-						_dd = messages.Distance(messages.Gaussian{Pi: _v25p, Tau: _v25t}, messages.Gaussian{Pi: _aPi, Tau: _aTau})
-					}
-					if _dd > _pass || _dd != _dd {
+						_x := math.Abs(_v25t*_aPi-_aTau*_v25p) * _lo
+						if _hi-_lo > _pass*_lo || _x*_x > _pass*_pass*_hi*_hi*_lo*_lo*_lo {
+							_s := math.Sqrt(_lo)
+							_r := 1 / (_hi * _lo * _s)
+							if _dd := max(_x*_r, (_hi-_lo)*_hi*_s*_r); _dd > _pass {
+								_pass = _dd
+							}
+						}
+					} else if _dd := messages.Distance(messages.Gaussian{Pi: _v25p, Tau: _v25t}, messages.Gaussian{Pi: _aPi, Tau: _aTau}); _dd > _pass || _dd != _dd {
 						_pass = _dd
 					}
 					_m57p, _m57t = _oPi, _oTau
@@ -33034,15 +33114,16 @@ func programFFA7(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 						return schedules.Result{}, compile.ErrFallback
 					}
 					_bad += _aTau - _aTau
-					var _dd float64
 					if _lo, _hi := min(_v18p, _aPi), max(_v18p, _aPi); _lo > 1e-50 && _hi < 1e50 && math.Abs(_v18t) < 1e100 && math.Abs(_aTau) < 1e100 {
-						_s := math.Sqrt(_lo)
-						_r := 1 / (_hi * _lo * _s)
-						_dd = max(math.Abs(_v18t*_aPi-_aTau*_v18p)*_lo*_r, (_hi-_lo)*_hi*_s*_r)
-					} else {
-						_dd = messages.Distance(messages.Gaussian{Pi: _v18p, Tau: _v18t}, messages.Gaussian{Pi: _aPi, Tau: _aTau})
-					}
-					if _dd > _pass || _dd != _dd {
+						_x := math.Abs(_v18t*_aPi-_aTau*_v18p) * _lo
+						if _hi-_lo > _pass*_lo || _x*_x > _pass*_pass*_hi*_hi*_lo*_lo*_lo {
+							_s := math.Sqrt(_lo)
+							_r := 1 / (_hi * _lo * _s)
+							if _dd := max(_x*_r, (_hi-_lo)*_hi*_s*_r); _dd > _pass {
+								_pass = _dd
+							}
+						}
+					} else if _dd := messages.Distance(messages.Gaussian{Pi: _v18p, Tau: _v18t}, messages.Gaussian{Pi: _aPi, Tau: _aTau}); _dd > _pass || _dd != _dd {
 						_pass = _dd
 					}
 					_m48p, _m48t = _oPi, _oTau
@@ -33095,15 +33176,16 @@ func programFFA7(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 						return schedules.Result{}, compile.ErrFallback
 					}
 					_bad += _aTau - _aTau
-					var _dd float64
 					if _lo, _hi := min(_v24p, _aPi), max(_v24p, _aPi); _lo > 1e-50 && _hi < 1e50 && math.Abs(_v24t) < 1e100 && math.Abs(_aTau) < 1e100 {
-						_s := math.Sqrt(_lo)
-						_r := 1 / (_hi * _lo * _s)
-						_dd = max(math.Abs(_v24t*_aPi-_aTau*_v24p)*_lo*_r, (_hi-_lo)*_hi*_s*_r)
-					} else {
-						_dd = messages.Distance(messages.Gaussian{Pi: _v24p, Tau: _v24t}, messages.Gaussian{Pi: _aPi, Tau: _aTau})
-					}
-					if _dd > _pass || _dd != _dd {
+						_x := math.Abs(_v24t*_aPi-_aTau*_v24p) * _lo
+						if _hi-_lo > _pass*_lo || _x*_x > _pass*_pass*_hi*_hi*_lo*_lo*_lo {
+							_s := math.Sqrt(_lo)
+							_r := 1 / (_hi * _lo * _s)
+							if _dd := max(_x*_r, (_hi-_lo)*_hi*_s*_r); _dd > _pass {
+								_pass = _dd
+							}
+						}
+					} else if _dd := messages.Distance(messages.Gaussian{Pi: _v24p, Tau: _v24t}, messages.Gaussian{Pi: _aPi, Tau: _aTau}); _dd > _pass || _dd != _dd {
 						_pass = _dd
 					}
 					_m44p, _m44t = _oPi, _oTau
@@ -33141,15 +33223,16 @@ func programFFA7(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 						return schedules.Result{}, compile.ErrFallback
 					}
 					_bad += _aTau - _aTau
-					var _dd float64
 					if _lo, _hi := min(_v24p, _aPi), max(_v24p, _aPi); _lo > 1e-50 && _hi < 1e50 && math.Abs(_v24t) < 1e100 && math.Abs(_aTau) < 1e100 {
-						_s := math.Sqrt(_lo)
-						_r := 1 / (_hi * _lo * _s)
-						_dd = max(math.Abs(_v24t*_aPi-_aTau*_v24p)*_lo*_r, (_hi-_lo)*_hi*_s*_r)
-					} else {
-						_dd = messages.Distance(messages.Gaussian{Pi: _v24p, Tau: _v24t}, messages.Gaussian{Pi: _aPi, Tau: _aTau})
-					}
-					if _dd > _pass || _dd != _dd {
+						_x := math.Abs(_v24t*_aPi-_aTau*_v24p) * _lo
+						if _hi-_lo > _pass*_lo || _x*_x > _pass*_pass*_hi*_hi*_lo*_lo*_lo {
+							_s := math.Sqrt(_lo)
+							_r := 1 / (_hi * _lo * _s)
+							if _dd := max(_x*_r, (_hi-_lo)*_hi*_s*_r); _dd > _pass {
+								_pass = _dd
+							}
+						}
+					} else if _dd := messages.Distance(messages.Gaussian{Pi: _v24p, Tau: _v24t}, messages.Gaussian{Pi: _aPi, Tau: _aTau}); _dd > _pass || _dd != _dd {
 						_pass = _dd
 					}
 					_m56p, _m56t = _oPi, _oTau
@@ -33205,15 +33288,16 @@ func programFFA7(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 						return schedules.Result{}, compile.ErrFallback
 					}
 					_bad += _aTau - _aTau
-					var _dd float64
 					if _lo, _hi := min(_v17p, _aPi), max(_v17p, _aPi); _lo > 1e-50 && _hi < 1e50 && math.Abs(_v17t) < 1e100 && math.Abs(_aTau) < 1e100 {
-						_s := math.Sqrt(_lo)
-						_r := 1 / (_hi * _lo * _s)
-						_dd = max(math.Abs(_v17t*_aPi-_aTau*_v17p)*_lo*_r, (_hi-_lo)*_hi*_s*_r)
-					} else {
-						_dd = messages.Distance(messages.Gaussian{Pi: _v17p, Tau: _v17t}, messages.Gaussian{Pi: _aPi, Tau: _aTau})
-					}
-					if _dd > _pass || _dd != _dd {
+						_x := math.Abs(_v17t*_aPi-_aTau*_v17p) * _lo
+						if _hi-_lo > _pass*_lo || _x*_x > _pass*_pass*_hi*_hi*_lo*_lo*_lo {
+							_s := math.Sqrt(_lo)
+							_r := 1 / (_hi * _lo * _s)
+							if _dd := max(_x*_r, (_hi-_lo)*_hi*_s*_r); _dd > _pass {
+								_pass = _dd
+							}
+						}
+					} else if _dd := messages.Distance(messages.Gaussian{Pi: _v17p, Tau: _v17t}, messages.Gaussian{Pi: _aPi, Tau: _aTau}); _dd > _pass || _dd != _dd {
 						_pass = _dd
 					}
 					_m45p, _m45t = _oPi, _oTau
@@ -33266,15 +33350,16 @@ func programFFA7(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 						return schedules.Result{}, compile.ErrFallback
 					}
 					_bad += _aTau - _aTau
-					var _dd float64
 					if _lo, _hi := min(_v23p, _aPi), max(_v23p, _aPi); _lo > 1e-50 && _hi < 1e50 && math.Abs(_v23t) < 1e100 && math.Abs(_aTau) < 1e100 {
-						_s := math.Sqrt(_lo)
-						_r := 1 / (_hi * _lo * _s)
-						_dd = max(math.Abs(_v23t*_aPi-_aTau*_v23p)*_lo*_r, (_hi-_lo)*_hi*_s*_r)
-					} else {
-						_dd = messages.Distance(messages.Gaussian{Pi: _v23p, Tau: _v23t}, messages.Gaussian{Pi: _aPi, Tau: _aTau})
-					}
-					if _dd > _pass || _dd != _dd {
+						_x := math.Abs(_v23t*_aPi-_aTau*_v23p) * _lo
+						if _hi-_lo > _pass*_lo || _x*_x > _pass*_pass*_hi*_hi*_lo*_lo*_lo {
+							_s := math.Sqrt(_lo)
+							_r := 1 / (_hi * _lo * _s)
+							if _dd := max(_x*_r, (_hi-_lo)*_hi*_s*_r); _dd > _pass {
+								_pass = _dd
+							}
+						}
+					} else if _dd := messages.Distance(messages.Gaussian{Pi: _v23p, Tau: _v23t}, messages.Gaussian{Pi: _aPi, Tau: _aTau}); _dd > _pass || _dd != _dd {
 						_pass = _dd
 					}
 					_m41p, _m41t = _oPi, _oTau
@@ -33312,15 +33397,16 @@ func programFFA7(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 						return schedules.Result{}, compile.ErrFallback
 					}
 					_bad += _aTau - _aTau
-					var _dd float64
 					if _lo, _hi := min(_v23p, _aPi), max(_v23p, _aPi); _lo > 1e-50 && _hi < 1e50 && math.Abs(_v23t) < 1e100 && math.Abs(_aTau) < 1e100 {
-						_s := math.Sqrt(_lo)
-						_r := 1 / (_hi * _lo * _s)
-						_dd = max(math.Abs(_v23t*_aPi-_aTau*_v23p)*_lo*_r, (_hi-_lo)*_hi*_s*_r)
-					} else {
-						_dd = messages.Distance(messages.Gaussian{Pi: _v23p, Tau: _v23t}, messages.Gaussian{Pi: _aPi, Tau: _aTau})
-					}
-					if _dd > _pass || _dd != _dd {
+						_x := math.Abs(_v23t*_aPi-_aTau*_v23p) * _lo
+						if _hi-_lo > _pass*_lo || _x*_x > _pass*_pass*_hi*_hi*_lo*_lo*_lo {
+							_s := math.Sqrt(_lo)
+							_r := 1 / (_hi * _lo * _s)
+							if _dd := max(_x*_r, (_hi-_lo)*_hi*_s*_r); _dd > _pass {
+								_pass = _dd
+							}
+						}
+					} else if _dd := messages.Distance(messages.Gaussian{Pi: _v23p, Tau: _v23t}, messages.Gaussian{Pi: _aPi, Tau: _aTau}); _dd > _pass || _dd != _dd {
 						_pass = _dd
 					}
 					_m55p, _m55t = _oPi, _oTau
@@ -33376,15 +33462,16 @@ func programFFA7(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 						return schedules.Result{}, compile.ErrFallback
 					}
 					_bad += _aTau - _aTau
-					var _dd float64
 					if _lo, _hi := min(_v16p, _aPi), max(_v16p, _aPi); _lo > 1e-50 && _hi < 1e50 && math.Abs(_v16t) < 1e100 && math.Abs(_aTau) < 1e100 {
-						_s := math.Sqrt(_lo)
-						_r := 1 / (_hi * _lo * _s)
-						_dd = max(math.Abs(_v16t*_aPi-_aTau*_v16p)*_lo*_r, (_hi-_lo)*_hi*_s*_r)
-					} else {
-						_dd = messages.Distance(messages.Gaussian{Pi: _v16p, Tau: _v16t}, messages.Gaussian{Pi: _aPi, Tau: _aTau})
-					}
-					if _dd > _pass || _dd != _dd {
+						_x := math.Abs(_v16t*_aPi-_aTau*_v16p) * _lo
+						if _hi-_lo > _pass*_lo || _x*_x > _pass*_pass*_hi*_hi*_lo*_lo*_lo {
+							_s := math.Sqrt(_lo)
+							_r := 1 / (_hi * _lo * _s)
+							if _dd := max(_x*_r, (_hi-_lo)*_hi*_s*_r); _dd > _pass {
+								_pass = _dd
+							}
+						}
+					} else if _dd := messages.Distance(messages.Gaussian{Pi: _v16p, Tau: _v16t}, messages.Gaussian{Pi: _aPi, Tau: _aTau}); _dd > _pass || _dd != _dd {
 						_pass = _dd
 					}
 					_m42p, _m42t = _oPi, _oTau
@@ -33437,15 +33524,16 @@ func programFFA7(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 						return schedules.Result{}, compile.ErrFallback
 					}
 					_bad += _aTau - _aTau
-					var _dd float64
 					if _lo, _hi := min(_v22p, _aPi), max(_v22p, _aPi); _lo > 1e-50 && _hi < 1e50 && math.Abs(_v22t) < 1e100 && math.Abs(_aTau) < 1e100 {
-						_s := math.Sqrt(_lo)
-						_r := 1 / (_hi * _lo * _s)
-						_dd = max(math.Abs(_v22t*_aPi-_aTau*_v22p)*_lo*_r, (_hi-_lo)*_hi*_s*_r)
-					} else {
-						_dd = messages.Distance(messages.Gaussian{Pi: _v22p, Tau: _v22t}, messages.Gaussian{Pi: _aPi, Tau: _aTau})
-					}
-					if _dd > _pass || _dd != _dd {
+						_x := math.Abs(_v22t*_aPi-_aTau*_v22p) * _lo
+						if _hi-_lo > _pass*_lo || _x*_x > _pass*_pass*_hi*_hi*_lo*_lo*_lo {
+							_s := math.Sqrt(_lo)
+							_r := 1 / (_hi * _lo * _s)
+							if _dd := max(_x*_r, (_hi-_lo)*_hi*_s*_r); _dd > _pass {
+								_pass = _dd
+							}
+						}
+					} else if _dd := messages.Distance(messages.Gaussian{Pi: _v22p, Tau: _v22t}, messages.Gaussian{Pi: _aPi, Tau: _aTau}); _dd > _pass || _dd != _dd {
 						_pass = _dd
 					}
 					_m38p, _m38t = _oPi, _oTau
@@ -33483,15 +33571,16 @@ func programFFA7(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 						return schedules.Result{}, compile.ErrFallback
 					}
 					_bad += _aTau - _aTau
-					var _dd float64
 					if _lo, _hi := min(_v22p, _aPi), max(_v22p, _aPi); _lo > 1e-50 && _hi < 1e50 && math.Abs(_v22t) < 1e100 && math.Abs(_aTau) < 1e100 {
-						_s := math.Sqrt(_lo)
-						_r := 1 / (_hi * _lo * _s)
-						_dd = max(math.Abs(_v22t*_aPi-_aTau*_v22p)*_lo*_r, (_hi-_lo)*_hi*_s*_r)
-					} else {
-						_dd = messages.Distance(messages.Gaussian{Pi: _v22p, Tau: _v22t}, messages.Gaussian{Pi: _aPi, Tau: _aTau})
-					}
-					if _dd > _pass || _dd != _dd {
+						_x := math.Abs(_v22t*_aPi-_aTau*_v22p) * _lo
+						if _hi-_lo > _pass*_lo || _x*_x > _pass*_pass*_hi*_hi*_lo*_lo*_lo {
+							_s := math.Sqrt(_lo)
+							_r := 1 / (_hi * _lo * _s)
+							if _dd := max(_x*_r, (_hi-_lo)*_hi*_s*_r); _dd > _pass {
+								_pass = _dd
+							}
+						}
+					} else if _dd := messages.Distance(messages.Gaussian{Pi: _v22p, Tau: _v22t}, messages.Gaussian{Pi: _aPi, Tau: _aTau}); _dd > _pass || _dd != _dd {
 						_pass = _dd
 					}
 					_m54p, _m54t = _oPi, _oTau
@@ -33547,15 +33636,16 @@ func programFFA7(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 						return schedules.Result{}, compile.ErrFallback
 					}
 					_bad += _aTau - _aTau
-					var _dd float64
 					if _lo, _hi := min(_v15p, _aPi), max(_v15p, _aPi); _lo > 1e-50 && _hi < 1e50 && math.Abs(_v15t) < 1e100 && math.Abs(_aTau) < 1e100 {
-						_s := math.Sqrt(_lo)
-						_r := 1 / (_hi * _lo * _s)
-						_dd = max(math.Abs(_v15t*_aPi-_aTau*_v15p)*_lo*_r, (_hi-_lo)*_hi*_s*_r)
-					} else {
-						_dd = messages.Distance(messages.Gaussian{Pi: _v15p, Tau: _v15t}, messages.Gaussian{Pi: _aPi, Tau: _aTau})
-					}
-					if _dd > _pass || _dd != _dd {
+						_x := math.Abs(_v15t*_aPi-_aTau*_v15p) * _lo
+						if _hi-_lo > _pass*_lo || _x*_x > _pass*_pass*_hi*_hi*_lo*_lo*_lo {
+							_s := math.Sqrt(_lo)
+							_r := 1 / (_hi * _lo * _s)
+							if _dd := max(_x*_r, (_hi-_lo)*_hi*_s*_r); _dd > _pass {
+								_pass = _dd
+							}
+						}
+					} else if _dd := messages.Distance(messages.Gaussian{Pi: _v15p, Tau: _v15t}, messages.Gaussian{Pi: _aPi, Tau: _aTau}); _dd > _pass || _dd != _dd {
 						_pass = _dd
 					}
 					_m39p, _m39t = _oPi, _oTau
@@ -37621,15 +37711,16 @@ func programFFA8(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 						return schedules.Result{}, compile.ErrFallback
 					}
 					_bad += _aTau - _aTau
-					var _dd float64
 					if _lo, _hi := min(_v24p, _aPi), max(_v24p, _aPi); _lo > 1e-50 && _hi < 1e50 && math.Abs(_v24t) < 1e100 && math.Abs(_aTau) < 1e100 {
-						_s := math.Sqrt(_lo)
-						_r := 1 / (_hi * _lo * _s)
-						_dd = max(math.Abs(_v24t*_aPi-_aTau*_v24p)*_lo*_r, (_hi-_lo)*_hi*_s*_r)
-					} else {
-						_dd = messages.Distance(messages.Gaussian{Pi: _v24p, Tau: _v24t}, messages.Gaussian{Pi: _aPi, Tau: _aTau})
-					}
-					if _dd > _pass || _dd != _dd {
+						_x := math.Abs(_v24t*_aPi-_aTau*_v24p) * _lo
+						if _hi-_lo > _pass*_lo || _x*_x > _pass*_pass*_hi*_hi*_lo*_lo*_lo {
+							_s := math.Sqrt(_lo)
+							_r := 1 / (_hi * _lo * _s)
+							if _dd := max(_x*_r, (_hi-_lo)*_hi*_s*_r); _dd > _pass {
+								_pass = _dd
+							}
+						}
+					} else if _dd := messages.Distance(messages.Gaussian{Pi: _v24p, Tau: _v24t}, messages.Gaussian{Pi: _aPi, Tau: _aTau}); _dd > _pass || _dd != _dd {
 						_pass = _dd
 					}
 					_m40p, _m40t = _oPi, _oTau
@@ -37667,15 +37758,16 @@ func programFFA8(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 						return schedules.Result{}, compile.ErrFallback
 					}
 					_bad += _aTau - _aTau
-					var _dd float64
 					if _lo, _hi := min(_v24p, _aPi), max(_v24p, _aPi); _lo > 1e-50 && _hi < 1e50 && math.Abs(_v24t) < 1e100 && math.Abs(_aTau) < 1e100 {
-						_s := math.Sqrt(_lo)
-						_r := 1 / (_hi * _lo * _s)
-						_dd = max(math.Abs(_v24t*_aPi-_aTau*_v24p)*_lo*_r, (_hi-_lo)*_hi*_s*_r)
-					} else {
-						_dd = messages.Distance(messages.Gaussian{Pi: _v24p, Tau: _v24t}, messages.Gaussian{Pi: _aPi, Tau: _aTau})
-					}
-					if _dd > _pass || _dd != _dd {
+						_x := math.Abs(_v24t*_aPi-_aTau*_v24p) * _lo
+						if _hi-_lo > _pass*_lo || _x*_x > _pass*_pass*_hi*_hi*_lo*_lo*_lo {
+							_s := math.Sqrt(_lo)
+							_r := 1 / (_hi * _lo * _s)
+							if _dd := max(_x*_r, (_hi-_lo)*_hi*_s*_r); _dd > _pass {
+								_pass = _dd
+							}
+						}
+					} else if _dd := messages.Distance(messages.Gaussian{Pi: _v24p, Tau: _v24t}, messages.Gaussian{Pi: _aPi, Tau: _aTau}); _dd > _pass || _dd != _dd {
 						_pass = _dd
 					}
 					_m61p, _m61t = _oPi, _oTau
@@ -37731,15 +37823,16 @@ func programFFA8(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 						return schedules.Result{}, compile.ErrFallback
 					}
 					_bad += _aTau - _aTau
-					var _dd float64
 					if _lo, _hi := min(_v17p, _aPi), max(_v17p, _aPi); _lo > 1e-50 && _hi < 1e50 && math.Abs(_v17t) < 1e100 && math.Abs(_aTau) < 1e100 {
-						_s := math.Sqrt(_lo)
-						_r := 1 / (_hi * _lo * _s)
-						_dd = max(math.Abs(_v17t*_aPi-_aTau*_v17p)*_lo*_r, (_hi-_lo)*_hi*_s*_r)
-					} else {
-						_dd = messages.Distance(messages.Gaussian{Pi: _v17p, Tau: _v17t}, messages.Gaussian{Pi: _aPi, Tau: _aTau})
-					}
-					if _dd > _pass || _dd != _dd {
+						_x := math.Abs(_v17t*_aPi-_aTau*_v17p) * _lo
+						if _hi-_lo > _pass*_lo || _x*_x > _pass*_pass*_hi*_hi*_lo*_lo*_lo {
+							_s := math.Sqrt(_lo)
+							_r := 1 / (_hi * _lo * _s)
+							if _dd := max(_x*_r, (_hi-_lo)*_hi*_s*_r); _dd > _pass {
+								_pass = _dd
+							}
+						}
+					} else if _dd := messages.Distance(messages.Gaussian{Pi: _v17p, Tau: _v17t}, messages.Gaussian{Pi: _aPi, Tau: _aTau}); _dd > _pass || _dd != _dd {
 						_pass = _dd
 					}
 					_m42p, _m42t = _oPi, _oTau
@@ -37792,15 +37885,16 @@ func programFFA8(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 						return schedules.Result{}, compile.ErrFallback
 					}
 					_bad += _aTau - _aTau
-					var _dd float64
 					if _lo, _hi := min(_v25p, _aPi), max(_v25p, _aPi); _lo > 1e-50 && _hi < 1e50 && math.Abs(_v25t) < 1e100 && math.Abs(_aTau) < 1e100 {
-						_s := math.Sqrt(_lo)
-						_r := 1 / (_hi * _lo * _s)
-						_dd = max(math.Abs(_v25t*_aPi-_aTau*_v25p)*_lo*_r, (_hi-_lo)*_hi*_s*_r)
-					} else {
-						_dd = messages.Distance(messages.Gaussian{Pi: _v25p, Tau: _v25t}, messages.Gaussian{Pi: _aPi, Tau: _aTau})
-					}
-					if _dd > _pass || _dd != _dd {
+						_x := math.Abs(_v25t*_aPi-_aTau*_v25p) * _lo
+						if _hi-_lo > _pass*_lo || _x*_x > _pass*_pass*_hi*_hi*_lo*_lo*_lo {
+							_s := math.Sqrt(_lo)
+							_r := 1 / (_hi * _lo * _s)
+							if _dd := max(_x*_r, (_hi-_lo)*_hi*_s*_r); _dd > _pass {
+								_pass = _dd
+							}
+						}
+					} else if _dd := messages.Distance(messages.Gaussian{Pi: _v25p, Tau: _v25t}, messages.Gaussian{Pi: _aPi, Tau: _aTau}); _dd > _pass || _dd != _dd {
 						_pass = _dd
 					}
 					_m43p, _m43t = _oPi, _oTau
@@ -37838,15 +37932,16 @@ func programFFA8(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 						return schedules.Result{}, compile.ErrFallback
 					}
 					_bad += _aTau - _aTau
-					var _dd float64
 					if _lo, _hi := min(_v25p, _aPi), max(_v25p, _aPi); _lo > 1e-50 && _hi < 1e50 && math.Abs(_v25t) < 1e100 && math.Abs(_aTau) < 1e100 {
-						_s := math.Sqrt(_lo)
-						_r := 1 / (_hi * _lo * _s)
-						_dd = max(math.Abs(_v25t*_aPi-_aTau*_v25p)*_lo*_r, (_hi-_lo)*_hi*_s*_r)
-					} else {
-						_dd = messages.Distance(messages.Gaussian{Pi: _v25p, Tau: _v25t}, messages.Gaussian{Pi: _aPi, Tau: _aTau})
-					}
-					if _dd > _pass || _dd != _dd {
+						_x := math.Abs(_v25t*_aPi-_aTau*_v25p) * _lo
+						if _hi-_lo > _pass*_lo || _x*_x > _pass*_pass*_hi*_hi*_lo*_lo*_lo {
+							_s := math.Sqrt(_lo)
+							_r := 1 / (_hi * _lo * _s)
+							if _dd := max(_x*_r, (_hi-_lo)*_hi*_s*_r); _dd > _pass {
+								_pass = _dd
+							}
+						}
+					} else if _dd := messages.Distance(messages.Gaussian{Pi: _v25p, Tau: _v25t}, messages.Gaussian{Pi: _aPi, Tau: _aTau}); _dd > _pass || _dd != _dd {
 						_pass = _dd
 					}
 					_m62p, _m62t = _oPi, _oTau
@@ -37902,15 +37997,16 @@ func programFFA8(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 						return schedules.Result{}, compile.ErrFallback
 					}
 					_bad += _aTau - _aTau
-					var _dd float64
 					if _lo, _hi := min(_v18p, _aPi), max(_v18p, _aPi); _lo > 1e-50 && _hi < 1e50 && math.Abs(_v18t) < 1e100 && math.Abs(_aTau) < 1e100 {
-						_s := math.Sqrt(_lo)
-						_r := 1 / (_hi * _lo * _s)
-						_dd = max(math.Abs(_v18t*_aPi-_aTau*_v18p)*_lo*_r, (_hi-_lo)*_hi*_s*_r)
-					} else {
-						_dd = messages.Distance(messages.Gaussian{Pi: _v18p, Tau: _v18t}, messages.Gaussian{Pi: _aPi, Tau: _aTau})
-					}
-					if _dd > _pass || _dd != _dd {
+						_x := math.Abs(_v18t*_aPi-_aTau*_v18p) * _lo
+						if _hi-_lo > _pass*_lo || _x*_x > _pass*_pass*_hi*_hi*_lo*_lo*_lo {
+							_s := math.Sqrt(_lo)
+							_r := 1 / (_hi * _lo * _s)
+							if _dd := max(_x*_r, (_hi-_lo)*_hi*_s*_r); _dd > _pass {
+								_pass = _dd
+							}
+						}
+					} else if _dd := messages.Distance(messages.Gaussian{Pi: _v18p, Tau: _v18t}, messages.Gaussian{Pi: _aPi, Tau: _aTau}); _dd > _pass || _dd != _dd {
 						_pass = _dd
 					}
 					_m45p, _m45t = _oPi, _oTau
@@ -37963,15 +38059,16 @@ func programFFA8(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 						return schedules.Result{}, compile.ErrFallback
 					}
 					_bad += _aTau - _aTau
-					var _dd float64
 					if _lo, _hi := min(_v26p, _aPi), max(_v26p, _aPi); _lo > 1e-50 && _hi < 1e50 && math.Abs(_v26t) < 1e100 && math.Abs(_aTau) < 1e100 {
-						_s := math.Sqrt(_lo)
-						_r := 1 / (_hi * _lo * _s)
-						_dd = max(math.Abs(_v26t*_aPi-_aTau*_v26p)*_lo*_r, (_hi-_lo)*_hi*_s*_r)
-					} else {
-						_dd = messages.Distance(messages.Gaussian{Pi: _v26p, Tau: _v26t}, messages.Gaussian{Pi: _aPi, Tau: _aTau})
-					}
-					if _dd > _pass || _dd != _dd {
+						_x := math.Abs(_v26t*_aPi-_aTau*_v26p) * _lo
+						if _hi-_lo > _pass*_lo || _x*_x > _pass*_pass*_hi*_hi*_lo*_lo*_lo {
+							_s := math.Sqrt(_lo)
+							_r := 1 / (_hi * _lo * _s)
+							if _dd := max(_x*_r, (_hi-_lo)*_hi*_s*_r); _dd > _pass {
+								_pass = _dd
+							}
+						}
+					} else if _dd := messages.Distance(messages.Gaussian{Pi: _v26p, Tau: _v26t}, messages.Gaussian{Pi: _aPi, Tau: _aTau}); _dd > _pass || _dd != _dd {
 						_pass = _dd
 					}
 					_m46p, _m46t = _oPi, _oTau
@@ -38009,15 +38106,16 @@ func programFFA8(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 						return schedules.Result{}, compile.ErrFallback
 					}
 					_bad += _aTau - _aTau
-					var _dd float64
 					if _lo, _hi := min(_v26p, _aPi), max(_v26p, _aPi); _lo > 1e-50 && _hi < 1e50 && math.Abs(_v26t) < 1e100 && math.Abs(_aTau) < 1e100 {
-						_s := math.Sqrt(_lo)
-						_r := 1 / (_hi * _lo * _s)
-						_dd = max(math.Abs(_v26t*_aPi-_aTau*_v26p)*_lo*_r, (_hi-_lo)*_hi*_s*_r)
-					} else {
-						_dd = messages.Distance(messages.Gaussian{Pi: _v26p, Tau: _v26t}, messages.Gaussian{Pi: _aPi, Tau: _aTau})
-					}
-					if _dd > _pass || _dd != _dd {
+						_x := math.Abs(_v26t*_aPi-_aTau*_v26p) * _lo
+						if _hi-_lo > _pass*_lo || _x*_x > _pass*_pass*_hi*_hi*_lo*_lo*_lo {
+							_s := math.Sqrt(_lo)
+							_r := 1 / (_hi * _lo * _s)
+							if _dd := max(_x*_r, (_hi-_lo)*_hi*_s*_r); _dd > _pass {
+								_pass = _dd
+							}
+						}
+					} else if _dd := messages.Distance(messages.Gaussian{Pi: _v26p, Tau: _v26t}, messages.Gaussian{Pi: _aPi, Tau: _aTau}); _dd > _pass || _dd != _dd {
 						_pass = _dd
 					}
 					_m63p, _m63t = _oPi, _oTau
@@ -38073,15 +38171,16 @@ func programFFA8(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 						return schedules.Result{}, compile.ErrFallback
 					}
 					_bad += _aTau - _aTau
-					var _dd float64
 					if _lo, _hi := min(_v19p, _aPi), max(_v19p, _aPi); _lo > 1e-50 && _hi < 1e50 && math.Abs(_v19t) < 1e100 && math.Abs(_aTau) < 1e100 {
-						_s := math.Sqrt(_lo)
-						_r := 1 / (_hi * _lo * _s)
-						_dd = max(math.Abs(_v19t*_aPi-_aTau*_v19p)*_lo*_r, (_hi-_lo)*_hi*_s*_r)
-					} else {
-						_dd = messages.Distance(messages.Gaussian{Pi: _v19p, Tau: _v19t}, messages.Gaussian{Pi: _aPi, Tau: _aTau})
-					}
-					if _dd > _pass || _dd != _dd {
+						_x := math.Abs(_v19t*_aPi-_aTau*_v19p) * _lo
+						if _hi-_lo > _pass*_lo || _x*_x > _pass*_pass*_hi*_hi*_lo*_lo*_lo {
+							_s := math.Sqrt(_lo)
+							_r := 1 / (_hi * _lo * _s)
+							if _dd := max(_x*_r, (_hi-_lo)*_hi*_s*_r); _dd > _pass {
+								_pass = _dd
+							}
+						}
+					} else if _dd := messages.Distance(messages.Gaussian{Pi: _v19p, Tau: _v19t}, messages.Gaussian{Pi: _aPi, Tau: _aTau}); _dd > _pass || _dd != _dd {
 						_pass = _dd
 					}
 					_m48p, _m48t = _oPi, _oTau
@@ -38134,15 +38233,16 @@ func programFFA8(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 						return schedules.Result{}, compile.ErrFallback
 					}
 					_bad += _aTau - _aTau
-					var _dd float64
 					if _lo, _hi := min(_v27p, _aPi), max(_v27p, _aPi); _lo > 1e-50 && _hi < 1e50 && math.Abs(_v27t) < 1e100 && math.Abs(_aTau) < 1e100 {
-						_s := math.Sqrt(_lo)
-						_r := 1 / (_hi * _lo * _s)
-						_dd = max(math.Abs(_v27t*_aPi-_aTau*_v27p)*_lo*_r, (_hi-_lo)*_hi*_s*_r)
-					} else {
-						_dd = messages.Distance(messages.Gaussian{Pi: _v27p, Tau: _v27t}, messages.Gaussian{Pi: _aPi, Tau: _aTau})
-					}
-					if _dd > _pass || _dd != _dd {
+						_x := math.Abs(_v27t*_aPi-_aTau*_v27p) * _lo
+						if _hi-_lo > _pass*_lo || _x*_x > _pass*_pass*_hi*_hi*_lo*_lo*_lo {
+							_s := math.Sqrt(_lo)
+							_r := 1 / (_hi * _lo * _s)
+							if _dd := max(_x*_r, (_hi-_lo)*_hi*_s*_r); _dd > _pass {
+								_pass = _dd
+							}
+						}
+					} else if _dd := messages.Distance(messages.Gaussian{Pi: _v27p, Tau: _v27t}, messages.Gaussian{Pi: _aPi, Tau: _aTau}); _dd > _pass || _dd != _dd {
 						_pass = _dd
 					}
 					_m49p, _m49t = _oPi, _oTau
@@ -38180,15 +38280,16 @@ func programFFA8(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 						return schedules.Result{}, compile.ErrFallback
 					}
 					_bad += _aTau - _aTau
-					var _dd float64
 					if _lo, _hi := min(_v27p, _aPi), max(_v27p, _aPi); _lo > 1e-50 && _hi < 1e50 && math.Abs(_v27t) < 1e100 && math.Abs(_aTau) < 1e100 {
-						_s := math.Sqrt(_lo)
-						_r := 1 / (_hi * _lo * _s)
-						_dd = max(math.Abs(_v27t*_aPi-_aTau*_v27p)*_lo*_r, (_hi-_lo)*_hi*_s*_r)
-					} else {
-						_dd = messages.Distance(messages.Gaussian{Pi: _v27p, Tau: _v27t}, messages.Gaussian{Pi: _aPi, Tau: _aTau})
-					}
-					if _dd > _pass || _dd != _dd {
+						_x := math.Abs(_v27t*_aPi-_aTau*_v27p) * _lo
+						if _hi-_lo > _pass*_lo || _x*_x > _pass*_pass*_hi*_hi*_lo*_lo*_lo {
+							_s := math.Sqrt(_lo)
+							_r := 1 / (_hi * _lo * _s)
+							if _dd := max(_x*_r, (_hi-_lo)*_hi*_s*_r); _dd > _pass {
+								_pass = _dd
+							}
+						}
+					} else if _dd := messages.Distance(messages.Gaussian{Pi: _v27p, Tau: _v27t}, messages.Gaussian{Pi: _aPi, Tau: _aTau}); _dd > _pass || _dd != _dd {
 						_pass = _dd
 					}
 					_m64p, _m64t = _oPi, _oTau
@@ -38244,15 +38345,16 @@ func programFFA8(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 						return schedules.Result{}, compile.ErrFallback
 					}
 					_bad += _aTau - _aTau
-					var _dd float64
 					if _lo, _hi := min(_v20p, _aPi), max(_v20p, _aPi); _lo > 1e-50 && _hi < 1e50 && math.Abs(_v20t) < 1e100 && math.Abs(_aTau) < 1e100 {
-						_s := math.Sqrt(_lo)
-						_r := 1 / (_hi * _lo * _s)
-						_dd = max(math.Abs(_v20t*_aPi-_aTau*_v20p)*_lo*_r, (_hi-_lo)*_hi*_s*_r)
-					} else {
-						_dd = messages.Distance(messages.Gaussian{Pi: _v20p, Tau: _v20t}, messages.Gaussian{Pi: _aPi, Tau: _aTau})
-					}
-					if _dd > _pass || _dd != _dd {
+						_x := math.Abs(_v20t*_aPi-_aTau*_v20p) * _lo
+						if _hi-_lo > _pass*_lo || _x*_x > _pass*_pass*_hi*_hi*_lo*_lo*_lo {
+							_s := math.Sqrt(_lo)
+							_r := 1 / (_hi * _lo * _s)
+							if _dd := max(_x*_r, (_hi-_lo)*_hi*_s*_r); _dd > _pass {
+								_pass = _dd
+							}
+						}
+					} else if _dd := messages.Distance(messages.Gaussian{Pi: _v20p, Tau: _v20t}, messages.Gaussian{Pi: _aPi, Tau: _aTau}); _dd > _pass || _dd != _dd {
 						_pass = _dd
 					}
 					_m51p, _m51t = _oPi, _oTau
@@ -38305,15 +38407,16 @@ func programFFA8(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 						return schedules.Result{}, compile.ErrFallback
 					}
 					_bad += _aTau - _aTau
-					var _dd float64
 					if _lo, _hi := min(_v28p, _aPi), max(_v28p, _aPi); _lo > 1e-50 && _hi < 1e50 && math.Abs(_v28t) < 1e100 && math.Abs(_aTau) < 1e100 {
-						_s := math.Sqrt(_lo)
-						_r := 1 / (_hi * _lo * _s)
-						_dd = max(math.Abs(_v28t*_aPi-_aTau*_v28p)*_lo*_r, (_hi-_lo)*_hi*_s*_r)
-					} else {
-						_dd = messages.Distance(messages.Gaussian{Pi: _v28p, Tau: _v28t}, messages.Gaussian{Pi: _aPi, Tau: _aTau})
-					}
-					if _dd > _pass || _dd != _dd {
+						_x := math.Abs(_v28t*_aPi-_aTau*_v28p) * _lo
+						if _hi-_lo > _pass*_lo || _x*_x > _pass*_pass*_hi*_hi*_lo*_lo*_lo {
+							_s := math.Sqrt(_lo)
+							_r := 1 / (_hi * _lo * _s)
+							if _dd := max(_x*_r, (_hi-_lo)*_hi*_s*_r); _dd > _pass {
+								_pass = _dd
+							}
+						}
+					} else if _dd := messages.Distance(messages.Gaussian{Pi: _v28p, Tau: _v28t}, messages.Gaussian{Pi: _aPi, Tau: _aTau}); _dd > _pass || _dd != _dd {
 						_pass = _dd
 					}
 					_m52p, _m52t = _oPi, _oTau
@@ -38351,15 +38454,16 @@ func programFFA8(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 						return schedules.Result{}, compile.ErrFallback
 					}
 					_bad += _aTau - _aTau
-					var _dd float64
 					if _lo, _hi := min(_v28p, _aPi), max(_v28p, _aPi); _lo > 1e-50 && _hi < 1e50 && math.Abs(_v28t) < 1e100 && math.Abs(_aTau) < 1e100 {
-						_s := math.Sqrt(_lo)
-						_r := 1 / (_hi * _lo * _s)
-						_dd = max(math.Abs(_v28t*_aPi-_aTau*_v28p)*_lo*_r, (_hi-_lo)*_hi*_s*_r)
-					} else {
-						_dd = messages.Distance(messages.Gaussian{Pi: _v28p, Tau: _v28t}, messages.Gaussian{Pi: _aPi, Tau: _aTau})
-					}
-					if _dd > _pass || _dd != _dd {
+						_x := math.Abs(_v28t*_aPi-_aTau*_v28p) * _lo
+						if _hi-_lo > _pass*_lo || _x*_x > _pass*_pass*_hi*_hi*_lo*_lo*_lo {
+							_s := math.Sqrt(_lo)
+							_r := 1 / (_hi * _lo * _s)
+							if _dd := max(_x*_r, (_hi-_lo)*_hi*_s*_r); _dd > _pass {
+								_pass = _dd
+							}
+						}
+					} else if _dd := messages.Distance(messages.Gaussian{Pi: _v28p, Tau: _v28t}, messages.Gaussian{Pi: _aPi, Tau: _aTau}); _dd > _pass || _dd != _dd {
 						_pass = _dd
 					}
 					_m65p, _m65t = _oPi, _oTau
@@ -38415,15 +38519,16 @@ func programFFA8(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 						return schedules.Result{}, compile.ErrFallback
 					}
 					_bad += _aTau - _aTau
-					var _dd float64
 					if _lo, _hi := min(_v21p, _aPi), max(_v21p, _aPi); _lo > 1e-50 && _hi < 1e50 && math.Abs(_v21t) < 1e100 && math.Abs(_aTau) < 1e100 {
-						_s := math.Sqrt(_lo)
-						_r := 1 / (_hi * _lo * _s)
-						_dd = max(math.Abs(_v21t*_aPi-_aTau*_v21p)*_lo*_r, (_hi-_lo)*_hi*_s*_r)
-					} else {
-						_dd = messages.Distance(messages.Gaussian{Pi: _v21p, Tau: _v21t}, messages.Gaussian{Pi: _aPi, Tau: _aTau})
-					}
-					if _dd > _pass || _dd != _dd {
+						_x := math.Abs(_v21t*_aPi-_aTau*_v21p) * _lo
+						if _hi-_lo > _pass*_lo || _x*_x > _pass*_pass*_hi*_hi*_lo*_lo*_lo {
+							_s := math.Sqrt(_lo)
+							_r := 1 / (_hi * _lo * _s)
+							if _dd := max(_x*_r, (_hi-_lo)*_hi*_s*_r); _dd > _pass {
+								_pass = _dd
+							}
+						}
+					} else if _dd := messages.Distance(messages.Gaussian{Pi: _v21p, Tau: _v21t}, messages.Gaussian{Pi: _aPi, Tau: _aTau}); _dd > _pass || _dd != _dd {
 						_pass = _dd
 					}
 					_m54p, _m54t = _oPi, _oTau
@@ -38476,15 +38581,16 @@ func programFFA8(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 						return schedules.Result{}, compile.ErrFallback
 					}
 					_bad += _aTau - _aTau
-					var _dd float64
 					if _lo, _hi := min(_v29p, _aPi), max(_v29p, _aPi); _lo > 1e-50 && _hi < 1e50 && math.Abs(_v29t) < 1e100 && math.Abs(_aTau) < 1e100 {
-						_s := math.Sqrt(_lo)
-						_r := 1 / (_hi * _lo * _s)
-						_dd = max(math.Abs(_v29t*_aPi-_aTau*_v29p)*_lo*_r, (_hi-_lo)*_hi*_s*_r)
-					} else {
-						_dd = messages.Distance(messages.Gaussian{Pi: _v29p, Tau: _v29t}, messages.Gaussian{Pi: _aPi, Tau: _aTau})
-					}
-					if _dd > _pass || _dd != _dd {
+						_x := math.Abs(_v29t*_aPi-_aTau*_v29p) * _lo
+						if _hi-_lo > _pass*_lo || _x*_x > _pass*_pass*_hi*_hi*_lo*_lo*_lo {
+							_s := math.Sqrt(_lo)
+							_r := 1 / (_hi * _lo * _s)
+							if _dd := max(_x*_r, (_hi-_lo)*_hi*_s*_r); _dd > _pass {
+								_pass = _dd
+							}
+						}
+					} else if _dd := messages.Distance(messages.Gaussian{Pi: _v29p, Tau: _v29t}, messages.Gaussian{Pi: _aPi, Tau: _aTau}); _dd > _pass || _dd != _dd {
 						_pass = _dd
 					}
 					_m55p, _m55t = _oPi, _oTau
@@ -38522,15 +38628,16 @@ func programFFA8(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 						return schedules.Result{}, compile.ErrFallback
 					}
 					_bad += _aTau - _aTau
-					var _dd float64
 					if _lo, _hi := min(_v29p, _aPi), max(_v29p, _aPi); _lo > 1e-50 && _hi < 1e50 && math.Abs(_v29t) < 1e100 && math.Abs(_aTau) < 1e100 {
-						_s := math.Sqrt(_lo)
-						_r := 1 / (_hi * _lo * _s)
-						_dd = max(math.Abs(_v29t*_aPi-_aTau*_v29p)*_lo*_r, (_hi-_lo)*_hi*_s*_r)
-					} else {
-						_dd = messages.Distance(messages.Gaussian{Pi: _v29p, Tau: _v29t}, messages.Gaussian{Pi: _aPi, Tau: _aTau})
-					}
-					if _dd > _pass || _dd != _dd {
+						_x := math.Abs(_v29t*_aPi-_aTau*_v29p) * _lo
+						if _hi-_lo > _pass*_lo || _x*_x > _pass*_pass*_hi*_hi*_lo*_lo*_lo {
+							_s := math.Sqrt(_lo)
+							_r := 1 / (_hi * _lo * _s)
+							if _dd := max(_x*_r, (_hi-_lo)*_hi*_s*_r); _dd > _pass {
+								_pass = _dd
+							}
+						}
+					} else if _dd := messages.Distance(messages.Gaussian{Pi: _v29p, Tau: _v29t}, messages.Gaussian{Pi: _aPi, Tau: _aTau}); _dd > _pass || _dd != _dd {
 						_pass = _dd
 					}
 					_m66p, _m66t = _oPi, _oTau
@@ -38586,15 +38693,16 @@ func programFFA8(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 						return schedules.Result{}, compile.ErrFallback
 					}
 					_bad += _aTau - _aTau
-					var _dd float64
 					if _lo, _hi := min(_v22p, _aPi), max(_v22p, _aPi); _lo > 1e-50 && _hi < 1e50 && math.Abs(_v22t) < 1e100 && math.Abs(_aTau) < 1e100 {
-						_s := math.Sqrt(_lo)
-						_r := 1 / (_hi * _lo * _s)
-						_dd = max(math.Abs(_v22t*_aPi-_aTau*_v22p)*_lo*_r, (_hi-_lo)*_hi*_s*_r)
-					} else {
-						_dd = messages.Distance(messages.Gaussian{Pi: _v22p, Tau: _v22t}, messages.Gaussian{Pi: _aPi, Tau: _aTau})
-					}
-					if _dd > _pass || _dd != _dd {
+						_x := math.Abs(_v22t*_aPi-_aTau*_v22p) * _lo
+						if _hi-_lo > _pass*_lo || _x*_x > _pass*_pass*_hi*_hi*_lo*_lo*_lo {
+							_s := math.Sqrt(_lo)
+							_r := 1 / (_hi * _lo * _s)
+							if _dd := max(_x*_r, (_hi-_lo)*_hi*_s*_r); _dd > _pass {
+								_pass = _dd
+							}
+						}
+					} else if _dd := messages.Distance(messages.Gaussian{Pi: _v22p, Tau: _v22t}, messages.Gaussian{Pi: _aPi, Tau: _aTau}); _dd > _pass || _dd != _dd {
 						_pass = _dd
 					}
 					_m57p, _m57t = _oPi, _oTau
@@ -38647,15 +38755,16 @@ func programFFA8(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 						return schedules.Result{}, compile.ErrFallback
 					}
 					_bad += _aTau - _aTau
-					var _dd float64
 					if _lo, _hi := min(_v30p, _aPi), max(_v30p, _aPi); _lo > 1e-50 && _hi < 1e50 && math.Abs(_v30t) < 1e100 && math.Abs(_aTau) < 1e100 {
-						_s := math.Sqrt(_lo)
-						_r := 1 / (_hi * _lo * _s)
-						_dd = max(math.Abs(_v30t*_aPi-_aTau*_v30p)*_lo*_r, (_hi-_lo)*_hi*_s*_r)
-					} else {
-						_dd = messages.Distance(messages.Gaussian{Pi: _v30p, Tau: _v30t}, messages.Gaussian{Pi: _aPi, Tau: _aTau})
-					}
-					if _dd > _pass || _dd != _dd {
+						_x := math.Abs(_v30t*_aPi-_aTau*_v30p) * _lo
+						if _hi-_lo > _pass*_lo || _x*_x > _pass*_pass*_hi*_hi*_lo*_lo*_lo {
+							_s := math.Sqrt(_lo)
+							_r := 1 / (_hi * _lo * _s)
+							if _dd := max(_x*_r, (_hi-_lo)*_hi*_s*_r); _dd > _pass {
+								_pass = _dd
+							}
+						}
+					} else if _dd := messages.Distance(messages.Gaussian{Pi: _v30p, Tau: _v30t}, messages.Gaussian{Pi: _aPi, Tau: _aTau}); _dd > _pass || _dd != _dd {
 						_pass = _dd
 					}
 					_m58p, _m58t = _oPi, _oTau
@@ -38693,15 +38802,16 @@ func programFFA8(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 						return schedules.Result{}, compile.ErrFallback
 					}
 					_bad += _aTau - _aTau
-					var _dd float64
 					if _lo, _hi := min(_v30p, _aPi), max(_v30p, _aPi); _lo > 1e-50 && _hi < 1e50 && math.Abs(_v30t) < 1e100 && math.Abs(_aTau) < 1e100 {
-						_s := math.Sqrt(_lo)
-						_r := 1 / (_hi * _lo * _s)
-						_dd = max(math.Abs(_v30t*_aPi-_aTau*_v30p)*_lo*_r, (_hi-_lo)*_hi*_s*_r)
-					} else {
-						_dd = messages.Distance(messages.Gaussian{Pi: _v30p, Tau: _v30t}, messages.Gaussian{Pi: _aPi, Tau: _aTau})
-					}
-					if _dd > _pass || _dd != _dd {
+						_x := math.Abs(_v30t*_aPi-_aTau*_v30p) * _lo
+						if _hi-_lo > _pass*_lo || _x*_x > _pass*_pass*_hi*_hi*_lo*_lo*_lo {
+							_s := math.Sqrt(_lo)
+							_r := 1 / (_hi * _lo * _s)
+							if _dd := max(_x*_r, (_hi-_lo)*_hi*_s*_r); _dd > _pass {
+								_pass = _dd
+							}
+						}
+					} else if _dd := messages.Distance(messages.Gaussian{Pi: _v30p, Tau: _v30t}, messages.Gaussian{Pi: _aPi, Tau: _aTau}); _dd > _pass || _dd != _dd {
 						_pass = _dd
 					}
 					_m67p, _m67t = _oPi, _oTau
@@ -38757,15 +38867,16 @@ func programFFA8(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 						return schedules.Result{}, compile.ErrFallback
 					}
 					_bad += _aTau - _aTau
-					var _dd float64
 					if _lo, _hi := min(_v22p, _aPi), max(_v22p, _aPi); _lo > 1e-50 && _hi < 1e50 && math.Abs(_v22t) < 1e100 && math.Abs(_aTau) < 1e100 {
-						_s := math.Sqrt(_lo)
-						_r := 1 / (_hi * _lo * _s)
-						_dd = max(math.Abs(_v22t*_aPi-_aTau*_v22p)*_lo*_r, (_hi-_lo)*_hi*_s*_r)
-					} else {
-						_dd = messages.Distance(messages.Gaussian{Pi: _v22p, Tau: _v22t}, messages.Gaussian{Pi: _aPi, Tau: _aTau})
-					}
-					if _dd > _pass || _dd != _dd {
+						_x := math.Abs(_v22t*_aPi-_aTau*_v22p) * _lo
+						if _hi-_lo > _pass*_lo || _x*_x > _pass*_pass*_hi*_hi*_lo*_lo*_lo {
+							_s := math.Sqrt(_lo)
+							_r := 1 / (_hi * _lo * _s)
+							if _dd := max(_x*_r, (_hi-_lo)*_hi*_s*_r); _dd > _pass {
+								_pass = _dd
+							}
+						}
+					} else if _dd := messages.Distance(messages.Gaussian{Pi: _v22p, Tau: _v22t}, messages.Gaussian{Pi: _aPi, Tau: _aTau}); _dd > _pass || _dd != _dd {
 						_pass = _dd
 					}
 					_m59p, _m59t = _oPi, _oTau
@@ -38818,15 +38929,16 @@ func programFFA8(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 						return schedules.Result{}, compile.ErrFallback
 					}
 					_bad += _aTau - _aTau
-					var _dd float64
 					if _lo, _hi := min(_v29p, _aPi), max(_v29p, _aPi); _lo > 1e-50 && _hi < 1e50 && math.Abs(_v29t) < 1e100 && math.Abs(_aTau) < 1e100 {
-						_s := math.Sqrt(_lo)
-						_r := 1 / (_hi * _lo * _s)
-						_dd = max(math.Abs(_v29t*_aPi-_aTau*_v29p)*_lo*_r, (_hi-_lo)*_hi*_s*_r)
-					} else {
-						_dd = messages.Distance(messages.Gaussian{Pi: _v29p, Tau: _v29t}, messages.Gaussian{Pi: _aPi, Tau: _aTau})
-					}
-					if _dd > _pass || _dd != _dd {
+						_x := math.Abs(_v29t*_aPi-_aTau*_v29p) * _lo
+						if _hi-_lo > _pass*_lo || _x*_x > _pass*_pass*_hi*_hi*_lo*_lo*_lo {
+							_s := math.Sqrt(_lo)
+							_r := 1 / (_hi * _lo * _s)
+							if _dd := max(_x*_r, (_hi-_lo)*_hi*_s*_r); _dd > _pass {
+								_pass = _dd
+							}
+						}
+					} else if _dd := messages.Distance(messages.Gaussian{Pi: _v29p, Tau: _v29t}, messages.Gaussian{Pi: _aPi, Tau: _aTau}); _dd > _pass || _dd != _dd {
 						_pass = _dd
 					}
 					_m55p, _m55t = _oPi, _oTau
@@ -38864,15 +38976,16 @@ func programFFA8(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 						return schedules.Result{}, compile.ErrFallback
 					}
 					_bad += _aTau - _aTau
-					var _dd float64
 					if _lo, _hi := min(_v29p, _aPi), max(_v29p, _aPi); _lo > 1e-50 && _hi < 1e50 && math.Abs(_v29t) < 1e100 && math.Abs(_aTau) < 1e100 {
-						_s := math.Sqrt(_lo)
-						_r := 1 / (_hi * _lo * _s)
-						_dd = max(math.Abs(_v29t*_aPi-_aTau*_v29p)*_lo*_r, (_hi-_lo)*_hi*_s*_r)
-					} else {
-						_dd = messages.Distance(messages.Gaussian{Pi: _v29p, Tau: _v29t}, messages.Gaussian{Pi: _aPi, Tau: _aTau})
-					}
-					if _dd > _pass || _dd != _dd {
+						_x := math.Abs(_v29t*_aPi-_aTau*_v29p) * _lo
+						if _hi-_lo > _pass*_lo || _x*_x > _pass*_pass*_hi*_hi*_lo*_lo*_lo {
+							_s := math.Sqrt(_lo)
+							_r := 1 / (_hi * _lo * _s)
+							if _dd := max(_x*_r, (_hi-_lo)*_hi*_s*_r); _dd > _pass {
+								_pass = _dd
+							}
+						}
+					} else if _dd := messages.Distance(messages.Gaussian{Pi: _v29p, Tau: _v29t}, messages.Gaussian{Pi: _aPi, Tau: _aTau}); _dd > _pass || _dd != _dd {
 						_pass = _dd
 					}
 					_m66p, _m66t = _oPi, _oTau
@@ -38928,15 +39041,16 @@ func programFFA8(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 						return schedules.Result{}, compile.ErrFallback
 					}
 					_bad += _aTau - _aTau
-					var _dd float64
 					if _lo, _hi := min(_v21p, _aPi), max(_v21p, _aPi); _lo > 1e-50 && _hi < 1e50 && math.Abs(_v21t) < 1e100 && math.Abs(_aTau) < 1e100 {
-						_s := math.Sqrt(_lo)
-						_r := 1 / (_hi * _lo * _s)
-						_dd = max(math.Abs(_v21t*_aPi-_aTau*_v21p)*_lo*_r, (_hi-_lo)*_hi*_s*_r)
-					} else {
-						_dd = messages.Distance(messages.Gaussian{Pi: _v21p, Tau: _v21t}, messages.Gaussian{Pi: _aPi, Tau: _aTau})
-					}
-					if _dd > _pass || _dd != _dd {
+						_x := math.Abs(_v21t*_aPi-_aTau*_v21p) * _lo
+						if _hi-_lo > _pass*_lo || _x*_x > _pass*_pass*_hi*_hi*_lo*_lo*_lo {
+							_s := math.Sqrt(_lo)
+							_r := 1 / (_hi * _lo * _s)
+							if _dd := max(_x*_r, (_hi-_lo)*_hi*_s*_r); _dd > _pass {
+								_pass = _dd
+							}
+						}
+					} else if _dd := messages.Distance(messages.Gaussian{Pi: _v21p, Tau: _v21t}, messages.Gaussian{Pi: _aPi, Tau: _aTau}); _dd > _pass || _dd != _dd {
 						_pass = _dd
 					}
 					_m56p, _m56t = _oPi, _oTau
@@ -38989,15 +39103,16 @@ func programFFA8(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 						return schedules.Result{}, compile.ErrFallback
 					}
 					_bad += _aTau - _aTau
-					var _dd float64
 					if _lo, _hi := min(_v28p, _aPi), max(_v28p, _aPi); _lo > 1e-50 && _hi < 1e50 && math.Abs(_v28t) < 1e100 && math.Abs(_aTau) < 1e100 {
-						_s := math.Sqrt(_lo)
-						_r := 1 / (_hi * _lo * _s)
-						_dd = max(math.Abs(_v28t*_aPi-_aTau*_v28p)*_lo*_r, (_hi-_lo)*_hi*_s*_r)
-					} else {
-						_dd = messages.Distance(messages.Gaussian{Pi: _v28p, Tau: _v28t}, messages.Gaussian{Pi: _aPi, Tau: _aTau})
-					}
-					if _dd > _pass || _dd != _dd {
+						_x := math.Abs(_v28t*_aPi-_aTau*_v28p) * _lo
+						if _hi-_lo > _pass*_lo || _x*_x > _pass*_pass*_hi*_hi*_lo*_lo*_lo {
+							_s := math.Sqrt(_lo)
+							_r := 1 / (_hi * _lo * _s)
+							if _dd := max(_x*_r, (_hi-_lo)*_hi*_s*_r); _dd > _pass {
+								_pass = _dd
+							}
+						}
+					} else if _dd := messages.Distance(messages.Gaussian{Pi: _v28p, Tau: _v28t}, messages.Gaussian{Pi: _aPi, Tau: _aTau}); _dd > _pass || _dd != _dd {
 						_pass = _dd
 					}
 					_m52p, _m52t = _oPi, _oTau
@@ -39035,15 +39150,16 @@ func programFFA8(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 						return schedules.Result{}, compile.ErrFallback
 					}
 					_bad += _aTau - _aTau
-					var _dd float64
 					if _lo, _hi := min(_v28p, _aPi), max(_v28p, _aPi); _lo > 1e-50 && _hi < 1e50 && math.Abs(_v28t) < 1e100 && math.Abs(_aTau) < 1e100 {
-						_s := math.Sqrt(_lo)
-						_r := 1 / (_hi * _lo * _s)
-						_dd = max(math.Abs(_v28t*_aPi-_aTau*_v28p)*_lo*_r, (_hi-_lo)*_hi*_s*_r)
-					} else {
-						_dd = messages.Distance(messages.Gaussian{Pi: _v28p, Tau: _v28t}, messages.Gaussian{Pi: _aPi, Tau: _aTau})
-					}
-					if _dd > _pass || _dd != _dd {
+						_x := math.Abs(_v28t*_aPi-_aTau*_v28p) * _lo
+						if _hi-_lo > _pass*_lo || _x*_x > _pass*_pass*_hi*_hi*_lo*_lo*_lo {
+							_s := math.Sqrt(_lo)
+							_r := 1 / (_hi * _lo * _s)
+							if _dd := max(_x*_r, (_hi-_lo)*_hi*_s*_r); _dd > _pass {
+								_pass = _dd
+							}
+						}
+					} else if _dd := messages.Distance(messages.Gaussian{Pi: _v28p, Tau: _v28t}, messages.Gaussian{Pi: _aPi, Tau: _aTau}); _dd > _pass || _dd != _dd {
 						_pass = _dd
 					}
 					_m65p, _m65t = _oPi, _oTau
@@ -39099,15 +39215,16 @@ func programFFA8(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 						return schedules.Result{}, compile.ErrFallback
 					}
 					_bad += _aTau - _aTau
-					var _dd float64
 					if _lo, _hi := min(_v20p, _aPi), max(_v20p, _aPi); _lo > 1e-50 && _hi < 1e50 && math.Abs(_v20t) < 1e100 && math.Abs(_aTau) < 1e100 {
-						_s := math.Sqrt(_lo)
-						_r := 1 / (_hi * _lo * _s)
-						_dd = max(math.Abs(_v20t*_aPi-_aTau*_v20p)*_lo*_r, (_hi-_lo)*_hi*_s*_r)
-					} else {
-						_dd = messages.Distance(messages.Gaussian{Pi: _v20p, Tau: _v20t}, messages.Gaussian{Pi: _aPi, Tau: _aTau})
-					}
-					if _dd > _pass || _dd != _dd {
+						_x := math.Abs(_v20t*_aPi-_aTau*_v20p) * _lo
+						if _hi-_lo > _pass*_lo || _x*_x > _pass*_pass*_hi*_hi*_lo*_lo*_lo {
+							_s := math.Sqrt(_lo)
+							_r := 1 / (_hi * _lo * _s)
+							if _dd := max(_x*_r, (_hi-_lo)*_hi*_s*_r); _dd > _pass {
+								_pass = _dd
+							}
+						}
+					} else if _dd := messages.Distance(messages.Gaussian{Pi: _v20p, Tau: _v20t}, messages.Gaussian{Pi: _aPi, Tau: _aTau}); _dd > _pass || _dd != _dd {
 						_pass = _dd
 					}
 					_m53p, _m53t = _oPi, _oTau
@@ -39160,15 +39277,16 @@ func programFFA8(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 						return schedules.Result{}, compile.ErrFallback
 					}
 					_bad += _aTau - _aTau
-					var _dd float64
 					if _lo, _hi := min(_v27p, _aPi), max(_v27p, _aPi); _lo > 1e-50 && _hi < 1e50 && math.Abs(_v27t) < 1e100 && math.Abs(_aTau) < 1e100 {
-						_s := math.Sqrt(_lo)
-						_r := 1 / (_hi * _lo * _s)
-						_dd = max(math.Abs(_v27t*_aPi-_aTau*_v27p)*_lo*_r, (_hi-_lo)*_hi*_s*_r)
-					} else {
-						_dd = messages.Distance(messages.Gaussian{Pi: _v27p, Tau: _v27t}, messages.Gaussian{Pi: _aPi, Tau: _aTau})
-					}
-					if _dd > _pass || _dd != _dd {
+						_x := math.Abs(_v27t*_aPi-_aTau*_v27p) * _lo
+						if _hi-_lo > _pass*_lo || _x*_x > _pass*_pass*_hi*_hi*_lo*_lo*_lo {
+							_s := math.Sqrt(_lo)
+							_r := 1 / (_hi * _lo * _s)
+							if _dd := max(_x*_r, (_hi-_lo)*_hi*_s*_r); _dd > _pass {
+								_pass = _dd
+							}
+						}
+					} else if _dd := messages.Distance(messages.Gaussian{Pi: _v27p, Tau: _v27t}, messages.Gaussian{Pi: _aPi, Tau: _aTau}); _dd > _pass || _dd != _dd {
 						_pass = _dd
 					}
 					_m49p, _m49t = _oPi, _oTau
@@ -39206,15 +39324,16 @@ func programFFA8(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 						return schedules.Result{}, compile.ErrFallback
 					}
 					_bad += _aTau - _aTau
-					var _dd float64
 					if _lo, _hi := min(_v27p, _aPi), max(_v27p, _aPi); _lo > 1e-50 && _hi < 1e50 && math.Abs(_v27t) < 1e100 && math.Abs(_aTau) < 1e100 {
-						_s := math.Sqrt(_lo)
-						_r := 1 / (_hi * _lo * _s)
-						_dd = max(math.Abs(_v27t*_aPi-_aTau*_v27p)*_lo*_r, (_hi-_lo)*_hi*_s*_r)
-					} else {
-						_dd = messages.Distance(messages.Gaussian{Pi: _v27p, Tau: _v27t}, messages.Gaussian{Pi: _aPi, Tau: _aTau})
-					}
-					if _dd > _pass || _dd != _dd {
+						_x := math.Abs(_v27t*_aPi-_aTau*_v27p) * _lo
+						if _hi-_lo > _pass*_lo || _x*_x > _pass*_pass*_hi*_hi*_lo*_lo*_lo {
+							_s := math.Sqrt(_lo)
+							_r := 1 / (_hi * _lo * _s)
+							if _dd := max(_x*_r, (_hi-_lo)*_hi*_s*_r); _dd > _pass {
+								_pass = _dd
+							}
+						}
+					} else if _dd := messages.Distance(messages.Gaussian{Pi: _v27p, Tau: _v27t}, messages.Gaussian{Pi: _aPi, Tau: _aTau}); _dd > _pass || _dd != _dd {
 						_pass = _dd
 					}
 					_m64p, _m64t = _oPi, _oTau
@@ -39270,15 +39389,16 @@ func programFFA8(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 						return schedules.Result{}, compile.ErrFallback
 					}
 					_bad += _aTau - _aTau
-					var _dd float64
 					if _lo, _hi := min(_v19p, _aPi), max(_v19p, _aPi); _lo > 1e-50 && _hi < 1e50 && math.Abs(_v19t) < 1e100 && math.Abs(_aTau) < 1e100 {
-						_s := math.Sqrt(_lo)
-						_r := 1 / (_hi * _lo * _s)
-						_dd = max(math.Abs(_v19t*_aPi-_aTau*_v19p)*_lo*_r, (_hi-_lo)*_hi*_s*_r)
-					} else {
-						_dd = messages.Distance(messages.Gaussian{Pi: _v19p, Tau: _v19t}, messages.Gaussian{Pi: _aPi, Tau: _aTau})
-					}
-					if _dd > _pass || _dd != _dd {
+						_x := math.Abs(_v19t*_aPi-_aTau*_v19p) * _lo
+						if _hi-_lo > _pass*_lo || _x*_x > _pass*_pass*_hi*_hi*_lo*_lo*_lo {
+							_s := math.Sqrt(_lo)
+							_r := 1 / (_hi * _lo * _s)
+							if _dd := max(_x*_r, (_hi-_lo)*_hi*_s*_r); _dd > _pass {
+								_pass = _dd
+							}
+						}
+					} else if _dd := messages.Distance(messages.Gaussian{Pi: _v19p, Tau: _v19t}, messages.Gaussian{Pi: _aPi, Tau: _aTau}); _dd > _pass || _dd != _dd {
 						_pass = _dd
 					}
 					_m50p, _m50t = _oPi, _oTau
@@ -39331,15 +39451,16 @@ func programFFA8(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 						return schedules.Result{}, compile.ErrFallback
 					}
 					_bad += _aTau - _aTau
-					var _dd float64
 					if _lo, _hi := min(_v26p, _aPi), max(_v26p, _aPi); _lo > 1e-50 && _hi < 1e50 && math.Abs(_v26t) < 1e100 && math.Abs(_aTau) < 1e100 {
-						_s := math.Sqrt(_lo)
-						_r := 1 / (_hi * _lo * _s)
-						_dd = max(math.Abs(_v26t*_aPi-_aTau*_v26p)*_lo*_r, (_hi-_lo)*_hi*_s*_r)
-					} else {
-						_dd = messages.Distance(messages.Gaussian{Pi: _v26p, Tau: _v26t}, messages.Gaussian{Pi: _aPi, Tau: _aTau})
-					}
-					if _dd > _pass || _dd != _dd {
+						_x := math.Abs(_v26t*_aPi-_aTau*_v26p) * _lo
+						if _hi-_lo > _pass*_lo || _x*_x > _pass*_pass*_hi*_hi*_lo*_lo*_lo {
+							_s := math.Sqrt(_lo)
+							_r := 1 / (_hi * _lo * _s)
+							if _dd := max(_x*_r, (_hi-_lo)*_hi*_s*_r); _dd > _pass {
+								_pass = _dd
+							}
+						}
+					} else if _dd := messages.Distance(messages.Gaussian{Pi: _v26p, Tau: _v26t}, messages.Gaussian{Pi: _aPi, Tau: _aTau}); _dd > _pass || _dd != _dd {
 						_pass = _dd
 					}
 					_m46p, _m46t = _oPi, _oTau
@@ -39377,15 +39498,16 @@ func programFFA8(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 						return schedules.Result{}, compile.ErrFallback
 					}
 					_bad += _aTau - _aTau
-					var _dd float64
 					if _lo, _hi := min(_v26p, _aPi), max(_v26p, _aPi); _lo > 1e-50 && _hi < 1e50 && math.Abs(_v26t) < 1e100 && math.Abs(_aTau) < 1e100 {
-						_s := math.Sqrt(_lo)
-						_r := 1 / (_hi * _lo * _s)
-						_dd = max(math.Abs(_v26t*_aPi-_aTau*_v26p)*_lo*_r, (_hi-_lo)*_hi*_s*_r)
-					} else {
-						_dd = messages.Distance(messages.Gaussian{Pi: _v26p, Tau: _v26t}, messages.Gaussian{Pi: _aPi, Tau: _aTau})
-					}
-					if _dd > _pass || _dd != _dd {
+						_x := math.Abs(_v26t*_aPi-_aTau*_v26p) * _lo
+						if _hi-_lo > _pass*_lo || _x*_x > _pass*_pass*_hi*_hi*_lo*_lo*_lo {
+							_s := math.Sqrt(_lo)
+							_r := 1 / (_hi * _lo * _s)
+							if _dd := max(_x*_r, (_hi-_lo)*_hi*_s*_r); _dd > _pass {
+								_pass = _dd
+							}
+						}
+					} else if _dd := messages.Distance(messages.Gaussian{Pi: _v26p, Tau: _v26t}, messages.Gaussian{Pi: _aPi, Tau: _aTau}); _dd > _pass || _dd != _dd {
 						_pass = _dd
 					}
 					_m63p, _m63t = _oPi, _oTau
@@ -39441,15 +39563,16 @@ func programFFA8(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 						return schedules.Result{}, compile.ErrFallback
 					}
 					_bad += _aTau - _aTau
-					var _dd float64
 					if _lo, _hi := min(_v18p, _aPi), max(_v18p, _aPi); _lo > 1e-50 && _hi < 1e50 && math.Abs(_v18t) < 1e100 && math.Abs(_aTau) < 1e100 {
-						_s := math.Sqrt(_lo)
-						_r := 1 / (_hi * _lo * _s)
-						_dd = max(math.Abs(_v18t*_aPi-_aTau*_v18p)*_lo*_r, (_hi-_lo)*_hi*_s*_r)
-					} else {
-						_dd = messages.Distance(messages.Gaussian{Pi: _v18p, Tau: _v18t}, messages.Gaussian{Pi: _aPi, Tau: _aTau})
-					}
-					if _dd > _pass || _dd != _dd {
+						_x := math.Abs(_v18t*_aPi-_aTau*_v18p) * _lo
+						if _hi-_lo > _pass*_lo || _x*_x > _pass*_pass*_hi*_hi*_lo*_lo*_lo {
+							_s := math.Sqrt(_lo)
+							_r := 1 / (_hi * _lo * _s)
+							if _dd := max(_x*_r, (_hi-_lo)*_hi*_s*_r); _dd > _pass {
+								_pass = _dd
+							}
+						}
+					} else if _dd := messages.Distance(messages.Gaussian{Pi: _v18p, Tau: _v18t}, messages.Gaussian{Pi: _aPi, Tau: _aTau}); _dd > _pass || _dd != _dd {
 						_pass = _dd
 					}
 					_m47p, _m47t = _oPi, _oTau
@@ -39502,15 +39625,16 @@ func programFFA8(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 						return schedules.Result{}, compile.ErrFallback
 					}
 					_bad += _aTau - _aTau
-					var _dd float64
 					if _lo, _hi := min(_v25p, _aPi), max(_v25p, _aPi); _lo > 1e-50 && _hi < 1e50 && math.Abs(_v25t) < 1e100 && math.Abs(_aTau) < 1e100 {
-						_s := math.Sqrt(_lo)
-						_r := 1 / (_hi * _lo * _s)
-						_dd = max(math.Abs(_v25t*_aPi-_aTau*_v25p)*_lo*_r, (_hi-_lo)*_hi*_s*_r)
-					} else {
-						_dd = messages.Distance(messages.Gaussian{Pi: _v25p, Tau: _v25t}, messages.Gaussian{Pi: _aPi, Tau: _aTau})
-					}
-					if _dd > _pass || _dd != _dd {
+						_x := math.Abs(_v25t*_aPi-_aTau*_v25p) * _lo
+						if _hi-_lo > _pass*_lo || _x*_x > _pass*_pass*_hi*_hi*_lo*_lo*_lo {
+							_s := math.Sqrt(_lo)
+							_r := 1 / (_hi * _lo * _s)
+							if _dd := max(_x*_r, (_hi-_lo)*_hi*_s*_r); _dd > _pass {
+								_pass = _dd
+							}
+						}
+					} else if _dd := messages.Distance(messages.Gaussian{Pi: _v25p, Tau: _v25t}, messages.Gaussian{Pi: _aPi, Tau: _aTau}); _dd > _pass || _dd != _dd {
 						_pass = _dd
 					}
 					_m43p, _m43t = _oPi, _oTau
@@ -39548,15 +39672,16 @@ func programFFA8(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 						return schedules.Result{}, compile.ErrFallback
 					}
 					_bad += _aTau - _aTau
-					var _dd float64
 					if _lo, _hi := min(_v25p, _aPi), max(_v25p, _aPi); _lo > 1e-50 && _hi < 1e50 && math.Abs(_v25t) < 1e100 && math.Abs(_aTau) < 1e100 {
-						_s := math.Sqrt(_lo)
-						_r := 1 / (_hi * _lo * _s)
-						_dd = max(math.Abs(_v25t*_aPi-_aTau*_v25p)*_lo*_r, (_hi-_lo)*_hi*_s*_r)
-					} else {
-						_dd = messages.Distance(messages.Gaussian{Pi: _v25p, Tau: _v25t}, messages.Gaussian{Pi: _aPi, Tau: _aTau})
-					}
-					if _dd > _pass || _dd != _dd {
+						_x := math.Abs(_v25t*_aPi-_aTau*_v25p) * _lo
+						if _hi-_lo > _pass*_lo || _x*_x > _pass*_pass*_hi*_hi*_lo*_lo*_lo {
+							_s := math.Sqrt(_lo)
+							_r := 1 / (_hi * _lo * _s)
+							if _dd := max(_x*_r, (_hi-_lo)*_hi*_s*_r); _dd > _pass {
+								_pass = _dd
+							}
+						}
+					} else if _dd := messages.Distance(messages.Gaussian{Pi: _v25p, Tau: _v25t}, messages.Gaussian{Pi: _aPi, Tau: _aTau}); _dd > _pass || _dd != _dd {
 						_pass = _dd
 					}
 					_m62p, _m62t = _oPi, _oTau
@@ -39612,15 +39737,16 @@ func programFFA8(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 						return schedules.Result{}, compile.ErrFallback
 					}
 					_bad += _aTau - _aTau
-					var _dd float64
 					if _lo, _hi := min(_v17p, _aPi), max(_v17p, _aPi); _lo > 1e-50 && _hi < 1e50 && math.Abs(_v17t) < 1e100 && math.Abs(_aTau) < 1e100 {
-						_s := math.Sqrt(_lo)
-						_r := 1 / (_hi * _lo * _s)
-						_dd = max(math.Abs(_v17t*_aPi-_aTau*_v17p)*_lo*_r, (_hi-_lo)*_hi*_s*_r)
-					} else {
-						_dd = messages.Distance(messages.Gaussian{Pi: _v17p, Tau: _v17t}, messages.Gaussian{Pi: _aPi, Tau: _aTau})
-					}
-					if _dd > _pass || _dd != _dd {
+						_x := math.Abs(_v17t*_aPi-_aTau*_v17p) * _lo
+						if _hi-_lo > _pass*_lo || _x*_x > _pass*_pass*_hi*_hi*_lo*_lo*_lo {
+							_s := math.Sqrt(_lo)
+							_r := 1 / (_hi * _lo * _s)
+							if _dd := max(_x*_r, (_hi-_lo)*_hi*_s*_r); _dd > _pass {
+								_pass = _dd
+							}
+						}
+					} else if _dd := messages.Distance(messages.Gaussian{Pi: _v17p, Tau: _v17t}, messages.Gaussian{Pi: _aPi, Tau: _aTau}); _dd > _pass || _dd != _dd {
 						_pass = _dd
 					}
 					_m44p, _m44t = _oPi, _oTau
@@ -43626,15 +43752,16 @@ func programFigure1(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 						return schedules.Result{}, compile.ErrFallback
 					}
 					_bad += _aTau - _aTau
-					var _dd float64
 					if _lo, _hi := min(_v11p, _aPi), max(_v11p, _aPi); _lo > 1e-50 && _hi < 1e50 && math.Abs(_v11t) < 1e100 && math.Abs(_aTau) < 1e100 {
-						_s := math.Sqrt(_lo)
-						_r := 1 / (_hi * _lo * _s)
-						_dd = max(math.Abs(_v11t*_aPi-_aTau*_v11p)*_lo*_r, (_hi-_lo)*_hi*_s*_r)
-					} else {
-						_dd = messages.Distance(messages.Gaussian{Pi: _v11p, Tau: _v11t}, messages.Gaussian{Pi: _aPi, Tau: _aTau})
-					}
-					if _dd > _pass || _dd != _dd {
+						_x := math.Abs(_v11t*_aPi-_aTau*_v11p) * _lo
+						if _hi-_lo > _pass*_lo || _x*_x > _pass*_pass*_hi*_hi*_lo*_lo*_lo {
+							_s := math.Sqrt(_lo)
+							_r := 1 / (_hi * _lo * _s)
+							if _dd := max(_x*_r, (_hi-_lo)*_hi*_s*_r); _dd > _pass {
+								_pass = _dd
+							}
+						}
+					} else if _dd := messages.Distance(messages.Gaussian{Pi: _v11p, Tau: _v11t}, messages.Gaussian{Pi: _aPi, Tau: _aTau}); _dd > _pass || _dd != _dd {
 						_pass = _dd
 					}
 					_m19p, _m19t = _oPi, _oTau
@@ -43672,15 +43799,16 @@ func programFigure1(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 						return schedules.Result{}, compile.ErrFallback
 					}
 					_bad += _aTau - _aTau
-					var _dd float64
 					if _lo, _hi := min(_v11p, _aPi), max(_v11p, _aPi); _lo > 1e-50 && _hi < 1e50 && math.Abs(_v11t) < 1e100 && math.Abs(_aTau) < 1e100 {
-						_s := math.Sqrt(_lo)
-						_r := 1 / (_hi * _lo * _s)
-						_dd = max(math.Abs(_v11t*_aPi-_aTau*_v11p)*_lo*_r, (_hi-_lo)*_hi*_s*_r)
-					} else {
-						_dd = messages.Distance(messages.Gaussian{Pi: _v11p, Tau: _v11t}, messages.Gaussian{Pi: _aPi, Tau: _aTau})
-					}
-					if _dd > _pass || _dd != _dd {
+						_x := math.Abs(_v11t*_aPi-_aTau*_v11p) * _lo
+						if _hi-_lo > _pass*_lo || _x*_x > _pass*_pass*_hi*_hi*_lo*_lo*_lo {
+							_s := math.Sqrt(_lo)
+							_r := 1 / (_hi * _lo * _s)
+							if _dd := max(_x*_r, (_hi-_lo)*_hi*_s*_r); _dd > _pass {
+								_pass = _dd
+							}
+						}
+					} else if _dd := messages.Distance(messages.Gaussian{Pi: _v11p, Tau: _v11t}, messages.Gaussian{Pi: _aPi, Tau: _aTau}); _dd > _pass || _dd != _dd {
 						_pass = _dd
 					}
 					_m25p, _m25t = _oPi, _oTau
@@ -43736,15 +43864,16 @@ func programFigure1(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 						return schedules.Result{}, compile.ErrFallback
 					}
 					_bad += _aTau - _aTau
-					var _dd float64
 					if _lo, _hi := min(_v9p, _aPi), max(_v9p, _aPi); _lo > 1e-50 && _hi < 1e50 && math.Abs(_v9t) < 1e100 && math.Abs(_aTau) < 1e100 {
-						_s := math.Sqrt(_lo)
-						_r := 1 / (_hi * _lo * _s)
-						_dd = max(math.Abs(_v9t*_aPi-_aTau*_v9p)*_lo*_r, (_hi-_lo)*_hi*_s*_r)
-					} else {
-						_dd = messages.Distance(messages.Gaussian{Pi: _v9p, Tau: _v9t}, messages.Gaussian{Pi: _aPi, Tau: _aTau})
-					}
-					if _dd > _pass || _dd != _dd {
+						_x := math.Abs(_v9t*_aPi-_aTau*_v9p) * _lo
+						if _hi-_lo > _pass*_lo || _x*_x > _pass*_pass*_hi*_hi*_lo*_lo*_lo {
+							_s := math.Sqrt(_lo)
+							_r := 1 / (_hi * _lo * _s)
+							if _dd := max(_x*_r, (_hi-_lo)*_hi*_s*_r); _dd > _pass {
+								_pass = _dd
+							}
+						}
+					} else if _dd := messages.Distance(messages.Gaussian{Pi: _v9p, Tau: _v9t}, messages.Gaussian{Pi: _aPi, Tau: _aTau}); _dd > _pass || _dd != _dd {
 						_pass = _dd
 					}
 					_m21p, _m21t = _oPi, _oTau
@@ -43797,15 +43926,16 @@ func programFigure1(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 						return schedules.Result{}, compile.ErrFallback
 					}
 					_bad += _aTau - _aTau
-					var _dd float64
 					if _lo, _hi := min(_v12p, _aPi), max(_v12p, _aPi); _lo > 1e-50 && _hi < 1e50 && math.Abs(_v12t) < 1e100 && math.Abs(_aTau) < 1e100 {
-						_s := math.Sqrt(_lo)
-						_r := 1 / (_hi * _lo * _s)
-						_dd = max(math.Abs(_v12t*_aPi-_aTau*_v12p)*_lo*_r, (_hi-_lo)*_hi*_s*_r)
-					} else {
-						_dd = messages.Distance(messages.Gaussian{Pi: _v12p, Tau: _v12t}, messages.Gaussian{Pi: _aPi, Tau: _aTau})
-					}
-					if _dd > _pass || _dd != _dd {
+						_x := math.Abs(_v12t*_aPi-_aTau*_v12p) * _lo
+						if _hi-_lo > _pass*_lo || _x*_x > _pass*_pass*_hi*_hi*_lo*_lo*_lo {
+							_s := math.Sqrt(_lo)
+							_r := 1 / (_hi * _lo * _s)
+							if _dd := max(_x*_r, (_hi-_lo)*_hi*_s*_r); _dd > _pass {
+								_pass = _dd
+							}
+						}
+					} else if _dd := messages.Distance(messages.Gaussian{Pi: _v12p, Tau: _v12t}, messages.Gaussian{Pi: _aPi, Tau: _aTau}); _dd > _pass || _dd != _dd {
 						_pass = _dd
 					}
 					_m22p, _m22t = _oPi, _oTau
@@ -43843,15 +43973,16 @@ func programFigure1(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 						return schedules.Result{}, compile.ErrFallback
 					}
 					_bad += _aTau - _aTau
-					var _dd float64
 					if _lo, _hi := min(_v12p, _aPi), max(_v12p, _aPi); _lo > 1e-50 && _hi < 1e50 && math.Abs(_v12t) < 1e100 && math.Abs(_aTau) < 1e100 {
-						_s := math.Sqrt(_lo)
-						_r := 1 / (_hi * _lo * _s)
-						_dd = max(math.Abs(_v12t*_aPi-_aTau*_v12p)*_lo*_r, (_hi-_lo)*_hi*_s*_r)
-					} else {
-						_dd = messages.Distance(messages.Gaussian{Pi: _v12p, Tau: _v12t}, messages.Gaussian{Pi: _aPi, Tau: _aTau})
-					}
-					if _dd > _pass || _dd != _dd {
+						_x := math.Abs(_v12t*_aPi-_aTau*_v12p) * _lo
+						if _hi-_lo > _pass*_lo || _x*_x > _pass*_pass*_hi*_hi*_lo*_lo*_lo {
+							_s := math.Sqrt(_lo)
+							_r := 1 / (_hi * _lo * _s)
+							if _dd := max(_x*_r, (_hi-_lo)*_hi*_s*_r); _dd > _pass {
+								_pass = _dd
+							}
+						}
+					} else if _dd := messages.Distance(messages.Gaussian{Pi: _v12p, Tau: _v12t}, messages.Gaussian{Pi: _aPi, Tau: _aTau}); _dd > _pass || _dd != _dd {
 						_pass = _dd
 					}
 					_m26p, _m26t = _oPi, _oTau
@@ -43907,15 +44038,16 @@ func programFigure1(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 						return schedules.Result{}, compile.ErrFallback
 					}
 					_bad += _aTau - _aTau
-					var _dd float64
 					if _lo, _hi := min(_v9p, _aPi), max(_v9p, _aPi); _lo > 1e-50 && _hi < 1e50 && math.Abs(_v9t) < 1e100 && math.Abs(_aTau) < 1e100 {
-						_s := math.Sqrt(_lo)
-						_r := 1 / (_hi * _lo * _s)
-						_dd = max(math.Abs(_v9t*_aPi-_aTau*_v9p)*_lo*_r, (_hi-_lo)*_hi*_s*_r)
-					} else {
-						_dd = messages.Distance(messages.Gaussian{Pi: _v9p, Tau: _v9t}, messages.Gaussian{Pi: _aPi, Tau: _aTau})
-					}
-					if _dd > _pass || _dd != _dd {
+						_x := math.Abs(_v9t*_aPi-_aTau*_v9p) * _lo
+						if _hi-_lo > _pass*_lo || _x*_x > _pass*_pass*_hi*_hi*_lo*_lo*_lo {
+							_s := math.Sqrt(_lo)
+							_r := 1 / (_hi * _lo * _s)
+							if _dd := max(_x*_r, (_hi-_lo)*_hi*_s*_r); _dd > _pass {
+								_pass = _dd
+							}
+						}
+					} else if _dd := messages.Distance(messages.Gaussian{Pi: _v9p, Tau: _v9t}, messages.Gaussian{Pi: _aPi, Tau: _aTau}); _dd > _pass || _dd != _dd {
 						_pass = _dd
 					}
 					_m23p, _m23t = _oPi, _oTau

@@ -407,17 +407,22 @@ func (p *program) writeCavityFail(w *bytes.Buffer, f graph.FactorID, k int, pi, 
 // marginal, from _v<v>p/t to _aPi/_aTau, into the pass's largest change:
 // messages.Distance, its common case written out (the same formula, which
 // a test holds equal) because a call would make the Go compiler spill every
-// live local of the program around it.
+// live local of the program around it. A pass needs only its largest
+// change, so the square root and division are spent only on an update that
+// may raise it: with D = π_max·π_min·√π_min as in Distance, the precision
+// change exceeds P when π_max − π_min > P·π_min, and the mean shift when
+// (|τ_a·π_b − τ_b·π_a|·π_min)² > P²·π_max²·π_min³, both free of them.
 func (p *program) writeDistance(w *bytes.Buffer, v graph.VarID) {
-	fmt.Fprintf(w, `var _dd float64
-if _lo, _hi := min(_v%[1]dp, _aPi), max(_v%[1]dp, _aPi); _lo > 1e-50 && _hi < 1e50 && math.Abs(_v%[1]dt) < 1e100 && math.Abs(_aTau) < 1e100 {
+	fmt.Fprintf(w, `if _lo, _hi := min(_v%[1]dp, _aPi), max(_v%[1]dp, _aPi); _lo > 1e-50 && _hi < 1e50 && math.Abs(_v%[1]dt) < 1e100 && math.Abs(_aTau) < 1e100 {
+_x := math.Abs(_v%[1]dt*_aPi-_aTau*_v%[1]dp) * _lo
+if _hi-_lo > _pass*_lo || _x*_x > _pass*_pass*_hi*_hi*_lo*_lo*_lo {
 _s := math.Sqrt(_lo)
 _r := 1 / (_hi * _lo * _s)
-_dd = max(math.Abs(_v%[1]dt*_aPi-_aTau*_v%[1]dp)*_lo*_r, (_hi-_lo)*_hi*_s*_r)
-} else {
-_dd = messages.Distance(messages.Gaussian{Pi: _v%[1]dp, Tau: _v%[1]dt}, messages.Gaussian{Pi: _aPi, Tau: _aTau})
+if _dd := max(_x*_r, (_hi-_lo)*_hi*_s*_r); _dd > _pass {
+_pass = _dd
 }
-if _dd > _pass || _dd != _dd {
+}
+} else if _dd := messages.Distance(messages.Gaussian{Pi: _v%[1]dp, Tau: _v%[1]dt}, messages.Gaussian{Pi: _aPi, Tau: _aTau}); _dd > _pass || _dd != _dd {
 _pass = _dd
 }
 `, v)

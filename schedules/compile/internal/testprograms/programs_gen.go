@@ -508,15 +508,16 @@ func BindFigure1(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 						return schedules.Result{}, compile.ErrFallback
 					}
 					_bad += _aTau - _aTau
-					var _dd float64
 					if _lo, _hi := min(_v11p, _aPi), max(_v11p, _aPi); _lo > 1e-50 && _hi < 1e50 && math.Abs(_v11t) < 1e100 && math.Abs(_aTau) < 1e100 {
-						_s := math.Sqrt(_lo)
-						_r := 1 / (_hi * _lo * _s)
-						_dd = max(math.Abs(_v11t*_aPi-_aTau*_v11p)*_lo*_r, (_hi-_lo)*_hi*_s*_r)
-					} else {
-						_dd = messages.Distance(messages.Gaussian{Pi: _v11p, Tau: _v11t}, messages.Gaussian{Pi: _aPi, Tau: _aTau})
-					}
-					if _dd > _pass || _dd != _dd {
+						_x := math.Abs(_v11t*_aPi-_aTau*_v11p) * _lo
+						if _hi-_lo > _pass*_lo || _x*_x > _pass*_pass*_hi*_hi*_lo*_lo*_lo {
+							_s := math.Sqrt(_lo)
+							_r := 1 / (_hi * _lo * _s)
+							if _dd := max(_x*_r, (_hi-_lo)*_hi*_s*_r); _dd > _pass {
+								_pass = _dd
+							}
+						}
+					} else if _dd := messages.Distance(messages.Gaussian{Pi: _v11p, Tau: _v11t}, messages.Gaussian{Pi: _aPi, Tau: _aTau}); _dd > _pass || _dd != _dd {
 						_pass = _dd
 					}
 					_m19p, _m19t = _oPi, _oTau
@@ -554,15 +555,16 @@ func BindFigure1(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 						return schedules.Result{}, compile.ErrFallback
 					}
 					_bad += _aTau - _aTau
-					var _dd float64
 					if _lo, _hi := min(_v11p, _aPi), max(_v11p, _aPi); _lo > 1e-50 && _hi < 1e50 && math.Abs(_v11t) < 1e100 && math.Abs(_aTau) < 1e100 {
-						_s := math.Sqrt(_lo)
-						_r := 1 / (_hi * _lo * _s)
-						_dd = max(math.Abs(_v11t*_aPi-_aTau*_v11p)*_lo*_r, (_hi-_lo)*_hi*_s*_r)
-					} else {
-						_dd = messages.Distance(messages.Gaussian{Pi: _v11p, Tau: _v11t}, messages.Gaussian{Pi: _aPi, Tau: _aTau})
-					}
-					if _dd > _pass || _dd != _dd {
+						_x := math.Abs(_v11t*_aPi-_aTau*_v11p) * _lo
+						if _hi-_lo > _pass*_lo || _x*_x > _pass*_pass*_hi*_hi*_lo*_lo*_lo {
+							_s := math.Sqrt(_lo)
+							_r := 1 / (_hi * _lo * _s)
+							if _dd := max(_x*_r, (_hi-_lo)*_hi*_s*_r); _dd > _pass {
+								_pass = _dd
+							}
+						}
+					} else if _dd := messages.Distance(messages.Gaussian{Pi: _v11p, Tau: _v11t}, messages.Gaussian{Pi: _aPi, Tau: _aTau}); _dd > _pass || _dd != _dd {
 						_pass = _dd
 					}
 					_m25p, _m25t = _oPi, _oTau
@@ -618,15 +620,16 @@ func BindFigure1(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 						return schedules.Result{}, compile.ErrFallback
 					}
 					_bad += _aTau - _aTau
-					var _dd float64
 					if _lo, _hi := min(_v9p, _aPi), max(_v9p, _aPi); _lo > 1e-50 && _hi < 1e50 && math.Abs(_v9t) < 1e100 && math.Abs(_aTau) < 1e100 {
-						_s := math.Sqrt(_lo)
-						_r := 1 / (_hi * _lo * _s)
-						_dd = max(math.Abs(_v9t*_aPi-_aTau*_v9p)*_lo*_r, (_hi-_lo)*_hi*_s*_r)
-					} else {
-						_dd = messages.Distance(messages.Gaussian{Pi: _v9p, Tau: _v9t}, messages.Gaussian{Pi: _aPi, Tau: _aTau})
-					}
-					if _dd > _pass || _dd != _dd {
+						_x := math.Abs(_v9t*_aPi-_aTau*_v9p) * _lo
+						if _hi-_lo > _pass*_lo || _x*_x > _pass*_pass*_hi*_hi*_lo*_lo*_lo {
+							_s := math.Sqrt(_lo)
+							_r := 1 / (_hi * _lo * _s)
+							if _dd := max(_x*_r, (_hi-_lo)*_hi*_s*_r); _dd > _pass {
+								_pass = _dd
+							}
+						}
+					} else if _dd := messages.Distance(messages.Gaussian{Pi: _v9p, Tau: _v9t}, messages.Gaussian{Pi: _aPi, Tau: _aTau}); _dd > _pass || _dd != _dd {
 						_pass = _dd
 					}
 					_m21p, _m21t = _oPi, _oTau
@@ -679,15 +682,16 @@ func BindFigure1(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 						return schedules.Result{}, compile.ErrFallback
 					}
 					_bad += _aTau - _aTau
-					var _dd float64
 					if _lo, _hi := min(_v12p, _aPi), max(_v12p, _aPi); _lo > 1e-50 && _hi < 1e50 && math.Abs(_v12t) < 1e100 && math.Abs(_aTau) < 1e100 {
-						_s := math.Sqrt(_lo)
-						_r := 1 / (_hi * _lo * _s)
-						_dd = max(math.Abs(_v12t*_aPi-_aTau*_v12p)*_lo*_r, (_hi-_lo)*_hi*_s*_r)
-					} else {
-						_dd = messages.Distance(messages.Gaussian{Pi: _v12p, Tau: _v12t}, messages.Gaussian{Pi: _aPi, Tau: _aTau})
-					}
-					if _dd > _pass || _dd != _dd {
+						_x := math.Abs(_v12t*_aPi-_aTau*_v12p) * _lo
+						if _hi-_lo > _pass*_lo || _x*_x > _pass*_pass*_hi*_hi*_lo*_lo*_lo {
+							_s := math.Sqrt(_lo)
+							_r := 1 / (_hi * _lo * _s)
+							if _dd := max(_x*_r, (_hi-_lo)*_hi*_s*_r); _dd > _pass {
+								_pass = _dd
+							}
+						}
+					} else if _dd := messages.Distance(messages.Gaussian{Pi: _v12p, Tau: _v12t}, messages.Gaussian{Pi: _aPi, Tau: _aTau}); _dd > _pass || _dd != _dd {
 						_pass = _dd
 					}
 					_m22p, _m22t = _oPi, _oTau
@@ -725,15 +729,16 @@ func BindFigure1(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 						return schedules.Result{}, compile.ErrFallback
 					}
 					_bad += _aTau - _aTau
-					var _dd float64
 					if _lo, _hi := min(_v12p, _aPi), max(_v12p, _aPi); _lo > 1e-50 && _hi < 1e50 && math.Abs(_v12t) < 1e100 && math.Abs(_aTau) < 1e100 {
-						_s := math.Sqrt(_lo)
-						_r := 1 / (_hi * _lo * _s)
-						_dd = max(math.Abs(_v12t*_aPi-_aTau*_v12p)*_lo*_r, (_hi-_lo)*_hi*_s*_r)
-					} else {
-						_dd = messages.Distance(messages.Gaussian{Pi: _v12p, Tau: _v12t}, messages.Gaussian{Pi: _aPi, Tau: _aTau})
-					}
-					if _dd > _pass || _dd != _dd {
+						_x := math.Abs(_v12t*_aPi-_aTau*_v12p) * _lo
+						if _hi-_lo > _pass*_lo || _x*_x > _pass*_pass*_hi*_hi*_lo*_lo*_lo {
+							_s := math.Sqrt(_lo)
+							_r := 1 / (_hi * _lo * _s)
+							if _dd := max(_x*_r, (_hi-_lo)*_hi*_s*_r); _dd > _pass {
+								_pass = _dd
+							}
+						}
+					} else if _dd := messages.Distance(messages.Gaussian{Pi: _v12p, Tau: _v12t}, messages.Gaussian{Pi: _aPi, Tau: _aTau}); _dd > _pass || _dd != _dd {
 						_pass = _dd
 					}
 					_m26p, _m26t = _oPi, _oTau
@@ -789,15 +794,16 @@ func BindFigure1(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 						return schedules.Result{}, compile.ErrFallback
 					}
 					_bad += _aTau - _aTau
-					var _dd float64
 					if _lo, _hi := min(_v9p, _aPi), max(_v9p, _aPi); _lo > 1e-50 && _hi < 1e50 && math.Abs(_v9t) < 1e100 && math.Abs(_aTau) < 1e100 {
-						_s := math.Sqrt(_lo)
-						_r := 1 / (_hi * _lo * _s)
-						_dd = max(math.Abs(_v9t*_aPi-_aTau*_v9p)*_lo*_r, (_hi-_lo)*_hi*_s*_r)
-					} else {
-						_dd = messages.Distance(messages.Gaussian{Pi: _v9p, Tau: _v9t}, messages.Gaussian{Pi: _aPi, Tau: _aTau})
-					}
-					if _dd > _pass || _dd != _dd {
+						_x := math.Abs(_v9t*_aPi-_aTau*_v9p) * _lo
+						if _hi-_lo > _pass*_lo || _x*_x > _pass*_pass*_hi*_hi*_lo*_lo*_lo {
+							_s := math.Sqrt(_lo)
+							_r := 1 / (_hi * _lo * _s)
+							if _dd := max(_x*_r, (_hi-_lo)*_hi*_s*_r); _dd > _pass {
+								_pass = _dd
+							}
+						}
+					} else if _dd := messages.Distance(messages.Gaussian{Pi: _v9p, Tau: _v9t}, messages.Gaussian{Pi: _aPi, Tau: _aTau}); _dd > _pass || _dd != _dd {
 						_pass = _dd
 					}
 					_m23p, _m23t = _oPi, _oTau
@@ -2563,15 +2569,16 @@ func BindNested(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 						return schedules.Result{}, compile.ErrFallback
 					}
 					_bad += _aTau - _aTau
-					var _dd float64
 					if _lo, _hi := min(_v3p, _aPi), max(_v3p, _aPi); _lo > 1e-50 && _hi < 1e50 && math.Abs(_v3t) < 1e100 && math.Abs(_aTau) < 1e100 {
-						_s := math.Sqrt(_lo)
-						_r := 1 / (_hi * _lo * _s)
-						_dd = max(math.Abs(_v3t*_aPi-_aTau*_v3p)*_lo*_r, (_hi-_lo)*_hi*_s*_r)
-					} else {
-						_dd = messages.Distance(messages.Gaussian{Pi: _v3p, Tau: _v3t}, messages.Gaussian{Pi: _aPi, Tau: _aTau})
-					}
-					if _dd > _pass || _dd != _dd {
+						_x := math.Abs(_v3t*_aPi-_aTau*_v3p) * _lo
+						if _hi-_lo > _pass*_lo || _x*_x > _pass*_pass*_hi*_hi*_lo*_lo*_lo {
+							_s := math.Sqrt(_lo)
+							_r := 1 / (_hi * _lo * _s)
+							if _dd := max(_x*_r, (_hi-_lo)*_hi*_s*_r); _dd > _pass {
+								_pass = _dd
+							}
+						}
+					} else if _dd := messages.Distance(messages.Gaussian{Pi: _v3p, Tau: _v3t}, messages.Gaussian{Pi: _aPi, Tau: _aTau}); _dd > _pass || _dd != _dd {
 						_pass = _dd
 					}
 					_m3p, _m3t = _oPi, _oTau
@@ -2622,15 +2629,16 @@ func BindNested(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 								return schedules.Result{}, compile.ErrFallback
 							}
 							_bad += _aTau - _aTau
-							var _dd float64
 							if _lo, _hi := min(_v4p, _aPi), max(_v4p, _aPi); _lo > 1e-50 && _hi < 1e50 && math.Abs(_v4t) < 1e100 && math.Abs(_aTau) < 1e100 {
-								_s := math.Sqrt(_lo)
-								_r := 1 / (_hi * _lo * _s)
-								_dd = max(math.Abs(_v4t*_aPi-_aTau*_v4p)*_lo*_r, (_hi-_lo)*_hi*_s*_r)
-							} else {
-								_dd = messages.Distance(messages.Gaussian{Pi: _v4p, Tau: _v4t}, messages.Gaussian{Pi: _aPi, Tau: _aTau})
-							}
-							if _dd > _pass || _dd != _dd {
+								_x := math.Abs(_v4t*_aPi-_aTau*_v4p) * _lo
+								if _hi-_lo > _pass*_lo || _x*_x > _pass*_pass*_hi*_hi*_lo*_lo*_lo {
+									_s := math.Sqrt(_lo)
+									_r := 1 / (_hi * _lo * _s)
+									if _dd := max(_x*_r, (_hi-_lo)*_hi*_s*_r); _dd > _pass {
+										_pass = _dd
+									}
+								}
+							} else if _dd := messages.Distance(messages.Gaussian{Pi: _v4p, Tau: _v4t}, messages.Gaussian{Pi: _aPi, Tau: _aTau}); _dd > _pass || _dd != _dd {
 								_pass = _dd
 							}
 							_m7p, _m7t = _oPi, _oTau
@@ -2668,15 +2676,16 @@ func BindNested(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 								return schedules.Result{}, compile.ErrFallback
 							}
 							_bad += _aTau - _aTau
-							var _dd float64
 							if _lo, _hi := min(_v4p, _aPi), max(_v4p, _aPi); _lo > 1e-50 && _hi < 1e50 && math.Abs(_v4t) < 1e100 && math.Abs(_aTau) < 1e100 {
-								_s := math.Sqrt(_lo)
-								_r := 1 / (_hi * _lo * _s)
-								_dd = max(math.Abs(_v4t*_aPi-_aTau*_v4p)*_lo*_r, (_hi-_lo)*_hi*_s*_r)
-							} else {
-								_dd = messages.Distance(messages.Gaussian{Pi: _v4p, Tau: _v4t}, messages.Gaussian{Pi: _aPi, Tau: _aTau})
-							}
-							if _dd > _pass || _dd != _dd {
+								_x := math.Abs(_v4t*_aPi-_aTau*_v4p) * _lo
+								if _hi-_lo > _pass*_lo || _x*_x > _pass*_pass*_hi*_hi*_lo*_lo*_lo {
+									_s := math.Sqrt(_lo)
+									_r := 1 / (_hi * _lo * _s)
+									if _dd := max(_x*_r, (_hi-_lo)*_hi*_s*_r); _dd > _pass {
+										_pass = _dd
+									}
+								}
+							} else if _dd := messages.Distance(messages.Gaussian{Pi: _v4p, Tau: _v4t}, messages.Gaussian{Pi: _aPi, Tau: _aTau}); _dd > _pass || _dd != _dd {
 								_pass = _dd
 							}
 							_m9p, _m9t = _oPi, _oTau
@@ -2709,15 +2718,16 @@ func BindNested(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 								return schedules.Result{}, compile.ErrFallback
 							}
 							_bad += _aTau - _aTau
-							var _dd float64
 							if _lo, _hi := min(_v3p, _aPi), max(_v3p, _aPi); _lo > 1e-50 && _hi < 1e50 && math.Abs(_v3t) < 1e100 && math.Abs(_aTau) < 1e100 {
-								_s := math.Sqrt(_lo)
-								_r := 1 / (_hi * _lo * _s)
-								_dd = max(math.Abs(_v3t*_aPi-_aTau*_v3p)*_lo*_r, (_hi-_lo)*_hi*_s*_r)
-							} else {
-								_dd = messages.Distance(messages.Gaussian{Pi: _v3p, Tau: _v3t}, messages.Gaussian{Pi: _aPi, Tau: _aTau})
-							}
-							if _dd > _pass || _dd != _dd {
+								_x := math.Abs(_v3t*_aPi-_aTau*_v3p) * _lo
+								if _hi-_lo > _pass*_lo || _x*_x > _pass*_pass*_hi*_hi*_lo*_lo*_lo {
+									_s := math.Sqrt(_lo)
+									_r := 1 / (_hi * _lo * _s)
+									if _dd := max(_x*_r, (_hi-_lo)*_hi*_s*_r); _dd > _pass {
+										_pass = _dd
+									}
+								}
+							} else if _dd := messages.Distance(messages.Gaussian{Pi: _v3p, Tau: _v3t}, messages.Gaussian{Pi: _aPi, Tau: _aTau}); _dd > _pass || _dd != _dd {
 								_pass = _dd
 							}
 							_m8p, _m8t = _oPi, _oTau
@@ -2805,15 +2815,16 @@ func BindNested(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 						return schedules.Result{}, compile.ErrFallback
 					}
 					_bad += _aTau - _aTau
-					var _dd float64
 					if _lo, _hi := min(_v0p, _aPi), max(_v0p, _aPi); _lo > 1e-50 && _hi < 1e50 && math.Abs(_v0t) < 1e100 && math.Abs(_aTau) < 1e100 {
-						_s := math.Sqrt(_lo)
-						_r := 1 / (_hi * _lo * _s)
-						_dd = max(math.Abs(_v0t*_aPi-_aTau*_v0p)*_lo*_r, (_hi-_lo)*_hi*_s*_r)
-					} else {
-						_dd = messages.Distance(messages.Gaussian{Pi: _v0p, Tau: _v0t}, messages.Gaussian{Pi: _aPi, Tau: _aTau})
-					}
-					if _dd > _pass || _dd != _dd {
+						_x := math.Abs(_v0t*_aPi-_aTau*_v0p) * _lo
+						if _hi-_lo > _pass*_lo || _x*_x > _pass*_pass*_hi*_hi*_lo*_lo*_lo {
+							_s := math.Sqrt(_lo)
+							_r := 1 / (_hi * _lo * _s)
+							if _dd := max(_x*_r, (_hi-_lo)*_hi*_s*_r); _dd > _pass {
+								_pass = _dd
+							}
+						}
+					} else if _dd := messages.Distance(messages.Gaussian{Pi: _v0p, Tau: _v0t}, messages.Gaussian{Pi: _aPi, Tau: _aTau}); _dd > _pass || _dd != _dd {
 						_pass = _dd
 					}
 					_m4p, _m4t = _oPi, _oTau
@@ -2887,15 +2898,16 @@ func BindNested(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 						return schedules.Result{}, compile.ErrFallback
 					}
 					_bad += _aTau - _aTau
-					var _dd float64
 					if _lo, _hi := min(_v1p, _aPi), max(_v1p, _aPi); _lo > 1e-50 && _hi < 1e50 && math.Abs(_v1t) < 1e100 && math.Abs(_aTau) < 1e100 {
-						_s := math.Sqrt(_lo)
-						_r := 1 / (_hi * _lo * _s)
-						_dd = max(math.Abs(_v1t*_aPi-_aTau*_v1p)*_lo*_r, (_hi-_lo)*_hi*_s*_r)
-					} else {
-						_dd = messages.Distance(messages.Gaussian{Pi: _v1p, Tau: _v1t}, messages.Gaussian{Pi: _aPi, Tau: _aTau})
-					}
-					if _dd > _pass || _dd != _dd {
+						_x := math.Abs(_v1t*_aPi-_aTau*_v1p) * _lo
+						if _hi-_lo > _pass*_lo || _x*_x > _pass*_pass*_hi*_hi*_lo*_lo*_lo {
+							_s := math.Sqrt(_lo)
+							_r := 1 / (_hi * _lo * _s)
+							if _dd := max(_x*_r, (_hi-_lo)*_hi*_s*_r); _dd > _pass {
+								_pass = _dd
+							}
+						}
+					} else if _dd := messages.Distance(messages.Gaussian{Pi: _v1p, Tau: _v1t}, messages.Gaussian{Pi: _aPi, Tau: _aTau}); _dd > _pass || _dd != _dd {
 						_pass = _dd
 					}
 					_m5p, _m5t = _oPi, _oTau
@@ -2969,15 +2981,16 @@ func BindNested(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 						return schedules.Result{}, compile.ErrFallback
 					}
 					_bad += _aTau - _aTau
-					var _dd float64
 					if _lo, _hi := min(_v2p, _aPi), max(_v2p, _aPi); _lo > 1e-50 && _hi < 1e50 && math.Abs(_v2t) < 1e100 && math.Abs(_aTau) < 1e100 {
-						_s := math.Sqrt(_lo)
-						_r := 1 / (_hi * _lo * _s)
-						_dd = max(math.Abs(_v2t*_aPi-_aTau*_v2p)*_lo*_r, (_hi-_lo)*_hi*_s*_r)
-					} else {
-						_dd = messages.Distance(messages.Gaussian{Pi: _v2p, Tau: _v2t}, messages.Gaussian{Pi: _aPi, Tau: _aTau})
-					}
-					if _dd > _pass || _dd != _dd {
+						_x := math.Abs(_v2t*_aPi-_aTau*_v2p) * _lo
+						if _hi-_lo > _pass*_lo || _x*_x > _pass*_pass*_hi*_hi*_lo*_lo*_lo {
+							_s := math.Sqrt(_lo)
+							_r := 1 / (_hi * _lo * _s)
+							if _dd := max(_x*_r, (_hi-_lo)*_hi*_s*_r); _dd > _pass {
+								_pass = _dd
+							}
+						}
+					} else if _dd := messages.Distance(messages.Gaussian{Pi: _v2p, Tau: _v2t}, messages.Gaussian{Pi: _aPi, Tau: _aTau}); _dd > _pass || _dd != _dd {
 						_pass = _dd
 					}
 					_m6p, _m6t = _oPi, _oTau
@@ -3020,15 +3033,16 @@ func BindNested(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 						return schedules.Result{}, compile.ErrFallback
 					}
 					_bad += _aTau - _aTau
-					var _dd float64
 					if _lo, _hi := min(_v5p, _aPi), max(_v5p, _aPi); _lo > 1e-50 && _hi < 1e50 && math.Abs(_v5t) < 1e100 && math.Abs(_aTau) < 1e100 {
-						_s := math.Sqrt(_lo)
-						_r := 1 / (_hi * _lo * _s)
-						_dd = max(math.Abs(_v5t*_aPi-_aTau*_v5p)*_lo*_r, (_hi-_lo)*_hi*_s*_r)
-					} else {
-						_dd = messages.Distance(messages.Gaussian{Pi: _v5p, Tau: _v5t}, messages.Gaussian{Pi: _aPi, Tau: _aTau})
-					}
-					if _dd > _pass || _dd != _dd {
+						_x := math.Abs(_v5t*_aPi-_aTau*_v5p) * _lo
+						if _hi-_lo > _pass*_lo || _x*_x > _pass*_pass*_hi*_hi*_lo*_lo*_lo {
+							_s := math.Sqrt(_lo)
+							_r := 1 / (_hi * _lo * _s)
+							if _dd := max(_x*_r, (_hi-_lo)*_hi*_s*_r); _dd > _pass {
+								_pass = _dd
+							}
+						}
+					} else if _dd := messages.Distance(messages.Gaussian{Pi: _v5p, Tau: _v5t}, messages.Gaussian{Pi: _aPi, Tau: _aTau}); _dd > _pass || _dd != _dd {
 						_pass = _dd
 					}
 					_m10p, _m10t = _oPi, _oTau
@@ -3066,15 +3080,16 @@ func BindNested(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 						return schedules.Result{}, compile.ErrFallback
 					}
 					_bad += _aTau - _aTau
-					var _dd float64
 					if _lo, _hi := min(_v5p, _aPi), max(_v5p, _aPi); _lo > 1e-50 && _hi < 1e50 && math.Abs(_v5t) < 1e100 && math.Abs(_aTau) < 1e100 {
-						_s := math.Sqrt(_lo)
-						_r := 1 / (_hi * _lo * _s)
-						_dd = max(math.Abs(_v5t*_aPi-_aTau*_v5p)*_lo*_r, (_hi-_lo)*_hi*_s*_r)
-					} else {
-						_dd = messages.Distance(messages.Gaussian{Pi: _v5p, Tau: _v5t}, messages.Gaussian{Pi: _aPi, Tau: _aTau})
-					}
-					if _dd > _pass || _dd != _dd {
+						_x := math.Abs(_v5t*_aPi-_aTau*_v5p) * _lo
+						if _hi-_lo > _pass*_lo || _x*_x > _pass*_pass*_hi*_hi*_lo*_lo*_lo {
+							_s := math.Sqrt(_lo)
+							_r := 1 / (_hi * _lo * _s)
+							if _dd := max(_x*_r, (_hi-_lo)*_hi*_s*_r); _dd > _pass {
+								_pass = _dd
+							}
+						}
+					} else if _dd := messages.Distance(messages.Gaussian{Pi: _v5p, Tau: _v5t}, messages.Gaussian{Pi: _aPi, Tau: _aTau}); _dd > _pass || _dd != _dd {
 						_pass = _dd
 					}
 					_m12p, _m12t = _oPi, _oTau
@@ -3120,15 +3135,16 @@ func BindNested(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 						return schedules.Result{}, compile.ErrFallback
 					}
 					_bad += _aTau - _aTau
-					var _dd float64
 					if _lo, _hi := min(_v0p, _aPi), max(_v0p, _aPi); _lo > 1e-50 && _hi < 1e50 && math.Abs(_v0t) < 1e100 && math.Abs(_aTau) < 1e100 {
-						_s := math.Sqrt(_lo)
-						_r := 1 / (_hi * _lo * _s)
-						_dd = max(math.Abs(_v0t*_aPi-_aTau*_v0p)*_lo*_r, (_hi-_lo)*_hi*_s*_r)
-					} else {
-						_dd = messages.Distance(messages.Gaussian{Pi: _v0p, Tau: _v0t}, messages.Gaussian{Pi: _aPi, Tau: _aTau})
-					}
-					if _dd > _pass || _dd != _dd {
+						_x := math.Abs(_v0t*_aPi-_aTau*_v0p) * _lo
+						if _hi-_lo > _pass*_lo || _x*_x > _pass*_pass*_hi*_hi*_lo*_lo*_lo {
+							_s := math.Sqrt(_lo)
+							_r := 1 / (_hi * _lo * _s)
+							if _dd := max(_x*_r, (_hi-_lo)*_hi*_s*_r); _dd > _pass {
+								_pass = _dd
+							}
+						}
+					} else if _dd := messages.Distance(messages.Gaussian{Pi: _v0p, Tau: _v0t}, messages.Gaussian{Pi: _aPi, Tau: _aTau}); _dd > _pass || _dd != _dd {
 						_pass = _dd
 					}
 					_m11p, _m11t = _oPi, _oTau
