@@ -140,9 +140,16 @@ func (b *Builder) Build() (*Graph, error) {
 	g.vars = slices.Clone(g.vars)
 	g.factors = slices.Clone(g.factors)
 	g.layers = slices.Clone(g.layers)
+	g.twin = make([]int32, nEdges)
 	for v := range g.vars {
+		es := g.vars[v].edges
+		for _, e := range es {
+			g.twin[e] = -1
+		}
 		if g.vars[v].observed {
 			g.observed++
+		} else if len(es) == 2 {
+			g.twin[es[0]], g.twin[es[1]] = es[1], es[0]
 		}
 	}
 	g.msgs = make([]messages.Gaussian, nEdges)

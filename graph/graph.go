@@ -155,6 +155,10 @@ type Graph struct {
 	edgeVar  []VarID
 	msgs     []messages.Gaussian
 	varEdges []int32
+	// twin is, for an edge of an unobserved variable with two edges, the
+	// other edge (−1 otherwise): that variable's cavity on one edge is the
+	// message on the other, exactly, with no division.
+	twin     []int32
 	observed int // the number of observed variables
 }
 
@@ -168,9 +172,16 @@ type Edges struct {
 // marginal divided by the message this factor sends it.
 func (e Edges) Cavity(i int) messages.Gaussian { return e.g.cavityAt(e.first + int32(i)) }
 
-// cavityAt is cavity with the common case first: both proper and finite,
-// and the division keeps its digits.
+// cavityAt is cavity with the common cases first: a variable with two edges
+// whose other message is proper and finite (that message is the cavity),
+// and a marginal and message both proper and finite where the division
+// keeps its digits.
 func (g *Graph) cavityAt(k int32) messages.Gaussian {
+	if o := g.twin[k]; o >= 0 {
+		if c := g.msgs[o]; c.Pi > 0 && c.Pi < math.MaxFloat64 {
+			return c
+		}
+	}
 	m, msg := g.marg[g.edgeVar[k]], g.msgs[k]
 	if c := m.Pi - msg.Pi; c > 0 && c >= cancellation*m.Pi && m.Pi < math.MaxFloat64 {
 		return messages.Gaussian{Pi: c, Tau: m.Tau - msg.Tau}
@@ -316,6 +327,9 @@ func (g *Graph) Marginal(v VarID) messages.Gaussian { return g.marg[v] }
 func (g *Graph) Observe(v VarID, value float64) {
 	if !g.vars[v].observed {
 		g.observed++
+		for _, e := range g.vars[v].edges {
+			g.twin[e] = -1 // an observation's cavity is its point mass
+		}
 	}
 	g.vars[v].observed, g.vars[v].value = true, value
 	g.marg[v] = messages.PointMass(value)

@@ -156,15 +156,9 @@ func program1v1(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 			_v1p, _v1t = _aPi, _aTau
 		}
 		{ // N(p1; s1, 17.36), edge 0
-			_c1Pi, _c1Tau := _v0p-_m3p, _v0t-_m3t
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v0p) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v0p) {
-					return schedules.Result{}, compile.ErrFallback
-				}
-				_c1Pi, _c1Tau = 0.0+_m0p, 0.0+_m0t
-				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
-					return schedules.Result{}, compile.ErrFallback
-				}
+			_c1Pi, _c1Tau := _m0p, _m0t
+			if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64) {
+				return schedules.Result{}, compile.ErrFallback
 			}
 			var _oPi, _oTau float64
 			{
@@ -183,15 +177,9 @@ func program1v1(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 			_v2p, _v2t = _aPi, _aTau
 		}
 		{ // N(p2; s2, 17.36), edge 0
-			_c1Pi, _c1Tau := _v1p-_m5p, _v1t-_m5t
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v1p) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v1p) {
-					return schedules.Result{}, compile.ErrFallback
-				}
-				_c1Pi, _c1Tau = 0.0+_m1p, 0.0+_m1t
-				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
-					return schedules.Result{}, compile.ErrFallback
-				}
+			_c1Pi, _c1Tau := _m1p, _m1t
+			if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64) {
+				return schedules.Result{}, compile.ErrFallback
 			}
 			var _oPi, _oTau float64
 			{
@@ -210,15 +198,9 @@ func program1v1(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 			_v3p, _v3t = _aPi, _aTau
 		}
 		{ // t1 = p1, edge 0
-			_c1Pi, _c1Tau := _v2p-_m7p, _v2t-_m7t
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v2p) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v2p) {
-					return schedules.Result{}, compile.ErrFallback
-				}
-				_c1Pi, _c1Tau = 0.0+_m2p, 0.0+_m2t
-				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
-					return schedules.Result{}, compile.ErrFallback
-				}
+			_c1Pi, _c1Tau := _m2p, _m2t
+			if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64) {
+				return schedules.Result{}, compile.ErrFallback
 			}
 			var _oPi, _oTau float64
 			{
@@ -247,15 +229,9 @@ func program1v1(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 			_v4p, _v4t = _aPi, _aTau
 		}
 		{ // t2 = p2, edge 0
-			_c1Pi, _c1Tau := _v3p-_m9p, _v3t-_m9t
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v3p) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v3p) {
-					return schedules.Result{}, compile.ErrFallback
-				}
-				_c1Pi, _c1Tau = 0.0+_m4p, 0.0+_m4t
-				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
-					return schedules.Result{}, compile.ErrFallback
-				}
+			_c1Pi, _c1Tau := _m4p, _m4t
+			if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64) {
+				return schedules.Result{}, compile.ErrFallback
 			}
 			var _oPi, _oTau float64
 			{
@@ -284,25 +260,13 @@ func program1v1(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 			_v5p, _v5t = _aPi, _aTau
 		}
 		{ // d1 = t1 − t2, edge 0
-			_c1Pi, _c1Tau := _v4p-_m11p, _v4t-_m11t
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v4p) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v4p) {
-					return schedules.Result{}, compile.ErrFallback
-				}
-				_c1Pi, _c1Tau = 0.0+_m6p, 0.0+_m6t
-				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
-					return schedules.Result{}, compile.ErrFallback
-				}
+			_c1Pi, _c1Tau := _m6p, _m6t
+			if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64) {
+				return schedules.Result{}, compile.ErrFallback
 			}
-			_c2Pi, _c2Tau := _v5p-_m12p, _v5t-_m12t
-			if !(_c2Pi > 0 && _c2Pi >= 1e-6*_v5p) {
-				if !(_c2Pi == 0 || _c2Pi < 1e-6*_v5p) {
-					return schedules.Result{}, compile.ErrFallback
-				}
-				_c2Pi, _c2Tau = 0.0+_m8p, 0.0+_m8t
-				if !(_c2Pi > 0 && _c2Pi < math.MaxFloat64 && _c2Tau-_c2Tau == 0) {
-					return schedules.Result{}, compile.ErrFallback
-				}
+			_c2Pi, _c2Tau := _m8p, _m8t
+			if !(_c2Pi > 0 && _c2Pi < math.MaxFloat64) {
+				return schedules.Result{}, compile.ErrFallback
 			}
 			var _oPi, _oTau float64
 			{
@@ -331,15 +295,9 @@ func program1v1(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 			_v6p, _v6t = _aPi, _aTau
 		}
 		{ // I(d1 > 0.7405), edge 0
-			_c0Pi, _c0Tau := _v6p-_m13p, _v6t-_m13t
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v6p) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v6p) {
-					return schedules.Result{}, compile.ErrFallback
-				}
-				_c0Pi, _c0Tau = 0.0+_m10p, 0.0+_m10t
-				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-					return schedules.Result{}, compile.ErrFallback
-				}
+			_c0Pi, _c0Tau := _m10p, _m10t
+			if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+				return schedules.Result{}, compile.ErrFallback
 			}
 			var _oPi, _oTau float64
 			{
@@ -363,25 +321,13 @@ func program1v1(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 			_v6p, _v6t = _aPi, _aTau
 		}
 		{ // d1 = t1 − t2, edge 1
-			_c0Pi, _c0Tau := _v6p-_m10p, _v6t-_m10t
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v6p) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v6p) {
-					return schedules.Result{}, compile.ErrFallback
-				}
-				_c0Pi, _c0Tau = 0.0+_m13p, 0.0+_m13t
-				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-					return schedules.Result{}, compile.ErrFallback
-				}
+			_c0Pi, _c0Tau := _m13p, _m13t
+			if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+				return schedules.Result{}, compile.ErrFallback
 			}
-			_c2Pi, _c2Tau := _v5p-_m12p, _v5t-_m12t
-			if !(_c2Pi > 0 && _c2Pi >= 1e-6*_v5p) {
-				if !(_c2Pi == 0 || _c2Pi < 1e-6*_v5p) {
-					return schedules.Result{}, compile.ErrFallback
-				}
-				_c2Pi, _c2Tau = 0.0+_m8p, 0.0+_m8t
-				if !(_c2Pi > 0 && _c2Pi < math.MaxFloat64 && _c2Tau-_c2Tau == 0) {
-					return schedules.Result{}, compile.ErrFallback
-				}
+			_c2Pi, _c2Tau := _m8p, _m8t
+			if !(_c2Pi > 0 && _c2Pi < math.MaxFloat64) {
+				return schedules.Result{}, compile.ErrFallback
 			}
 			var _oPi, _oTau float64
 			{
@@ -413,25 +359,13 @@ func program1v1(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 			_v4p, _v4t = _aPi, _aTau
 		}
 		{ // d1 = t1 − t2, edge 2
-			_c0Pi, _c0Tau := _v6p-_m10p, _v6t-_m10t
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v6p) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v6p) {
-					return schedules.Result{}, compile.ErrFallback
-				}
-				_c0Pi, _c0Tau = 0.0+_m13p, 0.0+_m13t
-				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-					return schedules.Result{}, compile.ErrFallback
-				}
+			_c0Pi, _c0Tau := _m13p, _m13t
+			if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+				return schedules.Result{}, compile.ErrFallback
 			}
-			_c1Pi, _c1Tau := _v4p-_m11p, _v4t-_m11t
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v4p) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v4p) {
-					return schedules.Result{}, compile.ErrFallback
-				}
-				_c1Pi, _c1Tau = 0.0+_m6p, 0.0+_m6t
-				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
-					return schedules.Result{}, compile.ErrFallback
-				}
+			_c1Pi, _c1Tau := _m6p, _m6t
+			if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64) {
+				return schedules.Result{}, compile.ErrFallback
 			}
 			var _oPi, _oTau float64
 			{
@@ -463,15 +397,9 @@ func program1v1(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 			_v5p, _v5t = _aPi, _aTau
 		}
 		{ // t1 = p1, edge 1
-			_c0Pi, _c0Tau := _v4p-_m6p, _v4t-_m6t
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v4p) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v4p) {
-					return schedules.Result{}, compile.ErrFallback
-				}
-				_c0Pi, _c0Tau = 0.0+_m11p, 0.0+_m11t
-				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-					return schedules.Result{}, compile.ErrFallback
-				}
+			_c0Pi, _c0Tau := _m11p, _m11t
+			if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+				return schedules.Result{}, compile.ErrFallback
 			}
 			var _oPi, _oTau float64
 			{
@@ -503,15 +431,9 @@ func program1v1(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 			_v2p, _v2t = _aPi, _aTau
 		}
 		{ // N(p1; s1, 17.36), edge 1
-			_c0Pi, _c0Tau := _v2p-_m2p, _v2t-_m2t
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v2p) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v2p) {
-					return schedules.Result{}, compile.ErrFallback
-				}
-				_c0Pi, _c0Tau = 0.0+_m7p, 0.0+_m7t
-				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-					return schedules.Result{}, compile.ErrFallback
-				}
+			_c0Pi, _c0Tau := _m7p, _m7t
+			if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+				return schedules.Result{}, compile.ErrFallback
 			}
 			var _oPi, _oTau float64
 			{
@@ -530,15 +452,9 @@ func program1v1(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 			_v0p, _v0t = _aPi, _aTau
 		}
 		{ // t2 = p2, edge 1
-			_c0Pi, _c0Tau := _v5p-_m8p, _v5t-_m8t
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v5p) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v5p) {
-					return schedules.Result{}, compile.ErrFallback
-				}
-				_c0Pi, _c0Tau = 0.0+_m12p, 0.0+_m12t
-				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-					return schedules.Result{}, compile.ErrFallback
-				}
+			_c0Pi, _c0Tau := _m12p, _m12t
+			if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+				return schedules.Result{}, compile.ErrFallback
 			}
 			var _oPi, _oTau float64
 			{
@@ -570,15 +486,9 @@ func program1v1(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 			_v3p, _v3t = _aPi, _aTau
 		}
 		{ // N(p2; s2, 17.36), edge 1
-			_c0Pi, _c0Tau := _v3p-_m4p, _v3t-_m4t
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v3p) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v3p) {
-					return schedules.Result{}, compile.ErrFallback
-				}
-				_c0Pi, _c0Tau = 0.0+_m9p, 0.0+_m9t
-				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-					return schedules.Result{}, compile.ErrFallback
-				}
+			_c0Pi, _c0Tau := _m9p, _m9t
+			if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+				return schedules.Result{}, compile.ErrFallback
 			}
 			var _oPi, _oTau float64
 			{
@@ -641,15 +551,9 @@ func program1v1(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 		}
 		var _sum graph.EvidenceSum
 		{ // N(s1; 25, 25.01)
-			_c0Pi, _c0Tau := _vs[0].Pi-_ms[0].Pi, _vs[0].Tau-_ms[0].Tau
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[0].Pi) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[0].Pi) {
-					return 0, compile.ErrFallback
-				}
-				_c0Pi, _c0Tau = 0.0+_ms[3].Pi, 0.0+_ms[3].Tau
-				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-					return 0, compile.ErrFallback
-				}
+			_c0Pi, _c0Tau := _ms[3].Pi, _ms[3].Tau
+			if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+				return 0, compile.ErrFallback
 			}
 			var _eq, _ev, _en float64
 			{
@@ -664,15 +568,9 @@ func program1v1(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 			_sum.Norm(_en)
 		}
 		{ // N(s2; 26, 25.01)
-			_c0Pi, _c0Tau := _vs[1].Pi-_ms[1].Pi, _vs[1].Tau-_ms[1].Tau
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[1].Pi) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[1].Pi) {
-					return 0, compile.ErrFallback
-				}
-				_c0Pi, _c0Tau = 0.0+_ms[5].Pi, 0.0+_ms[5].Tau
-				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-					return 0, compile.ErrFallback
-				}
+			_c0Pi, _c0Tau := _ms[5].Pi, _ms[5].Tau
+			if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+				return 0, compile.ErrFallback
 			}
 			var _eq, _ev, _en float64
 			{
@@ -687,25 +585,13 @@ func program1v1(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 			_sum.Norm(_en)
 		}
 		{ // N(p1; s1, 17.36)
-			_c0Pi, _c0Tau := _vs[2].Pi-_ms[2].Pi, _vs[2].Tau-_ms[2].Tau
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[2].Pi) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[2].Pi) {
-					return 0, compile.ErrFallback
-				}
-				_c0Pi, _c0Tau = 0.0+_ms[7].Pi, 0.0+_ms[7].Tau
-				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-					return 0, compile.ErrFallback
-				}
+			_c0Pi, _c0Tau := _ms[7].Pi, _ms[7].Tau
+			if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+				return 0, compile.ErrFallback
 			}
-			_c1Pi, _c1Tau := _vs[0].Pi-_ms[3].Pi, _vs[0].Tau-_ms[3].Tau
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_vs[0].Pi) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_vs[0].Pi) {
-					return 0, compile.ErrFallback
-				}
-				_c1Pi, _c1Tau = 0.0+_ms[0].Pi, 0.0+_ms[0].Tau
-				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
-					return 0, compile.ErrFallback
-				}
+			_c1Pi, _c1Tau := _ms[0].Pi, _ms[0].Tau
+			if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64) {
+				return 0, compile.ErrFallback
 			}
 			var _eq, _ev, _en float64
 			{
@@ -720,25 +606,13 @@ func program1v1(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 			_sum.Norm(_en)
 		}
 		{ // N(p2; s2, 17.36)
-			_c0Pi, _c0Tau := _vs[3].Pi-_ms[4].Pi, _vs[3].Tau-_ms[4].Tau
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[3].Pi) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[3].Pi) {
-					return 0, compile.ErrFallback
-				}
-				_c0Pi, _c0Tau = 0.0+_ms[9].Pi, 0.0+_ms[9].Tau
-				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-					return 0, compile.ErrFallback
-				}
+			_c0Pi, _c0Tau := _ms[9].Pi, _ms[9].Tau
+			if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+				return 0, compile.ErrFallback
 			}
-			_c1Pi, _c1Tau := _vs[1].Pi-_ms[5].Pi, _vs[1].Tau-_ms[5].Tau
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_vs[1].Pi) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_vs[1].Pi) {
-					return 0, compile.ErrFallback
-				}
-				_c1Pi, _c1Tau = 0.0+_ms[1].Pi, 0.0+_ms[1].Tau
-				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
-					return 0, compile.ErrFallback
-				}
+			_c1Pi, _c1Tau := _ms[1].Pi, _ms[1].Tau
+			if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64) {
+				return 0, compile.ErrFallback
 			}
 			var _eq, _ev, _en float64
 			{
@@ -753,25 +627,13 @@ func program1v1(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 			_sum.Norm(_en)
 		}
 		{ // t1 = p1
-			_c0Pi, _c0Tau := _vs[4].Pi-_ms[6].Pi, _vs[4].Tau-_ms[6].Tau
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[4].Pi) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[4].Pi) {
-					return 0, compile.ErrFallback
-				}
-				_c0Pi, _c0Tau = 0.0+_ms[11].Pi, 0.0+_ms[11].Tau
-				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-					return 0, compile.ErrFallback
-				}
+			_c0Pi, _c0Tau := _ms[11].Pi, _ms[11].Tau
+			if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+				return 0, compile.ErrFallback
 			}
-			_c1Pi, _c1Tau := _vs[2].Pi-_ms[7].Pi, _vs[2].Tau-_ms[7].Tau
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_vs[2].Pi) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_vs[2].Pi) {
-					return 0, compile.ErrFallback
-				}
-				_c1Pi, _c1Tau = 0.0+_ms[2].Pi, 0.0+_ms[2].Tau
-				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
-					return 0, compile.ErrFallback
-				}
+			_c1Pi, _c1Tau := _ms[2].Pi, _ms[2].Tau
+			if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64) {
+				return 0, compile.ErrFallback
 			}
 			var _eq, _ev, _en float64
 			{
@@ -800,25 +662,13 @@ func program1v1(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 			_sum.Norm(_en)
 		}
 		{ // t2 = p2
-			_c0Pi, _c0Tau := _vs[5].Pi-_ms[8].Pi, _vs[5].Tau-_ms[8].Tau
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[5].Pi) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[5].Pi) {
-					return 0, compile.ErrFallback
-				}
-				_c0Pi, _c0Tau = 0.0+_ms[12].Pi, 0.0+_ms[12].Tau
-				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-					return 0, compile.ErrFallback
-				}
+			_c0Pi, _c0Tau := _ms[12].Pi, _ms[12].Tau
+			if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+				return 0, compile.ErrFallback
 			}
-			_c1Pi, _c1Tau := _vs[3].Pi-_ms[9].Pi, _vs[3].Tau-_ms[9].Tau
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_vs[3].Pi) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_vs[3].Pi) {
-					return 0, compile.ErrFallback
-				}
-				_c1Pi, _c1Tau = 0.0+_ms[4].Pi, 0.0+_ms[4].Tau
-				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
-					return 0, compile.ErrFallback
-				}
+			_c1Pi, _c1Tau := _ms[4].Pi, _ms[4].Tau
+			if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64) {
+				return 0, compile.ErrFallback
 			}
 			var _eq, _ev, _en float64
 			{
@@ -847,35 +697,17 @@ func program1v1(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 			_sum.Norm(_en)
 		}
 		{ // d1 = t1 − t2
-			_c0Pi, _c0Tau := _vs[6].Pi-_ms[10].Pi, _vs[6].Tau-_ms[10].Tau
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[6].Pi) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[6].Pi) {
-					return 0, compile.ErrFallback
-				}
-				_c0Pi, _c0Tau = 0.0+_ms[13].Pi, 0.0+_ms[13].Tau
-				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-					return 0, compile.ErrFallback
-				}
+			_c0Pi, _c0Tau := _ms[13].Pi, _ms[13].Tau
+			if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+				return 0, compile.ErrFallback
 			}
-			_c1Pi, _c1Tau := _vs[4].Pi-_ms[11].Pi, _vs[4].Tau-_ms[11].Tau
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_vs[4].Pi) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_vs[4].Pi) {
-					return 0, compile.ErrFallback
-				}
-				_c1Pi, _c1Tau = 0.0+_ms[6].Pi, 0.0+_ms[6].Tau
-				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
-					return 0, compile.ErrFallback
-				}
+			_c1Pi, _c1Tau := _ms[6].Pi, _ms[6].Tau
+			if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64) {
+				return 0, compile.ErrFallback
 			}
-			_c2Pi, _c2Tau := _vs[5].Pi-_ms[12].Pi, _vs[5].Tau-_ms[12].Tau
-			if !(_c2Pi > 0 && _c2Pi >= 1e-6*_vs[5].Pi) {
-				if !(_c2Pi == 0 || _c2Pi < 1e-6*_vs[5].Pi) {
-					return 0, compile.ErrFallback
-				}
-				_c2Pi, _c2Tau = 0.0+_ms[8].Pi, 0.0+_ms[8].Tau
-				if !(_c2Pi > 0 && _c2Pi < math.MaxFloat64 && _c2Tau-_c2Tau == 0) {
-					return 0, compile.ErrFallback
-				}
+			_c2Pi, _c2Tau := _ms[8].Pi, _ms[8].Tau
+			if !(_c2Pi > 0 && _c2Pi < math.MaxFloat64) {
+				return 0, compile.ErrFallback
 			}
 			var _eq, _ev, _en float64
 			{
@@ -909,15 +741,9 @@ func program1v1(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 			_sum.Norm(_en)
 		}
 		{ // I(d1 > 0.7405)
-			_c0Pi, _c0Tau := _vs[6].Pi-_ms[13].Pi, _vs[6].Tau-_ms[13].Tau
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[6].Pi) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[6].Pi) {
-					return 0, compile.ErrFallback
-				}
-				_c0Pi, _c0Tau = 0.0+_ms[10].Pi, 0.0+_ms[10].Tau
-				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-					return 0, compile.ErrFallback
-				}
+			_c0Pi, _c0Tau := _ms[10].Pi, _ms[10].Tau
+			if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+				return 0, compile.ErrFallback
 			}
 			var _eq float64
 			{
@@ -934,30 +760,18 @@ func program1v1(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 			center := qt / q
 			var quad float64
 			{
-				cPi, cTau := _vs[0].Pi-_ms[0].Pi, _vs[0].Tau-_ms[0].Tau
-				if !(cPi > 0 && cPi >= 1e-6*_vs[0].Pi) {
-					if !(cPi == 0 || cPi < 1e-6*_vs[0].Pi) {
-						return 0, compile.ErrFallback
-					}
-					cPi, cTau = 0.0+_ms[3].Pi, 0.0+_ms[3].Tau
-					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
-						return 0, compile.ErrFallback
-					}
+				cPi, cTau := _ms[3].Pi, _ms[3].Tau
+				if !(cPi > 0 && cPi < math.MaxFloat64) {
+					return 0, compile.ErrFallback
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
 				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _vs[0].Pi-_ms[3].Pi, _vs[0].Tau-_ms[3].Tau
-				if !(cPi > 0 && cPi >= 1e-6*_vs[0].Pi) {
-					if !(cPi == 0 || cPi < 1e-6*_vs[0].Pi) {
-						return 0, compile.ErrFallback
-					}
-					cPi, cTau = 0.0+_ms[0].Pi, 0.0+_ms[0].Tau
-					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
-						return 0, compile.ErrFallback
-					}
+				cPi, cTau := _ms[0].Pi, _ms[0].Tau
+				if !(cPi > 0 && cPi < math.MaxFloat64) {
+					return 0, compile.ErrFallback
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
@@ -975,30 +789,18 @@ func program1v1(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 			center := qt / q
 			var quad float64
 			{
-				cPi, cTau := _vs[1].Pi-_ms[1].Pi, _vs[1].Tau-_ms[1].Tau
-				if !(cPi > 0 && cPi >= 1e-6*_vs[1].Pi) {
-					if !(cPi == 0 || cPi < 1e-6*_vs[1].Pi) {
-						return 0, compile.ErrFallback
-					}
-					cPi, cTau = 0.0+_ms[5].Pi, 0.0+_ms[5].Tau
-					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
-						return 0, compile.ErrFallback
-					}
+				cPi, cTau := _ms[5].Pi, _ms[5].Tau
+				if !(cPi > 0 && cPi < math.MaxFloat64) {
+					return 0, compile.ErrFallback
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
 				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _vs[1].Pi-_ms[5].Pi, _vs[1].Tau-_ms[5].Tau
-				if !(cPi > 0 && cPi >= 1e-6*_vs[1].Pi) {
-					if !(cPi == 0 || cPi < 1e-6*_vs[1].Pi) {
-						return 0, compile.ErrFallback
-					}
-					cPi, cTau = 0.0+_ms[1].Pi, 0.0+_ms[1].Tau
-					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
-						return 0, compile.ErrFallback
-					}
+				cPi, cTau := _ms[1].Pi, _ms[1].Tau
+				if !(cPi > 0 && cPi < math.MaxFloat64) {
+					return 0, compile.ErrFallback
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
@@ -1016,30 +818,18 @@ func program1v1(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 			center := qt / q
 			var quad float64
 			{
-				cPi, cTau := _vs[2].Pi-_ms[2].Pi, _vs[2].Tau-_ms[2].Tau
-				if !(cPi > 0 && cPi >= 1e-6*_vs[2].Pi) {
-					if !(cPi == 0 || cPi < 1e-6*_vs[2].Pi) {
-						return 0, compile.ErrFallback
-					}
-					cPi, cTau = 0.0+_ms[7].Pi, 0.0+_ms[7].Tau
-					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
-						return 0, compile.ErrFallback
-					}
+				cPi, cTau := _ms[7].Pi, _ms[7].Tau
+				if !(cPi > 0 && cPi < math.MaxFloat64) {
+					return 0, compile.ErrFallback
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
 				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _vs[2].Pi-_ms[7].Pi, _vs[2].Tau-_ms[7].Tau
-				if !(cPi > 0 && cPi >= 1e-6*_vs[2].Pi) {
-					if !(cPi == 0 || cPi < 1e-6*_vs[2].Pi) {
-						return 0, compile.ErrFallback
-					}
-					cPi, cTau = 0.0+_ms[2].Pi, 0.0+_ms[2].Tau
-					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
-						return 0, compile.ErrFallback
-					}
+				cPi, cTau := _ms[2].Pi, _ms[2].Tau
+				if !(cPi > 0 && cPi < math.MaxFloat64) {
+					return 0, compile.ErrFallback
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
@@ -1057,30 +847,18 @@ func program1v1(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 			center := qt / q
 			var quad float64
 			{
-				cPi, cTau := _vs[3].Pi-_ms[4].Pi, _vs[3].Tau-_ms[4].Tau
-				if !(cPi > 0 && cPi >= 1e-6*_vs[3].Pi) {
-					if !(cPi == 0 || cPi < 1e-6*_vs[3].Pi) {
-						return 0, compile.ErrFallback
-					}
-					cPi, cTau = 0.0+_ms[9].Pi, 0.0+_ms[9].Tau
-					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
-						return 0, compile.ErrFallback
-					}
+				cPi, cTau := _ms[9].Pi, _ms[9].Tau
+				if !(cPi > 0 && cPi < math.MaxFloat64) {
+					return 0, compile.ErrFallback
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
 				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _vs[3].Pi-_ms[9].Pi, _vs[3].Tau-_ms[9].Tau
-				if !(cPi > 0 && cPi >= 1e-6*_vs[3].Pi) {
-					if !(cPi == 0 || cPi < 1e-6*_vs[3].Pi) {
-						return 0, compile.ErrFallback
-					}
-					cPi, cTau = 0.0+_ms[4].Pi, 0.0+_ms[4].Tau
-					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
-						return 0, compile.ErrFallback
-					}
+				cPi, cTau := _ms[4].Pi, _ms[4].Tau
+				if !(cPi > 0 && cPi < math.MaxFloat64) {
+					return 0, compile.ErrFallback
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
@@ -1098,30 +876,18 @@ func program1v1(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 			center := qt / q
 			var quad float64
 			{
-				cPi, cTau := _vs[4].Pi-_ms[6].Pi, _vs[4].Tau-_ms[6].Tau
-				if !(cPi > 0 && cPi >= 1e-6*_vs[4].Pi) {
-					if !(cPi == 0 || cPi < 1e-6*_vs[4].Pi) {
-						return 0, compile.ErrFallback
-					}
-					cPi, cTau = 0.0+_ms[11].Pi, 0.0+_ms[11].Tau
-					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
-						return 0, compile.ErrFallback
-					}
+				cPi, cTau := _ms[11].Pi, _ms[11].Tau
+				if !(cPi > 0 && cPi < math.MaxFloat64) {
+					return 0, compile.ErrFallback
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
 				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _vs[4].Pi-_ms[11].Pi, _vs[4].Tau-_ms[11].Tau
-				if !(cPi > 0 && cPi >= 1e-6*_vs[4].Pi) {
-					if !(cPi == 0 || cPi < 1e-6*_vs[4].Pi) {
-						return 0, compile.ErrFallback
-					}
-					cPi, cTau = 0.0+_ms[6].Pi, 0.0+_ms[6].Tau
-					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
-						return 0, compile.ErrFallback
-					}
+				cPi, cTau := _ms[6].Pi, _ms[6].Tau
+				if !(cPi > 0 && cPi < math.MaxFloat64) {
+					return 0, compile.ErrFallback
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
@@ -1139,30 +905,18 @@ func program1v1(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 			center := qt / q
 			var quad float64
 			{
-				cPi, cTau := _vs[5].Pi-_ms[8].Pi, _vs[5].Tau-_ms[8].Tau
-				if !(cPi > 0 && cPi >= 1e-6*_vs[5].Pi) {
-					if !(cPi == 0 || cPi < 1e-6*_vs[5].Pi) {
-						return 0, compile.ErrFallback
-					}
-					cPi, cTau = 0.0+_ms[12].Pi, 0.0+_ms[12].Tau
-					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
-						return 0, compile.ErrFallback
-					}
+				cPi, cTau := _ms[12].Pi, _ms[12].Tau
+				if !(cPi > 0 && cPi < math.MaxFloat64) {
+					return 0, compile.ErrFallback
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
 				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _vs[5].Pi-_ms[12].Pi, _vs[5].Tau-_ms[12].Tau
-				if !(cPi > 0 && cPi >= 1e-6*_vs[5].Pi) {
-					if !(cPi == 0 || cPi < 1e-6*_vs[5].Pi) {
-						return 0, compile.ErrFallback
-					}
-					cPi, cTau = 0.0+_ms[8].Pi, 0.0+_ms[8].Tau
-					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
-						return 0, compile.ErrFallback
-					}
+				cPi, cTau := _ms[8].Pi, _ms[8].Tau
+				if !(cPi > 0 && cPi < math.MaxFloat64) {
+					return 0, compile.ErrFallback
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
@@ -1180,30 +934,18 @@ func program1v1(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 			center := qt / q
 			var quad float64
 			{
-				cPi, cTau := _vs[6].Pi-_ms[10].Pi, _vs[6].Tau-_ms[10].Tau
-				if !(cPi > 0 && cPi >= 1e-6*_vs[6].Pi) {
-					if !(cPi == 0 || cPi < 1e-6*_vs[6].Pi) {
-						return 0, compile.ErrFallback
-					}
-					cPi, cTau = 0.0+_ms[13].Pi, 0.0+_ms[13].Tau
-					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
-						return 0, compile.ErrFallback
-					}
+				cPi, cTau := _ms[13].Pi, _ms[13].Tau
+				if !(cPi > 0 && cPi < math.MaxFloat64) {
+					return 0, compile.ErrFallback
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
 				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _vs[6].Pi-_ms[13].Pi, _vs[6].Tau-_ms[13].Tau
-				if !(cPi > 0 && cPi >= 1e-6*_vs[6].Pi) {
-					if !(cPi == 0 || cPi < 1e-6*_vs[6].Pi) {
-						return 0, compile.ErrFallback
-					}
-					cPi, cTau = 0.0+_ms[10].Pi, 0.0+_ms[10].Tau
-					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
-						return 0, compile.ErrFallback
-					}
+				cPi, cTau := _ms[10].Pi, _ms[10].Tau
+				if !(cPi > 0 && cPi < math.MaxFloat64) {
+					return 0, compile.ErrFallback
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
@@ -1318,15 +1060,9 @@ func program1v1Draw(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 			_v1p, _v1t = _aPi, _aTau
 		}
 		{ // N(p1; s1, 17.36), edge 0
-			_c1Pi, _c1Tau := _v0p-_m3p, _v0t-_m3t
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v0p) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v0p) {
-					return schedules.Result{}, compile.ErrFallback
-				}
-				_c1Pi, _c1Tau = 0.0+_m0p, 0.0+_m0t
-				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
-					return schedules.Result{}, compile.ErrFallback
-				}
+			_c1Pi, _c1Tau := _m0p, _m0t
+			if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64) {
+				return schedules.Result{}, compile.ErrFallback
 			}
 			var _oPi, _oTau float64
 			{
@@ -1345,15 +1081,9 @@ func program1v1Draw(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 			_v2p, _v2t = _aPi, _aTau
 		}
 		{ // N(p2; s2, 17.36), edge 0
-			_c1Pi, _c1Tau := _v1p-_m5p, _v1t-_m5t
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v1p) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v1p) {
-					return schedules.Result{}, compile.ErrFallback
-				}
-				_c1Pi, _c1Tau = 0.0+_m1p, 0.0+_m1t
-				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
-					return schedules.Result{}, compile.ErrFallback
-				}
+			_c1Pi, _c1Tau := _m1p, _m1t
+			if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64) {
+				return schedules.Result{}, compile.ErrFallback
 			}
 			var _oPi, _oTau float64
 			{
@@ -1372,15 +1102,9 @@ func program1v1Draw(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 			_v3p, _v3t = _aPi, _aTau
 		}
 		{ // t1 = p1, edge 0
-			_c1Pi, _c1Tau := _v2p-_m7p, _v2t-_m7t
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v2p) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v2p) {
-					return schedules.Result{}, compile.ErrFallback
-				}
-				_c1Pi, _c1Tau = 0.0+_m2p, 0.0+_m2t
-				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
-					return schedules.Result{}, compile.ErrFallback
-				}
+			_c1Pi, _c1Tau := _m2p, _m2t
+			if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64) {
+				return schedules.Result{}, compile.ErrFallback
 			}
 			var _oPi, _oTau float64
 			{
@@ -1409,15 +1133,9 @@ func program1v1Draw(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 			_v4p, _v4t = _aPi, _aTau
 		}
 		{ // t2 = p2, edge 0
-			_c1Pi, _c1Tau := _v3p-_m9p, _v3t-_m9t
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v3p) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v3p) {
-					return schedules.Result{}, compile.ErrFallback
-				}
-				_c1Pi, _c1Tau = 0.0+_m4p, 0.0+_m4t
-				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
-					return schedules.Result{}, compile.ErrFallback
-				}
+			_c1Pi, _c1Tau := _m4p, _m4t
+			if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64) {
+				return schedules.Result{}, compile.ErrFallback
 			}
 			var _oPi, _oTau float64
 			{
@@ -1446,25 +1164,13 @@ func program1v1Draw(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 			_v5p, _v5t = _aPi, _aTau
 		}
 		{ // d1 = t1 − t2, edge 0
-			_c1Pi, _c1Tau := _v4p-_m11p, _v4t-_m11t
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v4p) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v4p) {
-					return schedules.Result{}, compile.ErrFallback
-				}
-				_c1Pi, _c1Tau = 0.0+_m6p, 0.0+_m6t
-				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
-					return schedules.Result{}, compile.ErrFallback
-				}
+			_c1Pi, _c1Tau := _m6p, _m6t
+			if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64) {
+				return schedules.Result{}, compile.ErrFallback
 			}
-			_c2Pi, _c2Tau := _v5p-_m12p, _v5t-_m12t
-			if !(_c2Pi > 0 && _c2Pi >= 1e-6*_v5p) {
-				if !(_c2Pi == 0 || _c2Pi < 1e-6*_v5p) {
-					return schedules.Result{}, compile.ErrFallback
-				}
-				_c2Pi, _c2Tau = 0.0+_m8p, 0.0+_m8t
-				if !(_c2Pi > 0 && _c2Pi < math.MaxFloat64 && _c2Tau-_c2Tau == 0) {
-					return schedules.Result{}, compile.ErrFallback
-				}
+			_c2Pi, _c2Tau := _m8p, _m8t
+			if !(_c2Pi > 0 && _c2Pi < math.MaxFloat64) {
+				return schedules.Result{}, compile.ErrFallback
 			}
 			var _oPi, _oTau float64
 			{
@@ -1493,15 +1199,9 @@ func program1v1Draw(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 			_v6p, _v6t = _aPi, _aTau
 		}
 		{ // I(|d1| ≤ 0.7405), edge 0
-			_c0Pi, _c0Tau := _v6p-_m13p, _v6t-_m13t
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v6p) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v6p) {
-					return schedules.Result{}, compile.ErrFallback
-				}
-				_c0Pi, _c0Tau = 0.0+_m10p, 0.0+_m10t
-				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-					return schedules.Result{}, compile.ErrFallback
-				}
+			_c0Pi, _c0Tau := _m10p, _m10t
+			if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+				return schedules.Result{}, compile.ErrFallback
 			}
 			var _oPi, _oTau float64
 			{
@@ -1525,25 +1225,13 @@ func program1v1Draw(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 			_v6p, _v6t = _aPi, _aTau
 		}
 		{ // d1 = t1 − t2, edge 1
-			_c0Pi, _c0Tau := _v6p-_m10p, _v6t-_m10t
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v6p) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v6p) {
-					return schedules.Result{}, compile.ErrFallback
-				}
-				_c0Pi, _c0Tau = 0.0+_m13p, 0.0+_m13t
-				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-					return schedules.Result{}, compile.ErrFallback
-				}
+			_c0Pi, _c0Tau := _m13p, _m13t
+			if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+				return schedules.Result{}, compile.ErrFallback
 			}
-			_c2Pi, _c2Tau := _v5p-_m12p, _v5t-_m12t
-			if !(_c2Pi > 0 && _c2Pi >= 1e-6*_v5p) {
-				if !(_c2Pi == 0 || _c2Pi < 1e-6*_v5p) {
-					return schedules.Result{}, compile.ErrFallback
-				}
-				_c2Pi, _c2Tau = 0.0+_m8p, 0.0+_m8t
-				if !(_c2Pi > 0 && _c2Pi < math.MaxFloat64 && _c2Tau-_c2Tau == 0) {
-					return schedules.Result{}, compile.ErrFallback
-				}
+			_c2Pi, _c2Tau := _m8p, _m8t
+			if !(_c2Pi > 0 && _c2Pi < math.MaxFloat64) {
+				return schedules.Result{}, compile.ErrFallback
 			}
 			var _oPi, _oTau float64
 			{
@@ -1575,25 +1263,13 @@ func program1v1Draw(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 			_v4p, _v4t = _aPi, _aTau
 		}
 		{ // d1 = t1 − t2, edge 2
-			_c0Pi, _c0Tau := _v6p-_m10p, _v6t-_m10t
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v6p) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v6p) {
-					return schedules.Result{}, compile.ErrFallback
-				}
-				_c0Pi, _c0Tau = 0.0+_m13p, 0.0+_m13t
-				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-					return schedules.Result{}, compile.ErrFallback
-				}
+			_c0Pi, _c0Tau := _m13p, _m13t
+			if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+				return schedules.Result{}, compile.ErrFallback
 			}
-			_c1Pi, _c1Tau := _v4p-_m11p, _v4t-_m11t
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v4p) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v4p) {
-					return schedules.Result{}, compile.ErrFallback
-				}
-				_c1Pi, _c1Tau = 0.0+_m6p, 0.0+_m6t
-				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
-					return schedules.Result{}, compile.ErrFallback
-				}
+			_c1Pi, _c1Tau := _m6p, _m6t
+			if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64) {
+				return schedules.Result{}, compile.ErrFallback
 			}
 			var _oPi, _oTau float64
 			{
@@ -1625,15 +1301,9 @@ func program1v1Draw(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 			_v5p, _v5t = _aPi, _aTau
 		}
 		{ // t1 = p1, edge 1
-			_c0Pi, _c0Tau := _v4p-_m6p, _v4t-_m6t
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v4p) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v4p) {
-					return schedules.Result{}, compile.ErrFallback
-				}
-				_c0Pi, _c0Tau = 0.0+_m11p, 0.0+_m11t
-				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-					return schedules.Result{}, compile.ErrFallback
-				}
+			_c0Pi, _c0Tau := _m11p, _m11t
+			if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+				return schedules.Result{}, compile.ErrFallback
 			}
 			var _oPi, _oTau float64
 			{
@@ -1665,15 +1335,9 @@ func program1v1Draw(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 			_v2p, _v2t = _aPi, _aTau
 		}
 		{ // N(p1; s1, 17.36), edge 1
-			_c0Pi, _c0Tau := _v2p-_m2p, _v2t-_m2t
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v2p) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v2p) {
-					return schedules.Result{}, compile.ErrFallback
-				}
-				_c0Pi, _c0Tau = 0.0+_m7p, 0.0+_m7t
-				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-					return schedules.Result{}, compile.ErrFallback
-				}
+			_c0Pi, _c0Tau := _m7p, _m7t
+			if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+				return schedules.Result{}, compile.ErrFallback
 			}
 			var _oPi, _oTau float64
 			{
@@ -1692,15 +1356,9 @@ func program1v1Draw(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 			_v0p, _v0t = _aPi, _aTau
 		}
 		{ // t2 = p2, edge 1
-			_c0Pi, _c0Tau := _v5p-_m8p, _v5t-_m8t
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v5p) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v5p) {
-					return schedules.Result{}, compile.ErrFallback
-				}
-				_c0Pi, _c0Tau = 0.0+_m12p, 0.0+_m12t
-				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-					return schedules.Result{}, compile.ErrFallback
-				}
+			_c0Pi, _c0Tau := _m12p, _m12t
+			if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+				return schedules.Result{}, compile.ErrFallback
 			}
 			var _oPi, _oTau float64
 			{
@@ -1732,15 +1390,9 @@ func program1v1Draw(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 			_v3p, _v3t = _aPi, _aTau
 		}
 		{ // N(p2; s2, 17.36), edge 1
-			_c0Pi, _c0Tau := _v3p-_m4p, _v3t-_m4t
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v3p) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v3p) {
-					return schedules.Result{}, compile.ErrFallback
-				}
-				_c0Pi, _c0Tau = 0.0+_m9p, 0.0+_m9t
-				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-					return schedules.Result{}, compile.ErrFallback
-				}
+			_c0Pi, _c0Tau := _m9p, _m9t
+			if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+				return schedules.Result{}, compile.ErrFallback
 			}
 			var _oPi, _oTau float64
 			{
@@ -1803,15 +1455,9 @@ func program1v1Draw(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 		}
 		var _sum graph.EvidenceSum
 		{ // N(s1; 25, 25.01)
-			_c0Pi, _c0Tau := _vs[0].Pi-_ms[0].Pi, _vs[0].Tau-_ms[0].Tau
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[0].Pi) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[0].Pi) {
-					return 0, compile.ErrFallback
-				}
-				_c0Pi, _c0Tau = 0.0+_ms[3].Pi, 0.0+_ms[3].Tau
-				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-					return 0, compile.ErrFallback
-				}
+			_c0Pi, _c0Tau := _ms[3].Pi, _ms[3].Tau
+			if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+				return 0, compile.ErrFallback
 			}
 			var _eq, _ev, _en float64
 			{
@@ -1826,15 +1472,9 @@ func program1v1Draw(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 			_sum.Norm(_en)
 		}
 		{ // N(s2; 26, 25.01)
-			_c0Pi, _c0Tau := _vs[1].Pi-_ms[1].Pi, _vs[1].Tau-_ms[1].Tau
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[1].Pi) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[1].Pi) {
-					return 0, compile.ErrFallback
-				}
-				_c0Pi, _c0Tau = 0.0+_ms[5].Pi, 0.0+_ms[5].Tau
-				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-					return 0, compile.ErrFallback
-				}
+			_c0Pi, _c0Tau := _ms[5].Pi, _ms[5].Tau
+			if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+				return 0, compile.ErrFallback
 			}
 			var _eq, _ev, _en float64
 			{
@@ -1849,25 +1489,13 @@ func program1v1Draw(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 			_sum.Norm(_en)
 		}
 		{ // N(p1; s1, 17.36)
-			_c0Pi, _c0Tau := _vs[2].Pi-_ms[2].Pi, _vs[2].Tau-_ms[2].Tau
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[2].Pi) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[2].Pi) {
-					return 0, compile.ErrFallback
-				}
-				_c0Pi, _c0Tau = 0.0+_ms[7].Pi, 0.0+_ms[7].Tau
-				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-					return 0, compile.ErrFallback
-				}
+			_c0Pi, _c0Tau := _ms[7].Pi, _ms[7].Tau
+			if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+				return 0, compile.ErrFallback
 			}
-			_c1Pi, _c1Tau := _vs[0].Pi-_ms[3].Pi, _vs[0].Tau-_ms[3].Tau
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_vs[0].Pi) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_vs[0].Pi) {
-					return 0, compile.ErrFallback
-				}
-				_c1Pi, _c1Tau = 0.0+_ms[0].Pi, 0.0+_ms[0].Tau
-				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
-					return 0, compile.ErrFallback
-				}
+			_c1Pi, _c1Tau := _ms[0].Pi, _ms[0].Tau
+			if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64) {
+				return 0, compile.ErrFallback
 			}
 			var _eq, _ev, _en float64
 			{
@@ -1882,25 +1510,13 @@ func program1v1Draw(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 			_sum.Norm(_en)
 		}
 		{ // N(p2; s2, 17.36)
-			_c0Pi, _c0Tau := _vs[3].Pi-_ms[4].Pi, _vs[3].Tau-_ms[4].Tau
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[3].Pi) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[3].Pi) {
-					return 0, compile.ErrFallback
-				}
-				_c0Pi, _c0Tau = 0.0+_ms[9].Pi, 0.0+_ms[9].Tau
-				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-					return 0, compile.ErrFallback
-				}
+			_c0Pi, _c0Tau := _ms[9].Pi, _ms[9].Tau
+			if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+				return 0, compile.ErrFallback
 			}
-			_c1Pi, _c1Tau := _vs[1].Pi-_ms[5].Pi, _vs[1].Tau-_ms[5].Tau
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_vs[1].Pi) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_vs[1].Pi) {
-					return 0, compile.ErrFallback
-				}
-				_c1Pi, _c1Tau = 0.0+_ms[1].Pi, 0.0+_ms[1].Tau
-				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
-					return 0, compile.ErrFallback
-				}
+			_c1Pi, _c1Tau := _ms[1].Pi, _ms[1].Tau
+			if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64) {
+				return 0, compile.ErrFallback
 			}
 			var _eq, _ev, _en float64
 			{
@@ -1915,25 +1531,13 @@ func program1v1Draw(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 			_sum.Norm(_en)
 		}
 		{ // t1 = p1
-			_c0Pi, _c0Tau := _vs[4].Pi-_ms[6].Pi, _vs[4].Tau-_ms[6].Tau
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[4].Pi) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[4].Pi) {
-					return 0, compile.ErrFallback
-				}
-				_c0Pi, _c0Tau = 0.0+_ms[11].Pi, 0.0+_ms[11].Tau
-				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-					return 0, compile.ErrFallback
-				}
+			_c0Pi, _c0Tau := _ms[11].Pi, _ms[11].Tau
+			if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+				return 0, compile.ErrFallback
 			}
-			_c1Pi, _c1Tau := _vs[2].Pi-_ms[7].Pi, _vs[2].Tau-_ms[7].Tau
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_vs[2].Pi) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_vs[2].Pi) {
-					return 0, compile.ErrFallback
-				}
-				_c1Pi, _c1Tau = 0.0+_ms[2].Pi, 0.0+_ms[2].Tau
-				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
-					return 0, compile.ErrFallback
-				}
+			_c1Pi, _c1Tau := _ms[2].Pi, _ms[2].Tau
+			if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64) {
+				return 0, compile.ErrFallback
 			}
 			var _eq, _ev, _en float64
 			{
@@ -1962,25 +1566,13 @@ func program1v1Draw(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 			_sum.Norm(_en)
 		}
 		{ // t2 = p2
-			_c0Pi, _c0Tau := _vs[5].Pi-_ms[8].Pi, _vs[5].Tau-_ms[8].Tau
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[5].Pi) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[5].Pi) {
-					return 0, compile.ErrFallback
-				}
-				_c0Pi, _c0Tau = 0.0+_ms[12].Pi, 0.0+_ms[12].Tau
-				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-					return 0, compile.ErrFallback
-				}
+			_c0Pi, _c0Tau := _ms[12].Pi, _ms[12].Tau
+			if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+				return 0, compile.ErrFallback
 			}
-			_c1Pi, _c1Tau := _vs[3].Pi-_ms[9].Pi, _vs[3].Tau-_ms[9].Tau
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_vs[3].Pi) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_vs[3].Pi) {
-					return 0, compile.ErrFallback
-				}
-				_c1Pi, _c1Tau = 0.0+_ms[4].Pi, 0.0+_ms[4].Tau
-				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
-					return 0, compile.ErrFallback
-				}
+			_c1Pi, _c1Tau := _ms[4].Pi, _ms[4].Tau
+			if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64) {
+				return 0, compile.ErrFallback
 			}
 			var _eq, _ev, _en float64
 			{
@@ -2009,35 +1601,17 @@ func program1v1Draw(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 			_sum.Norm(_en)
 		}
 		{ // d1 = t1 − t2
-			_c0Pi, _c0Tau := _vs[6].Pi-_ms[10].Pi, _vs[6].Tau-_ms[10].Tau
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[6].Pi) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[6].Pi) {
-					return 0, compile.ErrFallback
-				}
-				_c0Pi, _c0Tau = 0.0+_ms[13].Pi, 0.0+_ms[13].Tau
-				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-					return 0, compile.ErrFallback
-				}
+			_c0Pi, _c0Tau := _ms[13].Pi, _ms[13].Tau
+			if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+				return 0, compile.ErrFallback
 			}
-			_c1Pi, _c1Tau := _vs[4].Pi-_ms[11].Pi, _vs[4].Tau-_ms[11].Tau
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_vs[4].Pi) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_vs[4].Pi) {
-					return 0, compile.ErrFallback
-				}
-				_c1Pi, _c1Tau = 0.0+_ms[6].Pi, 0.0+_ms[6].Tau
-				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
-					return 0, compile.ErrFallback
-				}
+			_c1Pi, _c1Tau := _ms[6].Pi, _ms[6].Tau
+			if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64) {
+				return 0, compile.ErrFallback
 			}
-			_c2Pi, _c2Tau := _vs[5].Pi-_ms[12].Pi, _vs[5].Tau-_ms[12].Tau
-			if !(_c2Pi > 0 && _c2Pi >= 1e-6*_vs[5].Pi) {
-				if !(_c2Pi == 0 || _c2Pi < 1e-6*_vs[5].Pi) {
-					return 0, compile.ErrFallback
-				}
-				_c2Pi, _c2Tau = 0.0+_ms[8].Pi, 0.0+_ms[8].Tau
-				if !(_c2Pi > 0 && _c2Pi < math.MaxFloat64 && _c2Tau-_c2Tau == 0) {
-					return 0, compile.ErrFallback
-				}
+			_c2Pi, _c2Tau := _ms[8].Pi, _ms[8].Tau
+			if !(_c2Pi > 0 && _c2Pi < math.MaxFloat64) {
+				return 0, compile.ErrFallback
 			}
 			var _eq, _ev, _en float64
 			{
@@ -2071,15 +1645,9 @@ func program1v1Draw(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 			_sum.Norm(_en)
 		}
 		{ // I(|d1| ≤ 0.7405)
-			_c0Pi, _c0Tau := _vs[6].Pi-_ms[13].Pi, _vs[6].Tau-_ms[13].Tau
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[6].Pi) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[6].Pi) {
-					return 0, compile.ErrFallback
-				}
-				_c0Pi, _c0Tau = 0.0+_ms[10].Pi, 0.0+_ms[10].Tau
-				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-					return 0, compile.ErrFallback
-				}
+			_c0Pi, _c0Tau := _ms[10].Pi, _ms[10].Tau
+			if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+				return 0, compile.ErrFallback
 			}
 			var _eq float64
 			{
@@ -2096,30 +1664,18 @@ func program1v1Draw(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 			center := qt / q
 			var quad float64
 			{
-				cPi, cTau := _vs[0].Pi-_ms[0].Pi, _vs[0].Tau-_ms[0].Tau
-				if !(cPi > 0 && cPi >= 1e-6*_vs[0].Pi) {
-					if !(cPi == 0 || cPi < 1e-6*_vs[0].Pi) {
-						return 0, compile.ErrFallback
-					}
-					cPi, cTau = 0.0+_ms[3].Pi, 0.0+_ms[3].Tau
-					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
-						return 0, compile.ErrFallback
-					}
+				cPi, cTau := _ms[3].Pi, _ms[3].Tau
+				if !(cPi > 0 && cPi < math.MaxFloat64) {
+					return 0, compile.ErrFallback
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
 				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _vs[0].Pi-_ms[3].Pi, _vs[0].Tau-_ms[3].Tau
-				if !(cPi > 0 && cPi >= 1e-6*_vs[0].Pi) {
-					if !(cPi == 0 || cPi < 1e-6*_vs[0].Pi) {
-						return 0, compile.ErrFallback
-					}
-					cPi, cTau = 0.0+_ms[0].Pi, 0.0+_ms[0].Tau
-					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
-						return 0, compile.ErrFallback
-					}
+				cPi, cTau := _ms[0].Pi, _ms[0].Tau
+				if !(cPi > 0 && cPi < math.MaxFloat64) {
+					return 0, compile.ErrFallback
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
@@ -2137,30 +1693,18 @@ func program1v1Draw(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 			center := qt / q
 			var quad float64
 			{
-				cPi, cTau := _vs[1].Pi-_ms[1].Pi, _vs[1].Tau-_ms[1].Tau
-				if !(cPi > 0 && cPi >= 1e-6*_vs[1].Pi) {
-					if !(cPi == 0 || cPi < 1e-6*_vs[1].Pi) {
-						return 0, compile.ErrFallback
-					}
-					cPi, cTau = 0.0+_ms[5].Pi, 0.0+_ms[5].Tau
-					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
-						return 0, compile.ErrFallback
-					}
+				cPi, cTau := _ms[5].Pi, _ms[5].Tau
+				if !(cPi > 0 && cPi < math.MaxFloat64) {
+					return 0, compile.ErrFallback
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
 				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _vs[1].Pi-_ms[5].Pi, _vs[1].Tau-_ms[5].Tau
-				if !(cPi > 0 && cPi >= 1e-6*_vs[1].Pi) {
-					if !(cPi == 0 || cPi < 1e-6*_vs[1].Pi) {
-						return 0, compile.ErrFallback
-					}
-					cPi, cTau = 0.0+_ms[1].Pi, 0.0+_ms[1].Tau
-					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
-						return 0, compile.ErrFallback
-					}
+				cPi, cTau := _ms[1].Pi, _ms[1].Tau
+				if !(cPi > 0 && cPi < math.MaxFloat64) {
+					return 0, compile.ErrFallback
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
@@ -2178,30 +1722,18 @@ func program1v1Draw(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 			center := qt / q
 			var quad float64
 			{
-				cPi, cTau := _vs[2].Pi-_ms[2].Pi, _vs[2].Tau-_ms[2].Tau
-				if !(cPi > 0 && cPi >= 1e-6*_vs[2].Pi) {
-					if !(cPi == 0 || cPi < 1e-6*_vs[2].Pi) {
-						return 0, compile.ErrFallback
-					}
-					cPi, cTau = 0.0+_ms[7].Pi, 0.0+_ms[7].Tau
-					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
-						return 0, compile.ErrFallback
-					}
+				cPi, cTau := _ms[7].Pi, _ms[7].Tau
+				if !(cPi > 0 && cPi < math.MaxFloat64) {
+					return 0, compile.ErrFallback
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
 				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _vs[2].Pi-_ms[7].Pi, _vs[2].Tau-_ms[7].Tau
-				if !(cPi > 0 && cPi >= 1e-6*_vs[2].Pi) {
-					if !(cPi == 0 || cPi < 1e-6*_vs[2].Pi) {
-						return 0, compile.ErrFallback
-					}
-					cPi, cTau = 0.0+_ms[2].Pi, 0.0+_ms[2].Tau
-					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
-						return 0, compile.ErrFallback
-					}
+				cPi, cTau := _ms[2].Pi, _ms[2].Tau
+				if !(cPi > 0 && cPi < math.MaxFloat64) {
+					return 0, compile.ErrFallback
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
@@ -2219,30 +1751,18 @@ func program1v1Draw(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 			center := qt / q
 			var quad float64
 			{
-				cPi, cTau := _vs[3].Pi-_ms[4].Pi, _vs[3].Tau-_ms[4].Tau
-				if !(cPi > 0 && cPi >= 1e-6*_vs[3].Pi) {
-					if !(cPi == 0 || cPi < 1e-6*_vs[3].Pi) {
-						return 0, compile.ErrFallback
-					}
-					cPi, cTau = 0.0+_ms[9].Pi, 0.0+_ms[9].Tau
-					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
-						return 0, compile.ErrFallback
-					}
+				cPi, cTau := _ms[9].Pi, _ms[9].Tau
+				if !(cPi > 0 && cPi < math.MaxFloat64) {
+					return 0, compile.ErrFallback
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
 				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _vs[3].Pi-_ms[9].Pi, _vs[3].Tau-_ms[9].Tau
-				if !(cPi > 0 && cPi >= 1e-6*_vs[3].Pi) {
-					if !(cPi == 0 || cPi < 1e-6*_vs[3].Pi) {
-						return 0, compile.ErrFallback
-					}
-					cPi, cTau = 0.0+_ms[4].Pi, 0.0+_ms[4].Tau
-					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
-						return 0, compile.ErrFallback
-					}
+				cPi, cTau := _ms[4].Pi, _ms[4].Tau
+				if !(cPi > 0 && cPi < math.MaxFloat64) {
+					return 0, compile.ErrFallback
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
@@ -2260,30 +1780,18 @@ func program1v1Draw(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 			center := qt / q
 			var quad float64
 			{
-				cPi, cTau := _vs[4].Pi-_ms[6].Pi, _vs[4].Tau-_ms[6].Tau
-				if !(cPi > 0 && cPi >= 1e-6*_vs[4].Pi) {
-					if !(cPi == 0 || cPi < 1e-6*_vs[4].Pi) {
-						return 0, compile.ErrFallback
-					}
-					cPi, cTau = 0.0+_ms[11].Pi, 0.0+_ms[11].Tau
-					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
-						return 0, compile.ErrFallback
-					}
+				cPi, cTau := _ms[11].Pi, _ms[11].Tau
+				if !(cPi > 0 && cPi < math.MaxFloat64) {
+					return 0, compile.ErrFallback
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
 				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _vs[4].Pi-_ms[11].Pi, _vs[4].Tau-_ms[11].Tau
-				if !(cPi > 0 && cPi >= 1e-6*_vs[4].Pi) {
-					if !(cPi == 0 || cPi < 1e-6*_vs[4].Pi) {
-						return 0, compile.ErrFallback
-					}
-					cPi, cTau = 0.0+_ms[6].Pi, 0.0+_ms[6].Tau
-					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
-						return 0, compile.ErrFallback
-					}
+				cPi, cTau := _ms[6].Pi, _ms[6].Tau
+				if !(cPi > 0 && cPi < math.MaxFloat64) {
+					return 0, compile.ErrFallback
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
@@ -2301,30 +1809,18 @@ func program1v1Draw(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 			center := qt / q
 			var quad float64
 			{
-				cPi, cTau := _vs[5].Pi-_ms[8].Pi, _vs[5].Tau-_ms[8].Tau
-				if !(cPi > 0 && cPi >= 1e-6*_vs[5].Pi) {
-					if !(cPi == 0 || cPi < 1e-6*_vs[5].Pi) {
-						return 0, compile.ErrFallback
-					}
-					cPi, cTau = 0.0+_ms[12].Pi, 0.0+_ms[12].Tau
-					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
-						return 0, compile.ErrFallback
-					}
+				cPi, cTau := _ms[12].Pi, _ms[12].Tau
+				if !(cPi > 0 && cPi < math.MaxFloat64) {
+					return 0, compile.ErrFallback
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
 				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _vs[5].Pi-_ms[12].Pi, _vs[5].Tau-_ms[12].Tau
-				if !(cPi > 0 && cPi >= 1e-6*_vs[5].Pi) {
-					if !(cPi == 0 || cPi < 1e-6*_vs[5].Pi) {
-						return 0, compile.ErrFallback
-					}
-					cPi, cTau = 0.0+_ms[8].Pi, 0.0+_ms[8].Tau
-					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
-						return 0, compile.ErrFallback
-					}
+				cPi, cTau := _ms[8].Pi, _ms[8].Tau
+				if !(cPi > 0 && cPi < math.MaxFloat64) {
+					return 0, compile.ErrFallback
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
@@ -2342,30 +1838,18 @@ func program1v1Draw(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 			center := qt / q
 			var quad float64
 			{
-				cPi, cTau := _vs[6].Pi-_ms[10].Pi, _vs[6].Tau-_ms[10].Tau
-				if !(cPi > 0 && cPi >= 1e-6*_vs[6].Pi) {
-					if !(cPi == 0 || cPi < 1e-6*_vs[6].Pi) {
-						return 0, compile.ErrFallback
-					}
-					cPi, cTau = 0.0+_ms[13].Pi, 0.0+_ms[13].Tau
-					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
-						return 0, compile.ErrFallback
-					}
+				cPi, cTau := _ms[13].Pi, _ms[13].Tau
+				if !(cPi > 0 && cPi < math.MaxFloat64) {
+					return 0, compile.ErrFallback
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
 				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _vs[6].Pi-_ms[13].Pi, _vs[6].Tau-_ms[13].Tau
-				if !(cPi > 0 && cPi >= 1e-6*_vs[6].Pi) {
-					if !(cPi == 0 || cPi < 1e-6*_vs[6].Pi) {
-						return 0, compile.ErrFallback
-					}
-					cPi, cTau = 0.0+_ms[10].Pi, 0.0+_ms[10].Tau
-					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
-						return 0, compile.ErrFallback
-					}
+				cPi, cTau := _ms[10].Pi, _ms[10].Tau
+				if !(cPi > 0 && cPi < math.MaxFloat64) {
+					return 0, compile.ErrFallback
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
@@ -2542,15 +2026,9 @@ func program2v2(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 			_v3p, _v3t = _aPi, _aTau
 		}
 		{ // N(p1; s1, 17.36), edge 0
-			_c1Pi, _c1Tau := _v0p-_m5p, _v0t-_m5t
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v0p) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v0p) {
-					return schedules.Result{}, compile.ErrFallback
-				}
-				_c1Pi, _c1Tau = 0.0+_m0p, 0.0+_m0t
-				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
-					return schedules.Result{}, compile.ErrFallback
-				}
+			_c1Pi, _c1Tau := _m0p, _m0t
+			if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64) {
+				return schedules.Result{}, compile.ErrFallback
 			}
 			var _oPi, _oTau float64
 			{
@@ -2569,15 +2047,9 @@ func program2v2(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 			_v4p, _v4t = _aPi, _aTau
 		}
 		{ // N(p2; s2, 17.36), edge 0
-			_c1Pi, _c1Tau := _v1p-_m7p, _v1t-_m7t
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v1p) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v1p) {
-					return schedules.Result{}, compile.ErrFallback
-				}
-				_c1Pi, _c1Tau = 0.0+_m1p, 0.0+_m1t
-				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
-					return schedules.Result{}, compile.ErrFallback
-				}
+			_c1Pi, _c1Tau := _m1p, _m1t
+			if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64) {
+				return schedules.Result{}, compile.ErrFallback
 			}
 			var _oPi, _oTau float64
 			{
@@ -2596,15 +2068,9 @@ func program2v2(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 			_v5p, _v5t = _aPi, _aTau
 		}
 		{ // N(p3; s3, 17.36), edge 0
-			_c1Pi, _c1Tau := _v2p-_m9p, _v2t-_m9t
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v2p) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v2p) {
-					return schedules.Result{}, compile.ErrFallback
-				}
-				_c1Pi, _c1Tau = 0.0+_m2p, 0.0+_m2t
-				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
-					return schedules.Result{}, compile.ErrFallback
-				}
+			_c1Pi, _c1Tau := _m2p, _m2t
+			if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64) {
+				return schedules.Result{}, compile.ErrFallback
 			}
 			var _oPi, _oTau float64
 			{
@@ -2623,15 +2089,9 @@ func program2v2(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 			_v6p, _v6t = _aPi, _aTau
 		}
 		{ // N(p4; s4, 17.36), edge 0
-			_c1Pi, _c1Tau := _v3p-_m11p, _v3t-_m11t
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v3p) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v3p) {
-					return schedules.Result{}, compile.ErrFallback
-				}
-				_c1Pi, _c1Tau = 0.0+_m3p, 0.0+_m3t
-				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
-					return schedules.Result{}, compile.ErrFallback
-				}
+			_c1Pi, _c1Tau := _m3p, _m3t
+			if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64) {
+				return schedules.Result{}, compile.ErrFallback
 			}
 			var _oPi, _oTau float64
 			{
@@ -2650,25 +2110,13 @@ func program2v2(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 			_v7p, _v7t = _aPi, _aTau
 		}
 		{ // t1 = p1 + p2, edge 0
-			_c1Pi, _c1Tau := _v4p-_m13p, _v4t-_m13t
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v4p) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v4p) {
-					return schedules.Result{}, compile.ErrFallback
-				}
-				_c1Pi, _c1Tau = 0.0+_m4p, 0.0+_m4t
-				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
-					return schedules.Result{}, compile.ErrFallback
-				}
+			_c1Pi, _c1Tau := _m4p, _m4t
+			if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64) {
+				return schedules.Result{}, compile.ErrFallback
 			}
-			_c2Pi, _c2Tau := _v5p-_m14p, _v5t-_m14t
-			if !(_c2Pi > 0 && _c2Pi >= 1e-6*_v5p) {
-				if !(_c2Pi == 0 || _c2Pi < 1e-6*_v5p) {
-					return schedules.Result{}, compile.ErrFallback
-				}
-				_c2Pi, _c2Tau = 0.0+_m6p, 0.0+_m6t
-				if !(_c2Pi > 0 && _c2Pi < math.MaxFloat64 && _c2Tau-_c2Tau == 0) {
-					return schedules.Result{}, compile.ErrFallback
-				}
+			_c2Pi, _c2Tau := _m6p, _m6t
+			if !(_c2Pi > 0 && _c2Pi < math.MaxFloat64) {
+				return schedules.Result{}, compile.ErrFallback
 			}
 			var _oPi, _oTau float64
 			{
@@ -2697,25 +2145,13 @@ func program2v2(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 			_v8p, _v8t = _aPi, _aTau
 		}
 		{ // t2 = p3 + p4, edge 0
-			_c1Pi, _c1Tau := _v6p-_m16p, _v6t-_m16t
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v6p) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v6p) {
-					return schedules.Result{}, compile.ErrFallback
-				}
-				_c1Pi, _c1Tau = 0.0+_m8p, 0.0+_m8t
-				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
-					return schedules.Result{}, compile.ErrFallback
-				}
+			_c1Pi, _c1Tau := _m8p, _m8t
+			if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64) {
+				return schedules.Result{}, compile.ErrFallback
 			}
-			_c2Pi, _c2Tau := _v7p-_m17p, _v7t-_m17t
-			if !(_c2Pi > 0 && _c2Pi >= 1e-6*_v7p) {
-				if !(_c2Pi == 0 || _c2Pi < 1e-6*_v7p) {
-					return schedules.Result{}, compile.ErrFallback
-				}
-				_c2Pi, _c2Tau = 0.0+_m10p, 0.0+_m10t
-				if !(_c2Pi > 0 && _c2Pi < math.MaxFloat64 && _c2Tau-_c2Tau == 0) {
-					return schedules.Result{}, compile.ErrFallback
-				}
+			_c2Pi, _c2Tau := _m10p, _m10t
+			if !(_c2Pi > 0 && _c2Pi < math.MaxFloat64) {
+				return schedules.Result{}, compile.ErrFallback
 			}
 			var _oPi, _oTau float64
 			{
@@ -2744,25 +2180,13 @@ func program2v2(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 			_v9p, _v9t = _aPi, _aTau
 		}
 		{ // d1 = t1 − t2, edge 0
-			_c1Pi, _c1Tau := _v8p-_m19p, _v8t-_m19t
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v8p) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v8p) {
-					return schedules.Result{}, compile.ErrFallback
-				}
-				_c1Pi, _c1Tau = 0.0+_m12p, 0.0+_m12t
-				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
-					return schedules.Result{}, compile.ErrFallback
-				}
+			_c1Pi, _c1Tau := _m12p, _m12t
+			if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64) {
+				return schedules.Result{}, compile.ErrFallback
 			}
-			_c2Pi, _c2Tau := _v9p-_m20p, _v9t-_m20t
-			if !(_c2Pi > 0 && _c2Pi >= 1e-6*_v9p) {
-				if !(_c2Pi == 0 || _c2Pi < 1e-6*_v9p) {
-					return schedules.Result{}, compile.ErrFallback
-				}
-				_c2Pi, _c2Tau = 0.0+_m15p, 0.0+_m15t
-				if !(_c2Pi > 0 && _c2Pi < math.MaxFloat64 && _c2Tau-_c2Tau == 0) {
-					return schedules.Result{}, compile.ErrFallback
-				}
+			_c2Pi, _c2Tau := _m15p, _m15t
+			if !(_c2Pi > 0 && _c2Pi < math.MaxFloat64) {
+				return schedules.Result{}, compile.ErrFallback
 			}
 			var _oPi, _oTau float64
 			{
@@ -2791,15 +2215,9 @@ func program2v2(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 			_v10p, _v10t = _aPi, _aTau
 		}
 		{ // I(d1 > 1.047), edge 0
-			_c0Pi, _c0Tau := _v10p-_m21p, _v10t-_m21t
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v10p) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v10p) {
-					return schedules.Result{}, compile.ErrFallback
-				}
-				_c0Pi, _c0Tau = 0.0+_m18p, 0.0+_m18t
-				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-					return schedules.Result{}, compile.ErrFallback
-				}
+			_c0Pi, _c0Tau := _m18p, _m18t
+			if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+				return schedules.Result{}, compile.ErrFallback
 			}
 			var _oPi, _oTau float64
 			{
@@ -2823,25 +2241,13 @@ func program2v2(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 			_v10p, _v10t = _aPi, _aTau
 		}
 		{ // d1 = t1 − t2, edge 1
-			_c0Pi, _c0Tau := _v10p-_m18p, _v10t-_m18t
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v10p) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v10p) {
-					return schedules.Result{}, compile.ErrFallback
-				}
-				_c0Pi, _c0Tau = 0.0+_m21p, 0.0+_m21t
-				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-					return schedules.Result{}, compile.ErrFallback
-				}
+			_c0Pi, _c0Tau := _m21p, _m21t
+			if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+				return schedules.Result{}, compile.ErrFallback
 			}
-			_c2Pi, _c2Tau := _v9p-_m20p, _v9t-_m20t
-			if !(_c2Pi > 0 && _c2Pi >= 1e-6*_v9p) {
-				if !(_c2Pi == 0 || _c2Pi < 1e-6*_v9p) {
-					return schedules.Result{}, compile.ErrFallback
-				}
-				_c2Pi, _c2Tau = 0.0+_m15p, 0.0+_m15t
-				if !(_c2Pi > 0 && _c2Pi < math.MaxFloat64 && _c2Tau-_c2Tau == 0) {
-					return schedules.Result{}, compile.ErrFallback
-				}
+			_c2Pi, _c2Tau := _m15p, _m15t
+			if !(_c2Pi > 0 && _c2Pi < math.MaxFloat64) {
+				return schedules.Result{}, compile.ErrFallback
 			}
 			var _oPi, _oTau float64
 			{
@@ -2873,25 +2279,13 @@ func program2v2(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 			_v8p, _v8t = _aPi, _aTau
 		}
 		{ // d1 = t1 − t2, edge 2
-			_c0Pi, _c0Tau := _v10p-_m18p, _v10t-_m18t
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v10p) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v10p) {
-					return schedules.Result{}, compile.ErrFallback
-				}
-				_c0Pi, _c0Tau = 0.0+_m21p, 0.0+_m21t
-				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-					return schedules.Result{}, compile.ErrFallback
-				}
+			_c0Pi, _c0Tau := _m21p, _m21t
+			if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+				return schedules.Result{}, compile.ErrFallback
 			}
-			_c1Pi, _c1Tau := _v8p-_m19p, _v8t-_m19t
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v8p) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v8p) {
-					return schedules.Result{}, compile.ErrFallback
-				}
-				_c1Pi, _c1Tau = 0.0+_m12p, 0.0+_m12t
-				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
-					return schedules.Result{}, compile.ErrFallback
-				}
+			_c1Pi, _c1Tau := _m12p, _m12t
+			if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64) {
+				return schedules.Result{}, compile.ErrFallback
 			}
 			var _oPi, _oTau float64
 			{
@@ -2923,25 +2317,13 @@ func program2v2(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 			_v9p, _v9t = _aPi, _aTau
 		}
 		{ // t1 = p1 + p2, edge 1
-			_c0Pi, _c0Tau := _v8p-_m12p, _v8t-_m12t
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v8p) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v8p) {
-					return schedules.Result{}, compile.ErrFallback
-				}
-				_c0Pi, _c0Tau = 0.0+_m19p, 0.0+_m19t
-				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-					return schedules.Result{}, compile.ErrFallback
-				}
+			_c0Pi, _c0Tau := _m19p, _m19t
+			if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+				return schedules.Result{}, compile.ErrFallback
 			}
-			_c2Pi, _c2Tau := _v5p-_m14p, _v5t-_m14t
-			if !(_c2Pi > 0 && _c2Pi >= 1e-6*_v5p) {
-				if !(_c2Pi == 0 || _c2Pi < 1e-6*_v5p) {
-					return schedules.Result{}, compile.ErrFallback
-				}
-				_c2Pi, _c2Tau = 0.0+_m6p, 0.0+_m6t
-				if !(_c2Pi > 0 && _c2Pi < math.MaxFloat64 && _c2Tau-_c2Tau == 0) {
-					return schedules.Result{}, compile.ErrFallback
-				}
+			_c2Pi, _c2Tau := _m6p, _m6t
+			if !(_c2Pi > 0 && _c2Pi < math.MaxFloat64) {
+				return schedules.Result{}, compile.ErrFallback
 			}
 			var _oPi, _oTau float64
 			{
@@ -2973,15 +2355,9 @@ func program2v2(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 			_v4p, _v4t = _aPi, _aTau
 		}
 		{ // N(p1; s1, 17.36), edge 1
-			_c0Pi, _c0Tau := _v4p-_m4p, _v4t-_m4t
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v4p) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v4p) {
-					return schedules.Result{}, compile.ErrFallback
-				}
-				_c0Pi, _c0Tau = 0.0+_m13p, 0.0+_m13t
-				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-					return schedules.Result{}, compile.ErrFallback
-				}
+			_c0Pi, _c0Tau := _m13p, _m13t
+			if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+				return schedules.Result{}, compile.ErrFallback
 			}
 			var _oPi, _oTau float64
 			{
@@ -3000,25 +2376,13 @@ func program2v2(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 			_v0p, _v0t = _aPi, _aTau
 		}
 		{ // t1 = p1 + p2, edge 2
-			_c0Pi, _c0Tau := _v8p-_m12p, _v8t-_m12t
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v8p) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v8p) {
-					return schedules.Result{}, compile.ErrFallback
-				}
-				_c0Pi, _c0Tau = 0.0+_m19p, 0.0+_m19t
-				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-					return schedules.Result{}, compile.ErrFallback
-				}
+			_c0Pi, _c0Tau := _m19p, _m19t
+			if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+				return schedules.Result{}, compile.ErrFallback
 			}
-			_c1Pi, _c1Tau := _v4p-_m13p, _v4t-_m13t
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v4p) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v4p) {
-					return schedules.Result{}, compile.ErrFallback
-				}
-				_c1Pi, _c1Tau = 0.0+_m4p, 0.0+_m4t
-				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
-					return schedules.Result{}, compile.ErrFallback
-				}
+			_c1Pi, _c1Tau := _m4p, _m4t
+			if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64) {
+				return schedules.Result{}, compile.ErrFallback
 			}
 			var _oPi, _oTau float64
 			{
@@ -3050,15 +2414,9 @@ func program2v2(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 			_v5p, _v5t = _aPi, _aTau
 		}
 		{ // N(p2; s2, 17.36), edge 1
-			_c0Pi, _c0Tau := _v5p-_m6p, _v5t-_m6t
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v5p) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v5p) {
-					return schedules.Result{}, compile.ErrFallback
-				}
-				_c0Pi, _c0Tau = 0.0+_m14p, 0.0+_m14t
-				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-					return schedules.Result{}, compile.ErrFallback
-				}
+			_c0Pi, _c0Tau := _m14p, _m14t
+			if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+				return schedules.Result{}, compile.ErrFallback
 			}
 			var _oPi, _oTau float64
 			{
@@ -3077,25 +2435,13 @@ func program2v2(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 			_v1p, _v1t = _aPi, _aTau
 		}
 		{ // t2 = p3 + p4, edge 1
-			_c0Pi, _c0Tau := _v9p-_m15p, _v9t-_m15t
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v9p) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v9p) {
-					return schedules.Result{}, compile.ErrFallback
-				}
-				_c0Pi, _c0Tau = 0.0+_m20p, 0.0+_m20t
-				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-					return schedules.Result{}, compile.ErrFallback
-				}
+			_c0Pi, _c0Tau := _m20p, _m20t
+			if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+				return schedules.Result{}, compile.ErrFallback
 			}
-			_c2Pi, _c2Tau := _v7p-_m17p, _v7t-_m17t
-			if !(_c2Pi > 0 && _c2Pi >= 1e-6*_v7p) {
-				if !(_c2Pi == 0 || _c2Pi < 1e-6*_v7p) {
-					return schedules.Result{}, compile.ErrFallback
-				}
-				_c2Pi, _c2Tau = 0.0+_m10p, 0.0+_m10t
-				if !(_c2Pi > 0 && _c2Pi < math.MaxFloat64 && _c2Tau-_c2Tau == 0) {
-					return schedules.Result{}, compile.ErrFallback
-				}
+			_c2Pi, _c2Tau := _m10p, _m10t
+			if !(_c2Pi > 0 && _c2Pi < math.MaxFloat64) {
+				return schedules.Result{}, compile.ErrFallback
 			}
 			var _oPi, _oTau float64
 			{
@@ -3127,15 +2473,9 @@ func program2v2(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 			_v6p, _v6t = _aPi, _aTau
 		}
 		{ // N(p3; s3, 17.36), edge 1
-			_c0Pi, _c0Tau := _v6p-_m8p, _v6t-_m8t
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v6p) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v6p) {
-					return schedules.Result{}, compile.ErrFallback
-				}
-				_c0Pi, _c0Tau = 0.0+_m16p, 0.0+_m16t
-				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-					return schedules.Result{}, compile.ErrFallback
-				}
+			_c0Pi, _c0Tau := _m16p, _m16t
+			if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+				return schedules.Result{}, compile.ErrFallback
 			}
 			var _oPi, _oTau float64
 			{
@@ -3154,25 +2494,13 @@ func program2v2(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 			_v2p, _v2t = _aPi, _aTau
 		}
 		{ // t2 = p3 + p4, edge 2
-			_c0Pi, _c0Tau := _v9p-_m15p, _v9t-_m15t
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v9p) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v9p) {
-					return schedules.Result{}, compile.ErrFallback
-				}
-				_c0Pi, _c0Tau = 0.0+_m20p, 0.0+_m20t
-				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-					return schedules.Result{}, compile.ErrFallback
-				}
+			_c0Pi, _c0Tau := _m20p, _m20t
+			if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+				return schedules.Result{}, compile.ErrFallback
 			}
-			_c1Pi, _c1Tau := _v6p-_m16p, _v6t-_m16t
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v6p) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v6p) {
-					return schedules.Result{}, compile.ErrFallback
-				}
-				_c1Pi, _c1Tau = 0.0+_m8p, 0.0+_m8t
-				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
-					return schedules.Result{}, compile.ErrFallback
-				}
+			_c1Pi, _c1Tau := _m8p, _m8t
+			if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64) {
+				return schedules.Result{}, compile.ErrFallback
 			}
 			var _oPi, _oTau float64
 			{
@@ -3204,15 +2532,9 @@ func program2v2(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 			_v7p, _v7t = _aPi, _aTau
 		}
 		{ // N(p4; s4, 17.36), edge 1
-			_c0Pi, _c0Tau := _v7p-_m10p, _v7t-_m10t
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v7p) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v7p) {
-					return schedules.Result{}, compile.ErrFallback
-				}
-				_c0Pi, _c0Tau = 0.0+_m17p, 0.0+_m17t
-				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-					return schedules.Result{}, compile.ErrFallback
-				}
+			_c0Pi, _c0Tau := _m17p, _m17t
+			if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+				return schedules.Result{}, compile.ErrFallback
 			}
 			var _oPi, _oTau float64
 			{
@@ -3287,15 +2609,9 @@ func program2v2(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 		}
 		var _sum graph.EvidenceSum
 		{ // N(s1; 25, 25.01)
-			_c0Pi, _c0Tau := _vs[0].Pi-_ms[0].Pi, _vs[0].Tau-_ms[0].Tau
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[0].Pi) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[0].Pi) {
-					return 0, compile.ErrFallback
-				}
-				_c0Pi, _c0Tau = 0.0+_ms[5].Pi, 0.0+_ms[5].Tau
-				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-					return 0, compile.ErrFallback
-				}
+			_c0Pi, _c0Tau := _ms[5].Pi, _ms[5].Tau
+			if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+				return 0, compile.ErrFallback
 			}
 			var _eq, _ev, _en float64
 			{
@@ -3310,15 +2626,9 @@ func program2v2(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 			_sum.Norm(_en)
 		}
 		{ // N(s2; 24.67, 27.57)
-			_c0Pi, _c0Tau := _vs[1].Pi-_ms[1].Pi, _vs[1].Tau-_ms[1].Tau
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[1].Pi) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[1].Pi) {
-					return 0, compile.ErrFallback
-				}
-				_c0Pi, _c0Tau = 0.0+_ms[7].Pi, 0.0+_ms[7].Tau
-				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-					return 0, compile.ErrFallback
-				}
+			_c0Pi, _c0Tau := _ms[7].Pi, _ms[7].Tau
+			if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+				return 0, compile.ErrFallback
 			}
 			var _eq, _ev, _en float64
 			{
@@ -3333,15 +2643,9 @@ func program2v2(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 			_sum.Norm(_en)
 		}
 		{ // N(s3; 26, 25.01)
-			_c0Pi, _c0Tau := _vs[2].Pi-_ms[2].Pi, _vs[2].Tau-_ms[2].Tau
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[2].Pi) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[2].Pi) {
-					return 0, compile.ErrFallback
-				}
-				_c0Pi, _c0Tau = 0.0+_ms[9].Pi, 0.0+_ms[9].Tau
-				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-					return 0, compile.ErrFallback
-				}
+			_c0Pi, _c0Tau := _ms[9].Pi, _ms[9].Tau
+			if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+				return 0, compile.ErrFallback
 			}
 			var _eq, _ev, _en float64
 			{
@@ -3356,15 +2660,9 @@ func program2v2(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 			_sum.Norm(_en)
 		}
 		{ // N(s4; 25.67, 27.57)
-			_c0Pi, _c0Tau := _vs[3].Pi-_ms[3].Pi, _vs[3].Tau-_ms[3].Tau
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[3].Pi) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[3].Pi) {
-					return 0, compile.ErrFallback
-				}
-				_c0Pi, _c0Tau = 0.0+_ms[11].Pi, 0.0+_ms[11].Tau
-				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-					return 0, compile.ErrFallback
-				}
+			_c0Pi, _c0Tau := _ms[11].Pi, _ms[11].Tau
+			if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+				return 0, compile.ErrFallback
 			}
 			var _eq, _ev, _en float64
 			{
@@ -3379,25 +2677,13 @@ func program2v2(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 			_sum.Norm(_en)
 		}
 		{ // N(p1; s1, 17.36)
-			_c0Pi, _c0Tau := _vs[4].Pi-_ms[4].Pi, _vs[4].Tau-_ms[4].Tau
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[4].Pi) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[4].Pi) {
-					return 0, compile.ErrFallback
-				}
-				_c0Pi, _c0Tau = 0.0+_ms[13].Pi, 0.0+_ms[13].Tau
-				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-					return 0, compile.ErrFallback
-				}
+			_c0Pi, _c0Tau := _ms[13].Pi, _ms[13].Tau
+			if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+				return 0, compile.ErrFallback
 			}
-			_c1Pi, _c1Tau := _vs[0].Pi-_ms[5].Pi, _vs[0].Tau-_ms[5].Tau
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_vs[0].Pi) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_vs[0].Pi) {
-					return 0, compile.ErrFallback
-				}
-				_c1Pi, _c1Tau = 0.0+_ms[0].Pi, 0.0+_ms[0].Tau
-				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
-					return 0, compile.ErrFallback
-				}
+			_c1Pi, _c1Tau := _ms[0].Pi, _ms[0].Tau
+			if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64) {
+				return 0, compile.ErrFallback
 			}
 			var _eq, _ev, _en float64
 			{
@@ -3412,25 +2698,13 @@ func program2v2(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 			_sum.Norm(_en)
 		}
 		{ // N(p2; s2, 17.36)
-			_c0Pi, _c0Tau := _vs[5].Pi-_ms[6].Pi, _vs[5].Tau-_ms[6].Tau
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[5].Pi) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[5].Pi) {
-					return 0, compile.ErrFallback
-				}
-				_c0Pi, _c0Tau = 0.0+_ms[14].Pi, 0.0+_ms[14].Tau
-				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-					return 0, compile.ErrFallback
-				}
+			_c0Pi, _c0Tau := _ms[14].Pi, _ms[14].Tau
+			if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+				return 0, compile.ErrFallback
 			}
-			_c1Pi, _c1Tau := _vs[1].Pi-_ms[7].Pi, _vs[1].Tau-_ms[7].Tau
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_vs[1].Pi) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_vs[1].Pi) {
-					return 0, compile.ErrFallback
-				}
-				_c1Pi, _c1Tau = 0.0+_ms[1].Pi, 0.0+_ms[1].Tau
-				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
-					return 0, compile.ErrFallback
-				}
+			_c1Pi, _c1Tau := _ms[1].Pi, _ms[1].Tau
+			if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64) {
+				return 0, compile.ErrFallback
 			}
 			var _eq, _ev, _en float64
 			{
@@ -3445,25 +2719,13 @@ func program2v2(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 			_sum.Norm(_en)
 		}
 		{ // N(p3; s3, 17.36)
-			_c0Pi, _c0Tau := _vs[6].Pi-_ms[8].Pi, _vs[6].Tau-_ms[8].Tau
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[6].Pi) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[6].Pi) {
-					return 0, compile.ErrFallback
-				}
-				_c0Pi, _c0Tau = 0.0+_ms[16].Pi, 0.0+_ms[16].Tau
-				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-					return 0, compile.ErrFallback
-				}
+			_c0Pi, _c0Tau := _ms[16].Pi, _ms[16].Tau
+			if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+				return 0, compile.ErrFallback
 			}
-			_c1Pi, _c1Tau := _vs[2].Pi-_ms[9].Pi, _vs[2].Tau-_ms[9].Tau
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_vs[2].Pi) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_vs[2].Pi) {
-					return 0, compile.ErrFallback
-				}
-				_c1Pi, _c1Tau = 0.0+_ms[2].Pi, 0.0+_ms[2].Tau
-				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
-					return 0, compile.ErrFallback
-				}
+			_c1Pi, _c1Tau := _ms[2].Pi, _ms[2].Tau
+			if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64) {
+				return 0, compile.ErrFallback
 			}
 			var _eq, _ev, _en float64
 			{
@@ -3478,25 +2740,13 @@ func program2v2(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 			_sum.Norm(_en)
 		}
 		{ // N(p4; s4, 17.36)
-			_c0Pi, _c0Tau := _vs[7].Pi-_ms[10].Pi, _vs[7].Tau-_ms[10].Tau
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[7].Pi) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[7].Pi) {
-					return 0, compile.ErrFallback
-				}
-				_c0Pi, _c0Tau = 0.0+_ms[17].Pi, 0.0+_ms[17].Tau
-				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-					return 0, compile.ErrFallback
-				}
+			_c0Pi, _c0Tau := _ms[17].Pi, _ms[17].Tau
+			if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+				return 0, compile.ErrFallback
 			}
-			_c1Pi, _c1Tau := _vs[3].Pi-_ms[11].Pi, _vs[3].Tau-_ms[11].Tau
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_vs[3].Pi) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_vs[3].Pi) {
-					return 0, compile.ErrFallback
-				}
-				_c1Pi, _c1Tau = 0.0+_ms[3].Pi, 0.0+_ms[3].Tau
-				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
-					return 0, compile.ErrFallback
-				}
+			_c1Pi, _c1Tau := _ms[3].Pi, _ms[3].Tau
+			if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64) {
+				return 0, compile.ErrFallback
 			}
 			var _eq, _ev, _en float64
 			{
@@ -3511,35 +2761,17 @@ func program2v2(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 			_sum.Norm(_en)
 		}
 		{ // t1 = p1 + p2
-			_c0Pi, _c0Tau := _vs[8].Pi-_ms[12].Pi, _vs[8].Tau-_ms[12].Tau
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[8].Pi) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[8].Pi) {
-					return 0, compile.ErrFallback
-				}
-				_c0Pi, _c0Tau = 0.0+_ms[19].Pi, 0.0+_ms[19].Tau
-				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-					return 0, compile.ErrFallback
-				}
+			_c0Pi, _c0Tau := _ms[19].Pi, _ms[19].Tau
+			if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+				return 0, compile.ErrFallback
 			}
-			_c1Pi, _c1Tau := _vs[4].Pi-_ms[13].Pi, _vs[4].Tau-_ms[13].Tau
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_vs[4].Pi) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_vs[4].Pi) {
-					return 0, compile.ErrFallback
-				}
-				_c1Pi, _c1Tau = 0.0+_ms[4].Pi, 0.0+_ms[4].Tau
-				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
-					return 0, compile.ErrFallback
-				}
+			_c1Pi, _c1Tau := _ms[4].Pi, _ms[4].Tau
+			if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64) {
+				return 0, compile.ErrFallback
 			}
-			_c2Pi, _c2Tau := _vs[5].Pi-_ms[14].Pi, _vs[5].Tau-_ms[14].Tau
-			if !(_c2Pi > 0 && _c2Pi >= 1e-6*_vs[5].Pi) {
-				if !(_c2Pi == 0 || _c2Pi < 1e-6*_vs[5].Pi) {
-					return 0, compile.ErrFallback
-				}
-				_c2Pi, _c2Tau = 0.0+_ms[6].Pi, 0.0+_ms[6].Tau
-				if !(_c2Pi > 0 && _c2Pi < math.MaxFloat64 && _c2Tau-_c2Tau == 0) {
-					return 0, compile.ErrFallback
-				}
+			_c2Pi, _c2Tau := _ms[6].Pi, _ms[6].Tau
+			if !(_c2Pi > 0 && _c2Pi < math.MaxFloat64) {
+				return 0, compile.ErrFallback
 			}
 			var _eq, _ev, _en float64
 			{
@@ -3573,35 +2805,17 @@ func program2v2(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 			_sum.Norm(_en)
 		}
 		{ // t2 = p3 + p4
-			_c0Pi, _c0Tau := _vs[9].Pi-_ms[15].Pi, _vs[9].Tau-_ms[15].Tau
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[9].Pi) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[9].Pi) {
-					return 0, compile.ErrFallback
-				}
-				_c0Pi, _c0Tau = 0.0+_ms[20].Pi, 0.0+_ms[20].Tau
-				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-					return 0, compile.ErrFallback
-				}
+			_c0Pi, _c0Tau := _ms[20].Pi, _ms[20].Tau
+			if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+				return 0, compile.ErrFallback
 			}
-			_c1Pi, _c1Tau := _vs[6].Pi-_ms[16].Pi, _vs[6].Tau-_ms[16].Tau
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_vs[6].Pi) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_vs[6].Pi) {
-					return 0, compile.ErrFallback
-				}
-				_c1Pi, _c1Tau = 0.0+_ms[8].Pi, 0.0+_ms[8].Tau
-				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
-					return 0, compile.ErrFallback
-				}
+			_c1Pi, _c1Tau := _ms[8].Pi, _ms[8].Tau
+			if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64) {
+				return 0, compile.ErrFallback
 			}
-			_c2Pi, _c2Tau := _vs[7].Pi-_ms[17].Pi, _vs[7].Tau-_ms[17].Tau
-			if !(_c2Pi > 0 && _c2Pi >= 1e-6*_vs[7].Pi) {
-				if !(_c2Pi == 0 || _c2Pi < 1e-6*_vs[7].Pi) {
-					return 0, compile.ErrFallback
-				}
-				_c2Pi, _c2Tau = 0.0+_ms[10].Pi, 0.0+_ms[10].Tau
-				if !(_c2Pi > 0 && _c2Pi < math.MaxFloat64 && _c2Tau-_c2Tau == 0) {
-					return 0, compile.ErrFallback
-				}
+			_c2Pi, _c2Tau := _ms[10].Pi, _ms[10].Tau
+			if !(_c2Pi > 0 && _c2Pi < math.MaxFloat64) {
+				return 0, compile.ErrFallback
 			}
 			var _eq, _ev, _en float64
 			{
@@ -3635,35 +2849,17 @@ func program2v2(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 			_sum.Norm(_en)
 		}
 		{ // d1 = t1 − t2
-			_c0Pi, _c0Tau := _vs[10].Pi-_ms[18].Pi, _vs[10].Tau-_ms[18].Tau
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[10].Pi) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[10].Pi) {
-					return 0, compile.ErrFallback
-				}
-				_c0Pi, _c0Tau = 0.0+_ms[21].Pi, 0.0+_ms[21].Tau
-				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-					return 0, compile.ErrFallback
-				}
+			_c0Pi, _c0Tau := _ms[21].Pi, _ms[21].Tau
+			if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+				return 0, compile.ErrFallback
 			}
-			_c1Pi, _c1Tau := _vs[8].Pi-_ms[19].Pi, _vs[8].Tau-_ms[19].Tau
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_vs[8].Pi) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_vs[8].Pi) {
-					return 0, compile.ErrFallback
-				}
-				_c1Pi, _c1Tau = 0.0+_ms[12].Pi, 0.0+_ms[12].Tau
-				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
-					return 0, compile.ErrFallback
-				}
+			_c1Pi, _c1Tau := _ms[12].Pi, _ms[12].Tau
+			if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64) {
+				return 0, compile.ErrFallback
 			}
-			_c2Pi, _c2Tau := _vs[9].Pi-_ms[20].Pi, _vs[9].Tau-_ms[20].Tau
-			if !(_c2Pi > 0 && _c2Pi >= 1e-6*_vs[9].Pi) {
-				if !(_c2Pi == 0 || _c2Pi < 1e-6*_vs[9].Pi) {
-					return 0, compile.ErrFallback
-				}
-				_c2Pi, _c2Tau = 0.0+_ms[15].Pi, 0.0+_ms[15].Tau
-				if !(_c2Pi > 0 && _c2Pi < math.MaxFloat64 && _c2Tau-_c2Tau == 0) {
-					return 0, compile.ErrFallback
-				}
+			_c2Pi, _c2Tau := _ms[15].Pi, _ms[15].Tau
+			if !(_c2Pi > 0 && _c2Pi < math.MaxFloat64) {
+				return 0, compile.ErrFallback
 			}
 			var _eq, _ev, _en float64
 			{
@@ -3697,15 +2893,9 @@ func program2v2(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 			_sum.Norm(_en)
 		}
 		{ // I(d1 > 1.047)
-			_c0Pi, _c0Tau := _vs[10].Pi-_ms[21].Pi, _vs[10].Tau-_ms[21].Tau
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[10].Pi) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[10].Pi) {
-					return 0, compile.ErrFallback
-				}
-				_c0Pi, _c0Tau = 0.0+_ms[18].Pi, 0.0+_ms[18].Tau
-				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-					return 0, compile.ErrFallback
-				}
+			_c0Pi, _c0Tau := _ms[18].Pi, _ms[18].Tau
+			if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+				return 0, compile.ErrFallback
 			}
 			var _eq float64
 			{
@@ -3722,30 +2912,18 @@ func program2v2(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 			center := qt / q
 			var quad float64
 			{
-				cPi, cTau := _vs[0].Pi-_ms[0].Pi, _vs[0].Tau-_ms[0].Tau
-				if !(cPi > 0 && cPi >= 1e-6*_vs[0].Pi) {
-					if !(cPi == 0 || cPi < 1e-6*_vs[0].Pi) {
-						return 0, compile.ErrFallback
-					}
-					cPi, cTau = 0.0+_ms[5].Pi, 0.0+_ms[5].Tau
-					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
-						return 0, compile.ErrFallback
-					}
+				cPi, cTau := _ms[5].Pi, _ms[5].Tau
+				if !(cPi > 0 && cPi < math.MaxFloat64) {
+					return 0, compile.ErrFallback
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
 				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _vs[0].Pi-_ms[5].Pi, _vs[0].Tau-_ms[5].Tau
-				if !(cPi > 0 && cPi >= 1e-6*_vs[0].Pi) {
-					if !(cPi == 0 || cPi < 1e-6*_vs[0].Pi) {
-						return 0, compile.ErrFallback
-					}
-					cPi, cTau = 0.0+_ms[0].Pi, 0.0+_ms[0].Tau
-					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
-						return 0, compile.ErrFallback
-					}
+				cPi, cTau := _ms[0].Pi, _ms[0].Tau
+				if !(cPi > 0 && cPi < math.MaxFloat64) {
+					return 0, compile.ErrFallback
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
@@ -3763,30 +2941,18 @@ func program2v2(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 			center := qt / q
 			var quad float64
 			{
-				cPi, cTau := _vs[1].Pi-_ms[1].Pi, _vs[1].Tau-_ms[1].Tau
-				if !(cPi > 0 && cPi >= 1e-6*_vs[1].Pi) {
-					if !(cPi == 0 || cPi < 1e-6*_vs[1].Pi) {
-						return 0, compile.ErrFallback
-					}
-					cPi, cTau = 0.0+_ms[7].Pi, 0.0+_ms[7].Tau
-					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
-						return 0, compile.ErrFallback
-					}
+				cPi, cTau := _ms[7].Pi, _ms[7].Tau
+				if !(cPi > 0 && cPi < math.MaxFloat64) {
+					return 0, compile.ErrFallback
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
 				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _vs[1].Pi-_ms[7].Pi, _vs[1].Tau-_ms[7].Tau
-				if !(cPi > 0 && cPi >= 1e-6*_vs[1].Pi) {
-					if !(cPi == 0 || cPi < 1e-6*_vs[1].Pi) {
-						return 0, compile.ErrFallback
-					}
-					cPi, cTau = 0.0+_ms[1].Pi, 0.0+_ms[1].Tau
-					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
-						return 0, compile.ErrFallback
-					}
+				cPi, cTau := _ms[1].Pi, _ms[1].Tau
+				if !(cPi > 0 && cPi < math.MaxFloat64) {
+					return 0, compile.ErrFallback
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
@@ -3804,30 +2970,18 @@ func program2v2(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 			center := qt / q
 			var quad float64
 			{
-				cPi, cTau := _vs[2].Pi-_ms[2].Pi, _vs[2].Tau-_ms[2].Tau
-				if !(cPi > 0 && cPi >= 1e-6*_vs[2].Pi) {
-					if !(cPi == 0 || cPi < 1e-6*_vs[2].Pi) {
-						return 0, compile.ErrFallback
-					}
-					cPi, cTau = 0.0+_ms[9].Pi, 0.0+_ms[9].Tau
-					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
-						return 0, compile.ErrFallback
-					}
+				cPi, cTau := _ms[9].Pi, _ms[9].Tau
+				if !(cPi > 0 && cPi < math.MaxFloat64) {
+					return 0, compile.ErrFallback
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
 				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _vs[2].Pi-_ms[9].Pi, _vs[2].Tau-_ms[9].Tau
-				if !(cPi > 0 && cPi >= 1e-6*_vs[2].Pi) {
-					if !(cPi == 0 || cPi < 1e-6*_vs[2].Pi) {
-						return 0, compile.ErrFallback
-					}
-					cPi, cTau = 0.0+_ms[2].Pi, 0.0+_ms[2].Tau
-					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
-						return 0, compile.ErrFallback
-					}
+				cPi, cTau := _ms[2].Pi, _ms[2].Tau
+				if !(cPi > 0 && cPi < math.MaxFloat64) {
+					return 0, compile.ErrFallback
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
@@ -3845,30 +2999,18 @@ func program2v2(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 			center := qt / q
 			var quad float64
 			{
-				cPi, cTau := _vs[3].Pi-_ms[3].Pi, _vs[3].Tau-_ms[3].Tau
-				if !(cPi > 0 && cPi >= 1e-6*_vs[3].Pi) {
-					if !(cPi == 0 || cPi < 1e-6*_vs[3].Pi) {
-						return 0, compile.ErrFallback
-					}
-					cPi, cTau = 0.0+_ms[11].Pi, 0.0+_ms[11].Tau
-					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
-						return 0, compile.ErrFallback
-					}
+				cPi, cTau := _ms[11].Pi, _ms[11].Tau
+				if !(cPi > 0 && cPi < math.MaxFloat64) {
+					return 0, compile.ErrFallback
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
 				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _vs[3].Pi-_ms[11].Pi, _vs[3].Tau-_ms[11].Tau
-				if !(cPi > 0 && cPi >= 1e-6*_vs[3].Pi) {
-					if !(cPi == 0 || cPi < 1e-6*_vs[3].Pi) {
-						return 0, compile.ErrFallback
-					}
-					cPi, cTau = 0.0+_ms[3].Pi, 0.0+_ms[3].Tau
-					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
-						return 0, compile.ErrFallback
-					}
+				cPi, cTau := _ms[3].Pi, _ms[3].Tau
+				if !(cPi > 0 && cPi < math.MaxFloat64) {
+					return 0, compile.ErrFallback
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
@@ -3886,30 +3028,18 @@ func program2v2(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 			center := qt / q
 			var quad float64
 			{
-				cPi, cTau := _vs[4].Pi-_ms[4].Pi, _vs[4].Tau-_ms[4].Tau
-				if !(cPi > 0 && cPi >= 1e-6*_vs[4].Pi) {
-					if !(cPi == 0 || cPi < 1e-6*_vs[4].Pi) {
-						return 0, compile.ErrFallback
-					}
-					cPi, cTau = 0.0+_ms[13].Pi, 0.0+_ms[13].Tau
-					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
-						return 0, compile.ErrFallback
-					}
+				cPi, cTau := _ms[13].Pi, _ms[13].Tau
+				if !(cPi > 0 && cPi < math.MaxFloat64) {
+					return 0, compile.ErrFallback
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
 				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _vs[4].Pi-_ms[13].Pi, _vs[4].Tau-_ms[13].Tau
-				if !(cPi > 0 && cPi >= 1e-6*_vs[4].Pi) {
-					if !(cPi == 0 || cPi < 1e-6*_vs[4].Pi) {
-						return 0, compile.ErrFallback
-					}
-					cPi, cTau = 0.0+_ms[4].Pi, 0.0+_ms[4].Tau
-					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
-						return 0, compile.ErrFallback
-					}
+				cPi, cTau := _ms[4].Pi, _ms[4].Tau
+				if !(cPi > 0 && cPi < math.MaxFloat64) {
+					return 0, compile.ErrFallback
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
@@ -3927,30 +3057,18 @@ func program2v2(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 			center := qt / q
 			var quad float64
 			{
-				cPi, cTau := _vs[5].Pi-_ms[6].Pi, _vs[5].Tau-_ms[6].Tau
-				if !(cPi > 0 && cPi >= 1e-6*_vs[5].Pi) {
-					if !(cPi == 0 || cPi < 1e-6*_vs[5].Pi) {
-						return 0, compile.ErrFallback
-					}
-					cPi, cTau = 0.0+_ms[14].Pi, 0.0+_ms[14].Tau
-					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
-						return 0, compile.ErrFallback
-					}
+				cPi, cTau := _ms[14].Pi, _ms[14].Tau
+				if !(cPi > 0 && cPi < math.MaxFloat64) {
+					return 0, compile.ErrFallback
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
 				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _vs[5].Pi-_ms[14].Pi, _vs[5].Tau-_ms[14].Tau
-				if !(cPi > 0 && cPi >= 1e-6*_vs[5].Pi) {
-					if !(cPi == 0 || cPi < 1e-6*_vs[5].Pi) {
-						return 0, compile.ErrFallback
-					}
-					cPi, cTau = 0.0+_ms[6].Pi, 0.0+_ms[6].Tau
-					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
-						return 0, compile.ErrFallback
-					}
+				cPi, cTau := _ms[6].Pi, _ms[6].Tau
+				if !(cPi > 0 && cPi < math.MaxFloat64) {
+					return 0, compile.ErrFallback
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
@@ -3968,30 +3086,18 @@ func program2v2(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 			center := qt / q
 			var quad float64
 			{
-				cPi, cTau := _vs[6].Pi-_ms[8].Pi, _vs[6].Tau-_ms[8].Tau
-				if !(cPi > 0 && cPi >= 1e-6*_vs[6].Pi) {
-					if !(cPi == 0 || cPi < 1e-6*_vs[6].Pi) {
-						return 0, compile.ErrFallback
-					}
-					cPi, cTau = 0.0+_ms[16].Pi, 0.0+_ms[16].Tau
-					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
-						return 0, compile.ErrFallback
-					}
+				cPi, cTau := _ms[16].Pi, _ms[16].Tau
+				if !(cPi > 0 && cPi < math.MaxFloat64) {
+					return 0, compile.ErrFallback
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
 				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _vs[6].Pi-_ms[16].Pi, _vs[6].Tau-_ms[16].Tau
-				if !(cPi > 0 && cPi >= 1e-6*_vs[6].Pi) {
-					if !(cPi == 0 || cPi < 1e-6*_vs[6].Pi) {
-						return 0, compile.ErrFallback
-					}
-					cPi, cTau = 0.0+_ms[8].Pi, 0.0+_ms[8].Tau
-					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
-						return 0, compile.ErrFallback
-					}
+				cPi, cTau := _ms[8].Pi, _ms[8].Tau
+				if !(cPi > 0 && cPi < math.MaxFloat64) {
+					return 0, compile.ErrFallback
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
@@ -4009,30 +3115,18 @@ func program2v2(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 			center := qt / q
 			var quad float64
 			{
-				cPi, cTau := _vs[7].Pi-_ms[10].Pi, _vs[7].Tau-_ms[10].Tau
-				if !(cPi > 0 && cPi >= 1e-6*_vs[7].Pi) {
-					if !(cPi == 0 || cPi < 1e-6*_vs[7].Pi) {
-						return 0, compile.ErrFallback
-					}
-					cPi, cTau = 0.0+_ms[17].Pi, 0.0+_ms[17].Tau
-					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
-						return 0, compile.ErrFallback
-					}
+				cPi, cTau := _ms[17].Pi, _ms[17].Tau
+				if !(cPi > 0 && cPi < math.MaxFloat64) {
+					return 0, compile.ErrFallback
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
 				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _vs[7].Pi-_ms[17].Pi, _vs[7].Tau-_ms[17].Tau
-				if !(cPi > 0 && cPi >= 1e-6*_vs[7].Pi) {
-					if !(cPi == 0 || cPi < 1e-6*_vs[7].Pi) {
-						return 0, compile.ErrFallback
-					}
-					cPi, cTau = 0.0+_ms[10].Pi, 0.0+_ms[10].Tau
-					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
-						return 0, compile.ErrFallback
-					}
+				cPi, cTau := _ms[10].Pi, _ms[10].Tau
+				if !(cPi > 0 && cPi < math.MaxFloat64) {
+					return 0, compile.ErrFallback
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
@@ -4050,30 +3144,18 @@ func program2v2(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 			center := qt / q
 			var quad float64
 			{
-				cPi, cTau := _vs[8].Pi-_ms[12].Pi, _vs[8].Tau-_ms[12].Tau
-				if !(cPi > 0 && cPi >= 1e-6*_vs[8].Pi) {
-					if !(cPi == 0 || cPi < 1e-6*_vs[8].Pi) {
-						return 0, compile.ErrFallback
-					}
-					cPi, cTau = 0.0+_ms[19].Pi, 0.0+_ms[19].Tau
-					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
-						return 0, compile.ErrFallback
-					}
+				cPi, cTau := _ms[19].Pi, _ms[19].Tau
+				if !(cPi > 0 && cPi < math.MaxFloat64) {
+					return 0, compile.ErrFallback
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
 				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _vs[8].Pi-_ms[19].Pi, _vs[8].Tau-_ms[19].Tau
-				if !(cPi > 0 && cPi >= 1e-6*_vs[8].Pi) {
-					if !(cPi == 0 || cPi < 1e-6*_vs[8].Pi) {
-						return 0, compile.ErrFallback
-					}
-					cPi, cTau = 0.0+_ms[12].Pi, 0.0+_ms[12].Tau
-					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
-						return 0, compile.ErrFallback
-					}
+				cPi, cTau := _ms[12].Pi, _ms[12].Tau
+				if !(cPi > 0 && cPi < math.MaxFloat64) {
+					return 0, compile.ErrFallback
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
@@ -4091,30 +3173,18 @@ func program2v2(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 			center := qt / q
 			var quad float64
 			{
-				cPi, cTau := _vs[9].Pi-_ms[15].Pi, _vs[9].Tau-_ms[15].Tau
-				if !(cPi > 0 && cPi >= 1e-6*_vs[9].Pi) {
-					if !(cPi == 0 || cPi < 1e-6*_vs[9].Pi) {
-						return 0, compile.ErrFallback
-					}
-					cPi, cTau = 0.0+_ms[20].Pi, 0.0+_ms[20].Tau
-					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
-						return 0, compile.ErrFallback
-					}
+				cPi, cTau := _ms[20].Pi, _ms[20].Tau
+				if !(cPi > 0 && cPi < math.MaxFloat64) {
+					return 0, compile.ErrFallback
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
 				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _vs[9].Pi-_ms[20].Pi, _vs[9].Tau-_ms[20].Tau
-				if !(cPi > 0 && cPi >= 1e-6*_vs[9].Pi) {
-					if !(cPi == 0 || cPi < 1e-6*_vs[9].Pi) {
-						return 0, compile.ErrFallback
-					}
-					cPi, cTau = 0.0+_ms[15].Pi, 0.0+_ms[15].Tau
-					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
-						return 0, compile.ErrFallback
-					}
+				cPi, cTau := _ms[15].Pi, _ms[15].Tau
+				if !(cPi > 0 && cPi < math.MaxFloat64) {
+					return 0, compile.ErrFallback
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
@@ -4132,30 +3202,18 @@ func program2v2(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 			center := qt / q
 			var quad float64
 			{
-				cPi, cTau := _vs[10].Pi-_ms[18].Pi, _vs[10].Tau-_ms[18].Tau
-				if !(cPi > 0 && cPi >= 1e-6*_vs[10].Pi) {
-					if !(cPi == 0 || cPi < 1e-6*_vs[10].Pi) {
-						return 0, compile.ErrFallback
-					}
-					cPi, cTau = 0.0+_ms[21].Pi, 0.0+_ms[21].Tau
-					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
-						return 0, compile.ErrFallback
-					}
+				cPi, cTau := _ms[21].Pi, _ms[21].Tau
+				if !(cPi > 0 && cPi < math.MaxFloat64) {
+					return 0, compile.ErrFallback
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
 				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _vs[10].Pi-_ms[21].Pi, _vs[10].Tau-_ms[21].Tau
-				if !(cPi > 0 && cPi >= 1e-6*_vs[10].Pi) {
-					if !(cPi == 0 || cPi < 1e-6*_vs[10].Pi) {
-						return 0, compile.ErrFallback
-					}
-					cPi, cTau = 0.0+_ms[18].Pi, 0.0+_ms[18].Tau
-					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
-						return 0, compile.ErrFallback
-					}
+				cPi, cTau := _ms[18].Pi, _ms[18].Tau
+				if !(cPi > 0 && cPi < math.MaxFloat64) {
+					return 0, compile.ErrFallback
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
@@ -4332,15 +3390,9 @@ func program2v2Draw(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 			_v3p, _v3t = _aPi, _aTau
 		}
 		{ // N(p1; s1, 17.36), edge 0
-			_c1Pi, _c1Tau := _v0p-_m5p, _v0t-_m5t
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v0p) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v0p) {
-					return schedules.Result{}, compile.ErrFallback
-				}
-				_c1Pi, _c1Tau = 0.0+_m0p, 0.0+_m0t
-				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
-					return schedules.Result{}, compile.ErrFallback
-				}
+			_c1Pi, _c1Tau := _m0p, _m0t
+			if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64) {
+				return schedules.Result{}, compile.ErrFallback
 			}
 			var _oPi, _oTau float64
 			{
@@ -4359,15 +3411,9 @@ func program2v2Draw(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 			_v4p, _v4t = _aPi, _aTau
 		}
 		{ // N(p2; s2, 17.36), edge 0
-			_c1Pi, _c1Tau := _v1p-_m7p, _v1t-_m7t
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v1p) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v1p) {
-					return schedules.Result{}, compile.ErrFallback
-				}
-				_c1Pi, _c1Tau = 0.0+_m1p, 0.0+_m1t
-				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
-					return schedules.Result{}, compile.ErrFallback
-				}
+			_c1Pi, _c1Tau := _m1p, _m1t
+			if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64) {
+				return schedules.Result{}, compile.ErrFallback
 			}
 			var _oPi, _oTau float64
 			{
@@ -4386,15 +3432,9 @@ func program2v2Draw(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 			_v5p, _v5t = _aPi, _aTau
 		}
 		{ // N(p3; s3, 17.36), edge 0
-			_c1Pi, _c1Tau := _v2p-_m9p, _v2t-_m9t
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v2p) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v2p) {
-					return schedules.Result{}, compile.ErrFallback
-				}
-				_c1Pi, _c1Tau = 0.0+_m2p, 0.0+_m2t
-				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
-					return schedules.Result{}, compile.ErrFallback
-				}
+			_c1Pi, _c1Tau := _m2p, _m2t
+			if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64) {
+				return schedules.Result{}, compile.ErrFallback
 			}
 			var _oPi, _oTau float64
 			{
@@ -4413,15 +3453,9 @@ func program2v2Draw(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 			_v6p, _v6t = _aPi, _aTau
 		}
 		{ // N(p4; s4, 17.36), edge 0
-			_c1Pi, _c1Tau := _v3p-_m11p, _v3t-_m11t
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v3p) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v3p) {
-					return schedules.Result{}, compile.ErrFallback
-				}
-				_c1Pi, _c1Tau = 0.0+_m3p, 0.0+_m3t
-				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
-					return schedules.Result{}, compile.ErrFallback
-				}
+			_c1Pi, _c1Tau := _m3p, _m3t
+			if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64) {
+				return schedules.Result{}, compile.ErrFallback
 			}
 			var _oPi, _oTau float64
 			{
@@ -4440,25 +3474,13 @@ func program2v2Draw(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 			_v7p, _v7t = _aPi, _aTau
 		}
 		{ // t1 = p1 + p2, edge 0
-			_c1Pi, _c1Tau := _v4p-_m13p, _v4t-_m13t
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v4p) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v4p) {
-					return schedules.Result{}, compile.ErrFallback
-				}
-				_c1Pi, _c1Tau = 0.0+_m4p, 0.0+_m4t
-				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
-					return schedules.Result{}, compile.ErrFallback
-				}
+			_c1Pi, _c1Tau := _m4p, _m4t
+			if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64) {
+				return schedules.Result{}, compile.ErrFallback
 			}
-			_c2Pi, _c2Tau := _v5p-_m14p, _v5t-_m14t
-			if !(_c2Pi > 0 && _c2Pi >= 1e-6*_v5p) {
-				if !(_c2Pi == 0 || _c2Pi < 1e-6*_v5p) {
-					return schedules.Result{}, compile.ErrFallback
-				}
-				_c2Pi, _c2Tau = 0.0+_m6p, 0.0+_m6t
-				if !(_c2Pi > 0 && _c2Pi < math.MaxFloat64 && _c2Tau-_c2Tau == 0) {
-					return schedules.Result{}, compile.ErrFallback
-				}
+			_c2Pi, _c2Tau := _m6p, _m6t
+			if !(_c2Pi > 0 && _c2Pi < math.MaxFloat64) {
+				return schedules.Result{}, compile.ErrFallback
 			}
 			var _oPi, _oTau float64
 			{
@@ -4487,25 +3509,13 @@ func program2v2Draw(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 			_v8p, _v8t = _aPi, _aTau
 		}
 		{ // t2 = p3 + p4, edge 0
-			_c1Pi, _c1Tau := _v6p-_m16p, _v6t-_m16t
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v6p) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v6p) {
-					return schedules.Result{}, compile.ErrFallback
-				}
-				_c1Pi, _c1Tau = 0.0+_m8p, 0.0+_m8t
-				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
-					return schedules.Result{}, compile.ErrFallback
-				}
+			_c1Pi, _c1Tau := _m8p, _m8t
+			if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64) {
+				return schedules.Result{}, compile.ErrFallback
 			}
-			_c2Pi, _c2Tau := _v7p-_m17p, _v7t-_m17t
-			if !(_c2Pi > 0 && _c2Pi >= 1e-6*_v7p) {
-				if !(_c2Pi == 0 || _c2Pi < 1e-6*_v7p) {
-					return schedules.Result{}, compile.ErrFallback
-				}
-				_c2Pi, _c2Tau = 0.0+_m10p, 0.0+_m10t
-				if !(_c2Pi > 0 && _c2Pi < math.MaxFloat64 && _c2Tau-_c2Tau == 0) {
-					return schedules.Result{}, compile.ErrFallback
-				}
+			_c2Pi, _c2Tau := _m10p, _m10t
+			if !(_c2Pi > 0 && _c2Pi < math.MaxFloat64) {
+				return schedules.Result{}, compile.ErrFallback
 			}
 			var _oPi, _oTau float64
 			{
@@ -4534,25 +3544,13 @@ func program2v2Draw(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 			_v9p, _v9t = _aPi, _aTau
 		}
 		{ // d1 = t1 − t2, edge 0
-			_c1Pi, _c1Tau := _v8p-_m19p, _v8t-_m19t
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v8p) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v8p) {
-					return schedules.Result{}, compile.ErrFallback
-				}
-				_c1Pi, _c1Tau = 0.0+_m12p, 0.0+_m12t
-				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
-					return schedules.Result{}, compile.ErrFallback
-				}
+			_c1Pi, _c1Tau := _m12p, _m12t
+			if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64) {
+				return schedules.Result{}, compile.ErrFallback
 			}
-			_c2Pi, _c2Tau := _v9p-_m20p, _v9t-_m20t
-			if !(_c2Pi > 0 && _c2Pi >= 1e-6*_v9p) {
-				if !(_c2Pi == 0 || _c2Pi < 1e-6*_v9p) {
-					return schedules.Result{}, compile.ErrFallback
-				}
-				_c2Pi, _c2Tau = 0.0+_m15p, 0.0+_m15t
-				if !(_c2Pi > 0 && _c2Pi < math.MaxFloat64 && _c2Tau-_c2Tau == 0) {
-					return schedules.Result{}, compile.ErrFallback
-				}
+			_c2Pi, _c2Tau := _m15p, _m15t
+			if !(_c2Pi > 0 && _c2Pi < math.MaxFloat64) {
+				return schedules.Result{}, compile.ErrFallback
 			}
 			var _oPi, _oTau float64
 			{
@@ -4581,15 +3579,9 @@ func program2v2Draw(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 			_v10p, _v10t = _aPi, _aTau
 		}
 		{ // I(|d1| ≤ 1.047), edge 0
-			_c0Pi, _c0Tau := _v10p-_m21p, _v10t-_m21t
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v10p) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v10p) {
-					return schedules.Result{}, compile.ErrFallback
-				}
-				_c0Pi, _c0Tau = 0.0+_m18p, 0.0+_m18t
-				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-					return schedules.Result{}, compile.ErrFallback
-				}
+			_c0Pi, _c0Tau := _m18p, _m18t
+			if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+				return schedules.Result{}, compile.ErrFallback
 			}
 			var _oPi, _oTau float64
 			{
@@ -4613,25 +3605,13 @@ func program2v2Draw(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 			_v10p, _v10t = _aPi, _aTau
 		}
 		{ // d1 = t1 − t2, edge 1
-			_c0Pi, _c0Tau := _v10p-_m18p, _v10t-_m18t
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v10p) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v10p) {
-					return schedules.Result{}, compile.ErrFallback
-				}
-				_c0Pi, _c0Tau = 0.0+_m21p, 0.0+_m21t
-				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-					return schedules.Result{}, compile.ErrFallback
-				}
+			_c0Pi, _c0Tau := _m21p, _m21t
+			if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+				return schedules.Result{}, compile.ErrFallback
 			}
-			_c2Pi, _c2Tau := _v9p-_m20p, _v9t-_m20t
-			if !(_c2Pi > 0 && _c2Pi >= 1e-6*_v9p) {
-				if !(_c2Pi == 0 || _c2Pi < 1e-6*_v9p) {
-					return schedules.Result{}, compile.ErrFallback
-				}
-				_c2Pi, _c2Tau = 0.0+_m15p, 0.0+_m15t
-				if !(_c2Pi > 0 && _c2Pi < math.MaxFloat64 && _c2Tau-_c2Tau == 0) {
-					return schedules.Result{}, compile.ErrFallback
-				}
+			_c2Pi, _c2Tau := _m15p, _m15t
+			if !(_c2Pi > 0 && _c2Pi < math.MaxFloat64) {
+				return schedules.Result{}, compile.ErrFallback
 			}
 			var _oPi, _oTau float64
 			{
@@ -4663,25 +3643,13 @@ func program2v2Draw(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 			_v8p, _v8t = _aPi, _aTau
 		}
 		{ // d1 = t1 − t2, edge 2
-			_c0Pi, _c0Tau := _v10p-_m18p, _v10t-_m18t
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v10p) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v10p) {
-					return schedules.Result{}, compile.ErrFallback
-				}
-				_c0Pi, _c0Tau = 0.0+_m21p, 0.0+_m21t
-				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-					return schedules.Result{}, compile.ErrFallback
-				}
+			_c0Pi, _c0Tau := _m21p, _m21t
+			if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+				return schedules.Result{}, compile.ErrFallback
 			}
-			_c1Pi, _c1Tau := _v8p-_m19p, _v8t-_m19t
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v8p) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v8p) {
-					return schedules.Result{}, compile.ErrFallback
-				}
-				_c1Pi, _c1Tau = 0.0+_m12p, 0.0+_m12t
-				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
-					return schedules.Result{}, compile.ErrFallback
-				}
+			_c1Pi, _c1Tau := _m12p, _m12t
+			if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64) {
+				return schedules.Result{}, compile.ErrFallback
 			}
 			var _oPi, _oTau float64
 			{
@@ -4713,25 +3681,13 @@ func program2v2Draw(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 			_v9p, _v9t = _aPi, _aTau
 		}
 		{ // t1 = p1 + p2, edge 1
-			_c0Pi, _c0Tau := _v8p-_m12p, _v8t-_m12t
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v8p) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v8p) {
-					return schedules.Result{}, compile.ErrFallback
-				}
-				_c0Pi, _c0Tau = 0.0+_m19p, 0.0+_m19t
-				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-					return schedules.Result{}, compile.ErrFallback
-				}
+			_c0Pi, _c0Tau := _m19p, _m19t
+			if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+				return schedules.Result{}, compile.ErrFallback
 			}
-			_c2Pi, _c2Tau := _v5p-_m14p, _v5t-_m14t
-			if !(_c2Pi > 0 && _c2Pi >= 1e-6*_v5p) {
-				if !(_c2Pi == 0 || _c2Pi < 1e-6*_v5p) {
-					return schedules.Result{}, compile.ErrFallback
-				}
-				_c2Pi, _c2Tau = 0.0+_m6p, 0.0+_m6t
-				if !(_c2Pi > 0 && _c2Pi < math.MaxFloat64 && _c2Tau-_c2Tau == 0) {
-					return schedules.Result{}, compile.ErrFallback
-				}
+			_c2Pi, _c2Tau := _m6p, _m6t
+			if !(_c2Pi > 0 && _c2Pi < math.MaxFloat64) {
+				return schedules.Result{}, compile.ErrFallback
 			}
 			var _oPi, _oTau float64
 			{
@@ -4763,15 +3719,9 @@ func program2v2Draw(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 			_v4p, _v4t = _aPi, _aTau
 		}
 		{ // N(p1; s1, 17.36), edge 1
-			_c0Pi, _c0Tau := _v4p-_m4p, _v4t-_m4t
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v4p) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v4p) {
-					return schedules.Result{}, compile.ErrFallback
-				}
-				_c0Pi, _c0Tau = 0.0+_m13p, 0.0+_m13t
-				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-					return schedules.Result{}, compile.ErrFallback
-				}
+			_c0Pi, _c0Tau := _m13p, _m13t
+			if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+				return schedules.Result{}, compile.ErrFallback
 			}
 			var _oPi, _oTau float64
 			{
@@ -4790,25 +3740,13 @@ func program2v2Draw(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 			_v0p, _v0t = _aPi, _aTau
 		}
 		{ // t1 = p1 + p2, edge 2
-			_c0Pi, _c0Tau := _v8p-_m12p, _v8t-_m12t
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v8p) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v8p) {
-					return schedules.Result{}, compile.ErrFallback
-				}
-				_c0Pi, _c0Tau = 0.0+_m19p, 0.0+_m19t
-				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-					return schedules.Result{}, compile.ErrFallback
-				}
+			_c0Pi, _c0Tau := _m19p, _m19t
+			if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+				return schedules.Result{}, compile.ErrFallback
 			}
-			_c1Pi, _c1Tau := _v4p-_m13p, _v4t-_m13t
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v4p) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v4p) {
-					return schedules.Result{}, compile.ErrFallback
-				}
-				_c1Pi, _c1Tau = 0.0+_m4p, 0.0+_m4t
-				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
-					return schedules.Result{}, compile.ErrFallback
-				}
+			_c1Pi, _c1Tau := _m4p, _m4t
+			if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64) {
+				return schedules.Result{}, compile.ErrFallback
 			}
 			var _oPi, _oTau float64
 			{
@@ -4840,15 +3778,9 @@ func program2v2Draw(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 			_v5p, _v5t = _aPi, _aTau
 		}
 		{ // N(p2; s2, 17.36), edge 1
-			_c0Pi, _c0Tau := _v5p-_m6p, _v5t-_m6t
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v5p) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v5p) {
-					return schedules.Result{}, compile.ErrFallback
-				}
-				_c0Pi, _c0Tau = 0.0+_m14p, 0.0+_m14t
-				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-					return schedules.Result{}, compile.ErrFallback
-				}
+			_c0Pi, _c0Tau := _m14p, _m14t
+			if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+				return schedules.Result{}, compile.ErrFallback
 			}
 			var _oPi, _oTau float64
 			{
@@ -4867,25 +3799,13 @@ func program2v2Draw(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 			_v1p, _v1t = _aPi, _aTau
 		}
 		{ // t2 = p3 + p4, edge 1
-			_c0Pi, _c0Tau := _v9p-_m15p, _v9t-_m15t
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v9p) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v9p) {
-					return schedules.Result{}, compile.ErrFallback
-				}
-				_c0Pi, _c0Tau = 0.0+_m20p, 0.0+_m20t
-				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-					return schedules.Result{}, compile.ErrFallback
-				}
+			_c0Pi, _c0Tau := _m20p, _m20t
+			if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+				return schedules.Result{}, compile.ErrFallback
 			}
-			_c2Pi, _c2Tau := _v7p-_m17p, _v7t-_m17t
-			if !(_c2Pi > 0 && _c2Pi >= 1e-6*_v7p) {
-				if !(_c2Pi == 0 || _c2Pi < 1e-6*_v7p) {
-					return schedules.Result{}, compile.ErrFallback
-				}
-				_c2Pi, _c2Tau = 0.0+_m10p, 0.0+_m10t
-				if !(_c2Pi > 0 && _c2Pi < math.MaxFloat64 && _c2Tau-_c2Tau == 0) {
-					return schedules.Result{}, compile.ErrFallback
-				}
+			_c2Pi, _c2Tau := _m10p, _m10t
+			if !(_c2Pi > 0 && _c2Pi < math.MaxFloat64) {
+				return schedules.Result{}, compile.ErrFallback
 			}
 			var _oPi, _oTau float64
 			{
@@ -4917,15 +3837,9 @@ func program2v2Draw(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 			_v6p, _v6t = _aPi, _aTau
 		}
 		{ // N(p3; s3, 17.36), edge 1
-			_c0Pi, _c0Tau := _v6p-_m8p, _v6t-_m8t
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v6p) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v6p) {
-					return schedules.Result{}, compile.ErrFallback
-				}
-				_c0Pi, _c0Tau = 0.0+_m16p, 0.0+_m16t
-				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-					return schedules.Result{}, compile.ErrFallback
-				}
+			_c0Pi, _c0Tau := _m16p, _m16t
+			if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+				return schedules.Result{}, compile.ErrFallback
 			}
 			var _oPi, _oTau float64
 			{
@@ -4944,25 +3858,13 @@ func program2v2Draw(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 			_v2p, _v2t = _aPi, _aTau
 		}
 		{ // t2 = p3 + p4, edge 2
-			_c0Pi, _c0Tau := _v9p-_m15p, _v9t-_m15t
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v9p) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v9p) {
-					return schedules.Result{}, compile.ErrFallback
-				}
-				_c0Pi, _c0Tau = 0.0+_m20p, 0.0+_m20t
-				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-					return schedules.Result{}, compile.ErrFallback
-				}
+			_c0Pi, _c0Tau := _m20p, _m20t
+			if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+				return schedules.Result{}, compile.ErrFallback
 			}
-			_c1Pi, _c1Tau := _v6p-_m16p, _v6t-_m16t
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v6p) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v6p) {
-					return schedules.Result{}, compile.ErrFallback
-				}
-				_c1Pi, _c1Tau = 0.0+_m8p, 0.0+_m8t
-				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
-					return schedules.Result{}, compile.ErrFallback
-				}
+			_c1Pi, _c1Tau := _m8p, _m8t
+			if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64) {
+				return schedules.Result{}, compile.ErrFallback
 			}
 			var _oPi, _oTau float64
 			{
@@ -4994,15 +3896,9 @@ func program2v2Draw(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 			_v7p, _v7t = _aPi, _aTau
 		}
 		{ // N(p4; s4, 17.36), edge 1
-			_c0Pi, _c0Tau := _v7p-_m10p, _v7t-_m10t
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v7p) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v7p) {
-					return schedules.Result{}, compile.ErrFallback
-				}
-				_c0Pi, _c0Tau = 0.0+_m17p, 0.0+_m17t
-				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-					return schedules.Result{}, compile.ErrFallback
-				}
+			_c0Pi, _c0Tau := _m17p, _m17t
+			if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+				return schedules.Result{}, compile.ErrFallback
 			}
 			var _oPi, _oTau float64
 			{
@@ -5077,15 +3973,9 @@ func program2v2Draw(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 		}
 		var _sum graph.EvidenceSum
 		{ // N(s1; 25, 25.01)
-			_c0Pi, _c0Tau := _vs[0].Pi-_ms[0].Pi, _vs[0].Tau-_ms[0].Tau
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[0].Pi) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[0].Pi) {
-					return 0, compile.ErrFallback
-				}
-				_c0Pi, _c0Tau = 0.0+_ms[5].Pi, 0.0+_ms[5].Tau
-				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-					return 0, compile.ErrFallback
-				}
+			_c0Pi, _c0Tau := _ms[5].Pi, _ms[5].Tau
+			if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+				return 0, compile.ErrFallback
 			}
 			var _eq, _ev, _en float64
 			{
@@ -5100,15 +3990,9 @@ func program2v2Draw(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 			_sum.Norm(_en)
 		}
 		{ // N(s2; 24.67, 27.57)
-			_c0Pi, _c0Tau := _vs[1].Pi-_ms[1].Pi, _vs[1].Tau-_ms[1].Tau
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[1].Pi) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[1].Pi) {
-					return 0, compile.ErrFallback
-				}
-				_c0Pi, _c0Tau = 0.0+_ms[7].Pi, 0.0+_ms[7].Tau
-				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-					return 0, compile.ErrFallback
-				}
+			_c0Pi, _c0Tau := _ms[7].Pi, _ms[7].Tau
+			if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+				return 0, compile.ErrFallback
 			}
 			var _eq, _ev, _en float64
 			{
@@ -5123,15 +4007,9 @@ func program2v2Draw(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 			_sum.Norm(_en)
 		}
 		{ // N(s3; 26, 25.01)
-			_c0Pi, _c0Tau := _vs[2].Pi-_ms[2].Pi, _vs[2].Tau-_ms[2].Tau
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[2].Pi) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[2].Pi) {
-					return 0, compile.ErrFallback
-				}
-				_c0Pi, _c0Tau = 0.0+_ms[9].Pi, 0.0+_ms[9].Tau
-				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-					return 0, compile.ErrFallback
-				}
+			_c0Pi, _c0Tau := _ms[9].Pi, _ms[9].Tau
+			if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+				return 0, compile.ErrFallback
 			}
 			var _eq, _ev, _en float64
 			{
@@ -5146,15 +4024,9 @@ func program2v2Draw(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 			_sum.Norm(_en)
 		}
 		{ // N(s4; 25.67, 27.57)
-			_c0Pi, _c0Tau := _vs[3].Pi-_ms[3].Pi, _vs[3].Tau-_ms[3].Tau
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[3].Pi) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[3].Pi) {
-					return 0, compile.ErrFallback
-				}
-				_c0Pi, _c0Tau = 0.0+_ms[11].Pi, 0.0+_ms[11].Tau
-				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-					return 0, compile.ErrFallback
-				}
+			_c0Pi, _c0Tau := _ms[11].Pi, _ms[11].Tau
+			if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+				return 0, compile.ErrFallback
 			}
 			var _eq, _ev, _en float64
 			{
@@ -5169,25 +4041,13 @@ func program2v2Draw(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 			_sum.Norm(_en)
 		}
 		{ // N(p1; s1, 17.36)
-			_c0Pi, _c0Tau := _vs[4].Pi-_ms[4].Pi, _vs[4].Tau-_ms[4].Tau
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[4].Pi) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[4].Pi) {
-					return 0, compile.ErrFallback
-				}
-				_c0Pi, _c0Tau = 0.0+_ms[13].Pi, 0.0+_ms[13].Tau
-				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-					return 0, compile.ErrFallback
-				}
+			_c0Pi, _c0Tau := _ms[13].Pi, _ms[13].Tau
+			if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+				return 0, compile.ErrFallback
 			}
-			_c1Pi, _c1Tau := _vs[0].Pi-_ms[5].Pi, _vs[0].Tau-_ms[5].Tau
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_vs[0].Pi) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_vs[0].Pi) {
-					return 0, compile.ErrFallback
-				}
-				_c1Pi, _c1Tau = 0.0+_ms[0].Pi, 0.0+_ms[0].Tau
-				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
-					return 0, compile.ErrFallback
-				}
+			_c1Pi, _c1Tau := _ms[0].Pi, _ms[0].Tau
+			if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64) {
+				return 0, compile.ErrFallback
 			}
 			var _eq, _ev, _en float64
 			{
@@ -5202,25 +4062,13 @@ func program2v2Draw(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 			_sum.Norm(_en)
 		}
 		{ // N(p2; s2, 17.36)
-			_c0Pi, _c0Tau := _vs[5].Pi-_ms[6].Pi, _vs[5].Tau-_ms[6].Tau
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[5].Pi) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[5].Pi) {
-					return 0, compile.ErrFallback
-				}
-				_c0Pi, _c0Tau = 0.0+_ms[14].Pi, 0.0+_ms[14].Tau
-				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-					return 0, compile.ErrFallback
-				}
+			_c0Pi, _c0Tau := _ms[14].Pi, _ms[14].Tau
+			if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+				return 0, compile.ErrFallback
 			}
-			_c1Pi, _c1Tau := _vs[1].Pi-_ms[7].Pi, _vs[1].Tau-_ms[7].Tau
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_vs[1].Pi) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_vs[1].Pi) {
-					return 0, compile.ErrFallback
-				}
-				_c1Pi, _c1Tau = 0.0+_ms[1].Pi, 0.0+_ms[1].Tau
-				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
-					return 0, compile.ErrFallback
-				}
+			_c1Pi, _c1Tau := _ms[1].Pi, _ms[1].Tau
+			if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64) {
+				return 0, compile.ErrFallback
 			}
 			var _eq, _ev, _en float64
 			{
@@ -5235,25 +4083,13 @@ func program2v2Draw(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 			_sum.Norm(_en)
 		}
 		{ // N(p3; s3, 17.36)
-			_c0Pi, _c0Tau := _vs[6].Pi-_ms[8].Pi, _vs[6].Tau-_ms[8].Tau
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[6].Pi) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[6].Pi) {
-					return 0, compile.ErrFallback
-				}
-				_c0Pi, _c0Tau = 0.0+_ms[16].Pi, 0.0+_ms[16].Tau
-				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-					return 0, compile.ErrFallback
-				}
+			_c0Pi, _c0Tau := _ms[16].Pi, _ms[16].Tau
+			if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+				return 0, compile.ErrFallback
 			}
-			_c1Pi, _c1Tau := _vs[2].Pi-_ms[9].Pi, _vs[2].Tau-_ms[9].Tau
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_vs[2].Pi) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_vs[2].Pi) {
-					return 0, compile.ErrFallback
-				}
-				_c1Pi, _c1Tau = 0.0+_ms[2].Pi, 0.0+_ms[2].Tau
-				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
-					return 0, compile.ErrFallback
-				}
+			_c1Pi, _c1Tau := _ms[2].Pi, _ms[2].Tau
+			if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64) {
+				return 0, compile.ErrFallback
 			}
 			var _eq, _ev, _en float64
 			{
@@ -5268,25 +4104,13 @@ func program2v2Draw(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 			_sum.Norm(_en)
 		}
 		{ // N(p4; s4, 17.36)
-			_c0Pi, _c0Tau := _vs[7].Pi-_ms[10].Pi, _vs[7].Tau-_ms[10].Tau
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[7].Pi) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[7].Pi) {
-					return 0, compile.ErrFallback
-				}
-				_c0Pi, _c0Tau = 0.0+_ms[17].Pi, 0.0+_ms[17].Tau
-				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-					return 0, compile.ErrFallback
-				}
+			_c0Pi, _c0Tau := _ms[17].Pi, _ms[17].Tau
+			if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+				return 0, compile.ErrFallback
 			}
-			_c1Pi, _c1Tau := _vs[3].Pi-_ms[11].Pi, _vs[3].Tau-_ms[11].Tau
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_vs[3].Pi) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_vs[3].Pi) {
-					return 0, compile.ErrFallback
-				}
-				_c1Pi, _c1Tau = 0.0+_ms[3].Pi, 0.0+_ms[3].Tau
-				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
-					return 0, compile.ErrFallback
-				}
+			_c1Pi, _c1Tau := _ms[3].Pi, _ms[3].Tau
+			if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64) {
+				return 0, compile.ErrFallback
 			}
 			var _eq, _ev, _en float64
 			{
@@ -5301,35 +4125,17 @@ func program2v2Draw(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 			_sum.Norm(_en)
 		}
 		{ // t1 = p1 + p2
-			_c0Pi, _c0Tau := _vs[8].Pi-_ms[12].Pi, _vs[8].Tau-_ms[12].Tau
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[8].Pi) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[8].Pi) {
-					return 0, compile.ErrFallback
-				}
-				_c0Pi, _c0Tau = 0.0+_ms[19].Pi, 0.0+_ms[19].Tau
-				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-					return 0, compile.ErrFallback
-				}
+			_c0Pi, _c0Tau := _ms[19].Pi, _ms[19].Tau
+			if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+				return 0, compile.ErrFallback
 			}
-			_c1Pi, _c1Tau := _vs[4].Pi-_ms[13].Pi, _vs[4].Tau-_ms[13].Tau
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_vs[4].Pi) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_vs[4].Pi) {
-					return 0, compile.ErrFallback
-				}
-				_c1Pi, _c1Tau = 0.0+_ms[4].Pi, 0.0+_ms[4].Tau
-				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
-					return 0, compile.ErrFallback
-				}
+			_c1Pi, _c1Tau := _ms[4].Pi, _ms[4].Tau
+			if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64) {
+				return 0, compile.ErrFallback
 			}
-			_c2Pi, _c2Tau := _vs[5].Pi-_ms[14].Pi, _vs[5].Tau-_ms[14].Tau
-			if !(_c2Pi > 0 && _c2Pi >= 1e-6*_vs[5].Pi) {
-				if !(_c2Pi == 0 || _c2Pi < 1e-6*_vs[5].Pi) {
-					return 0, compile.ErrFallback
-				}
-				_c2Pi, _c2Tau = 0.0+_ms[6].Pi, 0.0+_ms[6].Tau
-				if !(_c2Pi > 0 && _c2Pi < math.MaxFloat64 && _c2Tau-_c2Tau == 0) {
-					return 0, compile.ErrFallback
-				}
+			_c2Pi, _c2Tau := _ms[6].Pi, _ms[6].Tau
+			if !(_c2Pi > 0 && _c2Pi < math.MaxFloat64) {
+				return 0, compile.ErrFallback
 			}
 			var _eq, _ev, _en float64
 			{
@@ -5363,35 +4169,17 @@ func program2v2Draw(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 			_sum.Norm(_en)
 		}
 		{ // t2 = p3 + p4
-			_c0Pi, _c0Tau := _vs[9].Pi-_ms[15].Pi, _vs[9].Tau-_ms[15].Tau
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[9].Pi) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[9].Pi) {
-					return 0, compile.ErrFallback
-				}
-				_c0Pi, _c0Tau = 0.0+_ms[20].Pi, 0.0+_ms[20].Tau
-				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-					return 0, compile.ErrFallback
-				}
+			_c0Pi, _c0Tau := _ms[20].Pi, _ms[20].Tau
+			if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+				return 0, compile.ErrFallback
 			}
-			_c1Pi, _c1Tau := _vs[6].Pi-_ms[16].Pi, _vs[6].Tau-_ms[16].Tau
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_vs[6].Pi) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_vs[6].Pi) {
-					return 0, compile.ErrFallback
-				}
-				_c1Pi, _c1Tau = 0.0+_ms[8].Pi, 0.0+_ms[8].Tau
-				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
-					return 0, compile.ErrFallback
-				}
+			_c1Pi, _c1Tau := _ms[8].Pi, _ms[8].Tau
+			if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64) {
+				return 0, compile.ErrFallback
 			}
-			_c2Pi, _c2Tau := _vs[7].Pi-_ms[17].Pi, _vs[7].Tau-_ms[17].Tau
-			if !(_c2Pi > 0 && _c2Pi >= 1e-6*_vs[7].Pi) {
-				if !(_c2Pi == 0 || _c2Pi < 1e-6*_vs[7].Pi) {
-					return 0, compile.ErrFallback
-				}
-				_c2Pi, _c2Tau = 0.0+_ms[10].Pi, 0.0+_ms[10].Tau
-				if !(_c2Pi > 0 && _c2Pi < math.MaxFloat64 && _c2Tau-_c2Tau == 0) {
-					return 0, compile.ErrFallback
-				}
+			_c2Pi, _c2Tau := _ms[10].Pi, _ms[10].Tau
+			if !(_c2Pi > 0 && _c2Pi < math.MaxFloat64) {
+				return 0, compile.ErrFallback
 			}
 			var _eq, _ev, _en float64
 			{
@@ -5425,35 +4213,17 @@ func program2v2Draw(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 			_sum.Norm(_en)
 		}
 		{ // d1 = t1 − t2
-			_c0Pi, _c0Tau := _vs[10].Pi-_ms[18].Pi, _vs[10].Tau-_ms[18].Tau
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[10].Pi) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[10].Pi) {
-					return 0, compile.ErrFallback
-				}
-				_c0Pi, _c0Tau = 0.0+_ms[21].Pi, 0.0+_ms[21].Tau
-				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-					return 0, compile.ErrFallback
-				}
+			_c0Pi, _c0Tau := _ms[21].Pi, _ms[21].Tau
+			if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+				return 0, compile.ErrFallback
 			}
-			_c1Pi, _c1Tau := _vs[8].Pi-_ms[19].Pi, _vs[8].Tau-_ms[19].Tau
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_vs[8].Pi) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_vs[8].Pi) {
-					return 0, compile.ErrFallback
-				}
-				_c1Pi, _c1Tau = 0.0+_ms[12].Pi, 0.0+_ms[12].Tau
-				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
-					return 0, compile.ErrFallback
-				}
+			_c1Pi, _c1Tau := _ms[12].Pi, _ms[12].Tau
+			if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64) {
+				return 0, compile.ErrFallback
 			}
-			_c2Pi, _c2Tau := _vs[9].Pi-_ms[20].Pi, _vs[9].Tau-_ms[20].Tau
-			if !(_c2Pi > 0 && _c2Pi >= 1e-6*_vs[9].Pi) {
-				if !(_c2Pi == 0 || _c2Pi < 1e-6*_vs[9].Pi) {
-					return 0, compile.ErrFallback
-				}
-				_c2Pi, _c2Tau = 0.0+_ms[15].Pi, 0.0+_ms[15].Tau
-				if !(_c2Pi > 0 && _c2Pi < math.MaxFloat64 && _c2Tau-_c2Tau == 0) {
-					return 0, compile.ErrFallback
-				}
+			_c2Pi, _c2Tau := _ms[15].Pi, _ms[15].Tau
+			if !(_c2Pi > 0 && _c2Pi < math.MaxFloat64) {
+				return 0, compile.ErrFallback
 			}
 			var _eq, _ev, _en float64
 			{
@@ -5487,15 +4257,9 @@ func program2v2Draw(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 			_sum.Norm(_en)
 		}
 		{ // I(|d1| ≤ 1.047)
-			_c0Pi, _c0Tau := _vs[10].Pi-_ms[21].Pi, _vs[10].Tau-_ms[21].Tau
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[10].Pi) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[10].Pi) {
-					return 0, compile.ErrFallback
-				}
-				_c0Pi, _c0Tau = 0.0+_ms[18].Pi, 0.0+_ms[18].Tau
-				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-					return 0, compile.ErrFallback
-				}
+			_c0Pi, _c0Tau := _ms[18].Pi, _ms[18].Tau
+			if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+				return 0, compile.ErrFallback
 			}
 			var _eq float64
 			{
@@ -5512,30 +4276,18 @@ func program2v2Draw(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 			center := qt / q
 			var quad float64
 			{
-				cPi, cTau := _vs[0].Pi-_ms[0].Pi, _vs[0].Tau-_ms[0].Tau
-				if !(cPi > 0 && cPi >= 1e-6*_vs[0].Pi) {
-					if !(cPi == 0 || cPi < 1e-6*_vs[0].Pi) {
-						return 0, compile.ErrFallback
-					}
-					cPi, cTau = 0.0+_ms[5].Pi, 0.0+_ms[5].Tau
-					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
-						return 0, compile.ErrFallback
-					}
+				cPi, cTau := _ms[5].Pi, _ms[5].Tau
+				if !(cPi > 0 && cPi < math.MaxFloat64) {
+					return 0, compile.ErrFallback
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
 				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _vs[0].Pi-_ms[5].Pi, _vs[0].Tau-_ms[5].Tau
-				if !(cPi > 0 && cPi >= 1e-6*_vs[0].Pi) {
-					if !(cPi == 0 || cPi < 1e-6*_vs[0].Pi) {
-						return 0, compile.ErrFallback
-					}
-					cPi, cTau = 0.0+_ms[0].Pi, 0.0+_ms[0].Tau
-					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
-						return 0, compile.ErrFallback
-					}
+				cPi, cTau := _ms[0].Pi, _ms[0].Tau
+				if !(cPi > 0 && cPi < math.MaxFloat64) {
+					return 0, compile.ErrFallback
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
@@ -5553,30 +4305,18 @@ func program2v2Draw(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 			center := qt / q
 			var quad float64
 			{
-				cPi, cTau := _vs[1].Pi-_ms[1].Pi, _vs[1].Tau-_ms[1].Tau
-				if !(cPi > 0 && cPi >= 1e-6*_vs[1].Pi) {
-					if !(cPi == 0 || cPi < 1e-6*_vs[1].Pi) {
-						return 0, compile.ErrFallback
-					}
-					cPi, cTau = 0.0+_ms[7].Pi, 0.0+_ms[7].Tau
-					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
-						return 0, compile.ErrFallback
-					}
+				cPi, cTau := _ms[7].Pi, _ms[7].Tau
+				if !(cPi > 0 && cPi < math.MaxFloat64) {
+					return 0, compile.ErrFallback
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
 				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _vs[1].Pi-_ms[7].Pi, _vs[1].Tau-_ms[7].Tau
-				if !(cPi > 0 && cPi >= 1e-6*_vs[1].Pi) {
-					if !(cPi == 0 || cPi < 1e-6*_vs[1].Pi) {
-						return 0, compile.ErrFallback
-					}
-					cPi, cTau = 0.0+_ms[1].Pi, 0.0+_ms[1].Tau
-					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
-						return 0, compile.ErrFallback
-					}
+				cPi, cTau := _ms[1].Pi, _ms[1].Tau
+				if !(cPi > 0 && cPi < math.MaxFloat64) {
+					return 0, compile.ErrFallback
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
@@ -5594,30 +4334,18 @@ func program2v2Draw(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 			center := qt / q
 			var quad float64
 			{
-				cPi, cTau := _vs[2].Pi-_ms[2].Pi, _vs[2].Tau-_ms[2].Tau
-				if !(cPi > 0 && cPi >= 1e-6*_vs[2].Pi) {
-					if !(cPi == 0 || cPi < 1e-6*_vs[2].Pi) {
-						return 0, compile.ErrFallback
-					}
-					cPi, cTau = 0.0+_ms[9].Pi, 0.0+_ms[9].Tau
-					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
-						return 0, compile.ErrFallback
-					}
+				cPi, cTau := _ms[9].Pi, _ms[9].Tau
+				if !(cPi > 0 && cPi < math.MaxFloat64) {
+					return 0, compile.ErrFallback
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
 				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _vs[2].Pi-_ms[9].Pi, _vs[2].Tau-_ms[9].Tau
-				if !(cPi > 0 && cPi >= 1e-6*_vs[2].Pi) {
-					if !(cPi == 0 || cPi < 1e-6*_vs[2].Pi) {
-						return 0, compile.ErrFallback
-					}
-					cPi, cTau = 0.0+_ms[2].Pi, 0.0+_ms[2].Tau
-					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
-						return 0, compile.ErrFallback
-					}
+				cPi, cTau := _ms[2].Pi, _ms[2].Tau
+				if !(cPi > 0 && cPi < math.MaxFloat64) {
+					return 0, compile.ErrFallback
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
@@ -5635,30 +4363,18 @@ func program2v2Draw(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 			center := qt / q
 			var quad float64
 			{
-				cPi, cTau := _vs[3].Pi-_ms[3].Pi, _vs[3].Tau-_ms[3].Tau
-				if !(cPi > 0 && cPi >= 1e-6*_vs[3].Pi) {
-					if !(cPi == 0 || cPi < 1e-6*_vs[3].Pi) {
-						return 0, compile.ErrFallback
-					}
-					cPi, cTau = 0.0+_ms[11].Pi, 0.0+_ms[11].Tau
-					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
-						return 0, compile.ErrFallback
-					}
+				cPi, cTau := _ms[11].Pi, _ms[11].Tau
+				if !(cPi > 0 && cPi < math.MaxFloat64) {
+					return 0, compile.ErrFallback
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
 				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _vs[3].Pi-_ms[11].Pi, _vs[3].Tau-_ms[11].Tau
-				if !(cPi > 0 && cPi >= 1e-6*_vs[3].Pi) {
-					if !(cPi == 0 || cPi < 1e-6*_vs[3].Pi) {
-						return 0, compile.ErrFallback
-					}
-					cPi, cTau = 0.0+_ms[3].Pi, 0.0+_ms[3].Tau
-					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
-						return 0, compile.ErrFallback
-					}
+				cPi, cTau := _ms[3].Pi, _ms[3].Tau
+				if !(cPi > 0 && cPi < math.MaxFloat64) {
+					return 0, compile.ErrFallback
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
@@ -5676,30 +4392,18 @@ func program2v2Draw(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 			center := qt / q
 			var quad float64
 			{
-				cPi, cTau := _vs[4].Pi-_ms[4].Pi, _vs[4].Tau-_ms[4].Tau
-				if !(cPi > 0 && cPi >= 1e-6*_vs[4].Pi) {
-					if !(cPi == 0 || cPi < 1e-6*_vs[4].Pi) {
-						return 0, compile.ErrFallback
-					}
-					cPi, cTau = 0.0+_ms[13].Pi, 0.0+_ms[13].Tau
-					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
-						return 0, compile.ErrFallback
-					}
+				cPi, cTau := _ms[13].Pi, _ms[13].Tau
+				if !(cPi > 0 && cPi < math.MaxFloat64) {
+					return 0, compile.ErrFallback
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
 				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _vs[4].Pi-_ms[13].Pi, _vs[4].Tau-_ms[13].Tau
-				if !(cPi > 0 && cPi >= 1e-6*_vs[4].Pi) {
-					if !(cPi == 0 || cPi < 1e-6*_vs[4].Pi) {
-						return 0, compile.ErrFallback
-					}
-					cPi, cTau = 0.0+_ms[4].Pi, 0.0+_ms[4].Tau
-					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
-						return 0, compile.ErrFallback
-					}
+				cPi, cTau := _ms[4].Pi, _ms[4].Tau
+				if !(cPi > 0 && cPi < math.MaxFloat64) {
+					return 0, compile.ErrFallback
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
@@ -5717,30 +4421,18 @@ func program2v2Draw(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 			center := qt / q
 			var quad float64
 			{
-				cPi, cTau := _vs[5].Pi-_ms[6].Pi, _vs[5].Tau-_ms[6].Tau
-				if !(cPi > 0 && cPi >= 1e-6*_vs[5].Pi) {
-					if !(cPi == 0 || cPi < 1e-6*_vs[5].Pi) {
-						return 0, compile.ErrFallback
-					}
-					cPi, cTau = 0.0+_ms[14].Pi, 0.0+_ms[14].Tau
-					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
-						return 0, compile.ErrFallback
-					}
+				cPi, cTau := _ms[14].Pi, _ms[14].Tau
+				if !(cPi > 0 && cPi < math.MaxFloat64) {
+					return 0, compile.ErrFallback
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
 				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _vs[5].Pi-_ms[14].Pi, _vs[5].Tau-_ms[14].Tau
-				if !(cPi > 0 && cPi >= 1e-6*_vs[5].Pi) {
-					if !(cPi == 0 || cPi < 1e-6*_vs[5].Pi) {
-						return 0, compile.ErrFallback
-					}
-					cPi, cTau = 0.0+_ms[6].Pi, 0.0+_ms[6].Tau
-					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
-						return 0, compile.ErrFallback
-					}
+				cPi, cTau := _ms[6].Pi, _ms[6].Tau
+				if !(cPi > 0 && cPi < math.MaxFloat64) {
+					return 0, compile.ErrFallback
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
@@ -5758,30 +4450,18 @@ func program2v2Draw(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 			center := qt / q
 			var quad float64
 			{
-				cPi, cTau := _vs[6].Pi-_ms[8].Pi, _vs[6].Tau-_ms[8].Tau
-				if !(cPi > 0 && cPi >= 1e-6*_vs[6].Pi) {
-					if !(cPi == 0 || cPi < 1e-6*_vs[6].Pi) {
-						return 0, compile.ErrFallback
-					}
-					cPi, cTau = 0.0+_ms[16].Pi, 0.0+_ms[16].Tau
-					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
-						return 0, compile.ErrFallback
-					}
+				cPi, cTau := _ms[16].Pi, _ms[16].Tau
+				if !(cPi > 0 && cPi < math.MaxFloat64) {
+					return 0, compile.ErrFallback
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
 				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _vs[6].Pi-_ms[16].Pi, _vs[6].Tau-_ms[16].Tau
-				if !(cPi > 0 && cPi >= 1e-6*_vs[6].Pi) {
-					if !(cPi == 0 || cPi < 1e-6*_vs[6].Pi) {
-						return 0, compile.ErrFallback
-					}
-					cPi, cTau = 0.0+_ms[8].Pi, 0.0+_ms[8].Tau
-					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
-						return 0, compile.ErrFallback
-					}
+				cPi, cTau := _ms[8].Pi, _ms[8].Tau
+				if !(cPi > 0 && cPi < math.MaxFloat64) {
+					return 0, compile.ErrFallback
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
@@ -5799,30 +4479,18 @@ func program2v2Draw(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 			center := qt / q
 			var quad float64
 			{
-				cPi, cTau := _vs[7].Pi-_ms[10].Pi, _vs[7].Tau-_ms[10].Tau
-				if !(cPi > 0 && cPi >= 1e-6*_vs[7].Pi) {
-					if !(cPi == 0 || cPi < 1e-6*_vs[7].Pi) {
-						return 0, compile.ErrFallback
-					}
-					cPi, cTau = 0.0+_ms[17].Pi, 0.0+_ms[17].Tau
-					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
-						return 0, compile.ErrFallback
-					}
+				cPi, cTau := _ms[17].Pi, _ms[17].Tau
+				if !(cPi > 0 && cPi < math.MaxFloat64) {
+					return 0, compile.ErrFallback
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
 				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _vs[7].Pi-_ms[17].Pi, _vs[7].Tau-_ms[17].Tau
-				if !(cPi > 0 && cPi >= 1e-6*_vs[7].Pi) {
-					if !(cPi == 0 || cPi < 1e-6*_vs[7].Pi) {
-						return 0, compile.ErrFallback
-					}
-					cPi, cTau = 0.0+_ms[10].Pi, 0.0+_ms[10].Tau
-					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
-						return 0, compile.ErrFallback
-					}
+				cPi, cTau := _ms[10].Pi, _ms[10].Tau
+				if !(cPi > 0 && cPi < math.MaxFloat64) {
+					return 0, compile.ErrFallback
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
@@ -5840,30 +4508,18 @@ func program2v2Draw(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 			center := qt / q
 			var quad float64
 			{
-				cPi, cTau := _vs[8].Pi-_ms[12].Pi, _vs[8].Tau-_ms[12].Tau
-				if !(cPi > 0 && cPi >= 1e-6*_vs[8].Pi) {
-					if !(cPi == 0 || cPi < 1e-6*_vs[8].Pi) {
-						return 0, compile.ErrFallback
-					}
-					cPi, cTau = 0.0+_ms[19].Pi, 0.0+_ms[19].Tau
-					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
-						return 0, compile.ErrFallback
-					}
+				cPi, cTau := _ms[19].Pi, _ms[19].Tau
+				if !(cPi > 0 && cPi < math.MaxFloat64) {
+					return 0, compile.ErrFallback
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
 				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _vs[8].Pi-_ms[19].Pi, _vs[8].Tau-_ms[19].Tau
-				if !(cPi > 0 && cPi >= 1e-6*_vs[8].Pi) {
-					if !(cPi == 0 || cPi < 1e-6*_vs[8].Pi) {
-						return 0, compile.ErrFallback
-					}
-					cPi, cTau = 0.0+_ms[12].Pi, 0.0+_ms[12].Tau
-					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
-						return 0, compile.ErrFallback
-					}
+				cPi, cTau := _ms[12].Pi, _ms[12].Tau
+				if !(cPi > 0 && cPi < math.MaxFloat64) {
+					return 0, compile.ErrFallback
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
@@ -5881,30 +4537,18 @@ func program2v2Draw(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 			center := qt / q
 			var quad float64
 			{
-				cPi, cTau := _vs[9].Pi-_ms[15].Pi, _vs[9].Tau-_ms[15].Tau
-				if !(cPi > 0 && cPi >= 1e-6*_vs[9].Pi) {
-					if !(cPi == 0 || cPi < 1e-6*_vs[9].Pi) {
-						return 0, compile.ErrFallback
-					}
-					cPi, cTau = 0.0+_ms[20].Pi, 0.0+_ms[20].Tau
-					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
-						return 0, compile.ErrFallback
-					}
+				cPi, cTau := _ms[20].Pi, _ms[20].Tau
+				if !(cPi > 0 && cPi < math.MaxFloat64) {
+					return 0, compile.ErrFallback
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
 				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _vs[9].Pi-_ms[20].Pi, _vs[9].Tau-_ms[20].Tau
-				if !(cPi > 0 && cPi >= 1e-6*_vs[9].Pi) {
-					if !(cPi == 0 || cPi < 1e-6*_vs[9].Pi) {
-						return 0, compile.ErrFallback
-					}
-					cPi, cTau = 0.0+_ms[15].Pi, 0.0+_ms[15].Tau
-					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
-						return 0, compile.ErrFallback
-					}
+				cPi, cTau := _ms[15].Pi, _ms[15].Tau
+				if !(cPi > 0 && cPi < math.MaxFloat64) {
+					return 0, compile.ErrFallback
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
@@ -5922,30 +4566,18 @@ func program2v2Draw(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 			center := qt / q
 			var quad float64
 			{
-				cPi, cTau := _vs[10].Pi-_ms[18].Pi, _vs[10].Tau-_ms[18].Tau
-				if !(cPi > 0 && cPi >= 1e-6*_vs[10].Pi) {
-					if !(cPi == 0 || cPi < 1e-6*_vs[10].Pi) {
-						return 0, compile.ErrFallback
-					}
-					cPi, cTau = 0.0+_ms[21].Pi, 0.0+_ms[21].Tau
-					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
-						return 0, compile.ErrFallback
-					}
+				cPi, cTau := _ms[21].Pi, _ms[21].Tau
+				if !(cPi > 0 && cPi < math.MaxFloat64) {
+					return 0, compile.ErrFallback
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
 				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _vs[10].Pi-_ms[21].Pi, _vs[10].Tau-_ms[21].Tau
-				if !(cPi > 0 && cPi >= 1e-6*_vs[10].Pi) {
-					if !(cPi == 0 || cPi < 1e-6*_vs[10].Pi) {
-						return 0, compile.ErrFallback
-					}
-					cPi, cTau = 0.0+_ms[18].Pi, 0.0+_ms[18].Tau
-					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
-						return 0, compile.ErrFallback
-					}
+				cPi, cTau := _ms[18].Pi, _ms[18].Tau
+				if !(cPi > 0 && cPi < math.MaxFloat64) {
+					return 0, compile.ErrFallback
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
@@ -6184,15 +4816,9 @@ func program3v3(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 			_v5p, _v5t = _aPi, _aTau
 		}
 		{ // N(p1; s1, 17.36), edge 0
-			_c1Pi, _c1Tau := _v0p-_m7p, _v0t-_m7t
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v0p) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v0p) {
-					return schedules.Result{}, compile.ErrFallback
-				}
-				_c1Pi, _c1Tau = 0.0+_m0p, 0.0+_m0t
-				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
-					return schedules.Result{}, compile.ErrFallback
-				}
+			_c1Pi, _c1Tau := _m0p, _m0t
+			if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64) {
+				return schedules.Result{}, compile.ErrFallback
 			}
 			var _oPi, _oTau float64
 			{
@@ -6211,15 +4837,9 @@ func program3v3(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 			_v6p, _v6t = _aPi, _aTau
 		}
 		{ // N(p2; s2, 17.36), edge 0
-			_c1Pi, _c1Tau := _v1p-_m9p, _v1t-_m9t
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v1p) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v1p) {
-					return schedules.Result{}, compile.ErrFallback
-				}
-				_c1Pi, _c1Tau = 0.0+_m1p, 0.0+_m1t
-				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
-					return schedules.Result{}, compile.ErrFallback
-				}
+			_c1Pi, _c1Tau := _m1p, _m1t
+			if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64) {
+				return schedules.Result{}, compile.ErrFallback
 			}
 			var _oPi, _oTau float64
 			{
@@ -6238,15 +4858,9 @@ func program3v3(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 			_v7p, _v7t = _aPi, _aTau
 		}
 		{ // N(p3; s3, 17.36), edge 0
-			_c1Pi, _c1Tau := _v2p-_m11p, _v2t-_m11t
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v2p) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v2p) {
-					return schedules.Result{}, compile.ErrFallback
-				}
-				_c1Pi, _c1Tau = 0.0+_m2p, 0.0+_m2t
-				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
-					return schedules.Result{}, compile.ErrFallback
-				}
+			_c1Pi, _c1Tau := _m2p, _m2t
+			if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64) {
+				return schedules.Result{}, compile.ErrFallback
 			}
 			var _oPi, _oTau float64
 			{
@@ -6265,15 +4879,9 @@ func program3v3(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 			_v8p, _v8t = _aPi, _aTau
 		}
 		{ // N(p4; s4, 17.36), edge 0
-			_c1Pi, _c1Tau := _v3p-_m13p, _v3t-_m13t
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v3p) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v3p) {
-					return schedules.Result{}, compile.ErrFallback
-				}
-				_c1Pi, _c1Tau = 0.0+_m3p, 0.0+_m3t
-				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
-					return schedules.Result{}, compile.ErrFallback
-				}
+			_c1Pi, _c1Tau := _m3p, _m3t
+			if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64) {
+				return schedules.Result{}, compile.ErrFallback
 			}
 			var _oPi, _oTau float64
 			{
@@ -6292,15 +4900,9 @@ func program3v3(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 			_v9p, _v9t = _aPi, _aTau
 		}
 		{ // N(p5; s5, 17.36), edge 0
-			_c1Pi, _c1Tau := _v4p-_m15p, _v4t-_m15t
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v4p) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v4p) {
-					return schedules.Result{}, compile.ErrFallback
-				}
-				_c1Pi, _c1Tau = 0.0+_m4p, 0.0+_m4t
-				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
-					return schedules.Result{}, compile.ErrFallback
-				}
+			_c1Pi, _c1Tau := _m4p, _m4t
+			if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64) {
+				return schedules.Result{}, compile.ErrFallback
 			}
 			var _oPi, _oTau float64
 			{
@@ -6319,15 +4921,9 @@ func program3v3(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 			_v10p, _v10t = _aPi, _aTau
 		}
 		{ // N(p6; s6, 17.36), edge 0
-			_c1Pi, _c1Tau := _v5p-_m17p, _v5t-_m17t
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v5p) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v5p) {
-					return schedules.Result{}, compile.ErrFallback
-				}
-				_c1Pi, _c1Tau = 0.0+_m5p, 0.0+_m5t
-				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
-					return schedules.Result{}, compile.ErrFallback
-				}
+			_c1Pi, _c1Tau := _m5p, _m5t
+			if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64) {
+				return schedules.Result{}, compile.ErrFallback
 			}
 			var _oPi, _oTau float64
 			{
@@ -6346,35 +4942,17 @@ func program3v3(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 			_v11p, _v11t = _aPi, _aTau
 		}
 		{ // t1 = p1 + p2 + p3, edge 0
-			_c1Pi, _c1Tau := _v6p-_m19p, _v6t-_m19t
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v6p) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v6p) {
-					return schedules.Result{}, compile.ErrFallback
-				}
-				_c1Pi, _c1Tau = 0.0+_m6p, 0.0+_m6t
-				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
-					return schedules.Result{}, compile.ErrFallback
-				}
+			_c1Pi, _c1Tau := _m6p, _m6t
+			if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64) {
+				return schedules.Result{}, compile.ErrFallback
 			}
-			_c2Pi, _c2Tau := _v7p-_m20p, _v7t-_m20t
-			if !(_c2Pi > 0 && _c2Pi >= 1e-6*_v7p) {
-				if !(_c2Pi == 0 || _c2Pi < 1e-6*_v7p) {
-					return schedules.Result{}, compile.ErrFallback
-				}
-				_c2Pi, _c2Tau = 0.0+_m8p, 0.0+_m8t
-				if !(_c2Pi > 0 && _c2Pi < math.MaxFloat64 && _c2Tau-_c2Tau == 0) {
-					return schedules.Result{}, compile.ErrFallback
-				}
+			_c2Pi, _c2Tau := _m8p, _m8t
+			if !(_c2Pi > 0 && _c2Pi < math.MaxFloat64) {
+				return schedules.Result{}, compile.ErrFallback
 			}
-			_c3Pi, _c3Tau := _v8p-_m21p, _v8t-_m21t
-			if !(_c3Pi > 0 && _c3Pi >= 1e-6*_v8p) {
-				if !(_c3Pi == 0 || _c3Pi < 1e-6*_v8p) {
-					return schedules.Result{}, compile.ErrFallback
-				}
-				_c3Pi, _c3Tau = 0.0+_m10p, 0.0+_m10t
-				if !(_c3Pi > 0 && _c3Pi < math.MaxFloat64 && _c3Tau-_c3Tau == 0) {
-					return schedules.Result{}, compile.ErrFallback
-				}
+			_c3Pi, _c3Tau := _m10p, _m10t
+			if !(_c3Pi > 0 && _c3Pi < math.MaxFloat64) {
+				return schedules.Result{}, compile.ErrFallback
 			}
 			var _oPi, _oTau float64
 			{
@@ -6411,35 +4989,17 @@ func program3v3(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 			_v12p, _v12t = _aPi, _aTau
 		}
 		{ // t2 = p4 + p5 + p6, edge 0
-			_c1Pi, _c1Tau := _v9p-_m23p, _v9t-_m23t
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v9p) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v9p) {
-					return schedules.Result{}, compile.ErrFallback
-				}
-				_c1Pi, _c1Tau = 0.0+_m12p, 0.0+_m12t
-				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
-					return schedules.Result{}, compile.ErrFallback
-				}
+			_c1Pi, _c1Tau := _m12p, _m12t
+			if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64) {
+				return schedules.Result{}, compile.ErrFallback
 			}
-			_c2Pi, _c2Tau := _v10p-_m24p, _v10t-_m24t
-			if !(_c2Pi > 0 && _c2Pi >= 1e-6*_v10p) {
-				if !(_c2Pi == 0 || _c2Pi < 1e-6*_v10p) {
-					return schedules.Result{}, compile.ErrFallback
-				}
-				_c2Pi, _c2Tau = 0.0+_m14p, 0.0+_m14t
-				if !(_c2Pi > 0 && _c2Pi < math.MaxFloat64 && _c2Tau-_c2Tau == 0) {
-					return schedules.Result{}, compile.ErrFallback
-				}
+			_c2Pi, _c2Tau := _m14p, _m14t
+			if !(_c2Pi > 0 && _c2Pi < math.MaxFloat64) {
+				return schedules.Result{}, compile.ErrFallback
 			}
-			_c3Pi, _c3Tau := _v11p-_m25p, _v11t-_m25t
-			if !(_c3Pi > 0 && _c3Pi >= 1e-6*_v11p) {
-				if !(_c3Pi == 0 || _c3Pi < 1e-6*_v11p) {
-					return schedules.Result{}, compile.ErrFallback
-				}
-				_c3Pi, _c3Tau = 0.0+_m16p, 0.0+_m16t
-				if !(_c3Pi > 0 && _c3Pi < math.MaxFloat64 && _c3Tau-_c3Tau == 0) {
-					return schedules.Result{}, compile.ErrFallback
-				}
+			_c3Pi, _c3Tau := _m16p, _m16t
+			if !(_c3Pi > 0 && _c3Pi < math.MaxFloat64) {
+				return schedules.Result{}, compile.ErrFallback
 			}
 			var _oPi, _oTau float64
 			{
@@ -6476,25 +5036,13 @@ func program3v3(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 			_v13p, _v13t = _aPi, _aTau
 		}
 		{ // d1 = t1 − t2, edge 0
-			_c1Pi, _c1Tau := _v12p-_m27p, _v12t-_m27t
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v12p) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v12p) {
-					return schedules.Result{}, compile.ErrFallback
-				}
-				_c1Pi, _c1Tau = 0.0+_m18p, 0.0+_m18t
-				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
-					return schedules.Result{}, compile.ErrFallback
-				}
+			_c1Pi, _c1Tau := _m18p, _m18t
+			if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64) {
+				return schedules.Result{}, compile.ErrFallback
 			}
-			_c2Pi, _c2Tau := _v13p-_m28p, _v13t-_m28t
-			if !(_c2Pi > 0 && _c2Pi >= 1e-6*_v13p) {
-				if !(_c2Pi == 0 || _c2Pi < 1e-6*_v13p) {
-					return schedules.Result{}, compile.ErrFallback
-				}
-				_c2Pi, _c2Tau = 0.0+_m22p, 0.0+_m22t
-				if !(_c2Pi > 0 && _c2Pi < math.MaxFloat64 && _c2Tau-_c2Tau == 0) {
-					return schedules.Result{}, compile.ErrFallback
-				}
+			_c2Pi, _c2Tau := _m22p, _m22t
+			if !(_c2Pi > 0 && _c2Pi < math.MaxFloat64) {
+				return schedules.Result{}, compile.ErrFallback
 			}
 			var _oPi, _oTau float64
 			{
@@ -6523,15 +5071,9 @@ func program3v3(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 			_v14p, _v14t = _aPi, _aTau
 		}
 		{ // I(d1 > 1.283), edge 0
-			_c0Pi, _c0Tau := _v14p-_m29p, _v14t-_m29t
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v14p) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v14p) {
-					return schedules.Result{}, compile.ErrFallback
-				}
-				_c0Pi, _c0Tau = 0.0+_m26p, 0.0+_m26t
-				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-					return schedules.Result{}, compile.ErrFallback
-				}
+			_c0Pi, _c0Tau := _m26p, _m26t
+			if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+				return schedules.Result{}, compile.ErrFallback
 			}
 			var _oPi, _oTau float64
 			{
@@ -6555,25 +5097,13 @@ func program3v3(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 			_v14p, _v14t = _aPi, _aTau
 		}
 		{ // d1 = t1 − t2, edge 1
-			_c0Pi, _c0Tau := _v14p-_m26p, _v14t-_m26t
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v14p) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v14p) {
-					return schedules.Result{}, compile.ErrFallback
-				}
-				_c0Pi, _c0Tau = 0.0+_m29p, 0.0+_m29t
-				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-					return schedules.Result{}, compile.ErrFallback
-				}
+			_c0Pi, _c0Tau := _m29p, _m29t
+			if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+				return schedules.Result{}, compile.ErrFallback
 			}
-			_c2Pi, _c2Tau := _v13p-_m28p, _v13t-_m28t
-			if !(_c2Pi > 0 && _c2Pi >= 1e-6*_v13p) {
-				if !(_c2Pi == 0 || _c2Pi < 1e-6*_v13p) {
-					return schedules.Result{}, compile.ErrFallback
-				}
-				_c2Pi, _c2Tau = 0.0+_m22p, 0.0+_m22t
-				if !(_c2Pi > 0 && _c2Pi < math.MaxFloat64 && _c2Tau-_c2Tau == 0) {
-					return schedules.Result{}, compile.ErrFallback
-				}
+			_c2Pi, _c2Tau := _m22p, _m22t
+			if !(_c2Pi > 0 && _c2Pi < math.MaxFloat64) {
+				return schedules.Result{}, compile.ErrFallback
 			}
 			var _oPi, _oTau float64
 			{
@@ -6605,25 +5135,13 @@ func program3v3(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 			_v12p, _v12t = _aPi, _aTau
 		}
 		{ // d1 = t1 − t2, edge 2
-			_c0Pi, _c0Tau := _v14p-_m26p, _v14t-_m26t
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v14p) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v14p) {
-					return schedules.Result{}, compile.ErrFallback
-				}
-				_c0Pi, _c0Tau = 0.0+_m29p, 0.0+_m29t
-				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-					return schedules.Result{}, compile.ErrFallback
-				}
+			_c0Pi, _c0Tau := _m29p, _m29t
+			if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+				return schedules.Result{}, compile.ErrFallback
 			}
-			_c1Pi, _c1Tau := _v12p-_m27p, _v12t-_m27t
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v12p) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v12p) {
-					return schedules.Result{}, compile.ErrFallback
-				}
-				_c1Pi, _c1Tau = 0.0+_m18p, 0.0+_m18t
-				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
-					return schedules.Result{}, compile.ErrFallback
-				}
+			_c1Pi, _c1Tau := _m18p, _m18t
+			if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64) {
+				return schedules.Result{}, compile.ErrFallback
 			}
 			var _oPi, _oTau float64
 			{
@@ -6655,35 +5173,17 @@ func program3v3(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 			_v13p, _v13t = _aPi, _aTau
 		}
 		{ // t1 = p1 + p2 + p3, edge 1
-			_c0Pi, _c0Tau := _v12p-_m18p, _v12t-_m18t
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v12p) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v12p) {
-					return schedules.Result{}, compile.ErrFallback
-				}
-				_c0Pi, _c0Tau = 0.0+_m27p, 0.0+_m27t
-				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-					return schedules.Result{}, compile.ErrFallback
-				}
+			_c0Pi, _c0Tau := _m27p, _m27t
+			if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+				return schedules.Result{}, compile.ErrFallback
 			}
-			_c2Pi, _c2Tau := _v7p-_m20p, _v7t-_m20t
-			if !(_c2Pi > 0 && _c2Pi >= 1e-6*_v7p) {
-				if !(_c2Pi == 0 || _c2Pi < 1e-6*_v7p) {
-					return schedules.Result{}, compile.ErrFallback
-				}
-				_c2Pi, _c2Tau = 0.0+_m8p, 0.0+_m8t
-				if !(_c2Pi > 0 && _c2Pi < math.MaxFloat64 && _c2Tau-_c2Tau == 0) {
-					return schedules.Result{}, compile.ErrFallback
-				}
+			_c2Pi, _c2Tau := _m8p, _m8t
+			if !(_c2Pi > 0 && _c2Pi < math.MaxFloat64) {
+				return schedules.Result{}, compile.ErrFallback
 			}
-			_c3Pi, _c3Tau := _v8p-_m21p, _v8t-_m21t
-			if !(_c3Pi > 0 && _c3Pi >= 1e-6*_v8p) {
-				if !(_c3Pi == 0 || _c3Pi < 1e-6*_v8p) {
-					return schedules.Result{}, compile.ErrFallback
-				}
-				_c3Pi, _c3Tau = 0.0+_m10p, 0.0+_m10t
-				if !(_c3Pi > 0 && _c3Pi < math.MaxFloat64 && _c3Tau-_c3Tau == 0) {
-					return schedules.Result{}, compile.ErrFallback
-				}
+			_c3Pi, _c3Tau := _m10p, _m10t
+			if !(_c3Pi > 0 && _c3Pi < math.MaxFloat64) {
+				return schedules.Result{}, compile.ErrFallback
 			}
 			var _oPi, _oTau float64
 			{
@@ -6723,15 +5223,9 @@ func program3v3(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 			_v6p, _v6t = _aPi, _aTau
 		}
 		{ // N(p1; s1, 17.36), edge 1
-			_c0Pi, _c0Tau := _v6p-_m6p, _v6t-_m6t
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v6p) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v6p) {
-					return schedules.Result{}, compile.ErrFallback
-				}
-				_c0Pi, _c0Tau = 0.0+_m19p, 0.0+_m19t
-				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-					return schedules.Result{}, compile.ErrFallback
-				}
+			_c0Pi, _c0Tau := _m19p, _m19t
+			if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+				return schedules.Result{}, compile.ErrFallback
 			}
 			var _oPi, _oTau float64
 			{
@@ -6750,35 +5244,17 @@ func program3v3(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 			_v0p, _v0t = _aPi, _aTau
 		}
 		{ // t1 = p1 + p2 + p3, edge 2
-			_c0Pi, _c0Tau := _v12p-_m18p, _v12t-_m18t
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v12p) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v12p) {
-					return schedules.Result{}, compile.ErrFallback
-				}
-				_c0Pi, _c0Tau = 0.0+_m27p, 0.0+_m27t
-				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-					return schedules.Result{}, compile.ErrFallback
-				}
+			_c0Pi, _c0Tau := _m27p, _m27t
+			if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+				return schedules.Result{}, compile.ErrFallback
 			}
-			_c1Pi, _c1Tau := _v6p-_m19p, _v6t-_m19t
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v6p) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v6p) {
-					return schedules.Result{}, compile.ErrFallback
-				}
-				_c1Pi, _c1Tau = 0.0+_m6p, 0.0+_m6t
-				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
-					return schedules.Result{}, compile.ErrFallback
-				}
+			_c1Pi, _c1Tau := _m6p, _m6t
+			if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64) {
+				return schedules.Result{}, compile.ErrFallback
 			}
-			_c3Pi, _c3Tau := _v8p-_m21p, _v8t-_m21t
-			if !(_c3Pi > 0 && _c3Pi >= 1e-6*_v8p) {
-				if !(_c3Pi == 0 || _c3Pi < 1e-6*_v8p) {
-					return schedules.Result{}, compile.ErrFallback
-				}
-				_c3Pi, _c3Tau = 0.0+_m10p, 0.0+_m10t
-				if !(_c3Pi > 0 && _c3Pi < math.MaxFloat64 && _c3Tau-_c3Tau == 0) {
-					return schedules.Result{}, compile.ErrFallback
-				}
+			_c3Pi, _c3Tau := _m10p, _m10t
+			if !(_c3Pi > 0 && _c3Pi < math.MaxFloat64) {
+				return schedules.Result{}, compile.ErrFallback
 			}
 			var _oPi, _oTau float64
 			{
@@ -6818,15 +5294,9 @@ func program3v3(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 			_v7p, _v7t = _aPi, _aTau
 		}
 		{ // N(p2; s2, 17.36), edge 1
-			_c0Pi, _c0Tau := _v7p-_m8p, _v7t-_m8t
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v7p) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v7p) {
-					return schedules.Result{}, compile.ErrFallback
-				}
-				_c0Pi, _c0Tau = 0.0+_m20p, 0.0+_m20t
-				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-					return schedules.Result{}, compile.ErrFallback
-				}
+			_c0Pi, _c0Tau := _m20p, _m20t
+			if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+				return schedules.Result{}, compile.ErrFallback
 			}
 			var _oPi, _oTau float64
 			{
@@ -6845,35 +5315,17 @@ func program3v3(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 			_v1p, _v1t = _aPi, _aTau
 		}
 		{ // t1 = p1 + p2 + p3, edge 3
-			_c0Pi, _c0Tau := _v12p-_m18p, _v12t-_m18t
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v12p) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v12p) {
-					return schedules.Result{}, compile.ErrFallback
-				}
-				_c0Pi, _c0Tau = 0.0+_m27p, 0.0+_m27t
-				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-					return schedules.Result{}, compile.ErrFallback
-				}
+			_c0Pi, _c0Tau := _m27p, _m27t
+			if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+				return schedules.Result{}, compile.ErrFallback
 			}
-			_c1Pi, _c1Tau := _v6p-_m19p, _v6t-_m19t
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v6p) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v6p) {
-					return schedules.Result{}, compile.ErrFallback
-				}
-				_c1Pi, _c1Tau = 0.0+_m6p, 0.0+_m6t
-				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
-					return schedules.Result{}, compile.ErrFallback
-				}
+			_c1Pi, _c1Tau := _m6p, _m6t
+			if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64) {
+				return schedules.Result{}, compile.ErrFallback
 			}
-			_c2Pi, _c2Tau := _v7p-_m20p, _v7t-_m20t
-			if !(_c2Pi > 0 && _c2Pi >= 1e-6*_v7p) {
-				if !(_c2Pi == 0 || _c2Pi < 1e-6*_v7p) {
-					return schedules.Result{}, compile.ErrFallback
-				}
-				_c2Pi, _c2Tau = 0.0+_m8p, 0.0+_m8t
-				if !(_c2Pi > 0 && _c2Pi < math.MaxFloat64 && _c2Tau-_c2Tau == 0) {
-					return schedules.Result{}, compile.ErrFallback
-				}
+			_c2Pi, _c2Tau := _m8p, _m8t
+			if !(_c2Pi > 0 && _c2Pi < math.MaxFloat64) {
+				return schedules.Result{}, compile.ErrFallback
 			}
 			var _oPi, _oTau float64
 			{
@@ -6913,15 +5365,9 @@ func program3v3(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 			_v8p, _v8t = _aPi, _aTau
 		}
 		{ // N(p3; s3, 17.36), edge 1
-			_c0Pi, _c0Tau := _v8p-_m10p, _v8t-_m10t
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v8p) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v8p) {
-					return schedules.Result{}, compile.ErrFallback
-				}
-				_c0Pi, _c0Tau = 0.0+_m21p, 0.0+_m21t
-				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-					return schedules.Result{}, compile.ErrFallback
-				}
+			_c0Pi, _c0Tau := _m21p, _m21t
+			if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+				return schedules.Result{}, compile.ErrFallback
 			}
 			var _oPi, _oTau float64
 			{
@@ -6940,35 +5386,17 @@ func program3v3(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 			_v2p, _v2t = _aPi, _aTau
 		}
 		{ // t2 = p4 + p5 + p6, edge 1
-			_c0Pi, _c0Tau := _v13p-_m22p, _v13t-_m22t
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v13p) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v13p) {
-					return schedules.Result{}, compile.ErrFallback
-				}
-				_c0Pi, _c0Tau = 0.0+_m28p, 0.0+_m28t
-				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-					return schedules.Result{}, compile.ErrFallback
-				}
+			_c0Pi, _c0Tau := _m28p, _m28t
+			if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+				return schedules.Result{}, compile.ErrFallback
 			}
-			_c2Pi, _c2Tau := _v10p-_m24p, _v10t-_m24t
-			if !(_c2Pi > 0 && _c2Pi >= 1e-6*_v10p) {
-				if !(_c2Pi == 0 || _c2Pi < 1e-6*_v10p) {
-					return schedules.Result{}, compile.ErrFallback
-				}
-				_c2Pi, _c2Tau = 0.0+_m14p, 0.0+_m14t
-				if !(_c2Pi > 0 && _c2Pi < math.MaxFloat64 && _c2Tau-_c2Tau == 0) {
-					return schedules.Result{}, compile.ErrFallback
-				}
+			_c2Pi, _c2Tau := _m14p, _m14t
+			if !(_c2Pi > 0 && _c2Pi < math.MaxFloat64) {
+				return schedules.Result{}, compile.ErrFallback
 			}
-			_c3Pi, _c3Tau := _v11p-_m25p, _v11t-_m25t
-			if !(_c3Pi > 0 && _c3Pi >= 1e-6*_v11p) {
-				if !(_c3Pi == 0 || _c3Pi < 1e-6*_v11p) {
-					return schedules.Result{}, compile.ErrFallback
-				}
-				_c3Pi, _c3Tau = 0.0+_m16p, 0.0+_m16t
-				if !(_c3Pi > 0 && _c3Pi < math.MaxFloat64 && _c3Tau-_c3Tau == 0) {
-					return schedules.Result{}, compile.ErrFallback
-				}
+			_c3Pi, _c3Tau := _m16p, _m16t
+			if !(_c3Pi > 0 && _c3Pi < math.MaxFloat64) {
+				return schedules.Result{}, compile.ErrFallback
 			}
 			var _oPi, _oTau float64
 			{
@@ -7008,15 +5436,9 @@ func program3v3(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 			_v9p, _v9t = _aPi, _aTau
 		}
 		{ // N(p4; s4, 17.36), edge 1
-			_c0Pi, _c0Tau := _v9p-_m12p, _v9t-_m12t
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v9p) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v9p) {
-					return schedules.Result{}, compile.ErrFallback
-				}
-				_c0Pi, _c0Tau = 0.0+_m23p, 0.0+_m23t
-				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-					return schedules.Result{}, compile.ErrFallback
-				}
+			_c0Pi, _c0Tau := _m23p, _m23t
+			if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+				return schedules.Result{}, compile.ErrFallback
 			}
 			var _oPi, _oTau float64
 			{
@@ -7035,35 +5457,17 @@ func program3v3(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 			_v3p, _v3t = _aPi, _aTau
 		}
 		{ // t2 = p4 + p5 + p6, edge 2
-			_c0Pi, _c0Tau := _v13p-_m22p, _v13t-_m22t
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v13p) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v13p) {
-					return schedules.Result{}, compile.ErrFallback
-				}
-				_c0Pi, _c0Tau = 0.0+_m28p, 0.0+_m28t
-				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-					return schedules.Result{}, compile.ErrFallback
-				}
+			_c0Pi, _c0Tau := _m28p, _m28t
+			if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+				return schedules.Result{}, compile.ErrFallback
 			}
-			_c1Pi, _c1Tau := _v9p-_m23p, _v9t-_m23t
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v9p) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v9p) {
-					return schedules.Result{}, compile.ErrFallback
-				}
-				_c1Pi, _c1Tau = 0.0+_m12p, 0.0+_m12t
-				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
-					return schedules.Result{}, compile.ErrFallback
-				}
+			_c1Pi, _c1Tau := _m12p, _m12t
+			if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64) {
+				return schedules.Result{}, compile.ErrFallback
 			}
-			_c3Pi, _c3Tau := _v11p-_m25p, _v11t-_m25t
-			if !(_c3Pi > 0 && _c3Pi >= 1e-6*_v11p) {
-				if !(_c3Pi == 0 || _c3Pi < 1e-6*_v11p) {
-					return schedules.Result{}, compile.ErrFallback
-				}
-				_c3Pi, _c3Tau = 0.0+_m16p, 0.0+_m16t
-				if !(_c3Pi > 0 && _c3Pi < math.MaxFloat64 && _c3Tau-_c3Tau == 0) {
-					return schedules.Result{}, compile.ErrFallback
-				}
+			_c3Pi, _c3Tau := _m16p, _m16t
+			if !(_c3Pi > 0 && _c3Pi < math.MaxFloat64) {
+				return schedules.Result{}, compile.ErrFallback
 			}
 			var _oPi, _oTau float64
 			{
@@ -7103,15 +5507,9 @@ func program3v3(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 			_v10p, _v10t = _aPi, _aTau
 		}
 		{ // N(p5; s5, 17.36), edge 1
-			_c0Pi, _c0Tau := _v10p-_m14p, _v10t-_m14t
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v10p) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v10p) {
-					return schedules.Result{}, compile.ErrFallback
-				}
-				_c0Pi, _c0Tau = 0.0+_m24p, 0.0+_m24t
-				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-					return schedules.Result{}, compile.ErrFallback
-				}
+			_c0Pi, _c0Tau := _m24p, _m24t
+			if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+				return schedules.Result{}, compile.ErrFallback
 			}
 			var _oPi, _oTau float64
 			{
@@ -7130,35 +5528,17 @@ func program3v3(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 			_v4p, _v4t = _aPi, _aTau
 		}
 		{ // t2 = p4 + p5 + p6, edge 3
-			_c0Pi, _c0Tau := _v13p-_m22p, _v13t-_m22t
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v13p) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v13p) {
-					return schedules.Result{}, compile.ErrFallback
-				}
-				_c0Pi, _c0Tau = 0.0+_m28p, 0.0+_m28t
-				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-					return schedules.Result{}, compile.ErrFallback
-				}
+			_c0Pi, _c0Tau := _m28p, _m28t
+			if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+				return schedules.Result{}, compile.ErrFallback
 			}
-			_c1Pi, _c1Tau := _v9p-_m23p, _v9t-_m23t
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v9p) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v9p) {
-					return schedules.Result{}, compile.ErrFallback
-				}
-				_c1Pi, _c1Tau = 0.0+_m12p, 0.0+_m12t
-				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
-					return schedules.Result{}, compile.ErrFallback
-				}
+			_c1Pi, _c1Tau := _m12p, _m12t
+			if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64) {
+				return schedules.Result{}, compile.ErrFallback
 			}
-			_c2Pi, _c2Tau := _v10p-_m24p, _v10t-_m24t
-			if !(_c2Pi > 0 && _c2Pi >= 1e-6*_v10p) {
-				if !(_c2Pi == 0 || _c2Pi < 1e-6*_v10p) {
-					return schedules.Result{}, compile.ErrFallback
-				}
-				_c2Pi, _c2Tau = 0.0+_m14p, 0.0+_m14t
-				if !(_c2Pi > 0 && _c2Pi < math.MaxFloat64 && _c2Tau-_c2Tau == 0) {
-					return schedules.Result{}, compile.ErrFallback
-				}
+			_c2Pi, _c2Tau := _m14p, _m14t
+			if !(_c2Pi > 0 && _c2Pi < math.MaxFloat64) {
+				return schedules.Result{}, compile.ErrFallback
 			}
 			var _oPi, _oTau float64
 			{
@@ -7198,15 +5578,9 @@ func program3v3(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 			_v11p, _v11t = _aPi, _aTau
 		}
 		{ // N(p6; s6, 17.36), edge 1
-			_c0Pi, _c0Tau := _v11p-_m16p, _v11t-_m16t
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v11p) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v11p) {
-					return schedules.Result{}, compile.ErrFallback
-				}
-				_c0Pi, _c0Tau = 0.0+_m25p, 0.0+_m25t
-				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-					return schedules.Result{}, compile.ErrFallback
-				}
+			_c0Pi, _c0Tau := _m25p, _m25t
+			if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+				return schedules.Result{}, compile.ErrFallback
 			}
 			var _oPi, _oTau float64
 			{
@@ -7293,15 +5667,9 @@ func program3v3(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 		}
 		var _sum graph.EvidenceSum
 		{ // N(s1; 25, 25.01)
-			_c0Pi, _c0Tau := _vs[0].Pi-_ms[0].Pi, _vs[0].Tau-_ms[0].Tau
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[0].Pi) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[0].Pi) {
-					return 0, compile.ErrFallback
-				}
-				_c0Pi, _c0Tau = 0.0+_ms[7].Pi, 0.0+_ms[7].Tau
-				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-					return 0, compile.ErrFallback
-				}
+			_c0Pi, _c0Tau := _ms[7].Pi, _ms[7].Tau
+			if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+				return 0, compile.ErrFallback
 			}
 			var _eq, _ev, _en float64
 			{
@@ -7316,15 +5684,9 @@ func program3v3(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 			_sum.Norm(_en)
 		}
 		{ // N(s2; 24.67, 27.57)
-			_c0Pi, _c0Tau := _vs[1].Pi-_ms[1].Pi, _vs[1].Tau-_ms[1].Tau
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[1].Pi) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[1].Pi) {
-					return 0, compile.ErrFallback
-				}
-				_c0Pi, _c0Tau = 0.0+_ms[9].Pi, 0.0+_ms[9].Tau
-				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-					return 0, compile.ErrFallback
-				}
+			_c0Pi, _c0Tau := _ms[9].Pi, _ms[9].Tau
+			if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+				return 0, compile.ErrFallback
 			}
 			var _eq, _ev, _en float64
 			{
@@ -7339,15 +5701,9 @@ func program3v3(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 			_sum.Norm(_en)
 		}
 		{ // N(s3; 24.33, 30.26)
-			_c0Pi, _c0Tau := _vs[2].Pi-_ms[2].Pi, _vs[2].Tau-_ms[2].Tau
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[2].Pi) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[2].Pi) {
-					return 0, compile.ErrFallback
-				}
-				_c0Pi, _c0Tau = 0.0+_ms[11].Pi, 0.0+_ms[11].Tau
-				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-					return 0, compile.ErrFallback
-				}
+			_c0Pi, _c0Tau := _ms[11].Pi, _ms[11].Tau
+			if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+				return 0, compile.ErrFallback
 			}
 			var _eq, _ev, _en float64
 			{
@@ -7362,15 +5718,9 @@ func program3v3(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 			_sum.Norm(_en)
 		}
 		{ // N(s4; 26, 25.01)
-			_c0Pi, _c0Tau := _vs[3].Pi-_ms[3].Pi, _vs[3].Tau-_ms[3].Tau
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[3].Pi) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[3].Pi) {
-					return 0, compile.ErrFallback
-				}
-				_c0Pi, _c0Tau = 0.0+_ms[13].Pi, 0.0+_ms[13].Tau
-				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-					return 0, compile.ErrFallback
-				}
+			_c0Pi, _c0Tau := _ms[13].Pi, _ms[13].Tau
+			if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+				return 0, compile.ErrFallback
 			}
 			var _eq, _ev, _en float64
 			{
@@ -7385,15 +5735,9 @@ func program3v3(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 			_sum.Norm(_en)
 		}
 		{ // N(s5; 25.67, 27.57)
-			_c0Pi, _c0Tau := _vs[4].Pi-_ms[4].Pi, _vs[4].Tau-_ms[4].Tau
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[4].Pi) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[4].Pi) {
-					return 0, compile.ErrFallback
-				}
-				_c0Pi, _c0Tau = 0.0+_ms[15].Pi, 0.0+_ms[15].Tau
-				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-					return 0, compile.ErrFallback
-				}
+			_c0Pi, _c0Tau := _ms[15].Pi, _ms[15].Tau
+			if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+				return 0, compile.ErrFallback
 			}
 			var _eq, _ev, _en float64
 			{
@@ -7408,15 +5752,9 @@ func program3v3(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 			_sum.Norm(_en)
 		}
 		{ // N(s6; 25.33, 30.26)
-			_c0Pi, _c0Tau := _vs[5].Pi-_ms[5].Pi, _vs[5].Tau-_ms[5].Tau
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[5].Pi) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[5].Pi) {
-					return 0, compile.ErrFallback
-				}
-				_c0Pi, _c0Tau = 0.0+_ms[17].Pi, 0.0+_ms[17].Tau
-				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-					return 0, compile.ErrFallback
-				}
+			_c0Pi, _c0Tau := _ms[17].Pi, _ms[17].Tau
+			if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+				return 0, compile.ErrFallback
 			}
 			var _eq, _ev, _en float64
 			{
@@ -7431,25 +5769,13 @@ func program3v3(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 			_sum.Norm(_en)
 		}
 		{ // N(p1; s1, 17.36)
-			_c0Pi, _c0Tau := _vs[6].Pi-_ms[6].Pi, _vs[6].Tau-_ms[6].Tau
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[6].Pi) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[6].Pi) {
-					return 0, compile.ErrFallback
-				}
-				_c0Pi, _c0Tau = 0.0+_ms[19].Pi, 0.0+_ms[19].Tau
-				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-					return 0, compile.ErrFallback
-				}
+			_c0Pi, _c0Tau := _ms[19].Pi, _ms[19].Tau
+			if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+				return 0, compile.ErrFallback
 			}
-			_c1Pi, _c1Tau := _vs[0].Pi-_ms[7].Pi, _vs[0].Tau-_ms[7].Tau
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_vs[0].Pi) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_vs[0].Pi) {
-					return 0, compile.ErrFallback
-				}
-				_c1Pi, _c1Tau = 0.0+_ms[0].Pi, 0.0+_ms[0].Tau
-				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
-					return 0, compile.ErrFallback
-				}
+			_c1Pi, _c1Tau := _ms[0].Pi, _ms[0].Tau
+			if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64) {
+				return 0, compile.ErrFallback
 			}
 			var _eq, _ev, _en float64
 			{
@@ -7464,25 +5790,13 @@ func program3v3(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 			_sum.Norm(_en)
 		}
 		{ // N(p2; s2, 17.36)
-			_c0Pi, _c0Tau := _vs[7].Pi-_ms[8].Pi, _vs[7].Tau-_ms[8].Tau
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[7].Pi) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[7].Pi) {
-					return 0, compile.ErrFallback
-				}
-				_c0Pi, _c0Tau = 0.0+_ms[20].Pi, 0.0+_ms[20].Tau
-				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-					return 0, compile.ErrFallback
-				}
+			_c0Pi, _c0Tau := _ms[20].Pi, _ms[20].Tau
+			if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+				return 0, compile.ErrFallback
 			}
-			_c1Pi, _c1Tau := _vs[1].Pi-_ms[9].Pi, _vs[1].Tau-_ms[9].Tau
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_vs[1].Pi) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_vs[1].Pi) {
-					return 0, compile.ErrFallback
-				}
-				_c1Pi, _c1Tau = 0.0+_ms[1].Pi, 0.0+_ms[1].Tau
-				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
-					return 0, compile.ErrFallback
-				}
+			_c1Pi, _c1Tau := _ms[1].Pi, _ms[1].Tau
+			if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64) {
+				return 0, compile.ErrFallback
 			}
 			var _eq, _ev, _en float64
 			{
@@ -7497,25 +5811,13 @@ func program3v3(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 			_sum.Norm(_en)
 		}
 		{ // N(p3; s3, 17.36)
-			_c0Pi, _c0Tau := _vs[8].Pi-_ms[10].Pi, _vs[8].Tau-_ms[10].Tau
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[8].Pi) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[8].Pi) {
-					return 0, compile.ErrFallback
-				}
-				_c0Pi, _c0Tau = 0.0+_ms[21].Pi, 0.0+_ms[21].Tau
-				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-					return 0, compile.ErrFallback
-				}
+			_c0Pi, _c0Tau := _ms[21].Pi, _ms[21].Tau
+			if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+				return 0, compile.ErrFallback
 			}
-			_c1Pi, _c1Tau := _vs[2].Pi-_ms[11].Pi, _vs[2].Tau-_ms[11].Tau
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_vs[2].Pi) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_vs[2].Pi) {
-					return 0, compile.ErrFallback
-				}
-				_c1Pi, _c1Tau = 0.0+_ms[2].Pi, 0.0+_ms[2].Tau
-				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
-					return 0, compile.ErrFallback
-				}
+			_c1Pi, _c1Tau := _ms[2].Pi, _ms[2].Tau
+			if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64) {
+				return 0, compile.ErrFallback
 			}
 			var _eq, _ev, _en float64
 			{
@@ -7530,25 +5832,13 @@ func program3v3(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 			_sum.Norm(_en)
 		}
 		{ // N(p4; s4, 17.36)
-			_c0Pi, _c0Tau := _vs[9].Pi-_ms[12].Pi, _vs[9].Tau-_ms[12].Tau
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[9].Pi) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[9].Pi) {
-					return 0, compile.ErrFallback
-				}
-				_c0Pi, _c0Tau = 0.0+_ms[23].Pi, 0.0+_ms[23].Tau
-				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-					return 0, compile.ErrFallback
-				}
+			_c0Pi, _c0Tau := _ms[23].Pi, _ms[23].Tau
+			if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+				return 0, compile.ErrFallback
 			}
-			_c1Pi, _c1Tau := _vs[3].Pi-_ms[13].Pi, _vs[3].Tau-_ms[13].Tau
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_vs[3].Pi) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_vs[3].Pi) {
-					return 0, compile.ErrFallback
-				}
-				_c1Pi, _c1Tau = 0.0+_ms[3].Pi, 0.0+_ms[3].Tau
-				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
-					return 0, compile.ErrFallback
-				}
+			_c1Pi, _c1Tau := _ms[3].Pi, _ms[3].Tau
+			if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64) {
+				return 0, compile.ErrFallback
 			}
 			var _eq, _ev, _en float64
 			{
@@ -7563,25 +5853,13 @@ func program3v3(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 			_sum.Norm(_en)
 		}
 		{ // N(p5; s5, 17.36)
-			_c0Pi, _c0Tau := _vs[10].Pi-_ms[14].Pi, _vs[10].Tau-_ms[14].Tau
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[10].Pi) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[10].Pi) {
-					return 0, compile.ErrFallback
-				}
-				_c0Pi, _c0Tau = 0.0+_ms[24].Pi, 0.0+_ms[24].Tau
-				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-					return 0, compile.ErrFallback
-				}
+			_c0Pi, _c0Tau := _ms[24].Pi, _ms[24].Tau
+			if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+				return 0, compile.ErrFallback
 			}
-			_c1Pi, _c1Tau := _vs[4].Pi-_ms[15].Pi, _vs[4].Tau-_ms[15].Tau
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_vs[4].Pi) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_vs[4].Pi) {
-					return 0, compile.ErrFallback
-				}
-				_c1Pi, _c1Tau = 0.0+_ms[4].Pi, 0.0+_ms[4].Tau
-				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
-					return 0, compile.ErrFallback
-				}
+			_c1Pi, _c1Tau := _ms[4].Pi, _ms[4].Tau
+			if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64) {
+				return 0, compile.ErrFallback
 			}
 			var _eq, _ev, _en float64
 			{
@@ -7596,25 +5874,13 @@ func program3v3(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 			_sum.Norm(_en)
 		}
 		{ // N(p6; s6, 17.36)
-			_c0Pi, _c0Tau := _vs[11].Pi-_ms[16].Pi, _vs[11].Tau-_ms[16].Tau
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[11].Pi) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[11].Pi) {
-					return 0, compile.ErrFallback
-				}
-				_c0Pi, _c0Tau = 0.0+_ms[25].Pi, 0.0+_ms[25].Tau
-				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-					return 0, compile.ErrFallback
-				}
+			_c0Pi, _c0Tau := _ms[25].Pi, _ms[25].Tau
+			if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+				return 0, compile.ErrFallback
 			}
-			_c1Pi, _c1Tau := _vs[5].Pi-_ms[17].Pi, _vs[5].Tau-_ms[17].Tau
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_vs[5].Pi) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_vs[5].Pi) {
-					return 0, compile.ErrFallback
-				}
-				_c1Pi, _c1Tau = 0.0+_ms[5].Pi, 0.0+_ms[5].Tau
-				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
-					return 0, compile.ErrFallback
-				}
+			_c1Pi, _c1Tau := _ms[5].Pi, _ms[5].Tau
+			if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64) {
+				return 0, compile.ErrFallback
 			}
 			var _eq, _ev, _en float64
 			{
@@ -7629,45 +5895,21 @@ func program3v3(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 			_sum.Norm(_en)
 		}
 		{ // t1 = p1 + p2 + p3
-			_c0Pi, _c0Tau := _vs[12].Pi-_ms[18].Pi, _vs[12].Tau-_ms[18].Tau
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[12].Pi) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[12].Pi) {
-					return 0, compile.ErrFallback
-				}
-				_c0Pi, _c0Tau = 0.0+_ms[27].Pi, 0.0+_ms[27].Tau
-				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-					return 0, compile.ErrFallback
-				}
+			_c0Pi, _c0Tau := _ms[27].Pi, _ms[27].Tau
+			if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+				return 0, compile.ErrFallback
 			}
-			_c1Pi, _c1Tau := _vs[6].Pi-_ms[19].Pi, _vs[6].Tau-_ms[19].Tau
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_vs[6].Pi) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_vs[6].Pi) {
-					return 0, compile.ErrFallback
-				}
-				_c1Pi, _c1Tau = 0.0+_ms[6].Pi, 0.0+_ms[6].Tau
-				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
-					return 0, compile.ErrFallback
-				}
+			_c1Pi, _c1Tau := _ms[6].Pi, _ms[6].Tau
+			if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64) {
+				return 0, compile.ErrFallback
 			}
-			_c2Pi, _c2Tau := _vs[7].Pi-_ms[20].Pi, _vs[7].Tau-_ms[20].Tau
-			if !(_c2Pi > 0 && _c2Pi >= 1e-6*_vs[7].Pi) {
-				if !(_c2Pi == 0 || _c2Pi < 1e-6*_vs[7].Pi) {
-					return 0, compile.ErrFallback
-				}
-				_c2Pi, _c2Tau = 0.0+_ms[8].Pi, 0.0+_ms[8].Tau
-				if !(_c2Pi > 0 && _c2Pi < math.MaxFloat64 && _c2Tau-_c2Tau == 0) {
-					return 0, compile.ErrFallback
-				}
+			_c2Pi, _c2Tau := _ms[8].Pi, _ms[8].Tau
+			if !(_c2Pi > 0 && _c2Pi < math.MaxFloat64) {
+				return 0, compile.ErrFallback
 			}
-			_c3Pi, _c3Tau := _vs[8].Pi-_ms[21].Pi, _vs[8].Tau-_ms[21].Tau
-			if !(_c3Pi > 0 && _c3Pi >= 1e-6*_vs[8].Pi) {
-				if !(_c3Pi == 0 || _c3Pi < 1e-6*_vs[8].Pi) {
-					return 0, compile.ErrFallback
-				}
-				_c3Pi, _c3Tau = 0.0+_ms[10].Pi, 0.0+_ms[10].Tau
-				if !(_c3Pi > 0 && _c3Pi < math.MaxFloat64 && _c3Tau-_c3Tau == 0) {
-					return 0, compile.ErrFallback
-				}
+			_c3Pi, _c3Tau := _ms[10].Pi, _ms[10].Tau
+			if !(_c3Pi > 0 && _c3Pi < math.MaxFloat64) {
+				return 0, compile.ErrFallback
 			}
 			var _eq, _ev, _en float64
 			{
@@ -7706,45 +5948,21 @@ func program3v3(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 			_sum.Norm(_en)
 		}
 		{ // t2 = p4 + p5 + p6
-			_c0Pi, _c0Tau := _vs[13].Pi-_ms[22].Pi, _vs[13].Tau-_ms[22].Tau
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[13].Pi) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[13].Pi) {
-					return 0, compile.ErrFallback
-				}
-				_c0Pi, _c0Tau = 0.0+_ms[28].Pi, 0.0+_ms[28].Tau
-				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-					return 0, compile.ErrFallback
-				}
+			_c0Pi, _c0Tau := _ms[28].Pi, _ms[28].Tau
+			if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+				return 0, compile.ErrFallback
 			}
-			_c1Pi, _c1Tau := _vs[9].Pi-_ms[23].Pi, _vs[9].Tau-_ms[23].Tau
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_vs[9].Pi) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_vs[9].Pi) {
-					return 0, compile.ErrFallback
-				}
-				_c1Pi, _c1Tau = 0.0+_ms[12].Pi, 0.0+_ms[12].Tau
-				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
-					return 0, compile.ErrFallback
-				}
+			_c1Pi, _c1Tau := _ms[12].Pi, _ms[12].Tau
+			if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64) {
+				return 0, compile.ErrFallback
 			}
-			_c2Pi, _c2Tau := _vs[10].Pi-_ms[24].Pi, _vs[10].Tau-_ms[24].Tau
-			if !(_c2Pi > 0 && _c2Pi >= 1e-6*_vs[10].Pi) {
-				if !(_c2Pi == 0 || _c2Pi < 1e-6*_vs[10].Pi) {
-					return 0, compile.ErrFallback
-				}
-				_c2Pi, _c2Tau = 0.0+_ms[14].Pi, 0.0+_ms[14].Tau
-				if !(_c2Pi > 0 && _c2Pi < math.MaxFloat64 && _c2Tau-_c2Tau == 0) {
-					return 0, compile.ErrFallback
-				}
+			_c2Pi, _c2Tau := _ms[14].Pi, _ms[14].Tau
+			if !(_c2Pi > 0 && _c2Pi < math.MaxFloat64) {
+				return 0, compile.ErrFallback
 			}
-			_c3Pi, _c3Tau := _vs[11].Pi-_ms[25].Pi, _vs[11].Tau-_ms[25].Tau
-			if !(_c3Pi > 0 && _c3Pi >= 1e-6*_vs[11].Pi) {
-				if !(_c3Pi == 0 || _c3Pi < 1e-6*_vs[11].Pi) {
-					return 0, compile.ErrFallback
-				}
-				_c3Pi, _c3Tau = 0.0+_ms[16].Pi, 0.0+_ms[16].Tau
-				if !(_c3Pi > 0 && _c3Pi < math.MaxFloat64 && _c3Tau-_c3Tau == 0) {
-					return 0, compile.ErrFallback
-				}
+			_c3Pi, _c3Tau := _ms[16].Pi, _ms[16].Tau
+			if !(_c3Pi > 0 && _c3Pi < math.MaxFloat64) {
+				return 0, compile.ErrFallback
 			}
 			var _eq, _ev, _en float64
 			{
@@ -7783,35 +6001,17 @@ func program3v3(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 			_sum.Norm(_en)
 		}
 		{ // d1 = t1 − t2
-			_c0Pi, _c0Tau := _vs[14].Pi-_ms[26].Pi, _vs[14].Tau-_ms[26].Tau
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[14].Pi) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[14].Pi) {
-					return 0, compile.ErrFallback
-				}
-				_c0Pi, _c0Tau = 0.0+_ms[29].Pi, 0.0+_ms[29].Tau
-				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-					return 0, compile.ErrFallback
-				}
+			_c0Pi, _c0Tau := _ms[29].Pi, _ms[29].Tau
+			if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+				return 0, compile.ErrFallback
 			}
-			_c1Pi, _c1Tau := _vs[12].Pi-_ms[27].Pi, _vs[12].Tau-_ms[27].Tau
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_vs[12].Pi) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_vs[12].Pi) {
-					return 0, compile.ErrFallback
-				}
-				_c1Pi, _c1Tau = 0.0+_ms[18].Pi, 0.0+_ms[18].Tau
-				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
-					return 0, compile.ErrFallback
-				}
+			_c1Pi, _c1Tau := _ms[18].Pi, _ms[18].Tau
+			if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64) {
+				return 0, compile.ErrFallback
 			}
-			_c2Pi, _c2Tau := _vs[13].Pi-_ms[28].Pi, _vs[13].Tau-_ms[28].Tau
-			if !(_c2Pi > 0 && _c2Pi >= 1e-6*_vs[13].Pi) {
-				if !(_c2Pi == 0 || _c2Pi < 1e-6*_vs[13].Pi) {
-					return 0, compile.ErrFallback
-				}
-				_c2Pi, _c2Tau = 0.0+_ms[22].Pi, 0.0+_ms[22].Tau
-				if !(_c2Pi > 0 && _c2Pi < math.MaxFloat64 && _c2Tau-_c2Tau == 0) {
-					return 0, compile.ErrFallback
-				}
+			_c2Pi, _c2Tau := _ms[22].Pi, _ms[22].Tau
+			if !(_c2Pi > 0 && _c2Pi < math.MaxFloat64) {
+				return 0, compile.ErrFallback
 			}
 			var _eq, _ev, _en float64
 			{
@@ -7845,15 +6045,9 @@ func program3v3(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 			_sum.Norm(_en)
 		}
 		{ // I(d1 > 1.283)
-			_c0Pi, _c0Tau := _vs[14].Pi-_ms[29].Pi, _vs[14].Tau-_ms[29].Tau
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[14].Pi) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[14].Pi) {
-					return 0, compile.ErrFallback
-				}
-				_c0Pi, _c0Tau = 0.0+_ms[26].Pi, 0.0+_ms[26].Tau
-				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-					return 0, compile.ErrFallback
-				}
+			_c0Pi, _c0Tau := _ms[26].Pi, _ms[26].Tau
+			if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+				return 0, compile.ErrFallback
 			}
 			var _eq float64
 			{
@@ -7870,30 +6064,18 @@ func program3v3(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 			center := qt / q
 			var quad float64
 			{
-				cPi, cTau := _vs[0].Pi-_ms[0].Pi, _vs[0].Tau-_ms[0].Tau
-				if !(cPi > 0 && cPi >= 1e-6*_vs[0].Pi) {
-					if !(cPi == 0 || cPi < 1e-6*_vs[0].Pi) {
-						return 0, compile.ErrFallback
-					}
-					cPi, cTau = 0.0+_ms[7].Pi, 0.0+_ms[7].Tau
-					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
-						return 0, compile.ErrFallback
-					}
+				cPi, cTau := _ms[7].Pi, _ms[7].Tau
+				if !(cPi > 0 && cPi < math.MaxFloat64) {
+					return 0, compile.ErrFallback
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
 				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _vs[0].Pi-_ms[7].Pi, _vs[0].Tau-_ms[7].Tau
-				if !(cPi > 0 && cPi >= 1e-6*_vs[0].Pi) {
-					if !(cPi == 0 || cPi < 1e-6*_vs[0].Pi) {
-						return 0, compile.ErrFallback
-					}
-					cPi, cTau = 0.0+_ms[0].Pi, 0.0+_ms[0].Tau
-					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
-						return 0, compile.ErrFallback
-					}
+				cPi, cTau := _ms[0].Pi, _ms[0].Tau
+				if !(cPi > 0 && cPi < math.MaxFloat64) {
+					return 0, compile.ErrFallback
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
@@ -7911,30 +6093,18 @@ func program3v3(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 			center := qt / q
 			var quad float64
 			{
-				cPi, cTau := _vs[1].Pi-_ms[1].Pi, _vs[1].Tau-_ms[1].Tau
-				if !(cPi > 0 && cPi >= 1e-6*_vs[1].Pi) {
-					if !(cPi == 0 || cPi < 1e-6*_vs[1].Pi) {
-						return 0, compile.ErrFallback
-					}
-					cPi, cTau = 0.0+_ms[9].Pi, 0.0+_ms[9].Tau
-					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
-						return 0, compile.ErrFallback
-					}
+				cPi, cTau := _ms[9].Pi, _ms[9].Tau
+				if !(cPi > 0 && cPi < math.MaxFloat64) {
+					return 0, compile.ErrFallback
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
 				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _vs[1].Pi-_ms[9].Pi, _vs[1].Tau-_ms[9].Tau
-				if !(cPi > 0 && cPi >= 1e-6*_vs[1].Pi) {
-					if !(cPi == 0 || cPi < 1e-6*_vs[1].Pi) {
-						return 0, compile.ErrFallback
-					}
-					cPi, cTau = 0.0+_ms[1].Pi, 0.0+_ms[1].Tau
-					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
-						return 0, compile.ErrFallback
-					}
+				cPi, cTau := _ms[1].Pi, _ms[1].Tau
+				if !(cPi > 0 && cPi < math.MaxFloat64) {
+					return 0, compile.ErrFallback
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
@@ -7952,30 +6122,18 @@ func program3v3(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 			center := qt / q
 			var quad float64
 			{
-				cPi, cTau := _vs[2].Pi-_ms[2].Pi, _vs[2].Tau-_ms[2].Tau
-				if !(cPi > 0 && cPi >= 1e-6*_vs[2].Pi) {
-					if !(cPi == 0 || cPi < 1e-6*_vs[2].Pi) {
-						return 0, compile.ErrFallback
-					}
-					cPi, cTau = 0.0+_ms[11].Pi, 0.0+_ms[11].Tau
-					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
-						return 0, compile.ErrFallback
-					}
+				cPi, cTau := _ms[11].Pi, _ms[11].Tau
+				if !(cPi > 0 && cPi < math.MaxFloat64) {
+					return 0, compile.ErrFallback
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
 				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _vs[2].Pi-_ms[11].Pi, _vs[2].Tau-_ms[11].Tau
-				if !(cPi > 0 && cPi >= 1e-6*_vs[2].Pi) {
-					if !(cPi == 0 || cPi < 1e-6*_vs[2].Pi) {
-						return 0, compile.ErrFallback
-					}
-					cPi, cTau = 0.0+_ms[2].Pi, 0.0+_ms[2].Tau
-					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
-						return 0, compile.ErrFallback
-					}
+				cPi, cTau := _ms[2].Pi, _ms[2].Tau
+				if !(cPi > 0 && cPi < math.MaxFloat64) {
+					return 0, compile.ErrFallback
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
@@ -7993,30 +6151,18 @@ func program3v3(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 			center := qt / q
 			var quad float64
 			{
-				cPi, cTau := _vs[3].Pi-_ms[3].Pi, _vs[3].Tau-_ms[3].Tau
-				if !(cPi > 0 && cPi >= 1e-6*_vs[3].Pi) {
-					if !(cPi == 0 || cPi < 1e-6*_vs[3].Pi) {
-						return 0, compile.ErrFallback
-					}
-					cPi, cTau = 0.0+_ms[13].Pi, 0.0+_ms[13].Tau
-					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
-						return 0, compile.ErrFallback
-					}
+				cPi, cTau := _ms[13].Pi, _ms[13].Tau
+				if !(cPi > 0 && cPi < math.MaxFloat64) {
+					return 0, compile.ErrFallback
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
 				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _vs[3].Pi-_ms[13].Pi, _vs[3].Tau-_ms[13].Tau
-				if !(cPi > 0 && cPi >= 1e-6*_vs[3].Pi) {
-					if !(cPi == 0 || cPi < 1e-6*_vs[3].Pi) {
-						return 0, compile.ErrFallback
-					}
-					cPi, cTau = 0.0+_ms[3].Pi, 0.0+_ms[3].Tau
-					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
-						return 0, compile.ErrFallback
-					}
+				cPi, cTau := _ms[3].Pi, _ms[3].Tau
+				if !(cPi > 0 && cPi < math.MaxFloat64) {
+					return 0, compile.ErrFallback
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
@@ -8034,30 +6180,18 @@ func program3v3(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 			center := qt / q
 			var quad float64
 			{
-				cPi, cTau := _vs[4].Pi-_ms[4].Pi, _vs[4].Tau-_ms[4].Tau
-				if !(cPi > 0 && cPi >= 1e-6*_vs[4].Pi) {
-					if !(cPi == 0 || cPi < 1e-6*_vs[4].Pi) {
-						return 0, compile.ErrFallback
-					}
-					cPi, cTau = 0.0+_ms[15].Pi, 0.0+_ms[15].Tau
-					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
-						return 0, compile.ErrFallback
-					}
+				cPi, cTau := _ms[15].Pi, _ms[15].Tau
+				if !(cPi > 0 && cPi < math.MaxFloat64) {
+					return 0, compile.ErrFallback
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
 				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _vs[4].Pi-_ms[15].Pi, _vs[4].Tau-_ms[15].Tau
-				if !(cPi > 0 && cPi >= 1e-6*_vs[4].Pi) {
-					if !(cPi == 0 || cPi < 1e-6*_vs[4].Pi) {
-						return 0, compile.ErrFallback
-					}
-					cPi, cTau = 0.0+_ms[4].Pi, 0.0+_ms[4].Tau
-					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
-						return 0, compile.ErrFallback
-					}
+				cPi, cTau := _ms[4].Pi, _ms[4].Tau
+				if !(cPi > 0 && cPi < math.MaxFloat64) {
+					return 0, compile.ErrFallback
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
@@ -8075,30 +6209,18 @@ func program3v3(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 			center := qt / q
 			var quad float64
 			{
-				cPi, cTau := _vs[5].Pi-_ms[5].Pi, _vs[5].Tau-_ms[5].Tau
-				if !(cPi > 0 && cPi >= 1e-6*_vs[5].Pi) {
-					if !(cPi == 0 || cPi < 1e-6*_vs[5].Pi) {
-						return 0, compile.ErrFallback
-					}
-					cPi, cTau = 0.0+_ms[17].Pi, 0.0+_ms[17].Tau
-					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
-						return 0, compile.ErrFallback
-					}
+				cPi, cTau := _ms[17].Pi, _ms[17].Tau
+				if !(cPi > 0 && cPi < math.MaxFloat64) {
+					return 0, compile.ErrFallback
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
 				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _vs[5].Pi-_ms[17].Pi, _vs[5].Tau-_ms[17].Tau
-				if !(cPi > 0 && cPi >= 1e-6*_vs[5].Pi) {
-					if !(cPi == 0 || cPi < 1e-6*_vs[5].Pi) {
-						return 0, compile.ErrFallback
-					}
-					cPi, cTau = 0.0+_ms[5].Pi, 0.0+_ms[5].Tau
-					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
-						return 0, compile.ErrFallback
-					}
+				cPi, cTau := _ms[5].Pi, _ms[5].Tau
+				if !(cPi > 0 && cPi < math.MaxFloat64) {
+					return 0, compile.ErrFallback
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
@@ -8116,30 +6238,18 @@ func program3v3(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 			center := qt / q
 			var quad float64
 			{
-				cPi, cTau := _vs[6].Pi-_ms[6].Pi, _vs[6].Tau-_ms[6].Tau
-				if !(cPi > 0 && cPi >= 1e-6*_vs[6].Pi) {
-					if !(cPi == 0 || cPi < 1e-6*_vs[6].Pi) {
-						return 0, compile.ErrFallback
-					}
-					cPi, cTau = 0.0+_ms[19].Pi, 0.0+_ms[19].Tau
-					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
-						return 0, compile.ErrFallback
-					}
+				cPi, cTau := _ms[19].Pi, _ms[19].Tau
+				if !(cPi > 0 && cPi < math.MaxFloat64) {
+					return 0, compile.ErrFallback
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
 				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _vs[6].Pi-_ms[19].Pi, _vs[6].Tau-_ms[19].Tau
-				if !(cPi > 0 && cPi >= 1e-6*_vs[6].Pi) {
-					if !(cPi == 0 || cPi < 1e-6*_vs[6].Pi) {
-						return 0, compile.ErrFallback
-					}
-					cPi, cTau = 0.0+_ms[6].Pi, 0.0+_ms[6].Tau
-					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
-						return 0, compile.ErrFallback
-					}
+				cPi, cTau := _ms[6].Pi, _ms[6].Tau
+				if !(cPi > 0 && cPi < math.MaxFloat64) {
+					return 0, compile.ErrFallback
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
@@ -8157,30 +6267,18 @@ func program3v3(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 			center := qt / q
 			var quad float64
 			{
-				cPi, cTau := _vs[7].Pi-_ms[8].Pi, _vs[7].Tau-_ms[8].Tau
-				if !(cPi > 0 && cPi >= 1e-6*_vs[7].Pi) {
-					if !(cPi == 0 || cPi < 1e-6*_vs[7].Pi) {
-						return 0, compile.ErrFallback
-					}
-					cPi, cTau = 0.0+_ms[20].Pi, 0.0+_ms[20].Tau
-					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
-						return 0, compile.ErrFallback
-					}
+				cPi, cTau := _ms[20].Pi, _ms[20].Tau
+				if !(cPi > 0 && cPi < math.MaxFloat64) {
+					return 0, compile.ErrFallback
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
 				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _vs[7].Pi-_ms[20].Pi, _vs[7].Tau-_ms[20].Tau
-				if !(cPi > 0 && cPi >= 1e-6*_vs[7].Pi) {
-					if !(cPi == 0 || cPi < 1e-6*_vs[7].Pi) {
-						return 0, compile.ErrFallback
-					}
-					cPi, cTau = 0.0+_ms[8].Pi, 0.0+_ms[8].Tau
-					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
-						return 0, compile.ErrFallback
-					}
+				cPi, cTau := _ms[8].Pi, _ms[8].Tau
+				if !(cPi > 0 && cPi < math.MaxFloat64) {
+					return 0, compile.ErrFallback
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
@@ -8198,30 +6296,18 @@ func program3v3(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 			center := qt / q
 			var quad float64
 			{
-				cPi, cTau := _vs[8].Pi-_ms[10].Pi, _vs[8].Tau-_ms[10].Tau
-				if !(cPi > 0 && cPi >= 1e-6*_vs[8].Pi) {
-					if !(cPi == 0 || cPi < 1e-6*_vs[8].Pi) {
-						return 0, compile.ErrFallback
-					}
-					cPi, cTau = 0.0+_ms[21].Pi, 0.0+_ms[21].Tau
-					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
-						return 0, compile.ErrFallback
-					}
+				cPi, cTau := _ms[21].Pi, _ms[21].Tau
+				if !(cPi > 0 && cPi < math.MaxFloat64) {
+					return 0, compile.ErrFallback
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
 				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _vs[8].Pi-_ms[21].Pi, _vs[8].Tau-_ms[21].Tau
-				if !(cPi > 0 && cPi >= 1e-6*_vs[8].Pi) {
-					if !(cPi == 0 || cPi < 1e-6*_vs[8].Pi) {
-						return 0, compile.ErrFallback
-					}
-					cPi, cTau = 0.0+_ms[10].Pi, 0.0+_ms[10].Tau
-					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
-						return 0, compile.ErrFallback
-					}
+				cPi, cTau := _ms[10].Pi, _ms[10].Tau
+				if !(cPi > 0 && cPi < math.MaxFloat64) {
+					return 0, compile.ErrFallback
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
@@ -8239,30 +6325,18 @@ func program3v3(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 			center := qt / q
 			var quad float64
 			{
-				cPi, cTau := _vs[9].Pi-_ms[12].Pi, _vs[9].Tau-_ms[12].Tau
-				if !(cPi > 0 && cPi >= 1e-6*_vs[9].Pi) {
-					if !(cPi == 0 || cPi < 1e-6*_vs[9].Pi) {
-						return 0, compile.ErrFallback
-					}
-					cPi, cTau = 0.0+_ms[23].Pi, 0.0+_ms[23].Tau
-					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
-						return 0, compile.ErrFallback
-					}
+				cPi, cTau := _ms[23].Pi, _ms[23].Tau
+				if !(cPi > 0 && cPi < math.MaxFloat64) {
+					return 0, compile.ErrFallback
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
 				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _vs[9].Pi-_ms[23].Pi, _vs[9].Tau-_ms[23].Tau
-				if !(cPi > 0 && cPi >= 1e-6*_vs[9].Pi) {
-					if !(cPi == 0 || cPi < 1e-6*_vs[9].Pi) {
-						return 0, compile.ErrFallback
-					}
-					cPi, cTau = 0.0+_ms[12].Pi, 0.0+_ms[12].Tau
-					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
-						return 0, compile.ErrFallback
-					}
+				cPi, cTau := _ms[12].Pi, _ms[12].Tau
+				if !(cPi > 0 && cPi < math.MaxFloat64) {
+					return 0, compile.ErrFallback
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
@@ -8280,30 +6354,18 @@ func program3v3(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 			center := qt / q
 			var quad float64
 			{
-				cPi, cTau := _vs[10].Pi-_ms[14].Pi, _vs[10].Tau-_ms[14].Tau
-				if !(cPi > 0 && cPi >= 1e-6*_vs[10].Pi) {
-					if !(cPi == 0 || cPi < 1e-6*_vs[10].Pi) {
-						return 0, compile.ErrFallback
-					}
-					cPi, cTau = 0.0+_ms[24].Pi, 0.0+_ms[24].Tau
-					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
-						return 0, compile.ErrFallback
-					}
+				cPi, cTau := _ms[24].Pi, _ms[24].Tau
+				if !(cPi > 0 && cPi < math.MaxFloat64) {
+					return 0, compile.ErrFallback
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
 				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _vs[10].Pi-_ms[24].Pi, _vs[10].Tau-_ms[24].Tau
-				if !(cPi > 0 && cPi >= 1e-6*_vs[10].Pi) {
-					if !(cPi == 0 || cPi < 1e-6*_vs[10].Pi) {
-						return 0, compile.ErrFallback
-					}
-					cPi, cTau = 0.0+_ms[14].Pi, 0.0+_ms[14].Tau
-					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
-						return 0, compile.ErrFallback
-					}
+				cPi, cTau := _ms[14].Pi, _ms[14].Tau
+				if !(cPi > 0 && cPi < math.MaxFloat64) {
+					return 0, compile.ErrFallback
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
@@ -8321,30 +6383,18 @@ func program3v3(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 			center := qt / q
 			var quad float64
 			{
-				cPi, cTau := _vs[11].Pi-_ms[16].Pi, _vs[11].Tau-_ms[16].Tau
-				if !(cPi > 0 && cPi >= 1e-6*_vs[11].Pi) {
-					if !(cPi == 0 || cPi < 1e-6*_vs[11].Pi) {
-						return 0, compile.ErrFallback
-					}
-					cPi, cTau = 0.0+_ms[25].Pi, 0.0+_ms[25].Tau
-					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
-						return 0, compile.ErrFallback
-					}
+				cPi, cTau := _ms[25].Pi, _ms[25].Tau
+				if !(cPi > 0 && cPi < math.MaxFloat64) {
+					return 0, compile.ErrFallback
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
 				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _vs[11].Pi-_ms[25].Pi, _vs[11].Tau-_ms[25].Tau
-				if !(cPi > 0 && cPi >= 1e-6*_vs[11].Pi) {
-					if !(cPi == 0 || cPi < 1e-6*_vs[11].Pi) {
-						return 0, compile.ErrFallback
-					}
-					cPi, cTau = 0.0+_ms[16].Pi, 0.0+_ms[16].Tau
-					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
-						return 0, compile.ErrFallback
-					}
+				cPi, cTau := _ms[16].Pi, _ms[16].Tau
+				if !(cPi > 0 && cPi < math.MaxFloat64) {
+					return 0, compile.ErrFallback
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
@@ -8362,30 +6412,18 @@ func program3v3(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 			center := qt / q
 			var quad float64
 			{
-				cPi, cTau := _vs[12].Pi-_ms[18].Pi, _vs[12].Tau-_ms[18].Tau
-				if !(cPi > 0 && cPi >= 1e-6*_vs[12].Pi) {
-					if !(cPi == 0 || cPi < 1e-6*_vs[12].Pi) {
-						return 0, compile.ErrFallback
-					}
-					cPi, cTau = 0.0+_ms[27].Pi, 0.0+_ms[27].Tau
-					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
-						return 0, compile.ErrFallback
-					}
+				cPi, cTau := _ms[27].Pi, _ms[27].Tau
+				if !(cPi > 0 && cPi < math.MaxFloat64) {
+					return 0, compile.ErrFallback
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
 				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _vs[12].Pi-_ms[27].Pi, _vs[12].Tau-_ms[27].Tau
-				if !(cPi > 0 && cPi >= 1e-6*_vs[12].Pi) {
-					if !(cPi == 0 || cPi < 1e-6*_vs[12].Pi) {
-						return 0, compile.ErrFallback
-					}
-					cPi, cTau = 0.0+_ms[18].Pi, 0.0+_ms[18].Tau
-					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
-						return 0, compile.ErrFallback
-					}
+				cPi, cTau := _ms[18].Pi, _ms[18].Tau
+				if !(cPi > 0 && cPi < math.MaxFloat64) {
+					return 0, compile.ErrFallback
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
@@ -8403,30 +6441,18 @@ func program3v3(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 			center := qt / q
 			var quad float64
 			{
-				cPi, cTau := _vs[13].Pi-_ms[22].Pi, _vs[13].Tau-_ms[22].Tau
-				if !(cPi > 0 && cPi >= 1e-6*_vs[13].Pi) {
-					if !(cPi == 0 || cPi < 1e-6*_vs[13].Pi) {
-						return 0, compile.ErrFallback
-					}
-					cPi, cTau = 0.0+_ms[28].Pi, 0.0+_ms[28].Tau
-					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
-						return 0, compile.ErrFallback
-					}
+				cPi, cTau := _ms[28].Pi, _ms[28].Tau
+				if !(cPi > 0 && cPi < math.MaxFloat64) {
+					return 0, compile.ErrFallback
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
 				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _vs[13].Pi-_ms[28].Pi, _vs[13].Tau-_ms[28].Tau
-				if !(cPi > 0 && cPi >= 1e-6*_vs[13].Pi) {
-					if !(cPi == 0 || cPi < 1e-6*_vs[13].Pi) {
-						return 0, compile.ErrFallback
-					}
-					cPi, cTau = 0.0+_ms[22].Pi, 0.0+_ms[22].Tau
-					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
-						return 0, compile.ErrFallback
-					}
+				cPi, cTau := _ms[22].Pi, _ms[22].Tau
+				if !(cPi > 0 && cPi < math.MaxFloat64) {
+					return 0, compile.ErrFallback
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
@@ -8444,30 +6470,18 @@ func program3v3(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 			center := qt / q
 			var quad float64
 			{
-				cPi, cTau := _vs[14].Pi-_ms[26].Pi, _vs[14].Tau-_ms[26].Tau
-				if !(cPi > 0 && cPi >= 1e-6*_vs[14].Pi) {
-					if !(cPi == 0 || cPi < 1e-6*_vs[14].Pi) {
-						return 0, compile.ErrFallback
-					}
-					cPi, cTau = 0.0+_ms[29].Pi, 0.0+_ms[29].Tau
-					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
-						return 0, compile.ErrFallback
-					}
+				cPi, cTau := _ms[29].Pi, _ms[29].Tau
+				if !(cPi > 0 && cPi < math.MaxFloat64) {
+					return 0, compile.ErrFallback
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
 				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _vs[14].Pi-_ms[29].Pi, _vs[14].Tau-_ms[29].Tau
-				if !(cPi > 0 && cPi >= 1e-6*_vs[14].Pi) {
-					if !(cPi == 0 || cPi < 1e-6*_vs[14].Pi) {
-						return 0, compile.ErrFallback
-					}
-					cPi, cTau = 0.0+_ms[26].Pi, 0.0+_ms[26].Tau
-					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
-						return 0, compile.ErrFallback
-					}
+				cPi, cTau := _ms[26].Pi, _ms[26].Tau
+				if !(cPi > 0 && cPi < math.MaxFloat64) {
+					return 0, compile.ErrFallback
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
@@ -8706,15 +6720,9 @@ func program3v3Draw(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 			_v5p, _v5t = _aPi, _aTau
 		}
 		{ // N(p1; s1, 17.36), edge 0
-			_c1Pi, _c1Tau := _v0p-_m7p, _v0t-_m7t
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v0p) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v0p) {
-					return schedules.Result{}, compile.ErrFallback
-				}
-				_c1Pi, _c1Tau = 0.0+_m0p, 0.0+_m0t
-				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
-					return schedules.Result{}, compile.ErrFallback
-				}
+			_c1Pi, _c1Tau := _m0p, _m0t
+			if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64) {
+				return schedules.Result{}, compile.ErrFallback
 			}
 			var _oPi, _oTau float64
 			{
@@ -8733,15 +6741,9 @@ func program3v3Draw(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 			_v6p, _v6t = _aPi, _aTau
 		}
 		{ // N(p2; s2, 17.36), edge 0
-			_c1Pi, _c1Tau := _v1p-_m9p, _v1t-_m9t
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v1p) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v1p) {
-					return schedules.Result{}, compile.ErrFallback
-				}
-				_c1Pi, _c1Tau = 0.0+_m1p, 0.0+_m1t
-				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
-					return schedules.Result{}, compile.ErrFallback
-				}
+			_c1Pi, _c1Tau := _m1p, _m1t
+			if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64) {
+				return schedules.Result{}, compile.ErrFallback
 			}
 			var _oPi, _oTau float64
 			{
@@ -8760,15 +6762,9 @@ func program3v3Draw(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 			_v7p, _v7t = _aPi, _aTau
 		}
 		{ // N(p3; s3, 17.36), edge 0
-			_c1Pi, _c1Tau := _v2p-_m11p, _v2t-_m11t
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v2p) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v2p) {
-					return schedules.Result{}, compile.ErrFallback
-				}
-				_c1Pi, _c1Tau = 0.0+_m2p, 0.0+_m2t
-				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
-					return schedules.Result{}, compile.ErrFallback
-				}
+			_c1Pi, _c1Tau := _m2p, _m2t
+			if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64) {
+				return schedules.Result{}, compile.ErrFallback
 			}
 			var _oPi, _oTau float64
 			{
@@ -8787,15 +6783,9 @@ func program3v3Draw(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 			_v8p, _v8t = _aPi, _aTau
 		}
 		{ // N(p4; s4, 17.36), edge 0
-			_c1Pi, _c1Tau := _v3p-_m13p, _v3t-_m13t
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v3p) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v3p) {
-					return schedules.Result{}, compile.ErrFallback
-				}
-				_c1Pi, _c1Tau = 0.0+_m3p, 0.0+_m3t
-				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
-					return schedules.Result{}, compile.ErrFallback
-				}
+			_c1Pi, _c1Tau := _m3p, _m3t
+			if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64) {
+				return schedules.Result{}, compile.ErrFallback
 			}
 			var _oPi, _oTau float64
 			{
@@ -8814,15 +6804,9 @@ func program3v3Draw(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 			_v9p, _v9t = _aPi, _aTau
 		}
 		{ // N(p5; s5, 17.36), edge 0
-			_c1Pi, _c1Tau := _v4p-_m15p, _v4t-_m15t
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v4p) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v4p) {
-					return schedules.Result{}, compile.ErrFallback
-				}
-				_c1Pi, _c1Tau = 0.0+_m4p, 0.0+_m4t
-				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
-					return schedules.Result{}, compile.ErrFallback
-				}
+			_c1Pi, _c1Tau := _m4p, _m4t
+			if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64) {
+				return schedules.Result{}, compile.ErrFallback
 			}
 			var _oPi, _oTau float64
 			{
@@ -8841,15 +6825,9 @@ func program3v3Draw(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 			_v10p, _v10t = _aPi, _aTau
 		}
 		{ // N(p6; s6, 17.36), edge 0
-			_c1Pi, _c1Tau := _v5p-_m17p, _v5t-_m17t
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v5p) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v5p) {
-					return schedules.Result{}, compile.ErrFallback
-				}
-				_c1Pi, _c1Tau = 0.0+_m5p, 0.0+_m5t
-				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
-					return schedules.Result{}, compile.ErrFallback
-				}
+			_c1Pi, _c1Tau := _m5p, _m5t
+			if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64) {
+				return schedules.Result{}, compile.ErrFallback
 			}
 			var _oPi, _oTau float64
 			{
@@ -8868,35 +6846,17 @@ func program3v3Draw(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 			_v11p, _v11t = _aPi, _aTau
 		}
 		{ // t1 = p1 + p2 + p3, edge 0
-			_c1Pi, _c1Tau := _v6p-_m19p, _v6t-_m19t
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v6p) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v6p) {
-					return schedules.Result{}, compile.ErrFallback
-				}
-				_c1Pi, _c1Tau = 0.0+_m6p, 0.0+_m6t
-				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
-					return schedules.Result{}, compile.ErrFallback
-				}
+			_c1Pi, _c1Tau := _m6p, _m6t
+			if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64) {
+				return schedules.Result{}, compile.ErrFallback
 			}
-			_c2Pi, _c2Tau := _v7p-_m20p, _v7t-_m20t
-			if !(_c2Pi > 0 && _c2Pi >= 1e-6*_v7p) {
-				if !(_c2Pi == 0 || _c2Pi < 1e-6*_v7p) {
-					return schedules.Result{}, compile.ErrFallback
-				}
-				_c2Pi, _c2Tau = 0.0+_m8p, 0.0+_m8t
-				if !(_c2Pi > 0 && _c2Pi < math.MaxFloat64 && _c2Tau-_c2Tau == 0) {
-					return schedules.Result{}, compile.ErrFallback
-				}
+			_c2Pi, _c2Tau := _m8p, _m8t
+			if !(_c2Pi > 0 && _c2Pi < math.MaxFloat64) {
+				return schedules.Result{}, compile.ErrFallback
 			}
-			_c3Pi, _c3Tau := _v8p-_m21p, _v8t-_m21t
-			if !(_c3Pi > 0 && _c3Pi >= 1e-6*_v8p) {
-				if !(_c3Pi == 0 || _c3Pi < 1e-6*_v8p) {
-					return schedules.Result{}, compile.ErrFallback
-				}
-				_c3Pi, _c3Tau = 0.0+_m10p, 0.0+_m10t
-				if !(_c3Pi > 0 && _c3Pi < math.MaxFloat64 && _c3Tau-_c3Tau == 0) {
-					return schedules.Result{}, compile.ErrFallback
-				}
+			_c3Pi, _c3Tau := _m10p, _m10t
+			if !(_c3Pi > 0 && _c3Pi < math.MaxFloat64) {
+				return schedules.Result{}, compile.ErrFallback
 			}
 			var _oPi, _oTau float64
 			{
@@ -8933,35 +6893,17 @@ func program3v3Draw(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 			_v12p, _v12t = _aPi, _aTau
 		}
 		{ // t2 = p4 + p5 + p6, edge 0
-			_c1Pi, _c1Tau := _v9p-_m23p, _v9t-_m23t
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v9p) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v9p) {
-					return schedules.Result{}, compile.ErrFallback
-				}
-				_c1Pi, _c1Tau = 0.0+_m12p, 0.0+_m12t
-				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
-					return schedules.Result{}, compile.ErrFallback
-				}
+			_c1Pi, _c1Tau := _m12p, _m12t
+			if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64) {
+				return schedules.Result{}, compile.ErrFallback
 			}
-			_c2Pi, _c2Tau := _v10p-_m24p, _v10t-_m24t
-			if !(_c2Pi > 0 && _c2Pi >= 1e-6*_v10p) {
-				if !(_c2Pi == 0 || _c2Pi < 1e-6*_v10p) {
-					return schedules.Result{}, compile.ErrFallback
-				}
-				_c2Pi, _c2Tau = 0.0+_m14p, 0.0+_m14t
-				if !(_c2Pi > 0 && _c2Pi < math.MaxFloat64 && _c2Tau-_c2Tau == 0) {
-					return schedules.Result{}, compile.ErrFallback
-				}
+			_c2Pi, _c2Tau := _m14p, _m14t
+			if !(_c2Pi > 0 && _c2Pi < math.MaxFloat64) {
+				return schedules.Result{}, compile.ErrFallback
 			}
-			_c3Pi, _c3Tau := _v11p-_m25p, _v11t-_m25t
-			if !(_c3Pi > 0 && _c3Pi >= 1e-6*_v11p) {
-				if !(_c3Pi == 0 || _c3Pi < 1e-6*_v11p) {
-					return schedules.Result{}, compile.ErrFallback
-				}
-				_c3Pi, _c3Tau = 0.0+_m16p, 0.0+_m16t
-				if !(_c3Pi > 0 && _c3Pi < math.MaxFloat64 && _c3Tau-_c3Tau == 0) {
-					return schedules.Result{}, compile.ErrFallback
-				}
+			_c3Pi, _c3Tau := _m16p, _m16t
+			if !(_c3Pi > 0 && _c3Pi < math.MaxFloat64) {
+				return schedules.Result{}, compile.ErrFallback
 			}
 			var _oPi, _oTau float64
 			{
@@ -8998,25 +6940,13 @@ func program3v3Draw(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 			_v13p, _v13t = _aPi, _aTau
 		}
 		{ // d1 = t1 − t2, edge 0
-			_c1Pi, _c1Tau := _v12p-_m27p, _v12t-_m27t
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v12p) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v12p) {
-					return schedules.Result{}, compile.ErrFallback
-				}
-				_c1Pi, _c1Tau = 0.0+_m18p, 0.0+_m18t
-				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
-					return schedules.Result{}, compile.ErrFallback
-				}
+			_c1Pi, _c1Tau := _m18p, _m18t
+			if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64) {
+				return schedules.Result{}, compile.ErrFallback
 			}
-			_c2Pi, _c2Tau := _v13p-_m28p, _v13t-_m28t
-			if !(_c2Pi > 0 && _c2Pi >= 1e-6*_v13p) {
-				if !(_c2Pi == 0 || _c2Pi < 1e-6*_v13p) {
-					return schedules.Result{}, compile.ErrFallback
-				}
-				_c2Pi, _c2Tau = 0.0+_m22p, 0.0+_m22t
-				if !(_c2Pi > 0 && _c2Pi < math.MaxFloat64 && _c2Tau-_c2Tau == 0) {
-					return schedules.Result{}, compile.ErrFallback
-				}
+			_c2Pi, _c2Tau := _m22p, _m22t
+			if !(_c2Pi > 0 && _c2Pi < math.MaxFloat64) {
+				return schedules.Result{}, compile.ErrFallback
 			}
 			var _oPi, _oTau float64
 			{
@@ -9045,15 +6975,9 @@ func program3v3Draw(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 			_v14p, _v14t = _aPi, _aTau
 		}
 		{ // I(|d1| ≤ 1.283), edge 0
-			_c0Pi, _c0Tau := _v14p-_m29p, _v14t-_m29t
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v14p) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v14p) {
-					return schedules.Result{}, compile.ErrFallback
-				}
-				_c0Pi, _c0Tau = 0.0+_m26p, 0.0+_m26t
-				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-					return schedules.Result{}, compile.ErrFallback
-				}
+			_c0Pi, _c0Tau := _m26p, _m26t
+			if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+				return schedules.Result{}, compile.ErrFallback
 			}
 			var _oPi, _oTau float64
 			{
@@ -9077,25 +7001,13 @@ func program3v3Draw(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 			_v14p, _v14t = _aPi, _aTau
 		}
 		{ // d1 = t1 − t2, edge 1
-			_c0Pi, _c0Tau := _v14p-_m26p, _v14t-_m26t
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v14p) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v14p) {
-					return schedules.Result{}, compile.ErrFallback
-				}
-				_c0Pi, _c0Tau = 0.0+_m29p, 0.0+_m29t
-				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-					return schedules.Result{}, compile.ErrFallback
-				}
+			_c0Pi, _c0Tau := _m29p, _m29t
+			if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+				return schedules.Result{}, compile.ErrFallback
 			}
-			_c2Pi, _c2Tau := _v13p-_m28p, _v13t-_m28t
-			if !(_c2Pi > 0 && _c2Pi >= 1e-6*_v13p) {
-				if !(_c2Pi == 0 || _c2Pi < 1e-6*_v13p) {
-					return schedules.Result{}, compile.ErrFallback
-				}
-				_c2Pi, _c2Tau = 0.0+_m22p, 0.0+_m22t
-				if !(_c2Pi > 0 && _c2Pi < math.MaxFloat64 && _c2Tau-_c2Tau == 0) {
-					return schedules.Result{}, compile.ErrFallback
-				}
+			_c2Pi, _c2Tau := _m22p, _m22t
+			if !(_c2Pi > 0 && _c2Pi < math.MaxFloat64) {
+				return schedules.Result{}, compile.ErrFallback
 			}
 			var _oPi, _oTau float64
 			{
@@ -9127,25 +7039,13 @@ func program3v3Draw(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 			_v12p, _v12t = _aPi, _aTau
 		}
 		{ // d1 = t1 − t2, edge 2
-			_c0Pi, _c0Tau := _v14p-_m26p, _v14t-_m26t
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v14p) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v14p) {
-					return schedules.Result{}, compile.ErrFallback
-				}
-				_c0Pi, _c0Tau = 0.0+_m29p, 0.0+_m29t
-				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-					return schedules.Result{}, compile.ErrFallback
-				}
+			_c0Pi, _c0Tau := _m29p, _m29t
+			if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+				return schedules.Result{}, compile.ErrFallback
 			}
-			_c1Pi, _c1Tau := _v12p-_m27p, _v12t-_m27t
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v12p) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v12p) {
-					return schedules.Result{}, compile.ErrFallback
-				}
-				_c1Pi, _c1Tau = 0.0+_m18p, 0.0+_m18t
-				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
-					return schedules.Result{}, compile.ErrFallback
-				}
+			_c1Pi, _c1Tau := _m18p, _m18t
+			if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64) {
+				return schedules.Result{}, compile.ErrFallback
 			}
 			var _oPi, _oTau float64
 			{
@@ -9177,35 +7077,17 @@ func program3v3Draw(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 			_v13p, _v13t = _aPi, _aTau
 		}
 		{ // t1 = p1 + p2 + p3, edge 1
-			_c0Pi, _c0Tau := _v12p-_m18p, _v12t-_m18t
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v12p) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v12p) {
-					return schedules.Result{}, compile.ErrFallback
-				}
-				_c0Pi, _c0Tau = 0.0+_m27p, 0.0+_m27t
-				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-					return schedules.Result{}, compile.ErrFallback
-				}
+			_c0Pi, _c0Tau := _m27p, _m27t
+			if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+				return schedules.Result{}, compile.ErrFallback
 			}
-			_c2Pi, _c2Tau := _v7p-_m20p, _v7t-_m20t
-			if !(_c2Pi > 0 && _c2Pi >= 1e-6*_v7p) {
-				if !(_c2Pi == 0 || _c2Pi < 1e-6*_v7p) {
-					return schedules.Result{}, compile.ErrFallback
-				}
-				_c2Pi, _c2Tau = 0.0+_m8p, 0.0+_m8t
-				if !(_c2Pi > 0 && _c2Pi < math.MaxFloat64 && _c2Tau-_c2Tau == 0) {
-					return schedules.Result{}, compile.ErrFallback
-				}
+			_c2Pi, _c2Tau := _m8p, _m8t
+			if !(_c2Pi > 0 && _c2Pi < math.MaxFloat64) {
+				return schedules.Result{}, compile.ErrFallback
 			}
-			_c3Pi, _c3Tau := _v8p-_m21p, _v8t-_m21t
-			if !(_c3Pi > 0 && _c3Pi >= 1e-6*_v8p) {
-				if !(_c3Pi == 0 || _c3Pi < 1e-6*_v8p) {
-					return schedules.Result{}, compile.ErrFallback
-				}
-				_c3Pi, _c3Tau = 0.0+_m10p, 0.0+_m10t
-				if !(_c3Pi > 0 && _c3Pi < math.MaxFloat64 && _c3Tau-_c3Tau == 0) {
-					return schedules.Result{}, compile.ErrFallback
-				}
+			_c3Pi, _c3Tau := _m10p, _m10t
+			if !(_c3Pi > 0 && _c3Pi < math.MaxFloat64) {
+				return schedules.Result{}, compile.ErrFallback
 			}
 			var _oPi, _oTau float64
 			{
@@ -9245,15 +7127,9 @@ func program3v3Draw(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 			_v6p, _v6t = _aPi, _aTau
 		}
 		{ // N(p1; s1, 17.36), edge 1
-			_c0Pi, _c0Tau := _v6p-_m6p, _v6t-_m6t
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v6p) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v6p) {
-					return schedules.Result{}, compile.ErrFallback
-				}
-				_c0Pi, _c0Tau = 0.0+_m19p, 0.0+_m19t
-				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-					return schedules.Result{}, compile.ErrFallback
-				}
+			_c0Pi, _c0Tau := _m19p, _m19t
+			if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+				return schedules.Result{}, compile.ErrFallback
 			}
 			var _oPi, _oTau float64
 			{
@@ -9272,35 +7148,17 @@ func program3v3Draw(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 			_v0p, _v0t = _aPi, _aTau
 		}
 		{ // t1 = p1 + p2 + p3, edge 2
-			_c0Pi, _c0Tau := _v12p-_m18p, _v12t-_m18t
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v12p) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v12p) {
-					return schedules.Result{}, compile.ErrFallback
-				}
-				_c0Pi, _c0Tau = 0.0+_m27p, 0.0+_m27t
-				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-					return schedules.Result{}, compile.ErrFallback
-				}
+			_c0Pi, _c0Tau := _m27p, _m27t
+			if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+				return schedules.Result{}, compile.ErrFallback
 			}
-			_c1Pi, _c1Tau := _v6p-_m19p, _v6t-_m19t
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v6p) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v6p) {
-					return schedules.Result{}, compile.ErrFallback
-				}
-				_c1Pi, _c1Tau = 0.0+_m6p, 0.0+_m6t
-				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
-					return schedules.Result{}, compile.ErrFallback
-				}
+			_c1Pi, _c1Tau := _m6p, _m6t
+			if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64) {
+				return schedules.Result{}, compile.ErrFallback
 			}
-			_c3Pi, _c3Tau := _v8p-_m21p, _v8t-_m21t
-			if !(_c3Pi > 0 && _c3Pi >= 1e-6*_v8p) {
-				if !(_c3Pi == 0 || _c3Pi < 1e-6*_v8p) {
-					return schedules.Result{}, compile.ErrFallback
-				}
-				_c3Pi, _c3Tau = 0.0+_m10p, 0.0+_m10t
-				if !(_c3Pi > 0 && _c3Pi < math.MaxFloat64 && _c3Tau-_c3Tau == 0) {
-					return schedules.Result{}, compile.ErrFallback
-				}
+			_c3Pi, _c3Tau := _m10p, _m10t
+			if !(_c3Pi > 0 && _c3Pi < math.MaxFloat64) {
+				return schedules.Result{}, compile.ErrFallback
 			}
 			var _oPi, _oTau float64
 			{
@@ -9340,15 +7198,9 @@ func program3v3Draw(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 			_v7p, _v7t = _aPi, _aTau
 		}
 		{ // N(p2; s2, 17.36), edge 1
-			_c0Pi, _c0Tau := _v7p-_m8p, _v7t-_m8t
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v7p) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v7p) {
-					return schedules.Result{}, compile.ErrFallback
-				}
-				_c0Pi, _c0Tau = 0.0+_m20p, 0.0+_m20t
-				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-					return schedules.Result{}, compile.ErrFallback
-				}
+			_c0Pi, _c0Tau := _m20p, _m20t
+			if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+				return schedules.Result{}, compile.ErrFallback
 			}
 			var _oPi, _oTau float64
 			{
@@ -9367,35 +7219,17 @@ func program3v3Draw(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 			_v1p, _v1t = _aPi, _aTau
 		}
 		{ // t1 = p1 + p2 + p3, edge 3
-			_c0Pi, _c0Tau := _v12p-_m18p, _v12t-_m18t
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v12p) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v12p) {
-					return schedules.Result{}, compile.ErrFallback
-				}
-				_c0Pi, _c0Tau = 0.0+_m27p, 0.0+_m27t
-				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-					return schedules.Result{}, compile.ErrFallback
-				}
+			_c0Pi, _c0Tau := _m27p, _m27t
+			if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+				return schedules.Result{}, compile.ErrFallback
 			}
-			_c1Pi, _c1Tau := _v6p-_m19p, _v6t-_m19t
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v6p) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v6p) {
-					return schedules.Result{}, compile.ErrFallback
-				}
-				_c1Pi, _c1Tau = 0.0+_m6p, 0.0+_m6t
-				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
-					return schedules.Result{}, compile.ErrFallback
-				}
+			_c1Pi, _c1Tau := _m6p, _m6t
+			if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64) {
+				return schedules.Result{}, compile.ErrFallback
 			}
-			_c2Pi, _c2Tau := _v7p-_m20p, _v7t-_m20t
-			if !(_c2Pi > 0 && _c2Pi >= 1e-6*_v7p) {
-				if !(_c2Pi == 0 || _c2Pi < 1e-6*_v7p) {
-					return schedules.Result{}, compile.ErrFallback
-				}
-				_c2Pi, _c2Tau = 0.0+_m8p, 0.0+_m8t
-				if !(_c2Pi > 0 && _c2Pi < math.MaxFloat64 && _c2Tau-_c2Tau == 0) {
-					return schedules.Result{}, compile.ErrFallback
-				}
+			_c2Pi, _c2Tau := _m8p, _m8t
+			if !(_c2Pi > 0 && _c2Pi < math.MaxFloat64) {
+				return schedules.Result{}, compile.ErrFallback
 			}
 			var _oPi, _oTau float64
 			{
@@ -9435,15 +7269,9 @@ func program3v3Draw(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 			_v8p, _v8t = _aPi, _aTau
 		}
 		{ // N(p3; s3, 17.36), edge 1
-			_c0Pi, _c0Tau := _v8p-_m10p, _v8t-_m10t
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v8p) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v8p) {
-					return schedules.Result{}, compile.ErrFallback
-				}
-				_c0Pi, _c0Tau = 0.0+_m21p, 0.0+_m21t
-				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-					return schedules.Result{}, compile.ErrFallback
-				}
+			_c0Pi, _c0Tau := _m21p, _m21t
+			if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+				return schedules.Result{}, compile.ErrFallback
 			}
 			var _oPi, _oTau float64
 			{
@@ -9462,35 +7290,17 @@ func program3v3Draw(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 			_v2p, _v2t = _aPi, _aTau
 		}
 		{ // t2 = p4 + p5 + p6, edge 1
-			_c0Pi, _c0Tau := _v13p-_m22p, _v13t-_m22t
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v13p) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v13p) {
-					return schedules.Result{}, compile.ErrFallback
-				}
-				_c0Pi, _c0Tau = 0.0+_m28p, 0.0+_m28t
-				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-					return schedules.Result{}, compile.ErrFallback
-				}
+			_c0Pi, _c0Tau := _m28p, _m28t
+			if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+				return schedules.Result{}, compile.ErrFallback
 			}
-			_c2Pi, _c2Tau := _v10p-_m24p, _v10t-_m24t
-			if !(_c2Pi > 0 && _c2Pi >= 1e-6*_v10p) {
-				if !(_c2Pi == 0 || _c2Pi < 1e-6*_v10p) {
-					return schedules.Result{}, compile.ErrFallback
-				}
-				_c2Pi, _c2Tau = 0.0+_m14p, 0.0+_m14t
-				if !(_c2Pi > 0 && _c2Pi < math.MaxFloat64 && _c2Tau-_c2Tau == 0) {
-					return schedules.Result{}, compile.ErrFallback
-				}
+			_c2Pi, _c2Tau := _m14p, _m14t
+			if !(_c2Pi > 0 && _c2Pi < math.MaxFloat64) {
+				return schedules.Result{}, compile.ErrFallback
 			}
-			_c3Pi, _c3Tau := _v11p-_m25p, _v11t-_m25t
-			if !(_c3Pi > 0 && _c3Pi >= 1e-6*_v11p) {
-				if !(_c3Pi == 0 || _c3Pi < 1e-6*_v11p) {
-					return schedules.Result{}, compile.ErrFallback
-				}
-				_c3Pi, _c3Tau = 0.0+_m16p, 0.0+_m16t
-				if !(_c3Pi > 0 && _c3Pi < math.MaxFloat64 && _c3Tau-_c3Tau == 0) {
-					return schedules.Result{}, compile.ErrFallback
-				}
+			_c3Pi, _c3Tau := _m16p, _m16t
+			if !(_c3Pi > 0 && _c3Pi < math.MaxFloat64) {
+				return schedules.Result{}, compile.ErrFallback
 			}
 			var _oPi, _oTau float64
 			{
@@ -9530,15 +7340,9 @@ func program3v3Draw(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 			_v9p, _v9t = _aPi, _aTau
 		}
 		{ // N(p4; s4, 17.36), edge 1
-			_c0Pi, _c0Tau := _v9p-_m12p, _v9t-_m12t
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v9p) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v9p) {
-					return schedules.Result{}, compile.ErrFallback
-				}
-				_c0Pi, _c0Tau = 0.0+_m23p, 0.0+_m23t
-				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-					return schedules.Result{}, compile.ErrFallback
-				}
+			_c0Pi, _c0Tau := _m23p, _m23t
+			if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+				return schedules.Result{}, compile.ErrFallback
 			}
 			var _oPi, _oTau float64
 			{
@@ -9557,35 +7361,17 @@ func program3v3Draw(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 			_v3p, _v3t = _aPi, _aTau
 		}
 		{ // t2 = p4 + p5 + p6, edge 2
-			_c0Pi, _c0Tau := _v13p-_m22p, _v13t-_m22t
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v13p) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v13p) {
-					return schedules.Result{}, compile.ErrFallback
-				}
-				_c0Pi, _c0Tau = 0.0+_m28p, 0.0+_m28t
-				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-					return schedules.Result{}, compile.ErrFallback
-				}
+			_c0Pi, _c0Tau := _m28p, _m28t
+			if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+				return schedules.Result{}, compile.ErrFallback
 			}
-			_c1Pi, _c1Tau := _v9p-_m23p, _v9t-_m23t
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v9p) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v9p) {
-					return schedules.Result{}, compile.ErrFallback
-				}
-				_c1Pi, _c1Tau = 0.0+_m12p, 0.0+_m12t
-				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
-					return schedules.Result{}, compile.ErrFallback
-				}
+			_c1Pi, _c1Tau := _m12p, _m12t
+			if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64) {
+				return schedules.Result{}, compile.ErrFallback
 			}
-			_c3Pi, _c3Tau := _v11p-_m25p, _v11t-_m25t
-			if !(_c3Pi > 0 && _c3Pi >= 1e-6*_v11p) {
-				if !(_c3Pi == 0 || _c3Pi < 1e-6*_v11p) {
-					return schedules.Result{}, compile.ErrFallback
-				}
-				_c3Pi, _c3Tau = 0.0+_m16p, 0.0+_m16t
-				if !(_c3Pi > 0 && _c3Pi < math.MaxFloat64 && _c3Tau-_c3Tau == 0) {
-					return schedules.Result{}, compile.ErrFallback
-				}
+			_c3Pi, _c3Tau := _m16p, _m16t
+			if !(_c3Pi > 0 && _c3Pi < math.MaxFloat64) {
+				return schedules.Result{}, compile.ErrFallback
 			}
 			var _oPi, _oTau float64
 			{
@@ -9625,15 +7411,9 @@ func program3v3Draw(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 			_v10p, _v10t = _aPi, _aTau
 		}
 		{ // N(p5; s5, 17.36), edge 1
-			_c0Pi, _c0Tau := _v10p-_m14p, _v10t-_m14t
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v10p) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v10p) {
-					return schedules.Result{}, compile.ErrFallback
-				}
-				_c0Pi, _c0Tau = 0.0+_m24p, 0.0+_m24t
-				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-					return schedules.Result{}, compile.ErrFallback
-				}
+			_c0Pi, _c0Tau := _m24p, _m24t
+			if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+				return schedules.Result{}, compile.ErrFallback
 			}
 			var _oPi, _oTau float64
 			{
@@ -9652,35 +7432,17 @@ func program3v3Draw(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 			_v4p, _v4t = _aPi, _aTau
 		}
 		{ // t2 = p4 + p5 + p6, edge 3
-			_c0Pi, _c0Tau := _v13p-_m22p, _v13t-_m22t
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v13p) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v13p) {
-					return schedules.Result{}, compile.ErrFallback
-				}
-				_c0Pi, _c0Tau = 0.0+_m28p, 0.0+_m28t
-				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-					return schedules.Result{}, compile.ErrFallback
-				}
+			_c0Pi, _c0Tau := _m28p, _m28t
+			if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+				return schedules.Result{}, compile.ErrFallback
 			}
-			_c1Pi, _c1Tau := _v9p-_m23p, _v9t-_m23t
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v9p) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v9p) {
-					return schedules.Result{}, compile.ErrFallback
-				}
-				_c1Pi, _c1Tau = 0.0+_m12p, 0.0+_m12t
-				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
-					return schedules.Result{}, compile.ErrFallback
-				}
+			_c1Pi, _c1Tau := _m12p, _m12t
+			if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64) {
+				return schedules.Result{}, compile.ErrFallback
 			}
-			_c2Pi, _c2Tau := _v10p-_m24p, _v10t-_m24t
-			if !(_c2Pi > 0 && _c2Pi >= 1e-6*_v10p) {
-				if !(_c2Pi == 0 || _c2Pi < 1e-6*_v10p) {
-					return schedules.Result{}, compile.ErrFallback
-				}
-				_c2Pi, _c2Tau = 0.0+_m14p, 0.0+_m14t
-				if !(_c2Pi > 0 && _c2Pi < math.MaxFloat64 && _c2Tau-_c2Tau == 0) {
-					return schedules.Result{}, compile.ErrFallback
-				}
+			_c2Pi, _c2Tau := _m14p, _m14t
+			if !(_c2Pi > 0 && _c2Pi < math.MaxFloat64) {
+				return schedules.Result{}, compile.ErrFallback
 			}
 			var _oPi, _oTau float64
 			{
@@ -9720,15 +7482,9 @@ func program3v3Draw(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 			_v11p, _v11t = _aPi, _aTau
 		}
 		{ // N(p6; s6, 17.36), edge 1
-			_c0Pi, _c0Tau := _v11p-_m16p, _v11t-_m16t
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v11p) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v11p) {
-					return schedules.Result{}, compile.ErrFallback
-				}
-				_c0Pi, _c0Tau = 0.0+_m25p, 0.0+_m25t
-				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-					return schedules.Result{}, compile.ErrFallback
-				}
+			_c0Pi, _c0Tau := _m25p, _m25t
+			if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+				return schedules.Result{}, compile.ErrFallback
 			}
 			var _oPi, _oTau float64
 			{
@@ -9815,15 +7571,9 @@ func program3v3Draw(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 		}
 		var _sum graph.EvidenceSum
 		{ // N(s1; 25, 25.01)
-			_c0Pi, _c0Tau := _vs[0].Pi-_ms[0].Pi, _vs[0].Tau-_ms[0].Tau
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[0].Pi) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[0].Pi) {
-					return 0, compile.ErrFallback
-				}
-				_c0Pi, _c0Tau = 0.0+_ms[7].Pi, 0.0+_ms[7].Tau
-				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-					return 0, compile.ErrFallback
-				}
+			_c0Pi, _c0Tau := _ms[7].Pi, _ms[7].Tau
+			if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+				return 0, compile.ErrFallback
 			}
 			var _eq, _ev, _en float64
 			{
@@ -9838,15 +7588,9 @@ func program3v3Draw(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 			_sum.Norm(_en)
 		}
 		{ // N(s2; 24.67, 27.57)
-			_c0Pi, _c0Tau := _vs[1].Pi-_ms[1].Pi, _vs[1].Tau-_ms[1].Tau
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[1].Pi) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[1].Pi) {
-					return 0, compile.ErrFallback
-				}
-				_c0Pi, _c0Tau = 0.0+_ms[9].Pi, 0.0+_ms[9].Tau
-				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-					return 0, compile.ErrFallback
-				}
+			_c0Pi, _c0Tau := _ms[9].Pi, _ms[9].Tau
+			if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+				return 0, compile.ErrFallback
 			}
 			var _eq, _ev, _en float64
 			{
@@ -9861,15 +7605,9 @@ func program3v3Draw(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 			_sum.Norm(_en)
 		}
 		{ // N(s3; 24.33, 30.26)
-			_c0Pi, _c0Tau := _vs[2].Pi-_ms[2].Pi, _vs[2].Tau-_ms[2].Tau
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[2].Pi) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[2].Pi) {
-					return 0, compile.ErrFallback
-				}
-				_c0Pi, _c0Tau = 0.0+_ms[11].Pi, 0.0+_ms[11].Tau
-				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-					return 0, compile.ErrFallback
-				}
+			_c0Pi, _c0Tau := _ms[11].Pi, _ms[11].Tau
+			if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+				return 0, compile.ErrFallback
 			}
 			var _eq, _ev, _en float64
 			{
@@ -9884,15 +7622,9 @@ func program3v3Draw(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 			_sum.Norm(_en)
 		}
 		{ // N(s4; 26, 25.01)
-			_c0Pi, _c0Tau := _vs[3].Pi-_ms[3].Pi, _vs[3].Tau-_ms[3].Tau
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[3].Pi) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[3].Pi) {
-					return 0, compile.ErrFallback
-				}
-				_c0Pi, _c0Tau = 0.0+_ms[13].Pi, 0.0+_ms[13].Tau
-				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-					return 0, compile.ErrFallback
-				}
+			_c0Pi, _c0Tau := _ms[13].Pi, _ms[13].Tau
+			if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+				return 0, compile.ErrFallback
 			}
 			var _eq, _ev, _en float64
 			{
@@ -9907,15 +7639,9 @@ func program3v3Draw(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 			_sum.Norm(_en)
 		}
 		{ // N(s5; 25.67, 27.57)
-			_c0Pi, _c0Tau := _vs[4].Pi-_ms[4].Pi, _vs[4].Tau-_ms[4].Tau
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[4].Pi) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[4].Pi) {
-					return 0, compile.ErrFallback
-				}
-				_c0Pi, _c0Tau = 0.0+_ms[15].Pi, 0.0+_ms[15].Tau
-				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-					return 0, compile.ErrFallback
-				}
+			_c0Pi, _c0Tau := _ms[15].Pi, _ms[15].Tau
+			if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+				return 0, compile.ErrFallback
 			}
 			var _eq, _ev, _en float64
 			{
@@ -9930,15 +7656,9 @@ func program3v3Draw(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 			_sum.Norm(_en)
 		}
 		{ // N(s6; 25.33, 30.26)
-			_c0Pi, _c0Tau := _vs[5].Pi-_ms[5].Pi, _vs[5].Tau-_ms[5].Tau
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[5].Pi) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[5].Pi) {
-					return 0, compile.ErrFallback
-				}
-				_c0Pi, _c0Tau = 0.0+_ms[17].Pi, 0.0+_ms[17].Tau
-				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-					return 0, compile.ErrFallback
-				}
+			_c0Pi, _c0Tau := _ms[17].Pi, _ms[17].Tau
+			if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+				return 0, compile.ErrFallback
 			}
 			var _eq, _ev, _en float64
 			{
@@ -9953,25 +7673,13 @@ func program3v3Draw(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 			_sum.Norm(_en)
 		}
 		{ // N(p1; s1, 17.36)
-			_c0Pi, _c0Tau := _vs[6].Pi-_ms[6].Pi, _vs[6].Tau-_ms[6].Tau
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[6].Pi) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[6].Pi) {
-					return 0, compile.ErrFallback
-				}
-				_c0Pi, _c0Tau = 0.0+_ms[19].Pi, 0.0+_ms[19].Tau
-				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-					return 0, compile.ErrFallback
-				}
+			_c0Pi, _c0Tau := _ms[19].Pi, _ms[19].Tau
+			if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+				return 0, compile.ErrFallback
 			}
-			_c1Pi, _c1Tau := _vs[0].Pi-_ms[7].Pi, _vs[0].Tau-_ms[7].Tau
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_vs[0].Pi) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_vs[0].Pi) {
-					return 0, compile.ErrFallback
-				}
-				_c1Pi, _c1Tau = 0.0+_ms[0].Pi, 0.0+_ms[0].Tau
-				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
-					return 0, compile.ErrFallback
-				}
+			_c1Pi, _c1Tau := _ms[0].Pi, _ms[0].Tau
+			if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64) {
+				return 0, compile.ErrFallback
 			}
 			var _eq, _ev, _en float64
 			{
@@ -9986,25 +7694,13 @@ func program3v3Draw(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 			_sum.Norm(_en)
 		}
 		{ // N(p2; s2, 17.36)
-			_c0Pi, _c0Tau := _vs[7].Pi-_ms[8].Pi, _vs[7].Tau-_ms[8].Tau
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[7].Pi) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[7].Pi) {
-					return 0, compile.ErrFallback
-				}
-				_c0Pi, _c0Tau = 0.0+_ms[20].Pi, 0.0+_ms[20].Tau
-				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-					return 0, compile.ErrFallback
-				}
+			_c0Pi, _c0Tau := _ms[20].Pi, _ms[20].Tau
+			if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+				return 0, compile.ErrFallback
 			}
-			_c1Pi, _c1Tau := _vs[1].Pi-_ms[9].Pi, _vs[1].Tau-_ms[9].Tau
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_vs[1].Pi) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_vs[1].Pi) {
-					return 0, compile.ErrFallback
-				}
-				_c1Pi, _c1Tau = 0.0+_ms[1].Pi, 0.0+_ms[1].Tau
-				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
-					return 0, compile.ErrFallback
-				}
+			_c1Pi, _c1Tau := _ms[1].Pi, _ms[1].Tau
+			if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64) {
+				return 0, compile.ErrFallback
 			}
 			var _eq, _ev, _en float64
 			{
@@ -10019,25 +7715,13 @@ func program3v3Draw(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 			_sum.Norm(_en)
 		}
 		{ // N(p3; s3, 17.36)
-			_c0Pi, _c0Tau := _vs[8].Pi-_ms[10].Pi, _vs[8].Tau-_ms[10].Tau
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[8].Pi) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[8].Pi) {
-					return 0, compile.ErrFallback
-				}
-				_c0Pi, _c0Tau = 0.0+_ms[21].Pi, 0.0+_ms[21].Tau
-				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-					return 0, compile.ErrFallback
-				}
+			_c0Pi, _c0Tau := _ms[21].Pi, _ms[21].Tau
+			if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+				return 0, compile.ErrFallback
 			}
-			_c1Pi, _c1Tau := _vs[2].Pi-_ms[11].Pi, _vs[2].Tau-_ms[11].Tau
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_vs[2].Pi) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_vs[2].Pi) {
-					return 0, compile.ErrFallback
-				}
-				_c1Pi, _c1Tau = 0.0+_ms[2].Pi, 0.0+_ms[2].Tau
-				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
-					return 0, compile.ErrFallback
-				}
+			_c1Pi, _c1Tau := _ms[2].Pi, _ms[2].Tau
+			if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64) {
+				return 0, compile.ErrFallback
 			}
 			var _eq, _ev, _en float64
 			{
@@ -10052,25 +7736,13 @@ func program3v3Draw(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 			_sum.Norm(_en)
 		}
 		{ // N(p4; s4, 17.36)
-			_c0Pi, _c0Tau := _vs[9].Pi-_ms[12].Pi, _vs[9].Tau-_ms[12].Tau
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[9].Pi) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[9].Pi) {
-					return 0, compile.ErrFallback
-				}
-				_c0Pi, _c0Tau = 0.0+_ms[23].Pi, 0.0+_ms[23].Tau
-				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-					return 0, compile.ErrFallback
-				}
+			_c0Pi, _c0Tau := _ms[23].Pi, _ms[23].Tau
+			if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+				return 0, compile.ErrFallback
 			}
-			_c1Pi, _c1Tau := _vs[3].Pi-_ms[13].Pi, _vs[3].Tau-_ms[13].Tau
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_vs[3].Pi) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_vs[3].Pi) {
-					return 0, compile.ErrFallback
-				}
-				_c1Pi, _c1Tau = 0.0+_ms[3].Pi, 0.0+_ms[3].Tau
-				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
-					return 0, compile.ErrFallback
-				}
+			_c1Pi, _c1Tau := _ms[3].Pi, _ms[3].Tau
+			if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64) {
+				return 0, compile.ErrFallback
 			}
 			var _eq, _ev, _en float64
 			{
@@ -10085,25 +7757,13 @@ func program3v3Draw(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 			_sum.Norm(_en)
 		}
 		{ // N(p5; s5, 17.36)
-			_c0Pi, _c0Tau := _vs[10].Pi-_ms[14].Pi, _vs[10].Tau-_ms[14].Tau
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[10].Pi) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[10].Pi) {
-					return 0, compile.ErrFallback
-				}
-				_c0Pi, _c0Tau = 0.0+_ms[24].Pi, 0.0+_ms[24].Tau
-				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-					return 0, compile.ErrFallback
-				}
+			_c0Pi, _c0Tau := _ms[24].Pi, _ms[24].Tau
+			if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+				return 0, compile.ErrFallback
 			}
-			_c1Pi, _c1Tau := _vs[4].Pi-_ms[15].Pi, _vs[4].Tau-_ms[15].Tau
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_vs[4].Pi) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_vs[4].Pi) {
-					return 0, compile.ErrFallback
-				}
-				_c1Pi, _c1Tau = 0.0+_ms[4].Pi, 0.0+_ms[4].Tau
-				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
-					return 0, compile.ErrFallback
-				}
+			_c1Pi, _c1Tau := _ms[4].Pi, _ms[4].Tau
+			if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64) {
+				return 0, compile.ErrFallback
 			}
 			var _eq, _ev, _en float64
 			{
@@ -10118,25 +7778,13 @@ func program3v3Draw(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 			_sum.Norm(_en)
 		}
 		{ // N(p6; s6, 17.36)
-			_c0Pi, _c0Tau := _vs[11].Pi-_ms[16].Pi, _vs[11].Tau-_ms[16].Tau
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[11].Pi) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[11].Pi) {
-					return 0, compile.ErrFallback
-				}
-				_c0Pi, _c0Tau = 0.0+_ms[25].Pi, 0.0+_ms[25].Tau
-				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-					return 0, compile.ErrFallback
-				}
+			_c0Pi, _c0Tau := _ms[25].Pi, _ms[25].Tau
+			if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+				return 0, compile.ErrFallback
 			}
-			_c1Pi, _c1Tau := _vs[5].Pi-_ms[17].Pi, _vs[5].Tau-_ms[17].Tau
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_vs[5].Pi) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_vs[5].Pi) {
-					return 0, compile.ErrFallback
-				}
-				_c1Pi, _c1Tau = 0.0+_ms[5].Pi, 0.0+_ms[5].Tau
-				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
-					return 0, compile.ErrFallback
-				}
+			_c1Pi, _c1Tau := _ms[5].Pi, _ms[5].Tau
+			if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64) {
+				return 0, compile.ErrFallback
 			}
 			var _eq, _ev, _en float64
 			{
@@ -10151,45 +7799,21 @@ func program3v3Draw(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 			_sum.Norm(_en)
 		}
 		{ // t1 = p1 + p2 + p3
-			_c0Pi, _c0Tau := _vs[12].Pi-_ms[18].Pi, _vs[12].Tau-_ms[18].Tau
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[12].Pi) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[12].Pi) {
-					return 0, compile.ErrFallback
-				}
-				_c0Pi, _c0Tau = 0.0+_ms[27].Pi, 0.0+_ms[27].Tau
-				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-					return 0, compile.ErrFallback
-				}
+			_c0Pi, _c0Tau := _ms[27].Pi, _ms[27].Tau
+			if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+				return 0, compile.ErrFallback
 			}
-			_c1Pi, _c1Tau := _vs[6].Pi-_ms[19].Pi, _vs[6].Tau-_ms[19].Tau
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_vs[6].Pi) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_vs[6].Pi) {
-					return 0, compile.ErrFallback
-				}
-				_c1Pi, _c1Tau = 0.0+_ms[6].Pi, 0.0+_ms[6].Tau
-				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
-					return 0, compile.ErrFallback
-				}
+			_c1Pi, _c1Tau := _ms[6].Pi, _ms[6].Tau
+			if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64) {
+				return 0, compile.ErrFallback
 			}
-			_c2Pi, _c2Tau := _vs[7].Pi-_ms[20].Pi, _vs[7].Tau-_ms[20].Tau
-			if !(_c2Pi > 0 && _c2Pi >= 1e-6*_vs[7].Pi) {
-				if !(_c2Pi == 0 || _c2Pi < 1e-6*_vs[7].Pi) {
-					return 0, compile.ErrFallback
-				}
-				_c2Pi, _c2Tau = 0.0+_ms[8].Pi, 0.0+_ms[8].Tau
-				if !(_c2Pi > 0 && _c2Pi < math.MaxFloat64 && _c2Tau-_c2Tau == 0) {
-					return 0, compile.ErrFallback
-				}
+			_c2Pi, _c2Tau := _ms[8].Pi, _ms[8].Tau
+			if !(_c2Pi > 0 && _c2Pi < math.MaxFloat64) {
+				return 0, compile.ErrFallback
 			}
-			_c3Pi, _c3Tau := _vs[8].Pi-_ms[21].Pi, _vs[8].Tau-_ms[21].Tau
-			if !(_c3Pi > 0 && _c3Pi >= 1e-6*_vs[8].Pi) {
-				if !(_c3Pi == 0 || _c3Pi < 1e-6*_vs[8].Pi) {
-					return 0, compile.ErrFallback
-				}
-				_c3Pi, _c3Tau = 0.0+_ms[10].Pi, 0.0+_ms[10].Tau
-				if !(_c3Pi > 0 && _c3Pi < math.MaxFloat64 && _c3Tau-_c3Tau == 0) {
-					return 0, compile.ErrFallback
-				}
+			_c3Pi, _c3Tau := _ms[10].Pi, _ms[10].Tau
+			if !(_c3Pi > 0 && _c3Pi < math.MaxFloat64) {
+				return 0, compile.ErrFallback
 			}
 			var _eq, _ev, _en float64
 			{
@@ -10228,45 +7852,21 @@ func program3v3Draw(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 			_sum.Norm(_en)
 		}
 		{ // t2 = p4 + p5 + p6
-			_c0Pi, _c0Tau := _vs[13].Pi-_ms[22].Pi, _vs[13].Tau-_ms[22].Tau
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[13].Pi) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[13].Pi) {
-					return 0, compile.ErrFallback
-				}
-				_c0Pi, _c0Tau = 0.0+_ms[28].Pi, 0.0+_ms[28].Tau
-				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-					return 0, compile.ErrFallback
-				}
+			_c0Pi, _c0Tau := _ms[28].Pi, _ms[28].Tau
+			if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+				return 0, compile.ErrFallback
 			}
-			_c1Pi, _c1Tau := _vs[9].Pi-_ms[23].Pi, _vs[9].Tau-_ms[23].Tau
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_vs[9].Pi) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_vs[9].Pi) {
-					return 0, compile.ErrFallback
-				}
-				_c1Pi, _c1Tau = 0.0+_ms[12].Pi, 0.0+_ms[12].Tau
-				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
-					return 0, compile.ErrFallback
-				}
+			_c1Pi, _c1Tau := _ms[12].Pi, _ms[12].Tau
+			if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64) {
+				return 0, compile.ErrFallback
 			}
-			_c2Pi, _c2Tau := _vs[10].Pi-_ms[24].Pi, _vs[10].Tau-_ms[24].Tau
-			if !(_c2Pi > 0 && _c2Pi >= 1e-6*_vs[10].Pi) {
-				if !(_c2Pi == 0 || _c2Pi < 1e-6*_vs[10].Pi) {
-					return 0, compile.ErrFallback
-				}
-				_c2Pi, _c2Tau = 0.0+_ms[14].Pi, 0.0+_ms[14].Tau
-				if !(_c2Pi > 0 && _c2Pi < math.MaxFloat64 && _c2Tau-_c2Tau == 0) {
-					return 0, compile.ErrFallback
-				}
+			_c2Pi, _c2Tau := _ms[14].Pi, _ms[14].Tau
+			if !(_c2Pi > 0 && _c2Pi < math.MaxFloat64) {
+				return 0, compile.ErrFallback
 			}
-			_c3Pi, _c3Tau := _vs[11].Pi-_ms[25].Pi, _vs[11].Tau-_ms[25].Tau
-			if !(_c3Pi > 0 && _c3Pi >= 1e-6*_vs[11].Pi) {
-				if !(_c3Pi == 0 || _c3Pi < 1e-6*_vs[11].Pi) {
-					return 0, compile.ErrFallback
-				}
-				_c3Pi, _c3Tau = 0.0+_ms[16].Pi, 0.0+_ms[16].Tau
-				if !(_c3Pi > 0 && _c3Pi < math.MaxFloat64 && _c3Tau-_c3Tau == 0) {
-					return 0, compile.ErrFallback
-				}
+			_c3Pi, _c3Tau := _ms[16].Pi, _ms[16].Tau
+			if !(_c3Pi > 0 && _c3Pi < math.MaxFloat64) {
+				return 0, compile.ErrFallback
 			}
 			var _eq, _ev, _en float64
 			{
@@ -10305,35 +7905,17 @@ func program3v3Draw(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 			_sum.Norm(_en)
 		}
 		{ // d1 = t1 − t2
-			_c0Pi, _c0Tau := _vs[14].Pi-_ms[26].Pi, _vs[14].Tau-_ms[26].Tau
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[14].Pi) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[14].Pi) {
-					return 0, compile.ErrFallback
-				}
-				_c0Pi, _c0Tau = 0.0+_ms[29].Pi, 0.0+_ms[29].Tau
-				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-					return 0, compile.ErrFallback
-				}
+			_c0Pi, _c0Tau := _ms[29].Pi, _ms[29].Tau
+			if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+				return 0, compile.ErrFallback
 			}
-			_c1Pi, _c1Tau := _vs[12].Pi-_ms[27].Pi, _vs[12].Tau-_ms[27].Tau
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_vs[12].Pi) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_vs[12].Pi) {
-					return 0, compile.ErrFallback
-				}
-				_c1Pi, _c1Tau = 0.0+_ms[18].Pi, 0.0+_ms[18].Tau
-				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
-					return 0, compile.ErrFallback
-				}
+			_c1Pi, _c1Tau := _ms[18].Pi, _ms[18].Tau
+			if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64) {
+				return 0, compile.ErrFallback
 			}
-			_c2Pi, _c2Tau := _vs[13].Pi-_ms[28].Pi, _vs[13].Tau-_ms[28].Tau
-			if !(_c2Pi > 0 && _c2Pi >= 1e-6*_vs[13].Pi) {
-				if !(_c2Pi == 0 || _c2Pi < 1e-6*_vs[13].Pi) {
-					return 0, compile.ErrFallback
-				}
-				_c2Pi, _c2Tau = 0.0+_ms[22].Pi, 0.0+_ms[22].Tau
-				if !(_c2Pi > 0 && _c2Pi < math.MaxFloat64 && _c2Tau-_c2Tau == 0) {
-					return 0, compile.ErrFallback
-				}
+			_c2Pi, _c2Tau := _ms[22].Pi, _ms[22].Tau
+			if !(_c2Pi > 0 && _c2Pi < math.MaxFloat64) {
+				return 0, compile.ErrFallback
 			}
 			var _eq, _ev, _en float64
 			{
@@ -10367,15 +7949,9 @@ func program3v3Draw(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 			_sum.Norm(_en)
 		}
 		{ // I(|d1| ≤ 1.283)
-			_c0Pi, _c0Tau := _vs[14].Pi-_ms[29].Pi, _vs[14].Tau-_ms[29].Tau
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[14].Pi) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[14].Pi) {
-					return 0, compile.ErrFallback
-				}
-				_c0Pi, _c0Tau = 0.0+_ms[26].Pi, 0.0+_ms[26].Tau
-				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-					return 0, compile.ErrFallback
-				}
+			_c0Pi, _c0Tau := _ms[26].Pi, _ms[26].Tau
+			if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+				return 0, compile.ErrFallback
 			}
 			var _eq float64
 			{
@@ -10392,30 +7968,18 @@ func program3v3Draw(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 			center := qt / q
 			var quad float64
 			{
-				cPi, cTau := _vs[0].Pi-_ms[0].Pi, _vs[0].Tau-_ms[0].Tau
-				if !(cPi > 0 && cPi >= 1e-6*_vs[0].Pi) {
-					if !(cPi == 0 || cPi < 1e-6*_vs[0].Pi) {
-						return 0, compile.ErrFallback
-					}
-					cPi, cTau = 0.0+_ms[7].Pi, 0.0+_ms[7].Tau
-					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
-						return 0, compile.ErrFallback
-					}
+				cPi, cTau := _ms[7].Pi, _ms[7].Tau
+				if !(cPi > 0 && cPi < math.MaxFloat64) {
+					return 0, compile.ErrFallback
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
 				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _vs[0].Pi-_ms[7].Pi, _vs[0].Tau-_ms[7].Tau
-				if !(cPi > 0 && cPi >= 1e-6*_vs[0].Pi) {
-					if !(cPi == 0 || cPi < 1e-6*_vs[0].Pi) {
-						return 0, compile.ErrFallback
-					}
-					cPi, cTau = 0.0+_ms[0].Pi, 0.0+_ms[0].Tau
-					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
-						return 0, compile.ErrFallback
-					}
+				cPi, cTau := _ms[0].Pi, _ms[0].Tau
+				if !(cPi > 0 && cPi < math.MaxFloat64) {
+					return 0, compile.ErrFallback
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
@@ -10433,30 +7997,18 @@ func program3v3Draw(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 			center := qt / q
 			var quad float64
 			{
-				cPi, cTau := _vs[1].Pi-_ms[1].Pi, _vs[1].Tau-_ms[1].Tau
-				if !(cPi > 0 && cPi >= 1e-6*_vs[1].Pi) {
-					if !(cPi == 0 || cPi < 1e-6*_vs[1].Pi) {
-						return 0, compile.ErrFallback
-					}
-					cPi, cTau = 0.0+_ms[9].Pi, 0.0+_ms[9].Tau
-					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
-						return 0, compile.ErrFallback
-					}
+				cPi, cTau := _ms[9].Pi, _ms[9].Tau
+				if !(cPi > 0 && cPi < math.MaxFloat64) {
+					return 0, compile.ErrFallback
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
 				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _vs[1].Pi-_ms[9].Pi, _vs[1].Tau-_ms[9].Tau
-				if !(cPi > 0 && cPi >= 1e-6*_vs[1].Pi) {
-					if !(cPi == 0 || cPi < 1e-6*_vs[1].Pi) {
-						return 0, compile.ErrFallback
-					}
-					cPi, cTau = 0.0+_ms[1].Pi, 0.0+_ms[1].Tau
-					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
-						return 0, compile.ErrFallback
-					}
+				cPi, cTau := _ms[1].Pi, _ms[1].Tau
+				if !(cPi > 0 && cPi < math.MaxFloat64) {
+					return 0, compile.ErrFallback
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
@@ -10474,30 +8026,18 @@ func program3v3Draw(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 			center := qt / q
 			var quad float64
 			{
-				cPi, cTau := _vs[2].Pi-_ms[2].Pi, _vs[2].Tau-_ms[2].Tau
-				if !(cPi > 0 && cPi >= 1e-6*_vs[2].Pi) {
-					if !(cPi == 0 || cPi < 1e-6*_vs[2].Pi) {
-						return 0, compile.ErrFallback
-					}
-					cPi, cTau = 0.0+_ms[11].Pi, 0.0+_ms[11].Tau
-					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
-						return 0, compile.ErrFallback
-					}
+				cPi, cTau := _ms[11].Pi, _ms[11].Tau
+				if !(cPi > 0 && cPi < math.MaxFloat64) {
+					return 0, compile.ErrFallback
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
 				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _vs[2].Pi-_ms[11].Pi, _vs[2].Tau-_ms[11].Tau
-				if !(cPi > 0 && cPi >= 1e-6*_vs[2].Pi) {
-					if !(cPi == 0 || cPi < 1e-6*_vs[2].Pi) {
-						return 0, compile.ErrFallback
-					}
-					cPi, cTau = 0.0+_ms[2].Pi, 0.0+_ms[2].Tau
-					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
-						return 0, compile.ErrFallback
-					}
+				cPi, cTau := _ms[2].Pi, _ms[2].Tau
+				if !(cPi > 0 && cPi < math.MaxFloat64) {
+					return 0, compile.ErrFallback
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
@@ -10515,30 +8055,18 @@ func program3v3Draw(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 			center := qt / q
 			var quad float64
 			{
-				cPi, cTau := _vs[3].Pi-_ms[3].Pi, _vs[3].Tau-_ms[3].Tau
-				if !(cPi > 0 && cPi >= 1e-6*_vs[3].Pi) {
-					if !(cPi == 0 || cPi < 1e-6*_vs[3].Pi) {
-						return 0, compile.ErrFallback
-					}
-					cPi, cTau = 0.0+_ms[13].Pi, 0.0+_ms[13].Tau
-					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
-						return 0, compile.ErrFallback
-					}
+				cPi, cTau := _ms[13].Pi, _ms[13].Tau
+				if !(cPi > 0 && cPi < math.MaxFloat64) {
+					return 0, compile.ErrFallback
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
 				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _vs[3].Pi-_ms[13].Pi, _vs[3].Tau-_ms[13].Tau
-				if !(cPi > 0 && cPi >= 1e-6*_vs[3].Pi) {
-					if !(cPi == 0 || cPi < 1e-6*_vs[3].Pi) {
-						return 0, compile.ErrFallback
-					}
-					cPi, cTau = 0.0+_ms[3].Pi, 0.0+_ms[3].Tau
-					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
-						return 0, compile.ErrFallback
-					}
+				cPi, cTau := _ms[3].Pi, _ms[3].Tau
+				if !(cPi > 0 && cPi < math.MaxFloat64) {
+					return 0, compile.ErrFallback
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
@@ -10556,30 +8084,18 @@ func program3v3Draw(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 			center := qt / q
 			var quad float64
 			{
-				cPi, cTau := _vs[4].Pi-_ms[4].Pi, _vs[4].Tau-_ms[4].Tau
-				if !(cPi > 0 && cPi >= 1e-6*_vs[4].Pi) {
-					if !(cPi == 0 || cPi < 1e-6*_vs[4].Pi) {
-						return 0, compile.ErrFallback
-					}
-					cPi, cTau = 0.0+_ms[15].Pi, 0.0+_ms[15].Tau
-					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
-						return 0, compile.ErrFallback
-					}
+				cPi, cTau := _ms[15].Pi, _ms[15].Tau
+				if !(cPi > 0 && cPi < math.MaxFloat64) {
+					return 0, compile.ErrFallback
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
 				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _vs[4].Pi-_ms[15].Pi, _vs[4].Tau-_ms[15].Tau
-				if !(cPi > 0 && cPi >= 1e-6*_vs[4].Pi) {
-					if !(cPi == 0 || cPi < 1e-6*_vs[4].Pi) {
-						return 0, compile.ErrFallback
-					}
-					cPi, cTau = 0.0+_ms[4].Pi, 0.0+_ms[4].Tau
-					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
-						return 0, compile.ErrFallback
-					}
+				cPi, cTau := _ms[4].Pi, _ms[4].Tau
+				if !(cPi > 0 && cPi < math.MaxFloat64) {
+					return 0, compile.ErrFallback
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
@@ -10597,30 +8113,18 @@ func program3v3Draw(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 			center := qt / q
 			var quad float64
 			{
-				cPi, cTau := _vs[5].Pi-_ms[5].Pi, _vs[5].Tau-_ms[5].Tau
-				if !(cPi > 0 && cPi >= 1e-6*_vs[5].Pi) {
-					if !(cPi == 0 || cPi < 1e-6*_vs[5].Pi) {
-						return 0, compile.ErrFallback
-					}
-					cPi, cTau = 0.0+_ms[17].Pi, 0.0+_ms[17].Tau
-					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
-						return 0, compile.ErrFallback
-					}
+				cPi, cTau := _ms[17].Pi, _ms[17].Tau
+				if !(cPi > 0 && cPi < math.MaxFloat64) {
+					return 0, compile.ErrFallback
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
 				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _vs[5].Pi-_ms[17].Pi, _vs[5].Tau-_ms[17].Tau
-				if !(cPi > 0 && cPi >= 1e-6*_vs[5].Pi) {
-					if !(cPi == 0 || cPi < 1e-6*_vs[5].Pi) {
-						return 0, compile.ErrFallback
-					}
-					cPi, cTau = 0.0+_ms[5].Pi, 0.0+_ms[5].Tau
-					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
-						return 0, compile.ErrFallback
-					}
+				cPi, cTau := _ms[5].Pi, _ms[5].Tau
+				if !(cPi > 0 && cPi < math.MaxFloat64) {
+					return 0, compile.ErrFallback
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
@@ -10638,30 +8142,18 @@ func program3v3Draw(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 			center := qt / q
 			var quad float64
 			{
-				cPi, cTau := _vs[6].Pi-_ms[6].Pi, _vs[6].Tau-_ms[6].Tau
-				if !(cPi > 0 && cPi >= 1e-6*_vs[6].Pi) {
-					if !(cPi == 0 || cPi < 1e-6*_vs[6].Pi) {
-						return 0, compile.ErrFallback
-					}
-					cPi, cTau = 0.0+_ms[19].Pi, 0.0+_ms[19].Tau
-					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
-						return 0, compile.ErrFallback
-					}
+				cPi, cTau := _ms[19].Pi, _ms[19].Tau
+				if !(cPi > 0 && cPi < math.MaxFloat64) {
+					return 0, compile.ErrFallback
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
 				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _vs[6].Pi-_ms[19].Pi, _vs[6].Tau-_ms[19].Tau
-				if !(cPi > 0 && cPi >= 1e-6*_vs[6].Pi) {
-					if !(cPi == 0 || cPi < 1e-6*_vs[6].Pi) {
-						return 0, compile.ErrFallback
-					}
-					cPi, cTau = 0.0+_ms[6].Pi, 0.0+_ms[6].Tau
-					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
-						return 0, compile.ErrFallback
-					}
+				cPi, cTau := _ms[6].Pi, _ms[6].Tau
+				if !(cPi > 0 && cPi < math.MaxFloat64) {
+					return 0, compile.ErrFallback
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
@@ -10679,30 +8171,18 @@ func program3v3Draw(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 			center := qt / q
 			var quad float64
 			{
-				cPi, cTau := _vs[7].Pi-_ms[8].Pi, _vs[7].Tau-_ms[8].Tau
-				if !(cPi > 0 && cPi >= 1e-6*_vs[7].Pi) {
-					if !(cPi == 0 || cPi < 1e-6*_vs[7].Pi) {
-						return 0, compile.ErrFallback
-					}
-					cPi, cTau = 0.0+_ms[20].Pi, 0.0+_ms[20].Tau
-					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
-						return 0, compile.ErrFallback
-					}
+				cPi, cTau := _ms[20].Pi, _ms[20].Tau
+				if !(cPi > 0 && cPi < math.MaxFloat64) {
+					return 0, compile.ErrFallback
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
 				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _vs[7].Pi-_ms[20].Pi, _vs[7].Tau-_ms[20].Tau
-				if !(cPi > 0 && cPi >= 1e-6*_vs[7].Pi) {
-					if !(cPi == 0 || cPi < 1e-6*_vs[7].Pi) {
-						return 0, compile.ErrFallback
-					}
-					cPi, cTau = 0.0+_ms[8].Pi, 0.0+_ms[8].Tau
-					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
-						return 0, compile.ErrFallback
-					}
+				cPi, cTau := _ms[8].Pi, _ms[8].Tau
+				if !(cPi > 0 && cPi < math.MaxFloat64) {
+					return 0, compile.ErrFallback
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
@@ -10720,30 +8200,18 @@ func program3v3Draw(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 			center := qt / q
 			var quad float64
 			{
-				cPi, cTau := _vs[8].Pi-_ms[10].Pi, _vs[8].Tau-_ms[10].Tau
-				if !(cPi > 0 && cPi >= 1e-6*_vs[8].Pi) {
-					if !(cPi == 0 || cPi < 1e-6*_vs[8].Pi) {
-						return 0, compile.ErrFallback
-					}
-					cPi, cTau = 0.0+_ms[21].Pi, 0.0+_ms[21].Tau
-					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
-						return 0, compile.ErrFallback
-					}
+				cPi, cTau := _ms[21].Pi, _ms[21].Tau
+				if !(cPi > 0 && cPi < math.MaxFloat64) {
+					return 0, compile.ErrFallback
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
 				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _vs[8].Pi-_ms[21].Pi, _vs[8].Tau-_ms[21].Tau
-				if !(cPi > 0 && cPi >= 1e-6*_vs[8].Pi) {
-					if !(cPi == 0 || cPi < 1e-6*_vs[8].Pi) {
-						return 0, compile.ErrFallback
-					}
-					cPi, cTau = 0.0+_ms[10].Pi, 0.0+_ms[10].Tau
-					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
-						return 0, compile.ErrFallback
-					}
+				cPi, cTau := _ms[10].Pi, _ms[10].Tau
+				if !(cPi > 0 && cPi < math.MaxFloat64) {
+					return 0, compile.ErrFallback
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
@@ -10761,30 +8229,18 @@ func program3v3Draw(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 			center := qt / q
 			var quad float64
 			{
-				cPi, cTau := _vs[9].Pi-_ms[12].Pi, _vs[9].Tau-_ms[12].Tau
-				if !(cPi > 0 && cPi >= 1e-6*_vs[9].Pi) {
-					if !(cPi == 0 || cPi < 1e-6*_vs[9].Pi) {
-						return 0, compile.ErrFallback
-					}
-					cPi, cTau = 0.0+_ms[23].Pi, 0.0+_ms[23].Tau
-					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
-						return 0, compile.ErrFallback
-					}
+				cPi, cTau := _ms[23].Pi, _ms[23].Tau
+				if !(cPi > 0 && cPi < math.MaxFloat64) {
+					return 0, compile.ErrFallback
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
 				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _vs[9].Pi-_ms[23].Pi, _vs[9].Tau-_ms[23].Tau
-				if !(cPi > 0 && cPi >= 1e-6*_vs[9].Pi) {
-					if !(cPi == 0 || cPi < 1e-6*_vs[9].Pi) {
-						return 0, compile.ErrFallback
-					}
-					cPi, cTau = 0.0+_ms[12].Pi, 0.0+_ms[12].Tau
-					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
-						return 0, compile.ErrFallback
-					}
+				cPi, cTau := _ms[12].Pi, _ms[12].Tau
+				if !(cPi > 0 && cPi < math.MaxFloat64) {
+					return 0, compile.ErrFallback
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
@@ -10802,30 +8258,18 @@ func program3v3Draw(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 			center := qt / q
 			var quad float64
 			{
-				cPi, cTau := _vs[10].Pi-_ms[14].Pi, _vs[10].Tau-_ms[14].Tau
-				if !(cPi > 0 && cPi >= 1e-6*_vs[10].Pi) {
-					if !(cPi == 0 || cPi < 1e-6*_vs[10].Pi) {
-						return 0, compile.ErrFallback
-					}
-					cPi, cTau = 0.0+_ms[24].Pi, 0.0+_ms[24].Tau
-					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
-						return 0, compile.ErrFallback
-					}
+				cPi, cTau := _ms[24].Pi, _ms[24].Tau
+				if !(cPi > 0 && cPi < math.MaxFloat64) {
+					return 0, compile.ErrFallback
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
 				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _vs[10].Pi-_ms[24].Pi, _vs[10].Tau-_ms[24].Tau
-				if !(cPi > 0 && cPi >= 1e-6*_vs[10].Pi) {
-					if !(cPi == 0 || cPi < 1e-6*_vs[10].Pi) {
-						return 0, compile.ErrFallback
-					}
-					cPi, cTau = 0.0+_ms[14].Pi, 0.0+_ms[14].Tau
-					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
-						return 0, compile.ErrFallback
-					}
+				cPi, cTau := _ms[14].Pi, _ms[14].Tau
+				if !(cPi > 0 && cPi < math.MaxFloat64) {
+					return 0, compile.ErrFallback
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
@@ -10843,30 +8287,18 @@ func program3v3Draw(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 			center := qt / q
 			var quad float64
 			{
-				cPi, cTau := _vs[11].Pi-_ms[16].Pi, _vs[11].Tau-_ms[16].Tau
-				if !(cPi > 0 && cPi >= 1e-6*_vs[11].Pi) {
-					if !(cPi == 0 || cPi < 1e-6*_vs[11].Pi) {
-						return 0, compile.ErrFallback
-					}
-					cPi, cTau = 0.0+_ms[25].Pi, 0.0+_ms[25].Tau
-					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
-						return 0, compile.ErrFallback
-					}
+				cPi, cTau := _ms[25].Pi, _ms[25].Tau
+				if !(cPi > 0 && cPi < math.MaxFloat64) {
+					return 0, compile.ErrFallback
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
 				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _vs[11].Pi-_ms[25].Pi, _vs[11].Tau-_ms[25].Tau
-				if !(cPi > 0 && cPi >= 1e-6*_vs[11].Pi) {
-					if !(cPi == 0 || cPi < 1e-6*_vs[11].Pi) {
-						return 0, compile.ErrFallback
-					}
-					cPi, cTau = 0.0+_ms[16].Pi, 0.0+_ms[16].Tau
-					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
-						return 0, compile.ErrFallback
-					}
+				cPi, cTau := _ms[16].Pi, _ms[16].Tau
+				if !(cPi > 0 && cPi < math.MaxFloat64) {
+					return 0, compile.ErrFallback
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
@@ -10884,30 +8316,18 @@ func program3v3Draw(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 			center := qt / q
 			var quad float64
 			{
-				cPi, cTau := _vs[12].Pi-_ms[18].Pi, _vs[12].Tau-_ms[18].Tau
-				if !(cPi > 0 && cPi >= 1e-6*_vs[12].Pi) {
-					if !(cPi == 0 || cPi < 1e-6*_vs[12].Pi) {
-						return 0, compile.ErrFallback
-					}
-					cPi, cTau = 0.0+_ms[27].Pi, 0.0+_ms[27].Tau
-					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
-						return 0, compile.ErrFallback
-					}
+				cPi, cTau := _ms[27].Pi, _ms[27].Tau
+				if !(cPi > 0 && cPi < math.MaxFloat64) {
+					return 0, compile.ErrFallback
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
 				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _vs[12].Pi-_ms[27].Pi, _vs[12].Tau-_ms[27].Tau
-				if !(cPi > 0 && cPi >= 1e-6*_vs[12].Pi) {
-					if !(cPi == 0 || cPi < 1e-6*_vs[12].Pi) {
-						return 0, compile.ErrFallback
-					}
-					cPi, cTau = 0.0+_ms[18].Pi, 0.0+_ms[18].Tau
-					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
-						return 0, compile.ErrFallback
-					}
+				cPi, cTau := _ms[18].Pi, _ms[18].Tau
+				if !(cPi > 0 && cPi < math.MaxFloat64) {
+					return 0, compile.ErrFallback
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
@@ -10925,30 +8345,18 @@ func program3v3Draw(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 			center := qt / q
 			var quad float64
 			{
-				cPi, cTau := _vs[13].Pi-_ms[22].Pi, _vs[13].Tau-_ms[22].Tau
-				if !(cPi > 0 && cPi >= 1e-6*_vs[13].Pi) {
-					if !(cPi == 0 || cPi < 1e-6*_vs[13].Pi) {
-						return 0, compile.ErrFallback
-					}
-					cPi, cTau = 0.0+_ms[28].Pi, 0.0+_ms[28].Tau
-					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
-						return 0, compile.ErrFallback
-					}
+				cPi, cTau := _ms[28].Pi, _ms[28].Tau
+				if !(cPi > 0 && cPi < math.MaxFloat64) {
+					return 0, compile.ErrFallback
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
 				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _vs[13].Pi-_ms[28].Pi, _vs[13].Tau-_ms[28].Tau
-				if !(cPi > 0 && cPi >= 1e-6*_vs[13].Pi) {
-					if !(cPi == 0 || cPi < 1e-6*_vs[13].Pi) {
-						return 0, compile.ErrFallback
-					}
-					cPi, cTau = 0.0+_ms[22].Pi, 0.0+_ms[22].Tau
-					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
-						return 0, compile.ErrFallback
-					}
+				cPi, cTau := _ms[22].Pi, _ms[22].Tau
+				if !(cPi > 0 && cPi < math.MaxFloat64) {
+					return 0, compile.ErrFallback
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
@@ -10966,30 +8374,18 @@ func program3v3Draw(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 			center := qt / q
 			var quad float64
 			{
-				cPi, cTau := _vs[14].Pi-_ms[26].Pi, _vs[14].Tau-_ms[26].Tau
-				if !(cPi > 0 && cPi >= 1e-6*_vs[14].Pi) {
-					if !(cPi == 0 || cPi < 1e-6*_vs[14].Pi) {
-						return 0, compile.ErrFallback
-					}
-					cPi, cTau = 0.0+_ms[29].Pi, 0.0+_ms[29].Tau
-					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
-						return 0, compile.ErrFallback
-					}
+				cPi, cTau := _ms[29].Pi, _ms[29].Tau
+				if !(cPi > 0 && cPi < math.MaxFloat64) {
+					return 0, compile.ErrFallback
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
 				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _vs[14].Pi-_ms[29].Pi, _vs[14].Tau-_ms[29].Tau
-				if !(cPi > 0 && cPi >= 1e-6*_vs[14].Pi) {
-					if !(cPi == 0 || cPi < 1e-6*_vs[14].Pi) {
-						return 0, compile.ErrFallback
-					}
-					cPi, cTau = 0.0+_ms[26].Pi, 0.0+_ms[26].Tau
-					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
-						return 0, compile.ErrFallback
-					}
+				cPi, cTau := _ms[26].Pi, _ms[26].Tau
+				if !(cPi > 0 && cPi < math.MaxFloat64) {
+					return 0, compile.ErrFallback
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
@@ -11290,15 +8686,9 @@ func program4v4(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 			_v7p, _v7t = _aPi, _aTau
 		}
 		{ // N(p1; s1, 17.36), edge 0
-			_c1Pi, _c1Tau := _v0p-_m9p, _v0t-_m9t
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v0p) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v0p) {
-					return schedules.Result{}, compile.ErrFallback
-				}
-				_c1Pi, _c1Tau = 0.0+_m0p, 0.0+_m0t
-				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
-					return schedules.Result{}, compile.ErrFallback
-				}
+			_c1Pi, _c1Tau := _m0p, _m0t
+			if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64) {
+				return schedules.Result{}, compile.ErrFallback
 			}
 			var _oPi, _oTau float64
 			{
@@ -11317,15 +8707,9 @@ func program4v4(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 			_v8p, _v8t = _aPi, _aTau
 		}
 		{ // N(p2; s2, 17.36), edge 0
-			_c1Pi, _c1Tau := _v1p-_m11p, _v1t-_m11t
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v1p) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v1p) {
-					return schedules.Result{}, compile.ErrFallback
-				}
-				_c1Pi, _c1Tau = 0.0+_m1p, 0.0+_m1t
-				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
-					return schedules.Result{}, compile.ErrFallback
-				}
+			_c1Pi, _c1Tau := _m1p, _m1t
+			if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64) {
+				return schedules.Result{}, compile.ErrFallback
 			}
 			var _oPi, _oTau float64
 			{
@@ -11344,15 +8728,9 @@ func program4v4(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 			_v9p, _v9t = _aPi, _aTau
 		}
 		{ // N(p3; s3, 17.36), edge 0
-			_c1Pi, _c1Tau := _v2p-_m13p, _v2t-_m13t
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v2p) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v2p) {
-					return schedules.Result{}, compile.ErrFallback
-				}
-				_c1Pi, _c1Tau = 0.0+_m2p, 0.0+_m2t
-				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
-					return schedules.Result{}, compile.ErrFallback
-				}
+			_c1Pi, _c1Tau := _m2p, _m2t
+			if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64) {
+				return schedules.Result{}, compile.ErrFallback
 			}
 			var _oPi, _oTau float64
 			{
@@ -11371,15 +8749,9 @@ func program4v4(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 			_v10p, _v10t = _aPi, _aTau
 		}
 		{ // N(p4; s4, 17.36), edge 0
-			_c1Pi, _c1Tau := _v3p-_m15p, _v3t-_m15t
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v3p) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v3p) {
-					return schedules.Result{}, compile.ErrFallback
-				}
-				_c1Pi, _c1Tau = 0.0+_m3p, 0.0+_m3t
-				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
-					return schedules.Result{}, compile.ErrFallback
-				}
+			_c1Pi, _c1Tau := _m3p, _m3t
+			if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64) {
+				return schedules.Result{}, compile.ErrFallback
 			}
 			var _oPi, _oTau float64
 			{
@@ -11398,15 +8770,9 @@ func program4v4(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 			_v11p, _v11t = _aPi, _aTau
 		}
 		{ // N(p5; s5, 17.36), edge 0
-			_c1Pi, _c1Tau := _v4p-_m17p, _v4t-_m17t
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v4p) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v4p) {
-					return schedules.Result{}, compile.ErrFallback
-				}
-				_c1Pi, _c1Tau = 0.0+_m4p, 0.0+_m4t
-				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
-					return schedules.Result{}, compile.ErrFallback
-				}
+			_c1Pi, _c1Tau := _m4p, _m4t
+			if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64) {
+				return schedules.Result{}, compile.ErrFallback
 			}
 			var _oPi, _oTau float64
 			{
@@ -11425,15 +8791,9 @@ func program4v4(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 			_v12p, _v12t = _aPi, _aTau
 		}
 		{ // N(p6; s6, 17.36), edge 0
-			_c1Pi, _c1Tau := _v5p-_m19p, _v5t-_m19t
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v5p) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v5p) {
-					return schedules.Result{}, compile.ErrFallback
-				}
-				_c1Pi, _c1Tau = 0.0+_m5p, 0.0+_m5t
-				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
-					return schedules.Result{}, compile.ErrFallback
-				}
+			_c1Pi, _c1Tau := _m5p, _m5t
+			if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64) {
+				return schedules.Result{}, compile.ErrFallback
 			}
 			var _oPi, _oTau float64
 			{
@@ -11452,15 +8812,9 @@ func program4v4(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 			_v13p, _v13t = _aPi, _aTau
 		}
 		{ // N(p7; s7, 17.36), edge 0
-			_c1Pi, _c1Tau := _v6p-_m21p, _v6t-_m21t
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v6p) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v6p) {
-					return schedules.Result{}, compile.ErrFallback
-				}
-				_c1Pi, _c1Tau = 0.0+_m6p, 0.0+_m6t
-				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
-					return schedules.Result{}, compile.ErrFallback
-				}
+			_c1Pi, _c1Tau := _m6p, _m6t
+			if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64) {
+				return schedules.Result{}, compile.ErrFallback
 			}
 			var _oPi, _oTau float64
 			{
@@ -11479,15 +8833,9 @@ func program4v4(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 			_v14p, _v14t = _aPi, _aTau
 		}
 		{ // N(p8; s8, 17.36), edge 0
-			_c1Pi, _c1Tau := _v7p-_m23p, _v7t-_m23t
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v7p) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v7p) {
-					return schedules.Result{}, compile.ErrFallback
-				}
-				_c1Pi, _c1Tau = 0.0+_m7p, 0.0+_m7t
-				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
-					return schedules.Result{}, compile.ErrFallback
-				}
+			_c1Pi, _c1Tau := _m7p, _m7t
+			if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64) {
+				return schedules.Result{}, compile.ErrFallback
 			}
 			var _oPi, _oTau float64
 			{
@@ -11506,45 +8854,21 @@ func program4v4(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 			_v15p, _v15t = _aPi, _aTau
 		}
 		{ // t1 = p1 + p2 + p3 + p4, edge 0
-			_c1Pi, _c1Tau := _v8p-_m25p, _v8t-_m25t
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v8p) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v8p) {
-					return schedules.Result{}, compile.ErrFallback
-				}
-				_c1Pi, _c1Tau = 0.0+_m8p, 0.0+_m8t
-				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
-					return schedules.Result{}, compile.ErrFallback
-				}
+			_c1Pi, _c1Tau := _m8p, _m8t
+			if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64) {
+				return schedules.Result{}, compile.ErrFallback
 			}
-			_c2Pi, _c2Tau := _v9p-_m26p, _v9t-_m26t
-			if !(_c2Pi > 0 && _c2Pi >= 1e-6*_v9p) {
-				if !(_c2Pi == 0 || _c2Pi < 1e-6*_v9p) {
-					return schedules.Result{}, compile.ErrFallback
-				}
-				_c2Pi, _c2Tau = 0.0+_m10p, 0.0+_m10t
-				if !(_c2Pi > 0 && _c2Pi < math.MaxFloat64 && _c2Tau-_c2Tau == 0) {
-					return schedules.Result{}, compile.ErrFallback
-				}
+			_c2Pi, _c2Tau := _m10p, _m10t
+			if !(_c2Pi > 0 && _c2Pi < math.MaxFloat64) {
+				return schedules.Result{}, compile.ErrFallback
 			}
-			_c3Pi, _c3Tau := _v10p-_m27p, _v10t-_m27t
-			if !(_c3Pi > 0 && _c3Pi >= 1e-6*_v10p) {
-				if !(_c3Pi == 0 || _c3Pi < 1e-6*_v10p) {
-					return schedules.Result{}, compile.ErrFallback
-				}
-				_c3Pi, _c3Tau = 0.0+_m12p, 0.0+_m12t
-				if !(_c3Pi > 0 && _c3Pi < math.MaxFloat64 && _c3Tau-_c3Tau == 0) {
-					return schedules.Result{}, compile.ErrFallback
-				}
+			_c3Pi, _c3Tau := _m12p, _m12t
+			if !(_c3Pi > 0 && _c3Pi < math.MaxFloat64) {
+				return schedules.Result{}, compile.ErrFallback
 			}
-			_c4Pi, _c4Tau := _v11p-_m28p, _v11t-_m28t
-			if !(_c4Pi > 0 && _c4Pi >= 1e-6*_v11p) {
-				if !(_c4Pi == 0 || _c4Pi < 1e-6*_v11p) {
-					return schedules.Result{}, compile.ErrFallback
-				}
-				_c4Pi, _c4Tau = 0.0+_m14p, 0.0+_m14t
-				if !(_c4Pi > 0 && _c4Pi < math.MaxFloat64 && _c4Tau-_c4Tau == 0) {
-					return schedules.Result{}, compile.ErrFallback
-				}
+			_c4Pi, _c4Tau := _m14p, _m14t
+			if !(_c4Pi > 0 && _c4Pi < math.MaxFloat64) {
+				return schedules.Result{}, compile.ErrFallback
 			}
 			var _oPi, _oTau float64
 			{
@@ -11585,45 +8909,21 @@ func program4v4(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 			_v16p, _v16t = _aPi, _aTau
 		}
 		{ // t2 = p5 + p6 + p7 + p8, edge 0
-			_c1Pi, _c1Tau := _v12p-_m30p, _v12t-_m30t
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v12p) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v12p) {
-					return schedules.Result{}, compile.ErrFallback
-				}
-				_c1Pi, _c1Tau = 0.0+_m16p, 0.0+_m16t
-				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
-					return schedules.Result{}, compile.ErrFallback
-				}
+			_c1Pi, _c1Tau := _m16p, _m16t
+			if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64) {
+				return schedules.Result{}, compile.ErrFallback
 			}
-			_c2Pi, _c2Tau := _v13p-_m31p, _v13t-_m31t
-			if !(_c2Pi > 0 && _c2Pi >= 1e-6*_v13p) {
-				if !(_c2Pi == 0 || _c2Pi < 1e-6*_v13p) {
-					return schedules.Result{}, compile.ErrFallback
-				}
-				_c2Pi, _c2Tau = 0.0+_m18p, 0.0+_m18t
-				if !(_c2Pi > 0 && _c2Pi < math.MaxFloat64 && _c2Tau-_c2Tau == 0) {
-					return schedules.Result{}, compile.ErrFallback
-				}
+			_c2Pi, _c2Tau := _m18p, _m18t
+			if !(_c2Pi > 0 && _c2Pi < math.MaxFloat64) {
+				return schedules.Result{}, compile.ErrFallback
 			}
-			_c3Pi, _c3Tau := _v14p-_m32p, _v14t-_m32t
-			if !(_c3Pi > 0 && _c3Pi >= 1e-6*_v14p) {
-				if !(_c3Pi == 0 || _c3Pi < 1e-6*_v14p) {
-					return schedules.Result{}, compile.ErrFallback
-				}
-				_c3Pi, _c3Tau = 0.0+_m20p, 0.0+_m20t
-				if !(_c3Pi > 0 && _c3Pi < math.MaxFloat64 && _c3Tau-_c3Tau == 0) {
-					return schedules.Result{}, compile.ErrFallback
-				}
+			_c3Pi, _c3Tau := _m20p, _m20t
+			if !(_c3Pi > 0 && _c3Pi < math.MaxFloat64) {
+				return schedules.Result{}, compile.ErrFallback
 			}
-			_c4Pi, _c4Tau := _v15p-_m33p, _v15t-_m33t
-			if !(_c4Pi > 0 && _c4Pi >= 1e-6*_v15p) {
-				if !(_c4Pi == 0 || _c4Pi < 1e-6*_v15p) {
-					return schedules.Result{}, compile.ErrFallback
-				}
-				_c4Pi, _c4Tau = 0.0+_m22p, 0.0+_m22t
-				if !(_c4Pi > 0 && _c4Pi < math.MaxFloat64 && _c4Tau-_c4Tau == 0) {
-					return schedules.Result{}, compile.ErrFallback
-				}
+			_c4Pi, _c4Tau := _m22p, _m22t
+			if !(_c4Pi > 0 && _c4Pi < math.MaxFloat64) {
+				return schedules.Result{}, compile.ErrFallback
 			}
 			var _oPi, _oTau float64
 			{
@@ -11664,25 +8964,13 @@ func program4v4(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 			_v17p, _v17t = _aPi, _aTau
 		}
 		{ // d1 = t1 − t2, edge 0
-			_c1Pi, _c1Tau := _v16p-_m35p, _v16t-_m35t
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v16p) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v16p) {
-					return schedules.Result{}, compile.ErrFallback
-				}
-				_c1Pi, _c1Tau = 0.0+_m24p, 0.0+_m24t
-				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
-					return schedules.Result{}, compile.ErrFallback
-				}
+			_c1Pi, _c1Tau := _m24p, _m24t
+			if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64) {
+				return schedules.Result{}, compile.ErrFallback
 			}
-			_c2Pi, _c2Tau := _v17p-_m36p, _v17t-_m36t
-			if !(_c2Pi > 0 && _c2Pi >= 1e-6*_v17p) {
-				if !(_c2Pi == 0 || _c2Pi < 1e-6*_v17p) {
-					return schedules.Result{}, compile.ErrFallback
-				}
-				_c2Pi, _c2Tau = 0.0+_m29p, 0.0+_m29t
-				if !(_c2Pi > 0 && _c2Pi < math.MaxFloat64 && _c2Tau-_c2Tau == 0) {
-					return schedules.Result{}, compile.ErrFallback
-				}
+			_c2Pi, _c2Tau := _m29p, _m29t
+			if !(_c2Pi > 0 && _c2Pi < math.MaxFloat64) {
+				return schedules.Result{}, compile.ErrFallback
 			}
 			var _oPi, _oTau float64
 			{
@@ -11711,15 +8999,9 @@ func program4v4(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 			_v18p, _v18t = _aPi, _aTau
 		}
 		{ // I(d1 > 1.481), edge 0
-			_c0Pi, _c0Tau := _v18p-_m37p, _v18t-_m37t
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v18p) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v18p) {
-					return schedules.Result{}, compile.ErrFallback
-				}
-				_c0Pi, _c0Tau = 0.0+_m34p, 0.0+_m34t
-				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-					return schedules.Result{}, compile.ErrFallback
-				}
+			_c0Pi, _c0Tau := _m34p, _m34t
+			if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+				return schedules.Result{}, compile.ErrFallback
 			}
 			var _oPi, _oTau float64
 			{
@@ -11743,25 +9025,13 @@ func program4v4(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 			_v18p, _v18t = _aPi, _aTau
 		}
 		{ // d1 = t1 − t2, edge 1
-			_c0Pi, _c0Tau := _v18p-_m34p, _v18t-_m34t
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v18p) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v18p) {
-					return schedules.Result{}, compile.ErrFallback
-				}
-				_c0Pi, _c0Tau = 0.0+_m37p, 0.0+_m37t
-				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-					return schedules.Result{}, compile.ErrFallback
-				}
+			_c0Pi, _c0Tau := _m37p, _m37t
+			if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+				return schedules.Result{}, compile.ErrFallback
 			}
-			_c2Pi, _c2Tau := _v17p-_m36p, _v17t-_m36t
-			if !(_c2Pi > 0 && _c2Pi >= 1e-6*_v17p) {
-				if !(_c2Pi == 0 || _c2Pi < 1e-6*_v17p) {
-					return schedules.Result{}, compile.ErrFallback
-				}
-				_c2Pi, _c2Tau = 0.0+_m29p, 0.0+_m29t
-				if !(_c2Pi > 0 && _c2Pi < math.MaxFloat64 && _c2Tau-_c2Tau == 0) {
-					return schedules.Result{}, compile.ErrFallback
-				}
+			_c2Pi, _c2Tau := _m29p, _m29t
+			if !(_c2Pi > 0 && _c2Pi < math.MaxFloat64) {
+				return schedules.Result{}, compile.ErrFallback
 			}
 			var _oPi, _oTau float64
 			{
@@ -11793,25 +9063,13 @@ func program4v4(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 			_v16p, _v16t = _aPi, _aTau
 		}
 		{ // d1 = t1 − t2, edge 2
-			_c0Pi, _c0Tau := _v18p-_m34p, _v18t-_m34t
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v18p) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v18p) {
-					return schedules.Result{}, compile.ErrFallback
-				}
-				_c0Pi, _c0Tau = 0.0+_m37p, 0.0+_m37t
-				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-					return schedules.Result{}, compile.ErrFallback
-				}
+			_c0Pi, _c0Tau := _m37p, _m37t
+			if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+				return schedules.Result{}, compile.ErrFallback
 			}
-			_c1Pi, _c1Tau := _v16p-_m35p, _v16t-_m35t
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v16p) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v16p) {
-					return schedules.Result{}, compile.ErrFallback
-				}
-				_c1Pi, _c1Tau = 0.0+_m24p, 0.0+_m24t
-				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
-					return schedules.Result{}, compile.ErrFallback
-				}
+			_c1Pi, _c1Tau := _m24p, _m24t
+			if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64) {
+				return schedules.Result{}, compile.ErrFallback
 			}
 			var _oPi, _oTau float64
 			{
@@ -11843,45 +9101,21 @@ func program4v4(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 			_v17p, _v17t = _aPi, _aTau
 		}
 		{ // t1 = p1 + p2 + p3 + p4, edge 1
-			_c0Pi, _c0Tau := _v16p-_m24p, _v16t-_m24t
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v16p) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v16p) {
-					return schedules.Result{}, compile.ErrFallback
-				}
-				_c0Pi, _c0Tau = 0.0+_m35p, 0.0+_m35t
-				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-					return schedules.Result{}, compile.ErrFallback
-				}
+			_c0Pi, _c0Tau := _m35p, _m35t
+			if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+				return schedules.Result{}, compile.ErrFallback
 			}
-			_c2Pi, _c2Tau := _v9p-_m26p, _v9t-_m26t
-			if !(_c2Pi > 0 && _c2Pi >= 1e-6*_v9p) {
-				if !(_c2Pi == 0 || _c2Pi < 1e-6*_v9p) {
-					return schedules.Result{}, compile.ErrFallback
-				}
-				_c2Pi, _c2Tau = 0.0+_m10p, 0.0+_m10t
-				if !(_c2Pi > 0 && _c2Pi < math.MaxFloat64 && _c2Tau-_c2Tau == 0) {
-					return schedules.Result{}, compile.ErrFallback
-				}
+			_c2Pi, _c2Tau := _m10p, _m10t
+			if !(_c2Pi > 0 && _c2Pi < math.MaxFloat64) {
+				return schedules.Result{}, compile.ErrFallback
 			}
-			_c3Pi, _c3Tau := _v10p-_m27p, _v10t-_m27t
-			if !(_c3Pi > 0 && _c3Pi >= 1e-6*_v10p) {
-				if !(_c3Pi == 0 || _c3Pi < 1e-6*_v10p) {
-					return schedules.Result{}, compile.ErrFallback
-				}
-				_c3Pi, _c3Tau = 0.0+_m12p, 0.0+_m12t
-				if !(_c3Pi > 0 && _c3Pi < math.MaxFloat64 && _c3Tau-_c3Tau == 0) {
-					return schedules.Result{}, compile.ErrFallback
-				}
+			_c3Pi, _c3Tau := _m12p, _m12t
+			if !(_c3Pi > 0 && _c3Pi < math.MaxFloat64) {
+				return schedules.Result{}, compile.ErrFallback
 			}
-			_c4Pi, _c4Tau := _v11p-_m28p, _v11t-_m28t
-			if !(_c4Pi > 0 && _c4Pi >= 1e-6*_v11p) {
-				if !(_c4Pi == 0 || _c4Pi < 1e-6*_v11p) {
-					return schedules.Result{}, compile.ErrFallback
-				}
-				_c4Pi, _c4Tau = 0.0+_m14p, 0.0+_m14t
-				if !(_c4Pi > 0 && _c4Pi < math.MaxFloat64 && _c4Tau-_c4Tau == 0) {
-					return schedules.Result{}, compile.ErrFallback
-				}
+			_c4Pi, _c4Tau := _m14p, _m14t
+			if !(_c4Pi > 0 && _c4Pi < math.MaxFloat64) {
+				return schedules.Result{}, compile.ErrFallback
 			}
 			var _oPi, _oTau float64
 			{
@@ -11925,15 +9159,9 @@ func program4v4(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 			_v8p, _v8t = _aPi, _aTau
 		}
 		{ // N(p1; s1, 17.36), edge 1
-			_c0Pi, _c0Tau := _v8p-_m8p, _v8t-_m8t
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v8p) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v8p) {
-					return schedules.Result{}, compile.ErrFallback
-				}
-				_c0Pi, _c0Tau = 0.0+_m25p, 0.0+_m25t
-				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-					return schedules.Result{}, compile.ErrFallback
-				}
+			_c0Pi, _c0Tau := _m25p, _m25t
+			if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+				return schedules.Result{}, compile.ErrFallback
 			}
 			var _oPi, _oTau float64
 			{
@@ -11952,45 +9180,21 @@ func program4v4(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 			_v0p, _v0t = _aPi, _aTau
 		}
 		{ // t1 = p1 + p2 + p3 + p4, edge 2
-			_c0Pi, _c0Tau := _v16p-_m24p, _v16t-_m24t
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v16p) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v16p) {
-					return schedules.Result{}, compile.ErrFallback
-				}
-				_c0Pi, _c0Tau = 0.0+_m35p, 0.0+_m35t
-				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-					return schedules.Result{}, compile.ErrFallback
-				}
+			_c0Pi, _c0Tau := _m35p, _m35t
+			if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+				return schedules.Result{}, compile.ErrFallback
 			}
-			_c1Pi, _c1Tau := _v8p-_m25p, _v8t-_m25t
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v8p) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v8p) {
-					return schedules.Result{}, compile.ErrFallback
-				}
-				_c1Pi, _c1Tau = 0.0+_m8p, 0.0+_m8t
-				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
-					return schedules.Result{}, compile.ErrFallback
-				}
+			_c1Pi, _c1Tau := _m8p, _m8t
+			if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64) {
+				return schedules.Result{}, compile.ErrFallback
 			}
-			_c3Pi, _c3Tau := _v10p-_m27p, _v10t-_m27t
-			if !(_c3Pi > 0 && _c3Pi >= 1e-6*_v10p) {
-				if !(_c3Pi == 0 || _c3Pi < 1e-6*_v10p) {
-					return schedules.Result{}, compile.ErrFallback
-				}
-				_c3Pi, _c3Tau = 0.0+_m12p, 0.0+_m12t
-				if !(_c3Pi > 0 && _c3Pi < math.MaxFloat64 && _c3Tau-_c3Tau == 0) {
-					return schedules.Result{}, compile.ErrFallback
-				}
+			_c3Pi, _c3Tau := _m12p, _m12t
+			if !(_c3Pi > 0 && _c3Pi < math.MaxFloat64) {
+				return schedules.Result{}, compile.ErrFallback
 			}
-			_c4Pi, _c4Tau := _v11p-_m28p, _v11t-_m28t
-			if !(_c4Pi > 0 && _c4Pi >= 1e-6*_v11p) {
-				if !(_c4Pi == 0 || _c4Pi < 1e-6*_v11p) {
-					return schedules.Result{}, compile.ErrFallback
-				}
-				_c4Pi, _c4Tau = 0.0+_m14p, 0.0+_m14t
-				if !(_c4Pi > 0 && _c4Pi < math.MaxFloat64 && _c4Tau-_c4Tau == 0) {
-					return schedules.Result{}, compile.ErrFallback
-				}
+			_c4Pi, _c4Tau := _m14p, _m14t
+			if !(_c4Pi > 0 && _c4Pi < math.MaxFloat64) {
+				return schedules.Result{}, compile.ErrFallback
 			}
 			var _oPi, _oTau float64
 			{
@@ -12034,15 +9238,9 @@ func program4v4(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 			_v9p, _v9t = _aPi, _aTau
 		}
 		{ // N(p2; s2, 17.36), edge 1
-			_c0Pi, _c0Tau := _v9p-_m10p, _v9t-_m10t
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v9p) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v9p) {
-					return schedules.Result{}, compile.ErrFallback
-				}
-				_c0Pi, _c0Tau = 0.0+_m26p, 0.0+_m26t
-				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-					return schedules.Result{}, compile.ErrFallback
-				}
+			_c0Pi, _c0Tau := _m26p, _m26t
+			if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+				return schedules.Result{}, compile.ErrFallback
 			}
 			var _oPi, _oTau float64
 			{
@@ -12061,45 +9259,21 @@ func program4v4(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 			_v1p, _v1t = _aPi, _aTau
 		}
 		{ // t1 = p1 + p2 + p3 + p4, edge 3
-			_c0Pi, _c0Tau := _v16p-_m24p, _v16t-_m24t
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v16p) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v16p) {
-					return schedules.Result{}, compile.ErrFallback
-				}
-				_c0Pi, _c0Tau = 0.0+_m35p, 0.0+_m35t
-				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-					return schedules.Result{}, compile.ErrFallback
-				}
+			_c0Pi, _c0Tau := _m35p, _m35t
+			if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+				return schedules.Result{}, compile.ErrFallback
 			}
-			_c1Pi, _c1Tau := _v8p-_m25p, _v8t-_m25t
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v8p) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v8p) {
-					return schedules.Result{}, compile.ErrFallback
-				}
-				_c1Pi, _c1Tau = 0.0+_m8p, 0.0+_m8t
-				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
-					return schedules.Result{}, compile.ErrFallback
-				}
+			_c1Pi, _c1Tau := _m8p, _m8t
+			if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64) {
+				return schedules.Result{}, compile.ErrFallback
 			}
-			_c2Pi, _c2Tau := _v9p-_m26p, _v9t-_m26t
-			if !(_c2Pi > 0 && _c2Pi >= 1e-6*_v9p) {
-				if !(_c2Pi == 0 || _c2Pi < 1e-6*_v9p) {
-					return schedules.Result{}, compile.ErrFallback
-				}
-				_c2Pi, _c2Tau = 0.0+_m10p, 0.0+_m10t
-				if !(_c2Pi > 0 && _c2Pi < math.MaxFloat64 && _c2Tau-_c2Tau == 0) {
-					return schedules.Result{}, compile.ErrFallback
-				}
+			_c2Pi, _c2Tau := _m10p, _m10t
+			if !(_c2Pi > 0 && _c2Pi < math.MaxFloat64) {
+				return schedules.Result{}, compile.ErrFallback
 			}
-			_c4Pi, _c4Tau := _v11p-_m28p, _v11t-_m28t
-			if !(_c4Pi > 0 && _c4Pi >= 1e-6*_v11p) {
-				if !(_c4Pi == 0 || _c4Pi < 1e-6*_v11p) {
-					return schedules.Result{}, compile.ErrFallback
-				}
-				_c4Pi, _c4Tau = 0.0+_m14p, 0.0+_m14t
-				if !(_c4Pi > 0 && _c4Pi < math.MaxFloat64 && _c4Tau-_c4Tau == 0) {
-					return schedules.Result{}, compile.ErrFallback
-				}
+			_c4Pi, _c4Tau := _m14p, _m14t
+			if !(_c4Pi > 0 && _c4Pi < math.MaxFloat64) {
+				return schedules.Result{}, compile.ErrFallback
 			}
 			var _oPi, _oTau float64
 			{
@@ -12143,15 +9317,9 @@ func program4v4(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 			_v10p, _v10t = _aPi, _aTau
 		}
 		{ // N(p3; s3, 17.36), edge 1
-			_c0Pi, _c0Tau := _v10p-_m12p, _v10t-_m12t
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v10p) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v10p) {
-					return schedules.Result{}, compile.ErrFallback
-				}
-				_c0Pi, _c0Tau = 0.0+_m27p, 0.0+_m27t
-				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-					return schedules.Result{}, compile.ErrFallback
-				}
+			_c0Pi, _c0Tau := _m27p, _m27t
+			if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+				return schedules.Result{}, compile.ErrFallback
 			}
 			var _oPi, _oTau float64
 			{
@@ -12170,45 +9338,21 @@ func program4v4(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 			_v2p, _v2t = _aPi, _aTau
 		}
 		{ // t1 = p1 + p2 + p3 + p4, edge 4
-			_c0Pi, _c0Tau := _v16p-_m24p, _v16t-_m24t
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v16p) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v16p) {
-					return schedules.Result{}, compile.ErrFallback
-				}
-				_c0Pi, _c0Tau = 0.0+_m35p, 0.0+_m35t
-				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-					return schedules.Result{}, compile.ErrFallback
-				}
+			_c0Pi, _c0Tau := _m35p, _m35t
+			if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+				return schedules.Result{}, compile.ErrFallback
 			}
-			_c1Pi, _c1Tau := _v8p-_m25p, _v8t-_m25t
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v8p) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v8p) {
-					return schedules.Result{}, compile.ErrFallback
-				}
-				_c1Pi, _c1Tau = 0.0+_m8p, 0.0+_m8t
-				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
-					return schedules.Result{}, compile.ErrFallback
-				}
+			_c1Pi, _c1Tau := _m8p, _m8t
+			if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64) {
+				return schedules.Result{}, compile.ErrFallback
 			}
-			_c2Pi, _c2Tau := _v9p-_m26p, _v9t-_m26t
-			if !(_c2Pi > 0 && _c2Pi >= 1e-6*_v9p) {
-				if !(_c2Pi == 0 || _c2Pi < 1e-6*_v9p) {
-					return schedules.Result{}, compile.ErrFallback
-				}
-				_c2Pi, _c2Tau = 0.0+_m10p, 0.0+_m10t
-				if !(_c2Pi > 0 && _c2Pi < math.MaxFloat64 && _c2Tau-_c2Tau == 0) {
-					return schedules.Result{}, compile.ErrFallback
-				}
+			_c2Pi, _c2Tau := _m10p, _m10t
+			if !(_c2Pi > 0 && _c2Pi < math.MaxFloat64) {
+				return schedules.Result{}, compile.ErrFallback
 			}
-			_c3Pi, _c3Tau := _v10p-_m27p, _v10t-_m27t
-			if !(_c3Pi > 0 && _c3Pi >= 1e-6*_v10p) {
-				if !(_c3Pi == 0 || _c3Pi < 1e-6*_v10p) {
-					return schedules.Result{}, compile.ErrFallback
-				}
-				_c3Pi, _c3Tau = 0.0+_m12p, 0.0+_m12t
-				if !(_c3Pi > 0 && _c3Pi < math.MaxFloat64 && _c3Tau-_c3Tau == 0) {
-					return schedules.Result{}, compile.ErrFallback
-				}
+			_c3Pi, _c3Tau := _m12p, _m12t
+			if !(_c3Pi > 0 && _c3Pi < math.MaxFloat64) {
+				return schedules.Result{}, compile.ErrFallback
 			}
 			var _oPi, _oTau float64
 			{
@@ -12252,15 +9396,9 @@ func program4v4(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 			_v11p, _v11t = _aPi, _aTau
 		}
 		{ // N(p4; s4, 17.36), edge 1
-			_c0Pi, _c0Tau := _v11p-_m14p, _v11t-_m14t
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v11p) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v11p) {
-					return schedules.Result{}, compile.ErrFallback
-				}
-				_c0Pi, _c0Tau = 0.0+_m28p, 0.0+_m28t
-				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-					return schedules.Result{}, compile.ErrFallback
-				}
+			_c0Pi, _c0Tau := _m28p, _m28t
+			if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+				return schedules.Result{}, compile.ErrFallback
 			}
 			var _oPi, _oTau float64
 			{
@@ -12279,45 +9417,21 @@ func program4v4(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 			_v3p, _v3t = _aPi, _aTau
 		}
 		{ // t2 = p5 + p6 + p7 + p8, edge 1
-			_c0Pi, _c0Tau := _v17p-_m29p, _v17t-_m29t
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v17p) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v17p) {
-					return schedules.Result{}, compile.ErrFallback
-				}
-				_c0Pi, _c0Tau = 0.0+_m36p, 0.0+_m36t
-				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-					return schedules.Result{}, compile.ErrFallback
-				}
+			_c0Pi, _c0Tau := _m36p, _m36t
+			if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+				return schedules.Result{}, compile.ErrFallback
 			}
-			_c2Pi, _c2Tau := _v13p-_m31p, _v13t-_m31t
-			if !(_c2Pi > 0 && _c2Pi >= 1e-6*_v13p) {
-				if !(_c2Pi == 0 || _c2Pi < 1e-6*_v13p) {
-					return schedules.Result{}, compile.ErrFallback
-				}
-				_c2Pi, _c2Tau = 0.0+_m18p, 0.0+_m18t
-				if !(_c2Pi > 0 && _c2Pi < math.MaxFloat64 && _c2Tau-_c2Tau == 0) {
-					return schedules.Result{}, compile.ErrFallback
-				}
+			_c2Pi, _c2Tau := _m18p, _m18t
+			if !(_c2Pi > 0 && _c2Pi < math.MaxFloat64) {
+				return schedules.Result{}, compile.ErrFallback
 			}
-			_c3Pi, _c3Tau := _v14p-_m32p, _v14t-_m32t
-			if !(_c3Pi > 0 && _c3Pi >= 1e-6*_v14p) {
-				if !(_c3Pi == 0 || _c3Pi < 1e-6*_v14p) {
-					return schedules.Result{}, compile.ErrFallback
-				}
-				_c3Pi, _c3Tau = 0.0+_m20p, 0.0+_m20t
-				if !(_c3Pi > 0 && _c3Pi < math.MaxFloat64 && _c3Tau-_c3Tau == 0) {
-					return schedules.Result{}, compile.ErrFallback
-				}
+			_c3Pi, _c3Tau := _m20p, _m20t
+			if !(_c3Pi > 0 && _c3Pi < math.MaxFloat64) {
+				return schedules.Result{}, compile.ErrFallback
 			}
-			_c4Pi, _c4Tau := _v15p-_m33p, _v15t-_m33t
-			if !(_c4Pi > 0 && _c4Pi >= 1e-6*_v15p) {
-				if !(_c4Pi == 0 || _c4Pi < 1e-6*_v15p) {
-					return schedules.Result{}, compile.ErrFallback
-				}
-				_c4Pi, _c4Tau = 0.0+_m22p, 0.0+_m22t
-				if !(_c4Pi > 0 && _c4Pi < math.MaxFloat64 && _c4Tau-_c4Tau == 0) {
-					return schedules.Result{}, compile.ErrFallback
-				}
+			_c4Pi, _c4Tau := _m22p, _m22t
+			if !(_c4Pi > 0 && _c4Pi < math.MaxFloat64) {
+				return schedules.Result{}, compile.ErrFallback
 			}
 			var _oPi, _oTau float64
 			{
@@ -12361,15 +9475,9 @@ func program4v4(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 			_v12p, _v12t = _aPi, _aTau
 		}
 		{ // N(p5; s5, 17.36), edge 1
-			_c0Pi, _c0Tau := _v12p-_m16p, _v12t-_m16t
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v12p) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v12p) {
-					return schedules.Result{}, compile.ErrFallback
-				}
-				_c0Pi, _c0Tau = 0.0+_m30p, 0.0+_m30t
-				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-					return schedules.Result{}, compile.ErrFallback
-				}
+			_c0Pi, _c0Tau := _m30p, _m30t
+			if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+				return schedules.Result{}, compile.ErrFallback
 			}
 			var _oPi, _oTau float64
 			{
@@ -12388,45 +9496,21 @@ func program4v4(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 			_v4p, _v4t = _aPi, _aTau
 		}
 		{ // t2 = p5 + p6 + p7 + p8, edge 2
-			_c0Pi, _c0Tau := _v17p-_m29p, _v17t-_m29t
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v17p) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v17p) {
-					return schedules.Result{}, compile.ErrFallback
-				}
-				_c0Pi, _c0Tau = 0.0+_m36p, 0.0+_m36t
-				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-					return schedules.Result{}, compile.ErrFallback
-				}
+			_c0Pi, _c0Tau := _m36p, _m36t
+			if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+				return schedules.Result{}, compile.ErrFallback
 			}
-			_c1Pi, _c1Tau := _v12p-_m30p, _v12t-_m30t
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v12p) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v12p) {
-					return schedules.Result{}, compile.ErrFallback
-				}
-				_c1Pi, _c1Tau = 0.0+_m16p, 0.0+_m16t
-				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
-					return schedules.Result{}, compile.ErrFallback
-				}
+			_c1Pi, _c1Tau := _m16p, _m16t
+			if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64) {
+				return schedules.Result{}, compile.ErrFallback
 			}
-			_c3Pi, _c3Tau := _v14p-_m32p, _v14t-_m32t
-			if !(_c3Pi > 0 && _c3Pi >= 1e-6*_v14p) {
-				if !(_c3Pi == 0 || _c3Pi < 1e-6*_v14p) {
-					return schedules.Result{}, compile.ErrFallback
-				}
-				_c3Pi, _c3Tau = 0.0+_m20p, 0.0+_m20t
-				if !(_c3Pi > 0 && _c3Pi < math.MaxFloat64 && _c3Tau-_c3Tau == 0) {
-					return schedules.Result{}, compile.ErrFallback
-				}
+			_c3Pi, _c3Tau := _m20p, _m20t
+			if !(_c3Pi > 0 && _c3Pi < math.MaxFloat64) {
+				return schedules.Result{}, compile.ErrFallback
 			}
-			_c4Pi, _c4Tau := _v15p-_m33p, _v15t-_m33t
-			if !(_c4Pi > 0 && _c4Pi >= 1e-6*_v15p) {
-				if !(_c4Pi == 0 || _c4Pi < 1e-6*_v15p) {
-					return schedules.Result{}, compile.ErrFallback
-				}
-				_c4Pi, _c4Tau = 0.0+_m22p, 0.0+_m22t
-				if !(_c4Pi > 0 && _c4Pi < math.MaxFloat64 && _c4Tau-_c4Tau == 0) {
-					return schedules.Result{}, compile.ErrFallback
-				}
+			_c4Pi, _c4Tau := _m22p, _m22t
+			if !(_c4Pi > 0 && _c4Pi < math.MaxFloat64) {
+				return schedules.Result{}, compile.ErrFallback
 			}
 			var _oPi, _oTau float64
 			{
@@ -12470,15 +9554,9 @@ func program4v4(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 			_v13p, _v13t = _aPi, _aTau
 		}
 		{ // N(p6; s6, 17.36), edge 1
-			_c0Pi, _c0Tau := _v13p-_m18p, _v13t-_m18t
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v13p) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v13p) {
-					return schedules.Result{}, compile.ErrFallback
-				}
-				_c0Pi, _c0Tau = 0.0+_m31p, 0.0+_m31t
-				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-					return schedules.Result{}, compile.ErrFallback
-				}
+			_c0Pi, _c0Tau := _m31p, _m31t
+			if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+				return schedules.Result{}, compile.ErrFallback
 			}
 			var _oPi, _oTau float64
 			{
@@ -12497,45 +9575,21 @@ func program4v4(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 			_v5p, _v5t = _aPi, _aTau
 		}
 		{ // t2 = p5 + p6 + p7 + p8, edge 3
-			_c0Pi, _c0Tau := _v17p-_m29p, _v17t-_m29t
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v17p) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v17p) {
-					return schedules.Result{}, compile.ErrFallback
-				}
-				_c0Pi, _c0Tau = 0.0+_m36p, 0.0+_m36t
-				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-					return schedules.Result{}, compile.ErrFallback
-				}
+			_c0Pi, _c0Tau := _m36p, _m36t
+			if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+				return schedules.Result{}, compile.ErrFallback
 			}
-			_c1Pi, _c1Tau := _v12p-_m30p, _v12t-_m30t
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v12p) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v12p) {
-					return schedules.Result{}, compile.ErrFallback
-				}
-				_c1Pi, _c1Tau = 0.0+_m16p, 0.0+_m16t
-				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
-					return schedules.Result{}, compile.ErrFallback
-				}
+			_c1Pi, _c1Tau := _m16p, _m16t
+			if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64) {
+				return schedules.Result{}, compile.ErrFallback
 			}
-			_c2Pi, _c2Tau := _v13p-_m31p, _v13t-_m31t
-			if !(_c2Pi > 0 && _c2Pi >= 1e-6*_v13p) {
-				if !(_c2Pi == 0 || _c2Pi < 1e-6*_v13p) {
-					return schedules.Result{}, compile.ErrFallback
-				}
-				_c2Pi, _c2Tau = 0.0+_m18p, 0.0+_m18t
-				if !(_c2Pi > 0 && _c2Pi < math.MaxFloat64 && _c2Tau-_c2Tau == 0) {
-					return schedules.Result{}, compile.ErrFallback
-				}
+			_c2Pi, _c2Tau := _m18p, _m18t
+			if !(_c2Pi > 0 && _c2Pi < math.MaxFloat64) {
+				return schedules.Result{}, compile.ErrFallback
 			}
-			_c4Pi, _c4Tau := _v15p-_m33p, _v15t-_m33t
-			if !(_c4Pi > 0 && _c4Pi >= 1e-6*_v15p) {
-				if !(_c4Pi == 0 || _c4Pi < 1e-6*_v15p) {
-					return schedules.Result{}, compile.ErrFallback
-				}
-				_c4Pi, _c4Tau = 0.0+_m22p, 0.0+_m22t
-				if !(_c4Pi > 0 && _c4Pi < math.MaxFloat64 && _c4Tau-_c4Tau == 0) {
-					return schedules.Result{}, compile.ErrFallback
-				}
+			_c4Pi, _c4Tau := _m22p, _m22t
+			if !(_c4Pi > 0 && _c4Pi < math.MaxFloat64) {
+				return schedules.Result{}, compile.ErrFallback
 			}
 			var _oPi, _oTau float64
 			{
@@ -12579,15 +9633,9 @@ func program4v4(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 			_v14p, _v14t = _aPi, _aTau
 		}
 		{ // N(p7; s7, 17.36), edge 1
-			_c0Pi, _c0Tau := _v14p-_m20p, _v14t-_m20t
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v14p) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v14p) {
-					return schedules.Result{}, compile.ErrFallback
-				}
-				_c0Pi, _c0Tau = 0.0+_m32p, 0.0+_m32t
-				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-					return schedules.Result{}, compile.ErrFallback
-				}
+			_c0Pi, _c0Tau := _m32p, _m32t
+			if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+				return schedules.Result{}, compile.ErrFallback
 			}
 			var _oPi, _oTau float64
 			{
@@ -12606,45 +9654,21 @@ func program4v4(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 			_v6p, _v6t = _aPi, _aTau
 		}
 		{ // t2 = p5 + p6 + p7 + p8, edge 4
-			_c0Pi, _c0Tau := _v17p-_m29p, _v17t-_m29t
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v17p) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v17p) {
-					return schedules.Result{}, compile.ErrFallback
-				}
-				_c0Pi, _c0Tau = 0.0+_m36p, 0.0+_m36t
-				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-					return schedules.Result{}, compile.ErrFallback
-				}
+			_c0Pi, _c0Tau := _m36p, _m36t
+			if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+				return schedules.Result{}, compile.ErrFallback
 			}
-			_c1Pi, _c1Tau := _v12p-_m30p, _v12t-_m30t
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v12p) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v12p) {
-					return schedules.Result{}, compile.ErrFallback
-				}
-				_c1Pi, _c1Tau = 0.0+_m16p, 0.0+_m16t
-				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
-					return schedules.Result{}, compile.ErrFallback
-				}
+			_c1Pi, _c1Tau := _m16p, _m16t
+			if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64) {
+				return schedules.Result{}, compile.ErrFallback
 			}
-			_c2Pi, _c2Tau := _v13p-_m31p, _v13t-_m31t
-			if !(_c2Pi > 0 && _c2Pi >= 1e-6*_v13p) {
-				if !(_c2Pi == 0 || _c2Pi < 1e-6*_v13p) {
-					return schedules.Result{}, compile.ErrFallback
-				}
-				_c2Pi, _c2Tau = 0.0+_m18p, 0.0+_m18t
-				if !(_c2Pi > 0 && _c2Pi < math.MaxFloat64 && _c2Tau-_c2Tau == 0) {
-					return schedules.Result{}, compile.ErrFallback
-				}
+			_c2Pi, _c2Tau := _m18p, _m18t
+			if !(_c2Pi > 0 && _c2Pi < math.MaxFloat64) {
+				return schedules.Result{}, compile.ErrFallback
 			}
-			_c3Pi, _c3Tau := _v14p-_m32p, _v14t-_m32t
-			if !(_c3Pi > 0 && _c3Pi >= 1e-6*_v14p) {
-				if !(_c3Pi == 0 || _c3Pi < 1e-6*_v14p) {
-					return schedules.Result{}, compile.ErrFallback
-				}
-				_c3Pi, _c3Tau = 0.0+_m20p, 0.0+_m20t
-				if !(_c3Pi > 0 && _c3Pi < math.MaxFloat64 && _c3Tau-_c3Tau == 0) {
-					return schedules.Result{}, compile.ErrFallback
-				}
+			_c3Pi, _c3Tau := _m20p, _m20t
+			if !(_c3Pi > 0 && _c3Pi < math.MaxFloat64) {
+				return schedules.Result{}, compile.ErrFallback
 			}
 			var _oPi, _oTau float64
 			{
@@ -12688,15 +9712,9 @@ func program4v4(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 			_v15p, _v15t = _aPi, _aTau
 		}
 		{ // N(p8; s8, 17.36), edge 1
-			_c0Pi, _c0Tau := _v15p-_m22p, _v15t-_m22t
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v15p) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v15p) {
-					return schedules.Result{}, compile.ErrFallback
-				}
-				_c0Pi, _c0Tau = 0.0+_m33p, 0.0+_m33t
-				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-					return schedules.Result{}, compile.ErrFallback
-				}
+			_c0Pi, _c0Tau := _m33p, _m33t
+			if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+				return schedules.Result{}, compile.ErrFallback
 			}
 			var _oPi, _oTau float64
 			{
@@ -12795,15 +9813,9 @@ func program4v4(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 		}
 		var _sum graph.EvidenceSum
 		{ // N(s1; 25, 25.01)
-			_c0Pi, _c0Tau := _vs[0].Pi-_ms[0].Pi, _vs[0].Tau-_ms[0].Tau
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[0].Pi) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[0].Pi) {
-					return 0, compile.ErrFallback
-				}
-				_c0Pi, _c0Tau = 0.0+_ms[9].Pi, 0.0+_ms[9].Tau
-				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-					return 0, compile.ErrFallback
-				}
+			_c0Pi, _c0Tau := _ms[9].Pi, _ms[9].Tau
+			if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+				return 0, compile.ErrFallback
 			}
 			var _eq, _ev, _en float64
 			{
@@ -12818,15 +9830,9 @@ func program4v4(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 			_sum.Norm(_en)
 		}
 		{ // N(s2; 24.67, 27.57)
-			_c0Pi, _c0Tau := _vs[1].Pi-_ms[1].Pi, _vs[1].Tau-_ms[1].Tau
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[1].Pi) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[1].Pi) {
-					return 0, compile.ErrFallback
-				}
-				_c0Pi, _c0Tau = 0.0+_ms[11].Pi, 0.0+_ms[11].Tau
-				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-					return 0, compile.ErrFallback
-				}
+			_c0Pi, _c0Tau := _ms[11].Pi, _ms[11].Tau
+			if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+				return 0, compile.ErrFallback
 			}
 			var _eq, _ev, _en float64
 			{
@@ -12841,15 +9847,9 @@ func program4v4(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 			_sum.Norm(_en)
 		}
 		{ // N(s3; 24.33, 30.26)
-			_c0Pi, _c0Tau := _vs[2].Pi-_ms[2].Pi, _vs[2].Tau-_ms[2].Tau
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[2].Pi) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[2].Pi) {
-					return 0, compile.ErrFallback
-				}
-				_c0Pi, _c0Tau = 0.0+_ms[13].Pi, 0.0+_ms[13].Tau
-				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-					return 0, compile.ErrFallback
-				}
+			_c0Pi, _c0Tau := _ms[13].Pi, _ms[13].Tau
+			if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+				return 0, compile.ErrFallback
 			}
 			var _eq, _ev, _en float64
 			{
@@ -12864,15 +9864,9 @@ func program4v4(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 			_sum.Norm(_en)
 		}
 		{ // N(s4; 24, 33.07)
-			_c0Pi, _c0Tau := _vs[3].Pi-_ms[3].Pi, _vs[3].Tau-_ms[3].Tau
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[3].Pi) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[3].Pi) {
-					return 0, compile.ErrFallback
-				}
-				_c0Pi, _c0Tau = 0.0+_ms[15].Pi, 0.0+_ms[15].Tau
-				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-					return 0, compile.ErrFallback
-				}
+			_c0Pi, _c0Tau := _ms[15].Pi, _ms[15].Tau
+			if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+				return 0, compile.ErrFallback
 			}
 			var _eq, _ev, _en float64
 			{
@@ -12887,15 +9881,9 @@ func program4v4(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 			_sum.Norm(_en)
 		}
 		{ // N(s5; 26, 25.01)
-			_c0Pi, _c0Tau := _vs[4].Pi-_ms[4].Pi, _vs[4].Tau-_ms[4].Tau
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[4].Pi) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[4].Pi) {
-					return 0, compile.ErrFallback
-				}
-				_c0Pi, _c0Tau = 0.0+_ms[17].Pi, 0.0+_ms[17].Tau
-				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-					return 0, compile.ErrFallback
-				}
+			_c0Pi, _c0Tau := _ms[17].Pi, _ms[17].Tau
+			if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+				return 0, compile.ErrFallback
 			}
 			var _eq, _ev, _en float64
 			{
@@ -12910,15 +9898,9 @@ func program4v4(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 			_sum.Norm(_en)
 		}
 		{ // N(s6; 25.67, 27.57)
-			_c0Pi, _c0Tau := _vs[5].Pi-_ms[5].Pi, _vs[5].Tau-_ms[5].Tau
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[5].Pi) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[5].Pi) {
-					return 0, compile.ErrFallback
-				}
-				_c0Pi, _c0Tau = 0.0+_ms[19].Pi, 0.0+_ms[19].Tau
-				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-					return 0, compile.ErrFallback
-				}
+			_c0Pi, _c0Tau := _ms[19].Pi, _ms[19].Tau
+			if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+				return 0, compile.ErrFallback
 			}
 			var _eq, _ev, _en float64
 			{
@@ -12933,15 +9915,9 @@ func program4v4(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 			_sum.Norm(_en)
 		}
 		{ // N(s7; 25.33, 30.26)
-			_c0Pi, _c0Tau := _vs[6].Pi-_ms[6].Pi, _vs[6].Tau-_ms[6].Tau
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[6].Pi) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[6].Pi) {
-					return 0, compile.ErrFallback
-				}
-				_c0Pi, _c0Tau = 0.0+_ms[21].Pi, 0.0+_ms[21].Tau
-				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-					return 0, compile.ErrFallback
-				}
+			_c0Pi, _c0Tau := _ms[21].Pi, _ms[21].Tau
+			if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+				return 0, compile.ErrFallback
 			}
 			var _eq, _ev, _en float64
 			{
@@ -12956,15 +9932,9 @@ func program4v4(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 			_sum.Norm(_en)
 		}
 		{ // N(s8; 25, 33.07)
-			_c0Pi, _c0Tau := _vs[7].Pi-_ms[7].Pi, _vs[7].Tau-_ms[7].Tau
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[7].Pi) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[7].Pi) {
-					return 0, compile.ErrFallback
-				}
-				_c0Pi, _c0Tau = 0.0+_ms[23].Pi, 0.0+_ms[23].Tau
-				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-					return 0, compile.ErrFallback
-				}
+			_c0Pi, _c0Tau := _ms[23].Pi, _ms[23].Tau
+			if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+				return 0, compile.ErrFallback
 			}
 			var _eq, _ev, _en float64
 			{
@@ -12979,25 +9949,13 @@ func program4v4(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 			_sum.Norm(_en)
 		}
 		{ // N(p1; s1, 17.36)
-			_c0Pi, _c0Tau := _vs[8].Pi-_ms[8].Pi, _vs[8].Tau-_ms[8].Tau
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[8].Pi) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[8].Pi) {
-					return 0, compile.ErrFallback
-				}
-				_c0Pi, _c0Tau = 0.0+_ms[25].Pi, 0.0+_ms[25].Tau
-				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-					return 0, compile.ErrFallback
-				}
+			_c0Pi, _c0Tau := _ms[25].Pi, _ms[25].Tau
+			if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+				return 0, compile.ErrFallback
 			}
-			_c1Pi, _c1Tau := _vs[0].Pi-_ms[9].Pi, _vs[0].Tau-_ms[9].Tau
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_vs[0].Pi) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_vs[0].Pi) {
-					return 0, compile.ErrFallback
-				}
-				_c1Pi, _c1Tau = 0.0+_ms[0].Pi, 0.0+_ms[0].Tau
-				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
-					return 0, compile.ErrFallback
-				}
+			_c1Pi, _c1Tau := _ms[0].Pi, _ms[0].Tau
+			if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64) {
+				return 0, compile.ErrFallback
 			}
 			var _eq, _ev, _en float64
 			{
@@ -13012,25 +9970,13 @@ func program4v4(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 			_sum.Norm(_en)
 		}
 		{ // N(p2; s2, 17.36)
-			_c0Pi, _c0Tau := _vs[9].Pi-_ms[10].Pi, _vs[9].Tau-_ms[10].Tau
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[9].Pi) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[9].Pi) {
-					return 0, compile.ErrFallback
-				}
-				_c0Pi, _c0Tau = 0.0+_ms[26].Pi, 0.0+_ms[26].Tau
-				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-					return 0, compile.ErrFallback
-				}
+			_c0Pi, _c0Tau := _ms[26].Pi, _ms[26].Tau
+			if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+				return 0, compile.ErrFallback
 			}
-			_c1Pi, _c1Tau := _vs[1].Pi-_ms[11].Pi, _vs[1].Tau-_ms[11].Tau
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_vs[1].Pi) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_vs[1].Pi) {
-					return 0, compile.ErrFallback
-				}
-				_c1Pi, _c1Tau = 0.0+_ms[1].Pi, 0.0+_ms[1].Tau
-				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
-					return 0, compile.ErrFallback
-				}
+			_c1Pi, _c1Tau := _ms[1].Pi, _ms[1].Tau
+			if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64) {
+				return 0, compile.ErrFallback
 			}
 			var _eq, _ev, _en float64
 			{
@@ -13045,25 +9991,13 @@ func program4v4(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 			_sum.Norm(_en)
 		}
 		{ // N(p3; s3, 17.36)
-			_c0Pi, _c0Tau := _vs[10].Pi-_ms[12].Pi, _vs[10].Tau-_ms[12].Tau
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[10].Pi) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[10].Pi) {
-					return 0, compile.ErrFallback
-				}
-				_c0Pi, _c0Tau = 0.0+_ms[27].Pi, 0.0+_ms[27].Tau
-				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-					return 0, compile.ErrFallback
-				}
+			_c0Pi, _c0Tau := _ms[27].Pi, _ms[27].Tau
+			if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+				return 0, compile.ErrFallback
 			}
-			_c1Pi, _c1Tau := _vs[2].Pi-_ms[13].Pi, _vs[2].Tau-_ms[13].Tau
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_vs[2].Pi) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_vs[2].Pi) {
-					return 0, compile.ErrFallback
-				}
-				_c1Pi, _c1Tau = 0.0+_ms[2].Pi, 0.0+_ms[2].Tau
-				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
-					return 0, compile.ErrFallback
-				}
+			_c1Pi, _c1Tau := _ms[2].Pi, _ms[2].Tau
+			if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64) {
+				return 0, compile.ErrFallback
 			}
 			var _eq, _ev, _en float64
 			{
@@ -13078,25 +10012,13 @@ func program4v4(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 			_sum.Norm(_en)
 		}
 		{ // N(p4; s4, 17.36)
-			_c0Pi, _c0Tau := _vs[11].Pi-_ms[14].Pi, _vs[11].Tau-_ms[14].Tau
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[11].Pi) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[11].Pi) {
-					return 0, compile.ErrFallback
-				}
-				_c0Pi, _c0Tau = 0.0+_ms[28].Pi, 0.0+_ms[28].Tau
-				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-					return 0, compile.ErrFallback
-				}
+			_c0Pi, _c0Tau := _ms[28].Pi, _ms[28].Tau
+			if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+				return 0, compile.ErrFallback
 			}
-			_c1Pi, _c1Tau := _vs[3].Pi-_ms[15].Pi, _vs[3].Tau-_ms[15].Tau
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_vs[3].Pi) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_vs[3].Pi) {
-					return 0, compile.ErrFallback
-				}
-				_c1Pi, _c1Tau = 0.0+_ms[3].Pi, 0.0+_ms[3].Tau
-				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
-					return 0, compile.ErrFallback
-				}
+			_c1Pi, _c1Tau := _ms[3].Pi, _ms[3].Tau
+			if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64) {
+				return 0, compile.ErrFallback
 			}
 			var _eq, _ev, _en float64
 			{
@@ -13111,25 +10033,13 @@ func program4v4(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 			_sum.Norm(_en)
 		}
 		{ // N(p5; s5, 17.36)
-			_c0Pi, _c0Tau := _vs[12].Pi-_ms[16].Pi, _vs[12].Tau-_ms[16].Tau
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[12].Pi) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[12].Pi) {
-					return 0, compile.ErrFallback
-				}
-				_c0Pi, _c0Tau = 0.0+_ms[30].Pi, 0.0+_ms[30].Tau
-				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-					return 0, compile.ErrFallback
-				}
+			_c0Pi, _c0Tau := _ms[30].Pi, _ms[30].Tau
+			if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+				return 0, compile.ErrFallback
 			}
-			_c1Pi, _c1Tau := _vs[4].Pi-_ms[17].Pi, _vs[4].Tau-_ms[17].Tau
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_vs[4].Pi) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_vs[4].Pi) {
-					return 0, compile.ErrFallback
-				}
-				_c1Pi, _c1Tau = 0.0+_ms[4].Pi, 0.0+_ms[4].Tau
-				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
-					return 0, compile.ErrFallback
-				}
+			_c1Pi, _c1Tau := _ms[4].Pi, _ms[4].Tau
+			if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64) {
+				return 0, compile.ErrFallback
 			}
 			var _eq, _ev, _en float64
 			{
@@ -13144,25 +10054,13 @@ func program4v4(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 			_sum.Norm(_en)
 		}
 		{ // N(p6; s6, 17.36)
-			_c0Pi, _c0Tau := _vs[13].Pi-_ms[18].Pi, _vs[13].Tau-_ms[18].Tau
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[13].Pi) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[13].Pi) {
-					return 0, compile.ErrFallback
-				}
-				_c0Pi, _c0Tau = 0.0+_ms[31].Pi, 0.0+_ms[31].Tau
-				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-					return 0, compile.ErrFallback
-				}
+			_c0Pi, _c0Tau := _ms[31].Pi, _ms[31].Tau
+			if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+				return 0, compile.ErrFallback
 			}
-			_c1Pi, _c1Tau := _vs[5].Pi-_ms[19].Pi, _vs[5].Tau-_ms[19].Tau
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_vs[5].Pi) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_vs[5].Pi) {
-					return 0, compile.ErrFallback
-				}
-				_c1Pi, _c1Tau = 0.0+_ms[5].Pi, 0.0+_ms[5].Tau
-				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
-					return 0, compile.ErrFallback
-				}
+			_c1Pi, _c1Tau := _ms[5].Pi, _ms[5].Tau
+			if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64) {
+				return 0, compile.ErrFallback
 			}
 			var _eq, _ev, _en float64
 			{
@@ -13177,25 +10075,13 @@ func program4v4(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 			_sum.Norm(_en)
 		}
 		{ // N(p7; s7, 17.36)
-			_c0Pi, _c0Tau := _vs[14].Pi-_ms[20].Pi, _vs[14].Tau-_ms[20].Tau
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[14].Pi) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[14].Pi) {
-					return 0, compile.ErrFallback
-				}
-				_c0Pi, _c0Tau = 0.0+_ms[32].Pi, 0.0+_ms[32].Tau
-				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-					return 0, compile.ErrFallback
-				}
+			_c0Pi, _c0Tau := _ms[32].Pi, _ms[32].Tau
+			if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+				return 0, compile.ErrFallback
 			}
-			_c1Pi, _c1Tau := _vs[6].Pi-_ms[21].Pi, _vs[6].Tau-_ms[21].Tau
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_vs[6].Pi) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_vs[6].Pi) {
-					return 0, compile.ErrFallback
-				}
-				_c1Pi, _c1Tau = 0.0+_ms[6].Pi, 0.0+_ms[6].Tau
-				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
-					return 0, compile.ErrFallback
-				}
+			_c1Pi, _c1Tau := _ms[6].Pi, _ms[6].Tau
+			if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64) {
+				return 0, compile.ErrFallback
 			}
 			var _eq, _ev, _en float64
 			{
@@ -13210,25 +10096,13 @@ func program4v4(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 			_sum.Norm(_en)
 		}
 		{ // N(p8; s8, 17.36)
-			_c0Pi, _c0Tau := _vs[15].Pi-_ms[22].Pi, _vs[15].Tau-_ms[22].Tau
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[15].Pi) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[15].Pi) {
-					return 0, compile.ErrFallback
-				}
-				_c0Pi, _c0Tau = 0.0+_ms[33].Pi, 0.0+_ms[33].Tau
-				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-					return 0, compile.ErrFallback
-				}
+			_c0Pi, _c0Tau := _ms[33].Pi, _ms[33].Tau
+			if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+				return 0, compile.ErrFallback
 			}
-			_c1Pi, _c1Tau := _vs[7].Pi-_ms[23].Pi, _vs[7].Tau-_ms[23].Tau
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_vs[7].Pi) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_vs[7].Pi) {
-					return 0, compile.ErrFallback
-				}
-				_c1Pi, _c1Tau = 0.0+_ms[7].Pi, 0.0+_ms[7].Tau
-				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
-					return 0, compile.ErrFallback
-				}
+			_c1Pi, _c1Tau := _ms[7].Pi, _ms[7].Tau
+			if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64) {
+				return 0, compile.ErrFallback
 			}
 			var _eq, _ev, _en float64
 			{
@@ -13243,55 +10117,25 @@ func program4v4(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 			_sum.Norm(_en)
 		}
 		{ // t1 = p1 + p2 + p3 + p4
-			_c0Pi, _c0Tau := _vs[16].Pi-_ms[24].Pi, _vs[16].Tau-_ms[24].Tau
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[16].Pi) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[16].Pi) {
-					return 0, compile.ErrFallback
-				}
-				_c0Pi, _c0Tau = 0.0+_ms[35].Pi, 0.0+_ms[35].Tau
-				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-					return 0, compile.ErrFallback
-				}
+			_c0Pi, _c0Tau := _ms[35].Pi, _ms[35].Tau
+			if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+				return 0, compile.ErrFallback
 			}
-			_c1Pi, _c1Tau := _vs[8].Pi-_ms[25].Pi, _vs[8].Tau-_ms[25].Tau
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_vs[8].Pi) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_vs[8].Pi) {
-					return 0, compile.ErrFallback
-				}
-				_c1Pi, _c1Tau = 0.0+_ms[8].Pi, 0.0+_ms[8].Tau
-				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
-					return 0, compile.ErrFallback
-				}
+			_c1Pi, _c1Tau := _ms[8].Pi, _ms[8].Tau
+			if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64) {
+				return 0, compile.ErrFallback
 			}
-			_c2Pi, _c2Tau := _vs[9].Pi-_ms[26].Pi, _vs[9].Tau-_ms[26].Tau
-			if !(_c2Pi > 0 && _c2Pi >= 1e-6*_vs[9].Pi) {
-				if !(_c2Pi == 0 || _c2Pi < 1e-6*_vs[9].Pi) {
-					return 0, compile.ErrFallback
-				}
-				_c2Pi, _c2Tau = 0.0+_ms[10].Pi, 0.0+_ms[10].Tau
-				if !(_c2Pi > 0 && _c2Pi < math.MaxFloat64 && _c2Tau-_c2Tau == 0) {
-					return 0, compile.ErrFallback
-				}
+			_c2Pi, _c2Tau := _ms[10].Pi, _ms[10].Tau
+			if !(_c2Pi > 0 && _c2Pi < math.MaxFloat64) {
+				return 0, compile.ErrFallback
 			}
-			_c3Pi, _c3Tau := _vs[10].Pi-_ms[27].Pi, _vs[10].Tau-_ms[27].Tau
-			if !(_c3Pi > 0 && _c3Pi >= 1e-6*_vs[10].Pi) {
-				if !(_c3Pi == 0 || _c3Pi < 1e-6*_vs[10].Pi) {
-					return 0, compile.ErrFallback
-				}
-				_c3Pi, _c3Tau = 0.0+_ms[12].Pi, 0.0+_ms[12].Tau
-				if !(_c3Pi > 0 && _c3Pi < math.MaxFloat64 && _c3Tau-_c3Tau == 0) {
-					return 0, compile.ErrFallback
-				}
+			_c3Pi, _c3Tau := _ms[12].Pi, _ms[12].Tau
+			if !(_c3Pi > 0 && _c3Pi < math.MaxFloat64) {
+				return 0, compile.ErrFallback
 			}
-			_c4Pi, _c4Tau := _vs[11].Pi-_ms[28].Pi, _vs[11].Tau-_ms[28].Tau
-			if !(_c4Pi > 0 && _c4Pi >= 1e-6*_vs[11].Pi) {
-				if !(_c4Pi == 0 || _c4Pi < 1e-6*_vs[11].Pi) {
-					return 0, compile.ErrFallback
-				}
-				_c4Pi, _c4Tau = 0.0+_ms[14].Pi, 0.0+_ms[14].Tau
-				if !(_c4Pi > 0 && _c4Pi < math.MaxFloat64 && _c4Tau-_c4Tau == 0) {
-					return 0, compile.ErrFallback
-				}
+			_c4Pi, _c4Tau := _ms[14].Pi, _ms[14].Tau
+			if !(_c4Pi > 0 && _c4Pi < math.MaxFloat64) {
+				return 0, compile.ErrFallback
 			}
 			var _eq, _ev, _en float64
 			{
@@ -13335,55 +10179,25 @@ func program4v4(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 			_sum.Norm(_en)
 		}
 		{ // t2 = p5 + p6 + p7 + p8
-			_c0Pi, _c0Tau := _vs[17].Pi-_ms[29].Pi, _vs[17].Tau-_ms[29].Tau
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[17].Pi) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[17].Pi) {
-					return 0, compile.ErrFallback
-				}
-				_c0Pi, _c0Tau = 0.0+_ms[36].Pi, 0.0+_ms[36].Tau
-				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-					return 0, compile.ErrFallback
-				}
+			_c0Pi, _c0Tau := _ms[36].Pi, _ms[36].Tau
+			if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+				return 0, compile.ErrFallback
 			}
-			_c1Pi, _c1Tau := _vs[12].Pi-_ms[30].Pi, _vs[12].Tau-_ms[30].Tau
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_vs[12].Pi) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_vs[12].Pi) {
-					return 0, compile.ErrFallback
-				}
-				_c1Pi, _c1Tau = 0.0+_ms[16].Pi, 0.0+_ms[16].Tau
-				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
-					return 0, compile.ErrFallback
-				}
+			_c1Pi, _c1Tau := _ms[16].Pi, _ms[16].Tau
+			if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64) {
+				return 0, compile.ErrFallback
 			}
-			_c2Pi, _c2Tau := _vs[13].Pi-_ms[31].Pi, _vs[13].Tau-_ms[31].Tau
-			if !(_c2Pi > 0 && _c2Pi >= 1e-6*_vs[13].Pi) {
-				if !(_c2Pi == 0 || _c2Pi < 1e-6*_vs[13].Pi) {
-					return 0, compile.ErrFallback
-				}
-				_c2Pi, _c2Tau = 0.0+_ms[18].Pi, 0.0+_ms[18].Tau
-				if !(_c2Pi > 0 && _c2Pi < math.MaxFloat64 && _c2Tau-_c2Tau == 0) {
-					return 0, compile.ErrFallback
-				}
+			_c2Pi, _c2Tau := _ms[18].Pi, _ms[18].Tau
+			if !(_c2Pi > 0 && _c2Pi < math.MaxFloat64) {
+				return 0, compile.ErrFallback
 			}
-			_c3Pi, _c3Tau := _vs[14].Pi-_ms[32].Pi, _vs[14].Tau-_ms[32].Tau
-			if !(_c3Pi > 0 && _c3Pi >= 1e-6*_vs[14].Pi) {
-				if !(_c3Pi == 0 || _c3Pi < 1e-6*_vs[14].Pi) {
-					return 0, compile.ErrFallback
-				}
-				_c3Pi, _c3Tau = 0.0+_ms[20].Pi, 0.0+_ms[20].Tau
-				if !(_c3Pi > 0 && _c3Pi < math.MaxFloat64 && _c3Tau-_c3Tau == 0) {
-					return 0, compile.ErrFallback
-				}
+			_c3Pi, _c3Tau := _ms[20].Pi, _ms[20].Tau
+			if !(_c3Pi > 0 && _c3Pi < math.MaxFloat64) {
+				return 0, compile.ErrFallback
 			}
-			_c4Pi, _c4Tau := _vs[15].Pi-_ms[33].Pi, _vs[15].Tau-_ms[33].Tau
-			if !(_c4Pi > 0 && _c4Pi >= 1e-6*_vs[15].Pi) {
-				if !(_c4Pi == 0 || _c4Pi < 1e-6*_vs[15].Pi) {
-					return 0, compile.ErrFallback
-				}
-				_c4Pi, _c4Tau = 0.0+_ms[22].Pi, 0.0+_ms[22].Tau
-				if !(_c4Pi > 0 && _c4Pi < math.MaxFloat64 && _c4Tau-_c4Tau == 0) {
-					return 0, compile.ErrFallback
-				}
+			_c4Pi, _c4Tau := _ms[22].Pi, _ms[22].Tau
+			if !(_c4Pi > 0 && _c4Pi < math.MaxFloat64) {
+				return 0, compile.ErrFallback
 			}
 			var _eq, _ev, _en float64
 			{
@@ -13427,35 +10241,17 @@ func program4v4(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 			_sum.Norm(_en)
 		}
 		{ // d1 = t1 − t2
-			_c0Pi, _c0Tau := _vs[18].Pi-_ms[34].Pi, _vs[18].Tau-_ms[34].Tau
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[18].Pi) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[18].Pi) {
-					return 0, compile.ErrFallback
-				}
-				_c0Pi, _c0Tau = 0.0+_ms[37].Pi, 0.0+_ms[37].Tau
-				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-					return 0, compile.ErrFallback
-				}
+			_c0Pi, _c0Tau := _ms[37].Pi, _ms[37].Tau
+			if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+				return 0, compile.ErrFallback
 			}
-			_c1Pi, _c1Tau := _vs[16].Pi-_ms[35].Pi, _vs[16].Tau-_ms[35].Tau
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_vs[16].Pi) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_vs[16].Pi) {
-					return 0, compile.ErrFallback
-				}
-				_c1Pi, _c1Tau = 0.0+_ms[24].Pi, 0.0+_ms[24].Tau
-				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
-					return 0, compile.ErrFallback
-				}
+			_c1Pi, _c1Tau := _ms[24].Pi, _ms[24].Tau
+			if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64) {
+				return 0, compile.ErrFallback
 			}
-			_c2Pi, _c2Tau := _vs[17].Pi-_ms[36].Pi, _vs[17].Tau-_ms[36].Tau
-			if !(_c2Pi > 0 && _c2Pi >= 1e-6*_vs[17].Pi) {
-				if !(_c2Pi == 0 || _c2Pi < 1e-6*_vs[17].Pi) {
-					return 0, compile.ErrFallback
-				}
-				_c2Pi, _c2Tau = 0.0+_ms[29].Pi, 0.0+_ms[29].Tau
-				if !(_c2Pi > 0 && _c2Pi < math.MaxFloat64 && _c2Tau-_c2Tau == 0) {
-					return 0, compile.ErrFallback
-				}
+			_c2Pi, _c2Tau := _ms[29].Pi, _ms[29].Tau
+			if !(_c2Pi > 0 && _c2Pi < math.MaxFloat64) {
+				return 0, compile.ErrFallback
 			}
 			var _eq, _ev, _en float64
 			{
@@ -13489,15 +10285,9 @@ func program4v4(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 			_sum.Norm(_en)
 		}
 		{ // I(d1 > 1.481)
-			_c0Pi, _c0Tau := _vs[18].Pi-_ms[37].Pi, _vs[18].Tau-_ms[37].Tau
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[18].Pi) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[18].Pi) {
-					return 0, compile.ErrFallback
-				}
-				_c0Pi, _c0Tau = 0.0+_ms[34].Pi, 0.0+_ms[34].Tau
-				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-					return 0, compile.ErrFallback
-				}
+			_c0Pi, _c0Tau := _ms[34].Pi, _ms[34].Tau
+			if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+				return 0, compile.ErrFallback
 			}
 			var _eq float64
 			{
@@ -13514,30 +10304,18 @@ func program4v4(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 			center := qt / q
 			var quad float64
 			{
-				cPi, cTau := _vs[0].Pi-_ms[0].Pi, _vs[0].Tau-_ms[0].Tau
-				if !(cPi > 0 && cPi >= 1e-6*_vs[0].Pi) {
-					if !(cPi == 0 || cPi < 1e-6*_vs[0].Pi) {
-						return 0, compile.ErrFallback
-					}
-					cPi, cTau = 0.0+_ms[9].Pi, 0.0+_ms[9].Tau
-					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
-						return 0, compile.ErrFallback
-					}
+				cPi, cTau := _ms[9].Pi, _ms[9].Tau
+				if !(cPi > 0 && cPi < math.MaxFloat64) {
+					return 0, compile.ErrFallback
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
 				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _vs[0].Pi-_ms[9].Pi, _vs[0].Tau-_ms[9].Tau
-				if !(cPi > 0 && cPi >= 1e-6*_vs[0].Pi) {
-					if !(cPi == 0 || cPi < 1e-6*_vs[0].Pi) {
-						return 0, compile.ErrFallback
-					}
-					cPi, cTau = 0.0+_ms[0].Pi, 0.0+_ms[0].Tau
-					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
-						return 0, compile.ErrFallback
-					}
+				cPi, cTau := _ms[0].Pi, _ms[0].Tau
+				if !(cPi > 0 && cPi < math.MaxFloat64) {
+					return 0, compile.ErrFallback
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
@@ -13555,30 +10333,18 @@ func program4v4(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 			center := qt / q
 			var quad float64
 			{
-				cPi, cTau := _vs[1].Pi-_ms[1].Pi, _vs[1].Tau-_ms[1].Tau
-				if !(cPi > 0 && cPi >= 1e-6*_vs[1].Pi) {
-					if !(cPi == 0 || cPi < 1e-6*_vs[1].Pi) {
-						return 0, compile.ErrFallback
-					}
-					cPi, cTau = 0.0+_ms[11].Pi, 0.0+_ms[11].Tau
-					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
-						return 0, compile.ErrFallback
-					}
+				cPi, cTau := _ms[11].Pi, _ms[11].Tau
+				if !(cPi > 0 && cPi < math.MaxFloat64) {
+					return 0, compile.ErrFallback
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
 				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _vs[1].Pi-_ms[11].Pi, _vs[1].Tau-_ms[11].Tau
-				if !(cPi > 0 && cPi >= 1e-6*_vs[1].Pi) {
-					if !(cPi == 0 || cPi < 1e-6*_vs[1].Pi) {
-						return 0, compile.ErrFallback
-					}
-					cPi, cTau = 0.0+_ms[1].Pi, 0.0+_ms[1].Tau
-					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
-						return 0, compile.ErrFallback
-					}
+				cPi, cTau := _ms[1].Pi, _ms[1].Tau
+				if !(cPi > 0 && cPi < math.MaxFloat64) {
+					return 0, compile.ErrFallback
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
@@ -13596,30 +10362,18 @@ func program4v4(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 			center := qt / q
 			var quad float64
 			{
-				cPi, cTau := _vs[2].Pi-_ms[2].Pi, _vs[2].Tau-_ms[2].Tau
-				if !(cPi > 0 && cPi >= 1e-6*_vs[2].Pi) {
-					if !(cPi == 0 || cPi < 1e-6*_vs[2].Pi) {
-						return 0, compile.ErrFallback
-					}
-					cPi, cTau = 0.0+_ms[13].Pi, 0.0+_ms[13].Tau
-					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
-						return 0, compile.ErrFallback
-					}
+				cPi, cTau := _ms[13].Pi, _ms[13].Tau
+				if !(cPi > 0 && cPi < math.MaxFloat64) {
+					return 0, compile.ErrFallback
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
 				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _vs[2].Pi-_ms[13].Pi, _vs[2].Tau-_ms[13].Tau
-				if !(cPi > 0 && cPi >= 1e-6*_vs[2].Pi) {
-					if !(cPi == 0 || cPi < 1e-6*_vs[2].Pi) {
-						return 0, compile.ErrFallback
-					}
-					cPi, cTau = 0.0+_ms[2].Pi, 0.0+_ms[2].Tau
-					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
-						return 0, compile.ErrFallback
-					}
+				cPi, cTau := _ms[2].Pi, _ms[2].Tau
+				if !(cPi > 0 && cPi < math.MaxFloat64) {
+					return 0, compile.ErrFallback
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
@@ -13637,30 +10391,18 @@ func program4v4(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 			center := qt / q
 			var quad float64
 			{
-				cPi, cTau := _vs[3].Pi-_ms[3].Pi, _vs[3].Tau-_ms[3].Tau
-				if !(cPi > 0 && cPi >= 1e-6*_vs[3].Pi) {
-					if !(cPi == 0 || cPi < 1e-6*_vs[3].Pi) {
-						return 0, compile.ErrFallback
-					}
-					cPi, cTau = 0.0+_ms[15].Pi, 0.0+_ms[15].Tau
-					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
-						return 0, compile.ErrFallback
-					}
+				cPi, cTau := _ms[15].Pi, _ms[15].Tau
+				if !(cPi > 0 && cPi < math.MaxFloat64) {
+					return 0, compile.ErrFallback
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
 				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _vs[3].Pi-_ms[15].Pi, _vs[3].Tau-_ms[15].Tau
-				if !(cPi > 0 && cPi >= 1e-6*_vs[3].Pi) {
-					if !(cPi == 0 || cPi < 1e-6*_vs[3].Pi) {
-						return 0, compile.ErrFallback
-					}
-					cPi, cTau = 0.0+_ms[3].Pi, 0.0+_ms[3].Tau
-					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
-						return 0, compile.ErrFallback
-					}
+				cPi, cTau := _ms[3].Pi, _ms[3].Tau
+				if !(cPi > 0 && cPi < math.MaxFloat64) {
+					return 0, compile.ErrFallback
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
@@ -13678,30 +10420,18 @@ func program4v4(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 			center := qt / q
 			var quad float64
 			{
-				cPi, cTau := _vs[4].Pi-_ms[4].Pi, _vs[4].Tau-_ms[4].Tau
-				if !(cPi > 0 && cPi >= 1e-6*_vs[4].Pi) {
-					if !(cPi == 0 || cPi < 1e-6*_vs[4].Pi) {
-						return 0, compile.ErrFallback
-					}
-					cPi, cTau = 0.0+_ms[17].Pi, 0.0+_ms[17].Tau
-					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
-						return 0, compile.ErrFallback
-					}
+				cPi, cTau := _ms[17].Pi, _ms[17].Tau
+				if !(cPi > 0 && cPi < math.MaxFloat64) {
+					return 0, compile.ErrFallback
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
 				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _vs[4].Pi-_ms[17].Pi, _vs[4].Tau-_ms[17].Tau
-				if !(cPi > 0 && cPi >= 1e-6*_vs[4].Pi) {
-					if !(cPi == 0 || cPi < 1e-6*_vs[4].Pi) {
-						return 0, compile.ErrFallback
-					}
-					cPi, cTau = 0.0+_ms[4].Pi, 0.0+_ms[4].Tau
-					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
-						return 0, compile.ErrFallback
-					}
+				cPi, cTau := _ms[4].Pi, _ms[4].Tau
+				if !(cPi > 0 && cPi < math.MaxFloat64) {
+					return 0, compile.ErrFallback
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
@@ -13719,30 +10449,18 @@ func program4v4(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 			center := qt / q
 			var quad float64
 			{
-				cPi, cTau := _vs[5].Pi-_ms[5].Pi, _vs[5].Tau-_ms[5].Tau
-				if !(cPi > 0 && cPi >= 1e-6*_vs[5].Pi) {
-					if !(cPi == 0 || cPi < 1e-6*_vs[5].Pi) {
-						return 0, compile.ErrFallback
-					}
-					cPi, cTau = 0.0+_ms[19].Pi, 0.0+_ms[19].Tau
-					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
-						return 0, compile.ErrFallback
-					}
+				cPi, cTau := _ms[19].Pi, _ms[19].Tau
+				if !(cPi > 0 && cPi < math.MaxFloat64) {
+					return 0, compile.ErrFallback
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
 				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _vs[5].Pi-_ms[19].Pi, _vs[5].Tau-_ms[19].Tau
-				if !(cPi > 0 && cPi >= 1e-6*_vs[5].Pi) {
-					if !(cPi == 0 || cPi < 1e-6*_vs[5].Pi) {
-						return 0, compile.ErrFallback
-					}
-					cPi, cTau = 0.0+_ms[5].Pi, 0.0+_ms[5].Tau
-					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
-						return 0, compile.ErrFallback
-					}
+				cPi, cTau := _ms[5].Pi, _ms[5].Tau
+				if !(cPi > 0 && cPi < math.MaxFloat64) {
+					return 0, compile.ErrFallback
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
@@ -13760,30 +10478,18 @@ func program4v4(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 			center := qt / q
 			var quad float64
 			{
-				cPi, cTau := _vs[6].Pi-_ms[6].Pi, _vs[6].Tau-_ms[6].Tau
-				if !(cPi > 0 && cPi >= 1e-6*_vs[6].Pi) {
-					if !(cPi == 0 || cPi < 1e-6*_vs[6].Pi) {
-						return 0, compile.ErrFallback
-					}
-					cPi, cTau = 0.0+_ms[21].Pi, 0.0+_ms[21].Tau
-					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
-						return 0, compile.ErrFallback
-					}
+				cPi, cTau := _ms[21].Pi, _ms[21].Tau
+				if !(cPi > 0 && cPi < math.MaxFloat64) {
+					return 0, compile.ErrFallback
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
 				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _vs[6].Pi-_ms[21].Pi, _vs[6].Tau-_ms[21].Tau
-				if !(cPi > 0 && cPi >= 1e-6*_vs[6].Pi) {
-					if !(cPi == 0 || cPi < 1e-6*_vs[6].Pi) {
-						return 0, compile.ErrFallback
-					}
-					cPi, cTau = 0.0+_ms[6].Pi, 0.0+_ms[6].Tau
-					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
-						return 0, compile.ErrFallback
-					}
+				cPi, cTau := _ms[6].Pi, _ms[6].Tau
+				if !(cPi > 0 && cPi < math.MaxFloat64) {
+					return 0, compile.ErrFallback
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
@@ -13801,30 +10507,18 @@ func program4v4(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 			center := qt / q
 			var quad float64
 			{
-				cPi, cTau := _vs[7].Pi-_ms[7].Pi, _vs[7].Tau-_ms[7].Tau
-				if !(cPi > 0 && cPi >= 1e-6*_vs[7].Pi) {
-					if !(cPi == 0 || cPi < 1e-6*_vs[7].Pi) {
-						return 0, compile.ErrFallback
-					}
-					cPi, cTau = 0.0+_ms[23].Pi, 0.0+_ms[23].Tau
-					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
-						return 0, compile.ErrFallback
-					}
+				cPi, cTau := _ms[23].Pi, _ms[23].Tau
+				if !(cPi > 0 && cPi < math.MaxFloat64) {
+					return 0, compile.ErrFallback
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
 				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _vs[7].Pi-_ms[23].Pi, _vs[7].Tau-_ms[23].Tau
-				if !(cPi > 0 && cPi >= 1e-6*_vs[7].Pi) {
-					if !(cPi == 0 || cPi < 1e-6*_vs[7].Pi) {
-						return 0, compile.ErrFallback
-					}
-					cPi, cTau = 0.0+_ms[7].Pi, 0.0+_ms[7].Tau
-					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
-						return 0, compile.ErrFallback
-					}
+				cPi, cTau := _ms[7].Pi, _ms[7].Tau
+				if !(cPi > 0 && cPi < math.MaxFloat64) {
+					return 0, compile.ErrFallback
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
@@ -13842,30 +10536,18 @@ func program4v4(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 			center := qt / q
 			var quad float64
 			{
-				cPi, cTau := _vs[8].Pi-_ms[8].Pi, _vs[8].Tau-_ms[8].Tau
-				if !(cPi > 0 && cPi >= 1e-6*_vs[8].Pi) {
-					if !(cPi == 0 || cPi < 1e-6*_vs[8].Pi) {
-						return 0, compile.ErrFallback
-					}
-					cPi, cTau = 0.0+_ms[25].Pi, 0.0+_ms[25].Tau
-					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
-						return 0, compile.ErrFallback
-					}
+				cPi, cTau := _ms[25].Pi, _ms[25].Tau
+				if !(cPi > 0 && cPi < math.MaxFloat64) {
+					return 0, compile.ErrFallback
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
 				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _vs[8].Pi-_ms[25].Pi, _vs[8].Tau-_ms[25].Tau
-				if !(cPi > 0 && cPi >= 1e-6*_vs[8].Pi) {
-					if !(cPi == 0 || cPi < 1e-6*_vs[8].Pi) {
-						return 0, compile.ErrFallback
-					}
-					cPi, cTau = 0.0+_ms[8].Pi, 0.0+_ms[8].Tau
-					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
-						return 0, compile.ErrFallback
-					}
+				cPi, cTau := _ms[8].Pi, _ms[8].Tau
+				if !(cPi > 0 && cPi < math.MaxFloat64) {
+					return 0, compile.ErrFallback
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
@@ -13883,30 +10565,18 @@ func program4v4(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 			center := qt / q
 			var quad float64
 			{
-				cPi, cTau := _vs[9].Pi-_ms[10].Pi, _vs[9].Tau-_ms[10].Tau
-				if !(cPi > 0 && cPi >= 1e-6*_vs[9].Pi) {
-					if !(cPi == 0 || cPi < 1e-6*_vs[9].Pi) {
-						return 0, compile.ErrFallback
-					}
-					cPi, cTau = 0.0+_ms[26].Pi, 0.0+_ms[26].Tau
-					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
-						return 0, compile.ErrFallback
-					}
+				cPi, cTau := _ms[26].Pi, _ms[26].Tau
+				if !(cPi > 0 && cPi < math.MaxFloat64) {
+					return 0, compile.ErrFallback
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
 				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _vs[9].Pi-_ms[26].Pi, _vs[9].Tau-_ms[26].Tau
-				if !(cPi > 0 && cPi >= 1e-6*_vs[9].Pi) {
-					if !(cPi == 0 || cPi < 1e-6*_vs[9].Pi) {
-						return 0, compile.ErrFallback
-					}
-					cPi, cTau = 0.0+_ms[10].Pi, 0.0+_ms[10].Tau
-					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
-						return 0, compile.ErrFallback
-					}
+				cPi, cTau := _ms[10].Pi, _ms[10].Tau
+				if !(cPi > 0 && cPi < math.MaxFloat64) {
+					return 0, compile.ErrFallback
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
@@ -13924,30 +10594,18 @@ func program4v4(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 			center := qt / q
 			var quad float64
 			{
-				cPi, cTau := _vs[10].Pi-_ms[12].Pi, _vs[10].Tau-_ms[12].Tau
-				if !(cPi > 0 && cPi >= 1e-6*_vs[10].Pi) {
-					if !(cPi == 0 || cPi < 1e-6*_vs[10].Pi) {
-						return 0, compile.ErrFallback
-					}
-					cPi, cTau = 0.0+_ms[27].Pi, 0.0+_ms[27].Tau
-					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
-						return 0, compile.ErrFallback
-					}
+				cPi, cTau := _ms[27].Pi, _ms[27].Tau
+				if !(cPi > 0 && cPi < math.MaxFloat64) {
+					return 0, compile.ErrFallback
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
 				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _vs[10].Pi-_ms[27].Pi, _vs[10].Tau-_ms[27].Tau
-				if !(cPi > 0 && cPi >= 1e-6*_vs[10].Pi) {
-					if !(cPi == 0 || cPi < 1e-6*_vs[10].Pi) {
-						return 0, compile.ErrFallback
-					}
-					cPi, cTau = 0.0+_ms[12].Pi, 0.0+_ms[12].Tau
-					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
-						return 0, compile.ErrFallback
-					}
+				cPi, cTau := _ms[12].Pi, _ms[12].Tau
+				if !(cPi > 0 && cPi < math.MaxFloat64) {
+					return 0, compile.ErrFallback
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
@@ -13965,30 +10623,18 @@ func program4v4(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 			center := qt / q
 			var quad float64
 			{
-				cPi, cTau := _vs[11].Pi-_ms[14].Pi, _vs[11].Tau-_ms[14].Tau
-				if !(cPi > 0 && cPi >= 1e-6*_vs[11].Pi) {
-					if !(cPi == 0 || cPi < 1e-6*_vs[11].Pi) {
-						return 0, compile.ErrFallback
-					}
-					cPi, cTau = 0.0+_ms[28].Pi, 0.0+_ms[28].Tau
-					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
-						return 0, compile.ErrFallback
-					}
+				cPi, cTau := _ms[28].Pi, _ms[28].Tau
+				if !(cPi > 0 && cPi < math.MaxFloat64) {
+					return 0, compile.ErrFallback
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
 				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _vs[11].Pi-_ms[28].Pi, _vs[11].Tau-_ms[28].Tau
-				if !(cPi > 0 && cPi >= 1e-6*_vs[11].Pi) {
-					if !(cPi == 0 || cPi < 1e-6*_vs[11].Pi) {
-						return 0, compile.ErrFallback
-					}
-					cPi, cTau = 0.0+_ms[14].Pi, 0.0+_ms[14].Tau
-					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
-						return 0, compile.ErrFallback
-					}
+				cPi, cTau := _ms[14].Pi, _ms[14].Tau
+				if !(cPi > 0 && cPi < math.MaxFloat64) {
+					return 0, compile.ErrFallback
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
@@ -14006,30 +10652,18 @@ func program4v4(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 			center := qt / q
 			var quad float64
 			{
-				cPi, cTau := _vs[12].Pi-_ms[16].Pi, _vs[12].Tau-_ms[16].Tau
-				if !(cPi > 0 && cPi >= 1e-6*_vs[12].Pi) {
-					if !(cPi == 0 || cPi < 1e-6*_vs[12].Pi) {
-						return 0, compile.ErrFallback
-					}
-					cPi, cTau = 0.0+_ms[30].Pi, 0.0+_ms[30].Tau
-					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
-						return 0, compile.ErrFallback
-					}
+				cPi, cTau := _ms[30].Pi, _ms[30].Tau
+				if !(cPi > 0 && cPi < math.MaxFloat64) {
+					return 0, compile.ErrFallback
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
 				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _vs[12].Pi-_ms[30].Pi, _vs[12].Tau-_ms[30].Tau
-				if !(cPi > 0 && cPi >= 1e-6*_vs[12].Pi) {
-					if !(cPi == 0 || cPi < 1e-6*_vs[12].Pi) {
-						return 0, compile.ErrFallback
-					}
-					cPi, cTau = 0.0+_ms[16].Pi, 0.0+_ms[16].Tau
-					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
-						return 0, compile.ErrFallback
-					}
+				cPi, cTau := _ms[16].Pi, _ms[16].Tau
+				if !(cPi > 0 && cPi < math.MaxFloat64) {
+					return 0, compile.ErrFallback
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
@@ -14047,30 +10681,18 @@ func program4v4(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 			center := qt / q
 			var quad float64
 			{
-				cPi, cTau := _vs[13].Pi-_ms[18].Pi, _vs[13].Tau-_ms[18].Tau
-				if !(cPi > 0 && cPi >= 1e-6*_vs[13].Pi) {
-					if !(cPi == 0 || cPi < 1e-6*_vs[13].Pi) {
-						return 0, compile.ErrFallback
-					}
-					cPi, cTau = 0.0+_ms[31].Pi, 0.0+_ms[31].Tau
-					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
-						return 0, compile.ErrFallback
-					}
+				cPi, cTau := _ms[31].Pi, _ms[31].Tau
+				if !(cPi > 0 && cPi < math.MaxFloat64) {
+					return 0, compile.ErrFallback
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
 				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _vs[13].Pi-_ms[31].Pi, _vs[13].Tau-_ms[31].Tau
-				if !(cPi > 0 && cPi >= 1e-6*_vs[13].Pi) {
-					if !(cPi == 0 || cPi < 1e-6*_vs[13].Pi) {
-						return 0, compile.ErrFallback
-					}
-					cPi, cTau = 0.0+_ms[18].Pi, 0.0+_ms[18].Tau
-					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
-						return 0, compile.ErrFallback
-					}
+				cPi, cTau := _ms[18].Pi, _ms[18].Tau
+				if !(cPi > 0 && cPi < math.MaxFloat64) {
+					return 0, compile.ErrFallback
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
@@ -14088,30 +10710,18 @@ func program4v4(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 			center := qt / q
 			var quad float64
 			{
-				cPi, cTau := _vs[14].Pi-_ms[20].Pi, _vs[14].Tau-_ms[20].Tau
-				if !(cPi > 0 && cPi >= 1e-6*_vs[14].Pi) {
-					if !(cPi == 0 || cPi < 1e-6*_vs[14].Pi) {
-						return 0, compile.ErrFallback
-					}
-					cPi, cTau = 0.0+_ms[32].Pi, 0.0+_ms[32].Tau
-					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
-						return 0, compile.ErrFallback
-					}
+				cPi, cTau := _ms[32].Pi, _ms[32].Tau
+				if !(cPi > 0 && cPi < math.MaxFloat64) {
+					return 0, compile.ErrFallback
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
 				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _vs[14].Pi-_ms[32].Pi, _vs[14].Tau-_ms[32].Tau
-				if !(cPi > 0 && cPi >= 1e-6*_vs[14].Pi) {
-					if !(cPi == 0 || cPi < 1e-6*_vs[14].Pi) {
-						return 0, compile.ErrFallback
-					}
-					cPi, cTau = 0.0+_ms[20].Pi, 0.0+_ms[20].Tau
-					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
-						return 0, compile.ErrFallback
-					}
+				cPi, cTau := _ms[20].Pi, _ms[20].Tau
+				if !(cPi > 0 && cPi < math.MaxFloat64) {
+					return 0, compile.ErrFallback
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
@@ -14129,30 +10739,18 @@ func program4v4(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 			center := qt / q
 			var quad float64
 			{
-				cPi, cTau := _vs[15].Pi-_ms[22].Pi, _vs[15].Tau-_ms[22].Tau
-				if !(cPi > 0 && cPi >= 1e-6*_vs[15].Pi) {
-					if !(cPi == 0 || cPi < 1e-6*_vs[15].Pi) {
-						return 0, compile.ErrFallback
-					}
-					cPi, cTau = 0.0+_ms[33].Pi, 0.0+_ms[33].Tau
-					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
-						return 0, compile.ErrFallback
-					}
+				cPi, cTau := _ms[33].Pi, _ms[33].Tau
+				if !(cPi > 0 && cPi < math.MaxFloat64) {
+					return 0, compile.ErrFallback
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
 				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _vs[15].Pi-_ms[33].Pi, _vs[15].Tau-_ms[33].Tau
-				if !(cPi > 0 && cPi >= 1e-6*_vs[15].Pi) {
-					if !(cPi == 0 || cPi < 1e-6*_vs[15].Pi) {
-						return 0, compile.ErrFallback
-					}
-					cPi, cTau = 0.0+_ms[22].Pi, 0.0+_ms[22].Tau
-					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
-						return 0, compile.ErrFallback
-					}
+				cPi, cTau := _ms[22].Pi, _ms[22].Tau
+				if !(cPi > 0 && cPi < math.MaxFloat64) {
+					return 0, compile.ErrFallback
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
@@ -14170,30 +10768,18 @@ func program4v4(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 			center := qt / q
 			var quad float64
 			{
-				cPi, cTau := _vs[16].Pi-_ms[24].Pi, _vs[16].Tau-_ms[24].Tau
-				if !(cPi > 0 && cPi >= 1e-6*_vs[16].Pi) {
-					if !(cPi == 0 || cPi < 1e-6*_vs[16].Pi) {
-						return 0, compile.ErrFallback
-					}
-					cPi, cTau = 0.0+_ms[35].Pi, 0.0+_ms[35].Tau
-					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
-						return 0, compile.ErrFallback
-					}
+				cPi, cTau := _ms[35].Pi, _ms[35].Tau
+				if !(cPi > 0 && cPi < math.MaxFloat64) {
+					return 0, compile.ErrFallback
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
 				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _vs[16].Pi-_ms[35].Pi, _vs[16].Tau-_ms[35].Tau
-				if !(cPi > 0 && cPi >= 1e-6*_vs[16].Pi) {
-					if !(cPi == 0 || cPi < 1e-6*_vs[16].Pi) {
-						return 0, compile.ErrFallback
-					}
-					cPi, cTau = 0.0+_ms[24].Pi, 0.0+_ms[24].Tau
-					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
-						return 0, compile.ErrFallback
-					}
+				cPi, cTau := _ms[24].Pi, _ms[24].Tau
+				if !(cPi > 0 && cPi < math.MaxFloat64) {
+					return 0, compile.ErrFallback
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
@@ -14211,30 +10797,18 @@ func program4v4(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 			center := qt / q
 			var quad float64
 			{
-				cPi, cTau := _vs[17].Pi-_ms[29].Pi, _vs[17].Tau-_ms[29].Tau
-				if !(cPi > 0 && cPi >= 1e-6*_vs[17].Pi) {
-					if !(cPi == 0 || cPi < 1e-6*_vs[17].Pi) {
-						return 0, compile.ErrFallback
-					}
-					cPi, cTau = 0.0+_ms[36].Pi, 0.0+_ms[36].Tau
-					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
-						return 0, compile.ErrFallback
-					}
+				cPi, cTau := _ms[36].Pi, _ms[36].Tau
+				if !(cPi > 0 && cPi < math.MaxFloat64) {
+					return 0, compile.ErrFallback
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
 				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _vs[17].Pi-_ms[36].Pi, _vs[17].Tau-_ms[36].Tau
-				if !(cPi > 0 && cPi >= 1e-6*_vs[17].Pi) {
-					if !(cPi == 0 || cPi < 1e-6*_vs[17].Pi) {
-						return 0, compile.ErrFallback
-					}
-					cPi, cTau = 0.0+_ms[29].Pi, 0.0+_ms[29].Tau
-					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
-						return 0, compile.ErrFallback
-					}
+				cPi, cTau := _ms[29].Pi, _ms[29].Tau
+				if !(cPi > 0 && cPi < math.MaxFloat64) {
+					return 0, compile.ErrFallback
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
@@ -14252,30 +10826,18 @@ func program4v4(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 			center := qt / q
 			var quad float64
 			{
-				cPi, cTau := _vs[18].Pi-_ms[34].Pi, _vs[18].Tau-_ms[34].Tau
-				if !(cPi > 0 && cPi >= 1e-6*_vs[18].Pi) {
-					if !(cPi == 0 || cPi < 1e-6*_vs[18].Pi) {
-						return 0, compile.ErrFallback
-					}
-					cPi, cTau = 0.0+_ms[37].Pi, 0.0+_ms[37].Tau
-					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
-						return 0, compile.ErrFallback
-					}
+				cPi, cTau := _ms[37].Pi, _ms[37].Tau
+				if !(cPi > 0 && cPi < math.MaxFloat64) {
+					return 0, compile.ErrFallback
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
 				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _vs[18].Pi-_ms[37].Pi, _vs[18].Tau-_ms[37].Tau
-				if !(cPi > 0 && cPi >= 1e-6*_vs[18].Pi) {
-					if !(cPi == 0 || cPi < 1e-6*_vs[18].Pi) {
-						return 0, compile.ErrFallback
-					}
-					cPi, cTau = 0.0+_ms[34].Pi, 0.0+_ms[34].Tau
-					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
-						return 0, compile.ErrFallback
-					}
+				cPi, cTau := _ms[34].Pi, _ms[34].Tau
+				if !(cPi > 0 && cPi < math.MaxFloat64) {
+					return 0, compile.ErrFallback
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
@@ -14576,15 +11138,9 @@ func program4v4Draw(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 			_v7p, _v7t = _aPi, _aTau
 		}
 		{ // N(p1; s1, 17.36), edge 0
-			_c1Pi, _c1Tau := _v0p-_m9p, _v0t-_m9t
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v0p) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v0p) {
-					return schedules.Result{}, compile.ErrFallback
-				}
-				_c1Pi, _c1Tau = 0.0+_m0p, 0.0+_m0t
-				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
-					return schedules.Result{}, compile.ErrFallback
-				}
+			_c1Pi, _c1Tau := _m0p, _m0t
+			if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64) {
+				return schedules.Result{}, compile.ErrFallback
 			}
 			var _oPi, _oTau float64
 			{
@@ -14603,15 +11159,9 @@ func program4v4Draw(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 			_v8p, _v8t = _aPi, _aTau
 		}
 		{ // N(p2; s2, 17.36), edge 0
-			_c1Pi, _c1Tau := _v1p-_m11p, _v1t-_m11t
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v1p) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v1p) {
-					return schedules.Result{}, compile.ErrFallback
-				}
-				_c1Pi, _c1Tau = 0.0+_m1p, 0.0+_m1t
-				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
-					return schedules.Result{}, compile.ErrFallback
-				}
+			_c1Pi, _c1Tau := _m1p, _m1t
+			if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64) {
+				return schedules.Result{}, compile.ErrFallback
 			}
 			var _oPi, _oTau float64
 			{
@@ -14630,15 +11180,9 @@ func program4v4Draw(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 			_v9p, _v9t = _aPi, _aTau
 		}
 		{ // N(p3; s3, 17.36), edge 0
-			_c1Pi, _c1Tau := _v2p-_m13p, _v2t-_m13t
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v2p) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v2p) {
-					return schedules.Result{}, compile.ErrFallback
-				}
-				_c1Pi, _c1Tau = 0.0+_m2p, 0.0+_m2t
-				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
-					return schedules.Result{}, compile.ErrFallback
-				}
+			_c1Pi, _c1Tau := _m2p, _m2t
+			if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64) {
+				return schedules.Result{}, compile.ErrFallback
 			}
 			var _oPi, _oTau float64
 			{
@@ -14657,15 +11201,9 @@ func program4v4Draw(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 			_v10p, _v10t = _aPi, _aTau
 		}
 		{ // N(p4; s4, 17.36), edge 0
-			_c1Pi, _c1Tau := _v3p-_m15p, _v3t-_m15t
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v3p) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v3p) {
-					return schedules.Result{}, compile.ErrFallback
-				}
-				_c1Pi, _c1Tau = 0.0+_m3p, 0.0+_m3t
-				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
-					return schedules.Result{}, compile.ErrFallback
-				}
+			_c1Pi, _c1Tau := _m3p, _m3t
+			if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64) {
+				return schedules.Result{}, compile.ErrFallback
 			}
 			var _oPi, _oTau float64
 			{
@@ -14684,15 +11222,9 @@ func program4v4Draw(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 			_v11p, _v11t = _aPi, _aTau
 		}
 		{ // N(p5; s5, 17.36), edge 0
-			_c1Pi, _c1Tau := _v4p-_m17p, _v4t-_m17t
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v4p) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v4p) {
-					return schedules.Result{}, compile.ErrFallback
-				}
-				_c1Pi, _c1Tau = 0.0+_m4p, 0.0+_m4t
-				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
-					return schedules.Result{}, compile.ErrFallback
-				}
+			_c1Pi, _c1Tau := _m4p, _m4t
+			if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64) {
+				return schedules.Result{}, compile.ErrFallback
 			}
 			var _oPi, _oTau float64
 			{
@@ -14711,15 +11243,9 @@ func program4v4Draw(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 			_v12p, _v12t = _aPi, _aTau
 		}
 		{ // N(p6; s6, 17.36), edge 0
-			_c1Pi, _c1Tau := _v5p-_m19p, _v5t-_m19t
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v5p) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v5p) {
-					return schedules.Result{}, compile.ErrFallback
-				}
-				_c1Pi, _c1Tau = 0.0+_m5p, 0.0+_m5t
-				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
-					return schedules.Result{}, compile.ErrFallback
-				}
+			_c1Pi, _c1Tau := _m5p, _m5t
+			if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64) {
+				return schedules.Result{}, compile.ErrFallback
 			}
 			var _oPi, _oTau float64
 			{
@@ -14738,15 +11264,9 @@ func program4v4Draw(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 			_v13p, _v13t = _aPi, _aTau
 		}
 		{ // N(p7; s7, 17.36), edge 0
-			_c1Pi, _c1Tau := _v6p-_m21p, _v6t-_m21t
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v6p) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v6p) {
-					return schedules.Result{}, compile.ErrFallback
-				}
-				_c1Pi, _c1Tau = 0.0+_m6p, 0.0+_m6t
-				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
-					return schedules.Result{}, compile.ErrFallback
-				}
+			_c1Pi, _c1Tau := _m6p, _m6t
+			if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64) {
+				return schedules.Result{}, compile.ErrFallback
 			}
 			var _oPi, _oTau float64
 			{
@@ -14765,15 +11285,9 @@ func program4v4Draw(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 			_v14p, _v14t = _aPi, _aTau
 		}
 		{ // N(p8; s8, 17.36), edge 0
-			_c1Pi, _c1Tau := _v7p-_m23p, _v7t-_m23t
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v7p) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v7p) {
-					return schedules.Result{}, compile.ErrFallback
-				}
-				_c1Pi, _c1Tau = 0.0+_m7p, 0.0+_m7t
-				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
-					return schedules.Result{}, compile.ErrFallback
-				}
+			_c1Pi, _c1Tau := _m7p, _m7t
+			if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64) {
+				return schedules.Result{}, compile.ErrFallback
 			}
 			var _oPi, _oTau float64
 			{
@@ -14792,45 +11306,21 @@ func program4v4Draw(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 			_v15p, _v15t = _aPi, _aTau
 		}
 		{ // t1 = p1 + p2 + p3 + p4, edge 0
-			_c1Pi, _c1Tau := _v8p-_m25p, _v8t-_m25t
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v8p) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v8p) {
-					return schedules.Result{}, compile.ErrFallback
-				}
-				_c1Pi, _c1Tau = 0.0+_m8p, 0.0+_m8t
-				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
-					return schedules.Result{}, compile.ErrFallback
-				}
+			_c1Pi, _c1Tau := _m8p, _m8t
+			if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64) {
+				return schedules.Result{}, compile.ErrFallback
 			}
-			_c2Pi, _c2Tau := _v9p-_m26p, _v9t-_m26t
-			if !(_c2Pi > 0 && _c2Pi >= 1e-6*_v9p) {
-				if !(_c2Pi == 0 || _c2Pi < 1e-6*_v9p) {
-					return schedules.Result{}, compile.ErrFallback
-				}
-				_c2Pi, _c2Tau = 0.0+_m10p, 0.0+_m10t
-				if !(_c2Pi > 0 && _c2Pi < math.MaxFloat64 && _c2Tau-_c2Tau == 0) {
-					return schedules.Result{}, compile.ErrFallback
-				}
+			_c2Pi, _c2Tau := _m10p, _m10t
+			if !(_c2Pi > 0 && _c2Pi < math.MaxFloat64) {
+				return schedules.Result{}, compile.ErrFallback
 			}
-			_c3Pi, _c3Tau := _v10p-_m27p, _v10t-_m27t
-			if !(_c3Pi > 0 && _c3Pi >= 1e-6*_v10p) {
-				if !(_c3Pi == 0 || _c3Pi < 1e-6*_v10p) {
-					return schedules.Result{}, compile.ErrFallback
-				}
-				_c3Pi, _c3Tau = 0.0+_m12p, 0.0+_m12t
-				if !(_c3Pi > 0 && _c3Pi < math.MaxFloat64 && _c3Tau-_c3Tau == 0) {
-					return schedules.Result{}, compile.ErrFallback
-				}
+			_c3Pi, _c3Tau := _m12p, _m12t
+			if !(_c3Pi > 0 && _c3Pi < math.MaxFloat64) {
+				return schedules.Result{}, compile.ErrFallback
 			}
-			_c4Pi, _c4Tau := _v11p-_m28p, _v11t-_m28t
-			if !(_c4Pi > 0 && _c4Pi >= 1e-6*_v11p) {
-				if !(_c4Pi == 0 || _c4Pi < 1e-6*_v11p) {
-					return schedules.Result{}, compile.ErrFallback
-				}
-				_c4Pi, _c4Tau = 0.0+_m14p, 0.0+_m14t
-				if !(_c4Pi > 0 && _c4Pi < math.MaxFloat64 && _c4Tau-_c4Tau == 0) {
-					return schedules.Result{}, compile.ErrFallback
-				}
+			_c4Pi, _c4Tau := _m14p, _m14t
+			if !(_c4Pi > 0 && _c4Pi < math.MaxFloat64) {
+				return schedules.Result{}, compile.ErrFallback
 			}
 			var _oPi, _oTau float64
 			{
@@ -14871,45 +11361,21 @@ func program4v4Draw(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 			_v16p, _v16t = _aPi, _aTau
 		}
 		{ // t2 = p5 + p6 + p7 + p8, edge 0
-			_c1Pi, _c1Tau := _v12p-_m30p, _v12t-_m30t
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v12p) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v12p) {
-					return schedules.Result{}, compile.ErrFallback
-				}
-				_c1Pi, _c1Tau = 0.0+_m16p, 0.0+_m16t
-				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
-					return schedules.Result{}, compile.ErrFallback
-				}
+			_c1Pi, _c1Tau := _m16p, _m16t
+			if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64) {
+				return schedules.Result{}, compile.ErrFallback
 			}
-			_c2Pi, _c2Tau := _v13p-_m31p, _v13t-_m31t
-			if !(_c2Pi > 0 && _c2Pi >= 1e-6*_v13p) {
-				if !(_c2Pi == 0 || _c2Pi < 1e-6*_v13p) {
-					return schedules.Result{}, compile.ErrFallback
-				}
-				_c2Pi, _c2Tau = 0.0+_m18p, 0.0+_m18t
-				if !(_c2Pi > 0 && _c2Pi < math.MaxFloat64 && _c2Tau-_c2Tau == 0) {
-					return schedules.Result{}, compile.ErrFallback
-				}
+			_c2Pi, _c2Tau := _m18p, _m18t
+			if !(_c2Pi > 0 && _c2Pi < math.MaxFloat64) {
+				return schedules.Result{}, compile.ErrFallback
 			}
-			_c3Pi, _c3Tau := _v14p-_m32p, _v14t-_m32t
-			if !(_c3Pi > 0 && _c3Pi >= 1e-6*_v14p) {
-				if !(_c3Pi == 0 || _c3Pi < 1e-6*_v14p) {
-					return schedules.Result{}, compile.ErrFallback
-				}
-				_c3Pi, _c3Tau = 0.0+_m20p, 0.0+_m20t
-				if !(_c3Pi > 0 && _c3Pi < math.MaxFloat64 && _c3Tau-_c3Tau == 0) {
-					return schedules.Result{}, compile.ErrFallback
-				}
+			_c3Pi, _c3Tau := _m20p, _m20t
+			if !(_c3Pi > 0 && _c3Pi < math.MaxFloat64) {
+				return schedules.Result{}, compile.ErrFallback
 			}
-			_c4Pi, _c4Tau := _v15p-_m33p, _v15t-_m33t
-			if !(_c4Pi > 0 && _c4Pi >= 1e-6*_v15p) {
-				if !(_c4Pi == 0 || _c4Pi < 1e-6*_v15p) {
-					return schedules.Result{}, compile.ErrFallback
-				}
-				_c4Pi, _c4Tau = 0.0+_m22p, 0.0+_m22t
-				if !(_c4Pi > 0 && _c4Pi < math.MaxFloat64 && _c4Tau-_c4Tau == 0) {
-					return schedules.Result{}, compile.ErrFallback
-				}
+			_c4Pi, _c4Tau := _m22p, _m22t
+			if !(_c4Pi > 0 && _c4Pi < math.MaxFloat64) {
+				return schedules.Result{}, compile.ErrFallback
 			}
 			var _oPi, _oTau float64
 			{
@@ -14950,25 +11416,13 @@ func program4v4Draw(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 			_v17p, _v17t = _aPi, _aTau
 		}
 		{ // d1 = t1 − t2, edge 0
-			_c1Pi, _c1Tau := _v16p-_m35p, _v16t-_m35t
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v16p) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v16p) {
-					return schedules.Result{}, compile.ErrFallback
-				}
-				_c1Pi, _c1Tau = 0.0+_m24p, 0.0+_m24t
-				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
-					return schedules.Result{}, compile.ErrFallback
-				}
+			_c1Pi, _c1Tau := _m24p, _m24t
+			if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64) {
+				return schedules.Result{}, compile.ErrFallback
 			}
-			_c2Pi, _c2Tau := _v17p-_m36p, _v17t-_m36t
-			if !(_c2Pi > 0 && _c2Pi >= 1e-6*_v17p) {
-				if !(_c2Pi == 0 || _c2Pi < 1e-6*_v17p) {
-					return schedules.Result{}, compile.ErrFallback
-				}
-				_c2Pi, _c2Tau = 0.0+_m29p, 0.0+_m29t
-				if !(_c2Pi > 0 && _c2Pi < math.MaxFloat64 && _c2Tau-_c2Tau == 0) {
-					return schedules.Result{}, compile.ErrFallback
-				}
+			_c2Pi, _c2Tau := _m29p, _m29t
+			if !(_c2Pi > 0 && _c2Pi < math.MaxFloat64) {
+				return schedules.Result{}, compile.ErrFallback
 			}
 			var _oPi, _oTau float64
 			{
@@ -14997,15 +11451,9 @@ func program4v4Draw(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 			_v18p, _v18t = _aPi, _aTau
 		}
 		{ // I(|d1| ≤ 1.481), edge 0
-			_c0Pi, _c0Tau := _v18p-_m37p, _v18t-_m37t
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v18p) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v18p) {
-					return schedules.Result{}, compile.ErrFallback
-				}
-				_c0Pi, _c0Tau = 0.0+_m34p, 0.0+_m34t
-				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-					return schedules.Result{}, compile.ErrFallback
-				}
+			_c0Pi, _c0Tau := _m34p, _m34t
+			if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+				return schedules.Result{}, compile.ErrFallback
 			}
 			var _oPi, _oTau float64
 			{
@@ -15029,25 +11477,13 @@ func program4v4Draw(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 			_v18p, _v18t = _aPi, _aTau
 		}
 		{ // d1 = t1 − t2, edge 1
-			_c0Pi, _c0Tau := _v18p-_m34p, _v18t-_m34t
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v18p) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v18p) {
-					return schedules.Result{}, compile.ErrFallback
-				}
-				_c0Pi, _c0Tau = 0.0+_m37p, 0.0+_m37t
-				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-					return schedules.Result{}, compile.ErrFallback
-				}
+			_c0Pi, _c0Tau := _m37p, _m37t
+			if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+				return schedules.Result{}, compile.ErrFallback
 			}
-			_c2Pi, _c2Tau := _v17p-_m36p, _v17t-_m36t
-			if !(_c2Pi > 0 && _c2Pi >= 1e-6*_v17p) {
-				if !(_c2Pi == 0 || _c2Pi < 1e-6*_v17p) {
-					return schedules.Result{}, compile.ErrFallback
-				}
-				_c2Pi, _c2Tau = 0.0+_m29p, 0.0+_m29t
-				if !(_c2Pi > 0 && _c2Pi < math.MaxFloat64 && _c2Tau-_c2Tau == 0) {
-					return schedules.Result{}, compile.ErrFallback
-				}
+			_c2Pi, _c2Tau := _m29p, _m29t
+			if !(_c2Pi > 0 && _c2Pi < math.MaxFloat64) {
+				return schedules.Result{}, compile.ErrFallback
 			}
 			var _oPi, _oTau float64
 			{
@@ -15079,25 +11515,13 @@ func program4v4Draw(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 			_v16p, _v16t = _aPi, _aTau
 		}
 		{ // d1 = t1 − t2, edge 2
-			_c0Pi, _c0Tau := _v18p-_m34p, _v18t-_m34t
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v18p) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v18p) {
-					return schedules.Result{}, compile.ErrFallback
-				}
-				_c0Pi, _c0Tau = 0.0+_m37p, 0.0+_m37t
-				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-					return schedules.Result{}, compile.ErrFallback
-				}
+			_c0Pi, _c0Tau := _m37p, _m37t
+			if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+				return schedules.Result{}, compile.ErrFallback
 			}
-			_c1Pi, _c1Tau := _v16p-_m35p, _v16t-_m35t
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v16p) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v16p) {
-					return schedules.Result{}, compile.ErrFallback
-				}
-				_c1Pi, _c1Tau = 0.0+_m24p, 0.0+_m24t
-				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
-					return schedules.Result{}, compile.ErrFallback
-				}
+			_c1Pi, _c1Tau := _m24p, _m24t
+			if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64) {
+				return schedules.Result{}, compile.ErrFallback
 			}
 			var _oPi, _oTau float64
 			{
@@ -15129,45 +11553,21 @@ func program4v4Draw(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 			_v17p, _v17t = _aPi, _aTau
 		}
 		{ // t1 = p1 + p2 + p3 + p4, edge 1
-			_c0Pi, _c0Tau := _v16p-_m24p, _v16t-_m24t
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v16p) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v16p) {
-					return schedules.Result{}, compile.ErrFallback
-				}
-				_c0Pi, _c0Tau = 0.0+_m35p, 0.0+_m35t
-				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-					return schedules.Result{}, compile.ErrFallback
-				}
+			_c0Pi, _c0Tau := _m35p, _m35t
+			if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+				return schedules.Result{}, compile.ErrFallback
 			}
-			_c2Pi, _c2Tau := _v9p-_m26p, _v9t-_m26t
-			if !(_c2Pi > 0 && _c2Pi >= 1e-6*_v9p) {
-				if !(_c2Pi == 0 || _c2Pi < 1e-6*_v9p) {
-					return schedules.Result{}, compile.ErrFallback
-				}
-				_c2Pi, _c2Tau = 0.0+_m10p, 0.0+_m10t
-				if !(_c2Pi > 0 && _c2Pi < math.MaxFloat64 && _c2Tau-_c2Tau == 0) {
-					return schedules.Result{}, compile.ErrFallback
-				}
+			_c2Pi, _c2Tau := _m10p, _m10t
+			if !(_c2Pi > 0 && _c2Pi < math.MaxFloat64) {
+				return schedules.Result{}, compile.ErrFallback
 			}
-			_c3Pi, _c3Tau := _v10p-_m27p, _v10t-_m27t
-			if !(_c3Pi > 0 && _c3Pi >= 1e-6*_v10p) {
-				if !(_c3Pi == 0 || _c3Pi < 1e-6*_v10p) {
-					return schedules.Result{}, compile.ErrFallback
-				}
-				_c3Pi, _c3Tau = 0.0+_m12p, 0.0+_m12t
-				if !(_c3Pi > 0 && _c3Pi < math.MaxFloat64 && _c3Tau-_c3Tau == 0) {
-					return schedules.Result{}, compile.ErrFallback
-				}
+			_c3Pi, _c3Tau := _m12p, _m12t
+			if !(_c3Pi > 0 && _c3Pi < math.MaxFloat64) {
+				return schedules.Result{}, compile.ErrFallback
 			}
-			_c4Pi, _c4Tau := _v11p-_m28p, _v11t-_m28t
-			if !(_c4Pi > 0 && _c4Pi >= 1e-6*_v11p) {
-				if !(_c4Pi == 0 || _c4Pi < 1e-6*_v11p) {
-					return schedules.Result{}, compile.ErrFallback
-				}
-				_c4Pi, _c4Tau = 0.0+_m14p, 0.0+_m14t
-				if !(_c4Pi > 0 && _c4Pi < math.MaxFloat64 && _c4Tau-_c4Tau == 0) {
-					return schedules.Result{}, compile.ErrFallback
-				}
+			_c4Pi, _c4Tau := _m14p, _m14t
+			if !(_c4Pi > 0 && _c4Pi < math.MaxFloat64) {
+				return schedules.Result{}, compile.ErrFallback
 			}
 			var _oPi, _oTau float64
 			{
@@ -15211,15 +11611,9 @@ func program4v4Draw(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 			_v8p, _v8t = _aPi, _aTau
 		}
 		{ // N(p1; s1, 17.36), edge 1
-			_c0Pi, _c0Tau := _v8p-_m8p, _v8t-_m8t
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v8p) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v8p) {
-					return schedules.Result{}, compile.ErrFallback
-				}
-				_c0Pi, _c0Tau = 0.0+_m25p, 0.0+_m25t
-				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-					return schedules.Result{}, compile.ErrFallback
-				}
+			_c0Pi, _c0Tau := _m25p, _m25t
+			if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+				return schedules.Result{}, compile.ErrFallback
 			}
 			var _oPi, _oTau float64
 			{
@@ -15238,45 +11632,21 @@ func program4v4Draw(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 			_v0p, _v0t = _aPi, _aTau
 		}
 		{ // t1 = p1 + p2 + p3 + p4, edge 2
-			_c0Pi, _c0Tau := _v16p-_m24p, _v16t-_m24t
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v16p) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v16p) {
-					return schedules.Result{}, compile.ErrFallback
-				}
-				_c0Pi, _c0Tau = 0.0+_m35p, 0.0+_m35t
-				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-					return schedules.Result{}, compile.ErrFallback
-				}
+			_c0Pi, _c0Tau := _m35p, _m35t
+			if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+				return schedules.Result{}, compile.ErrFallback
 			}
-			_c1Pi, _c1Tau := _v8p-_m25p, _v8t-_m25t
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v8p) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v8p) {
-					return schedules.Result{}, compile.ErrFallback
-				}
-				_c1Pi, _c1Tau = 0.0+_m8p, 0.0+_m8t
-				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
-					return schedules.Result{}, compile.ErrFallback
-				}
+			_c1Pi, _c1Tau := _m8p, _m8t
+			if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64) {
+				return schedules.Result{}, compile.ErrFallback
 			}
-			_c3Pi, _c3Tau := _v10p-_m27p, _v10t-_m27t
-			if !(_c3Pi > 0 && _c3Pi >= 1e-6*_v10p) {
-				if !(_c3Pi == 0 || _c3Pi < 1e-6*_v10p) {
-					return schedules.Result{}, compile.ErrFallback
-				}
-				_c3Pi, _c3Tau = 0.0+_m12p, 0.0+_m12t
-				if !(_c3Pi > 0 && _c3Pi < math.MaxFloat64 && _c3Tau-_c3Tau == 0) {
-					return schedules.Result{}, compile.ErrFallback
-				}
+			_c3Pi, _c3Tau := _m12p, _m12t
+			if !(_c3Pi > 0 && _c3Pi < math.MaxFloat64) {
+				return schedules.Result{}, compile.ErrFallback
 			}
-			_c4Pi, _c4Tau := _v11p-_m28p, _v11t-_m28t
-			if !(_c4Pi > 0 && _c4Pi >= 1e-6*_v11p) {
-				if !(_c4Pi == 0 || _c4Pi < 1e-6*_v11p) {
-					return schedules.Result{}, compile.ErrFallback
-				}
-				_c4Pi, _c4Tau = 0.0+_m14p, 0.0+_m14t
-				if !(_c4Pi > 0 && _c4Pi < math.MaxFloat64 && _c4Tau-_c4Tau == 0) {
-					return schedules.Result{}, compile.ErrFallback
-				}
+			_c4Pi, _c4Tau := _m14p, _m14t
+			if !(_c4Pi > 0 && _c4Pi < math.MaxFloat64) {
+				return schedules.Result{}, compile.ErrFallback
 			}
 			var _oPi, _oTau float64
 			{
@@ -15320,15 +11690,9 @@ func program4v4Draw(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 			_v9p, _v9t = _aPi, _aTau
 		}
 		{ // N(p2; s2, 17.36), edge 1
-			_c0Pi, _c0Tau := _v9p-_m10p, _v9t-_m10t
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v9p) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v9p) {
-					return schedules.Result{}, compile.ErrFallback
-				}
-				_c0Pi, _c0Tau = 0.0+_m26p, 0.0+_m26t
-				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-					return schedules.Result{}, compile.ErrFallback
-				}
+			_c0Pi, _c0Tau := _m26p, _m26t
+			if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+				return schedules.Result{}, compile.ErrFallback
 			}
 			var _oPi, _oTau float64
 			{
@@ -15347,45 +11711,21 @@ func program4v4Draw(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 			_v1p, _v1t = _aPi, _aTau
 		}
 		{ // t1 = p1 + p2 + p3 + p4, edge 3
-			_c0Pi, _c0Tau := _v16p-_m24p, _v16t-_m24t
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v16p) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v16p) {
-					return schedules.Result{}, compile.ErrFallback
-				}
-				_c0Pi, _c0Tau = 0.0+_m35p, 0.0+_m35t
-				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-					return schedules.Result{}, compile.ErrFallback
-				}
+			_c0Pi, _c0Tau := _m35p, _m35t
+			if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+				return schedules.Result{}, compile.ErrFallback
 			}
-			_c1Pi, _c1Tau := _v8p-_m25p, _v8t-_m25t
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v8p) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v8p) {
-					return schedules.Result{}, compile.ErrFallback
-				}
-				_c1Pi, _c1Tau = 0.0+_m8p, 0.0+_m8t
-				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
-					return schedules.Result{}, compile.ErrFallback
-				}
+			_c1Pi, _c1Tau := _m8p, _m8t
+			if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64) {
+				return schedules.Result{}, compile.ErrFallback
 			}
-			_c2Pi, _c2Tau := _v9p-_m26p, _v9t-_m26t
-			if !(_c2Pi > 0 && _c2Pi >= 1e-6*_v9p) {
-				if !(_c2Pi == 0 || _c2Pi < 1e-6*_v9p) {
-					return schedules.Result{}, compile.ErrFallback
-				}
-				_c2Pi, _c2Tau = 0.0+_m10p, 0.0+_m10t
-				if !(_c2Pi > 0 && _c2Pi < math.MaxFloat64 && _c2Tau-_c2Tau == 0) {
-					return schedules.Result{}, compile.ErrFallback
-				}
+			_c2Pi, _c2Tau := _m10p, _m10t
+			if !(_c2Pi > 0 && _c2Pi < math.MaxFloat64) {
+				return schedules.Result{}, compile.ErrFallback
 			}
-			_c4Pi, _c4Tau := _v11p-_m28p, _v11t-_m28t
-			if !(_c4Pi > 0 && _c4Pi >= 1e-6*_v11p) {
-				if !(_c4Pi == 0 || _c4Pi < 1e-6*_v11p) {
-					return schedules.Result{}, compile.ErrFallback
-				}
-				_c4Pi, _c4Tau = 0.0+_m14p, 0.0+_m14t
-				if !(_c4Pi > 0 && _c4Pi < math.MaxFloat64 && _c4Tau-_c4Tau == 0) {
-					return schedules.Result{}, compile.ErrFallback
-				}
+			_c4Pi, _c4Tau := _m14p, _m14t
+			if !(_c4Pi > 0 && _c4Pi < math.MaxFloat64) {
+				return schedules.Result{}, compile.ErrFallback
 			}
 			var _oPi, _oTau float64
 			{
@@ -15429,15 +11769,9 @@ func program4v4Draw(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 			_v10p, _v10t = _aPi, _aTau
 		}
 		{ // N(p3; s3, 17.36), edge 1
-			_c0Pi, _c0Tau := _v10p-_m12p, _v10t-_m12t
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v10p) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v10p) {
-					return schedules.Result{}, compile.ErrFallback
-				}
-				_c0Pi, _c0Tau = 0.0+_m27p, 0.0+_m27t
-				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-					return schedules.Result{}, compile.ErrFallback
-				}
+			_c0Pi, _c0Tau := _m27p, _m27t
+			if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+				return schedules.Result{}, compile.ErrFallback
 			}
 			var _oPi, _oTau float64
 			{
@@ -15456,45 +11790,21 @@ func program4v4Draw(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 			_v2p, _v2t = _aPi, _aTau
 		}
 		{ // t1 = p1 + p2 + p3 + p4, edge 4
-			_c0Pi, _c0Tau := _v16p-_m24p, _v16t-_m24t
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v16p) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v16p) {
-					return schedules.Result{}, compile.ErrFallback
-				}
-				_c0Pi, _c0Tau = 0.0+_m35p, 0.0+_m35t
-				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-					return schedules.Result{}, compile.ErrFallback
-				}
+			_c0Pi, _c0Tau := _m35p, _m35t
+			if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+				return schedules.Result{}, compile.ErrFallback
 			}
-			_c1Pi, _c1Tau := _v8p-_m25p, _v8t-_m25t
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v8p) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v8p) {
-					return schedules.Result{}, compile.ErrFallback
-				}
-				_c1Pi, _c1Tau = 0.0+_m8p, 0.0+_m8t
-				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
-					return schedules.Result{}, compile.ErrFallback
-				}
+			_c1Pi, _c1Tau := _m8p, _m8t
+			if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64) {
+				return schedules.Result{}, compile.ErrFallback
 			}
-			_c2Pi, _c2Tau := _v9p-_m26p, _v9t-_m26t
-			if !(_c2Pi > 0 && _c2Pi >= 1e-6*_v9p) {
-				if !(_c2Pi == 0 || _c2Pi < 1e-6*_v9p) {
-					return schedules.Result{}, compile.ErrFallback
-				}
-				_c2Pi, _c2Tau = 0.0+_m10p, 0.0+_m10t
-				if !(_c2Pi > 0 && _c2Pi < math.MaxFloat64 && _c2Tau-_c2Tau == 0) {
-					return schedules.Result{}, compile.ErrFallback
-				}
+			_c2Pi, _c2Tau := _m10p, _m10t
+			if !(_c2Pi > 0 && _c2Pi < math.MaxFloat64) {
+				return schedules.Result{}, compile.ErrFallback
 			}
-			_c3Pi, _c3Tau := _v10p-_m27p, _v10t-_m27t
-			if !(_c3Pi > 0 && _c3Pi >= 1e-6*_v10p) {
-				if !(_c3Pi == 0 || _c3Pi < 1e-6*_v10p) {
-					return schedules.Result{}, compile.ErrFallback
-				}
-				_c3Pi, _c3Tau = 0.0+_m12p, 0.0+_m12t
-				if !(_c3Pi > 0 && _c3Pi < math.MaxFloat64 && _c3Tau-_c3Tau == 0) {
-					return schedules.Result{}, compile.ErrFallback
-				}
+			_c3Pi, _c3Tau := _m12p, _m12t
+			if !(_c3Pi > 0 && _c3Pi < math.MaxFloat64) {
+				return schedules.Result{}, compile.ErrFallback
 			}
 			var _oPi, _oTau float64
 			{
@@ -15538,15 +11848,9 @@ func program4v4Draw(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 			_v11p, _v11t = _aPi, _aTau
 		}
 		{ // N(p4; s4, 17.36), edge 1
-			_c0Pi, _c0Tau := _v11p-_m14p, _v11t-_m14t
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v11p) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v11p) {
-					return schedules.Result{}, compile.ErrFallback
-				}
-				_c0Pi, _c0Tau = 0.0+_m28p, 0.0+_m28t
-				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-					return schedules.Result{}, compile.ErrFallback
-				}
+			_c0Pi, _c0Tau := _m28p, _m28t
+			if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+				return schedules.Result{}, compile.ErrFallback
 			}
 			var _oPi, _oTau float64
 			{
@@ -15565,45 +11869,21 @@ func program4v4Draw(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 			_v3p, _v3t = _aPi, _aTau
 		}
 		{ // t2 = p5 + p6 + p7 + p8, edge 1
-			_c0Pi, _c0Tau := _v17p-_m29p, _v17t-_m29t
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v17p) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v17p) {
-					return schedules.Result{}, compile.ErrFallback
-				}
-				_c0Pi, _c0Tau = 0.0+_m36p, 0.0+_m36t
-				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-					return schedules.Result{}, compile.ErrFallback
-				}
+			_c0Pi, _c0Tau := _m36p, _m36t
+			if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+				return schedules.Result{}, compile.ErrFallback
 			}
-			_c2Pi, _c2Tau := _v13p-_m31p, _v13t-_m31t
-			if !(_c2Pi > 0 && _c2Pi >= 1e-6*_v13p) {
-				if !(_c2Pi == 0 || _c2Pi < 1e-6*_v13p) {
-					return schedules.Result{}, compile.ErrFallback
-				}
-				_c2Pi, _c2Tau = 0.0+_m18p, 0.0+_m18t
-				if !(_c2Pi > 0 && _c2Pi < math.MaxFloat64 && _c2Tau-_c2Tau == 0) {
-					return schedules.Result{}, compile.ErrFallback
-				}
+			_c2Pi, _c2Tau := _m18p, _m18t
+			if !(_c2Pi > 0 && _c2Pi < math.MaxFloat64) {
+				return schedules.Result{}, compile.ErrFallback
 			}
-			_c3Pi, _c3Tau := _v14p-_m32p, _v14t-_m32t
-			if !(_c3Pi > 0 && _c3Pi >= 1e-6*_v14p) {
-				if !(_c3Pi == 0 || _c3Pi < 1e-6*_v14p) {
-					return schedules.Result{}, compile.ErrFallback
-				}
-				_c3Pi, _c3Tau = 0.0+_m20p, 0.0+_m20t
-				if !(_c3Pi > 0 && _c3Pi < math.MaxFloat64 && _c3Tau-_c3Tau == 0) {
-					return schedules.Result{}, compile.ErrFallback
-				}
+			_c3Pi, _c3Tau := _m20p, _m20t
+			if !(_c3Pi > 0 && _c3Pi < math.MaxFloat64) {
+				return schedules.Result{}, compile.ErrFallback
 			}
-			_c4Pi, _c4Tau := _v15p-_m33p, _v15t-_m33t
-			if !(_c4Pi > 0 && _c4Pi >= 1e-6*_v15p) {
-				if !(_c4Pi == 0 || _c4Pi < 1e-6*_v15p) {
-					return schedules.Result{}, compile.ErrFallback
-				}
-				_c4Pi, _c4Tau = 0.0+_m22p, 0.0+_m22t
-				if !(_c4Pi > 0 && _c4Pi < math.MaxFloat64 && _c4Tau-_c4Tau == 0) {
-					return schedules.Result{}, compile.ErrFallback
-				}
+			_c4Pi, _c4Tau := _m22p, _m22t
+			if !(_c4Pi > 0 && _c4Pi < math.MaxFloat64) {
+				return schedules.Result{}, compile.ErrFallback
 			}
 			var _oPi, _oTau float64
 			{
@@ -15647,15 +11927,9 @@ func program4v4Draw(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 			_v12p, _v12t = _aPi, _aTau
 		}
 		{ // N(p5; s5, 17.36), edge 1
-			_c0Pi, _c0Tau := _v12p-_m16p, _v12t-_m16t
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v12p) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v12p) {
-					return schedules.Result{}, compile.ErrFallback
-				}
-				_c0Pi, _c0Tau = 0.0+_m30p, 0.0+_m30t
-				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-					return schedules.Result{}, compile.ErrFallback
-				}
+			_c0Pi, _c0Tau := _m30p, _m30t
+			if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+				return schedules.Result{}, compile.ErrFallback
 			}
 			var _oPi, _oTau float64
 			{
@@ -15674,45 +11948,21 @@ func program4v4Draw(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 			_v4p, _v4t = _aPi, _aTau
 		}
 		{ // t2 = p5 + p6 + p7 + p8, edge 2
-			_c0Pi, _c0Tau := _v17p-_m29p, _v17t-_m29t
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v17p) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v17p) {
-					return schedules.Result{}, compile.ErrFallback
-				}
-				_c0Pi, _c0Tau = 0.0+_m36p, 0.0+_m36t
-				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-					return schedules.Result{}, compile.ErrFallback
-				}
+			_c0Pi, _c0Tau := _m36p, _m36t
+			if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+				return schedules.Result{}, compile.ErrFallback
 			}
-			_c1Pi, _c1Tau := _v12p-_m30p, _v12t-_m30t
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v12p) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v12p) {
-					return schedules.Result{}, compile.ErrFallback
-				}
-				_c1Pi, _c1Tau = 0.0+_m16p, 0.0+_m16t
-				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
-					return schedules.Result{}, compile.ErrFallback
-				}
+			_c1Pi, _c1Tau := _m16p, _m16t
+			if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64) {
+				return schedules.Result{}, compile.ErrFallback
 			}
-			_c3Pi, _c3Tau := _v14p-_m32p, _v14t-_m32t
-			if !(_c3Pi > 0 && _c3Pi >= 1e-6*_v14p) {
-				if !(_c3Pi == 0 || _c3Pi < 1e-6*_v14p) {
-					return schedules.Result{}, compile.ErrFallback
-				}
-				_c3Pi, _c3Tau = 0.0+_m20p, 0.0+_m20t
-				if !(_c3Pi > 0 && _c3Pi < math.MaxFloat64 && _c3Tau-_c3Tau == 0) {
-					return schedules.Result{}, compile.ErrFallback
-				}
+			_c3Pi, _c3Tau := _m20p, _m20t
+			if !(_c3Pi > 0 && _c3Pi < math.MaxFloat64) {
+				return schedules.Result{}, compile.ErrFallback
 			}
-			_c4Pi, _c4Tau := _v15p-_m33p, _v15t-_m33t
-			if !(_c4Pi > 0 && _c4Pi >= 1e-6*_v15p) {
-				if !(_c4Pi == 0 || _c4Pi < 1e-6*_v15p) {
-					return schedules.Result{}, compile.ErrFallback
-				}
-				_c4Pi, _c4Tau = 0.0+_m22p, 0.0+_m22t
-				if !(_c4Pi > 0 && _c4Pi < math.MaxFloat64 && _c4Tau-_c4Tau == 0) {
-					return schedules.Result{}, compile.ErrFallback
-				}
+			_c4Pi, _c4Tau := _m22p, _m22t
+			if !(_c4Pi > 0 && _c4Pi < math.MaxFloat64) {
+				return schedules.Result{}, compile.ErrFallback
 			}
 			var _oPi, _oTau float64
 			{
@@ -15756,15 +12006,9 @@ func program4v4Draw(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 			_v13p, _v13t = _aPi, _aTau
 		}
 		{ // N(p6; s6, 17.36), edge 1
-			_c0Pi, _c0Tau := _v13p-_m18p, _v13t-_m18t
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v13p) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v13p) {
-					return schedules.Result{}, compile.ErrFallback
-				}
-				_c0Pi, _c0Tau = 0.0+_m31p, 0.0+_m31t
-				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-					return schedules.Result{}, compile.ErrFallback
-				}
+			_c0Pi, _c0Tau := _m31p, _m31t
+			if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+				return schedules.Result{}, compile.ErrFallback
 			}
 			var _oPi, _oTau float64
 			{
@@ -15783,45 +12027,21 @@ func program4v4Draw(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 			_v5p, _v5t = _aPi, _aTau
 		}
 		{ // t2 = p5 + p6 + p7 + p8, edge 3
-			_c0Pi, _c0Tau := _v17p-_m29p, _v17t-_m29t
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v17p) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v17p) {
-					return schedules.Result{}, compile.ErrFallback
-				}
-				_c0Pi, _c0Tau = 0.0+_m36p, 0.0+_m36t
-				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-					return schedules.Result{}, compile.ErrFallback
-				}
+			_c0Pi, _c0Tau := _m36p, _m36t
+			if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+				return schedules.Result{}, compile.ErrFallback
 			}
-			_c1Pi, _c1Tau := _v12p-_m30p, _v12t-_m30t
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v12p) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v12p) {
-					return schedules.Result{}, compile.ErrFallback
-				}
-				_c1Pi, _c1Tau = 0.0+_m16p, 0.0+_m16t
-				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
-					return schedules.Result{}, compile.ErrFallback
-				}
+			_c1Pi, _c1Tau := _m16p, _m16t
+			if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64) {
+				return schedules.Result{}, compile.ErrFallback
 			}
-			_c2Pi, _c2Tau := _v13p-_m31p, _v13t-_m31t
-			if !(_c2Pi > 0 && _c2Pi >= 1e-6*_v13p) {
-				if !(_c2Pi == 0 || _c2Pi < 1e-6*_v13p) {
-					return schedules.Result{}, compile.ErrFallback
-				}
-				_c2Pi, _c2Tau = 0.0+_m18p, 0.0+_m18t
-				if !(_c2Pi > 0 && _c2Pi < math.MaxFloat64 && _c2Tau-_c2Tau == 0) {
-					return schedules.Result{}, compile.ErrFallback
-				}
+			_c2Pi, _c2Tau := _m18p, _m18t
+			if !(_c2Pi > 0 && _c2Pi < math.MaxFloat64) {
+				return schedules.Result{}, compile.ErrFallback
 			}
-			_c4Pi, _c4Tau := _v15p-_m33p, _v15t-_m33t
-			if !(_c4Pi > 0 && _c4Pi >= 1e-6*_v15p) {
-				if !(_c4Pi == 0 || _c4Pi < 1e-6*_v15p) {
-					return schedules.Result{}, compile.ErrFallback
-				}
-				_c4Pi, _c4Tau = 0.0+_m22p, 0.0+_m22t
-				if !(_c4Pi > 0 && _c4Pi < math.MaxFloat64 && _c4Tau-_c4Tau == 0) {
-					return schedules.Result{}, compile.ErrFallback
-				}
+			_c4Pi, _c4Tau := _m22p, _m22t
+			if !(_c4Pi > 0 && _c4Pi < math.MaxFloat64) {
+				return schedules.Result{}, compile.ErrFallback
 			}
 			var _oPi, _oTau float64
 			{
@@ -15865,15 +12085,9 @@ func program4v4Draw(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 			_v14p, _v14t = _aPi, _aTau
 		}
 		{ // N(p7; s7, 17.36), edge 1
-			_c0Pi, _c0Tau := _v14p-_m20p, _v14t-_m20t
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v14p) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v14p) {
-					return schedules.Result{}, compile.ErrFallback
-				}
-				_c0Pi, _c0Tau = 0.0+_m32p, 0.0+_m32t
-				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-					return schedules.Result{}, compile.ErrFallback
-				}
+			_c0Pi, _c0Tau := _m32p, _m32t
+			if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+				return schedules.Result{}, compile.ErrFallback
 			}
 			var _oPi, _oTau float64
 			{
@@ -15892,45 +12106,21 @@ func program4v4Draw(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 			_v6p, _v6t = _aPi, _aTau
 		}
 		{ // t2 = p5 + p6 + p7 + p8, edge 4
-			_c0Pi, _c0Tau := _v17p-_m29p, _v17t-_m29t
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v17p) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v17p) {
-					return schedules.Result{}, compile.ErrFallback
-				}
-				_c0Pi, _c0Tau = 0.0+_m36p, 0.0+_m36t
-				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-					return schedules.Result{}, compile.ErrFallback
-				}
+			_c0Pi, _c0Tau := _m36p, _m36t
+			if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+				return schedules.Result{}, compile.ErrFallback
 			}
-			_c1Pi, _c1Tau := _v12p-_m30p, _v12t-_m30t
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v12p) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v12p) {
-					return schedules.Result{}, compile.ErrFallback
-				}
-				_c1Pi, _c1Tau = 0.0+_m16p, 0.0+_m16t
-				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
-					return schedules.Result{}, compile.ErrFallback
-				}
+			_c1Pi, _c1Tau := _m16p, _m16t
+			if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64) {
+				return schedules.Result{}, compile.ErrFallback
 			}
-			_c2Pi, _c2Tau := _v13p-_m31p, _v13t-_m31t
-			if !(_c2Pi > 0 && _c2Pi >= 1e-6*_v13p) {
-				if !(_c2Pi == 0 || _c2Pi < 1e-6*_v13p) {
-					return schedules.Result{}, compile.ErrFallback
-				}
-				_c2Pi, _c2Tau = 0.0+_m18p, 0.0+_m18t
-				if !(_c2Pi > 0 && _c2Pi < math.MaxFloat64 && _c2Tau-_c2Tau == 0) {
-					return schedules.Result{}, compile.ErrFallback
-				}
+			_c2Pi, _c2Tau := _m18p, _m18t
+			if !(_c2Pi > 0 && _c2Pi < math.MaxFloat64) {
+				return schedules.Result{}, compile.ErrFallback
 			}
-			_c3Pi, _c3Tau := _v14p-_m32p, _v14t-_m32t
-			if !(_c3Pi > 0 && _c3Pi >= 1e-6*_v14p) {
-				if !(_c3Pi == 0 || _c3Pi < 1e-6*_v14p) {
-					return schedules.Result{}, compile.ErrFallback
-				}
-				_c3Pi, _c3Tau = 0.0+_m20p, 0.0+_m20t
-				if !(_c3Pi > 0 && _c3Pi < math.MaxFloat64 && _c3Tau-_c3Tau == 0) {
-					return schedules.Result{}, compile.ErrFallback
-				}
+			_c3Pi, _c3Tau := _m20p, _m20t
+			if !(_c3Pi > 0 && _c3Pi < math.MaxFloat64) {
+				return schedules.Result{}, compile.ErrFallback
 			}
 			var _oPi, _oTau float64
 			{
@@ -15974,15 +12164,9 @@ func program4v4Draw(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 			_v15p, _v15t = _aPi, _aTau
 		}
 		{ // N(p8; s8, 17.36), edge 1
-			_c0Pi, _c0Tau := _v15p-_m22p, _v15t-_m22t
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v15p) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v15p) {
-					return schedules.Result{}, compile.ErrFallback
-				}
-				_c0Pi, _c0Tau = 0.0+_m33p, 0.0+_m33t
-				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-					return schedules.Result{}, compile.ErrFallback
-				}
+			_c0Pi, _c0Tau := _m33p, _m33t
+			if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+				return schedules.Result{}, compile.ErrFallback
 			}
 			var _oPi, _oTau float64
 			{
@@ -16081,15 +12265,9 @@ func program4v4Draw(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 		}
 		var _sum graph.EvidenceSum
 		{ // N(s1; 25, 25.01)
-			_c0Pi, _c0Tau := _vs[0].Pi-_ms[0].Pi, _vs[0].Tau-_ms[0].Tau
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[0].Pi) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[0].Pi) {
-					return 0, compile.ErrFallback
-				}
-				_c0Pi, _c0Tau = 0.0+_ms[9].Pi, 0.0+_ms[9].Tau
-				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-					return 0, compile.ErrFallback
-				}
+			_c0Pi, _c0Tau := _ms[9].Pi, _ms[9].Tau
+			if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+				return 0, compile.ErrFallback
 			}
 			var _eq, _ev, _en float64
 			{
@@ -16104,15 +12282,9 @@ func program4v4Draw(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 			_sum.Norm(_en)
 		}
 		{ // N(s2; 24.67, 27.57)
-			_c0Pi, _c0Tau := _vs[1].Pi-_ms[1].Pi, _vs[1].Tau-_ms[1].Tau
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[1].Pi) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[1].Pi) {
-					return 0, compile.ErrFallback
-				}
-				_c0Pi, _c0Tau = 0.0+_ms[11].Pi, 0.0+_ms[11].Tau
-				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-					return 0, compile.ErrFallback
-				}
+			_c0Pi, _c0Tau := _ms[11].Pi, _ms[11].Tau
+			if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+				return 0, compile.ErrFallback
 			}
 			var _eq, _ev, _en float64
 			{
@@ -16127,15 +12299,9 @@ func program4v4Draw(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 			_sum.Norm(_en)
 		}
 		{ // N(s3; 24.33, 30.26)
-			_c0Pi, _c0Tau := _vs[2].Pi-_ms[2].Pi, _vs[2].Tau-_ms[2].Tau
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[2].Pi) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[2].Pi) {
-					return 0, compile.ErrFallback
-				}
-				_c0Pi, _c0Tau = 0.0+_ms[13].Pi, 0.0+_ms[13].Tau
-				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-					return 0, compile.ErrFallback
-				}
+			_c0Pi, _c0Tau := _ms[13].Pi, _ms[13].Tau
+			if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+				return 0, compile.ErrFallback
 			}
 			var _eq, _ev, _en float64
 			{
@@ -16150,15 +12316,9 @@ func program4v4Draw(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 			_sum.Norm(_en)
 		}
 		{ // N(s4; 24, 33.07)
-			_c0Pi, _c0Tau := _vs[3].Pi-_ms[3].Pi, _vs[3].Tau-_ms[3].Tau
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[3].Pi) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[3].Pi) {
-					return 0, compile.ErrFallback
-				}
-				_c0Pi, _c0Tau = 0.0+_ms[15].Pi, 0.0+_ms[15].Tau
-				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-					return 0, compile.ErrFallback
-				}
+			_c0Pi, _c0Tau := _ms[15].Pi, _ms[15].Tau
+			if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+				return 0, compile.ErrFallback
 			}
 			var _eq, _ev, _en float64
 			{
@@ -16173,15 +12333,9 @@ func program4v4Draw(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 			_sum.Norm(_en)
 		}
 		{ // N(s5; 26, 25.01)
-			_c0Pi, _c0Tau := _vs[4].Pi-_ms[4].Pi, _vs[4].Tau-_ms[4].Tau
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[4].Pi) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[4].Pi) {
-					return 0, compile.ErrFallback
-				}
-				_c0Pi, _c0Tau = 0.0+_ms[17].Pi, 0.0+_ms[17].Tau
-				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-					return 0, compile.ErrFallback
-				}
+			_c0Pi, _c0Tau := _ms[17].Pi, _ms[17].Tau
+			if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+				return 0, compile.ErrFallback
 			}
 			var _eq, _ev, _en float64
 			{
@@ -16196,15 +12350,9 @@ func program4v4Draw(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 			_sum.Norm(_en)
 		}
 		{ // N(s6; 25.67, 27.57)
-			_c0Pi, _c0Tau := _vs[5].Pi-_ms[5].Pi, _vs[5].Tau-_ms[5].Tau
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[5].Pi) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[5].Pi) {
-					return 0, compile.ErrFallback
-				}
-				_c0Pi, _c0Tau = 0.0+_ms[19].Pi, 0.0+_ms[19].Tau
-				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-					return 0, compile.ErrFallback
-				}
+			_c0Pi, _c0Tau := _ms[19].Pi, _ms[19].Tau
+			if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+				return 0, compile.ErrFallback
 			}
 			var _eq, _ev, _en float64
 			{
@@ -16219,15 +12367,9 @@ func program4v4Draw(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 			_sum.Norm(_en)
 		}
 		{ // N(s7; 25.33, 30.26)
-			_c0Pi, _c0Tau := _vs[6].Pi-_ms[6].Pi, _vs[6].Tau-_ms[6].Tau
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[6].Pi) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[6].Pi) {
-					return 0, compile.ErrFallback
-				}
-				_c0Pi, _c0Tau = 0.0+_ms[21].Pi, 0.0+_ms[21].Tau
-				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-					return 0, compile.ErrFallback
-				}
+			_c0Pi, _c0Tau := _ms[21].Pi, _ms[21].Tau
+			if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+				return 0, compile.ErrFallback
 			}
 			var _eq, _ev, _en float64
 			{
@@ -16242,15 +12384,9 @@ func program4v4Draw(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 			_sum.Norm(_en)
 		}
 		{ // N(s8; 25, 33.07)
-			_c0Pi, _c0Tau := _vs[7].Pi-_ms[7].Pi, _vs[7].Tau-_ms[7].Tau
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[7].Pi) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[7].Pi) {
-					return 0, compile.ErrFallback
-				}
-				_c0Pi, _c0Tau = 0.0+_ms[23].Pi, 0.0+_ms[23].Tau
-				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-					return 0, compile.ErrFallback
-				}
+			_c0Pi, _c0Tau := _ms[23].Pi, _ms[23].Tau
+			if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+				return 0, compile.ErrFallback
 			}
 			var _eq, _ev, _en float64
 			{
@@ -16265,25 +12401,13 @@ func program4v4Draw(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 			_sum.Norm(_en)
 		}
 		{ // N(p1; s1, 17.36)
-			_c0Pi, _c0Tau := _vs[8].Pi-_ms[8].Pi, _vs[8].Tau-_ms[8].Tau
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[8].Pi) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[8].Pi) {
-					return 0, compile.ErrFallback
-				}
-				_c0Pi, _c0Tau = 0.0+_ms[25].Pi, 0.0+_ms[25].Tau
-				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-					return 0, compile.ErrFallback
-				}
+			_c0Pi, _c0Tau := _ms[25].Pi, _ms[25].Tau
+			if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+				return 0, compile.ErrFallback
 			}
-			_c1Pi, _c1Tau := _vs[0].Pi-_ms[9].Pi, _vs[0].Tau-_ms[9].Tau
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_vs[0].Pi) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_vs[0].Pi) {
-					return 0, compile.ErrFallback
-				}
-				_c1Pi, _c1Tau = 0.0+_ms[0].Pi, 0.0+_ms[0].Tau
-				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
-					return 0, compile.ErrFallback
-				}
+			_c1Pi, _c1Tau := _ms[0].Pi, _ms[0].Tau
+			if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64) {
+				return 0, compile.ErrFallback
 			}
 			var _eq, _ev, _en float64
 			{
@@ -16298,25 +12422,13 @@ func program4v4Draw(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 			_sum.Norm(_en)
 		}
 		{ // N(p2; s2, 17.36)
-			_c0Pi, _c0Tau := _vs[9].Pi-_ms[10].Pi, _vs[9].Tau-_ms[10].Tau
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[9].Pi) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[9].Pi) {
-					return 0, compile.ErrFallback
-				}
-				_c0Pi, _c0Tau = 0.0+_ms[26].Pi, 0.0+_ms[26].Tau
-				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-					return 0, compile.ErrFallback
-				}
+			_c0Pi, _c0Tau := _ms[26].Pi, _ms[26].Tau
+			if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+				return 0, compile.ErrFallback
 			}
-			_c1Pi, _c1Tau := _vs[1].Pi-_ms[11].Pi, _vs[1].Tau-_ms[11].Tau
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_vs[1].Pi) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_vs[1].Pi) {
-					return 0, compile.ErrFallback
-				}
-				_c1Pi, _c1Tau = 0.0+_ms[1].Pi, 0.0+_ms[1].Tau
-				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
-					return 0, compile.ErrFallback
-				}
+			_c1Pi, _c1Tau := _ms[1].Pi, _ms[1].Tau
+			if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64) {
+				return 0, compile.ErrFallback
 			}
 			var _eq, _ev, _en float64
 			{
@@ -16331,25 +12443,13 @@ func program4v4Draw(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 			_sum.Norm(_en)
 		}
 		{ // N(p3; s3, 17.36)
-			_c0Pi, _c0Tau := _vs[10].Pi-_ms[12].Pi, _vs[10].Tau-_ms[12].Tau
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[10].Pi) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[10].Pi) {
-					return 0, compile.ErrFallback
-				}
-				_c0Pi, _c0Tau = 0.0+_ms[27].Pi, 0.0+_ms[27].Tau
-				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-					return 0, compile.ErrFallback
-				}
+			_c0Pi, _c0Tau := _ms[27].Pi, _ms[27].Tau
+			if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+				return 0, compile.ErrFallback
 			}
-			_c1Pi, _c1Tau := _vs[2].Pi-_ms[13].Pi, _vs[2].Tau-_ms[13].Tau
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_vs[2].Pi) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_vs[2].Pi) {
-					return 0, compile.ErrFallback
-				}
-				_c1Pi, _c1Tau = 0.0+_ms[2].Pi, 0.0+_ms[2].Tau
-				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
-					return 0, compile.ErrFallback
-				}
+			_c1Pi, _c1Tau := _ms[2].Pi, _ms[2].Tau
+			if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64) {
+				return 0, compile.ErrFallback
 			}
 			var _eq, _ev, _en float64
 			{
@@ -16364,25 +12464,13 @@ func program4v4Draw(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 			_sum.Norm(_en)
 		}
 		{ // N(p4; s4, 17.36)
-			_c0Pi, _c0Tau := _vs[11].Pi-_ms[14].Pi, _vs[11].Tau-_ms[14].Tau
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[11].Pi) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[11].Pi) {
-					return 0, compile.ErrFallback
-				}
-				_c0Pi, _c0Tau = 0.0+_ms[28].Pi, 0.0+_ms[28].Tau
-				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-					return 0, compile.ErrFallback
-				}
+			_c0Pi, _c0Tau := _ms[28].Pi, _ms[28].Tau
+			if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+				return 0, compile.ErrFallback
 			}
-			_c1Pi, _c1Tau := _vs[3].Pi-_ms[15].Pi, _vs[3].Tau-_ms[15].Tau
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_vs[3].Pi) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_vs[3].Pi) {
-					return 0, compile.ErrFallback
-				}
-				_c1Pi, _c1Tau = 0.0+_ms[3].Pi, 0.0+_ms[3].Tau
-				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
-					return 0, compile.ErrFallback
-				}
+			_c1Pi, _c1Tau := _ms[3].Pi, _ms[3].Tau
+			if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64) {
+				return 0, compile.ErrFallback
 			}
 			var _eq, _ev, _en float64
 			{
@@ -16397,25 +12485,13 @@ func program4v4Draw(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 			_sum.Norm(_en)
 		}
 		{ // N(p5; s5, 17.36)
-			_c0Pi, _c0Tau := _vs[12].Pi-_ms[16].Pi, _vs[12].Tau-_ms[16].Tau
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[12].Pi) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[12].Pi) {
-					return 0, compile.ErrFallback
-				}
-				_c0Pi, _c0Tau = 0.0+_ms[30].Pi, 0.0+_ms[30].Tau
-				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-					return 0, compile.ErrFallback
-				}
+			_c0Pi, _c0Tau := _ms[30].Pi, _ms[30].Tau
+			if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+				return 0, compile.ErrFallback
 			}
-			_c1Pi, _c1Tau := _vs[4].Pi-_ms[17].Pi, _vs[4].Tau-_ms[17].Tau
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_vs[4].Pi) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_vs[4].Pi) {
-					return 0, compile.ErrFallback
-				}
-				_c1Pi, _c1Tau = 0.0+_ms[4].Pi, 0.0+_ms[4].Tau
-				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
-					return 0, compile.ErrFallback
-				}
+			_c1Pi, _c1Tau := _ms[4].Pi, _ms[4].Tau
+			if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64) {
+				return 0, compile.ErrFallback
 			}
 			var _eq, _ev, _en float64
 			{
@@ -16430,25 +12506,13 @@ func program4v4Draw(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 			_sum.Norm(_en)
 		}
 		{ // N(p6; s6, 17.36)
-			_c0Pi, _c0Tau := _vs[13].Pi-_ms[18].Pi, _vs[13].Tau-_ms[18].Tau
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[13].Pi) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[13].Pi) {
-					return 0, compile.ErrFallback
-				}
-				_c0Pi, _c0Tau = 0.0+_ms[31].Pi, 0.0+_ms[31].Tau
-				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-					return 0, compile.ErrFallback
-				}
+			_c0Pi, _c0Tau := _ms[31].Pi, _ms[31].Tau
+			if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+				return 0, compile.ErrFallback
 			}
-			_c1Pi, _c1Tau := _vs[5].Pi-_ms[19].Pi, _vs[5].Tau-_ms[19].Tau
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_vs[5].Pi) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_vs[5].Pi) {
-					return 0, compile.ErrFallback
-				}
-				_c1Pi, _c1Tau = 0.0+_ms[5].Pi, 0.0+_ms[5].Tau
-				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
-					return 0, compile.ErrFallback
-				}
+			_c1Pi, _c1Tau := _ms[5].Pi, _ms[5].Tau
+			if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64) {
+				return 0, compile.ErrFallback
 			}
 			var _eq, _ev, _en float64
 			{
@@ -16463,25 +12527,13 @@ func program4v4Draw(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 			_sum.Norm(_en)
 		}
 		{ // N(p7; s7, 17.36)
-			_c0Pi, _c0Tau := _vs[14].Pi-_ms[20].Pi, _vs[14].Tau-_ms[20].Tau
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[14].Pi) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[14].Pi) {
-					return 0, compile.ErrFallback
-				}
-				_c0Pi, _c0Tau = 0.0+_ms[32].Pi, 0.0+_ms[32].Tau
-				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-					return 0, compile.ErrFallback
-				}
+			_c0Pi, _c0Tau := _ms[32].Pi, _ms[32].Tau
+			if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+				return 0, compile.ErrFallback
 			}
-			_c1Pi, _c1Tau := _vs[6].Pi-_ms[21].Pi, _vs[6].Tau-_ms[21].Tau
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_vs[6].Pi) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_vs[6].Pi) {
-					return 0, compile.ErrFallback
-				}
-				_c1Pi, _c1Tau = 0.0+_ms[6].Pi, 0.0+_ms[6].Tau
-				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
-					return 0, compile.ErrFallback
-				}
+			_c1Pi, _c1Tau := _ms[6].Pi, _ms[6].Tau
+			if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64) {
+				return 0, compile.ErrFallback
 			}
 			var _eq, _ev, _en float64
 			{
@@ -16496,25 +12548,13 @@ func program4v4Draw(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 			_sum.Norm(_en)
 		}
 		{ // N(p8; s8, 17.36)
-			_c0Pi, _c0Tau := _vs[15].Pi-_ms[22].Pi, _vs[15].Tau-_ms[22].Tau
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[15].Pi) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[15].Pi) {
-					return 0, compile.ErrFallback
-				}
-				_c0Pi, _c0Tau = 0.0+_ms[33].Pi, 0.0+_ms[33].Tau
-				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-					return 0, compile.ErrFallback
-				}
+			_c0Pi, _c0Tau := _ms[33].Pi, _ms[33].Tau
+			if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+				return 0, compile.ErrFallback
 			}
-			_c1Pi, _c1Tau := _vs[7].Pi-_ms[23].Pi, _vs[7].Tau-_ms[23].Tau
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_vs[7].Pi) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_vs[7].Pi) {
-					return 0, compile.ErrFallback
-				}
-				_c1Pi, _c1Tau = 0.0+_ms[7].Pi, 0.0+_ms[7].Tau
-				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
-					return 0, compile.ErrFallback
-				}
+			_c1Pi, _c1Tau := _ms[7].Pi, _ms[7].Tau
+			if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64) {
+				return 0, compile.ErrFallback
 			}
 			var _eq, _ev, _en float64
 			{
@@ -16529,55 +12569,25 @@ func program4v4Draw(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 			_sum.Norm(_en)
 		}
 		{ // t1 = p1 + p2 + p3 + p4
-			_c0Pi, _c0Tau := _vs[16].Pi-_ms[24].Pi, _vs[16].Tau-_ms[24].Tau
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[16].Pi) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[16].Pi) {
-					return 0, compile.ErrFallback
-				}
-				_c0Pi, _c0Tau = 0.0+_ms[35].Pi, 0.0+_ms[35].Tau
-				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-					return 0, compile.ErrFallback
-				}
+			_c0Pi, _c0Tau := _ms[35].Pi, _ms[35].Tau
+			if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+				return 0, compile.ErrFallback
 			}
-			_c1Pi, _c1Tau := _vs[8].Pi-_ms[25].Pi, _vs[8].Tau-_ms[25].Tau
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_vs[8].Pi) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_vs[8].Pi) {
-					return 0, compile.ErrFallback
-				}
-				_c1Pi, _c1Tau = 0.0+_ms[8].Pi, 0.0+_ms[8].Tau
-				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
-					return 0, compile.ErrFallback
-				}
+			_c1Pi, _c1Tau := _ms[8].Pi, _ms[8].Tau
+			if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64) {
+				return 0, compile.ErrFallback
 			}
-			_c2Pi, _c2Tau := _vs[9].Pi-_ms[26].Pi, _vs[9].Tau-_ms[26].Tau
-			if !(_c2Pi > 0 && _c2Pi >= 1e-6*_vs[9].Pi) {
-				if !(_c2Pi == 0 || _c2Pi < 1e-6*_vs[9].Pi) {
-					return 0, compile.ErrFallback
-				}
-				_c2Pi, _c2Tau = 0.0+_ms[10].Pi, 0.0+_ms[10].Tau
-				if !(_c2Pi > 0 && _c2Pi < math.MaxFloat64 && _c2Tau-_c2Tau == 0) {
-					return 0, compile.ErrFallback
-				}
+			_c2Pi, _c2Tau := _ms[10].Pi, _ms[10].Tau
+			if !(_c2Pi > 0 && _c2Pi < math.MaxFloat64) {
+				return 0, compile.ErrFallback
 			}
-			_c3Pi, _c3Tau := _vs[10].Pi-_ms[27].Pi, _vs[10].Tau-_ms[27].Tau
-			if !(_c3Pi > 0 && _c3Pi >= 1e-6*_vs[10].Pi) {
-				if !(_c3Pi == 0 || _c3Pi < 1e-6*_vs[10].Pi) {
-					return 0, compile.ErrFallback
-				}
-				_c3Pi, _c3Tau = 0.0+_ms[12].Pi, 0.0+_ms[12].Tau
-				if !(_c3Pi > 0 && _c3Pi < math.MaxFloat64 && _c3Tau-_c3Tau == 0) {
-					return 0, compile.ErrFallback
-				}
+			_c3Pi, _c3Tau := _ms[12].Pi, _ms[12].Tau
+			if !(_c3Pi > 0 && _c3Pi < math.MaxFloat64) {
+				return 0, compile.ErrFallback
 			}
-			_c4Pi, _c4Tau := _vs[11].Pi-_ms[28].Pi, _vs[11].Tau-_ms[28].Tau
-			if !(_c4Pi > 0 && _c4Pi >= 1e-6*_vs[11].Pi) {
-				if !(_c4Pi == 0 || _c4Pi < 1e-6*_vs[11].Pi) {
-					return 0, compile.ErrFallback
-				}
-				_c4Pi, _c4Tau = 0.0+_ms[14].Pi, 0.0+_ms[14].Tau
-				if !(_c4Pi > 0 && _c4Pi < math.MaxFloat64 && _c4Tau-_c4Tau == 0) {
-					return 0, compile.ErrFallback
-				}
+			_c4Pi, _c4Tau := _ms[14].Pi, _ms[14].Tau
+			if !(_c4Pi > 0 && _c4Pi < math.MaxFloat64) {
+				return 0, compile.ErrFallback
 			}
 			var _eq, _ev, _en float64
 			{
@@ -16621,55 +12631,25 @@ func program4v4Draw(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 			_sum.Norm(_en)
 		}
 		{ // t2 = p5 + p6 + p7 + p8
-			_c0Pi, _c0Tau := _vs[17].Pi-_ms[29].Pi, _vs[17].Tau-_ms[29].Tau
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[17].Pi) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[17].Pi) {
-					return 0, compile.ErrFallback
-				}
-				_c0Pi, _c0Tau = 0.0+_ms[36].Pi, 0.0+_ms[36].Tau
-				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-					return 0, compile.ErrFallback
-				}
+			_c0Pi, _c0Tau := _ms[36].Pi, _ms[36].Tau
+			if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+				return 0, compile.ErrFallback
 			}
-			_c1Pi, _c1Tau := _vs[12].Pi-_ms[30].Pi, _vs[12].Tau-_ms[30].Tau
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_vs[12].Pi) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_vs[12].Pi) {
-					return 0, compile.ErrFallback
-				}
-				_c1Pi, _c1Tau = 0.0+_ms[16].Pi, 0.0+_ms[16].Tau
-				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
-					return 0, compile.ErrFallback
-				}
+			_c1Pi, _c1Tau := _ms[16].Pi, _ms[16].Tau
+			if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64) {
+				return 0, compile.ErrFallback
 			}
-			_c2Pi, _c2Tau := _vs[13].Pi-_ms[31].Pi, _vs[13].Tau-_ms[31].Tau
-			if !(_c2Pi > 0 && _c2Pi >= 1e-6*_vs[13].Pi) {
-				if !(_c2Pi == 0 || _c2Pi < 1e-6*_vs[13].Pi) {
-					return 0, compile.ErrFallback
-				}
-				_c2Pi, _c2Tau = 0.0+_ms[18].Pi, 0.0+_ms[18].Tau
-				if !(_c2Pi > 0 && _c2Pi < math.MaxFloat64 && _c2Tau-_c2Tau == 0) {
-					return 0, compile.ErrFallback
-				}
+			_c2Pi, _c2Tau := _ms[18].Pi, _ms[18].Tau
+			if !(_c2Pi > 0 && _c2Pi < math.MaxFloat64) {
+				return 0, compile.ErrFallback
 			}
-			_c3Pi, _c3Tau := _vs[14].Pi-_ms[32].Pi, _vs[14].Tau-_ms[32].Tau
-			if !(_c3Pi > 0 && _c3Pi >= 1e-6*_vs[14].Pi) {
-				if !(_c3Pi == 0 || _c3Pi < 1e-6*_vs[14].Pi) {
-					return 0, compile.ErrFallback
-				}
-				_c3Pi, _c3Tau = 0.0+_ms[20].Pi, 0.0+_ms[20].Tau
-				if !(_c3Pi > 0 && _c3Pi < math.MaxFloat64 && _c3Tau-_c3Tau == 0) {
-					return 0, compile.ErrFallback
-				}
+			_c3Pi, _c3Tau := _ms[20].Pi, _ms[20].Tau
+			if !(_c3Pi > 0 && _c3Pi < math.MaxFloat64) {
+				return 0, compile.ErrFallback
 			}
-			_c4Pi, _c4Tau := _vs[15].Pi-_ms[33].Pi, _vs[15].Tau-_ms[33].Tau
-			if !(_c4Pi > 0 && _c4Pi >= 1e-6*_vs[15].Pi) {
-				if !(_c4Pi == 0 || _c4Pi < 1e-6*_vs[15].Pi) {
-					return 0, compile.ErrFallback
-				}
-				_c4Pi, _c4Tau = 0.0+_ms[22].Pi, 0.0+_ms[22].Tau
-				if !(_c4Pi > 0 && _c4Pi < math.MaxFloat64 && _c4Tau-_c4Tau == 0) {
-					return 0, compile.ErrFallback
-				}
+			_c4Pi, _c4Tau := _ms[22].Pi, _ms[22].Tau
+			if !(_c4Pi > 0 && _c4Pi < math.MaxFloat64) {
+				return 0, compile.ErrFallback
 			}
 			var _eq, _ev, _en float64
 			{
@@ -16713,35 +12693,17 @@ func program4v4Draw(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 			_sum.Norm(_en)
 		}
 		{ // d1 = t1 − t2
-			_c0Pi, _c0Tau := _vs[18].Pi-_ms[34].Pi, _vs[18].Tau-_ms[34].Tau
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[18].Pi) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[18].Pi) {
-					return 0, compile.ErrFallback
-				}
-				_c0Pi, _c0Tau = 0.0+_ms[37].Pi, 0.0+_ms[37].Tau
-				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-					return 0, compile.ErrFallback
-				}
+			_c0Pi, _c0Tau := _ms[37].Pi, _ms[37].Tau
+			if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+				return 0, compile.ErrFallback
 			}
-			_c1Pi, _c1Tau := _vs[16].Pi-_ms[35].Pi, _vs[16].Tau-_ms[35].Tau
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_vs[16].Pi) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_vs[16].Pi) {
-					return 0, compile.ErrFallback
-				}
-				_c1Pi, _c1Tau = 0.0+_ms[24].Pi, 0.0+_ms[24].Tau
-				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
-					return 0, compile.ErrFallback
-				}
+			_c1Pi, _c1Tau := _ms[24].Pi, _ms[24].Tau
+			if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64) {
+				return 0, compile.ErrFallback
 			}
-			_c2Pi, _c2Tau := _vs[17].Pi-_ms[36].Pi, _vs[17].Tau-_ms[36].Tau
-			if !(_c2Pi > 0 && _c2Pi >= 1e-6*_vs[17].Pi) {
-				if !(_c2Pi == 0 || _c2Pi < 1e-6*_vs[17].Pi) {
-					return 0, compile.ErrFallback
-				}
-				_c2Pi, _c2Tau = 0.0+_ms[29].Pi, 0.0+_ms[29].Tau
-				if !(_c2Pi > 0 && _c2Pi < math.MaxFloat64 && _c2Tau-_c2Tau == 0) {
-					return 0, compile.ErrFallback
-				}
+			_c2Pi, _c2Tau := _ms[29].Pi, _ms[29].Tau
+			if !(_c2Pi > 0 && _c2Pi < math.MaxFloat64) {
+				return 0, compile.ErrFallback
 			}
 			var _eq, _ev, _en float64
 			{
@@ -16775,15 +12737,9 @@ func program4v4Draw(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 			_sum.Norm(_en)
 		}
 		{ // I(|d1| ≤ 1.481)
-			_c0Pi, _c0Tau := _vs[18].Pi-_ms[37].Pi, _vs[18].Tau-_ms[37].Tau
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[18].Pi) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[18].Pi) {
-					return 0, compile.ErrFallback
-				}
-				_c0Pi, _c0Tau = 0.0+_ms[34].Pi, 0.0+_ms[34].Tau
-				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-					return 0, compile.ErrFallback
-				}
+			_c0Pi, _c0Tau := _ms[34].Pi, _ms[34].Tau
+			if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+				return 0, compile.ErrFallback
 			}
 			var _eq float64
 			{
@@ -16800,30 +12756,18 @@ func program4v4Draw(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 			center := qt / q
 			var quad float64
 			{
-				cPi, cTau := _vs[0].Pi-_ms[0].Pi, _vs[0].Tau-_ms[0].Tau
-				if !(cPi > 0 && cPi >= 1e-6*_vs[0].Pi) {
-					if !(cPi == 0 || cPi < 1e-6*_vs[0].Pi) {
-						return 0, compile.ErrFallback
-					}
-					cPi, cTau = 0.0+_ms[9].Pi, 0.0+_ms[9].Tau
-					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
-						return 0, compile.ErrFallback
-					}
+				cPi, cTau := _ms[9].Pi, _ms[9].Tau
+				if !(cPi > 0 && cPi < math.MaxFloat64) {
+					return 0, compile.ErrFallback
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
 				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _vs[0].Pi-_ms[9].Pi, _vs[0].Tau-_ms[9].Tau
-				if !(cPi > 0 && cPi >= 1e-6*_vs[0].Pi) {
-					if !(cPi == 0 || cPi < 1e-6*_vs[0].Pi) {
-						return 0, compile.ErrFallback
-					}
-					cPi, cTau = 0.0+_ms[0].Pi, 0.0+_ms[0].Tau
-					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
-						return 0, compile.ErrFallback
-					}
+				cPi, cTau := _ms[0].Pi, _ms[0].Tau
+				if !(cPi > 0 && cPi < math.MaxFloat64) {
+					return 0, compile.ErrFallback
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
@@ -16841,30 +12785,18 @@ func program4v4Draw(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 			center := qt / q
 			var quad float64
 			{
-				cPi, cTau := _vs[1].Pi-_ms[1].Pi, _vs[1].Tau-_ms[1].Tau
-				if !(cPi > 0 && cPi >= 1e-6*_vs[1].Pi) {
-					if !(cPi == 0 || cPi < 1e-6*_vs[1].Pi) {
-						return 0, compile.ErrFallback
-					}
-					cPi, cTau = 0.0+_ms[11].Pi, 0.0+_ms[11].Tau
-					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
-						return 0, compile.ErrFallback
-					}
+				cPi, cTau := _ms[11].Pi, _ms[11].Tau
+				if !(cPi > 0 && cPi < math.MaxFloat64) {
+					return 0, compile.ErrFallback
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
 				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _vs[1].Pi-_ms[11].Pi, _vs[1].Tau-_ms[11].Tau
-				if !(cPi > 0 && cPi >= 1e-6*_vs[1].Pi) {
-					if !(cPi == 0 || cPi < 1e-6*_vs[1].Pi) {
-						return 0, compile.ErrFallback
-					}
-					cPi, cTau = 0.0+_ms[1].Pi, 0.0+_ms[1].Tau
-					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
-						return 0, compile.ErrFallback
-					}
+				cPi, cTau := _ms[1].Pi, _ms[1].Tau
+				if !(cPi > 0 && cPi < math.MaxFloat64) {
+					return 0, compile.ErrFallback
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
@@ -16882,30 +12814,18 @@ func program4v4Draw(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 			center := qt / q
 			var quad float64
 			{
-				cPi, cTau := _vs[2].Pi-_ms[2].Pi, _vs[2].Tau-_ms[2].Tau
-				if !(cPi > 0 && cPi >= 1e-6*_vs[2].Pi) {
-					if !(cPi == 0 || cPi < 1e-6*_vs[2].Pi) {
-						return 0, compile.ErrFallback
-					}
-					cPi, cTau = 0.0+_ms[13].Pi, 0.0+_ms[13].Tau
-					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
-						return 0, compile.ErrFallback
-					}
+				cPi, cTau := _ms[13].Pi, _ms[13].Tau
+				if !(cPi > 0 && cPi < math.MaxFloat64) {
+					return 0, compile.ErrFallback
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
 				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _vs[2].Pi-_ms[13].Pi, _vs[2].Tau-_ms[13].Tau
-				if !(cPi > 0 && cPi >= 1e-6*_vs[2].Pi) {
-					if !(cPi == 0 || cPi < 1e-6*_vs[2].Pi) {
-						return 0, compile.ErrFallback
-					}
-					cPi, cTau = 0.0+_ms[2].Pi, 0.0+_ms[2].Tau
-					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
-						return 0, compile.ErrFallback
-					}
+				cPi, cTau := _ms[2].Pi, _ms[2].Tau
+				if !(cPi > 0 && cPi < math.MaxFloat64) {
+					return 0, compile.ErrFallback
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
@@ -16923,30 +12843,18 @@ func program4v4Draw(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 			center := qt / q
 			var quad float64
 			{
-				cPi, cTau := _vs[3].Pi-_ms[3].Pi, _vs[3].Tau-_ms[3].Tau
-				if !(cPi > 0 && cPi >= 1e-6*_vs[3].Pi) {
-					if !(cPi == 0 || cPi < 1e-6*_vs[3].Pi) {
-						return 0, compile.ErrFallback
-					}
-					cPi, cTau = 0.0+_ms[15].Pi, 0.0+_ms[15].Tau
-					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
-						return 0, compile.ErrFallback
-					}
+				cPi, cTau := _ms[15].Pi, _ms[15].Tau
+				if !(cPi > 0 && cPi < math.MaxFloat64) {
+					return 0, compile.ErrFallback
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
 				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _vs[3].Pi-_ms[15].Pi, _vs[3].Tau-_ms[15].Tau
-				if !(cPi > 0 && cPi >= 1e-6*_vs[3].Pi) {
-					if !(cPi == 0 || cPi < 1e-6*_vs[3].Pi) {
-						return 0, compile.ErrFallback
-					}
-					cPi, cTau = 0.0+_ms[3].Pi, 0.0+_ms[3].Tau
-					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
-						return 0, compile.ErrFallback
-					}
+				cPi, cTau := _ms[3].Pi, _ms[3].Tau
+				if !(cPi > 0 && cPi < math.MaxFloat64) {
+					return 0, compile.ErrFallback
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
@@ -16964,30 +12872,18 @@ func program4v4Draw(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 			center := qt / q
 			var quad float64
 			{
-				cPi, cTau := _vs[4].Pi-_ms[4].Pi, _vs[4].Tau-_ms[4].Tau
-				if !(cPi > 0 && cPi >= 1e-6*_vs[4].Pi) {
-					if !(cPi == 0 || cPi < 1e-6*_vs[4].Pi) {
-						return 0, compile.ErrFallback
-					}
-					cPi, cTau = 0.0+_ms[17].Pi, 0.0+_ms[17].Tau
-					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
-						return 0, compile.ErrFallback
-					}
+				cPi, cTau := _ms[17].Pi, _ms[17].Tau
+				if !(cPi > 0 && cPi < math.MaxFloat64) {
+					return 0, compile.ErrFallback
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
 				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _vs[4].Pi-_ms[17].Pi, _vs[4].Tau-_ms[17].Tau
-				if !(cPi > 0 && cPi >= 1e-6*_vs[4].Pi) {
-					if !(cPi == 0 || cPi < 1e-6*_vs[4].Pi) {
-						return 0, compile.ErrFallback
-					}
-					cPi, cTau = 0.0+_ms[4].Pi, 0.0+_ms[4].Tau
-					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
-						return 0, compile.ErrFallback
-					}
+				cPi, cTau := _ms[4].Pi, _ms[4].Tau
+				if !(cPi > 0 && cPi < math.MaxFloat64) {
+					return 0, compile.ErrFallback
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
@@ -17005,30 +12901,18 @@ func program4v4Draw(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 			center := qt / q
 			var quad float64
 			{
-				cPi, cTau := _vs[5].Pi-_ms[5].Pi, _vs[5].Tau-_ms[5].Tau
-				if !(cPi > 0 && cPi >= 1e-6*_vs[5].Pi) {
-					if !(cPi == 0 || cPi < 1e-6*_vs[5].Pi) {
-						return 0, compile.ErrFallback
-					}
-					cPi, cTau = 0.0+_ms[19].Pi, 0.0+_ms[19].Tau
-					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
-						return 0, compile.ErrFallback
-					}
+				cPi, cTau := _ms[19].Pi, _ms[19].Tau
+				if !(cPi > 0 && cPi < math.MaxFloat64) {
+					return 0, compile.ErrFallback
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
 				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _vs[5].Pi-_ms[19].Pi, _vs[5].Tau-_ms[19].Tau
-				if !(cPi > 0 && cPi >= 1e-6*_vs[5].Pi) {
-					if !(cPi == 0 || cPi < 1e-6*_vs[5].Pi) {
-						return 0, compile.ErrFallback
-					}
-					cPi, cTau = 0.0+_ms[5].Pi, 0.0+_ms[5].Tau
-					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
-						return 0, compile.ErrFallback
-					}
+				cPi, cTau := _ms[5].Pi, _ms[5].Tau
+				if !(cPi > 0 && cPi < math.MaxFloat64) {
+					return 0, compile.ErrFallback
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
@@ -17046,30 +12930,18 @@ func program4v4Draw(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 			center := qt / q
 			var quad float64
 			{
-				cPi, cTau := _vs[6].Pi-_ms[6].Pi, _vs[6].Tau-_ms[6].Tau
-				if !(cPi > 0 && cPi >= 1e-6*_vs[6].Pi) {
-					if !(cPi == 0 || cPi < 1e-6*_vs[6].Pi) {
-						return 0, compile.ErrFallback
-					}
-					cPi, cTau = 0.0+_ms[21].Pi, 0.0+_ms[21].Tau
-					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
-						return 0, compile.ErrFallback
-					}
+				cPi, cTau := _ms[21].Pi, _ms[21].Tau
+				if !(cPi > 0 && cPi < math.MaxFloat64) {
+					return 0, compile.ErrFallback
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
 				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _vs[6].Pi-_ms[21].Pi, _vs[6].Tau-_ms[21].Tau
-				if !(cPi > 0 && cPi >= 1e-6*_vs[6].Pi) {
-					if !(cPi == 0 || cPi < 1e-6*_vs[6].Pi) {
-						return 0, compile.ErrFallback
-					}
-					cPi, cTau = 0.0+_ms[6].Pi, 0.0+_ms[6].Tau
-					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
-						return 0, compile.ErrFallback
-					}
+				cPi, cTau := _ms[6].Pi, _ms[6].Tau
+				if !(cPi > 0 && cPi < math.MaxFloat64) {
+					return 0, compile.ErrFallback
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
@@ -17087,30 +12959,18 @@ func program4v4Draw(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 			center := qt / q
 			var quad float64
 			{
-				cPi, cTau := _vs[7].Pi-_ms[7].Pi, _vs[7].Tau-_ms[7].Tau
-				if !(cPi > 0 && cPi >= 1e-6*_vs[7].Pi) {
-					if !(cPi == 0 || cPi < 1e-6*_vs[7].Pi) {
-						return 0, compile.ErrFallback
-					}
-					cPi, cTau = 0.0+_ms[23].Pi, 0.0+_ms[23].Tau
-					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
-						return 0, compile.ErrFallback
-					}
+				cPi, cTau := _ms[23].Pi, _ms[23].Tau
+				if !(cPi > 0 && cPi < math.MaxFloat64) {
+					return 0, compile.ErrFallback
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
 				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _vs[7].Pi-_ms[23].Pi, _vs[7].Tau-_ms[23].Tau
-				if !(cPi > 0 && cPi >= 1e-6*_vs[7].Pi) {
-					if !(cPi == 0 || cPi < 1e-6*_vs[7].Pi) {
-						return 0, compile.ErrFallback
-					}
-					cPi, cTau = 0.0+_ms[7].Pi, 0.0+_ms[7].Tau
-					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
-						return 0, compile.ErrFallback
-					}
+				cPi, cTau := _ms[7].Pi, _ms[7].Tau
+				if !(cPi > 0 && cPi < math.MaxFloat64) {
+					return 0, compile.ErrFallback
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
@@ -17128,30 +12988,18 @@ func program4v4Draw(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 			center := qt / q
 			var quad float64
 			{
-				cPi, cTau := _vs[8].Pi-_ms[8].Pi, _vs[8].Tau-_ms[8].Tau
-				if !(cPi > 0 && cPi >= 1e-6*_vs[8].Pi) {
-					if !(cPi == 0 || cPi < 1e-6*_vs[8].Pi) {
-						return 0, compile.ErrFallback
-					}
-					cPi, cTau = 0.0+_ms[25].Pi, 0.0+_ms[25].Tau
-					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
-						return 0, compile.ErrFallback
-					}
+				cPi, cTau := _ms[25].Pi, _ms[25].Tau
+				if !(cPi > 0 && cPi < math.MaxFloat64) {
+					return 0, compile.ErrFallback
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
 				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _vs[8].Pi-_ms[25].Pi, _vs[8].Tau-_ms[25].Tau
-				if !(cPi > 0 && cPi >= 1e-6*_vs[8].Pi) {
-					if !(cPi == 0 || cPi < 1e-6*_vs[8].Pi) {
-						return 0, compile.ErrFallback
-					}
-					cPi, cTau = 0.0+_ms[8].Pi, 0.0+_ms[8].Tau
-					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
-						return 0, compile.ErrFallback
-					}
+				cPi, cTau := _ms[8].Pi, _ms[8].Tau
+				if !(cPi > 0 && cPi < math.MaxFloat64) {
+					return 0, compile.ErrFallback
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
@@ -17169,30 +13017,18 @@ func program4v4Draw(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 			center := qt / q
 			var quad float64
 			{
-				cPi, cTau := _vs[9].Pi-_ms[10].Pi, _vs[9].Tau-_ms[10].Tau
-				if !(cPi > 0 && cPi >= 1e-6*_vs[9].Pi) {
-					if !(cPi == 0 || cPi < 1e-6*_vs[9].Pi) {
-						return 0, compile.ErrFallback
-					}
-					cPi, cTau = 0.0+_ms[26].Pi, 0.0+_ms[26].Tau
-					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
-						return 0, compile.ErrFallback
-					}
+				cPi, cTau := _ms[26].Pi, _ms[26].Tau
+				if !(cPi > 0 && cPi < math.MaxFloat64) {
+					return 0, compile.ErrFallback
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
 				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _vs[9].Pi-_ms[26].Pi, _vs[9].Tau-_ms[26].Tau
-				if !(cPi > 0 && cPi >= 1e-6*_vs[9].Pi) {
-					if !(cPi == 0 || cPi < 1e-6*_vs[9].Pi) {
-						return 0, compile.ErrFallback
-					}
-					cPi, cTau = 0.0+_ms[10].Pi, 0.0+_ms[10].Tau
-					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
-						return 0, compile.ErrFallback
-					}
+				cPi, cTau := _ms[10].Pi, _ms[10].Tau
+				if !(cPi > 0 && cPi < math.MaxFloat64) {
+					return 0, compile.ErrFallback
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
@@ -17210,30 +13046,18 @@ func program4v4Draw(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 			center := qt / q
 			var quad float64
 			{
-				cPi, cTau := _vs[10].Pi-_ms[12].Pi, _vs[10].Tau-_ms[12].Tau
-				if !(cPi > 0 && cPi >= 1e-6*_vs[10].Pi) {
-					if !(cPi == 0 || cPi < 1e-6*_vs[10].Pi) {
-						return 0, compile.ErrFallback
-					}
-					cPi, cTau = 0.0+_ms[27].Pi, 0.0+_ms[27].Tau
-					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
-						return 0, compile.ErrFallback
-					}
+				cPi, cTau := _ms[27].Pi, _ms[27].Tau
+				if !(cPi > 0 && cPi < math.MaxFloat64) {
+					return 0, compile.ErrFallback
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
 				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _vs[10].Pi-_ms[27].Pi, _vs[10].Tau-_ms[27].Tau
-				if !(cPi > 0 && cPi >= 1e-6*_vs[10].Pi) {
-					if !(cPi == 0 || cPi < 1e-6*_vs[10].Pi) {
-						return 0, compile.ErrFallback
-					}
-					cPi, cTau = 0.0+_ms[12].Pi, 0.0+_ms[12].Tau
-					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
-						return 0, compile.ErrFallback
-					}
+				cPi, cTau := _ms[12].Pi, _ms[12].Tau
+				if !(cPi > 0 && cPi < math.MaxFloat64) {
+					return 0, compile.ErrFallback
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
@@ -17251,30 +13075,18 @@ func program4v4Draw(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 			center := qt / q
 			var quad float64
 			{
-				cPi, cTau := _vs[11].Pi-_ms[14].Pi, _vs[11].Tau-_ms[14].Tau
-				if !(cPi > 0 && cPi >= 1e-6*_vs[11].Pi) {
-					if !(cPi == 0 || cPi < 1e-6*_vs[11].Pi) {
-						return 0, compile.ErrFallback
-					}
-					cPi, cTau = 0.0+_ms[28].Pi, 0.0+_ms[28].Tau
-					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
-						return 0, compile.ErrFallback
-					}
+				cPi, cTau := _ms[28].Pi, _ms[28].Tau
+				if !(cPi > 0 && cPi < math.MaxFloat64) {
+					return 0, compile.ErrFallback
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
 				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _vs[11].Pi-_ms[28].Pi, _vs[11].Tau-_ms[28].Tau
-				if !(cPi > 0 && cPi >= 1e-6*_vs[11].Pi) {
-					if !(cPi == 0 || cPi < 1e-6*_vs[11].Pi) {
-						return 0, compile.ErrFallback
-					}
-					cPi, cTau = 0.0+_ms[14].Pi, 0.0+_ms[14].Tau
-					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
-						return 0, compile.ErrFallback
-					}
+				cPi, cTau := _ms[14].Pi, _ms[14].Tau
+				if !(cPi > 0 && cPi < math.MaxFloat64) {
+					return 0, compile.ErrFallback
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
@@ -17292,30 +13104,18 @@ func program4v4Draw(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 			center := qt / q
 			var quad float64
 			{
-				cPi, cTau := _vs[12].Pi-_ms[16].Pi, _vs[12].Tau-_ms[16].Tau
-				if !(cPi > 0 && cPi >= 1e-6*_vs[12].Pi) {
-					if !(cPi == 0 || cPi < 1e-6*_vs[12].Pi) {
-						return 0, compile.ErrFallback
-					}
-					cPi, cTau = 0.0+_ms[30].Pi, 0.0+_ms[30].Tau
-					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
-						return 0, compile.ErrFallback
-					}
+				cPi, cTau := _ms[30].Pi, _ms[30].Tau
+				if !(cPi > 0 && cPi < math.MaxFloat64) {
+					return 0, compile.ErrFallback
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
 				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _vs[12].Pi-_ms[30].Pi, _vs[12].Tau-_ms[30].Tau
-				if !(cPi > 0 && cPi >= 1e-6*_vs[12].Pi) {
-					if !(cPi == 0 || cPi < 1e-6*_vs[12].Pi) {
-						return 0, compile.ErrFallback
-					}
-					cPi, cTau = 0.0+_ms[16].Pi, 0.0+_ms[16].Tau
-					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
-						return 0, compile.ErrFallback
-					}
+				cPi, cTau := _ms[16].Pi, _ms[16].Tau
+				if !(cPi > 0 && cPi < math.MaxFloat64) {
+					return 0, compile.ErrFallback
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
@@ -17333,30 +13133,18 @@ func program4v4Draw(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 			center := qt / q
 			var quad float64
 			{
-				cPi, cTau := _vs[13].Pi-_ms[18].Pi, _vs[13].Tau-_ms[18].Tau
-				if !(cPi > 0 && cPi >= 1e-6*_vs[13].Pi) {
-					if !(cPi == 0 || cPi < 1e-6*_vs[13].Pi) {
-						return 0, compile.ErrFallback
-					}
-					cPi, cTau = 0.0+_ms[31].Pi, 0.0+_ms[31].Tau
-					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
-						return 0, compile.ErrFallback
-					}
+				cPi, cTau := _ms[31].Pi, _ms[31].Tau
+				if !(cPi > 0 && cPi < math.MaxFloat64) {
+					return 0, compile.ErrFallback
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
 				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _vs[13].Pi-_ms[31].Pi, _vs[13].Tau-_ms[31].Tau
-				if !(cPi > 0 && cPi >= 1e-6*_vs[13].Pi) {
-					if !(cPi == 0 || cPi < 1e-6*_vs[13].Pi) {
-						return 0, compile.ErrFallback
-					}
-					cPi, cTau = 0.0+_ms[18].Pi, 0.0+_ms[18].Tau
-					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
-						return 0, compile.ErrFallback
-					}
+				cPi, cTau := _ms[18].Pi, _ms[18].Tau
+				if !(cPi > 0 && cPi < math.MaxFloat64) {
+					return 0, compile.ErrFallback
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
@@ -17374,30 +13162,18 @@ func program4v4Draw(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 			center := qt / q
 			var quad float64
 			{
-				cPi, cTau := _vs[14].Pi-_ms[20].Pi, _vs[14].Tau-_ms[20].Tau
-				if !(cPi > 0 && cPi >= 1e-6*_vs[14].Pi) {
-					if !(cPi == 0 || cPi < 1e-6*_vs[14].Pi) {
-						return 0, compile.ErrFallback
-					}
-					cPi, cTau = 0.0+_ms[32].Pi, 0.0+_ms[32].Tau
-					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
-						return 0, compile.ErrFallback
-					}
+				cPi, cTau := _ms[32].Pi, _ms[32].Tau
+				if !(cPi > 0 && cPi < math.MaxFloat64) {
+					return 0, compile.ErrFallback
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
 				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _vs[14].Pi-_ms[32].Pi, _vs[14].Tau-_ms[32].Tau
-				if !(cPi > 0 && cPi >= 1e-6*_vs[14].Pi) {
-					if !(cPi == 0 || cPi < 1e-6*_vs[14].Pi) {
-						return 0, compile.ErrFallback
-					}
-					cPi, cTau = 0.0+_ms[20].Pi, 0.0+_ms[20].Tau
-					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
-						return 0, compile.ErrFallback
-					}
+				cPi, cTau := _ms[20].Pi, _ms[20].Tau
+				if !(cPi > 0 && cPi < math.MaxFloat64) {
+					return 0, compile.ErrFallback
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
@@ -17415,30 +13191,18 @@ func program4v4Draw(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 			center := qt / q
 			var quad float64
 			{
-				cPi, cTau := _vs[15].Pi-_ms[22].Pi, _vs[15].Tau-_ms[22].Tau
-				if !(cPi > 0 && cPi >= 1e-6*_vs[15].Pi) {
-					if !(cPi == 0 || cPi < 1e-6*_vs[15].Pi) {
-						return 0, compile.ErrFallback
-					}
-					cPi, cTau = 0.0+_ms[33].Pi, 0.0+_ms[33].Tau
-					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
-						return 0, compile.ErrFallback
-					}
+				cPi, cTau := _ms[33].Pi, _ms[33].Tau
+				if !(cPi > 0 && cPi < math.MaxFloat64) {
+					return 0, compile.ErrFallback
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
 				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _vs[15].Pi-_ms[33].Pi, _vs[15].Tau-_ms[33].Tau
-				if !(cPi > 0 && cPi >= 1e-6*_vs[15].Pi) {
-					if !(cPi == 0 || cPi < 1e-6*_vs[15].Pi) {
-						return 0, compile.ErrFallback
-					}
-					cPi, cTau = 0.0+_ms[22].Pi, 0.0+_ms[22].Tau
-					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
-						return 0, compile.ErrFallback
-					}
+				cPi, cTau := _ms[22].Pi, _ms[22].Tau
+				if !(cPi > 0 && cPi < math.MaxFloat64) {
+					return 0, compile.ErrFallback
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
@@ -17456,30 +13220,18 @@ func program4v4Draw(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 			center := qt / q
 			var quad float64
 			{
-				cPi, cTau := _vs[16].Pi-_ms[24].Pi, _vs[16].Tau-_ms[24].Tau
-				if !(cPi > 0 && cPi >= 1e-6*_vs[16].Pi) {
-					if !(cPi == 0 || cPi < 1e-6*_vs[16].Pi) {
-						return 0, compile.ErrFallback
-					}
-					cPi, cTau = 0.0+_ms[35].Pi, 0.0+_ms[35].Tau
-					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
-						return 0, compile.ErrFallback
-					}
+				cPi, cTau := _ms[35].Pi, _ms[35].Tau
+				if !(cPi > 0 && cPi < math.MaxFloat64) {
+					return 0, compile.ErrFallback
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
 				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _vs[16].Pi-_ms[35].Pi, _vs[16].Tau-_ms[35].Tau
-				if !(cPi > 0 && cPi >= 1e-6*_vs[16].Pi) {
-					if !(cPi == 0 || cPi < 1e-6*_vs[16].Pi) {
-						return 0, compile.ErrFallback
-					}
-					cPi, cTau = 0.0+_ms[24].Pi, 0.0+_ms[24].Tau
-					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
-						return 0, compile.ErrFallback
-					}
+				cPi, cTau := _ms[24].Pi, _ms[24].Tau
+				if !(cPi > 0 && cPi < math.MaxFloat64) {
+					return 0, compile.ErrFallback
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
@@ -17497,30 +13249,18 @@ func program4v4Draw(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 			center := qt / q
 			var quad float64
 			{
-				cPi, cTau := _vs[17].Pi-_ms[29].Pi, _vs[17].Tau-_ms[29].Tau
-				if !(cPi > 0 && cPi >= 1e-6*_vs[17].Pi) {
-					if !(cPi == 0 || cPi < 1e-6*_vs[17].Pi) {
-						return 0, compile.ErrFallback
-					}
-					cPi, cTau = 0.0+_ms[36].Pi, 0.0+_ms[36].Tau
-					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
-						return 0, compile.ErrFallback
-					}
+				cPi, cTau := _ms[36].Pi, _ms[36].Tau
+				if !(cPi > 0 && cPi < math.MaxFloat64) {
+					return 0, compile.ErrFallback
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
 				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _vs[17].Pi-_ms[36].Pi, _vs[17].Tau-_ms[36].Tau
-				if !(cPi > 0 && cPi >= 1e-6*_vs[17].Pi) {
-					if !(cPi == 0 || cPi < 1e-6*_vs[17].Pi) {
-						return 0, compile.ErrFallback
-					}
-					cPi, cTau = 0.0+_ms[29].Pi, 0.0+_ms[29].Tau
-					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
-						return 0, compile.ErrFallback
-					}
+				cPi, cTau := _ms[29].Pi, _ms[29].Tau
+				if !(cPi > 0 && cPi < math.MaxFloat64) {
+					return 0, compile.ErrFallback
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
@@ -17538,30 +13278,18 @@ func program4v4Draw(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 			center := qt / q
 			var quad float64
 			{
-				cPi, cTau := _vs[18].Pi-_ms[34].Pi, _vs[18].Tau-_ms[34].Tau
-				if !(cPi > 0 && cPi >= 1e-6*_vs[18].Pi) {
-					if !(cPi == 0 || cPi < 1e-6*_vs[18].Pi) {
-						return 0, compile.ErrFallback
-					}
-					cPi, cTau = 0.0+_ms[37].Pi, 0.0+_ms[37].Tau
-					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
-						return 0, compile.ErrFallback
-					}
+				cPi, cTau := _ms[37].Pi, _ms[37].Tau
+				if !(cPi > 0 && cPi < math.MaxFloat64) {
+					return 0, compile.ErrFallback
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
 				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _vs[18].Pi-_ms[37].Pi, _vs[18].Tau-_ms[37].Tau
-				if !(cPi > 0 && cPi >= 1e-6*_vs[18].Pi) {
-					if !(cPi == 0 || cPi < 1e-6*_vs[18].Pi) {
-						return 0, compile.ErrFallback
-					}
-					cPi, cTau = 0.0+_ms[34].Pi, 0.0+_ms[34].Tau
-					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
-						return 0, compile.ErrFallback
-					}
+				cPi, cTau := _ms[34].Pi, _ms[34].Tau
+				if !(cPi > 0 && cPi < math.MaxFloat64) {
+					return 0, compile.ErrFallback
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
@@ -17731,15 +13459,9 @@ func programFFA3(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			_v2p, _v2t = _aPi, _aTau
 		}
 		{ // N(p1; s1, 17.36), edge 0
-			_c1Pi, _c1Tau := _v0p-_m4p, _v0t-_m4t
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v0p) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v0p) {
-					return schedules.Result{}, compile.ErrFallback
-				}
-				_c1Pi, _c1Tau = 0.0+_m0p, 0.0+_m0t
-				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
-					return schedules.Result{}, compile.ErrFallback
-				}
+			_c1Pi, _c1Tau := _m0p, _m0t
+			if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64) {
+				return schedules.Result{}, compile.ErrFallback
 			}
 			var _oPi, _oTau float64
 			{
@@ -17758,15 +13480,9 @@ func programFFA3(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			_v3p, _v3t = _aPi, _aTau
 		}
 		{ // N(p2; s2, 17.36), edge 0
-			_c1Pi, _c1Tau := _v1p-_m6p, _v1t-_m6t
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v1p) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v1p) {
-					return schedules.Result{}, compile.ErrFallback
-				}
-				_c1Pi, _c1Tau = 0.0+_m1p, 0.0+_m1t
-				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
-					return schedules.Result{}, compile.ErrFallback
-				}
+			_c1Pi, _c1Tau := _m1p, _m1t
+			if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64) {
+				return schedules.Result{}, compile.ErrFallback
 			}
 			var _oPi, _oTau float64
 			{
@@ -17785,15 +13501,9 @@ func programFFA3(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			_v4p, _v4t = _aPi, _aTau
 		}
 		{ // N(p3; s3, 17.36), edge 0
-			_c1Pi, _c1Tau := _v2p-_m8p, _v2t-_m8t
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v2p) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v2p) {
-					return schedules.Result{}, compile.ErrFallback
-				}
-				_c1Pi, _c1Tau = 0.0+_m2p, 0.0+_m2t
-				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
-					return schedules.Result{}, compile.ErrFallback
-				}
+			_c1Pi, _c1Tau := _m2p, _m2t
+			if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64) {
+				return schedules.Result{}, compile.ErrFallback
 			}
 			var _oPi, _oTau float64
 			{
@@ -17812,15 +13522,9 @@ func programFFA3(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			_v5p, _v5t = _aPi, _aTau
 		}
 		{ // t1 = p1, edge 0
-			_c1Pi, _c1Tau := _v3p-_m10p, _v3t-_m10t
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v3p) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v3p) {
-					return schedules.Result{}, compile.ErrFallback
-				}
-				_c1Pi, _c1Tau = 0.0+_m3p, 0.0+_m3t
-				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
-					return schedules.Result{}, compile.ErrFallback
-				}
+			_c1Pi, _c1Tau := _m3p, _m3t
+			if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64) {
+				return schedules.Result{}, compile.ErrFallback
 			}
 			var _oPi, _oTau float64
 			{
@@ -17849,15 +13553,9 @@ func programFFA3(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			_v6p, _v6t = _aPi, _aTau
 		}
 		{ // t2 = p2, edge 0
-			_c1Pi, _c1Tau := _v4p-_m12p, _v4t-_m12t
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v4p) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v4p) {
-					return schedules.Result{}, compile.ErrFallback
-				}
-				_c1Pi, _c1Tau = 0.0+_m5p, 0.0+_m5t
-				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
-					return schedules.Result{}, compile.ErrFallback
-				}
+			_c1Pi, _c1Tau := _m5p, _m5t
+			if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64) {
+				return schedules.Result{}, compile.ErrFallback
 			}
 			var _oPi, _oTau float64
 			{
@@ -17886,15 +13584,9 @@ func programFFA3(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			_v7p, _v7t = _aPi, _aTau
 		}
 		{ // t3 = p3, edge 0
-			_c1Pi, _c1Tau := _v5p-_m14p, _v5t-_m14t
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v5p) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v5p) {
-					return schedules.Result{}, compile.ErrFallback
-				}
-				_c1Pi, _c1Tau = 0.0+_m7p, 0.0+_m7t
-				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
-					return schedules.Result{}, compile.ErrFallback
-				}
+			_c1Pi, _c1Tau := _m7p, _m7t
+			if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64) {
+				return schedules.Result{}, compile.ErrFallback
 			}
 			var _oPi, _oTau float64
 			{
@@ -17940,15 +13632,9 @@ func programFFA3(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 				_pass = 0
 				_br0 := schedules.Result{Converged: true}
 				{ // d1 = t1 − t2, edge 0
-					_c1Pi, _c1Tau := _v6p-_m16p, _v6t-_m16t
-					if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v6p) {
-						if !(_c1Pi == 0 || _c1Pi < 1e-6*_v6p) {
-							return schedules.Result{}, compile.ErrFallback
-						}
-						_c1Pi, _c1Tau = 0.0+_m9p, 0.0+_m9t
-						if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
-							return schedules.Result{}, compile.ErrFallback
-						}
+					_c1Pi, _c1Tau := _m9p, _m9t
+					if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64) {
+						return schedules.Result{}, compile.ErrFallback
 					}
 					_c2Pi, _c2Tau := _v7p-_m17p, _v7t-_m17t
 					if !(_c2Pi > 0 && _c2Pi >= 1e-6*_v7p) {
@@ -18002,15 +13688,9 @@ func programFFA3(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 					_v9p, _v9t = _aPi, _aTau
 				}
 				{ // I(d1 > 0.7405), edge 0
-					_c0Pi, _c0Tau := _v9p-_m21p, _v9t-_m21t
-					if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v9p) {
-						if !(_c0Pi == 0 || _c0Pi < 1e-6*_v9p) {
-							return schedules.Result{}, compile.ErrFallback
-						}
-						_c0Pi, _c0Tau = 0.0+_m15p, 0.0+_m15t
-						if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-							return schedules.Result{}, compile.ErrFallback
-						}
+					_c0Pi, _c0Tau := _m15p, _m15t
+					if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+						return schedules.Result{}, compile.ErrFallback
 					}
 					var _oPi, _oTau float64
 					{
@@ -18049,25 +13729,13 @@ func programFFA3(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 					_v9p, _v9t = _aPi, _aTau
 				}
 				{ // d1 = t1 − t2, edge 2
-					_c0Pi, _c0Tau := _v9p-_m15p, _v9t-_m15t
-					if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v9p) {
-						if !(_c0Pi == 0 || _c0Pi < 1e-6*_v9p) {
-							return schedules.Result{}, compile.ErrFallback
-						}
-						_c0Pi, _c0Tau = 0.0+_m21p, 0.0+_m21t
-						if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-							return schedules.Result{}, compile.ErrFallback
-						}
+					_c0Pi, _c0Tau := _m21p, _m21t
+					if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+						return schedules.Result{}, compile.ErrFallback
 					}
-					_c1Pi, _c1Tau := _v6p-_m16p, _v6t-_m16t
-					if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v6p) {
-						if !(_c1Pi == 0 || _c1Pi < 1e-6*_v6p) {
-							return schedules.Result{}, compile.ErrFallback
-						}
-						_c1Pi, _c1Tau = 0.0+_m9p, 0.0+_m9t
-						if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
-							return schedules.Result{}, compile.ErrFallback
-						}
+					_c1Pi, _c1Tau := _m9p, _m9t
+					if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64) {
+						return schedules.Result{}, compile.ErrFallback
 					}
 					var _oPi, _oTau float64
 					{
@@ -18124,15 +13792,9 @@ func programFFA3(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 							return schedules.Result{}, compile.ErrFallback
 						}
 					}
-					_c2Pi, _c2Tau := _v8p-_m20p, _v8t-_m20t
-					if !(_c2Pi > 0 && _c2Pi >= 1e-6*_v8p) {
-						if !(_c2Pi == 0 || _c2Pi < 1e-6*_v8p) {
-							return schedules.Result{}, compile.ErrFallback
-						}
-						_c2Pi, _c2Tau = 0.0+_m13p, 0.0+_m13t
-						if !(_c2Pi > 0 && _c2Pi < math.MaxFloat64 && _c2Tau-_c2Tau == 0) {
-							return schedules.Result{}, compile.ErrFallback
-						}
+					_c2Pi, _c2Tau := _m13p, _m13t
+					if !(_c2Pi > 0 && _c2Pi < math.MaxFloat64) {
+						return schedules.Result{}, compile.ErrFallback
 					}
 					var _oPi, _oTau float64
 					{
@@ -18176,15 +13838,9 @@ func programFFA3(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 					_v10p, _v10t = _aPi, _aTau
 				}
 				{ // I(d2 > 0.7405), edge 0
-					_c0Pi, _c0Tau := _v10p-_m22p, _v10t-_m22t
-					if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v10p) {
-						if !(_c0Pi == 0 || _c0Pi < 1e-6*_v10p) {
-							return schedules.Result{}, compile.ErrFallback
-						}
-						_c0Pi, _c0Tau = 0.0+_m18p, 0.0+_m18t
-						if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-							return schedules.Result{}, compile.ErrFallback
-						}
+					_c0Pi, _c0Tau := _m18p, _m18t
+					if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+						return schedules.Result{}, compile.ErrFallback
 					}
 					var _oPi, _oTau float64
 					{
@@ -18223,25 +13879,13 @@ func programFFA3(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 					_v10p, _v10t = _aPi, _aTau
 				}
 				{ // d2 = t2 − t3, edge 1
-					_c0Pi, _c0Tau := _v10p-_m18p, _v10t-_m18t
-					if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v10p) {
-						if !(_c0Pi == 0 || _c0Pi < 1e-6*_v10p) {
-							return schedules.Result{}, compile.ErrFallback
-						}
-						_c0Pi, _c0Tau = 0.0+_m22p, 0.0+_m22t
-						if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-							return schedules.Result{}, compile.ErrFallback
-						}
+					_c0Pi, _c0Tau := _m22p, _m22t
+					if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+						return schedules.Result{}, compile.ErrFallback
 					}
-					_c2Pi, _c2Tau := _v8p-_m20p, _v8t-_m20t
-					if !(_c2Pi > 0 && _c2Pi >= 1e-6*_v8p) {
-						if !(_c2Pi == 0 || _c2Pi < 1e-6*_v8p) {
-							return schedules.Result{}, compile.ErrFallback
-						}
-						_c2Pi, _c2Tau = 0.0+_m13p, 0.0+_m13t
-						if !(_c2Pi > 0 && _c2Pi < math.MaxFloat64 && _c2Tau-_c2Tau == 0) {
-							return schedules.Result{}, compile.ErrFallback
-						}
+					_c2Pi, _c2Tau := _m13p, _m13t
+					if !(_c2Pi > 0 && _c2Pi < math.MaxFloat64) {
+						return schedules.Result{}, compile.ErrFallback
 					}
 					var _oPi, _oTau float64
 					{
@@ -18301,15 +13945,9 @@ func programFFA3(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			_res = compile.Merge(_res, _lr0)
 		}
 		{ // d1 = t1 − t2, edge 1
-			_c0Pi, _c0Tau := _v9p-_m15p, _v9t-_m15t
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v9p) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v9p) {
-					return schedules.Result{}, compile.ErrFallback
-				}
-				_c0Pi, _c0Tau = 0.0+_m21p, 0.0+_m21t
-				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-					return schedules.Result{}, compile.ErrFallback
-				}
+			_c0Pi, _c0Tau := _m21p, _m21t
+			if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+				return schedules.Result{}, compile.ErrFallback
 			}
 			_c2Pi, _c2Tau := _v7p-_m17p, _v7t-_m17t
 			if !(_c2Pi > 0 && _c2Pi >= 1e-6*_v7p) {
@@ -18351,15 +13989,9 @@ func programFFA3(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			_v6p, _v6t = _aPi, _aTau
 		}
 		{ // d2 = t2 − t3, edge 2
-			_c0Pi, _c0Tau := _v10p-_m18p, _v10t-_m18t
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v10p) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v10p) {
-					return schedules.Result{}, compile.ErrFallback
-				}
-				_c0Pi, _c0Tau = 0.0+_m22p, 0.0+_m22t
-				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-					return schedules.Result{}, compile.ErrFallback
-				}
+			_c0Pi, _c0Tau := _m22p, _m22t
+			if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+				return schedules.Result{}, compile.ErrFallback
 			}
 			_c1Pi, _c1Tau := _v7p-_m19p, _v7t-_m19t
 			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v7p) {
@@ -18401,15 +14033,9 @@ func programFFA3(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			_v8p, _v8t = _aPi, _aTau
 		}
 		{ // t1 = p1, edge 1
-			_c0Pi, _c0Tau := _v6p-_m9p, _v6t-_m9t
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v6p) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v6p) {
-					return schedules.Result{}, compile.ErrFallback
-				}
-				_c0Pi, _c0Tau = 0.0+_m16p, 0.0+_m16t
-				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-					return schedules.Result{}, compile.ErrFallback
-				}
+			_c0Pi, _c0Tau := _m16p, _m16t
+			if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+				return schedules.Result{}, compile.ErrFallback
 			}
 			var _oPi, _oTau float64
 			{
@@ -18441,15 +14067,9 @@ func programFFA3(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			_v3p, _v3t = _aPi, _aTau
 		}
 		{ // N(p1; s1, 17.36), edge 1
-			_c0Pi, _c0Tau := _v3p-_m3p, _v3t-_m3t
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v3p) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v3p) {
-					return schedules.Result{}, compile.ErrFallback
-				}
-				_c0Pi, _c0Tau = 0.0+_m10p, 0.0+_m10t
-				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-					return schedules.Result{}, compile.ErrFallback
-				}
+			_c0Pi, _c0Tau := _m10p, _m10t
+			if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+				return schedules.Result{}, compile.ErrFallback
 			}
 			var _oPi, _oTau float64
 			{
@@ -18508,15 +14128,9 @@ func programFFA3(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			_v4p, _v4t = _aPi, _aTau
 		}
 		{ // N(p2; s2, 17.36), edge 1
-			_c0Pi, _c0Tau := _v4p-_m5p, _v4t-_m5t
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v4p) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v4p) {
-					return schedules.Result{}, compile.ErrFallback
-				}
-				_c0Pi, _c0Tau = 0.0+_m12p, 0.0+_m12t
-				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-					return schedules.Result{}, compile.ErrFallback
-				}
+			_c0Pi, _c0Tau := _m12p, _m12t
+			if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+				return schedules.Result{}, compile.ErrFallback
 			}
 			var _oPi, _oTau float64
 			{
@@ -18535,15 +14149,9 @@ func programFFA3(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			_v1p, _v1t = _aPi, _aTau
 		}
 		{ // t3 = p3, edge 1
-			_c0Pi, _c0Tau := _v8p-_m13p, _v8t-_m13t
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v8p) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v8p) {
-					return schedules.Result{}, compile.ErrFallback
-				}
-				_c0Pi, _c0Tau = 0.0+_m20p, 0.0+_m20t
-				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-					return schedules.Result{}, compile.ErrFallback
-				}
+			_c0Pi, _c0Tau := _m20p, _m20t
+			if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+				return schedules.Result{}, compile.ErrFallback
 			}
 			var _oPi, _oTau float64
 			{
@@ -18575,15 +14183,9 @@ func programFFA3(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			_v5p, _v5t = _aPi, _aTau
 		}
 		{ // N(p3; s3, 17.36), edge 1
-			_c0Pi, _c0Tau := _v5p-_m7p, _v5t-_m7t
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v5p) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v5p) {
-					return schedules.Result{}, compile.ErrFallback
-				}
-				_c0Pi, _c0Tau = 0.0+_m14p, 0.0+_m14t
-				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-					return schedules.Result{}, compile.ErrFallback
-				}
+			_c0Pi, _c0Tau := _m14p, _m14t
+			if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+				return schedules.Result{}, compile.ErrFallback
 			}
 			var _oPi, _oTau float64
 			{
@@ -18660,15 +14262,9 @@ func programFFA3(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 		}
 		var _sum graph.EvidenceSum
 		{ // N(s1; 25, 25.01)
-			_c0Pi, _c0Tau := _vs[0].Pi-_ms[0].Pi, _vs[0].Tau-_ms[0].Tau
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[0].Pi) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[0].Pi) {
-					return 0, compile.ErrFallback
-				}
-				_c0Pi, _c0Tau = 0.0+_ms[4].Pi, 0.0+_ms[4].Tau
-				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-					return 0, compile.ErrFallback
-				}
+			_c0Pi, _c0Tau := _ms[4].Pi, _ms[4].Tau
+			if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+				return 0, compile.ErrFallback
 			}
 			var _eq, _ev, _en float64
 			{
@@ -18683,15 +14279,9 @@ func programFFA3(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			_sum.Norm(_en)
 		}
 		{ // N(s2; 26, 25.01)
-			_c0Pi, _c0Tau := _vs[1].Pi-_ms[1].Pi, _vs[1].Tau-_ms[1].Tau
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[1].Pi) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[1].Pi) {
-					return 0, compile.ErrFallback
-				}
-				_c0Pi, _c0Tau = 0.0+_ms[6].Pi, 0.0+_ms[6].Tau
-				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-					return 0, compile.ErrFallback
-				}
+			_c0Pi, _c0Tau := _ms[6].Pi, _ms[6].Tau
+			if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+				return 0, compile.ErrFallback
 			}
 			var _eq, _ev, _en float64
 			{
@@ -18706,15 +14296,9 @@ func programFFA3(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			_sum.Norm(_en)
 		}
 		{ // N(s3; 27, 25.01)
-			_c0Pi, _c0Tau := _vs[2].Pi-_ms[2].Pi, _vs[2].Tau-_ms[2].Tau
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[2].Pi) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[2].Pi) {
-					return 0, compile.ErrFallback
-				}
-				_c0Pi, _c0Tau = 0.0+_ms[8].Pi, 0.0+_ms[8].Tau
-				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-					return 0, compile.ErrFallback
-				}
+			_c0Pi, _c0Tau := _ms[8].Pi, _ms[8].Tau
+			if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+				return 0, compile.ErrFallback
 			}
 			var _eq, _ev, _en float64
 			{
@@ -18729,25 +14313,13 @@ func programFFA3(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			_sum.Norm(_en)
 		}
 		{ // N(p1; s1, 17.36)
-			_c0Pi, _c0Tau := _vs[3].Pi-_ms[3].Pi, _vs[3].Tau-_ms[3].Tau
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[3].Pi) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[3].Pi) {
-					return 0, compile.ErrFallback
-				}
-				_c0Pi, _c0Tau = 0.0+_ms[10].Pi, 0.0+_ms[10].Tau
-				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-					return 0, compile.ErrFallback
-				}
+			_c0Pi, _c0Tau := _ms[10].Pi, _ms[10].Tau
+			if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+				return 0, compile.ErrFallback
 			}
-			_c1Pi, _c1Tau := _vs[0].Pi-_ms[4].Pi, _vs[0].Tau-_ms[4].Tau
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_vs[0].Pi) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_vs[0].Pi) {
-					return 0, compile.ErrFallback
-				}
-				_c1Pi, _c1Tau = 0.0+_ms[0].Pi, 0.0+_ms[0].Tau
-				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
-					return 0, compile.ErrFallback
-				}
+			_c1Pi, _c1Tau := _ms[0].Pi, _ms[0].Tau
+			if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64) {
+				return 0, compile.ErrFallback
 			}
 			var _eq, _ev, _en float64
 			{
@@ -18762,25 +14334,13 @@ func programFFA3(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			_sum.Norm(_en)
 		}
 		{ // N(p2; s2, 17.36)
-			_c0Pi, _c0Tau := _vs[4].Pi-_ms[5].Pi, _vs[4].Tau-_ms[5].Tau
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[4].Pi) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[4].Pi) {
-					return 0, compile.ErrFallback
-				}
-				_c0Pi, _c0Tau = 0.0+_ms[12].Pi, 0.0+_ms[12].Tau
-				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-					return 0, compile.ErrFallback
-				}
+			_c0Pi, _c0Tau := _ms[12].Pi, _ms[12].Tau
+			if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+				return 0, compile.ErrFallback
 			}
-			_c1Pi, _c1Tau := _vs[1].Pi-_ms[6].Pi, _vs[1].Tau-_ms[6].Tau
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_vs[1].Pi) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_vs[1].Pi) {
-					return 0, compile.ErrFallback
-				}
-				_c1Pi, _c1Tau = 0.0+_ms[1].Pi, 0.0+_ms[1].Tau
-				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
-					return 0, compile.ErrFallback
-				}
+			_c1Pi, _c1Tau := _ms[1].Pi, _ms[1].Tau
+			if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64) {
+				return 0, compile.ErrFallback
 			}
 			var _eq, _ev, _en float64
 			{
@@ -18795,25 +14355,13 @@ func programFFA3(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			_sum.Norm(_en)
 		}
 		{ // N(p3; s3, 17.36)
-			_c0Pi, _c0Tau := _vs[5].Pi-_ms[7].Pi, _vs[5].Tau-_ms[7].Tau
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[5].Pi) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[5].Pi) {
-					return 0, compile.ErrFallback
-				}
-				_c0Pi, _c0Tau = 0.0+_ms[14].Pi, 0.0+_ms[14].Tau
-				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-					return 0, compile.ErrFallback
-				}
+			_c0Pi, _c0Tau := _ms[14].Pi, _ms[14].Tau
+			if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+				return 0, compile.ErrFallback
 			}
-			_c1Pi, _c1Tau := _vs[2].Pi-_ms[8].Pi, _vs[2].Tau-_ms[8].Tau
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_vs[2].Pi) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_vs[2].Pi) {
-					return 0, compile.ErrFallback
-				}
-				_c1Pi, _c1Tau = 0.0+_ms[2].Pi, 0.0+_ms[2].Tau
-				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
-					return 0, compile.ErrFallback
-				}
+			_c1Pi, _c1Tau := _ms[2].Pi, _ms[2].Tau
+			if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64) {
+				return 0, compile.ErrFallback
 			}
 			var _eq, _ev, _en float64
 			{
@@ -18828,25 +14376,13 @@ func programFFA3(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			_sum.Norm(_en)
 		}
 		{ // t1 = p1
-			_c0Pi, _c0Tau := _vs[6].Pi-_ms[9].Pi, _vs[6].Tau-_ms[9].Tau
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[6].Pi) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[6].Pi) {
-					return 0, compile.ErrFallback
-				}
-				_c0Pi, _c0Tau = 0.0+_ms[16].Pi, 0.0+_ms[16].Tau
-				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-					return 0, compile.ErrFallback
-				}
+			_c0Pi, _c0Tau := _ms[16].Pi, _ms[16].Tau
+			if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+				return 0, compile.ErrFallback
 			}
-			_c1Pi, _c1Tau := _vs[3].Pi-_ms[10].Pi, _vs[3].Tau-_ms[10].Tau
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_vs[3].Pi) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_vs[3].Pi) {
-					return 0, compile.ErrFallback
-				}
-				_c1Pi, _c1Tau = 0.0+_ms[3].Pi, 0.0+_ms[3].Tau
-				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
-					return 0, compile.ErrFallback
-				}
+			_c1Pi, _c1Tau := _ms[3].Pi, _ms[3].Tau
+			if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64) {
+				return 0, compile.ErrFallback
 			}
 			var _eq, _ev, _en float64
 			{
@@ -18885,15 +14421,9 @@ func programFFA3(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 					return 0, compile.ErrFallback
 				}
 			}
-			_c1Pi, _c1Tau := _vs[4].Pi-_ms[12].Pi, _vs[4].Tau-_ms[12].Tau
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_vs[4].Pi) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_vs[4].Pi) {
-					return 0, compile.ErrFallback
-				}
-				_c1Pi, _c1Tau = 0.0+_ms[5].Pi, 0.0+_ms[5].Tau
-				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
-					return 0, compile.ErrFallback
-				}
+			_c1Pi, _c1Tau := _ms[5].Pi, _ms[5].Tau
+			if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64) {
+				return 0, compile.ErrFallback
 			}
 			var _eq, _ev, _en float64
 			{
@@ -18922,25 +14452,13 @@ func programFFA3(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			_sum.Norm(_en)
 		}
 		{ // t3 = p3
-			_c0Pi, _c0Tau := _vs[8].Pi-_ms[13].Pi, _vs[8].Tau-_ms[13].Tau
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[8].Pi) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[8].Pi) {
-					return 0, compile.ErrFallback
-				}
-				_c0Pi, _c0Tau = 0.0+_ms[20].Pi, 0.0+_ms[20].Tau
-				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-					return 0, compile.ErrFallback
-				}
+			_c0Pi, _c0Tau := _ms[20].Pi, _ms[20].Tau
+			if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+				return 0, compile.ErrFallback
 			}
-			_c1Pi, _c1Tau := _vs[5].Pi-_ms[14].Pi, _vs[5].Tau-_ms[14].Tau
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_vs[5].Pi) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_vs[5].Pi) {
-					return 0, compile.ErrFallback
-				}
-				_c1Pi, _c1Tau = 0.0+_ms[7].Pi, 0.0+_ms[7].Tau
-				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
-					return 0, compile.ErrFallback
-				}
+			_c1Pi, _c1Tau := _ms[7].Pi, _ms[7].Tau
+			if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64) {
+				return 0, compile.ErrFallback
 			}
 			var _eq, _ev, _en float64
 			{
@@ -18969,25 +14487,13 @@ func programFFA3(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			_sum.Norm(_en)
 		}
 		{ // d1 = t1 − t2
-			_c0Pi, _c0Tau := _vs[9].Pi-_ms[15].Pi, _vs[9].Tau-_ms[15].Tau
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[9].Pi) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[9].Pi) {
-					return 0, compile.ErrFallback
-				}
-				_c0Pi, _c0Tau = 0.0+_ms[21].Pi, 0.0+_ms[21].Tau
-				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-					return 0, compile.ErrFallback
-				}
+			_c0Pi, _c0Tau := _ms[21].Pi, _ms[21].Tau
+			if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+				return 0, compile.ErrFallback
 			}
-			_c1Pi, _c1Tau := _vs[6].Pi-_ms[16].Pi, _vs[6].Tau-_ms[16].Tau
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_vs[6].Pi) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_vs[6].Pi) {
-					return 0, compile.ErrFallback
-				}
-				_c1Pi, _c1Tau = 0.0+_ms[9].Pi, 0.0+_ms[9].Tau
-				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
-					return 0, compile.ErrFallback
-				}
+			_c1Pi, _c1Tau := _ms[9].Pi, _ms[9].Tau
+			if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64) {
+				return 0, compile.ErrFallback
 			}
 			_c2Pi, _c2Tau := _vs[7].Pi-_ms[17].Pi, _vs[7].Tau-_ms[17].Tau
 			if !(_c2Pi > 0 && _c2Pi >= 1e-6*_vs[7].Pi) {
@@ -19031,15 +14537,9 @@ func programFFA3(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			_sum.Norm(_en)
 		}
 		{ // d2 = t2 − t3
-			_c0Pi, _c0Tau := _vs[10].Pi-_ms[18].Pi, _vs[10].Tau-_ms[18].Tau
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[10].Pi) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[10].Pi) {
-					return 0, compile.ErrFallback
-				}
-				_c0Pi, _c0Tau = 0.0+_ms[22].Pi, 0.0+_ms[22].Tau
-				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-					return 0, compile.ErrFallback
-				}
+			_c0Pi, _c0Tau := _ms[22].Pi, _ms[22].Tau
+			if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+				return 0, compile.ErrFallback
 			}
 			_c1Pi, _c1Tau := _vs[7].Pi-_ms[19].Pi, _vs[7].Tau-_ms[19].Tau
 			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_vs[7].Pi) {
@@ -19051,15 +14551,9 @@ func programFFA3(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 					return 0, compile.ErrFallback
 				}
 			}
-			_c2Pi, _c2Tau := _vs[8].Pi-_ms[20].Pi, _vs[8].Tau-_ms[20].Tau
-			if !(_c2Pi > 0 && _c2Pi >= 1e-6*_vs[8].Pi) {
-				if !(_c2Pi == 0 || _c2Pi < 1e-6*_vs[8].Pi) {
-					return 0, compile.ErrFallback
-				}
-				_c2Pi, _c2Tau = 0.0+_ms[13].Pi, 0.0+_ms[13].Tau
-				if !(_c2Pi > 0 && _c2Pi < math.MaxFloat64 && _c2Tau-_c2Tau == 0) {
-					return 0, compile.ErrFallback
-				}
+			_c2Pi, _c2Tau := _ms[13].Pi, _ms[13].Tau
+			if !(_c2Pi > 0 && _c2Pi < math.MaxFloat64) {
+				return 0, compile.ErrFallback
 			}
 			var _eq, _ev, _en float64
 			{
@@ -19093,15 +14587,9 @@ func programFFA3(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			_sum.Norm(_en)
 		}
 		{ // I(d1 > 0.7405)
-			_c0Pi, _c0Tau := _vs[9].Pi-_ms[21].Pi, _vs[9].Tau-_ms[21].Tau
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[9].Pi) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[9].Pi) {
-					return 0, compile.ErrFallback
-				}
-				_c0Pi, _c0Tau = 0.0+_ms[15].Pi, 0.0+_ms[15].Tau
-				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-					return 0, compile.ErrFallback
-				}
+			_c0Pi, _c0Tau := _ms[15].Pi, _ms[15].Tau
+			if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+				return 0, compile.ErrFallback
 			}
 			var _eq float64
 			{
@@ -19111,15 +14599,9 @@ func programFFA3(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			_sum.Add(_eq)
 		}
 		{ // I(d2 > 0.7405)
-			_c0Pi, _c0Tau := _vs[10].Pi-_ms[22].Pi, _vs[10].Tau-_ms[22].Tau
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[10].Pi) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[10].Pi) {
-					return 0, compile.ErrFallback
-				}
-				_c0Pi, _c0Tau = 0.0+_ms[18].Pi, 0.0+_ms[18].Tau
-				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-					return 0, compile.ErrFallback
-				}
+			_c0Pi, _c0Tau := _ms[18].Pi, _ms[18].Tau
+			if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+				return 0, compile.ErrFallback
 			}
 			var _eq float64
 			{
@@ -19136,30 +14618,18 @@ func programFFA3(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			center := qt / q
 			var quad float64
 			{
-				cPi, cTau := _vs[0].Pi-_ms[0].Pi, _vs[0].Tau-_ms[0].Tau
-				if !(cPi > 0 && cPi >= 1e-6*_vs[0].Pi) {
-					if !(cPi == 0 || cPi < 1e-6*_vs[0].Pi) {
-						return 0, compile.ErrFallback
-					}
-					cPi, cTau = 0.0+_ms[4].Pi, 0.0+_ms[4].Tau
-					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
-						return 0, compile.ErrFallback
-					}
+				cPi, cTau := _ms[4].Pi, _ms[4].Tau
+				if !(cPi > 0 && cPi < math.MaxFloat64) {
+					return 0, compile.ErrFallback
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
 				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _vs[0].Pi-_ms[4].Pi, _vs[0].Tau-_ms[4].Tau
-				if !(cPi > 0 && cPi >= 1e-6*_vs[0].Pi) {
-					if !(cPi == 0 || cPi < 1e-6*_vs[0].Pi) {
-						return 0, compile.ErrFallback
-					}
-					cPi, cTau = 0.0+_ms[0].Pi, 0.0+_ms[0].Tau
-					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
-						return 0, compile.ErrFallback
-					}
+				cPi, cTau := _ms[0].Pi, _ms[0].Tau
+				if !(cPi > 0 && cPi < math.MaxFloat64) {
+					return 0, compile.ErrFallback
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
@@ -19177,30 +14647,18 @@ func programFFA3(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			center := qt / q
 			var quad float64
 			{
-				cPi, cTau := _vs[1].Pi-_ms[1].Pi, _vs[1].Tau-_ms[1].Tau
-				if !(cPi > 0 && cPi >= 1e-6*_vs[1].Pi) {
-					if !(cPi == 0 || cPi < 1e-6*_vs[1].Pi) {
-						return 0, compile.ErrFallback
-					}
-					cPi, cTau = 0.0+_ms[6].Pi, 0.0+_ms[6].Tau
-					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
-						return 0, compile.ErrFallback
-					}
+				cPi, cTau := _ms[6].Pi, _ms[6].Tau
+				if !(cPi > 0 && cPi < math.MaxFloat64) {
+					return 0, compile.ErrFallback
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
 				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _vs[1].Pi-_ms[6].Pi, _vs[1].Tau-_ms[6].Tau
-				if !(cPi > 0 && cPi >= 1e-6*_vs[1].Pi) {
-					if !(cPi == 0 || cPi < 1e-6*_vs[1].Pi) {
-						return 0, compile.ErrFallback
-					}
-					cPi, cTau = 0.0+_ms[1].Pi, 0.0+_ms[1].Tau
-					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
-						return 0, compile.ErrFallback
-					}
+				cPi, cTau := _ms[1].Pi, _ms[1].Tau
+				if !(cPi > 0 && cPi < math.MaxFloat64) {
+					return 0, compile.ErrFallback
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
@@ -19218,30 +14676,18 @@ func programFFA3(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			center := qt / q
 			var quad float64
 			{
-				cPi, cTau := _vs[2].Pi-_ms[2].Pi, _vs[2].Tau-_ms[2].Tau
-				if !(cPi > 0 && cPi >= 1e-6*_vs[2].Pi) {
-					if !(cPi == 0 || cPi < 1e-6*_vs[2].Pi) {
-						return 0, compile.ErrFallback
-					}
-					cPi, cTau = 0.0+_ms[8].Pi, 0.0+_ms[8].Tau
-					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
-						return 0, compile.ErrFallback
-					}
+				cPi, cTau := _ms[8].Pi, _ms[8].Tau
+				if !(cPi > 0 && cPi < math.MaxFloat64) {
+					return 0, compile.ErrFallback
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
 				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _vs[2].Pi-_ms[8].Pi, _vs[2].Tau-_ms[8].Tau
-				if !(cPi > 0 && cPi >= 1e-6*_vs[2].Pi) {
-					if !(cPi == 0 || cPi < 1e-6*_vs[2].Pi) {
-						return 0, compile.ErrFallback
-					}
-					cPi, cTau = 0.0+_ms[2].Pi, 0.0+_ms[2].Tau
-					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
-						return 0, compile.ErrFallback
-					}
+				cPi, cTau := _ms[2].Pi, _ms[2].Tau
+				if !(cPi > 0 && cPi < math.MaxFloat64) {
+					return 0, compile.ErrFallback
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
@@ -19259,30 +14705,18 @@ func programFFA3(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			center := qt / q
 			var quad float64
 			{
-				cPi, cTau := _vs[3].Pi-_ms[3].Pi, _vs[3].Tau-_ms[3].Tau
-				if !(cPi > 0 && cPi >= 1e-6*_vs[3].Pi) {
-					if !(cPi == 0 || cPi < 1e-6*_vs[3].Pi) {
-						return 0, compile.ErrFallback
-					}
-					cPi, cTau = 0.0+_ms[10].Pi, 0.0+_ms[10].Tau
-					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
-						return 0, compile.ErrFallback
-					}
+				cPi, cTau := _ms[10].Pi, _ms[10].Tau
+				if !(cPi > 0 && cPi < math.MaxFloat64) {
+					return 0, compile.ErrFallback
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
 				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _vs[3].Pi-_ms[10].Pi, _vs[3].Tau-_ms[10].Tau
-				if !(cPi > 0 && cPi >= 1e-6*_vs[3].Pi) {
-					if !(cPi == 0 || cPi < 1e-6*_vs[3].Pi) {
-						return 0, compile.ErrFallback
-					}
-					cPi, cTau = 0.0+_ms[3].Pi, 0.0+_ms[3].Tau
-					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
-						return 0, compile.ErrFallback
-					}
+				cPi, cTau := _ms[3].Pi, _ms[3].Tau
+				if !(cPi > 0 && cPi < math.MaxFloat64) {
+					return 0, compile.ErrFallback
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
@@ -19300,30 +14734,18 @@ func programFFA3(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			center := qt / q
 			var quad float64
 			{
-				cPi, cTau := _vs[4].Pi-_ms[5].Pi, _vs[4].Tau-_ms[5].Tau
-				if !(cPi > 0 && cPi >= 1e-6*_vs[4].Pi) {
-					if !(cPi == 0 || cPi < 1e-6*_vs[4].Pi) {
-						return 0, compile.ErrFallback
-					}
-					cPi, cTau = 0.0+_ms[12].Pi, 0.0+_ms[12].Tau
-					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
-						return 0, compile.ErrFallback
-					}
+				cPi, cTau := _ms[12].Pi, _ms[12].Tau
+				if !(cPi > 0 && cPi < math.MaxFloat64) {
+					return 0, compile.ErrFallback
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
 				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _vs[4].Pi-_ms[12].Pi, _vs[4].Tau-_ms[12].Tau
-				if !(cPi > 0 && cPi >= 1e-6*_vs[4].Pi) {
-					if !(cPi == 0 || cPi < 1e-6*_vs[4].Pi) {
-						return 0, compile.ErrFallback
-					}
-					cPi, cTau = 0.0+_ms[5].Pi, 0.0+_ms[5].Tau
-					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
-						return 0, compile.ErrFallback
-					}
+				cPi, cTau := _ms[5].Pi, _ms[5].Tau
+				if !(cPi > 0 && cPi < math.MaxFloat64) {
+					return 0, compile.ErrFallback
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
@@ -19341,30 +14763,18 @@ func programFFA3(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			center := qt / q
 			var quad float64
 			{
-				cPi, cTau := _vs[5].Pi-_ms[7].Pi, _vs[5].Tau-_ms[7].Tau
-				if !(cPi > 0 && cPi >= 1e-6*_vs[5].Pi) {
-					if !(cPi == 0 || cPi < 1e-6*_vs[5].Pi) {
-						return 0, compile.ErrFallback
-					}
-					cPi, cTau = 0.0+_ms[14].Pi, 0.0+_ms[14].Tau
-					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
-						return 0, compile.ErrFallback
-					}
+				cPi, cTau := _ms[14].Pi, _ms[14].Tau
+				if !(cPi > 0 && cPi < math.MaxFloat64) {
+					return 0, compile.ErrFallback
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
 				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _vs[5].Pi-_ms[14].Pi, _vs[5].Tau-_ms[14].Tau
-				if !(cPi > 0 && cPi >= 1e-6*_vs[5].Pi) {
-					if !(cPi == 0 || cPi < 1e-6*_vs[5].Pi) {
-						return 0, compile.ErrFallback
-					}
-					cPi, cTau = 0.0+_ms[7].Pi, 0.0+_ms[7].Tau
-					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
-						return 0, compile.ErrFallback
-					}
+				cPi, cTau := _ms[7].Pi, _ms[7].Tau
+				if !(cPi > 0 && cPi < math.MaxFloat64) {
+					return 0, compile.ErrFallback
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
@@ -19382,30 +14792,18 @@ func programFFA3(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			center := qt / q
 			var quad float64
 			{
-				cPi, cTau := _vs[6].Pi-_ms[9].Pi, _vs[6].Tau-_ms[9].Tau
-				if !(cPi > 0 && cPi >= 1e-6*_vs[6].Pi) {
-					if !(cPi == 0 || cPi < 1e-6*_vs[6].Pi) {
-						return 0, compile.ErrFallback
-					}
-					cPi, cTau = 0.0+_ms[16].Pi, 0.0+_ms[16].Tau
-					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
-						return 0, compile.ErrFallback
-					}
+				cPi, cTau := _ms[16].Pi, _ms[16].Tau
+				if !(cPi > 0 && cPi < math.MaxFloat64) {
+					return 0, compile.ErrFallback
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
 				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _vs[6].Pi-_ms[16].Pi, _vs[6].Tau-_ms[16].Tau
-				if !(cPi > 0 && cPi >= 1e-6*_vs[6].Pi) {
-					if !(cPi == 0 || cPi < 1e-6*_vs[6].Pi) {
-						return 0, compile.ErrFallback
-					}
-					cPi, cTau = 0.0+_ms[9].Pi, 0.0+_ms[9].Tau
-					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
-						return 0, compile.ErrFallback
-					}
+				cPi, cTau := _ms[9].Pi, _ms[9].Tau
+				if !(cPi > 0 && cPi < math.MaxFloat64) {
+					return 0, compile.ErrFallback
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
@@ -19479,30 +14877,18 @@ func programFFA3(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			center := qt / q
 			var quad float64
 			{
-				cPi, cTau := _vs[8].Pi-_ms[13].Pi, _vs[8].Tau-_ms[13].Tau
-				if !(cPi > 0 && cPi >= 1e-6*_vs[8].Pi) {
-					if !(cPi == 0 || cPi < 1e-6*_vs[8].Pi) {
-						return 0, compile.ErrFallback
-					}
-					cPi, cTau = 0.0+_ms[20].Pi, 0.0+_ms[20].Tau
-					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
-						return 0, compile.ErrFallback
-					}
+				cPi, cTau := _ms[20].Pi, _ms[20].Tau
+				if !(cPi > 0 && cPi < math.MaxFloat64) {
+					return 0, compile.ErrFallback
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
 				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _vs[8].Pi-_ms[20].Pi, _vs[8].Tau-_ms[20].Tau
-				if !(cPi > 0 && cPi >= 1e-6*_vs[8].Pi) {
-					if !(cPi == 0 || cPi < 1e-6*_vs[8].Pi) {
-						return 0, compile.ErrFallback
-					}
-					cPi, cTau = 0.0+_ms[13].Pi, 0.0+_ms[13].Tau
-					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
-						return 0, compile.ErrFallback
-					}
+				cPi, cTau := _ms[13].Pi, _ms[13].Tau
+				if !(cPi > 0 && cPi < math.MaxFloat64) {
+					return 0, compile.ErrFallback
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
@@ -19520,30 +14906,18 @@ func programFFA3(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			center := qt / q
 			var quad float64
 			{
-				cPi, cTau := _vs[9].Pi-_ms[15].Pi, _vs[9].Tau-_ms[15].Tau
-				if !(cPi > 0 && cPi >= 1e-6*_vs[9].Pi) {
-					if !(cPi == 0 || cPi < 1e-6*_vs[9].Pi) {
-						return 0, compile.ErrFallback
-					}
-					cPi, cTau = 0.0+_ms[21].Pi, 0.0+_ms[21].Tau
-					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
-						return 0, compile.ErrFallback
-					}
+				cPi, cTau := _ms[21].Pi, _ms[21].Tau
+				if !(cPi > 0 && cPi < math.MaxFloat64) {
+					return 0, compile.ErrFallback
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
 				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _vs[9].Pi-_ms[21].Pi, _vs[9].Tau-_ms[21].Tau
-				if !(cPi > 0 && cPi >= 1e-6*_vs[9].Pi) {
-					if !(cPi == 0 || cPi < 1e-6*_vs[9].Pi) {
-						return 0, compile.ErrFallback
-					}
-					cPi, cTau = 0.0+_ms[15].Pi, 0.0+_ms[15].Tau
-					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
-						return 0, compile.ErrFallback
-					}
+				cPi, cTau := _ms[15].Pi, _ms[15].Tau
+				if !(cPi > 0 && cPi < math.MaxFloat64) {
+					return 0, compile.ErrFallback
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
@@ -19561,30 +14935,18 @@ func programFFA3(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			center := qt / q
 			var quad float64
 			{
-				cPi, cTau := _vs[10].Pi-_ms[18].Pi, _vs[10].Tau-_ms[18].Tau
-				if !(cPi > 0 && cPi >= 1e-6*_vs[10].Pi) {
-					if !(cPi == 0 || cPi < 1e-6*_vs[10].Pi) {
-						return 0, compile.ErrFallback
-					}
-					cPi, cTau = 0.0+_ms[22].Pi, 0.0+_ms[22].Tau
-					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
-						return 0, compile.ErrFallback
-					}
+				cPi, cTau := _ms[22].Pi, _ms[22].Tau
+				if !(cPi > 0 && cPi < math.MaxFloat64) {
+					return 0, compile.ErrFallback
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
 				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _vs[10].Pi-_ms[22].Pi, _vs[10].Tau-_ms[22].Tau
-				if !(cPi > 0 && cPi >= 1e-6*_vs[10].Pi) {
-					if !(cPi == 0 || cPi < 1e-6*_vs[10].Pi) {
-						return 0, compile.ErrFallback
-					}
-					cPi, cTau = 0.0+_ms[18].Pi, 0.0+_ms[18].Tau
-					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
-						return 0, compile.ErrFallback
-					}
+				cPi, cTau := _ms[18].Pi, _ms[18].Tau
+				if !(cPi > 0 && cPi < math.MaxFloat64) {
+					return 0, compile.ErrFallback
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
@@ -19804,15 +15166,9 @@ func programFFA4(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			_v3p, _v3t = _aPi, _aTau
 		}
 		{ // N(p1; s1, 17.36), edge 0
-			_c1Pi, _c1Tau := _v0p-_m5p, _v0t-_m5t
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v0p) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v0p) {
-					return schedules.Result{}, compile.ErrFallback
-				}
-				_c1Pi, _c1Tau = 0.0+_m0p, 0.0+_m0t
-				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
-					return schedules.Result{}, compile.ErrFallback
-				}
+			_c1Pi, _c1Tau := _m0p, _m0t
+			if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64) {
+				return schedules.Result{}, compile.ErrFallback
 			}
 			var _oPi, _oTau float64
 			{
@@ -19831,15 +15187,9 @@ func programFFA4(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			_v4p, _v4t = _aPi, _aTau
 		}
 		{ // N(p2; s2, 17.36), edge 0
-			_c1Pi, _c1Tau := _v1p-_m7p, _v1t-_m7t
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v1p) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v1p) {
-					return schedules.Result{}, compile.ErrFallback
-				}
-				_c1Pi, _c1Tau = 0.0+_m1p, 0.0+_m1t
-				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
-					return schedules.Result{}, compile.ErrFallback
-				}
+			_c1Pi, _c1Tau := _m1p, _m1t
+			if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64) {
+				return schedules.Result{}, compile.ErrFallback
 			}
 			var _oPi, _oTau float64
 			{
@@ -19858,15 +15208,9 @@ func programFFA4(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			_v5p, _v5t = _aPi, _aTau
 		}
 		{ // N(p3; s3, 17.36), edge 0
-			_c1Pi, _c1Tau := _v2p-_m9p, _v2t-_m9t
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v2p) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v2p) {
-					return schedules.Result{}, compile.ErrFallback
-				}
-				_c1Pi, _c1Tau = 0.0+_m2p, 0.0+_m2t
-				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
-					return schedules.Result{}, compile.ErrFallback
-				}
+			_c1Pi, _c1Tau := _m2p, _m2t
+			if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64) {
+				return schedules.Result{}, compile.ErrFallback
 			}
 			var _oPi, _oTau float64
 			{
@@ -19885,15 +15229,9 @@ func programFFA4(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			_v6p, _v6t = _aPi, _aTau
 		}
 		{ // N(p4; s4, 17.36), edge 0
-			_c1Pi, _c1Tau := _v3p-_m11p, _v3t-_m11t
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v3p) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v3p) {
-					return schedules.Result{}, compile.ErrFallback
-				}
-				_c1Pi, _c1Tau = 0.0+_m3p, 0.0+_m3t
-				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
-					return schedules.Result{}, compile.ErrFallback
-				}
+			_c1Pi, _c1Tau := _m3p, _m3t
+			if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64) {
+				return schedules.Result{}, compile.ErrFallback
 			}
 			var _oPi, _oTau float64
 			{
@@ -19912,15 +15250,9 @@ func programFFA4(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			_v7p, _v7t = _aPi, _aTau
 		}
 		{ // t1 = p1, edge 0
-			_c1Pi, _c1Tau := _v4p-_m13p, _v4t-_m13t
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v4p) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v4p) {
-					return schedules.Result{}, compile.ErrFallback
-				}
-				_c1Pi, _c1Tau = 0.0+_m4p, 0.0+_m4t
-				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
-					return schedules.Result{}, compile.ErrFallback
-				}
+			_c1Pi, _c1Tau := _m4p, _m4t
+			if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64) {
+				return schedules.Result{}, compile.ErrFallback
 			}
 			var _oPi, _oTau float64
 			{
@@ -19949,15 +15281,9 @@ func programFFA4(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			_v8p, _v8t = _aPi, _aTau
 		}
 		{ // t2 = p2, edge 0
-			_c1Pi, _c1Tau := _v5p-_m15p, _v5t-_m15t
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v5p) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v5p) {
-					return schedules.Result{}, compile.ErrFallback
-				}
-				_c1Pi, _c1Tau = 0.0+_m6p, 0.0+_m6t
-				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
-					return schedules.Result{}, compile.ErrFallback
-				}
+			_c1Pi, _c1Tau := _m6p, _m6t
+			if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64) {
+				return schedules.Result{}, compile.ErrFallback
 			}
 			var _oPi, _oTau float64
 			{
@@ -19986,15 +15312,9 @@ func programFFA4(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			_v9p, _v9t = _aPi, _aTau
 		}
 		{ // t3 = p3, edge 0
-			_c1Pi, _c1Tau := _v6p-_m17p, _v6t-_m17t
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v6p) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v6p) {
-					return schedules.Result{}, compile.ErrFallback
-				}
-				_c1Pi, _c1Tau = 0.0+_m8p, 0.0+_m8t
-				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
-					return schedules.Result{}, compile.ErrFallback
-				}
+			_c1Pi, _c1Tau := _m8p, _m8t
+			if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64) {
+				return schedules.Result{}, compile.ErrFallback
 			}
 			var _oPi, _oTau float64
 			{
@@ -20023,15 +15343,9 @@ func programFFA4(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			_v10p, _v10t = _aPi, _aTau
 		}
 		{ // t4 = p4, edge 0
-			_c1Pi, _c1Tau := _v7p-_m19p, _v7t-_m19t
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v7p) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v7p) {
-					return schedules.Result{}, compile.ErrFallback
-				}
-				_c1Pi, _c1Tau = 0.0+_m10p, 0.0+_m10t
-				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
-					return schedules.Result{}, compile.ErrFallback
-				}
+			_c1Pi, _c1Tau := _m10p, _m10t
+			if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64) {
+				return schedules.Result{}, compile.ErrFallback
 			}
 			var _oPi, _oTau float64
 			{
@@ -20077,15 +15391,9 @@ func programFFA4(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 				_pass = 0
 				_br0 := schedules.Result{Converged: true}
 				{ // d1 = t1 − t2, edge 0
-					_c1Pi, _c1Tau := _v8p-_m21p, _v8t-_m21t
-					if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v8p) {
-						if !(_c1Pi == 0 || _c1Pi < 1e-6*_v8p) {
-							return schedules.Result{}, compile.ErrFallback
-						}
-						_c1Pi, _c1Tau = 0.0+_m12p, 0.0+_m12t
-						if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
-							return schedules.Result{}, compile.ErrFallback
-						}
+					_c1Pi, _c1Tau := _m12p, _m12t
+					if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64) {
+						return schedules.Result{}, compile.ErrFallback
 					}
 					_c2Pi, _c2Tau := _v9p-_m22p, _v9t-_m22t
 					if !(_c2Pi > 0 && _c2Pi >= 1e-6*_v9p) {
@@ -20139,15 +15447,9 @@ func programFFA4(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 					_v12p, _v12t = _aPi, _aTau
 				}
 				{ // I(d1 > 0.7405), edge 0
-					_c0Pi, _c0Tau := _v12p-_m29p, _v12t-_m29t
-					if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v12p) {
-						if !(_c0Pi == 0 || _c0Pi < 1e-6*_v12p) {
-							return schedules.Result{}, compile.ErrFallback
-						}
-						_c0Pi, _c0Tau = 0.0+_m20p, 0.0+_m20t
-						if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-							return schedules.Result{}, compile.ErrFallback
-						}
+					_c0Pi, _c0Tau := _m20p, _m20t
+					if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+						return schedules.Result{}, compile.ErrFallback
 					}
 					var _oPi, _oTau float64
 					{
@@ -20186,25 +15488,13 @@ func programFFA4(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 					_v12p, _v12t = _aPi, _aTau
 				}
 				{ // d1 = t1 − t2, edge 2
-					_c0Pi, _c0Tau := _v12p-_m20p, _v12t-_m20t
-					if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v12p) {
-						if !(_c0Pi == 0 || _c0Pi < 1e-6*_v12p) {
-							return schedules.Result{}, compile.ErrFallback
-						}
-						_c0Pi, _c0Tau = 0.0+_m29p, 0.0+_m29t
-						if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-							return schedules.Result{}, compile.ErrFallback
-						}
+					_c0Pi, _c0Tau := _m29p, _m29t
+					if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+						return schedules.Result{}, compile.ErrFallback
 					}
-					_c1Pi, _c1Tau := _v8p-_m21p, _v8t-_m21t
-					if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v8p) {
-						if !(_c1Pi == 0 || _c1Pi < 1e-6*_v8p) {
-							return schedules.Result{}, compile.ErrFallback
-						}
-						_c1Pi, _c1Tau = 0.0+_m12p, 0.0+_m12t
-						if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
-							return schedules.Result{}, compile.ErrFallback
-						}
+					_c1Pi, _c1Tau := _m12p, _m12t
+					if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64) {
+						return schedules.Result{}, compile.ErrFallback
 					}
 					var _oPi, _oTau float64
 					{
@@ -20313,15 +15603,9 @@ func programFFA4(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 					_v13p, _v13t = _aPi, _aTau
 				}
 				{ // I(d2 > 0.7405), edge 0
-					_c0Pi, _c0Tau := _v13p-_m30p, _v13t-_m30t
-					if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v13p) {
-						if !(_c0Pi == 0 || _c0Pi < 1e-6*_v13p) {
-							return schedules.Result{}, compile.ErrFallback
-						}
-						_c0Pi, _c0Tau = 0.0+_m23p, 0.0+_m23t
-						if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-							return schedules.Result{}, compile.ErrFallback
-						}
+					_c0Pi, _c0Tau := _m23p, _m23t
+					if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+						return schedules.Result{}, compile.ErrFallback
 					}
 					var _oPi, _oTau float64
 					{
@@ -20360,15 +15644,9 @@ func programFFA4(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 					_v13p, _v13t = _aPi, _aTau
 				}
 				{ // d2 = t2 − t3, edge 2
-					_c0Pi, _c0Tau := _v13p-_m23p, _v13t-_m23t
-					if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v13p) {
-						if !(_c0Pi == 0 || _c0Pi < 1e-6*_v13p) {
-							return schedules.Result{}, compile.ErrFallback
-						}
-						_c0Pi, _c0Tau = 0.0+_m30p, 0.0+_m30t
-						if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-							return schedules.Result{}, compile.ErrFallback
-						}
+					_c0Pi, _c0Tau := _m30p, _m30t
+					if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+						return schedules.Result{}, compile.ErrFallback
 					}
 					_c1Pi, _c1Tau := _v9p-_m24p, _v9t-_m24t
 					if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v9p) {
@@ -20435,15 +15713,9 @@ func programFFA4(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 							return schedules.Result{}, compile.ErrFallback
 						}
 					}
-					_c2Pi, _c2Tau := _v11p-_m28p, _v11t-_m28t
-					if !(_c2Pi > 0 && _c2Pi >= 1e-6*_v11p) {
-						if !(_c2Pi == 0 || _c2Pi < 1e-6*_v11p) {
-							return schedules.Result{}, compile.ErrFallback
-						}
-						_c2Pi, _c2Tau = 0.0+_m18p, 0.0+_m18t
-						if !(_c2Pi > 0 && _c2Pi < math.MaxFloat64 && _c2Tau-_c2Tau == 0) {
-							return schedules.Result{}, compile.ErrFallback
-						}
+					_c2Pi, _c2Tau := _m18p, _m18t
+					if !(_c2Pi > 0 && _c2Pi < math.MaxFloat64) {
+						return schedules.Result{}, compile.ErrFallback
 					}
 					var _oPi, _oTau float64
 					{
@@ -20487,15 +15759,9 @@ func programFFA4(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 					_v14p, _v14t = _aPi, _aTau
 				}
 				{ // I(d3 > 0.7405), edge 0
-					_c0Pi, _c0Tau := _v14p-_m31p, _v14t-_m31t
-					if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v14p) {
-						if !(_c0Pi == 0 || _c0Pi < 1e-6*_v14p) {
-							return schedules.Result{}, compile.ErrFallback
-						}
-						_c0Pi, _c0Tau = 0.0+_m26p, 0.0+_m26t
-						if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-							return schedules.Result{}, compile.ErrFallback
-						}
+					_c0Pi, _c0Tau := _m26p, _m26t
+					if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+						return schedules.Result{}, compile.ErrFallback
 					}
 					var _oPi, _oTau float64
 					{
@@ -20534,25 +15800,13 @@ func programFFA4(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 					_v14p, _v14t = _aPi, _aTau
 				}
 				{ // d3 = t3 − t4, edge 1
-					_c0Pi, _c0Tau := _v14p-_m26p, _v14t-_m26t
-					if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v14p) {
-						if !(_c0Pi == 0 || _c0Pi < 1e-6*_v14p) {
-							return schedules.Result{}, compile.ErrFallback
-						}
-						_c0Pi, _c0Tau = 0.0+_m31p, 0.0+_m31t
-						if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-							return schedules.Result{}, compile.ErrFallback
-						}
+					_c0Pi, _c0Tau := _m31p, _m31t
+					if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+						return schedules.Result{}, compile.ErrFallback
 					}
-					_c2Pi, _c2Tau := _v11p-_m28p, _v11t-_m28t
-					if !(_c2Pi > 0 && _c2Pi >= 1e-6*_v11p) {
-						if !(_c2Pi == 0 || _c2Pi < 1e-6*_v11p) {
-							return schedules.Result{}, compile.ErrFallback
-						}
-						_c2Pi, _c2Tau = 0.0+_m18p, 0.0+_m18t
-						if !(_c2Pi > 0 && _c2Pi < math.MaxFloat64 && _c2Tau-_c2Tau == 0) {
-							return schedules.Result{}, compile.ErrFallback
-						}
+					_c2Pi, _c2Tau := _m18p, _m18t
+					if !(_c2Pi > 0 && _c2Pi < math.MaxFloat64) {
+						return schedules.Result{}, compile.ErrFallback
 					}
 					var _oPi, _oTau float64
 					{
@@ -20661,15 +15915,9 @@ func programFFA4(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 					_v13p, _v13t = _aPi, _aTau
 				}
 				{ // I(d2 > 0.7405), edge 0
-					_c0Pi, _c0Tau := _v13p-_m30p, _v13t-_m30t
-					if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v13p) {
-						if !(_c0Pi == 0 || _c0Pi < 1e-6*_v13p) {
-							return schedules.Result{}, compile.ErrFallback
-						}
-						_c0Pi, _c0Tau = 0.0+_m23p, 0.0+_m23t
-						if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-							return schedules.Result{}, compile.ErrFallback
-						}
+					_c0Pi, _c0Tau := _m23p, _m23t
+					if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+						return schedules.Result{}, compile.ErrFallback
 					}
 					var _oPi, _oTau float64
 					{
@@ -20708,15 +15956,9 @@ func programFFA4(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 					_v13p, _v13t = _aPi, _aTau
 				}
 				{ // d2 = t2 − t3, edge 1
-					_c0Pi, _c0Tau := _v13p-_m23p, _v13t-_m23t
-					if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v13p) {
-						if !(_c0Pi == 0 || _c0Pi < 1e-6*_v13p) {
-							return schedules.Result{}, compile.ErrFallback
-						}
-						_c0Pi, _c0Tau = 0.0+_m30p, 0.0+_m30t
-						if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-							return schedules.Result{}, compile.ErrFallback
-						}
+					_c0Pi, _c0Tau := _m30p, _m30t
+					if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+						return schedules.Result{}, compile.ErrFallback
 					}
 					_c2Pi, _c2Tau := _v10p-_m25p, _v10t-_m25t
 					if !(_c2Pi > 0 && _c2Pi >= 1e-6*_v10p) {
@@ -20786,15 +16028,9 @@ func programFFA4(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			_res = compile.Merge(_res, _lr0)
 		}
 		{ // d1 = t1 − t2, edge 1
-			_c0Pi, _c0Tau := _v12p-_m20p, _v12t-_m20t
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v12p) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v12p) {
-					return schedules.Result{}, compile.ErrFallback
-				}
-				_c0Pi, _c0Tau = 0.0+_m29p, 0.0+_m29t
-				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-					return schedules.Result{}, compile.ErrFallback
-				}
+			_c0Pi, _c0Tau := _m29p, _m29t
+			if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+				return schedules.Result{}, compile.ErrFallback
 			}
 			_c2Pi, _c2Tau := _v9p-_m22p, _v9t-_m22t
 			if !(_c2Pi > 0 && _c2Pi >= 1e-6*_v9p) {
@@ -20836,15 +16072,9 @@ func programFFA4(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			_v8p, _v8t = _aPi, _aTau
 		}
 		{ // d3 = t3 − t4, edge 2
-			_c0Pi, _c0Tau := _v14p-_m26p, _v14t-_m26t
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v14p) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v14p) {
-					return schedules.Result{}, compile.ErrFallback
-				}
-				_c0Pi, _c0Tau = 0.0+_m31p, 0.0+_m31t
-				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-					return schedules.Result{}, compile.ErrFallback
-				}
+			_c0Pi, _c0Tau := _m31p, _m31t
+			if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+				return schedules.Result{}, compile.ErrFallback
 			}
 			_c1Pi, _c1Tau := _v10p-_m27p, _v10t-_m27t
 			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v10p) {
@@ -20886,15 +16116,9 @@ func programFFA4(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			_v11p, _v11t = _aPi, _aTau
 		}
 		{ // t1 = p1, edge 1
-			_c0Pi, _c0Tau := _v8p-_m12p, _v8t-_m12t
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v8p) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v8p) {
-					return schedules.Result{}, compile.ErrFallback
-				}
-				_c0Pi, _c0Tau = 0.0+_m21p, 0.0+_m21t
-				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-					return schedules.Result{}, compile.ErrFallback
-				}
+			_c0Pi, _c0Tau := _m21p, _m21t
+			if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+				return schedules.Result{}, compile.ErrFallback
 			}
 			var _oPi, _oTau float64
 			{
@@ -20926,15 +16150,9 @@ func programFFA4(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			_v4p, _v4t = _aPi, _aTau
 		}
 		{ // N(p1; s1, 17.36), edge 1
-			_c0Pi, _c0Tau := _v4p-_m4p, _v4t-_m4t
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v4p) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v4p) {
-					return schedules.Result{}, compile.ErrFallback
-				}
-				_c0Pi, _c0Tau = 0.0+_m13p, 0.0+_m13t
-				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-					return schedules.Result{}, compile.ErrFallback
-				}
+			_c0Pi, _c0Tau := _m13p, _m13t
+			if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+				return schedules.Result{}, compile.ErrFallback
 			}
 			var _oPi, _oTau float64
 			{
@@ -20993,15 +16211,9 @@ func programFFA4(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			_v5p, _v5t = _aPi, _aTau
 		}
 		{ // N(p2; s2, 17.36), edge 1
-			_c0Pi, _c0Tau := _v5p-_m6p, _v5t-_m6t
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v5p) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v5p) {
-					return schedules.Result{}, compile.ErrFallback
-				}
-				_c0Pi, _c0Tau = 0.0+_m15p, 0.0+_m15t
-				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-					return schedules.Result{}, compile.ErrFallback
-				}
+			_c0Pi, _c0Tau := _m15p, _m15t
+			if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+				return schedules.Result{}, compile.ErrFallback
 			}
 			var _oPi, _oTau float64
 			{
@@ -21060,15 +16272,9 @@ func programFFA4(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			_v6p, _v6t = _aPi, _aTau
 		}
 		{ // N(p3; s3, 17.36), edge 1
-			_c0Pi, _c0Tau := _v6p-_m8p, _v6t-_m8t
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v6p) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v6p) {
-					return schedules.Result{}, compile.ErrFallback
-				}
-				_c0Pi, _c0Tau = 0.0+_m17p, 0.0+_m17t
-				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-					return schedules.Result{}, compile.ErrFallback
-				}
+			_c0Pi, _c0Tau := _m17p, _m17t
+			if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+				return schedules.Result{}, compile.ErrFallback
 			}
 			var _oPi, _oTau float64
 			{
@@ -21087,15 +16293,9 @@ func programFFA4(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			_v2p, _v2t = _aPi, _aTau
 		}
 		{ // t4 = p4, edge 1
-			_c0Pi, _c0Tau := _v11p-_m18p, _v11t-_m18t
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v11p) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v11p) {
-					return schedules.Result{}, compile.ErrFallback
-				}
-				_c0Pi, _c0Tau = 0.0+_m28p, 0.0+_m28t
-				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-					return schedules.Result{}, compile.ErrFallback
-				}
+			_c0Pi, _c0Tau := _m28p, _m28t
+			if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+				return schedules.Result{}, compile.ErrFallback
 			}
 			var _oPi, _oTau float64
 			{
@@ -21127,15 +16327,9 @@ func programFFA4(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			_v7p, _v7t = _aPi, _aTau
 		}
 		{ // N(p4; s4, 17.36), edge 1
-			_c0Pi, _c0Tau := _v7p-_m10p, _v7t-_m10t
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v7p) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v7p) {
-					return schedules.Result{}, compile.ErrFallback
-				}
-				_c0Pi, _c0Tau = 0.0+_m19p, 0.0+_m19t
-				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-					return schedules.Result{}, compile.ErrFallback
-				}
+			_c0Pi, _c0Tau := _m19p, _m19t
+			if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+				return schedules.Result{}, compile.ErrFallback
 			}
 			var _oPi, _oTau float64
 			{
@@ -21225,15 +16419,9 @@ func programFFA4(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 		}
 		var _sum graph.EvidenceSum
 		{ // N(s1; 25, 25.01)
-			_c0Pi, _c0Tau := _vs[0].Pi-_ms[0].Pi, _vs[0].Tau-_ms[0].Tau
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[0].Pi) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[0].Pi) {
-					return 0, compile.ErrFallback
-				}
-				_c0Pi, _c0Tau = 0.0+_ms[5].Pi, 0.0+_ms[5].Tau
-				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-					return 0, compile.ErrFallback
-				}
+			_c0Pi, _c0Tau := _ms[5].Pi, _ms[5].Tau
+			if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+				return 0, compile.ErrFallback
 			}
 			var _eq, _ev, _en float64
 			{
@@ -21248,15 +16436,9 @@ func programFFA4(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			_sum.Norm(_en)
 		}
 		{ // N(s2; 26, 25.01)
-			_c0Pi, _c0Tau := _vs[1].Pi-_ms[1].Pi, _vs[1].Tau-_ms[1].Tau
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[1].Pi) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[1].Pi) {
-					return 0, compile.ErrFallback
-				}
-				_c0Pi, _c0Tau = 0.0+_ms[7].Pi, 0.0+_ms[7].Tau
-				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-					return 0, compile.ErrFallback
-				}
+			_c0Pi, _c0Tau := _ms[7].Pi, _ms[7].Tau
+			if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+				return 0, compile.ErrFallback
 			}
 			var _eq, _ev, _en float64
 			{
@@ -21271,15 +16453,9 @@ func programFFA4(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			_sum.Norm(_en)
 		}
 		{ // N(s3; 27, 25.01)
-			_c0Pi, _c0Tau := _vs[2].Pi-_ms[2].Pi, _vs[2].Tau-_ms[2].Tau
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[2].Pi) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[2].Pi) {
-					return 0, compile.ErrFallback
-				}
-				_c0Pi, _c0Tau = 0.0+_ms[9].Pi, 0.0+_ms[9].Tau
-				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-					return 0, compile.ErrFallback
-				}
+			_c0Pi, _c0Tau := _ms[9].Pi, _ms[9].Tau
+			if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+				return 0, compile.ErrFallback
 			}
 			var _eq, _ev, _en float64
 			{
@@ -21294,15 +16470,9 @@ func programFFA4(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			_sum.Norm(_en)
 		}
 		{ // N(s4; 28, 25.01)
-			_c0Pi, _c0Tau := _vs[3].Pi-_ms[3].Pi, _vs[3].Tau-_ms[3].Tau
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[3].Pi) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[3].Pi) {
-					return 0, compile.ErrFallback
-				}
-				_c0Pi, _c0Tau = 0.0+_ms[11].Pi, 0.0+_ms[11].Tau
-				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-					return 0, compile.ErrFallback
-				}
+			_c0Pi, _c0Tau := _ms[11].Pi, _ms[11].Tau
+			if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+				return 0, compile.ErrFallback
 			}
 			var _eq, _ev, _en float64
 			{
@@ -21317,25 +16487,13 @@ func programFFA4(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			_sum.Norm(_en)
 		}
 		{ // N(p1; s1, 17.36)
-			_c0Pi, _c0Tau := _vs[4].Pi-_ms[4].Pi, _vs[4].Tau-_ms[4].Tau
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[4].Pi) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[4].Pi) {
-					return 0, compile.ErrFallback
-				}
-				_c0Pi, _c0Tau = 0.0+_ms[13].Pi, 0.0+_ms[13].Tau
-				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-					return 0, compile.ErrFallback
-				}
+			_c0Pi, _c0Tau := _ms[13].Pi, _ms[13].Tau
+			if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+				return 0, compile.ErrFallback
 			}
-			_c1Pi, _c1Tau := _vs[0].Pi-_ms[5].Pi, _vs[0].Tau-_ms[5].Tau
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_vs[0].Pi) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_vs[0].Pi) {
-					return 0, compile.ErrFallback
-				}
-				_c1Pi, _c1Tau = 0.0+_ms[0].Pi, 0.0+_ms[0].Tau
-				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
-					return 0, compile.ErrFallback
-				}
+			_c1Pi, _c1Tau := _ms[0].Pi, _ms[0].Tau
+			if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64) {
+				return 0, compile.ErrFallback
 			}
 			var _eq, _ev, _en float64
 			{
@@ -21350,25 +16508,13 @@ func programFFA4(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			_sum.Norm(_en)
 		}
 		{ // N(p2; s2, 17.36)
-			_c0Pi, _c0Tau := _vs[5].Pi-_ms[6].Pi, _vs[5].Tau-_ms[6].Tau
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[5].Pi) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[5].Pi) {
-					return 0, compile.ErrFallback
-				}
-				_c0Pi, _c0Tau = 0.0+_ms[15].Pi, 0.0+_ms[15].Tau
-				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-					return 0, compile.ErrFallback
-				}
+			_c0Pi, _c0Tau := _ms[15].Pi, _ms[15].Tau
+			if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+				return 0, compile.ErrFallback
 			}
-			_c1Pi, _c1Tau := _vs[1].Pi-_ms[7].Pi, _vs[1].Tau-_ms[7].Tau
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_vs[1].Pi) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_vs[1].Pi) {
-					return 0, compile.ErrFallback
-				}
-				_c1Pi, _c1Tau = 0.0+_ms[1].Pi, 0.0+_ms[1].Tau
-				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
-					return 0, compile.ErrFallback
-				}
+			_c1Pi, _c1Tau := _ms[1].Pi, _ms[1].Tau
+			if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64) {
+				return 0, compile.ErrFallback
 			}
 			var _eq, _ev, _en float64
 			{
@@ -21383,25 +16529,13 @@ func programFFA4(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			_sum.Norm(_en)
 		}
 		{ // N(p3; s3, 17.36)
-			_c0Pi, _c0Tau := _vs[6].Pi-_ms[8].Pi, _vs[6].Tau-_ms[8].Tau
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[6].Pi) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[6].Pi) {
-					return 0, compile.ErrFallback
-				}
-				_c0Pi, _c0Tau = 0.0+_ms[17].Pi, 0.0+_ms[17].Tau
-				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-					return 0, compile.ErrFallback
-				}
+			_c0Pi, _c0Tau := _ms[17].Pi, _ms[17].Tau
+			if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+				return 0, compile.ErrFallback
 			}
-			_c1Pi, _c1Tau := _vs[2].Pi-_ms[9].Pi, _vs[2].Tau-_ms[9].Tau
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_vs[2].Pi) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_vs[2].Pi) {
-					return 0, compile.ErrFallback
-				}
-				_c1Pi, _c1Tau = 0.0+_ms[2].Pi, 0.0+_ms[2].Tau
-				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
-					return 0, compile.ErrFallback
-				}
+			_c1Pi, _c1Tau := _ms[2].Pi, _ms[2].Tau
+			if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64) {
+				return 0, compile.ErrFallback
 			}
 			var _eq, _ev, _en float64
 			{
@@ -21416,25 +16550,13 @@ func programFFA4(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			_sum.Norm(_en)
 		}
 		{ // N(p4; s4, 17.36)
-			_c0Pi, _c0Tau := _vs[7].Pi-_ms[10].Pi, _vs[7].Tau-_ms[10].Tau
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[7].Pi) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[7].Pi) {
-					return 0, compile.ErrFallback
-				}
-				_c0Pi, _c0Tau = 0.0+_ms[19].Pi, 0.0+_ms[19].Tau
-				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-					return 0, compile.ErrFallback
-				}
+			_c0Pi, _c0Tau := _ms[19].Pi, _ms[19].Tau
+			if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+				return 0, compile.ErrFallback
 			}
-			_c1Pi, _c1Tau := _vs[3].Pi-_ms[11].Pi, _vs[3].Tau-_ms[11].Tau
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_vs[3].Pi) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_vs[3].Pi) {
-					return 0, compile.ErrFallback
-				}
-				_c1Pi, _c1Tau = 0.0+_ms[3].Pi, 0.0+_ms[3].Tau
-				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
-					return 0, compile.ErrFallback
-				}
+			_c1Pi, _c1Tau := _ms[3].Pi, _ms[3].Tau
+			if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64) {
+				return 0, compile.ErrFallback
 			}
 			var _eq, _ev, _en float64
 			{
@@ -21449,25 +16571,13 @@ func programFFA4(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			_sum.Norm(_en)
 		}
 		{ // t1 = p1
-			_c0Pi, _c0Tau := _vs[8].Pi-_ms[12].Pi, _vs[8].Tau-_ms[12].Tau
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[8].Pi) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[8].Pi) {
-					return 0, compile.ErrFallback
-				}
-				_c0Pi, _c0Tau = 0.0+_ms[21].Pi, 0.0+_ms[21].Tau
-				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-					return 0, compile.ErrFallback
-				}
+			_c0Pi, _c0Tau := _ms[21].Pi, _ms[21].Tau
+			if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+				return 0, compile.ErrFallback
 			}
-			_c1Pi, _c1Tau := _vs[4].Pi-_ms[13].Pi, _vs[4].Tau-_ms[13].Tau
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_vs[4].Pi) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_vs[4].Pi) {
-					return 0, compile.ErrFallback
-				}
-				_c1Pi, _c1Tau = 0.0+_ms[4].Pi, 0.0+_ms[4].Tau
-				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
-					return 0, compile.ErrFallback
-				}
+			_c1Pi, _c1Tau := _ms[4].Pi, _ms[4].Tau
+			if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64) {
+				return 0, compile.ErrFallback
 			}
 			var _eq, _ev, _en float64
 			{
@@ -21506,15 +16616,9 @@ func programFFA4(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 					return 0, compile.ErrFallback
 				}
 			}
-			_c1Pi, _c1Tau := _vs[5].Pi-_ms[15].Pi, _vs[5].Tau-_ms[15].Tau
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_vs[5].Pi) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_vs[5].Pi) {
-					return 0, compile.ErrFallback
-				}
-				_c1Pi, _c1Tau = 0.0+_ms[6].Pi, 0.0+_ms[6].Tau
-				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
-					return 0, compile.ErrFallback
-				}
+			_c1Pi, _c1Tau := _ms[6].Pi, _ms[6].Tau
+			if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64) {
+				return 0, compile.ErrFallback
 			}
 			var _eq, _ev, _en float64
 			{
@@ -21553,15 +16657,9 @@ func programFFA4(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 					return 0, compile.ErrFallback
 				}
 			}
-			_c1Pi, _c1Tau := _vs[6].Pi-_ms[17].Pi, _vs[6].Tau-_ms[17].Tau
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_vs[6].Pi) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_vs[6].Pi) {
-					return 0, compile.ErrFallback
-				}
-				_c1Pi, _c1Tau = 0.0+_ms[8].Pi, 0.0+_ms[8].Tau
-				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
-					return 0, compile.ErrFallback
-				}
+			_c1Pi, _c1Tau := _ms[8].Pi, _ms[8].Tau
+			if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64) {
+				return 0, compile.ErrFallback
 			}
 			var _eq, _ev, _en float64
 			{
@@ -21590,25 +16688,13 @@ func programFFA4(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			_sum.Norm(_en)
 		}
 		{ // t4 = p4
-			_c0Pi, _c0Tau := _vs[11].Pi-_ms[18].Pi, _vs[11].Tau-_ms[18].Tau
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[11].Pi) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[11].Pi) {
-					return 0, compile.ErrFallback
-				}
-				_c0Pi, _c0Tau = 0.0+_ms[28].Pi, 0.0+_ms[28].Tau
-				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-					return 0, compile.ErrFallback
-				}
+			_c0Pi, _c0Tau := _ms[28].Pi, _ms[28].Tau
+			if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+				return 0, compile.ErrFallback
 			}
-			_c1Pi, _c1Tau := _vs[7].Pi-_ms[19].Pi, _vs[7].Tau-_ms[19].Tau
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_vs[7].Pi) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_vs[7].Pi) {
-					return 0, compile.ErrFallback
-				}
-				_c1Pi, _c1Tau = 0.0+_ms[10].Pi, 0.0+_ms[10].Tau
-				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
-					return 0, compile.ErrFallback
-				}
+			_c1Pi, _c1Tau := _ms[10].Pi, _ms[10].Tau
+			if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64) {
+				return 0, compile.ErrFallback
 			}
 			var _eq, _ev, _en float64
 			{
@@ -21637,25 +16723,13 @@ func programFFA4(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			_sum.Norm(_en)
 		}
 		{ // d1 = t1 − t2
-			_c0Pi, _c0Tau := _vs[12].Pi-_ms[20].Pi, _vs[12].Tau-_ms[20].Tau
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[12].Pi) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[12].Pi) {
-					return 0, compile.ErrFallback
-				}
-				_c0Pi, _c0Tau = 0.0+_ms[29].Pi, 0.0+_ms[29].Tau
-				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-					return 0, compile.ErrFallback
-				}
+			_c0Pi, _c0Tau := _ms[29].Pi, _ms[29].Tau
+			if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+				return 0, compile.ErrFallback
 			}
-			_c1Pi, _c1Tau := _vs[8].Pi-_ms[21].Pi, _vs[8].Tau-_ms[21].Tau
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_vs[8].Pi) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_vs[8].Pi) {
-					return 0, compile.ErrFallback
-				}
-				_c1Pi, _c1Tau = 0.0+_ms[12].Pi, 0.0+_ms[12].Tau
-				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
-					return 0, compile.ErrFallback
-				}
+			_c1Pi, _c1Tau := _ms[12].Pi, _ms[12].Tau
+			if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64) {
+				return 0, compile.ErrFallback
 			}
 			_c2Pi, _c2Tau := _vs[9].Pi-_ms[22].Pi, _vs[9].Tau-_ms[22].Tau
 			if !(_c2Pi > 0 && _c2Pi >= 1e-6*_vs[9].Pi) {
@@ -21699,15 +16773,9 @@ func programFFA4(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			_sum.Norm(_en)
 		}
 		{ // d2 = t2 − t3
-			_c0Pi, _c0Tau := _vs[13].Pi-_ms[23].Pi, _vs[13].Tau-_ms[23].Tau
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[13].Pi) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[13].Pi) {
-					return 0, compile.ErrFallback
-				}
-				_c0Pi, _c0Tau = 0.0+_ms[30].Pi, 0.0+_ms[30].Tau
-				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-					return 0, compile.ErrFallback
-				}
+			_c0Pi, _c0Tau := _ms[30].Pi, _ms[30].Tau
+			if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+				return 0, compile.ErrFallback
 			}
 			_c1Pi, _c1Tau := _vs[9].Pi-_ms[24].Pi, _vs[9].Tau-_ms[24].Tau
 			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_vs[9].Pi) {
@@ -21761,15 +16829,9 @@ func programFFA4(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			_sum.Norm(_en)
 		}
 		{ // d3 = t3 − t4
-			_c0Pi, _c0Tau := _vs[14].Pi-_ms[26].Pi, _vs[14].Tau-_ms[26].Tau
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[14].Pi) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[14].Pi) {
-					return 0, compile.ErrFallback
-				}
-				_c0Pi, _c0Tau = 0.0+_ms[31].Pi, 0.0+_ms[31].Tau
-				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-					return 0, compile.ErrFallback
-				}
+			_c0Pi, _c0Tau := _ms[31].Pi, _ms[31].Tau
+			if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+				return 0, compile.ErrFallback
 			}
 			_c1Pi, _c1Tau := _vs[10].Pi-_ms[27].Pi, _vs[10].Tau-_ms[27].Tau
 			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_vs[10].Pi) {
@@ -21781,15 +16843,9 @@ func programFFA4(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 					return 0, compile.ErrFallback
 				}
 			}
-			_c2Pi, _c2Tau := _vs[11].Pi-_ms[28].Pi, _vs[11].Tau-_ms[28].Tau
-			if !(_c2Pi > 0 && _c2Pi >= 1e-6*_vs[11].Pi) {
-				if !(_c2Pi == 0 || _c2Pi < 1e-6*_vs[11].Pi) {
-					return 0, compile.ErrFallback
-				}
-				_c2Pi, _c2Tau = 0.0+_ms[18].Pi, 0.0+_ms[18].Tau
-				if !(_c2Pi > 0 && _c2Pi < math.MaxFloat64 && _c2Tau-_c2Tau == 0) {
-					return 0, compile.ErrFallback
-				}
+			_c2Pi, _c2Tau := _ms[18].Pi, _ms[18].Tau
+			if !(_c2Pi > 0 && _c2Pi < math.MaxFloat64) {
+				return 0, compile.ErrFallback
 			}
 			var _eq, _ev, _en float64
 			{
@@ -21823,15 +16879,9 @@ func programFFA4(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			_sum.Norm(_en)
 		}
 		{ // I(d1 > 0.7405)
-			_c0Pi, _c0Tau := _vs[12].Pi-_ms[29].Pi, _vs[12].Tau-_ms[29].Tau
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[12].Pi) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[12].Pi) {
-					return 0, compile.ErrFallback
-				}
-				_c0Pi, _c0Tau = 0.0+_ms[20].Pi, 0.0+_ms[20].Tau
-				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-					return 0, compile.ErrFallback
-				}
+			_c0Pi, _c0Tau := _ms[20].Pi, _ms[20].Tau
+			if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+				return 0, compile.ErrFallback
 			}
 			var _eq float64
 			{
@@ -21841,15 +16891,9 @@ func programFFA4(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			_sum.Add(_eq)
 		}
 		{ // I(d2 > 0.7405)
-			_c0Pi, _c0Tau := _vs[13].Pi-_ms[30].Pi, _vs[13].Tau-_ms[30].Tau
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[13].Pi) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[13].Pi) {
-					return 0, compile.ErrFallback
-				}
-				_c0Pi, _c0Tau = 0.0+_ms[23].Pi, 0.0+_ms[23].Tau
-				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-					return 0, compile.ErrFallback
-				}
+			_c0Pi, _c0Tau := _ms[23].Pi, _ms[23].Tau
+			if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+				return 0, compile.ErrFallback
 			}
 			var _eq float64
 			{
@@ -21859,15 +16903,9 @@ func programFFA4(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			_sum.Add(_eq)
 		}
 		{ // I(d3 > 0.7405)
-			_c0Pi, _c0Tau := _vs[14].Pi-_ms[31].Pi, _vs[14].Tau-_ms[31].Tau
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[14].Pi) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[14].Pi) {
-					return 0, compile.ErrFallback
-				}
-				_c0Pi, _c0Tau = 0.0+_ms[26].Pi, 0.0+_ms[26].Tau
-				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-					return 0, compile.ErrFallback
-				}
+			_c0Pi, _c0Tau := _ms[26].Pi, _ms[26].Tau
+			if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+				return 0, compile.ErrFallback
 			}
 			var _eq float64
 			{
@@ -21884,30 +16922,18 @@ func programFFA4(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			center := qt / q
 			var quad float64
 			{
-				cPi, cTau := _vs[0].Pi-_ms[0].Pi, _vs[0].Tau-_ms[0].Tau
-				if !(cPi > 0 && cPi >= 1e-6*_vs[0].Pi) {
-					if !(cPi == 0 || cPi < 1e-6*_vs[0].Pi) {
-						return 0, compile.ErrFallback
-					}
-					cPi, cTau = 0.0+_ms[5].Pi, 0.0+_ms[5].Tau
-					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
-						return 0, compile.ErrFallback
-					}
+				cPi, cTau := _ms[5].Pi, _ms[5].Tau
+				if !(cPi > 0 && cPi < math.MaxFloat64) {
+					return 0, compile.ErrFallback
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
 				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _vs[0].Pi-_ms[5].Pi, _vs[0].Tau-_ms[5].Tau
-				if !(cPi > 0 && cPi >= 1e-6*_vs[0].Pi) {
-					if !(cPi == 0 || cPi < 1e-6*_vs[0].Pi) {
-						return 0, compile.ErrFallback
-					}
-					cPi, cTau = 0.0+_ms[0].Pi, 0.0+_ms[0].Tau
-					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
-						return 0, compile.ErrFallback
-					}
+				cPi, cTau := _ms[0].Pi, _ms[0].Tau
+				if !(cPi > 0 && cPi < math.MaxFloat64) {
+					return 0, compile.ErrFallback
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
@@ -21925,30 +16951,18 @@ func programFFA4(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			center := qt / q
 			var quad float64
 			{
-				cPi, cTau := _vs[1].Pi-_ms[1].Pi, _vs[1].Tau-_ms[1].Tau
-				if !(cPi > 0 && cPi >= 1e-6*_vs[1].Pi) {
-					if !(cPi == 0 || cPi < 1e-6*_vs[1].Pi) {
-						return 0, compile.ErrFallback
-					}
-					cPi, cTau = 0.0+_ms[7].Pi, 0.0+_ms[7].Tau
-					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
-						return 0, compile.ErrFallback
-					}
+				cPi, cTau := _ms[7].Pi, _ms[7].Tau
+				if !(cPi > 0 && cPi < math.MaxFloat64) {
+					return 0, compile.ErrFallback
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
 				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _vs[1].Pi-_ms[7].Pi, _vs[1].Tau-_ms[7].Tau
-				if !(cPi > 0 && cPi >= 1e-6*_vs[1].Pi) {
-					if !(cPi == 0 || cPi < 1e-6*_vs[1].Pi) {
-						return 0, compile.ErrFallback
-					}
-					cPi, cTau = 0.0+_ms[1].Pi, 0.0+_ms[1].Tau
-					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
-						return 0, compile.ErrFallback
-					}
+				cPi, cTau := _ms[1].Pi, _ms[1].Tau
+				if !(cPi > 0 && cPi < math.MaxFloat64) {
+					return 0, compile.ErrFallback
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
@@ -21966,30 +16980,18 @@ func programFFA4(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			center := qt / q
 			var quad float64
 			{
-				cPi, cTau := _vs[2].Pi-_ms[2].Pi, _vs[2].Tau-_ms[2].Tau
-				if !(cPi > 0 && cPi >= 1e-6*_vs[2].Pi) {
-					if !(cPi == 0 || cPi < 1e-6*_vs[2].Pi) {
-						return 0, compile.ErrFallback
-					}
-					cPi, cTau = 0.0+_ms[9].Pi, 0.0+_ms[9].Tau
-					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
-						return 0, compile.ErrFallback
-					}
+				cPi, cTau := _ms[9].Pi, _ms[9].Tau
+				if !(cPi > 0 && cPi < math.MaxFloat64) {
+					return 0, compile.ErrFallback
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
 				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _vs[2].Pi-_ms[9].Pi, _vs[2].Tau-_ms[9].Tau
-				if !(cPi > 0 && cPi >= 1e-6*_vs[2].Pi) {
-					if !(cPi == 0 || cPi < 1e-6*_vs[2].Pi) {
-						return 0, compile.ErrFallback
-					}
-					cPi, cTau = 0.0+_ms[2].Pi, 0.0+_ms[2].Tau
-					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
-						return 0, compile.ErrFallback
-					}
+				cPi, cTau := _ms[2].Pi, _ms[2].Tau
+				if !(cPi > 0 && cPi < math.MaxFloat64) {
+					return 0, compile.ErrFallback
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
@@ -22007,30 +17009,18 @@ func programFFA4(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			center := qt / q
 			var quad float64
 			{
-				cPi, cTau := _vs[3].Pi-_ms[3].Pi, _vs[3].Tau-_ms[3].Tau
-				if !(cPi > 0 && cPi >= 1e-6*_vs[3].Pi) {
-					if !(cPi == 0 || cPi < 1e-6*_vs[3].Pi) {
-						return 0, compile.ErrFallback
-					}
-					cPi, cTau = 0.0+_ms[11].Pi, 0.0+_ms[11].Tau
-					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
-						return 0, compile.ErrFallback
-					}
+				cPi, cTau := _ms[11].Pi, _ms[11].Tau
+				if !(cPi > 0 && cPi < math.MaxFloat64) {
+					return 0, compile.ErrFallback
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
 				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _vs[3].Pi-_ms[11].Pi, _vs[3].Tau-_ms[11].Tau
-				if !(cPi > 0 && cPi >= 1e-6*_vs[3].Pi) {
-					if !(cPi == 0 || cPi < 1e-6*_vs[3].Pi) {
-						return 0, compile.ErrFallback
-					}
-					cPi, cTau = 0.0+_ms[3].Pi, 0.0+_ms[3].Tau
-					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
-						return 0, compile.ErrFallback
-					}
+				cPi, cTau := _ms[3].Pi, _ms[3].Tau
+				if !(cPi > 0 && cPi < math.MaxFloat64) {
+					return 0, compile.ErrFallback
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
@@ -22048,30 +17038,18 @@ func programFFA4(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			center := qt / q
 			var quad float64
 			{
-				cPi, cTau := _vs[4].Pi-_ms[4].Pi, _vs[4].Tau-_ms[4].Tau
-				if !(cPi > 0 && cPi >= 1e-6*_vs[4].Pi) {
-					if !(cPi == 0 || cPi < 1e-6*_vs[4].Pi) {
-						return 0, compile.ErrFallback
-					}
-					cPi, cTau = 0.0+_ms[13].Pi, 0.0+_ms[13].Tau
-					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
-						return 0, compile.ErrFallback
-					}
+				cPi, cTau := _ms[13].Pi, _ms[13].Tau
+				if !(cPi > 0 && cPi < math.MaxFloat64) {
+					return 0, compile.ErrFallback
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
 				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _vs[4].Pi-_ms[13].Pi, _vs[4].Tau-_ms[13].Tau
-				if !(cPi > 0 && cPi >= 1e-6*_vs[4].Pi) {
-					if !(cPi == 0 || cPi < 1e-6*_vs[4].Pi) {
-						return 0, compile.ErrFallback
-					}
-					cPi, cTau = 0.0+_ms[4].Pi, 0.0+_ms[4].Tau
-					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
-						return 0, compile.ErrFallback
-					}
+				cPi, cTau := _ms[4].Pi, _ms[4].Tau
+				if !(cPi > 0 && cPi < math.MaxFloat64) {
+					return 0, compile.ErrFallback
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
@@ -22089,30 +17067,18 @@ func programFFA4(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			center := qt / q
 			var quad float64
 			{
-				cPi, cTau := _vs[5].Pi-_ms[6].Pi, _vs[5].Tau-_ms[6].Tau
-				if !(cPi > 0 && cPi >= 1e-6*_vs[5].Pi) {
-					if !(cPi == 0 || cPi < 1e-6*_vs[5].Pi) {
-						return 0, compile.ErrFallback
-					}
-					cPi, cTau = 0.0+_ms[15].Pi, 0.0+_ms[15].Tau
-					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
-						return 0, compile.ErrFallback
-					}
+				cPi, cTau := _ms[15].Pi, _ms[15].Tau
+				if !(cPi > 0 && cPi < math.MaxFloat64) {
+					return 0, compile.ErrFallback
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
 				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _vs[5].Pi-_ms[15].Pi, _vs[5].Tau-_ms[15].Tau
-				if !(cPi > 0 && cPi >= 1e-6*_vs[5].Pi) {
-					if !(cPi == 0 || cPi < 1e-6*_vs[5].Pi) {
-						return 0, compile.ErrFallback
-					}
-					cPi, cTau = 0.0+_ms[6].Pi, 0.0+_ms[6].Tau
-					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
-						return 0, compile.ErrFallback
-					}
+				cPi, cTau := _ms[6].Pi, _ms[6].Tau
+				if !(cPi > 0 && cPi < math.MaxFloat64) {
+					return 0, compile.ErrFallback
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
@@ -22130,30 +17096,18 @@ func programFFA4(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			center := qt / q
 			var quad float64
 			{
-				cPi, cTau := _vs[6].Pi-_ms[8].Pi, _vs[6].Tau-_ms[8].Tau
-				if !(cPi > 0 && cPi >= 1e-6*_vs[6].Pi) {
-					if !(cPi == 0 || cPi < 1e-6*_vs[6].Pi) {
-						return 0, compile.ErrFallback
-					}
-					cPi, cTau = 0.0+_ms[17].Pi, 0.0+_ms[17].Tau
-					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
-						return 0, compile.ErrFallback
-					}
+				cPi, cTau := _ms[17].Pi, _ms[17].Tau
+				if !(cPi > 0 && cPi < math.MaxFloat64) {
+					return 0, compile.ErrFallback
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
 				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _vs[6].Pi-_ms[17].Pi, _vs[6].Tau-_ms[17].Tau
-				if !(cPi > 0 && cPi >= 1e-6*_vs[6].Pi) {
-					if !(cPi == 0 || cPi < 1e-6*_vs[6].Pi) {
-						return 0, compile.ErrFallback
-					}
-					cPi, cTau = 0.0+_ms[8].Pi, 0.0+_ms[8].Tau
-					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
-						return 0, compile.ErrFallback
-					}
+				cPi, cTau := _ms[8].Pi, _ms[8].Tau
+				if !(cPi > 0 && cPi < math.MaxFloat64) {
+					return 0, compile.ErrFallback
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
@@ -22171,30 +17125,18 @@ func programFFA4(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			center := qt / q
 			var quad float64
 			{
-				cPi, cTau := _vs[7].Pi-_ms[10].Pi, _vs[7].Tau-_ms[10].Tau
-				if !(cPi > 0 && cPi >= 1e-6*_vs[7].Pi) {
-					if !(cPi == 0 || cPi < 1e-6*_vs[7].Pi) {
-						return 0, compile.ErrFallback
-					}
-					cPi, cTau = 0.0+_ms[19].Pi, 0.0+_ms[19].Tau
-					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
-						return 0, compile.ErrFallback
-					}
+				cPi, cTau := _ms[19].Pi, _ms[19].Tau
+				if !(cPi > 0 && cPi < math.MaxFloat64) {
+					return 0, compile.ErrFallback
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
 				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _vs[7].Pi-_ms[19].Pi, _vs[7].Tau-_ms[19].Tau
-				if !(cPi > 0 && cPi >= 1e-6*_vs[7].Pi) {
-					if !(cPi == 0 || cPi < 1e-6*_vs[7].Pi) {
-						return 0, compile.ErrFallback
-					}
-					cPi, cTau = 0.0+_ms[10].Pi, 0.0+_ms[10].Tau
-					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
-						return 0, compile.ErrFallback
-					}
+				cPi, cTau := _ms[10].Pi, _ms[10].Tau
+				if !(cPi > 0 && cPi < math.MaxFloat64) {
+					return 0, compile.ErrFallback
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
@@ -22212,30 +17154,18 @@ func programFFA4(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			center := qt / q
 			var quad float64
 			{
-				cPi, cTau := _vs[8].Pi-_ms[12].Pi, _vs[8].Tau-_ms[12].Tau
-				if !(cPi > 0 && cPi >= 1e-6*_vs[8].Pi) {
-					if !(cPi == 0 || cPi < 1e-6*_vs[8].Pi) {
-						return 0, compile.ErrFallback
-					}
-					cPi, cTau = 0.0+_ms[21].Pi, 0.0+_ms[21].Tau
-					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
-						return 0, compile.ErrFallback
-					}
+				cPi, cTau := _ms[21].Pi, _ms[21].Tau
+				if !(cPi > 0 && cPi < math.MaxFloat64) {
+					return 0, compile.ErrFallback
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
 				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _vs[8].Pi-_ms[21].Pi, _vs[8].Tau-_ms[21].Tau
-				if !(cPi > 0 && cPi >= 1e-6*_vs[8].Pi) {
-					if !(cPi == 0 || cPi < 1e-6*_vs[8].Pi) {
-						return 0, compile.ErrFallback
-					}
-					cPi, cTau = 0.0+_ms[12].Pi, 0.0+_ms[12].Tau
-					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
-						return 0, compile.ErrFallback
-					}
+				cPi, cTau := _ms[12].Pi, _ms[12].Tau
+				if !(cPi > 0 && cPi < math.MaxFloat64) {
+					return 0, compile.ErrFallback
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
@@ -22365,30 +17295,18 @@ func programFFA4(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			center := qt / q
 			var quad float64
 			{
-				cPi, cTau := _vs[11].Pi-_ms[18].Pi, _vs[11].Tau-_ms[18].Tau
-				if !(cPi > 0 && cPi >= 1e-6*_vs[11].Pi) {
-					if !(cPi == 0 || cPi < 1e-6*_vs[11].Pi) {
-						return 0, compile.ErrFallback
-					}
-					cPi, cTau = 0.0+_ms[28].Pi, 0.0+_ms[28].Tau
-					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
-						return 0, compile.ErrFallback
-					}
+				cPi, cTau := _ms[28].Pi, _ms[28].Tau
+				if !(cPi > 0 && cPi < math.MaxFloat64) {
+					return 0, compile.ErrFallback
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
 				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _vs[11].Pi-_ms[28].Pi, _vs[11].Tau-_ms[28].Tau
-				if !(cPi > 0 && cPi >= 1e-6*_vs[11].Pi) {
-					if !(cPi == 0 || cPi < 1e-6*_vs[11].Pi) {
-						return 0, compile.ErrFallback
-					}
-					cPi, cTau = 0.0+_ms[18].Pi, 0.0+_ms[18].Tau
-					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
-						return 0, compile.ErrFallback
-					}
+				cPi, cTau := _ms[18].Pi, _ms[18].Tau
+				if !(cPi > 0 && cPi < math.MaxFloat64) {
+					return 0, compile.ErrFallback
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
@@ -22406,30 +17324,18 @@ func programFFA4(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			center := qt / q
 			var quad float64
 			{
-				cPi, cTau := _vs[12].Pi-_ms[20].Pi, _vs[12].Tau-_ms[20].Tau
-				if !(cPi > 0 && cPi >= 1e-6*_vs[12].Pi) {
-					if !(cPi == 0 || cPi < 1e-6*_vs[12].Pi) {
-						return 0, compile.ErrFallback
-					}
-					cPi, cTau = 0.0+_ms[29].Pi, 0.0+_ms[29].Tau
-					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
-						return 0, compile.ErrFallback
-					}
+				cPi, cTau := _ms[29].Pi, _ms[29].Tau
+				if !(cPi > 0 && cPi < math.MaxFloat64) {
+					return 0, compile.ErrFallback
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
 				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _vs[12].Pi-_ms[29].Pi, _vs[12].Tau-_ms[29].Tau
-				if !(cPi > 0 && cPi >= 1e-6*_vs[12].Pi) {
-					if !(cPi == 0 || cPi < 1e-6*_vs[12].Pi) {
-						return 0, compile.ErrFallback
-					}
-					cPi, cTau = 0.0+_ms[20].Pi, 0.0+_ms[20].Tau
-					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
-						return 0, compile.ErrFallback
-					}
+				cPi, cTau := _ms[20].Pi, _ms[20].Tau
+				if !(cPi > 0 && cPi < math.MaxFloat64) {
+					return 0, compile.ErrFallback
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
@@ -22447,30 +17353,18 @@ func programFFA4(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			center := qt / q
 			var quad float64
 			{
-				cPi, cTau := _vs[13].Pi-_ms[23].Pi, _vs[13].Tau-_ms[23].Tau
-				if !(cPi > 0 && cPi >= 1e-6*_vs[13].Pi) {
-					if !(cPi == 0 || cPi < 1e-6*_vs[13].Pi) {
-						return 0, compile.ErrFallback
-					}
-					cPi, cTau = 0.0+_ms[30].Pi, 0.0+_ms[30].Tau
-					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
-						return 0, compile.ErrFallback
-					}
+				cPi, cTau := _ms[30].Pi, _ms[30].Tau
+				if !(cPi > 0 && cPi < math.MaxFloat64) {
+					return 0, compile.ErrFallback
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
 				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _vs[13].Pi-_ms[30].Pi, _vs[13].Tau-_ms[30].Tau
-				if !(cPi > 0 && cPi >= 1e-6*_vs[13].Pi) {
-					if !(cPi == 0 || cPi < 1e-6*_vs[13].Pi) {
-						return 0, compile.ErrFallback
-					}
-					cPi, cTau = 0.0+_ms[23].Pi, 0.0+_ms[23].Tau
-					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
-						return 0, compile.ErrFallback
-					}
+				cPi, cTau := _ms[23].Pi, _ms[23].Tau
+				if !(cPi > 0 && cPi < math.MaxFloat64) {
+					return 0, compile.ErrFallback
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
@@ -22488,30 +17382,18 @@ func programFFA4(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			center := qt / q
 			var quad float64
 			{
-				cPi, cTau := _vs[14].Pi-_ms[26].Pi, _vs[14].Tau-_ms[26].Tau
-				if !(cPi > 0 && cPi >= 1e-6*_vs[14].Pi) {
-					if !(cPi == 0 || cPi < 1e-6*_vs[14].Pi) {
-						return 0, compile.ErrFallback
-					}
-					cPi, cTau = 0.0+_ms[31].Pi, 0.0+_ms[31].Tau
-					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
-						return 0, compile.ErrFallback
-					}
+				cPi, cTau := _ms[31].Pi, _ms[31].Tau
+				if !(cPi > 0 && cPi < math.MaxFloat64) {
+					return 0, compile.ErrFallback
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
 				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _vs[14].Pi-_ms[31].Pi, _vs[14].Tau-_ms[31].Tau
-				if !(cPi > 0 && cPi >= 1e-6*_vs[14].Pi) {
-					if !(cPi == 0 || cPi < 1e-6*_vs[14].Pi) {
-						return 0, compile.ErrFallback
-					}
-					cPi, cTau = 0.0+_ms[26].Pi, 0.0+_ms[26].Tau
-					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
-						return 0, compile.ErrFallback
-					}
+				cPi, cTau := _ms[26].Pi, _ms[26].Tau
+				if !(cPi > 0 && cPi < math.MaxFloat64) {
+					return 0, compile.ErrFallback
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
@@ -22781,15 +17663,9 @@ func programFFA5(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			_v4p, _v4t = _aPi, _aTau
 		}
 		{ // N(p1; s1, 17.36), edge 0
-			_c1Pi, _c1Tau := _v0p-_m6p, _v0t-_m6t
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v0p) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v0p) {
-					return schedules.Result{}, compile.ErrFallback
-				}
-				_c1Pi, _c1Tau = 0.0+_m0p, 0.0+_m0t
-				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
-					return schedules.Result{}, compile.ErrFallback
-				}
+			_c1Pi, _c1Tau := _m0p, _m0t
+			if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64) {
+				return schedules.Result{}, compile.ErrFallback
 			}
 			var _oPi, _oTau float64
 			{
@@ -22808,15 +17684,9 @@ func programFFA5(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			_v5p, _v5t = _aPi, _aTau
 		}
 		{ // N(p2; s2, 17.36), edge 0
-			_c1Pi, _c1Tau := _v1p-_m8p, _v1t-_m8t
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v1p) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v1p) {
-					return schedules.Result{}, compile.ErrFallback
-				}
-				_c1Pi, _c1Tau = 0.0+_m1p, 0.0+_m1t
-				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
-					return schedules.Result{}, compile.ErrFallback
-				}
+			_c1Pi, _c1Tau := _m1p, _m1t
+			if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64) {
+				return schedules.Result{}, compile.ErrFallback
 			}
 			var _oPi, _oTau float64
 			{
@@ -22835,15 +17705,9 @@ func programFFA5(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			_v6p, _v6t = _aPi, _aTau
 		}
 		{ // N(p3; s3, 17.36), edge 0
-			_c1Pi, _c1Tau := _v2p-_m10p, _v2t-_m10t
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v2p) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v2p) {
-					return schedules.Result{}, compile.ErrFallback
-				}
-				_c1Pi, _c1Tau = 0.0+_m2p, 0.0+_m2t
-				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
-					return schedules.Result{}, compile.ErrFallback
-				}
+			_c1Pi, _c1Tau := _m2p, _m2t
+			if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64) {
+				return schedules.Result{}, compile.ErrFallback
 			}
 			var _oPi, _oTau float64
 			{
@@ -22862,15 +17726,9 @@ func programFFA5(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			_v7p, _v7t = _aPi, _aTau
 		}
 		{ // N(p4; s4, 17.36), edge 0
-			_c1Pi, _c1Tau := _v3p-_m12p, _v3t-_m12t
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v3p) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v3p) {
-					return schedules.Result{}, compile.ErrFallback
-				}
-				_c1Pi, _c1Tau = 0.0+_m3p, 0.0+_m3t
-				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
-					return schedules.Result{}, compile.ErrFallback
-				}
+			_c1Pi, _c1Tau := _m3p, _m3t
+			if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64) {
+				return schedules.Result{}, compile.ErrFallback
 			}
 			var _oPi, _oTau float64
 			{
@@ -22889,15 +17747,9 @@ func programFFA5(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			_v8p, _v8t = _aPi, _aTau
 		}
 		{ // N(p5; s5, 17.36), edge 0
-			_c1Pi, _c1Tau := _v4p-_m14p, _v4t-_m14t
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v4p) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v4p) {
-					return schedules.Result{}, compile.ErrFallback
-				}
-				_c1Pi, _c1Tau = 0.0+_m4p, 0.0+_m4t
-				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
-					return schedules.Result{}, compile.ErrFallback
-				}
+			_c1Pi, _c1Tau := _m4p, _m4t
+			if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64) {
+				return schedules.Result{}, compile.ErrFallback
 			}
 			var _oPi, _oTau float64
 			{
@@ -22916,15 +17768,9 @@ func programFFA5(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			_v9p, _v9t = _aPi, _aTau
 		}
 		{ // t1 = p1, edge 0
-			_c1Pi, _c1Tau := _v5p-_m16p, _v5t-_m16t
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v5p) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v5p) {
-					return schedules.Result{}, compile.ErrFallback
-				}
-				_c1Pi, _c1Tau = 0.0+_m5p, 0.0+_m5t
-				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
-					return schedules.Result{}, compile.ErrFallback
-				}
+			_c1Pi, _c1Tau := _m5p, _m5t
+			if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64) {
+				return schedules.Result{}, compile.ErrFallback
 			}
 			var _oPi, _oTau float64
 			{
@@ -22953,15 +17799,9 @@ func programFFA5(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			_v10p, _v10t = _aPi, _aTau
 		}
 		{ // t2 = p2, edge 0
-			_c1Pi, _c1Tau := _v6p-_m18p, _v6t-_m18t
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v6p) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v6p) {
-					return schedules.Result{}, compile.ErrFallback
-				}
-				_c1Pi, _c1Tau = 0.0+_m7p, 0.0+_m7t
-				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
-					return schedules.Result{}, compile.ErrFallback
-				}
+			_c1Pi, _c1Tau := _m7p, _m7t
+			if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64) {
+				return schedules.Result{}, compile.ErrFallback
 			}
 			var _oPi, _oTau float64
 			{
@@ -22990,15 +17830,9 @@ func programFFA5(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			_v11p, _v11t = _aPi, _aTau
 		}
 		{ // t3 = p3, edge 0
-			_c1Pi, _c1Tau := _v7p-_m20p, _v7t-_m20t
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v7p) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v7p) {
-					return schedules.Result{}, compile.ErrFallback
-				}
-				_c1Pi, _c1Tau = 0.0+_m9p, 0.0+_m9t
-				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
-					return schedules.Result{}, compile.ErrFallback
-				}
+			_c1Pi, _c1Tau := _m9p, _m9t
+			if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64) {
+				return schedules.Result{}, compile.ErrFallback
 			}
 			var _oPi, _oTau float64
 			{
@@ -23027,15 +17861,9 @@ func programFFA5(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			_v12p, _v12t = _aPi, _aTau
 		}
 		{ // t4 = p4, edge 0
-			_c1Pi, _c1Tau := _v8p-_m22p, _v8t-_m22t
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v8p) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v8p) {
-					return schedules.Result{}, compile.ErrFallback
-				}
-				_c1Pi, _c1Tau = 0.0+_m11p, 0.0+_m11t
-				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
-					return schedules.Result{}, compile.ErrFallback
-				}
+			_c1Pi, _c1Tau := _m11p, _m11t
+			if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64) {
+				return schedules.Result{}, compile.ErrFallback
 			}
 			var _oPi, _oTau float64
 			{
@@ -23064,15 +17892,9 @@ func programFFA5(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			_v13p, _v13t = _aPi, _aTau
 		}
 		{ // t5 = p5, edge 0
-			_c1Pi, _c1Tau := _v9p-_m24p, _v9t-_m24t
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v9p) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v9p) {
-					return schedules.Result{}, compile.ErrFallback
-				}
-				_c1Pi, _c1Tau = 0.0+_m13p, 0.0+_m13t
-				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
-					return schedules.Result{}, compile.ErrFallback
-				}
+			_c1Pi, _c1Tau := _m13p, _m13t
+			if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64) {
+				return schedules.Result{}, compile.ErrFallback
 			}
 			var _oPi, _oTau float64
 			{
@@ -23118,15 +17940,9 @@ func programFFA5(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 				_pass = 0
 				_br0 := schedules.Result{Converged: true}
 				{ // d1 = t1 − t2, edge 0
-					_c1Pi, _c1Tau := _v10p-_m26p, _v10t-_m26t
-					if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v10p) {
-						if !(_c1Pi == 0 || _c1Pi < 1e-6*_v10p) {
-							return schedules.Result{}, compile.ErrFallback
-						}
-						_c1Pi, _c1Tau = 0.0+_m15p, 0.0+_m15t
-						if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
-							return schedules.Result{}, compile.ErrFallback
-						}
+					_c1Pi, _c1Tau := _m15p, _m15t
+					if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64) {
+						return schedules.Result{}, compile.ErrFallback
 					}
 					_c2Pi, _c2Tau := _v11p-_m27p, _v11t-_m27t
 					if !(_c2Pi > 0 && _c2Pi >= 1e-6*_v11p) {
@@ -23180,15 +17996,9 @@ func programFFA5(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 					_v15p, _v15t = _aPi, _aTau
 				}
 				{ // I(d1 > 0.7405), edge 0
-					_c0Pi, _c0Tau := _v15p-_m37p, _v15t-_m37t
-					if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v15p) {
-						if !(_c0Pi == 0 || _c0Pi < 1e-6*_v15p) {
-							return schedules.Result{}, compile.ErrFallback
-						}
-						_c0Pi, _c0Tau = 0.0+_m25p, 0.0+_m25t
-						if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-							return schedules.Result{}, compile.ErrFallback
-						}
+					_c0Pi, _c0Tau := _m25p, _m25t
+					if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+						return schedules.Result{}, compile.ErrFallback
 					}
 					var _oPi, _oTau float64
 					{
@@ -23227,25 +18037,13 @@ func programFFA5(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 					_v15p, _v15t = _aPi, _aTau
 				}
 				{ // d1 = t1 − t2, edge 2
-					_c0Pi, _c0Tau := _v15p-_m25p, _v15t-_m25t
-					if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v15p) {
-						if !(_c0Pi == 0 || _c0Pi < 1e-6*_v15p) {
-							return schedules.Result{}, compile.ErrFallback
-						}
-						_c0Pi, _c0Tau = 0.0+_m37p, 0.0+_m37t
-						if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-							return schedules.Result{}, compile.ErrFallback
-						}
+					_c0Pi, _c0Tau := _m37p, _m37t
+					if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+						return schedules.Result{}, compile.ErrFallback
 					}
-					_c1Pi, _c1Tau := _v10p-_m26p, _v10t-_m26t
-					if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v10p) {
-						if !(_c1Pi == 0 || _c1Pi < 1e-6*_v10p) {
-							return schedules.Result{}, compile.ErrFallback
-						}
-						_c1Pi, _c1Tau = 0.0+_m15p, 0.0+_m15t
-						if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
-							return schedules.Result{}, compile.ErrFallback
-						}
+					_c1Pi, _c1Tau := _m15p, _m15t
+					if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64) {
+						return schedules.Result{}, compile.ErrFallback
 					}
 					var _oPi, _oTau float64
 					{
@@ -23354,15 +18152,9 @@ func programFFA5(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 					_v16p, _v16t = _aPi, _aTau
 				}
 				{ // I(d2 > 0.7405), edge 0
-					_c0Pi, _c0Tau := _v16p-_m38p, _v16t-_m38t
-					if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v16p) {
-						if !(_c0Pi == 0 || _c0Pi < 1e-6*_v16p) {
-							return schedules.Result{}, compile.ErrFallback
-						}
-						_c0Pi, _c0Tau = 0.0+_m28p, 0.0+_m28t
-						if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-							return schedules.Result{}, compile.ErrFallback
-						}
+					_c0Pi, _c0Tau := _m28p, _m28t
+					if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+						return schedules.Result{}, compile.ErrFallback
 					}
 					var _oPi, _oTau float64
 					{
@@ -23401,15 +18193,9 @@ func programFFA5(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 					_v16p, _v16t = _aPi, _aTau
 				}
 				{ // d2 = t2 − t3, edge 2
-					_c0Pi, _c0Tau := _v16p-_m28p, _v16t-_m28t
-					if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v16p) {
-						if !(_c0Pi == 0 || _c0Pi < 1e-6*_v16p) {
-							return schedules.Result{}, compile.ErrFallback
-						}
-						_c0Pi, _c0Tau = 0.0+_m38p, 0.0+_m38t
-						if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-							return schedules.Result{}, compile.ErrFallback
-						}
+					_c0Pi, _c0Tau := _m38p, _m38t
+					if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+						return schedules.Result{}, compile.ErrFallback
 					}
 					_c1Pi, _c1Tau := _v11p-_m29p, _v11t-_m29t
 					if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v11p) {
@@ -23528,15 +18314,9 @@ func programFFA5(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 					_v17p, _v17t = _aPi, _aTau
 				}
 				{ // I(d3 > 0.7405), edge 0
-					_c0Pi, _c0Tau := _v17p-_m39p, _v17t-_m39t
-					if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v17p) {
-						if !(_c0Pi == 0 || _c0Pi < 1e-6*_v17p) {
-							return schedules.Result{}, compile.ErrFallback
-						}
-						_c0Pi, _c0Tau = 0.0+_m31p, 0.0+_m31t
-						if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-							return schedules.Result{}, compile.ErrFallback
-						}
+					_c0Pi, _c0Tau := _m31p, _m31t
+					if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+						return schedules.Result{}, compile.ErrFallback
 					}
 					var _oPi, _oTau float64
 					{
@@ -23575,15 +18355,9 @@ func programFFA5(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 					_v17p, _v17t = _aPi, _aTau
 				}
 				{ // d3 = t3 − t4, edge 2
-					_c0Pi, _c0Tau := _v17p-_m31p, _v17t-_m31t
-					if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v17p) {
-						if !(_c0Pi == 0 || _c0Pi < 1e-6*_v17p) {
-							return schedules.Result{}, compile.ErrFallback
-						}
-						_c0Pi, _c0Tau = 0.0+_m39p, 0.0+_m39t
-						if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-							return schedules.Result{}, compile.ErrFallback
-						}
+					_c0Pi, _c0Tau := _m39p, _m39t
+					if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+						return schedules.Result{}, compile.ErrFallback
 					}
 					_c1Pi, _c1Tau := _v12p-_m32p, _v12t-_m32t
 					if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v12p) {
@@ -23650,15 +18424,9 @@ func programFFA5(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 							return schedules.Result{}, compile.ErrFallback
 						}
 					}
-					_c2Pi, _c2Tau := _v14p-_m36p, _v14t-_m36t
-					if !(_c2Pi > 0 && _c2Pi >= 1e-6*_v14p) {
-						if !(_c2Pi == 0 || _c2Pi < 1e-6*_v14p) {
-							return schedules.Result{}, compile.ErrFallback
-						}
-						_c2Pi, _c2Tau = 0.0+_m23p, 0.0+_m23t
-						if !(_c2Pi > 0 && _c2Pi < math.MaxFloat64 && _c2Tau-_c2Tau == 0) {
-							return schedules.Result{}, compile.ErrFallback
-						}
+					_c2Pi, _c2Tau := _m23p, _m23t
+					if !(_c2Pi > 0 && _c2Pi < math.MaxFloat64) {
+						return schedules.Result{}, compile.ErrFallback
 					}
 					var _oPi, _oTau float64
 					{
@@ -23702,15 +18470,9 @@ func programFFA5(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 					_v18p, _v18t = _aPi, _aTau
 				}
 				{ // I(d4 > 0.7405), edge 0
-					_c0Pi, _c0Tau := _v18p-_m40p, _v18t-_m40t
-					if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v18p) {
-						if !(_c0Pi == 0 || _c0Pi < 1e-6*_v18p) {
-							return schedules.Result{}, compile.ErrFallback
-						}
-						_c0Pi, _c0Tau = 0.0+_m34p, 0.0+_m34t
-						if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-							return schedules.Result{}, compile.ErrFallback
-						}
+					_c0Pi, _c0Tau := _m34p, _m34t
+					if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+						return schedules.Result{}, compile.ErrFallback
 					}
 					var _oPi, _oTau float64
 					{
@@ -23749,25 +18511,13 @@ func programFFA5(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 					_v18p, _v18t = _aPi, _aTau
 				}
 				{ // d4 = t4 − t5, edge 1
-					_c0Pi, _c0Tau := _v18p-_m34p, _v18t-_m34t
-					if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v18p) {
-						if !(_c0Pi == 0 || _c0Pi < 1e-6*_v18p) {
-							return schedules.Result{}, compile.ErrFallback
-						}
-						_c0Pi, _c0Tau = 0.0+_m40p, 0.0+_m40t
-						if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-							return schedules.Result{}, compile.ErrFallback
-						}
+					_c0Pi, _c0Tau := _m40p, _m40t
+					if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+						return schedules.Result{}, compile.ErrFallback
 					}
-					_c2Pi, _c2Tau := _v14p-_m36p, _v14t-_m36t
-					if !(_c2Pi > 0 && _c2Pi >= 1e-6*_v14p) {
-						if !(_c2Pi == 0 || _c2Pi < 1e-6*_v14p) {
-							return schedules.Result{}, compile.ErrFallback
-						}
-						_c2Pi, _c2Tau = 0.0+_m23p, 0.0+_m23t
-						if !(_c2Pi > 0 && _c2Pi < math.MaxFloat64 && _c2Tau-_c2Tau == 0) {
-							return schedules.Result{}, compile.ErrFallback
-						}
+					_c2Pi, _c2Tau := _m23p, _m23t
+					if !(_c2Pi > 0 && _c2Pi < math.MaxFloat64) {
+						return schedules.Result{}, compile.ErrFallback
 					}
 					var _oPi, _oTau float64
 					{
@@ -23876,15 +18626,9 @@ func programFFA5(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 					_v17p, _v17t = _aPi, _aTau
 				}
 				{ // I(d3 > 0.7405), edge 0
-					_c0Pi, _c0Tau := _v17p-_m39p, _v17t-_m39t
-					if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v17p) {
-						if !(_c0Pi == 0 || _c0Pi < 1e-6*_v17p) {
-							return schedules.Result{}, compile.ErrFallback
-						}
-						_c0Pi, _c0Tau = 0.0+_m31p, 0.0+_m31t
-						if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-							return schedules.Result{}, compile.ErrFallback
-						}
+					_c0Pi, _c0Tau := _m31p, _m31t
+					if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+						return schedules.Result{}, compile.ErrFallback
 					}
 					var _oPi, _oTau float64
 					{
@@ -23923,15 +18667,9 @@ func programFFA5(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 					_v17p, _v17t = _aPi, _aTau
 				}
 				{ // d3 = t3 − t4, edge 1
-					_c0Pi, _c0Tau := _v17p-_m31p, _v17t-_m31t
-					if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v17p) {
-						if !(_c0Pi == 0 || _c0Pi < 1e-6*_v17p) {
-							return schedules.Result{}, compile.ErrFallback
-						}
-						_c0Pi, _c0Tau = 0.0+_m39p, 0.0+_m39t
-						if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-							return schedules.Result{}, compile.ErrFallback
-						}
+					_c0Pi, _c0Tau := _m39p, _m39t
+					if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+						return schedules.Result{}, compile.ErrFallback
 					}
 					_c2Pi, _c2Tau := _v13p-_m33p, _v13t-_m33t
 					if !(_c2Pi > 0 && _c2Pi >= 1e-6*_v13p) {
@@ -24050,15 +18788,9 @@ func programFFA5(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 					_v16p, _v16t = _aPi, _aTau
 				}
 				{ // I(d2 > 0.7405), edge 0
-					_c0Pi, _c0Tau := _v16p-_m38p, _v16t-_m38t
-					if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v16p) {
-						if !(_c0Pi == 0 || _c0Pi < 1e-6*_v16p) {
-							return schedules.Result{}, compile.ErrFallback
-						}
-						_c0Pi, _c0Tau = 0.0+_m28p, 0.0+_m28t
-						if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-							return schedules.Result{}, compile.ErrFallback
-						}
+					_c0Pi, _c0Tau := _m28p, _m28t
+					if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+						return schedules.Result{}, compile.ErrFallback
 					}
 					var _oPi, _oTau float64
 					{
@@ -24097,15 +18829,9 @@ func programFFA5(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 					_v16p, _v16t = _aPi, _aTau
 				}
 				{ // d2 = t2 − t3, edge 1
-					_c0Pi, _c0Tau := _v16p-_m28p, _v16t-_m28t
-					if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v16p) {
-						if !(_c0Pi == 0 || _c0Pi < 1e-6*_v16p) {
-							return schedules.Result{}, compile.ErrFallback
-						}
-						_c0Pi, _c0Tau = 0.0+_m38p, 0.0+_m38t
-						if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-							return schedules.Result{}, compile.ErrFallback
-						}
+					_c0Pi, _c0Tau := _m38p, _m38t
+					if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+						return schedules.Result{}, compile.ErrFallback
 					}
 					_c2Pi, _c2Tau := _v12p-_m30p, _v12t-_m30t
 					if !(_c2Pi > 0 && _c2Pi >= 1e-6*_v12p) {
@@ -24175,15 +18901,9 @@ func programFFA5(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			_res = compile.Merge(_res, _lr0)
 		}
 		{ // d1 = t1 − t2, edge 1
-			_c0Pi, _c0Tau := _v15p-_m25p, _v15t-_m25t
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v15p) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v15p) {
-					return schedules.Result{}, compile.ErrFallback
-				}
-				_c0Pi, _c0Tau = 0.0+_m37p, 0.0+_m37t
-				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-					return schedules.Result{}, compile.ErrFallback
-				}
+			_c0Pi, _c0Tau := _m37p, _m37t
+			if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+				return schedules.Result{}, compile.ErrFallback
 			}
 			_c2Pi, _c2Tau := _v11p-_m27p, _v11t-_m27t
 			if !(_c2Pi > 0 && _c2Pi >= 1e-6*_v11p) {
@@ -24225,15 +18945,9 @@ func programFFA5(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			_v10p, _v10t = _aPi, _aTau
 		}
 		{ // d4 = t4 − t5, edge 2
-			_c0Pi, _c0Tau := _v18p-_m34p, _v18t-_m34t
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v18p) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v18p) {
-					return schedules.Result{}, compile.ErrFallback
-				}
-				_c0Pi, _c0Tau = 0.0+_m40p, 0.0+_m40t
-				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-					return schedules.Result{}, compile.ErrFallback
-				}
+			_c0Pi, _c0Tau := _m40p, _m40t
+			if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+				return schedules.Result{}, compile.ErrFallback
 			}
 			_c1Pi, _c1Tau := _v13p-_m35p, _v13t-_m35t
 			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v13p) {
@@ -24275,15 +18989,9 @@ func programFFA5(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			_v14p, _v14t = _aPi, _aTau
 		}
 		{ // t1 = p1, edge 1
-			_c0Pi, _c0Tau := _v10p-_m15p, _v10t-_m15t
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v10p) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v10p) {
-					return schedules.Result{}, compile.ErrFallback
-				}
-				_c0Pi, _c0Tau = 0.0+_m26p, 0.0+_m26t
-				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-					return schedules.Result{}, compile.ErrFallback
-				}
+			_c0Pi, _c0Tau := _m26p, _m26t
+			if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+				return schedules.Result{}, compile.ErrFallback
 			}
 			var _oPi, _oTau float64
 			{
@@ -24315,15 +19023,9 @@ func programFFA5(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			_v5p, _v5t = _aPi, _aTau
 		}
 		{ // N(p1; s1, 17.36), edge 1
-			_c0Pi, _c0Tau := _v5p-_m5p, _v5t-_m5t
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v5p) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v5p) {
-					return schedules.Result{}, compile.ErrFallback
-				}
-				_c0Pi, _c0Tau = 0.0+_m16p, 0.0+_m16t
-				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-					return schedules.Result{}, compile.ErrFallback
-				}
+			_c0Pi, _c0Tau := _m16p, _m16t
+			if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+				return schedules.Result{}, compile.ErrFallback
 			}
 			var _oPi, _oTau float64
 			{
@@ -24382,15 +19084,9 @@ func programFFA5(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			_v6p, _v6t = _aPi, _aTau
 		}
 		{ // N(p2; s2, 17.36), edge 1
-			_c0Pi, _c0Tau := _v6p-_m7p, _v6t-_m7t
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v6p) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v6p) {
-					return schedules.Result{}, compile.ErrFallback
-				}
-				_c0Pi, _c0Tau = 0.0+_m18p, 0.0+_m18t
-				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-					return schedules.Result{}, compile.ErrFallback
-				}
+			_c0Pi, _c0Tau := _m18p, _m18t
+			if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+				return schedules.Result{}, compile.ErrFallback
 			}
 			var _oPi, _oTau float64
 			{
@@ -24449,15 +19145,9 @@ func programFFA5(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			_v7p, _v7t = _aPi, _aTau
 		}
 		{ // N(p3; s3, 17.36), edge 1
-			_c0Pi, _c0Tau := _v7p-_m9p, _v7t-_m9t
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v7p) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v7p) {
-					return schedules.Result{}, compile.ErrFallback
-				}
-				_c0Pi, _c0Tau = 0.0+_m20p, 0.0+_m20t
-				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-					return schedules.Result{}, compile.ErrFallback
-				}
+			_c0Pi, _c0Tau := _m20p, _m20t
+			if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+				return schedules.Result{}, compile.ErrFallback
 			}
 			var _oPi, _oTau float64
 			{
@@ -24516,15 +19206,9 @@ func programFFA5(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			_v8p, _v8t = _aPi, _aTau
 		}
 		{ // N(p4; s4, 17.36), edge 1
-			_c0Pi, _c0Tau := _v8p-_m11p, _v8t-_m11t
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v8p) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v8p) {
-					return schedules.Result{}, compile.ErrFallback
-				}
-				_c0Pi, _c0Tau = 0.0+_m22p, 0.0+_m22t
-				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-					return schedules.Result{}, compile.ErrFallback
-				}
+			_c0Pi, _c0Tau := _m22p, _m22t
+			if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+				return schedules.Result{}, compile.ErrFallback
 			}
 			var _oPi, _oTau float64
 			{
@@ -24543,15 +19227,9 @@ func programFFA5(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			_v3p, _v3t = _aPi, _aTau
 		}
 		{ // t5 = p5, edge 1
-			_c0Pi, _c0Tau := _v14p-_m23p, _v14t-_m23t
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v14p) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v14p) {
-					return schedules.Result{}, compile.ErrFallback
-				}
-				_c0Pi, _c0Tau = 0.0+_m36p, 0.0+_m36t
-				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-					return schedules.Result{}, compile.ErrFallback
-				}
+			_c0Pi, _c0Tau := _m36p, _m36t
+			if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+				return schedules.Result{}, compile.ErrFallback
 			}
 			var _oPi, _oTau float64
 			{
@@ -24583,15 +19261,9 @@ func programFFA5(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			_v9p, _v9t = _aPi, _aTau
 		}
 		{ // N(p5; s5, 17.36), edge 1
-			_c0Pi, _c0Tau := _v9p-_m13p, _v9t-_m13t
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v9p) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v9p) {
-					return schedules.Result{}, compile.ErrFallback
-				}
-				_c0Pi, _c0Tau = 0.0+_m24p, 0.0+_m24t
-				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-					return schedules.Result{}, compile.ErrFallback
-				}
+			_c0Pi, _c0Tau := _m24p, _m24t
+			if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+				return schedules.Result{}, compile.ErrFallback
 			}
 			var _oPi, _oTau float64
 			{
@@ -24694,15 +19366,9 @@ func programFFA5(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 		}
 		var _sum graph.EvidenceSum
 		{ // N(s1; 25, 25.01)
-			_c0Pi, _c0Tau := _vs[0].Pi-_ms[0].Pi, _vs[0].Tau-_ms[0].Tau
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[0].Pi) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[0].Pi) {
-					return 0, compile.ErrFallback
-				}
-				_c0Pi, _c0Tau = 0.0+_ms[6].Pi, 0.0+_ms[6].Tau
-				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-					return 0, compile.ErrFallback
-				}
+			_c0Pi, _c0Tau := _ms[6].Pi, _ms[6].Tau
+			if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+				return 0, compile.ErrFallback
 			}
 			var _eq, _ev, _en float64
 			{
@@ -24717,15 +19383,9 @@ func programFFA5(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			_sum.Norm(_en)
 		}
 		{ // N(s2; 26, 25.01)
-			_c0Pi, _c0Tau := _vs[1].Pi-_ms[1].Pi, _vs[1].Tau-_ms[1].Tau
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[1].Pi) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[1].Pi) {
-					return 0, compile.ErrFallback
-				}
-				_c0Pi, _c0Tau = 0.0+_ms[8].Pi, 0.0+_ms[8].Tau
-				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-					return 0, compile.ErrFallback
-				}
+			_c0Pi, _c0Tau := _ms[8].Pi, _ms[8].Tau
+			if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+				return 0, compile.ErrFallback
 			}
 			var _eq, _ev, _en float64
 			{
@@ -24740,15 +19400,9 @@ func programFFA5(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			_sum.Norm(_en)
 		}
 		{ // N(s3; 27, 25.01)
-			_c0Pi, _c0Tau := _vs[2].Pi-_ms[2].Pi, _vs[2].Tau-_ms[2].Tau
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[2].Pi) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[2].Pi) {
-					return 0, compile.ErrFallback
-				}
-				_c0Pi, _c0Tau = 0.0+_ms[10].Pi, 0.0+_ms[10].Tau
-				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-					return 0, compile.ErrFallback
-				}
+			_c0Pi, _c0Tau := _ms[10].Pi, _ms[10].Tau
+			if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+				return 0, compile.ErrFallback
 			}
 			var _eq, _ev, _en float64
 			{
@@ -24763,15 +19417,9 @@ func programFFA5(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			_sum.Norm(_en)
 		}
 		{ // N(s4; 28, 25.01)
-			_c0Pi, _c0Tau := _vs[3].Pi-_ms[3].Pi, _vs[3].Tau-_ms[3].Tau
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[3].Pi) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[3].Pi) {
-					return 0, compile.ErrFallback
-				}
-				_c0Pi, _c0Tau = 0.0+_ms[12].Pi, 0.0+_ms[12].Tau
-				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-					return 0, compile.ErrFallback
-				}
+			_c0Pi, _c0Tau := _ms[12].Pi, _ms[12].Tau
+			if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+				return 0, compile.ErrFallback
 			}
 			var _eq, _ev, _en float64
 			{
@@ -24786,15 +19434,9 @@ func programFFA5(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			_sum.Norm(_en)
 		}
 		{ // N(s5; 29, 25.01)
-			_c0Pi, _c0Tau := _vs[4].Pi-_ms[4].Pi, _vs[4].Tau-_ms[4].Tau
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[4].Pi) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[4].Pi) {
-					return 0, compile.ErrFallback
-				}
-				_c0Pi, _c0Tau = 0.0+_ms[14].Pi, 0.0+_ms[14].Tau
-				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-					return 0, compile.ErrFallback
-				}
+			_c0Pi, _c0Tau := _ms[14].Pi, _ms[14].Tau
+			if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+				return 0, compile.ErrFallback
 			}
 			var _eq, _ev, _en float64
 			{
@@ -24809,25 +19451,13 @@ func programFFA5(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			_sum.Norm(_en)
 		}
 		{ // N(p1; s1, 17.36)
-			_c0Pi, _c0Tau := _vs[5].Pi-_ms[5].Pi, _vs[5].Tau-_ms[5].Tau
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[5].Pi) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[5].Pi) {
-					return 0, compile.ErrFallback
-				}
-				_c0Pi, _c0Tau = 0.0+_ms[16].Pi, 0.0+_ms[16].Tau
-				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-					return 0, compile.ErrFallback
-				}
+			_c0Pi, _c0Tau := _ms[16].Pi, _ms[16].Tau
+			if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+				return 0, compile.ErrFallback
 			}
-			_c1Pi, _c1Tau := _vs[0].Pi-_ms[6].Pi, _vs[0].Tau-_ms[6].Tau
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_vs[0].Pi) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_vs[0].Pi) {
-					return 0, compile.ErrFallback
-				}
-				_c1Pi, _c1Tau = 0.0+_ms[0].Pi, 0.0+_ms[0].Tau
-				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
-					return 0, compile.ErrFallback
-				}
+			_c1Pi, _c1Tau := _ms[0].Pi, _ms[0].Tau
+			if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64) {
+				return 0, compile.ErrFallback
 			}
 			var _eq, _ev, _en float64
 			{
@@ -24842,25 +19472,13 @@ func programFFA5(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			_sum.Norm(_en)
 		}
 		{ // N(p2; s2, 17.36)
-			_c0Pi, _c0Tau := _vs[6].Pi-_ms[7].Pi, _vs[6].Tau-_ms[7].Tau
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[6].Pi) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[6].Pi) {
-					return 0, compile.ErrFallback
-				}
-				_c0Pi, _c0Tau = 0.0+_ms[18].Pi, 0.0+_ms[18].Tau
-				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-					return 0, compile.ErrFallback
-				}
+			_c0Pi, _c0Tau := _ms[18].Pi, _ms[18].Tau
+			if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+				return 0, compile.ErrFallback
 			}
-			_c1Pi, _c1Tau := _vs[1].Pi-_ms[8].Pi, _vs[1].Tau-_ms[8].Tau
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_vs[1].Pi) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_vs[1].Pi) {
-					return 0, compile.ErrFallback
-				}
-				_c1Pi, _c1Tau = 0.0+_ms[1].Pi, 0.0+_ms[1].Tau
-				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
-					return 0, compile.ErrFallback
-				}
+			_c1Pi, _c1Tau := _ms[1].Pi, _ms[1].Tau
+			if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64) {
+				return 0, compile.ErrFallback
 			}
 			var _eq, _ev, _en float64
 			{
@@ -24875,25 +19493,13 @@ func programFFA5(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			_sum.Norm(_en)
 		}
 		{ // N(p3; s3, 17.36)
-			_c0Pi, _c0Tau := _vs[7].Pi-_ms[9].Pi, _vs[7].Tau-_ms[9].Tau
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[7].Pi) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[7].Pi) {
-					return 0, compile.ErrFallback
-				}
-				_c0Pi, _c0Tau = 0.0+_ms[20].Pi, 0.0+_ms[20].Tau
-				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-					return 0, compile.ErrFallback
-				}
+			_c0Pi, _c0Tau := _ms[20].Pi, _ms[20].Tau
+			if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+				return 0, compile.ErrFallback
 			}
-			_c1Pi, _c1Tau := _vs[2].Pi-_ms[10].Pi, _vs[2].Tau-_ms[10].Tau
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_vs[2].Pi) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_vs[2].Pi) {
-					return 0, compile.ErrFallback
-				}
-				_c1Pi, _c1Tau = 0.0+_ms[2].Pi, 0.0+_ms[2].Tau
-				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
-					return 0, compile.ErrFallback
-				}
+			_c1Pi, _c1Tau := _ms[2].Pi, _ms[2].Tau
+			if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64) {
+				return 0, compile.ErrFallback
 			}
 			var _eq, _ev, _en float64
 			{
@@ -24908,25 +19514,13 @@ func programFFA5(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			_sum.Norm(_en)
 		}
 		{ // N(p4; s4, 17.36)
-			_c0Pi, _c0Tau := _vs[8].Pi-_ms[11].Pi, _vs[8].Tau-_ms[11].Tau
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[8].Pi) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[8].Pi) {
-					return 0, compile.ErrFallback
-				}
-				_c0Pi, _c0Tau = 0.0+_ms[22].Pi, 0.0+_ms[22].Tau
-				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-					return 0, compile.ErrFallback
-				}
+			_c0Pi, _c0Tau := _ms[22].Pi, _ms[22].Tau
+			if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+				return 0, compile.ErrFallback
 			}
-			_c1Pi, _c1Tau := _vs[3].Pi-_ms[12].Pi, _vs[3].Tau-_ms[12].Tau
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_vs[3].Pi) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_vs[3].Pi) {
-					return 0, compile.ErrFallback
-				}
-				_c1Pi, _c1Tau = 0.0+_ms[3].Pi, 0.0+_ms[3].Tau
-				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
-					return 0, compile.ErrFallback
-				}
+			_c1Pi, _c1Tau := _ms[3].Pi, _ms[3].Tau
+			if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64) {
+				return 0, compile.ErrFallback
 			}
 			var _eq, _ev, _en float64
 			{
@@ -24941,25 +19535,13 @@ func programFFA5(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			_sum.Norm(_en)
 		}
 		{ // N(p5; s5, 17.36)
-			_c0Pi, _c0Tau := _vs[9].Pi-_ms[13].Pi, _vs[9].Tau-_ms[13].Tau
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[9].Pi) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[9].Pi) {
-					return 0, compile.ErrFallback
-				}
-				_c0Pi, _c0Tau = 0.0+_ms[24].Pi, 0.0+_ms[24].Tau
-				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-					return 0, compile.ErrFallback
-				}
+			_c0Pi, _c0Tau := _ms[24].Pi, _ms[24].Tau
+			if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+				return 0, compile.ErrFallback
 			}
-			_c1Pi, _c1Tau := _vs[4].Pi-_ms[14].Pi, _vs[4].Tau-_ms[14].Tau
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_vs[4].Pi) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_vs[4].Pi) {
-					return 0, compile.ErrFallback
-				}
-				_c1Pi, _c1Tau = 0.0+_ms[4].Pi, 0.0+_ms[4].Tau
-				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
-					return 0, compile.ErrFallback
-				}
+			_c1Pi, _c1Tau := _ms[4].Pi, _ms[4].Tau
+			if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64) {
+				return 0, compile.ErrFallback
 			}
 			var _eq, _ev, _en float64
 			{
@@ -24974,25 +19556,13 @@ func programFFA5(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			_sum.Norm(_en)
 		}
 		{ // t1 = p1
-			_c0Pi, _c0Tau := _vs[10].Pi-_ms[15].Pi, _vs[10].Tau-_ms[15].Tau
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[10].Pi) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[10].Pi) {
-					return 0, compile.ErrFallback
-				}
-				_c0Pi, _c0Tau = 0.0+_ms[26].Pi, 0.0+_ms[26].Tau
-				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-					return 0, compile.ErrFallback
-				}
+			_c0Pi, _c0Tau := _ms[26].Pi, _ms[26].Tau
+			if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+				return 0, compile.ErrFallback
 			}
-			_c1Pi, _c1Tau := _vs[5].Pi-_ms[16].Pi, _vs[5].Tau-_ms[16].Tau
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_vs[5].Pi) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_vs[5].Pi) {
-					return 0, compile.ErrFallback
-				}
-				_c1Pi, _c1Tau = 0.0+_ms[5].Pi, 0.0+_ms[5].Tau
-				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
-					return 0, compile.ErrFallback
-				}
+			_c1Pi, _c1Tau := _ms[5].Pi, _ms[5].Tau
+			if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64) {
+				return 0, compile.ErrFallback
 			}
 			var _eq, _ev, _en float64
 			{
@@ -25031,15 +19601,9 @@ func programFFA5(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 					return 0, compile.ErrFallback
 				}
 			}
-			_c1Pi, _c1Tau := _vs[6].Pi-_ms[18].Pi, _vs[6].Tau-_ms[18].Tau
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_vs[6].Pi) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_vs[6].Pi) {
-					return 0, compile.ErrFallback
-				}
-				_c1Pi, _c1Tau = 0.0+_ms[7].Pi, 0.0+_ms[7].Tau
-				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
-					return 0, compile.ErrFallback
-				}
+			_c1Pi, _c1Tau := _ms[7].Pi, _ms[7].Tau
+			if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64) {
+				return 0, compile.ErrFallback
 			}
 			var _eq, _ev, _en float64
 			{
@@ -25078,15 +19642,9 @@ func programFFA5(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 					return 0, compile.ErrFallback
 				}
 			}
-			_c1Pi, _c1Tau := _vs[7].Pi-_ms[20].Pi, _vs[7].Tau-_ms[20].Tau
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_vs[7].Pi) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_vs[7].Pi) {
-					return 0, compile.ErrFallback
-				}
-				_c1Pi, _c1Tau = 0.0+_ms[9].Pi, 0.0+_ms[9].Tau
-				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
-					return 0, compile.ErrFallback
-				}
+			_c1Pi, _c1Tau := _ms[9].Pi, _ms[9].Tau
+			if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64) {
+				return 0, compile.ErrFallback
 			}
 			var _eq, _ev, _en float64
 			{
@@ -25125,15 +19683,9 @@ func programFFA5(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 					return 0, compile.ErrFallback
 				}
 			}
-			_c1Pi, _c1Tau := _vs[8].Pi-_ms[22].Pi, _vs[8].Tau-_ms[22].Tau
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_vs[8].Pi) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_vs[8].Pi) {
-					return 0, compile.ErrFallback
-				}
-				_c1Pi, _c1Tau = 0.0+_ms[11].Pi, 0.0+_ms[11].Tau
-				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
-					return 0, compile.ErrFallback
-				}
+			_c1Pi, _c1Tau := _ms[11].Pi, _ms[11].Tau
+			if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64) {
+				return 0, compile.ErrFallback
 			}
 			var _eq, _ev, _en float64
 			{
@@ -25162,25 +19714,13 @@ func programFFA5(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			_sum.Norm(_en)
 		}
 		{ // t5 = p5
-			_c0Pi, _c0Tau := _vs[14].Pi-_ms[23].Pi, _vs[14].Tau-_ms[23].Tau
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[14].Pi) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[14].Pi) {
-					return 0, compile.ErrFallback
-				}
-				_c0Pi, _c0Tau = 0.0+_ms[36].Pi, 0.0+_ms[36].Tau
-				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-					return 0, compile.ErrFallback
-				}
+			_c0Pi, _c0Tau := _ms[36].Pi, _ms[36].Tau
+			if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+				return 0, compile.ErrFallback
 			}
-			_c1Pi, _c1Tau := _vs[9].Pi-_ms[24].Pi, _vs[9].Tau-_ms[24].Tau
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_vs[9].Pi) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_vs[9].Pi) {
-					return 0, compile.ErrFallback
-				}
-				_c1Pi, _c1Tau = 0.0+_ms[13].Pi, 0.0+_ms[13].Tau
-				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
-					return 0, compile.ErrFallback
-				}
+			_c1Pi, _c1Tau := _ms[13].Pi, _ms[13].Tau
+			if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64) {
+				return 0, compile.ErrFallback
 			}
 			var _eq, _ev, _en float64
 			{
@@ -25209,25 +19749,13 @@ func programFFA5(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			_sum.Norm(_en)
 		}
 		{ // d1 = t1 − t2
-			_c0Pi, _c0Tau := _vs[15].Pi-_ms[25].Pi, _vs[15].Tau-_ms[25].Tau
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[15].Pi) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[15].Pi) {
-					return 0, compile.ErrFallback
-				}
-				_c0Pi, _c0Tau = 0.0+_ms[37].Pi, 0.0+_ms[37].Tau
-				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-					return 0, compile.ErrFallback
-				}
+			_c0Pi, _c0Tau := _ms[37].Pi, _ms[37].Tau
+			if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+				return 0, compile.ErrFallback
 			}
-			_c1Pi, _c1Tau := _vs[10].Pi-_ms[26].Pi, _vs[10].Tau-_ms[26].Tau
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_vs[10].Pi) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_vs[10].Pi) {
-					return 0, compile.ErrFallback
-				}
-				_c1Pi, _c1Tau = 0.0+_ms[15].Pi, 0.0+_ms[15].Tau
-				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
-					return 0, compile.ErrFallback
-				}
+			_c1Pi, _c1Tau := _ms[15].Pi, _ms[15].Tau
+			if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64) {
+				return 0, compile.ErrFallback
 			}
 			_c2Pi, _c2Tau := _vs[11].Pi-_ms[27].Pi, _vs[11].Tau-_ms[27].Tau
 			if !(_c2Pi > 0 && _c2Pi >= 1e-6*_vs[11].Pi) {
@@ -25271,15 +19799,9 @@ func programFFA5(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			_sum.Norm(_en)
 		}
 		{ // d2 = t2 − t3
-			_c0Pi, _c0Tau := _vs[16].Pi-_ms[28].Pi, _vs[16].Tau-_ms[28].Tau
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[16].Pi) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[16].Pi) {
-					return 0, compile.ErrFallback
-				}
-				_c0Pi, _c0Tau = 0.0+_ms[38].Pi, 0.0+_ms[38].Tau
-				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-					return 0, compile.ErrFallback
-				}
+			_c0Pi, _c0Tau := _ms[38].Pi, _ms[38].Tau
+			if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+				return 0, compile.ErrFallback
 			}
 			_c1Pi, _c1Tau := _vs[11].Pi-_ms[29].Pi, _vs[11].Tau-_ms[29].Tau
 			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_vs[11].Pi) {
@@ -25333,15 +19855,9 @@ func programFFA5(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			_sum.Norm(_en)
 		}
 		{ // d3 = t3 − t4
-			_c0Pi, _c0Tau := _vs[17].Pi-_ms[31].Pi, _vs[17].Tau-_ms[31].Tau
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[17].Pi) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[17].Pi) {
-					return 0, compile.ErrFallback
-				}
-				_c0Pi, _c0Tau = 0.0+_ms[39].Pi, 0.0+_ms[39].Tau
-				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-					return 0, compile.ErrFallback
-				}
+			_c0Pi, _c0Tau := _ms[39].Pi, _ms[39].Tau
+			if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+				return 0, compile.ErrFallback
 			}
 			_c1Pi, _c1Tau := _vs[12].Pi-_ms[32].Pi, _vs[12].Tau-_ms[32].Tau
 			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_vs[12].Pi) {
@@ -25395,15 +19911,9 @@ func programFFA5(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			_sum.Norm(_en)
 		}
 		{ // d4 = t4 − t5
-			_c0Pi, _c0Tau := _vs[18].Pi-_ms[34].Pi, _vs[18].Tau-_ms[34].Tau
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[18].Pi) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[18].Pi) {
-					return 0, compile.ErrFallback
-				}
-				_c0Pi, _c0Tau = 0.0+_ms[40].Pi, 0.0+_ms[40].Tau
-				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-					return 0, compile.ErrFallback
-				}
+			_c0Pi, _c0Tau := _ms[40].Pi, _ms[40].Tau
+			if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+				return 0, compile.ErrFallback
 			}
 			_c1Pi, _c1Tau := _vs[13].Pi-_ms[35].Pi, _vs[13].Tau-_ms[35].Tau
 			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_vs[13].Pi) {
@@ -25415,15 +19925,9 @@ func programFFA5(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 					return 0, compile.ErrFallback
 				}
 			}
-			_c2Pi, _c2Tau := _vs[14].Pi-_ms[36].Pi, _vs[14].Tau-_ms[36].Tau
-			if !(_c2Pi > 0 && _c2Pi >= 1e-6*_vs[14].Pi) {
-				if !(_c2Pi == 0 || _c2Pi < 1e-6*_vs[14].Pi) {
-					return 0, compile.ErrFallback
-				}
-				_c2Pi, _c2Tau = 0.0+_ms[23].Pi, 0.0+_ms[23].Tau
-				if !(_c2Pi > 0 && _c2Pi < math.MaxFloat64 && _c2Tau-_c2Tau == 0) {
-					return 0, compile.ErrFallback
-				}
+			_c2Pi, _c2Tau := _ms[23].Pi, _ms[23].Tau
+			if !(_c2Pi > 0 && _c2Pi < math.MaxFloat64) {
+				return 0, compile.ErrFallback
 			}
 			var _eq, _ev, _en float64
 			{
@@ -25457,15 +19961,9 @@ func programFFA5(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			_sum.Norm(_en)
 		}
 		{ // I(d1 > 0.7405)
-			_c0Pi, _c0Tau := _vs[15].Pi-_ms[37].Pi, _vs[15].Tau-_ms[37].Tau
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[15].Pi) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[15].Pi) {
-					return 0, compile.ErrFallback
-				}
-				_c0Pi, _c0Tau = 0.0+_ms[25].Pi, 0.0+_ms[25].Tau
-				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-					return 0, compile.ErrFallback
-				}
+			_c0Pi, _c0Tau := _ms[25].Pi, _ms[25].Tau
+			if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+				return 0, compile.ErrFallback
 			}
 			var _eq float64
 			{
@@ -25475,15 +19973,9 @@ func programFFA5(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			_sum.Add(_eq)
 		}
 		{ // I(d2 > 0.7405)
-			_c0Pi, _c0Tau := _vs[16].Pi-_ms[38].Pi, _vs[16].Tau-_ms[38].Tau
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[16].Pi) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[16].Pi) {
-					return 0, compile.ErrFallback
-				}
-				_c0Pi, _c0Tau = 0.0+_ms[28].Pi, 0.0+_ms[28].Tau
-				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-					return 0, compile.ErrFallback
-				}
+			_c0Pi, _c0Tau := _ms[28].Pi, _ms[28].Tau
+			if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+				return 0, compile.ErrFallback
 			}
 			var _eq float64
 			{
@@ -25493,15 +19985,9 @@ func programFFA5(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			_sum.Add(_eq)
 		}
 		{ // I(d3 > 0.7405)
-			_c0Pi, _c0Tau := _vs[17].Pi-_ms[39].Pi, _vs[17].Tau-_ms[39].Tau
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[17].Pi) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[17].Pi) {
-					return 0, compile.ErrFallback
-				}
-				_c0Pi, _c0Tau = 0.0+_ms[31].Pi, 0.0+_ms[31].Tau
-				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-					return 0, compile.ErrFallback
-				}
+			_c0Pi, _c0Tau := _ms[31].Pi, _ms[31].Tau
+			if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+				return 0, compile.ErrFallback
 			}
 			var _eq float64
 			{
@@ -25511,15 +19997,9 @@ func programFFA5(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			_sum.Add(_eq)
 		}
 		{ // I(d4 > 0.7405)
-			_c0Pi, _c0Tau := _vs[18].Pi-_ms[40].Pi, _vs[18].Tau-_ms[40].Tau
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[18].Pi) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[18].Pi) {
-					return 0, compile.ErrFallback
-				}
-				_c0Pi, _c0Tau = 0.0+_ms[34].Pi, 0.0+_ms[34].Tau
-				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-					return 0, compile.ErrFallback
-				}
+			_c0Pi, _c0Tau := _ms[34].Pi, _ms[34].Tau
+			if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+				return 0, compile.ErrFallback
 			}
 			var _eq float64
 			{
@@ -25536,30 +20016,18 @@ func programFFA5(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			center := qt / q
 			var quad float64
 			{
-				cPi, cTau := _vs[0].Pi-_ms[0].Pi, _vs[0].Tau-_ms[0].Tau
-				if !(cPi > 0 && cPi >= 1e-6*_vs[0].Pi) {
-					if !(cPi == 0 || cPi < 1e-6*_vs[0].Pi) {
-						return 0, compile.ErrFallback
-					}
-					cPi, cTau = 0.0+_ms[6].Pi, 0.0+_ms[6].Tau
-					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
-						return 0, compile.ErrFallback
-					}
+				cPi, cTau := _ms[6].Pi, _ms[6].Tau
+				if !(cPi > 0 && cPi < math.MaxFloat64) {
+					return 0, compile.ErrFallback
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
 				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _vs[0].Pi-_ms[6].Pi, _vs[0].Tau-_ms[6].Tau
-				if !(cPi > 0 && cPi >= 1e-6*_vs[0].Pi) {
-					if !(cPi == 0 || cPi < 1e-6*_vs[0].Pi) {
-						return 0, compile.ErrFallback
-					}
-					cPi, cTau = 0.0+_ms[0].Pi, 0.0+_ms[0].Tau
-					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
-						return 0, compile.ErrFallback
-					}
+				cPi, cTau := _ms[0].Pi, _ms[0].Tau
+				if !(cPi > 0 && cPi < math.MaxFloat64) {
+					return 0, compile.ErrFallback
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
@@ -25577,30 +20045,18 @@ func programFFA5(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			center := qt / q
 			var quad float64
 			{
-				cPi, cTau := _vs[1].Pi-_ms[1].Pi, _vs[1].Tau-_ms[1].Tau
-				if !(cPi > 0 && cPi >= 1e-6*_vs[1].Pi) {
-					if !(cPi == 0 || cPi < 1e-6*_vs[1].Pi) {
-						return 0, compile.ErrFallback
-					}
-					cPi, cTau = 0.0+_ms[8].Pi, 0.0+_ms[8].Tau
-					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
-						return 0, compile.ErrFallback
-					}
+				cPi, cTau := _ms[8].Pi, _ms[8].Tau
+				if !(cPi > 0 && cPi < math.MaxFloat64) {
+					return 0, compile.ErrFallback
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
 				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _vs[1].Pi-_ms[8].Pi, _vs[1].Tau-_ms[8].Tau
-				if !(cPi > 0 && cPi >= 1e-6*_vs[1].Pi) {
-					if !(cPi == 0 || cPi < 1e-6*_vs[1].Pi) {
-						return 0, compile.ErrFallback
-					}
-					cPi, cTau = 0.0+_ms[1].Pi, 0.0+_ms[1].Tau
-					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
-						return 0, compile.ErrFallback
-					}
+				cPi, cTau := _ms[1].Pi, _ms[1].Tau
+				if !(cPi > 0 && cPi < math.MaxFloat64) {
+					return 0, compile.ErrFallback
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
@@ -25618,30 +20074,18 @@ func programFFA5(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			center := qt / q
 			var quad float64
 			{
-				cPi, cTau := _vs[2].Pi-_ms[2].Pi, _vs[2].Tau-_ms[2].Tau
-				if !(cPi > 0 && cPi >= 1e-6*_vs[2].Pi) {
-					if !(cPi == 0 || cPi < 1e-6*_vs[2].Pi) {
-						return 0, compile.ErrFallback
-					}
-					cPi, cTau = 0.0+_ms[10].Pi, 0.0+_ms[10].Tau
-					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
-						return 0, compile.ErrFallback
-					}
+				cPi, cTau := _ms[10].Pi, _ms[10].Tau
+				if !(cPi > 0 && cPi < math.MaxFloat64) {
+					return 0, compile.ErrFallback
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
 				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _vs[2].Pi-_ms[10].Pi, _vs[2].Tau-_ms[10].Tau
-				if !(cPi > 0 && cPi >= 1e-6*_vs[2].Pi) {
-					if !(cPi == 0 || cPi < 1e-6*_vs[2].Pi) {
-						return 0, compile.ErrFallback
-					}
-					cPi, cTau = 0.0+_ms[2].Pi, 0.0+_ms[2].Tau
-					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
-						return 0, compile.ErrFallback
-					}
+				cPi, cTau := _ms[2].Pi, _ms[2].Tau
+				if !(cPi > 0 && cPi < math.MaxFloat64) {
+					return 0, compile.ErrFallback
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
@@ -25659,30 +20103,18 @@ func programFFA5(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			center := qt / q
 			var quad float64
 			{
-				cPi, cTau := _vs[3].Pi-_ms[3].Pi, _vs[3].Tau-_ms[3].Tau
-				if !(cPi > 0 && cPi >= 1e-6*_vs[3].Pi) {
-					if !(cPi == 0 || cPi < 1e-6*_vs[3].Pi) {
-						return 0, compile.ErrFallback
-					}
-					cPi, cTau = 0.0+_ms[12].Pi, 0.0+_ms[12].Tau
-					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
-						return 0, compile.ErrFallback
-					}
+				cPi, cTau := _ms[12].Pi, _ms[12].Tau
+				if !(cPi > 0 && cPi < math.MaxFloat64) {
+					return 0, compile.ErrFallback
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
 				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _vs[3].Pi-_ms[12].Pi, _vs[3].Tau-_ms[12].Tau
-				if !(cPi > 0 && cPi >= 1e-6*_vs[3].Pi) {
-					if !(cPi == 0 || cPi < 1e-6*_vs[3].Pi) {
-						return 0, compile.ErrFallback
-					}
-					cPi, cTau = 0.0+_ms[3].Pi, 0.0+_ms[3].Tau
-					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
-						return 0, compile.ErrFallback
-					}
+				cPi, cTau := _ms[3].Pi, _ms[3].Tau
+				if !(cPi > 0 && cPi < math.MaxFloat64) {
+					return 0, compile.ErrFallback
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
@@ -25700,30 +20132,18 @@ func programFFA5(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			center := qt / q
 			var quad float64
 			{
-				cPi, cTau := _vs[4].Pi-_ms[4].Pi, _vs[4].Tau-_ms[4].Tau
-				if !(cPi > 0 && cPi >= 1e-6*_vs[4].Pi) {
-					if !(cPi == 0 || cPi < 1e-6*_vs[4].Pi) {
-						return 0, compile.ErrFallback
-					}
-					cPi, cTau = 0.0+_ms[14].Pi, 0.0+_ms[14].Tau
-					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
-						return 0, compile.ErrFallback
-					}
+				cPi, cTau := _ms[14].Pi, _ms[14].Tau
+				if !(cPi > 0 && cPi < math.MaxFloat64) {
+					return 0, compile.ErrFallback
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
 				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _vs[4].Pi-_ms[14].Pi, _vs[4].Tau-_ms[14].Tau
-				if !(cPi > 0 && cPi >= 1e-6*_vs[4].Pi) {
-					if !(cPi == 0 || cPi < 1e-6*_vs[4].Pi) {
-						return 0, compile.ErrFallback
-					}
-					cPi, cTau = 0.0+_ms[4].Pi, 0.0+_ms[4].Tau
-					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
-						return 0, compile.ErrFallback
-					}
+				cPi, cTau := _ms[4].Pi, _ms[4].Tau
+				if !(cPi > 0 && cPi < math.MaxFloat64) {
+					return 0, compile.ErrFallback
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
@@ -25741,30 +20161,18 @@ func programFFA5(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			center := qt / q
 			var quad float64
 			{
-				cPi, cTau := _vs[5].Pi-_ms[5].Pi, _vs[5].Tau-_ms[5].Tau
-				if !(cPi > 0 && cPi >= 1e-6*_vs[5].Pi) {
-					if !(cPi == 0 || cPi < 1e-6*_vs[5].Pi) {
-						return 0, compile.ErrFallback
-					}
-					cPi, cTau = 0.0+_ms[16].Pi, 0.0+_ms[16].Tau
-					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
-						return 0, compile.ErrFallback
-					}
+				cPi, cTau := _ms[16].Pi, _ms[16].Tau
+				if !(cPi > 0 && cPi < math.MaxFloat64) {
+					return 0, compile.ErrFallback
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
 				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _vs[5].Pi-_ms[16].Pi, _vs[5].Tau-_ms[16].Tau
-				if !(cPi > 0 && cPi >= 1e-6*_vs[5].Pi) {
-					if !(cPi == 0 || cPi < 1e-6*_vs[5].Pi) {
-						return 0, compile.ErrFallback
-					}
-					cPi, cTau = 0.0+_ms[5].Pi, 0.0+_ms[5].Tau
-					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
-						return 0, compile.ErrFallback
-					}
+				cPi, cTau := _ms[5].Pi, _ms[5].Tau
+				if !(cPi > 0 && cPi < math.MaxFloat64) {
+					return 0, compile.ErrFallback
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
@@ -25782,30 +20190,18 @@ func programFFA5(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			center := qt / q
 			var quad float64
 			{
-				cPi, cTau := _vs[6].Pi-_ms[7].Pi, _vs[6].Tau-_ms[7].Tau
-				if !(cPi > 0 && cPi >= 1e-6*_vs[6].Pi) {
-					if !(cPi == 0 || cPi < 1e-6*_vs[6].Pi) {
-						return 0, compile.ErrFallback
-					}
-					cPi, cTau = 0.0+_ms[18].Pi, 0.0+_ms[18].Tau
-					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
-						return 0, compile.ErrFallback
-					}
+				cPi, cTau := _ms[18].Pi, _ms[18].Tau
+				if !(cPi > 0 && cPi < math.MaxFloat64) {
+					return 0, compile.ErrFallback
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
 				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _vs[6].Pi-_ms[18].Pi, _vs[6].Tau-_ms[18].Tau
-				if !(cPi > 0 && cPi >= 1e-6*_vs[6].Pi) {
-					if !(cPi == 0 || cPi < 1e-6*_vs[6].Pi) {
-						return 0, compile.ErrFallback
-					}
-					cPi, cTau = 0.0+_ms[7].Pi, 0.0+_ms[7].Tau
-					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
-						return 0, compile.ErrFallback
-					}
+				cPi, cTau := _ms[7].Pi, _ms[7].Tau
+				if !(cPi > 0 && cPi < math.MaxFloat64) {
+					return 0, compile.ErrFallback
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
@@ -25823,30 +20219,18 @@ func programFFA5(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			center := qt / q
 			var quad float64
 			{
-				cPi, cTau := _vs[7].Pi-_ms[9].Pi, _vs[7].Tau-_ms[9].Tau
-				if !(cPi > 0 && cPi >= 1e-6*_vs[7].Pi) {
-					if !(cPi == 0 || cPi < 1e-6*_vs[7].Pi) {
-						return 0, compile.ErrFallback
-					}
-					cPi, cTau = 0.0+_ms[20].Pi, 0.0+_ms[20].Tau
-					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
-						return 0, compile.ErrFallback
-					}
+				cPi, cTau := _ms[20].Pi, _ms[20].Tau
+				if !(cPi > 0 && cPi < math.MaxFloat64) {
+					return 0, compile.ErrFallback
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
 				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _vs[7].Pi-_ms[20].Pi, _vs[7].Tau-_ms[20].Tau
-				if !(cPi > 0 && cPi >= 1e-6*_vs[7].Pi) {
-					if !(cPi == 0 || cPi < 1e-6*_vs[7].Pi) {
-						return 0, compile.ErrFallback
-					}
-					cPi, cTau = 0.0+_ms[9].Pi, 0.0+_ms[9].Tau
-					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
-						return 0, compile.ErrFallback
-					}
+				cPi, cTau := _ms[9].Pi, _ms[9].Tau
+				if !(cPi > 0 && cPi < math.MaxFloat64) {
+					return 0, compile.ErrFallback
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
@@ -25864,30 +20248,18 @@ func programFFA5(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			center := qt / q
 			var quad float64
 			{
-				cPi, cTau := _vs[8].Pi-_ms[11].Pi, _vs[8].Tau-_ms[11].Tau
-				if !(cPi > 0 && cPi >= 1e-6*_vs[8].Pi) {
-					if !(cPi == 0 || cPi < 1e-6*_vs[8].Pi) {
-						return 0, compile.ErrFallback
-					}
-					cPi, cTau = 0.0+_ms[22].Pi, 0.0+_ms[22].Tau
-					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
-						return 0, compile.ErrFallback
-					}
+				cPi, cTau := _ms[22].Pi, _ms[22].Tau
+				if !(cPi > 0 && cPi < math.MaxFloat64) {
+					return 0, compile.ErrFallback
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
 				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _vs[8].Pi-_ms[22].Pi, _vs[8].Tau-_ms[22].Tau
-				if !(cPi > 0 && cPi >= 1e-6*_vs[8].Pi) {
-					if !(cPi == 0 || cPi < 1e-6*_vs[8].Pi) {
-						return 0, compile.ErrFallback
-					}
-					cPi, cTau = 0.0+_ms[11].Pi, 0.0+_ms[11].Tau
-					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
-						return 0, compile.ErrFallback
-					}
+				cPi, cTau := _ms[11].Pi, _ms[11].Tau
+				if !(cPi > 0 && cPi < math.MaxFloat64) {
+					return 0, compile.ErrFallback
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
@@ -25905,30 +20277,18 @@ func programFFA5(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			center := qt / q
 			var quad float64
 			{
-				cPi, cTau := _vs[9].Pi-_ms[13].Pi, _vs[9].Tau-_ms[13].Tau
-				if !(cPi > 0 && cPi >= 1e-6*_vs[9].Pi) {
-					if !(cPi == 0 || cPi < 1e-6*_vs[9].Pi) {
-						return 0, compile.ErrFallback
-					}
-					cPi, cTau = 0.0+_ms[24].Pi, 0.0+_ms[24].Tau
-					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
-						return 0, compile.ErrFallback
-					}
+				cPi, cTau := _ms[24].Pi, _ms[24].Tau
+				if !(cPi > 0 && cPi < math.MaxFloat64) {
+					return 0, compile.ErrFallback
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
 				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _vs[9].Pi-_ms[24].Pi, _vs[9].Tau-_ms[24].Tau
-				if !(cPi > 0 && cPi >= 1e-6*_vs[9].Pi) {
-					if !(cPi == 0 || cPi < 1e-6*_vs[9].Pi) {
-						return 0, compile.ErrFallback
-					}
-					cPi, cTau = 0.0+_ms[13].Pi, 0.0+_ms[13].Tau
-					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
-						return 0, compile.ErrFallback
-					}
+				cPi, cTau := _ms[13].Pi, _ms[13].Tau
+				if !(cPi > 0 && cPi < math.MaxFloat64) {
+					return 0, compile.ErrFallback
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
@@ -25946,30 +20306,18 @@ func programFFA5(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			center := qt / q
 			var quad float64
 			{
-				cPi, cTau := _vs[10].Pi-_ms[15].Pi, _vs[10].Tau-_ms[15].Tau
-				if !(cPi > 0 && cPi >= 1e-6*_vs[10].Pi) {
-					if !(cPi == 0 || cPi < 1e-6*_vs[10].Pi) {
-						return 0, compile.ErrFallback
-					}
-					cPi, cTau = 0.0+_ms[26].Pi, 0.0+_ms[26].Tau
-					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
-						return 0, compile.ErrFallback
-					}
+				cPi, cTau := _ms[26].Pi, _ms[26].Tau
+				if !(cPi > 0 && cPi < math.MaxFloat64) {
+					return 0, compile.ErrFallback
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
 				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _vs[10].Pi-_ms[26].Pi, _vs[10].Tau-_ms[26].Tau
-				if !(cPi > 0 && cPi >= 1e-6*_vs[10].Pi) {
-					if !(cPi == 0 || cPi < 1e-6*_vs[10].Pi) {
-						return 0, compile.ErrFallback
-					}
-					cPi, cTau = 0.0+_ms[15].Pi, 0.0+_ms[15].Tau
-					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
-						return 0, compile.ErrFallback
-					}
+				cPi, cTau := _ms[15].Pi, _ms[15].Tau
+				if !(cPi > 0 && cPi < math.MaxFloat64) {
+					return 0, compile.ErrFallback
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
@@ -26155,30 +20503,18 @@ func programFFA5(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			center := qt / q
 			var quad float64
 			{
-				cPi, cTau := _vs[14].Pi-_ms[23].Pi, _vs[14].Tau-_ms[23].Tau
-				if !(cPi > 0 && cPi >= 1e-6*_vs[14].Pi) {
-					if !(cPi == 0 || cPi < 1e-6*_vs[14].Pi) {
-						return 0, compile.ErrFallback
-					}
-					cPi, cTau = 0.0+_ms[36].Pi, 0.0+_ms[36].Tau
-					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
-						return 0, compile.ErrFallback
-					}
+				cPi, cTau := _ms[36].Pi, _ms[36].Tau
+				if !(cPi > 0 && cPi < math.MaxFloat64) {
+					return 0, compile.ErrFallback
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
 				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _vs[14].Pi-_ms[36].Pi, _vs[14].Tau-_ms[36].Tau
-				if !(cPi > 0 && cPi >= 1e-6*_vs[14].Pi) {
-					if !(cPi == 0 || cPi < 1e-6*_vs[14].Pi) {
-						return 0, compile.ErrFallback
-					}
-					cPi, cTau = 0.0+_ms[23].Pi, 0.0+_ms[23].Tau
-					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
-						return 0, compile.ErrFallback
-					}
+				cPi, cTau := _ms[23].Pi, _ms[23].Tau
+				if !(cPi > 0 && cPi < math.MaxFloat64) {
+					return 0, compile.ErrFallback
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
@@ -26196,30 +20532,18 @@ func programFFA5(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			center := qt / q
 			var quad float64
 			{
-				cPi, cTau := _vs[15].Pi-_ms[25].Pi, _vs[15].Tau-_ms[25].Tau
-				if !(cPi > 0 && cPi >= 1e-6*_vs[15].Pi) {
-					if !(cPi == 0 || cPi < 1e-6*_vs[15].Pi) {
-						return 0, compile.ErrFallback
-					}
-					cPi, cTau = 0.0+_ms[37].Pi, 0.0+_ms[37].Tau
-					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
-						return 0, compile.ErrFallback
-					}
+				cPi, cTau := _ms[37].Pi, _ms[37].Tau
+				if !(cPi > 0 && cPi < math.MaxFloat64) {
+					return 0, compile.ErrFallback
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
 				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _vs[15].Pi-_ms[37].Pi, _vs[15].Tau-_ms[37].Tau
-				if !(cPi > 0 && cPi >= 1e-6*_vs[15].Pi) {
-					if !(cPi == 0 || cPi < 1e-6*_vs[15].Pi) {
-						return 0, compile.ErrFallback
-					}
-					cPi, cTau = 0.0+_ms[25].Pi, 0.0+_ms[25].Tau
-					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
-						return 0, compile.ErrFallback
-					}
+				cPi, cTau := _ms[25].Pi, _ms[25].Tau
+				if !(cPi > 0 && cPi < math.MaxFloat64) {
+					return 0, compile.ErrFallback
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
@@ -26237,30 +20561,18 @@ func programFFA5(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			center := qt / q
 			var quad float64
 			{
-				cPi, cTau := _vs[16].Pi-_ms[28].Pi, _vs[16].Tau-_ms[28].Tau
-				if !(cPi > 0 && cPi >= 1e-6*_vs[16].Pi) {
-					if !(cPi == 0 || cPi < 1e-6*_vs[16].Pi) {
-						return 0, compile.ErrFallback
-					}
-					cPi, cTau = 0.0+_ms[38].Pi, 0.0+_ms[38].Tau
-					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
-						return 0, compile.ErrFallback
-					}
+				cPi, cTau := _ms[38].Pi, _ms[38].Tau
+				if !(cPi > 0 && cPi < math.MaxFloat64) {
+					return 0, compile.ErrFallback
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
 				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _vs[16].Pi-_ms[38].Pi, _vs[16].Tau-_ms[38].Tau
-				if !(cPi > 0 && cPi >= 1e-6*_vs[16].Pi) {
-					if !(cPi == 0 || cPi < 1e-6*_vs[16].Pi) {
-						return 0, compile.ErrFallback
-					}
-					cPi, cTau = 0.0+_ms[28].Pi, 0.0+_ms[28].Tau
-					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
-						return 0, compile.ErrFallback
-					}
+				cPi, cTau := _ms[28].Pi, _ms[28].Tau
+				if !(cPi > 0 && cPi < math.MaxFloat64) {
+					return 0, compile.ErrFallback
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
@@ -26278,30 +20590,18 @@ func programFFA5(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			center := qt / q
 			var quad float64
 			{
-				cPi, cTau := _vs[17].Pi-_ms[31].Pi, _vs[17].Tau-_ms[31].Tau
-				if !(cPi > 0 && cPi >= 1e-6*_vs[17].Pi) {
-					if !(cPi == 0 || cPi < 1e-6*_vs[17].Pi) {
-						return 0, compile.ErrFallback
-					}
-					cPi, cTau = 0.0+_ms[39].Pi, 0.0+_ms[39].Tau
-					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
-						return 0, compile.ErrFallback
-					}
+				cPi, cTau := _ms[39].Pi, _ms[39].Tau
+				if !(cPi > 0 && cPi < math.MaxFloat64) {
+					return 0, compile.ErrFallback
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
 				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _vs[17].Pi-_ms[39].Pi, _vs[17].Tau-_ms[39].Tau
-				if !(cPi > 0 && cPi >= 1e-6*_vs[17].Pi) {
-					if !(cPi == 0 || cPi < 1e-6*_vs[17].Pi) {
-						return 0, compile.ErrFallback
-					}
-					cPi, cTau = 0.0+_ms[31].Pi, 0.0+_ms[31].Tau
-					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
-						return 0, compile.ErrFallback
-					}
+				cPi, cTau := _ms[31].Pi, _ms[31].Tau
+				if !(cPi > 0 && cPi < math.MaxFloat64) {
+					return 0, compile.ErrFallback
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
@@ -26319,30 +20619,18 @@ func programFFA5(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			center := qt / q
 			var quad float64
 			{
-				cPi, cTau := _vs[18].Pi-_ms[34].Pi, _vs[18].Tau-_ms[34].Tau
-				if !(cPi > 0 && cPi >= 1e-6*_vs[18].Pi) {
-					if !(cPi == 0 || cPi < 1e-6*_vs[18].Pi) {
-						return 0, compile.ErrFallback
-					}
-					cPi, cTau = 0.0+_ms[40].Pi, 0.0+_ms[40].Tau
-					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
-						return 0, compile.ErrFallback
-					}
+				cPi, cTau := _ms[40].Pi, _ms[40].Tau
+				if !(cPi > 0 && cPi < math.MaxFloat64) {
+					return 0, compile.ErrFallback
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
 				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _vs[18].Pi-_ms[40].Pi, _vs[18].Tau-_ms[40].Tau
-				if !(cPi > 0 && cPi >= 1e-6*_vs[18].Pi) {
-					if !(cPi == 0 || cPi < 1e-6*_vs[18].Pi) {
-						return 0, compile.ErrFallback
-					}
-					cPi, cTau = 0.0+_ms[34].Pi, 0.0+_ms[34].Tau
-					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
-						return 0, compile.ErrFallback
-					}
+				cPi, cTau := _ms[34].Pi, _ms[34].Tau
+				if !(cPi > 0 && cPi < math.MaxFloat64) {
+					return 0, compile.ErrFallback
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
@@ -26662,15 +20950,9 @@ func programFFA6(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			_v5p, _v5t = _aPi, _aTau
 		}
 		{ // N(p1; s1, 17.36), edge 0
-			_c1Pi, _c1Tau := _v0p-_m7p, _v0t-_m7t
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v0p) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v0p) {
-					return schedules.Result{}, compile.ErrFallback
-				}
-				_c1Pi, _c1Tau = 0.0+_m0p, 0.0+_m0t
-				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
-					return schedules.Result{}, compile.ErrFallback
-				}
+			_c1Pi, _c1Tau := _m0p, _m0t
+			if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64) {
+				return schedules.Result{}, compile.ErrFallback
 			}
 			var _oPi, _oTau float64
 			{
@@ -26689,15 +20971,9 @@ func programFFA6(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			_v6p, _v6t = _aPi, _aTau
 		}
 		{ // N(p2; s2, 17.36), edge 0
-			_c1Pi, _c1Tau := _v1p-_m9p, _v1t-_m9t
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v1p) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v1p) {
-					return schedules.Result{}, compile.ErrFallback
-				}
-				_c1Pi, _c1Tau = 0.0+_m1p, 0.0+_m1t
-				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
-					return schedules.Result{}, compile.ErrFallback
-				}
+			_c1Pi, _c1Tau := _m1p, _m1t
+			if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64) {
+				return schedules.Result{}, compile.ErrFallback
 			}
 			var _oPi, _oTau float64
 			{
@@ -26716,15 +20992,9 @@ func programFFA6(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			_v7p, _v7t = _aPi, _aTau
 		}
 		{ // N(p3; s3, 17.36), edge 0
-			_c1Pi, _c1Tau := _v2p-_m11p, _v2t-_m11t
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v2p) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v2p) {
-					return schedules.Result{}, compile.ErrFallback
-				}
-				_c1Pi, _c1Tau = 0.0+_m2p, 0.0+_m2t
-				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
-					return schedules.Result{}, compile.ErrFallback
-				}
+			_c1Pi, _c1Tau := _m2p, _m2t
+			if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64) {
+				return schedules.Result{}, compile.ErrFallback
 			}
 			var _oPi, _oTau float64
 			{
@@ -26743,15 +21013,9 @@ func programFFA6(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			_v8p, _v8t = _aPi, _aTau
 		}
 		{ // N(p4; s4, 17.36), edge 0
-			_c1Pi, _c1Tau := _v3p-_m13p, _v3t-_m13t
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v3p) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v3p) {
-					return schedules.Result{}, compile.ErrFallback
-				}
-				_c1Pi, _c1Tau = 0.0+_m3p, 0.0+_m3t
-				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
-					return schedules.Result{}, compile.ErrFallback
-				}
+			_c1Pi, _c1Tau := _m3p, _m3t
+			if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64) {
+				return schedules.Result{}, compile.ErrFallback
 			}
 			var _oPi, _oTau float64
 			{
@@ -26770,15 +21034,9 @@ func programFFA6(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			_v9p, _v9t = _aPi, _aTau
 		}
 		{ // N(p5; s5, 17.36), edge 0
-			_c1Pi, _c1Tau := _v4p-_m15p, _v4t-_m15t
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v4p) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v4p) {
-					return schedules.Result{}, compile.ErrFallback
-				}
-				_c1Pi, _c1Tau = 0.0+_m4p, 0.0+_m4t
-				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
-					return schedules.Result{}, compile.ErrFallback
-				}
+			_c1Pi, _c1Tau := _m4p, _m4t
+			if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64) {
+				return schedules.Result{}, compile.ErrFallback
 			}
 			var _oPi, _oTau float64
 			{
@@ -26797,15 +21055,9 @@ func programFFA6(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			_v10p, _v10t = _aPi, _aTau
 		}
 		{ // N(p6; s6, 17.36), edge 0
-			_c1Pi, _c1Tau := _v5p-_m17p, _v5t-_m17t
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v5p) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v5p) {
-					return schedules.Result{}, compile.ErrFallback
-				}
-				_c1Pi, _c1Tau = 0.0+_m5p, 0.0+_m5t
-				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
-					return schedules.Result{}, compile.ErrFallback
-				}
+			_c1Pi, _c1Tau := _m5p, _m5t
+			if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64) {
+				return schedules.Result{}, compile.ErrFallback
 			}
 			var _oPi, _oTau float64
 			{
@@ -26824,15 +21076,9 @@ func programFFA6(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			_v11p, _v11t = _aPi, _aTau
 		}
 		{ // t1 = p1, edge 0
-			_c1Pi, _c1Tau := _v6p-_m19p, _v6t-_m19t
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v6p) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v6p) {
-					return schedules.Result{}, compile.ErrFallback
-				}
-				_c1Pi, _c1Tau = 0.0+_m6p, 0.0+_m6t
-				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
-					return schedules.Result{}, compile.ErrFallback
-				}
+			_c1Pi, _c1Tau := _m6p, _m6t
+			if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64) {
+				return schedules.Result{}, compile.ErrFallback
 			}
 			var _oPi, _oTau float64
 			{
@@ -26861,15 +21107,9 @@ func programFFA6(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			_v12p, _v12t = _aPi, _aTau
 		}
 		{ // t2 = p2, edge 0
-			_c1Pi, _c1Tau := _v7p-_m21p, _v7t-_m21t
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v7p) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v7p) {
-					return schedules.Result{}, compile.ErrFallback
-				}
-				_c1Pi, _c1Tau = 0.0+_m8p, 0.0+_m8t
-				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
-					return schedules.Result{}, compile.ErrFallback
-				}
+			_c1Pi, _c1Tau := _m8p, _m8t
+			if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64) {
+				return schedules.Result{}, compile.ErrFallback
 			}
 			var _oPi, _oTau float64
 			{
@@ -26898,15 +21138,9 @@ func programFFA6(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			_v13p, _v13t = _aPi, _aTau
 		}
 		{ // t3 = p3, edge 0
-			_c1Pi, _c1Tau := _v8p-_m23p, _v8t-_m23t
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v8p) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v8p) {
-					return schedules.Result{}, compile.ErrFallback
-				}
-				_c1Pi, _c1Tau = 0.0+_m10p, 0.0+_m10t
-				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
-					return schedules.Result{}, compile.ErrFallback
-				}
+			_c1Pi, _c1Tau := _m10p, _m10t
+			if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64) {
+				return schedules.Result{}, compile.ErrFallback
 			}
 			var _oPi, _oTau float64
 			{
@@ -26935,15 +21169,9 @@ func programFFA6(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			_v14p, _v14t = _aPi, _aTau
 		}
 		{ // t4 = p4, edge 0
-			_c1Pi, _c1Tau := _v9p-_m25p, _v9t-_m25t
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v9p) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v9p) {
-					return schedules.Result{}, compile.ErrFallback
-				}
-				_c1Pi, _c1Tau = 0.0+_m12p, 0.0+_m12t
-				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
-					return schedules.Result{}, compile.ErrFallback
-				}
+			_c1Pi, _c1Tau := _m12p, _m12t
+			if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64) {
+				return schedules.Result{}, compile.ErrFallback
 			}
 			var _oPi, _oTau float64
 			{
@@ -26972,15 +21200,9 @@ func programFFA6(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			_v15p, _v15t = _aPi, _aTau
 		}
 		{ // t5 = p5, edge 0
-			_c1Pi, _c1Tau := _v10p-_m27p, _v10t-_m27t
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v10p) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v10p) {
-					return schedules.Result{}, compile.ErrFallback
-				}
-				_c1Pi, _c1Tau = 0.0+_m14p, 0.0+_m14t
-				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
-					return schedules.Result{}, compile.ErrFallback
-				}
+			_c1Pi, _c1Tau := _m14p, _m14t
+			if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64) {
+				return schedules.Result{}, compile.ErrFallback
 			}
 			var _oPi, _oTau float64
 			{
@@ -27009,15 +21231,9 @@ func programFFA6(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			_v16p, _v16t = _aPi, _aTau
 		}
 		{ // t6 = p6, edge 0
-			_c1Pi, _c1Tau := _v11p-_m29p, _v11t-_m29t
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v11p) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v11p) {
-					return schedules.Result{}, compile.ErrFallback
-				}
-				_c1Pi, _c1Tau = 0.0+_m16p, 0.0+_m16t
-				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
-					return schedules.Result{}, compile.ErrFallback
-				}
+			_c1Pi, _c1Tau := _m16p, _m16t
+			if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64) {
+				return schedules.Result{}, compile.ErrFallback
 			}
 			var _oPi, _oTau float64
 			{
@@ -27063,15 +21279,9 @@ func programFFA6(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 				_pass = 0
 				_br0 := schedules.Result{Converged: true}
 				{ // d1 = t1 − t2, edge 0
-					_c1Pi, _c1Tau := _v12p-_m31p, _v12t-_m31t
-					if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v12p) {
-						if !(_c1Pi == 0 || _c1Pi < 1e-6*_v12p) {
-							return schedules.Result{}, compile.ErrFallback
-						}
-						_c1Pi, _c1Tau = 0.0+_m18p, 0.0+_m18t
-						if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
-							return schedules.Result{}, compile.ErrFallback
-						}
+					_c1Pi, _c1Tau := _m18p, _m18t
+					if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64) {
+						return schedules.Result{}, compile.ErrFallback
 					}
 					_c2Pi, _c2Tau := _v13p-_m32p, _v13t-_m32t
 					if !(_c2Pi > 0 && _c2Pi >= 1e-6*_v13p) {
@@ -27125,15 +21335,9 @@ func programFFA6(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 					_v18p, _v18t = _aPi, _aTau
 				}
 				{ // I(d1 > 0.7405), edge 0
-					_c0Pi, _c0Tau := _v18p-_m45p, _v18t-_m45t
-					if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v18p) {
-						if !(_c0Pi == 0 || _c0Pi < 1e-6*_v18p) {
-							return schedules.Result{}, compile.ErrFallback
-						}
-						_c0Pi, _c0Tau = 0.0+_m30p, 0.0+_m30t
-						if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-							return schedules.Result{}, compile.ErrFallback
-						}
+					_c0Pi, _c0Tau := _m30p, _m30t
+					if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+						return schedules.Result{}, compile.ErrFallback
 					}
 					var _oPi, _oTau float64
 					{
@@ -27172,25 +21376,13 @@ func programFFA6(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 					_v18p, _v18t = _aPi, _aTau
 				}
 				{ // d1 = t1 − t2, edge 2
-					_c0Pi, _c0Tau := _v18p-_m30p, _v18t-_m30t
-					if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v18p) {
-						if !(_c0Pi == 0 || _c0Pi < 1e-6*_v18p) {
-							return schedules.Result{}, compile.ErrFallback
-						}
-						_c0Pi, _c0Tau = 0.0+_m45p, 0.0+_m45t
-						if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-							return schedules.Result{}, compile.ErrFallback
-						}
+					_c0Pi, _c0Tau := _m45p, _m45t
+					if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+						return schedules.Result{}, compile.ErrFallback
 					}
-					_c1Pi, _c1Tau := _v12p-_m31p, _v12t-_m31t
-					if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v12p) {
-						if !(_c1Pi == 0 || _c1Pi < 1e-6*_v12p) {
-							return schedules.Result{}, compile.ErrFallback
-						}
-						_c1Pi, _c1Tau = 0.0+_m18p, 0.0+_m18t
-						if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
-							return schedules.Result{}, compile.ErrFallback
-						}
+					_c1Pi, _c1Tau := _m18p, _m18t
+					if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64) {
+						return schedules.Result{}, compile.ErrFallback
 					}
 					var _oPi, _oTau float64
 					{
@@ -27299,15 +21491,9 @@ func programFFA6(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 					_v19p, _v19t = _aPi, _aTau
 				}
 				{ // I(d2 > 0.7405), edge 0
-					_c0Pi, _c0Tau := _v19p-_m46p, _v19t-_m46t
-					if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v19p) {
-						if !(_c0Pi == 0 || _c0Pi < 1e-6*_v19p) {
-							return schedules.Result{}, compile.ErrFallback
-						}
-						_c0Pi, _c0Tau = 0.0+_m33p, 0.0+_m33t
-						if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-							return schedules.Result{}, compile.ErrFallback
-						}
+					_c0Pi, _c0Tau := _m33p, _m33t
+					if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+						return schedules.Result{}, compile.ErrFallback
 					}
 					var _oPi, _oTau float64
 					{
@@ -27346,15 +21532,9 @@ func programFFA6(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 					_v19p, _v19t = _aPi, _aTau
 				}
 				{ // d2 = t2 − t3, edge 2
-					_c0Pi, _c0Tau := _v19p-_m33p, _v19t-_m33t
-					if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v19p) {
-						if !(_c0Pi == 0 || _c0Pi < 1e-6*_v19p) {
-							return schedules.Result{}, compile.ErrFallback
-						}
-						_c0Pi, _c0Tau = 0.0+_m46p, 0.0+_m46t
-						if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-							return schedules.Result{}, compile.ErrFallback
-						}
+					_c0Pi, _c0Tau := _m46p, _m46t
+					if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+						return schedules.Result{}, compile.ErrFallback
 					}
 					_c1Pi, _c1Tau := _v13p-_m34p, _v13t-_m34t
 					if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v13p) {
@@ -27473,15 +21653,9 @@ func programFFA6(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 					_v20p, _v20t = _aPi, _aTau
 				}
 				{ // I(d3 > 0.7405), edge 0
-					_c0Pi, _c0Tau := _v20p-_m47p, _v20t-_m47t
-					if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v20p) {
-						if !(_c0Pi == 0 || _c0Pi < 1e-6*_v20p) {
-							return schedules.Result{}, compile.ErrFallback
-						}
-						_c0Pi, _c0Tau = 0.0+_m36p, 0.0+_m36t
-						if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-							return schedules.Result{}, compile.ErrFallback
-						}
+					_c0Pi, _c0Tau := _m36p, _m36t
+					if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+						return schedules.Result{}, compile.ErrFallback
 					}
 					var _oPi, _oTau float64
 					{
@@ -27520,15 +21694,9 @@ func programFFA6(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 					_v20p, _v20t = _aPi, _aTau
 				}
 				{ // d3 = t3 − t4, edge 2
-					_c0Pi, _c0Tau := _v20p-_m36p, _v20t-_m36t
-					if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v20p) {
-						if !(_c0Pi == 0 || _c0Pi < 1e-6*_v20p) {
-							return schedules.Result{}, compile.ErrFallback
-						}
-						_c0Pi, _c0Tau = 0.0+_m47p, 0.0+_m47t
-						if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-							return schedules.Result{}, compile.ErrFallback
-						}
+					_c0Pi, _c0Tau := _m47p, _m47t
+					if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+						return schedules.Result{}, compile.ErrFallback
 					}
 					_c1Pi, _c1Tau := _v14p-_m37p, _v14t-_m37t
 					if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v14p) {
@@ -27647,15 +21815,9 @@ func programFFA6(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 					_v21p, _v21t = _aPi, _aTau
 				}
 				{ // I(d4 > 0.7405), edge 0
-					_c0Pi, _c0Tau := _v21p-_m48p, _v21t-_m48t
-					if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v21p) {
-						if !(_c0Pi == 0 || _c0Pi < 1e-6*_v21p) {
-							return schedules.Result{}, compile.ErrFallback
-						}
-						_c0Pi, _c0Tau = 0.0+_m39p, 0.0+_m39t
-						if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-							return schedules.Result{}, compile.ErrFallback
-						}
+					_c0Pi, _c0Tau := _m39p, _m39t
+					if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+						return schedules.Result{}, compile.ErrFallback
 					}
 					var _oPi, _oTau float64
 					{
@@ -27694,15 +21856,9 @@ func programFFA6(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 					_v21p, _v21t = _aPi, _aTau
 				}
 				{ // d4 = t4 − t5, edge 2
-					_c0Pi, _c0Tau := _v21p-_m39p, _v21t-_m39t
-					if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v21p) {
-						if !(_c0Pi == 0 || _c0Pi < 1e-6*_v21p) {
-							return schedules.Result{}, compile.ErrFallback
-						}
-						_c0Pi, _c0Tau = 0.0+_m48p, 0.0+_m48t
-						if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-							return schedules.Result{}, compile.ErrFallback
-						}
+					_c0Pi, _c0Tau := _m48p, _m48t
+					if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+						return schedules.Result{}, compile.ErrFallback
 					}
 					_c1Pi, _c1Tau := _v15p-_m40p, _v15t-_m40t
 					if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v15p) {
@@ -27769,15 +21925,9 @@ func programFFA6(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 							return schedules.Result{}, compile.ErrFallback
 						}
 					}
-					_c2Pi, _c2Tau := _v17p-_m44p, _v17t-_m44t
-					if !(_c2Pi > 0 && _c2Pi >= 1e-6*_v17p) {
-						if !(_c2Pi == 0 || _c2Pi < 1e-6*_v17p) {
-							return schedules.Result{}, compile.ErrFallback
-						}
-						_c2Pi, _c2Tau = 0.0+_m28p, 0.0+_m28t
-						if !(_c2Pi > 0 && _c2Pi < math.MaxFloat64 && _c2Tau-_c2Tau == 0) {
-							return schedules.Result{}, compile.ErrFallback
-						}
+					_c2Pi, _c2Tau := _m28p, _m28t
+					if !(_c2Pi > 0 && _c2Pi < math.MaxFloat64) {
+						return schedules.Result{}, compile.ErrFallback
 					}
 					var _oPi, _oTau float64
 					{
@@ -27821,15 +21971,9 @@ func programFFA6(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 					_v22p, _v22t = _aPi, _aTau
 				}
 				{ // I(d5 > 0.7405), edge 0
-					_c0Pi, _c0Tau := _v22p-_m49p, _v22t-_m49t
-					if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v22p) {
-						if !(_c0Pi == 0 || _c0Pi < 1e-6*_v22p) {
-							return schedules.Result{}, compile.ErrFallback
-						}
-						_c0Pi, _c0Tau = 0.0+_m42p, 0.0+_m42t
-						if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-							return schedules.Result{}, compile.ErrFallback
-						}
+					_c0Pi, _c0Tau := _m42p, _m42t
+					if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+						return schedules.Result{}, compile.ErrFallback
 					}
 					var _oPi, _oTau float64
 					{
@@ -27868,25 +22012,13 @@ func programFFA6(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 					_v22p, _v22t = _aPi, _aTau
 				}
 				{ // d5 = t5 − t6, edge 1
-					_c0Pi, _c0Tau := _v22p-_m42p, _v22t-_m42t
-					if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v22p) {
-						if !(_c0Pi == 0 || _c0Pi < 1e-6*_v22p) {
-							return schedules.Result{}, compile.ErrFallback
-						}
-						_c0Pi, _c0Tau = 0.0+_m49p, 0.0+_m49t
-						if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-							return schedules.Result{}, compile.ErrFallback
-						}
+					_c0Pi, _c0Tau := _m49p, _m49t
+					if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+						return schedules.Result{}, compile.ErrFallback
 					}
-					_c2Pi, _c2Tau := _v17p-_m44p, _v17t-_m44t
-					if !(_c2Pi > 0 && _c2Pi >= 1e-6*_v17p) {
-						if !(_c2Pi == 0 || _c2Pi < 1e-6*_v17p) {
-							return schedules.Result{}, compile.ErrFallback
-						}
-						_c2Pi, _c2Tau = 0.0+_m28p, 0.0+_m28t
-						if !(_c2Pi > 0 && _c2Pi < math.MaxFloat64 && _c2Tau-_c2Tau == 0) {
-							return schedules.Result{}, compile.ErrFallback
-						}
+					_c2Pi, _c2Tau := _m28p, _m28t
+					if !(_c2Pi > 0 && _c2Pi < math.MaxFloat64) {
+						return schedules.Result{}, compile.ErrFallback
 					}
 					var _oPi, _oTau float64
 					{
@@ -27995,15 +22127,9 @@ func programFFA6(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 					_v21p, _v21t = _aPi, _aTau
 				}
 				{ // I(d4 > 0.7405), edge 0
-					_c0Pi, _c0Tau := _v21p-_m48p, _v21t-_m48t
-					if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v21p) {
-						if !(_c0Pi == 0 || _c0Pi < 1e-6*_v21p) {
-							return schedules.Result{}, compile.ErrFallback
-						}
-						_c0Pi, _c0Tau = 0.0+_m39p, 0.0+_m39t
-						if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-							return schedules.Result{}, compile.ErrFallback
-						}
+					_c0Pi, _c0Tau := _m39p, _m39t
+					if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+						return schedules.Result{}, compile.ErrFallback
 					}
 					var _oPi, _oTau float64
 					{
@@ -28042,15 +22168,9 @@ func programFFA6(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 					_v21p, _v21t = _aPi, _aTau
 				}
 				{ // d4 = t4 − t5, edge 1
-					_c0Pi, _c0Tau := _v21p-_m39p, _v21t-_m39t
-					if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v21p) {
-						if !(_c0Pi == 0 || _c0Pi < 1e-6*_v21p) {
-							return schedules.Result{}, compile.ErrFallback
-						}
-						_c0Pi, _c0Tau = 0.0+_m48p, 0.0+_m48t
-						if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-							return schedules.Result{}, compile.ErrFallback
-						}
+					_c0Pi, _c0Tau := _m48p, _m48t
+					if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+						return schedules.Result{}, compile.ErrFallback
 					}
 					_c2Pi, _c2Tau := _v16p-_m41p, _v16t-_m41t
 					if !(_c2Pi > 0 && _c2Pi >= 1e-6*_v16p) {
@@ -28169,15 +22289,9 @@ func programFFA6(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 					_v20p, _v20t = _aPi, _aTau
 				}
 				{ // I(d3 > 0.7405), edge 0
-					_c0Pi, _c0Tau := _v20p-_m47p, _v20t-_m47t
-					if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v20p) {
-						if !(_c0Pi == 0 || _c0Pi < 1e-6*_v20p) {
-							return schedules.Result{}, compile.ErrFallback
-						}
-						_c0Pi, _c0Tau = 0.0+_m36p, 0.0+_m36t
-						if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-							return schedules.Result{}, compile.ErrFallback
-						}
+					_c0Pi, _c0Tau := _m36p, _m36t
+					if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+						return schedules.Result{}, compile.ErrFallback
 					}
 					var _oPi, _oTau float64
 					{
@@ -28216,15 +22330,9 @@ func programFFA6(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 					_v20p, _v20t = _aPi, _aTau
 				}
 				{ // d3 = t3 − t4, edge 1
-					_c0Pi, _c0Tau := _v20p-_m36p, _v20t-_m36t
-					if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v20p) {
-						if !(_c0Pi == 0 || _c0Pi < 1e-6*_v20p) {
-							return schedules.Result{}, compile.ErrFallback
-						}
-						_c0Pi, _c0Tau = 0.0+_m47p, 0.0+_m47t
-						if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-							return schedules.Result{}, compile.ErrFallback
-						}
+					_c0Pi, _c0Tau := _m47p, _m47t
+					if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+						return schedules.Result{}, compile.ErrFallback
 					}
 					_c2Pi, _c2Tau := _v15p-_m38p, _v15t-_m38t
 					if !(_c2Pi > 0 && _c2Pi >= 1e-6*_v15p) {
@@ -28343,15 +22451,9 @@ func programFFA6(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 					_v19p, _v19t = _aPi, _aTau
 				}
 				{ // I(d2 > 0.7405), edge 0
-					_c0Pi, _c0Tau := _v19p-_m46p, _v19t-_m46t
-					if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v19p) {
-						if !(_c0Pi == 0 || _c0Pi < 1e-6*_v19p) {
-							return schedules.Result{}, compile.ErrFallback
-						}
-						_c0Pi, _c0Tau = 0.0+_m33p, 0.0+_m33t
-						if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-							return schedules.Result{}, compile.ErrFallback
-						}
+					_c0Pi, _c0Tau := _m33p, _m33t
+					if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+						return schedules.Result{}, compile.ErrFallback
 					}
 					var _oPi, _oTau float64
 					{
@@ -28390,15 +22492,9 @@ func programFFA6(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 					_v19p, _v19t = _aPi, _aTau
 				}
 				{ // d2 = t2 − t3, edge 1
-					_c0Pi, _c0Tau := _v19p-_m33p, _v19t-_m33t
-					if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v19p) {
-						if !(_c0Pi == 0 || _c0Pi < 1e-6*_v19p) {
-							return schedules.Result{}, compile.ErrFallback
-						}
-						_c0Pi, _c0Tau = 0.0+_m46p, 0.0+_m46t
-						if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-							return schedules.Result{}, compile.ErrFallback
-						}
+					_c0Pi, _c0Tau := _m46p, _m46t
+					if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+						return schedules.Result{}, compile.ErrFallback
 					}
 					_c2Pi, _c2Tau := _v14p-_m35p, _v14t-_m35t
 					if !(_c2Pi > 0 && _c2Pi >= 1e-6*_v14p) {
@@ -28468,15 +22564,9 @@ func programFFA6(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			_res = compile.Merge(_res, _lr0)
 		}
 		{ // d1 = t1 − t2, edge 1
-			_c0Pi, _c0Tau := _v18p-_m30p, _v18t-_m30t
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v18p) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v18p) {
-					return schedules.Result{}, compile.ErrFallback
-				}
-				_c0Pi, _c0Tau = 0.0+_m45p, 0.0+_m45t
-				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-					return schedules.Result{}, compile.ErrFallback
-				}
+			_c0Pi, _c0Tau := _m45p, _m45t
+			if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+				return schedules.Result{}, compile.ErrFallback
 			}
 			_c2Pi, _c2Tau := _v13p-_m32p, _v13t-_m32t
 			if !(_c2Pi > 0 && _c2Pi >= 1e-6*_v13p) {
@@ -28518,15 +22608,9 @@ func programFFA6(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			_v12p, _v12t = _aPi, _aTau
 		}
 		{ // d5 = t5 − t6, edge 2
-			_c0Pi, _c0Tau := _v22p-_m42p, _v22t-_m42t
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v22p) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v22p) {
-					return schedules.Result{}, compile.ErrFallback
-				}
-				_c0Pi, _c0Tau = 0.0+_m49p, 0.0+_m49t
-				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-					return schedules.Result{}, compile.ErrFallback
-				}
+			_c0Pi, _c0Tau := _m49p, _m49t
+			if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+				return schedules.Result{}, compile.ErrFallback
 			}
 			_c1Pi, _c1Tau := _v16p-_m43p, _v16t-_m43t
 			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v16p) {
@@ -28568,15 +22652,9 @@ func programFFA6(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			_v17p, _v17t = _aPi, _aTau
 		}
 		{ // t1 = p1, edge 1
-			_c0Pi, _c0Tau := _v12p-_m18p, _v12t-_m18t
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v12p) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v12p) {
-					return schedules.Result{}, compile.ErrFallback
-				}
-				_c0Pi, _c0Tau = 0.0+_m31p, 0.0+_m31t
-				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-					return schedules.Result{}, compile.ErrFallback
-				}
+			_c0Pi, _c0Tau := _m31p, _m31t
+			if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+				return schedules.Result{}, compile.ErrFallback
 			}
 			var _oPi, _oTau float64
 			{
@@ -28608,15 +22686,9 @@ func programFFA6(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			_v6p, _v6t = _aPi, _aTau
 		}
 		{ // N(p1; s1, 17.36), edge 1
-			_c0Pi, _c0Tau := _v6p-_m6p, _v6t-_m6t
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v6p) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v6p) {
-					return schedules.Result{}, compile.ErrFallback
-				}
-				_c0Pi, _c0Tau = 0.0+_m19p, 0.0+_m19t
-				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-					return schedules.Result{}, compile.ErrFallback
-				}
+			_c0Pi, _c0Tau := _m19p, _m19t
+			if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+				return schedules.Result{}, compile.ErrFallback
 			}
 			var _oPi, _oTau float64
 			{
@@ -28675,15 +22747,9 @@ func programFFA6(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			_v7p, _v7t = _aPi, _aTau
 		}
 		{ // N(p2; s2, 17.36), edge 1
-			_c0Pi, _c0Tau := _v7p-_m8p, _v7t-_m8t
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v7p) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v7p) {
-					return schedules.Result{}, compile.ErrFallback
-				}
-				_c0Pi, _c0Tau = 0.0+_m21p, 0.0+_m21t
-				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-					return schedules.Result{}, compile.ErrFallback
-				}
+			_c0Pi, _c0Tau := _m21p, _m21t
+			if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+				return schedules.Result{}, compile.ErrFallback
 			}
 			var _oPi, _oTau float64
 			{
@@ -28742,15 +22808,9 @@ func programFFA6(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			_v8p, _v8t = _aPi, _aTau
 		}
 		{ // N(p3; s3, 17.36), edge 1
-			_c0Pi, _c0Tau := _v8p-_m10p, _v8t-_m10t
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v8p) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v8p) {
-					return schedules.Result{}, compile.ErrFallback
-				}
-				_c0Pi, _c0Tau = 0.0+_m23p, 0.0+_m23t
-				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-					return schedules.Result{}, compile.ErrFallback
-				}
+			_c0Pi, _c0Tau := _m23p, _m23t
+			if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+				return schedules.Result{}, compile.ErrFallback
 			}
 			var _oPi, _oTau float64
 			{
@@ -28809,15 +22869,9 @@ func programFFA6(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			_v9p, _v9t = _aPi, _aTau
 		}
 		{ // N(p4; s4, 17.36), edge 1
-			_c0Pi, _c0Tau := _v9p-_m12p, _v9t-_m12t
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v9p) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v9p) {
-					return schedules.Result{}, compile.ErrFallback
-				}
-				_c0Pi, _c0Tau = 0.0+_m25p, 0.0+_m25t
-				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-					return schedules.Result{}, compile.ErrFallback
-				}
+			_c0Pi, _c0Tau := _m25p, _m25t
+			if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+				return schedules.Result{}, compile.ErrFallback
 			}
 			var _oPi, _oTau float64
 			{
@@ -28876,15 +22930,9 @@ func programFFA6(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			_v10p, _v10t = _aPi, _aTau
 		}
 		{ // N(p5; s5, 17.36), edge 1
-			_c0Pi, _c0Tau := _v10p-_m14p, _v10t-_m14t
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v10p) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v10p) {
-					return schedules.Result{}, compile.ErrFallback
-				}
-				_c0Pi, _c0Tau = 0.0+_m27p, 0.0+_m27t
-				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-					return schedules.Result{}, compile.ErrFallback
-				}
+			_c0Pi, _c0Tau := _m27p, _m27t
+			if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+				return schedules.Result{}, compile.ErrFallback
 			}
 			var _oPi, _oTau float64
 			{
@@ -28903,15 +22951,9 @@ func programFFA6(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			_v4p, _v4t = _aPi, _aTau
 		}
 		{ // t6 = p6, edge 1
-			_c0Pi, _c0Tau := _v17p-_m28p, _v17t-_m28t
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v17p) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v17p) {
-					return schedules.Result{}, compile.ErrFallback
-				}
-				_c0Pi, _c0Tau = 0.0+_m44p, 0.0+_m44t
-				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-					return schedules.Result{}, compile.ErrFallback
-				}
+			_c0Pi, _c0Tau := _m44p, _m44t
+			if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+				return schedules.Result{}, compile.ErrFallback
 			}
 			var _oPi, _oTau float64
 			{
@@ -28943,15 +22985,9 @@ func programFFA6(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			_v11p, _v11t = _aPi, _aTau
 		}
 		{ // N(p6; s6, 17.36), edge 1
-			_c0Pi, _c0Tau := _v11p-_m16p, _v11t-_m16t
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v11p) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v11p) {
-					return schedules.Result{}, compile.ErrFallback
-				}
-				_c0Pi, _c0Tau = 0.0+_m29p, 0.0+_m29t
-				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-					return schedules.Result{}, compile.ErrFallback
-				}
+			_c0Pi, _c0Tau := _m29p, _m29t
+			if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+				return schedules.Result{}, compile.ErrFallback
 			}
 			var _oPi, _oTau float64
 			{
@@ -29067,15 +23103,9 @@ func programFFA6(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 		}
 		var _sum graph.EvidenceSum
 		{ // N(s1; 25, 25.01)
-			_c0Pi, _c0Tau := _vs[0].Pi-_ms[0].Pi, _vs[0].Tau-_ms[0].Tau
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[0].Pi) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[0].Pi) {
-					return 0, compile.ErrFallback
-				}
-				_c0Pi, _c0Tau = 0.0+_ms[7].Pi, 0.0+_ms[7].Tau
-				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-					return 0, compile.ErrFallback
-				}
+			_c0Pi, _c0Tau := _ms[7].Pi, _ms[7].Tau
+			if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+				return 0, compile.ErrFallback
 			}
 			var _eq, _ev, _en float64
 			{
@@ -29090,15 +23120,9 @@ func programFFA6(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			_sum.Norm(_en)
 		}
 		{ // N(s2; 26, 25.01)
-			_c0Pi, _c0Tau := _vs[1].Pi-_ms[1].Pi, _vs[1].Tau-_ms[1].Tau
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[1].Pi) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[1].Pi) {
-					return 0, compile.ErrFallback
-				}
-				_c0Pi, _c0Tau = 0.0+_ms[9].Pi, 0.0+_ms[9].Tau
-				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-					return 0, compile.ErrFallback
-				}
+			_c0Pi, _c0Tau := _ms[9].Pi, _ms[9].Tau
+			if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+				return 0, compile.ErrFallback
 			}
 			var _eq, _ev, _en float64
 			{
@@ -29113,15 +23137,9 @@ func programFFA6(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			_sum.Norm(_en)
 		}
 		{ // N(s3; 27, 25.01)
-			_c0Pi, _c0Tau := _vs[2].Pi-_ms[2].Pi, _vs[2].Tau-_ms[2].Tau
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[2].Pi) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[2].Pi) {
-					return 0, compile.ErrFallback
-				}
-				_c0Pi, _c0Tau = 0.0+_ms[11].Pi, 0.0+_ms[11].Tau
-				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-					return 0, compile.ErrFallback
-				}
+			_c0Pi, _c0Tau := _ms[11].Pi, _ms[11].Tau
+			if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+				return 0, compile.ErrFallback
 			}
 			var _eq, _ev, _en float64
 			{
@@ -29136,15 +23154,9 @@ func programFFA6(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			_sum.Norm(_en)
 		}
 		{ // N(s4; 28, 25.01)
-			_c0Pi, _c0Tau := _vs[3].Pi-_ms[3].Pi, _vs[3].Tau-_ms[3].Tau
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[3].Pi) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[3].Pi) {
-					return 0, compile.ErrFallback
-				}
-				_c0Pi, _c0Tau = 0.0+_ms[13].Pi, 0.0+_ms[13].Tau
-				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-					return 0, compile.ErrFallback
-				}
+			_c0Pi, _c0Tau := _ms[13].Pi, _ms[13].Tau
+			if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+				return 0, compile.ErrFallback
 			}
 			var _eq, _ev, _en float64
 			{
@@ -29159,15 +23171,9 @@ func programFFA6(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			_sum.Norm(_en)
 		}
 		{ // N(s5; 29, 25.01)
-			_c0Pi, _c0Tau := _vs[4].Pi-_ms[4].Pi, _vs[4].Tau-_ms[4].Tau
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[4].Pi) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[4].Pi) {
-					return 0, compile.ErrFallback
-				}
-				_c0Pi, _c0Tau = 0.0+_ms[15].Pi, 0.0+_ms[15].Tau
-				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-					return 0, compile.ErrFallback
-				}
+			_c0Pi, _c0Tau := _ms[15].Pi, _ms[15].Tau
+			if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+				return 0, compile.ErrFallback
 			}
 			var _eq, _ev, _en float64
 			{
@@ -29182,15 +23188,9 @@ func programFFA6(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			_sum.Norm(_en)
 		}
 		{ // N(s6; 30, 25.01)
-			_c0Pi, _c0Tau := _vs[5].Pi-_ms[5].Pi, _vs[5].Tau-_ms[5].Tau
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[5].Pi) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[5].Pi) {
-					return 0, compile.ErrFallback
-				}
-				_c0Pi, _c0Tau = 0.0+_ms[17].Pi, 0.0+_ms[17].Tau
-				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-					return 0, compile.ErrFallback
-				}
+			_c0Pi, _c0Tau := _ms[17].Pi, _ms[17].Tau
+			if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+				return 0, compile.ErrFallback
 			}
 			var _eq, _ev, _en float64
 			{
@@ -29205,25 +23205,13 @@ func programFFA6(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			_sum.Norm(_en)
 		}
 		{ // N(p1; s1, 17.36)
-			_c0Pi, _c0Tau := _vs[6].Pi-_ms[6].Pi, _vs[6].Tau-_ms[6].Tau
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[6].Pi) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[6].Pi) {
-					return 0, compile.ErrFallback
-				}
-				_c0Pi, _c0Tau = 0.0+_ms[19].Pi, 0.0+_ms[19].Tau
-				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-					return 0, compile.ErrFallback
-				}
+			_c0Pi, _c0Tau := _ms[19].Pi, _ms[19].Tau
+			if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+				return 0, compile.ErrFallback
 			}
-			_c1Pi, _c1Tau := _vs[0].Pi-_ms[7].Pi, _vs[0].Tau-_ms[7].Tau
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_vs[0].Pi) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_vs[0].Pi) {
-					return 0, compile.ErrFallback
-				}
-				_c1Pi, _c1Tau = 0.0+_ms[0].Pi, 0.0+_ms[0].Tau
-				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
-					return 0, compile.ErrFallback
-				}
+			_c1Pi, _c1Tau := _ms[0].Pi, _ms[0].Tau
+			if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64) {
+				return 0, compile.ErrFallback
 			}
 			var _eq, _ev, _en float64
 			{
@@ -29238,25 +23226,13 @@ func programFFA6(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			_sum.Norm(_en)
 		}
 		{ // N(p2; s2, 17.36)
-			_c0Pi, _c0Tau := _vs[7].Pi-_ms[8].Pi, _vs[7].Tau-_ms[8].Tau
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[7].Pi) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[7].Pi) {
-					return 0, compile.ErrFallback
-				}
-				_c0Pi, _c0Tau = 0.0+_ms[21].Pi, 0.0+_ms[21].Tau
-				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-					return 0, compile.ErrFallback
-				}
+			_c0Pi, _c0Tau := _ms[21].Pi, _ms[21].Tau
+			if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+				return 0, compile.ErrFallback
 			}
-			_c1Pi, _c1Tau := _vs[1].Pi-_ms[9].Pi, _vs[1].Tau-_ms[9].Tau
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_vs[1].Pi) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_vs[1].Pi) {
-					return 0, compile.ErrFallback
-				}
-				_c1Pi, _c1Tau = 0.0+_ms[1].Pi, 0.0+_ms[1].Tau
-				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
-					return 0, compile.ErrFallback
-				}
+			_c1Pi, _c1Tau := _ms[1].Pi, _ms[1].Tau
+			if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64) {
+				return 0, compile.ErrFallback
 			}
 			var _eq, _ev, _en float64
 			{
@@ -29271,25 +23247,13 @@ func programFFA6(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			_sum.Norm(_en)
 		}
 		{ // N(p3; s3, 17.36)
-			_c0Pi, _c0Tau := _vs[8].Pi-_ms[10].Pi, _vs[8].Tau-_ms[10].Tau
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[8].Pi) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[8].Pi) {
-					return 0, compile.ErrFallback
-				}
-				_c0Pi, _c0Tau = 0.0+_ms[23].Pi, 0.0+_ms[23].Tau
-				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-					return 0, compile.ErrFallback
-				}
+			_c0Pi, _c0Tau := _ms[23].Pi, _ms[23].Tau
+			if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+				return 0, compile.ErrFallback
 			}
-			_c1Pi, _c1Tau := _vs[2].Pi-_ms[11].Pi, _vs[2].Tau-_ms[11].Tau
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_vs[2].Pi) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_vs[2].Pi) {
-					return 0, compile.ErrFallback
-				}
-				_c1Pi, _c1Tau = 0.0+_ms[2].Pi, 0.0+_ms[2].Tau
-				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
-					return 0, compile.ErrFallback
-				}
+			_c1Pi, _c1Tau := _ms[2].Pi, _ms[2].Tau
+			if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64) {
+				return 0, compile.ErrFallback
 			}
 			var _eq, _ev, _en float64
 			{
@@ -29304,25 +23268,13 @@ func programFFA6(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			_sum.Norm(_en)
 		}
 		{ // N(p4; s4, 17.36)
-			_c0Pi, _c0Tau := _vs[9].Pi-_ms[12].Pi, _vs[9].Tau-_ms[12].Tau
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[9].Pi) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[9].Pi) {
-					return 0, compile.ErrFallback
-				}
-				_c0Pi, _c0Tau = 0.0+_ms[25].Pi, 0.0+_ms[25].Tau
-				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-					return 0, compile.ErrFallback
-				}
+			_c0Pi, _c0Tau := _ms[25].Pi, _ms[25].Tau
+			if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+				return 0, compile.ErrFallback
 			}
-			_c1Pi, _c1Tau := _vs[3].Pi-_ms[13].Pi, _vs[3].Tau-_ms[13].Tau
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_vs[3].Pi) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_vs[3].Pi) {
-					return 0, compile.ErrFallback
-				}
-				_c1Pi, _c1Tau = 0.0+_ms[3].Pi, 0.0+_ms[3].Tau
-				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
-					return 0, compile.ErrFallback
-				}
+			_c1Pi, _c1Tau := _ms[3].Pi, _ms[3].Tau
+			if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64) {
+				return 0, compile.ErrFallback
 			}
 			var _eq, _ev, _en float64
 			{
@@ -29337,25 +23289,13 @@ func programFFA6(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			_sum.Norm(_en)
 		}
 		{ // N(p5; s5, 17.36)
-			_c0Pi, _c0Tau := _vs[10].Pi-_ms[14].Pi, _vs[10].Tau-_ms[14].Tau
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[10].Pi) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[10].Pi) {
-					return 0, compile.ErrFallback
-				}
-				_c0Pi, _c0Tau = 0.0+_ms[27].Pi, 0.0+_ms[27].Tau
-				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-					return 0, compile.ErrFallback
-				}
+			_c0Pi, _c0Tau := _ms[27].Pi, _ms[27].Tau
+			if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+				return 0, compile.ErrFallback
 			}
-			_c1Pi, _c1Tau := _vs[4].Pi-_ms[15].Pi, _vs[4].Tau-_ms[15].Tau
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_vs[4].Pi) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_vs[4].Pi) {
-					return 0, compile.ErrFallback
-				}
-				_c1Pi, _c1Tau = 0.0+_ms[4].Pi, 0.0+_ms[4].Tau
-				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
-					return 0, compile.ErrFallback
-				}
+			_c1Pi, _c1Tau := _ms[4].Pi, _ms[4].Tau
+			if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64) {
+				return 0, compile.ErrFallback
 			}
 			var _eq, _ev, _en float64
 			{
@@ -29370,25 +23310,13 @@ func programFFA6(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			_sum.Norm(_en)
 		}
 		{ // N(p6; s6, 17.36)
-			_c0Pi, _c0Tau := _vs[11].Pi-_ms[16].Pi, _vs[11].Tau-_ms[16].Tau
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[11].Pi) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[11].Pi) {
-					return 0, compile.ErrFallback
-				}
-				_c0Pi, _c0Tau = 0.0+_ms[29].Pi, 0.0+_ms[29].Tau
-				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-					return 0, compile.ErrFallback
-				}
+			_c0Pi, _c0Tau := _ms[29].Pi, _ms[29].Tau
+			if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+				return 0, compile.ErrFallback
 			}
-			_c1Pi, _c1Tau := _vs[5].Pi-_ms[17].Pi, _vs[5].Tau-_ms[17].Tau
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_vs[5].Pi) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_vs[5].Pi) {
-					return 0, compile.ErrFallback
-				}
-				_c1Pi, _c1Tau = 0.0+_ms[5].Pi, 0.0+_ms[5].Tau
-				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
-					return 0, compile.ErrFallback
-				}
+			_c1Pi, _c1Tau := _ms[5].Pi, _ms[5].Tau
+			if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64) {
+				return 0, compile.ErrFallback
 			}
 			var _eq, _ev, _en float64
 			{
@@ -29403,25 +23331,13 @@ func programFFA6(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			_sum.Norm(_en)
 		}
 		{ // t1 = p1
-			_c0Pi, _c0Tau := _vs[12].Pi-_ms[18].Pi, _vs[12].Tau-_ms[18].Tau
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[12].Pi) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[12].Pi) {
-					return 0, compile.ErrFallback
-				}
-				_c0Pi, _c0Tau = 0.0+_ms[31].Pi, 0.0+_ms[31].Tau
-				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-					return 0, compile.ErrFallback
-				}
+			_c0Pi, _c0Tau := _ms[31].Pi, _ms[31].Tau
+			if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+				return 0, compile.ErrFallback
 			}
-			_c1Pi, _c1Tau := _vs[6].Pi-_ms[19].Pi, _vs[6].Tau-_ms[19].Tau
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_vs[6].Pi) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_vs[6].Pi) {
-					return 0, compile.ErrFallback
-				}
-				_c1Pi, _c1Tau = 0.0+_ms[6].Pi, 0.0+_ms[6].Tau
-				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
-					return 0, compile.ErrFallback
-				}
+			_c1Pi, _c1Tau := _ms[6].Pi, _ms[6].Tau
+			if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64) {
+				return 0, compile.ErrFallback
 			}
 			var _eq, _ev, _en float64
 			{
@@ -29460,15 +23376,9 @@ func programFFA6(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 					return 0, compile.ErrFallback
 				}
 			}
-			_c1Pi, _c1Tau := _vs[7].Pi-_ms[21].Pi, _vs[7].Tau-_ms[21].Tau
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_vs[7].Pi) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_vs[7].Pi) {
-					return 0, compile.ErrFallback
-				}
-				_c1Pi, _c1Tau = 0.0+_ms[8].Pi, 0.0+_ms[8].Tau
-				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
-					return 0, compile.ErrFallback
-				}
+			_c1Pi, _c1Tau := _ms[8].Pi, _ms[8].Tau
+			if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64) {
+				return 0, compile.ErrFallback
 			}
 			var _eq, _ev, _en float64
 			{
@@ -29507,15 +23417,9 @@ func programFFA6(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 					return 0, compile.ErrFallback
 				}
 			}
-			_c1Pi, _c1Tau := _vs[8].Pi-_ms[23].Pi, _vs[8].Tau-_ms[23].Tau
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_vs[8].Pi) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_vs[8].Pi) {
-					return 0, compile.ErrFallback
-				}
-				_c1Pi, _c1Tau = 0.0+_ms[10].Pi, 0.0+_ms[10].Tau
-				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
-					return 0, compile.ErrFallback
-				}
+			_c1Pi, _c1Tau := _ms[10].Pi, _ms[10].Tau
+			if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64) {
+				return 0, compile.ErrFallback
 			}
 			var _eq, _ev, _en float64
 			{
@@ -29554,15 +23458,9 @@ func programFFA6(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 					return 0, compile.ErrFallback
 				}
 			}
-			_c1Pi, _c1Tau := _vs[9].Pi-_ms[25].Pi, _vs[9].Tau-_ms[25].Tau
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_vs[9].Pi) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_vs[9].Pi) {
-					return 0, compile.ErrFallback
-				}
-				_c1Pi, _c1Tau = 0.0+_ms[12].Pi, 0.0+_ms[12].Tau
-				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
-					return 0, compile.ErrFallback
-				}
+			_c1Pi, _c1Tau := _ms[12].Pi, _ms[12].Tau
+			if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64) {
+				return 0, compile.ErrFallback
 			}
 			var _eq, _ev, _en float64
 			{
@@ -29601,15 +23499,9 @@ func programFFA6(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 					return 0, compile.ErrFallback
 				}
 			}
-			_c1Pi, _c1Tau := _vs[10].Pi-_ms[27].Pi, _vs[10].Tau-_ms[27].Tau
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_vs[10].Pi) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_vs[10].Pi) {
-					return 0, compile.ErrFallback
-				}
-				_c1Pi, _c1Tau = 0.0+_ms[14].Pi, 0.0+_ms[14].Tau
-				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
-					return 0, compile.ErrFallback
-				}
+			_c1Pi, _c1Tau := _ms[14].Pi, _ms[14].Tau
+			if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64) {
+				return 0, compile.ErrFallback
 			}
 			var _eq, _ev, _en float64
 			{
@@ -29638,25 +23530,13 @@ func programFFA6(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			_sum.Norm(_en)
 		}
 		{ // t6 = p6
-			_c0Pi, _c0Tau := _vs[17].Pi-_ms[28].Pi, _vs[17].Tau-_ms[28].Tau
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[17].Pi) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[17].Pi) {
-					return 0, compile.ErrFallback
-				}
-				_c0Pi, _c0Tau = 0.0+_ms[44].Pi, 0.0+_ms[44].Tau
-				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-					return 0, compile.ErrFallback
-				}
+			_c0Pi, _c0Tau := _ms[44].Pi, _ms[44].Tau
+			if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+				return 0, compile.ErrFallback
 			}
-			_c1Pi, _c1Tau := _vs[11].Pi-_ms[29].Pi, _vs[11].Tau-_ms[29].Tau
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_vs[11].Pi) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_vs[11].Pi) {
-					return 0, compile.ErrFallback
-				}
-				_c1Pi, _c1Tau = 0.0+_ms[16].Pi, 0.0+_ms[16].Tau
-				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
-					return 0, compile.ErrFallback
-				}
+			_c1Pi, _c1Tau := _ms[16].Pi, _ms[16].Tau
+			if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64) {
+				return 0, compile.ErrFallback
 			}
 			var _eq, _ev, _en float64
 			{
@@ -29685,25 +23565,13 @@ func programFFA6(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			_sum.Norm(_en)
 		}
 		{ // d1 = t1 − t2
-			_c0Pi, _c0Tau := _vs[18].Pi-_ms[30].Pi, _vs[18].Tau-_ms[30].Tau
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[18].Pi) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[18].Pi) {
-					return 0, compile.ErrFallback
-				}
-				_c0Pi, _c0Tau = 0.0+_ms[45].Pi, 0.0+_ms[45].Tau
-				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-					return 0, compile.ErrFallback
-				}
+			_c0Pi, _c0Tau := _ms[45].Pi, _ms[45].Tau
+			if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+				return 0, compile.ErrFallback
 			}
-			_c1Pi, _c1Tau := _vs[12].Pi-_ms[31].Pi, _vs[12].Tau-_ms[31].Tau
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_vs[12].Pi) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_vs[12].Pi) {
-					return 0, compile.ErrFallback
-				}
-				_c1Pi, _c1Tau = 0.0+_ms[18].Pi, 0.0+_ms[18].Tau
-				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
-					return 0, compile.ErrFallback
-				}
+			_c1Pi, _c1Tau := _ms[18].Pi, _ms[18].Tau
+			if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64) {
+				return 0, compile.ErrFallback
 			}
 			_c2Pi, _c2Tau := _vs[13].Pi-_ms[32].Pi, _vs[13].Tau-_ms[32].Tau
 			if !(_c2Pi > 0 && _c2Pi >= 1e-6*_vs[13].Pi) {
@@ -29747,15 +23615,9 @@ func programFFA6(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			_sum.Norm(_en)
 		}
 		{ // d2 = t2 − t3
-			_c0Pi, _c0Tau := _vs[19].Pi-_ms[33].Pi, _vs[19].Tau-_ms[33].Tau
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[19].Pi) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[19].Pi) {
-					return 0, compile.ErrFallback
-				}
-				_c0Pi, _c0Tau = 0.0+_ms[46].Pi, 0.0+_ms[46].Tau
-				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-					return 0, compile.ErrFallback
-				}
+			_c0Pi, _c0Tau := _ms[46].Pi, _ms[46].Tau
+			if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+				return 0, compile.ErrFallback
 			}
 			_c1Pi, _c1Tau := _vs[13].Pi-_ms[34].Pi, _vs[13].Tau-_ms[34].Tau
 			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_vs[13].Pi) {
@@ -29809,15 +23671,9 @@ func programFFA6(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			_sum.Norm(_en)
 		}
 		{ // d3 = t3 − t4
-			_c0Pi, _c0Tau := _vs[20].Pi-_ms[36].Pi, _vs[20].Tau-_ms[36].Tau
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[20].Pi) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[20].Pi) {
-					return 0, compile.ErrFallback
-				}
-				_c0Pi, _c0Tau = 0.0+_ms[47].Pi, 0.0+_ms[47].Tau
-				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-					return 0, compile.ErrFallback
-				}
+			_c0Pi, _c0Tau := _ms[47].Pi, _ms[47].Tau
+			if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+				return 0, compile.ErrFallback
 			}
 			_c1Pi, _c1Tau := _vs[14].Pi-_ms[37].Pi, _vs[14].Tau-_ms[37].Tau
 			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_vs[14].Pi) {
@@ -29871,15 +23727,9 @@ func programFFA6(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			_sum.Norm(_en)
 		}
 		{ // d4 = t4 − t5
-			_c0Pi, _c0Tau := _vs[21].Pi-_ms[39].Pi, _vs[21].Tau-_ms[39].Tau
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[21].Pi) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[21].Pi) {
-					return 0, compile.ErrFallback
-				}
-				_c0Pi, _c0Tau = 0.0+_ms[48].Pi, 0.0+_ms[48].Tau
-				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-					return 0, compile.ErrFallback
-				}
+			_c0Pi, _c0Tau := _ms[48].Pi, _ms[48].Tau
+			if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+				return 0, compile.ErrFallback
 			}
 			_c1Pi, _c1Tau := _vs[15].Pi-_ms[40].Pi, _vs[15].Tau-_ms[40].Tau
 			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_vs[15].Pi) {
@@ -29933,15 +23783,9 @@ func programFFA6(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			_sum.Norm(_en)
 		}
 		{ // d5 = t5 − t6
-			_c0Pi, _c0Tau := _vs[22].Pi-_ms[42].Pi, _vs[22].Tau-_ms[42].Tau
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[22].Pi) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[22].Pi) {
-					return 0, compile.ErrFallback
-				}
-				_c0Pi, _c0Tau = 0.0+_ms[49].Pi, 0.0+_ms[49].Tau
-				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-					return 0, compile.ErrFallback
-				}
+			_c0Pi, _c0Tau := _ms[49].Pi, _ms[49].Tau
+			if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+				return 0, compile.ErrFallback
 			}
 			_c1Pi, _c1Tau := _vs[16].Pi-_ms[43].Pi, _vs[16].Tau-_ms[43].Tau
 			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_vs[16].Pi) {
@@ -29953,15 +23797,9 @@ func programFFA6(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 					return 0, compile.ErrFallback
 				}
 			}
-			_c2Pi, _c2Tau := _vs[17].Pi-_ms[44].Pi, _vs[17].Tau-_ms[44].Tau
-			if !(_c2Pi > 0 && _c2Pi >= 1e-6*_vs[17].Pi) {
-				if !(_c2Pi == 0 || _c2Pi < 1e-6*_vs[17].Pi) {
-					return 0, compile.ErrFallback
-				}
-				_c2Pi, _c2Tau = 0.0+_ms[28].Pi, 0.0+_ms[28].Tau
-				if !(_c2Pi > 0 && _c2Pi < math.MaxFloat64 && _c2Tau-_c2Tau == 0) {
-					return 0, compile.ErrFallback
-				}
+			_c2Pi, _c2Tau := _ms[28].Pi, _ms[28].Tau
+			if !(_c2Pi > 0 && _c2Pi < math.MaxFloat64) {
+				return 0, compile.ErrFallback
 			}
 			var _eq, _ev, _en float64
 			{
@@ -29995,15 +23833,9 @@ func programFFA6(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			_sum.Norm(_en)
 		}
 		{ // I(d1 > 0.7405)
-			_c0Pi, _c0Tau := _vs[18].Pi-_ms[45].Pi, _vs[18].Tau-_ms[45].Tau
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[18].Pi) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[18].Pi) {
-					return 0, compile.ErrFallback
-				}
-				_c0Pi, _c0Tau = 0.0+_ms[30].Pi, 0.0+_ms[30].Tau
-				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-					return 0, compile.ErrFallback
-				}
+			_c0Pi, _c0Tau := _ms[30].Pi, _ms[30].Tau
+			if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+				return 0, compile.ErrFallback
 			}
 			var _eq float64
 			{
@@ -30013,15 +23845,9 @@ func programFFA6(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			_sum.Add(_eq)
 		}
 		{ // I(d2 > 0.7405)
-			_c0Pi, _c0Tau := _vs[19].Pi-_ms[46].Pi, _vs[19].Tau-_ms[46].Tau
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[19].Pi) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[19].Pi) {
-					return 0, compile.ErrFallback
-				}
-				_c0Pi, _c0Tau = 0.0+_ms[33].Pi, 0.0+_ms[33].Tau
-				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-					return 0, compile.ErrFallback
-				}
+			_c0Pi, _c0Tau := _ms[33].Pi, _ms[33].Tau
+			if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+				return 0, compile.ErrFallback
 			}
 			var _eq float64
 			{
@@ -30031,15 +23857,9 @@ func programFFA6(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			_sum.Add(_eq)
 		}
 		{ // I(d3 > 0.7405)
-			_c0Pi, _c0Tau := _vs[20].Pi-_ms[47].Pi, _vs[20].Tau-_ms[47].Tau
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[20].Pi) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[20].Pi) {
-					return 0, compile.ErrFallback
-				}
-				_c0Pi, _c0Tau = 0.0+_ms[36].Pi, 0.0+_ms[36].Tau
-				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-					return 0, compile.ErrFallback
-				}
+			_c0Pi, _c0Tau := _ms[36].Pi, _ms[36].Tau
+			if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+				return 0, compile.ErrFallback
 			}
 			var _eq float64
 			{
@@ -30049,15 +23869,9 @@ func programFFA6(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			_sum.Add(_eq)
 		}
 		{ // I(d4 > 0.7405)
-			_c0Pi, _c0Tau := _vs[21].Pi-_ms[48].Pi, _vs[21].Tau-_ms[48].Tau
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[21].Pi) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[21].Pi) {
-					return 0, compile.ErrFallback
-				}
-				_c0Pi, _c0Tau = 0.0+_ms[39].Pi, 0.0+_ms[39].Tau
-				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-					return 0, compile.ErrFallback
-				}
+			_c0Pi, _c0Tau := _ms[39].Pi, _ms[39].Tau
+			if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+				return 0, compile.ErrFallback
 			}
 			var _eq float64
 			{
@@ -30067,15 +23881,9 @@ func programFFA6(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			_sum.Add(_eq)
 		}
 		{ // I(d5 > 0.7405)
-			_c0Pi, _c0Tau := _vs[22].Pi-_ms[49].Pi, _vs[22].Tau-_ms[49].Tau
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[22].Pi) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[22].Pi) {
-					return 0, compile.ErrFallback
-				}
-				_c0Pi, _c0Tau = 0.0+_ms[42].Pi, 0.0+_ms[42].Tau
-				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-					return 0, compile.ErrFallback
-				}
+			_c0Pi, _c0Tau := _ms[42].Pi, _ms[42].Tau
+			if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+				return 0, compile.ErrFallback
 			}
 			var _eq float64
 			{
@@ -30092,30 +23900,18 @@ func programFFA6(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			center := qt / q
 			var quad float64
 			{
-				cPi, cTau := _vs[0].Pi-_ms[0].Pi, _vs[0].Tau-_ms[0].Tau
-				if !(cPi > 0 && cPi >= 1e-6*_vs[0].Pi) {
-					if !(cPi == 0 || cPi < 1e-6*_vs[0].Pi) {
-						return 0, compile.ErrFallback
-					}
-					cPi, cTau = 0.0+_ms[7].Pi, 0.0+_ms[7].Tau
-					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
-						return 0, compile.ErrFallback
-					}
+				cPi, cTau := _ms[7].Pi, _ms[7].Tau
+				if !(cPi > 0 && cPi < math.MaxFloat64) {
+					return 0, compile.ErrFallback
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
 				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _vs[0].Pi-_ms[7].Pi, _vs[0].Tau-_ms[7].Tau
-				if !(cPi > 0 && cPi >= 1e-6*_vs[0].Pi) {
-					if !(cPi == 0 || cPi < 1e-6*_vs[0].Pi) {
-						return 0, compile.ErrFallback
-					}
-					cPi, cTau = 0.0+_ms[0].Pi, 0.0+_ms[0].Tau
-					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
-						return 0, compile.ErrFallback
-					}
+				cPi, cTau := _ms[0].Pi, _ms[0].Tau
+				if !(cPi > 0 && cPi < math.MaxFloat64) {
+					return 0, compile.ErrFallback
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
@@ -30133,30 +23929,18 @@ func programFFA6(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			center := qt / q
 			var quad float64
 			{
-				cPi, cTau := _vs[1].Pi-_ms[1].Pi, _vs[1].Tau-_ms[1].Tau
-				if !(cPi > 0 && cPi >= 1e-6*_vs[1].Pi) {
-					if !(cPi == 0 || cPi < 1e-6*_vs[1].Pi) {
-						return 0, compile.ErrFallback
-					}
-					cPi, cTau = 0.0+_ms[9].Pi, 0.0+_ms[9].Tau
-					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
-						return 0, compile.ErrFallback
-					}
+				cPi, cTau := _ms[9].Pi, _ms[9].Tau
+				if !(cPi > 0 && cPi < math.MaxFloat64) {
+					return 0, compile.ErrFallback
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
 				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _vs[1].Pi-_ms[9].Pi, _vs[1].Tau-_ms[9].Tau
-				if !(cPi > 0 && cPi >= 1e-6*_vs[1].Pi) {
-					if !(cPi == 0 || cPi < 1e-6*_vs[1].Pi) {
-						return 0, compile.ErrFallback
-					}
-					cPi, cTau = 0.0+_ms[1].Pi, 0.0+_ms[1].Tau
-					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
-						return 0, compile.ErrFallback
-					}
+				cPi, cTau := _ms[1].Pi, _ms[1].Tau
+				if !(cPi > 0 && cPi < math.MaxFloat64) {
+					return 0, compile.ErrFallback
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
@@ -30174,30 +23958,18 @@ func programFFA6(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			center := qt / q
 			var quad float64
 			{
-				cPi, cTau := _vs[2].Pi-_ms[2].Pi, _vs[2].Tau-_ms[2].Tau
-				if !(cPi > 0 && cPi >= 1e-6*_vs[2].Pi) {
-					if !(cPi == 0 || cPi < 1e-6*_vs[2].Pi) {
-						return 0, compile.ErrFallback
-					}
-					cPi, cTau = 0.0+_ms[11].Pi, 0.0+_ms[11].Tau
-					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
-						return 0, compile.ErrFallback
-					}
+				cPi, cTau := _ms[11].Pi, _ms[11].Tau
+				if !(cPi > 0 && cPi < math.MaxFloat64) {
+					return 0, compile.ErrFallback
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
 				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _vs[2].Pi-_ms[11].Pi, _vs[2].Tau-_ms[11].Tau
-				if !(cPi > 0 && cPi >= 1e-6*_vs[2].Pi) {
-					if !(cPi == 0 || cPi < 1e-6*_vs[2].Pi) {
-						return 0, compile.ErrFallback
-					}
-					cPi, cTau = 0.0+_ms[2].Pi, 0.0+_ms[2].Tau
-					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
-						return 0, compile.ErrFallback
-					}
+				cPi, cTau := _ms[2].Pi, _ms[2].Tau
+				if !(cPi > 0 && cPi < math.MaxFloat64) {
+					return 0, compile.ErrFallback
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
@@ -30215,30 +23987,18 @@ func programFFA6(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			center := qt / q
 			var quad float64
 			{
-				cPi, cTau := _vs[3].Pi-_ms[3].Pi, _vs[3].Tau-_ms[3].Tau
-				if !(cPi > 0 && cPi >= 1e-6*_vs[3].Pi) {
-					if !(cPi == 0 || cPi < 1e-6*_vs[3].Pi) {
-						return 0, compile.ErrFallback
-					}
-					cPi, cTau = 0.0+_ms[13].Pi, 0.0+_ms[13].Tau
-					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
-						return 0, compile.ErrFallback
-					}
+				cPi, cTau := _ms[13].Pi, _ms[13].Tau
+				if !(cPi > 0 && cPi < math.MaxFloat64) {
+					return 0, compile.ErrFallback
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
 				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _vs[3].Pi-_ms[13].Pi, _vs[3].Tau-_ms[13].Tau
-				if !(cPi > 0 && cPi >= 1e-6*_vs[3].Pi) {
-					if !(cPi == 0 || cPi < 1e-6*_vs[3].Pi) {
-						return 0, compile.ErrFallback
-					}
-					cPi, cTau = 0.0+_ms[3].Pi, 0.0+_ms[3].Tau
-					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
-						return 0, compile.ErrFallback
-					}
+				cPi, cTau := _ms[3].Pi, _ms[3].Tau
+				if !(cPi > 0 && cPi < math.MaxFloat64) {
+					return 0, compile.ErrFallback
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
@@ -30256,30 +24016,18 @@ func programFFA6(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			center := qt / q
 			var quad float64
 			{
-				cPi, cTau := _vs[4].Pi-_ms[4].Pi, _vs[4].Tau-_ms[4].Tau
-				if !(cPi > 0 && cPi >= 1e-6*_vs[4].Pi) {
-					if !(cPi == 0 || cPi < 1e-6*_vs[4].Pi) {
-						return 0, compile.ErrFallback
-					}
-					cPi, cTau = 0.0+_ms[15].Pi, 0.0+_ms[15].Tau
-					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
-						return 0, compile.ErrFallback
-					}
+				cPi, cTau := _ms[15].Pi, _ms[15].Tau
+				if !(cPi > 0 && cPi < math.MaxFloat64) {
+					return 0, compile.ErrFallback
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
 				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _vs[4].Pi-_ms[15].Pi, _vs[4].Tau-_ms[15].Tau
-				if !(cPi > 0 && cPi >= 1e-6*_vs[4].Pi) {
-					if !(cPi == 0 || cPi < 1e-6*_vs[4].Pi) {
-						return 0, compile.ErrFallback
-					}
-					cPi, cTau = 0.0+_ms[4].Pi, 0.0+_ms[4].Tau
-					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
-						return 0, compile.ErrFallback
-					}
+				cPi, cTau := _ms[4].Pi, _ms[4].Tau
+				if !(cPi > 0 && cPi < math.MaxFloat64) {
+					return 0, compile.ErrFallback
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
@@ -30297,30 +24045,18 @@ func programFFA6(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			center := qt / q
 			var quad float64
 			{
-				cPi, cTau := _vs[5].Pi-_ms[5].Pi, _vs[5].Tau-_ms[5].Tau
-				if !(cPi > 0 && cPi >= 1e-6*_vs[5].Pi) {
-					if !(cPi == 0 || cPi < 1e-6*_vs[5].Pi) {
-						return 0, compile.ErrFallback
-					}
-					cPi, cTau = 0.0+_ms[17].Pi, 0.0+_ms[17].Tau
-					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
-						return 0, compile.ErrFallback
-					}
+				cPi, cTau := _ms[17].Pi, _ms[17].Tau
+				if !(cPi > 0 && cPi < math.MaxFloat64) {
+					return 0, compile.ErrFallback
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
 				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _vs[5].Pi-_ms[17].Pi, _vs[5].Tau-_ms[17].Tau
-				if !(cPi > 0 && cPi >= 1e-6*_vs[5].Pi) {
-					if !(cPi == 0 || cPi < 1e-6*_vs[5].Pi) {
-						return 0, compile.ErrFallback
-					}
-					cPi, cTau = 0.0+_ms[5].Pi, 0.0+_ms[5].Tau
-					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
-						return 0, compile.ErrFallback
-					}
+				cPi, cTau := _ms[5].Pi, _ms[5].Tau
+				if !(cPi > 0 && cPi < math.MaxFloat64) {
+					return 0, compile.ErrFallback
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
@@ -30338,30 +24074,18 @@ func programFFA6(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			center := qt / q
 			var quad float64
 			{
-				cPi, cTau := _vs[6].Pi-_ms[6].Pi, _vs[6].Tau-_ms[6].Tau
-				if !(cPi > 0 && cPi >= 1e-6*_vs[6].Pi) {
-					if !(cPi == 0 || cPi < 1e-6*_vs[6].Pi) {
-						return 0, compile.ErrFallback
-					}
-					cPi, cTau = 0.0+_ms[19].Pi, 0.0+_ms[19].Tau
-					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
-						return 0, compile.ErrFallback
-					}
+				cPi, cTau := _ms[19].Pi, _ms[19].Tau
+				if !(cPi > 0 && cPi < math.MaxFloat64) {
+					return 0, compile.ErrFallback
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
 				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _vs[6].Pi-_ms[19].Pi, _vs[6].Tau-_ms[19].Tau
-				if !(cPi > 0 && cPi >= 1e-6*_vs[6].Pi) {
-					if !(cPi == 0 || cPi < 1e-6*_vs[6].Pi) {
-						return 0, compile.ErrFallback
-					}
-					cPi, cTau = 0.0+_ms[6].Pi, 0.0+_ms[6].Tau
-					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
-						return 0, compile.ErrFallback
-					}
+				cPi, cTau := _ms[6].Pi, _ms[6].Tau
+				if !(cPi > 0 && cPi < math.MaxFloat64) {
+					return 0, compile.ErrFallback
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
@@ -30379,30 +24103,18 @@ func programFFA6(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			center := qt / q
 			var quad float64
 			{
-				cPi, cTau := _vs[7].Pi-_ms[8].Pi, _vs[7].Tau-_ms[8].Tau
-				if !(cPi > 0 && cPi >= 1e-6*_vs[7].Pi) {
-					if !(cPi == 0 || cPi < 1e-6*_vs[7].Pi) {
-						return 0, compile.ErrFallback
-					}
-					cPi, cTau = 0.0+_ms[21].Pi, 0.0+_ms[21].Tau
-					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
-						return 0, compile.ErrFallback
-					}
+				cPi, cTau := _ms[21].Pi, _ms[21].Tau
+				if !(cPi > 0 && cPi < math.MaxFloat64) {
+					return 0, compile.ErrFallback
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
 				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _vs[7].Pi-_ms[21].Pi, _vs[7].Tau-_ms[21].Tau
-				if !(cPi > 0 && cPi >= 1e-6*_vs[7].Pi) {
-					if !(cPi == 0 || cPi < 1e-6*_vs[7].Pi) {
-						return 0, compile.ErrFallback
-					}
-					cPi, cTau = 0.0+_ms[8].Pi, 0.0+_ms[8].Tau
-					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
-						return 0, compile.ErrFallback
-					}
+				cPi, cTau := _ms[8].Pi, _ms[8].Tau
+				if !(cPi > 0 && cPi < math.MaxFloat64) {
+					return 0, compile.ErrFallback
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
@@ -30420,30 +24132,18 @@ func programFFA6(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			center := qt / q
 			var quad float64
 			{
-				cPi, cTau := _vs[8].Pi-_ms[10].Pi, _vs[8].Tau-_ms[10].Tau
-				if !(cPi > 0 && cPi >= 1e-6*_vs[8].Pi) {
-					if !(cPi == 0 || cPi < 1e-6*_vs[8].Pi) {
-						return 0, compile.ErrFallback
-					}
-					cPi, cTau = 0.0+_ms[23].Pi, 0.0+_ms[23].Tau
-					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
-						return 0, compile.ErrFallback
-					}
+				cPi, cTau := _ms[23].Pi, _ms[23].Tau
+				if !(cPi > 0 && cPi < math.MaxFloat64) {
+					return 0, compile.ErrFallback
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
 				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _vs[8].Pi-_ms[23].Pi, _vs[8].Tau-_ms[23].Tau
-				if !(cPi > 0 && cPi >= 1e-6*_vs[8].Pi) {
-					if !(cPi == 0 || cPi < 1e-6*_vs[8].Pi) {
-						return 0, compile.ErrFallback
-					}
-					cPi, cTau = 0.0+_ms[10].Pi, 0.0+_ms[10].Tau
-					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
-						return 0, compile.ErrFallback
-					}
+				cPi, cTau := _ms[10].Pi, _ms[10].Tau
+				if !(cPi > 0 && cPi < math.MaxFloat64) {
+					return 0, compile.ErrFallback
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
@@ -30461,30 +24161,18 @@ func programFFA6(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			center := qt / q
 			var quad float64
 			{
-				cPi, cTau := _vs[9].Pi-_ms[12].Pi, _vs[9].Tau-_ms[12].Tau
-				if !(cPi > 0 && cPi >= 1e-6*_vs[9].Pi) {
-					if !(cPi == 0 || cPi < 1e-6*_vs[9].Pi) {
-						return 0, compile.ErrFallback
-					}
-					cPi, cTau = 0.0+_ms[25].Pi, 0.0+_ms[25].Tau
-					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
-						return 0, compile.ErrFallback
-					}
+				cPi, cTau := _ms[25].Pi, _ms[25].Tau
+				if !(cPi > 0 && cPi < math.MaxFloat64) {
+					return 0, compile.ErrFallback
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
 				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _vs[9].Pi-_ms[25].Pi, _vs[9].Tau-_ms[25].Tau
-				if !(cPi > 0 && cPi >= 1e-6*_vs[9].Pi) {
-					if !(cPi == 0 || cPi < 1e-6*_vs[9].Pi) {
-						return 0, compile.ErrFallback
-					}
-					cPi, cTau = 0.0+_ms[12].Pi, 0.0+_ms[12].Tau
-					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
-						return 0, compile.ErrFallback
-					}
+				cPi, cTau := _ms[12].Pi, _ms[12].Tau
+				if !(cPi > 0 && cPi < math.MaxFloat64) {
+					return 0, compile.ErrFallback
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
@@ -30502,30 +24190,18 @@ func programFFA6(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			center := qt / q
 			var quad float64
 			{
-				cPi, cTau := _vs[10].Pi-_ms[14].Pi, _vs[10].Tau-_ms[14].Tau
-				if !(cPi > 0 && cPi >= 1e-6*_vs[10].Pi) {
-					if !(cPi == 0 || cPi < 1e-6*_vs[10].Pi) {
-						return 0, compile.ErrFallback
-					}
-					cPi, cTau = 0.0+_ms[27].Pi, 0.0+_ms[27].Tau
-					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
-						return 0, compile.ErrFallback
-					}
+				cPi, cTau := _ms[27].Pi, _ms[27].Tau
+				if !(cPi > 0 && cPi < math.MaxFloat64) {
+					return 0, compile.ErrFallback
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
 				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _vs[10].Pi-_ms[27].Pi, _vs[10].Tau-_ms[27].Tau
-				if !(cPi > 0 && cPi >= 1e-6*_vs[10].Pi) {
-					if !(cPi == 0 || cPi < 1e-6*_vs[10].Pi) {
-						return 0, compile.ErrFallback
-					}
-					cPi, cTau = 0.0+_ms[14].Pi, 0.0+_ms[14].Tau
-					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
-						return 0, compile.ErrFallback
-					}
+				cPi, cTau := _ms[14].Pi, _ms[14].Tau
+				if !(cPi > 0 && cPi < math.MaxFloat64) {
+					return 0, compile.ErrFallback
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
@@ -30543,30 +24219,18 @@ func programFFA6(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			center := qt / q
 			var quad float64
 			{
-				cPi, cTau := _vs[11].Pi-_ms[16].Pi, _vs[11].Tau-_ms[16].Tau
-				if !(cPi > 0 && cPi >= 1e-6*_vs[11].Pi) {
-					if !(cPi == 0 || cPi < 1e-6*_vs[11].Pi) {
-						return 0, compile.ErrFallback
-					}
-					cPi, cTau = 0.0+_ms[29].Pi, 0.0+_ms[29].Tau
-					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
-						return 0, compile.ErrFallback
-					}
+				cPi, cTau := _ms[29].Pi, _ms[29].Tau
+				if !(cPi > 0 && cPi < math.MaxFloat64) {
+					return 0, compile.ErrFallback
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
 				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _vs[11].Pi-_ms[29].Pi, _vs[11].Tau-_ms[29].Tau
-				if !(cPi > 0 && cPi >= 1e-6*_vs[11].Pi) {
-					if !(cPi == 0 || cPi < 1e-6*_vs[11].Pi) {
-						return 0, compile.ErrFallback
-					}
-					cPi, cTau = 0.0+_ms[16].Pi, 0.0+_ms[16].Tau
-					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
-						return 0, compile.ErrFallback
-					}
+				cPi, cTau := _ms[16].Pi, _ms[16].Tau
+				if !(cPi > 0 && cPi < math.MaxFloat64) {
+					return 0, compile.ErrFallback
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
@@ -30584,30 +24248,18 @@ func programFFA6(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			center := qt / q
 			var quad float64
 			{
-				cPi, cTau := _vs[12].Pi-_ms[18].Pi, _vs[12].Tau-_ms[18].Tau
-				if !(cPi > 0 && cPi >= 1e-6*_vs[12].Pi) {
-					if !(cPi == 0 || cPi < 1e-6*_vs[12].Pi) {
-						return 0, compile.ErrFallback
-					}
-					cPi, cTau = 0.0+_ms[31].Pi, 0.0+_ms[31].Tau
-					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
-						return 0, compile.ErrFallback
-					}
+				cPi, cTau := _ms[31].Pi, _ms[31].Tau
+				if !(cPi > 0 && cPi < math.MaxFloat64) {
+					return 0, compile.ErrFallback
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
 				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _vs[12].Pi-_ms[31].Pi, _vs[12].Tau-_ms[31].Tau
-				if !(cPi > 0 && cPi >= 1e-6*_vs[12].Pi) {
-					if !(cPi == 0 || cPi < 1e-6*_vs[12].Pi) {
-						return 0, compile.ErrFallback
-					}
-					cPi, cTau = 0.0+_ms[18].Pi, 0.0+_ms[18].Tau
-					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
-						return 0, compile.ErrFallback
-					}
+				cPi, cTau := _ms[18].Pi, _ms[18].Tau
+				if !(cPi > 0 && cPi < math.MaxFloat64) {
+					return 0, compile.ErrFallback
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
@@ -30849,30 +24501,18 @@ func programFFA6(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			center := qt / q
 			var quad float64
 			{
-				cPi, cTau := _vs[17].Pi-_ms[28].Pi, _vs[17].Tau-_ms[28].Tau
-				if !(cPi > 0 && cPi >= 1e-6*_vs[17].Pi) {
-					if !(cPi == 0 || cPi < 1e-6*_vs[17].Pi) {
-						return 0, compile.ErrFallback
-					}
-					cPi, cTau = 0.0+_ms[44].Pi, 0.0+_ms[44].Tau
-					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
-						return 0, compile.ErrFallback
-					}
+				cPi, cTau := _ms[44].Pi, _ms[44].Tau
+				if !(cPi > 0 && cPi < math.MaxFloat64) {
+					return 0, compile.ErrFallback
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
 				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _vs[17].Pi-_ms[44].Pi, _vs[17].Tau-_ms[44].Tau
-				if !(cPi > 0 && cPi >= 1e-6*_vs[17].Pi) {
-					if !(cPi == 0 || cPi < 1e-6*_vs[17].Pi) {
-						return 0, compile.ErrFallback
-					}
-					cPi, cTau = 0.0+_ms[28].Pi, 0.0+_ms[28].Tau
-					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
-						return 0, compile.ErrFallback
-					}
+				cPi, cTau := _ms[28].Pi, _ms[28].Tau
+				if !(cPi > 0 && cPi < math.MaxFloat64) {
+					return 0, compile.ErrFallback
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
@@ -30890,30 +24530,18 @@ func programFFA6(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			center := qt / q
 			var quad float64
 			{
-				cPi, cTau := _vs[18].Pi-_ms[30].Pi, _vs[18].Tau-_ms[30].Tau
-				if !(cPi > 0 && cPi >= 1e-6*_vs[18].Pi) {
-					if !(cPi == 0 || cPi < 1e-6*_vs[18].Pi) {
-						return 0, compile.ErrFallback
-					}
-					cPi, cTau = 0.0+_ms[45].Pi, 0.0+_ms[45].Tau
-					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
-						return 0, compile.ErrFallback
-					}
+				cPi, cTau := _ms[45].Pi, _ms[45].Tau
+				if !(cPi > 0 && cPi < math.MaxFloat64) {
+					return 0, compile.ErrFallback
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
 				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _vs[18].Pi-_ms[45].Pi, _vs[18].Tau-_ms[45].Tau
-				if !(cPi > 0 && cPi >= 1e-6*_vs[18].Pi) {
-					if !(cPi == 0 || cPi < 1e-6*_vs[18].Pi) {
-						return 0, compile.ErrFallback
-					}
-					cPi, cTau = 0.0+_ms[30].Pi, 0.0+_ms[30].Tau
-					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
-						return 0, compile.ErrFallback
-					}
+				cPi, cTau := _ms[30].Pi, _ms[30].Tau
+				if !(cPi > 0 && cPi < math.MaxFloat64) {
+					return 0, compile.ErrFallback
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
@@ -30931,30 +24559,18 @@ func programFFA6(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			center := qt / q
 			var quad float64
 			{
-				cPi, cTau := _vs[19].Pi-_ms[33].Pi, _vs[19].Tau-_ms[33].Tau
-				if !(cPi > 0 && cPi >= 1e-6*_vs[19].Pi) {
-					if !(cPi == 0 || cPi < 1e-6*_vs[19].Pi) {
-						return 0, compile.ErrFallback
-					}
-					cPi, cTau = 0.0+_ms[46].Pi, 0.0+_ms[46].Tau
-					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
-						return 0, compile.ErrFallback
-					}
+				cPi, cTau := _ms[46].Pi, _ms[46].Tau
+				if !(cPi > 0 && cPi < math.MaxFloat64) {
+					return 0, compile.ErrFallback
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
 				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _vs[19].Pi-_ms[46].Pi, _vs[19].Tau-_ms[46].Tau
-				if !(cPi > 0 && cPi >= 1e-6*_vs[19].Pi) {
-					if !(cPi == 0 || cPi < 1e-6*_vs[19].Pi) {
-						return 0, compile.ErrFallback
-					}
-					cPi, cTau = 0.0+_ms[33].Pi, 0.0+_ms[33].Tau
-					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
-						return 0, compile.ErrFallback
-					}
+				cPi, cTau := _ms[33].Pi, _ms[33].Tau
+				if !(cPi > 0 && cPi < math.MaxFloat64) {
+					return 0, compile.ErrFallback
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
@@ -30972,30 +24588,18 @@ func programFFA6(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			center := qt / q
 			var quad float64
 			{
-				cPi, cTau := _vs[20].Pi-_ms[36].Pi, _vs[20].Tau-_ms[36].Tau
-				if !(cPi > 0 && cPi >= 1e-6*_vs[20].Pi) {
-					if !(cPi == 0 || cPi < 1e-6*_vs[20].Pi) {
-						return 0, compile.ErrFallback
-					}
-					cPi, cTau = 0.0+_ms[47].Pi, 0.0+_ms[47].Tau
-					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
-						return 0, compile.ErrFallback
-					}
+				cPi, cTau := _ms[47].Pi, _ms[47].Tau
+				if !(cPi > 0 && cPi < math.MaxFloat64) {
+					return 0, compile.ErrFallback
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
 				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _vs[20].Pi-_ms[47].Pi, _vs[20].Tau-_ms[47].Tau
-				if !(cPi > 0 && cPi >= 1e-6*_vs[20].Pi) {
-					if !(cPi == 0 || cPi < 1e-6*_vs[20].Pi) {
-						return 0, compile.ErrFallback
-					}
-					cPi, cTau = 0.0+_ms[36].Pi, 0.0+_ms[36].Tau
-					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
-						return 0, compile.ErrFallback
-					}
+				cPi, cTau := _ms[36].Pi, _ms[36].Tau
+				if !(cPi > 0 && cPi < math.MaxFloat64) {
+					return 0, compile.ErrFallback
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
@@ -31013,30 +24617,18 @@ func programFFA6(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			center := qt / q
 			var quad float64
 			{
-				cPi, cTau := _vs[21].Pi-_ms[39].Pi, _vs[21].Tau-_ms[39].Tau
-				if !(cPi > 0 && cPi >= 1e-6*_vs[21].Pi) {
-					if !(cPi == 0 || cPi < 1e-6*_vs[21].Pi) {
-						return 0, compile.ErrFallback
-					}
-					cPi, cTau = 0.0+_ms[48].Pi, 0.0+_ms[48].Tau
-					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
-						return 0, compile.ErrFallback
-					}
+				cPi, cTau := _ms[48].Pi, _ms[48].Tau
+				if !(cPi > 0 && cPi < math.MaxFloat64) {
+					return 0, compile.ErrFallback
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
 				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _vs[21].Pi-_ms[48].Pi, _vs[21].Tau-_ms[48].Tau
-				if !(cPi > 0 && cPi >= 1e-6*_vs[21].Pi) {
-					if !(cPi == 0 || cPi < 1e-6*_vs[21].Pi) {
-						return 0, compile.ErrFallback
-					}
-					cPi, cTau = 0.0+_ms[39].Pi, 0.0+_ms[39].Tau
-					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
-						return 0, compile.ErrFallback
-					}
+				cPi, cTau := _ms[39].Pi, _ms[39].Tau
+				if !(cPi > 0 && cPi < math.MaxFloat64) {
+					return 0, compile.ErrFallback
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
@@ -31054,30 +24646,18 @@ func programFFA6(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			center := qt / q
 			var quad float64
 			{
-				cPi, cTau := _vs[22].Pi-_ms[42].Pi, _vs[22].Tau-_ms[42].Tau
-				if !(cPi > 0 && cPi >= 1e-6*_vs[22].Pi) {
-					if !(cPi == 0 || cPi < 1e-6*_vs[22].Pi) {
-						return 0, compile.ErrFallback
-					}
-					cPi, cTau = 0.0+_ms[49].Pi, 0.0+_ms[49].Tau
-					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
-						return 0, compile.ErrFallback
-					}
+				cPi, cTau := _ms[49].Pi, _ms[49].Tau
+				if !(cPi > 0 && cPi < math.MaxFloat64) {
+					return 0, compile.ErrFallback
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
 				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _vs[22].Pi-_ms[49].Pi, _vs[22].Tau-_ms[49].Tau
-				if !(cPi > 0 && cPi >= 1e-6*_vs[22].Pi) {
-					if !(cPi == 0 || cPi < 1e-6*_vs[22].Pi) {
-						return 0, compile.ErrFallback
-					}
-					cPi, cTau = 0.0+_ms[42].Pi, 0.0+_ms[42].Tau
-					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
-						return 0, compile.ErrFallback
-					}
+				cPi, cTau := _ms[42].Pi, _ms[42].Tau
+				if !(cPi > 0 && cPi < math.MaxFloat64) {
+					return 0, compile.ErrFallback
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
@@ -31447,15 +25027,9 @@ func programFFA7(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			_v6p, _v6t = _aPi, _aTau
 		}
 		{ // N(p1; s1, 17.36), edge 0
-			_c1Pi, _c1Tau := _v0p-_m8p, _v0t-_m8t
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v0p) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v0p) {
-					return schedules.Result{}, compile.ErrFallback
-				}
-				_c1Pi, _c1Tau = 0.0+_m0p, 0.0+_m0t
-				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
-					return schedules.Result{}, compile.ErrFallback
-				}
+			_c1Pi, _c1Tau := _m0p, _m0t
+			if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64) {
+				return schedules.Result{}, compile.ErrFallback
 			}
 			var _oPi, _oTau float64
 			{
@@ -31474,15 +25048,9 @@ func programFFA7(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			_v7p, _v7t = _aPi, _aTau
 		}
 		{ // N(p2; s2, 17.36), edge 0
-			_c1Pi, _c1Tau := _v1p-_m10p, _v1t-_m10t
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v1p) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v1p) {
-					return schedules.Result{}, compile.ErrFallback
-				}
-				_c1Pi, _c1Tau = 0.0+_m1p, 0.0+_m1t
-				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
-					return schedules.Result{}, compile.ErrFallback
-				}
+			_c1Pi, _c1Tau := _m1p, _m1t
+			if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64) {
+				return schedules.Result{}, compile.ErrFallback
 			}
 			var _oPi, _oTau float64
 			{
@@ -31501,15 +25069,9 @@ func programFFA7(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			_v8p, _v8t = _aPi, _aTau
 		}
 		{ // N(p3; s3, 17.36), edge 0
-			_c1Pi, _c1Tau := _v2p-_m12p, _v2t-_m12t
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v2p) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v2p) {
-					return schedules.Result{}, compile.ErrFallback
-				}
-				_c1Pi, _c1Tau = 0.0+_m2p, 0.0+_m2t
-				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
-					return schedules.Result{}, compile.ErrFallback
-				}
+			_c1Pi, _c1Tau := _m2p, _m2t
+			if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64) {
+				return schedules.Result{}, compile.ErrFallback
 			}
 			var _oPi, _oTau float64
 			{
@@ -31528,15 +25090,9 @@ func programFFA7(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			_v9p, _v9t = _aPi, _aTau
 		}
 		{ // N(p4; s4, 17.36), edge 0
-			_c1Pi, _c1Tau := _v3p-_m14p, _v3t-_m14t
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v3p) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v3p) {
-					return schedules.Result{}, compile.ErrFallback
-				}
-				_c1Pi, _c1Tau = 0.0+_m3p, 0.0+_m3t
-				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
-					return schedules.Result{}, compile.ErrFallback
-				}
+			_c1Pi, _c1Tau := _m3p, _m3t
+			if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64) {
+				return schedules.Result{}, compile.ErrFallback
 			}
 			var _oPi, _oTau float64
 			{
@@ -31555,15 +25111,9 @@ func programFFA7(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			_v10p, _v10t = _aPi, _aTau
 		}
 		{ // N(p5; s5, 17.36), edge 0
-			_c1Pi, _c1Tau := _v4p-_m16p, _v4t-_m16t
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v4p) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v4p) {
-					return schedules.Result{}, compile.ErrFallback
-				}
-				_c1Pi, _c1Tau = 0.0+_m4p, 0.0+_m4t
-				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
-					return schedules.Result{}, compile.ErrFallback
-				}
+			_c1Pi, _c1Tau := _m4p, _m4t
+			if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64) {
+				return schedules.Result{}, compile.ErrFallback
 			}
 			var _oPi, _oTau float64
 			{
@@ -31582,15 +25132,9 @@ func programFFA7(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			_v11p, _v11t = _aPi, _aTau
 		}
 		{ // N(p6; s6, 17.36), edge 0
-			_c1Pi, _c1Tau := _v5p-_m18p, _v5t-_m18t
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v5p) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v5p) {
-					return schedules.Result{}, compile.ErrFallback
-				}
-				_c1Pi, _c1Tau = 0.0+_m5p, 0.0+_m5t
-				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
-					return schedules.Result{}, compile.ErrFallback
-				}
+			_c1Pi, _c1Tau := _m5p, _m5t
+			if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64) {
+				return schedules.Result{}, compile.ErrFallback
 			}
 			var _oPi, _oTau float64
 			{
@@ -31609,15 +25153,9 @@ func programFFA7(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			_v12p, _v12t = _aPi, _aTau
 		}
 		{ // N(p7; s7, 17.36), edge 0
-			_c1Pi, _c1Tau := _v6p-_m20p, _v6t-_m20t
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v6p) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v6p) {
-					return schedules.Result{}, compile.ErrFallback
-				}
-				_c1Pi, _c1Tau = 0.0+_m6p, 0.0+_m6t
-				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
-					return schedules.Result{}, compile.ErrFallback
-				}
+			_c1Pi, _c1Tau := _m6p, _m6t
+			if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64) {
+				return schedules.Result{}, compile.ErrFallback
 			}
 			var _oPi, _oTau float64
 			{
@@ -31636,15 +25174,9 @@ func programFFA7(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			_v13p, _v13t = _aPi, _aTau
 		}
 		{ // t1 = p1, edge 0
-			_c1Pi, _c1Tau := _v7p-_m22p, _v7t-_m22t
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v7p) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v7p) {
-					return schedules.Result{}, compile.ErrFallback
-				}
-				_c1Pi, _c1Tau = 0.0+_m7p, 0.0+_m7t
-				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
-					return schedules.Result{}, compile.ErrFallback
-				}
+			_c1Pi, _c1Tau := _m7p, _m7t
+			if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64) {
+				return schedules.Result{}, compile.ErrFallback
 			}
 			var _oPi, _oTau float64
 			{
@@ -31673,15 +25205,9 @@ func programFFA7(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			_v14p, _v14t = _aPi, _aTau
 		}
 		{ // t2 = p2, edge 0
-			_c1Pi, _c1Tau := _v8p-_m24p, _v8t-_m24t
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v8p) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v8p) {
-					return schedules.Result{}, compile.ErrFallback
-				}
-				_c1Pi, _c1Tau = 0.0+_m9p, 0.0+_m9t
-				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
-					return schedules.Result{}, compile.ErrFallback
-				}
+			_c1Pi, _c1Tau := _m9p, _m9t
+			if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64) {
+				return schedules.Result{}, compile.ErrFallback
 			}
 			var _oPi, _oTau float64
 			{
@@ -31710,15 +25236,9 @@ func programFFA7(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			_v15p, _v15t = _aPi, _aTau
 		}
 		{ // t3 = p3, edge 0
-			_c1Pi, _c1Tau := _v9p-_m26p, _v9t-_m26t
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v9p) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v9p) {
-					return schedules.Result{}, compile.ErrFallback
-				}
-				_c1Pi, _c1Tau = 0.0+_m11p, 0.0+_m11t
-				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
-					return schedules.Result{}, compile.ErrFallback
-				}
+			_c1Pi, _c1Tau := _m11p, _m11t
+			if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64) {
+				return schedules.Result{}, compile.ErrFallback
 			}
 			var _oPi, _oTau float64
 			{
@@ -31747,15 +25267,9 @@ func programFFA7(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			_v16p, _v16t = _aPi, _aTau
 		}
 		{ // t4 = p4, edge 0
-			_c1Pi, _c1Tau := _v10p-_m28p, _v10t-_m28t
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v10p) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v10p) {
-					return schedules.Result{}, compile.ErrFallback
-				}
-				_c1Pi, _c1Tau = 0.0+_m13p, 0.0+_m13t
-				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
-					return schedules.Result{}, compile.ErrFallback
-				}
+			_c1Pi, _c1Tau := _m13p, _m13t
+			if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64) {
+				return schedules.Result{}, compile.ErrFallback
 			}
 			var _oPi, _oTau float64
 			{
@@ -31784,15 +25298,9 @@ func programFFA7(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			_v17p, _v17t = _aPi, _aTau
 		}
 		{ // t5 = p5, edge 0
-			_c1Pi, _c1Tau := _v11p-_m30p, _v11t-_m30t
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v11p) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v11p) {
-					return schedules.Result{}, compile.ErrFallback
-				}
-				_c1Pi, _c1Tau = 0.0+_m15p, 0.0+_m15t
-				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
-					return schedules.Result{}, compile.ErrFallback
-				}
+			_c1Pi, _c1Tau := _m15p, _m15t
+			if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64) {
+				return schedules.Result{}, compile.ErrFallback
 			}
 			var _oPi, _oTau float64
 			{
@@ -31821,15 +25329,9 @@ func programFFA7(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			_v18p, _v18t = _aPi, _aTau
 		}
 		{ // t6 = p6, edge 0
-			_c1Pi, _c1Tau := _v12p-_m32p, _v12t-_m32t
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v12p) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v12p) {
-					return schedules.Result{}, compile.ErrFallback
-				}
-				_c1Pi, _c1Tau = 0.0+_m17p, 0.0+_m17t
-				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
-					return schedules.Result{}, compile.ErrFallback
-				}
+			_c1Pi, _c1Tau := _m17p, _m17t
+			if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64) {
+				return schedules.Result{}, compile.ErrFallback
 			}
 			var _oPi, _oTau float64
 			{
@@ -31858,15 +25360,9 @@ func programFFA7(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			_v19p, _v19t = _aPi, _aTau
 		}
 		{ // t7 = p7, edge 0
-			_c1Pi, _c1Tau := _v13p-_m34p, _v13t-_m34t
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v13p) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v13p) {
-					return schedules.Result{}, compile.ErrFallback
-				}
-				_c1Pi, _c1Tau = 0.0+_m19p, 0.0+_m19t
-				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
-					return schedules.Result{}, compile.ErrFallback
-				}
+			_c1Pi, _c1Tau := _m19p, _m19t
+			if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64) {
+				return schedules.Result{}, compile.ErrFallback
 			}
 			var _oPi, _oTau float64
 			{
@@ -31912,15 +25408,9 @@ func programFFA7(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 				_pass = 0
 				_br0 := schedules.Result{Converged: true}
 				{ // d1 = t1 − t2, edge 0
-					_c1Pi, _c1Tau := _v14p-_m36p, _v14t-_m36t
-					if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v14p) {
-						if !(_c1Pi == 0 || _c1Pi < 1e-6*_v14p) {
-							return schedules.Result{}, compile.ErrFallback
-						}
-						_c1Pi, _c1Tau = 0.0+_m21p, 0.0+_m21t
-						if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
-							return schedules.Result{}, compile.ErrFallback
-						}
+					_c1Pi, _c1Tau := _m21p, _m21t
+					if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64) {
+						return schedules.Result{}, compile.ErrFallback
 					}
 					_c2Pi, _c2Tau := _v15p-_m37p, _v15t-_m37t
 					if !(_c2Pi > 0 && _c2Pi >= 1e-6*_v15p) {
@@ -31974,15 +25464,9 @@ func programFFA7(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 					_v21p, _v21t = _aPi, _aTau
 				}
 				{ // I(d1 > 0.7405), edge 0
-					_c0Pi, _c0Tau := _v21p-_m53p, _v21t-_m53t
-					if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v21p) {
-						if !(_c0Pi == 0 || _c0Pi < 1e-6*_v21p) {
-							return schedules.Result{}, compile.ErrFallback
-						}
-						_c0Pi, _c0Tau = 0.0+_m35p, 0.0+_m35t
-						if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-							return schedules.Result{}, compile.ErrFallback
-						}
+					_c0Pi, _c0Tau := _m35p, _m35t
+					if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+						return schedules.Result{}, compile.ErrFallback
 					}
 					var _oPi, _oTau float64
 					{
@@ -32021,25 +25505,13 @@ func programFFA7(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 					_v21p, _v21t = _aPi, _aTau
 				}
 				{ // d1 = t1 − t2, edge 2
-					_c0Pi, _c0Tau := _v21p-_m35p, _v21t-_m35t
-					if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v21p) {
-						if !(_c0Pi == 0 || _c0Pi < 1e-6*_v21p) {
-							return schedules.Result{}, compile.ErrFallback
-						}
-						_c0Pi, _c0Tau = 0.0+_m53p, 0.0+_m53t
-						if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-							return schedules.Result{}, compile.ErrFallback
-						}
+					_c0Pi, _c0Tau := _m53p, _m53t
+					if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+						return schedules.Result{}, compile.ErrFallback
 					}
-					_c1Pi, _c1Tau := _v14p-_m36p, _v14t-_m36t
-					if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v14p) {
-						if !(_c1Pi == 0 || _c1Pi < 1e-6*_v14p) {
-							return schedules.Result{}, compile.ErrFallback
-						}
-						_c1Pi, _c1Tau = 0.0+_m21p, 0.0+_m21t
-						if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
-							return schedules.Result{}, compile.ErrFallback
-						}
+					_c1Pi, _c1Tau := _m21p, _m21t
+					if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64) {
+						return schedules.Result{}, compile.ErrFallback
 					}
 					var _oPi, _oTau float64
 					{
@@ -32148,15 +25620,9 @@ func programFFA7(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 					_v22p, _v22t = _aPi, _aTau
 				}
 				{ // I(d2 > 0.7405), edge 0
-					_c0Pi, _c0Tau := _v22p-_m54p, _v22t-_m54t
-					if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v22p) {
-						if !(_c0Pi == 0 || _c0Pi < 1e-6*_v22p) {
-							return schedules.Result{}, compile.ErrFallback
-						}
-						_c0Pi, _c0Tau = 0.0+_m38p, 0.0+_m38t
-						if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-							return schedules.Result{}, compile.ErrFallback
-						}
+					_c0Pi, _c0Tau := _m38p, _m38t
+					if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+						return schedules.Result{}, compile.ErrFallback
 					}
 					var _oPi, _oTau float64
 					{
@@ -32195,15 +25661,9 @@ func programFFA7(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 					_v22p, _v22t = _aPi, _aTau
 				}
 				{ // d2 = t2 − t3, edge 2
-					_c0Pi, _c0Tau := _v22p-_m38p, _v22t-_m38t
-					if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v22p) {
-						if !(_c0Pi == 0 || _c0Pi < 1e-6*_v22p) {
-							return schedules.Result{}, compile.ErrFallback
-						}
-						_c0Pi, _c0Tau = 0.0+_m54p, 0.0+_m54t
-						if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-							return schedules.Result{}, compile.ErrFallback
-						}
+					_c0Pi, _c0Tau := _m54p, _m54t
+					if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+						return schedules.Result{}, compile.ErrFallback
 					}
 					_c1Pi, _c1Tau := _v15p-_m39p, _v15t-_m39t
 					if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v15p) {
@@ -32322,15 +25782,9 @@ func programFFA7(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 					_v23p, _v23t = _aPi, _aTau
 				}
 				{ // I(d3 > 0.7405), edge 0
-					_c0Pi, _c0Tau := _v23p-_m55p, _v23t-_m55t
-					if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v23p) {
-						if !(_c0Pi == 0 || _c0Pi < 1e-6*_v23p) {
-							return schedules.Result{}, compile.ErrFallback
-						}
-						_c0Pi, _c0Tau = 0.0+_m41p, 0.0+_m41t
-						if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-							return schedules.Result{}, compile.ErrFallback
-						}
+					_c0Pi, _c0Tau := _m41p, _m41t
+					if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+						return schedules.Result{}, compile.ErrFallback
 					}
 					var _oPi, _oTau float64
 					{
@@ -32369,15 +25823,9 @@ func programFFA7(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 					_v23p, _v23t = _aPi, _aTau
 				}
 				{ // d3 = t3 − t4, edge 2
-					_c0Pi, _c0Tau := _v23p-_m41p, _v23t-_m41t
-					if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v23p) {
-						if !(_c0Pi == 0 || _c0Pi < 1e-6*_v23p) {
-							return schedules.Result{}, compile.ErrFallback
-						}
-						_c0Pi, _c0Tau = 0.0+_m55p, 0.0+_m55t
-						if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-							return schedules.Result{}, compile.ErrFallback
-						}
+					_c0Pi, _c0Tau := _m55p, _m55t
+					if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+						return schedules.Result{}, compile.ErrFallback
 					}
 					_c1Pi, _c1Tau := _v16p-_m42p, _v16t-_m42t
 					if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v16p) {
@@ -32496,15 +25944,9 @@ func programFFA7(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 					_v24p, _v24t = _aPi, _aTau
 				}
 				{ // I(d4 > 0.7405), edge 0
-					_c0Pi, _c0Tau := _v24p-_m56p, _v24t-_m56t
-					if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v24p) {
-						if !(_c0Pi == 0 || _c0Pi < 1e-6*_v24p) {
-							return schedules.Result{}, compile.ErrFallback
-						}
-						_c0Pi, _c0Tau = 0.0+_m44p, 0.0+_m44t
-						if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-							return schedules.Result{}, compile.ErrFallback
-						}
+					_c0Pi, _c0Tau := _m44p, _m44t
+					if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+						return schedules.Result{}, compile.ErrFallback
 					}
 					var _oPi, _oTau float64
 					{
@@ -32543,15 +25985,9 @@ func programFFA7(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 					_v24p, _v24t = _aPi, _aTau
 				}
 				{ // d4 = t4 − t5, edge 2
-					_c0Pi, _c0Tau := _v24p-_m44p, _v24t-_m44t
-					if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v24p) {
-						if !(_c0Pi == 0 || _c0Pi < 1e-6*_v24p) {
-							return schedules.Result{}, compile.ErrFallback
-						}
-						_c0Pi, _c0Tau = 0.0+_m56p, 0.0+_m56t
-						if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-							return schedules.Result{}, compile.ErrFallback
-						}
+					_c0Pi, _c0Tau := _m56p, _m56t
+					if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+						return schedules.Result{}, compile.ErrFallback
 					}
 					_c1Pi, _c1Tau := _v17p-_m45p, _v17t-_m45t
 					if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v17p) {
@@ -32670,15 +26106,9 @@ func programFFA7(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 					_v25p, _v25t = _aPi, _aTau
 				}
 				{ // I(d5 > 0.7405), edge 0
-					_c0Pi, _c0Tau := _v25p-_m57p, _v25t-_m57t
-					if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v25p) {
-						if !(_c0Pi == 0 || _c0Pi < 1e-6*_v25p) {
-							return schedules.Result{}, compile.ErrFallback
-						}
-						_c0Pi, _c0Tau = 0.0+_m47p, 0.0+_m47t
-						if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-							return schedules.Result{}, compile.ErrFallback
-						}
+					_c0Pi, _c0Tau := _m47p, _m47t
+					if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+						return schedules.Result{}, compile.ErrFallback
 					}
 					var _oPi, _oTau float64
 					{
@@ -32717,15 +26147,9 @@ func programFFA7(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 					_v25p, _v25t = _aPi, _aTau
 				}
 				{ // d5 = t5 − t6, edge 2
-					_c0Pi, _c0Tau := _v25p-_m47p, _v25t-_m47t
-					if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v25p) {
-						if !(_c0Pi == 0 || _c0Pi < 1e-6*_v25p) {
-							return schedules.Result{}, compile.ErrFallback
-						}
-						_c0Pi, _c0Tau = 0.0+_m57p, 0.0+_m57t
-						if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-							return schedules.Result{}, compile.ErrFallback
-						}
+					_c0Pi, _c0Tau := _m57p, _m57t
+					if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+						return schedules.Result{}, compile.ErrFallback
 					}
 					_c1Pi, _c1Tau := _v18p-_m48p, _v18t-_m48t
 					if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v18p) {
@@ -32792,15 +26216,9 @@ func programFFA7(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 							return schedules.Result{}, compile.ErrFallback
 						}
 					}
-					_c2Pi, _c2Tau := _v20p-_m52p, _v20t-_m52t
-					if !(_c2Pi > 0 && _c2Pi >= 1e-6*_v20p) {
-						if !(_c2Pi == 0 || _c2Pi < 1e-6*_v20p) {
-							return schedules.Result{}, compile.ErrFallback
-						}
-						_c2Pi, _c2Tau = 0.0+_m33p, 0.0+_m33t
-						if !(_c2Pi > 0 && _c2Pi < math.MaxFloat64 && _c2Tau-_c2Tau == 0) {
-							return schedules.Result{}, compile.ErrFallback
-						}
+					_c2Pi, _c2Tau := _m33p, _m33t
+					if !(_c2Pi > 0 && _c2Pi < math.MaxFloat64) {
+						return schedules.Result{}, compile.ErrFallback
 					}
 					var _oPi, _oTau float64
 					{
@@ -32844,15 +26262,9 @@ func programFFA7(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 					_v26p, _v26t = _aPi, _aTau
 				}
 				{ // I(d6 > 0.7405), edge 0
-					_c0Pi, _c0Tau := _v26p-_m58p, _v26t-_m58t
-					if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v26p) {
-						if !(_c0Pi == 0 || _c0Pi < 1e-6*_v26p) {
-							return schedules.Result{}, compile.ErrFallback
-						}
-						_c0Pi, _c0Tau = 0.0+_m50p, 0.0+_m50t
-						if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-							return schedules.Result{}, compile.ErrFallback
-						}
+					_c0Pi, _c0Tau := _m50p, _m50t
+					if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+						return schedules.Result{}, compile.ErrFallback
 					}
 					var _oPi, _oTau float64
 					{
@@ -32891,25 +26303,13 @@ func programFFA7(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 					_v26p, _v26t = _aPi, _aTau
 				}
 				{ // d6 = t6 − t7, edge 1
-					_c0Pi, _c0Tau := _v26p-_m50p, _v26t-_m50t
-					if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v26p) {
-						if !(_c0Pi == 0 || _c0Pi < 1e-6*_v26p) {
-							return schedules.Result{}, compile.ErrFallback
-						}
-						_c0Pi, _c0Tau = 0.0+_m58p, 0.0+_m58t
-						if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-							return schedules.Result{}, compile.ErrFallback
-						}
+					_c0Pi, _c0Tau := _m58p, _m58t
+					if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+						return schedules.Result{}, compile.ErrFallback
 					}
-					_c2Pi, _c2Tau := _v20p-_m52p, _v20t-_m52t
-					if !(_c2Pi > 0 && _c2Pi >= 1e-6*_v20p) {
-						if !(_c2Pi == 0 || _c2Pi < 1e-6*_v20p) {
-							return schedules.Result{}, compile.ErrFallback
-						}
-						_c2Pi, _c2Tau = 0.0+_m33p, 0.0+_m33t
-						if !(_c2Pi > 0 && _c2Pi < math.MaxFloat64 && _c2Tau-_c2Tau == 0) {
-							return schedules.Result{}, compile.ErrFallback
-						}
+					_c2Pi, _c2Tau := _m33p, _m33t
+					if !(_c2Pi > 0 && _c2Pi < math.MaxFloat64) {
+						return schedules.Result{}, compile.ErrFallback
 					}
 					var _oPi, _oTau float64
 					{
@@ -33018,15 +26418,9 @@ func programFFA7(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 					_v25p, _v25t = _aPi, _aTau
 				}
 				{ // I(d5 > 0.7405), edge 0
-					_c0Pi, _c0Tau := _v25p-_m57p, _v25t-_m57t
-					if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v25p) {
-						if !(_c0Pi == 0 || _c0Pi < 1e-6*_v25p) {
-							return schedules.Result{}, compile.ErrFallback
-						}
-						_c0Pi, _c0Tau = 0.0+_m47p, 0.0+_m47t
-						if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-							return schedules.Result{}, compile.ErrFallback
-						}
+					_c0Pi, _c0Tau := _m47p, _m47t
+					if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+						return schedules.Result{}, compile.ErrFallback
 					}
 					var _oPi, _oTau float64
 					{
@@ -33065,15 +26459,9 @@ func programFFA7(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 					_v25p, _v25t = _aPi, _aTau
 				}
 				{ // d5 = t5 − t6, edge 1
-					_c0Pi, _c0Tau := _v25p-_m47p, _v25t-_m47t
-					if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v25p) {
-						if !(_c0Pi == 0 || _c0Pi < 1e-6*_v25p) {
-							return schedules.Result{}, compile.ErrFallback
-						}
-						_c0Pi, _c0Tau = 0.0+_m57p, 0.0+_m57t
-						if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-							return schedules.Result{}, compile.ErrFallback
-						}
+					_c0Pi, _c0Tau := _m57p, _m57t
+					if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+						return schedules.Result{}, compile.ErrFallback
 					}
 					_c2Pi, _c2Tau := _v19p-_m49p, _v19t-_m49t
 					if !(_c2Pi > 0 && _c2Pi >= 1e-6*_v19p) {
@@ -33192,15 +26580,9 @@ func programFFA7(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 					_v24p, _v24t = _aPi, _aTau
 				}
 				{ // I(d4 > 0.7405), edge 0
-					_c0Pi, _c0Tau := _v24p-_m56p, _v24t-_m56t
-					if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v24p) {
-						if !(_c0Pi == 0 || _c0Pi < 1e-6*_v24p) {
-							return schedules.Result{}, compile.ErrFallback
-						}
-						_c0Pi, _c0Tau = 0.0+_m44p, 0.0+_m44t
-						if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-							return schedules.Result{}, compile.ErrFallback
-						}
+					_c0Pi, _c0Tau := _m44p, _m44t
+					if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+						return schedules.Result{}, compile.ErrFallback
 					}
 					var _oPi, _oTau float64
 					{
@@ -33239,15 +26621,9 @@ func programFFA7(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 					_v24p, _v24t = _aPi, _aTau
 				}
 				{ // d4 = t4 − t5, edge 1
-					_c0Pi, _c0Tau := _v24p-_m44p, _v24t-_m44t
-					if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v24p) {
-						if !(_c0Pi == 0 || _c0Pi < 1e-6*_v24p) {
-							return schedules.Result{}, compile.ErrFallback
-						}
-						_c0Pi, _c0Tau = 0.0+_m56p, 0.0+_m56t
-						if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-							return schedules.Result{}, compile.ErrFallback
-						}
+					_c0Pi, _c0Tau := _m56p, _m56t
+					if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+						return schedules.Result{}, compile.ErrFallback
 					}
 					_c2Pi, _c2Tau := _v18p-_m46p, _v18t-_m46t
 					if !(_c2Pi > 0 && _c2Pi >= 1e-6*_v18p) {
@@ -33366,15 +26742,9 @@ func programFFA7(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 					_v23p, _v23t = _aPi, _aTau
 				}
 				{ // I(d3 > 0.7405), edge 0
-					_c0Pi, _c0Tau := _v23p-_m55p, _v23t-_m55t
-					if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v23p) {
-						if !(_c0Pi == 0 || _c0Pi < 1e-6*_v23p) {
-							return schedules.Result{}, compile.ErrFallback
-						}
-						_c0Pi, _c0Tau = 0.0+_m41p, 0.0+_m41t
-						if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-							return schedules.Result{}, compile.ErrFallback
-						}
+					_c0Pi, _c0Tau := _m41p, _m41t
+					if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+						return schedules.Result{}, compile.ErrFallback
 					}
 					var _oPi, _oTau float64
 					{
@@ -33413,15 +26783,9 @@ func programFFA7(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 					_v23p, _v23t = _aPi, _aTau
 				}
 				{ // d3 = t3 − t4, edge 1
-					_c0Pi, _c0Tau := _v23p-_m41p, _v23t-_m41t
-					if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v23p) {
-						if !(_c0Pi == 0 || _c0Pi < 1e-6*_v23p) {
-							return schedules.Result{}, compile.ErrFallback
-						}
-						_c0Pi, _c0Tau = 0.0+_m55p, 0.0+_m55t
-						if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-							return schedules.Result{}, compile.ErrFallback
-						}
+					_c0Pi, _c0Tau := _m55p, _m55t
+					if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+						return schedules.Result{}, compile.ErrFallback
 					}
 					_c2Pi, _c2Tau := _v17p-_m43p, _v17t-_m43t
 					if !(_c2Pi > 0 && _c2Pi >= 1e-6*_v17p) {
@@ -33540,15 +26904,9 @@ func programFFA7(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 					_v22p, _v22t = _aPi, _aTau
 				}
 				{ // I(d2 > 0.7405), edge 0
-					_c0Pi, _c0Tau := _v22p-_m54p, _v22t-_m54t
-					if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v22p) {
-						if !(_c0Pi == 0 || _c0Pi < 1e-6*_v22p) {
-							return schedules.Result{}, compile.ErrFallback
-						}
-						_c0Pi, _c0Tau = 0.0+_m38p, 0.0+_m38t
-						if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-							return schedules.Result{}, compile.ErrFallback
-						}
+					_c0Pi, _c0Tau := _m38p, _m38t
+					if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+						return schedules.Result{}, compile.ErrFallback
 					}
 					var _oPi, _oTau float64
 					{
@@ -33587,15 +26945,9 @@ func programFFA7(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 					_v22p, _v22t = _aPi, _aTau
 				}
 				{ // d2 = t2 − t3, edge 1
-					_c0Pi, _c0Tau := _v22p-_m38p, _v22t-_m38t
-					if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v22p) {
-						if !(_c0Pi == 0 || _c0Pi < 1e-6*_v22p) {
-							return schedules.Result{}, compile.ErrFallback
-						}
-						_c0Pi, _c0Tau = 0.0+_m54p, 0.0+_m54t
-						if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-							return schedules.Result{}, compile.ErrFallback
-						}
+					_c0Pi, _c0Tau := _m54p, _m54t
+					if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+						return schedules.Result{}, compile.ErrFallback
 					}
 					_c2Pi, _c2Tau := _v16p-_m40p, _v16t-_m40t
 					if !(_c2Pi > 0 && _c2Pi >= 1e-6*_v16p) {
@@ -33665,15 +27017,9 @@ func programFFA7(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			_res = compile.Merge(_res, _lr0)
 		}
 		{ // d1 = t1 − t2, edge 1
-			_c0Pi, _c0Tau := _v21p-_m35p, _v21t-_m35t
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v21p) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v21p) {
-					return schedules.Result{}, compile.ErrFallback
-				}
-				_c0Pi, _c0Tau = 0.0+_m53p, 0.0+_m53t
-				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-					return schedules.Result{}, compile.ErrFallback
-				}
+			_c0Pi, _c0Tau := _m53p, _m53t
+			if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+				return schedules.Result{}, compile.ErrFallback
 			}
 			_c2Pi, _c2Tau := _v15p-_m37p, _v15t-_m37t
 			if !(_c2Pi > 0 && _c2Pi >= 1e-6*_v15p) {
@@ -33715,15 +27061,9 @@ func programFFA7(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			_v14p, _v14t = _aPi, _aTau
 		}
 		{ // d6 = t6 − t7, edge 2
-			_c0Pi, _c0Tau := _v26p-_m50p, _v26t-_m50t
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v26p) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v26p) {
-					return schedules.Result{}, compile.ErrFallback
-				}
-				_c0Pi, _c0Tau = 0.0+_m58p, 0.0+_m58t
-				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-					return schedules.Result{}, compile.ErrFallback
-				}
+			_c0Pi, _c0Tau := _m58p, _m58t
+			if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+				return schedules.Result{}, compile.ErrFallback
 			}
 			_c1Pi, _c1Tau := _v19p-_m51p, _v19t-_m51t
 			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v19p) {
@@ -33765,15 +27105,9 @@ func programFFA7(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			_v20p, _v20t = _aPi, _aTau
 		}
 		{ // t1 = p1, edge 1
-			_c0Pi, _c0Tau := _v14p-_m21p, _v14t-_m21t
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v14p) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v14p) {
-					return schedules.Result{}, compile.ErrFallback
-				}
-				_c0Pi, _c0Tau = 0.0+_m36p, 0.0+_m36t
-				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-					return schedules.Result{}, compile.ErrFallback
-				}
+			_c0Pi, _c0Tau := _m36p, _m36t
+			if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+				return schedules.Result{}, compile.ErrFallback
 			}
 			var _oPi, _oTau float64
 			{
@@ -33805,15 +27139,9 @@ func programFFA7(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			_v7p, _v7t = _aPi, _aTau
 		}
 		{ // N(p1; s1, 17.36), edge 1
-			_c0Pi, _c0Tau := _v7p-_m7p, _v7t-_m7t
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v7p) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v7p) {
-					return schedules.Result{}, compile.ErrFallback
-				}
-				_c0Pi, _c0Tau = 0.0+_m22p, 0.0+_m22t
-				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-					return schedules.Result{}, compile.ErrFallback
-				}
+			_c0Pi, _c0Tau := _m22p, _m22t
+			if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+				return schedules.Result{}, compile.ErrFallback
 			}
 			var _oPi, _oTau float64
 			{
@@ -33872,15 +27200,9 @@ func programFFA7(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			_v8p, _v8t = _aPi, _aTau
 		}
 		{ // N(p2; s2, 17.36), edge 1
-			_c0Pi, _c0Tau := _v8p-_m9p, _v8t-_m9t
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v8p) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v8p) {
-					return schedules.Result{}, compile.ErrFallback
-				}
-				_c0Pi, _c0Tau = 0.0+_m24p, 0.0+_m24t
-				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-					return schedules.Result{}, compile.ErrFallback
-				}
+			_c0Pi, _c0Tau := _m24p, _m24t
+			if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+				return schedules.Result{}, compile.ErrFallback
 			}
 			var _oPi, _oTau float64
 			{
@@ -33939,15 +27261,9 @@ func programFFA7(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			_v9p, _v9t = _aPi, _aTau
 		}
 		{ // N(p3; s3, 17.36), edge 1
-			_c0Pi, _c0Tau := _v9p-_m11p, _v9t-_m11t
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v9p) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v9p) {
-					return schedules.Result{}, compile.ErrFallback
-				}
-				_c0Pi, _c0Tau = 0.0+_m26p, 0.0+_m26t
-				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-					return schedules.Result{}, compile.ErrFallback
-				}
+			_c0Pi, _c0Tau := _m26p, _m26t
+			if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+				return schedules.Result{}, compile.ErrFallback
 			}
 			var _oPi, _oTau float64
 			{
@@ -34006,15 +27322,9 @@ func programFFA7(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			_v10p, _v10t = _aPi, _aTau
 		}
 		{ // N(p4; s4, 17.36), edge 1
-			_c0Pi, _c0Tau := _v10p-_m13p, _v10t-_m13t
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v10p) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v10p) {
-					return schedules.Result{}, compile.ErrFallback
-				}
-				_c0Pi, _c0Tau = 0.0+_m28p, 0.0+_m28t
-				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-					return schedules.Result{}, compile.ErrFallback
-				}
+			_c0Pi, _c0Tau := _m28p, _m28t
+			if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+				return schedules.Result{}, compile.ErrFallback
 			}
 			var _oPi, _oTau float64
 			{
@@ -34073,15 +27383,9 @@ func programFFA7(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			_v11p, _v11t = _aPi, _aTau
 		}
 		{ // N(p5; s5, 17.36), edge 1
-			_c0Pi, _c0Tau := _v11p-_m15p, _v11t-_m15t
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v11p) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v11p) {
-					return schedules.Result{}, compile.ErrFallback
-				}
-				_c0Pi, _c0Tau = 0.0+_m30p, 0.0+_m30t
-				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-					return schedules.Result{}, compile.ErrFallback
-				}
+			_c0Pi, _c0Tau := _m30p, _m30t
+			if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+				return schedules.Result{}, compile.ErrFallback
 			}
 			var _oPi, _oTau float64
 			{
@@ -34140,15 +27444,9 @@ func programFFA7(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			_v12p, _v12t = _aPi, _aTau
 		}
 		{ // N(p6; s6, 17.36), edge 1
-			_c0Pi, _c0Tau := _v12p-_m17p, _v12t-_m17t
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v12p) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v12p) {
-					return schedules.Result{}, compile.ErrFallback
-				}
-				_c0Pi, _c0Tau = 0.0+_m32p, 0.0+_m32t
-				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-					return schedules.Result{}, compile.ErrFallback
-				}
+			_c0Pi, _c0Tau := _m32p, _m32t
+			if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+				return schedules.Result{}, compile.ErrFallback
 			}
 			var _oPi, _oTau float64
 			{
@@ -34167,15 +27465,9 @@ func programFFA7(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			_v5p, _v5t = _aPi, _aTau
 		}
 		{ // t7 = p7, edge 1
-			_c0Pi, _c0Tau := _v20p-_m33p, _v20t-_m33t
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v20p) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v20p) {
-					return schedules.Result{}, compile.ErrFallback
-				}
-				_c0Pi, _c0Tau = 0.0+_m52p, 0.0+_m52t
-				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-					return schedules.Result{}, compile.ErrFallback
-				}
+			_c0Pi, _c0Tau := _m52p, _m52t
+			if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+				return schedules.Result{}, compile.ErrFallback
 			}
 			var _oPi, _oTau float64
 			{
@@ -34207,15 +27499,9 @@ func programFFA7(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			_v13p, _v13t = _aPi, _aTau
 		}
 		{ // N(p7; s7, 17.36), edge 1
-			_c0Pi, _c0Tau := _v13p-_m19p, _v13t-_m19t
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v13p) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v13p) {
-					return schedules.Result{}, compile.ErrFallback
-				}
-				_c0Pi, _c0Tau = 0.0+_m34p, 0.0+_m34t
-				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-					return schedules.Result{}, compile.ErrFallback
-				}
+			_c0Pi, _c0Tau := _m34p, _m34t
+			if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+				return schedules.Result{}, compile.ErrFallback
 			}
 			var _oPi, _oTau float64
 			{
@@ -34344,15 +27630,9 @@ func programFFA7(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 		}
 		var _sum graph.EvidenceSum
 		{ // N(s1; 25, 25.01)
-			_c0Pi, _c0Tau := _vs[0].Pi-_ms[0].Pi, _vs[0].Tau-_ms[0].Tau
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[0].Pi) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[0].Pi) {
-					return 0, compile.ErrFallback
-				}
-				_c0Pi, _c0Tau = 0.0+_ms[8].Pi, 0.0+_ms[8].Tau
-				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-					return 0, compile.ErrFallback
-				}
+			_c0Pi, _c0Tau := _ms[8].Pi, _ms[8].Tau
+			if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+				return 0, compile.ErrFallback
 			}
 			var _eq, _ev, _en float64
 			{
@@ -34367,15 +27647,9 @@ func programFFA7(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			_sum.Norm(_en)
 		}
 		{ // N(s2; 26, 25.01)
-			_c0Pi, _c0Tau := _vs[1].Pi-_ms[1].Pi, _vs[1].Tau-_ms[1].Tau
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[1].Pi) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[1].Pi) {
-					return 0, compile.ErrFallback
-				}
-				_c0Pi, _c0Tau = 0.0+_ms[10].Pi, 0.0+_ms[10].Tau
-				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-					return 0, compile.ErrFallback
-				}
+			_c0Pi, _c0Tau := _ms[10].Pi, _ms[10].Tau
+			if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+				return 0, compile.ErrFallback
 			}
 			var _eq, _ev, _en float64
 			{
@@ -34390,15 +27664,9 @@ func programFFA7(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			_sum.Norm(_en)
 		}
 		{ // N(s3; 27, 25.01)
-			_c0Pi, _c0Tau := _vs[2].Pi-_ms[2].Pi, _vs[2].Tau-_ms[2].Tau
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[2].Pi) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[2].Pi) {
-					return 0, compile.ErrFallback
-				}
-				_c0Pi, _c0Tau = 0.0+_ms[12].Pi, 0.0+_ms[12].Tau
-				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-					return 0, compile.ErrFallback
-				}
+			_c0Pi, _c0Tau := _ms[12].Pi, _ms[12].Tau
+			if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+				return 0, compile.ErrFallback
 			}
 			var _eq, _ev, _en float64
 			{
@@ -34413,15 +27681,9 @@ func programFFA7(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			_sum.Norm(_en)
 		}
 		{ // N(s4; 28, 25.01)
-			_c0Pi, _c0Tau := _vs[3].Pi-_ms[3].Pi, _vs[3].Tau-_ms[3].Tau
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[3].Pi) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[3].Pi) {
-					return 0, compile.ErrFallback
-				}
-				_c0Pi, _c0Tau = 0.0+_ms[14].Pi, 0.0+_ms[14].Tau
-				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-					return 0, compile.ErrFallback
-				}
+			_c0Pi, _c0Tau := _ms[14].Pi, _ms[14].Tau
+			if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+				return 0, compile.ErrFallback
 			}
 			var _eq, _ev, _en float64
 			{
@@ -34436,15 +27698,9 @@ func programFFA7(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			_sum.Norm(_en)
 		}
 		{ // N(s5; 29, 25.01)
-			_c0Pi, _c0Tau := _vs[4].Pi-_ms[4].Pi, _vs[4].Tau-_ms[4].Tau
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[4].Pi) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[4].Pi) {
-					return 0, compile.ErrFallback
-				}
-				_c0Pi, _c0Tau = 0.0+_ms[16].Pi, 0.0+_ms[16].Tau
-				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-					return 0, compile.ErrFallback
-				}
+			_c0Pi, _c0Tau := _ms[16].Pi, _ms[16].Tau
+			if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+				return 0, compile.ErrFallback
 			}
 			var _eq, _ev, _en float64
 			{
@@ -34459,15 +27715,9 @@ func programFFA7(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			_sum.Norm(_en)
 		}
 		{ // N(s6; 30, 25.01)
-			_c0Pi, _c0Tau := _vs[5].Pi-_ms[5].Pi, _vs[5].Tau-_ms[5].Tau
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[5].Pi) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[5].Pi) {
-					return 0, compile.ErrFallback
-				}
-				_c0Pi, _c0Tau = 0.0+_ms[18].Pi, 0.0+_ms[18].Tau
-				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-					return 0, compile.ErrFallback
-				}
+			_c0Pi, _c0Tau := _ms[18].Pi, _ms[18].Tau
+			if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+				return 0, compile.ErrFallback
 			}
 			var _eq, _ev, _en float64
 			{
@@ -34482,15 +27732,9 @@ func programFFA7(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			_sum.Norm(_en)
 		}
 		{ // N(s7; 31, 25.01)
-			_c0Pi, _c0Tau := _vs[6].Pi-_ms[6].Pi, _vs[6].Tau-_ms[6].Tau
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[6].Pi) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[6].Pi) {
-					return 0, compile.ErrFallback
-				}
-				_c0Pi, _c0Tau = 0.0+_ms[20].Pi, 0.0+_ms[20].Tau
-				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-					return 0, compile.ErrFallback
-				}
+			_c0Pi, _c0Tau := _ms[20].Pi, _ms[20].Tau
+			if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+				return 0, compile.ErrFallback
 			}
 			var _eq, _ev, _en float64
 			{
@@ -34505,25 +27749,13 @@ func programFFA7(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			_sum.Norm(_en)
 		}
 		{ // N(p1; s1, 17.36)
-			_c0Pi, _c0Tau := _vs[7].Pi-_ms[7].Pi, _vs[7].Tau-_ms[7].Tau
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[7].Pi) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[7].Pi) {
-					return 0, compile.ErrFallback
-				}
-				_c0Pi, _c0Tau = 0.0+_ms[22].Pi, 0.0+_ms[22].Tau
-				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-					return 0, compile.ErrFallback
-				}
+			_c0Pi, _c0Tau := _ms[22].Pi, _ms[22].Tau
+			if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+				return 0, compile.ErrFallback
 			}
-			_c1Pi, _c1Tau := _vs[0].Pi-_ms[8].Pi, _vs[0].Tau-_ms[8].Tau
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_vs[0].Pi) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_vs[0].Pi) {
-					return 0, compile.ErrFallback
-				}
-				_c1Pi, _c1Tau = 0.0+_ms[0].Pi, 0.0+_ms[0].Tau
-				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
-					return 0, compile.ErrFallback
-				}
+			_c1Pi, _c1Tau := _ms[0].Pi, _ms[0].Tau
+			if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64) {
+				return 0, compile.ErrFallback
 			}
 			var _eq, _ev, _en float64
 			{
@@ -34538,25 +27770,13 @@ func programFFA7(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			_sum.Norm(_en)
 		}
 		{ // N(p2; s2, 17.36)
-			_c0Pi, _c0Tau := _vs[8].Pi-_ms[9].Pi, _vs[8].Tau-_ms[9].Tau
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[8].Pi) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[8].Pi) {
-					return 0, compile.ErrFallback
-				}
-				_c0Pi, _c0Tau = 0.0+_ms[24].Pi, 0.0+_ms[24].Tau
-				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-					return 0, compile.ErrFallback
-				}
+			_c0Pi, _c0Tau := _ms[24].Pi, _ms[24].Tau
+			if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+				return 0, compile.ErrFallback
 			}
-			_c1Pi, _c1Tau := _vs[1].Pi-_ms[10].Pi, _vs[1].Tau-_ms[10].Tau
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_vs[1].Pi) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_vs[1].Pi) {
-					return 0, compile.ErrFallback
-				}
-				_c1Pi, _c1Tau = 0.0+_ms[1].Pi, 0.0+_ms[1].Tau
-				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
-					return 0, compile.ErrFallback
-				}
+			_c1Pi, _c1Tau := _ms[1].Pi, _ms[1].Tau
+			if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64) {
+				return 0, compile.ErrFallback
 			}
 			var _eq, _ev, _en float64
 			{
@@ -34571,25 +27791,13 @@ func programFFA7(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			_sum.Norm(_en)
 		}
 		{ // N(p3; s3, 17.36)
-			_c0Pi, _c0Tau := _vs[9].Pi-_ms[11].Pi, _vs[9].Tau-_ms[11].Tau
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[9].Pi) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[9].Pi) {
-					return 0, compile.ErrFallback
-				}
-				_c0Pi, _c0Tau = 0.0+_ms[26].Pi, 0.0+_ms[26].Tau
-				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-					return 0, compile.ErrFallback
-				}
+			_c0Pi, _c0Tau := _ms[26].Pi, _ms[26].Tau
+			if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+				return 0, compile.ErrFallback
 			}
-			_c1Pi, _c1Tau := _vs[2].Pi-_ms[12].Pi, _vs[2].Tau-_ms[12].Tau
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_vs[2].Pi) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_vs[2].Pi) {
-					return 0, compile.ErrFallback
-				}
-				_c1Pi, _c1Tau = 0.0+_ms[2].Pi, 0.0+_ms[2].Tau
-				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
-					return 0, compile.ErrFallback
-				}
+			_c1Pi, _c1Tau := _ms[2].Pi, _ms[2].Tau
+			if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64) {
+				return 0, compile.ErrFallback
 			}
 			var _eq, _ev, _en float64
 			{
@@ -34604,25 +27812,13 @@ func programFFA7(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			_sum.Norm(_en)
 		}
 		{ // N(p4; s4, 17.36)
-			_c0Pi, _c0Tau := _vs[10].Pi-_ms[13].Pi, _vs[10].Tau-_ms[13].Tau
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[10].Pi) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[10].Pi) {
-					return 0, compile.ErrFallback
-				}
-				_c0Pi, _c0Tau = 0.0+_ms[28].Pi, 0.0+_ms[28].Tau
-				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-					return 0, compile.ErrFallback
-				}
+			_c0Pi, _c0Tau := _ms[28].Pi, _ms[28].Tau
+			if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+				return 0, compile.ErrFallback
 			}
-			_c1Pi, _c1Tau := _vs[3].Pi-_ms[14].Pi, _vs[3].Tau-_ms[14].Tau
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_vs[3].Pi) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_vs[3].Pi) {
-					return 0, compile.ErrFallback
-				}
-				_c1Pi, _c1Tau = 0.0+_ms[3].Pi, 0.0+_ms[3].Tau
-				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
-					return 0, compile.ErrFallback
-				}
+			_c1Pi, _c1Tau := _ms[3].Pi, _ms[3].Tau
+			if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64) {
+				return 0, compile.ErrFallback
 			}
 			var _eq, _ev, _en float64
 			{
@@ -34637,25 +27833,13 @@ func programFFA7(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			_sum.Norm(_en)
 		}
 		{ // N(p5; s5, 17.36)
-			_c0Pi, _c0Tau := _vs[11].Pi-_ms[15].Pi, _vs[11].Tau-_ms[15].Tau
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[11].Pi) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[11].Pi) {
-					return 0, compile.ErrFallback
-				}
-				_c0Pi, _c0Tau = 0.0+_ms[30].Pi, 0.0+_ms[30].Tau
-				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-					return 0, compile.ErrFallback
-				}
+			_c0Pi, _c0Tau := _ms[30].Pi, _ms[30].Tau
+			if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+				return 0, compile.ErrFallback
 			}
-			_c1Pi, _c1Tau := _vs[4].Pi-_ms[16].Pi, _vs[4].Tau-_ms[16].Tau
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_vs[4].Pi) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_vs[4].Pi) {
-					return 0, compile.ErrFallback
-				}
-				_c1Pi, _c1Tau = 0.0+_ms[4].Pi, 0.0+_ms[4].Tau
-				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
-					return 0, compile.ErrFallback
-				}
+			_c1Pi, _c1Tau := _ms[4].Pi, _ms[4].Tau
+			if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64) {
+				return 0, compile.ErrFallback
 			}
 			var _eq, _ev, _en float64
 			{
@@ -34670,25 +27854,13 @@ func programFFA7(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			_sum.Norm(_en)
 		}
 		{ // N(p6; s6, 17.36)
-			_c0Pi, _c0Tau := _vs[12].Pi-_ms[17].Pi, _vs[12].Tau-_ms[17].Tau
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[12].Pi) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[12].Pi) {
-					return 0, compile.ErrFallback
-				}
-				_c0Pi, _c0Tau = 0.0+_ms[32].Pi, 0.0+_ms[32].Tau
-				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-					return 0, compile.ErrFallback
-				}
+			_c0Pi, _c0Tau := _ms[32].Pi, _ms[32].Tau
+			if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+				return 0, compile.ErrFallback
 			}
-			_c1Pi, _c1Tau := _vs[5].Pi-_ms[18].Pi, _vs[5].Tau-_ms[18].Tau
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_vs[5].Pi) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_vs[5].Pi) {
-					return 0, compile.ErrFallback
-				}
-				_c1Pi, _c1Tau = 0.0+_ms[5].Pi, 0.0+_ms[5].Tau
-				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
-					return 0, compile.ErrFallback
-				}
+			_c1Pi, _c1Tau := _ms[5].Pi, _ms[5].Tau
+			if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64) {
+				return 0, compile.ErrFallback
 			}
 			var _eq, _ev, _en float64
 			{
@@ -34703,25 +27875,13 @@ func programFFA7(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			_sum.Norm(_en)
 		}
 		{ // N(p7; s7, 17.36)
-			_c0Pi, _c0Tau := _vs[13].Pi-_ms[19].Pi, _vs[13].Tau-_ms[19].Tau
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[13].Pi) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[13].Pi) {
-					return 0, compile.ErrFallback
-				}
-				_c0Pi, _c0Tau = 0.0+_ms[34].Pi, 0.0+_ms[34].Tau
-				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-					return 0, compile.ErrFallback
-				}
+			_c0Pi, _c0Tau := _ms[34].Pi, _ms[34].Tau
+			if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+				return 0, compile.ErrFallback
 			}
-			_c1Pi, _c1Tau := _vs[6].Pi-_ms[20].Pi, _vs[6].Tau-_ms[20].Tau
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_vs[6].Pi) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_vs[6].Pi) {
-					return 0, compile.ErrFallback
-				}
-				_c1Pi, _c1Tau = 0.0+_ms[6].Pi, 0.0+_ms[6].Tau
-				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
-					return 0, compile.ErrFallback
-				}
+			_c1Pi, _c1Tau := _ms[6].Pi, _ms[6].Tau
+			if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64) {
+				return 0, compile.ErrFallback
 			}
 			var _eq, _ev, _en float64
 			{
@@ -34736,25 +27896,13 @@ func programFFA7(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			_sum.Norm(_en)
 		}
 		{ // t1 = p1
-			_c0Pi, _c0Tau := _vs[14].Pi-_ms[21].Pi, _vs[14].Tau-_ms[21].Tau
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[14].Pi) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[14].Pi) {
-					return 0, compile.ErrFallback
-				}
-				_c0Pi, _c0Tau = 0.0+_ms[36].Pi, 0.0+_ms[36].Tau
-				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-					return 0, compile.ErrFallback
-				}
+			_c0Pi, _c0Tau := _ms[36].Pi, _ms[36].Tau
+			if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+				return 0, compile.ErrFallback
 			}
-			_c1Pi, _c1Tau := _vs[7].Pi-_ms[22].Pi, _vs[7].Tau-_ms[22].Tau
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_vs[7].Pi) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_vs[7].Pi) {
-					return 0, compile.ErrFallback
-				}
-				_c1Pi, _c1Tau = 0.0+_ms[7].Pi, 0.0+_ms[7].Tau
-				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
-					return 0, compile.ErrFallback
-				}
+			_c1Pi, _c1Tau := _ms[7].Pi, _ms[7].Tau
+			if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64) {
+				return 0, compile.ErrFallback
 			}
 			var _eq, _ev, _en float64
 			{
@@ -34793,15 +27941,9 @@ func programFFA7(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 					return 0, compile.ErrFallback
 				}
 			}
-			_c1Pi, _c1Tau := _vs[8].Pi-_ms[24].Pi, _vs[8].Tau-_ms[24].Tau
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_vs[8].Pi) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_vs[8].Pi) {
-					return 0, compile.ErrFallback
-				}
-				_c1Pi, _c1Tau = 0.0+_ms[9].Pi, 0.0+_ms[9].Tau
-				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
-					return 0, compile.ErrFallback
-				}
+			_c1Pi, _c1Tau := _ms[9].Pi, _ms[9].Tau
+			if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64) {
+				return 0, compile.ErrFallback
 			}
 			var _eq, _ev, _en float64
 			{
@@ -34840,15 +27982,9 @@ func programFFA7(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 					return 0, compile.ErrFallback
 				}
 			}
-			_c1Pi, _c1Tau := _vs[9].Pi-_ms[26].Pi, _vs[9].Tau-_ms[26].Tau
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_vs[9].Pi) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_vs[9].Pi) {
-					return 0, compile.ErrFallback
-				}
-				_c1Pi, _c1Tau = 0.0+_ms[11].Pi, 0.0+_ms[11].Tau
-				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
-					return 0, compile.ErrFallback
-				}
+			_c1Pi, _c1Tau := _ms[11].Pi, _ms[11].Tau
+			if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64) {
+				return 0, compile.ErrFallback
 			}
 			var _eq, _ev, _en float64
 			{
@@ -34887,15 +28023,9 @@ func programFFA7(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 					return 0, compile.ErrFallback
 				}
 			}
-			_c1Pi, _c1Tau := _vs[10].Pi-_ms[28].Pi, _vs[10].Tau-_ms[28].Tau
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_vs[10].Pi) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_vs[10].Pi) {
-					return 0, compile.ErrFallback
-				}
-				_c1Pi, _c1Tau = 0.0+_ms[13].Pi, 0.0+_ms[13].Tau
-				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
-					return 0, compile.ErrFallback
-				}
+			_c1Pi, _c1Tau := _ms[13].Pi, _ms[13].Tau
+			if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64) {
+				return 0, compile.ErrFallback
 			}
 			var _eq, _ev, _en float64
 			{
@@ -34934,15 +28064,9 @@ func programFFA7(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 					return 0, compile.ErrFallback
 				}
 			}
-			_c1Pi, _c1Tau := _vs[11].Pi-_ms[30].Pi, _vs[11].Tau-_ms[30].Tau
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_vs[11].Pi) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_vs[11].Pi) {
-					return 0, compile.ErrFallback
-				}
-				_c1Pi, _c1Tau = 0.0+_ms[15].Pi, 0.0+_ms[15].Tau
-				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
-					return 0, compile.ErrFallback
-				}
+			_c1Pi, _c1Tau := _ms[15].Pi, _ms[15].Tau
+			if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64) {
+				return 0, compile.ErrFallback
 			}
 			var _eq, _ev, _en float64
 			{
@@ -34981,15 +28105,9 @@ func programFFA7(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 					return 0, compile.ErrFallback
 				}
 			}
-			_c1Pi, _c1Tau := _vs[12].Pi-_ms[32].Pi, _vs[12].Tau-_ms[32].Tau
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_vs[12].Pi) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_vs[12].Pi) {
-					return 0, compile.ErrFallback
-				}
-				_c1Pi, _c1Tau = 0.0+_ms[17].Pi, 0.0+_ms[17].Tau
-				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
-					return 0, compile.ErrFallback
-				}
+			_c1Pi, _c1Tau := _ms[17].Pi, _ms[17].Tau
+			if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64) {
+				return 0, compile.ErrFallback
 			}
 			var _eq, _ev, _en float64
 			{
@@ -35018,25 +28136,13 @@ func programFFA7(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			_sum.Norm(_en)
 		}
 		{ // t7 = p7
-			_c0Pi, _c0Tau := _vs[20].Pi-_ms[33].Pi, _vs[20].Tau-_ms[33].Tau
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[20].Pi) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[20].Pi) {
-					return 0, compile.ErrFallback
-				}
-				_c0Pi, _c0Tau = 0.0+_ms[52].Pi, 0.0+_ms[52].Tau
-				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-					return 0, compile.ErrFallback
-				}
+			_c0Pi, _c0Tau := _ms[52].Pi, _ms[52].Tau
+			if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+				return 0, compile.ErrFallback
 			}
-			_c1Pi, _c1Tau := _vs[13].Pi-_ms[34].Pi, _vs[13].Tau-_ms[34].Tau
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_vs[13].Pi) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_vs[13].Pi) {
-					return 0, compile.ErrFallback
-				}
-				_c1Pi, _c1Tau = 0.0+_ms[19].Pi, 0.0+_ms[19].Tau
-				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
-					return 0, compile.ErrFallback
-				}
+			_c1Pi, _c1Tau := _ms[19].Pi, _ms[19].Tau
+			if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64) {
+				return 0, compile.ErrFallback
 			}
 			var _eq, _ev, _en float64
 			{
@@ -35065,25 +28171,13 @@ func programFFA7(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			_sum.Norm(_en)
 		}
 		{ // d1 = t1 − t2
-			_c0Pi, _c0Tau := _vs[21].Pi-_ms[35].Pi, _vs[21].Tau-_ms[35].Tau
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[21].Pi) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[21].Pi) {
-					return 0, compile.ErrFallback
-				}
-				_c0Pi, _c0Tau = 0.0+_ms[53].Pi, 0.0+_ms[53].Tau
-				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-					return 0, compile.ErrFallback
-				}
+			_c0Pi, _c0Tau := _ms[53].Pi, _ms[53].Tau
+			if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+				return 0, compile.ErrFallback
 			}
-			_c1Pi, _c1Tau := _vs[14].Pi-_ms[36].Pi, _vs[14].Tau-_ms[36].Tau
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_vs[14].Pi) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_vs[14].Pi) {
-					return 0, compile.ErrFallback
-				}
-				_c1Pi, _c1Tau = 0.0+_ms[21].Pi, 0.0+_ms[21].Tau
-				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
-					return 0, compile.ErrFallback
-				}
+			_c1Pi, _c1Tau := _ms[21].Pi, _ms[21].Tau
+			if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64) {
+				return 0, compile.ErrFallback
 			}
 			_c2Pi, _c2Tau := _vs[15].Pi-_ms[37].Pi, _vs[15].Tau-_ms[37].Tau
 			if !(_c2Pi > 0 && _c2Pi >= 1e-6*_vs[15].Pi) {
@@ -35127,15 +28221,9 @@ func programFFA7(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			_sum.Norm(_en)
 		}
 		{ // d2 = t2 − t3
-			_c0Pi, _c0Tau := _vs[22].Pi-_ms[38].Pi, _vs[22].Tau-_ms[38].Tau
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[22].Pi) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[22].Pi) {
-					return 0, compile.ErrFallback
-				}
-				_c0Pi, _c0Tau = 0.0+_ms[54].Pi, 0.0+_ms[54].Tau
-				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-					return 0, compile.ErrFallback
-				}
+			_c0Pi, _c0Tau := _ms[54].Pi, _ms[54].Tau
+			if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+				return 0, compile.ErrFallback
 			}
 			_c1Pi, _c1Tau := _vs[15].Pi-_ms[39].Pi, _vs[15].Tau-_ms[39].Tau
 			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_vs[15].Pi) {
@@ -35189,15 +28277,9 @@ func programFFA7(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			_sum.Norm(_en)
 		}
 		{ // d3 = t3 − t4
-			_c0Pi, _c0Tau := _vs[23].Pi-_ms[41].Pi, _vs[23].Tau-_ms[41].Tau
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[23].Pi) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[23].Pi) {
-					return 0, compile.ErrFallback
-				}
-				_c0Pi, _c0Tau = 0.0+_ms[55].Pi, 0.0+_ms[55].Tau
-				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-					return 0, compile.ErrFallback
-				}
+			_c0Pi, _c0Tau := _ms[55].Pi, _ms[55].Tau
+			if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+				return 0, compile.ErrFallback
 			}
 			_c1Pi, _c1Tau := _vs[16].Pi-_ms[42].Pi, _vs[16].Tau-_ms[42].Tau
 			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_vs[16].Pi) {
@@ -35251,15 +28333,9 @@ func programFFA7(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			_sum.Norm(_en)
 		}
 		{ // d4 = t4 − t5
-			_c0Pi, _c0Tau := _vs[24].Pi-_ms[44].Pi, _vs[24].Tau-_ms[44].Tau
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[24].Pi) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[24].Pi) {
-					return 0, compile.ErrFallback
-				}
-				_c0Pi, _c0Tau = 0.0+_ms[56].Pi, 0.0+_ms[56].Tau
-				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-					return 0, compile.ErrFallback
-				}
+			_c0Pi, _c0Tau := _ms[56].Pi, _ms[56].Tau
+			if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+				return 0, compile.ErrFallback
 			}
 			_c1Pi, _c1Tau := _vs[17].Pi-_ms[45].Pi, _vs[17].Tau-_ms[45].Tau
 			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_vs[17].Pi) {
@@ -35313,15 +28389,9 @@ func programFFA7(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			_sum.Norm(_en)
 		}
 		{ // d5 = t5 − t6
-			_c0Pi, _c0Tau := _vs[25].Pi-_ms[47].Pi, _vs[25].Tau-_ms[47].Tau
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[25].Pi) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[25].Pi) {
-					return 0, compile.ErrFallback
-				}
-				_c0Pi, _c0Tau = 0.0+_ms[57].Pi, 0.0+_ms[57].Tau
-				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-					return 0, compile.ErrFallback
-				}
+			_c0Pi, _c0Tau := _ms[57].Pi, _ms[57].Tau
+			if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+				return 0, compile.ErrFallback
 			}
 			_c1Pi, _c1Tau := _vs[18].Pi-_ms[48].Pi, _vs[18].Tau-_ms[48].Tau
 			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_vs[18].Pi) {
@@ -35375,15 +28445,9 @@ func programFFA7(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			_sum.Norm(_en)
 		}
 		{ // d6 = t6 − t7
-			_c0Pi, _c0Tau := _vs[26].Pi-_ms[50].Pi, _vs[26].Tau-_ms[50].Tau
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[26].Pi) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[26].Pi) {
-					return 0, compile.ErrFallback
-				}
-				_c0Pi, _c0Tau = 0.0+_ms[58].Pi, 0.0+_ms[58].Tau
-				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-					return 0, compile.ErrFallback
-				}
+			_c0Pi, _c0Tau := _ms[58].Pi, _ms[58].Tau
+			if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+				return 0, compile.ErrFallback
 			}
 			_c1Pi, _c1Tau := _vs[19].Pi-_ms[51].Pi, _vs[19].Tau-_ms[51].Tau
 			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_vs[19].Pi) {
@@ -35395,15 +28459,9 @@ func programFFA7(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 					return 0, compile.ErrFallback
 				}
 			}
-			_c2Pi, _c2Tau := _vs[20].Pi-_ms[52].Pi, _vs[20].Tau-_ms[52].Tau
-			if !(_c2Pi > 0 && _c2Pi >= 1e-6*_vs[20].Pi) {
-				if !(_c2Pi == 0 || _c2Pi < 1e-6*_vs[20].Pi) {
-					return 0, compile.ErrFallback
-				}
-				_c2Pi, _c2Tau = 0.0+_ms[33].Pi, 0.0+_ms[33].Tau
-				if !(_c2Pi > 0 && _c2Pi < math.MaxFloat64 && _c2Tau-_c2Tau == 0) {
-					return 0, compile.ErrFallback
-				}
+			_c2Pi, _c2Tau := _ms[33].Pi, _ms[33].Tau
+			if !(_c2Pi > 0 && _c2Pi < math.MaxFloat64) {
+				return 0, compile.ErrFallback
 			}
 			var _eq, _ev, _en float64
 			{
@@ -35437,15 +28495,9 @@ func programFFA7(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			_sum.Norm(_en)
 		}
 		{ // I(d1 > 0.7405)
-			_c0Pi, _c0Tau := _vs[21].Pi-_ms[53].Pi, _vs[21].Tau-_ms[53].Tau
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[21].Pi) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[21].Pi) {
-					return 0, compile.ErrFallback
-				}
-				_c0Pi, _c0Tau = 0.0+_ms[35].Pi, 0.0+_ms[35].Tau
-				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-					return 0, compile.ErrFallback
-				}
+			_c0Pi, _c0Tau := _ms[35].Pi, _ms[35].Tau
+			if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+				return 0, compile.ErrFallback
 			}
 			var _eq float64
 			{
@@ -35455,15 +28507,9 @@ func programFFA7(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			_sum.Add(_eq)
 		}
 		{ // I(d2 > 0.7405)
-			_c0Pi, _c0Tau := _vs[22].Pi-_ms[54].Pi, _vs[22].Tau-_ms[54].Tau
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[22].Pi) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[22].Pi) {
-					return 0, compile.ErrFallback
-				}
-				_c0Pi, _c0Tau = 0.0+_ms[38].Pi, 0.0+_ms[38].Tau
-				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-					return 0, compile.ErrFallback
-				}
+			_c0Pi, _c0Tau := _ms[38].Pi, _ms[38].Tau
+			if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+				return 0, compile.ErrFallback
 			}
 			var _eq float64
 			{
@@ -35473,15 +28519,9 @@ func programFFA7(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			_sum.Add(_eq)
 		}
 		{ // I(d3 > 0.7405)
-			_c0Pi, _c0Tau := _vs[23].Pi-_ms[55].Pi, _vs[23].Tau-_ms[55].Tau
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[23].Pi) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[23].Pi) {
-					return 0, compile.ErrFallback
-				}
-				_c0Pi, _c0Tau = 0.0+_ms[41].Pi, 0.0+_ms[41].Tau
-				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-					return 0, compile.ErrFallback
-				}
+			_c0Pi, _c0Tau := _ms[41].Pi, _ms[41].Tau
+			if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+				return 0, compile.ErrFallback
 			}
 			var _eq float64
 			{
@@ -35491,15 +28531,9 @@ func programFFA7(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			_sum.Add(_eq)
 		}
 		{ // I(d4 > 0.7405)
-			_c0Pi, _c0Tau := _vs[24].Pi-_ms[56].Pi, _vs[24].Tau-_ms[56].Tau
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[24].Pi) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[24].Pi) {
-					return 0, compile.ErrFallback
-				}
-				_c0Pi, _c0Tau = 0.0+_ms[44].Pi, 0.0+_ms[44].Tau
-				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-					return 0, compile.ErrFallback
-				}
+			_c0Pi, _c0Tau := _ms[44].Pi, _ms[44].Tau
+			if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+				return 0, compile.ErrFallback
 			}
 			var _eq float64
 			{
@@ -35509,15 +28543,9 @@ func programFFA7(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			_sum.Add(_eq)
 		}
 		{ // I(d5 > 0.7405)
-			_c0Pi, _c0Tau := _vs[25].Pi-_ms[57].Pi, _vs[25].Tau-_ms[57].Tau
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[25].Pi) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[25].Pi) {
-					return 0, compile.ErrFallback
-				}
-				_c0Pi, _c0Tau = 0.0+_ms[47].Pi, 0.0+_ms[47].Tau
-				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-					return 0, compile.ErrFallback
-				}
+			_c0Pi, _c0Tau := _ms[47].Pi, _ms[47].Tau
+			if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+				return 0, compile.ErrFallback
 			}
 			var _eq float64
 			{
@@ -35527,15 +28555,9 @@ func programFFA7(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			_sum.Add(_eq)
 		}
 		{ // I(d6 > 0.7405)
-			_c0Pi, _c0Tau := _vs[26].Pi-_ms[58].Pi, _vs[26].Tau-_ms[58].Tau
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[26].Pi) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[26].Pi) {
-					return 0, compile.ErrFallback
-				}
-				_c0Pi, _c0Tau = 0.0+_ms[50].Pi, 0.0+_ms[50].Tau
-				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-					return 0, compile.ErrFallback
-				}
+			_c0Pi, _c0Tau := _ms[50].Pi, _ms[50].Tau
+			if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+				return 0, compile.ErrFallback
 			}
 			var _eq float64
 			{
@@ -35552,30 +28574,18 @@ func programFFA7(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			center := qt / q
 			var quad float64
 			{
-				cPi, cTau := _vs[0].Pi-_ms[0].Pi, _vs[0].Tau-_ms[0].Tau
-				if !(cPi > 0 && cPi >= 1e-6*_vs[0].Pi) {
-					if !(cPi == 0 || cPi < 1e-6*_vs[0].Pi) {
-						return 0, compile.ErrFallback
-					}
-					cPi, cTau = 0.0+_ms[8].Pi, 0.0+_ms[8].Tau
-					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
-						return 0, compile.ErrFallback
-					}
+				cPi, cTau := _ms[8].Pi, _ms[8].Tau
+				if !(cPi > 0 && cPi < math.MaxFloat64) {
+					return 0, compile.ErrFallback
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
 				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _vs[0].Pi-_ms[8].Pi, _vs[0].Tau-_ms[8].Tau
-				if !(cPi > 0 && cPi >= 1e-6*_vs[0].Pi) {
-					if !(cPi == 0 || cPi < 1e-6*_vs[0].Pi) {
-						return 0, compile.ErrFallback
-					}
-					cPi, cTau = 0.0+_ms[0].Pi, 0.0+_ms[0].Tau
-					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
-						return 0, compile.ErrFallback
-					}
+				cPi, cTau := _ms[0].Pi, _ms[0].Tau
+				if !(cPi > 0 && cPi < math.MaxFloat64) {
+					return 0, compile.ErrFallback
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
@@ -35593,30 +28603,18 @@ func programFFA7(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			center := qt / q
 			var quad float64
 			{
-				cPi, cTau := _vs[1].Pi-_ms[1].Pi, _vs[1].Tau-_ms[1].Tau
-				if !(cPi > 0 && cPi >= 1e-6*_vs[1].Pi) {
-					if !(cPi == 0 || cPi < 1e-6*_vs[1].Pi) {
-						return 0, compile.ErrFallback
-					}
-					cPi, cTau = 0.0+_ms[10].Pi, 0.0+_ms[10].Tau
-					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
-						return 0, compile.ErrFallback
-					}
+				cPi, cTau := _ms[10].Pi, _ms[10].Tau
+				if !(cPi > 0 && cPi < math.MaxFloat64) {
+					return 0, compile.ErrFallback
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
 				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _vs[1].Pi-_ms[10].Pi, _vs[1].Tau-_ms[10].Tau
-				if !(cPi > 0 && cPi >= 1e-6*_vs[1].Pi) {
-					if !(cPi == 0 || cPi < 1e-6*_vs[1].Pi) {
-						return 0, compile.ErrFallback
-					}
-					cPi, cTau = 0.0+_ms[1].Pi, 0.0+_ms[1].Tau
-					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
-						return 0, compile.ErrFallback
-					}
+				cPi, cTau := _ms[1].Pi, _ms[1].Tau
+				if !(cPi > 0 && cPi < math.MaxFloat64) {
+					return 0, compile.ErrFallback
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
@@ -35634,30 +28632,18 @@ func programFFA7(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			center := qt / q
 			var quad float64
 			{
-				cPi, cTau := _vs[2].Pi-_ms[2].Pi, _vs[2].Tau-_ms[2].Tau
-				if !(cPi > 0 && cPi >= 1e-6*_vs[2].Pi) {
-					if !(cPi == 0 || cPi < 1e-6*_vs[2].Pi) {
-						return 0, compile.ErrFallback
-					}
-					cPi, cTau = 0.0+_ms[12].Pi, 0.0+_ms[12].Tau
-					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
-						return 0, compile.ErrFallback
-					}
+				cPi, cTau := _ms[12].Pi, _ms[12].Tau
+				if !(cPi > 0 && cPi < math.MaxFloat64) {
+					return 0, compile.ErrFallback
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
 				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _vs[2].Pi-_ms[12].Pi, _vs[2].Tau-_ms[12].Tau
-				if !(cPi > 0 && cPi >= 1e-6*_vs[2].Pi) {
-					if !(cPi == 0 || cPi < 1e-6*_vs[2].Pi) {
-						return 0, compile.ErrFallback
-					}
-					cPi, cTau = 0.0+_ms[2].Pi, 0.0+_ms[2].Tau
-					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
-						return 0, compile.ErrFallback
-					}
+				cPi, cTau := _ms[2].Pi, _ms[2].Tau
+				if !(cPi > 0 && cPi < math.MaxFloat64) {
+					return 0, compile.ErrFallback
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
@@ -35675,30 +28661,18 @@ func programFFA7(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			center := qt / q
 			var quad float64
 			{
-				cPi, cTau := _vs[3].Pi-_ms[3].Pi, _vs[3].Tau-_ms[3].Tau
-				if !(cPi > 0 && cPi >= 1e-6*_vs[3].Pi) {
-					if !(cPi == 0 || cPi < 1e-6*_vs[3].Pi) {
-						return 0, compile.ErrFallback
-					}
-					cPi, cTau = 0.0+_ms[14].Pi, 0.0+_ms[14].Tau
-					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
-						return 0, compile.ErrFallback
-					}
+				cPi, cTau := _ms[14].Pi, _ms[14].Tau
+				if !(cPi > 0 && cPi < math.MaxFloat64) {
+					return 0, compile.ErrFallback
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
 				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _vs[3].Pi-_ms[14].Pi, _vs[3].Tau-_ms[14].Tau
-				if !(cPi > 0 && cPi >= 1e-6*_vs[3].Pi) {
-					if !(cPi == 0 || cPi < 1e-6*_vs[3].Pi) {
-						return 0, compile.ErrFallback
-					}
-					cPi, cTau = 0.0+_ms[3].Pi, 0.0+_ms[3].Tau
-					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
-						return 0, compile.ErrFallback
-					}
+				cPi, cTau := _ms[3].Pi, _ms[3].Tau
+				if !(cPi > 0 && cPi < math.MaxFloat64) {
+					return 0, compile.ErrFallback
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
@@ -35716,30 +28690,18 @@ func programFFA7(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			center := qt / q
 			var quad float64
 			{
-				cPi, cTau := _vs[4].Pi-_ms[4].Pi, _vs[4].Tau-_ms[4].Tau
-				if !(cPi > 0 && cPi >= 1e-6*_vs[4].Pi) {
-					if !(cPi == 0 || cPi < 1e-6*_vs[4].Pi) {
-						return 0, compile.ErrFallback
-					}
-					cPi, cTau = 0.0+_ms[16].Pi, 0.0+_ms[16].Tau
-					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
-						return 0, compile.ErrFallback
-					}
+				cPi, cTau := _ms[16].Pi, _ms[16].Tau
+				if !(cPi > 0 && cPi < math.MaxFloat64) {
+					return 0, compile.ErrFallback
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
 				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _vs[4].Pi-_ms[16].Pi, _vs[4].Tau-_ms[16].Tau
-				if !(cPi > 0 && cPi >= 1e-6*_vs[4].Pi) {
-					if !(cPi == 0 || cPi < 1e-6*_vs[4].Pi) {
-						return 0, compile.ErrFallback
-					}
-					cPi, cTau = 0.0+_ms[4].Pi, 0.0+_ms[4].Tau
-					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
-						return 0, compile.ErrFallback
-					}
+				cPi, cTau := _ms[4].Pi, _ms[4].Tau
+				if !(cPi > 0 && cPi < math.MaxFloat64) {
+					return 0, compile.ErrFallback
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
@@ -35757,30 +28719,18 @@ func programFFA7(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			center := qt / q
 			var quad float64
 			{
-				cPi, cTau := _vs[5].Pi-_ms[5].Pi, _vs[5].Tau-_ms[5].Tau
-				if !(cPi > 0 && cPi >= 1e-6*_vs[5].Pi) {
-					if !(cPi == 0 || cPi < 1e-6*_vs[5].Pi) {
-						return 0, compile.ErrFallback
-					}
-					cPi, cTau = 0.0+_ms[18].Pi, 0.0+_ms[18].Tau
-					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
-						return 0, compile.ErrFallback
-					}
+				cPi, cTau := _ms[18].Pi, _ms[18].Tau
+				if !(cPi > 0 && cPi < math.MaxFloat64) {
+					return 0, compile.ErrFallback
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
 				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _vs[5].Pi-_ms[18].Pi, _vs[5].Tau-_ms[18].Tau
-				if !(cPi > 0 && cPi >= 1e-6*_vs[5].Pi) {
-					if !(cPi == 0 || cPi < 1e-6*_vs[5].Pi) {
-						return 0, compile.ErrFallback
-					}
-					cPi, cTau = 0.0+_ms[5].Pi, 0.0+_ms[5].Tau
-					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
-						return 0, compile.ErrFallback
-					}
+				cPi, cTau := _ms[5].Pi, _ms[5].Tau
+				if !(cPi > 0 && cPi < math.MaxFloat64) {
+					return 0, compile.ErrFallback
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
@@ -35798,30 +28748,18 @@ func programFFA7(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			center := qt / q
 			var quad float64
 			{
-				cPi, cTau := _vs[6].Pi-_ms[6].Pi, _vs[6].Tau-_ms[6].Tau
-				if !(cPi > 0 && cPi >= 1e-6*_vs[6].Pi) {
-					if !(cPi == 0 || cPi < 1e-6*_vs[6].Pi) {
-						return 0, compile.ErrFallback
-					}
-					cPi, cTau = 0.0+_ms[20].Pi, 0.0+_ms[20].Tau
-					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
-						return 0, compile.ErrFallback
-					}
+				cPi, cTau := _ms[20].Pi, _ms[20].Tau
+				if !(cPi > 0 && cPi < math.MaxFloat64) {
+					return 0, compile.ErrFallback
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
 				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _vs[6].Pi-_ms[20].Pi, _vs[6].Tau-_ms[20].Tau
-				if !(cPi > 0 && cPi >= 1e-6*_vs[6].Pi) {
-					if !(cPi == 0 || cPi < 1e-6*_vs[6].Pi) {
-						return 0, compile.ErrFallback
-					}
-					cPi, cTau = 0.0+_ms[6].Pi, 0.0+_ms[6].Tau
-					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
-						return 0, compile.ErrFallback
-					}
+				cPi, cTau := _ms[6].Pi, _ms[6].Tau
+				if !(cPi > 0 && cPi < math.MaxFloat64) {
+					return 0, compile.ErrFallback
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
@@ -35839,30 +28777,18 @@ func programFFA7(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			center := qt / q
 			var quad float64
 			{
-				cPi, cTau := _vs[7].Pi-_ms[7].Pi, _vs[7].Tau-_ms[7].Tau
-				if !(cPi > 0 && cPi >= 1e-6*_vs[7].Pi) {
-					if !(cPi == 0 || cPi < 1e-6*_vs[7].Pi) {
-						return 0, compile.ErrFallback
-					}
-					cPi, cTau = 0.0+_ms[22].Pi, 0.0+_ms[22].Tau
-					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
-						return 0, compile.ErrFallback
-					}
+				cPi, cTau := _ms[22].Pi, _ms[22].Tau
+				if !(cPi > 0 && cPi < math.MaxFloat64) {
+					return 0, compile.ErrFallback
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
 				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _vs[7].Pi-_ms[22].Pi, _vs[7].Tau-_ms[22].Tau
-				if !(cPi > 0 && cPi >= 1e-6*_vs[7].Pi) {
-					if !(cPi == 0 || cPi < 1e-6*_vs[7].Pi) {
-						return 0, compile.ErrFallback
-					}
-					cPi, cTau = 0.0+_ms[7].Pi, 0.0+_ms[7].Tau
-					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
-						return 0, compile.ErrFallback
-					}
+				cPi, cTau := _ms[7].Pi, _ms[7].Tau
+				if !(cPi > 0 && cPi < math.MaxFloat64) {
+					return 0, compile.ErrFallback
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
@@ -35880,30 +28806,18 @@ func programFFA7(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			center := qt / q
 			var quad float64
 			{
-				cPi, cTau := _vs[8].Pi-_ms[9].Pi, _vs[8].Tau-_ms[9].Tau
-				if !(cPi > 0 && cPi >= 1e-6*_vs[8].Pi) {
-					if !(cPi == 0 || cPi < 1e-6*_vs[8].Pi) {
-						return 0, compile.ErrFallback
-					}
-					cPi, cTau = 0.0+_ms[24].Pi, 0.0+_ms[24].Tau
-					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
-						return 0, compile.ErrFallback
-					}
+				cPi, cTau := _ms[24].Pi, _ms[24].Tau
+				if !(cPi > 0 && cPi < math.MaxFloat64) {
+					return 0, compile.ErrFallback
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
 				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _vs[8].Pi-_ms[24].Pi, _vs[8].Tau-_ms[24].Tau
-				if !(cPi > 0 && cPi >= 1e-6*_vs[8].Pi) {
-					if !(cPi == 0 || cPi < 1e-6*_vs[8].Pi) {
-						return 0, compile.ErrFallback
-					}
-					cPi, cTau = 0.0+_ms[9].Pi, 0.0+_ms[9].Tau
-					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
-						return 0, compile.ErrFallback
-					}
+				cPi, cTau := _ms[9].Pi, _ms[9].Tau
+				if !(cPi > 0 && cPi < math.MaxFloat64) {
+					return 0, compile.ErrFallback
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
@@ -35921,30 +28835,18 @@ func programFFA7(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			center := qt / q
 			var quad float64
 			{
-				cPi, cTau := _vs[9].Pi-_ms[11].Pi, _vs[9].Tau-_ms[11].Tau
-				if !(cPi > 0 && cPi >= 1e-6*_vs[9].Pi) {
-					if !(cPi == 0 || cPi < 1e-6*_vs[9].Pi) {
-						return 0, compile.ErrFallback
-					}
-					cPi, cTau = 0.0+_ms[26].Pi, 0.0+_ms[26].Tau
-					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
-						return 0, compile.ErrFallback
-					}
+				cPi, cTau := _ms[26].Pi, _ms[26].Tau
+				if !(cPi > 0 && cPi < math.MaxFloat64) {
+					return 0, compile.ErrFallback
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
 				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _vs[9].Pi-_ms[26].Pi, _vs[9].Tau-_ms[26].Tau
-				if !(cPi > 0 && cPi >= 1e-6*_vs[9].Pi) {
-					if !(cPi == 0 || cPi < 1e-6*_vs[9].Pi) {
-						return 0, compile.ErrFallback
-					}
-					cPi, cTau = 0.0+_ms[11].Pi, 0.0+_ms[11].Tau
-					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
-						return 0, compile.ErrFallback
-					}
+				cPi, cTau := _ms[11].Pi, _ms[11].Tau
+				if !(cPi > 0 && cPi < math.MaxFloat64) {
+					return 0, compile.ErrFallback
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
@@ -35962,30 +28864,18 @@ func programFFA7(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			center := qt / q
 			var quad float64
 			{
-				cPi, cTau := _vs[10].Pi-_ms[13].Pi, _vs[10].Tau-_ms[13].Tau
-				if !(cPi > 0 && cPi >= 1e-6*_vs[10].Pi) {
-					if !(cPi == 0 || cPi < 1e-6*_vs[10].Pi) {
-						return 0, compile.ErrFallback
-					}
-					cPi, cTau = 0.0+_ms[28].Pi, 0.0+_ms[28].Tau
-					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
-						return 0, compile.ErrFallback
-					}
+				cPi, cTau := _ms[28].Pi, _ms[28].Tau
+				if !(cPi > 0 && cPi < math.MaxFloat64) {
+					return 0, compile.ErrFallback
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
 				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _vs[10].Pi-_ms[28].Pi, _vs[10].Tau-_ms[28].Tau
-				if !(cPi > 0 && cPi >= 1e-6*_vs[10].Pi) {
-					if !(cPi == 0 || cPi < 1e-6*_vs[10].Pi) {
-						return 0, compile.ErrFallback
-					}
-					cPi, cTau = 0.0+_ms[13].Pi, 0.0+_ms[13].Tau
-					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
-						return 0, compile.ErrFallback
-					}
+				cPi, cTau := _ms[13].Pi, _ms[13].Tau
+				if !(cPi > 0 && cPi < math.MaxFloat64) {
+					return 0, compile.ErrFallback
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
@@ -36003,30 +28893,18 @@ func programFFA7(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			center := qt / q
 			var quad float64
 			{
-				cPi, cTau := _vs[11].Pi-_ms[15].Pi, _vs[11].Tau-_ms[15].Tau
-				if !(cPi > 0 && cPi >= 1e-6*_vs[11].Pi) {
-					if !(cPi == 0 || cPi < 1e-6*_vs[11].Pi) {
-						return 0, compile.ErrFallback
-					}
-					cPi, cTau = 0.0+_ms[30].Pi, 0.0+_ms[30].Tau
-					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
-						return 0, compile.ErrFallback
-					}
+				cPi, cTau := _ms[30].Pi, _ms[30].Tau
+				if !(cPi > 0 && cPi < math.MaxFloat64) {
+					return 0, compile.ErrFallback
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
 				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _vs[11].Pi-_ms[30].Pi, _vs[11].Tau-_ms[30].Tau
-				if !(cPi > 0 && cPi >= 1e-6*_vs[11].Pi) {
-					if !(cPi == 0 || cPi < 1e-6*_vs[11].Pi) {
-						return 0, compile.ErrFallback
-					}
-					cPi, cTau = 0.0+_ms[15].Pi, 0.0+_ms[15].Tau
-					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
-						return 0, compile.ErrFallback
-					}
+				cPi, cTau := _ms[15].Pi, _ms[15].Tau
+				if !(cPi > 0 && cPi < math.MaxFloat64) {
+					return 0, compile.ErrFallback
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
@@ -36044,30 +28922,18 @@ func programFFA7(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			center := qt / q
 			var quad float64
 			{
-				cPi, cTau := _vs[12].Pi-_ms[17].Pi, _vs[12].Tau-_ms[17].Tau
-				if !(cPi > 0 && cPi >= 1e-6*_vs[12].Pi) {
-					if !(cPi == 0 || cPi < 1e-6*_vs[12].Pi) {
-						return 0, compile.ErrFallback
-					}
-					cPi, cTau = 0.0+_ms[32].Pi, 0.0+_ms[32].Tau
-					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
-						return 0, compile.ErrFallback
-					}
+				cPi, cTau := _ms[32].Pi, _ms[32].Tau
+				if !(cPi > 0 && cPi < math.MaxFloat64) {
+					return 0, compile.ErrFallback
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
 				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _vs[12].Pi-_ms[32].Pi, _vs[12].Tau-_ms[32].Tau
-				if !(cPi > 0 && cPi >= 1e-6*_vs[12].Pi) {
-					if !(cPi == 0 || cPi < 1e-6*_vs[12].Pi) {
-						return 0, compile.ErrFallback
-					}
-					cPi, cTau = 0.0+_ms[17].Pi, 0.0+_ms[17].Tau
-					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
-						return 0, compile.ErrFallback
-					}
+				cPi, cTau := _ms[17].Pi, _ms[17].Tau
+				if !(cPi > 0 && cPi < math.MaxFloat64) {
+					return 0, compile.ErrFallback
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
@@ -36085,30 +28951,18 @@ func programFFA7(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			center := qt / q
 			var quad float64
 			{
-				cPi, cTau := _vs[13].Pi-_ms[19].Pi, _vs[13].Tau-_ms[19].Tau
-				if !(cPi > 0 && cPi >= 1e-6*_vs[13].Pi) {
-					if !(cPi == 0 || cPi < 1e-6*_vs[13].Pi) {
-						return 0, compile.ErrFallback
-					}
-					cPi, cTau = 0.0+_ms[34].Pi, 0.0+_ms[34].Tau
-					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
-						return 0, compile.ErrFallback
-					}
+				cPi, cTau := _ms[34].Pi, _ms[34].Tau
+				if !(cPi > 0 && cPi < math.MaxFloat64) {
+					return 0, compile.ErrFallback
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
 				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _vs[13].Pi-_ms[34].Pi, _vs[13].Tau-_ms[34].Tau
-				if !(cPi > 0 && cPi >= 1e-6*_vs[13].Pi) {
-					if !(cPi == 0 || cPi < 1e-6*_vs[13].Pi) {
-						return 0, compile.ErrFallback
-					}
-					cPi, cTau = 0.0+_ms[19].Pi, 0.0+_ms[19].Tau
-					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
-						return 0, compile.ErrFallback
-					}
+				cPi, cTau := _ms[19].Pi, _ms[19].Tau
+				if !(cPi > 0 && cPi < math.MaxFloat64) {
+					return 0, compile.ErrFallback
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
@@ -36126,30 +28980,18 @@ func programFFA7(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			center := qt / q
 			var quad float64
 			{
-				cPi, cTau := _vs[14].Pi-_ms[21].Pi, _vs[14].Tau-_ms[21].Tau
-				if !(cPi > 0 && cPi >= 1e-6*_vs[14].Pi) {
-					if !(cPi == 0 || cPi < 1e-6*_vs[14].Pi) {
-						return 0, compile.ErrFallback
-					}
-					cPi, cTau = 0.0+_ms[36].Pi, 0.0+_ms[36].Tau
-					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
-						return 0, compile.ErrFallback
-					}
+				cPi, cTau := _ms[36].Pi, _ms[36].Tau
+				if !(cPi > 0 && cPi < math.MaxFloat64) {
+					return 0, compile.ErrFallback
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
 				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _vs[14].Pi-_ms[36].Pi, _vs[14].Tau-_ms[36].Tau
-				if !(cPi > 0 && cPi >= 1e-6*_vs[14].Pi) {
-					if !(cPi == 0 || cPi < 1e-6*_vs[14].Pi) {
-						return 0, compile.ErrFallback
-					}
-					cPi, cTau = 0.0+_ms[21].Pi, 0.0+_ms[21].Tau
-					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
-						return 0, compile.ErrFallback
-					}
+				cPi, cTau := _ms[21].Pi, _ms[21].Tau
+				if !(cPi > 0 && cPi < math.MaxFloat64) {
+					return 0, compile.ErrFallback
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
@@ -36447,30 +29289,18 @@ func programFFA7(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			center := qt / q
 			var quad float64
 			{
-				cPi, cTau := _vs[20].Pi-_ms[33].Pi, _vs[20].Tau-_ms[33].Tau
-				if !(cPi > 0 && cPi >= 1e-6*_vs[20].Pi) {
-					if !(cPi == 0 || cPi < 1e-6*_vs[20].Pi) {
-						return 0, compile.ErrFallback
-					}
-					cPi, cTau = 0.0+_ms[52].Pi, 0.0+_ms[52].Tau
-					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
-						return 0, compile.ErrFallback
-					}
+				cPi, cTau := _ms[52].Pi, _ms[52].Tau
+				if !(cPi > 0 && cPi < math.MaxFloat64) {
+					return 0, compile.ErrFallback
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
 				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _vs[20].Pi-_ms[52].Pi, _vs[20].Tau-_ms[52].Tau
-				if !(cPi > 0 && cPi >= 1e-6*_vs[20].Pi) {
-					if !(cPi == 0 || cPi < 1e-6*_vs[20].Pi) {
-						return 0, compile.ErrFallback
-					}
-					cPi, cTau = 0.0+_ms[33].Pi, 0.0+_ms[33].Tau
-					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
-						return 0, compile.ErrFallback
-					}
+				cPi, cTau := _ms[33].Pi, _ms[33].Tau
+				if !(cPi > 0 && cPi < math.MaxFloat64) {
+					return 0, compile.ErrFallback
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
@@ -36488,30 +29318,18 @@ func programFFA7(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			center := qt / q
 			var quad float64
 			{
-				cPi, cTau := _vs[21].Pi-_ms[35].Pi, _vs[21].Tau-_ms[35].Tau
-				if !(cPi > 0 && cPi >= 1e-6*_vs[21].Pi) {
-					if !(cPi == 0 || cPi < 1e-6*_vs[21].Pi) {
-						return 0, compile.ErrFallback
-					}
-					cPi, cTau = 0.0+_ms[53].Pi, 0.0+_ms[53].Tau
-					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
-						return 0, compile.ErrFallback
-					}
+				cPi, cTau := _ms[53].Pi, _ms[53].Tau
+				if !(cPi > 0 && cPi < math.MaxFloat64) {
+					return 0, compile.ErrFallback
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
 				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _vs[21].Pi-_ms[53].Pi, _vs[21].Tau-_ms[53].Tau
-				if !(cPi > 0 && cPi >= 1e-6*_vs[21].Pi) {
-					if !(cPi == 0 || cPi < 1e-6*_vs[21].Pi) {
-						return 0, compile.ErrFallback
-					}
-					cPi, cTau = 0.0+_ms[35].Pi, 0.0+_ms[35].Tau
-					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
-						return 0, compile.ErrFallback
-					}
+				cPi, cTau := _ms[35].Pi, _ms[35].Tau
+				if !(cPi > 0 && cPi < math.MaxFloat64) {
+					return 0, compile.ErrFallback
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
@@ -36529,30 +29347,18 @@ func programFFA7(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			center := qt / q
 			var quad float64
 			{
-				cPi, cTau := _vs[22].Pi-_ms[38].Pi, _vs[22].Tau-_ms[38].Tau
-				if !(cPi > 0 && cPi >= 1e-6*_vs[22].Pi) {
-					if !(cPi == 0 || cPi < 1e-6*_vs[22].Pi) {
-						return 0, compile.ErrFallback
-					}
-					cPi, cTau = 0.0+_ms[54].Pi, 0.0+_ms[54].Tau
-					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
-						return 0, compile.ErrFallback
-					}
+				cPi, cTau := _ms[54].Pi, _ms[54].Tau
+				if !(cPi > 0 && cPi < math.MaxFloat64) {
+					return 0, compile.ErrFallback
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
 				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _vs[22].Pi-_ms[54].Pi, _vs[22].Tau-_ms[54].Tau
-				if !(cPi > 0 && cPi >= 1e-6*_vs[22].Pi) {
-					if !(cPi == 0 || cPi < 1e-6*_vs[22].Pi) {
-						return 0, compile.ErrFallback
-					}
-					cPi, cTau = 0.0+_ms[38].Pi, 0.0+_ms[38].Tau
-					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
-						return 0, compile.ErrFallback
-					}
+				cPi, cTau := _ms[38].Pi, _ms[38].Tau
+				if !(cPi > 0 && cPi < math.MaxFloat64) {
+					return 0, compile.ErrFallback
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
@@ -36570,30 +29376,18 @@ func programFFA7(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			center := qt / q
 			var quad float64
 			{
-				cPi, cTau := _vs[23].Pi-_ms[41].Pi, _vs[23].Tau-_ms[41].Tau
-				if !(cPi > 0 && cPi >= 1e-6*_vs[23].Pi) {
-					if !(cPi == 0 || cPi < 1e-6*_vs[23].Pi) {
-						return 0, compile.ErrFallback
-					}
-					cPi, cTau = 0.0+_ms[55].Pi, 0.0+_ms[55].Tau
-					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
-						return 0, compile.ErrFallback
-					}
+				cPi, cTau := _ms[55].Pi, _ms[55].Tau
+				if !(cPi > 0 && cPi < math.MaxFloat64) {
+					return 0, compile.ErrFallback
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
 				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _vs[23].Pi-_ms[55].Pi, _vs[23].Tau-_ms[55].Tau
-				if !(cPi > 0 && cPi >= 1e-6*_vs[23].Pi) {
-					if !(cPi == 0 || cPi < 1e-6*_vs[23].Pi) {
-						return 0, compile.ErrFallback
-					}
-					cPi, cTau = 0.0+_ms[41].Pi, 0.0+_ms[41].Tau
-					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
-						return 0, compile.ErrFallback
-					}
+				cPi, cTau := _ms[41].Pi, _ms[41].Tau
+				if !(cPi > 0 && cPi < math.MaxFloat64) {
+					return 0, compile.ErrFallback
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
@@ -36611,30 +29405,18 @@ func programFFA7(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			center := qt / q
 			var quad float64
 			{
-				cPi, cTau := _vs[24].Pi-_ms[44].Pi, _vs[24].Tau-_ms[44].Tau
-				if !(cPi > 0 && cPi >= 1e-6*_vs[24].Pi) {
-					if !(cPi == 0 || cPi < 1e-6*_vs[24].Pi) {
-						return 0, compile.ErrFallback
-					}
-					cPi, cTau = 0.0+_ms[56].Pi, 0.0+_ms[56].Tau
-					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
-						return 0, compile.ErrFallback
-					}
+				cPi, cTau := _ms[56].Pi, _ms[56].Tau
+				if !(cPi > 0 && cPi < math.MaxFloat64) {
+					return 0, compile.ErrFallback
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
 				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _vs[24].Pi-_ms[56].Pi, _vs[24].Tau-_ms[56].Tau
-				if !(cPi > 0 && cPi >= 1e-6*_vs[24].Pi) {
-					if !(cPi == 0 || cPi < 1e-6*_vs[24].Pi) {
-						return 0, compile.ErrFallback
-					}
-					cPi, cTau = 0.0+_ms[44].Pi, 0.0+_ms[44].Tau
-					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
-						return 0, compile.ErrFallback
-					}
+				cPi, cTau := _ms[44].Pi, _ms[44].Tau
+				if !(cPi > 0 && cPi < math.MaxFloat64) {
+					return 0, compile.ErrFallback
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
@@ -36652,30 +29434,18 @@ func programFFA7(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			center := qt / q
 			var quad float64
 			{
-				cPi, cTau := _vs[25].Pi-_ms[47].Pi, _vs[25].Tau-_ms[47].Tau
-				if !(cPi > 0 && cPi >= 1e-6*_vs[25].Pi) {
-					if !(cPi == 0 || cPi < 1e-6*_vs[25].Pi) {
-						return 0, compile.ErrFallback
-					}
-					cPi, cTau = 0.0+_ms[57].Pi, 0.0+_ms[57].Tau
-					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
-						return 0, compile.ErrFallback
-					}
+				cPi, cTau := _ms[57].Pi, _ms[57].Tau
+				if !(cPi > 0 && cPi < math.MaxFloat64) {
+					return 0, compile.ErrFallback
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
 				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _vs[25].Pi-_ms[57].Pi, _vs[25].Tau-_ms[57].Tau
-				if !(cPi > 0 && cPi >= 1e-6*_vs[25].Pi) {
-					if !(cPi == 0 || cPi < 1e-6*_vs[25].Pi) {
-						return 0, compile.ErrFallback
-					}
-					cPi, cTau = 0.0+_ms[47].Pi, 0.0+_ms[47].Tau
-					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
-						return 0, compile.ErrFallback
-					}
+				cPi, cTau := _ms[47].Pi, _ms[47].Tau
+				if !(cPi > 0 && cPi < math.MaxFloat64) {
+					return 0, compile.ErrFallback
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
@@ -36693,30 +29463,18 @@ func programFFA7(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			center := qt / q
 			var quad float64
 			{
-				cPi, cTau := _vs[26].Pi-_ms[50].Pi, _vs[26].Tau-_ms[50].Tau
-				if !(cPi > 0 && cPi >= 1e-6*_vs[26].Pi) {
-					if !(cPi == 0 || cPi < 1e-6*_vs[26].Pi) {
-						return 0, compile.ErrFallback
-					}
-					cPi, cTau = 0.0+_ms[58].Pi, 0.0+_ms[58].Tau
-					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
-						return 0, compile.ErrFallback
-					}
+				cPi, cTau := _ms[58].Pi, _ms[58].Tau
+				if !(cPi > 0 && cPi < math.MaxFloat64) {
+					return 0, compile.ErrFallback
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
 				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _vs[26].Pi-_ms[58].Pi, _vs[26].Tau-_ms[58].Tau
-				if !(cPi > 0 && cPi >= 1e-6*_vs[26].Pi) {
-					if !(cPi == 0 || cPi < 1e-6*_vs[26].Pi) {
-						return 0, compile.ErrFallback
-					}
-					cPi, cTau = 0.0+_ms[50].Pi, 0.0+_ms[50].Tau
-					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
-						return 0, compile.ErrFallback
-					}
+				cPi, cTau := _ms[50].Pi, _ms[50].Tau
+				if !(cPi > 0 && cPi < math.MaxFloat64) {
+					return 0, compile.ErrFallback
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
@@ -37136,15 +29894,9 @@ func programFFA8(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			_v7p, _v7t = _aPi, _aTau
 		}
 		{ // N(p1; s1, 17.36), edge 0
-			_c1Pi, _c1Tau := _v0p-_m9p, _v0t-_m9t
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v0p) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v0p) {
-					return schedules.Result{}, compile.ErrFallback
-				}
-				_c1Pi, _c1Tau = 0.0+_m0p, 0.0+_m0t
-				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
-					return schedules.Result{}, compile.ErrFallback
-				}
+			_c1Pi, _c1Tau := _m0p, _m0t
+			if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64) {
+				return schedules.Result{}, compile.ErrFallback
 			}
 			var _oPi, _oTau float64
 			{
@@ -37163,15 +29915,9 @@ func programFFA8(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			_v8p, _v8t = _aPi, _aTau
 		}
 		{ // N(p2; s2, 17.36), edge 0
-			_c1Pi, _c1Tau := _v1p-_m11p, _v1t-_m11t
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v1p) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v1p) {
-					return schedules.Result{}, compile.ErrFallback
-				}
-				_c1Pi, _c1Tau = 0.0+_m1p, 0.0+_m1t
-				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
-					return schedules.Result{}, compile.ErrFallback
-				}
+			_c1Pi, _c1Tau := _m1p, _m1t
+			if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64) {
+				return schedules.Result{}, compile.ErrFallback
 			}
 			var _oPi, _oTau float64
 			{
@@ -37190,15 +29936,9 @@ func programFFA8(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			_v9p, _v9t = _aPi, _aTau
 		}
 		{ // N(p3; s3, 17.36), edge 0
-			_c1Pi, _c1Tau := _v2p-_m13p, _v2t-_m13t
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v2p) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v2p) {
-					return schedules.Result{}, compile.ErrFallback
-				}
-				_c1Pi, _c1Tau = 0.0+_m2p, 0.0+_m2t
-				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
-					return schedules.Result{}, compile.ErrFallback
-				}
+			_c1Pi, _c1Tau := _m2p, _m2t
+			if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64) {
+				return schedules.Result{}, compile.ErrFallback
 			}
 			var _oPi, _oTau float64
 			{
@@ -37217,15 +29957,9 @@ func programFFA8(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			_v10p, _v10t = _aPi, _aTau
 		}
 		{ // N(p4; s4, 17.36), edge 0
-			_c1Pi, _c1Tau := _v3p-_m15p, _v3t-_m15t
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v3p) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v3p) {
-					return schedules.Result{}, compile.ErrFallback
-				}
-				_c1Pi, _c1Tau = 0.0+_m3p, 0.0+_m3t
-				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
-					return schedules.Result{}, compile.ErrFallback
-				}
+			_c1Pi, _c1Tau := _m3p, _m3t
+			if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64) {
+				return schedules.Result{}, compile.ErrFallback
 			}
 			var _oPi, _oTau float64
 			{
@@ -37244,15 +29978,9 @@ func programFFA8(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			_v11p, _v11t = _aPi, _aTau
 		}
 		{ // N(p5; s5, 17.36), edge 0
-			_c1Pi, _c1Tau := _v4p-_m17p, _v4t-_m17t
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v4p) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v4p) {
-					return schedules.Result{}, compile.ErrFallback
-				}
-				_c1Pi, _c1Tau = 0.0+_m4p, 0.0+_m4t
-				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
-					return schedules.Result{}, compile.ErrFallback
-				}
+			_c1Pi, _c1Tau := _m4p, _m4t
+			if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64) {
+				return schedules.Result{}, compile.ErrFallback
 			}
 			var _oPi, _oTau float64
 			{
@@ -37271,15 +29999,9 @@ func programFFA8(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			_v12p, _v12t = _aPi, _aTau
 		}
 		{ // N(p6; s6, 17.36), edge 0
-			_c1Pi, _c1Tau := _v5p-_m19p, _v5t-_m19t
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v5p) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v5p) {
-					return schedules.Result{}, compile.ErrFallback
-				}
-				_c1Pi, _c1Tau = 0.0+_m5p, 0.0+_m5t
-				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
-					return schedules.Result{}, compile.ErrFallback
-				}
+			_c1Pi, _c1Tau := _m5p, _m5t
+			if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64) {
+				return schedules.Result{}, compile.ErrFallback
 			}
 			var _oPi, _oTau float64
 			{
@@ -37298,15 +30020,9 @@ func programFFA8(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			_v13p, _v13t = _aPi, _aTau
 		}
 		{ // N(p7; s7, 17.36), edge 0
-			_c1Pi, _c1Tau := _v6p-_m21p, _v6t-_m21t
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v6p) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v6p) {
-					return schedules.Result{}, compile.ErrFallback
-				}
-				_c1Pi, _c1Tau = 0.0+_m6p, 0.0+_m6t
-				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
-					return schedules.Result{}, compile.ErrFallback
-				}
+			_c1Pi, _c1Tau := _m6p, _m6t
+			if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64) {
+				return schedules.Result{}, compile.ErrFallback
 			}
 			var _oPi, _oTau float64
 			{
@@ -37325,15 +30041,9 @@ func programFFA8(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			_v14p, _v14t = _aPi, _aTau
 		}
 		{ // N(p8; s8, 17.36), edge 0
-			_c1Pi, _c1Tau := _v7p-_m23p, _v7t-_m23t
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v7p) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v7p) {
-					return schedules.Result{}, compile.ErrFallback
-				}
-				_c1Pi, _c1Tau = 0.0+_m7p, 0.0+_m7t
-				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
-					return schedules.Result{}, compile.ErrFallback
-				}
+			_c1Pi, _c1Tau := _m7p, _m7t
+			if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64) {
+				return schedules.Result{}, compile.ErrFallback
 			}
 			var _oPi, _oTau float64
 			{
@@ -37352,15 +30062,9 @@ func programFFA8(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			_v15p, _v15t = _aPi, _aTau
 		}
 		{ // t1 = p1, edge 0
-			_c1Pi, _c1Tau := _v8p-_m25p, _v8t-_m25t
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v8p) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v8p) {
-					return schedules.Result{}, compile.ErrFallback
-				}
-				_c1Pi, _c1Tau = 0.0+_m8p, 0.0+_m8t
-				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
-					return schedules.Result{}, compile.ErrFallback
-				}
+			_c1Pi, _c1Tau := _m8p, _m8t
+			if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64) {
+				return schedules.Result{}, compile.ErrFallback
 			}
 			var _oPi, _oTau float64
 			{
@@ -37389,15 +30093,9 @@ func programFFA8(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			_v16p, _v16t = _aPi, _aTau
 		}
 		{ // t2 = p2, edge 0
-			_c1Pi, _c1Tau := _v9p-_m27p, _v9t-_m27t
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v9p) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v9p) {
-					return schedules.Result{}, compile.ErrFallback
-				}
-				_c1Pi, _c1Tau = 0.0+_m10p, 0.0+_m10t
-				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
-					return schedules.Result{}, compile.ErrFallback
-				}
+			_c1Pi, _c1Tau := _m10p, _m10t
+			if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64) {
+				return schedules.Result{}, compile.ErrFallback
 			}
 			var _oPi, _oTau float64
 			{
@@ -37426,15 +30124,9 @@ func programFFA8(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			_v17p, _v17t = _aPi, _aTau
 		}
 		{ // t3 = p3, edge 0
-			_c1Pi, _c1Tau := _v10p-_m29p, _v10t-_m29t
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v10p) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v10p) {
-					return schedules.Result{}, compile.ErrFallback
-				}
-				_c1Pi, _c1Tau = 0.0+_m12p, 0.0+_m12t
-				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
-					return schedules.Result{}, compile.ErrFallback
-				}
+			_c1Pi, _c1Tau := _m12p, _m12t
+			if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64) {
+				return schedules.Result{}, compile.ErrFallback
 			}
 			var _oPi, _oTau float64
 			{
@@ -37463,15 +30155,9 @@ func programFFA8(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			_v18p, _v18t = _aPi, _aTau
 		}
 		{ // t4 = p4, edge 0
-			_c1Pi, _c1Tau := _v11p-_m31p, _v11t-_m31t
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v11p) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v11p) {
-					return schedules.Result{}, compile.ErrFallback
-				}
-				_c1Pi, _c1Tau = 0.0+_m14p, 0.0+_m14t
-				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
-					return schedules.Result{}, compile.ErrFallback
-				}
+			_c1Pi, _c1Tau := _m14p, _m14t
+			if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64) {
+				return schedules.Result{}, compile.ErrFallback
 			}
 			var _oPi, _oTau float64
 			{
@@ -37500,15 +30186,9 @@ func programFFA8(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			_v19p, _v19t = _aPi, _aTau
 		}
 		{ // t5 = p5, edge 0
-			_c1Pi, _c1Tau := _v12p-_m33p, _v12t-_m33t
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v12p) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v12p) {
-					return schedules.Result{}, compile.ErrFallback
-				}
-				_c1Pi, _c1Tau = 0.0+_m16p, 0.0+_m16t
-				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
-					return schedules.Result{}, compile.ErrFallback
-				}
+			_c1Pi, _c1Tau := _m16p, _m16t
+			if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64) {
+				return schedules.Result{}, compile.ErrFallback
 			}
 			var _oPi, _oTau float64
 			{
@@ -37537,15 +30217,9 @@ func programFFA8(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			_v20p, _v20t = _aPi, _aTau
 		}
 		{ // t6 = p6, edge 0
-			_c1Pi, _c1Tau := _v13p-_m35p, _v13t-_m35t
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v13p) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v13p) {
-					return schedules.Result{}, compile.ErrFallback
-				}
-				_c1Pi, _c1Tau = 0.0+_m18p, 0.0+_m18t
-				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
-					return schedules.Result{}, compile.ErrFallback
-				}
+			_c1Pi, _c1Tau := _m18p, _m18t
+			if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64) {
+				return schedules.Result{}, compile.ErrFallback
 			}
 			var _oPi, _oTau float64
 			{
@@ -37574,15 +30248,9 @@ func programFFA8(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			_v21p, _v21t = _aPi, _aTau
 		}
 		{ // t7 = p7, edge 0
-			_c1Pi, _c1Tau := _v14p-_m37p, _v14t-_m37t
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v14p) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v14p) {
-					return schedules.Result{}, compile.ErrFallback
-				}
-				_c1Pi, _c1Tau = 0.0+_m20p, 0.0+_m20t
-				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
-					return schedules.Result{}, compile.ErrFallback
-				}
+			_c1Pi, _c1Tau := _m20p, _m20t
+			if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64) {
+				return schedules.Result{}, compile.ErrFallback
 			}
 			var _oPi, _oTau float64
 			{
@@ -37611,15 +30279,9 @@ func programFFA8(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			_v22p, _v22t = _aPi, _aTau
 		}
 		{ // t8 = p8, edge 0
-			_c1Pi, _c1Tau := _v15p-_m39p, _v15t-_m39t
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v15p) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v15p) {
-					return schedules.Result{}, compile.ErrFallback
-				}
-				_c1Pi, _c1Tau = 0.0+_m22p, 0.0+_m22t
-				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
-					return schedules.Result{}, compile.ErrFallback
-				}
+			_c1Pi, _c1Tau := _m22p, _m22t
+			if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64) {
+				return schedules.Result{}, compile.ErrFallback
 			}
 			var _oPi, _oTau float64
 			{
@@ -37665,15 +30327,9 @@ func programFFA8(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 				_pass = 0
 				_br0 := schedules.Result{Converged: true}
 				{ // d1 = t1 − t2, edge 0
-					_c1Pi, _c1Tau := _v16p-_m41p, _v16t-_m41t
-					if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v16p) {
-						if !(_c1Pi == 0 || _c1Pi < 1e-6*_v16p) {
-							return schedules.Result{}, compile.ErrFallback
-						}
-						_c1Pi, _c1Tau = 0.0+_m24p, 0.0+_m24t
-						if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
-							return schedules.Result{}, compile.ErrFallback
-						}
+					_c1Pi, _c1Tau := _m24p, _m24t
+					if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64) {
+						return schedules.Result{}, compile.ErrFallback
 					}
 					_c2Pi, _c2Tau := _v17p-_m42p, _v17t-_m42t
 					if !(_c2Pi > 0 && _c2Pi >= 1e-6*_v17p) {
@@ -37727,15 +30383,9 @@ func programFFA8(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 					_v24p, _v24t = _aPi, _aTau
 				}
 				{ // I(d1 > 0.7405), edge 0
-					_c0Pi, _c0Tau := _v24p-_m61p, _v24t-_m61t
-					if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v24p) {
-						if !(_c0Pi == 0 || _c0Pi < 1e-6*_v24p) {
-							return schedules.Result{}, compile.ErrFallback
-						}
-						_c0Pi, _c0Tau = 0.0+_m40p, 0.0+_m40t
-						if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-							return schedules.Result{}, compile.ErrFallback
-						}
+					_c0Pi, _c0Tau := _m40p, _m40t
+					if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+						return schedules.Result{}, compile.ErrFallback
 					}
 					var _oPi, _oTau float64
 					{
@@ -37774,25 +30424,13 @@ func programFFA8(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 					_v24p, _v24t = _aPi, _aTau
 				}
 				{ // d1 = t1 − t2, edge 2
-					_c0Pi, _c0Tau := _v24p-_m40p, _v24t-_m40t
-					if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v24p) {
-						if !(_c0Pi == 0 || _c0Pi < 1e-6*_v24p) {
-							return schedules.Result{}, compile.ErrFallback
-						}
-						_c0Pi, _c0Tau = 0.0+_m61p, 0.0+_m61t
-						if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-							return schedules.Result{}, compile.ErrFallback
-						}
+					_c0Pi, _c0Tau := _m61p, _m61t
+					if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+						return schedules.Result{}, compile.ErrFallback
 					}
-					_c1Pi, _c1Tau := _v16p-_m41p, _v16t-_m41t
-					if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v16p) {
-						if !(_c1Pi == 0 || _c1Pi < 1e-6*_v16p) {
-							return schedules.Result{}, compile.ErrFallback
-						}
-						_c1Pi, _c1Tau = 0.0+_m24p, 0.0+_m24t
-						if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
-							return schedules.Result{}, compile.ErrFallback
-						}
+					_c1Pi, _c1Tau := _m24p, _m24t
+					if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64) {
+						return schedules.Result{}, compile.ErrFallback
 					}
 					var _oPi, _oTau float64
 					{
@@ -37901,15 +30539,9 @@ func programFFA8(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 					_v25p, _v25t = _aPi, _aTau
 				}
 				{ // I(d2 > 0.7405), edge 0
-					_c0Pi, _c0Tau := _v25p-_m62p, _v25t-_m62t
-					if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v25p) {
-						if !(_c0Pi == 0 || _c0Pi < 1e-6*_v25p) {
-							return schedules.Result{}, compile.ErrFallback
-						}
-						_c0Pi, _c0Tau = 0.0+_m43p, 0.0+_m43t
-						if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-							return schedules.Result{}, compile.ErrFallback
-						}
+					_c0Pi, _c0Tau := _m43p, _m43t
+					if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+						return schedules.Result{}, compile.ErrFallback
 					}
 					var _oPi, _oTau float64
 					{
@@ -37948,15 +30580,9 @@ func programFFA8(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 					_v25p, _v25t = _aPi, _aTau
 				}
 				{ // d2 = t2 − t3, edge 2
-					_c0Pi, _c0Tau := _v25p-_m43p, _v25t-_m43t
-					if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v25p) {
-						if !(_c0Pi == 0 || _c0Pi < 1e-6*_v25p) {
-							return schedules.Result{}, compile.ErrFallback
-						}
-						_c0Pi, _c0Tau = 0.0+_m62p, 0.0+_m62t
-						if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-							return schedules.Result{}, compile.ErrFallback
-						}
+					_c0Pi, _c0Tau := _m62p, _m62t
+					if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+						return schedules.Result{}, compile.ErrFallback
 					}
 					_c1Pi, _c1Tau := _v17p-_m44p, _v17t-_m44t
 					if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v17p) {
@@ -38075,15 +30701,9 @@ func programFFA8(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 					_v26p, _v26t = _aPi, _aTau
 				}
 				{ // I(d3 > 0.7405), edge 0
-					_c0Pi, _c0Tau := _v26p-_m63p, _v26t-_m63t
-					if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v26p) {
-						if !(_c0Pi == 0 || _c0Pi < 1e-6*_v26p) {
-							return schedules.Result{}, compile.ErrFallback
-						}
-						_c0Pi, _c0Tau = 0.0+_m46p, 0.0+_m46t
-						if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-							return schedules.Result{}, compile.ErrFallback
-						}
+					_c0Pi, _c0Tau := _m46p, _m46t
+					if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+						return schedules.Result{}, compile.ErrFallback
 					}
 					var _oPi, _oTau float64
 					{
@@ -38122,15 +30742,9 @@ func programFFA8(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 					_v26p, _v26t = _aPi, _aTau
 				}
 				{ // d3 = t3 − t4, edge 2
-					_c0Pi, _c0Tau := _v26p-_m46p, _v26t-_m46t
-					if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v26p) {
-						if !(_c0Pi == 0 || _c0Pi < 1e-6*_v26p) {
-							return schedules.Result{}, compile.ErrFallback
-						}
-						_c0Pi, _c0Tau = 0.0+_m63p, 0.0+_m63t
-						if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-							return schedules.Result{}, compile.ErrFallback
-						}
+					_c0Pi, _c0Tau := _m63p, _m63t
+					if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+						return schedules.Result{}, compile.ErrFallback
 					}
 					_c1Pi, _c1Tau := _v18p-_m47p, _v18t-_m47t
 					if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v18p) {
@@ -38249,15 +30863,9 @@ func programFFA8(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 					_v27p, _v27t = _aPi, _aTau
 				}
 				{ // I(d4 > 0.7405), edge 0
-					_c0Pi, _c0Tau := _v27p-_m64p, _v27t-_m64t
-					if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v27p) {
-						if !(_c0Pi == 0 || _c0Pi < 1e-6*_v27p) {
-							return schedules.Result{}, compile.ErrFallback
-						}
-						_c0Pi, _c0Tau = 0.0+_m49p, 0.0+_m49t
-						if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-							return schedules.Result{}, compile.ErrFallback
-						}
+					_c0Pi, _c0Tau := _m49p, _m49t
+					if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+						return schedules.Result{}, compile.ErrFallback
 					}
 					var _oPi, _oTau float64
 					{
@@ -38296,15 +30904,9 @@ func programFFA8(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 					_v27p, _v27t = _aPi, _aTau
 				}
 				{ // d4 = t4 − t5, edge 2
-					_c0Pi, _c0Tau := _v27p-_m49p, _v27t-_m49t
-					if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v27p) {
-						if !(_c0Pi == 0 || _c0Pi < 1e-6*_v27p) {
-							return schedules.Result{}, compile.ErrFallback
-						}
-						_c0Pi, _c0Tau = 0.0+_m64p, 0.0+_m64t
-						if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-							return schedules.Result{}, compile.ErrFallback
-						}
+					_c0Pi, _c0Tau := _m64p, _m64t
+					if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+						return schedules.Result{}, compile.ErrFallback
 					}
 					_c1Pi, _c1Tau := _v19p-_m50p, _v19t-_m50t
 					if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v19p) {
@@ -38423,15 +31025,9 @@ func programFFA8(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 					_v28p, _v28t = _aPi, _aTau
 				}
 				{ // I(d5 > 0.7405), edge 0
-					_c0Pi, _c0Tau := _v28p-_m65p, _v28t-_m65t
-					if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v28p) {
-						if !(_c0Pi == 0 || _c0Pi < 1e-6*_v28p) {
-							return schedules.Result{}, compile.ErrFallback
-						}
-						_c0Pi, _c0Tau = 0.0+_m52p, 0.0+_m52t
-						if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-							return schedules.Result{}, compile.ErrFallback
-						}
+					_c0Pi, _c0Tau := _m52p, _m52t
+					if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+						return schedules.Result{}, compile.ErrFallback
 					}
 					var _oPi, _oTau float64
 					{
@@ -38470,15 +31066,9 @@ func programFFA8(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 					_v28p, _v28t = _aPi, _aTau
 				}
 				{ // d5 = t5 − t6, edge 2
-					_c0Pi, _c0Tau := _v28p-_m52p, _v28t-_m52t
-					if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v28p) {
-						if !(_c0Pi == 0 || _c0Pi < 1e-6*_v28p) {
-							return schedules.Result{}, compile.ErrFallback
-						}
-						_c0Pi, _c0Tau = 0.0+_m65p, 0.0+_m65t
-						if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-							return schedules.Result{}, compile.ErrFallback
-						}
+					_c0Pi, _c0Tau := _m65p, _m65t
+					if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+						return schedules.Result{}, compile.ErrFallback
 					}
 					_c1Pi, _c1Tau := _v20p-_m53p, _v20t-_m53t
 					if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v20p) {
@@ -38597,15 +31187,9 @@ func programFFA8(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 					_v29p, _v29t = _aPi, _aTau
 				}
 				{ // I(d6 > 0.7405), edge 0
-					_c0Pi, _c0Tau := _v29p-_m66p, _v29t-_m66t
-					if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v29p) {
-						if !(_c0Pi == 0 || _c0Pi < 1e-6*_v29p) {
-							return schedules.Result{}, compile.ErrFallback
-						}
-						_c0Pi, _c0Tau = 0.0+_m55p, 0.0+_m55t
-						if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-							return schedules.Result{}, compile.ErrFallback
-						}
+					_c0Pi, _c0Tau := _m55p, _m55t
+					if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+						return schedules.Result{}, compile.ErrFallback
 					}
 					var _oPi, _oTau float64
 					{
@@ -38644,15 +31228,9 @@ func programFFA8(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 					_v29p, _v29t = _aPi, _aTau
 				}
 				{ // d6 = t6 − t7, edge 2
-					_c0Pi, _c0Tau := _v29p-_m55p, _v29t-_m55t
-					if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v29p) {
-						if !(_c0Pi == 0 || _c0Pi < 1e-6*_v29p) {
-							return schedules.Result{}, compile.ErrFallback
-						}
-						_c0Pi, _c0Tau = 0.0+_m66p, 0.0+_m66t
-						if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-							return schedules.Result{}, compile.ErrFallback
-						}
+					_c0Pi, _c0Tau := _m66p, _m66t
+					if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+						return schedules.Result{}, compile.ErrFallback
 					}
 					_c1Pi, _c1Tau := _v21p-_m56p, _v21t-_m56t
 					if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v21p) {
@@ -38719,15 +31297,9 @@ func programFFA8(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 							return schedules.Result{}, compile.ErrFallback
 						}
 					}
-					_c2Pi, _c2Tau := _v23p-_m60p, _v23t-_m60t
-					if !(_c2Pi > 0 && _c2Pi >= 1e-6*_v23p) {
-						if !(_c2Pi == 0 || _c2Pi < 1e-6*_v23p) {
-							return schedules.Result{}, compile.ErrFallback
-						}
-						_c2Pi, _c2Tau = 0.0+_m38p, 0.0+_m38t
-						if !(_c2Pi > 0 && _c2Pi < math.MaxFloat64 && _c2Tau-_c2Tau == 0) {
-							return schedules.Result{}, compile.ErrFallback
-						}
+					_c2Pi, _c2Tau := _m38p, _m38t
+					if !(_c2Pi > 0 && _c2Pi < math.MaxFloat64) {
+						return schedules.Result{}, compile.ErrFallback
 					}
 					var _oPi, _oTau float64
 					{
@@ -38771,15 +31343,9 @@ func programFFA8(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 					_v30p, _v30t = _aPi, _aTau
 				}
 				{ // I(d7 > 0.7405), edge 0
-					_c0Pi, _c0Tau := _v30p-_m67p, _v30t-_m67t
-					if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v30p) {
-						if !(_c0Pi == 0 || _c0Pi < 1e-6*_v30p) {
-							return schedules.Result{}, compile.ErrFallback
-						}
-						_c0Pi, _c0Tau = 0.0+_m58p, 0.0+_m58t
-						if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-							return schedules.Result{}, compile.ErrFallback
-						}
+					_c0Pi, _c0Tau := _m58p, _m58t
+					if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+						return schedules.Result{}, compile.ErrFallback
 					}
 					var _oPi, _oTau float64
 					{
@@ -38818,25 +31384,13 @@ func programFFA8(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 					_v30p, _v30t = _aPi, _aTau
 				}
 				{ // d7 = t7 − t8, edge 1
-					_c0Pi, _c0Tau := _v30p-_m58p, _v30t-_m58t
-					if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v30p) {
-						if !(_c0Pi == 0 || _c0Pi < 1e-6*_v30p) {
-							return schedules.Result{}, compile.ErrFallback
-						}
-						_c0Pi, _c0Tau = 0.0+_m67p, 0.0+_m67t
-						if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-							return schedules.Result{}, compile.ErrFallback
-						}
+					_c0Pi, _c0Tau := _m67p, _m67t
+					if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+						return schedules.Result{}, compile.ErrFallback
 					}
-					_c2Pi, _c2Tau := _v23p-_m60p, _v23t-_m60t
-					if !(_c2Pi > 0 && _c2Pi >= 1e-6*_v23p) {
-						if !(_c2Pi == 0 || _c2Pi < 1e-6*_v23p) {
-							return schedules.Result{}, compile.ErrFallback
-						}
-						_c2Pi, _c2Tau = 0.0+_m38p, 0.0+_m38t
-						if !(_c2Pi > 0 && _c2Pi < math.MaxFloat64 && _c2Tau-_c2Tau == 0) {
-							return schedules.Result{}, compile.ErrFallback
-						}
+					_c2Pi, _c2Tau := _m38p, _m38t
+					if !(_c2Pi > 0 && _c2Pi < math.MaxFloat64) {
+						return schedules.Result{}, compile.ErrFallback
 					}
 					var _oPi, _oTau float64
 					{
@@ -38945,15 +31499,9 @@ func programFFA8(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 					_v29p, _v29t = _aPi, _aTau
 				}
 				{ // I(d6 > 0.7405), edge 0
-					_c0Pi, _c0Tau := _v29p-_m66p, _v29t-_m66t
-					if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v29p) {
-						if !(_c0Pi == 0 || _c0Pi < 1e-6*_v29p) {
-							return schedules.Result{}, compile.ErrFallback
-						}
-						_c0Pi, _c0Tau = 0.0+_m55p, 0.0+_m55t
-						if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-							return schedules.Result{}, compile.ErrFallback
-						}
+					_c0Pi, _c0Tau := _m55p, _m55t
+					if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+						return schedules.Result{}, compile.ErrFallback
 					}
 					var _oPi, _oTau float64
 					{
@@ -38992,15 +31540,9 @@ func programFFA8(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 					_v29p, _v29t = _aPi, _aTau
 				}
 				{ // d6 = t6 − t7, edge 1
-					_c0Pi, _c0Tau := _v29p-_m55p, _v29t-_m55t
-					if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v29p) {
-						if !(_c0Pi == 0 || _c0Pi < 1e-6*_v29p) {
-							return schedules.Result{}, compile.ErrFallback
-						}
-						_c0Pi, _c0Tau = 0.0+_m66p, 0.0+_m66t
-						if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-							return schedules.Result{}, compile.ErrFallback
-						}
+					_c0Pi, _c0Tau := _m66p, _m66t
+					if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+						return schedules.Result{}, compile.ErrFallback
 					}
 					_c2Pi, _c2Tau := _v22p-_m57p, _v22t-_m57t
 					if !(_c2Pi > 0 && _c2Pi >= 1e-6*_v22p) {
@@ -39119,15 +31661,9 @@ func programFFA8(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 					_v28p, _v28t = _aPi, _aTau
 				}
 				{ // I(d5 > 0.7405), edge 0
-					_c0Pi, _c0Tau := _v28p-_m65p, _v28t-_m65t
-					if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v28p) {
-						if !(_c0Pi == 0 || _c0Pi < 1e-6*_v28p) {
-							return schedules.Result{}, compile.ErrFallback
-						}
-						_c0Pi, _c0Tau = 0.0+_m52p, 0.0+_m52t
-						if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-							return schedules.Result{}, compile.ErrFallback
-						}
+					_c0Pi, _c0Tau := _m52p, _m52t
+					if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+						return schedules.Result{}, compile.ErrFallback
 					}
 					var _oPi, _oTau float64
 					{
@@ -39166,15 +31702,9 @@ func programFFA8(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 					_v28p, _v28t = _aPi, _aTau
 				}
 				{ // d5 = t5 − t6, edge 1
-					_c0Pi, _c0Tau := _v28p-_m52p, _v28t-_m52t
-					if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v28p) {
-						if !(_c0Pi == 0 || _c0Pi < 1e-6*_v28p) {
-							return schedules.Result{}, compile.ErrFallback
-						}
-						_c0Pi, _c0Tau = 0.0+_m65p, 0.0+_m65t
-						if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-							return schedules.Result{}, compile.ErrFallback
-						}
+					_c0Pi, _c0Tau := _m65p, _m65t
+					if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+						return schedules.Result{}, compile.ErrFallback
 					}
 					_c2Pi, _c2Tau := _v21p-_m54p, _v21t-_m54t
 					if !(_c2Pi > 0 && _c2Pi >= 1e-6*_v21p) {
@@ -39293,15 +31823,9 @@ func programFFA8(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 					_v27p, _v27t = _aPi, _aTau
 				}
 				{ // I(d4 > 0.7405), edge 0
-					_c0Pi, _c0Tau := _v27p-_m64p, _v27t-_m64t
-					if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v27p) {
-						if !(_c0Pi == 0 || _c0Pi < 1e-6*_v27p) {
-							return schedules.Result{}, compile.ErrFallback
-						}
-						_c0Pi, _c0Tau = 0.0+_m49p, 0.0+_m49t
-						if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-							return schedules.Result{}, compile.ErrFallback
-						}
+					_c0Pi, _c0Tau := _m49p, _m49t
+					if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+						return schedules.Result{}, compile.ErrFallback
 					}
 					var _oPi, _oTau float64
 					{
@@ -39340,15 +31864,9 @@ func programFFA8(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 					_v27p, _v27t = _aPi, _aTau
 				}
 				{ // d4 = t4 − t5, edge 1
-					_c0Pi, _c0Tau := _v27p-_m49p, _v27t-_m49t
-					if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v27p) {
-						if !(_c0Pi == 0 || _c0Pi < 1e-6*_v27p) {
-							return schedules.Result{}, compile.ErrFallback
-						}
-						_c0Pi, _c0Tau = 0.0+_m64p, 0.0+_m64t
-						if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-							return schedules.Result{}, compile.ErrFallback
-						}
+					_c0Pi, _c0Tau := _m64p, _m64t
+					if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+						return schedules.Result{}, compile.ErrFallback
 					}
 					_c2Pi, _c2Tau := _v20p-_m51p, _v20t-_m51t
 					if !(_c2Pi > 0 && _c2Pi >= 1e-6*_v20p) {
@@ -39467,15 +31985,9 @@ func programFFA8(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 					_v26p, _v26t = _aPi, _aTau
 				}
 				{ // I(d3 > 0.7405), edge 0
-					_c0Pi, _c0Tau := _v26p-_m63p, _v26t-_m63t
-					if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v26p) {
-						if !(_c0Pi == 0 || _c0Pi < 1e-6*_v26p) {
-							return schedules.Result{}, compile.ErrFallback
-						}
-						_c0Pi, _c0Tau = 0.0+_m46p, 0.0+_m46t
-						if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-							return schedules.Result{}, compile.ErrFallback
-						}
+					_c0Pi, _c0Tau := _m46p, _m46t
+					if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+						return schedules.Result{}, compile.ErrFallback
 					}
 					var _oPi, _oTau float64
 					{
@@ -39514,15 +32026,9 @@ func programFFA8(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 					_v26p, _v26t = _aPi, _aTau
 				}
 				{ // d3 = t3 − t4, edge 1
-					_c0Pi, _c0Tau := _v26p-_m46p, _v26t-_m46t
-					if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v26p) {
-						if !(_c0Pi == 0 || _c0Pi < 1e-6*_v26p) {
-							return schedules.Result{}, compile.ErrFallback
-						}
-						_c0Pi, _c0Tau = 0.0+_m63p, 0.0+_m63t
-						if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-							return schedules.Result{}, compile.ErrFallback
-						}
+					_c0Pi, _c0Tau := _m63p, _m63t
+					if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+						return schedules.Result{}, compile.ErrFallback
 					}
 					_c2Pi, _c2Tau := _v19p-_m48p, _v19t-_m48t
 					if !(_c2Pi > 0 && _c2Pi >= 1e-6*_v19p) {
@@ -39641,15 +32147,9 @@ func programFFA8(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 					_v25p, _v25t = _aPi, _aTau
 				}
 				{ // I(d2 > 0.7405), edge 0
-					_c0Pi, _c0Tau := _v25p-_m62p, _v25t-_m62t
-					if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v25p) {
-						if !(_c0Pi == 0 || _c0Pi < 1e-6*_v25p) {
-							return schedules.Result{}, compile.ErrFallback
-						}
-						_c0Pi, _c0Tau = 0.0+_m43p, 0.0+_m43t
-						if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-							return schedules.Result{}, compile.ErrFallback
-						}
+					_c0Pi, _c0Tau := _m43p, _m43t
+					if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+						return schedules.Result{}, compile.ErrFallback
 					}
 					var _oPi, _oTau float64
 					{
@@ -39688,15 +32188,9 @@ func programFFA8(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 					_v25p, _v25t = _aPi, _aTau
 				}
 				{ // d2 = t2 − t3, edge 1
-					_c0Pi, _c0Tau := _v25p-_m43p, _v25t-_m43t
-					if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v25p) {
-						if !(_c0Pi == 0 || _c0Pi < 1e-6*_v25p) {
-							return schedules.Result{}, compile.ErrFallback
-						}
-						_c0Pi, _c0Tau = 0.0+_m62p, 0.0+_m62t
-						if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-							return schedules.Result{}, compile.ErrFallback
-						}
+					_c0Pi, _c0Tau := _m62p, _m62t
+					if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+						return schedules.Result{}, compile.ErrFallback
 					}
 					_c2Pi, _c2Tau := _v18p-_m45p, _v18t-_m45t
 					if !(_c2Pi > 0 && _c2Pi >= 1e-6*_v18p) {
@@ -39766,15 +32260,9 @@ func programFFA8(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			_res = compile.Merge(_res, _lr0)
 		}
 		{ // d1 = t1 − t2, edge 1
-			_c0Pi, _c0Tau := _v24p-_m40p, _v24t-_m40t
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v24p) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v24p) {
-					return schedules.Result{}, compile.ErrFallback
-				}
-				_c0Pi, _c0Tau = 0.0+_m61p, 0.0+_m61t
-				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-					return schedules.Result{}, compile.ErrFallback
-				}
+			_c0Pi, _c0Tau := _m61p, _m61t
+			if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+				return schedules.Result{}, compile.ErrFallback
 			}
 			_c2Pi, _c2Tau := _v17p-_m42p, _v17t-_m42t
 			if !(_c2Pi > 0 && _c2Pi >= 1e-6*_v17p) {
@@ -39816,15 +32304,9 @@ func programFFA8(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			_v16p, _v16t = _aPi, _aTau
 		}
 		{ // d7 = t7 − t8, edge 2
-			_c0Pi, _c0Tau := _v30p-_m58p, _v30t-_m58t
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v30p) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v30p) {
-					return schedules.Result{}, compile.ErrFallback
-				}
-				_c0Pi, _c0Tau = 0.0+_m67p, 0.0+_m67t
-				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-					return schedules.Result{}, compile.ErrFallback
-				}
+			_c0Pi, _c0Tau := _m67p, _m67t
+			if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+				return schedules.Result{}, compile.ErrFallback
 			}
 			_c1Pi, _c1Tau := _v22p-_m59p, _v22t-_m59t
 			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v22p) {
@@ -39866,15 +32348,9 @@ func programFFA8(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			_v23p, _v23t = _aPi, _aTau
 		}
 		{ // t1 = p1, edge 1
-			_c0Pi, _c0Tau := _v16p-_m24p, _v16t-_m24t
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v16p) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v16p) {
-					return schedules.Result{}, compile.ErrFallback
-				}
-				_c0Pi, _c0Tau = 0.0+_m41p, 0.0+_m41t
-				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-					return schedules.Result{}, compile.ErrFallback
-				}
+			_c0Pi, _c0Tau := _m41p, _m41t
+			if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+				return schedules.Result{}, compile.ErrFallback
 			}
 			var _oPi, _oTau float64
 			{
@@ -39906,15 +32382,9 @@ func programFFA8(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			_v8p, _v8t = _aPi, _aTau
 		}
 		{ // N(p1; s1, 17.36), edge 1
-			_c0Pi, _c0Tau := _v8p-_m8p, _v8t-_m8t
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v8p) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v8p) {
-					return schedules.Result{}, compile.ErrFallback
-				}
-				_c0Pi, _c0Tau = 0.0+_m25p, 0.0+_m25t
-				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-					return schedules.Result{}, compile.ErrFallback
-				}
+			_c0Pi, _c0Tau := _m25p, _m25t
+			if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+				return schedules.Result{}, compile.ErrFallback
 			}
 			var _oPi, _oTau float64
 			{
@@ -39973,15 +32443,9 @@ func programFFA8(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			_v9p, _v9t = _aPi, _aTau
 		}
 		{ // N(p2; s2, 17.36), edge 1
-			_c0Pi, _c0Tau := _v9p-_m10p, _v9t-_m10t
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v9p) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v9p) {
-					return schedules.Result{}, compile.ErrFallback
-				}
-				_c0Pi, _c0Tau = 0.0+_m27p, 0.0+_m27t
-				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-					return schedules.Result{}, compile.ErrFallback
-				}
+			_c0Pi, _c0Tau := _m27p, _m27t
+			if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+				return schedules.Result{}, compile.ErrFallback
 			}
 			var _oPi, _oTau float64
 			{
@@ -40040,15 +32504,9 @@ func programFFA8(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			_v10p, _v10t = _aPi, _aTau
 		}
 		{ // N(p3; s3, 17.36), edge 1
-			_c0Pi, _c0Tau := _v10p-_m12p, _v10t-_m12t
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v10p) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v10p) {
-					return schedules.Result{}, compile.ErrFallback
-				}
-				_c0Pi, _c0Tau = 0.0+_m29p, 0.0+_m29t
-				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-					return schedules.Result{}, compile.ErrFallback
-				}
+			_c0Pi, _c0Tau := _m29p, _m29t
+			if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+				return schedules.Result{}, compile.ErrFallback
 			}
 			var _oPi, _oTau float64
 			{
@@ -40107,15 +32565,9 @@ func programFFA8(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			_v11p, _v11t = _aPi, _aTau
 		}
 		{ // N(p4; s4, 17.36), edge 1
-			_c0Pi, _c0Tau := _v11p-_m14p, _v11t-_m14t
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v11p) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v11p) {
-					return schedules.Result{}, compile.ErrFallback
-				}
-				_c0Pi, _c0Tau = 0.0+_m31p, 0.0+_m31t
-				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-					return schedules.Result{}, compile.ErrFallback
-				}
+			_c0Pi, _c0Tau := _m31p, _m31t
+			if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+				return schedules.Result{}, compile.ErrFallback
 			}
 			var _oPi, _oTau float64
 			{
@@ -40174,15 +32626,9 @@ func programFFA8(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			_v12p, _v12t = _aPi, _aTau
 		}
 		{ // N(p5; s5, 17.36), edge 1
-			_c0Pi, _c0Tau := _v12p-_m16p, _v12t-_m16t
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v12p) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v12p) {
-					return schedules.Result{}, compile.ErrFallback
-				}
-				_c0Pi, _c0Tau = 0.0+_m33p, 0.0+_m33t
-				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-					return schedules.Result{}, compile.ErrFallback
-				}
+			_c0Pi, _c0Tau := _m33p, _m33t
+			if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+				return schedules.Result{}, compile.ErrFallback
 			}
 			var _oPi, _oTau float64
 			{
@@ -40241,15 +32687,9 @@ func programFFA8(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			_v13p, _v13t = _aPi, _aTau
 		}
 		{ // N(p6; s6, 17.36), edge 1
-			_c0Pi, _c0Tau := _v13p-_m18p, _v13t-_m18t
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v13p) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v13p) {
-					return schedules.Result{}, compile.ErrFallback
-				}
-				_c0Pi, _c0Tau = 0.0+_m35p, 0.0+_m35t
-				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-					return schedules.Result{}, compile.ErrFallback
-				}
+			_c0Pi, _c0Tau := _m35p, _m35t
+			if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+				return schedules.Result{}, compile.ErrFallback
 			}
 			var _oPi, _oTau float64
 			{
@@ -40308,15 +32748,9 @@ func programFFA8(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			_v14p, _v14t = _aPi, _aTau
 		}
 		{ // N(p7; s7, 17.36), edge 1
-			_c0Pi, _c0Tau := _v14p-_m20p, _v14t-_m20t
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v14p) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v14p) {
-					return schedules.Result{}, compile.ErrFallback
-				}
-				_c0Pi, _c0Tau = 0.0+_m37p, 0.0+_m37t
-				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-					return schedules.Result{}, compile.ErrFallback
-				}
+			_c0Pi, _c0Tau := _m37p, _m37t
+			if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+				return schedules.Result{}, compile.ErrFallback
 			}
 			var _oPi, _oTau float64
 			{
@@ -40335,15 +32769,9 @@ func programFFA8(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			_v6p, _v6t = _aPi, _aTau
 		}
 		{ // t8 = p8, edge 1
-			_c0Pi, _c0Tau := _v23p-_m38p, _v23t-_m38t
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v23p) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v23p) {
-					return schedules.Result{}, compile.ErrFallback
-				}
-				_c0Pi, _c0Tau = 0.0+_m60p, 0.0+_m60t
-				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-					return schedules.Result{}, compile.ErrFallback
-				}
+			_c0Pi, _c0Tau := _m60p, _m60t
+			if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+				return schedules.Result{}, compile.ErrFallback
 			}
 			var _oPi, _oTau float64
 			{
@@ -40375,15 +32803,9 @@ func programFFA8(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			_v15p, _v15t = _aPi, _aTau
 		}
 		{ // N(p8; s8, 17.36), edge 1
-			_c0Pi, _c0Tau := _v15p-_m22p, _v15t-_m22t
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v15p) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v15p) {
-					return schedules.Result{}, compile.ErrFallback
-				}
-				_c0Pi, _c0Tau = 0.0+_m39p, 0.0+_m39t
-				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-					return schedules.Result{}, compile.ErrFallback
-				}
+			_c0Pi, _c0Tau := _m39p, _m39t
+			if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+				return schedules.Result{}, compile.ErrFallback
 			}
 			var _oPi, _oTau float64
 			{
@@ -40525,15 +32947,9 @@ func programFFA8(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 		}
 		var _sum graph.EvidenceSum
 		{ // N(s1; 25, 25.01)
-			_c0Pi, _c0Tau := _vs[0].Pi-_ms[0].Pi, _vs[0].Tau-_ms[0].Tau
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[0].Pi) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[0].Pi) {
-					return 0, compile.ErrFallback
-				}
-				_c0Pi, _c0Tau = 0.0+_ms[9].Pi, 0.0+_ms[9].Tau
-				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-					return 0, compile.ErrFallback
-				}
+			_c0Pi, _c0Tau := _ms[9].Pi, _ms[9].Tau
+			if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+				return 0, compile.ErrFallback
 			}
 			var _eq, _ev, _en float64
 			{
@@ -40548,15 +32964,9 @@ func programFFA8(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			_sum.Norm(_en)
 		}
 		{ // N(s2; 26, 25.01)
-			_c0Pi, _c0Tau := _vs[1].Pi-_ms[1].Pi, _vs[1].Tau-_ms[1].Tau
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[1].Pi) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[1].Pi) {
-					return 0, compile.ErrFallback
-				}
-				_c0Pi, _c0Tau = 0.0+_ms[11].Pi, 0.0+_ms[11].Tau
-				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-					return 0, compile.ErrFallback
-				}
+			_c0Pi, _c0Tau := _ms[11].Pi, _ms[11].Tau
+			if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+				return 0, compile.ErrFallback
 			}
 			var _eq, _ev, _en float64
 			{
@@ -40571,15 +32981,9 @@ func programFFA8(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			_sum.Norm(_en)
 		}
 		{ // N(s3; 27, 25.01)
-			_c0Pi, _c0Tau := _vs[2].Pi-_ms[2].Pi, _vs[2].Tau-_ms[2].Tau
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[2].Pi) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[2].Pi) {
-					return 0, compile.ErrFallback
-				}
-				_c0Pi, _c0Tau = 0.0+_ms[13].Pi, 0.0+_ms[13].Tau
-				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-					return 0, compile.ErrFallback
-				}
+			_c0Pi, _c0Tau := _ms[13].Pi, _ms[13].Tau
+			if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+				return 0, compile.ErrFallback
 			}
 			var _eq, _ev, _en float64
 			{
@@ -40594,15 +32998,9 @@ func programFFA8(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			_sum.Norm(_en)
 		}
 		{ // N(s4; 28, 25.01)
-			_c0Pi, _c0Tau := _vs[3].Pi-_ms[3].Pi, _vs[3].Tau-_ms[3].Tau
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[3].Pi) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[3].Pi) {
-					return 0, compile.ErrFallback
-				}
-				_c0Pi, _c0Tau = 0.0+_ms[15].Pi, 0.0+_ms[15].Tau
-				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-					return 0, compile.ErrFallback
-				}
+			_c0Pi, _c0Tau := _ms[15].Pi, _ms[15].Tau
+			if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+				return 0, compile.ErrFallback
 			}
 			var _eq, _ev, _en float64
 			{
@@ -40617,15 +33015,9 @@ func programFFA8(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			_sum.Norm(_en)
 		}
 		{ // N(s5; 29, 25.01)
-			_c0Pi, _c0Tau := _vs[4].Pi-_ms[4].Pi, _vs[4].Tau-_ms[4].Tau
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[4].Pi) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[4].Pi) {
-					return 0, compile.ErrFallback
-				}
-				_c0Pi, _c0Tau = 0.0+_ms[17].Pi, 0.0+_ms[17].Tau
-				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-					return 0, compile.ErrFallback
-				}
+			_c0Pi, _c0Tau := _ms[17].Pi, _ms[17].Tau
+			if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+				return 0, compile.ErrFallback
 			}
 			var _eq, _ev, _en float64
 			{
@@ -40640,15 +33032,9 @@ func programFFA8(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			_sum.Norm(_en)
 		}
 		{ // N(s6; 30, 25.01)
-			_c0Pi, _c0Tau := _vs[5].Pi-_ms[5].Pi, _vs[5].Tau-_ms[5].Tau
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[5].Pi) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[5].Pi) {
-					return 0, compile.ErrFallback
-				}
-				_c0Pi, _c0Tau = 0.0+_ms[19].Pi, 0.0+_ms[19].Tau
-				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-					return 0, compile.ErrFallback
-				}
+			_c0Pi, _c0Tau := _ms[19].Pi, _ms[19].Tau
+			if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+				return 0, compile.ErrFallback
 			}
 			var _eq, _ev, _en float64
 			{
@@ -40663,15 +33049,9 @@ func programFFA8(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			_sum.Norm(_en)
 		}
 		{ // N(s7; 31, 25.01)
-			_c0Pi, _c0Tau := _vs[6].Pi-_ms[6].Pi, _vs[6].Tau-_ms[6].Tau
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[6].Pi) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[6].Pi) {
-					return 0, compile.ErrFallback
-				}
-				_c0Pi, _c0Tau = 0.0+_ms[21].Pi, 0.0+_ms[21].Tau
-				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-					return 0, compile.ErrFallback
-				}
+			_c0Pi, _c0Tau := _ms[21].Pi, _ms[21].Tau
+			if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+				return 0, compile.ErrFallback
 			}
 			var _eq, _ev, _en float64
 			{
@@ -40686,15 +33066,9 @@ func programFFA8(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			_sum.Norm(_en)
 		}
 		{ // N(s8; 32, 25.01)
-			_c0Pi, _c0Tau := _vs[7].Pi-_ms[7].Pi, _vs[7].Tau-_ms[7].Tau
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[7].Pi) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[7].Pi) {
-					return 0, compile.ErrFallback
-				}
-				_c0Pi, _c0Tau = 0.0+_ms[23].Pi, 0.0+_ms[23].Tau
-				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-					return 0, compile.ErrFallback
-				}
+			_c0Pi, _c0Tau := _ms[23].Pi, _ms[23].Tau
+			if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+				return 0, compile.ErrFallback
 			}
 			var _eq, _ev, _en float64
 			{
@@ -40709,25 +33083,13 @@ func programFFA8(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			_sum.Norm(_en)
 		}
 		{ // N(p1; s1, 17.36)
-			_c0Pi, _c0Tau := _vs[8].Pi-_ms[8].Pi, _vs[8].Tau-_ms[8].Tau
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[8].Pi) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[8].Pi) {
-					return 0, compile.ErrFallback
-				}
-				_c0Pi, _c0Tau = 0.0+_ms[25].Pi, 0.0+_ms[25].Tau
-				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-					return 0, compile.ErrFallback
-				}
+			_c0Pi, _c0Tau := _ms[25].Pi, _ms[25].Tau
+			if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+				return 0, compile.ErrFallback
 			}
-			_c1Pi, _c1Tau := _vs[0].Pi-_ms[9].Pi, _vs[0].Tau-_ms[9].Tau
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_vs[0].Pi) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_vs[0].Pi) {
-					return 0, compile.ErrFallback
-				}
-				_c1Pi, _c1Tau = 0.0+_ms[0].Pi, 0.0+_ms[0].Tau
-				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
-					return 0, compile.ErrFallback
-				}
+			_c1Pi, _c1Tau := _ms[0].Pi, _ms[0].Tau
+			if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64) {
+				return 0, compile.ErrFallback
 			}
 			var _eq, _ev, _en float64
 			{
@@ -40742,25 +33104,13 @@ func programFFA8(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			_sum.Norm(_en)
 		}
 		{ // N(p2; s2, 17.36)
-			_c0Pi, _c0Tau := _vs[9].Pi-_ms[10].Pi, _vs[9].Tau-_ms[10].Tau
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[9].Pi) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[9].Pi) {
-					return 0, compile.ErrFallback
-				}
-				_c0Pi, _c0Tau = 0.0+_ms[27].Pi, 0.0+_ms[27].Tau
-				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-					return 0, compile.ErrFallback
-				}
+			_c0Pi, _c0Tau := _ms[27].Pi, _ms[27].Tau
+			if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+				return 0, compile.ErrFallback
 			}
-			_c1Pi, _c1Tau := _vs[1].Pi-_ms[11].Pi, _vs[1].Tau-_ms[11].Tau
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_vs[1].Pi) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_vs[1].Pi) {
-					return 0, compile.ErrFallback
-				}
-				_c1Pi, _c1Tau = 0.0+_ms[1].Pi, 0.0+_ms[1].Tau
-				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
-					return 0, compile.ErrFallback
-				}
+			_c1Pi, _c1Tau := _ms[1].Pi, _ms[1].Tau
+			if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64) {
+				return 0, compile.ErrFallback
 			}
 			var _eq, _ev, _en float64
 			{
@@ -40775,25 +33125,13 @@ func programFFA8(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			_sum.Norm(_en)
 		}
 		{ // N(p3; s3, 17.36)
-			_c0Pi, _c0Tau := _vs[10].Pi-_ms[12].Pi, _vs[10].Tau-_ms[12].Tau
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[10].Pi) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[10].Pi) {
-					return 0, compile.ErrFallback
-				}
-				_c0Pi, _c0Tau = 0.0+_ms[29].Pi, 0.0+_ms[29].Tau
-				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-					return 0, compile.ErrFallback
-				}
+			_c0Pi, _c0Tau := _ms[29].Pi, _ms[29].Tau
+			if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+				return 0, compile.ErrFallback
 			}
-			_c1Pi, _c1Tau := _vs[2].Pi-_ms[13].Pi, _vs[2].Tau-_ms[13].Tau
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_vs[2].Pi) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_vs[2].Pi) {
-					return 0, compile.ErrFallback
-				}
-				_c1Pi, _c1Tau = 0.0+_ms[2].Pi, 0.0+_ms[2].Tau
-				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
-					return 0, compile.ErrFallback
-				}
+			_c1Pi, _c1Tau := _ms[2].Pi, _ms[2].Tau
+			if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64) {
+				return 0, compile.ErrFallback
 			}
 			var _eq, _ev, _en float64
 			{
@@ -40808,25 +33146,13 @@ func programFFA8(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			_sum.Norm(_en)
 		}
 		{ // N(p4; s4, 17.36)
-			_c0Pi, _c0Tau := _vs[11].Pi-_ms[14].Pi, _vs[11].Tau-_ms[14].Tau
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[11].Pi) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[11].Pi) {
-					return 0, compile.ErrFallback
-				}
-				_c0Pi, _c0Tau = 0.0+_ms[31].Pi, 0.0+_ms[31].Tau
-				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-					return 0, compile.ErrFallback
-				}
+			_c0Pi, _c0Tau := _ms[31].Pi, _ms[31].Tau
+			if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+				return 0, compile.ErrFallback
 			}
-			_c1Pi, _c1Tau := _vs[3].Pi-_ms[15].Pi, _vs[3].Tau-_ms[15].Tau
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_vs[3].Pi) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_vs[3].Pi) {
-					return 0, compile.ErrFallback
-				}
-				_c1Pi, _c1Tau = 0.0+_ms[3].Pi, 0.0+_ms[3].Tau
-				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
-					return 0, compile.ErrFallback
-				}
+			_c1Pi, _c1Tau := _ms[3].Pi, _ms[3].Tau
+			if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64) {
+				return 0, compile.ErrFallback
 			}
 			var _eq, _ev, _en float64
 			{
@@ -40841,25 +33167,13 @@ func programFFA8(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			_sum.Norm(_en)
 		}
 		{ // N(p5; s5, 17.36)
-			_c0Pi, _c0Tau := _vs[12].Pi-_ms[16].Pi, _vs[12].Tau-_ms[16].Tau
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[12].Pi) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[12].Pi) {
-					return 0, compile.ErrFallback
-				}
-				_c0Pi, _c0Tau = 0.0+_ms[33].Pi, 0.0+_ms[33].Tau
-				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-					return 0, compile.ErrFallback
-				}
+			_c0Pi, _c0Tau := _ms[33].Pi, _ms[33].Tau
+			if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+				return 0, compile.ErrFallback
 			}
-			_c1Pi, _c1Tau := _vs[4].Pi-_ms[17].Pi, _vs[4].Tau-_ms[17].Tau
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_vs[4].Pi) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_vs[4].Pi) {
-					return 0, compile.ErrFallback
-				}
-				_c1Pi, _c1Tau = 0.0+_ms[4].Pi, 0.0+_ms[4].Tau
-				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
-					return 0, compile.ErrFallback
-				}
+			_c1Pi, _c1Tau := _ms[4].Pi, _ms[4].Tau
+			if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64) {
+				return 0, compile.ErrFallback
 			}
 			var _eq, _ev, _en float64
 			{
@@ -40874,25 +33188,13 @@ func programFFA8(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			_sum.Norm(_en)
 		}
 		{ // N(p6; s6, 17.36)
-			_c0Pi, _c0Tau := _vs[13].Pi-_ms[18].Pi, _vs[13].Tau-_ms[18].Tau
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[13].Pi) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[13].Pi) {
-					return 0, compile.ErrFallback
-				}
-				_c0Pi, _c0Tau = 0.0+_ms[35].Pi, 0.0+_ms[35].Tau
-				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-					return 0, compile.ErrFallback
-				}
+			_c0Pi, _c0Tau := _ms[35].Pi, _ms[35].Tau
+			if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+				return 0, compile.ErrFallback
 			}
-			_c1Pi, _c1Tau := _vs[5].Pi-_ms[19].Pi, _vs[5].Tau-_ms[19].Tau
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_vs[5].Pi) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_vs[5].Pi) {
-					return 0, compile.ErrFallback
-				}
-				_c1Pi, _c1Tau = 0.0+_ms[5].Pi, 0.0+_ms[5].Tau
-				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
-					return 0, compile.ErrFallback
-				}
+			_c1Pi, _c1Tau := _ms[5].Pi, _ms[5].Tau
+			if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64) {
+				return 0, compile.ErrFallback
 			}
 			var _eq, _ev, _en float64
 			{
@@ -40907,25 +33209,13 @@ func programFFA8(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			_sum.Norm(_en)
 		}
 		{ // N(p7; s7, 17.36)
-			_c0Pi, _c0Tau := _vs[14].Pi-_ms[20].Pi, _vs[14].Tau-_ms[20].Tau
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[14].Pi) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[14].Pi) {
-					return 0, compile.ErrFallback
-				}
-				_c0Pi, _c0Tau = 0.0+_ms[37].Pi, 0.0+_ms[37].Tau
-				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-					return 0, compile.ErrFallback
-				}
+			_c0Pi, _c0Tau := _ms[37].Pi, _ms[37].Tau
+			if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+				return 0, compile.ErrFallback
 			}
-			_c1Pi, _c1Tau := _vs[6].Pi-_ms[21].Pi, _vs[6].Tau-_ms[21].Tau
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_vs[6].Pi) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_vs[6].Pi) {
-					return 0, compile.ErrFallback
-				}
-				_c1Pi, _c1Tau = 0.0+_ms[6].Pi, 0.0+_ms[6].Tau
-				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
-					return 0, compile.ErrFallback
-				}
+			_c1Pi, _c1Tau := _ms[6].Pi, _ms[6].Tau
+			if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64) {
+				return 0, compile.ErrFallback
 			}
 			var _eq, _ev, _en float64
 			{
@@ -40940,25 +33230,13 @@ func programFFA8(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			_sum.Norm(_en)
 		}
 		{ // N(p8; s8, 17.36)
-			_c0Pi, _c0Tau := _vs[15].Pi-_ms[22].Pi, _vs[15].Tau-_ms[22].Tau
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[15].Pi) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[15].Pi) {
-					return 0, compile.ErrFallback
-				}
-				_c0Pi, _c0Tau = 0.0+_ms[39].Pi, 0.0+_ms[39].Tau
-				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-					return 0, compile.ErrFallback
-				}
+			_c0Pi, _c0Tau := _ms[39].Pi, _ms[39].Tau
+			if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+				return 0, compile.ErrFallback
 			}
-			_c1Pi, _c1Tau := _vs[7].Pi-_ms[23].Pi, _vs[7].Tau-_ms[23].Tau
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_vs[7].Pi) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_vs[7].Pi) {
-					return 0, compile.ErrFallback
-				}
-				_c1Pi, _c1Tau = 0.0+_ms[7].Pi, 0.0+_ms[7].Tau
-				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
-					return 0, compile.ErrFallback
-				}
+			_c1Pi, _c1Tau := _ms[7].Pi, _ms[7].Tau
+			if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64) {
+				return 0, compile.ErrFallback
 			}
 			var _eq, _ev, _en float64
 			{
@@ -40973,25 +33251,13 @@ func programFFA8(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			_sum.Norm(_en)
 		}
 		{ // t1 = p1
-			_c0Pi, _c0Tau := _vs[16].Pi-_ms[24].Pi, _vs[16].Tau-_ms[24].Tau
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[16].Pi) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[16].Pi) {
-					return 0, compile.ErrFallback
-				}
-				_c0Pi, _c0Tau = 0.0+_ms[41].Pi, 0.0+_ms[41].Tau
-				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-					return 0, compile.ErrFallback
-				}
+			_c0Pi, _c0Tau := _ms[41].Pi, _ms[41].Tau
+			if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+				return 0, compile.ErrFallback
 			}
-			_c1Pi, _c1Tau := _vs[8].Pi-_ms[25].Pi, _vs[8].Tau-_ms[25].Tau
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_vs[8].Pi) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_vs[8].Pi) {
-					return 0, compile.ErrFallback
-				}
-				_c1Pi, _c1Tau = 0.0+_ms[8].Pi, 0.0+_ms[8].Tau
-				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
-					return 0, compile.ErrFallback
-				}
+			_c1Pi, _c1Tau := _ms[8].Pi, _ms[8].Tau
+			if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64) {
+				return 0, compile.ErrFallback
 			}
 			var _eq, _ev, _en float64
 			{
@@ -41030,15 +33296,9 @@ func programFFA8(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 					return 0, compile.ErrFallback
 				}
 			}
-			_c1Pi, _c1Tau := _vs[9].Pi-_ms[27].Pi, _vs[9].Tau-_ms[27].Tau
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_vs[9].Pi) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_vs[9].Pi) {
-					return 0, compile.ErrFallback
-				}
-				_c1Pi, _c1Tau = 0.0+_ms[10].Pi, 0.0+_ms[10].Tau
-				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
-					return 0, compile.ErrFallback
-				}
+			_c1Pi, _c1Tau := _ms[10].Pi, _ms[10].Tau
+			if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64) {
+				return 0, compile.ErrFallback
 			}
 			var _eq, _ev, _en float64
 			{
@@ -41077,15 +33337,9 @@ func programFFA8(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 					return 0, compile.ErrFallback
 				}
 			}
-			_c1Pi, _c1Tau := _vs[10].Pi-_ms[29].Pi, _vs[10].Tau-_ms[29].Tau
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_vs[10].Pi) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_vs[10].Pi) {
-					return 0, compile.ErrFallback
-				}
-				_c1Pi, _c1Tau = 0.0+_ms[12].Pi, 0.0+_ms[12].Tau
-				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
-					return 0, compile.ErrFallback
-				}
+			_c1Pi, _c1Tau := _ms[12].Pi, _ms[12].Tau
+			if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64) {
+				return 0, compile.ErrFallback
 			}
 			var _eq, _ev, _en float64
 			{
@@ -41124,15 +33378,9 @@ func programFFA8(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 					return 0, compile.ErrFallback
 				}
 			}
-			_c1Pi, _c1Tau := _vs[11].Pi-_ms[31].Pi, _vs[11].Tau-_ms[31].Tau
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_vs[11].Pi) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_vs[11].Pi) {
-					return 0, compile.ErrFallback
-				}
-				_c1Pi, _c1Tau = 0.0+_ms[14].Pi, 0.0+_ms[14].Tau
-				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
-					return 0, compile.ErrFallback
-				}
+			_c1Pi, _c1Tau := _ms[14].Pi, _ms[14].Tau
+			if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64) {
+				return 0, compile.ErrFallback
 			}
 			var _eq, _ev, _en float64
 			{
@@ -41171,15 +33419,9 @@ func programFFA8(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 					return 0, compile.ErrFallback
 				}
 			}
-			_c1Pi, _c1Tau := _vs[12].Pi-_ms[33].Pi, _vs[12].Tau-_ms[33].Tau
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_vs[12].Pi) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_vs[12].Pi) {
-					return 0, compile.ErrFallback
-				}
-				_c1Pi, _c1Tau = 0.0+_ms[16].Pi, 0.0+_ms[16].Tau
-				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
-					return 0, compile.ErrFallback
-				}
+			_c1Pi, _c1Tau := _ms[16].Pi, _ms[16].Tau
+			if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64) {
+				return 0, compile.ErrFallback
 			}
 			var _eq, _ev, _en float64
 			{
@@ -41218,15 +33460,9 @@ func programFFA8(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 					return 0, compile.ErrFallback
 				}
 			}
-			_c1Pi, _c1Tau := _vs[13].Pi-_ms[35].Pi, _vs[13].Tau-_ms[35].Tau
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_vs[13].Pi) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_vs[13].Pi) {
-					return 0, compile.ErrFallback
-				}
-				_c1Pi, _c1Tau = 0.0+_ms[18].Pi, 0.0+_ms[18].Tau
-				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
-					return 0, compile.ErrFallback
-				}
+			_c1Pi, _c1Tau := _ms[18].Pi, _ms[18].Tau
+			if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64) {
+				return 0, compile.ErrFallback
 			}
 			var _eq, _ev, _en float64
 			{
@@ -41265,15 +33501,9 @@ func programFFA8(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 					return 0, compile.ErrFallback
 				}
 			}
-			_c1Pi, _c1Tau := _vs[14].Pi-_ms[37].Pi, _vs[14].Tau-_ms[37].Tau
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_vs[14].Pi) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_vs[14].Pi) {
-					return 0, compile.ErrFallback
-				}
-				_c1Pi, _c1Tau = 0.0+_ms[20].Pi, 0.0+_ms[20].Tau
-				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
-					return 0, compile.ErrFallback
-				}
+			_c1Pi, _c1Tau := _ms[20].Pi, _ms[20].Tau
+			if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64) {
+				return 0, compile.ErrFallback
 			}
 			var _eq, _ev, _en float64
 			{
@@ -41302,25 +33532,13 @@ func programFFA8(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			_sum.Norm(_en)
 		}
 		{ // t8 = p8
-			_c0Pi, _c0Tau := _vs[23].Pi-_ms[38].Pi, _vs[23].Tau-_ms[38].Tau
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[23].Pi) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[23].Pi) {
-					return 0, compile.ErrFallback
-				}
-				_c0Pi, _c0Tau = 0.0+_ms[60].Pi, 0.0+_ms[60].Tau
-				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-					return 0, compile.ErrFallback
-				}
+			_c0Pi, _c0Tau := _ms[60].Pi, _ms[60].Tau
+			if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+				return 0, compile.ErrFallback
 			}
-			_c1Pi, _c1Tau := _vs[15].Pi-_ms[39].Pi, _vs[15].Tau-_ms[39].Tau
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_vs[15].Pi) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_vs[15].Pi) {
-					return 0, compile.ErrFallback
-				}
-				_c1Pi, _c1Tau = 0.0+_ms[22].Pi, 0.0+_ms[22].Tau
-				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
-					return 0, compile.ErrFallback
-				}
+			_c1Pi, _c1Tau := _ms[22].Pi, _ms[22].Tau
+			if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64) {
+				return 0, compile.ErrFallback
 			}
 			var _eq, _ev, _en float64
 			{
@@ -41349,25 +33567,13 @@ func programFFA8(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			_sum.Norm(_en)
 		}
 		{ // d1 = t1 − t2
-			_c0Pi, _c0Tau := _vs[24].Pi-_ms[40].Pi, _vs[24].Tau-_ms[40].Tau
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[24].Pi) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[24].Pi) {
-					return 0, compile.ErrFallback
-				}
-				_c0Pi, _c0Tau = 0.0+_ms[61].Pi, 0.0+_ms[61].Tau
-				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-					return 0, compile.ErrFallback
-				}
+			_c0Pi, _c0Tau := _ms[61].Pi, _ms[61].Tau
+			if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+				return 0, compile.ErrFallback
 			}
-			_c1Pi, _c1Tau := _vs[16].Pi-_ms[41].Pi, _vs[16].Tau-_ms[41].Tau
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_vs[16].Pi) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_vs[16].Pi) {
-					return 0, compile.ErrFallback
-				}
-				_c1Pi, _c1Tau = 0.0+_ms[24].Pi, 0.0+_ms[24].Tau
-				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
-					return 0, compile.ErrFallback
-				}
+			_c1Pi, _c1Tau := _ms[24].Pi, _ms[24].Tau
+			if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64) {
+				return 0, compile.ErrFallback
 			}
 			_c2Pi, _c2Tau := _vs[17].Pi-_ms[42].Pi, _vs[17].Tau-_ms[42].Tau
 			if !(_c2Pi > 0 && _c2Pi >= 1e-6*_vs[17].Pi) {
@@ -41411,15 +33617,9 @@ func programFFA8(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			_sum.Norm(_en)
 		}
 		{ // d2 = t2 − t3
-			_c0Pi, _c0Tau := _vs[25].Pi-_ms[43].Pi, _vs[25].Tau-_ms[43].Tau
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[25].Pi) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[25].Pi) {
-					return 0, compile.ErrFallback
-				}
-				_c0Pi, _c0Tau = 0.0+_ms[62].Pi, 0.0+_ms[62].Tau
-				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-					return 0, compile.ErrFallback
-				}
+			_c0Pi, _c0Tau := _ms[62].Pi, _ms[62].Tau
+			if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+				return 0, compile.ErrFallback
 			}
 			_c1Pi, _c1Tau := _vs[17].Pi-_ms[44].Pi, _vs[17].Tau-_ms[44].Tau
 			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_vs[17].Pi) {
@@ -41473,15 +33673,9 @@ func programFFA8(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			_sum.Norm(_en)
 		}
 		{ // d3 = t3 − t4
-			_c0Pi, _c0Tau := _vs[26].Pi-_ms[46].Pi, _vs[26].Tau-_ms[46].Tau
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[26].Pi) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[26].Pi) {
-					return 0, compile.ErrFallback
-				}
-				_c0Pi, _c0Tau = 0.0+_ms[63].Pi, 0.0+_ms[63].Tau
-				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-					return 0, compile.ErrFallback
-				}
+			_c0Pi, _c0Tau := _ms[63].Pi, _ms[63].Tau
+			if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+				return 0, compile.ErrFallback
 			}
 			_c1Pi, _c1Tau := _vs[18].Pi-_ms[47].Pi, _vs[18].Tau-_ms[47].Tau
 			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_vs[18].Pi) {
@@ -41535,15 +33729,9 @@ func programFFA8(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			_sum.Norm(_en)
 		}
 		{ // d4 = t4 − t5
-			_c0Pi, _c0Tau := _vs[27].Pi-_ms[49].Pi, _vs[27].Tau-_ms[49].Tau
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[27].Pi) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[27].Pi) {
-					return 0, compile.ErrFallback
-				}
-				_c0Pi, _c0Tau = 0.0+_ms[64].Pi, 0.0+_ms[64].Tau
-				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-					return 0, compile.ErrFallback
-				}
+			_c0Pi, _c0Tau := _ms[64].Pi, _ms[64].Tau
+			if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+				return 0, compile.ErrFallback
 			}
 			_c1Pi, _c1Tau := _vs[19].Pi-_ms[50].Pi, _vs[19].Tau-_ms[50].Tau
 			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_vs[19].Pi) {
@@ -41597,15 +33785,9 @@ func programFFA8(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			_sum.Norm(_en)
 		}
 		{ // d5 = t5 − t6
-			_c0Pi, _c0Tau := _vs[28].Pi-_ms[52].Pi, _vs[28].Tau-_ms[52].Tau
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[28].Pi) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[28].Pi) {
-					return 0, compile.ErrFallback
-				}
-				_c0Pi, _c0Tau = 0.0+_ms[65].Pi, 0.0+_ms[65].Tau
-				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-					return 0, compile.ErrFallback
-				}
+			_c0Pi, _c0Tau := _ms[65].Pi, _ms[65].Tau
+			if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+				return 0, compile.ErrFallback
 			}
 			_c1Pi, _c1Tau := _vs[20].Pi-_ms[53].Pi, _vs[20].Tau-_ms[53].Tau
 			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_vs[20].Pi) {
@@ -41659,15 +33841,9 @@ func programFFA8(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			_sum.Norm(_en)
 		}
 		{ // d6 = t6 − t7
-			_c0Pi, _c0Tau := _vs[29].Pi-_ms[55].Pi, _vs[29].Tau-_ms[55].Tau
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[29].Pi) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[29].Pi) {
-					return 0, compile.ErrFallback
-				}
-				_c0Pi, _c0Tau = 0.0+_ms[66].Pi, 0.0+_ms[66].Tau
-				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-					return 0, compile.ErrFallback
-				}
+			_c0Pi, _c0Tau := _ms[66].Pi, _ms[66].Tau
+			if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+				return 0, compile.ErrFallback
 			}
 			_c1Pi, _c1Tau := _vs[21].Pi-_ms[56].Pi, _vs[21].Tau-_ms[56].Tau
 			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_vs[21].Pi) {
@@ -41721,15 +33897,9 @@ func programFFA8(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			_sum.Norm(_en)
 		}
 		{ // d7 = t7 − t8
-			_c0Pi, _c0Tau := _vs[30].Pi-_ms[58].Pi, _vs[30].Tau-_ms[58].Tau
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[30].Pi) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[30].Pi) {
-					return 0, compile.ErrFallback
-				}
-				_c0Pi, _c0Tau = 0.0+_ms[67].Pi, 0.0+_ms[67].Tau
-				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-					return 0, compile.ErrFallback
-				}
+			_c0Pi, _c0Tau := _ms[67].Pi, _ms[67].Tau
+			if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+				return 0, compile.ErrFallback
 			}
 			_c1Pi, _c1Tau := _vs[22].Pi-_ms[59].Pi, _vs[22].Tau-_ms[59].Tau
 			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_vs[22].Pi) {
@@ -41741,15 +33911,9 @@ func programFFA8(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 					return 0, compile.ErrFallback
 				}
 			}
-			_c2Pi, _c2Tau := _vs[23].Pi-_ms[60].Pi, _vs[23].Tau-_ms[60].Tau
-			if !(_c2Pi > 0 && _c2Pi >= 1e-6*_vs[23].Pi) {
-				if !(_c2Pi == 0 || _c2Pi < 1e-6*_vs[23].Pi) {
-					return 0, compile.ErrFallback
-				}
-				_c2Pi, _c2Tau = 0.0+_ms[38].Pi, 0.0+_ms[38].Tau
-				if !(_c2Pi > 0 && _c2Pi < math.MaxFloat64 && _c2Tau-_c2Tau == 0) {
-					return 0, compile.ErrFallback
-				}
+			_c2Pi, _c2Tau := _ms[38].Pi, _ms[38].Tau
+			if !(_c2Pi > 0 && _c2Pi < math.MaxFloat64) {
+				return 0, compile.ErrFallback
 			}
 			var _eq, _ev, _en float64
 			{
@@ -41783,15 +33947,9 @@ func programFFA8(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			_sum.Norm(_en)
 		}
 		{ // I(d1 > 0.7405)
-			_c0Pi, _c0Tau := _vs[24].Pi-_ms[61].Pi, _vs[24].Tau-_ms[61].Tau
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[24].Pi) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[24].Pi) {
-					return 0, compile.ErrFallback
-				}
-				_c0Pi, _c0Tau = 0.0+_ms[40].Pi, 0.0+_ms[40].Tau
-				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-					return 0, compile.ErrFallback
-				}
+			_c0Pi, _c0Tau := _ms[40].Pi, _ms[40].Tau
+			if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+				return 0, compile.ErrFallback
 			}
 			var _eq float64
 			{
@@ -41801,15 +33959,9 @@ func programFFA8(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			_sum.Add(_eq)
 		}
 		{ // I(d2 > 0.7405)
-			_c0Pi, _c0Tau := _vs[25].Pi-_ms[62].Pi, _vs[25].Tau-_ms[62].Tau
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[25].Pi) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[25].Pi) {
-					return 0, compile.ErrFallback
-				}
-				_c0Pi, _c0Tau = 0.0+_ms[43].Pi, 0.0+_ms[43].Tau
-				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-					return 0, compile.ErrFallback
-				}
+			_c0Pi, _c0Tau := _ms[43].Pi, _ms[43].Tau
+			if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+				return 0, compile.ErrFallback
 			}
 			var _eq float64
 			{
@@ -41819,15 +33971,9 @@ func programFFA8(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			_sum.Add(_eq)
 		}
 		{ // I(d3 > 0.7405)
-			_c0Pi, _c0Tau := _vs[26].Pi-_ms[63].Pi, _vs[26].Tau-_ms[63].Tau
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[26].Pi) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[26].Pi) {
-					return 0, compile.ErrFallback
-				}
-				_c0Pi, _c0Tau = 0.0+_ms[46].Pi, 0.0+_ms[46].Tau
-				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-					return 0, compile.ErrFallback
-				}
+			_c0Pi, _c0Tau := _ms[46].Pi, _ms[46].Tau
+			if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+				return 0, compile.ErrFallback
 			}
 			var _eq float64
 			{
@@ -41837,15 +33983,9 @@ func programFFA8(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			_sum.Add(_eq)
 		}
 		{ // I(d4 > 0.7405)
-			_c0Pi, _c0Tau := _vs[27].Pi-_ms[64].Pi, _vs[27].Tau-_ms[64].Tau
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[27].Pi) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[27].Pi) {
-					return 0, compile.ErrFallback
-				}
-				_c0Pi, _c0Tau = 0.0+_ms[49].Pi, 0.0+_ms[49].Tau
-				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-					return 0, compile.ErrFallback
-				}
+			_c0Pi, _c0Tau := _ms[49].Pi, _ms[49].Tau
+			if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+				return 0, compile.ErrFallback
 			}
 			var _eq float64
 			{
@@ -41855,15 +33995,9 @@ func programFFA8(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			_sum.Add(_eq)
 		}
 		{ // I(d5 > 0.7405)
-			_c0Pi, _c0Tau := _vs[28].Pi-_ms[65].Pi, _vs[28].Tau-_ms[65].Tau
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[28].Pi) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[28].Pi) {
-					return 0, compile.ErrFallback
-				}
-				_c0Pi, _c0Tau = 0.0+_ms[52].Pi, 0.0+_ms[52].Tau
-				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-					return 0, compile.ErrFallback
-				}
+			_c0Pi, _c0Tau := _ms[52].Pi, _ms[52].Tau
+			if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+				return 0, compile.ErrFallback
 			}
 			var _eq float64
 			{
@@ -41873,15 +34007,9 @@ func programFFA8(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			_sum.Add(_eq)
 		}
 		{ // I(d6 > 0.7405)
-			_c0Pi, _c0Tau := _vs[29].Pi-_ms[66].Pi, _vs[29].Tau-_ms[66].Tau
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[29].Pi) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[29].Pi) {
-					return 0, compile.ErrFallback
-				}
-				_c0Pi, _c0Tau = 0.0+_ms[55].Pi, 0.0+_ms[55].Tau
-				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-					return 0, compile.ErrFallback
-				}
+			_c0Pi, _c0Tau := _ms[55].Pi, _ms[55].Tau
+			if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+				return 0, compile.ErrFallback
 			}
 			var _eq float64
 			{
@@ -41891,15 +34019,9 @@ func programFFA8(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			_sum.Add(_eq)
 		}
 		{ // I(d7 > 0.7405)
-			_c0Pi, _c0Tau := _vs[30].Pi-_ms[67].Pi, _vs[30].Tau-_ms[67].Tau
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[30].Pi) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[30].Pi) {
-					return 0, compile.ErrFallback
-				}
-				_c0Pi, _c0Tau = 0.0+_ms[58].Pi, 0.0+_ms[58].Tau
-				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-					return 0, compile.ErrFallback
-				}
+			_c0Pi, _c0Tau := _ms[58].Pi, _ms[58].Tau
+			if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+				return 0, compile.ErrFallback
 			}
 			var _eq float64
 			{
@@ -41916,30 +34038,18 @@ func programFFA8(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			center := qt / q
 			var quad float64
 			{
-				cPi, cTau := _vs[0].Pi-_ms[0].Pi, _vs[0].Tau-_ms[0].Tau
-				if !(cPi > 0 && cPi >= 1e-6*_vs[0].Pi) {
-					if !(cPi == 0 || cPi < 1e-6*_vs[0].Pi) {
-						return 0, compile.ErrFallback
-					}
-					cPi, cTau = 0.0+_ms[9].Pi, 0.0+_ms[9].Tau
-					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
-						return 0, compile.ErrFallback
-					}
+				cPi, cTau := _ms[9].Pi, _ms[9].Tau
+				if !(cPi > 0 && cPi < math.MaxFloat64) {
+					return 0, compile.ErrFallback
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
 				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _vs[0].Pi-_ms[9].Pi, _vs[0].Tau-_ms[9].Tau
-				if !(cPi > 0 && cPi >= 1e-6*_vs[0].Pi) {
-					if !(cPi == 0 || cPi < 1e-6*_vs[0].Pi) {
-						return 0, compile.ErrFallback
-					}
-					cPi, cTau = 0.0+_ms[0].Pi, 0.0+_ms[0].Tau
-					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
-						return 0, compile.ErrFallback
-					}
+				cPi, cTau := _ms[0].Pi, _ms[0].Tau
+				if !(cPi > 0 && cPi < math.MaxFloat64) {
+					return 0, compile.ErrFallback
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
@@ -41957,30 +34067,18 @@ func programFFA8(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			center := qt / q
 			var quad float64
 			{
-				cPi, cTau := _vs[1].Pi-_ms[1].Pi, _vs[1].Tau-_ms[1].Tau
-				if !(cPi > 0 && cPi >= 1e-6*_vs[1].Pi) {
-					if !(cPi == 0 || cPi < 1e-6*_vs[1].Pi) {
-						return 0, compile.ErrFallback
-					}
-					cPi, cTau = 0.0+_ms[11].Pi, 0.0+_ms[11].Tau
-					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
-						return 0, compile.ErrFallback
-					}
+				cPi, cTau := _ms[11].Pi, _ms[11].Tau
+				if !(cPi > 0 && cPi < math.MaxFloat64) {
+					return 0, compile.ErrFallback
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
 				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _vs[1].Pi-_ms[11].Pi, _vs[1].Tau-_ms[11].Tau
-				if !(cPi > 0 && cPi >= 1e-6*_vs[1].Pi) {
-					if !(cPi == 0 || cPi < 1e-6*_vs[1].Pi) {
-						return 0, compile.ErrFallback
-					}
-					cPi, cTau = 0.0+_ms[1].Pi, 0.0+_ms[1].Tau
-					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
-						return 0, compile.ErrFallback
-					}
+				cPi, cTau := _ms[1].Pi, _ms[1].Tau
+				if !(cPi > 0 && cPi < math.MaxFloat64) {
+					return 0, compile.ErrFallback
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
@@ -41998,30 +34096,18 @@ func programFFA8(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			center := qt / q
 			var quad float64
 			{
-				cPi, cTau := _vs[2].Pi-_ms[2].Pi, _vs[2].Tau-_ms[2].Tau
-				if !(cPi > 0 && cPi >= 1e-6*_vs[2].Pi) {
-					if !(cPi == 0 || cPi < 1e-6*_vs[2].Pi) {
-						return 0, compile.ErrFallback
-					}
-					cPi, cTau = 0.0+_ms[13].Pi, 0.0+_ms[13].Tau
-					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
-						return 0, compile.ErrFallback
-					}
+				cPi, cTau := _ms[13].Pi, _ms[13].Tau
+				if !(cPi > 0 && cPi < math.MaxFloat64) {
+					return 0, compile.ErrFallback
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
 				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _vs[2].Pi-_ms[13].Pi, _vs[2].Tau-_ms[13].Tau
-				if !(cPi > 0 && cPi >= 1e-6*_vs[2].Pi) {
-					if !(cPi == 0 || cPi < 1e-6*_vs[2].Pi) {
-						return 0, compile.ErrFallback
-					}
-					cPi, cTau = 0.0+_ms[2].Pi, 0.0+_ms[2].Tau
-					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
-						return 0, compile.ErrFallback
-					}
+				cPi, cTau := _ms[2].Pi, _ms[2].Tau
+				if !(cPi > 0 && cPi < math.MaxFloat64) {
+					return 0, compile.ErrFallback
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
@@ -42039,30 +34125,18 @@ func programFFA8(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			center := qt / q
 			var quad float64
 			{
-				cPi, cTau := _vs[3].Pi-_ms[3].Pi, _vs[3].Tau-_ms[3].Tau
-				if !(cPi > 0 && cPi >= 1e-6*_vs[3].Pi) {
-					if !(cPi == 0 || cPi < 1e-6*_vs[3].Pi) {
-						return 0, compile.ErrFallback
-					}
-					cPi, cTau = 0.0+_ms[15].Pi, 0.0+_ms[15].Tau
-					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
-						return 0, compile.ErrFallback
-					}
+				cPi, cTau := _ms[15].Pi, _ms[15].Tau
+				if !(cPi > 0 && cPi < math.MaxFloat64) {
+					return 0, compile.ErrFallback
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
 				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _vs[3].Pi-_ms[15].Pi, _vs[3].Tau-_ms[15].Tau
-				if !(cPi > 0 && cPi >= 1e-6*_vs[3].Pi) {
-					if !(cPi == 0 || cPi < 1e-6*_vs[3].Pi) {
-						return 0, compile.ErrFallback
-					}
-					cPi, cTau = 0.0+_ms[3].Pi, 0.0+_ms[3].Tau
-					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
-						return 0, compile.ErrFallback
-					}
+				cPi, cTau := _ms[3].Pi, _ms[3].Tau
+				if !(cPi > 0 && cPi < math.MaxFloat64) {
+					return 0, compile.ErrFallback
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
@@ -42080,30 +34154,18 @@ func programFFA8(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			center := qt / q
 			var quad float64
 			{
-				cPi, cTau := _vs[4].Pi-_ms[4].Pi, _vs[4].Tau-_ms[4].Tau
-				if !(cPi > 0 && cPi >= 1e-6*_vs[4].Pi) {
-					if !(cPi == 0 || cPi < 1e-6*_vs[4].Pi) {
-						return 0, compile.ErrFallback
-					}
-					cPi, cTau = 0.0+_ms[17].Pi, 0.0+_ms[17].Tau
-					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
-						return 0, compile.ErrFallback
-					}
+				cPi, cTau := _ms[17].Pi, _ms[17].Tau
+				if !(cPi > 0 && cPi < math.MaxFloat64) {
+					return 0, compile.ErrFallback
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
 				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _vs[4].Pi-_ms[17].Pi, _vs[4].Tau-_ms[17].Tau
-				if !(cPi > 0 && cPi >= 1e-6*_vs[4].Pi) {
-					if !(cPi == 0 || cPi < 1e-6*_vs[4].Pi) {
-						return 0, compile.ErrFallback
-					}
-					cPi, cTau = 0.0+_ms[4].Pi, 0.0+_ms[4].Tau
-					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
-						return 0, compile.ErrFallback
-					}
+				cPi, cTau := _ms[4].Pi, _ms[4].Tau
+				if !(cPi > 0 && cPi < math.MaxFloat64) {
+					return 0, compile.ErrFallback
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
@@ -42121,30 +34183,18 @@ func programFFA8(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			center := qt / q
 			var quad float64
 			{
-				cPi, cTau := _vs[5].Pi-_ms[5].Pi, _vs[5].Tau-_ms[5].Tau
-				if !(cPi > 0 && cPi >= 1e-6*_vs[5].Pi) {
-					if !(cPi == 0 || cPi < 1e-6*_vs[5].Pi) {
-						return 0, compile.ErrFallback
-					}
-					cPi, cTau = 0.0+_ms[19].Pi, 0.0+_ms[19].Tau
-					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
-						return 0, compile.ErrFallback
-					}
+				cPi, cTau := _ms[19].Pi, _ms[19].Tau
+				if !(cPi > 0 && cPi < math.MaxFloat64) {
+					return 0, compile.ErrFallback
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
 				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _vs[5].Pi-_ms[19].Pi, _vs[5].Tau-_ms[19].Tau
-				if !(cPi > 0 && cPi >= 1e-6*_vs[5].Pi) {
-					if !(cPi == 0 || cPi < 1e-6*_vs[5].Pi) {
-						return 0, compile.ErrFallback
-					}
-					cPi, cTau = 0.0+_ms[5].Pi, 0.0+_ms[5].Tau
-					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
-						return 0, compile.ErrFallback
-					}
+				cPi, cTau := _ms[5].Pi, _ms[5].Tau
+				if !(cPi > 0 && cPi < math.MaxFloat64) {
+					return 0, compile.ErrFallback
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
@@ -42162,30 +34212,18 @@ func programFFA8(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			center := qt / q
 			var quad float64
 			{
-				cPi, cTau := _vs[6].Pi-_ms[6].Pi, _vs[6].Tau-_ms[6].Tau
-				if !(cPi > 0 && cPi >= 1e-6*_vs[6].Pi) {
-					if !(cPi == 0 || cPi < 1e-6*_vs[6].Pi) {
-						return 0, compile.ErrFallback
-					}
-					cPi, cTau = 0.0+_ms[21].Pi, 0.0+_ms[21].Tau
-					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
-						return 0, compile.ErrFallback
-					}
+				cPi, cTau := _ms[21].Pi, _ms[21].Tau
+				if !(cPi > 0 && cPi < math.MaxFloat64) {
+					return 0, compile.ErrFallback
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
 				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _vs[6].Pi-_ms[21].Pi, _vs[6].Tau-_ms[21].Tau
-				if !(cPi > 0 && cPi >= 1e-6*_vs[6].Pi) {
-					if !(cPi == 0 || cPi < 1e-6*_vs[6].Pi) {
-						return 0, compile.ErrFallback
-					}
-					cPi, cTau = 0.0+_ms[6].Pi, 0.0+_ms[6].Tau
-					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
-						return 0, compile.ErrFallback
-					}
+				cPi, cTau := _ms[6].Pi, _ms[6].Tau
+				if !(cPi > 0 && cPi < math.MaxFloat64) {
+					return 0, compile.ErrFallback
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
@@ -42203,30 +34241,18 @@ func programFFA8(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			center := qt / q
 			var quad float64
 			{
-				cPi, cTau := _vs[7].Pi-_ms[7].Pi, _vs[7].Tau-_ms[7].Tau
-				if !(cPi > 0 && cPi >= 1e-6*_vs[7].Pi) {
-					if !(cPi == 0 || cPi < 1e-6*_vs[7].Pi) {
-						return 0, compile.ErrFallback
-					}
-					cPi, cTau = 0.0+_ms[23].Pi, 0.0+_ms[23].Tau
-					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
-						return 0, compile.ErrFallback
-					}
+				cPi, cTau := _ms[23].Pi, _ms[23].Tau
+				if !(cPi > 0 && cPi < math.MaxFloat64) {
+					return 0, compile.ErrFallback
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
 				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _vs[7].Pi-_ms[23].Pi, _vs[7].Tau-_ms[23].Tau
-				if !(cPi > 0 && cPi >= 1e-6*_vs[7].Pi) {
-					if !(cPi == 0 || cPi < 1e-6*_vs[7].Pi) {
-						return 0, compile.ErrFallback
-					}
-					cPi, cTau = 0.0+_ms[7].Pi, 0.0+_ms[7].Tau
-					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
-						return 0, compile.ErrFallback
-					}
+				cPi, cTau := _ms[7].Pi, _ms[7].Tau
+				if !(cPi > 0 && cPi < math.MaxFloat64) {
+					return 0, compile.ErrFallback
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
@@ -42244,30 +34270,18 @@ func programFFA8(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			center := qt / q
 			var quad float64
 			{
-				cPi, cTau := _vs[8].Pi-_ms[8].Pi, _vs[8].Tau-_ms[8].Tau
-				if !(cPi > 0 && cPi >= 1e-6*_vs[8].Pi) {
-					if !(cPi == 0 || cPi < 1e-6*_vs[8].Pi) {
-						return 0, compile.ErrFallback
-					}
-					cPi, cTau = 0.0+_ms[25].Pi, 0.0+_ms[25].Tau
-					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
-						return 0, compile.ErrFallback
-					}
+				cPi, cTau := _ms[25].Pi, _ms[25].Tau
+				if !(cPi > 0 && cPi < math.MaxFloat64) {
+					return 0, compile.ErrFallback
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
 				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _vs[8].Pi-_ms[25].Pi, _vs[8].Tau-_ms[25].Tau
-				if !(cPi > 0 && cPi >= 1e-6*_vs[8].Pi) {
-					if !(cPi == 0 || cPi < 1e-6*_vs[8].Pi) {
-						return 0, compile.ErrFallback
-					}
-					cPi, cTau = 0.0+_ms[8].Pi, 0.0+_ms[8].Tau
-					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
-						return 0, compile.ErrFallback
-					}
+				cPi, cTau := _ms[8].Pi, _ms[8].Tau
+				if !(cPi > 0 && cPi < math.MaxFloat64) {
+					return 0, compile.ErrFallback
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
@@ -42285,30 +34299,18 @@ func programFFA8(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			center := qt / q
 			var quad float64
 			{
-				cPi, cTau := _vs[9].Pi-_ms[10].Pi, _vs[9].Tau-_ms[10].Tau
-				if !(cPi > 0 && cPi >= 1e-6*_vs[9].Pi) {
-					if !(cPi == 0 || cPi < 1e-6*_vs[9].Pi) {
-						return 0, compile.ErrFallback
-					}
-					cPi, cTau = 0.0+_ms[27].Pi, 0.0+_ms[27].Tau
-					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
-						return 0, compile.ErrFallback
-					}
+				cPi, cTau := _ms[27].Pi, _ms[27].Tau
+				if !(cPi > 0 && cPi < math.MaxFloat64) {
+					return 0, compile.ErrFallback
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
 				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _vs[9].Pi-_ms[27].Pi, _vs[9].Tau-_ms[27].Tau
-				if !(cPi > 0 && cPi >= 1e-6*_vs[9].Pi) {
-					if !(cPi == 0 || cPi < 1e-6*_vs[9].Pi) {
-						return 0, compile.ErrFallback
-					}
-					cPi, cTau = 0.0+_ms[10].Pi, 0.0+_ms[10].Tau
-					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
-						return 0, compile.ErrFallback
-					}
+				cPi, cTau := _ms[10].Pi, _ms[10].Tau
+				if !(cPi > 0 && cPi < math.MaxFloat64) {
+					return 0, compile.ErrFallback
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
@@ -42326,30 +34328,18 @@ func programFFA8(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			center := qt / q
 			var quad float64
 			{
-				cPi, cTau := _vs[10].Pi-_ms[12].Pi, _vs[10].Tau-_ms[12].Tau
-				if !(cPi > 0 && cPi >= 1e-6*_vs[10].Pi) {
-					if !(cPi == 0 || cPi < 1e-6*_vs[10].Pi) {
-						return 0, compile.ErrFallback
-					}
-					cPi, cTau = 0.0+_ms[29].Pi, 0.0+_ms[29].Tau
-					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
-						return 0, compile.ErrFallback
-					}
+				cPi, cTau := _ms[29].Pi, _ms[29].Tau
+				if !(cPi > 0 && cPi < math.MaxFloat64) {
+					return 0, compile.ErrFallback
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
 				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _vs[10].Pi-_ms[29].Pi, _vs[10].Tau-_ms[29].Tau
-				if !(cPi > 0 && cPi >= 1e-6*_vs[10].Pi) {
-					if !(cPi == 0 || cPi < 1e-6*_vs[10].Pi) {
-						return 0, compile.ErrFallback
-					}
-					cPi, cTau = 0.0+_ms[12].Pi, 0.0+_ms[12].Tau
-					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
-						return 0, compile.ErrFallback
-					}
+				cPi, cTau := _ms[12].Pi, _ms[12].Tau
+				if !(cPi > 0 && cPi < math.MaxFloat64) {
+					return 0, compile.ErrFallback
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
@@ -42367,30 +34357,18 @@ func programFFA8(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			center := qt / q
 			var quad float64
 			{
-				cPi, cTau := _vs[11].Pi-_ms[14].Pi, _vs[11].Tau-_ms[14].Tau
-				if !(cPi > 0 && cPi >= 1e-6*_vs[11].Pi) {
-					if !(cPi == 0 || cPi < 1e-6*_vs[11].Pi) {
-						return 0, compile.ErrFallback
-					}
-					cPi, cTau = 0.0+_ms[31].Pi, 0.0+_ms[31].Tau
-					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
-						return 0, compile.ErrFallback
-					}
+				cPi, cTau := _ms[31].Pi, _ms[31].Tau
+				if !(cPi > 0 && cPi < math.MaxFloat64) {
+					return 0, compile.ErrFallback
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
 				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _vs[11].Pi-_ms[31].Pi, _vs[11].Tau-_ms[31].Tau
-				if !(cPi > 0 && cPi >= 1e-6*_vs[11].Pi) {
-					if !(cPi == 0 || cPi < 1e-6*_vs[11].Pi) {
-						return 0, compile.ErrFallback
-					}
-					cPi, cTau = 0.0+_ms[14].Pi, 0.0+_ms[14].Tau
-					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
-						return 0, compile.ErrFallback
-					}
+				cPi, cTau := _ms[14].Pi, _ms[14].Tau
+				if !(cPi > 0 && cPi < math.MaxFloat64) {
+					return 0, compile.ErrFallback
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
@@ -42408,30 +34386,18 @@ func programFFA8(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			center := qt / q
 			var quad float64
 			{
-				cPi, cTau := _vs[12].Pi-_ms[16].Pi, _vs[12].Tau-_ms[16].Tau
-				if !(cPi > 0 && cPi >= 1e-6*_vs[12].Pi) {
-					if !(cPi == 0 || cPi < 1e-6*_vs[12].Pi) {
-						return 0, compile.ErrFallback
-					}
-					cPi, cTau = 0.0+_ms[33].Pi, 0.0+_ms[33].Tau
-					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
-						return 0, compile.ErrFallback
-					}
+				cPi, cTau := _ms[33].Pi, _ms[33].Tau
+				if !(cPi > 0 && cPi < math.MaxFloat64) {
+					return 0, compile.ErrFallback
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
 				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _vs[12].Pi-_ms[33].Pi, _vs[12].Tau-_ms[33].Tau
-				if !(cPi > 0 && cPi >= 1e-6*_vs[12].Pi) {
-					if !(cPi == 0 || cPi < 1e-6*_vs[12].Pi) {
-						return 0, compile.ErrFallback
-					}
-					cPi, cTau = 0.0+_ms[16].Pi, 0.0+_ms[16].Tau
-					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
-						return 0, compile.ErrFallback
-					}
+				cPi, cTau := _ms[16].Pi, _ms[16].Tau
+				if !(cPi > 0 && cPi < math.MaxFloat64) {
+					return 0, compile.ErrFallback
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
@@ -42449,30 +34415,18 @@ func programFFA8(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			center := qt / q
 			var quad float64
 			{
-				cPi, cTau := _vs[13].Pi-_ms[18].Pi, _vs[13].Tau-_ms[18].Tau
-				if !(cPi > 0 && cPi >= 1e-6*_vs[13].Pi) {
-					if !(cPi == 0 || cPi < 1e-6*_vs[13].Pi) {
-						return 0, compile.ErrFallback
-					}
-					cPi, cTau = 0.0+_ms[35].Pi, 0.0+_ms[35].Tau
-					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
-						return 0, compile.ErrFallback
-					}
+				cPi, cTau := _ms[35].Pi, _ms[35].Tau
+				if !(cPi > 0 && cPi < math.MaxFloat64) {
+					return 0, compile.ErrFallback
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
 				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _vs[13].Pi-_ms[35].Pi, _vs[13].Tau-_ms[35].Tau
-				if !(cPi > 0 && cPi >= 1e-6*_vs[13].Pi) {
-					if !(cPi == 0 || cPi < 1e-6*_vs[13].Pi) {
-						return 0, compile.ErrFallback
-					}
-					cPi, cTau = 0.0+_ms[18].Pi, 0.0+_ms[18].Tau
-					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
-						return 0, compile.ErrFallback
-					}
+				cPi, cTau := _ms[18].Pi, _ms[18].Tau
+				if !(cPi > 0 && cPi < math.MaxFloat64) {
+					return 0, compile.ErrFallback
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
@@ -42490,30 +34444,18 @@ func programFFA8(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			center := qt / q
 			var quad float64
 			{
-				cPi, cTau := _vs[14].Pi-_ms[20].Pi, _vs[14].Tau-_ms[20].Tau
-				if !(cPi > 0 && cPi >= 1e-6*_vs[14].Pi) {
-					if !(cPi == 0 || cPi < 1e-6*_vs[14].Pi) {
-						return 0, compile.ErrFallback
-					}
-					cPi, cTau = 0.0+_ms[37].Pi, 0.0+_ms[37].Tau
-					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
-						return 0, compile.ErrFallback
-					}
+				cPi, cTau := _ms[37].Pi, _ms[37].Tau
+				if !(cPi > 0 && cPi < math.MaxFloat64) {
+					return 0, compile.ErrFallback
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
 				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _vs[14].Pi-_ms[37].Pi, _vs[14].Tau-_ms[37].Tau
-				if !(cPi > 0 && cPi >= 1e-6*_vs[14].Pi) {
-					if !(cPi == 0 || cPi < 1e-6*_vs[14].Pi) {
-						return 0, compile.ErrFallback
-					}
-					cPi, cTau = 0.0+_ms[20].Pi, 0.0+_ms[20].Tau
-					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
-						return 0, compile.ErrFallback
-					}
+				cPi, cTau := _ms[20].Pi, _ms[20].Tau
+				if !(cPi > 0 && cPi < math.MaxFloat64) {
+					return 0, compile.ErrFallback
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
@@ -42531,30 +34473,18 @@ func programFFA8(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			center := qt / q
 			var quad float64
 			{
-				cPi, cTau := _vs[15].Pi-_ms[22].Pi, _vs[15].Tau-_ms[22].Tau
-				if !(cPi > 0 && cPi >= 1e-6*_vs[15].Pi) {
-					if !(cPi == 0 || cPi < 1e-6*_vs[15].Pi) {
-						return 0, compile.ErrFallback
-					}
-					cPi, cTau = 0.0+_ms[39].Pi, 0.0+_ms[39].Tau
-					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
-						return 0, compile.ErrFallback
-					}
+				cPi, cTau := _ms[39].Pi, _ms[39].Tau
+				if !(cPi > 0 && cPi < math.MaxFloat64) {
+					return 0, compile.ErrFallback
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
 				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _vs[15].Pi-_ms[39].Pi, _vs[15].Tau-_ms[39].Tau
-				if !(cPi > 0 && cPi >= 1e-6*_vs[15].Pi) {
-					if !(cPi == 0 || cPi < 1e-6*_vs[15].Pi) {
-						return 0, compile.ErrFallback
-					}
-					cPi, cTau = 0.0+_ms[22].Pi, 0.0+_ms[22].Tau
-					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
-						return 0, compile.ErrFallback
-					}
+				cPi, cTau := _ms[22].Pi, _ms[22].Tau
+				if !(cPi > 0 && cPi < math.MaxFloat64) {
+					return 0, compile.ErrFallback
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
@@ -42572,30 +34502,18 @@ func programFFA8(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			center := qt / q
 			var quad float64
 			{
-				cPi, cTau := _vs[16].Pi-_ms[24].Pi, _vs[16].Tau-_ms[24].Tau
-				if !(cPi > 0 && cPi >= 1e-6*_vs[16].Pi) {
-					if !(cPi == 0 || cPi < 1e-6*_vs[16].Pi) {
-						return 0, compile.ErrFallback
-					}
-					cPi, cTau = 0.0+_ms[41].Pi, 0.0+_ms[41].Tau
-					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
-						return 0, compile.ErrFallback
-					}
+				cPi, cTau := _ms[41].Pi, _ms[41].Tau
+				if !(cPi > 0 && cPi < math.MaxFloat64) {
+					return 0, compile.ErrFallback
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
 				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _vs[16].Pi-_ms[41].Pi, _vs[16].Tau-_ms[41].Tau
-				if !(cPi > 0 && cPi >= 1e-6*_vs[16].Pi) {
-					if !(cPi == 0 || cPi < 1e-6*_vs[16].Pi) {
-						return 0, compile.ErrFallback
-					}
-					cPi, cTau = 0.0+_ms[24].Pi, 0.0+_ms[24].Tau
-					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
-						return 0, compile.ErrFallback
-					}
+				cPi, cTau := _ms[24].Pi, _ms[24].Tau
+				if !(cPi > 0 && cPi < math.MaxFloat64) {
+					return 0, compile.ErrFallback
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
@@ -42949,30 +34867,18 @@ func programFFA8(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			center := qt / q
 			var quad float64
 			{
-				cPi, cTau := _vs[23].Pi-_ms[38].Pi, _vs[23].Tau-_ms[38].Tau
-				if !(cPi > 0 && cPi >= 1e-6*_vs[23].Pi) {
-					if !(cPi == 0 || cPi < 1e-6*_vs[23].Pi) {
-						return 0, compile.ErrFallback
-					}
-					cPi, cTau = 0.0+_ms[60].Pi, 0.0+_ms[60].Tau
-					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
-						return 0, compile.ErrFallback
-					}
+				cPi, cTau := _ms[60].Pi, _ms[60].Tau
+				if !(cPi > 0 && cPi < math.MaxFloat64) {
+					return 0, compile.ErrFallback
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
 				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _vs[23].Pi-_ms[60].Pi, _vs[23].Tau-_ms[60].Tau
-				if !(cPi > 0 && cPi >= 1e-6*_vs[23].Pi) {
-					if !(cPi == 0 || cPi < 1e-6*_vs[23].Pi) {
-						return 0, compile.ErrFallback
-					}
-					cPi, cTau = 0.0+_ms[38].Pi, 0.0+_ms[38].Tau
-					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
-						return 0, compile.ErrFallback
-					}
+				cPi, cTau := _ms[38].Pi, _ms[38].Tau
+				if !(cPi > 0 && cPi < math.MaxFloat64) {
+					return 0, compile.ErrFallback
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
@@ -42990,30 +34896,18 @@ func programFFA8(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			center := qt / q
 			var quad float64
 			{
-				cPi, cTau := _vs[24].Pi-_ms[40].Pi, _vs[24].Tau-_ms[40].Tau
-				if !(cPi > 0 && cPi >= 1e-6*_vs[24].Pi) {
-					if !(cPi == 0 || cPi < 1e-6*_vs[24].Pi) {
-						return 0, compile.ErrFallback
-					}
-					cPi, cTau = 0.0+_ms[61].Pi, 0.0+_ms[61].Tau
-					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
-						return 0, compile.ErrFallback
-					}
+				cPi, cTau := _ms[61].Pi, _ms[61].Tau
+				if !(cPi > 0 && cPi < math.MaxFloat64) {
+					return 0, compile.ErrFallback
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
 				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _vs[24].Pi-_ms[61].Pi, _vs[24].Tau-_ms[61].Tau
-				if !(cPi > 0 && cPi >= 1e-6*_vs[24].Pi) {
-					if !(cPi == 0 || cPi < 1e-6*_vs[24].Pi) {
-						return 0, compile.ErrFallback
-					}
-					cPi, cTau = 0.0+_ms[40].Pi, 0.0+_ms[40].Tau
-					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
-						return 0, compile.ErrFallback
-					}
+				cPi, cTau := _ms[40].Pi, _ms[40].Tau
+				if !(cPi > 0 && cPi < math.MaxFloat64) {
+					return 0, compile.ErrFallback
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
@@ -43031,30 +34925,18 @@ func programFFA8(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			center := qt / q
 			var quad float64
 			{
-				cPi, cTau := _vs[25].Pi-_ms[43].Pi, _vs[25].Tau-_ms[43].Tau
-				if !(cPi > 0 && cPi >= 1e-6*_vs[25].Pi) {
-					if !(cPi == 0 || cPi < 1e-6*_vs[25].Pi) {
-						return 0, compile.ErrFallback
-					}
-					cPi, cTau = 0.0+_ms[62].Pi, 0.0+_ms[62].Tau
-					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
-						return 0, compile.ErrFallback
-					}
+				cPi, cTau := _ms[62].Pi, _ms[62].Tau
+				if !(cPi > 0 && cPi < math.MaxFloat64) {
+					return 0, compile.ErrFallback
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
 				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _vs[25].Pi-_ms[62].Pi, _vs[25].Tau-_ms[62].Tau
-				if !(cPi > 0 && cPi >= 1e-6*_vs[25].Pi) {
-					if !(cPi == 0 || cPi < 1e-6*_vs[25].Pi) {
-						return 0, compile.ErrFallback
-					}
-					cPi, cTau = 0.0+_ms[43].Pi, 0.0+_ms[43].Tau
-					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
-						return 0, compile.ErrFallback
-					}
+				cPi, cTau := _ms[43].Pi, _ms[43].Tau
+				if !(cPi > 0 && cPi < math.MaxFloat64) {
+					return 0, compile.ErrFallback
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
@@ -43072,30 +34954,18 @@ func programFFA8(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			center := qt / q
 			var quad float64
 			{
-				cPi, cTau := _vs[26].Pi-_ms[46].Pi, _vs[26].Tau-_ms[46].Tau
-				if !(cPi > 0 && cPi >= 1e-6*_vs[26].Pi) {
-					if !(cPi == 0 || cPi < 1e-6*_vs[26].Pi) {
-						return 0, compile.ErrFallback
-					}
-					cPi, cTau = 0.0+_ms[63].Pi, 0.0+_ms[63].Tau
-					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
-						return 0, compile.ErrFallback
-					}
+				cPi, cTau := _ms[63].Pi, _ms[63].Tau
+				if !(cPi > 0 && cPi < math.MaxFloat64) {
+					return 0, compile.ErrFallback
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
 				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _vs[26].Pi-_ms[63].Pi, _vs[26].Tau-_ms[63].Tau
-				if !(cPi > 0 && cPi >= 1e-6*_vs[26].Pi) {
-					if !(cPi == 0 || cPi < 1e-6*_vs[26].Pi) {
-						return 0, compile.ErrFallback
-					}
-					cPi, cTau = 0.0+_ms[46].Pi, 0.0+_ms[46].Tau
-					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
-						return 0, compile.ErrFallback
-					}
+				cPi, cTau := _ms[46].Pi, _ms[46].Tau
+				if !(cPi > 0 && cPi < math.MaxFloat64) {
+					return 0, compile.ErrFallback
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
@@ -43113,30 +34983,18 @@ func programFFA8(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			center := qt / q
 			var quad float64
 			{
-				cPi, cTau := _vs[27].Pi-_ms[49].Pi, _vs[27].Tau-_ms[49].Tau
-				if !(cPi > 0 && cPi >= 1e-6*_vs[27].Pi) {
-					if !(cPi == 0 || cPi < 1e-6*_vs[27].Pi) {
-						return 0, compile.ErrFallback
-					}
-					cPi, cTau = 0.0+_ms[64].Pi, 0.0+_ms[64].Tau
-					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
-						return 0, compile.ErrFallback
-					}
+				cPi, cTau := _ms[64].Pi, _ms[64].Tau
+				if !(cPi > 0 && cPi < math.MaxFloat64) {
+					return 0, compile.ErrFallback
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
 				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _vs[27].Pi-_ms[64].Pi, _vs[27].Tau-_ms[64].Tau
-				if !(cPi > 0 && cPi >= 1e-6*_vs[27].Pi) {
-					if !(cPi == 0 || cPi < 1e-6*_vs[27].Pi) {
-						return 0, compile.ErrFallback
-					}
-					cPi, cTau = 0.0+_ms[49].Pi, 0.0+_ms[49].Tau
-					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
-						return 0, compile.ErrFallback
-					}
+				cPi, cTau := _ms[49].Pi, _ms[49].Tau
+				if !(cPi > 0 && cPi < math.MaxFloat64) {
+					return 0, compile.ErrFallback
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
@@ -43154,30 +35012,18 @@ func programFFA8(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			center := qt / q
 			var quad float64
 			{
-				cPi, cTau := _vs[28].Pi-_ms[52].Pi, _vs[28].Tau-_ms[52].Tau
-				if !(cPi > 0 && cPi >= 1e-6*_vs[28].Pi) {
-					if !(cPi == 0 || cPi < 1e-6*_vs[28].Pi) {
-						return 0, compile.ErrFallback
-					}
-					cPi, cTau = 0.0+_ms[65].Pi, 0.0+_ms[65].Tau
-					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
-						return 0, compile.ErrFallback
-					}
+				cPi, cTau := _ms[65].Pi, _ms[65].Tau
+				if !(cPi > 0 && cPi < math.MaxFloat64) {
+					return 0, compile.ErrFallback
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
 				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _vs[28].Pi-_ms[65].Pi, _vs[28].Tau-_ms[65].Tau
-				if !(cPi > 0 && cPi >= 1e-6*_vs[28].Pi) {
-					if !(cPi == 0 || cPi < 1e-6*_vs[28].Pi) {
-						return 0, compile.ErrFallback
-					}
-					cPi, cTau = 0.0+_ms[52].Pi, 0.0+_ms[52].Tau
-					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
-						return 0, compile.ErrFallback
-					}
+				cPi, cTau := _ms[52].Pi, _ms[52].Tau
+				if !(cPi > 0 && cPi < math.MaxFloat64) {
+					return 0, compile.ErrFallback
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
@@ -43195,30 +35041,18 @@ func programFFA8(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			center := qt / q
 			var quad float64
 			{
-				cPi, cTau := _vs[29].Pi-_ms[55].Pi, _vs[29].Tau-_ms[55].Tau
-				if !(cPi > 0 && cPi >= 1e-6*_vs[29].Pi) {
-					if !(cPi == 0 || cPi < 1e-6*_vs[29].Pi) {
-						return 0, compile.ErrFallback
-					}
-					cPi, cTau = 0.0+_ms[66].Pi, 0.0+_ms[66].Tau
-					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
-						return 0, compile.ErrFallback
-					}
+				cPi, cTau := _ms[66].Pi, _ms[66].Tau
+				if !(cPi > 0 && cPi < math.MaxFloat64) {
+					return 0, compile.ErrFallback
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
 				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _vs[29].Pi-_ms[66].Pi, _vs[29].Tau-_ms[66].Tau
-				if !(cPi > 0 && cPi >= 1e-6*_vs[29].Pi) {
-					if !(cPi == 0 || cPi < 1e-6*_vs[29].Pi) {
-						return 0, compile.ErrFallback
-					}
-					cPi, cTau = 0.0+_ms[55].Pi, 0.0+_ms[55].Tau
-					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
-						return 0, compile.ErrFallback
-					}
+				cPi, cTau := _ms[55].Pi, _ms[55].Tau
+				if !(cPi > 0 && cPi < math.MaxFloat64) {
+					return 0, compile.ErrFallback
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
@@ -43236,30 +35070,18 @@ func programFFA8(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			center := qt / q
 			var quad float64
 			{
-				cPi, cTau := _vs[30].Pi-_ms[58].Pi, _vs[30].Tau-_ms[58].Tau
-				if !(cPi > 0 && cPi >= 1e-6*_vs[30].Pi) {
-					if !(cPi == 0 || cPi < 1e-6*_vs[30].Pi) {
-						return 0, compile.ErrFallback
-					}
-					cPi, cTau = 0.0+_ms[67].Pi, 0.0+_ms[67].Tau
-					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
-						return 0, compile.ErrFallback
-					}
+				cPi, cTau := _ms[67].Pi, _ms[67].Tau
+				if !(cPi > 0 && cPi < math.MaxFloat64) {
+					return 0, compile.ErrFallback
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
 				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _vs[30].Pi-_ms[67].Pi, _vs[30].Tau-_ms[67].Tau
-				if !(cPi > 0 && cPi >= 1e-6*_vs[30].Pi) {
-					if !(cPi == 0 || cPi < 1e-6*_vs[30].Pi) {
-						return 0, compile.ErrFallback
-					}
-					cPi, cTau = 0.0+_ms[58].Pi, 0.0+_ms[58].Tau
-					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
-						return 0, compile.ErrFallback
-					}
+				cPi, cTau := _ms[58].Pi, _ms[58].Tau
+				if !(cPi > 0 && cPi < math.MaxFloat64) {
+					return 0, compile.ErrFallback
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
@@ -43460,15 +35282,9 @@ func programFigure1(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 			_v3p, _v3t = _aPi, _aTau
 		}
 		{ // N(p1; s1, 17.36), edge 0
-			_c1Pi, _c1Tau := _v0p-_m5p, _v0t-_m5t
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v0p) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v0p) {
-					return schedules.Result{}, compile.ErrFallback
-				}
-				_c1Pi, _c1Tau = 0.0+_m0p, 0.0+_m0t
-				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
-					return schedules.Result{}, compile.ErrFallback
-				}
+			_c1Pi, _c1Tau := _m0p, _m0t
+			if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64) {
+				return schedules.Result{}, compile.ErrFallback
 			}
 			var _oPi, _oTau float64
 			{
@@ -43487,15 +35303,9 @@ func programFigure1(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 			_v4p, _v4t = _aPi, _aTau
 		}
 		{ // N(p2; s2, 17.36), edge 0
-			_c1Pi, _c1Tau := _v1p-_m7p, _v1t-_m7t
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v1p) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v1p) {
-					return schedules.Result{}, compile.ErrFallback
-				}
-				_c1Pi, _c1Tau = 0.0+_m1p, 0.0+_m1t
-				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
-					return schedules.Result{}, compile.ErrFallback
-				}
+			_c1Pi, _c1Tau := _m1p, _m1t
+			if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64) {
+				return schedules.Result{}, compile.ErrFallback
 			}
 			var _oPi, _oTau float64
 			{
@@ -43514,15 +35324,9 @@ func programFigure1(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 			_v5p, _v5t = _aPi, _aTau
 		}
 		{ // N(p3; s3, 17.36), edge 0
-			_c1Pi, _c1Tau := _v2p-_m9p, _v2t-_m9t
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v2p) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v2p) {
-					return schedules.Result{}, compile.ErrFallback
-				}
-				_c1Pi, _c1Tau = 0.0+_m2p, 0.0+_m2t
-				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
-					return schedules.Result{}, compile.ErrFallback
-				}
+			_c1Pi, _c1Tau := _m2p, _m2t
+			if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64) {
+				return schedules.Result{}, compile.ErrFallback
 			}
 			var _oPi, _oTau float64
 			{
@@ -43541,15 +35345,9 @@ func programFigure1(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 			_v6p, _v6t = _aPi, _aTau
 		}
 		{ // N(p4; s4, 17.36), edge 0
-			_c1Pi, _c1Tau := _v3p-_m11p, _v3t-_m11t
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v3p) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v3p) {
-					return schedules.Result{}, compile.ErrFallback
-				}
-				_c1Pi, _c1Tau = 0.0+_m3p, 0.0+_m3t
-				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
-					return schedules.Result{}, compile.ErrFallback
-				}
+			_c1Pi, _c1Tau := _m3p, _m3t
+			if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64) {
+				return schedules.Result{}, compile.ErrFallback
 			}
 			var _oPi, _oTau float64
 			{
@@ -43568,15 +35366,9 @@ func programFigure1(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 			_v7p, _v7t = _aPi, _aTau
 		}
 		{ // t1 = p1, edge 0
-			_c1Pi, _c1Tau := _v4p-_m13p, _v4t-_m13t
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v4p) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v4p) {
-					return schedules.Result{}, compile.ErrFallback
-				}
-				_c1Pi, _c1Tau = 0.0+_m4p, 0.0+_m4t
-				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
-					return schedules.Result{}, compile.ErrFallback
-				}
+			_c1Pi, _c1Tau := _m4p, _m4t
+			if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64) {
+				return schedules.Result{}, compile.ErrFallback
 			}
 			var _oPi, _oTau float64
 			{
@@ -43605,25 +35397,13 @@ func programFigure1(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 			_v8p, _v8t = _aPi, _aTau
 		}
 		{ // t2 = p2 + p3, edge 0
-			_c1Pi, _c1Tau := _v5p-_m15p, _v5t-_m15t
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v5p) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v5p) {
-					return schedules.Result{}, compile.ErrFallback
-				}
-				_c1Pi, _c1Tau = 0.0+_m6p, 0.0+_m6t
-				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
-					return schedules.Result{}, compile.ErrFallback
-				}
+			_c1Pi, _c1Tau := _m6p, _m6t
+			if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64) {
+				return schedules.Result{}, compile.ErrFallback
 			}
-			_c2Pi, _c2Tau := _v6p-_m16p, _v6t-_m16t
-			if !(_c2Pi > 0 && _c2Pi >= 1e-6*_v6p) {
-				if !(_c2Pi == 0 || _c2Pi < 1e-6*_v6p) {
-					return schedules.Result{}, compile.ErrFallback
-				}
-				_c2Pi, _c2Tau = 0.0+_m8p, 0.0+_m8t
-				if !(_c2Pi > 0 && _c2Pi < math.MaxFloat64 && _c2Tau-_c2Tau == 0) {
-					return schedules.Result{}, compile.ErrFallback
-				}
+			_c2Pi, _c2Tau := _m8p, _m8t
+			if !(_c2Pi > 0 && _c2Pi < math.MaxFloat64) {
+				return schedules.Result{}, compile.ErrFallback
 			}
 			var _oPi, _oTau float64
 			{
@@ -43652,15 +35432,9 @@ func programFigure1(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 			_v9p, _v9t = _aPi, _aTau
 		}
 		{ // t3 = p4, edge 0
-			_c1Pi, _c1Tau := _v7p-_m18p, _v7t-_m18t
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v7p) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v7p) {
-					return schedules.Result{}, compile.ErrFallback
-				}
-				_c1Pi, _c1Tau = 0.0+_m10p, 0.0+_m10t
-				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
-					return schedules.Result{}, compile.ErrFallback
-				}
+			_c1Pi, _c1Tau := _m10p, _m10t
+			if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64) {
+				return schedules.Result{}, compile.ErrFallback
 			}
 			var _oPi, _oTau float64
 			{
@@ -43706,15 +35480,9 @@ func programFigure1(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 				_pass = 0
 				_br0 := schedules.Result{Converged: true}
 				{ // d1 = t1 − t2, edge 0
-					_c1Pi, _c1Tau := _v8p-_m20p, _v8t-_m20t
-					if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v8p) {
-						if !(_c1Pi == 0 || _c1Pi < 1e-6*_v8p) {
-							return schedules.Result{}, compile.ErrFallback
-						}
-						_c1Pi, _c1Tau = 0.0+_m12p, 0.0+_m12t
-						if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
-							return schedules.Result{}, compile.ErrFallback
-						}
+					_c1Pi, _c1Tau := _m12p, _m12t
+					if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64) {
+						return schedules.Result{}, compile.ErrFallback
 					}
 					_c2Pi, _c2Tau := _v9p-_m21p, _v9t-_m21t
 					if !(_c2Pi > 0 && _c2Pi >= 1e-6*_v9p) {
@@ -43768,15 +35536,9 @@ func programFigure1(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 					_v11p, _v11t = _aPi, _aTau
 				}
 				{ // I(d1 > 0.9069), edge 0
-					_c0Pi, _c0Tau := _v11p-_m25p, _v11t-_m25t
-					if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v11p) {
-						if !(_c0Pi == 0 || _c0Pi < 1e-6*_v11p) {
-							return schedules.Result{}, compile.ErrFallback
-						}
-						_c0Pi, _c0Tau = 0.0+_m19p, 0.0+_m19t
-						if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-							return schedules.Result{}, compile.ErrFallback
-						}
+					_c0Pi, _c0Tau := _m19p, _m19t
+					if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+						return schedules.Result{}, compile.ErrFallback
 					}
 					var _oPi, _oTau float64
 					{
@@ -43815,25 +35577,13 @@ func programFigure1(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 					_v11p, _v11t = _aPi, _aTau
 				}
 				{ // d1 = t1 − t2, edge 2
-					_c0Pi, _c0Tau := _v11p-_m19p, _v11t-_m19t
-					if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v11p) {
-						if !(_c0Pi == 0 || _c0Pi < 1e-6*_v11p) {
-							return schedules.Result{}, compile.ErrFallback
-						}
-						_c0Pi, _c0Tau = 0.0+_m25p, 0.0+_m25t
-						if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-							return schedules.Result{}, compile.ErrFallback
-						}
+					_c0Pi, _c0Tau := _m25p, _m25t
+					if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+						return schedules.Result{}, compile.ErrFallback
 					}
-					_c1Pi, _c1Tau := _v8p-_m20p, _v8t-_m20t
-					if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v8p) {
-						if !(_c1Pi == 0 || _c1Pi < 1e-6*_v8p) {
-							return schedules.Result{}, compile.ErrFallback
-						}
-						_c1Pi, _c1Tau = 0.0+_m12p, 0.0+_m12t
-						if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
-							return schedules.Result{}, compile.ErrFallback
-						}
+					_c1Pi, _c1Tau := _m12p, _m12t
+					if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64) {
+						return schedules.Result{}, compile.ErrFallback
 					}
 					var _oPi, _oTau float64
 					{
@@ -43890,15 +35640,9 @@ func programFigure1(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 							return schedules.Result{}, compile.ErrFallback
 						}
 					}
-					_c2Pi, _c2Tau := _v10p-_m24p, _v10t-_m24t
-					if !(_c2Pi > 0 && _c2Pi >= 1e-6*_v10p) {
-						if !(_c2Pi == 0 || _c2Pi < 1e-6*_v10p) {
-							return schedules.Result{}, compile.ErrFallback
-						}
-						_c2Pi, _c2Tau = 0.0+_m17p, 0.0+_m17t
-						if !(_c2Pi > 0 && _c2Pi < math.MaxFloat64 && _c2Tau-_c2Tau == 0) {
-							return schedules.Result{}, compile.ErrFallback
-						}
+					_c2Pi, _c2Tau := _m17p, _m17t
+					if !(_c2Pi > 0 && _c2Pi < math.MaxFloat64) {
+						return schedules.Result{}, compile.ErrFallback
 					}
 					var _oPi, _oTau float64
 					{
@@ -43942,15 +35686,9 @@ func programFigure1(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 					_v12p, _v12t = _aPi, _aTau
 				}
 				{ // I(|d2| ≤ 0.9069), edge 0
-					_c0Pi, _c0Tau := _v12p-_m26p, _v12t-_m26t
-					if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v12p) {
-						if !(_c0Pi == 0 || _c0Pi < 1e-6*_v12p) {
-							return schedules.Result{}, compile.ErrFallback
-						}
-						_c0Pi, _c0Tau = 0.0+_m22p, 0.0+_m22t
-						if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-							return schedules.Result{}, compile.ErrFallback
-						}
+					_c0Pi, _c0Tau := _m22p, _m22t
+					if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+						return schedules.Result{}, compile.ErrFallback
 					}
 					var _oPi, _oTau float64
 					{
@@ -43989,25 +35727,13 @@ func programFigure1(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 					_v12p, _v12t = _aPi, _aTau
 				}
 				{ // d2 = t2 − t3, edge 1
-					_c0Pi, _c0Tau := _v12p-_m22p, _v12t-_m22t
-					if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v12p) {
-						if !(_c0Pi == 0 || _c0Pi < 1e-6*_v12p) {
-							return schedules.Result{}, compile.ErrFallback
-						}
-						_c0Pi, _c0Tau = 0.0+_m26p, 0.0+_m26t
-						if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-							return schedules.Result{}, compile.ErrFallback
-						}
+					_c0Pi, _c0Tau := _m26p, _m26t
+					if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+						return schedules.Result{}, compile.ErrFallback
 					}
-					_c2Pi, _c2Tau := _v10p-_m24p, _v10t-_m24t
-					if !(_c2Pi > 0 && _c2Pi >= 1e-6*_v10p) {
-						if !(_c2Pi == 0 || _c2Pi < 1e-6*_v10p) {
-							return schedules.Result{}, compile.ErrFallback
-						}
-						_c2Pi, _c2Tau = 0.0+_m17p, 0.0+_m17t
-						if !(_c2Pi > 0 && _c2Pi < math.MaxFloat64 && _c2Tau-_c2Tau == 0) {
-							return schedules.Result{}, compile.ErrFallback
-						}
+					_c2Pi, _c2Tau := _m17p, _m17t
+					if !(_c2Pi > 0 && _c2Pi < math.MaxFloat64) {
+						return schedules.Result{}, compile.ErrFallback
 					}
 					var _oPi, _oTau float64
 					{
@@ -44067,15 +35793,9 @@ func programFigure1(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 			_res = compile.Merge(_res, _lr0)
 		}
 		{ // d1 = t1 − t2, edge 1
-			_c0Pi, _c0Tau := _v11p-_m19p, _v11t-_m19t
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v11p) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v11p) {
-					return schedules.Result{}, compile.ErrFallback
-				}
-				_c0Pi, _c0Tau = 0.0+_m25p, 0.0+_m25t
-				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-					return schedules.Result{}, compile.ErrFallback
-				}
+			_c0Pi, _c0Tau := _m25p, _m25t
+			if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+				return schedules.Result{}, compile.ErrFallback
 			}
 			_c2Pi, _c2Tau := _v9p-_m21p, _v9t-_m21t
 			if !(_c2Pi > 0 && _c2Pi >= 1e-6*_v9p) {
@@ -44117,15 +35837,9 @@ func programFigure1(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 			_v8p, _v8t = _aPi, _aTau
 		}
 		{ // d2 = t2 − t3, edge 2
-			_c0Pi, _c0Tau := _v12p-_m22p, _v12t-_m22t
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v12p) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v12p) {
-					return schedules.Result{}, compile.ErrFallback
-				}
-				_c0Pi, _c0Tau = 0.0+_m26p, 0.0+_m26t
-				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-					return schedules.Result{}, compile.ErrFallback
-				}
+			_c0Pi, _c0Tau := _m26p, _m26t
+			if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+				return schedules.Result{}, compile.ErrFallback
 			}
 			_c1Pi, _c1Tau := _v9p-_m23p, _v9t-_m23t
 			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v9p) {
@@ -44167,15 +35881,9 @@ func programFigure1(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 			_v10p, _v10t = _aPi, _aTau
 		}
 		{ // t1 = p1, edge 1
-			_c0Pi, _c0Tau := _v8p-_m12p, _v8t-_m12t
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v8p) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v8p) {
-					return schedules.Result{}, compile.ErrFallback
-				}
-				_c0Pi, _c0Tau = 0.0+_m20p, 0.0+_m20t
-				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-					return schedules.Result{}, compile.ErrFallback
-				}
+			_c0Pi, _c0Tau := _m20p, _m20t
+			if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+				return schedules.Result{}, compile.ErrFallback
 			}
 			var _oPi, _oTau float64
 			{
@@ -44207,15 +35915,9 @@ func programFigure1(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 			_v4p, _v4t = _aPi, _aTau
 		}
 		{ // N(p1; s1, 17.36), edge 1
-			_c0Pi, _c0Tau := _v4p-_m4p, _v4t-_m4t
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v4p) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v4p) {
-					return schedules.Result{}, compile.ErrFallback
-				}
-				_c0Pi, _c0Tau = 0.0+_m13p, 0.0+_m13t
-				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-					return schedules.Result{}, compile.ErrFallback
-				}
+			_c0Pi, _c0Tau := _m13p, _m13t
+			if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+				return schedules.Result{}, compile.ErrFallback
 			}
 			var _oPi, _oTau float64
 			{
@@ -44244,15 +35946,9 @@ func programFigure1(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 					return schedules.Result{}, compile.ErrFallback
 				}
 			}
-			_c2Pi, _c2Tau := _v6p-_m16p, _v6t-_m16t
-			if !(_c2Pi > 0 && _c2Pi >= 1e-6*_v6p) {
-				if !(_c2Pi == 0 || _c2Pi < 1e-6*_v6p) {
-					return schedules.Result{}, compile.ErrFallback
-				}
-				_c2Pi, _c2Tau = 0.0+_m8p, 0.0+_m8t
-				if !(_c2Pi > 0 && _c2Pi < math.MaxFloat64 && _c2Tau-_c2Tau == 0) {
-					return schedules.Result{}, compile.ErrFallback
-				}
+			_c2Pi, _c2Tau := _m8p, _m8t
+			if !(_c2Pi > 0 && _c2Pi < math.MaxFloat64) {
+				return schedules.Result{}, compile.ErrFallback
 			}
 			var _oPi, _oTau float64
 			{
@@ -44284,15 +35980,9 @@ func programFigure1(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 			_v5p, _v5t = _aPi, _aTau
 		}
 		{ // N(p2; s2, 17.36), edge 1
-			_c0Pi, _c0Tau := _v5p-_m6p, _v5t-_m6t
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v5p) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v5p) {
-					return schedules.Result{}, compile.ErrFallback
-				}
-				_c0Pi, _c0Tau = 0.0+_m15p, 0.0+_m15t
-				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-					return schedules.Result{}, compile.ErrFallback
-				}
+			_c0Pi, _c0Tau := _m15p, _m15t
+			if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+				return schedules.Result{}, compile.ErrFallback
 			}
 			var _oPi, _oTau float64
 			{
@@ -44321,15 +36011,9 @@ func programFigure1(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 					return schedules.Result{}, compile.ErrFallback
 				}
 			}
-			_c1Pi, _c1Tau := _v5p-_m15p, _v5t-_m15t
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v5p) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v5p) {
-					return schedules.Result{}, compile.ErrFallback
-				}
-				_c1Pi, _c1Tau = 0.0+_m6p, 0.0+_m6t
-				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
-					return schedules.Result{}, compile.ErrFallback
-				}
+			_c1Pi, _c1Tau := _m6p, _m6t
+			if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64) {
+				return schedules.Result{}, compile.ErrFallback
 			}
 			var _oPi, _oTau float64
 			{
@@ -44361,15 +36045,9 @@ func programFigure1(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 			_v6p, _v6t = _aPi, _aTau
 		}
 		{ // N(p3; s3, 17.36), edge 1
-			_c0Pi, _c0Tau := _v6p-_m8p, _v6t-_m8t
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v6p) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v6p) {
-					return schedules.Result{}, compile.ErrFallback
-				}
-				_c0Pi, _c0Tau = 0.0+_m16p, 0.0+_m16t
-				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-					return schedules.Result{}, compile.ErrFallback
-				}
+			_c0Pi, _c0Tau := _m16p, _m16t
+			if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+				return schedules.Result{}, compile.ErrFallback
 			}
 			var _oPi, _oTau float64
 			{
@@ -44388,15 +36066,9 @@ func programFigure1(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 			_v2p, _v2t = _aPi, _aTau
 		}
 		{ // t3 = p4, edge 1
-			_c0Pi, _c0Tau := _v10p-_m17p, _v10t-_m17t
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v10p) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v10p) {
-					return schedules.Result{}, compile.ErrFallback
-				}
-				_c0Pi, _c0Tau = 0.0+_m24p, 0.0+_m24t
-				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-					return schedules.Result{}, compile.ErrFallback
-				}
+			_c0Pi, _c0Tau := _m24p, _m24t
+			if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+				return schedules.Result{}, compile.ErrFallback
 			}
 			var _oPi, _oTau float64
 			{
@@ -44428,15 +36100,9 @@ func programFigure1(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 			_v7p, _v7t = _aPi, _aTau
 		}
 		{ // N(p4; s4, 17.36), edge 1
-			_c0Pi, _c0Tau := _v7p-_m10p, _v7t-_m10t
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v7p) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v7p) {
-					return schedules.Result{}, compile.ErrFallback
-				}
-				_c0Pi, _c0Tau = 0.0+_m18p, 0.0+_m18t
-				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-					return schedules.Result{}, compile.ErrFallback
-				}
+			_c0Pi, _c0Tau := _m18p, _m18t
+			if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+				return schedules.Result{}, compile.ErrFallback
 			}
 			var _oPi, _oTau float64
 			{
@@ -44519,15 +36185,9 @@ func programFigure1(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 		}
 		var _sum graph.EvidenceSum
 		{ // N(s1; 25, 25.01)
-			_c0Pi, _c0Tau := _vs[0].Pi-_ms[0].Pi, _vs[0].Tau-_ms[0].Tau
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[0].Pi) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[0].Pi) {
-					return 0, compile.ErrFallback
-				}
-				_c0Pi, _c0Tau = 0.0+_ms[5].Pi, 0.0+_ms[5].Tau
-				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-					return 0, compile.ErrFallback
-				}
+			_c0Pi, _c0Tau := _ms[5].Pi, _ms[5].Tau
+			if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+				return 0, compile.ErrFallback
 			}
 			var _eq, _ev, _en float64
 			{
@@ -44542,15 +36202,9 @@ func programFigure1(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 			_sum.Norm(_en)
 		}
 		{ // N(s2; 26, 25.01)
-			_c0Pi, _c0Tau := _vs[1].Pi-_ms[1].Pi, _vs[1].Tau-_ms[1].Tau
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[1].Pi) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[1].Pi) {
-					return 0, compile.ErrFallback
-				}
-				_c0Pi, _c0Tau = 0.0+_ms[7].Pi, 0.0+_ms[7].Tau
-				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-					return 0, compile.ErrFallback
-				}
+			_c0Pi, _c0Tau := _ms[7].Pi, _ms[7].Tau
+			if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+				return 0, compile.ErrFallback
 			}
 			var _eq, _ev, _en float64
 			{
@@ -44565,15 +36219,9 @@ func programFigure1(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 			_sum.Norm(_en)
 		}
 		{ // N(s3; 25.67, 27.57)
-			_c0Pi, _c0Tau := _vs[2].Pi-_ms[2].Pi, _vs[2].Tau-_ms[2].Tau
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[2].Pi) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[2].Pi) {
-					return 0, compile.ErrFallback
-				}
-				_c0Pi, _c0Tau = 0.0+_ms[9].Pi, 0.0+_ms[9].Tau
-				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-					return 0, compile.ErrFallback
-				}
+			_c0Pi, _c0Tau := _ms[9].Pi, _ms[9].Tau
+			if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+				return 0, compile.ErrFallback
 			}
 			var _eq, _ev, _en float64
 			{
@@ -44588,15 +36236,9 @@ func programFigure1(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 			_sum.Norm(_en)
 		}
 		{ // N(s4; 27, 25.01)
-			_c0Pi, _c0Tau := _vs[3].Pi-_ms[3].Pi, _vs[3].Tau-_ms[3].Tau
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[3].Pi) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[3].Pi) {
-					return 0, compile.ErrFallback
-				}
-				_c0Pi, _c0Tau = 0.0+_ms[11].Pi, 0.0+_ms[11].Tau
-				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-					return 0, compile.ErrFallback
-				}
+			_c0Pi, _c0Tau := _ms[11].Pi, _ms[11].Tau
+			if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+				return 0, compile.ErrFallback
 			}
 			var _eq, _ev, _en float64
 			{
@@ -44611,25 +36253,13 @@ func programFigure1(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 			_sum.Norm(_en)
 		}
 		{ // N(p1; s1, 17.36)
-			_c0Pi, _c0Tau := _vs[4].Pi-_ms[4].Pi, _vs[4].Tau-_ms[4].Tau
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[4].Pi) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[4].Pi) {
-					return 0, compile.ErrFallback
-				}
-				_c0Pi, _c0Tau = 0.0+_ms[13].Pi, 0.0+_ms[13].Tau
-				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-					return 0, compile.ErrFallback
-				}
+			_c0Pi, _c0Tau := _ms[13].Pi, _ms[13].Tau
+			if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+				return 0, compile.ErrFallback
 			}
-			_c1Pi, _c1Tau := _vs[0].Pi-_ms[5].Pi, _vs[0].Tau-_ms[5].Tau
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_vs[0].Pi) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_vs[0].Pi) {
-					return 0, compile.ErrFallback
-				}
-				_c1Pi, _c1Tau = 0.0+_ms[0].Pi, 0.0+_ms[0].Tau
-				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
-					return 0, compile.ErrFallback
-				}
+			_c1Pi, _c1Tau := _ms[0].Pi, _ms[0].Tau
+			if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64) {
+				return 0, compile.ErrFallback
 			}
 			var _eq, _ev, _en float64
 			{
@@ -44644,25 +36274,13 @@ func programFigure1(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 			_sum.Norm(_en)
 		}
 		{ // N(p2; s2, 17.36)
-			_c0Pi, _c0Tau := _vs[5].Pi-_ms[6].Pi, _vs[5].Tau-_ms[6].Tau
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[5].Pi) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[5].Pi) {
-					return 0, compile.ErrFallback
-				}
-				_c0Pi, _c0Tau = 0.0+_ms[15].Pi, 0.0+_ms[15].Tau
-				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-					return 0, compile.ErrFallback
-				}
+			_c0Pi, _c0Tau := _ms[15].Pi, _ms[15].Tau
+			if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+				return 0, compile.ErrFallback
 			}
-			_c1Pi, _c1Tau := _vs[1].Pi-_ms[7].Pi, _vs[1].Tau-_ms[7].Tau
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_vs[1].Pi) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_vs[1].Pi) {
-					return 0, compile.ErrFallback
-				}
-				_c1Pi, _c1Tau = 0.0+_ms[1].Pi, 0.0+_ms[1].Tau
-				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
-					return 0, compile.ErrFallback
-				}
+			_c1Pi, _c1Tau := _ms[1].Pi, _ms[1].Tau
+			if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64) {
+				return 0, compile.ErrFallback
 			}
 			var _eq, _ev, _en float64
 			{
@@ -44677,25 +36295,13 @@ func programFigure1(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 			_sum.Norm(_en)
 		}
 		{ // N(p3; s3, 17.36)
-			_c0Pi, _c0Tau := _vs[6].Pi-_ms[8].Pi, _vs[6].Tau-_ms[8].Tau
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[6].Pi) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[6].Pi) {
-					return 0, compile.ErrFallback
-				}
-				_c0Pi, _c0Tau = 0.0+_ms[16].Pi, 0.0+_ms[16].Tau
-				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-					return 0, compile.ErrFallback
-				}
+			_c0Pi, _c0Tau := _ms[16].Pi, _ms[16].Tau
+			if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+				return 0, compile.ErrFallback
 			}
-			_c1Pi, _c1Tau := _vs[2].Pi-_ms[9].Pi, _vs[2].Tau-_ms[9].Tau
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_vs[2].Pi) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_vs[2].Pi) {
-					return 0, compile.ErrFallback
-				}
-				_c1Pi, _c1Tau = 0.0+_ms[2].Pi, 0.0+_ms[2].Tau
-				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
-					return 0, compile.ErrFallback
-				}
+			_c1Pi, _c1Tau := _ms[2].Pi, _ms[2].Tau
+			if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64) {
+				return 0, compile.ErrFallback
 			}
 			var _eq, _ev, _en float64
 			{
@@ -44710,25 +36316,13 @@ func programFigure1(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 			_sum.Norm(_en)
 		}
 		{ // N(p4; s4, 17.36)
-			_c0Pi, _c0Tau := _vs[7].Pi-_ms[10].Pi, _vs[7].Tau-_ms[10].Tau
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[7].Pi) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[7].Pi) {
-					return 0, compile.ErrFallback
-				}
-				_c0Pi, _c0Tau = 0.0+_ms[18].Pi, 0.0+_ms[18].Tau
-				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-					return 0, compile.ErrFallback
-				}
+			_c0Pi, _c0Tau := _ms[18].Pi, _ms[18].Tau
+			if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+				return 0, compile.ErrFallback
 			}
-			_c1Pi, _c1Tau := _vs[3].Pi-_ms[11].Pi, _vs[3].Tau-_ms[11].Tau
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_vs[3].Pi) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_vs[3].Pi) {
-					return 0, compile.ErrFallback
-				}
-				_c1Pi, _c1Tau = 0.0+_ms[3].Pi, 0.0+_ms[3].Tau
-				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
-					return 0, compile.ErrFallback
-				}
+			_c1Pi, _c1Tau := _ms[3].Pi, _ms[3].Tau
+			if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64) {
+				return 0, compile.ErrFallback
 			}
 			var _eq, _ev, _en float64
 			{
@@ -44743,25 +36337,13 @@ func programFigure1(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 			_sum.Norm(_en)
 		}
 		{ // t1 = p1
-			_c0Pi, _c0Tau := _vs[8].Pi-_ms[12].Pi, _vs[8].Tau-_ms[12].Tau
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[8].Pi) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[8].Pi) {
-					return 0, compile.ErrFallback
-				}
-				_c0Pi, _c0Tau = 0.0+_ms[20].Pi, 0.0+_ms[20].Tau
-				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-					return 0, compile.ErrFallback
-				}
+			_c0Pi, _c0Tau := _ms[20].Pi, _ms[20].Tau
+			if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+				return 0, compile.ErrFallback
 			}
-			_c1Pi, _c1Tau := _vs[4].Pi-_ms[13].Pi, _vs[4].Tau-_ms[13].Tau
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_vs[4].Pi) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_vs[4].Pi) {
-					return 0, compile.ErrFallback
-				}
-				_c1Pi, _c1Tau = 0.0+_ms[4].Pi, 0.0+_ms[4].Tau
-				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
-					return 0, compile.ErrFallback
-				}
+			_c1Pi, _c1Tau := _ms[4].Pi, _ms[4].Tau
+			if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64) {
+				return 0, compile.ErrFallback
 			}
 			var _eq, _ev, _en float64
 			{
@@ -44800,25 +36382,13 @@ func programFigure1(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 					return 0, compile.ErrFallback
 				}
 			}
-			_c1Pi, _c1Tau := _vs[5].Pi-_ms[15].Pi, _vs[5].Tau-_ms[15].Tau
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_vs[5].Pi) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_vs[5].Pi) {
-					return 0, compile.ErrFallback
-				}
-				_c1Pi, _c1Tau = 0.0+_ms[6].Pi, 0.0+_ms[6].Tau
-				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
-					return 0, compile.ErrFallback
-				}
+			_c1Pi, _c1Tau := _ms[6].Pi, _ms[6].Tau
+			if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64) {
+				return 0, compile.ErrFallback
 			}
-			_c2Pi, _c2Tau := _vs[6].Pi-_ms[16].Pi, _vs[6].Tau-_ms[16].Tau
-			if !(_c2Pi > 0 && _c2Pi >= 1e-6*_vs[6].Pi) {
-				if !(_c2Pi == 0 || _c2Pi < 1e-6*_vs[6].Pi) {
-					return 0, compile.ErrFallback
-				}
-				_c2Pi, _c2Tau = 0.0+_ms[8].Pi, 0.0+_ms[8].Tau
-				if !(_c2Pi > 0 && _c2Pi < math.MaxFloat64 && _c2Tau-_c2Tau == 0) {
-					return 0, compile.ErrFallback
-				}
+			_c2Pi, _c2Tau := _ms[8].Pi, _ms[8].Tau
+			if !(_c2Pi > 0 && _c2Pi < math.MaxFloat64) {
+				return 0, compile.ErrFallback
 			}
 			var _eq, _ev, _en float64
 			{
@@ -44852,25 +36422,13 @@ func programFigure1(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 			_sum.Norm(_en)
 		}
 		{ // t3 = p4
-			_c0Pi, _c0Tau := _vs[10].Pi-_ms[17].Pi, _vs[10].Tau-_ms[17].Tau
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[10].Pi) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[10].Pi) {
-					return 0, compile.ErrFallback
-				}
-				_c0Pi, _c0Tau = 0.0+_ms[24].Pi, 0.0+_ms[24].Tau
-				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-					return 0, compile.ErrFallback
-				}
+			_c0Pi, _c0Tau := _ms[24].Pi, _ms[24].Tau
+			if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+				return 0, compile.ErrFallback
 			}
-			_c1Pi, _c1Tau := _vs[7].Pi-_ms[18].Pi, _vs[7].Tau-_ms[18].Tau
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_vs[7].Pi) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_vs[7].Pi) {
-					return 0, compile.ErrFallback
-				}
-				_c1Pi, _c1Tau = 0.0+_ms[10].Pi, 0.0+_ms[10].Tau
-				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
-					return 0, compile.ErrFallback
-				}
+			_c1Pi, _c1Tau := _ms[10].Pi, _ms[10].Tau
+			if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64) {
+				return 0, compile.ErrFallback
 			}
 			var _eq, _ev, _en float64
 			{
@@ -44899,25 +36457,13 @@ func programFigure1(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 			_sum.Norm(_en)
 		}
 		{ // d1 = t1 − t2
-			_c0Pi, _c0Tau := _vs[11].Pi-_ms[19].Pi, _vs[11].Tau-_ms[19].Tau
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[11].Pi) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[11].Pi) {
-					return 0, compile.ErrFallback
-				}
-				_c0Pi, _c0Tau = 0.0+_ms[25].Pi, 0.0+_ms[25].Tau
-				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-					return 0, compile.ErrFallback
-				}
+			_c0Pi, _c0Tau := _ms[25].Pi, _ms[25].Tau
+			if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+				return 0, compile.ErrFallback
 			}
-			_c1Pi, _c1Tau := _vs[8].Pi-_ms[20].Pi, _vs[8].Tau-_ms[20].Tau
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_vs[8].Pi) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_vs[8].Pi) {
-					return 0, compile.ErrFallback
-				}
-				_c1Pi, _c1Tau = 0.0+_ms[12].Pi, 0.0+_ms[12].Tau
-				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
-					return 0, compile.ErrFallback
-				}
+			_c1Pi, _c1Tau := _ms[12].Pi, _ms[12].Tau
+			if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64) {
+				return 0, compile.ErrFallback
 			}
 			_c2Pi, _c2Tau := _vs[9].Pi-_ms[21].Pi, _vs[9].Tau-_ms[21].Tau
 			if !(_c2Pi > 0 && _c2Pi >= 1e-6*_vs[9].Pi) {
@@ -44961,15 +36507,9 @@ func programFigure1(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 			_sum.Norm(_en)
 		}
 		{ // d2 = t2 − t3
-			_c0Pi, _c0Tau := _vs[12].Pi-_ms[22].Pi, _vs[12].Tau-_ms[22].Tau
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[12].Pi) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[12].Pi) {
-					return 0, compile.ErrFallback
-				}
-				_c0Pi, _c0Tau = 0.0+_ms[26].Pi, 0.0+_ms[26].Tau
-				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-					return 0, compile.ErrFallback
-				}
+			_c0Pi, _c0Tau := _ms[26].Pi, _ms[26].Tau
+			if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+				return 0, compile.ErrFallback
 			}
 			_c1Pi, _c1Tau := _vs[9].Pi-_ms[23].Pi, _vs[9].Tau-_ms[23].Tau
 			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_vs[9].Pi) {
@@ -44981,15 +36521,9 @@ func programFigure1(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 					return 0, compile.ErrFallback
 				}
 			}
-			_c2Pi, _c2Tau := _vs[10].Pi-_ms[24].Pi, _vs[10].Tau-_ms[24].Tau
-			if !(_c2Pi > 0 && _c2Pi >= 1e-6*_vs[10].Pi) {
-				if !(_c2Pi == 0 || _c2Pi < 1e-6*_vs[10].Pi) {
-					return 0, compile.ErrFallback
-				}
-				_c2Pi, _c2Tau = 0.0+_ms[17].Pi, 0.0+_ms[17].Tau
-				if !(_c2Pi > 0 && _c2Pi < math.MaxFloat64 && _c2Tau-_c2Tau == 0) {
-					return 0, compile.ErrFallback
-				}
+			_c2Pi, _c2Tau := _ms[17].Pi, _ms[17].Tau
+			if !(_c2Pi > 0 && _c2Pi < math.MaxFloat64) {
+				return 0, compile.ErrFallback
 			}
 			var _eq, _ev, _en float64
 			{
@@ -45023,15 +36557,9 @@ func programFigure1(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 			_sum.Norm(_en)
 		}
 		{ // I(d1 > 0.9069)
-			_c0Pi, _c0Tau := _vs[11].Pi-_ms[25].Pi, _vs[11].Tau-_ms[25].Tau
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[11].Pi) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[11].Pi) {
-					return 0, compile.ErrFallback
-				}
-				_c0Pi, _c0Tau = 0.0+_ms[19].Pi, 0.0+_ms[19].Tau
-				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-					return 0, compile.ErrFallback
-				}
+			_c0Pi, _c0Tau := _ms[19].Pi, _ms[19].Tau
+			if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+				return 0, compile.ErrFallback
 			}
 			var _eq float64
 			{
@@ -45041,15 +36569,9 @@ func programFigure1(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 			_sum.Add(_eq)
 		}
 		{ // I(|d2| ≤ 0.9069)
-			_c0Pi, _c0Tau := _vs[12].Pi-_ms[26].Pi, _vs[12].Tau-_ms[26].Tau
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[12].Pi) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[12].Pi) {
-					return 0, compile.ErrFallback
-				}
-				_c0Pi, _c0Tau = 0.0+_ms[22].Pi, 0.0+_ms[22].Tau
-				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-					return 0, compile.ErrFallback
-				}
+			_c0Pi, _c0Tau := _ms[22].Pi, _ms[22].Tau
+			if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+				return 0, compile.ErrFallback
 			}
 			var _eq float64
 			{
@@ -45066,30 +36588,18 @@ func programFigure1(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 			center := qt / q
 			var quad float64
 			{
-				cPi, cTau := _vs[0].Pi-_ms[0].Pi, _vs[0].Tau-_ms[0].Tau
-				if !(cPi > 0 && cPi >= 1e-6*_vs[0].Pi) {
-					if !(cPi == 0 || cPi < 1e-6*_vs[0].Pi) {
-						return 0, compile.ErrFallback
-					}
-					cPi, cTau = 0.0+_ms[5].Pi, 0.0+_ms[5].Tau
-					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
-						return 0, compile.ErrFallback
-					}
+				cPi, cTau := _ms[5].Pi, _ms[5].Tau
+				if !(cPi > 0 && cPi < math.MaxFloat64) {
+					return 0, compile.ErrFallback
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
 				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _vs[0].Pi-_ms[5].Pi, _vs[0].Tau-_ms[5].Tau
-				if !(cPi > 0 && cPi >= 1e-6*_vs[0].Pi) {
-					if !(cPi == 0 || cPi < 1e-6*_vs[0].Pi) {
-						return 0, compile.ErrFallback
-					}
-					cPi, cTau = 0.0+_ms[0].Pi, 0.0+_ms[0].Tau
-					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
-						return 0, compile.ErrFallback
-					}
+				cPi, cTau := _ms[0].Pi, _ms[0].Tau
+				if !(cPi > 0 && cPi < math.MaxFloat64) {
+					return 0, compile.ErrFallback
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
@@ -45107,30 +36617,18 @@ func programFigure1(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 			center := qt / q
 			var quad float64
 			{
-				cPi, cTau := _vs[1].Pi-_ms[1].Pi, _vs[1].Tau-_ms[1].Tau
-				if !(cPi > 0 && cPi >= 1e-6*_vs[1].Pi) {
-					if !(cPi == 0 || cPi < 1e-6*_vs[1].Pi) {
-						return 0, compile.ErrFallback
-					}
-					cPi, cTau = 0.0+_ms[7].Pi, 0.0+_ms[7].Tau
-					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
-						return 0, compile.ErrFallback
-					}
+				cPi, cTau := _ms[7].Pi, _ms[7].Tau
+				if !(cPi > 0 && cPi < math.MaxFloat64) {
+					return 0, compile.ErrFallback
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
 				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _vs[1].Pi-_ms[7].Pi, _vs[1].Tau-_ms[7].Tau
-				if !(cPi > 0 && cPi >= 1e-6*_vs[1].Pi) {
-					if !(cPi == 0 || cPi < 1e-6*_vs[1].Pi) {
-						return 0, compile.ErrFallback
-					}
-					cPi, cTau = 0.0+_ms[1].Pi, 0.0+_ms[1].Tau
-					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
-						return 0, compile.ErrFallback
-					}
+				cPi, cTau := _ms[1].Pi, _ms[1].Tau
+				if !(cPi > 0 && cPi < math.MaxFloat64) {
+					return 0, compile.ErrFallback
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
@@ -45148,30 +36646,18 @@ func programFigure1(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 			center := qt / q
 			var quad float64
 			{
-				cPi, cTau := _vs[2].Pi-_ms[2].Pi, _vs[2].Tau-_ms[2].Tau
-				if !(cPi > 0 && cPi >= 1e-6*_vs[2].Pi) {
-					if !(cPi == 0 || cPi < 1e-6*_vs[2].Pi) {
-						return 0, compile.ErrFallback
-					}
-					cPi, cTau = 0.0+_ms[9].Pi, 0.0+_ms[9].Tau
-					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
-						return 0, compile.ErrFallback
-					}
+				cPi, cTau := _ms[9].Pi, _ms[9].Tau
+				if !(cPi > 0 && cPi < math.MaxFloat64) {
+					return 0, compile.ErrFallback
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
 				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _vs[2].Pi-_ms[9].Pi, _vs[2].Tau-_ms[9].Tau
-				if !(cPi > 0 && cPi >= 1e-6*_vs[2].Pi) {
-					if !(cPi == 0 || cPi < 1e-6*_vs[2].Pi) {
-						return 0, compile.ErrFallback
-					}
-					cPi, cTau = 0.0+_ms[2].Pi, 0.0+_ms[2].Tau
-					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
-						return 0, compile.ErrFallback
-					}
+				cPi, cTau := _ms[2].Pi, _ms[2].Tau
+				if !(cPi > 0 && cPi < math.MaxFloat64) {
+					return 0, compile.ErrFallback
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
@@ -45189,30 +36675,18 @@ func programFigure1(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 			center := qt / q
 			var quad float64
 			{
-				cPi, cTau := _vs[3].Pi-_ms[3].Pi, _vs[3].Tau-_ms[3].Tau
-				if !(cPi > 0 && cPi >= 1e-6*_vs[3].Pi) {
-					if !(cPi == 0 || cPi < 1e-6*_vs[3].Pi) {
-						return 0, compile.ErrFallback
-					}
-					cPi, cTau = 0.0+_ms[11].Pi, 0.0+_ms[11].Tau
-					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
-						return 0, compile.ErrFallback
-					}
+				cPi, cTau := _ms[11].Pi, _ms[11].Tau
+				if !(cPi > 0 && cPi < math.MaxFloat64) {
+					return 0, compile.ErrFallback
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
 				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _vs[3].Pi-_ms[11].Pi, _vs[3].Tau-_ms[11].Tau
-				if !(cPi > 0 && cPi >= 1e-6*_vs[3].Pi) {
-					if !(cPi == 0 || cPi < 1e-6*_vs[3].Pi) {
-						return 0, compile.ErrFallback
-					}
-					cPi, cTau = 0.0+_ms[3].Pi, 0.0+_ms[3].Tau
-					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
-						return 0, compile.ErrFallback
-					}
+				cPi, cTau := _ms[3].Pi, _ms[3].Tau
+				if !(cPi > 0 && cPi < math.MaxFloat64) {
+					return 0, compile.ErrFallback
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
@@ -45230,30 +36704,18 @@ func programFigure1(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 			center := qt / q
 			var quad float64
 			{
-				cPi, cTau := _vs[4].Pi-_ms[4].Pi, _vs[4].Tau-_ms[4].Tau
-				if !(cPi > 0 && cPi >= 1e-6*_vs[4].Pi) {
-					if !(cPi == 0 || cPi < 1e-6*_vs[4].Pi) {
-						return 0, compile.ErrFallback
-					}
-					cPi, cTau = 0.0+_ms[13].Pi, 0.0+_ms[13].Tau
-					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
-						return 0, compile.ErrFallback
-					}
+				cPi, cTau := _ms[13].Pi, _ms[13].Tau
+				if !(cPi > 0 && cPi < math.MaxFloat64) {
+					return 0, compile.ErrFallback
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
 				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _vs[4].Pi-_ms[13].Pi, _vs[4].Tau-_ms[13].Tau
-				if !(cPi > 0 && cPi >= 1e-6*_vs[4].Pi) {
-					if !(cPi == 0 || cPi < 1e-6*_vs[4].Pi) {
-						return 0, compile.ErrFallback
-					}
-					cPi, cTau = 0.0+_ms[4].Pi, 0.0+_ms[4].Tau
-					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
-						return 0, compile.ErrFallback
-					}
+				cPi, cTau := _ms[4].Pi, _ms[4].Tau
+				if !(cPi > 0 && cPi < math.MaxFloat64) {
+					return 0, compile.ErrFallback
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
@@ -45271,30 +36733,18 @@ func programFigure1(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 			center := qt / q
 			var quad float64
 			{
-				cPi, cTau := _vs[5].Pi-_ms[6].Pi, _vs[5].Tau-_ms[6].Tau
-				if !(cPi > 0 && cPi >= 1e-6*_vs[5].Pi) {
-					if !(cPi == 0 || cPi < 1e-6*_vs[5].Pi) {
-						return 0, compile.ErrFallback
-					}
-					cPi, cTau = 0.0+_ms[15].Pi, 0.0+_ms[15].Tau
-					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
-						return 0, compile.ErrFallback
-					}
+				cPi, cTau := _ms[15].Pi, _ms[15].Tau
+				if !(cPi > 0 && cPi < math.MaxFloat64) {
+					return 0, compile.ErrFallback
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
 				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _vs[5].Pi-_ms[15].Pi, _vs[5].Tau-_ms[15].Tau
-				if !(cPi > 0 && cPi >= 1e-6*_vs[5].Pi) {
-					if !(cPi == 0 || cPi < 1e-6*_vs[5].Pi) {
-						return 0, compile.ErrFallback
-					}
-					cPi, cTau = 0.0+_ms[6].Pi, 0.0+_ms[6].Tau
-					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
-						return 0, compile.ErrFallback
-					}
+				cPi, cTau := _ms[6].Pi, _ms[6].Tau
+				if !(cPi > 0 && cPi < math.MaxFloat64) {
+					return 0, compile.ErrFallback
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
@@ -45312,30 +36762,18 @@ func programFigure1(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 			center := qt / q
 			var quad float64
 			{
-				cPi, cTau := _vs[6].Pi-_ms[8].Pi, _vs[6].Tau-_ms[8].Tau
-				if !(cPi > 0 && cPi >= 1e-6*_vs[6].Pi) {
-					if !(cPi == 0 || cPi < 1e-6*_vs[6].Pi) {
-						return 0, compile.ErrFallback
-					}
-					cPi, cTau = 0.0+_ms[16].Pi, 0.0+_ms[16].Tau
-					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
-						return 0, compile.ErrFallback
-					}
+				cPi, cTau := _ms[16].Pi, _ms[16].Tau
+				if !(cPi > 0 && cPi < math.MaxFloat64) {
+					return 0, compile.ErrFallback
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
 				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _vs[6].Pi-_ms[16].Pi, _vs[6].Tau-_ms[16].Tau
-				if !(cPi > 0 && cPi >= 1e-6*_vs[6].Pi) {
-					if !(cPi == 0 || cPi < 1e-6*_vs[6].Pi) {
-						return 0, compile.ErrFallback
-					}
-					cPi, cTau = 0.0+_ms[8].Pi, 0.0+_ms[8].Tau
-					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
-						return 0, compile.ErrFallback
-					}
+				cPi, cTau := _ms[8].Pi, _ms[8].Tau
+				if !(cPi > 0 && cPi < math.MaxFloat64) {
+					return 0, compile.ErrFallback
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
@@ -45353,30 +36791,18 @@ func programFigure1(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 			center := qt / q
 			var quad float64
 			{
-				cPi, cTau := _vs[7].Pi-_ms[10].Pi, _vs[7].Tau-_ms[10].Tau
-				if !(cPi > 0 && cPi >= 1e-6*_vs[7].Pi) {
-					if !(cPi == 0 || cPi < 1e-6*_vs[7].Pi) {
-						return 0, compile.ErrFallback
-					}
-					cPi, cTau = 0.0+_ms[18].Pi, 0.0+_ms[18].Tau
-					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
-						return 0, compile.ErrFallback
-					}
+				cPi, cTau := _ms[18].Pi, _ms[18].Tau
+				if !(cPi > 0 && cPi < math.MaxFloat64) {
+					return 0, compile.ErrFallback
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
 				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _vs[7].Pi-_ms[18].Pi, _vs[7].Tau-_ms[18].Tau
-				if !(cPi > 0 && cPi >= 1e-6*_vs[7].Pi) {
-					if !(cPi == 0 || cPi < 1e-6*_vs[7].Pi) {
-						return 0, compile.ErrFallback
-					}
-					cPi, cTau = 0.0+_ms[10].Pi, 0.0+_ms[10].Tau
-					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
-						return 0, compile.ErrFallback
-					}
+				cPi, cTau := _ms[10].Pi, _ms[10].Tau
+				if !(cPi > 0 && cPi < math.MaxFloat64) {
+					return 0, compile.ErrFallback
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
@@ -45394,30 +36820,18 @@ func programFigure1(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 			center := qt / q
 			var quad float64
 			{
-				cPi, cTau := _vs[8].Pi-_ms[12].Pi, _vs[8].Tau-_ms[12].Tau
-				if !(cPi > 0 && cPi >= 1e-6*_vs[8].Pi) {
-					if !(cPi == 0 || cPi < 1e-6*_vs[8].Pi) {
-						return 0, compile.ErrFallback
-					}
-					cPi, cTau = 0.0+_ms[20].Pi, 0.0+_ms[20].Tau
-					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
-						return 0, compile.ErrFallback
-					}
+				cPi, cTau := _ms[20].Pi, _ms[20].Tau
+				if !(cPi > 0 && cPi < math.MaxFloat64) {
+					return 0, compile.ErrFallback
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
 				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _vs[8].Pi-_ms[20].Pi, _vs[8].Tau-_ms[20].Tau
-				if !(cPi > 0 && cPi >= 1e-6*_vs[8].Pi) {
-					if !(cPi == 0 || cPi < 1e-6*_vs[8].Pi) {
-						return 0, compile.ErrFallback
-					}
-					cPi, cTau = 0.0+_ms[12].Pi, 0.0+_ms[12].Tau
-					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
-						return 0, compile.ErrFallback
-					}
+				cPi, cTau := _ms[12].Pi, _ms[12].Tau
+				if !(cPi > 0 && cPi < math.MaxFloat64) {
+					return 0, compile.ErrFallback
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
@@ -45491,30 +36905,18 @@ func programFigure1(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 			center := qt / q
 			var quad float64
 			{
-				cPi, cTau := _vs[10].Pi-_ms[17].Pi, _vs[10].Tau-_ms[17].Tau
-				if !(cPi > 0 && cPi >= 1e-6*_vs[10].Pi) {
-					if !(cPi == 0 || cPi < 1e-6*_vs[10].Pi) {
-						return 0, compile.ErrFallback
-					}
-					cPi, cTau = 0.0+_ms[24].Pi, 0.0+_ms[24].Tau
-					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
-						return 0, compile.ErrFallback
-					}
+				cPi, cTau := _ms[24].Pi, _ms[24].Tau
+				if !(cPi > 0 && cPi < math.MaxFloat64) {
+					return 0, compile.ErrFallback
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
 				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _vs[10].Pi-_ms[24].Pi, _vs[10].Tau-_ms[24].Tau
-				if !(cPi > 0 && cPi >= 1e-6*_vs[10].Pi) {
-					if !(cPi == 0 || cPi < 1e-6*_vs[10].Pi) {
-						return 0, compile.ErrFallback
-					}
-					cPi, cTau = 0.0+_ms[17].Pi, 0.0+_ms[17].Tau
-					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
-						return 0, compile.ErrFallback
-					}
+				cPi, cTau := _ms[17].Pi, _ms[17].Tau
+				if !(cPi > 0 && cPi < math.MaxFloat64) {
+					return 0, compile.ErrFallback
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
@@ -45532,30 +36934,18 @@ func programFigure1(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 			center := qt / q
 			var quad float64
 			{
-				cPi, cTau := _vs[11].Pi-_ms[19].Pi, _vs[11].Tau-_ms[19].Tau
-				if !(cPi > 0 && cPi >= 1e-6*_vs[11].Pi) {
-					if !(cPi == 0 || cPi < 1e-6*_vs[11].Pi) {
-						return 0, compile.ErrFallback
-					}
-					cPi, cTau = 0.0+_ms[25].Pi, 0.0+_ms[25].Tau
-					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
-						return 0, compile.ErrFallback
-					}
+				cPi, cTau := _ms[25].Pi, _ms[25].Tau
+				if !(cPi > 0 && cPi < math.MaxFloat64) {
+					return 0, compile.ErrFallback
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
 				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _vs[11].Pi-_ms[25].Pi, _vs[11].Tau-_ms[25].Tau
-				if !(cPi > 0 && cPi >= 1e-6*_vs[11].Pi) {
-					if !(cPi == 0 || cPi < 1e-6*_vs[11].Pi) {
-						return 0, compile.ErrFallback
-					}
-					cPi, cTau = 0.0+_ms[19].Pi, 0.0+_ms[19].Tau
-					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
-						return 0, compile.ErrFallback
-					}
+				cPi, cTau := _ms[19].Pi, _ms[19].Tau
+				if !(cPi > 0 && cPi < math.MaxFloat64) {
+					return 0, compile.ErrFallback
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
@@ -45573,30 +36963,18 @@ func programFigure1(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 			center := qt / q
 			var quad float64
 			{
-				cPi, cTau := _vs[12].Pi-_ms[22].Pi, _vs[12].Tau-_ms[22].Tau
-				if !(cPi > 0 && cPi >= 1e-6*_vs[12].Pi) {
-					if !(cPi == 0 || cPi < 1e-6*_vs[12].Pi) {
-						return 0, compile.ErrFallback
-					}
-					cPi, cTau = 0.0+_ms[26].Pi, 0.0+_ms[26].Tau
-					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
-						return 0, compile.ErrFallback
-					}
+				cPi, cTau := _ms[26].Pi, _ms[26].Tau
+				if !(cPi > 0 && cPi < math.MaxFloat64) {
+					return 0, compile.ErrFallback
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
 				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _vs[12].Pi-_ms[26].Pi, _vs[12].Tau-_ms[26].Tau
-				if !(cPi > 0 && cPi >= 1e-6*_vs[12].Pi) {
-					if !(cPi == 0 || cPi < 1e-6*_vs[12].Pi) {
-						return 0, compile.ErrFallback
-					}
-					cPi, cTau = 0.0+_ms[22].Pi, 0.0+_ms[22].Tau
-					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
-						return 0, compile.ErrFallback
-					}
+				cPi, cTau := _ms[22].Pi, _ms[22].Tau
+				if !(cPi > 0 && cPi < math.MaxFloat64) {
+					return 0, compile.ErrFallback
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi

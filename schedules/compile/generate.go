@@ -373,7 +373,8 @@ func (p *program) step(f graph.FactorID, i int, loop int) error {
 }
 
 // writeCavity writes the cavity on factor f's edge k into the new
-// variables pi and tau as Graph.cavity computes it: the marginal divided by
+// variables pi and tau as Graph.cavityAt computes it: for a variable with
+// two edges, the other edge's message; otherwise the marginal divided by
 // the edge's message (the common path: a proper, finite marginal keeping
 // more than a millionth of its precision), or, where that division has
 // cancelled, the product of the variable's other messages, in the
@@ -385,15 +386,28 @@ func (p *program) writeCavity(w *bytes.Buffer, f graph.FactorID, k int, pi, tau 
 // writeCavityFail is writeCavity with the statement fail.
 func (p *program) writeCavityFail(w *bytes.Buffer, f graph.FactorID, k int, pi, tau, fail string) {
 	e, v := p.g.EdgeIndex(f, k), p.g.EdgeVariable(f, k)
-	var sumPi, sumTau strings.Builder
-	sumPi.WriteString("0.0")
-	sumTau.WriteString("0.0")
+	var others []int // the variable's other edges, in the interpreter's order
 	for j := 0; j < p.g.Degree(v); j++ {
 		of, oi := p.g.VariableEdge(v, j)
 		if oe := p.g.EdgeIndex(of, oi); oe != e {
-			fmt.Fprintf(&sumPi, " + %s", p.msg(oe, 'p'))
-			fmt.Fprintf(&sumTau, " + %s", p.msg(oe, 't'))
+			others = append(others, oe)
 		}
+	}
+	if _, observed := p.g.Observed(v); !observed && len(others) == 1 {
+		// Graph.cavityAt's first case: the other edge's message, if proper
+		// and finite; otherwise the interpreter's cavity is that message's
+		// degenerate value or its rounding, which the factor's statements
+		// do not cover.
+		fmt.Fprintf(w, "%s, %s := %s, %s\n", pi, tau, p.msg(others[0], 'p'), p.msg(others[0], 't'))
+		fmt.Fprintf(w, "if !(%[1]s > 0 && %[1]s < math.MaxFloat64) {\n%[2]s\n}\n", pi, fail)
+		return
+	}
+	var sumPi, sumTau strings.Builder
+	sumPi.WriteString("0.0")
+	sumTau.WriteString("0.0")
+	for _, oe := range others {
+		fmt.Fprintf(&sumPi, " + %s", p.msg(oe, 'p'))
+		fmt.Fprintf(&sumTau, " + %s", p.msg(oe, 't'))
 	}
 	vp := p.marg(v, 'p')
 	fmt.Fprintf(w, "%s, %s := %s-%s, %s-%s\n", pi, tau, vp, p.msg(e, 'p'), p.marg(v, 't'), p.msg(e, 't'))

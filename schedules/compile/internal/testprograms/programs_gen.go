@@ -216,15 +216,9 @@ func BindFigure1(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			_v3p, _v3t = _aPi, _aTau
 		}
 		{ // N(p; s, 17.36), edge 0
-			_c1Pi, _c1Tau := _v0p-_m5p, _v0t-_m5t
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v0p) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v0p) {
-					return schedules.Result{}, compile.ErrFallback
-				}
-				_c1Pi, _c1Tau = 0.0+_m0p, 0.0+_m0t
-				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
-					return schedules.Result{}, compile.ErrFallback
-				}
+			_c1Pi, _c1Tau := _m0p, _m0t
+			if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64) {
+				return schedules.Result{}, compile.ErrFallback
 			}
 			var _oPi, _oTau float64
 			{
@@ -243,15 +237,9 @@ func BindFigure1(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			_v4p, _v4t = _aPi, _aTau
 		}
 		{ // N(p; s, 17.36), edge 0
-			_c1Pi, _c1Tau := _v1p-_m7p, _v1t-_m7t
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v1p) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v1p) {
-					return schedules.Result{}, compile.ErrFallback
-				}
-				_c1Pi, _c1Tau = 0.0+_m1p, 0.0+_m1t
-				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
-					return schedules.Result{}, compile.ErrFallback
-				}
+			_c1Pi, _c1Tau := _m1p, _m1t
+			if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64) {
+				return schedules.Result{}, compile.ErrFallback
 			}
 			var _oPi, _oTau float64
 			{
@@ -270,15 +258,9 @@ func BindFigure1(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			_v5p, _v5t = _aPi, _aTau
 		}
 		{ // N(p; s, 17.36), edge 0
-			_c1Pi, _c1Tau := _v2p-_m9p, _v2t-_m9t
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v2p) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v2p) {
-					return schedules.Result{}, compile.ErrFallback
-				}
-				_c1Pi, _c1Tau = 0.0+_m2p, 0.0+_m2t
-				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
-					return schedules.Result{}, compile.ErrFallback
-				}
+			_c1Pi, _c1Tau := _m2p, _m2t
+			if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64) {
+				return schedules.Result{}, compile.ErrFallback
 			}
 			var _oPi, _oTau float64
 			{
@@ -297,15 +279,9 @@ func BindFigure1(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			_v6p, _v6t = _aPi, _aTau
 		}
 		{ // N(p; s, 17.36), edge 0
-			_c1Pi, _c1Tau := _v3p-_m11p, _v3t-_m11t
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v3p) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v3p) {
-					return schedules.Result{}, compile.ErrFallback
-				}
-				_c1Pi, _c1Tau = 0.0+_m3p, 0.0+_m3t
-				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
-					return schedules.Result{}, compile.ErrFallback
-				}
+			_c1Pi, _c1Tau := _m3p, _m3t
+			if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64) {
+				return schedules.Result{}, compile.ErrFallback
 			}
 			var _oPi, _oTau float64
 			{
@@ -324,15 +300,9 @@ func BindFigure1(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			_v7p, _v7t = _aPi, _aTau
 		}
 		{ // t1 = p, edge 0
-			_c1Pi, _c1Tau := _v4p-_m13p, _v4t-_m13t
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v4p) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v4p) {
-					return schedules.Result{}, compile.ErrFallback
-				}
-				_c1Pi, _c1Tau = 0.0+_m4p, 0.0+_m4t
-				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
-					return schedules.Result{}, compile.ErrFallback
-				}
+			_c1Pi, _c1Tau := _m4p, _m4t
+			if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64) {
+				return schedules.Result{}, compile.ErrFallback
 			}
 			var _oPi, _oTau float64
 			{
@@ -361,25 +331,13 @@ func BindFigure1(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			_v8p, _v8t = _aPi, _aTau
 		}
 		{ // t2 = p + 0.5·p, edge 0
-			_c1Pi, _c1Tau := _v5p-_m15p, _v5t-_m15t
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v5p) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v5p) {
-					return schedules.Result{}, compile.ErrFallback
-				}
-				_c1Pi, _c1Tau = 0.0+_m6p, 0.0+_m6t
-				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
-					return schedules.Result{}, compile.ErrFallback
-				}
+			_c1Pi, _c1Tau := _m6p, _m6t
+			if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64) {
+				return schedules.Result{}, compile.ErrFallback
 			}
-			_c2Pi, _c2Tau := _v6p-_m16p, _v6t-_m16t
-			if !(_c2Pi > 0 && _c2Pi >= 1e-6*_v6p) {
-				if !(_c2Pi == 0 || _c2Pi < 1e-6*_v6p) {
-					return schedules.Result{}, compile.ErrFallback
-				}
-				_c2Pi, _c2Tau = 0.0+_m8p, 0.0+_m8t
-				if !(_c2Pi > 0 && _c2Pi < math.MaxFloat64 && _c2Tau-_c2Tau == 0) {
-					return schedules.Result{}, compile.ErrFallback
-				}
+			_c2Pi, _c2Tau := _m8p, _m8t
+			if !(_c2Pi > 0 && _c2Pi < math.MaxFloat64) {
+				return schedules.Result{}, compile.ErrFallback
 			}
 			var _oPi, _oTau float64
 			{
@@ -408,15 +366,9 @@ func BindFigure1(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			_v9p, _v9t = _aPi, _aTau
 		}
 		{ // t3 = p, edge 0
-			_c1Pi, _c1Tau := _v7p-_m18p, _v7t-_m18t
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v7p) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v7p) {
-					return schedules.Result{}, compile.ErrFallback
-				}
-				_c1Pi, _c1Tau = 0.0+_m10p, 0.0+_m10t
-				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
-					return schedules.Result{}, compile.ErrFallback
-				}
+			_c1Pi, _c1Tau := _m10p, _m10t
+			if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64) {
+				return schedules.Result{}, compile.ErrFallback
 			}
 			var _oPi, _oTau float64
 			{
@@ -462,15 +414,9 @@ func BindFigure1(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 				_pass = 0
 				_br0 := schedules.Result{Converged: true}
 				{ // d1 = t1 − t2, edge 0
-					_c1Pi, _c1Tau := _v8p-_m20p, _v8t-_m20t
-					if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v8p) {
-						if !(_c1Pi == 0 || _c1Pi < 1e-6*_v8p) {
-							return schedules.Result{}, compile.ErrFallback
-						}
-						_c1Pi, _c1Tau = 0.0+_m12p, 0.0+_m12t
-						if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
-							return schedules.Result{}, compile.ErrFallback
-						}
+					_c1Pi, _c1Tau := _m12p, _m12t
+					if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64) {
+						return schedules.Result{}, compile.ErrFallback
 					}
 					_c2Pi, _c2Tau := _v9p-_m21p, _v9t-_m21t
 					if !(_c2Pi > 0 && _c2Pi >= 1e-6*_v9p) {
@@ -524,15 +470,9 @@ func BindFigure1(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 					_v11p, _v11t = _aPi, _aTau
 				}
 				{ // I(d1 > 0.74), edge 0
-					_c0Pi, _c0Tau := _v11p-_m25p, _v11t-_m25t
-					if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v11p) {
-						if !(_c0Pi == 0 || _c0Pi < 1e-6*_v11p) {
-							return schedules.Result{}, compile.ErrFallback
-						}
-						_c0Pi, _c0Tau = 0.0+_m19p, 0.0+_m19t
-						if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-							return schedules.Result{}, compile.ErrFallback
-						}
+					_c0Pi, _c0Tau := _m19p, _m19t
+					if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+						return schedules.Result{}, compile.ErrFallback
 					}
 					var _oPi, _oTau float64
 					{
@@ -571,25 +511,13 @@ func BindFigure1(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 					_v11p, _v11t = _aPi, _aTau
 				}
 				{ // d1 = t1 − t2, edge 2
-					_c0Pi, _c0Tau := _v11p-_m19p, _v11t-_m19t
-					if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v11p) {
-						if !(_c0Pi == 0 || _c0Pi < 1e-6*_v11p) {
-							return schedules.Result{}, compile.ErrFallback
-						}
-						_c0Pi, _c0Tau = 0.0+_m25p, 0.0+_m25t
-						if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-							return schedules.Result{}, compile.ErrFallback
-						}
+					_c0Pi, _c0Tau := _m25p, _m25t
+					if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+						return schedules.Result{}, compile.ErrFallback
 					}
-					_c1Pi, _c1Tau := _v8p-_m20p, _v8t-_m20t
-					if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v8p) {
-						if !(_c1Pi == 0 || _c1Pi < 1e-6*_v8p) {
-							return schedules.Result{}, compile.ErrFallback
-						}
-						_c1Pi, _c1Tau = 0.0+_m12p, 0.0+_m12t
-						if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
-							return schedules.Result{}, compile.ErrFallback
-						}
+					_c1Pi, _c1Tau := _m12p, _m12t
+					if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64) {
+						return schedules.Result{}, compile.ErrFallback
 					}
 					var _oPi, _oTau float64
 					{
@@ -646,15 +574,9 @@ func BindFigure1(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 							return schedules.Result{}, compile.ErrFallback
 						}
 					}
-					_c2Pi, _c2Tau := _v10p-_m24p, _v10t-_m24t
-					if !(_c2Pi > 0 && _c2Pi >= 1e-6*_v10p) {
-						if !(_c2Pi == 0 || _c2Pi < 1e-6*_v10p) {
-							return schedules.Result{}, compile.ErrFallback
-						}
-						_c2Pi, _c2Tau = 0.0+_m17p, 0.0+_m17t
-						if !(_c2Pi > 0 && _c2Pi < math.MaxFloat64 && _c2Tau-_c2Tau == 0) {
-							return schedules.Result{}, compile.ErrFallback
-						}
+					_c2Pi, _c2Tau := _m17p, _m17t
+					if !(_c2Pi > 0 && _c2Pi < math.MaxFloat64) {
+						return schedules.Result{}, compile.ErrFallback
 					}
 					var _oPi, _oTau float64
 					{
@@ -698,15 +620,9 @@ func BindFigure1(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 					_v12p, _v12t = _aPi, _aTau
 				}
 				{ // I(|d2| ≤ 0.74), edge 0
-					_c0Pi, _c0Tau := _v12p-_m26p, _v12t-_m26t
-					if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v12p) {
-						if !(_c0Pi == 0 || _c0Pi < 1e-6*_v12p) {
-							return schedules.Result{}, compile.ErrFallback
-						}
-						_c0Pi, _c0Tau = 0.0+_m22p, 0.0+_m22t
-						if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-							return schedules.Result{}, compile.ErrFallback
-						}
+					_c0Pi, _c0Tau := _m22p, _m22t
+					if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+						return schedules.Result{}, compile.ErrFallback
 					}
 					var _oPi, _oTau float64
 					{
@@ -745,25 +661,13 @@ func BindFigure1(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 					_v12p, _v12t = _aPi, _aTau
 				}
 				{ // d2 = t2 − t3, edge 1
-					_c0Pi, _c0Tau := _v12p-_m22p, _v12t-_m22t
-					if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v12p) {
-						if !(_c0Pi == 0 || _c0Pi < 1e-6*_v12p) {
-							return schedules.Result{}, compile.ErrFallback
-						}
-						_c0Pi, _c0Tau = 0.0+_m26p, 0.0+_m26t
-						if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-							return schedules.Result{}, compile.ErrFallback
-						}
+					_c0Pi, _c0Tau := _m26p, _m26t
+					if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+						return schedules.Result{}, compile.ErrFallback
 					}
-					_c2Pi, _c2Tau := _v10p-_m24p, _v10t-_m24t
-					if !(_c2Pi > 0 && _c2Pi >= 1e-6*_v10p) {
-						if !(_c2Pi == 0 || _c2Pi < 1e-6*_v10p) {
-							return schedules.Result{}, compile.ErrFallback
-						}
-						_c2Pi, _c2Tau = 0.0+_m17p, 0.0+_m17t
-						if !(_c2Pi > 0 && _c2Pi < math.MaxFloat64 && _c2Tau-_c2Tau == 0) {
-							return schedules.Result{}, compile.ErrFallback
-						}
+					_c2Pi, _c2Tau := _m17p, _m17t
+					if !(_c2Pi > 0 && _c2Pi < math.MaxFloat64) {
+						return schedules.Result{}, compile.ErrFallback
 					}
 					var _oPi, _oTau float64
 					{
@@ -823,15 +727,9 @@ func BindFigure1(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			_res = compile.Merge(_res, _lr0)
 		}
 		{ // d1 = t1 − t2, edge 1
-			_c0Pi, _c0Tau := _v11p-_m19p, _v11t-_m19t
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v11p) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v11p) {
-					return schedules.Result{}, compile.ErrFallback
-				}
-				_c0Pi, _c0Tau = 0.0+_m25p, 0.0+_m25t
-				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-					return schedules.Result{}, compile.ErrFallback
-				}
+			_c0Pi, _c0Tau := _m25p, _m25t
+			if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+				return schedules.Result{}, compile.ErrFallback
 			}
 			_c2Pi, _c2Tau := _v9p-_m21p, _v9t-_m21t
 			if !(_c2Pi > 0 && _c2Pi >= 1e-6*_v9p) {
@@ -873,15 +771,9 @@ func BindFigure1(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			_v8p, _v8t = _aPi, _aTau
 		}
 		{ // d2 = t2 − t3, edge 2
-			_c0Pi, _c0Tau := _v12p-_m22p, _v12t-_m22t
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v12p) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v12p) {
-					return schedules.Result{}, compile.ErrFallback
-				}
-				_c0Pi, _c0Tau = 0.0+_m26p, 0.0+_m26t
-				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-					return schedules.Result{}, compile.ErrFallback
-				}
+			_c0Pi, _c0Tau := _m26p, _m26t
+			if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+				return schedules.Result{}, compile.ErrFallback
 			}
 			_c1Pi, _c1Tau := _v9p-_m23p, _v9t-_m23t
 			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v9p) {
@@ -923,15 +815,9 @@ func BindFigure1(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			_v10p, _v10t = _aPi, _aTau
 		}
 		{ // t1 = p, edge 1
-			_c0Pi, _c0Tau := _v8p-_m12p, _v8t-_m12t
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v8p) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v8p) {
-					return schedules.Result{}, compile.ErrFallback
-				}
-				_c0Pi, _c0Tau = 0.0+_m20p, 0.0+_m20t
-				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-					return schedules.Result{}, compile.ErrFallback
-				}
+			_c0Pi, _c0Tau := _m20p, _m20t
+			if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+				return schedules.Result{}, compile.ErrFallback
 			}
 			var _oPi, _oTau float64
 			{
@@ -973,15 +859,9 @@ func BindFigure1(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 					return schedules.Result{}, compile.ErrFallback
 				}
 			}
-			_c2Pi, _c2Tau := _v6p-_m16p, _v6t-_m16t
-			if !(_c2Pi > 0 && _c2Pi >= 1e-6*_v6p) {
-				if !(_c2Pi == 0 || _c2Pi < 1e-6*_v6p) {
-					return schedules.Result{}, compile.ErrFallback
-				}
-				_c2Pi, _c2Tau = 0.0+_m8p, 0.0+_m8t
-				if !(_c2Pi > 0 && _c2Pi < math.MaxFloat64 && _c2Tau-_c2Tau == 0) {
-					return schedules.Result{}, compile.ErrFallback
-				}
+			_c2Pi, _c2Tau := _m8p, _m8t
+			if !(_c2Pi > 0 && _c2Pi < math.MaxFloat64) {
+				return schedules.Result{}, compile.ErrFallback
 			}
 			var _oPi, _oTau float64
 			{
@@ -1023,15 +903,9 @@ func BindFigure1(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 					return schedules.Result{}, compile.ErrFallback
 				}
 			}
-			_c1Pi, _c1Tau := _v5p-_m15p, _v5t-_m15t
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v5p) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_v5p) {
-					return schedules.Result{}, compile.ErrFallback
-				}
-				_c1Pi, _c1Tau = 0.0+_m6p, 0.0+_m6t
-				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
-					return schedules.Result{}, compile.ErrFallback
-				}
+			_c1Pi, _c1Tau := _m6p, _m6t
+			if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64) {
+				return schedules.Result{}, compile.ErrFallback
 			}
 			var _oPi, _oTau float64
 			{
@@ -1063,15 +937,9 @@ func BindFigure1(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			_v6p, _v6t = _aPi, _aTau
 		}
 		{ // t3 = p, edge 1
-			_c0Pi, _c0Tau := _v10p-_m17p, _v10t-_m17t
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v10p) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v10p) {
-					return schedules.Result{}, compile.ErrFallback
-				}
-				_c0Pi, _c0Tau = 0.0+_m24p, 0.0+_m24t
-				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-					return schedules.Result{}, compile.ErrFallback
-				}
+			_c0Pi, _c0Tau := _m24p, _m24t
+			if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+				return schedules.Result{}, compile.ErrFallback
 			}
 			var _oPi, _oTau float64
 			{
@@ -1103,15 +971,9 @@ func BindFigure1(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			_v7p, _v7t = _aPi, _aTau
 		}
 		{ // N(p; s, 17.36), edge 1
-			_c0Pi, _c0Tau := _v4p-_m4p, _v4t-_m4t
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v4p) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v4p) {
-					return schedules.Result{}, compile.ErrFallback
-				}
-				_c0Pi, _c0Tau = 0.0+_m13p, 0.0+_m13t
-				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-					return schedules.Result{}, compile.ErrFallback
-				}
+			_c0Pi, _c0Tau := _m13p, _m13t
+			if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+				return schedules.Result{}, compile.ErrFallback
 			}
 			var _oPi, _oTau float64
 			{
@@ -1130,15 +992,9 @@ func BindFigure1(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			_v0p, _v0t = _aPi, _aTau
 		}
 		{ // N(p; s, 17.36), edge 1
-			_c0Pi, _c0Tau := _v5p-_m6p, _v5t-_m6t
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v5p) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v5p) {
-					return schedules.Result{}, compile.ErrFallback
-				}
-				_c0Pi, _c0Tau = 0.0+_m15p, 0.0+_m15t
-				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-					return schedules.Result{}, compile.ErrFallback
-				}
+			_c0Pi, _c0Tau := _m15p, _m15t
+			if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+				return schedules.Result{}, compile.ErrFallback
 			}
 			var _oPi, _oTau float64
 			{
@@ -1157,15 +1013,9 @@ func BindFigure1(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			_v1p, _v1t = _aPi, _aTau
 		}
 		{ // N(p; s, 17.36), edge 1
-			_c0Pi, _c0Tau := _v6p-_m8p, _v6t-_m8t
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v6p) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v6p) {
-					return schedules.Result{}, compile.ErrFallback
-				}
-				_c0Pi, _c0Tau = 0.0+_m16p, 0.0+_m16t
-				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-					return schedules.Result{}, compile.ErrFallback
-				}
+			_c0Pi, _c0Tau := _m16p, _m16t
+			if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+				return schedules.Result{}, compile.ErrFallback
 			}
 			var _oPi, _oTau float64
 			{
@@ -1184,15 +1034,9 @@ func BindFigure1(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			_v2p, _v2t = _aPi, _aTau
 		}
 		{ // N(p; s, 17.36), edge 1
-			_c0Pi, _c0Tau := _v7p-_m10p, _v7t-_m10t
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v7p) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_v7p) {
-					return schedules.Result{}, compile.ErrFallback
-				}
-				_c0Pi, _c0Tau = 0.0+_m18p, 0.0+_m18t
-				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-					return schedules.Result{}, compile.ErrFallback
-				}
+			_c0Pi, _c0Tau := _m18p, _m18t
+			if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+				return schedules.Result{}, compile.ErrFallback
 			}
 			var _oPi, _oTau float64
 			{
@@ -1275,15 +1119,9 @@ func BindFigure1(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 		}
 		var _sum graph.EvidenceSum
 		{ // N(s; 25, 70)
-			_c0Pi, _c0Tau := _vs[0].Pi-_ms[0].Pi, _vs[0].Tau-_ms[0].Tau
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[0].Pi) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[0].Pi) {
-					return 0, compile.ErrFallback
-				}
-				_c0Pi, _c0Tau = 0.0+_ms[5].Pi, 0.0+_ms[5].Tau
-				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-					return 0, compile.ErrFallback
-				}
+			_c0Pi, _c0Tau := _ms[5].Pi, _ms[5].Tau
+			if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+				return 0, compile.ErrFallback
 			}
 			var _eq, _ev, _en float64
 			{
@@ -1298,15 +1136,9 @@ func BindFigure1(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			_sum.Norm(_en)
 		}
 		{ // N(s; 25, 70)
-			_c0Pi, _c0Tau := _vs[1].Pi-_ms[1].Pi, _vs[1].Tau-_ms[1].Tau
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[1].Pi) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[1].Pi) {
-					return 0, compile.ErrFallback
-				}
-				_c0Pi, _c0Tau = 0.0+_ms[7].Pi, 0.0+_ms[7].Tau
-				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-					return 0, compile.ErrFallback
-				}
+			_c0Pi, _c0Tau := _ms[7].Pi, _ms[7].Tau
+			if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+				return 0, compile.ErrFallback
 			}
 			var _eq, _ev, _en float64
 			{
@@ -1321,15 +1153,9 @@ func BindFigure1(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			_sum.Norm(_en)
 		}
 		{ // N(s; 25, 70)
-			_c0Pi, _c0Tau := _vs[2].Pi-_ms[2].Pi, _vs[2].Tau-_ms[2].Tau
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[2].Pi) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[2].Pi) {
-					return 0, compile.ErrFallback
-				}
-				_c0Pi, _c0Tau = 0.0+_ms[9].Pi, 0.0+_ms[9].Tau
-				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-					return 0, compile.ErrFallback
-				}
+			_c0Pi, _c0Tau := _ms[9].Pi, _ms[9].Tau
+			if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+				return 0, compile.ErrFallback
 			}
 			var _eq, _ev, _en float64
 			{
@@ -1344,15 +1170,9 @@ func BindFigure1(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			_sum.Norm(_en)
 		}
 		{ // N(s; 25, 70)
-			_c0Pi, _c0Tau := _vs[3].Pi-_ms[3].Pi, _vs[3].Tau-_ms[3].Tau
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[3].Pi) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[3].Pi) {
-					return 0, compile.ErrFallback
-				}
-				_c0Pi, _c0Tau = 0.0+_ms[11].Pi, 0.0+_ms[11].Tau
-				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-					return 0, compile.ErrFallback
-				}
+			_c0Pi, _c0Tau := _ms[11].Pi, _ms[11].Tau
+			if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+				return 0, compile.ErrFallback
 			}
 			var _eq, _ev, _en float64
 			{
@@ -1367,25 +1187,13 @@ func BindFigure1(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			_sum.Norm(_en)
 		}
 		{ // N(p; s, 17.36)
-			_c0Pi, _c0Tau := _vs[4].Pi-_ms[4].Pi, _vs[4].Tau-_ms[4].Tau
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[4].Pi) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[4].Pi) {
-					return 0, compile.ErrFallback
-				}
-				_c0Pi, _c0Tau = 0.0+_ms[13].Pi, 0.0+_ms[13].Tau
-				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-					return 0, compile.ErrFallback
-				}
+			_c0Pi, _c0Tau := _ms[13].Pi, _ms[13].Tau
+			if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+				return 0, compile.ErrFallback
 			}
-			_c1Pi, _c1Tau := _vs[0].Pi-_ms[5].Pi, _vs[0].Tau-_ms[5].Tau
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_vs[0].Pi) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_vs[0].Pi) {
-					return 0, compile.ErrFallback
-				}
-				_c1Pi, _c1Tau = 0.0+_ms[0].Pi, 0.0+_ms[0].Tau
-				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
-					return 0, compile.ErrFallback
-				}
+			_c1Pi, _c1Tau := _ms[0].Pi, _ms[0].Tau
+			if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64) {
+				return 0, compile.ErrFallback
 			}
 			var _eq, _ev, _en float64
 			{
@@ -1400,25 +1208,13 @@ func BindFigure1(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			_sum.Norm(_en)
 		}
 		{ // N(p; s, 17.36)
-			_c0Pi, _c0Tau := _vs[5].Pi-_ms[6].Pi, _vs[5].Tau-_ms[6].Tau
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[5].Pi) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[5].Pi) {
-					return 0, compile.ErrFallback
-				}
-				_c0Pi, _c0Tau = 0.0+_ms[15].Pi, 0.0+_ms[15].Tau
-				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-					return 0, compile.ErrFallback
-				}
+			_c0Pi, _c0Tau := _ms[15].Pi, _ms[15].Tau
+			if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+				return 0, compile.ErrFallback
 			}
-			_c1Pi, _c1Tau := _vs[1].Pi-_ms[7].Pi, _vs[1].Tau-_ms[7].Tau
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_vs[1].Pi) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_vs[1].Pi) {
-					return 0, compile.ErrFallback
-				}
-				_c1Pi, _c1Tau = 0.0+_ms[1].Pi, 0.0+_ms[1].Tau
-				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
-					return 0, compile.ErrFallback
-				}
+			_c1Pi, _c1Tau := _ms[1].Pi, _ms[1].Tau
+			if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64) {
+				return 0, compile.ErrFallback
 			}
 			var _eq, _ev, _en float64
 			{
@@ -1433,25 +1229,13 @@ func BindFigure1(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			_sum.Norm(_en)
 		}
 		{ // N(p; s, 17.36)
-			_c0Pi, _c0Tau := _vs[6].Pi-_ms[8].Pi, _vs[6].Tau-_ms[8].Tau
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[6].Pi) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[6].Pi) {
-					return 0, compile.ErrFallback
-				}
-				_c0Pi, _c0Tau = 0.0+_ms[16].Pi, 0.0+_ms[16].Tau
-				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-					return 0, compile.ErrFallback
-				}
+			_c0Pi, _c0Tau := _ms[16].Pi, _ms[16].Tau
+			if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+				return 0, compile.ErrFallback
 			}
-			_c1Pi, _c1Tau := _vs[2].Pi-_ms[9].Pi, _vs[2].Tau-_ms[9].Tau
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_vs[2].Pi) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_vs[2].Pi) {
-					return 0, compile.ErrFallback
-				}
-				_c1Pi, _c1Tau = 0.0+_ms[2].Pi, 0.0+_ms[2].Tau
-				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
-					return 0, compile.ErrFallback
-				}
+			_c1Pi, _c1Tau := _ms[2].Pi, _ms[2].Tau
+			if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64) {
+				return 0, compile.ErrFallback
 			}
 			var _eq, _ev, _en float64
 			{
@@ -1466,25 +1250,13 @@ func BindFigure1(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			_sum.Norm(_en)
 		}
 		{ // N(p; s, 17.36)
-			_c0Pi, _c0Tau := _vs[7].Pi-_ms[10].Pi, _vs[7].Tau-_ms[10].Tau
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[7].Pi) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[7].Pi) {
-					return 0, compile.ErrFallback
-				}
-				_c0Pi, _c0Tau = 0.0+_ms[18].Pi, 0.0+_ms[18].Tau
-				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-					return 0, compile.ErrFallback
-				}
+			_c0Pi, _c0Tau := _ms[18].Pi, _ms[18].Tau
+			if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+				return 0, compile.ErrFallback
 			}
-			_c1Pi, _c1Tau := _vs[3].Pi-_ms[11].Pi, _vs[3].Tau-_ms[11].Tau
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_vs[3].Pi) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_vs[3].Pi) {
-					return 0, compile.ErrFallback
-				}
-				_c1Pi, _c1Tau = 0.0+_ms[3].Pi, 0.0+_ms[3].Tau
-				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
-					return 0, compile.ErrFallback
-				}
+			_c1Pi, _c1Tau := _ms[3].Pi, _ms[3].Tau
+			if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64) {
+				return 0, compile.ErrFallback
 			}
 			var _eq, _ev, _en float64
 			{
@@ -1499,25 +1271,13 @@ func BindFigure1(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			_sum.Norm(_en)
 		}
 		{ // t1 = p
-			_c0Pi, _c0Tau := _vs[8].Pi-_ms[12].Pi, _vs[8].Tau-_ms[12].Tau
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[8].Pi) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[8].Pi) {
-					return 0, compile.ErrFallback
-				}
-				_c0Pi, _c0Tau = 0.0+_ms[20].Pi, 0.0+_ms[20].Tau
-				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-					return 0, compile.ErrFallback
-				}
+			_c0Pi, _c0Tau := _ms[20].Pi, _ms[20].Tau
+			if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+				return 0, compile.ErrFallback
 			}
-			_c1Pi, _c1Tau := _vs[4].Pi-_ms[13].Pi, _vs[4].Tau-_ms[13].Tau
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_vs[4].Pi) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_vs[4].Pi) {
-					return 0, compile.ErrFallback
-				}
-				_c1Pi, _c1Tau = 0.0+_ms[4].Pi, 0.0+_ms[4].Tau
-				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
-					return 0, compile.ErrFallback
-				}
+			_c1Pi, _c1Tau := _ms[4].Pi, _ms[4].Tau
+			if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64) {
+				return 0, compile.ErrFallback
 			}
 			var _eq, _ev, _en float64
 			{
@@ -1556,25 +1316,13 @@ func BindFigure1(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 					return 0, compile.ErrFallback
 				}
 			}
-			_c1Pi, _c1Tau := _vs[5].Pi-_ms[15].Pi, _vs[5].Tau-_ms[15].Tau
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_vs[5].Pi) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_vs[5].Pi) {
-					return 0, compile.ErrFallback
-				}
-				_c1Pi, _c1Tau = 0.0+_ms[6].Pi, 0.0+_ms[6].Tau
-				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
-					return 0, compile.ErrFallback
-				}
+			_c1Pi, _c1Tau := _ms[6].Pi, _ms[6].Tau
+			if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64) {
+				return 0, compile.ErrFallback
 			}
-			_c2Pi, _c2Tau := _vs[6].Pi-_ms[16].Pi, _vs[6].Tau-_ms[16].Tau
-			if !(_c2Pi > 0 && _c2Pi >= 1e-6*_vs[6].Pi) {
-				if !(_c2Pi == 0 || _c2Pi < 1e-6*_vs[6].Pi) {
-					return 0, compile.ErrFallback
-				}
-				_c2Pi, _c2Tau = 0.0+_ms[8].Pi, 0.0+_ms[8].Tau
-				if !(_c2Pi > 0 && _c2Pi < math.MaxFloat64 && _c2Tau-_c2Tau == 0) {
-					return 0, compile.ErrFallback
-				}
+			_c2Pi, _c2Tau := _ms[8].Pi, _ms[8].Tau
+			if !(_c2Pi > 0 && _c2Pi < math.MaxFloat64) {
+				return 0, compile.ErrFallback
 			}
 			var _eq, _ev, _en float64
 			{
@@ -1608,25 +1356,13 @@ func BindFigure1(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			_sum.Norm(_en)
 		}
 		{ // t3 = p
-			_c0Pi, _c0Tau := _vs[10].Pi-_ms[17].Pi, _vs[10].Tau-_ms[17].Tau
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[10].Pi) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[10].Pi) {
-					return 0, compile.ErrFallback
-				}
-				_c0Pi, _c0Tau = 0.0+_ms[24].Pi, 0.0+_ms[24].Tau
-				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-					return 0, compile.ErrFallback
-				}
+			_c0Pi, _c0Tau := _ms[24].Pi, _ms[24].Tau
+			if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+				return 0, compile.ErrFallback
 			}
-			_c1Pi, _c1Tau := _vs[7].Pi-_ms[18].Pi, _vs[7].Tau-_ms[18].Tau
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_vs[7].Pi) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_vs[7].Pi) {
-					return 0, compile.ErrFallback
-				}
-				_c1Pi, _c1Tau = 0.0+_ms[10].Pi, 0.0+_ms[10].Tau
-				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
-					return 0, compile.ErrFallback
-				}
+			_c1Pi, _c1Tau := _ms[10].Pi, _ms[10].Tau
+			if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64) {
+				return 0, compile.ErrFallback
 			}
 			var _eq, _ev, _en float64
 			{
@@ -1655,25 +1391,13 @@ func BindFigure1(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			_sum.Norm(_en)
 		}
 		{ // d1 = t1 − t2
-			_c0Pi, _c0Tau := _vs[11].Pi-_ms[19].Pi, _vs[11].Tau-_ms[19].Tau
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[11].Pi) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[11].Pi) {
-					return 0, compile.ErrFallback
-				}
-				_c0Pi, _c0Tau = 0.0+_ms[25].Pi, 0.0+_ms[25].Tau
-				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-					return 0, compile.ErrFallback
-				}
+			_c0Pi, _c0Tau := _ms[25].Pi, _ms[25].Tau
+			if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+				return 0, compile.ErrFallback
 			}
-			_c1Pi, _c1Tau := _vs[8].Pi-_ms[20].Pi, _vs[8].Tau-_ms[20].Tau
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_vs[8].Pi) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_vs[8].Pi) {
-					return 0, compile.ErrFallback
-				}
-				_c1Pi, _c1Tau = 0.0+_ms[12].Pi, 0.0+_ms[12].Tau
-				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
-					return 0, compile.ErrFallback
-				}
+			_c1Pi, _c1Tau := _ms[12].Pi, _ms[12].Tau
+			if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64) {
+				return 0, compile.ErrFallback
 			}
 			_c2Pi, _c2Tau := _vs[9].Pi-_ms[21].Pi, _vs[9].Tau-_ms[21].Tau
 			if !(_c2Pi > 0 && _c2Pi >= 1e-6*_vs[9].Pi) {
@@ -1717,15 +1441,9 @@ func BindFigure1(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			_sum.Norm(_en)
 		}
 		{ // d2 = t2 − t3
-			_c0Pi, _c0Tau := _vs[12].Pi-_ms[22].Pi, _vs[12].Tau-_ms[22].Tau
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[12].Pi) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[12].Pi) {
-					return 0, compile.ErrFallback
-				}
-				_c0Pi, _c0Tau = 0.0+_ms[26].Pi, 0.0+_ms[26].Tau
-				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-					return 0, compile.ErrFallback
-				}
+			_c0Pi, _c0Tau := _ms[26].Pi, _ms[26].Tau
+			if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+				return 0, compile.ErrFallback
 			}
 			_c1Pi, _c1Tau := _vs[9].Pi-_ms[23].Pi, _vs[9].Tau-_ms[23].Tau
 			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_vs[9].Pi) {
@@ -1737,15 +1455,9 @@ func BindFigure1(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 					return 0, compile.ErrFallback
 				}
 			}
-			_c2Pi, _c2Tau := _vs[10].Pi-_ms[24].Pi, _vs[10].Tau-_ms[24].Tau
-			if !(_c2Pi > 0 && _c2Pi >= 1e-6*_vs[10].Pi) {
-				if !(_c2Pi == 0 || _c2Pi < 1e-6*_vs[10].Pi) {
-					return 0, compile.ErrFallback
-				}
-				_c2Pi, _c2Tau = 0.0+_ms[17].Pi, 0.0+_ms[17].Tau
-				if !(_c2Pi > 0 && _c2Pi < math.MaxFloat64 && _c2Tau-_c2Tau == 0) {
-					return 0, compile.ErrFallback
-				}
+			_c2Pi, _c2Tau := _ms[17].Pi, _ms[17].Tau
+			if !(_c2Pi > 0 && _c2Pi < math.MaxFloat64) {
+				return 0, compile.ErrFallback
 			}
 			var _eq, _ev, _en float64
 			{
@@ -1779,15 +1491,9 @@ func BindFigure1(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			_sum.Norm(_en)
 		}
 		{ // I(d1 > 0.74)
-			_c0Pi, _c0Tau := _vs[11].Pi-_ms[25].Pi, _vs[11].Tau-_ms[25].Tau
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[11].Pi) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[11].Pi) {
-					return 0, compile.ErrFallback
-				}
-				_c0Pi, _c0Tau = 0.0+_ms[19].Pi, 0.0+_ms[19].Tau
-				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-					return 0, compile.ErrFallback
-				}
+			_c0Pi, _c0Tau := _ms[19].Pi, _ms[19].Tau
+			if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+				return 0, compile.ErrFallback
 			}
 			var _eq float64
 			{
@@ -1797,15 +1503,9 @@ func BindFigure1(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			_sum.Add(_eq)
 		}
 		{ // I(|d2| ≤ 0.74)
-			_c0Pi, _c0Tau := _vs[12].Pi-_ms[26].Pi, _vs[12].Tau-_ms[26].Tau
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[12].Pi) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[12].Pi) {
-					return 0, compile.ErrFallback
-				}
-				_c0Pi, _c0Tau = 0.0+_ms[22].Pi, 0.0+_ms[22].Tau
-				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-					return 0, compile.ErrFallback
-				}
+			_c0Pi, _c0Tau := _ms[22].Pi, _ms[22].Tau
+			if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+				return 0, compile.ErrFallback
 			}
 			var _eq float64
 			{
@@ -1822,30 +1522,18 @@ func BindFigure1(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			center := qt / q
 			var quad float64
 			{
-				cPi, cTau := _vs[0].Pi-_ms[0].Pi, _vs[0].Tau-_ms[0].Tau
-				if !(cPi > 0 && cPi >= 1e-6*_vs[0].Pi) {
-					if !(cPi == 0 || cPi < 1e-6*_vs[0].Pi) {
-						return 0, compile.ErrFallback
-					}
-					cPi, cTau = 0.0+_ms[5].Pi, 0.0+_ms[5].Tau
-					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
-						return 0, compile.ErrFallback
-					}
+				cPi, cTau := _ms[5].Pi, _ms[5].Tau
+				if !(cPi > 0 && cPi < math.MaxFloat64) {
+					return 0, compile.ErrFallback
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
 				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _vs[0].Pi-_ms[5].Pi, _vs[0].Tau-_ms[5].Tau
-				if !(cPi > 0 && cPi >= 1e-6*_vs[0].Pi) {
-					if !(cPi == 0 || cPi < 1e-6*_vs[0].Pi) {
-						return 0, compile.ErrFallback
-					}
-					cPi, cTau = 0.0+_ms[0].Pi, 0.0+_ms[0].Tau
-					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
-						return 0, compile.ErrFallback
-					}
+				cPi, cTau := _ms[0].Pi, _ms[0].Tau
+				if !(cPi > 0 && cPi < math.MaxFloat64) {
+					return 0, compile.ErrFallback
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
@@ -1863,30 +1551,18 @@ func BindFigure1(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			center := qt / q
 			var quad float64
 			{
-				cPi, cTau := _vs[1].Pi-_ms[1].Pi, _vs[1].Tau-_ms[1].Tau
-				if !(cPi > 0 && cPi >= 1e-6*_vs[1].Pi) {
-					if !(cPi == 0 || cPi < 1e-6*_vs[1].Pi) {
-						return 0, compile.ErrFallback
-					}
-					cPi, cTau = 0.0+_ms[7].Pi, 0.0+_ms[7].Tau
-					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
-						return 0, compile.ErrFallback
-					}
+				cPi, cTau := _ms[7].Pi, _ms[7].Tau
+				if !(cPi > 0 && cPi < math.MaxFloat64) {
+					return 0, compile.ErrFallback
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
 				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _vs[1].Pi-_ms[7].Pi, _vs[1].Tau-_ms[7].Tau
-				if !(cPi > 0 && cPi >= 1e-6*_vs[1].Pi) {
-					if !(cPi == 0 || cPi < 1e-6*_vs[1].Pi) {
-						return 0, compile.ErrFallback
-					}
-					cPi, cTau = 0.0+_ms[1].Pi, 0.0+_ms[1].Tau
-					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
-						return 0, compile.ErrFallback
-					}
+				cPi, cTau := _ms[1].Pi, _ms[1].Tau
+				if !(cPi > 0 && cPi < math.MaxFloat64) {
+					return 0, compile.ErrFallback
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
@@ -1904,30 +1580,18 @@ func BindFigure1(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			center := qt / q
 			var quad float64
 			{
-				cPi, cTau := _vs[2].Pi-_ms[2].Pi, _vs[2].Tau-_ms[2].Tau
-				if !(cPi > 0 && cPi >= 1e-6*_vs[2].Pi) {
-					if !(cPi == 0 || cPi < 1e-6*_vs[2].Pi) {
-						return 0, compile.ErrFallback
-					}
-					cPi, cTau = 0.0+_ms[9].Pi, 0.0+_ms[9].Tau
-					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
-						return 0, compile.ErrFallback
-					}
+				cPi, cTau := _ms[9].Pi, _ms[9].Tau
+				if !(cPi > 0 && cPi < math.MaxFloat64) {
+					return 0, compile.ErrFallback
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
 				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _vs[2].Pi-_ms[9].Pi, _vs[2].Tau-_ms[9].Tau
-				if !(cPi > 0 && cPi >= 1e-6*_vs[2].Pi) {
-					if !(cPi == 0 || cPi < 1e-6*_vs[2].Pi) {
-						return 0, compile.ErrFallback
-					}
-					cPi, cTau = 0.0+_ms[2].Pi, 0.0+_ms[2].Tau
-					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
-						return 0, compile.ErrFallback
-					}
+				cPi, cTau := _ms[2].Pi, _ms[2].Tau
+				if !(cPi > 0 && cPi < math.MaxFloat64) {
+					return 0, compile.ErrFallback
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
@@ -1945,30 +1609,18 @@ func BindFigure1(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			center := qt / q
 			var quad float64
 			{
-				cPi, cTau := _vs[3].Pi-_ms[3].Pi, _vs[3].Tau-_ms[3].Tau
-				if !(cPi > 0 && cPi >= 1e-6*_vs[3].Pi) {
-					if !(cPi == 0 || cPi < 1e-6*_vs[3].Pi) {
-						return 0, compile.ErrFallback
-					}
-					cPi, cTau = 0.0+_ms[11].Pi, 0.0+_ms[11].Tau
-					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
-						return 0, compile.ErrFallback
-					}
+				cPi, cTau := _ms[11].Pi, _ms[11].Tau
+				if !(cPi > 0 && cPi < math.MaxFloat64) {
+					return 0, compile.ErrFallback
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
 				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _vs[3].Pi-_ms[11].Pi, _vs[3].Tau-_ms[11].Tau
-				if !(cPi > 0 && cPi >= 1e-6*_vs[3].Pi) {
-					if !(cPi == 0 || cPi < 1e-6*_vs[3].Pi) {
-						return 0, compile.ErrFallback
-					}
-					cPi, cTau = 0.0+_ms[3].Pi, 0.0+_ms[3].Tau
-					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
-						return 0, compile.ErrFallback
-					}
+				cPi, cTau := _ms[3].Pi, _ms[3].Tau
+				if !(cPi > 0 && cPi < math.MaxFloat64) {
+					return 0, compile.ErrFallback
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
@@ -1986,30 +1638,18 @@ func BindFigure1(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			center := qt / q
 			var quad float64
 			{
-				cPi, cTau := _vs[4].Pi-_ms[4].Pi, _vs[4].Tau-_ms[4].Tau
-				if !(cPi > 0 && cPi >= 1e-6*_vs[4].Pi) {
-					if !(cPi == 0 || cPi < 1e-6*_vs[4].Pi) {
-						return 0, compile.ErrFallback
-					}
-					cPi, cTau = 0.0+_ms[13].Pi, 0.0+_ms[13].Tau
-					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
-						return 0, compile.ErrFallback
-					}
+				cPi, cTau := _ms[13].Pi, _ms[13].Tau
+				if !(cPi > 0 && cPi < math.MaxFloat64) {
+					return 0, compile.ErrFallback
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
 				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _vs[4].Pi-_ms[13].Pi, _vs[4].Tau-_ms[13].Tau
-				if !(cPi > 0 && cPi >= 1e-6*_vs[4].Pi) {
-					if !(cPi == 0 || cPi < 1e-6*_vs[4].Pi) {
-						return 0, compile.ErrFallback
-					}
-					cPi, cTau = 0.0+_ms[4].Pi, 0.0+_ms[4].Tau
-					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
-						return 0, compile.ErrFallback
-					}
+				cPi, cTau := _ms[4].Pi, _ms[4].Tau
+				if !(cPi > 0 && cPi < math.MaxFloat64) {
+					return 0, compile.ErrFallback
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
@@ -2027,30 +1667,18 @@ func BindFigure1(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			center := qt / q
 			var quad float64
 			{
-				cPi, cTau := _vs[5].Pi-_ms[6].Pi, _vs[5].Tau-_ms[6].Tau
-				if !(cPi > 0 && cPi >= 1e-6*_vs[5].Pi) {
-					if !(cPi == 0 || cPi < 1e-6*_vs[5].Pi) {
-						return 0, compile.ErrFallback
-					}
-					cPi, cTau = 0.0+_ms[15].Pi, 0.0+_ms[15].Tau
-					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
-						return 0, compile.ErrFallback
-					}
+				cPi, cTau := _ms[15].Pi, _ms[15].Tau
+				if !(cPi > 0 && cPi < math.MaxFloat64) {
+					return 0, compile.ErrFallback
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
 				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _vs[5].Pi-_ms[15].Pi, _vs[5].Tau-_ms[15].Tau
-				if !(cPi > 0 && cPi >= 1e-6*_vs[5].Pi) {
-					if !(cPi == 0 || cPi < 1e-6*_vs[5].Pi) {
-						return 0, compile.ErrFallback
-					}
-					cPi, cTau = 0.0+_ms[6].Pi, 0.0+_ms[6].Tau
-					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
-						return 0, compile.ErrFallback
-					}
+				cPi, cTau := _ms[6].Pi, _ms[6].Tau
+				if !(cPi > 0 && cPi < math.MaxFloat64) {
+					return 0, compile.ErrFallback
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
@@ -2068,30 +1696,18 @@ func BindFigure1(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			center := qt / q
 			var quad float64
 			{
-				cPi, cTau := _vs[6].Pi-_ms[8].Pi, _vs[6].Tau-_ms[8].Tau
-				if !(cPi > 0 && cPi >= 1e-6*_vs[6].Pi) {
-					if !(cPi == 0 || cPi < 1e-6*_vs[6].Pi) {
-						return 0, compile.ErrFallback
-					}
-					cPi, cTau = 0.0+_ms[16].Pi, 0.0+_ms[16].Tau
-					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
-						return 0, compile.ErrFallback
-					}
+				cPi, cTau := _ms[16].Pi, _ms[16].Tau
+				if !(cPi > 0 && cPi < math.MaxFloat64) {
+					return 0, compile.ErrFallback
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
 				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _vs[6].Pi-_ms[16].Pi, _vs[6].Tau-_ms[16].Tau
-				if !(cPi > 0 && cPi >= 1e-6*_vs[6].Pi) {
-					if !(cPi == 0 || cPi < 1e-6*_vs[6].Pi) {
-						return 0, compile.ErrFallback
-					}
-					cPi, cTau = 0.0+_ms[8].Pi, 0.0+_ms[8].Tau
-					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
-						return 0, compile.ErrFallback
-					}
+				cPi, cTau := _ms[8].Pi, _ms[8].Tau
+				if !(cPi > 0 && cPi < math.MaxFloat64) {
+					return 0, compile.ErrFallback
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
@@ -2109,30 +1725,18 @@ func BindFigure1(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			center := qt / q
 			var quad float64
 			{
-				cPi, cTau := _vs[7].Pi-_ms[10].Pi, _vs[7].Tau-_ms[10].Tau
-				if !(cPi > 0 && cPi >= 1e-6*_vs[7].Pi) {
-					if !(cPi == 0 || cPi < 1e-6*_vs[7].Pi) {
-						return 0, compile.ErrFallback
-					}
-					cPi, cTau = 0.0+_ms[18].Pi, 0.0+_ms[18].Tau
-					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
-						return 0, compile.ErrFallback
-					}
+				cPi, cTau := _ms[18].Pi, _ms[18].Tau
+				if !(cPi > 0 && cPi < math.MaxFloat64) {
+					return 0, compile.ErrFallback
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
 				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _vs[7].Pi-_ms[18].Pi, _vs[7].Tau-_ms[18].Tau
-				if !(cPi > 0 && cPi >= 1e-6*_vs[7].Pi) {
-					if !(cPi == 0 || cPi < 1e-6*_vs[7].Pi) {
-						return 0, compile.ErrFallback
-					}
-					cPi, cTau = 0.0+_ms[10].Pi, 0.0+_ms[10].Tau
-					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
-						return 0, compile.ErrFallback
-					}
+				cPi, cTau := _ms[10].Pi, _ms[10].Tau
+				if !(cPi > 0 && cPi < math.MaxFloat64) {
+					return 0, compile.ErrFallback
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
@@ -2150,30 +1754,18 @@ func BindFigure1(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			center := qt / q
 			var quad float64
 			{
-				cPi, cTau := _vs[8].Pi-_ms[12].Pi, _vs[8].Tau-_ms[12].Tau
-				if !(cPi > 0 && cPi >= 1e-6*_vs[8].Pi) {
-					if !(cPi == 0 || cPi < 1e-6*_vs[8].Pi) {
-						return 0, compile.ErrFallback
-					}
-					cPi, cTau = 0.0+_ms[20].Pi, 0.0+_ms[20].Tau
-					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
-						return 0, compile.ErrFallback
-					}
+				cPi, cTau := _ms[20].Pi, _ms[20].Tau
+				if !(cPi > 0 && cPi < math.MaxFloat64) {
+					return 0, compile.ErrFallback
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
 				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _vs[8].Pi-_ms[20].Pi, _vs[8].Tau-_ms[20].Tau
-				if !(cPi > 0 && cPi >= 1e-6*_vs[8].Pi) {
-					if !(cPi == 0 || cPi < 1e-6*_vs[8].Pi) {
-						return 0, compile.ErrFallback
-					}
-					cPi, cTau = 0.0+_ms[12].Pi, 0.0+_ms[12].Tau
-					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
-						return 0, compile.ErrFallback
-					}
+				cPi, cTau := _ms[12].Pi, _ms[12].Tau
+				if !(cPi > 0 && cPi < math.MaxFloat64) {
+					return 0, compile.ErrFallback
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
@@ -2247,30 +1839,18 @@ func BindFigure1(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			center := qt / q
 			var quad float64
 			{
-				cPi, cTau := _vs[10].Pi-_ms[17].Pi, _vs[10].Tau-_ms[17].Tau
-				if !(cPi > 0 && cPi >= 1e-6*_vs[10].Pi) {
-					if !(cPi == 0 || cPi < 1e-6*_vs[10].Pi) {
-						return 0, compile.ErrFallback
-					}
-					cPi, cTau = 0.0+_ms[24].Pi, 0.0+_ms[24].Tau
-					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
-						return 0, compile.ErrFallback
-					}
+				cPi, cTau := _ms[24].Pi, _ms[24].Tau
+				if !(cPi > 0 && cPi < math.MaxFloat64) {
+					return 0, compile.ErrFallback
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
 				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _vs[10].Pi-_ms[24].Pi, _vs[10].Tau-_ms[24].Tau
-				if !(cPi > 0 && cPi >= 1e-6*_vs[10].Pi) {
-					if !(cPi == 0 || cPi < 1e-6*_vs[10].Pi) {
-						return 0, compile.ErrFallback
-					}
-					cPi, cTau = 0.0+_ms[17].Pi, 0.0+_ms[17].Tau
-					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
-						return 0, compile.ErrFallback
-					}
+				cPi, cTau := _ms[17].Pi, _ms[17].Tau
+				if !(cPi > 0 && cPi < math.MaxFloat64) {
+					return 0, compile.ErrFallback
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
@@ -2288,30 +1868,18 @@ func BindFigure1(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			center := qt / q
 			var quad float64
 			{
-				cPi, cTau := _vs[11].Pi-_ms[19].Pi, _vs[11].Tau-_ms[19].Tau
-				if !(cPi > 0 && cPi >= 1e-6*_vs[11].Pi) {
-					if !(cPi == 0 || cPi < 1e-6*_vs[11].Pi) {
-						return 0, compile.ErrFallback
-					}
-					cPi, cTau = 0.0+_ms[25].Pi, 0.0+_ms[25].Tau
-					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
-						return 0, compile.ErrFallback
-					}
+				cPi, cTau := _ms[25].Pi, _ms[25].Tau
+				if !(cPi > 0 && cPi < math.MaxFloat64) {
+					return 0, compile.ErrFallback
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
 				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _vs[11].Pi-_ms[25].Pi, _vs[11].Tau-_ms[25].Tau
-				if !(cPi > 0 && cPi >= 1e-6*_vs[11].Pi) {
-					if !(cPi == 0 || cPi < 1e-6*_vs[11].Pi) {
-						return 0, compile.ErrFallback
-					}
-					cPi, cTau = 0.0+_ms[19].Pi, 0.0+_ms[19].Tau
-					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
-						return 0, compile.ErrFallback
-					}
+				cPi, cTau := _ms[19].Pi, _ms[19].Tau
+				if !(cPi > 0 && cPi < math.MaxFloat64) {
+					return 0, compile.ErrFallback
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
@@ -2329,30 +1897,18 @@ func BindFigure1(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			center := qt / q
 			var quad float64
 			{
-				cPi, cTau := _vs[12].Pi-_ms[22].Pi, _vs[12].Tau-_ms[22].Tau
-				if !(cPi > 0 && cPi >= 1e-6*_vs[12].Pi) {
-					if !(cPi == 0 || cPi < 1e-6*_vs[12].Pi) {
-						return 0, compile.ErrFallback
-					}
-					cPi, cTau = 0.0+_ms[26].Pi, 0.0+_ms[26].Tau
-					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
-						return 0, compile.ErrFallback
-					}
+				cPi, cTau := _ms[26].Pi, _ms[26].Tau
+				if !(cPi > 0 && cPi < math.MaxFloat64) {
+					return 0, compile.ErrFallback
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
 				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _vs[12].Pi-_ms[26].Pi, _vs[12].Tau-_ms[26].Tau
-				if !(cPi > 0 && cPi >= 1e-6*_vs[12].Pi) {
-					if !(cPi == 0 || cPi < 1e-6*_vs[12].Pi) {
-						return 0, compile.ErrFallback
-					}
-					cPi, cTau = 0.0+_ms[22].Pi, 0.0+_ms[22].Tau
-					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
-						return 0, compile.ErrFallback
-					}
+				cPi, cTau := _ms[22].Pi, _ms[22].Tau
+				if !(cPi > 0 && cPi < math.MaxFloat64) {
+					return 0, compile.ErrFallback
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
@@ -2515,25 +2071,13 @@ func BindNested(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 							return schedules.Result{}, compile.ErrFallback
 						}
 					}
-					_c2Pi, _c2Tau := _v1p-_m5p, _v1t-_m5t
-					if !(_c2Pi > 0 && _c2Pi >= 1e-6*_v1p) {
-						if !(_c2Pi == 0 || _c2Pi < 1e-6*_v1p) {
-							return schedules.Result{}, compile.ErrFallback
-						}
-						_c2Pi, _c2Tau = 0.0+_m1p, 0.0+_m1t
-						if !(_c2Pi > 0 && _c2Pi < math.MaxFloat64 && _c2Tau-_c2Tau == 0) {
-							return schedules.Result{}, compile.ErrFallback
-						}
+					_c2Pi, _c2Tau := _m1p, _m1t
+					if !(_c2Pi > 0 && _c2Pi < math.MaxFloat64) {
+						return schedules.Result{}, compile.ErrFallback
 					}
-					_c3Pi, _c3Tau := _v2p-_m6p, _v2t-_m6t
-					if !(_c3Pi > 0 && _c3Pi >= 1e-6*_v2p) {
-						if !(_c3Pi == 0 || _c3Pi < 1e-6*_v2p) {
-							return schedules.Result{}, compile.ErrFallback
-						}
-						_c3Pi, _c3Tau = 0.0+_m2p, 0.0+_m2t
-						if !(_c3Pi > 0 && _c3Pi < math.MaxFloat64 && _c3Tau-_c3Tau == 0) {
-							return schedules.Result{}, compile.ErrFallback
-						}
+					_c3Pi, _c3Tau := _m2p, _m2t
+					if !(_c3Pi > 0 && _c3Pi < math.MaxFloat64) {
+						return schedules.Result{}, compile.ErrFallback
 					}
 					var _oPi, _oTau float64
 					{
@@ -2603,15 +2147,9 @@ func BindNested(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 						_pass = 0
 						_br1 := schedules.Result{Converged: true}
 						{ // N(z; y, 1), edge 0
-							_c1Pi, _c1Tau := _v3p-_m8p, _v3t-_m8t
-							if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v3p) {
-								if !(_c1Pi == 0 || _c1Pi < 1e-6*_v3p) {
-									return schedules.Result{}, compile.ErrFallback
-								}
-								_c1Pi, _c1Tau = 0.0+_m3p, 0.0+_m3t
-								if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
-									return schedules.Result{}, compile.ErrFallback
-								}
+							_c1Pi, _c1Tau := _m3p, _m3t
+							if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64) {
+								return schedules.Result{}, compile.ErrFallback
 							}
 							var _oPi, _oTau float64
 							{
@@ -2645,15 +2183,9 @@ func BindNested(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 							_v4p, _v4t = _aPi, _aTau
 						}
 						{ // I(z > 0.5), edge 0
-							_c0Pi, _c0Tau := _v4p-_m9p, _v4t-_m9t
-							if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v4p) {
-								if !(_c0Pi == 0 || _c0Pi < 1e-6*_v4p) {
-									return schedules.Result{}, compile.ErrFallback
-								}
-								_c0Pi, _c0Tau = 0.0+_m7p, 0.0+_m7t
-								if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-									return schedules.Result{}, compile.ErrFallback
-								}
+							_c0Pi, _c0Tau := _m7p, _m7t
+							if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+								return schedules.Result{}, compile.ErrFallback
 							}
 							var _oPi, _oTau float64
 							{
@@ -2692,15 +2224,9 @@ func BindNested(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 							_v4p, _v4t = _aPi, _aTau
 						}
 						{ // N(z; y, 1), edge 1
-							_c0Pi, _c0Tau := _v4p-_m7p, _v4t-_m7t
-							if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v4p) {
-								if !(_c0Pi == 0 || _c0Pi < 1e-6*_v4p) {
-									return schedules.Result{}, compile.ErrFallback
-								}
-								_c0Pi, _c0Tau = 0.0+_m9p, 0.0+_m9t
-								if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-									return schedules.Result{}, compile.ErrFallback
-								}
+							_c0Pi, _c0Tau := _m9p, _m9t
+							if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+								return schedules.Result{}, compile.ErrFallback
 							}
 							var _oPi, _oTau float64
 							{
@@ -2748,35 +2274,17 @@ func BindNested(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 					_br0 = compile.Merge(_br0, _lr1)
 				}
 				{ // y = 2·x1 − 0.5·x2 + x3, edge 1
-					_c0Pi, _c0Tau := _v3p-_m3p, _v3t-_m3t
-					if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v3p) {
-						if !(_c0Pi == 0 || _c0Pi < 1e-6*_v3p) {
-							return schedules.Result{}, compile.ErrFallback
-						}
-						_c0Pi, _c0Tau = 0.0+_m8p, 0.0+_m8t
-						if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-							return schedules.Result{}, compile.ErrFallback
-						}
+					_c0Pi, _c0Tau := _m8p, _m8t
+					if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+						return schedules.Result{}, compile.ErrFallback
 					}
-					_c2Pi, _c2Tau := _v1p-_m5p, _v1t-_m5t
-					if !(_c2Pi > 0 && _c2Pi >= 1e-6*_v1p) {
-						if !(_c2Pi == 0 || _c2Pi < 1e-6*_v1p) {
-							return schedules.Result{}, compile.ErrFallback
-						}
-						_c2Pi, _c2Tau = 0.0+_m1p, 0.0+_m1t
-						if !(_c2Pi > 0 && _c2Pi < math.MaxFloat64 && _c2Tau-_c2Tau == 0) {
-							return schedules.Result{}, compile.ErrFallback
-						}
+					_c2Pi, _c2Tau := _m1p, _m1t
+					if !(_c2Pi > 0 && _c2Pi < math.MaxFloat64) {
+						return schedules.Result{}, compile.ErrFallback
 					}
-					_c3Pi, _c3Tau := _v2p-_m6p, _v2t-_m6t
-					if !(_c3Pi > 0 && _c3Pi >= 1e-6*_v2p) {
-						if !(_c3Pi == 0 || _c3Pi < 1e-6*_v2p) {
-							return schedules.Result{}, compile.ErrFallback
-						}
-						_c3Pi, _c3Tau = 0.0+_m2p, 0.0+_m2t
-						if !(_c3Pi > 0 && _c3Pi < math.MaxFloat64 && _c3Tau-_c3Tau == 0) {
-							return schedules.Result{}, compile.ErrFallback
-						}
+					_c3Pi, _c3Tau := _m2p, _m2t
+					if !(_c3Pi > 0 && _c3Pi < math.MaxFloat64) {
+						return schedules.Result{}, compile.ErrFallback
 					}
 					var _oPi, _oTau float64
 					{
@@ -2831,15 +2339,9 @@ func BindNested(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 					_v0p, _v0t = _aPi, _aTau
 				}
 				{ // y = 2·x1 − 0.5·x2 + x3, edge 2
-					_c0Pi, _c0Tau := _v3p-_m3p, _v3t-_m3t
-					if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v3p) {
-						if !(_c0Pi == 0 || _c0Pi < 1e-6*_v3p) {
-							return schedules.Result{}, compile.ErrFallback
-						}
-						_c0Pi, _c0Tau = 0.0+_m8p, 0.0+_m8t
-						if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-							return schedules.Result{}, compile.ErrFallback
-						}
+					_c0Pi, _c0Tau := _m8p, _m8t
+					if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+						return schedules.Result{}, compile.ErrFallback
 					}
 					_c1Pi, _c1Tau := _v0p-_m4p, _v0t-_m4t
 					if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v0p) {
@@ -2851,15 +2353,9 @@ func BindNested(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 							return schedules.Result{}, compile.ErrFallback
 						}
 					}
-					_c3Pi, _c3Tau := _v2p-_m6p, _v2t-_m6t
-					if !(_c3Pi > 0 && _c3Pi >= 1e-6*_v2p) {
-						if !(_c3Pi == 0 || _c3Pi < 1e-6*_v2p) {
-							return schedules.Result{}, compile.ErrFallback
-						}
-						_c3Pi, _c3Tau = 0.0+_m2p, 0.0+_m2t
-						if !(_c3Pi > 0 && _c3Pi < math.MaxFloat64 && _c3Tau-_c3Tau == 0) {
-							return schedules.Result{}, compile.ErrFallback
-						}
+					_c3Pi, _c3Tau := _m2p, _m2t
+					if !(_c3Pi > 0 && _c3Pi < math.MaxFloat64) {
+						return schedules.Result{}, compile.ErrFallback
 					}
 					var _oPi, _oTau float64
 					{
@@ -2914,15 +2410,9 @@ func BindNested(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 					_v1p, _v1t = _aPi, _aTau
 				}
 				{ // y = 2·x1 − 0.5·x2 + x3, edge 3
-					_c0Pi, _c0Tau := _v3p-_m3p, _v3t-_m3t
-					if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v3p) {
-						if !(_c0Pi == 0 || _c0Pi < 1e-6*_v3p) {
-							return schedules.Result{}, compile.ErrFallback
-						}
-						_c0Pi, _c0Tau = 0.0+_m8p, 0.0+_m8t
-						if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-							return schedules.Result{}, compile.ErrFallback
-						}
+					_c0Pi, _c0Tau := _m8p, _m8t
+					if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+						return schedules.Result{}, compile.ErrFallback
 					}
 					_c1Pi, _c1Tau := _v0p-_m4p, _v0t-_m4t
 					if !(_c1Pi > 0 && _c1Pi >= 1e-6*_v0p) {
@@ -2934,15 +2424,9 @@ func BindNested(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 							return schedules.Result{}, compile.ErrFallback
 						}
 					}
-					_c2Pi, _c2Tau := _v1p-_m5p, _v1t-_m5t
-					if !(_c2Pi > 0 && _c2Pi >= 1e-6*_v1p) {
-						if !(_c2Pi == 0 || _c2Pi < 1e-6*_v1p) {
-							return schedules.Result{}, compile.ErrFallback
-						}
-						_c2Pi, _c2Tau = 0.0+_m1p, 0.0+_m1t
-						if !(_c2Pi > 0 && _c2Pi < math.MaxFloat64 && _c2Tau-_c2Tau == 0) {
-							return schedules.Result{}, compile.ErrFallback
-						}
+					_c2Pi, _c2Tau := _m1p, _m1t
+					if !(_c2Pi > 0 && _c2Pi < math.MaxFloat64) {
+						return schedules.Result{}, compile.ErrFallback
 					}
 					var _oPi, _oTau float64
 					{
@@ -3049,15 +2533,9 @@ func BindNested(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 					_v5p, _v5t = _aPi, _aTau
 				}
 				{ // I(|u| ≤ 2), edge 0
-					_c0Pi, _c0Tau := _v5p-_m12p, _v5t-_m12t
-					if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v5p) {
-						if !(_c0Pi == 0 || _c0Pi < 1e-6*_v5p) {
-							return schedules.Result{}, compile.ErrFallback
-						}
-						_c0Pi, _c0Tau = 0.0+_m10p, 0.0+_m10t
-						if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-							return schedules.Result{}, compile.ErrFallback
-						}
+					_c0Pi, _c0Tau := _m10p, _m10t
+					if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+						return schedules.Result{}, compile.ErrFallback
 					}
 					var _oPi, _oTau float64
 					{
@@ -3096,15 +2574,9 @@ func BindNested(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 					_v5p, _v5t = _aPi, _aTau
 				}
 				{ // u = 3·x1, edge 1
-					_c0Pi, _c0Tau := _v5p-_m10p, _v5t-_m10t
-					if !(_c0Pi > 0 && _c0Pi >= 1e-6*_v5p) {
-						if !(_c0Pi == 0 || _c0Pi < 1e-6*_v5p) {
-							return schedules.Result{}, compile.ErrFallback
-						}
-						_c0Pi, _c0Tau = 0.0+_m12p, 0.0+_m12t
-						if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-							return schedules.Result{}, compile.ErrFallback
-						}
+					_c0Pi, _c0Tau := _m12p, _m12t
+					if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+						return schedules.Result{}, compile.ErrFallback
 					}
 					var _oPi, _oTau float64
 					{
@@ -3230,15 +2702,9 @@ func BindNested(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 			_sum.Norm(_en)
 		}
 		{ // N(x2; 1, 2)
-			_c0Pi, _c0Tau := _vs[1].Pi-_ms[1].Pi, _vs[1].Tau-_ms[1].Tau
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[1].Pi) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[1].Pi) {
-					return 0, compile.ErrFallback
-				}
-				_c0Pi, _c0Tau = 0.0+_ms[5].Pi, 0.0+_ms[5].Tau
-				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-					return 0, compile.ErrFallback
-				}
+			_c0Pi, _c0Tau := _ms[5].Pi, _ms[5].Tau
+			if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+				return 0, compile.ErrFallback
 			}
 			var _eq, _ev, _en float64
 			{
@@ -3253,15 +2719,9 @@ func BindNested(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 			_sum.Norm(_en)
 		}
 		{ // N(x3; 2, 3)
-			_c0Pi, _c0Tau := _vs[2].Pi-_ms[2].Pi, _vs[2].Tau-_ms[2].Tau
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[2].Pi) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[2].Pi) {
-					return 0, compile.ErrFallback
-				}
-				_c0Pi, _c0Tau = 0.0+_ms[6].Pi, 0.0+_ms[6].Tau
-				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-					return 0, compile.ErrFallback
-				}
+			_c0Pi, _c0Tau := _ms[6].Pi, _ms[6].Tau
+			if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+				return 0, compile.ErrFallback
 			}
 			var _eq, _ev, _en float64
 			{
@@ -3276,15 +2736,9 @@ func BindNested(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 			_sum.Norm(_en)
 		}
 		{ // y = 2·x1 − 0.5·x2 + x3
-			_c0Pi, _c0Tau := _vs[3].Pi-_ms[3].Pi, _vs[3].Tau-_ms[3].Tau
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[3].Pi) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[3].Pi) {
-					return 0, compile.ErrFallback
-				}
-				_c0Pi, _c0Tau = 0.0+_ms[8].Pi, 0.0+_ms[8].Tau
-				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-					return 0, compile.ErrFallback
-				}
+			_c0Pi, _c0Tau := _ms[8].Pi, _ms[8].Tau
+			if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+				return 0, compile.ErrFallback
 			}
 			_c1Pi, _c1Tau := _vs[0].Pi-_ms[4].Pi, _vs[0].Tau-_ms[4].Tau
 			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_vs[0].Pi) {
@@ -3296,25 +2750,13 @@ func BindNested(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 					return 0, compile.ErrFallback
 				}
 			}
-			_c2Pi, _c2Tau := _vs[1].Pi-_ms[5].Pi, _vs[1].Tau-_ms[5].Tau
-			if !(_c2Pi > 0 && _c2Pi >= 1e-6*_vs[1].Pi) {
-				if !(_c2Pi == 0 || _c2Pi < 1e-6*_vs[1].Pi) {
-					return 0, compile.ErrFallback
-				}
-				_c2Pi, _c2Tau = 0.0+_ms[1].Pi, 0.0+_ms[1].Tau
-				if !(_c2Pi > 0 && _c2Pi < math.MaxFloat64 && _c2Tau-_c2Tau == 0) {
-					return 0, compile.ErrFallback
-				}
+			_c2Pi, _c2Tau := _ms[1].Pi, _ms[1].Tau
+			if !(_c2Pi > 0 && _c2Pi < math.MaxFloat64) {
+				return 0, compile.ErrFallback
 			}
-			_c3Pi, _c3Tau := _vs[2].Pi-_ms[6].Pi, _vs[2].Tau-_ms[6].Tau
-			if !(_c3Pi > 0 && _c3Pi >= 1e-6*_vs[2].Pi) {
-				if !(_c3Pi == 0 || _c3Pi < 1e-6*_vs[2].Pi) {
-					return 0, compile.ErrFallback
-				}
-				_c3Pi, _c3Tau = 0.0+_ms[2].Pi, 0.0+_ms[2].Tau
-				if !(_c3Pi > 0 && _c3Pi < math.MaxFloat64 && _c3Tau-_c3Tau == 0) {
-					return 0, compile.ErrFallback
-				}
+			_c3Pi, _c3Tau := _ms[2].Pi, _ms[2].Tau
+			if !(_c3Pi > 0 && _c3Pi < math.MaxFloat64) {
+				return 0, compile.ErrFallback
 			}
 			var _eq, _ev, _en float64
 			{
@@ -3353,25 +2795,13 @@ func BindNested(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 			_sum.Norm(_en)
 		}
 		{ // N(z; y, 1)
-			_c0Pi, _c0Tau := _vs[4].Pi-_ms[7].Pi, _vs[4].Tau-_ms[7].Tau
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[4].Pi) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[4].Pi) {
-					return 0, compile.ErrFallback
-				}
-				_c0Pi, _c0Tau = 0.0+_ms[9].Pi, 0.0+_ms[9].Tau
-				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-					return 0, compile.ErrFallback
-				}
+			_c0Pi, _c0Tau := _ms[9].Pi, _ms[9].Tau
+			if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+				return 0, compile.ErrFallback
 			}
-			_c1Pi, _c1Tau := _vs[3].Pi-_ms[8].Pi, _vs[3].Tau-_ms[8].Tau
-			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_vs[3].Pi) {
-				if !(_c1Pi == 0 || _c1Pi < 1e-6*_vs[3].Pi) {
-					return 0, compile.ErrFallback
-				}
-				_c1Pi, _c1Tau = 0.0+_ms[3].Pi, 0.0+_ms[3].Tau
-				if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64 && _c1Tau-_c1Tau == 0) {
-					return 0, compile.ErrFallback
-				}
+			_c1Pi, _c1Tau := _ms[3].Pi, _ms[3].Tau
+			if !(_c1Pi > 0 && _c1Pi < math.MaxFloat64) {
+				return 0, compile.ErrFallback
 			}
 			var _eq, _ev, _en float64
 			{
@@ -3386,15 +2816,9 @@ func BindNested(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 			_sum.Norm(_en)
 		}
 		{ // I(z > 0.5)
-			_c0Pi, _c0Tau := _vs[4].Pi-_ms[9].Pi, _vs[4].Tau-_ms[9].Tau
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[4].Pi) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[4].Pi) {
-					return 0, compile.ErrFallback
-				}
-				_c0Pi, _c0Tau = 0.0+_ms[7].Pi, 0.0+_ms[7].Tau
-				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-					return 0, compile.ErrFallback
-				}
+			_c0Pi, _c0Tau := _ms[7].Pi, _ms[7].Tau
+			if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+				return 0, compile.ErrFallback
 			}
 			var _eq float64
 			{
@@ -3404,15 +2828,9 @@ func BindNested(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 			_sum.Add(_eq)
 		}
 		{ // u = 3·x1
-			_c0Pi, _c0Tau := _vs[5].Pi-_ms[10].Pi, _vs[5].Tau-_ms[10].Tau
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[5].Pi) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[5].Pi) {
-					return 0, compile.ErrFallback
-				}
-				_c0Pi, _c0Tau = 0.0+_ms[12].Pi, 0.0+_ms[12].Tau
-				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-					return 0, compile.ErrFallback
-				}
+			_c0Pi, _c0Tau := _ms[12].Pi, _ms[12].Tau
+			if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+				return 0, compile.ErrFallback
 			}
 			_c1Pi, _c1Tau := _vs[0].Pi-_ms[11].Pi, _vs[0].Tau-_ms[11].Tau
 			if !(_c1Pi > 0 && _c1Pi >= 1e-6*_vs[0].Pi) {
@@ -3451,15 +2869,9 @@ func BindNested(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 			_sum.Norm(_en)
 		}
 		{ // I(|u| ≤ 2)
-			_c0Pi, _c0Tau := _vs[5].Pi-_ms[12].Pi, _vs[5].Tau-_ms[12].Tau
-			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[5].Pi) {
-				if !(_c0Pi == 0 || _c0Pi < 1e-6*_vs[5].Pi) {
-					return 0, compile.ErrFallback
-				}
-				_c0Pi, _c0Tau = 0.0+_ms[10].Pi, 0.0+_ms[10].Tau
-				if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64 && _c0Tau-_c0Tau == 0) {
-					return 0, compile.ErrFallback
-				}
+			_c0Pi, _c0Tau := _ms[10].Pi, _ms[10].Tau
+			if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
+				return 0, compile.ErrFallback
 			}
 			var _eq float64
 			{
@@ -3532,30 +2944,18 @@ func BindNested(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 			center := qt / q
 			var quad float64
 			{
-				cPi, cTau := _vs[1].Pi-_ms[1].Pi, _vs[1].Tau-_ms[1].Tau
-				if !(cPi > 0 && cPi >= 1e-6*_vs[1].Pi) {
-					if !(cPi == 0 || cPi < 1e-6*_vs[1].Pi) {
-						return 0, compile.ErrFallback
-					}
-					cPi, cTau = 0.0+_ms[5].Pi, 0.0+_ms[5].Tau
-					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
-						return 0, compile.ErrFallback
-					}
+				cPi, cTau := _ms[5].Pi, _ms[5].Tau
+				if !(cPi > 0 && cPi < math.MaxFloat64) {
+					return 0, compile.ErrFallback
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
 				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _vs[1].Pi-_ms[5].Pi, _vs[1].Tau-_ms[5].Tau
-				if !(cPi > 0 && cPi >= 1e-6*_vs[1].Pi) {
-					if !(cPi == 0 || cPi < 1e-6*_vs[1].Pi) {
-						return 0, compile.ErrFallback
-					}
-					cPi, cTau = 0.0+_ms[1].Pi, 0.0+_ms[1].Tau
-					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
-						return 0, compile.ErrFallback
-					}
+				cPi, cTau := _ms[1].Pi, _ms[1].Tau
+				if !(cPi > 0 && cPi < math.MaxFloat64) {
+					return 0, compile.ErrFallback
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
@@ -3573,30 +2973,18 @@ func BindNested(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 			center := qt / q
 			var quad float64
 			{
-				cPi, cTau := _vs[2].Pi-_ms[2].Pi, _vs[2].Tau-_ms[2].Tau
-				if !(cPi > 0 && cPi >= 1e-6*_vs[2].Pi) {
-					if !(cPi == 0 || cPi < 1e-6*_vs[2].Pi) {
-						return 0, compile.ErrFallback
-					}
-					cPi, cTau = 0.0+_ms[6].Pi, 0.0+_ms[6].Tau
-					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
-						return 0, compile.ErrFallback
-					}
+				cPi, cTau := _ms[6].Pi, _ms[6].Tau
+				if !(cPi > 0 && cPi < math.MaxFloat64) {
+					return 0, compile.ErrFallback
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
 				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _vs[2].Pi-_ms[6].Pi, _vs[2].Tau-_ms[6].Tau
-				if !(cPi > 0 && cPi >= 1e-6*_vs[2].Pi) {
-					if !(cPi == 0 || cPi < 1e-6*_vs[2].Pi) {
-						return 0, compile.ErrFallback
-					}
-					cPi, cTau = 0.0+_ms[2].Pi, 0.0+_ms[2].Tau
-					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
-						return 0, compile.ErrFallback
-					}
+				cPi, cTau := _ms[2].Pi, _ms[2].Tau
+				if !(cPi > 0 && cPi < math.MaxFloat64) {
+					return 0, compile.ErrFallback
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
@@ -3614,30 +3002,18 @@ func BindNested(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 			center := qt / q
 			var quad float64
 			{
-				cPi, cTau := _vs[3].Pi-_ms[3].Pi, _vs[3].Tau-_ms[3].Tau
-				if !(cPi > 0 && cPi >= 1e-6*_vs[3].Pi) {
-					if !(cPi == 0 || cPi < 1e-6*_vs[3].Pi) {
-						return 0, compile.ErrFallback
-					}
-					cPi, cTau = 0.0+_ms[8].Pi, 0.0+_ms[8].Tau
-					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
-						return 0, compile.ErrFallback
-					}
+				cPi, cTau := _ms[8].Pi, _ms[8].Tau
+				if !(cPi > 0 && cPi < math.MaxFloat64) {
+					return 0, compile.ErrFallback
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
 				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _vs[3].Pi-_ms[8].Pi, _vs[3].Tau-_ms[8].Tau
-				if !(cPi > 0 && cPi >= 1e-6*_vs[3].Pi) {
-					if !(cPi == 0 || cPi < 1e-6*_vs[3].Pi) {
-						return 0, compile.ErrFallback
-					}
-					cPi, cTau = 0.0+_ms[3].Pi, 0.0+_ms[3].Tau
-					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
-						return 0, compile.ErrFallback
-					}
+				cPi, cTau := _ms[3].Pi, _ms[3].Tau
+				if !(cPi > 0 && cPi < math.MaxFloat64) {
+					return 0, compile.ErrFallback
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
@@ -3655,30 +3031,18 @@ func BindNested(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 			center := qt / q
 			var quad float64
 			{
-				cPi, cTau := _vs[4].Pi-_ms[7].Pi, _vs[4].Tau-_ms[7].Tau
-				if !(cPi > 0 && cPi >= 1e-6*_vs[4].Pi) {
-					if !(cPi == 0 || cPi < 1e-6*_vs[4].Pi) {
-						return 0, compile.ErrFallback
-					}
-					cPi, cTau = 0.0+_ms[9].Pi, 0.0+_ms[9].Tau
-					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
-						return 0, compile.ErrFallback
-					}
+				cPi, cTau := _ms[9].Pi, _ms[9].Tau
+				if !(cPi > 0 && cPi < math.MaxFloat64) {
+					return 0, compile.ErrFallback
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
 				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _vs[4].Pi-_ms[9].Pi, _vs[4].Tau-_ms[9].Tau
-				if !(cPi > 0 && cPi >= 1e-6*_vs[4].Pi) {
-					if !(cPi == 0 || cPi < 1e-6*_vs[4].Pi) {
-						return 0, compile.ErrFallback
-					}
-					cPi, cTau = 0.0+_ms[7].Pi, 0.0+_ms[7].Tau
-					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
-						return 0, compile.ErrFallback
-					}
+				cPi, cTau := _ms[7].Pi, _ms[7].Tau
+				if !(cPi > 0 && cPi < math.MaxFloat64) {
+					return 0, compile.ErrFallback
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
@@ -3696,30 +3060,18 @@ func BindNested(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 			center := qt / q
 			var quad float64
 			{
-				cPi, cTau := _vs[5].Pi-_ms[10].Pi, _vs[5].Tau-_ms[10].Tau
-				if !(cPi > 0 && cPi >= 1e-6*_vs[5].Pi) {
-					if !(cPi == 0 || cPi < 1e-6*_vs[5].Pi) {
-						return 0, compile.ErrFallback
-					}
-					cPi, cTau = 0.0+_ms[12].Pi, 0.0+_ms[12].Tau
-					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
-						return 0, compile.ErrFallback
-					}
+				cPi, cTau := _ms[12].Pi, _ms[12].Tau
+				if !(cPi > 0 && cPi < math.MaxFloat64) {
+					return 0, compile.ErrFallback
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
 				_sum.Mul(cPi / q)
 			}
 			{
-				cPi, cTau := _vs[5].Pi-_ms[12].Pi, _vs[5].Tau-_ms[12].Tau
-				if !(cPi > 0 && cPi >= 1e-6*_vs[5].Pi) {
-					if !(cPi == 0 || cPi < 1e-6*_vs[5].Pi) {
-						return 0, compile.ErrFallback
-					}
-					cPi, cTau = 0.0+_ms[10].Pi, 0.0+_ms[10].Tau
-					if !(cPi > 0 && cPi < math.MaxFloat64 && cTau-cTau == 0) {
-						return 0, compile.ErrFallback
-					}
+				cPi, cTau := _ms[10].Pi, _ms[10].Tau
+				if !(cPi > 0 && cPi < math.MaxFloat64) {
+					return 0, compile.ErrFallback
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
