@@ -539,17 +539,18 @@ func program1v1(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 		}
 		_msgs, _margs := g.State()
 		_ms, _vs := _msgs[:14], _margs[:7]
-		_bad := 0.0
 		for _, x := range _ms {
-			_bad += (x.Pi - x.Pi) + (x.Tau - x.Tau)
+			if x.Pi-x.Pi != 0 || x.Tau-x.Tau != 0 {
+				return 0, compile.ErrFallback
+			}
 		}
 		for _, x := range _vs {
-			_bad += (x.Pi - x.Pi) + (x.Tau - x.Tau)
-		}
-		if _bad != 0 {
-			return 0, compile.ErrFallback
+			if x.Pi-x.Pi != 0 || x.Tau-x.Tau != 0 {
+				return 0, compile.ErrFallback
+			}
 		}
 		var _sum graph.EvidenceSum
+		_pp := 1.0
 		{ // N(s1; 25, 25.01)
 			_c0Pi, _c0Tau := _ms[3].Pi, _ms[3].Tau
 			if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
@@ -564,7 +565,11 @@ func program1v1(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 				_eq, _ev, _en = -0.5*d*d/v, v, 1
 			}
 			_sum.Add(_eq)
-			_sum.Mul(_ev)
+			_pp *= _ev
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Norm(_en)
 		}
 		{ // N(s2; 26, 25.01)
@@ -581,7 +586,11 @@ func program1v1(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 				_eq, _ev, _en = -0.5*d*d/v, v, 1
 			}
 			_sum.Add(_eq)
-			_sum.Mul(_ev)
+			_pp *= _ev
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Norm(_en)
 		}
 		{ // N(p1; s1, 17.36)
@@ -602,7 +611,11 @@ func program1v1(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 				_eq, _ev, _en = -0.5*d*d/v, v, 1
 			}
 			_sum.Add(_eq)
-			_sum.Mul(_ev)
+			_pp *= _ev
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Norm(_en)
 		}
 		{ // N(p2; s2, 17.36)
@@ -623,7 +636,11 @@ func program1v1(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 				_eq, _ev, _en = -0.5*d*d/v, v, 1
 			}
 			_sum.Add(_eq)
-			_sum.Mul(_ev)
+			_pp *= _ev
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Norm(_en)
 		}
 		{ // t1 = p1
@@ -658,7 +675,11 @@ func program1v1(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 				_eq, _ev, _en = -0.5*d*d/v, v, 1
 			}
 			_sum.Add(_eq)
-			_sum.Mul(_ev)
+			_pp *= _ev
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Norm(_en)
 		}
 		{ // t2 = p2
@@ -693,7 +714,11 @@ func program1v1(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 				_eq, _ev, _en = -0.5*d*d/v, v, 1
 			}
 			_sum.Add(_eq)
-			_sum.Mul(_ev)
+			_pp *= _ev
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Norm(_en)
 		}
 		{ // d1 = t1 − t2
@@ -737,7 +762,11 @@ func program1v1(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 				_eq, _ev, _en = -0.5*d*d/v, v, 1
 			}
 			_sum.Add(_eq)
-			_sum.Mul(_ev)
+			_pp *= _ev
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Norm(_en)
 		}
 		{ // I(d1 > 0.7405)
@@ -766,7 +795,11 @@ func program1v1(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
 			{
 				cPi, cTau := _ms[0].Pi, _ms[0].Tau
@@ -775,9 +808,17 @@ func program1v1(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
-			_sum.Mul(q)
+			_pp *= q
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
@@ -795,7 +836,11 @@ func program1v1(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
 			{
 				cPi, cTau := _ms[1].Pi, _ms[1].Tau
@@ -804,9 +849,17 @@ func program1v1(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
-			_sum.Mul(q)
+			_pp *= q
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
@@ -824,7 +877,11 @@ func program1v1(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
 			{
 				cPi, cTau := _ms[2].Pi, _ms[2].Tau
@@ -833,9 +890,17 @@ func program1v1(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
-			_sum.Mul(q)
+			_pp *= q
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
@@ -853,7 +918,11 @@ func program1v1(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
 			{
 				cPi, cTau := _ms[4].Pi, _ms[4].Tau
@@ -862,9 +931,17 @@ func program1v1(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
-			_sum.Mul(q)
+			_pp *= q
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
@@ -882,7 +959,11 @@ func program1v1(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
 			{
 				cPi, cTau := _ms[6].Pi, _ms[6].Tau
@@ -891,9 +972,17 @@ func program1v1(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
-			_sum.Mul(q)
+			_pp *= q
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
@@ -911,7 +1000,11 @@ func program1v1(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
 			{
 				cPi, cTau := _ms[8].Pi, _ms[8].Tau
@@ -920,9 +1013,17 @@ func program1v1(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
-			_sum.Mul(q)
+			_pp *= q
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
@@ -940,7 +1041,11 @@ func program1v1(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
 			{
 				cPi, cTau := _ms[10].Pi, _ms[10].Tau
@@ -949,12 +1054,21 @@ func program1v1(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
-			_sum.Mul(q)
+			_pp *= q
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
+		_sum.Mul(_pp)
 		return _sum.Value(), nil
 	}), nil
 }
@@ -1443,17 +1557,18 @@ func program1v1Draw(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 		}
 		_msgs, _margs := g.State()
 		_ms, _vs := _msgs[:14], _margs[:7]
-		_bad := 0.0
 		for _, x := range _ms {
-			_bad += (x.Pi - x.Pi) + (x.Tau - x.Tau)
+			if x.Pi-x.Pi != 0 || x.Tau-x.Tau != 0 {
+				return 0, compile.ErrFallback
+			}
 		}
 		for _, x := range _vs {
-			_bad += (x.Pi - x.Pi) + (x.Tau - x.Tau)
-		}
-		if _bad != 0 {
-			return 0, compile.ErrFallback
+			if x.Pi-x.Pi != 0 || x.Tau-x.Tau != 0 {
+				return 0, compile.ErrFallback
+			}
 		}
 		var _sum graph.EvidenceSum
+		_pp := 1.0
 		{ // N(s1; 25, 25.01)
 			_c0Pi, _c0Tau := _ms[3].Pi, _ms[3].Tau
 			if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
@@ -1468,7 +1583,11 @@ func program1v1Draw(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 				_eq, _ev, _en = -0.5*d*d/v, v, 1
 			}
 			_sum.Add(_eq)
-			_sum.Mul(_ev)
+			_pp *= _ev
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Norm(_en)
 		}
 		{ // N(s2; 26, 25.01)
@@ -1485,7 +1604,11 @@ func program1v1Draw(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 				_eq, _ev, _en = -0.5*d*d/v, v, 1
 			}
 			_sum.Add(_eq)
-			_sum.Mul(_ev)
+			_pp *= _ev
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Norm(_en)
 		}
 		{ // N(p1; s1, 17.36)
@@ -1506,7 +1629,11 @@ func program1v1Draw(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 				_eq, _ev, _en = -0.5*d*d/v, v, 1
 			}
 			_sum.Add(_eq)
-			_sum.Mul(_ev)
+			_pp *= _ev
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Norm(_en)
 		}
 		{ // N(p2; s2, 17.36)
@@ -1527,7 +1654,11 @@ func program1v1Draw(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 				_eq, _ev, _en = -0.5*d*d/v, v, 1
 			}
 			_sum.Add(_eq)
-			_sum.Mul(_ev)
+			_pp *= _ev
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Norm(_en)
 		}
 		{ // t1 = p1
@@ -1562,7 +1693,11 @@ func program1v1Draw(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 				_eq, _ev, _en = -0.5*d*d/v, v, 1
 			}
 			_sum.Add(_eq)
-			_sum.Mul(_ev)
+			_pp *= _ev
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Norm(_en)
 		}
 		{ // t2 = p2
@@ -1597,7 +1732,11 @@ func program1v1Draw(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 				_eq, _ev, _en = -0.5*d*d/v, v, 1
 			}
 			_sum.Add(_eq)
-			_sum.Mul(_ev)
+			_pp *= _ev
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Norm(_en)
 		}
 		{ // d1 = t1 − t2
@@ -1641,7 +1780,11 @@ func program1v1Draw(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 				_eq, _ev, _en = -0.5*d*d/v, v, 1
 			}
 			_sum.Add(_eq)
-			_sum.Mul(_ev)
+			_pp *= _ev
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Norm(_en)
 		}
 		{ // I(|d1| ≤ 0.7405)
@@ -1670,7 +1813,11 @@ func program1v1Draw(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
 			{
 				cPi, cTau := _ms[0].Pi, _ms[0].Tau
@@ -1679,9 +1826,17 @@ func program1v1Draw(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
-			_sum.Mul(q)
+			_pp *= q
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
@@ -1699,7 +1854,11 @@ func program1v1Draw(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
 			{
 				cPi, cTau := _ms[1].Pi, _ms[1].Tau
@@ -1708,9 +1867,17 @@ func program1v1Draw(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
-			_sum.Mul(q)
+			_pp *= q
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
@@ -1728,7 +1895,11 @@ func program1v1Draw(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
 			{
 				cPi, cTau := _ms[2].Pi, _ms[2].Tau
@@ -1737,9 +1908,17 @@ func program1v1Draw(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
-			_sum.Mul(q)
+			_pp *= q
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
@@ -1757,7 +1936,11 @@ func program1v1Draw(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
 			{
 				cPi, cTau := _ms[4].Pi, _ms[4].Tau
@@ -1766,9 +1949,17 @@ func program1v1Draw(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
-			_sum.Mul(q)
+			_pp *= q
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
@@ -1786,7 +1977,11 @@ func program1v1Draw(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
 			{
 				cPi, cTau := _ms[6].Pi, _ms[6].Tau
@@ -1795,9 +1990,17 @@ func program1v1Draw(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
-			_sum.Mul(q)
+			_pp *= q
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
@@ -1815,7 +2018,11 @@ func program1v1Draw(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
 			{
 				cPi, cTau := _ms[8].Pi, _ms[8].Tau
@@ -1824,9 +2031,17 @@ func program1v1Draw(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
-			_sum.Mul(q)
+			_pp *= q
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
@@ -1844,7 +2059,11 @@ func program1v1Draw(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
 			{
 				cPi, cTau := _ms[10].Pi, _ms[10].Tau
@@ -1853,12 +2072,21 @@ func program1v1Draw(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
-			_sum.Mul(q)
+			_pp *= q
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
+		_sum.Mul(_pp)
 		return _sum.Value(), nil
 	}), nil
 }
@@ -2597,17 +2825,18 @@ func program2v2(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 		}
 		_msgs, _margs := g.State()
 		_ms, _vs := _msgs[:22], _margs[:11]
-		_bad := 0.0
 		for _, x := range _ms {
-			_bad += (x.Pi - x.Pi) + (x.Tau - x.Tau)
+			if x.Pi-x.Pi != 0 || x.Tau-x.Tau != 0 {
+				return 0, compile.ErrFallback
+			}
 		}
 		for _, x := range _vs {
-			_bad += (x.Pi - x.Pi) + (x.Tau - x.Tau)
-		}
-		if _bad != 0 {
-			return 0, compile.ErrFallback
+			if x.Pi-x.Pi != 0 || x.Tau-x.Tau != 0 {
+				return 0, compile.ErrFallback
+			}
 		}
 		var _sum graph.EvidenceSum
+		_pp := 1.0
 		{ // N(s1; 25, 25.01)
 			_c0Pi, _c0Tau := _ms[5].Pi, _ms[5].Tau
 			if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
@@ -2622,7 +2851,11 @@ func program2v2(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 				_eq, _ev, _en = -0.5*d*d/v, v, 1
 			}
 			_sum.Add(_eq)
-			_sum.Mul(_ev)
+			_pp *= _ev
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Norm(_en)
 		}
 		{ // N(s2; 24.67, 27.57)
@@ -2639,7 +2872,11 @@ func program2v2(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 				_eq, _ev, _en = -0.5*d*d/v, v, 1
 			}
 			_sum.Add(_eq)
-			_sum.Mul(_ev)
+			_pp *= _ev
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Norm(_en)
 		}
 		{ // N(s3; 26, 25.01)
@@ -2656,7 +2893,11 @@ func program2v2(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 				_eq, _ev, _en = -0.5*d*d/v, v, 1
 			}
 			_sum.Add(_eq)
-			_sum.Mul(_ev)
+			_pp *= _ev
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Norm(_en)
 		}
 		{ // N(s4; 25.67, 27.57)
@@ -2673,7 +2914,11 @@ func program2v2(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 				_eq, _ev, _en = -0.5*d*d/v, v, 1
 			}
 			_sum.Add(_eq)
-			_sum.Mul(_ev)
+			_pp *= _ev
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Norm(_en)
 		}
 		{ // N(p1; s1, 17.36)
@@ -2694,7 +2939,11 @@ func program2v2(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 				_eq, _ev, _en = -0.5*d*d/v, v, 1
 			}
 			_sum.Add(_eq)
-			_sum.Mul(_ev)
+			_pp *= _ev
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Norm(_en)
 		}
 		{ // N(p2; s2, 17.36)
@@ -2715,7 +2964,11 @@ func program2v2(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 				_eq, _ev, _en = -0.5*d*d/v, v, 1
 			}
 			_sum.Add(_eq)
-			_sum.Mul(_ev)
+			_pp *= _ev
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Norm(_en)
 		}
 		{ // N(p3; s3, 17.36)
@@ -2736,7 +2989,11 @@ func program2v2(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 				_eq, _ev, _en = -0.5*d*d/v, v, 1
 			}
 			_sum.Add(_eq)
-			_sum.Mul(_ev)
+			_pp *= _ev
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Norm(_en)
 		}
 		{ // N(p4; s4, 17.36)
@@ -2757,7 +3014,11 @@ func program2v2(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 				_eq, _ev, _en = -0.5*d*d/v, v, 1
 			}
 			_sum.Add(_eq)
-			_sum.Mul(_ev)
+			_pp *= _ev
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Norm(_en)
 		}
 		{ // t1 = p1 + p2
@@ -2801,7 +3062,11 @@ func program2v2(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 				_eq, _ev, _en = -0.5*d*d/v, v, 1
 			}
 			_sum.Add(_eq)
-			_sum.Mul(_ev)
+			_pp *= _ev
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Norm(_en)
 		}
 		{ // t2 = p3 + p4
@@ -2845,7 +3110,11 @@ func program2v2(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 				_eq, _ev, _en = -0.5*d*d/v, v, 1
 			}
 			_sum.Add(_eq)
-			_sum.Mul(_ev)
+			_pp *= _ev
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Norm(_en)
 		}
 		{ // d1 = t1 − t2
@@ -2889,7 +3158,11 @@ func program2v2(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 				_eq, _ev, _en = -0.5*d*d/v, v, 1
 			}
 			_sum.Add(_eq)
-			_sum.Mul(_ev)
+			_pp *= _ev
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Norm(_en)
 		}
 		{ // I(d1 > 1.047)
@@ -2918,7 +3191,11 @@ func program2v2(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
 			{
 				cPi, cTau := _ms[0].Pi, _ms[0].Tau
@@ -2927,9 +3204,17 @@ func program2v2(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
-			_sum.Mul(q)
+			_pp *= q
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
@@ -2947,7 +3232,11 @@ func program2v2(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
 			{
 				cPi, cTau := _ms[1].Pi, _ms[1].Tau
@@ -2956,9 +3245,17 @@ func program2v2(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
-			_sum.Mul(q)
+			_pp *= q
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
@@ -2976,7 +3273,11 @@ func program2v2(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
 			{
 				cPi, cTau := _ms[2].Pi, _ms[2].Tau
@@ -2985,9 +3286,17 @@ func program2v2(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
-			_sum.Mul(q)
+			_pp *= q
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
@@ -3005,7 +3314,11 @@ func program2v2(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
 			{
 				cPi, cTau := _ms[3].Pi, _ms[3].Tau
@@ -3014,9 +3327,17 @@ func program2v2(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
-			_sum.Mul(q)
+			_pp *= q
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
@@ -3034,7 +3355,11 @@ func program2v2(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
 			{
 				cPi, cTau := _ms[4].Pi, _ms[4].Tau
@@ -3043,9 +3368,17 @@ func program2v2(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
-			_sum.Mul(q)
+			_pp *= q
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
@@ -3063,7 +3396,11 @@ func program2v2(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
 			{
 				cPi, cTau := _ms[6].Pi, _ms[6].Tau
@@ -3072,9 +3409,17 @@ func program2v2(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
-			_sum.Mul(q)
+			_pp *= q
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
@@ -3092,7 +3437,11 @@ func program2v2(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
 			{
 				cPi, cTau := _ms[8].Pi, _ms[8].Tau
@@ -3101,9 +3450,17 @@ func program2v2(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
-			_sum.Mul(q)
+			_pp *= q
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
@@ -3121,7 +3478,11 @@ func program2v2(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
 			{
 				cPi, cTau := _ms[10].Pi, _ms[10].Tau
@@ -3130,9 +3491,17 @@ func program2v2(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
-			_sum.Mul(q)
+			_pp *= q
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
@@ -3150,7 +3519,11 @@ func program2v2(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
 			{
 				cPi, cTau := _ms[12].Pi, _ms[12].Tau
@@ -3159,9 +3532,17 @@ func program2v2(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
-			_sum.Mul(q)
+			_pp *= q
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
@@ -3179,7 +3560,11 @@ func program2v2(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
 			{
 				cPi, cTau := _ms[15].Pi, _ms[15].Tau
@@ -3188,9 +3573,17 @@ func program2v2(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
-			_sum.Mul(q)
+			_pp *= q
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
@@ -3208,7 +3601,11 @@ func program2v2(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
 			{
 				cPi, cTau := _ms[18].Pi, _ms[18].Tau
@@ -3217,12 +3614,21 @@ func program2v2(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
-			_sum.Mul(q)
+			_pp *= q
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
+		_sum.Mul(_pp)
 		return _sum.Value(), nil
 	}), nil
 }
@@ -3961,17 +4367,18 @@ func program2v2Draw(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 		}
 		_msgs, _margs := g.State()
 		_ms, _vs := _msgs[:22], _margs[:11]
-		_bad := 0.0
 		for _, x := range _ms {
-			_bad += (x.Pi - x.Pi) + (x.Tau - x.Tau)
+			if x.Pi-x.Pi != 0 || x.Tau-x.Tau != 0 {
+				return 0, compile.ErrFallback
+			}
 		}
 		for _, x := range _vs {
-			_bad += (x.Pi - x.Pi) + (x.Tau - x.Tau)
-		}
-		if _bad != 0 {
-			return 0, compile.ErrFallback
+			if x.Pi-x.Pi != 0 || x.Tau-x.Tau != 0 {
+				return 0, compile.ErrFallback
+			}
 		}
 		var _sum graph.EvidenceSum
+		_pp := 1.0
 		{ // N(s1; 25, 25.01)
 			_c0Pi, _c0Tau := _ms[5].Pi, _ms[5].Tau
 			if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
@@ -3986,7 +4393,11 @@ func program2v2Draw(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 				_eq, _ev, _en = -0.5*d*d/v, v, 1
 			}
 			_sum.Add(_eq)
-			_sum.Mul(_ev)
+			_pp *= _ev
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Norm(_en)
 		}
 		{ // N(s2; 24.67, 27.57)
@@ -4003,7 +4414,11 @@ func program2v2Draw(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 				_eq, _ev, _en = -0.5*d*d/v, v, 1
 			}
 			_sum.Add(_eq)
-			_sum.Mul(_ev)
+			_pp *= _ev
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Norm(_en)
 		}
 		{ // N(s3; 26, 25.01)
@@ -4020,7 +4435,11 @@ func program2v2Draw(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 				_eq, _ev, _en = -0.5*d*d/v, v, 1
 			}
 			_sum.Add(_eq)
-			_sum.Mul(_ev)
+			_pp *= _ev
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Norm(_en)
 		}
 		{ // N(s4; 25.67, 27.57)
@@ -4037,7 +4456,11 @@ func program2v2Draw(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 				_eq, _ev, _en = -0.5*d*d/v, v, 1
 			}
 			_sum.Add(_eq)
-			_sum.Mul(_ev)
+			_pp *= _ev
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Norm(_en)
 		}
 		{ // N(p1; s1, 17.36)
@@ -4058,7 +4481,11 @@ func program2v2Draw(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 				_eq, _ev, _en = -0.5*d*d/v, v, 1
 			}
 			_sum.Add(_eq)
-			_sum.Mul(_ev)
+			_pp *= _ev
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Norm(_en)
 		}
 		{ // N(p2; s2, 17.36)
@@ -4079,7 +4506,11 @@ func program2v2Draw(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 				_eq, _ev, _en = -0.5*d*d/v, v, 1
 			}
 			_sum.Add(_eq)
-			_sum.Mul(_ev)
+			_pp *= _ev
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Norm(_en)
 		}
 		{ // N(p3; s3, 17.36)
@@ -4100,7 +4531,11 @@ func program2v2Draw(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 				_eq, _ev, _en = -0.5*d*d/v, v, 1
 			}
 			_sum.Add(_eq)
-			_sum.Mul(_ev)
+			_pp *= _ev
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Norm(_en)
 		}
 		{ // N(p4; s4, 17.36)
@@ -4121,7 +4556,11 @@ func program2v2Draw(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 				_eq, _ev, _en = -0.5*d*d/v, v, 1
 			}
 			_sum.Add(_eq)
-			_sum.Mul(_ev)
+			_pp *= _ev
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Norm(_en)
 		}
 		{ // t1 = p1 + p2
@@ -4165,7 +4604,11 @@ func program2v2Draw(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 				_eq, _ev, _en = -0.5*d*d/v, v, 1
 			}
 			_sum.Add(_eq)
-			_sum.Mul(_ev)
+			_pp *= _ev
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Norm(_en)
 		}
 		{ // t2 = p3 + p4
@@ -4209,7 +4652,11 @@ func program2v2Draw(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 				_eq, _ev, _en = -0.5*d*d/v, v, 1
 			}
 			_sum.Add(_eq)
-			_sum.Mul(_ev)
+			_pp *= _ev
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Norm(_en)
 		}
 		{ // d1 = t1 − t2
@@ -4253,7 +4700,11 @@ func program2v2Draw(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 				_eq, _ev, _en = -0.5*d*d/v, v, 1
 			}
 			_sum.Add(_eq)
-			_sum.Mul(_ev)
+			_pp *= _ev
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Norm(_en)
 		}
 		{ // I(|d1| ≤ 1.047)
@@ -4282,7 +4733,11 @@ func program2v2Draw(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
 			{
 				cPi, cTau := _ms[0].Pi, _ms[0].Tau
@@ -4291,9 +4746,17 @@ func program2v2Draw(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
-			_sum.Mul(q)
+			_pp *= q
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
@@ -4311,7 +4774,11 @@ func program2v2Draw(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
 			{
 				cPi, cTau := _ms[1].Pi, _ms[1].Tau
@@ -4320,9 +4787,17 @@ func program2v2Draw(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
-			_sum.Mul(q)
+			_pp *= q
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
@@ -4340,7 +4815,11 @@ func program2v2Draw(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
 			{
 				cPi, cTau := _ms[2].Pi, _ms[2].Tau
@@ -4349,9 +4828,17 @@ func program2v2Draw(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
-			_sum.Mul(q)
+			_pp *= q
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
@@ -4369,7 +4856,11 @@ func program2v2Draw(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
 			{
 				cPi, cTau := _ms[3].Pi, _ms[3].Tau
@@ -4378,9 +4869,17 @@ func program2v2Draw(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
-			_sum.Mul(q)
+			_pp *= q
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
@@ -4398,7 +4897,11 @@ func program2v2Draw(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
 			{
 				cPi, cTau := _ms[4].Pi, _ms[4].Tau
@@ -4407,9 +4910,17 @@ func program2v2Draw(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
-			_sum.Mul(q)
+			_pp *= q
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
@@ -4427,7 +4938,11 @@ func program2v2Draw(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
 			{
 				cPi, cTau := _ms[6].Pi, _ms[6].Tau
@@ -4436,9 +4951,17 @@ func program2v2Draw(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
-			_sum.Mul(q)
+			_pp *= q
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
@@ -4456,7 +4979,11 @@ func program2v2Draw(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
 			{
 				cPi, cTau := _ms[8].Pi, _ms[8].Tau
@@ -4465,9 +4992,17 @@ func program2v2Draw(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
-			_sum.Mul(q)
+			_pp *= q
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
@@ -4485,7 +5020,11 @@ func program2v2Draw(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
 			{
 				cPi, cTau := _ms[10].Pi, _ms[10].Tau
@@ -4494,9 +5033,17 @@ func program2v2Draw(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
-			_sum.Mul(q)
+			_pp *= q
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
@@ -4514,7 +5061,11 @@ func program2v2Draw(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
 			{
 				cPi, cTau := _ms[12].Pi, _ms[12].Tau
@@ -4523,9 +5074,17 @@ func program2v2Draw(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
-			_sum.Mul(q)
+			_pp *= q
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
@@ -4543,7 +5102,11 @@ func program2v2Draw(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
 			{
 				cPi, cTau := _ms[15].Pi, _ms[15].Tau
@@ -4552,9 +5115,17 @@ func program2v2Draw(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
-			_sum.Mul(q)
+			_pp *= q
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
@@ -4572,7 +5143,11 @@ func program2v2Draw(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
 			{
 				cPi, cTau := _ms[18].Pi, _ms[18].Tau
@@ -4581,12 +5156,21 @@ func program2v2Draw(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
-			_sum.Mul(q)
+			_pp *= q
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
+		_sum.Mul(_pp)
 		return _sum.Value(), nil
 	}), nil
 }
@@ -5655,17 +6239,18 @@ func program3v3(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 		}
 		_msgs, _margs := g.State()
 		_ms, _vs := _msgs[:30], _margs[:15]
-		_bad := 0.0
 		for _, x := range _ms {
-			_bad += (x.Pi - x.Pi) + (x.Tau - x.Tau)
+			if x.Pi-x.Pi != 0 || x.Tau-x.Tau != 0 {
+				return 0, compile.ErrFallback
+			}
 		}
 		for _, x := range _vs {
-			_bad += (x.Pi - x.Pi) + (x.Tau - x.Tau)
-		}
-		if _bad != 0 {
-			return 0, compile.ErrFallback
+			if x.Pi-x.Pi != 0 || x.Tau-x.Tau != 0 {
+				return 0, compile.ErrFallback
+			}
 		}
 		var _sum graph.EvidenceSum
+		_pp := 1.0
 		{ // N(s1; 25, 25.01)
 			_c0Pi, _c0Tau := _ms[7].Pi, _ms[7].Tau
 			if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
@@ -5680,7 +6265,11 @@ func program3v3(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 				_eq, _ev, _en = -0.5*d*d/v, v, 1
 			}
 			_sum.Add(_eq)
-			_sum.Mul(_ev)
+			_pp *= _ev
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Norm(_en)
 		}
 		{ // N(s2; 24.67, 27.57)
@@ -5697,7 +6286,11 @@ func program3v3(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 				_eq, _ev, _en = -0.5*d*d/v, v, 1
 			}
 			_sum.Add(_eq)
-			_sum.Mul(_ev)
+			_pp *= _ev
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Norm(_en)
 		}
 		{ // N(s3; 24.33, 30.26)
@@ -5714,7 +6307,11 @@ func program3v3(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 				_eq, _ev, _en = -0.5*d*d/v, v, 1
 			}
 			_sum.Add(_eq)
-			_sum.Mul(_ev)
+			_pp *= _ev
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Norm(_en)
 		}
 		{ // N(s4; 26, 25.01)
@@ -5731,7 +6328,11 @@ func program3v3(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 				_eq, _ev, _en = -0.5*d*d/v, v, 1
 			}
 			_sum.Add(_eq)
-			_sum.Mul(_ev)
+			_pp *= _ev
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Norm(_en)
 		}
 		{ // N(s5; 25.67, 27.57)
@@ -5748,7 +6349,11 @@ func program3v3(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 				_eq, _ev, _en = -0.5*d*d/v, v, 1
 			}
 			_sum.Add(_eq)
-			_sum.Mul(_ev)
+			_pp *= _ev
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Norm(_en)
 		}
 		{ // N(s6; 25.33, 30.26)
@@ -5765,7 +6370,11 @@ func program3v3(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 				_eq, _ev, _en = -0.5*d*d/v, v, 1
 			}
 			_sum.Add(_eq)
-			_sum.Mul(_ev)
+			_pp *= _ev
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Norm(_en)
 		}
 		{ // N(p1; s1, 17.36)
@@ -5786,7 +6395,11 @@ func program3v3(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 				_eq, _ev, _en = -0.5*d*d/v, v, 1
 			}
 			_sum.Add(_eq)
-			_sum.Mul(_ev)
+			_pp *= _ev
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Norm(_en)
 		}
 		{ // N(p2; s2, 17.36)
@@ -5807,7 +6420,11 @@ func program3v3(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 				_eq, _ev, _en = -0.5*d*d/v, v, 1
 			}
 			_sum.Add(_eq)
-			_sum.Mul(_ev)
+			_pp *= _ev
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Norm(_en)
 		}
 		{ // N(p3; s3, 17.36)
@@ -5828,7 +6445,11 @@ func program3v3(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 				_eq, _ev, _en = -0.5*d*d/v, v, 1
 			}
 			_sum.Add(_eq)
-			_sum.Mul(_ev)
+			_pp *= _ev
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Norm(_en)
 		}
 		{ // N(p4; s4, 17.36)
@@ -5849,7 +6470,11 @@ func program3v3(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 				_eq, _ev, _en = -0.5*d*d/v, v, 1
 			}
 			_sum.Add(_eq)
-			_sum.Mul(_ev)
+			_pp *= _ev
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Norm(_en)
 		}
 		{ // N(p5; s5, 17.36)
@@ -5870,7 +6495,11 @@ func program3v3(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 				_eq, _ev, _en = -0.5*d*d/v, v, 1
 			}
 			_sum.Add(_eq)
-			_sum.Mul(_ev)
+			_pp *= _ev
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Norm(_en)
 		}
 		{ // N(p6; s6, 17.36)
@@ -5891,7 +6520,11 @@ func program3v3(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 				_eq, _ev, _en = -0.5*d*d/v, v, 1
 			}
 			_sum.Add(_eq)
-			_sum.Mul(_ev)
+			_pp *= _ev
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Norm(_en)
 		}
 		{ // t1 = p1 + p2 + p3
@@ -5944,7 +6577,11 @@ func program3v3(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 				_eq, _ev, _en = -0.5*d*d/v, v, 1
 			}
 			_sum.Add(_eq)
-			_sum.Mul(_ev)
+			_pp *= _ev
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Norm(_en)
 		}
 		{ // t2 = p4 + p5 + p6
@@ -5997,7 +6634,11 @@ func program3v3(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 				_eq, _ev, _en = -0.5*d*d/v, v, 1
 			}
 			_sum.Add(_eq)
-			_sum.Mul(_ev)
+			_pp *= _ev
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Norm(_en)
 		}
 		{ // d1 = t1 − t2
@@ -6041,7 +6682,11 @@ func program3v3(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 				_eq, _ev, _en = -0.5*d*d/v, v, 1
 			}
 			_sum.Add(_eq)
-			_sum.Mul(_ev)
+			_pp *= _ev
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Norm(_en)
 		}
 		{ // I(d1 > 1.283)
@@ -6070,7 +6715,11 @@ func program3v3(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
 			{
 				cPi, cTau := _ms[0].Pi, _ms[0].Tau
@@ -6079,9 +6728,17 @@ func program3v3(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
-			_sum.Mul(q)
+			_pp *= q
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
@@ -6099,7 +6756,11 @@ func program3v3(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
 			{
 				cPi, cTau := _ms[1].Pi, _ms[1].Tau
@@ -6108,9 +6769,17 @@ func program3v3(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
-			_sum.Mul(q)
+			_pp *= q
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
@@ -6128,7 +6797,11 @@ func program3v3(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
 			{
 				cPi, cTau := _ms[2].Pi, _ms[2].Tau
@@ -6137,9 +6810,17 @@ func program3v3(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
-			_sum.Mul(q)
+			_pp *= q
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
@@ -6157,7 +6838,11 @@ func program3v3(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
 			{
 				cPi, cTau := _ms[3].Pi, _ms[3].Tau
@@ -6166,9 +6851,17 @@ func program3v3(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
-			_sum.Mul(q)
+			_pp *= q
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
@@ -6186,7 +6879,11 @@ func program3v3(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
 			{
 				cPi, cTau := _ms[4].Pi, _ms[4].Tau
@@ -6195,9 +6892,17 @@ func program3v3(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
-			_sum.Mul(q)
+			_pp *= q
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
@@ -6215,7 +6920,11 @@ func program3v3(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
 			{
 				cPi, cTau := _ms[5].Pi, _ms[5].Tau
@@ -6224,9 +6933,17 @@ func program3v3(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
-			_sum.Mul(q)
+			_pp *= q
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
@@ -6244,7 +6961,11 @@ func program3v3(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
 			{
 				cPi, cTau := _ms[6].Pi, _ms[6].Tau
@@ -6253,9 +6974,17 @@ func program3v3(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
-			_sum.Mul(q)
+			_pp *= q
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
@@ -6273,7 +7002,11 @@ func program3v3(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
 			{
 				cPi, cTau := _ms[8].Pi, _ms[8].Tau
@@ -6282,9 +7015,17 @@ func program3v3(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
-			_sum.Mul(q)
+			_pp *= q
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
@@ -6302,7 +7043,11 @@ func program3v3(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
 			{
 				cPi, cTau := _ms[10].Pi, _ms[10].Tau
@@ -6311,9 +7056,17 @@ func program3v3(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
-			_sum.Mul(q)
+			_pp *= q
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
@@ -6331,7 +7084,11 @@ func program3v3(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
 			{
 				cPi, cTau := _ms[12].Pi, _ms[12].Tau
@@ -6340,9 +7097,17 @@ func program3v3(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
-			_sum.Mul(q)
+			_pp *= q
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
@@ -6360,7 +7125,11 @@ func program3v3(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
 			{
 				cPi, cTau := _ms[14].Pi, _ms[14].Tau
@@ -6369,9 +7138,17 @@ func program3v3(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
-			_sum.Mul(q)
+			_pp *= q
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
@@ -6389,7 +7166,11 @@ func program3v3(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
 			{
 				cPi, cTau := _ms[16].Pi, _ms[16].Tau
@@ -6398,9 +7179,17 @@ func program3v3(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
-			_sum.Mul(q)
+			_pp *= q
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
@@ -6418,7 +7207,11 @@ func program3v3(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
 			{
 				cPi, cTau := _ms[18].Pi, _ms[18].Tau
@@ -6427,9 +7220,17 @@ func program3v3(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
-			_sum.Mul(q)
+			_pp *= q
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
@@ -6447,7 +7248,11 @@ func program3v3(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
 			{
 				cPi, cTau := _ms[22].Pi, _ms[22].Tau
@@ -6456,9 +7261,17 @@ func program3v3(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
-			_sum.Mul(q)
+			_pp *= q
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
@@ -6476,7 +7289,11 @@ func program3v3(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
 			{
 				cPi, cTau := _ms[26].Pi, _ms[26].Tau
@@ -6485,12 +7302,21 @@ func program3v3(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
-			_sum.Mul(q)
+			_pp *= q
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
+		_sum.Mul(_pp)
 		return _sum.Value(), nil
 	}), nil
 }
@@ -7559,17 +8385,18 @@ func program3v3Draw(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 		}
 		_msgs, _margs := g.State()
 		_ms, _vs := _msgs[:30], _margs[:15]
-		_bad := 0.0
 		for _, x := range _ms {
-			_bad += (x.Pi - x.Pi) + (x.Tau - x.Tau)
+			if x.Pi-x.Pi != 0 || x.Tau-x.Tau != 0 {
+				return 0, compile.ErrFallback
+			}
 		}
 		for _, x := range _vs {
-			_bad += (x.Pi - x.Pi) + (x.Tau - x.Tau)
-		}
-		if _bad != 0 {
-			return 0, compile.ErrFallback
+			if x.Pi-x.Pi != 0 || x.Tau-x.Tau != 0 {
+				return 0, compile.ErrFallback
+			}
 		}
 		var _sum graph.EvidenceSum
+		_pp := 1.0
 		{ // N(s1; 25, 25.01)
 			_c0Pi, _c0Tau := _ms[7].Pi, _ms[7].Tau
 			if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
@@ -7584,7 +8411,11 @@ func program3v3Draw(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 				_eq, _ev, _en = -0.5*d*d/v, v, 1
 			}
 			_sum.Add(_eq)
-			_sum.Mul(_ev)
+			_pp *= _ev
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Norm(_en)
 		}
 		{ // N(s2; 24.67, 27.57)
@@ -7601,7 +8432,11 @@ func program3v3Draw(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 				_eq, _ev, _en = -0.5*d*d/v, v, 1
 			}
 			_sum.Add(_eq)
-			_sum.Mul(_ev)
+			_pp *= _ev
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Norm(_en)
 		}
 		{ // N(s3; 24.33, 30.26)
@@ -7618,7 +8453,11 @@ func program3v3Draw(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 				_eq, _ev, _en = -0.5*d*d/v, v, 1
 			}
 			_sum.Add(_eq)
-			_sum.Mul(_ev)
+			_pp *= _ev
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Norm(_en)
 		}
 		{ // N(s4; 26, 25.01)
@@ -7635,7 +8474,11 @@ func program3v3Draw(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 				_eq, _ev, _en = -0.5*d*d/v, v, 1
 			}
 			_sum.Add(_eq)
-			_sum.Mul(_ev)
+			_pp *= _ev
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Norm(_en)
 		}
 		{ // N(s5; 25.67, 27.57)
@@ -7652,7 +8495,11 @@ func program3v3Draw(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 				_eq, _ev, _en = -0.5*d*d/v, v, 1
 			}
 			_sum.Add(_eq)
-			_sum.Mul(_ev)
+			_pp *= _ev
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Norm(_en)
 		}
 		{ // N(s6; 25.33, 30.26)
@@ -7669,7 +8516,11 @@ func program3v3Draw(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 				_eq, _ev, _en = -0.5*d*d/v, v, 1
 			}
 			_sum.Add(_eq)
-			_sum.Mul(_ev)
+			_pp *= _ev
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Norm(_en)
 		}
 		{ // N(p1; s1, 17.36)
@@ -7690,7 +8541,11 @@ func program3v3Draw(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 				_eq, _ev, _en = -0.5*d*d/v, v, 1
 			}
 			_sum.Add(_eq)
-			_sum.Mul(_ev)
+			_pp *= _ev
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Norm(_en)
 		}
 		{ // N(p2; s2, 17.36)
@@ -7711,7 +8566,11 @@ func program3v3Draw(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 				_eq, _ev, _en = -0.5*d*d/v, v, 1
 			}
 			_sum.Add(_eq)
-			_sum.Mul(_ev)
+			_pp *= _ev
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Norm(_en)
 		}
 		{ // N(p3; s3, 17.36)
@@ -7732,7 +8591,11 @@ func program3v3Draw(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 				_eq, _ev, _en = -0.5*d*d/v, v, 1
 			}
 			_sum.Add(_eq)
-			_sum.Mul(_ev)
+			_pp *= _ev
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Norm(_en)
 		}
 		{ // N(p4; s4, 17.36)
@@ -7753,7 +8616,11 @@ func program3v3Draw(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 				_eq, _ev, _en = -0.5*d*d/v, v, 1
 			}
 			_sum.Add(_eq)
-			_sum.Mul(_ev)
+			_pp *= _ev
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Norm(_en)
 		}
 		{ // N(p5; s5, 17.36)
@@ -7774,7 +8641,11 @@ func program3v3Draw(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 				_eq, _ev, _en = -0.5*d*d/v, v, 1
 			}
 			_sum.Add(_eq)
-			_sum.Mul(_ev)
+			_pp *= _ev
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Norm(_en)
 		}
 		{ // N(p6; s6, 17.36)
@@ -7795,7 +8666,11 @@ func program3v3Draw(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 				_eq, _ev, _en = -0.5*d*d/v, v, 1
 			}
 			_sum.Add(_eq)
-			_sum.Mul(_ev)
+			_pp *= _ev
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Norm(_en)
 		}
 		{ // t1 = p1 + p2 + p3
@@ -7848,7 +8723,11 @@ func program3v3Draw(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 				_eq, _ev, _en = -0.5*d*d/v, v, 1
 			}
 			_sum.Add(_eq)
-			_sum.Mul(_ev)
+			_pp *= _ev
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Norm(_en)
 		}
 		{ // t2 = p4 + p5 + p6
@@ -7901,7 +8780,11 @@ func program3v3Draw(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 				_eq, _ev, _en = -0.5*d*d/v, v, 1
 			}
 			_sum.Add(_eq)
-			_sum.Mul(_ev)
+			_pp *= _ev
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Norm(_en)
 		}
 		{ // d1 = t1 − t2
@@ -7945,7 +8828,11 @@ func program3v3Draw(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 				_eq, _ev, _en = -0.5*d*d/v, v, 1
 			}
 			_sum.Add(_eq)
-			_sum.Mul(_ev)
+			_pp *= _ev
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Norm(_en)
 		}
 		{ // I(|d1| ≤ 1.283)
@@ -7974,7 +8861,11 @@ func program3v3Draw(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
 			{
 				cPi, cTau := _ms[0].Pi, _ms[0].Tau
@@ -7983,9 +8874,17 @@ func program3v3Draw(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
-			_sum.Mul(q)
+			_pp *= q
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
@@ -8003,7 +8902,11 @@ func program3v3Draw(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
 			{
 				cPi, cTau := _ms[1].Pi, _ms[1].Tau
@@ -8012,9 +8915,17 @@ func program3v3Draw(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
-			_sum.Mul(q)
+			_pp *= q
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
@@ -8032,7 +8943,11 @@ func program3v3Draw(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
 			{
 				cPi, cTau := _ms[2].Pi, _ms[2].Tau
@@ -8041,9 +8956,17 @@ func program3v3Draw(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
-			_sum.Mul(q)
+			_pp *= q
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
@@ -8061,7 +8984,11 @@ func program3v3Draw(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
 			{
 				cPi, cTau := _ms[3].Pi, _ms[3].Tau
@@ -8070,9 +8997,17 @@ func program3v3Draw(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
-			_sum.Mul(q)
+			_pp *= q
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
@@ -8090,7 +9025,11 @@ func program3v3Draw(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
 			{
 				cPi, cTau := _ms[4].Pi, _ms[4].Tau
@@ -8099,9 +9038,17 @@ func program3v3Draw(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
-			_sum.Mul(q)
+			_pp *= q
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
@@ -8119,7 +9066,11 @@ func program3v3Draw(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
 			{
 				cPi, cTau := _ms[5].Pi, _ms[5].Tau
@@ -8128,9 +9079,17 @@ func program3v3Draw(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
-			_sum.Mul(q)
+			_pp *= q
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
@@ -8148,7 +9107,11 @@ func program3v3Draw(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
 			{
 				cPi, cTau := _ms[6].Pi, _ms[6].Tau
@@ -8157,9 +9120,17 @@ func program3v3Draw(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
-			_sum.Mul(q)
+			_pp *= q
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
@@ -8177,7 +9148,11 @@ func program3v3Draw(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
 			{
 				cPi, cTau := _ms[8].Pi, _ms[8].Tau
@@ -8186,9 +9161,17 @@ func program3v3Draw(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
-			_sum.Mul(q)
+			_pp *= q
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
@@ -8206,7 +9189,11 @@ func program3v3Draw(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
 			{
 				cPi, cTau := _ms[10].Pi, _ms[10].Tau
@@ -8215,9 +9202,17 @@ func program3v3Draw(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
-			_sum.Mul(q)
+			_pp *= q
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
@@ -8235,7 +9230,11 @@ func program3v3Draw(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
 			{
 				cPi, cTau := _ms[12].Pi, _ms[12].Tau
@@ -8244,9 +9243,17 @@ func program3v3Draw(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
-			_sum.Mul(q)
+			_pp *= q
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
@@ -8264,7 +9271,11 @@ func program3v3Draw(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
 			{
 				cPi, cTau := _ms[14].Pi, _ms[14].Tau
@@ -8273,9 +9284,17 @@ func program3v3Draw(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
-			_sum.Mul(q)
+			_pp *= q
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
@@ -8293,7 +9312,11 @@ func program3v3Draw(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
 			{
 				cPi, cTau := _ms[16].Pi, _ms[16].Tau
@@ -8302,9 +9325,17 @@ func program3v3Draw(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
-			_sum.Mul(q)
+			_pp *= q
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
@@ -8322,7 +9353,11 @@ func program3v3Draw(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
 			{
 				cPi, cTau := _ms[18].Pi, _ms[18].Tau
@@ -8331,9 +9366,17 @@ func program3v3Draw(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
-			_sum.Mul(q)
+			_pp *= q
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
@@ -8351,7 +9394,11 @@ func program3v3Draw(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
 			{
 				cPi, cTau := _ms[22].Pi, _ms[22].Tau
@@ -8360,9 +9407,17 @@ func program3v3Draw(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
-			_sum.Mul(q)
+			_pp *= q
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
@@ -8380,7 +9435,11 @@ func program3v3Draw(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
 			{
 				cPi, cTau := _ms[26].Pi, _ms[26].Tau
@@ -8389,12 +9448,21 @@ func program3v3Draw(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
-			_sum.Mul(q)
+			_pp *= q
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
+		_sum.Mul(_pp)
 		return _sum.Value(), nil
 	}), nil
 }
@@ -9801,17 +10869,18 @@ func program4v4(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 		}
 		_msgs, _margs := g.State()
 		_ms, _vs := _msgs[:38], _margs[:19]
-		_bad := 0.0
 		for _, x := range _ms {
-			_bad += (x.Pi - x.Pi) + (x.Tau - x.Tau)
+			if x.Pi-x.Pi != 0 || x.Tau-x.Tau != 0 {
+				return 0, compile.ErrFallback
+			}
 		}
 		for _, x := range _vs {
-			_bad += (x.Pi - x.Pi) + (x.Tau - x.Tau)
-		}
-		if _bad != 0 {
-			return 0, compile.ErrFallback
+			if x.Pi-x.Pi != 0 || x.Tau-x.Tau != 0 {
+				return 0, compile.ErrFallback
+			}
 		}
 		var _sum graph.EvidenceSum
+		_pp := 1.0
 		{ // N(s1; 25, 25.01)
 			_c0Pi, _c0Tau := _ms[9].Pi, _ms[9].Tau
 			if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
@@ -9826,7 +10895,11 @@ func program4v4(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 				_eq, _ev, _en = -0.5*d*d/v, v, 1
 			}
 			_sum.Add(_eq)
-			_sum.Mul(_ev)
+			_pp *= _ev
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Norm(_en)
 		}
 		{ // N(s2; 24.67, 27.57)
@@ -9843,7 +10916,11 @@ func program4v4(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 				_eq, _ev, _en = -0.5*d*d/v, v, 1
 			}
 			_sum.Add(_eq)
-			_sum.Mul(_ev)
+			_pp *= _ev
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Norm(_en)
 		}
 		{ // N(s3; 24.33, 30.26)
@@ -9860,7 +10937,11 @@ func program4v4(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 				_eq, _ev, _en = -0.5*d*d/v, v, 1
 			}
 			_sum.Add(_eq)
-			_sum.Mul(_ev)
+			_pp *= _ev
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Norm(_en)
 		}
 		{ // N(s4; 24, 33.07)
@@ -9877,7 +10958,11 @@ func program4v4(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 				_eq, _ev, _en = -0.5*d*d/v, v, 1
 			}
 			_sum.Add(_eq)
-			_sum.Mul(_ev)
+			_pp *= _ev
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Norm(_en)
 		}
 		{ // N(s5; 26, 25.01)
@@ -9894,7 +10979,11 @@ func program4v4(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 				_eq, _ev, _en = -0.5*d*d/v, v, 1
 			}
 			_sum.Add(_eq)
-			_sum.Mul(_ev)
+			_pp *= _ev
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Norm(_en)
 		}
 		{ // N(s6; 25.67, 27.57)
@@ -9911,7 +11000,11 @@ func program4v4(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 				_eq, _ev, _en = -0.5*d*d/v, v, 1
 			}
 			_sum.Add(_eq)
-			_sum.Mul(_ev)
+			_pp *= _ev
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Norm(_en)
 		}
 		{ // N(s7; 25.33, 30.26)
@@ -9928,7 +11021,11 @@ func program4v4(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 				_eq, _ev, _en = -0.5*d*d/v, v, 1
 			}
 			_sum.Add(_eq)
-			_sum.Mul(_ev)
+			_pp *= _ev
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Norm(_en)
 		}
 		{ // N(s8; 25, 33.07)
@@ -9945,7 +11042,11 @@ func program4v4(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 				_eq, _ev, _en = -0.5*d*d/v, v, 1
 			}
 			_sum.Add(_eq)
-			_sum.Mul(_ev)
+			_pp *= _ev
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Norm(_en)
 		}
 		{ // N(p1; s1, 17.36)
@@ -9966,7 +11067,11 @@ func program4v4(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 				_eq, _ev, _en = -0.5*d*d/v, v, 1
 			}
 			_sum.Add(_eq)
-			_sum.Mul(_ev)
+			_pp *= _ev
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Norm(_en)
 		}
 		{ // N(p2; s2, 17.36)
@@ -9987,7 +11092,11 @@ func program4v4(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 				_eq, _ev, _en = -0.5*d*d/v, v, 1
 			}
 			_sum.Add(_eq)
-			_sum.Mul(_ev)
+			_pp *= _ev
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Norm(_en)
 		}
 		{ // N(p3; s3, 17.36)
@@ -10008,7 +11117,11 @@ func program4v4(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 				_eq, _ev, _en = -0.5*d*d/v, v, 1
 			}
 			_sum.Add(_eq)
-			_sum.Mul(_ev)
+			_pp *= _ev
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Norm(_en)
 		}
 		{ // N(p4; s4, 17.36)
@@ -10029,7 +11142,11 @@ func program4v4(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 				_eq, _ev, _en = -0.5*d*d/v, v, 1
 			}
 			_sum.Add(_eq)
-			_sum.Mul(_ev)
+			_pp *= _ev
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Norm(_en)
 		}
 		{ // N(p5; s5, 17.36)
@@ -10050,7 +11167,11 @@ func program4v4(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 				_eq, _ev, _en = -0.5*d*d/v, v, 1
 			}
 			_sum.Add(_eq)
-			_sum.Mul(_ev)
+			_pp *= _ev
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Norm(_en)
 		}
 		{ // N(p6; s6, 17.36)
@@ -10071,7 +11192,11 @@ func program4v4(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 				_eq, _ev, _en = -0.5*d*d/v, v, 1
 			}
 			_sum.Add(_eq)
-			_sum.Mul(_ev)
+			_pp *= _ev
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Norm(_en)
 		}
 		{ // N(p7; s7, 17.36)
@@ -10092,7 +11217,11 @@ func program4v4(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 				_eq, _ev, _en = -0.5*d*d/v, v, 1
 			}
 			_sum.Add(_eq)
-			_sum.Mul(_ev)
+			_pp *= _ev
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Norm(_en)
 		}
 		{ // N(p8; s8, 17.36)
@@ -10113,7 +11242,11 @@ func program4v4(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 				_eq, _ev, _en = -0.5*d*d/v, v, 1
 			}
 			_sum.Add(_eq)
-			_sum.Mul(_ev)
+			_pp *= _ev
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Norm(_en)
 		}
 		{ // t1 = p1 + p2 + p3 + p4
@@ -10175,7 +11308,11 @@ func program4v4(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 				_eq, _ev, _en = -0.5*d*d/v, v, 1
 			}
 			_sum.Add(_eq)
-			_sum.Mul(_ev)
+			_pp *= _ev
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Norm(_en)
 		}
 		{ // t2 = p5 + p6 + p7 + p8
@@ -10237,7 +11374,11 @@ func program4v4(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 				_eq, _ev, _en = -0.5*d*d/v, v, 1
 			}
 			_sum.Add(_eq)
-			_sum.Mul(_ev)
+			_pp *= _ev
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Norm(_en)
 		}
 		{ // d1 = t1 − t2
@@ -10281,7 +11422,11 @@ func program4v4(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 				_eq, _ev, _en = -0.5*d*d/v, v, 1
 			}
 			_sum.Add(_eq)
-			_sum.Mul(_ev)
+			_pp *= _ev
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Norm(_en)
 		}
 		{ // I(d1 > 1.481)
@@ -10310,7 +11455,11 @@ func program4v4(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
 			{
 				cPi, cTau := _ms[0].Pi, _ms[0].Tau
@@ -10319,9 +11468,17 @@ func program4v4(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
-			_sum.Mul(q)
+			_pp *= q
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
@@ -10339,7 +11496,11 @@ func program4v4(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
 			{
 				cPi, cTau := _ms[1].Pi, _ms[1].Tau
@@ -10348,9 +11509,17 @@ func program4v4(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
-			_sum.Mul(q)
+			_pp *= q
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
@@ -10368,7 +11537,11 @@ func program4v4(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
 			{
 				cPi, cTau := _ms[2].Pi, _ms[2].Tau
@@ -10377,9 +11550,17 @@ func program4v4(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
-			_sum.Mul(q)
+			_pp *= q
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
@@ -10397,7 +11578,11 @@ func program4v4(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
 			{
 				cPi, cTau := _ms[3].Pi, _ms[3].Tau
@@ -10406,9 +11591,17 @@ func program4v4(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
-			_sum.Mul(q)
+			_pp *= q
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
@@ -10426,7 +11619,11 @@ func program4v4(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
 			{
 				cPi, cTau := _ms[4].Pi, _ms[4].Tau
@@ -10435,9 +11632,17 @@ func program4v4(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
-			_sum.Mul(q)
+			_pp *= q
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
@@ -10455,7 +11660,11 @@ func program4v4(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
 			{
 				cPi, cTau := _ms[5].Pi, _ms[5].Tau
@@ -10464,9 +11673,17 @@ func program4v4(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
-			_sum.Mul(q)
+			_pp *= q
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
@@ -10484,7 +11701,11 @@ func program4v4(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
 			{
 				cPi, cTau := _ms[6].Pi, _ms[6].Tau
@@ -10493,9 +11714,17 @@ func program4v4(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
-			_sum.Mul(q)
+			_pp *= q
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
@@ -10513,7 +11742,11 @@ func program4v4(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
 			{
 				cPi, cTau := _ms[7].Pi, _ms[7].Tau
@@ -10522,9 +11755,17 @@ func program4v4(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
-			_sum.Mul(q)
+			_pp *= q
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
@@ -10542,7 +11783,11 @@ func program4v4(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
 			{
 				cPi, cTau := _ms[8].Pi, _ms[8].Tau
@@ -10551,9 +11796,17 @@ func program4v4(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
-			_sum.Mul(q)
+			_pp *= q
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
@@ -10571,7 +11824,11 @@ func program4v4(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
 			{
 				cPi, cTau := _ms[10].Pi, _ms[10].Tau
@@ -10580,9 +11837,17 @@ func program4v4(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
-			_sum.Mul(q)
+			_pp *= q
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
@@ -10600,7 +11865,11 @@ func program4v4(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
 			{
 				cPi, cTau := _ms[12].Pi, _ms[12].Tau
@@ -10609,9 +11878,17 @@ func program4v4(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
-			_sum.Mul(q)
+			_pp *= q
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
@@ -10629,7 +11906,11 @@ func program4v4(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
 			{
 				cPi, cTau := _ms[14].Pi, _ms[14].Tau
@@ -10638,9 +11919,17 @@ func program4v4(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
-			_sum.Mul(q)
+			_pp *= q
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
@@ -10658,7 +11947,11 @@ func program4v4(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
 			{
 				cPi, cTau := _ms[16].Pi, _ms[16].Tau
@@ -10667,9 +11960,17 @@ func program4v4(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
-			_sum.Mul(q)
+			_pp *= q
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
@@ -10687,7 +11988,11 @@ func program4v4(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
 			{
 				cPi, cTau := _ms[18].Pi, _ms[18].Tau
@@ -10696,9 +12001,17 @@ func program4v4(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
-			_sum.Mul(q)
+			_pp *= q
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
@@ -10716,7 +12029,11 @@ func program4v4(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
 			{
 				cPi, cTau := _ms[20].Pi, _ms[20].Tau
@@ -10725,9 +12042,17 @@ func program4v4(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
-			_sum.Mul(q)
+			_pp *= q
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
@@ -10745,7 +12070,11 @@ func program4v4(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
 			{
 				cPi, cTau := _ms[22].Pi, _ms[22].Tau
@@ -10754,9 +12083,17 @@ func program4v4(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
-			_sum.Mul(q)
+			_pp *= q
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
@@ -10774,7 +12111,11 @@ func program4v4(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
 			{
 				cPi, cTau := _ms[24].Pi, _ms[24].Tau
@@ -10783,9 +12124,17 @@ func program4v4(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
-			_sum.Mul(q)
+			_pp *= q
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
@@ -10803,7 +12152,11 @@ func program4v4(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
 			{
 				cPi, cTau := _ms[29].Pi, _ms[29].Tau
@@ -10812,9 +12165,17 @@ func program4v4(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
-			_sum.Mul(q)
+			_pp *= q
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
@@ -10832,7 +12193,11 @@ func program4v4(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
 			{
 				cPi, cTau := _ms[34].Pi, _ms[34].Tau
@@ -10841,12 +12206,21 @@ func program4v4(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
-			_sum.Mul(q)
+			_pp *= q
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
+		_sum.Mul(_pp)
 		return _sum.Value(), nil
 	}), nil
 }
@@ -12253,17 +13627,18 @@ func program4v4Draw(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 		}
 		_msgs, _margs := g.State()
 		_ms, _vs := _msgs[:38], _margs[:19]
-		_bad := 0.0
 		for _, x := range _ms {
-			_bad += (x.Pi - x.Pi) + (x.Tau - x.Tau)
+			if x.Pi-x.Pi != 0 || x.Tau-x.Tau != 0 {
+				return 0, compile.ErrFallback
+			}
 		}
 		for _, x := range _vs {
-			_bad += (x.Pi - x.Pi) + (x.Tau - x.Tau)
-		}
-		if _bad != 0 {
-			return 0, compile.ErrFallback
+			if x.Pi-x.Pi != 0 || x.Tau-x.Tau != 0 {
+				return 0, compile.ErrFallback
+			}
 		}
 		var _sum graph.EvidenceSum
+		_pp := 1.0
 		{ // N(s1; 25, 25.01)
 			_c0Pi, _c0Tau := _ms[9].Pi, _ms[9].Tau
 			if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
@@ -12278,7 +13653,11 @@ func program4v4Draw(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 				_eq, _ev, _en = -0.5*d*d/v, v, 1
 			}
 			_sum.Add(_eq)
-			_sum.Mul(_ev)
+			_pp *= _ev
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Norm(_en)
 		}
 		{ // N(s2; 24.67, 27.57)
@@ -12295,7 +13674,11 @@ func program4v4Draw(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 				_eq, _ev, _en = -0.5*d*d/v, v, 1
 			}
 			_sum.Add(_eq)
-			_sum.Mul(_ev)
+			_pp *= _ev
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Norm(_en)
 		}
 		{ // N(s3; 24.33, 30.26)
@@ -12312,7 +13695,11 @@ func program4v4Draw(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 				_eq, _ev, _en = -0.5*d*d/v, v, 1
 			}
 			_sum.Add(_eq)
-			_sum.Mul(_ev)
+			_pp *= _ev
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Norm(_en)
 		}
 		{ // N(s4; 24, 33.07)
@@ -12329,7 +13716,11 @@ func program4v4Draw(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 				_eq, _ev, _en = -0.5*d*d/v, v, 1
 			}
 			_sum.Add(_eq)
-			_sum.Mul(_ev)
+			_pp *= _ev
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Norm(_en)
 		}
 		{ // N(s5; 26, 25.01)
@@ -12346,7 +13737,11 @@ func program4v4Draw(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 				_eq, _ev, _en = -0.5*d*d/v, v, 1
 			}
 			_sum.Add(_eq)
-			_sum.Mul(_ev)
+			_pp *= _ev
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Norm(_en)
 		}
 		{ // N(s6; 25.67, 27.57)
@@ -12363,7 +13758,11 @@ func program4v4Draw(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 				_eq, _ev, _en = -0.5*d*d/v, v, 1
 			}
 			_sum.Add(_eq)
-			_sum.Mul(_ev)
+			_pp *= _ev
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Norm(_en)
 		}
 		{ // N(s7; 25.33, 30.26)
@@ -12380,7 +13779,11 @@ func program4v4Draw(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 				_eq, _ev, _en = -0.5*d*d/v, v, 1
 			}
 			_sum.Add(_eq)
-			_sum.Mul(_ev)
+			_pp *= _ev
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Norm(_en)
 		}
 		{ // N(s8; 25, 33.07)
@@ -12397,7 +13800,11 @@ func program4v4Draw(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 				_eq, _ev, _en = -0.5*d*d/v, v, 1
 			}
 			_sum.Add(_eq)
-			_sum.Mul(_ev)
+			_pp *= _ev
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Norm(_en)
 		}
 		{ // N(p1; s1, 17.36)
@@ -12418,7 +13825,11 @@ func program4v4Draw(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 				_eq, _ev, _en = -0.5*d*d/v, v, 1
 			}
 			_sum.Add(_eq)
-			_sum.Mul(_ev)
+			_pp *= _ev
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Norm(_en)
 		}
 		{ // N(p2; s2, 17.36)
@@ -12439,7 +13850,11 @@ func program4v4Draw(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 				_eq, _ev, _en = -0.5*d*d/v, v, 1
 			}
 			_sum.Add(_eq)
-			_sum.Mul(_ev)
+			_pp *= _ev
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Norm(_en)
 		}
 		{ // N(p3; s3, 17.36)
@@ -12460,7 +13875,11 @@ func program4v4Draw(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 				_eq, _ev, _en = -0.5*d*d/v, v, 1
 			}
 			_sum.Add(_eq)
-			_sum.Mul(_ev)
+			_pp *= _ev
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Norm(_en)
 		}
 		{ // N(p4; s4, 17.36)
@@ -12481,7 +13900,11 @@ func program4v4Draw(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 				_eq, _ev, _en = -0.5*d*d/v, v, 1
 			}
 			_sum.Add(_eq)
-			_sum.Mul(_ev)
+			_pp *= _ev
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Norm(_en)
 		}
 		{ // N(p5; s5, 17.36)
@@ -12502,7 +13925,11 @@ func program4v4Draw(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 				_eq, _ev, _en = -0.5*d*d/v, v, 1
 			}
 			_sum.Add(_eq)
-			_sum.Mul(_ev)
+			_pp *= _ev
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Norm(_en)
 		}
 		{ // N(p6; s6, 17.36)
@@ -12523,7 +13950,11 @@ func program4v4Draw(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 				_eq, _ev, _en = -0.5*d*d/v, v, 1
 			}
 			_sum.Add(_eq)
-			_sum.Mul(_ev)
+			_pp *= _ev
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Norm(_en)
 		}
 		{ // N(p7; s7, 17.36)
@@ -12544,7 +13975,11 @@ func program4v4Draw(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 				_eq, _ev, _en = -0.5*d*d/v, v, 1
 			}
 			_sum.Add(_eq)
-			_sum.Mul(_ev)
+			_pp *= _ev
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Norm(_en)
 		}
 		{ // N(p8; s8, 17.36)
@@ -12565,7 +14000,11 @@ func program4v4Draw(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 				_eq, _ev, _en = -0.5*d*d/v, v, 1
 			}
 			_sum.Add(_eq)
-			_sum.Mul(_ev)
+			_pp *= _ev
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Norm(_en)
 		}
 		{ // t1 = p1 + p2 + p3 + p4
@@ -12627,7 +14066,11 @@ func program4v4Draw(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 				_eq, _ev, _en = -0.5*d*d/v, v, 1
 			}
 			_sum.Add(_eq)
-			_sum.Mul(_ev)
+			_pp *= _ev
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Norm(_en)
 		}
 		{ // t2 = p5 + p6 + p7 + p8
@@ -12689,7 +14132,11 @@ func program4v4Draw(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 				_eq, _ev, _en = -0.5*d*d/v, v, 1
 			}
 			_sum.Add(_eq)
-			_sum.Mul(_ev)
+			_pp *= _ev
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Norm(_en)
 		}
 		{ // d1 = t1 − t2
@@ -12733,7 +14180,11 @@ func program4v4Draw(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 				_eq, _ev, _en = -0.5*d*d/v, v, 1
 			}
 			_sum.Add(_eq)
-			_sum.Mul(_ev)
+			_pp *= _ev
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Norm(_en)
 		}
 		{ // I(|d1| ≤ 1.481)
@@ -12762,7 +14213,11 @@ func program4v4Draw(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
 			{
 				cPi, cTau := _ms[0].Pi, _ms[0].Tau
@@ -12771,9 +14226,17 @@ func program4v4Draw(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
-			_sum.Mul(q)
+			_pp *= q
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
@@ -12791,7 +14254,11 @@ func program4v4Draw(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
 			{
 				cPi, cTau := _ms[1].Pi, _ms[1].Tau
@@ -12800,9 +14267,17 @@ func program4v4Draw(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
-			_sum.Mul(q)
+			_pp *= q
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
@@ -12820,7 +14295,11 @@ func program4v4Draw(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
 			{
 				cPi, cTau := _ms[2].Pi, _ms[2].Tau
@@ -12829,9 +14308,17 @@ func program4v4Draw(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
-			_sum.Mul(q)
+			_pp *= q
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
@@ -12849,7 +14336,11 @@ func program4v4Draw(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
 			{
 				cPi, cTau := _ms[3].Pi, _ms[3].Tau
@@ -12858,9 +14349,17 @@ func program4v4Draw(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
-			_sum.Mul(q)
+			_pp *= q
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
@@ -12878,7 +14377,11 @@ func program4v4Draw(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
 			{
 				cPi, cTau := _ms[4].Pi, _ms[4].Tau
@@ -12887,9 +14390,17 @@ func program4v4Draw(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
-			_sum.Mul(q)
+			_pp *= q
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
@@ -12907,7 +14418,11 @@ func program4v4Draw(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
 			{
 				cPi, cTau := _ms[5].Pi, _ms[5].Tau
@@ -12916,9 +14431,17 @@ func program4v4Draw(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
-			_sum.Mul(q)
+			_pp *= q
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
@@ -12936,7 +14459,11 @@ func program4v4Draw(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
 			{
 				cPi, cTau := _ms[6].Pi, _ms[6].Tau
@@ -12945,9 +14472,17 @@ func program4v4Draw(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
-			_sum.Mul(q)
+			_pp *= q
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
@@ -12965,7 +14500,11 @@ func program4v4Draw(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
 			{
 				cPi, cTau := _ms[7].Pi, _ms[7].Tau
@@ -12974,9 +14513,17 @@ func program4v4Draw(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
-			_sum.Mul(q)
+			_pp *= q
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
@@ -12994,7 +14541,11 @@ func program4v4Draw(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
 			{
 				cPi, cTau := _ms[8].Pi, _ms[8].Tau
@@ -13003,9 +14554,17 @@ func program4v4Draw(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
-			_sum.Mul(q)
+			_pp *= q
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
@@ -13023,7 +14582,11 @@ func program4v4Draw(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
 			{
 				cPi, cTau := _ms[10].Pi, _ms[10].Tau
@@ -13032,9 +14595,17 @@ func program4v4Draw(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
-			_sum.Mul(q)
+			_pp *= q
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
@@ -13052,7 +14623,11 @@ func program4v4Draw(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
 			{
 				cPi, cTau := _ms[12].Pi, _ms[12].Tau
@@ -13061,9 +14636,17 @@ func program4v4Draw(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
-			_sum.Mul(q)
+			_pp *= q
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
@@ -13081,7 +14664,11 @@ func program4v4Draw(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
 			{
 				cPi, cTau := _ms[14].Pi, _ms[14].Tau
@@ -13090,9 +14677,17 @@ func program4v4Draw(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
-			_sum.Mul(q)
+			_pp *= q
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
@@ -13110,7 +14705,11 @@ func program4v4Draw(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
 			{
 				cPi, cTau := _ms[16].Pi, _ms[16].Tau
@@ -13119,9 +14718,17 @@ func program4v4Draw(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
-			_sum.Mul(q)
+			_pp *= q
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
@@ -13139,7 +14746,11 @@ func program4v4Draw(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
 			{
 				cPi, cTau := _ms[18].Pi, _ms[18].Tau
@@ -13148,9 +14759,17 @@ func program4v4Draw(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
-			_sum.Mul(q)
+			_pp *= q
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
@@ -13168,7 +14787,11 @@ func program4v4Draw(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
 			{
 				cPi, cTau := _ms[20].Pi, _ms[20].Tau
@@ -13177,9 +14800,17 @@ func program4v4Draw(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
-			_sum.Mul(q)
+			_pp *= q
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
@@ -13197,7 +14828,11 @@ func program4v4Draw(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
 			{
 				cPi, cTau := _ms[22].Pi, _ms[22].Tau
@@ -13206,9 +14841,17 @@ func program4v4Draw(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
-			_sum.Mul(q)
+			_pp *= q
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
@@ -13226,7 +14869,11 @@ func program4v4Draw(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
 			{
 				cPi, cTau := _ms[24].Pi, _ms[24].Tau
@@ -13235,9 +14882,17 @@ func program4v4Draw(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
-			_sum.Mul(q)
+			_pp *= q
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
@@ -13255,7 +14910,11 @@ func program4v4Draw(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
 			{
 				cPi, cTau := _ms[29].Pi, _ms[29].Tau
@@ -13264,9 +14923,17 @@ func program4v4Draw(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
-			_sum.Mul(q)
+			_pp *= q
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
@@ -13284,7 +14951,11 @@ func program4v4Draw(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
 			{
 				cPi, cTau := _ms[34].Pi, _ms[34].Tau
@@ -13293,12 +14964,21 @@ func program4v4Draw(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
-			_sum.Mul(q)
+			_pp *= q
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
+		_sum.Mul(_pp)
 		return _sum.Value(), nil
 	}), nil
 }
@@ -14250,17 +15930,18 @@ func programFFA3(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 		}
 		_msgs, _margs := g.State()
 		_ms, _vs := _msgs[:23], _margs[:11]
-		_bad := 0.0
 		for _, x := range _ms {
-			_bad += (x.Pi - x.Pi) + (x.Tau - x.Tau)
+			if x.Pi-x.Pi != 0 || x.Tau-x.Tau != 0 {
+				return 0, compile.ErrFallback
+			}
 		}
 		for _, x := range _vs {
-			_bad += (x.Pi - x.Pi) + (x.Tau - x.Tau)
-		}
-		if _bad != 0 {
-			return 0, compile.ErrFallback
+			if x.Pi-x.Pi != 0 || x.Tau-x.Tau != 0 {
+				return 0, compile.ErrFallback
+			}
 		}
 		var _sum graph.EvidenceSum
+		_pp := 1.0
 		{ // N(s1; 25, 25.01)
 			_c0Pi, _c0Tau := _ms[4].Pi, _ms[4].Tau
 			if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
@@ -14275,7 +15956,11 @@ func programFFA3(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 				_eq, _ev, _en = -0.5*d*d/v, v, 1
 			}
 			_sum.Add(_eq)
-			_sum.Mul(_ev)
+			_pp *= _ev
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Norm(_en)
 		}
 		{ // N(s2; 26, 25.01)
@@ -14292,7 +15977,11 @@ func programFFA3(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 				_eq, _ev, _en = -0.5*d*d/v, v, 1
 			}
 			_sum.Add(_eq)
-			_sum.Mul(_ev)
+			_pp *= _ev
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Norm(_en)
 		}
 		{ // N(s3; 27, 25.01)
@@ -14309,7 +15998,11 @@ func programFFA3(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 				_eq, _ev, _en = -0.5*d*d/v, v, 1
 			}
 			_sum.Add(_eq)
-			_sum.Mul(_ev)
+			_pp *= _ev
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Norm(_en)
 		}
 		{ // N(p1; s1, 17.36)
@@ -14330,7 +16023,11 @@ func programFFA3(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 				_eq, _ev, _en = -0.5*d*d/v, v, 1
 			}
 			_sum.Add(_eq)
-			_sum.Mul(_ev)
+			_pp *= _ev
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Norm(_en)
 		}
 		{ // N(p2; s2, 17.36)
@@ -14351,7 +16048,11 @@ func programFFA3(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 				_eq, _ev, _en = -0.5*d*d/v, v, 1
 			}
 			_sum.Add(_eq)
-			_sum.Mul(_ev)
+			_pp *= _ev
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Norm(_en)
 		}
 		{ // N(p3; s3, 17.36)
@@ -14372,7 +16073,11 @@ func programFFA3(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 				_eq, _ev, _en = -0.5*d*d/v, v, 1
 			}
 			_sum.Add(_eq)
-			_sum.Mul(_ev)
+			_pp *= _ev
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Norm(_en)
 		}
 		{ // t1 = p1
@@ -14407,7 +16112,11 @@ func programFFA3(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 				_eq, _ev, _en = -0.5*d*d/v, v, 1
 			}
 			_sum.Add(_eq)
-			_sum.Mul(_ev)
+			_pp *= _ev
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Norm(_en)
 		}
 		{ // t2 = p2
@@ -14448,7 +16157,11 @@ func programFFA3(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 				_eq, _ev, _en = -0.5*d*d/v, v, 1
 			}
 			_sum.Add(_eq)
-			_sum.Mul(_ev)
+			_pp *= _ev
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Norm(_en)
 		}
 		{ // t3 = p3
@@ -14483,7 +16196,11 @@ func programFFA3(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 				_eq, _ev, _en = -0.5*d*d/v, v, 1
 			}
 			_sum.Add(_eq)
-			_sum.Mul(_ev)
+			_pp *= _ev
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Norm(_en)
 		}
 		{ // d1 = t1 − t2
@@ -14533,7 +16250,11 @@ func programFFA3(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 				_eq, _ev, _en = -0.5*d*d/v, v, 1
 			}
 			_sum.Add(_eq)
-			_sum.Mul(_ev)
+			_pp *= _ev
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Norm(_en)
 		}
 		{ // d2 = t2 − t3
@@ -14583,7 +16304,11 @@ func programFFA3(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 				_eq, _ev, _en = -0.5*d*d/v, v, 1
 			}
 			_sum.Add(_eq)
-			_sum.Mul(_ev)
+			_pp *= _ev
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Norm(_en)
 		}
 		{ // I(d1 > 0.7405)
@@ -14624,7 +16349,11 @@ func programFFA3(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
 			{
 				cPi, cTau := _ms[0].Pi, _ms[0].Tau
@@ -14633,9 +16362,17 @@ func programFFA3(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
-			_sum.Mul(q)
+			_pp *= q
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
@@ -14653,7 +16390,11 @@ func programFFA3(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
 			{
 				cPi, cTau := _ms[1].Pi, _ms[1].Tau
@@ -14662,9 +16403,17 @@ func programFFA3(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
-			_sum.Mul(q)
+			_pp *= q
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
@@ -14682,7 +16431,11 @@ func programFFA3(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
 			{
 				cPi, cTau := _ms[2].Pi, _ms[2].Tau
@@ -14691,9 +16444,17 @@ func programFFA3(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
-			_sum.Mul(q)
+			_pp *= q
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
@@ -14711,7 +16472,11 @@ func programFFA3(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
 			{
 				cPi, cTau := _ms[3].Pi, _ms[3].Tau
@@ -14720,9 +16485,17 @@ func programFFA3(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
-			_sum.Mul(q)
+			_pp *= q
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
@@ -14740,7 +16513,11 @@ func programFFA3(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
 			{
 				cPi, cTau := _ms[5].Pi, _ms[5].Tau
@@ -14749,9 +16526,17 @@ func programFFA3(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
-			_sum.Mul(q)
+			_pp *= q
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
@@ -14769,7 +16554,11 @@ func programFFA3(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
 			{
 				cPi, cTau := _ms[7].Pi, _ms[7].Tau
@@ -14778,9 +16567,17 @@ func programFFA3(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
-			_sum.Mul(q)
+			_pp *= q
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
@@ -14798,7 +16595,11 @@ func programFFA3(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
 			{
 				cPi, cTau := _ms[9].Pi, _ms[9].Tau
@@ -14807,9 +16608,17 @@ func programFFA3(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
-			_sum.Mul(q)
+			_pp *= q
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
@@ -14833,7 +16642,11 @@ func programFFA3(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
 			{
 				cPi, cTau := _vs[7].Pi-_ms[17].Pi, _vs[7].Tau-_ms[17].Tau
@@ -14848,7 +16661,11 @@ func programFFA3(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
 			{
 				cPi, cTau := _vs[7].Pi-_ms[19].Pi, _vs[7].Tau-_ms[19].Tau
@@ -14863,9 +16680,17 @@ func programFFA3(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
-			_sum.Mul(q)
+			_pp *= q
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
@@ -14883,7 +16708,11 @@ func programFFA3(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
 			{
 				cPi, cTau := _ms[13].Pi, _ms[13].Tau
@@ -14892,9 +16721,17 @@ func programFFA3(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
-			_sum.Mul(q)
+			_pp *= q
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
@@ -14912,7 +16749,11 @@ func programFFA3(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
 			{
 				cPi, cTau := _ms[15].Pi, _ms[15].Tau
@@ -14921,9 +16762,17 @@ func programFFA3(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
-			_sum.Mul(q)
+			_pp *= q
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
@@ -14941,7 +16790,11 @@ func programFFA3(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
 			{
 				cPi, cTau := _ms[18].Pi, _ms[18].Tau
@@ -14950,12 +16803,21 @@ func programFFA3(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
-			_sum.Mul(q)
+			_pp *= q
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
+		_sum.Mul(_pp)
 		return _sum.Value(), nil
 	}), nil
 }
@@ -16407,17 +18269,18 @@ func programFFA4(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 		}
 		_msgs, _margs := g.State()
 		_ms, _vs := _msgs[:32], _margs[:15]
-		_bad := 0.0
 		for _, x := range _ms {
-			_bad += (x.Pi - x.Pi) + (x.Tau - x.Tau)
+			if x.Pi-x.Pi != 0 || x.Tau-x.Tau != 0 {
+				return 0, compile.ErrFallback
+			}
 		}
 		for _, x := range _vs {
-			_bad += (x.Pi - x.Pi) + (x.Tau - x.Tau)
-		}
-		if _bad != 0 {
-			return 0, compile.ErrFallback
+			if x.Pi-x.Pi != 0 || x.Tau-x.Tau != 0 {
+				return 0, compile.ErrFallback
+			}
 		}
 		var _sum graph.EvidenceSum
+		_pp := 1.0
 		{ // N(s1; 25, 25.01)
 			_c0Pi, _c0Tau := _ms[5].Pi, _ms[5].Tau
 			if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
@@ -16432,7 +18295,11 @@ func programFFA4(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 				_eq, _ev, _en = -0.5*d*d/v, v, 1
 			}
 			_sum.Add(_eq)
-			_sum.Mul(_ev)
+			_pp *= _ev
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Norm(_en)
 		}
 		{ // N(s2; 26, 25.01)
@@ -16449,7 +18316,11 @@ func programFFA4(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 				_eq, _ev, _en = -0.5*d*d/v, v, 1
 			}
 			_sum.Add(_eq)
-			_sum.Mul(_ev)
+			_pp *= _ev
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Norm(_en)
 		}
 		{ // N(s3; 27, 25.01)
@@ -16466,7 +18337,11 @@ func programFFA4(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 				_eq, _ev, _en = -0.5*d*d/v, v, 1
 			}
 			_sum.Add(_eq)
-			_sum.Mul(_ev)
+			_pp *= _ev
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Norm(_en)
 		}
 		{ // N(s4; 28, 25.01)
@@ -16483,7 +18358,11 @@ func programFFA4(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 				_eq, _ev, _en = -0.5*d*d/v, v, 1
 			}
 			_sum.Add(_eq)
-			_sum.Mul(_ev)
+			_pp *= _ev
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Norm(_en)
 		}
 		{ // N(p1; s1, 17.36)
@@ -16504,7 +18383,11 @@ func programFFA4(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 				_eq, _ev, _en = -0.5*d*d/v, v, 1
 			}
 			_sum.Add(_eq)
-			_sum.Mul(_ev)
+			_pp *= _ev
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Norm(_en)
 		}
 		{ // N(p2; s2, 17.36)
@@ -16525,7 +18408,11 @@ func programFFA4(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 				_eq, _ev, _en = -0.5*d*d/v, v, 1
 			}
 			_sum.Add(_eq)
-			_sum.Mul(_ev)
+			_pp *= _ev
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Norm(_en)
 		}
 		{ // N(p3; s3, 17.36)
@@ -16546,7 +18433,11 @@ func programFFA4(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 				_eq, _ev, _en = -0.5*d*d/v, v, 1
 			}
 			_sum.Add(_eq)
-			_sum.Mul(_ev)
+			_pp *= _ev
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Norm(_en)
 		}
 		{ // N(p4; s4, 17.36)
@@ -16567,7 +18458,11 @@ func programFFA4(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 				_eq, _ev, _en = -0.5*d*d/v, v, 1
 			}
 			_sum.Add(_eq)
-			_sum.Mul(_ev)
+			_pp *= _ev
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Norm(_en)
 		}
 		{ // t1 = p1
@@ -16602,7 +18497,11 @@ func programFFA4(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 				_eq, _ev, _en = -0.5*d*d/v, v, 1
 			}
 			_sum.Add(_eq)
-			_sum.Mul(_ev)
+			_pp *= _ev
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Norm(_en)
 		}
 		{ // t2 = p2
@@ -16643,7 +18542,11 @@ func programFFA4(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 				_eq, _ev, _en = -0.5*d*d/v, v, 1
 			}
 			_sum.Add(_eq)
-			_sum.Mul(_ev)
+			_pp *= _ev
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Norm(_en)
 		}
 		{ // t3 = p3
@@ -16684,7 +18587,11 @@ func programFFA4(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 				_eq, _ev, _en = -0.5*d*d/v, v, 1
 			}
 			_sum.Add(_eq)
-			_sum.Mul(_ev)
+			_pp *= _ev
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Norm(_en)
 		}
 		{ // t4 = p4
@@ -16719,7 +18626,11 @@ func programFFA4(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 				_eq, _ev, _en = -0.5*d*d/v, v, 1
 			}
 			_sum.Add(_eq)
-			_sum.Mul(_ev)
+			_pp *= _ev
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Norm(_en)
 		}
 		{ // d1 = t1 − t2
@@ -16769,7 +18680,11 @@ func programFFA4(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 				_eq, _ev, _en = -0.5*d*d/v, v, 1
 			}
 			_sum.Add(_eq)
-			_sum.Mul(_ev)
+			_pp *= _ev
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Norm(_en)
 		}
 		{ // d2 = t2 − t3
@@ -16825,7 +18740,11 @@ func programFFA4(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 				_eq, _ev, _en = -0.5*d*d/v, v, 1
 			}
 			_sum.Add(_eq)
-			_sum.Mul(_ev)
+			_pp *= _ev
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Norm(_en)
 		}
 		{ // d3 = t3 − t4
@@ -16875,7 +18794,11 @@ func programFFA4(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 				_eq, _ev, _en = -0.5*d*d/v, v, 1
 			}
 			_sum.Add(_eq)
-			_sum.Mul(_ev)
+			_pp *= _ev
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Norm(_en)
 		}
 		{ // I(d1 > 0.7405)
@@ -16928,7 +18851,11 @@ func programFFA4(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
 			{
 				cPi, cTau := _ms[0].Pi, _ms[0].Tau
@@ -16937,9 +18864,17 @@ func programFFA4(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
-			_sum.Mul(q)
+			_pp *= q
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
@@ -16957,7 +18892,11 @@ func programFFA4(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
 			{
 				cPi, cTau := _ms[1].Pi, _ms[1].Tau
@@ -16966,9 +18905,17 @@ func programFFA4(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
-			_sum.Mul(q)
+			_pp *= q
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
@@ -16986,7 +18933,11 @@ func programFFA4(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
 			{
 				cPi, cTau := _ms[2].Pi, _ms[2].Tau
@@ -16995,9 +18946,17 @@ func programFFA4(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
-			_sum.Mul(q)
+			_pp *= q
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
@@ -17015,7 +18974,11 @@ func programFFA4(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
 			{
 				cPi, cTau := _ms[3].Pi, _ms[3].Tau
@@ -17024,9 +18987,17 @@ func programFFA4(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
-			_sum.Mul(q)
+			_pp *= q
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
@@ -17044,7 +19015,11 @@ func programFFA4(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
 			{
 				cPi, cTau := _ms[4].Pi, _ms[4].Tau
@@ -17053,9 +19028,17 @@ func programFFA4(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
-			_sum.Mul(q)
+			_pp *= q
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
@@ -17073,7 +19056,11 @@ func programFFA4(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
 			{
 				cPi, cTau := _ms[6].Pi, _ms[6].Tau
@@ -17082,9 +19069,17 @@ func programFFA4(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
-			_sum.Mul(q)
+			_pp *= q
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
@@ -17102,7 +19097,11 @@ func programFFA4(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
 			{
 				cPi, cTau := _ms[8].Pi, _ms[8].Tau
@@ -17111,9 +19110,17 @@ func programFFA4(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
-			_sum.Mul(q)
+			_pp *= q
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
@@ -17131,7 +19138,11 @@ func programFFA4(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
 			{
 				cPi, cTau := _ms[10].Pi, _ms[10].Tau
@@ -17140,9 +19151,17 @@ func programFFA4(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
-			_sum.Mul(q)
+			_pp *= q
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
@@ -17160,7 +19179,11 @@ func programFFA4(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
 			{
 				cPi, cTau := _ms[12].Pi, _ms[12].Tau
@@ -17169,9 +19192,17 @@ func programFFA4(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
-			_sum.Mul(q)
+			_pp *= q
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
@@ -17195,7 +19226,11 @@ func programFFA4(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
 			{
 				cPi, cTau := _vs[9].Pi-_ms[22].Pi, _vs[9].Tau-_ms[22].Tau
@@ -17210,7 +19245,11 @@ func programFFA4(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
 			{
 				cPi, cTau := _vs[9].Pi-_ms[24].Pi, _vs[9].Tau-_ms[24].Tau
@@ -17225,9 +19264,17 @@ func programFFA4(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
-			_sum.Mul(q)
+			_pp *= q
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
@@ -17251,7 +19298,11 @@ func programFFA4(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
 			{
 				cPi, cTau := _vs[10].Pi-_ms[25].Pi, _vs[10].Tau-_ms[25].Tau
@@ -17266,7 +19317,11 @@ func programFFA4(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
 			{
 				cPi, cTau := _vs[10].Pi-_ms[27].Pi, _vs[10].Tau-_ms[27].Tau
@@ -17281,9 +19336,17 @@ func programFFA4(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
-			_sum.Mul(q)
+			_pp *= q
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
@@ -17301,7 +19364,11 @@ func programFFA4(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
 			{
 				cPi, cTau := _ms[18].Pi, _ms[18].Tau
@@ -17310,9 +19377,17 @@ func programFFA4(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
-			_sum.Mul(q)
+			_pp *= q
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
@@ -17330,7 +19405,11 @@ func programFFA4(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
 			{
 				cPi, cTau := _ms[20].Pi, _ms[20].Tau
@@ -17339,9 +19418,17 @@ func programFFA4(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
-			_sum.Mul(q)
+			_pp *= q
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
@@ -17359,7 +19446,11 @@ func programFFA4(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
 			{
 				cPi, cTau := _ms[23].Pi, _ms[23].Tau
@@ -17368,9 +19459,17 @@ func programFFA4(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
-			_sum.Mul(q)
+			_pp *= q
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
@@ -17388,7 +19487,11 @@ func programFFA4(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
 			{
 				cPi, cTau := _ms[26].Pi, _ms[26].Tau
@@ -17397,12 +19500,21 @@ func programFFA4(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
-			_sum.Mul(q)
+			_pp *= q
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
+		_sum.Mul(_pp)
 		return _sum.Value(), nil
 	}), nil
 }
@@ -19354,17 +21466,18 @@ func programFFA5(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 		}
 		_msgs, _margs := g.State()
 		_ms, _vs := _msgs[:41], _margs[:19]
-		_bad := 0.0
 		for _, x := range _ms {
-			_bad += (x.Pi - x.Pi) + (x.Tau - x.Tau)
+			if x.Pi-x.Pi != 0 || x.Tau-x.Tau != 0 {
+				return 0, compile.ErrFallback
+			}
 		}
 		for _, x := range _vs {
-			_bad += (x.Pi - x.Pi) + (x.Tau - x.Tau)
-		}
-		if _bad != 0 {
-			return 0, compile.ErrFallback
+			if x.Pi-x.Pi != 0 || x.Tau-x.Tau != 0 {
+				return 0, compile.ErrFallback
+			}
 		}
 		var _sum graph.EvidenceSum
+		_pp := 1.0
 		{ // N(s1; 25, 25.01)
 			_c0Pi, _c0Tau := _ms[6].Pi, _ms[6].Tau
 			if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
@@ -19379,7 +21492,11 @@ func programFFA5(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 				_eq, _ev, _en = -0.5*d*d/v, v, 1
 			}
 			_sum.Add(_eq)
-			_sum.Mul(_ev)
+			_pp *= _ev
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Norm(_en)
 		}
 		{ // N(s2; 26, 25.01)
@@ -19396,7 +21513,11 @@ func programFFA5(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 				_eq, _ev, _en = -0.5*d*d/v, v, 1
 			}
 			_sum.Add(_eq)
-			_sum.Mul(_ev)
+			_pp *= _ev
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Norm(_en)
 		}
 		{ // N(s3; 27, 25.01)
@@ -19413,7 +21534,11 @@ func programFFA5(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 				_eq, _ev, _en = -0.5*d*d/v, v, 1
 			}
 			_sum.Add(_eq)
-			_sum.Mul(_ev)
+			_pp *= _ev
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Norm(_en)
 		}
 		{ // N(s4; 28, 25.01)
@@ -19430,7 +21555,11 @@ func programFFA5(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 				_eq, _ev, _en = -0.5*d*d/v, v, 1
 			}
 			_sum.Add(_eq)
-			_sum.Mul(_ev)
+			_pp *= _ev
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Norm(_en)
 		}
 		{ // N(s5; 29, 25.01)
@@ -19447,7 +21576,11 @@ func programFFA5(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 				_eq, _ev, _en = -0.5*d*d/v, v, 1
 			}
 			_sum.Add(_eq)
-			_sum.Mul(_ev)
+			_pp *= _ev
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Norm(_en)
 		}
 		{ // N(p1; s1, 17.36)
@@ -19468,7 +21601,11 @@ func programFFA5(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 				_eq, _ev, _en = -0.5*d*d/v, v, 1
 			}
 			_sum.Add(_eq)
-			_sum.Mul(_ev)
+			_pp *= _ev
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Norm(_en)
 		}
 		{ // N(p2; s2, 17.36)
@@ -19489,7 +21626,11 @@ func programFFA5(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 				_eq, _ev, _en = -0.5*d*d/v, v, 1
 			}
 			_sum.Add(_eq)
-			_sum.Mul(_ev)
+			_pp *= _ev
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Norm(_en)
 		}
 		{ // N(p3; s3, 17.36)
@@ -19510,7 +21651,11 @@ func programFFA5(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 				_eq, _ev, _en = -0.5*d*d/v, v, 1
 			}
 			_sum.Add(_eq)
-			_sum.Mul(_ev)
+			_pp *= _ev
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Norm(_en)
 		}
 		{ // N(p4; s4, 17.36)
@@ -19531,7 +21676,11 @@ func programFFA5(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 				_eq, _ev, _en = -0.5*d*d/v, v, 1
 			}
 			_sum.Add(_eq)
-			_sum.Mul(_ev)
+			_pp *= _ev
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Norm(_en)
 		}
 		{ // N(p5; s5, 17.36)
@@ -19552,7 +21701,11 @@ func programFFA5(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 				_eq, _ev, _en = -0.5*d*d/v, v, 1
 			}
 			_sum.Add(_eq)
-			_sum.Mul(_ev)
+			_pp *= _ev
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Norm(_en)
 		}
 		{ // t1 = p1
@@ -19587,7 +21740,11 @@ func programFFA5(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 				_eq, _ev, _en = -0.5*d*d/v, v, 1
 			}
 			_sum.Add(_eq)
-			_sum.Mul(_ev)
+			_pp *= _ev
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Norm(_en)
 		}
 		{ // t2 = p2
@@ -19628,7 +21785,11 @@ func programFFA5(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 				_eq, _ev, _en = -0.5*d*d/v, v, 1
 			}
 			_sum.Add(_eq)
-			_sum.Mul(_ev)
+			_pp *= _ev
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Norm(_en)
 		}
 		{ // t3 = p3
@@ -19669,7 +21830,11 @@ func programFFA5(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 				_eq, _ev, _en = -0.5*d*d/v, v, 1
 			}
 			_sum.Add(_eq)
-			_sum.Mul(_ev)
+			_pp *= _ev
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Norm(_en)
 		}
 		{ // t4 = p4
@@ -19710,7 +21875,11 @@ func programFFA5(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 				_eq, _ev, _en = -0.5*d*d/v, v, 1
 			}
 			_sum.Add(_eq)
-			_sum.Mul(_ev)
+			_pp *= _ev
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Norm(_en)
 		}
 		{ // t5 = p5
@@ -19745,7 +21914,11 @@ func programFFA5(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 				_eq, _ev, _en = -0.5*d*d/v, v, 1
 			}
 			_sum.Add(_eq)
-			_sum.Mul(_ev)
+			_pp *= _ev
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Norm(_en)
 		}
 		{ // d1 = t1 − t2
@@ -19795,7 +21968,11 @@ func programFFA5(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 				_eq, _ev, _en = -0.5*d*d/v, v, 1
 			}
 			_sum.Add(_eq)
-			_sum.Mul(_ev)
+			_pp *= _ev
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Norm(_en)
 		}
 		{ // d2 = t2 − t3
@@ -19851,7 +22028,11 @@ func programFFA5(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 				_eq, _ev, _en = -0.5*d*d/v, v, 1
 			}
 			_sum.Add(_eq)
-			_sum.Mul(_ev)
+			_pp *= _ev
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Norm(_en)
 		}
 		{ // d3 = t3 − t4
@@ -19907,7 +22088,11 @@ func programFFA5(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 				_eq, _ev, _en = -0.5*d*d/v, v, 1
 			}
 			_sum.Add(_eq)
-			_sum.Mul(_ev)
+			_pp *= _ev
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Norm(_en)
 		}
 		{ // d4 = t4 − t5
@@ -19957,7 +22142,11 @@ func programFFA5(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 				_eq, _ev, _en = -0.5*d*d/v, v, 1
 			}
 			_sum.Add(_eq)
-			_sum.Mul(_ev)
+			_pp *= _ev
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Norm(_en)
 		}
 		{ // I(d1 > 0.7405)
@@ -20022,7 +22211,11 @@ func programFFA5(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
 			{
 				cPi, cTau := _ms[0].Pi, _ms[0].Tau
@@ -20031,9 +22224,17 @@ func programFFA5(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
-			_sum.Mul(q)
+			_pp *= q
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
@@ -20051,7 +22252,11 @@ func programFFA5(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
 			{
 				cPi, cTau := _ms[1].Pi, _ms[1].Tau
@@ -20060,9 +22265,17 @@ func programFFA5(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
-			_sum.Mul(q)
+			_pp *= q
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
@@ -20080,7 +22293,11 @@ func programFFA5(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
 			{
 				cPi, cTau := _ms[2].Pi, _ms[2].Tau
@@ -20089,9 +22306,17 @@ func programFFA5(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
-			_sum.Mul(q)
+			_pp *= q
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
@@ -20109,7 +22334,11 @@ func programFFA5(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
 			{
 				cPi, cTau := _ms[3].Pi, _ms[3].Tau
@@ -20118,9 +22347,17 @@ func programFFA5(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
-			_sum.Mul(q)
+			_pp *= q
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
@@ -20138,7 +22375,11 @@ func programFFA5(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
 			{
 				cPi, cTau := _ms[4].Pi, _ms[4].Tau
@@ -20147,9 +22388,17 @@ func programFFA5(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
-			_sum.Mul(q)
+			_pp *= q
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
@@ -20167,7 +22416,11 @@ func programFFA5(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
 			{
 				cPi, cTau := _ms[5].Pi, _ms[5].Tau
@@ -20176,9 +22429,17 @@ func programFFA5(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
-			_sum.Mul(q)
+			_pp *= q
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
@@ -20196,7 +22457,11 @@ func programFFA5(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
 			{
 				cPi, cTau := _ms[7].Pi, _ms[7].Tau
@@ -20205,9 +22470,17 @@ func programFFA5(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
-			_sum.Mul(q)
+			_pp *= q
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
@@ -20225,7 +22498,11 @@ func programFFA5(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
 			{
 				cPi, cTau := _ms[9].Pi, _ms[9].Tau
@@ -20234,9 +22511,17 @@ func programFFA5(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
-			_sum.Mul(q)
+			_pp *= q
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
@@ -20254,7 +22539,11 @@ func programFFA5(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
 			{
 				cPi, cTau := _ms[11].Pi, _ms[11].Tau
@@ -20263,9 +22552,17 @@ func programFFA5(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
-			_sum.Mul(q)
+			_pp *= q
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
@@ -20283,7 +22580,11 @@ func programFFA5(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
 			{
 				cPi, cTau := _ms[13].Pi, _ms[13].Tau
@@ -20292,9 +22593,17 @@ func programFFA5(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
-			_sum.Mul(q)
+			_pp *= q
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
@@ -20312,7 +22621,11 @@ func programFFA5(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
 			{
 				cPi, cTau := _ms[15].Pi, _ms[15].Tau
@@ -20321,9 +22634,17 @@ func programFFA5(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
-			_sum.Mul(q)
+			_pp *= q
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
@@ -20347,7 +22668,11 @@ func programFFA5(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
 			{
 				cPi, cTau := _vs[11].Pi-_ms[27].Pi, _vs[11].Tau-_ms[27].Tau
@@ -20362,7 +22687,11 @@ func programFFA5(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
 			{
 				cPi, cTau := _vs[11].Pi-_ms[29].Pi, _vs[11].Tau-_ms[29].Tau
@@ -20377,9 +22706,17 @@ func programFFA5(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
-			_sum.Mul(q)
+			_pp *= q
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
@@ -20403,7 +22740,11 @@ func programFFA5(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
 			{
 				cPi, cTau := _vs[12].Pi-_ms[30].Pi, _vs[12].Tau-_ms[30].Tau
@@ -20418,7 +22759,11 @@ func programFFA5(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
 			{
 				cPi, cTau := _vs[12].Pi-_ms[32].Pi, _vs[12].Tau-_ms[32].Tau
@@ -20433,9 +22778,17 @@ func programFFA5(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
-			_sum.Mul(q)
+			_pp *= q
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
@@ -20459,7 +22812,11 @@ func programFFA5(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
 			{
 				cPi, cTau := _vs[13].Pi-_ms[33].Pi, _vs[13].Tau-_ms[33].Tau
@@ -20474,7 +22831,11 @@ func programFFA5(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
 			{
 				cPi, cTau := _vs[13].Pi-_ms[35].Pi, _vs[13].Tau-_ms[35].Tau
@@ -20489,9 +22850,17 @@ func programFFA5(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
-			_sum.Mul(q)
+			_pp *= q
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
@@ -20509,7 +22878,11 @@ func programFFA5(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
 			{
 				cPi, cTau := _ms[23].Pi, _ms[23].Tau
@@ -20518,9 +22891,17 @@ func programFFA5(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
-			_sum.Mul(q)
+			_pp *= q
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
@@ -20538,7 +22919,11 @@ func programFFA5(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
 			{
 				cPi, cTau := _ms[25].Pi, _ms[25].Tau
@@ -20547,9 +22932,17 @@ func programFFA5(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
-			_sum.Mul(q)
+			_pp *= q
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
@@ -20567,7 +22960,11 @@ func programFFA5(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
 			{
 				cPi, cTau := _ms[28].Pi, _ms[28].Tau
@@ -20576,9 +22973,17 @@ func programFFA5(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
-			_sum.Mul(q)
+			_pp *= q
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
@@ -20596,7 +23001,11 @@ func programFFA5(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
 			{
 				cPi, cTau := _ms[31].Pi, _ms[31].Tau
@@ -20605,9 +23014,17 @@ func programFFA5(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
-			_sum.Mul(q)
+			_pp *= q
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
@@ -20625,7 +23042,11 @@ func programFFA5(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
 			{
 				cPi, cTau := _ms[34].Pi, _ms[34].Tau
@@ -20634,12 +23055,21 @@ func programFFA5(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
-			_sum.Mul(q)
+			_pp *= q
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
+		_sum.Mul(_pp)
 		return _sum.Value(), nil
 	}), nil
 }
@@ -23091,17 +25521,18 @@ func programFFA6(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 		}
 		_msgs, _margs := g.State()
 		_ms, _vs := _msgs[:50], _margs[:23]
-		_bad := 0.0
 		for _, x := range _ms {
-			_bad += (x.Pi - x.Pi) + (x.Tau - x.Tau)
+			if x.Pi-x.Pi != 0 || x.Tau-x.Tau != 0 {
+				return 0, compile.ErrFallback
+			}
 		}
 		for _, x := range _vs {
-			_bad += (x.Pi - x.Pi) + (x.Tau - x.Tau)
-		}
-		if _bad != 0 {
-			return 0, compile.ErrFallback
+			if x.Pi-x.Pi != 0 || x.Tau-x.Tau != 0 {
+				return 0, compile.ErrFallback
+			}
 		}
 		var _sum graph.EvidenceSum
+		_pp := 1.0
 		{ // N(s1; 25, 25.01)
 			_c0Pi, _c0Tau := _ms[7].Pi, _ms[7].Tau
 			if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
@@ -23116,7 +25547,11 @@ func programFFA6(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 				_eq, _ev, _en = -0.5*d*d/v, v, 1
 			}
 			_sum.Add(_eq)
-			_sum.Mul(_ev)
+			_pp *= _ev
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Norm(_en)
 		}
 		{ // N(s2; 26, 25.01)
@@ -23133,7 +25568,11 @@ func programFFA6(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 				_eq, _ev, _en = -0.5*d*d/v, v, 1
 			}
 			_sum.Add(_eq)
-			_sum.Mul(_ev)
+			_pp *= _ev
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Norm(_en)
 		}
 		{ // N(s3; 27, 25.01)
@@ -23150,7 +25589,11 @@ func programFFA6(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 				_eq, _ev, _en = -0.5*d*d/v, v, 1
 			}
 			_sum.Add(_eq)
-			_sum.Mul(_ev)
+			_pp *= _ev
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Norm(_en)
 		}
 		{ // N(s4; 28, 25.01)
@@ -23167,7 +25610,11 @@ func programFFA6(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 				_eq, _ev, _en = -0.5*d*d/v, v, 1
 			}
 			_sum.Add(_eq)
-			_sum.Mul(_ev)
+			_pp *= _ev
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Norm(_en)
 		}
 		{ // N(s5; 29, 25.01)
@@ -23184,7 +25631,11 @@ func programFFA6(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 				_eq, _ev, _en = -0.5*d*d/v, v, 1
 			}
 			_sum.Add(_eq)
-			_sum.Mul(_ev)
+			_pp *= _ev
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Norm(_en)
 		}
 		{ // N(s6; 30, 25.01)
@@ -23201,7 +25652,11 @@ func programFFA6(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 				_eq, _ev, _en = -0.5*d*d/v, v, 1
 			}
 			_sum.Add(_eq)
-			_sum.Mul(_ev)
+			_pp *= _ev
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Norm(_en)
 		}
 		{ // N(p1; s1, 17.36)
@@ -23222,7 +25677,11 @@ func programFFA6(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 				_eq, _ev, _en = -0.5*d*d/v, v, 1
 			}
 			_sum.Add(_eq)
-			_sum.Mul(_ev)
+			_pp *= _ev
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Norm(_en)
 		}
 		{ // N(p2; s2, 17.36)
@@ -23243,7 +25702,11 @@ func programFFA6(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 				_eq, _ev, _en = -0.5*d*d/v, v, 1
 			}
 			_sum.Add(_eq)
-			_sum.Mul(_ev)
+			_pp *= _ev
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Norm(_en)
 		}
 		{ // N(p3; s3, 17.36)
@@ -23264,7 +25727,11 @@ func programFFA6(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 				_eq, _ev, _en = -0.5*d*d/v, v, 1
 			}
 			_sum.Add(_eq)
-			_sum.Mul(_ev)
+			_pp *= _ev
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Norm(_en)
 		}
 		{ // N(p4; s4, 17.36)
@@ -23285,7 +25752,11 @@ func programFFA6(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 				_eq, _ev, _en = -0.5*d*d/v, v, 1
 			}
 			_sum.Add(_eq)
-			_sum.Mul(_ev)
+			_pp *= _ev
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Norm(_en)
 		}
 		{ // N(p5; s5, 17.36)
@@ -23306,7 +25777,11 @@ func programFFA6(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 				_eq, _ev, _en = -0.5*d*d/v, v, 1
 			}
 			_sum.Add(_eq)
-			_sum.Mul(_ev)
+			_pp *= _ev
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Norm(_en)
 		}
 		{ // N(p6; s6, 17.36)
@@ -23327,7 +25802,11 @@ func programFFA6(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 				_eq, _ev, _en = -0.5*d*d/v, v, 1
 			}
 			_sum.Add(_eq)
-			_sum.Mul(_ev)
+			_pp *= _ev
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Norm(_en)
 		}
 		{ // t1 = p1
@@ -23362,7 +25841,11 @@ func programFFA6(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 				_eq, _ev, _en = -0.5*d*d/v, v, 1
 			}
 			_sum.Add(_eq)
-			_sum.Mul(_ev)
+			_pp *= _ev
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Norm(_en)
 		}
 		{ // t2 = p2
@@ -23403,7 +25886,11 @@ func programFFA6(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 				_eq, _ev, _en = -0.5*d*d/v, v, 1
 			}
 			_sum.Add(_eq)
-			_sum.Mul(_ev)
+			_pp *= _ev
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Norm(_en)
 		}
 		{ // t3 = p3
@@ -23444,7 +25931,11 @@ func programFFA6(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 				_eq, _ev, _en = -0.5*d*d/v, v, 1
 			}
 			_sum.Add(_eq)
-			_sum.Mul(_ev)
+			_pp *= _ev
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Norm(_en)
 		}
 		{ // t4 = p4
@@ -23485,7 +25976,11 @@ func programFFA6(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 				_eq, _ev, _en = -0.5*d*d/v, v, 1
 			}
 			_sum.Add(_eq)
-			_sum.Mul(_ev)
+			_pp *= _ev
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Norm(_en)
 		}
 		{ // t5 = p5
@@ -23526,7 +26021,11 @@ func programFFA6(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 				_eq, _ev, _en = -0.5*d*d/v, v, 1
 			}
 			_sum.Add(_eq)
-			_sum.Mul(_ev)
+			_pp *= _ev
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Norm(_en)
 		}
 		{ // t6 = p6
@@ -23561,7 +26060,11 @@ func programFFA6(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 				_eq, _ev, _en = -0.5*d*d/v, v, 1
 			}
 			_sum.Add(_eq)
-			_sum.Mul(_ev)
+			_pp *= _ev
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Norm(_en)
 		}
 		{ // d1 = t1 − t2
@@ -23611,7 +26114,11 @@ func programFFA6(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 				_eq, _ev, _en = -0.5*d*d/v, v, 1
 			}
 			_sum.Add(_eq)
-			_sum.Mul(_ev)
+			_pp *= _ev
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Norm(_en)
 		}
 		{ // d2 = t2 − t3
@@ -23667,7 +26174,11 @@ func programFFA6(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 				_eq, _ev, _en = -0.5*d*d/v, v, 1
 			}
 			_sum.Add(_eq)
-			_sum.Mul(_ev)
+			_pp *= _ev
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Norm(_en)
 		}
 		{ // d3 = t3 − t4
@@ -23723,7 +26234,11 @@ func programFFA6(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 				_eq, _ev, _en = -0.5*d*d/v, v, 1
 			}
 			_sum.Add(_eq)
-			_sum.Mul(_ev)
+			_pp *= _ev
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Norm(_en)
 		}
 		{ // d4 = t4 − t5
@@ -23779,7 +26294,11 @@ func programFFA6(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 				_eq, _ev, _en = -0.5*d*d/v, v, 1
 			}
 			_sum.Add(_eq)
-			_sum.Mul(_ev)
+			_pp *= _ev
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Norm(_en)
 		}
 		{ // d5 = t5 − t6
@@ -23829,7 +26348,11 @@ func programFFA6(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 				_eq, _ev, _en = -0.5*d*d/v, v, 1
 			}
 			_sum.Add(_eq)
-			_sum.Mul(_ev)
+			_pp *= _ev
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Norm(_en)
 		}
 		{ // I(d1 > 0.7405)
@@ -23906,7 +26429,11 @@ func programFFA6(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
 			{
 				cPi, cTau := _ms[0].Pi, _ms[0].Tau
@@ -23915,9 +26442,17 @@ func programFFA6(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
-			_sum.Mul(q)
+			_pp *= q
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
@@ -23935,7 +26470,11 @@ func programFFA6(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
 			{
 				cPi, cTau := _ms[1].Pi, _ms[1].Tau
@@ -23944,9 +26483,17 @@ func programFFA6(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
-			_sum.Mul(q)
+			_pp *= q
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
@@ -23964,7 +26511,11 @@ func programFFA6(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
 			{
 				cPi, cTau := _ms[2].Pi, _ms[2].Tau
@@ -23973,9 +26524,17 @@ func programFFA6(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
-			_sum.Mul(q)
+			_pp *= q
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
@@ -23993,7 +26552,11 @@ func programFFA6(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
 			{
 				cPi, cTau := _ms[3].Pi, _ms[3].Tau
@@ -24002,9 +26565,17 @@ func programFFA6(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
-			_sum.Mul(q)
+			_pp *= q
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
@@ -24022,7 +26593,11 @@ func programFFA6(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
 			{
 				cPi, cTau := _ms[4].Pi, _ms[4].Tau
@@ -24031,9 +26606,17 @@ func programFFA6(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
-			_sum.Mul(q)
+			_pp *= q
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
@@ -24051,7 +26634,11 @@ func programFFA6(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
 			{
 				cPi, cTau := _ms[5].Pi, _ms[5].Tau
@@ -24060,9 +26647,17 @@ func programFFA6(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
-			_sum.Mul(q)
+			_pp *= q
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
@@ -24080,7 +26675,11 @@ func programFFA6(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
 			{
 				cPi, cTau := _ms[6].Pi, _ms[6].Tau
@@ -24089,9 +26688,17 @@ func programFFA6(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
-			_sum.Mul(q)
+			_pp *= q
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
@@ -24109,7 +26716,11 @@ func programFFA6(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
 			{
 				cPi, cTau := _ms[8].Pi, _ms[8].Tau
@@ -24118,9 +26729,17 @@ func programFFA6(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
-			_sum.Mul(q)
+			_pp *= q
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
@@ -24138,7 +26757,11 @@ func programFFA6(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
 			{
 				cPi, cTau := _ms[10].Pi, _ms[10].Tau
@@ -24147,9 +26770,17 @@ func programFFA6(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
-			_sum.Mul(q)
+			_pp *= q
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
@@ -24167,7 +26798,11 @@ func programFFA6(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
 			{
 				cPi, cTau := _ms[12].Pi, _ms[12].Tau
@@ -24176,9 +26811,17 @@ func programFFA6(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
-			_sum.Mul(q)
+			_pp *= q
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
@@ -24196,7 +26839,11 @@ func programFFA6(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
 			{
 				cPi, cTau := _ms[14].Pi, _ms[14].Tau
@@ -24205,9 +26852,17 @@ func programFFA6(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
-			_sum.Mul(q)
+			_pp *= q
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
@@ -24225,7 +26880,11 @@ func programFFA6(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
 			{
 				cPi, cTau := _ms[16].Pi, _ms[16].Tau
@@ -24234,9 +26893,17 @@ func programFFA6(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
-			_sum.Mul(q)
+			_pp *= q
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
@@ -24254,7 +26921,11 @@ func programFFA6(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
 			{
 				cPi, cTau := _ms[18].Pi, _ms[18].Tau
@@ -24263,9 +26934,17 @@ func programFFA6(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
-			_sum.Mul(q)
+			_pp *= q
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
@@ -24289,7 +26968,11 @@ func programFFA6(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
 			{
 				cPi, cTau := _vs[13].Pi-_ms[32].Pi, _vs[13].Tau-_ms[32].Tau
@@ -24304,7 +26987,11 @@ func programFFA6(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
 			{
 				cPi, cTau := _vs[13].Pi-_ms[34].Pi, _vs[13].Tau-_ms[34].Tau
@@ -24319,9 +27006,17 @@ func programFFA6(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
-			_sum.Mul(q)
+			_pp *= q
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
@@ -24345,7 +27040,11 @@ func programFFA6(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
 			{
 				cPi, cTau := _vs[14].Pi-_ms[35].Pi, _vs[14].Tau-_ms[35].Tau
@@ -24360,7 +27059,11 @@ func programFFA6(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
 			{
 				cPi, cTau := _vs[14].Pi-_ms[37].Pi, _vs[14].Tau-_ms[37].Tau
@@ -24375,9 +27078,17 @@ func programFFA6(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
-			_sum.Mul(q)
+			_pp *= q
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
@@ -24401,7 +27112,11 @@ func programFFA6(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
 			{
 				cPi, cTau := _vs[15].Pi-_ms[38].Pi, _vs[15].Tau-_ms[38].Tau
@@ -24416,7 +27131,11 @@ func programFFA6(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
 			{
 				cPi, cTau := _vs[15].Pi-_ms[40].Pi, _vs[15].Tau-_ms[40].Tau
@@ -24431,9 +27150,17 @@ func programFFA6(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
-			_sum.Mul(q)
+			_pp *= q
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
@@ -24457,7 +27184,11 @@ func programFFA6(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
 			{
 				cPi, cTau := _vs[16].Pi-_ms[41].Pi, _vs[16].Tau-_ms[41].Tau
@@ -24472,7 +27203,11 @@ func programFFA6(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
 			{
 				cPi, cTau := _vs[16].Pi-_ms[43].Pi, _vs[16].Tau-_ms[43].Tau
@@ -24487,9 +27222,17 @@ func programFFA6(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
-			_sum.Mul(q)
+			_pp *= q
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
@@ -24507,7 +27250,11 @@ func programFFA6(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
 			{
 				cPi, cTau := _ms[28].Pi, _ms[28].Tau
@@ -24516,9 +27263,17 @@ func programFFA6(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
-			_sum.Mul(q)
+			_pp *= q
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
@@ -24536,7 +27291,11 @@ func programFFA6(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
 			{
 				cPi, cTau := _ms[30].Pi, _ms[30].Tau
@@ -24545,9 +27304,17 @@ func programFFA6(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
-			_sum.Mul(q)
+			_pp *= q
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
@@ -24565,7 +27332,11 @@ func programFFA6(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
 			{
 				cPi, cTau := _ms[33].Pi, _ms[33].Tau
@@ -24574,9 +27345,17 @@ func programFFA6(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
-			_sum.Mul(q)
+			_pp *= q
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
@@ -24594,7 +27373,11 @@ func programFFA6(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
 			{
 				cPi, cTau := _ms[36].Pi, _ms[36].Tau
@@ -24603,9 +27386,17 @@ func programFFA6(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
-			_sum.Mul(q)
+			_pp *= q
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
@@ -24623,7 +27414,11 @@ func programFFA6(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
 			{
 				cPi, cTau := _ms[39].Pi, _ms[39].Tau
@@ -24632,9 +27427,17 @@ func programFFA6(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
-			_sum.Mul(q)
+			_pp *= q
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
@@ -24652,7 +27455,11 @@ func programFFA6(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
 			{
 				cPi, cTau := _ms[42].Pi, _ms[42].Tau
@@ -24661,12 +27468,21 @@ func programFFA6(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
-			_sum.Mul(q)
+			_pp *= q
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
+		_sum.Mul(_pp)
 		return _sum.Value(), nil
 	}), nil
 }
@@ -27618,17 +30434,18 @@ func programFFA7(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 		}
 		_msgs, _margs := g.State()
 		_ms, _vs := _msgs[:59], _margs[:27]
-		_bad := 0.0
 		for _, x := range _ms {
-			_bad += (x.Pi - x.Pi) + (x.Tau - x.Tau)
+			if x.Pi-x.Pi != 0 || x.Tau-x.Tau != 0 {
+				return 0, compile.ErrFallback
+			}
 		}
 		for _, x := range _vs {
-			_bad += (x.Pi - x.Pi) + (x.Tau - x.Tau)
-		}
-		if _bad != 0 {
-			return 0, compile.ErrFallback
+			if x.Pi-x.Pi != 0 || x.Tau-x.Tau != 0 {
+				return 0, compile.ErrFallback
+			}
 		}
 		var _sum graph.EvidenceSum
+		_pp := 1.0
 		{ // N(s1; 25, 25.01)
 			_c0Pi, _c0Tau := _ms[8].Pi, _ms[8].Tau
 			if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
@@ -27643,7 +30460,11 @@ func programFFA7(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 				_eq, _ev, _en = -0.5*d*d/v, v, 1
 			}
 			_sum.Add(_eq)
-			_sum.Mul(_ev)
+			_pp *= _ev
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Norm(_en)
 		}
 		{ // N(s2; 26, 25.01)
@@ -27660,7 +30481,11 @@ func programFFA7(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 				_eq, _ev, _en = -0.5*d*d/v, v, 1
 			}
 			_sum.Add(_eq)
-			_sum.Mul(_ev)
+			_pp *= _ev
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Norm(_en)
 		}
 		{ // N(s3; 27, 25.01)
@@ -27677,7 +30502,11 @@ func programFFA7(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 				_eq, _ev, _en = -0.5*d*d/v, v, 1
 			}
 			_sum.Add(_eq)
-			_sum.Mul(_ev)
+			_pp *= _ev
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Norm(_en)
 		}
 		{ // N(s4; 28, 25.01)
@@ -27694,7 +30523,11 @@ func programFFA7(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 				_eq, _ev, _en = -0.5*d*d/v, v, 1
 			}
 			_sum.Add(_eq)
-			_sum.Mul(_ev)
+			_pp *= _ev
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Norm(_en)
 		}
 		{ // N(s5; 29, 25.01)
@@ -27711,7 +30544,11 @@ func programFFA7(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 				_eq, _ev, _en = -0.5*d*d/v, v, 1
 			}
 			_sum.Add(_eq)
-			_sum.Mul(_ev)
+			_pp *= _ev
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Norm(_en)
 		}
 		{ // N(s6; 30, 25.01)
@@ -27728,7 +30565,11 @@ func programFFA7(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 				_eq, _ev, _en = -0.5*d*d/v, v, 1
 			}
 			_sum.Add(_eq)
-			_sum.Mul(_ev)
+			_pp *= _ev
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Norm(_en)
 		}
 		{ // N(s7; 31, 25.01)
@@ -27745,7 +30586,11 @@ func programFFA7(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 				_eq, _ev, _en = -0.5*d*d/v, v, 1
 			}
 			_sum.Add(_eq)
-			_sum.Mul(_ev)
+			_pp *= _ev
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Norm(_en)
 		}
 		{ // N(p1; s1, 17.36)
@@ -27766,7 +30611,11 @@ func programFFA7(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 				_eq, _ev, _en = -0.5*d*d/v, v, 1
 			}
 			_sum.Add(_eq)
-			_sum.Mul(_ev)
+			_pp *= _ev
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Norm(_en)
 		}
 		{ // N(p2; s2, 17.36)
@@ -27787,7 +30636,11 @@ func programFFA7(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 				_eq, _ev, _en = -0.5*d*d/v, v, 1
 			}
 			_sum.Add(_eq)
-			_sum.Mul(_ev)
+			_pp *= _ev
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Norm(_en)
 		}
 		{ // N(p3; s3, 17.36)
@@ -27808,7 +30661,11 @@ func programFFA7(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 				_eq, _ev, _en = -0.5*d*d/v, v, 1
 			}
 			_sum.Add(_eq)
-			_sum.Mul(_ev)
+			_pp *= _ev
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Norm(_en)
 		}
 		{ // N(p4; s4, 17.36)
@@ -27829,7 +30686,11 @@ func programFFA7(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 				_eq, _ev, _en = -0.5*d*d/v, v, 1
 			}
 			_sum.Add(_eq)
-			_sum.Mul(_ev)
+			_pp *= _ev
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Norm(_en)
 		}
 		{ // N(p5; s5, 17.36)
@@ -27850,7 +30711,11 @@ func programFFA7(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 				_eq, _ev, _en = -0.5*d*d/v, v, 1
 			}
 			_sum.Add(_eq)
-			_sum.Mul(_ev)
+			_pp *= _ev
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Norm(_en)
 		}
 		{ // N(p6; s6, 17.36)
@@ -27871,7 +30736,11 @@ func programFFA7(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 				_eq, _ev, _en = -0.5*d*d/v, v, 1
 			}
 			_sum.Add(_eq)
-			_sum.Mul(_ev)
+			_pp *= _ev
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Norm(_en)
 		}
 		{ // N(p7; s7, 17.36)
@@ -27892,7 +30761,11 @@ func programFFA7(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 				_eq, _ev, _en = -0.5*d*d/v, v, 1
 			}
 			_sum.Add(_eq)
-			_sum.Mul(_ev)
+			_pp *= _ev
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Norm(_en)
 		}
 		{ // t1 = p1
@@ -27927,7 +30800,11 @@ func programFFA7(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 				_eq, _ev, _en = -0.5*d*d/v, v, 1
 			}
 			_sum.Add(_eq)
-			_sum.Mul(_ev)
+			_pp *= _ev
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Norm(_en)
 		}
 		{ // t2 = p2
@@ -27968,7 +30845,11 @@ func programFFA7(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 				_eq, _ev, _en = -0.5*d*d/v, v, 1
 			}
 			_sum.Add(_eq)
-			_sum.Mul(_ev)
+			_pp *= _ev
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Norm(_en)
 		}
 		{ // t3 = p3
@@ -28009,7 +30890,11 @@ func programFFA7(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 				_eq, _ev, _en = -0.5*d*d/v, v, 1
 			}
 			_sum.Add(_eq)
-			_sum.Mul(_ev)
+			_pp *= _ev
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Norm(_en)
 		}
 		{ // t4 = p4
@@ -28050,7 +30935,11 @@ func programFFA7(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 				_eq, _ev, _en = -0.5*d*d/v, v, 1
 			}
 			_sum.Add(_eq)
-			_sum.Mul(_ev)
+			_pp *= _ev
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Norm(_en)
 		}
 		{ // t5 = p5
@@ -28091,7 +30980,11 @@ func programFFA7(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 				_eq, _ev, _en = -0.5*d*d/v, v, 1
 			}
 			_sum.Add(_eq)
-			_sum.Mul(_ev)
+			_pp *= _ev
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Norm(_en)
 		}
 		{ // t6 = p6
@@ -28132,7 +31025,11 @@ func programFFA7(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 				_eq, _ev, _en = -0.5*d*d/v, v, 1
 			}
 			_sum.Add(_eq)
-			_sum.Mul(_ev)
+			_pp *= _ev
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Norm(_en)
 		}
 		{ // t7 = p7
@@ -28167,7 +31064,11 @@ func programFFA7(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 				_eq, _ev, _en = -0.5*d*d/v, v, 1
 			}
 			_sum.Add(_eq)
-			_sum.Mul(_ev)
+			_pp *= _ev
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Norm(_en)
 		}
 		{ // d1 = t1 − t2
@@ -28217,7 +31118,11 @@ func programFFA7(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 				_eq, _ev, _en = -0.5*d*d/v, v, 1
 			}
 			_sum.Add(_eq)
-			_sum.Mul(_ev)
+			_pp *= _ev
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Norm(_en)
 		}
 		{ // d2 = t2 − t3
@@ -28273,7 +31178,11 @@ func programFFA7(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 				_eq, _ev, _en = -0.5*d*d/v, v, 1
 			}
 			_sum.Add(_eq)
-			_sum.Mul(_ev)
+			_pp *= _ev
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Norm(_en)
 		}
 		{ // d3 = t3 − t4
@@ -28329,7 +31238,11 @@ func programFFA7(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 				_eq, _ev, _en = -0.5*d*d/v, v, 1
 			}
 			_sum.Add(_eq)
-			_sum.Mul(_ev)
+			_pp *= _ev
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Norm(_en)
 		}
 		{ // d4 = t4 − t5
@@ -28385,7 +31298,11 @@ func programFFA7(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 				_eq, _ev, _en = -0.5*d*d/v, v, 1
 			}
 			_sum.Add(_eq)
-			_sum.Mul(_ev)
+			_pp *= _ev
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Norm(_en)
 		}
 		{ // d5 = t5 − t6
@@ -28441,7 +31358,11 @@ func programFFA7(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 				_eq, _ev, _en = -0.5*d*d/v, v, 1
 			}
 			_sum.Add(_eq)
-			_sum.Mul(_ev)
+			_pp *= _ev
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Norm(_en)
 		}
 		{ // d6 = t6 − t7
@@ -28491,7 +31412,11 @@ func programFFA7(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 				_eq, _ev, _en = -0.5*d*d/v, v, 1
 			}
 			_sum.Add(_eq)
-			_sum.Mul(_ev)
+			_pp *= _ev
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Norm(_en)
 		}
 		{ // I(d1 > 0.7405)
@@ -28580,7 +31505,11 @@ func programFFA7(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
 			{
 				cPi, cTau := _ms[0].Pi, _ms[0].Tau
@@ -28589,9 +31518,17 @@ func programFFA7(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
-			_sum.Mul(q)
+			_pp *= q
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
@@ -28609,7 +31546,11 @@ func programFFA7(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
 			{
 				cPi, cTau := _ms[1].Pi, _ms[1].Tau
@@ -28618,9 +31559,17 @@ func programFFA7(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
-			_sum.Mul(q)
+			_pp *= q
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
@@ -28638,7 +31587,11 @@ func programFFA7(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
 			{
 				cPi, cTau := _ms[2].Pi, _ms[2].Tau
@@ -28647,9 +31600,17 @@ func programFFA7(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
-			_sum.Mul(q)
+			_pp *= q
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
@@ -28667,7 +31628,11 @@ func programFFA7(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
 			{
 				cPi, cTau := _ms[3].Pi, _ms[3].Tau
@@ -28676,9 +31641,17 @@ func programFFA7(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
-			_sum.Mul(q)
+			_pp *= q
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
@@ -28696,7 +31669,11 @@ func programFFA7(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
 			{
 				cPi, cTau := _ms[4].Pi, _ms[4].Tau
@@ -28705,9 +31682,17 @@ func programFFA7(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
-			_sum.Mul(q)
+			_pp *= q
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
@@ -28725,7 +31710,11 @@ func programFFA7(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
 			{
 				cPi, cTau := _ms[5].Pi, _ms[5].Tau
@@ -28734,9 +31723,17 @@ func programFFA7(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
-			_sum.Mul(q)
+			_pp *= q
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
@@ -28754,7 +31751,11 @@ func programFFA7(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
 			{
 				cPi, cTau := _ms[6].Pi, _ms[6].Tau
@@ -28763,9 +31764,17 @@ func programFFA7(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
-			_sum.Mul(q)
+			_pp *= q
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
@@ -28783,7 +31792,11 @@ func programFFA7(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
 			{
 				cPi, cTau := _ms[7].Pi, _ms[7].Tau
@@ -28792,9 +31805,17 @@ func programFFA7(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
-			_sum.Mul(q)
+			_pp *= q
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
@@ -28812,7 +31833,11 @@ func programFFA7(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
 			{
 				cPi, cTau := _ms[9].Pi, _ms[9].Tau
@@ -28821,9 +31846,17 @@ func programFFA7(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
-			_sum.Mul(q)
+			_pp *= q
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
@@ -28841,7 +31874,11 @@ func programFFA7(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
 			{
 				cPi, cTau := _ms[11].Pi, _ms[11].Tau
@@ -28850,9 +31887,17 @@ func programFFA7(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
-			_sum.Mul(q)
+			_pp *= q
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
@@ -28870,7 +31915,11 @@ func programFFA7(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
 			{
 				cPi, cTau := _ms[13].Pi, _ms[13].Tau
@@ -28879,9 +31928,17 @@ func programFFA7(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
-			_sum.Mul(q)
+			_pp *= q
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
@@ -28899,7 +31956,11 @@ func programFFA7(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
 			{
 				cPi, cTau := _ms[15].Pi, _ms[15].Tau
@@ -28908,9 +31969,17 @@ func programFFA7(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
-			_sum.Mul(q)
+			_pp *= q
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
@@ -28928,7 +31997,11 @@ func programFFA7(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
 			{
 				cPi, cTau := _ms[17].Pi, _ms[17].Tau
@@ -28937,9 +32010,17 @@ func programFFA7(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
-			_sum.Mul(q)
+			_pp *= q
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
@@ -28957,7 +32038,11 @@ func programFFA7(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
 			{
 				cPi, cTau := _ms[19].Pi, _ms[19].Tau
@@ -28966,9 +32051,17 @@ func programFFA7(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
-			_sum.Mul(q)
+			_pp *= q
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
@@ -28986,7 +32079,11 @@ func programFFA7(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
 			{
 				cPi, cTau := _ms[21].Pi, _ms[21].Tau
@@ -28995,9 +32092,17 @@ func programFFA7(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
-			_sum.Mul(q)
+			_pp *= q
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
@@ -29021,7 +32126,11 @@ func programFFA7(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
 			{
 				cPi, cTau := _vs[15].Pi-_ms[37].Pi, _vs[15].Tau-_ms[37].Tau
@@ -29036,7 +32145,11 @@ func programFFA7(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
 			{
 				cPi, cTau := _vs[15].Pi-_ms[39].Pi, _vs[15].Tau-_ms[39].Tau
@@ -29051,9 +32164,17 @@ func programFFA7(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
-			_sum.Mul(q)
+			_pp *= q
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
@@ -29077,7 +32198,11 @@ func programFFA7(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
 			{
 				cPi, cTau := _vs[16].Pi-_ms[40].Pi, _vs[16].Tau-_ms[40].Tau
@@ -29092,7 +32217,11 @@ func programFFA7(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
 			{
 				cPi, cTau := _vs[16].Pi-_ms[42].Pi, _vs[16].Tau-_ms[42].Tau
@@ -29107,9 +32236,17 @@ func programFFA7(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
-			_sum.Mul(q)
+			_pp *= q
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
@@ -29133,7 +32270,11 @@ func programFFA7(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
 			{
 				cPi, cTau := _vs[17].Pi-_ms[43].Pi, _vs[17].Tau-_ms[43].Tau
@@ -29148,7 +32289,11 @@ func programFFA7(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
 			{
 				cPi, cTau := _vs[17].Pi-_ms[45].Pi, _vs[17].Tau-_ms[45].Tau
@@ -29163,9 +32308,17 @@ func programFFA7(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
-			_sum.Mul(q)
+			_pp *= q
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
@@ -29189,7 +32342,11 @@ func programFFA7(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
 			{
 				cPi, cTau := _vs[18].Pi-_ms[46].Pi, _vs[18].Tau-_ms[46].Tau
@@ -29204,7 +32361,11 @@ func programFFA7(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
 			{
 				cPi, cTau := _vs[18].Pi-_ms[48].Pi, _vs[18].Tau-_ms[48].Tau
@@ -29219,9 +32380,17 @@ func programFFA7(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
-			_sum.Mul(q)
+			_pp *= q
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
@@ -29245,7 +32414,11 @@ func programFFA7(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
 			{
 				cPi, cTau := _vs[19].Pi-_ms[49].Pi, _vs[19].Tau-_ms[49].Tau
@@ -29260,7 +32433,11 @@ func programFFA7(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
 			{
 				cPi, cTau := _vs[19].Pi-_ms[51].Pi, _vs[19].Tau-_ms[51].Tau
@@ -29275,9 +32452,17 @@ func programFFA7(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
-			_sum.Mul(q)
+			_pp *= q
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
@@ -29295,7 +32480,11 @@ func programFFA7(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
 			{
 				cPi, cTau := _ms[33].Pi, _ms[33].Tau
@@ -29304,9 +32493,17 @@ func programFFA7(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
-			_sum.Mul(q)
+			_pp *= q
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
@@ -29324,7 +32521,11 @@ func programFFA7(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
 			{
 				cPi, cTau := _ms[35].Pi, _ms[35].Tau
@@ -29333,9 +32534,17 @@ func programFFA7(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
-			_sum.Mul(q)
+			_pp *= q
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
@@ -29353,7 +32562,11 @@ func programFFA7(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
 			{
 				cPi, cTau := _ms[38].Pi, _ms[38].Tau
@@ -29362,9 +32575,17 @@ func programFFA7(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
-			_sum.Mul(q)
+			_pp *= q
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
@@ -29382,7 +32603,11 @@ func programFFA7(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
 			{
 				cPi, cTau := _ms[41].Pi, _ms[41].Tau
@@ -29391,9 +32616,17 @@ func programFFA7(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
-			_sum.Mul(q)
+			_pp *= q
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
@@ -29411,7 +32644,11 @@ func programFFA7(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
 			{
 				cPi, cTau := _ms[44].Pi, _ms[44].Tau
@@ -29420,9 +32657,17 @@ func programFFA7(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
-			_sum.Mul(q)
+			_pp *= q
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
@@ -29440,7 +32685,11 @@ func programFFA7(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
 			{
 				cPi, cTau := _ms[47].Pi, _ms[47].Tau
@@ -29449,9 +32698,17 @@ func programFFA7(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
-			_sum.Mul(q)
+			_pp *= q
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
@@ -29469,7 +32726,11 @@ func programFFA7(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
 			{
 				cPi, cTau := _ms[50].Pi, _ms[50].Tau
@@ -29478,12 +32739,21 @@ func programFFA7(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
-			_sum.Mul(q)
+			_pp *= q
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
+		_sum.Mul(_pp)
 		return _sum.Value(), nil
 	}), nil
 }
@@ -32935,17 +36205,18 @@ func programFFA8(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 		}
 		_msgs, _margs := g.State()
 		_ms, _vs := _msgs[:68], _margs[:31]
-		_bad := 0.0
 		for _, x := range _ms {
-			_bad += (x.Pi - x.Pi) + (x.Tau - x.Tau)
+			if x.Pi-x.Pi != 0 || x.Tau-x.Tau != 0 {
+				return 0, compile.ErrFallback
+			}
 		}
 		for _, x := range _vs {
-			_bad += (x.Pi - x.Pi) + (x.Tau - x.Tau)
-		}
-		if _bad != 0 {
-			return 0, compile.ErrFallback
+			if x.Pi-x.Pi != 0 || x.Tau-x.Tau != 0 {
+				return 0, compile.ErrFallback
+			}
 		}
 		var _sum graph.EvidenceSum
+		_pp := 1.0
 		{ // N(s1; 25, 25.01)
 			_c0Pi, _c0Tau := _ms[9].Pi, _ms[9].Tau
 			if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
@@ -32960,7 +36231,11 @@ func programFFA8(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 				_eq, _ev, _en = -0.5*d*d/v, v, 1
 			}
 			_sum.Add(_eq)
-			_sum.Mul(_ev)
+			_pp *= _ev
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Norm(_en)
 		}
 		{ // N(s2; 26, 25.01)
@@ -32977,7 +36252,11 @@ func programFFA8(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 				_eq, _ev, _en = -0.5*d*d/v, v, 1
 			}
 			_sum.Add(_eq)
-			_sum.Mul(_ev)
+			_pp *= _ev
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Norm(_en)
 		}
 		{ // N(s3; 27, 25.01)
@@ -32994,7 +36273,11 @@ func programFFA8(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 				_eq, _ev, _en = -0.5*d*d/v, v, 1
 			}
 			_sum.Add(_eq)
-			_sum.Mul(_ev)
+			_pp *= _ev
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Norm(_en)
 		}
 		{ // N(s4; 28, 25.01)
@@ -33011,7 +36294,11 @@ func programFFA8(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 				_eq, _ev, _en = -0.5*d*d/v, v, 1
 			}
 			_sum.Add(_eq)
-			_sum.Mul(_ev)
+			_pp *= _ev
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Norm(_en)
 		}
 		{ // N(s5; 29, 25.01)
@@ -33028,7 +36315,11 @@ func programFFA8(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 				_eq, _ev, _en = -0.5*d*d/v, v, 1
 			}
 			_sum.Add(_eq)
-			_sum.Mul(_ev)
+			_pp *= _ev
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Norm(_en)
 		}
 		{ // N(s6; 30, 25.01)
@@ -33045,7 +36336,11 @@ func programFFA8(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 				_eq, _ev, _en = -0.5*d*d/v, v, 1
 			}
 			_sum.Add(_eq)
-			_sum.Mul(_ev)
+			_pp *= _ev
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Norm(_en)
 		}
 		{ // N(s7; 31, 25.01)
@@ -33062,7 +36357,11 @@ func programFFA8(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 				_eq, _ev, _en = -0.5*d*d/v, v, 1
 			}
 			_sum.Add(_eq)
-			_sum.Mul(_ev)
+			_pp *= _ev
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Norm(_en)
 		}
 		{ // N(s8; 32, 25.01)
@@ -33079,7 +36378,11 @@ func programFFA8(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 				_eq, _ev, _en = -0.5*d*d/v, v, 1
 			}
 			_sum.Add(_eq)
-			_sum.Mul(_ev)
+			_pp *= _ev
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Norm(_en)
 		}
 		{ // N(p1; s1, 17.36)
@@ -33100,7 +36403,11 @@ func programFFA8(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 				_eq, _ev, _en = -0.5*d*d/v, v, 1
 			}
 			_sum.Add(_eq)
-			_sum.Mul(_ev)
+			_pp *= _ev
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Norm(_en)
 		}
 		{ // N(p2; s2, 17.36)
@@ -33121,7 +36428,11 @@ func programFFA8(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 				_eq, _ev, _en = -0.5*d*d/v, v, 1
 			}
 			_sum.Add(_eq)
-			_sum.Mul(_ev)
+			_pp *= _ev
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Norm(_en)
 		}
 		{ // N(p3; s3, 17.36)
@@ -33142,7 +36453,11 @@ func programFFA8(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 				_eq, _ev, _en = -0.5*d*d/v, v, 1
 			}
 			_sum.Add(_eq)
-			_sum.Mul(_ev)
+			_pp *= _ev
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Norm(_en)
 		}
 		{ // N(p4; s4, 17.36)
@@ -33163,7 +36478,11 @@ func programFFA8(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 				_eq, _ev, _en = -0.5*d*d/v, v, 1
 			}
 			_sum.Add(_eq)
-			_sum.Mul(_ev)
+			_pp *= _ev
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Norm(_en)
 		}
 		{ // N(p5; s5, 17.36)
@@ -33184,7 +36503,11 @@ func programFFA8(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 				_eq, _ev, _en = -0.5*d*d/v, v, 1
 			}
 			_sum.Add(_eq)
-			_sum.Mul(_ev)
+			_pp *= _ev
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Norm(_en)
 		}
 		{ // N(p6; s6, 17.36)
@@ -33205,7 +36528,11 @@ func programFFA8(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 				_eq, _ev, _en = -0.5*d*d/v, v, 1
 			}
 			_sum.Add(_eq)
-			_sum.Mul(_ev)
+			_pp *= _ev
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Norm(_en)
 		}
 		{ // N(p7; s7, 17.36)
@@ -33226,7 +36553,11 @@ func programFFA8(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 				_eq, _ev, _en = -0.5*d*d/v, v, 1
 			}
 			_sum.Add(_eq)
-			_sum.Mul(_ev)
+			_pp *= _ev
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Norm(_en)
 		}
 		{ // N(p8; s8, 17.36)
@@ -33247,7 +36578,11 @@ func programFFA8(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 				_eq, _ev, _en = -0.5*d*d/v, v, 1
 			}
 			_sum.Add(_eq)
-			_sum.Mul(_ev)
+			_pp *= _ev
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Norm(_en)
 		}
 		{ // t1 = p1
@@ -33282,7 +36617,11 @@ func programFFA8(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 				_eq, _ev, _en = -0.5*d*d/v, v, 1
 			}
 			_sum.Add(_eq)
-			_sum.Mul(_ev)
+			_pp *= _ev
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Norm(_en)
 		}
 		{ // t2 = p2
@@ -33323,7 +36662,11 @@ func programFFA8(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 				_eq, _ev, _en = -0.5*d*d/v, v, 1
 			}
 			_sum.Add(_eq)
-			_sum.Mul(_ev)
+			_pp *= _ev
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Norm(_en)
 		}
 		{ // t3 = p3
@@ -33364,7 +36707,11 @@ func programFFA8(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 				_eq, _ev, _en = -0.5*d*d/v, v, 1
 			}
 			_sum.Add(_eq)
-			_sum.Mul(_ev)
+			_pp *= _ev
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Norm(_en)
 		}
 		{ // t4 = p4
@@ -33405,7 +36752,11 @@ func programFFA8(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 				_eq, _ev, _en = -0.5*d*d/v, v, 1
 			}
 			_sum.Add(_eq)
-			_sum.Mul(_ev)
+			_pp *= _ev
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Norm(_en)
 		}
 		{ // t5 = p5
@@ -33446,7 +36797,11 @@ func programFFA8(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 				_eq, _ev, _en = -0.5*d*d/v, v, 1
 			}
 			_sum.Add(_eq)
-			_sum.Mul(_ev)
+			_pp *= _ev
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Norm(_en)
 		}
 		{ // t6 = p6
@@ -33487,7 +36842,11 @@ func programFFA8(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 				_eq, _ev, _en = -0.5*d*d/v, v, 1
 			}
 			_sum.Add(_eq)
-			_sum.Mul(_ev)
+			_pp *= _ev
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Norm(_en)
 		}
 		{ // t7 = p7
@@ -33528,7 +36887,11 @@ func programFFA8(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 				_eq, _ev, _en = -0.5*d*d/v, v, 1
 			}
 			_sum.Add(_eq)
-			_sum.Mul(_ev)
+			_pp *= _ev
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Norm(_en)
 		}
 		{ // t8 = p8
@@ -33563,7 +36926,11 @@ func programFFA8(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 				_eq, _ev, _en = -0.5*d*d/v, v, 1
 			}
 			_sum.Add(_eq)
-			_sum.Mul(_ev)
+			_pp *= _ev
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Norm(_en)
 		}
 		{ // d1 = t1 − t2
@@ -33613,7 +36980,11 @@ func programFFA8(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 				_eq, _ev, _en = -0.5*d*d/v, v, 1
 			}
 			_sum.Add(_eq)
-			_sum.Mul(_ev)
+			_pp *= _ev
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Norm(_en)
 		}
 		{ // d2 = t2 − t3
@@ -33669,7 +37040,11 @@ func programFFA8(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 				_eq, _ev, _en = -0.5*d*d/v, v, 1
 			}
 			_sum.Add(_eq)
-			_sum.Mul(_ev)
+			_pp *= _ev
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Norm(_en)
 		}
 		{ // d3 = t3 − t4
@@ -33725,7 +37100,11 @@ func programFFA8(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 				_eq, _ev, _en = -0.5*d*d/v, v, 1
 			}
 			_sum.Add(_eq)
-			_sum.Mul(_ev)
+			_pp *= _ev
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Norm(_en)
 		}
 		{ // d4 = t4 − t5
@@ -33781,7 +37160,11 @@ func programFFA8(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 				_eq, _ev, _en = -0.5*d*d/v, v, 1
 			}
 			_sum.Add(_eq)
-			_sum.Mul(_ev)
+			_pp *= _ev
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Norm(_en)
 		}
 		{ // d5 = t5 − t6
@@ -33837,7 +37220,11 @@ func programFFA8(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 				_eq, _ev, _en = -0.5*d*d/v, v, 1
 			}
 			_sum.Add(_eq)
-			_sum.Mul(_ev)
+			_pp *= _ev
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Norm(_en)
 		}
 		{ // d6 = t6 − t7
@@ -33893,7 +37280,11 @@ func programFFA8(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 				_eq, _ev, _en = -0.5*d*d/v, v, 1
 			}
 			_sum.Add(_eq)
-			_sum.Mul(_ev)
+			_pp *= _ev
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Norm(_en)
 		}
 		{ // d7 = t7 − t8
@@ -33943,7 +37334,11 @@ func programFFA8(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 				_eq, _ev, _en = -0.5*d*d/v, v, 1
 			}
 			_sum.Add(_eq)
-			_sum.Mul(_ev)
+			_pp *= _ev
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Norm(_en)
 		}
 		{ // I(d1 > 0.7405)
@@ -34044,7 +37439,11 @@ func programFFA8(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
 			{
 				cPi, cTau := _ms[0].Pi, _ms[0].Tau
@@ -34053,9 +37452,17 @@ func programFFA8(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
-			_sum.Mul(q)
+			_pp *= q
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
@@ -34073,7 +37480,11 @@ func programFFA8(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
 			{
 				cPi, cTau := _ms[1].Pi, _ms[1].Tau
@@ -34082,9 +37493,17 @@ func programFFA8(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
-			_sum.Mul(q)
+			_pp *= q
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
@@ -34102,7 +37521,11 @@ func programFFA8(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
 			{
 				cPi, cTau := _ms[2].Pi, _ms[2].Tau
@@ -34111,9 +37534,17 @@ func programFFA8(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
-			_sum.Mul(q)
+			_pp *= q
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
@@ -34131,7 +37562,11 @@ func programFFA8(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
 			{
 				cPi, cTau := _ms[3].Pi, _ms[3].Tau
@@ -34140,9 +37575,17 @@ func programFFA8(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
-			_sum.Mul(q)
+			_pp *= q
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
@@ -34160,7 +37603,11 @@ func programFFA8(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
 			{
 				cPi, cTau := _ms[4].Pi, _ms[4].Tau
@@ -34169,9 +37616,17 @@ func programFFA8(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
-			_sum.Mul(q)
+			_pp *= q
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
@@ -34189,7 +37644,11 @@ func programFFA8(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
 			{
 				cPi, cTau := _ms[5].Pi, _ms[5].Tau
@@ -34198,9 +37657,17 @@ func programFFA8(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
-			_sum.Mul(q)
+			_pp *= q
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
@@ -34218,7 +37685,11 @@ func programFFA8(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
 			{
 				cPi, cTau := _ms[6].Pi, _ms[6].Tau
@@ -34227,9 +37698,17 @@ func programFFA8(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
-			_sum.Mul(q)
+			_pp *= q
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
@@ -34247,7 +37726,11 @@ func programFFA8(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
 			{
 				cPi, cTau := _ms[7].Pi, _ms[7].Tau
@@ -34256,9 +37739,17 @@ func programFFA8(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
-			_sum.Mul(q)
+			_pp *= q
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
@@ -34276,7 +37767,11 @@ func programFFA8(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
 			{
 				cPi, cTau := _ms[8].Pi, _ms[8].Tau
@@ -34285,9 +37780,17 @@ func programFFA8(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
-			_sum.Mul(q)
+			_pp *= q
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
@@ -34305,7 +37808,11 @@ func programFFA8(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
 			{
 				cPi, cTau := _ms[10].Pi, _ms[10].Tau
@@ -34314,9 +37821,17 @@ func programFFA8(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
-			_sum.Mul(q)
+			_pp *= q
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
@@ -34334,7 +37849,11 @@ func programFFA8(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
 			{
 				cPi, cTau := _ms[12].Pi, _ms[12].Tau
@@ -34343,9 +37862,17 @@ func programFFA8(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
-			_sum.Mul(q)
+			_pp *= q
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
@@ -34363,7 +37890,11 @@ func programFFA8(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
 			{
 				cPi, cTau := _ms[14].Pi, _ms[14].Tau
@@ -34372,9 +37903,17 @@ func programFFA8(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
-			_sum.Mul(q)
+			_pp *= q
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
@@ -34392,7 +37931,11 @@ func programFFA8(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
 			{
 				cPi, cTau := _ms[16].Pi, _ms[16].Tau
@@ -34401,9 +37944,17 @@ func programFFA8(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
-			_sum.Mul(q)
+			_pp *= q
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
@@ -34421,7 +37972,11 @@ func programFFA8(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
 			{
 				cPi, cTau := _ms[18].Pi, _ms[18].Tau
@@ -34430,9 +37985,17 @@ func programFFA8(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
-			_sum.Mul(q)
+			_pp *= q
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
@@ -34450,7 +38013,11 @@ func programFFA8(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
 			{
 				cPi, cTau := _ms[20].Pi, _ms[20].Tau
@@ -34459,9 +38026,17 @@ func programFFA8(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
-			_sum.Mul(q)
+			_pp *= q
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
@@ -34479,7 +38054,11 @@ func programFFA8(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
 			{
 				cPi, cTau := _ms[22].Pi, _ms[22].Tau
@@ -34488,9 +38067,17 @@ func programFFA8(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
-			_sum.Mul(q)
+			_pp *= q
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
@@ -34508,7 +38095,11 @@ func programFFA8(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
 			{
 				cPi, cTau := _ms[24].Pi, _ms[24].Tau
@@ -34517,9 +38108,17 @@ func programFFA8(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
-			_sum.Mul(q)
+			_pp *= q
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
@@ -34543,7 +38142,11 @@ func programFFA8(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
 			{
 				cPi, cTau := _vs[17].Pi-_ms[42].Pi, _vs[17].Tau-_ms[42].Tau
@@ -34558,7 +38161,11 @@ func programFFA8(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
 			{
 				cPi, cTau := _vs[17].Pi-_ms[44].Pi, _vs[17].Tau-_ms[44].Tau
@@ -34573,9 +38180,17 @@ func programFFA8(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
-			_sum.Mul(q)
+			_pp *= q
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
@@ -34599,7 +38214,11 @@ func programFFA8(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
 			{
 				cPi, cTau := _vs[18].Pi-_ms[45].Pi, _vs[18].Tau-_ms[45].Tau
@@ -34614,7 +38233,11 @@ func programFFA8(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
 			{
 				cPi, cTau := _vs[18].Pi-_ms[47].Pi, _vs[18].Tau-_ms[47].Tau
@@ -34629,9 +38252,17 @@ func programFFA8(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
-			_sum.Mul(q)
+			_pp *= q
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
@@ -34655,7 +38286,11 @@ func programFFA8(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
 			{
 				cPi, cTau := _vs[19].Pi-_ms[48].Pi, _vs[19].Tau-_ms[48].Tau
@@ -34670,7 +38305,11 @@ func programFFA8(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
 			{
 				cPi, cTau := _vs[19].Pi-_ms[50].Pi, _vs[19].Tau-_ms[50].Tau
@@ -34685,9 +38324,17 @@ func programFFA8(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
-			_sum.Mul(q)
+			_pp *= q
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
@@ -34711,7 +38358,11 @@ func programFFA8(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
 			{
 				cPi, cTau := _vs[20].Pi-_ms[51].Pi, _vs[20].Tau-_ms[51].Tau
@@ -34726,7 +38377,11 @@ func programFFA8(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
 			{
 				cPi, cTau := _vs[20].Pi-_ms[53].Pi, _vs[20].Tau-_ms[53].Tau
@@ -34741,9 +38396,17 @@ func programFFA8(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
-			_sum.Mul(q)
+			_pp *= q
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
@@ -34767,7 +38430,11 @@ func programFFA8(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
 			{
 				cPi, cTau := _vs[21].Pi-_ms[54].Pi, _vs[21].Tau-_ms[54].Tau
@@ -34782,7 +38449,11 @@ func programFFA8(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
 			{
 				cPi, cTau := _vs[21].Pi-_ms[56].Pi, _vs[21].Tau-_ms[56].Tau
@@ -34797,9 +38468,17 @@ func programFFA8(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
-			_sum.Mul(q)
+			_pp *= q
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
@@ -34823,7 +38502,11 @@ func programFFA8(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
 			{
 				cPi, cTau := _vs[22].Pi-_ms[57].Pi, _vs[22].Tau-_ms[57].Tau
@@ -34838,7 +38521,11 @@ func programFFA8(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
 			{
 				cPi, cTau := _vs[22].Pi-_ms[59].Pi, _vs[22].Tau-_ms[59].Tau
@@ -34853,9 +38540,17 @@ func programFFA8(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
-			_sum.Mul(q)
+			_pp *= q
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
@@ -34873,7 +38568,11 @@ func programFFA8(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
 			{
 				cPi, cTau := _ms[38].Pi, _ms[38].Tau
@@ -34882,9 +38581,17 @@ func programFFA8(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
-			_sum.Mul(q)
+			_pp *= q
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
@@ -34902,7 +38609,11 @@ func programFFA8(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
 			{
 				cPi, cTau := _ms[40].Pi, _ms[40].Tau
@@ -34911,9 +38622,17 @@ func programFFA8(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
-			_sum.Mul(q)
+			_pp *= q
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
@@ -34931,7 +38650,11 @@ func programFFA8(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
 			{
 				cPi, cTau := _ms[43].Pi, _ms[43].Tau
@@ -34940,9 +38663,17 @@ func programFFA8(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
-			_sum.Mul(q)
+			_pp *= q
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
@@ -34960,7 +38691,11 @@ func programFFA8(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
 			{
 				cPi, cTau := _ms[46].Pi, _ms[46].Tau
@@ -34969,9 +38704,17 @@ func programFFA8(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
-			_sum.Mul(q)
+			_pp *= q
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
@@ -34989,7 +38732,11 @@ func programFFA8(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
 			{
 				cPi, cTau := _ms[49].Pi, _ms[49].Tau
@@ -34998,9 +38745,17 @@ func programFFA8(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
-			_sum.Mul(q)
+			_pp *= q
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
@@ -35018,7 +38773,11 @@ func programFFA8(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
 			{
 				cPi, cTau := _ms[52].Pi, _ms[52].Tau
@@ -35027,9 +38786,17 @@ func programFFA8(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
-			_sum.Mul(q)
+			_pp *= q
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
@@ -35047,7 +38814,11 @@ func programFFA8(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
 			{
 				cPi, cTau := _ms[55].Pi, _ms[55].Tau
@@ -35056,9 +38827,17 @@ func programFFA8(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
-			_sum.Mul(q)
+			_pp *= q
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
@@ -35076,7 +38855,11 @@ func programFFA8(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
 			{
 				cPi, cTau := _ms[58].Pi, _ms[58].Tau
@@ -35085,12 +38868,21 @@ func programFFA8(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
-			_sum.Mul(q)
+			_pp *= q
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
+		_sum.Mul(_pp)
 		return _sum.Value(), nil
 	}), nil
 }
@@ -36173,17 +39965,18 @@ func programFigure1(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 		}
 		_msgs, _margs := g.State()
 		_ms, _vs := _msgs[:27], _margs[:13]
-		_bad := 0.0
 		for _, x := range _ms {
-			_bad += (x.Pi - x.Pi) + (x.Tau - x.Tau)
+			if x.Pi-x.Pi != 0 || x.Tau-x.Tau != 0 {
+				return 0, compile.ErrFallback
+			}
 		}
 		for _, x := range _vs {
-			_bad += (x.Pi - x.Pi) + (x.Tau - x.Tau)
-		}
-		if _bad != 0 {
-			return 0, compile.ErrFallback
+			if x.Pi-x.Pi != 0 || x.Tau-x.Tau != 0 {
+				return 0, compile.ErrFallback
+			}
 		}
 		var _sum graph.EvidenceSum
+		_pp := 1.0
 		{ // N(s1; 25, 25.01)
 			_c0Pi, _c0Tau := _ms[5].Pi, _ms[5].Tau
 			if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
@@ -36198,7 +39991,11 @@ func programFigure1(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 				_eq, _ev, _en = -0.5*d*d/v, v, 1
 			}
 			_sum.Add(_eq)
-			_sum.Mul(_ev)
+			_pp *= _ev
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Norm(_en)
 		}
 		{ // N(s2; 26, 25.01)
@@ -36215,7 +40012,11 @@ func programFigure1(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 				_eq, _ev, _en = -0.5*d*d/v, v, 1
 			}
 			_sum.Add(_eq)
-			_sum.Mul(_ev)
+			_pp *= _ev
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Norm(_en)
 		}
 		{ // N(s3; 25.67, 27.57)
@@ -36232,7 +40033,11 @@ func programFigure1(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 				_eq, _ev, _en = -0.5*d*d/v, v, 1
 			}
 			_sum.Add(_eq)
-			_sum.Mul(_ev)
+			_pp *= _ev
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Norm(_en)
 		}
 		{ // N(s4; 27, 25.01)
@@ -36249,7 +40054,11 @@ func programFigure1(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 				_eq, _ev, _en = -0.5*d*d/v, v, 1
 			}
 			_sum.Add(_eq)
-			_sum.Mul(_ev)
+			_pp *= _ev
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Norm(_en)
 		}
 		{ // N(p1; s1, 17.36)
@@ -36270,7 +40079,11 @@ func programFigure1(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 				_eq, _ev, _en = -0.5*d*d/v, v, 1
 			}
 			_sum.Add(_eq)
-			_sum.Mul(_ev)
+			_pp *= _ev
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Norm(_en)
 		}
 		{ // N(p2; s2, 17.36)
@@ -36291,7 +40104,11 @@ func programFigure1(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 				_eq, _ev, _en = -0.5*d*d/v, v, 1
 			}
 			_sum.Add(_eq)
-			_sum.Mul(_ev)
+			_pp *= _ev
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Norm(_en)
 		}
 		{ // N(p3; s3, 17.36)
@@ -36312,7 +40129,11 @@ func programFigure1(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 				_eq, _ev, _en = -0.5*d*d/v, v, 1
 			}
 			_sum.Add(_eq)
-			_sum.Mul(_ev)
+			_pp *= _ev
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Norm(_en)
 		}
 		{ // N(p4; s4, 17.36)
@@ -36333,7 +40154,11 @@ func programFigure1(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 				_eq, _ev, _en = -0.5*d*d/v, v, 1
 			}
 			_sum.Add(_eq)
-			_sum.Mul(_ev)
+			_pp *= _ev
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Norm(_en)
 		}
 		{ // t1 = p1
@@ -36368,7 +40193,11 @@ func programFigure1(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 				_eq, _ev, _en = -0.5*d*d/v, v, 1
 			}
 			_sum.Add(_eq)
-			_sum.Mul(_ev)
+			_pp *= _ev
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Norm(_en)
 		}
 		{ // t2 = p2 + p3
@@ -36418,7 +40247,11 @@ func programFigure1(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 				_eq, _ev, _en = -0.5*d*d/v, v, 1
 			}
 			_sum.Add(_eq)
-			_sum.Mul(_ev)
+			_pp *= _ev
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Norm(_en)
 		}
 		{ // t3 = p4
@@ -36453,7 +40286,11 @@ func programFigure1(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 				_eq, _ev, _en = -0.5*d*d/v, v, 1
 			}
 			_sum.Add(_eq)
-			_sum.Mul(_ev)
+			_pp *= _ev
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Norm(_en)
 		}
 		{ // d1 = t1 − t2
@@ -36503,7 +40340,11 @@ func programFigure1(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 				_eq, _ev, _en = -0.5*d*d/v, v, 1
 			}
 			_sum.Add(_eq)
-			_sum.Mul(_ev)
+			_pp *= _ev
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Norm(_en)
 		}
 		{ // d2 = t2 − t3
@@ -36553,7 +40394,11 @@ func programFigure1(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 				_eq, _ev, _en = -0.5*d*d/v, v, 1
 			}
 			_sum.Add(_eq)
-			_sum.Mul(_ev)
+			_pp *= _ev
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Norm(_en)
 		}
 		{ // I(d1 > 0.9069)
@@ -36594,7 +40439,11 @@ func programFigure1(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
 			{
 				cPi, cTau := _ms[0].Pi, _ms[0].Tau
@@ -36603,9 +40452,17 @@ func programFigure1(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
-			_sum.Mul(q)
+			_pp *= q
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
@@ -36623,7 +40480,11 @@ func programFigure1(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
 			{
 				cPi, cTau := _ms[1].Pi, _ms[1].Tau
@@ -36632,9 +40493,17 @@ func programFigure1(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
-			_sum.Mul(q)
+			_pp *= q
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
@@ -36652,7 +40521,11 @@ func programFigure1(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
 			{
 				cPi, cTau := _ms[2].Pi, _ms[2].Tau
@@ -36661,9 +40534,17 @@ func programFigure1(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
-			_sum.Mul(q)
+			_pp *= q
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
@@ -36681,7 +40562,11 @@ func programFigure1(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
 			{
 				cPi, cTau := _ms[3].Pi, _ms[3].Tau
@@ -36690,9 +40575,17 @@ func programFigure1(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
-			_sum.Mul(q)
+			_pp *= q
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
@@ -36710,7 +40603,11 @@ func programFigure1(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
 			{
 				cPi, cTau := _ms[4].Pi, _ms[4].Tau
@@ -36719,9 +40616,17 @@ func programFigure1(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
-			_sum.Mul(q)
+			_pp *= q
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
@@ -36739,7 +40644,11 @@ func programFigure1(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
 			{
 				cPi, cTau := _ms[6].Pi, _ms[6].Tau
@@ -36748,9 +40657,17 @@ func programFigure1(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
-			_sum.Mul(q)
+			_pp *= q
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
@@ -36768,7 +40685,11 @@ func programFigure1(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
 			{
 				cPi, cTau := _ms[8].Pi, _ms[8].Tau
@@ -36777,9 +40698,17 @@ func programFigure1(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
-			_sum.Mul(q)
+			_pp *= q
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
@@ -36797,7 +40726,11 @@ func programFigure1(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
 			{
 				cPi, cTau := _ms[10].Pi, _ms[10].Tau
@@ -36806,9 +40739,17 @@ func programFigure1(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
-			_sum.Mul(q)
+			_pp *= q
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
@@ -36826,7 +40767,11 @@ func programFigure1(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
 			{
 				cPi, cTau := _ms[12].Pi, _ms[12].Tau
@@ -36835,9 +40780,17 @@ func programFigure1(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
-			_sum.Mul(q)
+			_pp *= q
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
@@ -36861,7 +40814,11 @@ func programFigure1(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
 			{
 				cPi, cTau := _vs[9].Pi-_ms[21].Pi, _vs[9].Tau-_ms[21].Tau
@@ -36876,7 +40833,11 @@ func programFigure1(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
 			{
 				cPi, cTau := _vs[9].Pi-_ms[23].Pi, _vs[9].Tau-_ms[23].Tau
@@ -36891,9 +40852,17 @@ func programFigure1(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
-			_sum.Mul(q)
+			_pp *= q
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
@@ -36911,7 +40880,11 @@ func programFigure1(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
 			{
 				cPi, cTau := _ms[17].Pi, _ms[17].Tau
@@ -36920,9 +40893,17 @@ func programFigure1(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
-			_sum.Mul(q)
+			_pp *= q
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
@@ -36940,7 +40921,11 @@ func programFigure1(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
 			{
 				cPi, cTau := _ms[19].Pi, _ms[19].Tau
@@ -36949,9 +40934,17 @@ func programFigure1(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
-			_sum.Mul(q)
+			_pp *= q
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
@@ -36969,7 +40962,11 @@ func programFigure1(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
 			{
 				cPi, cTau := _ms[22].Pi, _ms[22].Tau
@@ -36978,12 +40975,21 @@ func programFigure1(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
-			_sum.Mul(q)
+			_pp *= q
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
+		_sum.Mul(_pp)
 		return _sum.Value(), nil
 	}), nil
 }

@@ -474,12 +474,18 @@ func (p *program) evidence() ([]byte, error) {
 	fmt.Fprintf(&w, "_msgs, _margs := g.State()\n_ms, _vs := _msgs[:%d], _margs[:%d]\n", g.NumEdges(), g.NumVariables())
 	// The state may come from the interpreter: every value must be finite
 	// and every marginal proper for the cavities' common path.
-	w.WriteString("_bad := 0.0\nfor _, x := range _ms {\n_bad += (x.Pi - x.Pi) + (x.Tau - x.Tau)\n}\n")
-	w.WriteString("for _, x := range _vs {\n_bad += (x.Pi - x.Pi) + (x.Tau - x.Tau)\n}\n")
-	w.WriteString("if _bad != 0 {\nreturn 0, compile.ErrFallback\n}\n")
+	// (One test per value, not a sum: a chain of additions would be slower.)
+	for _, name := range []string{"_ms", "_vs"} {
+		fmt.Fprintf(&w, "for _, x := range %s {\nif x.Pi-x.Pi != 0 || x.Tau-x.Tau != 0 {\nreturn 0, compile.ErrFallback\n}\n}\n", name)
+	}
 	p.slices = true
 	defer func() { p.slices = false }()
-	w.WriteString("var _sum graph.EvidenceSum\n")
+	// The product of the variances and precisions whose logarithm the sum
+	// takes is gathered here, and handed to the sum only when it leaves
+	// [1e-200, 1e200] and at the end: EvidenceSum.Mul's grouping differs
+	// only in rounding, and a call per factor would cost more than the
+	// rest of a term.
+	w.WriteString("var _sum graph.EvidenceSum\n_pp := 1.0\n")
 	const efail = "return 0, compile.ErrFallback"
 	for f := 0; f < g.NumFactors(); f++ {
 		fid := graph.FactorID(f)
@@ -517,7 +523,7 @@ func (p *program) evidence() ([]byte, error) {
 		w.Write(cav.Bytes())
 		if term {
 			w.WriteString("var _eq, _ev, _en float64\n{\n" + strings.TrimSpace(code) + "\n}\n")
-			w.WriteString("_sum.Add(_eq)\n_sum.Mul(_ev)\n_sum.Norm(_en)\n}\n") // AddTerm, inlined
+			w.WriteString("_sum.Add(_eq)\n" + fmt.Sprintf("_pp *= %s\nif !(_pp >= 1e-200 && _pp <= 1e200) {\n_sum.Mul(_pp)\n_pp = 1\n}\n", "_ev") + "_sum.Norm(_en)\n}\n") // AddTerm
 		} else {
 			w.WriteString("var _eq float64\n{\n" + strings.TrimSpace(code) + "\n}\n_sum.Add(_eq)\n}\n")
 		}
@@ -538,10 +544,10 @@ func (p *program) evidence() ([]byte, error) {
 			f, i := g.VariableEdge(vid, j)
 			w.WriteString("{\n")
 			p.writeCavityFail(&w, f, i, "cPi", "cTau", efail)
-			w.WriteString("t := cTau - cPi*center\nquad += 0.5 * t * t / cPi\n_sum.Mul(cPi / q)\n}\n")
+			w.WriteString("t := cTau - cPi*center\nquad += 0.5 * t * t / cPi\n" + fmt.Sprintf("_pp *= %s\nif !(_pp >= 1e-200 && _pp <= 1e200) {\n_sum.Mul(_pp)\n_pp = 1\n}\n", "cPi / q") + "}\n")
 		}
-		w.WriteString("_sum.Mul(q)\n_sum.Add(quad)\n_sum.Norm(-1)\n}\n") // Bracket(quad, 1, π_q), inlined
+		w.WriteString(fmt.Sprintf("_pp *= %s\nif !(_pp >= 1e-200 && _pp <= 1e200) {\n_sum.Mul(_pp)\n_pp = 1\n}\n", "q") + "_sum.Add(quad)\n_sum.Norm(-1)\n}\n") // Bracket(quad, 1, π_q)
 	}
-	w.WriteString("return _sum.Value(), nil\n}")
+	w.WriteString("_sum.Mul(_pp)\nreturn _sum.Value(), nil\n}")
 	return w.Bytes(), nil
 }

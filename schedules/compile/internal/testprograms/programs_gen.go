@@ -1107,17 +1107,18 @@ func BindFigure1(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 		}
 		_msgs, _margs := g.State()
 		_ms, _vs := _msgs[:27], _margs[:13]
-		_bad := 0.0
 		for _, x := range _ms {
-			_bad += (x.Pi - x.Pi) + (x.Tau - x.Tau)
+			if x.Pi-x.Pi != 0 || x.Tau-x.Tau != 0 {
+				return 0, compile.ErrFallback
+			}
 		}
 		for _, x := range _vs {
-			_bad += (x.Pi - x.Pi) + (x.Tau - x.Tau)
-		}
-		if _bad != 0 {
-			return 0, compile.ErrFallback
+			if x.Pi-x.Pi != 0 || x.Tau-x.Tau != 0 {
+				return 0, compile.ErrFallback
+			}
 		}
 		var _sum graph.EvidenceSum
+		_pp := 1.0
 		{ // N(s; 25, 70)
 			_c0Pi, _c0Tau := _ms[5].Pi, _ms[5].Tau
 			if !(_c0Pi > 0 && _c0Pi < math.MaxFloat64) {
@@ -1132,7 +1133,11 @@ func BindFigure1(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 				_eq, _ev, _en = -0.5*d*d/v, v, 1
 			}
 			_sum.Add(_eq)
-			_sum.Mul(_ev)
+			_pp *= _ev
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Norm(_en)
 		}
 		{ // N(s; 25, 70)
@@ -1149,7 +1154,11 @@ func BindFigure1(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 				_eq, _ev, _en = -0.5*d*d/v, v, 1
 			}
 			_sum.Add(_eq)
-			_sum.Mul(_ev)
+			_pp *= _ev
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Norm(_en)
 		}
 		{ // N(s; 25, 70)
@@ -1166,7 +1175,11 @@ func BindFigure1(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 				_eq, _ev, _en = -0.5*d*d/v, v, 1
 			}
 			_sum.Add(_eq)
-			_sum.Mul(_ev)
+			_pp *= _ev
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Norm(_en)
 		}
 		{ // N(s; 25, 70)
@@ -1183,7 +1196,11 @@ func BindFigure1(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 				_eq, _ev, _en = -0.5*d*d/v, v, 1
 			}
 			_sum.Add(_eq)
-			_sum.Mul(_ev)
+			_pp *= _ev
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Norm(_en)
 		}
 		{ // N(p; s, 17.36)
@@ -1204,7 +1221,11 @@ func BindFigure1(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 				_eq, _ev, _en = -0.5*d*d/v, v, 1
 			}
 			_sum.Add(_eq)
-			_sum.Mul(_ev)
+			_pp *= _ev
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Norm(_en)
 		}
 		{ // N(p; s, 17.36)
@@ -1225,7 +1246,11 @@ func BindFigure1(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 				_eq, _ev, _en = -0.5*d*d/v, v, 1
 			}
 			_sum.Add(_eq)
-			_sum.Mul(_ev)
+			_pp *= _ev
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Norm(_en)
 		}
 		{ // N(p; s, 17.36)
@@ -1246,7 +1271,11 @@ func BindFigure1(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 				_eq, _ev, _en = -0.5*d*d/v, v, 1
 			}
 			_sum.Add(_eq)
-			_sum.Mul(_ev)
+			_pp *= _ev
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Norm(_en)
 		}
 		{ // N(p; s, 17.36)
@@ -1267,7 +1296,11 @@ func BindFigure1(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 				_eq, _ev, _en = -0.5*d*d/v, v, 1
 			}
 			_sum.Add(_eq)
-			_sum.Mul(_ev)
+			_pp *= _ev
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Norm(_en)
 		}
 		{ // t1 = p
@@ -1302,7 +1335,11 @@ func BindFigure1(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 				_eq, _ev, _en = -0.5*d*d/v, v, 1
 			}
 			_sum.Add(_eq)
-			_sum.Mul(_ev)
+			_pp *= _ev
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Norm(_en)
 		}
 		{ // t2 = p + 0.5·p
@@ -1352,7 +1389,11 @@ func BindFigure1(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 				_eq, _ev, _en = -0.5*d*d/v, v, 1
 			}
 			_sum.Add(_eq)
-			_sum.Mul(_ev)
+			_pp *= _ev
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Norm(_en)
 		}
 		{ // t3 = p
@@ -1387,7 +1428,11 @@ func BindFigure1(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 				_eq, _ev, _en = -0.5*d*d/v, v, 1
 			}
 			_sum.Add(_eq)
-			_sum.Mul(_ev)
+			_pp *= _ev
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Norm(_en)
 		}
 		{ // d1 = t1 − t2
@@ -1437,7 +1482,11 @@ func BindFigure1(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 				_eq, _ev, _en = -0.5*d*d/v, v, 1
 			}
 			_sum.Add(_eq)
-			_sum.Mul(_ev)
+			_pp *= _ev
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Norm(_en)
 		}
 		{ // d2 = t2 − t3
@@ -1487,7 +1536,11 @@ func BindFigure1(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 				_eq, _ev, _en = -0.5*d*d/v, v, 1
 			}
 			_sum.Add(_eq)
-			_sum.Mul(_ev)
+			_pp *= _ev
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Norm(_en)
 		}
 		{ // I(d1 > 0.74)
@@ -1528,7 +1581,11 @@ func BindFigure1(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
 			{
 				cPi, cTau := _ms[0].Pi, _ms[0].Tau
@@ -1537,9 +1594,17 @@ func BindFigure1(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
-			_sum.Mul(q)
+			_pp *= q
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
@@ -1557,7 +1622,11 @@ func BindFigure1(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
 			{
 				cPi, cTau := _ms[1].Pi, _ms[1].Tau
@@ -1566,9 +1635,17 @@ func BindFigure1(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
-			_sum.Mul(q)
+			_pp *= q
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
@@ -1586,7 +1663,11 @@ func BindFigure1(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
 			{
 				cPi, cTau := _ms[2].Pi, _ms[2].Tau
@@ -1595,9 +1676,17 @@ func BindFigure1(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
-			_sum.Mul(q)
+			_pp *= q
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
@@ -1615,7 +1704,11 @@ func BindFigure1(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
 			{
 				cPi, cTau := _ms[3].Pi, _ms[3].Tau
@@ -1624,9 +1717,17 @@ func BindFigure1(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
-			_sum.Mul(q)
+			_pp *= q
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
@@ -1644,7 +1745,11 @@ func BindFigure1(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
 			{
 				cPi, cTau := _ms[4].Pi, _ms[4].Tau
@@ -1653,9 +1758,17 @@ func BindFigure1(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
-			_sum.Mul(q)
+			_pp *= q
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
@@ -1673,7 +1786,11 @@ func BindFigure1(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
 			{
 				cPi, cTau := _ms[6].Pi, _ms[6].Tau
@@ -1682,9 +1799,17 @@ func BindFigure1(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
-			_sum.Mul(q)
+			_pp *= q
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
@@ -1702,7 +1827,11 @@ func BindFigure1(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
 			{
 				cPi, cTau := _ms[8].Pi, _ms[8].Tau
@@ -1711,9 +1840,17 @@ func BindFigure1(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
-			_sum.Mul(q)
+			_pp *= q
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
@@ -1731,7 +1868,11 @@ func BindFigure1(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
 			{
 				cPi, cTau := _ms[10].Pi, _ms[10].Tau
@@ -1740,9 +1881,17 @@ func BindFigure1(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
-			_sum.Mul(q)
+			_pp *= q
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
@@ -1760,7 +1909,11 @@ func BindFigure1(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
 			{
 				cPi, cTau := _ms[12].Pi, _ms[12].Tau
@@ -1769,9 +1922,17 @@ func BindFigure1(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
-			_sum.Mul(q)
+			_pp *= q
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
@@ -1795,7 +1956,11 @@ func BindFigure1(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
 			{
 				cPi, cTau := _vs[9].Pi-_ms[21].Pi, _vs[9].Tau-_ms[21].Tau
@@ -1810,7 +1975,11 @@ func BindFigure1(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
 			{
 				cPi, cTau := _vs[9].Pi-_ms[23].Pi, _vs[9].Tau-_ms[23].Tau
@@ -1825,9 +1994,17 @@ func BindFigure1(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
-			_sum.Mul(q)
+			_pp *= q
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
@@ -1845,7 +2022,11 @@ func BindFigure1(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
 			{
 				cPi, cTau := _ms[17].Pi, _ms[17].Tau
@@ -1854,9 +2035,17 @@ func BindFigure1(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
-			_sum.Mul(q)
+			_pp *= q
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
@@ -1874,7 +2063,11 @@ func BindFigure1(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
 			{
 				cPi, cTau := _ms[19].Pi, _ms[19].Tau
@@ -1883,9 +2076,17 @@ func BindFigure1(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
-			_sum.Mul(q)
+			_pp *= q
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
@@ -1903,7 +2104,11 @@ func BindFigure1(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
 			{
 				cPi, cTau := _ms[22].Pi, _ms[22].Tau
@@ -1912,12 +2117,21 @@ func BindFigure1(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
-			_sum.Mul(q)
+			_pp *= q
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
+		_sum.Mul(_pp)
 		return _sum.Value(), nil
 	}), nil
 }
@@ -2667,17 +2881,18 @@ func BindNested(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 		}
 		_msgs, _margs := g.State()
 		_ms, _vs := _msgs[:13], _margs[:6]
-		_bad := 0.0
 		for _, x := range _ms {
-			_bad += (x.Pi - x.Pi) + (x.Tau - x.Tau)
+			if x.Pi-x.Pi != 0 || x.Tau-x.Tau != 0 {
+				return 0, compile.ErrFallback
+			}
 		}
 		for _, x := range _vs {
-			_bad += (x.Pi - x.Pi) + (x.Tau - x.Tau)
-		}
-		if _bad != 0 {
-			return 0, compile.ErrFallback
+			if x.Pi-x.Pi != 0 || x.Tau-x.Tau != 0 {
+				return 0, compile.ErrFallback
+			}
 		}
 		var _sum graph.EvidenceSum
+		_pp := 1.0
 		{ // N(x1; 0, 1)
 			_c0Pi, _c0Tau := _vs[0].Pi-_ms[0].Pi, _vs[0].Tau-_ms[0].Tau
 			if !(_c0Pi > 0 && _c0Pi >= 1e-6*_vs[0].Pi) {
@@ -2698,7 +2913,11 @@ func BindNested(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 				_eq, _ev, _en = -0.5*d*d/v, v, 1
 			}
 			_sum.Add(_eq)
-			_sum.Mul(_ev)
+			_pp *= _ev
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Norm(_en)
 		}
 		{ // N(x2; 1, 2)
@@ -2715,7 +2934,11 @@ func BindNested(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 				_eq, _ev, _en = -0.5*d*d/v, v, 1
 			}
 			_sum.Add(_eq)
-			_sum.Mul(_ev)
+			_pp *= _ev
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Norm(_en)
 		}
 		{ // N(x3; 2, 3)
@@ -2732,7 +2955,11 @@ func BindNested(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 				_eq, _ev, _en = -0.5*d*d/v, v, 1
 			}
 			_sum.Add(_eq)
-			_sum.Mul(_ev)
+			_pp *= _ev
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Norm(_en)
 		}
 		{ // y = 2·x1 − 0.5·x2 + x3
@@ -2791,7 +3018,11 @@ func BindNested(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 				_eq, _ev, _en = -0.5*d*d/v, v, 1
 			}
 			_sum.Add(_eq)
-			_sum.Mul(_ev)
+			_pp *= _ev
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Norm(_en)
 		}
 		{ // N(z; y, 1)
@@ -2812,7 +3043,11 @@ func BindNested(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 				_eq, _ev, _en = -0.5*d*d/v, v, 1
 			}
 			_sum.Add(_eq)
-			_sum.Mul(_ev)
+			_pp *= _ev
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Norm(_en)
 		}
 		{ // I(z > 0.5)
@@ -2865,7 +3100,11 @@ func BindNested(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 				_eq, _ev, _en = -0.5*d*d/v, v, 1
 			}
 			_sum.Add(_eq)
-			_sum.Mul(_ev)
+			_pp *= _ev
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Norm(_en)
 		}
 		{ // I(|u| ≤ 2)
@@ -2900,7 +3139,11 @@ func BindNested(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
 			{
 				cPi, cTau := _vs[0].Pi-_ms[4].Pi, _vs[0].Tau-_ms[4].Tau
@@ -2915,7 +3158,11 @@ func BindNested(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
 			{
 				cPi, cTau := _vs[0].Pi-_ms[11].Pi, _vs[0].Tau-_ms[11].Tau
@@ -2930,9 +3177,17 @@ func BindNested(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
-			_sum.Mul(q)
+			_pp *= q
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
@@ -2950,7 +3205,11 @@ func BindNested(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
 			{
 				cPi, cTau := _ms[1].Pi, _ms[1].Tau
@@ -2959,9 +3218,17 @@ func BindNested(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
-			_sum.Mul(q)
+			_pp *= q
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
@@ -2979,7 +3246,11 @@ func BindNested(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
 			{
 				cPi, cTau := _ms[2].Pi, _ms[2].Tau
@@ -2988,9 +3259,17 @@ func BindNested(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
-			_sum.Mul(q)
+			_pp *= q
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
@@ -3008,7 +3287,11 @@ func BindNested(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
 			{
 				cPi, cTau := _ms[3].Pi, _ms[3].Tau
@@ -3017,9 +3300,17 @@ func BindNested(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
-			_sum.Mul(q)
+			_pp *= q
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
@@ -3037,7 +3328,11 @@ func BindNested(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
 			{
 				cPi, cTau := _ms[7].Pi, _ms[7].Tau
@@ -3046,9 +3341,17 @@ func BindNested(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
-			_sum.Mul(q)
+			_pp *= q
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
@@ -3066,7 +3369,11 @@ func BindNested(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
 			{
 				cPi, cTau := _ms[10].Pi, _ms[10].Tau
@@ -3075,12 +3382,21 @@ func BindNested(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 				}
 				t := cTau - cPi*center
 				quad += 0.5 * t * t / cPi
-				_sum.Mul(cPi / q)
+				_pp *= cPi / q
+				if !(_pp >= 1e-200 && _pp <= 1e200) {
+					_sum.Mul(_pp)
+					_pp = 1
+				}
 			}
-			_sum.Mul(q)
+			_pp *= q
+			if !(_pp >= 1e-200 && _pp <= 1e200) {
+				_sum.Mul(_pp)
+				_pp = 1
+			}
 			_sum.Add(quad)
 			_sum.Norm(-1)
 		}
+		_sum.Mul(_pp)
 		return _sum.Value(), nil
 	}), nil
 }
