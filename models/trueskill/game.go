@@ -21,15 +21,21 @@ import (
 // a Rater reuses Games across matches of the same shape.
 type Game struct {
 	params   Params
-	order    []int // teams in rank order
 	g        *graph.Graph
 	schedule schedules.Schedule
 	runner   *schedules.Runner
-	program  *compile.Program       // the schedule compiled for the game's shape, or nil
-	skills   [][]graph.VarID        // by caller's team and player
-	priors   [][]*factors.Prior     // by caller's team and player
-	sums     []*factors.WeightedSum // by caller's team
-	ratings  [][]Rating             // result buffer, by caller's team and player
+	program  *compile.Program // the schedule compiled for the game's shape, or nil
+	// The graph's teams are in rank order; order maps a position to the
+	// caller's team for the match loaded last, so that one game serves
+	// every match whose teams have its sizes and draws in rank order.
+	order   []int
+	inOrder bool                   // order is the caller's, set by a match without ranks
+	skills  [][]graph.VarID        // by position and player
+	priors  [][]*factors.Prior     // by position and player
+	sums    []*factors.WeightedSum // by position
+	flat    []Rating               // the ratings, by position and player
+	offsets []int                  // of each position's players in flat
+	ratings [][]Rating             // flat by the caller's team
 }
 
 // NewGame builds the factor graph and schedule of m, and binds the
@@ -85,10 +91,10 @@ func (p Params) newGame(m Match) (*Game, error) {
 	gm := &Game{params: p, order: m.order()}
 	b := graph.NewBuilder("trueskill")
 	n := len(m.Teams)
-	gm.skills = make([][]graph.VarID, n)
-	gm.priors = make([][]*factors.Prior, n)
-	gm.sums = make([]*factors.WeightedSum, n)
-	gm.ratings = make([][]Rating, n)
+	// Built by the caller's team, then stored by position.
+	skills := make([][]graph.VarID, n)
+	priors := make([][]*factors.Prior, n)
+	sums := make([]*factors.WeightedSum, n)
 	perf := make([][]graph.VarID, n)
 	// Players are numbered across teams in the caller's order, as in Figure 1
 	// (s1; s2, s3; s4).
@@ -109,11 +115,10 @@ func (p Params) newGame(m Match) (*Game, error) {
 	b.Layer("skills")
 	for _, j := range gm.order {
 		team := m.Teams[j]
-		gm.skills[j] = make([]graph.VarID, len(team))
-		gm.priors[j] = make([]*factors.Prior, len(team))
-		gm.ratings[j] = make([]Rating, len(team))
+		skills[j] = make([]graph.VarID, len(team))
+		priors[j] = make([]*factors.Prior, len(team))
 		for i := range team {
-			gm.skills[j][i] = b.AddVariable(name("s", j, i))
+			skills[j][i] = b.AddVariable(name("s", j, i))
 		}
 	}
 	b.Layer("performances")
@@ -140,8 +145,8 @@ func (p Params) newGame(m Match) (*Game, error) {
 	b.Layer("skill priors")
 	for _, j := range gm.order {
 		for i, r := range m.Teams[j] {
-			gm.priors[j][i] = factors.NewPrior(r.Mu, r.Sigma*r.Sigma+p.Tau*p.Tau)
-			f := b.AddFactor(gm.priors[j][i], "", gm.skills[j][i])
+			priors[j][i] = factors.NewPrior(r.Mu, r.Sigma*r.Sigma+p.Tau*p.Tau)
+			f := b.AddFactor(priors[j][i], "", skills[j][i])
 			down = append(down, step(f, 0))
 		}
 	}
@@ -151,7 +156,7 @@ func (p Params) newGame(m Match) (*Game, error) {
 		team := m.Teams[j]
 		perfFactor[j] = make([]graph.FactorID, len(team))
 		for i := range team {
-			perfFactor[j][i] = b.AddFactor(factors.NewLikelihood(p.Beta*p.Beta), "", perf[j][i], gm.skills[j][i])
+			perfFactor[j][i] = b.AddFactor(factors.NewLikelihood(p.Beta*p.Beta), "", perf[j][i], skills[j][i])
 			down = append(down, step(perfFactor[j][i], 0))
 		}
 	}
@@ -163,8 +168,8 @@ func (p Params) newGame(m Match) (*Game, error) {
 		for i := range team {
 			w[i] = m.weight(j, i)
 		}
-		gm.sums[j] = factors.NewWeightedSum(w...)
-		teamFactor[j] = b.AddFactor(gm.sums[j], "", append([]graph.VarID{teamVar[j]}, perf[j]...)...)
+		sums[j] = factors.NewWeightedSum(w...)
+		teamFactor[j] = b.AddFactor(sums[j], "", append([]graph.VarID{teamVar[j]}, perf[j]...)...)
 		down = append(down, step(teamFactor[j], 0))
 	}
 	b.Layer("difference factors")
@@ -218,21 +223,45 @@ func (p Params) newGame(m Match) (*Game, error) {
 		}
 	}
 	gm.schedule = schedules.Sequence(schedules.Sequence(down...), chain, schedules.Sequence(up...))
+
+	gm.offsets = make([]int, n+1)
+	for pos, j := range gm.order {
+		gm.skills = append(gm.skills, skills[j])
+		gm.priors = append(gm.priors, priors[j])
+		gm.sums = append(gm.sums, sums[j])
+		gm.offsets[pos+1] = gm.offsets[pos] + len(m.Teams[j])
+	}
+	gm.flat = make([]Rating, gm.offsets[n])
+	gm.ratings = make([][]Rating, n)
+	gm.placeRatings()
 	return gm, nil
 }
 
-// set loads the ratings and weights of m, a match of the game's shape, into
-// the prior and team factors. Without weights the coefficients are the 1s
-// the game was built with (weights are part of the shape).
+// placeRatings points each of the caller's teams at its position's ratings.
+func (gm *Game) placeRatings() {
+	for pos, j := range gm.order {
+		gm.ratings[j] = gm.flat[gm.offsets[pos]:gm.offsets[pos+1]:gm.offsets[pos+1]]
+	}
+}
+
+// set loads m, a match of the game's shape (team sizes and draws in rank
+// order, weights or not), into the game: its teams' positions, and its
+// ratings and weights into the prior and team factors. Without weights the
+// coefficients are the 1s the game was built with.
 func (gm *Game) set(m *Match) {
+	if m.Ranks != nil || !gm.inOrder { // else the order is the caller's already
+		gm.order = m.orderInto(gm.order)
+		gm.inOrder = m.Ranks == nil
+		gm.placeRatings()
+	}
 	tau2 := gm.params.Tau * gm.params.Tau
-	for j, team := range m.Teams {
-		for i, r := range team {
-			pr := gm.priors[j][i]
+	for pos, j := range gm.order {
+		for i, r := range m.Teams[j] {
+			pr := gm.priors[pos][i]
 			pr.Mean, pr.Variance = r.Mu, r.Sigma*r.Sigma+tau2
 		}
 		if m.Weights != nil {
-			copy(gm.sums[j].Coefficients, m.Weights[j])
+			copy(gm.sums[pos].Coefficients, m.Weights[j])
 		}
 	}
 }
@@ -265,14 +294,15 @@ func (gm *Game) Run(ctx context.Context) (schedules.Result, error) {
 // Ratings returns the posterior ratings in the caller's team order. The
 // slices belong to the game and are overwritten by its next run.
 func (gm *Game) Ratings() [][]Rating {
-	for j, team := range gm.skills {
+	for pos, team := range gm.skills {
+		out := gm.flat[gm.offsets[pos]:]
 		for i, v := range team {
 			m := gm.g.Marginal(v)
 			if m.Pi > 0 && m.Pi < math.MaxFloat64 {
 				inv := 1 / m.Pi // one division for both
-				gm.ratings[j][i] = Rating{Mu: m.Tau * inv, Sigma: math.Sqrt(inv)}
+				out[i] = Rating{Mu: m.Tau * inv, Sigma: math.Sqrt(inv)}
 			} else {
-				gm.ratings[j][i] = Rating{Mu: m.Mean(), Sigma: m.Sigma()}
+				out[i] = Rating{Mu: m.Mean(), Sigma: m.Sigma()}
 			}
 		}
 	}

@@ -2,7 +2,6 @@ package trueskill
 
 import (
 	"math"
-	"slices"
 )
 
 // Match is one game: teams of players with their ratings before the game,
@@ -77,15 +76,23 @@ func (m *Match) weight(j, i int) float64 {
 }
 
 // order returns the team indices sorted stably by rank (best first).
-func (m *Match) order() []int {
-	idx := make([]int, len(m.Teams))
-	for j := range idx {
-		idx[j] = j
+func (m *Match) order() []int { return m.orderInto(nil) }
+
+// orderInto is order written into buf's storage: an insertion sort, stable
+// and without allocating for the few teams of a match.
+func (m *Match) orderInto(buf []int) []int {
+	buf = buf[:0]
+	for j := range m.Teams {
+		buf = append(buf, j)
 	}
 	if m.Ranks != nil {
-		slices.SortStableFunc(idx, func(a, b int) int { return m.Ranks[a] - m.Ranks[b] })
+		for a := 1; a < len(buf); a++ {
+			for b := a; b > 0 && m.Ranks[buf[b]] < m.Ranks[buf[b-1]]; b-- {
+				buf[b], buf[b-1] = buf[b-1], buf[b]
+			}
+		}
 	}
-	return idx
+	return buf
 }
 
 // drawn reports whether the teams at sorted positions k and k+1 drew.

@@ -26,6 +26,7 @@ type Rater struct {
 	last                     *Game
 	lastSizes, lastRanks     []int
 	lastRanked, lastWeighted bool
+	order                    []int // scratch: a match's teams in rank order
 	two                      [2][]Rating
 }
 
@@ -70,7 +71,8 @@ func (r *Rater) RateGraph(ctx context.Context, m Match) (Result, error) {
 func (r *Rater) rateGraph(ctx context.Context, m *Match) (Result, error) {
 	gm := r.last
 	if gm == nil || !r.sameAsLast(m) {
-		r.key = m.appendShape(r.key[:0])
+		r.order = m.orderInto(r.order)
+		r.key = m.appendShape(r.key[:0], r.order)
 		var ok bool
 		if gm, ok = r.games[string(r.key)]; !ok {
 			var err error
@@ -112,34 +114,18 @@ func (r *Rater) sameAsLast(m *Match) bool {
 	return true
 }
 
-// appendShape appends a key identifying the graph m needs: the team sizes,
-// the teams in rank order with the draws between them, and whether weights
-// are given.
-func (m *Match) appendShape(key []byte) []byte {
-	key = binary.AppendUvarint(key, uint64(len(m.Teams)))
-	for _, t := range m.Teams {
-		key = binary.AppendUvarint(key, uint64(len(t)))
-	}
-	if m.Ranks != nil {
-		// Insertion order of a stable sort, without allocating: team j's
-		// position is the number of teams ranked before it.
-		for j := range m.Teams {
-			pos := 0
-			for k := range m.Teams {
-				if m.Ranks[k] < m.Ranks[j] || (m.Ranks[k] == m.Ranks[j] && k < j) {
-					pos++
-				}
-			}
-			key = binary.AppendUvarint(key, uint64(pos))
-			// Draw with the next team in order is fixed by the ranks of the
-			// teams at adjacent positions; encode the rank's tie group.
-			ties := 0
-			for k := range m.Teams {
-				if m.Ranks[k] == m.Ranks[j] {
-					ties++
-				}
-			}
-			key = binary.AppendUvarint(key, uint64(ties))
+// appendShape appends a key identifying the graph m needs, given its teams
+// in rank order: the team sizes in that order, the draws between adjacent
+// teams, and whether weights are given. Matches that differ only in which
+// of the caller's teams finished where share a key (and a game).
+func (m *Match) appendShape(key []byte, order []int) []byte {
+	key = binary.AppendUvarint(key, uint64(len(order)))
+	for k, j := range order {
+		key = binary.AppendUvarint(key, uint64(len(m.Teams[j])))
+		if k+1 < len(order) && m.drawn(order, k) {
+			key = append(key, '=')
+		} else {
+			key = append(key, '>')
 		}
 	}
 	if m.Weights != nil {
