@@ -6,9 +6,10 @@ import (
 )
 
 // Rater rates matches like Params.Rate, but keeps every graph it builds,
-// one per match shape (team sizes, the order of ranks, draws, weights), and
-// its result buffers, so that a stream of matches is rated without
-// allocating once each shape has been seen. The Ratings of a Result from a
+// one per match shape (the team sizes in finishing order, the draws between
+// adjacent teams, whether weights are given; not which of the caller's
+// teams finished where), and its result buffers, so that a stream of
+// matches is rated without allocating once each shape has been seen. The Ratings of a Result from a
 // Rater belong to it and are overwritten by the next call: copy what you
 // keep. A Rater is not safe for concurrent use; use one per goroutine.
 type Rater struct {
