@@ -29,7 +29,6 @@ type Game struct {
 	// caller's team for the match loaded last, so that one game serves
 	// every match whose teams have its sizes and draws in rank order.
 	order   []int
-	inOrder bool                   // order is the caller's, set by a match without ranks
 	skills  [][]graph.VarID        // by position and player
 	priors  [][]*factors.Prior     // by position and player
 	sums    []*factors.WeightedSum // by position
@@ -245,13 +244,13 @@ func (gm *Game) placeRatings() {
 }
 
 // set loads m, a match of the game's shape (team sizes and draws in rank
-// order, weights or not), into the game: its teams' positions, and its
-// ratings and weights into the prior and team factors. Without weights the
+// order, weights or not), into the game: its teams' positions in rank
+// order (nil if they are those of the match loaded before), and its ratings
+// and weights into the prior and team factors. Without weights the
 // coefficients are the 1s the game was built with.
-func (gm *Game) set(m *Match) {
-	if m.Ranks != nil || !gm.inOrder { // else the order is the caller's already
-		gm.order = m.orderInto(gm.order)
-		gm.inOrder = m.Ranks == nil
+func (gm *Game) set(m *Match, order []int) {
+	if order != nil {
+		gm.order = append(gm.order[:0], order...)
 		gm.placeRatings()
 	}
 	tau2 := gm.params.Tau * gm.params.Tau

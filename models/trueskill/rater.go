@@ -23,12 +23,12 @@ type Rater struct {
 	games map[string]*Game
 	key   []byte
 	// The game of the previous graph-path match, and that match's team
-	// sizes, ranks and whether it had ranks and weights.
-	last                     *Game
-	lastSizes, lastRanks     []int
-	lastRanked, lastWeighted bool
-	order                    []int // scratch: a match's teams in rank order
-	two                      [2][]Rating
+	// sizes, ranks (empty without) and whether it had weights.
+	last                 *Game
+	lastSizes, lastRanks []int
+	lastWeighted         bool
+	order                []int // scratch: a match's teams in rank order
+	two                  [2][]Rating
 }
 
 // NewRater returns a Rater with parameters p.
@@ -70,9 +70,10 @@ func (r *Rater) RateGraph(ctx context.Context, m Match) (Result, error) {
 }
 
 func (r *Rater) rateGraph(ctx context.Context, m *Match) (Result, error) {
-	gm := r.last
+	gm, order := r.last, []int(nil) // the same order as last time, unless set
 	if gm == nil || !r.sameAsLast(m) {
 		r.order = m.orderInto(r.order)
+		order = r.order
 		r.key = m.appendShape(r.key[:0], r.order)
 		var ok bool
 		if gm, ok = r.games[string(r.key)]; !ok {
@@ -88,10 +89,10 @@ func (r *Rater) rateGraph(ctx context.Context, m *Match) (Result, error) {
 		for _, t := range m.Teams {
 			r.lastSizes = append(r.lastSizes, len(t))
 		}
-		r.lastRanks = append(r.lastRanks[:0], m.Ranks...)
-		r.lastRanked, r.lastWeighted = m.Ranks != nil, m.Weights != nil
+		r.lastRanks = append(r.lastRanks[:0], m.Ranks...) // empty if m has none
+		r.lastWeighted = m.Weights != nil
 	}
-	gm.set(m) // a new game has m already; setting it again is harmless
+	gm.set(m, order) // a new game has m already; setting it again is harmless
 	return gm.result(ctx, !r.NoEvidence)
 }
 
@@ -99,7 +100,7 @@ func (r *Rater) rateGraph(ctx context.Context, m *Match) (Result, error) {
 // presence of weights of the previous graph-path match, and so its shape
 // (a stream often repeats one), without building the key.
 func (r *Rater) sameAsLast(m *Match) bool {
-	if len(m.Teams) != len(r.lastSizes) || (m.Ranks != nil) != r.lastRanked || (m.Weights != nil) != r.lastWeighted {
+	if len(m.Teams) != len(r.lastSizes) || len(m.Ranks) != len(r.lastRanks) || (m.Weights != nil) != r.lastWeighted {
 		return false
 	}
 	for j, t := range m.Teams {
