@@ -66,10 +66,12 @@ type EvidenceEmitter interface {
 }
 
 // Program is a compiled schedule bound to one graph, made by a generated
-// binder. Its Run resets the graph, then performs the schedule's updates
-// with the arithmetic of each factor's Message, measuring each update
-// inside a Loop with messages.Distance, and returns what schedules.Run
-// would return, up to rounding. It differs from the interpreter in three
+// binder. Its Run performs the schedule's updates from the graph's reset
+// state (whatever the graph held before), with the arithmetic of each
+// factor's Message and each update inside a Loop measured with
+// messages.Distance; it leaves the graph as Reset followed by
+// schedules.Run would, and returns what schedules.Run would return, up to
+// rounding. It differs from the interpreter in three
 // ways: it starts from a reset graph; it reports to no observer and uses
 // no other metric; it runs every update of every loop pass (a Loop's
 // Residual option is ignored, so its results are those of the loop without

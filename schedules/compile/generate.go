@@ -321,28 +321,14 @@ func (p *program) step(f graph.FactorID, i int, loop int) error {
 		return err
 	}
 
-	var cav bytes.Buffer
-	done := map[int]bool{}
-	bad := -1
-	cavity := func(k int) (string, string) {
-		pi, tau := fmt.Sprintf("_c%dPi", k), fmt.Sprintf("_c%dTau", k)
-		if k < 0 || k >= p.g.Arity(f) {
-			bad = k
-		}
-		if bad >= 0 || done[k] {
-			return pi, tau
-		}
-		done[k] = true
-		p.writeCavity(&cav, f, k, pi, tau)
-		return pi, tau
-	}
+	cav := p.cavities(f, fail)
 	self := fmt.Sprintf("_f%d", f)
-	stmts, err := em.GoMessage(i, self, cavity, [2]string{"_oPi", "_oTau"}, fail)
+	stmts, err := em.GoMessage(i, self, cav.cavity, [2]string{"_oPi", "_oTau"}, fail)
+	if err == nil {
+		err = cav.err()
+	}
 	if err != nil {
 		return fmt.Errorf("factor %d (%T) edge %d: %w", f, fac, i, err)
-	}
-	if bad >= 0 {
-		return fmt.Errorf("factor %d (%T) edge %d: asked for the cavity of edge %d", f, fac, i, bad)
 	}
 	if strings.Contains(stmts, self) {
 		p.used[f] = true
@@ -350,7 +336,7 @@ func (p *program) step(f graph.FactorID, i int, loop int) error {
 	e, v := p.g.EdgeIndex(f, i), p.g.EdgeVariable(f, i)
 	c := p.code
 	fmt.Fprintf(c, "{ // %s, edge %d\n", strings.ReplaceAll(p.g.FactorLabel(f), "\n", " "), i)
-	c.Write(cav.Bytes())
+	c.Write(cav.code.Bytes())
 	c.WriteString("var _oPi, _oTau float64\n{\n")
 	c.WriteString(strings.TrimSpace(stmts))
 	c.WriteString("\n}\n")
@@ -378,13 +364,9 @@ func (p *program) step(f graph.FactorID, i int, loop int) error {
 // the edge's message (the common path: a proper, finite marginal keeping
 // more than a millionth of its precision), or, where that division has
 // cancelled, the product of the variable's other messages, in the
-// interpreter's order.
-func (p *program) writeCavity(w *bytes.Buffer, f graph.FactorID, k int, pi, tau string) {
-	p.writeCavityFail(w, f, k, pi, tau, fail)
-}
-
-// writeCavityFail is writeCavity with the statement fail.
-func (p *program) writeCavityFail(w *bytes.Buffer, f graph.FactorID, k int, pi, tau, fail string) {
+// interpreter's order. fail abandons the run where the interpreter would
+// take another path.
+func (p *program) writeCavity(w *bytes.Buffer, f graph.FactorID, k int, pi, tau, fail string) {
 	e, v := p.g.EdgeIndex(f, k), p.g.EdgeVariable(f, k)
 	var others []int // the variable's other edges, in the interpreter's order
 	for j := 0; j < p.g.Degree(v); j++ {
@@ -493,37 +475,23 @@ func (p *program) evidence() ([]byte, error) {
 		if err := p.use(fid); err != nil {
 			return nil, err
 		}
-		var cav bytes.Buffer
-		done := map[int]bool{}
-		bad := -1
-		cavity := func(k int) (string, string) {
-			pi, tau := fmt.Sprintf("_c%dPi", k), fmt.Sprintf("_c%dTau", k)
-			if k < 0 || k >= g.Arity(fid) {
-				bad = k
-			}
-			if bad >= 0 || done[k] {
-				return pi, tau
-			}
-			done[k] = true
-			p.writeCavityFail(&cav, fid, k, pi, tau, efail)
-			return pi, tau
-		}
+		cav := p.cavities(fid, efail)
 		self := fmt.Sprintf("_f%d", f)
-		code, term, err := em.GoLogEvidence(self, cavity, [3]string{"_eq", "_ev", "_en"}, efail)
+		code, term, err := em.GoLogEvidence(self, cav.cavity, [3]string{"_eq", "_ev", "_en"}, efail)
+		if err == nil {
+			err = cav.err()
+		}
 		if err != nil {
 			return nil, fmt.Errorf("factor %d (%T) evidence: %w", f, g.Factor(fid), err)
-		}
-		if bad >= 0 {
-			return nil, fmt.Errorf("factor %d (%T) evidence: asked for the cavity of edge %d", f, g.Factor(fid), bad)
 		}
 		if strings.Contains(code, self) {
 			p.used[fid] = true
 		}
 		fmt.Fprintf(&w, "{ // %s\n", strings.ReplaceAll(g.FactorLabel(fid), "\n", " "))
-		w.Write(cav.Bytes())
+		w.Write(cav.code.Bytes())
 		if term {
 			w.WriteString("var _eq, _ev, _en float64\n{\n" + strings.TrimSpace(code) + "\n}\n")
-			w.WriteString("_sum.Add(_eq)\n" + fmt.Sprintf("_pp *= %s\nif !(_pp >= 1e-200 && _pp <= 1e200) {\n_sum.Mul(_pp)\n_pp = 1\n}\n", "_ev") + "_sum.Norm(_en)\n}\n") // AddTerm
+			w.WriteString("_sum.Add(_eq)\n" + mulProduct("_ev") + "_sum.Norm(_en)\n}\n") // AddTerm
 		} else {
 			w.WriteString("var _eq float64\n{\n" + strings.TrimSpace(code) + "\n}\n_sum.Add(_eq)\n}\n")
 		}
@@ -543,11 +511,52 @@ func (p *program) evidence() ([]byte, error) {
 		for j := 0; j < d; j++ {
 			f, i := g.VariableEdge(vid, j)
 			w.WriteString("{\n")
-			p.writeCavityFail(&w, f, i, "cPi", "cTau", efail)
-			w.WriteString("t := cTau - cPi*center\nquad += 0.5 * t * t / cPi\n" + fmt.Sprintf("_pp *= %s\nif !(_pp >= 1e-200 && _pp <= 1e200) {\n_sum.Mul(_pp)\n_pp = 1\n}\n", "cPi / q") + "}\n")
+			p.writeCavity(&w, f, i, "cPi", "cTau", efail)
+			w.WriteString("t := cTau - cPi*center\nquad += 0.5 * t * t / cPi\n" + mulProduct("cPi / q") + "}\n")
 		}
-		w.WriteString(fmt.Sprintf("_pp *= %s\nif !(_pp >= 1e-200 && _pp <= 1e200) {\n_sum.Mul(_pp)\n_pp = 1\n}\n", "q") + "_sum.Add(quad)\n_sum.Norm(-1)\n}\n") // Bracket(quad, 1, π_q)
+		w.WriteString(mulProduct("q") + "_sum.Add(quad)\n_sum.Norm(-1)\n}\n") // Bracket(quad, 1, π_q)
 	}
 	w.WriteString("_sum.Mul(_pp)\nreturn _sum.Value(), nil\n}")
 	return w.Bytes(), nil
+}
+
+// cavityWriter is the cavity callback given to a factor's GoMessage or
+// GoLogEvidence: it writes each cavity asked for, once, into code, and
+// remembers an edge the factor does not have.
+type cavityWriter struct {
+	p    *program
+	f    graph.FactorID
+	fail string
+	code bytes.Buffer
+	done map[int]bool
+	bad  int // an edge asked for that the factor does not have, or −1
+}
+
+func (p *program) cavities(f graph.FactorID, fail string) *cavityWriter {
+	return &cavityWriter{p: p, f: f, fail: fail, done: map[int]bool{}, bad: -1}
+}
+
+func (c *cavityWriter) cavity(k int) (pi, tau string) {
+	pi, tau = fmt.Sprintf("_c%dPi", k), fmt.Sprintf("_c%dTau", k)
+	if k < 0 || k >= c.p.g.Arity(c.f) {
+		c.bad = k
+	}
+	if c.bad < 0 && !c.done[k] {
+		c.done[k] = true
+		c.p.writeCavity(&c.code, c.f, k, pi, tau, c.fail)
+	}
+	return pi, tau
+}
+
+func (c *cavityWriter) err() error {
+	if c.bad >= 0 {
+		return fmt.Errorf("asked for the cavity of edge %d", c.bad)
+	}
+	return nil
+}
+
+// mulProduct is the Go that multiplies x into the evidence's product _pp,
+// handing it to _sum when it leaves [1e-200, 1e200].
+func mulProduct(x string) string {
+	return "_pp *= " + x + "\nif !(_pp >= 1e-200 && _pp <= 1e200) {\n_sum.Mul(_pp)\n_pp = 1\n}\n"
 }
