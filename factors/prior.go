@@ -90,14 +90,3 @@ func (*Prior) GoLogEvidence(self string, cavity func(int) (string, string), out 
 	pi, tau := cavity(0)
 	return goDensityTerm(fmt.Sprintf("%s.Mean-%s/%s", self, tau, pi), fmt.Sprintf("%s.Variance+1/%s", self, pi), out, fail), true, nil
 }
-
-// goDensityTerm is densityTerm as Go, for the mean difference d and the
-// variance v given as expressions; it falls back where densityTerm reports
-// false.
-func goDensityTerm(d, v string, out [3]string, fail string) string {
-	return fmt.Sprintf(`d, v := %[1]s, %[2]s
-if !(v > 0) || v > math.MaxFloat64 {
-	%[3]s
-}
-%[4]s, %[5]s, %[6]s = -0.5*d*d/v, v, 1`, d, v, fail, out[0], out[1], out[2])
-}

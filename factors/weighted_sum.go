@@ -130,15 +130,7 @@ func (w *WeightedSum) Message(i int, e graph.Edges) (messages.Gaussian, error) {
 // general path decides) for zero coefficients, uniform, point-mass or
 // improper cavities.
 func (w *WeightedSum) twoTerms(i int, ai float64, e graph.Edges) (messages.Gaussian, bool) {
-	var k1, k2 int
-	switch i {
-	case 0:
-		k1, k2 = 1, 2
-	case 1:
-		k1, k2 = 0, 2
-	default:
-		k1, k2 = 0, 1
-	}
+	k1, k2 := otherTwo(i)
 	s1, s2 := w.solvedCoefficient(i, k1), w.solvedCoefficient(i, k2)
 	c1, c2 := e.Cavity(k1), e.Cavity(k2)
 	if !(c1.Pi > 0 && c2.Pi > 0) || math.IsInf(c1.Pi, 1) || math.IsInf(c2.Pi, 1) || s1 == 0 || s2 == 0 {
@@ -150,6 +142,17 @@ func (w *WeightedSum) twoTerms(i int, ai float64, e graph.Edges) (messages.Gauss
 	}
 	r1, r2 := c1.Pi*inv, c2.Pi*inv // π₁/D, π₂/D
 	return messages.Gaussian{Pi: ai * ai * c1.Pi * r2, Tau: ai * (s1*c1.Tau*r2 + s2*c2.Tau*r1)}, true
+}
+
+// otherTwo returns the edges other than i of a sum of two terms.
+func otherTwo(i int) (k1, k2 int) {
+	switch i {
+	case 0:
+		return 1, 2
+	case 1:
+		return 0, 2
+	}
+	return 0, 1
 }
 
 // LogAverageFactor returns log ∫ I(x = aᵀy) ĉ_x ∏ĉ_{yⱼ} = log N(μ_x; aᵀμ_y,
@@ -259,7 +262,9 @@ func (w *WeightedSum) GoMessage(i int, self string, cavity func(int) (string, st
 		}
 		return coef(k)
 	}
-	fmt.Fprintf(&b, "ai := %s\n_ = ai\n", coef(i))
+	if i != 0 || n != 1 { // (the scaling to the sum, a = 1, does not read it)
+		fmt.Fprintf(&b, "ai := %s\n", coef(i))
+	}
 	if i != 0 {
 		fmt.Fprintf(&b, "if ai == 0 {\n%s\n}\n", fail)
 	}
@@ -269,20 +274,14 @@ func (w *WeightedSum) GoMessage(i int, self string, cavity func(int) (string, st
 		fmt.Fprintf(&b, "a := %s.Coefficients[0]\n", self)
 		fmt.Fprintf(&b, "if a == 1 {\n%s, %s = %s, %s\n} else {\n", out[0], out[1], pi, tau)
 		if i == 0 {
-			fmt.Fprintf(&b, "%s, %s := %s/(a*a), %s/a\n", "mPi", "mTau", pi, tau)
+			fmt.Fprintf(&b, "mPi, mTau := %s/(a*a), %s/a\n", pi, tau)
 		} else {
-			fmt.Fprintf(&b, "%s, %s := %s*a*a, %s*a\n", "mPi", "mTau", pi, tau)
+			fmt.Fprintf(&b, "mPi, mTau := %s*a*a, %s*a\n", pi, tau)
 		}
 		fmt.Fprintf(&b, "if !(mPi > 0) || mPi > math.MaxFloat64 || mTau-mTau != 0 {\n%s\n}\n", fail)
 		fmt.Fprintf(&b, "%s, %s = mPi, mTau\n}", out[0], out[1])
 	case 2:
-		k1, k2 := 1, 2
-		switch i {
-		case 1:
-			k1 = 0
-		case 2:
-			k1, k2 = 0, 1
-		}
+		k1, k2 := otherTwo(i)
 		p1, t1 := cavity(k1)
 		p2, t2 := cavity(k2)
 		fmt.Fprintf(&b, "s1, s2 := %s, %s\n", solved(k1), solved(k2))

@@ -207,8 +207,6 @@ func program1v1(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 				if len(_f4.Coefficients) != 1 {
 					return schedules.Result{}, compile.ErrFallback
 				}
-				ai := 1.0
-				_ = ai
 				a := _f4.Coefficients[0]
 				if a == 1 {
 					_oPi, _oTau = _c1Pi, _c1Tau
@@ -238,8 +236,6 @@ func program1v1(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 				if len(_f5.Coefficients) != 1 {
 					return schedules.Result{}, compile.ErrFallback
 				}
-				ai := 1.0
-				_ = ai
 				a := _f5.Coefficients[0]
 				if a == 1 {
 					_oPi, _oTau = _c1Pi, _c1Tau
@@ -274,7 +270,6 @@ func program1v1(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 					return schedules.Result{}, compile.ErrFallback
 				}
 				ai := 1.0
-				_ = ai
 				s1, s2 := _f6.Coefficients[0], _f6.Coefficients[1]
 				if s1 == 0 || s2 == 0 {
 					return schedules.Result{}, compile.ErrFallback
@@ -335,7 +330,6 @@ func program1v1(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 					return schedules.Result{}, compile.ErrFallback
 				}
 				ai := _f6.Coefficients[0]
-				_ = ai
 				if ai == 0 {
 					return schedules.Result{}, compile.ErrFallback
 				}
@@ -373,7 +367,6 @@ func program1v1(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 					return schedules.Result{}, compile.ErrFallback
 				}
 				ai := _f6.Coefficients[1]
-				_ = ai
 				if ai == 0 {
 					return schedules.Result{}, compile.ErrFallback
 				}
@@ -407,7 +400,6 @@ func program1v1(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 					return schedules.Result{}, compile.ErrFallback
 				}
 				ai := _f4.Coefficients[0]
-				_ = ai
 				if ai == 0 {
 					return schedules.Result{}, compile.ErrFallback
 				}
@@ -462,7 +454,6 @@ func program1v1(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 					return schedules.Result{}, compile.ErrFallback
 				}
 				ai := _f5.Coefficients[0]
-				_ = ai
 				if ai == 0 {
 					return schedules.Result{}, compile.ErrFallback
 				}
@@ -1225,8 +1216,6 @@ func program1v1Draw(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 				if len(_f4.Coefficients) != 1 {
 					return schedules.Result{}, compile.ErrFallback
 				}
-				ai := 1.0
-				_ = ai
 				a := _f4.Coefficients[0]
 				if a == 1 {
 					_oPi, _oTau = _c1Pi, _c1Tau
@@ -1256,8 +1245,6 @@ func program1v1Draw(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 				if len(_f5.Coefficients) != 1 {
 					return schedules.Result{}, compile.ErrFallback
 				}
-				ai := 1.0
-				_ = ai
 				a := _f5.Coefficients[0]
 				if a == 1 {
 					_oPi, _oTau = _c1Pi, _c1Tau
@@ -1292,7 +1279,6 @@ func program1v1Draw(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 					return schedules.Result{}, compile.ErrFallback
 				}
 				ai := 1.0
-				_ = ai
 				s1, s2 := _f6.Coefficients[0], _f6.Coefficients[1]
 				if s1 == 0 || s2 == 0 {
 					return schedules.Result{}, compile.ErrFallback
@@ -1353,7 +1339,6 @@ func program1v1Draw(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 					return schedules.Result{}, compile.ErrFallback
 				}
 				ai := _f6.Coefficients[0]
-				_ = ai
 				if ai == 0 {
 					return schedules.Result{}, compile.ErrFallback
 				}
@@ -1391,7 +1376,6 @@ func program1v1Draw(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 					return schedules.Result{}, compile.ErrFallback
 				}
 				ai := _f6.Coefficients[1]
-				_ = ai
 				if ai == 0 {
 					return schedules.Result{}, compile.ErrFallback
 				}
@@ -1425,7 +1409,6 @@ func program1v1Draw(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 					return schedules.Result{}, compile.ErrFallback
 				}
 				ai := _f4.Coefficients[0]
-				_ = ai
 				if ai == 0 {
 					return schedules.Result{}, compile.ErrFallback
 				}
@@ -1480,7 +1463,6 @@ func program1v1Draw(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 					return schedules.Result{}, compile.ErrFallback
 				}
 				ai := _f5.Coefficients[0]
-				_ = ai
 				if ai == 0 {
 					return schedules.Result{}, compile.ErrFallback
 				}
@@ -2352,7 +2334,6 @@ func program2v2(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 					return schedules.Result{}, compile.ErrFallback
 				}
 				ai := 1.0
-				_ = ai
 				s1, s2 := _f8.Coefficients[0], _f8.Coefficients[1]
 				if s1 == 0 || s2 == 0 {
 					return schedules.Result{}, compile.ErrFallback
@@ -2387,7 +2368,6 @@ func program2v2(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 					return schedules.Result{}, compile.ErrFallback
 				}
 				ai := 1.0
-				_ = ai
 				s1, s2 := _f9.Coefficients[0], _f9.Coefficients[1]
 				if s1 == 0 || s2 == 0 {
 					return schedules.Result{}, compile.ErrFallback
@@ -2422,7 +2402,6 @@ func program2v2(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 					return schedules.Result{}, compile.ErrFallback
 				}
 				ai := 1.0
-				_ = ai
 				s1, s2 := _f10.Coefficients[0], _f10.Coefficients[1]
 				if s1 == 0 || s2 == 0 {
 					return schedules.Result{}, compile.ErrFallback
@@ -2483,7 +2462,6 @@ func program2v2(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 					return schedules.Result{}, compile.ErrFallback
 				}
 				ai := _f10.Coefficients[0]
-				_ = ai
 				if ai == 0 {
 					return schedules.Result{}, compile.ErrFallback
 				}
@@ -2521,7 +2499,6 @@ func program2v2(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 					return schedules.Result{}, compile.ErrFallback
 				}
 				ai := _f10.Coefficients[1]
-				_ = ai
 				if ai == 0 {
 					return schedules.Result{}, compile.ErrFallback
 				}
@@ -2559,7 +2536,6 @@ func program2v2(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 					return schedules.Result{}, compile.ErrFallback
 				}
 				ai := _f8.Coefficients[0]
-				_ = ai
 				if ai == 0 {
 					return schedules.Result{}, compile.ErrFallback
 				}
@@ -2618,7 +2594,6 @@ func program2v2(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 					return schedules.Result{}, compile.ErrFallback
 				}
 				ai := _f8.Coefficients[1]
-				_ = ai
 				if ai == 0 {
 					return schedules.Result{}, compile.ErrFallback
 				}
@@ -2677,7 +2652,6 @@ func program2v2(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 					return schedules.Result{}, compile.ErrFallback
 				}
 				ai := _f9.Coefficients[0]
-				_ = ai
 				if ai == 0 {
 					return schedules.Result{}, compile.ErrFallback
 				}
@@ -2736,7 +2710,6 @@ func program2v2(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 					return schedules.Result{}, compile.ErrFallback
 				}
 				ai := _f9.Coefficients[1]
-				_ = ai
 				if ai == 0 {
 					return schedules.Result{}, compile.ErrFallback
 				}
@@ -3894,7 +3867,6 @@ func program2v2Draw(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 					return schedules.Result{}, compile.ErrFallback
 				}
 				ai := 1.0
-				_ = ai
 				s1, s2 := _f8.Coefficients[0], _f8.Coefficients[1]
 				if s1 == 0 || s2 == 0 {
 					return schedules.Result{}, compile.ErrFallback
@@ -3929,7 +3901,6 @@ func program2v2Draw(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 					return schedules.Result{}, compile.ErrFallback
 				}
 				ai := 1.0
-				_ = ai
 				s1, s2 := _f9.Coefficients[0], _f9.Coefficients[1]
 				if s1 == 0 || s2 == 0 {
 					return schedules.Result{}, compile.ErrFallback
@@ -3964,7 +3935,6 @@ func program2v2Draw(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 					return schedules.Result{}, compile.ErrFallback
 				}
 				ai := 1.0
-				_ = ai
 				s1, s2 := _f10.Coefficients[0], _f10.Coefficients[1]
 				if s1 == 0 || s2 == 0 {
 					return schedules.Result{}, compile.ErrFallback
@@ -4025,7 +3995,6 @@ func program2v2Draw(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 					return schedules.Result{}, compile.ErrFallback
 				}
 				ai := _f10.Coefficients[0]
-				_ = ai
 				if ai == 0 {
 					return schedules.Result{}, compile.ErrFallback
 				}
@@ -4063,7 +4032,6 @@ func program2v2Draw(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 					return schedules.Result{}, compile.ErrFallback
 				}
 				ai := _f10.Coefficients[1]
-				_ = ai
 				if ai == 0 {
 					return schedules.Result{}, compile.ErrFallback
 				}
@@ -4101,7 +4069,6 @@ func program2v2Draw(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 					return schedules.Result{}, compile.ErrFallback
 				}
 				ai := _f8.Coefficients[0]
-				_ = ai
 				if ai == 0 {
 					return schedules.Result{}, compile.ErrFallback
 				}
@@ -4160,7 +4127,6 @@ func program2v2Draw(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 					return schedules.Result{}, compile.ErrFallback
 				}
 				ai := _f8.Coefficients[1]
-				_ = ai
 				if ai == 0 {
 					return schedules.Result{}, compile.ErrFallback
 				}
@@ -4219,7 +4185,6 @@ func program2v2Draw(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 					return schedules.Result{}, compile.ErrFallback
 				}
 				ai := _f9.Coefficients[0]
-				_ = ai
 				if ai == 0 {
 					return schedules.Result{}, compile.ErrFallback
 				}
@@ -4278,7 +4243,6 @@ func program2v2Draw(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 					return schedules.Result{}, compile.ErrFallback
 				}
 				ai := _f9.Coefficients[1]
-				_ = ai
 				if ai == 0 {
 					return schedules.Result{}, compile.ErrFallback
 				}
@@ -5544,7 +5508,6 @@ func program3v3(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 					return schedules.Result{}, compile.ErrFallback
 				}
 				ai := 1.0
-				_ = ai
 				var mean, variance float64
 				if a := _f12.Coefficients[0]; a != 0 {
 					mean += a * (_c1Tau / _c1Pi)
@@ -5591,7 +5554,6 @@ func program3v3(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 					return schedules.Result{}, compile.ErrFallback
 				}
 				ai := 1.0
-				_ = ai
 				var mean, variance float64
 				if a := _f13.Coefficients[0]; a != 0 {
 					mean += a * (_c1Tau / _c1Pi)
@@ -5634,7 +5596,6 @@ func program3v3(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 					return schedules.Result{}, compile.ErrFallback
 				}
 				ai := 1.0
-				_ = ai
 				s1, s2 := _f14.Coefficients[0], _f14.Coefficients[1]
 				if s1 == 0 || s2 == 0 {
 					return schedules.Result{}, compile.ErrFallback
@@ -5695,7 +5656,6 @@ func program3v3(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 					return schedules.Result{}, compile.ErrFallback
 				}
 				ai := _f14.Coefficients[0]
-				_ = ai
 				if ai == 0 {
 					return schedules.Result{}, compile.ErrFallback
 				}
@@ -5733,7 +5693,6 @@ func program3v3(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 					return schedules.Result{}, compile.ErrFallback
 				}
 				ai := _f14.Coefficients[1]
-				_ = ai
 				if ai == 0 {
 					return schedules.Result{}, compile.ErrFallback
 				}
@@ -5775,7 +5734,6 @@ func program3v3(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 					return schedules.Result{}, compile.ErrFallback
 				}
 				ai := _f12.Coefficients[0]
-				_ = ai
 				if ai == 0 {
 					return schedules.Result{}, compile.ErrFallback
 				}
@@ -5846,7 +5804,6 @@ func program3v3(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 					return schedules.Result{}, compile.ErrFallback
 				}
 				ai := _f12.Coefficients[1]
-				_ = ai
 				if ai == 0 {
 					return schedules.Result{}, compile.ErrFallback
 				}
@@ -5917,7 +5874,6 @@ func program3v3(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 					return schedules.Result{}, compile.ErrFallback
 				}
 				ai := _f12.Coefficients[2]
-				_ = ai
 				if ai == 0 {
 					return schedules.Result{}, compile.ErrFallback
 				}
@@ -5988,7 +5944,6 @@ func program3v3(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 					return schedules.Result{}, compile.ErrFallback
 				}
 				ai := _f13.Coefficients[0]
-				_ = ai
 				if ai == 0 {
 					return schedules.Result{}, compile.ErrFallback
 				}
@@ -6059,7 +6014,6 @@ func program3v3(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 					return schedules.Result{}, compile.ErrFallback
 				}
 				ai := _f13.Coefficients[1]
-				_ = ai
 				if ai == 0 {
 					return schedules.Result{}, compile.ErrFallback
 				}
@@ -6130,7 +6084,6 @@ func program3v3(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 					return schedules.Result{}, compile.ErrFallback
 				}
 				ai := _f13.Coefficients[2]
-				_ = ai
 				if ai == 0 {
 					return schedules.Result{}, compile.ErrFallback
 				}
@@ -7690,7 +7643,6 @@ func program3v3Draw(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 					return schedules.Result{}, compile.ErrFallback
 				}
 				ai := 1.0
-				_ = ai
 				var mean, variance float64
 				if a := _f12.Coefficients[0]; a != 0 {
 					mean += a * (_c1Tau / _c1Pi)
@@ -7737,7 +7689,6 @@ func program3v3Draw(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 					return schedules.Result{}, compile.ErrFallback
 				}
 				ai := 1.0
-				_ = ai
 				var mean, variance float64
 				if a := _f13.Coefficients[0]; a != 0 {
 					mean += a * (_c1Tau / _c1Pi)
@@ -7780,7 +7731,6 @@ func program3v3Draw(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 					return schedules.Result{}, compile.ErrFallback
 				}
 				ai := 1.0
-				_ = ai
 				s1, s2 := _f14.Coefficients[0], _f14.Coefficients[1]
 				if s1 == 0 || s2 == 0 {
 					return schedules.Result{}, compile.ErrFallback
@@ -7841,7 +7791,6 @@ func program3v3Draw(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 					return schedules.Result{}, compile.ErrFallback
 				}
 				ai := _f14.Coefficients[0]
-				_ = ai
 				if ai == 0 {
 					return schedules.Result{}, compile.ErrFallback
 				}
@@ -7879,7 +7828,6 @@ func program3v3Draw(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 					return schedules.Result{}, compile.ErrFallback
 				}
 				ai := _f14.Coefficients[1]
-				_ = ai
 				if ai == 0 {
 					return schedules.Result{}, compile.ErrFallback
 				}
@@ -7921,7 +7869,6 @@ func program3v3Draw(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 					return schedules.Result{}, compile.ErrFallback
 				}
 				ai := _f12.Coefficients[0]
-				_ = ai
 				if ai == 0 {
 					return schedules.Result{}, compile.ErrFallback
 				}
@@ -7992,7 +7939,6 @@ func program3v3Draw(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 					return schedules.Result{}, compile.ErrFallback
 				}
 				ai := _f12.Coefficients[1]
-				_ = ai
 				if ai == 0 {
 					return schedules.Result{}, compile.ErrFallback
 				}
@@ -8063,7 +8009,6 @@ func program3v3Draw(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 					return schedules.Result{}, compile.ErrFallback
 				}
 				ai := _f12.Coefficients[2]
-				_ = ai
 				if ai == 0 {
 					return schedules.Result{}, compile.ErrFallback
 				}
@@ -8134,7 +8079,6 @@ func program3v3Draw(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 					return schedules.Result{}, compile.ErrFallback
 				}
 				ai := _f13.Coefficients[0]
-				_ = ai
 				if ai == 0 {
 					return schedules.Result{}, compile.ErrFallback
 				}
@@ -8205,7 +8149,6 @@ func program3v3Draw(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 					return schedules.Result{}, compile.ErrFallback
 				}
 				ai := _f13.Coefficients[1]
-				_ = ai
 				if ai == 0 {
 					return schedules.Result{}, compile.ErrFallback
 				}
@@ -8276,7 +8219,6 @@ func program3v3Draw(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 					return schedules.Result{}, compile.ErrFallback
 				}
 				ai := _f13.Coefficients[2]
-				_ = ai
 				if ai == 0 {
 					return schedules.Result{}, compile.ErrFallback
 				}
@@ -9944,7 +9886,6 @@ func program4v4(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 					return schedules.Result{}, compile.ErrFallback
 				}
 				ai := 1.0
-				_ = ai
 				var mean, variance float64
 				if a := _f16.Coefficients[0]; a != 0 {
 					mean += a * (_c1Tau / _c1Pi)
@@ -9999,7 +9940,6 @@ func program4v4(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 					return schedules.Result{}, compile.ErrFallback
 				}
 				ai := 1.0
-				_ = ai
 				var mean, variance float64
 				if a := _f17.Coefficients[0]; a != 0 {
 					mean += a * (_c1Tau / _c1Pi)
@@ -10046,7 +9986,6 @@ func program4v4(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 					return schedules.Result{}, compile.ErrFallback
 				}
 				ai := 1.0
-				_ = ai
 				s1, s2 := _f18.Coefficients[0], _f18.Coefficients[1]
 				if s1 == 0 || s2 == 0 {
 					return schedules.Result{}, compile.ErrFallback
@@ -10107,7 +10046,6 @@ func program4v4(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 					return schedules.Result{}, compile.ErrFallback
 				}
 				ai := _f18.Coefficients[0]
-				_ = ai
 				if ai == 0 {
 					return schedules.Result{}, compile.ErrFallback
 				}
@@ -10145,7 +10083,6 @@ func program4v4(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 					return schedules.Result{}, compile.ErrFallback
 				}
 				ai := _f18.Coefficients[1]
-				_ = ai
 				if ai == 0 {
 					return schedules.Result{}, compile.ErrFallback
 				}
@@ -10191,7 +10128,6 @@ func program4v4(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 					return schedules.Result{}, compile.ErrFallback
 				}
 				ai := _f16.Coefficients[0]
-				_ = ai
 				if ai == 0 {
 					return schedules.Result{}, compile.ErrFallback
 				}
@@ -10270,7 +10206,6 @@ func program4v4(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 					return schedules.Result{}, compile.ErrFallback
 				}
 				ai := _f16.Coefficients[1]
-				_ = ai
 				if ai == 0 {
 					return schedules.Result{}, compile.ErrFallback
 				}
@@ -10349,7 +10284,6 @@ func program4v4(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 					return schedules.Result{}, compile.ErrFallback
 				}
 				ai := _f16.Coefficients[2]
-				_ = ai
 				if ai == 0 {
 					return schedules.Result{}, compile.ErrFallback
 				}
@@ -10428,7 +10362,6 @@ func program4v4(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 					return schedules.Result{}, compile.ErrFallback
 				}
 				ai := _f16.Coefficients[3]
-				_ = ai
 				if ai == 0 {
 					return schedules.Result{}, compile.ErrFallback
 				}
@@ -10507,7 +10440,6 @@ func program4v4(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 					return schedules.Result{}, compile.ErrFallback
 				}
 				ai := _f17.Coefficients[0]
-				_ = ai
 				if ai == 0 {
 					return schedules.Result{}, compile.ErrFallback
 				}
@@ -10586,7 +10518,6 @@ func program4v4(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 					return schedules.Result{}, compile.ErrFallback
 				}
 				ai := _f17.Coefficients[1]
-				_ = ai
 				if ai == 0 {
 					return schedules.Result{}, compile.ErrFallback
 				}
@@ -10665,7 +10596,6 @@ func program4v4(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 					return schedules.Result{}, compile.ErrFallback
 				}
 				ai := _f17.Coefficients[2]
-				_ = ai
 				if ai == 0 {
 					return schedules.Result{}, compile.ErrFallback
 				}
@@ -10744,7 +10674,6 @@ func program4v4(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 					return schedules.Result{}, compile.ErrFallback
 				}
 				ai := _f17.Coefficients[3]
-				_ = ai
 				if ai == 0 {
 					return schedules.Result{}, compile.ErrFallback
 				}
@@ -12702,7 +12631,6 @@ func program4v4Draw(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 					return schedules.Result{}, compile.ErrFallback
 				}
 				ai := 1.0
-				_ = ai
 				var mean, variance float64
 				if a := _f16.Coefficients[0]; a != 0 {
 					mean += a * (_c1Tau / _c1Pi)
@@ -12757,7 +12685,6 @@ func program4v4Draw(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 					return schedules.Result{}, compile.ErrFallback
 				}
 				ai := 1.0
-				_ = ai
 				var mean, variance float64
 				if a := _f17.Coefficients[0]; a != 0 {
 					mean += a * (_c1Tau / _c1Pi)
@@ -12804,7 +12731,6 @@ func program4v4Draw(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 					return schedules.Result{}, compile.ErrFallback
 				}
 				ai := 1.0
-				_ = ai
 				s1, s2 := _f18.Coefficients[0], _f18.Coefficients[1]
 				if s1 == 0 || s2 == 0 {
 					return schedules.Result{}, compile.ErrFallback
@@ -12865,7 +12791,6 @@ func program4v4Draw(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 					return schedules.Result{}, compile.ErrFallback
 				}
 				ai := _f18.Coefficients[0]
-				_ = ai
 				if ai == 0 {
 					return schedules.Result{}, compile.ErrFallback
 				}
@@ -12903,7 +12828,6 @@ func program4v4Draw(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 					return schedules.Result{}, compile.ErrFallback
 				}
 				ai := _f18.Coefficients[1]
-				_ = ai
 				if ai == 0 {
 					return schedules.Result{}, compile.ErrFallback
 				}
@@ -12949,7 +12873,6 @@ func program4v4Draw(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 					return schedules.Result{}, compile.ErrFallback
 				}
 				ai := _f16.Coefficients[0]
-				_ = ai
 				if ai == 0 {
 					return schedules.Result{}, compile.ErrFallback
 				}
@@ -13028,7 +12951,6 @@ func program4v4Draw(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 					return schedules.Result{}, compile.ErrFallback
 				}
 				ai := _f16.Coefficients[1]
-				_ = ai
 				if ai == 0 {
 					return schedules.Result{}, compile.ErrFallback
 				}
@@ -13107,7 +13029,6 @@ func program4v4Draw(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 					return schedules.Result{}, compile.ErrFallback
 				}
 				ai := _f16.Coefficients[2]
-				_ = ai
 				if ai == 0 {
 					return schedules.Result{}, compile.ErrFallback
 				}
@@ -13186,7 +13107,6 @@ func program4v4Draw(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 					return schedules.Result{}, compile.ErrFallback
 				}
 				ai := _f16.Coefficients[3]
-				_ = ai
 				if ai == 0 {
 					return schedules.Result{}, compile.ErrFallback
 				}
@@ -13265,7 +13185,6 @@ func program4v4Draw(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 					return schedules.Result{}, compile.ErrFallback
 				}
 				ai := _f17.Coefficients[0]
-				_ = ai
 				if ai == 0 {
 					return schedules.Result{}, compile.ErrFallback
 				}
@@ -13344,7 +13263,6 @@ func program4v4Draw(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 					return schedules.Result{}, compile.ErrFallback
 				}
 				ai := _f17.Coefficients[1]
-				_ = ai
 				if ai == 0 {
 					return schedules.Result{}, compile.ErrFallback
 				}
@@ -13423,7 +13341,6 @@ func program4v4Draw(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 					return schedules.Result{}, compile.ErrFallback
 				}
 				ai := _f17.Coefficients[2]
-				_ = ai
 				if ai == 0 {
 					return schedules.Result{}, compile.ErrFallback
 				}
@@ -13502,7 +13419,6 @@ func program4v4Draw(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 					return schedules.Result{}, compile.ErrFallback
 				}
 				ai := _f17.Coefficients[3]
-				_ = ai
 				if ai == 0 {
 					return schedules.Result{}, compile.ErrFallback
 				}
@@ -15211,8 +15127,6 @@ func programFFA3(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 				if len(_f6.Coefficients) != 1 {
 					return schedules.Result{}, compile.ErrFallback
 				}
-				ai := 1.0
-				_ = ai
 				a := _f6.Coefficients[0]
 				if a == 1 {
 					_oPi, _oTau = _c1Pi, _c1Tau
@@ -15242,8 +15156,6 @@ func programFFA3(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 				if len(_f7.Coefficients) != 1 {
 					return schedules.Result{}, compile.ErrFallback
 				}
-				ai := 1.0
-				_ = ai
 				a := _f7.Coefficients[0]
 				if a == 1 {
 					_oPi, _oTau = _c1Pi, _c1Tau
@@ -15273,8 +15185,6 @@ func programFFA3(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 				if len(_f8.Coefficients) != 1 {
 					return schedules.Result{}, compile.ErrFallback
 				}
-				ai := 1.0
-				_ = ai
 				a := _f8.Coefficients[0]
 				if a == 1 {
 					_oPi, _oTau = _c1Pi, _c1Tau
@@ -15332,7 +15242,6 @@ func programFFA3(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 							return schedules.Result{}, compile.ErrFallback
 						}
 						ai := 1.0
-						_ = ai
 						s1, s2 := _f9.Coefficients[0], _f9.Coefficients[1]
 						if s1 == 0 || s2 == 0 {
 							return schedules.Result{}, compile.ErrFallback
@@ -15423,7 +15332,6 @@ func programFFA3(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 							return schedules.Result{}, compile.ErrFallback
 						}
 						ai := _f9.Coefficients[1]
-						_ = ai
 						if ai == 0 {
 							return schedules.Result{}, compile.ErrFallback
 						}
@@ -15482,7 +15390,6 @@ func programFFA3(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 							return schedules.Result{}, compile.ErrFallback
 						}
 						ai := 1.0
-						_ = ai
 						s1, s2 := _f10.Coefficients[0], _f10.Coefficients[1]
 						if s1 == 0 || s2 == 0 {
 							return schedules.Result{}, compile.ErrFallback
@@ -15573,7 +15480,6 @@ func programFFA3(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 							return schedules.Result{}, compile.ErrFallback
 						}
 						ai := _f10.Coefficients[0]
-						_ = ai
 						if ai == 0 {
 							return schedules.Result{}, compile.ErrFallback
 						}
@@ -15645,7 +15551,6 @@ func programFFA3(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 					return schedules.Result{}, compile.ErrFallback
 				}
 				ai := _f9.Coefficients[0]
-				_ = ai
 				if ai == 0 {
 					return schedules.Result{}, compile.ErrFallback
 				}
@@ -15689,7 +15594,6 @@ func programFFA3(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 					return schedules.Result{}, compile.ErrFallback
 				}
 				ai := _f10.Coefficients[1]
-				_ = ai
 				if ai == 0 {
 					return schedules.Result{}, compile.ErrFallback
 				}
@@ -15723,7 +15627,6 @@ func programFFA3(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 					return schedules.Result{}, compile.ErrFallback
 				}
 				ai := _f6.Coefficients[0]
-				_ = ai
 				if ai == 0 {
 					return schedules.Result{}, compile.ErrFallback
 				}
@@ -15784,7 +15687,6 @@ func programFFA3(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 					return schedules.Result{}, compile.ErrFallback
 				}
 				ai := _f7.Coefficients[0]
-				_ = ai
 				if ai == 0 {
 					return schedules.Result{}, compile.ErrFallback
 				}
@@ -15839,7 +15741,6 @@ func programFFA3(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 					return schedules.Result{}, compile.ErrFallback
 				}
 				ai := _f8.Coefficients[0]
-				_ = ai
 				if ai == 0 {
 					return schedules.Result{}, compile.ErrFallback
 				}
@@ -17121,8 +17022,6 @@ func programFFA4(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 				if len(_f8.Coefficients) != 1 {
 					return schedules.Result{}, compile.ErrFallback
 				}
-				ai := 1.0
-				_ = ai
 				a := _f8.Coefficients[0]
 				if a == 1 {
 					_oPi, _oTau = _c1Pi, _c1Tau
@@ -17152,8 +17051,6 @@ func programFFA4(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 				if len(_f9.Coefficients) != 1 {
 					return schedules.Result{}, compile.ErrFallback
 				}
-				ai := 1.0
-				_ = ai
 				a := _f9.Coefficients[0]
 				if a == 1 {
 					_oPi, _oTau = _c1Pi, _c1Tau
@@ -17183,8 +17080,6 @@ func programFFA4(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 				if len(_f10.Coefficients) != 1 {
 					return schedules.Result{}, compile.ErrFallback
 				}
-				ai := 1.0
-				_ = ai
 				a := _f10.Coefficients[0]
 				if a == 1 {
 					_oPi, _oTau = _c1Pi, _c1Tau
@@ -17214,8 +17109,6 @@ func programFFA4(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 				if len(_f11.Coefficients) != 1 {
 					return schedules.Result{}, compile.ErrFallback
 				}
-				ai := 1.0
-				_ = ai
 				a := _f11.Coefficients[0]
 				if a == 1 {
 					_oPi, _oTau = _c1Pi, _c1Tau
@@ -17273,7 +17166,6 @@ func programFFA4(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 							return schedules.Result{}, compile.ErrFallback
 						}
 						ai := 1.0
-						_ = ai
 						s1, s2 := _f12.Coefficients[0], _f12.Coefficients[1]
 						if s1 == 0 || s2 == 0 {
 							return schedules.Result{}, compile.ErrFallback
@@ -17364,7 +17256,6 @@ func programFFA4(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 							return schedules.Result{}, compile.ErrFallback
 						}
 						ai := _f12.Coefficients[1]
-						_ = ai
 						if ai == 0 {
 							return schedules.Result{}, compile.ErrFallback
 						}
@@ -17429,7 +17320,6 @@ func programFFA4(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 							return schedules.Result{}, compile.ErrFallback
 						}
 						ai := 1.0
-						_ = ai
 						s1, s2 := _f13.Coefficients[0], _f13.Coefficients[1]
 						if s1 == 0 || s2 == 0 {
 							return schedules.Result{}, compile.ErrFallback
@@ -17526,7 +17416,6 @@ func programFFA4(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 							return schedules.Result{}, compile.ErrFallback
 						}
 						ai := _f13.Coefficients[1]
-						_ = ai
 						if ai == 0 {
 							return schedules.Result{}, compile.ErrFallback
 						}
@@ -17585,7 +17474,6 @@ func programFFA4(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 							return schedules.Result{}, compile.ErrFallback
 						}
 						ai := 1.0
-						_ = ai
 						s1, s2 := _f14.Coefficients[0], _f14.Coefficients[1]
 						if s1 == 0 || s2 == 0 {
 							return schedules.Result{}, compile.ErrFallback
@@ -17676,7 +17564,6 @@ func programFFA4(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 							return schedules.Result{}, compile.ErrFallback
 						}
 						ai := _f14.Coefficients[0]
-						_ = ai
 						if ai == 0 {
 							return schedules.Result{}, compile.ErrFallback
 						}
@@ -17741,7 +17628,6 @@ func programFFA4(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 							return schedules.Result{}, compile.ErrFallback
 						}
 						ai := 1.0
-						_ = ai
 						s1, s2 := _f13.Coefficients[0], _f13.Coefficients[1]
 						if s1 == 0 || s2 == 0 {
 							return schedules.Result{}, compile.ErrFallback
@@ -17838,7 +17724,6 @@ func programFFA4(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 							return schedules.Result{}, compile.ErrFallback
 						}
 						ai := _f13.Coefficients[0]
-						_ = ai
 						if ai == 0 {
 							return schedules.Result{}, compile.ErrFallback
 						}
@@ -17910,7 +17795,6 @@ func programFFA4(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 					return schedules.Result{}, compile.ErrFallback
 				}
 				ai := _f12.Coefficients[0]
-				_ = ai
 				if ai == 0 {
 					return schedules.Result{}, compile.ErrFallback
 				}
@@ -17954,7 +17838,6 @@ func programFFA4(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 					return schedules.Result{}, compile.ErrFallback
 				}
 				ai := _f14.Coefficients[1]
-				_ = ai
 				if ai == 0 {
 					return schedules.Result{}, compile.ErrFallback
 				}
@@ -17988,7 +17871,6 @@ func programFFA4(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 					return schedules.Result{}, compile.ErrFallback
 				}
 				ai := _f8.Coefficients[0]
-				_ = ai
 				if ai == 0 {
 					return schedules.Result{}, compile.ErrFallback
 				}
@@ -18049,7 +17931,6 @@ func programFFA4(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 					return schedules.Result{}, compile.ErrFallback
 				}
 				ai := _f9.Coefficients[0]
-				_ = ai
 				if ai == 0 {
 					return schedules.Result{}, compile.ErrFallback
 				}
@@ -18110,7 +17991,6 @@ func programFFA4(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 					return schedules.Result{}, compile.ErrFallback
 				}
 				ai := _f10.Coefficients[0]
-				_ = ai
 				if ai == 0 {
 					return schedules.Result{}, compile.ErrFallback
 				}
@@ -18165,7 +18045,6 @@ func programFFA4(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 					return schedules.Result{}, compile.ErrFallback
 				}
 				ai := _f11.Coefficients[0]
-				_ = ai
 				if ai == 0 {
 					return schedules.Result{}, compile.ErrFallback
 				}
@@ -19889,8 +19768,6 @@ func programFFA5(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 				if len(_f10.Coefficients) != 1 {
 					return schedules.Result{}, compile.ErrFallback
 				}
-				ai := 1.0
-				_ = ai
 				a := _f10.Coefficients[0]
 				if a == 1 {
 					_oPi, _oTau = _c1Pi, _c1Tau
@@ -19920,8 +19797,6 @@ func programFFA5(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 				if len(_f11.Coefficients) != 1 {
 					return schedules.Result{}, compile.ErrFallback
 				}
-				ai := 1.0
-				_ = ai
 				a := _f11.Coefficients[0]
 				if a == 1 {
 					_oPi, _oTau = _c1Pi, _c1Tau
@@ -19951,8 +19826,6 @@ func programFFA5(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 				if len(_f12.Coefficients) != 1 {
 					return schedules.Result{}, compile.ErrFallback
 				}
-				ai := 1.0
-				_ = ai
 				a := _f12.Coefficients[0]
 				if a == 1 {
 					_oPi, _oTau = _c1Pi, _c1Tau
@@ -19982,8 +19855,6 @@ func programFFA5(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 				if len(_f13.Coefficients) != 1 {
 					return schedules.Result{}, compile.ErrFallback
 				}
-				ai := 1.0
-				_ = ai
 				a := _f13.Coefficients[0]
 				if a == 1 {
 					_oPi, _oTau = _c1Pi, _c1Tau
@@ -20013,8 +19884,6 @@ func programFFA5(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 				if len(_f14.Coefficients) != 1 {
 					return schedules.Result{}, compile.ErrFallback
 				}
-				ai := 1.0
-				_ = ai
 				a := _f14.Coefficients[0]
 				if a == 1 {
 					_oPi, _oTau = _c1Pi, _c1Tau
@@ -20072,7 +19941,6 @@ func programFFA5(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 							return schedules.Result{}, compile.ErrFallback
 						}
 						ai := 1.0
-						_ = ai
 						s1, s2 := _f15.Coefficients[0], _f15.Coefficients[1]
 						if s1 == 0 || s2 == 0 {
 							return schedules.Result{}, compile.ErrFallback
@@ -20163,7 +20031,6 @@ func programFFA5(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 							return schedules.Result{}, compile.ErrFallback
 						}
 						ai := _f15.Coefficients[1]
-						_ = ai
 						if ai == 0 {
 							return schedules.Result{}, compile.ErrFallback
 						}
@@ -20228,7 +20095,6 @@ func programFFA5(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 							return schedules.Result{}, compile.ErrFallback
 						}
 						ai := 1.0
-						_ = ai
 						s1, s2 := _f16.Coefficients[0], _f16.Coefficients[1]
 						if s1 == 0 || s2 == 0 {
 							return schedules.Result{}, compile.ErrFallback
@@ -20325,7 +20191,6 @@ func programFFA5(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 							return schedules.Result{}, compile.ErrFallback
 						}
 						ai := _f16.Coefficients[1]
-						_ = ai
 						if ai == 0 {
 							return schedules.Result{}, compile.ErrFallback
 						}
@@ -20390,7 +20255,6 @@ func programFFA5(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 							return schedules.Result{}, compile.ErrFallback
 						}
 						ai := 1.0
-						_ = ai
 						s1, s2 := _f17.Coefficients[0], _f17.Coefficients[1]
 						if s1 == 0 || s2 == 0 {
 							return schedules.Result{}, compile.ErrFallback
@@ -20487,7 +20351,6 @@ func programFFA5(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 							return schedules.Result{}, compile.ErrFallback
 						}
 						ai := _f17.Coefficients[1]
-						_ = ai
 						if ai == 0 {
 							return schedules.Result{}, compile.ErrFallback
 						}
@@ -20546,7 +20409,6 @@ func programFFA5(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 							return schedules.Result{}, compile.ErrFallback
 						}
 						ai := 1.0
-						_ = ai
 						s1, s2 := _f18.Coefficients[0], _f18.Coefficients[1]
 						if s1 == 0 || s2 == 0 {
 							return schedules.Result{}, compile.ErrFallback
@@ -20637,7 +20499,6 @@ func programFFA5(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 							return schedules.Result{}, compile.ErrFallback
 						}
 						ai := _f18.Coefficients[0]
-						_ = ai
 						if ai == 0 {
 							return schedules.Result{}, compile.ErrFallback
 						}
@@ -20702,7 +20563,6 @@ func programFFA5(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 							return schedules.Result{}, compile.ErrFallback
 						}
 						ai := 1.0
-						_ = ai
 						s1, s2 := _f17.Coefficients[0], _f17.Coefficients[1]
 						if s1 == 0 || s2 == 0 {
 							return schedules.Result{}, compile.ErrFallback
@@ -20799,7 +20659,6 @@ func programFFA5(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 							return schedules.Result{}, compile.ErrFallback
 						}
 						ai := _f17.Coefficients[0]
-						_ = ai
 						if ai == 0 {
 							return schedules.Result{}, compile.ErrFallback
 						}
@@ -20864,7 +20723,6 @@ func programFFA5(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 							return schedules.Result{}, compile.ErrFallback
 						}
 						ai := 1.0
-						_ = ai
 						s1, s2 := _f16.Coefficients[0], _f16.Coefficients[1]
 						if s1 == 0 || s2 == 0 {
 							return schedules.Result{}, compile.ErrFallback
@@ -20961,7 +20819,6 @@ func programFFA5(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 							return schedules.Result{}, compile.ErrFallback
 						}
 						ai := _f16.Coefficients[0]
-						_ = ai
 						if ai == 0 {
 							return schedules.Result{}, compile.ErrFallback
 						}
@@ -21033,7 +20890,6 @@ func programFFA5(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 					return schedules.Result{}, compile.ErrFallback
 				}
 				ai := _f15.Coefficients[0]
-				_ = ai
 				if ai == 0 {
 					return schedules.Result{}, compile.ErrFallback
 				}
@@ -21077,7 +20933,6 @@ func programFFA5(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 					return schedules.Result{}, compile.ErrFallback
 				}
 				ai := _f18.Coefficients[1]
-				_ = ai
 				if ai == 0 {
 					return schedules.Result{}, compile.ErrFallback
 				}
@@ -21111,7 +20966,6 @@ func programFFA5(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 					return schedules.Result{}, compile.ErrFallback
 				}
 				ai := _f10.Coefficients[0]
-				_ = ai
 				if ai == 0 {
 					return schedules.Result{}, compile.ErrFallback
 				}
@@ -21172,7 +21026,6 @@ func programFFA5(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 					return schedules.Result{}, compile.ErrFallback
 				}
 				ai := _f11.Coefficients[0]
-				_ = ai
 				if ai == 0 {
 					return schedules.Result{}, compile.ErrFallback
 				}
@@ -21233,7 +21086,6 @@ func programFFA5(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 					return schedules.Result{}, compile.ErrFallback
 				}
 				ai := _f12.Coefficients[0]
-				_ = ai
 				if ai == 0 {
 					return schedules.Result{}, compile.ErrFallback
 				}
@@ -21294,7 +21146,6 @@ func programFFA5(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 					return schedules.Result{}, compile.ErrFallback
 				}
 				ai := _f13.Coefficients[0]
-				_ = ai
 				if ai == 0 {
 					return schedules.Result{}, compile.ErrFallback
 				}
@@ -21349,7 +21200,6 @@ func programFFA5(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 					return schedules.Result{}, compile.ErrFallback
 				}
 				ai := _f14.Coefficients[0]
-				_ = ai
 				if ai == 0 {
 					return schedules.Result{}, compile.ErrFallback
 				}
@@ -23515,8 +23365,6 @@ func programFFA6(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 				if len(_f12.Coefficients) != 1 {
 					return schedules.Result{}, compile.ErrFallback
 				}
-				ai := 1.0
-				_ = ai
 				a := _f12.Coefficients[0]
 				if a == 1 {
 					_oPi, _oTau = _c1Pi, _c1Tau
@@ -23546,8 +23394,6 @@ func programFFA6(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 				if len(_f13.Coefficients) != 1 {
 					return schedules.Result{}, compile.ErrFallback
 				}
-				ai := 1.0
-				_ = ai
 				a := _f13.Coefficients[0]
 				if a == 1 {
 					_oPi, _oTau = _c1Pi, _c1Tau
@@ -23577,8 +23423,6 @@ func programFFA6(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 				if len(_f14.Coefficients) != 1 {
 					return schedules.Result{}, compile.ErrFallback
 				}
-				ai := 1.0
-				_ = ai
 				a := _f14.Coefficients[0]
 				if a == 1 {
 					_oPi, _oTau = _c1Pi, _c1Tau
@@ -23608,8 +23452,6 @@ func programFFA6(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 				if len(_f15.Coefficients) != 1 {
 					return schedules.Result{}, compile.ErrFallback
 				}
-				ai := 1.0
-				_ = ai
 				a := _f15.Coefficients[0]
 				if a == 1 {
 					_oPi, _oTau = _c1Pi, _c1Tau
@@ -23639,8 +23481,6 @@ func programFFA6(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 				if len(_f16.Coefficients) != 1 {
 					return schedules.Result{}, compile.ErrFallback
 				}
-				ai := 1.0
-				_ = ai
 				a := _f16.Coefficients[0]
 				if a == 1 {
 					_oPi, _oTau = _c1Pi, _c1Tau
@@ -23670,8 +23510,6 @@ func programFFA6(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 				if len(_f17.Coefficients) != 1 {
 					return schedules.Result{}, compile.ErrFallback
 				}
-				ai := 1.0
-				_ = ai
 				a := _f17.Coefficients[0]
 				if a == 1 {
 					_oPi, _oTau = _c1Pi, _c1Tau
@@ -23729,7 +23567,6 @@ func programFFA6(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 							return schedules.Result{}, compile.ErrFallback
 						}
 						ai := 1.0
-						_ = ai
 						s1, s2 := _f18.Coefficients[0], _f18.Coefficients[1]
 						if s1 == 0 || s2 == 0 {
 							return schedules.Result{}, compile.ErrFallback
@@ -23820,7 +23657,6 @@ func programFFA6(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 							return schedules.Result{}, compile.ErrFallback
 						}
 						ai := _f18.Coefficients[1]
-						_ = ai
 						if ai == 0 {
 							return schedules.Result{}, compile.ErrFallback
 						}
@@ -23885,7 +23721,6 @@ func programFFA6(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 							return schedules.Result{}, compile.ErrFallback
 						}
 						ai := 1.0
-						_ = ai
 						s1, s2 := _f19.Coefficients[0], _f19.Coefficients[1]
 						if s1 == 0 || s2 == 0 {
 							return schedules.Result{}, compile.ErrFallback
@@ -23982,7 +23817,6 @@ func programFFA6(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 							return schedules.Result{}, compile.ErrFallback
 						}
 						ai := _f19.Coefficients[1]
-						_ = ai
 						if ai == 0 {
 							return schedules.Result{}, compile.ErrFallback
 						}
@@ -24047,7 +23881,6 @@ func programFFA6(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 							return schedules.Result{}, compile.ErrFallback
 						}
 						ai := 1.0
-						_ = ai
 						s1, s2 := _f20.Coefficients[0], _f20.Coefficients[1]
 						if s1 == 0 || s2 == 0 {
 							return schedules.Result{}, compile.ErrFallback
@@ -24144,7 +23977,6 @@ func programFFA6(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 							return schedules.Result{}, compile.ErrFallback
 						}
 						ai := _f20.Coefficients[1]
-						_ = ai
 						if ai == 0 {
 							return schedules.Result{}, compile.ErrFallback
 						}
@@ -24209,7 +24041,6 @@ func programFFA6(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 							return schedules.Result{}, compile.ErrFallback
 						}
 						ai := 1.0
-						_ = ai
 						s1, s2 := _f21.Coefficients[0], _f21.Coefficients[1]
 						if s1 == 0 || s2 == 0 {
 							return schedules.Result{}, compile.ErrFallback
@@ -24306,7 +24137,6 @@ func programFFA6(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 							return schedules.Result{}, compile.ErrFallback
 						}
 						ai := _f21.Coefficients[1]
-						_ = ai
 						if ai == 0 {
 							return schedules.Result{}, compile.ErrFallback
 						}
@@ -24365,7 +24195,6 @@ func programFFA6(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 							return schedules.Result{}, compile.ErrFallback
 						}
 						ai := 1.0
-						_ = ai
 						s1, s2 := _f22.Coefficients[0], _f22.Coefficients[1]
 						if s1 == 0 || s2 == 0 {
 							return schedules.Result{}, compile.ErrFallback
@@ -24456,7 +24285,6 @@ func programFFA6(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 							return schedules.Result{}, compile.ErrFallback
 						}
 						ai := _f22.Coefficients[0]
-						_ = ai
 						if ai == 0 {
 							return schedules.Result{}, compile.ErrFallback
 						}
@@ -24521,7 +24349,6 @@ func programFFA6(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 							return schedules.Result{}, compile.ErrFallback
 						}
 						ai := 1.0
-						_ = ai
 						s1, s2 := _f21.Coefficients[0], _f21.Coefficients[1]
 						if s1 == 0 || s2 == 0 {
 							return schedules.Result{}, compile.ErrFallback
@@ -24618,7 +24445,6 @@ func programFFA6(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 							return schedules.Result{}, compile.ErrFallback
 						}
 						ai := _f21.Coefficients[0]
-						_ = ai
 						if ai == 0 {
 							return schedules.Result{}, compile.ErrFallback
 						}
@@ -24683,7 +24509,6 @@ func programFFA6(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 							return schedules.Result{}, compile.ErrFallback
 						}
 						ai := 1.0
-						_ = ai
 						s1, s2 := _f20.Coefficients[0], _f20.Coefficients[1]
 						if s1 == 0 || s2 == 0 {
 							return schedules.Result{}, compile.ErrFallback
@@ -24780,7 +24605,6 @@ func programFFA6(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 							return schedules.Result{}, compile.ErrFallback
 						}
 						ai := _f20.Coefficients[0]
-						_ = ai
 						if ai == 0 {
 							return schedules.Result{}, compile.ErrFallback
 						}
@@ -24845,7 +24669,6 @@ func programFFA6(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 							return schedules.Result{}, compile.ErrFallback
 						}
 						ai := 1.0
-						_ = ai
 						s1, s2 := _f19.Coefficients[0], _f19.Coefficients[1]
 						if s1 == 0 || s2 == 0 {
 							return schedules.Result{}, compile.ErrFallback
@@ -24942,7 +24765,6 @@ func programFFA6(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 							return schedules.Result{}, compile.ErrFallback
 						}
 						ai := _f19.Coefficients[0]
-						_ = ai
 						if ai == 0 {
 							return schedules.Result{}, compile.ErrFallback
 						}
@@ -25014,7 +24836,6 @@ func programFFA6(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 					return schedules.Result{}, compile.ErrFallback
 				}
 				ai := _f18.Coefficients[0]
-				_ = ai
 				if ai == 0 {
 					return schedules.Result{}, compile.ErrFallback
 				}
@@ -25058,7 +24879,6 @@ func programFFA6(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 					return schedules.Result{}, compile.ErrFallback
 				}
 				ai := _f22.Coefficients[1]
-				_ = ai
 				if ai == 0 {
 					return schedules.Result{}, compile.ErrFallback
 				}
@@ -25092,7 +24912,6 @@ func programFFA6(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 					return schedules.Result{}, compile.ErrFallback
 				}
 				ai := _f12.Coefficients[0]
-				_ = ai
 				if ai == 0 {
 					return schedules.Result{}, compile.ErrFallback
 				}
@@ -25153,7 +24972,6 @@ func programFFA6(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 					return schedules.Result{}, compile.ErrFallback
 				}
 				ai := _f13.Coefficients[0]
-				_ = ai
 				if ai == 0 {
 					return schedules.Result{}, compile.ErrFallback
 				}
@@ -25214,7 +25032,6 @@ func programFFA6(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 					return schedules.Result{}, compile.ErrFallback
 				}
 				ai := _f14.Coefficients[0]
-				_ = ai
 				if ai == 0 {
 					return schedules.Result{}, compile.ErrFallback
 				}
@@ -25275,7 +25092,6 @@ func programFFA6(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 					return schedules.Result{}, compile.ErrFallback
 				}
 				ai := _f15.Coefficients[0]
-				_ = ai
 				if ai == 0 {
 					return schedules.Result{}, compile.ErrFallback
 				}
@@ -25336,7 +25152,6 @@ func programFFA6(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 					return schedules.Result{}, compile.ErrFallback
 				}
 				ai := _f16.Coefficients[0]
-				_ = ai
 				if ai == 0 {
 					return schedules.Result{}, compile.ErrFallback
 				}
@@ -25391,7 +25206,6 @@ func programFFA6(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 					return schedules.Result{}, compile.ErrFallback
 				}
 				ai := _f17.Coefficients[0]
-				_ = ai
 				if ai == 0 {
 					return schedules.Result{}, compile.ErrFallback
 				}
@@ -27999,8 +27813,6 @@ func programFFA7(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 				if len(_f14.Coefficients) != 1 {
 					return schedules.Result{}, compile.ErrFallback
 				}
-				ai := 1.0
-				_ = ai
 				a := _f14.Coefficients[0]
 				if a == 1 {
 					_oPi, _oTau = _c1Pi, _c1Tau
@@ -28030,8 +27842,6 @@ func programFFA7(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 				if len(_f15.Coefficients) != 1 {
 					return schedules.Result{}, compile.ErrFallback
 				}
-				ai := 1.0
-				_ = ai
 				a := _f15.Coefficients[0]
 				if a == 1 {
 					_oPi, _oTau = _c1Pi, _c1Tau
@@ -28061,8 +27871,6 @@ func programFFA7(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 				if len(_f16.Coefficients) != 1 {
 					return schedules.Result{}, compile.ErrFallback
 				}
-				ai := 1.0
-				_ = ai
 				a := _f16.Coefficients[0]
 				if a == 1 {
 					_oPi, _oTau = _c1Pi, _c1Tau
@@ -28092,8 +27900,6 @@ func programFFA7(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 				if len(_f17.Coefficients) != 1 {
 					return schedules.Result{}, compile.ErrFallback
 				}
-				ai := 1.0
-				_ = ai
 				a := _f17.Coefficients[0]
 				if a == 1 {
 					_oPi, _oTau = _c1Pi, _c1Tau
@@ -28123,8 +27929,6 @@ func programFFA7(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 				if len(_f18.Coefficients) != 1 {
 					return schedules.Result{}, compile.ErrFallback
 				}
-				ai := 1.0
-				_ = ai
 				a := _f18.Coefficients[0]
 				if a == 1 {
 					_oPi, _oTau = _c1Pi, _c1Tau
@@ -28154,8 +27958,6 @@ func programFFA7(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 				if len(_f19.Coefficients) != 1 {
 					return schedules.Result{}, compile.ErrFallback
 				}
-				ai := 1.0
-				_ = ai
 				a := _f19.Coefficients[0]
 				if a == 1 {
 					_oPi, _oTau = _c1Pi, _c1Tau
@@ -28185,8 +27987,6 @@ func programFFA7(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 				if len(_f20.Coefficients) != 1 {
 					return schedules.Result{}, compile.ErrFallback
 				}
-				ai := 1.0
-				_ = ai
 				a := _f20.Coefficients[0]
 				if a == 1 {
 					_oPi, _oTau = _c1Pi, _c1Tau
@@ -28244,7 +28044,6 @@ func programFFA7(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 							return schedules.Result{}, compile.ErrFallback
 						}
 						ai := 1.0
-						_ = ai
 						s1, s2 := _f21.Coefficients[0], _f21.Coefficients[1]
 						if s1 == 0 || s2 == 0 {
 							return schedules.Result{}, compile.ErrFallback
@@ -28335,7 +28134,6 @@ func programFFA7(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 							return schedules.Result{}, compile.ErrFallback
 						}
 						ai := _f21.Coefficients[1]
-						_ = ai
 						if ai == 0 {
 							return schedules.Result{}, compile.ErrFallback
 						}
@@ -28400,7 +28198,6 @@ func programFFA7(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 							return schedules.Result{}, compile.ErrFallback
 						}
 						ai := 1.0
-						_ = ai
 						s1, s2 := _f22.Coefficients[0], _f22.Coefficients[1]
 						if s1 == 0 || s2 == 0 {
 							return schedules.Result{}, compile.ErrFallback
@@ -28497,7 +28294,6 @@ func programFFA7(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 							return schedules.Result{}, compile.ErrFallback
 						}
 						ai := _f22.Coefficients[1]
-						_ = ai
 						if ai == 0 {
 							return schedules.Result{}, compile.ErrFallback
 						}
@@ -28562,7 +28358,6 @@ func programFFA7(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 							return schedules.Result{}, compile.ErrFallback
 						}
 						ai := 1.0
-						_ = ai
 						s1, s2 := _f23.Coefficients[0], _f23.Coefficients[1]
 						if s1 == 0 || s2 == 0 {
 							return schedules.Result{}, compile.ErrFallback
@@ -28659,7 +28454,6 @@ func programFFA7(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 							return schedules.Result{}, compile.ErrFallback
 						}
 						ai := _f23.Coefficients[1]
-						_ = ai
 						if ai == 0 {
 							return schedules.Result{}, compile.ErrFallback
 						}
@@ -28724,7 +28518,6 @@ func programFFA7(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 							return schedules.Result{}, compile.ErrFallback
 						}
 						ai := 1.0
-						_ = ai
 						s1, s2 := _f24.Coefficients[0], _f24.Coefficients[1]
 						if s1 == 0 || s2 == 0 {
 							return schedules.Result{}, compile.ErrFallback
@@ -28821,7 +28614,6 @@ func programFFA7(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 							return schedules.Result{}, compile.ErrFallback
 						}
 						ai := _f24.Coefficients[1]
-						_ = ai
 						if ai == 0 {
 							return schedules.Result{}, compile.ErrFallback
 						}
@@ -28886,7 +28678,6 @@ func programFFA7(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 							return schedules.Result{}, compile.ErrFallback
 						}
 						ai := 1.0
-						_ = ai
 						s1, s2 := _f25.Coefficients[0], _f25.Coefficients[1]
 						if s1 == 0 || s2 == 0 {
 							return schedules.Result{}, compile.ErrFallback
@@ -28983,7 +28774,6 @@ func programFFA7(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 							return schedules.Result{}, compile.ErrFallback
 						}
 						ai := _f25.Coefficients[1]
-						_ = ai
 						if ai == 0 {
 							return schedules.Result{}, compile.ErrFallback
 						}
@@ -29042,7 +28832,6 @@ func programFFA7(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 							return schedules.Result{}, compile.ErrFallback
 						}
 						ai := 1.0
-						_ = ai
 						s1, s2 := _f26.Coefficients[0], _f26.Coefficients[1]
 						if s1 == 0 || s2 == 0 {
 							return schedules.Result{}, compile.ErrFallback
@@ -29133,7 +28922,6 @@ func programFFA7(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 							return schedules.Result{}, compile.ErrFallback
 						}
 						ai := _f26.Coefficients[0]
-						_ = ai
 						if ai == 0 {
 							return schedules.Result{}, compile.ErrFallback
 						}
@@ -29198,7 +28986,6 @@ func programFFA7(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 							return schedules.Result{}, compile.ErrFallback
 						}
 						ai := 1.0
-						_ = ai
 						s1, s2 := _f25.Coefficients[0], _f25.Coefficients[1]
 						if s1 == 0 || s2 == 0 {
 							return schedules.Result{}, compile.ErrFallback
@@ -29295,7 +29082,6 @@ func programFFA7(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 							return schedules.Result{}, compile.ErrFallback
 						}
 						ai := _f25.Coefficients[0]
-						_ = ai
 						if ai == 0 {
 							return schedules.Result{}, compile.ErrFallback
 						}
@@ -29360,7 +29146,6 @@ func programFFA7(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 							return schedules.Result{}, compile.ErrFallback
 						}
 						ai := 1.0
-						_ = ai
 						s1, s2 := _f24.Coefficients[0], _f24.Coefficients[1]
 						if s1 == 0 || s2 == 0 {
 							return schedules.Result{}, compile.ErrFallback
@@ -29457,7 +29242,6 @@ func programFFA7(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 							return schedules.Result{}, compile.ErrFallback
 						}
 						ai := _f24.Coefficients[0]
-						_ = ai
 						if ai == 0 {
 							return schedules.Result{}, compile.ErrFallback
 						}
@@ -29522,7 +29306,6 @@ func programFFA7(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 							return schedules.Result{}, compile.ErrFallback
 						}
 						ai := 1.0
-						_ = ai
 						s1, s2 := _f23.Coefficients[0], _f23.Coefficients[1]
 						if s1 == 0 || s2 == 0 {
 							return schedules.Result{}, compile.ErrFallback
@@ -29619,7 +29402,6 @@ func programFFA7(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 							return schedules.Result{}, compile.ErrFallback
 						}
 						ai := _f23.Coefficients[0]
-						_ = ai
 						if ai == 0 {
 							return schedules.Result{}, compile.ErrFallback
 						}
@@ -29684,7 +29466,6 @@ func programFFA7(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 							return schedules.Result{}, compile.ErrFallback
 						}
 						ai := 1.0
-						_ = ai
 						s1, s2 := _f22.Coefficients[0], _f22.Coefficients[1]
 						if s1 == 0 || s2 == 0 {
 							return schedules.Result{}, compile.ErrFallback
@@ -29781,7 +29562,6 @@ func programFFA7(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 							return schedules.Result{}, compile.ErrFallback
 						}
 						ai := _f22.Coefficients[0]
-						_ = ai
 						if ai == 0 {
 							return schedules.Result{}, compile.ErrFallback
 						}
@@ -29853,7 +29633,6 @@ func programFFA7(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 					return schedules.Result{}, compile.ErrFallback
 				}
 				ai := _f21.Coefficients[0]
-				_ = ai
 				if ai == 0 {
 					return schedules.Result{}, compile.ErrFallback
 				}
@@ -29897,7 +29676,6 @@ func programFFA7(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 					return schedules.Result{}, compile.ErrFallback
 				}
 				ai := _f26.Coefficients[1]
-				_ = ai
 				if ai == 0 {
 					return schedules.Result{}, compile.ErrFallback
 				}
@@ -29931,7 +29709,6 @@ func programFFA7(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 					return schedules.Result{}, compile.ErrFallback
 				}
 				ai := _f14.Coefficients[0]
-				_ = ai
 				if ai == 0 {
 					return schedules.Result{}, compile.ErrFallback
 				}
@@ -29992,7 +29769,6 @@ func programFFA7(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 					return schedules.Result{}, compile.ErrFallback
 				}
 				ai := _f15.Coefficients[0]
-				_ = ai
 				if ai == 0 {
 					return schedules.Result{}, compile.ErrFallback
 				}
@@ -30053,7 +29829,6 @@ func programFFA7(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 					return schedules.Result{}, compile.ErrFallback
 				}
 				ai := _f16.Coefficients[0]
-				_ = ai
 				if ai == 0 {
 					return schedules.Result{}, compile.ErrFallback
 				}
@@ -30114,7 +29889,6 @@ func programFFA7(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 					return schedules.Result{}, compile.ErrFallback
 				}
 				ai := _f17.Coefficients[0]
-				_ = ai
 				if ai == 0 {
 					return schedules.Result{}, compile.ErrFallback
 				}
@@ -30175,7 +29949,6 @@ func programFFA7(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 					return schedules.Result{}, compile.ErrFallback
 				}
 				ai := _f18.Coefficients[0]
-				_ = ai
 				if ai == 0 {
 					return schedules.Result{}, compile.ErrFallback
 				}
@@ -30236,7 +30009,6 @@ func programFFA7(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 					return schedules.Result{}, compile.ErrFallback
 				}
 				ai := _f19.Coefficients[0]
-				_ = ai
 				if ai == 0 {
 					return schedules.Result{}, compile.ErrFallback
 				}
@@ -30291,7 +30063,6 @@ func programFFA7(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 					return schedules.Result{}, compile.ErrFallback
 				}
 				ai := _f20.Coefficients[0]
-				_ = ai
 				if ai == 0 {
 					return schedules.Result{}, compile.ErrFallback
 				}
@@ -33341,8 +33112,6 @@ func programFFA8(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 				if len(_f16.Coefficients) != 1 {
 					return schedules.Result{}, compile.ErrFallback
 				}
-				ai := 1.0
-				_ = ai
 				a := _f16.Coefficients[0]
 				if a == 1 {
 					_oPi, _oTau = _c1Pi, _c1Tau
@@ -33372,8 +33141,6 @@ func programFFA8(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 				if len(_f17.Coefficients) != 1 {
 					return schedules.Result{}, compile.ErrFallback
 				}
-				ai := 1.0
-				_ = ai
 				a := _f17.Coefficients[0]
 				if a == 1 {
 					_oPi, _oTau = _c1Pi, _c1Tau
@@ -33403,8 +33170,6 @@ func programFFA8(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 				if len(_f18.Coefficients) != 1 {
 					return schedules.Result{}, compile.ErrFallback
 				}
-				ai := 1.0
-				_ = ai
 				a := _f18.Coefficients[0]
 				if a == 1 {
 					_oPi, _oTau = _c1Pi, _c1Tau
@@ -33434,8 +33199,6 @@ func programFFA8(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 				if len(_f19.Coefficients) != 1 {
 					return schedules.Result{}, compile.ErrFallback
 				}
-				ai := 1.0
-				_ = ai
 				a := _f19.Coefficients[0]
 				if a == 1 {
 					_oPi, _oTau = _c1Pi, _c1Tau
@@ -33465,8 +33228,6 @@ func programFFA8(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 				if len(_f20.Coefficients) != 1 {
 					return schedules.Result{}, compile.ErrFallback
 				}
-				ai := 1.0
-				_ = ai
 				a := _f20.Coefficients[0]
 				if a == 1 {
 					_oPi, _oTau = _c1Pi, _c1Tau
@@ -33496,8 +33257,6 @@ func programFFA8(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 				if len(_f21.Coefficients) != 1 {
 					return schedules.Result{}, compile.ErrFallback
 				}
-				ai := 1.0
-				_ = ai
 				a := _f21.Coefficients[0]
 				if a == 1 {
 					_oPi, _oTau = _c1Pi, _c1Tau
@@ -33527,8 +33286,6 @@ func programFFA8(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 				if len(_f22.Coefficients) != 1 {
 					return schedules.Result{}, compile.ErrFallback
 				}
-				ai := 1.0
-				_ = ai
 				a := _f22.Coefficients[0]
 				if a == 1 {
 					_oPi, _oTau = _c1Pi, _c1Tau
@@ -33558,8 +33315,6 @@ func programFFA8(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 				if len(_f23.Coefficients) != 1 {
 					return schedules.Result{}, compile.ErrFallback
 				}
-				ai := 1.0
-				_ = ai
 				a := _f23.Coefficients[0]
 				if a == 1 {
 					_oPi, _oTau = _c1Pi, _c1Tau
@@ -33617,7 +33372,6 @@ func programFFA8(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 							return schedules.Result{}, compile.ErrFallback
 						}
 						ai := 1.0
-						_ = ai
 						s1, s2 := _f24.Coefficients[0], _f24.Coefficients[1]
 						if s1 == 0 || s2 == 0 {
 							return schedules.Result{}, compile.ErrFallback
@@ -33708,7 +33462,6 @@ func programFFA8(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 							return schedules.Result{}, compile.ErrFallback
 						}
 						ai := _f24.Coefficients[1]
-						_ = ai
 						if ai == 0 {
 							return schedules.Result{}, compile.ErrFallback
 						}
@@ -33773,7 +33526,6 @@ func programFFA8(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 							return schedules.Result{}, compile.ErrFallback
 						}
 						ai := 1.0
-						_ = ai
 						s1, s2 := _f25.Coefficients[0], _f25.Coefficients[1]
 						if s1 == 0 || s2 == 0 {
 							return schedules.Result{}, compile.ErrFallback
@@ -33870,7 +33622,6 @@ func programFFA8(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 							return schedules.Result{}, compile.ErrFallback
 						}
 						ai := _f25.Coefficients[1]
-						_ = ai
 						if ai == 0 {
 							return schedules.Result{}, compile.ErrFallback
 						}
@@ -33935,7 +33686,6 @@ func programFFA8(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 							return schedules.Result{}, compile.ErrFallback
 						}
 						ai := 1.0
-						_ = ai
 						s1, s2 := _f26.Coefficients[0], _f26.Coefficients[1]
 						if s1 == 0 || s2 == 0 {
 							return schedules.Result{}, compile.ErrFallback
@@ -34032,7 +33782,6 @@ func programFFA8(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 							return schedules.Result{}, compile.ErrFallback
 						}
 						ai := _f26.Coefficients[1]
-						_ = ai
 						if ai == 0 {
 							return schedules.Result{}, compile.ErrFallback
 						}
@@ -34097,7 +33846,6 @@ func programFFA8(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 							return schedules.Result{}, compile.ErrFallback
 						}
 						ai := 1.0
-						_ = ai
 						s1, s2 := _f27.Coefficients[0], _f27.Coefficients[1]
 						if s1 == 0 || s2 == 0 {
 							return schedules.Result{}, compile.ErrFallback
@@ -34194,7 +33942,6 @@ func programFFA8(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 							return schedules.Result{}, compile.ErrFallback
 						}
 						ai := _f27.Coefficients[1]
-						_ = ai
 						if ai == 0 {
 							return schedules.Result{}, compile.ErrFallback
 						}
@@ -34259,7 +34006,6 @@ func programFFA8(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 							return schedules.Result{}, compile.ErrFallback
 						}
 						ai := 1.0
-						_ = ai
 						s1, s2 := _f28.Coefficients[0], _f28.Coefficients[1]
 						if s1 == 0 || s2 == 0 {
 							return schedules.Result{}, compile.ErrFallback
@@ -34356,7 +34102,6 @@ func programFFA8(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 							return schedules.Result{}, compile.ErrFallback
 						}
 						ai := _f28.Coefficients[1]
-						_ = ai
 						if ai == 0 {
 							return schedules.Result{}, compile.ErrFallback
 						}
@@ -34421,7 +34166,6 @@ func programFFA8(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 							return schedules.Result{}, compile.ErrFallback
 						}
 						ai := 1.0
-						_ = ai
 						s1, s2 := _f29.Coefficients[0], _f29.Coefficients[1]
 						if s1 == 0 || s2 == 0 {
 							return schedules.Result{}, compile.ErrFallback
@@ -34518,7 +34262,6 @@ func programFFA8(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 							return schedules.Result{}, compile.ErrFallback
 						}
 						ai := _f29.Coefficients[1]
-						_ = ai
 						if ai == 0 {
 							return schedules.Result{}, compile.ErrFallback
 						}
@@ -34577,7 +34320,6 @@ func programFFA8(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 							return schedules.Result{}, compile.ErrFallback
 						}
 						ai := 1.0
-						_ = ai
 						s1, s2 := _f30.Coefficients[0], _f30.Coefficients[1]
 						if s1 == 0 || s2 == 0 {
 							return schedules.Result{}, compile.ErrFallback
@@ -34668,7 +34410,6 @@ func programFFA8(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 							return schedules.Result{}, compile.ErrFallback
 						}
 						ai := _f30.Coefficients[0]
-						_ = ai
 						if ai == 0 {
 							return schedules.Result{}, compile.ErrFallback
 						}
@@ -34733,7 +34474,6 @@ func programFFA8(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 							return schedules.Result{}, compile.ErrFallback
 						}
 						ai := 1.0
-						_ = ai
 						s1, s2 := _f29.Coefficients[0], _f29.Coefficients[1]
 						if s1 == 0 || s2 == 0 {
 							return schedules.Result{}, compile.ErrFallback
@@ -34830,7 +34570,6 @@ func programFFA8(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 							return schedules.Result{}, compile.ErrFallback
 						}
 						ai := _f29.Coefficients[0]
-						_ = ai
 						if ai == 0 {
 							return schedules.Result{}, compile.ErrFallback
 						}
@@ -34895,7 +34634,6 @@ func programFFA8(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 							return schedules.Result{}, compile.ErrFallback
 						}
 						ai := 1.0
-						_ = ai
 						s1, s2 := _f28.Coefficients[0], _f28.Coefficients[1]
 						if s1 == 0 || s2 == 0 {
 							return schedules.Result{}, compile.ErrFallback
@@ -34992,7 +34730,6 @@ func programFFA8(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 							return schedules.Result{}, compile.ErrFallback
 						}
 						ai := _f28.Coefficients[0]
-						_ = ai
 						if ai == 0 {
 							return schedules.Result{}, compile.ErrFallback
 						}
@@ -35057,7 +34794,6 @@ func programFFA8(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 							return schedules.Result{}, compile.ErrFallback
 						}
 						ai := 1.0
-						_ = ai
 						s1, s2 := _f27.Coefficients[0], _f27.Coefficients[1]
 						if s1 == 0 || s2 == 0 {
 							return schedules.Result{}, compile.ErrFallback
@@ -35154,7 +34890,6 @@ func programFFA8(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 							return schedules.Result{}, compile.ErrFallback
 						}
 						ai := _f27.Coefficients[0]
-						_ = ai
 						if ai == 0 {
 							return schedules.Result{}, compile.ErrFallback
 						}
@@ -35219,7 +34954,6 @@ func programFFA8(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 							return schedules.Result{}, compile.ErrFallback
 						}
 						ai := 1.0
-						_ = ai
 						s1, s2 := _f26.Coefficients[0], _f26.Coefficients[1]
 						if s1 == 0 || s2 == 0 {
 							return schedules.Result{}, compile.ErrFallback
@@ -35316,7 +35050,6 @@ func programFFA8(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 							return schedules.Result{}, compile.ErrFallback
 						}
 						ai := _f26.Coefficients[0]
-						_ = ai
 						if ai == 0 {
 							return schedules.Result{}, compile.ErrFallback
 						}
@@ -35381,7 +35114,6 @@ func programFFA8(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 							return schedules.Result{}, compile.ErrFallback
 						}
 						ai := 1.0
-						_ = ai
 						s1, s2 := _f25.Coefficients[0], _f25.Coefficients[1]
 						if s1 == 0 || s2 == 0 {
 							return schedules.Result{}, compile.ErrFallback
@@ -35478,7 +35210,6 @@ func programFFA8(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 							return schedules.Result{}, compile.ErrFallback
 						}
 						ai := _f25.Coefficients[0]
-						_ = ai
 						if ai == 0 {
 							return schedules.Result{}, compile.ErrFallback
 						}
@@ -35550,7 +35281,6 @@ func programFFA8(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 					return schedules.Result{}, compile.ErrFallback
 				}
 				ai := _f24.Coefficients[0]
-				_ = ai
 				if ai == 0 {
 					return schedules.Result{}, compile.ErrFallback
 				}
@@ -35594,7 +35324,6 @@ func programFFA8(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 					return schedules.Result{}, compile.ErrFallback
 				}
 				ai := _f30.Coefficients[1]
-				_ = ai
 				if ai == 0 {
 					return schedules.Result{}, compile.ErrFallback
 				}
@@ -35628,7 +35357,6 @@ func programFFA8(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 					return schedules.Result{}, compile.ErrFallback
 				}
 				ai := _f16.Coefficients[0]
-				_ = ai
 				if ai == 0 {
 					return schedules.Result{}, compile.ErrFallback
 				}
@@ -35689,7 +35417,6 @@ func programFFA8(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 					return schedules.Result{}, compile.ErrFallback
 				}
 				ai := _f17.Coefficients[0]
-				_ = ai
 				if ai == 0 {
 					return schedules.Result{}, compile.ErrFallback
 				}
@@ -35750,7 +35477,6 @@ func programFFA8(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 					return schedules.Result{}, compile.ErrFallback
 				}
 				ai := _f18.Coefficients[0]
-				_ = ai
 				if ai == 0 {
 					return schedules.Result{}, compile.ErrFallback
 				}
@@ -35811,7 +35537,6 @@ func programFFA8(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 					return schedules.Result{}, compile.ErrFallback
 				}
 				ai := _f19.Coefficients[0]
-				_ = ai
 				if ai == 0 {
 					return schedules.Result{}, compile.ErrFallback
 				}
@@ -35872,7 +35597,6 @@ func programFFA8(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 					return schedules.Result{}, compile.ErrFallback
 				}
 				ai := _f20.Coefficients[0]
-				_ = ai
 				if ai == 0 {
 					return schedules.Result{}, compile.ErrFallback
 				}
@@ -35933,7 +35657,6 @@ func programFFA8(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 					return schedules.Result{}, compile.ErrFallback
 				}
 				ai := _f21.Coefficients[0]
-				_ = ai
 				if ai == 0 {
 					return schedules.Result{}, compile.ErrFallback
 				}
@@ -35994,7 +35717,6 @@ func programFFA8(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 					return schedules.Result{}, compile.ErrFallback
 				}
 				ai := _f22.Coefficients[0]
-				_ = ai
 				if ai == 0 {
 					return schedules.Result{}, compile.ErrFallback
 				}
@@ -36049,7 +35771,6 @@ func programFFA8(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 					return schedules.Result{}, compile.ErrFallback
 				}
 				ai := _f23.Coefficients[0]
-				_ = ai
 				if ai == 0 {
 					return schedules.Result{}, compile.ErrFallback
 				}
@@ -39167,8 +38888,6 @@ func programFigure1(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 				if len(_f8.Coefficients) != 1 {
 					return schedules.Result{}, compile.ErrFallback
 				}
-				ai := 1.0
-				_ = ai
 				a := _f8.Coefficients[0]
 				if a == 1 {
 					_oPi, _oTau = _c1Pi, _c1Tau
@@ -39203,7 +38922,6 @@ func programFigure1(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 					return schedules.Result{}, compile.ErrFallback
 				}
 				ai := 1.0
-				_ = ai
 				s1, s2 := _f9.Coefficients[0], _f9.Coefficients[1]
 				if s1 == 0 || s2 == 0 {
 					return schedules.Result{}, compile.ErrFallback
@@ -39233,8 +38951,6 @@ func programFigure1(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 				if len(_f10.Coefficients) != 1 {
 					return schedules.Result{}, compile.ErrFallback
 				}
-				ai := 1.0
-				_ = ai
 				a := _f10.Coefficients[0]
 				if a == 1 {
 					_oPi, _oTau = _c1Pi, _c1Tau
@@ -39292,7 +39008,6 @@ func programFigure1(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 							return schedules.Result{}, compile.ErrFallback
 						}
 						ai := 1.0
-						_ = ai
 						s1, s2 := _f11.Coefficients[0], _f11.Coefficients[1]
 						if s1 == 0 || s2 == 0 {
 							return schedules.Result{}, compile.ErrFallback
@@ -39383,7 +39098,6 @@ func programFigure1(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 							return schedules.Result{}, compile.ErrFallback
 						}
 						ai := _f11.Coefficients[1]
-						_ = ai
 						if ai == 0 {
 							return schedules.Result{}, compile.ErrFallback
 						}
@@ -39442,7 +39156,6 @@ func programFigure1(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 							return schedules.Result{}, compile.ErrFallback
 						}
 						ai := 1.0
-						_ = ai
 						s1, s2 := _f12.Coefficients[0], _f12.Coefficients[1]
 						if s1 == 0 || s2 == 0 {
 							return schedules.Result{}, compile.ErrFallback
@@ -39533,7 +39246,6 @@ func programFigure1(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 							return schedules.Result{}, compile.ErrFallback
 						}
 						ai := _f12.Coefficients[0]
-						_ = ai
 						if ai == 0 {
 							return schedules.Result{}, compile.ErrFallback
 						}
@@ -39605,7 +39317,6 @@ func programFigure1(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 					return schedules.Result{}, compile.ErrFallback
 				}
 				ai := _f11.Coefficients[0]
-				_ = ai
 				if ai == 0 {
 					return schedules.Result{}, compile.ErrFallback
 				}
@@ -39649,7 +39360,6 @@ func programFigure1(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 					return schedules.Result{}, compile.ErrFallback
 				}
 				ai := _f12.Coefficients[1]
-				_ = ai
 				if ai == 0 {
 					return schedules.Result{}, compile.ErrFallback
 				}
@@ -39683,7 +39393,6 @@ func programFigure1(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 					return schedules.Result{}, compile.ErrFallback
 				}
 				ai := _f8.Coefficients[0]
-				_ = ai
 				if ai == 0 {
 					return schedules.Result{}, compile.ErrFallback
 				}
@@ -39748,7 +39457,6 @@ func programFigure1(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 					return schedules.Result{}, compile.ErrFallback
 				}
 				ai := _f9.Coefficients[0]
-				_ = ai
 				if ai == 0 {
 					return schedules.Result{}, compile.ErrFallback
 				}
@@ -39813,7 +39521,6 @@ func programFigure1(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 					return schedules.Result{}, compile.ErrFallback
 				}
 				ai := _f9.Coefficients[1]
-				_ = ai
 				if ai == 0 {
 					return schedules.Result{}, compile.ErrFallback
 				}
@@ -39868,7 +39575,6 @@ func programFigure1(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 					return schedules.Result{}, compile.ErrFallback
 				}
 				ai := _f10.Coefficients[0]
-				_ = ai
 				if ai == 0 {
 					return schedules.Result{}, compile.ErrFallback
 				}

@@ -309,8 +309,6 @@ func BindFigure1(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 				if len(_f8.Coefficients) != 1 {
 					return schedules.Result{}, compile.ErrFallback
 				}
-				ai := 1.0
-				_ = ai
 				a := _f8.Coefficients[0]
 				if a == 1 {
 					_oPi, _oTau = _c1Pi, _c1Tau
@@ -345,7 +343,6 @@ func BindFigure1(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 					return schedules.Result{}, compile.ErrFallback
 				}
 				ai := 1.0
-				_ = ai
 				s1, s2 := _f9.Coefficients[0], _f9.Coefficients[1]
 				if s1 == 0 || s2 == 0 {
 					return schedules.Result{}, compile.ErrFallback
@@ -375,8 +372,6 @@ func BindFigure1(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 				if len(_f10.Coefficients) != 1 {
 					return schedules.Result{}, compile.ErrFallback
 				}
-				ai := 1.0
-				_ = ai
 				a := _f10.Coefficients[0]
 				if a == 1 {
 					_oPi, _oTau = _c1Pi, _c1Tau
@@ -434,7 +429,6 @@ func BindFigure1(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 							return schedules.Result{}, compile.ErrFallback
 						}
 						ai := 1.0
-						_ = ai
 						s1, s2 := _f11.Coefficients[0], _f11.Coefficients[1]
 						if s1 == 0 || s2 == 0 {
 							return schedules.Result{}, compile.ErrFallback
@@ -525,7 +519,6 @@ func BindFigure1(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 							return schedules.Result{}, compile.ErrFallback
 						}
 						ai := _f11.Coefficients[1]
-						_ = ai
 						if ai == 0 {
 							return schedules.Result{}, compile.ErrFallback
 						}
@@ -584,7 +577,6 @@ func BindFigure1(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 							return schedules.Result{}, compile.ErrFallback
 						}
 						ai := 1.0
-						_ = ai
 						s1, s2 := _f12.Coefficients[0], _f12.Coefficients[1]
 						if s1 == 0 || s2 == 0 {
 							return schedules.Result{}, compile.ErrFallback
@@ -675,7 +667,6 @@ func BindFigure1(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 							return schedules.Result{}, compile.ErrFallback
 						}
 						ai := _f12.Coefficients[0]
-						_ = ai
 						if ai == 0 {
 							return schedules.Result{}, compile.ErrFallback
 						}
@@ -747,7 +738,6 @@ func BindFigure1(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 					return schedules.Result{}, compile.ErrFallback
 				}
 				ai := _f11.Coefficients[0]
-				_ = ai
 				if ai == 0 {
 					return schedules.Result{}, compile.ErrFallback
 				}
@@ -791,7 +781,6 @@ func BindFigure1(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 					return schedules.Result{}, compile.ErrFallback
 				}
 				ai := _f12.Coefficients[1]
-				_ = ai
 				if ai == 0 {
 					return schedules.Result{}, compile.ErrFallback
 				}
@@ -825,7 +814,6 @@ func BindFigure1(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 					return schedules.Result{}, compile.ErrFallback
 				}
 				ai := _f8.Coefficients[0]
-				_ = ai
 				if ai == 0 {
 					return schedules.Result{}, compile.ErrFallback
 				}
@@ -869,7 +857,6 @@ func BindFigure1(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 					return schedules.Result{}, compile.ErrFallback
 				}
 				ai := _f9.Coefficients[0]
-				_ = ai
 				if ai == 0 {
 					return schedules.Result{}, compile.ErrFallback
 				}
@@ -913,7 +900,6 @@ func BindFigure1(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 					return schedules.Result{}, compile.ErrFallback
 				}
 				ai := _f9.Coefficients[1]
-				_ = ai
 				if ai == 0 {
 					return schedules.Result{}, compile.ErrFallback
 				}
@@ -947,7 +933,6 @@ func BindFigure1(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 					return schedules.Result{}, compile.ErrFallback
 				}
 				ai := _f10.Coefficients[0]
-				_ = ai
 				if ai == 0 {
 					return schedules.Result{}, compile.ErrFallback
 				}
@@ -2299,7 +2284,6 @@ func BindNested(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 							return schedules.Result{}, compile.ErrFallback
 						}
 						ai := 1.0
-						_ = ai
 						var mean, variance float64
 						if a := _f3.Coefficients[0]; a != 0 {
 							mean += a * (_c1Tau / _c1Pi)
@@ -2506,7 +2490,6 @@ func BindNested(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 							return schedules.Result{}, compile.ErrFallback
 						}
 						ai := _f3.Coefficients[0]
-						_ = ai
 						if ai == 0 {
 							return schedules.Result{}, compile.ErrFallback
 						}
@@ -2577,7 +2560,6 @@ func BindNested(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 							return schedules.Result{}, compile.ErrFallback
 						}
 						ai := _f3.Coefficients[1]
-						_ = ai
 						if ai == 0 {
 							return schedules.Result{}, compile.ErrFallback
 						}
@@ -2648,7 +2630,6 @@ func BindNested(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 							return schedules.Result{}, compile.ErrFallback
 						}
 						ai := _f3.Coefficients[2]
-						_ = ai
 						if ai == 0 {
 							return schedules.Result{}, compile.ErrFallback
 						}
@@ -2710,8 +2691,6 @@ func BindNested(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 						if len(_f6.Coefficients) != 1 {
 							return schedules.Result{}, compile.ErrFallback
 						}
-						ai := 1.0
-						_ = ai
 						a := _f6.Coefficients[0]
 						if a == 1 {
 							_oPi, _oTau = _c1Pi, _c1Tau
@@ -2798,7 +2777,6 @@ func BindNested(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 							return schedules.Result{}, compile.ErrFallback
 						}
 						ai := _f6.Coefficients[0]
-						_ = ai
 						if ai == 0 {
 							return schedules.Result{}, compile.ErrFallback
 						}
