@@ -579,32 +579,20 @@ func (s *EvidenceSum) Value() float64 {
 
 // productLog accumulates log Π xᵢ with a logarithm per 10^200 or so of range
 // instead of one per factor: the running product p stays within
-// [1e-200, 1e200] and each x within [1e-100, 1e100] is multiplied in, so
-// nothing overflows or underflows; other x (0, +Inf, NaN included) add their
-// own logarithm.
-// productLog is a product kept as p·e^logs, p within [2^−664, 2^664]
-// (about 1e±200); its zero value (p = 0, never a product's value) is the
-// empty product.
+// [1e-200, 1e200], and an x that would take it out is folded in by
+// logarithms (x itself if it lies outside [1e-100, 1e100], 0, +Inf and NaN
+// included; otherwise the product with it). Its zero value (p = 0, never a
+// product's value) is the empty product.
 type productLog struct {
 	p    float64
 	logs float64
 }
 
-// inRange reports whether x is a positive number within [2^−664, 2^664],
-// by its biased exponent alone (negative numbers, NaN and ±Inf are out).
-func inRange(x float64) bool { return math.Float64bits(x)>>52-(1023-664) <= 2*664 }
-
 func (pl *productLog) mul(x float64) {
-	// The common case, small enough to inline: the product stays in range
-	// (which excludes x = 0, ±Inf, NaN and the empty product).
-	if p := pl.p * x; inRange(p) {
+	if p := pl.p * x; p >= 1e-200 && p <= 1e200 { // the common case
 		pl.p = p
 		return
 	}
-	pl.mulSlow(x)
-}
-
-func (pl *productLog) mulSlow(x float64) {
 	if !(x >= 1e-100 && x <= 1e100) {
 		pl.logs += math.Log(x)
 		return
@@ -613,7 +601,7 @@ func (pl *productLog) mulSlow(x float64) {
 		pl.p = 1
 	}
 	pl.p *= x
-	if !inRange(pl.p) {
+	if pl.p < 1e-200 || pl.p > 1e200 {
 		pl.logs += math.Log(pl.p)
 		pl.p = 1
 	}
