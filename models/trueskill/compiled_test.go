@@ -77,13 +77,9 @@ func TestCompiledShapesMatchTheInterpreter(t *testing.T) {
 	rng := rand.New(rand.NewPCG(5, 8))
 	for _, s := range compiledShapes() {
 		for trial := 0; trial < 20; trial++ {
-			m := s.m
-			m.Teams = make([][]trueskill.Rating, len(s.m.Teams))
-			for j := range m.Teams {
-				for range s.m.Teams[j] {
-					m.Teams[j] = append(m.Teams[j], trueskill.Rating{Mu: 50 * rng.Float64(), Sigma: 0.5 + 8*rng.Float64()})
-				}
-			}
+			m := withRatings(s.m, func() trueskill.Rating {
+				return trueskill.Rating{Mu: 50 * rng.Float64(), Sigma: 0.5 + 8*rng.Float64()}
+			})
 			if trial%2 == 1 && len(m.Teams) > 3 { // finishing order ≠ listing order
 				m.Ranks = rng.Perm(len(m.Teams))
 			}
@@ -109,13 +105,7 @@ func TestCompiledShapesMatchTheInterpreter(t *testing.T) {
 			if relErr(lz, want.LogEvidence) > 1e-12 {
 				t.Errorf("%s trial %d: evidence %v, interpreted %v", s.name, trial, lz, want.LogEvidence)
 			}
-			for j := range got {
-				for i := range got[j] {
-					if relErr(got[j][i].Mu, want.Ratings[j][i].Mu) > 1e-12 || relErr(got[j][i].Sigma, want.Ratings[j][i].Sigma) > 1e-12 {
-						t.Errorf("%s trial %d: team %d player %d: compiled %v, interpreted %v", s.name, trial, j, i, got[j][i], want.Ratings[j][i])
-					}
-				}
-			}
+			checkSameRatings(t, fmt.Sprintf("%s trial %d, compiled against interpreted", s.name, trial), got, want.Ratings)
 		}
 	}
 	// A shape without a program runs on the interpreter.
@@ -134,15 +124,10 @@ func TestCompiledExtremes(t *testing.T) {
 	rng := rand.New(rand.NewPCG(17, 19))
 	for _, s := range compiledShapes() {
 		for trial := 0; trial < 40; trial++ {
-			m := s.m
-			m.Teams = make([][]trueskill.Rating, len(s.m.Teams))
-			for j := range m.Teams {
-				for range s.m.Teams[j] {
-					mu := (2*rng.Float64() - 1) * math.Pow(10, 4*rng.Float64())
-					sigma := math.Pow(10, 6*rng.Float64()-3)
-					m.Teams[j] = append(m.Teams[j], trueskill.Rating{Mu: mu, Sigma: sigma})
-				}
-			}
+			m := withRatings(s.m, func() trueskill.Rating {
+				mu := (2*rng.Float64() - 1) * math.Pow(10, 4*rng.Float64())
+				return trueskill.Rating{Mu: mu, Sigma: math.Pow(10, 6*rng.Float64()-3)}
+			})
 			gm, err := p.NewGame(m)
 			if err != nil {
 				t.Fatal(err)
@@ -155,14 +140,7 @@ func TestCompiledExtremes(t *testing.T) {
 			if errc != nil {
 				continue
 			}
-			got := gm.Ratings()
-			for j := range got {
-				for i := range got[j] {
-					if relErr(got[j][i].Mu, want.Ratings[j][i].Mu) > 1e-12 || relErr(got[j][i].Sigma, want.Ratings[j][i].Sigma) > 1e-12 {
-						t.Errorf("%s trial %d: team %d player %d: compiled %v, interpreted %v", s.name, trial, j, i, got[j][i], want.Ratings[j][i])
-					}
-				}
-			}
+			checkSameRatings(t, fmt.Sprintf("%s trial %d, compiled against interpreted", s.name, trial), gm.Ratings(), want.Ratings)
 		}
 	}
 }

@@ -1,6 +1,7 @@
 package trueskill_test
 
 import (
+	"fmt"
 	"testing"
 
 	"github.com/skillgraph/skillgraph/models/trueskill"
@@ -42,13 +43,7 @@ func TestRaterReusesGraphs(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				for j := range want.Ratings {
-					for i := range want.Ratings[j] {
-						if relErr(got.Ratings[j][i].Mu, want.Ratings[j][i].Mu) > 1e-12 || relErr(got.Ratings[j][i].Sigma, want.Ratings[j][i].Sigma) > 1e-12 {
-							t.Errorf("round %d shape %d graph=%v: team %d player %d %v, want %v", round, k, viaGraph, j, i, got.Ratings[j][i], want.Ratings[j][i])
-						}
-					}
-				}
+				checkSameRatings(t, fmt.Sprintf("round %d shape %d graph=%v", round, k, viaGraph), got.Ratings, want.Ratings)
 				if relErr(got.LogEvidence, want.LogEvidence) > 1e-12 {
 					t.Errorf("round %d shape %d: evidence %v, want %v", round, k, got.LogEvidence, want.LogEvidence)
 				}
