@@ -124,25 +124,8 @@ func TestSpecialFunctionsGolden(t *testing.T) {
 // of x² (4.5e-15 relative at x = 9).
 func TestInvMillsRatioGolden(t *testing.T) {
 	recs := readCSV(t, "inv_mills_ratio.csv", 900)
-	var worstTable, worstOut float64
-	for _, r := range recs[1:] {
-		x, want := mustParse(t, r[0]), mustParse(t, r[1])
-		got := InvMillsRatio(x)
-		if x >= millsLo && x < millsHi {
-			d := ulpError(t, got, r[1]) // in ulps of the exact value, not of its rounding
-			worstTable = math.Max(worstTable, d)
-			if d > 1.25 {
-				t.Errorf("InvMillsRatio(%v) = %.17g, want %.17g (%.2f ulp)", x, got, want, d)
-			}
-			continue
-		}
-		d := math.Abs(got/want - 1)
-		worstOut = math.Max(worstOut, d)
-		if d > 1e-14 {
-			t.Errorf("InvMillsRatio(%v) = %.17g, want %.17g (rel err %.2g)", x, got, want, d)
-		}
-	}
-	t.Logf("worst error %.2f ulp on [%d, %d), %.2g relative outside", worstTable, millsLo, millsHi, worstOut)
+	worstTable, worstOut := checkTableGolden(t, "InvMillsRatio", recs, InvMillsRatio, func(float64) float64 { return 1e-14 })
+	t.Logf("worst error %.2f ulp on [%d, %d); outside, %.2f of the limit 1e-14", worstTable, millsLo, millsHi, worstOut)
 }
 
 // TestLogNormCDFGolden checks LogNormCDF against log Φ(x) from mpmath
@@ -160,30 +143,40 @@ func TestInvMillsRatioGolden(t *testing.T) {
 // (x² + 4)·2⁻⁵² relative.
 func TestLogNormCDFGolden(t *testing.T) {
 	recs := readCSV(t, "log_phi.csv", 1300)
-	var worstTable, worstOut float64
+	worstTable, worstOut := checkTableGolden(t, "LogNormCDF", recs, LogNormCDF, func(x float64) float64 { return (x*x + 4) * 0x1p-52 })
+	t.Logf("worst error %.2f ulp on [%d, %d); outside, %.2f of the limit (x² + 4)·2⁻⁵²", worstTable, millsLo, millsHi, worstOut)
+}
+
+// checkTableGolden compares f with the mpmath values of recs (x, f(x)): on
+// the polynomial tables' range [millsLo, millsHi) within 1.25 ulp of the
+// exact value, outside it within limit(x) relative (an expected 0 must be
+// met exactly). It returns the worst error in ulps on the range and the
+// worst relative error outside as a share of its limit.
+func checkTableGolden(t *testing.T, name string, recs [][]string, f func(float64) float64, limit func(x float64) float64) (worstTable, worstOut float64) {
+	t.Helper()
 	for _, r := range recs[1:] {
-		x, want := mustParse(t, r[0]), mustParse(t, r[1])
-		got := LogNormCDF(x)
+		x := mustParse(t, r[0])
+		got := f(x)
 		if x >= millsLo && x < millsHi {
-			d := ulpError(t, got, r[1])
+			d := ulpError(t, got, r[1]) // in ulps of the exact value, not of its rounding
 			worstTable = math.Max(worstTable, d)
 			if d > 1.25 {
-				t.Errorf("LogNormCDF(%v) = %.17g, want %s (%.2f ulp)", x, got, r[1], d)
+				t.Errorf("%s(%v) = %.17g, want %s (%.2f ulp)", name, x, got, r[1], d)
 			}
 			continue
 		}
 		var d float64
-		if want != 0 {
+		if want := mustParse(t, r[1]); want != 0 {
 			d = math.Abs(got/want - 1)
 		} else if got != 0 {
 			d = math.Inf(1)
 		}
-		worstOut = math.Max(worstOut, d/((x*x+4)*0x1p-52))
-		if d > (x*x+4)*0x1p-52 {
-			t.Errorf("LogNormCDF(%v) = %.17g, want %s (rel err %.2g)", x, got, r[1], d)
+		worstOut = math.Max(worstOut, d/limit(x))
+		if !(d <= limit(x)) {
+			t.Errorf("%s(%v) = %.17g, want %s (rel err %.2g)", name, x, got, r[1], d)
 		}
 	}
-	t.Logf("worst error %.2f ulp on [%d, %d); outside, %.2f of the limit (x² + 4)·2⁻⁵²", worstTable, millsLo, millsHi, worstOut)
+	return worstTable, worstOut
 }
 
 // ulpError returns |got − exact| in units of the last place of the exact
