@@ -308,6 +308,11 @@ func (g *Graph) Message(f FactorID, i int) messages.Gaussian {
 	return g.msgs[g.factors[f].first+int32(i)]
 }
 
+// HasEdge reports whether the graph has factor f and f has edge i.
+func (g *Graph) HasEdge(f FactorID, i int) bool {
+	return uint(f) < uint(len(g.factors)) && uint(i) < uint(g.factors[f].arity)
+}
+
 // EdgeIndex returns the position of factor f's edge i in the slices of
 // State: the edges of factor 0 first, each factor's in edge order.
 func (g *Graph) EdgeIndex(f FactorID, i int) int { return int(g.factors[f].first) + i }
@@ -372,7 +377,7 @@ func (g *Graph) RecomputeMarginals() {
 // that would leave the marginal improper, is rejected with an *UpdateError
 // and the graph is left unchanged.
 func (g *Graph) Update(f FactorID, i int, damping float64) (before, after messages.Gaussian, err error) {
-	if uint(f) >= uint(len(g.factors)) || uint(i) >= uint(g.factors[f].arity) {
+	if !g.HasEdge(f, i) {
 		return before, after, fmt.Errorf("graph %q: factor %d edge %d: %w", g.name, f, i, ErrNoFactor)
 	}
 	fn := &g.factors[f]

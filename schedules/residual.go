@@ -34,7 +34,7 @@ func (r *Runner) residual(l *LoopSchedule) (*residualState, error) {
 		switch s := s.(type) {
 		case *StepSchedule:
 			g := r.g
-			if s.Factor < 0 || int(s.Factor) >= g.NumFactors() || s.Edge < 0 || s.Edge >= g.Arity(s.Factor) {
+			if !g.HasEdge(s.Factor, s.Edge) {
 				err = fmt.Errorf("schedules: loop %q: factor %d edge %d: %w", l.Name, s.Factor, s.Edge, graph.ErrNoFactor)
 				return
 			}

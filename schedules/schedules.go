@@ -27,8 +27,9 @@ type Result struct {
 	Converged bool
 }
 
-// merge folds the result of a later part of a sequence into r.
-func (r Result) merge(s Result) Result {
+// Merge folds the result s of a later part of a sequence into r: the larger
+// Delta (a NaN wins), the sum of Iterations, both Converged.
+func (r Result) Merge(s Result) Result {
 	if s.Delta > r.Delta || s.Delta != s.Delta {
 		r.Delta = s.Delta
 	}
@@ -181,7 +182,7 @@ func (s *SequenceSchedule) Run(r *Runner) (Result, error) {
 			continue
 		}
 		pr, err := p.Run(r)
-		res = res.merge(pr)
+		res = res.Merge(pr)
 		if err != nil {
 			return res, err
 		}
@@ -256,8 +257,9 @@ func Loop(body Schedule, opts ...LoopOption) *LoopSchedule {
 // ErrLoopConfig reports a loop that could never run or never stop.
 var ErrLoopConfig = errors.New("invalid loop")
 
-// check reports parameters with which the loop could never run or stop.
-func (l *LoopSchedule) check() error {
+// Validate reports parameters with which the loop could never run or stop
+// (ErrLoopConfig).
+func (l *LoopSchedule) Validate() error {
 	if l.MaxIterations < 1 || !(l.Tolerance >= 0) || !(l.Damping >= 0 && l.Damping < 1) || !(l.Residual >= 0) {
 		return fmt.Errorf("schedules: loop %q: %w: tolerance %v, max iterations %d, damping %v, residual %v",
 			l.Name, ErrLoopConfig, l.Tolerance, l.MaxIterations, l.Damping, l.Residual)
@@ -268,7 +270,7 @@ func (l *LoopSchedule) check() error {
 // Run repeats the body. The returned Delta is the body's change in the last
 // pass and Iterations includes the body's own loops.
 func (l *LoopSchedule) Run(r *Runner) (Result, error) {
-	if err := l.check(); err != nil {
+	if err := l.Validate(); err != nil {
 		return Result{}, err
 	}
 	savedDamping, savedMax := r.damping, r.passMax

@@ -15205,7 +15205,7 @@ func programFFA3(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			_v8p, _v8t = _aPi, _aTau
 		}
 		{ // loop "difference chain"
-			if !compile.LoopRunnable(_l0) {
+			if _l0.Validate() != nil {
 				return schedules.Result{}, compile.ErrFallback
 			}
 			_tol0, _d0 := _l0.Tolerance, _l0.Damping
@@ -15215,7 +15215,7 @@ func programFFA3(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			for _it0 := 1; _it0 <= _l0.MaxIterations; _it0++ {
 				if err := ctx.Err(); err != nil {
 					_lr0.Converged = false
-					_res = compile.Merge(_res, _lr0)
+					_res = _res.Merge(_lr0)
 					_err = compile.Canceled(_l0.Name, err)
 					goto _done
 				}
@@ -15528,7 +15528,7 @@ func programFFA3(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 					break
 				}
 			}
-			_res = compile.Merge(_res, _lr0)
+			_res = _res.Merge(_lr0)
 		}
 		{ // d1 = t1 − t2, edge 1
 			_c0Pi, _c0Tau := _m21p, _m21t
@@ -17129,7 +17129,7 @@ func programFFA4(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			_v11p, _v11t = _aPi, _aTau
 		}
 		{ // loop "difference chain"
-			if !compile.LoopRunnable(_l0) {
+			if _l0.Validate() != nil {
 				return schedules.Result{}, compile.ErrFallback
 			}
 			_tol0, _d0 := _l0.Tolerance, _l0.Damping
@@ -17139,7 +17139,7 @@ func programFFA4(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			for _it0 := 1; _it0 <= _l0.MaxIterations; _it0++ {
 				if err := ctx.Err(); err != nil {
 					_lr0.Converged = false
-					_res = compile.Merge(_res, _lr0)
+					_res = _res.Merge(_lr0)
 					_err = compile.Canceled(_l0.Name, err)
 					goto _done
 				}
@@ -17772,7 +17772,7 @@ func programFFA4(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 					break
 				}
 			}
-			_res = compile.Merge(_res, _lr0)
+			_res = _res.Merge(_lr0)
 		}
 		{ // d1 = t1 − t2, edge 1
 			_c0Pi, _c0Tau := _m29p, _m29t
@@ -19904,7 +19904,7 @@ func programFFA5(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			_v14p, _v14t = _aPi, _aTau
 		}
 		{ // loop "difference chain"
-			if !compile.LoopRunnable(_l0) {
+			if _l0.Validate() != nil {
 				return schedules.Result{}, compile.ErrFallback
 			}
 			_tol0, _d0 := _l0.Tolerance, _l0.Damping
@@ -19914,7 +19914,7 @@ func programFFA5(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			for _it0 := 1; _it0 <= _l0.MaxIterations; _it0++ {
 				if err := ctx.Err(); err != nil {
 					_lr0.Converged = false
-					_res = compile.Merge(_res, _lr0)
+					_res = _res.Merge(_lr0)
 					_err = compile.Canceled(_l0.Name, err)
 					goto _done
 				}
@@ -20867,7 +20867,7 @@ func programFFA5(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 					break
 				}
 			}
-			_res = compile.Merge(_res, _lr0)
+			_res = _res.Merge(_lr0)
 		}
 		{ // d1 = t1 − t2, edge 1
 			_c0Pi, _c0Tau := _m37p, _m37t
@@ -23530,7 +23530,7 @@ func programFFA6(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			_v17p, _v17t = _aPi, _aTau
 		}
 		{ // loop "difference chain"
-			if !compile.LoopRunnable(_l0) {
+			if _l0.Validate() != nil {
 				return schedules.Result{}, compile.ErrFallback
 			}
 			_tol0, _d0 := _l0.Tolerance, _l0.Damping
@@ -23540,7 +23540,7 @@ func programFFA6(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			for _it0 := 1; _it0 <= _l0.MaxIterations; _it0++ {
 				if err := ctx.Err(); err != nil {
 					_lr0.Converged = false
-					_res = compile.Merge(_res, _lr0)
+					_res = _res.Merge(_lr0)
 					_err = compile.Canceled(_l0.Name, err)
 					goto _done
 				}
@@ -24813,7 +24813,7 @@ func programFFA6(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 					break
 				}
 			}
-			_res = compile.Merge(_res, _lr0)
+			_res = _res.Merge(_lr0)
 		}
 		{ // d1 = t1 − t2, edge 1
 			_c0Pi, _c0Tau := _m45p, _m45t
@@ -28007,7 +28007,7 @@ func programFFA7(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			_v20p, _v20t = _aPi, _aTau
 		}
 		{ // loop "difference chain"
-			if !compile.LoopRunnable(_l0) {
+			if _l0.Validate() != nil {
 				return schedules.Result{}, compile.ErrFallback
 			}
 			_tol0, _d0 := _l0.Tolerance, _l0.Damping
@@ -28017,7 +28017,7 @@ func programFFA7(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			for _it0 := 1; _it0 <= _l0.MaxIterations; _it0++ {
 				if err := ctx.Err(); err != nil {
 					_lr0.Converged = false
-					_res = compile.Merge(_res, _lr0)
+					_res = _res.Merge(_lr0)
 					_err = compile.Canceled(_l0.Name, err)
 					goto _done
 				}
@@ -29610,7 +29610,7 @@ func programFFA7(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 					break
 				}
 			}
-			_res = compile.Merge(_res, _lr0)
+			_res = _res.Merge(_lr0)
 		}
 		{ // d1 = t1 − t2, edge 1
 			_c0Pi, _c0Tau := _m53p, _m53t
@@ -33335,7 +33335,7 @@ func programFFA8(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			_v23p, _v23t = _aPi, _aTau
 		}
 		{ // loop "difference chain"
-			if !compile.LoopRunnable(_l0) {
+			if _l0.Validate() != nil {
 				return schedules.Result{}, compile.ErrFallback
 			}
 			_tol0, _d0 := _l0.Tolerance, _l0.Damping
@@ -33345,7 +33345,7 @@ func programFFA8(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			for _it0 := 1; _it0 <= _l0.MaxIterations; _it0++ {
 				if err := ctx.Err(); err != nil {
 					_lr0.Converged = false
-					_res = compile.Merge(_res, _lr0)
+					_res = _res.Merge(_lr0)
 					_err = compile.Canceled(_l0.Name, err)
 					goto _done
 				}
@@ -35258,7 +35258,7 @@ func programFFA8(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 					break
 				}
 			}
-			_res = compile.Merge(_res, _lr0)
+			_res = _res.Merge(_lr0)
 		}
 		{ // d1 = t1 − t2, edge 1
 			_c0Pi, _c0Tau := _m61p, _m61t
@@ -38971,7 +38971,7 @@ func programFigure1(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 			_v10p, _v10t = _aPi, _aTau
 		}
 		{ // loop "difference chain"
-			if !compile.LoopRunnable(_l0) {
+			if _l0.Validate() != nil {
 				return schedules.Result{}, compile.ErrFallback
 			}
 			_tol0, _d0 := _l0.Tolerance, _l0.Damping
@@ -38981,7 +38981,7 @@ func programFigure1(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 			for _it0 := 1; _it0 <= _l0.MaxIterations; _it0++ {
 				if err := ctx.Err(); err != nil {
 					_lr0.Converged = false
-					_res = compile.Merge(_res, _lr0)
+					_res = _res.Merge(_lr0)
 					_err = compile.Canceled(_l0.Name, err)
 					goto _done
 				}
@@ -39294,7 +39294,7 @@ func programFigure1(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 					break
 				}
 			}
-			_res = compile.Merge(_res, _lr0)
+			_res = _res.Merge(_lr0)
 		}
 		{ // d1 = t1 − t2, edge 1
 			_c0Pi, _c0Tau := _m25p, _m25t

@@ -162,7 +162,7 @@ func Fingerprint(g *graph.Graph, s schedules.Schedule) (string, error) {
 func writeSchedule(sb *strings.Builder, g *graph.Graph, s schedules.Schedule) error {
 	switch s := s.(type) {
 	case *schedules.StepSchedule:
-		if s == nil || int(s.Factor) < 0 || int(s.Factor) >= g.NumFactors() || s.Edge < 0 || s.Edge >= g.Arity(s.Factor) {
+		if s == nil || !g.HasEdge(s.Factor, s.Edge) {
 			return fmt.Errorf("compile: step %v: %w", s, graph.ErrNoFactor)
 		}
 		fmt.Fprintf(sb, "%d.%d ", s.Factor, s.Edge)
@@ -221,24 +221,6 @@ func loops(s schedules.Schedule, out []*schedules.LoopSchedule) []*schedules.Loo
 // is not of the type it was compiled for.
 func FactorMismatch(g *graph.Graph, f graph.FactorID, want string) error {
 	return fmt.Errorf("compile: factor %d is %T, compiled for %s: %w", f, g.Factor(f), want, ErrMismatch)
-}
-
-// LoopRunnable reports whether l's parameters let it run, as the
-// interpreter requires; generated code falls back when they do not, and
-// the interpreter reports the error.
-func LoopRunnable(l *schedules.LoopSchedule) bool {
-	return l.MaxIterations >= 1 && l.Tolerance >= 0 && l.Damping >= 0 && l.Damping < 1 && l.Residual >= 0
-}
-
-// Merge folds the result of a later part of a sequence into r, as the
-// interpreter's Sequence does. Generated code calls it.
-func Merge(r, s schedules.Result) schedules.Result {
-	if s.Delta > r.Delta || s.Delta != s.Delta {
-		r.Delta = s.Delta
-	}
-	r.Iterations += s.Iterations
-	r.Converged = r.Converged && s.Converged
-	return r
 }
 
 // Canceled wraps a context error as the interpreter's Loop does.

@@ -282,7 +282,7 @@ func (p *program) loop(l *schedules.LoopSchedule, res string, nested bool) error
 	p.loops++
 	c := p.code
 	fmt.Fprintf(c, "{ // loop %q\n", l.Name)
-	fmt.Fprintf(c, "if !compile.LoopRunnable(_l%d) {\n%s\n}\n", k, fail)
+	fmt.Fprintf(c, "if _l%d.Validate() != nil {\n%s\n}\n", k, fail) // the interpreter reports it
 	fmt.Fprintf(c, "_tol%[1]d, _d%[1]d := _l%[1]d.Tolerance, _l%[1]d.Damping\n_ = _d%[1]d\n", k)
 	if nested {
 		fmt.Fprintf(c, "_saved%d := _pass\n", k)
@@ -291,7 +291,7 @@ func (p *program) loop(l *schedules.LoopSchedule, res string, nested bool) error
 	fmt.Fprintf(c, "for _it%[1]d := 1; _it%[1]d <= _l%[1]d.MaxIterations; _it%[1]d++ {\n", k)
 	// On cancellation the state reached is written back, as the
 	// interpreter leaves it, and the result is not converged.
-	fmt.Fprintf(c, "if err := ctx.Err(); err != nil {\n_lr%[1]d.Converged = false\n_res = compile.Merge(_res, _lr%[1]d)\n_err = compile.Canceled(_l%[1]d.Name, err)\ngoto _done\n}\n", k)
+	fmt.Fprintf(c, "if err := ctx.Err(); err != nil {\n_lr%[1]d.Converged = false\n_res = _res.Merge(_lr%[1]d)\n_err = compile.Canceled(_l%[1]d.Name, err)\ngoto _done\n}\n", k)
 	fmt.Fprintf(c, "_pass = 0\n_br%d := schedules.Result{Converged: true}\n", k)
 	if err := p.schedule(l.Body, fmt.Sprintf("_br%d", k), k); err != nil {
 		return err
@@ -303,7 +303,7 @@ func (p *program) loop(l *schedules.LoopSchedule, res string, nested bool) error
 	if nested { // the enclosing pass's change includes all of this loop's
 		fmt.Fprintf(c, "_pass = math.Max(_saved%[1]d, _all%[1]d)\n", k)
 	}
-	fmt.Fprintf(c, "%[2]s = compile.Merge(%[2]s, _lr%[1]d)\n}\n", k, res)
+	fmt.Fprintf(c, "%[2]s = %[2]s.Merge(_lr%[1]d)\n}\n", k, res)
 	return nil
 }
 

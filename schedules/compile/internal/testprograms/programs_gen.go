@@ -392,7 +392,7 @@ func BindFigure1(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			_v10p, _v10t = _aPi, _aTau
 		}
 		{ // loop "chain"
-			if !compile.LoopRunnable(_l0) {
+			if _l0.Validate() != nil {
 				return schedules.Result{}, compile.ErrFallback
 			}
 			_tol0, _d0 := _l0.Tolerance, _l0.Damping
@@ -402,7 +402,7 @@ func BindFigure1(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 			for _it0 := 1; _it0 <= _l0.MaxIterations; _it0++ {
 				if err := ctx.Err(); err != nil {
 					_lr0.Converged = false
-					_res = compile.Merge(_res, _lr0)
+					_res = _res.Merge(_lr0)
 					_err = compile.Canceled(_l0.Name, err)
 					goto _done
 				}
@@ -715,7 +715,7 @@ func BindFigure1(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 					break
 				}
 			}
-			_res = compile.Merge(_res, _lr0)
+			_res = _res.Merge(_lr0)
 		}
 		{ // d1 = t1 − t2, edge 1
 			_c0Pi, _c0Tau := _m25p, _m25t
@@ -2243,7 +2243,7 @@ func BindNested(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 			_v2p, _v2t = _aPi, _aTau
 		}
 		{ // loop "outer"
-			if !compile.LoopRunnable(_l0) {
+			if _l0.Validate() != nil {
 				return schedules.Result{}, compile.ErrFallback
 			}
 			_tol0, _d0 := _l0.Tolerance, _l0.Damping
@@ -2253,7 +2253,7 @@ func BindNested(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 			for _it0 := 1; _it0 <= _l0.MaxIterations; _it0++ {
 				if err := ctx.Err(); err != nil {
 					_lr0.Converged = false
-					_res = compile.Merge(_res, _lr0)
+					_res = _res.Merge(_lr0)
 					_err = compile.Canceled(_l0.Name, err)
 					goto _done
 				}
@@ -2327,7 +2327,7 @@ func BindNested(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 					_v3p, _v3t = _aPi, _aTau
 				}
 				{ // loop "inner"
-					if !compile.LoopRunnable(_l1) {
+					if _l1.Validate() != nil {
 						return schedules.Result{}, compile.ErrFallback
 					}
 					_tol1, _d1 := _l1.Tolerance, _l1.Damping
@@ -2338,7 +2338,7 @@ func BindNested(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 					for _it1 := 1; _it1 <= _l1.MaxIterations; _it1++ {
 						if err := ctx.Err(); err != nil {
 							_lr1.Converged = false
-							_res = compile.Merge(_res, _lr1)
+							_res = _res.Merge(_lr1)
 							_err = compile.Canceled(_l1.Name, err)
 							goto _done
 						}
@@ -2469,7 +2469,7 @@ func BindNested(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 						}
 					}
 					_pass = math.Max(_saved1, _all1)
-					_br0 = compile.Merge(_br0, _lr1)
+					_br0 = _br0.Merge(_lr1)
 				}
 				{ // y = 2·x1 − 0.5·x2 + x3, edge 1
 					_c0Pi, _c0Tau := _m8p, _m8t
@@ -2825,7 +2825,7 @@ func BindNested(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 					break
 				}
 			}
-			_res = compile.Merge(_res, _lr0)
+			_res = _res.Merge(_lr0)
 		}
 		if _bad != 0 {
 			return schedules.Result{}, compile.ErrFallback
