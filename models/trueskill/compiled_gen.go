@@ -22,45 +22,49 @@ func compiledProgram(g *graph.Graph, s schedules.Schedule) (*compile.Program, er
 	}
 	switch fp {
 	case "fcbeb212a3ca3cb690eeed94d9bb033f":
-		return program1v1(g, s)
+		return _program1v1(g, s)
 	case "4e6eb6ab71e62698e1a88c06b1617bc9":
-		return program1v1Draw(g, s)
+		return _program1v1Draw(g, s)
 	case "f23aa297f50c9ad5c5ae6f5ddfb0ec40":
-		return program2v2(g, s)
+		return _program2v2(g, s)
 	case "badfdc483f144163e9717105a9ab026a":
-		return program2v2Draw(g, s)
+		return _program2v2Draw(g, s)
 	case "cde29e913910240dc1acec76a3a5e9e0":
-		return program3v3(g, s)
+		return _program3v3(g, s)
 	case "254e8b8fdeb3b78e46fef7b2fd4606ac":
-		return program3v3Draw(g, s)
+		return _program3v3Draw(g, s)
 	case "6b92d1e3e69ccb731275115caac9855e":
-		return program4v4(g, s)
+		return _program4v4(g, s)
 	case "ca239abed7acbf769b3f299b8c6fb195":
-		return program4v4Draw(g, s)
+		return _program4v4Draw(g, s)
 	case "96fec373c0a25218e828e15567c03775":
-		return programFFA3(g, s)
+		return _programFFA3(g, s)
 	case "c017a9722b208b1af5ad0780c134cab3":
-		return programFFA4(g, s)
+		return _programFFA4(g, s)
 	case "8227366734547c46eac42b85bd85153a":
-		return programFFA5(g, s)
+		return _programFFA5(g, s)
 	case "90eb85a85bf3467c7a2df607947bb571":
-		return programFFA6(g, s)
+		return _programFFA6(g, s)
 	case "8a9e38637cc8d3baf2d53e89674f75bf":
-		return programFFA7(g, s)
+		return _programFFA7(g, s)
 	case "496402e09e60ad441677c0563a14ccfa":
-		return programFFA8(g, s)
+		return _programFFA8(g, s)
 	case "c3f369862fbe44cee705619f2c0c5b63":
-		return programFigure1(g, s)
+		return _programFigure1(g, s)
 	}
 	return nil, compile.ErrNotCompiled
 }
 
 // program1v1 binds the program compiled from two teams of 1, one winning to g and s.
 func program1v1(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) {
-	_, err := compile.Bind(g, s, "fcbeb212a3ca3cb690eeed94d9bb033f")
-	if err != nil {
+	if err := compile.Bind(g, s, "fcbeb212a3ca3cb690eeed94d9bb033f"); err != nil {
 		return nil, err
 	}
+	return _program1v1(g, s)
+}
+
+// _program1v1 is program1v1 for g and s of the right fingerprint.
+func _program1v1(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) {
 	_f0, ok := g.Factor(0).(*factors.Prior)
 	if !ok {
 		return nil, compile.FactorMismatch(g, 0, "*factors.Prior")
@@ -1066,10 +1070,14 @@ func program1v1(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 
 // program1v1Draw binds the program compiled from two teams of 1 drawing to g and s.
 func program1v1Draw(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) {
-	_, err := compile.Bind(g, s, "4e6eb6ab71e62698e1a88c06b1617bc9")
-	if err != nil {
+	if err := compile.Bind(g, s, "4e6eb6ab71e62698e1a88c06b1617bc9"); err != nil {
 		return nil, err
 	}
+	return _program1v1Draw(g, s)
+}
+
+// _program1v1Draw is program1v1Draw for g and s of the right fingerprint.
+func _program1v1Draw(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) {
 	_f0, ok := g.Factor(0).(*factors.Prior)
 	if !ok {
 		return nil, compile.FactorMismatch(g, 0, "*factors.Prior")
@@ -2075,10 +2083,14 @@ func program1v1Draw(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 
 // program2v2 binds the program compiled from two teams of 2, one winning to g and s.
 func program2v2(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) {
-	_, err := compile.Bind(g, s, "f23aa297f50c9ad5c5ae6f5ddfb0ec40")
-	if err != nil {
+	if err := compile.Bind(g, s, "f23aa297f50c9ad5c5ae6f5ddfb0ec40"); err != nil {
 		return nil, err
 	}
+	return _program2v2(g, s)
+}
+
+// _program2v2 is program2v2 for g and s of the right fingerprint.
+func _program2v2(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) {
 	_f0, ok := g.Factor(0).(*factors.Prior)
 	if !ok {
 		return nil, compile.FactorMismatch(g, 0, "*factors.Prior")
@@ -3608,10 +3620,14 @@ func program2v2(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 
 // program2v2Draw binds the program compiled from two teams of 2 drawing to g and s.
 func program2v2Draw(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) {
-	_, err := compile.Bind(g, s, "badfdc483f144163e9717105a9ab026a")
-	if err != nil {
+	if err := compile.Bind(g, s, "badfdc483f144163e9717105a9ab026a"); err != nil {
 		return nil, err
 	}
+	return _program2v2Draw(g, s)
+}
+
+// _program2v2Draw is program2v2Draw for g and s of the right fingerprint.
+func _program2v2Draw(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) {
 	_f0, ok := g.Factor(0).(*factors.Prior)
 	if !ok {
 		return nil, compile.FactorMismatch(g, 0, "*factors.Prior")
@@ -5141,10 +5157,14 @@ func program2v2Draw(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 
 // program3v3 binds the program compiled from two teams of 3, one winning to g and s.
 func program3v3(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) {
-	_, err := compile.Bind(g, s, "cde29e913910240dc1acec76a3a5e9e0")
-	if err != nil {
+	if err := compile.Bind(g, s, "cde29e913910240dc1acec76a3a5e9e0"); err != nil {
 		return nil, err
 	}
+	return _program3v3(g, s)
+}
+
+// _program3v3 is program3v3 for g and s of the right fingerprint.
+func _program3v3(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) {
 	_f0, ok := g.Factor(0).(*factors.Prior)
 	if !ok {
 		return nil, compile.FactorMismatch(g, 0, "*factors.Prior")
@@ -7276,10 +7296,14 @@ func program3v3(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 
 // program3v3Draw binds the program compiled from two teams of 3 drawing to g and s.
 func program3v3Draw(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) {
-	_, err := compile.Bind(g, s, "254e8b8fdeb3b78e46fef7b2fd4606ac")
-	if err != nil {
+	if err := compile.Bind(g, s, "254e8b8fdeb3b78e46fef7b2fd4606ac"); err != nil {
 		return nil, err
 	}
+	return _program3v3Draw(g, s)
+}
+
+// _program3v3Draw is program3v3Draw for g and s of the right fingerprint.
+func _program3v3Draw(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) {
 	_f0, ok := g.Factor(0).(*factors.Prior)
 	if !ok {
 		return nil, compile.FactorMismatch(g, 0, "*factors.Prior")
@@ -9411,10 +9435,14 @@ func program3v3Draw(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 
 // program4v4 binds the program compiled from two teams of 4, one winning to g and s.
 func program4v4(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) {
-	_, err := compile.Bind(g, s, "6b92d1e3e69ccb731275115caac9855e")
-	if err != nil {
+	if err := compile.Bind(g, s, "6b92d1e3e69ccb731275115caac9855e"); err != nil {
 		return nil, err
 	}
+	return _program4v4(g, s)
+}
+
+// _program4v4 is program4v4 for g and s of the right fingerprint.
+func _program4v4(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) {
 	_f0, ok := g.Factor(0).(*factors.Prior)
 	if !ok {
 		return nil, compile.FactorMismatch(g, 0, "*factors.Prior")
@@ -12156,10 +12184,14 @@ func program4v4(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) 
 
 // program4v4Draw binds the program compiled from two teams of 4 drawing to g and s.
 func program4v4Draw(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) {
-	_, err := compile.Bind(g, s, "ca239abed7acbf769b3f299b8c6fb195")
-	if err != nil {
+	if err := compile.Bind(g, s, "ca239abed7acbf769b3f299b8c6fb195"); err != nil {
 		return nil, err
 	}
+	return _program4v4Draw(g, s)
+}
+
+// _program4v4Draw is program4v4Draw for g and s of the right fingerprint.
+func _program4v4Draw(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) {
 	_f0, ok := g.Factor(0).(*factors.Prior)
 	if !ok {
 		return nil, compile.FactorMismatch(g, 0, "*factors.Prior")
@@ -14901,10 +14933,15 @@ func program4v4Draw(g *graph.Graph, s schedules.Schedule) (*compile.Program, err
 
 // programFFA3 binds the program compiled from a free-for-all of 3 without draws to g and s.
 func programFFA3(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) {
-	loops, err := compile.Bind(g, s, "96fec373c0a25218e828e15567c03775")
-	if err != nil {
+	if err := compile.Bind(g, s, "96fec373c0a25218e828e15567c03775"); err != nil {
 		return nil, err
 	}
+	return _programFFA3(g, s)
+}
+
+// _programFFA3 is programFFA3 for g and s of the right fingerprint.
+func _programFFA3(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) {
+	loops := compile.Loops(s)
 	_f0, ok := g.Factor(0).(*factors.Prior)
 	if !ok {
 		return nil, compile.FactorMismatch(g, 0, "*factors.Prior")
@@ -16725,10 +16762,15 @@ func programFFA3(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 
 // programFFA4 binds the program compiled from a free-for-all of 4 without draws to g and s.
 func programFFA4(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) {
-	loops, err := compile.Bind(g, s, "c017a9722b208b1af5ad0780c134cab3")
-	if err != nil {
+	if err := compile.Bind(g, s, "c017a9722b208b1af5ad0780c134cab3"); err != nil {
 		return nil, err
 	}
+	return _programFFA4(g, s)
+}
+
+// _programFFA4 is programFFA4 for g and s of the right fingerprint.
+func _programFFA4(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) {
+	loops := compile.Loops(s)
 	_f0, ok := g.Factor(0).(*factors.Prior)
 	if !ok {
 		return nil, compile.FactorMismatch(g, 0, "*factors.Prior")
@@ -19400,10 +19442,15 @@ func programFFA4(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 
 // programFFA5 binds the program compiled from a free-for-all of 5 without draws to g and s.
 func programFFA5(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) {
-	loops, err := compile.Bind(g, s, "8227366734547c46eac42b85bd85153a")
-	if err != nil {
+	if err := compile.Bind(g, s, "8227366734547c46eac42b85bd85153a"); err != nil {
 		return nil, err
 	}
+	return _programFFA5(g, s)
+}
+
+// _programFFA5 is programFFA5 for g and s of the right fingerprint.
+func _programFFA5(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) {
+	loops := compile.Loops(s)
 	_f0, ok := g.Factor(0).(*factors.Prior)
 	if !ok {
 		return nil, compile.FactorMismatch(g, 0, "*factors.Prior")
@@ -22926,10 +22973,15 @@ func programFFA5(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 
 // programFFA6 binds the program compiled from a free-for-all of 6 without draws to g and s.
 func programFFA6(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) {
-	loops, err := compile.Bind(g, s, "90eb85a85bf3467c7a2df607947bb571")
-	if err != nil {
+	if err := compile.Bind(g, s, "90eb85a85bf3467c7a2df607947bb571"); err != nil {
 		return nil, err
 	}
+	return _programFFA6(g, s)
+}
+
+// _programFFA6 is programFFA6 for g and s of the right fingerprint.
+func _programFFA6(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) {
+	loops := compile.Loops(s)
 	_f0, ok := g.Factor(0).(*factors.Prior)
 	if !ok {
 		return nil, compile.FactorMismatch(g, 0, "*factors.Prior")
@@ -27303,10 +27355,15 @@ func programFFA6(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 
 // programFFA7 binds the program compiled from a free-for-all of 7 without draws to g and s.
 func programFFA7(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) {
-	loops, err := compile.Bind(g, s, "8a9e38637cc8d3baf2d53e89674f75bf")
-	if err != nil {
+	if err := compile.Bind(g, s, "8a9e38637cc8d3baf2d53e89674f75bf"); err != nil {
 		return nil, err
 	}
+	return _programFFA7(g, s)
+}
+
+// _programFFA7 is programFFA7 for g and s of the right fingerprint.
+func _programFFA7(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) {
+	loops := compile.Loops(s)
 	_f0, ok := g.Factor(0).(*factors.Prior)
 	if !ok {
 		return nil, compile.FactorMismatch(g, 0, "*factors.Prior")
@@ -32531,10 +32588,15 @@ func programFFA7(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 
 // programFFA8 binds the program compiled from a free-for-all of 8 without draws to g and s.
 func programFFA8(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) {
-	loops, err := compile.Bind(g, s, "496402e09e60ad441677c0563a14ccfa")
-	if err != nil {
+	if err := compile.Bind(g, s, "496402e09e60ad441677c0563a14ccfa"); err != nil {
 		return nil, err
 	}
+	return _programFFA8(g, s)
+}
+
+// _programFFA8 is programFFA8 for g and s of the right fingerprint.
+func _programFFA8(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) {
+	loops := compile.Loops(s)
 	_f0, ok := g.Factor(0).(*factors.Prior)
 	if !ok {
 		return nil, compile.FactorMismatch(g, 0, "*factors.Prior")
@@ -38610,10 +38672,15 @@ func programFFA8(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 
 // programFigure1 binds the program compiled from Figure 1's three teams {1}, {2, 3}, {4}, the last two drawing to g and s.
 func programFigure1(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) {
-	loops, err := compile.Bind(g, s, "c3f369862fbe44cee705619f2c0c5b63")
-	if err != nil {
+	if err := compile.Bind(g, s, "c3f369862fbe44cee705619f2c0c5b63"); err != nil {
 		return nil, err
 	}
+	return _programFigure1(g, s)
+}
+
+// _programFigure1 is programFigure1 for g and s of the right fingerprint.
+func _programFigure1(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) {
+	loops := compile.Loops(s)
 	_f0, ok := g.Factor(0).(*factors.Prior)
 	if !ok {
 		return nil, compile.FactorMismatch(g, 0, "*factors.Prior")

@@ -192,18 +192,23 @@ func writeSchedule(sb *strings.Builder, g *graph.Graph, s schedules.Schedule) er
 	return nil
 }
 
-// Bind checks that g and s have the fingerprint fp and returns the loops of
-// s in the order their bodies begin. Generated binders call it.
-func Bind(g *graph.Graph, s schedules.Schedule, fp string) ([]*schedules.LoopSchedule, error) {
+// Bind checks that g and s have the fingerprint fp. Generated binders call
+// it (a generated lookup function, which has matched the fingerprint
+// already, does not).
+func Bind(g *graph.Graph, s schedules.Schedule, fp string) error {
 	got, err := Fingerprint(g, s)
 	if err != nil {
-		return nil, err
+		return err
 	}
 	if got != fp {
-		return nil, fmt.Errorf("compile: fingerprint %s, compiled for %s: %w", got, fp, ErrMismatch)
+		return fmt.Errorf("compile: fingerprint %s, compiled for %s: %w", got, fp, ErrMismatch)
 	}
-	return loops(s, nil), nil
+	return nil
 }
+
+// Loops returns the loops of s in the order their bodies begin. Generated
+// code calls it.
+func Loops(s schedules.Schedule) []*schedules.LoopSchedule { return loops(s, nil) }
 
 func loops(s schedules.Schedule, out []*schedules.LoopSchedule) []*schedules.LoopSchedule {
 	switch s := s.(type) {

@@ -64,10 +64,12 @@ func Generate(w io.Writer, f File) error {
 		names[f.Lookup] = true
 	}
 	for _, src := range f.Programs {
-		if names[src.Name] {
-			return fmt.Errorf("compile: the name %s is used twice", src.Name)
+		for _, name := range []string{src.Name, "_" + src.Name} { // its binder and the lookup's
+			if names[name] {
+				return fmt.Errorf("compile: the name %s is used twice", name)
+			}
+			names[name] = true
 		}
-		names[src.Name] = true
 	}
 	// Candidate imports; the factors' packages are added as they are met,
 	// and each is written only if the code uses it.
@@ -132,7 +134,7 @@ func Generate(w io.Writer, f File) error {
 		fmt.Fprintf(&out, "func %s(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) {\n", f.Lookup)
 		out.WriteString("fp, err := compile.Fingerprint(g, s)\nif err != nil {\nreturn nil, err\n}\nswitch fp {\n")
 		for k, src := range f.Programs {
-			fmt.Fprintf(&out, "case %q:\nreturn %s(g, s)\n", fps[k], src.Name)
+			fmt.Fprintf(&out, "case %q:\nreturn _%s(g, s)\n", fps[k], src.Name)
 		}
 		out.WriteString("}\nreturn nil, compile.ErrNotCompiled\n}\n\n")
 	}
@@ -193,11 +195,12 @@ func writeBinder(w *bytes.Buffer, src Source, fp string, imports map[string]bool
 	}
 	fmt.Fprintf(w, "// %s binds the program compiled from %s to g and s.\n", src.Name, doc)
 	fmt.Fprintf(w, "func %s(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) {\n", src.Name)
-	loopVar := "_"
+	fmt.Fprintf(w, "if err := compile.Bind(g, s, %q); err != nil {\nreturn nil, err\n}\nreturn _%s(g, s)\n}\n\n", fp, src.Name)
+	fmt.Fprintf(w, "// _%s is %s for g and s of the right fingerprint.\n", src.Name, src.Name)
+	fmt.Fprintf(w, "func _%s(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) {\n", src.Name)
 	if p.loops > 0 {
-		loopVar = "loops"
+		w.WriteString("loops := compile.Loops(s)\n")
 	}
-	fmt.Fprintf(w, "%s, err := compile.Bind(g, s, %q)\nif err != nil {\nreturn nil, err\n}\n", loopVar, fp)
 	ids := make([]graph.FactorID, 0, len(p.factors))
 	for f := range p.factors {
 		ids = append(ids, f)

@@ -22,19 +22,24 @@ func Lookup(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) {
 	}
 	switch fp {
 	case "01ac0bba683731a1c74d3ba6c72af1c3":
-		return BindFigure1(g, s)
+		return _BindFigure1(g, s)
 	case "e76b51d1515701faedd628df818082d9":
-		return BindNested(g, s)
+		return _BindNested(g, s)
 	}
 	return nil, compile.ErrNotCompiled
 }
 
 // BindFigure1 binds the program compiled from Figure1 to g and s.
 func BindFigure1(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) {
-	loops, err := compile.Bind(g, s, "01ac0bba683731a1c74d3ba6c72af1c3")
-	if err != nil {
+	if err := compile.Bind(g, s, "01ac0bba683731a1c74d3ba6c72af1c3"); err != nil {
 		return nil, err
 	}
+	return _BindFigure1(g, s)
+}
+
+// _BindFigure1 is BindFigure1 for g and s of the right fingerprint.
+func _BindFigure1(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) {
+	loops := compile.Loops(s)
 	_f0, ok := g.Factor(0).(*factors.Prior)
 	if !ok {
 		return nil, compile.FactorMismatch(g, 0, "*factors.Prior")
@@ -2123,10 +2128,15 @@ func BindFigure1(g *graph.Graph, s schedules.Schedule) (*compile.Program, error)
 
 // BindNested binds the program compiled from Nested to g and s.
 func BindNested(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) {
-	loops, err := compile.Bind(g, s, "e76b51d1515701faedd628df818082d9")
-	if err != nil {
+	if err := compile.Bind(g, s, "e76b51d1515701faedd628df818082d9"); err != nil {
 		return nil, err
 	}
+	return _BindNested(g, s)
+}
+
+// _BindNested is BindNested for g and s of the right fingerprint.
+func _BindNested(g *graph.Graph, s schedules.Schedule) (*compile.Program, error) {
+	loops := compile.Loops(s)
 	_f0, ok := g.Factor(0).(*factors.Prior)
 	if !ok {
 		return nil, compile.FactorMismatch(g, 0, "*factors.Prior")
