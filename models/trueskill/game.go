@@ -90,10 +90,14 @@ func (p Params) newGame(m Match) (*Game, error) {
 	gm := &Game{params: p, order: m.order()}
 	b := graph.NewBuilder("trueskill")
 	n := len(m.Teams)
-	// Built by the caller's team, then stored by position.
-	skills := make([][]graph.VarID, n)
-	priors := make([][]*factors.Prior, n)
-	sums := make([]*factors.WeightedSum, n)
+	// Everything is indexed, and added to the graph, by position in rank
+	// order, so that every match with the same team sizes and draws in rank
+	// order has the same graph and schedule (and one compiled program
+	// serves them); names keep the caller's numbering.
+	team := func(pos int) []Rating { return m.Teams[gm.order[pos]] }
+	gm.skills = make([][]graph.VarID, n)
+	gm.priors = make([][]*factors.Prior, n)
+	gm.sums = make([]*factors.WeightedSum, n)
 	perf := make([][]graph.VarID, n)
 	// Players are numbered across teams in the caller's order, as in Figure 1
 	// (s1; s2, s3; s4).
@@ -101,37 +105,33 @@ func (p Params) newGame(m Match) (*Game, error) {
 	for j := 1; j < n; j++ {
 		first[j] = first[j-1] + len(m.Teams[j-1])
 	}
-	name := func(prefix string, j, i int) string { return fmt.Sprintf("%s%d", prefix, first[j]+i+1) }
+	name := func(prefix string, pos, i int) string {
+		return fmt.Sprintf("%s%d", prefix, first[gm.order[pos]]+i+1)
+	}
 
 	// Layers in the order Figure 1 draws its rows, top to bottom.
 	b.DeclareLayers("skill priors", "skills", "performance factors", "performances",
 		"team factors", "team performances", "difference factors", "differences",
 		"comparison factors")
-	// Variables, factors and steps are added team by team in rank order, so
-	// that every match with the same team sizes and draws in rank order has
-	// the same graph and schedule (and one compiled program serves them);
-	// names keep the caller's numbering.
 	b.Layer("skills")
-	for _, j := range gm.order {
-		team := m.Teams[j]
-		skills[j] = make([]graph.VarID, len(team))
-		priors[j] = make([]*factors.Prior, len(team))
-		for i := range team {
-			skills[j][i] = b.AddVariable(name("s", j, i))
+	for pos := range n {
+		gm.skills[pos] = make([]graph.VarID, len(team(pos)))
+		gm.priors[pos] = make([]*factors.Prior, len(team(pos)))
+		for i := range team(pos) {
+			gm.skills[pos][i] = b.AddVariable(name("s", pos, i))
 		}
 	}
 	b.Layer("performances")
-	for _, j := range gm.order {
-		team := m.Teams[j]
-		perf[j] = make([]graph.VarID, len(team))
-		for i := range team {
-			perf[j][i] = b.AddVariable(name("p", j, i))
+	for pos := range n {
+		perf[pos] = make([]graph.VarID, len(team(pos)))
+		for i := range team(pos) {
+			perf[pos][i] = b.AddVariable(name("p", pos, i))
 		}
 	}
 	b.Layer("team performances")
 	teamVar := make([]graph.VarID, n)
-	for _, j := range gm.order {
-		teamVar[j] = b.AddVariable(fmt.Sprintf("t%d", j+1))
+	for pos, j := range gm.order {
+		teamVar[pos] = b.AddVariable(fmt.Sprintf("t%d", j+1))
 	}
 	b.Layer("differences")
 	diffVar := make([]graph.VarID, n-1)
@@ -142,44 +142,42 @@ func (p Params) newGame(m Match) (*Game, error) {
 	step := schedules.Step
 	var down, up []schedules.Schedule
 	b.Layer("skill priors")
-	for _, j := range gm.order {
-		for i, r := range m.Teams[j] {
-			priors[j][i] = factors.NewPrior(r.Mu, r.Sigma*r.Sigma+p.Tau*p.Tau)
-			f := b.AddFactor(priors[j][i], "", skills[j][i])
+	for pos := range n {
+		for i, r := range team(pos) {
+			gm.priors[pos][i] = factors.NewPrior(r.Mu, r.Sigma*r.Sigma+p.Tau*p.Tau)
+			f := b.AddFactor(gm.priors[pos][i], "", gm.skills[pos][i])
 			down = append(down, step(f, 0))
 		}
 	}
 	b.Layer("performance factors")
 	perfFactor := make([][]graph.FactorID, n)
-	for _, j := range gm.order {
-		team := m.Teams[j]
-		perfFactor[j] = make([]graph.FactorID, len(team))
-		for i := range team {
-			perfFactor[j][i] = b.AddFactor(factors.NewLikelihood(p.Beta*p.Beta), "", perf[j][i], skills[j][i])
-			down = append(down, step(perfFactor[j][i], 0))
+	for pos := range n {
+		perfFactor[pos] = make([]graph.FactorID, len(team(pos)))
+		for i := range team(pos) {
+			perfFactor[pos][i] = b.AddFactor(factors.NewLikelihood(p.Beta*p.Beta), "", perf[pos][i], gm.skills[pos][i])
+			down = append(down, step(perfFactor[pos][i], 0))
 		}
 	}
 	b.Layer("team factors")
 	teamFactor := make([]graph.FactorID, n)
-	for _, j := range gm.order {
-		team := m.Teams[j]
-		w := make([]float64, len(team))
-		for i := range team {
+	for pos, j := range gm.order {
+		w := make([]float64, len(team(pos)))
+		for i := range w {
 			w[i] = m.weight(j, i)
 		}
-		sums[j] = factors.NewWeightedSum(w...)
-		teamFactor[j] = b.AddFactor(sums[j], "", append([]graph.VarID{teamVar[j]}, perf[j]...)...)
-		down = append(down, step(teamFactor[j], 0))
+		gm.sums[pos] = factors.NewWeightedSum(w...)
+		teamFactor[pos] = b.AddFactor(gm.sums[pos], "", append([]graph.VarID{teamVar[pos]}, perf[pos]...)...)
+		down = append(down, step(teamFactor[pos], 0))
 	}
 	b.Layer("difference factors")
 	diffFactor := make([]graph.FactorID, n-1)
 	for k := range diffFactor {
-		diffFactor[k] = b.AddFactor(factors.NewDifference(), "", diffVar[k], teamVar[gm.order[k]], teamVar[gm.order[k+1]])
+		diffFactor[k] = b.AddFactor(factors.NewDifference(), "", diffVar[k], teamVar[k], teamVar[k+1])
 	}
 	b.Layer("comparison factors")
 	cmpFactor := make([]graph.FactorID, n-1)
 	for k := range cmpFactor {
-		eps := p.Margin(len(m.Teams[gm.order[k]]), len(m.Teams[gm.order[k+1]]))
+		eps := p.Margin(len(team(k)), len(team(k+1)))
 		if m.drawn(gm.order, k) {
 			cmpFactor[k] = b.AddFactor(factors.NewWithin(eps), "", diffVar[k])
 		} else {
@@ -216,19 +214,16 @@ func (p Params) newGame(m Match) (*Game, error) {
 			schedules.Name("difference chain"))
 	}
 	up = append(up, step(diffFactor[0], 1), step(diffFactor[last], 2))
-	for _, j := range gm.order {
-		for i := range m.Teams[j] {
-			up = append(up, step(teamFactor[j], i+1), step(perfFactor[j][i], 1))
+	for pos := range n {
+		for i := range team(pos) {
+			up = append(up, step(teamFactor[pos], i+1), step(perfFactor[pos][i], 1))
 		}
 	}
 	gm.schedule = schedules.Sequence(schedules.Sequence(down...), chain, schedules.Sequence(up...))
 
 	gm.offsets = make([]int, n+1)
-	for pos, j := range gm.order {
-		gm.skills = append(gm.skills, skills[j])
-		gm.priors = append(gm.priors, priors[j])
-		gm.sums = append(gm.sums, sums[j])
-		gm.offsets[pos+1] = gm.offsets[pos] + len(m.Teams[j])
+	for pos := range n {
+		gm.offsets[pos+1] = gm.offsets[pos] + len(team(pos))
 	}
 	gm.flat = make([]Rating, gm.offsets[n])
 	gm.ratings = make([][]Rating, n)
