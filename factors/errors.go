@@ -37,17 +37,6 @@ func densityTerm(d, v float64) (graph.LogTerm, bool) {
 	return graph.LogTerm{Quad: -0.5 * d * d / v, Var: v, Norm: 1}, true
 }
 
-// goDensityTerm is densityTerm as Go, for the mean difference d and the
-// variance v given as expressions; it falls back where densityTerm reports
-// false.
-func goDensityTerm(d, v string, out [3]string, fail string) string {
-	return fmt.Sprintf(`d, v := %[1]s, %[2]s
-if !(v > 0) || v > math.MaxFloat64 {
-	%[3]s
-}
-%[4]s, %[5]s, %[6]s = -0.5*d*d/v, v, 1`, d, v, fail, out[0], out[1], out[2])
-}
-
 // one is the log-evidence term 0 (a factor integrating to 1 against a flat
 // cavity).
 var one = graph.LogTerm{Var: 1}

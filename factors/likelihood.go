@@ -76,22 +76,3 @@ func (l *Likelihood) term(cx, cy messages.Gaussian) (graph.LogTerm, bool, error)
 func (l *Likelihood) Label(vars []string) string {
 	return fmt.Sprintf("N(%s; %s, %.4g)", vars[0], vars[1], l.Variance)
 }
-
-// GoMessage writes Message as Go for package schedules/compile: the other
-// edge's cavity widened by c², falling back on an invalid variance.
-func (*Likelihood) GoMessage(i int, self string, cavity func(int) (string, string), out [2]string, fail string) (string, error) {
-	pi, tau := cavity(1 - i)
-	return fmt.Sprintf(`if v := %[1]s.Variance; !(v > 0) || v > math.MaxFloat64 {
-	%[2]s
-}
-a := 1 / (1 + %[1]s.Variance*%[3]s)
-%[5]s, %[6]s = a*%[3]s, a*%[4]s`, self, fail, pi, tau, out[0], out[1]), nil
-}
-
-// GoLogEvidence writes LogAverageFactorTerm as Go for package
-// schedules/compile: log N(μ_x; μ_y, σ_x² + σ_y² + c²) for proper cavities.
-func (*Likelihood) GoLogEvidence(self string, cavity func(int) (string, string), out [3]string, fail string) (string, bool, error) {
-	px, tx := cavity(0)
-	py, ty := cavity(1)
-	return goDensityTerm(fmt.Sprintf("%s/%s-%s/%s", tx, px, ty, py), fmt.Sprintf("1/%s+1/%s+%s.Variance", px, py, self), out, fail), true, nil
-}

@@ -73,20 +73,3 @@ func logAverageConstant(e graph.Edges, mean, variance float64) float64 {
 func (p *Prior) Label(vars []string) string {
 	return fmt.Sprintf("N(%s; %.4g, %.4g)", vars[0], p.Mean, p.Variance)
 }
-
-// GoMessage writes Message as Go for package schedules/compile: N(Mean,
-// Variance) in natural parameters, falling back on an invalid parameter.
-func (*Prior) GoMessage(_ int, self string, _ func(int) (string, string), out [2]string, fail string) (string, error) {
-	return fmt.Sprintf(`if v := %[1]s.Variance; !(v > 0) || v > math.MaxFloat64 || %[1]s.Mean-%[1]s.Mean != 0 {
-	%[2]s
-}
-inv := 1 / %[1]s.Variance
-%[3]s, %[4]s = inv, %[1]s.Mean*inv`, self, fail, out[0], out[1]), nil
-}
-
-// GoLogEvidence writes LogAverageFactorTerm as Go for package
-// schedules/compile: log N(m; μ_c, v + σ_c²) for a proper cavity.
-func (*Prior) GoLogEvidence(self string, cavity func(int) (string, string), out [3]string, fail string) (string, bool, error) {
-	pi, tau := cavity(0)
-	return goDensityTerm(fmt.Sprintf("%s.Mean-%s/%s", self, tau, pi), fmt.Sprintf("%s.Variance+1/%s", self, pi), out, fail), true, nil
-}

@@ -101,6 +101,7 @@ var (
 	ErrNotFinite     = errors.New("message is not finite")
 	ErrImproper      = errors.New("improper distribution")
 	ErrNoEvidence    = errors.New("factor does not report evidence")
+	ErrDamping       = errors.New("invalid damping")
 )
 
 // UpdateError reports a failed message update with the factor and edge.
@@ -170,23 +171,25 @@ type Edges struct {
 
 // Cavity returns the variable→factor message on edge i: the variable's
 // marginal divided by the message this factor sends it.
-func (e Edges) Cavity(i int) messages.Gaussian { return e.g.cavityAt(e.first + int32(i)) }
+func (e Edges) Cavity(i int) messages.Gaussian { return e.g.Cavity(EdgeID(e.first) + EdgeID(i)) }
 
-// cavityAt is cavity with the common cases first: a variable with two edges
-// whose other message is proper and finite (that message is the cavity),
-// and a marginal and message both proper and finite where the division
-// keeps its digits.
-func (g *Graph) cavityAt(k int32) messages.Gaussian {
+// Cavity returns the variable→factor message on edge k: the variable's
+// marginal divided by the message on k (equation 6), by the graph's one
+// cavity rule. The common cases come first, small enough to inline: a
+// variable with two edges whose other message is proper and finite (that
+// message is the cavity, exactly), and a marginal and message both proper
+// and finite where the division keeps its digits (see cancellation).
+func (g *Graph) Cavity(k EdgeID) messages.Gaussian {
 	if o := g.twin[k]; o >= 0 {
 		if c := g.msgs[o]; c.Pi > 0 && c.Pi < math.MaxFloat64 {
 			return c
 		}
 	}
 	m, msg := g.marg[g.edgeVar[k]], g.msgs[k]
-	if c := m.Pi - msg.Pi; c > 0 && c >= cancellation*m.Pi && m.Pi < math.MaxFloat64 {
+	if c := m.Pi - msg.Pi; c >= cancellation*m.Pi && c > 0 && m.Pi < math.MaxFloat64 {
 		return messages.Gaussian{Pi: c, Tau: m.Tau - msg.Tau}
 	}
-	return g.cavity(k)
+	return g.cavity(int32(k))
 }
 
 // cancellation is the share of a marginal's precision below which a cavity
@@ -313,16 +316,19 @@ func (g *Graph) HasEdge(f FactorID, i int) bool {
 	return uint(f) < uint(len(g.factors)) && uint(i) < uint(g.factors[f].arity)
 }
 
-// EdgeIndex returns the position of factor f's edge i in the slices of
-// State: the edges of factor 0 first, each factor's in edge order.
-func (g *Graph) EdgeIndex(f FactorID, i int) int { return int(g.factors[f].first) + i }
+// EdgeID identifies one edge of a graph: its position in the graph's flat
+// edge arrays, factor 0's edges first, each factor's in edge order. Engines
+// (package schedules) resolve a schedule's (factor, edge) pairs to EdgeIDs
+// once, so that running it costs no lookups.
+type EdgeID int32
 
-// State returns the graph's stored messages (by EdgeIndex) and cached
-// marginals (by VarID) themselves, not copies. It exists for code generated
-// by package schedules/compile, which runs a schedule on them directly;
-// anything else should use Update, which keeps them consistent. The slices
-// stay valid for the graph's lifetime.
-func (g *Graph) State() (msgs, marginals []messages.Gaussian) { return g.msgs, g.marg }
+// EdgeID returns the ID of factor f's edge i; f and i must exist (HasEdge).
+func (g *Graph) EdgeID(f FactorID, i int) EdgeID { return EdgeID(g.factors[f].first) + EdgeID(i) }
+
+// Edges returns factor f's view of its edges, as its Message receives it:
+// to compute a factor's message outside Update (a custom engine, a unit test
+// of a factor at chosen cavities), then Send it.
+func (g *Graph) Edges(f FactorID) Edges { return Edges{g: g, first: g.factors[f].first} }
 
 // Marginal returns the cached marginal of v.
 func (g *Graph) Marginal(v VarID) messages.Gaussian { return g.marg[v] }
@@ -371,42 +377,52 @@ func (g *Graph) RecomputeMarginals() {
 }
 
 // Update recomputes the message f sends on its edge i and folds it into the
-// variable's cached marginal (marginal / old · new). With damping d in
-// (0, 1) the stored message is new^(1−d)·old^d; d = 0 means no damping. It
-// returns the marginal before and after. A message that is not finite, or
-// that would leave the marginal improper, is rejected with an *UpdateError
-// and the graph is left unchanged.
+// variable's cached marginal (marginal / old · new): Message, then Send. With
+// damping d in [0, 1) the stored message is new^(1−d)·old^d; d = 0 means no
+// damping. It returns the marginal before and after. A message that is not
+// finite, or that would leave the marginal improper, is rejected with an
+// *UpdateError and the graph is left unchanged.
 func (g *Graph) Update(f FactorID, i int, damping float64) (before, after messages.Gaussian, err error) {
 	if !g.HasEdge(f, i) {
 		return before, after, fmt.Errorf("graph %q: factor %d edge %d: %w", g.name, f, i, ErrNoFactor)
 	}
 	fn := &g.factors[f]
-	k := fn.first + int32(i)
 	msg, err := fn.f.Message(i, Edges{g: g, first: fn.first})
 	if err != nil {
 		return before, after, &UpdateError{Factor: f, Label: fn.label, Edge: i, Err: err}
 	}
-	old := g.msgs[k]
-	v := g.edgeVar[k]
-	before = g.marg[v]
-	if damping == 0 {
-		// The common case in one test: finite old and new messages and
-		// marginals, and a proper result (x − x is 0 only for finite x).
-		after = messages.Gaussian{Pi: before.Pi - old.Pi + msg.Pi, Tau: before.Tau - old.Tau + msg.Tau}
-		if after.Pi > 0 && after.Pi-after.Pi == 0 && after.Tau-after.Tau == 0 &&
-			msg.Pi-msg.Pi == 0 && msg.Tau-msg.Tau == 0 && old.Pi-old.Pi == 0 && before.Pi-before.Pi == 0 {
-			g.msgs[k] = msg
-			g.marg[v] = after
-			return before, after, nil
-		}
-	}
-	return g.fold(f, i, k, v, msg, old, before, damping)
+	return g.Send(EdgeID(fn.first)+EdgeID(i), msg, damping)
 }
 
-// fold is the general part of Update: damping, point masses, observations,
+// Send stores msg as the message on edge k and folds it into the variable's
+// cached marginal, as Update does with the message it computes: the one
+// place where a message enters the graph. Damping d must be in [0, 1).
+func (g *Graph) Send(k EdgeID, msg messages.Gaussian, damping float64) (before, after messages.Gaussian, err error) {
+	old, v := g.msgs[k], g.edgeVar[k]
+	before = g.marg[v]
+	after = messages.Gaussian{Pi: before.Pi - old.Pi + msg.Pi, Tau: before.Tau - old.Tau + msg.Tau}
+	// The common case in one test: no damping, finite old and new messages
+	// and marginals (a sum of finite numbers minus itself is 0; an infinite
+	// or NaN term makes it NaN), and a proper result.
+	if s := after.Pi + after.Tau + msg.Pi + msg.Tau + old.Pi + before.Pi; s-s == 0 && after.Pi > 0 && damping == 0 {
+		g.msgs[k], g.marg[v] = msg, after
+		return before, after, nil
+	}
+	return g.fold(int32(k), v, msg, old, before, damping)
+}
+
+// updateError names the factor and edge of edge k.
+func (g *Graph) updateError(k int32, err error) error {
+	f := g.edgeFactor(k)
+	return &UpdateError{Factor: f, Label: g.factors[f].label, Edge: int(k - g.factors[f].first), Err: err}
+}
+
+// fold is the general part of Send: damping, point masses, observations,
 // non-finite messages and marginals that cancel to improper.
-func (g *Graph) fold(f FactorID, i int, k int32, v VarID, msg, old, before messages.Gaussian, damping float64) (_, after messages.Gaussian, err error) {
-	fn := &g.factors[f]
+func (g *Graph) fold(k int32, v VarID, msg, old, before messages.Gaussian, damping float64) (_, after messages.Gaussian, err error) {
+	if !(damping >= 0 && damping < 1) {
+		return before, before, g.updateError(k, fmt.Errorf("%w: damping %v, want a number in [0, 1)", ErrDamping, damping))
+	}
 	if damping > 0 && !msg.IsPointMass() && !old.IsPointMass() {
 		msg = messages.Gaussian{
 			Pi:  (1-damping)*msg.Pi + damping*old.Pi,
@@ -414,7 +430,7 @@ func (g *Graph) fold(f FactorID, i int, k int32, v VarID, msg, old, before messa
 		}
 	}
 	if math.IsNaN(msg.Pi) || math.IsNaN(msg.Tau) || math.IsInf(msg.Tau, 0) || math.IsInf(msg.Pi, -1) {
-		return before, after, &UpdateError{Factor: f, Label: fn.label, Edge: i, Err: fmt.Errorf("%w: %v", ErrNotFinite, msg)}
+		return before, after, g.updateError(k, fmt.Errorf("%w: %v", ErrNotFinite, msg))
 	}
 	if math.IsInf(before.Pi, 1) && g.vars[v].observed { // an observation's marginal is a point mass
 		g.msgs[k] = msg
@@ -435,7 +451,7 @@ func (g *Graph) fold(f FactorID, i int, k int32, v VarID, msg, old, before messa
 		if after.Pi < 0 || math.IsNaN(after.Tau) || (after.Pi == 0 && after.Tau != 0) {
 			g.msgs[k] = old
 			g.marg[v] = before
-			return before, before, &UpdateError{Factor: f, Label: fn.label, Edge: i, Err: fmt.Errorf("%w marginal of %s: %v", ErrImproper, g.vars[v].name, after)}
+			return before, before, g.updateError(k, fmt.Errorf("%w marginal of %s: %v", ErrImproper, g.vars[v].name, after))
 		}
 		return before, after, nil
 	}
@@ -469,7 +485,7 @@ func (g *Graph) recomputeMarginal(v VarID) {
 // Every factor must implement Evidence. At a fixed point of a tree-shaped
 // graph of exact factors the estimate is exact.
 func (g *Graph) LogEvidence() (float64, error) {
-	var sum EvidenceSum
+	var sum evidenceSum
 	for fi := range g.factors {
 		fn := &g.factors[fi]
 		e := Edges{g: g, first: fn.first}
@@ -510,7 +526,7 @@ func (g *Graph) LogEvidence() (float64, error) {
 		var quad float64
 		proper := 0
 		for _, e := range g.vars[v].edges {
-			c := g.cavityAt(e)
+			c := g.Cavity(EdgeID(e))
 			switch {
 			case c.IsUniform():
 			case c.Pi > 0:
@@ -529,41 +545,40 @@ func (g *Graph) LogEvidence() (float64, error) {
 	return sum.Value(), nil
 }
 
-// EvidenceSum assembles a log evidence from its terms as LogEvidence does:
+// evidenceSum assembles a log evidence from its terms as LogEvidence does:
 // the values in a compensated sum, and every logarithm of a variance or
 // precision gathered into −½·log(product), the product kept within range
-// by folding it into logarithms when it grows or shrinks too far. It exists
-// so that code generated by package schedules/compile assembles the same
-// sum in the same order; the zero value is an empty sum.
-type EvidenceSum struct {
+// by folding it into logarithms when it grows or shrinks too far; the zero
+// value is an empty sum.
+type evidenceSum struct {
 	total kahan // hundreds of thousands of terms of both signs
 	prod  productLog
 	norms float64
 }
 
 // Add adds the value x.
-func (s *EvidenceSum) Add(x float64) { s.total.add(x) }
+func (s *evidenceSum) Add(x float64) { s.total.add(x) }
 
 // AddTerm adds t: Quad to the sum, Var to the product, Norm to the count of
 // log √(2π).
-func (s *EvidenceSum) AddTerm(t LogTerm) {
+func (s *evidenceSum) AddTerm(t LogTerm) {
 	s.total.add(t.Quad)
 	s.prod.mul(t.Var)
 	s.norms += t.Norm
 }
 
 // Norm adds n to the count of log √(2π) subtracted.
-func (s *EvidenceSum) Norm(n float64) { s.norms += n }
+func (s *evidenceSum) Norm(n float64) { s.norms += n }
 
 // Mul multiplies x into the product whose logarithm is subtracted halved.
-func (s *EvidenceSum) Mul(x float64) { s.prod.mul(x) }
+func (s *evidenceSum) Mul(x float64) { s.prod.mul(x) }
 
 // Bracket closes a variable's bracket Σ_e A(c_e) − (d−1)·A(q): its
 // quadratic part quad, and extra = proper − d + 1 more factors of its
 // marginal's precision pi in the product (fewer, if negative), for a
 // variable of degree d with that many proper cavities, whose ratios
 // π_c/π_q were given to Mul.
-func (s *EvidenceSum) Bracket(quad float64, extra int, pi float64) {
+func (s *evidenceSum) Bracket(quad float64, extra int, pi float64) {
 	for range extra {
 		s.prod.mul(pi)
 	}
@@ -575,7 +590,7 @@ func (s *EvidenceSum) Bracket(quad float64, extra int, pi float64) {
 }
 
 // Value returns the log evidence: the sum − ½·log(product) − count·log √(2π).
-func (s *EvidenceSum) Value() float64 {
+func (s *evidenceSum) Value() float64 {
 	total := s.total
 	total.add(-0.5 * s.prod.log())
 	total.add(-s.norms * logSqrt2Pi)

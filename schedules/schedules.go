@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"math"
 
 	"github.com/skillgraph/skillgraph/graph"
 	"github.com/skillgraph/skillgraph/messages"
@@ -49,9 +48,13 @@ type Observer interface {
 	Iterated(loop string, iteration int, delta float64)
 }
 
-// Runner carries the state of one run through a schedule tree: the graph,
-// the context, the metric, the damping in force and the observer. Custom
-// Schedule implementations call Update and Err.
+// Runner runs schedules on one graph. It compiles each schedule it is given
+// into a plan (see Plan) on first use and keeps it, so that running the
+// same schedule again costs no allocation and no interpretation of the
+// schedule's tree. Custom Schedule implementations call Update and Err.
+//
+// A Runner is not safe for concurrent use, as its graph is not; use one per
+// goroutine (with its own graph).
 type Runner struct {
 	g        *graph.Graph
 	ctx      context.Context
@@ -60,10 +63,18 @@ type Runner struct {
 	observer Observer
 	passMax  float64 // largest change since the innermost running loop began its pass
 	loops    int     // loops running
-	// Residual scheduling: per loop, its steps with their inputs, and per
-	// variable the clamped sum of its marginal's changes in the loop.
-	residuals map[*LoopSchedule]*residualState
-	changes   []float64
+	// Plans by schedule: the last one used, then all.
+	lastSchedule Schedule
+	lastPlan     *Plan
+	plans        map[Schedule]*Plan
+	frames       []frame // loops running, outermost first
+	// The residual loop running (1 + its index in frames; 0: none, and
+	// only one can run at a time, its body being steps), per variable the
+	// clamped sum of its changes in that loop, and per step of it its
+	// inputs' sum when it last ran.
+	residual int
+	changes  []float64
+	seen     []float64
 }
 
 // Graph returns the graph being run.
@@ -79,28 +90,14 @@ func (r *Runner) Err() error {
 
 // Update sends the message of factor f on edge i with the damping in force
 // and returns the change of the receiving marginal (measured only inside
-// loops or for an observer; 0 otherwise).
+// loops or for an observer; 0 otherwise). It is what a plan does for each
+// step, for schedules that are not Step, Sequence or Loop.
 func (r *Runner) Update(f graph.FactorID, i int) (float64, error) {
-	before, after, err := r.g.Update(f, i, r.damping)
-	if err != nil {
-		return 0, err
+	if !r.g.HasEdge(f, i) {
+		return 0, fmt.Errorf("graph %q: factor %d edge %d: %w", r.g.Name(), f, i, graph.ErrNoFactor)
 	}
-	if r.loops == 0 && r.observer == nil {
-		return 0, nil // nobody reads the change outside loops
-	}
-	var d float64
-	if r.metric == nil {
-		d = messages.Distance(before, after) // the default, called directly
-	} else {
-		d = r.metric(before, after)
-	}
-	if d > r.passMax || d != d { // a NaN change is never converged
-		r.passMax = d
-	}
-	if r.observer != nil {
-		r.observer.Updated(f, i, d)
-	}
-	return d, nil
+	o := stepOp(r.g, f, i)
+	return r.send(&o)
 }
 
 // Schedule is a plan of message updates. Schedules name factors by ID, so
@@ -122,6 +119,9 @@ func WithObserver(o Observer) RunOption { return func(r *Runner) { r.observer = 
 // Run executes s on g. It stops at the first failed update, or when ctx is
 // cancelled (checked before every loop pass), returning the error.
 func Run(ctx context.Context, g *graph.Graph, s Schedule, opts ...RunOption) (Result, error) {
+	if g == nil {
+		return Result{}, fmt.Errorf("schedules: nil graph: %w", ErrSchedule)
+	}
 	return NewRunner(g, opts...).Run(ctx, s)
 }
 
@@ -140,10 +140,39 @@ func (r *Runner) Run(ctx context.Context, s Schedule) (Result, error) {
 	if ctx == nil {
 		ctx = context.Background()
 	}
-	r.ctx, r.damping, r.passMax, r.loops = ctx, 0, 0, 0
-	res, err := s.Run(r)
+	r.ctx, r.damping, r.passMax, r.loops, r.residual, r.frames = ctx, 0, 0, 0, 0, r.frames[:0]
+	res, err := r.run(s)
 	r.ctx = nil
 	return res, err
+}
+
+// run runs s in the runner's current state: through its plan if s is a
+// Step, Sequence or Loop, else through its own Run.
+func (r *Runner) run(s Schedule) (Result, error) {
+	switch s.(type) {
+	case *StepSchedule, *SequenceSchedule, *LoopSchedule:
+	default:
+		if s == nil {
+			return Result{}, fmt.Errorf("schedules: %w: nil schedule", ErrSchedule)
+		}
+		return s.Run(r)
+	}
+	p := r.lastPlan
+	if s != r.lastSchedule {
+		var ok bool
+		if p, ok = r.plans[s]; !ok {
+			var err error
+			if p, err = Compile(r.g, s); err != nil {
+				return Result{}, err
+			}
+			if r.plans == nil {
+				r.plans = map[Schedule]*Plan{}
+			}
+			r.plans[s] = p
+		}
+		r.lastSchedule, r.lastPlan = s, p
+	}
+	return r.exec(p)
 }
 
 // StepSchedule is a single message update: factor F sends on edge Edge.
@@ -155,11 +184,8 @@ type StepSchedule struct {
 // Step returns the schedule that updates the message of factor f on edge i.
 func Step(f graph.FactorID, i int) *StepSchedule { return &StepSchedule{Factor: f, Edge: i} }
 
-// Run performs the update.
-func (s *StepSchedule) Run(r *Runner) (Result, error) {
-	_, err := r.Update(s.Factor, s.Edge)
-	return Result{Converged: true}, err
-}
+// Run performs the update (through the runner's plan for s).
+func (s *StepSchedule) Run(r *Runner) (Result, error) { return r.run(s) }
 
 // SequenceSchedule runs its parts in order.
 type SequenceSchedule struct {
@@ -170,25 +196,8 @@ type SequenceSchedule struct {
 // largest of theirs.
 func Sequence(parts ...Schedule) *SequenceSchedule { return &SequenceSchedule{Parts: parts} }
 
-// Run runs the parts in order.
-func (s *SequenceSchedule) Run(r *Runner) (Result, error) {
-	res := Result{Converged: true}
-	for _, p := range s.Parts {
-		if st, ok := p.(*StepSchedule); ok {
-			// The common case, without the dynamic call and result merge.
-			if _, err := r.Update(st.Factor, st.Edge); err != nil {
-				return res, err
-			}
-			continue
-		}
-		pr, err := p.Run(r)
-		res = res.Merge(pr)
-		if err != nil {
-			return res, err
-		}
-	}
-	return res, nil
-}
+// Run runs the parts in order (through the runner's plan for s).
+func (s *SequenceSchedule) Run(r *Runner) (Result, error) { return r.run(s) }
 
 // Defaults of Loop.
 const (
@@ -237,9 +246,8 @@ func Damping(d float64) LoopOption { return func(l *LoopSchedule) { l.Damping = 
 // as no change and are not reported to an observer; the loop still stops
 // when a pass changes nothing by more than the tolerance. Choose theta well
 // below the tolerance (a tenth of the default 1e-6 kept TrueSkill's results
-// within 1e-6 of the converged ones over 400 random games). The body must consist of Steps and
-// Sequences. A Runner reads the body's steps when it first runs the loop and
-// keeps them: after changing a residual loop's body, use a new Runner.
+// within 1e-6 of the converged ones over 400 random games). The body must
+// consist of Steps and Sequences.
 func Residual(theta float64) LoopOption { return func(l *LoopSchedule) { l.Residual = theta } }
 
 // Name names the loop for observers and drawings.
@@ -254,8 +262,14 @@ func Loop(body Schedule, opts ...LoopOption) *LoopSchedule {
 	return l
 }
 
-// ErrLoopConfig reports a loop that could never run or never stop.
-var ErrLoopConfig = errors.New("invalid loop")
+// Errors of schedules.
+var (
+	// ErrLoopConfig reports a loop that could never run or never stop.
+	ErrLoopConfig = errors.New("invalid loop")
+	// ErrSchedule reports a schedule that cannot be run: nil, or holding a
+	// nil part.
+	ErrSchedule = errors.New("invalid schedule")
+)
 
 // Validate reports parameters with which the loop could never run or stop
 // (ErrLoopConfig).
@@ -267,57 +281,7 @@ func (l *LoopSchedule) Validate() error {
 	return nil
 }
 
-// Run repeats the body. The returned Delta is the body's change in the last
-// pass and Iterations includes the body's own loops.
-func (l *LoopSchedule) Run(r *Runner) (Result, error) {
-	if err := l.Validate(); err != nil {
-		return Result{}, err
-	}
-	savedDamping, savedMax := r.damping, r.passMax
-	r.damping = l.Damping
-	r.loops++
-	allPasses := 0.0
-	defer func() {
-		r.damping = savedDamping
-		r.passMax = math.Max(savedMax, allPasses)
-		r.loops--
-	}()
-	var rs *residualState
-	if l.Residual > 0 {
-		var err error
-		if rs, err = r.residual(l); err != nil {
-			return Result{}, err
-		}
-	}
-	res := Result{}
-	inner := 0
-	for it := 1; it <= l.MaxIterations; it++ {
-		if err := r.ctx.Err(); err != nil {
-			res.Converged = false
-			return res, fmt.Errorf("schedules: loop %q: %w", l.Name, err)
-		}
-		r.passMax = 0
-		var br Result
-		var err error
-		if rs != nil {
-			br, err = r.residualPass(rs, l.Residual, it == 1)
-		} else {
-			br, err = l.Body.Run(r)
-		}
-		delta := r.passMax
-		allPasses = math.Max(allPasses, delta)
-		inner += br.Iterations
-		res = Result{Delta: delta, Iterations: it + inner, Converged: br.Converged && delta <= l.Tolerance}
-		if r.observer != nil {
-			r.observer.Iterated(l.Name, it, delta)
-		}
-		if err != nil {
-			res.Converged = false
-			return res, err
-		}
-		if delta <= l.Tolerance {
-			break
-		}
-	}
-	return res, nil
-}
+// Run repeats the body (through the runner's plan for l). The returned
+// Delta is the body's change in the last pass and Iterations includes the
+// body's own loops.
+func (l *LoopSchedule) Run(r *Runner) (Result, error) { return r.run(l) }

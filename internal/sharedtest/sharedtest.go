@@ -49,24 +49,3 @@ func PeerCases(t testing.TB) *peercases.File {
 	}
 	return f
 }
-
-// Generated checks that the generated file (a path relative to the test's
-// package) holds exactly want, and reports it stale otherwise; with update
-// set it writes want there instead. Tests of generated code call it with an
-// -update flag, which go generate sets.
-func Generated(t testing.TB, file string, want []byte, update bool) {
-	t.Helper()
-	if update {
-		if err := os.WriteFile(file, want, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	have, err := os.ReadFile(file)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if string(have) != string(want) {
-		t.Errorf("%s is stale: run go generate ./...", file)
-	}
-}

@@ -8,11 +8,7 @@ import (
 	"github.com/skillgraph/skillgraph/factors"
 	"github.com/skillgraph/skillgraph/graph"
 	"github.com/skillgraph/skillgraph/schedules"
-	"github.com/skillgraph/skillgraph/schedules/compile"
 )
-
-//go:generate cp testdata/compiled_stub.go.txt compiled_gen.go
-//go:generate go test -run TestCompiledIsCurrent -update
 
 // Game is one match declared as the factor graph of the paper's Figure 1,
 // with its schedule: skills → performances → team performances →
@@ -24,7 +20,6 @@ type Game struct {
 	g        *graph.Graph
 	schedule schedules.Schedule
 	runner   *schedules.Runner
-	program  *compile.Program // the schedule compiled for the game's shape, or nil
 	// The graph's teams are in rank order; order maps a position to the
 	// caller's team for the match loaded last, so that one game serves
 	// every match whose teams have its sizes and draws in rank order.
@@ -37,38 +32,13 @@ type Game struct {
 	ratings [][]Rating             // flat by the caller's team
 }
 
-// NewGame builds the factor graph and schedule of m, and binds the
-// program compiled for its shape, if the package has one (see Compiled).
+// NewGame builds the factor graph and schedule of m.
 func (p Params) NewGame(m Match) (*Game, error) {
 	if err := p.check(&m); err != nil {
 		return nil, err
 	}
-	gm, err := p.newGame(m)
-	if err != nil {
-		return nil, err
-	}
-	gm.bind()
-	return gm, nil
+	return p.newGame(m)
 }
-
-// bind looks up the program compiled for the game's graph and schedule
-// (compiled_gen.go); shapes without one run on the interpreter.
-func (gm *Game) bind() {
-	if prog, err := compiledProgram(gm.g, gm.schedule); err == nil {
-		gm.program = prog
-	}
-}
-
-// Compiled reports whether Run executes a compiled program (package
-// schedules/compile) rather than interpreting the schedule. The package
-// carries programs for common shapes: two teams of one to four players,
-// winning or drawing; free-for-alls of 3 to 8 players without draws;
-// Figure 1's three teams (compiled_gen.go; about 40,000 lines, so the list
-// is short). They give the interpreter's results, to rounding, in a
-// fraction of its time; a case their code does not cover (a numerical
-// extreme, a parameter changed to an invalid value) is handed to the
-// interpreter, so they never change a result or an error.
-func (gm *Game) Compiled() bool { return gm.program != nil }
 
 // check validates the parameters and the match.
 func (p Params) check(m *Match) error {
@@ -268,14 +238,8 @@ func (gm *Game) Schedule() schedules.Schedule { return gm.schedule }
 
 // Run runs the schedule from the priors.
 func (gm *Game) Run(ctx context.Context) (schedules.Result, error) {
-	var res schedules.Result
-	var err error
-	if gm.program != nil {
-		res, err = gm.program.RunWithFallback(ctx, gm.runner, gm.schedule)
-	} else {
-		gm.g.Reset()
-		res, err = gm.runner.Run(ctx, gm.schedule)
-	}
+	gm.g.Reset()
+	res, err := gm.runner.Run(ctx, gm.schedule)
 	if err != nil {
 		if ctx != nil && ctx.Err() != nil {
 			return res, fmt.Errorf("trueskill: %w", err)
@@ -306,13 +270,7 @@ func (gm *Game) Ratings() [][]Rating {
 // LogEvidence returns the log probability of the observed outcome under the
 // priors (with τ), from the EP evidence of the graph.
 func (gm *Game) LogEvidence() (float64, error) {
-	var lz float64
-	var err error
-	if gm.program != nil {
-		lz, err = gm.program.LogEvidenceWithFallback()
-	} else {
-		lz, err = gm.g.LogEvidence()
-	}
+	lz, err := gm.g.LogEvidence()
 	if err != nil {
 		return math.Inf(-1), fmt.Errorf("trueskill: %w: %w", ErrNumerical, err)
 	}

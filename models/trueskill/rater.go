@@ -81,7 +81,6 @@ func (r *Rater) rateGraph(ctx context.Context, m *Match) (Result, error) {
 			if gm, err = r.p.newGame(*m); err != nil {
 				return Result{}, err
 			}
-			gm.bind()
 			r.games[string(r.key)] = gm
 		}
 		r.last = gm

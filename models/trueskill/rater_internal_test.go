@@ -7,45 +7,9 @@ import (
 	"testing"
 )
 
-// TestCompiledProgramsDoNotFallBack runs the compiled programs of a few
-// shapes on random ratings directly: none hands its run to the
-// interpreter, so the comparisons with the interpreter elsewhere compare
-// compiled code.
-func TestCompiledProgramsDoNotFallBack(t *testing.T) {
-	p := DefaultParams()
-	rng := rand.New(rand.NewPCG(1, 2))
-	for _, sizes := range [][]int{{1, 1}, {2, 2}, {4, 4}, {1, 2, 1}, {1, 1, 1, 1, 1, 1, 1, 1}} {
-		for trial := 0; trial < 50; trial++ {
-			m := Match{Teams: make([][]Rating, len(sizes)), Ranks: rng.Perm(len(sizes))}
-			if len(sizes) == 3 {
-				m.Ranks = []int{0, 1, 1}
-			}
-			for j, n := range sizes {
-				for range n {
-					m.Teams[j] = append(m.Teams[j], Rating{Mu: 60 * rng.Float64(), Sigma: 0.3 + 8*rng.Float64()})
-				}
-			}
-			gm, err := p.NewGame(m)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if gm.program == nil {
-				t.Fatalf("%v: no program", sizes)
-			}
-			if _, err := gm.program.Run(context.Background()); err != nil {
-				t.Fatalf("%v trial %d: %v", sizes, trial, err)
-			}
-			if _, err := gm.program.LogEvidence(); err != nil {
-				t.Fatalf("%v trial %d: evidence: %v", sizes, trial, err)
-			}
-		}
-	}
-}
-
 // TestRaterSharesGamesAcrossFinishingOrders rates free-for-alls and team
 // matches whose finishing orders differ through one Rater: matches with
-// the same team sizes and draws in rank order share one game (and its
-// compiled program), the ratings equal a fresh game's to 1e-12, and once
+// the same team sizes and draws in rank order share one game, the ratings equal a fresh game's to 1e-12, and once
 // the shapes are seen nothing is allocated.
 func TestRaterSharesGamesAcrossFinishingOrders(t *testing.T) {
 	p := DefaultParams()

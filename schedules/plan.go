@@ -1,0 +1,373 @@
+package schedules
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/skillgraph/skillgraph/factors"
+	"github.com/skillgraph/skillgraph/graph"
+	"github.com/skillgraph/skillgraph/messages"
+)
+
+// Plan is a schedule compiled for one graph: a flat program with one op per
+// message update, each step's factor, edge and message slot resolved to
+// indices, each Loop a pair of ops that jump. A Runner builds the plan of a
+// schedule the first time it runs it and runs the plan from then on, so
+// every graph, a user's model and its own factors included, runs on the
+// same engine; a Plan is what Compile returns for inspection and tests.
+//
+// The structure (parts, steps, nesting) is fixed when the plan is
+// compiled; each Loop's parameters (tolerance, cap, damping, residual) are
+// read from its LoopSchedule every time it starts, so they may be changed
+// between runs. The engine's own factors (package factors) are dispatched
+// by a switch over their concrete types, any other graph.Factor through the
+// interface; both compute the factor's Message, so the numbers are those of
+// graph.Update in either case. A Plan is immutable: runners may share one.
+type Plan struct {
+	g     *graph.Graph
+	ops   []op
+	depth int // the deepest nesting of loops
+	// inputs holds, for steps inside residual loops, the variables of each
+	// step's factor (op.in indexes it).
+	inputs []graph.VarID
+}
+
+type opKind uint8
+
+const (
+	opStep   opKind = iota // one message update
+	opLoop                 // a Loop begins; jump is its opEnd
+	opEnd                  // a pass of the loop ends; jump is its opLoop
+	opCustom               // a Schedule of another type, run through the Runner
+	opBad                  // a step naming an edge the graph lacks: fails when reached
+)
+
+type op struct {
+	kind   opKind
+	edge   int32          // the factor's edge (opStep, opBad)
+	factor graph.FactorID // (opStep, opBad)
+	k      graph.EdgeID   // the message's slot (opStep)
+	fac    graph.Factor   // (opStep)
+	e      graph.Edges    // the factor's view of its edges (opStep)
+	jump   int32          // (opLoop, opEnd)
+	slot   int32          // a step's position in its loop's body, for residual loops; −1 outside loops
+	// A step's factor's variables are inputs[in:inEnd].
+	in, inEnd int32
+	loop      *LoopSchedule // (opLoop, opEnd)
+	steps     bool          // (opLoop) the body consists of steps only
+	custom    Schedule      // (opCustom)
+}
+
+// Compile builds the plan of s on g. It fails with ErrSchedule for a nil
+// graph, a nil schedule or a nil part; a step naming an edge g lacks
+// compiles to an op that fails with graph.ErrNoFactor when it is reached,
+// as the update would. Schedules other than Step, Sequence and Loop become
+// one op that calls their Run.
+func Compile(g *graph.Graph, s Schedule) (*Plan, error) {
+	if g == nil {
+		return nil, fmt.Errorf("schedules: nil graph: %w", ErrSchedule)
+	}
+	p := &Plan{g: g}
+	if err := p.add(s, 0, nil); err != nil {
+		return nil, err
+	}
+	return p, nil
+}
+
+// add appends the ops of s, nested in depth loops; slot counts the steps of
+// the innermost loop's body so far (nil outside loops).
+func (p *Plan) add(s Schedule, depth int, slot *int32) error {
+	switch s := s.(type) {
+	case *StepSchedule:
+		if s == nil {
+			return fmt.Errorf("schedules: %w: nil step", ErrSchedule)
+		}
+		o := op{kind: opBad, factor: s.Factor, edge: int32(s.Edge), slot: -1}
+		if s.Edge == int(int32(s.Edge)) && p.g.HasEdge(s.Factor, s.Edge) {
+			o = stepOp(p.g, s.Factor, s.Edge)
+			o.in = int32(len(p.inputs))
+			for i := 0; i < p.g.Arity(s.Factor); i++ {
+				p.inputs = append(p.inputs, p.g.EdgeVariable(s.Factor, i))
+			}
+			o.inEnd = int32(len(p.inputs))
+		}
+		if slot != nil {
+			o.slot = *slot
+			*slot++
+		}
+		p.ops = append(p.ops, o)
+	case *SequenceSchedule:
+		if s == nil {
+			return fmt.Errorf("schedules: %w: nil sequence", ErrSchedule)
+		}
+		for j, part := range s.Parts {
+			if err := p.add(part, depth, slot); err != nil {
+				return fmt.Errorf("part %d: %w", j, err)
+			}
+		}
+	case *LoopSchedule:
+		if s == nil || s.Body == nil {
+			return fmt.Errorf("schedules: %w: nil loop or loop body", ErrSchedule)
+		}
+		begin := len(p.ops)
+		p.ops = append(p.ops, op{kind: opLoop, loop: s, slot: -1})
+		p.depth = max(p.depth, depth+1)
+		var n int32
+		if err := p.add(s.Body, depth+1, &n); err != nil {
+			return fmt.Errorf("loop %q: %w", s.Name, err)
+		}
+		steps := true
+		for _, o := range p.ops[begin+1:] {
+			steps = steps && (o.kind == opStep || o.kind == opBad)
+		}
+		p.ops[begin].steps = steps
+		p.ops[begin].jump = int32(len(p.ops))
+		p.ops = append(p.ops, op{kind: opEnd, loop: s, jump: int32(begin), slot: -1})
+	default:
+		if s == nil {
+			return fmt.Errorf("schedules: %w: nil schedule", ErrSchedule)
+		}
+		p.ops = append(p.ops, op{kind: opCustom, custom: s, slot: -1})
+	}
+	return nil
+}
+
+// stepOp resolves the update of factor f's edge i, which exists.
+func stepOp(g *graph.Graph, f graph.FactorID, i int) op {
+	return op{kind: opStep, factor: f, edge: int32(i), k: g.EdgeID(f, i), fac: g.Factor(f), e: g.Edges(f), slot: -1}
+}
+
+// Len returns the number of ops: one per step, two per loop, one per
+// schedule of another type.
+func (p *Plan) Len() int { return len(p.ops) }
+
+// send performs the update o: the factor's message (the engine's own
+// factors dispatched by their concrete types, any other through
+// graph.Factor), folded into the graph with the damping in force, measured
+// inside loops and for an observer.
+func (r *Runner) send(o *op) (float64, error) {
+	var msg messages.Gaussian
+	var err error
+	i := int(o.edge)
+	switch f := o.fac.(type) {
+	case *factors.Likelihood:
+		msg, err = f.Message(i, o.e)
+	case *factors.WeightedSum:
+		msg, err = f.Message(i, o.e)
+	case *factors.GreaterThan:
+		msg, err = f.Message(i, o.e)
+	case *factors.Within:
+		msg, err = f.Message(i, o.e)
+	case *factors.Prior:
+		msg, err = f.Message(i, o.e)
+	default:
+		msg, err = f.Message(i, o.e)
+	}
+	if err != nil {
+		return 0, &graph.UpdateError{Factor: o.factor, Label: r.g.FactorLabel(o.factor), Edge: i, Err: err}
+	}
+	before, after, err := r.g.Send(o.k, msg, r.damping)
+	if err != nil {
+		return 0, err
+	}
+	if r.loops == 0 && r.observer == nil {
+		return 0, nil // nobody reads the change outside loops
+	}
+	var d float64
+	if r.metric == nil {
+		d = messages.Distance(before, after) // the default, called directly
+	} else {
+		d = r.metric(before, after)
+	}
+	if d > r.passMax || d != d { // a NaN change is never converged
+		r.passMax = d
+	}
+	if r.observer != nil {
+		r.observer.Updated(o.factor, i, d)
+	}
+	return d, nil
+}
+
+// frame is the state of one running loop.
+type frame struct {
+	begin        int32 // its opLoop
+	it, inner    int
+	allPasses    float64
+	savedMax     float64
+	savedDamping float64
+	parent       Result  // what the enclosing body had gathered when the loop began
+	res          Result  // the result of the last pass
+	residual     float64 // the loop's Residual threshold; 0: every step runs
+}
+
+// exec runs p in the runner's current state (nested inside whatever loops
+// are running), as the schedule's tree would run: the same updates in the
+// same order, the same Result, the same errors.
+func (r *Runner) exec(p *Plan) (Result, error) {
+	if p.g != r.g {
+		return Result{}, fmt.Errorf("schedules: %w: a plan of graph %q run on graph %q", ErrSchedule, p.g.Name(), r.g.Name())
+	}
+	base := len(r.frames)
+	acc := Result{Converged: true} // the innermost body's results so far
+	ops := p.ops
+	for pc := 0; pc < len(ops); pc++ {
+		o := &ops[pc]
+		var err error
+		switch o.kind {
+		case opStep:
+			if r.residual > 0 {
+				err = r.residualStep(p, o, &r.frames[r.residual-1])
+			} else {
+				_, err = r.send(o)
+			}
+		case opLoop:
+			l := o.loop
+			if err = l.Validate(); err != nil {
+				acc = acc.Merge(Result{})
+				break
+			}
+			r.frames = append(r.frames, frame{begin: int32(pc), savedMax: r.passMax, savedDamping: r.damping, parent: acc, it: 1})
+			f := &r.frames[len(r.frames)-1]
+			r.damping = l.Damping
+			r.loops++
+			if l.Residual > 0 {
+				if err = p.residualBody(pc); err != nil {
+					acc = r.leave(f)
+					break
+				}
+				f.residual = l.Residual
+				r.residual = len(r.frames)
+				if len(r.changes) < r.g.NumVariables() {
+					r.changes = make([]float64, r.g.NumVariables())
+				}
+				if n := int(o.jump) - pc - 1; len(r.seen) < n {
+					r.seen = make([]float64, n)
+				}
+				clear(r.changes) // sums restart with the loop, so they stay small and exact
+			}
+			if err = r.beginPass(f, l); err != nil {
+				acc = r.leave(f)
+				break
+			}
+			acc = Result{Converged: true}
+		case opEnd:
+			f := &r.frames[len(r.frames)-1]
+			l := o.loop
+			r.endPass(f, l, acc)
+			if f.res.Delta <= l.Tolerance || f.it >= l.MaxIterations {
+				acc = r.leave(f)
+				break
+			}
+			f.it++
+			if err = r.beginPass(f, l); err != nil {
+				acc = r.leave(f)
+				break
+			}
+			acc = Result{Converged: true}
+			pc = int(o.jump)
+		case opCustom:
+			var cr Result
+			cr, err = o.custom.Run(r)
+			acc = acc.Merge(cr)
+		case opBad:
+			err = p.badStep(o)
+		}
+		if err != nil {
+			return r.unwind(p, base, acc), err
+		}
+	}
+	return acc, nil
+}
+
+func (p *Plan) badStep(o *op) error {
+	return fmt.Errorf("graph %q: factor %d edge %d: %w", p.g.Name(), o.factor, o.edge, graph.ErrNoFactor)
+}
+
+// residualBody reports why the body of the loop beginning at op pc cannot
+// be run with residual skipping, if it cannot.
+func (p *Plan) residualBody(pc int) error {
+	l := p.ops[pc].loop
+	for _, o := range p.ops[pc+1 : p.ops[pc].jump] {
+		switch o.kind {
+		case opStep:
+		case opBad:
+			return fmt.Errorf("schedules: loop %q: %w", l.Name, p.badStep(&o))
+		default:
+			return fmt.Errorf("schedules: loop %q: %w: a residual loop's body must consist of steps and sequences", l.Name, ErrLoopConfig)
+		}
+	}
+	return nil
+}
+
+// residualStep runs o, a step of the residual loop f, unless this is not
+// the loop's first pass and the variables of o's factor have together
+// changed by at most the threshold since o last ran. Changes above 1 (or
+// +Inf, from a uniform marginal) count as 1: that means "changed" as surely,
+// and keeps the sums small enough to resolve a change of the threshold.
+func (r *Runner) residualStep(p *Plan, o *op, f *frame) error {
+	var in float64
+	for _, v := range p.inputs[o.in:o.inEnd] {
+		in += r.changes[v]
+	}
+	if f.it > 1 && in-r.seen[o.slot] <= f.residual {
+		return nil
+	}
+	d, err := r.send(o)
+	if err != nil {
+		return err
+	}
+	if !(d <= 1) {
+		d = 1
+	}
+	r.changes[p.inputs[o.in+o.edge]] += d
+	r.seen[o.slot] = in + d // the target is one of the inputs
+	return nil
+}
+
+// beginPass starts a pass of f's loop l: it checks the context first.
+func (r *Runner) beginPass(f *frame, l *LoopSchedule) error {
+	if err := r.ctx.Err(); err != nil {
+		f.res.Converged = false
+		return fmt.Errorf("schedules: loop %q: %w", l.Name, err)
+	}
+	r.passMax = 0
+	return nil
+}
+
+// endPass closes a pass of f's loop l whose body gathered body.
+func (r *Runner) endPass(f *frame, l *LoopSchedule, body Result) {
+	delta := r.passMax
+	f.allPasses = math.Max(f.allPasses, delta)
+	f.inner += body.Iterations
+	f.res = Result{Delta: delta, Iterations: f.it + f.inner, Converged: body.Converged && delta <= l.Tolerance}
+	if r.observer != nil {
+		r.observer.Iterated(l.Name, f.it, delta)
+	}
+}
+
+// leave pops the loop f (the innermost), restoring the state it saved, and
+// returns the enclosing body's results with the loop's merged in.
+func (r *Runner) leave(f *frame) Result {
+	r.damping = f.savedDamping
+	r.passMax = math.Max(f.savedMax, f.allPasses)
+	r.loops--
+	if f.residual > 0 {
+		r.residual = 0
+	}
+	acc := f.parent.Merge(f.res)
+	r.frames = r.frames[:len(r.frames)-1]
+	return acc
+}
+
+// unwind leaves every loop of p still running (those above base) after a
+// failure inside them, innermost first, as a loop ends a pass that failed:
+// the pass is measured and reported, and the loop has not converged.
+func (r *Runner) unwind(p *Plan, base int, acc Result) Result {
+	for len(r.frames) > base {
+		f := &r.frames[len(r.frames)-1]
+		r.endPass(f, p.ops[f.begin].loop, acc)
+		f.res.Converged = false
+		acc = r.leave(f)
+	}
+	return acc
+}
