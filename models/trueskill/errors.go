@@ -24,6 +24,9 @@ var (
 	ErrNumerical   = errors.New("numbers out of floating-point range")
 	ErrZeroWeights = errors.New("all weights of a team are 0: such a team can only face one other team")
 	ErrDrawMargin  = errors.New("a draw is observed but the draw margin is 0 (DrawProbability 0), so it has probability zero")
+	// ErrConcurrentUse is returned (unwrapped) by a Rater called while
+	// another call on it is running: a Rater is for one goroutine.
+	ErrConcurrentUse = errors.New("trueskill: Rater used by two goroutines at once")
 )
 
 // InputError reports invalid input: Field names it (e.g. "Teams", "Ranks",

@@ -27,33 +27,27 @@ type Result struct {
 // Rate updates the ratings of every player in m. Two-team matches use the
 // closed form of the update (the same numbers as the factor graph, which is
 // then a tree with one approximate factor); matches of three or more teams
-// run the Figure 1 graph. ctx cancels the iteration of large games. Rate
-// builds what it needs on every call; a Rater reuses it.
+// run the Figure 1 graph. ctx cancels the iteration of large games. Rate is
+// safe for concurrent use: graph matches reuse the graph of an earlier
+// match of the same shape from a pool, so the only allocations are the
+// returned ratings (two). A Rater avoids those too.
 func (p Params) Rate(ctx context.Context, m Match) (Result, error) {
 	if err := p.check(&m); err != nil {
 		return Result{}, err
 	}
 	if len(m.Teams) == 2 {
-		out := [][]Rating{make([]Rating, len(m.Teams[0])), make([]Rating, len(m.Teams[1]))}
-		return p.rateTwoTeams(m, out), nil
+		return p.rateTwoTeams(m, newRatings(m.Teams)), nil
 	}
-	gm, err := p.newGame(m)
-	if err != nil {
-		return Result{}, err
-	}
-	return gm.result(ctx, true)
+	return p.rateGraphPooled(ctx, &m)
 }
 
-// RateGraph rates m by running the factor graph, whatever its size.
+// RateGraph rates m by running the factor graph, whatever its size (see
+// Rate).
 func (p Params) RateGraph(ctx context.Context, m Match) (Result, error) {
 	if err := p.check(&m); err != nil {
 		return Result{}, err
 	}
-	gm, err := p.newGame(m) // used once: not worth binding a compiled program
-	if err != nil {
-		return Result{}, err
-	}
-	return gm.result(ctx, true)
+	return p.rateGraphPooled(ctx, &m)
 }
 
 // checkPairs rejects a draw between adjacent teams whose margin is 0, and

@@ -3,21 +3,29 @@ package trueskill
 import (
 	"context"
 	"encoding/binary"
+	"sync/atomic"
 )
 
 // Rater rates matches like Params.Rate, but keeps every graph it builds,
 // one per match shape (the team sizes in finishing order, the draws between
 // adjacent teams, whether weights are given; not which of the caller's
-// teams finished where), and its result buffers, so that a stream of
-// matches is rated without allocating once each shape has been seen. The Ratings of a Result from a
-// Rater belong to it and are overwritten by the next call: copy what you
-// keep. A Rater is not safe for concurrent use; use one per goroutine.
+// teams finished where), each with its compiled plan, and its result
+// buffers, so that a stream of matches is rated without allocating once
+// each shape has been seen. The Ratings of a Result from a Rater belong to
+// it and are overwritten by the next call: copy what you keep.
+//
+// The zero value rates with DefaultParams. A Rater is not safe for
+// concurrent use: use one per goroutine (Params.Rate is safe to call from
+// many). A call made while another is running on the same Rater is
+// detected and returns ErrConcurrentUse, without touching either's result.
 type Rater struct {
 	// NoEvidence, if set, skips computing Result.LogEvidence (left 0) on
 	// the graph path, which saves about half of a graph-path match; the
 	// two-team closed form computes it at no cost either way.
 	NoEvidence bool
 
+	busy  atomic.Bool // a call is running
+	ready bool        // p and pErr are set (the zero value sets them on first use)
 	p     Params
 	pErr  error // p.Validate(), once: p cannot change
 	games map[string]*Game
@@ -32,7 +40,36 @@ type Rater struct {
 }
 
 // NewRater returns a Rater with parameters p.
-func (p Params) NewRater() *Rater { return &Rater{p: p, pErr: p.Validate(), games: map[string]*Game{}} }
+func (p Params) NewRater() *Rater {
+	r := &Rater{}
+	r.init(p)
+	return r
+}
+
+func (r *Rater) init(p Params) {
+	r.p, r.pErr, r.ready = p, p.Validate(), true
+	r.games = map[string]*Game{}
+}
+
+// Params returns the parameters the Rater rates with.
+func (r *Rater) Params() Params {
+	if !r.ready {
+		return DefaultParams()
+	}
+	return r.p
+}
+
+// enter claims r for one call, setting up a zero Rater; it reports false if
+// another call holds it.
+func (r *Rater) enter() bool {
+	if !r.busy.CompareAndSwap(false, true) {
+		return false
+	}
+	if !r.ready {
+		r.init(DefaultParams())
+	}
+	return true
+}
 
 // check is Params.check with the parameters validated once.
 func (r *Rater) check(m *Match) error {
@@ -44,6 +81,10 @@ func (r *Rater) check(m *Match) error {
 
 // Rate rates m: the two-team closed form, or the Figure 1 graph.
 func (r *Rater) Rate(ctx context.Context, m Match) (Result, error) {
+	if !r.enter() {
+		return Result{}, ErrConcurrentUse
+	}
+	defer r.busy.Store(false)
 	if err := r.check(&m); err != nil {
 		return Result{}, err
 	}
@@ -63,6 +104,10 @@ func (r *Rater) Rate(ctx context.Context, m Match) (Result, error) {
 // RateGraph rates m through the factor graph, whatever its size, reusing
 // the graph of an earlier match of the same shape.
 func (r *Rater) RateGraph(ctx context.Context, m Match) (Result, error) {
+	if !r.enter() {
+		return Result{}, ErrConcurrentUse
+	}
+	defer r.busy.Store(false)
 	if err := r.check(&m); err != nil {
 		return Result{}, err
 	}

@@ -9,8 +9,9 @@ import (
 
 // TestRaterSharesGamesAcrossFinishingOrders rates free-for-alls and team
 // matches whose finishing orders differ through one Rater: matches with
-// the same team sizes and draws in rank order share one game, the ratings equal a fresh game's to 1e-12, and once
-// the shapes are seen nothing is allocated.
+// the same team sizes and draws in rank order share one game, the ratings
+// equal a fresh game's to 1e-12, and once the shapes are seen nothing is
+// allocated.
 func TestRaterSharesGamesAcrossFinishingOrders(t *testing.T) {
 	p := DefaultParams()
 	r := p.NewRater()
@@ -42,10 +43,14 @@ func TestRaterSharesGamesAcrossFinishingOrders(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		want, err := p.RateGraph(ctx, m)
+		fresh, err := p.NewGame(m)
 		if err != nil {
 			t.Fatal(err)
 		}
+		if _, err := fresh.Run(ctx); err != nil {
+			t.Fatal(err)
+		}
+		want := Result{Ratings: fresh.Ratings()}
 		for j := range want.Ratings {
 			for i, w := range want.Ratings[j] {
 				g := got.Ratings[j][i]
