@@ -1,0 +1,5 @@
+//go:build !race
+
+package trueskill_test
+
+const raceEnabled = false
