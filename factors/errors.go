@@ -41,8 +41,6 @@ func densityTerm(d, v float64) (graph.LogTerm, bool) {
 // cavity).
 var one = graph.LogTerm{Var: 1}
 
-func finite(x float64) bool { return !math.IsNaN(x) && !math.IsInf(x, 0) }
-
 // The checks are split so that their fast path inlines into every message
 // operator and only a failure pays for formatting.
 
@@ -58,7 +56,7 @@ func varianceError(name string, v float64) error {
 }
 
 func checkFinite(name string, x float64) error {
-	if x-x != 0 { // NaN or ±Inf
+	if !messages.IsFinite(x) {
 		return finiteError(name, x)
 	}
 	return nil

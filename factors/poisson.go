@@ -106,7 +106,7 @@ func (p *Poisson) Message(_ int, e graph.Edges) (messages.Gaussian, error) {
 // iterate keeps a bracket; a step leaving it is replaced by bisection, so
 // the iteration also converges from a poor start.
 func PoissonProject(mean, variance float64, k int) (messages.Gaussian, int, error) {
-	if !(variance > 0) || math.IsInf(variance, 1) || !finite(mean) || k < 0 {
+	if !(variance > 0) || math.IsInf(variance, 1) || !messages.IsFinite(mean) || k < 0 {
 		return messages.Gaussian{}, 0, fmt.Errorf("%w: Poisson projection of N(%v, %v) with count %d", ErrParameter, mean, variance, k)
 	}
 	s2, c := variance, variance/2
@@ -161,7 +161,7 @@ func PoissonProject(mean, variance float64, k int) (messages.Gaussian, int, erro
 	// the cancellation in μ + σ²k − w when both terms are large.
 	v := s2 / (1 + w)
 	mu := kappa - v/2
-	if !finite(mu) || !(v > 0) {
+	if !messages.IsFinite(mu) || !(v > 0) {
 		return messages.Gaussian{}, n, fmt.Errorf("Poisson projection of N(%v, %v) with count %d: not finite", mean, variance, k)
 	}
 	return messages.NewGaussian(mu, v), n, nil

@@ -41,7 +41,7 @@ func (w *WeightedSum) Validate() error {
 		return fmt.Errorf("%w: weighted sum without terms", ErrParameter)
 	}
 	for j, a := range w.Coefficients {
-		if !finite(a) {
+		if !messages.IsFinite(a) {
 			return fmt.Errorf("%w: coefficient %d = %v, want a finite number", ErrParameter, j, a)
 		}
 	}

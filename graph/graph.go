@@ -402,9 +402,8 @@ func (g *Graph) Send(k EdgeID, msg messages.Gaussian, damping float64) (before, 
 	before = g.marg[v]
 	after = messages.Gaussian{Pi: before.Pi - old.Pi + msg.Pi, Tau: before.Tau - old.Tau + msg.Tau}
 	// The common case in one test: no damping, finite old and new messages
-	// and marginals (a sum of finite numbers minus itself is 0; an infinite
-	// or NaN term makes it NaN), and a proper result.
-	if s := after.Pi + after.Tau + msg.Pi + msg.Tau + old.Pi + before.Pi; s-s == 0 && after.Pi > 0 && damping == 0 {
+	// and marginals (their sum is), and a proper result.
+	if messages.IsFinite(after.Pi+after.Tau+msg.Pi+msg.Tau+old.Pi+before.Pi) && after.Pi > 0 && damping == 0 {
 		g.msgs[k], g.marg[v] = msg, after
 		return before, after, nil
 	}

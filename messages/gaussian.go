@@ -64,9 +64,14 @@ func (g Gaussian) IsProper() bool {
 
 // IsFinite reports whether both parameters are finite numbers (a point mass
 // is not finite in this sense).
-func (g Gaussian) IsFinite() bool {
-	return !math.IsNaN(g.Pi) && !math.IsInf(g.Pi, 0) && !math.IsNaN(g.Tau) && !math.IsInf(g.Tau, 0)
-}
+func (g Gaussian) IsFinite() bool { return IsFinite(g.Pi) && IsFinite(g.Tau) }
+
+// IsFinite reports whether x is a finite number, neither NaN nor ±Inf: the
+// one finiteness test of skillgraph. x − x is 0 for every finite x and NaN
+// otherwise, one subtraction and one comparison; a sum of terms passes it
+// only if every term is finite (and the sum does not overflow), which
+// checks many numbers with one test.
+func IsFinite(x float64) bool { return x-x == 0 }
 
 // Mean returns μ = τ/π (one division, the most accurate form); the location of
 // a point mass; 0 for the uniform message.

@@ -6,6 +6,7 @@ import (
 	"math"
 
 	"github.com/skillgraph/skillgraph/internal/peercases"
+	"github.com/skillgraph/skillgraph/messages"
 	"github.com/skillgraph/skillgraph/models/trueskill"
 )
 
@@ -105,7 +106,7 @@ func Check(c peercases.Case) Outcome {
 		for j, team := range c.Expected.Posteriors {
 			for i, r := range team {
 				got := res.Ratings[j][i]
-				if !isFinite(got.Mu) || !isFinite(got.Sigma) {
+				if !messages.IsFinite(got.Mu) || !messages.IsFinite(got.Sigma) {
 					out.Status, out.Detail = Fail, fmt.Sprintf("team %d player %d: non-finite posterior %v", j, i, got)
 					return out
 				}
@@ -145,5 +146,3 @@ func Check(c peercases.Case) Outcome {
 	}
 	return out
 }
-
-func isFinite(x float64) bool { return !math.IsNaN(x) && !math.IsInf(x, 0) }

@@ -1,14 +1,21 @@
 package trueskill_test
 
 import (
-	"context"
+	"flag"
 	"math"
 	"math/rand/v2"
+	"os"
+	"sync"
 	"testing"
 
 	"github.com/skillgraph/skillgraph/messages"
 	"github.com/skillgraph/skillgraph/models/trueskill"
 )
+
+// Every benchmark here rates players drawn from one fixed pool of varied
+// ratings, different players every iteration, and reports its ns/op as a
+// ratio ("x-baseline") to the hand-written closed-form 1v1 update on the
+// same inputs, measured once in the same run.
 
 // closedForm1v1 is the baseline: the rating page's two-player update
 // written out by hand (../shared/seeds/002), with τ, no draws.
@@ -22,60 +29,6 @@ func closedForm1v1(w, l trueskill.Rating, beta, tau float64) (trueskill.Rating, 
 	return trueskill.Rating{Mu: w.Mu + vw/c*v, Sigma: math.Sqrt(vw * (1 - ww*vw/c2))},
 		trueskill.Rating{Mu: l.Mu - vl/c*v, Sigma: math.Sqrt(vl * (1 - ww*vl/c2))}
 }
-
-var sinkRating trueskill.Rating
-
-// update1v1 is a two-player update written out by hand: closedForm1v1 or
-// fusedGraph1v1.
-type update1v1 func(w, l trueskill.Rating, beta, tau float64) (trueskill.Rating, trueskill.Rating)
-
-// benchIndependent runs u on the same two ratings every iteration, so the
-// CPU overlaps one update with the next.
-func benchIndependent(b *testing.B, u update1v1) {
-	p := trueskill.DefaultParams()
-	w, l := trueskill.Rating{Mu: 26, Sigma: 5}, trueskill.Rating{Mu: 24, Sigma: 6}
-	for i := 0; i < b.N; i++ {
-		x, y := u(w, l, p.Beta, p.Tau)
-		sinkRating = x
-		sinkRating = y
-	}
-}
-
-// benchSequential feeds each update's posteriors to the next as priors,
-// the winner alternating, so nothing overlaps.
-func benchSequential(b *testing.B, u update1v1) {
-	p := trueskill.DefaultParams()
-	w, l := trueskill.Rating{Mu: 26, Sigma: 5}, trueskill.Rating{Mu: 24, Sigma: 6}
-	for i := 0; i < b.N; i++ {
-		w, l = u(l, w, p.Beta, p.Tau)
-	}
-	sinkRating = w
-}
-
-func BenchmarkBaselineClosedForm1v1(b *testing.B) { benchIndependent(b, closedForm1v1) }
-
-// BenchmarkRate1v1 is the library's own closed form through the public API
-// (Params.Rate1v1: input validation, the draw margin, the cancellation-free
-// update) on the baseline's inputs.
-func BenchmarkRate1v1(b *testing.B) {
-	p := trueskill.DefaultParams()
-	w, l := trueskill.Rating{Mu: 26, Sigma: 5}, trueskill.Rating{Mu: 24, Sigma: 6}
-	b.ReportAllocs()
-	for i := 0; i < b.N; i++ {
-		x, y, err := p.Rate1v1(w, l, false)
-		if err != nil {
-			b.Fatal(err)
-		}
-		sinkRating = x
-		sinkRating = y
-	}
-}
-
-// BenchmarkBaselineClosedForm1v1Sequential is the baseline as a rating loop
-// runs it: each match's posteriors are the next match's priors (the winner
-// alternating), so the CPU cannot overlap one update with the next. The
-// graph path is latency-bound in the same way within one match.
-func BenchmarkBaselineClosedForm1v1Sequential(b *testing.B) { benchSequential(b, closedForm1v1) }
 
 // fusedGraph1v1 sends the fourteen messages of the 1v1 Figure 1 graph (two
 // priors, two performance likelihoods, two one-player team sums, the
@@ -120,13 +73,7 @@ func TestFusedGraphIsTheClosedForm(t *testing.T) {
 	}
 }
 
-// BenchmarkFloorFusedGraph1v1 measures fusedGraph1v1 like the baseline.
-func BenchmarkFloorFusedGraph1v1(b *testing.B) { benchIndependent(b, fusedGraph1v1) }
-
-// BenchmarkFloorFusedGraph1v1Sequential measures it like the sequential
-// baseline.
-func BenchmarkFloorFusedGraph1v1Sequential(b *testing.B) { benchSequential(b, fusedGraph1v1) }
-
+// teams returns fixed ratings of teams of the given sizes (for tests).
 func teams(sizes ...int) [][]trueskill.Rating {
 	var out [][]trueskill.Rating
 	for j, n := range sizes {
@@ -139,6 +86,7 @@ func teams(sizes ...int) [][]trueskill.Rating {
 	return out
 }
 
+// ffa returns fixed ratings of n one-player teams (for tests).
 func ffa(n int) [][]trueskill.Rating {
 	sizes := make([]int, n)
 	for i := range sizes {
@@ -147,137 +95,183 @@ func ffa(n int) [][]trueskill.Rating {
 	return teams(sizes...)
 }
 
-// benchGraph rates m through the factor graph, reusing one Rater, with the
-// evidence (Result.LogEvidence) computed.
-func benchGraph(b *testing.B, m trueskill.Match) { benchRater(b, m, false) }
-
-func benchRater(b *testing.B, m trueskill.Match, noEvidence bool) {
-	p := trueskill.DefaultParams()
-	r := p.NewRater()
-	r.NoEvidence = noEvidence
-	ctx := context.Background()
-	if _, err := r.RateGraph(ctx, m); err != nil {
-		b.Fatal(err)
-	}
-	b.ReportAllocs()
-	b.ResetTimer()
-	for i := 0; i < b.N; i++ {
-		res, err := r.RateGraph(ctx, m)
-		if err != nil {
-			b.Fatal(err)
-		}
-		sinkRating = res.Ratings[0][0]
-	}
-}
-
-func BenchmarkGraph1v1(b *testing.B) {
-	benchGraph(b, trueskill.Match{Teams: teams(1, 1)})
-}
-
-// BenchmarkGraph1v1NoEvidence is the graph path for the posteriors alone.
-func BenchmarkGraph1v1NoEvidence(b *testing.B) {
-	benchRater(b, trueskill.Match{Teams: teams(1, 1)}, true)
-}
-
-// BenchmarkGraph1v1NoEvidenceSequential is the graph path run like the
-// sequential baseline: each match's posteriors are the next match's
-// priors, the winner alternating, so one match cannot overlap the next.
-func BenchmarkGraph1v1NoEvidenceSequential(b *testing.B) {
-	p := trueskill.DefaultParams()
-	r := p.NewRater()
-	r.NoEvidence = true
-	ctx := context.Background()
-	w, l := trueskill.Rating{Mu: 26, Sigma: 5}, trueskill.Rating{Mu: 24, Sigma: 6}
-	m := trueskill.Match{Teams: [][]trueskill.Rating{{w}, {l}}}
-	b.ReportAllocs()
-	for i := 0; i < b.N; i++ {
-		res, err := r.RateGraph(ctx, m)
-		if err != nil {
-			b.Fatal(err)
-		}
-		// The loser of this match wins the next.
-		m.Teams[0][0], m.Teams[1][0] = res.Ratings[1][0], res.Ratings[0][0]
-	}
-	sinkRating = m.Teams[0][0]
-}
-
-func BenchmarkGraphFFA8NoEvidence(b *testing.B) { benchRater(b, trueskill.Match{Teams: ffa(8)}, true) }
-
-func BenchmarkGraph1v1Draw(b *testing.B) {
-	benchGraph(b, trueskill.Match{Teams: teams(1, 1), Ranks: []int{0, 0}})
-}
-
-func BenchmarkGraph2v2(b *testing.B) { benchGraph(b, trueskill.Match{Teams: teams(2, 2)}) }
-
-func BenchmarkGraph4v4(b *testing.B) { benchGraph(b, trueskill.Match{Teams: teams(4, 4)}) }
-
-func BenchmarkGraphThreeTeamsDraw(b *testing.B) {
-	benchGraph(b, trueskill.Match{Teams: teams(1, 2, 1), Ranks: []int{0, 1, 1}})
-}
-
-func BenchmarkGraphFFA8(b *testing.B) { benchGraph(b, trueskill.Match{Teams: ffa(8)}) }
-
-func BenchmarkGraphFFA16(b *testing.B) { benchGraph(b, trueskill.Match{Teams: ffa(16)}) }
-
-// BenchmarkGraphFFA8Upset is an 8-player free-for-all won by the weakest
-// player and lost by the strongest (μ 25 … 60, σ = 2): every comparison is
-// in the truncation's far tail.
-func BenchmarkGraphFFA8Upset(b *testing.B) {
-	t := ffa(8)
-	for j := range t {
-		t[j][0] = trueskill.Rating{Mu: 25 + 5*float64(j), Sigma: 2}
-	}
-	benchRater(b, trueskill.Match{Teams: t}, true)
-}
-
-// BenchmarkGraphFFA8Random rates 500 random 8-player free-for-alls in turn
-// (μ uniform in [0, 50], σ in [1, 8.34], players listed in finishing order),
-// without evidence: a realistic mix of expected results and upsets.
-func BenchmarkGraphFFA8Random(b *testing.B) {
-	rng := rand.New(rand.NewPCG(99, 1))
-	games := make([]trueskill.Match, 500)
-	for i := range games {
-		t := ffa(8)
-		for j := range t {
-			t[j][0] = trueskill.Rating{Mu: 50 * rng.Float64(), Sigma: 1 + 7.34*rng.Float64()}
-		}
-		games[i] = trueskill.Match{Teams: t}
-	}
-	r := trueskill.DefaultParams().NewRater()
-	r.NoEvidence = true
-	ctx := context.Background()
-	b.ReportAllocs()
-	b.ResetTimer()
-	for i := 0; i < b.N; i++ {
-		res, err := r.RateGraph(ctx, games[i%len(games)])
-		if err != nil {
-			b.Fatal(err)
-		}
-		sinkRating = res.Ratings[0][0]
-	}
-}
-
 var sinkFloat float64
 
-// benchQuality measures the match quality of teams.
-func benchQuality(b *testing.B, t [][]trueskill.Rating) {
-	p := trueskill.DefaultParams()
-	b.ReportAllocs()
-	for i := 0; i < b.N; i++ {
-		q, err := p.Quality(t, nil)
-		if err != nil {
-			b.Fatal(err)
+// The varied inputs.
+const (
+	poolSize = 10_000  // players in the pool
+	slots    = 1 << 16 // player slots in each index stream, whatever the match size
+)
+
+var (
+	poolOnce sync.Once
+	pool0    []trueskill.Rating // the pool as drawn
+
+	streamsMu sync.Mutex
+	streams   = map[int][]int32{} // by players per match
+)
+
+// initialPool returns the fixed-seed pool: μ uniform in [0, 50], σ in
+// [1, 8.34].
+func initialPool() []trueskill.Rating {
+	poolOnce.Do(func() {
+		rng := rand.New(rand.NewPCG(2026, 1))
+		pool0 = make([]trueskill.Rating, poolSize)
+		for i := range pool0 {
+			pool0[i] = trueskill.Rating{Mu: 50 * rng.Float64(), Sigma: 1 + 7.34*rng.Float64()}
 		}
-		sinkFloat = q
+	})
+	return pool0
+}
+
+// indexStream returns the fixed-seed stream of pool indices for matches of
+// n players: slots/n matches, each of n distinct players, back to back.
+func indexStream(n int) []int32 {
+	streamsMu.Lock()
+	defer streamsMu.Unlock()
+	if s, ok := streams[n]; ok {
+		return s
+	}
+	rng := rand.New(rand.NewPCG(2026, uint64(n)))
+	s := make([]int32, 0, slots/n*n)
+	for len(s) < cap(s) {
+		m := len(s)
+	draw:
+		for len(s) < m+n {
+			k := rng.Int32N(poolSize)
+			for _, o := range s[m:] {
+				if o == k {
+					continue draw
+				}
+			}
+			s = append(s, k)
+		}
+	}
+	streams[n] = s
+	return s
+}
+
+// players is a benchmark's own copy of the pool and its position in the
+// index stream of its match size. Posteriors are written back into the
+// pool, like a rating stream does; the pool is restored whenever the
+// stream starts over (every player has then played about 6.5 matches), so
+// the inputs stay near the pool's distribution however long a benchmark
+// runs, and do not depend on b.N.
+type players struct {
+	pool []trueskill.Rating
+	idx  []int32
+	n    int
+	next int
+}
+
+func newPlayers(n int) *players {
+	p0 := initialPool()
+	return &players{pool: append([]trueskill.Rating(nil), p0...), idx: indexStream(n), n: n}
+}
+
+// match returns the pool indices of the next match's players.
+func (s *players) match() []int32 {
+	if s.next == len(s.idx) {
+		s.next = 0
+		copy(s.pool, pool0)
+	}
+	m := s.idx[s.next : s.next+s.n : s.next+s.n]
+	s.next += s.n
+	return m
+}
+
+var baseline struct {
+	once sync.Once
+	ns   float64
+}
+
+// baselineNs returns the ns/op of the baseline, measured once per test
+// binary with testing.Benchmark. It must first be called outside any
+// benchmark (testing.Benchmark cannot run inside one): TestMain does.
+func baselineNs() float64 {
+	baseline.once.Do(func() {
+		r := testing.Benchmark(benchBaseline)
+		baseline.ns = float64(r.T.Nanoseconds()) / float64(r.N)
+	})
+	return baseline.ns
+}
+
+// TestMain measures the baseline before the benchmarks run, if any are
+// requested.
+func TestMain(m *testing.M) {
+	flag.Parse()
+	if f := flag.Lookup("test.bench"); f != nil && f.Value.String() != "" {
+		baselineNs()
+	}
+	os.Exit(m.Run())
+}
+
+// reportRatio stops the timer and reports b's ns/op as a ratio to the
+// baseline's.
+func reportRatio(b *testing.B) {
+	b.StopTimer()
+	if baseline.ns <= 0 {
+		b.Fatal("baseline not measured")
+	}
+	ns := float64(b.Elapsed().Nanoseconds()) / float64(b.N)
+	b.ReportMetric(ns/baseline.ns, "x-baseline")
+}
+
+// benchBaseline rates two distinct pool players per iteration with
+// closedForm1v1, the first listed winning, and writes the posteriors back.
+func benchBaseline(b *testing.B) {
+	p := trueskill.DefaultParams()
+	s := newPlayers(2)
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		m := s.match()
+		s.pool[m[0]], s.pool[m[1]] = closedForm1v1(s.pool[m[0]], s.pool[m[1]], p.Beta, p.Tau)
 	}
 }
 
-func BenchmarkQuality1v1(b *testing.B) { benchQuality(b, teams(1, 1)) }
+// BenchmarkBaseline is the baseline itself (its ratio is 1 up to noise).
+func BenchmarkBaseline(b *testing.B) {
+	benchBaseline(b)
+	reportRatio(b)
+}
 
-func BenchmarkQuality4v4(b *testing.B) { benchQuality(b, teams(4, 4)) }
+// BenchmarkRate1v1 is the library's closed form through the public API
+// (Params.Rate1v1: input validation, the draw margin, the
+// cancellation-free update) on the baseline's inputs.
+func BenchmarkRate1v1(b *testing.B) {
+	p := trueskill.DefaultParams()
+	s := newPlayers(2)
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		m := s.match()
+		w, l, err := p.Rate1v1(s.pool[m[0]], s.pool[m[1]], false)
+		if err != nil {
+			b.Fatal(err)
+		}
+		s.pool[m[0]], s.pool[m[1]] = w, l
+	}
+	reportRatio(b)
+}
+
+// BenchmarkFused1v1 is fusedGraph1v1, the floor of the graph path for
+// 1v1, on the baseline's inputs.
+func BenchmarkFused1v1(b *testing.B) {
+	p := trueskill.DefaultParams()
+	s := newPlayers(2)
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		m := s.match()
+		s.pool[m[0]], s.pool[m[1]] = fusedGraph1v1(s.pool[m[0]], s.pool[m[1]], p.Beta, p.Tau)
+	}
+	reportRatio(b)
+}
 
 // BenchmarkStream rates a stream of one million generated 1v1 matches over
-// 100,000 players through the public API (Rate1v1); ns/op is per match.
+// 100,000 players, all starting as new players, through the public API
+// (Rate1v1); ns/op is per match.
 func BenchmarkStream(b *testing.B) {
 	const players, matches = 100_000, 1_000_000
 	p := trueskill.DefaultParams()
@@ -305,4 +299,123 @@ func BenchmarkStream(b *testing.B) {
 		}
 		ratings[m[0]], ratings[m[1]] = w, l
 	}
+	reportRatio(b)
 }
+
+// rateFunc rates one match.
+type rateFunc func(trueskill.Match) (trueskill.Result, error)
+
+// benchMatches rates matches of teams of the given sizes (ranks nil: the
+// teams in finishing order) with rate, the players drawn from the pool in
+// stream order and their posteriors written back. One match is rated
+// before the timer starts, so a Rater has built its graph.
+func benchMatches(b *testing.B, sizes, ranks []int, rate rateFunc) {
+	n := 0
+	for _, k := range sizes {
+		n += k
+	}
+	s := newPlayers(n)
+	m := trueskill.Match{Teams: make([][]trueskill.Rating, len(sizes)), Ranks: ranks}
+	for j, k := range sizes {
+		m.Teams[j] = make([]trueskill.Rating, k)
+	}
+	load := func(idx []int32) {
+		k := 0
+		for _, t := range m.Teams {
+			for i := range t {
+				t[i] = s.pool[idx[k]]
+				k++
+			}
+		}
+	}
+	load(s.idx[:n])
+	if _, err := rate(m); err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		idx := s.match()
+		load(idx)
+		res, err := rate(m)
+		if err != nil {
+			b.Fatal(err)
+		}
+		k := 0
+		for _, t := range res.Ratings {
+			for _, r := range t {
+				s.pool[idx[k]] = r
+				k++
+			}
+		}
+	}
+	reportRatio(b)
+}
+
+// benchRater rates through one reused Rater's RateGraph.
+func benchRater(b *testing.B, sizes, ranks []int, noEvidence bool) {
+	r := trueskill.DefaultParams().NewRater()
+	r.NoEvidence = noEvidence
+	benchMatches(b, sizes, ranks, func(m trueskill.Match) (trueskill.Result, error) { return r.RateGraph(ctx, m) })
+}
+
+func ones(n int) []int {
+	s := make([]int, n)
+	for i := range s {
+		s[i] = 1
+	}
+	return s
+}
+
+func BenchmarkGraph1v1(b *testing.B) { benchRater(b, []int{1, 1}, nil, false) }
+
+// BenchmarkGraph1v1NoEvidence is the graph path for the posteriors alone.
+func BenchmarkGraph1v1NoEvidence(b *testing.B) { benchRater(b, []int{1, 1}, nil, true) }
+
+func BenchmarkGraph2v2(b *testing.B) { benchRater(b, []int{2, 2}, nil, false) }
+
+func BenchmarkGraph4v4(b *testing.B) { benchRater(b, []int{4, 4}, nil, false) }
+
+// BenchmarkGraphThreeTeamsDraw: a player wins, a pair and a player draw.
+func BenchmarkGraphThreeTeamsDraw(b *testing.B) {
+	benchRater(b, []int{1, 2, 1}, []int{0, 1, 1}, false)
+}
+
+func BenchmarkGraphFFA8(b *testing.B) { benchRater(b, ones(8), nil, false) }
+
+func BenchmarkGraphFFA8NoEvidence(b *testing.B) { benchRater(b, ones(8), nil, true) }
+
+func BenchmarkGraphFFA16(b *testing.B) { benchRater(b, ones(16), nil, false) }
+
+// BenchmarkRateFFA8 makes a fresh Params.Rate call for every match, with no
+// Rater: the path users call first.
+func BenchmarkRateFFA8(b *testing.B) {
+	p := trueskill.DefaultParams()
+	benchMatches(b, ones(8), nil, func(m trueskill.Match) (trueskill.Result, error) { return p.Rate(ctx, m) })
+}
+
+// benchQuality measures the match quality of two teams of size players
+// drawn from the pool (nothing is written back).
+func benchQuality(b *testing.B, size int) {
+	p := trueskill.DefaultParams()
+	s := newPlayers(2 * size)
+	t := [][]trueskill.Rating{make([]trueskill.Rating, size), make([]trueskill.Rating, size)}
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		idx := s.match()
+		for k, j := range idx {
+			t[k/size][k%size] = s.pool[j]
+		}
+		q, err := p.Quality(t, nil)
+		if err != nil {
+			b.Fatal(err)
+		}
+		sinkFloat = q
+	}
+	reportRatio(b)
+}
+
+func BenchmarkQuality1v1(b *testing.B) { benchQuality(b, 1) }
+
+func BenchmarkQuality4v4(b *testing.B) { benchQuality(b, 4) }

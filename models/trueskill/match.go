@@ -2,6 +2,8 @@ package trueskill
 
 import (
 	"math"
+
+	"github.com/skillgraph/skillgraph/messages"
 )
 
 // Match is one game: teams of players with their ratings before the game,
@@ -34,7 +36,7 @@ func (m *Match) validate() error {
 			return inputErr("Teams", ErrEmptyTeam, 0, j)
 		}
 		for i, r := range team {
-			if !isFinite(r.Mu) {
+			if !messages.IsFinite(r.Mu) {
 				return inputErr("Teams.Mu", ErrNotFinite, r.Mu, j, i)
 			}
 			if !(r.Sigma > 0 && r.Sigma <= math.MaxFloat64) {

@@ -3,6 +3,8 @@ package trueskill
 import (
 	"fmt"
 	"math"
+
+	"github.com/skillgraph/skillgraph/messages"
 )
 
 // Params are the parameters of the TrueSkill model. They are a plain value:
@@ -37,7 +39,7 @@ func DefaultParams() Params {
 // Validate reports the first invalid parameter as an *InputError.
 func (p Params) Validate() error {
 	switch {
-	case !isFinite(p.Mu):
+	case !messages.IsFinite(p.Mu):
 		return inputErr("Params.Mu", ErrNotFinite, p.Mu)
 	case !(p.Sigma > 0) || math.IsInf(p.Sigma, 1):
 		return inputErr("Params.Sigma", ErrNotPositive, p.Sigma)
@@ -120,5 +122,3 @@ func (r Rating) DisplayRating() float64 { return (r.Mu - r.Sigma) * 48 }
 
 // String formats the rating as N(μ, σ²) with σ spelled out.
 func (r Rating) String() string { return fmt.Sprintf("N(μ=%.4f, σ=%.4f)", r.Mu, r.Sigma) }
-
-func isFinite(x float64) bool { return x-x == 0 } // NaN and ±Inf give NaN

@@ -180,7 +180,7 @@ func (p Params) Rate1v1(winner, loser Rating, drawn bool) (Rating, Rating, error
 		return Rating{}, Rating{}, err
 	}
 	for k, r := range [2]Rating{winner, loser} {
-		if !isFinite(r.Mu) {
+		if !messages.IsFinite(r.Mu) {
 			return Rating{}, Rating{}, inputErr("Teams.Mu", ErrNotFinite, r.Mu, k, 0)
 		}
 		if !(r.Sigma > 0) || math.IsInf(r.Sigma, 1) {
