@@ -24,6 +24,18 @@
 // loop over every edge for any graph, and the TrueSkill paper's Figure 1
 // schedule is written with Step, Sequence and Loop (see the package example).
 // Schedules name factors by ID, so one schedule serves every graph built with
-// the same structure. Package schedules/compile writes a schedule on a graph
-// out as Go, for the structures a model runs most.
+// the same structure.
+//
+// One engine runs every graph: a Runner compiles each schedule, the first
+// time it runs it, into a Plan, a flat program with one op per message
+// update and each loop a pair of jumps, every factor and edge resolved to
+// an index; running it again allocates nothing. The engine's own factors are
+// dispatched by a switch over their concrete types and any other
+// graph.Factor through its interface, so a user's factor runs on the same
+// engine at the same cost per call. Schedule types of a user's own run
+// inside a plan through their Run method, which drives the Runner.
+//
+// Concurrency: Schedule values (Step, Sequence, Loop) and Plans are not
+// modified by running them and may be shared between goroutines; a Runner,
+// like the Graph it runs, is for one goroutine at a time.
 package schedules

@@ -1,5 +1,4 @@
 // Package sharedtest locates the project's reference data in ../shared for
 // tests: a test that needs it is skipped when the folder is absent, and fails
-// when the CI environment variable is set. Generated checks that a generated
-// file is current.
+// when the CI environment variable is set.
 package sharedtest

@@ -21,11 +21,13 @@
 // ../shared/vectors/peer_cases.json at the peers' own tolerances; run
 // go run ./examples/conformance -cases ../shared/vectors/peer_cases.json).
 //
-// A Rater keeps one Game per match shape; for common shapes (two teams of
-// 1-4 players, free-for-alls of 3-8 without draws) a Game runs a program
-// compiled from its graph and schedule by package schedules/compile
-// (compiled_gen.go) instead of interpreting them, with the same results.
+// A Rater keeps one Game per match shape, each with the plan its schedule
+// compiles to (package schedules), so a stream of matches is rated without
+// allocating. Params.Rate borrows such Raters from a pool.
 //
-// Params, Rating and Match are plain values, safe to share between
-// goroutines; a Game or a Rater is not.
+// Concurrency: Params, Rating and Match are plain values, safe to share
+// between goroutines, and Params.Rate, RateGraph, Rate1v1, Quality and the
+// predictions may be called from many goroutines at once. A Game is for one
+// goroutine at a time; so is a Rater, which detects a second concurrent
+// call and returns ErrConcurrentUse instead of corrupting either.
 package trueskill

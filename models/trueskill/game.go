@@ -62,8 +62,8 @@ func (p Params) newGame(m Match) (*Game, error) {
 	n := len(m.Teams)
 	// Everything is indexed, and added to the graph, by position in rank
 	// order, so that every match with the same team sizes and draws in rank
-	// order has the same graph and schedule (and one compiled program
-	// serves them); names keep the caller's numbering.
+	// order has the same graph and schedule (and one plan serves them);
+	// names keep the caller's numbering.
 	team := func(pos int) []Rating { return m.Teams[gm.order[pos]] }
 	gm.skills = make([][]graph.VarID, n)
 	gm.priors = make([][]*factors.Prior, n)
@@ -176,9 +176,8 @@ func (p Params) newGame(m Match) (*Game, error) {
 		for k := last; k > 0; k-- {
 			body = append(body, step(diffFactor[k], 0), step(cmpFactor[k], 0), step(diffFactor[k], 1))
 		}
-		// No residual scheduling (schedules.Residual): it saved 5 % of an
-		// interpreted free-for-all, but compiled programs run every update,
-		// and without it both give the same numbers to rounding.
+		// No residual scheduling (schedules.Residual): on chains this
+		// short its bookkeeping costs about what the skipped updates save.
 		chain = schedules.Loop(schedules.Sequence(body...),
 			schedules.Tolerance(p.tolerance()), schedules.MaxIterations(p.maxIterations()),
 			schedules.Name("difference chain"))
