@@ -75,3 +75,35 @@ func TestDistance(t *testing.T) {
 		}
 	}
 }
+
+// TestDistanceBelow checks the division-free test against Distance itself
+// on random pairs: it never says "below" for a distance at or above m, and
+// says it for almost every distance clearly below (beyond its margin).
+func TestDistanceBelow(t *testing.T) {
+	rng := rand.New(rand.NewPCG(31, 37))
+	missed := 0
+	const n = 200000
+	for range n {
+		a := messages.NewGaussian(50*rng.NormFloat64(), math.Pow(10, 4*rng.Float64()-2))
+		b := a
+		if rng.IntN(10) > 0 {
+			b = messages.NewGaussian(a.Mean()+math.Pow(10, -8*rng.Float64())*rng.NormFloat64()*a.Sigma(), a.Variance()*math.Exp(math.Pow(10, -8*rng.Float64())*rng.NormFloat64()))
+		}
+		d := messages.Distance(a, b)
+		for _, m := range []float64{d, d * (1 + 1e-12), d * (1 - 1e-12), d * 2, d / 2, math.Pow(10, -9*rng.Float64()), 0} {
+			below := messages.DistanceBelow(a, b, m)
+			if below && !(d < m) {
+				t.Fatalf("DistanceBelow(%v, %v, %v) = true, Distance = %v", a, b, m, d)
+			}
+			if !below && d < m*(1-1e-8) {
+				missed++
+			}
+		}
+	}
+	if missed > 0 {
+		t.Errorf("%d of %d clearly-below distances not recognised", missed, 7*n)
+	}
+	if messages.DistanceBelow(messages.Gaussian{Pi: 1, Tau: math.NaN()}, messages.Gaussian{Pi: 1}, 1) {
+		t.Error("NaN recognised as below")
+	}
+}

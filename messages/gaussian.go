@@ -201,6 +201,25 @@ func Distance(a, b Gaussian) float64 {
 	return math.Max(dm, dp)
 }
 
+// DistanceBelow reports, without a square root or a division, that
+// Distance(a, b) is certainly below m: a loop that needs only the largest
+// change of a pass computes Distance for the updates that may raise it.
+// From Distance's common case, with lo ≤ hi the two precisions and
+// Δ = τ_a·π_b − τ_b·π_a, the mean term is below m exactly when
+// Δ² < m²·hi²·lo and the precision term when hi − lo < m·lo; both sides
+// are kept below 1e301 by the same bounds on π and τ, and a margin of 1e-9
+// on each comparison covers the rounding of both forms, so false means
+// "compute Distance", never a wrong answer. NaN gives false.
+func DistanceBelow(a, b Gaussian, m float64) bool {
+	lo, hi := min(a.Pi, b.Pi), max(a.Pi, b.Pi)
+	if !(lo > 1e-50 && hi < 1e50 && math.Abs(a.Tau) < 1e100 && math.Abs(b.Tau) < 1e100 && m < 1e50) {
+		return false
+	}
+	const margin = 1 + 1e-9
+	d := a.Tau*b.Pi - b.Tau*a.Pi
+	return (hi-lo)*margin < m*lo && d*d*margin < m*m*hi*hi*lo
+}
+
 func relDiff(x, y float64) float64 {
 	if x == y {
 		return 0

@@ -144,7 +144,10 @@ func (p *Plan) Len() int { return len(p.ops) }
 // send performs the update o: the factor's message (the engine's own
 // factors dispatched by their concrete types, any other through
 // graph.Factor), folded into the graph with the damping in force, measured
-// inside loops and for an observer.
+// inside loops and for an observer. It returns the change, except where
+// nobody reads it: outside loops, and inside a loop that only needs the
+// pass's largest change (no observer, the default metric, no residual
+// skipping) where the change is certainly below that (it returns 0 then).
 func (r *Runner) send(o *op) (float64, error) {
 	var msg messages.Gaussian
 	var err error
@@ -170,8 +173,13 @@ func (r *Runner) send(o *op) (float64, error) {
 	if err != nil {
 		return 0, err
 	}
-	if r.loops == 0 && r.observer == nil {
-		return 0, nil // nobody reads the change outside loops
+	if r.observer == nil {
+		if r.loops == 0 {
+			return 0, nil // nobody reads the change outside loops
+		}
+		if r.metric == nil && r.residual == 0 && messages.DistanceBelow(before, after, r.passMax) {
+			return 0, nil // only the pass's largest change is read, and this is not it
+		}
 	}
 	var d float64
 	if r.metric == nil {
