@@ -1,6 +1,7 @@
 package graph_test
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"testing"
@@ -79,6 +80,24 @@ func TestCavityAccuracy(t *testing.T) {
 		got := g.Cavity(g.EdgeID(fb, 0))
 		if d := math.Max(math.Abs(got.Pi/exact.Pi-1), math.Abs(got.Mean()/exact.Mean()-1)); d > 5e-10 {
 			t.Errorf("share %.3g: cavity %v, exact %v (relative error %.2g)", share, got, exact, d)
+		}
+	}
+}
+
+// TestUpdateRejectsBadDamping: a damping outside [0, 1) (2 would
+// extrapolate past the new message) is an error naming the factor, and the
+// graph is left as it was.
+func TestUpdateRejectsBadDamping(t *testing.T) {
+	g, x, fb := threeMessages(t, 1, 2, 3)
+	before := g.Marginal(x)
+	for _, d := range []float64{2, 1, -1, math.NaN(), math.Inf(1)} {
+		_, _, err := g.Update(fb, 0, d)
+		var ue *graph.UpdateError
+		if !errors.Is(err, graph.ErrDamping) || !errors.As(err, &ue) || ue.Factor != fb {
+			t.Errorf("damping %v: error %v, want ErrDamping from factor %d", d, err, fb)
+		}
+		if g.Marginal(x) != before {
+			t.Errorf("damping %v changed the marginal to %v", d, g.Marginal(x))
 		}
 	}
 }
