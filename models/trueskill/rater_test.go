@@ -106,19 +106,19 @@ func TestZeroRaterUsesDefaults(t *testing.T) {
 	}
 }
 
-// blockingContext holds a run inside its first loop pass until released:
-// the run checks Err there.
+// blockingContext holds a run at its first check of the context (the
+// start of the first loop pass) until released.
 type blockingContext struct {
 	context.Context
+	once             sync.Once
 	entered, release chan struct{}
 }
 
 func (c *blockingContext) Err() error {
-	select {
-	case c.entered <- struct{}{}:
+	c.once.Do(func() {
+		close(c.entered)
 		<-c.release
-	default:
-	}
+	})
 	return nil
 }
 
