@@ -175,7 +175,7 @@ func (e Edges) Cavity(i int) messages.Gaussian { return e.g.Cavity(EdgeID(e.firs
 
 // Cavity returns the variable→factor message on edge k: the variable's
 // marginal divided by the message on k (equation 6), by the graph's one
-// cavity rule. The common cases come first, small enough to inline: a
+// cavity rule. The common cases come first: a
 // variable with two edges whose other message is proper and finite (that
 // message is the cavity, exactly), and a marginal and message both proper
 // and finite where the division keeps its digits (see cancellation).

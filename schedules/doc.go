@@ -35,7 +35,7 @@
 // engine at the same cost per call. Schedule types of a user's own run
 // inside a plan through their Run method, which drives the Runner.
 //
-// Concurrency: Schedule values (Step, Sequence, Loop) and Plans are not
-// modified by running them and may be shared between goroutines; a Runner,
-// like the Graph it runs, is for one goroutine at a time.
+// Concurrency: Schedule values (Step, Sequence, Loop) are not modified by
+// running them and may be shared between goroutines; a Runner, like the
+// Graph it runs, is for one goroutine at a time.
 package schedules

@@ -22,13 +22,13 @@ import (
 // between runs. The engine's own factors (package factors) are dispatched
 // by a switch over their concrete types, any other graph.Factor through the
 // interface; both compute the factor's Message, so the numbers are those of
-// graph.Update in either case. A Plan is immutable: runners may share one.
+// graph.Update in either case. Running a plan does not modify it.
 type Plan struct {
 	g     *graph.Graph
 	ops   []op
 	depth int // the deepest nesting of loops
-	// inputs holds, for steps inside residual loops, the variables of each
-	// step's factor (op.in indexes it).
+	// inputs holds the variables of each step's factor (op.in indexes it),
+	// which residual loops read.
 	inputs []graph.VarID
 }
 
@@ -287,8 +287,12 @@ func (r *Runner) exec(p *Plan) (Result, error) {
 	return acc, nil
 }
 
-func (p *Plan) badStep(o *op) error {
-	return fmt.Errorf("graph %q: factor %d edge %d: %w", p.g.Name(), o.factor, o.edge, graph.ErrNoFactor)
+func (p *Plan) badStep(o *op) error { return noEdge(p.g, o.factor, int(o.edge)) }
+
+// noEdge is the error of a step naming an edge g lacks, worded as
+// graph.Update words it.
+func noEdge(g *graph.Graph, f graph.FactorID, i int) error {
+	return fmt.Errorf("graph %q: factor %d edge %d: %w", g.Name(), f, i, graph.ErrNoFactor)
 }
 
 // residualBody reports why the body of the loop beginning at op pc cannot

@@ -94,7 +94,7 @@ func (r *Runner) Err() error {
 // step, for schedules that are not Step, Sequence or Loop.
 func (r *Runner) Update(f graph.FactorID, i int) (float64, error) {
 	if !r.g.HasEdge(f, i) {
-		return 0, fmt.Errorf("graph %q: factor %d edge %d: %w", r.g.Name(), f, i, graph.ErrNoFactor)
+		return 0, noEdge(r.g, f, i)
 	}
 	o := stepOp(r.g, f, i)
 	return r.send(&o)
