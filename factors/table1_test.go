@@ -31,6 +31,7 @@ package factors_test
 
 import (
 	"context"
+	"fmt"
 	"math"
 	"testing"
 
@@ -655,7 +656,7 @@ func probeEvidence(t *testing.T, f graph.Factor, cav ...normal) float64 {
 	var vars []graph.VarID
 	var priors []graph.FactorID
 	for _, c := range cav {
-		v := b.AddVariable("v")
+		v := b.AddVariable(fmt.Sprintf("v%d", len(vars)))
 		vars = append(vars, v)
 		priors = append(priors, b.AddFactor(factors.NewPrior(c.mean, c.variance), "", v))
 	}

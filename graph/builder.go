@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"reflect"
 	"slices"
+	"strings"
 
 	"github.com/skillgraph/skillgraph/messages"
 )
@@ -54,7 +55,8 @@ func (b *Builder) AddVariable(name string) VarID {
 	return VarID(len(b.g.vars) - 1)
 }
 
-// AddObserved adds a variable fixed to value (see Graph.Observe).
+// AddObserved adds a variable fixed to value (see Graph.Observe); Build
+// rejects a value that is not finite.
 func (b *Builder) AddObserved(name string, value float64) VarID {
 	b.g.vars = append(b.g.vars, variable{name: name, layer: b.layer, observed: true, value: value})
 	return VarID(len(b.g.vars) - 1)
@@ -76,7 +78,8 @@ func (b *Builder) AddFactor(f Factor, label string, vars ...VarID) FactorID {
 // Build validates the graph and returns it with every message uniform. It
 // reports, joined, every factor that is nil, has invalid parameters, has the
 // wrong number of edges, an edge to a missing variable or two edges to the
-// same variable, and every variable connected to no factor.
+// same variable, every variable connected to no factor, every name given to
+// two variables and every observed value that is not finite.
 func (b *Builder) Build() (*Graph, error) {
 	g := b.g
 	var errs []error
@@ -109,6 +112,7 @@ func (b *Builder) Build() (*Graph, error) {
 		}
 		nEdges += len(vars)
 	}
+	errs = append(errs, b.index(&g)...)
 	if len(errs) > 0 {
 		return nil, fmt.Errorf("graph %q: %w", g.name, errors.Join(errs...))
 	}
@@ -156,6 +160,29 @@ func (b *Builder) Build() (*Graph, error) {
 	g.marg = make([]messages.Gaussian, len(g.vars))
 	g.Reset()
 	return &g, nil
+}
+
+// index sorts the named variables of g by name into g.byName and returns
+// an error for every name used twice and every observed value that is not
+// finite.
+func (b *Builder) index(g *Graph) []error {
+	var errs []error
+	g.byName = make([]VarID, 0, len(g.vars))
+	for v := range g.vars {
+		if g.vars[v].name != "" {
+			g.byName = append(g.byName, VarID(v))
+		}
+		if g.vars[v].observed && !messages.IsFinite(g.vars[v].value) {
+			errs = append(errs, fmt.Errorf("variable %d %s: %w: observed value %v", v, g.vars[v].name, ErrNotFinite, g.vars[v].value))
+		}
+	}
+	slices.SortStableFunc(g.byName, func(v, w VarID) int { return strings.Compare(g.vars[v].name, g.vars[w].name) })
+	for i := 1; i < len(g.byName); i++ {
+		if v, w := g.byName[i-1], g.byName[i]; g.vars[v].name == g.vars[w].name {
+			errs = append(errs, fmt.Errorf("variables %d and %d: %w %q", v, w, ErrDuplicateName, g.vars[w].name))
+		}
+	}
+	return errs
 }
 
 // defaultLabel asks a Labeler for its label (only when it has the right

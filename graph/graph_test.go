@@ -33,6 +33,18 @@ func TestBuildReportsEveryMistake(t *testing.T) {
 			x := b.AddVariable("x")
 			b.AddFactor(factors.NewLikelihood(1), "", x, x)
 		}, graph.ErrDuplicateEdge},
+		{"duplicate name", func(b *graph.Builder) {
+			x, y := b.AddVariable("x"), b.AddVariable("x")
+			b.AddFactor(factors.NewLikelihood(1), "", x, y)
+		}, graph.ErrDuplicateName},
+		{"observed NaN", func(b *graph.Builder) {
+			x := b.AddObserved("x", math.NaN())
+			b.AddFactor(factors.NewPrior(0, 1), "", x)
+		}, graph.ErrNotFinite},
+		{"observed infinity", func(b *graph.Builder) {
+			x := b.AddObserved("x", math.Inf(-1))
+			b.AddFactor(factors.NewPrior(0, 1), "", x)
+		}, graph.ErrNotFinite},
 		{"isolated variable", func(b *graph.Builder) {
 			x := b.AddVariable("x")
 			b.AddVariable("lonely")
@@ -315,4 +327,35 @@ func (*cavityProbe) Arity() int { return 1 }
 func (c *cavityProbe) Message(_ int, e graph.Edges) (messages.Gaussian, error) {
 	c.seen = e.Cavity(0)
 	return c.send, nil
+}
+
+func TestVariableByName(t *testing.T) {
+	b := graph.NewBuilder("names")
+	names := []string{"skill[ann,3]", "b", "", "a", "skill[ann,2]", ""}
+	ids := make([]graph.VarID, len(names))
+	for i, n := range names {
+		ids[i] = b.AddVariable(n)
+		b.AddFactor(factors.NewPrior(0, 1), "", ids[i])
+	}
+	g, err := b.Build()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, n := range names {
+		v, ok := g.Variable(n)
+		if n == "" {
+			if ok {
+				t.Errorf("Variable(%q) = %d, true; want not found", n, v)
+			}
+			continue
+		}
+		if !ok || v != ids[i] {
+			t.Errorf("Variable(%q) = %d, %v; want %d, true", n, v, ok, ids[i])
+		}
+	}
+	for _, n := range []string{"c", "skill[ann,1]", "A", " a"} {
+		if v, ok := g.Variable(n); ok || v != -1 {
+			t.Errorf("Variable(%q) = %d, %v; want -1, false", n, v, ok)
+		}
+	}
 }

@@ -3,6 +3,7 @@ package schedules_test
 import (
 	"context"
 	"flag"
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"os"
@@ -54,7 +55,7 @@ func newChain(tb testing.TB, y []float64) *chain {
 	b := graph.NewBuilder("chain")
 	c := &chain{vars: make([]graph.VarID, len(y))}
 	for t := range y {
-		c.vars[t] = b.AddVariable("x")
+		c.vars[t] = b.AddVariable(fmt.Sprintf("x%d", t))
 	}
 	prior := b.AddFactor(factors.NewPrior(chainPriorMean, chainPriorVar), "", c.vars[0])
 	obs := make([]graph.FactorID, len(y))

@@ -1,6 +1,7 @@
 package schedules_test
 
 import (
+	"fmt"
 	"math"
 	"testing"
 
@@ -23,7 +24,7 @@ func TestLargeChain(t *testing.T) {
 	first := prev
 	b.AddFactor(factors.NewPrior(0, 1), "", prev)
 	for i := 1; i < n; i++ {
-		x := b.AddVariable("x")
+		x := b.AddVariable(fmt.Sprintf("x%d", i))
 		b.AddFactor(factors.NewLikelihood(step), "", x, prev)
 		prev = x
 	}

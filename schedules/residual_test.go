@@ -3,6 +3,7 @@ package schedules_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"math"
 	"testing"
 
@@ -28,14 +29,14 @@ func ffaChain(t *testing.T, n int, opts ...schedules.LoopOption) (*graph.Graph, 
 	perf := make([]graph.VarID, n)
 	var prior []schedules.Schedule
 	for i := range perf {
-		perf[i] = b.AddVariable("p")
+		perf[i] = b.AddVariable(fmt.Sprintf("p%d", i))
 		prior = append(prior, schedules.Step(b.AddFactor(factors.NewPrior(20+float64(i)*1.5, 30+float64(i%3)*10), "", perf[i]), 0))
 	}
 	var body []schedules.Schedule
 	diff := make([]graph.FactorID, n-1)
 	win := make([]graph.FactorID, n-1)
 	for k := range diff {
-		d := b.AddVariable("d")
+		d := b.AddVariable(fmt.Sprintf("d%d", k))
 		diff[k] = b.AddFactor(factors.NewDifference(), "", d, perf[k], perf[k+1])
 		win[k] = b.AddFactor(factors.NewGreaterThan(0.5), "", d)
 	}
