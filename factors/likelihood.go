@@ -72,6 +72,11 @@ func (l *Likelihood) term(cx, cy messages.Gaussian) (graph.LogTerm, bool, error)
 	return t, ok, nil
 }
 
+// LinearForm returns a = (1, −1), mean 0 and c²: the density N(x − y; 0, c²).
+func (l *Likelihood) LinearForm() (a []float64, mean, variance float64) {
+	return []float64{1, -1}, 0, l.Variance
+}
+
 // Label returns "N(x; y, c²)".
 func (l *Likelihood) Label(vars []string) string {
 	return fmt.Sprintf("N(%s; %s, %.4g)", vars[0], vars[1], l.Variance)

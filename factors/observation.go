@@ -52,6 +52,12 @@ func (o *GaussianObservation) LogAverageFactorTerm(e graph.Edges) (graph.LogTerm
 	return t, ok, nil
 }
 
+// LinearForm returns a = (1), Value and Variance: the density N(y; x, c²)
+// as a function of x.
+func (o *GaussianObservation) LinearForm() (a []float64, mean, variance float64) {
+	return []float64{1}, o.Value, o.Variance
+}
+
 // Label returns "N(y; x, c²)".
 func (o *GaussianObservation) Label(vars []string) string {
 	return fmt.Sprintf("N(%.4g; %s, %.4g)", o.Value, vars[0], o.Variance)

@@ -69,6 +69,11 @@ func logAverageConstant(e graph.Edges, mean, variance float64) float64 {
 	return e.Cavity(0).LogAverageOf(messages.NewGaussian(mean, variance))
 }
 
+// LinearForm returns a = (1), Mean and Variance: the density N(x; m, v).
+func (p *Prior) LinearForm() (a []float64, mean, variance float64) {
+	return []float64{1}, p.Mean, p.Variance
+}
+
 // Label returns "N(x; m, v)".
 func (p *Prior) Label(vars []string) string {
 	return fmt.Sprintf("N(%s; %.4g, %.4g)", vars[0], p.Mean, p.Variance)

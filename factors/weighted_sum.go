@@ -29,6 +29,13 @@ type WeightedSum struct {
 // NewWeightedSum returns the factor x = Σ aⱼ·yⱼ.
 func NewWeightedSum(a ...float64) *WeightedSum { return &WeightedSum{Coefficients: a} }
 
+// NewEquality returns the factor I(x = y): the weighted sum of one term
+// with coefficient 1, whose messages pass each cavity through unchanged
+// (Table 1's rows 3-4 with a = (1)). It links two variables that are one
+// quantity, e.g. a skill carried to the next time step without drift (a
+// Likelihood needs a positive variance).
+func NewEquality() *WeightedSum { return NewWeightedSum(1) }
+
 // NewDifference returns the factor x = y₀ − y₁.
 func NewDifference() *WeightedSum { return NewWeightedSum(1, -1) }
 
@@ -215,13 +222,30 @@ func (w *WeightedSum) constraintMoments(e graph.Edges) (mean, variance float64, 
 	return mean, variance, uniform
 }
 
+// LinearForm returns a = (1, −Coefficients), mean 0, variance 0: the
+// constraint δ(x − bᵀy).
+func (w *WeightedSum) LinearForm() (a []float64, mean, variance float64) {
+	a = make([]float64, w.Arity())
+	a[0] = 1
+	for j, b := range w.Coefficients {
+		a[j+1] = -b
+	}
+	return a, 0, 0
+}
+
 // Label returns "x = a₁·y₁ + …" in short form, e.g. "t1 = p2 + p3" or
 // "d1 = t1 − t2".
 func (w *WeightedSum) Label(vars []string) string {
 	var sb strings.Builder
 	sb.WriteString(vars[0])
 	sb.WriteString(" = ")
-	for j, a := range w.Coefficients {
+	writeLinear(&sb, w.Coefficients, vars[1:])
+	return sb.String()
+}
+
+// writeLinear writes Σ aⱼ·varsⱼ in short form: "x − 2·y", "−x + y".
+func writeLinear(sb *strings.Builder, a []float64, vars []string) {
+	for j, a := range a {
 		switch {
 		case j > 0 && a < 0:
 			sb.WriteString(" − ")
@@ -231,9 +255,8 @@ func (w *WeightedSum) Label(vars []string) string {
 			sb.WriteString("−")
 		}
 		if math.Abs(a) != 1 {
-			fmt.Fprintf(&sb, "%.4g·", math.Abs(a))
+			fmt.Fprintf(sb, "%.4g·", math.Abs(a))
 		}
-		sb.WriteString(vars[j+1])
+		sb.WriteString(vars[j])
 	}
-	return sb.String()
 }
