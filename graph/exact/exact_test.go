@@ -1,0 +1,184 @@
+package exact_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"testing"
+
+	"github.com/skillgraph/skillgraph/factors"
+	"github.com/skillgraph/skillgraph/graph"
+	"github.com/skillgraph/skillgraph/graph/exact"
+	"github.com/skillgraph/skillgraph/messages"
+	"github.com/skillgraph/skillgraph/schedules"
+)
+
+func build(t *testing.T, b *graph.Builder) *graph.Graph {
+	t.Helper()
+	g, err := b.Build()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return g
+}
+
+func close(a, b, tol float64) bool { return math.Abs(a-b) <= tol*math.Max(1, math.Abs(b)) }
+
+// One latent x ~ N(1, 2) observed through y = 3 ~ N(2x + 0.5, 1): the
+// posterior precision is 1/2 + 2²/1 = 4.5 and its precision-adjusted mean
+// 1/2 + 2·(3 − 0.5)/1 = 5.5; the evidence is N(3; 2·1 + 0.5, 1 + 2²·2).
+func TestClosedForm(t *testing.T) {
+	b := graph.NewBuilder("one")
+	x := b.AddVariable("x")
+	b.AddFactor(factors.NewPrior(1, 2), "", x)
+	b.AddFactor(factors.NewLinearGaussian([]float64{2}, 0.5, 3, 1), "", x)
+	sol, err := exact.Solve(build(t, b))
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := sol.Marginals[x]
+	if !close(m.Pi, 4.5, 1e-14) || !close(m.Tau, 5.5, 1e-14) {
+		t.Errorf("posterior (π, τ) = (%v, %v), want (4.5, 5.5)", m.Pi, m.Tau)
+	}
+	want := -0.5*0.25/9 - 0.5*math.Log(2*math.Pi*9)
+	if !close(sol.LogEvidence, want, 1e-14) {
+		t.Errorf("log evidence %v, want %v", sol.LogEvidence, want)
+	}
+}
+
+// A tree with every linear-Gaussian factor kind, hard constraints and an
+// observed variable: the exact answer is what the two-pass tree schedule
+// computes, marginals and evidence.
+func TestTreeAgreesWithMessagePassing(t *testing.T) {
+	b := graph.NewBuilder("tree")
+	s1, s2, s3 := b.AddVariable("s1"), b.AddVariable("s2"), b.AddVariable("s3")
+	p1, p2, p3 := b.AddVariable("p1"), b.AddVariable("p2"), b.AddVariable("p3")
+	t1, t2, d, e := b.AddVariable("t1"), b.AddVariable("t2"), b.AddVariable("d"), b.AddVariable("e")
+	o := b.AddObserved("o", 0.7)
+	b.AddFactor(factors.NewPrior(25, 69), "", s1)
+	b.AddFactor(factors.NewPrior(20, 30), "", s2)
+	b.AddFactor(factors.NewPrior(30, 50), "", s3)
+	b.AddFactor(factors.NewLikelihood(17), "", p1, s1)
+	b.AddFactor(factors.NewLikelihood(17), "", p2, s2)
+	b.AddFactor(factors.NewLikelihood(17), "", p3, s3)
+	b.AddFactor(factors.NewWeightedSum(1), "", t1, p1)
+	b.AddFactor(factors.NewWeightedSum(0.5, 1.5), "", t2, p2, p3)
+	b.AddFactor(factors.NewDifference(), "", d, t1, t2)
+	b.AddFactor(factors.NewGaussianObservation(4, 2), "", d)
+	b.AddFactor(factors.NewEquality(), "", e, s1)
+	b.AddFactor(factors.NewLinearGaussian([]float64{1, -2}, 0.1, 1.5, 3), "", e, o)
+	g := build(t, b)
+	sol, err := exact.Solve(g)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := schedules.Tree(g)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := schedules.Run(context.Background(), g, s); err != nil {
+		t.Fatal(err)
+	}
+	for v := range g.NumVariables() {
+		got, want := g.Marginal(graph.VarID(v)), sol.Marginals[v]
+		if want.IsPointMass() {
+			if got != want {
+				t.Errorf("%s: %v, want %v", g.VariableName(graph.VarID(v)), got, want)
+			}
+			continue
+		}
+		if !close(got.Mean(), want.Mean(), 1e-11) || !close(got.Variance(), want.Variance(), 1e-11) {
+			t.Errorf("%s: message passing N(%v, %v), exact N(%v, %v)", g.VariableName(graph.VarID(v)), got.Mean(), got.Variance(), want.Mean(), want.Variance())
+		}
+	}
+	lz, err := g.LogEvidence()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !close(lz, sol.LogEvidence, 1e-11) {
+		t.Errorf("log evidence: message passing %v, exact %v", lz, sol.LogEvidence)
+	}
+}
+
+// A ring of n variables linked by likelihoods, each with a noisy
+// observation: loopy, so message passing keeps the exact means but its
+// variances come out smaller than the exact ones.
+func TestLoopyVariancesAreTooSmall(t *testing.T) {
+	const n = 6
+	b := graph.NewBuilder("ring")
+	x := make([]graph.VarID, n)
+	for i := range x {
+		x[i] = b.AddVariable(fmt.Sprintf("x%d", i))
+		b.AddFactor(factors.NewGaussianObservation(float64(i%3)-1, 4), "", x[i])
+	}
+	for i := range x {
+		b.AddFactor(factors.NewLikelihood(0.5), "", x[i], x[(i+1)%n])
+	}
+	g := build(t, b)
+	sol, err := exact.Solve(g)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := schedules.Run(context.Background(), g, schedules.Flooding(g, schedules.Tolerance(1e-13), schedules.MaxIterations(10000)))
+	if err != nil || !res.Converged {
+		t.Fatalf("flooding: %+v, %v", res, err)
+	}
+	for _, v := range x {
+		got, want := g.Marginal(v), sol.Marginals[v]
+		if !close(got.Mean(), want.Mean(), 1e-9) {
+			t.Errorf("%s: loopy mean %v, exact %v", g.VariableName(v), got.Mean(), want.Mean())
+		}
+		if !(got.Variance() < want.Variance()) {
+			t.Errorf("%s: loopy variance %v, exact %v; want smaller", g.VariableName(v), got.Variance(), want.Variance())
+		}
+	}
+}
+
+type notLinear struct{}
+
+func (notLinear) Arity() int                                          { return 1 }
+func (notLinear) Message(int, graph.Edges) (messages.Gaussian, error) { return messages.Gaussian{}, nil }
+
+func TestErrors(t *testing.T) {
+	cases := []struct {
+		name  string
+		build func(b *graph.Builder)
+		want  error
+	}{
+		{"not linear", func(b *graph.Builder) {
+			x := b.AddVariable("x")
+			b.AddFactor(factors.NewPrior(0, 1), "", x)
+			b.AddFactor(factors.NewGreaterThan(0), "", x)
+		}, exact.ErrNotLinear},
+		{"custom factor", func(b *graph.Builder) {
+			x := b.AddVariable("x")
+			b.AddFactor(notLinear{}, "", x)
+		}, exact.ErrNotLinear},
+		{"unanchored", func(b *graph.Builder) {
+			x, y := b.AddVariable("x"), b.AddVariable("y")
+			b.AddFactor(factors.NewPrior(0, 1), "", x)
+			b.AddFactor(factors.NewLikelihood(1), "", x, y)
+			b.AddFactor(factors.NewLikelihood(1), "", y, x)
+			z, w := b.AddVariable("z"), b.AddVariable("w")
+			b.AddFactor(factors.NewLikelihood(1), "", z, w)
+		}, exact.ErrImproper},
+		{"redundant constraints", func(b *graph.Builder) {
+			x, y := b.AddVariable("x"), b.AddVariable("y")
+			b.AddFactor(factors.NewPrior(0, 1), "", x)
+			b.AddFactor(factors.NewEquality(), "", x, y)
+			b.AddFactor(factors.NewEquality(), "", y, x)
+		}, exact.ErrDegenerate},
+	}
+	for _, c := range cases {
+		b := graph.NewBuilder(c.name)
+		c.build(b)
+		_, err := exact.Solve(build(t, b))
+		if !errors.Is(err, c.want) {
+			t.Errorf("%s: %v, want %v", c.name, err, c.want)
+		}
+	}
+	if _, err := exact.Solve(nil); err == nil {
+		t.Error("nil graph: no error")
+	}
+}
