@@ -137,8 +137,10 @@ func TestLoopyVariancesAreTooSmall(t *testing.T) {
 
 type notLinear struct{}
 
-func (notLinear) Arity() int                                          { return 1 }
-func (notLinear) Message(int, graph.Edges) (messages.Gaussian, error) { return messages.Gaussian{}, nil }
+func (notLinear) Arity() int { return 1 }
+func (notLinear) Message(int, graph.Edges) (messages.Gaussian, error) {
+	return messages.Gaussian{}, nil
+}
 
 func TestErrors(t *testing.T) {
 	cases := []struct {
