@@ -54,11 +54,32 @@ var ErrNotTree = errors.New("factor graph has a cycle")
 // touched by an approximate factor (graph.Approximate), if any, and that
 // factor sends last on the way up, so that it moment-matches against its
 // complete cavity: two passes are then also the EP fixed point when a part
-// has at most one approximate factor. With more, wrap the result in a Loop.
-// It returns ErrNotTree if g has a cycle.
+// has at most one approximate factor. With more, wrap the result in a Loop
+// (Derive does). It returns ErrNotTree if g has a cycle.
 func Tree(g *graph.Graph) (*SequenceSchedule, error) {
-	nv, nf := g.NumVariables(), g.NumFactors()
-	seenVar := make([]bool, nv)
+	all := make([]graph.FactorID, g.NumFactors())
+	for f := range all {
+		all[f] = graph.FactorID(f)
+	}
+	return TreeOf(g, all)
+}
+
+// TreeOf returns Tree's two passes over the subgraph of g made of factors
+// and their variables, e.g. the inside of one game in a history: messages
+// arriving from factors outside the subgraph are part of the cavities, so
+// the two passes make the subgraph's messages exact given them. It returns
+// ErrNotTree if the subgraph has a cycle, and ErrSchedule for a factor g
+// lacks.
+func TreeOf(g *graph.Graph, factors []graph.FactorID) (*SequenceSchedule, error) {
+	nf := g.NumFactors()
+	in := make([]bool, nf)
+	for _, f := range factors {
+		if int(f) < 0 || int(f) >= nf {
+			return nil, fmt.Errorf("schedules: tree of graph %q: %w: no factor %d", g.Name(), ErrSchedule, f)
+		}
+		in[f] = true
+	}
+	seenVar := make(map[graph.VarID]bool)
 	seenFactor := make([]bool, nf)
 	type visit struct {
 		f  graph.FactorID
@@ -71,13 +92,15 @@ func Tree(g *graph.Graph) (*SequenceSchedule, error) {
 	}
 	// Roots: variables of approximate factors first, then every variable.
 	var roots []graph.VarID
-	for f := 0; f < nf; f++ {
-		if approximate(graph.FactorID(f)) {
-			roots = append(roots, g.EdgeVariable(graph.FactorID(f), 0))
+	for _, f := range factors {
+		if approximate(f) {
+			roots = append(roots, g.EdgeVariable(f, 0))
 		}
 	}
-	for v := 0; v < nv; v++ {
-		roots = append(roots, graph.VarID(v))
+	for _, f := range factors {
+		for i := 0; i < g.Arity(f); i++ {
+			roots = append(roots, g.EdgeVariable(f, i))
+		}
 	}
 	for _, root := range roots {
 		if seenVar[root] {
@@ -93,7 +116,7 @@ func Tree(g *graph.Graph) (*SequenceSchedule, error) {
 			for pass := 0; pass < 2; pass++ {
 				for k := 0; k < g.Degree(v); k++ {
 					f, up := g.VariableEdge(v, k)
-					if approximate(f) != (pass == 0) || seenFactor[f] {
+					if !in[f] || approximate(f) != (pass == 0) || seenFactor[f] {
 						continue // a seen factor is the one v was reached through
 					}
 					seenFactor[f] = true

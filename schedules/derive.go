@@ -1,0 +1,268 @@
+package schedules
+
+import (
+	"cmp"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/skillgraph/skillgraph/graph"
+)
+
+// AllEdges returns the steps that update every edge of factor f of g, in
+// edge order: a factor scheduled as one unit.
+func AllEdges(g *graph.Graph, f graph.FactorID) *SequenceSchedule {
+	steps := make([]Schedule, g.Arity(f))
+	for i := range steps {
+		steps[i] = Step(f, i)
+	}
+	return Sequence(steps...)
+}
+
+// ErrCoverage reports a schedule that does not fit its graph (see Check).
+var ErrCoverage = errors.New("schedule does not cover the graph")
+
+// Edge names one edge of a graph for people: the factor, its label, the
+// edge and the variable on it.
+type Edge struct {
+	Factor   graph.FactorID
+	Label    string
+	Edge     int
+	Variable string // empty for an edge the graph lacks
+}
+
+func (e Edge) String() string {
+	if e.Variable == "" {
+		return fmt.Sprintf("factor %d edge %d", e.Factor, e.Edge)
+	}
+	return fmt.Sprintf("factor %d %s edge %d (to %s)", e.Factor, e.Label, e.Edge, e.Variable)
+}
+
+// CoverageError lists what Check found: every edge no step updates, and
+// every step naming an edge the graph lacks.
+type CoverageError struct {
+	Graph   string
+	Missing []Edge // edges of latent variables that no step updates
+	Unknown []Edge // steps naming a factor or edge the graph lacks
+}
+
+// Error lists the edges.
+func (e *CoverageError) Error() string {
+	var sb strings.Builder
+	fmt.Fprintf(&sb, "schedules: graph %q: %v:", e.Graph, ErrCoverage)
+	for _, m := range e.Missing {
+		fmt.Fprintf(&sb, "\n\tno step updates %v", m)
+	}
+	for _, u := range e.Unknown {
+		fmt.Fprintf(&sb, "\n\ta step names %v, which the graph lacks", u)
+	}
+	return sb.String()
+}
+
+// Unwrap returns ErrCoverage.
+func (e *CoverageError) Unwrap() error { return ErrCoverage }
+
+// Check validates s against g: it returns a *CoverageError (wrapping
+// ErrCoverage) listing every edge that no step of s updates and every step
+// that names an edge g lacks, with the factor, its label, the edge and the
+// variable, or nil if every edge is updated. Edges to observed variables
+// are not required: their messages change nothing. Custom schedules take
+// part if they implement Parts() []Schedule (see Walk); the updates of one
+// that does not are invisible to Check.
+func Check(g *graph.Graph, s Schedule) error {
+	if g == nil || s == nil {
+		return fmt.Errorf("schedules: %w: nil graph or schedule", ErrSchedule)
+	}
+	covered := make([]bool, g.NumEdges())
+	e := &CoverageError{Graph: g.Name()}
+	Walk(s, func(st *StepSchedule, _ *LoopSchedule) {
+		if st == nil {
+			return
+		}
+		if !g.HasEdge(st.Factor, st.Edge) {
+			e.Unknown = append(e.Unknown, Edge{Factor: st.Factor, Edge: st.Edge})
+			return
+		}
+		covered[g.EdgeID(st.Factor, st.Edge)] = true
+	})
+	for f := range g.NumFactors() {
+		fid := graph.FactorID(f)
+		for i := range g.Arity(fid) {
+			v := g.EdgeVariable(fid, i)
+			if _, obs := g.Observed(v); obs || covered[g.EdgeID(fid, i)] {
+				continue
+			}
+			e.Missing = append(e.Missing, Edge{Factor: fid, Label: g.FactorLabel(fid), Edge: i, Variable: g.VariableName(v)})
+		}
+	}
+	if len(e.Missing) == 0 && len(e.Unknown) == 0 {
+		return nil
+	}
+	return e
+}
+
+// DeriveOption configures Derive.
+type DeriveOption func(*derivation)
+
+type derivation struct {
+	rank func(graph.VarID) int
+	loop []LoopOption
+}
+
+// ByRank orders the sweeps of a loopy graph by rank(v) for each variable v,
+// e.g. the time step of each skill (and of each variable of a game) in a
+// history. Without it, Derive ranks variables by their distance from a
+// variable at the end of a longest shortest path of the graph.
+func ByRank(rank func(graph.VarID) int) DeriveOption {
+	return func(d *derivation) { d.rank = rank }
+}
+
+// WithLoop sets the options of the loop Derive returns for a loopy graph,
+// or for a tree with several approximate factors (tolerance, cap, damping,
+// name).
+func WithLoop(opts ...LoopOption) DeriveOption {
+	return func(d *derivation) { d.loop = append(d.loop, opts...) }
+}
+
+// Derive returns a schedule for g that updates every edge:
+//
+//   - a tree with at most one approximate factor: Tree's two passes, exact;
+//   - a tree with more: those passes in a Loop;
+//   - a loopy graph: forward and backward sweeps in a Loop. The variables
+//     are ranked (ByRank, or by distance from one end of the graph), each
+//     factor joins the slice of the highest rank among its variables, and
+//     a pass runs the slices in ascending rank, then in descending rank,
+//     each slice by TreeOf's two passes (by AllEdges of each factor if the
+//     slice itself has a cycle). Information crosses the whole graph in
+//     each direction within a pass, as in a hand-written forward-backward
+//     (Kalman smoother) order on a chain or a history; on a chain it is
+//     exact after one pass, and the loop stops after a second that changes
+//     nothing.
+//
+// The loop's defaults are Loop's (tolerance 1e-6, at most 100 passes); set
+// them WithLoop.
+func Derive(g *graph.Graph, opts ...DeriveOption) (Schedule, error) {
+	if g == nil {
+		return nil, fmt.Errorf("schedules: nil graph: %w", ErrSchedule)
+	}
+	var d derivation
+	for _, o := range opts {
+		o(&d)
+	}
+	loop := func(body Schedule, name string) Schedule {
+		return Loop(body, append([]LoopOption{Name(name)}, d.loop...)...)
+	}
+	if tree, err := Tree(g); err == nil {
+		n := 0
+		for f := range g.NumFactors() {
+			if _, ok := g.Factor(graph.FactorID(f)).(graph.Approximate); ok {
+				n++
+			}
+		}
+		if n <= 1 {
+			return tree, nil
+		}
+		return loop(tree, "tree passes"), nil
+	} else if !errors.Is(err, ErrNotTree) {
+		return nil, err
+	}
+	rank := d.rank
+	if rank == nil {
+		levels := distances(g)
+		rank = func(v graph.VarID) int { return levels[v] }
+	}
+	// Slices: factors by the highest rank of their variables.
+	type slice struct {
+		rank    int
+		factors []graph.FactorID
+	}
+	byRank := map[int]*slice{}
+	for f := range g.NumFactors() {
+		fid := graph.FactorID(f)
+		r := rank(g.EdgeVariable(fid, 0))
+		for i := 1; i < g.Arity(fid); i++ {
+			r = max(r, rank(g.EdgeVariable(fid, i)))
+		}
+		s := byRank[r]
+		if s == nil {
+			s = &slice{rank: r}
+			byRank[r] = s
+		}
+		s.factors = append(s.factors, fid)
+	}
+	slices := make([]*slice, 0, len(byRank))
+	for _, s := range byRank {
+		slices = append(slices, s)
+	}
+	sortSlices(slices, func(s *slice) int { return s.rank })
+	parts := make([]Schedule, len(slices))
+	for j, s := range slices {
+		tree, err := TreeOf(g, s.factors)
+		if err == nil {
+			parts[j] = tree
+			continue
+		}
+		steps := make([]Schedule, len(s.factors))
+		for k, f := range s.factors {
+			steps[k] = AllEdges(g, f)
+		}
+		parts[j] = Sequence(steps...)
+	}
+	body := make([]Schedule, 0, 2*len(parts))
+	body = append(body, parts...)
+	for j := len(parts) - 1; j >= 0; j-- {
+		body = append(body, parts[j])
+	}
+	return loop(Sequence(body...), "sweeps"), nil
+}
+
+// sortSlices sorts s by key.
+func sortSlices[S any](s []S, key func(S) int) {
+	slices.SortFunc(s, func(a, b S) int { return cmp.Compare(key(a), key(b)) })
+}
+
+// distances ranks g's variables by breadth-first distance (counting
+// variable-to-variable hops through factors) from a variable at one end of
+// the graph: in each connected part, the farthest variable from its first
+// variable, which lies at an end of a longest shortest path in a chain or a
+// tree and near one in most graphs.
+func distances(g *graph.Graph) []int {
+	n := g.NumVariables()
+	level := make([]int, n)
+	for v := range level {
+		level[v] = -1
+	}
+	// bfs sets level for the part of root, which must be unset, and returns
+	// the part's variables in order of distance.
+	bfs := func(root graph.VarID, queue []graph.VarID) []graph.VarID {
+		level[root] = 0
+		queue = append(queue[:0], root)
+		for j := 0; j < len(queue); j++ {
+			v := queue[j]
+			for k := range g.Degree(v) {
+				f, _ := g.VariableEdge(v, k)
+				for i := range g.Arity(f) {
+					if w := g.EdgeVariable(f, i); level[w] < 0 {
+						level[w] = level[v] + 1
+						queue = append(queue, w)
+					}
+				}
+			}
+		}
+		return queue
+	}
+	var queue []graph.VarID
+	for v := range n {
+		if level[v] >= 0 {
+			continue
+		}
+		queue = bfs(graph.VarID(v), queue)
+		end := queue[len(queue)-1] // the farthest from v
+		for _, w := range queue {
+			level[w] = -1
+		}
+		queue = bfs(end, queue)
+	}
+	return level
+}
