@@ -48,3 +48,39 @@ func ExampleGreaterThan() {
 	// loser  N(20.7948, 7.1945²)
 	// P(s1 wins) = 0.50
 }
+
+// A margin of victory observed around a skill difference plus a home
+// advantage, y ~ N(home + s_A − s_B, 4), and a skill carried to the next
+// season unchanged through an equality.
+func ExampleLinearGaussian() {
+	b := graph.NewBuilder("margin")
+	home, sA, sB := b.AddVariable("home"), b.AddVariable("sA"), b.AddVariable("sB")
+	next := b.AddVariable("sA next season")
+	var steps []schedules.Schedule
+	for _, v := range []graph.VarID{home, sA, sB} {
+		steps = append(steps, schedules.Step(b.AddFactor(factors.NewPrior(0, 9), "", v), 0))
+	}
+	obs := b.AddFactor(factors.NewLinearGaussian([]float64{1, 1, -1}, 0, 7, 4), "", home, sA, sB)
+	same := b.AddFactor(factors.NewEquality(), "", next, sA)
+	g, err := b.Build()
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Println(g.FactorLabel(obs), "|", g.FactorLabel(same))
+	steps = append(steps, schedules.AllEdges(g, obs), schedules.Step(same, 0))
+	if _, err := schedules.Run(context.Background(), g, schedules.Sequence(steps...)); err != nil {
+		fmt.Println(err)
+		return
+	}
+	// Each of the three explains a third of the margin: 9·7/(3·9 + 4).
+	for _, v := range []graph.VarID{home, sA, sB, next} {
+		fmt.Printf("%s: %.4f\n", g.VariableName(v), g.Marginal(v).Mean())
+	}
+	// Output:
+	// N(7; home + sA − sB, 4) | sA next season = sA
+	// home: 2.0323
+	// sA: 2.0323
+	// sB: -2.0323
+	// sA next season: 2.0323
+}

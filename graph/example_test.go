@@ -36,3 +36,30 @@ func ExampleBuilder() {
 	// Output:
 	// N(p; s, 16): N(29, 12.8)
 }
+
+// Variables are found by the names the builder gave them; names are unique.
+func ExampleGraph_Variable() {
+	b := graph.NewBuilder("names")
+	for _, name := range []string{"skill[ann]", "skill[bob]"} {
+		b.AddFactor(factors.NewPrior(25, 69), "", b.AddVariable(name))
+	}
+	g, err := b.Build()
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	v, ok := g.Variable("skill[bob]")
+	fmt.Println(v, ok)
+	_, ok = g.Variable("skill[cat]")
+	fmt.Println(ok)
+
+	b = graph.NewBuilder("twice")
+	x, y := b.AddVariable("x"), b.AddVariable("x")
+	b.AddFactor(factors.NewLikelihood(1), "", x, y)
+	_, err = b.Build()
+	fmt.Println(err)
+	// Output:
+	// 1 true
+	// false
+	// graph "twice": variables 0 and 1: two variables with one name "x"
+}

@@ -1,0 +1,81 @@
+package factortest_test
+
+import (
+	"math"
+	"testing"
+
+	"github.com/skillgraph/skillgraph/factors"
+	"github.com/skillgraph/skillgraph/factors/factortest"
+	"github.com/skillgraph/skillgraph/graph"
+	"github.com/skillgraph/skillgraph/messages"
+)
+
+// narrowLikelihood is a likelihood N(x; y, c²) that forgets to widen the
+// cavity it passes on, and reports the evidence of the right one: the kit
+// must catch both the message and the inconsistency.
+type narrowLikelihood struct{ factors.Likelihood }
+
+func (l *narrowLikelihood) Message(i int, e graph.Edges) (messages.Gaussian, error) {
+	return e.Cavity(1 - i), nil
+}
+
+// wrongEvidence is a prior whose evidence is off by a constant: messages
+// right, evidence wrong.
+type wrongEvidence struct{ factors.Prior }
+
+func (p *wrongEvidence) LogAverageFactor(e graph.Edges) (float64, error) {
+	lz, err := p.Prior.LogAverageFactor(e)
+	return lz + 1e-6, err
+}
+
+func (p *wrongEvidence) LogAverageFactorTerm(graph.Edges) (graph.LogTerm, bool, error) {
+	return graph.LogTerm{}, false, nil
+}
+
+func gauss(x, mean, variance float64) float64 {
+	d := x - mean
+	return math.Exp(-0.5*d*d/variance) / math.Sqrt(2*math.Pi*variance)
+}
+
+func TestCheckCatchesWrongFactors(t *testing.T) {
+	cav := []messages.Gaussian{messages.NewGaussian(1, 2), messages.NewGaussian(-1, 3)}
+	p := &printer{}
+	factortest.Check(p, factortest.Case{Factor: &narrowLikelihood{factors.Likelihood{Variance: 4}}, Cavities: cav,
+		Density: func(x []float64) float64 { return gauss(x[0], x[1], 4) }})
+	// Two edges, each wrong against quadrature (mean and variance) and
+	// against the evidence's derivatives (variance).
+	if p.failures < 4 {
+		t.Errorf("a message that forgets the noise: %d failures, want ≥ 4", p.failures)
+	}
+	p = &printer{}
+	factortest.Check(p, factortest.Case{Factor: &wrongEvidence{factors.Prior{Mean: 0, Variance: 1}}, Cavities: cav[:1],
+		Density: func(x []float64) float64 { return gauss(x[0], 0, 1) }})
+	if p.failures != 1 {
+		t.Errorf("evidence off by 1e-6: %d failures, want 1", p.failures)
+	}
+	p = &printer{}
+	factortest.Check(p, factortest.Case{Factor: factors.NewPrior(0, 1), Cavities: cav[:1],
+		Density: func(x []float64) float64 { return gauss(x[0], 0, 1) }})
+	if p.failures != 0 {
+		t.Errorf("a right prior: %d failures", p.failures)
+	}
+}
+
+func TestMessageAndEvidenceErrors(t *testing.T) {
+	l := factors.NewLikelihood(1)
+	if _, err := factortest.Message(l, 0, messages.NewGaussian(0, 1)); err == nil {
+		t.Error("one cavity for two edges: no error")
+	}
+	if _, err := factortest.Message(l, 2, messages.NewGaussian(0, 1), messages.NewGaussian(0, 1)); err == nil {
+		t.Error("edge 2 of two: no error")
+	}
+	if _, err := factortest.Message(l, 0, messages.Gaussian{Pi: -1}, messages.NewGaussian(0, 1)); err == nil {
+		t.Error("improper cavity: no error")
+	}
+	if _, err := factortest.Message(nil, 0); err == nil {
+		t.Error("nil factor: no error")
+	}
+	if _, err := factortest.Tilted(func([]float64) float64 { return 1 }, []messages.Gaussian{{}}, factortest.Grid{}); err == nil {
+		t.Error("Tilted with a uniform cavity: no error")
+	}
+}
