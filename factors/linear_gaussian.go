@@ -65,21 +65,11 @@ func (l *LinearGaussian) Message(i int, e graph.Edges) (messages.Gaussian, error
 	if ai == 0 {
 		return messages.Gaussian{}, nil
 	}
-	r, v := l.Value-l.Offset, l.Variance
-	for j, a := range l.Coefficients {
-		if j == i || a == 0 {
-			continue
-		}
-		c := e.Cavity(j)
-		if c.IsUniform() {
-			return messages.Gaussian{}, nil
-		}
-		if err := checkCavity(c); err != nil {
-			return messages.Gaussian{}, fmt.Errorf("edge %d: %w", j, err)
-		}
-		r -= a * c.Mean()
-		v += a * a * c.Variance()
+	mean, variance, uniform, err := combine(e, len(l.Coefficients), i, func(j int) float64 { return l.Coefficients[j] })
+	if err != nil || uniform {
+		return messages.Gaussian{}, err
 	}
+	r, v := l.Value-l.Offset-mean, l.Variance+variance
 	return messages.Gaussian{Pi: ai * ai / v, Tau: ai * r / v}, nil
 }
 

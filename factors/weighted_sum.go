@@ -103,26 +103,34 @@ func (w *WeightedSum) Message(i int, e graph.Edges) (messages.Gaussian, error) {
 		}
 	}
 	// Solve the constraint for edge i (solvedCoefficient).
-	var mean, variance float64
-	for k := 0; k < w.Arity(); k++ {
-		if k == i {
-			continue
-		}
-		a := w.solvedCoefficient(i, k)
-		if a == 0 {
+	mean, variance, uniform, err := combine(e, w.Arity(), i, func(k int) float64 { return w.solvedCoefficient(i, k) })
+	if err != nil || uniform {
+		return messages.Gaussian{}, err
+	}
+	return messages.NewGaussian(mean/ai, variance/(ai*ai)), nil
+}
+
+// combine returns the mean Σ sₖμₖ and variance Σ sₖ²σₖ² of a linear
+// combination of the cavities of edges k ≠ skip of n with sₖ = s(k) ≠ 0,
+// and whether one of those is uniform (then the combination is, and the
+// sums are not used); an improper cavity is an error.
+func combine(e graph.Edges, n, skip int, s func(k int) float64) (mean, variance float64, uniform bool, err error) {
+	for k := range n {
+		a := s(k)
+		if k == skip || a == 0 {
 			continue
 		}
 		c := e.Cavity(k)
 		if c.IsUniform() {
-			return messages.Gaussian{}, nil
+			return 0, 0, true, nil
 		}
 		if err := checkCavity(c); err != nil {
-			return messages.Gaussian{}, fmt.Errorf("edge %d: %w", k, err)
+			return 0, 0, false, fmt.Errorf("edge %d: %w", k, err)
 		}
 		mean += a * c.Mean()
 		variance += a * a * c.Variance()
 	}
-	return messages.NewGaussian(mean/ai, variance/(ai*ai)), nil
+	return mean, variance, false, nil
 }
 
 // twoTerms is Message for a sum of two terms (a difference, a two-player
