@@ -191,13 +191,13 @@ func Derive(g *graph.Graph, opts ...DeriveOption) (Schedule, error) {
 		}
 		s.factors = append(s.factors, fid)
 	}
-	slices := make([]*slice, 0, len(byRank))
+	ordered := make([]*slice, 0, len(byRank))
 	for _, s := range byRank {
-		slices = append(slices, s)
+		ordered = append(ordered, s)
 	}
-	sortSlices(slices, func(s *slice) int { return s.rank })
-	parts := make([]Schedule, len(slices))
-	for j, s := range slices {
+	slices.SortFunc(ordered, func(a, b *slice) int { return cmp.Compare(a.rank, b.rank) })
+	parts := make([]Schedule, len(ordered))
+	for j, s := range ordered {
 		tree, err := TreeOf(g, s.factors)
 		if err == nil {
 			parts[j] = tree
@@ -215,11 +215,6 @@ func Derive(g *graph.Graph, opts ...DeriveOption) (Schedule, error) {
 		body = append(body, parts[j])
 	}
 	return loop(Sequence(body...), "sweeps"), nil
-}
-
-// sortSlices sorts s by key.
-func sortSlices[S any](s []S, key func(S) int) {
-	slices.SortFunc(s, func(a, b S) int { return cmp.Compare(key(a), key(b)) })
 }
 
 // distances ranks g's variables by breadth-first distance (counting
