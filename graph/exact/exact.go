@@ -69,38 +69,39 @@ func Solve(g *graph.Graph) (*Solution, error) {
 			return nil, fmt.Errorf("exact: factor %d %s: %w: linear form of %d coefficients, mean %v, variance %v", f, g.FactorLabel(f), ErrNotLinear, len(a), m, v)
 		}
 		// Move the observed variables into the constant: aᵀx = m becomes
-		// rᵀx_latent = m − Σ_observed aᵢ·valueᵢ.
-		r := make([]float64, n)
-		latent := false
+		// Σ aᵢ·x_latent = m − Σ_observed aᵢ·valueᵢ; the latent terms are kept
+		// sparse (a factor touches few of the n variables).
+		var idx []int
+		var coef []float64
 		for i, ai := range a {
 			w := g.EdgeVariable(f, i)
-			if k := index[w]; k >= 0 {
-				r[k] += ai
-				latent = latent || ai != 0
-			} else {
+			if k := index[w]; k < 0 {
 				val, _ := g.Observed(w)
 				m -= ai * val
+			} else if ai != 0 {
+				idx, coef = append(idx, k), append(coef, ai)
 			}
 		}
 		switch {
-		case !latent && v > 0:
+		case len(idx) == 0 && v > 0:
 			logZ += -0.5*m*m/v - 0.5*math.Log(2*math.Pi*v)
-		case !latent:
+		case len(idx) == 0:
 			return nil, fmt.Errorf("exact: factor %d %s: %w: a constraint on observed values only", f, g.FactorLabel(f), ErrDegenerate)
 		case v > 0:
-			for i, ri := range r {
-				if ri == 0 {
-					continue
-				}
-				h.SetVec(i, h.AtVec(i)+ri*m/v)
-				for j := i; j < n; j++ {
-					if r[j] != 0 {
-						lambda.SetSym(i, j, lambda.At(i, j)+ri*r[j]/v)
+			for p, i := range idx {
+				h.SetVec(i, h.AtVec(i)+coef[p]*m/v)
+				for q, j := range idx {
+					if i <= j {
+						lambda.SetSym(i, j, lambda.At(i, j)+coef[p]*coef[q]/v)
 					}
 				}
 			}
 			logZ += -0.5*m*m/v - 0.5*math.Log(2*math.Pi*v)
 		default:
+			r := make([]float64, n)
+			for p, i := range idx {
+				r[i] = coef[p]
+			}
 			cRows = append(cRows, r)
 			d = append(d, m)
 		}
