@@ -2,16 +2,15 @@ package schedules_test
 
 import (
 	"context"
-	"flag"
 	"fmt"
 	"math"
 	"math/rand/v2"
-	"os"
 	"sync"
 	"testing"
 
 	"github.com/skillgraph/skillgraph/factors"
 	"github.com/skillgraph/skillgraph/graph"
+	"github.com/skillgraph/skillgraph/internal/sharedtest"
 	"github.com/skillgraph/skillgraph/schedules"
 )
 
@@ -181,43 +180,13 @@ func TestChainHandWrittenIsTheEngine(t *testing.T) {
 	t.Logf("largest difference %.3g", worst)
 }
 
-var chainBaseline struct {
-	once sync.Once
-	ns   float64
-}
+// chainBaseline is the hand-written sweep, measured before the benchmarks
+// (TestMain).
+var chainBaseline = sharedtest.NewBaseline(benchChainHandWritten)
 
-// chainBaselineNs returns the ns/op of the hand-written sweep, measured
-// once per test binary with testing.Benchmark. It must first be called
-// outside any benchmark (testing.Benchmark cannot run inside one):
-// TestMain does.
-func chainBaselineNs() float64 {
-	chainBaseline.once.Do(func() {
-		r := testing.Benchmark(benchChainHandWritten)
-		chainBaseline.ns = float64(r.T.Nanoseconds()) / float64(r.N)
-	})
-	return chainBaseline.ns
-}
+func TestMain(m *testing.M) { chainBaseline.Main(m) }
 
-// TestMain measures the baseline before the benchmarks run, if any are
-// requested.
-func TestMain(m *testing.M) {
-	flag.Parse()
-	if f := flag.Lookup("test.bench"); f != nil && f.Value.String() != "" {
-		chainBaselineNs()
-	}
-	os.Exit(m.Run())
-}
-
-// reportChainRatio stops the timer and reports b's ns/op as a ratio to the
-// hand-written sweep's.
-func reportChainRatio(b *testing.B) {
-	b.StopTimer()
-	if chainBaseline.ns <= 0 {
-		b.Fatal("baseline not measured")
-	}
-	ns := float64(b.Elapsed().Nanoseconds()) / float64(b.N)
-	b.ReportMetric(ns/chainBaseline.ns, "x-baseline")
-}
+func reportChainRatio(b *testing.B) { chainBaseline.Report(b) }
 
 func benchChainHandWritten(b *testing.B) {
 	h := newHandChain(chainY())

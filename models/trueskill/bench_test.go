@@ -1,13 +1,12 @@
 package trueskill_test
 
 import (
-	"flag"
 	"math"
 	"math/rand/v2"
-	"os"
 	"sync"
 	"testing"
 
+	"github.com/skillgraph/skillgraph/internal/sharedtest"
 	"github.com/skillgraph/skillgraph/messages"
 	"github.com/skillgraph/skillgraph/models/trueskill"
 )
@@ -180,42 +179,13 @@ func (s *players) match() []int32 {
 	return m
 }
 
-var baseline struct {
-	once sync.Once
-	ns   float64
-}
+// baseline is the hand-written closed-form 1v1 update, measured before the
+// benchmarks (TestMain).
+var baseline = sharedtest.NewBaseline(benchBaseline)
 
-// baselineNs returns the ns/op of the baseline, measured once per test
-// binary with testing.Benchmark. It must first be called outside any
-// benchmark (testing.Benchmark cannot run inside one): TestMain does.
-func baselineNs() float64 {
-	baseline.once.Do(func() {
-		r := testing.Benchmark(benchBaseline)
-		baseline.ns = float64(r.T.Nanoseconds()) / float64(r.N)
-	})
-	return baseline.ns
-}
+func TestMain(m *testing.M) { baseline.Main(m) }
 
-// TestMain measures the baseline before the benchmarks run, if any are
-// requested.
-func TestMain(m *testing.M) {
-	flag.Parse()
-	if f := flag.Lookup("test.bench"); f != nil && f.Value.String() != "" {
-		baselineNs()
-	}
-	os.Exit(m.Run())
-}
-
-// reportRatio stops the timer and reports b's ns/op as a ratio to the
-// baseline's.
-func reportRatio(b *testing.B) {
-	b.StopTimer()
-	if baseline.ns <= 0 {
-		b.Fatal("baseline not measured")
-	}
-	ns := float64(b.Elapsed().Nanoseconds()) / float64(b.N)
-	b.ReportMetric(ns/baseline.ns, "x-baseline")
-}
+func reportRatio(b *testing.B) { baseline.Report(b) }
 
 // benchBaseline rates two distinct pool players per iteration with
 // closedForm1v1, the first listed winning, and writes the posteriors back.
