@@ -77,47 +77,13 @@ func pooled(pool *gamePool) *Game {
 	return gm
 }
 
-// newODGame builds Figure 2 of the paper for teams a and b: each team's
-// offence and defence skills, their performances N(p; skill, β²), the two
-// effective differences x = p_oA − p_dB and y = p_oB − p_dA, and a score
-// factor on each (score(0, x) for A's score, score(1, y) for B's). The two
-// halves are independent trees (eqs. 7-8).
+// newODGame builds Figure 2 of the paper for teams a and b, with
+// score(0) as A's score factor and score(1) as B's.
 func (p Params) newODGame(a, b Team, score func(side int) graph.Factor) (*Game, error) {
 	bld := graph.NewBuilder("offence-defence")
-	bld.DeclareLayers("skill priors", "skills", "performance factors", "performances",
-		"difference factors", "differences", "score factors")
-	bld.Layer("skills")
-	oA, dA := bld.AddVariable("oA"), bld.AddVariable("dA")
-	oB, dB := bld.AddVariable("oB"), bld.AddVariable("dB")
-	bld.Layer("performances")
-	poA, pdB := bld.AddVariable("poA"), bld.AddVariable("pdB")
-	poB, pdA := bld.AddVariable("poB"), bld.AddVariable("pdA")
-	bld.Layer("differences")
-	x, y := bld.AddVariable("x"), bld.AddVariable("y")
-
-	bld.Layer("skill priors")
-	var priors []*factors.Prior
-	for _, s := range []struct {
-		v graph.VarID
-		r Rating
-	}{{oA, a.Offence}, {dA, a.Defence}, {oB, b.Offence}, {dB, b.Defence}} {
-		pr := factors.NewPrior(s.r.Mu, p.variance(s.r))
-		priors = append(priors, pr)
-		bld.AddFactor(pr, "", s.v)
-	}
-	bld.Layer("performance factors")
-	b2 := p.Beta * p.Beta
-	for _, pr := range [][2]graph.VarID{{poA, oA}, {pdB, dB}, {poB, oB}, {pdA, dA}} {
-		bld.AddFactor(factors.NewLikelihood(b2), "", pr[0], pr[1])
-	}
-	bld.Layer("difference factors")
-	bld.AddFactor(factors.NewDifference(), "", x, poA, pdB)
-	bld.AddFactor(factors.NewDifference(), "", y, poB, pdA)
-	bld.Layer("score factors")
-	scores := []graph.Factor{score(0), score(1)}
-	bld.AddFactor(scores[0], "", x)
-	bld.AddFactor(scores[1], "", y)
-	return p.finish(bld, []graph.VarID{oA, dA, oB, dB}, priors, scores)
+	skills, priors := p.declareSkills(bld, []string{"oA", "dA", "oB", "dB"}, a.Offence, a.Defence, b.Offence, b.Defence)
+	c := Contest{A: TeamVars{skills[0], skills[1]}, B: TeamVars{skills[2], skills[3]}}
+	return p.finish(bld, skills, priors, p.declareOD(bld, &c, score))
 }
 
 // updateOD runs the offence/defence game gm for a match between a and b
@@ -143,7 +109,8 @@ func (p Params) updateOD(pool *gamePool, gm *Game, a, b Team, scoreA, scoreB flo
 	return ta, tb, steps, nil
 }
 
-func (p Params) finish(bld *graph.Builder, skills []graph.VarID, priors []*factors.Prior, scores []graph.Factor) (*Game, error) {
+// finish builds the one-match graph of a game with its tree schedule.
+func (p Params) finish(bld *graph.Builder, skills []graph.VarID, priors []graph.FactorID, nd Nodes) (*Game, error) {
 	g, err := bld.Build()
 	if err != nil {
 		return nil, fmt.Errorf("scorebased: %w", err)
@@ -152,7 +119,14 @@ func (p Params) finish(bld *graph.Builder, skills []graph.VarID, priors []*facto
 	if err != nil {
 		return nil, fmt.Errorf("scorebased: %w", err)
 	}
-	return &Game{Graph: g, Schedule: s, skills: skills, priors: priors, scores: scores, runner: schedules.NewRunner(g)}, nil
+	gm := &Game{Graph: g, Schedule: s, skills: skills, runner: schedules.NewRunner(g)}
+	for _, f := range priors {
+		gm.priors = append(gm.priors, g.Factor(f).(*factors.Prior))
+	}
+	for _, f := range nd.Scores {
+		gm.scores = append(gm.scores, g.Factor(f))
+	}
+	return gm, nil
 }
 
 func (p Params) checkTeams(a, b Team) error {
@@ -189,11 +163,7 @@ func (m GaussianOD) Game(a, b Team, scoreA, scoreB float64) (*Game, error) {
 	if err := checkScores(scoreA, scoreB); err != nil {
 		return nil, err
 	}
-	g2 := m.Params.Gamma * m.Params.Gamma
-	scores := [2]float64{scoreA, scoreB}
-	return m.Params.newODGame(a, b, func(side int) graph.Factor {
-		return factors.NewGaussianObservation(scores[side], g2)
-	})
+	return m.Params.newODGame(a, b, m.Params.gaussianScore(scoreA, scoreB))
 }
 
 // Update returns the teams' ratings after A scored scoreA and B scoreB.
@@ -277,27 +247,9 @@ func (m GaussianSD) Game(a, b Rating, scoreA, scoreB float64) (*Game, error) {
 		return nil, err
 	}
 	bld := graph.NewBuilder("score difference")
-	bld.DeclareLayers("skill priors", "skills", "performance factors", "performances",
-		"difference factors", "differences", "score factors")
-	bld.Layer("skills")
-	lA, lB := bld.AddVariable("lA"), bld.AddVariable("lB")
-	bld.Layer("performances")
-	pA, pB := bld.AddVariable("pA"), bld.AddVariable("pB")
-	bld.Layer("differences")
-	d := bld.AddVariable("d")
-	bld.Layer("skill priors")
-	priors := []*factors.Prior{factors.NewPrior(a.Mu, p.variance(a)), factors.NewPrior(b.Mu, p.variance(b))}
-	bld.AddFactor(priors[0], "", lA)
-	bld.AddFactor(priors[1], "", lB)
-	bld.Layer("performance factors")
-	bld.AddFactor(factors.NewLikelihood(p.Beta*p.Beta), "", pA, lA)
-	bld.AddFactor(factors.NewLikelihood(p.Beta*p.Beta), "", pB, lB)
-	bld.Layer("difference factors")
-	bld.AddFactor(factors.NewDifference(), "", d, pA, pB)
-	bld.Layer("score factors")
-	obs := factors.NewGaussianObservation(scoreA-scoreB, p.Gamma*p.Gamma)
-	bld.AddFactor(obs, "", d)
-	return p.finish(bld, []graph.VarID{lA, lB}, priors, []graph.Factor{obs})
+	skills, priors := p.declareSkills(bld, []string{"lA", "lB"}, a, b)
+	c := Contest{A: TeamVars{skills[0], skills[0]}, B: TeamVars{skills[1], skills[1]}, ScoreA: scoreA, ScoreB: scoreB}
+	return p.finish(bld, skills, priors, p.declareSD(bld, &c))
 }
 
 // Update returns the ratings after A scored scoreA and B scoreB; it equals

@@ -60,121 +60,76 @@ func (p Params) newGame(m Match) (*Game, error) {
 	gm := &Game{params: p, order: m.order()}
 	b := graph.NewBuilder("trueskill")
 	n := len(m.Teams)
-	// Everything is indexed, and added to the graph, by position in rank
-	// order, so that every match with the same team sizes and draws in rank
-	// order has the same graph and schedule (and one plan serves them);
-	// names keep the caller's numbering.
-	team := func(pos int) []Rating { return m.Teams[gm.order[pos]] }
-	gm.skills = make([][]graph.VarID, n)
-	gm.priors = make([][]*factors.Prior, n)
-	gm.sums = make([]*factors.WeightedSum, n)
-	perf := make([][]graph.VarID, n)
-	// Players are numbered across teams in the caller's order, as in Figure 1
-	// (s1; s2, s3; s4).
+	// Everything is added to the graph by position in rank order, so that
+	// every match with the same team sizes and draws in rank order has the
+	// same graph and schedule (and one plan serves them); names keep the
+	// caller's numbering, s1; s2, s3; s4 in Figure 1.
 	first := make([]int, n)
 	for j := 1; j < n; j++ {
 		first[j] = first[j-1] + len(m.Teams[j-1])
 	}
-	name := func(prefix string, pos, i int) string {
-		return fmt.Sprintf("%s%d", prefix, first[gm.order[pos]]+i+1)
-	}
-
-	// Layers in the order Figure 1 draws its rows, top to bottom.
-	b.DeclareLayers("skill priors", "skills", "performance factors", "performances",
-		"team factors", "team performances", "difference factors", "differences",
-		"comparison factors")
+	c := Contest{Skills: make([][]graph.VarID, n), Ranks: m.Ranks, Weights: m.Weights}
+	gm.skills = make([][]graph.VarID, n)
+	b.DeclareLayers(figure1Layers...)
 	b.Layer("skills")
-	for pos := range n {
-		gm.skills[pos] = make([]graph.VarID, len(team(pos)))
-		gm.priors[pos] = make([]*factors.Prior, len(team(pos)))
-		for i := range team(pos) {
-			gm.skills[pos][i] = b.AddVariable(name("s", pos, i))
-		}
-	}
-	b.Layer("performances")
-	for pos := range n {
-		perf[pos] = make([]graph.VarID, len(team(pos)))
-		for i := range team(pos) {
-			perf[pos][i] = b.AddVariable(name("p", pos, i))
-		}
-	}
-	b.Layer("team performances")
-	teamVar := make([]graph.VarID, n)
 	for pos, j := range gm.order {
-		teamVar[pos] = b.AddVariable(fmt.Sprintf("t%d", j+1))
+		c.Skills[j] = make([]graph.VarID, len(m.Teams[j]))
+		for i := range m.Teams[j] {
+			c.Skills[j][i] = b.AddVariable(fmt.Sprintf("s%d", first[j]+i+1))
+		}
+		gm.skills[pos] = c.Skills[j]
 	}
-	b.Layer("differences")
-	diffVar := make([]graph.VarID, n-1)
-	for k := range diffVar {
-		diffVar[k] = b.AddVariable(fmt.Sprintf("d%d", k+1))
-	}
-
 	step := schedules.Step
 	var down, up []schedules.Schedule
+	priors := make([][]graph.FactorID, n)
 	b.Layer("skill priors")
-	for pos := range n {
-		for i, r := range team(pos) {
-			gm.priors[pos][i] = factors.NewPrior(r.Mu, r.Sigma*r.Sigma+p.Tau*p.Tau)
-			f := b.AddFactor(gm.priors[pos][i], "", gm.skills[pos][i])
-			down = append(down, step(f, 0))
-		}
-	}
-	b.Layer("performance factors")
-	perfFactor := make([][]graph.FactorID, n)
-	for pos := range n {
-		perfFactor[pos] = make([]graph.FactorID, len(team(pos)))
-		for i := range team(pos) {
-			perfFactor[pos][i] = b.AddFactor(factors.NewLikelihood(p.Beta*p.Beta), "", perf[pos][i], gm.skills[pos][i])
-			down = append(down, step(perfFactor[pos][i], 0))
-		}
-	}
-	b.Layer("team factors")
-	teamFactor := make([]graph.FactorID, n)
 	for pos, j := range gm.order {
-		w := make([]float64, len(team(pos)))
-		for i := range w {
-			w[i] = m.weight(j, i)
-		}
-		gm.sums[pos] = factors.NewWeightedSum(w...)
-		teamFactor[pos] = b.AddFactor(gm.sums[pos], "", append([]graph.VarID{teamVar[pos]}, perf[pos]...)...)
-		down = append(down, step(teamFactor[pos], 0))
-	}
-	b.Layer("difference factors")
-	diffFactor := make([]graph.FactorID, n-1)
-	for k := range diffFactor {
-		diffFactor[k] = b.AddFactor(factors.NewDifference(), "", diffVar[k], teamVar[k], teamVar[k+1])
-	}
-	b.Layer("comparison factors")
-	cmpFactor := make([]graph.FactorID, n-1)
-	for k := range cmpFactor {
-		eps := p.Margin(len(team(k)), len(team(k+1)))
-		if m.drawn(gm.order, k) {
-			cmpFactor[k] = b.AddFactor(factors.NewWithin(eps), "", diffVar[k])
-		} else {
-			cmpFactor[k] = b.AddFactor(factors.NewGreaterThan(eps), "", diffVar[k])
+		priors[pos] = make([]graph.FactorID, len(m.Teams[j]))
+		for i, r := range m.Teams[j] {
+			priors[pos][i] = b.AddFactor(factors.NewPrior(r.Mu, r.Sigma*r.Sigma+p.Tau*p.Tau), "", c.Skills[j][i])
+			down = append(down, step(priors[pos][i], 0))
 		}
 	}
+	nd := p.declare(b, &c, gm.order, &m)
 	g, err := b.Build()
 	if err != nil {
 		return nil, fmt.Errorf("trueskill: %w", err)
 	}
 	gm.g = g
 	gm.runner = schedules.NewRunner(g)
+	gm.priors = make([][]*factors.Prior, n)
+	gm.sums = make([]*factors.WeightedSum, n)
+	for pos, j := range gm.order {
+		gm.priors[pos] = make([]*factors.Prior, len(priors[pos]))
+		for i, f := range priors[pos] {
+			gm.priors[pos][i] = g.Factor(f).(*factors.Prior)
+		}
+		gm.sums[pos] = g.Factor(nd.TeamFactors[j]).(*factors.WeightedSum)
+	}
 
 	// Figure 1's schedule. The difference chain: with two teams one pass is
 	// exact; with more, sweep forward (each comparison updates the next team)
 	// and back (each updates the previous team) until nothing changes.
+	for _, j := range gm.order {
+		for _, f := range nd.PerformanceFactors[j] {
+			down = append(down, step(f, 0))
+		}
+	}
+	for _, j := range gm.order {
+		down = append(down, step(nd.TeamFactors[j], 0))
+	}
+	diff, cmp := nd.DifferenceFactors, nd.ComparisonFactors
 	var chain schedules.Schedule
 	last := n - 2
 	if n == 2 {
-		chain = schedules.Sequence(step(diffFactor[0], 0), step(cmpFactor[0], 0))
+		chain = schedules.Sequence(step(diff[0], 0), step(cmp[0], 0))
 	} else {
 		var body []schedules.Schedule
 		for k := 0; k < last; k++ {
-			body = append(body, step(diffFactor[k], 0), step(cmpFactor[k], 0), step(diffFactor[k], 2))
+			body = append(body, step(diff[k], 0), step(cmp[k], 0), step(diff[k], 2))
 		}
 		for k := last; k > 0; k-- {
-			body = append(body, step(diffFactor[k], 0), step(cmpFactor[k], 0), step(diffFactor[k], 1))
+			body = append(body, step(diff[k], 0), step(cmp[k], 0), step(diff[k], 1))
 		}
 		// No residual scheduling (schedules.Residual): on chains this
 		// short its bookkeeping costs about what the skipped updates save.
@@ -182,17 +137,17 @@ func (p Params) newGame(m Match) (*Game, error) {
 			schedules.Tolerance(p.tolerance()), schedules.MaxIterations(p.maxIterations()),
 			schedules.Name("difference chain"))
 	}
-	up = append(up, step(diffFactor[0], 1), step(diffFactor[last], 2))
-	for pos := range n {
-		for i := range team(pos) {
-			up = append(up, step(teamFactor[pos], i+1), step(perfFactor[pos][i], 1))
+	up = append(up, step(diff[0], 1), step(diff[last], 2))
+	for _, j := range gm.order {
+		for i, f := range nd.PerformanceFactors[j] {
+			up = append(up, step(nd.TeamFactors[j], i+1), step(f, 1))
 		}
 	}
 	gm.schedule = schedules.Sequence(schedules.Sequence(down...), chain, schedules.Sequence(up...))
 
 	gm.offsets = make([]int, n+1)
-	for pos := range n {
-		gm.offsets[pos+1] = gm.offsets[pos] + len(team(pos))
+	for pos, j := range gm.order {
+		gm.offsets[pos+1] = gm.offsets[pos] + len(m.Teams[j])
 	}
 	gm.flat = make([]Rating, gm.offsets[n])
 	gm.ratings = make([][]Rating, n)

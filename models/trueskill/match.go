@@ -20,21 +20,12 @@ type Match struct {
 	Weights [][]float64 `json:"weights,omitempty"`
 }
 
-// validate checks a match against p.
+// validate checks a match's shape and ratings.
 func (m *Match) validate() error {
 	if len(m.Teams) < 2 {
 		return inputErr("Teams", ErrTooFewTeams, float64(len(m.Teams)))
 	}
-	if m.Ranks != nil && len(m.Ranks) != len(m.Teams) {
-		return inputErr("Ranks", ErrShape, float64(len(m.Ranks)))
-	}
-	if m.Weights != nil && len(m.Weights) != len(m.Teams) {
-		return inputErr("Weights", ErrShape, float64(len(m.Weights)))
-	}
 	for j, team := range m.Teams {
-		if len(team) == 0 {
-			return inputErr("Teams", ErrEmptyTeam, 0, j)
-		}
 		for i, r := range team {
 			if !messages.IsFinite(r.Mu) {
 				return inputErr("Teams.Mu", ErrNotFinite, r.Mu, j, i)
@@ -43,14 +34,33 @@ func (m *Match) validate() error {
 				return inputErr("Teams.Sigma", ErrNotPositive, r.Sigma, j, i)
 			}
 		}
-		if m.Weights != nil {
-			if len(m.Weights[j]) != len(team) {
-				return inputErr("Weights", ErrShape, float64(len(m.Weights[j])), j)
-			}
-			for i, w := range m.Weights[j] {
-				if !(w >= 0) || math.IsInf(w, 1) {
-					return inputErr("Weights", ErrNegative, w, j, i)
-				}
+	}
+	return checkOutcome(len(m.Teams), func(j int) int { return len(m.Teams[j]) }, m.Ranks, m.Weights, "Teams")
+}
+
+// checkOutcome checks that n teams of the given sizes (none empty) have
+// one rank each and, if weights are given, a weight ≥ 0 per player; teams
+// names the field that holds the teams, for the error.
+func checkOutcome(n int, size func(j int) int, ranks []int, weights [][]float64, teams string) error {
+	if ranks != nil && len(ranks) != n {
+		return inputErr("Ranks", ErrShape, float64(len(ranks)))
+	}
+	if weights != nil && len(weights) != n {
+		return inputErr("Weights", ErrShape, float64(len(weights)))
+	}
+	for j := range n {
+		if size(j) == 0 {
+			return inputErr(teams, ErrEmptyTeam, 0, j)
+		}
+		if weights == nil {
+			continue
+		}
+		if len(weights[j]) != size(j) {
+			return inputErr("Weights", ErrShape, float64(len(weights[j])), j)
+		}
+		for i, w := range weights[j] {
+			if !(w >= 0) || math.IsInf(w, 1) {
+				return inputErr("Weights", ErrNegative, w, j, i)
 			}
 		}
 	}

@@ -1,0 +1,147 @@
+package trueskill
+
+import (
+	"fmt"
+
+	"github.com/skillgraph/skillgraph/factors"
+	"github.com/skillgraph/skillgraph/graph"
+)
+
+// Contest is one match to declare into a caller's graph (see
+// Params.Declare): the skill variables of each team's players, which the
+// caller has added with their priors and may share between contests, the
+// outcome, and optional variables added to a team's performance.
+type Contest struct {
+	// Name prefixes the names of the contest's variables ("g7." names them
+	// g7.p1, g7.t1, g7.d1, …), which must be unique within the graph.
+	Name string
+	// Skills holds each team's players' skill variables.
+	Skills [][]graph.VarID
+	// Ranks and Weights are as in Match: one rank per team, lower is better
+	// and equal ranks draw (nil: listed in finishing order); partial-play
+	// weights with the shape of Skills (nil: all 1).
+	Ranks   []int
+	Weights [][]float64
+	// Bonus, if not nil, holds for each team variables added with weight 1
+	// to its performance, t = Σ wᵢpᵢ + Σ bonus: a home advantage shared by
+	// every contest, say, added to the home team's.
+	Bonus [][]graph.VarID
+}
+
+// Nodes are what Declare adds to the graph, indexed by the caller's team
+// and player, except differences and their factors, which follow the
+// teams in rank order (best first).
+type Nodes struct {
+	Performances       [][]graph.VarID    // p ~ N(s, β²)
+	Teams              []graph.VarID      // t = Σ wᵢpᵢ (+ bonus)
+	Differences        []graph.VarID      // d_k = t_(k) − t_(k+1) in rank order
+	PerformanceFactors [][]graph.FactorID // N(p; s, β²): edge 0 to p, 1 to s
+	TeamFactors        []graph.FactorID   // edge 0 to t, then the players', then the bonus
+	DifferenceFactors  []graph.FactorID   // edge 0 to d, 1 to the better team, 2 to the worse
+	ComparisonFactors  []graph.FactorID   // I(d > ε) or, for a draw, I(|d| ≤ ε)
+}
+
+// figure1Layers are the rows of the paper's Figure 1, top to bottom.
+var figure1Layers = []string{"skill priors", "skills", "performance factors", "performances",
+	"team factors", "team performances", "difference factors", "differences", "comparison factors"}
+
+// Declare adds the factor graph of contest c to b, below skill variables
+// the caller has declared: Figure 1 of the paper without its priors, so
+// that skills (and their priors, and any dynamics between them) can be
+// shared by many contests and by factors of the caller's own, such as a
+// home advantage. Build the graph and derive its schedule with
+// schedules.Derive (or schedules.Tree if it has no loop); Params.NewGame is
+// the one-contest graph with the paper's schedule.
+func (p Params) Declare(b *graph.Builder, c Contest) (Nodes, error) {
+	if err := p.Validate(); err != nil {
+		return Nodes{}, err
+	}
+	if err := c.validate(); err != nil {
+		return Nodes{}, err
+	}
+	m := Match{Ranks: c.Ranks, Weights: c.Weights, Teams: make([][]Rating, len(c.Skills))}
+	return p.declare(b, &c, m.order(), &m), nil
+}
+
+// validate checks the contest's shape; the variables themselves are
+// checked by Build.
+func (c *Contest) validate() error {
+	if len(c.Skills) < 2 {
+		return inputErr("Skills", ErrTooFewTeams, float64(len(c.Skills)))
+	}
+	if c.Bonus != nil && len(c.Bonus) != len(c.Skills) {
+		return inputErr("Bonus", ErrShape, float64(len(c.Bonus)))
+	}
+	return checkOutcome(len(c.Skills), func(j int) int { return len(c.Skills[j]) }, c.Ranks, c.Weights, "Skills")
+}
+
+// declare adds c's nodes in rank order (order[pos] is the caller's team at
+// position pos), so that every match of one shape has the same graph; m
+// gives the weights and draws.
+func (p Params) declare(b *graph.Builder, c *Contest, order []int, m *Match) Nodes {
+	n := len(c.Skills)
+	nd := Nodes{
+		Performances: make([][]graph.VarID, n), Teams: make([]graph.VarID, n),
+		Differences: make([]graph.VarID, n-1), PerformanceFactors: make([][]graph.FactorID, n),
+		TeamFactors: make([]graph.FactorID, n), DifferenceFactors: make([]graph.FactorID, n-1),
+		ComparisonFactors: make([]graph.FactorID, n-1),
+	}
+	// Players are numbered across teams in the caller's order, as in
+	// Figure 1 (p1; p2, p3; p4).
+	first := make([]int, n)
+	for j := 1; j < n; j++ {
+		first[j] = first[j-1] + len(c.Skills[j-1])
+	}
+	b.DeclareLayers(figure1Layers...)
+	b.Layer("performances")
+	for _, j := range order {
+		nd.Performances[j] = make([]graph.VarID, len(c.Skills[j]))
+		for i := range c.Skills[j] {
+			nd.Performances[j][i] = b.AddVariable(fmt.Sprintf("%sp%d", c.Name, first[j]+i+1))
+		}
+	}
+	b.Layer("team performances")
+	for _, j := range order {
+		nd.Teams[j] = b.AddVariable(fmt.Sprintf("%st%d", c.Name, j+1))
+	}
+	b.Layer("differences")
+	for k := range nd.Differences {
+		nd.Differences[k] = b.AddVariable(fmt.Sprintf("%sd%d", c.Name, k+1))
+	}
+	b.Layer("performance factors")
+	for _, j := range order {
+		nd.PerformanceFactors[j] = make([]graph.FactorID, len(c.Skills[j]))
+		for i, s := range c.Skills[j] {
+			nd.PerformanceFactors[j][i] = b.AddFactor(factors.NewLikelihood(p.Beta*p.Beta), "", nd.Performances[j][i], s)
+		}
+	}
+	b.Layer("team factors")
+	for _, j := range order {
+		w := make([]float64, len(c.Skills[j]))
+		for i := range w {
+			w[i] = m.weight(j, i)
+		}
+		vars := append([]graph.VarID{nd.Teams[j]}, nd.Performances[j]...)
+		if c.Bonus != nil {
+			for _, v := range c.Bonus[j] {
+				w = append(w, 1)
+				vars = append(vars, v)
+			}
+		}
+		nd.TeamFactors[j] = b.AddFactor(factors.NewWeightedSum(w...), "", vars...)
+	}
+	b.Layer("difference factors")
+	for k := range nd.DifferenceFactors {
+		nd.DifferenceFactors[k] = b.AddFactor(factors.NewDifference(), "", nd.Differences[k], nd.Teams[order[k]], nd.Teams[order[k+1]])
+	}
+	b.Layer("comparison factors")
+	for k := range nd.ComparisonFactors {
+		eps := p.Margin(len(c.Skills[order[k]]), len(c.Skills[order[k+1]]))
+		if m.drawn(order, k) {
+			nd.ComparisonFactors[k] = b.AddFactor(factors.NewWithin(eps), "", nd.Differences[k])
+		} else {
+			nd.ComparisonFactors[k] = b.AddFactor(factors.NewGreaterThan(eps), "", nd.Differences[k])
+		}
+	}
+	return nd
+}

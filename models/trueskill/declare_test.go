@@ -1,0 +1,185 @@
+package trueskill_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/skillgraph/skillgraph/factors"
+	"github.com/skillgraph/skillgraph/graph"
+	"github.com/skillgraph/skillgraph/models/trueskill"
+	"github.com/skillgraph/skillgraph/schedules"
+)
+
+// declared builds match m with Declare on skill variables of the test's
+// own, the priors N(μ, σ² + τ²) that Rate uses, and bonus, if not nil, as
+// one extra variable per team with the given prior; it runs a derived
+// schedule and returns the posterior skills and bonus variables.
+func declared(t *testing.T, p trueskill.Params, m trueskill.Match, bonus []*trueskill.Rating) ([][]trueskill.Rating, []trueskill.Rating) {
+	t.Helper()
+	b := graph.NewBuilder("declared")
+	c := trueskill.Contest{Name: "g.", Ranks: m.Ranks, Weights: m.Weights, Skills: make([][]graph.VarID, len(m.Teams))}
+	for j, team := range m.Teams {
+		for i, r := range team {
+			v := b.AddVariable(fmt.Sprintf("s%d.%d", j, i))
+			b.AddFactor(factors.NewPrior(r.Mu, r.Sigma*r.Sigma+p.Tau*p.Tau), "", v)
+			c.Skills[j] = append(c.Skills[j], v)
+		}
+	}
+	bonusVar := make([]graph.VarID, len(bonus))
+	if bonus != nil {
+		c.Bonus = make([][]graph.VarID, len(bonus))
+		for j, r := range bonus {
+			if r == nil {
+				continue
+			}
+			bonusVar[j] = b.AddVariable(fmt.Sprintf("bonus%d", j))
+			b.AddFactor(factors.NewPrior(r.Mu, r.Sigma*r.Sigma), "", bonusVar[j])
+			c.Bonus[j] = []graph.VarID{bonusVar[j]}
+		}
+	}
+	if _, err := p.Declare(b, c); err != nil {
+		t.Fatal(err)
+	}
+	g, err := b.Build()
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := schedules.Derive(g, schedules.WithLoop(schedules.Tolerance(1e-13), schedules.MaxIterations(500)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := schedules.Check(g, s); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := schedules.Run(context.Background(), g, s); err != nil {
+		t.Fatal(err)
+	}
+	rating := func(v graph.VarID) trueskill.Rating {
+		m := g.Marginal(v)
+		return trueskill.Rating{Mu: m.Mean(), Sigma: m.Sigma()}
+	}
+	out := make([][]trueskill.Rating, len(c.Skills))
+	for j, team := range c.Skills {
+		for _, v := range team {
+			out[j] = append(out[j], rating(v))
+		}
+	}
+	var bonusOut []trueskill.Rating
+	for j, r := range bonus {
+		if r != nil {
+			bonusOut = append(bonusOut, rating(bonusVar[j]))
+		}
+	}
+	return out, bonusOut
+}
+
+// TestDeclareEqualsRate declares random matches (two to four teams of one
+// to three players, draws, weights) on the test's own skill variables, runs
+// the schedule Derive gives, and checks the posteriors against Rate (the
+// closed form for two teams, the paper's schedule for more).
+func TestDeclareEqualsRate(t *testing.T) {
+	p := trueskill.DefaultParams()
+	p.Tolerance = 1e-13
+	p.MaxIterations = 500
+	rng := rand.New(rand.NewPCG(14, 1))
+	for trial := range 60 {
+		n := 2 + rng.IntN(3)
+		m := trueskill.Match{Teams: make([][]trueskill.Rating, n), Ranks: make([]int, n)}
+		weighted := trial%3 == 0
+		if weighted {
+			m.Weights = make([][]float64, n)
+		}
+		for j := range n {
+			for range 1 + rng.IntN(3) {
+				m.Teams[j] = append(m.Teams[j], trueskill.Rating{Mu: 15 + 20*rng.Float64(), Sigma: 1 + 7*rng.Float64()})
+				if weighted {
+					m.Weights[j] = append(m.Weights[j], 0.2+rng.Float64())
+				}
+			}
+			m.Ranks[j] = rng.IntN(n) // ties are draws
+		}
+		want, err := p.Rate(context.Background(), m)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, _ := declared(t, p, m, nil)
+		for j := range want.Ratings {
+			for i, w := range want.Ratings[j] {
+				if g := got[j][i]; math.Abs(g.Mu-w.Mu) > 1e-9 || math.Abs(g.Sigma-w.Sigma) > 1e-9 {
+					t.Errorf("trial %d (ranks %v): team %d player %d: declared %v, Rate %v", trial, m.Ranks, j, i, g, w)
+				}
+			}
+		}
+	}
+}
+
+// TestDeclareBonus checks the Bonus wiring: a bonus variable with prior
+// N(μ_h, σ_h²) added to a team's performance is, in the model, a teammate
+// who adds no performance noise of its own. With β = 0 every performance
+// equals its skill, so the bonus is exactly an extra player of rating
+// (μ_h, σ_h) and τ = 0, and Rate gives the answer.
+func TestDeclareBonus(t *testing.T) {
+	p := trueskill.DefaultParams()
+	p.Beta = 1e-9
+	p.Tau = 0
+	p.DrawMargin = 0.5
+	home := trueskill.Rating{Mu: 2, Sigma: 1.5}
+	for _, ranks := range [][]int{{1, 2}, {2, 1}, {1, 1}} {
+		m := trueskill.Match{Teams: [][]trueskill.Rating{{{Mu: 25, Sigma: 8}}, {{Mu: 27, Sigma: 4}, {Mu: 20, Sigma: 6}}}, Ranks: ranks}
+		got, gotBonus := declared(t, p, m, []*trueskill.Rating{&home, nil})
+		with := m
+		with.Teams = [][]trueskill.Rating{{m.Teams[0][0], home}, m.Teams[1]}
+		want, err := p.Rate(context.Background(), with)
+		if err != nil {
+			t.Fatal(err)
+		}
+		close := func(what string, g, w trueskill.Rating) {
+			if math.Abs(g.Mu-w.Mu) > 1e-7 || math.Abs(g.Sigma-w.Sigma) > 1e-7 {
+				t.Errorf("ranks %v: %s: declared %v, as a player %v", ranks, what, g, w)
+			}
+		}
+		close("home player", got[0][0], want.Ratings[0][0])
+		close("bonus", gotBonus[0], want.Ratings[0][1])
+		for i := range got[1] {
+			close(fmt.Sprint("away player ", i), got[1][i], want.Ratings[1][i])
+		}
+	}
+}
+
+func TestDeclareErrors(t *testing.T) {
+	p := trueskill.DefaultParams()
+	one := []graph.VarID{0}
+	for _, c := range []struct {
+		name string
+		c    trueskill.Contest
+		want error
+	}{
+		{"one team", trueskill.Contest{Skills: [][]graph.VarID{one}}, trueskill.ErrTooFewTeams},
+		{"empty team", trueskill.Contest{Skills: [][]graph.VarID{one, {}}}, trueskill.ErrEmptyTeam},
+		{"ranks", trueskill.Contest{Skills: [][]graph.VarID{one, one}, Ranks: []int{1}}, trueskill.ErrShape},
+		{"weights", trueskill.Contest{Skills: [][]graph.VarID{one, one}, Weights: [][]float64{{1}, {1, 2}}}, trueskill.ErrShape},
+		{"negative weight", trueskill.Contest{Skills: [][]graph.VarID{one, one}, Weights: [][]float64{{1}, {-1}}}, trueskill.ErrNegative},
+		{"bonus", trueskill.Contest{Skills: [][]graph.VarID{one, one}, Bonus: [][]graph.VarID{one}}, trueskill.ErrShape},
+	} {
+		if _, err := p.Declare(graph.NewBuilder("bad"), c.c); !errors.Is(err, c.want) {
+			t.Errorf("%s: %v, want %v", c.name, err, c.want)
+		}
+	}
+	bad := p
+	bad.Beta = -1
+	if _, err := bad.Declare(graph.NewBuilder("bad"), trueskill.Contest{Skills: [][]graph.VarID{one, one}}); err == nil {
+		t.Error("negative β: no error")
+	}
+	// Variables the builder does not have are reported by Build.
+	b := graph.NewBuilder("missing")
+	if _, err := p.Declare(b, trueskill.Contest{Skills: [][]graph.VarID{{7}, {8}}}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := b.Build(); !errors.Is(err, graph.ErrNoVariable) {
+		t.Errorf("missing skill variables: %v, want %v", err, graph.ErrNoVariable)
+	}
+}
