@@ -19,28 +19,32 @@ type Options struct {
 	// schedule sends it, draws it as an arrow from the factor to the
 	// variable, and colours it as the TrueSkill paper's Figure 1 does: light
 	// grey for messages sent down the page, black for messages sent up, and
-	// blue for messages inside a loop.
+	// inside a loop light blue down and dark blue up.
 	Schedule schedules.Schedule
+	// HideNumbers leaves the message numbers out (the arrows and colours
+	// stay): a large graph's numbers crowd its picture.
+	HideNumbers bool
 	// Values adds each variable's current marginal (μ, σ) to its label.
 	Values bool
 	// RankDir is Graphviz's rankdir; "TB" (top to bottom) if empty.
 	RankDir string
 }
 
-// Phase colours.
-const (
-	colourDown = "gray60"
-	colourLoop = "royalblue3"
-	colourUp   = "black"
-)
-
+// phase is where a message is sent: down or up the page, outside or inside
+// a loop.
 type phase int
 
 const (
 	down phase = iota
-	inLoop
+	loopDown
+	loopUp
 	up
 )
+
+// colours of the phases, and the legend that explains them.
+var colours = [...]string{down: "gray60", loopDown: "royalblue1", loopUp: "navy", up: "black"}
+
+const legend = "messages in schedule order: grey = down, black = up; in an iterated loop light blue = down, dark blue = up"
 
 type annotation struct {
 	numbers []int
@@ -58,9 +62,11 @@ func Marshal(g *graph.Graph, opt Options) ([]byte, error) {
 
 // Write writes g as an undirected Graphviz graph: variables as circles
 // (observed ones shaded), factors as small black squares with their label
-// beside them, one row per named layer (rank=same), edges from the upper
-// layer to the lower so that rows keep their order. The output depends only
-// on g and opt: the same graph gives the same bytes.
+// beside them, one row per named layer (rank=same), the rows in the order
+// of the graph's layers (held by invisible edges where no edge of the graph
+// holds them), each group of the graph (graph.Builder.Group) boxed as a
+// cluster, and edges from the upper layer to the lower. The output depends
+// only on g and opt: the same graph gives the same bytes.
 func Write(w io.Writer, g *graph.Graph, opt Options) error {
 	notes, err := annotate(g, opt.Schedule)
 	if err != nil {
@@ -72,14 +78,16 @@ func Write(w io.Writer, g *graph.Graph, opt Options) error {
 		rankdir = "TB"
 	}
 	fmt.Fprintf(bw, "graph %s {\n", quote(g.Name()))
-	fmt.Fprintf(bw, "\trankdir=%s;\n\tordering=out;\n\tforcelabels=true;\n\tnodesep=0.9;\n\tranksep=0.5;\n", quote(rankdir))
+	// newrank ranks the whole graph at once, so that a row may cross
+	// clusters.
+	fmt.Fprintf(bw, "\trankdir=%s;\n\tnewrank=true;\n\tordering=out;\n\tforcelabels=true;\n\tnodesep=0.9;\n\tranksep=0.5;\n", quote(rankdir))
 	fmt.Fprintf(bw, "\tnode [fontname=\"Helvetica\", fontsize=11];\n\tedge [fontname=\"Helvetica\", fontsize=9];\n")
 	if opt.Schedule != nil {
-		fmt.Fprintf(bw, "\tlabel=%s;\n\tlabelloc=b;\n\tfontname=\"Helvetica\";\n\tfontsize=10;\n",
-			quote("messages numbered in schedule order: grey = downward, blue = iterated loop, black = upward"))
+		fmt.Fprintf(bw, "\tlabel=%s;\n\tlabelloc=b;\n\tfontname=\"Helvetica\";\n\tfontsize=10;\n", quote(legend))
 	}
 	layers := g.Layers()
 	members := make([][]string, len(layers))
+	clusters := make([][]string, len(g.Groups()))
 	for v := 0; v < g.NumVariables(); v++ {
 		id := graph.VarID(v)
 		label := g.VariableName(id)
@@ -106,18 +114,35 @@ func Write(w io.Writer, g *graph.Graph, opt Options) error {
 		}
 		fmt.Fprintf(bw, "\tv%d [%s];\n", v, attrs)
 		members[g.VariableLayer(id)] = append(members[g.VariableLayer(id)], fmt.Sprintf("v%d", v))
+		clusters[g.VariableGroup(id)] = append(clusters[g.VariableGroup(id)], fmt.Sprintf("v%d", v))
 	}
 	for f := 0; f < g.NumFactors(); f++ {
 		id := graph.FactorID(f)
 		fmt.Fprintf(bw, "\tf%d [shape=box, style=filled, fillcolor=black, fixedsize=true, width=0.15, height=0.15, label=\"\", xlabel=%s, tooltip=%s];\n",
 			f, quote(g.FactorLabel(id)), quote(g.FactorLabel(id)))
 		members[g.FactorLayer(id)] = append(members[g.FactorLayer(id)], fmt.Sprintf("f%d", f))
+		clusters[g.FactorGroup(id)] = append(clusters[g.FactorGroup(id)], fmt.Sprintf("f%d", f))
 	}
+	for c, name := range g.Groups() {
+		if c == 0 || len(clusters[c]) == 0 {
+			continue
+		}
+		fmt.Fprintf(bw, "\tsubgraph %s {\n\t\tlabel=%s;\n\t\tstyle=rounded;\n\t\tcolor=gray70;\n\t\tfontname=\"Helvetica\";\n\t\tfontsize=10;\n\t\t%s;\n\t}\n",
+			quote(fmt.Sprintf("cluster%d", c)), quote(name), strings.Join(clusters[c], "; "))
+	}
+	// One row per layer, and an invisible edge from each row to the next,
+	// so that rows keep their order where no edge of the graph says it (an
+	// isolated group, or a layer that only the next one's factors reach).
+	prev := ""
 	for l, ids := range members {
 		if layers[l] == "" || len(ids) == 0 {
 			continue
 		}
 		fmt.Fprintf(bw, "\tsubgraph %s {\n\t\trank=same;\n\t\t%s;\n\t}\n", quote("layer "+layers[l]), strings.Join(ids, "; "))
+		if prev != "" {
+			fmt.Fprintf(bw, "\t%s -- %s [style=invis];\n", prev, ids[0])
+		}
+		prev = ids[0]
 	}
 	for f := 0; f < g.NumFactors(); f++ {
 		id := graph.FactorID(f)
@@ -132,7 +157,11 @@ func Write(w io.Writer, g *graph.Graph, opt Options) error {
 				fmt.Fprintf(bw, "\t%s -- %s;\n", a, b)
 				continue
 			}
-			colour := [...]string{colourDown, colourLoop, colourUp}[note.phase]
+			colour := colours[note.phase]
+			if opt.HideNumbers {
+				fmt.Fprintf(bw, "\t%s -- %s [dir=%s, color=%s];\n", a, b, dir, colour)
+				continue
+			}
 			nums := make([]string, len(note.numbers))
 			for k, n := range note.numbers {
 				nums[k] = strconv.Itoa(n)
@@ -166,11 +195,11 @@ func annotate(g *graph.Graph, s schedules.Schedule) (map[[2]int]*annotation, err
 			return
 		}
 		ph := down
-		switch {
-		case loop != nil:
-			ph = inLoop
-		case g.VariableLayer(g.EdgeVariable(st.Factor, st.Edge)) < g.FactorLayer(st.Factor):
+		if g.VariableLayer(g.EdgeVariable(st.Factor, st.Edge)) < g.FactorLayer(st.Factor) {
 			ph = up
+		}
+		if loop != nil {
+			ph = [...]phase{down: loopDown, up: loopUp}[ph]
 		}
 		key := [2]int{int(st.Factor), st.Edge}
 		a := notes[key]

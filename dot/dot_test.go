@@ -75,7 +75,12 @@ func TestFigure1Structure(t *testing.T) {
 			t.Errorf("factor %d: %s", f, a)
 		}
 	}
-	edges := edgeRE.FindAllStringSubmatch(text, -1)
+	var edges [][]string
+	for _, e := range edgeRE.FindAllStringSubmatch(text, -1) {
+		if e[3] != "style=invis" { // the edges that hold rows in order
+			edges = append(edges, e)
+		}
+	}
 	if len(edges) != g.NumEdges() {
 		t.Errorf("%d edges, graph has %d", len(edges), g.NumEdges())
 	}
@@ -106,9 +111,11 @@ func TestFigure1Structure(t *testing.T) {
 			t.Fatalf("message numbers %v are not 1…%d", numbers, steps)
 		}
 	}
-	// Figure 1: 6 messages iterated in the loop, and both other phases present.
-	if colours["royalblue3"] != 6 || colours["gray60"] == 0 || colours["black"] == 0 {
-		t.Errorf("edge colours %v, want 6 loop edges and some downward and upward ones", colours)
+	// Figure 1: 6 messages iterated in the loop, 2 down (to the
+	// differences) and 4 up (to the team performances and from the
+	// comparisons), and both other phases present.
+	if colours["royalblue1"] != 2 || colours["navy"] != 4 || colours["gray60"] == 0 || colours["black"] == 0 {
+		t.Errorf("edge colours %v, want 2 loop edges down, 4 up, and some downward and upward ones outside", colours)
 	}
 	rows := rankRE.FindAllStringSubmatch(text, -1)
 	if len(rows) != 9 {
@@ -161,12 +168,7 @@ func TestGolden(t *testing.T) {
 // and a graph whose names need escaping. Graphviz is installed by CI; without
 // it the test is skipped (or failed, when CI is set).
 func TestGraphvizAccepts(t *testing.T) {
-	if _, err := exec.LookPath("dot"); err != nil {
-		if os.Getenv("CI") != "" {
-			t.Fatal("graphviz (dot) is not installed; .ci/run installs it")
-		}
-		t.Skip("graphviz (dot) not installed")
-	}
+	needGraphviz(t)
 	gm := figure1(t)
 	if _, err := gm.Run(context.Background()); err != nil {
 		t.Fatal(err)
@@ -206,5 +208,104 @@ func TestScheduleMustFitGraph(t *testing.T) {
 	_, err := dot.Marshal(gm.Graph(), dot.Options{Schedule: schedules.Step(999, 0)})
 	if !errors.Is(err, dot.ErrSchedule) {
 		t.Errorf("error %v, want ErrSchedule", err)
+	}
+}
+
+// needGraphviz skips the test without Graphviz, or fails it when CI is set.
+func needGraphviz(t *testing.T) {
+	t.Helper()
+	if _, err := exec.LookPath("dot"); err != nil {
+		if os.Getenv("CI") != "" {
+			t.Fatal("graphviz (dot) is not installed; .ci/run installs it")
+		}
+		t.Skip("graphviz (dot) not installed")
+	}
+}
+
+// layout runs Graphviz on text and returns the height of every node (dot
+// -Tplain: "node name x y …", y up the page), failing on any warning.
+func layout(t *testing.T, text []byte) map[string]float64 {
+	t.Helper()
+	cmd := exec.Command("dot", "-Tplain")
+	cmd.Stdin = bytes.NewReader(text)
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil || stderr.Len() > 0 {
+		t.Fatalf("dot -Tplain: %v: %s", err, stderr.String())
+	}
+	ys := map[string]float64{}
+	for _, line := range strings.Split(string(out), "\n") {
+		f := strings.Fields(line)
+		if len(f) > 3 && f[0] == "node" {
+			y, err := strconv.ParseFloat(f[3], 64)
+			if err != nil {
+				t.Fatal(err)
+			}
+			ys[f[1]] = y
+		}
+	}
+	return ys
+}
+
+// TestRowsKeepLayerOrder draws two unconnected pieces whose edges alone
+// would put layers 0 and 1 on one row and layers 2 and 3 on the next; the
+// rows must still follow the layers, and each group must be one cluster.
+func TestRowsKeepLayerOrder(t *testing.T) {
+	needGraphviz(t)
+	b := graph.NewBuilder("rows")
+	b.DeclareLayers("L0", "L1", "L2", "L3")
+	b.Group("far")
+	b.Layer("L3")
+	x := b.AddVariable("x")
+	b.Layer("L0")
+	b.AddFactor(factors.NewPrior(0, 1), "", x)
+	b.Group("near")
+	b.Layer("L2")
+	y := b.AddVariable("y")
+	b.Layer("L1")
+	b.AddFactor(factors.NewPrior(0, 1), "", y)
+	g, err := b.Build()
+	if err != nil {
+		t.Fatal(err)
+	}
+	text, err := dot.Marshal(g, dot.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ys := layout(t, text)
+	// f0 (L0) above f1 (L1) above y (L2) above x (L3).
+	if !(ys["f0"] > ys["f1"] && ys["f1"] > ys["v1"] && ys["v1"] > ys["v0"]) {
+		t.Errorf("rows out of layer order: heights %v", ys)
+	}
+	for _, want := range []string{
+		"subgraph \"cluster1\" {\n\t\tlabel=\"far\";", "\t\tv0; f0;\n",
+		"subgraph \"cluster2\" {\n\t\tlabel=\"near\";", "\t\tv1; f1;\n",
+	} {
+		if !strings.Contains(string(text), want) {
+			t.Errorf("DOT lacks %q:\n%s", want, text)
+		}
+	}
+}
+
+// TestHideNumbers keeps the arrows and colours of a schedule and drops its
+// numbers.
+func TestHideNumbers(t *testing.T) {
+	gm := figure1(t)
+	text, err := dot.Marshal(gm.Graph(), dot.Options{Schedule: gm.Schedule(), HideNumbers: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	arrows := 0
+	for _, e := range edgeRE.FindAllStringSubmatch(string(text), -1) {
+		if strings.Contains(e[3], "label=") {
+			t.Errorf("numbered edge %s", e[0])
+		}
+		if strings.Contains(e[3], "dir=") && strings.Contains(e[3], "color=") {
+			arrows++
+		}
+	}
+	if arrows != gm.Graph().NumEdges() {
+		t.Errorf("%d arrows, want one per edge (%d)", arrows, gm.Graph().NumEdges())
 	}
 }

@@ -17,14 +17,28 @@ import (
 type Builder struct {
 	g     Graph
 	layer int32
+	group int32
 	vars  [][]VarID // per factor, until Build
 }
 
 // NewBuilder returns a builder for a graph called name.
 func NewBuilder(name string) *Builder {
-	b := &Builder{g: Graph{name: name}}
+	b := &Builder{g: Graph{name: name, groups: []string{""}}}
 	b.Layer("")
 	return b
+}
+
+// Group makes name the group of the nodes added next, "" for none. A
+// drawing boxes each group's nodes together (one player's skills over
+// time, one game's inside); groups are kept in order of first use, and a
+// group may be returned to.
+func (b *Builder) Group(name string) {
+	if i := slices.Index(b.g.groups, name); i >= 0 {
+		b.group = int32(i)
+		return
+	}
+	b.g.groups = append(b.g.groups, name)
+	b.group = int32(len(b.g.groups) - 1)
 }
 
 // Layer makes name the layer of the nodes added next; layers are kept in
@@ -52,6 +66,7 @@ func (b *Builder) DeclareLayers(names ...string) {
 // AddVariable adds a latent variable and returns its ID.
 func (b *Builder) AddVariable(name string) VarID {
 	b.g.vars = append(b.g.vars, variable{name: name, layer: b.layer})
+	b.g.varGroup = append(b.g.varGroup, b.group)
 	return VarID(len(b.g.vars) - 1)
 }
 
@@ -59,6 +74,7 @@ func (b *Builder) AddVariable(name string) VarID {
 // rejects a value that is not finite.
 func (b *Builder) AddObserved(name string, value float64) VarID {
 	b.g.vars = append(b.g.vars, variable{name: name, layer: b.layer, observed: true, value: value})
+	b.g.varGroup = append(b.g.varGroup, b.group)
 	return VarID(len(b.g.vars) - 1)
 }
 
@@ -71,6 +87,7 @@ func (b *Builder) AddFactor(f Factor, label string, vars ...VarID) FactorID {
 	fn.ev, _ = f.(Evidence)
 	fn.gev, _ = f.(GaussianEvidence)
 	b.g.factors = append(b.g.factors, fn)
+	b.g.factorGroup = append(b.g.factorGroup, b.group)
 	b.vars = append(b.vars, slices.Clone(vars))
 	return id
 }
@@ -144,6 +161,12 @@ func (b *Builder) Build() (*Graph, error) {
 	g.vars = slices.Clone(g.vars)
 	g.factors = slices.Clone(g.factors)
 	g.layers = slices.Clone(g.layers)
+	g.groups = slices.Clone(g.groups)
+	if len(g.groups) == 1 {
+		g.varGroup, g.factorGroup = nil, nil // no groups: nothing to store
+	} else {
+		g.varGroup, g.factorGroup = slices.Clone(g.varGroup), slices.Clone(g.factorGroup)
+	}
 	g.twin = make([]int32, nEdges)
 	for v := range g.vars {
 		es := g.vars[v].edges

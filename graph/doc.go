@@ -21,5 +21,6 @@
 // Storage is flat (slices indexed by dense IDs, adjacency in one array), so a
 // graph of hundreds of thousands of variables costs memory linear in its
 // edges, and a small per-match graph can be Reset and rerun without
-// allocating. Layers group nodes into rows for drawing (package dot).
+// allocating. Layers put nodes into rows for drawing (package dot), and
+// groups (Builder.Group) box nodes together: a player over time, a game.
 package graph

@@ -63,3 +63,32 @@ func ExampleGraph_Variable() {
 	// false
 	// graph "twice": variables 0 and 1: two variables with one name "x"
 }
+
+// Two players' skills over two time steps, each player's chain in its own
+// group, so that a drawing (package dot) boxes it.
+func ExampleBuilder_Group() {
+	b := graph.NewBuilder("history")
+	for _, player := range []string{"ann", "ben"} {
+		b.Group(player)
+		s0, s1 := b.AddVariable(player+"@0"), b.AddVariable(player+"@1")
+		b.AddFactor(factors.NewPrior(25, 64), "", s0)
+		b.AddFactor(factors.NewLikelihood(0.1), "", s1, s0) // skill drift
+	}
+	b.Group("") // what follows belongs to no group
+	g, err := b.Build()
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	groups := g.Groups()
+	for v := range g.NumVariables() {
+		fmt.Printf("%s in %q\n", g.VariableName(graph.VarID(v)), groups[g.VariableGroup(graph.VarID(v))])
+	}
+	fmt.Printf("drift factor 3 in %q\n", groups[g.FactorGroup(3)])
+	// Output:
+	// ann@0 in "ann"
+	// ann@1 in "ann"
+	// ben@0 in "ben"
+	// ben@1 in "ben"
+	// drift factor 3 in "ben"
+}

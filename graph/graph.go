@@ -162,14 +162,19 @@ type factorNode struct {
 // A Graph is not safe for concurrent use; build one per goroutine, or reuse
 // one per goroutine with Reset.
 type Graph struct {
-	name     string
-	layers   []string
-	vars     []variable
-	marg     []messages.Gaussian
-	factors  []factorNode
-	edgeVar  []VarID
-	msgs     []messages.Gaussian
-	varEdges []int32
+	name   string
+	layers []string
+	vars   []variable
+	// groups are the names of Builder.Group, groups[0] = "" (none);
+	// varGroup and factorGroup index them, nil when no group was used.
+	groups      []string
+	varGroup    []int32
+	factorGroup []int32
+	marg        []messages.Gaussian
+	factors     []factorNode
+	edgeVar     []VarID
+	msgs        []messages.Gaussian
+	varEdges    []int32
 	// twin is, for an edge of an unobserved variable with two edges, the
 	// other edge (−1 otherwise): that variable's cavity on one edge is the
 	// message on the other, exactly, with no division.
@@ -281,6 +286,26 @@ func (g *Graph) Variable(name string) (VarID, bool) {
 		return -1, false
 	}
 	return g.byName[i], true
+}
+
+// Groups returns the group names in order of first use, the first being
+// "" (no group) (a copy).
+func (g *Graph) Groups() []string { return append([]string(nil), g.groups...) }
+
+// VariableGroup returns the index in Groups of v's group, 0 for none.
+func (g *Graph) VariableGroup(v VarID) int {
+	if g.varGroup == nil {
+		return 0
+	}
+	return int(g.varGroup[v])
+}
+
+// FactorGroup returns the index in Groups of f's group, 0 for none.
+func (g *Graph) FactorGroup(f FactorID) int {
+	if g.factorGroup == nil {
+		return 0
+	}
+	return int(g.factorGroup[f])
 }
 
 // VariableLayer returns the index in Layers of v's layer.
