@@ -5,9 +5,13 @@
 // t2 = p2 + p3, …), and each named layer of the graph is one row, so a
 // TrueSkill game reads top to bottom like Figure 1 of the paper: priors,
 // skills, performances, team performances, differences, comparisons. Given a
-// schedule, every message is numbered in the order the schedule sends it and
-// coloured by phase (down, iterated loop, up); with Values, each variable
-// shows its current marginal, so inference can be watched step by step.
+// schedule, every message is numbered in the order the schedule sends it
+// (HideNumbers leaves the numbers out) and coloured by direction, down or
+// up, and by whether a loop iterates it; with Values, each variable shows
+// its current marginal, so inference can be watched step by step. The
+// groups a builder sets (graph.Builder.Group: a player over time, a game)
+// are drawn as boxed clusters, and rows keep the order of the layers even
+// where no edge holds them.
 //
 // The writer is a small custom one rather than gonum's encoding/dot: it
 // needs rows, external labels and per-edge arrows, which are a few lines

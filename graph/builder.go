@@ -63,6 +63,14 @@ func (b *Builder) DeclareLayers(names ...string) {
 	b.layer = cur
 }
 
+// NumVariables returns the number of variables added so far; the next
+// variable's ID is this number.
+func (b *Builder) NumVariables() int { return len(b.g.vars) }
+
+// NumFactors returns the number of factors added so far; the next
+// factor's ID is this number.
+func (b *Builder) NumFactors() int { return len(b.g.factors) }
+
 // AddVariable adds a latent variable and returns its ID.
 func (b *Builder) AddVariable(name string) VarID {
 	b.g.vars = append(b.g.vars, variable{name: name, layer: b.layer})

@@ -75,6 +75,7 @@ func ExampleBuilder_Group() {
 		b.AddFactor(factors.NewLikelihood(0.1), "", s1, s0) // skill drift
 	}
 	b.Group("") // what follows belongs to no group
+	fmt.Printf("%d variables, %d factors\n", b.NumVariables(), b.NumFactors())
 	g, err := b.Build()
 	if err != nil {
 		fmt.Println(err)
@@ -86,9 +87,24 @@ func ExampleBuilder_Group() {
 	}
 	fmt.Printf("drift factor 3 in %q\n", groups[g.FactorGroup(3)])
 	// Output:
+	// 4 variables, 4 factors
 	// ann@0 in "ann"
 	// ann@1 in "ann"
 	// ben@0 in "ben"
 	// ben@1 in "ben"
 	// drift factor 3 in "ben"
+}
+
+// Linear-Gaussian factors send exact messages; a win factor's message is a
+// projection that depends on its cavity, so schedules send it once its
+// cavity is complete, and iterate when there are several.
+func ExampleIsExact() {
+	for _, f := range []graph.Factor{factors.NewPrior(25, 69.4), factors.NewDifference(), factors.NewGreaterThan(0.7), factors.NewPoisson(2)} {
+		fmt.Printf("%T exact: %v\n", f, graph.IsExact(f))
+	}
+	// Output:
+	// *factors.Prior exact: true
+	// *factors.WeightedSum exact: true
+	// *factors.GreaterThan exact: false
+	// *factors.Poisson exact: false
 }

@@ -97,10 +97,24 @@ type LinearForm interface {
 }
 
 // Approximate is implemented by factors whose messages are projections
-// (expectation propagation or variational) rather than exact; schedules use
-// it to order updates and drawings to mark them.
+// (expectation propagation or variational) rather than exact, to name the
+// approximation. Schedules do not need it: see IsExact.
 type Approximate interface {
 	Approximation() string // "EP" or "VMP"
+}
+
+// IsExact reports whether f's messages are exact whatever the cavity: f is
+// linear-Gaussian (LinearForm) and does not call itself Approximate. Any
+// other factor's Gaussian message is a projection that depends on its
+// cavity, so schedules treat it as approximate (it must send after its
+// cavity is complete, and more than one needs iterating), whether or not
+// its author declared Approximate.
+func IsExact(f Factor) bool {
+	if _, ok := f.(Approximate); ok {
+		return false
+	}
+	_, ok := f.(LinearForm)
+	return ok
 }
 
 // Errors returned (wrapped, with names) by the builder and by updates.

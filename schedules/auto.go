@@ -51,7 +51,7 @@ var ErrNotTree = errors.New("factor graph has a cycle")
 // graph: every message towards a root, leaves first, then every message away
 // from it. With exact factors the marginals are then exact (belief
 // propagation on a tree). In each connected part the root is a variable
-// touched by an approximate factor (graph.Approximate), if any, and that
+// touched by an approximate factor (one that is not graph.IsExact), if any, and that
 // factor sends last on the way up, so that it moment-matches against its
 // complete cavity: two passes are then also the EP fixed point when a part
 // has at most one approximate factor. With more, wrap the result in a Loop
@@ -86,10 +86,7 @@ func TreeOf(g *graph.Graph, factors []graph.FactorID) (*SequenceSchedule, error)
 		up int // edge towards the root
 	}
 	var order []visit
-	approximate := func(f graph.FactorID) bool {
-		_, ok := g.Factor(f).(graph.Approximate)
-		return ok
-	}
+	approximate := func(f graph.FactorID) bool { return !graph.IsExact(g.Factor(f)) }
 	// Roots: variables of approximate factors first, then every variable.
 	var roots []graph.VarID
 	for _, f := range factors {

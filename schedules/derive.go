@@ -156,7 +156,7 @@ func Derive(g *graph.Graph, opts ...DeriveOption) (Schedule, error) {
 	if tree, err := Tree(g); err == nil {
 		n := 0
 		for f := range g.NumFactors() {
-			if _, ok := g.Factor(graph.FactorID(f)).(graph.Approximate); ok {
+			if !graph.IsExact(g.Factor(graph.FactorID(f))) {
 				n++
 			}
 		}

@@ -13,6 +13,7 @@ import (
 	"github.com/skillgraph/skillgraph/factors"
 	"github.com/skillgraph/skillgraph/graph"
 	"github.com/skillgraph/skillgraph/graph/exact"
+	"github.com/skillgraph/skillgraph/messages"
 	"github.com/skillgraph/skillgraph/schedules"
 )
 
@@ -193,6 +194,49 @@ func TestDeriveTreeIsExact(t *testing.T) {
 	run(t, g, s)
 	if r := assertExactMeans(t, g, 1e-12); math.Abs(r-1) > 1e-12 {
 		t.Errorf("variance ratio %v on a tree, want 1", r)
+	}
+}
+
+// undeclared is a win factor whose author declared neither Approximate nor
+// a linear form: schedules must still treat it as approximate.
+type undeclared struct{ win *factors.GreaterThan }
+
+func (u undeclared) Arity() int { return 1 }
+func (u undeclared) Message(i int, e graph.Edges) (messages.Gaussian, error) {
+	return u.win.Message(i, e)
+}
+
+// TestDeriveTreeSendsApproximateLast checks that on a tree whose one
+// approximate factor does not say so, Derive's two passes reach the EP
+// fixed point (flooding run to convergence): the factor must send after
+// its cavity is complete, or its message is computed from a flat cavity
+// and nothing moves.
+func TestDeriveTreeSendsApproximateLast(t *testing.T) {
+	b := graph.NewBuilder("one game")
+	s1, s2 := b.AddVariable("s1"), b.AddVariable("s2")
+	p1, p2, d := b.AddVariable("p1"), b.AddVariable("p2"), b.AddVariable("d")
+	b.AddFactor(factors.NewPrior(25, 69), "", s1)
+	b.AddFactor(factors.NewPrior(28, 40), "", s2)
+	b.AddFactor(factors.NewLikelihood(17), "", p1, s1)
+	b.AddFactor(factors.NewLikelihood(17), "", p2, s2)
+	b.AddFactor(factors.NewDifference(), "", d, p1, p2)
+	b.AddFactor(undeclared{factors.NewGreaterThan(0.7)}, "", d)
+	g := mustGraph(t, b)
+	s, err := schedules.Derive(g)
+	if err != nil {
+		t.Fatal(err)
+	}
+	run(t, g, s)
+	got := []messages.Gaussian{g.Marginal(s1), g.Marginal(s2)}
+	g.Reset()
+	run(t, g, schedules.Flooding(g, schedules.Tolerance(1e-14), schedules.MaxIterations(1000)))
+	for i, want := range []messages.Gaussian{g.Marginal(s1), g.Marginal(s2)} {
+		if math.Abs(got[i].Mean()-want.Mean()) > 1e-9 || math.Abs(got[i].Variance()-want.Variance()) > 1e-9 {
+			t.Errorf("s%d: derived %v, flooding %v", i+1, got[i], want)
+		}
+	}
+	if got[0].Mean() <= 25 {
+		t.Errorf("the winner's mean %v did not rise", got[0].Mean())
 	}
 }
 

@@ -183,3 +183,100 @@ func TestDeclareErrors(t *testing.T) {
 		t.Errorf("missing skill variables: %v, want %v", err, graph.ErrNoVariable)
 	}
 }
+
+// TestDeclareHistory is a miniature TrueSkill Through Time: three players
+// over four time steps, skills linked by drift N(s_t+1; s_t, γ²), six games
+// declared on the skills of their time step, and the schedule derived from
+// the graph in time order. The posterior is checked against importance
+// sampling from the prior (the likelihood of a win being
+// Φ((s_w − s_l − ε)/(√2·β)) once performances are integrated out): means
+// within 0.1σ, and standard deviations no more than 35 % small (loopy EP
+// counts some evidence twice around the loops two games between the same
+// pair make; the test logs the measured sizes).
+func TestDeclareHistory(t *testing.T) {
+	p := trueskill.DefaultParams()
+	const players, steps, drift = 3, 4, 1.0
+	games := []struct{ step, winner, loser int }{{0, 0, 1}, {1, 1, 2}, {1, 0, 2}, {2, 2, 0}, {3, 0, 1}, {3, 1, 2}}
+
+	// The model: what a user writes.
+	b := graph.NewBuilder("history")
+	skill := make([][]graph.VarID, steps) // by time step and player
+	var rank []int                        // by VarID: the time step
+	for s := range steps {
+		for i := range players {
+			skill[s] = append(skill[s], b.AddVariable(fmt.Sprintf("s%d@%d", i, s)))
+			if s == 0 {
+				b.AddFactor(factors.NewPrior(p.Mu, p.Sigma*p.Sigma), "", skill[s][i])
+			} else {
+				b.AddFactor(factors.NewLikelihood(drift*drift), "", skill[s][i], skill[s-1][i])
+			}
+		}
+		for _, gm := range games {
+			if gm.step == s {
+				c := trueskill.Contest{Name: fmt.Sprintf("g%d.%d.", s, gm.winner), Skills: [][]graph.VarID{{skill[s][gm.winner]}, {skill[s][gm.loser]}}}
+				if _, err := p.Declare(b, c); err != nil {
+					t.Fatal(err)
+				}
+			}
+		}
+		for len(rank) < b.NumVariables() {
+			rank = append(rank, s)
+		}
+	}
+	g, err := b.Build()
+	if err != nil {
+		t.Fatal(err)
+	}
+	sched, err := schedules.Derive(g, schedules.ByRank(func(v graph.VarID) int { return rank[v] }),
+		schedules.WithLoop(schedules.Tolerance(1e-8), schedules.MaxIterations(200)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := schedules.Run(context.Background(), g, sched)
+	if err != nil || !res.Converged {
+		t.Fatalf("%+v, %v", res, err)
+	}
+	// End of the model.
+
+	// Importance sampling: skills from the prior and drift, weighted by
+	// the games' likelihoods.
+	rng := rand.New(rand.NewPCG(15, 3))
+	eps := p.Margin(1, 1)
+	var sw float64
+	var m1, m2 [steps][players]float64
+	var x [steps][players]float64
+	for range 400000 {
+		for i := range players {
+			x[0][i] = p.Mu + p.Sigma*rng.NormFloat64()
+			for s := 1; s < steps; s++ {
+				x[s][i] = x[s-1][i] + drift*rng.NormFloat64()
+			}
+		}
+		w := 1.0
+		for _, gm := range games {
+			w *= normCDF((x[gm.step][gm.winner] - x[gm.step][gm.loser] - eps) / (math.Sqrt2 * p.Beta))
+		}
+		sw += w
+		for s := range steps {
+			for i := range players {
+				m1[s][i] += w * x[s][i]
+				m2[s][i] += w * x[s][i] * x[s][i]
+			}
+		}
+	}
+	worst := 0.0
+	for s := range steps {
+		for i := range players {
+			mean := m1[s][i] / sw
+			sd := math.Sqrt(m2[s][i]/sw - mean*mean)
+			got := g.Marginal(skill[s][i])
+			if math.Abs(got.Mean()-mean) > 0.1*sd || got.Sigma() < 0.65*sd || got.Sigma() > 1.02*sd {
+				t.Errorf("player %d at %d: EP %.3f ± %.3f, sampling %.3f ± %.3f", i, s, got.Mean(), got.Sigma(), mean, sd)
+			}
+			worst = max(worst, 1-got.Sigma()/sd)
+		}
+	}
+	t.Logf("%d passes; standard deviations up to %.0f%% smaller than sampling's", res.Iterations, 100*worst)
+}
+
+func normCDF(x float64) float64 { return 0.5 * math.Erfc(-x/math.Sqrt2) }
