@@ -328,7 +328,6 @@ func TestDeriveHistory(t *testing.T) {
 				const tol = 1e-6
 				loop := []schedules.LoopOption{schedules.Tolerance(tol), schedules.MaxIterations(5000)}
 				hand := run(t, h.g, h.handWritten(loop...))
-				want := marginals(h.g)
 				s, err := schedules.Derive(h.g, schedules.ByRank(func(v graph.VarID) int { return h.rank[v] }), schedules.WithLoop(loop...))
 				if err != nil {
 					t.Fatal(err)
@@ -337,7 +336,6 @@ func TestDeriveHistory(t *testing.T) {
 					t.Fatal(err)
 				}
 				derived := run(t, h.g, s)
-				got := marginals(h.g)
 				unranked, err := schedules.Derive(h.g, schedules.WithLoop(loop...))
 				if err != nil {
 					t.Fatal(err)
@@ -368,13 +366,13 @@ func TestDeriveHistory(t *testing.T) {
 				// is not an error below it, so both are run much further.
 				tight := []schedules.LoopOption{schedules.Tolerance(1e-13), schedules.MaxIterations(20000)}
 				run(t, h.g, h.handWritten(tight...))
-				want = marginals(h.g)
+				want := marginals(h.g)
 				s, err = schedules.Derive(h.g, schedules.ByRank(func(v graph.VarID) int { return h.rank[v] }), schedules.WithLoop(tight...))
 				if err != nil {
 					t.Fatal(err)
 				}
 				run(t, h.g, s)
-				got = marginals(h.g)
+				got := marginals(h.g)
 				for v := range got {
 					if math.Abs(got[v][0]-want[v][0]) > 1e-9 || math.Abs(got[v][1]-want[v][1]) > 1e-9*want[v][1] {
 						t.Errorf("%s: derived N(%v, %v), hand-written N(%v, %v)", h.g.VariableName(graph.VarID(v)), got[v][0], got[v][1], want[v][0], want[v][1])

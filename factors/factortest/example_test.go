@@ -22,6 +22,18 @@ func ExampleMessage() {
 	// Output: N(1, 6)
 }
 
+// A factor's evidence at chosen cavities: a win factor I(d > 0.5) under
+// the cavity N(1, 4) has log P(d > 0.5) = log Φ((1 − 0.5)/2).
+func ExampleLogAverageFactor() {
+	lz, err := factortest.LogAverageFactor(factors.NewGreaterThan(0.5), messages.NewGaussian(1, 4))
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Printf("P(d > 0.5) = %.4f\n", math.Exp(lz))
+	// Output: P(d > 0.5) = 0.5987
+}
+
 // The tilted distribution of a win factor I(d > 0.5) and a cavity N(1, 4),
 // by quadrature: what its message must reproduce.
 func ExampleTilted() {

@@ -3,6 +3,7 @@ package scorebased_test
 import (
 	"context"
 	"fmt"
+	"math"
 
 	"github.com/skillgraph/skillgraph/factors"
 	"github.com/skillgraph/skillgraph/graph"
@@ -72,4 +73,99 @@ func ExampleGaussianOD_Declare() {
 	fmt.Printf("home advantage: %.3f ± %.3f goals (exact %.3f ± %.3f)\n", h.Mean(), h.Sigma(), x.Mean(), x.Sigma())
 	// Output:
 	// home advantage: 0.548 ± 0.473 goals (exact 0.548 ± 0.497)
+}
+
+// The score-difference model has one skill per team (DeclareSkill); a
+// match declared on it observes the goal difference. Two teams, two
+// matches, home advantage shared: the home side won 2-0 and drew 1-1 away.
+func ExampleGaussianSD_Declare() {
+	p := scorebased.Params{Sigma: 1, Beta: 0.3, Gamma: 1.2}
+	m := scorebased.NewGaussianSD(p)
+	b := graph.NewBuilder("two matches")
+	home := b.AddVariable("home")
+	b.AddFactor(factors.NewPrior(0, 0.25), "", home)
+	reds, err := p.DeclareSkill(b, "Reds", p.NewRating())
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	blues, err := p.DeclareSkill(b, "Blues", p.NewRating())
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	for i, c := range []scorebased.Contest{
+		{A: reds, B: blues, ScoreA: 2, ScoreB: 0},
+		{A: blues, B: reds, ScoreA: 1, ScoreB: 1},
+	} {
+		c.Name, c.Advantage = fmt.Sprintf("m%d.", i+1), []graph.VarID{home}
+		if _, err := m.Declare(b, c); err != nil {
+			fmt.Println(err)
+			return
+		}
+	}
+	g, err := b.Build()
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	s, err := schedules.Derive(g, schedules.WithLoop(schedules.Tolerance(1e-10)))
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	if _, err := schedules.Run(context.Background(), g, s); err != nil {
+		fmt.Println(err)
+		return
+	}
+	for _, v := range []graph.VarID{reds.Offence, blues.Offence, home} {
+		fmt.Printf("%-6s %+.3f ± %.3f\n", g.VariableName(v), g.Marginal(v).Mean(), g.Marginal(v).Sigma())
+	}
+	// Output:
+	// lReds  +0.356 ± 0.750
+	// lBlues -0.356 ± 0.750
+	// home   +0.236 ± 0.464
+}
+
+// The Poisson model's scores are counts, and its skills live on the log
+// scale of the scoring rate: a home advantage of h multiplies the home
+// side's expected goals by eʰ. One match, 3-0 to the home side.
+func ExamplePoissonOD_Declare() {
+	p := scorebased.Params{Sigma: 0.3, Beta: 0.1, Gamma: 1}
+	m := scorebased.NewPoissonOD(p)
+	prior := scorebased.Team{Offence: scorebased.Rating{Mu: 0.3, Sigma: 0.3}, Defence: scorebased.Rating{Mu: 0, Sigma: 0.3}}
+	b := graph.NewBuilder("one match")
+	home := b.AddVariable("home")
+	b.AddFactor(factors.NewPrior(0.2, 0.04), "", home)
+	a, err := p.DeclareTeam(b, "A", prior)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	bt, err := p.DeclareTeam(b, "B", prior)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	if _, err := m.Declare(b, scorebased.Contest{A: a, B: bt, ScoreA: 3, ScoreB: 0, Advantage: []graph.VarID{home}}); err != nil {
+		fmt.Println(err)
+		return
+	}
+	g, err := b.Build()
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	s, err := schedules.Derive(g)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	if _, err := schedules.Run(context.Background(), g, s); err != nil {
+		fmt.Println(err)
+		return
+	}
+	h := g.Marginal(home)
+	fmt.Printf("home advantage %.3f ± %.3f: ×%.2f goals\n", h.Mean(), h.Sigma(), math.Exp(h.Mean()))
+	// Output: home advantage 0.233 ± 0.194: ×1.26 goals
 }
