@@ -2,9 +2,11 @@ package trueskill
 
 import (
 	"fmt"
+	"math"
 
 	"github.com/skillgraph/skillgraph/factors"
 	"github.com/skillgraph/skillgraph/graph"
+	"github.com/skillgraph/skillgraph/schedules"
 )
 
 // Contest is one match to declare into a caller's graph (see
@@ -26,6 +28,12 @@ type Contest struct {
 	// to its performance, t = Σ wᵢpᵢ + Σ bonus: a home advantage shared by
 	// every contest, say, added to the home team's.
 	Bonus [][]graph.VarID
+	// Betas, if not nil, has the shape of Skills: each player's own
+	// performance noise β (0 allowed: the performance is the skill),
+	// instead of Params.Beta. The draw margin between two teams is then
+	// Φ⁻¹((p+1)/2)·√(Σβᵢ²) over both teams' players, which is the usual
+	// Φ⁻¹((p+1)/2)·√(n₁+n₂)·β when all are equal.
+	Betas [][]float64
 }
 
 // Nodes are what Declare adds to the graph, indexed by the caller's team
@@ -39,6 +47,10 @@ type Nodes struct {
 	TeamFactors        []graph.FactorID   // edge 0 to t, then the players', then the bonus
 	DifferenceFactors  []graph.FactorID   // edge 0 to d, 1 to the better team, 2 to the worse
 	ComparisonFactors  []graph.FactorID   // I(d > ε) or, for a draw, I(|d| ≤ ε)
+	// order lists the caller's teams in rank order, best first; bonus
+	// counts each team's bonus variables.
+	order []int
+	bonus []int
 }
 
 // figure1Layers are the rows of the paper's Figure 1, top to bottom.
@@ -71,6 +83,21 @@ func (c *Contest) validate() error {
 	}
 	if c.Bonus != nil && len(c.Bonus) != len(c.Skills) {
 		return inputErr("Bonus", ErrShape, float64(len(c.Bonus)))
+	}
+	if c.Betas != nil {
+		if len(c.Betas) != len(c.Skills) {
+			return inputErr("Betas", ErrShape, float64(len(c.Betas)))
+		}
+		for j, team := range c.Betas {
+			if len(team) != len(c.Skills[j]) {
+				return inputErr("Betas", ErrShape, float64(len(team)), j)
+			}
+			for i, b := range team {
+				if !(b >= 0) || math.IsInf(b, 1) {
+					return inputErr("Betas", ErrNegative, b, j, i)
+				}
+			}
+		}
 	}
 	return checkOutcome(len(c.Skills), func(j int) int { return len(c.Skills[j]) }, c.Ranks, c.Weights, "Skills")
 }
@@ -112,7 +139,15 @@ func (p Params) declare(b *graph.Builder, c *Contest, order []int, m *Match) Nod
 	for _, j := range order {
 		nd.PerformanceFactors[j] = make([]graph.FactorID, len(c.Skills[j]))
 		for i, s := range c.Skills[j] {
-			nd.PerformanceFactors[j][i] = b.AddFactor(factors.NewLikelihood(p.Beta*p.Beta), "", nd.Performances[j][i], s)
+			var f graph.Factor = factors.NewLikelihood(p.Beta * p.Beta)
+			if c.Betas != nil {
+				if beta := c.Betas[j][i]; beta > 0 {
+					f = factors.NewLikelihood(beta * beta)
+				} else {
+					f = factors.NewEquality() // p = s: edge 0 to p, 1 to s, as a likelihood's
+				}
+			}
+			nd.PerformanceFactors[j][i] = b.AddFactor(f, "", nd.Performances[j][i], s)
 		}
 	}
 	b.Layer("team factors")
@@ -137,11 +172,76 @@ func (p Params) declare(b *graph.Builder, c *Contest, order []int, m *Match) Nod
 	b.Layer("comparison factors")
 	for k := range nd.ComparisonFactors {
 		eps := p.Margin(len(c.Skills[order[k]]), len(c.Skills[order[k+1]]))
+		if c.Betas != nil && p.DrawMargin == 0 {
+			v := 0.0
+			for _, j := range order[k : k+2] {
+				for _, beta := range c.Betas[j] {
+					v += beta * beta
+				}
+			}
+			eps = DrawMargin(p.DrawProbability, math.Sqrt(v), 1)
+		}
 		if m.drawn(order, k) {
 			nd.ComparisonFactors[k] = b.AddFactor(factors.NewWithin(eps), "", nd.Differences[k])
 		} else {
 			nd.ComparisonFactors[k] = b.AddFactor(factors.NewGreaterThan(eps), "", nd.Differences[k])
 		}
 	}
+	nd.order = order
+	nd.bonus = make([]int, n)
+	for j := range c.Bonus {
+		nd.bonus[j] = len(c.Bonus[j])
+	}
 	return nd
+}
+
+// Schedule returns the paper's schedule for a contest declared with
+// Declare, given messages arriving at its skills: performances and team
+// performances down, the differences (for more than two teams, a chain
+// swept forward and back until no message moves more than the tolerance,
+// within the iteration cap), then back up to the skills. It is the game's
+// own inner schedule, to run as one unit inside a larger one (a history's
+// sweeps); NewGame's schedule is the skills' priors followed by it.
+func (p Params) Schedule(nd Nodes) schedules.Schedule {
+	step := schedules.Step
+	var down, up []schedules.Schedule
+	for _, j := range nd.order {
+		for _, f := range nd.PerformanceFactors[j] {
+			down = append(down, step(f, 0))
+		}
+	}
+	for _, j := range nd.order {
+		down = append(down, step(nd.TeamFactors[j], 0))
+	}
+	diff, cmp := nd.DifferenceFactors, nd.ComparisonFactors
+	last := len(diff) - 1
+	var chain schedules.Schedule
+	if last == 0 {
+		chain = schedules.Sequence(step(diff[0], 0), step(cmp[0], 0))
+	} else {
+		// The difference chain: each comparison updates the next team on
+		// the way forward and the previous one on the way back.
+		var body []schedules.Schedule
+		for k := 0; k < last; k++ {
+			body = append(body, step(diff[k], 0), step(cmp[k], 0), step(diff[k], 2))
+		}
+		for k := last; k > 0; k-- {
+			body = append(body, step(diff[k], 0), step(cmp[k], 0), step(diff[k], 1))
+		}
+		// No residual scheduling (schedules.Residual): on chains this
+		// short its bookkeeping costs about what the skipped updates save.
+		chain = schedules.Loop(schedules.Sequence(body...),
+			schedules.Tolerance(p.tolerance()), schedules.MaxIterations(p.maxIterations()),
+			schedules.Name("difference chain"))
+	}
+	up = append(up, step(diff[0], 1), step(diff[last], 2))
+	for _, j := range nd.order {
+		for i, f := range nd.PerformanceFactors[j] {
+			up = append(up, step(nd.TeamFactors[j], i+1), step(f, 1))
+		}
+		for k := range nd.bonus[j] {
+			up = append(up, step(nd.TeamFactors[j], len(nd.PerformanceFactors[j])+1+k))
+		}
+	}
+	return schedules.Sequence(schedules.Sequence(down...), chain, schedules.Sequence(up...))
 }

@@ -20,12 +20,21 @@ import (
 // schedule and returns the posterior skills and bonus variables.
 func declared(t *testing.T, p trueskill.Params, m trueskill.Match, bonus []*trueskill.Rating) ([][]trueskill.Rating, []trueskill.Rating) {
 	t.Helper()
+	return declaredWith(t, p, m, bonus, nil, false)
+}
+
+// declaredWith is declared with per-player β (nil: Params.Beta) and, if
+// own is set, the contest's own schedule (Params.Schedule) after the
+// priors instead of a derived one.
+func declaredWith(t *testing.T, p trueskill.Params, m trueskill.Match, bonus []*trueskill.Rating, betas [][]float64, own bool) ([][]trueskill.Rating, []trueskill.Rating) {
+	t.Helper()
 	b := graph.NewBuilder("declared")
-	c := trueskill.Contest{Name: "g.", Ranks: m.Ranks, Weights: m.Weights, Skills: make([][]graph.VarID, len(m.Teams))}
+	c := trueskill.Contest{Name: "g.", Ranks: m.Ranks, Weights: m.Weights, Skills: make([][]graph.VarID, len(m.Teams)), Betas: betas}
+	var priors []schedules.Schedule
 	for j, team := range m.Teams {
 		for i, r := range team {
 			v := b.AddVariable(fmt.Sprintf("s%d.%d", j, i))
-			b.AddFactor(factors.NewPrior(r.Mu, r.Sigma*r.Sigma+p.Tau*p.Tau), "", v)
+			priors = append(priors, schedules.Step(b.AddFactor(factors.NewPrior(r.Mu, r.Sigma*r.Sigma+p.Tau*p.Tau), "", v), 0))
 			c.Skills[j] = append(c.Skills[j], v)
 		}
 	}
@@ -37,20 +46,23 @@ func declared(t *testing.T, p trueskill.Params, m trueskill.Match, bonus []*true
 				continue
 			}
 			bonusVar[j] = b.AddVariable(fmt.Sprintf("bonus%d", j))
-			b.AddFactor(factors.NewPrior(r.Mu, r.Sigma*r.Sigma), "", bonusVar[j])
+			priors = append(priors, schedules.Step(b.AddFactor(factors.NewPrior(r.Mu, r.Sigma*r.Sigma), "", bonusVar[j]), 0))
 			c.Bonus[j] = []graph.VarID{bonusVar[j]}
 		}
 	}
-	if _, err := p.Declare(b, c); err != nil {
+	nd, err := p.Declare(b, c)
+	if err != nil {
 		t.Fatal(err)
 	}
 	g, err := b.Build()
 	if err != nil {
 		t.Fatal(err)
 	}
-	s, err := schedules.Derive(g, schedules.WithLoop(schedules.Tolerance(1e-13), schedules.MaxIterations(500)))
-	if err != nil {
-		t.Fatal(err)
+	var s schedules.Schedule = schedules.Sequence(schedules.Sequence(priors...), p.Schedule(nd))
+	if !own {
+		if s, err = schedules.Derive(g, schedules.WithLoop(schedules.Tolerance(1e-13), schedules.MaxIterations(500))); err != nil {
+			t.Fatal(err)
+		}
 	}
 	if err := schedules.Check(g, s); err != nil {
 		t.Fatal(err)
@@ -106,11 +118,24 @@ func TestDeclareEqualsRate(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		got, _ := declared(t, p, m, nil)
-		for j := range want.Ratings {
-			for i, w := range want.Ratings[j] {
-				if g := got[j][i]; math.Abs(g.Mu-w.Mu) > 1e-9 || math.Abs(g.Sigma-w.Sigma) > 1e-9 {
-					t.Errorf("trial %d (ranks %v): team %d player %d: declared %v, Rate %v", trial, m.Ranks, j, i, g, w)
+		// The same β for every player, given per player, changes nothing.
+		betas := make([][]float64, n)
+		for j := range betas {
+			for range m.Teams[j] {
+				betas[j] = append(betas[j], p.Beta)
+			}
+		}
+		for _, run := range []struct {
+			name  string
+			betas [][]float64
+			own   bool
+		}{{"derived", nil, false}, {"own schedule", nil, true}, {"per-player β", betas, true}} {
+			got, _ := declaredWith(t, p, m, nil, run.betas, run.own)
+			for j := range want.Ratings {
+				for i, w := range want.Ratings[j] {
+					if g := got[j][i]; math.Abs(g.Mu-w.Mu) > 1e-9 || math.Abs(g.Sigma-w.Sigma) > 1e-9 {
+						t.Errorf("trial %d (ranks %v), %s: team %d player %d: declared %v, Rate %v", trial, m.Ranks, run.name, j, i, g, w)
+					}
 				}
 			}
 		}
@@ -131,6 +156,10 @@ func TestDeclareBonus(t *testing.T) {
 	for _, ranks := range [][]int{{1, 2}, {2, 1}, {1, 1}} {
 		m := trueskill.Match{Teams: [][]trueskill.Rating{{{Mu: 25, Sigma: 8}}, {{Mu: 27, Sigma: 4}, {Mu: 20, Sigma: 6}}}, Ranks: ranks}
 		got, gotBonus := declared(t, p, m, []*trueskill.Rating{&home, nil})
+		own, ownBonus := declaredWith(t, p, m, []*trueskill.Rating{&home, nil}, nil, true)
+		if math.Abs(own[0][0].Mu-got[0][0].Mu) > 1e-9 || math.Abs(ownBonus[0].Mu-gotBonus[0].Mu) > 1e-9 || math.Abs(ownBonus[0].Sigma-gotBonus[0].Sigma) > 1e-9 {
+			t.Errorf("ranks %v: the contest's own schedule gives %v and bonus %v, derived %v and %v", ranks, own[0][0], ownBonus[0], got[0][0], gotBonus[0])
+		}
 		with := m
 		with.Teams = [][]trueskill.Rating{{m.Teams[0][0], home}, m.Teams[1]}
 		want, err := p.Rate(context.Background(), with)
@@ -164,6 +193,8 @@ func TestDeclareErrors(t *testing.T) {
 		{"weights", trueskill.Contest{Skills: [][]graph.VarID{one, one}, Weights: [][]float64{{1}, {1, 2}}}, trueskill.ErrShape},
 		{"negative weight", trueskill.Contest{Skills: [][]graph.VarID{one, one}, Weights: [][]float64{{1}, {-1}}}, trueskill.ErrNegative},
 		{"bonus", trueskill.Contest{Skills: [][]graph.VarID{one, one}, Bonus: [][]graph.VarID{one}}, trueskill.ErrShape},
+		{"betas", trueskill.Contest{Skills: [][]graph.VarID{one, one}, Betas: [][]float64{{1}, {}}}, trueskill.ErrShape},
+		{"negative β", trueskill.Contest{Skills: [][]graph.VarID{one, one}, Betas: [][]float64{{1}, {-1}}}, trueskill.ErrNegative},
 	} {
 		if _, err := p.Declare(graph.NewBuilder("bad"), c.c); !errors.Is(err, c.want) {
 			t.Errorf("%s: %v, want %v", c.name, err, c.want)

@@ -80,7 +80,7 @@ func (p Params) newGame(m Match) (*Game, error) {
 		gm.skills[pos] = c.Skills[j]
 	}
 	step := schedules.Step
-	var down, up []schedules.Schedule
+	var down []schedules.Schedule
 	priors := make([][]graph.FactorID, n)
 	b.Layer("skill priors")
 	for pos, j := range gm.order {
@@ -107,43 +107,8 @@ func (p Params) newGame(m Match) (*Game, error) {
 		gm.sums[pos] = g.Factor(nd.TeamFactors[j]).(*factors.WeightedSum)
 	}
 
-	// Figure 1's schedule. The difference chain: with two teams one pass is
-	// exact; with more, sweep forward (each comparison updates the next team)
-	// and back (each updates the previous team) until nothing changes.
-	for _, j := range gm.order {
-		for _, f := range nd.PerformanceFactors[j] {
-			down = append(down, step(f, 0))
-		}
-	}
-	for _, j := range gm.order {
-		down = append(down, step(nd.TeamFactors[j], 0))
-	}
-	diff, cmp := nd.DifferenceFactors, nd.ComparisonFactors
-	var chain schedules.Schedule
-	last := n - 2
-	if n == 2 {
-		chain = schedules.Sequence(step(diff[0], 0), step(cmp[0], 0))
-	} else {
-		var body []schedules.Schedule
-		for k := 0; k < last; k++ {
-			body = append(body, step(diff[k], 0), step(cmp[k], 0), step(diff[k], 2))
-		}
-		for k := last; k > 0; k-- {
-			body = append(body, step(diff[k], 0), step(cmp[k], 0), step(diff[k], 1))
-		}
-		// No residual scheduling (schedules.Residual): on chains this
-		// short its bookkeeping costs about what the skipped updates save.
-		chain = schedules.Loop(schedules.Sequence(body...),
-			schedules.Tolerance(p.tolerance()), schedules.MaxIterations(p.maxIterations()),
-			schedules.Name("difference chain"))
-	}
-	up = append(up, step(diff[0], 1), step(diff[last], 2))
-	for _, j := range gm.order {
-		for i, f := range nd.PerformanceFactors[j] {
-			up = append(up, step(nd.TeamFactors[j], i+1), step(f, 1))
-		}
-	}
-	gm.schedule = schedules.Sequence(schedules.Sequence(down...), chain, schedules.Sequence(up...))
+	// Figure 1's schedule: the priors, then the contest's own.
+	gm.schedule = schedules.Sequence(schedules.Sequence(down...), p.Schedule(nd))
 
 	gm.offsets = make([]int, n+1)
 	for pos, j := range gm.order {
