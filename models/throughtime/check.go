@@ -1,0 +1,94 @@
+package throughtime
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/skillgraph/skillgraph/messages"
+	"github.com/skillgraph/skillgraph/models/trueskill"
+)
+
+func (p Params) validate() error {
+	for _, c := range []struct {
+		name string
+		v    float64
+		ok   bool
+	}{
+		{"Mu", p.Mu, messages.IsFinite(p.Mu)},
+		{"Sigma", p.Sigma, p.Sigma > 0 && !math.IsInf(p.Sigma, 1)},
+		{"Beta", p.Beta, p.Beta > 0 && !math.IsInf(p.Beta, 1)},
+		{"Gamma", p.Gamma, p.Gamma >= 0 && !math.IsInf(p.Gamma, 1)},
+		{"DrawProbability", p.DrawProbability, p.DrawProbability >= 0 && p.DrawProbability < 1},
+	} {
+		if !c.ok {
+			return fmt.Errorf("throughtime: Params.%s = %v: %w", c.name, c.v, ErrParameter)
+		}
+	}
+	return nil
+}
+
+func (pl Player) validate(name string) error {
+	switch {
+	case !messages.IsFinite(pl.Mu), !(pl.Sigma > 0) || math.IsInf(pl.Sigma, 1),
+		!(pl.Beta >= 0) || math.IsInf(pl.Beta, 1), !(pl.Gamma >= 0) || math.IsInf(pl.Gamma, 1):
+		return fmt.Errorf("throughtime: player %q: %+v: %w", name, pl, ErrParameter)
+	}
+	return nil
+}
+
+// player returns name's prior, β and γ: its own if given, else p's.
+func (p Params) player(priors map[string]Player, name string) Player {
+	if pl, ok := priors[name]; ok {
+		return pl
+	}
+	return Player{Mu: p.Mu, Sigma: p.Sigma, Beta: p.Beta, Gamma: p.Gamma}
+}
+
+// trueskill returns the parameters of a game: β and the draw probability
+// (players' own β come with each contest), its difference chain run to
+// 1e-6 as the reference's inner loop is.
+func (p Params) trueskill() trueskill.Params {
+	return trueskill.Params{Mu: p.Mu, Sigma: p.Sigma, Beta: p.Beta, DrawProbability: p.DrawProbability}
+}
+
+// checkGame reports a game (index k, at time t) that cannot be declared:
+// fewer than two teams, an empty team, a player twice, a non-finite time,
+// ranks or weights of the wrong shape, a negative weight.
+func checkGame(g *Game, k int, t float64) error {
+	bad := func(format string, a ...any) error {
+		return fmt.Errorf("throughtime: game %d: %s: %w", k, fmt.Sprintf(format, a...), ErrGame)
+	}
+	if !messages.IsFinite(t) {
+		return bad("time %v", t)
+	}
+	if len(g.Teams) < 2 {
+		return bad("%d teams, want at least 2", len(g.Teams))
+	}
+	if g.Ranks != nil && len(g.Ranks) != len(g.Teams) {
+		return bad("%d ranks for %d teams", len(g.Ranks), len(g.Teams))
+	}
+	if g.Weights != nil && len(g.Weights) != len(g.Teams) {
+		return bad("%d weight rows for %d teams", len(g.Weights), len(g.Teams))
+	}
+	seen := map[string]bool{}
+	for j, team := range g.Teams {
+		if len(team) == 0 {
+			return bad("team %d is empty", j)
+		}
+		for i, name := range team {
+			if seen[name] {
+				return bad("player %q appears twice", name)
+			}
+			seen[name] = true
+			if g.Weights != nil {
+				if len(g.Weights[j]) != len(team) {
+					return bad("team %d: %d weights for %d players", j, len(g.Weights[j]), len(team))
+				}
+				if w := g.Weights[j][i]; !(w >= 0) || math.IsInf(w, 1) {
+					return bad("team %d player %d: weight %v", j, i, w)
+				}
+			}
+		}
+	}
+	return nil
+}
