@@ -53,8 +53,10 @@ func (p Params) trueskill() trueskill.Params {
 
 // checkGame reports a game (index k, at time t) that cannot be declared:
 // fewer than two teams, an empty team, a player twice, a non-finite time,
-// ranks or weights of the wrong shape, a negative weight.
-func checkGame(g *Game, k int, t float64) error {
+// ranks or weights of the wrong shape, a negative weight, or a tie when
+// draws are impossible (draws is false: the draw probability is 0, so the
+// margin is 0 and a tie has probability 0).
+func checkGame(g *Game, k int, t float64, draws bool) error {
 	bad := func(format string, a ...any) error {
 		return fmt.Errorf("throughtime: game %d: %s: %w", k, fmt.Sprintf(format, a...), ErrGame)
 	}
@@ -69,6 +71,15 @@ func checkGame(g *Game, k int, t float64) error {
 	}
 	if g.Weights != nil && len(g.Weights) != len(g.Teams) {
 		return bad("%d weight rows for %d teams", len(g.Weights), len(g.Teams))
+	}
+	if !draws && g.Ranks != nil {
+		for j := range g.Ranks {
+			for i := range j {
+				if g.Ranks[i] == g.Ranks[j] {
+					return bad("teams %d and %d tie, but the draw probability is 0 (set Params.DrawProbability)", i, j)
+				}
+			}
+		}
 	}
 	seen := map[string]bool{}
 	for j, team := range g.Teams {

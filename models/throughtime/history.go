@@ -161,7 +161,7 @@ func New(p Params, games []Game, opts ...Option) (*History, error) {
 		return games[k].Time
 	}
 	for k := range games {
-		if err := checkGame(&games[k], k, time(k)); err != nil {
+		if err := checkGame(&games[k], k, time(k), p.DrawProbability > 0); err != nil {
 			return nil, err
 		}
 	}
