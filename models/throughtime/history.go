@@ -99,6 +99,7 @@ type History struct {
 	// one-step-ahead log probability of its outcome.
 	filtered []float64
 	sweep    schedules.Schedule // one smoothing iteration
+	acc      *extrapolation     // kept across Converge calls
 }
 
 type declaredGame struct {
@@ -348,6 +349,10 @@ func (h *History) Converge(ctx context.Context, tol float64, maxSweeps int) (sch
 	}
 	skills := h.skills()
 	before := make([]messages.Gaussian, len(skills))
+	if h.acc == nil {
+		h.acc = h.newExtrapolation()
+	}
+	acc := h.acc
 	var res schedules.Result
 	for res.Iterations < maxSweeps {
 		if err := ctx.Err(); err != nil {
@@ -368,6 +373,9 @@ func (h *History) Converge(ctx context.Context, tol float64, maxSweeps int) (sch
 		if res.Delta <= tol {
 			res.Converged = true
 			break
+		}
+		if err := acc.observe(); err != nil {
+			return res, fmt.Errorf("throughtime: sweep %d: %w", res.Iterations, err)
 		}
 	}
 	return res, nil
