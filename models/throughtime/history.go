@@ -265,7 +265,9 @@ func New(p Params, games []Game, opts ...Option) (*History, error) {
 			filter = append(filter, h.games[k].schedule)
 		}
 	}
-	if _, err := h.runner.Run(context.Background(), schedules.Sequence(filter...)); err != nil {
+	// A runner of its own, so that the forward pass's plan, used once, is
+	// garbage once it has run.
+	if _, err := schedules.Run(context.Background(), g, schedules.Sequence(filter...)); err != nil {
 		return nil, fmt.Errorf("throughtime: forward pass: %w", err)
 	}
 	// Each game's one-step-ahead evidence, from the messages its skills had
