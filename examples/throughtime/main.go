@@ -10,7 +10,7 @@
 // the forward pass and then sweeps to -tol, showing progress on stderr, and
 // prints whether it converged, after how many sweeps and how long, the
 // evidence, and the players with the highest final skill; -out writes every
-// learning curve as CSV. With -cases its last line is "ttt conformance: N
+// learning curve as CSV and the top players' curves as SVG. With -cases its last line is "ttt conformance: N
 // passed, M failed", and it exits 1 if any failed.
 package main
 
@@ -20,6 +20,7 @@ import (
 	"encoding/csv"
 	"flag"
 	"fmt"
+	"io"
 	"log"
 	"os"
 	"path/filepath"
@@ -146,26 +147,41 @@ func smooth(path string, p throughtime.Params, unit, tol float64, maxSweeps int,
 	if out == "" {
 		return nil
 	}
-	return writeCurves(filepath.Join(out, "learning_curves.csv"), h)
+	if err := writeCurves(filepath.Join(out, "learning_curves.csv"), h); err != nil {
+		return err
+	}
+	var curves []curve
+	for _, b := range players[:min(6, len(players))] {
+		curves = append(curves, curve{b.name, h.LearningCurve(b.name)})
+	}
+	toYear := func(t float64) float64 { return 1970 + t*unit/365.25 }
+	return writeFile(filepath.Join(out, "learning_curves.svg"), func(w io.Writer) error { return writeCurvesSVG(w, curves, toYear) })
 }
 
-// writeCurves writes every learning curve as player,time,mu,sigma, through
-// a temporary file renamed into place, so that a crash leaves no half file.
+// writeCurves writes every learning curve as player,time,mu,sigma.
 func writeCurves(path string, h *throughtime.History) error {
-	tmp, err := os.CreateTemp(filepath.Dir(path), ".curves-*")
+	return writeFile(path, func(f io.Writer) error {
+		w := csv.NewWriter(f)
+		w.Write([]string{"player", "time", "mu", "sigma"})
+		for _, name := range h.Players() {
+			for _, pt := range h.LearningCurve(name) {
+				w.Write([]string{name, strconv.FormatFloat(pt.Time, 'g', -1, 64), strconv.FormatFloat(pt.Mu, 'g', 10, 64), strconv.FormatFloat(pt.Sigma, 'g', 10, 64)})
+			}
+		}
+		w.Flush()
+		return w.Error()
+	})
+}
+
+// writeFile writes path through a temporary file renamed into place, so
+// that a crash never leaves half a file.
+func writeFile(path string, write func(io.Writer) error) error {
+	tmp, err := os.CreateTemp(filepath.Dir(path), ".tmp-*")
 	if err != nil {
 		return err
 	}
 	defer os.Remove(tmp.Name())
-	w := csv.NewWriter(tmp)
-	w.Write([]string{"player", "time", "mu", "sigma"})
-	for _, name := range h.Players() {
-		for _, pt := range h.LearningCurve(name) {
-			w.Write([]string{name, strconv.FormatFloat(pt.Time, 'g', -1, 64), strconv.FormatFloat(pt.Mu, 'g', 10, 64), strconv.FormatFloat(pt.Sigma, 'g', 10, 64)})
-		}
-	}
-	w.Flush()
-	if err := w.Error(); err != nil {
+	if err := write(tmp); err != nil {
 		tmp.Close()
 		return err
 	}

@@ -7,21 +7,31 @@ import (
 	"github.com/skillgraph/skillgraph/messages"
 )
 
-// extrapolation speeds up the sweeps' slow tail. After a few dozen sweeps
-// the games' messages to the skills change by a nearly constant ratio r
-// from one sweep to the next (0.96 on a tennis-shaped history: one slow
-// mode, the relative level of players linked by many games over long
-// careers, dominates), so the remaining change is the geometric series
-// Δ·(r + r² + …) = Δ·r/(1 − r), and adding it (Aitken's Δ² process on the
-// whole vector of messages) lands near the fixed point. The fixed point is
-// unchanged: only the iteration's starting point moves, and the sweeps
-// that follow decide convergence.
+// extrapolation speeds up the sweeps' slow tail. After some sweeps the
+// messages often change by a nearly constant ratio r from one sweep to the
+// next (0.96 on a tennis-shaped history: one slow mode, the relative level
+// of players linked by many games over long careers, dominates), so the
+// remaining change is the geometric series Δ·(r + r² + …) = Δ·r/(1 − r),
+// and adding it (Aitken's Δ² process on the whole vector of messages)
+// lands near the fixed point. The fixed point is unchanged: only the
+// iteration's starting point moves, and the sweeps that follow decide
+// convergence. A jump is kept only if the sweep after it moves the skills
+// less than the sweep before it did; otherwise the messages go back to
+// where they were and the next jump waits for a ratio that has held twice
+// as long (histories of large multi-team games, whose changes mix several
+// modes, mostly never jump).
 type extrapolation struct {
 	h     *History
 	edges []edge              // every edge of the graph
 	prev  []messages.Gaussian // their messages after the previous sweep
 	cur   []messages.Gaussian // and after this one
 	norms []float64           // the size of each sweep's change, since the last jump
+	// window is how many successive ratios must agree before a jump.
+	window int
+	// saved holds the messages before the last jump while it is on trial,
+	// and before is the skills' largest move in the sweep before it.
+	saved  []messages.Gaussian
+	before float64
 }
 
 type edge struct {
@@ -30,7 +40,7 @@ type edge struct {
 }
 
 func (h *History) newExtrapolation() *extrapolation {
-	x := &extrapolation{h: h}
+	x := &extrapolation{h: h, window: 3}
 	for f := range h.g.NumFactors() {
 		for i := range h.g.Arity(graph.FactorID(f)) {
 			x.edges = append(x.edges, edge{graph.FactorID(f), i})
@@ -48,9 +58,34 @@ func (x *extrapolation) read(into []messages.Gaussian) {
 	}
 }
 
-// observe reads the messages after a sweep and, once the ratio of
-// successive changes has settled, jumps them to the extrapolated limit.
-func (x *extrapolation) observe() error {
+// write sends every edge its message from msgs.
+func (x *extrapolation) write(msgs []messages.Gaussian) error {
+	for i, e := range x.edges {
+		if _, _, err := x.h.g.Send(x.h.g.EdgeID(e.f, e.i), msgs[i], 0); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// observe is called after each sweep that did not converge, with the
+// skills' largest move in it. It judges a jump on trial, and once the
+// ratio of successive changes has settled, jumps the messages to the
+// extrapolated limit.
+func (x *extrapolation) observe(delta float64) error {
+	if x.saved != nil {
+		saved := x.saved
+		x.saved = nil
+		if !(delta < x.before) {
+			x.window *= 2
+			x.norms = x.norms[:0]
+			if err := x.write(saved); err != nil {
+				return err
+			}
+			copy(x.prev, saved)
+			return nil
+		}
+	}
 	x.read(x.cur)
 	var sq float64
 	for i := range x.cur {
@@ -58,17 +93,23 @@ func (x *extrapolation) observe() error {
 		sq += dp*dp + dt*dt
 	}
 	x.norms = append(x.norms, math.Sqrt(sq))
-	x.prev, x.cur = x.cur, x.prev
+	x.prev, x.cur = x.cur, x.prev // prev: this sweep's messages; cur: the previous sweep's
 	n := len(x.norms)
-	if n < 4 {
+	if n < x.window+1 {
 		return nil
 	}
-	r1, r2, r3 := x.norms[n-1]/x.norms[n-2], x.norms[n-2]/x.norms[n-3], x.norms[n-3]/x.norms[n-4]
-	if !(r1 > 0.5 && r1 < 0.99) || math.Abs(r1-r2) > 0.01 || math.Abs(r2-r3) > 0.01 {
-		return nil // not (yet) a single geometric mode
+	r := x.norms[n-1] / x.norms[n-2]
+	if !(r > 0.5 && r < 0.999) {
+		return nil
 	}
-	step := r1 / (1 - r1)
-	// x.prev now holds this sweep's messages and x.cur the previous one's.
+	for k := n - x.window; k < n; k++ {
+		if math.Abs(x.norms[k]/x.norms[k-1]-r) > 0.01 {
+			return nil // not (yet) a single geometric mode
+		}
+	}
+	step := r / (1 - r)
+	x.saved = append(make([]messages.Gaussian, 0, len(x.prev)), x.prev...)
+	x.before = delta
 	for i, e := range x.edges {
 		now, was := x.prev[i], x.cur[i]
 		pi := now.Pi + step*(now.Pi-was.Pi)

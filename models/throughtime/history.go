@@ -376,7 +376,7 @@ func (h *History) Converge(ctx context.Context, tol float64, maxSweeps int) (sch
 			res.Converged = true
 			break
 		}
-		if err := acc.observe(); err != nil {
+		if err := acc.observe(res.Delta); err != nil {
 			return res, fmt.Errorf("throughtime: sweep %d: %w", res.Iterations, err)
 		}
 	}
