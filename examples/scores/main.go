@@ -6,33 +6,73 @@
 // predicted score and win/draw/loss probabilities beside the actual result.
 //
 //	go run ./examples/scores -data ../shared/data/epl.csv -season 2008-09
+//
+// Errors are one line, "scores: what went wrong", with exit status 2 for a
+// usage error and 1 for any other.
 package main
 
 import (
 	"cmp"
 	"context"
+	"errors"
 	"flag"
 	"fmt"
+	"io"
 	"os"
 	"slices"
+	"strings"
 
 	"github.com/skillgraph/skillgraph/models/evaluation"
 	"github.com/skillgraph/skillgraph/models/scorebased"
 	"github.com/skillgraph/skillgraph/models/trueskill"
 )
 
-func main() {
-	data := flag.String("data", "../shared/data/epl.csv", "league CSV file")
-	season := flag.String("season", "2008-09", "season to fit")
-	holdout := flag.Int("next", 5, "number of final fixtures to predict")
-	flag.Parse()
-	if err := run(*data, *season, *holdout); err != nil {
-		fmt.Fprintln(os.Stderr, "scores:", err)
-		os.Exit(1)
+// Exit statuses.
+const (
+	exitOK    = 0
+	exitError = 1 // the data or a model failed
+	exitUsage = 2 // bad flags or arguments
+)
+
+func main() { os.Exit(run(os.Args[1:], os.Stdout, os.Stderr)) }
+
+// run is the program with its arguments and streams, returning the exit
+// status.
+func run(args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("scores", flag.ContinueOnError)
+	fs.SetOutput(io.Discard) // errors are reported below, in one line
+	data := fs.String("data", "../shared/data/epl.csv", "league CSV file")
+	season := fs.String("season", "2008-09", "season to fit")
+	holdout := fs.Int("next", 5, "number of final fixtures to predict")
+	usage := func(format string, a ...any) int {
+		fmt.Fprintf(stderr, "scores: "+format+" (run scores -h for usage)\n", a...)
+		return exitUsage
 	}
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			fmt.Fprintln(stderr, "usage: scores [-data FILE] [-season SEASON] [-next N]")
+			fs.SetOutput(stderr)
+			fs.PrintDefaults()
+			return exitOK
+		}
+		return usage("%v", err)
+	}
+	if fs.NArg() > 0 {
+		return usage("unexpected argument %q", fs.Arg(0))
+	}
+	if *holdout < 0 {
+		return usage("-next %d: must not be negative", *holdout)
+	}
+	if err := fit(stdout, *data, *season, *holdout); err != nil {
+		fmt.Fprintln(stderr, "scores:", strings.ReplaceAll(err.Error(), "\n", " "))
+		return exitError
+	}
+	return exitOK
 }
 
-func run(path, season string, holdout int) error {
+// fit fits the models on season of the file at path but its last holdout
+// matches, prints the ratings and predicts the held-out matches.
+func fit(stdout io.Writer, path, season string, holdout int) error {
 	file, err := evaluation.LoadScored(path)
 	if err != nil {
 		return err
@@ -41,29 +81,17 @@ func run(path, season string, holdout int) error {
 	if len(all) == 0 {
 		return fmt.Errorf("%s: no matches in season %q", path, season)
 	}
-	if holdout < 0 || holdout >= len(all) {
-		return fmt.Errorf("-next %d: the season has %d matches", holdout, len(all))
+	if holdout >= len(all) {
+		return fmt.Errorf("-next %d: season %s has %d matches, and at least one must be left to fit on", holdout, season, len(all))
 	}
 	train, test := all[:len(all)-holdout], all[len(all)-holdout:]
 
-	// γ and the draw probability from the training matches, as in the paper.
-	var scores []scorebased.MatchScore
-	draws := 0
-	for _, m := range train {
-		scores = append(scores, scorebased.MatchScore{ScoreA: float64(m.HomeScore), ScoreB: float64(m.AwayScore)})
-		if m.HomeScore == m.AwayScore {
-			draws++
-		}
-	}
+	// γ and the draw probability from the training matches, as in the paper
+	// and as the evaluation package sets them.
 	pOD, pSD := scorebased.DefaultParams(), scorebased.DefaultParams()
-	if pOD.Gamma, err = scorebased.EstimateGammaOD(scores); err != nil {
-		return err
-	}
-	if pSD.Gamma, err = scorebased.EstimateGammaSD(scores); err != nil {
-		return err
-	}
+	pOD.Gamma, pSD.Gamma = evaluation.Gammas(train)
 	ts := trueskill.DefaultParams()
-	ts.DrawProbability = float64(draws) / float64(len(train))
+	ts.DrawProbability = evaluation.DrawProbability(evaluation.AsRanked(train))
 	pois, god, gsd := scorebased.NewPoissonOD(scorebased.DefaultParams()), scorebased.NewGaussianOD(pOD), scorebased.NewGaussianSD(pSD)
 
 	teamsP := map[string]scorebased.Team{}
@@ -97,7 +125,7 @@ func run(path, season string, holdout int) error {
 		}
 		teamsT[m.Home], teamsT[m.Away] = res.Ratings[0][0], res.Ratings[1][0]
 	}
-	fmt.Printf("%s %s: fitted on %d matches (γ_OD = %.3f, γ_SD = %.3f, draw probability %.3f; Lemma 1 took at most %d Halley steps)\n\n",
+	fmt.Fprintf(stdout, "%s %s: fitted on %d matches (γ_OD = %.3f, γ_SD = %.3f, draw probability %.3f; Lemma 1 took at most %d Halley steps)\n\n",
 		path, season, len(train), pOD.Gamma, pSD.Gamma, ts.DrawProbability, maxSteps)
 
 	names := make([]string, 0, len(teamsG))
@@ -108,18 +136,18 @@ func run(path, season string, holdout int) error {
 		// Strength: offence plus defence (a high defence concedes little).
 		return cmp.Compare(teamsG[b].Offence.Mu+teamsG[b].Defence.Mu, teamsG[a].Offence.Mu+teamsG[a].Defence.Mu)
 	})
-	fmt.Println("team               Gaussian-OD off   def    Poisson-OD off   def   Gaussian-SD   TrueSkill μ (σ)")
+	fmt.Fprintln(stdout, "team               Gaussian-OD off   def    Poisson-OD off   def   Gaussian-SD   TrueSkill μ (σ)")
 	for _, n := range names {
 		g, p, s, t := teamsG[n], teamsP[n], teamsS[n], teamsT[n]
-		fmt.Printf("%-18s %14.2f %6.2f %14.2f %6.2f %12.2f %10.2f (%.2f)\n", n,
+		fmt.Fprintf(stdout, "%-18s %14.2f %6.2f %14.2f %6.2f %12.2f %10.2f (%.2f)\n", n,
 			g.Offence.Mu, g.Defence.Mu, p.Offence.Mu, p.Defence.Mu, s.Mu, t.Mu, t.Sigma)
 	}
 
-	fmt.Printf("\nNext %d fixtures (score: expected goals; W/D/L: probabilities for the home side)\n", len(test))
+	fmt.Fprintf(stdout, "\nNext %d fixtures (score: expected goals; W/D/L: probabilities for the home side)\n", len(test))
 	for _, m := range test {
 		get(m.Home)
 		get(m.Away)
-		fmt.Printf("\n%s  %s %d-%d %s\n", m.Date, m.Home, m.HomeScore, m.AwayScore, m.Away)
+		fmt.Fprintf(stdout, "\n%s  %s %d-%d %s\n", m.Date, m.Home, m.HomeScore, m.AwayScore, m.Away)
 		pp, err := pois.Predict(teamsP[m.Home], teamsP[m.Away])
 		if err != nil {
 			return err
@@ -136,10 +164,10 @@ func run(path, season string, holdout int) error {
 		if err != nil {
 			return err
 		}
-		fmt.Printf("  Poisson-OD   score %5.2f-%-5.2f  W %.2f  D %.2f  L %.2f\n", pp.ScoreA, pp.ScoreB, pp.Win, pp.Draw, pp.Loss)
-		fmt.Printf("  Gaussian-OD  score %5.2f-%-5.2f  W %.2f  D %.2f  L %.2f\n", gp.ScoreA, gp.ScoreB, gp.Win, gp.Draw, gp.Loss)
-		fmt.Printf("  Gaussian-SD  diff  %+5.2f        W %.2f  D %.2f  L %.2f\n", sp.Difference, sp.Win, sp.Draw, sp.Loss)
-		fmt.Printf("  TrueSkill                       W %.2f  D %.2f  L %.2f\n", w, d, l)
+		fmt.Fprintf(stdout, "  Poisson-OD   score %5.2f-%-5.2f  W %.2f  D %.2f  L %.2f\n", pp.ScoreA, pp.ScoreB, pp.Win, pp.Draw, pp.Loss)
+		fmt.Fprintf(stdout, "  Gaussian-OD  score %5.2f-%-5.2f  W %.2f  D %.2f  L %.2f\n", gp.ScoreA, gp.ScoreB, gp.Win, gp.Draw, gp.Loss)
+		fmt.Fprintf(stdout, "  Gaussian-SD  diff  %+5.2f        W %.2f  D %.2f  L %.2f\n", sp.Difference, sp.Win, sp.Draw, sp.Loss)
+		fmt.Fprintf(stdout, "  TrueSkill                       W %.2f  D %.2f  L %.2f\n", w, d, l)
 	}
 	return nil
 }

@@ -15,4 +15,12 @@
 // Metrics (InformationGain, AUC, PairErrors, MeanCI) and loaders for the
 // CSV formats of ../shared/data (LoadScored, LoadRanked) are exported on
 // their own.
+//
+// Every function checks its input and returns an error wrapping one of the
+// package's sentinels (ErrInput, ErrNotFinite, ErrNoData, …) that names
+// the offending argument, match or field, rather than panicking, looping
+// or returning NaN: a NaN result always comes with an error, except in
+// ScoreMetrics, where it marks a metric a model or test set lacks. The
+// loaders are strict, and their errors are a *FileError giving the file,
+// line and column.
 package evaluation

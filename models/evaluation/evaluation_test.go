@@ -31,12 +31,12 @@ func TestInformationGainByHand(t *testing.T) {
 		{1, evaluation.Loss, 1 + math.Log2(1-top)}, // clamped, not −Inf
 	}
 	for _, c := range cases {
-		if got := evaluation.InformationGain(c.p, c.o); math.Abs(got-c.want) > 1e-9 {
-			t.Errorf("InformationGain(%v, %v) = %v, want %v", c.p, c.o, got, c.want)
+		if got, err := evaluation.InformationGain(c.p, c.o); err != nil || math.Abs(got-c.want) > 1e-9 {
+			t.Errorf("InformationGain(%v, %v) = %v, %v, want %v", c.p, c.o, got, err, c.want)
 		}
 	}
-	if got := evaluation.InformationGain(0.8, evaluation.Loss); math.Abs(got+1.321928094887362) > 1e-12 {
-		t.Errorf("1 + log₂ 0.2 = %v", got)
+	if got, err := evaluation.InformationGain(0.8, evaluation.Loss); err != nil || math.Abs(got+1.321928094887362) > 1e-12 {
+		t.Errorf("1 + log₂ 0.2 = %v, %v", got, err)
 	}
 }
 
@@ -44,32 +44,32 @@ func TestAUCByHand(t *testing.T) {
 	// Positives 0.9, 0.4; negatives 0.8, 0.4, 0.1: of the 6 pairs the
 	// positive is above in 0.9>0.8, 0.9>0.4, 0.9>0.1, 0.4>0.1 and tied once:
 	// (4 + ½)/6 = 0.75.
-	got := evaluation.AUC([]float64{0.9, 0.8, 0.4, 0.4, 0.1}, []bool{true, false, true, false, false})
-	if math.Abs(got-0.75) > 1e-15 {
-		t.Errorf("AUC = %v, want 0.75", got)
+	got, err := evaluation.AUC([]float64{0.9, 0.8, 0.4, 0.4, 0.1}, []bool{true, false, true, false, false})
+	if err != nil || math.Abs(got-0.75) > 1e-15 {
+		t.Errorf("AUC = %v, %v, want 0.75", got, err)
 	}
-	if got := evaluation.AUC([]float64{0.1, 0.2}, []bool{true, true}); !math.IsNaN(got) {
-		t.Errorf("AUC with one class = %v, want NaN", got)
+	if got, err := evaluation.AUC([]float64{0.1, 0.2}, []bool{true, true}); !math.IsNaN(got) || !errors.Is(err, evaluation.ErrNoData) {
+		t.Errorf("AUC with one class = %v, %v, want NaN and ErrNoData", got, err)
 	}
-	if got := evaluation.AUC([]float64{3, 1, 2}, []bool{true, false, false}); got != 1 {
-		t.Errorf("perfect ranking: AUC = %v", got)
+	if got, err := evaluation.AUC([]float64{3, 1, 2}, []bool{true, false, false}); err != nil || got != 1 {
+		t.Errorf("perfect ranking: AUC = %v, %v", got, err)
 	}
 }
 
 func TestPairErrorsByHand(t *testing.T) {
 	// Ranks 0, 1, 1, 2 (teams 1 and 2 tie): comparable pairs (0,1) (0,2)
 	// (0,3) (1,3) (2,3). Strengths 5, 6, 1, 1: wrong (0,1); tie (2,3) half.
-	wrong, pairs := evaluation.PairErrors([]float64{5, 6, 1, 1}, []int{0, 1, 1, 2})
-	if pairs != 5 || wrong != 1.5 {
-		t.Errorf("PairErrors = %v of %d, want 1.5 of 5", wrong, pairs)
+	wrong, pairs, err := evaluation.PairErrors([]float64{5, 6, 1, 1}, []int{0, 1, 1, 2})
+	if err != nil || pairs != 5 || wrong != 1.5 {
+		t.Errorf("PairErrors = %v of %d, %v, want 1.5 of 5", wrong, pairs, err)
 	}
 }
 
 func TestMeanCIByHand(t *testing.T) {
 	// 1, 2, 3: mean 2, sd 1, t(2, 0.975) = 4.302652…, half-width t/√3.
-	mean, half := evaluation.MeanCI([]float64{1, 2, 3})
-	if mean != 2 || math.Abs(half-4.302652729749464/math.Sqrt(3)) > 1e-9 {
-		t.Errorf("MeanCI = %v ± %v", mean, half)
+	mean, half, err := evaluation.MeanCI([]float64{1, 2, 3})
+	if err != nil || mean != 2 || math.Abs(half-4.302652729749464/math.Sqrt(3)) > 1e-9 {
+		t.Errorf("MeanCI = %v ± %v, %v", mean, half, err)
 	}
 }
 

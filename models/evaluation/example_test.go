@@ -14,10 +14,20 @@ func ExampleInformationGain() {
 	outcomes := []evaluation.Outcome{evaluation.Win, evaluation.Loss, evaluation.Draw}
 	var bits float64
 	for i, p := range forecasts {
-		bits += evaluation.InformationGain(p, outcomes[i])
+		g, err := evaluation.InformationGain(p, outcomes[i])
+		if err != nil {
+			fmt.Println(err)
+			return
+		}
+		bits += g
 	}
 	fmt.Printf("%.4f bits per match\n", bits/3)
-	fmt.Printf("AUC %.2f\n", evaluation.AUC([]float64{0.7, 0.4}, []bool{true, false}))
+	auc, err := evaluation.AUC([]float64{0.7, 0.4}, []bool{true, false})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Printf("AUC %.2f\n", auc)
 	// Output:
 	// 0.2471 bits per match
 	// AUC 1.00

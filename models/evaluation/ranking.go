@@ -2,9 +2,7 @@ package evaluation
 
 import (
 	"context"
-	"errors"
 	"fmt"
-	"math"
 	"slices"
 
 	"github.com/skillgraph/skillgraph/models/elo"
@@ -16,8 +14,9 @@ import (
 // order), over all games and "challenged".
 type RankingResult struct {
 	Games, Pairs int
-	// DrawProbability is the empirical share of tied adjacent teams, used
-	// to set TrueSkill's draw margin.
+	// DrawProbability is the function DrawProbability of the matches: the
+	// empirical share of tied adjacent teams, capped at
+	// MaxDrawProbability. It sets TrueSkill's draw margin.
 	DrawProbability        float64
 	EloFull, TrueSkillFull float64
 	// EloChallenged is Elo's error on the 20 % of games TrueSkill judged
@@ -28,31 +27,41 @@ type RankingResult struct {
 }
 
 // RankingExperiment predicts every game of ms before rating it (online),
-// with TrueSkill (params, its draw probability replaced by the empirical
-// one) and Elo (eloParams, duelling heuristic for teams and more than two
-// teams). A team's predicted strength is the sum of its players' μ
-// (TrueSkill) or ratings (Elo). Elo's tightness of a game is the mean
-// absolute rating difference between adjacent teams in its predicted order
-// (for two teams, |s₁ − s₂| as in the paper); TrueSkill's is the match
-// quality (eq. 7 and its k-team form). progress, if not nil, is called every
-// 1,000 games.
+// with TrueSkill (params, its draw probability replaced by
+// DrawProbability(ms)) and Elo (eloParams, duelling heuristic for teams and
+// more than two teams). A team's predicted strength is the sum of its
+// players' μ (TrueSkill) or ratings (Elo). Elo's tightness of a game is the
+// mean absolute rating difference between adjacent teams in its predicted
+// order (for two teams, |s₁ − s₂| as in the paper); TrueSkill's is the
+// match quality (eq. 7 and its k-team form). progress, if not nil, is
+// called every 1,000 games.
+//
+// Every match must pass RankedMatch.Validate and have its own ID
+// (ErrDuplicateMatch), since errors name games by ID; ctx must not be nil
+// (ErrInput); ms needs a pair of teams with different ranks (ErrNoData).
+// Invalid params or eloParams come back as the trueskill or elo error.
 func RankingExperiment(ctx context.Context, ms []RankedMatch, params trueskill.Params, eloParams elo.Params, progress func(done, total int)) (*RankingResult, error) {
-	res := &RankingResult{Games: len(ms)}
-	ties, adjacent := 0, 0
-	for _, m := range ms {
-		r := slices.Clone(m.Ranks)
-		slices.Sort(r)
-		for k := 1; k < len(r); k++ {
-			adjacent++
-			if r[k] == r[k-1] {
-				ties++
-			}
+	if ctx == nil {
+		return nil, fmt.Errorf("evaluation: RankingExperiment: nil context: %w", ErrInput)
+	}
+	ids := make(map[string]int, len(ms))
+	for i, m := range ms {
+		if err := m.Validate(); err != nil {
+			return nil, err
 		}
+		if j, dup := ids[m.ID]; dup {
+			return nil, fmt.Errorf("evaluation: RankingExperiment: ms[%d] and ms[%d] are both match %s: %w", j, i, m.ID, ErrDuplicateMatch)
+		}
+		ids[m.ID] = i
 	}
-	if adjacent > 0 {
-		res.DrawProbability = float64(ties) / float64(adjacent)
+	res := &RankingResult{Games: len(ms), DrawProbability: DrawProbability(ms)}
+	params.DrawProbability = res.DrawProbability
+	if err := params.Validate(); err != nil {
+		return nil, fmt.Errorf("evaluation: RankingExperiment: %w", err)
 	}
-	params.DrawProbability = math.Min(res.DrawProbability, 0.999)
+	if err := eloParams.Validate(); err != nil {
+		return nil, fmt.Errorf("evaluation: RankingExperiment: %w", err)
+	}
 	rater := params.NewRater()
 	ts := map[string]trueskill.Rating{}
 	el := map[string]float64{}
@@ -64,12 +73,6 @@ func RankingExperiment(ctx context.Context, ms []RankedMatch, params trueskill.P
 	games := make([]game, 0, len(ms))
 	var tsWrong, eloWrong float64
 	for gi, m := range ms {
-		if len(m.Teams) < 2 {
-			return nil, fmt.Errorf("evaluation: game %s has %d teams", m.ID, len(m.Teams))
-		}
-		if err := m.checkPlayers(); err != nil {
-			return nil, err
-		}
 		tsTeams := make([][]trueskill.Rating, len(m.Teams))
 		eloTeams := make([][]float64, len(m.Teams))
 		tsStrength := make([]float64, len(m.Teams))
@@ -91,11 +94,19 @@ func RankingExperiment(ctx context.Context, ms []RankedMatch, params trueskill.P
 			}
 		}
 		var g game
-		g.tsWrong, g.pairs = PairErrors(tsStrength, m.Ranks)
-		g.eloWrong, _ = PairErrors(eloStrength, m.Ranks)
+		var err error
+		if g.tsWrong, g.pairs, err = PairErrors(tsStrength, m.Ranks); err != nil {
+			return nil, fmt.Errorf("evaluation: game %s: TrueSkill: %w", m.ID, err)
+		}
+		if g.eloWrong, _, err = PairErrors(eloStrength, m.Ranks); err != nil {
+			return nil, fmt.Errorf("evaluation: game %s: Elo: %w", m.ID, err)
+		}
 		q, err := params.Quality(tsTeams, nil)
 		if err != nil {
 			return nil, fmt.Errorf("evaluation: game %s: %w", m.ID, err)
+		}
+		if !finite(q) {
+			return nil, fmt.Errorf("evaluation: game %s: match quality %v: %w", m.ID, q, ErrNumerical)
 		}
 		g.quality = q
 		sorted := slices.Clone(eloStrength)
@@ -127,7 +138,7 @@ func RankingExperiment(ctx context.Context, ms []RankedMatch, params trueskill.P
 		}
 	}
 	if res.Pairs == 0 {
-		return nil, fmt.Errorf("evaluation: no pair of teams with different ranks")
+		return nil, fmt.Errorf("evaluation: RankingExperiment: no pair of teams with different ranks: %w", ErrNoData)
 	}
 	res.TrueSkillFull = tsWrong / float64(res.Pairs)
 	res.EloFull = eloWrong / float64(res.Pairs)
@@ -154,26 +165,6 @@ func RankingExperiment(ctx context.Context, ms []RankedMatch, params trueskill.P
 	res.EloChallenged = ew / float64(max(ep, 1))
 	res.TrueSkillChallenged = tw / float64(max(tp, 1))
 	return res, nil
-}
-
-// ErrDuplicatePlayer reports a player listed twice in one match.
-var ErrDuplicatePlayer = errors.New("player appears twice in one match")
-
-// checkPlayers rejects a match in which a player is listed twice (in one
-// team or in two): the rating update would treat the two entries as
-// different players and keep only one result.
-func (m RankedMatch) checkPlayers() error {
-	seen := make(map[string][2]int)
-	for j, team := range m.Teams {
-		for i, pl := range team {
-			if at, dup := seen[pl]; dup {
-				return fmt.Errorf("evaluation: match %s: %q at team %d player %d and team %d player %d: %w",
-					m.ID, pl, at[0], at[1], j, i, ErrDuplicatePlayer)
-			}
-			seen[pl] = [2]int{j, i}
-		}
-	}
-	return nil
 }
 
 // cmpDesc orders larger values first.

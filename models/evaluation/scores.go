@@ -1,8 +1,10 @@
 package evaluation
 
 import (
+	"errors"
 	"fmt"
 	"math"
+	"slices"
 )
 
 // TrainShares are the training proportions of the score-based paper.
@@ -11,7 +13,7 @@ var TrainShares = []float64{0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8}
 // ScoreMetrics are one model's results on one season at one training share.
 type ScoreMetrics struct {
 	InfoGain float64 // mean information gain per test match, in bits
-	AUC      float64 // win/no-win AUC on the test matches with a winner
+	AUC      float64 // win/no-win AUC on the test matches with a winner (NaN if they are all of one kind)
 	MAE      float64 // mean absolute error of predicted scores (NaN without scores)
 }
 
@@ -27,9 +29,19 @@ type ScoreResult struct {
 // each season, the last 20 % of its matches are the test set, and each
 // model is trained online on the first share of the matches (starting from
 // the priors) and then predicts every test match without further updates.
-// progress, if not nil, is called after each season.
+// Shares above 0.8 train on test matches too. progress, if not nil, is
+// called after each season.
+//
+// Every match of all must pass ScoredMatch.Validate; shares must be in
+// [0, 1], and seasons, shares and models not empty nor hold a nil model
+// (ErrInput); a season needs at least 10 matches (ErrNoData). A model's
+// error, or a prediction that is not a probability or not finite
+// (ErrNumerical), stops the experiment, named by model, season and share.
 func ScoreExperiment(all []ScoredMatch, seasons []string, shares []float64, models []ScoreModel, progress func(season string)) (*ScoreResult, error) {
-	res := &ScoreResult{Shares: shares, Seasons: seasons}
+	if err := checkScoreExperiment(all, seasons, shares, models); err != nil {
+		return nil, err
+	}
+	res := &ScoreResult{Shares: slices.Clone(shares), Seasons: slices.Clone(seasons)}
 	for _, m := range models {
 		res.Models = append(res.Models, m.Name())
 	}
@@ -42,8 +54,8 @@ func ScoreExperiment(all []ScoredMatch, seasons []string, shares []float64, mode
 	}
 	for ki, season := range seasons {
 		ms := Season(all, season)
-		if len(ms) < 10 {
-			return nil, fmt.Errorf("evaluation: season %s has %d matches", season, len(ms))
+		if len(ms) < minSeason {
+			return nil, fmt.Errorf("evaluation: season %q has %d matches, need %d: %w", season, len(ms), minSeason, ErrNoData)
 		}
 		test := ms[len(ms)-int(math.Ceil(0.2*float64(len(ms)))):]
 		for si, share := range shares {
@@ -66,6 +78,40 @@ func ScoreExperiment(all []ScoredMatch, seasons []string, shares []float64, mode
 	return res, nil
 }
 
+// minSeason is the fewest matches a season needs for ScoreExperiment: its
+// test set is then at least two matches.
+const minSeason = 10
+
+func checkScoreExperiment(all []ScoredMatch, seasons []string, shares []float64, models []ScoreModel) error {
+	for i, m := range all {
+		if err := m.Validate(); err != nil {
+			return fmt.Errorf("evaluation: ScoreExperiment: all[%d]: %w", i, err)
+		}
+	}
+	switch {
+	case len(seasons) == 0:
+		return fmt.Errorf("evaluation: ScoreExperiment: no seasons: %w", ErrInput)
+	case len(shares) == 0:
+		return fmt.Errorf("evaluation: ScoreExperiment: no training shares: %w", ErrInput)
+	case len(models) == 0:
+		return fmt.Errorf("evaluation: ScoreExperiment: no models: %w", ErrInput)
+	}
+	for i, s := range shares {
+		if !isProbability(s) {
+			return fmt.Errorf("evaluation: ScoreExperiment: shares[%d] = %v is not in [0, 1]: %w", i, s, ErrInput)
+		}
+	}
+	for i, m := range models {
+		if m == nil {
+			return fmt.Errorf("evaluation: ScoreExperiment: models[%d] is nil: %w", i, ErrInput)
+		}
+	}
+	return nil
+}
+
+// scoreTest scores model's predictions of the test matches. A test set
+// whose decided matches are all home wins or all away wins has no AUC
+// (NaN).
 func scoreTest(model ScoreModel, test []ScoredMatch) (ScoreMetrics, error) {
 	var ig, abs float64
 	nAbs := 0
@@ -73,6 +119,7 @@ func scoreTest(model ScoreModel, test []ScoredMatch) (ScoreMetrics, error) {
 	var winLabels []bool
 	for _, m := range test {
 		p, hs, as, hasScores, err := model.Predict(m.Home, m.Away)
+		p, hs, as, hasScores, err = checkPrediction(model.Name(), m.Home, m.Away, p, hs, as, hasScores, err)
 		if err != nil {
 			return ScoreMetrics{}, err
 		}
@@ -83,7 +130,11 @@ func scoreTest(model ScoreModel, test []ScoredMatch) (ScoreMetrics, error) {
 		case m.HomeScore < m.AwayScore:
 			o = Loss
 		}
-		ig += InformationGain(p, o)
+		g, err := InformationGain(p, o)
+		if err != nil {
+			return ScoreMetrics{}, err
+		}
+		ig += g
 		if o != Draw {
 			winScores = append(winScores, p)
 			winLabels = append(winLabels, o == Win)
@@ -93,17 +144,35 @@ func scoreTest(model ScoreModel, test []ScoredMatch) (ScoreMetrics, error) {
 			nAbs += 2
 		}
 	}
-	met := ScoreMetrics{InfoGain: ig / float64(len(test)), AUC: AUC(winScores, winLabels), MAE: math.NaN()}
+	auc, err := AUC(winScores, winLabels)
+	if err != nil && !errors.Is(err, ErrNoData) {
+		return ScoreMetrics{}, err
+	}
+	met := ScoreMetrics{InfoGain: ig / float64(len(test)), AUC: auc, MAE: math.NaN()}
 	if nAbs > 0 {
 		met.MAE = abs / float64(nAbs)
+	}
+	if !finite(met.InfoGain) || (nAbs > 0 && !finite(met.MAE)) {
+		return ScoreMetrics{}, fmt.Errorf("evaluation: %s: metrics %+v: %w", model.Name(), met, ErrNumerical)
 	}
 	return met, nil
 }
 
 // Summary returns, for model mi at share si, the mean and 95 % interval
-// half-width over seasons of the metric picked by f (seasons where it is
-// NaN are left out).
-func (r *ScoreResult) Summary(mi, si int, f func(ScoreMetrics) float64) (mean, half float64) {
+// half-width over seasons of the metric picked by f, leaving out the
+// seasons where it is NaN (a metric a model or season lacks). Indices out
+// of range or a nil f are ErrInput; a metric NaN in every season is
+// ErrNoData, with a NaN mean, so that a table can show a gap; other errors
+// are MeanCI's.
+func (r *ScoreResult) Summary(mi, si int, f func(ScoreMetrics) float64) (mean, half float64, err error) {
+	switch {
+	case r == nil || f == nil:
+		return math.NaN(), 0, fmt.Errorf("evaluation: Summary: nil result or metric: %w", ErrInput)
+	case mi < 0 || mi >= len(r.Metrics):
+		return math.NaN(), 0, fmt.Errorf("evaluation: Summary: model %d of %d: %w", mi, len(r.Metrics), ErrInput)
+	case si < 0 || si >= len(r.Metrics[mi]):
+		return math.NaN(), 0, fmt.Errorf("evaluation: Summary: share %d of %d: %w", si, len(r.Metrics[mi]), ErrInput)
+	}
 	var xs []float64
 	for _, m := range r.Metrics[mi][si] {
 		if x := f(m); !math.IsNaN(x) {
@@ -111,7 +180,7 @@ func (r *ScoreResult) Summary(mi, si int, f func(ScoreMetrics) float64) (mean, h
 		}
 	}
 	if len(xs) == 0 {
-		return math.NaN(), 0
+		return math.NaN(), 0, fmt.Errorf("evaluation: Summary: model %d, share %d: no season has the metric: %w", mi, si, ErrNoData)
 	}
 	return MeanCI(xs)
 }
