@@ -8,6 +8,7 @@ import (
 	"io"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/skillgraph/skillgraph/graph"
 	"github.com/skillgraph/skillgraph/schedules"
@@ -66,8 +67,18 @@ func Marshal(g *graph.Graph, opt Options) ([]byte, error) {
 // of the graph's layers (held by invisible edges where no edge of the graph
 // holds them), each group of the graph (graph.Builder.Group) boxed as a
 // cluster, and edges from the upper layer to the lower. The output depends
-// only on g and opt: the same graph gives the same bytes.
+// only on g and opt: the same graph gives the same bytes. Every name and
+// label is written so that Graphviz reads it (see quote); a nil graph
+// (graph.ErrNilGraph), a nil writer (ErrNilWriter) and a schedule that does
+// not fit the graph or has a nil part (ErrSchedule) are errors, and nothing
+// is written.
 func Write(w io.Writer, g *graph.Graph, opt Options) error {
+	if g == nil {
+		return fmt.Errorf("dot: %w", graph.ErrNilGraph)
+	}
+	if w == nil {
+		return fmt.Errorf("dot: graph %q: %w", g.Name(), ErrNilWriter)
+	}
 	notes, err := annotate(g, opt.Schedule)
 	if err != nil {
 		return err
@@ -138,7 +149,14 @@ func Write(w io.Writer, g *graph.Graph, opt Options) error {
 		if layers[l] == "" || len(ids) == 0 {
 			continue
 		}
-		fmt.Fprintf(bw, "\tsubgraph %s {\n\t\trank=same;\n\t\t%s;\n\t}\n", quote("layer "+layers[l]), strings.Join(ids, "; "))
+		// The row's name only has to differ from the others': a layer whose
+		// name quote cannot keep apart from another's is named by its index,
+		// in a form no kept name takes.
+		row := "layer " + layers[l]
+		if !keeps(layers[l]) {
+			row = fmt.Sprintf("layer:%d", l)
+		}
+		fmt.Fprintf(bw, "\tsubgraph %s {\n\t\trank=same;\n\t\t%s;\n\t}\n", quote(row), strings.Join(ids, "; "))
 		if prev != "" {
 			fmt.Fprintf(bw, "\t%s -- %s [style=invis];\n", prev, ids[0])
 		}
@@ -174,15 +192,26 @@ func Write(w io.Writer, g *graph.Graph, opt Options) error {
 	return bw.Flush()
 }
 
-// ErrSchedule reports a schedule that names a factor or edge the graph
-// does not have.
-var ErrSchedule = errors.New("schedule does not fit the graph")
+// Errors of Write.
+var (
+	// ErrSchedule reports a schedule that names a factor or edge the graph
+	// does not have, or that has a nil part (then wrapping
+	// schedules.ErrSchedule too).
+	ErrSchedule = errors.New("schedule does not fit the graph")
+	// ErrNilWriter reports a nil io.Writer.
+	ErrNilWriter = errors.New("nil writer")
+)
 
 // annotate numbers the steps of one pass of s by (factor, edge).
 func annotate(g *graph.Graph, s schedules.Schedule) (map[[2]int]*annotation, error) {
 	notes := map[[2]int]*annotation{}
 	if s == nil {
 		return notes, nil
+	}
+	// Compile checks the schedule's structure (a nil part) by the rule a
+	// run applies; Walk then visits its steps.
+	if _, err := schedules.Compile(g, s); err != nil {
+		return nil, fmt.Errorf("dot: graph %q: %w: %w", g.Name(), ErrSchedule, err)
 	}
 	n := 0
 	var err error
@@ -213,7 +242,10 @@ func annotate(g *graph.Graph, s schedules.Schedule) (map[[2]int]*annotation, err
 }
 
 // quote returns s as a DOT double-quoted string: backslashes and quotes
-// escaped, newlines as \n (a centred line break).
+// escaped, newlines as \n (a centred line break), carriage returns left
+// out (\r would right-justify the line), NUL, which no Graphviz string can
+// hold, as the visible U+2400 (␀), and each invalid UTF-8 byte as U+FFFD.
+// Only the last three lose information: see keeps.
 func quote(s string) string {
 	var sb strings.Builder
 	sb.WriteByte('"')
@@ -226,6 +258,8 @@ func quote(s string) string {
 		case '\n':
 			sb.WriteString(`\n`)
 		case '\r':
+		case 0:
+			sb.WriteRune('␀')
 		default:
 			sb.WriteRune(r)
 		}
@@ -233,5 +267,9 @@ func quote(s string) string {
 	sb.WriteByte('"')
 	return sb.String()
 }
+
+// keeps reports whether quote writes s without loss, so that no other
+// string gives the same text.
+func keeps(s string) bool { return utf8.ValidString(s) && !strings.ContainsAny(s, "\x00\r") }
 
 func num(x float64) string { return strconv.FormatFloat(x, 'g', 4, 64) }

@@ -77,6 +77,13 @@ func marginError(eps float64) error {
 	return fmt.Errorf("%w: margin ε = %v, want a finite number ≥ 0", ErrParameter, eps)
 }
 
+// edgeError is the error of Message asked for an edge i the factor lacks,
+// for the factors that index their parameters by edge (the engine never
+// asks: it resolves every step's edge once, when it compiles a schedule).
+func edgeError(i, arity int) error {
+	return fmt.Errorf("%w: edge %d of a factor with %d edges", graph.ErrNoFactor, i, arity)
+}
+
 // checkCavity rejects a cavity with negative precision.
 func checkCavity(c messages.Gaussian) error {
 	if c.Pi < 0 {

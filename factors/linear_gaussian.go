@@ -56,10 +56,14 @@ func (l *LinearGaussian) Validate() error {
 	return checkVariance("noise variance v", l.Variance)
 }
 
-// Message returns the message on edge i.
+// Message returns the message on edge i; an edge the factor lacks is
+// graph.ErrNoFactor.
 func (l *LinearGaussian) Message(i int, e graph.Edges) (messages.Gaussian, error) {
 	if err := l.Validate(); err != nil {
 		return messages.Gaussian{}, err
+	}
+	if i < 0 || i >= len(l.Coefficients) {
+		return messages.Gaussian{}, edgeError(i, l.Arity())
 	}
 	ai := l.Coefficients[i]
 	if ai == 0 {

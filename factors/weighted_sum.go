@@ -74,8 +74,12 @@ func (w *WeightedSum) solvedCoefficient(i, k int) float64 {
 	return w.coefficient(k)
 }
 
-// Message returns the message on edge i (0: to the sum, j+1: to term j).
+// Message returns the message on edge i (0: to the sum, j+1: to term j);
+// an edge the factor lacks is graph.ErrNoFactor.
 func (w *WeightedSum) Message(i int, e graph.Edges) (messages.Gaussian, error) {
+	if i < 0 || i > len(w.Coefficients) {
+		return messages.Gaussian{}, edgeError(i, w.Arity())
+	}
 	ai := w.coefficient(i)
 	if ai == 0 {
 		return messages.Gaussian{}, nil

@@ -13,7 +13,8 @@ import (
 // Builder assembles a Graph. Variables and factors are placed in the current
 // layer (see Layer), which is how a drawing arranges them in rows like the
 // TrueSkill paper's Figure 1. Mistakes are reported, all together, by Build,
-// so a builder can be used without checking every call.
+// so a builder can be used without checking every call. The zero Builder
+// is ready to use: a builder for a graph named "".
 type Builder struct {
 	g     Graph
 	layer int32
@@ -23,9 +24,20 @@ type Builder struct {
 
 // NewBuilder returns a builder for a graph called name.
 func NewBuilder(name string) *Builder {
-	b := &Builder{g: Graph{name: name, groups: []string{""}}}
-	b.Layer("")
+	b := &Builder{g: Graph{name: name}}
+	b.init()
 	return b
+}
+
+// init gives a zero Builder the unnamed layer and group that index 0 of
+// both refers to.
+func (b *Builder) init() {
+	if len(b.g.layers) == 0 {
+		b.g.layers = []string{""}
+	}
+	if len(b.g.groups) == 0 {
+		b.g.groups = []string{""}
+	}
 }
 
 // Group makes name the group of the nodes added next, "" for none. A
@@ -33,6 +45,7 @@ func NewBuilder(name string) *Builder {
 // time, one game's inside); groups are kept in order of first use, and a
 // group may be returned to.
 func (b *Builder) Group(name string) {
+	b.init()
 	if i := slices.Index(b.g.groups, name); i >= 0 {
 		b.group = int32(i)
 		return
@@ -44,6 +57,7 @@ func (b *Builder) Group(name string) {
 // Layer makes name the layer of the nodes added next; layers are kept in
 // order of first use.
 func (b *Builder) Layer(name string) {
+	b.init()
 	if i := slices.Index(b.g.layers, name); i >= 0 {
 		b.layer = int32(i)
 		return
@@ -101,19 +115,22 @@ func (b *Builder) AddFactor(f Factor, label string, vars ...VarID) FactorID {
 }
 
 // Build validates the graph and returns it with every message uniform. It
-// reports, joined, every factor that is nil, has invalid parameters, has the
-// wrong number of edges, an edge to a missing variable or two edges to the
-// same variable, every variable connected to no factor, every name given to
-// two variables and every observed value that is not finite.
+// reports, joined, every factor that is nil (nil itself, or a nil pointer,
+// map, slice, func or channel, whose methods have nothing to read), has
+// invalid parameters, has the wrong number of edges, an edge to a missing
+// variable or two edges to the same variable, every variable connected to
+// no factor, every name given to two variables and every observed value
+// that is not finite.
 func (b *Builder) Build() (*Graph, error) {
+	b.init()
 	g := b.g
 	var errs []error
 	nEdges := 0
 	for fi := range g.factors {
 		fn := &g.factors[fi]
 		vars := b.vars[fi]
-		if fn.f == nil {
-			errs = append(errs, fmt.Errorf("factor %d %q: %w", fi, fn.label, ErrNilFactor))
+		if isNil(fn.f) {
+			errs = append(errs, fmt.Errorf("factor %d %q: %w (%T)", fi, fn.label, ErrNilFactor, fn.f))
 			continue
 		}
 		arityOK := fn.f.Arity() == len(vars)
@@ -204,7 +221,7 @@ func (b *Builder) index(g *Graph) []error {
 			g.byName = append(g.byName, VarID(v))
 		}
 		if g.vars[v].observed && !messages.IsFinite(g.vars[v].value) {
-			errs = append(errs, fmt.Errorf("variable %d %s: %w: observed value %v", v, g.vars[v].name, ErrNotFinite, g.vars[v].value))
+			errs = append(errs, fmt.Errorf("variable %d %s: observed value %v %w", v, g.vars[v].name, g.vars[v].value, ErrNotFinite))
 		}
 	}
 	slices.SortStableFunc(g.byName, func(v, w VarID) int { return strings.Compare(g.vars[v].name, g.vars[w].name) })
@@ -214,6 +231,19 @@ func (b *Builder) index(g *Graph) []error {
 		}
 	}
 	return errs
+}
+
+// isNil reports whether f is nil or holds a nil pointer, map, slice,
+// func or channel.
+func isNil(f Factor) bool {
+	if f == nil {
+		return true
+	}
+	switch v := reflect.ValueOf(f); v.Kind() {
+	case reflect.Pointer, reflect.Map, reflect.Slice, reflect.Func, reflect.Chan:
+		return v.IsNil()
+	}
+	return false
 }
 
 // defaultLabel asks a Labeler for its label (only when it has the right

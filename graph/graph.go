@@ -120,16 +120,19 @@ func IsExact(f Factor) bool {
 // Errors returned (wrapped, with names) by the builder and by updates.
 var (
 	ErrArity         = errors.New("factor connected to the wrong number of variables")
-	ErrNoVariable    = errors.New("edge to a variable that does not exist")
+	ErrNoVariable    = errors.New("no such variable")
 	ErrDuplicateEdge = errors.New("factor connected twice to the same variable")
 	ErrIsolated      = errors.New("variable connected to no factor")
 	ErrNilFactor     = errors.New("nil factor")
 	ErrNoFactor      = errors.New("no such factor or edge")
-	ErrNotFinite     = errors.New("message is not finite")
+	ErrNotFinite     = errors.New("not finite")
 	ErrImproper      = errors.New("improper distribution")
 	ErrNoEvidence    = errors.New("factor does not report evidence")
 	ErrDamping       = errors.New("invalid damping")
 	ErrDuplicateName = errors.New("two variables with one name")
+	// ErrNilGraph is wrapped by the functions of other packages (schedules,
+	// dot) that are given a nil *Graph.
+	ErrNilGraph = errors.New("nil graph")
 )
 
 // UpdateError reports a failed message update with the factor and edge.
@@ -173,6 +176,14 @@ type factorNode struct {
 // Storage is flat: memory and the cost of every operation except LogEvidence
 // and RecomputeMarginals are independent of the graph's size.
 //
+// An ID the graph lacks (a VarID, FactorID or EdgeID out of range, or an
+// edge index beyond a factor's arity) is reported, not a panic: Observe,
+// Send and Update return an error wrapping ErrNoVariable or ErrNoFactor,
+// and the accessors, which return no error, return the zero value of their
+// result (a uniform message, "", 0, false, nil), or −1 for an ID, as
+// Variable does for a name it lacks. HasVariable, HasFactor and HasEdge
+// tell a real zero from a missing ID.
+//
 // A Graph is not safe for concurrent use; build one per goroutine, or reuse
 // one per goroutine with Reset.
 type Graph struct {
@@ -200,7 +211,8 @@ type Graph struct {
 	byName []VarID
 }
 
-// Edges is a factor's read-only view of its edges during an update.
+// Edges is a factor's read-only view of its edges during an update. Its
+// methods return a uniform message for an edge index the graph lacks.
 type Edges struct {
 	g     *Graph
 	first int32
@@ -212,11 +224,19 @@ func (e Edges) Cavity(i int) messages.Gaussian { return e.g.Cavity(EdgeID(e.firs
 
 // Cavity returns the variable→factor message on edge k: the variable's
 // marginal divided by the message on k (equation 6), by the graph's one
-// cavity rule. The common cases come first: a
-// variable with two edges whose other message is proper and finite (that
-// message is the cavity, exactly), and a marginal and message both proper
-// and finite where the division keeps its digits (see cancellation).
+// cavity rule; uniform if the graph has no edge k. The common cases come
+// first: a variable with two edges whose other message is proper and
+// finite (that message is the cavity, exactly), and a marginal and message
+// both proper and finite where the division keeps its digits (see
+// cancellation).
 func (g *Graph) Cavity(k EdgeID) messages.Gaussian {
+	// Every slice indexed by edge has NumEdges elements. Here, in the Edges
+	// methods and in Send, an edge is checked against the slice indexed
+	// first, so that the check replaces that slice's bounds check and the
+	// hot paths pay nothing for it.
+	if k < 0 || int(k) >= len(g.twin) {
+		return messages.Gaussian{}
+	}
 	if o := g.twin[k]; o >= 0 {
 		if c := g.msgs[o]; c.Pi > 0 && c.Pi < math.MaxFloat64 {
 			return c
@@ -266,10 +286,22 @@ func (g *Graph) cavity(k int32) messages.Gaussian {
 }
 
 // Marginal returns the current marginal of the variable on edge i.
-func (e Edges) Marginal(i int) messages.Gaussian { return e.g.marg[e.g.edgeVar[e.first+int32(i)]] }
+func (e Edges) Marginal(i int) messages.Gaussian {
+	k := EdgeID(e.first) + EdgeID(i)
+	if k < 0 || int(k) >= len(e.g.edgeVar) {
+		return messages.Gaussian{}
+	}
+	return e.g.marg[e.g.edgeVar[k]]
+}
 
 // Message returns the message this factor currently sends on edge i.
-func (e Edges) Message(i int) messages.Gaussian { return e.g.msgs[e.first+int32(i)] }
+func (e Edges) Message(i int) messages.Gaussian {
+	k := EdgeID(e.first) + EdgeID(i)
+	if k < 0 || int(k) >= len(e.g.msgs) {
+		return messages.Gaussian{}
+	}
+	return e.g.msgs[k]
+}
 
 // Name returns the graph's name.
 func (g *Graph) Name() string { return g.name }
@@ -286,8 +318,19 @@ func (g *Graph) NumEdges() int { return len(g.edgeVar) }
 // Layers returns the layer names in order of first use (a copy).
 func (g *Graph) Layers() []string { return append([]string(nil), g.layers...) }
 
-// VariableName returns the name of v.
-func (g *Graph) VariableName(v VarID) string { return g.vars[v].name }
+// HasVariable reports whether the graph has variable v.
+func (g *Graph) HasVariable(v VarID) bool { return uint(v) < uint(len(g.vars)) }
+
+// HasFactor reports whether the graph has factor f.
+func (g *Graph) HasFactor(f FactorID) bool { return uint(f) < uint(len(g.factors)) }
+
+// VariableName returns the name of v ("" if the graph lacks v).
+func (g *Graph) VariableName(v VarID) string {
+	if !g.HasVariable(v) {
+		return ""
+	}
+	return g.vars[v].name
+}
 
 // Variable returns the variable called name, and false if there is none.
 // Names are unique (Build rejects duplicates); variables named "" are not
@@ -308,7 +351,7 @@ func (g *Graph) Groups() []string { return append([]string(nil), g.groups...) }
 
 // VariableGroup returns the index in Groups of v's group, 0 for none.
 func (g *Graph) VariableGroup(v VarID) int {
-	if g.varGroup == nil {
+	if g.varGroup == nil || !g.HasVariable(v) {
 		return 0
 	}
 	return int(g.varGroup[v])
@@ -316,28 +359,45 @@ func (g *Graph) VariableGroup(v VarID) int {
 
 // FactorGroup returns the index in Groups of f's group, 0 for none.
 func (g *Graph) FactorGroup(f FactorID) int {
-	if g.factorGroup == nil {
+	if g.factorGroup == nil || !g.HasFactor(f) {
 		return 0
 	}
 	return int(g.factorGroup[f])
 }
 
 // VariableLayer returns the index in Layers of v's layer.
-func (g *Graph) VariableLayer(v VarID) int { return int(g.vars[v].layer) }
+func (g *Graph) VariableLayer(v VarID) int {
+	if !g.HasVariable(v) {
+		return 0
+	}
+	return int(g.vars[v].layer)
+}
 
 // NumObserved returns the number of observed variables.
 func (g *Graph) NumObserved() int { return g.observed }
 
 // Observed reports whether v is observed, and its value.
 func (g *Graph) Observed(v VarID) (value float64, ok bool) {
+	if !g.HasVariable(v) {
+		return 0, false
+	}
 	return g.vars[v].value, g.vars[v].observed
 }
 
 // Degree returns the number of factors connected to v.
-func (g *Graph) Degree(v VarID) int { return len(g.vars[v].edges) }
+func (g *Graph) Degree(v VarID) int {
+	if !g.HasVariable(v) {
+		return 0
+	}
+	return len(g.vars[v].edges)
+}
 
-// VariableEdge returns the factor and edge index of v's k-th connection.
+// VariableEdge returns the factor and edge index of v's k-th connection
+// (−1, −1 if v has no such connection).
 func (g *Graph) VariableEdge(v VarID, k int) (FactorID, int) {
+	if uint(k) >= uint(g.Degree(v)) {
+		return -1, -1
+	}
 	e := g.vars[v].edges[k]
 	f := g.edgeFactor(e)
 	return f, int(e - g.factors[f].first)
@@ -358,26 +418,54 @@ func (g *Graph) edgeFactor(e int32) FactorID {
 	return FactorID(lo)
 }
 
-// Factor returns the factor f.
-func (g *Graph) Factor(f FactorID) Factor { return g.factors[f].f }
+// Factor returns the factor f (nil if the graph lacks f).
+func (g *Graph) Factor(f FactorID) Factor {
+	if !g.HasFactor(f) {
+		return nil
+	}
+	return g.factors[f].f
+}
 
 // FactorLabel returns f's label: the one given to the builder, else the
-// factor's own Label, else its type.
-func (g *Graph) FactorLabel(f FactorID) string { return g.factors[f].label }
+// factor's own Label, else its type ("" if the graph lacks f).
+func (g *Graph) FactorLabel(f FactorID) string {
+	if !g.HasFactor(f) {
+		return ""
+	}
+	return g.factors[f].label
+}
 
 // FactorLayer returns the index in Layers of f's layer.
-func (g *Graph) FactorLayer(f FactorID) int { return int(g.factors[f].layer) }
+func (g *Graph) FactorLayer(f FactorID) int {
+	if !g.HasFactor(f) {
+		return 0
+	}
+	return int(g.factors[f].layer)
+}
 
 // Arity returns the number of edges of f.
-func (g *Graph) Arity(f FactorID) int { return int(g.factors[f].arity) }
+func (g *Graph) Arity(f FactorID) int {
+	if !g.HasFactor(f) {
+		return 0
+	}
+	return int(g.factors[f].arity)
+}
 
-// EdgeVariable returns the variable on edge i of f.
+// EdgeVariable returns the variable on edge i of f (−1 if the graph lacks
+// the edge).
 func (g *Graph) EdgeVariable(f FactorID, i int) VarID {
+	if !g.HasEdge(f, i) {
+		return -1
+	}
 	return g.edgeVar[g.factors[f].first+int32(i)]
 }
 
-// Message returns the message f currently sends on its edge i.
+// Message returns the message f currently sends on its edge i (uniform if
+// the graph lacks the edge).
 func (g *Graph) Message(f FactorID, i int) messages.Gaussian {
+	if !g.HasEdge(f, i) {
+		return messages.Gaussian{}
+	}
 	return g.msgs[g.factors[f].first+int32(i)]
 }
 
@@ -392,20 +480,49 @@ func (g *Graph) HasEdge(f FactorID, i int) bool {
 // once, so that running it costs no lookups.
 type EdgeID int32
 
-// EdgeID returns the ID of factor f's edge i; f and i must exist (HasEdge).
-func (g *Graph) EdgeID(f FactorID, i int) EdgeID { return EdgeID(g.factors[f].first) + EdgeID(i) }
+// EdgeID returns the ID of factor f's edge i (−1 if the graph lacks the
+// edge).
+func (g *Graph) EdgeID(f FactorID, i int) EdgeID {
+	if !g.HasEdge(f, i) {
+		return -1
+	}
+	return EdgeID(g.factors[f].first) + EdgeID(i)
+}
 
 // Edges returns factor f's view of its edges, as its Message receives it:
 // to compute a factor's message outside Update (a custom engine, a unit test
-// of a factor at chosen cavities), then Send it.
-func (g *Graph) Edges(f FactorID) Edges { return Edges{g: g, first: g.factors[f].first} }
+// of a factor at chosen cavities), then Send it. For a factor the graph
+// lacks it is a view of no edges, every message uniform.
+func (g *Graph) Edges(f FactorID) Edges {
+	if !g.HasFactor(f) {
+		return Edges{g: &noEdges}
+	}
+	return Edges{g: g, first: g.factors[f].first}
+}
 
-// Marginal returns the cached marginal of v.
-func (g *Graph) Marginal(v VarID) messages.Gaussian { return g.marg[v] }
+// noEdges is the graph of the view of a missing factor's edges: it has
+// none, so every message read from it is uniform. It is never modified.
+var noEdges Graph
+
+// Marginal returns the cached marginal of v (uniform if the graph lacks v).
+func (g *Graph) Marginal(v VarID) messages.Gaussian {
+	if !g.HasVariable(v) {
+		return messages.Gaussian{}
+	}
+	return g.marg[v]
+}
 
 // Observe fixes v to value: its marginal becomes a point mass and every
 // factor sees value as its cavity. Use it to reuse a graph with new data.
-func (g *Graph) Observe(v VarID, value float64) {
+// It rejects a variable the graph lacks (ErrNoVariable) and a value that
+// is not finite (ErrNotFinite), as Build does, leaving the graph unchanged.
+func (g *Graph) Observe(v VarID, value float64) error {
+	if !g.HasVariable(v) {
+		return fmt.Errorf("graph %q: observe variable %d: %w", g.name, v, ErrNoVariable)
+	}
+	if !messages.IsFinite(value) {
+		return fmt.Errorf("graph %q: observe variable %d %s: value %v %w", g.name, v, g.vars[v].name, value, ErrNotFinite)
+	}
 	if !g.vars[v].observed {
 		g.observed++
 		for _, e := range g.vars[v].edges {
@@ -414,6 +531,7 @@ func (g *Graph) Observe(v VarID, value float64) {
 	}
 	g.vars[v].observed, g.vars[v].value = true, value
 	g.marg[v] = messages.PointMass(value)
+	return nil
 }
 
 // Reset returns every message to uniform and every marginal to uniform (or to
@@ -446,6 +564,16 @@ func (g *Graph) RecomputeMarginals() {
 	}
 }
 
+// CheckDamping reports a damping weight d that is not in [0, 1)
+// (ErrDamping): the stored message new^(1−d)·old^d extrapolates past one of
+// them for d outside [0, 1], and d = 1 would never change it.
+func CheckDamping(d float64) error {
+	if !(d >= 0 && d < 1) {
+		return fmt.Errorf("%w: damping %v, want a number in [0, 1)", ErrDamping, d)
+	}
+	return nil
+}
+
 // Update recomputes the message f sends on its edge i and folds it into the
 // variable's cached marginal (marginal / old · new): Message, then Send. With
 // damping d in [0, 1) the stored message is new^(1−d)·old^d; d = 0 means no
@@ -466,8 +594,12 @@ func (g *Graph) Update(f FactorID, i int, damping float64) (before, after messag
 
 // Send stores msg as the message on edge k and folds it into the variable's
 // cached marginal, as Update does with the message it computes: the one
-// place where a message enters the graph. Damping d must be in [0, 1).
+// place where a message enters the graph. Damping d must be in [0, 1)
+// (ErrDamping); an edge the graph lacks is ErrNoFactor.
 func (g *Graph) Send(k EdgeID, msg messages.Gaussian, damping float64) (before, after messages.Gaussian, err error) {
+	if k < 0 || int(k) >= len(g.msgs) { // replaces the bounds check of msgs[k]
+		return before, after, fmt.Errorf("graph %q: edge %d: %w", g.name, k, ErrNoFactor)
+	}
 	old, v := g.msgs[k], g.edgeVar[k]
 	before = g.marg[v]
 	after = messages.Gaussian{Pi: before.Pi - old.Pi + msg.Pi, Tau: before.Tau - old.Tau + msg.Tau}
@@ -489,8 +621,8 @@ func (g *Graph) updateError(k int32, err error) error {
 // fold is the general part of Send: damping, point masses, observations,
 // non-finite messages and marginals that cancel to improper.
 func (g *Graph) fold(k int32, v VarID, msg, old, before messages.Gaussian, damping float64) (_, after messages.Gaussian, err error) {
-	if !(damping >= 0 && damping < 1) {
-		return before, before, g.updateError(k, fmt.Errorf("%w: damping %v, want a number in [0, 1)", ErrDamping, damping))
+	if err := CheckDamping(damping); err != nil {
+		return before, before, g.updateError(k, err)
 	}
 	if damping > 0 && !msg.IsPointMass() && !old.IsPointMass() {
 		msg = messages.Gaussian{
@@ -499,7 +631,7 @@ func (g *Graph) fold(k int32, v VarID, msg, old, before messages.Gaussian, dampi
 		}
 	}
 	if math.IsNaN(msg.Pi) || math.IsNaN(msg.Tau) || math.IsInf(msg.Tau, 0) || math.IsInf(msg.Pi, -1) {
-		return before, after, g.updateError(k, fmt.Errorf("%w: %v", ErrNotFinite, msg))
+		return before, after, g.updateError(k, fmt.Errorf("message %w: %v", ErrNotFinite, msg))
 	}
 	if math.IsInf(before.Pi, 1) && g.vars[v].observed { // an observation's marginal is a point mass
 		g.msgs[k] = msg

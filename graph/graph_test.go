@@ -21,6 +21,18 @@ func TestBuildReportsEveryMistake(t *testing.T) {
 			x := b.AddVariable("x")
 			b.AddFactor(nil, "oops", x)
 		}, graph.ErrNilFactor},
+		{"typed nil factor", func(b *graph.Builder) {
+			x := b.AddVariable("x")
+			var p *factors.Prior
+			b.AddFactor(p, "", x)
+		}, graph.ErrNilFactor},
+		{"typed nil factor named by its variables", func(b *graph.Builder) {
+			x, y, z := b.AddVariable("x"), b.AddVariable("y"), b.AddVariable("z")
+			var w *factors.WeightedSum // its Arity and Label read the nil pointer
+			b.AddFactor(factors.NewPrior(0, 1), "", y)
+			b.AddFactor(factors.NewPrior(0, 1), "", z)
+			b.AddFactor(w, "", x, y, z)
+		}, graph.ErrNilFactor},
 		{"wrong arity", func(b *graph.Builder) {
 			x := b.AddVariable("x")
 			b.AddFactor(factors.NewLikelihood(1), "", x)

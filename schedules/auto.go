@@ -9,21 +9,31 @@ import (
 
 // Walk calls fn for every update of one pass through s, in execution order,
 // with the innermost Loop around it (nil outside loops). A custom Schedule
-// takes part by implementing Parts() []Schedule.
+// takes part by implementing Parts() []Schedule. Nil parts, which no run
+// accepts (see Compile), have no updates to visit.
 func Walk(s Schedule, fn func(step *StepSchedule, loop *LoopSchedule)) {
-	walk(s, nil, fn)
+	if fn != nil {
+		walk(s, nil, fn)
+	}
 }
 
 func walk(s Schedule, loop *LoopSchedule, fn func(*StepSchedule, *LoopSchedule)) {
 	switch s := s.(type) {
 	case *StepSchedule:
-		fn(s, loop)
+		if s != nil {
+			fn(s, loop)
+		}
 	case *SequenceSchedule:
+		if s == nil {
+			return
+		}
 		for _, p := range s.Parts {
 			walk(p, loop, fn)
 		}
 	case *LoopSchedule:
-		walk(s.Body, s, fn)
+		if s != nil {
+			walk(s.Body, s, fn)
+		}
 	case interface{ Parts() []Schedule }:
 		for _, p := range s.Parts() {
 			walk(p, loop, fn)
@@ -33,10 +43,11 @@ func walk(s Schedule, loop *LoopSchedule, fn func(*StepSchedule, *LoopSchedule))
 
 // Flooding returns a loop that updates every edge of every factor of g, in
 // factor order, until the largest change is below the loop's tolerance. It
-// works for any graph; on loopy graphs pair it with Damping.
+// works for any graph; on loopy graphs pair it with Damping. For a nil
+// graph its body is empty.
 func Flooding(g *graph.Graph, opts ...LoopOption) *LoopSchedule {
 	var steps []Schedule
-	for f := 0; f < g.NumFactors(); f++ {
+	for f := 0; g != nil && f < g.NumFactors(); f++ {
 		for i := 0; i < g.Arity(graph.FactorID(f)); i++ {
 			steps = append(steps, Step(graph.FactorID(f), i))
 		}
@@ -55,8 +66,12 @@ var ErrNotTree = errors.New("factor graph has a cycle")
 // factor sends last on the way up, so that it moment-matches against its
 // complete cavity: two passes are then also the EP fixed point when a part
 // has at most one approximate factor. With more, wrap the result in a Loop
-// (Derive does). It returns ErrNotTree if g has a cycle.
+// (Derive does). It returns ErrNotTree if g has a cycle, and ErrSchedule if
+// g is nil.
 func Tree(g *graph.Graph) (*SequenceSchedule, error) {
+	if g == nil {
+		return nil, errNilGraph()
+	}
 	all := make([]graph.FactorID, g.NumFactors())
 	for f := range all {
 		all[f] = graph.FactorID(f)
@@ -68,9 +83,12 @@ func Tree(g *graph.Graph) (*SequenceSchedule, error) {
 // and their variables, e.g. the inside of one game in a history: messages
 // arriving from factors outside the subgraph are part of the cavities, so
 // the two passes make the subgraph's messages exact given them. It returns
-// ErrNotTree if the subgraph has a cycle, and ErrSchedule for a factor g
-// lacks.
+// ErrNotTree if the subgraph has a cycle, and ErrSchedule for a nil graph
+// or a factor g lacks.
 func TreeOf(g *graph.Graph, factors []graph.FactorID) (*SequenceSchedule, error) {
+	if g == nil {
+		return nil, errNilGraph()
+	}
 	nf := g.NumFactors()
 	in := make([]bool, nf)
 	for _, f := range factors {

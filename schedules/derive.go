@@ -11,8 +11,12 @@ import (
 )
 
 // AllEdges returns the steps that update every edge of factor f of g, in
-// edge order: a factor scheduled as one unit.
+// edge order: a factor scheduled as one unit. It is empty if g is nil or
+// lacks f.
 func AllEdges(g *graph.Graph, f graph.FactorID) *SequenceSchedule {
+	if g == nil {
+		return Sequence()
+	}
 	steps := make([]Schedule, g.Arity(f))
 	for i := range steps {
 		steps[i] = Step(f, i)
@@ -69,17 +73,15 @@ func (e *CoverageError) Unwrap() error { return ErrCoverage }
 // variable, or nil if every edge is updated. Edges to observed variables
 // are not required: their messages change nothing. Custom schedules take
 // part if they implement Parts() []Schedule (see Walk); the updates of one
-// that does not are invisible to Check.
+// that does not are invisible to Check. A nil graph, schedule or part,
+// which no run accepts, is ErrSchedule, as from Compile.
 func Check(g *graph.Graph, s Schedule) error {
-	if g == nil || s == nil {
-		return fmt.Errorf("schedules: %w: nil graph or schedule", ErrSchedule)
+	if _, err := Compile(g, s); err != nil {
+		return err
 	}
 	covered := make([]bool, g.NumEdges())
 	e := &CoverageError{Graph: g.Name()}
 	Walk(s, func(st *StepSchedule, _ *LoopSchedule) {
-		if st == nil {
-			return
-		}
 		if !g.HasEdge(st.Factor, st.Edge) {
 			e.Unknown = append(e.Unknown, Edge{Factor: st.Factor, Edge: st.Edge})
 			return
@@ -148,7 +150,7 @@ func WithLoop(opts ...LoopOption) DeriveOption {
 // them WithLoop.
 func Derive(g *graph.Graph, opts ...DeriveOption) (Schedule, error) {
 	if g == nil {
-		return nil, fmt.Errorf("schedules: nil graph: %w", ErrSchedule)
+		return nil, errNilGraph()
 	}
 	var d derivation
 	for _, o := range opts {

@@ -6,7 +6,9 @@
 // at most a tolerance, with an iteration cap, optional damping and a name).
 // Run executes a schedule under a context and reports a Result: the final
 // change, the number of loop passes and whether every loop converged.
-// Nothing loops forever and non-convergence is never hidden.
+// Nothing loops forever and non-convergence is never hidden. The context
+// is checked when a run starts, before every loop pass and when the run
+// ends, so a run whose deadline has passed never reports success.
 //
 // The default change metric is messages.Distance, which is scale-free: the
 // mean shift in standard deviations and the relative change of precision.

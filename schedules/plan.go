@@ -65,7 +65,7 @@ type op struct {
 // one op that calls their Run.
 func Compile(g *graph.Graph, s Schedule) (*Plan, error) {
 	if g == nil {
-		return nil, fmt.Errorf("schedules: nil graph: %w", ErrSchedule)
+		return nil, errNilGraph()
 	}
 	p := &Plan{g: g}
 	if err := p.add(s, 0, nil); err != nil {
@@ -138,8 +138,13 @@ func stepOp(g *graph.Graph, f graph.FactorID, i int) op {
 }
 
 // Len returns the number of ops: one per step, two per loop, one per
-// schedule of another type.
-func (p *Plan) Len() int { return len(p.ops) }
+// schedule of another type (0 for a nil plan).
+func (p *Plan) Len() int {
+	if p == nil {
+		return 0
+	}
+	return len(p.ops)
+}
 
 // send performs the update o: the factor's message (the engine's own
 // factors dispatched by their concrete types, any other through
@@ -338,7 +343,7 @@ func (r *Runner) residualStep(p *Plan, o *op, f *frame) error {
 
 // beginPass starts a pass of f's loop l: it checks the context first.
 func (r *Runner) beginPass(f *frame, l *LoopSchedule) error {
-	if err := r.ctx.Err(); err != nil {
+	if err := ctxErr(r.ctx); err != nil {
 		f.res.Converged = false
 		return fmt.Errorf("schedules: loop %q: %w", l.Name, err)
 	}

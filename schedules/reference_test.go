@@ -13,7 +13,8 @@ import (
 // refRunner is a tree-walking interpreter of Step, Sequence and Loop
 // written for the tests alone: each step is one graph.Update, each loop a
 // Go for loop, with the documented semantics of Result, damping, residual
-// skipping and cancellation. The plans Runner compiles are checked against
+// skipping and cancellation (checked before the run, before every loop
+// pass and after the run). The plans Runner compiles are checked against
 // it.
 type refRunner struct {
 	g       *graph.Graph
@@ -26,8 +27,17 @@ type refRunner struct {
 }
 
 func refRun(ctx context.Context, g *graph.Graph, s schedules.Schedule) (schedules.Result, error) {
+	if err := ctx.Err(); err != nil {
+		return schedules.Result{}, fmt.Errorf("before the run: %w", err)
+	}
 	r := &refRunner{g: g, ctx: ctx, changes: make([]float64, g.NumVariables()), seen: map[*schedules.LoopSchedule][]float64{}}
-	return r.run(s)
+	res, err := r.run(s)
+	if err == nil {
+		if err = ctx.Err(); err != nil {
+			err = fmt.Errorf("by the end of the run: %w", err)
+		}
+	}
+	return res, err
 }
 
 func (r *refRunner) update(f graph.FactorID, i int) (float64, error) {

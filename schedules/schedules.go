@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"time"
 
 	"github.com/skillgraph/skillgraph/graph"
 	"github.com/skillgraph/skillgraph/messages"
@@ -80,12 +81,27 @@ type Runner struct {
 // Graph returns the graph being run.
 func (r *Runner) Graph() *graph.Graph { return r.g }
 
-// Err returns the context's error, if it was cancelled.
+// Err returns the error of the running context, if it is done or its
+// deadline has passed (see ctxErr); nil outside a run.
 func (r *Runner) Err() error {
 	if r.ctx == nil {
 		return nil
 	}
-	return r.ctx.Err()
+	return ctxErr(r.ctx)
+}
+
+// ctxErr returns ctx's error, or context.DeadlineExceeded once ctx's
+// deadline has passed: the timer that sets a context's error runs on its
+// own goroutine, and may not have run yet when the deadline is only just
+// past. Every check of the context goes through it.
+func ctxErr(ctx context.Context) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	if d, ok := ctx.Deadline(); ok && !time.Now().Before(d) {
+		return context.DeadlineExceeded
+	}
+	return nil
 }
 
 // Update sends the message of factor f on edge i with the damping in force
@@ -93,6 +109,9 @@ func (r *Runner) Err() error {
 // loops or for an observer; 0 otherwise). It is what a plan does for each
 // step, for schedules that are not Step, Sequence or Loop.
 func (r *Runner) Update(f graph.FactorID, i int) (float64, error) {
+	if r.g == nil {
+		return 0, errNilGraph()
+	}
 	if !r.g.HasEdge(f, i) {
 		return 0, noEdge(r.g, f, i)
 	}
@@ -116,14 +135,25 @@ func WithMetric(m Metric) RunOption { return func(r *Runner) { r.metric = m } }
 // WithObserver installs an observer.
 func WithObserver(o Observer) RunOption { return func(r *Runner) { r.observer = o } }
 
-// Run executes s on g. It stops at the first failed update, or when ctx is
-// cancelled (checked before every loop pass), returning the error.
+// Run executes s on g. It stops at the first failed update, returning the
+// error. A nil graph, a nil schedule and a nil part are ErrSchedule.
+//
+// The context is checked when the run starts, before every loop pass and
+// when the run ends; if it is done, or its deadline has passed, at any of
+// these, Run returns context.Canceled or context.DeadlineExceeded,
+// wrapped: a run whose deadline has passed by the time it returns never
+// reports success, with or without loops. Between checks the updates are
+// not interrupted: a check per message would cost more than the message.
+// A nil ctx is context.Background().
 func Run(ctx context.Context, g *graph.Graph, s Schedule, opts ...RunOption) (Result, error) {
 	if g == nil {
-		return Result{}, fmt.Errorf("schedules: nil graph: %w", ErrSchedule)
+		return Result{}, errNilGraph()
 	}
 	return NewRunner(g, opts...).Run(ctx, s)
 }
+
+// errNilGraph is the error of every function given a nil graph.
+func errNilGraph() error { return fmt.Errorf("schedules: %w: %w", ErrSchedule, graph.ErrNilGraph) }
 
 // NewRunner returns a Runner for g, to run schedules repeatedly without
 // allocating (Run allocates one Runner per call).
@@ -135,20 +165,37 @@ func NewRunner(g *graph.Graph, opts ...RunOption) *Runner {
 	return r
 }
 
-// Run executes s on the runner's graph (see the package function Run).
+// Run executes s on the runner's graph (see the package function Run, for
+// the errors and where the context is checked).
 func (r *Runner) Run(ctx context.Context, s Schedule) (Result, error) {
+	if r.g == nil {
+		return Result{}, errNilGraph()
+	}
 	if ctx == nil {
 		ctx = context.Background()
+	}
+	if err := ctxErr(ctx); err != nil {
+		return Result{}, fmt.Errorf("schedules: before the run: %w", err)
 	}
 	r.ctx, r.damping, r.passMax, r.loops, r.residual, r.frames = ctx, 0, 0, 0, 0, r.frames[:0]
 	res, err := r.run(s)
 	r.ctx = nil
+	if err == nil {
+		// The updates were all made, and res says so; the caller's
+		// deadline has still passed.
+		if err = ctxErr(ctx); err != nil {
+			err = fmt.Errorf("schedules: by the end of the run: %w", err)
+		}
+	}
 	return res, err
 }
 
 // run runs s in the runner's current state: through its plan if s is a
 // Step, Sequence or Loop, else through its own Run.
 func (r *Runner) run(s Schedule) (Result, error) {
+	if r == nil {
+		return Result{}, fmt.Errorf("schedules: %w: nil runner", ErrSchedule)
+	}
 	switch s.(type) {
 	case *StepSchedule, *SequenceSchedule, *LoopSchedule:
 	default:
@@ -272,11 +319,28 @@ var (
 )
 
 // Validate reports parameters with which the loop could never run or stop
-// (ErrLoopConfig).
+// (ErrLoopConfig), naming each; a damping outside [0, 1) also wraps
+// graph.ErrDamping, by the graph's own rule (graph.CheckDamping). A nil
+// loop or body is ErrSchedule.
 func (l *LoopSchedule) Validate() error {
-	if l.MaxIterations < 1 || !(l.Tolerance >= 0) || !(l.Damping >= 0 && l.Damping < 1) || !(l.Residual >= 0) {
-		return fmt.Errorf("schedules: loop %q: %w: tolerance %v, max iterations %d, damping %v, residual %v",
-			l.Name, ErrLoopConfig, l.Tolerance, l.MaxIterations, l.Damping, l.Residual)
+	if l == nil || l.Body == nil {
+		return fmt.Errorf("schedules: %w: nil loop or loop body", ErrSchedule)
+	}
+	var errs []error
+	if l.MaxIterations < 1 {
+		errs = append(errs, fmt.Errorf("max iterations %d, want at least 1", l.MaxIterations))
+	}
+	if !(l.Tolerance >= 0) {
+		errs = append(errs, fmt.Errorf("tolerance %v, want a number ≥ 0", l.Tolerance))
+	}
+	if err := graph.CheckDamping(l.Damping); err != nil {
+		errs = append(errs, err)
+	}
+	if !(l.Residual >= 0) {
+		errs = append(errs, fmt.Errorf("residual %v, want a number ≥ 0", l.Residual))
+	}
+	if len(errs) > 0 {
+		return fmt.Errorf("schedules: loop %q: %w: %w", l.Name, ErrLoopConfig, errors.Join(errs...))
 	}
 	return nil
 }
