@@ -73,6 +73,12 @@ func (g Gaussian) IsFinite() bool { return IsFinite(g.Pi) && IsFinite(g.Tau) }
 // checks many numbers with one test.
 func IsFinite(x float64) bool { return x-x == 0 }
 
+// IsNormalVariance reports whether v is a positive, normal, finite
+// float64: at least 2⁻¹⁰²², below which a variance has lost precision to
+// underflow (and its precision 1/v overflows), and at most MaxFloat64.
+// It is the range in which a variance can be carried by a Gaussian message.
+func IsNormalVariance(v float64) bool { return v >= 0x1p-1022 && v <= math.MaxFloat64 }
+
 // Mean returns μ = τ/π (one division, the most accurate form); the location of
 // a point mass; 0 for the uniform message.
 func (g Gaussian) Mean() float64 {

@@ -31,6 +31,7 @@ func TestBadInput(t *testing.T) {
 	with := func(f func(*trueskill.Params)) trueskill.Params { p := def; f(&p); return p }
 	good := []trueskill.Rating{r(25, 8)}
 	two := [][]trueskill.Rating{good, good}
+	three := [][]trueskill.Rating{good, good, good}
 	rate := func(p trueskill.Params, m trueskill.Match) error { _, err := p.Rate(ctx, m); return err }
 
 	// An in-range graph for graph and schedule cases.
@@ -80,6 +81,34 @@ func TestBadInput(t *testing.T) {
 		{"quality of one team", func() error { _, err := def.Quality([][]trueskill.Rating{good}, nil); return err }(), trueskill.ErrTooFewTeams, "Teams"},
 		{"win probability with an empty team", func() error { _, err := def.WinProbability(good, nil); return err }(), trueskill.ErrEmptyTeam, "Teams[1]"},
 
+		// The factor graph's range (trueskill's numeric.go): named up front,
+		// not as a factor of the graph.
+		{"three teams: β² underflows", rate(with(func(p *trueskill.Params) { p.Beta = 1e-200 }), trueskill.Match{Teams: three}), trueskill.ErrNumerical, "Params.Beta"},
+		{"three teams: β² overflows", rate(with(func(p *trueskill.Params) { p.Beta = 1e300 }), trueskill.Match{Teams: three}), trueskill.ErrNumerical, "Params.Beta"},
+		{"three teams: τ² overflows", rate(with(func(p *trueskill.Params) { p.Tau = 1e200 }), trueskill.Match{Teams: three}), trueskill.ErrNumerical, "Params.Tau"},
+		{"three teams: σ² overflows", rate(def, trueskill.Match{Teams: [][]trueskill.Rating{good, {r(25, 1e155)}, good}}), trueskill.ErrNumerical, "Teams.Sigma[1][0]"},
+		{"three teams: σ² underflows (τ = 0)", rate(with(func(p *trueskill.Params) { p.Tau = 0 }), trueskill.Match{Teams: [][]trueskill.Rating{good, good, {r(25, 1e-170)}}}), trueskill.ErrNumerical, "Teams.Sigma[2][0]"},
+		{"three teams: weight 1e300", rate(def, trueskill.Match{Teams: three, Weights: [][]float64{{1}, {1e300}, {1}}}), trueskill.ErrNumerical, "Weights[1][0]"},
+		{"three teams: means ±1e308", rate(def, trueskill.Match{Teams: [][]trueskill.Rating{{r(1e308, 1)}, good, {r(-1e308, 1)}}}), trueskill.ErrNumerical, "Teams.Mu[2][0]"},
+		{"two teams through the graph: σ² overflows", func() error {
+			_, err := def.RateGraph(ctx, trueskill.Match{Teams: [][]trueskill.Rating{{r(25, 1e155)}, good}})
+			return err
+		}(), trueskill.ErrNumerical, "Teams.Sigma[0][0]"},
+		{"quality of three teams: β² underflows", func() error {
+			_, err := with(func(p *trueskill.Params) { p.Beta = 1e-200 }).Quality(three, nil)
+			return err
+		}(), trueskill.ErrNumerical, "Params.Beta"},
+		{"zero Rater: one team", func() error {
+			var z trueskill.Rater
+			_, err := z.Rate(ctx, trueskill.Match{Teams: [][]trueskill.Rating{good}})
+			return err
+		}(), trueskill.ErrTooFewTeams, "Teams"},
+		{"zero Rater: NaN σ through the graph", func() error {
+			var z trueskill.Rater
+			_, err := z.RateGraph(ctx, trueskill.Match{Teams: [][]trueskill.Rating{good, {r(1, nan)}}})
+			return err
+		}(), trueskill.ErrNotPositive, "Teams.Sigma[1][0]"},
+
 		{"Poisson: negative score", func() error {
 			p := scorebased.DefaultParams()
 			_, _, _, err := scorebased.NewPoissonOD(p).Update(p.NewTeam(), p.NewTeam(), -1, 0)
@@ -104,6 +133,29 @@ func TestBadInput(t *testing.T) {
 			return err
 		}(), scorebased.ErrRating, "team A.Defence"},
 		{"Skellam: zero rate", func() error { _, _, _, err := scorebased.Skellam{Lambda1: 0, Lambda2: 1}.Outcome(); return err }(), scorebased.ErrParameter, "Skellam"},
+		{"Skellam: log probability at a negative rate", func() error { _, err := scorebased.Skellam{Lambda1: 2, Lambda2: -1}.LogProb(1); return err }(), scorebased.ErrParameter, "Skellam"},
+		{"score model: σ² overflows", func() error {
+			p := scorebased.DefaultParams()
+			bad := p.NewTeam()
+			bad.Offence.Sigma = 1e200
+			_, _, err := scorebased.NewGaussianOD(p).Update(p.NewTeam(), bad, 1, 0)
+			return err
+		}(), scorebased.ErrRating, "team B.Offence.Sigma"},
+		{"score model: β² underflows", func() error {
+			p := scorebased.DefaultParams()
+			p.Beta = 1e-200
+			_, err := scorebased.NewGaussianSD(p).Predict(p.NewRating(), p.NewRating())
+			return err
+		}(), scorebased.ErrParameter, "Params.Beta"},
+		{"score model: expected difference overflows", func() error {
+			p := scorebased.DefaultParams()
+			_, err := scorebased.NewGaussianSD(p).Predict(scorebased.Rating{Mu: 1e308, Sigma: 1}, scorebased.Rating{Mu: -1e308, Sigma: 1})
+			return err
+		}(), scorebased.ErrNumerical, "overflows"},
+		{"γ from score differences beyond float64", func() error {
+			_, err := scorebased.EstimateGammaSD([]scorebased.MatchScore{{ScoreA: 1e308, ScoreB: -1e308}, {ScoreA: -1e308, ScoreB: 1e308}})
+			return err
+		}(), scorebased.ErrNumerical, "standard deviation"},
 		{"γ from one score difference", func() error {
 			_, err := scorebased.EstimateGammaSD([]scorebased.MatchScore{{ScoreA: 1, ScoreB: 0}})
 			return err
@@ -113,6 +165,14 @@ func TestBadInput(t *testing.T) {
 			return err
 		}(), elo.ErrInput, "Alpha"},
 		{"Elo: one team", func() error { _, err := elo.DefaultParams().Rate([][]float64{{1}}, []int{0}); return err }(), elo.ErrInput, "1 teams"},
+		{"Elo: K-factor overflows", func() error {
+			_, err := elo.Params{Initial: 25, Beta: 1.7e308, Alpha: 0.9}.Rate([][]float64{{1}, {2}}, []int{0, 1})
+			return err
+		}(), elo.ErrInput, "K-factor"},
+		{"Elo: new rating overflows", func() error {
+			_, err := elo.Params{Initial: 25, Beta: 1e307, Alpha: 0.5}.Rate([][]float64{{1.79e308}, {1.79e308}}, []int{0, 1})
+			return err
+		}(), elo.ErrNumerical, "[0][0]"},
 
 		{"the same player in two teams (players with identities)", func() error {
 			_, err := evaluation.RankingExperiment(ctx, []evaluation.RankedMatch{{ID: "m1", Teams: [][]string{{"ann"}, {"ann"}}, Ranks: []int{0, 1}}},

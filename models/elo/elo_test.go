@@ -1,7 +1,9 @@
 package elo_test
 
 import (
+	"errors"
 	"math"
+	"strings"
 	"testing"
 
 	"github.com/skillgraph/skillgraph/models/elo"
@@ -57,5 +59,35 @@ func TestDuelling(t *testing.T) {
 	}
 	if _, err := p.Rate([][]float64{{1}}, []int{0}); err == nil {
 		t.Error("one team accepted")
+	}
+}
+
+// TestRange: a K-factor αβ√π that overflows is an invalid parameter (it
+// made every Δ ±Inf or NaN); five equal players, the first beating the
+// other four with K = 1.5e308, move by the mean Δ = K/2 (the sum of the
+// four, 2K, overflowed to +Inf); and a new rating beyond float64 is
+// ErrNumerical naming the player, never +Inf with a nil error.
+func TestRange(t *testing.T) {
+	if err := (elo.Params{Initial: 0, Beta: 1.7e308, Alpha: 0.9}).Validate(); !errors.Is(err, elo.ErrInput) {
+		t.Errorf("K = 0.9·1.7e308·√π: %v, want ErrInput", err)
+	}
+	p := elo.Params{Initial: 0, Beta: 1.7e308, Alpha: 0.5}
+	got, err := p.Rate([][]float64{{0}, {0}, {0}, {0}, {0}}, []int{0, 1, 2, 3, 4})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if k := p.K(); math.Abs(got[0][0]-k/2) > 1e-15*k {
+		t.Errorf("winner of five: %v, want K/2 = %v", got[0][0], k/2)
+	}
+	_, err = elo.Params{Initial: 0, Beta: 1e307, Alpha: 0.5}.Rate([][]float64{{1.79e308}, {1.79e308}}, []int{0, 1})
+	if !errors.Is(err, elo.ErrNumerical) || !strings.Contains(err.Error(), "[0][0]") {
+		t.Errorf("a winner at 1.79e308: %v, want ErrNumerical naming player [0][0]", err)
+	}
+	// Ratings ±1e308 apart (the difference overflows): Φ's limits.
+	if w := elo.DefaultParams().WinProbability(1e308, -1e308); w != 1 {
+		t.Errorf("P(1e308 beats −1e308) = %v, want 1", w)
+	}
+	if w := (elo.Params{Initial: 0, Beta: 1.7e308, Alpha: 0.5}).WinProbability(1e308, -1e308); math.Abs(w-0.5*math.Erfc(-1e308/1.7e308)) > 1e-15 {
+		t.Errorf("P with β = 1.7e308: %v, want Φ(2e308/(√2·1.7e308))", w)
 	}
 }

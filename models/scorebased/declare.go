@@ -58,7 +58,7 @@ func (p Params) DeclareTeam(b *graph.Builder, name string, t Team) (TeamVars, er
 	if err := p.Validate(); err != nil {
 		return TeamVars{}, err
 	}
-	if err := t.validate(name); err != nil {
+	if err := p.checkTeam(t, name); err != nil {
 		return TeamVars{}, err
 	}
 	tv, _ := p.declareSkills(b, []string{"o" + name, "d" + name}, t.Offence, t.Defence)
@@ -71,7 +71,7 @@ func (p Params) DeclareSkill(b *graph.Builder, name string, r Rating) (TeamVars,
 	if err := p.Validate(); err != nil {
 		return TeamVars{}, err
 	}
-	if err := r.validate(name); err != nil {
+	if err := p.checkRating(r, name, ""); err != nil {
 		return TeamVars{}, err
 	}
 	v, _ := p.declareSkills(b, []string{"l" + name}, r)

@@ -106,6 +106,14 @@ func (p Params) updateOD(pool *gamePool, gm *Game, a, b Team, scoreA, scoreB flo
 	if pool != nil {
 		pool.Put(gm)
 	}
+	for _, c := range [...]struct {
+		r          Rating
+		what, part string
+	}{{ta.Offence, "team A", ".Offence"}, {ta.Defence, "team A", ".Defence"}, {tb.Offence, "team B", ".Offence"}, {tb.Defence, "team B", ".Defence"}} {
+		if err := p.checkPosterior(c.r, c.what, c.part); err != nil {
+			return Team{}, Team{}, 0, err
+		}
+	}
 	return ta, tb, steps, nil
 }
 
@@ -133,10 +141,21 @@ func (p Params) checkTeams(a, b Team) error {
 	if err := p.Validate(); err != nil {
 		return err
 	}
-	if err := a.validate("team A"); err != nil {
+	if err := p.checkTeam(a, "team A"); err != nil {
 		return err
 	}
-	return b.validate("team B")
+	return p.checkTeam(b, "team B")
+}
+
+// checkSkills is checkTeams for the one-skill model.
+func (p Params) checkSkills(a, b Rating) error {
+	if err := p.Validate(); err != nil {
+		return err
+	}
+	if err := p.checkRating(a, "team A", ""); err != nil {
+		return err
+	}
+	return p.checkRating(b, "team B", "")
 }
 
 func teamsOf(r []Rating) (Team, Team) {
@@ -198,14 +217,35 @@ func (m GaussianOD) Predict(a, b Team) (Prediction, error) {
 	if err := p.checkTeams(a, b); err != nil {
 		return Prediction{}, err
 	}
-	extra := 2*p.Beta*p.Beta + p.Gamma*p.Gamma
 	muA := a.Offence.Mu - b.Defence.Mu
 	muB := b.Offence.Mu - a.Defence.Mu
-	vA := p.variance(a.Offence) + p.variance(b.Defence) + extra
-	vB := p.variance(b.Offence) + p.variance(a.Defence) + extra
-	pr := gaussianOutcome(muA-muB, vA+vB)
+	if !messages.IsFinite(muA) || !messages.IsFinite(muB) {
+		return Prediction{}, fmt.Errorf("scorebased: %w: expected scores %v and %v (team A, team B Mu)", ErrNumerical, muA, muB)
+	}
+	pr, err := gaussianOutcome(muA-muB, p.sd(a.Offence, b.Defence, b.Offence, a.Defence))
 	pr.ScoreA, pr.ScoreB, pr.HasScores = muA, muB, true
-	return pr, nil
+	return pr, err
+}
+
+// sd returns the standard deviation of a predicted score difference whose
+// skills are rs: √(Σ(σ² + τ²) + 2β² + γ²) for Gaussian-SD's two skills, with
+// each score's 2β² + γ² once more for Gaussian-OD's four. It is summed
+// scaled by the largest term, so that it neither overflows nor underflows
+// where σ² + τ² alone would not.
+func (p Params) sd(rs ...Rating) float64 {
+	noise := 2*p.Beta*p.Beta + p.Gamma*p.Gamma
+	terms := len(rs) / 2 // noise terms: one per score
+	largest := math.Sqrt(noise)
+	for _, r := range rs {
+		largest = math.Max(largest, math.Max(r.Sigma, p.Tau))
+	}
+	_, e := math.Frexp(largest)
+	sq := func(x float64) float64 { x = math.Ldexp(x, -e); return x * x }
+	sum := float64(terms) * (2*sq(p.Beta) + sq(p.Gamma))
+	for _, r := range rs {
+		sum += sq(r.Sigma) + sq(p.Tau)
+	}
+	return math.Ldexp(math.Sqrt(sum), e)
 }
 
 // WinProbability is eq. 21, P(s_A − s_B > 0) = Φ((μ_sA − μ_sB)/√(σ_sA² + σ_sB²)).
@@ -234,13 +274,7 @@ func NewGaussianSD(p Params) GaussianSD { return GaussianSD{Params: p, pool: new
 // Game returns the factor graph of a match with the given scores.
 func (m GaussianSD) Game(a, b Rating, scoreA, scoreB float64) (*Game, error) {
 	p := m.Params
-	if err := p.Validate(); err != nil {
-		return nil, err
-	}
-	if err := a.validate("team A"); err != nil {
-		return nil, err
-	}
-	if err := b.validate("team B"); err != nil {
+	if err := p.checkSkills(a, b); err != nil {
 		return nil, err
 	}
 	if err := checkScores(scoreA, scoreB); err != nil {
@@ -258,13 +292,7 @@ func (m GaussianSD) Game(a, b Rating, scoreA, scoreB float64) (*Game, error) {
 //	π_A = 1/σ_A² + 1/(2β² + γ² + σ_B²),  τ_A = μ_A/σ_A² + ((s_A − s_B) + μ_B)/(2β² + γ² + σ_B²).
 func (m GaussianSD) Update(a, b Rating, scoreA, scoreB float64) (Rating, Rating, error) {
 	p := m.Params
-	if err := p.Validate(); err != nil {
-		return Rating{}, Rating{}, err
-	}
-	if err := a.validate("team A"); err != nil {
-		return Rating{}, Rating{}, err
-	}
-	if err := b.validate("team B"); err != nil {
+	if err := p.checkSkills(a, b); err != nil {
 		return Rating{}, Rating{}, err
 	}
 	if err := checkScores(scoreA, scoreB); err != nil {
@@ -287,6 +315,12 @@ func (m GaussianSD) Update(a, b Rating, scoreA, scoreB float64) (Rating, Rating,
 	if m.pool != nil {
 		m.pool.Put(gm)
 	}
+	if err := p.checkPosterior(ra, "team A", ""); err != nil {
+		return Rating{}, Rating{}, err
+	}
+	if err := p.checkPosterior(rb, "team B", ""); err != nil {
+		return Rating{}, Rating{}, err
+	}
 	return ra, rb, nil
 }
 
@@ -294,16 +328,10 @@ func (m GaussianSD) Update(a, b Rating, scoreA, scoreB float64) (Rating, Rating,
 // 2β² + γ²) (variances with τ²).
 func (m GaussianSD) Predict(a, b Rating) (Prediction, error) {
 	p := m.Params
-	if err := p.Validate(); err != nil {
+	if err := p.checkSkills(a, b); err != nil {
 		return Prediction{}, err
 	}
-	if err := a.validate("team A"); err != nil {
-		return Prediction{}, err
-	}
-	if err := b.validate("team B"); err != nil {
-		return Prediction{}, err
-	}
-	return gaussianOutcome(a.Mu-b.Mu, p.variance(a)+p.variance(b)+2*p.Beta*p.Beta+p.Gamma*p.Gamma), nil
+	return gaussianOutcome(a.Mu-b.Mu, p.sd(a, b))
 }
 
 // WinProbability is eq. 24 as derived: P(s_A − s_B > 0) =
@@ -319,17 +347,20 @@ func (m GaussianSD) WinProbability(a, b Rating) (float64, error) {
 	return pr.winAtZero, nil
 }
 
-// gaussianOutcome turns a Gaussian score difference N(mu, v) into
-// probabilities, a draw being |d| ≤ ½.
-func gaussianOutcome(mu, v float64) Prediction {
-	sd := math.Sqrt(v)
-	return Prediction{
-		Win:        messages.NormCDF((mu - 0.5) / sd),
-		Draw:       math.Exp(messages.LogWithinMass(mu/sd, 0.5/sd)),
-		Loss:       messages.NormCDF((-mu - 0.5) / sd),
-		Difference: mu,
-		winAtZero:  messages.NormCDF(mu / sd),
+// gaussianOutcome turns a Gaussian score difference N(mu, sd²) into
+// probabilities, a draw being |d| ≤ ½; ErrNumerical if mu overflowed.
+func gaussianOutcome(mu, sd float64) (Prediction, error) {
+	if !messages.IsFinite(mu) {
+		return Prediction{}, fmt.Errorf("scorebased: %w: the expected score difference of team A and team B (Mu) overflows", ErrNumerical)
 	}
+	t, e := mu/sd, 0.5/sd
+	return Prediction{
+		Win:        messages.NormCDF(t - e),
+		Draw:       math.Exp(messages.LogWithinMass(t, e)),
+		Loss:       messages.NormCDF(-t - e),
+		Difference: mu,
+		winAtZero:  messages.NormCDF(t),
+	}, nil
 }
 
 // PoissonOD is the Poisson offence/defence model (Figure 2 P): team A's
@@ -404,8 +435,34 @@ func (m PoissonOD) Predict(a, b Team) (Prediction, error) {
 // TrueSkillWinProbability is eq. 11, TrueSkill's probability that a team of
 // skill a beats one of skill b, for comparison with the score models:
 // P(d > 0) = Φ(μ_d/σ_d), μ_d = μ_a − μ_b, σ_d² = σ_a² + σ_b² + 2β².
+//
+// It is defined for finite means and finite σ_a, σ_b and β (their signs do
+// not matter) and returns a probability for all of them, whatever their
+// size: σ_d is summed without overflow or underflow, and where it is 0 (β =
+// 0 and skills known exactly) d is the point μ_d, so P(d > 0) is 1 if
+// μ_a > μ_b and 0 otherwise. A NaN or infinite input gives NaN.
 func TrueSkillWinProbability(a, b Rating, beta float64) float64 {
-	return messages.NormCDF((a.Mu - b.Mu) / math.Sqrt(a.Sigma*a.Sigma+b.Sigma*b.Sigma+2*beta*beta))
+	largest := math.Max(math.Max(math.Abs(a.Sigma), math.Abs(b.Sigma)), math.Abs(beta))
+	if largest == 0 {
+		switch {
+		case a.Mu > b.Mu:
+			return 1
+		case a.Mu <= b.Mu:
+			return 0
+		}
+		return math.NaN()
+	}
+	if math.IsInf(largest, 0) {
+		return math.NaN()
+	}
+	// μ_d/σ_d with both scaled by 2^−e, so that σ_d's squares neither
+	// overflow nor underflow (the scaled σ_d is at least ½), and μ_d halved
+	// first so that μ_a − μ_b cannot overflow; a scaled μ_d that overflows
+	// or underflows gives Φ's limits, as it should.
+	_, e := math.Frexp(largest)
+	sa, sb, sbeta := math.Ldexp(a.Sigma, -e), math.Ldexp(b.Sigma, -e), math.Ldexp(beta, -e)
+	sd := math.Sqrt(sa*sa + sb*sb + 2*sbeta*sbeta)
+	return messages.NormCDF(math.Ldexp(a.Mu/2-b.Mu/2, 1-e) / sd)
 }
 
 func checkScores(a, b float64) error {

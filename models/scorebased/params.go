@@ -4,6 +4,8 @@ import (
 	"errors"
 	"fmt"
 	"math"
+
+	"github.com/skillgraph/skillgraph/messages"
 )
 
 // Params are the parameters of the score-based models (Guo, Sanner, Graepel
@@ -36,18 +38,42 @@ var (
 	ErrParameter = errors.New("invalid parameter")
 	ErrRating    = errors.New("invalid rating")
 	ErrScore     = errors.New("invalid score")
+	// ErrNumerical reports a result beyond float64's range (an expected
+	// score difference of ratings near ±1.8e308, a γ estimated from scores
+	// whose spread overflows); the error names the input it came from.
+	ErrNumerical = errors.New("numbers out of floating-point range")
 )
 
-// Validate reports an invalid parameter.
+// The models' range: the graphs carry variances as float64, so β², γ² and
+// every skill's σ² + τ² must be normal floats (σ between about 1.5e-154 and
+// 1.3e154 when τ = 0), τ² finite, and means finite. Validate and the
+// models' rating checks enforce it, and every posterior they return is
+// checked to lie in it, so that it is a valid input to the next call.
+
+// Validate reports an invalid parameter: one that is not finite, a σ₀, β
+// or γ that is not positive, a negative τ, or one outside the models'
+// range (above).
 func (p Params) Validate() error {
 	for _, c := range []struct {
 		name     string
 		v        float64
 		positive bool
 	}{{"Mu", p.Mu, false}, {"Sigma", p.Sigma, true}, {"Beta", p.Beta, true}, {"Gamma", p.Gamma, true}, {"Tau", p.Tau, false}} {
-		if math.IsNaN(c.v) || math.IsInf(c.v, 0) || (c.positive && !(c.v > 0)) || (c.name == "Tau" && c.v < 0) {
+		if !messages.IsFinite(c.v) || (c.positive && !(c.v > 0)) || (c.name == "Tau" && c.v < 0) {
 			return fmt.Errorf("scorebased: Params.%s = %v: %w", c.name, c.v, ErrParameter)
 		}
+	}
+	for _, c := range []struct {
+		name string
+		v    float64
+		sq   float64
+	}{{"Beta", p.Beta, p.Beta * p.Beta}, {"Gamma", p.Gamma, p.Gamma * p.Gamma}, {"Sigma", p.Sigma, p.variance(p.NewRating())}} {
+		if !messages.IsNormalVariance(c.sq) {
+			return fmt.Errorf("scorebased: Params.%s = %v: its variance %v is not a normal float64: %w", c.name, c.v, c.sq, ErrParameter)
+		}
+	}
+	if t2 := p.Tau * p.Tau; !(t2 <= math.MaxFloat64) {
+		return fmt.Errorf("scorebased: Params.Tau = %v: τ² overflows: %w", p.Tau, ErrParameter)
 	}
 	return nil
 }
@@ -58,12 +84,26 @@ type Rating struct {
 	Sigma float64 `json:"sigma"`
 }
 
-func (r Rating) validate(what string) error { return r.validateIn(what, "") }
+// checkRating checks r, a skill of the models (finite μ, σ > 0 with
+// σ² + τ² in range); its name is what+part, built only for the error, which
+// names the offending field.
+func (p Params) checkRating(r Rating, what, part string) error {
+	switch {
+	case !messages.IsFinite(r.Mu):
+		return fmt.Errorf("scorebased: %s%s.Mu = %v: not a finite number: %w", what, part, r.Mu, ErrRating)
+	case !(r.Sigma > 0) || math.IsInf(r.Sigma, 1):
+		return fmt.Errorf("scorebased: %s%s.Sigma = %v: not a finite positive number: %w", what, part, r.Sigma, ErrRating)
+	case !messages.IsNormalVariance(p.variance(r)):
+		return fmt.Errorf("scorebased: %s%s.Sigma = %v: σ² + τ² = %v is not a normal float64: %w", what, part, r.Sigma, p.variance(r), ErrRating)
+	}
+	return nil
+}
 
-// validateIn checks r; its name is what+part, built only for the error.
-func (r Rating) validateIn(what, part string) error {
-	if math.IsNaN(r.Mu) || math.IsInf(r.Mu, 0) || !(r.Sigma > 0) || math.IsInf(r.Sigma, 1) {
-		return fmt.Errorf("scorebased: %s%s = %+v: %w", what, part, r, ErrRating)
+// checkPosterior checks a rating the models computed from the input what
+// (named as in checkRating): it must be a valid input to the next call.
+func (p Params) checkPosterior(r Rating, what, part string) error {
+	if err := p.checkRating(r, what, part); err != nil {
+		return fmt.Errorf("scorebased: %w: the posterior of %s%s = %+v is out of range", ErrNumerical, what, part, r)
 	}
 	return nil
 }
@@ -78,11 +118,12 @@ type Team struct {
 	Defence Rating `json:"defence"`
 }
 
-func (t Team) validate(name string) error {
-	if err := t.Offence.validateIn(name, ".Offence"); err != nil {
+// checkTeam checks both skills of t with checkRating.
+func (p Params) checkTeam(t Team, name string) error {
+	if err := p.checkRating(t.Offence, name, ".Offence"); err != nil {
 		return err
 	}
-	return t.Defence.validateIn(name, ".Defence")
+	return p.checkRating(t.Defence, name, ".Defence")
 }
 
 // NewRating returns the prior N(μ₀, σ₀²).
@@ -115,43 +156,74 @@ type MatchScore struct {
 // EstimateGammaOD returns the sample standard deviation of all scores in
 // matches, the paper's "γ: score variance" for Gaussian-OD.
 func EstimateGammaOD(matches []MatchScore) (float64, error) {
+	if err := checkMatchScores(matches); err != nil {
+		return 0, err
+	}
 	xs := make([]float64, 0, 2*len(matches))
 	for _, m := range matches {
 		xs = append(xs, m.ScoreA, m.ScoreB)
 	}
-	return sampleSD(xs)
+	return sampleSD(xs, 1)
 }
 
 // EstimateGammaSD returns the sample standard deviation of the score
 // differences in matches, the paper's "γ: score difference variance" for
 // Gaussian-SD.
 func EstimateGammaSD(matches []MatchScore) (float64, error) {
+	if err := checkMatchScores(matches); err != nil {
+		return 0, err
+	}
+	// Halves, exact for normal floats, so that a difference of scores near
+	// ±1.8e308 does not overflow.
 	xs := make([]float64, 0, len(matches))
 	for _, m := range matches {
-		xs = append(xs, m.ScoreA-m.ScoreB)
+		xs = append(xs, m.ScoreA/2-m.ScoreB/2)
 	}
-	return sampleSD(xs)
+	return sampleSD(xs, 2)
 }
 
-func sampleSD(xs []float64) (float64, error) {
+// checkMatchScores rejects a score that is not finite, naming the match.
+func checkMatchScores(matches []MatchScore) error {
+	for k, m := range matches {
+		if !messages.IsFinite(m.ScoreA) || !messages.IsFinite(m.ScoreB) {
+			return fmt.Errorf("scorebased: match %d: scores %v and %v: %w", k, m.ScoreA, m.ScoreB, ErrScore)
+		}
+	}
+	return nil
+}
+
+// sampleSD returns scale times the sample standard deviation of xs (all
+// finite). The values are divided by a power of two near the largest of
+// them (exactly) before squaring, so that no sum overflows or underflows;
+// an SD that itself exceeds float64's range is ErrNumerical.
+func sampleSD(xs []float64, scale float64) (float64, error) {
 	if len(xs) < 2 {
 		return 0, fmt.Errorf("scorebased: estimating γ needs at least two values, have %d: %w", len(xs), ErrScore)
 	}
+	var largest float64
+	for _, x := range xs {
+		largest = math.Max(largest, math.Abs(x))
+	}
+	if largest == 0 {
+		return 0, fmt.Errorf("scorebased: all scores equal, γ would be 0: %w", ErrScore)
+	}
+	_, e := math.Frexp(largest)
 	var mean float64
 	for _, x := range xs {
-		if math.IsNaN(x) || math.IsInf(x, 0) {
-			return 0, fmt.Errorf("scorebased: score %v: %w", x, ErrScore)
-		}
-		mean += x
+		mean += math.Ldexp(x, -e)
 	}
 	mean /= float64(len(xs))
 	var ss float64
 	for _, x := range xs {
-		ss += (x - mean) * (x - mean)
+		d := math.Ldexp(x, -e) - mean
+		ss += d * d
 	}
-	sd := math.Sqrt(ss / float64(len(xs)-1))
-	if !(sd > 0) {
+	sd := math.Ldexp(math.Sqrt(ss/float64(len(xs)-1)), e) * scale
+	switch {
+	case !(sd > 0):
 		return 0, fmt.Errorf("scorebased: all scores equal, γ would be 0: %w", ErrScore)
+	case math.IsInf(sd, 1):
+		return 0, fmt.Errorf("scorebased: the scores' standard deviation exceeds float64's range: %w", ErrNumerical)
 	}
 	return sd, nil
 }

@@ -183,8 +183,8 @@ func TestSkellam(t *testing.T) {
 			t.Errorf("λ=%v: probabilities sum to %.17g", l, win+draw+loss)
 		}
 		for k := -5; k <= 5; k++ {
-			if got := s.Prob(k); rel(got, pmf[k]) > 1e-10 {
-				t.Errorf("λ=%v: P(D = %d) = %v, direct %v", l, k, got, pmf[k])
+			if got, err := s.Prob(k); err != nil || rel(got, pmf[k]) > 1e-10 {
+				t.Errorf("λ=%v: P(D = %d) = %v, %v; direct %v", l, k, got, err, pmf[k])
 			}
 		}
 	}

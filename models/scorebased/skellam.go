@@ -41,48 +41,66 @@ func (s Skellam) validate() error {
 	return nil
 }
 
-func logPoisson(n int, lambda float64) float64 {
-	lg, _ := math.Lgamma(float64(n) + 1)
-	return float64(n)*math.Log(lambda) - lambda - lg
+// logPoisson returns log Pois(n; λ) for a count n ≥ 0 held as a float64,
+// so that no count, however large, overflows an int.
+func logPoisson(n, lambda float64) float64 {
+	lg, _ := math.Lgamma(n + 1)
+	return n*math.Log(lambda) - lambda - lg
 }
+
+// maxTerms bounds LogProb's sums on either side of the mode. The terms
+// fall below 1e-17 of the largest within some 40·√λ + 40 counts of it
+// (about 4e4 at ExactRateLimit), so valid rates never reach the bound; it
+// makes every loop finite whatever the arithmetic does.
+const maxTerms = 1 << 20
 
 // LogProb returns log P(X − Y = k) = log Σₙ Pois(n + k; λ₁)·Pois(n; λ₂)
-// (k ≥ 0; for k < 0 the roles of the rates swap).
-func (s Skellam) LogProb(k int) float64 {
+// (k ≥ 0; for k < 0 the roles of the rates swap), for every int k
+// (math.MinInt included): a finite number, or −Inf where the probability
+// is below float64's range. Rates that are not finite and positive are
+// ErrParameter.
+func (s Skellam) LogProb(k int) (float64, error) {
+	if err := s.validate(); err != nil {
+		return 0, err
+	}
+	kf := float64(k) // exact in sign, and −kf cannot overflow as −k can
 	if !s.exact() {
+		// P(k − ½ < N(μ, sd²) < k + ½), the mass of [−e, e] about t.
 		mu, sd := s.normal()
-		return math.Log(messages.NormCDF((float64(k)+0.5-mu)/sd) - messages.NormCDF((float64(k)-0.5-mu)/sd))
+		return messages.LogWithinMass((mu-kf)/sd, 0.5/sd), nil
 	}
 	l1, l2 := s.Lambda1, s.Lambda2
-	if k < 0 {
-		k, l1, l2 = -k, l2, l1
+	if kf < 0 {
+		kf, l1, l2 = -kf, l2, l1
 	}
-	term := func(n int) float64 { return logPoisson(n+k, l1) + logPoisson(n, l2) }
+	term := func(n float64) float64 { return logPoisson(n+kf, l1) + logPoisson(n, l2) }
 	// The terms are unimodal in n; the ratio of successive terms,
 	// λ₁λ₂/((n+k+1)(n+1)), crosses 1 at the mode.
-	kf := float64(k)
-	mode := int(math.Max(0, math.Floor((-(kf+2)+math.Sqrt(kf*kf+4*l1*l2))/2)))
+	mode := math.Max(0, math.Floor((-(kf+2)+math.Sqrt(kf*kf+4*l1*l2))/2))
 	top := term(mode)
 	sum := 1.0
-	for n := mode + 1; ; n++ {
-		r := math.Exp(term(n) - top)
+	for i := 1; i <= maxTerms; i++ {
+		r := math.Exp(term(mode+float64(i)) - top)
 		sum += r
-		if r < 1e-17 {
+		if !(r >= 1e-17) {
 			break
 		}
 	}
-	for n := mode - 1; n >= 0; n-- {
+	for n := mode - 1; n >= 0 && n >= mode-maxTerms; n-- {
 		r := math.Exp(term(n) - top)
 		sum += r
-		if r < 1e-17 {
+		if !(r >= 1e-17) {
 			break
 		}
 	}
-	return top + math.Log(sum)
+	return top + math.Log(sum), nil
 }
 
-// Prob returns P(X − Y = k).
-func (s Skellam) Prob(k int) float64 { return math.Exp(s.LogProb(k)) }
+// Prob returns P(X − Y = k) (see LogProb).
+func (s Skellam) Prob(k int) (float64, error) {
+	lp, err := s.LogProb(k)
+	return math.Exp(lp), err
+}
 
 // Outcome returns P(X > Y), P(X = Y) and P(X < Y), each computed directly
 // (none as 1 minus the others): P(X > Y) = Σ_y Pois(y; λ₂)·P(X ≥ y + 1),
@@ -100,7 +118,7 @@ func (s Skellam) Outcome() (win, draw, loss float64, err error) {
 	loss = tailSum(s.Lambda1, s.Lambda2)
 	lo, hi := countRange(math.Min(s.Lambda1, s.Lambda2))
 	for y := lo; y <= hi; y++ {
-		draw += math.Exp(logPoisson(y, s.Lambda1) + logPoisson(y, s.Lambda2))
+		draw += math.Exp(logPoisson(float64(y), s.Lambda1) + logPoisson(float64(y), s.Lambda2))
 	}
 	return win, draw, loss, nil
 }
@@ -110,7 +128,7 @@ func tailSum(ly, lx float64) float64 {
 	lo, hi := countRange(ly)
 	var sum float64
 	for y := lo; y <= hi; y++ {
-		sum += math.Exp(logPoisson(y, ly)) * mathext.GammaIncReg(float64(y+1), lx)
+		sum += math.Exp(logPoisson(float64(y), ly)) * mathext.GammaIncReg(float64(y+1), lx)
 	}
 	return sum
 }

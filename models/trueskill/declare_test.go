@@ -276,7 +276,7 @@ func TestDeclareHistory(t *testing.T) {
 	var sw float64
 	var m1, m2 [steps][players]float64
 	var x [steps][players]float64
-	for range 400000 {
+	for range 120000 {
 		for i := range players {
 			x[0][i] = p.Mu + p.Sigma*rng.NormFloat64()
 			for s := 1; s < steps; s++ {

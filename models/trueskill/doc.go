@@ -25,6 +25,21 @@
 // compiles to (package schedules), so a stream of matches is rated without
 // allocating. Params.Rate borrows such Raters from a pool.
 //
+// Range: the two-team closed form takes any finite ratings and parameters
+// (σ = 1e155, β = 1e300, ratings ±1e308), repeating its formulas in wide
+// arithmetic where float64 would overflow or underflow; the factor graph
+// needs every variance normal in float64 and says which input is not. A
+// result that is not a finite float64, a posterior that would not be a
+// valid input to the next call, and a log evidence that is not finite are
+// ErrNumerical naming the input, never NaN or ±Inf with a nil error (see
+// numeric.go). The graph path's log evidence is computed from the chain
+// of differences, so that it stays ≈ 0 for a near-certain outcome and
+// accurate for a near-impossible one (Game.LogEvidence).
+//
+// Deadlines: Rate and RateGraph (of Params and Rater) return ctx's error
+// if ctx is cancelled or past its deadline when they finish, so an
+// expired context always fails.
+//
 // Concurrency: Params, Rating and Match are plain values, safe to share
 // between goroutines, and Params.Rate, RateGraph, Rate1v1, Quality and the
 // predictions may be called from many goroutines at once. A Game is for one

@@ -2,6 +2,7 @@ package trueskill_test
 
 import (
 	"context"
+	"errors"
 	"math"
 	"sync"
 	"testing"
@@ -121,7 +122,8 @@ func TestLargeFreeForAll(t *testing.T) {
 	}
 }
 
-// TestCancelledContext: a cancelled context stops a large game's iteration.
+// TestCancelledContext: a cancelled context stops a large game's iteration
+// with its own error, before the first pass.
 func TestCancelledContext(t *testing.T) {
 	p := trueskill.DefaultParams()
 	var teams [][]trueskill.Rating
@@ -130,8 +132,9 @@ func TestCancelledContext(t *testing.T) {
 	}
 	cctx, cancel := context.WithCancel(ctx)
 	cancel()
-	if _, err := p.Rate(cctx, trueskill.Match{Teams: teams}); err == nil {
-		t.Error("Rate with a cancelled context succeeded")
+	res, err := p.Rate(cctx, trueskill.Match{Teams: teams})
+	if !errors.Is(err, context.Canceled) || res.Ratings != nil || res.Iterations != 0 {
+		t.Errorf("Rate with a cancelled context: %+v, %v; want context.Canceled and no result", res, err)
 	}
 }
 

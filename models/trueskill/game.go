@@ -30,11 +30,16 @@ type Game struct {
 	flat    []Rating               // the ratings, by position and player
 	offsets []int                  // of each position's players in flat
 	ratings [][]Rating             // flat by the caller's team
+	cmps    []comparison           // the comparison factors, in rank order
+	chain   chainScratch           // the evidence's buffers
 }
 
 // NewGame builds the factor graph and schedule of m.
 func (p Params) NewGame(m Match) (*Game, error) {
 	if err := p.check(&m); err != nil {
+		return nil, err
+	}
+	if err := checkGraphRange(&p, &m); err != nil {
 		return nil, err
 	}
 	return p.newGame(m)
@@ -107,6 +112,9 @@ func (p Params) newGame(m Match) (*Game, error) {
 		gm.sums[pos] = g.Factor(nd.TeamFactors[j]).(*factors.WeightedSum)
 	}
 
+	gm.cmps = comparisonsOf(g, nd.ComparisonFactors)
+	gm.chain = newChainScratch(n)
+
 	// Figure 1's schedule: the priors, then the contest's own.
 	gm.schedule = schedules.Sequence(schedules.Sequence(down...), p.Schedule(nd))
 
@@ -163,7 +171,10 @@ func (gm *Game) Run(ctx context.Context) (schedules.Result, error) {
 		if ctx != nil && ctx.Err() != nil {
 			return res, fmt.Errorf("trueskill: %w", err)
 		}
-		return res, fmt.Errorf("trueskill: %w: %w", ErrNumerical, err)
+		// Inputs in checkGraphRange's range can still drive a message out
+		// of float64's: an upset by ~1e140 standard deviations needs a
+		// precision of ~1e280 times the cavity's.
+		return res, fmt.Errorf("trueskill: %w: the ratings (Teams.Mu, Teams.Sigma) are too extreme for the graph's messages: %w", ErrNumerical, err)
 	}
 	return res, nil
 }
@@ -187,11 +198,18 @@ func (gm *Game) Ratings() [][]Rating {
 }
 
 // LogEvidence returns the log probability of the observed outcome under the
-// priors (with τ), from the EP evidence of the graph.
+// priors (with τ): the EP evidence of the graph after its last run, equal
+// to graph.Graph.LogEvidence's where that is accurate, but computed from
+// the chain of differences alone (evidence.go), so that it stays accurate
+// for outcomes that are near-certain (≈ 0) or near-impossible (a large
+// negative number). ErrNumerical if it is not a finite number ≤ 0.
 func (gm *Game) LogEvidence() (float64, error) {
-	lz, err := gm.g.LogEvidence()
+	lz, err := gm.chainLogEvidence()
+	if err == nil {
+		err = checkEvidence(lz)
+	}
 	if err != nil {
-		return math.Inf(-1), fmt.Errorf("trueskill: %w: %w", ErrNumerical, err)
+		return math.Inf(-1), err
 	}
 	return lz, nil
 }

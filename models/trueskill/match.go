@@ -13,6 +13,14 @@ type Match struct {
 	Teams [][]Rating `json:"teams"`
 	// Ranks holds one rank per team: lower is better and equal ranks are a
 	// draw. Nil means the teams are listed in finishing order, no draws.
+	//
+	// Teams that tie keep the order they are listed in: the model (the
+	// paper's Figure 1) compares each team with its neighbours in the
+	// finishing order only, so the order of tied teams decides which pairs
+	// are compared, and listing them in another order is another model,
+	// with other ratings (by 0.005 in μ at the defaults in
+	// TestTiedTeamsOrder, at any tolerance). The order of teams that do not
+	// tie does not matter.
 	Ranks []int `json:"ranks,omitempty"`
 	// Weights, if not nil, has the shape of Teams: the share of the game each
 	// player took part in. A team's performance is Σ wᵢ·pᵢ; a player with

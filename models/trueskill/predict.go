@@ -1,7 +1,9 @@
 package trueskill
 
 import (
+	"fmt"
 	"math"
+	"math/big"
 
 	"github.com/skillgraph/skillgraph/messages"
 	"gonum.org/v1/gonum/mat"
@@ -41,12 +43,33 @@ func (p Params) Quality(teams [][]Rating, weights [][]float64) (float64, error) 
 				atmu += sign * w * r.Mu
 			}
 		}
-		base := p.Beta * p.Beta * ata
-		if !(base > 0) {
-			return 0, nil
+		if !(ata > 0) {
+			return 0, nil // a side whose weights are all 0 cannot be compared
 		}
+		base := p.Beta * p.Beta * ata
 		full := base + atsa
-		return math.Sqrt(base/full) * math.Exp(-0.5*atmu*atmu/full), nil
+		q := math.Sqrt(base/full) * math.Exp(-0.5*atmu*atmu/full)
+		if messages.IsNormalVariance(base) && messages.IsNormalVariance(full) && messages.IsFinite(atmu) && messages.IsFinite(q) {
+			return q, nil
+		}
+		// The same ratio in wide arithmetic (β² or σ² beyond float64's
+		// range, means near ±1.8e308); q underflows to 0 correctly.
+		d := p.newWideDiff(teams[0], teams[1], m.weight, false)
+		w2 := wf(0)
+		for j, team := range teams {
+			for i := range team {
+				w2 = wadd(w2, wsq(wf(m.weight(j, i))))
+			}
+		}
+		wbase := wmul(wsq(wf(p.Beta)), w2)
+		return f64(wsqrt(wquo(wbase, d.c2))) * math.Exp(-0.5*f64(wquo(wsq(d.mu), d.c2))), nil
+	}
+	// The k-team form works in float64 matrices: it needs the graph's range
+	// (without τ, which Quality does not use).
+	noTau := p
+	noTau.Tau = 0
+	if err := checkGraphRange(&noTau, m); err != nil {
+		return 0, err
 	}
 	// Columns of A are differences of adjacent teams; accumulate AᵀA, AᵀΣA
 	// and Aᵀμ without forming A.
@@ -91,7 +114,11 @@ func (p Params) Quality(teams [][]Rating, weights [][]float64) (float64, error) 
 		return 0, nil
 	}
 	quad := mat.Dot(atmu, &x)
-	return math.Exp(0.5*(cb.LogDet()-cf.LogDet()) - 0.5*quad), nil
+	q := math.Exp(0.5*(cb.LogDet()-cf.LogDet()) - 0.5*quad)
+	if !(q >= 0 && q <= 1) {
+		return 0, fmt.Errorf("trueskill: %w: match quality %v of ratings too extreme for float64 matrices (Teams.Mu, Teams.Sigma)", ErrNumerical, q)
+	}
+	return q, nil
 }
 
 // OutcomeProbabilities returns the probabilities that team a beats team b,
@@ -119,10 +146,24 @@ func (p Params) OutcomeProbabilities(a, b []Rating) (win, draw, loss float64, er
 	}
 	c := math.Sqrt(c2)
 	eps := p.Margin(len(a), len(b))
-	win = messages.NormCDF((mu - eps) / c)
-	loss = messages.NormCDF((-mu - eps) / c)
+	// The standardised difference t = Δμ/c and margin e = ε/c, from the
+	// wide form where c², Δμ or ε leave float64's range.
+	t, e := mu/c, eps/c
+	if !messages.IsNormalVariance(c2) || !messages.IsFinite(mu) || !messages.IsFinite(e) {
+		d := p.newWideDiff(a, b, func(int, int) float64 { return 1 }, true)
+		wt, we := wquo(d.mu, d.c), wquo(p.wideMargin(len(a), len(b)), d.c)
+		t, e = f64(wt), f64(we)
+		win = messages.NormCDF(f64(wsub(wt, we)))
+		loss = messages.NormCDF(f64(wsub(new(big.Float).Neg(wt), we)))
+	} else {
+		win = messages.NormCDF(t - e)
+		loss = messages.NormCDF(-t - e)
+	}
 	if eps > 0 {
-		draw = math.Exp(messages.LogWithinMass(mu/c, eps/c))
+		draw = math.Exp(messages.LogWithinMass(t, e))
+	}
+	if !(win >= 0 && draw >= 0 && loss >= 0) {
+		return 0, 0, 0, fmt.Errorf("trueskill: %w: outcome probabilities %v, %v, %v (Teams.Mu, Teams.Sigma)", ErrNumerical, win, draw, loss)
 	}
 	return win, draw, loss, nil
 }

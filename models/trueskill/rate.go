@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"time"
 
 	"github.com/skillgraph/skillgraph/messages"
 )
@@ -31,14 +32,25 @@ type Result struct {
 // safe for concurrent use: graph matches reuse the graph of an earlier
 // match of the same shape from a pool, so the only allocations are the
 // returned ratings (two). A Rater avoids those too.
+//
+// Rate honours ctx for the whole call: if ctx is cancelled or its deadline
+// has passed when the work is finished (or the iteration is stopped by
+// it), Rate returns ctx's error, wrapped (context.DeadlineExceeded for a
+// deadline, even one whose timer has not fired yet), and no result, so an
+// expired context always fails, even for a two-team match that needs no
+// iteration.
 func (p Params) Rate(ctx context.Context, m Match) (Result, error) {
 	if err := p.check(&m); err != nil {
 		return Result{}, err
 	}
+	var res Result
+	var err error
 	if len(m.Teams) == 2 {
-		return p.rateTwoTeams(m, newRatings(m.Teams)), nil
+		res, err = p.rateTwoTeams(m, newRatings(m.Teams))
+	} else {
+		res, err = p.rateGraphPooled(ctx, &m)
 	}
-	return p.rateGraphPooled(ctx, &m)
+	return finish(ctx, res, err)
 }
 
 // RateGraph rates m by running the factor graph, whatever its size (see
@@ -47,7 +59,25 @@ func (p Params) RateGraph(ctx context.Context, m Match) (Result, error) {
 	if err := p.check(&m); err != nil {
 		return Result{}, err
 	}
-	return p.rateGraphPooled(ctx, &m)
+	res, err := p.rateGraphPooled(ctx, &m)
+	return finish(ctx, res, err)
+}
+
+// finish returns res and err, unless err is nil and ctx is done: then it is
+// ctx's error (see Rate). The deadline is compared with the clock as well
+// as read from Err, which reports it only once the context's timer has
+// fired, a moment after it passed.
+func finish(ctx context.Context, res Result, err error) (Result, error) {
+	if err != nil || ctx == nil {
+		return res, err
+	}
+	if cerr := ctx.Err(); cerr != nil {
+		return Result{}, fmt.Errorf("trueskill: %w", cerr)
+	}
+	if d, ok := ctx.Deadline(); ok && !time.Now().Before(d) {
+		return Result{}, fmt.Errorf("trueskill: %w", context.DeadlineExceeded)
+	}
+	return res, nil
 }
 
 // checkPairs rejects a draw between adjacent teams whose margin is 0, and
@@ -126,8 +156,10 @@ func (tt twoTeams) update(r Rating, w, sign float64, rest func() float64) Rating
 	return Rating{Mu: r.Mu + sign*w*v/tt.c*tt.tr.V, Sigma: math.Sqrt(v * shrink)}
 }
 
-// rateTwoTeams writes the two-team update of m into out.
-func (p Params) rateTwoTeams(m Match, out [][]Rating) Result {
+// rateTwoTeams writes the two-team update of m into out. Where float64
+// cannot carry the closed form (closedFormOK), it is recomputed in wide
+// arithmetic.
+func (p Params) rateTwoTeams(m Match, out [][]Rating) (Result, error) {
 	a, b := 0, 1
 	if m.Ranks != nil && m.Ranks[1] < m.Ranks[0] {
 		a, b = 1, 0
@@ -149,6 +181,7 @@ func (p Params) rateTwoTeams(m Match, out [][]Rating) Result {
 	}
 	drawn := m.Ranks != nil && m.Ranks[0] == m.Ranks[1]
 	tt := p.newTwoTeams(mu, c2, p.Margin(len(m.Teams[a]), len(m.Teams[b])), drawn, true)
+	ok := messages.IsFinite(tt.logEvid)
 	for _, j := range [2]int{a, b} {
 		sign := 1.0
 		if j == b {
@@ -168,9 +201,17 @@ func (p Params) rateTwoTeams(m Match, out [][]Rating) Result {
 				}
 				return sum
 			})
+			ok = ok && closedFormOK(out[j][i])
 		}
 	}
-	return Result{Ratings: out, LogEvidence: tt.logEvid, Converged: true, ClosedForm: true}
+	lz := tt.logEvid
+	if !ok {
+		var err error
+		if lz, err = p.wideTwoTeams(&m, a, b, drawn, true, out); err != nil {
+			return Result{}, err
+		}
+	}
+	return Result{Ratings: out, LogEvidence: lz, Converged: true, ClosedForm: true}, nil
 }
 
 // Rate1v1 is Rate for two players: it returns the new ratings of a winner
@@ -196,7 +237,18 @@ func (p Params) Rate1v1(winner, loser Rating, drawn bool) (Rating, Rating, error
 	tt := p.newTwoTeams(winner.Mu-loser.Mu, vw+vl+2*b2, eps, drawn, false) // no evidence to return
 	w := tt.update(winner, 1, 1, func() float64 { return vl + 2*b2 })
 	l := tt.update(loser, 1, -1, func() float64 { return vw + 2*b2 })
-	return w, l, nil
+	if closedFormOK(w) && closedFormOK(l) {
+		return w, l, nil
+	}
+	m := Match{Teams: [][]Rating{{winner}, {loser}}}
+	if drawn {
+		m.Ranks = []int{0, 0}
+	}
+	out := [][]Rating{{w}, {l}}
+	if _, err := p.wideTwoTeams(&m, 0, 1, drawn, false, out); err != nil {
+		return Rating{}, Rating{}, err
+	}
+	return out[0][0], out[1][0], nil
 }
 
 // MustRate is Rate for inputs known to be valid (tests, examples); it panics

@@ -79,7 +79,8 @@ func (r *Rater) check(m *Match) error {
 	return checkMatch(&r.p, m)
 }
 
-// Rate rates m: the two-team closed form, or the Figure 1 graph.
+// Rate rates m: the two-team closed form, or the Figure 1 graph. ctx is
+// honoured as by Params.Rate.
 func (r *Rater) Rate(ctx context.Context, m Match) (Result, error) {
 	if !r.enter() {
 		return Result{}, ErrConcurrentUse
@@ -89,7 +90,8 @@ func (r *Rater) Rate(ctx context.Context, m Match) (Result, error) {
 		return Result{}, err
 	}
 	if len(m.Teams) != 2 {
-		return r.rateGraph(ctx, &m)
+		res, err := r.rateGraph(ctx, &m)
+		return finish(ctx, res, err)
 	}
 	out := r.two[:]
 	for j := range out {
@@ -98,7 +100,8 @@ func (r *Rater) Rate(ctx context.Context, m Match) (Result, error) {
 		}
 		out[j] = out[j][:len(m.Teams[j])]
 	}
-	return r.p.rateTwoTeams(m, out), nil
+	res, err := r.p.rateTwoTeams(m, out)
+	return finish(ctx, res, err)
 }
 
 // RateGraph rates m through the factor graph, whatever its size, reusing
@@ -111,10 +114,14 @@ func (r *Rater) RateGraph(ctx context.Context, m Match) (Result, error) {
 	if err := r.check(&m); err != nil {
 		return Result{}, err
 	}
-	return r.rateGraph(ctx, &m)
+	res, err := r.rateGraph(ctx, &m)
+	return finish(ctx, res, err)
 }
 
 func (r *Rater) rateGraph(ctx context.Context, m *Match) (Result, error) {
+	if err := checkGraphRange(&r.p, m); err != nil {
+		return Result{}, err
+	}
 	gm, order := r.last, []int(nil) // the same order as last time, unless set
 	if gm == nil || !r.sameAsLast(m) {
 		r.order = m.orderInto(r.order)
@@ -137,7 +144,11 @@ func (r *Rater) rateGraph(ctx context.Context, m *Match) (Result, error) {
 		r.lastWeighted = m.Weights != nil
 	}
 	gm.set(m, order) // a new game has m already; setting it again is harmless
-	return gm.result(ctx, !r.NoEvidence)
+	res, err := gm.result(ctx, !r.NoEvidence)
+	if err == nil {
+		err = checkGraphResult(&r.p, m, &res)
+	}
+	return res, err
 }
 
 // sameAsLast reports whether m has the team sizes, the ranks and the

@@ -5,7 +5,11 @@ import (
 	"encoding/json"
 	"errors"
 	"math"
+	"slices"
 	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
 
 	"github.com/skillgraph/skillgraph/internal/conformance"
 	"github.com/skillgraph/skillgraph/internal/sharedtest"
@@ -103,40 +107,60 @@ func TestScenarioCoverage(t *testing.T) {
 	}
 }
 
-// TestTeamOrderDoesNotMatter: listing the teams in another order with the
-// same ranks gives the same ratings, mapped back to the caller's order.
-func TestTeamOrderDoesNotMatter(t *testing.T) {
+// TestTiedTeamsOrder checks what Match.Ranks documents: the order in which
+// teams that do not tie are listed does not matter, and the order of tied
+// teams does, because the model compares only neighbours in the finishing
+// order. Every permutation of four teams, two of them tied, gives the
+// ratings of one of the two chains (1, 2, 3, 0) and (1, 3, 2, 0) to
+// 1e-12, the one that keeps the tied teams' order; and the two chains
+// differ by 0.0045 in μ at a tolerance of 1e-13, far beyond it, so the
+// difference is the model's, not the iteration's.
+func TestTiedTeamsOrder(t *testing.T) {
 	p := trueskill.DefaultParams()
+	p.Tolerance, p.MaxIterations = 1e-13, 1000
 	teams := [][]trueskill.Rating{{r(25, 8)}, {r(30, 4), r(22, 6)}, {r(28, 3)}, {r(20, 7)}}
-	ranks := []int{2, 0, 1, 1}
-	a, err := p.Rate(ctx, trueskill.Match{Teams: teams, Ranks: ranks})
-	if err != nil {
-		t.Fatal(err)
+	ranks := []int{2, 0, 1, 1} // teams 2 and 3 tie
+	rate := func(perm []int) [][]trueskill.Rating {
+		t.Helper()
+		var m trueskill.Match
+		for _, j := range perm {
+			m.Teams = append(m.Teams, teams[j])
+			m.Ranks = append(m.Ranks, ranks[j])
+		}
+		res, err := p.Rate(ctx, m)
+		if err != nil {
+			t.Fatal(err)
+		}
+		back := make([][]trueskill.Rating, len(perm)) // in the order of teams
+		for k, j := range perm {
+			back[j] = res.Ratings[k]
+		}
+		return back
 	}
-	perm := []int{3, 1, 0, 2}
-	var teams2 [][]trueskill.Rating
-	var ranks2 []int
-	for _, j := range perm {
-		teams2 = append(teams2, teams[j])
-		ranks2 = append(ranks2, ranks[j])
+	chains := map[bool][][]trueskill.Rating{ // by whether team 2 is listed before team 3
+		true:  rate([]int{1, 2, 3, 0}),
+		false: rate([]int{1, 3, 2, 0}),
 	}
-	// Ranks 1, 1 tie between original teams 2 and 3; in perm they appear as
-	// 3 then 2, which reverses the draw's chain order. Keep the tie in the
-	// same order by swapping those two back.
-	teams2[0], teams2[3] = teams2[3], teams2[0]
-	ranks2[0], ranks2[3] = ranks2[3], ranks2[0]
-	perm[0], perm[3] = perm[3], perm[0]
-	b, err := p.Rate(ctx, trueskill.Match{Teams: teams2, Ranks: ranks2})
-	if err != nil {
-		t.Fatal(err)
+	if d := math.Abs(chains[true][0][0].Mu - chains[false][0][0].Mu); !(d > 4e-3 && d < 5e-3) {
+		t.Errorf("the two tie orders move team 0's μ apart by %v, want the documented 0.0045", d)
 	}
-	for k, j := range perm {
-		for i := range teams[j] {
-			if relErr(a.Ratings[j][i].Mu, b.Ratings[k][i].Mu) > 1e-9 || relErr(a.Ratings[j][i].Sigma, b.Ratings[k][i].Sigma) > 1e-9 {
-				t.Errorf("team %d player %d: %v, reordered %v", j, i, a.Ratings[j][i], b.Ratings[k][i])
+	var perm []int
+	var permute func(rest []int)
+	permute = func(rest []int) {
+		if len(rest) == 0 {
+			twoFirst := slices.Index(perm, 2) < slices.Index(perm, 3)
+			if d := cmp.Diff(chains[twoFirst], rate(perm), cmpopts.EquateApprox(1e-12, 0)); d != "" {
+				t.Errorf("teams listed as %v (-chain with team 2 first: %v, +got):\n%s", perm, twoFirst, d)
 			}
+			return
+		}
+		for i, j := range rest {
+			perm = append(perm, j)
+			permute(append(append([]int(nil), rest[:i]...), rest[i+1:]...))
+			perm = perm[:len(perm)-1]
 		}
 	}
+	permute([]int{0, 1, 2, 3})
 }
 
 // TestDirections: winners rise, losers fall, nobody's σ grows (τ = 0), a
@@ -258,8 +282,11 @@ func TestQualityMultiTeam(t *testing.T) {
 	}
 }
 
-// TestOutcomeProbabilities: the three outcomes sum to 1, and the probability
-// of a win equals the evidence Rate reports for that win (both include τ).
+// TestOutcomeProbabilities checks the three outcomes against Simpson's rule
+// applied to the density of the difference d = t_a − t_b ~ N(Δμ, c²), c² =
+// Σ(σ² + τ² + β²), over (−∞, −ε), [−ε, ε] and (ε, ∞) (which shares no code
+// with messages.LogWithinMass or Φ), and that the probability of a win, and
+// of a draw, equals the evidence Rate reports for it (both include τ).
 func TestOutcomeProbabilities(t *testing.T) {
 	p := trueskill.DefaultParams()
 	a, b := []trueskill.Rating{r(28, 4), r(22, 6)}, []trueskill.Rating{r(26, 3), r(25, 5)}
@@ -269,6 +296,32 @@ func TestOutcomeProbabilities(t *testing.T) {
 	}
 	if math.Abs(win+draw+loss-1) > 1e-15 {
 		t.Errorf("win %v + draw %v + loss %v ≠ 1", win, draw, loss)
+	}
+	var mu, c2 float64
+	for k, team := range [][]trueskill.Rating{a, b} {
+		for _, pl := range team {
+			mu += pl.Mu * float64(1-2*k)
+			c2 += pl.Sigma*pl.Sigma + p.Tau*p.Tau + p.Beta*p.Beta
+		}
+	}
+	c, eps := math.Sqrt(c2), p.Margin(2, 2)
+	mass := func(lo, hi float64) float64 { // ∫ N(x; Δμ, c²) dx over [lo, hi], composite Simpson
+		const n = 20000
+		h := (hi - lo) / n
+		sum := 0.0
+		for k := 0; k <= n; k++ {
+			x := lo + float64(k)*h
+			w := 2.0 + 2*float64(k%2)
+			if k == 0 || k == n {
+				w = 1
+			}
+			sum += w * math.Exp(-0.5*(x-mu)*(x-mu)/c2)
+		}
+		return sum * h / 3 / (c * math.Sqrt(2*math.Pi))
+	}
+	want := []float64{mass(eps, mu+40*c), mass(-eps, eps), mass(mu-40*c, -eps)}
+	if d := cmp.Diff(want, []float64{win, draw, loss}, cmpopts.EquateApprox(1e-12, 0)); d != "" {
+		t.Errorf("(-quadrature +OutcomeProbabilities):\n%s", d)
 	}
 	res, err := p.Rate(ctx, trueskill.Match{Teams: [][]trueskill.Rating{a, b}})
 	if err != nil {

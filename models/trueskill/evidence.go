@@ -1,0 +1,163 @@
+package trueskill
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/skillgraph/skillgraph/factors"
+	"github.com/skillgraph/skillgraph/graph"
+	"github.com/skillgraph/skillgraph/messages"
+)
+
+// The EP evidence of a game, computed from the chain of differences.
+//
+// Everything in Figure 1 but the comparison factors is Gaussian and exact,
+// so the graph's EP evidence is that of the differences d = (d_1 … d_K)
+// alone: a Gaussian prior N(d; m, S) (S tridiagonal: team k's variance V_k
+// enters d_{k−1} and d_k) times the comparison factors f_k, each
+// approximated by the site t̃_k(d_k) = exp(−½π̃_k d_k² + τ̃_k d_k), the
+// message the graph holds from f_k to d_k. With cavities N(c_k, v_k) and
+// the posterior mean μ_q, the EP evidence (Minka 2001, each site's scale
+// fixed by matching its factor against the cavity, as in
+// graph.Graph.LogEvidence)
+//
+//	log Z = log ∫ N(d; m, S) Π t̃_k + Σ_k [log Z_k − log ∫ N(d_k; c_k, v_k) t̃_k]
+//
+// is, with each site written about μ_q (the constants cancel between the
+// two integrals, and so do the linear terms, because μ_q is the mean of
+// both products),
+//
+//	log Z = Σ_k [log Z_k + ½·log(1 + v_k π̃_k) + ½·V_k²] − ½·log|I + R S R| − ½·(μ_q − m)ᵀ S⁻¹ (μ_q − m),
+//
+// R = diag(√π̃_k), where Z_k is Φ((c_k − ε)/√v_k) for a win and the mass of
+// [−ε, ε] for a draw, and V_k = (μ_q,k − c_k)/√v_k its truncation's mean
+// shift (messages.Truncation). Unlike the graph's generic sum over all
+// factors (graph.Graph.LogEvidence), no term holds a skill's mean squared:
+// a near-certain outcome between ratings 1e50 apart has sites that are
+// exactly uniform (V and W underflow to 0 beyond t ≈ 39), and such a site splits the
+// chain into independent segments, which are summed separately, so its
+// log evidence is exactly Σ log Φ ≈ 0 rather than the difference of
+// numbers near 1e100; a near-impossible one is a large negative number,
+// accurate to rounding.
+
+// comparison is a game's comparison factor k, in rank order.
+type comparison struct {
+	f      graph.FactorID
+	margin float64
+	drawn  bool
+}
+
+// chainScratch holds the buffers of the evidence, allocated once per game.
+type chainScratch struct {
+	mean, variance []float64 // by team position: Σwμ and Σw²(σ² + τ² + β²)
+	x, pi          []float64 // by difference: μ_q − m and π̃
+	l, e           []float64 // a tridiagonal Cholesky factor: diagonal, subdiagonal
+}
+
+func newChainScratch(teams int) chainScratch {
+	k := teams - 1
+	return chainScratch{
+		mean: make([]float64, teams), variance: make([]float64, teams),
+		x: make([]float64, k), pi: make([]float64, k), l: make([]float64, k), e: make([]float64, k),
+	}
+}
+
+// comparisonsOf returns the comparison factors of a built game.
+func comparisonsOf(g *graph.Graph, ids []graph.FactorID) []comparison {
+	out := make([]comparison, len(ids))
+	for k, f := range ids {
+		switch c := g.Factor(f).(type) {
+		case *factors.GreaterThan:
+			out[k] = comparison{f: f, margin: c.Margin}
+		case *factors.Within:
+			out[k] = comparison{f: f, margin: c.Margin, drawn: true}
+		}
+	}
+	return out
+}
+
+// chainLogEvidence returns the EP evidence of the game's last run (see
+// above).
+func (gm *Game) chainLogEvidence() (float64, error) {
+	s := &gm.chain
+	b2 := gm.params.Beta * gm.params.Beta
+	for pos, prs := range gm.priors {
+		coef := gm.sums[pos].Coefficients
+		var mean, variance float64
+		for i, pr := range prs {
+			mean += coef[i] * pr.Mean
+			variance += coef[i] * coef[i] * (pr.Variance + b2)
+		}
+		s.mean[pos], s.variance[pos] = mean, variance
+	}
+	var lz float64
+	start := 0 // the first site of the current segment
+	for k, c := range gm.cmps {
+		cav := gm.g.Cavity(gm.g.EdgeID(c.f, 0))
+		if !(cav.Pi > 0) || !cav.IsFinite() {
+			return 0, fmt.Errorf("trueskill: %w: cavity %v of comparison %d", ErrNumerical, cav, k+1)
+		}
+		sc := math.Sqrt(cav.Pi)
+		t, e := cav.Tau/sc, c.margin*sc
+		var tr messages.Truncation
+		if c.drawn {
+			tr = messages.Within(t, e)
+			lz += messages.LogWithinMass(t, e)
+		} else {
+			tr = messages.GreaterThan(t, e)
+			lz += messages.LogNormCDF(t - e)
+		}
+		site := gm.g.Message(c.f, 0)
+		if site.IsUniform() {
+			lz -= s.segment(start, k)
+			start = k + 1
+			continue
+		}
+		lz += 0.5*math.Log1p(site.Pi/cav.Pi) + 0.5*tr.V*tr.V
+		s.x[k] = (cav.Tau+sc*tr.V)/cav.Pi - (s.mean[k] - s.mean[k+1])
+		s.pi[k] = site.Pi
+	}
+	lz -= s.segment(start, len(gm.cmps))
+	return lz, nil
+}
+
+// segment returns ½·log|I + RSR| + ½·xᵀS⁻¹x over the differences a … b−1,
+// whose sites are not uniform (0 if there are none).
+func (s *chainScratch) segment(a, b int) float64 {
+	if a >= b {
+		return 0
+	}
+	v := s.variance
+	// S's diagonal is V_k + V_{k+1} and its off-diagonal −V_{k+1}; B = I +
+	// RSR has 1 + π̃_k S_kk and √(π̃_k π̃_{k+1})·S_{k,k+1}.
+	logDetB := s.cholesky(a, b, func(k int) float64 { return 1 + s.pi[k]*(v[k]+v[k+1]) },
+		func(k int) float64 { return -math.Sqrt(s.pi[k]) * math.Sqrt(s.pi[k+1]) * v[k+1] })
+	s.cholesky(a, b, func(k int) float64 { return v[k] + v[k+1] }, func(k int) float64 { return -v[k+1] })
+	// xᵀS⁻¹x = |L⁻¹x|²: forward substitution with S = LLᵀ.
+	var quad, y float64
+	for k := a; k < b; k++ {
+		y = s.x[k] - s.e[k]*y
+		y /= s.l[k]
+		quad += y * y
+	}
+	return 0.5*logDetB + 0.5*quad
+}
+
+// cholesky factors the symmetric tridiagonal matrix with diagonal diag(k)
+// and off-diagonal off(k) (between k and k+1) over a … b−1 into s.l
+// (diagonal) and s.e (s.e[k] below s.l[k−1]), and returns its log
+// determinant.
+func (s *chainScratch) cholesky(a, b int, diag, off func(k int) float64) float64 {
+	var logDet float64
+	for k := a; k < b; k++ {
+		d := diag(k)
+		s.e[k] = 0
+		if k > a {
+			s.e[k] = off(k-1) / s.l[k-1]
+			d -= s.e[k] * s.e[k]
+		}
+		s.l[k] = math.Sqrt(d)
+		logDet += 2 * math.Log(s.l[k])
+	}
+	return logDet
+}
