@@ -110,7 +110,9 @@ func TestPoissonLemma1Extremes(t *testing.T) {
 }
 
 // checkLemma1 compares PoissonProject with the quadrature minimisation on
-// the grid of prior variances, counts and means, to 1e-8 relative, and
+// the grid of prior variances, counts and means, to 2e-13 relative for the
+// mean and 2e-12 for the variance (the README states the worst measured,
+// 1.1e-13 and 1.4e-12), and
 // returns the worst errors of mean and variance and the most steps taken.
 func checkLemma1(t *testing.T, variances []float64, counts []int, means []float64) (worstM, worstV float64, maxSteps int) {
 	t.Helper()
@@ -124,7 +126,7 @@ func checkLemma1(t *testing.T, variances []float64, counts []int, means []float6
 				m, v := klStationary(t, mu, s2, k)
 				em := math.Abs(q.Mean()-m) / math.Max(1, math.Abs(m))
 				ev := math.Abs(q.Variance()/v - 1)
-				if em > 1e-8 || ev > 1e-8 {
+				if em > 2e-13 || ev > 2e-12 {
 					t.Errorf("μ=%v σ²=%v k=%d: Lemma 1 N(%.12g, %.12g), quadrature N(%.12g, %.12g)", mu, s2, k, q.Mean(), q.Variance(), m, v)
 				}
 				worstM, worstV, maxSteps = math.Max(worstM, em), math.Max(worstV, ev), max(maxSteps, steps)
