@@ -106,8 +106,6 @@ func (b *Builder) AddObserved(name string, value float64) VarID {
 func (b *Builder) AddFactor(f Factor, label string, vars ...VarID) FactorID {
 	id := FactorID(len(b.g.factors))
 	fn := factorNode{f: f, layer: b.layer, label: label, arity: int32(len(vars))}
-	fn.ev, _ = f.(Evidence)
-	fn.gev, _ = f.(GaussianEvidence)
 	b.g.factors = append(b.g.factors, fn)
 	b.g.factorGroup = append(b.g.factorGroup, b.group)
 	b.vars = append(b.vars, slices.Clone(vars))
@@ -134,22 +132,25 @@ func (b *Builder) Build() (*Graph, error) {
 			continue
 		}
 		arityOK := fn.f.Arity() == len(vars)
-		if fn.label == "" {
-			fn.label = defaultLabel(&g, fn.f, vars, arityOK)
+		// A factor without a label of the builder's is named when asked
+		// (Graph.FactorLabel), not stored: a large history has millions.
+		label := fn.label
+		if label == "" {
+			label = defaultLabel(&g, fn.f, vars, arityOK)
 		}
 		if v, ok := fn.f.(Validator); ok {
 			if err := v.Validate(); err != nil {
-				errs = append(errs, fmt.Errorf("factor %d %s: %w", fi, fn.label, err))
+				errs = append(errs, fmt.Errorf("factor %d %s: %w", fi, label, err))
 			}
 		}
 		if !arityOK {
-			errs = append(errs, fmt.Errorf("factor %d %s: %w: %d variables, want %d", fi, fn.label, ErrArity, len(vars), fn.f.Arity()))
+			errs = append(errs, fmt.Errorf("factor %d %s: %w: %d variables, want %d", fi, label, ErrArity, len(vars), fn.f.Arity()))
 		}
 		for i, v := range vars {
 			if v < 0 || int(v) >= len(g.vars) {
-				errs = append(errs, fmt.Errorf("factor %d %s edge %d: %w (%d)", fi, fn.label, i, ErrNoVariable, v))
+				errs = append(errs, fmt.Errorf("factor %d %s edge %d: %w (%d)", fi, label, i, ErrNoVariable, v))
 			} else if slices.Contains(vars[:i], v) {
-				errs = append(errs, fmt.Errorf("factor %d %s edge %d: %w %s", fi, fn.label, i, ErrDuplicateEdge, g.vars[v].name))
+				errs = append(errs, fmt.Errorf("factor %d %s edge %d: %w %s", fi, label, i, ErrDuplicateEdge, g.vars[v].name))
 			}
 		}
 		nEdges += len(vars)

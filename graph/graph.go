@@ -161,9 +161,7 @@ type variable struct {
 
 type factorNode struct {
 	f     Factor
-	ev    Evidence         // f as Evidence, or nil
-	gev   GaussianEvidence // f as GaussianEvidence, or nil
-	first int32            // first edge index
+	first int32 // first edge index
 	arity int32
 	layer int32
 	label string
@@ -432,7 +430,11 @@ func (g *Graph) FactorLabel(f FactorID) string {
 	if !g.HasFactor(f) {
 		return ""
 	}
-	return g.factors[f].label
+	fn := &g.factors[f]
+	if fn.label != "" {
+		return fn.label
+	}
+	return defaultLabel(g, fn.f, g.edgeVar[fn.first:fn.first+fn.arity], true)
 }
 
 // FactorLayer returns the index in Layers of f's layer.
@@ -467,6 +469,16 @@ func (g *Graph) Message(f FactorID, i int) messages.Gaussian {
 		return messages.Gaussian{}
 	}
 	return g.msgs[g.factors[f].first+int32(i)]
+}
+
+// EdgeMessage returns the message on edge k (uniform if the graph lacks
+// it): with Send, a way to read and write every message by its EdgeID,
+// 0 to NumEdges − 1.
+func (g *Graph) EdgeMessage(k EdgeID) messages.Gaussian {
+	if k < 0 || int(k) >= len(g.msgs) {
+		return messages.Gaussian{}
+	}
+	return g.msgs[k]
 }
 
 // HasEdge reports whether the graph has factor f and f has edge i.
@@ -587,7 +599,7 @@ func (g *Graph) Update(f FactorID, i int, damping float64) (before, after messag
 	fn := &g.factors[f]
 	msg, err := fn.f.Message(i, Edges{g: g, first: fn.first})
 	if err != nil {
-		return before, after, &UpdateError{Factor: f, Label: fn.label, Edge: i, Err: err}
+		return before, after, &UpdateError{Factor: f, Label: g.FactorLabel(f), Edge: i, Err: err}
 	}
 	return g.Send(EdgeID(fn.first)+EdgeID(i), msg, damping)
 }
@@ -615,7 +627,7 @@ func (g *Graph) Send(k EdgeID, msg messages.Gaussian, damping float64) (before, 
 // updateError names the factor and edge of edge k.
 func (g *Graph) updateError(k int32, err error) error {
 	f := g.edgeFactor(k)
-	return &UpdateError{Factor: f, Label: g.factors[f].label, Edge: int(k - g.factors[f].first), Err: err}
+	return &UpdateError{Factor: f, Label: g.FactorLabel(f), Edge: int(k - g.factors[f].first), Err: err}
 }
 
 // fold is the general part of Send: damping, point masses, observations,
@@ -690,22 +702,26 @@ func (g *Graph) LogEvidence() (float64, error) {
 	for fi := range g.factors {
 		fn := &g.factors[fi]
 		e := Edges{g: g, first: fn.first}
-		if fn.gev != nil {
-			t, ok, err := fn.gev.LogAverageFactorTerm(e)
+		// The interfaces are asserted here rather than stored per factor:
+		// the evidence is computed far less often than messages, and a large
+		// history has millions of factors.
+		if gev, ok := fn.f.(GaussianEvidence); ok {
+			t, ok, err := gev.LogAverageFactorTerm(e)
 			if err != nil {
-				return 0, fmt.Errorf("graph %q: evidence of factor %d %s: %w", g.name, fi, fn.label, err)
+				return 0, fmt.Errorf("graph %q: evidence of factor %d %s: %w", g.name, fi, g.FactorLabel(FactorID(fi)), err)
 			}
 			if ok {
 				sum.AddTerm(t)
 				continue
 			}
 		}
-		if fn.ev == nil {
-			return 0, fmt.Errorf("graph %q: factor %d %s: %w", g.name, fi, fn.label, ErrNoEvidence)
+		ev, ok := fn.f.(Evidence)
+		if !ok {
+			return 0, fmt.Errorf("graph %q: factor %d %s: %w", g.name, fi, g.FactorLabel(FactorID(fi)), ErrNoEvidence)
 		}
-		l, err := fn.ev.LogAverageFactor(e)
+		l, err := ev.LogAverageFactor(e)
 		if err != nil {
-			return 0, fmt.Errorf("graph %q: evidence of factor %d %s: %w", g.name, fi, fn.label, err)
+			return 0, fmt.Errorf("graph %q: evidence of factor %d %s: %w", g.name, fi, g.FactorLabel(FactorID(fi)), err)
 		}
 		sum.Add(l)
 	}
@@ -738,7 +754,7 @@ func (g *Graph) LogEvidence() (float64, error) {
 			default:
 				f := g.edgeFactor(e)
 				return 0, fmt.Errorf("graph %q: evidence at factor %d %s edge %d: %w cavity %v",
-					g.name, f, g.factors[f].label, e-g.factors[f].first, ErrImproper, c)
+					g.name, f, g.FactorLabel(f), e-g.factors[f].first, ErrImproper, c)
 			}
 		}
 		sum.Bracket(quad, proper-d+1, q.Pi)

@@ -30,6 +30,7 @@ type Plan struct {
 	// inputs holds the variables of each step's factor (op.in indexes it),
 	// which residual loops read.
 	inputs []graph.VarID
+	aux    []aux
 }
 
 type opKind uint8
@@ -53,9 +54,15 @@ type op struct {
 	slot   int32          // a step's position in its loop's body, for residual loops; −1 outside loops
 	// A step's factor's variables are inputs[in:inEnd].
 	in, inEnd int32
-	loop      *LoopSchedule // (opLoop, opEnd)
-	steps     bool          // (opLoop) the body consists of steps only
-	custom    Schedule      // (opCustom)
+	aux       int32 // index in Plan.aux (opLoop, opEnd, opCustom)
+}
+
+// aux holds what the few ops that are not steps need, outside the ops, so
+// that a step, which is nearly every op of a large plan, stays small.
+type aux struct {
+	loop   *LoopSchedule // (opLoop, opEnd)
+	steps  bool          // (opLoop) the body consists of steps only
+	custom Schedule      // (opCustom)
 }
 
 // Compile builds the plan of s on g. It fails with ErrSchedule for a nil
@@ -67,11 +74,42 @@ func Compile(g *graph.Graph, s Schedule) (*Plan, error) {
 	if g == nil {
 		return nil, errNilGraph()
 	}
-	p := &Plan{g: g}
+	// Sized first, so that a plan of millions of ops (a long history) holds
+	// no spare capacity.
+	ops, inputs := size(g, s)
+	p := &Plan{g: g, ops: make([]op, 0, ops), inputs: make([]graph.VarID, 0, inputs)}
 	if err := p.add(s, 0, nil); err != nil {
 		return nil, err
 	}
 	return p, nil
+}
+
+// size returns the number of ops and inputs that s compiles to on g (for
+// a valid schedule; add checks validity).
+func size(g *graph.Graph, s Schedule) (ops, inputs int) {
+	switch s := s.(type) {
+	case *StepSchedule:
+		if s != nil && s.Edge == int(int32(s.Edge)) && g.HasEdge(s.Factor, s.Edge) {
+			inputs = g.Arity(s.Factor)
+		}
+		return 1, inputs
+	case *SequenceSchedule:
+		if s == nil {
+			return 0, 0
+		}
+		for _, part := range s.Parts {
+			o, in := size(g, part)
+			ops, inputs = ops+o, inputs+in
+		}
+		return ops, inputs
+	case *LoopSchedule:
+		if s == nil || s.Body == nil {
+			return 0, 0
+		}
+		o, in := size(g, s.Body)
+		return o + 2, in
+	}
+	return 1, 0
 }
 
 // add appends the ops of s, nested in depth loops; slot counts the steps of
@@ -110,7 +148,9 @@ func (p *Plan) add(s Schedule, depth int, slot *int32) error {
 			return fmt.Errorf("schedules: %w: nil loop or loop body", ErrSchedule)
 		}
 		begin := len(p.ops)
-		p.ops = append(p.ops, op{kind: opLoop, loop: s, slot: -1})
+		ai := int32(len(p.aux))
+		p.aux = append(p.aux, aux{loop: s})
+		p.ops = append(p.ops, op{kind: opLoop, aux: ai, slot: -1})
 		p.depth = max(p.depth, depth+1)
 		var n int32
 		if err := p.add(s.Body, depth+1, &n); err != nil {
@@ -120,14 +160,15 @@ func (p *Plan) add(s Schedule, depth int, slot *int32) error {
 		for _, o := range p.ops[begin+1:] {
 			steps = steps && (o.kind == opStep || o.kind == opBad)
 		}
-		p.ops[begin].steps = steps
+		p.aux[ai].steps = steps
 		p.ops[begin].jump = int32(len(p.ops))
-		p.ops = append(p.ops, op{kind: opEnd, loop: s, jump: int32(begin), slot: -1})
+		p.ops = append(p.ops, op{kind: opEnd, aux: ai, jump: int32(begin), slot: -1})
 	default:
 		if s == nil {
 			return fmt.Errorf("schedules: %w: nil schedule", ErrSchedule)
 		}
-		p.ops = append(p.ops, op{kind: opCustom, custom: s, slot: -1})
+		p.aux = append(p.aux, aux{custom: s})
+		p.ops = append(p.ops, op{kind: opCustom, aux: int32(len(p.aux) - 1), slot: -1})
 	}
 	return nil
 }
@@ -234,7 +275,7 @@ func (r *Runner) exec(p *Plan) (Result, error) {
 				_, err = r.send(o)
 			}
 		case opLoop:
-			l := o.loop
+			l := p.aux[o.aux].loop
 			if err = l.Validate(); err != nil {
 				acc = acc.Merge(Result{})
 				break
@@ -265,7 +306,7 @@ func (r *Runner) exec(p *Plan) (Result, error) {
 			acc = Result{Converged: true}
 		case opEnd:
 			f := &r.frames[len(r.frames)-1]
-			l := o.loop
+			l := p.aux[o.aux].loop
 			r.endPass(f, l, acc)
 			if f.res.Delta <= l.Tolerance || f.it >= l.MaxIterations {
 				acc = r.leave(f)
@@ -280,7 +321,7 @@ func (r *Runner) exec(p *Plan) (Result, error) {
 			pc = int(o.jump)
 		case opCustom:
 			var cr Result
-			cr, err = o.custom.Run(r)
+			cr, err = p.aux[o.aux].custom.Run(r)
 			acc = acc.Merge(cr)
 		case opBad:
 			err = p.badStep(o)
@@ -303,7 +344,7 @@ func noEdge(g *graph.Graph, f graph.FactorID, i int) error {
 // residualBody reports why the body of the loop beginning at op pc cannot
 // be run with residual skipping, if it cannot.
 func (p *Plan) residualBody(pc int) error {
-	l := p.ops[pc].loop
+	l := p.aux[p.ops[pc].aux].loop
 	for _, o := range p.ops[pc+1 : p.ops[pc].jump] {
 		switch o.kind {
 		case opStep:
@@ -382,7 +423,7 @@ func (r *Runner) leave(f *frame) Result {
 func (r *Runner) unwind(p *Plan, base int, acc Result) Result {
 	for len(r.frames) > base {
 		f := &r.frames[len(r.frames)-1]
-		r.endPass(f, p.ops[f.begin].loop, acc)
+		r.endPass(f, p.aux[p.ops[f.begin].aux].loop, acc)
 		f.res.Converged = false
 		acc = r.leave(f)
 	}

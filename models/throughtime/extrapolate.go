@@ -22,7 +22,6 @@ import (
 // modes, mostly never jump).
 type extrapolation struct {
 	h     *History
-	edges []edge              // every edge of the graph
 	prev  []messages.Gaussian // their messages after the previous sweep
 	cur   []messages.Gaussian // and after this one
 	norms []float64           // the size of each sweep's change, since the last jump
@@ -34,34 +33,24 @@ type extrapolation struct {
 	before float64
 }
 
-type edge struct {
-	f graph.FactorID
-	i int
-}
-
 func (h *History) newExtrapolation() *extrapolation {
 	x := &extrapolation{h: h, window: 3}
-	for f := range h.g.NumFactors() {
-		for i := range h.g.Arity(graph.FactorID(f)) {
-			x.edges = append(x.edges, edge{graph.FactorID(f), i})
-		}
-	}
-	x.prev = make([]messages.Gaussian, len(x.edges))
-	x.cur = make([]messages.Gaussian, len(x.edges))
+	x.prev = make([]messages.Gaussian, h.g.NumEdges())
+	x.cur = make([]messages.Gaussian, h.g.NumEdges())
 	x.read(x.prev)
 	return x
 }
 
 func (x *extrapolation) read(into []messages.Gaussian) {
-	for i, e := range x.edges {
-		into[i] = x.h.g.Message(e.f, e.i)
+	for k := range into {
+		into[k] = x.h.g.EdgeMessage(graph.EdgeID(k))
 	}
 }
 
 // write sends every edge its message from msgs.
 func (x *extrapolation) write(msgs []messages.Gaussian) error {
-	for i, e := range x.edges {
-		if _, _, err := x.h.g.Send(x.h.g.EdgeID(e.f, e.i), msgs[i], 0); err != nil {
+	for k, m := range msgs {
+		if _, _, err := x.h.g.Send(graph.EdgeID(k), m, 0); err != nil {
 			return err
 		}
 	}
@@ -108,16 +97,16 @@ func (x *extrapolation) observe(delta float64) error {
 		}
 	}
 	step := r / (1 - r)
-	x.saved = append(make([]messages.Gaussian, 0, len(x.prev)), x.prev...)
+	x.saved = append(x.saved[:0:0], x.prev...)
 	x.before = delta
-	for i, e := range x.edges {
-		now, was := x.prev[i], x.cur[i]
+	for k := range x.prev {
+		now, was := x.prev[k], x.cur[k]
 		pi := now.Pi + step*(now.Pi-was.Pi)
 		tau := now.Tau + step*(now.Tau-was.Tau)
 		if !(pi >= 0) || !messages.IsFinite(pi) || !messages.IsFinite(tau) {
 			continue // a message the jump would make improper stays where it is
 		}
-		if _, _, err := x.h.g.Send(x.h.g.EdgeID(e.f, e.i), messages.Gaussian{Pi: pi, Tau: tau}, 0); err != nil {
+		if _, _, err := x.h.g.Send(graph.EdgeID(k), messages.Gaussian{Pi: pi, Tau: tau}, 0); err != nil {
 			return err
 		}
 	}
