@@ -32,16 +32,10 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/skillgraph/skillgraph/internal/cli"
 	"github.com/skillgraph/skillgraph/models/elo"
 	"github.com/skillgraph/skillgraph/models/evaluation"
 	"github.com/skillgraph/skillgraph/models/trueskill"
-)
-
-// Exit statuses.
-const (
-	exitOK    = 0
-	exitError = 1 // the inputs, the outputs or an experiment failed
-	exitUsage = 2 // bad flags or arguments
 )
 
 func main() { os.Exit(run(os.Args[1:], os.Stdout, os.Stderr)) }
@@ -50,26 +44,13 @@ func main() { os.Exit(run(os.Args[1:], os.Stdout, os.Stderr)) }
 // status.
 func run(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("evaluate", flag.ContinueOnError)
-	fs.SetOutput(io.Discard) // errors are reported below, in one line
 	data := fs.String("data", "../shared/data", "folder with epl.csv, afl.csv and f1_races.csv")
 	out := fs.String("out", ".", "folder for figure4.svg")
 	matches := fs.String("matches", "", "run only experiment 2 on this multi-team file")
 	tau := fs.Float64("tau", trueskill.DefaultParams().Tau, "TrueSkill's dynamics τ in experiment 2")
-	usage := func(format string, a ...any) int {
-		fmt.Fprintf(stderr, "evaluate: "+format+" (run evaluate -h for usage)\n", a...)
-		return exitUsage
-	}
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			fmt.Fprintln(stderr, "usage: evaluate [-data DIR] [-out DIR] [-tau τ] | evaluate -matches FILE [-tau τ]")
-			fs.SetOutput(stderr)
-			fs.PrintDefaults()
-			return exitOK
-		}
-		return usage("%v", err)
-	}
-	if fs.NArg() > 0 {
-		return usage("unexpected argument %q", fs.Arg(0))
+	usage := func(format string, a ...any) int { return cli.Usagef(stderr, "evaluate", format, a...) }
+	if status, done := cli.Parse(fs, args, "evaluate [-data DIR] [-out DIR] [-tau τ] | evaluate -matches FILE [-tau τ]", stderr); done {
+		return status
 	}
 	tp := trueskill.DefaultParams()
 	tp.Tau = *tau
@@ -84,9 +65,9 @@ func run(args []string, stdout, stderr io.Writer) int {
 	}
 	if err != nil {
 		fmt.Fprintln(stderr, "evaluate:", oneLine(err))
-		return exitError
+		return cli.Error
 	}
-	return exitOK
+	return cli.OK
 }
 
 // oneLine keeps an error message on one line.

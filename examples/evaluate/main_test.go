@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/skillgraph/skillgraph/internal/cli"
 )
 
 // runArgs runs the program in-process and returns its exit status and
@@ -43,8 +45,8 @@ func TestUsageErrorsAreOneLineWithStatus2(t *testing.T) {
 		{[]string{"-matches", "f.csv", "-out", "o", "x", "y"}, []string{`unexpected argument "x"`}},
 	} {
 		code, stdout, stderr := runArgs(c.args...)
-		if code != exitUsage || stdout != "" {
-			t.Errorf("%q: exit %d, stdout %q; want %d and nothing", c.args, code, stdout, exitUsage)
+		if code != cli.Usage || stdout != "" {
+			t.Errorf("%q: exit %d, stdout %q; want %d and nothing", c.args, code, stdout, cli.Usage)
 		}
 		wantOneLine(t, stderr, c.texts...)
 	}
@@ -52,7 +54,7 @@ func TestUsageErrorsAreOneLineWithStatus2(t *testing.T) {
 
 func TestHelp(t *testing.T) {
 	code, _, stderr := runArgs("-h")
-	if code != exitOK || !strings.Contains(stderr, "-matches string") {
+	if code != cli.OK || !strings.Contains(stderr, "-matches string") {
 		t.Errorf("-h: exit %d, stderr %q", code, stderr)
 	}
 }
@@ -66,8 +68,8 @@ func TestOutCheckedBeforeWork(t *testing.T) {
 		t.Fatal(err)
 	}
 	code, stdout, stderr := runArgs("-data", filepath.Join(dir, "no-such-data"), "-out", filepath.Join(file, "sub"))
-	if code != exitError || stdout != "" {
-		t.Errorf("exit %d, stdout %q; want %d and nothing", code, stdout, exitError)
+	if code != cli.Error || stdout != "" {
+		t.Errorf("exit %d, stdout %q; want %d and nothing", code, stdout, cli.Error)
 	}
 	wantOneLine(t, stderr, "-out", "not a directory")
 }
@@ -87,8 +89,8 @@ func TestInputsCheckedBeforeWork(t *testing.T) {
 		}
 	}
 	code, stdout, stderr := runArgs("-data", data, "-out", out)
-	if code != exitError || stdout != "" {
-		t.Errorf("exit %d, stdout %q; want %d and nothing", code, stdout, exitError)
+	if code != cli.Error || stdout != "" {
+		t.Errorf("exit %d, stdout %q; want %d and nothing", code, stdout, cli.Error)
 	}
 	wantOneLine(t, stderr, "f1_races.csv:3:", "player appears twice")
 	if left, _ := os.ReadDir(out); len(left) != 0 {
@@ -111,7 +113,7 @@ func TestMatchesFile(t *testing.T) {
 		t.Fatal(err)
 	}
 	code, stdout, stderr := runArgs("-matches", path)
-	if code != exitOK || !strings.Contains(stdout, "## Experiment 2: "+path) || !strings.Contains(stdout, "12 games (up to 3 teams)") {
+	if code != cli.OK || !strings.Contains(stdout, "## Experiment 2: "+path) || !strings.Contains(stdout, "12 games (up to 3 teams)") {
 		t.Errorf("exit %d\nstdout:\n%s\nstderr:\n%s", code, stdout, stderr)
 	}
 
@@ -121,8 +123,8 @@ func TestMatchesFile(t *testing.T) {
 		t.Fatal(err)
 	}
 	code, stdout, stderr = runArgs("-matches", path)
-	if code != exitError || stdout != "" {
-		t.Errorf("exit %d, stdout %q; want %d and nothing", code, stdout, exitError)
+	if code != cli.Error || stdout != "" {
+		t.Errorf("exit %d, stdout %q; want %d and nothing", code, stdout, cli.Error)
 	}
 	wantOneLine(t, stderr, "m.csv:6:1: match a also starts on line 2")
 }

@@ -14,7 +14,6 @@ package main
 import (
 	"cmp"
 	"context"
-	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -22,16 +21,10 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/skillgraph/skillgraph/internal/cli"
 	"github.com/skillgraph/skillgraph/models/evaluation"
 	"github.com/skillgraph/skillgraph/models/scorebased"
 	"github.com/skillgraph/skillgraph/models/trueskill"
-)
-
-// Exit statuses.
-const (
-	exitOK    = 0
-	exitError = 1 // the data or a model failed
-	exitUsage = 2 // bad flags or arguments
 )
 
 func main() { os.Exit(run(os.Args[1:], os.Stdout, os.Stderr)) }
@@ -40,34 +33,21 @@ func main() { os.Exit(run(os.Args[1:], os.Stdout, os.Stderr)) }
 // status.
 func run(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("scores", flag.ContinueOnError)
-	fs.SetOutput(io.Discard) // errors are reported below, in one line
 	data := fs.String("data", "../shared/data/epl.csv", "league CSV file")
 	season := fs.String("season", "2008-09", "season to fit")
 	holdout := fs.Int("next", 5, "number of final fixtures to predict")
-	usage := func(format string, a ...any) int {
-		fmt.Fprintf(stderr, "scores: "+format+" (run scores -h for usage)\n", a...)
-		return exitUsage
-	}
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			fmt.Fprintln(stderr, "usage: scores [-data FILE] [-season SEASON] [-next N]")
-			fs.SetOutput(stderr)
-			fs.PrintDefaults()
-			return exitOK
-		}
-		return usage("%v", err)
-	}
-	if fs.NArg() > 0 {
-		return usage("unexpected argument %q", fs.Arg(0))
+	usage := func(format string, a ...any) int { return cli.Usagef(stderr, "scores", format, a...) }
+	if status, done := cli.Parse(fs, args, "scores [-data FILE] [-season SEASON] [-next N]", stderr); done {
+		return status
 	}
 	if *holdout < 0 {
 		return usage("-next %d: must not be negative", *holdout)
 	}
 	if err := fit(stdout, *data, *season, *holdout); err != nil {
 		fmt.Fprintln(stderr, "scores:", strings.ReplaceAll(err.Error(), "\n", " "))
-		return exitError
+		return cli.Error
 	}
-	return exitOK
+	return cli.OK
 }
 
 // fit fits the models on season of the file at path but its last holdout

@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/skillgraph/skillgraph/internal/cli"
 )
 
 // runArgs runs the program in-process and returns its exit status and
@@ -67,8 +69,8 @@ func TestUsageErrorsAreOneLineWithStatus2(t *testing.T) {
 		{[]string{"-data", "f.csv", "extra"}, []string{`unexpected argument "extra"`, "run scores -h"}},
 	} {
 		code, stdout, stderr := runArgs(c.args...)
-		if code != exitUsage || stdout != "" {
-			t.Errorf("%q: exit %d, stdout %q; want %d and nothing", c.args, code, stdout, exitUsage)
+		if code != cli.Usage || stdout != "" {
+			t.Errorf("%q: exit %d, stdout %q; want %d and nothing", c.args, code, stdout, cli.Usage)
 		}
 		wantOneLine(t, stderr, c.texts...)
 	}
@@ -76,7 +78,7 @@ func TestUsageErrorsAreOneLineWithStatus2(t *testing.T) {
 
 func TestFitsAndPredicts(t *testing.T) {
 	code, stdout, stderr := runArgs("-data", leagueFile(t, 24, 0), "-season", "s", "-next", "2")
-	if code != exitOK || !strings.Contains(stdout, "fitted on 22 matches") || strings.Count(stdout, "  Poisson-OD   score") != 2 {
+	if code != cli.OK || !strings.Contains(stdout, "fitted on 22 matches") || strings.Count(stdout, "  Poisson-OD   score") != 2 {
 		t.Errorf("exit %d\nstdout:\n%s\nstderr:\n%s", code, stdout, stderr)
 	}
 }
@@ -86,7 +88,7 @@ func TestFitsAndPredicts(t *testing.T) {
 // it used to be 1, which TrueSkill rejects.
 func TestAllDrawTrainingDrawProbability(t *testing.T) {
 	code, stdout, stderr := runArgs("-data", leagueFile(t, 12, 10), "-season", "s", "-next", "2")
-	if code != exitOK || !strings.Contains(stdout, "draw probability 0.999;") {
+	if code != cli.OK || !strings.Contains(stdout, "draw probability 0.999;") {
 		t.Errorf("exit %d\nstdout:\n%s\nstderr:\n%s", code, stdout, stderr)
 	}
 }
@@ -111,13 +113,13 @@ func TestBadDataIsOneLineWithStatus1(t *testing.T) {
 		{"byte-order mark, season absent", "\uFEFF" + header + "2020-01-01,s,Ants,Bees,1,0\n", []string{`no matches in season "2008-09"`}},
 	} {
 		code, stdout, stderr := runArgs("-data", write(c.body))
-		if code != exitError || stdout != "" {
-			t.Errorf("%s: exit %d, stdout %q; want %d and nothing", c.name, code, stdout, exitError)
+		if code != cli.Error || stdout != "" {
+			t.Errorf("%s: exit %d, stdout %q; want %d and nothing", c.name, code, stdout, cli.Error)
 		}
 		wantOneLine(t, stderr, c.texts...)
 	}
 	code, _, stderr := runArgs("-data", leagueFile(t, 12, 0), "-season", "s", "-next", "12")
-	if code != exitError {
+	if code != cli.Error {
 		t.Errorf("-next 12 of 12: exit %d", code)
 	}
 	wantOneLine(t, stderr, "-next 12: season s has 12 matches")
