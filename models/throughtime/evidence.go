@@ -72,7 +72,7 @@ func (h *History) gameEvidence(k int, cavity func(v graph.VarID, f graph.FactorI
 			c.Skills[j] = append(c.Skills[j], v)
 		}
 	}
-	nd, err := d.ts.Declare(b, c)
+	nd, err := h.ts.Declare(b, c)
 	if err != nil {
 		return 0, fmt.Errorf("throughtime: game %d: %w", k, err)
 	}
@@ -80,7 +80,7 @@ func (h *History) gameEvidence(k int, cavity func(v graph.VarID, f graph.FactorI
 	if err != nil {
 		return 0, fmt.Errorf("throughtime: game %d: %w", k, err)
 	}
-	if _, err := schedules.Run(context.Background(), g, schedules.Sequence(schedules.Sequence(priors...), d.ts.Schedule(nd))); err != nil {
+	if _, err := schedules.Run(context.Background(), g, schedules.Sequence(schedules.Sequence(priors...), h.ts.Schedule(nd))); err != nil {
 		return 0, fmt.Errorf("throughtime: game %d: %w", k, err)
 	}
 	lz, err := g.LogEvidence()

@@ -99,12 +99,13 @@ type History struct {
 	// one-step-ahead log probability of its outcome.
 	filtered []float64
 	sweep    schedules.Schedule // one smoothing iteration
+	skills   []graph.VarID      // every skill variable, which Converge watches
+	ts       trueskill.Params   // every game's β, draw probability and inner loop
 	acc      *extrapolation     // kept across Converge calls
 }
 
 type declaredGame struct {
 	nodes    trueskill.Nodes
-	ts       trueskill.Params
 	skills   [][]graph.VarID
 	betas    [][]float64
 	weights  [][]float64
@@ -116,18 +117,15 @@ type declaredGame struct {
 // that bring its skills the messages from their previous and next
 // appearances.
 type batch struct {
-	time              float64
 	games             []int // indices into History.games, in input order
 	forward, backward []schedules.Schedule
 }
 
+// appearance is a player's skill in one batch.
 type appearance struct {
-	time float64
-	v    graph.VarID
-	// in is the prior (first appearance) or drift factor whose edge 0
-	// brings the skill its past; out is the drift factor to the next
-	// appearance (edge 1 brings the future), −1 for the last.
-	in, out graph.FactorID
+	time  float64
+	batch int
+	v     graph.VarID
 }
 
 type player struct {
@@ -168,7 +166,7 @@ func New(p Params, games []Game, opts ...Option) (*History, error) {
 	}
 	slices.SortStableFunc(order, func(a, b int) int { return cmp.Compare(time(a), time(b)) })
 
-	h := &History{p: p, games: make([]declaredGame, len(games)), players: map[string]*player{}}
+	h := &History{p: p, ts: p.trueskill(), games: make([]declaredGame, len(games)), players: map[string]*player{}}
 	b := graph.NewBuilder("history")
 	for start := 0; start < len(order); {
 		t := time(order[start])
@@ -176,7 +174,7 @@ func New(p Params, games []Game, opts ...Option) (*History, error) {
 		for end < len(order) && time(order[end]) == t {
 			end++
 		}
-		bt := batch{time: t, games: order[start:end]}
+		bt := batch{games: order[start:end]}
 		bi := len(h.batches)
 		skill := map[string]graph.VarID{}
 		for _, k := range bt.games {
@@ -192,26 +190,30 @@ func New(p Params, games []Game, opts ...Option) (*History, error) {
 					}
 					v := b.AddVariable(fmt.Sprintf("%s@%d", name, bi))
 					skill[name] = v
-					a := appearance{time: t, v: v, out: -1}
+					// in is the prior (first appearance) or the drift factor
+					// whose edge 0 brings the skill its past; its edge 1
+					// brings the previous batch this skill's future.
+					var in graph.FactorID
 					if len(pl.seen) == 0 {
-						a.in = b.AddFactor(factors.NewPrior(pl.prior.Mu, pl.prior.Sigma*pl.prior.Sigma), "", v)
+						in = b.AddFactor(factors.NewPrior(pl.prior.Mu, pl.prior.Sigma*pl.prior.Sigma), "", v)
 					} else {
 						prev := &pl.seen[len(pl.seen)-1]
 						elapsed := t - prev.time
 						if c.untimed {
 							elapsed = 1
 						}
-						a.in = b.AddFactor(link(pl.prior.Gamma*pl.prior.Gamma*elapsed), "", v, prev.v)
-						prev.out = a.in
+						in = b.AddFactor(link(pl.prior.Gamma*pl.prior.Gamma*elapsed), "", v, prev.v)
+						h.batches[prev.batch].backward = append(h.batches[prev.batch].backward, schedules.Step(in, 1))
 					}
-					pl.seen = append(pl.seen, a)
-					bt.forward = append(bt.forward, schedules.Step(a.in, 0))
+					h.skills = append(h.skills, v)
+					pl.seen = append(pl.seen, appearance{time: t, batch: bi, v: v})
+					bt.forward = append(bt.forward, schedules.Step(in, 0))
 				}
 			}
 		}
 		for _, k := range bt.games {
 			gm := &games[k]
-			d := declaredGame{ts: p.trueskill(), ranks: gm.Ranks, weights: gm.Weights}
+			d := declaredGame{ranks: gm.Ranks, weights: gm.Weights}
 			d.skills = make([][]graph.VarID, len(gm.Teams))
 			d.betas = make([][]float64, len(gm.Teams))
 			for j, team := range gm.Teams {
@@ -220,12 +222,12 @@ func New(p Params, games []Game, opts ...Option) (*History, error) {
 					d.betas[j] = append(d.betas[j], h.players[name].prior.Beta)
 				}
 			}
-			nd, err := d.ts.Declare(b, trueskill.Contest{Name: fmt.Sprintf("g%d.", k), Skills: d.skills, Ranks: gm.Ranks, Weights: gm.Weights, Betas: d.betas})
+			nd, err := h.ts.Declare(b, trueskill.Contest{Name: fmt.Sprintf("g%d.", k), Skills: d.skills, Ranks: gm.Ranks, Weights: gm.Weights, Betas: d.betas})
 			if err != nil {
 				return nil, fmt.Errorf("throughtime: game %d: %w", k, err)
 			}
 			d.nodes = nd
-			d.schedule = d.ts.Schedule(nd)
+			d.schedule = h.ts.Schedule(nd)
 			h.games[k] = d
 		}
 		h.batches = append(h.batches, bt)
@@ -236,20 +238,6 @@ func New(p Params, games []Game, opts ...Option) (*History, error) {
 		return nil, fmt.Errorf("throughtime: %w", err)
 	}
 	h.g = g
-	// Each batch receives its future through the drift factors out of it.
-	for _, pl := range h.players {
-		for _, a := range pl.seen {
-			if a.out >= 0 {
-				bi := h.batchOf(a.time)
-				h.batches[bi].backward = append(h.batches[bi].backward, schedules.Step(a.out, 1))
-			}
-		}
-	}
-	for _, bt := range h.batches {
-		slices.SortFunc(bt.backward, func(x, y schedules.Schedule) int {
-			return cmp.Compare(x.(*schedules.StepSchedule).Factor, y.(*schedules.StepSchedule).Factor)
-		})
-	}
 	h.names = make([]string, 0, len(h.players))
 	for name := range h.players {
 		h.names = append(h.names, name)
@@ -299,6 +287,7 @@ func New(p Params, games []Game, opts ...Option) (*History, error) {
 
 	// One smoothing iteration, in the reference's order: backward over the
 	// batches (each receiving its future, then its games), then forward.
+	// A single batch is just its games, iterated.
 	var body []schedules.Schedule
 	n := len(h.batches)
 	if n == 1 {
@@ -306,7 +295,7 @@ func New(p Params, games []Game, opts ...Option) (*History, error) {
 			body = append(body, h.games[k].schedule)
 		}
 	}
-	for bi := n - 2; bi >= 0 && n > 1; bi-- {
+	for bi := n - 2; bi >= 0; bi-- {
 		body = append(body, h.batches[bi].backward...)
 		for _, k := range h.batches[bi].games {
 			body = append(body, h.games[k].schedule)
@@ -331,12 +320,6 @@ func link(v float64) graph.Factor {
 	return factors.NewLikelihood(v)
 }
 
-// batchOf returns the index of the batch at time t.
-func (h *History) batchOf(t float64) int {
-	i, _ := slices.BinarySearchFunc(h.batches, t, func(b batch, t float64) int { return cmp.Compare(b.time, t) })
-	return i
-}
-
 // Converge runs smoothing sweeps, backward then forward over the whole
 // history, until no skill's μ or σ moves by more than tol in a sweep, or
 // maxSweeps have run; the result tells which, with the last sweep's
@@ -349,7 +332,7 @@ func (h *History) Converge(ctx context.Context, tol float64, maxSweeps int) (sch
 	if ctx == nil {
 		ctx = context.Background()
 	}
-	skills := h.skills()
+	skills := h.skills
 	before := make([]messages.Gaussian, len(skills))
 	if h.acc == nil {
 		h.acc = h.newExtrapolation()
@@ -381,17 +364,6 @@ func (h *History) Converge(ctx context.Context, tol float64, maxSweeps int) (sch
 		}
 	}
 	return res, nil
-}
-
-// skills returns every skill variable.
-func (h *History) skills() []graph.VarID {
-	var out []graph.VarID
-	for _, name := range h.names {
-		for _, a := range h.players[name].seen {
-			out = append(out, a.v)
-		}
-	}
-	return out
 }
 
 // Point is a player's skill at one time.
