@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -9,28 +8,18 @@ import (
 	"testing"
 
 	"github.com/skillgraph/skillgraph/internal/cli"
+	"github.com/skillgraph/skillgraph/internal/cli/clitest"
 )
 
 // runArgs runs the program in-process and returns its exit status and
 // output.
-func runArgs(args ...string) (code int, stdout, stderr string) {
-	var out, errs bytes.Buffer
-	code = run(args, &out, &errs)
-	return code, out.String(), errs.String()
-}
+func runArgs(args ...string) (code int, stdout, stderr string) { return clitest.Run(run, args...) }
 
 // wantOneLine fails unless stderr is one line starting "scores: " and
 // containing each of texts.
 func wantOneLine(t *testing.T, stderr string, texts ...string) {
 	t.Helper()
-	if !strings.HasPrefix(stderr, "scores: ") || strings.Count(stderr, "\n") != 1 || !strings.HasSuffix(stderr, "\n") {
-		t.Errorf("stderr is not one line starting %q:\n%s", "scores: ", stderr)
-	}
-	for _, s := range texts {
-		if !strings.Contains(stderr, s) {
-			t.Errorf("stderr %q does not say %q", stderr, s)
-		}
-	}
+	clitest.WantOneLine(t, "scores", stderr, texts...)
 }
 
 // leagueFile writes a season "s" of n matches among four teams, the
