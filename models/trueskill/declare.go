@@ -88,14 +88,9 @@ func (c *Contest) validate() error {
 		if len(c.Betas) != len(c.Skills) {
 			return inputErr("Betas", ErrShape, float64(len(c.Betas)))
 		}
-		for j, team := range c.Betas {
-			if len(team) != len(c.Skills[j]) {
-				return inputErr("Betas", ErrShape, float64(len(team)), j)
-			}
-			for i, b := range team {
-				if !(b >= 0) || math.IsInf(b, 1) {
-					return inputErr("Betas", ErrNegative, b, j, i)
-				}
+		for j, row := range c.Betas {
+			if err := checkTeamValues("Betas", row, len(c.Skills[j]), j); err != nil {
+				return err
 			}
 		}
 	}

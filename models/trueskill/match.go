@@ -60,16 +60,24 @@ func checkOutcome(n int, size func(j int) int, ranks []int, weights [][]float64,
 		if size(j) == 0 {
 			return inputErr(teams, ErrEmptyTeam, 0, j)
 		}
-		if weights == nil {
-			continue
-		}
-		if len(weights[j]) != size(j) {
-			return inputErr("Weights", ErrShape, float64(len(weights[j])), j)
-		}
-		for i, w := range weights[j] {
-			if !(w >= 0) || math.IsInf(w, 1) {
-				return inputErr("Weights", ErrNegative, w, j, i)
+		if weights != nil {
+			if err := checkTeamValues("Weights", weights[j], size(j), j); err != nil {
+				return err
 			}
+		}
+	}
+	return nil
+}
+
+// checkTeamValues checks team j's row of a per-player field (weights, β):
+// one finite value ≥ 0 for each of its size players.
+func checkTeamValues(field string, row []float64, size, j int) error {
+	if len(row) != size {
+		return inputErr(field, ErrShape, float64(len(row)), j)
+	}
+	for i, x := range row {
+		if !(x >= 0) || math.IsInf(x, 1) {
+			return inputErr(field, ErrNegative, x, j, i)
 		}
 	}
 	return nil
