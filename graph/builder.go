@@ -20,6 +20,9 @@ type Builder struct {
 	layer int32
 	group int32
 	vars  [][]VarID // per factor, until Build
+	// from is the graph Extend copied, whose messages and marginals the
+	// built graph starts from.
+	from *Graph
 }
 
 // NewBuilder returns a builder for a graph called name.
@@ -38,6 +41,36 @@ func (b *Builder) init() {
 	if len(b.g.groups) == 0 {
 		b.g.groups = []string{""}
 	}
+}
+
+// Extend returns a builder holding a copy of g's nodes, to which more may
+// be added: its Build returns a new graph in which every variable, factor
+// and edge of g keeps its ID and its current message, and every new edge
+// starts uniform, so the old variables' marginals are unchanged until a
+// new factor sends them something. This is how a model grows online (a
+// history taking its next batch of games) without losing what inference
+// has learned. The factors are shared, not copied; g itself is unchanged
+// and stays usable. The nodes added next go to the unnamed layer and group.
+func (g *Graph) Extend() *Builder {
+	b := &Builder{from: g, g: Graph{
+		name:    g.name,
+		layers:  slices.Clone(g.layers),
+		groups:  slices.Clone(g.groups),
+		vars:    slices.Clone(g.vars),
+		factors: slices.Clone(g.factors),
+	}}
+	b.init()
+	if g.varGroup != nil {
+		b.g.varGroup, b.g.factorGroup = slices.Clone(g.varGroup), slices.Clone(g.factorGroup)
+	} else {
+		b.g.varGroup, b.g.factorGroup = make([]int32, len(g.vars)), make([]int32, len(g.factors))
+	}
+	b.vars = make([][]VarID, len(g.factors))
+	for fi, fn := range g.factors {
+		// Build reads these and never writes them, so they may alias g.
+		b.vars[fi] = g.edgeVar[fn.first : fn.first+fn.arity : fn.first+fn.arity]
+	}
+	return b
 }
 
 // Group makes name the group of the nodes added next, "" for none. A
@@ -133,24 +166,27 @@ func (b *Builder) Build() (*Graph, error) {
 		}
 		arityOK := fn.f.Arity() == len(vars)
 		// A factor without a label of the builder's is named when asked
-		// (Graph.FactorLabel), not stored: a large history has millions.
-		label := fn.label
-		if label == "" {
-			label = defaultLabel(&g, fn.f, vars, arityOK)
+		// (Graph.FactorLabel), not stored, and here only for an error: a
+		// large history has millions.
+		label := func() string {
+			if fn.label != "" {
+				return fn.label
+			}
+			return defaultLabel(&g, fn.f, vars, arityOK)
 		}
 		if v, ok := fn.f.(Validator); ok {
 			if err := v.Validate(); err != nil {
-				errs = append(errs, fmt.Errorf("factor %d %s: %w", fi, label, err))
+				errs = append(errs, fmt.Errorf("factor %d %s: %w", fi, label(), err))
 			}
 		}
 		if !arityOK {
-			errs = append(errs, fmt.Errorf("factor %d %s: %w: %d variables, want %d", fi, label, ErrArity, len(vars), fn.f.Arity()))
+			errs = append(errs, fmt.Errorf("factor %d %s: %w: %d variables, want %d", fi, label(), ErrArity, len(vars), fn.f.Arity()))
 		}
 		for i, v := range vars {
 			if v < 0 || int(v) >= len(g.vars) {
-				errs = append(errs, fmt.Errorf("factor %d %s edge %d: %w (%d)", fi, label, i, ErrNoVariable, v))
+				errs = append(errs, fmt.Errorf("factor %d %s edge %d: %w (%d)", fi, label(), i, ErrNoVariable, v))
 			} else if slices.Contains(vars[:i], v) {
-				errs = append(errs, fmt.Errorf("factor %d %s edge %d: %w %s", fi, label, i, ErrDuplicateEdge, g.vars[v].name))
+				errs = append(errs, fmt.Errorf("factor %d %s edge %d: %w %s", fi, label(), i, ErrDuplicateEdge, g.vars[v].name))
 			}
 		}
 		nEdges += len(vars)
@@ -208,6 +244,11 @@ func (b *Builder) Build() (*Graph, error) {
 	g.msgs = make([]messages.Gaussian, nEdges)
 	g.marg = make([]messages.Gaussian, len(g.vars))
 	g.Reset()
+	if b.from != nil {
+		// The old factors come first and number their edges as before.
+		copy(g.msgs, b.from.msgs)
+		copy(g.marg, b.from.marg)
+	}
 	return &g, nil
 }
 
