@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"math"
 	"slices"
 
@@ -102,6 +103,8 @@ type History struct {
 	skills   []graph.VarID      // every skill variable, which Converge watches
 	ts       trueskill.Params   // every game's β, draw probability and inner loop
 	acc      *extrapolation     // kept across Converge calls
+	priors   map[string]Player  // WithPriors, for players who first appear in Add
+	untimed  bool
 }
 
 type declaredGame struct {
@@ -117,6 +120,7 @@ type declaredGame struct {
 // that bring its skills the messages from their previous and next
 // appearances.
 type batch struct {
+	time              float64
 	games             []int // indices into History.games, in input order
 	forward, backward []schedules.Schedule
 }
@@ -126,6 +130,7 @@ type appearance struct {
 	time  float64
 	batch int
 	v     graph.VarID
+	in    graph.FactorID // its prior, or the drift factor from the previous appearance
 }
 
 type player struct {
@@ -149,35 +154,87 @@ func New(p Params, games []Game, opts ...Option) (*History, error) {
 			return nil, err
 		}
 	}
+	h := &History{p: p, ts: p.trueskill(), players: map[string]*player{}, priors: maps.Clone(c.priors), untimed: c.untimed}
+	if err := h.grow(graph.NewBuilder("history"), games); err != nil {
+		return nil, err
+	}
+	return h, nil
+}
+
+// Add appends games later than every game already in the history (times
+// strictly greater than the latest; in an Untimed history each added game
+// is its own next batch), declares them, runs their forward pass and
+// records their filtered evidence, keeping every message the history has
+// so far: the new games are predicted from the skills as smoothing left
+// them. Converge(ctx, tol, k) then runs up to k more sweeps over the whole
+// history, which is the online mode: add a batch, sweep k times. On an
+// error the history is unchanged. The cost of an Add grows with the
+// history (its graph and sweep are rebuilt around the new games).
+func (h *History) Add(games []Game) error {
+	if len(games) == 0 {
+		return nil
+	}
+	next := *h
+	// grow writes into players' appearances and batches' backward steps,
+	// which h must keep as they are if it fails; the rest it only appends
+	// to, past the lengths h sees.
+	next.players = make(map[string]*player, len(h.players))
+	for name, pl := range h.players {
+		c := *pl
+		next.players[name] = &c
+	}
+	next.batches = slices.Clone(h.batches)
+	next.acc = nil
+	if err := next.grow(h.g.Extend(), games); err != nil {
+		return err
+	}
+	*h = next
+	return nil
+}
+
+// grow declares games on b (empty, or the history's own graph extended),
+// builds the graph, runs the new games' forward pass and rebuilds the
+// smoothing sweep.
+func (h *History) grow(b *graph.Builder, games []Game) error {
+	first := len(h.games)
+	time := func(k int) float64 {
+		if h.untimed {
+			return float64(first + k + 1)
+		}
+		return games[k].Time
+	}
+	latest := math.Inf(-1)
+	if n := len(h.batches); n > 0 {
+		latest = h.batches[n-1].time
+	}
+	for k := range games {
+		if err := checkGame(&games[k], first+k, time(k), h.p.DrawProbability > 0); err != nil {
+			return err
+		}
+		if t := time(k); t <= latest {
+			return fmt.Errorf("throughtime: game %d: time %v is not after the history's latest, %v: %w", first+k, t, latest, ErrGame)
+		}
+	}
 	order := make([]int, len(games))
 	for k := range order {
 		order[k] = k
 	}
-	time := func(k int) float64 {
-		if c.untimed {
-			return float64(k + 1)
-		}
-		return games[k].Time
-	}
-	for k := range games {
-		if err := checkGame(&games[k], k, time(k), p.DrawProbability > 0); err != nil {
-			return nil, err
-		}
-	}
 	slices.SortStableFunc(order, func(a, b int) int { return cmp.Compare(time(a), time(b)) })
 
-	h := &History{p: p, ts: p.trueskill(), games: make([]declaredGame, len(games)), players: map[string]*player{}}
-	b := graph.NewBuilder("history")
+	h.games = append(h.games, make([]declaredGame, len(games))...)
+	firstBatch := len(h.batches)
+	newPlayers := false
 	for start := 0; start < len(order); {
 		t := time(order[start])
 		end := start
 		for end < len(order) && time(order[end]) == t {
 			end++
 		}
-		bt := batch{games: order[start:end]}
+		bt := batch{time: t}
 		bi := len(h.batches)
 		skill := map[string]graph.VarID{}
-		for _, k := range bt.games {
+		for _, k := range order[start:end] {
+			bt.games = append(bt.games, first+k)
 			for _, team := range games[k].Teams {
 				for _, name := range team {
 					if _, ok := skill[name]; ok {
@@ -185,8 +242,9 @@ func New(p Params, games []Game, opts ...Option) (*History, error) {
 					}
 					pl := h.players[name]
 					if pl == nil {
-						pl = &player{prior: p.player(c.priors, name)}
+						pl = &player{prior: h.p.player(h.priors, name)}
 						h.players[name] = pl
+						newPlayers = true
 					}
 					v := b.AddVariable(fmt.Sprintf("%s@%d", name, bi))
 					skill[name] = v
@@ -197,21 +255,17 @@ func New(p Params, games []Game, opts ...Option) (*History, error) {
 					if len(pl.seen) == 0 {
 						in = b.AddFactor(factors.NewPrior(pl.prior.Mu, pl.prior.Sigma*pl.prior.Sigma), "", v)
 					} else {
-						prev := &pl.seen[len(pl.seen)-1]
-						elapsed := t - prev.time
-						if c.untimed {
-							elapsed = 1
-						}
-						in = b.AddFactor(link(pl.prior.Gamma*pl.prior.Gamma*elapsed), "", v, prev.v)
+						prev := pl.seen[len(pl.seen)-1]
+						in = b.AddFactor(link(pl.drift(prev.time, t, h.untimed)), "", v, prev.v)
 						h.batches[prev.batch].backward = append(h.batches[prev.batch].backward, schedules.Step(in, 1))
 					}
 					h.skills = append(h.skills, v)
-					pl.seen = append(pl.seen, appearance{time: t, batch: bi, v: v})
+					pl.seen = append(pl.seen, appearance{time: t, batch: bi, v: v, in: in})
 					bt.forward = append(bt.forward, schedules.Step(in, 0))
 				}
 			}
 		}
-		for _, k := range bt.games {
+		for _, k := range order[start:end] {
 			gm := &games[k]
 			d := declaredGame{ranks: gm.Ranks, weights: gm.Weights}
 			d.skills = make([][]graph.VarID, len(gm.Teams))
@@ -222,32 +276,35 @@ func New(p Params, games []Game, opts ...Option) (*History, error) {
 					d.betas[j] = append(d.betas[j], h.players[name].prior.Beta)
 				}
 			}
-			nd, err := h.ts.Declare(b, trueskill.Contest{Name: fmt.Sprintf("g%d.", k), Skills: d.skills, Ranks: gm.Ranks, Weights: gm.Weights, Betas: d.betas})
+			nd, err := h.ts.Declare(b, trueskill.Contest{Name: fmt.Sprintf("g%d.", first+k), Skills: d.skills, Ranks: gm.Ranks, Weights: gm.Weights, Betas: d.betas})
 			if err != nil {
-				return nil, fmt.Errorf("throughtime: game %d: %w", k, err)
+				return fmt.Errorf("throughtime: game %d: %w", first+k, err)
 			}
 			d.nodes = nd
 			d.schedule = h.ts.Schedule(nd)
-			h.games[k] = d
+			h.games[first+k] = d
 		}
 		h.batches = append(h.batches, bt)
 		start = end
 	}
 	g, err := b.Build()
 	if err != nil {
-		return nil, fmt.Errorf("throughtime: %w", err)
+		return fmt.Errorf("throughtime: %w", err)
 	}
 	h.g = g
-	h.names = make([]string, 0, len(h.players))
-	for name := range h.players {
-		h.names = append(h.names, name)
+	if newPlayers {
+		h.names = h.names[:0:0]
+		for name := range h.players {
+			h.names = append(h.names, name)
+		}
+		slices.Sort(h.names)
 	}
-	slices.Sort(h.names)
 	h.runner = schedules.NewRunner(g)
 
-	// The forward pass: each batch's past, then its games in order.
+	// The forward pass over the new batches: each batch's past, then its
+	// games in order.
 	var filter []schedules.Schedule
-	for _, bt := range h.batches {
+	for _, bt := range h.batches[firstBatch:] {
 		filter = append(filter, bt.forward...)
 		for _, k := range bt.games {
 			filter = append(filter, h.games[k].schedule)
@@ -256,38 +313,42 @@ func New(p Params, games []Game, opts ...Option) (*History, error) {
 	// A runner of its own, so that the forward pass's plan, used once, is
 	// garbage once it has run.
 	if _, err := schedules.Run(context.Background(), g, schedules.Sequence(filter...)); err != nil {
-		return nil, fmt.Errorf("throughtime: forward pass: %w", err)
+		return fmt.Errorf("throughtime: forward pass: %w", err)
 	}
 	// Each game's one-step-ahead evidence, from the messages its skills had
 	// when it was rated: those of the factors declared before it (its
 	// batch's past and the games before it in the batch), since nothing
 	// after it has sent anything back yet.
-	h.filtered = make([]float64, len(games))
-	for k := range h.games {
-		first := h.games[k].nodes.PerformanceFactors[0][0]
+	h.filtered = append(h.filtered, make([]float64, len(games))...)
+	for k := first; k < len(h.games); k++ {
+		before := h.games[k].nodes.PerformanceFactors[0][0]
 		for _, pf := range h.games[k].nodes.PerformanceFactors {
 			for _, f := range pf {
-				first = min(first, f)
+				before = min(before, f)
 			}
 		}
 		lz, err := h.gameEvidence(k, func(v graph.VarID, _ graph.FactorID) messages.Gaussian {
 			var m messages.Gaussian
 			for i := range g.Degree(v) {
-				if f, e := g.VariableEdge(v, i); f < first {
+				if f, e := g.VariableEdge(v, i); f < before {
 					m = m.Mul(g.Message(f, e))
 				}
 			}
 			return m
 		})
 		if err != nil {
-			return nil, err
+			return err
 		}
 		h.filtered[k] = lz
 	}
+	h.sweep = h.smoothing()
+	return nil
+}
 
-	// One smoothing iteration, in the reference's order: backward over the
-	// batches (each receiving its future, then its games), then forward.
-	// A single batch is just its games, iterated.
+// smoothing is one smoothing iteration, in the reference's order: backward
+// over the batches (each receiving its future, then its games), then
+// forward. A single batch is just its games, iterated.
+func (h *History) smoothing() schedules.Schedule {
 	var body []schedules.Schedule
 	n := len(h.batches)
 	if n == 1 {
@@ -307,8 +368,17 @@ func New(p Params, games []Game, opts ...Option) (*History, error) {
 			body = append(body, h.games[k].schedule)
 		}
 	}
-	h.sweep = schedules.Sequence(body...)
-	return h, nil
+	return schedules.Sequence(body...)
+}
+
+// drift is the variance a player's skill gains from time t0 to t1: γ² per
+// unit of time, or γ² per reappearance in an untimed history.
+func (pl *player) drift(t0, t1 float64, untimed bool) float64 {
+	g2 := pl.prior.Gamma * pl.prior.Gamma
+	if untimed {
+		return g2
+	}
+	return g2 * (t1 - t0)
 }
 
 // link is the drift factor N(s_t; s_t', v), an equality when v = 0; edge 0
@@ -371,6 +441,59 @@ type Point struct {
 	Time  float64 `json:"time"`
 	Mu    float64 `json:"mu"`
 	Sigma float64 `json:"sigma"`
+}
+
+// ErrPlayer reports a player the history has not seen.
+var ErrPlayer = errors.New("unknown player")
+
+// Posterior returns a player's skill at time t given everything the
+// history has learned so far (smoothed, after Converge). At a time the
+// player played it is that skill's marginal. Between two appearances t₀ <
+// t < t₁ it is the belief a skill at t would have if declared on the
+// drift chain: the message from the earlier skill (its marginal without
+// what came back from t₁) spread by the drift over t − t₀, times the one
+// from the later skill spread over t₁ − t; with nothing else attached to
+// it, that product is the fixed point's marginal exactly. After the last
+// appearance the drift γ²·(t − last) is added; before the first, the first
+// skill is returned, the prior being declared there. In an Untimed history
+// times count games, and a gap's drift is split in proportion to them.
+func (h *History) Posterior(name string, t float64) (Point, error) {
+	pl := h.players[name]
+	if pl == nil {
+		return Point{}, fmt.Errorf("throughtime: %q: %w", name, ErrPlayer)
+	}
+	if !messages.IsFinite(t) {
+		return Point{}, fmt.Errorf("throughtime: time %v: %w", t, ErrParameter)
+	}
+	seen := pl.seen
+	i, found := slices.BinarySearchFunc(seen, t, func(a appearance, t float64) int { return cmp.Compare(a.time, t) })
+	point := func(m messages.Gaussian) Point { return Point{Time: t, Mu: m.Mean(), Sigma: m.Sigma()} }
+	switch {
+	case found || i == 0:
+		if !found {
+			i = 0
+		}
+		return point(h.g.Marginal(seen[i].v)), nil
+	case i == len(seen):
+		last := seen[i-1]
+		m := h.g.Marginal(last.v)
+		extra := pl.drift(last.time, t, h.untimed)
+		return point(messages.NewGaussian(m.Mean(), m.Variance()+extra)), nil
+	}
+	prev, next := seen[i-1], seen[i]
+	gap := pl.drift(prev.time, next.time, h.untimed)
+	share := (t - prev.time) / (next.time - prev.time)
+	// next.in is the drift factor between them: its edge 1 is the earlier
+	// skill, edge 0 the later.
+	from := h.g.Cavity(h.g.EdgeID(next.in, 1))
+	to := h.g.Cavity(h.g.EdgeID(next.in, 0))
+	spread := func(m messages.Gaussian, v float64) messages.Gaussian {
+		if !m.IsProper() {
+			return messages.Uniform()
+		}
+		return messages.NewGaussian(m.Mean(), m.Variance()+v)
+	}
+	return point(spread(from, share*gap).Mul(spread(to, (1-share)*gap))), nil
 }
 
 // Players returns the players' names, sorted.
