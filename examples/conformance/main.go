@@ -1,11 +1,15 @@
 // Command conformance rates every case of a TrueSkill reference-vector file
-// (schema trueskill-peer-vectors/1, see ../shared/vectors/SCHEMA.md) with
+// (schema trueskill-peer-vectors/1, see
+// models/trueskill/testdata/peer_cases_schema.md) with
 // skillgraph's TrueSkill model and compares posteriors, match quality and
 // outcome probability with each case's own tolerance. It prints one line per
 // failing case and ends with "conformance: N passed, M failed";
 // the exit status is 1 if any case failed.
 //
-//	go run ./examples/conformance -cases ../shared/vectors/peer_cases.json
+//	go run ./examples/conformance
+//
+// runs the peers' cases shipped in models/trueskill/testdata (from the
+// repository root); -cases FILE checks another file of the same schema.
 package main
 
 import (
@@ -18,7 +22,7 @@ import (
 )
 
 func main() {
-	cases := flag.String("cases", "../shared/vectors/peer_cases.json", "reference vectors (JSON)")
+	cases := flag.String("cases", "models/trueskill/testdata/peer_cases.json", "reference vectors (JSON)")
 	verbose := flag.Bool("v", false, "print every case with its largest error")
 	flag.Parse()
 	file, err := peercases.Load(*cases)

@@ -18,8 +18,8 @@
 //
 // Results agree with the unit tests of moserware/Skills, sublee/trueskill,
 // TrueSkillThroughTime and mafredri/go-trueskill (95 of 95 cases of
-// ../shared/vectors/peer_cases.json at the peers' own tolerances; run
-// go run ./examples/conformance -cases ../shared/vectors/peer_cases.json).
+// testdata/peer_cases.json, transcribed from their tests, at the peers' own
+// tolerances; run go run ./examples/conformance).
 //
 // A Rater keeps one Game per match shape, each with the plan its schedule
 // compiles to (package schedules), so a stream of matches is rated without

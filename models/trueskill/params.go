@@ -88,8 +88,8 @@ func DrawMargin(p, beta float64, n int) float64 {
 func (p Params) Exposure(r Rating) float64 { return r.Conservative(p.Mu / p.Sigma) }
 
 // Stability returns the share of the starting variance a rating has shed,
-// 1 − σ²/σ₀², as shown on the league page in ../shared/seeds (about 26 %
-// after one game against a similar opponent).
+// 1 − σ²/σ₀², as a league's rating page ("Your rating, explained")
+// shows it: about 26 % after one game against a similar opponent.
 func (p Params) Stability(r Rating) float64 { return 1 - (r.Sigma*r.Sigma)/(p.Sigma*p.Sigma) }
 
 func (p Params) tolerance() float64 {
@@ -116,8 +116,8 @@ type Rating struct {
 // Conservative returns μ − k·σ; k = 3 is the paper's 1 % lower quantile.
 func (r Rating) Conservative(k float64) float64 { return r.Mu - k*r.Sigma }
 
-// DisplayRating returns (μ − σ)·48, the rating shown on the league page in
-// ../shared/seeds (a new player shows ≈ 800).
+// DisplayRating returns (μ − σ)·48, the rating a league's rating page
+// ("Your rating, explained") shows: a new player shows ≈ 800.
 func (r Rating) DisplayRating() float64 { return (r.Mu - r.Sigma) * 48 }
 
 // String formats the rating as N(μ, σ²) with σ spelled out.

@@ -112,8 +112,8 @@ func checkPairs(p *Params, m *Match) error {
 //
 //	μ_i' = μ_i ± w_i σ_i²/c · V,   σ_i'² = σ_i² (1 − w_i² σ_i²/c² · W),
 //
-// the rating page's formulas (../shared/seeds) extended to teams, weights and
-// draws. The evidence is Φ((μ_d − ε)/c), or the mass of [−ε, ε].
+// the two-player formulas of a league's rating page ("Your rating,
+// explained"), extended to teams, weights and draws. The evidence is Φ((μ_d − ε)/c), or the mass of [−ε, ε].
 type twoTeams struct {
 	tr      messages.Truncation
 	c, c2   float64
