@@ -512,6 +512,13 @@ func (g *Graph) Edges(f FactorID) Edges {
 	return Edges{g: g, first: g.factors[f].first}
 }
 
+// FactorEdges returns f and its view of its edges, together: what an
+// engine running updates reads for every message. f must be in the graph.
+func (g *Graph) FactorEdges(f FactorID) (Factor, Edges) {
+	fn := &g.factors[f]
+	return fn.f, Edges{g: g, first: fn.first}
+}
+
 // noEdges is the graph of the view of a missing factor's edges: it has
 // none, so every message read from it is uniform. It is never modified.
 var noEdges Graph

@@ -27,10 +27,7 @@ type Plan struct {
 	g     *graph.Graph
 	ops   []op
 	depth int // the deepest nesting of loops
-	// inputs holds the variables of each step's factor (op.in indexes it),
-	// which residual loops read.
-	inputs []graph.VarID
-	aux    []aux
+	aux   []aux
 }
 
 type opKind uint8
@@ -43,18 +40,18 @@ const (
 	opBad                  // a step naming an edge the graph lacks: fails when reached
 )
 
+//
+// An op is small (28 bytes) because a long history's plan has tens of
+// millions of them: a step keeps indices only, and reads its factor and
+// its factor's edges from the graph when it runs.
 type op struct {
 	kind   opKind
 	edge   int32          // the factor's edge (opStep, opBad)
 	factor graph.FactorID // (opStep, opBad)
 	k      graph.EdgeID   // the message's slot (opStep)
-	fac    graph.Factor   // (opStep)
-	e      graph.Edges    // the factor's view of its edges (opStep)
 	jump   int32          // (opLoop, opEnd)
 	slot   int32          // a step's position in its loop's body, for residual loops; −1 outside loops
-	// A step's factor's variables are inputs[in:inEnd].
-	in, inEnd int32
-	aux       int32 // index in Plan.aux (opLoop, opEnd, opCustom)
+	aux    int32          // index in Plan.aux (opLoop, opEnd, opCustom)
 }
 
 // aux holds what the few ops that are not steps need, outside the ops, so
@@ -76,40 +73,32 @@ func Compile(g *graph.Graph, s Schedule) (*Plan, error) {
 	}
 	// Sized first, so that a plan of millions of ops (a long history) holds
 	// no spare capacity.
-	ops, inputs := size(g, s)
-	p := &Plan{g: g, ops: make([]op, 0, ops), inputs: make([]graph.VarID, 0, inputs)}
+	p := &Plan{g: g, ops: make([]op, 0, size(s))}
 	if err := p.add(s, 0, nil); err != nil {
 		return nil, err
 	}
 	return p, nil
 }
 
-// size returns the number of ops and inputs that s compiles to on g (for
-// a valid schedule; add checks validity).
-func size(g *graph.Graph, s Schedule) (ops, inputs int) {
+// size returns the number of ops that s compiles to (for a valid
+// schedule; add checks validity).
+func size(s Schedule) (ops int) {
 	switch s := s.(type) {
-	case *StepSchedule:
-		if s != nil && s.Edge == int(int32(s.Edge)) && g.HasEdge(s.Factor, s.Edge) {
-			inputs = g.Arity(s.Factor)
-		}
-		return 1, inputs
 	case *SequenceSchedule:
 		if s == nil {
-			return 0, 0
+			return 0
 		}
 		for _, part := range s.Parts {
-			o, in := size(g, part)
-			ops, inputs = ops+o, inputs+in
+			ops += size(part)
 		}
-		return ops, inputs
+		return ops
 	case *LoopSchedule:
 		if s == nil || s.Body == nil {
-			return 0, 0
+			return 0
 		}
-		o, in := size(g, s.Body)
-		return o + 2, in
+		return size(s.Body) + 2
 	}
-	return 1, 0
+	return 1
 }
 
 // add appends the ops of s, nested in depth loops; slot counts the steps of
@@ -122,12 +111,7 @@ func (p *Plan) add(s Schedule, depth int, slot *int32) error {
 		}
 		o := op{kind: opBad, factor: s.Factor, edge: int32(s.Edge), slot: -1}
 		if s.Edge == int(int32(s.Edge)) && p.g.HasEdge(s.Factor, s.Edge) {
-			o = stepOp(p.g, s.Factor, s.Edge)
-			o.in = int32(len(p.inputs))
-			for i := 0; i < p.g.Arity(s.Factor); i++ {
-				p.inputs = append(p.inputs, p.g.EdgeVariable(s.Factor, i))
-			}
-			o.inEnd = int32(len(p.inputs))
+			o = op{kind: opStep, factor: s.Factor, edge: int32(s.Edge), k: p.g.EdgeID(s.Factor, s.Edge), slot: -1}
 		}
 		if slot != nil {
 			o.slot = *slot
@@ -173,11 +157,6 @@ func (p *Plan) add(s Schedule, depth int, slot *int32) error {
 	return nil
 }
 
-// stepOp resolves the update of factor f's edge i, which exists.
-func stepOp(g *graph.Graph, f graph.FactorID, i int) op {
-	return op{kind: opStep, factor: f, edge: int32(i), k: g.EdgeID(f, i), fac: g.Factor(f), e: g.Edges(f), slot: -1}
-}
-
 // Len returns the number of ops: one per step, two per loop, one per
 // schedule of another type (0 for a nil plan).
 func (p *Plan) Len() int {
@@ -198,19 +177,20 @@ func (r *Runner) send(o *op) (float64, error) {
 	var msg messages.Gaussian
 	var err error
 	i := int(o.edge)
-	switch f := o.fac.(type) {
+	fac, e := r.g.FactorEdges(o.factor)
+	switch f := fac.(type) {
 	case *factors.Likelihood:
-		msg, err = f.Message(i, o.e)
+		msg, err = f.Message(i, e)
 	case *factors.WeightedSum:
-		msg, err = f.Message(i, o.e)
+		msg, err = f.Message(i, e)
 	case *factors.GreaterThan:
-		msg, err = f.Message(i, o.e)
+		msg, err = f.Message(i, e)
 	case *factors.Within:
-		msg, err = f.Message(i, o.e)
+		msg, err = f.Message(i, e)
 	case *factors.Prior:
-		msg, err = f.Message(i, o.e)
+		msg, err = f.Message(i, e)
 	default:
-		msg, err = f.Message(i, o.e)
+		msg, err = f.Message(i, e)
 	}
 	if err != nil {
 		return 0, &graph.UpdateError{Factor: o.factor, Label: r.g.FactorLabel(o.factor), Edge: i, Err: err}
@@ -364,8 +344,9 @@ func (p *Plan) residualBody(pc int) error {
 // and keeps the sums small enough to resolve a change of the threshold.
 func (r *Runner) residualStep(p *Plan, o *op, f *frame) error {
 	var in float64
-	for _, v := range p.inputs[o.in:o.inEnd] {
-		in += r.changes[v]
+	n := r.g.Arity(o.factor)
+	for i := range n {
+		in += r.changes[r.g.EdgeVariable(o.factor, i)]
 	}
 	if f.it > 1 && in-r.seen[o.slot] <= f.residual {
 		return nil
@@ -377,7 +358,7 @@ func (r *Runner) residualStep(p *Plan, o *op, f *frame) error {
 	if !(d <= 1) {
 		d = 1
 	}
-	r.changes[p.inputs[o.in+o.edge]] += d
+	r.changes[r.g.EdgeVariable(o.factor, int(o.edge))] += d
 	r.seen[o.slot] = in + d // the target is one of the inputs
 	return nil
 }
