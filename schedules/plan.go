@@ -40,7 +40,6 @@ const (
 	opBad                  // a step naming an edge the graph lacks: fails when reached
 )
 
-//
 // An op is small (28 bytes) because a long history's plan has tens of
 // millions of them: a step keeps indices only, and reads its factor and
 // its factor's edges from the graph when it runs.
