@@ -156,6 +156,17 @@ func (p *Plan) add(s Schedule, depth int, slot *int32) error {
 	return nil
 }
 
+// Run executes the plan on r, which must run the plan's graph: a Plan is a
+// Schedule, so a caller may compile a large schedule once, drop the tree
+// of Step, Sequence and Loop values it came from (a long history's takes
+// more memory than its plan), and run the plan itself.
+func (p *Plan) Run(r *Runner) (Result, error) {
+	if p == nil {
+		return Result{}, fmt.Errorf("schedules: %w: nil plan", ErrSchedule)
+	}
+	return r.exec(p)
+}
+
 // Len returns the number of ops: one per step, two per loop, one per
 // schedule of another type (0 for a nil plan).
 func (p *Plan) Len() int {

@@ -1378,3 +1378,30 @@ func TestPlanRerunDoesNotAllocate(t *testing.T) {
 		}
 	}
 }
+
+// TestPlanRunsAsSchedule runs a compiled plan itself, with its schedule's
+// tree dropped: the same outcome as the tree through the reference
+// interpreter; on another graph, and as a nil plan, an ErrSchedule.
+func TestPlanRunsAsSchedule(t *testing.T) {
+	c := chainSpec(6)
+	s := schedules.Sequence(schedules.Sequence(c.prior...), schedules.Sequence(c.down...), schedules.Loop(schedules.Sequence(c.body...), schedules.Tolerance(1e-12)), schedules.Sequence(c.out...))
+	ctx := context.Background()
+	g := c.spec.build(t)
+	p, err := schedules.Compile(g, s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := schedules.NewRunner(g).Run(ctx, p)
+	got := snapshot(g, res, err)
+	g1 := c.spec.build(t)
+	res, err = refRun(ctx, g1, s)
+	compareOutcomes(t, "a plan run as a schedule", snapshot(g1, res, err), got)
+
+	other := c.spec.build(t)
+	if _, err := schedules.NewRunner(other).Run(ctx, p); !errors.Is(err, schedules.ErrSchedule) {
+		t.Errorf("a plan run on another graph: %v, want ErrSchedule", err)
+	}
+	if _, err := schedules.NewRunner(g).Run(ctx, (*schedules.Plan)(nil)); !errors.Is(err, schedules.ErrSchedule) {
+		t.Errorf("a nil plan: %v, want ErrSchedule", err)
+	}
+}

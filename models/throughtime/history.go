@@ -99,21 +99,20 @@ type History struct {
 	// filtered holds each game's log evidence in the forward pass: the
 	// one-step-ahead log probability of its outcome.
 	filtered []float64
-	sweep    schedules.Schedule // one smoothing iteration
-	skills   []graph.VarID      // every skill variable, which Converge watches
-	ts       trueskill.Params   // every game's β, draw probability and inner loop
-	acc      *extrapolation     // kept across Converge calls
-	priors   map[string]Player  // WithPriors, for players who first appear in Add
+	sweep    *schedules.Plan   // one smoothing iteration
+	skills   []graph.VarID     // every skill variable, which Converge watches
+	ts       trueskill.Params  // every game's β, draw probability and inner loop
+	acc      *extrapolation    // kept across Converge calls
+	priors   map[string]Player // WithPriors, for players who first appear in Add
 	untimed  bool
 }
 
 type declaredGame struct {
-	nodes    trueskill.Nodes
-	skills   [][]graph.VarID
-	betas    [][]float64
-	weights  [][]float64
-	ranks    []int
-	schedule schedules.Schedule
+	nodes   trueskill.Nodes
+	skills  [][]graph.VarID
+	betas   [][]float64
+	weights [][]float64
+	ranks   []int
 }
 
 // batch is the games sharing a time; forward and backward are the steps
@@ -281,7 +280,6 @@ func (h *History) grow(b *graph.Builder, games []Game) error {
 				return fmt.Errorf("throughtime: game %d: %w", first+k, err)
 			}
 			d.nodes = nd
-			d.schedule = h.ts.Schedule(nd)
 			h.games[first+k] = d
 		}
 		h.batches = append(h.batches, bt)
@@ -307,7 +305,7 @@ func (h *History) grow(b *graph.Builder, games []Game) error {
 	for _, bt := range h.batches[firstBatch:] {
 		filter = append(filter, bt.forward...)
 		for _, k := range bt.games {
-			filter = append(filter, h.games[k].schedule)
+			filter = append(filter, h.ts.Schedule(h.games[k].nodes))
 		}
 	}
 	// A runner of its own, so that the forward pass's plan, used once, is
@@ -341,7 +339,13 @@ func (h *History) grow(b *graph.Builder, games []Game) error {
 		}
 		h.filtered[k] = lz
 	}
-	h.sweep = h.smoothing()
+	// The sweep's plan is kept and its tree of steps dropped: on a long
+	// history the tree takes more memory than the plan.
+	plan, err := schedules.Compile(g, h.smoothing())
+	if err != nil {
+		return fmt.Errorf("throughtime: %w", err)
+	}
+	h.sweep = plan
 	return nil
 }
 
@@ -353,19 +357,19 @@ func (h *History) smoothing() schedules.Schedule {
 	n := len(h.batches)
 	if n == 1 {
 		for _, k := range h.batches[0].games {
-			body = append(body, h.games[k].schedule)
+			body = append(body, h.ts.Schedule(h.games[k].nodes))
 		}
 	}
 	for bi := n - 2; bi >= 0; bi-- {
 		body = append(body, h.batches[bi].backward...)
 		for _, k := range h.batches[bi].games {
-			body = append(body, h.games[k].schedule)
+			body = append(body, h.ts.Schedule(h.games[k].nodes))
 		}
 	}
 	for bi := 1; bi < n; bi++ {
 		body = append(body, h.batches[bi].forward...)
 		for _, k := range h.batches[bi].games {
-			body = append(body, h.games[k].schedule)
+			body = append(body, h.ts.Schedule(h.games[k].nodes))
 		}
 	}
 	return schedules.Sequence(body...)
