@@ -115,13 +115,13 @@ type declaredGame struct {
 	ranks   []int
 }
 
-// batch is the games sharing a time; forward and backward are the steps
+// batch is the games sharing a time; forward and backward are the factors
 // that bring its skills the messages from their previous and next
 // appearances.
 type batch struct {
 	time              float64
 	games             []int // indices into History.games, in input order
-	forward, backward []schedules.Schedule
+	forward, backward []graph.FactorID
 }
 
 // appearance is a player's skill in one batch.
@@ -256,11 +256,11 @@ func (h *History) grow(b *graph.Builder, games []Game) error {
 					} else {
 						prev := pl.seen[len(pl.seen)-1]
 						in = b.AddFactor(link(pl.drift(prev.time, t, h.untimed)), "", v, prev.v)
-						h.batches[prev.batch].backward = append(h.batches[prev.batch].backward, schedules.Step(in, 1))
+						h.batches[prev.batch].backward = append(h.batches[prev.batch].backward, in)
 					}
 					h.skills = append(h.skills, v)
 					pl.seen = append(pl.seen, appearance{time: t, batch: bi, v: v, in: in})
-					bt.forward = append(bt.forward, schedules.Step(in, 0))
+					bt.forward = append(bt.forward, in)
 				}
 			}
 		}
@@ -303,7 +303,7 @@ func (h *History) grow(b *graph.Builder, games []Game) error {
 	// games in order.
 	var filter []schedules.Schedule
 	for _, bt := range h.batches[firstBatch:] {
-		filter = append(filter, bt.forward...)
+		filter = steps(filter, bt.forward, 0)
 		for _, k := range bt.games {
 			filter = append(filter, h.ts.Schedule(h.games[k].nodes))
 		}
@@ -361,18 +361,28 @@ func (h *History) smoothing() schedules.Schedule {
 		}
 	}
 	for bi := n - 2; bi >= 0; bi-- {
-		body = append(body, h.batches[bi].backward...)
+		body = steps(body, h.batches[bi].backward, 1)
 		for _, k := range h.batches[bi].games {
 			body = append(body, h.ts.Schedule(h.games[k].nodes))
 		}
 	}
 	for bi := 1; bi < n; bi++ {
-		body = append(body, h.batches[bi].forward...)
+		body = steps(body, h.batches[bi].forward, 0)
 		for _, k := range h.batches[bi].games {
 			body = append(body, h.ts.Schedule(h.games[k].nodes))
 		}
 	}
 	return schedules.Sequence(body...)
+}
+
+// steps appends to s the updates of factors fs on their edge i: a drift
+// factor's edge 0 brings a skill its past, edge 1 its previous skill the
+// future (a prior has only edge 0).
+func steps(s []schedules.Schedule, fs []graph.FactorID, i int) []schedules.Schedule {
+	for _, f := range fs {
+		s = append(s, schedules.Step(f, i))
+	}
+	return s
 }
 
 // drift is the variance a player's skill gains from time t0 to t1: γ² per
