@@ -1,27 +1,47 @@
-// Command evaluate reproduces the experiments of both papers on the data of
-// ../shared/data, with the reusable parts from models/evaluation:
+// Command evaluate reproduces the experiments of both papers, with the
+// reusable parts from models/evaluation:
 //
 //  1. the score-based paper's section 5: Premier League 1995-96 to 2008-09
-//     and AFL 2000-2010, each season on its own, test on the last 20 %,
-//     train on the first 10 % … 80 %; TrueSkill, Poisson-OD, Gaussian-OD,
-//     Gaussian-SD and Elo; information gain, AUC and score MAE (mean and
-//     95 % interval over seasons), and a figure laid out like its Figure 4;
+//     and AFL 2000-2010, each season on its own, test on the last ⌈0.2·N⌉
+//     of its N matches, train online on the first ⌊s·N⌋ for s = 10 % …
+//     80 %; TrueSkill (τ = 0, as the paper's Table 1), Poisson-OD,
+//     Gaussian-OD, Gaussian-SD and Elo; information gain (unclamped, from
+//     log-probabilities), AUC and score MAE, mean and 95 % interval over
+//     seasons, paired t-tests over seasons between the models the paper
+//     compares, and a figure laid out like its Figure 4;
 //
 //  2. the TrueSkill paper's section 4.1: online prediction error, full and
 //     challenged, of TrueSkill and Elo on Formula 1 races and on the
-//     Premier League as two-team games.
+//     Premier League as two-team games; a predicted tie is an error (-ties
+//     half makes it half of one), Elo's tightness is the match quality with
+//     σ = 0, and TrueSkill's draw probability is the data's unless -draw
+//     sets it.
 //
-//     go run ./examples/evaluate -data ../shared/data -out DIR
-//     go run ./examples/evaluate -matches FILE     (experiment 2 on any file
-//     with match_id, date, team, player, rank)
+// Usage:
 //
-// It reads every input and makes sure it can write the figure before it
-// starts. Errors are one line, "evaluate: what went wrong", with exit
-// status 2 for a usage error and 1 for any other.
+//	go run ./examples/evaluate                        shipped data only
+//	go run ./examples/evaluate -data ../shared/data -out DIR -json FILE
+//	go run ./examples/evaluate -matches FILE [-draw p] (experiment 2 on any
+//	                                                    file with match_id,
+//	                                                    date, team, player, rank)
+//
+// Without -data it reads examples/data (found by walking up from the
+// working folder to the module root): the Premier League (epl.csv, CC0)
+// and Formula 1 (f1_races.csv, CC BY 4.0) are shipped there, the AFL
+// (afl.csv) is not redistributable and is left out, which the output says.
+// A file absent from the data folder is left out the same way; with -data
+// ../shared/data every part runs. The default run takes about 3 s.
+//
+// -json FILE writes every number the program prints (and the per-season
+// values behind them) as JSON, NaN as null. It reads every input and makes
+// sure it can write the figure and the JSON before it starts. Errors are
+// one line, "evaluate: what went wrong", with exit status 2 for a usage
+// error and 1 for any other.
 package main
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
@@ -31,6 +51,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/skillgraph/skillgraph/internal/cli"
 	"github.com/skillgraph/skillgraph/models/elo"
@@ -40,16 +61,39 @@ import (
 
 func main() { os.Exit(run(os.Args[1:], os.Stdout, os.Stderr)) }
 
+const synopsis = `evaluate [-data DIR] [-out DIR] [-json FILE] [-tau1 τ] [-tau τ] [-ties wrong|half] [-draw p]
+       evaluate -matches FILE [-json FILE] [-tau τ] [-ties wrong|half] [-draw p]
+
+Experiment 1 (score-based paper, section 5): each season of N matches is
+tested on its last ⌈0.2·N⌉ matches (the paper says "the last 20 %"; rounding
+up keeps the test set apart from the 80 % training set) after training online
+on its first ⌊s·N⌋ matches, s = 0.1 … 0.8. Experiment 2 (TrueSkill paper,
+section 4.1): every game predicted before it is rated. Data files absent from
+-data are left out and named in the output.`
+
 // run is the program with its arguments and streams, returning the exit
 // status.
 func run(args []string, stdout, stderr io.Writer) int {
+	start := time.Now()
 	fs := flag.NewFlagSet("evaluate", flag.ContinueOnError)
-	data := fs.String("data", "../shared/data", "folder with epl.csv, afl.csv and f1_races.csv")
-	out := fs.String("out", ".", "folder for figure4.svg")
+	data := fs.String("data", "", "folder with epl.csv, afl.csv and f1_races.csv (default: the repository's examples/data)")
+	out := fs.String("out", "", "folder to write figure4.svg into (none if empty)")
+	jsonPath := fs.String("json", "", "write every number printed, and the per-season values, to this JSON file")
 	matches := fs.String("matches", "", "run only experiment 2 on this multi-team file")
-	tau := fs.Float64("tau", trueskill.DefaultParams().Tau, "TrueSkill's dynamics τ in experiment 2")
+	tau1 := fs.Float64("tau1", 0, "TrueSkill's dynamics τ in experiment 1 (the paper's Table 1 has none)")
+	tau := fs.Float64("tau", trueskill.DefaultParams().Tau, "TrueSkill's dynamics τ in experiment 2 (σ₀/100, the TrueSkill paper's standard value)")
+	tiesFlag := fs.String("ties", "wrong", "experiment 2: a predicted tie counts as an error (wrong) or half of one (half)")
+	var draw *float64
+	fs.Func("draw", "experiment 2: TrueSkill's draw probability in [0, 1) (default: the data's share of tied adjacent teams)", func(s string) error {
+		p, err := strconv.ParseFloat(s, 64)
+		if err != nil || !(p >= 0 && p < 1) {
+			return fmt.Errorf("%q is not a probability in [0, 1)", s)
+		}
+		draw = &p
+		return nil
+	})
 	usage := func(format string, a ...any) int { return cli.Usagef(stderr, "evaluate", format, a...) }
-	if status, done := cli.Parse(fs, args, "evaluate [-data DIR] [-out DIR] [-tau τ] | evaluate -matches FILE [-tau τ]", stderr); done {
+	if status, done := cli.Parse(fs, args, synopsis, stderr); done {
 		return status
 	}
 	tp := trueskill.DefaultParams()
@@ -57,21 +101,181 @@ func run(args []string, stdout, stderr io.Writer) int {
 	if err := tp.Validate(); err != nil {
 		return usage("-tau %v: must be finite and not negative", *tau)
 	}
-	var err error
+	if !(*tau1 >= 0) || math.IsInf(*tau1, 1) {
+		return usage("-tau1 %v: must be finite and not negative", *tau1)
+	}
+	ties, err := evaluation.ParseTieRule(*tiesFlag)
+	if err != nil {
+		return usage("-ties %q: want wrong or half", *tiesFlag)
+	}
+	cfg := config{tp: tp, tau1: *tau1, ties: ties, draw: draw}
+	rep := &report{
+		Command: append([]string{"evaluate"}, args...),
+		Settings: settings{
+			Confidence: 0.95, TrueSkillTau1: *tau1, TrueSkillTau2: *tau, Ties: ties.String(),
+			DrawGiven: num(math.NaN()), TestSetRule: "ceil(0.2*N) last matches of each season",
+		},
+		LeftOut: []leftOut{},
+	}
+	if draw != nil {
+		rep.Settings.DrawGiven = num(*draw)
+	}
+	// The outputs are checked, by creating the files they will be renamed
+	// from, before any work.
+	var outs outputs
+	defer outs.discard()
+	if *jsonPath != "" {
+		if err := outs.add("json", *jsonPath); err != nil {
+			return fail(stderr, err)
+		}
+	}
 	if *matches != "" {
-		err = rankingFile(stdout, stderr, *matches, tp)
+		err = rankingFile(stderr, rep, *matches, cfg)
 	} else {
-		err = experiments(stdout, stderr, *data, *out, tp)
+		if *out != "" {
+			if err := os.MkdirAll(*out, 0o755); err != nil {
+				return fail(stderr, fmt.Errorf("-out: %w", err))
+			}
+			if err := outs.add("figure", filepath.Join(*out, "figure4.svg")); err != nil {
+				return fail(stderr, fmt.Errorf("-out %s: %w", *out, err))
+			}
+		}
+		dir := *data
+		if dir == "" {
+			dir = shippedData()
+		}
+		rep.Data = dir
+		var fig io.Writer
+		if f := outs.file("figure"); f != nil {
+			fig = f
+		}
+		err = experiments(stderr, rep, dir, fig, cfg)
 	}
 	if err != nil {
-		fmt.Fprintln(stderr, "evaluate:", oneLine(err))
-		return cli.Error
+		return fail(stderr, err)
 	}
+	rep.ElapsedSeconds = math.Round(time.Since(start).Seconds()*10) / 10
+	printReport(stdout, rep)
+	if f := outs.file("json"); f != nil {
+		enc := json.NewEncoder(f)
+		enc.SetIndent("", " ")
+		if err := enc.Encode(rep); err != nil {
+			return fail(stderr, err)
+		}
+	}
+	if err := outs.commit(stderr); err != nil {
+		return fail(stderr, err)
+	}
+	fmt.Fprintf(stderr, "done in %.1f s\n", rep.ElapsedSeconds)
 	return cli.OK
 }
 
-// oneLine keeps an error message on one line.
-func oneLine(err error) string { return strings.ReplaceAll(err.Error(), "\n", " ") }
+// fail reports err in one line and returns the error status.
+func fail(stderr io.Writer, err error) int {
+	fmt.Fprintln(stderr, "evaluate:", strings.ReplaceAll(err.Error(), "\n", " "))
+	return cli.Error
+}
+
+// config holds the settings the experiments share.
+type config struct {
+	tp   trueskill.Params // experiment 2's TrueSkill
+	tau1 float64          // experiment 1's TrueSkill τ
+	ties evaluation.TieRule
+	draw *float64 // experiment 2's draw probability, nil for the data's
+}
+
+// shippedData returns the repository's examples/data, looked for from the
+// working folder up to the module root, or "examples/data" if it is not
+// found (whose absence the run then reports).
+func shippedData() string {
+	dir, err := os.Getwd()
+	if err != nil {
+		return filepath.Join("examples", "data")
+	}
+	for {
+		cand := filepath.Join(dir, "examples", "data")
+		if st, err := os.Stat(cand); err == nil && st.IsDir() {
+			if rel, err := relative(cand); err == nil {
+				return rel
+			}
+			return cand
+		}
+		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
+			return filepath.Join("examples", "data")
+		}
+		up := filepath.Dir(dir)
+		if up == dir {
+			return filepath.Join("examples", "data")
+		}
+		dir = up
+	}
+}
+
+// relative returns path relative to the working folder, for shorter
+// output.
+func relative(path string) (string, error) {
+	wd, err := os.Getwd()
+	if err != nil {
+		return "", err
+	}
+	return filepath.Rel(wd, path)
+}
+
+// outputs are files written under a temporary name and renamed into place
+// only when the whole run succeeds, so that a failed run leaves nothing
+// half-written.
+type outputs struct {
+	names []string
+	tmps  []*os.File
+	final []string
+}
+
+// add creates the temporary file for path.
+func (o *outputs) add(name, path string) error {
+	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+"-*")
+	if err != nil {
+		return err
+	}
+	o.names, o.tmps, o.final = append(o.names, name), append(o.tmps, tmp), append(o.final, path)
+	return nil
+}
+
+// file returns the temporary file of the named output, nil if there is
+// none.
+func (o *outputs) file(name string) *os.File {
+	for i, n := range o.names {
+		if n == name {
+			return o.tmps[i]
+		}
+	}
+	return nil
+}
+
+// commit closes every file and renames it into place.
+func (o *outputs) commit(stderr io.Writer) error {
+	for i, tmp := range o.tmps {
+		if err := tmp.Chmod(0o644); err != nil { // CreateTemp's 0600 is for secrets
+			return err
+		}
+		if err := tmp.Close(); err != nil {
+			return err
+		}
+		if err := os.Rename(tmp.Name(), o.final[i]); err != nil {
+			return err
+		}
+		fmt.Fprintln(stderr, "wrote", o.final[i])
+	}
+	o.tmps = nil
+	return nil
+}
+
+// discard removes the temporary files of a run that did not commit.
+func (o *outputs) discard() {
+	for _, tmp := range o.tmps {
+		tmp.Close()
+		os.Remove(tmp.Name())
+	}
+}
 
 func seasonRange(from, to int, football bool) []string {
 	var out []string
@@ -85,134 +289,231 @@ func seasonRange(from, to int, football bool) []string {
 	return out
 }
 
-// experiments runs both experiments on the data folder and writes the
-// figure into out.
-func experiments(stdout, stderr io.Writer, data, out string, tp trueskill.Params) (err error) {
-	// The figure's folder is checked, by creating the file the figure will
-	// be renamed from, before any work.
-	if err := os.MkdirAll(out, 0o755); err != nil {
-		return fmt.Errorf("-out: %w", err)
-	}
-	tmp, err := os.CreateTemp(out, ".figure4-*.svg")
-	if err != nil {
-		return fmt.Errorf("-out %s: %w", out, err)
-	}
-	defer func() {
-		if err != nil {
-			tmp.Close()
-			os.Remove(tmp.Name())
-		}
-	}()
+// league is one data set of experiment 1.
+type league struct {
+	name, file, credit string
+	seasons            []string
+	matches            []evaluation.ScoredMatch
+}
 
-	sets := []struct {
-		name, file string
-		seasons    []string
-		matches    []evaluation.ScoredMatch
-	}{
+// experiments runs both experiments on the data folder, filling rep, and
+// draws the figure into fig if it is not nil. Every file is read first; a
+// file that does not exist is left out and recorded in rep.LeftOut.
+func experiments(stderr io.Writer, rep *report, data string, fig io.Writer, cfg config) error {
+	leagues := []league{
 		{name: "UK-PL", file: "epl.csv", seasons: seasonRange(1995, 2008, true)},
-		{name: "AFL", file: "afl.csv", seasons: seasonRange(2000, 2010, false)},
+		{name: "AFL", file: "afl.csv", seasons: seasonRange(2000, 2010, false),
+			credit: "not redistributable, so not shipped; run with -data ../shared/data"},
 	}
-	for i := range sets {
-		if sets[i].matches, err = evaluation.LoadScored(filepath.Join(data, sets[i].file)); err != nil {
+	var ran []league
+	for _, l := range leagues {
+		ms, err := evaluation.LoadScored(filepath.Join(data, l.file))
+		if errors.Is(err, os.ErrNotExist) {
+			rep.LeftOut = append(rep.LeftOut, leftOut{File: filepath.Join(data, l.file), Parts: "experiment 1, " + l.name, Why: absentWhy(l.credit)})
+			continue
+		}
+		if err != nil {
 			return err
 		}
+		l.matches = ms
+		ran = append(ran, l)
 	}
 	f1Path := filepath.Join(data, "f1_races.csv")
 	f1, err := evaluation.LoadRanked(f1Path)
-	if err != nil {
+	switch {
+	case errors.Is(err, os.ErrNotExist):
+		rep.LeftOut = append(rep.LeftOut, leftOut{File: f1Path, Parts: "experiment 2, Formula 1", Why: absentWhy("")})
+	case err != nil:
 		return err
 	}
-
+	if len(ran) == 0 && f1 == nil {
+		return fmt.Errorf("no data in %s: none of epl.csv, afl.csv, f1_races.csv", data)
+	}
 	var panels []evaluation.Panel
-	for _, set := range sets {
-		fmt.Fprintf(stderr, "experiment 1, %s: ", set.name)
-		res, err := evaluation.ScoreExperiment(set.matches, set.seasons, evaluation.TrainShares, evaluation.ScoreModels(),
-			func(s string) { fmt.Fprintf(stderr, "%s ", s) })
-		fmt.Fprintln(stderr)
+	for _, l := range ran {
+		res, err := scoreLeagueOf(stderr, l, cfg)
 		if err != nil {
 			return err
 		}
-		fmt.Fprintf(stdout, "## Experiment 1: %s, seasons %s to %s (%d seasons)\n\n", set.name, set.seasons[0], set.seasons[len(set.seasons)-1], len(set.seasons))
-		metrics := []struct {
-			name string
-			f    func(evaluation.ScoreMetrics) float64
-		}{
-			{"information gain (bits per match)", func(m evaluation.ScoreMetrics) float64 { return m.InfoGain }},
-			{"win/no-win AUC", func(m evaluation.ScoreMetrics) float64 { return m.AUC }},
-			{"score MAE", func(m evaluation.ScoreMetrics) float64 { return m.MAE }},
-		}
-		for _, met := range metrics {
-			fmt.Fprintf(stdout, "%s, mean ± 95%% interval over seasons\n\n| model |", met.name)
-			for _, s := range res.Shares {
-				fmt.Fprintf(stdout, " %.0f%% |", 100*s)
-			}
-			fmt.Fprintf(stdout, "\n|---|%s\n", strings.Repeat("---|", len(res.Shares)))
-			panel := evaluation.Panel{Title: set.name + ": " + strings.Split(met.name, " (")[0], YLabel: met.name, X: res.Shares}
-			for mi, name := range res.Models {
-				line := evaluation.Line{Name: name}
-				fmt.Fprintf(stdout, "| %s |", name)
-				for si := range res.Shares {
-					mean, half, err := res.Summary(mi, si, met.f)
-					switch {
-					case errors.Is(err, evaluation.ErrNoData):
-						mean, half = math.NaN(), 0 // a gap in the table and the figure
-						fmt.Fprint(stdout, " – |")
-					case err != nil:
-						return fmt.Errorf("%s, %s: %w", set.name, met.name, err)
-					default:
-						fmt.Fprintf(stdout, " %.3f ± %.3f |", mean, half)
-					}
-					line.Mean, line.Half = append(line.Mean, mean), append(line.Half, half)
-				}
-				fmt.Fprintln(stdout)
-				panel.Lines = append(panel.Lines, line)
-			}
-			fmt.Fprintln(stdout)
-			panels = append(panels, panel)
+		rep.Experiment1 = append(rep.Experiment1, res)
+		panels = append(panels, res.panels()...)
+	}
+	if fig != nil && len(panels) > 0 {
+		if err := evaluation.WriteFigureSVG(fig, panels, 3); err != nil {
+			return err
 		}
 	}
-	if err := evaluation.WriteFigureSVG(tmp, panels, 3); err != nil {
-		return err
+	if f1 != nil {
+		if err := ranking(stderr, rep, "Formula 1 races ("+f1Path+")", f1, cfg); err != nil {
+			return err
+		}
 	}
-	if err := tmp.Chmod(0o644); err != nil { // CreateTemp's 0600 is for secrets
-		return err
+	for _, l := range ran {
+		if l.file != "epl.csv" {
+			continue
+		}
+		seasons := evaluation.Seasons(l.matches)
+		name := fmt.Sprintf("Premier League %s to %s as two-team games", seasons[0], seasons[len(seasons)-1])
+		if err := ranking(stderr, rep, name, evaluation.AsRanked(l.matches), cfg); err != nil {
+			return err
+		}
 	}
-	if err := tmp.Close(); err != nil {
-		return err
-	}
-	fig := filepath.Join(out, "figure4.svg")
-	if err := os.Rename(tmp.Name(), fig); err != nil {
-		return err
-	}
-	fmt.Fprintln(stderr, "wrote", fig)
+	return nil
+}
 
-	if err := ranking(stdout, stderr, f1Path, f1, tp); err != nil {
-		return err
+// absentWhy says why a file is left out.
+func absentWhy(credit string) string {
+	if credit != "" {
+		return "file absent (" + credit + ")"
 	}
-	var epl []evaluation.ScoredMatch
-	for _, set := range sets {
-		if set.file == "epl.csv" {
-			epl = set.matches
+	return "file absent"
+}
+
+// comparisons are the paired tests of experiment 1: the orderings the
+// paper states (section 5.3), model A − model B per season.
+var comparisons = []struct {
+	metric string
+	a, b   string
+}{
+	{"information gain", "Gaussian-OD", "TrueSkill"},
+	{"information gain", "Gaussian-SD", "TrueSkill"},
+	{"information gain", "Gaussian-OD", "Poisson-OD"},
+	{"information gain", "Gaussian-SD", "Poisson-OD"},
+	{"information gain", "Gaussian-OD", "Gaussian-SD"},
+	{"AUC", "Gaussian-OD", "Gaussian-SD"},
+	{"AUC", "Gaussian-SD", "TrueSkill"},
+	{"AUC", "TrueSkill", "Poisson-OD"},
+	{"AUC", "Gaussian-OD", "TrueSkill"},
+	{"score MAE", "Gaussian-OD", "Poisson-OD"},
+}
+
+// metrics are experiment 1's metrics, by the names comparisons use.
+var metrics = []struct {
+	name, label string
+	f           func(evaluation.ScoreMetrics) float64
+}{
+	{"information gain", "information gain (bits per match)", func(m evaluation.ScoreMetrics) float64 { return m.InfoGain }},
+	{"AUC", "win/no-win AUC", func(m evaluation.ScoreMetrics) float64 { return m.AUC }},
+	{"score MAE", "score MAE", func(m evaluation.ScoreMetrics) float64 { return m.MAE }},
+}
+
+// scoreLeagueOf runs experiment 1 on one league.
+func scoreLeagueOf(stderr io.Writer, l league, cfg config) (scoreLeague, error) {
+	models, err := evaluation.ScoreModels(evaluation.ScoreConfig{TrueSkillTau: cfg.tau1})
+	if err != nil {
+		return scoreLeague{}, err
+	}
+	fmt.Fprintf(stderr, "experiment 1, %s: ", l.name)
+	res, err := evaluation.ScoreExperiment(l.matches, l.seasons, evaluation.TrainShares, models,
+		func(s string) { fmt.Fprintf(stderr, "%s ", s) })
+	fmt.Fprintln(stderr)
+	if err != nil {
+		return scoreLeague{}, err
+	}
+	out := scoreLeague{League: l.name, Seasons: res.Seasons, Shares: res.Shares, Models: res.Models}
+	for _, s := range res.Seasons {
+		n := len(evaluation.Season(l.matches, s))
+		out.SeasonMatches = append(out.SeasonMatches, n)
+		out.TestMatches = append(out.TestMatches, evaluation.TestSize(n))
+	}
+	index := map[string]int{}
+	for mi, name := range res.Models {
+		index[name] = mi
+	}
+	for _, met := range metrics {
+		tab := metricTable{Metric: met.name, Label: met.label}
+		for mi, name := range res.Models {
+			row := metricRow{Model: name}
+			for si := range res.Shares {
+				mean, half, err := res.Summary(mi, si, met.f)
+				switch {
+				case errors.Is(err, evaluation.ErrNoData):
+					mean, half = math.NaN(), math.NaN() // a gap in the table and the figure
+				case err != nil:
+					return scoreLeague{}, fmt.Errorf("%s, %s: %w", l.name, met.name, err)
+				}
+				row.Cells = append(row.Cells, cell{Mean: num(mean), Half: num(half)})
+				var seasons []num
+				for ki := range res.Seasons {
+					seasons = append(seasons, num(met.f(res.Metrics[mi][si][ki])))
+				}
+				row.PerSeason = append(row.PerSeason, seasons)
+			}
+			tab.Rows = append(tab.Rows, row)
 		}
+		out.Metrics = append(out.Metrics, tab)
 	}
-	return ranking(stdout, stderr, "Premier League 1992-2026 as two-team games", evaluation.AsRanked(epl), tp)
+	for _, c := range comparisons {
+		var f func(evaluation.ScoreMetrics) float64
+		for _, met := range metrics {
+			if met.name == c.metric {
+				f = met.f
+			}
+		}
+		ai, aok := index[c.a]
+		bi, bok := index[c.b]
+		if !aok || !bok {
+			continue
+		}
+		row := pairedRow{Metric: c.metric, A: c.a, B: c.b}
+		for si := range res.Shares {
+			var a, b []float64
+			for ki := range res.Seasons {
+				x, y := f(res.Metrics[ai][si][ki]), f(res.Metrics[bi][si][ki])
+				if !math.IsNaN(x) && !math.IsNaN(y) { // a season without the metric is left out of the pairs
+					a, b = append(a, x), append(b, y)
+				}
+			}
+			d, h, p, err := evaluation.PairedTest(a, b)
+			if err != nil && !errors.Is(err, evaluation.ErrInput) {
+				return scoreLeague{}, fmt.Errorf("%s, %s − %s: %w", l.name, c.a, c.b, err)
+			}
+			row.Cells = append(row.Cells, testCell{Diff: num(d), Half: num(h), P: num(p), Seasons: len(a)})
+		}
+		out.Tests = append(out.Tests, row)
+	}
+	return out, nil
+}
+
+// panels returns the league's row of the figure.
+func (s scoreLeague) panels() []evaluation.Panel {
+	var out []evaluation.Panel
+	for _, tab := range s.Metrics {
+		p := evaluation.Panel{Title: s.League + ": " + tab.Metric, YLabel: tab.Label, X: s.Shares}
+		for _, row := range tab.Rows {
+			l := evaluation.Line{Name: row.Model}
+			for _, c := range row.Cells {
+				half := float64(c.Half)
+				if math.IsNaN(half) {
+					half = 0
+				}
+				l.Mean, l.Half = append(l.Mean, float64(c.Mean)), append(l.Half, half)
+			}
+			p.Lines = append(p.Lines, l)
+		}
+		out = append(out, p)
+	}
+	return out
 }
 
 // rankingFile runs experiment 2 on a multi-team file.
-func rankingFile(stdout, stderr io.Writer, path string, tp trueskill.Params) error {
+func rankingFile(stderr io.Writer, rep *report, path string, cfg config) error {
 	ms, err := evaluation.LoadRanked(path)
 	if err != nil {
 		return err
 	}
-	return ranking(stdout, stderr, path, ms, tp)
+	return ranking(stderr, rep, path, ms, cfg)
 }
 
-// ranking runs experiment 2 on ms, labelled name, with TrueSkill's
-// parameters tp (the draw probability is the data's).
-func ranking(stdout, stderr io.Writer, name string, ms []evaluation.RankedMatch, tp trueskill.Params) error {
+// ranking runs experiment 2 on ms, labelled name, and adds it to rep.
+func ranking(stderr io.Writer, rep *report, name string, ms []evaluation.RankedMatch, cfg config) error {
 	fmt.Fprintf(stderr, "experiment 2, %s: %d games\n", name, len(ms))
-	res, err := evaluation.RankingExperiment(context.Background(), ms, tp, elo.DefaultParams(),
-		func(done, total int) { fmt.Fprintf(stderr, "\r  %d/%d", done, total) })
+	opts := []evaluation.RankingOption{evaluation.WithTies(cfg.ties)}
+	if cfg.draw != nil {
+		opts = append(opts, evaluation.WithDrawProbability(*cfg.draw))
+	}
+	res, err := evaluation.RankingExperiment(context.Background(), ms, cfg.tp, elo.DefaultParams(),
+		func(done, total int) { fmt.Fprintf(stderr, "\r  %d/%d", done, total) }, opts...)
 	fmt.Fprintln(stderr)
 	if err != nil {
 		return err
@@ -221,10 +522,16 @@ func ranking(stdout, stderr io.Writer, name string, ms []evaluation.RankedMatch,
 	for _, m := range ms {
 		maxTeams = max(maxTeams, len(m.Teams))
 	}
-	fmt.Fprintf(stdout, "## Experiment 2: %s\n\n%d games (up to %d teams), %d team pairs; empirical draw probability %.3f\n\n",
-		name, res.Games, maxTeams, res.Pairs, res.DrawProbability)
-	fmt.Fprintln(stdout, "| Elo full | TrueSkill full | Elo challenged | TrueSkill challenged |")
-	fmt.Fprintln(stdout, "|---|---|---|---|")
-	fmt.Fprintf(stdout, "| %.2f%% | %.2f%% | %.2f%% | %.2f%% |\n\n", 100*res.EloFull, 100*res.TrueSkillFull, 100*res.EloChallenged, 100*res.TrueSkillChallenged)
+	rep.Experiment2 = append(rep.Experiment2, rankingSet{
+		Name: name, Games: res.Games, MaxTeams: maxTeams, Pairs: res.Pairs,
+		EmpiricalDraw: res.EmpiricalDrawProbability, Draw: res.DrawProbability, DrawGiven: cfg.draw != nil,
+		Ties: res.Ties.String(), ChallengedGames: res.ChallengedGames,
+		EloFull: pct(res.EloFull, res.EloFullHalf), TrueSkillFull: pct(res.TrueSkillFull, res.TrueSkillFullHalf),
+		EloChallenged: pct(res.EloChallenged, res.EloChallengedHalf), TrueSkillChallenged: pct(res.TrueSkillChallenged, res.TrueSkillChallengedHalf),
+		FullDifference: pct(res.FullDifference, res.FullDifferenceHalf), FullDifferenceP: res.FullDifferenceP,
+	})
 	return nil
 }
+
+// pct returns a share and its half-width in percent.
+func pct(x, half float64) cell { return cell{Mean: num(100 * x), Half: num(100 * half)} }

@@ -1,8 +1,12 @@
 package main
 
 import (
+	"encoding/json"
+	"math"
 	"os"
 	"path/filepath"
+	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -31,6 +35,10 @@ func TestUsageErrorsAreOneLineWithStatus2(t *testing.T) {
 		{[]string{"-tau", "-1"}, []string{"-tau -1: must be finite and not negative"}},
 		{[]string{"-tau", "NaN"}, []string{"-tau NaN"}},
 		{[]string{"-data", "d", "extra"}, []string{`unexpected argument "extra"`, "run evaluate -h"}},
+		{[]string{"-tau1", "-0.5"}, []string{"-tau1 -0.5: must be finite and not negative"}},
+		{[]string{"-ties", "coin"}, []string{`-ties "coin": want wrong or half`}},
+		{[]string{"-draw", "1"}, []string{`invalid value "1" for flag -draw`, "not a probability in [0, 1)"}},
+		{[]string{"-draw", "x"}, []string{`invalid value "x" for flag -draw`}},
 		{[]string{"-matches", "f.csv", "-out", "o", "x", "y"}, []string{`unexpected argument "x"`}},
 	} {
 		code, stdout, stderr := runArgs(c.args...)
@@ -43,7 +51,7 @@ func TestUsageErrorsAreOneLineWithStatus2(t *testing.T) {
 
 func TestHelp(t *testing.T) {
 	code, _, stderr := runArgs("-h")
-	if code != cli.OK || !strings.Contains(stderr, "-matches string") {
+	if code != cli.OK || !strings.Contains(stderr, "-matches string") || !strings.Contains(stderr, "last ⌈0.2·N⌉ matches") || !strings.Contains(stderr, "-json string") {
 		t.Errorf("-h: exit %d, stderr %q", code, stderr)
 	}
 }
@@ -102,8 +110,14 @@ func TestMatchesFile(t *testing.T) {
 		t.Fatal(err)
 	}
 	code, stdout, stderr := runArgs("-matches", path)
-	if code != cli.OK || !strings.Contains(stdout, "## Experiment 2: "+path) || !strings.Contains(stdout, "12 games (up to 3 teams)") {
+	if code != cli.OK || !strings.Contains(stdout, "## Experiment 2: "+path) || !strings.Contains(stdout, "12 games (up to 3 teams)") ||
+		!strings.Contains(stdout, "(estimated from the data)") || !strings.Contains(stdout, "a predicted tie counts as an error") {
 		t.Errorf("exit %d\nstdout:\n%s\nstderr:\n%s", code, stdout, stderr)
+	}
+	// A draw probability given: printed, with the data's beside it.
+	code, stdout, stderr = runArgs("-matches", path, "-draw", "0.2", "-ties", "half")
+	if code != cli.OK || !regexp.MustCompile(`draw probability 0\.200 \(given; the data's is 0\.\d{3}\)`).MatchString(stdout) || !strings.Contains(stdout, "as half an error") {
+		t.Errorf("-draw 0.2 -ties half: exit %d\nstdout:\n%s\nstderr:\n%s", code, stdout, stderr)
 	}
 
 	// A match whose rows are apart: the error names the file and line.
@@ -117,3 +131,116 @@ func TestMatchesFile(t *testing.T) {
 	}
 	wantOneLine(t, stderr, "m.csv:6:1: match a also starts on line 2")
 }
+
+// TestJSONOutputCheckedBeforeWork: a -json file that cannot be created
+// stops the program before any work.
+func TestJSONOutputCheckedBeforeWork(t *testing.T) {
+	dir := t.TempDir()
+	code, stdout, stderr := runArgs("-data", filepath.Join(dir, "no-such-data"), "-json", filepath.Join(dir, "no-such-folder", "r.json"))
+	if code != cli.Error || stdout != "" {
+		t.Errorf("exit %d, stdout %q; want %d and nothing", code, stdout, cli.Error)
+	}
+	wantOneLine(t, stderr, "no-such-folder", "no such file or directory")
+}
+
+// TestDefaultRunOnShippedData is `go run ./examples/evaluate` on a fresh
+// clone: no -data, so the repository's examples/data, found from this
+// folder by walking up. It exits 0, says that the AFL is left out, runs the
+// Premier League and Formula 1, and its -json file is valid JSON holding
+// every number printed and the figure's source values.
+func TestDefaultRunOnShippedData(t *testing.T) {
+	out := t.TempDir()
+	jsonPath := filepath.Join(out, "r.json")
+	code, stdout, stderr := runArgs("-out", out, "-json", jsonPath)
+	if code != cli.OK {
+		t.Fatalf("exit %d\nstderr:\n%s", code, stderr)
+	}
+	for _, want := range []string{
+		"Left out: experiment 1, AFL (" + filepath.Join("..", "data", "afl.csv"),
+		"## Experiment 1: UK-PL, seasons 1995-96 to 2008-09 (14 seasons)",
+		"76 of 380 in every season",
+		"## Experiment 2: Formula 1 races",
+		"## Experiment 2: Premier League 1992-93 to 2020-21 as two-team games",
+	} {
+		if !strings.Contains(stdout, want) {
+			t.Errorf("stdout lacks %q:\n%s", want, stdout)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(out, "figure4.svg")); err != nil {
+		t.Errorf("figure: %v", err)
+	}
+	raw, err := os.ReadFile(jsonPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var rep report
+	if err := json.Unmarshal(raw, &rep); err != nil {
+		t.Fatalf("-json is not valid JSON: %v", err)
+	}
+	// Round trip: the decoded report prints exactly what the program printed.
+	var sb strings.Builder
+	printReport(&sb, &rep)
+	if sb.String() != stdout {
+		t.Errorf("the JSON report prints differently from the run:\n%s\nwant:\n%s", sb.String(), stdout)
+	}
+	if len(rep.Experiment1) != 1 || len(rep.Experiment2) != 2 || len(rep.LeftOut) != 1 {
+		t.Fatalf("report holds %d, %d, %d parts", len(rep.Experiment1), len(rep.Experiment2), len(rep.LeftOut))
+	}
+	// And independently of printReport: every number of the Markdown is a
+	// number of the JSON (percentages as printed, or as shares).
+	values := map[float64]bool{}
+	var walk func(any)
+	walk = func(v any) {
+		switch v := v.(type) {
+		case float64:
+			values[v] = true
+		case string:
+			for _, m := range numberRE.FindAllString(v, -1) {
+				if f, err := strconv.ParseFloat(m, 64); err == nil {
+					values[f] = true
+				}
+			}
+		case []any:
+			for _, x := range v {
+				walk(x)
+			}
+		case map[string]any:
+			for _, x := range v {
+				walk(x)
+			}
+		}
+	}
+	var generic any
+	if err := json.Unmarshal(raw, &generic); err != nil {
+		t.Fatal(err)
+	}
+	walk(generic)
+	for _, tok := range numberRE.FindAllString(stdout, -1) {
+		printed, _ := strconv.ParseFloat(tok, 64)
+		decimals := 0
+		if i := strings.IndexByte(tok, '.'); i >= 0 {
+			decimals = len(tok) - i - 1
+		}
+		found := false
+		for v := range values {
+			for _, scaled := range []float64{v, 100 * v, math.Abs(v)} {
+				if strconv.FormatFloat(scaled, 'f', decimals, 64) == strconv.FormatFloat(math.Abs(printed), 'f', decimals, 64) ||
+					strconv.FormatFloat(scaled, 'f', decimals, 64) == strconv.FormatFloat(printed, 'f', decimals, 64) {
+					found = true
+				}
+			}
+		}
+		if !found {
+			t.Errorf("printed number %s is not in the JSON", tok)
+		}
+	}
+	// The figure's values: UK-PL information gain of Gaussian-OD at 10 %,
+	// as in the table.
+	c := rep.Experiment1[0].Metrics[0].Rows[2].Cells[0]
+	if rep.Experiment1[0].Metrics[0].Rows[2].Model != "Gaussian-OD" || !strings.Contains(stdout, "| Gaussian-OD | "+strconv.FormatFloat(float64(c.Mean), 'f', 3, 64)+" ± ") {
+		t.Errorf("Gaussian-OD information gain at 10 %%: %+v", c)
+	}
+}
+
+// numberRE matches the numbers of the output.
+var numberRE = regexp.MustCompile(`\d+(\.\d+)?`)

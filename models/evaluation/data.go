@@ -251,7 +251,7 @@ func readFile[T any](path string, read func(string, io.Reader) (T, error)) (T, e
 }
 
 // LoadScored reads a file with columns date, season, home, away,
-// home_score, away_score (the league files of ../shared/data; other
+// home_score, away_score (the league files of examples/data; other
 // columns are ignored), in file order. The loader is strict, and its errors
 // are a *FileError giving the line and column: the file must have rows
 // (ErrEmptyFile) and name each column once (ErrHeader); dates are

@@ -224,7 +224,13 @@ func FuzzPairErrors(f *testing.F) {
 		for i, r := range rankBytes {
 			ranks[i] = int(r % 8)
 		}
-		wrong, pairs, err := PairErrors(strength, ranks)
+		// Both tie rules: a tie costs at least as much as a wrong rule's
+		// half, and they agree without ties.
+		half, _, errHalf := PairErrors(strength, ranks, TiesHalf)
+		wrong, pairs, err := PairErrors(strength, ranks, TiesWrong)
+		if (err == nil) != (errHalf == nil) || (err == nil && !(half <= wrong && wrong <= 2*half)) {
+			t.Fatalf("PairErrors: %v, %v with ties wrong, %v, %v with ties half", wrong, err, half, errHalf)
+		}
 		if err != nil {
 			if !isAny(err, ErrInput, ErrNotFinite) {
 				t.Fatalf("PairErrors: %v", err)
@@ -246,23 +252,26 @@ func FuzzPairErrors(f *testing.F) {
 }
 
 func FuzzInformationGain(f *testing.F) {
-	f.Add(0.5, 2)
-	f.Add(math.NaN(), 0)
-	f.Add(1.0, 0)
-	f.Add(math.Copysign(0, -1), 1)
-	f.Add(1e-300, 7)
-	f.Fuzz(func(t *testing.T, p float64, o int) {
-		g, err := InformationGain(p, Outcome(o))
+	f.Add(math.Log(0.5), math.Log(0.5), 2)
+	f.Add(math.NaN(), 0.0, 0)
+	f.Add(0.0, math.Inf(-1), 0)
+	f.Add(math.Copysign(0, -1), -1e-300, 1)
+	f.Add(-700.0, -1e-304, 7)
+	f.Add(-0.1, -0.1, 1)
+	f.Fuzz(func(t *testing.T, logWin, logNotWin float64, o int) {
+		g, err := InformationGain(logWin, logNotWin, Outcome(o))
 		if err != nil {
 			if !math.IsNaN(g) || !isAny(err, ErrInput, ErrNotFinite) {
-				t.Fatalf("InformationGain(%v, %d) = %v, %v", p, o, g, err)
+				t.Fatalf("InformationGain(%v, %v, %d) = %v, %v", logWin, logNotWin, o, g, err)
 			}
 			return
 		}
-		// The clamp bounds the cost of a certain, wrong forecast (1 − p
-		// rounds to a little under igFloor at the top).
-		if !(g <= 1 && g >= 1+math.Log2(igFloor)-1e-4) {
-			t.Fatalf("InformationGain(%v, %d) = %v", p, o, g)
+		// Unclamped: the score is 1 + log₂ of the outcome's probability
+		// (the geometric mean of p and 1 − p for a draw), at most 1 bit,
+		// −Inf only where that probability is 0.
+		want := map[Outcome]float64{Win: logWin, Loss: logNotWin, Draw: (logWin + logNotWin) / 2}[Outcome(o)]
+		if !(g <= 1) || math.IsNaN(g) || (math.IsInf(g, -1) != math.IsInf(want, -1)) || (!math.IsInf(g, -1) && math.Abs(g-1-want/math.Ln2) > 1e-12*math.Max(1, math.Abs(g))) {
+			t.Fatalf("InformationGain(%v, %v, %d) = %v", logWin, logNotWin, o, g)
 		}
 	})
 }

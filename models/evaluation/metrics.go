@@ -32,34 +32,52 @@ func (o Outcome) String() string {
 	return fmt.Sprintf("Outcome(%d)", int(o))
 }
 
-// igFloor is the smallest probability InformationGain scores: one
-// certain, wrong prediction then costs about 39 bits rather than
-// infinitely many, so one match cannot swamp a season's mean.
-const igFloor = 1e-12
-
 // InformationGain returns the score in bits of the Probabilistic Footy
 // Tipping Competition that the score-based paper uses (section 5.2): for a
 // predicted probability p that the team wins, 1 + log₂ p if it won,
-// 1 + log₂(1 − p) if it lost, and 1 + ½·log₂(p(1 − p)) for a draw. p is
-// clamped to [1e-12, 1 − 1e-12] first. A p that is NaN (ErrNotFinite) or
-// outside [0, 1], or an unknown outcome (ErrInput), is an error.
-func InformationGain(p float64, o Outcome) (float64, error) {
-	if math.IsNaN(p) {
-		return math.NaN(), fmt.Errorf("evaluation: InformationGain: p = %v: %w", p, ErrNotFinite)
+// 1 + log₂(1 − p) if it lost, and 1 + ½·log₂(p(1 − p)) for a draw.
+//
+// It takes the forecast as natural logarithms, logWin = log p and
+// logNotWin = log(1 − p), as the models compute them (log Φ of a Gaussian
+// tail, a Skellam tail summed in log space), so that a forecast of 1e-57 or
+// 1 − 1e-20 is scored as it is: nothing is clamped, and a probability that
+// rounds to 0 or 1 in float64 keeps its true log. An outcome given
+// probability 0 scores −Inf, with no error: that is its score, and callers
+// that average scores decide what to do with it.
+//
+// A NaN log (ErrNotFinite), a log above 0, a pair whose probabilities do
+// not sum to 1 within 1e-6, or an unknown outcome (ErrInput) is an error,
+// and the score is then NaN.
+func InformationGain(logWin, logNotWin float64, o Outcome) (float64, error) {
+	if math.IsNaN(logWin) || math.IsNaN(logNotWin) {
+		return math.NaN(), fmt.Errorf("evaluation: InformationGain: log p = %v, log(1 − p) = %v: %w", logWin, logNotWin, ErrNotFinite)
 	}
-	if !isProbability(p) {
-		return math.NaN(), fmt.Errorf("evaluation: InformationGain: p = %v is not in [0, 1]: %w", p, ErrInput)
+	if !(logWin <= 0 && logNotWin <= 0) {
+		return math.NaN(), fmt.Errorf("evaluation: InformationGain: log p = %v, log(1 − p) = %v: a log-probability is at most 0: %w", logWin, logNotWin, ErrInput)
 	}
-	p = math.Min(math.Max(p, igFloor), 1-igFloor)
+	if s := logAddExp(logWin, logNotWin); !(math.Abs(s) <= 1e-6) {
+		return math.NaN(), fmt.Errorf("evaluation: InformationGain: log p = %v, log(1 − p) = %v: p and 1 − p sum to %.6g, not 1: %w", logWin, logNotWin, math.Exp(s), ErrInput)
+	}
 	switch o {
 	case Win:
-		return 1 + math.Log2(p), nil
+		return 1 + logWin/math.Ln2, nil
 	case Loss:
-		return 1 + math.Log2(1-p), nil
+		return 1 + logNotWin/math.Ln2, nil
 	case Draw:
-		return 1 + 0.5*math.Log2(p*(1-p)), nil
+		return 1 + 0.5*(logWin+logNotWin)/math.Ln2, nil
 	}
 	return math.NaN(), fmt.Errorf("evaluation: InformationGain: outcome %v: %w", o, ErrInput)
+}
+
+// logAddExp returns log(eᵃ + eᵇ) without overflow or underflow.
+func logAddExp(a, b float64) float64 {
+	if a < b {
+		a, b = b, a
+	}
+	if math.IsInf(a, -1) {
+		return a
+	}
+	return a + math.Log1p(math.Exp(b-a))
 }
 
 // AUC returns the area under the ROC curve of scores for the labels: the
@@ -109,11 +127,68 @@ func AUC(scores []float64, positive []bool) (float64, error) {
 	return (rankSum - p*(p+1)/2) / (p * n), nil
 }
 
+// TieRule says how PairErrors scores a pair of teams predicted exactly
+// equal in strength.
+type TieRule int
+
+const (
+	// TiesWrong counts a predicted tie as a wrong prediction: a system that
+	// cannot tell two teams apart has not predicted their order. This is
+	// the reading under which the TrueSkill paper's section 4.1 numbers come
+	// out, since every new player starts at the same rating, and the
+	// default (the zero value).
+	TiesWrong TieRule = iota
+	// TiesHalf counts a predicted tie as half an error, as a coin toss
+	// would on average.
+	TiesHalf
+)
+
+// String returns "wrong" or "half".
+func (r TieRule) String() string {
+	switch r {
+	case TiesWrong:
+		return "wrong"
+	case TiesHalf:
+		return "half"
+	}
+	return fmt.Sprintf("TieRule(%d)", int(r))
+}
+
+// ParseTieRule reads "wrong" (or "error") and "half"; anything else is
+// ErrInput.
+func ParseTieRule(s string) (TieRule, error) {
+	switch s {
+	case "wrong", "error":
+		return TiesWrong, nil
+	case "half":
+		return TiesHalf, nil
+	}
+	return 0, fmt.Errorf("evaluation: tie rule %q, want wrong or half: %w", s, ErrInput)
+}
+
+// weight returns the error a predicted tie counts for; ErrInput for an
+// unknown rule.
+func (r TieRule) weight() (float64, error) {
+	switch r {
+	case TiesWrong:
+		return 1, nil
+	case TiesHalf:
+		return 0.5, nil
+	}
+	return 0, fmt.Errorf("evaluation: %v: %w", r, ErrInput)
+}
+
 // PairErrors counts, over the pairs of teams with different ranks, those
-// that strength (higher is better) puts in the wrong order; a pair of equal
-// strengths counts one half. Slices of different lengths (ErrInput) and a
-// strength that is NaN or infinite (ErrNotFinite) are errors.
-func PairErrors(strength []float64, ranks []int) (wrong float64, pairs int, err error) {
+// that strength (higher is better) puts in the wrong order; a pair of
+// exactly equal strengths counts as ties says (one error for TiesWrong,
+// one half for TiesHalf). Slices of different lengths or an unknown rule
+// (ErrInput) and a strength that is NaN or infinite (ErrNotFinite) are
+// errors.
+func PairErrors(strength []float64, ranks []int, ties TieRule) (wrong float64, pairs int, err error) {
+	tieWeight, err := ties.weight()
+	if err != nil {
+		return 0, 0, fmt.Errorf("evaluation: PairErrors: %w", err)
+	}
 	if len(strength) != len(ranks) {
 		return 0, 0, fmt.Errorf("evaluation: PairErrors: %d strengths and %d ranks: %w", len(strength), len(ranks), ErrInput)
 	}
@@ -136,11 +211,80 @@ func PairErrors(strength []float64, ranks []int) (wrong float64, pairs int, err 
 			case strength[better] < strength[worse]:
 				wrong++
 			case strength[better] == strength[worse]:
-				wrong += 0.5
+				wrong += tieWeight
 			}
 		}
 	}
 	return wrong, pairs, nil
+}
+
+// EloLogQuality returns Elo's tightness of a game: the logarithm of the
+// TrueSkill paper's match quality (eq. 7 and its k-team form) with every
+// skill known exactly (σ = 0), for teams of the given strengths (the sums
+// of their players' Elo ratings) and sizes (players), each player's
+// performance having standard deviation beta. It is at most 0; higher is
+// tighter. A log is returned because the quality itself underflows to 0 for
+// lopsided games, which would then all tie.
+//
+// Derivation. For two teams of n₁ and n₂ players with strengths S₁, S₂ and
+// skill variances σᵢ², the team performance difference has variance
+// c² = (n₁ + n₂)β² + Σσᵢ², and eq. 7 is
+//
+//	q = √((n₁ + n₂)β²/c²) · exp(−(S₁ − S₂)²/(2c²)).
+//
+// With σ = 0, c² = (n₁ + n₂)β², the square root is 1, and
+//
+//	log q = −(S₁ − S₂)²/(2(n₁ + n₂)β²),
+//
+// a decreasing function of |S₁ − S₂|/√(n₁ + n₂) alone: ranking games by q
+// at σ = 0 ranks them by the rating gap scaled by the team sizes, and for
+// one player a side by |s₁ − s₂|, the paper's "difference in Elo scores".
+// For k teams, with A the players × (k − 1) matrix of adjacent team
+// differences, the quality is √(det(β²AᵀA)/det(β²AᵀA + AᵀΣA)) ·
+// exp(−½ μᵀA(β²AᵀA + AᵀΣA)⁻¹Aᵀμ); at Σ = 0 the determinant ratio is 1 and
+//
+//	log q = −dᵀ(AᵀA)⁻¹d/(2β²),  d = Aᵀμ, the adjacent strength differences,
+//
+// where AᵀA = DNDᵀ for the difference matrix D and N = diag(nⱼ). The
+// quadratic form is the weighted least-squares residual of one common
+// strength, Σⱼ (Sⱼ − S̄)²/nⱼ with S̄ = Σⱼ(Sⱼ/nⱼ)/Σⱼ(1/nⱼ): it does not depend
+// on the order of the teams, and for k = 2 it is (S₁ − S₂)²/(n₁ + n₂).
+//
+// Fewer than two teams, slices of different lengths, a size below 1 or a
+// beta that is not finite and positive (ErrInput), and a strength that is
+// NaN or infinite (ErrNotFinite) are errors, as is a spread so wide that
+// the square overflows (ErrNumerical).
+func EloLogQuality(strengths []float64, sizes []int, beta float64) (float64, error) {
+	switch {
+	case len(strengths) < 2:
+		return math.NaN(), fmt.Errorf("evaluation: EloLogQuality: %d teams, need at least 2: %w", len(strengths), ErrInput)
+	case len(strengths) != len(sizes):
+		return math.NaN(), fmt.Errorf("evaluation: EloLogQuality: %d strengths and %d sizes: %w", len(strengths), len(sizes), ErrInput)
+	case !(beta > 0) || math.IsInf(beta, 1):
+		return math.NaN(), fmt.Errorf("evaluation: EloLogQuality: beta = %v: %w", beta, ErrInput)
+	}
+	var wsum, wmean float64
+	for j, s := range strengths {
+		if !finite(s) {
+			return math.NaN(), fmt.Errorf("evaluation: EloLogQuality: strengths[%d] = %v: %w", j, s, ErrNotFinite)
+		}
+		if sizes[j] < 1 {
+			return math.NaN(), fmt.Errorf("evaluation: EloLogQuality: sizes[%d] = %d: %w", j, sizes[j], ErrInput)
+		}
+		w := 1 / float64(sizes[j])
+		wsum += w
+		wmean += w * (s / beta) // on the scale of β, so that the squares below do not overflow early
+	}
+	wmean /= wsum
+	var q float64
+	for j, s := range strengths {
+		r := s/beta - wmean
+		q += r * r / float64(sizes[j])
+	}
+	if !finite(q) {
+		return math.NaN(), fmt.Errorf("evaluation: EloLogQuality: strengths %v spread beyond float64: %w", strengths, ErrNumerical)
+	}
+	return -q / 2, nil
 }
 
 // MeanCI returns the mean of xs and the half-width of its 95 % confidence
@@ -176,4 +320,44 @@ func MeanCI(xs []float64) (mean, half float64, err error) {
 		return math.NaN(), 0, fmt.Errorf("evaluation: MeanCI: values spread beyond float64 (mean %v, half-width %v): %w", mean, half, ErrNumerical)
 	}
 	return mean, half, nil
+}
+
+// PairedTest compares two sets of results paired by season (or any other
+// unit): with dᵢ = a[i] − b[i], it returns the mean difference, the
+// half-width of its 95 % Student-t interval, and the two-sided p-value of
+// the paired t-test of "no difference" (n − 1 degrees of freedom). When
+// every dᵢ is equal the interval is 0 and p is 1 if they are 0, else 0.
+// Slices of different lengths or fewer than two pairs (ErrInput) and a NaN
+// or infinite value (ErrNotFinite) are errors, and so are differences that
+// overflow (ErrNumerical).
+func PairedTest(a, b []float64) (diff, half, p float64, err error) {
+	if len(a) != len(b) || len(a) < 2 {
+		return math.NaN(), 0, math.NaN(), fmt.Errorf("evaluation: PairedTest: %d and %d values, need two or more pairs: %w", len(a), len(b), ErrInput)
+	}
+	d := make([]float64, len(a))
+	for i := range a {
+		if !finite(a[i]) || !finite(b[i]) {
+			return math.NaN(), 0, math.NaN(), fmt.Errorf("evaluation: PairedTest: pair %d = (%v, %v): %w", i, a[i], b[i], ErrNotFinite)
+		}
+		d[i] = a[i] - b[i]
+	}
+	diff, half, err = MeanCI(d)
+	if err != nil {
+		return math.NaN(), 0, math.NaN(), fmt.Errorf("evaluation: PairedTest: %w", err)
+	}
+	n := float64(len(d))
+	var ss float64
+	for _, x := range d {
+		ss += (x - diff) * (x - diff)
+	}
+	se := math.Sqrt(ss/(n-1)) / math.Sqrt(n)
+	switch {
+	case se == 0 && diff == 0:
+		return diff, 0, 1, nil
+	case se == 0:
+		return diff, 0, 0, nil
+	}
+	t := math.Abs(diff) / se
+	p = 2 * distuv.StudentsT{Mu: 0, Sigma: 1, Nu: n - 1}.CDF(-t)
+	return diff, half, p, nil
 }

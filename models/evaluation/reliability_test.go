@@ -83,15 +83,30 @@ type nanModel struct{}
 
 func (nanModel) Name() string                       { return "nan" }
 func (nanModel) Fit([]evaluation.ScoredMatch) error { return nil }
-func (nanModel) Predict(string, string) (float64, float64, float64, bool, error) {
-	return nan, 0, 0, false, nil
+func (nanModel) Predict(string, string) (evaluation.ScorePrediction, error) {
+	return evaluation.ScorePrediction{LogWin: nan, LogNotWin: math.Log(0.5)}, nil
 }
 
 // badScoresModel predicts a valid probability and an infinite score.
 type badScoresModel struct{ nanModel }
 
-func (badScoresModel) Predict(string, string) (float64, float64, float64, bool, error) {
-	return 0.5, math.Inf(1), 1, true, nil
+func (badScoresModel) Predict(string, string) (evaluation.ScorePrediction, error) {
+	return evaluation.ScorePrediction{LogWin: math.Log(0.5), LogNotWin: math.Log(0.5), HomeScore: math.Inf(1), AwayScore: 1, HasScores: true}, nil
+}
+
+// inconsistentModel predicts log-probabilities that sum to 0.8.
+type inconsistentModel struct{ nanModel }
+
+func (inconsistentModel) Predict(string, string) (evaluation.ScorePrediction, error) {
+	return evaluation.ScorePrediction{LogWin: math.Log(0.4), LogNotWin: math.Log(0.4)}, nil
+}
+
+// certainModel is sure that home loses: P(win) = 0, so a home win scores
+// −∞ bits.
+type certainModel struct{ nanModel }
+
+func (certainModel) Predict(string, string) (evaluation.ScorePrediction, error) {
+	return evaluation.ScorePrediction{LogWin: math.Inf(-1), LogNotWin: 0}, nil
 }
 
 func TestScoreExperimentRejectsNonFinitePredictions(t *testing.T) {
@@ -101,6 +116,10 @@ func TestScoreExperimentRejectsNonFinitePredictions(t *testing.T) {
 	})
 	_, err := evaluation.ScoreExperiment(league(20), []string{"s"}, []float64{0.5}, []evaluation.ScoreModel{badScoresModel{}}, nil)
 	wantErr(t, "infinite score", err, evaluation.ErrNumerical, "scores +Inf-1")
+	_, err = evaluation.ScoreExperiment(league(20), []string{"s"}, []float64{0.5}, []evaluation.ScoreModel{inconsistentModel{}}, nil)
+	wantErr(t, "probabilities summing to 0.8", err, evaluation.ErrNumerical, "do not sum to 1")
+	_, err = evaluation.ScoreExperiment(league(20), []string{"s"}, []float64{0.5}, []evaluation.ScoreModel{certainModel{}}, nil)
+	wantErr(t, "a win given probability 0", err, evaluation.ErrNumerical, "ended in a win, to which the model gave probability 0")
 }
 
 func TestScoreExperimentRejectsBadArguments(t *testing.T) {
@@ -108,7 +127,7 @@ func TestScoreExperimentRejectsBadArguments(t *testing.T) {
 	// Spare capacity beyond len: a share above 1 used to read the zero
 	// matches there instead of failing.
 	roomy := append(make([]evaluation.ScoredMatch, 0, 64), ms...)
-	models := evaluation.ScoreModels()
+	models := scoreModels(t)
 	for _, c := range []struct {
 		name   string
 		all    []evaluation.ScoredMatch
@@ -186,42 +205,56 @@ func TestRankingExperimentRejectsMalformedMatches(t *testing.T) {
 	bad.Alpha = 2
 	_, err = evaluation.RankingExperiment(ctx, []evaluation.RankedMatch{ok}, ts, bad, nil)
 	wantErr(t, "Elo α = 2", err, elo.ErrInput)
+	_, err = evaluation.RankingExperiment(ctx, []evaluation.RankedMatch{ok}, ts, el, nil, evaluation.WithTies(evaluation.TieRule(-1)))
+	wantErr(t, "RankingExperiment, unknown tie rule", err, evaluation.ErrInput, "TieRule(-1)")
+	for _, p := range []float64{-0.1, 1, nan} {
+		_, err = evaluation.RankingExperiment(ctx, []evaluation.RankedMatch{ok}, ts, el, nil, evaluation.WithDrawProbability(p))
+		wantErr(t, fmt.Sprintf("RankingExperiment, draw probability %v", p), err, evaluation.ErrInput, "is not in [0, 1)")
+	}
 }
 
 func TestMetricsRejectLengthsThatDiffer(t *testing.T) {
 	_, err := evaluation.AUC([]float64{0.1, 0.9, 0.5}, []bool{false, true})
 	wantErr(t, "AUC", err, evaluation.ErrInput, "3 scores and 2 labels")
-	_, _, err = evaluation.PairErrors([]float64{1}, []int{0, 1})
+	_, _, err = evaluation.PairErrors([]float64{1}, []int{0, 1}, evaluation.TiesWrong)
 	wantErr(t, "PairErrors, more ranks", err, evaluation.ErrInput, "1 strengths and 2 ranks")
-	_, _, err = evaluation.PairErrors([]float64{1, 2, 3}, []int{0, 1})
+	_, _, err = evaluation.PairErrors([]float64{1, 2, 3}, []int{0, 1}, evaluation.TiesWrong)
 	wantErr(t, "PairErrors, more strengths", err, evaluation.ErrInput, "3 strengths and 2 ranks")
-	_, _, err = evaluation.PairErrors([]float64{1, nan}, []int{0, 1})
+	_, _, err = evaluation.PairErrors([]float64{1, nan}, []int{0, 1}, evaluation.TiesHalf)
 	wantErr(t, "PairErrors, NaN strength", err, evaluation.ErrNotFinite, "strength[1] = NaN")
+	_, _, err = evaluation.PairErrors([]float64{1, 2}, []int{0, 1}, evaluation.TieRule(5))
+	wantErr(t, "PairErrors, unknown tie rule", err, evaluation.ErrInput, "TieRule(5)")
 }
 
 func TestInformationGainRejectsNaNAndNonProbabilities(t *testing.T) {
+	l := math.Log
 	for _, c := range []struct {
-		p    float64
-		o    evaluation.Outcome
-		want error
-		text string
+		logWin, logNotWin float64
+		o                 evaluation.Outcome
+		want              error
+		text              string
 	}{
-		{nan, evaluation.Win, evaluation.ErrNotFinite, "p = NaN"},
-		{1.5, evaluation.Win, evaluation.ErrInput, "p = 1.5 is not in [0, 1]"},
-		{-0.1, evaluation.Loss, evaluation.ErrInput, "p = -0.1"},
-		{math.Inf(1), evaluation.Draw, evaluation.ErrInput, "p = +Inf"},
-		{0.5, evaluation.Outcome(7), evaluation.ErrInput, "outcome Outcome(7)"},
+		{nan, l(0.5), evaluation.Win, evaluation.ErrNotFinite, "log p = NaN"},
+		{l(0.5), nan, evaluation.Win, evaluation.ErrNotFinite, "log(1 − p) = NaN"},
+		{0.1, l(0.5), evaluation.Win, evaluation.ErrInput, "a log-probability is at most 0"},
+		{math.Inf(1), 0, evaluation.Draw, evaluation.ErrInput, "log p = +Inf"},
+		{l(0.3), l(0.3), evaluation.Loss, evaluation.ErrInput, "sum to 0.6"},
+		{math.Inf(-1), math.Inf(-1), evaluation.Loss, evaluation.ErrInput, "sum to 0"},
+		{l(0.5), l(0.5), evaluation.Outcome(7), evaluation.ErrInput, "outcome Outcome(7)"},
 	} {
-		g, err := evaluation.InformationGain(c.p, c.o)
-		wantErr(t, fmt.Sprintf("InformationGain(%v, %v)", c.p, c.o), err, c.want, c.text)
+		g, err := evaluation.InformationGain(c.logWin, c.logNotWin, c.o)
+		wantErr(t, fmt.Sprintf("InformationGain(%v, %v, %v)", c.logWin, c.logNotWin, c.o), err, c.want, c.text)
 		if !math.IsNaN(g) {
-			t.Errorf("InformationGain(%v, %v) = %v with an error, want NaN", c.p, c.o, g)
+			t.Errorf("InformationGain(%v, %v, %v) = %v with an error, want NaN", c.logWin, c.logNotWin, c.o, g)
 		}
 	}
-	// The ends of [0, 1] are valid and clamped: a certain wrong forecast
-	// costs 1 + log₂ 1e-12 bits.
-	if g, err := evaluation.InformationGain(0, evaluation.Win); err != nil || math.Abs(g-(1+math.Log2(1e-12))) > 1e-12 {
-		t.Errorf("InformationGain(0, win) = %v, %v", g, err)
+	// A certain, wrong forecast is not clamped: it scores −∞ bits, and the
+	// outcomes it gave all the probability score 1 bit.
+	if g, err := evaluation.InformationGain(math.Inf(-1), 0, evaluation.Win); err != nil || !math.IsInf(g, -1) {
+		t.Errorf("InformationGain(log 0, log 1, win) = %v, %v; want −Inf", g, err)
+	}
+	if g, err := evaluation.InformationGain(math.Inf(-1), 0, evaluation.Loss); err != nil || g != 1 {
+		t.Errorf("InformationGain(log 0, log 1, loss) = %v, %v; want 1", g, err)
 	}
 }
 
@@ -321,18 +354,18 @@ func TestWriteFigureSVGSinglePointAndGaps(t *testing.T) {
 	if strings.Contains(s, "NaN") || strings.Contains(s, "Inf") {
 		t.Errorf("SVG holds a non-finite coordinate:\n%s", s)
 	}
-	// The single point sits mid-panel: x0 + (x1 − x0)/2 = 55 + 235/2.
-	if !strings.Contains(s, `<polyline points="172.5,`) || strings.Count(s, "<polyline") != 1 {
-		t.Errorf("want one polyline, at x = 172.5:\n%s", s)
+	// The single point sits mid-panel: x0 + (x1 − x0)/2 = 58 + 250/2.
+	if !strings.Contains(s, `<polyline class="mean" points="183.0,`) || strings.Count(s, `<polyline class="mean"`) != 1 {
+		t.Errorf("want one mean line, at x = 183:\n%s", s)
 	}
 }
 
 func TestScoreModelsRefuseToPredictBeforeFit(t *testing.T) {
-	for _, m := range evaluation.ScoreModels() {
-		p, _, _, _, err := m.Predict("Ants", "Bees")
+	for _, m := range scoreModels(t) {
+		p, err := m.Predict("Ants", "Bees")
 		wantErr(t, m.Name()+" before Fit", err, evaluation.ErrNotFitted, m.Name())
-		if p != 0 {
-			t.Errorf("%s before Fit: p = %v with an error", m.Name(), p)
+		if p != (evaluation.ScorePrediction{}) {
+			t.Errorf("%s before Fit: %+v with an error", m.Name(), p)
 		}
 		// A failed fit leaves the model unfitted, not half-fitted.
 		bad := league(12)
@@ -340,21 +373,35 @@ func TestScoreModelsRefuseToPredictBeforeFit(t *testing.T) {
 		if err := m.Fit(bad); !errors.Is(err, evaluation.ErrSameTeam) {
 			t.Errorf("%s: Fit with a team playing itself: %v", m.Name(), err)
 		}
-		if _, _, _, _, err := m.Predict("Ants", "Bees"); !errors.Is(err, evaluation.ErrNotFitted) {
+		if _, err := m.Predict("Ants", "Bees"); !errors.Is(err, evaluation.ErrNotFitted) {
 			t.Errorf("%s after a failed Fit: %v, want ErrNotFitted", m.Name(), err)
 		}
 		if err := m.Fit(league(12)); err != nil {
 			t.Fatalf("%s: %v", m.Name(), err)
 		}
-		p, _, _, _, err = m.Predict("Ants", "Bees")
-		if err != nil || !(p > 0 && p < 1) {
-			t.Errorf("%s after Fit: p = %v, %v", m.Name(), p, err)
+		p, err = m.Predict("Ants", "Bees")
+		if err != nil || !(p.Win() > 0 && p.Win() < 1) || p.Check() != nil {
+			t.Errorf("%s after Fit: %+v, %v", m.Name(), p, err)
 		}
-		_, _, _, _, err = m.Predict("Ants", "Ants")
+		_, err = m.Predict("Ants", "Ants")
 		wantErr(t, m.Name()+" Predict(Ants, Ants)", err, evaluation.ErrSameTeam)
-		_, _, _, _, err = m.Predict("", "Ants")
+		_, err = m.Predict("", "Ants")
 		wantErr(t, m.Name()+` Predict("", Ants)`, err, evaluation.ErrName, "home")
 	}
+	for _, tau := range []float64{-1, math.Inf(1), nan} {
+		_, err := evaluation.ScoreModels(evaluation.ScoreConfig{TrueSkillTau: tau})
+		wantErr(t, fmt.Sprintf("ScoreModels, τ = %v", tau), err, evaluation.ErrInput, "TrueSkillTau")
+	}
+}
+
+// scoreModels returns the models with the paper's settings.
+func scoreModels(t *testing.T) []evaluation.ScoreModel {
+	t.Helper()
+	ms, err := evaluation.ScoreModels(evaluation.ScoreConfig{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return ms
 }
 
 func TestFitAndScoreExperimentRejectBadTeams(t *testing.T) {
@@ -371,15 +418,15 @@ func TestFitAndScoreExperimentRejectBadTeams(t *testing.T) {
 	} {
 		ms := league(20)
 		ms[3].Home, ms[3].Away = c.home, c.away
-		for _, m := range evaluation.ScoreModels() {
+		for _, m := range scoreModels(t) {
 			wantErr(t, m.Name()+".Fit, "+c.name, m.Fit(ms), c.want, "train[3]", c.text)
 		}
-		_, err := evaluation.ScoreExperiment(ms, []string{"s"}, []float64{0.1}, evaluation.ScoreModels(), nil)
+		_, err := evaluation.ScoreExperiment(ms, []string{"s"}, []float64{0.1}, scoreModels(t), nil)
 		wantErr(t, "ScoreExperiment, "+c.name, err, c.want, "all[3]", c.text)
 	}
 	ms := league(20)
 	ms[5].AwayScore = -1
-	_, err := evaluation.ScoreExperiment(ms, []string{"s"}, []float64{0.1}, evaluation.ScoreModels(), nil)
+	_, err := evaluation.ScoreExperiment(ms, []string{"s"}, []float64{0.1}, scoreModels(t), nil)
 	wantErr(t, "negative score", err, evaluation.ErrInput, "all[5]", "away score -1 is negative")
 }
 
@@ -396,7 +443,7 @@ func TestAllDrawsClampedAlikeOnBothPaths(t *testing.T) {
 		t.Errorf("DrawProbability of 10 draws = %v, want %v", got, evaluation.MaxDrawProbability)
 	}
 	// Training on the first half, all draws.
-	res, err := evaluation.ScoreExperiment(ms, []string{"s"}, []float64{0.5}, evaluation.ScoreModels(), nil)
+	res, err := evaluation.ScoreExperiment(ms, []string{"s"}, []float64{0.5}, scoreModels(t), nil)
 	if err != nil {
 		t.Fatalf("all-draw training slice: %v", err)
 	}

@@ -5,6 +5,7 @@ import (
 	"math"
 	"slices"
 
+	"github.com/skillgraph/skillgraph/messages"
 	"github.com/skillgraph/skillgraph/models/elo"
 	"github.com/skillgraph/skillgraph/models/scorebased"
 	"github.com/skillgraph/skillgraph/models/trueskill"
@@ -19,23 +20,74 @@ type ScoreModel interface {
 	// Fit learns from train, in order. The models of ScoreModels reject a
 	// match that fails ScoredMatch.Validate, naming its index.
 	Fit(train []ScoredMatch) error
-	// Predict returns the probability that home wins (the paper's section 4
-	// definition for each model) and, if the model predicts scores, both
-	// expected scores. The models of ScoreModels return ErrNotFitted before
-	// a successful Fit, reject the teams as ScoredMatch.Validate does, and
-	// return ErrNumerical rather than a probability outside [0, 1] or a
-	// score that is not finite. A team not seen in training has the prior
-	// rating.
-	Predict(home, away string) (pWin, homeScore, awayScore float64, hasScores bool, err error)
+	// Predict forecasts home against away. The models of ScoreModels
+	// return ErrNotFitted before a successful Fit, reject the teams as
+	// ScoredMatch.Validate does, and return ErrNumerical rather than a
+	// prediction that fails ScorePrediction.Check. A team not seen in
+	// training has the prior rating.
+	Predict(home, away string) (ScorePrediction, error)
+}
+
+// ScorePrediction is a forecast of a scored match.
+type ScorePrediction struct {
+	// LogWin and LogNotWin are the natural logs of p, the probability that
+	// home wins (the paper's section 4 definition for each model), and of
+	// 1 − p, each computed directly so that neither loses its value where p
+	// rounds to 0 or 1 in float64. InformationGain scores them.
+	LogWin, LogNotWin float64
+	// HomeScore and AwayScore are the expected scores, if HasScores.
+	HomeScore, AwayScore float64
+	HasScores            bool
+}
+
+// Win returns p, the probability that home wins.
+func (p ScorePrediction) Win() float64 { return math.Exp(p.LogWin) }
+
+// LogOdds returns log(p/(1 − p)), which orders forecasts as p does without
+// p's rounding to 1 (AUC ranks by it).
+func (p ScorePrediction) LogOdds() float64 { return p.LogWin - p.LogNotWin }
+
+// Check reports a prediction that cannot be scored (ErrNumerical): a log
+// that is NaN or above 0, logs whose probabilities do not sum to 1 within
+// 1e-6, both logs −Inf, or, with scores, a score that is not finite.
+func (p ScorePrediction) Check() error {
+	switch {
+	case !(p.LogWin <= 0 && p.LogNotWin <= 0):
+		return fmt.Errorf("log P(win) = %v, log P(no win) = %v: %w", p.LogWin, p.LogNotWin, ErrNumerical)
+	case !(math.Abs(logAddExp(p.LogWin, p.LogNotWin)) <= 1e-6):
+		return fmt.Errorf("P(win) = exp(%v) and P(no win) = exp(%v) do not sum to 1: %w", p.LogWin, p.LogNotWin, ErrNumerical)
+	case p.HasScores && (!finite(p.HomeScore) || !finite(p.AwayScore)):
+		return fmt.Errorf("scores %v-%v: %w", p.HomeScore, p.AwayScore, ErrNumerical)
+	}
+	return nil
+}
+
+// gaussianWin returns the prediction P(win) = Φ(z) in logs: log Φ(z) and
+// log Φ(−z), each a tail computed on its own.
+func gaussianWin(z float64) ScorePrediction {
+	return ScorePrediction{LogWin: messages.LogNormCDF(z), LogNotWin: messages.LogNormCDF(-z)}
+}
+
+// ScoreConfig holds the settings of ScoreModels that the paper leaves open
+// or that a user may want to vary. The zero value is the paper's Table 1.
+type ScoreConfig struct {
+	// TrueSkillTau is TrueSkill's dynamics τ. Table 1 of the score-based
+	// paper gives TrueSkill no dynamics, so 0 is the protocol's setting;
+	// trueskill.DefaultParams' τ = σ₀/100 is the Xbox Live one.
+	TrueSkillTau float64
 }
 
 // ScoreModels returns the five models of the experiment with the paper's
-// Table 1 parameters: TrueSkill (draw probability estimated from the
-// training matches by DrawProbability), Poisson-OD, Gaussian-OD and
-// Gaussian-SD (γ from the training matches by Gammas), and Elo (α = 0.07,
-// β = σ₀/2).
-func ScoreModels() []ScoreModel {
-	return []ScoreModel{&tsModel{}, &poissonModel{}, &godModel{}, &gsdModel{}, &eloModel{}}
+// Table 1 parameters: TrueSkill (μ₀ = 25, σ₀ = 25/3, β = σ₀/2, τ from cfg,
+// draw probability estimated from the training matches by
+// DrawProbability), Poisson-OD, Gaussian-OD and Gaussian-SD (γ from the
+// training matches by Gammas, no dynamics), and Elo (α = 0.07, β = σ₀/2).
+// A τ that is negative or not finite is ErrInput.
+func ScoreModels(cfg ScoreConfig) ([]ScoreModel, error) {
+	if !(cfg.TrueSkillTau >= 0) || math.IsInf(cfg.TrueSkillTau, 1) {
+		return nil, fmt.Errorf("evaluation: ScoreModels: TrueSkillTau = %v: %w", cfg.TrueSkillTau, ErrInput)
+	}
+	return []ScoreModel{&tsModel{tau: cfg.TrueSkillTau}, &poissonModel{}, &godModel{}, &gsdModel{}, &eloModel{}}, nil
 }
 
 // Gammas returns γ for Gaussian-OD and Gaussian-SD as the protocol sets it
@@ -113,25 +165,24 @@ func (r roster[R]) pair(model, home, away string) (R, R, error) {
 	return r.get(home), r.get(away), nil
 }
 
-// checkPrediction is the rule for what a ScoreModel predicts: a win
-// probability in [0, 1] and, if it predicts scores, finite scores
-// (ErrNumerical otherwise). err, the model's own error, passes through.
-func checkPrediction(model, home, away string, pWin, homeScore, awayScore float64, hasScores bool, err error) (float64, float64, float64, bool, error) {
-	switch {
-	case err != nil:
-		return 0, 0, 0, false, err
-	case !isProbability(pWin):
-		err = fmt.Errorf("evaluation: %s: P(%s beats %s) = %v: %w", model, home, away, pWin, ErrNumerical)
-	case hasScores && (!finite(homeScore) || !finite(awayScore)):
-		err = fmt.Errorf("evaluation: %s: %s v %s scores %v-%v: %w", model, home, away, homeScore, awayScore, ErrNumerical)
+// checkPrediction applies ScorePrediction.Check to a model's prediction,
+// naming the model and the match; err, the model's own error, passes
+// through.
+func checkPrediction(model, home, away string, p ScorePrediction, err error) (ScorePrediction, error) {
+	if err == nil {
+		err = p.Check()
+		if err != nil {
+			err = fmt.Errorf("evaluation: %s: %s v %s: %w", model, home, away, err)
+		}
 	}
 	if err != nil {
-		return 0, 0, 0, false, err
+		return ScorePrediction{}, err
 	}
-	return pWin, homeScore, awayScore, hasScores, nil
+	return p, nil
 }
 
 type tsModel struct {
+	tau     float64
 	p       trueskill.Params
 	ratings roster[trueskill.Rating]
 }
@@ -140,6 +191,7 @@ func (*tsModel) Name() string { return "TrueSkill" }
 
 func (m *tsModel) Fit(train []ScoredMatch) error {
 	m.p = trueskill.DefaultParams()
+	m.p.Tau = m.tau
 	m.p.DrawProbability = DrawProbability(AsRanked(train))
 	return m.ratings.learn(m.p.NewRating(), train, func(x ScoredMatch, h, a trueskill.Rating) (trueskill.Rating, trueskill.Rating, error) {
 		var err error
@@ -155,14 +207,16 @@ func (m *tsModel) Fit(train []ScoredMatch) error {
 	})
 }
 
-// Predict uses eq. 11 of the score-based paper, P(d > 0) without a margin.
-func (m *tsModel) Predict(home, away string) (float64, float64, float64, bool, error) {
+// Predict uses eq. 11 of the score-based paper, P(d > 0) = Φ(μ_d/σ_d)
+// without a margin, σ_d² = σ_h² + σ_a² + 2β² (+ 2τ², the drift before the
+// match, when τ is set).
+func (m *tsModel) Predict(home, away string) (ScorePrediction, error) {
 	h, a, err := m.ratings.pair(m.Name(), home, away)
 	if err != nil {
-		return 0, 0, 0, false, err
+		return ScorePrediction{}, err
 	}
-	p := scorebased.TrueSkillWinProbability(scorebased.Rating(h), scorebased.Rating(a), m.p.Beta)
-	return checkPrediction(m.Name(), home, away, p, 0, 0, false, nil)
+	sd := math.Hypot(math.Hypot(h.Sigma, a.Sigma), math.Hypot(math.Sqrt2*m.p.Beta, math.Sqrt2*m.p.Tau))
+	return checkPrediction(m.Name(), home, away, gaussianWin((h.Mu-a.Mu)/sd), nil)
 }
 
 type poissonModel struct {
@@ -180,14 +234,80 @@ func (m *poissonModel) Fit(train []ScoredMatch) error {
 	})
 }
 
-func (m *poissonModel) Predict(home, away string) (float64, float64, float64, bool, error) {
+// Predict takes P(win) from the Skellam distribution at the model's
+// plug-in rates (scorebased.PoissonOD.Predict) and 1 − P(win) as P(draw) +
+// P(loss), each summed directly; where one of them is below 1e-300, its
+// log is summed in log space from Skellam.LogProb instead (skellamLogTail).
+func (m *poissonModel) Predict(home, away string) (ScorePrediction, error) {
 	h, a, err := m.teams.pair(m.Name(), home, away)
 	if err != nil {
-		return 0, 0, 0, false, err
+		return ScorePrediction{}, err
 	}
 	pr, err := m.m.Predict(h, a)
-	return checkPrediction(m.Name(), home, away, pr.Win, pr.ScoreA, pr.ScoreB, true, err)
+	if err != nil {
+		return checkPrediction(m.Name(), home, away, ScorePrediction{}, err)
+	}
+	out := ScorePrediction{HomeScore: pr.ScoreA, AwayScore: pr.ScoreB, HasScores: true}
+	s := scorebased.Skellam{Lambda1: pr.ScoreA, Lambda2: pr.ScoreB}
+	if out.LogWin, err = logOrTail(pr.Win, s, true); err == nil {
+		out.LogNotWin, err = logOrTail(pr.Draw+pr.Loss, s, false)
+	}
+	return checkPrediction(m.Name(), home, away, out, err)
 }
+
+// tinyProbability is where a probability's log is taken from a log-space
+// sum rather than from the probability, which has lost its digits to
+// float64's subnormal range (or underflowed to 0) below about 1e-308.
+const tinyProbability = 1e-300
+
+// logOrTail returns log p, or, for p below tinyProbability, the log of the
+// tail of s that p is (win: P(X − Y ≥ 1), else P(X − Y ≤ 0)) summed in log
+// space. A p that a sum of probabilities rounded above 1 (by an ulp or two)
+// has log 0: that is rounding of the sum, not a probability moved.
+func logOrTail(p float64, s scorebased.Skellam, win bool) (float64, error) {
+	if p >= tinyProbability {
+		return math.Min(0, math.Log(p)), nil
+	}
+	return skellamLogTail(s, win)
+}
+
+// skellamLogTail returns log P(X − Y ≥ 1) (upper) or log P(X − Y ≤ 0) for
+// the Skellam distribution s, summing exp(LogProb(k)) relative to its first
+// term from k = 1 upwards or k = 0 downwards. It is meant for a tail that
+// lies beyond the mode, where the terms only fall: the sum stops once a
+// term is below e⁻⁴⁰ of the first, or after maxTailTerms terms.
+func skellamLogTail(s scorebased.Skellam, upper bool) (float64, error) {
+	k, step := 1, 1
+	if !upper {
+		k, step = 0, -1
+	}
+	first, err := s.LogProb(k)
+	if err != nil {
+		return math.NaN(), err
+	}
+	if math.IsInf(first, -1) {
+		return first, nil
+	}
+	sum := 1.0
+	for n := 1; n < maxTailTerms; n++ {
+		k += step
+		l, err := s.LogProb(k)
+		if err != nil {
+			return math.NaN(), err
+		}
+		if l < first-40 {
+			break
+		}
+		sum += math.Exp(l - first)
+	}
+	return first + math.Log(sum), nil
+}
+
+// maxTailTerms bounds skellamLogTail's sum. Beyond the mode the terms of a
+// Skellam tail fall at least geometrically once k exceeds the rates, so the
+// bound is reached only for rates in the millions, where the normal
+// approximation holds anyway.
+const maxTailTerms = 100000
 
 type godModel struct {
 	m     scorebased.GaussianOD
@@ -205,17 +325,39 @@ func (m *godModel) Fit(train []ScoredMatch) error {
 	})
 }
 
-func (m *godModel) Predict(home, away string) (float64, float64, float64, bool, error) {
+// Predict is eq. 21 (scorebased.GaussianOD.WinProbability, with its typos
+// corrected): P(s_h − s_a > 0) = Φ(μ_d/σ_d), each score N(μ_o − μ_d,
+// σ_o² + σ_d² + 2τ² + 2β² + γ²) and the two independent.
+func (m *godModel) Predict(home, away string) (ScorePrediction, error) {
 	h, a, err := m.teams.pair(m.Name(), home, away)
 	if err != nil {
-		return 0, 0, 0, false, err
-	}
-	w, err := m.m.WinProbability(h, a)
-	if err != nil {
-		return 0, 0, 0, false, err
+		return ScorePrediction{}, err
 	}
 	pr, err := m.m.Predict(h, a)
-	return checkPrediction(m.Name(), home, away, w, pr.ScoreA, pr.ScoreB, true, err)
+	if err != nil {
+		return checkPrediction(m.Name(), home, away, ScorePrediction{}, err)
+	}
+	p := m.m.Params
+	sd := scoreSD(p, h.Offence, a.Defence, a.Offence, h.Defence)
+	out := gaussianWin((pr.ScoreA - pr.ScoreB) / sd)
+	out.HomeScore, out.AwayScore, out.HasScores = pr.ScoreA, pr.ScoreB, true
+	return checkPrediction(m.Name(), home, away, out, nil)
+}
+
+// scoreSD returns the standard deviation of a Gaussian model's predicted
+// score difference whose skills are rs: √(Σ(σ² + τ²) + (2β² + γ²) per
+// score), one score noise for Gaussian-SD's two skills and two for
+// Gaussian-OD's four.
+func scoreSD(p scorebased.Params, rs ...scorebased.Rating) float64 {
+	var v float64
+	for _, r := range rs {
+		v = math.Hypot(v, math.Hypot(r.Sigma, p.Tau))
+	}
+	noise := math.Hypot(math.Sqrt2*p.Beta, p.Gamma)
+	for range len(rs) / 2 {
+		v = math.Hypot(v, noise)
+	}
+	return v
 }
 
 type gsdModel struct {
@@ -234,13 +376,18 @@ func (m *gsdModel) Fit(train []ScoredMatch) error {
 	})
 }
 
-func (m *gsdModel) Predict(home, away string) (float64, float64, float64, bool, error) {
+// Predict is eq. 24 as derived (scorebased.GaussianSD.WinProbability):
+// P(s_h − s_a > 0) = Φ((μ_h − μ_a)/√(σ_h² + σ_a² + 2τ² + 2β² + γ²)).
+func (m *gsdModel) Predict(home, away string) (ScorePrediction, error) {
 	h, a, err := m.ratings.pair(m.Name(), home, away)
 	if err != nil {
-		return 0, 0, 0, false, err
+		return ScorePrediction{}, err
 	}
-	w, err := m.m.WinProbability(h, a)
-	return checkPrediction(m.Name(), home, away, w, 0, 0, false, err)
+	if _, err := m.m.Predict(h, a); err != nil { // the model's own checks of the ratings
+		return checkPrediction(m.Name(), home, away, ScorePrediction{}, err)
+	}
+	z := (h.Mu - a.Mu) / scoreSD(m.m.Params, h, a)
+	return checkPrediction(m.Name(), home, away, gaussianWin(z), nil)
 }
 
 type eloModel struct {
@@ -265,12 +412,13 @@ func (m *eloModel) Fit(train []ScoredMatch) error {
 	})
 }
 
-func (m *eloModel) Predict(home, away string) (float64, float64, float64, bool, error) {
+// Predict is eq. 1 of the TrueSkill paper, Φ((s_h − s_a)/(√2·β)).
+func (m *eloModel) Predict(home, away string) (ScorePrediction, error) {
 	h, a, err := m.ratings.pair(m.Name(), home, away)
 	if err != nil {
-		return 0, 0, 0, false, err
+		return ScorePrediction{}, err
 	}
-	return checkPrediction(m.Name(), home, away, m.p.WinProbability(h, a), 0, 0, false, nil)
+	return checkPrediction(m.Name(), home, away, gaussianWin((h-a)/(math.Sqrt2*m.p.Beta)), nil)
 }
 
 // DrawProbability returns the draw probability of ms for TrueSkill's draw

@@ -26,17 +26,21 @@ type ScoreResult struct {
 }
 
 // ScoreExperiment runs the score-based paper's protocol (section 5.1): for
-// each season, the last 20 % of its matches are the test set, and each
-// model is trained online on the first share of the matches (starting from
-// the priors) and then predicts every test match without further updates.
-// Shares above 0.8 train on test matches too. progress, if not nil, is
-// called after each season.
+// each season of N matches, the last ⌈0.2·N⌉ matches are the test set, and
+// each model is trained online on the first ⌊share·N⌋ matches (starting
+// from the priors) and then predicts every test match without further
+// updates. The paper says "the last 20 %" without a rounding rule; rounding
+// the test set up keeps it disjoint from the training set at share 0.8 for
+// every N (an AFL season of 186 matches tests on 38, not 37). Shares above
+// 0.8 train on test matches too. progress, if not nil, is called after each
+// season.
 //
 // Every match of all must pass ScoredMatch.Validate; shares must be in
 // [0, 1], and seasons, shares and models not empty nor hold a nil model
 // (ErrInput); a season needs at least 10 matches (ErrNoData). A model's
-// error, or a prediction that is not a probability or not finite
-// (ErrNumerical), stops the experiment, named by model, season and share.
+// error, or a prediction that fails ScorePrediction.Check (ErrNumerical),
+// stops the experiment, named by model, season and share; so does an
+// outcome the model gave probability 0, whose information gain is −∞.
 func ScoreExperiment(all []ScoredMatch, seasons []string, shares []float64, models []ScoreModel, progress func(season string)) (*ScoreResult, error) {
 	if err := checkScoreExperiment(all, seasons, shares, models); err != nil {
 		return nil, err
@@ -57,7 +61,7 @@ func ScoreExperiment(all []ScoredMatch, seasons []string, shares []float64, mode
 		if len(ms) < minSeason {
 			return nil, fmt.Errorf("evaluation: season %q has %d matches, need %d: %w", season, len(ms), minSeason, ErrNoData)
 		}
-		test := ms[len(ms)-int(math.Ceil(0.2*float64(len(ms)))):]
+		test := ms[len(ms)-TestSize(len(ms)):]
 		for si, share := range shares {
 			train := ms[:int(share*float64(len(ms)))]
 			for mi, model := range models {
@@ -77,6 +81,10 @@ func ScoreExperiment(all []ScoredMatch, seasons []string, shares []float64, mode
 	}
 	return res, nil
 }
+
+// TestSize returns the number of test matches of a season of n matches,
+// ⌈0.2·n⌉ (see ScoreExperiment).
+func TestSize(n int) int { return int(math.Ceil(0.2 * float64(n))) }
 
 // minSeason is the fewest matches a season needs for ScoreExperiment: its
 // test set is then at least two matches.
@@ -111,15 +119,16 @@ func checkScoreExperiment(all []ScoredMatch, seasons []string, shares []float64,
 
 // scoreTest scores model's predictions of the test matches. A test set
 // whose decided matches are all home wins or all away wins has no AUC
-// (NaN).
+// (NaN). AUC ranks the matches by log-odds, the order of p that does not
+// round to ties where p is within 1e-16 of 1.
 func scoreTest(model ScoreModel, test []ScoredMatch) (ScoreMetrics, error) {
 	var ig, abs float64
 	nAbs := 0
 	var winScores []float64
 	var winLabels []bool
 	for _, m := range test {
-		p, hs, as, hasScores, err := model.Predict(m.Home, m.Away)
-		p, hs, as, hasScores, err = checkPrediction(model.Name(), m.Home, m.Away, p, hs, as, hasScores, err)
+		pr, err := model.Predict(m.Home, m.Away)
+		pr, err = checkPrediction(model.Name(), m.Home, m.Away, pr, err)
 		if err != nil {
 			return ScoreMetrics{}, err
 		}
@@ -130,17 +139,20 @@ func scoreTest(model ScoreModel, test []ScoredMatch) (ScoreMetrics, error) {
 		case m.HomeScore < m.AwayScore:
 			o = Loss
 		}
-		g, err := InformationGain(p, o)
+		g, err := InformationGain(pr.LogWin, pr.LogNotWin, o)
 		if err != nil {
-			return ScoreMetrics{}, err
+			return ScoreMetrics{}, fmt.Errorf("evaluation: %s: %s v %s: %w", model.Name(), m.Home, m.Away, err)
+		}
+		if math.IsInf(g, -1) {
+			return ScoreMetrics{}, fmt.Errorf("evaluation: %s: %s v %s ended in a %v, to which the model gave probability 0: %w", model.Name(), m.Home, m.Away, o, ErrNumerical)
 		}
 		ig += g
 		if o != Draw {
-			winScores = append(winScores, p)
+			winScores = append(winScores, pr.LogOdds())
 			winLabels = append(winLabels, o == Win)
 		}
-		if hasScores {
-			abs += math.Abs(hs-float64(m.HomeScore)) + math.Abs(as-float64(m.AwayScore))
+		if pr.HasScores {
+			abs += math.Abs(pr.HomeScore-float64(m.HomeScore)) + math.Abs(pr.AwayScore-float64(m.AwayScore))
 			nAbs += 2
 		}
 	}

@@ -1,0 +1,158 @@
+package evaluation
+
+import (
+	"math"
+	"slices"
+	"testing"
+
+	"github.com/skillgraph/skillgraph/models/scorebased"
+)
+
+// TestSkellamLogTailBySeries: for rates λ₁ = 0.01 and λ₂ = 800,
+// P(X − Y ≥ 1) is far below float64's range (about 1e-348), where
+// Skellam.Outcome's sum is 0. The log of the tail is
+// checked against the series P(X − Y = k) = e^−(λ₁+λ₂)·λ₁ᵏ·Σₘ (λ₁λ₂)ᵐ/(m!(m
+// + k)!) (the Bessel form with (λ₁/λ₂)^{k/2}(√(λ₁λ₂))^k = λ₁ᵏ), summed
+// here with the exponential kept as a log.
+func TestSkellamLogTailBySeries(t *testing.T) {
+	l1, l2 := 0.01, 800.0
+	// series returns log Σ_{k ≥ from} P(X − Y = k).
+	series := func(from int) float64 {
+		var tail float64
+		for k := from; k < 60; k++ {
+			var inner float64
+			for m := range 80 {
+				lg1, _ := math.Lgamma(float64(m + 1))
+				lg2, _ := math.Lgamma(float64(m + k + 1))
+				inner += math.Exp(float64(m)*math.Log(l1*l2) - lg1 - lg2)
+			}
+			tail += math.Pow(l1, float64(k)) * inner
+		}
+		return -(l1 + l2) + math.Log(tail)
+	}
+	want := series(1)
+	s := scorebased.Skellam{Lambda1: l1, Lambda2: l2}
+	win, _, _, err := s.Outcome()
+	if err != nil || win != 0 {
+		t.Fatalf("Outcome's P(win) = %v, %v: the case no longer needs the log-space sum", win, err)
+	}
+	got, err := logOrTail(win, s, true)
+	if err != nil || math.Abs(got-want) > 1e-9*math.Abs(want) {
+		t.Errorf("log P(X − Y ≥ 1) = %v, %v; series %v", got, err, want)
+	}
+	// By hand: the k = 1 term dominates, 0.01·Σₘ 8ᵐ/(m!(m + 1)!) = 0.01·(1
+	// + 4 + 5.33 + 3.56 + 1.42 + 0.38 + 0.08 + …) ≈ 0.158, so the log is
+	// −800.01 + log 0.158 ≈ −801.85 nats, and a home win scores 1 + log₂ p
+	// ≈ −1155.8 bits where a clamp at 1e-12 gave −38.9.
+	if math.Abs(want+801.85) > 0.01 {
+		t.Errorf("series log-tail %v, by hand about −801.85", want)
+	}
+	// The other side, with the rates swapped: P(X − Y ≤ 0) for λ₁ = 800,
+	// λ₂ = 0.01 is P(X' − Y' ≥ 0) for the rates above, the series from
+	// k = 0.
+	got, err = skellamLogTail(scorebased.Skellam{Lambda1: l2, Lambda2: l1}, false)
+	if want0 := series(0); err != nil || math.Abs(got-want0) > 1e-9*math.Abs(want0) {
+		t.Errorf("log P(X − Y ≤ 0), rates swapped = %v, %v; series %v", got, err, want0)
+	}
+	// Above tinyProbability the probability's own log is used.
+	if got, err := logOrTail(0.25, s, true); err != nil || got != math.Log(0.25) {
+		t.Errorf("logOrTail(0.25) = %v, %v", got, err)
+	}
+}
+
+// TestModelsLogProbabilitiesMatchTheirProbabilities: after a fit, each
+// model's log P(win) is the log of the win probability that its package
+// computes (scorebased's WinProbability, Skellam's Outcome, elo's
+// WinProbability, eq. 11), and log(1 − p) the log of its complement.
+func TestModelsLogProbabilitiesMatchTheirProbabilities(t *testing.T) {
+	var train []ScoredMatch
+	teams := []string{"A", "B", "C", "D"}
+	for i := range 40 {
+		h, a := teams[i%4], teams[(i/4+i+1)%4]
+		if h == a {
+			a = teams[(i+2)%4]
+		}
+		train = append(train, ScoredMatch{Home: h, Away: a, HomeScore: (i * 7) % 4, AwayScore: (i * 3) % 3})
+	}
+	models, err := ScoreModels(ScoreConfig{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, m := range models {
+		if err := m.Fit(train); err != nil {
+			t.Fatalf("%s: %v", m.Name(), err)
+		}
+		for _, pair := range [][2]string{{"A", "B"}, {"C", "A"}, {"D", "new team"}} {
+			pr, err := m.Predict(pair[0], pair[1])
+			if err != nil {
+				t.Fatalf("%s: %v", m.Name(), err)
+			}
+			var want float64
+			switch m := m.(type) {
+			case *tsModel:
+				h, a := m.ratings.get(pair[0]), m.ratings.get(pair[1])
+				want = scorebased.TrueSkillWinProbability(scorebased.Rating(h), scorebased.Rating(a), m.p.Beta)
+				if m.p.Tau != 0 {
+					t.Errorf("TrueSkill's τ = %v, want the protocol's 0", m.p.Tau)
+				}
+			case *poissonModel:
+				p, err := m.m.Predict(m.teams.get(pair[0]), m.teams.get(pair[1]))
+				if err != nil {
+					t.Fatal(err)
+				}
+				want = p.Win
+			case *godModel:
+				want, err = m.m.WinProbability(m.teams.get(pair[0]), m.teams.get(pair[1]))
+			case *gsdModel:
+				want, err = m.m.WinProbability(m.ratings.get(pair[0]), m.ratings.get(pair[1]))
+			case *eloModel:
+				want = m.p.WinProbability(m.ratings.get(pair[0]), m.ratings.get(pair[1]))
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if math.Abs(pr.LogWin-math.Log(want)) > 1e-12 || math.Abs(pr.LogNotWin-math.Log1p(-want)) > 1e-12 {
+				t.Errorf("%s %v: logs %v, %v; want log %v = %v and log(1 − p) = %v", m.Name(), pair, pr.LogWin, pr.LogNotWin, want, math.Log(want), math.Log1p(-want))
+			}
+		}
+	}
+	// A τ given to the config reaches TrueSkill.
+	models, err = ScoreModels(ScoreConfig{TrueSkillTau: 0.25})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := models[0].Fit(train); err != nil || models[0].(*tsModel).p.Tau != 0.25 {
+		t.Errorf("TrueSkill's τ with TrueSkillTau 0.25: %v, %v", models[0].(*tsModel).p.Tau, err)
+	}
+}
+
+// TestNiceTicks: round steps (1, 2 or 5 times a power of ten) and ends
+// rounded out to them, for the spans issue 17 found drawn with ticks at
+// 0.233, −0.588, 17.6 and 30.5.
+func TestNiceTicks(t *testing.T) {
+	for _, c := range []struct {
+		lo, hi float64
+		want   []float64
+		labels []string
+	}{
+		{-0.588, 0.233, []float64{-0.6, -0.4, -0.2, 0, 0.2, 0.4}, []string{"−0.6", "−0.4", "−0.2", "0.0", "0.2", "0.4"}},
+		{17.6, 30.5, []float64{15, 20, 25, 30, 35}, []string{"15", "20", "25", "30", "35"}},
+		{0.58, 0.77, []float64{0.55, 0.6, 0.65, 0.7, 0.75, 0.8}, []string{"0.55", "0.60", "0.65", "0.70", "0.75", "0.80"}},
+		{-2.9, 0.1, []float64{-3, -2, -1, 0, 1}, []string{"−3", "−2", "−1", "0", "1"}},
+	} {
+		tk := niceTicks(c.lo, c.hi, 5)
+		got := tk.values()
+		var labels []string
+		for _, v := range got {
+			labels = append(labels, tk.label(v))
+		}
+		if !slices.Equal(got, c.want) || !slices.Equal(labels, c.labels) {
+			t.Errorf("niceTicks(%v, %v) = %v %q, want %v %q", c.lo, c.hi, got, labels, c.want, c.labels)
+		}
+	}
+	// The training shares, 8 ticks wanted: every share, written 0.1 … 0.8.
+	tk := niceTicks(0.1, 0.8, 8)
+	if got := tk.values(); !slices.Equal(got, []float64{0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8}) || tk.label(0.3) != "0.3" {
+		t.Errorf("x ticks %v, label %q", got, tk.label(0.3))
+	}
+}
