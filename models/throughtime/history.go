@@ -105,6 +105,7 @@ type History struct {
 	acc      *extrapolation    // kept across Converge calls
 	priors   map[string]Player // WithPriors, for players who first appear in Add
 	untimed  bool
+	before   []messages.Gaussian // the skills before a sweep, kept across Converge calls
 }
 
 type declaredGame struct {
@@ -417,7 +418,10 @@ func (h *History) Converge(ctx context.Context, tol float64, maxSweeps int) (sch
 		ctx = context.Background()
 	}
 	skills := h.skills
-	before := make([]messages.Gaussian, len(skills))
+	if len(h.before) != len(skills) {
+		h.before = make([]messages.Gaussian, len(skills))
+	}
+	before := h.before
 	if h.acc == nil {
 		h.acc = h.newExtrapolation()
 	}

@@ -1,0 +1,187 @@
+package throughtime_test
+
+import (
+	"context"
+	"math"
+	"runtime"
+	"sync"
+	"testing"
+
+	"github.com/skillgraph/skillgraph/internal/sharedtest"
+	"github.com/skillgraph/skillgraph/internal/synthetic"
+	"github.com/skillgraph/skillgraph/messages"
+	"github.com/skillgraph/skillgraph/models/throughtime"
+)
+
+// The benchmarks of this file run the 200,000-game tennis-shaped history
+// (internal/synthetic.Tennis: 7,500 players, 3,400 weekly batches) and are
+// reported against one baseline measured in the same run: its forward pass
+// written by hand over flat arrays (filterByHand), which is online
+// TrueSkill with drift, the least any smoothing sweep must do.
+
+var baseline = sharedtest.NewBaseline(benchFilterByHand)
+
+func TestMain(m *testing.M) { baseline.Main(m) }
+
+// tennis is the history and its games as indices, made once per binary.
+var tennis = sync.OnceValues(func() ([]throughtime.Game, handHistory) {
+	games := synthetic.History(synthetic.Tennis)
+	return games, newHandHistory(games)
+})
+
+// handHistory is a history of 1v1 games over flat arrays: players by
+// index, winner first.
+type handHistory struct {
+	players        int
+	time           []float64
+	winner, loser  []int32
+	mu, v, last    []float64 // the state filterByHand updates
+	sigma0, beta   float64
+	gamma2, prior0 float64
+}
+
+func newHandHistory(games []throughtime.Game) handHistory {
+	p := throughtime.DefaultParams()
+	index := map[string]int32{}
+	id := func(name string) int32 {
+		i, ok := index[name]
+		if !ok {
+			i = int32(len(index))
+			index[name] = i
+		}
+		return i
+	}
+	h := handHistory{sigma0: p.Sigma, beta: p.Beta, gamma2: p.Gamma * p.Gamma, prior0: p.Mu}
+	for _, g := range games {
+		h.time = append(h.time, g.Time)
+		h.winner = append(h.winner, id(g.Teams[0][0]))
+		h.loser = append(h.loser, id(g.Teams[1][0]))
+	}
+	h.players = len(index)
+	h.mu, h.v, h.last = make([]float64, h.players), make([]float64, h.players), make([]float64, h.players)
+	return h
+}
+
+// filter runs the forward pass: a player's variance grows by γ²·Δt once
+// per batch they play in, and each game is the closed-form 1v1 update of
+// the paper's Table 1 (V and W of the win factor at t = Δμ/c, no margin).
+func (h *handHistory) filter() {
+	for i := range h.players {
+		h.mu[i], h.v[i], h.last[i] = h.prior0, h.sigma0*h.sigma0, math.NaN()
+	}
+	b2 := 2 * h.beta * h.beta
+	for k, t := range h.time {
+		a, c := h.winner[k], h.loser[k]
+		for _, i := range [2]int32{a, c} {
+			if h.last[i] < t { // not already in this batch (NaN: first game)
+				h.v[i] += h.gamma2 * (t - h.last[i])
+			}
+			if h.last[i] != h.last[i] {
+				h.v[i] = h.sigma0 * h.sigma0
+			}
+			h.last[i] = t
+		}
+		c2 := h.v[a] + h.v[c] + b2
+		cs := math.Sqrt(c2)
+		tr := messages.GreaterThan((h.mu[a]-h.mu[c])/cs, 0)
+		h.mu[a] += h.v[a] / cs * tr.V
+		h.mu[c] -= h.v[c] / cs * tr.V
+		h.v[a] *= 1 - h.v[a]/c2*tr.W
+		h.v[c] *= 1 - h.v[c]/c2*tr.W
+	}
+}
+
+func benchFilterByHand(b *testing.B) {
+	_, h := tennis()
+	b.ReportAllocs()
+	b.ResetTimer()
+	for range b.N {
+		h.filter()
+	}
+}
+
+// TestFilterByHandIsNew checks that the baseline computes what the engine
+// computes: on a 20,000-game slice of the same shape, every player's last
+// filtered skill from New equals the hand-written pass's to 1e-9.
+func TestFilterByHandIsNew(t *testing.T) {
+	s := synthetic.Tennis
+	s.Games, s.Players, s.Batches = 20000, 750, 340
+	games := synthetic.History(s)
+	hh := newHandHistory(games)
+	hh.filter()
+	h, err := throughtime.New(throughtime.DefaultParams(), games)
+	if err != nil {
+		t.Fatal(err)
+	}
+	index := map[string]int32{}
+	for _, g := range games {
+		for _, team := range g.Teams {
+			if _, ok := index[team[0]]; !ok {
+				index[team[0]] = int32(len(index))
+			}
+		}
+	}
+	for name, i := range index {
+		curve := h.LearningCurve(name)
+		last := curve[len(curve)-1]
+		if math.Abs(last.Mu-hh.mu[i]) > 1e-9 || math.Abs(last.Sigma-math.Sqrt(hh.v[i])) > 1e-9 {
+			t.Fatalf("%s: engine %+v, by hand μ %v σ %v", name, last, hh.mu[i], math.Sqrt(hh.v[i]))
+		}
+	}
+}
+
+// BenchmarkTennisSweep is one smoothing sweep of the whole history (after
+// a first one, which compiles nothing but warms the caches).
+func BenchmarkTennisSweep(b *testing.B) {
+	games, _ := tennis()
+	h, err := throughtime.New(throughtime.DefaultParams(), games)
+	if err != nil {
+		b.Fatal(err)
+	}
+	ctx := context.Background()
+	if _, err := h.Converge(ctx, 1e-300, 1); err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	b.ResetTimer()
+	for range b.N {
+		if _, err := h.Converge(ctx, 1e-300, 1); err != nil {
+			b.Fatal(err)
+		}
+	}
+	baseline.Report(b)
+}
+
+// BenchmarkTennisConverge builds the history (untimed) and smooths it to
+// 1e-6 (timed), reporting the sweeps it took and the heap the history
+// holds once converged.
+func BenchmarkTennisConverge(b *testing.B) {
+	games, _ := tennis()
+	ctx := context.Background()
+	var sweeps, heap float64
+	for range b.N {
+		b.StopTimer()
+		runtime.GC()
+		var m0, m1 runtime.MemStats
+		runtime.ReadMemStats(&m0)
+		h, err := throughtime.New(throughtime.DefaultParams(), games)
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.StartTimer()
+		res, err := h.Converge(ctx, 1e-6, 1000)
+		if err != nil || !res.Converged {
+			b.Fatalf("%+v, %v", res, err)
+		}
+		b.StopTimer()
+		runtime.GC()
+		runtime.ReadMemStats(&m1)
+		sweeps += float64(res.Iterations)
+		heap += float64(m1.HeapAlloc) - float64(m0.HeapAlloc)
+		runtime.KeepAlive(h)
+		b.StartTimer()
+	}
+	b.ReportMetric(sweeps/float64(b.N), "sweeps")
+	b.ReportMetric(heap/float64(b.N)/(1<<20), "heap-MB")
+	baseline.Report(b)
+}
