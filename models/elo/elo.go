@@ -1,6 +1,7 @@
 package elo
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"math"
@@ -43,26 +44,78 @@ func (p Params) Validate() error {
 // K returns the K-factor αβ√π.
 func (p Params) K() float64 { return p.Alpha * p.Beta * math.Sqrt(math.Pi) }
 
-// WinProbability returns Φ((s₁ − s₂)/(√2·β)), eq. 1. It is defined for
-// valid parameters (Validate) and finite ratings, for which it is a
-// probability (a difference that overflows gives Φ's limits, 0 or 1); it
-// returns NaN for a NaN rating or β = 0 with equal ratings.
-func (p Params) WinProbability(s1, s2 float64) float64 {
-	return 0.5 * math.Erfc(-(s1/2-s2/2)/p.Beta)
+// Prediction is the outcome of a game between players 1 and 2 as Elo
+// predicts it: Win and Loss are player 1's chances; Elo's performance model
+// has no draws, so Draw is 0. trueskill.Prediction and
+// scorebased.Prediction have the same fields.
+type Prediction struct {
+	Win, Draw, Loss float64
+}
+
+// WinProbability returns Φ((s₁ − s₂)/(√2·β)), eq. 1, for valid parameters
+// and finite ratings (a difference that overflows gives Φ's limits, 0 or
+// 1); anything else is an ErrInput.
+func (p Params) WinProbability(s1, s2 float64) (float64, error) {
+	if err := p.check(s1, s2); err != nil {
+		return 0, err
+	}
+	return p.win(s1, s2), nil
+}
+
+// Predict returns the outcome probabilities of a game between ratings s1
+// and s2: Win = WinProbability(s1, s2), Loss = 1 − Win, computed as
+// Φ((s₂ − s₁)/(√2·β)) so that a small loss probability keeps its digits.
+func (p Params) Predict(s1, s2 float64) (Prediction, error) {
+	if err := p.check(s1, s2); err != nil {
+		return Prediction{}, err
+	}
+	return Prediction{Win: p.win(s1, s2), Loss: p.win(s2, s1)}, nil
 }
 
 // Delta returns the change of player 1's rating after a game against
 // player 2 with outcome y ∈ {+1, 0, −1} for player 1; player 2 changes by
-// −Delta. Like WinProbability, it is defined for valid parameters and
-// finite ratings, and then finite (|Delta| ≤ K).
-func (p Params) Delta(s1, s2 float64, y int) float64 {
-	return p.K() * ((float64(y)+1)/2 - p.WinProbability(s1, s2))
+// −Delta. For valid parameters and finite ratings it is finite (|Delta| ≤
+// K); anything else is an ErrInput.
+func (p Params) Delta(s1, s2 float64, y int) (float64, error) {
+	if err := p.check(s1, s2); err != nil {
+		return 0, err
+	}
+	if y < -1 || y > 1 {
+		return 0, fmt.Errorf("%w: outcome %d, want +1, 0 or −1", ErrInput, y)
+	}
+	return p.delta(s1, s2, y), nil
+}
+
+func (p Params) check(s1, s2 float64) error {
+	if err := p.Validate(); err != nil {
+		return err
+	}
+	if !messages.IsFinite(s1) || !messages.IsFinite(s2) {
+		return fmt.Errorf("%w: ratings %v and %v", ErrInput, s1, s2)
+	}
+	return nil
+}
+
+// win is eq. 1 with the difference halved before it is divided, so that
+// ratings near ±1.8e308 do not overflow it.
+func (p Params) win(s1, s2 float64) float64 { return 0.5 * math.Erfc(-(s1/2-s2/2)/p.Beta) }
+
+func (p Params) delta(s1, s2 float64, y int) float64 {
+	return p.K() * ((float64(y)+1)/2 - p.win(s1, s2))
 }
 
 // Rate returns the new ratings of the players of teams (ratings before the
 // game) given ranks (lower is better, equal ranks draw), by the duelling
-// heuristic. The result has the shape of teams.
-func (p Params) Rate(teams [][]float64, ranks []int) ([][]float64, error) {
+// heuristic. The result has the shape of teams. It takes a context like
+// every model's Rate (trueskill, scorebased), so that rating code can
+// switch models; Elo's update is a closed form, so the context is only
+// checked before it starts.
+func (p Params) Rate(ctx context.Context, teams [][]float64, ranks []int) ([][]float64, error) {
+	if ctx != nil {
+		if err := ctx.Err(); err != nil {
+			return nil, fmt.Errorf("elo: %w", err)
+		}
+	}
 	if err := p.Validate(); err != nil {
 		return nil, err
 	}
@@ -103,7 +156,7 @@ func (p Params) Rate(teams [][]float64, ranks []int) ([][]float64, error) {
 					y = -1
 				}
 				for _, o := range u {
-					mean += p.Delta(s, o, y) / n
+					mean += p.delta(s, o, y) / n
 				}
 			}
 			if out[j][i] = s + mean; !messages.IsFinite(out[j][i]) {

@@ -261,12 +261,18 @@ func TestReducedExperiments(t *testing.T) {
 		} else if m.HomeScore < m.AwayScore {
 			y = -1
 		}
-		d := p.Delta(get(m.Home), get(m.Away), y)
+		d, err := p.Delta(get(m.Home), get(m.Away), y)
+		if err != nil {
+			t.Fatal(err)
+		}
 		r[m.Home], r[m.Away] = get(m.Home)+d, get(m.Away)-d
 	}
 	var ig float64
 	for _, m := range test {
-		pw := p.WinProbability(get(m.Home), get(m.Away))
+		pw, err := p.WinProbability(get(m.Home), get(m.Away))
+		if err != nil {
+			t.Fatal(err)
+		}
 		switch {
 		case m.HomeScore > m.AwayScore:
 			ig += 1 + math.Log2(pw)

@@ -106,7 +106,7 @@ func TestModelsLogProbabilitiesMatchTheirProbabilities(t *testing.T) {
 			case *gsdModel:
 				want, err = m.m.WinProbability(m.ratings.get(pair[0]), m.ratings.get(pair[1]))
 			case *eloModel:
-				want = m.p.WinProbability(m.ratings.get(pair[0]), m.ratings.get(pair[1]))
+				want, err = m.p.WinProbability(m.ratings.get(pair[0]), m.ratings.get(pair[1]))
 			}
 			if err != nil {
 				t.Fatal(err)

@@ -170,7 +170,7 @@ func RankingExperiment(ctx context.Context, ms []RankedMatch, params trueskill.P
 		if err != nil {
 			return nil, fmt.Errorf("evaluation: game %s: %w", m.ID, err)
 		}
-		eloOut, err := eloParams.Rate(eloTeams, m.Ranks)
+		eloOut, err := eloParams.Rate(ctx, eloTeams, m.Ranks)
 		if err != nil {
 			return nil, fmt.Errorf("evaluation: game %s: %w", m.ID, err)
 		}

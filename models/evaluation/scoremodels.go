@@ -407,8 +407,8 @@ func (m *eloModel) Fit(train []ScoredMatch) error {
 		case x.HomeScore < x.AwayScore:
 			y = -1
 		}
-		d := m.p.Delta(h, a, y)
-		return h + d, a - d, nil
+		d, err := m.p.Delta(h, a, y)
+		return h + d, a - d, err
 	})
 }
 
