@@ -164,7 +164,10 @@ func TestBadInput(t *testing.T) {
 			_, err := elo.Params{Initial: 25, Beta: 4, Alpha: 1}.Rate(context.Background(), [][]float64{{1}, {2}}, []int{0, 1})
 			return err
 		}(), elo.ErrInput, "Alpha"},
-		{"Elo: one team", func() error { _, err := elo.DefaultParams().Rate(context.Background(), [][]float64{{1}}, []int{0}); return err }(), elo.ErrInput, "1 teams"},
+		{"Elo: one team", func() error {
+			_, err := elo.DefaultParams().Rate(context.Background(), [][]float64{{1}}, []int{0})
+			return err
+		}(), elo.ErrInput, "1 teams"},
 		{"Elo: K-factor overflows", func() error {
 			_, err := elo.Params{Initial: 25, Beta: 1.7e308, Alpha: 0.9}.Rate(context.Background(), [][]float64{{1}, {2}}, []int{0, 1})
 			return err
