@@ -206,10 +206,9 @@ func (b *Builder) Build() (*Graph, error) {
 	}
 	// Variable→edge adjacency in one flat array (CSR layout).
 	g.varEdges = make([]int32, nEdges)
-	start := int32(0)
+	g.varStart = make([]int32, len(g.vars)+1)
 	for v := range g.vars {
-		g.vars[v].edges = g.varEdges[start:start:int(start+degree[v])]
-		start += degree[v]
+		g.varStart[v+1] = g.varStart[v] + degree[v]
 		if degree[v] == 0 {
 			errs = append(errs, fmt.Errorf("variable %d %s: %w", v, g.vars[v].name, ErrIsolated))
 		}
@@ -217,8 +216,11 @@ func (b *Builder) Build() (*Graph, error) {
 	if len(errs) > 0 {
 		return nil, fmt.Errorf("graph %q: %w", g.name, errors.Join(errs...))
 	}
+	next := degree // reused: the next free place in each variable's run
+	copy(next, g.varStart[:len(g.vars)])
 	for k, v := range g.edgeVar {
-		g.vars[v].edges = append(g.vars[v].edges, int32(k))
+		g.varEdges[next[v]] = int32(k)
+		next[v]++
 	}
 	g.vars = slices.Clone(g.vars)
 	g.factors = slices.Clone(g.factors)
@@ -231,7 +233,7 @@ func (b *Builder) Build() (*Graph, error) {
 	}
 	g.twin = make([]int32, nEdges)
 	for v := range g.vars {
-		es := g.vars[v].edges
+		es := g.edgesOf(VarID(v))
 		for _, e := range es {
 			g.twin[e] = -1
 		}

@@ -156,7 +156,6 @@ type variable struct {
 	layer    int32
 	observed bool
 	value    float64
-	edges    []int32 // edge indices, a sub-slice of Graph.varEdges
 }
 
 type factorNode struct {
@@ -197,7 +196,10 @@ type Graph struct {
 	factors     []factorNode
 	edgeVar     []VarID
 	msgs        []messages.Gaussian
-	varEdges    []int32
+	// varEdges lists each variable's edges, those of v at
+	// varEdges[varStart[v]:varStart[v+1]] (CSR layout).
+	varEdges []int32
+	varStart []int32
 	// twin is, for an edge of an unobserved variable with two edges, the
 	// other edge (−1 otherwise): that variable's cavity on one edge is the
 	// message on the other, exactly, with no division.
@@ -207,6 +209,11 @@ type Graph struct {
 	// sorted index costs 4 bytes a variable where a map costs ten times that
 	// on the largest graphs (a history of hundreds of thousands of skills).
 	byName []VarID
+}
+
+// edgesOf returns the edges of v, which the graph has.
+func (g *Graph) edgesOf(v VarID) []int32 {
+	return g.varEdges[g.varStart[v]:g.varStart[v+1]:g.varStart[v+1]]
 }
 
 // Edges is a factor's read-only view of its edges during an update. Its
@@ -268,7 +275,7 @@ func (g *Graph) cavity(k int32) messages.Gaussian {
 	}
 	if c.Pi == 0 || c.Pi < cancellation*m.Pi && !m.IsPointMass() {
 		var p messages.Gaussian
-		for _, e := range g.vars[v].edges {
+		for _, e := range g.edgesOf(v) {
 			if e != k {
 				p = p.Mul(g.msgs[e])
 			}
@@ -387,7 +394,7 @@ func (g *Graph) Degree(v VarID) int {
 	if !g.HasVariable(v) {
 		return 0
 	}
-	return len(g.vars[v].edges)
+	return len(g.edgesOf(v))
 }
 
 // VariableEdge returns the factor and edge index of v's k-th connection
@@ -396,7 +403,7 @@ func (g *Graph) VariableEdge(v VarID, k int) (FactorID, int) {
 	if uint(k) >= uint(g.Degree(v)) {
 		return -1, -1
 	}
-	e := g.vars[v].edges[k]
+	e := g.edgesOf(v)[k]
 	f := g.edgeFactor(e)
 	return f, int(e - g.factors[f].first)
 }
@@ -544,7 +551,7 @@ func (g *Graph) Observe(v VarID, value float64) error {
 	}
 	if !g.vars[v].observed {
 		g.observed++
-		for _, e := range g.vars[v].edges {
+		for _, e := range g.edgesOf(v) {
 			g.twin[e] = -1 // an observation's cavity is its point mass
 		}
 	}
@@ -576,7 +583,7 @@ func (g *Graph) RecomputeMarginals() {
 			continue
 		}
 		var m messages.Gaussian
-		for _, e := range g.vars[v].edges {
+		for _, e := range g.edgesOf(VarID(v)) {
 			m = m.Mul(g.msgs[e])
 		}
 		g.marg[v] = m
@@ -681,7 +688,7 @@ func (g *Graph) fold(k int32, v VarID, msg, old, before messages.Gaussian, dampi
 
 func (g *Graph) recomputeMarginal(v VarID) {
 	var m messages.Gaussian
-	for _, e := range g.vars[v].edges {
+	for _, e := range g.edgesOf(v) {
 		m = m.Mul(g.msgs[e])
 	}
 	g.marg[v] = m
@@ -733,7 +740,7 @@ func (g *Graph) LogEvidence() (float64, error) {
 		sum.Add(l)
 	}
 	for v := range g.vars {
-		d := len(g.vars[v].edges)
+		d := len(g.edgesOf(VarID(v)))
 		q := g.marg[v]
 		// An observed variable, or one pinned to a point by a deterministic
 		// factor (a team whose weights are all 0), is conditioned on: the
@@ -749,7 +756,7 @@ func (g *Graph) LogEvidence() (float64, error) {
 		center := q.Mean()
 		var quad float64
 		proper := 0
-		for _, e := range g.vars[v].edges {
+		for _, e := range g.edgesOf(VarID(v)) {
 			c := g.Cavity(EdgeID(e))
 			switch {
 			case c.IsUniform():

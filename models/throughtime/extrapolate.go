@@ -26,7 +26,12 @@ import (
 // before it did, as the faster modes the jump disturbed settle: on a
 // 200,000-game history the first jumps do, so that size is no test.
 type extrapolation struct {
-	h     *History
+	h *History
+	// edges are the skills' edges, whose messages are the state a sweep
+	// carries to the next: everything inside a game is computed afresh
+	// from its skills' cavities (or, in a game with an inner loop, only
+	// starts from what it was), so only these are extrapolated.
+	edges []graph.EdgeID
 	prev  []messages.Gaussian // their messages after the previous sweep
 	cur   []messages.Gaussian // and after this one
 	norms []float64           // the size of each sweep's change, since the last jump
@@ -40,22 +45,27 @@ type extrapolation struct {
 
 func (h *History) newExtrapolation() *extrapolation {
 	x := &extrapolation{h: h, window: 3}
-	x.prev = make([]messages.Gaussian, h.g.NumEdges())
-	x.cur = make([]messages.Gaussian, h.g.NumEdges())
+	for _, v := range h.skills {
+		for i := range h.g.Degree(v) {
+			x.edges = append(x.edges, h.g.EdgeID(h.g.VariableEdge(v, i)))
+		}
+	}
+	x.prev = make([]messages.Gaussian, len(x.edges))
+	x.cur = make([]messages.Gaussian, len(x.edges))
 	x.read(x.prev)
 	return x
 }
 
 func (x *extrapolation) read(into []messages.Gaussian) {
 	for k := range into {
-		into[k] = x.h.g.EdgeMessage(graph.EdgeID(k))
+		into[k] = x.h.g.EdgeMessage(x.edges[k])
 	}
 }
 
 // write sends every edge its message from msgs.
 func (x *extrapolation) write(msgs []messages.Gaussian) error {
 	for k, m := range msgs {
-		if _, _, err := x.h.g.Send(graph.EdgeID(k), m, 0); err != nil {
+		if _, _, err := x.h.g.Send(x.edges[k], m, 0); err != nil {
 			return err
 		}
 	}
@@ -74,7 +84,7 @@ func (x *extrapolation) observe(delta float64) error {
 		// before the jump, which moved them to saved.
 		var dot, norm float64
 		for k := range saved {
-			m := x.h.g.EdgeMessage(graph.EdgeID(k))
+			m := x.h.g.EdgeMessage(x.edges[k])
 			dp, dt := m.Pi-x.prev[k].Pi, m.Tau-x.prev[k].Tau
 			sp, st := saved[k].Pi-x.cur[k].Pi, saved[k].Tau-x.cur[k].Tau
 			dot += dp*sp + dt*st
@@ -121,7 +131,7 @@ func (x *extrapolation) observe(delta float64) error {
 		if !(pi >= 0) || !messages.IsFinite(pi) || !messages.IsFinite(tau) {
 			continue // a message the jump would make improper stays where it is
 		}
-		if _, _, err := x.h.g.Send(graph.EdgeID(k), messages.Gaussian{Pi: pi, Tau: tau}, 0); err != nil {
+		if _, _, err := x.h.g.Send(x.edges[k], messages.Gaussian{Pi: pi, Tau: tau}, 0); err != nil {
 			return err
 		}
 	}
