@@ -1,11 +1,22 @@
-// Command scores fits the score-based models of Guo et al. (2012) —
-// Poisson-OD, Gaussian-OD, Gaussian-SD — and TrueSkill on one season of a
-// league file (columns date, season, home, away, home_score, away_score, as
-// in ../shared/data), holding out its last five fixtures. It prints each
-// team's ratings and, for the five held-out fixtures, every model's
-// predicted score and win/draw/loss probabilities beside the actual result.
+// Command scores rates one season of a league file (columns date, season,
+// home, away, home_score, away_score) with the score-based models of Guo et
+// al. (2012), Poisson-OD, Gaussian-OD and Gaussian-SD, and with TrueSkill,
+// holding out its last fixtures. It prints each team's ratings, how the
+// models' one-step-ahead predictions of the training matches compare with
+// what happened (mean goals per side, draw rate), and every model's
+// predicted score and win/draw/loss probabilities for the held-out
+// fixtures beside the actual results.
 //
-//	go run ./examples/scores -data ../shared/data/epl.csv -season 2008-09
+//	go run ./examples/scores                 # the paper's settings, 2008-09 Premier League
+//	go run ./examples/scores -fit            # hyperparameters fitted by evidence
+//	go run ./examples/scores -data FILE -season 2019-20 -next 10
+//
+// The paper's settings (Table 1: σ₀ = 25/3, β = 25/6) are on the wrong
+// scale for goals, which the output says: the Gaussian models' predictions
+// are nearly flat and Poisson-OD's goals are off. With -fit each score
+// model's σ₀, β, base score and home advantage are chosen by maximising
+// the evidence of the training matches (scorebased.Fit), and the output
+// shows both settings' evidence.
 //
 // Errors are one line, "scores: what went wrong", with exit status 2 for a
 // usage error and 1 for any other.
@@ -17,6 +28,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"slices"
 	"strings"
@@ -33,26 +45,83 @@ func main() { os.Exit(run(os.Args[1:], os.Stdout, os.Stderr)) }
 // status.
 func run(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("scores", flag.ContinueOnError)
-	data := fs.String("data", "../shared/data/epl.csv", "league CSV file")
+	data := fs.String("data", "examples/data/epl.csv", "league CSV file (date, season, home, away, home_score, away_score)")
 	season := fs.String("season", "2008-09", "season to fit")
 	holdout := fs.Int("next", 5, "number of final fixtures to predict")
+	doFit := fs.Bool("fit", false, "fit each score model's σ₀, β, base score and home advantage by evidence on the training matches")
 	usage := func(format string, a ...any) int { return cli.Usagef(stderr, "scores", format, a...) }
-	if status, done := cli.Parse(fs, args, "scores [-data FILE] [-season SEASON] [-next N]", stderr); done {
+	if status, done := cli.Parse(fs, args, "scores [-data FILE] [-season SEASON] [-next N] [-fit]", stderr); done {
 		return status
 	}
 	if *holdout < 0 {
 		return usage("-next %d: must not be negative", *holdout)
 	}
-	if err := fit(stdout, *data, *season, *holdout); err != nil {
+	if err := rate(stdout, *data, *season, *holdout, *doFit); err != nil {
 		fmt.Fprintln(stderr, "scores:", strings.ReplaceAll(err.Error(), "\n", " "))
 		return cli.Error
 	}
 	return cli.OK
 }
 
-// fit fits the models on season of the file at path but its last holdout
-// matches, prints the ratings and predicts the held-out matches.
-func fit(stdout io.Writer, path, season string, holdout int) error {
+// fitStart is where -fit starts its search: σ₀ and β on the scale of
+// goals, γ = 1 held (in the Gaussian models only 2β² + γ² matters).
+var fitStart = scorebased.Params{Sigma: 0.5, Beta: 0.5, Gamma: 1}
+
+// tally sums one-step-ahead predictions: expected goals per side and the
+// probability of a draw.
+type tally struct {
+	home, away, draw float64
+	n                int
+	scores           bool
+}
+
+func (t *tally) add(home, away, draw float64, scores bool) {
+	t.home, t.away, t.draw, t.n, t.scores = t.home+home, t.away+away, t.draw+draw, t.n+1, scores
+}
+
+// model is one score model's ratings, learnt online from the training
+// matches, each predicted before it is learnt.
+type model[R scorebased.Team | scorebased.Rating] struct {
+	m       scorebased.Online[R]
+	ratings map[string]R
+	ahead   tally
+	logEv   float64
+}
+
+func (md *model[R]) get(team string) R {
+	if r, ok := md.ratings[team]; ok {
+		return r
+	}
+	return md.m.Fresh()
+}
+
+// learn rates train in order with m, tallying its predictions and summing
+// the log evidence.
+func learn[R scorebased.Team | scorebased.Rating](m scorebased.Online[R], train []scorebased.Result) (*model[R], error) {
+	md := &model[R]{m: m, ratings: map[string]R{}}
+	for i, x := range train {
+		a, b := md.get(x.A), md.get(x.B)
+		pr, err := m.Predict(a, b)
+		if err != nil {
+			return nil, fmt.Errorf("%s: match %d: %w", m.Name(), i, err)
+		}
+		md.ahead.add(pr.ScoreA, pr.ScoreB, pr.Draw, pr.HasScores)
+		lp, err := m.LogPredictive(a, b, x.ScoreA, x.ScoreB)
+		if err != nil {
+			return nil, fmt.Errorf("%s: match %d: %w", m.Name(), i, err)
+		}
+		md.logEv += lp
+		if md.ratings[x.A], md.ratings[x.B], err = m.Update(a, b, x.ScoreA, x.ScoreB); err != nil {
+			return nil, fmt.Errorf("%s: match %d: %w", m.Name(), i, err)
+		}
+	}
+	return md, nil
+}
+
+// rate fits the models on season of the file at path but its last holdout
+// matches, prints the ratings and how well they predicted, and predicts
+// the held-out matches.
+func rate(stdout io.Writer, path, season string, holdout int, doFit bool) error {
 	file, err := evaluation.LoadScored(path)
 	if err != nil {
 		return err
@@ -64,83 +133,171 @@ func fit(stdout io.Writer, path, season string, holdout int) error {
 	if holdout >= len(all) {
 		return fmt.Errorf("-next %d: season %s has %d matches, and at least one must be left to fit on", holdout, season, len(all))
 	}
-	train, test := all[:len(all)-holdout], all[len(all)-holdout:]
+	trainM, test := all[:len(all)-holdout], all[len(all)-holdout:]
+	train := make([]scorebased.Result, len(trainM))
+	for i, m := range trainM {
+		train[i] = scorebased.Result{A: m.Home, B: m.Away, ScoreA: float64(m.HomeScore), ScoreB: float64(m.AwayScore)}
+	}
 
-	// γ and the draw probability from the training matches, as in the paper
-	// and as the evaluation package sets them.
+	// The paper's settings: Table 1, γ and the draw probability from the
+	// training matches, as the evaluation package sets them.
 	pOD, pSD := scorebased.DefaultParams(), scorebased.DefaultParams()
-	pOD.Gamma, pSD.Gamma = evaluation.Gammas(train)
+	pOD.Gamma, pSD.Gamma = evaluation.Gammas(trainM)
+	paper := [3]scorebased.Hyper{{Params: scorebased.DefaultParams()}, {Params: pOD}, {Params: pSD}}
 	ts := trueskill.DefaultParams()
-	ts.DrawProbability = evaluation.DrawProbability(evaluation.AsRanked(train))
-	pois, god, gsd := scorebased.NewPoissonOD(scorebased.DefaultParams()), scorebased.NewGaussianOD(pOD), scorebased.NewGaussianSD(pSD)
+	ts.DrawProbability = evaluation.DrawProbability(evaluation.AsRanked(trainM))
+	fmt.Fprintf(stdout, "%s %s: fitted on %d matches (γ_OD = %.3f, γ_SD = %.3f, draw probability %.3f)\n\n",
+		path, season, len(train), pOD.Gamma, pSD.Gamma, ts.DrawProbability)
 
-	teamsP := map[string]scorebased.Team{}
-	teamsG := map[string]scorebased.Team{}
-	teamsS := map[string]scorebased.Rating{}
-	teamsT := map[string]trueskill.Rating{}
-	get := func(name string) {
-		if _, ok := teamsG[name]; !ok {
-			teamsP[name], teamsG[name] = pois.Params.NewTeam(), god.Params.NewTeam()
-			teamsS[name], teamsT[name] = gsd.Params.NewRating(), ts.NewRating()
+	hyp := paper
+	names := [3]string{"Poisson-OD", "Gaussian-OD", "Gaussian-SD"}
+	var reports [3]scorebased.FitReport
+	if doFit {
+		ctx := context.Background()
+		opt := scorebased.DefaultFitOptions()
+		if hyp[0], reports[0], err = scorebased.Fit(ctx, scorebased.OnlinePoissonOD, train, fitStart, opt); err != nil {
+			return err
+		}
+		if hyp[1], reports[1], err = scorebased.Fit(ctx, scorebased.OnlineGaussianOD, train, fitStart, opt); err != nil {
+			return err
+		}
+		if hyp[2], reports[2], err = scorebased.Fit(ctx, scorebased.OnlineGaussianSD, train, fitStart, opt); err != nil {
+			return err
 		}
 	}
-	maxSteps := 0
-	for _, m := range train {
-		get(m.Home)
-		get(m.Away)
-		h, a, steps, err := pois.Update(teamsP[m.Home], teamsP[m.Away], m.HomeScore, m.AwayScore)
+	pm, err := newModels(paper)
+	if err != nil {
+		return err
+	}
+	pois, err := learn(pm.pois, train)
+	if err != nil {
+		return err
+	}
+	god, err := learn(pm.god, train)
+	if err != nil {
+		return err
+	}
+	gsd, err := learn(pm.gsd, train)
+	if err != nil {
+		return err
+	}
+	paperEv := [3]float64{pois.logEv, god.logEv, gsd.logEv}
+	if doFit {
+		fm, err := newModels(hyp)
 		if err != nil {
 			return err
 		}
-		teamsP[m.Home], teamsP[m.Away], maxSteps = h, a, max(maxSteps, steps)
-		if teamsG[m.Home], teamsG[m.Away], err = god.Update(teamsG[m.Home], teamsG[m.Away], float64(m.HomeScore), float64(m.AwayScore)); err != nil {
+		if pois, err = learn(fm.pois, train); err != nil {
 			return err
 		}
-		if teamsS[m.Home], teamsS[m.Away], err = gsd.Update(teamsS[m.Home], teamsS[m.Away], float64(m.HomeScore), float64(m.AwayScore)); err != nil {
+		if god, err = learn(fm.god, train); err != nil {
 			return err
 		}
-		res, err := ts.Rate(context.Background(), trueskill.Match{Teams: [][]trueskill.Rating{{teamsT[m.Home]}, {teamsT[m.Away]}}, Ranks: m.Ranks()})
+		if gsd, err = learn(fm.gsd, train); err != nil {
+			return err
+		}
+		fmt.Fprintln(stdout, "Hyperparameters fitted by evidence on the training matches (log evidence: the sum of each match's")
+		fmt.Fprintln(stdout, "log predictive probability before it is learnt; Poisson a probability, Gaussian a density):")
+		fmt.Fprintln(stdout, "model           σ₀       β       γ    base    home   log evidence (paper's settings)  evaluations")
+		for i, h := range hyp {
+			conv := ""
+			if !reports[i].Converged {
+				conv = " (not converged)"
+			}
+			if len(reports[i].AtBound) > 0 {
+				conv += " at bound: " + strings.Join(reports[i].AtBound, ", ")
+			}
+			fmt.Fprintf(stdout, "%-12s %7.3f %7.3f %7.3f %7.3f %7.3f %14.1f (%10.1f) %12d%s\n", names[i],
+				h.Params.Sigma, h.Params.Beta, h.Params.Gamma, h.Base, h.Home, reports[i].LogEvidence, paperEv[i], reports[i].Evaluations, conv)
+		}
+		fmt.Fprintln(stdout, "(Poisson-OD's base and home are on the log-rate scale; Gaussian-SD has no base.)")
+		fmt.Fprintln(stdout)
+	} else {
+		b, g := pOD.Beta, pOD.Gamma
+		fmt.Fprintf(stdout, "These are the paper's settings (Table 1: σ₀ = %.2f, β = %.2f), which are on the wrong scale for goals.\n", pOD.Sigma, b)
+		fmt.Fprintf(stdout, "β adds 2β² = %.1f goals² to the variance of each predicted score, so a predicted goal difference\n", 2*b*b)
+		fmt.Fprintf(stdout, "spreads over ±%.1f goals (one sd) however well the teams are known: the Gaussian models'\n", math.Sqrt(2*(2*b*b+g*g)))
+		fmt.Fprintln(stdout, "predictions are nearly flat, and Poisson-OD's expected goals and draw rates are off (see below).")
+		fmt.Fprintln(stdout, "Run with -fit to choose σ₀, β, the base score and a home advantage by evidence on the training matches.")
+		fmt.Fprintln(stdout)
+	}
+
+	teamsT := map[string]trueskill.Rating{}
+	getT := func(name string) trueskill.Rating {
+		if r, ok := teamsT[name]; ok {
+			return r
+		}
+		return ts.NewRating()
+	}
+	var tsAhead tally
+	for _, m := range trainM {
+		h, a := getT(m.Home), getT(m.Away)
+		_, d, _, err := ts.OutcomeProbabilities([]trueskill.Rating{h}, []trueskill.Rating{a})
+		if err != nil {
+			return err
+		}
+		tsAhead.add(0, 0, d, false)
+		res, err := ts.Rate(context.Background(), trueskill.Match{Teams: [][]trueskill.Rating{{h}, {a}}, Ranks: m.Ranks()})
 		if err != nil {
 			return err
 		}
 		teamsT[m.Home], teamsT[m.Away] = res.Ratings[0][0], res.Ratings[1][0]
 	}
-	fmt.Fprintf(stdout, "%s %s: fitted on %d matches (γ_OD = %.3f, γ_SD = %.3f, draw probability %.3f; Lemma 1 took at most %d Halley steps)\n\n",
-		path, season, len(train), pOD.Gamma, pSD.Gamma, ts.DrawProbability, maxSteps)
 
-	names := make([]string, 0, len(teamsG))
-	for n := range teamsG {
-		names = append(names, n)
+	teams := make([]string, 0, len(god.ratings))
+	for n := range god.ratings {
+		teams = append(teams, n)
 	}
-	slices.SortFunc(names, func(a, b string) int {
+	slices.SortFunc(teams, func(a, b string) int {
 		// Strength: offence plus defence (a high defence concedes little).
-		return cmp.Compare(teamsG[b].Offence.Mu+teamsG[b].Defence.Mu, teamsG[a].Offence.Mu+teamsG[a].Defence.Mu)
+		ra, rb := god.ratings[a], god.ratings[b]
+		return cmp.Or(cmp.Compare(rb.Offence.Mu+rb.Defence.Mu, ra.Offence.Mu+ra.Defence.Mu), cmp.Compare(a, b))
 	})
 	fmt.Fprintln(stdout, "team               Gaussian-OD off   def    Poisson-OD off   def   Gaussian-SD   TrueSkill μ (σ)")
-	for _, n := range names {
-		g, p, s, t := teamsG[n], teamsP[n], teamsS[n], teamsT[n]
+	for _, n := range teams {
+		g, p, s, t := god.get(n), pois.get(n), gsd.get(n), getT(n)
 		fmt.Fprintf(stdout, "%-18s %14.2f %6.2f %14.2f %6.2f %12.2f %10.2f (%.2f)\n", n,
 			g.Offence.Mu, g.Defence.Mu, p.Offence.Mu, p.Defence.Mu, s.Mu, t.Mu, t.Sigma)
 	}
 
+	var obs tally
+	for _, x := range train {
+		d := 0.0
+		if x.ScoreA == x.ScoreB {
+			d = 1
+		}
+		obs.add(x.ScoreA, x.ScoreB, d, true)
+	}
+	fmt.Fprintf(stdout, "\nOne-step-ahead predictions of the %d training matches (each predicted before it is learnt), means:\n", len(train))
+	fmt.Fprintln(stdout, "              home goals  away goals  draw rate")
+	for _, r := range []struct {
+		name string
+		t    tally
+	}{{"observed", obs}, {"Poisson-OD", pois.ahead}, {"Gaussian-OD", god.ahead}, {"Gaussian-SD", gsd.ahead}, {"TrueSkill", tsAhead}} {
+		n := float64(r.t.n)
+		goals := fmt.Sprintf("%10s  %10s", "-", "-")
+		if r.t.scores {
+			goals = fmt.Sprintf("%10.2f  %10.2f", r.t.home/n, r.t.away/n)
+		}
+		fmt.Fprintf(stdout, "%-12s  %s  %9.2f\n", r.name, goals, r.t.draw/n)
+	}
+
 	fmt.Fprintf(stdout, "\nNext %d fixtures (score: expected goals; W/D/L: probabilities for the home side)\n", len(test))
 	for _, m := range test {
-		get(m.Home)
-		get(m.Away)
 		fmt.Fprintf(stdout, "\n%s  %s %d-%d %s\n", m.Date, m.Home, m.HomeScore, m.AwayScore, m.Away)
-		pp, err := pois.Predict(teamsP[m.Home], teamsP[m.Away])
+		pp, err := pois.m.Predict(pois.get(m.Home), pois.get(m.Away))
 		if err != nil {
 			return err
 		}
-		gp, err := god.Predict(teamsG[m.Home], teamsG[m.Away])
+		gp, err := god.m.Predict(god.get(m.Home), god.get(m.Away))
 		if err != nil {
 			return err
 		}
-		sp, err := gsd.Predict(teamsS[m.Home], teamsS[m.Away])
+		sp, err := gsd.m.Predict(gsd.get(m.Home), gsd.get(m.Away))
 		if err != nil {
 			return err
 		}
-		w, d, l, err := ts.OutcomeProbabilities([]trueskill.Rating{teamsT[m.Home]}, []trueskill.Rating{teamsT[m.Away]})
+		w, d, l, err := ts.OutcomeProbabilities([]trueskill.Rating{getT(m.Home)}, []trueskill.Rating{getT(m.Away)})
 		if err != nil {
 			return err
 		}
@@ -150,4 +307,24 @@ func fit(stdout io.Writer, path, season string, holdout int) error {
 		fmt.Fprintf(stdout, "  TrueSkill                       W %.2f  D %.2f  L %.2f\n", w, d, l)
 	}
 	return nil
+}
+
+// models are the three score models under one setting each (Poisson-OD,
+// Gaussian-OD, Gaussian-SD, in the order of hyp).
+type models struct {
+	pois, god scorebased.Online[scorebased.Team]
+	gsd       scorebased.Online[scorebased.Rating]
+}
+
+func newModels(hyp [3]scorebased.Hyper) (models, error) {
+	var ms models
+	var err error
+	if ms.pois, err = scorebased.OnlinePoissonOD(hyp[0]); err != nil {
+		return ms, err
+	}
+	if ms.god, err = scorebased.OnlineGaussianOD(hyp[1]); err != nil {
+		return ms, err
+	}
+	ms.gsd, err = scorebased.OnlineGaussianSD(hyp[2])
+	return ms, err
 }

@@ -2,8 +2,10 @@ package main
 
 import (
 	"fmt"
+	"math"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -66,9 +68,157 @@ func TestUsageErrorsAreOneLineWithStatus2(t *testing.T) {
 }
 
 func TestFitsAndPredicts(t *testing.T) {
-	code, stdout, stderr := runArgs("-data", leagueFile(t, 24, 0), "-season", "s", "-next", "2")
-	if code != cli.OK || !strings.Contains(stdout, "fitted on 22 matches") || strings.Count(stdout, "  Poisson-OD   score") != 2 {
-		t.Errorf("exit %d\nstdout:\n%s\nstderr:\n%s", code, stdout, stderr)
+	for _, fit := range []string{"-fit=false", "-fit"} {
+		code, stdout, stderr := runArgs("-data", leagueFile(t, 24, 0), "-season", "s", "-next", "2", fit)
+		if code != cli.OK || !strings.Contains(stdout, "fitted on 22 matches") || strings.Count(stdout, "  Poisson-OD   score") != 2 {
+			t.Errorf("%s: exit %d\nstdout:\n%s\nstderr:\n%s", fit, code, stdout, stderr)
+		}
+	}
+	// A training slice of nothing but draws leaves no home advantage to
+	// find and no spread of score differences to start from.
+	code, stdout, stderr := runArgs("-data", leagueFile(t, 12, 10), "-season", "s", "-next", "2", "-fit")
+	if code != cli.OK || !strings.Contains(stdout, "Hyperparameters fitted by evidence") {
+		t.Errorf("all draws, -fit: exit %d\nstdout:\n%s\nstderr:\n%s", code, stdout, stderr)
+	}
+}
+
+// eplTrain returns the 2008-09 Premier League matches the program trains
+// on by default (all but the last five), read from the file directly.
+func eplTrain(t *testing.T) (home, away, draws []float64) {
+	t.Helper()
+	body, err := os.ReadFile("../data/epl.csv")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, line := range strings.Split(string(body), "\n") {
+		f := strings.Split(line, ",")
+		if len(f) != 6 || f[1] != "2008-09" {
+			continue
+		}
+		h, err1 := strconv.Atoi(f[4])
+		a, err2 := strconv.Atoi(f[5])
+		if err1 != nil || err2 != nil {
+			t.Fatalf("line %q", line)
+		}
+		d := 0.0
+		if h == a {
+			d = 1
+		}
+		home, away, draws = append(home, float64(h)), append(away, float64(a)), append(draws, d)
+	}
+	if len(home) != 380 {
+		t.Fatalf("2008-09: %d matches, want 380", len(home))
+	}
+	return home[:375], away[:375], draws[:375]
+}
+
+func mean(xs []float64) float64 {
+	var s float64
+	for _, x := range xs {
+		s += x
+	}
+	return s / float64(len(xs))
+}
+
+// calibration parses the one-step-ahead table: home goals, away goals
+// (NaN for "-") and draw rate by row name.
+func calibration(t *testing.T, stdout string) map[string][3]float64 {
+	t.Helper()
+	_, table, ok := strings.Cut(stdout, "One-step-ahead predictions")
+	if !ok {
+		t.Fatalf("no one-step-ahead table in\n%s", stdout)
+	}
+	rows := map[string][3]float64{}
+	for _, line := range strings.Split(table, "\n")[2:8] {
+		f := strings.Fields(line)
+		if len(f) != 4 {
+			continue
+		}
+		var r [3]float64
+		for i, s := range f[1:] {
+			if s == "-" {
+				r[i] = math.NaN()
+				continue
+			}
+			x, err := strconv.ParseFloat(s, 64)
+			if err != nil {
+				t.Fatalf("line %q", line)
+			}
+			r[i] = x
+		}
+		rows[f[0]] = r
+	}
+	return rows
+}
+
+// TestPaperSettingsSayWhatIsWrong runs the default command (the shipped
+// Premier League, 2008-09, the paper's settings): it says plainly that the
+// settings are on the wrong scale, with 2β² = 2·(25/6)² = 34.7 goals², and
+// shows the observed means, computed here from the file, beside the
+// models' far-off ones.
+func TestPaperSettingsSayWhatIsWrong(t *testing.T) {
+	code, stdout, stderr := runArgs("-data", "../data/epl.csv")
+	if code != cli.OK {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	for _, want := range []string{"paper's settings", "wrong scale for goals", "2β² = 34.7 goals²", "nearly flat", "Poisson-OD's expected goals and draw rates are off", "Run with -fit"} {
+		if !strings.Contains(stdout, want) {
+			t.Errorf("output lacks %q:\n%s", want, stdout)
+		}
+	}
+	home, away, draws := eplTrain(t)
+	rows := calibration(t, stdout)
+	obs := [3]float64{mean(home), mean(away), mean(draws)}
+	for i, x := range rows["observed"] {
+		if math.Abs(x-obs[i]) > 0.005 {
+			t.Errorf("observed row %v, from the file %.3f", rows["observed"], obs)
+		}
+	}
+	// The paper's settings: Poisson-OD's goals less than half the
+	// observed and draws more than twice; the Gaussian models' draws a
+	// quarter of the observed at most.
+	if p := rows["Poisson-OD"]; !(p[0] < obs[0]/2 && p[2] > 2*obs[2]) {
+		t.Errorf("Poisson-OD row %v, observed %.3f", p, obs)
+	}
+	for _, m := range []string{"Gaussian-OD", "Gaussian-SD"} {
+		if g := rows[m]; !(g[2] < obs[2]/4) {
+			t.Errorf("%s row %v, observed %.3f", m, g, obs)
+		}
+	}
+}
+
+// TestFitMatchesTheLeague runs -fit: the fitted hyperparameters' evidence
+// beats the paper's for each model, and the one-step-ahead means of the
+// score models come within 10 % of the observed goals per side and 0.05
+// of the observed draw rate.
+func TestFitMatchesTheLeague(t *testing.T) {
+	code, stdout, stderr := runArgs("-data", "../data/epl.csv", "-fit")
+	if code != cli.OK {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	for _, m := range []string{"Poisson-OD", "Gaussian-OD", "Gaussian-SD"} {
+		_, rest, _ := strings.Cut(stdout, "\n"+m+" ")
+		f := strings.Fields(strings.NewReplacer("(", " ", ")", " ").Replace(strings.SplitN(rest, "\n", 2)[0]))
+		if len(f) < 7 {
+			t.Fatalf("%s: no row of fitted hyperparameters in\n%s", m, stdout)
+		}
+		fitted, err1 := strconv.ParseFloat(f[5], 64)
+		paper, err2 := strconv.ParseFloat(f[6], 64)
+		if err1 != nil || err2 != nil || !(fitted > paper) {
+			t.Errorf("%s: log evidence fitted %v, paper %v (%v %v)", m, fitted, paper, err1, err2)
+		}
+	}
+	home, away, draws := eplTrain(t)
+	obs := [3]float64{mean(home), mean(away), mean(draws)}
+	rows := calibration(t, stdout)
+	for _, m := range []string{"Poisson-OD", "Gaussian-OD", "Gaussian-SD"} {
+		r := rows[m]
+		if m != "Gaussian-SD" && (math.Abs(r[0]/obs[0]-1) > 0.1 || math.Abs(r[1]/obs[1]-1) > 0.1) {
+			t.Errorf("%s goals %v, observed %.3f", m, r, obs)
+		}
+		if math.Abs(r[2]-obs[2]) > 0.05 {
+			t.Errorf("%s draw rate %v, observed %.3f", m, r, obs)
+		}
 	}
 }
 
@@ -77,7 +227,7 @@ func TestFitsAndPredicts(t *testing.T) {
 // it used to be 1, which TrueSkill rejects.
 func TestAllDrawTrainingDrawProbability(t *testing.T) {
 	code, stdout, stderr := runArgs("-data", leagueFile(t, 12, 10), "-season", "s", "-next", "2")
-	if code != cli.OK || !strings.Contains(stdout, "draw probability 0.999;") {
+	if code != cli.OK || !strings.Contains(stdout, "draw probability 0.999)") {
 		t.Errorf("exit %d\nstdout:\n%s\nstderr:\n%s", code, stdout, stderr)
 	}
 }
