@@ -111,7 +111,7 @@ func learn[R scorebased.Team | scorebased.Rating](m scorebased.Online[R], train 
 			return nil, fmt.Errorf("%s: match %d: %w", m.Name(), i, err)
 		}
 		md.logEv += lp
-		if md.ratings[x.A], md.ratings[x.B], err = m.Update(a, b, x.ScoreA, x.ScoreB); err != nil {
+		if md.ratings[x.A], md.ratings[x.B], err = m.Rate(context.Background(), a, b, x.ScoreA, x.ScoreB); err != nil {
 			return nil, fmt.Errorf("%s: match %d: %w", m.Name(), i, err)
 		}
 	}

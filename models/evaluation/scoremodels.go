@@ -1,6 +1,7 @@
 package evaluation
 
 import (
+	"context"
 	"fmt"
 	"math"
 	"slices"
@@ -229,7 +230,7 @@ func (*poissonModel) Name() string { return "Poisson-OD" }
 func (m *poissonModel) Fit(train []ScoredMatch) error {
 	m.m = scorebased.NewPoissonOD(scorebased.DefaultParams())
 	return m.teams.learn(m.m.Params.NewTeam(), train, func(x ScoredMatch, h, a scorebased.Team) (scorebased.Team, scorebased.Team, error) {
-		h, a, _, err := m.m.Update(h, a, x.HomeScore, x.AwayScore)
+		h, a, _, err := m.m.Rate(context.Background(), h, a, x.HomeScore, x.AwayScore)
 		return h, a, err
 	})
 }
@@ -321,7 +322,7 @@ func (m *godModel) Fit(train []ScoredMatch) error {
 	p.Gamma, _ = Gammas(train)
 	m.m = scorebased.NewGaussianOD(p)
 	return m.teams.learn(m.m.Params.NewTeam(), train, func(x ScoredMatch, h, a scorebased.Team) (scorebased.Team, scorebased.Team, error) {
-		return m.m.Update(h, a, float64(x.HomeScore), float64(x.AwayScore))
+		return m.m.Rate(context.Background(), h, a, float64(x.HomeScore), float64(x.AwayScore))
 	})
 }
 
@@ -372,7 +373,7 @@ func (m *gsdModel) Fit(train []ScoredMatch) error {
 	_, p.Gamma = Gammas(train)
 	m.m = scorebased.NewGaussianSD(p)
 	return m.ratings.learn(m.m.Params.NewRating(), train, func(x ScoredMatch, h, a scorebased.Rating) (scorebased.Rating, scorebased.Rating, error) {
-		return m.m.Update(h, a, float64(x.HomeScore), float64(x.AwayScore))
+		return m.m.Rate(context.Background(), h, a, float64(x.HomeScore), float64(x.AwayScore))
 	})
 }
 

@@ -1,6 +1,7 @@
 package scorebased_test
 
 import (
+	"context"
 	"testing"
 
 	"github.com/skillgraph/skillgraph/models/scorebased"
@@ -13,7 +14,7 @@ func BenchmarkGaussianODUpdate(b *testing.B) {
 	m := scorebased.NewGaussianOD(p)
 	b.ReportAllocs()
 	for i := 0; i < b.N; i++ {
-		a, _, err := m.Update(teamA, teamB, 2, 1)
+		a, _, err := m.Rate(context.Background(), teamA, teamB, 2, 1)
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -29,7 +30,7 @@ func BenchmarkPoissonODUpdate(b *testing.B) {
 	c := scorebased.Team{Offence: scorebased.Rating{Mu: 0.9, Sigma: 1.5}, Defence: scorebased.Rating{Mu: 0.1, Sigma: 0.4}}
 	b.ReportAllocs()
 	for i := 0; i < b.N; i++ {
-		x, _, _, err := m.Update(a, c, 2, 1)
+		x, _, _, err := m.Rate(context.Background(), a, c, 2, 1)
 		if err != nil {
 			b.Fatal(err)
 		}

@@ -184,7 +184,7 @@ func TestDeclarePoissonAdvantage(t *testing.T) {
 	}
 	shifted := a
 	shifted.Offence.Mu += shift
-	wa, wb, _, err := m.Update(shifted, bt, 3, 0)
+	wa, wb, _, err := m.Rate(context.Background(), shifted, bt, 3, 0)
 	if err != nil {
 		t.Fatal(err)
 	}

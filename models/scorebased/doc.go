@@ -12,14 +12,25 @@
 //     (factors.Poisson), solved from a tabulated start in one or two Halley
 //     steps.
 //
-// Each model updates ratings from a match's two scores (with optional
-// dynamics τ), and predicts a match: predicted scores, and win, draw and
+// Each model's Rate(ctx, a, b, scoreA, scoreB) updates ratings from a
+// match's two scores (with optional dynamics τ), the same verb, with a
+// context, as trueskill's and elo's Rate; Predict forecasts a match: predicted scores, and win, draw and
 // loss probabilities (Skellam for the Poisson model, in log space with as
 // many terms as the rates need; Gaussian differences with a ±½ draw band
 // for the Gaussian models). The printed win probabilities of eqs. 21 and 24
 // have typos, corrected and documented on WinProbability. EstimateGammaOD
 // and EstimateGammaSD set γ from training data as the paper does, and
 // TrueSkillWinProbability is eq. 11, for comparison.
+//
+// The paper's settings (DefaultParams) are on TrueSkill's scale, which on
+// a goal scale makes the Gaussian models' predictions nearly flat and
+// Poisson-OD's rates far too small. Fit sets a model's hyperparameters
+// from training matches instead: it maximises their one-step-ahead log
+// evidence (Learn) over σ₀, β, the prior's expected score (Hyper.Base)
+// and a home advantage (Hyper.Home, added to the first team's side), by
+// Nelder-Mead within bounds. The fitted model is an Online model
+// (OnlineGaussianOD, OnlinePoissonOD, OnlineGaussianSD), which rates,
+// predicts and scores matches with the home advantage included.
 //
 // Every Game (graph and schedule) can be drawn with package dot, which
 // gives the paper's Figures 2 and 3.

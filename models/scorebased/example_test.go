@@ -1,6 +1,7 @@
 package scorebased_test
 
 import (
+	"context"
 	"fmt"
 
 	"github.com/skillgraph/skillgraph/models/scorebased"
@@ -13,7 +14,7 @@ func ExampleGaussianOD() {
 	p := scorebased.DefaultParams()
 	p.Gamma = 1.3 // the sample standard deviation of scores in a football season
 	m := scorebased.NewGaussianOD(p)
-	a, b, err := m.Update(p.NewTeam(), p.NewTeam(), 3, 1)
+	a, b, err := m.Rate(context.Background(), p.NewTeam(), p.NewTeam(), 3, 1)
 	if err != nil {
 		fmt.Println(err)
 		return
@@ -33,7 +34,7 @@ func ExampleGaussianSD() {
 	p := scorebased.DefaultParams()
 	p.Gamma = 1.7
 	m := scorebased.NewGaussianSD(p)
-	a, b, err := m.Update(p.NewRating(), p.NewRating(), 3, 1)
+	a, b, err := m.Rate(context.Background(), p.NewRating(), p.NewRating(), 3, 1)
 	if err != nil {
 		fmt.Println(err)
 		return
@@ -48,7 +49,7 @@ func ExampleGaussianSD() {
 func ExamplePoissonOD() {
 	p := scorebased.Params{Mu: 0.3, Sigma: 0.5, Beta: 0.1, Gamma: 1}
 	m := scorebased.NewPoissonOD(p)
-	a, b, steps, err := m.Update(p.NewTeam(), p.NewTeam(), 4, 0)
+	a, b, steps, err := m.Rate(context.Background(), p.NewTeam(), p.NewTeam(), 4, 0)
 	if err != nil {
 		fmt.Println(err)
 		return

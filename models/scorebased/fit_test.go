@@ -151,11 +151,11 @@ func TestHomeAdvantageIsAShiftedScore(t *testing.T) {
 	plain := scorebased.NewGaussianOD(p)
 	a := scorebased.Team{Offence: scorebased.Rating{Mu: 1.4, Sigma: 0.4}, Defence: scorebased.Rating{Mu: 0.2, Sigma: 0.5}}
 	b := scorebased.Team{Offence: scorebased.Rating{Mu: 0.9, Sigma: 0.3}, Defence: scorebased.Rating{Mu: -0.1, Sigma: 0.6}}
-	ga, gb, err := home.Update(a, b, 3, 1)
+	ga, gb, err := home.Rate(context.Background(), a, b, 3, 1)
 	if err != nil {
 		t.Fatal(err)
 	}
-	wa, wb, _ := plain.Update(a, b, 3-0.35, 1)
+	wa, wb, _ := plain.Rate(context.Background(), a, b, 3-0.35, 1)
 	for _, c := range [][2]scorebased.Rating{{ga.Offence, wa.Offence}, {ga.Defence, wa.Defence}, {gb.Offence, wb.Offence}, {gb.Defence, wb.Defence}} {
 		if rel(c[0].Mu, c[1].Mu) > 1e-12 || rel(c[0].Sigma, c[1].Sigma) > 1e-12 {
 			t.Errorf("with home advantage %+v, shifted score %+v", c[0], c[1])

@@ -28,9 +28,9 @@ type Game struct {
 // run runs the game from its priors and returns the posterior of every
 // skill, in the order the builder added them (a slice of the game's own
 // buffer).
-func (gm *Game) run() ([]Rating, error) {
+func (gm *Game) run(ctx context.Context) ([]Rating, error) {
 	gm.Graph.Reset()
-	if _, err := gm.runner.Run(context.Background(), gm.Schedule); err != nil {
+	if _, err := gm.runner.Run(ctx, gm.Schedule); err != nil {
 		return nil, fmt.Errorf("scorebased: %w", err)
 	}
 	out := gm.out[:len(gm.skills)]
@@ -89,10 +89,10 @@ func (p Params) newODGame(a, b Team, score func(side int) graph.Factor) (*Game, 
 // updateOD runs the offence/defence game gm for a match between a and b
 // with the given scores, returns it to pool, and reports the posterior teams
 // and the most Halley steps a Poisson score factor took (0 for Gaussian).
-func (p Params) updateOD(pool *gamePool, gm *Game, a, b Team, scoreA, scoreB float64) (Team, Team, int, error) {
+func (p Params) updateOD(ctx context.Context, pool *gamePool, gm *Game, a, b Team, scoreA, scoreB float64) (Team, Team, int, error) {
 	gm.setPriors(p, a.Offence, a.Defence, b.Offence, b.Defence)
 	gm.setScores(scoreA, scoreB)
-	r, err := gm.run()
+	r, err := gm.run(ctx)
 	if err != nil {
 		return Team{}, Team{}, 0, err
 	}
@@ -185,12 +185,12 @@ func (m GaussianOD) Game(a, b Team, scoreA, scoreB float64) (*Game, error) {
 	return m.Params.newODGame(a, b, m.Params.gaussianScore(scoreA, scoreB))
 }
 
-// Update returns the teams' ratings after A scored scoreA and B scoreB.
+// Rate returns the teams' ratings after A scored scoreA and B scoreB.
 // With σ² + τ² for each prior variance it equals the closed form of eq. 20:
 //
 //	π_oA = 1/σ_oA² + 1/(2β² + γ² + σ_dB²),  τ_oA = μ_oA/σ_oA² + (s_A + μ_dB)/(2β² + γ² + σ_dB²),
 //	π_dB = 1/σ_dB² + 1/(2β² + γ² + σ_oA²),  τ_dB = μ_dB/σ_dB² + (μ_oA − s_A)/(2β² + γ² + σ_oA²).
-func (m GaussianOD) Update(a, b Team, scoreA, scoreB float64) (Team, Team, error) {
+func (m GaussianOD) Rate(ctx context.Context, a, b Team, scoreA, scoreB float64) (Team, Team, error) {
 	if err := m.Params.checkTeams(a, b); err != nil {
 		return Team{}, Team{}, err
 	}
@@ -204,7 +204,7 @@ func (m GaussianOD) Update(a, b Team, scoreA, scoreB float64) (Team, Team, error
 			return Team{}, Team{}, err
 		}
 	}
-	ta, tb, _, err := m.Params.updateOD(m.pool, gm, a, b, scoreA, scoreB)
+	ta, tb, _, err := m.Params.updateOD(ctx, m.pool, gm, a, b, scoreA, scoreB)
 	return ta, tb, err
 }
 
@@ -286,11 +286,11 @@ func (m GaussianSD) Game(a, b Rating, scoreA, scoreB float64) (*Game, error) {
 	return p.finish(bld, skills, priors, p.declareSD(bld, &c))
 }
 
-// Update returns the ratings after A scored scoreA and B scoreB; it equals
+// Rate returns the ratings after A scored scoreA and B scoreB; it equals
 // eqs. 22-23 with σ² + τ² for each prior variance:
 //
 //	π_A = 1/σ_A² + 1/(2β² + γ² + σ_B²),  τ_A = μ_A/σ_A² + ((s_A − s_B) + μ_B)/(2β² + γ² + σ_B²).
-func (m GaussianSD) Update(a, b Rating, scoreA, scoreB float64) (Rating, Rating, error) {
+func (m GaussianSD) Rate(ctx context.Context, a, b Rating, scoreA, scoreB float64) (Rating, Rating, error) {
 	p := m.Params
 	if err := p.checkSkills(a, b); err != nil {
 		return Rating{}, Rating{}, err
@@ -307,7 +307,7 @@ func (m GaussianSD) Update(a, b Rating, scoreA, scoreB float64) (Rating, Rating,
 	}
 	gm.setPriors(m.Params, a, b)
 	gm.setScores(scoreA-scoreB, 0)
-	r, err := gm.run()
+	r, err := gm.run(ctx)
 	if err != nil {
 		return Rating{}, Rating{}, err
 	}
@@ -388,9 +388,9 @@ func (m PoissonOD) Game(a, b Team, scoreA, scoreB int) (*Game, error) {
 	return m.Params.newODGame(a, b, func(side int) graph.Factor { return factors.NewPoisson(scores[side]) })
 }
 
-// Update returns the teams' ratings after A scored scoreA and B scoreB, and
+// Rate returns the teams' ratings after A scored scoreA and B scoreB, and
 // the largest number of Halley steps Lemma 1's fixed point took.
-func (m PoissonOD) Update(a, b Team, scoreA, scoreB int) (Team, Team, int, error) {
+func (m PoissonOD) Rate(ctx context.Context, a, b Team, scoreA, scoreB int) (Team, Team, int, error) {
 	if err := m.Params.checkTeams(a, b); err != nil {
 		return Team{}, Team{}, 0, err
 	}
@@ -404,7 +404,7 @@ func (m PoissonOD) Update(a, b Team, scoreA, scoreB int) (Team, Team, int, error
 			return Team{}, Team{}, 0, err
 		}
 	}
-	return m.Params.updateOD(m.pool, gm, a, b, float64(scoreA), float64(scoreB))
+	return m.Params.updateOD(ctx, m.pool, gm, a, b, float64(scoreA), float64(scoreB))
 }
 
 // Predict forecasts a match. The log-rate of A's score, x = p_oA − p_dB, is

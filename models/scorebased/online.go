@@ -78,8 +78,8 @@ type Online[R Team | Rating] interface {
 	// their difference (Gaussian-SD), or the probability of both counts
 	// (Poisson-OD, each count Poisson with a log-normal rate).
 	LogPredictive(a, b R, scoreA, scoreB float64) (float64, error)
-	// Update returns the ratings after A scored scoreA and B scoreB.
-	Update(a, b R, scoreA, scoreB float64) (R, R, error)
+	// Rate returns the ratings after A scored scoreA and B scoreB.
+	Rate(ctx context.Context, a, b R, scoreA, scoreB float64) (R, R, error)
 	// Predict forecasts a match, with the home advantage in A's favour.
 	Predict(a, b R) (Prediction, error)
 	// WinProbability is the papers' P(A beats B), P(s_A − s_B > 0), the
@@ -159,7 +159,7 @@ func Learn[R Team | Rating](ctx context.Context, m Online[R], matches []Result) 
 			return nil, 0, fmt.Errorf("scorebased: Learn: match %d (%s v %s): %w", i, x.A, x.B, err)
 		}
 		logEv += lp
-		if ratings[x.A], ratings[x.B], err = m.Update(a, b, x.ScoreA, x.ScoreB); err != nil {
+		if ratings[x.A], ratings[x.B], err = m.Rate(ctx, a, b, x.ScoreA, x.ScoreB); err != nil {
 			return nil, 0, fmt.Errorf("scorebased: Learn: match %d (%s v %s): %w", i, x.A, x.B, err)
 		}
 	}
@@ -211,15 +211,15 @@ func (m *odOnline) checkScores(a, b float64) error {
 	return checkScores(a, b)
 }
 
-func (m *odOnline) Update(a, b Team, scoreA, scoreB float64) (Team, Team, error) {
+func (m *odOnline) Rate(ctx context.Context, a, b Team, scoreA, scoreB float64) (Team, Team, error) {
 	if err := m.checkScores(scoreA, scoreB); err != nil {
 		return Team{}, Team{}, err
 	}
 	var err error
 	if m.poisson {
-		a, b, _, err = m.p.Update(m.home(a), b, int(scoreA), int(scoreB))
+		a, b, _, err = m.p.Rate(ctx, m.home(a), b, int(scoreA), int(scoreB))
 	} else {
-		a, b, err = m.g.Update(m.home(a), b, scoreA, scoreB)
+		a, b, err = m.g.Rate(ctx, m.home(a), b, scoreA, scoreB)
 	}
 	a.Offence.Mu -= m.h.Home
 	return a, b, err
@@ -310,8 +310,8 @@ func (m *sdOnline) home(a Rating) Rating {
 	return a
 }
 
-func (m *sdOnline) Update(a, b Rating, scoreA, scoreB float64) (Rating, Rating, error) {
-	a, b, err := m.m.Update(m.home(a), b, scoreA, scoreB)
+func (m *sdOnline) Rate(ctx context.Context, a, b Rating, scoreA, scoreB float64) (Rating, Rating, error) {
+	a, b, err := m.m.Rate(ctx, m.home(a), b, scoreA, scoreB)
 	a.Mu -= m.h.Home
 	return a, b, err
 }

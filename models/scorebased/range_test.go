@@ -1,6 +1,7 @@
 package scorebased_test
 
 import (
+	"context"
 	"errors"
 	"math"
 	"strings"
@@ -98,9 +99,12 @@ func TestScoreModelRange(t *testing.T) {
 	od, sd, pois := scorebased.NewGaussianOD(p), scorebased.NewGaussianSD(p), scorebased.NewPoissonOD(p)
 	huge := scorebased.Team{Offence: scorebased.Rating{Mu: 25, Sigma: 1e200}, Defence: p.NewRating()}
 	for name, err := range map[string]error{
-		"Gaussian-OD update": func() error { _, _, err := od.Update(p.NewTeam(), huge, 1, 2); return err }(),
-		"Poisson-OD update":  func() error { _, _, _, err := pois.Update(p.NewTeam(), huge, 1, 2); return err }(),
-		"Gaussian-SD update": func() error { _, _, err := sd.Update(p.NewRating(), huge.Offence, 1, 2); return err }(),
+		"Gaussian-OD update": func() error { _, _, err := od.Rate(context.Background(), p.NewTeam(), huge, 1, 2); return err }(),
+		"Poisson-OD update":  func() error { _, _, _, err := pois.Rate(context.Background(), p.NewTeam(), huge, 1, 2); return err }(),
+		"Gaussian-SD update": func() error {
+			_, _, err := sd.Rate(context.Background(), p.NewRating(), huge.Offence, 1, 2)
+			return err
+		}(),
 		"Gaussian-OD predict": func() error {
 			_, err := od.Predict(p.NewTeam(), scorebased.Team{Offence: scorebased.Rating{Mu: 25, Sigma: 1e-170}, Defence: p.NewRating()})
 			return err
@@ -117,7 +121,7 @@ func TestScoreModelRange(t *testing.T) {
 	} {
 		q := p
 		bad(&q)
-		if _, _, err := scorebased.NewGaussianOD(q).Update(q.NewTeam(), q.NewTeam(), 1, 2); !errors.Is(err, scorebased.ErrParameter) || !strings.Contains(err.Error(), "Params.") {
+		if _, _, err := scorebased.NewGaussianOD(q).Rate(context.Background(), q.NewTeam(), q.NewTeam(), 1, 2); !errors.Is(err, scorebased.ErrParameter) || !strings.Contains(err.Error(), "Params.") {
 			t.Errorf("%+v: %v, want ErrParameter naming it", q, err)
 		}
 	}

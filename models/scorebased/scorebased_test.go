@@ -1,6 +1,7 @@
 package scorebased_test
 
 import (
+	"context"
 	"errors"
 	"math"
 	"testing"
@@ -43,7 +44,7 @@ func TestGaussianODEqualsEq20(t *testing.T) {
 		p := params(tau)
 		m := scorebased.NewGaussianOD(p)
 		sA, sB := 3.0, 1.0
-		a, b, err := m.Update(teamA, teamB, sA, sB)
+		a, b, err := m.Rate(context.Background(), teamA, teamB, sA, sB)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -74,7 +75,7 @@ func TestGaussianSDEqualsEq22(t *testing.T) {
 		m := scorebased.NewGaussianSD(p)
 		la, lb := scorebased.Rating{Mu: 28, Sigma: 4}, scorebased.Rating{Mu: 23, Sigma: 6}
 		sA, sB := 1.0, 2.0
-		a, b, err := m.Update(la, lb, sA, sB)
+		a, b, err := m.Rate(context.Background(), la, lb, sA, sB)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -101,7 +102,7 @@ func TestPoissonODComposition(t *testing.T) {
 		pp := p
 		pp.Beta = 0.3
 		m := scorebased.NewPoissonOD(pp)
-		na, nb, steps, err := m.Update(a, b, sc[0], sc[1])
+		na, nb, steps, err := m.Rate(context.Background(), a, b, sc[0], sc[1])
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -263,10 +264,10 @@ func TestEstimateGamma(t *testing.T) {
 
 func TestInputErrors(t *testing.T) {
 	p := params(0)
-	if _, _, _, err := scorebased.NewPoissonOD(p).Update(teamA, teamB, -1, 2); !errors.Is(err, scorebased.ErrScore) {
+	if _, _, _, err := scorebased.NewPoissonOD(p).Rate(context.Background(), teamA, teamB, -1, 2); !errors.Is(err, scorebased.ErrScore) {
 		t.Errorf("negative Poisson score: %v", err)
 	}
-	if _, _, err := scorebased.NewGaussianOD(p).Update(teamA, teamB, math.NaN(), 2); !errors.Is(err, scorebased.ErrScore) {
+	if _, _, err := scorebased.NewGaussianOD(p).Rate(context.Background(), teamA, teamB, math.NaN(), 2); !errors.Is(err, scorebased.ErrScore) {
 		t.Errorf("NaN score: %v", err)
 	}
 	bad := teamA
@@ -276,7 +277,7 @@ func TestInputErrors(t *testing.T) {
 	}
 	q := p
 	q.Gamma = -1
-	if _, _, err := scorebased.NewGaussianSD(q).Update(teamA.Offence, teamB.Offence, 1, 0); !errors.Is(err, scorebased.ErrParameter) {
+	if _, _, err := scorebased.NewGaussianSD(q).Rate(context.Background(), teamA.Offence, teamB.Offence, 1, 0); !errors.Is(err, scorebased.ErrParameter) {
 		t.Errorf("negative γ: %v", err)
 	}
 }
@@ -296,7 +297,7 @@ func TestHugeRatesStayFast(t *testing.T) {
 	if math.IsNaN(pr.Win) || math.Abs(pr.Win+pr.Draw+pr.Loss-1) > 1e-9 || math.Abs(pr.Win-pr.Loss) > 1e-9 {
 		t.Errorf("prediction %+v", pr)
 	}
-	a, b, _, err := m.Update(p.NewTeam(), p.NewTeam(), 300, 0)
+	a, b, _, err := m.Rate(context.Background(), p.NewTeam(), p.NewTeam(), 300, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -322,16 +323,16 @@ func TestConcurrentUpdates(t *testing.T) {
 	pp := p
 	pp.Beta = 0.3
 	pois := scorebased.NewPoissonOD(pp)
-	wantA, _, _ := god.Update(teamA, teamB, 2, 1)
-	wantS, _, _ := gsd.Update(teamA.Offence, teamB.Offence, 2, 1)
-	wantP, _, _, _ := pois.Update(teamA, teamB, 2, 1)
+	wantA, _, _ := god.Rate(context.Background(), teamA, teamB, 2, 1)
+	wantS, _, _ := gsd.Rate(context.Background(), teamA.Offence, teamB.Offence, 2, 1)
+	wantP, _, _, _ := pois.Rate(context.Background(), teamA, teamB, 2, 1)
 	done := make(chan string, 8)
 	for g := 0; g < 8; g++ {
 		go func() {
 			for k := 0; k < 100; k++ {
-				a, _, err1 := god.Update(teamA, teamB, 2, 1)
-				s, _, err2 := gsd.Update(teamA.Offence, teamB.Offence, 2, 1)
-				q, _, _, err3 := pois.Update(teamA, teamB, 2, 1)
+				a, _, err1 := god.Rate(context.Background(), teamA, teamB, 2, 1)
+				s, _, err2 := gsd.Rate(context.Background(), teamA.Offence, teamB.Offence, 2, 1)
+				q, _, _, err3 := pois.Rate(context.Background(), teamA, teamB, 2, 1)
 				if err1 != nil || err2 != nil || err3 != nil || a != wantA || s != wantS || q != wantP {
 					done <- "concurrent update differs"
 					return
@@ -343,6 +344,31 @@ func TestConcurrentUpdates(t *testing.T) {
 	for g := 0; g < 8; g++ {
 		if msg := <-done; msg != "" {
 			t.Error(msg)
+		}
+	}
+}
+
+// TestRateCancelled: every model's Rate stops with the context's error.
+func TestRateCancelled(t *testing.T) {
+	p := scorebased.DefaultParams()
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	for name, err := range map[string]error{
+		"Gaussian-OD": func() error {
+			_, _, err := scorebased.NewGaussianOD(p).Rate(ctx, p.NewTeam(), p.NewTeam(), 1, 0)
+			return err
+		}(),
+		"Poisson-OD": func() error {
+			_, _, _, err := scorebased.NewPoissonOD(p).Rate(ctx, p.NewTeam(), p.NewTeam(), 1, 0)
+			return err
+		}(),
+		"Gaussian-SD": func() error {
+			_, _, err := scorebased.NewGaussianSD(p).Rate(ctx, p.NewRating(), p.NewRating(), 1, 0)
+			return err
+		}(),
+	} {
+		if !errors.Is(err, context.Canceled) {
+			t.Errorf("%s: %v, want context.Canceled", name, err)
 		}
 	}
 }
