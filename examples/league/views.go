@@ -185,7 +185,8 @@ func predict(l *league, sides [][]string) (*prediction, error) {
 	if err != nil {
 		return nil, err
 	}
-	win, draw, loss, err := l.Params.OutcomeProbabilities(a, b)
+	pr, err := l.Params.Predict(a, b)
+	win, draw, loss := pr.Win, pr.Draw, pr.Loss
 	if err != nil {
 		return nil, fmt.Errorf("-predict: %w", err)
 	}
@@ -245,7 +246,8 @@ func pairings(l *league, top int) (*pairList, error) {
 			if err != nil {
 				return nil, fmt.Errorf("-pairings: %w", err)
 			}
-			win, draw, loss, err := l.Params.OutcomeProbabilities([]trueskill.Rating{ra}, []trueskill.Rating{rb})
+			pr, err := l.Params.Predict([]trueskill.Rating{ra}, []trueskill.Rating{rb})
+			win, draw, loss := pr.Win, pr.Draw, pr.Loss
 			if err != nil {
 				return nil, fmt.Errorf("-pairings: %w", err)
 			}

@@ -232,7 +232,8 @@ func rate(stdout io.Writer, path, season string, holdout int, doFit bool) error 
 	var tsAhead tally
 	for _, m := range trainM {
 		h, a := getT(m.Home), getT(m.Away)
-		_, d, _, err := ts.OutcomeProbabilities([]trueskill.Rating{h}, []trueskill.Rating{a})
+		pr, err := ts.Predict([]trueskill.Rating{h}, []trueskill.Rating{a})
+		d := pr.Draw
 		if err != nil {
 			return err
 		}
@@ -297,14 +298,14 @@ func rate(stdout io.Writer, path, season string, holdout int, doFit bool) error 
 		if err != nil {
 			return err
 		}
-		w, d, l, err := ts.OutcomeProbabilities([]trueskill.Rating{getT(m.Home)}, []trueskill.Rating{getT(m.Away)})
+		tp, err := ts.Predict([]trueskill.Rating{getT(m.Home)}, []trueskill.Rating{getT(m.Away)})
 		if err != nil {
 			return err
 		}
 		fmt.Fprintf(stdout, "  Poisson-OD   score %5.2f-%-5.2f  W %.2f  D %.2f  L %.2f\n", pp.ScoreA, pp.ScoreB, pp.Win, pp.Draw, pp.Loss)
 		fmt.Fprintf(stdout, "  Gaussian-OD  score %5.2f-%-5.2f  W %.2f  D %.2f  L %.2f\n", gp.ScoreA, gp.ScoreB, gp.Win, gp.Draw, gp.Loss)
 		fmt.Fprintf(stdout, "  Gaussian-SD  diff  %+5.2f        W %.2f  D %.2f  L %.2f\n", sp.Difference, sp.Win, sp.Draw, sp.Loss)
-		fmt.Fprintf(stdout, "  TrueSkill                       W %.2f  D %.2f  L %.2f\n", w, d, l)
+		fmt.Fprintf(stdout, "  TrueSkill                       W %.2f  D %.2f  L %.2f\n", tp.Win, tp.Draw, tp.Loss)
 	}
 	return nil
 }

@@ -111,18 +111,18 @@ func TestBadInput(t *testing.T) {
 
 		{"Poisson: negative score", func() error {
 			p := scorebased.DefaultParams()
-			_, _, _, err := scorebased.NewPoissonOD(p).Update(p.NewTeam(), p.NewTeam(), -1, 0)
+			_, _, _, err := scorebased.NewPoissonOD(p).Rate(context.Background(), p.NewTeam(), p.NewTeam(), -1, 0)
 			return err
 		}(), scorebased.ErrScore, "count"},
 		{"Gaussian-OD: NaN score", func() error {
 			p := scorebased.DefaultParams()
-			_, _, err := scorebased.NewGaussianOD(p).Update(p.NewTeam(), p.NewTeam(), nan, 0)
+			_, _, err := scorebased.NewGaussianOD(p).Rate(context.Background(), p.NewTeam(), p.NewTeam(), nan, 0)
 			return err
 		}(), scorebased.ErrScore, "scores"},
 		{"Gaussian-SD: zero γ", func() error {
 			p := scorebased.DefaultParams()
 			p.Gamma = 0
-			_, _, err := scorebased.NewGaussianSD(p).Update(p.NewRating(), p.NewRating(), 1, 0)
+			_, _, err := scorebased.NewGaussianSD(p).Rate(context.Background(), p.NewRating(), p.NewRating(), 1, 0)
 			return err
 		}(), scorebased.ErrParameter, "Gamma"},
 		{"score model: infinite σ", func() error {
@@ -138,7 +138,7 @@ func TestBadInput(t *testing.T) {
 			p := scorebased.DefaultParams()
 			bad := p.NewTeam()
 			bad.Offence.Sigma = 1e200
-			_, _, err := scorebased.NewGaussianOD(p).Update(p.NewTeam(), bad, 1, 0)
+			_, _, err := scorebased.NewGaussianOD(p).Rate(context.Background(), p.NewTeam(), bad, 1, 0)
 			return err
 		}(), scorebased.ErrRating, "team B.Offence.Sigma"},
 		{"score model: β² underflows", func() error {

@@ -12,7 +12,7 @@
 // closed form (tested equal to the graph to 1e-12).
 //
 // Predictions: Quality (the paper's equation 7 and its k-team form),
-// OutcomeProbabilities and WinProbability. Display: Rating.Conservative,
+// Predict and WinProbability. Display: Rating.Conservative,
 // Params.Exposure (μ − 3σ at the defaults), and the league page's
 // Rating.DisplayRating ((μ − σ)·48) and Params.Stability.
 //

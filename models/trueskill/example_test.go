@@ -59,7 +59,8 @@ func ExampleParams_WinProbability() {
 	newcomer := []trueskill.Rating{p.NewRating()}
 	win, _ := p.WinProbability(veteran, newcomer)
 	fmt.Printf("P(veteran wins) = %.3f\n", win)
-	w, d, l, _ := p.OutcomeProbabilities(veteran, newcomer)
+	pr, _ := p.Predict(veteran, newcomer)
+	w, d, l := pr.Win, pr.Draw, pr.Loss
 	fmt.Printf("win %.3f, draw %.3f, loss %.3f\n", w, d, l)
 	// Output:
 	// P(veteran wins) = 0.726

@@ -10,7 +10,7 @@ import (
 // The model's numerical ranges, in one place.
 //
 // The two-team closed form (Rate and Rater.Rate of two teams, Rate1v1,
-// OutcomeProbabilities, two-team Quality) accepts every finite input: when
+// Predict, two-team Quality) accepts every finite input: when
 // a variance or a mean difference leaves float64's range (σ ≳ 1e154,
 // σ ≲ 1e-154, β or τ ≳ 1e154, weights of 1e300, ratings near ±1.8e308) it
 // repeats the same formulas in wide arithmetic (wide.go), so that the answer

@@ -121,14 +121,26 @@ func (p Params) Quality(teams [][]Rating, weights [][]float64) (float64, error) 
 	return q, nil
 }
 
-// OutcomeProbabilities returns the probabilities that team a beats team b,
-// that they draw, and that b beats a, in a match between the two alone:
+// Prediction is the outcome of a match between two teams, A and B, as a
+// model predicts it: the chances that A wins, that they draw, and that A
+// loses. elo.Prediction and scorebased.Prediction have the same fields.
+type Prediction struct {
+	Win, Draw, Loss float64
+}
+
+// Predict returns the probabilities that team a beats team b, that they
+// draw, and that b beats a, in a match between the two alone:
 // with d = t_a − t_b ~ N(Δμ, c²), c² = Σ(σ² + τ² + β²) over both teams and
 // ε the pair's draw margin, win = Φ((Δμ − ε)/c), draw = P(|d| ≤ ε),
 // loss = Φ((−Δμ − ε)/c). τ is included because the next match happens after
 // the dynamics, which makes a win's probability equal to the evidence Rate
 // reports for it.
-func (p Params) OutcomeProbabilities(a, b []Rating) (win, draw, loss float64, err error) {
+func (p Params) Predict(a, b []Rating) (Prediction, error) {
+	win, draw, loss, err := p.outcomes(a, b)
+	return Prediction{Win: win, Draw: draw, Loss: loss}, err
+}
+
+func (p Params) outcomes(a, b []Rating) (win, draw, loss float64, err error) {
 	if err := p.Validate(); err != nil {
 		return 0, 0, 0, err
 	}
@@ -169,8 +181,8 @@ func (p Params) OutcomeProbabilities(a, b []Rating) (win, draw, loss float64, er
 }
 
 // WinProbability returns the probability that team a beats team b (see
-// OutcomeProbabilities).
+// Predict).
 func (p Params) WinProbability(a, b []Rating) (float64, error) {
-	win, _, _, err := p.OutcomeProbabilities(a, b)
+	win, _, _, err := p.outcomes(a, b)
 	return win, err
 }

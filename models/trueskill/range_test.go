@@ -134,7 +134,7 @@ func TestClosedFormExtremes(t *testing.T) {
 	})
 }
 
-// TestPredictionExtremes checks Quality and OutcomeProbabilities where
+// TestPredictionExtremes checks Quality and Predict where
 // their float64 forms overflowed or underflowed, against the limits of
 // equation 7 and of the outcome probabilities written out.
 func TestPredictionExtremes(t *testing.T) {
@@ -164,13 +164,13 @@ func TestPredictionExtremes(t *testing.T) {
 
 	// d ~ N(0, c²), c = √2·1e200: P(win) = P(loss) = Φ(−ε/c) ≈ ½ and
 	// P(draw) = 2Φ(ε/c) − 1 ≈ 2(ε/c)φ(0), about 4e-201.
-	win, draw, loss, err := def.OutcomeProbabilities([]trueskill.Rating{r(25, 1e200)}, []trueskill.Rating{r(25, 1e200)})
+	pr, err := def.Predict([]trueskill.Rating{r(25, 1e200)}, []trueskill.Rating{r(25, 1e200)})
 	if err != nil {
 		t.Fatal(err)
 	}
 	e := def.Margin(1, 1) / (math.Sqrt2 * 1e200)
-	if d := cmp.Diff([]float64{0.5, 2 * e / math.Sqrt(2*math.Pi), 0.5}, []float64{win, draw, loss}, approx); d != "" {
-		t.Errorf("OutcomeProbabilities (-want +got):\n%s", d)
+	if d := cmp.Diff([]float64{0.5, 2 * e / math.Sqrt(2*math.Pi), 0.5}, []float64{pr.Win, pr.Draw, pr.Loss}, approx); d != "" {
+		t.Errorf("Predict (-want +got):\n%s", d)
 	}
 }
 

@@ -282,15 +282,16 @@ func TestQualityMultiTeam(t *testing.T) {
 	}
 }
 
-// TestOutcomeProbabilities checks the three outcomes against Simpson's rule
+// TestPredict checks the three outcomes against Simpson's rule
 // applied to the density of the difference d = t_a − t_b ~ N(Δμ, c²), c² =
 // Σ(σ² + τ² + β²), over (−∞, −ε), [−ε, ε] and (ε, ∞) (which shares no code
 // with messages.LogWithinMass or Φ), and that the probability of a win, and
 // of a draw, equals the evidence Rate reports for it (both include τ).
-func TestOutcomeProbabilities(t *testing.T) {
+func TestPredict(t *testing.T) {
 	p := trueskill.DefaultParams()
 	a, b := []trueskill.Rating{r(28, 4), r(22, 6)}, []trueskill.Rating{r(26, 3), r(25, 5)}
-	win, draw, loss, err := p.OutcomeProbabilities(a, b)
+	pr, err := p.Predict(a, b)
+	win, draw, loss := pr.Win, pr.Draw, pr.Loss
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -321,7 +322,7 @@ func TestOutcomeProbabilities(t *testing.T) {
 	}
 	want := []float64{mass(eps, mu+40*c), mass(-eps, eps), mass(mu-40*c, -eps)}
 	if d := cmp.Diff(want, []float64{win, draw, loss}, cmpopts.EquateApprox(1e-12, 0)); d != "" {
-		t.Errorf("(-quadrature +OutcomeProbabilities):\n%s", d)
+		t.Errorf("(-quadrature +Predict):\n%s", d)
 	}
 	res, err := p.Rate(ctx, trueskill.Match{Teams: [][]trueskill.Rating{a, b}})
 	if err != nil {

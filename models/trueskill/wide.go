@@ -8,7 +8,7 @@ import (
 )
 
 // Wide arithmetic for the two-team closed form: the formulas of twoTeams
-// (and of OutcomeProbabilities and two-team Quality) evaluated in
+// (and of Predict and two-team Quality) evaluated in
 // big.Float, whose exponent range no rating or parameter can leave, for the
 // rare inputs whose variances or mean difference leave float64's (see
 // numeric.go). Only the standardised quantities t = μ_d/c and ε/c, which
