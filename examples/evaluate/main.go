@@ -8,7 +8,10 @@
 //     Gaussian-OD, Gaussian-SD and Elo; information gain (unclamped, from
 //     log-probabilities), AUC and score MAE, mean and 95 % interval over
 //     seasons, paired t-tests over seasons between the models the paper
-//     compares, and a figure laid out like its Figure 4;
+//     compares, and a figure laid out like its Figure 4; -fit adds the
+//     three score models with hyperparameters fitted to each training set
+//     (σ₀, β, the prior's expected score and a home advantage, by
+//     scorebased.Fit), since the paper's settings are on TrueSkill's scale;
 //
 //  2. the TrueSkill paper's section 4.1: online prediction error, full and
 //     challenged, of TrueSkill and Elo on Formula 1 races and on the
@@ -21,6 +24,7 @@
 //
 //	go run ./examples/evaluate                        shipped data only
 //	go run ./examples/evaluate -data ../shared/data -out DIR -json FILE
+//	go run ./examples/evaluate -data ../shared/data -fit  (with fitted models)
 //	go run ./examples/evaluate -matches FILE [-draw p] (experiment 2 on any
 //	                                                    file with match_id,
 //	                                                    date, team, player, rank)
@@ -82,6 +86,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	matches := fs.String("matches", "", "run only experiment 2 on this multi-team file")
 	tau1 := fs.Float64("tau1", 0, "TrueSkill's dynamics τ in experiment 1 (the paper's Table 1 has none)")
 	tau := fs.Float64("tau", trueskill.DefaultParams().Tau, "TrueSkill's dynamics τ in experiment 2 (σ₀/100, the TrueSkill paper's standard value)")
+	fit := fs.Bool("fit", false, "experiment 1: add the three score models with hyperparameters fitted to each training set (scorebased.Fit)")
 	tiesFlag := fs.String("ties", "wrong", "experiment 2: a predicted tie counts as an error (wrong) or half of one (half)")
 	var draw *float64
 	fs.Func("draw", "experiment 2: TrueSkill's draw probability in [0, 1) (default: the data's share of tied adjacent teams)", func(s string) error {
@@ -108,7 +113,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	if err != nil {
 		return usage("-ties %q: want wrong or half", *tiesFlag)
 	}
-	cfg := config{tp: tp, tau1: *tau1, ties: ties, draw: draw}
+	cfg := config{tp: tp, tau1: *tau1, ties: ties, draw: draw, fit: *fit}
 	rep := &report{
 		Command: append([]string{"evaluate"}, args...),
 		Settings: settings{
@@ -182,6 +187,7 @@ type config struct {
 	tau1 float64          // experiment 1's TrueSkill τ
 	ties evaluation.TieRule
 	draw *float64 // experiment 2's draw probability, nil for the data's
+	fit  bool     // experiment 1 adds the fitted score models
 }
 
 // shippedData returns the repository's examples/data, looked for from the
@@ -399,7 +405,7 @@ var metrics = []struct {
 
 // scoreLeagueOf runs experiment 1 on one league.
 func scoreLeagueOf(stderr io.Writer, l league, cfg config) (scoreLeague, error) {
-	models, err := evaluation.ScoreModels(evaluation.ScoreConfig{TrueSkillTau: cfg.tau1})
+	models, err := evaluation.ScoreModels(evaluation.ScoreConfig{TrueSkillTau: cfg.tau1, Fitted: cfg.fit})
 	if err != nil {
 		return scoreLeague{}, err
 	}

@@ -372,3 +372,4 @@ func TestScoredMatchRanks(t *testing.T) {
 		}
 	}
 }
+

@@ -76,6 +76,13 @@ type ScoreConfig struct {
 	// paper gives TrueSkill no dynamics, so 0 is the protocol's setting;
 	// trueskill.DefaultParams' τ = σ₀/100 is the Xbox Live one.
 	TrueSkillTau float64
+	// Fitted adds Poisson-OD, Gaussian-OD and Gaussian-SD with their
+	// hyperparameters fitted to each training set (scorebased.Fit: σ₀, β,
+	// the prior's expected score and a home advantage, by the training
+	// matches' one-step-ahead evidence), after the five paper models. The
+	// paper's settings are on TrueSkill's scale, far from a goal scale;
+	// the fitted models show what the models do on the data's own scale.
+	Fitted bool
 }
 
 // ScoreModels returns the five models of the experiment with the paper's
@@ -88,7 +95,11 @@ func ScoreModels(cfg ScoreConfig) ([]ScoreModel, error) {
 	if !(cfg.TrueSkillTau >= 0) || math.IsInf(cfg.TrueSkillTau, 1) {
 		return nil, fmt.Errorf("evaluation: ScoreModels: TrueSkillTau = %v: %w", cfg.TrueSkillTau, ErrInput)
 	}
-	return []ScoreModel{&tsModel{tau: cfg.TrueSkillTau}, &poissonModel{}, &godModel{}, &gsdModel{}, &eloModel{}}, nil
+	models := []ScoreModel{&tsModel{tau: cfg.TrueSkillTau}, &poissonModel{}, &godModel{}, &gsdModel{}, &eloModel{}}
+	if cfg.Fitted {
+		models = append(models, fittedModels()...)
+	}
+	return models, nil
 }
 
 // Gammas returns γ for Gaussian-OD and Gaussian-SD as the protocol sets it
