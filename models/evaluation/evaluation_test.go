@@ -372,4 +372,3 @@ func TestScoredMatchRanks(t *testing.T) {
 		}
 	}
 }
-
