@@ -10,8 +10,11 @@
 // partial-play weights and draws. New runs the forward pass (online
 // TrueSkill with drift) and keeps each game's one-step-ahead evidence;
 // Converge sweeps the history backward and forward, each game's inside run
-// as one unit (trueskill.Params.Schedule), until no skill moves by more
-// than a tolerance. LearningCurve reads a player's skills over time.
+// as one unit (trueskill.Params.Schedule), mixing the last sweeps'
+// messages (Anderson acceleration), until no skill moves by more than a
+// tolerance. LearningCurve reads a player's skills over time and Posterior
+// a skill at any time; Add appends later games to a smoothed history (the
+// online mode: add a batch, then Converge for a few sweeps).
 //
 // The conventions (batches, drift counted from a player's previous batch,
 // the draw margin from the players' β) are those of the authors' package

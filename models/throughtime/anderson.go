@@ -1,0 +1,202 @@
+package throughtime
+
+import (
+	"math"
+
+	"github.com/skillgraph/skillgraph/graph"
+	"github.com/skillgraph/skillgraph/messages"
+)
+
+// anderson accelerates the sweeps by Anderson mixing (Anderson 1965; Walker
+// and Ni 2011): the sweep is a fixed-point map G of the skills' messages
+// x, and instead of x ← G(x) the next point is the combination of the last
+// few G(x_j) whose residuals G(x_j) − x_j combine to the least residual.
+// On a history, the slowest part of the error is the whole population's
+// level drifting together, only weakly held by the new players' priors,
+// along with other smooth modes over time; plain sweeps shrink it by 1-3 %
+// each, and mixing over a few sweeps removes such modes as a Krylov
+// method would. The fixed point is the same: a point where G(x) = x has no
+// residual to mix, and Converge still decides convergence by a sweep that
+// moves no skill by more than its tolerance.
+// mixDepth is how many past sweeps are mixed. Measured on the tennis-shaped
+// history at a quarter of its size, to 1e-6: 54 sweeps with Aitken
+// extrapolation of a single mode, 33 mixing 1 or 3 sweeps, 24 mixing 5,
+// 21 mixing 10; at full size 57 mixing 5 and 25 mixing 10. Formula 1
+// (1,138 races of up to 30 drivers) converges in 92 sweeps mixing 10, and
+// mixing 5 leaves it at 1.2e-4 after 150.
+const mixDepth = 10
+
+type anderson struct {
+	h     *History
+	edges []graph.EdgeID // the skills' edges, the state a sweep carries
+	depth int            // how many past steps are mixed
+	x     []float64      // the messages before this sweep (π, τ pairs)
+	gPrev []float64      // G of the previous point
+	fPrev []float64      // its residual
+	// dG and dF are the last depth differences of G and of the residual,
+	// oldest first, in single precision: they only set the mixing, and
+	// halving them is what lets a 200,000-game history mix ten steps.
+	dG, dF [][]float32
+	best   float64 // the smallest residual norm since the history was cleared
+	have   bool    // gPrev and fPrev hold a step
+}
+
+func (h *History) newAnderson(depth int) *anderson {
+	a := &anderson{h: h, depth: depth, best: math.Inf(1)}
+	for _, v := range h.skills {
+		for i := range h.g.Degree(v) {
+			a.edges = append(a.edges, h.g.EdgeID(h.g.VariableEdge(v, i)))
+		}
+	}
+	n := 2 * len(a.edges)
+	a.x, a.gPrev, a.fPrev = make([]float64, n), make([]float64, n), make([]float64, n)
+	return a
+}
+
+// start reads the point x the next sweep starts from.
+func (a *anderson) start() {
+	for k, e := range a.edges {
+		m := a.h.g.EdgeMessage(e)
+		a.x[2*k], a.x[2*k+1] = m.Pi, m.Tau
+	}
+}
+
+// observe is called after a sweep that did not converge: the graph holds
+// G(x). It records the step and moves the messages to the mixed point.
+func (a *anderson) observe() error {
+	g := a.h.g
+	if a.depth == 0 {
+		return nil
+	}
+	// f = G(x) − x, into x's buffer; its norm, and the new differences.
+	var norm float64
+	var dg, df []float32
+	if a.have {
+		if len(a.dG) == a.depth {
+			dg, df = a.dG[0], a.dF[0] // reuse the oldest columns
+			a.dG, a.dF = a.dG[1:], a.dF[1:]
+		} else {
+			dg, df = make([]float32, len(a.x)), make([]float32, len(a.x))
+		}
+	}
+	for k, e := range a.edges {
+		m := g.EdgeMessage(e)
+		for j, gv := range [2]float64{m.Pi, m.Tau} {
+			i := 2*k + j
+			f := gv - a.x[i]
+			norm += f * f
+			if dg != nil {
+				dg[i], df[i] = float32(gv-a.gPrev[i]), float32(f-a.fPrev[i])
+			}
+			a.gPrev[i], a.fPrev[i] = gv, f
+		}
+	}
+	norm = math.Sqrt(norm)
+	if !messages.IsFinite(norm) {
+		return nil
+	}
+	if dg != nil {
+		a.dG, a.dF = append(a.dG, dg), append(a.dF, df)
+	}
+	a.have = true
+	if norm > 10*a.best {
+		// The mixing has led away from the fixed point: start again from
+		// plain sweeps.
+		a.dG, a.dF, a.best = nil, nil, norm
+		return nil
+	}
+	a.best = math.Min(a.best, norm)
+	m := len(a.dF)
+	if m == 0 {
+		return nil
+	}
+	// γ minimises |f − ΔF·γ|: the normal equations, with a ridge of
+	// 1e-10 of their scale against columns that have become parallel.
+	ata := make([]float64, m*m)
+	atb := make([]float64, m)
+	for i := range m {
+		for j := i; j < m; j++ {
+			ata[i*m+j] = dot32(a.dF[i], a.dF[j])
+			ata[j*m+i] = ata[i*m+j]
+		}
+		atb[i] = dot(a.dF[i], a.fPrev)
+	}
+	var scale float64
+	for i := range m {
+		scale = math.Max(scale, ata[i*m+i])
+	}
+	for i := range m {
+		ata[i*m+i] += 1e-10 * scale
+	}
+	gamma, ok := solve(ata, atb, m)
+	if !ok {
+		a.dG, a.dF = nil, nil
+		return nil
+	}
+	for k, e := range a.edges {
+		pi, tau := a.gPrev[2*k], a.gPrev[2*k+1]
+		for j := range m {
+			pi -= gamma[j] * float64(a.dG[j][2*k])
+			tau -= gamma[j] * float64(a.dG[j][2*k+1])
+		}
+		if !(pi >= 0) || !messages.IsFinite(pi) || !messages.IsFinite(tau) {
+			continue // a message mixing would make improper keeps G's
+		}
+		if _, _, err := g.Send(e, messages.Gaussian{Pi: pi, Tau: tau}, 0); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func dot(x []float32, y []float64) float64 {
+	var s float64
+	for i := range x {
+		s += float64(x[i]) * y[i]
+	}
+	return s
+}
+
+func dot32(x, y []float32) float64 {
+	var s float64
+	for i := range x {
+		s += float64(x[i]) * float64(y[i])
+	}
+	return s
+}
+
+// solve solves the m×m system A·x = b (A row-major) by Gaussian
+// elimination with partial pivoting; ok is false if A is singular.
+func solve(a, b []float64, m int) (x []float64, ok bool) {
+	for c := range m {
+		p := c
+		for r := c + 1; r < m; r++ {
+			if math.Abs(a[r*m+c]) > math.Abs(a[p*m+c]) {
+				p = r
+			}
+		}
+		if a[p*m+c] == 0 || !messages.IsFinite(a[p*m+c]) {
+			return nil, false
+		}
+		for j := range m {
+			a[c*m+j], a[p*m+j] = a[p*m+j], a[c*m+j]
+		}
+		b[c], b[p] = b[p], b[c]
+		for r := c + 1; r < m; r++ {
+			f := a[r*m+c] / a[c*m+c]
+			for j := c; j < m; j++ {
+				a[r*m+j] -= f * a[c*m+j]
+			}
+			b[r] -= f * b[c]
+		}
+	}
+	x = make([]float64, m)
+	for r := m - 1; r >= 0; r-- {
+		s := b[r]
+		for j := r + 1; j < m; j++ {
+			s -= a[r*m+j] * x[j]
+		}
+		x[r] = s / a[r*m+r]
+	}
+	return x, true
+}

@@ -1,0 +1,297 @@
+package throughtime_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"testing"
+	"time"
+
+	"github.com/skillgraph/skillgraph/internal/synthetic"
+	"github.com/skillgraph/skillgraph/models/throughtime"
+	"gonum.org/v1/gonum/stat/distuv"
+)
+
+// randomPairs is a history drawn from the model itself: players' skills
+// start at N(0, σ²) and drift by N(0, γ²) each time step; each step
+// pairs perBatch disjoint pairs of players at random, and the better
+// performance (skill plus N(0, β²)) wins.
+func randomPairs(seed uint64, players, steps, perBatch int, sigma, beta, gamma float64) []throughtime.Game {
+	rng := rand.New(rand.NewPCG(seed, 2))
+	skill := make([]float64, players)
+	for i := range skill {
+		skill[i] = sigma * rng.NormFloat64()
+	}
+	var games []throughtime.Game
+	for b := range steps {
+		if b > 0 {
+			for i := range skill {
+				skill[i] += gamma * rng.NormFloat64()
+			}
+		}
+		perm := rng.Perm(players)
+		for k := range perBatch {
+			a, c := perm[2*k], perm[2*k+1]
+			if skill[a]+beta*rng.NormFloat64() < skill[c]+beta*rng.NormFloat64() {
+				a, c = c, a
+			}
+			games = append(games, throughtime.Game{Time: float64(b), Teams: [][]string{{fmt.Sprint(a)}, {fmt.Sprint(c)}}})
+		}
+	}
+	return games
+}
+
+// TestFitRecoversParameters: on 3,000 games drawn from the model with
+// σ₀/β = 2 and γ/β = 0.06 a step, the fit of the filtered evidence from
+// the defaults (σ₀ = 6, γ = 0.03, β = 1 held fixed) lands near them, and
+// the evidence it reports is that of New at its optimum.
+func TestFitRecoversParameters(t *testing.T) {
+	games := randomPairs(7, 100, 100, 30, 2, 1, 0.06)
+	start := throughtime.DefaultParams()
+	res, err := throughtime.Fit(context.Background(), start, games, throughtime.DefaultFitOptions(start))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("%+v", res)
+	if !res.Converged || res.Evaluations < 2 || res.Evaluations > 300 {
+		t.Errorf("converged %v after %d evaluations (%s)", res.Converged, res.Evaluations, res.Status)
+	}
+	if res.Params.Beta != 1 || res.Params.Mu != 0 || res.Params.DrawProbability != 0 {
+		t.Errorf("fixed parameters moved: %+v", res.Params)
+	}
+	// The sample's own spread of skills and its finite length leave the
+	// estimates within about 25 % of the truth.
+	if r := res.Params.Sigma / 2; r < 0.75 || r > 1.25 {
+		t.Errorf("σ₀ = %v, drawn with 2", res.Params.Sigma)
+	}
+	if r := res.Params.Gamma / 0.06; r < 0.8 || r > 1.25 {
+		t.Errorf("γ = %v, drawn with 0.06", res.Params.Gamma)
+	}
+	h, err := throughtime.New(res.Params, games)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := h.FilteredLogEvidence(); got != res.LogEvidence {
+		t.Errorf("reported evidence %v, New at the optimum gives %v", res.LogEvidence, got)
+	}
+	h0, err := throughtime.New(start, games)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := h0.FilteredLogEvidence(); got != res.Start || !(res.LogEvidence > res.Start) {
+		t.Errorf("start evidence %v (New: %v), optimum %v", res.Start, got, res.LogEvidence)
+	}
+}
+
+// TestFitSyntheticHistory: on internal/synthetic's tennis-shaped history
+// (σ₀ = 1, β = 0.5, γ = 0.03 a week: σ₀/β = 2, γ/β = 0.06), the fit of
+// the filtered evidence moves both parameters from the defaults toward
+// the truth, and lands near it in γ. (σ₀ comes out low: the generator
+// pairs players of close skill, so first games are closer to even than
+// random pairings of N(0, σ₀²) skills would be.)
+func TestFitSyntheticHistory(t *testing.T) {
+	games := synthetic.History(synthetic.Shape{Games: 3000, Players: 150, Batches: 300, Seed: 7})
+	start := throughtime.DefaultParams()
+	o := throughtime.DefaultFitOptions(start)
+	o.Absolute = 0.01
+	res, err := throughtime.Fit(context.Background(), start, games, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("%+v", res)
+	if !(distance(res.Params, 2, 0.06) < distance(start, 2, 0.06)) {
+		t.Errorf("fit %+v is no closer to the truth than the start", res.Params)
+	}
+	if g := res.Params.Gamma; g < 0.04 || g > 0.08 {
+		t.Errorf("γ = %v, drawn with 0.06", g)
+	}
+}
+
+// distance is how far p is from σ₀/β = sigma and γ/β = gamma, on a log
+// scale.
+func distance(p throughtime.Params, sigma, gamma float64) float64 {
+	return math.Hypot(math.Log(p.Sigma/p.Beta/sigma), math.Log(p.Gamma/p.Beta/gamma))
+}
+
+// TestFitSmoothed: the fit of the smoothed evidence moves toward the
+// parameters a history was drawn with, and the evidence it reports is
+// that of New at its optimum smoothed as it smooths (to 1e-3 in at most
+// 100 sweeps).
+func TestFitSmoothed(t *testing.T) {
+	games := randomPairs(7, 40, 50, 15, 2, 1, 0.06)
+	start := throughtime.DefaultParams()
+	o := throughtime.DefaultFitOptions(start)
+	o.Evidence = throughtime.SmoothedEvidence
+	o.Absolute = 0.01
+	res, err := throughtime.Fit(context.Background(), start, games, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("%+v", res)
+	if !res.Converged || !(distance(res.Params, 2, 0.06) < distance(start, 2, 0.06)) {
+		t.Errorf("fit %+v (converged %v) is no closer to the truth than the start", res.Params, res.Converged)
+	}
+	h, err := throughtime.New(res.Params, games)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := h.Converge(context.Background(), 1e-3, 100); err != nil {
+		t.Fatal(err)
+	}
+	if _, want, err := h.LogEvidence(); err != nil || res.LogEvidence != want || !(res.LogEvidence > res.Start) {
+		t.Errorf("reported evidence %v (start %v), recomputed %v (%v)", res.LogEvidence, res.Start, want, err)
+	}
+}
+
+// TestFitDrawProbability checks the optimiser against a closed form.
+// In a history of games between players who never meet again, each game
+// is a draw with probability q = 2Φ(Φ⁻¹((p+1)/2)·β/√(σ₀²+β²)) − 1 (the
+// margin is Φ⁻¹((p+1)/2)·√2·β, the difference N(0, 2σ₀² + 2β²)) and
+// each side wins with (1 − q)/2, so with d draws in n games the evidence
+// is highest at q = d/n, that is p = 2Φ(Φ⁻¹((d/n+1)/2)·√(σ₀²+β²)/β) − 1.
+func TestFitDrawProbability(t *testing.T) {
+	const n, d = 200, 37
+	var games []throughtime.Game
+	for k := range n {
+		g := throughtime.Game{Time: float64(k), Teams: [][]string{{fmt.Sprint("a", k)}, {fmt.Sprint("b", k)}}}
+		if k < d {
+			g.Ranks = []int{0, 0}
+		}
+		games = append(games, g)
+	}
+	start := throughtime.Params{Sigma: 1.5, Beta: 1, Gamma: 0.1, DrawProbability: 0.5}
+	o := throughtime.DefaultFitOptions(start)
+	o.Sigma = throughtime.Bounds{Lo: 1.5, Hi: 1.5}
+	o.Gamma = throughtime.Bounds{Lo: 0.1, Hi: 0.1}
+	o.Absolute = 1e-10
+	res, err := throughtime.Fit(context.Background(), start, games, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var std distuv.Normal = distuv.UnitNormal
+	want := 2*std.CDF(std.Quantile((float64(d)/n+1)/2)*math.Sqrt(1.5*1.5+1)) - 1
+	if math.Abs(res.Params.DrawProbability-want) > 1e-4 || !res.Converged {
+		t.Errorf("p = %v (converged %v), want %v", res.Params.DrawProbability, res.Converged, want)
+	}
+	q := float64(d) / n
+	if lz := d*math.Log(q) + (n-d)*math.Log((1-q)/2); math.Abs(res.LogEvidence-lz) > 1e-6 {
+		t.Errorf("log evidence %v, want %v", res.LogEvidence, lz)
+	}
+}
+
+// TestScaleInvariance: scaling μ₀, σ₀, β and γ together leaves every game's one-step-ahead probability as it was, with draws
+// and multi-team games, which is why DefaultFitOptions holds β fixed.
+func TestScaleInvariance(t *testing.T) {
+	games := []throughtime.Game{
+		{Time: 0, Teams: [][]string{{"a"}, {"b", "c"}}, Ranks: []int{0, 0}},
+		{Time: 1, Teams: [][]string{{"a"}, {"b"}, {"d"}}, Ranks: []int{1, 0, 2}},
+		{Time: 3, Teams: [][]string{{"c"}, {"d"}}},
+		{Time: 4, Teams: [][]string{{"a"}, {"c"}, {"b"}, {"d"}}, Ranks: []int{0, 1, 1, 2}},
+	}
+	p := throughtime.Params{Mu: 0.4, Sigma: 2, Beta: 1, Gamma: 0.5, DrawProbability: 0.2}
+	q := throughtime.Params{Mu: 0.4 * 7.5, Sigma: 2 * 7.5, Beta: 7.5, Gamma: 0.5 * 7.5, DrawProbability: 0.2}
+	hp, err := throughtime.New(p, games)
+	if err != nil {
+		t.Fatal(err)
+	}
+	hq, err := throughtime.New(q, games)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, b := hp.Filtered(), hq.Filtered()
+	for k := range a {
+		if math.Abs(a[k]-b[k]) > 1e-6*math.Abs(a[k]) {
+			t.Errorf("game %d: %v at β = 1, %v at β = 7.5", k, a[k], b[k])
+		}
+	}
+}
+
+func TestFitErrors(t *testing.T) {
+	games := randomPairs(1, 10, 5, 3, 1, 1, 0.1)
+	start := throughtime.DefaultParams()
+	ok := throughtime.DefaultFitOptions(start)
+	with := func(f func(*throughtime.FitOptions)) throughtime.FitOptions {
+		o := ok
+		f(&o)
+		return o
+	}
+	ctx := context.Background()
+	cancelled, cancel := context.WithCancel(ctx)
+	cancel()
+	for _, c := range []struct {
+		name  string
+		ctx   context.Context
+		start throughtime.Params
+		games []throughtime.Game
+		opt   throughtime.FitOptions
+		want  error
+	}{
+		{"no games", ctx, start, nil, ok, throughtime.ErrGame},
+		{"bad start", ctx, throughtime.Params{Sigma: -1, Beta: 1}, games, ok, throughtime.ErrParameter},
+		{"Lo above Hi", ctx, start, games, with(func(o *throughtime.FitOptions) { o.Sigma = throughtime.Bounds{Lo: 10, Hi: 1} }), throughtime.ErrParameter},
+		{"NaN bound", ctx, start, games, with(func(o *throughtime.FitOptions) { o.Gamma.Hi = math.NaN() }), throughtime.ErrParameter},
+		{"infinite bound", ctx, start, games, with(func(o *throughtime.FitOptions) { o.Sigma.Hi = math.Inf(1) }), throughtime.ErrParameter},
+		{"log scale from 0", ctx, start, games, with(func(o *throughtime.FitOptions) { o.Gamma.Lo = 0 }), throughtime.ErrParameter},
+		{"probability 1", ctx, throughtime.Params{Sigma: 6, Beta: 1, Gamma: 0.03, DrawProbability: 0.1}, games, with(func(o *throughtime.FitOptions) { o.DrawProbability = throughtime.Bounds{Lo: 0, Hi: 1} }), throughtime.ErrParameter},
+		{"start outside", ctx, start, games, with(func(o *throughtime.FitOptions) { o.Sigma = throughtime.Bounds{Lo: 7, Hi: 9} }), throughtime.ErrParameter},
+		{"fixed at nonsense", ctx, start, games, with(func(o *throughtime.FitOptions) { o.Beta = throughtime.Bounds{Lo: -1, Hi: -1} }), throughtime.ErrParameter},
+		{"objective", ctx, start, games, with(func(o *throughtime.FitOptions) { o.Evidence = 7 }), throughtime.ErrParameter},
+		{"evaluations", ctx, start, games, with(func(o *throughtime.FitOptions) { o.MaxEvaluations = -1 }), throughtime.ErrParameter},
+		{"draws with p fixed at 0", ctx, start, []throughtime.Game{{Teams: [][]string{{"a"}, {"b"}}, Ranks: []int{0, 0}}}, ok, throughtime.ErrGame},
+		{"cancelled", cancelled, start, games, ok, context.Canceled},
+	} {
+		if _, err := throughtime.Fit(c.ctx, c.start, c.games, c.opt); !errors.Is(err, c.want) {
+			t.Errorf("%s: %v, want %v", c.name, err, c.want)
+		}
+	}
+	if _, err := throughtime.Fit(ctx, start, games, throughtime.FitOptions{}); !errors.Is(err, throughtime.ErrParameter) {
+		t.Errorf("zero options: %v", err)
+	}
+	// One evaluation allowed: the start, not converged.
+	one := ok
+	one.MaxEvaluations = 1
+	res, err := throughtime.Fit(ctx, start, games, one)
+	if err != nil || res.Evaluations != 1 || res.Converged || res.Params != start || res.LogEvidence != res.Start {
+		t.Errorf("one evaluation: %+v, %v", res, err)
+	}
+}
+
+// TestFitBounds: with bounds that exclude the optimum (γ ≈ 0.06 and
+// σ₀ ≈ 2 on this history) the fit stays inside them, at the edges
+// nearest the optimum.
+func TestFitBounds(t *testing.T) {
+	games := randomPairs(7, 40, 50, 15, 2, 1, 0.06)
+	start := throughtime.Params{Sigma: 5, Beta: 1, Gamma: 0.005}
+	o := throughtime.DefaultFitOptions(start)
+	o.Sigma = throughtime.Bounds{Lo: 4, Hi: 20}
+	o.Gamma = throughtime.Bounds{Lo: 0.001, Hi: 0.01}
+	res, err := throughtime.Fit(context.Background(), start, games, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := res.Params
+	if p.Sigma < 4 || p.Sigma > 4.05 || p.Gamma > 0.01 || p.Gamma < 0.0099 {
+		t.Errorf("σ₀ = %v in [4, 20], γ = %v in [0.001, 0.01]: want both at the edge nearest the optimum", p.Sigma, p.Gamma)
+	}
+}
+
+// TestFitCancelledMidway: a deadline that passes during the search (which
+// takes seconds) stops it with the context's error.
+func TestFitCancelledMidway(t *testing.T) {
+	games := randomPairs(7, 100, 100, 30, 2, 1, 0.06)
+	ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
+	defer cancel()
+	start := throughtime.DefaultParams()
+	o := throughtime.DefaultFitOptions(start)
+	o.Evidence = throughtime.SmoothedEvidence
+	began := time.Now()
+	_, err := throughtime.Fit(ctx, start, games, o)
+	if !errors.Is(err, context.DeadlineExceeded) {
+		t.Errorf("%v, want context.DeadlineExceeded", err)
+	}
+	if d := time.Since(began); d > 2*time.Second {
+		t.Errorf("stopped %v after the start, for a deadline of 50 ms", d)
+	}
+}
