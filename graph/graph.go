@@ -223,6 +223,10 @@ type Edges struct {
 	first int32
 }
 
+// EdgeID returns the graph's ID of edge i (not checked: i must be one of
+// the factor's edges), the ID Graph.Send takes.
+func (e Edges) EdgeID(i int) EdgeID { return EdgeID(e.first) + EdgeID(i) }
+
 // Cavity returns the variable→factor message on edge i: the variable's
 // marginal divided by the message this factor sends it.
 func (e Edges) Cavity(i int) messages.Gaussian { return e.g.Cavity(EdgeID(e.first) + EdgeID(i)) }

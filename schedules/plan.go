@@ -40,17 +40,28 @@ const (
 	opBad                  // a step naming an edge the graph lacks: fails when reached
 )
 
-// An op is small (28 bytes) because a long history's plan has tens of
-// millions of them: a step keeps indices only, and reads its factor and
-// its factor's edges from the graph when it runs.
+// An op is small (16 bytes) because a long history's plan has tens of
+// millions of them: a step keeps indices only, and reads its factor, its
+// edges and its message's slot from the graph when it runs; a and b mean
+// what the kind needs.
 type op struct {
-	kind   opKind
-	edge   int32          // the factor's edge (opStep, opBad)
-	factor graph.FactorID // (opStep, opBad)
-	k      graph.EdgeID   // the message's slot (opStep)
-	jump   int32          // (opLoop, opEnd)
-	slot   int32          // a step's position in its loop's body, for residual loops; −1 outside loops
-	aux    int32          // index in Plan.aux (opLoop, opEnd, opCustom)
+	kind opKind
+	edge int32 // the factor's edge (opStep, opBad)
+	// a is the factor (opStep, opBad) or the index of the loop's other
+	// end (opLoop, opEnd).
+	a int32
+	// b is a step's position in its loop's body, for residual loops (−1
+	// outside loops), or the index in Plan.aux (opLoop, opEnd, opCustom).
+	b int32
+}
+
+func (o *op) factor() graph.FactorID { return graph.FactorID(o.a) }
+func (o *op) jump() int              { return int(o.a) }
+func (o *op) slot() int32            { return o.b }
+func (o *op) aux() int32             { return o.b }
+
+func stepOp(kind opKind, f graph.FactorID, i int) op {
+	return op{kind: kind, a: int32(f), edge: int32(i), b: -1}
 }
 
 // aux holds what the few ops that are not steps need, outside the ops, so
@@ -108,12 +119,12 @@ func (p *Plan) add(s Schedule, depth int, slot *int32) error {
 		if s == nil {
 			return fmt.Errorf("schedules: %w: nil step", ErrSchedule)
 		}
-		o := op{kind: opBad, factor: s.Factor, edge: int32(s.Edge), slot: -1}
+		o := stepOp(opBad, s.Factor, s.Edge)
 		if s.Edge == int(int32(s.Edge)) && p.g.HasEdge(s.Factor, s.Edge) {
-			o = op{kind: opStep, factor: s.Factor, edge: int32(s.Edge), k: p.g.EdgeID(s.Factor, s.Edge), slot: -1}
+			o.kind = opStep
 		}
 		if slot != nil {
-			o.slot = *slot
+			o.b = *slot
 			*slot++
 		}
 		p.ops = append(p.ops, o)
@@ -133,7 +144,7 @@ func (p *Plan) add(s Schedule, depth int, slot *int32) error {
 		begin := len(p.ops)
 		ai := int32(len(p.aux))
 		p.aux = append(p.aux, aux{loop: s})
-		p.ops = append(p.ops, op{kind: opLoop, aux: ai, slot: -1})
+		p.ops = append(p.ops, op{kind: opLoop, b: ai})
 		p.depth = max(p.depth, depth+1)
 		var n int32
 		if err := p.add(s.Body, depth+1, &n); err != nil {
@@ -144,14 +155,14 @@ func (p *Plan) add(s Schedule, depth int, slot *int32) error {
 			steps = steps && (o.kind == opStep || o.kind == opBad)
 		}
 		p.aux[ai].steps = steps
-		p.ops[begin].jump = int32(len(p.ops))
-		p.ops = append(p.ops, op{kind: opEnd, aux: ai, jump: int32(begin), slot: -1})
+		p.ops[begin].a = int32(len(p.ops))
+		p.ops = append(p.ops, op{kind: opEnd, b: ai, a: int32(begin)})
 	default:
 		if s == nil {
 			return fmt.Errorf("schedules: %w: nil schedule", ErrSchedule)
 		}
 		p.aux = append(p.aux, aux{custom: s})
-		p.ops = append(p.ops, op{kind: opCustom, aux: int32(len(p.aux) - 1), slot: -1})
+		p.ops = append(p.ops, op{kind: opCustom, b: int32(len(p.aux) - 1)})
 	}
 	return nil
 }
@@ -187,7 +198,7 @@ func (r *Runner) send(o *op) (float64, error) {
 	var msg messages.Gaussian
 	var err error
 	i := int(o.edge)
-	fac, e := r.g.FactorEdges(o.factor)
+	fac, e := r.g.FactorEdges(o.factor())
 	switch f := fac.(type) {
 	case *factors.Likelihood:
 		msg, err = f.Message(i, e)
@@ -203,9 +214,9 @@ func (r *Runner) send(o *op) (float64, error) {
 		msg, err = f.Message(i, e)
 	}
 	if err != nil {
-		return 0, &graph.UpdateError{Factor: o.factor, Label: r.g.FactorLabel(o.factor), Edge: i, Err: err}
+		return 0, &graph.UpdateError{Factor: o.factor(), Label: r.g.FactorLabel(o.factor()), Edge: i, Err: err}
 	}
-	before, after, err := r.g.Send(o.k, msg, r.damping)
+	before, after, err := r.g.Send(e.EdgeID(i), msg, r.damping)
 	if err != nil {
 		return 0, err
 	}
@@ -227,7 +238,7 @@ func (r *Runner) send(o *op) (float64, error) {
 		r.passMax = d
 	}
 	if r.observer != nil {
-		r.observer.Updated(o.factor, i, d)
+		r.observer.Updated(o.factor(), i, d)
 	}
 	return d, nil
 }
@@ -265,7 +276,7 @@ func (r *Runner) exec(p *Plan) (Result, error) {
 				_, err = r.send(o)
 			}
 		case opLoop:
-			l := p.aux[o.aux].loop
+			l := p.aux[o.aux()].loop
 			if err = l.Validate(); err != nil {
 				acc = acc.Merge(Result{})
 				break
@@ -284,7 +295,7 @@ func (r *Runner) exec(p *Plan) (Result, error) {
 				if len(r.changes) < r.g.NumVariables() {
 					r.changes = make([]float64, r.g.NumVariables())
 				}
-				if n := int(o.jump) - pc - 1; len(r.seen) < n {
+				if n := o.jump() - pc - 1; len(r.seen) < n {
 					r.seen = make([]float64, n)
 				}
 				clear(r.changes) // sums restart with the loop, so they stay small and exact
@@ -296,7 +307,7 @@ func (r *Runner) exec(p *Plan) (Result, error) {
 			acc = Result{Converged: true}
 		case opEnd:
 			f := &r.frames[len(r.frames)-1]
-			l := p.aux[o.aux].loop
+			l := p.aux[o.aux()].loop
 			r.endPass(f, l, acc)
 			if f.res.Delta <= l.Tolerance || f.it >= l.MaxIterations {
 				acc = r.leave(f)
@@ -308,10 +319,10 @@ func (r *Runner) exec(p *Plan) (Result, error) {
 				break
 			}
 			acc = Result{Converged: true}
-			pc = int(o.jump)
+			pc = o.jump()
 		case opCustom:
 			var cr Result
-			cr, err = p.aux[o.aux].custom.Run(r)
+			cr, err = p.aux[o.aux()].custom.Run(r)
 			acc = acc.Merge(cr)
 		case opBad:
 			err = p.badStep(o)
@@ -323,7 +334,7 @@ func (r *Runner) exec(p *Plan) (Result, error) {
 	return acc, nil
 }
 
-func (p *Plan) badStep(o *op) error { return noEdge(p.g, o.factor, int(o.edge)) }
+func (p *Plan) badStep(o *op) error { return noEdge(p.g, o.factor(), int(o.edge)) }
 
 // noEdge is the error of a step naming an edge g lacks, worded as
 // graph.Update words it.
@@ -334,8 +345,8 @@ func noEdge(g *graph.Graph, f graph.FactorID, i int) error {
 // residualBody reports why the body of the loop beginning at op pc cannot
 // be run with residual skipping, if it cannot.
 func (p *Plan) residualBody(pc int) error {
-	l := p.aux[p.ops[pc].aux].loop
-	for _, o := range p.ops[pc+1 : p.ops[pc].jump] {
+	l := p.aux[p.ops[pc].aux()].loop
+	for _, o := range p.ops[pc+1 : p.ops[pc].jump()] {
 		switch o.kind {
 		case opStep:
 		case opBad:
@@ -354,11 +365,11 @@ func (p *Plan) residualBody(pc int) error {
 // and keeps the sums small enough to resolve a change of the threshold.
 func (r *Runner) residualStep(p *Plan, o *op, f *frame) error {
 	var in float64
-	n := r.g.Arity(o.factor)
+	n := r.g.Arity(o.factor())
 	for i := range n {
-		in += r.changes[r.g.EdgeVariable(o.factor, i)]
+		in += r.changes[r.g.EdgeVariable(o.factor(), i)]
 	}
-	if f.it > 1 && in-r.seen[o.slot] <= f.residual {
+	if f.it > 1 && in-r.seen[o.slot()] <= f.residual {
 		return nil
 	}
 	d, err := r.send(o)
@@ -368,8 +379,8 @@ func (r *Runner) residualStep(p *Plan, o *op, f *frame) error {
 	if !(d <= 1) {
 		d = 1
 	}
-	r.changes[r.g.EdgeVariable(o.factor, int(o.edge))] += d
-	r.seen[o.slot] = in + d // the target is one of the inputs
+	r.changes[r.g.EdgeVariable(o.factor(), int(o.edge))] += d
+	r.seen[o.slot()] = in + d // the target is one of the inputs
 	return nil
 }
 
@@ -414,7 +425,7 @@ func (r *Runner) leave(f *frame) Result {
 func (r *Runner) unwind(p *Plan, base int, acc Result) Result {
 	for len(r.frames) > base {
 		f := &r.frames[len(r.frames)-1]
-		r.endPass(f, p.aux[p.ops[f.begin].aux].loop, acc)
+		r.endPass(f, p.aux[p.ops[f.begin].aux()].loop, acc)
 		f.res.Converged = false
 		acc = r.leave(f)
 	}

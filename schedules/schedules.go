@@ -115,7 +115,7 @@ func (r *Runner) Update(f graph.FactorID, i int) (float64, error) {
 	if !r.g.HasEdge(f, i) {
 		return 0, noEdge(r.g, f, i)
 	}
-	o := op{kind: opStep, factor: f, edge: int32(i), k: r.g.EdgeID(f, i), slot: -1}
+	o := stepOp(opStep, f, i)
 	return r.send(&o)
 }
 
