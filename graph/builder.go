@@ -3,6 +3,7 @@ package graph
 import (
 	"errors"
 	"fmt"
+	"maps"
 	"reflect"
 	"slices"
 	"strings"
@@ -58,6 +59,7 @@ func (g *Graph) Extend() *Builder {
 		groups:  slices.Clone(g.groups),
 		vars:    slices.Clone(g.vars),
 		factors: slices.Clone(g.factors),
+		labels:  maps.Clone(g.labels),
 	}}
 	b.init()
 	if g.varGroup != nil {
@@ -138,7 +140,13 @@ func (b *Builder) AddObserved(name string, value float64) VarID {
 // own Label (see Labeler) or its type name is used.
 func (b *Builder) AddFactor(f Factor, label string, vars ...VarID) FactorID {
 	id := FactorID(len(b.g.factors))
-	fn := factorNode{f: f, layer: b.layer, label: label, arity: int32(len(vars))}
+	fn := factorNode{f: f, layer: b.layer, arity: int32(len(vars))}
+	if label != "" {
+		if b.g.labels == nil {
+			b.g.labels = map[FactorID]string{}
+		}
+		b.g.labels[id] = label
+	}
 	b.g.factors = append(b.g.factors, fn)
 	b.g.factorGroup = append(b.g.factorGroup, b.group)
 	b.vars = append(b.vars, slices.Clone(vars))
@@ -161,7 +169,7 @@ func (b *Builder) Build() (*Graph, error) {
 		fn := &g.factors[fi]
 		vars := b.vars[fi]
 		if isNil(fn.f) {
-			errs = append(errs, fmt.Errorf("factor %d %q: %w (%T)", fi, fn.label, ErrNilFactor, fn.f))
+			errs = append(errs, fmt.Errorf("factor %d %q: %w (%T)", fi, g.labels[FactorID(fi)], ErrNilFactor, fn.f))
 			continue
 		}
 		arityOK := fn.f.Arity() == len(vars)
@@ -169,8 +177,8 @@ func (b *Builder) Build() (*Graph, error) {
 		// (Graph.FactorLabel), not stored, and here only for an error: a
 		// large history has millions.
 		label := func() string {
-			if fn.label != "" {
-				return fn.label
+			if l := g.labels[FactorID(fi)]; l != "" {
+				return l
 			}
 			return defaultLabel(&g, fn.f, vars, arityOK)
 		}
@@ -224,6 +232,7 @@ func (b *Builder) Build() (*Graph, error) {
 	}
 	g.vars = slices.Clone(g.vars)
 	g.factors = slices.Clone(g.factors)
+	g.labels = maps.Clone(g.labels)
 	g.layers = slices.Clone(g.layers)
 	g.groups = slices.Clone(g.groups)
 	if len(g.groups) == 1 {

@@ -163,7 +163,6 @@ type factorNode struct {
 	first int32 // first edge index
 	arity int32
 	layer int32
-	label string
 }
 
 // Graph is a bipartite factor graph over real-valued variables whose beliefs
@@ -194,8 +193,11 @@ type Graph struct {
 	factorGroup []int32
 	marg        []messages.Gaussian
 	factors     []factorNode
-	edgeVar     []VarID
-	msgs        []messages.Gaussian
+	// labels holds the labels given to the builder, by factor: most
+	// factors of a large graph have none, and are named when asked.
+	labels  map[FactorID]string
+	edgeVar []VarID
+	msgs    []messages.Gaussian
 	// varEdges lists each variable's edges, those of v at
 	// varEdges[varStart[v]:varStart[v+1]] (CSR layout).
 	varEdges []int32
@@ -441,10 +443,10 @@ func (g *Graph) FactorLabel(f FactorID) string {
 	if !g.HasFactor(f) {
 		return ""
 	}
-	fn := &g.factors[f]
-	if fn.label != "" {
-		return fn.label
+	if l := g.labels[f]; l != "" {
+		return l
 	}
+	fn := &g.factors[f]
 	return defaultLabel(g, fn.f, g.edgeVar[fn.first:fn.first+fn.arity], true)
 }
 
