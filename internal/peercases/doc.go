@@ -1,4 +1,4 @@
-// Package peercases reads the TrueSkill reference vectors of
-// ../shared/vectors/peer_cases.json (schema trueskill-peer-vectors/1,
-// described in SCHEMA.md beside it).
+// Package peercases reads TrueSkill reference vectors in the schema
+// trueskill-peer-vectors/1 (models/trueskill/testdata/peer_cases.json,
+// described in peer_cases_schema.md beside it).
 package peercases

@@ -1,4 +1,4 @@
-// Package sharedtest locates the project's reference data in ../shared for
-// tests: a test that needs it is skipped when the folder is absent, and fails
-// when the CI environment variable is set.
+// Package sharedtest holds what several packages' tests share: the
+// repository root, the peer vectors shipped in models/trueskill/testdata,
+// and the one-baseline benchmark reporting (Baseline).
 package sharedtest
