@@ -3,13 +3,16 @@ package throughtime_test
 import (
 	"context"
 	"math"
+	"path/filepath"
 	"runtime"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/skillgraph/skillgraph/internal/sharedtest"
 	"github.com/skillgraph/skillgraph/internal/synthetic"
 	"github.com/skillgraph/skillgraph/messages"
+	"github.com/skillgraph/skillgraph/models/evaluation"
 	"github.com/skillgraph/skillgraph/models/throughtime"
 )
 
@@ -184,4 +187,63 @@ func BenchmarkTennisConverge(b *testing.B) {
 	b.ReportMetric(sweeps/float64(b.N), "sweeps")
 	b.ReportMetric(heap/float64(b.N)/(1<<20), "heap-MB")
 	baseline.Report(b)
+}
+
+// leagueHistory reads a shipped league (examples/data) as a history in
+// days: Formula 1 races as free-for-alls with shared places, or the
+// Premier League as two-team games; draw is the share of drawn adjacent
+// pairs the file has.
+func leagueHistory(b *testing.B, file string) ([]throughtime.Game, float64) {
+	path := filepath.Join(sharedtest.Root(b), "examples", "data", file)
+	var ms []evaluation.RankedMatch
+	if file == "epl.csv" {
+		scored, err := evaluation.LoadScored(path)
+		if err != nil {
+			b.Fatal(err)
+		}
+		ms = evaluation.AsRanked(scored)
+	} else {
+		var err error
+		if ms, err = evaluation.LoadRanked(path); err != nil {
+			b.Fatal(err)
+		}
+	}
+	games := make([]throughtime.Game, len(ms))
+	for i, m := range ms {
+		d, err := time.Parse(time.DateOnly, m.Date)
+		if err != nil {
+			b.Fatal(err)
+		}
+		games[i] = throughtime.Game{Time: float64(d.Unix() / 86400), Teams: m.Teams, Ranks: m.Ranks}
+	}
+	return games, evaluation.DrawProbability(ms)
+}
+
+// BenchmarkLeagueConverge smooths the shipped Formula 1 and Premier League
+// histories to 1e-6 from their forward pass (built untimed), reporting the
+// sweeps.
+func BenchmarkLeagueConverge(b *testing.B) {
+	for _, file := range []string{"f1_races.csv", "epl.csv"} {
+		b.Run(file, func(b *testing.B) {
+			games, draw := leagueHistory(b, file)
+			p := throughtime.DefaultParams()
+			p.DrawProbability = draw
+			var sweeps float64
+			for range b.N {
+				b.StopTimer()
+				h, err := throughtime.New(p, games)
+				if err != nil {
+					b.Fatal(err)
+				}
+				b.StartTimer()
+				res, err := h.Converge(context.Background(), 1e-6, 1000)
+				if err != nil || !res.Converged {
+					b.Fatalf("%+v, %v", res, err)
+				}
+				sweeps += float64(res.Iterations)
+			}
+			b.ReportMetric(sweeps/float64(b.N), "sweeps")
+			baseline.Report(b)
+		})
+	}
 }
