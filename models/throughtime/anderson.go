@@ -37,8 +37,11 @@ type anderson struct {
 	// oldest first, in single precision: they only set the mixing, and
 	// halving them is what lets a 200,000-game history mix ten steps.
 	dG, dF [][]float32
-	best   float64 // the smallest residual norm since the history was cleared
-	have   bool    // gPrev and fPrev hold a step
+	// gram[i][j] = dF[i]·dF[j], kept as columns come and go, so that a
+	// sweep computes only the new column's products.
+	gram [][]float64
+	best float64 // the smallest residual norm since the history was cleared
+	have bool    // gPrev and fPrev hold a step
 }
 
 func (h *History) newAnderson(depth int) *anderson {
@@ -75,6 +78,10 @@ func (a *anderson) observe() error {
 		if len(a.dG) == a.depth {
 			dg, df = a.dG[0], a.dF[0] // reuse the oldest columns
 			a.dG, a.dF = a.dG[1:], a.dF[1:]
+			a.gram = a.gram[1:]
+			for i := range a.gram {
+				a.gram[i] = a.gram[i][1:]
+			}
 		} else {
 			dg, df = make([]float32, len(a.x)), make([]float32, len(a.x))
 		}
@@ -97,12 +104,20 @@ func (a *anderson) observe() error {
 	}
 	if dg != nil {
 		a.dG, a.dF = append(a.dG, dg), append(a.dF, df)
+		row := make([]float64, len(a.dF))
+		for i, col := range a.dF {
+			row[i] = dot32(col, df)
+			if i < len(a.gram) {
+				a.gram[i] = append(a.gram[i], row[i])
+			}
+		}
+		a.gram = append(a.gram, row)
 	}
 	a.have = true
 	if norm > 10*a.best {
 		// The mixing has led away from the fixed point: start again from
 		// plain sweeps.
-		a.dG, a.dF, a.best = nil, nil, norm
+		a.dG, a.dF, a.gram, a.best = nil, nil, nil, norm
 		return nil
 	}
 	a.best = math.Min(a.best, norm)
@@ -115,10 +130,7 @@ func (a *anderson) observe() error {
 	ata := make([]float64, m*m)
 	atb := make([]float64, m)
 	for i := range m {
-		for j := i; j < m; j++ {
-			ata[i*m+j] = dot32(a.dF[i], a.dF[j])
-			ata[j*m+i] = ata[i*m+j]
-		}
+		copy(ata[i*m:(i+1)*m], a.gram[i])
 		atb[i] = dot(a.dF[i], a.fPrev)
 	}
 	var scale float64
@@ -130,7 +142,7 @@ func (a *anderson) observe() error {
 	}
 	gamma, ok := solve(ata, atb, m)
 	if !ok {
-		a.dG, a.dF = nil, nil
+		a.dG, a.dF, a.gram = nil, nil, nil
 		return nil
 	}
 	for k, e := range a.edges {
