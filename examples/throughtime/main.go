@@ -1,17 +1,29 @@
 // Command throughtime smooths a whole history of games with TrueSkill
-// Through Time (package models/throughtime), or checks the package against
-// the reference vectors of TrueSkillThroughTime.py.
+// Through Time (package models/throughtime), fits its parameters, compares
+// its one-step-ahead predictions with TrueSkill's, or checks the package
+// against the reference vectors of TrueSkillThroughTime.py.
 //
 //	go run ./examples/throughtime -matches examples/data/f1_races.csv -draw 0.1 -out DIR
+//	go run ./examples/throughtime -matches examples/data/epl.csv -draw 0.25 -fit
+//	go run ./examples/throughtime -matches examples/data/epl.csv -draw 0.25 -evaluate -k 3
 //	go run ./examples/throughtime -cases models/throughtime/testdata/ttt_cases.json
 //
-// With -matches it reads the long format match_id,date,team,player,rank
-// (one row per player; dates as YYYY-MM-DD, counted in -unit days), runs
-// the forward pass and then sweeps to -tol, showing progress on stderr, and
-// prints whether it converged, after how many sweeps and how long, the
-// evidence, and the players with the highest final skill; -out writes every
-// learning curve as CSV and the top players' curves as SVG. With -cases its last line is "ttt conformance: N
-// passed, M failed", and it exits 1 if any failed.
+// -matches reads either the long format match_id,date,team,player,rank
+// (one row per player) or the scores format
+// date,season,home,away,home_score,away_score (each match a two-team game,
+// equal scores a draw), told apart by the header; dates are YYYY-MM-DD,
+// counted in -unit (days, weeks, months, years, or a number of days). It
+// runs the forward pass and then sweeps to -tol, showing progress on
+// stderr, and prints whether it converged, after how many sweeps and how
+// long, the evidence, and the players with the highest final skill; -out
+// writes every learning curve as CSV and the top players' curves as SVG.
+// -fit first fits σ₀, γ and the draw probability to the history's
+// filtered evidence (-fit-evidence smoothed for the smoothed one) and
+// prints them. -evaluate predicts every game one step ahead by filtering,
+// by smoothing the history so far (-k sweeps after each batch) and by
+// plain TrueSkill, and prints their log-loss and accuracy (-json FILE
+// writes them too). With -cases the last line is "ttt conformance: N
+// passed, M failed", and the exit status is 1 if any failed.
 package main
 
 import (
@@ -21,113 +33,204 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"log"
 	"os"
 	"path/filepath"
 	"slices"
 	"strconv"
 	"time"
 
+	"github.com/skillgraph/skillgraph/internal/cli"
 	"github.com/skillgraph/skillgraph/internal/tttcases"
-	"github.com/skillgraph/skillgraph/models/evaluation"
 	"github.com/skillgraph/skillgraph/models/throughtime"
 )
 
-func main() {
-	log.SetFlags(0)
-	cases := flag.String("cases", "", "reference vectors to check (ttt_cases.json)")
-	matches := flag.String("matches", "", "history in the long format match_id,date,team,player,rank")
-	unit := flag.Float64("unit", 365.25, "days in one unit of time (γ is per unit)")
-	tol := flag.Float64("tol", 1e-6, "stop when no skill's μ or σ moves more than this in a sweep")
-	maxSweeps := flag.Int("max", 200, "most sweeps")
-	out := flag.String("out", "", "directory for learning_curves.csv")
-	top := flag.Int("top", 10, "players to list")
-	p := throughtime.DefaultParams()
-	flag.Float64Var(&p.Mu, "mu", p.Mu, "prior mean")
-	flag.Float64Var(&p.Sigma, "sigma", p.Sigma, "prior standard deviation")
-	flag.Float64Var(&p.Beta, "beta", p.Beta, "performance noise")
-	flag.Float64Var(&p.Gamma, "gamma", p.Gamma, "skill drift per unit of time")
-	flag.Float64Var(&p.DrawProbability, "draw", p.DrawProbability, "draw probability")
-	flag.Parse()
-	switch {
-	case *cases != "":
-		conformance(*cases)
-	case *matches != "":
-		if err := smooth(*matches, p, *unit, *tol, *maxSweeps, *out, *top); err != nil {
-			log.Fatal(err)
-		}
-	default:
-		flag.Usage()
-		os.Exit(2)
-	}
+func main() { os.Exit(run(os.Args[1:], os.Stdout, os.Stderr)) }
+
+// options are the command line's settings for -matches.
+type options struct {
+	path        string
+	p           throughtime.Params
+	unit        float64 // days in one unit of time
+	tol         float64
+	maxSweeps   int
+	out         string
+	top         int
+	fit         bool
+	fitEvidence throughtime.Evidence
+	evaluate    bool
+	k           int
+	tau         float64 // TrueSkill's τ for -evaluate; negative: σ₀/100
+	jsonOut     string
 }
 
-func conformance(path string) {
+// run is the program with its arguments and streams, returning the exit
+// status.
+func run(args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("throughtime", flag.ContinueOnError)
+	cases := fs.String("cases", "", "reference vectors to check (ttt_cases.json)")
+	var o options
+	fs.StringVar(&o.path, "matches", "", "history: match_id,date,team,player,rank or date,season,home,away,home_score,away_score")
+	unit := fs.String("unit", "years", "unit of time: days, weeks, months, years, or a number of days (γ is per unit)")
+	fs.Float64Var(&o.tol, "tol", 1e-6, "stop when no skill's μ or σ moves more than this in a sweep")
+	fs.IntVar(&o.maxSweeps, "max", 200, "most sweeps")
+	fs.StringVar(&o.out, "out", "", "directory for learning_curves.csv and learning_curves.svg")
+	fs.IntVar(&o.top, "top", 10, "players to list")
+	fs.BoolVar(&o.fit, "fit", false, "fit σ, γ and the draw probability (β fixed) before smoothing")
+	fitEvidence := fs.String("fit-evidence", "filtered", "evidence -fit maximises: filtered or smoothed")
+	fs.BoolVar(&o.evaluate, "evaluate", false, "compare one-step-ahead predictions of filtering, smoothing and TrueSkill")
+	fs.IntVar(&o.k, "k", 3, "sweeps after each batch in -evaluate's smoothing")
+	fs.Float64Var(&o.tau, "tau", -1, "TrueSkill's τ in -evaluate (default σ/100; fitted with -fit)")
+	fs.StringVar(&o.jsonOut, "json", "", "with -evaluate, also write the results as JSON to this file")
+	o.p = throughtime.DefaultParams()
+	fs.Float64Var(&o.p.Mu, "mu", o.p.Mu, "prior mean")
+	fs.Float64Var(&o.p.Sigma, "sigma", o.p.Sigma, "prior standard deviation")
+	fs.Float64Var(&o.p.Beta, "beta", o.p.Beta, "performance noise")
+	fs.Float64Var(&o.p.Gamma, "gamma", o.p.Gamma, "skill drift per unit of time")
+	fs.Float64Var(&o.p.DrawProbability, "draw", o.p.DrawProbability, "draw probability")
+	const synopsis = "throughtime -cases FILE | -matches FILE [-unit years] [-tol 1e-6] [-max N] [-out DIR] [-fit] [-evaluate [-k 3] [-json FILE]] [-mu -sigma -beta -gamma -draw]"
+	if status, done := cli.Parse(fs, args, synopsis, stderr); done {
+		return status
+	}
+	usage := func(format string, a ...any) int { return cli.Usagef(stderr, "throughtime", format, a...) }
+	var err error
+	if o.unit, err = parseUnit(*unit); err != nil {
+		return usage("-unit %q: %v", *unit, err)
+	}
+	switch *fitEvidence {
+	case "filtered":
+		o.fitEvidence = throughtime.FilteredEvidence
+	case "smoothed":
+		o.fitEvidence = throughtime.SmoothedEvidence
+	default:
+		return usage("-fit-evidence %q: want filtered or smoothed", *fitEvidence)
+	}
+	switch {
+	case !(o.tol > 0):
+		return usage("-tol %v: must be positive", o.tol)
+	case o.maxSweeps < 1:
+		return usage("-max %d: must be at least 1", o.maxSweeps)
+	case o.k < 0:
+		return usage("-k %d: must not be negative", o.k)
+	case o.top < 0:
+		return usage("-top %d: must not be negative", o.top)
+	}
+	fail := func(err error) int {
+		fmt.Fprintf(stderr, "throughtime: %v\n", err)
+		return cli.Error
+	}
+	switch {
+	case *cases != "" && o.path != "":
+		return usage("-cases and -matches: give one")
+	case *cases != "":
+		passed, err := conformance(stdout, *cases)
+		if err != nil {
+			return fail(err)
+		}
+		if !passed {
+			return cli.Error
+		}
+	case o.path != "":
+		if err := matches(stdout, stderr, o); err != nil {
+			return fail(err)
+		}
+	default:
+		return usage("give -cases or -matches")
+	}
+	return cli.OK
+}
+
+// conformance checks every case of the reference vectors at path and
+// reports whether all passed.
+func conformance(w io.Writer, path string) (bool, error) {
 	f, err := tttcases.Load(path)
 	if err != nil {
-		log.Fatal(err)
+		return false, err
 	}
 	passed, failed := 0, 0
 	for _, c := range f.Cases {
 		res := f.Check(c)
 		if len(res.Failures) == 0 {
 			passed++
-			fmt.Printf("ok    %s (%d sweeps; the reference %d)\n", c.Name, res.Sweeps, res.ReferenceSweeps)
+			fmt.Fprintf(w, "ok    %s (%d sweeps; the reference %d)\n", c.Name, res.Sweeps, res.ReferenceSweeps)
 			continue
 		}
 		failed++
-		fmt.Printf("FAIL  %s\n", c.Name)
+		fmt.Fprintf(w, "FAIL  %s\n", c.Name)
 		for _, msg := range res.Failures {
-			fmt.Printf("      %s\n", msg)
+			fmt.Fprintf(w, "      %s\n", msg)
 		}
 	}
-	fmt.Printf("ttt conformance: %d passed, %d failed\n", passed, failed)
-	if failed > 0 {
-		os.Exit(1)
-	}
+	fmt.Fprintf(w, "ttt conformance: %d passed, %d failed\n", passed, failed)
+	return failed == 0, nil
 }
 
-func smooth(path string, p throughtime.Params, unit, tol float64, maxSweeps int, out string, top int) error {
-	ranked, err := evaluation.LoadRanked(path)
+// matches runs -matches: fit (if asked), evaluate (if asked), else smooth.
+func matches(stdout, stderr io.Writer, o options) error {
+	games, err := loadGames(o.path, o.unit)
 	if err != nil {
 		return err
 	}
-	games := make([]throughtime.Game, len(ranked))
-	for k, m := range ranked {
-		day, err := time.Parse(time.DateOnly, m.Date)
-		if err != nil {
-			return fmt.Errorf("match %s: date %q: %w", m.ID, m.Date, err)
+	ctx := context.Background()
+	p := o.p
+	if o.fit {
+		if p, err = fitParams(ctx, stdout, games, p, o.fitEvidence); err != nil {
+			return err
 		}
-		games[k] = throughtime.Game{Time: float64(day.Unix()) / 86400 / unit, Teams: m.Teams, Ranks: m.Ranks}
 	}
+	if o.evaluate {
+		return evaluateCmd(ctx, stdout, stderr, games, p, o)
+	}
+	return smooth(ctx, stdout, stderr, games, p, o)
+}
+
+// fitParams fits the history's parameters from p and prints them.
+func fitParams(ctx context.Context, w io.Writer, games []throughtime.Game, p throughtime.Params, ev throughtime.Evidence) (throughtime.Params, error) {
+	opt := throughtime.DefaultFitOptions(p)
+	opt.Evidence = ev
+	start := time.Now()
+	res, err := throughtime.Fit(ctx, p, games, opt)
+	if err != nil {
+		return p, err
+	}
+	fmt.Fprintf(w, "fit (%s evidence, β = %g fixed): σ = %.4g, γ = %.4g, draw probability = %.4g; log evidence %.2f (start %.2f); %d evaluations in %v, converged %v (%s)\n",
+		ev, res.Params.Beta, res.Params.Sigma, res.Params.Gamma, res.Params.DrawProbability, res.LogEvidence, res.Start,
+		res.Evaluations, time.Since(start).Round(time.Millisecond), res.Converged, res.Status)
+	if res.Unconverged > 0 {
+		fmt.Fprintf(w, "  (%d evaluations stopped smoothing at the sweep cap)\n", res.Unconverged)
+	}
+	return res.Params, nil
+}
+
+// smooth runs the forward pass and sweeps to o.tol, then prints the
+// outcome and the strongest players, and writes the curves under o.out.
+func smooth(ctx context.Context, stdout, stderr io.Writer, games []throughtime.Game, p throughtime.Params, o options) error {
 	start := time.Now()
 	h, err := throughtime.New(p, games)
 	if err != nil {
 		return err
 	}
-	fmt.Printf("%s: %d games, %d players; forward pass in %v, one-step-ahead log evidence %.1f\n",
-		path, len(games), len(h.Players()), time.Since(start).Round(time.Millisecond), h.FilteredLogEvidence())
+	fmt.Fprintf(stdout, "%s: %d games, %d players; forward pass in %v, one-step-ahead log evidence %.1f\n",
+		o.path, len(games), len(h.Players()), time.Since(start).Round(time.Millisecond), h.FilteredLogEvidence())
 	start = time.Now()
-	ctx := context.Background()
 	var sweeps int
 	converged := false
-	for sweeps < maxSweeps && !converged {
-		res, err := h.Converge(ctx, tol, 1)
+	for sweeps < o.maxSweeps && !converged {
+		res, err := h.Converge(ctx, o.tol, 1)
 		if err != nil {
 			return err
 		}
 		sweeps++
 		converged = res.Converged
-		fmt.Fprintf(os.Stderr, "\rsweep %d: largest move %.3g   ", sweeps, res.Delta)
+		fmt.Fprintf(stderr, "\rsweep %d: largest move %.3g   ", sweeps, res.Delta)
 	}
-	fmt.Fprintln(os.Stderr)
+	fmt.Fprintln(stderr)
 	elapsed := time.Since(start)
 	_, lz, err := h.LogEvidence()
 	if err != nil {
 		return err
 	}
-	fmt.Printf("smoothing: converged %v after %d sweeps to %g in %v (%v a sweep); log evidence %.1f\n",
-		converged, sweeps, tol, elapsed.Round(time.Millisecond), (elapsed / time.Duration(max(sweeps, 1))).Round(time.Millisecond), lz)
+	fmt.Fprintf(stdout, "smoothing: converged %v after %d sweeps to %g in %v (%v a sweep); log evidence %.1f\n",
+		converged, sweeps, o.tol, elapsed.Round(time.Millisecond), (elapsed / time.Duration(max(sweeps, 1))).Round(time.Millisecond), lz)
 
 	type best struct {
 		name string
@@ -139,28 +242,28 @@ func smooth(path string, p throughtime.Params, unit, tol float64, maxSweeps int,
 		players = append(players, best{name, c[len(c)-1]})
 	}
 	slices.SortFunc(players, func(a, b best) int { return cmp.Compare(b.at.Mu-2*b.at.Sigma, a.at.Mu-2*a.at.Sigma) })
-	fmt.Printf("\nhighest final skill (μ − 2σ):\n")
-	for _, b := range players[:min(top, len(players))] {
-		last := time.Unix(int64(b.at.Time*unit*86400), 0).UTC()
-		fmt.Printf("  %-28s μ = %6.2f  σ = %.2f  (last played %s)\n", b.name, b.at.Mu, b.at.Sigma, last.Format(time.DateOnly))
+	fmt.Fprintf(stdout, "\nhighest final skill (μ − 2σ):\n")
+	for _, b := range players[:min(o.top, len(players))] {
+		last := time.Unix(int64(b.at.Time*o.unit*86400), 0).UTC()
+		fmt.Fprintf(stdout, "  %-28s μ = %6.2f  σ = %.2f  (last played %s)\n", b.name, b.at.Mu, b.at.Sigma, last.Format(time.DateOnly))
 	}
-	if out == "" {
+	if o.out == "" {
 		return nil
 	}
-	if err := writeCurves(filepath.Join(out, "learning_curves.csv"), h); err != nil {
+	if err := writeCurves(stdout, filepath.Join(o.out, "learning_curves.csv"), h); err != nil {
 		return err
 	}
 	var curves []curve
 	for _, b := range players[:min(6, len(players))] {
 		curves = append(curves, curve{b.name, h.LearningCurve(b.name)})
 	}
-	toYear := func(t float64) float64 { return 1970 + t*unit/365.25 }
-	return writeFile(filepath.Join(out, "learning_curves.svg"), func(w io.Writer) error { return writeCurvesSVG(w, curves, toYear) })
+	toYear := func(t float64) float64 { return 1970 + t*o.unit/365.25 }
+	return writeFile(stdout, filepath.Join(o.out, "learning_curves.svg"), func(w io.Writer) error { return writeCurvesSVG(w, curves, toYear) })
 }
 
 // writeCurves writes every learning curve as player,time,mu,sigma.
-func writeCurves(path string, h *throughtime.History) error {
-	return writeFile(path, func(f io.Writer) error {
+func writeCurves(log io.Writer, path string, h *throughtime.History) error {
+	return writeFile(log, path, func(f io.Writer) error {
 		w := csv.NewWriter(f)
 		w.Write([]string{"player", "time", "mu", "sigma"})
 		for _, name := range h.Players() {
@@ -174,8 +277,8 @@ func writeCurves(path string, h *throughtime.History) error {
 }
 
 // writeFile writes path through a temporary file renamed into place, so
-// that a crash never leaves half a file.
-func writeFile(path string, write func(io.Writer) error) error {
+// that a crash never leaves half a file, and says so on log.
+func writeFile(log io.Writer, path string, write func(io.Writer) error) error {
 	tmp, err := os.CreateTemp(filepath.Dir(path), ".tmp-*")
 	if err != nil {
 		return err
@@ -191,6 +294,6 @@ func writeFile(path string, write func(io.Writer) error) error {
 	if err := os.Rename(tmp.Name(), path); err != nil {
 		return err
 	}
-	fmt.Println("wrote", path)
+	fmt.Fprintln(log, "wrote", path)
 	return nil
 }

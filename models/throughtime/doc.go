@@ -14,7 +14,11 @@
 // messages (Anderson acceleration), until no skill moves by more than a
 // tolerance. LearningCurve reads a player's skills over time and Posterior
 // a skill at any time; Add appends later games to a smoothed history (the
-// online mode: add a batch, then Converge for a few sweeps).
+// online mode: add a batch, then Converge for a few sweeps). Predict and
+// LogProbability forecast a game from the skills at its time (Predictive:
+// a player's posterior there, or their prior if new), and Fit chooses σ₀,
+// β, γ and the draw probability by maximising the filtered (or smoothed)
+// log evidence with gonum's Nelder-Mead, within bounds.
 //
 // The conventions (batches, drift counted from a player's previous batch,
 // the draw margin from the players' β) are those of the authors' package

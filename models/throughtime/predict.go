@@ -32,35 +32,35 @@ func (h *History) Predictive(name string, t float64) (Point, float64, error) {
 	return pt, h.players[name].prior.Beta, nil
 }
 
-// OutcomeProbabilities returns the probabilities that team a beats team
+// Predict returns the probabilities that team a beats team
 // b, that they draw, and that b beats a, in a game between the two alone
 // at time t, from each player's Predictive skill at t: with the
 // performance difference d = Σ_a p − Σ_b p ~ N(Σ_a μ − Σ_b μ, Σ(σ² + β²))
 // over both teams and the draw margin ε = Φ⁻¹((p+1)/2)·√(Σβ²),
 // win = Φ((E d − ε)/sd d), draw = P(|d| ≤ ε), loss = Φ((−E d − ε)/sd d).
-// The three sum to 1.
-func (h *History) OutcomeProbabilities(t float64, a, b []string) (win, draw, loss float64, err error) {
+// The three sum to 1. The Prediction is trueskill's, whose fields elo's
+// and scorebased's share.
+func (h *History) Predict(t float64, a, b []string) (trueskill.Prediction, error) {
 	g := Game{Time: t, Teams: [][]string{a, b}}
 	if err := checkGame(&g, 0, t, true); err != nil {
-		return 0, 0, 0, fmt.Errorf("throughtime: OutcomeProbabilities: %w", err)
+		return trueskill.Prediction{}, fmt.Errorf("throughtime: Predict: %w", err)
 	}
 	mu, sd, eps, err := h.difference(&g, 0, 1)
 	if err != nil {
-		return 0, 0, 0, err
+		return trueskill.Prediction{}, err
 	}
-	win = messages.NormCDF((mu - eps) / sd)
-	loss = messages.NormCDF((-mu - eps) / sd)
+	pr := trueskill.Prediction{Win: messages.NormCDF((mu - eps) / sd), Loss: messages.NormCDF((-mu - eps) / sd)}
 	if eps > 0 {
-		draw = math.Exp(messages.LogWithinMass(mu/sd, eps/sd))
+		pr.Draw = math.Exp(messages.LogWithinMass(mu/sd, eps/sd))
 	}
-	return win, draw, loss, nil
+	return pr, nil
 }
 
 // LogProbability returns the log probability of game g's outcome (its
 // teams, ranks and weights) in a game played at g.Time, from each
 // player's Predictive skill then: the one-step-ahead log probability when
 // the history holds only earlier games. With two teams it is exact (see
-// OutcomeProbabilities); with more it is the expectation-propagation
+// Predict); with more it is the expectation-propagation
 // evidence of the game's graph (trueskill.Params.Declare) on independent
 // Gaussian skills, as the history's own evidence is.
 func (h *History) LogProbability(g Game) (float64, error) {

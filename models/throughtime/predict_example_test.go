@@ -8,7 +8,7 @@ import (
 
 // Ann has beaten Ben twice; the history predicts their next game, a year
 // after the last, and a game of Ann against a newcomer, who has the prior.
-func ExampleHistory_OutcomeProbabilities() {
+func ExampleHistory_Predict() {
 	p := throughtime.DefaultParams()
 	p.DrawProbability = 0.1
 	h, err := throughtime.New(p, []throughtime.Game{
@@ -20,12 +20,12 @@ func ExampleHistory_OutcomeProbabilities() {
 		return
 	}
 	for _, rival := range []string{"Ben", "Cid"} {
-		win, draw, loss, err := h.OutcomeProbabilities(3, []string{"Ann"}, []string{rival})
+		pr, err := h.Predict(3, []string{"Ann"}, []string{rival})
 		if err != nil {
 			fmt.Println(err)
 			return
 		}
-		fmt.Printf("Ann v %s: win %.3f, draw %.3f, loss %.3f\n", rival, win, draw, loss)
+		fmt.Printf("Ann v %s: win %.3f, draw %.3f, loss %.3f\n", rival, pr.Win, pr.Draw, pr.Loss)
 	}
 	lp, err := h.LogProbability(throughtime.Game{Time: 3, Teams: [][]string{{"Cid"}, {"Ann"}, {"Ben"}}})
 	if err != nil {

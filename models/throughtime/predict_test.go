@@ -45,13 +45,13 @@ func last(h *throughtime.History, p throughtime.Params, name string, at float64)
 	return pt.Mu, math.Sqrt(pt.Sigma*pt.Sigma + p.Gamma*p.Gamma*(at-pt.Time))
 }
 
-// TestOutcomeProbabilities1v1 checks a 1v1 against the closed form:
+// TestPredict1v1 checks a 1v1 against the closed form:
 // with d = s_a − s_b + noise ~ N(μ_a − μ_b, σ_a² + σ_b² + 2β²) and the
 // margin ε = Φ⁻¹((p+1)/2)·√2·β, a wins with Φ((μ_d − ε)/σ_d), b with
 // Φ((−μ_d − ε)/σ_d), and they draw with the rest; the skills are the
 // learning curves' last points spread by the drift to the game's time, or
 // the prior for a player never seen.
-func TestOutcomeProbabilities1v1(t *testing.T) {
+func TestPredict1v1(t *testing.T) {
 	p := throughtime.Params{Mu: 0.5, Sigma: 3, Beta: 1.2, Gamma: 0.4, DrawProbability: 0.15}
 	h := smoothedHistory(t, p)
 	const at = 6.0
@@ -63,7 +63,8 @@ func TestOutcomeProbabilities1v1(t *testing.T) {
 		wantWin := std.CDF((ma - mb - eps) / sd)
 		wantLoss := std.CDF((mb - ma - eps) / sd)
 		wantDraw := std.CDF((eps-(ma-mb))/sd) - std.CDF((-eps-(ma-mb))/sd)
-		win, draw, loss, err := h.OutcomeProbabilities(at, []string{pair[0]}, []string{pair[1]})
+		pr, err := h.Predict(at, []string{pair[0]}, []string{pair[1]})
+		win, draw, loss := pr.Win, pr.Draw, pr.Loss
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -228,11 +229,11 @@ func TestPredictErrors(t *testing.T) {
 			t.Errorf("LogProbability, %s: %v, want %v", c.name, err, c.want)
 		}
 	}
-	if _, _, _, err := h.OutcomeProbabilities(math.Inf(1), []string{"a"}, []string{"b"}); !errors.Is(err, throughtime.ErrGame) {
-		t.Errorf("OutcomeProbabilities at +Inf: %v", err)
+	if _, err := h.Predict(math.Inf(1), []string{"a"}, []string{"b"}); !errors.Is(err, throughtime.ErrGame) {
+		t.Errorf("Predict at +Inf: %v", err)
 	}
-	if _, _, _, err := h.OutcomeProbabilities(2, []string{"a"}, nil); !errors.Is(err, throughtime.ErrGame) {
-		t.Errorf("OutcomeProbabilities with an empty team: %v", err)
+	if _, err := h.Predict(2, []string{"a"}, nil); !errors.Is(err, throughtime.ErrGame) {
+		t.Errorf("Predict with an empty team: %v", err)
 	}
 	if _, _, err := h.Predictive("nobody", math.NaN()); !errors.Is(err, throughtime.ErrParameter) {
 		t.Errorf("Predictive at NaN: %v", err)
