@@ -190,7 +190,8 @@ func BenchmarkTennisConverge(b *testing.B) {
 }
 
 // leagueHistory reads a shipped league (examples/data) as a history in
-// days: Formula 1 races as free-for-alls with shared places, or the
+// years (as examples/throughtime does by default, so that γ is a yearly
+// drift): Formula 1 races as free-for-alls with shared places, or the
 // Premier League as two-team games; draw is the share of drawn adjacent
 // pairs the file has.
 func leagueHistory(b *testing.B, file string) ([]throughtime.Game, float64) {
@@ -214,7 +215,7 @@ func leagueHistory(b *testing.B, file string) ([]throughtime.Game, float64) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		games[i] = throughtime.Game{Time: float64(d.Unix() / 86400), Teams: m.Teams, Ranks: m.Ranks}
+		games[i] = throughtime.Game{Time: float64(d.Unix()/86400) / 365.25, Teams: m.Teams, Ranks: m.Ranks}
 	}
 	return games, evaluation.DrawProbability(ms)
 }
