@@ -37,4 +37,3 @@ func league(t testing.TB) map[string][]scorebased.Result {
 	}
 	return out
 }
-
