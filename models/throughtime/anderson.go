@@ -2,6 +2,7 @@ package throughtime
 
 import (
 	"math"
+	"slices"
 
 	"github.com/skillgraph/skillgraph/graph"
 	"github.com/skillgraph/skillgraph/messages"
@@ -42,6 +43,8 @@ type anderson struct {
 	gram [][]float64
 	best float64 // the smallest residual norm since the history was cleared
 	have bool    // gPrev and fPrev hold a step
+	// known is true when x holds the messages observe left in the graph.
+	known bool
 }
 
 func (h *History) newAnderson(depth int) *anderson {
@@ -51,13 +54,21 @@ func (h *History) newAnderson(depth int) *anderson {
 			a.edges = append(a.edges, h.g.EdgeID(h.g.VariableEdge(v, i)))
 		}
 	}
+	// In the graph's order, so that reading and writing them walks the
+	// messages forward through memory.
+	slices.Sort(a.edges)
 	n := 2 * len(a.edges)
 	a.x, a.gPrev, a.fPrev = make([]float64, n), make([]float64, n), make([]float64, n)
 	return a
 }
 
-// start reads the point x the next sweep starts from.
+// start reads the point x the next sweep starts from, unless observe has
+// just written it (known is true then).
 func (a *anderson) start() {
+	if a.known {
+		a.known = false
+		return
+	}
 	for k, e := range a.edges {
 		m := a.h.g.EdgeMessage(e)
 		a.x[2*k], a.x[2*k+1] = m.Pi, m.Tau
@@ -152,12 +163,16 @@ func (a *anderson) observe() error {
 			tau -= gamma[j] * float64(a.dG[j][2*k+1])
 		}
 		if !(pi >= 0) || !messages.IsFinite(pi) || !messages.IsFinite(tau) {
-			continue // a message mixing would make improper keeps G's
+			// A message mixing would make improper keeps G's.
+			a.x[2*k], a.x[2*k+1] = a.gPrev[2*k], a.gPrev[2*k+1]
+			continue
 		}
 		if _, _, err := g.Send(e, messages.Gaussian{Pi: pi, Tau: tau}, 0); err != nil {
 			return err
 		}
+		a.x[2*k], a.x[2*k+1] = pi, tau
 	}
+	a.known = true
 	return nil
 }
 

@@ -176,7 +176,7 @@ func TestPosteriorBetweenGames(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if wantSigma := math.Sqrt(last.Sigma*last.Sigma + 4*p.Gamma*p.Gamma); later.Mu != last.Mu || math.Abs(later.Sigma-wantSigma) > 1e-12 {
+	if wantSigma := math.Sqrt(last.Sigma*last.Sigma + 4*p.Gamma*p.Gamma); math.Abs(later.Mu-last.Mu) > 1e-12 || math.Abs(later.Sigma-wantSigma) > 1e-12 {
 		t.Errorf("after the last game: %+v, want μ %v σ %v", later, last.Mu, wantSigma)
 	}
 	if first, err := hs[0].Posterior("x", -5); err != nil || first.Mu != curve[0].Mu || first.Sigma != curve[0].Sigma {
