@@ -108,3 +108,44 @@ func ExampleIsExact() {
 	// *factors.GreaterThan exact: false
 	// *factors.Poisson exact: false
 }
+
+// A model grows after inference has run: Extend keeps every message, so
+// the new observation only adds its own. Here x ~ N(0, 4) was observed
+// once as 1 with noise 1, then again as 2.
+func ExampleGraph_Extend() {
+	b := graph.NewBuilder("online")
+	x := b.AddVariable("x")
+	prior := b.AddFactor(factors.NewPrior(0, 4), "", x)
+	y1 := b.AddObserved("y1", 1)
+	first := b.AddFactor(factors.NewLikelihood(1), "", y1, x)
+	g, err := b.Build()
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	for _, f := range []graph.FactorID{prior, first} {
+		if _, _, err := g.Update(f, g.Arity(f)-1, 0); err != nil {
+			fmt.Println(err)
+			return
+		}
+	}
+	fmt.Printf("after y1: %.3f ± %.3f\n", g.Marginal(x).Mean(), g.Marginal(x).Sigma())
+
+	e := g.Extend()
+	y2 := e.AddObserved("y2", 2)
+	second := e.AddFactor(factors.NewLikelihood(1), "", y2, x)
+	h, err := e.Build()
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	if _, _, err := h.Update(second, 1, 0); err != nil {
+		fmt.Println(err)
+		return
+	}
+	// Precision 1/4 + 1 + 1, mean (1 + 2)/(9/4).
+	fmt.Printf("after y2: %.3f ± %.3f\n", h.Marginal(x).Mean(), h.Marginal(x).Sigma())
+	// Output:
+	// after y1: 0.800 ± 0.894
+	// after y2: 1.333 ± 0.667
+}
