@@ -3,15 +3,14 @@ package main
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"math"
 	"time"
 
+	"github.com/skillgraph/skillgraph/internal/maximize"
 	"github.com/skillgraph/skillgraph/models/throughtime"
 	"github.com/skillgraph/skillgraph/models/trueskill"
-	"gonum.org/v1/gonum/optimize"
 )
 
 // prediction is one method's forecast of one game, made before the game:
@@ -249,42 +248,25 @@ func fitTrueSkill(ctx context.Context, games []throughtime.Game, start trueskill
 	if draws {
 		z0 = append(z0, math.Log(start.DrawProbability/(1-start.DrawProbability)))
 	}
-	var failed error
 	evals := 0
 	best, bestP := math.Inf(-1), start
-	problem := optimize.Problem{
-		Func: func(z []float64) float64 {
-			if failed != nil {
-				return math.Inf(1)
-			}
-			p := at(z)
-			// Keep to values float64 TrueSkill handles with room to spare.
-			if p.Sigma > 1e6*p.Beta || p.Tau > 1e6*p.Beta || p.Sigma < 1e-6*p.Beta || p.DrawProbability > 0.999 {
-				return math.Inf(1)
-			}
-			evals++
-			lz, err := trueSkillEvidence(ctx, games, p)
-			if err != nil {
-				failed = err
-				return math.Inf(1)
-			}
-			if lz > best {
-				best, bestP = lz, p
-			}
-			return -lz
-		},
-		Status: func() (optimize.Status, error) {
-			if failed != nil {
-				return optimize.Failure, failed
-			}
-			return optimize.NotTerminated, nil
-		},
-	}
-	settings := &optimize.Settings{FuncEvaluations: 300, Converger: &optimize.FunctionConverge{Absolute: 1e-3, Iterations: 10 * len(z0)}}
-	if _, err := optimize.Minimize(problem, z0, settings, &optimize.NelderMead{SimplexSize: 0.3}); failed != nil || (err != nil && !errors.Is(err, optimize.FunctionEvaluationLimit.Err())) {
-		if failed != nil {
-			err = failed
+	_, err := maximize.Maximize(ctx, func(z []float64) (float64, error) {
+		p := at(z)
+		// Keep to values float64 TrueSkill handles with room to spare.
+		if p.Sigma > 1e6*p.Beta || p.Tau > 1e6*p.Beta || p.Sigma < 1e-6*p.Beta || p.DrawProbability > 0.999 {
+			return math.Inf(-1), nil
 		}
+		evals++
+		lz, err := trueSkillEvidence(ctx, games, p)
+		if err != nil {
+			return 0, err
+		}
+		if lz > best {
+			best, bestP = lz, p
+		}
+		return lz, nil
+	}, z0, maximize.Options{SimplexSize: 0.3, MaxEvaluations: 300, Absolute: 1e-3, Iterations: 10 * len(z0)})
+	if err != nil {
 		return start, 0, evals, fmt.Errorf("fitting TrueSkill: %w", err)
 	}
 	return bestP, best, evals, nil

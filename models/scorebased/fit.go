@@ -7,6 +7,7 @@ import (
 
 	"gonum.org/v1/gonum/optimize"
 
+	"github.com/skillgraph/skillgraph/internal/maximize"
 	"github.com/skillgraph/skillgraph/messages"
 )
 
@@ -186,20 +187,17 @@ func Fit[R Team | Rating](ctx context.Context, newModel func(Hyper) (Online[R], 
 		}
 		u0[i] = x / k.step
 	}
-	problem := optimize.Problem{Func: func(u []float64) float64 {
-		if ctx.Err() != nil {
-			return math.Inf(1)
-		}
+	objective := func(u []float64) (float64, error) {
 		h, out := decode(u)
 		ev, err := evidence(h)
 		if err != nil || !messages.IsFinite(ev) {
-			return math.Inf(1)
+			return math.Inf(-1), nil // a point to leave, not a failure
 		}
 		if ev > bestEv {
 			best, bestEv = h, ev
 		}
-		return -ev + 1e3*out
-	}}
+		return ev - 1e3*out, nil
+	}
 	converged := true
 	for run := range 2 {
 		before := bestEv
@@ -208,22 +206,18 @@ func Fit[R Team | Rating](ctx context.Context, newModel func(Hyper) (Online[R], 
 			converged = false
 			break
 		}
-		settings := &optimize.Settings{
-			Converger:       &stopOnDone{ctx: ctx, FunctionConverge: optimize.FunctionConverge{Absolute: opt.Tolerance, Iterations: 40}},
-			FuncEvaluations: budget,
-		}
-		res, err := optimize.Minimize(problem, u0, settings, &optimize.NelderMead{SimplexSize: 1})
-		if cerr := ctx.Err(); cerr != nil {
-			return Hyper{}, FitReport{}, fmt.Errorf("scorebased: Fit: %w", cerr)
-		}
-		if res != nil {
-			rep.Evaluations += res.FuncEvaluations
-			rep.Iterations += res.MajorIterations
-		}
+		res, err := maximize.Maximize(ctx, objective, u0, maximize.Options{
+			SimplexSize:    1,
+			MaxEvaluations: budget,
+			Absolute:       opt.Tolerance,
+			Iterations:     40,
+		})
+		rep.Evaluations += res.Evaluations
+		rep.Iterations += res.Iterations
 		if err != nil {
 			return Hyper{}, FitReport{}, fmt.Errorf("scorebased: Fit: %w", err)
 		}
-		if res == nil || res.Status != optimize.FunctionConvergence {
+		if res.Status != optimize.FunctionConvergence {
 			converged = false
 		}
 		if run == 1 && bestEv-before > 1e3*opt.Tolerance {
@@ -246,20 +240,6 @@ func Fit[R Team | Rating](ctx context.Context, newModel func(Hyper) (Online[R], 
 		}
 	}
 	return best, rep, nil
-}
-
-// stopOnDone is FunctionConverge that also stops the search once ctx is
-// done.
-type stopOnDone struct {
-	ctx context.Context
-	optimize.FunctionConverge
-}
-
-func (s *stopOnDone) Converged(l *optimize.Location) optimize.Status {
-	if s.ctx.Err() != nil {
-		return optimize.Failure
-	}
-	return s.FunctionConverge.Converged(l)
 }
 
 // check validates the options.

@@ -6,8 +6,10 @@ import (
 	"fmt"
 	"math"
 
-	"github.com/skillgraph/skillgraph/messages"
 	"gonum.org/v1/gonum/optimize"
+
+	"github.com/skillgraph/skillgraph/internal/maximize"
+	"github.com/skillgraph/skillgraph/messages"
 )
 
 // Evidence names the log evidence that Fit maximises.
@@ -266,53 +268,35 @@ func Fit(ctx context.Context, start Params, games []Game, opt FitOptions) (FitRe
 		return res, nil
 	}
 
-	// failed holds the first error of an evaluation or ctx's; the
-	// optimiser sees +Inf there and stops at its next status check.
-	var failed error
-	problem := optimize.Problem{
-		Func: func(z []float64) float64 {
-			if failed != nil {
-				return math.Inf(1)
-			}
-			p := params(z)
-			lz, err := evidence(p)
-			if err == nil && !messages.IsFinite(lz) {
-				err = fmt.Errorf("log evidence %v", lz)
-			}
-			if err != nil {
-				failed = fmt.Errorf("at %+v: %w", p, err)
-				return math.Inf(1)
-			}
-			if lz > best {
-				best, bestP = lz, p
-			}
-			return -lz
-		},
-		Status: func() (optimize.Status, error) {
-			if failed != nil {
-				return optimize.Failure, failed
-			}
-			return optimize.NotTerminated, nil
-		},
-	}
-	settings := &optimize.Settings{
-		InitValues:      &optimize.Location{F: -startEvidence},
-		FuncEvaluations: evals - 1, // the start is one
-		Converger:       &optimize.FunctionConverge{Absolute: abs, Iterations: 10 * len(free)},
-	}
-	out, err := optimize.Minimize(problem, z0, settings, &optimize.NelderMead{SimplexSize: 0.3})
-	if failed != nil {
-		if errors.Is(failed, context.Canceled) || errors.Is(failed, context.DeadlineExceeded) {
-			return FitResult{}, fmt.Errorf("throughtime: Fit: after %d evaluations: %w", res.Evaluations, failed)
+	out, err := maximize.Maximize(ctx, func(z []float64) (float64, error) {
+		p := params(z)
+		lz, err := evidence(p)
+		if err == nil && !messages.IsFinite(lz) {
+			err = fmt.Errorf("log evidence %v", lz)
 		}
-		return FitResult{}, fmt.Errorf("throughtime: Fit: evaluation %d: %w", res.Evaluations, failed)
-	}
-	if err != nil && out == nil {
-		return FitResult{}, fmt.Errorf("throughtime: Fit: %w", err)
+		if err != nil {
+			return 0, fmt.Errorf("at %+v: %w", p, err)
+		}
+		if lz > best {
+			best, bestP = lz, p
+		}
+		return lz, nil
+	}, z0, maximize.Options{
+		SimplexSize:    0.3,
+		MaxEvaluations: evals - 1, // the start is one
+		Absolute:       abs,
+		Iterations:     10 * len(free),
+		Start:          &startEvidence,
+	})
+	if err != nil {
+		if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
+			return FitResult{}, fmt.Errorf("throughtime: Fit: after %d evaluations: %w", res.Evaluations, err)
+		}
+		return FitResult{}, fmt.Errorf("throughtime: Fit: evaluation %d: %w", res.Evaluations, err)
 	}
 	res.Params, res.LogEvidence = bestP, best
 	res.Status = out.Status.String()
-	res.Converged = out.Status == optimize.FunctionConvergence || out.Status == optimize.MethodConverge
+	res.Converged = out.Converged()
 	return res, nil
 }
 
