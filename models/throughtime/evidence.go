@@ -14,7 +14,28 @@ import (
 
 // gameEvidence returns the log probability of game k's outcome with each
 // player's skill N as cavity(skill, its performance factor) says (the
-// skill's belief without this game).
+// skill's belief without this game); see logOutcome.
+func (h *History) gameEvidence(k int, cavity func(v graph.VarID, f graph.FactorID) messages.Gaussian) (float64, error) {
+	d := &h.games[k]
+	sizes := make([]int, len(d.skills))
+	for j := range d.skills {
+		sizes[j] = len(d.skills[j])
+	}
+	lz, err := h.logOutcome(sizes, func(j, i int) (messages.Gaussian, float64, error) {
+		return cavity(d.skills[j][i], d.nodes.PerformanceFactors[j][i]), d.betas[j][i], nil
+	}, d.ranks, d.weights)
+	if err != nil {
+		return 0, fmt.Errorf("throughtime: game %d: %w", k, err)
+	}
+	return lz, nil
+}
+
+// skillFunc gives player i of team j's skill and performance noise β.
+type skillFunc func(j, i int) (messages.Gaussian, float64, error)
+
+// logOutcome returns the log probability of an outcome (ranks, nil for the
+// listed order; weights, nil for 1) of teams of the given sizes whose
+// players' skills are the independent Gaussians skill gives.
 //
 // With two teams it is exact: the performance difference of the better
 // team and the worse is d ~ N(Σ_better wμ − Σ_worse wμ, Σ w²(σ² + β²)),
@@ -23,69 +44,76 @@ import (
 // the game's own graph (trueskill), from those skills; the reference
 // package multiplies the adjacent pairs' probabilities instead, which is
 // another approximation.
-func (h *History) gameEvidence(k int, cavity func(v graph.VarID, f graph.FactorID) messages.Gaussian) (float64, error) {
-	d := &h.games[k]
-	skill := func(j, i int) messages.Gaussian {
-		return cavity(d.skills[j][i], d.nodes.PerformanceFactors[j][i])
-	}
-	weight := func(j, i int) float64 {
-		if d.weights == nil {
-			return 1
-		}
-		return d.weights[j][i]
-	}
-	if len(d.skills) == 2 {
+func (h *History) logOutcome(sizes []int, skill skillFunc, ranks []int, weights [][]float64) (float64, error) {
+	if len(sizes) == 2 {
 		better, worse := 0, 1
-		if d.ranks != nil && d.ranks[1] < d.ranks[0] {
+		if ranks != nil && ranks[1] < ranks[0] {
 			better, worse = 1, 0
 		}
-		var mu, v, betas float64
-		for _, side := range []struct {
-			j    int
-			sign float64
-		}{{better, 1}, {worse, -1}} {
-			for i := range d.skills[side.j] {
-				c, w, beta := skill(side.j, i), weight(side.j, i), d.betas[side.j][i]
-				mu += side.sign * w * c.Mean()
-				v += w * w * (c.Variance() + beta*beta)
-				betas += beta * beta
-			}
+		mu, sd, eps, err := h.difference(sizes, skill, weights, better, worse)
+		if err != nil {
+			return 0, err
 		}
-		eps := trueskill.DrawMargin(h.p.DrawProbability, math.Sqrt(betas), 1)
-		sd := math.Sqrt(v)
-		if !(sd > 0) {
-			return 0, fmt.Errorf("throughtime: game %d: performance difference of variance %v: %w", k, v, ErrGame)
-		}
-		if d.ranks != nil && d.ranks[0] == d.ranks[1] {
+		if ranks != nil && ranks[0] == ranks[1] {
 			return messages.LogWithinMass(mu/sd, eps/sd), nil
 		}
 		return messages.LogNormCDF((mu - eps) / sd), nil
 	}
 	b := graph.NewBuilder("game")
-	c := trueskill.Contest{Skills: make([][]graph.VarID, len(d.skills)), Ranks: d.ranks, Weights: d.weights, Betas: d.betas}
+	c := trueskill.Contest{Skills: make([][]graph.VarID, len(sizes)), Ranks: ranks, Weights: weights, Betas: make([][]float64, len(sizes))}
 	var priors []schedules.Schedule
-	for j := range d.skills {
-		for i := range d.skills[j] {
-			s := skill(j, i)
+	for j, n := range sizes {
+		for i := range n {
+			s, beta, err := skill(j, i)
+			if err != nil {
+				return 0, err
+			}
 			v := b.AddVariable("")
 			priors = append(priors, schedules.Step(b.AddFactor(factors.NewPrior(s.Mean(), s.Variance()), "", v), 0))
 			c.Skills[j] = append(c.Skills[j], v)
+			c.Betas[j] = append(c.Betas[j], beta)
 		}
 	}
 	nd, err := h.ts.Declare(b, c)
 	if err != nil {
-		return 0, fmt.Errorf("throughtime: game %d: %w", k, err)
+		return 0, err
 	}
 	g, err := b.Build()
 	if err != nil {
-		return 0, fmt.Errorf("throughtime: game %d: %w", k, err)
+		return 0, err
 	}
 	if _, err := schedules.Run(context.Background(), g, schedules.Sequence(schedules.Sequence(priors...), h.ts.Schedule(nd))); err != nil {
-		return 0, fmt.Errorf("throughtime: game %d: %w", k, err)
+		return 0, err
 	}
-	lz, err := g.LogEvidence()
-	if err != nil {
-		return 0, fmt.Errorf("throughtime: game %d: %w", k, err)
+	return g.LogEvidence()
+}
+
+// difference returns the mean and standard deviation of the performance
+// difference of teams j and k (weights applied) and their draw margin
+// ε = Φ⁻¹((p+1)/2)·√(Σβ²) over both teams' players.
+func (h *History) difference(sizes []int, skill skillFunc, weights [][]float64, j, k int) (mu, sd, eps float64, err error) {
+	var v, betas float64
+	for _, side := range []struct {
+		j    int
+		sign float64
+	}{{j, 1}, {k, -1}} {
+		for i := range sizes[side.j] {
+			s, beta, err := skill(side.j, i)
+			if err != nil {
+				return 0, 0, 0, err
+			}
+			w := 1.0
+			if weights != nil {
+				w = weights[side.j][i]
+			}
+			mu += side.sign * w * s.Mean()
+			v += w * w * (s.Variance() + beta*beta)
+			betas += beta * beta
+		}
 	}
-	return lz, nil
+	sd = math.Sqrt(v)
+	if !(sd > 0) || math.IsInf(sd, 1) || !messages.IsFinite(mu) {
+		return 0, 0, 0, fmt.Errorf("throughtime: performance difference N(%v, %v): %w", mu, v, ErrGame)
+	}
+	return mu, sd, trueskill.DrawMargin(h.p.DrawProbability, math.Sqrt(betas), 1), nil
 }

@@ -1,16 +1,12 @@
 package throughtime
 
 import (
-	"context"
 	"errors"
 	"fmt"
 	"math"
 
-	"github.com/skillgraph/skillgraph/factors"
-	"github.com/skillgraph/skillgraph/graph"
 	"github.com/skillgraph/skillgraph/messages"
 	"github.com/skillgraph/skillgraph/models/trueskill"
-	"github.com/skillgraph/skillgraph/schedules"
 )
 
 // Predictive returns a player's skill for a game about to be played at
@@ -45,7 +41,7 @@ func (h *History) Predict(t float64, a, b []string) (trueskill.Prediction, error
 	if err := checkGame(&g, 0, t, true); err != nil {
 		return trueskill.Prediction{}, fmt.Errorf("throughtime: Predict: %w", err)
 	}
-	mu, sd, eps, err := h.difference(&g, 0, 1)
+	mu, sd, eps, err := h.difference(sizesOf(&g), h.predictive(&g), g.Weights, 0, 1)
 	if err != nil {
 		return trueskill.Prediction{}, err
 	}
@@ -67,79 +63,29 @@ func (h *History) LogProbability(g Game) (float64, error) {
 	if err := checkGame(&g, 0, g.Time, h.p.DrawProbability > 0); err != nil {
 		return 0, fmt.Errorf("throughtime: LogProbability: %w", err)
 	}
-	if len(g.Teams) == 2 {
-		better, worse := 0, 1
-		if g.Ranks != nil && g.Ranks[1] < g.Ranks[0] {
-			better, worse = 1, 0
-		}
-		mu, sd, eps, err := h.difference(&g, better, worse)
-		if err != nil {
-			return 0, err
-		}
-		if g.Ranks != nil && g.Ranks[0] == g.Ranks[1] {
-			return messages.LogWithinMass(mu/sd, eps/sd), nil
-		}
-		return messages.LogNormCDF((mu - eps) / sd), nil
-	}
-	b := graph.NewBuilder("prediction")
-	c := trueskill.Contest{Skills: make([][]graph.VarID, len(g.Teams)), Ranks: g.Ranks, Weights: g.Weights, Betas: make([][]float64, len(g.Teams))}
-	var priors []schedules.Schedule
-	for j, team := range g.Teams {
-		for _, name := range team {
-			pt, beta, err := h.Predictive(name, g.Time)
-			if err != nil {
-				return 0, err
-			}
-			v := b.AddVariable("")
-			priors = append(priors, schedules.Step(b.AddFactor(factors.NewPrior(pt.Mu, pt.Sigma*pt.Sigma), "", v), 0))
-			c.Skills[j] = append(c.Skills[j], v)
-			c.Betas[j] = append(c.Betas[j], beta)
-		}
-	}
-	nd, err := h.ts.Declare(b, c)
-	if err != nil {
-		return 0, fmt.Errorf("throughtime: LogProbability: %w", err)
-	}
-	gr, err := b.Build()
-	if err != nil {
-		return 0, fmt.Errorf("throughtime: LogProbability: %w", err)
-	}
-	if _, err := schedules.Run(context.Background(), gr, schedules.Sequence(schedules.Sequence(priors...), h.ts.Schedule(nd))); err != nil {
-		return 0, fmt.Errorf("throughtime: LogProbability: %w", err)
-	}
-	lz, err := gr.LogEvidence()
+	lz, err := h.logOutcome(sizesOf(&g), h.predictive(&g), g.Ranks, g.Weights)
 	if err != nil {
 		return 0, fmt.Errorf("throughtime: LogProbability: %w", err)
 	}
 	return lz, nil
 }
 
-// difference returns the mean and standard deviation of the performance
-// difference of teams j and k of g (weights applied) at g.Time, and their
-// draw margin.
-func (h *History) difference(g *Game, j, k int) (mu, sd, eps float64, err error) {
-	var v, betas float64
-	for _, side := range []struct {
-		j    int
-		sign float64
-	}{{j, 1}, {k, -1}} {
-		for i, name := range g.Teams[side.j] {
-			pt, beta, err := h.Predictive(name, g.Time)
-			if err != nil {
-				return 0, 0, 0, err
-			}
-			w := 1.0
-			if g.Weights != nil {
-				w = g.Weights[side.j][i]
-			}
-			mu += side.sign * w * pt.Mu
-			v += w * w * (pt.Sigma*pt.Sigma + beta*beta)
-			betas += beta * beta
+// sizesOf returns the sizes of g's teams.
+func sizesOf(g *Game) []int {
+	sizes := make([]int, len(g.Teams))
+	for j, team := range g.Teams {
+		sizes[j] = len(team)
+	}
+	return sizes
+}
+
+// predictive gives the skills of g's players at g.Time (Predictive).
+func (h *History) predictive(g *Game) skillFunc {
+	return func(j, i int) (messages.Gaussian, float64, error) {
+		pt, beta, err := h.Predictive(g.Teams[j][i], g.Time)
+		if err != nil {
+			return messages.Gaussian{}, 0, err
 		}
+		return messages.NewGaussian(pt.Mu, pt.Sigma*pt.Sigma), beta, nil
 	}
-	sd = math.Sqrt(v)
-	if !(sd > 0) || math.IsInf(sd, 1) || !messages.IsFinite(mu) {
-		return 0, 0, 0, fmt.Errorf("throughtime: performance difference N(%v, %v) at time %v: %w", mu, v, g.Time, ErrGame)
-	}
-	return mu, sd, trueskill.DrawMargin(h.p.DrawProbability, math.Sqrt(betas), 1), nil
 }
