@@ -47,7 +47,8 @@ type Player struct {
 // the outcome as ranks, and optional partial-play weights.
 type Game struct {
 	// Time orders the games; games with equal times form one batch, in
-	// which each player has one skill.
+	// which each player has one skill. It may count anything (rounds,
+	// days); At turns a time.Time into days, weeks or any unit.
 	Time float64 `json:"time"`
 	// Teams holds each team's players.
 	Teams [][]string `json:"teams"`
