@@ -17,12 +17,18 @@ import (
 // skill's belief without this game); see logOutcome.
 func (h *History) gameEvidence(k int, cavity func(v graph.VarID, f graph.FactorID) messages.Gaussian) (float64, error) {
 	d := &h.games[k]
-	sizes := make([]int, len(d.skills))
-	for j := range d.skills {
-		sizes[j] = len(d.skills[j])
+	pf := d.nodes.PerformanceFactors
+	sizes := make([]int, len(pf))
+	for j := range pf {
+		sizes[j] = len(pf[j])
 	}
 	lz, err := h.logOutcome(sizes, func(j, i int) (messages.Gaussian, float64, error) {
-		return cavity(d.skills[j][i], d.nodes.PerformanceFactors[j][i]), d.betas[j][i], nil
+		f := pf[j][i]
+		var beta float64 // an equality: the performance is the skill
+		if l, ok := h.g.Factor(f).(*factors.Likelihood); ok {
+			beta = math.Sqrt(l.Variance)
+		}
+		return cavity(h.g.EdgeVariable(f, 1), f), beta, nil
 	}, d.ranks, d.weights)
 	if err != nil {
 		return 0, fmt.Errorf("throughtime: game %d: %w", k, err)

@@ -109,10 +109,11 @@ type History struct {
 	before   []messages.Gaussian // the skills before a sweep, kept across Converge calls
 }
 
+// declaredGame is a game as declared: its nodes (each player's skill is
+// edge 1 of their performance factor, whose variance is their β²), and
+// its outcome.
 type declaredGame struct {
 	nodes   trueskill.Nodes
-	skills  [][]graph.VarID
-	betas   [][]float64
 	weights [][]float64
 	ranks   []int
 }
@@ -269,15 +270,15 @@ func (h *History) grow(b *graph.Builder, games []Game) error {
 		for _, k := range order[start:end] {
 			gm := &games[k]
 			d := declaredGame{ranks: gm.Ranks, weights: gm.Weights}
-			d.skills = make([][]graph.VarID, len(gm.Teams))
-			d.betas = make([][]float64, len(gm.Teams))
+			skills := make([][]graph.VarID, len(gm.Teams))
+			betas := make([][]float64, len(gm.Teams))
 			for j, team := range gm.Teams {
 				for _, name := range team {
-					d.skills[j] = append(d.skills[j], skill[name])
-					d.betas[j] = append(d.betas[j], h.players[name].prior.Beta)
+					skills[j] = append(skills[j], skill[name])
+					betas[j] = append(betas[j], h.players[name].prior.Beta)
 				}
 			}
-			nd, err := h.ts.Declare(b, trueskill.Contest{Name: fmt.Sprintf("g%d.", first+k), Skills: d.skills, Ranks: gm.Ranks, Weights: gm.Weights, Betas: d.betas})
+			nd, err := h.ts.Declare(b, trueskill.Contest{Name: fmt.Sprintf("g%d.", first+k), Skills: skills, Ranks: gm.Ranks, Weights: gm.Weights, Betas: betas, Compact: true})
 			if err != nil {
 				return fmt.Errorf("throughtime: game %d: %w", first+k, err)
 			}

@@ -34,6 +34,14 @@ type Contest struct {
 	// Φ⁻¹((p+1)/2)·√(Σβᵢ²) over both teams' players, which is the usual
 	// Φ⁻¹((p+1)/2)·√(n₁+n₂)·β when all are equal.
 	Betas [][]float64
+	// Compact leaves out the team performance of a team of one player
+	// with weight 1 and no bonus: the difference factors take the
+	// player's performance itself (Nodes.Teams holds it, and
+	// Nodes.TeamFactors −1 for that team). The model is the same, with
+	// one variable, one factor and two edges fewer per such team, which
+	// a history of a million one-player teams wants; a drawing of the
+	// paper's Figure 1 does not.
+	Compact bool
 }
 
 // Nodes are what Declare adds to the graph, indexed by the caller's team
@@ -44,7 +52,7 @@ type Nodes struct {
 	Teams              []graph.VarID      // t = Σ wᵢpᵢ (+ bonus)
 	Differences        []graph.VarID      // d_k = t_(k) − t_(k+1) in rank order
 	PerformanceFactors [][]graph.FactorID // N(p; s, β²): edge 0 to p, 1 to s
-	TeamFactors        []graph.FactorID   // edge 0 to t, then the players', then the bonus
+	TeamFactors        []graph.FactorID   // edge 0 to t, then the players', then the bonus; −1 where Compact left the team out
 	DifferenceFactors  []graph.FactorID   // edge 0 to d, 1 to the better team, 2 to the worse
 	ComparisonFactors  []graph.FactorID   // I(d > ε) or, for a draw, I(|d| ≤ ε)
 	// order lists the caller's teams in rank order, best first; bonus
@@ -122,8 +130,16 @@ func (p Params) declare(b *graph.Builder, c *Contest, order []int, m *Match) Nod
 			nd.Performances[j][i] = b.AddVariable(fmt.Sprintf("%sp%d", c.Name, first[j]+i+1))
 		}
 	}
+	// compact is whether team j's performance is its one player's.
+	compact := func(j int) bool {
+		return c.Compact && len(c.Skills[j]) == 1 && m.weight(j, 0) == 1 && (c.Bonus == nil || len(c.Bonus[j]) == 0)
+	}
 	b.Layer("team performances")
 	for _, j := range order {
+		if compact(j) {
+			nd.Teams[j] = nd.Performances[j][0]
+			continue
+		}
 		nd.Teams[j] = b.AddVariable(fmt.Sprintf("%st%d", c.Name, j+1))
 	}
 	b.Layer("differences")
@@ -147,6 +163,10 @@ func (p Params) declare(b *graph.Builder, c *Contest, order []int, m *Match) Nod
 	}
 	b.Layer("team factors")
 	for _, j := range order {
+		if compact(j) {
+			nd.TeamFactors[j] = -1
+			continue
+		}
 		w := make([]float64, len(c.Skills[j]))
 		for i := range w {
 			w[i] = m.weight(j, i)
@@ -206,7 +226,9 @@ func (p Params) Schedule(nd Nodes) schedules.Schedule {
 		}
 	}
 	for _, j := range nd.order {
-		down = append(down, step(nd.TeamFactors[j], 0))
+		if nd.TeamFactors[j] >= 0 {
+			down = append(down, step(nd.TeamFactors[j], 0))
+		}
 	}
 	diff, cmp := nd.DifferenceFactors, nd.ComparisonFactors
 	last := len(diff) - 1
@@ -232,7 +254,10 @@ func (p Params) Schedule(nd Nodes) schedules.Schedule {
 	up = append(up, step(diff[0], 1), step(diff[last], 2))
 	for _, j := range nd.order {
 		for i, f := range nd.PerformanceFactors[j] {
-			up = append(up, step(nd.TeamFactors[j], i+1), step(f, 1))
+			if nd.TeamFactors[j] >= 0 {
+				up = append(up, step(nd.TeamFactors[j], i+1))
+			}
+			up = append(up, step(f, 1))
 		}
 		for k := range nd.bonus[j] {
 			up = append(up, step(nd.TeamFactors[j], len(nd.PerformanceFactors[j])+1+k))

@@ -26,10 +26,11 @@ func declared(t *testing.T, p trueskill.Params, m trueskill.Match, bonus []*true
 // declaredWith is declared with per-player β (nil: Params.Beta) and, if
 // own is set, the contest's own schedule (Params.Schedule) after the
 // priors instead of a derived one.
-func declaredWith(t *testing.T, p trueskill.Params, m trueskill.Match, bonus []*trueskill.Rating, betas [][]float64, own bool) ([][]trueskill.Rating, []trueskill.Rating) {
+func declaredWith(t *testing.T, p trueskill.Params, m trueskill.Match, bonus []*trueskill.Rating, betas [][]float64, own bool, compact ...bool) ([][]trueskill.Rating, []trueskill.Rating) {
 	t.Helper()
 	b := graph.NewBuilder("declared")
 	c := trueskill.Contest{Name: "g.", Ranks: m.Ranks, Weights: m.Weights, Skills: make([][]graph.VarID, len(m.Teams)), Betas: betas}
+	c.Compact = len(compact) > 0 && compact[0]
 	var priors []schedules.Schedule
 	for j, team := range m.Teams {
 		for i, r := range team {
@@ -126,11 +127,13 @@ func TestDeclareEqualsRate(t *testing.T) {
 			}
 		}
 		for _, run := range []struct {
-			name  string
-			betas [][]float64
-			own   bool
-		}{{"derived", nil, false}, {"own schedule", nil, true}, {"per-player β", betas, true}} {
-			got, _ := declaredWith(t, p, m, nil, run.betas, run.own)
+			name    string
+			betas   [][]float64
+			own     bool
+			compact bool
+		}{{"derived", nil, false, false}, {"own schedule", nil, true, false}, {"per-player β", betas, true, false},
+			{"compact, derived", nil, false, true}, {"compact, own schedule", betas, true, true}} {
+			got, _ := declaredWith(t, p, m, nil, run.betas, run.own, run.compact)
 			for j := range want.Ratings {
 				for i, w := range want.Ratings[j] {
 					if g := got[j][i]; math.Abs(g.Mu-w.Mu) > 1e-9 || math.Abs(g.Sigma-w.Sigma) > 1e-9 {
@@ -311,3 +314,55 @@ func TestDeclareHistory(t *testing.T) {
 }
 
 func normCDF(x float64) float64 { return 0.5 * math.Erfc(-x/math.Sqrt2) }
+
+// TestDeclareCompact: a compact contest leaves out one-player teams'
+// performance variables and factors (a 1v1 has two skills, two
+// performances and a difference), keeps those of a larger or weighted
+// team, and its own schedule covers every edge.
+func TestDeclareCompact(t *testing.T) {
+	p := trueskill.DefaultParams()
+	for _, c := range []struct {
+		teams   []int
+		weights [][]float64
+		vars    int
+		missing int // teams left out
+	}{
+		{[]int{1, 1}, nil, 5, 2},
+		{[]int{1, 2, 1}, nil, 4 + 4 + 1 + 2, 2},
+		{[]int{1, 1}, [][]float64{{0.5}, {1}}, 6, 1},
+	} {
+		b := graph.NewBuilder("compact")
+		con := trueskill.Contest{Skills: make([][]graph.VarID, len(c.teams)), Weights: c.weights, Compact: true}
+		var priors []schedules.Schedule
+		for j, n := range c.teams {
+			for i := range n {
+				v := b.AddVariable(fmt.Sprintf("s%d.%d", j, i))
+				priors = append(priors, schedules.Step(b.AddFactor(factors.NewPrior(25, 64), "", v), 0))
+				con.Skills[j] = append(con.Skills[j], v)
+			}
+		}
+		nd, err := p.Declare(b, con)
+		if err != nil {
+			t.Fatal(err)
+		}
+		g, err := b.Build()
+		if err != nil {
+			t.Fatal(err)
+		}
+		missing := 0
+		for j, f := range nd.TeamFactors {
+			if f < 0 {
+				missing++
+				if nd.Teams[j] != nd.Performances[j][0] {
+					t.Errorf("teams %v: team %d left out, but its variable is not its performance", c.teams, j)
+				}
+			}
+		}
+		if g.NumVariables() != c.vars || missing != c.missing {
+			t.Errorf("teams %v weights %v: %d variables and %d teams left out, want %d and %d", c.teams, c.weights, g.NumVariables(), missing, c.vars, c.missing)
+		}
+		if err := schedules.Check(g, schedules.Sequence(schedules.Sequence(priors...), p.Schedule(nd))); err != nil {
+			t.Errorf("teams %v: %v", c.teams, err)
+		}
+	}
+}
