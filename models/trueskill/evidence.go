@@ -82,11 +82,14 @@ func (gm *Game) chainLogEvidence() (float64, error) {
 	s := &gm.chain
 	b2 := gm.params.Beta * gm.params.Beta
 	for pos, prs := range gm.priors {
-		coef := gm.sums[pos].Coefficients
 		var mean, variance float64
 		for i, pr := range prs {
-			mean += coef[i] * pr.Mean
-			variance += coef[i] * coef[i] * (pr.Variance + b2)
+			w := 1.0 // a compact team (nil sum) has one player of weight 1
+			if sum := gm.sums[pos]; sum != nil {
+				w = sum.Coefficients[i]
+			}
+			mean += w * pr.Mean
+			variance += w * w * (pr.Variance + b2)
 		}
 		s.mean[pos], s.variance[pos] = mean, variance
 	}

@@ -42,7 +42,7 @@ func (p Params) NewGame(m Match) (*Game, error) {
 	if err := checkGraphRange(&p, &m); err != nil {
 		return nil, err
 	}
-	return p.newGame(m)
+	return p.newGame(m, false)
 }
 
 // check validates the parameters and the match.
@@ -61,7 +61,10 @@ func checkMatch(p *Params, m *Match) error {
 	return checkPairs(p, m)
 }
 
-func (p Params) newGame(m Match) (*Game, error) {
+// newGame builds m's graph; compact (for a match without weights) leaves
+// out one-player teams' performance sums (Contest.Compact), which a Rater
+// does, and NewGame, whose graph is the paper's Figure 1, does not.
+func (p Params) newGame(m Match, compact bool) (*Game, error) {
 	gm := &Game{params: p, order: m.order()}
 	b := graph.NewBuilder("trueskill")
 	n := len(m.Teams)
@@ -73,7 +76,7 @@ func (p Params) newGame(m Match) (*Game, error) {
 	for j := 1; j < n; j++ {
 		first[j] = first[j-1] + len(m.Teams[j-1])
 	}
-	c := Contest{Skills: make([][]graph.VarID, n), Ranks: m.Ranks, Weights: m.Weights}
+	c := Contest{Skills: make([][]graph.VarID, n), Ranks: m.Ranks, Weights: m.Weights, Compact: compact && m.Weights == nil}
 	gm.skills = make([][]graph.VarID, n)
 	b.DeclareLayers(figure1Layers...)
 	b.Layer("skills")
@@ -109,7 +112,9 @@ func (p Params) newGame(m Match) (*Game, error) {
 		for i, f := range priors[pos] {
 			gm.priors[pos][i] = g.Factor(f).(*factors.Prior)
 		}
-		gm.sums[pos] = g.Factor(nd.TeamFactors[j]).(*factors.WeightedSum)
+		if f := nd.TeamFactors[j]; f >= 0 {
+			gm.sums[pos] = g.Factor(f).(*factors.WeightedSum)
+		}
 	}
 
 	gm.cmps = comparisonsOf(g, nd.ComparisonFactors)

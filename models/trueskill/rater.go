@@ -130,7 +130,7 @@ func (r *Rater) rateGraph(ctx context.Context, m *Match) (Result, error) {
 		var ok bool
 		if gm, ok = r.games[string(r.key)]; !ok {
 			var err error
-			if gm, err = r.p.newGame(*m); err != nil {
+			if gm, err = r.p.newGame(*m, true); err != nil {
 				return Result{}, err
 			}
 			r.games[string(r.key)] = gm
