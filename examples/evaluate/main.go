@@ -58,6 +58,7 @@ import (
 	"time"
 
 	"github.com/skillgraph/skillgraph/internal/cli"
+	"github.com/skillgraph/skillgraph/internal/repo"
 	"github.com/skillgraph/skillgraph/models/elo"
 	"github.com/skillgraph/skillgraph/models/evaluation"
 	"github.com/skillgraph/skillgraph/models/trueskill"
@@ -194,37 +195,10 @@ type config struct {
 // working folder up to the module root, or "examples/data" if it is not
 // found (whose absence the run then reports).
 func shippedData() string {
-	dir, err := os.Getwd()
-	if err != nil {
-		return filepath.Join("examples", "data")
+	if p, err := repo.Path("examples/data"); err == nil {
+		return p
 	}
-	for {
-		cand := filepath.Join(dir, "examples", "data")
-		if st, err := os.Stat(cand); err == nil && st.IsDir() {
-			if rel, err := relative(cand); err == nil {
-				return rel
-			}
-			return cand
-		}
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			return filepath.Join("examples", "data")
-		}
-		up := filepath.Dir(dir)
-		if up == dir {
-			return filepath.Join("examples", "data")
-		}
-		dir = up
-	}
-}
-
-// relative returns path relative to the working folder, for shorter
-// output.
-func relative(path string) (string, error) {
-	wd, err := os.Getwd()
-	if err != nil {
-		return "", err
-	}
-	return filepath.Rel(wd, path)
+	return filepath.Join("examples", "data")
 }
 
 // outputs are files written under a temporary name and renamed into place

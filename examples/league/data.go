@@ -7,13 +7,13 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"time"
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/skillgraph/skillgraph/internal/repo"
 	"github.com/skillgraph/skillgraph/models/evaluation"
 )
 
@@ -40,48 +40,20 @@ type game struct {
 
 // bundledFile is the league file used without -matches, relative to the
 // module root.
-var bundledFile = filepath.Join("examples", "data", "office.csv")
+const bundledFile = "examples/data/office.csv"
 
-// findBundled returns the path of the bundled league file: from the
-// working directory, or from the nearest enclosing skillgraph module root
-// (go run ./examples/league and go test both work from inside the module).
-// It is returned relative to the working directory when that is shorter.
+// findBundled returns the path of the bundled league file, found from
+// the working folder up to the module root (go run ./examples/league and
+// go test both work from inside the module).
 func findBundled() (string, error) {
-	wd, err := os.Getwd()
+	path, err := repo.Path(bundledFile)
 	if err != nil {
-		return "", fmt.Errorf("finding %s: %w", bundledFile, err)
+		return "", fmt.Errorf("no -matches given, and %s was not found: run inside the skillgraph module or give -matches FILE", bundledFile)
 	}
-	for dir := wd; ; {
-		if isModuleRoot(dir) {
-			path := filepath.Join(dir, bundledFile)
-			if _, err := os.Stat(path); err != nil {
-				return "", fmt.Errorf("no -matches given and the bundled file is missing: %w", err)
-			}
-			if rel, err := filepath.Rel(wd, path); err == nil && len(rel) < len(path) {
-				return rel, nil
-			}
-			return path, nil
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			return "", fmt.Errorf("no -matches given, and %s was not found: run inside the skillgraph module or give -matches FILE", bundledFile)
-		}
-		dir = parent
+	if _, err := os.Stat(path); err != nil {
+		return "", fmt.Errorf("no -matches given and the bundled file is missing: %w", err)
 	}
-}
-
-// isModuleRoot reports whether dir holds the go.mod of this module.
-func isModuleRoot(dir string) bool {
-	b, err := os.ReadFile(filepath.Join(dir, "go.mod"))
-	if err != nil {
-		return false
-	}
-	for _, line := range strings.Split(string(b), "\n") {
-		if strings.TrimSpace(line) == "module github.com/skillgraph/skillgraph" {
-			return true
-		}
-	}
-	return false
+	return path, nil
 }
 
 // loadGames reads a league file in either format, which it tells by the

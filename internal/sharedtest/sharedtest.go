@@ -1,11 +1,11 @@
 package sharedtest
 
 import (
-	"os"
 	"path/filepath"
 	"testing"
 
 	"github.com/skillgraph/skillgraph/internal/peercases"
+	"github.com/skillgraph/skillgraph/internal/repo"
 )
 
 // PeerCases loads the peer vectors shipped with the repository,
@@ -23,22 +23,12 @@ func PeerCases(t testing.TB) *peercases.File {
 // PeerCasesFile is the peer vectors' path from the repository root.
 const PeerCasesFile = "models/trueskill/testdata/peer_cases.json"
 
-// Root returns the repository root: the nearest folder above the working
-// directory holding go.mod.
+// Root returns the repository root (see repo.Root).
 func Root(t testing.TB) string {
 	t.Helper()
-	dir, err := os.Getwd()
+	root, err := repo.Root()
 	if err != nil {
 		t.Fatal(err)
 	}
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			return dir
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			t.Fatal("sharedtest: no go.mod above the working directory")
-		}
-		dir = parent
-	}
+	return root
 }
