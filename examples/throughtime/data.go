@@ -53,12 +53,17 @@ func loadGames(path string, unit float64) ([]throughtime.Game, error) {
 		return nil, err
 	}
 	games := make([]throughtime.Game, len(ranked))
+	per := time.Duration(unit * float64(24*time.Hour))
 	for k, m := range ranked {
 		day, err := time.Parse(time.DateOnly, m.Date)
 		if err != nil {
 			return nil, fmt.Errorf("%s: match %s: date %q: %w", path, m.ID, m.Date, err)
 		}
-		games[k] = throughtime.Game{Time: float64(day.Unix()) / 86400 / unit, Teams: m.Teams, Ranks: m.Ranks}
+		at, err := throughtime.At(day, per)
+		if err != nil {
+			return nil, err
+		}
+		games[k] = throughtime.Game{Time: at, Teams: m.Teams, Ranks: m.Ranks}
 	}
 	return games, nil
 }

@@ -194,6 +194,9 @@ func BenchmarkTennisConverge(b *testing.B) {
 // drift): Formula 1 races as free-for-alls with shared places, or the
 // Premier League as two-team games; draw is the share of drawn adjacent
 // pairs the file has.
+// year is the unit of time of the league histories.
+const year = time.Duration(365.25 * 24 * float64(time.Hour))
+
 func leagueHistory(b *testing.B, file string) ([]throughtime.Game, float64) {
 	path := filepath.Join(sharedtest.Root(b), "examples", "data", file)
 	var ms []evaluation.RankedMatch
@@ -215,7 +218,11 @@ func leagueHistory(b *testing.B, file string) ([]throughtime.Game, float64) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		games[i] = throughtime.Game{Time: float64(d.Unix()/86400) / 365.25, Teams: m.Teams, Ranks: m.Ranks}
+		at, err := throughtime.At(d, year)
+		if err != nil {
+			b.Fatal(err)
+		}
+		games[i] = throughtime.Game{Time: at, Teams: m.Teams, Ranks: m.Ranks}
 	}
 	return games, evaluation.DrawProbability(ms)
 }
