@@ -63,10 +63,6 @@ func run(args []string, stdout, stderr io.Writer) int {
 	return cli.OK
 }
 
-// fitStart is where -fit starts its search: σ₀ and β on the scale of
-// goals, γ = 1 held (in the Gaussian models only 2β² + γ² matters).
-var fitStart = scorebased.Params{Sigma: 0.5, Beta: 0.5, Gamma: 1}
-
 // tally sums one-step-ahead predictions: expected goals per side and the
 // probability of a draw.
 type tally struct {
@@ -155,13 +151,13 @@ func rate(stdout io.Writer, path, season string, holdout int, doFit bool) error 
 	if doFit {
 		ctx := context.Background()
 		opt := scorebased.DefaultFitOptions()
-		if hyp[0], reports[0], err = scorebased.Fit(ctx, scorebased.OnlinePoissonOD, train, fitStart, opt); err != nil {
+		if hyp[0], reports[0], err = scorebased.Fit(ctx, scorebased.OnlinePoissonOD, train, scorebased.FitStart(), opt); err != nil {
 			return err
 		}
-		if hyp[1], reports[1], err = scorebased.Fit(ctx, scorebased.OnlineGaussianOD, train, fitStart, opt); err != nil {
+		if hyp[1], reports[1], err = scorebased.Fit(ctx, scorebased.OnlineGaussianOD, train, scorebased.FitStart(), opt); err != nil {
 			return err
 		}
-		if hyp[2], reports[2], err = scorebased.Fit(ctx, scorebased.OnlineGaussianSD, train, fitStart, opt); err != nil {
+		if hyp[2], reports[2], err = scorebased.Fit(ctx, scorebased.OnlineGaussianSD, train, scorebased.FitStart(), opt); err != nil {
 			return err
 		}
 	}

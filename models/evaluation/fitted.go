@@ -8,12 +8,6 @@ import (
 	"github.com/skillgraph/skillgraph/models/scorebased"
 )
 
-// fitStart is where a fit of the score models' hyperparameters starts: a
-// prior and performance noise of half a goal, score noise γ = 1 (the
-// Gaussian models' β and γ enter only as 2β² + γ², so Fit varies β and
-// keeps γ).
-var fitStart = scorebased.Params{Sigma: 0.5, Beta: 0.5, Gamma: 1}
-
 // fittedModel is a score model whose hyperparameters are fitted to each
 // training set by scorebased.Fit (the one-step-ahead evidence of the
 // training matches, over σ₀, β, the prior's expected score and a home
@@ -37,7 +31,7 @@ func (m *fittedModel[R]) Fit(train []ScoredMatch) error {
 		}
 		results[i] = scorebased.Result{A: x.Home, B: x.Away, ScoreA: float64(x.HomeScore), ScoreB: float64(x.AwayScore)}
 	}
-	h, _, err := scorebased.Fit(ctx, m.newModel, results, fitStart, scorebased.DefaultFitOptions())
+	h, _, err := scorebased.Fit(ctx, m.newModel, results, scorebased.FitStart(), scorebased.DefaultFitOptions())
 	if err != nil {
 		return fmt.Errorf("evaluation: %s: %w", m.name, err)
 	}

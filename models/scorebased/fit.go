@@ -43,6 +43,11 @@ func DefaultFitOptions() FitOptions {
 	}
 }
 
+// FitStart returns where a fit on a goal scale starts: σ₀ = β = ½ goal,
+// and γ = 1, which Fit holds (in the Gaussian models β and γ enter only as
+// 2β² + γ², so one of them is enough to search).
+func FitStart() Params { return Params{Sigma: 0.5, Beta: 0.5, Gamma: 1} }
+
 // FitReport describes a fit.
 type FitReport struct {
 	// LogEvidence is the one-step-ahead log evidence of the training

@@ -25,7 +25,7 @@ func ExampleFit() {
 		train = append(train, scorebased.Result{A: m.Home, B: m.Away, ScoreA: float64(m.HomeScore), ScoreB: float64(m.AwayScore)})
 	}
 	ctx := context.Background()
-	start := scorebased.Params{Sigma: 0.5, Beta: 0.5, Gamma: 1} // on the scale of goals
+	start := scorebased.FitStart() // on the scale of goals
 	h, rep, err := scorebased.Fit(ctx, scorebased.OnlineGaussianOD, train, start, scorebased.DefaultFitOptions())
 	if err != nil {
 		fmt.Println(err)

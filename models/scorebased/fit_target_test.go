@@ -64,7 +64,7 @@ func (s seasonMetrics) scale(k float64) seasonMetrics {
 // fitted fits newModel's hyperparameters on train.
 func fitted[R scorebased.Team | scorebased.Rating](t testing.TB, newModel func(scorebased.Hyper) (scorebased.Online[R], error), train []scorebased.Result) scorebased.Hyper {
 	t.Helper()
-	h, rep, err := scorebased.Fit(context.Background(), newModel, train, scorebased.Params{Sigma: 0.5, Beta: 0.5, Gamma: 1}, scorebased.DefaultFitOptions())
+	h, rep, err := scorebased.Fit(context.Background(), newModel, train, scorebased.FitStart(), scorebased.DefaultFitOptions())
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -308,7 +308,7 @@ func TestFitRecoversPoissonOD(t *testing.T) {
 		train = append(train, scorebased.Result{A: teamNames[a], B: teamNames[b],
 			ScoreA: poisson(math.Exp(off[a] - def[b] + home)), ScoreB: poisson(math.Exp(off[b] - def[a]))})
 	}
-	h, rep, err := scorebased.Fit(context.Background(), scorebased.OnlinePoissonOD, train, scorebased.Params{Sigma: 0.5, Beta: 0.5, Gamma: 1}, scorebased.DefaultFitOptions())
+	h, rep, err := scorebased.Fit(context.Background(), scorebased.OnlinePoissonOD, train, scorebased.FitStart(), scorebased.DefaultFitOptions())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -328,7 +328,7 @@ func TestFitFixedAndBounds(t *testing.T) {
 	opt := scorebased.DefaultFitOptions()
 	opt.Home = scorebased.Bounds{}
 	opt.Sigma = scorebased.Bounds{Lo: 0.05, Hi: 0.1}
-	h, rep, err := scorebased.Fit(context.Background(), scorebased.OnlineGaussianSD, train, scorebased.Params{Sigma: 0.5, Beta: 0.5, Gamma: 1}, opt)
+	h, rep, err := scorebased.Fit(context.Background(), scorebased.OnlineGaussianSD, train, scorebased.FitStart(), opt)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -339,7 +339,7 @@ func TestFitFixedAndBounds(t *testing.T) {
 
 func TestFitErrors(t *testing.T) {
 	ctx := context.Background()
-	start := scorebased.Params{Sigma: 0.5, Beta: 0.5, Gamma: 1}
+	start := scorebased.FitStart()
 	opt := scorebased.DefaultFitOptions()
 	good := twoMatches
 	cancelled, cancel := context.WithCancel(ctx)
