@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/skillgraph/skillgraph/internal/maximize"
+	"github.com/skillgraph/skillgraph/models/evaluation"
 	"github.com/skillgraph/skillgraph/models/throughtime"
 	"github.com/skillgraph/skillgraph/models/trueskill"
 )
@@ -46,46 +47,38 @@ type result struct {
 	Seconds  float64 `json:"seconds"`
 }
 
-// score sums up one method's predictions of games.
-func score(method, params string, games []throughtime.Game, preds []prediction, elapsed time.Duration) result {
+// score sums up one method's predictions of games. Pairs are counted by
+// evaluation.PairErrors, once with a predicted tie as an error and once
+// as half of one: the difference is half the ties.
+func score(method, params string, games []throughtime.Game, preds []prediction, elapsed time.Duration) (result, error) {
 	r := result{Method: method, Params: params, Games: len(games), Seconds: elapsed.Seconds()}
 	var loss float64
 	for k, g := range games {
 		loss -= preds[k].logP
-		s := preds[k].strength
-		for i := range g.Teams {
-			for j := i + 1; j < len(g.Teams); j++ {
-				ri, rj := rank(g, i), rank(g, j)
-				if ri == rj {
-					continue
-				}
-				better, worse := i, j
-				if rj < ri {
-					better, worse = j, i
-				}
-				r.Pairs++
-				switch {
-				case s[better] > s[worse]:
-					r.Correct++
-				case s[better] == s[worse]:
-					r.Ties++
-				}
+		ranks := g.Ranks
+		if ranks == nil { // the teams in finishing order
+			ranks = make([]int, len(g.Teams))
+			for j := range ranks {
+				ranks[j] = j
 			}
 		}
+		wrong, pairs, err := evaluation.PairErrors(preds[k].strength, ranks, evaluation.TiesWrong)
+		if err != nil {
+			return result{}, fmt.Errorf("%s: game %d: %w", method, k, err)
+		}
+		half, _, err := evaluation.PairErrors(preds[k].strength, ranks, evaluation.TiesHalf)
+		if err != nil {
+			return result{}, fmt.Errorf("%s: game %d: %w", method, k, err)
+		}
+		r.Pairs += pairs
+		r.Correct += pairs - int(wrong)
+		r.Ties += int(2 * (wrong - half))
 	}
 	r.LogLoss = loss / float64(max(len(games), 1))
 	if r.Pairs > 0 {
 		r.Accuracy = float64(r.Correct) / float64(r.Pairs)
 	}
-	return r
-}
-
-// rank is team j's rank in g (nil ranks: the teams in finishing order).
-func rank(g throughtime.Game, j int) int {
-	if g.Ranks == nil {
-		return j
-	}
-	return g.Ranks[j]
+	return r, nil
 }
 
 // checkOrder reports games out of time order: every method predicts them
@@ -321,7 +314,11 @@ func evaluateCmd(ctx context.Context, stdout, stderr io.Writer, games []throught
 	if err != nil {
 		return fmt.Errorf("filtering: %w", err)
 	}
-	ev.Results = append(ev.Results, score("TTT filtering", tttParams, games, preds, time.Since(start)))
+	r, err := score("TTT filtering", tttParams, games, preds, time.Since(start))
+	if err != nil {
+		return err
+	}
+	ev.Results = append(ev.Results, r)
 
 	start = time.Now()
 	last := time.Now()
@@ -335,13 +332,21 @@ func evaluateCmd(ctx context.Context, stdout, stderr io.Writer, games []throught
 	if err != nil {
 		return fmt.Errorf("smoothing: %w", err)
 	}
-	ev.Results = append(ev.Results, score(fmt.Sprintf("TTT smoothing, k=%d", o.k), tttParams, games, preds, time.Since(start)))
+	r, err = score(fmt.Sprintf("TTT smoothing, k=%d", o.k), tttParams, games, preds, time.Since(start))
+	if err != nil {
+		return err
+	}
+	ev.Results = append(ev.Results, r)
 
 	start = time.Now()
 	if preds, err = trueSkill(ctx, games, tp); err != nil {
 		return fmt.Errorf("TrueSkill: %w", err)
 	}
-	ev.Results = append(ev.Results, score("TrueSkill", tsParams, games, preds, time.Since(start)))
+	r, err = score("TrueSkill", tsParams, games, preds, time.Since(start))
+	if err != nil {
+		return err
+	}
+	ev.Results = append(ev.Results, r)
 
 	printTable(stdout, ev)
 	if o.jsonOut != "" {

@@ -159,7 +159,10 @@ func TestScore(t *testing.T) {
 		// b over a wrong (1, 2), c over a right, d over a right.
 		{-3, []float64{2, 1, 4, 3}},
 	}
-	r := score("m", "p", games, preds, 0)
+	r, err := score("m", "p", games, preds, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
 	want := result{Method: "m", Params: "p", Games: 5, Pairs: 3 + 5, Correct: 1 + 3, Ties: 1, Accuracy: 4.0 / 8,
 		LogLoss: -(math.Log(0.7) + math.Log(0.2) + math.Log(0.1) + math.Log(0.5) - 3) / 5}
 	if math.Abs(r.LogLoss-want.LogLoss) > 1e-12 {
