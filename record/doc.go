@@ -17,11 +17,14 @@
 //     time,home,away,home_score,away_score[,neutral][,season][,match_id].
 //
 // Header names are read without regard to case, surrounding spaces, or
-// spaces and hyphens in place of underscores, and with the usual aliases
-// (date for time, home_team and away_team for home and away, home_goals
-// for home_score, …; see Columns). A time is a date (2006-01-02), an RFC
-// 3339 timestamp, or a zone-less 2006-01-02T15:04:05 or 2006-01-02
-// 15:04:05, which is read as UTC; times are returned in UTC.
+// spaces and hyphens in place of underscores, and with the usual aliases:
+// date, datetime or timestamp for time; match, game_id or id for
+// match_id; home_team and away_team (or visitor) for home and away;
+// home_goals, home_points or FTHG for home_score, and the same for away;
+// place or position for rank; points or goals for score. A time is a
+// date (2006-01-02), an RFC 3339 timestamp, or a zone-less
+// 2006-01-02T15:04:05 or 2006-01-02 15:04:05, which is read as UTC; times
+// are returned in UTC.
 //
 // Matches come back in time order: rows out of order are sorted stably,
 // and the Report says how many matches moved, which columns the reader
