@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"strings"
 
 	"github.com/skillgraph/skillgraph/record"
 )
@@ -70,20 +69,10 @@ type FileError struct {
 	Err          error
 }
 
-// Error returns "evaluation: path:line:column: problem".
+// Error returns "evaluation: path:line:column: problem", the place
+// written as record.FileError writes it.
 func (e *FileError) Error() string {
-	var sb strings.Builder
-	sb.WriteString("evaluation: ")
-	sb.WriteString(e.Path)
-	if e.Line > 0 {
-		fmt.Fprintf(&sb, ":%d", e.Line)
-		if e.Column > 0 {
-			fmt.Fprintf(&sb, ":%d", e.Column)
-		}
-	}
-	sb.WriteString(": ")
-	sb.WriteString(e.Err.Error())
-	return sb.String()
+	return "evaluation: " + (&record.FileError{File: e.Path, Line: e.Line, Column: e.Column, Err: e.Err}).Error()
 }
 
 // Unwrap returns the underlying error.
