@@ -209,11 +209,6 @@ func (r *reader) start(src io.Reader) error {
 		}
 	}
 	need, optional := columnsOf(r.rep.Format)
-	for _, c := range need {
-		if !r.has(c) {
-			return r.fileErr(r.line(), 0, fmt.Errorf("no column %q for the %s format: %w", c.name(), r.rep.Format, ErrHeader))
-		}
-	}
 	for _, h := range header {
 		c, known := columnOf(h)
 		if known && (slices.Contains(need, c) || slices.Contains(optional, c)) {
@@ -224,6 +219,15 @@ func (r *reader) start(src io.Reader) error {
 			r.index[c] = -1 // a column of the other format
 		}
 		r.rep.Unknown = append(r.rep.Unknown, h)
+	}
+	for _, c := range need {
+		if !r.has(c) {
+			also := ""
+			if len(r.rep.Unknown) > 0 {
+				also = " (the header also has " + strings.Join(quoteAll(r.rep.Unknown), ", ") + ")"
+			}
+			return r.fileErr(r.line(), 0, fmt.Errorf("no column %q for the %s format%s: %w", c.name(), r.rep.Format, also, ErrHeader))
+		}
 	}
 	return nil
 }

@@ -110,7 +110,7 @@ func TestReadScores(t *testing.T) {
 		t.Errorf("report %+v", rep)
 	}
 	// A scores file with its own IDs keeps them.
-	ms, _ = read(t, "id,time,home,away,home_score,away_score\nq1,2020-01-01,A,B,1,0\n")
+	ms, _ = read(t, "game_id,time,home,away,home_score,away_score\nq1,2020-01-01,A,B,1,0\n")
 	if ms[0].ID != "q1" {
 		t.Errorf("ID %q, want q1", ms[0].ID)
 	}
@@ -234,6 +234,8 @@ func TestReadErrors(t *testing.T) {
 		{"blank lines", "\n\n", record.ErrEmptyFile, 0, 0, "", nil},
 		{"neither format", "a,b\n1,2\n", record.ErrHeader, 1, 0, `header "a,b" is neither`, nil},
 		{"missing column", "time,home,away,home_score\n", record.ErrHeader, 1, 0, `no column "away_score"`, nil},
+		{"misspelt column", "time,home,away,home_score,away_scor,x\n", record.ErrHeader, 1, 0, `no column "away_score" for the scores format (the header also has "away_scor", "x")`, nil},
+		{"column of the other format", "time,home,away,home_score,player\n", record.ErrHeader, 1, 0, `no column "match_id" for the long format (the header also has "home", "away", "home_score")`, nil},
 		{"alias twice", "date,time,home,away,home_score,away_score\n", record.ErrHeader, 1, 6, `column "time" is also column 1, both read as time`, nil},
 		{"unknown twice", scores[:len(scores)-1] + ",x,x\n", record.ErrHeader, 1, 40, `column "x" is also column 6`, nil},
 		{"long only", scores, record.ErrHeader, 1, 0, `no column "match_id" for the long format`, []record.Option{record.OnlyFormat(record.Long)}},
@@ -249,7 +251,7 @@ func TestReadErrors(t *testing.T) {
 		{"fractional score", scores + "2020-01-01,A,B,1.5,0\n", record.ErrInput, 2, 16, `home_score "1.5" is not an integer`, nil},
 		{"bad neutral", scores[:len(scores)-1] + ",neutral\n2020-01-01,A,B,1,0,maybe\n", record.ErrInput, 2, 20, `neutral "maybe"`, nil},
 		{"empty season", scores[:len(scores)-1] + ",season\n2020-01-01,A,B,1,0,\n", record.ErrName, 2, 20, "season: empty name", nil},
-		{"scores ID twice", "id," + scores + "x,2020-01-01,A,B,1,0\nx,2020-01-02,A,B,1,0\n", record.ErrDuplicateMatch, 3, 1, "match x is also on line 2", nil},
+		{"scores ID twice", "match_id," + scores + "x,2020-01-01,A,B,1,0\nx,2020-01-02,A,B,1,0\n", record.ErrDuplicateMatch, 3, 1, "match x is also on line 2", nil},
 		{"out of order", scores + "2020-01-02,A,B,1,0\n2020-01-01,A,B,1,0\n", record.ErrTimeOrder, 3, 1, "2020-01-01 after 2020-01-02", []record.Option{record.InFileOrder()}},
 		{"rows apart", long + a + b + "a,2020-01-01,t3,p3,3\n", record.ErrDuplicateMatch, 6, 1, "match a also starts on line 2", []record.Option{record.InFileOrder()}},
 		{"one team", long + "a,2020-01-01,t1,p1,1\n" + b + "a,2020-01-01,t1,p2,2\n", record.ErrInput, 2, 0, "match a has 1 team", nil},

@@ -172,3 +172,34 @@ func TestWriteLongRefuses(t *testing.T) {
 		}
 	}
 }
+
+func TestNewTeams(t *testing.T) {
+	names := func(ts []record.Team) string {
+		var out []string
+		for _, tm := range ts {
+			out = append(out, fmt.Sprintf("%s:%v:%d", tm.Name, tm.Players, tm.Rank))
+		}
+		return strings.Join(out, " ")
+	}
+	for _, c := range []struct {
+		players [][]string
+		ranks   []int
+		want    string
+	}{
+		{[][]string{{"Ada", "Bo"}, {"Cy"}}, []int{1, 2}, "Ada+Bo:[Ada Bo]:1 Cy:[Cy]:2"},
+		{[][]string{{"a+b"}, {"a", "b"}}, []int{1, 1}, "1:[a+b]:1 2:[a b]:1"},
+		{[][]string{{strings.Repeat("x", 200), strings.Repeat("y", 200)}, {"z"}}, []int{2, 1}, "1:[" + strings.Repeat("x", 200) + " " + strings.Repeat("y", 200) + "]:2 2:[z]:1"},
+	} {
+		ts, err := record.NewTeams(c.players, c.ranks)
+		if err != nil || names(ts) != c.want {
+			t.Errorf("NewTeams(%v, %v) = %s, %v; want %s", c.players, c.ranks, names(ts), err, c.want)
+		}
+		m := record.Match{ID: "m", Teams: ts}
+		if err := m.Validate(); err != nil {
+			t.Errorf("NewTeams(%v) makes an invalid match: %v", c.players, err)
+		}
+	}
+	if _, err := record.NewTeams([][]string{{"a"}}, []int{1, 2}); !errors.Is(err, record.ErrInput) {
+		t.Errorf("NewTeams with a rank too many: %v", err)
+	}
+}
