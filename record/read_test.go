@@ -142,7 +142,8 @@ func TestReadTimes(t *testing.T) {
 			t.Errorf("FormatTime(%v) = %q reads as %v, %v", got, record.FormatTime(got), back, err)
 		}
 	}
-	for _, bad := range []string{"", "2020-13-01", "2020-02-30", "1/2/2020", "2020-01-01T25:00:00", "2020-01-01T10:00", "20200101", "2020-01-01Z"} {
+	for _, bad := range []string{"", "2020-13-01", "2020-02-30", "1/2/2020", "2020-01-01T25:00:00", "2020-01-01T10:00", "20200101", "2020-01-01Z",
+		"0000-01-01T00:30:00+01:00", "9999-12-31T23:30:00-01:00"} {
 		if _, err := record.ParseTime(bad); !errors.Is(err, record.ErrInput) {
 			t.Errorf("ParseTime(%q): %v, want ErrInput", bad, err)
 		}

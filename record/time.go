@@ -19,7 +19,12 @@ func ParseTime(s string) (time.Time, error) {
 	// end tell the forms apart, so one layout is tried.
 	if layout := layoutOf(s); layout != "" {
 		if t, err := time.Parse(layout, s); err == nil {
-			return t.UTC(), nil
+			// An offset can carry the first or last hour of the four-digit
+			// years out of them in UTC, where FormatTime could not write it.
+			if t = t.UTC(); t.Year() < 0 || t.Year() > 9999 {
+				return time.Time{}, fmt.Errorf("%q is outside the years 0 to 9999 in UTC: %w", s, ErrInput)
+			}
+			return t, nil
 		}
 	}
 	return time.Time{}, fmt.Errorf("%q is not %s: %w", s, timeForms, ErrInput)
