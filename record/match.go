@@ -175,6 +175,9 @@ func checkName(what, s string, most int) error {
 // (ErrSameTeam); a player listed twice (ErrDuplicatePlayer); a venue on a
 // match that is not two teams, or Neutral without HomeAway (ErrInput).
 func (m *Match) Validate() error {
+	if m == nil {
+		return fmt.Errorf("record: no match: %w", ErrInput)
+	}
 	if err := checkName("match ID", m.ID, MaxID); err != nil {
 		return fmt.Errorf("record: %w", err)
 	}

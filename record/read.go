@@ -51,6 +51,7 @@ func (r *Report) Notes() []string {
 	return out
 }
 
+// quoteAll quotes each of ss as Go would.
 func quoteAll(ss []string) []string {
 	out := make([]string, len(ss))
 	for i, s := range ss {
@@ -75,10 +76,12 @@ type config struct {
 func InFileOrder() Option { return func(c *config) { c.inFileOrder = true } }
 
 // OnlyFormat reads files of format f only: a header of the other format
-// is an error naming the columns f lacks (ErrHeader).
+// is an error naming the columns f lacks (ErrHeader). A Format other than
+// Long and Scores leaves the format to the header.
 func OnlyFormat(f Format) Option { return func(c *config) { c.format = f } }
 
-// ReadFile opens path and reads it with Read.
+// ReadFile opens path and reads it with Read. A file that cannot be
+// opened gives os.Open's error, wrapped.
 func ReadFile(path string, opts ...Option) ([]Match, Report, error) {
 	f, err := os.Open(path)
 	if err != nil {
@@ -116,9 +119,17 @@ func ReadFile(path string, opts ...Option) ([]Match, Report, error) {
 func Read(name string, r io.Reader, opts ...Option) ([]Match, Report, error) {
 	var cfg config
 	for _, o := range opts {
-		o(&cfg)
+		if o != nil {
+			o(&cfg)
+		}
+	}
+	if cfg.format != Long && cfg.format != Scores {
+		cfg.format = 0
 	}
 	rd := &reader{cfg: cfg, rep: Report{File: name}}
+	if r == nil {
+		return nil, rd.rep, rd.fileErr(0, 0, fmt.Errorf("no reader: %w", ErrInput))
+	}
 	if err := rd.start(r); err != nil {
 		return nil, rd.rep, err
 	}

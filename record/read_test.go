@@ -4,6 +4,8 @@ import (
 	"encoding/csv"
 	"errors"
 	"fmt"
+	"io/fs"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -310,5 +312,14 @@ func TestHeaderOnlyIsNoMatches(t *testing.T) {
 	ms, rep := read(t, "match_id,time,team,player,rank\n")
 	if len(ms) != 0 || rep.Rows != 0 || rep.Format != record.Long {
 		t.Errorf("%v, %+v", ms, rep)
+	}
+}
+
+func TestReadNil(t *testing.T) {
+	if _, _, err := record.Read("f.csv", nil, nil); !errors.Is(err, record.ErrInput) {
+		t.Errorf("Read of a nil reader: %v", err)
+	}
+	if _, _, err := record.ReadFile(filepath.Join(t.TempDir(), "missing.csv")); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("ReadFile of a missing file: %v", err)
 	}
 }

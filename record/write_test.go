@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"io"
 	"math"
 	"math/rand/v2"
 	"slices"
@@ -164,9 +165,14 @@ func TestWriteLongRefuses(t *testing.T) {
 		{"empty season name is none, a control character is not", change(func(m *record.Match) { m.Season = "\n" }), record.ErrText},
 		{"same ID", []record.Match{ok(), ok()}, record.ErrDuplicateMatch},
 		{"season on some", []record.Match{ok(), second}, record.ErrInput},
+		{"no writer", nil, record.ErrInput},
 	} {
 		var buf bytes.Buffer
-		err := record.WriteLong(&buf, c.ms)
+		var w io.Writer = &buf
+		if c.name == "no writer" {
+			w = nil
+		}
+		err := record.WriteLong(w, c.ms)
 		if !errors.Is(err, c.want) || buf.Len() != 0 {
 			t.Errorf("%s: %v with %d bytes written, want %v", c.name, err, buf.Len(), c.want)
 		}
