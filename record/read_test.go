@@ -323,3 +323,12 @@ func TestReadNil(t *testing.T) {
 		t.Errorf("ReadFile of a missing file: %v", err)
 	}
 }
+
+// TestReadCRLFAndQuotes: Windows line ends and quoted names with commas
+// and quotes read as the text between the quotes.
+func TestReadCRLFAndQuotes(t *testing.T) {
+	ms, _ := read(t, "time,home,away,home_score,away_score\r\n2020-01-01,\"Ants, Bees\",\"The \"\"C\"\"\",1,0\r\n")
+	if len(ms) != 1 || ms[0].Teams[0].Name != "Ants, Bees" || ms[0].Teams[1].Name != `The "C"` {
+		t.Errorf("%+v", ms)
+	}
+}
