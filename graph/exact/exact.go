@@ -29,8 +29,17 @@ type Solution struct {
 	Marginals []messages.Gaussian
 	// LogEvidence is log ∫ ∏ f(x) dx over the latent variables, each factor
 	// normalised as its graph.LinearForm says: the quantity
-	// graph.Graph.LogEvidence approximates.
+	// graph.Graph.LogEvidence approximates. EP's is its estimate (see EP).
 	LogEvidence float64
+	// EvidenceErr is nil when LogEvidence holds the evidence, and otherwise
+	// says why EP could not compute it (a factor without graph.Evidence,
+	// or whose evidence failed); Solve's is always nil.
+	EvidenceErr error
+	// Sweeps is the number of times EP refined its sites (0 from Solve).
+	Sweeps int
+	// Converged reports that EP's marginals stopped moving within its
+	// tolerance before its cap; Solve's answer is always Converged.
+	Converged bool
 }
 
 // form is one factor's linear form over the latent variables,
@@ -57,16 +66,20 @@ func Solve(g *graph.Graph) (*Solution, error) {
 	if err != nil {
 		return nil, err
 	}
-	if s.k == 0 {
-		return s.solution(nil)
+	var z []float64
+	if s.k > 0 {
+		s.chol.clear()
+		s.addLinear()
+		if z, err = s.posterior(); err != nil {
+			return nil, err
+		}
 	}
-	s.chol.clear()
-	s.addLinear()
-	z, err := s.posterior()
+	sol, err := s.solution(z)
 	if err != nil {
 		return nil, err
 	}
-	return s.solution(z)
+	sol.Converged = true
+	return sol, nil
 }
 
 // system is a graph's Gaussian part over its free variables z: the soft
