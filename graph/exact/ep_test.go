@@ -35,7 +35,7 @@ func (ahead) Message(i int, e graph.Edges) (messages.Gaussian, error) {
 	md := cx.Mean() - cy.Mean()
 	sd := math.Sqrt(vd)
 	tr := messages.GreaterThan(md/sd, 0)
-	mean := md + sd*tr.V           // E d under the truncation
+	mean := md + sd*tr.V          // E d under the truncation
 	variance := vd * tr.OneMinusW // Var d
 	c, sign := cx, 1.0
 	if i == 1 {
