@@ -22,7 +22,7 @@ var (
 	ErrDegenerate = errors.New("constraints are redundant or contradictory")
 )
 
-// Solution is the exact posterior of a linear-Gaussian graph.
+// Solution is a graph's posterior: Solve's, exact, or EP's.
 type Solution struct {
 	// Marginals holds each variable's posterior, by graph.VarID; an
 	// observed variable's is its point mass.
