@@ -46,6 +46,13 @@ type cholesky struct {
 // supervariables): |L_p \ u| + Σ_e |L_e \ L_p| over u's other elements,
 // an upper bound on the true degree that is exact when u's elements do
 // not overlap outside L_p. An element held entirely in L_p is absorbed.
+//
+// As in AMD, a dense variable, one whose degree exceeds max(16, 10√k) at
+// the start (a home advantage shared by every match), is ordered last:
+// kept in the quotient graph it would be in every L_p, and its list of
+// elements walked at nearly every step. Each element instead carries the
+// dense variables it touches, and the pattern of column p is L_p and the
+// dense variables of the elements merged into it.
 func analyse(k int, cliques [][]int) *cholesky {
 	c := &cholesky{
 		k:     k,
@@ -55,27 +62,53 @@ func analyse(k int, cliques [][]int) *cholesky {
 		work:  make([]float64, k),
 		where: make([]int, k),
 	}
+	degree := make([]int, k)
+	for _, cl := range cliques {
+		for _, u := range cl {
+			degree[u] += len(cl) - 1
+		}
+	}
+	dense := make([]bool, k)
+	var denseVars []int
+	limit := max(16, int(10*math.Sqrt(float64(k))))
+	for u := range k {
+		if degree[u] > limit {
+			dense[u] = true
+			denseVars = append(denseVars, u)
+		}
+	}
 	// Elements 0 … len(cliques)−1 are the cliques, len(cliques)+p the one
-	// made by eliminating p.
+	// made by eliminating p; elemDense holds each one's dense variables.
 	m := len(cliques)
 	elemVars := make([][]int, m+k)
+	elemDense := make([][]int, m+k)
 	varElems := make([][]int, k)
+	alive := make([]bool, m+k)
 	for e, cl := range cliques {
-		if len(cl) < 2 {
+		if len(denseVars) > 0 {
+			var sparse []int
+			for _, u := range cl {
+				if dense[u] {
+					elemDense[e] = append(elemDense[e], u)
+				} else {
+					sparse = append(sparse, u)
+				}
+			}
+			cl = sparse
+		}
+		if len(cl) < 1 || len(cl) < 2 && elemDense[e] == nil {
 			continue
 		}
-		elemVars[e] = cl
+		elemVars[e], alive[e] = cl, true
 		for _, u := range cl {
 			varElems[u] = append(varElems[u], e)
 		}
 	}
-	alive := make([]bool, m+k)
-	for e := range m {
-		alive[e] = elemVars[e] != nil
-	}
-	degree := make([]int, k)
 	queue := make(minHeap, 0, k)
 	for u := range k {
+		if dense[u] {
+			continue
+		}
 		d := 0
 		for _, e := range varElems[u] {
 			d += len(elemVars[e]) - 1
@@ -87,7 +120,8 @@ func analyse(k int, cliques [][]int) *cholesky {
 	wStamp := make([]int, m+k)
 	w := make([]int, m+k)
 	var pattern []int // the columns' rows, by variable until all are placed
-	for j := range k {
+	sparse := k - len(denseVars)
+	for j := range sparse {
 		p := -1
 		for p < 0 {
 			key := queue.pop()
@@ -98,6 +132,16 @@ func analyse(k int, cliques [][]int) *cholesky {
 		stamp := j + 1
 		from := len(pattern)
 		mark[p] = stamp
+		var pd []int // the dense variables of the merged elements
+		absorb := func(e int) {
+			for _, u := range elemDense[e] {
+				if mark[u] != stamp {
+					mark[u] = stamp
+					pd = append(pd, u)
+				}
+			}
+			alive[e], elemVars[e], elemDense[e] = false, nil, nil
+		}
 		for _, e := range varElems[p] {
 			if !alive[e] {
 				continue
@@ -108,14 +152,12 @@ func analyse(k int, cliques [][]int) *cholesky {
 					pattern = append(pattern, u)
 				}
 			}
-			alive[e], elemVars[e] = false, nil
+			absorb(e)
 		}
 		lp := pattern[from:len(pattern):len(pattern)]
 		ep := m + p
-		elemVars[ep], alive[ep] = lp, len(lp) > 0
 		varElems[p], degree[p] = nil, -1
 		c.pos[p] = j
-		c.start[j+1] = len(pattern)
 		// w[e] = |L_e \ L_p| for the other elements of L_p's variables.
 		for _, u := range lp {
 			for _, e := range varElems[u] {
@@ -128,7 +170,7 @@ func analyse(k int, cliques [][]int) *cholesky {
 				w[e]--
 			}
 		}
-		left := k - j - 1
+		left := sparse - j - 1
 		for _, u := range lp {
 			d := len(lp) - 1
 			es := varElems[u][:0]
@@ -137,7 +179,7 @@ func analyse(k int, cliques [][]int) *cholesky {
 					continue
 				}
 				if w[e] == 0 { // L_e ⊆ L_p: absorbed
-					alive[e], elemVars[e] = false, nil
+					absorb(e)
 					continue
 				}
 				d += w[e]
@@ -147,6 +189,16 @@ func analyse(k int, cliques [][]int) *cholesky {
 			degree[u] = min(d, left-1)
 			queue.push(uint64(degree[u])<<32 | uint64(u))
 		}
+		elemVars[ep], elemDense[ep], alive[ep] = lp, pd, len(lp) > 0
+		pattern = append(pattern, pd...)
+		c.start[j+1] = len(pattern)
+	}
+	// The dense variables last, each column holding all those after it.
+	for t, u := range denseVars {
+		j := sparse + t
+		c.pos[u] = j
+		pattern = append(pattern, denseVars[t+1:]...)
+		c.start[j+1] = len(pattern)
 	}
 	for q, u := range pattern {
 		pattern[q] = c.pos[u]

@@ -78,6 +78,9 @@ func Solve(g *graph.Graph) (*Solution, error) {
 	if err != nil {
 		return nil, err
 	}
+	if !messages.IsFinite(sol.LogEvidence) {
+		return nil, fmt.Errorf("exact: graph %q: log evidence %v: %w", g.Name(), sol.LogEvidence, graph.ErrNotFinite)
+	}
 	sol.Converged = true
 	return sol, nil
 }
@@ -146,7 +149,7 @@ func newSystem(g *graph.Graph, nonlinear bool) (*system, error) {
 	cliques := make([][]int, 0, len(soft)+len(degree))
 	for _, f := range soft {
 		r := el.inFree(f)
-		s.logZ += -0.5*r.mean*r.mean/r.variance - 0.5*math.Log(2*math.Pi*r.variance)
+		s.logZ += logDensity(r.mean, r.variance)
 		if len(r.idx) == 0 {
 			continue // the constraints fix this factor's argument
 		}
@@ -216,10 +219,14 @@ func (s *system) marginal(i int, z []float64) (messages.Gaussian, error) {
 		mean += x.coef[p] * z[j]
 	}
 	variance := s.chol.quadratic(x.idx, x.coef)
-	if !(variance > 0) || !messages.IsFinite(variance) || !messages.IsFinite(mean) {
-		return messages.Gaussian{}, fmt.Errorf("exact: graph %q: %w: %s has mean %v, variance %v", s.g.Name(), ErrDegenerate, s.latentName(i), mean, variance)
+	m := messages.NewGaussian(mean, variance)
+	switch {
+	case !messages.IsFinite(variance) || !messages.IsFinite(mean) || variance > 0 && !m.IsFinite():
+		return messages.Gaussian{}, fmt.Errorf("exact: graph %q: %s has mean %v, variance %v: %w", s.g.Name(), s.latentName(i), mean, variance, graph.ErrNotFinite)
+	case !(variance > 0):
+		return messages.Gaussian{}, fmt.Errorf("exact: graph %q: %w: %s has variance %v", s.g.Name(), ErrDegenerate, s.latentName(i), variance)
 	}
-	return messages.NewGaussian(mean, variance), nil
+	return m, nil
 }
 
 // solution returns the marginals of every variable and the log evidence
@@ -242,10 +249,13 @@ func (s *system) solution(z []float64) (*Solution, error) {
 		}
 		sol.Marginals[v] = m
 	}
-	if !messages.IsFinite(sol.LogEvidence) {
-		return nil, fmt.Errorf("exact: graph %q: log evidence %v: %w", g.Name(), sol.LogEvidence, graph.ErrNotFinite)
-	}
 	return sol, nil
+}
+
+// logDensity returns log N(0; m, v) = −½m²/v − ½·log 2πv, for v > 0 up
+// to the largest float.
+func logDensity(m, v float64) float64 {
+	return -0.5*m*m/v - 0.5*(math.Log(2*math.Pi)+math.Log(v))
 }
 
 // linearForms reads every factor's linear form over the latent variables,
@@ -289,7 +299,7 @@ func (s *system) linearForms(nonlinear bool) (soft, hard []form, err error) {
 		case !messages.IsFinite(r.mean):
 			return nil, nil, fmt.Errorf("exact: factor %d %s: mean %v after the observed values: %w", f, g.FactorLabel(f), r.mean, graph.ErrNotFinite)
 		case len(r.idx) == 0 && v > 0:
-			s.logZ += -0.5*r.mean*r.mean/v - 0.5*math.Log(2*math.Pi*v)
+			s.logZ += logDensity(r.mean, v)
 		case len(r.idx) == 0:
 			return nil, nil, fmt.Errorf("exact: factor %d %s: %w: a constraint on observed values only", f, g.FactorLabel(f), ErrDegenerate)
 		case v > 0:
