@@ -79,5 +79,5 @@ func (l *Likelihood) LinearForm() (a []float64, mean, variance float64) {
 
 // Label returns "N(x; y, c²)".
 func (l *Likelihood) Label(vars []string) string {
-	return fmt.Sprintf("N(%s; %s, %.4g)", vars[0], vars[1], l.Variance)
+	return fmt.Sprintf("N(%s; %s, %.4g)", varName(vars, 0), varName(vars, 1), l.Variance)
 }

@@ -60,5 +60,5 @@ func (o *GaussianObservation) LinearForm() (a []float64, mean, variance float64)
 
 // Label returns "N(y; x, c²)".
 func (o *GaussianObservation) Label(vars []string) string {
-	return fmt.Sprintf("N(%.4g; %s, %.4g)", o.Value, vars[0], o.Variance)
+	return fmt.Sprintf("N(%.4g; %s, %.4g)", o.Value, varName(vars, 0), o.Variance)
 }

@@ -349,5 +349,5 @@ func (p *Poisson) LogAverageFactor(e graph.Edges) (float64, error) {
 
 // Label returns "Poisson(k; exp(x))".
 func (p *Poisson) Label(vars []string) string {
-	return fmt.Sprintf("Poisson(%d; exp(%s))", p.Count, vars[0])
+	return fmt.Sprintf("Poisson(%d; exp(%s))", p.Count, varName(vars, 0))
 }

@@ -76,5 +76,5 @@ func (p *Prior) LinearForm() (a []float64, mean, variance float64) {
 
 // Label returns "N(x; m, v)".
 func (p *Prior) Label(vars []string) string {
-	return fmt.Sprintf("N(%s; %.4g, %.4g)", vars[0], p.Mean, p.Variance)
+	return fmt.Sprintf("N(%s; %.4g, %.4g)", varName(vars, 0), p.Mean, p.Variance)
 }

@@ -87,7 +87,7 @@ func (g *GreaterThan) LogAverageFactor(e graph.Edges) (float64, error) {
 
 // Label returns "I(x > ε)".
 func (g *GreaterThan) Label(vars []string) string {
-	return fmt.Sprintf("I(%s > %.4g)", vars[0], g.Margin)
+	return fmt.Sprintf("I(%s > %.4g)", varName(vars, 0), g.Margin)
 }
 
 // Within is the draw factor I(|x| ≤ ε) (Table 1, row 5, right): the team
@@ -153,5 +153,5 @@ func (w *Within) LogAverageFactor(e graph.Edges) (float64, error) {
 
 // Label returns "I(|x| ≤ ε)".
 func (w *Within) Label(vars []string) string {
-	return fmt.Sprintf("I(|%s| ≤ %.4g)", vars[0], w.Margin)
+	return fmt.Sprintf("I(|%s| ≤ %.4g)", varName(vars, 0), w.Margin)
 }
