@@ -24,6 +24,10 @@ var (
 	// ErrDiverges reports an evidence integral that is infinite because too
 	// many cavities are uniform.
 	ErrDiverges = errors.New("evidence integral diverges")
+	// ErrRange reports a message whose computation leaves float64's range
+	// for valid parameters and cavity (a Poisson factor whose log-rate
+	// cavity lies beyond ±1e300, say).
+	ErrRange = errors.New("message out of floating-point range")
 )
 
 // densityTerm returns log N(d; 0, v), the evidence term of every exact
