@@ -67,7 +67,8 @@ func (l *LinearGaussian) SetCoefficients(a ...float64) error {
 func (l *LinearGaussian) Arity() int { return len(l.a) }
 
 // Validate reports an empty or non-finite coefficient vector, a non-finite
-// offset or value and a variance that is not positive and finite.
+// offset or value (or difference of the two) and a variance that is not
+// positive and finite.
 func (l *LinearGaussian) Validate() error {
 	if len(l.a) == 0 {
 		return fmt.Errorf("%w: linear-Gaussian observation of no variables", ErrParameter)
@@ -81,12 +82,19 @@ func (l *LinearGaussian) Validate() error {
 	if err := checkFinite("observed value y", l.Value); err != nil {
 		return err
 	}
+	if err := checkFinite("y − c", l.Value-l.Offset); err != nil {
+		return err
+	}
 	return checkVariance("noise variance v", l.Variance)
 }
 
 // Message returns the message on edge i; an edge the factor lacks is
 // graph.ErrNoFactor.
 func (l *LinearGaussian) Message(i int, e graph.Edges) (messages.Gaussian, error) {
+	return checkedMessage(l.message(i, e))
+}
+
+func (l *LinearGaussian) message(i int, e graph.Edges) (messages.Gaussian, error) {
 	if err := l.Validate(); err != nil {
 		return messages.Gaussian{}, err
 	}
@@ -110,6 +118,10 @@ func (l *LinearGaussian) Message(i int, e graph.Edges) (messages.Gaussian, error
 // coefficient) integrating that variable out leaves 1/|aⱼ|; with more,
 // ErrDiverges.
 func (l *LinearGaussian) LogAverageFactor(e graph.Edges) (float64, error) {
+	return checkedLog(l.logAverageFactor(e))
+}
+
+func (l *LinearGaussian) logAverageFactor(e graph.Edges) (float64, error) {
 	t, _, err := l.LogAverageFactorTerm(e)
 	if err != nil {
 		return 0, err
@@ -120,6 +132,10 @@ func (l *LinearGaussian) LogAverageFactor(e graph.Edges) (float64, error) {
 // LogAverageFactorTerm returns LogAverageFactor as a graph.LogTerm (always
 // of that form: the noise keeps the variance positive).
 func (l *LinearGaussian) LogAverageFactorTerm(e graph.Edges) (graph.LogTerm, bool, error) {
+	return checkedTerm(l.logAverageFactorTerm(e))
+}
+
+func (l *LinearGaussian) logAverageFactorTerm(e graph.Edges) (graph.LogTerm, bool, error) {
 	if err := l.Validate(); err != nil {
 		return graph.LogTerm{}, false, err
 	}

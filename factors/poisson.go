@@ -58,7 +58,11 @@ func (p *Poisson) Validate() error {
 }
 
 // Message returns q/cavity for the q of Lemma 1.
-func (p *Poisson) Message(_ int, e graph.Edges) (messages.Gaussian, error) {
+func (p *Poisson) Message(i int, e graph.Edges) (messages.Gaussian, error) {
+	return checkedMessage(p.message(i, e))
+}
+
+func (p *Poisson) message(_ int, e graph.Edges) (messages.Gaussian, error) {
 	if err := p.Validate(); err != nil {
 		return messages.Gaussian{}, err
 	}
@@ -318,6 +322,10 @@ func solveZPlusExpZExact(K float64) float64 {
 // prior's Gaussian tail, the right side falls like exp(−eˣ), so each side
 // gets its own rule).
 func (p *Poisson) LogAverageFactor(e graph.Edges) (float64, error) {
+	return checkedLog(p.logAverageFactor(e))
+}
+
+func (p *Poisson) logAverageFactor(e graph.Edges) (float64, error) {
 	c := e.Cavity(0)
 	k := float64(p.Count)
 	lgk, _ := math.Lgamma(k + 1)
@@ -327,6 +335,9 @@ func (p *Poisson) LogAverageFactor(e graph.Edges) (float64, error) {
 		return k*x - math.Exp(x) - lgk, nil
 	case c.IsUniform():
 		return 0, ErrDiverges
+	}
+	if err := checkCavity(c); err != nil {
+		return 0, err
 	}
 	mean, variance := c.Mean(), c.Variance()
 	logf := func(x float64) float64 {
@@ -352,9 +363,13 @@ func (p *Poisson) LogAverageFactor(e graph.Edges) (float64, error) {
 		}
 		return far
 	}
+	lo, hi := edge(-1), edge(1)
+	if !messages.IsFinite(lo+hi) || !messages.IsFinite(top) {
+		return 0, fmt.Errorf("%w: Poisson evidence of count %d at the cavity %v", ErrRange, p.Count, c)
+	}
 	integrand := func(x float64) float64 { return math.Exp(logf(x) - top) }
-	sum := quad.Fixed(integrand, edge(-1), mode, 128, quad.Legendre{}, 0) +
-		quad.Fixed(integrand, mode, edge(1), 128, quad.Legendre{}, 0)
+	sum := quad.Fixed(integrand, lo, mode, 128, quad.Legendre{}, 0) +
+		quad.Fixed(integrand, mode, hi, 128, quad.Legendre{}, 0)
 	return math.Log(sum) + top, nil
 }
 

@@ -115,6 +115,10 @@ func (w *WeightedSum) solvedCoefficient(i, k int) float64 {
 // Message returns the message on edge i (0: to the sum, j+1: to term j);
 // an edge the factor lacks is graph.ErrNoFactor.
 func (w *WeightedSum) Message(i int, e graph.Edges) (messages.Gaussian, error) {
+	return checkedMessage(w.message(i, e))
+}
+
+func (w *WeightedSum) message(i int, e graph.Edges) (messages.Gaussian, error) {
 	if i < 0 || i > len(w.a) {
 		return messages.Gaussian{}, edgeError(i, w.Arity())
 	}
@@ -216,6 +220,10 @@ func otherTwo(i int) (k1, k2 int) {
 // σ_x² + Σ aⱼ²σⱼ²). With one uniform cavity, integrating that variable out of
 // the constraint leaves 1/|coefficient|; with more, ErrDiverges.
 func (w *WeightedSum) LogAverageFactor(e graph.Edges) (float64, error) {
+	return checkedLog(w.logAverageFactor(e))
+}
+
+func (w *WeightedSum) logAverageFactor(e graph.Edges) (float64, error) {
 	mean, variance, uniform := w.constraintMoments(e)
 	t, ok, err := w.term(mean, variance, uniform)
 	if err != nil {
@@ -229,6 +237,10 @@ func (w *WeightedSum) LogAverageFactor(e graph.Edges) (float64, error) {
 
 // LogAverageFactorTerm returns LogAverageFactor as a graph.LogTerm.
 func (w *WeightedSum) LogAverageFactorTerm(e graph.Edges) (graph.LogTerm, bool, error) {
+	return checkedTerm(w.logAverageFactorTerm(e))
+}
+
+func (w *WeightedSum) logAverageFactorTerm(e graph.Edges) (graph.LogTerm, bool, error) {
 	return w.term(w.constraintMoments(e))
 }
 

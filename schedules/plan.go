@@ -333,10 +333,21 @@ func (r *Runner) exec(p *Plan) (Result, error) {
 			err = p.badStep(o)
 		}
 		if err != nil {
-			return r.unwind(p, base, acc), err
+			return bounded(r.unwind(p, base, acc)), err
 		}
 	}
-	return acc, nil
+	return bounded(acc), nil
+}
+
+// bounded returns res with a Delta of +∞ (a marginal that was uniform
+// became informative: an unbounded change) reported as math.MaxFloat64,
+// so that every Delta returned is a number; loops judge convergence on
+// the change itself.
+func bounded(res Result) Result {
+	if res.Delta > math.MaxFloat64 {
+		res.Delta = math.MaxFloat64
+	}
+	return res
 }
 
 func (p *Plan) badStep(o *op) error { return noEdge(p.g, o.factor(), int(o.edge)) }

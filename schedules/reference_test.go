@@ -33,6 +33,7 @@ func refRun(ctx context.Context, g *graph.Graph, s schedules.Schedule) (schedule
 	r := &refRunner{g: g, ctx: ctx, changes: make([]float64, g.NumVariables()), seen: map[*schedules.LoopSchedule][]float64{}}
 	res, err := r.run(s)
 	res.Cyclic = refCyclic(g)
+	res.Delta = math.Min(res.Delta, math.MaxFloat64) // an unbounded change is reported as the largest float64
 	if err == nil {
 		if err = ctx.Err(); err != nil {
 			err = fmt.Errorf("by the end of the run: %w", err)

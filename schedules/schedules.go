@@ -17,7 +17,8 @@ type Result struct {
 	// largest change of a marginal in the last pass of the loops that ran
 	// (the largest over them, if several). It is 0 for a schedule without
 	// loops, whose updates are not measured (an observer still sees each
-	// update's change).
+	// update's change). A change from a uniform marginal, which is
+	// unbounded, is reported as math.MaxFloat64.
 	Delta float64
 	// Iterations is the number of loop passes made, summed over every Loop
 	// the schedule ran (0 for a schedule without loops).
