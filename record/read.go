@@ -309,8 +309,10 @@ func (r *reader) label(c column) string { return r.names[r.index[c]] }
 // most most bytes.
 func (r *reader) name(c column, most int) (string, error) {
 	s := r.field(c)
-	if err := checkName(r.label(c), s, most); err != nil {
-		return "", r.errIn(c, err)
+	// next has checked the text of every field, so only the length is
+	// left to check.
+	if s == "" || len(s) > most {
+		return "", r.errIn(c, checkName(r.label(c), s, most))
 	}
 	return s, nil
 }
