@@ -75,7 +75,12 @@ func (c *epConfig) validate() error {
 // TrueSkill paper for the truncations), so any graph.Factor works
 // unchanged. A factor of several variables sees their marginal cavities,
 // not their correlation in the cavity distribution: on a tree the two are
-// the same, and EP then reaches the fixed point of message passing.
+// the same, and EP then reaches the fixed point of message passing, but on
+// a loopy graph such a factor's error is loopy message passing's. So a
+// linear-Gaussian factor should implement graph.LinearForm, and a factor
+// that reads a linear combination of its variables (I(x > m) reads
+// x − m) is best written as that combination, a weighted sum, and a
+// factor on it alone, whose cavity EP then has exactly.
 //
 // The sweeps stop when no marginal moves by more than the tolerance
 // (messages.Distance) from one sweep to the next, or at the cap. A
