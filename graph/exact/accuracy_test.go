@@ -175,6 +175,67 @@ func compare(t *testing.T, model string, g *graph.Graph, ts []target, logZ, tol 
 	return sol
 }
 
+// chessGame is a game's players and its outcome: 1 white wins, −1 black
+// wins, 0 a draw.
+type chessGame struct{ white, black, outcome int }
+
+// chessGames draws n games between random pairs of players of the given
+// skills and draw margins: with x = white's performance − black's + 0.3
+// (the advantage of white), each performance of variance beta2, white
+// wins when x > black's margin, black when −x > white's, and otherwise
+// the game is drawn.
+func chessGames(rng *rand.Rand, skill, margin []float64, beta2 float64, n int) []chessGame {
+	rs := make([]chessGame, n)
+	for k := range rs {
+		perm := rng.Perm(len(skill))
+		x := skill[perm[0]] - skill[perm[1]] + 0.3 + math.Sqrt(2*beta2)*rng.NormFloat64()
+		rs[k] = chessGame{white: perm[0], black: perm[1]}
+		switch {
+		case x > margin[perm[1]]:
+			rs[k].outcome = 1
+		case -x > margin[perm[0]]:
+			rs[k].outcome = -1
+		}
+	}
+	return rs
+}
+
+// chessGraph builds the chess model of the games rs: the players' skills
+// N(0, 1), white's advantage a ~ N(0, 0.5²), and for each game k the
+// players' performances of variance beta2 and x, their difference
+// oriented to the winner (white's − black's + a, the negative for a win
+// by black), on which outcome adds the factors of the result.
+func chessGraph(t *testing.T, players int, beta2 float64, rs []chessGame, outcome func(b *graph.Builder, k int, r chessGame, x graph.VarID)) (g *graph.Graph, skill []graph.VarID, white graph.VarID) {
+	b := graph.NewBuilder("chess")
+	skill = make([]graph.VarID, players)
+	for i := range skill {
+		skill[i] = b.AddVariable(fmt.Sprintf("s%d", i))
+		b.AddFactor(factors.NewPrior(0, 1), "", skill[i])
+	}
+	white = b.AddVariable("white")
+	b.AddFactor(factors.NewPrior(0, 0.25), "", white)
+	for k, r := range rs {
+		pw, pb, x := b.AddVariable(fmt.Sprintf("pw%d", k)), b.AddVariable(fmt.Sprintf("pb%d", k)), b.AddVariable(fmt.Sprintf("x%d", k))
+		b.AddFactor(factors.NewLikelihood(beta2), "", pw, skill[r.white])
+		b.AddFactor(factors.NewLikelihood(beta2), "", pb, skill[r.black])
+		if r.outcome == -1 {
+			b.AddFactor(factors.NewWeightedSum(1, -1, -1), "", x, pb, pw, white)
+		} else {
+			b.AddFactor(factors.NewWeightedSum(1, -1, 1), "", x, pw, pb, white)
+		}
+		outcome(b, k, r, x)
+	}
+	return build(t, b), skill, white
+}
+
+// loser returns the player who lost game r, which was not drawn.
+func loser(r chessGame) int {
+	if r.outcome == 1 {
+		return r.black
+	}
+	return r.white
+}
+
 // Chess (Dangauthier et al. 2007): five players' skills N(0, 1), one
 // advantage of playing white N(0, 0.5²), performances of variance
 // β² = 0.5, and 30 games of random pairs whose results (white wins,
@@ -185,48 +246,18 @@ func compare(t *testing.T, model string, g *graph.Graph, ts []target, logZ, tol 
 func TestEPChess(t *testing.T) {
 	const players, games, beta2, eps = 5, 30, 0.5, 0.4
 	rng := rand.New(rand.NewPCG(3, 4))
-	truth := make([]float64, players)
+	truth, margin := make([]float64, players), make([]float64, players)
 	for i := range truth {
-		truth[i] = rng.NormFloat64()
+		truth[i], margin[i] = rng.NormFloat64(), eps
 	}
-	type result struct{ white, black, outcome int } // outcome 1 white wins, −1 black, 0 draw
-	rs := make([]result, games)
-	for k := range rs {
-		perm := rng.Perm(players)
-		d := truth[perm[0]] - truth[perm[1]] + 0.3 + math.Sqrt(2*beta2)*rng.NormFloat64()
-		rs[k] = result{white: perm[0], black: perm[1]}
-		switch {
-		case d > eps:
-			rs[k].outcome = 1
-		case d < -eps:
-			rs[k].outcome = -1
+	rs := chessGames(rng, truth, margin, beta2, games)
+	g, skill, white := chessGraph(t, players, beta2, rs, func(b *graph.Builder, k int, r chessGame, x graph.VarID) {
+		if r.outcome == 0 {
+			b.AddFactor(factors.NewWithin(eps), "", x)
+		} else {
+			b.AddFactor(factors.NewGreaterThan(eps), "", x)
 		}
-	}
-	b := graph.NewBuilder("chess")
-	skill := make([]graph.VarID, players)
-	for i := range skill {
-		skill[i] = b.AddVariable(fmt.Sprintf("s%d", i))
-		b.AddFactor(factors.NewPrior(0, 1), "", skill[i])
-	}
-	white := b.AddVariable("white")
-	b.AddFactor(factors.NewPrior(0, 0.25), "", white)
-	for k, r := range rs {
-		pw, pb, d := b.AddVariable(fmt.Sprintf("pw%d", k)), b.AddVariable(fmt.Sprintf("pb%d", k)), b.AddVariable(fmt.Sprintf("d%d", k))
-		b.AddFactor(factors.NewLikelihood(beta2), "", pw, skill[r.white])
-		b.AddFactor(factors.NewLikelihood(beta2), "", pb, skill[r.black])
-		switch r.outcome {
-		case 1:
-			b.AddFactor(factors.NewWeightedSum(1, -1, 1), "", d, pw, pb, white)
-			b.AddFactor(factors.NewGreaterThan(eps), "", d)
-		case -1:
-			b.AddFactor(factors.NewWeightedSum(1, -1, -1), "", d, pb, pw, white)
-			b.AddFactor(factors.NewGreaterThan(eps), "", d)
-		default:
-			b.AddFactor(factors.NewWeightedSum(1, -1, 1), "", d, pw, pb, white)
-			b.AddFactor(factors.NewWithin(eps), "", d)
-		}
-	}
-	g := build(t, b)
+	})
 	sd := math.Sqrt(2 * beta2)
 	logp := func(x []float64) float64 {
 		l := -0.5*x[players]*x[players]/0.25 - 0.5*math.Log(2*math.Pi*0.25)
@@ -563,33 +594,15 @@ func chessPlayerMargins(t *testing.T, linear bool) {
 	for i := range truth {
 		truth[i], margin[i] = rng.NormFloat64(), m0+math.Sqrt(vm)*rng.NormFloat64()
 	}
-	type result struct{ white, black, outcome int }
-	rs := make([]result, games)
-	for k := range rs {
-		perm := rng.Perm(players)
-		x := truth[perm[0]] - truth[perm[1]] + 0.3 + math.Sqrt(2*beta2)*rng.NormFloat64()
-		rs[k] = result{white: perm[0], black: perm[1]}
-		switch {
-		case x > margin[perm[1]]:
-			rs[k].outcome = 1
-		case -x > margin[perm[0]]:
-			rs[k].outcome = -1
+	rs := chessGames(rng, truth, margin, beta2, games)
+	marg := make([]graph.VarID, players)
+	g, skill, white := chessGraph(t, players, beta2, rs, func(b *graph.Builder, k int, r chessGame, x graph.VarID) {
+		if k == 0 {
+			for i := range marg {
+				marg[i] = b.AddVariable(fmt.Sprintf("m%d", i))
+				b.AddFactor(factors.NewPrior(m0, vm), "", marg[i])
+			}
 		}
-	}
-	b := graph.NewBuilder("chess margins")
-	skill, marg := make([]graph.VarID, players), make([]graph.VarID, players)
-	for i := range skill {
-		skill[i] = b.AddVariable(fmt.Sprintf("s%d", i))
-		b.AddFactor(factors.NewPrior(0, 1), "", skill[i])
-		marg[i] = b.AddVariable(fmt.Sprintf("m%d", i))
-		b.AddFactor(factors.NewPrior(m0, vm), "", marg[i])
-	}
-	white := b.AddVariable("white")
-	b.AddFactor(factors.NewPrior(0, 0.25), "", white)
-	for k, r := range rs {
-		pw, pb, x := b.AddVariable(fmt.Sprintf("pw%d", k)), b.AddVariable(fmt.Sprintf("pb%d", k)), b.AddVariable(fmt.Sprintf("x%d", k))
-		b.AddFactor(factors.NewLikelihood(beta2), "", pw, skill[r.white])
-		b.AddFactor(factors.NewLikelihood(beta2), "", pb, skill[r.black])
 		// above adds the event y > 0 for y = Σ c·vars.
 		above := func(name string, c []float64, vars ...graph.VarID) {
 			y := b.AddVariable(fmt.Sprintf("%s%d", name, k))
@@ -597,31 +610,17 @@ func chessPlayerMargins(t *testing.T, linear bool) {
 			b.AddFactor(factors.NewGreaterThan(0), "", y)
 		}
 		switch {
-		case r.outcome == 1:
-			b.AddFactor(factors.NewWeightedSum(1, -1, 1), "", x, pw, pb, white)
-			if linear {
-				above("win", []float64{1, -1}, x, marg[r.black])
-			} else {
-				b.AddFactor(factors.NewExceedsMargin(), "", x, marg[r.black])
-			}
-		case r.outcome == -1:
-			b.AddFactor(factors.NewWeightedSum(1, -1, -1), "", x, pb, pw, white)
-			if linear {
-				above("win", []float64{1, -1}, x, marg[r.white])
-			} else {
-				b.AddFactor(factors.NewExceedsMargin(), "", x, marg[r.white])
-			}
+		case r.outcome != 0 && linear:
+			above("win", []float64{1, -1}, x, marg[loser(r)])
+		case r.outcome != 0:
+			b.AddFactor(factors.NewExceedsMargin(), "", x, marg[loser(r)])
+		case linear:
+			above("lo", []float64{1, 1}, x, marg[r.white])
+			above("hi", []float64{-1, 1}, x, marg[r.black])
 		default:
-			b.AddFactor(factors.NewWeightedSum(1, -1, 1), "", x, pw, pb, white)
-			if linear {
-				above("lo", []float64{1, 1}, x, marg[r.white])
-				above("hi", []float64{-1, 1}, x, marg[r.black])
-			} else {
-				b.AddFactor(factors.NewBetweenMargins(), "", x, marg[r.white], marg[r.black])
-			}
+			b.AddFactor(factors.NewBetweenMargins(), "", x, marg[r.white], marg[r.black])
 		}
-	}
-	g := build(t, b)
+	})
 	sd := math.Sqrt(2 * beta2)
 	// θ = (skills, margins, advantage).
 	logp := func(th []float64) float64 {
