@@ -151,8 +151,10 @@ func EP(ctx context.Context, g *graph.Graph, opts ...EPOption) (*Solution, error
 				sol.Converged = true
 			}
 		}
-		if sol.Converged || sol.Sweeps == cfg.maxSweeps || len(ep.factors) == 0 {
-			sol.Converged = sol.Converged || len(ep.factors) == 0
+		if len(ep.latents) == 0 {
+			sol.Converged = true // no site to refine
+		}
+		if sol.Converged || sol.Sweeps == cfg.maxSweeps {
 			return ep.solution(sol, q, z)
 		}
 		if err := ep.refine(q, cfg.damping); err != nil {

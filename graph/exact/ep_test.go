@@ -194,6 +194,24 @@ func TestEPErrors(t *testing.T) {
 	if _, err := exact.EP(ctx, nil); !errors.Is(err, graph.ErrNilGraph) {
 		t.Errorf("nil graph: %v", err)
 	}
+	// A truncation of an observed variable has no site: its evidence is
+	// 1 or 0.
+	for _, value := range []float64{0.5, -0.5} {
+		b := graph.NewBuilder("observed")
+		x, o := b.AddVariable("x"), b.AddObserved("o", value)
+		b.AddFactor(factors.NewPrior(0, 1), "", x)
+		b.AddFactor(factors.NewGreaterThan(0), "", o)
+		sol, err := exact.EP(ctx, build(t, b))
+		if err != nil || !sol.Converged || sol.Sweeps != 0 {
+			t.Fatalf("observed %v: %+v, %v", value, sol, err)
+		}
+		if value > 0 && (sol.EvidenceErr != nil || sol.LogEvidence != 0) {
+			t.Errorf("observed %v: log evidence %v, %v; want 0", value, sol.LogEvidence, sol.EvidenceErr)
+		}
+		if value < 0 && !errors.Is(sol.EvidenceErr, graph.ErrNotFinite) {
+			t.Errorf("observed %v: evidence error %v, want an impossible observation", value, sol.EvidenceErr)
+		}
+	}
 	sol, err = exact.EP(ctx, g, exact.MaxSweeps(1), exact.Tolerance(0))
 	if err != nil || sol.Converged || sol.Sweeps != 1 {
 		t.Errorf("capped at one sweep: %+v, %v", sol, err)
