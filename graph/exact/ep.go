@@ -98,10 +98,8 @@ func (c *epConfig) validate() error {
 // ĉ the normalised cavities and A the log-normaliser
 // (messages.Gaussian.LogNormalizer, taken as 0 for a uniform cavity): the
 // second sum scales each factor's sites so that, against its cavities,
-// they integrate to what the factor does (graph.Evidence). It is exact
-// for a graph whose other factors are each on one variable and linear
-// elsewhere when the sites are exact, and equals Solve's on a linear
-// graph. If a factor does not implement graph.Evidence, or fails in it,
+// they integrate to what the factor does (graph.Evidence). It equals
+// Solve's on a linear graph and message passing's on a tree. If a factor does not implement graph.Evidence, or fails in it,
 // Solution.EvidenceErr says so and LogEvidence is 0.
 //
 // The context is checked before each sweep. Errors: the options'

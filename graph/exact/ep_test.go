@@ -66,7 +66,8 @@ func TestEPOnATreeAgreesWithMessagePassing(t *testing.T) {
 		b.AddFactor(factors.NewLikelihood(17), "", p[i], s[i])
 	}
 	d1, d2 := b.AddVariable("d1"), b.AddVariable("d2")
-	b.AddFactor(factors.NewDifference(), "", d1, p[0], p[1])
+	handicap := b.AddObserved("handicap", 0.8) // a constant in d1's constraint
+	b.AddFactor(factors.NewWeightedSum(1, -1, 1), "", d1, p[0], p[1], handicap)
 	b.AddFactor(factors.NewDifference(), "", d2, p[1], p[2])
 	b.AddFactor(factors.NewGreaterThan(0.7), "", d1)
 	b.AddFactor(factors.NewWithin(0.7), "", d2)
