@@ -157,9 +157,12 @@ func TestDeclareChessMargins(t *testing.T) {
 		// Importance sampling: prior draws weighted by the outcome's
 		// probability given them, with d ~ N(s_w − s_b + a, 2β²).
 		rng := rand.New(rand.NewPCG(2007, uint64(ranks[0]*3+ranks[1])))
-		const n = 400000
+		const n = 200000
 		priors := []trueskill.Rating{white, black, adv, mw, mb}
 		xs := make([][]float64, len(priors))
+		for i := range xs {
+			xs[i] = make([]float64, n)
+		}
 		ws := make([]float64, n)
 		sd := math.Sqrt2 * p.Beta
 		phi := func(z float64) float64 { return 0.5 * math.Erfc(-z/math.Sqrt2) }
@@ -167,7 +170,7 @@ func TestDeclareChessMargins(t *testing.T) {
 			var x [5]float64
 			for i, r := range priors {
 				x[i] = r.Mu + r.Sigma*rng.NormFloat64()
-				xs[i] = append(xs[i], x[i])
+				xs[i][k] = x[i]
 			}
 			mu := x[0] - x[1] + x[2]
 			switch {
