@@ -25,52 +25,21 @@ func (f fixedAt) Message(int, graph.Edges) (messages.Gaussian, error) {
 }
 
 // declaredMargins builds match m with Declare, each team with a margin
-// variable made by margin (given the builder and the team), runs the
-// contest's own schedule (or, if derived, one Derive gives) after the
-// priors, and returns the posterior skills and the graph's margins.
-func declaredMargins(t *testing.T, p trueskill.Params, m trueskill.Match, derived bool, margin func(b *graph.Builder, j int) (graph.VarID, schedules.Schedule)) ([][]trueskill.Rating, *graph.Graph, []graph.VarID) {
+// variable made by margin (given the builder and the team, with its
+// schedule step), runs the contest's own schedule after the priors (or,
+// if derived, one Derive gives) and returns the posterior skills.
+func declaredMargins(t *testing.T, p trueskill.Params, m trueskill.Match, derived bool, margin func(b *graph.Builder, j int) (graph.VarID, schedules.Schedule)) [][]trueskill.Rating {
 	t.Helper()
 	b := graph.NewBuilder("margins")
-	c := trueskill.Contest{Name: "g.", Ranks: m.Ranks, Skills: make([][]graph.VarID, len(m.Teams)), Margins: make([]graph.VarID, len(m.Teams))}
+	c := trueskill.Contest{Name: "g.", Ranks: m.Ranks, Margins: make([]graph.VarID, len(m.Teams))}
 	var priors []schedules.Schedule
-	for j, team := range m.Teams {
-		for i, r := range team {
-			v := b.AddVariable(fmt.Sprintf("s%d.%d", j, i))
-			priors = append(priors, schedules.Step(b.AddFactor(factors.NewPrior(r.Mu, r.Sigma*r.Sigma+p.Tau*p.Tau), "", v), 0))
-			c.Skills[j] = append(c.Skills[j], v)
-		}
+	c.Skills, priors = skillVariables(b, p, m)
+	for j := range m.Teams {
 		var s schedules.Schedule
 		c.Margins[j], s = margin(b, j)
 		priors = append(priors, s)
 	}
-	nd, err := p.Declare(b, c)
-	if err != nil {
-		t.Fatal(err)
-	}
-	g, err := b.Build()
-	if err != nil {
-		t.Fatal(err)
-	}
-	var s schedules.Schedule = schedules.Sequence(schedules.Sequence(priors...), p.Schedule(nd))
-	if derived {
-		if s, err = schedules.Derive(g, schedules.WithLoop(schedules.Tolerance(1e-13), schedules.MaxIterations(500))); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if err := schedules.Check(g, s); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := schedules.Run(context.Background(), g, s); err != nil {
-		t.Fatal(err)
-	}
-	out := make([][]trueskill.Rating, len(c.Skills))
-	for j, team := range c.Skills {
-		for _, v := range team {
-			mg := g.Marginal(v)
-			out[j] = append(out[j], trueskill.Rating{Mu: mg.Mean(), Sigma: mg.Sigma()})
-		}
-	}
-	return out, g, c.Margins
+	return ratings(runContest(t, b, p, c, priors, !derived), c.Skills)
 }
 
 // TestDeclareFixedMarginsEqualRate: margin variables held at one value ε
@@ -100,7 +69,7 @@ func TestDeclareFixedMarginsEqualRate(t *testing.T) {
 			t.Fatal(err)
 		}
 		for _, derived := range []bool{false, true} {
-			got, _, _ := declaredMargins(t, p, m, derived, fixed)
+			got := declaredMargins(t, p, m, derived, fixed)
 			for j := range want.Ratings {
 				for i, w := range want.Ratings[j] {
 					g := got[j][i]
