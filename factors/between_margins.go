@@ -57,6 +57,10 @@ func (*BetweenMargins) Approximation() string { return "EP" }
 
 // Message returns the moment-matched message on edge i (0: x, 1: u, 2: v).
 func (f *BetweenMargins) Message(i int, e graph.Edges) (messages.Gaussian, error) {
+	return checkedMessage(f.message(i, e))
+}
+
+func (f *BetweenMargins) message(i int, e graph.Edges) (messages.Gaussian, error) {
 	if i < 0 || i > 2 {
 		return messages.Gaussian{}, edgeError(i, 3)
 	}
@@ -158,6 +162,10 @@ func (*BetweenMargins) integrate(x, u, v messages.Gaussian) (lineResult, error) 
 
 // LogAverageFactor returns log P(−u ≤ x ≤ v) under the cavities.
 func (f *BetweenMargins) LogAverageFactor(e graph.Edges) (float64, error) {
+	return checkedLog(f.logAverageFactor(e))
+}
+
+func (f *BetweenMargins) logAverageFactor(e graph.Edges) (float64, error) {
 	cs := [3]messages.Gaussian{e.Cavity(0), e.Cavity(1), e.Cavity(2)}
 	if err := checkCavities(cs[:]); err != nil {
 		return 0, err

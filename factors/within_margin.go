@@ -46,6 +46,10 @@ func (*WithinMargin) Approximation() string { return "EP" }
 
 // Message returns the moment-matched message on edge i (0: x, 1: m).
 func (f *WithinMargin) Message(i int, e graph.Edges) (messages.Gaussian, error) {
+	return checkedMessage(f.message(i, e))
+}
+
+func (f *WithinMargin) message(i int, e graph.Edges) (messages.Gaussian, error) {
 	if i < 0 || i > 1 {
 		return messages.Gaussian{}, edgeError(i, 2)
 	}
@@ -111,6 +115,10 @@ func (*WithinMargin) integrate(x, m messages.Gaussian) (lineResult, error) {
 
 // LogAverageFactor returns log P(|x| ≤ m) under the cavities.
 func (f *WithinMargin) LogAverageFactor(e graph.Edges) (float64, error) {
+	return checkedLog(f.logAverageFactor(e))
+}
+
+func (f *WithinMargin) logAverageFactor(e graph.Edges) (float64, error) {
 	cs := [2]messages.Gaussian{e.Cavity(0), e.Cavity(1)}
 	if err := checkCavities(cs[:]); err != nil {
 		return 0, err
