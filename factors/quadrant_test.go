@@ -29,7 +29,7 @@ func TestQuadrantAgreesWithIntegral(t *testing.T) {
 			t.Errorf("%s at %v: closed form %+v, integral %+v", name, cs, a, b)
 		}
 	}
-	const n = 1500
+	const n = 600
 	for range n {
 		x := messages.NewGaussian(10*rng.NormFloat64(), math.Exp(3*rng.NormFloat64()))
 		u := messages.NewGaussian(1+rng.NormFloat64(), math.Exp(2*rng.NormFloat64()-1))
