@@ -219,16 +219,19 @@ func (m *tsModel) Fit(train []ScoredMatch) error {
 	})
 }
 
-// Predict uses eq. 11 of the score-based paper, P(d > 0) = Φ(μ_d/σ_d)
-// without a margin, σ_d² = σ_h² + σ_a² + 2β² (+ 2τ², the drift before the
-// match, when τ is set).
+// Predict uses eq. 11 of the score-based paper, P(d > 0) = Φ(μ_d/σ_d), which
+// is TrueSkill's own prediction (trueskill.Params.Predict) without a draw
+// margin: σ_d² = σ_h² + σ_a² + 2β² (+ 2τ², the drift before the match, when
+// τ is set). Without a margin Predict's loss is Φ(−μ_d/σ_d) = 1 − P(d > 0).
 func (m *tsModel) Predict(home, away string) (ScorePrediction, error) {
 	h, a, err := m.ratings.pair(m.Name(), home, away)
 	if err != nil {
 		return ScorePrediction{}, err
 	}
-	sd := math.Hypot(math.Hypot(h.Sigma, a.Sigma), math.Hypot(math.Sqrt2*m.p.Beta, math.Sqrt2*m.p.Tau))
-	return checkPrediction(m.Name(), home, away, gaussianWin((h.Mu-a.Mu)/sd), nil)
+	p := m.p
+	p.DrawProbability, p.DrawMargin = 0, 0
+	pr, err := p.Predict([]trueskill.Rating{h}, []trueskill.Rating{a})
+	return checkPrediction(m.Name(), home, away, ScorePrediction{LogWin: math.Log(pr.Win), LogNotWin: math.Log(pr.Loss)}, err)
 }
 
 type poissonModel struct {
@@ -350,26 +353,10 @@ func (m *godModel) Predict(home, away string) (ScorePrediction, error) {
 		return checkPrediction(m.Name(), home, away, ScorePrediction{}, err)
 	}
 	p := m.m.Params
-	sd := scoreSD(p, h.Offence, a.Defence, a.Offence, h.Defence)
+	sd := p.DifferenceSD(h.Offence, a.Defence, a.Offence, h.Defence)
 	out := gaussianWin((pr.ScoreA - pr.ScoreB) / sd)
 	out.HomeScore, out.AwayScore, out.HasScores = pr.ScoreA, pr.ScoreB, true
 	return checkPrediction(m.Name(), home, away, out, nil)
-}
-
-// scoreSD returns the standard deviation of a Gaussian model's predicted
-// score difference whose skills are rs: √(Σ(σ² + τ²) + (2β² + γ²) per
-// score), one score noise for Gaussian-SD's two skills and two for
-// Gaussian-OD's four.
-func scoreSD(p scorebased.Params, rs ...scorebased.Rating) float64 {
-	var v float64
-	for _, r := range rs {
-		v = math.Hypot(v, math.Hypot(r.Sigma, p.Tau))
-	}
-	noise := math.Hypot(math.Sqrt2*p.Beta, p.Gamma)
-	for range len(rs) / 2 {
-		v = math.Hypot(v, noise)
-	}
-	return v
 }
 
 type gsdModel struct {
@@ -398,7 +385,7 @@ func (m *gsdModel) Predict(home, away string) (ScorePrediction, error) {
 	if _, err := m.m.Predict(h, a); err != nil { // the model's own checks of the ratings
 		return checkPrediction(m.Name(), home, away, ScorePrediction{}, err)
 	}
-	z := (h.Mu - a.Mu) / scoreSD(m.m.Params, h, a)
+	z := (h.Mu - a.Mu) / m.m.Params.DifferenceSD(h, a)
 	return checkPrediction(m.Name(), home, away, gaussianWin(z), nil)
 }
 
