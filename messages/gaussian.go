@@ -178,8 +178,7 @@ func Distance(a, b Gaussian) float64 {
 	if a == b {
 		return 0
 	}
-	if lo, hi := min(a.Pi, b.Pi), max(a.Pi, b.Pi); lo > 1e-50 && hi < 1e50 &&
-		math.Abs(a.Tau) < 1e100 && math.Abs(b.Tau) < 1e100 {
+	if lo, hi := min(a.Pi, b.Pi), max(a.Pi, b.Pi); inDistanceRange(lo, hi, a.Tau, b.Tau) {
 		// A loop measures every update with this, so the common case takes
 		// one division where the plain form takes three: over the common
 		// denominator D = π_max·π_min·√π_min, the mean shift is
@@ -218,12 +217,21 @@ func Distance(a, b Gaussian) float64 {
 // "compute Distance", never a wrong answer. NaN gives false.
 func DistanceBelow(a, b Gaussian, m float64) bool {
 	lo, hi := min(a.Pi, b.Pi), max(a.Pi, b.Pi)
-	if !(lo > 1e-50 && hi < 1e50 && math.Abs(a.Tau) < 1e100 && math.Abs(b.Tau) < 1e100 && m < 1e50) {
+	if !inDistanceRange(lo, hi, a.Tau, b.Tau) || !(m < 1e50) {
 		return false
 	}
 	const margin = 1 + 1e-9
 	d := a.Tau*b.Pi - b.Tau*a.Pi
 	return (hi-lo)*margin < m*lo && d*d*margin < m*m*hi*hi*lo
+}
+
+// inDistanceRange reports that precisions lo ≤ hi and means times
+// precision τ_a, τ_b are within the bounds of Distance's and DistanceBelow's
+// common-case forms: π in (1e-50, 1e50) and |τ| < 1e100 keep every
+// intermediate of Distance below 1e201, and both sides of DistanceBelow's
+// comparisons (with m < 1e50) below 1e301, so that none overflows.
+func inDistanceRange(lo, hi, tauA, tauB float64) bool {
+	return lo > 1e-50 && hi < 1e50 && math.Abs(tauA) < 1e100 && math.Abs(tauB) < 1e100
 }
 
 func relDiff(x, y float64) float64 {
