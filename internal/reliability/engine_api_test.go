@@ -385,7 +385,6 @@ func TestFactorsExtremes(t *testing.T) {
 		graph.Factor
 		graph.Evidence
 		graph.Labeler
-		graph.Validator
 	}
 	msg := func(name string, mk func(d *draws) factor) probe {
 		return probe{name: name, call: func(d *draws) ([]float64, error) {
@@ -411,7 +410,7 @@ func TestFactorsExtremes(t *testing.T) {
 	form := func(name string, mk func(d *draws) factor) probe {
 		return probe{name: name, call: func(d *draws) ([]float64, error) {
 			f := mk(d)
-			if err := f.Validate(); err != nil {
+			if err := f.(graph.Validator).Validate(); err != nil {
 				return nil, err
 			}
 			a, mean, variance := f.(graph.LinearForm).LinearForm()
@@ -427,7 +426,7 @@ func TestFactorsExtremes(t *testing.T) {
 		}}
 	}
 	valid := func(name string, mk func(d *draws) factor) probe {
-		return probe{name: name, call: func(d *draws) ([]float64, error) { return nil, mk(d).Validate() }}
+		return probe{name: name, call: func(d *draws) ([]float64, error) { return nil, mk(d).(graph.Validator).Validate() }}
 	}
 	arity := func(name string, mk func(d *draws) factor) probe {
 		return probe{name: name, call: func(d *draws) ([]float64, error) { _ = mk(d).Arity(); return nil, nil }}
@@ -490,24 +489,43 @@ func TestFactorsExtremes(t *testing.T) {
 			return f.Coefficients(), err
 		}},
 	}
+	exceeds := func(*draws) factor { return factors.NewExceedsMargin() }
+	withinM := func(*draws) factor { return factors.NewWithinMargin() }
+	between := func(*draws) factor { return factors.NewBetweenMargins() }
 	for _, k := range []struct {
-		name   string
-		mk     func(d *draws) factor
-		ctor   string
-		exact  bool
-		approx bool
+		name         string
+		mk           func(d *draws) factor
+		ctor         string
+		exact        bool
+		approx       bool
+		noParameters bool
 	}{
-		{"Prior", prior, "NewPrior", true, false},
-		{"Likelihood", lik, "NewLikelihood", true, false},
-		{"GaussianObservation", obs, "NewGaussianObservation", true, false},
-		{"GreaterThan", gt, "NewGreaterThan", false, true},
-		{"Within", within, "NewWithin", false, true},
-		{"Poisson", pois, "NewPoisson", false, true},
-		{"WeightedSum", sum, "NewWeightedSum", true, false},
-		{"LinearGaussian", lin, "NewLinearGaussian", true, false},
+		{"ExceedsMargin", exceeds, "NewExceedsMargin", false, true, true},
+		{"WithinMargin", withinM, "NewWithinMargin", false, true, true},
+		{"BetweenMargins", between, "NewBetweenMargins", false, true, true},
+		{"Prior", prior, "NewPrior", true, false, false},
+		{"Likelihood", lik, "NewLikelihood", true, false, false},
+		{"GaussianObservation", obs, "NewGaussianObservation", true, false, false},
+		{"GreaterThan", gt, "NewGreaterThan", false, true, false},
+		{"Within", within, "NewWithin", false, true, false},
+		{"Poisson", pois, "NewPoisson", false, true, false},
+		{"WeightedSum", sum, "NewWeightedSum", true, false, false},
+		{"LinearGaussian", lin, "NewLinearGaussian", true, false, false},
 	} {
+		n := len(probes)
 		probes = append(probes, msg(k.ctor, k.mk), msg(k.name+".Message", k.mk), avg(k.name+".LogAverageFactor", k.mk),
-			label(k.name+".Label", k.mk), valid(k.name+".Validate", k.mk), arity(k.name+".Arity", k.mk))
+			label(k.name+".Label", k.mk), arity(k.name+".Arity", k.mk))
+		if k.noParameters {
+			// The variable-margin factors came from another change,
+			// whose files this one leaves alone: their labels index past
+			// the names given and their evidence can be ±∞ or NaN.
+			for i := n; i < len(probes); i++ {
+				probes[i].pending = "the variable-margin factors"
+			}
+		}
+		if !k.noParameters {
+			probes = append(probes, valid(k.name+".Validate", k.mk))
+		}
 		if k.exact {
 			probes = append(probes, term(k.name+".LogAverageFactorTerm", k.mk), form(k.name+".LinearForm", k.mk))
 		}
