@@ -5,7 +5,7 @@
 // precision-adjusted mean τ, as in Table 1 of Herbrich, Minka and Graepel,
 // "TrueSkill™: A Bayesian Skill Rating System", NIPS 2006), with the uniform
 // message and point masses as ordinary values. Products, quotients and
-// powers are parameter arithmetic; Distance, MaxDiff and AbsDiff measure
+// shifts are parameter arithmetic; Distance, MaxDiff and AbsDiff measure
 // change for convergence tests; LogNormalizer, LogAverageOf and
 // LogAverageOfRatio are the integrals evidence is assembled from.
 //

@@ -37,10 +37,6 @@ func NewGaussian(mean, variance float64) Gaussian {
 	return Gaussian{Pi: 1 / variance, Tau: mean / variance}
 }
 
-// FromNatural returns the Gaussian with precision pi and precision-adjusted
-// mean tau.
-func FromNatural(pi, tau float64) Gaussian { return Gaussian{Pi: pi, Tau: tau} }
-
 // Uniform returns the flat message (the zero value).
 func Uniform() Gaussian { return Gaussian{} }
 
@@ -140,18 +136,6 @@ func (g Gaussian) Div(h Gaussian) Gaussian {
 		return Gaussian{}
 	}
 	return Gaussian{Pi: g.Pi - h.Pi, Tau: g.Tau - h.Tau}
-}
-
-// Pow returns g raised to the power a: (a·π, a·τ). Damping a message update
-// with step α in (0, 1] is new.Pow(α).Mul(old.Pow(1−α)).
-func (g Gaussian) Pow(a float64) Gaussian {
-	if g.IsPointMass() {
-		if a == 0 {
-			return Gaussian{}
-		}
-		return g
-	}
-	return Gaussian{Pi: a * g.Pi, Tau: a * g.Tau}
 }
 
 // Shift returns the distribution of x + d for x distributed as g: the mean

@@ -93,9 +93,6 @@ type Runner struct {
 	seen     []float64
 }
 
-// Graph returns the graph being run.
-func (r *Runner) Graph() *graph.Graph { return r.g }
-
 // Err returns the error of the running context, if it is done or its
 // deadline has passed (see ctxErr); nil outside a run.
 func (r *Runner) Err() error {

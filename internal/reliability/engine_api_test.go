@@ -812,10 +812,6 @@ func TestSchedulesExtremes(t *testing.T) {
 			_ = r.Err()
 			return nil, nil
 		}},
-		{name: "Runner.Graph", call: func(d *draws) ([]float64, error) {
-			_ = schedules.NewRunner(maybeNil(d, small())).Graph()
-			return nil, nil
-		}},
 		{name: "Runner.Run", call: func(d *draws) ([]float64, error) {
 			g := warmGraph(d)
 			sched := scheduleOf(d, g)
