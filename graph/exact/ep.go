@@ -82,7 +82,9 @@ func (c *epConfig) validate() error {
 // x − m) is best written as that combination, a weighted sum, and a
 // factor on it alone, whose cavity EP then has exactly.
 //
-// The sweeps stop when no marginal moves by more than the tolerance
+// The sites start uniform; if the linear factors alone leave the
+// posterior improper, each starts instead from its factor's message at
+// uniform cavities. The sweeps stop when no marginal moves by more than the tolerance
 // (messages.Distance) from one sweep to the next, or at the cap. A
 // factor whose cavity is improper (a site of negative precision larger
 // than the rest of the posterior's) keeps its site for that sweep, and the
@@ -131,12 +133,24 @@ func EP(ctx context.Context, g *graph.Graph, opts ...EPOption) (*Solution, error
 		return nil, err
 	}
 	var prev []messages.Gaussian
+	started := false // whether the sites were started from uniform cavities
 	sol := &Solution{}
 	for {
 		if err := ctx.Err(); err != nil {
 			return nil, fmt.Errorf("exact: EP on graph %q after %d sweeps: %w", g.Name(), sol.Sweeps, err)
 		}
 		q, z, err := ep.marginals()
+		if errors.Is(err, ErrImproper) && prev == nil && !started {
+			// The linear factors leave a variable free (a user's prior
+			// that is not a LinearForm): start every site from its
+			// factor's message at uniform cavities, as message passing
+			// starts from uniform messages, and try again.
+			started = true
+			if err := ep.refine(make([]messages.Gaussian, len(ep.latents)), 0); err != nil {
+				return nil, err
+			}
+			continue
+		}
 		if err != nil {
 			return nil, err
 		}
