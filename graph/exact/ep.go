@@ -74,13 +74,15 @@ func (c *epConfig) validate() error {
 // moment-matched marginal divided by the cavity (equations 3-6 of the
 // TrueSkill paper for the truncations), so any graph.Factor works
 // unchanged. A factor of several variables sees their marginal cavities,
-// not their correlation in the cavity distribution: on a tree the two are
-// the same, and EP then reaches the fixed point of message passing, but on
-// a loopy graph such a factor's error is loopy message passing's. So a
-// linear-Gaussian factor should implement graph.LinearForm, and a factor
-// that reads a linear combination of its variables (I(x > m) reads
-// x − m) is best written as that combination, a weighted sum, and a
-// factor on it alone, whose cavity EP then has exactly.
+// not their correlation in the cavity distribution, and its sites, one
+// per variable, give the posterior no correlation between variables that
+// only it joins: on a tree neither matters, and EP reaches the fixed point
+// of message passing, but on a loopy graph such a factor's error is loopy
+// message passing's. So a linear-Gaussian factor should implement
+// graph.LinearForm, and a factor that reads a linear combination of its
+// variables (I(x > m) reads x − m) is best written as that combination, a
+// weighted sum, and a factor on it alone, whose site then lies along the
+// combination and whose cavity EP has exactly.
 //
 // The sites start uniform; if the linear factors alone leave the
 // posterior improper, each starts instead from its factor's message at
