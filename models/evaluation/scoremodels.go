@@ -335,9 +335,7 @@ func (m *godModel) Fit(train []ScoredMatch) error {
 	p := scorebased.DefaultParams()
 	p.Gamma, _ = Gammas(train)
 	m.m = scorebased.NewGaussianOD(p)
-	return m.teams.learn(m.m.Params.NewTeam(), train, func(x ScoredMatch, h, a scorebased.Team) (scorebased.Team, scorebased.Team, error) {
-		return m.m.Rate(context.Background(), h, a, float64(x.HomeScore), float64(x.AwayScore))
-	})
+	return m.teams.learn(m.m.Params.NewTeam(), train, byScores(m.m.Rate))
 }
 
 // Predict is eq. 21 (scorebased.GaussianOD.WinProbability, with its typos
@@ -370,9 +368,15 @@ func (m *gsdModel) Fit(train []ScoredMatch) error {
 	p := scorebased.DefaultParams()
 	_, p.Gamma = Gammas(train)
 	m.m = scorebased.NewGaussianSD(p)
-	return m.ratings.learn(m.m.Params.NewRating(), train, func(x ScoredMatch, h, a scorebased.Rating) (scorebased.Rating, scorebased.Rating, error) {
-		return m.m.Rate(context.Background(), h, a, float64(x.HomeScore), float64(x.AwayScore))
-	})
+	return m.ratings.learn(m.m.Params.NewRating(), train, byScores(m.m.Rate))
+}
+
+// byScores adapts a Gaussian score model's Rate to roster.learn: the home
+// side is A and the match's scores are observed.
+func byScores[R any](rate func(ctx context.Context, a, b R, scoreA, scoreB float64) (R, R, error)) func(ScoredMatch, R, R) (R, R, error) {
+	return func(x ScoredMatch, h, a R) (R, R, error) {
+		return rate(context.Background(), h, a, float64(x.HomeScore), float64(x.AwayScore))
+	}
 }
 
 // Predict is eq. 24 as derived (scorebased.GaussianSD.WinProbability):
