@@ -1,11 +1,8 @@
 package throughtime
 
 import (
-	"math"
-	"slices"
-
-	"github.com/skillgraph/skillgraph/graph"
 	"github.com/skillgraph/skillgraph/messages"
+	"math"
 )
 
 // anderson accelerates the sweeps by Anderson mixing (Anderson 1965; Walker
@@ -29,11 +26,10 @@ const mixDepth = 10
 
 type anderson struct {
 	h     *History
-	edges []graph.EdgeID // the skills' edges, the state a sweep carries
-	depth int            // how many past steps are mixed
-	x     []float64      // the messages before this sweep (π, τ pairs)
-	gPrev []float64      // G of the previous point
-	fPrev []float64      // its residual
+	depth int       // how many past steps are mixed
+	x     []float64 // the messages before this sweep (π, τ pairs)
+	gPrev []float64 // G of the previous point
+	fPrev []float64 // its residual
 	// dG and dF are the last depth differences of G and of the residual,
 	// oldest first, in single precision: they only set the mixing, and
 	// halving them is what lets a 200,000-game history mix ten steps.
@@ -49,15 +45,7 @@ type anderson struct {
 
 func (h *History) newAnderson(depth int) *anderson {
 	a := &anderson{h: h, depth: depth, best: math.Inf(1)}
-	for _, v := range h.skills {
-		for i := range h.g.Degree(v) {
-			a.edges = append(a.edges, h.g.EdgeID(h.g.VariableEdge(v, i)))
-		}
-	}
-	// In the graph's order, so that reading and writing them walks the
-	// messages forward through memory.
-	slices.Sort(a.edges)
-	n := 2 * len(a.edges)
+	n := 2 * len(h.slots)
 	a.x, a.gPrev, a.fPrev = make([]float64, n), make([]float64, n), make([]float64, n)
 	return a
 }
@@ -69,18 +57,19 @@ func (a *anderson) start() {
 		a.known = false
 		return
 	}
-	for k, e := range a.edges {
-		m := a.h.g.EdgeMessage(e)
+	for k := range a.h.slots {
+		m := a.h.slots[k].msg
 		a.x[2*k], a.x[2*k+1] = m.Pi, m.Tau
 	}
 }
 
-// observe is called after a sweep that did not converge: the graph holds
-// G(x). It records the step and moves the messages to the mixed point.
-func (a *anderson) observe() error {
-	g := a.h.g
+// observe is called after a sweep that did not converge: the games'
+// messages are G(x). It records the step and moves the messages to the
+// mixed point, and the skills' messages from their past with them.
+func (a *anderson) observe() {
+	h := a.h
 	if a.depth == 0 {
-		return nil
+		return
 	}
 	// f = G(x) − x, into x's buffer; its norm, and the new differences.
 	var norm float64
@@ -97,8 +86,8 @@ func (a *anderson) observe() error {
 			dg, df = make([]float32, len(a.x)), make([]float32, len(a.x))
 		}
 	}
-	for k, e := range a.edges {
-		m := g.EdgeMessage(e)
+	for k := range h.slots {
+		m := h.slots[k].msg
 		for j, gv := range [2]float64{m.Pi, m.Tau} {
 			i := 2*k + j
 			f := gv - a.x[i]
@@ -111,7 +100,7 @@ func (a *anderson) observe() error {
 	}
 	norm = math.Sqrt(norm)
 	if !messages.IsFinite(norm) {
-		return nil
+		return
 	}
 	if dg != nil {
 		a.dG, a.dF = append(a.dG, dg), append(a.dF, df)
@@ -129,12 +118,12 @@ func (a *anderson) observe() error {
 		// The mixing has led away from the fixed point: start again from
 		// plain sweeps.
 		a.dG, a.dF, a.gram, a.best = nil, nil, nil, norm
-		return nil
+		return
 	}
 	a.best = math.Min(a.best, norm)
 	m := len(a.dF)
 	if m == 0 {
-		return nil
+		return
 	}
 	// γ minimises |f − ΔF·γ|: the normal equations, with a ridge of
 	// 1e-10 of their scale against columns that have become parallel.
@@ -154,9 +143,9 @@ func (a *anderson) observe() error {
 	gamma, ok := solve(ata, atb, m)
 	if !ok {
 		a.dG, a.dF, a.gram = nil, nil, nil
-		return nil
+		return
 	}
-	for k, e := range a.edges {
+	for k := range h.slots {
 		pi, tau := a.gPrev[2*k], a.gPrev[2*k+1]
 		for j := range m {
 			pi -= gamma[j] * float64(a.dG[j][2*k])
@@ -167,13 +156,11 @@ func (a *anderson) observe() error {
 			a.x[2*k], a.x[2*k+1] = a.gPrev[2*k], a.gPrev[2*k+1]
 			continue
 		}
-		if _, _, err := g.Send(e, messages.Gaussian{Pi: pi, Tau: tau}, 0); err != nil {
-			return err
-		}
+		h.setMessage(&h.slots[k], messages.Gaussian{Pi: pi, Tau: tau})
 		a.x[2*k], a.x[2*k+1] = pi, tau
 	}
+	h.refreshPast()
 	a.known = true
-	return nil
 }
 
 func dot(x []float32, y []float64) float64 {
