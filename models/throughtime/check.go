@@ -95,16 +95,41 @@ func (h *History) checkGame(g *Game, k int, t float64) error {
 			}
 		}
 	}
-	seen := map[string]bool{}
+	// A map for large games; for small ones (every 1v1) comparing each
+	// pair costs less than making one.
+	var seen map[string]bool
+	n := 0
+	for _, team := range g.Teams {
+		n += len(team)
+	}
+	if n > 16 {
+		seen = make(map[string]bool, n)
+	}
+	twice := func(j, i int, name string) bool {
+		if seen != nil {
+			if seen[name] {
+				return true
+			}
+			seen[name] = true
+			return false
+		}
+		for jj := range j + 1 {
+			for ii, other := range g.Teams[jj] {
+				if (jj < j || ii < i) && other == name {
+					return true
+				}
+			}
+		}
+		return false
+	}
 	for j, team := range g.Teams {
 		if len(team) == 0 {
 			return bad("team %d is empty", j)
 		}
 		for i, name := range team {
-			if seen[name] {
+			if twice(j, i, name) {
 				return bad("player %q appears twice", name)
 			}
-			seen[name] = true
 			if g.Weights != nil {
 				if len(g.Weights[j]) != len(team) {
 					return bad("team %d: %d weights for %d players", j, len(g.Weights[j]), len(team))

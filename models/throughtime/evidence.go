@@ -2,6 +2,7 @@ package throughtime
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math"
 
@@ -54,7 +55,30 @@ type skillFunc func(j, i int) (messages.Gaussian, float64, error)
 // package multiplies the adjacent pairs' probabilities instead, which is
 // another approximation.
 func (h *History) logOutcome(sizes []int, skill skillFunc, ranks []int, weights [][]float64) (float64, error) {
-	skill = h.absolute(sizes, weights, skill)
+	lz, err := h.logOutcome1(sizes, h.absolute(sizes, weights, skill), ranks, weights)
+	if err != nil {
+		return 0, numeric(err)
+	}
+	// A probability's log is at most 0; −Inf is an outcome float64 cannot
+	// tell from impossible, and anything else the inputs' range has lost.
+	if !(lz <= 1e-9) || math.IsInf(lz, -1) {
+		return 0, fmt.Errorf("throughtime: log probability %v out of float64's reach: %w", lz, ErrParameter)
+	}
+	return min(lz, 0), nil
+}
+
+// numeric returns err as an ErrParameter unless it is one of the
+// package's errors already: the engine's errors (a message or factor
+// parameter float64 cannot hold) mean inputs out of the model's range.
+func numeric(err error) error {
+	if err == nil || errors.Is(err, ErrParameter) || errors.Is(err, ErrGame) || errors.Is(err, ErrPlayer) {
+		return err
+	}
+	return fmt.Errorf("%w: %w", ErrParameter, err)
+}
+
+// logOutcome1 is logOutcome before its checks.
+func (h *History) logOutcome1(sizes []int, skill skillFunc, ranks []int, weights [][]float64) (float64, error) {
 	if len(sizes) == 2 {
 		better, worse := 0, 1
 		if ranks != nil && ranks[1] < ranks[0] {

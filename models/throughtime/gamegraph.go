@@ -50,16 +50,16 @@ func (h *History) newGameGraph(gm *Game) (*gameGraph, error) {
 	ts := h.p.trueskill()
 	nd, err := ts.Declare(b, c)
 	if err != nil {
-		return nil, err
+		return nil, numeric(err)
 	}
 	for _, pf := range nd.PerformanceFactors {
 		gg.perf = append(gg.perf, pf...)
 	}
 	if gg.g, err = b.Build(); err != nil {
-		return nil, err
+		return nil, numeric(err)
 	}
 	if gg.plan, err = schedules.Compile(gg.g, schedules.Sequence(schedules.Sequence(steps...), ts.Schedule(nd))); err != nil {
-		return nil, err
+		return nil, numeric(err)
 	}
 	gg.runner = schedules.NewRunner(gg.g)
 	gg.offset = h.offset(gg.sizes, gg.weights)
@@ -80,7 +80,7 @@ func (h *History) updateGraph(k int) error {
 		gg.priors[i].Mean, gg.priors[i].Variance = c.Mean()+gg.offset, c.Variance()
 	}
 	if _, err := gg.runner.Run(context.Background(), gg.plan); err != nil {
-		return fmt.Errorf("throughtime: game %d: %w", g.input, err)
+		return fmt.Errorf("throughtime: game %d: %w", g.input, numeric(err))
 	}
 	for i := range s {
 		m := gg.g.Message(gg.perf[i], 1)

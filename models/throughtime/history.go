@@ -126,7 +126,12 @@ type History struct {
 	filtered []float64
 	mix      *anderson // kept across Converge calls until they converge
 	before   []messages.Gaussian
+	// relinked logs the players whose last skill an Add has moved on,
+	// with the skill it was, so that a failed Add can undo it.
+	relinked []relink
 }
+
+type relink struct{ player, last int32 }
 
 // player is a player's prior (its mean relative to Params.Mu) and the
 // first and last of their skills.
@@ -245,39 +250,51 @@ func (h *History) grow(games []Game) error {
 	}
 	slices.SortStableFunc(order, func(a, b int) int { return cmp.Compare(time(a), time(b)) })
 
+	if len(h.games) == 0 {
+		// A first pass knows the sizes: each player of each game is a
+		// slot, and at most a skill.
+		slots := 0
+		for k := range games {
+			for _, team := range games[k].Teams {
+				slots += len(team)
+			}
+		}
+		h.games, h.slots, h.skills = make([]game, 0, len(games)), make([]slot, 0, slots), make([]skill, 0, slots)
+	}
 	undo := h.mark()
+	nn := len(h.names)
 	if err := h.declare(games, order, time, first); err != nil {
 		undo()
 		return err
+	}
+	// The new names, appended by declare, merge into the sorted ones.
+	if len(h.names) > nn {
+		slices.Sort(h.names[nn:])
+		if nn > 0 {
+			h.names = mergeSorted(h.names[:nn:nn], h.names[nn:])
+		}
 	}
 	h.mix = nil
 	return nil
 }
 
 // mark returns a function that puts the history back as it is now, undoing
-// appends to it (grow only appends, and links each returning player's last
-// skill to their new one).
+// appends to it: grow only appends, and links each returning player's last
+// skill to their new one (newSkill logs those in h.relinked).
 func (h *History) mark() func() {
-	nb, ns, ng, nslot, ngraph, nf, np := len(h.batches), len(h.skills), len(h.games), len(h.slots), len(h.graphs_), len(h.filtered), len(h.players)
-	lasts := make([]int32, np)
-	for i := range lasts {
-		lasts[i] = h.players[i].last
-	}
-	names := len(h.names)
+	nb, ns, ng, nslot, ngraph, nf, np, nn := len(h.batches), len(h.skills), len(h.games), len(h.slots), len(h.graphs_), len(h.filtered), len(h.players), len(h.names)
+	h.relinked = h.relinked[:0]
 	return func() {
-		for i := range np {
-			if l := lasts[i]; h.players[i].last != l {
-				h.players[i].last = l
-				h.skills[l].next = -1
-			}
+		for i := len(h.relinked) - 1; i >= 0; i-- {
+			r := h.relinked[i]
+			h.players[r.player].last = r.last
+			h.skills[r.last].next = -1
 		}
-		for name, i := range h.index {
-			if int(i) >= np {
-				delete(h.index, name)
-			}
+		for _, name := range h.names[nn:] {
+			delete(h.index, name)
 		}
 		h.batches, h.skills, h.games, h.slots = h.batches[:nb], h.skills[:ns], h.games[:ng], h.slots[:nslot]
-		h.graphs_, h.filtered, h.players, h.names = h.graphs_[:ngraph], h.filtered[:nf], h.players[:np], h.names[:names]
+		h.graphs_, h.filtered, h.players, h.names = h.graphs_[:ngraph], h.filtered[:nf], h.players[:np], h.names[:nn]
 	}
 }
 
@@ -287,7 +304,6 @@ func (h *History) mark() func() {
 // players' skills just before.
 func (h *History) declare(games []Game, order []int, time func(int) float64, first int) error {
 	h.filtered = append(h.filtered, make([]float64, len(games))...)
-	newPlayers := false
 	for start := 0; start < len(order); {
 		t := time(order[start])
 		end := start
@@ -309,7 +325,7 @@ func (h *History) declare(games []Game, order []int, time func(int) float64, fir
 						pi = int32(len(h.players))
 						h.players = append(h.players, player{prior: pr, first: -1, last: -1})
 						h.index[name] = pi
-						newPlayers = true
+						h.names = append(h.names, name)
 					}
 					pl := &h.players[pi]
 					si := pl.last
@@ -351,14 +367,20 @@ func (h *History) declare(games []Game, order []int, time func(int) float64, fir
 		}
 		start = end
 	}
-	if newPlayers {
-		h.names = h.names[:0:0]
-		for name := range h.index {
-			h.names = append(h.names, name)
-		}
-		slices.Sort(h.names)
-	}
 	return nil
+}
+
+// mergeSorted merges two sorted lists into a new one.
+func mergeSorted(a, b []string) []string {
+	out := make([]string, 0, len(a)+len(b))
+	for len(a) > 0 && len(b) > 0 {
+		if a[0] < b[0] {
+			out, a = append(out, a[0]), a[1:]
+		} else {
+			out, b = append(out, b[0]), b[1:]
+		}
+	}
+	return append(append(out, a...), b...)
 }
 
 // newSkill appends player pi's skill in batch bi at time t, with its past:
@@ -371,6 +393,7 @@ func (h *History) newSkill(pi, bi int32, t float64) (int32, error) {
 		s.past = messages.NewGaussian(pl.prior.Mu, pl.prior.Sigma*pl.prior.Sigma)
 		pl.first = si
 	} else {
+		h.relinked = append(h.relinked, relink{pi, pl.last})
 		prev := &h.skills[pl.last]
 		if v := h.drift(pi, h.batches[prev.batch].time, t); !messages.IsFinite(v) {
 			return 0, fmt.Errorf("drift %v from time %v to %v: %w", v, h.batches[prev.batch].time, t, ErrParameter)
@@ -389,6 +412,9 @@ func (h *History) newSkill(pi, bi int32, t float64) (int32, error) {
 // unit of time, or γ² per reappearance in an untimed history.
 func (h *History) drift(pi int32, t0, t1 float64) float64 {
 	g := h.players[pi].prior.Gamma
+	if g == 0 {
+		return 0 // an equality, however long the gap
+	}
 	if h.untimed {
 		return g * g
 	}
@@ -461,7 +487,7 @@ func (h *History) update(k int) error {
 	ts := trueskill.Params{Sigma: 1, Beta: h.pairBeta(s), DrawProbability: h.p.DrawProbability}
 	a, b, err := ts.Rate1v1(trueskill.Rating{Mu: ca.Mean(), Sigma: ca.Sigma()}, trueskill.Rating{Mu: cb.Mean(), Sigma: cb.Sigma()}, g.drawn)
 	if err != nil {
-		return fmt.Errorf("throughtime: game %d: %w", g.input, err)
+		return fmt.Errorf("throughtime: game %d: %w: %w", g.input, ErrParameter, err)
 	}
 	h.setMessage(&s[0], messages.NewGaussian(a.Mu, a.Sigma*a.Sigma).Div(ca))
 	h.setMessage(&s[1], messages.NewGaussian(b.Mu, b.Sigma*b.Sigma).Div(cb))
@@ -601,15 +627,20 @@ func (h *History) Converge(ctx context.Context, tol float64, maxSweeps int) (sch
 		if !messages.IsFinite(res.Delta) {
 			return res, fmt.Errorf("throughtime: sweep %d: a skill moved by %v: %w", res.Iterations, res.Delta, ErrParameter)
 		}
-		if err := h.report(res); err != nil {
-			return res, err
-		}
 		if res.Delta <= tol {
 			res.Converged = true
 			h.mix = nil // its buffers are most of the history's memory
+		} else {
+			h.mix.observe()
+		}
+		// The report sees the state the history would have if this were
+		// the call's last sweep.
+		if err := h.report(res); err != nil {
+			return res, err
+		}
+		if res.Converged {
 			break
 		}
-		h.mix.observe()
 	}
 	return res, nil
 }
