@@ -3,6 +3,7 @@ package throughtime_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"slices"
@@ -47,6 +48,17 @@ func TestAddIsNew(t *testing.T) {
 		if err := parts.Add(games[cut[0]:cut[1]]); err != nil {
 			t.Fatal(err)
 		}
+		// After each Add, the forward filter is a fresh New's.
+		fresh, err := throughtime.New(p, games[:cut[1]])
+		if err != nil {
+			t.Fatal(err)
+		}
+		for k, want := range fresh.Filtered() {
+			if got := parts.Filtered()[k]; math.Abs(got-want) > 1e-9 {
+				t.Errorf("after adding games %v: game %d: filtered log evidence %v, fresh %v", cut, k, got, want)
+			}
+		}
+		sameCurves(t, fmt.Sprintf("after adding games %v", cut), parts, fresh, 1e-9)
 	}
 	for k, want := range whole.Filtered() {
 		if got := parts.Filtered()[k]; math.Abs(got-want) > 1e-12 {
