@@ -86,6 +86,9 @@ func (h *History) checkGame(g *Game, k int, t float64) error {
 				if g.Ranks[i] != g.Ranks[j] {
 					continue
 				}
+				if h.margins != nil {
+					continue // each player's own margin
+				}
 				if h.p.DrawProbability == 0 {
 					return bad("teams %d and %d tie, but the draw probability is 0 (set Params.DrawProbability)", i, j)
 				}

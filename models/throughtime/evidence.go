@@ -18,6 +18,9 @@ import (
 // see logOutcome.
 func (h *History) gameEvidence(k int, cavity func(*slot) messages.Gaussian) (float64, error) {
 	g := &h.games[k]
+	if g.graph >= 0 && h.graphs_[g.graph].margins {
+		return h.marginEvidence(k, cavity)
+	}
 	sizes, ranks, weights := []int{1, 1}, []int(nil), [][]float64(nil)
 	if g.drawn {
 		ranks = []int{0, 0}
@@ -59,8 +62,14 @@ func (h *History) logOutcome(sizes []int, skill skillFunc, ranks []int, weights 
 	if err != nil {
 		return 0, numeric(err)
 	}
-	// A probability's log is at most 0; −Inf is an outcome float64 cannot
-	// tell from impossible, and anything else the inputs' range has lost.
+	return checkLog(lz)
+}
+
+// checkLog returns a log probability, or ErrParameter if it is not one: a
+// probability's log is at most 0 (up to rounding); −Inf is an outcome
+// float64 cannot tell from impossible, and anything else the inputs' range
+// has lost.
+func checkLog(lz float64) (float64, error) {
 	if !(lz <= 1e-9) || math.IsInf(lz, -1) {
 		return 0, fmt.Errorf("throughtime: log probability %v out of float64's reach: %w", lz, ErrParameter)
 	}

@@ -6,6 +6,7 @@ import (
 
 	"github.com/skillgraph/skillgraph/factors"
 	"github.com/skillgraph/skillgraph/graph"
+	"github.com/skillgraph/skillgraph/messages"
 	"github.com/skillgraph/skillgraph/models/trueskill"
 	"github.com/skillgraph/skillgraph/schedules"
 )
@@ -22,11 +23,20 @@ type gameGraph struct {
 	runner  *schedules.Runner
 	plan    *schedules.Plan
 	priors  []*factors.Prior // one for each slot, team by team
-	perf    []graph.FactorID // each slot's performance factor (edge 1: the skill)
+	out     []edgeRef        // each slot's factor and edge (its performance factor's edge 1 to the skill)
 	sizes   []int
 	ranks   []int
 	weights [][]float64
 	offset  float64 // added to the cavities' means (see History.offset)
+	// margins is true for a game with learned draw margins (marginGraph),
+	// whose evidence is its graph's.
+	margins bool
+}
+
+// edgeRef is a factor's edge; a factor of −1 sends the uniform message.
+type edgeRef struct {
+	f graph.FactorID
+	e int
 }
 
 // newGameGraph declares game gm, whose slots are the last ones appended.
@@ -53,7 +63,9 @@ func (h *History) newGameGraph(gm *Game) (*gameGraph, error) {
 		return nil, numeric(err)
 	}
 	for _, pf := range nd.PerformanceFactors {
-		gg.perf = append(gg.perf, pf...)
+		for _, f := range pf {
+			gg.out = append(gg.out, edgeRef{f, 1})
+		}
 	}
 	if gg.g, err = b.Build(); err != nil {
 		return nil, numeric(err)
@@ -66,24 +78,38 @@ func (h *History) newGameGraph(gm *Game) (*gameGraph, error) {
 	return gg, nil
 }
 
-// updateGraph runs game k's graph from its players' cavities and takes its
-// messages to their skills.
-func (h *History) updateGraph(k int) error {
+// runGraph runs game k's graph from its players' cavities.
+func (h *History) runGraph(k int, cavity func(*slot) messages.Gaussian) error {
 	g := &h.games[k]
 	gg := h.graphs_[g.graph]
 	s := h.slots[g.slot:h.slotEnd(k)]
 	for i := range s {
-		c := h.cavity(&s[i])
-		if !c.IsProper() || !c.IsFinite() {
-			return fmt.Errorf("throughtime: game %d: cavity %v: %w", g.input, c, ErrGame)
+		c := cavity(&s[i])
+		if !c.IsProper() || !c.IsFinite() || !messages.IsFinite(c.Mean()+gg.offset) {
+			return fmt.Errorf("throughtime: game %d: cavity %v: %w", g.input, c, ErrParameter)
 		}
 		gg.priors[i].Mean, gg.priors[i].Variance = c.Mean()+gg.offset, c.Variance()
 	}
 	if _, err := gg.runner.Run(context.Background(), gg.plan); err != nil {
 		return fmt.Errorf("throughtime: game %d: %w", g.input, numeric(err))
 	}
+	return nil
+}
+
+// updateGraph runs game k's graph from its players' cavities and takes its
+// messages to their skills.
+func (h *History) updateGraph(k int) error {
+	g := &h.games[k]
+	gg := h.graphs_[g.graph]
+	s := h.slots[g.slot:h.slotEnd(k)]
+	if err := h.runGraph(k, h.cavity); err != nil {
+		return err
+	}
 	for i := range s {
-		m := gg.g.Message(gg.perf[i], 1)
+		var m messages.Gaussian
+		if o := gg.out[i]; o.f >= 0 {
+			m = gg.g.Message(o.f, o.e)
+		}
 		if !m.IsFinite() {
 			return fmt.Errorf("throughtime: game %d: message %v: %w", g.input, m, ErrGame)
 		}

@@ -72,6 +72,7 @@ type config struct {
 	untimed  bool
 	progress func(Progress)
 	evidence bool
+	margins  *Margins
 	// graphs sends every game, 1v1 or not, through its own factor graph;
 	// the tests compare the two ways of updating a 1v1 game.
 	graphs bool
@@ -112,6 +113,10 @@ type History struct {
 	graphs   bool
 	progress func(Progress)
 	evidence bool
+	// margins, if not nil, are the players' draw margins' prior; each
+	// player's margin is the player marginIndex[i] on the chains.
+	margins     *Margins
+	marginIndex []int32
 
 	index   map[string]int32
 	players []player // in order of first appearance
@@ -197,8 +202,16 @@ func New(p Params, games []Game, opts ...Option) (*History, error) {
 			return nil, fmt.Errorf("throughtime: player %q: prior mean %v is %v from Params.Mu: %w", name, pl.Mu, pl.Mu-p.Mu, ErrParameter)
 		}
 	}
+	if c.margins != nil {
+		if err := c.margins.validate(); err != nil {
+			return nil, err
+		}
+		if p.DrawProbability != 0 {
+			return nil, fmt.Errorf("throughtime: DrawProbability %v with learned draw margins: %w", p.DrawProbability, ErrParameter)
+		}
+	}
 	h := &History{p: p, priors: maps.Clone(c.priors), untimed: c.untimed, graphs: c.graphs,
-		progress: c.progress, evidence: c.evidence, index: map[string]int32{}}
+		progress: c.progress, evidence: c.evidence, index: map[string]int32{}, margins: c.margins}
 	if err := h.grow(games); err != nil {
 		return nil, err
 	}
@@ -293,6 +306,11 @@ func (h *History) mark() func() {
 		for _, name := range h.names[nn:] {
 			delete(h.index, name)
 		}
+		for i := range h.marginIndex {
+			if int(h.marginIndex[i]) >= np {
+				h.marginIndex[i] = -1
+			}
+		}
 		h.batches, h.skills, h.games, h.slots = h.batches[:nb], h.skills[:ns], h.games[:ng], h.slots[:nslot]
 		h.graphs_, h.filtered, h.players, h.names = h.graphs_[:ngraph], h.filtered[:nf], h.players[:np], h.names[:nn]
 	}
@@ -338,7 +356,15 @@ func (h *History) declare(games []Game, order []int, time func(int) float64, fir
 					h.slots = append(h.slots, slot{skill: si})
 				}
 			}
-			if pair {
+			if h.margins != nil {
+				gg, err := h.declareMargins(gm, g.slot, bi, t)
+				if err != nil {
+					return fmt.Errorf("throughtime: game %d: %w", first+k, err)
+				}
+				g.graph = int32(len(h.graphs_))
+				h.graphs_ = append(h.graphs_, gg)
+				pair = false
+			} else if pair {
 				s := h.slots[g.slot : g.slot+2]
 				pair = h.pairBeta(s) > 0
 				g.drawn = gm.Ranks != nil && gm.Ranks[0] == gm.Ranks[1]
@@ -346,7 +372,7 @@ func (h *History) declare(games []Game, order []int, time func(int) float64, fir
 					s[0], s[1] = s[1], s[0]
 				}
 			}
-			if !pair {
+			if !pair && g.graph < 0 {
 				gg, err := h.newGameGraph(gm)
 				if err != nil {
 					return fmt.Errorf("throughtime: game %d: %w", first+k, err)
@@ -709,6 +735,11 @@ func (h *History) posterior(name string, t float64) (messages.Gaussian, error) {
 	if !ok {
 		return messages.Gaussian{}, fmt.Errorf("throughtime: %q: %w", name, ErrPlayer)
 	}
+	return h.posteriorOf(pi, t)
+}
+
+// posteriorOf is posterior for player pi.
+func (h *History) posteriorOf(pi int32, t float64) (messages.Gaussian, error) {
 	if !messages.IsFinite(t) {
 		return messages.Gaussian{}, fmt.Errorf("throughtime: time %v: %w", t, ErrParameter)
 	}
@@ -750,6 +781,11 @@ func (h *History) LearningCurve(name string) []Point {
 	if !ok {
 		return nil
 	}
+	return h.curveOf(pi)
+}
+
+// curveOf is LearningCurve for player pi.
+func (h *History) curveOf(pi int32) []Point {
 	seen := h.chain(pi)
 	out := make([]Point, len(seen))
 	for i, si := range seen {

@@ -48,11 +48,16 @@ func (h *History) predictive1(name string, t float64) (messages.Gaussian, float6
 // over both teams and the draw margin ε = Φ⁻¹((p+1)/2)·√(Σβ²),
 // win = Φ((E d − ε)/sd d), draw = P(|d| ≤ ε), loss = Φ((−E d − ε)/sd d).
 // The three sum to 1. The Prediction is trueskill's, whose fields elo's
-// and scorebased's share.
+// and scorebased's share. With learned draw margins (WithDrawMargins) the
+// teams must be single players, and each outcome's probability is that of
+// its region of d given both players' margins at t.
 func (h *History) Predict(t float64, a, b []string) (trueskill.Prediction, error) {
 	g := Game{Time: t, Teams: [][]string{a, b}}
 	if err := h.checkGame(&g, 0, t); err != nil {
 		return trueskill.Prediction{}, fmt.Errorf("throughtime: Predict: %w", err)
+	}
+	if h.margins != nil {
+		return h.predictMargins(&g)
 	}
 	sizes := sizesOf(&g)
 	mu, sd, eps, err := h.difference(sizes, h.absolute(sizes, g.Weights, h.predictive(&g)), g.Weights, 0, 1)
@@ -77,7 +82,13 @@ func (h *History) LogProbability(g Game) (float64, error) {
 	if err := h.checkGame(&g, 0, g.Time); err != nil {
 		return 0, fmt.Errorf("throughtime: LogProbability: %w", err)
 	}
-	lz, err := h.logOutcome(sizesOf(&g), h.predictive(&g), g.Ranks, g.Weights)
+	var lz float64
+	var err error
+	if h.margins != nil {
+		lz, err = h.marginOutcome(&g, g.Ranks)
+	} else {
+		lz, err = h.logOutcome(sizesOf(&g), h.predictive(&g), g.Ranks, g.Weights)
+	}
 	if err != nil {
 		return 0, fmt.Errorf("throughtime: LogProbability: %w", err)
 	}
