@@ -1,13 +1,15 @@
 package throughtime
 
 import (
-	"github.com/skillgraph/skillgraph/messages"
 	"math"
+
+	"github.com/skillgraph/skillgraph/messages"
 )
 
 // anderson accelerates the sweeps by Anderson mixing (Anderson 1965; Walker
-// and Ni 2011): the sweep is a fixed-point map G of the skills' messages
-// x, and instead of x ← G(x) the next point is the combination of the last
+// and Ni 2011): the sweep is a fixed-point map G of the games' messages to
+// their skills x (the messages each skill has from its past follow from
+// them, and are recomputed after mixing), and instead of x ← G(x) the next point is the combination of the last
 // few G(x_j) whose residuals G(x_j) − x_j combine to the least residual.
 // On a history, the slowest part of the error is the whole population's
 // level drifting together, only weakly held by the new players' priors,
@@ -16,12 +18,10 @@ import (
 // method would. The fixed point is the same: a point where G(x) = x has no
 // residual to mix, and Converge still decides convergence by a sweep that
 // moves no skill by more than its tolerance.
-// mixDepth is how many past sweeps are mixed. Measured on the tennis-shaped
-// history at a quarter of its size, to 1e-6: 54 sweeps with Aitken
-// extrapolation of a single mode, 33 mixing 1 or 3 sweeps, 24 mixing 5,
-// 21 mixing 10; at full size 57 mixing 5 and 25 mixing 10. Formula 1
-// (1,138 races of up to 30 drivers) converges in 92 sweeps mixing 10, and
-// mixing 5 leaves it at 1.2e-4 after 150.
+// mixDepth is how many past sweeps are mixed: deeper mixing converges in
+// fewer sweeps on long histories (BENCHMARKS.md), and its buffers, two
+// single-precision columns per game message per sweep mixed, are most of
+// the memory a history takes while smoothing.
 const mixDepth = 10
 
 type anderson struct {
@@ -32,7 +32,7 @@ type anderson struct {
 	fPrev []float64 // its residual
 	// dG and dF are the last depth differences of G and of the residual,
 	// oldest first, in single precision: they only set the mixing, and
-	// halving them is what lets a 200,000-game history mix ten steps.
+	// halving them halves the mixing's memory.
 	dG, dF [][]float32
 	// gram[i][j] = dF[i]·dF[j], kept as columns come and go, so that a
 	// sweep computes only the new column's products.

@@ -603,9 +603,10 @@ type Progress struct {
 }
 
 // WithProgress has Converge call report after each sweep. With evidence
-// true each report carries the history's log evidence, which costs about
-// half a sweep more; report must not call the History's methods other
-// than LogEvidence's readers (LearningCurve, Posterior, …).
+// true each report carries the history's log evidence, one more pass over
+// the games; without it a report costs nothing. report may read the
+// history (LearningCurve, Posterior, LogEvidence) but not change it (Add,
+// Converge).
 func WithProgress(report func(Progress), evidence bool) Option {
 	return func(c *config) { c.progress, c.evidence = report, evidence }
 }
@@ -614,10 +615,10 @@ func WithProgress(report func(Progress), evidence bool) Option {
 // history, until no skill's μ or σ moves by more than tol in a sweep, or
 // maxSweeps have run; the result tells which, with the last sweep's
 // largest move as Delta. After each sweep the games' messages move to the
-// Anderson mix of the last sweeps (see anderson), which takes the 200,000-
-// game tennis-shaped history to 1e-6 in tens of sweeps where plain sweeps
-// need several hundred. It may be called again to continue, and stops with
-// ctx's error between sweeps.
+// Anderson mix of the last sweeps (see anderson), which removes the slow,
+// smooth modes plain sweeps shrink by a few percent each. It may be called
+// again to continue, and stops with ctx's error between sweeps; with
+// WithProgress it reports each sweep.
 func (h *History) Converge(ctx context.Context, tol float64, maxSweeps int) (schedules.Result, error) {
 	if !(tol > 0) || maxSweeps < 1 {
 		return schedules.Result{}, fmt.Errorf("throughtime: tolerance %v and %d sweeps: %w", tol, maxSweeps, ErrParameter)
