@@ -1,6 +1,7 @@
 package throughtime_test
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -120,7 +121,7 @@ func spearman(x, y []float64) float64 {
 		for i := range idx {
 			idx[i] = i
 		}
-		slices.SortFunc(idx, func(a, b int) int { return cmpf(v[a], v[b]) })
+		slices.SortFunc(idx, func(a, b int) int { return cmp.Compare(v[a], v[b]) })
 		r := make([]float64, len(v))
 		for k, i := range idx {
 			r[i] = float64(k)
@@ -134,16 +135,6 @@ func spearman(x, y []float64) float64 {
 		d2 += (rx[i] - ry[i]) * (rx[i] - ry[i])
 	}
 	return 1 - 6*d2/(n*(n*n-1))
-}
-
-func cmpf(a, b float64) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
 }
 
 // TestLearnedMargins: on a history whose players draw as planted margins
