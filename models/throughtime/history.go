@@ -744,8 +744,13 @@ func (h *History) posteriorOf(pi int32, t float64) (messages.Gaussian, error) {
 	if !messages.IsFinite(t) {
 		return messages.Gaussian{}, fmt.Errorf("throughtime: time %v: %w", t, ErrParameter)
 	}
-	seen := h.chain(pi)
 	time := func(si int32) float64 { return h.batches[h.skills[si].batch].time }
+	// After the last appearance, the common case of a prediction, needs
+	// no walk along the chain.
+	if last := h.players[pi].last; t > time(last) {
+		return spread(h.skills[last].marginal(), h.drift(pi, time(last), t)), nil
+	}
+	seen := h.chain(pi)
 	i, found := slices.BinarySearchFunc(seen, t, func(si int32, t float64) int { return cmp.Compare(time(si), t) })
 	switch {
 	case found:
