@@ -18,7 +18,7 @@ import (
 // see logOutcome.
 func (h *History) gameEvidence(k int, cavity func(*slot) messages.Gaussian) (float64, error) {
 	g := &h.games[k]
-	if g.graph >= 0 && h.graphs_[g.graph].margins {
+	if g.graph >= 0 && h.gameGraphs[g.graph].margins {
 		return h.marginEvidence(k, cavity)
 	}
 	sizes, ranks, weights := []int{1, 1}, []int(nil), [][]float64(nil)
@@ -26,7 +26,7 @@ func (h *History) gameEvidence(k int, cavity func(*slot) messages.Gaussian) (flo
 		ranks = []int{0, 0}
 	}
 	if g.graph >= 0 {
-		gg := h.graphs_[g.graph]
+		gg := h.gameGraphs[g.graph]
 		sizes, ranks, weights = gg.sizes, gg.ranks, gg.weights
 	}
 	offset := make([]int32, len(sizes))

@@ -56,8 +56,8 @@ func TestClosedFormIsGraph(t *testing.T) {
 		}
 	}
 	// Player 5 has β = 0, but every opponent has β > 0.
-	if pairs != len(games) || len(graphs.graphs_) != len(games) {
-		t.Fatalf("%d of %d games by the closed form, %d graphs", pairs, len(games), len(graphs.graphs_))
+	if pairs != len(games) || len(graphs.gameGraphs) != len(games) {
+		t.Fatalf("%d of %d games by the closed form, %d graphs", pairs, len(games), len(graphs.gameGraphs))
 	}
 	same := func(stage string) {
 		t.Helper()

@@ -81,7 +81,7 @@ func (h *History) newGameGraph(gm *Game) (*gameGraph, error) {
 // runGraph runs game k's graph from its players' cavities.
 func (h *History) runGraph(k int, cavity func(*slot) messages.Gaussian) error {
 	g := &h.games[k]
-	gg := h.graphs_[g.graph]
+	gg := h.gameGraphs[g.graph]
 	s := h.slots[g.slot:h.slotEnd(k)]
 	for i := range s {
 		c := cavity(&s[i])
@@ -100,7 +100,7 @@ func (h *History) runGraph(k int, cavity func(*slot) messages.Gaussian) error {
 // messages to their skills.
 func (h *History) updateGraph(k int) error {
 	g := &h.games[k]
-	gg := h.graphs_[g.graph]
+	gg := h.gameGraphs[g.graph]
 	s := h.slots[g.slot:h.slotEnd(k)]
 	if err := h.runGraph(k, h.cavity); err != nil {
 		return err

@@ -118,14 +118,14 @@ type History struct {
 	margins     *Margins
 	marginIndex []int32
 
-	index   map[string]int32
-	players []player // in order of first appearance
-	names   []string // sorted
-	batches []batch  // in time order
-	skills  []skill  // batch by batch
-	games   []game   // batch by batch, in input order within a batch
-	slots   []slot   // each game's players, game by game
-	graphs_ []*gameGraph
+	index      map[string]int32
+	players    []player // in order of first appearance
+	names      []string // sorted
+	batches    []batch  // in time order
+	skills     []skill  // batch by batch
+	games      []game   // batch by batch, in input order within a batch
+	slots      []slot   // each game's players, game by game
+	gameGraphs []*gameGraph
 	// filtered holds each game's log evidence in the forward pass (by
 	// input index): the one-step-ahead log probability of its outcome.
 	filtered []float64
@@ -167,7 +167,7 @@ func (s *skill) marginal() messages.Gaussian { return s.past.Mul(s.future).Mul(s
 // game is a game: its players' slots from slots[slot] to the next game's,
 // its input index, and how it is updated: by the two-player closed form
 // (graph −1; slot first the winner, then the loser, or two who drew) or
-// by its own graph h.graphs_[graph].
+// by its own graph h.gameGraphs[graph].
 type game struct {
 	slot, input, graph int32
 	drawn              bool
@@ -295,7 +295,7 @@ func (h *History) grow(games []Game) error {
 // appends to it: grow only appends, and links each returning player's last
 // skill to their new one (newSkill logs those in h.relinked).
 func (h *History) mark() func() {
-	nb, ns, ng, nslot, ngraph, nf, np, nn := len(h.batches), len(h.skills), len(h.games), len(h.slots), len(h.graphs_), len(h.filtered), len(h.players), len(h.names)
+	nb, ns, ng, nslot, ngraph, nf, np, nn := len(h.batches), len(h.skills), len(h.games), len(h.slots), len(h.gameGraphs), len(h.filtered), len(h.players), len(h.names)
 	h.relinked = h.relinked[:0]
 	return func() {
 		for i := len(h.relinked) - 1; i >= 0; i-- {
@@ -312,7 +312,7 @@ func (h *History) mark() func() {
 			}
 		}
 		h.batches, h.skills, h.games, h.slots = h.batches[:nb], h.skills[:ns], h.games[:ng], h.slots[:nslot]
-		h.graphs_, h.filtered, h.players, h.names = h.graphs_[:ngraph], h.filtered[:nf], h.players[:np], h.names[:nn]
+		h.gameGraphs, h.filtered, h.players, h.names = h.gameGraphs[:ngraph], h.filtered[:nf], h.players[:np], h.names[:nn]
 	}
 }
 
@@ -361,8 +361,8 @@ func (h *History) declare(games []Game, order []int, time func(int) float64, fir
 				if err != nil {
 					return fmt.Errorf("throughtime: game %d: %w", first+k, err)
 				}
-				g.graph = int32(len(h.graphs_))
-				h.graphs_ = append(h.graphs_, gg)
+				g.graph = int32(len(h.gameGraphs))
+				h.gameGraphs = append(h.gameGraphs, gg)
 				pair = false
 			} else if pair {
 				s := h.slots[g.slot : g.slot+2]
@@ -377,8 +377,8 @@ func (h *History) declare(games []Game, order []int, time func(int) float64, fir
 				if err != nil {
 					return fmt.Errorf("throughtime: game %d: %w", first+k, err)
 				}
-				g.graph = int32(len(h.graphs_))
-				h.graphs_ = append(h.graphs_, gg)
+				g.graph = int32(len(h.gameGraphs))
+				h.gameGraphs = append(h.gameGraphs, gg)
 			}
 			h.games = append(h.games, g)
 			k := len(h.games) - 1

@@ -152,7 +152,7 @@ func (h *History) marginEvidence(k int, cavity func(*slot) messages.Gaussian) (f
 	if err := h.runGraph(k, cavity); err != nil {
 		return 0, err
 	}
-	lz, err := h.graphs_[h.games[k].graph].g.LogEvidence()
+	lz, err := h.gameGraphs[h.games[k].graph].g.LogEvidence()
 	if err != nil {
 		return 0, fmt.Errorf("throughtime: game %d: %w", h.games[k].input, numeric(err))
 	}
