@@ -31,7 +31,7 @@ func flatHistory() ([]Game, Params, Option) {
 	}
 	p := DefaultParams()
 	p.Mu, p.DrawProbability = 25, 0.2
-	priors := WithPriors(map[string]Player{"3": {Mu: 27, Sigma: 4, Beta: 2, Gamma: 0.1}, "5": {Mu: 25, Sigma: 6, Beta: 0, Gamma: 0}})
+	priors := WithPriors(map[string]Player{"3": {Mu: 27, Sigma: 4, Beta: 2, Gamma: 0.1}, "5": {Mu: 25, Sigma: 6, Beta: 0, Gamma: 0}, "7": {Mu: 25, Sigma: 5, Beta: 0, Gamma: 0.05}})
 	return games, p, priors
 }
 
@@ -49,15 +49,21 @@ func TestClosedFormIsGraph(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	pairs := 0
+	// Players 5 and 7 have β = 0: their games with each other have no
+	// closed form, and each history runs them through their graphs.
+	pairs, want := 0, 0
 	for k := range flat.games {
 		if flat.games[k].graph < 0 {
 			pairs++
 		}
 	}
-	// Player 5 has β = 0, but every opponent has β > 0.
-	if pairs != len(games) || len(graphs.gameGraphs) != len(games) {
-		t.Fatalf("%d of %d games by the closed form, %d graphs", pairs, len(games), len(graphs.gameGraphs))
+	for _, g := range games {
+		if a, b := g.Teams[0][0], g.Teams[1][0]; !(a == "5" && b == "7" || a == "7" && b == "5") {
+			want++
+		}
+	}
+	if pairs != want || want == len(games) || len(graphs.gameGraphs) != len(games) {
+		t.Fatalf("%d of %d games by the closed form, want %d; %d graphs", pairs, len(games), want, len(graphs.gameGraphs))
 	}
 	same := func(stage string) {
 		t.Helper()

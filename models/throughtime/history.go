@@ -365,10 +365,12 @@ func (h *History) declare(games []Game, order []int, time func(int) float64, fir
 				h.gameGraphs = append(h.gameGraphs, gg)
 				pair = false
 			} else if pair {
+				// Two players whose β are both 0 have no closed form
+				// (trueskill's needs β > 0): their game has a graph.
 				s := h.slots[g.slot : g.slot+2]
 				pair = h.pairBeta(s) > 0
-				g.drawn = gm.Ranks != nil && gm.Ranks[0] == gm.Ranks[1]
-				if gm.Ranks != nil && gm.Ranks[1] < gm.Ranks[0] {
+				g.drawn = pair && gm.Ranks != nil && gm.Ranks[0] == gm.Ranks[1]
+				if pair && gm.Ranks != nil && gm.Ranks[1] < gm.Ranks[0] {
 					s[0], s[1] = s[1], s[0]
 				}
 			}
