@@ -139,7 +139,8 @@ func TestNilOption(t *testing.T) {
 // extremes are the values every parameter and time is tried at.
 var extremes = []float64{0, math.Copysign(0, -1), 5e-324, 1e-300, 0.5, 1, 3, 1e150, 1e308, -1e308, -1, math.NaN(), math.Inf(1), math.Inf(-1)}
 
-// TestExtremeInputs calls every exported function of a history on
+// TestExtremeInputs calls every exported function of a history (and Fit,
+// with learned margins or not) on
 // parameters, priors, times and weights of which one to three are drawn
 // from extremes (a fixed-seed sample of the combinations): each returns finite values or an error
 // that is ErrParameter, ErrGame or ErrPlayer, and returns at all (a call
@@ -157,9 +158,10 @@ func TestExtremeInputs(t *testing.T) {
 		prior := throughtime.Player{Mu: 1, Sigma: 2, Beta: 1, Gamma: 0.1}
 		times := []float64{1, 2, 3}
 		weight := 0.5
+		var margins *throughtime.Margins
 		for range 1 + rng.IntN(3) {
 			x := pick()
-			switch rng.IntN(14) {
+			switch rng.IntN(16) {
 			case 0:
 				p.Mu = x
 			case 1:
@@ -184,6 +186,10 @@ func TestExtremeInputs(t *testing.T) {
 				weight = x
 			case 13:
 				priors = map[string]throughtime.Player{}
+			case 14:
+				margins = &throughtime.Margins{Mu: 0.5, Sigma: 0.3, Gamma: 0.01}
+			case 15:
+				margins = &throughtime.Margins{Mu: x, Sigma: 0.3, Gamma: x}
 			}
 		}
 		if priors != nil || prior != (throughtime.Player{Mu: 1, Sigma: 2, Beta: 1, Gamma: 0.1}) {
@@ -194,11 +200,20 @@ func TestExtremeInputs(t *testing.T) {
 			{Time: times[1], Teams: [][]string{{"b"}, {"c"}, {"a"}}, Ranks: []int{0, 1, 1}},
 			{Time: times[2], Teams: [][]string{{"a", "c"}, {"b"}}, Weights: [][]float64{{weight, 1}, {1}}},
 		}
-		what := fmt.Sprintf("trial %d: %+v, priors %+v, times %v", trial, p, priors, times)
+		if margins != nil {
+			// Learned margins: 1v1 games, a draw among them.
+			p.DrawProbability = 0
+			games[1].Teams, games[1].Ranks = [][]string{{"b"}, {"c"}}, []int{0, 0}
+			games[2].Teams, games[2].Weights = [][]string{{"c"}, {"a"}}, nil
+		}
+		what := fmt.Sprintf("trial %d: %+v, priors %+v, margins %+v, times %v", trial, p, priors, margins, times)
 		within(t, what, func() error {
 			var opts []throughtime.Option
 			if priors != nil {
 				opts = append(opts, throughtime.WithPriors(priors))
+			}
+			if margins != nil {
+				opts = append(opts, throughtime.WithDrawMargins(*margins))
 			}
 			h, err := throughtime.New(p, games, opts...)
 			if err != nil {
@@ -262,6 +277,26 @@ func TestExtremeInputs(t *testing.T) {
 			add := []throughtime.Game{{Time: pick(), Teams: [][]string{{"a"}, {"d"}}}}
 			if err := h.Add(add); err != nil && !typed(err) {
 				return fmt.Errorf("Add: %w", err)
+			}
+			if margins != nil {
+				for _, name := range []string{"a", "z"} {
+					if m, err := h.DrawMargin(name, pick()); err != nil {
+						if !typed(err) {
+							return fmt.Errorf("DrawMargin(%s): %w", name, err)
+						}
+					} else if !messages.IsFinite(m.Mu) || !(m.Sigma > 0) || math.IsInf(m.Sigma, 1) {
+						return fmt.Errorf("DrawMargin(%s) = %+v", name, m)
+					}
+				}
+			}
+			opt := throughtime.DefaultFitOptions(p)
+			opt.MaxEvaluations, opt.Options = 3, opts
+			if res, err := throughtime.Fit(context.Background(), p, games, opt); err != nil {
+				if !typed(err) {
+					return fmt.Errorf("Fit: %w", err)
+				}
+			} else if !messages.IsFinite(res.LogEvidence) || res.LogEvidence > 1e-9 {
+				return fmt.Errorf("Fit: %+v", res)
 			}
 			return nil
 		})
