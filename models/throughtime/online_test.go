@@ -69,11 +69,11 @@ func TestAddIsNew(t *testing.T) {
 
 	ctx := context.Background()
 	for _, h := range []*throughtime.History{whole, parts} {
-		if res, err := h.Converge(ctx, 1e-10, 500); err != nil || !res.Converged {
+		if res, err := h.Converge(ctx, 1e-12, 1000); err != nil || !res.Converged {
 			t.Fatalf("smoothing: %+v, %v", res, err)
 		}
 	}
-	sameCurves(t, "smoothed", parts, whole, 1e-8)
+	sameCurves(t, "smoothed", parts, whole, 1e-9)
 }
 
 // TestOnline smooths between additions, as a league adding each week's
@@ -99,11 +99,11 @@ func TestOnline(t *testing.T) {
 		}
 	}
 	for _, h := range []*throughtime.History{whole, online} {
-		if res, err := h.Converge(ctx, 1e-10, 500); err != nil || !res.Converged {
+		if res, err := h.Converge(ctx, 1e-12, 1000); err != nil || !res.Converged {
 			t.Fatalf("smoothing: %+v, %v", res, err)
 		}
 	}
-	sameCurves(t, "online", online, whole, 1e-8)
+	sameCurves(t, "online", online, whole, 1e-9)
 }
 
 // TestAddRejects: a game not later than the history's latest, or invalid,
