@@ -1,4 +1,4 @@
-package main
+package rate
 
 import (
 	"bufio"
@@ -13,30 +13,15 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/skillgraph/skillgraph/internal/league"
 	"github.com/skillgraph/skillgraph/internal/repo"
 	"github.com/skillgraph/skillgraph/models/evaluation"
-)
-
-// The two file formats the program reads, told apart by their header.
-const (
-	formatLong   = "long"   // match_id,date,team,player,rank: one row per player
-	formatScores = "scores" // date,home,away,home_score,away_score: one row per 1v1 game
 )
 
 var (
 	longColumns   = []string{"match_id", "date", "team", "player", "rank"}
 	scoresColumns = []string{"date", "home", "away", "home_score", "away_score"}
 )
-
-// game is one match of the league file: its key (the match_id, or the
-// date and players of a scores row), its date, the players of each team,
-// and the teams' ranks (lower is better, equal ranks draw).
-type game struct {
-	Key   string
-	Date  string
-	Teams [][]string
-	Ranks []int
-}
 
 // bundledFile is the league file used without -matches, relative to the
 // module root.
@@ -58,7 +43,7 @@ func findBundled() (string, error) {
 
 // loadGames reads a league file in either format, which it tells by the
 // header, and returns the format and the games in file order.
-func loadGames(path string) (format string, games []game, err error) {
+func loadGames(path string) (format string, games []league.Game, err error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return "", nil, err
@@ -86,14 +71,14 @@ func loadGames(path string) (format string, games []game, err error) {
 		if err != nil {
 			return "", nil, err
 		}
-		games = make([]game, len(ranked))
+		games = make([]league.Game, len(ranked))
 		for i, m := range ranked {
-			games[i] = game{Key: m.ID, Date: m.Date, Teams: m.Teams, Ranks: m.Ranks}
+			games[i] = league.Game{Key: m.ID, Date: m.Date, Teams: m.Teams, Ranks: m.Ranks}
 		}
-		return formatLong, games, nil
+		return league.FormatLong, games, nil
 	case has(scoresColumns):
 		games, err := readScores(path, r, col)
-		return formatScores, games, err
+		return league.FormatScores, games, err
 	}
 	return "", nil, &evaluation.FileError{Path: path, Line: 1, Err: fmt.Errorf(
 		"header %q is neither the long format (%s) nor the scores format (%s): %w",
@@ -143,8 +128,8 @@ func csvError(path string, err error) error {
 // ignored. A game's key is its date and players, "2025-01-08 Ada v Ben",
 // with " #2", " #3", … added to the second and later games between the
 // same players on one day.
-func readScores(path string, r *csv.Reader, col map[string]int) ([]game, error) {
-	var out []game
+func readScores(path string, r *csv.Reader, col map[string]int) ([]league.Game, error) {
+	var out []league.Game
 	prevDate := ""
 	seen := map[string]int{}
 	for {
@@ -203,7 +188,7 @@ func readScores(path string, r *csv.Reader, col map[string]int) ([]game, error) 
 		if n := seen[key]; n > 1 {
 			key += " #" + strconv.Itoa(n)
 		}
-		out = append(out, game{Key: key, Date: date, Teams: [][]string{{home}, {away}}, Ranks: ranks})
+		out = append(out, league.Game{Key: key, Date: date, Teams: [][]string{{home}, {away}}, Ranks: ranks})
 	}
 	if len(out) == 0 {
 		return nil, &evaluation.FileError{Path: path, Err: fmt.Errorf("a header and no rows: %w", evaluation.ErrEmptyFile)}

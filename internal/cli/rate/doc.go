@@ -1,0 +1,127 @@
+// Package rate is the skillgraph command's rate subcommand: it rates an office league from a file of games with
+// TrueSkill, and prints its leaderboard, a prediction, the fairest next
+// games or one player's history, as a table, CSV or JSON.
+//
+//	skillgraph rate                      (the bundled examples/data/office.csv)
+//	skillgraph rate -matches FILE [-state FILE] [-draw p] [-format table|csv|json]
+//	        [-predict A,B | -predict A+B,C+D | -pairings [-top N] | -history PLAYER]
+//
+// FILE is in one of two formats, told apart by the header (other columns
+// are ignored):
+//
+//   - the long format, match_id,date,team,player,rank: one row per player,
+//     the rows of a game together, lower ranks better, equal ranks a draw
+//     (any number of teams of any size);
+//   - the scores format, date,home,away,home_score,away_score: one 1v1
+//     game a row, the higher score winning, equal scores a draw.
+//
+// Games are rated in file order, dates YYYY-MM-DD never going back, with
+// TrueSkill's default parameters (μ₀ = 25, σ₀ = 25/3, β = σ₀/2,
+// τ = σ₀/100). The draw probability is not estimated silently: it is
+// -draw p if given, else the share of drawn games in the file (of pairs of
+// teams adjacent in finishing order, for games of more than two teams),
+// and the first lines of the output say which. The leaderboard shows the
+// league page's display rating (μ − σ)·48 (800 for a new player) and
+// stability 1 − σ²/σ₀² (about 26 % after one even 1v1 game), ranked by
+// display rating; players with equal display ratings share a rank.
+//
+//	$ skillgraph rate
+//	examples/data/office.csv: 89 games (2025-01-06 to 2025-04-29), 11 players
+//	TrueSkill μ₀ = 25, σ₀ = 8.333, β = 4.167, τ = 0.08333; draw probability 0.1011 (observed: 9 of 89 games drawn; set it with -draw)
+//
+//	rank  player  rating      μ      σ  stability  games  last played
+//	   1  Kai       1479  34.21   3.39        83%     12  2025-04-23
+//	   2  Eli       1373  30.69   2.09        94%     32  2025-04-25
+//	   3  Ada       1368  30.77   2.28        93%     23  2025-04-29
+//	   …
+//	  11  Hana       738  18.33   2.96        87%     16  2025-04-28
+//
+// The other views, one at a time, print the same first lines, then:
+//
+//   - -predict A,B: the chances that A wins, that they draw, that B wins,
+//     and the match quality (the paper's equation 7: near 1 for two
+//     well-known equals, towards 0 for a foregone game). Teams are players
+//     joined by "+". Names are trimmed of spaces; a player not in the
+//     league is an error (so a name holding "," or "+" cannot be given).
+//   - -pairings: the fairest 1v1 games, every pair of players by match
+//     quality, highest first, the player higher on the leaderboard first
+//     (-top N of them, 10 by default, 0 for all).
+//   - -history PLAYER: the player's rating after each of their games.
+//
+// For example (the first lines left out):
+//
+//	$ skillgraph rate -predict Ada+Hana,Kai+Jun
+//	Ada+Hana v Kai+Jun
+//	  P(Ada+Hana wins)  0.345
+//	  P(draw)           0.081
+//	  P(Kai+Jun wins)   0.574
+//	  match quality     0.798
+//
+//	$ skillgraph rate -pairings -top 3
+//	The fairest 1v1 games by match quality (3 of 55)
+//	   #  game        quality  P(first wins)  P(draw)  P(second wins)
+//	   1  Dev v Fay     0.888          0.504    0.090           0.406
+//	   2  Eli v Ada     0.885          0.450    0.090           0.460
+//	   3  Cleo v Dev    0.884          0.506    0.089           0.404
+//
+//	$ skillgraph rate -history Kai
+//	Kai after each of 12 games
+//	   #  date        game  result      μ      σ  rating  stability
+//	   1  2025-03-12  g053  won     27.78   7.38     979        22%
+//	   2  2025-03-17  g057  won     28.46   7.06    1027        28%
+//	   …
+//	  12  2025-04-23  g085  won     34.21   3.39    1479        83%
+//
+// -format csv writes one header row and a row per line of the table, with
+// numbers in full precision (stability as a fraction); the table's first
+// lines go to stderr.
+//
+//	$ skillgraph rate -format csv
+//	rank,player,display_rating,mu,sigma,stability,games,last_played
+//	1,Kai,1479.3193164889003,34.21092064251277,3.3917682156606745,0.8343410805457697,12,2025-04-23
+//	…
+//
+// -format json writes one object: "league" (file, games, players,
+// parameters and where the draw probability came from), then the view,
+// "leaderboard", "prediction", "pairings" or "history", with the CSV's
+// columns as fields.
+//
+//	$ skillgraph rate -format json -pairings -top 1
+//	{
+//	  "league": {
+//	    "file": "examples/data/office.csv",
+//	    …
+//	    "draw_probability_source": "observed: 9 of 89 games drawn"
+//	  },
+//	  "pairings": [
+//	    {"rank": 1, "a": "Dev", "b": "Fay", "quality": 0.8882323143015814, "win": 0.5041645368076141, …}
+//	  ]
+//	}
+//
+// -state FILE keeps the league in a JSON file, so it can grow: the
+// program loads FILE if it exists, rates only the games of the league file
+// not yet in it (known by match_id, or in the scores format by date and
+// players, "2025-01-08 Ada v Ben", with " #2" for a second game between
+// them that day, so a scores file must hold all of a day's games or none),
+// and writes it back if anything changed. The league file may hold every
+// game so far or only the new ones; the games already rated must come
+// first, and no new game may be dated before the last one rated. The draw
+// probability and parameters are those the state was started with (a
+// different -draw is an error), so adding games in several runs gives the
+// same ratings as rating them all at once.
+//
+//	$ skillgraph rate -state league.json | sed -n 2p
+//	state league.json: 0 games rated before, 89 now
+//	$ skillgraph rate -state league.json | sed -n 2,3p
+//	state league.json: 89 games rated before, 0 now
+//	TrueSkill μ₀ = 25, σ₀ = 8.333, β = 4.167, τ = 0.08333; draw probability 0.1011 (state league.json)
+//
+// The state file is written atomically: to a temporary file in the same
+// folder, flushed to disk, then renamed over FILE, so a crash leaves the
+// old state or the new one, never half of one. It is written before the
+// output, and only once the games are rated and the view answered, so a
+// run that fails on its input leaves it as it was.
+//
+// Errors are one line, "league: what went wrong", with exit status 2 for
+// a usage error and 1 for any other.
+package rate

@@ -1,0 +1,108 @@
+package rate
+
+import (
+	"bytes"
+	"image/png"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/skillgraph/skillgraph/internal/cli"
+	"github.com/skillgraph/skillgraph/internal/cli/clitest"
+)
+
+// TestRankBy: -rank-by conservative ranks by μ − 3σ, which each row holds;
+// -min-games leaves out players with fewer games from the leaderboard and
+// the pairings.
+func TestRankBy(t *testing.T) {
+	all := runJSON(t).Leaderboard
+	cons := runJSON(t, "-rank-by", "conservative").Leaderboard
+	if len(cons) != len(all) {
+		t.Fatalf("%d rows, want %d", len(cons), len(all))
+	}
+	for k, r := range cons {
+		if r.Conservative == nil || *r.Conservative != r.Mu-3*r.Sigma {
+			t.Fatalf("%+v: want conservative μ − 3σ = %v", r, r.Mu-3*r.Sigma)
+		}
+		if k > 0 && *r.Conservative > *cons[k-1].Conservative {
+			t.Errorf("row %d out of order", k)
+		}
+	}
+	stdout, _ := mustRun(t, "-rank-by", "conservative")
+	if !strings.Contains(stdout, "μ−3σ") {
+		t.Errorf("the table has no μ−3σ column:\n%s", stdout)
+	}
+	want := 0
+	for _, r := range all {
+		if r.Games >= 20 {
+			want++
+		}
+	}
+	min20 := runJSON(t, "-min-games", "20").Leaderboard
+	if len(min20) != want || want == 0 || want == len(all) {
+		t.Fatalf("-min-games 20: %d rows, want %d of %d", len(min20), want, len(all))
+	}
+	for _, r := range min20 {
+		if r.Games < 20 {
+			t.Errorf("%+v has fewer than 20 games", r)
+		}
+	}
+	pairs := runJSON(t, "-min-games", "20", "-pairings", "-top", "0").Pairings
+	if len(pairs) != want*(want-1)/2 {
+		t.Errorf("%d pairings of %d players", len(pairs), want)
+	}
+	stdout, _ = mustRun(t, "-min-games", "1000")
+	if !strings.Contains(stdout, "No player has played enough games") {
+		t.Errorf("an empty leaderboard does not say so:\n%s", stdout)
+	}
+}
+
+// TestDidYouMean: a misspelt name suggests the closest players.
+func TestDidYouMean(t *testing.T) {
+	path := writeFile(t, "s.csv", "date,home,away,home_score,away_score\n2025-01-01,Brazil,Bahrain,1,0\n2025-01-02,Peru,Brazil,1,1\n")
+	code, _, stderr := runArgs("-matches", path, "-history", "Brasil")
+	if code != cli.Error {
+		t.Errorf("exit %d", code)
+	}
+	clitest.WantOneLine(t, Prog, stderr, `no player "Brasil"`, `did you mean "Brazil"?`)
+	code, _, stderr = runArgs("-matches", path, "-predict", "Peru,Bahrian")
+	if code != cli.Error {
+		t.Errorf("exit %d", code)
+	}
+	clitest.WantOneLine(t, Prog, stderr, `did you mean "Bahrain"?`)
+}
+
+// TestPlot: -history NAME -plot writes an SVG or a PNG of the history; a
+// plot without -history or of another kind is a usage error.
+func TestPlot(t *testing.T) {
+	dir := t.TempDir()
+	svg := filepath.Join(dir, "kai.svg")
+	mustRun(t, "-history", "Kai", "-plot", svg)
+	b, err := os.ReadFile(svg)
+	if err != nil || !bytes.Contains(b, []byte("<svg")) || !bytes.Contains(b, []byte("Kai: rating after each of 12 games")) {
+		t.Errorf("%s: %v, %.200s", svg, err, b)
+	}
+	pngPath := filepath.Join(dir, "kai.png")
+	mustRun(t, "-history", "Kai", "-plot", pngPath)
+	f, err := os.Open(pngPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	if _, err := png.Decode(f); err != nil {
+		t.Errorf("%s is not a PNG: %v", pngPath, err)
+	}
+	for _, args := range [][]string{{"-plot", svg}, {"-history", "Kai", "-plot", "kai.pdf"}} {
+		code, _, stderr := runArgs(args...)
+		if code != cli.Usage {
+			t.Errorf("%q: exit %d", args, code)
+		}
+		clitest.WantOneLine(t, Prog, stderr, "-plot")
+	}
+	code, _, stderr := runArgs("-history", "Kai", "-plot", filepath.Join(dir, "none", "k.svg"))
+	if code != cli.Error {
+		t.Errorf("a plot in a missing folder: exit %d", code)
+	}
+	clitest.WantOneLine(t, Prog, stderr, "-plot")
+}
