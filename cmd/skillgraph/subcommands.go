@@ -1,6 +1,7 @@
 package main
 
 import (
+	"github.com/skillgraph/skillgraph/internal/cli/draw"
 	"github.com/skillgraph/skillgraph/internal/cli/rate"
 )
 
@@ -12,7 +13,7 @@ var subcommands = []subcommand{
 	// history: TrueSkill Through Time (internal/cli/history)
 	// scores: the score-based models (internal/cli/scores)
 	// evaluate: both papers' protocols (internal/cli/evaluate)
-	// draw: added next
+	{"draw", draw.Summary, draw.Run},
 	// conformance: the conformance suite (internal/cli/conformance)
 	// serve: the league's rating page (internal/cli/serve)
 }

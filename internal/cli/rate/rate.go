@@ -158,11 +158,11 @@ func parseTeams(s string) ([][]string, error) {
 func rateLeague(stdout, stderr io.Writer, path, statePath string, drawFlag *float64, q query) error {
 	if path == "" {
 		var err error
-		if path, err = findBundled(); err != nil {
+		if path, err = league.FindBundled(); err != nil {
 			return err
 		}
 	}
-	format, games, err := loadGames(path)
+	format, games, err := league.ReadFile(path)
 	if err != nil {
 		return err
 	}

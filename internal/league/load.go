@@ -1,4 +1,4 @@
-package rate
+package league
 
 import (
 	"bufio"
@@ -13,7 +13,6 @@ import (
 	"unicode"
 	"unicode/utf8"
 
-	"github.com/skillgraph/skillgraph/internal/league"
 	"github.com/skillgraph/skillgraph/internal/repo"
 	"github.com/skillgraph/skillgraph/models/evaluation"
 )
@@ -23,17 +22,17 @@ var (
 	scoresColumns = []string{"date", "home", "away", "home_score", "away_score"}
 )
 
-// bundledFile is the league file used without -matches, relative to the
+// BundledFile is the league file used when none is given, relative to the
 // module root.
-const bundledFile = "examples/data/office.csv"
+const BundledFile = "examples/data/office.csv"
 
-// findBundled returns the path of the bundled league file, found from
-// the working folder up to the module root (go run ./examples/league and
-// go test both work from inside the module).
-func findBundled() (string, error) {
-	path, err := repo.Path(bundledFile)
+// FindBundled returns the path of the bundled league file, found from the
+// working folder up to the module root (go run ./cmd/skillgraph and go
+// test both work from inside the module).
+func FindBundled() (string, error) {
+	path, err := repo.Path(BundledFile)
 	if err != nil {
-		return "", fmt.Errorf("no -matches given, and %s was not found: run inside the skillgraph module or give -matches FILE", bundledFile)
+		return "", fmt.Errorf("no -matches given, and %s was not found: run inside the skillgraph module or give -matches FILE", BundledFile)
 	}
 	if _, err := os.Stat(path); err != nil {
 		return "", fmt.Errorf("no -matches given and the bundled file is missing: %w", err)
@@ -41,9 +40,11 @@ func findBundled() (string, error) {
 	return path, nil
 }
 
-// loadGames reads a league file in either format, which it tells by the
-// header, and returns the format and the games in file order.
-func loadGames(path string) (format string, games []league.Game, err error) {
+// ReadFile reads a league file in either format, which it tells by the
+// header, and returns the format (FormatLong or FormatScores) and the
+// games in file order. Errors are *evaluation.FileError naming the file,
+// line and column.
+func ReadFile(path string) (format string, games []Game, err error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return "", nil, err
@@ -71,14 +72,14 @@ func loadGames(path string) (format string, games []league.Game, err error) {
 		if err != nil {
 			return "", nil, err
 		}
-		games = make([]league.Game, len(ranked))
+		games = make([]Game, len(ranked))
 		for i, m := range ranked {
-			games[i] = league.Game{Key: m.ID, Date: m.Date, Teams: m.Teams, Ranks: m.Ranks}
+			games[i] = Game{Key: m.ID, Date: m.Date, Teams: m.Teams, Ranks: m.Ranks}
 		}
-		return league.FormatLong, games, nil
+		return FormatLong, games, nil
 	case has(scoresColumns):
 		games, err := readScores(path, r, col)
-		return league.FormatScores, games, err
+		return FormatScores, games, err
 	}
 	return "", nil, &evaluation.FileError{Path: path, Line: 1, Err: fmt.Errorf(
 		"header %q is neither the long format (%s) nor the scores format (%s): %w",
@@ -128,8 +129,8 @@ func csvError(path string, err error) error {
 // ignored. A game's key is its date and players, "2025-01-08 Ada v Ben",
 // with " #2", " #3", … added to the second and later games between the
 // same players on one day.
-func readScores(path string, r *csv.Reader, col map[string]int) ([]league.Game, error) {
-	var out []league.Game
+func readScores(path string, r *csv.Reader, col map[string]int) ([]Game, error) {
+	var out []Game
 	prevDate := ""
 	seen := map[string]int{}
 	for {
@@ -188,7 +189,7 @@ func readScores(path string, r *csv.Reader, col map[string]int) ([]league.Game, 
 		if n := seen[key]; n > 1 {
 			key += " #" + strconv.Itoa(n)
 		}
-		out = append(out, league.Game{Key: key, Date: date, Teams: [][]string{{home}, {away}}, Ranks: ranks})
+		out = append(out, Game{Key: key, Date: date, Teams: [][]string{{home}, {away}}, Ranks: ranks})
 	}
 	if len(out) == 0 {
 		return nil, &evaluation.FileError{Path: path, Err: fmt.Errorf("a header and no rows: %w", evaluation.ErrEmptyFile)}
