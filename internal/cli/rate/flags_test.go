@@ -2,6 +2,8 @@ package rate
 
 import (
 	"bytes"
+	"fmt"
+	"sync"
 	"image/png"
 	"os"
 	"path/filepath"
@@ -105,4 +107,99 @@ func TestPlot(t *testing.T) {
 		t.Errorf("a plot in a missing folder: exit %d", code)
 	}
 	clitest.WantOneLine(t, Prog, stderr, "-plot")
+}
+
+// TestStateSplit: the bundled league rated through -state in two runs,
+// 90 % of its games then the rest, gives the leaderboard of rating all at
+// once to 1e-12.
+func TestStateSplit(t *testing.T) {
+	o := readOffice(t)
+	cut := len(o.games) * 9 / 10
+	lines := officeLines(t)
+	state := filepath.Join(t.TempDir(), "league.json")
+	draw := "0.1"
+	first := writeFile(t, "first.csv", lines[0]+strings.Join(lines[1:1+rowsOf(o, cut)], ""))
+	runJSON(t, "-matches", first, "-state", state, "-draw", draw)
+	split := runJSON(t, "-matches", writeFile(t, "all.csv", strings.Join(lines, "")), "-state", state)
+	once := runJSON(t, "-draw", draw)
+	if split.League.Before != cut || split.League.New != len(o.games)-cut {
+		t.Fatalf("second run: %d games before, %d new; want %d and %d", split.League.Before, split.League.New, cut, len(o.games)-cut)
+	}
+	compareBoards(t, once.Leaderboard, split.Leaderboard)
+}
+
+// compareBoards fails t unless two leaderboards list the same players
+// with μ and σ within 1e-12.
+func compareBoards(t *testing.T, want, got []boardRow) {
+	t.Helper()
+	if len(got) != len(want) {
+		t.Fatalf("%d rows, want %d", len(got), len(want))
+	}
+	for k := range want {
+		if got[k].Player != want[k].Player || !near(got[k].Mu, want[k].Mu, 1e-12) || !near(got[k].Sigma, want[k].Sigma, 1e-12) || got[k].Games != want[k].Games {
+			t.Errorf("row %d: %+v, want %+v", k, got[k], want[k])
+		}
+	}
+}
+
+// officeLines returns the bundled file's lines, the header first.
+func officeLines(t *testing.T) []string {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join("..", "..", "..", "examples", "data", "office.csv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := strings.TrimSuffix(string(b), "\n") + "\n"
+	return strings.SplitAfter(text, "\n")[:strings.Count(text, "\n")]
+}
+
+// rowsOf counts the file rows of the first n games.
+func rowsOf(o officeFile, n int) int {
+	rows := 0
+	for _, g := range o.games[:n] {
+		for _, team := range g.Teams {
+			rows += len(team)
+		}
+	}
+	return rows
+}
+
+// TestStateConcurrent: runs adding games to one -state at once, each
+// with the games so far up to a point of its own, lose none: the state
+// ends with every game and the leaderboard of rating all at once.
+func TestStateConcurrent(t *testing.T) {
+	o := readOffice(t)
+	lines := officeLines(t)
+	state := filepath.Join(t.TempDir(), "league.json")
+	dir := t.TempDir()
+	const runs = 8
+	files := make([]string, runs)
+	for i := range files {
+		n := len(o.games) * (i + 1) / runs // the last run has every game
+		files[i] = filepath.Join(dir, fmt.Sprint(i, ".csv"))
+		if err := os.WriteFile(files[i], []byte(lines[0]+strings.Join(lines[1:1+rowsOf(o, n)], "")), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var wg sync.WaitGroup
+	codes := make([]int, runs)
+	errs := make([]string, runs)
+	for i := range files {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			codes[i], _, errs[i] = runArgs("-matches", files[i], "-state", state, "-draw", "0.1", "-format", "csv")
+		}()
+	}
+	wg.Wait()
+	for i, code := range codes {
+		if code != cli.OK {
+			t.Errorf("run %d: exit %d, %s", i, code, errs[i])
+		}
+	}
+	final := runJSON(t, "-matches", files[runs-1], "-state", state)
+	if final.League.Games != len(o.games) || final.League.New != 0 {
+		t.Errorf("the state holds %d games (%d rated by the check), want %d", final.League.Games, final.League.New, len(o.games))
+	}
+	compareBoards(t, runJSON(t, "-draw", "0.1").Leaderboard, final.Leaderboard)
 }
