@@ -1,10 +1,12 @@
-// Package rate is the skillgraph command's rate subcommand: it rates an office league from a file of games with
-// TrueSkill, and prints its leaderboard, a prediction, the fairest next
-// games or one player's history, as a table, CSV or JSON.
+// Package rate is the skillgraph command's rate subcommand: it rates a
+// league from a file of games with TrueSkill, and prints its leaderboard,
+// a prediction, the fairest next games or one player's history, as a
+// table, CSV or JSON.
 //
 //	skillgraph rate                      (the bundled examples/data/office.csv)
 //	skillgraph rate -matches FILE [-state FILE] [-draw p] [-format table|csv|json]
-//	        [-predict A,B | -predict A+B,C+D | -pairings [-top N] | -history PLAYER]
+//	        [-min-games N] [-rank-by display|conservative]
+//	        [-predict A,B | -predict A+B,C+D | -pairings [-top N] | -history PLAYER [-plot FILE.svg|png]]
 //
 // FILE is in one of two formats, told apart by the header (other columns
 // are ignored):
@@ -23,7 +25,10 @@
 // and the first lines of the output say which. The leaderboard shows the
 // league page's display rating (μ − σ)·48 (800 for a new player) and
 // stability 1 − σ²/σ₀² (about 26 % after one even 1v1 game), ranked by
-// display rating; players with equal display ratings share a rank.
+// display rating (or, with -rank-by conservative, by μ − 3σ, shown in a
+// column of its own); players with equal scores share a rank. -min-games N
+// leaves players with fewer than N games out of the leaderboard and the
+// pairings (a new player's rating says little).
 //
 //	$ skillgraph rate
 //	examples/data/office.csv: 89 games (2025-01-06 to 2025-04-29), 11 players
@@ -42,11 +47,17 @@
 //     and the match quality (the paper's equation 7: near 1 for two
 //     well-known equals, towards 0 for a foregone game). Teams are players
 //     joined by "+". Names are trimmed of spaces; a player not in the
-//     league is an error (so a name holding "," or "+" cannot be given).
-//   - -pairings: the fairest 1v1 games, every pair of players by match
-//     quality, highest first, the player higher on the leaderboard first
-//     (-top N of them, 10 by default, 0 for all).
-//   - -history PLAYER: the player's rating after each of their games.
+//     league is an error that names the closest players by edit distance
+//     ("Brasil": did you mean "Brazil"?) (so a name holding "," or "+"
+//     cannot be given).
+//   - -pairings: the fairest 1v1 games by match quality, highest first,
+//     the player higher on the leaderboard first (-top N of them, 10 by
+//     default, 0 for all). Only the pairs that can be among the N fairest
+//     are computed (league.FairestPairs), so a league of 10,000 players
+//     answers at once.
+//   - -history PLAYER: the player's rating after each of their games;
+//     with -plot FILE.svg or FILE.png, also a plot of μ ± σ over the
+//     games' dates.
 //
 // For example (the first lines left out):
 //
@@ -116,12 +127,18 @@
 //	state league.json: 89 games rated before, 0 now
 //	TrueSkill μ₀ = 25, σ₀ = 8.333, β = 4.167, τ = 0.08333; draw probability 0.1011 (state league.json)
 //
-// The state file is written atomically: to a temporary file in the same
-// folder, flushed to disk, then renamed over FILE, so a crash leaves the
-// old state or the new one, never half of one. It is written before the
-// output, and only once the games are rated and the view answered, so a
-// run that fails on its input leaves it as it was.
+// The state file is locked for the whole run (flock on FILE.lock beside
+// it), so two runs adding games at once both keep their games: the second
+// waits, then rates on top of the first. It is written atomically (a file
+// with no name in the same folder, flushed to disk, then named and renamed
+// over FILE), so a crash or a kill leaves the old state or the new one,
+// never half of one, and no temporary file. A FILE that is a symbolic
+// link is followed: its target gets the new state and the link stays.
+// The state is written before the output, and only once the games are
+// rated and the view answered, so a run that fails on its input leaves it
+// as it was. A state holding a value the league would not write (a σ of
+// 1e-300, a μ whose display rating overflows) is refused in one line.
 //
-// Errors are one line, "league: what went wrong", with exit status 2 for
-// a usage error and 1 for any other.
+// Errors are one line, "skillgraph rate: what went wrong", with exit
+// status 2 for a usage error and 1 for any other.
 package rate
