@@ -3,11 +3,11 @@ package rate
 import (
 	"bytes"
 	"fmt"
-	"sync"
 	"image/png"
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/skillgraph/skillgraph/internal/cli"
