@@ -30,6 +30,10 @@ type League struct {
 	Games    []string         `json:"games"` // keys of the rated games, in the order rated
 	LastDate string           `json:"last_date"`
 	Players  []*Player        `json:"players"` // in order of first game
+	// Home, if not nil, is the home advantage learned so far, added to
+	// the performance of a game's home team (Game.Home); nil means the
+	// league has none.
+	Home *trueskill.Rating `json:"home_advantage,omitempty"`
 
 	byName map[string]*Player
 }
@@ -60,6 +64,10 @@ type Game struct {
 	Date  string
 	Teams [][]string
 	Ranks []int
+	// Home says that team 0 plays at home (in the scores format, a row
+	// not marked neutral): with a league's home advantage, it is added to
+	// that team's performance.
+	Home bool
 }
 
 // Errors of Rate.
@@ -146,11 +154,18 @@ func (l *League) rateOne(ctx context.Context, g Game) error {
 			}
 		}
 	}
-	res, err := l.Params.Rate(ctx, m)
+	if drawn(g.Ranks) && l.Params.DrawProbability == 0 && l.Params.DrawMargin == 0 {
+		return fmt.Errorf("game %s (%s) is a draw, but the draw probability is 0: set -draw: %w", g.Key, g.Date, ErrDrawImpossible)
+	}
+	var res trueskill.Result
+	var err error
+	var home trueskill.Rating
+	if l.Home != nil && g.Home {
+		res.Ratings, home, err = l.rateHome(ctx, m)
+	} else {
+		res, err = l.Params.Rate(ctx, m)
+	}
 	if err != nil {
-		if errors.Is(err, trueskill.ErrDrawMargin) {
-			return fmt.Errorf("game %s (%s) is a draw, but the draw probability is 0: set -draw: %w", g.Key, g.Date, ErrDrawImpossible)
-		}
 		return fmt.Errorf("game %s (%s): %w", g.Key, g.Date, err)
 	}
 	for j, team := range g.Teams {
@@ -159,6 +174,12 @@ func (l *League) rateOne(ctx context.Context, g Game) error {
 				return fmt.Errorf("game %s (%s), player %q: %w", g.Key, g.Date, team[i], err)
 			}
 		}
+	}
+	if l.Home != nil && g.Home {
+		if err := CheckRating(l.Params, home); err != nil {
+			return fmt.Errorf("game %s (%s), home advantage: %w", g.Key, g.Date, err)
+		}
+		*l.Home = home
 	}
 	for j, team := range g.Teams {
 		result := resultOf(g.Ranks, j)
@@ -178,6 +199,18 @@ func (l *League) rateOne(ctx context.Context, g Game) error {
 	l.Games = append(l.Games, g.Key)
 	l.LastDate = g.Date
 	return nil
+}
+
+// drawn reports whether two teams share a rank.
+func drawn(ranks []int) bool {
+	for i := range ranks {
+		for j := i + 1; j < len(ranks); j++ {
+			if ranks[i] == ranks[j] {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // resultOf describes team j's result: "won", "lost" or "drew" in a game of

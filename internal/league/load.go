@@ -189,12 +189,32 @@ func readScores(path string, r *csv.Reader, col map[string]int) ([]Game, error) 
 		if n := seen[key]; n > 1 {
 			key += " #" + strconv.Itoa(n)
 		}
-		out = append(out, Game{Key: key, Date: date, Teams: [][]string{{home}, {away}}, Ranks: ranks})
+		atHome := true
+		if _, ok := col["neutral"]; ok {
+			n, err := parseNeutral(field("neutral"))
+			if err != nil {
+				return nil, errAt("neutral", err)
+			}
+			atHome = !n
+		}
+		out = append(out, Game{Key: key, Date: date, Teams: [][]string{{home}, {away}}, Ranks: ranks, Home: atHome})
 	}
 	if len(out) == 0 {
 		return nil, &evaluation.FileError{Path: path, Err: fmt.Errorf("a header and no rows: %w", evaluation.ErrEmptyFile)}
 	}
 	return out, nil
+}
+
+// parseNeutral reads a neutral column's value: TRUE/FALSE (any case),
+// 1/0, yes/no, or empty for not neutral.
+func parseNeutral(s string) (bool, error) {
+	switch strings.ToLower(strings.TrimSpace(s)) {
+	case "true", "1", "yes":
+		return true, nil
+	case "false", "0", "no", "":
+		return false, nil
+	}
+	return false, fmt.Errorf("neutral %q is not TRUE or FALSE: %w", s, evaluation.ErrInput)
 }
 
 // checkText rejects invalid UTF-8 and control characters, as the long

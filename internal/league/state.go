@@ -82,6 +82,11 @@ func (l *League) Check() error {
 	if l.Games == nil || l.Players == nil {
 		return bad("no games or players list")
 	}
+	if l.Home != nil {
+		if err := CheckRating(l.Params, *l.Home); err != nil {
+			return fmt.Errorf("home advantage: %w", err)
+		}
+	}
 	games := make(map[string]bool, len(l.Games))
 	for _, k := range l.Games {
 		if k == "" || games[k] {

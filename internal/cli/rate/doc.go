@@ -4,7 +4,7 @@
 // table, CSV or JSON.
 //
 //	skillgraph rate                      (the bundled examples/data/office.csv)
-//	skillgraph rate -matches FILE [-state FILE] [-draw p] [-format table|csv|json]
+//	skillgraph rate -matches FILE [-state FILE] [-draw p] [-home learn|off] [-format table|csv|json]
 //	        [-min-games N] [-rank-by display|conservative]
 //	        [-predict A,B | -predict A+B,C+D | -pairings [-top N] | -history PLAYER [-plot FILE.svg|png]]
 //
@@ -14,8 +14,14 @@
 //   - the long format, match_id,date,team,player,rank: one row per player,
 //     the rows of a game together, lower ranks better, equal ranks a draw
 //     (any number of teams of any size);
-//   - the scores format, date,home,away,home_score,away_score: one 1v1
-//     game a row, the higher score winning, equal scores a draw.
+//   - the scores format, date,home,away,home_score,away_score[,neutral]:
+//     one 1v1 game a row, the higher score winning, equal scores a draw.
+//     A home advantage is learnt (-home off leaves it out): a skill shift
+//     h ~ N(0, β²) before the first game, added to the home side's
+//     performance in every row not marked neutral (TRUE, 1 or yes) and
+//     updated by each such game as the players are, through the game's
+//     factor graph (trueskill.Contest.Bonus); the first lines give it.
+//     Predictions and pairings are for a neutral venue.
 //
 // Games are rated in file order, dates YYYY-MM-DD never going back, with
 // TrueSkill's default parameters (μ₀ = 25, σ₀ = 25/3, β = σ₀/2,

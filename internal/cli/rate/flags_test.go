@@ -203,3 +203,47 @@ func TestStateConcurrent(t *testing.T) {
 	}
 	compareBoards(t, runJSON(t, "-draw", "0.1").Leaderboard, final.Leaderboard)
 }
+
+// TestHome: the Premier League's scores file learns a positive home
+// advantage, which the first lines and the JSON give; a file whose rows
+// are all neutral rates as -home off does; -home learn needs the scores
+// format.
+func TestHome(t *testing.T) {
+	epl := filepath.Join("..", "..", "..", "examples", "data", "epl.csv")
+	out := runJSON(t, "-matches", epl)
+	if h := out.League.Home; h == nil || !(h.Mu > 3*h.Sigma) {
+		t.Errorf("home advantage %v, want clearly positive", h)
+	}
+	stdout, _ := mustRun(t, "-matches", epl, "-min-games", "1000")
+	if !strings.Contains(stdout, "home advantage 1.") {
+		t.Errorf("the first lines do not give the home advantage:\n%.600s", stdout)
+	}
+	if off := runJSON(t, "-matches", epl, "-home", "off"); off.League.Home != nil {
+		t.Errorf("-home off: %v", off.League.Home)
+	}
+
+	rows := "2025-01-01,Ann,Bob,2,0,%s\n2025-01-02,Bob,Cy,1,1,%s\n2025-01-03,Cy,Ann,0,3,%s\n"
+	header := "date,home,away,home_score,away_score,neutral\n"
+	neutral := writeFile(t, "n.csv", header+fmt.Sprintf(rows, "TRUE", "true", "1"))
+	plain := writeFile(t, "p.csv", header+fmt.Sprintf(rows, "FALSE", "FALSE", "0"))
+	compareBoards(t, runJSON(t, "-matches", plain, "-home", "off").Leaderboard, runJSON(t, "-matches", neutral).Leaderboard)
+	if a, b := runJSON(t, "-matches", plain).Leaderboard, runJSON(t, "-matches", neutral).Leaderboard; a[0].Mu == b[0].Mu {
+		t.Errorf("games at home rate as neutral ones")
+	}
+
+	code, _, stderr := runArgs("-home", "learn")
+	if code != cli.Error {
+		t.Errorf("-home learn on the long format: exit %d", code)
+	}
+	clitest.WantOneLine(t, Prog, stderr, "no home team")
+	code, _, stderr = runArgs("-home", "maybe")
+	if code != cli.Usage {
+		t.Errorf("-home maybe: exit %d", code)
+	}
+	clitest.WantOneLine(t, Prog, stderr, `-home "maybe"`)
+	code, _, stderr = runArgs("-matches", writeFile(t, "b.csv", header+"2025-01-01,Ann,Bob,2,0,perhaps\n"))
+	if code != cli.Error {
+		t.Errorf("neutral perhaps: exit %d", code)
+	}
+	clitest.WantOneLine(t, Prog, stderr, "b.csv:2:", `neutral "perhaps"`)
+}

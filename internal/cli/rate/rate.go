@@ -18,7 +18,7 @@ import (
 const Prog = "skillgraph rate"
 
 // Synopsis is the subcommand's usage line.
-const Synopsis = Prog + " [-matches FILE] [-state FILE] [-draw p] [-format table|csv|json] [-min-games N] [-rank-by display|conservative]" +
+const Synopsis = Prog + " [-matches FILE] [-state FILE] [-draw p] [-home learn|off] [-format table|csv|json] [-min-games N] [-rank-by display|conservative]" +
 	" [-predict A,B | -pairings [-top N] | -history PLAYER [-plot FILE.svg|png]]"
 
 // Summary is the subcommand's one-line description.
@@ -31,6 +31,7 @@ func Run(args []string, stdout, stderr io.Writer) int {
 	matches := fs.String("matches", "", "league file, long (match_id,date,team,player,rank) or scores (date,home,away,home_score,away_score) format (default: the bundled examples/data/office.csv)")
 	statePath := fs.String("state", "", "JSON file keeping the league between runs: locked, loaded if present, games not in it rated, written back atomically")
 	draw := fs.Float64("draw", 0, "draw probability in [0, 1) (default: the share of drawn games in the file, or the state's)")
+	home := fs.String("home", "", "home advantage in the scores format: learn (the default there) or off; rows with neutral TRUE have none")
 	format := fs.String("format", "table", "output format: table, csv or json")
 	minGames := fs.Int("min-games", 0, "leave players with fewer games out of the leaderboard and the pairings")
 	rankBy := fs.String("rank-by", string(league.Display), "rank by the display rating (μ−σ)·48 (display) or μ−3σ (conservative)")
@@ -53,6 +54,9 @@ func Run(args []string, stdout, stderr io.Writer) int {
 	}
 	if set["draw"] && !(*draw >= 0 && *draw < 1) {
 		return usage("-draw %v: must be in [0, 1)", *draw)
+	}
+	if set["home"] && *home != "learn" && *home != "off" {
+		return usage("-home %q: want learn or off", *home)
 	}
 	by, err := league.ParseRankBy(*rankBy)
 	if err != nil {
@@ -94,7 +98,7 @@ func Run(args []string, stdout, stderr io.Writer) int {
 		return usage("-history: give a player's name")
 	}
 
-	q := query{format: *format, sides: sides, top: *top, history: strings.TrimSpace(*history),
+	q := query{home: *home, format: *format, sides: sides, top: *top, history: strings.TrimSpace(*history),
 		plot: *plotPath, minGames: *minGames, rankBy: by}
 	switch {
 	case set["history"]:
@@ -118,6 +122,7 @@ func Run(args []string, stdout, stderr io.Writer) int {
 
 // query is what to print and how.
 type query struct {
+	home     string // learn, off, or "" for the format's default
 	format   string // table, csv or json
 	view     string // leaderboard, prediction, pairings or history
 	sides    [][]string
@@ -185,6 +190,9 @@ func rateLeague(stdout, stderr io.Writer, path, statePath string, drawFlag *floa
 		if drawFlag != nil && *drawFlag != l.Params.DrawProbability {
 			return fmt.Errorf("-draw %v differs from the draw probability %v of -state %s, with which its ratings were computed", *drawFlag, l.Params.DrawProbability, statePath)
 		}
+		if q.home != "" && (q.home == "learn") != (l.Home != nil) {
+			return fmt.Errorf("-home %s differs from -state %s, which was rated with the home advantage %s", q.home, statePath, onOff(l.Home != nil))
+		}
 		sum.DrawSource = "state " + statePath
 		sum.Before = len(l.Games)
 	} else {
@@ -205,6 +213,12 @@ func rateLeague(stdout, stderr io.Writer, path, statePath string, drawFlag *floa
 			}
 		}
 		l = league.New(format, p)
+		switch {
+		case q.home == "learn" && format != league.FormatScores:
+			return fmt.Errorf("-home learn: %s is in the %s format, which has no home team", path, format)
+		case format == league.FormatScores && q.home != "off":
+			l.LearnHome()
+		}
 	}
 	if sum.New, err = l.Rate(context.Background(), games); err != nil {
 		return fmt.Errorf("%s: %w", path, err)
@@ -239,6 +253,14 @@ func rateLeague(stdout, stderr io.Writer, path, statePath string, drawFlag *floa
 	return write(stdout, stderr, q, sum, out)
 }
 
+// onOff says whether a league has a home advantage.
+func onOff(on bool) string {
+	if on {
+		return "learnt"
+	}
+	return "off"
+}
+
 // errNoPlayer reports a name not in the league.
 var errNoPlayer = errors.New("no such player")
 
@@ -255,12 +277,16 @@ type summary struct {
 	LastDate   string           `json:"last_date"`
 	Params     trueskill.Params `json:"params"`
 	DrawSource string           `json:"draw_probability_source"`
+	// Home is the home advantage learnt, added to the home team's
+	// performance in games not marked neutral; nil if the league has none.
+	Home *trueskill.Rating `json:"home_advantage,omitempty"`
 }
 
 // fill sets the counts and dates of l.
 func (s *summary) fill(l *league.League) {
 	s.Games, s.Players, s.LastDate, s.Params = len(l.Games), len(l.Players), l.LastDate, l.Params
 	s.FirstDate = l.FirstDate()
+	s.Home = l.Home
 }
 
 // lines returns the summary as the table's first lines.
@@ -278,5 +304,9 @@ func (s *summary) lines() []string {
 	}
 	out = append(out, fmt.Sprintf("TrueSkill μ₀ = %.4g, σ₀ = %.4g, β = %.4g, τ = %.4g; draw probability %.4g (%s)",
 		p.Mu, p.Sigma, p.Beta, p.Tau, p.DrawProbability, src))
+	if s.Home != nil {
+		out = append(out, fmt.Sprintf("home advantage %.3g ± %.2g in skill points, learnt from the games at home (neutral games have none; set -home off)",
+			s.Home.Mu, s.Home.Sigma))
+	}
 	return out
 }

@@ -149,9 +149,9 @@ func TestOneGame(t *testing.T) {
 	}
 
 	// The same game in the scores format, with a season column, which is
-	// ignored.
+	// ignored, and no home advantage.
 	scores := writeFile(t, "one.csv", "date,season,home,away,home_score,away_score\n2025-03-01,s,Bob,Ann,0,3\n")
-	if diff := cmp.Diff(out.Leaderboard, runJSON(t, "-matches", scores).Leaderboard); diff != "" {
+	if diff := cmp.Diff(out.Leaderboard, runJSON(t, "-matches", scores, "-home", "off").Leaderboard); diff != "" {
 		t.Errorf("scores format differs from the long format (-long +scores):\n%s", diff)
 	}
 }
@@ -161,7 +161,7 @@ func TestOneGame(t *testing.T) {
 // e = ε/c with ε = √2·erfinv(p)·√2·β, W = 2eφ(e)/(2Φ(e) − 1).
 func TestDraw(t *testing.T) {
 	path := writeFile(t, "draw.csv", "date,home,away,home_score,away_score\n2025-03-01,Ann,Bob,2,2\n")
-	out := runJSON(t, "-matches", path, "-draw", "0.1")
+	out := runJSON(t, "-matches", path, "-draw", "0.1", "-home", "off")
 	s2 := sigma02 + tau2
 	c2 := 2*s2 + 2*beta2
 	e := math.Sqrt2 * math.Erfinv(0.1) * math.Sqrt2 * defaults.Beta / math.Sqrt(c2)
