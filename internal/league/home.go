@@ -44,7 +44,7 @@ func (l *League) rateHome(ctx context.Context, m trueskill.Match) ([][]trueskill
 	b.AddFactor(factors.NewPrior(l.Home.Mu, l.Home.Sigma*l.Home.Sigma), "home prior", h)
 	bonus := make([][]graph.VarID, len(m.Teams))
 	bonus[0] = []graph.VarID{h}
-	if _, err := p.Declare(b, trueskill.Contest{Skills: skills, Ranks: m.Ranks, Bonus: bonus}); err != nil {
+	if _, err := p.Declare(b, trueskill.Contest{Skills: skills, Ranks: m.Ranks, Weights: m.Weights, Bonus: bonus}); err != nil {
 		return nil, trueskill.Rating{}, err
 	}
 	g, err := b.Build()

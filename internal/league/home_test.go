@@ -53,7 +53,7 @@ func TestRateHome(t *testing.T) {
 // advantage is positive and known well; a neutral game (Home false) is
 // rated exactly as without a home advantage.
 func TestHomeLearned(t *testing.T) {
-	_, games, err := ReadFile("../../examples/data/epl.csv")
+	_, games, _, err := ReadFile("../../examples/data/epl.csv")
 	if err != nil {
 		t.Fatal(err)
 	}

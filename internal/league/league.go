@@ -64,6 +64,9 @@ type Game struct {
 	Date  string
 	Teams [][]string
 	Ranks []int
+	// Weights, if not nil, has the shape of Teams: each player's share of
+	// the game (trueskill.Match.Weights).
+	Weights [][]float64
 	// Home says that team 0 plays at home (in the scores format, a row
 	// not marked neutral): with a league's home advantage, it is added to
 	// that team's performance.
@@ -143,7 +146,7 @@ func (l *League) Rate(ctx context.Context, games []Game) (int, error) {
 
 // rateOne rates game g and records it.
 func (l *League) rateOne(ctx context.Context, g Game) error {
-	m := trueskill.Match{Teams: make([][]trueskill.Rating, len(g.Teams)), Ranks: g.Ranks}
+	m := trueskill.Match{Teams: make([][]trueskill.Rating, len(g.Teams)), Ranks: g.Ranks, Weights: g.Weights}
 	for j, team := range g.Teams {
 		m.Teams[j] = make([]trueskill.Rating, len(team))
 		for i, name := range team {

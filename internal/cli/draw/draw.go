@@ -108,7 +108,7 @@ func run(r request, stdout, stderr io.Writer) error {
 			return err
 		}
 	}
-	format, games, err := league.ReadFile(path)
+	format, games, _, err := league.ReadFile(path)
 	if err != nil {
 		return err
 	}

@@ -133,7 +133,7 @@ func TestSeason(t *testing.T) {
 
 	// The priors: a player's rating before their first game of the slice.
 	l := league.New(league.FormatScores, trueskill.DefaultParams())
-	_, all, err := league.ReadFile(path)
+	_, all, _, err := league.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
 	}

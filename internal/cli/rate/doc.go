@@ -8,13 +8,12 @@
 //	        [-min-games N] [-rank-by display|conservative]
 //	        [-predict A,B | -predict A+B,C+D | -pairings [-top N] | -history PLAYER [-plot FILE.svg|png]]
 //
-// FILE is in one of two formats, told apart by the header (other columns
-// are ignored):
+// FILE is in one of two formats, told apart by the header:
 //
-//   - the long format, match_id,date,team,player,rank: one row per player,
-//     the rows of a game together, lower ranks better, equal ranks a draw
-//     (any number of teams of any size);
-//   - the scores format, date,home,away,home_score,away_score[,neutral]:
+//   - the long format, match_id,time,team,player,rank[,weight]: one row
+//     per player, lower ranks better, equal ranks a draw (any number of
+//     teams of any size, partial play as weights);
+//   - the scores format, time,home,away,home_score,away_score[,neutral]:
 //     one 1v1 game a row, the higher score winning, equal scores a draw.
 //     A home advantage is learnt (-home off leaves it out): a skill shift
 //     h ~ N(0, β²) before the first game, added to the home side's
@@ -23,7 +22,11 @@
 //     factor graph (trueskill.Contest.Bonus); the first lines give it.
 //     Predictions and pairings are for a neutral venue.
 //
-// Games are rated in file order, dates YYYY-MM-DD never going back, with
+// The file is read by package record: header aliases (date or time,
+// home_team, …), times as dates, RFC 3339 timestamps or
+// "YYYY-MM-DD HH:MM:SS", rows out of time order sorted stably (the first
+// lines say how many moved, and which columns were ignored), errors as
+// file:line:column. Games are rated in time order, with
 // TrueSkill's default parameters (μ₀ = 25, σ₀ = 25/3, β = σ₀/2,
 // τ = σ₀/100). The draw probability is not estimated silently: it is
 // -draw p if given, else the share of drawn games in the file (of pairs of

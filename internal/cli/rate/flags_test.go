@@ -247,3 +247,43 @@ func TestHome(t *testing.T) {
 	}
 	clitest.WantOneLine(t, Prog, stderr, "b.csv:2:", `neutral "perhaps"`)
 }
+
+// TestShuffledAndTimestamped: the bundled file with its days in reverse
+// order (each day's rows in order) is sorted back, says how many games
+// moved, and rates as the file does; with timestamps in place of dates it
+// rates the same too.
+func TestShuffledAndTimestamped(t *testing.T) {
+	lines := officeLines(t)
+	var days [][]string
+	for _, line := range lines[1:] {
+		date := strings.Split(line, ",")[1]
+		if len(days) == 0 || strings.Split(days[len(days)-1][0], ",")[1] != date {
+			days = append(days, nil)
+		}
+		days[len(days)-1] = append(days[len(days)-1], line)
+	}
+	var reversed strings.Builder
+	reversed.WriteString(lines[0])
+	for i := len(days) - 1; i >= 0; i-- {
+		reversed.WriteString(strings.Join(days[i], ""))
+	}
+	once := runJSON(t, "-draw", "0.1")
+	shuffled := runJSON(t, "-matches", writeFile(t, "r.csv", reversed.String()), "-draw", "0.1")
+	compareBoards(t, once.Leaderboard, shuffled.Leaderboard)
+	if len(shuffled.League.Notes) != 1 || !strings.Contains(shuffled.League.Notes[0], "out of time order were moved into place") {
+		t.Errorf("notes %q, want one saying how many games moved", shuffled.League.Notes)
+	}
+
+	var stamped strings.Builder
+	stamped.WriteString(lines[0])
+	for _, line := range lines[1:] {
+		f := strings.Split(line, ",")
+		f[1] += " 18:13:50"
+		stamped.WriteString(strings.Join(f, ","))
+	}
+	ts := runJSON(t, "-matches", writeFile(t, "t.csv", stamped.String()), "-draw", "0.1")
+	compareBoards(t, once.Leaderboard, ts.Leaderboard)
+	if ts.League.LastDate != "2025-04-29T18:13:50Z" {
+		t.Errorf("last date %q, want the timestamp", ts.League.LastDate)
+	}
+}

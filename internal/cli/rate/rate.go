@@ -167,11 +167,11 @@ func rateLeague(stdout, stderr io.Writer, path, statePath string, drawFlag *floa
 			return err
 		}
 	}
-	format, games, err := league.ReadFile(path)
+	format, games, rep, err := league.ReadFile(path)
 	if err != nil {
 		return err
 	}
-	sum := summary{File: path, Format: format, State: statePath}
+	sum := summary{File: path, Format: format, State: statePath, Notes: rep.Notes()}
 
 	var l *league.League
 	var state *league.State
@@ -266,8 +266,11 @@ var errNoPlayer = errors.New("no such player")
 
 // summary describes the league rated, for the first lines of the output.
 type summary struct {
-	File       string           `json:"file"`
-	Format     string           `json:"format"`
+	File   string `json:"file"`
+	Format string `json:"format"`
+	// Notes are the reader's remarks: rows moved into time order,
+	// columns ignored.
+	Notes      []string         `json:"notes,omitempty"`
 	State      string           `json:"state,omitempty"`
 	Before     int              `json:"games_in_state"` // rated in earlier runs
 	New        int              `json:"games_rated"`    // rated in this run
@@ -295,6 +298,7 @@ func (s *summary) lines() []string {
 	out := []string{
 		fmt.Sprintf("%s: %d games (%s to %s), %d players", s.File, s.Games, s.FirstDate, s.LastDate, s.Players),
 	}
+	out = append(out, s.Notes...)
 	if s.State != "" {
 		out = append(out, fmt.Sprintf("state %s: %d games rated before, %d now", s.State, s.Before, s.New))
 	}
