@@ -79,6 +79,9 @@ func (l *League) Check() error {
 	if err := l.Params.Validate(); err != nil {
 		return fmt.Errorf("params: %v: %w", err, ErrState)
 	}
+	if err := CheckRating(l.Params, l.Params.NewRating()); err != nil {
+		return fmt.Errorf("params: a new player's %w", err)
+	}
 	if l.Games == nil || l.Players == nil {
 		return bad("no games or players list")
 	}

@@ -8,6 +8,7 @@ import (
 	"io"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"github.com/skillgraph/skillgraph/internal/cli"
 	"github.com/skillgraph/skillgraph/internal/league"
@@ -176,7 +177,10 @@ func rateLeague(stdout, stderr io.Writer, path, statePath string, drawFlag *floa
 	var l *league.League
 	var state *league.State
 	if statePath != "" {
-		if state, err = league.OpenState(context.Background(), statePath); err != nil {
+		ctx, cancel := context.WithTimeout(context.Background(), lockTimeout)
+		state, err = league.OpenState(ctx, statePath)
+		cancel()
+		if err != nil {
 			return fmt.Errorf("-state %s: %w", statePath, err)
 		}
 		defer state.Close()
@@ -260,6 +264,9 @@ func onOff(on bool) string {
 	}
 	return "off"
 }
+
+// lockTimeout bounds the wait for another run's lock on the state.
+const lockTimeout = 10 * time.Minute
 
 // errNoPlayer reports a name not in the league.
 var errNoPlayer = errors.New("no such player")

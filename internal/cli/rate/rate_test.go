@@ -663,6 +663,8 @@ func TestStateErrors(t *testing.T) {
 		"empty":          "",
 		"unknown field":  strings.Replace(string(good), `"version"`, `"extra": 1, "version"`, 1),
 		"bad sigma":      strings.Replace(string(good), `"sigma": 8.333333333333334`, `"sigma": -1`, 1),
+		"tiny sigma":     strings.Replace(string(good), `"sigma": 8.333333333333334`, `"sigma": 1e-300`, 1),
+		"huge mu":        strings.Replace(string(good), `"mu": 25,`, `"mu": 1e308,`, 1),
 		"other version":  strings.Replace(string(good), league.Version, "skillgraph-league/0", 1),
 		"trailing data":  string(good) + "{}",
 		"games mismatch": strings.Replace(string(good), `"games": 4`, `"games": 5`, 1),
