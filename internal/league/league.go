@@ -260,6 +260,25 @@ func ordinal(n int) string {
 	return strconv.Itoa(n) + suffix
 }
 
+// ErrAllDraws reports a file of drawn games only, whose draw share cannot
+// be a draw probability (it must be below 1).
+var ErrAllDraws = errors.New("every game is a draw, so the draw share cannot be the draw probability: set -draw")
+
+// EstimateDraw returns the draw probability estimated from games, the
+// share of draws DrawShare counts, and where it came from
+// ("observed: 9 of 89 games drawn"); ErrAllDraws if every game is drawn.
+func EstimateDraw(games []Game) (p float64, source string, err error) {
+	ties, pairs := DrawShare(games)
+	if ties == pairs {
+		return 0, "", ErrAllDraws
+	}
+	what := "games"
+	if pairs != len(games) {
+		what = "pairs of teams adjacent in finishing order"
+	}
+	return float64(ties) / float64(pairs), fmt.Sprintf("observed: %d of %d %s drawn", ties, pairs, what), nil
+}
+
 // DrawShare counts the draws of games: of the pairs of teams adjacent in
 // finishing order (one pair in a game of two teams), those that tied. The
 // share ties/pairs is the draw probability's estimate if the pairs were

@@ -46,6 +46,18 @@ func ReadFile(path string) (format string, games []Game, rep record.Report, err 
 	return format, Games(ms), rep, nil
 }
 
+// ReadFileOrBundled is ReadFile of path, or of the bundled file if path is
+// "" (see FindBundled); it returns the path read.
+func ReadFileOrBundled(path string) (read, format string, games []Game, rep record.Report, err error) {
+	if path == "" {
+		if path, err = FindBundled(); err != nil {
+			return "", "", nil, rep, err
+		}
+	}
+	format, games, rep, err = ReadFile(path)
+	return path, format, games, rep, err
+}
+
 // Games returns record's matches as the league's games: the key is the
 // match ID, the date record.FormatTime's (a date, or an RFC 3339 time in
 // UTC, which order as text as in time), the home team the first where the

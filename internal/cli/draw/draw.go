@@ -101,26 +101,15 @@ func Run(args []string, stdout, stderr io.Writer) int {
 
 // run draws what r asks for.
 func run(r request, stdout, stderr io.Writer) error {
-	path := r.matches
-	if path == "" {
-		var err error
-		if path, err = league.FindBundled(); err != nil {
-			return err
-		}
-	}
-	format, games, _, err := league.ReadFile(path)
+	path, format, games, _, err := league.ReadFileOrBundled(r.matches)
 	if err != nil {
 		return err
 	}
 	p := trueskill.DefaultParams()
 	if r.draw != nil {
 		p.DrawProbability = *r.draw
-	} else {
-		ties, pairs := league.DrawShare(games)
-		if ties == pairs {
-			return fmt.Errorf("%s: every game is a draw, so the draw share cannot be the draw probability: set -draw", path)
-		}
-		p.DrawProbability = float64(ties) / float64(pairs)
+	} else if p.DrawProbability, _, err = league.EstimateDraw(games); err != nil {
+		return fmt.Errorf("%s: %w", path, err)
 	}
 	l := league.New(format, p)
 	if _, err := l.Rate(context.Background(), games); err != nil {

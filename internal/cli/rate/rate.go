@@ -162,13 +162,7 @@ func parseTeams(s string) ([][]string, error) {
 // rateLeague loads the league file and the state (locked until the end),
 // rates the new games, answers the query, and saves the state.
 func rateLeague(stdout, stderr io.Writer, path, statePath string, drawFlag *float64, q query) error {
-	if path == "" {
-		var err error
-		if path, err = league.FindBundled(); err != nil {
-			return err
-		}
-	}
-	format, games, rep, err := league.ReadFile(path)
+	path, format, games, rep, err := league.ReadFileOrBundled(path)
 	if err != nil {
 		return err
 	}
@@ -205,15 +199,8 @@ func rateLeague(stdout, stderr io.Writer, path, statePath string, drawFlag *floa
 			p.DrawProbability = *drawFlag
 			sum.DrawSource = "-draw"
 		} else {
-			ties, pairs := league.DrawShare(games)
-			p.DrawProbability = float64(ties) / float64(pairs)
-			what := "games"
-			if pairs != len(games) {
-				what = "pairs of teams adjacent in finishing order"
-			}
-			sum.DrawSource = fmt.Sprintf("observed: %d of %d %s drawn", ties, pairs, what)
-			if ties == pairs {
-				return fmt.Errorf("%s: every game is a draw, so the draw share cannot be the draw probability: set -draw", path)
+			if p.DrawProbability, sum.DrawSource, err = league.EstimateDraw(games); err != nil {
+				return fmt.Errorf("%s: %w", path, err)
 			}
 		}
 		l = league.New(format, p)

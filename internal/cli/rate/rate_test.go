@@ -774,6 +774,8 @@ func TestErrors(t *testing.T) {
 	}{
 		{[]string{"-predict", "Ada,Zed"}, []string{`-predict: no player "Zed" in the league (players: Ada, Ben, Cleo`}},
 		{[]string{"-history", "ada"}, []string{`-history: no player "ada" in the league; did you mean "Ada"?`}},
+		{[]string{"-history", strings.Repeat("Zé", 3000)}, []string{`-history: no player "ZéZé`}},
+		{[]string{"-matches", writeFile(t, "long.csv", "match_id,date,team,player,rank\nm,2025-01-01,a,"+strings.Repeat("x", 5000)+",1\n")}, []string{"long.csv:2"}},
 		{[]string{"-matches", filepath.Join(t.TempDir(), "none.csv")}, []string{"none.csv", "no such file"}},
 		{[]string{"-matches", writeFile(t, "h.csv", "a,b\n1,2\n")}, []string{"h.csv:1", "neither the long format", "nor the scores format"}},
 		{[]string{"-matches", writeFile(t, "e.csv", "")}, []string{"e.csv", "empty"}},
