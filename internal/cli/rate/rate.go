@@ -2,7 +2,6 @@ package rate
 
 import (
 	"context"
-	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -254,9 +253,6 @@ func onOff(on bool) string {
 
 // lockTimeout bounds the wait for another run's lock on the state.
 const lockTimeout = 10 * time.Minute
-
-// errNoPlayer reports a name not in the league.
-var errNoPlayer = errors.New("no such player")
 
 // summary describes the league rated, for the first lines of the output.
 type summary struct {

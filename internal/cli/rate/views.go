@@ -81,13 +81,13 @@ func unknown(l *league.League, flagName, name string) error {
 		for i, n := range close {
 			close[i] = fmt.Sprintf("%q", n)
 		}
-		return fmt.Errorf("%s: no player %q in the league; did you mean %s? %w", flagName, name, strings.Join(close, " or "), errNoPlayer)
+		return fmt.Errorf("%s: no player %q in the league; did you mean %s?", flagName, name, strings.Join(close, " or "))
 	}
 	if len(names) <= 30 {
 		slices.Sort(names)
-		return fmt.Errorf("%s: no player %q in the league (players: %s): %w", flagName, name, strings.Join(names, ", "), errNoPlayer)
+		return fmt.Errorf("%s: no player %q in the league (players: %s)", flagName, name, strings.Join(names, ", "))
 	}
-	return fmt.Errorf("%s: no player %q in the league of %d players: %w", flagName, name, len(names), errNoPlayer)
+	return fmt.Errorf("%s: no player %q in the league of %d players", flagName, name, len(names))
 }
 
 // boardRow is one line of the leaderboard.
