@@ -287,3 +287,32 @@ func TestShuffledAndTimestamped(t *testing.T) {
 		t.Errorf("last date %q, want the timestamp", ts.League.LastDate)
 	}
 }
+
+// TestStateSplitHome: the first 3,000 Premier League games through -state
+// in two runs, 90 % then the rest, give the leaderboard and the home
+// advantage of rating them at once, to 1e-12.
+func TestStateSplitHome(t *testing.T) {
+	b, err := os.ReadFile(filepath.Join("..", "..", "..", "examples", "data", "epl.csv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.SplitAfter(string(b), "\n")[:3001]
+	cut := 1 + 2700
+	state := filepath.Join(t.TempDir(), "epl.json")
+	runJSON(t, "-matches", writeFile(t, "a.csv", strings.Join(lines[:cut], "")), "-state", state, "-draw", "0.25")
+	all := writeFile(t, "all.csv", strings.Join(lines, ""))
+	split := runJSON(t, "-matches", all, "-state", state)
+	once := runJSON(t, "-matches", all, "-draw", "0.25")
+	if split.League.New != 300 || split.League.Home == nil || once.League.Home == nil {
+		t.Fatalf("second run rated %d games, home advantage %v and %v", split.League.New, split.League.Home, once.League.Home)
+	}
+	if h, w := *split.League.Home, *once.League.Home; !near(h.Mu, w.Mu, 1e-12) || !near(h.Sigma, w.Sigma, 1e-12) {
+		t.Errorf("home advantage %v in two runs, %v at once", h, w)
+	}
+	compareBoards(t, once.Leaderboard, split.Leaderboard)
+	code, _, stderr := runArgs("-matches", all, "-state", state, "-home", "off")
+	if code != cli.Error {
+		t.Errorf("-home off on a state with a home advantage: exit %d", code)
+	}
+	clitest.WantOneLine(t, Prog, stderr, "-home off differs from -state")
+}
