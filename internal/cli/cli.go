@@ -11,6 +11,7 @@ import (
 	"io"
 	"slices"
 	"strings"
+	"time"
 	"unicode/utf8"
 )
 
@@ -137,4 +138,28 @@ func editDistance(a, b []rune, bound int) int {
 		rows[0], rows[1], rows[2] = prev, cur, pp
 	}
 	return rows[1][len(b)]
+}
+
+// Progress reports a long step's progress on a stream: its lines come at
+// most every interval, the first once interval has passed, so that a step
+// that ends sooner prints nothing.
+type Progress struct {
+	w        io.Writer
+	prog     string
+	interval time.Duration
+	next     time.Time
+}
+
+// NewProgress returns a Progress writing "prog: …" lines to w every
+// interval from now.
+func NewProgress(w io.Writer, prog string, interval time.Duration) *Progress {
+	return &Progress{w: w, prog: prog, interval: interval, next: time.Now().Add(interval)}
+}
+
+// Printf writes a progress line if one is due.
+func (p *Progress) Printf(format string, a ...any) {
+	if now := time.Now(); !now.Before(p.next) {
+		fmt.Fprintln(p.w, oneLine(p.prog+": "+fmt.Sprintf(format, a...)))
+		p.next = now.Add(p.interval)
+	}
 }

@@ -116,13 +116,26 @@ func (l *League) FirstDate() string {
 // one rated (ErrOrder). On an error the league holds the games rated
 // before it.
 func (l *League) Rate(ctx context.Context, games []Game) (int, error) {
+	return l.RateProgress(ctx, games, nil)
+}
+
+// RateProgress is Rate, calling progress (if not nil) after each game
+// with the games gone through so far, for a progress line. It stops with
+// ctx's error when ctx ends.
+func (l *League) RateProgress(ctx context.Context, games []Game, progress func(done int)) (int, error) {
 	known := make(map[string]bool, len(l.Games))
 	for _, k := range l.Games {
 		known[k] = true
 	}
 	firstNew := ""
 	n := 0
-	for _, g := range games {
+	for i, g := range games {
+		if progress != nil {
+			progress(i)
+		}
+		if err := ctx.Err(); err != nil {
+			return n, err
+		}
 		if known[g.Key] {
 			if firstNew != "" {
 				return n, fmt.Errorf("game %s was rated before, but comes after the new game %s: the rated games must come first: %w", g.Key, firstNew, ErrOrder)

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/skillgraph/skillgraph/internal/cli"
 	"github.com/skillgraph/skillgraph/internal/cli/clitest"
@@ -315,4 +316,28 @@ func TestStateSplitHome(t *testing.T) {
 		t.Errorf("-home off on a state with a home advantage: exit %d", code)
 	}
 	clitest.WantOneLine(t, Prog, stderr, "-home off differs from -state")
+}
+
+// TestProgress: rating that runs past the progress interval says how far
+// it has gone on stderr (here an interval of 0, so every game); a run that
+// ends sooner says nothing.
+func TestProgress(t *testing.T) {
+	var out, errs bytes.Buffer
+	path := filepath.Join("..", "..", "..", "examples", "data", "office.csv")
+	q := query{format: "table", view: "leaderboard", rankBy: "display", progress: time.Hour}
+	if err := rateLeague(&out, &errs, path, "", nil, q); err != nil {
+		t.Fatal(err)
+	}
+	if errs.Len() != 0 {
+		t.Errorf("a quick run printed progress: %q", errs.String())
+	}
+	errs.Reset()
+	q.progress = 0
+	if err := rateLeague(&out, &errs, path, "", nil, q); err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSpace(errs.String()), "\n")
+	if len(lines) != 89 || !strings.HasPrefix(lines[88], Prog+": rating ") || !strings.HasSuffix(lines[88], ": 88 of 89 games") {
+		t.Errorf("%d progress lines, the last %q", len(lines), lines[len(lines)-1])
+	}
 }

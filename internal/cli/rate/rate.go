@@ -98,7 +98,7 @@ func Run(args []string, stdout, stderr io.Writer) int {
 		return usage("-history: give a player's name")
 	}
 
-	q := query{home: *home, format: *format, sides: sides, top: *top, history: strings.TrimSpace(*history),
+	q := query{progress: progressInterval, home: *home, format: *format, sides: sides, top: *top, history: strings.TrimSpace(*history),
 		plot: *plotPath, minGames: *minGames, rankBy: by}
 	switch {
 	case set["history"]:
@@ -122,9 +122,10 @@ func Run(args []string, stdout, stderr io.Writer) int {
 
 // query is what to print and how.
 type query struct {
-	home     string // learn, off, or "" for the format's default
-	format   string // table, csv or json
-	view     string // leaderboard, prediction, pairings or history
+	progress time.Duration // how often to say how far rating has gone
+	home     string        // learn, off, or "" for the format's default
+	format   string        // table, csv or json
+	view     string        // leaderboard, prediction, pairings or history
 	sides    [][]string
 	top      int
 	history  string
@@ -210,7 +211,11 @@ func rateLeague(stdout, stderr io.Writer, path, statePath string, drawFlag *floa
 			l.LearnHome()
 		}
 	}
-	if sum.New, err = l.Rate(context.Background(), games); err != nil {
+	progress := cli.NewProgress(stderr, Prog, q.progress)
+	report := func(done int) {
+		progress.Printf("rating %s: %d of %d games", path, done, len(games))
+	}
+	if sum.New, err = l.RateProgress(context.Background(), games, report); err != nil {
 		return fmt.Errorf("%s: %w", path, err)
 	}
 	sum.fill(l)
@@ -250,6 +255,10 @@ func onOff(on bool) string {
 	}
 	return "off"
 }
+
+// progressInterval is how long rating may run before a progress line,
+// and how often they come.
+const progressInterval = 2 * time.Second
 
 // lockTimeout bounds the wait for another run's lock on the state.
 const lockTimeout = 10 * time.Minute
