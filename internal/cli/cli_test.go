@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 )
 
 func TestSuggest(t *testing.T) {
@@ -61,5 +62,20 @@ func TestFailf(t *testing.T) {
 	out := buf.String()
 	if strings.Count(out, "\n") != 1 || len(out) > 1024 || !strings.HasPrefix(out, "p: bad name é") || !strings.HasSuffix(out, "…\n") {
 		t.Errorf("report of %d bytes, %d lines: %.60q", len(out), strings.Count(out, "\n"), out)
+	}
+}
+
+func TestProgress(t *testing.T) {
+	var buf bytes.Buffer
+	p := NewProgress(&buf, "p", time.Hour)
+	p.Printf("step %d", 1)
+	if buf.Len() != 0 {
+		t.Errorf("a line before the interval: %q", buf.String())
+	}
+	p = NewProgress(&buf, "p", 0)
+	p.Printf("step %d", 1)
+	p.Printf("step\n%d", 2)
+	if got := buf.String(); got != "p: step 1\np: step 2\n" {
+		t.Errorf("lines %q", got)
 	}
 }

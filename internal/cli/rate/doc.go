@@ -148,6 +148,9 @@
 // as it was. A state holding a value the league would not write (a σ of
 // 1e-300, a μ whose display rating overflows) is refused in one line.
 //
+// Rating that takes longer than 2 seconds says how far it has gone on
+// stderr every 2 seconds.
+//
 // Errors are one line, "skillgraph rate: what went wrong", with exit
 // status 2 for a usage error and 1 for any other.
 package rate
