@@ -347,14 +347,7 @@ func (m *godModel) Predict(home, away string) (ScorePrediction, error) {
 		return ScorePrediction{}, err
 	}
 	pr, err := m.m.Predict(h, a)
-	if err != nil {
-		return checkPrediction(m.Name(), home, away, ScorePrediction{}, err)
-	}
-	p := m.m.Params
-	sd := p.DifferenceSD(h.Offence, a.Defence, a.Offence, h.Defence)
-	out := gaussianWin((pr.ScoreA - pr.ScoreB) / sd)
-	out.HomeScore, out.AwayScore, out.HasScores = pr.ScoreA, pr.ScoreB, true
-	return checkPrediction(m.Name(), home, away, out, nil)
+	return checkPrediction(m.Name(), home, away, differenceWin(pr, m.m.Params.DifferenceSD(h.Offence, a.Defence, a.Offence, h.Defence)), err)
 }
 
 type gsdModel struct {
@@ -386,11 +379,19 @@ func (m *gsdModel) Predict(home, away string) (ScorePrediction, error) {
 	if err != nil {
 		return ScorePrediction{}, err
 	}
-	if _, err := m.m.Predict(h, a); err != nil { // the model's own checks of the ratings
-		return checkPrediction(m.Name(), home, away, ScorePrediction{}, err)
+	pr, err := m.m.Predict(h, a)
+	return checkPrediction(m.Name(), home, away, differenceWin(pr, m.m.Params.DifferenceSD(h, a)), err)
+}
+
+// differenceWin is P(d > 0) = Φ(μ_d/σ_d) for a Gaussian model's predicted
+// score difference d ~ N(μ_d, sd²), in logarithms (gaussianWin), with the
+// predicted scores where the model has them.
+func differenceWin(pr scorebased.Prediction, sd float64) ScorePrediction {
+	out := gaussianWin(pr.Difference / sd)
+	if pr.HasScores {
+		out.HomeScore, out.AwayScore, out.HasScores = pr.ScoreA, pr.ScoreB, true
 	}
-	z := (h.Mu - a.Mu) / m.m.Params.DifferenceSD(h, a)
-	return checkPrediction(m.Name(), home, away, gaussianWin(z), nil)
+	return out
 }
 
 type eloModel struct {
