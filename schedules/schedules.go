@@ -91,6 +91,9 @@ type Runner struct {
 	residual int
 	changes  []float64
 	seen     []float64
+	// sending is the update whose factor's Message is running, to name
+	// the factor if it panics (nil otherwise).
+	sending *op
 }
 
 // Graph returns the graph being run.
@@ -126,13 +129,23 @@ func ctxErr(ctx context.Context) error {
 // Update sends the message of factor f on edge i with the damping in force
 // and returns the change of the receiving marginal (measured only inside
 // loops or for an observer; 0 otherwise). It is what a plan does for each
-// step, for schedules that are not Step, Sequence or Loop.
-func (r *Runner) Update(f graph.FactorID, i int) (float64, error) {
+// step, for schedules that are not Step, Sequence or Loop. A panic of the
+// factor's fails the update with an *graph.UpdateError wrapping
+// graph.ErrPanicked.
+func (r *Runner) Update(f graph.FactorID, i int) (d float64, err error) {
 	if r == nil || r.g == nil {
 		return 0, errNilGraph()
 	}
 	if !r.g.HasEdge(f, i) {
 		return 0, noEdge(r.g, f, i)
+	}
+	if r.ctx == nil && len(r.frames) == 0 {
+		// Outside a run, no Runner.Run recovers a panic of the factor's.
+		defer func() {
+			if p := recover(); p != nil {
+				d, err = 0, r.panicked(p)
+			}
+		}()
 	}
 	o := stepOp(opStep, f, i)
 	return r.send(&o)
@@ -220,7 +233,7 @@ func (r *Runner) Run(ctx context.Context, s Schedule) (res Result, err error) {
 			// The runner's state is reset by the next run; the graph's
 			// messages are those of the updates made.
 			r.frames = r.frames[:0]
-			res, err = Result{Cyclic: r.g.HasCycle()}, fmt.Errorf("schedules: run of graph %q: %w: %v", r.g.Name(), graph.ErrPanicked, p)
+			res, err = Result{Cyclic: r.g.HasCycle()}, r.panicked(p)
 		}
 	}()
 	res, err = r.run(s)
@@ -233,6 +246,20 @@ func (r *Runner) Run(ctx context.Context, s Schedule) (res Result, err error) {
 		}
 	}
 	return res, err
+}
+
+// panicked returns the error of the recovered panic p: an
+// *graph.UpdateError naming the factor whose Message panicked, or, for a
+// panic elsewhere (a metric, an observer, a custom schedule), an error
+// naming the graph; both wrap graph.ErrPanicked.
+func (r *Runner) panicked(p any) error {
+	o := r.sending
+	r.sending = nil
+	if o != nil {
+		return &graph.UpdateError{Factor: o.factor(), Label: r.g.FactorLabel(o.factor()), Edge: int(o.edge),
+			Err: fmt.Errorf("%w: %v", graph.ErrPanicked, p)}
+	}
+	return fmt.Errorf("schedules: run of graph %q: %w: %v", r.g.Name(), graph.ErrPanicked, p)
 }
 
 // run runs s in the runner's current state: through its plan if s is a
