@@ -1,6 +1,7 @@
 package schedules
 
 import (
+	"context"
 	"fmt"
 	"math"
 
@@ -174,6 +175,9 @@ func (p *Plan) add(s Schedule, depth int, slot *int32) error {
 func (p *Plan) Run(r *Runner) (Result, error) {
 	if p == nil {
 		return Result{}, fmt.Errorf("schedules: %w: nil plan", ErrSchedule)
+	}
+	if r != nil && r.g != nil && r.ctx == nil && len(r.frames) == 0 {
+		return r.Run(context.Background(), p) // outside a run: as Runner.Run
 	}
 	return r.exec(p)
 }

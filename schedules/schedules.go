@@ -248,6 +248,16 @@ func (r *Runner) Run(ctx context.Context, s Schedule) (res Result, err error) {
 	return res, err
 }
 
+// enter runs s for a schedule's own Run method: as part of the run in
+// progress, or, called outside a run, as Runner.Run under
+// context.Background() would (which recovers a panic and reports Cyclic).
+func (r *Runner) enter(s Schedule) (Result, error) {
+	if r != nil && r.g != nil && r.ctx == nil && len(r.frames) == 0 {
+		return r.Run(context.Background(), s)
+	}
+	return r.run(s)
+}
+
 // panicked returns the error of the recovered panic p: an
 // *graph.UpdateError naming the factor whose Message panicked, or, for a
 // panic elsewhere (a metric, an observer, a custom schedule), an error
@@ -304,7 +314,7 @@ type StepSchedule struct {
 func Step(f graph.FactorID, i int) *StepSchedule { return &StepSchedule{Factor: f, Edge: i} }
 
 // Run performs the update (through the runner's plan for s).
-func (s *StepSchedule) Run(r *Runner) (Result, error) { return r.run(s) }
+func (s *StepSchedule) Run(r *Runner) (Result, error) { return r.enter(s) }
 
 // SequenceSchedule runs its parts in order.
 type SequenceSchedule struct {
@@ -316,7 +326,7 @@ type SequenceSchedule struct {
 func Sequence(parts ...Schedule) *SequenceSchedule { return &SequenceSchedule{Parts: parts} }
 
 // Run runs the parts in order (through the runner's plan for s).
-func (s *SequenceSchedule) Run(r *Runner) (Result, error) { return r.run(s) }
+func (s *SequenceSchedule) Run(r *Runner) (Result, error) { return r.enter(s) }
 
 // Defaults of Loop.
 const (
@@ -422,4 +432,4 @@ func (l *LoopSchedule) Validate() error {
 // Run repeats the body (through the runner's plan for l). The returned
 // Delta is the body's change in the last pass and Iterations includes the
 // body's own loops.
-func (l *LoopSchedule) Run(r *Runner) (Result, error) { return r.run(l) }
+func (l *LoopSchedule) Run(r *Runner) (Result, error) { return r.enter(l) }

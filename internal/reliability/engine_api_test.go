@@ -74,8 +74,27 @@ func warm(d *draws, g *graph.Graph) {
 	}
 }
 
-// warmGraph is small() in a drawn state.
-func warmGraph(d *draws) *graph.Graph { g := small(); warm(d, g); return g }
+// warmGraph is small() in a drawn state; in one call in four extended by
+// a hostile user's factor on its first variables.
+func warmGraph(d *draws) *graph.Graph {
+	g := small()
+	if d.rng.IntN(4) == 0 {
+		h := hostileOf(d)
+		h.panics[2] = false // Build would refuse it
+		b := g.Extend()
+		vars := make([]graph.VarID, h.arity)
+		for i := range vars {
+			vars[i] = graph.VarID(i)
+		}
+		b.AddFactor(h, "", vars...)
+		var err error
+		if g, err = b.Build(); err != nil {
+			panic(err)
+		}
+	}
+	warm(d, g)
+	return g
+}
 
 // host is a factor of any arity whose messages are uniform: a place for
 // the cavities a factor under test is given (see edgesFor).
@@ -112,9 +131,58 @@ func edgesFor(d *draws, n int) graph.Edges {
 	return g.Edges(h)
 }
 
-// factorOf draws one of the package's factors with drawn parameters.
+// hostile is a user's factor that misbehaves as drawn: its message and
+// its evidence are drawn numbers (NaN and ±∞ among them), and each of
+// Message, LogAverageFactor, Validate and Label may panic.
+type hostile struct {
+	arity  int
+	msg    messages.Gaussian
+	logAvg float64
+	panics [4]bool // Message, LogAverageFactor, Validate, Label
+}
+
+func (h *hostile) Arity() int { return h.arity }
+func (h *hostile) Message(int, graph.Edges) (messages.Gaussian, error) {
+	if h.panics[0] {
+		panic("hostile message")
+	}
+	return h.msg, nil
+}
+func (h *hostile) LogAverageFactor(graph.Edges) (float64, error) {
+	if h.panics[1] {
+		panic("hostile evidence")
+	}
+	return h.logAvg, nil
+}
+func (h *hostile) Validate() error {
+	if h.panics[2] {
+		panic("hostile validation")
+	}
+	return nil
+}
+func (h *hostile) Label([]string) string {
+	if h.panics[3] {
+		panic("hostile label")
+	}
+	return "hostile"
+}
+
+func hostileOf(d *draws) *hostile {
+	h := &hostile{arity: 1 + d.rng.IntN(3), msg: gauss(d), logAvg: d.F()}
+	for i := range h.panics {
+		h.panics[i] = d.rng.IntN(4) == 0
+	}
+	d.note("hostile%v", h.panics)
+	return h
+}
+
+// factorOf draws one of the package's factors with drawn parameters, or a
+// hostile user's factor.
 func factorOf(d *draws) graph.Factor {
-	k := d.rng.IntN(8)
+	k := d.rng.IntN(9)
+	if k == 8 {
+		return hostileOf(d)
+	}
 	d.note("%s", []string{"Prior", "Likelihood", "GaussianObservation", "GreaterThan", "Within", "Poisson", "WeightedSum", "LinearGaussian"}[k])
 	switch k {
 	case 0:
