@@ -601,6 +601,42 @@ func TestFactorsExtremes(t *testing.T) {
 			probes = append(probes, approx(k.name+".Approximation", k.mk))
 		}
 	}
+	// The variable-margin factors have no parameters, so no Validate.
+	type margin interface {
+		graph.Factor
+		graph.Evidence
+		graph.Labeler
+		graph.Approximate
+	}
+	for _, k := range []struct {
+		name, ctor string
+		mk         func() margin
+	}{
+		{"ExceedsMargin", "NewExceedsMargin", func() margin { return factors.NewExceedsMargin() }},
+		{"WithinMargin", "NewWithinMargin", func() margin { return factors.NewWithinMargin() }},
+		{"BetweenMargins", "NewBetweenMargins", func() margin { return factors.NewBetweenMargins() }},
+	} {
+		mk := k.mk
+		send := func(name string) probe {
+			return probe{name: name, call: func(d *draws) ([]float64, error) {
+				f := mk()
+				m, err := f.Message(d.Small(f.Arity()), edgesFor(d, f.Arity()))
+				return gv(m), err
+			}}
+		}
+		probes = append(probes, send(k.ctor), send(k.name+".Message"),
+			probe{name: k.name + ".LogAverageFactor", call: func(d *draws) ([]float64, error) {
+				f := mk()
+				l, err := f.LogAverageFactor(edgesFor(d, f.Arity()))
+				return []float64{l}, err
+			}},
+			probe{name: k.name + ".Label", call: func(d *draws) ([]float64, error) {
+				_ = mk().Label(make([]string, mk().Arity()))
+				return nil, nil
+			}},
+			probe{name: k.name + ".Arity", call: func(*draws) ([]float64, error) { _ = mk().Arity(); return nil, nil }},
+			probe{name: k.name + ".Approximation", call: func(*draws) ([]float64, error) { _ = mk().Approximation(); return nil, nil }})
+	}
 	checkAPI(t, api{dir: "factors", calls: 300, typed: engineTyped, probes: probes})
 }
 
