@@ -206,7 +206,7 @@ func (r *Runner) send(o *op) (float64, error) {
 	// A panic in the factor's Message is recovered by Runner.Run, which
 	// names the factor from sending: two stores, where a deferred recover
 	// per update would cost more than some messages.
-	r.sending = o
+	r.sending, r.sendingEdge = o.a+1, o.edge
 	switch f := fac.(type) {
 	case *factors.Likelihood:
 		msg, err = f.Message(i, e)
@@ -221,7 +221,7 @@ func (r *Runner) send(o *op) (float64, error) {
 	default:
 		msg, err = f.Message(i, e)
 	}
-	r.sending = nil
+	r.sending = 0
 	if err != nil {
 		return 0, &graph.UpdateError{Factor: o.factor(), Label: r.g.FactorLabel(o.factor()), Edge: i, Err: err}
 	}

@@ -91,9 +91,10 @@ type Runner struct {
 	residual int
 	changes  []float64
 	seen     []float64
-	// sending is the update whose factor's Message is running, to name
-	// the factor if it panics (nil otherwise).
-	sending *op
+	// sending is 1 + the factor whose Message is running and sendingEdge
+	// its edge, to name the factor if it panics (0: none). They are
+	// indices, not the op, so that Update's op stays on the stack.
+	sending, sendingEdge int32
 }
 
 // Graph returns the graph being run.
@@ -263,11 +264,9 @@ func (r *Runner) enter(s Schedule) (Result, error) {
 // panic elsewhere (a metric, an observer, a custom schedule), an error
 // naming the graph; both wrap graph.ErrPanicked.
 func (r *Runner) panicked(p any) error {
-	o := r.sending
-	r.sending = nil
-	if o != nil {
-		return &graph.UpdateError{Factor: o.factor(), Label: r.g.FactorLabel(o.factor()), Edge: int(o.edge),
-			Err: fmt.Errorf("%w: %v", graph.ErrPanicked, p)}
+	f, i := graph.FactorID(r.sending-1), int(r.sendingEdge)
+	if r.sending, r.sendingEdge = 0, 0; f >= 0 {
+		return &graph.UpdateError{Factor: f, Label: r.g.FactorLabel(f), Edge: i, Err: fmt.Errorf("%w: %v", graph.ErrPanicked, p)}
 	}
 	return fmt.Errorf("schedules: run of graph %q: %w: %v", r.g.Name(), graph.ErrPanicked, p)
 }
