@@ -182,7 +182,9 @@ func panicked(p any) error { return fmt.Errorf("%w: %v", ErrPanicked, p) }
 
 // Message returns f's message on edge i seen through e, as f.Message does,
 // except that a panic of f's is recovered and returned as an error wrapping
-// ErrPanicked: engines that call user factors use it so that a faulty
+// ErrPanicked, and a message that is not finite (a point mass, π = +∞, at
+// a finite location is) is an error wrapping ErrNotFinite, as Send would
+// refuse it: engines that call user factors use it so that a faulty
 // factor fails one update instead of the program.
 func Message(f Factor, i int, e Edges) (msg messages.Gaussian, err error) {
 	defer func() {
@@ -190,7 +192,11 @@ func Message(f Factor, i int, e Edges) (msg messages.Gaussian, err error) {
 			msg, err = messages.Gaussian{}, panicked(p)
 		}
 	}()
-	return f.Message(i, e)
+	msg, err = f.Message(i, e)
+	if err == nil && !(messages.IsFinite(msg.Tau) && (messages.IsFinite(msg.Pi) || math.IsInf(msg.Pi, 1))) {
+		return messages.Gaussian{}, fmt.Errorf("message %w: %v", ErrNotFinite, msg)
+	}
+	return msg, err
 }
 
 type variable struct {
