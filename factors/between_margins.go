@@ -189,7 +189,7 @@ func (f *BetweenMargins) logAverageFactor(e graph.Edges) (float64, error) {
 
 // Label returns "I(−u ≤ x ≤ v)".
 func (*BetweenMargins) Label(vars []string) string {
-	return fmt.Sprintf("I(−%s ≤ %s ≤ %s)", vars[1], vars[0], vars[2])
+	return fmt.Sprintf("I(−%s ≤ %s ≤ %s)", varName(vars, 1), varName(vars, 0), varName(vars, 2))
 }
 
 // checkCavities rejects improper cavities.

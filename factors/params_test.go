@@ -87,6 +87,9 @@ func TestLabelsWithoutNames(t *testing.T) {
 		{factors.NewWithin(0.5), "I(|?| ≤ 0.5)"},
 		{factors.NewDifference(), "? = ? − ?"},
 		{factors.NewLinearGaussian([]float64{2, 1}, 1, 3, 1), "N(3; 2·? + ? +1, 1)"},
+		{factors.NewExceedsMargin(), "I(? > ?)"},
+		{factors.NewWithinMargin(), "I(|?| ≤ ?)"},
+		{factors.NewBetweenMargins(), "I(−? ≤ ? ≤ ?)"},
 	} {
 		if got := tc.l.Label(nil); got != tc.want {
 			t.Errorf("%T.Label(nil) = %q, want %q", tc.l, got, tc.want)

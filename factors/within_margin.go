@@ -141,5 +141,5 @@ func (f *WithinMargin) logAverageFactor(e graph.Edges) (float64, error) {
 
 // Label returns "I(|x| ≤ m)".
 func (*WithinMargin) Label(vars []string) string {
-	return fmt.Sprintf("I(|%s| ≤ %s)", vars[0], vars[1])
+	return fmt.Sprintf("I(|%s| ≤ %s)", varName(vars, 0), varName(vars, 1))
 }
