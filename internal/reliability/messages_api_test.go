@@ -16,10 +16,12 @@ func gauss(d *draws) messages.Gaussian {
 	return messages.Gaussian{Pi: d.F(), Tau: d.F()}
 }
 
-// prob draws an argument of a quantile: in (0, 1) in an ordinary call.
+// prob draws an argument of a quantile: in (0, 1) in an ordinary call, from
+// the smallest positive float64 to the largest below 1.
 func prob(d *draws) float64 {
 	if d.ordinary {
-		p := []float64{1e-10, 0.1, 0.5, 0.9, 1 - 1e-10}[d.rng.IntN(5)]
+		ps := []float64{5e-324, 1e-300, 1e-20, 1e-10, 0.1, 0.5, 0.9, 1 - 1e-10, 1 - 0x1p-53}
+		p := ps[d.rng.IntN(len(ps))]
 		d.note("%v", p)
 		return p
 	}
