@@ -6,24 +6,26 @@ import (
 	"github.com/skillgraph/skillgraph/messages"
 )
 
-// anderson accelerates the sweeps by Anderson mixing (Anderson 1965; Walker
-// and Ni 2011): the sweep is a fixed-point map G of the games' messages to
-// their skills x (the messages each skill has from its past follow from
-// them, and are recomputed after mixing), and instead of x ← G(x) the next point is the combination of the last
-// few G(x_j) whose residuals G(x_j) − x_j combine to the least residual.
-// On a history, the slowest part of the error is the whole population's
-// level drifting together, only weakly held by the new players' priors,
-// along with other smooth modes over time; plain sweeps shrink it by 1-3 %
-// each, and mixing over a few sweeps removes such modes as a Krylov
-// method would. The fixed point is the same: a point where G(x) = x has no
-// residual to mix, and Converge still decides convergence by a sweep that
-// moves no skill by more than its tolerance.
 // mixDepth is how many past sweeps are mixed: deeper mixing converges in
 // fewer sweeps on long histories (BENCHMARKS.md), and its buffers, two
 // single-precision columns per game message per sweep mixed, are most of
 // the memory a history takes while smoothing.
 const mixDepth = 10
 
+// anderson accelerates the sweeps by Anderson mixing (Anderson 1965; Walker
+// and Ni 2011): the sweep is a fixed-point map G of the games' messages to
+// their skills x (the messages each skill has from its past follow from
+// them, and are recomputed after mixing), and instead of x ← G(x) the
+// next point is the combination of the last few G(x_j) whose residuals
+// G(x_j) − x_j combine to the least residual. On a history, the slowest
+// part of the error is the whole population's level drifting together,
+// only weakly held by the new players' priors, along with other smooth
+// modes over time: each game holds such a mode only weakly, so a plain
+// sweep shrinks it by a factor close to 1, and mixing over a few sweeps
+// extrapolates along it as a Krylov method would. The fixed point is the
+// same: a point where G(x) = x has no residual to mix, and Converge still
+// decides convergence by a sweep that moves no skill by more than its
+// tolerance.
 type anderson struct {
 	h     *History
 	depth int       // how many past steps are mixed

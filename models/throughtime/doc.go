@@ -11,7 +11,7 @@
 // players is updated by trueskill's two-team closed form
 // (trueskill.Params.Rate1v1), the graph's own update exactly, and any
 // other game by running a graph of its own (trueskill.Params.Declare), so
-// that a history of 1v1 games costs a few hundred bytes a game.
+// that a 1v1 game costs only its entries in those arrays, no graph.
 //
 // New runs the forward pass (online TrueSkill with drift) and keeps each
 // game's one-step-ahead evidence; Converge sweeps the history backward and

@@ -617,10 +617,11 @@ func WithProgress(report func(Progress), evidence bool) Option {
 // history, until no skill's μ or σ moves by more than tol in a sweep, or
 // maxSweeps have run; the result tells which, with the last sweep's
 // largest move as Delta. After each sweep the games' messages move to the
-// Anderson mix of the last sweeps (see anderson), which removes the slow,
-// smooth modes plain sweeps shrink by a few percent each. It may be called
-// again to continue, and stops with ctx's error between sweeps; with
-// WithProgress it reports each sweep.
+// Anderson mix of the last sweeps (see anderson), which removes the
+// smooth modes over time that each plain sweep shrinks only a little, as
+// no one game holds them much. It may be called again to continue, and
+// stops with ctx's error between sweeps; with WithProgress it reports each
+// sweep.
 func (h *History) Converge(ctx context.Context, tol float64, maxSweeps int) (schedules.Result, error) {
 	if !(tol > 0) || maxSweeps < 1 {
 		return schedules.Result{}, fmt.Errorf("throughtime: tolerance %v and %d sweeps: %w", tol, maxSweeps, ErrParameter)
