@@ -238,9 +238,13 @@ func constrainedMessage(s []float64, cav []normal, i, n int) func(z float64) flo
 	if p < 0 {
 		panic("constrainedMessage: no pivot")
 	}
+	// Each free variable's rule carries its density in its weights, which
+	// do not depend on z, and the pivot's density is written out with its
+	// constants taken once: every evaluation of m then costs one
+	// exponential per node of the innermost rule.
 	type rule struct {
-		k    int
-		x, w []float64
+		s    float64   // the variable's coefficient s_k
+		x, w []float64 // nodes, and weights times cav_k's density there
 	}
 	var free []rule
 	for k := range s {
@@ -250,17 +254,31 @@ func constrainedMessage(s []float64, cav []normal, i, n int) func(z float64) flo
 		lo, hi := cav[k].window(16)
 		x, w := make([]float64, n), make([]float64, n)
 		quad.Legendre{}.FixedLocations(x, w, lo, hi)
-		free = append(free, rule{k, x, w})
+		for j := range x {
+			w[j] *= cav[k].pdf(x[j])
+		}
+		free = append(free, rule{s[k], x, w})
 	}
+	// cav_p(v_p)/|s_p| at v_p = −partial/s_p.
+	sp, mp, half := s[p], cav[p].mean, 0.5/cav[p].variance
+	scale := 1 / (math.Abs(sp) * math.Sqrt(2*math.Pi*cav[p].variance))
 	var nest func(depth int, partial float64) float64
 	nest = func(depth int, partial float64) float64 {
 		if depth == len(free) {
-			return cav[p].pdf(-partial/s[p]) / math.Abs(s[p])
+			d := -partial/sp - mp
+			return scale * math.Exp(-d*d*half)
 		}
 		r := free[depth]
 		var sum float64
-		for j := range r.x {
-			sum += r.w[j] * cav[r.k].pdf(r.x[j]) * nest(depth+1, partial+s[r.k]*r.x[j])
+		if depth < len(free)-1 {
+			for j, x := range r.x {
+				sum += r.w[j] * nest(depth+1, partial+r.s*x)
+			}
+			return sum
+		}
+		for j, x := range r.x {
+			d := -(partial+r.s*x)/sp - mp
+			sum += r.w[j] * (scale * math.Exp(-d*d*half))
 		}
 		return sum
 	}
