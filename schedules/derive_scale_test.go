@@ -1,7 +1,6 @@
 package schedules_test
 
 import (
-	"errors"
 	"fmt"
 	"math/rand/v2"
 	"slices"
@@ -355,9 +354,10 @@ func TestDeriveHub(t *testing.T) {
 		b.AddFactor(factors.NewPrior(0, 4), "", skill[i])
 	}
 	for m := range matches {
-		p := rng.Perm(teams)
+		home := rng.IntN(teams)
+		away := (home + 1 + rng.IntN(teams-1)) % teams
 		d := b.AddVariable(fmt.Sprint("d", m))
-		b.AddFactor(factors.NewWeightedSum(1, -1, 1), "", d, skill[p[0]], skill[p[1]], hub)
+		b.AddFactor(factors.NewWeightedSum(1, -1, 1), "", d, skill[home], skill[away], hub)
 		b.AddFactor(factors.NewGreaterThan(0), "", d)
 	}
 	g := mustGraph(t, b)
@@ -380,16 +380,10 @@ func TestDeriveHub(t *testing.T) {
 		}
 	}
 	times := make([]int, g.NumEdges())
-	for j, p := range parts[:half] {
-		var fs []graph.FactorID
+	for _, p := range parts[:half] {
 		schedules.Walk(p, func(st *schedules.StepSchedule, _ *schedules.LoopSchedule) {
 			times[g.EdgeID(st.Factor, st.Edge)]++
-			fs = append(fs, st.Factor)
 		})
-		slices.Sort(fs)
-		if _, err := schedules.TreeOf(g, slices.Compact(fs)); err != nil && !errors.Is(err, schedules.ErrNotTree) {
-			t.Fatalf("part %d: %v", j, err)
-		}
 	}
 	for k, n := range times {
 		if n != 1 {
