@@ -134,6 +134,7 @@ func (tb *treeBuilder) tree(factors []graph.FactorID) (*SequenceSchedule, error)
 	g := tb.g
 	nf := g.NumFactors()
 	defer tb.clear()
+	edges := 0
 	for _, f := range factors {
 		if int(f) < 0 || int(f) >= nf {
 			return nil, fmt.Errorf("schedules: tree of graph %q: %w: no factor %d", g.Name(), ErrSchedule, f)
@@ -141,8 +142,10 @@ func (tb *treeBuilder) tree(factors []graph.FactorID) (*SequenceSchedule, error)
 		if !tb.in[f] {
 			tb.in[f] = true
 			tb.factors = append(tb.factors, f)
+			edges += g.Arity(f)
 		}
 	}
+	tb.adj = slices.Grow(tb.adj, edges)
 	for _, f := range tb.factors {
 		for i := range g.Arity(f) {
 			tb.adj = append(tb.adj, incidence{v: g.EdgeVariable(f, i), f: f, i: i})
