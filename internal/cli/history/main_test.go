@@ -133,7 +133,7 @@ func TestEvaluateFlag(t *testing.T) {
 }
 
 func TestCasesLastLine(t *testing.T) {
-	code, stdout, stderr := runArgs("-cases", "../../models/throughtime/testdata/ttt_cases.json")
+	code, stdout, stderr := runArgs("-cases", "../../../models/throughtime/testdata/ttt_cases.json")
 	lines := strings.Split(strings.TrimSpace(stdout), "\n")
 	if code != cli.OK || !strings.HasPrefix(lines[len(lines)-1], "ttt conformance: ") || !strings.HasSuffix(lines[len(lines)-1], " passed, 0 failed") {
 		t.Errorf("exit %d, last line %q, stderr %q", code, lines[len(lines)-1], stderr)

@@ -156,7 +156,7 @@ func TestDefaultRunOnShippedData(t *testing.T) {
 		t.Fatalf("exit %d\nstderr:\n%s", code, stderr)
 	}
 	for _, want := range []string{
-		"Left out: experiment 1, AFL (" + filepath.Join("..", "data", "afl.csv"),
+		"Left out: experiment 1, AFL (" + filepath.Join("..", "..", "..", "examples", "data", "afl.csv"),
 		"## Experiment 1: UK-PL, seasons 1995-96 to 2008-09 (14 seasons)",
 		"76 of 380 in every season",
 		"## Experiment 2: Formula 1 races",

@@ -86,7 +86,7 @@ func TestFitsAndPredicts(t *testing.T) {
 // on by default (all but the last five), read from the file directly.
 func eplTrain(t *testing.T) (home, away, draws []float64) {
 	t.Helper()
-	body, err := os.ReadFile("../data/epl.csv")
+	body, err := os.ReadFile("../../../examples/data/epl.csv")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -157,7 +157,7 @@ func calibration(t *testing.T, stdout string) map[string][3]float64 {
 // shows the observed means, computed here from the file, beside the
 // models' far-off ones.
 func TestPaperSettingsSayWhatIsWrong(t *testing.T) {
-	code, stdout, stderr := runArgs("-data", "../data/epl.csv")
+	code, stdout, stderr := runArgs("-data", "../../../examples/data/epl.csv")
 	if code != cli.OK {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
@@ -192,7 +192,7 @@ func TestPaperSettingsSayWhatIsWrong(t *testing.T) {
 // score models come within 10 % of the observed goals per side and 0.05
 // of the observed draw rate.
 func TestFitMatchesTheLeague(t *testing.T) {
-	code, stdout, stderr := runArgs("-data", "../data/epl.csv", "-fit")
+	code, stdout, stderr := runArgs("-data", "../../../examples/data/epl.csv", "-fit")
 	if code != cli.OK {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
