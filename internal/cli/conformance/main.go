@@ -1,34 +1,45 @@
-// Command conformance rates every case of a TrueSkill reference-vector file
-// (schema trueskill-peer-vectors/1, see
-// models/trueskill/testdata/peer_cases_schema.md) with
-// skillgraph's TrueSkill model and compares posteriors, match quality and
-// outcome probability with each case's own tolerance. It prints one line per
-// failing case and ends with "conformance: N passed, M failed";
-// the exit status is 1 if any case failed.
-//
-//	go run ./examples/conformance
-//
-// runs the peers' cases shipped in models/trueskill/testdata (from the
-// repository root); -cases FILE checks another file of the same schema.
-package main
+package conformance
 
 import (
 	"flag"
 	"fmt"
-	"os"
+	"io"
 
+	"github.com/skillgraph/skillgraph/internal/cli"
 	"github.com/skillgraph/skillgraph/internal/conformance"
 	"github.com/skillgraph/skillgraph/internal/peercases"
+	"github.com/skillgraph/skillgraph/internal/repo"
 )
 
-func main() {
-	cases := flag.String("cases", "models/trueskill/testdata/peer_cases.json", "reference vectors (JSON)")
-	verbose := flag.Bool("v", false, "print every case with its largest error")
-	flag.Parse()
-	file, err := peercases.Load(*cases)
+// shipped is the peers' reference vectors, from the module root.
+const shipped = "models/trueskill/testdata/peer_cases.json"
+
+// Run is the subcommand with its arguments and streams; it returns the
+// exit status.
+func Run(args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("conformance", flag.ContinueOnError)
+	cases := fs.String("cases", "", "reference vectors (JSON; default: the shipped "+shipped+")")
+	verbose := fs.Bool("v", false, "print every case with its largest error")
+	if status, done := cli.Parse(fs, args, "conformance [-cases FILE] [-v]", stderr); done {
+		return status
+	}
+	path := *cases
+	if path == "" {
+		p, err := repo.Path(shipped)
+		if err != nil {
+			fmt.Fprintf(stderr, "conformance: no -cases given and the shipped cases are not found: %v\n", err)
+			return cli.Error
+		}
+		path = p
+	}
+	file, err := peercases.Load(path)
 	if err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		os.Exit(2)
+		fmt.Fprintf(stderr, "conformance: %v\n", err)
+		return cli.Error
+	}
+	if len(file.Cases) == 0 {
+		fmt.Fprintf(stderr, "conformance: %s: no cases\n", path)
+		return cli.Error
 	}
 	var pass, fail int
 	for _, c := range file.Cases {
@@ -36,16 +47,17 @@ func main() {
 		switch o.Status {
 		case conformance.Fail:
 			fail++
-			fmt.Printf("FAIL %s: %s\n", o.Name, o.Detail)
+			fmt.Fprintf(stdout, "FAIL %s: %s\n", o.Name, o.Detail)
 		default:
 			pass++
 			if *verbose {
-				fmt.Printf("ok   %s: worst %.2f of tolerance (%s)\n", o.Name, o.Worst, o.What)
+				fmt.Fprintf(stdout, "ok   %s: worst %.2f of tolerance (%s)\n", o.Name, o.Worst, o.What)
 			}
 		}
 	}
-	fmt.Printf("conformance: %d passed, %d failed\n", pass, fail)
+	fmt.Fprintf(stdout, "conformance: %d passed, %d failed\n", pass, fail)
 	if fail > 0 {
-		os.Exit(1)
+		return cli.Error
 	}
+	return cli.OK
 }

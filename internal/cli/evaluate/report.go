@@ -1,4 +1,4 @@
-package main
+package evaluate
 
 import (
 	"encoding/json"

@@ -1,30 +1,4 @@
-// Command throughtime smooths a whole history of games with TrueSkill
-// Through Time (package models/throughtime), fits its parameters, compares
-// its one-step-ahead predictions with TrueSkill's, or checks the package
-// against the reference vectors of TrueSkillThroughTime.py.
-//
-//	go run ./examples/throughtime -matches examples/data/f1_races.csv -draw 0.1 -out DIR
-//	go run ./examples/throughtime -matches examples/data/epl.csv -draw 0.25 -fit
-//	go run ./examples/throughtime -matches examples/data/epl.csv -draw 0.25 -evaluate -k 3
-//	go run ./examples/throughtime -cases models/throughtime/testdata/ttt_cases.json
-//
-// -matches reads either the long format match_id,date,team,player,rank
-// (one row per player) or the scores format
-// date,season,home,away,home_score,away_score (each match a two-team game,
-// equal scores a draw), told apart by the header; dates are YYYY-MM-DD,
-// counted in -unit (days, weeks, months, years, or a number of days). It
-// runs the forward pass and then sweeps to -tol, showing progress on
-// stderr, and prints whether it converged, after how many sweeps and how
-// long, the evidence, and the players with the highest final skill; -out
-// writes every learning curve as CSV and the top players' curves as SVG.
-// -fit first fits σ₀, γ and the draw probability to the history's
-// filtered evidence (-fit-evidence smoothed for the smoothed one) and
-// prints them. -evaluate predicts every game one step ahead by filtering,
-// by smoothing the history so far (-k sweeps after each batch) and by
-// plain TrueSkill, and prints their log-loss and accuracy (-json FILE
-// writes them too). With -cases the last line is "ttt conformance: N
-// passed, M failed", and the exit status is 1 if any failed.
-package main
+package history
 
 import (
 	"cmp"
@@ -44,8 +18,6 @@ import (
 	"github.com/skillgraph/skillgraph/models/throughtime"
 )
 
-func main() { os.Exit(run(os.Args[1:], os.Stdout, os.Stderr)) }
-
 // options are the command line's settings for -matches.
 type options struct {
 	path        string
@@ -63,10 +35,10 @@ type options struct {
 	jsonOut     string
 }
 
-// run is the program with its arguments and streams, returning the exit
+// Run is the subcommand with its arguments and streams, returning the exit
 // status.
-func run(args []string, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("throughtime", flag.ContinueOnError)
+func Run(args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("history", flag.ContinueOnError)
 	cases := fs.String("cases", "", "reference vectors to check (ttt_cases.json)")
 	var o options
 	fs.StringVar(&o.path, "matches", "", "history: match_id,date,team,player,rank or date,season,home,away,home_score,away_score")
@@ -87,11 +59,11 @@ func run(args []string, stdout, stderr io.Writer) int {
 	fs.Float64Var(&o.p.Beta, "beta", o.p.Beta, "performance noise")
 	fs.Float64Var(&o.p.Gamma, "gamma", o.p.Gamma, "skill drift per unit of time")
 	fs.Float64Var(&o.p.DrawProbability, "draw", o.p.DrawProbability, "draw probability")
-	const synopsis = "throughtime -cases FILE | -matches FILE [-unit years] [-tol 1e-6] [-max N] [-out DIR] [-fit] [-evaluate [-k 3] [-json FILE]] [-mu -sigma -beta -gamma -draw]"
+	const synopsis = "history -cases FILE | -matches FILE [-unit years] [-tol 1e-6] [-max N] [-out DIR] [-fit] [-evaluate [-k 3] [-json FILE]] [-mu -sigma -beta -gamma -draw]"
 	if status, done := cli.Parse(fs, args, synopsis, stderr); done {
 		return status
 	}
-	usage := func(format string, a ...any) int { return cli.Usagef(stderr, "throughtime", format, a...) }
+	usage := func(format string, a ...any) int { return cli.Usagef(stderr, "history", format, a...) }
 	var err error
 	if o.unit, err = parseUnit(*unit); err != nil {
 		return usage("-unit %q: %v", *unit, err)
@@ -115,7 +87,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return usage("-top %d: must not be negative", o.top)
 	}
 	fail := func(err error) int {
-		fmt.Fprintf(stderr, "throughtime: %v\n", err)
+		fmt.Fprintf(stderr, "history: %v\n", err)
 		return cli.Error
 	}
 	switch {

@@ -1,4 +1,4 @@
-package main
+package history
 
 import (
 	"encoding/json"
@@ -11,7 +11,7 @@ import (
 	"github.com/skillgraph/skillgraph/internal/cli/clitest"
 )
 
-func runArgs(args ...string) (code int, stdout, stderr string) { return clitest.Run(run, args...) }
+func runArgs(args ...string) (code int, stdout, stderr string) { return clitest.Run(Run, args...) }
 
 func writeTemp(t *testing.T, name, text string) string {
 	t.Helper()
@@ -159,13 +159,13 @@ func TestUsageErrors(t *testing.T) {
 		if code != cli.Usage {
 			t.Errorf("%v: exit %d", c.args, code)
 		}
-		clitest.WantOneLine(t, "throughtime", stderr, c.text)
+		clitest.WantOneLine(t, "history", stderr, c.text)
 	}
 	code, _, stderr := runArgs("-matches", filepath.Join(t.TempDir(), "missing.csv"))
 	if code != cli.Error {
 		t.Errorf("missing file: exit %d", code)
 	}
-	clitest.WantOneLine(t, "throughtime", stderr, "missing.csv")
+	clitest.WantOneLine(t, "history", stderr, "missing.csv")
 }
 
 func TestParseUnit(t *testing.T) {

@@ -1,4 +1,4 @@
-package main
+package scores
 
 import (
 	"fmt"
@@ -15,7 +15,7 @@ import (
 
 // runArgs runs the program in-process and returns its exit status and
 // output.
-func runArgs(args ...string) (code int, stdout, stderr string) { return clitest.Run(run, args...) }
+func runArgs(args ...string) (code int, stdout, stderr string) { return clitest.Run(Run, args...) }
 
 // wantOneLine fails unless stderr is one line starting "scores: " and
 // containing each of texts.
