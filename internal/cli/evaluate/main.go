@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/skillgraph/skillgraph/internal/cli"
+	"github.com/skillgraph/skillgraph/internal/plot"
 	"github.com/skillgraph/skillgraph/internal/repo"
 	"github.com/skillgraph/skillgraph/models/elo"
 	"github.com/skillgraph/skillgraph/models/evaluation"
@@ -264,7 +265,7 @@ func experiments(stderr io.Writer, rep *report, data string, fig io.Writer, cfg 
 	if len(ran) == 0 && f1 == nil {
 		return fmt.Errorf("no data in %s: none of epl.csv, afl.csv, f1_races.csv", data)
 	}
-	var panels []evaluation.Panel
+	var panels []plot.Panel
 	for _, l := range ran {
 		res, err := scoreLeagueOf(stderr, l, cfg)
 		if err != nil {
@@ -274,7 +275,7 @@ func experiments(stderr io.Writer, rep *report, data string, fig io.Writer, cfg 
 		panels = append(panels, res.panels()...)
 	}
 	if fig != nil && len(panels) > 0 {
-		if err := evaluation.WriteFigureSVG(fig, panels, 3); err != nil {
+		if err := plot.Figure(fig, "svg", panels, 3); err != nil {
 			return err
 		}
 	}
@@ -411,12 +412,12 @@ func scoreLeagueOf(stderr io.Writer, l league, cfg config) (scoreLeague, error) 
 }
 
 // panels returns the league's row of the figure.
-func (s scoreLeague) panels() []evaluation.Panel {
-	var out []evaluation.Panel
+func (s scoreLeague) panels() []plot.Panel {
+	var out []plot.Panel
 	for _, tab := range s.Metrics {
-		p := evaluation.Panel{Title: s.League + ": " + tab.Metric, YLabel: tab.Label, X: s.Shares}
+		p := plot.Panel{Title: s.League + ": " + tab.Metric, XLabel: "proportion of data used for training", YLabel: tab.Label, X: s.Shares}
 		for _, row := range tab.Rows {
-			l := evaluation.Line{Name: row.Model}
+			l := plot.Line{Name: row.Model}
 			for _, c := range row.Cells {
 				half := float64(c.Half)
 				if math.IsNaN(half) {
