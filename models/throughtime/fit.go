@@ -74,6 +74,10 @@ type FitOptions struct {
 	Absolute float64
 	// Options are passed to New on every evaluation (WithPriors, Untimed).
 	Options []Option
+	// Progress, if not nil, is called after each evaluation of the
+	// evidence, the start's first, with its count from 1, the parameters
+	// and their log evidence, so that a long fit can show where it is.
+	Progress func(evaluation int, p Params, logEvidence float64)
 }
 
 // DefaultFitOptions returns the options Fit uses from start: σ₀ in
@@ -231,7 +235,11 @@ func Fit(ctx context.Context, start Params, games []Game, opt FitOptions) (FitRe
 			return 0, err
 		}
 		if opt.Evidence == FilteredEvidence {
-			return h.FilteredLogEvidence(), nil
+			lz := h.FilteredLogEvidence()
+			if opt.Progress != nil {
+				opt.Progress(res.Evaluations, p, lz)
+			}
+			return lz, nil
 		}
 		r, err := h.Converge(ctx, tol, sweeps)
 		if err != nil {
@@ -241,6 +249,9 @@ func Fit(ctx context.Context, start Params, games []Game, opt FitOptions) (FitRe
 			res.Unconverged++
 		}
 		_, lz, err := h.LogEvidence()
+		if err == nil && opt.Progress != nil {
+			opt.Progress(res.Evaluations, p, lz)
+		}
 		return lz, err
 	}
 	startP := base
