@@ -4,6 +4,8 @@ import (
 	"bufio"
 	"errors"
 	"fmt"
+	"io"
+	"math"
 	"os"
 	"strconv"
 	"strings"
@@ -21,51 +23,102 @@ var units = map[string]float64{
 	"year": 365.25, "years": 365.25,
 }
 
-// parseUnit reads -unit: a named unit or a positive number of days.
-func parseUnit(s string) (float64, error) {
-	if d, ok := units[s]; ok {
-		return d, nil
+// maxUnitDays is the longest unit, in days: the longest duration Go's
+// clock holds, 2⁶³ − 1 ns, about 292 years.
+const maxUnitDays = math.MaxInt64 / float64(24*time.Hour)
+
+// parseUnit reads -unit: a named unit or a positive number of days, at
+// most maxUnitDays.
+func parseUnit(s string) (time.Duration, error) {
+	d, ok := units[s]
+	if !ok {
+		var err error
+		d, err = strconv.ParseFloat(s, 64)
+		if err != nil || !(d > 0) {
+			return 0, errors.New("want days, weeks, months, years, or a positive number of days")
+		}
+		if !(d < maxUnitDays) {
+			return 0, fmt.Errorf("at most %.0f days (%.0f years), the longest unit a clock of nanoseconds holds", math.Floor(maxUnitDays), math.Floor(maxUnitDays/365.25))
+		}
 	}
-	d, err := strconv.ParseFloat(s, 64)
-	if err != nil || !(d > 0) || d > 1e6 {
-		return 0, errors.New("want days, weeks, months, years, or a positive number of days")
+	u := time.Duration(d * float64(24*time.Hour))
+	if u <= 0 {
+		return 0, errors.New("shorter than a nanosecond")
 	}
-	return d, nil
+	return u, nil
 }
 
-// loadGames reads a history in the long format or the scores format (told
+// data is a history read from a file: its games, each at its time counted
+// in units since 1970, and its draws.
+type data struct {
+	games     []throughtime.Game
+	unit      time.Duration
+	draws     int     // games with two teams in the same place
+	drawShare float64 // the share of tied places, evaluation.DrawProbability
+	daily     bool    // every time is a date, at midnight UTC
+}
+
+// clock turns a game's time back into a date and time, to the second.
+func (d data) clock(t float64) time.Time {
+	return time.Unix(int64(math.Round(t*d.unit.Seconds())), 0).UTC()
+}
+
+// date writes a game's time as a date if every time in the file is one,
+// else as an RFC 3339 timestamp.
+func (d data) date(t float64) string {
+	if d.daily {
+		return d.clock(t).Format(time.DateOnly)
+	}
+	return d.clock(t).Format(time.RFC3339)
+}
+
+// load reads a history in the long format or the scores format (told
 // apart by the header: the scores format has a home_score column) as
-// games in file order, each at its date counted in units of unit days
-// since 1970-01-01.
-func loadGames(path string, unit float64) ([]throughtime.Game, error) {
+// games in file order, each at its date counted in units since
+// 1970-01-01.
+func load(_ io.Writer, path string, unit time.Duration) (data, error) {
 	scored, err := isScored(path)
 	if err != nil {
-		return nil, err
+		return data{}, err
 	}
 	var ranked []evaluation.RankedMatch
 	if scored {
 		ms, err := evaluation.LoadScored(path)
 		if err != nil {
-			return nil, err
+			return data{}, err
 		}
 		ranked = evaluation.AsRanked(ms)
 	} else if ranked, err = evaluation.LoadRanked(path); err != nil {
-		return nil, err
+		return data{}, err
 	}
-	games := make([]throughtime.Game, len(ranked))
-	per := time.Duration(unit * float64(24*time.Hour))
+	d := data{games: make([]throughtime.Game, len(ranked)), unit: unit, daily: true, drawShare: evaluation.DrawProbability(ranked)}
 	for k, m := range ranked {
 		day, err := time.Parse(time.DateOnly, m.Date)
 		if err != nil {
-			return nil, fmt.Errorf("%s: match %s: date %q: %w", path, m.ID, m.Date, err)
+			return data{}, fmt.Errorf("%s: match %s: date %q: %w", path, m.ID, m.Date, err)
 		}
-		at, err := throughtime.At(day, per)
+		at, err := throughtime.At(day, unit)
 		if err != nil {
-			return nil, err
+			return data{}, err
 		}
-		games[k] = throughtime.Game{Time: at, Teams: m.Teams, Ranks: m.Ranks}
+		d.games[k] = throughtime.Game{Time: at, Teams: m.Teams, Ranks: m.Ranks}
+		if tied(m.Ranks) {
+			d.draws++
+		}
 	}
-	return games, nil
+	return d, nil
+}
+
+// tied reports whether two teams share a place.
+func tied(ranks []int) bool {
+	seen := map[int]bool{}
+	for _, r := range ranks {
+		if seen[r] {
+			return true
+		}
+		seen[r] = true
+	}
+	return false
 }
 
 // isScored reports whether the file's header names a home_score column.

@@ -227,7 +227,9 @@ func trueSkillEvidence(ctx context.Context, games []throughtime.Game, tp trueski
 // τ and (if start's is positive) the draw probability, β held fixed (the
 // evidence depends only on σ₀/β and τ/β when μ₀ = 0), with Nelder–Mead on
 // log σ₀, log τ and logit p. It returns the parameters and their evidence.
-func fitTrueSkill(ctx context.Context, games []throughtime.Game, start trueskill.Params) (trueskill.Params, float64, int, error) {
+// progress, if not nil, is called after each evaluation with its count,
+// parameters and evidence.
+func fitTrueSkill(ctx context.Context, games []throughtime.Game, start trueskill.Params, progress func(int, trueskill.Params, float64)) (trueskill.Params, float64, int, error) {
 	draws := start.DrawProbability > 0
 	at := func(z []float64) trueskill.Params {
 		p := start
@@ -257,6 +259,9 @@ func fitTrueSkill(ctx context.Context, games []throughtime.Game, start trueskill
 		if lz > best {
 			best, bestP = lz, p
 		}
+		if progress != nil {
+			progress(evals, p, lz)
+		}
 		return lz, nil
 	}, z0, maximize.Options{SimplexSize: 0.3, MaxEvaluations: 300, Absolute: 1e-3, Iterations: 10 * len(z0)})
 	if err != nil {
@@ -285,15 +290,17 @@ func evaluateCmd(ctx context.Context, stdout, stderr io.Writer, games []throught
 	}
 	tsFitted := "default"
 	if o.fit {
-		start := time.Now()
-		fitted, lz, evals, err := fitTrueSkill(ctx, games, tp)
+		prog := newProgress(stderr, o.progress)
+		fitted, lz, evals, err := fitTrueSkill(ctx, games, tp, func(n int, q trueskill.Params, lz float64) {
+			prog.printf("fit TrueSkill: evaluation %d: σ = %.4g, τ = %.4g, draw probability %.4g: log evidence %.2f", n, q.Sigma, q.Tau, q.DrawProbability, lz)
+		})
 		if err != nil {
 			return err
 		}
 		tp = fitted
 		tsFitted = "fitted"
 		fmt.Fprintf(stdout, "fit TrueSkill (β = %g fixed): σ = %.4g, τ = %.4g, draw probability = %.4g; log evidence %.2f; %d evaluations in %v\n",
-			tp.Beta, tp.Sigma, tp.Tau, tp.DrawProbability, lz, evals, time.Since(start).Round(time.Millisecond))
+			tp.Beta, tp.Sigma, tp.Tau, tp.DrawProbability, lz, evals, time.Since(prog.start).Round(time.Millisecond))
 	}
 	tttFitted := "default"
 	if o.fit {
@@ -320,19 +327,18 @@ func evaluateCmd(ctx context.Context, stdout, stderr io.Writer, games []throught
 	}
 	ev.Results = append(ev.Results, r)
 
-	start = time.Now()
-	last := time.Now()
+	prog := newProgress(stderr, o.progress)
+	var last time.Time
 	preds, err = smoothing(ctx, games, p, o.k, o.tol, func(done int) {
-		if time.Since(last) > time.Second || done == len(games) {
+		if time.Since(last) >= time.Second || done == len(games) {
 			last = time.Now()
-			fmt.Fprintf(stderr, "\rsmoothing: %d of %d games, %v   ", done, len(games), time.Since(start).Round(time.Second))
+			prog.printf("smoothing: %d of %d games, %v", done, len(games), time.Since(prog.start).Round(time.Second))
 		}
 	})
-	fmt.Fprintln(stderr)
 	if err != nil {
 		return fmt.Errorf("smoothing: %w", err)
 	}
-	r, err = score(fmt.Sprintf("TTT smoothing, k=%d", o.k), tttParams, games, preds, time.Since(start))
+	r, err = score(fmt.Sprintf("TTT smoothing, k=%d", o.k), tttParams, games, preds, time.Since(prog.start))
 	if err != nil {
 		return err
 	}

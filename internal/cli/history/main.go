@@ -4,16 +4,20 @@ import (
 	"cmp"
 	"context"
 	"encoding/csv"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"path/filepath"
 	"slices"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/skillgraph/skillgraph/internal/cli"
+	"github.com/skillgraph/skillgraph/internal/plot"
 	"github.com/skillgraph/skillgraph/internal/tttcases"
 	"github.com/skillgraph/skillgraph/models/throughtime"
 )
@@ -22,10 +26,12 @@ import (
 type options struct {
 	path        string
 	p           throughtime.Params
-	unit        float64 // days in one unit of time
+	drawGiven   bool          // -draw was given; otherwise the data's
+	unit        time.Duration // one unit of time, which γ is per
 	tol         float64
 	maxSweeps   int
 	out         string
+	figure      string // the learning curves' format: svg or png
 	top         int
 	fit         bool
 	fitEvidence throughtime.Evidence
@@ -33,7 +39,10 @@ type options struct {
 	k           int
 	tau         float64 // TrueSkill's τ for -evaluate; negative: σ₀/100
 	jsonOut     string
+	progress    time.Duration // progress lines for steps longer than this
 }
+
+const synopsis = "history -matches FILE [-unit years] [-draw p] [-fit] [-evaluate [-k 3] [-json FILE]] [-out DIR] [-mu -sigma -beta -gamma] | history -cases FILE"
 
 // Run is the subcommand with its arguments and streams, returning the exit
 // status.
@@ -41,11 +50,12 @@ func Run(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("history", flag.ContinueOnError)
 	cases := fs.String("cases", "", "reference vectors to check (ttt_cases.json)")
 	var o options
-	fs.StringVar(&o.path, "matches", "", "history: match_id,date,team,player,rank or date,season,home,away,home_score,away_score")
+	fs.StringVar(&o.path, "matches", "", "history: the long format (match_id,time,team,player,rank) or the scores format (time,home,away,home_score,away_score)")
 	unit := fs.String("unit", "years", "unit of time: days, weeks, months, years, or a number of days (γ is per unit)")
 	fs.Float64Var(&o.tol, "tol", 1e-6, "stop when no skill's μ or σ moves more than this in a sweep")
 	fs.IntVar(&o.maxSweeps, "max", 200, "most sweeps")
-	fs.StringVar(&o.out, "out", "", "directory for learning_curves.csv and learning_curves.svg")
+	fs.StringVar(&o.out, "out", "", "folder for learning_curves.csv and the learning-curve figure (created if absent)")
+	fs.StringVar(&o.figure, "figure", "svg", "format of the learning-curve figure under -out: svg or png")
 	fs.IntVar(&o.top, "top", 10, "players to list")
 	fs.BoolVar(&o.fit, "fit", false, "fit σ, γ and the draw probability (β fixed) before smoothing")
 	fitEvidence := fs.String("fit-evidence", "filtered", "evidence -fit maximises: filtered or smoothed")
@@ -53,13 +63,20 @@ func Run(args []string, stdout, stderr io.Writer) int {
 	fs.IntVar(&o.k, "k", 3, "sweeps after each batch in -evaluate's smoothing")
 	fs.Float64Var(&o.tau, "tau", -1, "TrueSkill's τ in -evaluate (default σ/100; fitted with -fit)")
 	fs.StringVar(&o.jsonOut, "json", "", "with -evaluate, also write the results as JSON to this file")
+	fs.DurationVar(&o.progress, "progress", 2*time.Second, "print progress on stderr for steps that run longer than this")
 	o.p = throughtime.DefaultParams()
 	fs.Float64Var(&o.p.Mu, "mu", o.p.Mu, "prior mean")
 	fs.Float64Var(&o.p.Sigma, "sigma", o.p.Sigma, "prior standard deviation")
 	fs.Float64Var(&o.p.Beta, "beta", o.p.Beta, "performance noise")
 	fs.Float64Var(&o.p.Gamma, "gamma", o.p.Gamma, "skill drift per unit of time")
-	fs.Float64Var(&o.p.DrawProbability, "draw", o.p.DrawProbability, "draw probability")
-	const synopsis = "history -cases FILE | -matches FILE [-unit years] [-tol 1e-6] [-max N] [-out DIR] [-fit] [-evaluate [-k 3] [-json FILE]] [-mu -sigma -beta -gamma -draw]"
+	fs.Func("draw", "draw probability in [0, 1) (default: the data's share of tied places)", func(s string) error {
+		d, err := strconv.ParseFloat(s, 64)
+		if err != nil || !(d >= 0 && d < 1) {
+			return fmt.Errorf("%q is not a probability in [0, 1)", s)
+		}
+		o.p.DrawProbability, o.drawGiven = d, true
+		return nil
+	})
 	if status, done := cli.Parse(fs, args, synopsis, stderr); done {
 		return status
 	}
@@ -76,18 +93,25 @@ func Run(args []string, stdout, stderr io.Writer) int {
 	default:
 		return usage("-fit-evidence %q: want filtered or smoothed", *fitEvidence)
 	}
+	if err := checkParams(o.p); err != nil {
+		return usage("%v", err)
+	}
 	switch {
-	case !(o.tol > 0):
-		return usage("-tol %v: must be positive", o.tol)
+	case !(o.tol > 0) || math.IsInf(o.tol, 1):
+		return usage("-tol %v: must be positive and finite", o.tol)
 	case o.maxSweeps < 1:
 		return usage("-max %d: must be at least 1", o.maxSweeps)
 	case o.k < 0:
 		return usage("-k %d: must not be negative", o.k)
 	case o.top < 0:
 		return usage("-top %d: must not be negative", o.top)
+	case o.figure != "svg" && o.figure != "png":
+		return usage("-figure %q: want svg or png", o.figure)
+	case o.progress < 0:
+		return usage("-progress %v: must not be negative", o.progress)
 	}
 	fail := func(err error) int {
-		fmt.Fprintf(stderr, "history: %v\n", err)
+		fmt.Fprintln(stderr, "history:", strings.ReplaceAll(err.Error(), "\n", " "))
 		return cli.Error
 	}
 	switch {
@@ -111,12 +135,35 @@ func Run(args []string, stdout, stderr io.Writer) int {
 	return cli.OK
 }
 
+// checkParams reports a prior or noise the flags set out of range, by the
+// flag's name.
+func checkParams(p throughtime.Params) error {
+	for _, f := range []struct {
+		name     string
+		v        float64
+		positive bool
+	}{{"mu", p.Mu, false}, {"sigma", p.Sigma, true}, {"beta", p.Beta, true}, {"gamma", p.Gamma, false}} {
+		switch {
+		case math.IsNaN(f.v) || math.IsInf(f.v, 0):
+			return fmt.Errorf("-%s %v: must be finite", f.name, f.v)
+		case f.positive && !(f.v > 0):
+			return fmt.Errorf("-%s %v: must be positive", f.name, f.v)
+		case f.name == "gamma" && f.v < 0:
+			return fmt.Errorf("-gamma %v: must not be negative", f.v)
+		}
+	}
+	return nil
+}
+
 // conformance checks every case of the reference vectors at path and
 // reports whether all passed.
 func conformance(w io.Writer, path string) (bool, error) {
 	f, err := tttcases.Load(path)
 	if err != nil {
 		return false, err
+	}
+	if len(f.Cases) == 0 {
+		return false, fmt.Errorf("%s: no cases", path)
 	}
 	passed, failed := 0, 0
 	for _, c := range f.Cases {
@@ -137,53 +184,135 @@ func conformance(w io.Writer, path string) (bool, error) {
 }
 
 // matches runs -matches: fit (if asked), evaluate (if asked), else smooth.
+// The output folder and files are made sure of before any work.
 func matches(stdout, stderr io.Writer, o options) error {
-	games, err := loadGames(o.path, o.unit)
+	if o.out != "" {
+		if err := os.MkdirAll(o.out, 0o755); err != nil {
+			return fmt.Errorf("-out: %w", err)
+		}
+		if err := canWrite(o.out); err != nil {
+			return fmt.Errorf("-out %s: %w", o.out, err)
+		}
+	}
+	if o.jsonOut != "" {
+		if err := canWrite(filepath.Dir(o.jsonOut)); err != nil {
+			return fmt.Errorf("-json %s: %w", o.jsonOut, err)
+		}
+	}
+	d, err := load(stderr, o.path, o.unit)
+	if err != nil {
+		return err
+	}
+	p, err := drawProbability(stdout, d, o)
 	if err != nil {
 		return err
 	}
 	ctx := context.Background()
-	p := o.p
 	if o.fit {
-		if p, err = fitParams(ctx, stdout, games, p, o.fitEvidence); err != nil {
+		if p, err = fitParams(ctx, stdout, stderr, d.games, p, o); err != nil {
 			return err
 		}
 	}
 	if o.evaluate {
-		return evaluateCmd(ctx, stdout, stderr, games, p, o)
+		return evaluateCmd(ctx, stdout, stderr, d.games, p, o)
 	}
-	return smooth(ctx, stdout, stderr, games, p, o)
+	return smooth(ctx, stdout, stderr, d, p, o)
 }
 
-// fitParams fits the history's parameters from p and prints them.
-func fitParams(ctx context.Context, w io.Writer, games []throughtime.Game, p throughtime.Params, ev throughtime.Evidence) (throughtime.Params, error) {
+// canWrite reports whether a file can be made in dir, by making one and
+// removing it.
+func canWrite(dir string) error {
+	f, err := os.CreateTemp(dir, ".probe-*")
+	if err != nil {
+		return err
+	}
+	name := f.Name()
+	f.Close()
+	return os.Remove(name)
+}
+
+// drawProbability returns o's parameters with the draw probability set:
+// the data's share of tied places unless -draw gave one, which must allow
+// the data's draws. It prints which it is.
+func drawProbability(w io.Writer, d data, o options) (throughtime.Params, error) {
+	p := o.p
+	if !o.drawGiven {
+		p.DrawProbability = d.drawShare
+		fmt.Fprintf(w, "draw probability %.4g, estimated from the data (the share of tied places; -draw sets it)\n", p.DrawProbability)
+		return p, nil
+	}
+	if p.DrawProbability == 0 && d.draws > 0 {
+		games := "games"
+		if d.draws == 1 {
+			games = "game"
+		}
+		return p, fmt.Errorf("%s has %d %s with tied places, which a draw probability of 0 (-draw 0) makes impossible: give one above 0, or leave -draw out to estimate it (%.4g)", o.path, d.draws, games, d.drawShare)
+	}
+	fmt.Fprintf(w, "draw probability %.4g (given; the data's share of tied places is %.4g)\n", p.DrawProbability, d.drawShare)
+	return p, nil
+}
+
+// progress prints lines on stderr for a step once it has run longer than
+// after, so that a short step prints nothing and a long one shows where
+// it is.
+type progress struct {
+	w     io.Writer
+	after time.Duration
+	start time.Time
+}
+
+func newProgress(w io.Writer, after time.Duration) *progress {
+	return &progress{w: w, after: after, start: time.Now()}
+}
+
+// printf writes one line if the step has run long enough.
+func (p *progress) printf(format string, a ...any) {
+	if time.Since(p.start) >= p.after {
+		fmt.Fprintf(p.w, format+"\n", a...)
+	}
+}
+
+// fitParams fits the history's parameters from p and prints them, with a
+// line on stderr for each evaluation of the evidence once the fit has run
+// longer than o.progress.
+func fitParams(ctx context.Context, stdout, stderr io.Writer, games []throughtime.Game, p throughtime.Params, o options) (throughtime.Params, error) {
 	opt := throughtime.DefaultFitOptions(p)
-	opt.Evidence = ev
-	start := time.Now()
+	opt.Evidence = o.fitEvidence
+	if b := opt.DrawProbability; !b.Fixed() {
+		// Start inside the fit's bounds: the data's share may lie beyond.
+		p.DrawProbability = math.Min(math.Max(p.DrawProbability, b.Lo), b.Hi)
+	}
+	prog := newProgress(stderr, o.progress)
+	opt.Progress = func(n int, q throughtime.Params, lz float64) {
+		prog.printf("fit: evaluation %d: σ = %.4g, γ = %.4g, draw probability %.4g: log evidence %.2f", n, q.Sigma, q.Gamma, q.DrawProbability, lz)
+	}
 	res, err := throughtime.Fit(ctx, p, games, opt)
 	if err != nil {
-		return p, err
+		return p, fmt.Errorf("fitting σ, γ and the draw probability: %w", err)
 	}
-	fmt.Fprintf(w, "fit (%s evidence, β = %g fixed): σ = %.4g, γ = %.4g, draw probability = %.4g; log evidence %.2f (start %.2f); %d evaluations in %v, converged %v (%s)\n",
-		ev, res.Params.Beta, res.Params.Sigma, res.Params.Gamma, res.Params.DrawProbability, res.LogEvidence, res.Start,
-		res.Evaluations, time.Since(start).Round(time.Millisecond), res.Converged, res.Status)
+	fmt.Fprintf(stdout, "fit (%s evidence, β = %g fixed): σ = %.4g, γ = %.4g, draw probability = %.4g; log evidence %.2f (start %.2f); %d evaluations in %v, converged %v (%s)\n",
+		o.fitEvidence, res.Params.Beta, res.Params.Sigma, res.Params.Gamma, res.Params.DrawProbability, res.LogEvidence, res.Start,
+		res.Evaluations, time.Since(prog.start).Round(time.Millisecond), res.Converged, res.Status)
 	if res.Unconverged > 0 {
-		fmt.Fprintf(w, "  (%d evaluations stopped smoothing at the sweep cap)\n", res.Unconverged)
+		fmt.Fprintf(stdout, "  (%d evaluations stopped smoothing at the sweep cap)\n", res.Unconverged)
 	}
 	return res.Params, nil
 }
 
 // smooth runs the forward pass and sweeps to o.tol, then prints the
 // outcome and the strongest players, and writes the curves under o.out.
-func smooth(ctx context.Context, stdout, stderr io.Writer, games []throughtime.Game, p throughtime.Params, o options) error {
+func smooth(ctx context.Context, stdout, stderr io.Writer, d data, p throughtime.Params, o options) error {
 	start := time.Now()
-	h, err := throughtime.New(p, games)
+	h, err := throughtime.New(p, d.games)
 	if err != nil {
 		return err
 	}
+	if err := checkEvidence(h.FilteredLogEvidence(), p); err != nil {
+		return err
+	}
 	fmt.Fprintf(stdout, "%s: %d games, %d players; forward pass in %v, one-step-ahead log evidence %.1f\n",
-		o.path, len(games), len(h.Players()), time.Since(start).Round(time.Millisecond), h.FilteredLogEvidence())
-	start = time.Now()
+		o.path, len(d.games), len(h.Players()), time.Since(start).Round(time.Millisecond), h.FilteredLogEvidence())
+	prog := newProgress(stderr, o.progress)
 	var sweeps int
 	converged := false
 	for sweeps < o.maxSweeps && !converged {
@@ -193,13 +322,15 @@ func smooth(ctx context.Context, stdout, stderr io.Writer, games []throughtime.G
 		}
 		sweeps++
 		converged = res.Converged
-		fmt.Fprintf(stderr, "\rsweep %d: largest move %.3g   ", sweeps, res.Delta)
+		prog.printf("sweep %d: largest move %.3g", sweeps, res.Delta)
 	}
-	fmt.Fprintln(stderr)
-	elapsed := time.Since(start)
+	elapsed := time.Since(prog.start)
 	_, lz, err := h.LogEvidence()
 	if err != nil {
 		return err
+	}
+	if !finite(lz) {
+		return fmt.Errorf("smoothing: log evidence %v: %w", lz, errPrecision(p))
 	}
 	fmt.Fprintf(stdout, "smoothing: converged %v after %d sweeps to %g in %v (%v a sweep); log evidence %.1f\n",
 		converged, sweeps, o.tol, elapsed.Round(time.Millisecond), (elapsed / time.Duration(max(sweeps, 1))).Round(time.Millisecond), lz)
@@ -213,45 +344,82 @@ func smooth(ctx context.Context, stdout, stderr io.Writer, games []throughtime.G
 		c := h.LearningCurve(name)
 		players = append(players, best{name, c[len(c)-1]})
 	}
-	slices.SortFunc(players, func(a, b best) int { return cmp.Compare(b.at.Mu-2*b.at.Sigma, a.at.Mu-2*a.at.Sigma) })
+	slices.SortFunc(players, func(a, b best) int {
+		return cmp.Or(cmp.Compare(b.at.Mu-2*b.at.Sigma, a.at.Mu-2*a.at.Sigma), cmp.Compare(a.name, b.name))
+	})
 	fmt.Fprintf(stdout, "\nhighest final skill (μ − 2σ):\n")
 	for _, b := range players[:min(o.top, len(players))] {
-		last := time.Unix(int64(b.at.Time*o.unit*86400), 0).UTC()
-		fmt.Fprintf(stdout, "  %-28s μ = %6.2f  σ = %.2f  (last played %s)\n", b.name, b.at.Mu, b.at.Sigma, last.Format(time.DateOnly))
+		fmt.Fprintf(stdout, "  %-28s μ = %s  σ = %s  (last played %s)\n", b.name, skill(b.at.Mu), skill(b.at.Sigma), d.date(b.at.Time))
 	}
 	if o.out == "" {
 		return nil
 	}
-	if err := writeCurves(stdout, filepath.Join(o.out, "learning_curves.csv"), h); err != nil {
+	if err := writeFile(stdout, filepath.Join(o.out, "learning_curves.csv"), func(w io.Writer) error { return writeCurves(w, h, d) }); err != nil {
 		return err
 	}
-	var curves []curve
+	var curves []plot.Curve
 	for _, b := range players[:min(6, len(players))] {
-		curves = append(curves, curve{b.name, h.LearningCurve(b.name)})
+		c := plot.Curve{Name: b.name}
+		for _, pt := range h.LearningCurve(b.name) {
+			c.Points = append(c.Points, plot.CurvePoint{Time: d.clock(pt.Time), Mu: pt.Mu, Sigma: pt.Sigma})
+		}
+		curves = append(curves, c)
 	}
-	toYear := func(t float64) float64 { return 1970 + t*o.unit/365.25 }
-	return writeFile(stdout, filepath.Join(o.out, "learning_curves.svg"), func(w io.Writer) error { return writeCurvesSVG(w, curves, toYear) })
+	return writeFile(stdout, filepath.Join(o.out, "learning_curves."+o.figure), func(w io.Writer) error { return plot.LearningCurves(w, o.figure, curves) })
 }
 
-// writeCurves writes every learning curve as player,time,mu,sigma.
-func writeCurves(log io.Writer, path string, h *throughtime.History) error {
-	return writeFile(log, path, func(f io.Writer) error {
-		w := csv.NewWriter(f)
-		w.Write([]string{"player", "time", "mu", "sigma"})
-		for _, name := range h.Players() {
-			for _, pt := range h.LearningCurve(name) {
-				w.Write([]string{name, strconv.FormatFloat(pt.Time, 'g', -1, 64), strconv.FormatFloat(pt.Mu, 'g', 10, 64), strconv.FormatFloat(pt.Sigma, 'g', 10, 64)})
-			}
+// skill writes a skill or its deviation with two decimals, or with ten
+// significant digits when it is large.
+func skill(x float64) string {
+	if math.Abs(x) < 1e6 {
+		return fmt.Sprintf("%6.2f", x)
+	}
+	return fmt.Sprintf("%.10g", x)
+}
+
+// finite reports whether x is neither NaN nor infinite.
+func finite(x float64) bool { return !math.IsNaN(x) && !math.IsInf(x, 0) }
+
+// checkEvidence rejects a one-step-ahead log evidence that is not the log
+// of a probability: positive or not finite, as the forward pass gives
+// when the prior mean is so large beside σ and β that float64 cannot
+// hold the differences of skill.
+func checkEvidence(lz float64, p throughtime.Params) error {
+	if finite(lz) && lz <= 0 {
+		return nil
+	}
+	return fmt.Errorf("one-step-ahead log evidence %v is not the log of a probability: %w", lz, errPrecision(p))
+}
+
+// errPrecision explains a history whose numbers went wrong.
+func errPrecision(p throughtime.Params) error {
+	return fmt.Errorf("with -mu %g, -sigma %g and -beta %g the skills' differences are beyond float64's precision; only differences of skill matter, so use a prior mean near 0", p.Mu, p.Sigma, p.Beta)
+}
+
+// writeCurves writes every learning curve as player,date,mu,sigma.
+func writeCurves(f io.Writer, h *throughtime.History, d data) error {
+	w := csv.NewWriter(f)
+	w.Write([]string{"player", "date", "mu", "sigma"})
+	for _, name := range h.Players() {
+		for _, pt := range h.LearningCurve(name) {
+			w.Write([]string{name, d.date(pt.Time), strconv.FormatFloat(pt.Mu, 'g', 10, 64), strconv.FormatFloat(pt.Sigma, 'g', 10, 64)})
 		}
-		w.Flush()
-		return w.Error()
-	})
+	}
+	w.Flush()
+	return w.Error()
 }
 
 // writeFile writes path through a temporary file renamed into place, so
-// that a crash never leaves half a file, and says so on log.
+// that a crash never leaves half a file, and says so on log. A path that
+// is a symbolic link is followed, so that the link stays a link.
 func writeFile(log io.Writer, path string, write func(io.Writer) error) error {
-	tmp, err := os.CreateTemp(filepath.Dir(path), ".tmp-*")
+	target := path
+	if t, err := filepath.EvalSymlinks(path); err == nil {
+		target = t
+	} else if !errors.Is(err, os.ErrNotExist) {
+		return err
+	}
+	tmp, err := os.CreateTemp(filepath.Dir(target), ".tmp-*")
 	if err != nil {
 		return err
 	}
@@ -260,10 +428,14 @@ func writeFile(log io.Writer, path string, write func(io.Writer) error) error {
 		tmp.Close()
 		return err
 	}
+	if err := tmp.Chmod(0o644); err != nil { // CreateTemp's 0600 is for secrets
+		tmp.Close()
+		return err
+	}
 	if err := tmp.Close(); err != nil {
 		return err
 	}
-	if err := os.Rename(tmp.Name(), path); err != nil {
+	if err := os.Rename(tmp.Name(), target); err != nil {
 		return err
 	}
 	fmt.Fprintln(log, "wrote", path)

@@ -1,9 +1,12 @@
 package history
 
 import (
+	"encoding/csv"
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -22,8 +25,8 @@ func writeTemp(t *testing.T, name, text string) string {
 	return path
 }
 
-// scores is a small league in the scores format: four teams over eight
-// weeks, with draws.
+// scores is a small league in the scores format: four teams over five
+// weeks, 3 of its 10 matches drawn.
 const scores = `date,season,home,away,home_score,away_score
 2020-01-04,s,Ants,Bees,2,0
 2020-01-04,s,Cats,Dogs,1,1
@@ -38,7 +41,8 @@ const scores = `date,season,home,away,home_score,away_score
 `
 
 // long is a small history in the long format: three races of three
-// drivers, the last with two sharing last place.
+// drivers, the last with two sharing last place, so that 1 of the 6
+// adjacent places is tied.
 const long = `match_id,date,team,player,rank
 r1,2020-03-01,x,x,1
 r1,2020-03-01,y,y,2
@@ -51,9 +55,30 @@ r3,2020-05-01,y,y,2
 r3,2020-05-01,z,z,2
 `
 
+// TestDrawsEstimated: a history with draws runs without -draw, with the
+// data's share of tied places as the draw probability, printed: 3 of the
+// 10 matches, and 1 of the 6 adjacent places of the races.
+func TestDrawsEstimated(t *testing.T) {
+	for _, c := range []struct {
+		text, want string
+	}{
+		{scores, "draw probability 0.3, estimated from the data"},
+		{long, "draw probability 0.1667, estimated from the data"},
+	} {
+		code, stdout, stderr := runArgs("-matches", writeTemp(t, "h.csv", c.text), "-unit", "weeks")
+		if code != cli.OK || !strings.HasPrefix(stdout, c.want) || !strings.Contains(stdout, "smoothing: converged true") {
+			t.Errorf("exit %d, stdout:\n%s\nstderr: %s", code, stdout, stderr)
+		}
+	}
+	code, stdout, _ := runArgs("-matches", writeTemp(t, "h.csv", scores), "-draw", "0.25")
+	if code != cli.OK || !strings.HasPrefix(stdout, "draw probability 0.25 (given; the data's share of tied places is 0.3)") {
+		t.Errorf("-draw 0.25: exit %d, stdout:\n%s", code, stdout)
+	}
+}
+
 func TestScoresFormat(t *testing.T) {
 	path := writeTemp(t, "league.csv", scores)
-	code, stdout, stderr := runArgs("-matches", path, "-draw", "0.25", "-unit", "weeks", "-tol", "1e-6")
+	code, stdout, stderr := runArgs("-matches", path, "-draw", "0.25", "-unit", "weeks", "-tol", "1e-6", "-progress", "0")
 	if code != cli.OK {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
@@ -62,20 +87,28 @@ func TestScoresFormat(t *testing.T) {
 			t.Errorf("output lacks %q:\n%s", want, stdout)
 		}
 	}
-	if !strings.Contains(stderr, "sweep 1: largest move") {
-		t.Errorf("no progress on stderr: %q", stderr)
-	}
-	// Without a draw probability the draws cannot be declared.
-	code, _, stderr = runArgs("-matches", path)
-	if code != cli.Error || !strings.Contains(stderr, "draw probability is 0") {
-		t.Errorf("draws without -draw: exit %d, %q", code, stderr)
+	// Progress, on stderr only: a line per sweep.
+	sweeps := regexp.MustCompile(`after (\d+) sweeps`).FindStringSubmatch(stdout)
+	if sweeps == nil || !strings.HasPrefix(stderr, "sweep 1: largest move ") || strings.Count(stderr, "\n") != atoi(t, sweeps[1]) || strings.Contains(stdout, "largest move") {
+		t.Errorf("progress: stderr %q for %v sweeps", stderr, sweeps)
 	}
 }
 
+func atoi(t *testing.T, s string) int {
+	t.Helper()
+	n, err := strconv.Atoi(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return n
+}
+
+// TestLongFormatOutFiles: -out, a folder not there yet, gets the curves
+// as CSV with each game's date, and the figure.
 func TestLongFormatOutFiles(t *testing.T) {
 	path := writeTemp(t, "races.csv", long)
-	dir := t.TempDir()
-	code, stdout, stderr := runArgs("-matches", path, "-draw", "0.1", "-out", dir, "-max", "2", "-tol", "1e-12")
+	dir := filepath.Join(t.TempDir(), "new", "out")
+	code, stdout, stderr := runArgs("-matches", path, "-out", dir, "-max", "2", "-tol", "1e-12")
 	if code != cli.OK {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
@@ -83,28 +116,78 @@ func TestLongFormatOutFiles(t *testing.T) {
 	if !strings.Contains(stdout, "3 games, 3 players") || !strings.Contains(stdout, "converged false after 2 sweeps") {
 		t.Errorf("output:\n%s", stdout)
 	}
-	for _, name := range []string{"learning_curves.csv", "learning_curves.svg"} {
-		if fi, err := os.Stat(filepath.Join(dir, name)); err != nil || fi.Size() == 0 {
-			t.Errorf("%s: %v", name, err)
-		}
+	f, err := os.Open(filepath.Join(dir, "learning_curves.csv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	rows, err := csv.NewReader(f).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Each driver raced three times: nine rows at the races' dates.
+	dates := map[string]int{}
+	for _, r := range rows[1:] {
+		dates[r[1]]++
+	}
+	if strings.Join(rows[0], ",") != "player,date,mu,sigma" || len(rows) != 10 || dates["2020-03-01"] != 3 || dates["2020-04-01"] != 3 || dates["2020-05-01"] != 3 {
+		t.Errorf("learning_curves.csv: %q", rows)
+	}
+	b, err := os.ReadFile(filepath.Join(dir, "learning_curves.svg"))
+	if err != nil || !strings.Contains(string(b), "2020-04") || !strings.Contains(string(b), "</svg>") {
+		t.Errorf("learning_curves.svg: %v, %d bytes, dated: %v", err, len(b), strings.Contains(string(b), "2020-04"))
+	}
+	code, _, stderr = runArgs("-matches", path, "-out", dir, "-max", "1", "-figure", "png")
+	if b, err := os.ReadFile(filepath.Join(dir, "learning_curves.png")); code != cli.OK || err != nil || !strings.HasPrefix(string(b), "\x89PNG") {
+		t.Errorf("-figure png: exit %d, %v, %s", code, err, stderr)
 	}
 }
 
+// TestOutMadeFirst: the output folder is made, or found unusable, before
+// the input is read: a missing input still leaves the folder, and an
+// -out inside a file fails before any work is printed.
+func TestOutMadeFirst(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "a", "b")
+	code, _, stderr := runArgs("-matches", filepath.Join(t.TempDir(), "missing.csv"), "-out", dir)
+	if fi, err := os.Stat(dir); code != cli.Error || err != nil || !fi.IsDir() {
+		t.Errorf("exit %d, folder %v; stderr %q", code, err, stderr)
+	}
+	clitest.WantOneLine(t, "history", stderr, "missing.csv")
+	file := writeTemp(t, "file", "")
+	code, stdout, stderr := runArgs("-matches", writeTemp(t, "h.csv", long), "-out", filepath.Join(file, "sub"), "-fit")
+	if code != cli.Error || stdout != "" {
+		t.Errorf("exit %d, stdout %q", code, stdout)
+	}
+	clitest.WantOneLine(t, "history", stderr, "-out", "not a directory")
+	code, stdout, stderr = runArgs("-matches", writeTemp(t, "h.csv", long), "-evaluate", "-json", filepath.Join(file, "sub", "r.json"))
+	if code != cli.Error || stdout != "" {
+		t.Errorf("-json: exit %d, stdout %q", code, stdout)
+	}
+	clitest.WantOneLine(t, "history", stderr, "-json", "not a directory")
+}
+
+// TestFitFlag: -fit prints the fitted parameters, and with -progress 0 a
+// line per evaluation of the evidence on stderr, as many as it reports.
 func TestFitFlag(t *testing.T) {
 	path := writeTemp(t, "league.csv", scores)
-	code, stdout, stderr := runArgs("-matches", path, "-draw", "0.25", "-unit", "7", "-fit")
+	code, stdout, stderr := runArgs("-matches", path, "-unit", "7", "-fit", "-progress", "0")
 	if code != cli.OK {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
-	if !strings.HasPrefix(stdout, "fit (filtered evidence, β = 1 fixed): σ = ") || !strings.Contains(stdout, "converged") {
-		t.Errorf("output:\n%s", stdout)
+	m := regexp.MustCompile(`fit \(filtered evidence, β = 1 fixed\): σ = .*; (\d+) evaluations in `).FindStringSubmatch(stdout)
+	if m == nil || !strings.Contains(stdout, "converged") {
+		t.Fatalf("output:\n%s", stdout)
+	}
+	lines := regexp.MustCompile(`(?m)^fit: evaluation (\d+): σ = \S+, γ = \S+, draw probability \S+: log evidence -?\d+\.\d\d$`).FindAllStringSubmatch(stderr, -1)
+	if len(lines) != atoi(t, m[1]) || lines[0][1] != "1" || lines[len(lines)-1][1] != m[1] {
+		t.Errorf("%d progress lines for %s evaluations:\n%s", len(lines), m[1], stderr)
 	}
 }
 
 func TestEvaluateFlag(t *testing.T) {
 	path := writeTemp(t, "league.csv", scores)
 	js := filepath.Join(t.TempDir(), "eval.json")
-	code, stdout, stderr := runArgs("-matches", path, "-draw", "0.25", "-unit", "weeks", "-evaluate", "-k", "2", "-json", js)
+	code, stdout, stderr := runArgs("-matches", path, "-draw", "0.25", "-unit", "weeks", "-evaluate", "-k", "2", "-json", js, "-progress", "0")
 	if code != cli.OK {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
@@ -112,6 +195,9 @@ func TestEvaluateFlag(t *testing.T) {
 		if !strings.Contains(stdout, want) {
 			t.Errorf("output lacks %q:\n%s", want, stdout)
 		}
+	}
+	if !strings.Contains(stderr, "smoothing: 10 of 10 games") {
+		t.Errorf("no progress on stderr: %q", stderr)
 	}
 	b, err := os.ReadFile(js)
 	if err != nil {
@@ -140,41 +226,131 @@ func TestCasesLastLine(t *testing.T) {
 	}
 }
 
-func TestUsageErrors(t *testing.T) {
+// TestHugeScalesBounded: the scales at which the learning-curve figure
+// used to loop or write hundreds of megabytes run to the end and write a
+// few kilobytes, or, where float64 cannot hold the skills' differences,
+// fail with one line saying so.
+func TestHugeScalesBounded(t *testing.T) {
+	path := writeTemp(t, "races.csv", long)
+	for _, args := range [][]string{
+		{"-mu", "3e10"},
+		{"-mu", "1e17"},
+		{"-sigma", "6e6", "-beta", "1e6", "-gamma", "3e4"},
+		{"-mu", "1e308"},
+	} {
+		dir := t.TempDir()
+		code, stdout, stderr := runArgs(append([]string{"-matches", path, "-out", dir, "-max", "20"}, args...)...)
+		var size int64
+		entries, _ := os.ReadDir(dir)
+		for _, e := range entries {
+			if fi, err := e.Info(); err == nil {
+				size += fi.Size()
+			}
+		}
+		switch code {
+		case cli.OK:
+			if len(entries) != 2 || size > 64<<10 {
+				t.Errorf("%v: %d files, %d bytes", args, len(entries), size)
+			}
+		case cli.Error:
+			clitest.WantOneLine(t, "history", stderr, "beyond float64's precision")
+			if len(entries) != 0 {
+				t.Errorf("%v: failed but wrote %d files", args, len(entries))
+			}
+		default:
+			t.Errorf("%v: exit %d\n%s\n%s", args, code, stdout, stderr)
+		}
+		if strings.Contains(stdout, "NaN") || len(stdout) > 4<<10 {
+			t.Errorf("%v: stdout of %d bytes:\n%s", args, len(stdout), stdout)
+		}
+	}
+}
+
+// TestShippedData runs the shipped Premier League (scores format) and
+// office league (long format, teams of two) for a sweep each; the game
+// counts are the files' own, counted here from their rows.
+func TestShippedData(t *testing.T) {
+	for _, c := range []struct {
+		file  string
+		games func(rows [][]string) int
+	}{
+		{"epl.csv", func(rows [][]string) int { return len(rows) - 1 }},
+		{"office.csv", func(rows [][]string) int {
+			ids := map[string]bool{}
+			for _, r := range rows[1:] {
+				ids[r[0]] = true
+			}
+			return len(ids)
+		}},
+	} {
+		path := filepath.Join("..", "..", "..", "examples", "data", c.file)
+		f, err := os.Open(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rows, err := csv.NewReader(f).ReadAll()
+		f.Close()
+		if err != nil {
+			t.Fatal(err)
+		}
+		code, stdout, stderr := runArgs("-matches", path, "-max", "1", "-top", "3")
+		want := " " + strconv.Itoa(c.games(rows)) + " games, "
+		if code != cli.OK || !strings.Contains(stdout, want) || !strings.Contains(stdout, "estimated from the data") || strings.Count(stdout, "(last played ") != 3 {
+			t.Errorf("%s: exit %d, want %q in\n%s\nstderr: %s", c.file, code, want, stdout, stderr)
+		}
+	}
+}
+
+// TestBadInput: every mistake is one line under 1 KB naming no Go
+// identifier, with status 2 for usage and 1 for a failure.
+func TestBadInput(t *testing.T) {
+	draws := writeTemp(t, "d.csv", scores)
 	for _, c := range []struct {
 		args []string
+		code int
 		text string
 	}{
-		{nil, "give -cases or -matches"},
-		{[]string{"-bogus"}, "flag provided but not defined: -bogus"},
-		{[]string{"-matches", "f", "-unit", "fortnights"}, `-unit "fortnights"`},
-		{[]string{"-matches", "f", "-unit", "-3"}, `-unit "-3"`},
-		{[]string{"-matches", "f", "-fit-evidence", "best"}, `-fit-evidence "best"`},
-		{[]string{"-matches", "f", "-tol", "0"}, "-tol 0: must be positive"},
-		{[]string{"-matches", "f", "-k", "-1"}, "-k -1: must not be negative"},
-		{[]string{"-matches", "f", "-cases", "g"}, "give one"},
-		{[]string{"-matches", "f", "extra"}, `unexpected argument "extra"`},
+		{nil, cli.Usage, "give -cases or -matches"},
+		{[]string{"-bogus"}, cli.Usage, "flag provided but not defined: -bogus"},
+		{[]string{"-matches", "f", "-unit", "fortnights"}, cli.Usage, `-unit "fortnights"`},
+		{[]string{"-matches", "f", "-unit", "-3"}, cli.Usage, `-unit "-3"`},
+		{[]string{"-matches", "f", "-unit", "1e6"}, cli.Usage, `-unit "1e6": at most 106751 days (292 years)`},
+		{[]string{"-matches", "f", "-unit", "1e-20"}, cli.Usage, "shorter than a nanosecond"},
+		{[]string{"-matches", "f", "-fit-evidence", "best"}, cli.Usage, `-fit-evidence "best"`},
+		{[]string{"-matches", "f", "-tol", "0"}, cli.Usage, "-tol 0: must be positive"},
+		{[]string{"-matches", "f", "-k", "-1"}, cli.Usage, "-k -1: must not be negative"},
+		{[]string{"-matches", "f", "-draw", "1"}, cli.Usage, `"1" is not a probability in [0, 1)`},
+		{[]string{"-matches", "f", "-sigma", "0"}, cli.Usage, "-sigma 0: must be positive"},
+		{[]string{"-matches", "f", "-mu", "NaN"}, cli.Usage, "-mu NaN: must be finite"},
+		{[]string{"-matches", "f", "-gamma", "-1"}, cli.Usage, "-gamma -1: must not be negative"},
+		{[]string{"-matches", "f", "-figure", "gif"}, cli.Usage, `-figure "gif"`},
+		{[]string{"-matches", "f", "-cases", "g"}, cli.Usage, "give one"},
+		{[]string{"-matches", "f", "extra"}, cli.Usage, `unexpected argument "extra"`},
+		{[]string{"-matches", filepath.Join(t.TempDir(), "missing.csv")}, cli.Error, "missing.csv"},
+		{[]string{"-matches", draws, "-draw", "0"}, cli.Error, "3 games with tied places, which a draw probability of 0 (-draw 0) makes impossible"},
+		{[]string{"-matches", writeTemp(t, "e.csv", "")}, cli.Error, "e.csv"},
+		{[]string{"-matches", writeTemp(t, "b.csv", "match_id,date,team,player,rank\nr1,2020-13-01,x,x,1\nr1,2020-13-01,y,y,2\n")}, cli.Error, "b.csv"},
+		{[]string{"-cases", writeTemp(t, "c.json", "{}")}, cli.Error, "no cases"},
 	} {
-		code, _, stderr := runArgs(c.args...)
-		if code != cli.Usage {
-			t.Errorf("%v: exit %d", c.args, code)
+		code, stdout, stderr := runArgs(c.args...)
+		if code != c.code || (code == cli.Usage && stdout != "") {
+			t.Errorf("%q: exit %d, want %d; stdout %q", c.args, code, c.code, stdout)
 		}
 		clitest.WantOneLine(t, "history", stderr, c.text)
+		if len(stderr) > 1024 || regexp.MustCompile(`\b[A-Z][a-z]+\.[A-Z]\w+`).MatchString(stderr) {
+			t.Errorf("%q: %d bytes, or a Go identifier, in %q", c.args, len(stderr), stderr)
+		}
 	}
-	code, _, stderr := runArgs("-matches", filepath.Join(t.TempDir(), "missing.csv"))
-	if code != cli.Error {
-		t.Errorf("missing file: exit %d", code)
-	}
-	clitest.WantOneLine(t, "history", stderr, "missing.csv")
 }
 
 func TestParseUnit(t *testing.T) {
-	for s, want := range map[string]float64{"days": 1, "week": 7, "years": 365.25, "30.5": 30.5} {
-		if got, err := parseUnit(s); err != nil || got != want {
-			t.Errorf("%q: %v, %v; want %v", s, got, err, want)
+	const day = 24 * 3600e9
+	for s, want := range map[string]float64{"days": day, "week": 7 * day, "years": 365.25 * day, "30.5": 30.5 * day, "106751": 106751 * day} {
+		if got, err := parseUnit(s); err != nil || float64(got) != want {
+			t.Errorf("%q: %v, %v; want %v ns", s, got, err, want)
 		}
 	}
-	for _, s := range []string{"", "0", "NaN", "Inf", "1e9", "weekly"} {
+	for _, s := range []string{"", "0", "NaN", "Inf", "1e6", "106752", "weekly"} {
 		if _, err := parseUnit(s); err == nil {
 			t.Errorf("%q accepted", s)
 		}
