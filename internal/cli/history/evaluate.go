@@ -8,6 +8,7 @@ import (
 	"math"
 	"time"
 
+	"github.com/skillgraph/skillgraph/internal/cli/progress"
 	"github.com/skillgraph/skillgraph/internal/maximize"
 	"github.com/skillgraph/skillgraph/models/evaluation"
 	"github.com/skillgraph/skillgraph/models/throughtime"
@@ -131,8 +132,8 @@ func filtering(games []throughtime.Game, p throughtime.Params) ([]prediction, er
 // of every earlier batch, smoothed: the batch's games are predicted with
 // History.LogProbability and Predictive, then added, and then up to k
 // sweeps run (fewer if the history is within tol). With k = 0 it is
-// filtering. progress, if not nil, is called after each batch.
-func smoothing(ctx context.Context, games []throughtime.Game, p throughtime.Params, k int, tol float64, progress func(done int)) ([]prediction, error) {
+// filtering. onBatch, if not nil, is called after each batch.
+func smoothing(ctx context.Context, games []throughtime.Game, p throughtime.Params, k int, tol float64, onBatch func(done int)) ([]prediction, error) {
 	h, err := throughtime.New(p, nil)
 	if err != nil {
 		return nil, err
@@ -168,8 +169,8 @@ func smoothing(ctx context.Context, games []throughtime.Game, p throughtime.Para
 				return nil, err
 			}
 		}
-		if progress != nil {
-			progress(end)
+		if onBatch != nil {
+			onBatch(end)
 		}
 		start = end
 	}
@@ -227,9 +228,9 @@ func trueSkillEvidence(ctx context.Context, games []throughtime.Game, tp trueski
 // τ and (if start's is positive) the draw probability, β held fixed (the
 // evidence depends only on σ₀/β and τ/β when μ₀ = 0), with Nelder–Mead on
 // log σ₀, log τ and logit p. It returns the parameters and their evidence.
-// progress, if not nil, is called after each evaluation with its count,
+// onEval, if not nil, is called after each evaluation with its count,
 // parameters and evidence.
-func fitTrueSkill(ctx context.Context, games []throughtime.Game, start trueskill.Params, progress func(int, trueskill.Params, float64)) (trueskill.Params, float64, int, error) {
+func fitTrueSkill(ctx context.Context, games []throughtime.Game, start trueskill.Params, onEval func(int, trueskill.Params, float64)) (trueskill.Params, float64, int, error) {
 	draws := start.DrawProbability > 0
 	at := func(z []float64) trueskill.Params {
 		p := start
@@ -259,8 +260,8 @@ func fitTrueSkill(ctx context.Context, games []throughtime.Game, start trueskill
 		if lz > best {
 			best, bestP = lz, p
 		}
-		if progress != nil {
-			progress(evals, p, lz)
+		if onEval != nil {
+			onEval(evals, p, lz)
 		}
 		return lz, nil
 	}, z0, maximize.Options{SimplexSize: 0.3, MaxEvaluations: 300, Absolute: 1e-3, Iterations: 10 * len(z0)})
@@ -290,9 +291,9 @@ func evaluateCmd(ctx context.Context, stdout, stderr io.Writer, games []throught
 	}
 	tsFitted := "default"
 	if o.fit {
-		prog := newProgress(stderr, o.progress)
+		prog := progress.Start(stderr, o.progress)
 		fitted, lz, evals, err := fitTrueSkill(ctx, games, tp, func(n int, q trueskill.Params, lz float64) {
-			prog.printf("fit TrueSkill: evaluation %d: σ = %.4g, τ = %.4g, draw probability %.4g: log evidence %.2f", n, q.Sigma, q.Tau, q.DrawProbability, lz)
+			prog.Printf("fit TrueSkill: evaluation %d: σ = %.4g, τ = %.4g, draw probability %.4g: log evidence %.2f", n, q.Sigma, q.Tau, q.DrawProbability, lz)
 		})
 		if err != nil {
 			return err
@@ -300,7 +301,7 @@ func evaluateCmd(ctx context.Context, stdout, stderr io.Writer, games []throught
 		tp = fitted
 		tsFitted = "fitted"
 		fmt.Fprintf(stdout, "fit TrueSkill (β = %g fixed): σ = %.4g, τ = %.4g, draw probability = %.4g; log evidence %.2f; %d evaluations in %v\n",
-			tp.Beta, tp.Sigma, tp.Tau, tp.DrawProbability, lz, evals, time.Since(prog.start).Round(time.Millisecond))
+			tp.Beta, tp.Sigma, tp.Tau, tp.DrawProbability, lz, evals, prog.Elapsed().Round(time.Millisecond))
 	}
 	tttFitted := "default"
 	if o.fit {
@@ -327,18 +328,18 @@ func evaluateCmd(ctx context.Context, stdout, stderr io.Writer, games []throught
 	}
 	ev.Results = append(ev.Results, r)
 
-	prog := newProgress(stderr, o.progress)
+	prog := progress.Start(stderr, o.progress)
 	var last time.Time
 	preds, err = smoothing(ctx, games, p, o.k, o.tol, func(done int) {
 		if time.Since(last) >= time.Second || done == len(games) {
 			last = time.Now()
-			prog.printf("smoothing: %d of %d games, %v", done, len(games), time.Since(prog.start).Round(time.Second))
+			prog.Printf("smoothing: %d of %d games, %v", done, len(games), prog.Elapsed().Round(time.Second))
 		}
 	})
 	if err != nil {
 		return fmt.Errorf("smoothing: %w", err)
 	}
-	r, err = score(fmt.Sprintf("TTT smoothing, k=%d", o.k), tttParams, games, preds, time.Since(prog.start))
+	r, err = score(fmt.Sprintf("TTT smoothing, k=%d", o.k), tttParams, games, preds, prog.Elapsed())
 	if err != nil {
 		return err
 	}

@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/skillgraph/skillgraph/internal/cli"
+	"github.com/skillgraph/skillgraph/internal/cli/progress"
 	"github.com/skillgraph/skillgraph/internal/plot"
 	"github.com/skillgraph/skillgraph/internal/tttcases"
 	"github.com/skillgraph/skillgraph/models/throughtime"
@@ -252,26 +253,6 @@ func drawProbability(w io.Writer, d data, o options) (throughtime.Params, error)
 	return p, nil
 }
 
-// progress prints lines on stderr for a step once it has run longer than
-// after, so that a short step prints nothing and a long one shows where
-// it is.
-type progress struct {
-	w     io.Writer
-	after time.Duration
-	start time.Time
-}
-
-func newProgress(w io.Writer, after time.Duration) *progress {
-	return &progress{w: w, after: after, start: time.Now()}
-}
-
-// printf writes one line if the step has run long enough.
-func (p *progress) printf(format string, a ...any) {
-	if time.Since(p.start) >= p.after {
-		fmt.Fprintf(p.w, format+"\n", a...)
-	}
-}
-
 // fitParams fits the history's parameters from p and prints them, with a
 // line on stderr for each evaluation of the evidence once the fit has run
 // longer than o.progress.
@@ -282,9 +263,9 @@ func fitParams(ctx context.Context, stdout, stderr io.Writer, games []throughtim
 		// Start inside the fit's bounds: the data's share may lie beyond.
 		p.DrawProbability = math.Min(math.Max(p.DrawProbability, b.Lo), b.Hi)
 	}
-	prog := newProgress(stderr, o.progress)
+	prog := progress.Start(stderr, o.progress)
 	opt.Progress = func(n int, q throughtime.Params, lz float64) {
-		prog.printf("fit: evaluation %d: σ = %.4g, γ = %.4g, draw probability %.4g: log evidence %.2f", n, q.Sigma, q.Gamma, q.DrawProbability, lz)
+		prog.Printf("fit: evaluation %d: σ = %.4g, γ = %.4g, draw probability %.4g: log evidence %.2f", n, q.Sigma, q.Gamma, q.DrawProbability, lz)
 	}
 	res, err := throughtime.Fit(ctx, p, games, opt)
 	if err != nil {
@@ -292,7 +273,7 @@ func fitParams(ctx context.Context, stdout, stderr io.Writer, games []throughtim
 	}
 	fmt.Fprintf(stdout, "fit (%s evidence, β = %g fixed): σ = %.4g, γ = %.4g, draw probability = %.4g; log evidence %.2f (start %.2f); %d evaluations in %v, converged %v (%s)\n",
 		o.fitEvidence, res.Params.Beta, res.Params.Sigma, res.Params.Gamma, res.Params.DrawProbability, res.LogEvidence, res.Start,
-		res.Evaluations, time.Since(prog.start).Round(time.Millisecond), res.Converged, res.Status)
+		res.Evaluations, prog.Elapsed().Round(time.Millisecond), res.Converged, res.Status)
 	if res.Unconverged > 0 {
 		fmt.Fprintf(stdout, "  (%d evaluations stopped smoothing at the sweep cap)\n", res.Unconverged)
 	}
@@ -312,7 +293,7 @@ func smooth(ctx context.Context, stdout, stderr io.Writer, d data, p throughtime
 	}
 	fmt.Fprintf(stdout, "%s: %d games, %d players; forward pass in %v, one-step-ahead log evidence %.1f\n",
 		o.path, len(d.games), len(h.Players()), time.Since(start).Round(time.Millisecond), h.FilteredLogEvidence())
-	prog := newProgress(stderr, o.progress)
+	prog := progress.Start(stderr, o.progress)
 	var sweeps int
 	converged := false
 	for sweeps < o.maxSweeps && !converged {
@@ -322,9 +303,9 @@ func smooth(ctx context.Context, stdout, stderr io.Writer, d data, p throughtime
 		}
 		sweeps++
 		converged = res.Converged
-		prog.printf("sweep %d: largest move %.3g", sweeps, res.Delta)
+		prog.Printf("sweep %d: largest move %.3g", sweeps, res.Delta)
 	}
-	elapsed := time.Since(prog.start)
+	elapsed := prog.Elapsed()
 	_, lz, err := h.LogEvidence()
 	if err != nil {
 		return err

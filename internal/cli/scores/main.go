@@ -9,31 +9,63 @@ import (
 	"math"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/skillgraph/skillgraph/internal/cli"
+	"github.com/skillgraph/skillgraph/internal/cli/progress"
+	"github.com/skillgraph/skillgraph/internal/repo"
 	"github.com/skillgraph/skillgraph/models/evaluation"
 	"github.com/skillgraph/skillgraph/models/scorebased"
 	"github.com/skillgraph/skillgraph/models/trueskill"
 )
 
+// shipped is the league the subcommand reads without -matches, from the
+// module root.
+const shipped = "examples/data/epl.csv"
+
+// config is the command line's settings.
+type config struct {
+	path     string
+	season   string // "" for the file's last season
+	holdout  int
+	fit      bool
+	progress time.Duration
+}
+
 // Run is the subcommand with its arguments and streams, returning the exit
 // status.
 func Run(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("scores", flag.ContinueOnError)
-	data := fs.String("data", "examples/data/epl.csv", "league CSV file (date, season, home, away, home_score, away_score)")
-	season := fs.String("season", "2008-09", "season to fit")
-	holdout := fs.Int("next", 5, "number of final fixtures to predict")
-	doFit := fs.Bool("fit", false, "fit each score model's σ₀, β, base score and home advantage by evidence on the training matches")
+	var c config
+	fs.StringVar(&c.path, "matches", "", "scores file: time,home,away,home_score,away_score[,season] (default: the shipped "+shipped+")")
+	fs.StringVar(&c.path, "data", "", "the same as -matches")
+	fs.StringVar(&c.season, "season", "", "season to rate (default: the file's last; a file without seasons is rated whole)")
+	fs.IntVar(&c.holdout, "next", 5, "number of final fixtures to predict")
+	fs.BoolVar(&c.fit, "fit", true, "fit each score model's σ₀, β, base score and home advantage by evidence on the training matches; -fit=false uses the paper's settings")
+	fs.DurationVar(&c.progress, "progress", 2*time.Second, "print progress on stderr for steps that run longer than this")
 	usage := func(format string, a ...any) int { return cli.Usagef(stderr, "scores", format, a...) }
-	if status, done := cli.Parse(fs, args, "scores [-data FILE] [-season SEASON] [-next N] [-fit]", stderr); done {
+	if status, done := cli.Parse(fs, args, "scores [-matches FILE] [-season SEASON] [-next N] [-fit=false]", stderr); done {
 		return status
 	}
-	if *holdout < 0 {
-		return usage("-next %d: must not be negative", *holdout)
+	if c.holdout < 0 {
+		return usage("-next %d: must not be negative", c.holdout)
 	}
-	if err := rate(stdout, *data, *season, *holdout, *doFit); err != nil {
+	if c.progress < 0 {
+		return usage("-progress %v: must not be negative", c.progress)
+	}
+	fail := func(err error) int {
 		fmt.Fprintln(stderr, "scores:", strings.ReplaceAll(err.Error(), "\n", " "))
 		return cli.Error
+	}
+	if c.path == "" {
+		p, err := repo.Path(shipped)
+		if err != nil {
+			return fail(fmt.Errorf("no -matches given and the shipped %s is not found: %w", shipped, err))
+		}
+		c.path = p
+	}
+	if err := rate(stdout, stderr, c); err != nil {
+		return fail(err)
 	}
 	return cli.OK
 }
@@ -89,20 +121,21 @@ func learn[R scorebased.Team | scorebased.Rating](m scorebased.Online[R], train 
 	return md, nil
 }
 
-// rate fits the models on season of the file at path but its last holdout
-// matches, prints the ratings and how well they predicted, and predicts
-// the held-out matches.
-func rate(stdout io.Writer, path, season string, holdout int, doFit bool) error {
+// rate fits the models on the chosen season of the file but its last
+// holdout matches, prints the ratings and how well they predicted, and
+// predicts the held-out matches.
+func rate(stdout, stderr io.Writer, c config) error {
+	path, holdout, doFit := c.path, c.holdout, c.fit
 	file, err := evaluation.LoadScored(path)
 	if err != nil {
 		return err
 	}
-	all := evaluation.Season(file, season)
-	if len(all) == 0 {
-		return fmt.Errorf("%s: no matches in season %q", path, season)
+	all, season, err := pickSeason(path, file, c.season)
+	if err != nil {
+		return err
 	}
 	if holdout >= len(all) {
-		return fmt.Errorf("-next %d: season %s has %d matches, and at least one must be left to fit on", holdout, season, len(all))
+		return fmt.Errorf("-next %d: %s has %d matches, and at least one must be left to fit on", holdout, season, len(all))
 	}
 	trainM, test := all[:len(all)-holdout], all[len(all)-holdout:]
 	train := make([]scorebased.Result, len(trainM))
@@ -117,7 +150,7 @@ func rate(stdout io.Writer, path, season string, holdout int, doFit bool) error 
 	paper := [3]scorebased.Hyper{{Params: scorebased.DefaultParams()}, {Params: pOD}, {Params: pSD}}
 	ts := trueskill.DefaultParams()
 	ts.DrawProbability = evaluation.DrawProbability(evaluation.AsRanked(trainM))
-	fmt.Fprintf(stdout, "%s %s: fitted on %d matches (γ_OD = %.3f, γ_SD = %.3f, draw probability %.3f)\n\n",
+	fmt.Fprintf(stdout, "%s, %s: fitted on %d matches (γ_OD = %.3f, γ_SD = %.3f; draw probability %.3f, estimated from the data)\n\n",
 		path, season, len(train), pOD.Gamma, pSD.Gamma, ts.DrawProbability)
 
 	hyp := paper
@@ -126,15 +159,22 @@ func rate(stdout io.Writer, path, season string, holdout int, doFit bool) error 
 	if doFit {
 		ctx := context.Background()
 		opt := scorebased.DefaultFitOptions()
+		prog := progress.Start(stderr, c.progress)
+		done := func(i int) {
+			prog.Printf("fit %s: log evidence %.1f after %d evaluations, %v", names[i], reports[i].LogEvidence, reports[i].Evaluations, prog.Elapsed().Round(time.Millisecond))
+		}
 		if hyp[0], reports[0], err = scorebased.Fit(ctx, scorebased.OnlinePoissonOD, train, scorebased.FitStart(), opt); err != nil {
-			return err
+			return fmt.Errorf("fitting %s: %w", names[0], err)
 		}
+		done(0)
 		if hyp[1], reports[1], err = scorebased.Fit(ctx, scorebased.OnlineGaussianOD, train, scorebased.FitStart(), opt); err != nil {
-			return err
+			return fmt.Errorf("fitting %s: %w", names[1], err)
 		}
+		done(1)
 		if hyp[2], reports[2], err = scorebased.Fit(ctx, scorebased.OnlineGaussianSD, train, scorebased.FitStart(), opt); err != nil {
-			return err
+			return fmt.Errorf("fitting %s: %w", names[2], err)
 		}
+		done(2)
 	}
 	pm, err := newModels(paper)
 	if err != nil {
@@ -189,7 +229,7 @@ func rate(stdout io.Writer, path, season string, holdout int, doFit bool) error 
 		fmt.Fprintf(stdout, "β adds 2β² = %.1f goals² to the variance of each predicted score, so a predicted goal difference\n", 2*b*b)
 		fmt.Fprintf(stdout, "spreads over ±%.1f goals (one sd) however well the teams are known: the Gaussian models'\n", math.Sqrt(2*(2*b*b+g*g)))
 		fmt.Fprintln(stdout, "predictions are nearly flat, and Poisson-OD's expected goals and draw rates are off (see below).")
-		fmt.Fprintln(stdout, "Run with -fit to choose σ₀, β, the base score and a home advantage by evidence on the training matches.")
+		fmt.Fprintln(stdout, "Run without -fit=false to choose σ₀, β, the base score and a home advantage by evidence on the training matches.")
 		fmt.Fprintln(stdout)
 	}
 
@@ -299,4 +339,28 @@ func newModels(hyp [3]scorebased.Hyper) (models, error) {
 	}
 	ms.gsd, err = scorebased.OnlineGaussianSD(hyp[2])
 	return ms, err
+}
+
+// pickSeason returns the matches of the named season, or of the file's
+// last season if name is "", with the season's label for the output. A
+// file whose matches have no season is one season, "all matches".
+func pickSeason(path string, file []evaluation.ScoredMatch, name string) ([]evaluation.ScoredMatch, string, error) {
+	if len(file) == 0 {
+		return nil, "", fmt.Errorf("%s: no matches", path)
+	}
+	seasons := evaluation.Seasons(file)
+	if len(seasons) == 1 && seasons[0] == "" {
+		if name != "" {
+			return nil, "", fmt.Errorf("-season %q: %s has no season column", name, path)
+		}
+		return file, "all matches", nil
+	}
+	if name == "" {
+		name = file[len(file)-1].Season
+	}
+	all := evaluation.Season(file, name)
+	if len(all) == 0 {
+		return nil, "", fmt.Errorf("%s: no matches in season %q (it has %d seasons, %s to %s)", path, name, len(seasons), seasons[0], seasons[len(seasons)-1])
+	}
+	return all, "season " + name, nil
 }

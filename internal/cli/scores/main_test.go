@@ -5,6 +5,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
 	"testing"
@@ -157,11 +158,11 @@ func calibration(t *testing.T, stdout string) map[string][3]float64 {
 // shows the observed means, computed here from the file, beside the
 // models' far-off ones.
 func TestPaperSettingsSayWhatIsWrong(t *testing.T) {
-	code, stdout, stderr := runArgs("-data", "../../../examples/data/epl.csv")
+	code, stdout, stderr := runArgs("-data", "../../../examples/data/epl.csv", "-season", "2008-09", "-fit=false")
 	if code != cli.OK {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
-	for _, want := range []string{"paper's settings", "wrong scale for goals", "2β² = 34.7 goals²", "nearly flat", "Poisson-OD's expected goals and draw rates are off", "Run with -fit"} {
+	for _, want := range []string{"paper's settings", "wrong scale for goals", "2β² = 34.7 goals²", "nearly flat", "Poisson-OD's expected goals and draw rates are off", "Run without -fit=false"} {
 		if !strings.Contains(stdout, want) {
 			t.Errorf("output lacks %q:\n%s", want, stdout)
 		}
@@ -192,7 +193,7 @@ func TestPaperSettingsSayWhatIsWrong(t *testing.T) {
 // score models come within 10 % of the observed goals per side and 0.05
 // of the observed draw rate.
 func TestFitMatchesTheLeague(t *testing.T) {
-	code, stdout, stderr := runArgs("-data", "../../../examples/data/epl.csv", "-fit")
+	code, stdout, stderr := runArgs("-season", "2008-09")
 	if code != cli.OK {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
@@ -227,7 +228,7 @@ func TestFitMatchesTheLeague(t *testing.T) {
 // it used to be 1, which TrueSkill rejects.
 func TestAllDrawTrainingDrawProbability(t *testing.T) {
 	code, stdout, stderr := runArgs("-data", leagueFile(t, 12, 10), "-season", "s", "-next", "2")
-	if code != cli.OK || !strings.Contains(stdout, "draw probability 0.999)") {
+	if code != cli.OK || !strings.Contains(stdout, "draw probability 0.999, estimated from the data)") {
 		t.Errorf("exit %d\nstdout:\n%s\nstderr:\n%s", code, stdout, stderr)
 	}
 }
@@ -249,7 +250,6 @@ func TestBadDataIsOneLineWithStatus1(t *testing.T) {
 		{"home == away", header + "2020-01-01,s,Ants,Bees,1,0\n2020-01-02,s,Cats,Cats,1,0\n", []string{"bad.csv:3:19:", "a team cannot play itself"}},
 		{"empty team", header + "2020-01-01,s,Ants,,1,0\n", []string{"bad.csv:2:19:", "away: empty name"}},
 		{"empty file", "", []string{"bad.csv: file is empty"}},
-		{"byte-order mark, season absent", "\uFEFF" + header + "2020-01-01,s,Ants,Bees,1,0\n", []string{`no matches in season "2008-09"`}},
 	} {
 		code, stdout, stderr := runArgs("-data", write(c.body))
 		if code != cli.Error || stdout != "" {
@@ -262,4 +262,36 @@ func TestBadDataIsOneLineWithStatus1(t *testing.T) {
 		t.Errorf("-next 12 of 12: exit %d", code)
 	}
 	wantOneLine(t, stderr, "-next 12: season s has 12 matches")
+	code, _, stderr = runArgs("-data", write("\uFEFF"+header+"2020-01-01,s,Ants,Bees,1,0\n"), "-season", "2008-09")
+	if code != cli.Error {
+		t.Errorf("absent season: exit %d", code)
+	}
+	wantOneLine(t, stderr, `no matches in season "2008-09" (it has 1 seasons, s to s)`)
+}
+
+// TestDefaultIsLastSeasonFitted: without flags, the shipped league's last
+// season (read here from the file's last row) with fitted models; with
+// -progress 0, a line per fitted model on stderr and none on stdout.
+func TestDefaultIsLastSeasonFitted(t *testing.T) {
+	body, err := os.ReadFile("../../../examples/data/epl.csv")
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSpace(string(body)), "\n")
+	last := strings.Split(lines[len(lines)-1], ",")[1]
+	n := 0
+	for _, l := range lines[1:] {
+		if strings.Split(l, ",")[1] == last {
+			n++
+		}
+	}
+	code, stdout, stderr := runArgs("-progress", "0")
+	if code != cli.OK || !strings.Contains(stdout, fmt.Sprintf(", season %s: fitted on %d matches", last, n-5)) || !strings.Contains(stdout, "Hyperparameters fitted by evidence") {
+		t.Errorf("exit %d, want season %s of %d matches:\n%s\nstderr:\n%s", code, last, n, stdout, stderr)
+	}
+	for _, m := range []string{"Poisson-OD", "Gaussian-OD", "Gaussian-SD"} {
+		if !regexp.MustCompile(`(?m)^fit ` + m + `: log evidence -?\d+\.\d after \d+ evaluations`).MatchString(stderr) || strings.Contains(stdout, "fit "+m+":") {
+			t.Errorf("no progress line for %s on stderr:\n%s", m, stderr)
+		}
+	}
 }
