@@ -23,19 +23,24 @@
 //
 // Usage:
 //
-//	go run ./examples/evaluate                        shipped data only
-//	go run ./examples/evaluate -data ../shared/data -out DIR -json FILE
-//	go run ./examples/evaluate -data ../shared/data -fit  (with fitted models)
-//	go run ./examples/evaluate -matches FILE [-draw p] (experiment 2 on any
-//	                                                    file with match_id,
-//	                                                    date, team, player, rank)
+//	skillgraph evaluate                        shipped data only
+//	skillgraph evaluate -data ../shared/data -out DIR -json FILE
+//	skillgraph evaluate -data ../shared/data -fit  (with fitted models)
+//	skillgraph evaluate -matches FILE [-draw p] (experiment 2 on any long-format
+//	                                             file: match_id, time, team,
+//	                                             player, rank)
 //
 // Without -data it reads examples/data (found by walking up from the
 // working folder to the module root): the Premier League (epl.csv, CC0)
 // and Formula 1 (f1_races.csv, CC BY 4.0) are shipped there, the AFL
 // (afl.csv) is not redistributable and is left out, which the output says.
 // A file absent from the data folder is left out the same way; with -data
-// ../shared/data every part runs. The default run takes about 3 s.
+// ../shared/data every part runs.
+//
+// -out DIR (created if absent) gets the figure, drawn by internal/plot as
+// figure4.svg, or figure4.png with -figure png. Progress (a line per
+// season of experiment 1 and per thousand games of experiment 2) goes to
+// stderr once the run has taken longer than -progress.
 //
 // -json FILE writes every number the program prints (and the per-season
 // values behind them) as JSON, NaN as null. It reads every input and makes

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/skillgraph/skillgraph/internal/cli"
+	"github.com/skillgraph/skillgraph/internal/cli/progress"
 	"github.com/skillgraph/skillgraph/internal/plot"
 	"github.com/skillgraph/skillgraph/internal/repo"
 	"github.com/skillgraph/skillgraph/models/elo"
@@ -38,7 +39,9 @@ func Run(args []string, stdout, stderr io.Writer) int {
 	start := time.Now()
 	fs := flag.NewFlagSet("evaluate", flag.ContinueOnError)
 	data := fs.String("data", "", "folder with epl.csv, afl.csv and f1_races.csv (default: the repository's examples/data)")
-	out := fs.String("out", "", "folder to write figure4.svg into (none if empty)")
+	out := fs.String("out", "", "folder to write the figure, figure4.svg (or .png), into; created if absent (none if empty)")
+	figure := fs.String("figure", "svg", "format of the figure under -out: svg or png")
+	prog := fs.Duration("progress", 2*time.Second, "print progress on stderr once the run has taken longer than this")
 	jsonPath := fs.String("json", "", "write every number printed, and the per-season values, to this JSON file")
 	matches := fs.String("matches", "", "run only experiment 2 on this multi-team file")
 	tau1 := fs.Float64("tau1", 0, "TrueSkill's dynamics τ in experiment 1 (the paper's Table 1 has none)")
@@ -70,7 +73,13 @@ func Run(args []string, stdout, stderr io.Writer) int {
 	if err != nil {
 		return usage("-ties %q: want wrong or half", *tiesFlag)
 	}
-	cfg := config{tp: tp, tau1: *tau1, ties: ties, draw: draw, fit: *fit}
+	if *figure != "svg" && *figure != "png" {
+		return usage("-figure %q: want svg or png", *figure)
+	}
+	if *prog < 0 {
+		return usage("-progress %v: must not be negative", *prog)
+	}
+	cfg := config{tp: tp, tau1: *tau1, ties: ties, draw: draw, fit: *fit, figure: *figure, prog: progress.Start(stderr, *prog)}
 	rep := &report{
 		Command: append([]string{"evaluate"}, args...),
 		Settings: settings{
@@ -92,13 +101,13 @@ func Run(args []string, stdout, stderr io.Writer) int {
 		}
 	}
 	if *matches != "" {
-		err = rankingFile(stderr, rep, *matches, cfg)
+		err = rankingFile(rep, *matches, cfg)
 	} else {
 		if *out != "" {
 			if err := os.MkdirAll(*out, 0o755); err != nil {
 				return fail(stderr, fmt.Errorf("-out: %w", err))
 			}
-			if err := outs.add("figure", filepath.Join(*out, "figure4.svg")); err != nil {
+			if err := outs.add("figure", filepath.Join(*out, "figure4."+*figure)); err != nil {
 				return fail(stderr, fmt.Errorf("-out %s: %w", *out, err))
 			}
 		}
@@ -111,7 +120,7 @@ func Run(args []string, stdout, stderr io.Writer) int {
 		if f := outs.file("figure"); f != nil {
 			fig = f
 		}
-		err = experiments(stderr, rep, dir, fig, cfg)
+		err = experiments(rep, dir, fig, cfg)
 	}
 	if err != nil {
 		return fail(stderr, err)
@@ -145,6 +154,10 @@ type config struct {
 	ties evaluation.TieRule
 	draw *float64 // experiment 2's draw probability, nil for the data's
 	fit  bool     // experiment 1 adds the fitted score models
+	// figure is the figure's format, svg or png.
+	figure string
+	// prog prints progress once the run has taken long.
+	prog *progress.Step
 }
 
 // shippedData returns the repository's examples/data, looked for from the
@@ -235,7 +248,7 @@ type league struct {
 // experiments runs both experiments on the data folder, filling rep, and
 // draws the figure into fig if it is not nil. Every file is read first; a
 // file that does not exist is left out and recorded in rep.LeftOut.
-func experiments(stderr io.Writer, rep *report, data string, fig io.Writer, cfg config) error {
+func experiments(rep *report, data string, fig io.Writer, cfg config) error {
 	leagues := []league{
 		{name: "UK-PL", file: "epl.csv", seasons: seasonRange(1995, 2008, true)},
 		{name: "AFL", file: "afl.csv", seasons: seasonRange(2000, 2010, false),
@@ -267,7 +280,7 @@ func experiments(stderr io.Writer, rep *report, data string, fig io.Writer, cfg 
 	}
 	var panels []plot.Panel
 	for _, l := range ran {
-		res, err := scoreLeagueOf(stderr, l, cfg)
+		res, err := scoreLeagueOf(l, cfg)
 		if err != nil {
 			return err
 		}
@@ -275,12 +288,12 @@ func experiments(stderr io.Writer, rep *report, data string, fig io.Writer, cfg 
 		panels = append(panels, res.panels()...)
 	}
 	if fig != nil && len(panels) > 0 {
-		if err := plot.Figure(fig, "svg", panels, 3); err != nil {
+		if err := plot.Figure(fig, cfg.figure, panels, 3); err != nil {
 			return err
 		}
 	}
 	if f1 != nil {
-		if err := ranking(stderr, rep, "Formula 1 races ("+f1Path+")", f1, cfg); err != nil {
+		if err := ranking(rep, "Formula 1 races ("+f1Path+")", f1, cfg); err != nil {
 			return err
 		}
 	}
@@ -290,7 +303,7 @@ func experiments(stderr io.Writer, rep *report, data string, fig io.Writer, cfg 
 		}
 		seasons := evaluation.Seasons(l.matches)
 		name := fmt.Sprintf("Premier League %s to %s as two-team games", seasons[0], seasons[len(seasons)-1])
-		if err := ranking(stderr, rep, name, evaluation.AsRanked(l.matches), cfg); err != nil {
+		if err := ranking(rep, name, evaluation.AsRanked(l.matches), cfg); err != nil {
 			return err
 		}
 	}
@@ -334,15 +347,17 @@ var metrics = []struct {
 }
 
 // scoreLeagueOf runs experiment 1 on one league.
-func scoreLeagueOf(stderr io.Writer, l league, cfg config) (scoreLeague, error) {
+func scoreLeagueOf(l league, cfg config) (scoreLeague, error) {
 	models, err := evaluation.ScoreModels(evaluation.ScoreConfig{TrueSkillTau: cfg.tau1, Fitted: cfg.fit})
 	if err != nil {
 		return scoreLeague{}, err
 	}
-	fmt.Fprintf(stderr, "experiment 1, %s: ", l.name)
+	done := 0
 	res, err := evaluation.ScoreExperiment(l.matches, l.seasons, evaluation.TrainShares, models,
-		func(s string) { fmt.Fprintf(stderr, "%s ", s) })
-	fmt.Fprintln(stderr)
+		func(s string) {
+			done++
+			cfg.prog.Printf("experiment 1, %s: season %s (%d of %d)", l.name, s, done, len(l.seasons))
+		})
 	if err != nil {
 		return scoreLeague{}, err
 	}
@@ -433,24 +448,22 @@ func (s scoreLeague) panels() []plot.Panel {
 }
 
 // rankingFile runs experiment 2 on a multi-team file.
-func rankingFile(stderr io.Writer, rep *report, path string, cfg config) error {
+func rankingFile(rep *report, path string, cfg config) error {
 	ms, err := evaluation.LoadRanked(path)
 	if err != nil {
 		return err
 	}
-	return ranking(stderr, rep, path, ms, cfg)
+	return ranking(rep, path, ms, cfg)
 }
 
 // ranking runs experiment 2 on ms, labelled name, and adds it to rep.
-func ranking(stderr io.Writer, rep *report, name string, ms []evaluation.RankedMatch, cfg config) error {
-	fmt.Fprintf(stderr, "experiment 2, %s: %d games\n", name, len(ms))
+func ranking(rep *report, name string, ms []evaluation.RankedMatch, cfg config) error {
 	opts := []evaluation.RankingOption{evaluation.WithTies(cfg.ties)}
 	if cfg.draw != nil {
 		opts = append(opts, evaluation.WithDrawProbability(*cfg.draw))
 	}
 	res, err := evaluation.RankingExperiment(context.Background(), ms, cfg.tp, elo.DefaultParams(),
-		func(done, total int) { fmt.Fprintf(stderr, "\r  %d/%d", done, total) }, opts...)
-	fmt.Fprintln(stderr)
+		func(done, total int) { cfg.prog.Printf("experiment 2, %s: %d of %d games", name, done, total) }, opts...)
 	if err != nil {
 		return err
 	}

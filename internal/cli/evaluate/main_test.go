@@ -37,6 +37,8 @@ func TestUsageErrorsAreOneLineWithStatus2(t *testing.T) {
 		{[]string{"-data", "d", "extra"}, []string{`unexpected argument "extra"`, "run evaluate -h"}},
 		{[]string{"-tau1", "-0.5"}, []string{"-tau1 -0.5: must be finite and not negative"}},
 		{[]string{"-ties", "coin"}, []string{`-ties "coin": want wrong or half`}},
+		{[]string{"-figure", "gif"}, []string{`-figure "gif": want svg or png`}},
+		{[]string{"-progress", "-1s"}, []string{"-progress -1s: must not be negative"}},
 		{[]string{"-draw", "1"}, []string{`invalid value "1" for flag -draw`, "not a probability in [0, 1)"}},
 		{[]string{"-draw", "x"}, []string{`invalid value "x" for flag -draw`}},
 		{[]string{"-matches", "f.csv", "-out", "o", "x", "y"}, []string{`unexpected argument "x"`}},
@@ -151,9 +153,15 @@ func TestJSONOutputCheckedBeforeWork(t *testing.T) {
 func TestDefaultRunOnShippedData(t *testing.T) {
 	out := t.TempDir()
 	jsonPath := filepath.Join(out, "r.json")
-	code, stdout, stderr := runArgs("-out", out, "-json", jsonPath)
+	code, stdout, stderr := runArgs("-out", out, "-json", jsonPath, "-progress", "0")
 	if code != cli.OK {
 		t.Fatalf("exit %d\nstderr:\n%s", code, stderr)
+	}
+	// Progress on stderr, a line per season and per thousand games.
+	for _, want := range []string{"\nexperiment 1, UK-PL: season 1995-96 (1 of 14)\n", "\nexperiment 1, UK-PL: season 2008-09 (14 of 14)\n", ": 1000 of 1138 games\n", ": 11000 of 11266 games\n"} {
+		if !strings.Contains("\n"+stderr, want) || strings.Contains(stdout, strings.TrimSpace(want)) {
+			t.Errorf("stderr lacks %q, or stdout holds it:\n%s", want, stderr)
+		}
 	}
 	for _, want := range []string{
 		"Left out: experiment 1, AFL (" + filepath.Join("..", "..", "..", "examples", "data", "afl.csv"),
@@ -166,8 +174,8 @@ func TestDefaultRunOnShippedData(t *testing.T) {
 			t.Errorf("stdout lacks %q:\n%s", want, stdout)
 		}
 	}
-	if _, err := os.Stat(filepath.Join(out, "figure4.svg")); err != nil {
-		t.Errorf("figure: %v", err)
+	if fig, err := os.ReadFile(filepath.Join(out, "figure4.svg")); err != nil || !strings.Contains(string(fig), "UK-PL: information gain") || !strings.Contains(string(fig), "Gaussian-OD") {
+		t.Errorf("figure: %v, %d bytes", err, len(fig))
 	}
 	raw, err := os.ReadFile(jsonPath)
 	if err != nil {
