@@ -15,12 +15,14 @@ import (
 	"time"
 
 	"github.com/skillgraph/skillgraph/internal/cli"
+	"github.com/skillgraph/skillgraph/internal/cli/input"
 	"github.com/skillgraph/skillgraph/internal/cli/progress"
 	"github.com/skillgraph/skillgraph/internal/plot"
 	"github.com/skillgraph/skillgraph/internal/repo"
 	"github.com/skillgraph/skillgraph/models/elo"
 	"github.com/skillgraph/skillgraph/models/evaluation"
 	"github.com/skillgraph/skillgraph/models/trueskill"
+	"github.com/skillgraph/skillgraph/record"
 )
 
 const synopsis = `evaluate [-data DIR] [-out DIR] [-json FILE] [-tau1 τ] [-tau τ] [-ties wrong|half] [-draw p]
@@ -79,7 +81,7 @@ func Run(args []string, stdout, stderr io.Writer) int {
 	if *prog < 0 {
 		return usage("-progress %v: must not be negative", *prog)
 	}
-	cfg := config{tp: tp, tau1: *tau1, ties: ties, draw: draw, fit: *fit, figure: *figure, prog: progress.Start(stderr, *prog)}
+	cfg := config{tp: tp, tau1: *tau1, ties: ties, draw: draw, fit: *fit, figure: *figure, prog: progress.Start(stderr, *prog), stderr: stderr}
 	rep := &report{
 		Command: append([]string{"evaluate"}, args...),
 		Settings: settings{
@@ -158,6 +160,28 @@ type config struct {
 	figure string
 	// prog prints progress once the run has taken long.
 	prog *progress.Step
+	// stderr gets the data reader's notes.
+	stderr io.Writer
+}
+
+// scored reads a league file, in time order, through the record package.
+func (c config) scored(path string) ([]evaluation.ScoredMatch, error) {
+	ms, err := input.Read(c.stderr, "evaluate", path, record.Scores)
+	if err != nil {
+		return nil, err
+	}
+	out, _, err := input.Scored(path, ms)
+	return out, err
+}
+
+// ranked reads a file of either format, in time order, through the record
+// package, as ranked matches.
+func (c config) ranked(path string) ([]evaluation.RankedMatch, error) {
+	ms, err := input.Read(c.stderr, "evaluate", path, 0)
+	if err != nil {
+		return nil, err
+	}
+	return input.Ranked(ms), nil
 }
 
 // shippedData returns the repository's examples/data, looked for from the
@@ -256,7 +280,7 @@ func experiments(rep *report, data string, fig io.Writer, cfg config) error {
 	}
 	var ran []league
 	for _, l := range leagues {
-		ms, err := evaluation.LoadScored(filepath.Join(data, l.file))
+		ms, err := cfg.scored(filepath.Join(data, l.file))
 		if errors.Is(err, os.ErrNotExist) {
 			rep.LeftOut = append(rep.LeftOut, leftOut{File: filepath.Join(data, l.file), Parts: "experiment 1, " + l.name, Why: absentWhy(l.credit)})
 			continue
@@ -268,7 +292,7 @@ func experiments(rep *report, data string, fig io.Writer, cfg config) error {
 		ran = append(ran, l)
 	}
 	f1Path := filepath.Join(data, "f1_races.csv")
-	f1, err := evaluation.LoadRanked(f1Path)
+	f1, err := cfg.ranked(f1Path)
 	switch {
 	case errors.Is(err, os.ErrNotExist):
 		rep.LeftOut = append(rep.LeftOut, leftOut{File: f1Path, Parts: "experiment 2, Formula 1", Why: absentWhy("")})
@@ -449,7 +473,7 @@ func (s scoreLeague) panels() []plot.Panel {
 
 // rankingFile runs experiment 2 on a multi-team file.
 func rankingFile(rep *report, path string, cfg config) error {
-	ms, err := evaluation.LoadRanked(path)
+	ms, err := cfg.ranked(path)
 	if err != nil {
 		return err
 	}

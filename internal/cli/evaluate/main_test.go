@@ -122,16 +122,17 @@ func TestMatchesFile(t *testing.T) {
 		t.Errorf("-draw 0.2 -ties half: exit %d\nstdout:\n%s\nstderr:\n%s", code, stdout, stderr)
 	}
 
-	// A match whose rows are apart: the error names the file and line.
+	// A match whose rows disagree on its time: the error names the file,
+	// line and column.
 	if err := os.WriteFile(path, []byte("match_id,date,team,player,rank\n"+
-		"a,2020-01-01,x,ann,1\na,2020-01-01,y,bob,2\nb,2020-01-01,x,ann,1\nb,2020-01-01,y,bob,2\na,2020-01-01,z,cat,1\n"), 0o644); err != nil {
+		"a,2020-01-01,x,ann,1\na,2020-01-01,y,bob,2\nb,2020-01-01,x,ann,1\nb,2020-01-01,y,bob,2\na,2020-01-02,z,cat,1\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	code, stdout, stderr = runArgs("-matches", path)
 	if code != cli.Error || stdout != "" {
 		t.Errorf("exit %d, stdout %q; want %d and nothing", code, stdout, cli.Error)
 	}
-	wantOneLine(t, stderr, "m.csv:6:1: match a also starts on line 2")
+	wantOneLine(t, stderr, "m.csv:6:3: ")
 }
 
 // TestJSONOutputCheckedBeforeWork: a -json file that cannot be created

@@ -1,15 +1,14 @@
 package history
 
 import (
-	"bufio"
 	"errors"
 	"fmt"
 	"io"
 	"math"
-	"os"
 	"strconv"
-	"strings"
 	"time"
+
+	"github.com/skillgraph/skillgraph/internal/cli/input"
 
 	"github.com/skillgraph/skillgraph/models/evaluation"
 	"github.com/skillgraph/skillgraph/models/throughtime"
@@ -73,37 +72,27 @@ func (d data) date(t float64) string {
 }
 
 // load reads a history in the long format or the scores format (told
-// apart by the header: the scores format has a home_score column) as
-// games in file order, each at its date counted in units since
-// 1970-01-01.
-func load(_ io.Writer, path string, unit time.Duration) (data, error) {
-	scored, err := isScored(path)
+// apart by the header) through the record package, in time order, each
+// game at its time counted in units since 1970-01-01. The reader's notes
+// go to stderr.
+func load(stderr io.Writer, path string, unit time.Duration) (data, error) {
+	ms, err := input.Read(stderr, "history", path, 0)
 	if err != nil {
 		return data{}, err
 	}
-	var ranked []evaluation.RankedMatch
-	if scored {
-		ms, err := evaluation.LoadScored(path)
+	d := data{games: make([]throughtime.Game, len(ms)), unit: unit, daily: true,
+		drawShare: evaluation.DrawProbability(input.Ranked(ms))}
+	for k, m := range ms {
+		at, err := throughtime.At(m.Time, unit)
 		if err != nil {
 			return data{}, err
 		}
-		ranked = evaluation.AsRanked(ms)
-	} else if ranked, err = evaluation.LoadRanked(path); err != nil {
-		return data{}, err
-	}
-	d := data{games: make([]throughtime.Game, len(ranked)), unit: unit, daily: true, drawShare: evaluation.DrawProbability(ranked)}
-	for k, m := range ranked {
-		day, err := time.Parse(time.DateOnly, m.Date)
-		if err != nil {
-			return data{}, fmt.Errorf("%s: match %s: date %q: %w", path, m.ID, m.Date, err)
-		}
-		at, err := throughtime.At(day, unit)
-		if err != nil {
-			return data{}, err
-		}
-		d.games[k] = throughtime.Game{Time: at, Teams: m.Teams, Ranks: m.Ranks}
-		if tied(m.Ranks) {
+		d.games[k] = throughtime.Game{Time: at, Teams: m.Players(), Ranks: m.Ranks(), Weights: m.Weights()}
+		if tied(m.Ranks()) {
 			d.draws++
+		}
+		if !m.Time.Equal(m.Time.Truncate(24 * time.Hour)) {
+			d.daily = false
 		}
 	}
 	return d, nil
@@ -119,23 +108,4 @@ func tied(ranks []int) bool {
 		seen[r] = true
 	}
 	return false
-}
-
-// isScored reports whether the file's header names a home_score column.
-func isScored(path string) (bool, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return false, err
-	}
-	defer f.Close()
-	line, err := bufio.NewReader(f).ReadString('\n')
-	if err != nil && line == "" {
-		return false, fmt.Errorf("%s: no header: %w", path, err)
-	}
-	for _, col := range strings.Split(strings.TrimSpace(strings.TrimPrefix(line, "\ufeff")), ",") {
-		if strings.TrimSpace(col) == "home_score" {
-			return true, nil
-		}
-	}
-	return false, nil
 }

@@ -356,3 +356,58 @@ func TestParseUnit(t *testing.T) {
 		}
 	}
 }
+
+// TestTimestampedFile: times of day are kept: the games of one evening
+// are ordered by their timestamps, and the curves are written with them.
+func TestTimestampedFile(t *testing.T) {
+	path := writeTemp(t, "halo.csv", `match_id,time,team,player,rank
+g1,2004-08-06T18:13:50,red,ann,1
+g1,2004-08-06T18:13:50,blue,bob,2
+g2,2004-08-06 19:02:11,red,bob,1
+g2,2004-08-06 19:02:11,blue,cat,2
+g3,2004-08-06T20:45:00Z,red,cat,1
+g3,2004-08-06T20:45:00Z,blue,ann,1
+`)
+	dir := t.TempDir()
+	code, stdout, stderr := runArgs("-matches", path, "-unit", "days", "-out", dir)
+	if code != cli.OK || !strings.Contains(stdout, "3 games, 3 players") || !strings.Contains(stdout, "(last played 2004-08-06T20:45:00Z)") {
+		t.Fatalf("exit %d\n%s\n%s", code, stdout, stderr)
+	}
+	b, err := os.ReadFile(filepath.Join(dir, "learning_curves.csv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"\nann,2004-08-06T18:13:50Z,", "\nann,2004-08-06T20:45:00Z,", "\nbob,2004-08-06T19:02:11Z,", "\ncat,2004-08-06T19:02:11Z,"} {
+		if !strings.Contains(string(b), want) {
+			t.Errorf("learning_curves.csv lacks %q:\n%s", want, b)
+		}
+	}
+}
+
+// TestShuffledFile: the league's weeks given in reverse order are read in
+// time order, with a line on stderr saying how many moved, and give the
+// same output as the file in order.
+func TestShuffledFile(t *testing.T) {
+	lines := strings.Split(strings.TrimSpace(scores), "\n")
+	var shuffled []string
+	for k := len(lines) - 2; k >= 1; k -= 2 { // two matches a week
+		shuffled = append(shuffled, lines[k], lines[k+1])
+	}
+	inOrder := writeTemp(t, "league.csv", scores)
+	reversed := filepath.Join(t.TempDir(), "league.csv")
+	if err := os.WriteFile(reversed, []byte(lines[0]+"\n"+strings.Join(shuffled, "\n")+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code1, want, _ := runArgs("-matches", inOrder, "-unit", "weeks")
+	code2, got, stderr := runArgs("-matches", reversed, "-unit", "weeks")
+	// Reversing five weeks of two matches moves the 8 matches of the
+	// first four weeks behind the last week's.
+	clitest.WantOneLine(t, "history", stderr, "league.csv: 8 matches out of time order were moved into place")
+	got = strings.ReplaceAll(got, reversed, inOrder)
+	// Durations differ from run to run.
+	d := regexp.MustCompile(`\b\d+(\.\d+)?(ns|µs|ms|s|m)\b`)
+	got, want = d.ReplaceAllString(got, "T"), d.ReplaceAllString(want, "T")
+	if code1 != cli.OK || code2 != cli.OK || got != want {
+		t.Errorf("exit %d and %d; in order:\n%s\nshuffled:\n%s", code1, code2, want, got)
+	}
+}

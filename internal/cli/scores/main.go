@@ -12,11 +12,13 @@ import (
 	"time"
 
 	"github.com/skillgraph/skillgraph/internal/cli"
+	"github.com/skillgraph/skillgraph/internal/cli/input"
 	"github.com/skillgraph/skillgraph/internal/cli/progress"
 	"github.com/skillgraph/skillgraph/internal/repo"
 	"github.com/skillgraph/skillgraph/models/evaluation"
 	"github.com/skillgraph/skillgraph/models/scorebased"
 	"github.com/skillgraph/skillgraph/models/trueskill"
+	"github.com/skillgraph/skillgraph/record"
 )
 
 // shipped is the league the subcommand reads without -matches, from the
@@ -126,11 +128,15 @@ func learn[R scorebased.Team | scorebased.Rating](m scorebased.Online[R], train 
 // predicts the held-out matches.
 func rate(stdout, stderr io.Writer, c config) error {
 	path, holdout, doFit := c.path, c.holdout, c.fit
-	file, err := evaluation.LoadScored(path)
+	ms, err := input.Read(stderr, "scores", path, record.Scores)
 	if err != nil {
 		return err
 	}
-	all, season, err := pickSeason(path, file, c.season)
+	picked, season, err := pickSeason(path, ms, c.season)
+	if err != nil {
+		return err
+	}
+	all, neutral, err := input.Scored(path, picked)
 	if err != nil {
 		return err
 	}
@@ -153,6 +159,9 @@ func rate(stdout, stderr io.Writer, c config) error {
 	fmt.Fprintf(stdout, "%s, %s: fitted on %d matches (γ_OD = %.3f, γ_SD = %.3f; draw probability %.3f, estimated from the data)\n\n",
 		path, season, len(train), pOD.Gamma, pSD.Gamma, ts.DrawProbability)
 
+	if neutral > 0 {
+		fmt.Fprintf(stdout, "%d matches were on neutral ground: the score models' home advantage applies to every home side, these too.\n\n", neutral)
+	}
 	hyp := paper
 	names := [3]string{"Poisson-OD", "Gaussian-OD", "Gaussian-SD"}
 	var reports [3]scorebased.FitReport
@@ -344,11 +353,13 @@ func newModels(hyp [3]scorebased.Hyper) (models, error) {
 // pickSeason returns the matches of the named season, or of the file's
 // last season if name is "", with the season's label for the output. A
 // file whose matches have no season is one season, "all matches".
-func pickSeason(path string, file []evaluation.ScoredMatch, name string) ([]evaluation.ScoredMatch, string, error) {
-	if len(file) == 0 {
-		return nil, "", fmt.Errorf("%s: no matches", path)
+func pickSeason(path string, file []record.Match, name string) ([]record.Match, string, error) {
+	var seasons []string
+	for _, m := range file {
+		if !slices.Contains(seasons, m.Season) {
+			seasons = append(seasons, m.Season)
+		}
 	}
-	seasons := evaluation.Seasons(file)
 	if len(seasons) == 1 && seasons[0] == "" {
 		if name != "" {
 			return nil, "", fmt.Errorf("-season %q: %s has no season column", name, path)
@@ -358,7 +369,12 @@ func pickSeason(path string, file []evaluation.ScoredMatch, name string) ([]eval
 	if name == "" {
 		name = file[len(file)-1].Season
 	}
-	all := evaluation.Season(file, name)
+	var all []record.Match
+	for _, m := range file {
+		if m.Season == name {
+			all = append(all, m)
+		}
+	}
 	if len(all) == 0 {
 		return nil, "", fmt.Errorf("%s: no matches in season %q (it has %d seasons, %s to %s)", path, name, len(seasons), seasons[0], seasons[len(seasons)-1])
 	}

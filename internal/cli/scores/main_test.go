@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -294,4 +295,50 @@ func TestDefaultIsLastSeasonFitted(t *testing.T) {
 			t.Errorf("no progress line for %s on stderr:\n%s", m, stderr)
 		}
 	}
+}
+
+// TestAnyScoresFile: a file without seasons, with timestamps, the usual
+// header aliases, a neutral column and its rows in reverse order, is
+// rated whole in time order: the held-out fixtures are the latest, the
+// moved rows and the neutral matches are reported.
+func TestAnyScoresFile(t *testing.T) {
+	teams := []string{"Ants", "Bees", "Cats", "Dogs"}
+	var rows []string
+	for i := range 24 {
+		h, a := teams[i%4], teams[(i+1+i/4)%4]
+		if h == a {
+			a = teams[(i+2)%4]
+		}
+		neutral := "0"
+		if i%8 == 3 {
+			neutral = "1"
+		}
+		rows = append(rows, fmt.Sprintf("2020-01-%02dT15:30:00,%s,%s,%d,%d,%s", 1+i, h, a, (i+1)%3, i%2, neutral))
+	}
+	slices.Reverse(rows)
+	path := filepath.Join(t.TempDir(), "cup.csv")
+	body := "datetime,home_team,away_team,home_score,away_score,neutral\n" + strings.Join(rows, "\n") + "\n"
+	if err := os.WriteFile(path, []byte(body), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, stdout, stderr := runArgs("-matches", path, "-next", "2", "-fit=false")
+	if code != cli.OK {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	// The last two fixtures by time are the 23rd and 24th listed first.
+	for _, want := range []string{", all matches: fitted on 22 matches", "3 matches were on neutral ground", "\n2020-01-23  ", "\n2020-01-24  "} {
+		if !strings.Contains(stdout, want) {
+			t.Errorf("stdout lacks %q:\n%s", want, stdout)
+		}
+	}
+	wantOneLine(t, stderr, "cup.csv: 23 matches out of time order were moved into place")
+	slices.Reverse(rows)
+	if err := os.WriteFile(path, []byte("time,home,away,home_score,away_score,neutral\n"+strings.Join(rows, "\n")+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, _, stderr = runArgs("-matches", path, "-season", "2020")
+	if code != cli.Error {
+		t.Errorf("-season on a file without seasons: exit %d", code)
+	}
+	wantOneLine(t, stderr, `-season "2020": `, "has no season column")
 }
