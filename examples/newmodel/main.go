@@ -26,6 +26,7 @@ import (
 	"github.com/skillgraph/skillgraph/factors"
 	"github.com/skillgraph/skillgraph/graph"
 	"github.com/skillgraph/skillgraph/graph/exact"
+	"github.com/skillgraph/skillgraph/internal/cli"
 	"github.com/skillgraph/skillgraph/models/evaluation"
 	"github.com/skillgraph/skillgraph/models/scorebased"
 	"github.com/skillgraph/skillgraph/schedules"
@@ -89,6 +90,9 @@ func main() {
 	dotFile := flag.String("dot", "", "write the model on the season's first -draw matches as Graphviz DOT to this file")
 	draw := flag.Int("draw", 2, "matches to draw with -dot")
 	flag.Parse()
+	if *draw < 1 {
+		os.Exit(cli.Usagef(os.Stderr, "newmodel", "-draw %d: want at least 1 match", *draw))
+	}
 
 	all, err := evaluation.LoadScored(*data)
 	if err != nil {

@@ -38,7 +38,9 @@ func Run(args []string, stdout, stderr io.Writer) int {
 		return cli.Error
 	}
 	if len(file.Cases) == 0 {
-		fmt.Fprintf(stderr, "conformance: %s: no cases\n", path)
+		// Passing zero cases checks nothing: an empty or mistyped file must
+		// not read as conformance.
+		fmt.Fprintf(stderr, "conformance: %s holds no cases: nothing to check\n", path)
 		return cli.Error
 	}
 	var pass, fail int
