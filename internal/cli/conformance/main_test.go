@@ -52,6 +52,7 @@ func TestBadInput(t *testing.T) {
 		{[]string{"-cases", filepath.Join(dir, "missing.json")}, cli.Error, "missing.json"},
 		{[]string{"-cases", write("bad.json", "{")}, cli.Error, "bad.json"},
 		{[]string{"-cases", write("empty.json", "{}")}, cli.Error, "no cases"},
+		{[]string{"-cases", write("none.json", `{"cases": []}`)}, cli.Error, "holds no cases: nothing to check"},
 	} {
 		code, stdout, stderr := clitest.Run(Run, c.args...)
 		if code != c.code || stdout != "" {
