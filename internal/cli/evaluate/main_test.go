@@ -23,6 +23,9 @@ func runArgs(args ...string) (code int, stdout, stderr string) { return clitest.
 func wantOneLine(t *testing.T, stderr string, texts ...string) {
 	t.Helper()
 	clitest.WantOneLine(t, "evaluate", stderr, texts...)
+	if len(stderr) > 1024 {
+		t.Errorf("%d bytes of stderr", len(stderr))
+	}
 }
 
 func TestUsageErrorsAreOneLineWithStatus2(t *testing.T) {

@@ -16,6 +16,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/skillgraph/skillgraph/factors"
 	"github.com/skillgraph/skillgraph/internal/cli"
 	"github.com/skillgraph/skillgraph/internal/cli/progress"
 	"github.com/skillgraph/skillgraph/internal/plot"
@@ -269,7 +270,7 @@ func fitParams(ctx context.Context, stdout, stderr io.Writer, games []throughtim
 	}
 	res, err := throughtime.Fit(ctx, p, games, opt)
 	if err != nil {
-		return p, fmt.Errorf("fitting σ, γ and the draw probability: %w", err)
+		return p, fmt.Errorf("fitting σ, γ and the draw probability: %w", numeric(err, p))
 	}
 	fmt.Fprintf(stdout, "fit (%s evidence, β = %g fixed): σ = %.4g, γ = %.4g, draw probability = %.4g; log evidence %.2f (start %.2f); %d evaluations in %v, converged %v (%s)\n",
 		o.fitEvidence, res.Params.Beta, res.Params.Sigma, res.Params.Gamma, res.Params.DrawProbability, res.LogEvidence, res.Start,
@@ -286,7 +287,7 @@ func smooth(ctx context.Context, stdout, stderr io.Writer, d data, p throughtime
 	start := time.Now()
 	h, err := throughtime.New(p, d.games)
 	if err != nil {
-		return err
+		return numeric(err, p)
 	}
 	if err := checkEvidence(h.FilteredLogEvidence(), p); err != nil {
 		return err
@@ -299,7 +300,7 @@ func smooth(ctx context.Context, stdout, stderr io.Writer, d data, p throughtime
 	for sweeps < o.maxSweeps && !converged {
 		res, err := h.Converge(ctx, o.tol, 1)
 		if err != nil {
-			return err
+			return numeric(err, p)
 		}
 		sweeps++
 		converged = res.Converged
@@ -308,7 +309,7 @@ func smooth(ctx context.Context, stdout, stderr io.Writer, d data, p throughtime
 	elapsed := prog.Elapsed()
 	_, lz, err := h.LogEvidence()
 	if err != nil {
-		return err
+		return numeric(err, p)
 	}
 	if !finite(lz) {
 		return fmt.Errorf("smoothing: log evidence %v: %w", lz, errPrecision(p))
@@ -370,6 +371,15 @@ func checkEvidence(lz float64, p throughtime.Params) error {
 		return nil
 	}
 	return fmt.Errorf("one-step-ahead log evidence %v is not the log of a probability: %w", lz, errPrecision(p))
+}
+
+// numeric replaces an error of messages beyond float64's range, whose
+// text shows the message's internals, with errPrecision.
+func numeric(err error, p throughtime.Params) error {
+	if errors.Is(err, factors.ErrRange) {
+		return fmt.Errorf("messages beyond float64's range: %w", errPrecision(p))
+	}
+	return err
 }
 
 // errPrecision explains a history whose numbers went wrong.

@@ -24,6 +24,9 @@ func runArgs(args ...string) (code int, stdout, stderr string) { return clitest.
 func wantOneLine(t *testing.T, stderr string, texts ...string) {
 	t.Helper()
 	clitest.WantOneLine(t, "scores", stderr, texts...)
+	if len(stderr) > 1024 {
+		t.Errorf("%d bytes of stderr", len(stderr))
+	}
 }
 
 // leagueFile writes a season "s" of n matches among four teams, the
@@ -270,10 +273,9 @@ func TestBadDataIsOneLineWithStatus1(t *testing.T) {
 	wantOneLine(t, stderr, `no matches in season "2008-09" (it has 1 seasons, s to s)`)
 }
 
-// TestDefaultIsLastSeasonFitted: without flags, the shipped league's last
-// season (read here from the file's last row) with fitted models; with
-// -progress 0, a line per fitted model on stderr and none on stdout.
-func TestDefaultIsLastSeasonFitted(t *testing.T) {
+// TestDefaultIsLastSeason: without -matches or -season, the shipped
+// league's last season (read here from the file's last row).
+func TestDefaultIsLastSeason(t *testing.T) {
 	body, err := os.ReadFile("../../../examples/data/epl.csv")
 	if err != nil {
 		t.Fatal(err)
@@ -286,12 +288,21 @@ func TestDefaultIsLastSeasonFitted(t *testing.T) {
 			n++
 		}
 	}
-	code, stdout, stderr := runArgs("-progress", "0")
-	if code != cli.OK || !strings.Contains(stdout, fmt.Sprintf(", season %s: fitted on %d matches", last, n-5)) || !strings.Contains(stdout, "Hyperparameters fitted by evidence") {
+	code, stdout, stderr := runArgs("-fit=false")
+	if code != cli.OK || !strings.Contains(stdout, fmt.Sprintf(", season %s: fitted on %d matches", last, n-5)) {
 		t.Errorf("exit %d, want season %s of %d matches:\n%s\nstderr:\n%s", code, last, n, stdout, stderr)
 	}
+}
+
+// TestFitProgress: models are fitted by default, and with -progress 0 each
+// fitted model gets a line on stderr and none on stdout.
+func TestFitProgress(t *testing.T) {
+	code, stdout, stderr := runArgs("-matches", leagueFile(t, 24, 0), "-progress", "0")
+	if code != cli.OK || !strings.Contains(stdout, "Hyperparameters fitted by evidence") {
+		t.Errorf("exit %d\n%s\nstderr:\n%s", code, stdout, stderr)
+	}
 	for _, m := range []string{"Poisson-OD", "Gaussian-OD", "Gaussian-SD"} {
-		if !regexp.MustCompile(`(?m)^fit `+m+`: log evidence -?\d+\.\d after \d+ evaluations`).MatchString(stderr) || strings.Contains(stdout, "fit "+m+":") {
+		if !regexp.MustCompile(`(?m)^fit ` + m + `: log evidence -?\d+\.\d after \d+ evaluations`).MatchString(stderr) || strings.Contains(stdout, "fit "+m+":") {
 			t.Errorf("no progress line for %s on stderr:\n%s", m, stderr)
 		}
 	}
