@@ -17,10 +17,13 @@ func Run(run func(args []string, stdout, stderr io.Writer) int, args ...string) 
 	return code, out.String(), errs.String()
 }
 
-// WantOneLine fails t unless stderr is one line starting "prog: " and
-// containing each of texts.
+// WantOneLine fails t unless stderr is one line under 1 KB starting
+// "prog: " and containing each of texts.
 func WantOneLine(t testing.TB, prog, stderr string, texts ...string) {
 	t.Helper()
+	if len(stderr) >= 1024 {
+		t.Errorf("stderr is %d bytes, not under 1 KB", len(stderr))
+	}
 	if !strings.HasPrefix(stderr, prog+": ") || strings.Count(stderr, "\n") != 1 || !strings.HasSuffix(stderr, "\n") {
 		t.Errorf("stderr is not one line starting %q:\n%s", prog+": ", stderr)
 	}
