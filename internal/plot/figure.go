@@ -67,7 +67,7 @@ const (
 	legendHeight = 40
 )
 
-// Figure draws panels in a grid of cols columns, like Figure 4 of the
+// Grid draws panels in a grid of cols columns, like Figure 4 of the
 // score-based paper (rows: data sets; columns: metrics), in format ("svg"
 // or "png") to w, with the lines' legend (the first panel's names) below.
 //
@@ -82,9 +82,9 @@ const (
 // values that are finite and increasing, lines with one Mean and one Half
 // per x value, each Half not negative and finite where Mean is given;
 // titles, labels and names printable UTF-8.
-func Figure(w io.Writer, format string, panels []Panel, cols int) error {
+func Grid(w io.Writer, format string, panels []Panel, cols int) error {
 	if err := checkFigure(panels, cols); err != nil {
-		return fmt.Errorf("plot: figure: %w", err)
+		return fmt.Errorf("plot: grid: %w", err)
 	}
 	rows := (len(panels)-1)/cols + 1 // ⌈len/cols⌉ without overflow for a huge cols
 	if cols > len(panels) {
@@ -93,7 +93,7 @@ func Figure(w io.Writer, format string, panels []Panel, cols int) error {
 	width, height := vg.Length(cols*panelWidth), vg.Length(rows*panelHeight+legendHeight)
 	cw, err := formatCanvas(format, width, height)
 	if err != nil {
-		return fmt.Errorf("plot: figure: %w", err)
+		return fmt.Errorf("plot: grid: %w", err)
 	}
 	dc := draw.New(cw)
 	body := draw.Crop(dc, 0, 0, legendHeight, 0)
@@ -355,7 +355,7 @@ func (p Panel) yRange() (lo, hi float64) {
 	return lo, hi
 }
 
-// checkFigure is Figure's rule for a drawable figure.
+// checkFigure is Grid's rule for a drawable figure.
 func checkFigure(panels []Panel, cols int) error {
 	if cols < 1 {
 		return fmt.Errorf("cols = %d: %w", cols, ErrUndrawable)

@@ -35,11 +35,11 @@ func good() Panel {
 		Lines: []Line{{Name: "m", Mean: []float64{1, 2}, Half: []float64{0.1, 0.1}}}}
 }
 
-func TestFigureSVGAndPNG(t *testing.T) {
+func TestGridSVGAndPNG(t *testing.T) {
 	panels := []Panel{good(), good(), good(), good()}
 	panels[0].Title, panels[0].Lines[0].Name = "a <b>", "M&M"
 	var svg bytes.Buffer
-	if err := Figure(&svg, "svg", panels, 3); err != nil {
+	if err := Grid(&svg, "svg", panels, 3); err != nil {
 		t.Fatal(err)
 	}
 	s := svg.String()
@@ -50,7 +50,7 @@ func TestFigureSVGAndPNG(t *testing.T) {
 		t.Errorf("SVG lacks the escaped text or the size 960 × 500 pt:\n%.600s", s)
 	}
 	var pngBuf bytes.Buffer
-	if err := Figure(&pngBuf, "png", panels, 3); err != nil {
+	if err := Grid(&pngBuf, "png", panels, 3); err != nil {
 		t.Fatal(err)
 	}
 	img, err := png.Decode(&pngBuf)
@@ -62,12 +62,12 @@ func TestFigureSVGAndPNG(t *testing.T) {
 		t.Errorf("PNG %v, want 1280 × 667", b)
 	}
 	var none bytes.Buffer
-	if err := Figure(&none, "gif", panels, 3); !errors.Is(err, ErrUndrawable) || none.Len() != 0 || !strings.Contains(err.Error(), `"gif"`) {
+	if err := Grid(&none, "gif", panels, 3); !errors.Is(err, ErrUndrawable) || none.Len() != 0 || !strings.Contains(err.Error(), `"gif"`) {
 		t.Errorf("format gif: %v, %d bytes", err, none.Len())
 	}
 }
 
-func TestFigureRejectsUndrawableFigures(t *testing.T) {
+func TestGridRejectsUndrawableFigures(t *testing.T) {
 	nan := math.NaN()
 	with := func(f func(*Panel)) []Panel {
 		p := good()
@@ -105,7 +105,7 @@ func TestFigureRejectsUndrawableFigures(t *testing.T) {
 					err = fmt.Errorf("panic: %v", r)
 				}
 			}()
-			err = Figure(&buf, "svg", c.panels, c.cols)
+			err = Grid(&buf, "svg", c.panels, c.cols)
 		}()
 		if !errors.Is(err, ErrUndrawable) || !strings.Contains(err.Error(), c.text) {
 			t.Errorf("%s: %v, want ErrUndrawable saying %q", c.name, err, c.text)
@@ -116,12 +116,12 @@ func TestFigureRejectsUndrawableFigures(t *testing.T) {
 	}
 }
 
-// TestFigureSinglePointAndGaps: a panel of one x value and one of missing
+// TestGridSinglePointAndGaps: a panel of one x value and one of missing
 // points only draw without a non-finite coordinate.
-func TestFigureSinglePointAndGaps(t *testing.T) {
+func TestGridSinglePointAndGaps(t *testing.T) {
 	nan := math.NaN()
 	var buf bytes.Buffer
-	err := Figure(&buf, "svg", []Panel{
+	err := Grid(&buf, "svg", []Panel{
 		{Title: "one x", X: []float64{0.5}, Lines: []Line{{Name: "a", Mean: []float64{3}, Half: []float64{0}}}},
 		{Title: "all missing", X: []float64{0.1, 0.2}, Lines: []Line{{Name: "a", Mean: []float64{nan, nan}, Half: []float64{nan, nan}}}},
 	}, 5)
@@ -198,10 +198,10 @@ func TestRoundTicksBounded(t *testing.T) {
 	}
 }
 
-// FuzzFigure: any panels either draw as well-formed SVG without a
+// FuzzGrid: any panels either draw as well-formed SVG without a
 // non-finite coordinate, or are refused with ErrUndrawable and nothing
 // written.
-func FuzzFigure(f *testing.F) {
+func FuzzGrid(f *testing.F) {
 	seed := func(shape []byte, xs ...float64) []byte {
 		out := slices.Clone(shape)
 		for _, x := range xs {
@@ -216,7 +216,7 @@ func FuzzFigure(f *testing.F) {
 	f.Add(append(seed([]byte{1, 2}, 0.1, 0.2), seed([]byte{1, 4}, 1e17, 1e17, 6, 6)...), 1, "huge")
 	f.Fuzz(func(t *testing.T, data []byte, cols int, text string) {
 		var buf bytes.Buffer
-		err := Figure(&buf, "svg", panelsOf(data, text), cols)
+		err := Grid(&buf, "svg", panelsOf(data, text), cols)
 		if err != nil {
 			if buf.Len() != 0 || !errors.Is(err, ErrUndrawable) {
 				t.Fatalf("%v, with %d bytes written", err, buf.Len())

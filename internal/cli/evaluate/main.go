@@ -312,7 +312,7 @@ func experiments(rep *report, data string, fig io.Writer, cfg config) error {
 		panels = append(panels, res.panels()...)
 	}
 	if fig != nil && len(panels) > 0 {
-		if err := plot.Figure(fig, cfg.figure, panels, 3); err != nil {
+		if err := plot.Grid(fig, cfg.figure, panels, 3); err != nil {
 			return err
 		}
 	}
