@@ -299,7 +299,7 @@ func TestFitProgress(t *testing.T) {
 		t.Errorf("exit %d\n%s\nstderr:\n%s", code, stdout, stderr)
 	}
 	for _, m := range []string{"Poisson-OD", "Gaussian-OD", "Gaussian-SD"} {
-		if !regexp.MustCompile(`(?m)^fit ` + m + `: log evidence -?\d+\.\d after \d+ evaluations`).MatchString(stderr) || strings.Contains(stdout, "fit "+m+":") {
+		if !regexp.MustCompile(`(?m)^fit `+m+`: log evidence -?\d+\.\d after \d+ evaluations`).MatchString(stderr) || strings.Contains(stdout, "fit "+m+":") {
 			t.Errorf("no progress line for %s on stderr:\n%s", m, stderr)
 		}
 	}
