@@ -86,6 +86,14 @@ func LearningCurves(w io.Writer, format string, curves []Curve) error {
 		}
 		line.LineStyle = draw.LineStyle{Color: seriesColor(i, 1), Width: 1.6}
 		plt.Add(poly, line)
+		if len(mean) == 1 { // a line of one point draws nothing: mark it
+			dot, err := plotter.NewScatter(mean)
+			if err != nil {
+				return fmt.Errorf("plot: learning curves: %s: %v: %w", c.Name, err, ErrUndrawable)
+			}
+			dot.GlyphStyle = draw.GlyphStyle{Color: seriesColor(i, 1), Radius: 2.5, Shape: draw.CircleGlyph{}}
+			plt.Add(dot)
+		}
 		legend.Add(c.Name, line)
 	}
 	if !(thi > tlo) { // one date: a day either side

@@ -14,6 +14,10 @@ import (
 // shipped is the peers' reference vectors, from the module root.
 const shipped = "models/trueskill/testdata/peer_cases.json"
 
+// Summary is the subcommand's one-line description for the command's
+// help.
+const Summary = "check the TrueSkill model against other implementations' reference vectors"
+
 // Run is the subcommand with its arguments and streams; it returns the
 // exit status.
 func Run(args []string, stdout, stderr io.Writer) int {

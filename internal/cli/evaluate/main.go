@@ -35,6 +35,10 @@ on its first ⌊s·N⌋ matches, s = 0.1 … 0.8. Experiment 2 (TrueSkill paper,
 section 4.1): every game predicted before it is rated. Data files absent from
 -data are left out and named in the output.`
 
+// Summary is the subcommand's one-line description for the command's
+// help.
+const Summary = "both papers' evaluation protocols on the shipped data, a data folder or any long-format file"
+
 // Run is the subcommand with its arguments and streams, returning the exit
 // status.
 func Run(args []string, stdout, stderr io.Writer) int {

@@ -46,6 +46,10 @@ type options struct {
 
 const synopsis = "history -matches FILE [-unit years] [-draw p] [-fit] [-evaluate [-k 3] [-json FILE]] [-out DIR] [-mu -sigma -beta -gamma] | history -cases FILE"
 
+// Summary is the subcommand's one-line description for the command's
+// help.
+const Summary = "TrueSkill Through Time: smooth a whole history, fit its parameters, evaluate its predictions, draw learning curves"
+
 // Run is the subcommand with its arguments and streams, returning the exit
 // status.
 func Run(args []string, stdout, stderr io.Writer) int {

@@ -34,6 +34,10 @@ type config struct {
 	progress time.Duration
 }
 
+// Summary is the subcommand's one-line description for the command's
+// help.
+const Summary = "the score-based models (Guo et al. 2012), fitted, on a season of any scores file, predicting its last fixtures"
+
 // Run is the subcommand with its arguments and streams, returning the exit
 // status.
 func Run(args []string, stdout, stderr io.Writer) int {
