@@ -67,7 +67,15 @@ func Run(args []string, stdout, stderr io.Writer) int {
 	fitEvidence := fs.String("fit-evidence", "filtered", "evidence -fit maximises: filtered or smoothed")
 	fs.BoolVar(&o.evaluate, "evaluate", false, "compare one-step-ahead predictions of filtering, smoothing and TrueSkill")
 	fs.IntVar(&o.k, "k", 3, "sweeps after each batch in -evaluate's smoothing")
-	fs.Float64Var(&o.tau, "tau", -1, "TrueSkill's τ in -evaluate (default σ/100; fitted with -fit)")
+	o.tau = -1
+	fs.Func("tau", "TrueSkill's τ in -evaluate (default σ/100; fitted with -fit)", func(s string) error {
+		t, err := strconv.ParseFloat(s, 64)
+		if err != nil || !(t >= 0) {
+			return fmt.Errorf("%q is not a number at least 0", s)
+		}
+		o.tau = t
+		return nil
+	})
 	fs.StringVar(&o.jsonOut, "json", "", "with -evaluate, also write the results as JSON to this file")
 	fs.DurationVar(&o.progress, "progress", 2*time.Second, "print progress on stderr for steps that run longer than this")
 	o.p = throughtime.DefaultParams()
@@ -99,7 +107,7 @@ func Run(args []string, stdout, stderr io.Writer) int {
 	default:
 		return usage("-fit-evidence %q: want filtered or smoothed", *fitEvidence)
 	}
-	if err := checkParams(o.p); err != nil {
+	if err := checkParams(o.p, o.tau); err != nil {
 		return usage("%v", err)
 	}
 	switch {
@@ -141,21 +149,28 @@ func Run(args []string, stdout, stderr io.Writer) int {
 	return cli.OK
 }
 
-// checkParams reports a prior or noise the flags set out of range, by the
-// flag's name.
-func checkParams(p throughtime.Params) error {
+// maxScale bounds σ, β, γ and τ (and 1/maxScale bounds σ and β from
+// below), so that their squares and the sums of a few of them, the
+// variances the model adds, stay within float64.
+const maxScale = 1e100
+
+// checkParams reports a prior, noise or drift the flags set out of range,
+// by the flag's name; tau is -tau, negative for its default.
+func checkParams(p throughtime.Params, tau float64) error {
 	for _, f := range []struct {
 		name     string
 		v        float64
 		positive bool
-	}{{"mu", p.Mu, false}, {"sigma", p.Sigma, true}, {"beta", p.Beta, true}, {"gamma", p.Gamma, false}} {
+	}{{"mu", p.Mu, false}, {"sigma", p.Sigma, true}, {"beta", p.Beta, true}, {"gamma", p.Gamma, false}, {"tau", tau, false}} {
 		switch {
 		case math.IsNaN(f.v) || math.IsInf(f.v, 0):
 			return fmt.Errorf("-%s %v: must be finite", f.name, f.v)
-		case f.positive && !(f.v > 0):
-			return fmt.Errorf("-%s %v: must be positive", f.name, f.v)
+		case f.positive && !(f.v >= 1/maxScale):
+			return fmt.Errorf("-%s %v: must be at least %g", f.name, f.v, 1/maxScale)
 		case f.name == "gamma" && f.v < 0:
 			return fmt.Errorf("-gamma %v: must not be negative", f.v)
+		case f.name != "mu" && f.v > maxScale:
+			return fmt.Errorf("-%s %v: must be at most %g", f.name, f.v, maxScale)
 		}
 	}
 	return nil
@@ -264,9 +279,19 @@ func drawProbability(w io.Writer, d data, o options) (throughtime.Params, error)
 func fitParams(ctx context.Context, stdout, stderr io.Writer, games []throughtime.Game, p throughtime.Params, o options) (throughtime.Params, error) {
 	opt := throughtime.DefaultFitOptions(p)
 	opt.Evidence = o.fitEvidence
-	if b := opt.DrawProbability; !b.Fixed() {
-		// Start inside the fit's bounds: the data's share may lie beyond.
-		p.DrawProbability = math.Min(math.Max(p.DrawProbability, b.Lo), b.Hi)
+	// Start strictly inside the fit's bounds: the data's draw share, or
+	// a σ or γ given far from β, may lie beyond them.
+	for _, f := range []struct {
+		v *float64
+		b throughtime.Bounds
+	}{{&p.Sigma, opt.Sigma}, {&p.Gamma, opt.Gamma}, {&p.DrawProbability, opt.DrawProbability}} {
+		switch {
+		case f.b.Fixed():
+		case *f.v <= f.b.Lo:
+			*f.v = f.b.Lo + (f.b.Hi-f.b.Lo)/100
+		case *f.v >= f.b.Hi:
+			*f.v = f.b.Hi - (f.b.Hi-f.b.Lo)/100
+		}
 	}
 	prog := progress.Start(stderr, o.progress)
 	opt.Progress = func(n int, q throughtime.Params, lz float64) {

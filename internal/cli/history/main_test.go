@@ -182,6 +182,14 @@ func TestFitFlag(t *testing.T) {
 	if len(lines) != atoi(t, m[1]) || lines[0][1] != "1" || lines[len(lines)-1][1] != m[1] {
 		t.Errorf("%d progress lines for %s evaluations:\n%s", len(lines), m[1], stderr)
 	}
+	// Starts beyond the fit's bounds (σ₀ in [β/100, 100β], the draw
+	// probability at most 0.9) are moved inside them.
+	for _, args := range [][]string{{"-sigma", "1000"}, {"-draw", "0.95"}} {
+		code, stdout, stderr := runArgs(append([]string{"-matches", path, "-fit", "-max", "1"}, args...)...)
+		if code != cli.OK || !strings.Contains(stdout, "fit (filtered evidence") {
+			t.Errorf("%v: exit %d\n%s\n%s", args, code, stdout, stderr)
+		}
+	}
 }
 
 func TestEvaluateFlag(t *testing.T) {
@@ -320,9 +328,13 @@ func TestBadInput(t *testing.T) {
 		{[]string{"-matches", "f", "-tol", "0"}, cli.Usage, "-tol 0: must be positive"},
 		{[]string{"-matches", "f", "-k", "-1"}, cli.Usage, "-k -1: must not be negative"},
 		{[]string{"-matches", "f", "-draw", "1"}, cli.Usage, `"1" is not a probability in [0, 1)`},
-		{[]string{"-matches", "f", "-sigma", "0"}, cli.Usage, "-sigma 0: must be positive"},
+		{[]string{"-matches", "f", "-sigma", "0"}, cli.Usage, "-sigma 0: must be at least 1e-100"},
 		{[]string{"-matches", "f", "-mu", "NaN"}, cli.Usage, "-mu NaN: must be finite"},
 		{[]string{"-matches", "f", "-gamma", "-1"}, cli.Usage, "-gamma -1: must not be negative"},
+		{[]string{"-matches", "f", "-sigma", "1e300"}, cli.Usage, "-sigma 1e+300: must be at most 1e+100"},
+		{[]string{"-matches", "f", "-beta", "1e-300"}, cli.Usage, "-beta 1e-300: must be at least 1e-100"},
+		{[]string{"-matches", "f", "-tau", "NaN"}, cli.Usage, `"NaN" is not a number at least 0`},
+		{[]string{"-matches", "f", "-tau", "1e308"}, cli.Usage, "-tau 1e+308: must be at most 1e+100"},
 		{[]string{"-matches", "f", "-figure", "gif"}, cli.Usage, `-figure "gif"`},
 		{[]string{"-matches", "f", "-cases", "g"}, cli.Usage, "give one"},
 		{[]string{"-matches", "f", "extra"}, cli.Usage, `unexpected argument "extra"`},
