@@ -69,11 +69,14 @@ func Run(args []string, stdout, stderr io.Writer) int {
 	}
 	tp := trueskill.DefaultParams()
 	tp.Tau = *tau
-	if err := tp.Validate(); err != nil {
-		return usage("-tau %v: must be finite and not negative", *tau)
-	}
-	if !(*tau1 >= 0) || math.IsInf(*tau1, 1) {
-		return usage("-tau1 %v: must be finite and not negative", *tau1)
+	// τ² is added to every variance: beyond 1e100 it leaves float64.
+	for _, f := range []struct {
+		name string
+		v    float64
+	}{{"tau", *tau}, {"tau1", *tau1}} {
+		if !(f.v >= 0 && f.v <= 1e100) {
+			return usage("-%s %v: must be finite, not negative and at most 1e100", f.name, f.v)
+		}
 	}
 	ties, err := evaluation.ParseTieRule(*tiesFlag)
 	if err != nil {

@@ -32,10 +32,11 @@ func TestUsageErrorsAreOneLineWithStatus2(t *testing.T) {
 	}{
 		{[]string{"-bogus"}, []string{"flag provided but not defined: -bogus", "run evaluate -h"}},
 		{[]string{"-tau", "abc"}, []string{`invalid value "abc" for flag -tau`, "run evaluate -h"}},
-		{[]string{"-tau", "-1"}, []string{"-tau -1: must be finite and not negative"}},
+		{[]string{"-tau", "-1"}, []string{"-tau -1: must be finite, not negative"}},
 		{[]string{"-tau", "NaN"}, []string{"-tau NaN"}},
 		{[]string{"-data", "d", "extra"}, []string{`unexpected argument "extra"`, "run evaluate -h"}},
-		{[]string{"-tau1", "-0.5"}, []string{"-tau1 -0.5: must be finite and not negative"}},
+		{[]string{"-tau1", "-0.5"}, []string{"-tau1 -0.5: must be finite, not negative"}},
+		{[]string{"-tau", "1e308"}, []string{"-tau 1e+308: must be finite, not negative and at most 1e100"}},
 		{[]string{"-ties", "coin"}, []string{`-ties "coin": want wrong or half`}},
 		{[]string{"-figure", "gif"}, []string{`-figure "gif": want svg or png`}},
 		{[]string{"-progress", "-1s"}, []string{"-progress -1s: must not be negative"}},

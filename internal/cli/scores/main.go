@@ -145,7 +145,11 @@ func rate(stdout, stderr io.Writer, c config) error {
 		return err
 	}
 	if holdout >= len(all) {
-		return fmt.Errorf("-next %d: %s has %d matches, and at least one must be left to fit on", holdout, season, len(all))
+		what := season
+		if what == "all matches" {
+			what = "the file"
+		}
+		return fmt.Errorf("-next %d: %s has %s, and at least one match must be left to fit on", holdout, what, plural(len(all), "match", "matches"))
 	}
 	trainM, test := all[:len(all)-holdout], all[len(all)-holdout:]
 	train := make([]scorebased.Result, len(trainM))
@@ -383,4 +387,12 @@ func pickSeason(path string, file []record.Match, name string) ([]record.Match, 
 		return nil, "", fmt.Errorf("%s: no matches in season %q (it has %d seasons, %s to %s)", path, name, len(seasons), seasons[0], seasons[len(seasons)-1])
 	}
 	return all, "season " + name, nil
+}
+
+// plural writes n with the singular or plural noun.
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return fmt.Sprintf("%d %s", n, many)
 }

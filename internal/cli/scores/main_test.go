@@ -262,7 +262,7 @@ func TestBadDataIsOneLineWithStatus1(t *testing.T) {
 	if code != cli.Error {
 		t.Errorf("-next 12 of 12: exit %d", code)
 	}
-	wantOneLine(t, stderr, "-next 12: season s has 12 matches")
+	wantOneLine(t, stderr, "-next 12: season s has 12 matches, and at least one match must be left")
 	code, _, stderr = runArgs("-data", write("\uFEFF"+header+"2020-01-01,s,Ants,Bees,1,0\n"), "-season", "2008-09")
 	if code != cli.Error {
 		t.Errorf("absent season: exit %d", code)
