@@ -30,9 +30,10 @@ import (
 // (V, W at margin 0), and the moments of x, u and v are one-dimensional
 // integrals over x of these (the laws of total expectation and variance),
 // computed by adaptive Gauss–Legendre quadrature in logarithms (see
-// tiltedLine): Z is the bivariate normal probability Φ₂(αᵤ, αᵥ; ρ) of the
-// quadrant x + u ≥ 0, v − x ≥ 0, which has no closed form, and the
-// quadrature keeps relative accuracy in every tail. Fixed margins (point
+// tiltedLine), which keeps relative accuracy in every tail. Z is the
+// bivariate normal probability Φ₂ of the quadrant x + u ≥ 0, v − x ≥ 0;
+// where it is not small the moments are taken instead in closed form from
+// Φ₂ and its derivatives (quadrantMoments), a hundred times faster. Fixed margins (point
 // masses u₀, v₀) reduce to Within on x shifted to the interval's centre,
 // and a fixed x to two independent GreaterThan truncations.
 //
@@ -56,6 +57,10 @@ func (*BetweenMargins) Approximation() string { return "EP" }
 
 // Message returns the moment-matched message on edge i (0: x, 1: u, 2: v).
 func (f *BetweenMargins) Message(i int, e graph.Edges) (messages.Gaussian, error) {
+	return checkedMessage(f.message(i, e))
+}
+
+func (f *BetweenMargins) message(i int, e graph.Edges) (messages.Gaussian, error) {
 	if i < 0 || i > 2 {
 		return messages.Gaussian{}, edgeError(i, 3)
 	}
@@ -99,9 +104,30 @@ func (*BetweenMargins) fixedX(i int, x0 float64, u, v messages.Gaussian) (messag
 	return above(c, bound)
 }
 
-// tilted integrates the general case (a proper x; u or v may be a point
-// mass, which bounds x instead of being integrated).
-func (*BetweenMargins) tilted(x, u, v messages.Gaussian) (lineResult, error) {
+// tilted returns the moments of the general case (a proper x; u or v may
+// be a point mass): in closed form on the quadrant a = x + u ≥ 0,
+// b = v − x ≥ 0 where that is accurate (quadrantMoments), else by
+// integrating over x.
+func (f *BetweenMargins) tilted(x, u, v messages.Gaussian) (lineResult, error) {
+	vx, vu, vv := x.Variance(), u.Variance(), v.Variance()
+	va, vb := vx+vu, vx+vv
+	sab := math.Sqrt(va * vb)
+	// K (see quadrantMoments) with c = −vₓ: for x, (ℓₐ, ℓ_b) = (1, −1) and
+	// c·(vₐ + v_b) + 2vₐv_b = vₓvᵤ + vₓvᵥ + 2vᵤvᵥ, a sum of positive terms;
+	// for u, (1, 0) and c/(σₐσ_b·vₐ); for v, (0, 1) and c/(σₐσ_b·v_b).
+	edges := []quadrantEdge{
+		{la: 1, lb: -1, k: (vx*vu + vx*vv + 2*vu*vv) / (sab * va * vb), cavity: x},
+		{la: 1, k: -vx / (sab * va), cavity: u},
+		{lb: 1, k: -vx / (sab * vb), cavity: v},
+	}
+	if lz, mean, variance, ok := quadrantMoments(x.Mean()+u.Mean(), v.Mean()-x.Mean(), va, vb, -vx, edges); ok {
+		return lineResult{logZ: lz, mean: mean, variance: variance}, nil
+	}
+	return f.integrate(x, u, v)
+}
+
+// integrate integrates over x.
+func (*BetweenMargins) integrate(x, u, v messages.Gaussian) (lineResult, error) {
 	seg := lineSegment{lo: math.Inf(-1), hi: math.Inf(1)}
 	var feats []lineFeature
 	mu, su, mv, sv := u.Mean(), u.Sigma(), v.Mean(), v.Sigma()
@@ -136,6 +162,10 @@ func (*BetweenMargins) tilted(x, u, v messages.Gaussian) (lineResult, error) {
 
 // LogAverageFactor returns log P(−u ≤ x ≤ v) under the cavities.
 func (f *BetweenMargins) LogAverageFactor(e graph.Edges) (float64, error) {
+	return checkedLog(f.logAverageFactor(e))
+}
+
+func (f *BetweenMargins) logAverageFactor(e graph.Edges) (float64, error) {
 	cs := [3]messages.Gaussian{e.Cavity(0), e.Cavity(1), e.Cavity(2)}
 	if err := checkCavities(cs[:]); err != nil {
 		return 0, err

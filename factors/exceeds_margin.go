@@ -50,7 +50,11 @@ func (*ExceedsMargin) Arity() int { return 2 }
 func (*ExceedsMargin) Approximation() string { return "EP" }
 
 // Message returns the moment-matched message on edge i (0: x, 1: m).
-func (*ExceedsMargin) Message(i int, e graph.Edges) (messages.Gaussian, error) {
+func (f *ExceedsMargin) Message(i int, e graph.Edges) (messages.Gaussian, error) {
+	return checkedMessage(f.message(i, e))
+}
+
+func (f *ExceedsMargin) message(i int, e graph.Edges) (messages.Gaussian, error) {
 	if i < 0 || i > 1 {
 		return messages.Gaussian{}, edgeError(i, 2)
 	}
@@ -89,7 +93,11 @@ func (*ExceedsMargin) Message(i int, e graph.Edges) (messages.Gaussian, error) {
 
 // LogAverageFactor returns log P(x > m) under the cavities,
 // log Φ((μₓ − μₘ)/√(vₓ + vₘ)).
-func (*ExceedsMargin) LogAverageFactor(e graph.Edges) (float64, error) {
+func (f *ExceedsMargin) LogAverageFactor(e graph.Edges) (float64, error) {
+	return checkedLog(f.logAverageFactor(e))
+}
+
+func (f *ExceedsMargin) logAverageFactor(e graph.Edges) (float64, error) {
 	x, m := e.Cavity(0), e.Cavity(1)
 	if err := checkCavities([]messages.Gaussian{x, m}); err != nil {
 		return 0, err

@@ -45,10 +45,13 @@ const (
 	lineNodes     = 16
 )
 
-// lineRule is the 16-point Gauss–Legendre rule on [0, 1]; computed once and
-// only read afterwards.
-var lineRule = func() (r struct{ x, w [lineNodes]float64 }) {
+// lineRule is the 16-point Gauss–Legendre rule on [0, 1] and the
+// logarithms of its weights; computed once and only read afterwards.
+var lineRule = func() (r struct{ x, w, logW [lineNodes]float64 }) {
 	quad.Legendre{}.FixedLocations(r.x[:], r.w[:], 0, 1)
+	for k, w := range r.w {
+		r.logW[k] = math.Log(w)
+	}
 	return r
 }()
 
@@ -95,7 +98,9 @@ func errLine(what string, x float64) error {
 // tiltedLine returns the moments of the tilted distribution N(z; mu, v)·P
 // (v > 0 and finite) over the segments, which must not overlap.
 func tiltedLine(mu, v float64, others int, segs []lineSegment, feats []lineFeature) (lineResult, error) {
-	st := &lineState{mu: mu, v: v, others: others, buf: make([]condMoments, others)}
+	const expect = 48 * lineNodes // room for the usual number of pieces
+	st := &lineState{mu: mu, v: v, others: others, buf: make([]condMoments, others),
+		z: make([]float64, 0, expect), lw: make([]float64, 0, expect), cond: make([]condMoments, 0, expect*others)}
 	for i := range segs {
 		if err := st.segment(&segs[i], feats); err != nil {
 			return lineResult{}, err
@@ -112,7 +117,7 @@ func tiltedLine(mu, v float64, others int, segs []lineSegment, feats []lineFeatu
 		return lineResult{}, errLine("log density", peak)
 	}
 	n := len(st.z)
-	e := make([]float64, n)
+	e := st.lw // the weights, relative to the peak, overwrite their logarithms
 	var sum, s1 float64
 	res := lineResult{mean: make([]float64, others+1), variance: make([]float64, others+1)}
 	for k := range n {
@@ -300,11 +305,12 @@ func (st *lineState) walk(s *lineSegment, m, e, dir float64, feats []lineFeature
 // piece adds the Gauss–Legendre nodes of [a, b].
 func (st *lineState) piece(s *lineSegment, a, b float64) {
 	w := b - a
+	lw := math.Log(w)
 	for k := range lineNodes {
 		z := a + w*lineRule.x[k]
 		g, _, _ := st.eval(s, z)
 		st.z = append(st.z, z)
-		st.lw = append(st.lw, g+math.Log(w*lineRule.w[k]))
+		st.lw = append(st.lw, g+lw+lineRule.logW[k])
 		st.cond = append(st.cond, st.buf...)
 	}
 }

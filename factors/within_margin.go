@@ -26,7 +26,8 @@ import (
 // computed by adaptive Gauss–Legendre quadrature in logarithms on x ≤ 0
 // and x ≥ 0 separately, where the integrand is smooth and log-concave
 // (see tiltedLine). Z is the bivariate normal probability of the wedge
-// m + x ≥ 0, m − x ≥ 0. A fixed margin (a point mass) is Within; a fixed x
+// m + x ≥ 0, m − x ≥ 0; where it is not small the moments are taken
+// instead in closed form from it and its derivatives (quadrantMoments). A fixed margin (a point mass) is Within; a fixed x
 // is GreaterThan on m with margin |x|.
 //
 // Values of m below 0 leave no x and get zero weight, so a drawn game
@@ -45,6 +46,10 @@ func (*WithinMargin) Approximation() string { return "EP" }
 
 // Message returns the moment-matched message on edge i (0: x, 1: m).
 func (f *WithinMargin) Message(i int, e graph.Edges) (messages.Gaussian, error) {
+	return checkedMessage(f.message(i, e))
+}
+
+func (f *WithinMargin) message(i int, e graph.Edges) (messages.Gaussian, error) {
 	if i < 0 || i > 1 {
 		return messages.Gaussian{}, edgeError(i, 2)
 	}
@@ -74,8 +79,26 @@ func (f *WithinMargin) Message(i int, e graph.Edges) (messages.Gaussian, error) 
 	return matched(cs[i], r.mean[i], r.variance[i]), nil
 }
 
-// tilted integrates the case of two proper cavities.
-func (*WithinMargin) tilted(x, m messages.Gaussian) (lineResult, error) {
+// tilted returns the moments for two proper cavities: in closed form on
+// the quadrant a = m + x ≥ 0, b = m − x ≥ 0 where that is accurate
+// (quadrantMoments), else by integrating over x.
+func (f *WithinMargin) tilted(x, m messages.Gaussian) (lineResult, error) {
+	vx, vm := x.Variance(), m.Variance()
+	v := vx + vm // vₐ = v_b
+	// K (see quadrantMoments) with c = vₘ − vₓ, σₐσ_b = v: for x, (1, −1)
+	// and 2v·(c + v)/v³ = 4vₘ/v²; for m, (1, 1) and 2v·(c − v)/v³ = −4vₓ/v².
+	edges := []quadrantEdge{
+		{la: 1, lb: -1, k: 4 * vm / (v * v), cavity: x},
+		{la: 1, lb: 1, k: -4 * vx / (v * v), cavity: m},
+	}
+	if lz, mean, variance, ok := quadrantMoments(m.Mean()+x.Mean(), m.Mean()-x.Mean(), v, v, vm-vx, edges); ok {
+		return lineResult{logZ: lz, mean: mean, variance: variance}, nil
+	}
+	return f.integrate(x, m)
+}
+
+// integrate integrates over x.
+func (*WithinMargin) integrate(x, m messages.Gaussian) (lineResult, error) {
 	mm, sm := m.Mean(), m.Sigma()
 	side := func(sign float64) func(z float64, out []condMoments) (l, d1, d2 float64) {
 		// m > sign·z on this side: the derivative in z is sign times that
@@ -92,6 +115,10 @@ func (*WithinMargin) tilted(x, m messages.Gaussian) (lineResult, error) {
 
 // LogAverageFactor returns log P(|x| ≤ m) under the cavities.
 func (f *WithinMargin) LogAverageFactor(e graph.Edges) (float64, error) {
+	return checkedLog(f.logAverageFactor(e))
+}
+
+func (f *WithinMargin) logAverageFactor(e graph.Edges) (float64, error) {
 	cs := [2]messages.Gaussian{e.Cavity(0), e.Cavity(1)}
 	if err := checkCavities(cs[:]); err != nil {
 		return 0, err

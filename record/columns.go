@@ -56,20 +56,23 @@ func (c column) name() string {
 }
 
 // columnOf returns the column a header name stands for. Names are
-// compared after normalize.
+// compared after normalize. The aliases are names that mean the same in
+// every file; names that often mean something else (id, position,
+// points) are not among them, since a column read wrongly would fail a
+// file that is fine without it.
 func columnOf(header string) (column, bool) {
 	switch normalize(header) {
-	case "match_id", "match", "matchid", "game_id", "gameid", "id":
+	case "match_id", "matchid", "game_id", "gameid":
 		return colMatchID, true
 	case "time", "date", "datetime", "date_time", "timestamp":
 		return colTime, true
-	case "team", "team_name", "side":
+	case "team", "team_name":
 		return colTeam, true
 	case "player", "player_name", "player_id":
 		return colPlayer, true
-	case "rank", "place", "position":
+	case "rank", "place":
 		return colRank, true
-	case "score", "points", "goals":
+	case "score", "team_score":
 		return colScore, true
 	case "weight", "partial_play":
 		return colWeight, true

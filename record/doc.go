@@ -18,10 +18,9 @@
 //
 // Header names are read without regard to case, surrounding spaces, or
 // spaces and hyphens in place of underscores, and with the usual aliases:
-// date, datetime or timestamp for time; match, game_id or id for
-// match_id; home_team and away_team (or visitor) for home and away;
-// home_goals, home_points or FTHG for home_score, and the same for away;
-// place or position for rank; points or goals for score. A time is a
+// date, datetime or timestamp for time; game_id for match_id; home_team
+// and away_team (or visitor) for home and away; home_goals, home_points or
+// FTHG for home_score, and the same for away; place for rank. A time is a
 // date (2006-01-02), an RFC 3339 timestamp, or a zone-less
 // 2006-01-02T15:04:05 or 2006-01-02 15:04:05, which is read as UTC; times
 // are returned in UTC.

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"strings"
+	"time"
 
 	"github.com/skillgraph/skillgraph/record"
 )
@@ -57,4 +58,23 @@ func ExampleWriteLong() {
 	// match_id,time,team,player,rank,score,venue
 	// 2025-01-06 Ann v Bo,2025-01-06,Ann,Ann,1,3,home
 	// 2025-01-06 Ann v Bo,2025-01-06,Bo,Bo,2,1,away
+}
+
+// A match entered as players and ranks, as a rating model takes it,
+// written for export.
+func ExampleNewTeams() {
+	teams, err := record.NewTeams([][]string{{"Ada", "Bo"}, {"Cy"}}, []int{1, 2})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	m := record.Match{ID: "g1", Time: time.Date(2025, 1, 6, 12, 30, 0, 0, time.UTC), Teams: teams}
+	if err := record.WriteLong(os.Stdout, []record.Match{m}); err != nil {
+		fmt.Println(err)
+	}
+	// Output:
+	// match_id,time,team,player,rank
+	// g1,2025-01-06T12:30:00Z,Ada+Bo,Ada,1
+	// g1,2025-01-06T12:30:00Z,Ada+Bo,Bo,1
+	// g1,2025-01-06T12:30:00Z,Cy,Cy,2
 }

@@ -189,12 +189,14 @@ func (r *reader) sameMatch(p *pending, last bool) error {
 	differs := func(c column, s, first string) error {
 		return r.errIn(c, fmt.Errorf("%s %q differs from the match's first row (%s): %w", r.label(c), s, first, ErrInput))
 	}
-	t, text, err := r.time()
-	if err != nil {
-		return err
-	}
-	if !t.Equal(p.m.Time) {
-		return differs(colTime, text, p.timeText)
+	if text := r.field(colTime); text != p.timeText {
+		t, _, err := r.time()
+		if err != nil {
+			return err
+		}
+		if !t.Equal(p.m.Time) {
+			return differs(colTime, text, p.timeText)
+		}
 	}
 	season, err := r.season()
 	if err != nil {

@@ -175,6 +175,9 @@ func checkName(what, s string, most int) error {
 // (ErrSameTeam); a player listed twice (ErrDuplicatePlayer); a venue on a
 // match that is not two teams, or Neutral without HomeAway (ErrInput).
 func (m *Match) Validate() error {
+	if m == nil {
+		return fmt.Errorf("record: no match: %w", ErrInput)
+	}
 	if err := checkName("match ID", m.ID, MaxID); err != nil {
 		return fmt.Errorf("record: %w", err)
 	}
@@ -241,6 +244,34 @@ func (m *Match) Validate() error {
 		}
 	}
 	return nil
+}
+
+// NewTeams makes the teams of a match from what the rating models take:
+// each team's players and rank. A team is named by its players joined
+// with "+" (one player's name for a team of one), or, where two such names
+// would be the same or one too long, all teams by their number from 1.
+// The slices are not copied. It returns ErrInput if players and ranks
+// differ in length; Validate checks the rest.
+func NewTeams(players [][]string, ranks []int) ([]Team, error) {
+	if len(players) != len(ranks) {
+		return nil, fmt.Errorf("record: %d teams but %d ranks: %w", len(players), len(ranks), ErrInput)
+	}
+	teams := make([]Team, len(players))
+	names := make(map[string]bool, len(players))
+	for j := range teams {
+		teams[j] = Team{Name: strings.Join(players[j], "+"), Players: players[j], Rank: ranks[j]}
+		names[teams[j].Name] = true
+		if len(teams[j].Name) > MaxName {
+			names = nil
+			break
+		}
+	}
+	if len(names) != len(teams) {
+		for j := range teams {
+			teams[j] = Team{Name: fmt.Sprint(j + 1), Players: players[j], Rank: ranks[j]}
+		}
+	}
+	return teams, nil
 }
 
 // Players returns the players of each team, as the rating models take

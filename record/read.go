@@ -51,6 +51,7 @@ func (r *Report) Notes() []string {
 	return out
 }
 
+// quoteAll quotes each of ss as Go would.
 func quoteAll(ss []string) []string {
 	out := make([]string, len(ss))
 	for i, s := range ss {
@@ -75,10 +76,12 @@ type config struct {
 func InFileOrder() Option { return func(c *config) { c.inFileOrder = true } }
 
 // OnlyFormat reads files of format f only: a header of the other format
-// is an error naming the columns f lacks (ErrHeader).
+// is an error naming the columns f lacks (ErrHeader). A Format other than
+// Long and Scores leaves the format to the header.
 func OnlyFormat(f Format) Option { return func(c *config) { c.format = f } }
 
-// ReadFile opens path and reads it with Read.
+// ReadFile opens path and reads it with Read. A file that cannot be
+// opened gives os.Open's error, wrapped.
 func ReadFile(path string, opts ...Option) ([]Match, Report, error) {
 	f, err := os.Open(path)
 	if err != nil {
@@ -116,9 +119,17 @@ func ReadFile(path string, opts ...Option) ([]Match, Report, error) {
 func Read(name string, r io.Reader, opts ...Option) ([]Match, Report, error) {
 	var cfg config
 	for _, o := range opts {
-		o(&cfg)
+		if o != nil {
+			o(&cfg)
+		}
+	}
+	if cfg.format != Long && cfg.format != Scores {
+		cfg.format = 0
 	}
 	rd := &reader{cfg: cfg, rep: Report{File: name}}
+	if r == nil {
+		return nil, rd.rep, rd.fileErr(0, 0, fmt.Errorf("no reader: %w", ErrInput))
+	}
 	if err := rd.start(r); err != nil {
 		return nil, rd.rep, err
 	}
@@ -209,11 +220,6 @@ func (r *reader) start(src io.Reader) error {
 		}
 	}
 	need, optional := columnsOf(r.rep.Format)
-	for _, c := range need {
-		if !r.has(c) {
-			return r.fileErr(r.line(), 0, fmt.Errorf("no column %q for the %s format: %w", c.name(), r.rep.Format, ErrHeader))
-		}
-	}
 	for _, h := range header {
 		c, known := columnOf(h)
 		if known && (slices.Contains(need, c) || slices.Contains(optional, c)) {
@@ -224,6 +230,15 @@ func (r *reader) start(src io.Reader) error {
 			r.index[c] = -1 // a column of the other format
 		}
 		r.rep.Unknown = append(r.rep.Unknown, h)
+	}
+	for _, c := range need {
+		if !r.has(c) {
+			also := ""
+			if len(r.rep.Unknown) > 0 {
+				also = " (the header also has " + strings.Join(quoteAll(r.rep.Unknown), ", ") + ")"
+			}
+			return r.fileErr(r.line(), 0, fmt.Errorf("no column %q for the %s format%s: %w", c.name(), r.rep.Format, also, ErrHeader))
+		}
 	}
 	return nil
 }
@@ -294,8 +309,10 @@ func (r *reader) label(c column) string { return r.names[r.index[c]] }
 // most most bytes.
 func (r *reader) name(c column, most int) (string, error) {
 	s := r.field(c)
-	if err := checkName(r.label(c), s, most); err != nil {
-		return "", r.errIn(c, err)
+	// next has checked the text of every field, so only the length is
+	// left to check.
+	if s == "" || len(s) > most {
+		return "", r.errIn(c, checkName(r.label(c), s, most))
 	}
 	return s, nil
 }

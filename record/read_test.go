@@ -4,6 +4,8 @@ import (
 	"encoding/csv"
 	"errors"
 	"fmt"
+	"io/fs"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -110,7 +112,7 @@ func TestReadScores(t *testing.T) {
 		t.Errorf("report %+v", rep)
 	}
 	// A scores file with its own IDs keeps them.
-	ms, _ = read(t, "id,time,home,away,home_score,away_score\nq1,2020-01-01,A,B,1,0\n")
+	ms, _ = read(t, "game_id,time,home,away,home_score,away_score\nq1,2020-01-01,A,B,1,0\n")
 	if ms[0].ID != "q1" {
 		t.Errorf("ID %q, want q1", ms[0].ID)
 	}
@@ -142,7 +144,8 @@ func TestReadTimes(t *testing.T) {
 			t.Errorf("FormatTime(%v) = %q reads as %v, %v", got, record.FormatTime(got), back, err)
 		}
 	}
-	for _, bad := range []string{"", "2020-13-01", "2020-02-30", "1/2/2020", "2020-01-01T25:00:00", "2020-01-01T10:00", "20200101", "2020-01-01Z"} {
+	for _, bad := range []string{"", "2020-13-01", "2020-02-30", "1/2/2020", "2020-01-01T25:00:00", "2020-01-01T10:00", "20200101", "2020-01-01Z",
+		"0000-01-01T00:30:00+01:00", "9999-12-31T23:30:00-01:00"} {
 		if _, err := record.ParseTime(bad); !errors.Is(err, record.ErrInput) {
 			t.Errorf("ParseTime(%q): %v, want ErrInput", bad, err)
 		}
@@ -234,6 +237,8 @@ func TestReadErrors(t *testing.T) {
 		{"blank lines", "\n\n", record.ErrEmptyFile, 0, 0, "", nil},
 		{"neither format", "a,b\n1,2\n", record.ErrHeader, 1, 0, `header "a,b" is neither`, nil},
 		{"missing column", "time,home,away,home_score\n", record.ErrHeader, 1, 0, `no column "away_score"`, nil},
+		{"misspelt column", "time,home,away,home_score,away_scor,x\n", record.ErrHeader, 1, 0, `no column "away_score" for the scores format (the header also has "away_scor", "x")`, nil},
+		{"column of the other format", "time,home,away,home_score,player\n", record.ErrHeader, 1, 0, `no column "match_id" for the long format (the header also has "home", "away", "home_score")`, nil},
 		{"alias twice", "date,time,home,away,home_score,away_score\n", record.ErrHeader, 1, 6, `column "time" is also column 1, both read as time`, nil},
 		{"unknown twice", scores[:len(scores)-1] + ",x,x\n", record.ErrHeader, 1, 40, `column "x" is also column 6`, nil},
 		{"long only", scores, record.ErrHeader, 1, 0, `no column "match_id" for the long format`, []record.Option{record.OnlyFormat(record.Long)}},
@@ -249,7 +254,7 @@ func TestReadErrors(t *testing.T) {
 		{"fractional score", scores + "2020-01-01,A,B,1.5,0\n", record.ErrInput, 2, 16, `home_score "1.5" is not an integer`, nil},
 		{"bad neutral", scores[:len(scores)-1] + ",neutral\n2020-01-01,A,B,1,0,maybe\n", record.ErrInput, 2, 20, `neutral "maybe"`, nil},
 		{"empty season", scores[:len(scores)-1] + ",season\n2020-01-01,A,B,1,0,\n", record.ErrName, 2, 20, "season: empty name", nil},
-		{"scores ID twice", "id," + scores + "x,2020-01-01,A,B,1,0\nx,2020-01-02,A,B,1,0\n", record.ErrDuplicateMatch, 3, 1, "match x is also on line 2", nil},
+		{"scores ID twice", "match_id," + scores + "x,2020-01-01,A,B,1,0\nx,2020-01-02,A,B,1,0\n", record.ErrDuplicateMatch, 3, 1, "match x is also on line 2", nil},
 		{"out of order", scores + "2020-01-02,A,B,1,0\n2020-01-01,A,B,1,0\n", record.ErrTimeOrder, 3, 1, "2020-01-01 after 2020-01-02", []record.Option{record.InFileOrder()}},
 		{"rows apart", long + a + b + "a,2020-01-01,t3,p3,3\n", record.ErrDuplicateMatch, 6, 1, "match a also starts on line 2", []record.Option{record.InFileOrder()}},
 		{"one team", long + "a,2020-01-01,t1,p1,1\n" + b + "a,2020-01-01,t1,p2,2\n", record.ErrInput, 2, 0, "match a has 1 team", nil},
@@ -307,5 +312,23 @@ func TestHeaderOnlyIsNoMatches(t *testing.T) {
 	ms, rep := read(t, "match_id,time,team,player,rank\n")
 	if len(ms) != 0 || rep.Rows != 0 || rep.Format != record.Long {
 		t.Errorf("%v, %+v", ms, rep)
+	}
+}
+
+func TestReadNil(t *testing.T) {
+	if _, _, err := record.Read("f.csv", nil, nil); !errors.Is(err, record.ErrInput) {
+		t.Errorf("Read of a nil reader: %v", err)
+	}
+	if _, _, err := record.ReadFile(filepath.Join(t.TempDir(), "missing.csv")); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("ReadFile of a missing file: %v", err)
+	}
+}
+
+// TestReadCRLFAndQuotes: Windows line ends and quoted names with commas
+// and quotes read as the text between the quotes.
+func TestReadCRLFAndQuotes(t *testing.T) {
+	ms, _ := read(t, "time,home,away,home_score,away_score\r\n2020-01-01,\"Ants, Bees\",\"The \"\"C\"\"\",1,0\r\n")
+	if len(ms) != 1 || ms[0].Teams[0].Name != "Ants, Bees" || ms[0].Teams[1].Name != `The "C"` {
+		t.Errorf("%+v", ms)
 	}
 }

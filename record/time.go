@@ -2,13 +2,9 @@ package record
 
 import (
 	"fmt"
+	"strings"
 	"time"
 )
-
-// timeLayouts are the layouts a time field may take; the zone-less ones
-// are read as UTC. Parsing accepts a fraction of a second after the
-// seconds in each of the timestamps.
-var timeLayouts = [...]string{time.DateOnly, time.RFC3339, "2006-01-02T15:04:05", time.DateTime}
 
 // timeForms describes timeLayouts to a user, after "is not".
 const timeForms = "YYYY-MM-DD, an RFC 3339 timestamp, YYYY-MM-DDTHH:MM:SS or YYYY-MM-DD HH:MM:SS"
@@ -19,16 +15,40 @@ const timeForms = "YYYY-MM-DD, an RFC 3339 timestamp, YYYY-MM-DDTHH:MM:SS or YYY
 // zone-less ones as UTC. It returns the time in UTC, or an error wrapping
 // ErrInput.
 func ParseTime(s string) (time.Time, error) {
-	// Every form starts with a date, so a shorter field is none of them;
-	// the check also keeps long junk out of the parser's error.
-	if len(s) >= len(time.DateOnly) {
-		for _, layout := range timeLayouts {
-			if t, err := time.Parse(layout, s); err == nil {
-				return t.UTC(), nil
+	// Every form starts with a date, and the character after it and the
+	// end tell the forms apart, so one layout is tried.
+	if layout := layoutOf(s); layout != "" {
+		if t, err := time.Parse(layout, s); err == nil {
+			// An offset can carry the first or last hour of the four-digit
+			// years out of them in UTC, where FormatTime could not write it.
+			if t = t.UTC(); t.Year() < 0 || t.Year() > 9999 {
+				return time.Time{}, fmt.Errorf("%q is outside the years 0 to 9999 in UTC: %w", s, ErrInput)
 			}
+			return t, nil
 		}
 	}
 	return time.Time{}, fmt.Errorf("%q is not %s: %w", s, timeForms, ErrInput)
+}
+
+// layoutOf returns the layout s may be in, "" for none: a date, RFC 3339
+// (a T and a zone), or a zone-less timestamp with a T or a space, which
+// time.Parse reads as UTC. Parsing accepts a fraction of a second after
+// the seconds in each of the timestamps.
+func layoutOf(s string) string {
+	const date = len(time.DateOnly)
+	switch {
+	case len(s) < date:
+		return ""
+	case len(s) == date:
+		return time.DateOnly
+	case s[date] == ' ':
+		return time.DateTime
+	case s[date] != 'T':
+		return ""
+	case strings.HasSuffix(s, "Z") || strings.ContainsAny(s[date:], "+-"):
+		return time.RFC3339
+	}
+	return "2006-01-02T15:04:05"
 }
 
 // FormatTime writes t as WriteLong does: a date when t is midnight UTC,

@@ -19,6 +19,9 @@ import (
 // (ErrDuplicateMatch), and either all matches or none have a season
 // (ErrInput), since a season column with an empty field cannot be read.
 func WriteLong(w io.Writer, ms []Match) error {
+	if w == nil {
+		return fmt.Errorf("record: no writer: %w", ErrInput)
+	}
 	var scores, weights, seasons, venues, neutral bool
 	ids := make(map[string]int, len(ms))
 	for i := range ms {

@@ -4,8 +4,10 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"io"
 	"math"
 	"math/rand/v2"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -83,8 +85,8 @@ func TestWriteLongRoundTrips(t *testing.T) {
 		if len(ms) == 0 {
 			ms = nil
 		}
-		if d := cmp.Diff(ms, got); d != "" || rep.Moved != 0 || rep.Format != record.Long || len(rep.Unknown) != 0 {
-			t.Fatalf("trial %d: report %+v, matches (-written +read):\n%s\n%s", trial, rep, d, buf.String())
+		if !reflect.DeepEqual(ms, got) || rep.Moved != 0 || rep.Format != record.Long || len(rep.Unknown) != 0 {
+			t.Fatalf("trial %d: report %+v, matches (-written +read):\n%s\n%s", trial, rep, cmp.Diff(ms, got), buf.String())
 		}
 	}
 }
@@ -164,11 +166,47 @@ func TestWriteLongRefuses(t *testing.T) {
 		{"empty season name is none, a control character is not", change(func(m *record.Match) { m.Season = "\n" }), record.ErrText},
 		{"same ID", []record.Match{ok(), ok()}, record.ErrDuplicateMatch},
 		{"season on some", []record.Match{ok(), second}, record.ErrInput},
+		{"no writer", nil, record.ErrInput},
 	} {
 		var buf bytes.Buffer
-		err := record.WriteLong(&buf, c.ms)
+		var w io.Writer = &buf
+		if c.name == "no writer" {
+			w = nil
+		}
+		err := record.WriteLong(w, c.ms)
 		if !errors.Is(err, c.want) || buf.Len() != 0 {
 			t.Errorf("%s: %v with %d bytes written, want %v", c.name, err, buf.Len(), c.want)
 		}
+	}
+}
+
+func TestNewTeams(t *testing.T) {
+	names := func(ts []record.Team) string {
+		var out []string
+		for _, tm := range ts {
+			out = append(out, fmt.Sprintf("%s:%v:%d", tm.Name, tm.Players, tm.Rank))
+		}
+		return strings.Join(out, " ")
+	}
+	for _, c := range []struct {
+		players [][]string
+		ranks   []int
+		want    string
+	}{
+		{[][]string{{"Ada", "Bo"}, {"Cy"}}, []int{1, 2}, "Ada+Bo:[Ada Bo]:1 Cy:[Cy]:2"},
+		{[][]string{{"a+b"}, {"a", "b"}}, []int{1, 1}, "1:[a+b]:1 2:[a b]:1"},
+		{[][]string{{strings.Repeat("x", 200), strings.Repeat("y", 200)}, {"z"}}, []int{2, 1}, "1:[" + strings.Repeat("x", 200) + " " + strings.Repeat("y", 200) + "]:2 2:[z]:1"},
+	} {
+		ts, err := record.NewTeams(c.players, c.ranks)
+		if err != nil || names(ts) != c.want {
+			t.Errorf("NewTeams(%v, %v) = %s, %v; want %s", c.players, c.ranks, names(ts), err, c.want)
+		}
+		m := record.Match{ID: "m", Teams: ts}
+		if err := m.Validate(); err != nil {
+			t.Errorf("NewTeams(%v) makes an invalid match: %v", c.players, err)
+		}
+	}
+	if _, err := record.NewTeams([][]string{{"a"}}, []int{1, 2}); !errors.Is(err, record.ErrInput) {
+		t.Errorf("NewTeams with a rank too many: %v", err)
 	}
 }

@@ -75,7 +75,12 @@ func (c *epConfig) validate() error {
 // TrueSkill paper for the truncations), so any graph.Factor works
 // unchanged. A factor of several variables sees their marginal cavities,
 // not their correlation in the cavity distribution: on a tree the two are
-// the same, and EP then reaches the fixed point of message passing.
+// the same, and EP then reaches the fixed point of message passing, but on
+// a loopy graph such a factor's error is loopy message passing's. So a
+// linear-Gaussian factor should implement graph.LinearForm, and a factor
+// that reads a linear combination of its variables (I(x > m) reads
+// x − m) is best written as that combination, a weighted sum, and a
+// factor on it alone, whose cavity EP then has exactly.
 //
 // The sweeps stop when no marginal moves by more than the tolerance
 // (messages.Distance) from one sweep to the next, or at the cap. A
@@ -93,10 +98,8 @@ func (c *epConfig) validate() error {
 // ĉ the normalised cavities and A the log-normaliser
 // (messages.Gaussian.LogNormalizer, taken as 0 for a uniform cavity): the
 // second sum scales each factor's sites so that, against its cavities,
-// they integrate to what the factor does (graph.Evidence). It is exact
-// for a graph whose other factors are each on one variable and linear
-// elsewhere when the sites are exact, and equals Solve's on a linear
-// graph. If a factor does not implement graph.Evidence, or fails in it,
+// they integrate to what the factor does (graph.Evidence). It equals
+// Solve's on a linear graph and message passing's on a tree. If a factor does not implement graph.Evidence, or fails in it,
 // Solution.EvidenceErr says so and LogEvidence is 0.
 //
 // The context is checked before each sweep. Errors: the options'
@@ -146,8 +149,10 @@ func EP(ctx context.Context, g *graph.Graph, opts ...EPOption) (*Solution, error
 				sol.Converged = true
 			}
 		}
-		if sol.Converged || sol.Sweeps == cfg.maxSweeps || len(ep.factors) == 0 {
-			sol.Converged = sol.Converged || len(ep.factors) == 0
+		if len(ep.latents) == 0 {
+			sol.Converged = true // no site to refine
+		}
+		if sol.Converged || sol.Sweeps == cfg.maxSweeps {
 			return ep.solution(sol, q, z)
 		}
 		if err := ep.refine(q, cfg.damping); err != nil {

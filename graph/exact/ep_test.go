@@ -66,7 +66,8 @@ func TestEPOnATreeAgreesWithMessagePassing(t *testing.T) {
 		b.AddFactor(factors.NewLikelihood(17), "", p[i], s[i])
 	}
 	d1, d2 := b.AddVariable("d1"), b.AddVariable("d2")
-	b.AddFactor(factors.NewDifference(), "", d1, p[0], p[1])
+	handicap := b.AddObserved("handicap", 0.8) // a constant in d1's constraint
+	b.AddFactor(factors.NewWeightedSum(1, -1, 1), "", d1, p[0], p[1], handicap)
 	b.AddFactor(factors.NewDifference(), "", d2, p[1], p[2])
 	b.AddFactor(factors.NewGreaterThan(0.7), "", d1)
 	b.AddFactor(factors.NewWithin(0.7), "", d2)
@@ -193,6 +194,24 @@ func TestEPErrors(t *testing.T) {
 	}
 	if _, err := exact.EP(ctx, nil); !errors.Is(err, graph.ErrNilGraph) {
 		t.Errorf("nil graph: %v", err)
+	}
+	// A truncation of an observed variable has no site: its evidence is
+	// 1 or 0.
+	for _, value := range []float64{0.5, -0.5} {
+		b := graph.NewBuilder("observed")
+		x, o := b.AddVariable("x"), b.AddObserved("o", value)
+		b.AddFactor(factors.NewPrior(0, 1), "", x)
+		b.AddFactor(factors.NewGreaterThan(0), "", o)
+		sol, err := exact.EP(ctx, build(t, b))
+		if err != nil || !sol.Converged || sol.Sweeps != 0 {
+			t.Fatalf("observed %v: %+v, %v", value, sol, err)
+		}
+		if value > 0 && (sol.EvidenceErr != nil || sol.LogEvidence != 0) {
+			t.Errorf("observed %v: log evidence %v, %v; want 0", value, sol.LogEvidence, sol.EvidenceErr)
+		}
+		if value < 0 && !errors.Is(sol.EvidenceErr, graph.ErrNotFinite) {
+			t.Errorf("observed %v: evidence error %v, want an impossible observation", value, sol.EvidenceErr)
+		}
 	}
 	sol, err = exact.EP(ctx, g, exact.MaxSweeps(1), exact.Tolerance(0))
 	if err != nil || sol.Converged || sol.Sweeps != 1 {

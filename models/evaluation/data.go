@@ -165,10 +165,22 @@ func readScored(path string, r io.Reader) ([]ScoredMatch, error) {
 	if !slices.Contains(rep.Columns, "season") {
 		return nil, &FileError{Path: path, Line: 1, Err: fmt.Errorf("no column %q: %w", "season", ErrHeader)}
 	}
+	return ScoredMatches(ms)
+}
+
+// ScoredMatches turns two-team matches with scores, as record.Read returns
+// them from a file of either format, into the score protocol's matches:
+// the first team is home, Date is the day of the match's time (in UTC).
+// A match of more than two teams or without scores is ErrInput, naming
+// it.
+func ScoredMatches(ms []record.Match) ([]ScoredMatch, error) {
 	out := make([]ScoredMatch, len(ms))
 	for i, m := range ms {
+		if len(m.Teams) != 2 || !m.HasScores {
+			return nil, fmt.Errorf("evaluation: match %s has %d teams, with scores %v; want 2 with scores: %w", m.ID, len(m.Teams), m.HasScores, ErrInput)
+		}
 		home, away := m.Teams[0], m.Teams[1]
-		out[i] = ScoredMatch{Date: m.Time.Format(dateLayout), Season: m.Season,
+		out[i] = ScoredMatch{Date: m.Time.UTC().Format(dateLayout), Season: m.Season,
 			Home: home.Name, Away: away.Name, HomeScore: home.Score, AwayScore: away.Score}
 	}
 	return out, nil
@@ -216,11 +228,19 @@ func readRanked(path string, r io.Reader) ([]RankedMatch, error) {
 	if err != nil {
 		return nil, err
 	}
+	return RankedMatches(ms), nil
+}
+
+// RankedMatches turns matches as record.Read returns them, from a file of
+// either format, into the ranking protocol's matches: each team's
+// players, the teams' ranks made dense from 0, and the day of the match's
+// time (in UTC) as Date.
+func RankedMatches(ms []record.Match) []RankedMatch {
 	out := make([]RankedMatch, len(ms))
 	for i, m := range ms {
-		out[i] = RankedMatch{ID: m.ID, Date: m.Time.Format(dateLayout), Teams: m.Players(), Ranks: denseRanks(m.Ranks())}
+		out[i] = RankedMatch{ID: m.ID, Date: m.Time.UTC().Format(dateLayout), Teams: m.Players(), Ranks: denseRanks(m.Ranks())}
 	}
-	return out, nil
+	return out
 }
 
 // denseRanks maps ranks to 0, 1, 2, … keeping ties.
