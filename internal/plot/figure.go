@@ -231,9 +231,22 @@ func setRange(a *gplot.Axis, lo, hi float64, want int, pad bool) {
 	if !(hi > lo) { // one x value: centred
 		d := math.Max(0.5, 0.5*math.Abs(hi))
 		lo, hi = lo-d, hi+d
+		t = niceTicks(lo, hi, want)
 	}
 	a.Min, a.Max = lo, hi
-	a.Tick.Marker = RoundTicks{Want: want}
+	if t.decimals < 0 {
+		a.Tick.Marker = RoundTicks{Want: want}
+		return
+	}
+	// The ticks of the step the ends were rounded to, so that both ends
+	// are labelled.
+	var marks gplot.ConstantTicks
+	for _, v := range t.values() {
+		if v >= lo-1e-9*t.step && v <= hi+1e-9*t.step {
+			marks = append(marks, gplot.Tick{Value: v, Label: t.label(v)})
+		}
+	}
+	a.Tick.Marker = marks
 }
 
 // RoundTicks is a plot.Ticker whose ticks are at round steps, 1, 2 or 5

@@ -12,6 +12,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	gplot "gonum.org/v1/plot"
 )
 
 // wellFormed fails t unless s is well-formed XML.
@@ -279,4 +281,18 @@ func panelsOf(data []byte, text string) []Panel {
 		}
 	}
 	return panels
+}
+
+// TestSetRangeLabelsBothEnds: an axis is rounded out to the step of its
+// ticks, and both ends are labelled: 19.5 to 65 in steps of 10.
+func TestSetRangeLabelsBothEnds(t *testing.T) {
+	p := gplot.New()
+	setRange(&p.Y, 19.5, 65, 5, true)
+	var labels []string
+	for _, tk := range p.Y.Tick.Marker.Ticks(p.Y.Min, p.Y.Max) {
+		labels = append(labels, tk.Label)
+	}
+	if p.Y.Min != 10 || p.Y.Max != 70 || strings.Join(labels, " ") != "10 20 30 40 50 60 70" {
+		t.Errorf("[%v, %v], ticks %q", p.Y.Min, p.Y.Max, labels)
+	}
 }
