@@ -423,3 +423,10 @@ func TestShuffledFile(t *testing.T) {
 		t.Errorf("exit %d and %d; in order:\n%s\nshuffled:\n%s", code1, code2, want, got)
 	}
 }
+
+func TestHelp(t *testing.T) {
+	code, stdout, stderr := runArgs("-h")
+	if code != cli.OK || stdout != "" || !strings.HasPrefix(stderr, "usage: history -matches FILE") || !strings.Contains(stderr, "-progress duration") || !strings.Contains(stderr, "the data's share of tied places") {
+		t.Errorf("-h: exit %d, stderr %q", code, stderr)
+	}
+}

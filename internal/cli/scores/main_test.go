@@ -350,3 +350,10 @@ func TestAnyScoresFile(t *testing.T) {
 	}
 	wantOneLine(t, stderr, `-season "2020": `, "has no season column")
 }
+
+func TestHelp(t *testing.T) {
+	code, stdout, stderr := runArgs("-h")
+	if code != cli.OK || stdout != "" || !strings.HasPrefix(stderr, "usage: scores [-matches FILE]") || !strings.Contains(stderr, "a file without seasons is rated whole") {
+		t.Errorf("-h: exit %d, stderr %q", code, stderr)
+	}
+}
