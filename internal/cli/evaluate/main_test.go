@@ -2,10 +2,13 @@ package evaluate
 
 import (
 	"encoding/json"
+	"fmt"
 	"math"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -254,3 +257,40 @@ func TestDefaultRunOnShippedData(t *testing.T) {
 
 // numberRE matches the numbers of the output.
 var numberRE = regexp.MustCompile(`\d+(\.\d+)?`)
+
+// TestShuffledTimestampedMatches: experiment 2 on a long file with
+// timestamps and its games out of order gives what the file in order
+// gives, and says on stderr how many games moved.
+func TestShuffledTimestampedMatches(t *testing.T) {
+	dir := t.TempDir()
+	players := []string{"ann", "bob", "cat", "dan"}
+	var games []string
+	for g := range 12 {
+		var rows []string
+		for k := range 3 {
+			p := players[(g+k)%4]
+			rows = append(rows, fmt.Sprintf("g%02d,2020-01-%02dT%02d:30:00Z,%s,%s,%d", g, 1+g/3, 9+g%3, p, p, 1+(k*g)%3))
+		}
+		games = append(games, strings.Join(rows, "\n"))
+	}
+	header := "match_id,time,team,player,rank\n"
+	write := func(name string, gs []string) string {
+		path := filepath.Join(dir, name)
+		if err := os.WriteFile(path, []byte(header+strings.Join(gs, "\n")+"\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return path
+	}
+	inOrder := write("in-order.csv", games)
+	shuffled := slices.Clone(games)
+	rand.New(rand.NewPCG(1, 2)).Shuffle(len(shuffled), func(i, j int) { shuffled[i], shuffled[j] = shuffled[j], shuffled[i] })
+	moved := write("shuffled.csv", shuffled)
+	code1, want, _ := runArgs("-matches", inOrder)
+	code2, got, stderr := runArgs("-matches", moved)
+	if code1 != cli.OK || code2 != cli.OK || strings.ReplaceAll(got, moved, inOrder) != want {
+		t.Errorf("exit %d and %d; in order:\n%s\nshuffled:\n%s", code1, code2, want, got)
+	}
+	if !regexp.MustCompile(`(?m)^evaluate: .*shuffled.csv: \d+ matches out of time order were moved into place$`).MatchString(stderr) {
+		t.Errorf("no note of the moved games on stderr:\n%s", stderr)
+	}
+}
