@@ -3,6 +3,8 @@ package history
 import (
 	"encoding/csv"
 	"encoding/json"
+	"fmt"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -428,5 +430,55 @@ func TestHelp(t *testing.T) {
 	code, stdout, stderr := runArgs("-h")
 	if code != cli.OK || stdout != "" || !strings.HasPrefix(stderr, "usage: history -matches FILE") || !strings.Contains(stderr, "-progress duration") || !strings.Contains(stderr, "the data's share of tied places") {
 		t.Errorf("-h: exit %d, stderr %q", code, stderr)
+	}
+}
+
+// TestGarbageFiles: scores files whose fields are each wrong one time in
+// twenty, and files of CSV-like pieces at random (a fixed seed), either
+// run, with output bounded by the input, or fail with one line.
+func TestGarbageFiles(t *testing.T) {
+	pieces := []string{"match_id", "time", "team", "player", "rank", "home", "away", "home_score", "away_score", "neutral", "season",
+		",", ",", ",", "\n", "\n", "a", "b", "1", "2", "-1", "1e9", "NaN", "2020-01-01", "2020-13-45", "2004-08-06T18:13:50", "\"", "\x00", "\xff", " "}
+	rng := rand.New(rand.NewPCG(3, 4))
+	pick := func(good []string, bad ...string) string {
+		if rng.IntN(20) == 0 {
+			return bad[rng.IntN(len(bad))]
+		}
+		return good[rng.IntN(len(good))]
+	}
+	dir := t.TempDir()
+	ran := 0
+	for i := range 200 {
+		var sb strings.Builder
+		if i%2 == 0 {
+			sb.WriteString("time,home,away,home_score,away_score\n")
+			for range 1 + rng.IntN(8) {
+				fmt.Fprintf(&sb, "%s,%s,%s,%s,%s\n", pick([]string{"2020-01-01", "2020-01-09", "2020-01-02T10:00:00"}, "2020-13-45", "", "x"),
+					pick([]string{"a", "b"}, "", "\x00"), pick([]string{"c", "d"}, "a", "\xff"), pick([]string{"0", "1", "2"}, "-1", "1.5"), pick([]string{"0", "1"}, "NaN", ""))
+			}
+		} else {
+			for range rng.IntN(60) {
+				sb.WriteString(pieces[rng.IntN(len(pieces))])
+			}
+		}
+		path := filepath.Join(dir, "g.csv")
+		if err := os.WriteFile(path, []byte(sb.String()), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		code, stdout, stderr := runArgs("-matches", path, "-max", "5")
+		switch code {
+		case cli.OK:
+			ran++
+			if len(stdout) > 4096+20*sb.Len() {
+				t.Errorf("%q: %d bytes of output", sb.String(), len(stdout))
+			}
+		case cli.Error:
+			clitest.WantOneLine(t, "history", stderr[strings.LastIndex("\n"+strings.TrimSuffix(stderr, "\n"), "\n"):])
+		default:
+			t.Errorf("%q: exit %d: %s", sb.String(), code, stderr)
+		}
+	}
+	if ran < 20 || ran > 180 {
+		t.Errorf("%d of 200 files ran: the test should see both outcomes", ran)
 	}
 }
