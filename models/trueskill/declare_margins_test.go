@@ -10,6 +10,7 @@ import (
 
 	"github.com/skillgraph/skillgraph/factors"
 	"github.com/skillgraph/skillgraph/graph"
+	"github.com/skillgraph/skillgraph/graph/exact"
 	"github.com/skillgraph/skillgraph/messages"
 	"github.com/skillgraph/skillgraph/models/trueskill"
 	"github.com/skillgraph/skillgraph/schedules"
@@ -92,7 +93,8 @@ func TestDeclareFixedMarginsEqualRate(t *testing.T) {
 // non-Gaussian factor, so EP's marginals are the posterior's moments; they
 // are checked against importance sampling of the prior (performances
 // integrated out in closed form, the outcome's probability the weight)
-// within four standard errors.
+// within four standard errors, and joint-Gaussian EP (exact.EP) against
+// them to 1e-9.
 func TestDeclareChessMargins(t *testing.T) {
 	p := trueskill.Params{Beta: 4} // the prior fields are the graph's own
 	white, black := trueskill.Rating{Mu: 27, Sigma: 5}, trueskill.Rating{Mu: 24, Sigma: 6}
@@ -121,6 +123,17 @@ func TestDeclareChessMargins(t *testing.T) {
 		}
 		if _, err := schedules.Run(context.Background(), g, s); err != nil {
 			t.Fatal(err)
+		}
+		// On a tree, joint-Gaussian EP reaches message passing's fixed point.
+		ep, err := exact.EP(context.Background(), g, exact.Tolerance(1e-12))
+		if err != nil || !ep.Converged {
+			t.Fatalf("joint EP: %v (converged %v)", err, ep != nil && ep.Converged)
+		}
+		for _, v := range []graph.VarID{sw, sb, a, uw, ub} {
+			got, want := ep.Marginals[v], g.Marginal(v)
+			if math.Abs(got.Mean()-want.Mean()) > 1e-9*want.Sigma() || math.Abs(got.Sigma()/want.Sigma()-1) > 1e-9 {
+				t.Errorf("ranks %v, %s: joint EP %v, message passing %v", ranks, g.VariableName(v), got, want)
+			}
 		}
 
 		// Importance sampling: prior draws weighted by the outcome's
@@ -216,6 +229,73 @@ func TestDeclareUnusedParams(t *testing.T) {
 		_, err := c.p.Declare(graph.NewBuilder("params"), c.c)
 		if (c.want == nil) != (err == nil) || (c.want != nil && !errors.Is(err, c.want)) {
 			t.Errorf("%s: %v, want %v", c.name, err, c.want)
+		}
+	}
+}
+
+// TestDeclareLearnsMargins plants per-player draw margins, plays a
+// round robin of games between players of equal skill under the model
+// (white draws with black when −m_w ≤ d ≤ m_b), and learns skills and
+// margins together in one graph: the learned margins rank the players as
+// the planted ones do.
+func TestDeclareLearnsMargins(t *testing.T) {
+	p := trueskill.Params{Beta: 1}
+	planted := []float64{0.3, 0.7, 1.1, 1.6, 2.2, 3}
+	rng := rand.New(rand.NewPCG(2007, 28))
+	b := graph.NewBuilder("margins")
+	n := len(planted)
+	skill, margin := make([]graph.VarID, n), make([]graph.VarID, n)
+	for i := range n {
+		skill[i] = b.AddVariable(fmt.Sprint("s", i))
+		b.AddFactor(factors.NewPrior(0, 1), "", skill[i])
+		margin[i] = b.AddVariable(fmt.Sprint("m", i))
+		b.AddFactor(factors.NewPrior(1.5, 1), "", margin[i])
+	}
+	games := 0
+	for range 12 {
+		for w := range n {
+			for k := range n {
+				if w == k {
+					continue
+				}
+				d := math.Sqrt2 * p.Beta * rng.NormFloat64() // equal skills
+				ranks := []int{1, 1}
+				switch {
+				case d > planted[k]:
+					ranks = []int{1, 2}
+				case d < -planted[w]:
+					ranks = []int{2, 1}
+				}
+				_, err := p.Declare(b, trueskill.Contest{Name: fmt.Sprintf("g%d.", games), Skills: [][]graph.VarID{{skill[w]}, {skill[k]}},
+					Ranks: ranks, Margins: []graph.VarID{margin[w], margin[k]}, Compact: true})
+				if err != nil {
+					t.Fatal(err)
+				}
+				games++
+			}
+		}
+	}
+	g, err := b.Build()
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := schedules.Derive(g, schedules.WithLoop(schedules.Tolerance(1e-6), schedules.MaxIterations(200)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := schedules.Run(context.Background(), g, s)
+	if err != nil || !res.Converged {
+		t.Fatalf("%+v, %v", res, err)
+	}
+	learned := make([]float64, n)
+	for i := range n {
+		learned[i] = g.Marginal(margin[i]).Mean()
+	}
+	t.Logf("%d games, %d passes; planted margins %v, learned %.2f", games, res.Iterations, planted, learned)
+	for i := 1; i < n; i++ {
+		if !(learned[i] > learned[i-1]) {
+			t.Errorf("learned margins %.3f do not rank as the planted %v", learned, planted)
+			break
 		}
 	}
 }
