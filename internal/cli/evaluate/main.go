@@ -211,12 +211,20 @@ type outputs struct {
 }
 
 // add creates the temporary file for path.
+// A path that is a symbolic link is followed, so that the link stays a
+// link and its target gets the new contents.
 func (o *outputs) add(name, path string) error {
-	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+"-*")
+	target := path
+	if t, err := filepath.EvalSymlinks(path); err == nil {
+		target = t
+	} else if !errors.Is(err, os.ErrNotExist) {
+		return err
+	}
+	tmp, err := os.CreateTemp(filepath.Dir(target), "."+filepath.Base(target)+"-*")
 	if err != nil {
 		return err
 	}
-	o.names, o.tmps, o.final = append(o.names, name), append(o.tmps, tmp), append(o.final, path)
+	o.names, o.tmps, o.final = append(o.names, name), append(o.tmps, tmp), append(o.final, target)
 	return nil
 }
 

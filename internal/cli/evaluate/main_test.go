@@ -294,3 +294,29 @@ func TestShuffledTimestampedMatches(t *testing.T) {
 		t.Errorf("no note of the moved games on stderr:\n%s", stderr)
 	}
 }
+
+// TestJSONThroughSymlink: a -json path that is a symbolic link stays a
+// link, and the file it names gets the report.
+func TestJSONThroughSymlink(t *testing.T) {
+	dir := t.TempDir()
+	matches := filepath.Join(dir, "m.csv")
+	if err := os.WriteFile(matches, []byte("match_id,time,team,player,rank\na,2020-01-01,x,x,1\na,2020-01-01,y,y,2\nb,2020-01-02,x,x,2\nb,2020-01-02,y,y,1\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	target, link := filepath.Join(dir, "report.json"), filepath.Join(dir, "link.json")
+	if err := os.WriteFile(target, []byte("old"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(target, link); err != nil {
+		t.Fatal(err)
+	}
+	code, _, stderr := runArgs("-matches", matches, "-json", link)
+	fi, err := os.Lstat(link)
+	if code != cli.OK || err != nil || fi.Mode()&os.ModeSymlink == 0 {
+		t.Fatalf("exit %d (%s); the link: %v, %v", code, stderr, fi, err)
+	}
+	var rep report
+	if b, err := os.ReadFile(target); err != nil || json.Unmarshal(b, &rep) != nil || len(rep.Experiment2) != 1 || rep.Experiment2[0].Games != 2 {
+		t.Errorf("the link's target: %v, %+v", err, rep)
+	}
+}
