@@ -482,3 +482,30 @@ func TestGarbageFiles(t *testing.T) {
 		t.Errorf("%d of 200 files ran: the test should see both outcomes", ran)
 	}
 }
+
+// TestOutThroughSymlink: a learning_curves.csv that is a symbolic link
+// stays a link, its target rewritten, and no temporary file is left.
+func TestOutThroughSymlink(t *testing.T) {
+	dir, elsewhere := t.TempDir(), t.TempDir()
+	target := filepath.Join(elsewhere, "curves.csv")
+	if err := os.WriteFile(target, []byte("old"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(target, filepath.Join(dir, "learning_curves.csv")); err != nil {
+		t.Fatal(err)
+	}
+	code, _, stderr := runArgs("-matches", writeTemp(t, "r.csv", long), "-out", dir, "-max", "1")
+	fi, err := os.Lstat(filepath.Join(dir, "learning_curves.csv"))
+	b, _ := os.ReadFile(target)
+	if code != cli.OK || err != nil || fi.Mode()&os.ModeSymlink == 0 || !strings.HasPrefix(string(b), "player,date,mu,sigma\n") {
+		t.Errorf("exit %d (%s); link %v, %v; target %q", code, stderr, fi, err, b)
+	}
+	for _, d := range []string{dir, elsewhere} {
+		entries, _ := os.ReadDir(d)
+		for _, e := range entries {
+			if strings.HasPrefix(e.Name(), ".") {
+				t.Errorf("%s left in %s", e.Name(), d)
+			}
+		}
+	}
+}
