@@ -6,6 +6,7 @@ require gonum.org/v1/gonum v0.17.0
 
 require (
 	github.com/google/go-cmp v0.7.0
+	golang.org/x/sys v0.35.0
 	gonum.org/v1/plot v0.17.0
 )
 

@@ -58,6 +58,6 @@ func TestBadInput(t *testing.T) {
 		if code != c.code || stdout != "" {
 			t.Errorf("%q: exit %d, stdout %q; want %d", c.args, code, stdout, c.code)
 		}
-		clitest.WantOneLine(t, "conformance", stderr, c.text)
+		clitest.WantOneLine(t, Prog, stderr, c.text)
 	}
 }

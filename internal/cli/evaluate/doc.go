@@ -45,6 +45,6 @@
 // -json FILE writes every number the program prints (and the per-season
 // values behind them) as JSON, NaN as null. It reads every input and makes
 // sure it can write the figure and the JSON before it starts. Errors are
-// one line, "evaluate: what went wrong", with exit status 2 for a usage
-// error and 1 for any other.
+// one line, "skillgraph evaluate: what went wrong", with exit status 2 for
+// a usage error and 1 for any other.
 package evaluate

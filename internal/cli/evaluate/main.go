@@ -11,12 +11,10 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
-	"strings"
 	"time"
 
 	"github.com/skillgraph/skillgraph/internal/cli"
 	"github.com/skillgraph/skillgraph/internal/cli/input"
-	"github.com/skillgraph/skillgraph/internal/cli/progress"
 	"github.com/skillgraph/skillgraph/internal/plot"
 	"github.com/skillgraph/skillgraph/internal/repo"
 	"github.com/skillgraph/skillgraph/models/elo"
@@ -25,8 +23,8 @@ import (
 	"github.com/skillgraph/skillgraph/record"
 )
 
-const synopsis = `evaluate [-data DIR] [-out DIR] [-json FILE] [-tau1 τ] [-tau τ] [-ties wrong|half] [-draw p]
-       evaluate -matches FILE [-json FILE] [-tau τ] [-ties wrong|half] [-draw p]
+const synopsis = Prog + ` [-data DIR] [-out DIR] [-json FILE] [-tau1 τ] [-tau τ] [-ties wrong|half] [-draw p]
+       ` + Prog + ` -matches FILE [-json FILE] [-tau τ] [-ties wrong|half] [-draw p]
 
 Experiment 1 (score-based paper, section 5): each season of N matches is
 tested on its last ⌈0.2·N⌉ matches (the paper says "the last 20 %"; rounding
@@ -34,6 +32,9 @@ up keeps the test set apart from the 80 % training set) after training online
 on its first ⌊s·N⌋ matches, s = 0.1 … 0.8. Experiment 2 (TrueSkill paper,
 section 4.1): every game predicted before it is rated. Data files absent from
 -data are left out and named in the output.`
+
+// Prog is the subcommand's name in its messages.
+const Prog = "skillgraph evaluate"
 
 // Summary is the subcommand's one-line description for the command's
 // help.
@@ -43,7 +44,7 @@ const Summary = "both papers' evaluation protocols on the shipped data, a data f
 // status.
 func Run(args []string, stdout, stderr io.Writer) int {
 	start := time.Now()
-	fs := flag.NewFlagSet("evaluate", flag.ContinueOnError)
+	fs := flag.NewFlagSet(Prog, flag.ContinueOnError)
 	data := fs.String("data", "", "folder with epl.csv, afl.csv and f1_races.csv (default: the repository's examples/data)")
 	out := fs.String("out", "", "folder to write the figure, figure4.svg (or .png), into; created if absent (none if empty)")
 	figure := fs.String("figure", "svg", "format of the figure under -out: svg or png")
@@ -63,7 +64,7 @@ func Run(args []string, stdout, stderr io.Writer) int {
 		draw = &p
 		return nil
 	})
-	usage := func(format string, a ...any) int { return cli.Usagef(stderr, "evaluate", format, a...) }
+	usage := func(format string, a ...any) int { return cli.Usagef(stderr, Prog, format, a...) }
 	if status, done := cli.Parse(fs, args, synopsis, stderr); done {
 		return status
 	}
@@ -88,7 +89,7 @@ func Run(args []string, stdout, stderr io.Writer) int {
 	if *prog < 0 {
 		return usage("-progress %v: must not be negative", *prog)
 	}
-	cfg := config{tp: tp, tau1: *tau1, ties: ties, draw: draw, fit: *fit, figure: *figure, prog: progress.Start(stderr, *prog), stderr: stderr}
+	cfg := config{tp: tp, tau1: *tau1, ties: ties, draw: draw, fit: *fit, figure: *figure, prog: cli.NewProgress(stderr, Prog, *prog), stderr: stderr}
 	rep := &report{
 		Command: append([]string{"evaluate"}, args...),
 		Settings: settings{
@@ -151,10 +152,7 @@ func Run(args []string, stdout, stderr io.Writer) int {
 }
 
 // fail reports err in one line and returns the error status.
-func fail(stderr io.Writer, err error) int {
-	fmt.Fprintln(stderr, "evaluate:", strings.ReplaceAll(err.Error(), "\n", " "))
-	return cli.Error
-}
+func fail(stderr io.Writer, err error) int { return cli.Failf(stderr, Prog, "%v", err) }
 
 // config holds the settings the experiments share.
 type config struct {
@@ -166,14 +164,14 @@ type config struct {
 	// figure is the figure's format, svg or png.
 	figure string
 	// prog prints progress once the run has taken long.
-	prog *progress.Step
+	prog *cli.Progress
 	// stderr gets the data reader's notes.
 	stderr io.Writer
 }
 
 // scored reads a league file, in time order, through the record package.
 func (c config) scored(path string) ([]evaluation.ScoredMatch, error) {
-	ms, err := input.Read(c.stderr, "evaluate", path, record.Scores)
+	ms, err := input.Read(c.stderr, Prog, path, record.Scores)
 	if err != nil {
 		return nil, err
 	}
@@ -184,7 +182,7 @@ func (c config) scored(path string) ([]evaluation.ScoredMatch, error) {
 // ranked reads a file of either format, in time order, through the record
 // package, as ranked matches.
 func (c config) ranked(path string) ([]evaluation.RankedMatch, error) {
-	ms, err := input.Read(c.stderr, "evaluate", path, 0)
+	ms, err := input.Read(c.stderr, Prog, path, 0)
 	if err != nil {
 		return nil, err
 	}

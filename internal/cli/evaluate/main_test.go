@@ -25,7 +25,7 @@ func runArgs(args ...string) (code int, stdout, stderr string) { return clitest.
 // "evaluate: " and containing each of texts.
 func wantOneLine(t *testing.T, stderr string, texts ...string) {
 	t.Helper()
-	clitest.WantOneLine(t, "evaluate", stderr, texts...)
+	clitest.WantOneLine(t, Prog, stderr, texts...)
 }
 
 func TestUsageErrorsAreOneLineWithStatus2(t *testing.T) {
@@ -33,11 +33,11 @@ func TestUsageErrorsAreOneLineWithStatus2(t *testing.T) {
 		args  []string
 		texts []string
 	}{
-		{[]string{"-bogus"}, []string{"flag provided but not defined: -bogus", "run evaluate -h"}},
-		{[]string{"-tau", "abc"}, []string{`invalid value "abc" for flag -tau`, "run evaluate -h"}},
+		{[]string{"-bogus"}, []string{"flag provided but not defined: -bogus", "run skillgraph evaluate -h"}},
+		{[]string{"-tau", "abc"}, []string{`invalid value "abc" for flag -tau`, "run skillgraph evaluate -h"}},
 		{[]string{"-tau", "-1"}, []string{"-tau -1: must be finite, not negative"}},
 		{[]string{"-tau", "NaN"}, []string{"-tau NaN"}},
-		{[]string{"-data", "d", "extra"}, []string{`unexpected argument "extra"`, "run evaluate -h"}},
+		{[]string{"-data", "d", "extra"}, []string{`unexpected argument "extra"`, "run skillgraph evaluate -h"}},
 		{[]string{"-tau1", "-0.5"}, []string{"-tau1 -0.5: must be finite, not negative"}},
 		{[]string{"-tau", "1e308"}, []string{"-tau 1e+308: must be finite, not negative and at most 1e100"}},
 		{[]string{"-ties", "coin"}, []string{`-ties "coin": want wrong or half`}},
@@ -163,7 +163,7 @@ func TestDefaultRunOnShippedData(t *testing.T) {
 		t.Fatalf("exit %d\nstderr:\n%s", code, stderr)
 	}
 	// Progress on stderr, a line per season and per thousand games.
-	for _, want := range []string{"\nexperiment 1, UK-PL: season 1995-96 (1 of 14)\n", "\nexperiment 1, UK-PL: season 2008-09 (14 of 14)\n", ": 1000 of 1138 games\n", ": 11000 of 11266 games\n"} {
+	for _, want := range []string{"\nskillgraph evaluate: experiment 1, UK-PL: season 1995-96 (1 of 14)\n", "\nskillgraph evaluate: experiment 1, UK-PL: season 2008-09 (14 of 14)\n", ": 1000 of 1138 games\n", ": 11000 of 11266 games\n"} {
 		if !strings.Contains("\n"+stderr, want) || strings.Contains(stdout, strings.TrimSpace(want)) {
 			t.Errorf("stderr lacks %q, or stdout holds it:\n%s", want, stderr)
 		}
@@ -290,7 +290,7 @@ func TestShuffledTimestampedMatches(t *testing.T) {
 	if code1 != cli.OK || code2 != cli.OK || strings.ReplaceAll(got, moved, inOrder) != want {
 		t.Errorf("exit %d and %d; in order:\n%s\nshuffled:\n%s", code1, code2, want, got)
 	}
-	if !regexp.MustCompile(`(?m)^evaluate: .*shuffled.csv: \d+ matches out of time order were moved into place$`).MatchString(stderr) {
+	if !regexp.MustCompile(`(?m)^skillgraph evaluate: .*shuffled.csv: \d+ matches out of time order were moved into place$`).MatchString(stderr) {
 		t.Errorf("no note of the moved games on stderr:\n%s", stderr)
 	}
 }

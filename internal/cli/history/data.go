@@ -76,7 +76,7 @@ func (d data) date(t float64) string {
 // game at its time counted in units since 1970-01-01. The reader's notes
 // go to stderr.
 func load(stderr io.Writer, path string, unit time.Duration) (data, error) {
-	ms, err := input.Read(stderr, "history", path, 0)
+	ms, err := input.Read(stderr, Prog, path, 0)
 	if err != nil {
 		return data{}, err
 	}

@@ -33,8 +33,10 @@
 // line is "ttt conformance: N passed, M failed", and the exit status is 1
 // if any failed.
 //
-// A step that runs longer than -progress (2 s) prints progress on stderr:
-// each fit evaluation with its evidence, each sweep with its largest
-// move, and the evaluation's batches. Errors are one line, "history: what
-// went wrong", with exit status 2 for a usage error and 1 for any other.
+// A step that runs longer than -progress (2 s) prints progress on stderr,
+// a line at most every -progress: the fit's latest evaluation with its
+// evidence and the best so far, the latest sweep with its largest move,
+// and the evaluation's batches. Errors are one line, "skillgraph history:
+// what went wrong", with exit status 2 for a usage error and 1 for any
+// other.
 package history

@@ -8,7 +8,7 @@ import (
 	"math"
 	"time"
 
-	"github.com/skillgraph/skillgraph/internal/cli/progress"
+	"github.com/skillgraph/skillgraph/internal/cli"
 	"github.com/skillgraph/skillgraph/internal/maximize"
 	"github.com/skillgraph/skillgraph/models/evaluation"
 	"github.com/skillgraph/skillgraph/models/throughtime"
@@ -291,7 +291,8 @@ func evaluateCmd(ctx context.Context, stdout, stderr io.Writer, games []throught
 	}
 	tsFitted := "default"
 	if o.fit {
-		prog := progress.Start(stderr, o.progress)
+		start := time.Now()
+		prog := cli.NewProgress(stderr, Prog, o.progress)
 		fitted, lz, evals, err := fitTrueSkill(ctx, games, tp, func(n int, q trueskill.Params, lz float64) {
 			prog.Printf("fit TrueSkill: evaluation %d: σ = %.4g, τ = %.4g, draw probability %.4g: log evidence %.2f", n, q.Sigma, q.Tau, q.DrawProbability, lz)
 		})
@@ -301,7 +302,7 @@ func evaluateCmd(ctx context.Context, stdout, stderr io.Writer, games []throught
 		tp = fitted
 		tsFitted = "fitted"
 		fmt.Fprintf(stdout, "fit TrueSkill (β = %g fixed): σ = %.4g, τ = %.4g, draw probability = %.4g; log evidence %.2f; %d evaluations in %v\n",
-			tp.Beta, tp.Sigma, tp.Tau, tp.DrawProbability, lz, evals, prog.Elapsed().Round(time.Millisecond))
+			tp.Beta, tp.Sigma, tp.Tau, tp.DrawProbability, lz, evals, time.Since(start).Round(time.Millisecond))
 	}
 	tttFitted := "default"
 	if o.fit {
@@ -328,18 +329,15 @@ func evaluateCmd(ctx context.Context, stdout, stderr io.Writer, games []throught
 	}
 	ev.Results = append(ev.Results, r)
 
-	prog := progress.Start(stderr, o.progress)
-	var last time.Time
+	start = time.Now()
+	prog := cli.NewProgress(stderr, Prog, o.progress)
 	preds, err = smoothing(ctx, games, p, o.k, o.tol, func(done int) {
-		if time.Since(last) >= time.Second || done == len(games) {
-			last = time.Now()
-			prog.Printf("smoothing: %d of %d games, %v", done, len(games), prog.Elapsed().Round(time.Second))
-		}
+		prog.Printf("smoothing: %d of %d games, %v", done, len(games), time.Since(start).Round(time.Second))
 	})
 	if err != nil {
 		return fmt.Errorf("smoothing: %w", err)
 	}
-	r, err = score(fmt.Sprintf("TTT smoothing, k=%d", o.k), tttParams, games, preds, prog.Elapsed())
+	r, err = score(fmt.Sprintf("TTT smoothing, k=%d", o.k), tttParams, games, preds, time.Since(start))
 	if err != nil {
 		return err
 	}

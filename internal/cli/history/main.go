@@ -13,13 +13,12 @@ import (
 	"path/filepath"
 	"slices"
 	"strconv"
-	"strings"
 	"time"
 
 	"github.com/skillgraph/skillgraph/factors"
 	"github.com/skillgraph/skillgraph/internal/cli"
-	"github.com/skillgraph/skillgraph/internal/cli/progress"
 	"github.com/skillgraph/skillgraph/internal/plot"
+	"github.com/skillgraph/skillgraph/internal/safefile"
 	"github.com/skillgraph/skillgraph/internal/tttcases"
 	"github.com/skillgraph/skillgraph/models/throughtime"
 )
@@ -44,7 +43,10 @@ type options struct {
 	progress    time.Duration // progress lines for steps longer than this
 }
 
-const synopsis = "history -matches FILE [-unit years] [-draw p] [-fit] [-evaluate [-k 3] [-json FILE]] [-out DIR] [-mu -sigma -beta -gamma] | history -cases FILE"
+const synopsis = Prog + " -matches FILE [-unit years] [-draw p] [-fit] [-evaluate [-k 3] [-json FILE]] [-out DIR] [-mu -sigma -beta -gamma] | " + Prog + " -cases FILE"
+
+// Prog is the subcommand's name in its messages.
+const Prog = "skillgraph history"
 
 // Summary is the subcommand's one-line description for the command's
 // help.
@@ -53,7 +55,7 @@ const Summary = "TrueSkill Through Time: smooth a whole history, fit its paramet
 // Run is the subcommand with its arguments and streams, returning the exit
 // status.
 func Run(args []string, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("history", flag.ContinueOnError)
+	fs := flag.NewFlagSet(Prog, flag.ContinueOnError)
 	cases := fs.String("cases", "", "reference vectors to check (ttt_cases.json)")
 	var o options
 	fs.StringVar(&o.path, "matches", "", "history: the long format (match_id,time,team,player,rank) or the scores format (time,home,away,home_score,away_score)")
@@ -94,7 +96,7 @@ func Run(args []string, stdout, stderr io.Writer) int {
 	if status, done := cli.Parse(fs, args, synopsis, stderr); done {
 		return status
 	}
-	usage := func(format string, a ...any) int { return cli.Usagef(stderr, "history", format, a...) }
+	usage := func(format string, a ...any) int { return cli.Usagef(stderr, Prog, format, a...) }
 	var err error
 	if o.unit, err = parseUnit(*unit); err != nil {
 		return usage("-unit %q: %v", *unit, err)
@@ -124,10 +126,7 @@ func Run(args []string, stdout, stderr io.Writer) int {
 	case o.progress < 0:
 		return usage("-progress %v: must not be negative", o.progress)
 	}
-	fail := func(err error) int {
-		fmt.Fprintln(stderr, "history:", strings.ReplaceAll(err.Error(), "\n", " "))
-		return cli.Error
-	}
+	fail := func(err error) int { return cli.Failf(stderr, Prog, "%v", err) }
 	switch {
 	case *cases != "" && o.path != "":
 		return usage("-cases and -matches: give one")
@@ -293,9 +292,11 @@ func fitParams(ctx context.Context, stdout, stderr io.Writer, games []throughtim
 			*f.v = f.b.Hi - (f.b.Hi-f.b.Lo)/100
 		}
 	}
-	prog := progress.Start(stderr, o.progress)
-	opt.Progress = func(n int, q throughtime.Params, lz float64) {
-		prog.Printf("fit: evaluation %d: σ = %.4g, γ = %.4g, draw probability %.4g: log evidence %.2f", n, q.Sigma, q.Gamma, q.DrawProbability, lz)
+	start := time.Now()
+	prog := cli.NewProgress(stderr, Prog, o.progress)
+	opt.Progress = func(f throughtime.FitProgress) {
+		q := f.Params
+		prog.Printf("fit: evaluation %d: σ = %.4g, γ = %.4g, draw probability %.4g: log evidence %.2f (best %.2f)", f.Evaluation, q.Sigma, q.Gamma, q.DrawProbability, f.LogEvidence, f.Best)
 	}
 	res, err := throughtime.Fit(ctx, p, games, opt)
 	if err != nil {
@@ -303,7 +304,7 @@ func fitParams(ctx context.Context, stdout, stderr io.Writer, games []throughtim
 	}
 	fmt.Fprintf(stdout, "fit (%s evidence, β = %g fixed): σ = %.4g, γ = %.4g, draw probability = %.4g; log evidence %.2f (start %.2f); %d evaluations in %v, converged %v (%s)\n",
 		o.fitEvidence, res.Params.Beta, res.Params.Sigma, res.Params.Gamma, res.Params.DrawProbability, res.LogEvidence, res.Start,
-		res.Evaluations, prog.Elapsed().Round(time.Millisecond), res.Converged, res.Status)
+		res.Evaluations, time.Since(start).Round(time.Millisecond), res.Converged, res.Status)
 	if res.Unconverged > 0 {
 		fmt.Fprintf(stdout, "  (%d evaluations stopped smoothing at the sweep cap)\n", res.Unconverged)
 	}
@@ -323,7 +324,8 @@ func smooth(ctx context.Context, stdout, stderr io.Writer, d data, p throughtime
 	}
 	fmt.Fprintf(stdout, "%s: %d games, %d players; forward pass in %v, one-step-ahead log evidence %.1f\n",
 		o.path, len(d.games), len(h.Players()), time.Since(start).Round(time.Millisecond), h.FilteredLogEvidence())
-	prog := progress.Start(stderr, o.progress)
+	start = time.Now()
+	prog := cli.NewProgress(stderr, Prog, o.progress)
 	var sweeps int
 	converged := false
 	for sweeps < o.maxSweeps && !converged {
@@ -335,7 +337,7 @@ func smooth(ctx context.Context, stdout, stderr io.Writer, d data, p throughtime
 		converged = res.Converged
 		prog.Printf("sweep %d: largest move %.3g", sweeps, res.Delta)
 	}
-	elapsed := prog.Elapsed()
+	elapsed := time.Since(start)
 	_, lz, err := h.LogEvidence()
 	if err != nil {
 		return numeric(err, p)
@@ -429,33 +431,11 @@ func writeCurves(f io.Writer, h *throughtime.History, d data) error {
 	return w.Error()
 }
 
-// writeFile writes path through a temporary file renamed into place, so
-// that a crash never leaves half a file, and says so on log. A path that
-// is a symbolic link is followed, so that the link stays a link.
+// writeFile writes path atomically (package safefile: a crash leaves the
+// old file or the new one, a symbolic link stays a link) and says so on
+// log.
 func writeFile(log io.Writer, path string, write func(io.Writer) error) error {
-	target := path
-	if t, err := filepath.EvalSymlinks(path); err == nil {
-		target = t
-	} else if !errors.Is(err, os.ErrNotExist) {
-		return err
-	}
-	tmp, err := os.CreateTemp(filepath.Dir(target), ".tmp-*")
-	if err != nil {
-		return err
-	}
-	defer os.Remove(tmp.Name())
-	if err := write(tmp); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Chmod(0o644); err != nil { // CreateTemp's 0600 is for secrets
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		return err
-	}
-	if err := os.Rename(tmp.Name(), target); err != nil {
+	if err := safefile.Write(path, write); err != nil {
 		return err
 	}
 	fmt.Fprintln(log, "wrote", path)

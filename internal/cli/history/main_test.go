@@ -91,7 +91,7 @@ func TestScoresFormat(t *testing.T) {
 	}
 	// Progress, on stderr only: a line per sweep.
 	sweeps := regexp.MustCompile(`after (\d+) sweeps`).FindStringSubmatch(stdout)
-	if sweeps == nil || !strings.HasPrefix(stderr, "sweep 1: largest move ") || strings.Count(stderr, "\n") != atoi(t, sweeps[1]) || strings.Contains(stdout, "largest move") {
+	if sweeps == nil || !strings.HasPrefix(stderr, "skillgraph history: sweep 1: largest move ") || strings.Count(stderr, "\n") != atoi(t, sweeps[1]) || strings.Contains(stdout, "largest move") {
 		t.Errorf("progress: stderr %q for %v sweeps", stderr, sweeps)
 	}
 }
@@ -154,18 +154,18 @@ func TestOutMadeFirst(t *testing.T) {
 	if fi, err := os.Stat(dir); code != cli.Error || err != nil || !fi.IsDir() {
 		t.Errorf("exit %d, folder %v; stderr %q", code, err, stderr)
 	}
-	clitest.WantOneLine(t, "history", stderr, "missing.csv")
+	clitest.WantOneLine(t, Prog, stderr, "missing.csv")
 	file := writeTemp(t, "file", "")
 	code, stdout, stderr := runArgs("-matches", writeTemp(t, "h.csv", long), "-out", filepath.Join(file, "sub"), "-fit")
 	if code != cli.Error || stdout != "" {
 		t.Errorf("exit %d, stdout %q", code, stdout)
 	}
-	clitest.WantOneLine(t, "history", stderr, "-out", "not a directory")
+	clitest.WantOneLine(t, Prog, stderr, "-out", "not a directory")
 	code, stdout, stderr = runArgs("-matches", writeTemp(t, "h.csv", long), "-evaluate", "-json", filepath.Join(file, "sub", "r.json"))
 	if code != cli.Error || stdout != "" {
 		t.Errorf("-json: exit %d, stdout %q", code, stdout)
 	}
-	clitest.WantOneLine(t, "history", stderr, "-json", "not a directory")
+	clitest.WantOneLine(t, Prog, stderr, "-json", "not a directory")
 }
 
 // TestFitFlag: -fit prints the fitted parameters, and with -progress 0 a
@@ -180,7 +180,7 @@ func TestFitFlag(t *testing.T) {
 	if m == nil || !strings.Contains(stdout, "converged") {
 		t.Fatalf("output:\n%s", stdout)
 	}
-	lines := regexp.MustCompile(`(?m)^fit: evaluation (\d+): σ = \S+, γ = \S+, draw probability \S+: log evidence -?\d+\.\d\d$`).FindAllStringSubmatch(stderr, -1)
+	lines := regexp.MustCompile(`(?m)^skillgraph history: fit: evaluation (\d+): σ = \S+, γ = \S+, draw probability \S+: log evidence -?\d+\.\d\d \(best -?\d+\.\d\d\)$`).FindAllStringSubmatch(stderr, -1)
 	if len(lines) != atoi(t, m[1]) || lines[0][1] != "1" || lines[len(lines)-1][1] != m[1] {
 		t.Errorf("%d progress lines for %s evaluations:\n%s", len(lines), m[1], stderr)
 	}
@@ -206,7 +206,7 @@ func TestEvaluateFlag(t *testing.T) {
 			t.Errorf("output lacks %q:\n%s", want, stdout)
 		}
 	}
-	if !strings.Contains(stderr, "smoothing: 10 of 10 games") {
+	if !strings.Contains(stderr, "skillgraph history: smoothing: 10 of 10 games") {
 		t.Errorf("no progress on stderr: %q", stderr)
 	}
 	b, err := os.ReadFile(js)
@@ -263,7 +263,7 @@ func TestHugeScalesBounded(t *testing.T) {
 				t.Errorf("%v: %d files, %d bytes", args, len(entries), size)
 			}
 		case cli.Error:
-			clitest.WantOneLine(t, "history", stderr, "beyond float64's precision")
+			clitest.WantOneLine(t, Prog, stderr, "beyond float64's precision")
 			if len(entries) != 0 {
 				t.Errorf("%v: failed but wrote %d files", args, len(entries))
 			}
@@ -350,7 +350,7 @@ func TestBadInput(t *testing.T) {
 		if code != c.code || (code == cli.Usage && stdout != "") {
 			t.Errorf("%q: exit %d, want %d; stdout %q", c.args, code, c.code, stdout)
 		}
-		clitest.WantOneLine(t, "history", stderr, c.text)
+		clitest.WantOneLine(t, Prog, stderr, c.text)
 		if regexp.MustCompile(`\b[A-Z][a-z]+\.[A-Z]\w+`).MatchString(stderr) {
 			t.Errorf("%q: a Go identifier in %q", c.args, stderr)
 		}
@@ -416,7 +416,7 @@ func TestShuffledFile(t *testing.T) {
 	code2, got, stderr := runArgs("-matches", reversed, "-unit", "weeks")
 	// Reversing five weeks of two matches moves the 8 matches of the
 	// first four weeks behind the last week's.
-	clitest.WantOneLine(t, "history", stderr, "league.csv: 8 matches out of time order were moved into place")
+	clitest.WantOneLine(t, Prog, stderr, "league.csv: 8 matches out of time order were moved into place")
 	got = strings.ReplaceAll(got, reversed, inOrder)
 	// Durations differ from run to run.
 	d := regexp.MustCompile(`\b\d+(\.\d+)?(ns|µs|ms|s|m)\b`)
@@ -428,7 +428,7 @@ func TestShuffledFile(t *testing.T) {
 
 func TestHelp(t *testing.T) {
 	code, stdout, stderr := runArgs("-h")
-	if code != cli.OK || stdout != "" || !strings.HasPrefix(stderr, "usage: history -matches FILE") || !strings.Contains(stderr, "-progress duration") || !strings.Contains(stderr, "the data's share of tied places") {
+	if code != cli.OK || stdout != "" || !strings.HasPrefix(stderr, "usage: skillgraph history -matches FILE") || !strings.Contains(stderr, "-progress duration") || !strings.Contains(stderr, "the data's share of tied places") {
 		t.Errorf("-h: exit %d, stderr %q", code, stderr)
 	}
 }
@@ -473,7 +473,7 @@ func TestGarbageFiles(t *testing.T) {
 				t.Errorf("%q: %d bytes of output", sb.String(), len(stdout))
 			}
 		case cli.Error:
-			clitest.WantOneLine(t, "history", stderr[strings.LastIndex("\n"+strings.TrimSuffix(stderr, "\n"), "\n"):])
+			clitest.WantOneLine(t, Prog, stderr[strings.LastIndex("\n"+strings.TrimSuffix(stderr, "\n"), "\n"):])
 		default:
 			t.Errorf("%q: exit %d: %s", sb.String(), code, stderr)
 		}

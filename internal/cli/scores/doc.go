@@ -25,6 +25,6 @@
 // Poisson-OD's goals are off. Each fitted model is reported on stderr
 // once the fits have run longer than -progress.
 //
-// Errors are one line, "scores: what went wrong", with exit status 2 for a
-// usage error and 1 for any other.
+// Errors are one line, "skillgraph scores: what went wrong", with exit
+// status 2 for a usage error and 1 for any other.
 package scores

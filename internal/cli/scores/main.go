@@ -13,7 +13,6 @@ import (
 
 	"github.com/skillgraph/skillgraph/internal/cli"
 	"github.com/skillgraph/skillgraph/internal/cli/input"
-	"github.com/skillgraph/skillgraph/internal/cli/progress"
 	"github.com/skillgraph/skillgraph/internal/repo"
 	"github.com/skillgraph/skillgraph/models/evaluation"
 	"github.com/skillgraph/skillgraph/models/scorebased"
@@ -34,6 +33,9 @@ type config struct {
 	progress time.Duration
 }
 
+// Prog is the subcommand's name in its messages.
+const Prog = "skillgraph scores"
+
 // Summary is the subcommand's one-line description for the command's
 // help.
 const Summary = "the score-based models (Guo et al. 2012), fitted, on a season of any scores file, predicting its last fixtures"
@@ -41,7 +43,7 @@ const Summary = "the score-based models (Guo et al. 2012), fitted, on a season o
 // Run is the subcommand with its arguments and streams, returning the exit
 // status.
 func Run(args []string, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("scores", flag.ContinueOnError)
+	fs := flag.NewFlagSet(Prog, flag.ContinueOnError)
 	var c config
 	fs.StringVar(&c.path, "matches", "", "scores file: time,home,away,home_score,away_score[,season] (default: the shipped "+shipped+")")
 	fs.StringVar(&c.path, "data", "", "the same as -matches")
@@ -49,8 +51,8 @@ func Run(args []string, stdout, stderr io.Writer) int {
 	fs.IntVar(&c.holdout, "next", 5, "number of final fixtures to predict")
 	fs.BoolVar(&c.fit, "fit", true, "fit each score model's σ₀, β, base score and home advantage by evidence on the training matches; -fit=false uses the paper's settings")
 	fs.DurationVar(&c.progress, "progress", 2*time.Second, "print progress on stderr for steps that run longer than this")
-	usage := func(format string, a ...any) int { return cli.Usagef(stderr, "scores", format, a...) }
-	if status, done := cli.Parse(fs, args, "scores [-matches FILE] [-season SEASON] [-next N] [-fit=false]", stderr); done {
+	usage := func(format string, a ...any) int { return cli.Usagef(stderr, Prog, format, a...) }
+	if status, done := cli.Parse(fs, args, Prog+" [-matches FILE] [-season SEASON] [-next N] [-fit=false]", stderr); done {
 		return status
 	}
 	if c.holdout < 0 {
@@ -59,10 +61,7 @@ func Run(args []string, stdout, stderr io.Writer) int {
 	if c.progress < 0 {
 		return usage("-progress %v: must not be negative", c.progress)
 	}
-	fail := func(err error) int {
-		fmt.Fprintln(stderr, "scores:", strings.ReplaceAll(err.Error(), "\n", " "))
-		return cli.Error
-	}
+	fail := func(err error) int { return cli.Failf(stderr, Prog, "%v", err) }
 	if c.path == "" {
 		p, err := repo.Path(shipped)
 		if err != nil {
@@ -132,7 +131,7 @@ func learn[R scorebased.Team | scorebased.Rating](m scorebased.Online[R], train 
 // predicts the held-out matches.
 func rate(stdout, stderr io.Writer, c config) error {
 	path, holdout, doFit := c.path, c.holdout, c.fit
-	ms, err := input.Read(stderr, "scores", path, record.Scores)
+	ms, err := input.Read(stderr, Prog, path, record.Scores)
 	if err != nil {
 		return err
 	}
@@ -176,9 +175,10 @@ func rate(stdout, stderr io.Writer, c config) error {
 	if doFit {
 		ctx := context.Background()
 		opt := scorebased.DefaultFitOptions()
-		prog := progress.Start(stderr, c.progress)
+		start := time.Now()
+		prog := cli.NewProgress(stderr, Prog, c.progress)
 		done := func(i int) {
-			prog.Printf("fit %s: log evidence %.1f after %d evaluations, %v", names[i], reports[i].LogEvidence, reports[i].Evaluations, prog.Elapsed().Round(time.Millisecond))
+			prog.Printf("fit %s: log evidence %.1f after %d evaluations, %v", names[i], reports[i].LogEvidence, reports[i].Evaluations, time.Since(start).Round(time.Millisecond))
 		}
 		if hyp[0], reports[0], err = scorebased.Fit(ctx, scorebased.OnlinePoissonOD, train, scorebased.FitStart(), opt); err != nil {
 			return fmt.Errorf("fitting %s: %w", names[0], err)

@@ -23,7 +23,7 @@ func runArgs(args ...string) (code int, stdout, stderr string) { return clitest.
 // "scores: " and containing each of texts.
 func wantOneLine(t *testing.T, stderr string, texts ...string) {
 	t.Helper()
-	clitest.WantOneLine(t, "scores", stderr, texts...)
+	clitest.WantOneLine(t, Prog, stderr, texts...)
 }
 
 // leagueFile writes a season "s" of n matches among four teams, the
@@ -56,10 +56,10 @@ func TestUsageErrorsAreOneLineWithStatus2(t *testing.T) {
 		args  []string
 		texts []string
 	}{
-		{[]string{"-bogus"}, []string{"flag provided but not defined: -bogus", "run scores -h"}},
+		{[]string{"-bogus"}, []string{"flag provided but not defined: -bogus", "run skillgraph scores -h"}},
 		{[]string{"-next", "x"}, []string{`invalid value "x" for flag -next`}},
 		{[]string{"-next", "-1"}, []string{"-next -1: must not be negative"}},
-		{[]string{"-data", "f.csv", "extra"}, []string{`unexpected argument "extra"`, "run scores -h"}},
+		{[]string{"-data", "f.csv", "extra"}, []string{`unexpected argument "extra"`, "run skillgraph scores -h"}},
 	} {
 		code, stdout, stderr := runArgs(c.args...)
 		if code != cli.Usage || stdout != "" {
@@ -299,7 +299,7 @@ func TestFitProgress(t *testing.T) {
 		t.Errorf("exit %d\n%s\nstderr:\n%s", code, stdout, stderr)
 	}
 	for _, m := range []string{"Poisson-OD", "Gaussian-OD", "Gaussian-SD"} {
-		if !regexp.MustCompile(`(?m)^fit `+m+`: log evidence -?\d+\.\d after \d+ evaluations`).MatchString(stderr) || strings.Contains(stdout, "fit "+m+":") {
+		if !regexp.MustCompile(`(?m)^skillgraph scores: fit `+m+`: log evidence -?\d+\.\d after \d+ evaluations`).MatchString(stderr) || strings.Contains(stdout, "fit "+m+":") {
 			t.Errorf("no progress line for %s on stderr:\n%s", m, stderr)
 		}
 	}
@@ -353,7 +353,7 @@ func TestAnyScoresFile(t *testing.T) {
 
 func TestHelp(t *testing.T) {
 	code, stdout, stderr := runArgs("-h")
-	if code != cli.OK || stdout != "" || !strings.HasPrefix(stderr, "usage: scores [-matches FILE]") || !strings.Contains(stderr, "a file without seasons is rated whole") {
+	if code != cli.OK || stdout != "" || !strings.HasPrefix(stderr, "usage: skillgraph scores [-matches FILE]") || !strings.Contains(stderr, "a file without seasons is rated whole") {
 		t.Errorf("-h: exit %d, stderr %q", code, stderr)
 	}
 }
