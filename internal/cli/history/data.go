@@ -55,6 +55,9 @@ type data struct {
 	draws     int     // games with two teams in the same place
 	drawShare float64 // the share of tied places, evaluation.DrawProbability
 	daily     bool    // every time is a date, at midnight UTC
+	home      []bool  // per game: the first team plays at home
+	homeGames int     // games with a home team
+	neutral   int     // home-and-away games on neutral ground
 }
 
 // clock turns a game's time back into a date and time, to the second.
@@ -88,6 +91,13 @@ func load(stderr io.Writer, path string, unit time.Duration) (data, error) {
 			return data{}, err
 		}
 		d.games[k] = throughtime.Game{Time: at, Teams: m.Players(), Ranks: m.Ranks(), Weights: m.Weights()}
+		d.home = append(d.home, m.Venue.HomeAdvantage())
+		if m.Venue.HomeAdvantage() {
+			d.homeGames++
+		}
+		if m.Venue.Neutral {
+			d.neutral++
+		}
 		if tied(m.Ranks()) {
 			d.draws++
 		}

@@ -15,6 +15,11 @@
 // apart by the header; times are counted in -unit (days, weeks, months,
 // years, or a number of days, at most 106,751: γ is a drift per unit).
 //
+// In a file with home and away teams (the scores format) the home
+// advantage is learned as a skill of its own, prior N(0, σ₀²) and drifting
+// as skills do, added to the home team's performance in every game not on
+// neutral ground (a neutral column), and printed; -home off leaves it out.
+//
 // The draw probability is the data's share of tied places (for two-team
 // games, the share of draws), printed, unless -draw gives one; -draw 0 on
 // data with draws is an error, since it makes them impossible.

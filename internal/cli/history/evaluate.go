@@ -97,8 +97,8 @@ func checkOrder(games []throughtime.Game) error {
 // the log probabilities are History.Filtered, and each player's mean is
 // their filtered skill after their previous batch (the prior mean before
 // their first), since drift leaves means as they are.
-func filtering(games []throughtime.Game, p throughtime.Params) ([]prediction, error) {
-	h, err := throughtime.New(p, games)
+func filtering(games []throughtime.Game, p throughtime.Params, opts ...throughtime.Option) ([]prediction, error) {
+	h, err := throughtime.New(p, games, opts...)
 	if err != nil {
 		return nil, err
 	}
@@ -133,8 +133,8 @@ func filtering(games []throughtime.Game, p throughtime.Params) ([]prediction, er
 // History.LogProbability and Predictive, then added, and then up to k
 // sweeps run (fewer if the history is within tol). With k = 0 it is
 // filtering. onBatch, if not nil, is called after each batch.
-func smoothing(ctx context.Context, games []throughtime.Game, p throughtime.Params, k int, tol float64, onBatch func(done int)) ([]prediction, error) {
-	h, err := throughtime.New(p, nil)
+func smoothing(ctx context.Context, games []throughtime.Game, p throughtime.Params, k int, tol float64, onBatch func(done int), opts ...throughtime.Option) ([]prediction, error) {
+	h, err := throughtime.New(p, nil, opts...)
 	if err != nil {
 		return nil, err
 	}
@@ -319,7 +319,7 @@ func evaluateCmd(ctx context.Context, stdout, stderr io.Writer, games []throught
 	ev := report{Path: o.path, Games: len(games), Batches: batches, K: o.k}
 
 	start := time.Now()
-	preds, err := filtering(games, p)
+	preds, err := filtering(games, p, o.model...)
 	if err != nil {
 		return fmt.Errorf("filtering: %w", err)
 	}
@@ -333,7 +333,7 @@ func evaluateCmd(ctx context.Context, stdout, stderr io.Writer, games []throught
 	prog := cli.NewProgress(stderr, Prog, o.progress)
 	preds, err = smoothing(ctx, games, p, o.k, o.tol, func(done int) {
 		prog.Printf("smoothing: %d of %d games, %v", done, len(games), time.Since(start).Round(time.Second))
-	})
+	}, o.model...)
 	if err != nil {
 		return fmt.Errorf("smoothing: %w", err)
 	}

@@ -41,7 +41,15 @@ type options struct {
 	tau         float64 // TrueSkill's τ for -evaluate; negative: σ₀/100
 	jsonOut     string
 	progress    time.Duration // progress lines for steps longer than this
+	home        string        // learn or off; "" for learn where the file has venues
+	// model holds the options every history is made with: the home
+	// advantage's prior when it is learned.
+	model []throughtime.Option
 }
+
+// homeName is the pseudo-player whose skill is the home advantage, in the
+// home team of every home-and-away game not on neutral ground.
+const homeName = "(home advantage)"
 
 const synopsis = Prog + " -matches FILE [-unit years] [-draw p] [-fit] [-evaluate [-k 3] [-json FILE]] [-out DIR] [-mu -sigma -beta -gamma] | " + Prog + " -cases FILE"
 
@@ -79,6 +87,7 @@ func Run(args []string, stdout, stderr io.Writer) int {
 		return nil
 	})
 	fs.StringVar(&o.jsonOut, "json", "", "with -evaluate, also write the results as JSON to this file")
+	fs.StringVar(&o.home, "home", "", "home advantage in the scores format: learn (the default there) or off; neutral games have none")
 	fs.DurationVar(&o.progress, "progress", 2*time.Second, "print progress on stderr for steps that run longer than this")
 	o.p = throughtime.DefaultParams()
 	fs.Float64Var(&o.p.Mu, "mu", o.p.Mu, "prior mean")
@@ -123,6 +132,8 @@ func Run(args []string, stdout, stderr io.Writer) int {
 		return usage("-top %d: must not be negative", o.top)
 	case o.figure != "svg" && o.figure != "png":
 		return usage("-figure %q: want svg or png", o.figure)
+	case o.home != "" && o.home != "learn" && o.home != "off":
+		return usage("-home %q: want learn or off", o.home)
 	case o.progress < 0:
 		return usage("-progress %v: must not be negative", o.progress)
 	}
@@ -227,6 +238,25 @@ func matches(stdout, stderr io.Writer, o options) error {
 	if err != nil {
 		return err
 	}
+	if o.home == "learn" || (o.home == "" && d.homeGames > 0) {
+		// The home team's performance gains the home advantage, a skill of
+		// its own (prior N(0, σ₀²), drifting as skills do, no noise of its
+		// own) in a pseudo-player that plays every home game.
+		for k, g := range d.games {
+			if d.home[k] {
+				teams := slices.Clone(g.Teams)
+				teams[0] = append(slices.Clone(teams[0]), homeName)
+				d.games[k].Teams = teams
+				if g.Weights != nil {
+					w := slices.Clone(g.Weights)
+					w[0] = append(slices.Clone(w[0]), 1)
+					d.games[k].Weights = w
+				}
+			}
+		}
+		o.model = []throughtime.Option{throughtime.WithPriors(map[string]throughtime.Player{homeName: {Mu: 0, Sigma: p.Sigma, Beta: 0, Gamma: p.Gamma}})}
+		fmt.Fprintf(stdout, "home advantage learned from %d home games (%d on neutral ground have none; -home off leaves it out)\n", d.homeGames, d.neutral)
+	}
 	ctx := context.Background()
 	if o.fit {
 		if p, err = fitParams(ctx, stdout, stderr, d.games, p, o); err != nil {
@@ -278,6 +308,7 @@ func drawProbability(w io.Writer, d data, o options) (throughtime.Params, error)
 func fitParams(ctx context.Context, stdout, stderr io.Writer, games []throughtime.Game, p throughtime.Params, o options) (throughtime.Params, error) {
 	opt := throughtime.DefaultFitOptions(p)
 	opt.Evidence = o.fitEvidence
+	opt.Options = o.model
 	// Start strictly inside the fit's bounds: the data's draw share, or
 	// a σ or γ given far from β, may lie beyond them.
 	for _, f := range []struct {
@@ -315,7 +346,7 @@ func fitParams(ctx context.Context, stdout, stderr io.Writer, games []throughtim
 // outcome and the strongest players, and writes the curves under o.out.
 func smooth(ctx context.Context, stdout, stderr io.Writer, d data, p throughtime.Params, o options) error {
 	start := time.Now()
-	h, err := throughtime.New(p, d.games)
+	h, err := throughtime.New(p, d.games, o.model...)
 	if err != nil {
 		return numeric(err, p)
 	}
@@ -323,7 +354,7 @@ func smooth(ctx context.Context, stdout, stderr io.Writer, d data, p throughtime
 		return err
 	}
 	fmt.Fprintf(stdout, "%s: %d games, %d players; forward pass in %v, one-step-ahead log evidence %.1f\n",
-		o.path, len(d.games), len(h.Players()), time.Since(start).Round(time.Millisecond), h.FilteredLogEvidence())
+		o.path, len(d.games), len(h.Players())-min(len(o.model), 1), time.Since(start).Round(time.Millisecond), h.FilteredLogEvidence())
 	start = time.Now()
 	prog := cli.NewProgress(stderr, Prog, o.progress)
 	var sweeps int
@@ -354,6 +385,11 @@ func smooth(ctx context.Context, stdout, stderr io.Writer, d data, p throughtime
 	}
 	var players []best
 	for _, name := range h.Players() {
+		if name == homeName && len(o.model) > 0 {
+			c := h.LearningCurve(name)
+			fmt.Fprintf(stdout, "home advantage at the end: μ = %s  σ = %s\n", skill(c[len(c)-1].Mu), skill(c[len(c)-1].Sigma))
+			continue
+		}
 		c := h.LearningCurve(name)
 		players = append(players, best{name, c[len(c)-1]})
 	}

@@ -338,6 +338,7 @@ func TestBadInput(t *testing.T) {
 		{[]string{"-matches", "f", "-tau", "NaN"}, cli.Usage, `"NaN" is not a number at least 0`},
 		{[]string{"-matches", "f", "-tau", "1e308"}, cli.Usage, "-tau 1e+308: must be at most 1e+100"},
 		{[]string{"-matches", "f", "-figure", "gif"}, cli.Usage, `-figure "gif"`},
+		{[]string{"-matches", "f", "-home", "maybe"}, cli.Usage, `-home "maybe": want learn or off`},
 		{[]string{"-matches", "f", "-cases", "g"}, cli.Usage, "give one"},
 		{[]string{"-matches", "f", "extra"}, cli.Usage, `unexpected argument "extra"`},
 		{[]string{"-matches", filepath.Join(t.TempDir(), "missing.csv")}, cli.Error, "missing.csv"},
@@ -508,4 +509,51 @@ func TestOutThroughSymlink(t *testing.T) {
 			}
 		}
 	}
+}
+
+// TestHomeAdvantage: on the Premier League the learned home advantage
+// ends positive and raises the one-step-ahead evidence over -home off;
+// games on neutral ground leave it out: its curve has a point for each
+// date with a home game and none for the neutral ones.
+func TestHomeAdvantage(t *testing.T) {
+	evidence := regexp.MustCompile(`one-step-ahead log evidence (-?\d+\.\d)`)
+	path := filepath.Join("..", "..", "..", "examples", "data", "epl.csv")
+	_, learned, _ := runArgs("-matches", path, "-max", "1", "-top", "0")
+	_, off, _ := runArgs("-matches", path, "-max", "1", "-top", "0", "-home", "off")
+	home := regexp.MustCompile(`home advantage at the end: μ = +(-?\d+\.\d+)`).FindStringSubmatch(learned)
+	l, o := evidence.FindStringSubmatch(learned), evidence.FindStringSubmatch(off)
+	if home == nil || l == nil || o == nil || !(atof(t, home[1]) > 0) || !(atof(t, l[1]) > atof(t, o[1])) || strings.Contains(off, "home advantage") {
+		t.Errorf("learned:\n%s\noff:\n%s", learned, off)
+	}
+
+	// A and B alternate home wins, weekly; three more weeks on neutral
+	// ground.
+	var rows []string
+	for w := range 8 {
+		home, away := "A", "B"
+		if w%2 == 1 {
+			home, away = "B", "A"
+		}
+		rows = append(rows, fmt.Sprintf("2020-01-%02d,%s,%s,2,1,0", 1+7*(w/2), home, away))
+		if w < 3 {
+			rows = append(rows, fmt.Sprintf("2020-03-%02d,%s,%s,1,0,1", 1+7*w, home, away))
+		}
+	}
+	file := writeTemp(t, "cup.csv", "date,home,away,home_score,away_score,neutral\n"+strings.Join(rows, "\n")+"\n")
+	dir := t.TempDir()
+	code, stdout, stderr := runArgs("-matches", file, "-unit", "weeks", "-out", dir)
+	b, _ := os.ReadFile(filepath.Join(dir, "learning_curves.csv"))
+	if code != cli.OK || !strings.Contains(stdout, "home advantage learned from 8 home games (3 on neutral ground have none") ||
+		strings.Count(string(b), "\n(home advantage),2020-01-") != 4 || strings.Contains(string(b), "\n(home advantage),2020-03-") {
+		t.Errorf("exit %d\n%s\n%s\n%s", code, stdout, stderr, b)
+	}
+}
+
+func atof(t *testing.T, s string) float64 {
+	t.Helper()
+	x, err := strconv.ParseFloat(s, 64)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return x
 }
