@@ -56,10 +56,10 @@ func TestLearningCurvesSVGAndPNG(t *testing.T) {
 	}
 }
 
-// TestLearningCurvesBoundedAtHugeScales: the scales that made the
-// hand-written SVG loop or write hundreds of megabytes (a grid line every
-// 0.5 units from μ₀ = 3e10 or 1e17, or σ = 6e6) draw four games in a few
-// kilobytes, with round ticks where float64 has them.
+// TestLearningCurvesBoundedAtHugeScales: at scales where a grid line
+// every half unit would never end or fill the disk (μ₀ = 3e10 or 1e17,
+// σ = 6e6), four games draw in a few kilobytes, with round ticks where
+// float64 has them.
 func TestLearningCurvesBoundedAtHugeScales(t *testing.T) {
 	for _, c := range []struct {
 		mu, sigma float64

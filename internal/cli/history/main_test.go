@@ -236,10 +236,10 @@ func TestCasesLastLine(t *testing.T) {
 	}
 }
 
-// TestHugeScalesBounded: the scales at which the learning-curve figure
-// used to loop or write hundreds of megabytes run to the end and write a
-// few kilobytes, or, where float64 cannot hold the skills' differences,
-// fail with one line saying so.
+// TestHugeScalesBounded: at scales where a grid line every half unit of
+// skill would never end or fill the disk (μ₀ = 3e10 or 1e17, σ₀ = 6e6),
+// the run ends and writes a few kilobytes, or, where float64 cannot hold
+// the skills' differences, fails with one line saying so.
 func TestHugeScalesBounded(t *testing.T) {
 	path := writeTemp(t, "races.csv", long)
 	for _, args := range [][]string{

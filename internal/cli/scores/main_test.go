@@ -225,8 +225,8 @@ func TestFitMatchesTheLeague(t *testing.T) {
 }
 
 // TestAllDrawTrainingDrawProbability: the draw probability of a training
-// slice of draws is capped as the evaluation package caps it (0.999), where
-// it used to be 1, which TrueSkill rejects.
+// slice of draws is capped as the evaluation package caps it (0.999), not
+// 1, which TrueSkill rejects.
 func TestAllDrawTrainingDrawProbability(t *testing.T) {
 	code, stdout, stderr := runArgs("-data", leagueFile(t, 12, 10), "-season", "s", "-next", "2")
 	if code != cli.OK || !strings.Contains(stdout, "draw probability 0.999, estimated from the data)") {
