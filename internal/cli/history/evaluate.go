@@ -1,4 +1,4 @@
-package main
+package history
 
 import (
 	"context"
@@ -8,6 +8,7 @@ import (
 	"math"
 	"time"
 
+	"github.com/skillgraph/skillgraph/internal/cli"
 	"github.com/skillgraph/skillgraph/internal/maximize"
 	"github.com/skillgraph/skillgraph/models/evaluation"
 	"github.com/skillgraph/skillgraph/models/throughtime"
@@ -96,8 +97,8 @@ func checkOrder(games []throughtime.Game) error {
 // the log probabilities are History.Filtered, and each player's mean is
 // their filtered skill after their previous batch (the prior mean before
 // their first), since drift leaves means as they are.
-func filtering(games []throughtime.Game, p throughtime.Params) ([]prediction, error) {
-	h, err := throughtime.New(p, games)
+func filtering(games []throughtime.Game, p throughtime.Params, opts ...throughtime.Option) ([]prediction, error) {
+	h, err := throughtime.New(p, games, opts...)
 	if err != nil {
 		return nil, err
 	}
@@ -131,9 +132,9 @@ func filtering(games []throughtime.Game, p throughtime.Params) ([]prediction, er
 // of every earlier batch, smoothed: the batch's games are predicted with
 // History.LogProbability and Predictive, then added, and then up to k
 // sweeps run (fewer if the history is within tol). With k = 0 it is
-// filtering. progress, if not nil, is called after each batch.
-func smoothing(ctx context.Context, games []throughtime.Game, p throughtime.Params, k int, tol float64, progress func(done int)) ([]prediction, error) {
-	h, err := throughtime.New(p, nil)
+// filtering. onBatch, if not nil, is called after each batch.
+func smoothing(ctx context.Context, games []throughtime.Game, p throughtime.Params, k int, tol float64, onBatch func(done int), opts ...throughtime.Option) ([]prediction, error) {
+	h, err := throughtime.New(p, nil, opts...)
 	if err != nil {
 		return nil, err
 	}
@@ -168,8 +169,8 @@ func smoothing(ctx context.Context, games []throughtime.Game, p throughtime.Para
 				return nil, err
 			}
 		}
-		if progress != nil {
-			progress(end)
+		if onBatch != nil {
+			onBatch(end)
 		}
 		start = end
 	}
@@ -227,7 +228,9 @@ func trueSkillEvidence(ctx context.Context, games []throughtime.Game, tp trueski
 // τ and (if start's is positive) the draw probability, β held fixed (the
 // evidence depends only on σ₀/β and τ/β when μ₀ = 0), with Nelder–Mead on
 // log σ₀, log τ and logit p. It returns the parameters and their evidence.
-func fitTrueSkill(ctx context.Context, games []throughtime.Game, start trueskill.Params) (trueskill.Params, float64, int, error) {
+// onEval, if not nil, is called after each evaluation with its count,
+// parameters and evidence.
+func fitTrueSkill(ctx context.Context, games []throughtime.Game, start trueskill.Params, onEval func(int, trueskill.Params, float64)) (trueskill.Params, float64, int, error) {
 	draws := start.DrawProbability > 0
 	at := func(z []float64) trueskill.Params {
 		p := start
@@ -256,6 +259,9 @@ func fitTrueSkill(ctx context.Context, games []throughtime.Game, start trueskill
 		}
 		if lz > best {
 			best, bestP = lz, p
+		}
+		if onEval != nil {
+			onEval(evals, p, lz)
 		}
 		return lz, nil
 	}, z0, maximize.Options{SimplexSize: 0.3, MaxEvaluations: 300, Absolute: 1e-3, Iterations: 10 * len(z0)})
@@ -286,7 +292,10 @@ func evaluateCmd(ctx context.Context, stdout, stderr io.Writer, games []throught
 	tsFitted := "default"
 	if o.fit {
 		start := time.Now()
-		fitted, lz, evals, err := fitTrueSkill(ctx, games, tp)
+		prog := cli.NewProgress(stderr, Prog, o.progress)
+		fitted, lz, evals, err := fitTrueSkill(ctx, games, tp, func(n int, q trueskill.Params, lz float64) {
+			prog.Printf("fit TrueSkill: evaluation %d: σ = %.4g, τ = %.4g, draw probability %.4g: log evidence %.2f", n, q.Sigma, q.Tau, q.DrawProbability, lz)
+		})
 		if err != nil {
 			return err
 		}
@@ -310,7 +319,7 @@ func evaluateCmd(ctx context.Context, stdout, stderr io.Writer, games []throught
 	ev := report{Path: o.path, Games: len(games), Batches: batches, K: o.k}
 
 	start := time.Now()
-	preds, err := filtering(games, p)
+	preds, err := filtering(games, p, o.model...)
 	if err != nil {
 		return fmt.Errorf("filtering: %w", err)
 	}
@@ -321,14 +330,10 @@ func evaluateCmd(ctx context.Context, stdout, stderr io.Writer, games []throught
 	ev.Results = append(ev.Results, r)
 
 	start = time.Now()
-	last := time.Now()
+	prog := cli.NewProgress(stderr, Prog, o.progress)
 	preds, err = smoothing(ctx, games, p, o.k, o.tol, func(done int) {
-		if time.Since(last) > time.Second || done == len(games) {
-			last = time.Now()
-			fmt.Fprintf(stderr, "\rsmoothing: %d of %d games, %v   ", done, len(games), time.Since(start).Round(time.Second))
-		}
-	})
-	fmt.Fprintln(stderr)
+		prog.Printf("smoothing: %d of %d games, %v", done, len(games), time.Since(start).Round(time.Second))
+	}, o.model...)
 	if err != nil {
 		return fmt.Errorf("smoothing: %w", err)
 	}

@@ -1,11 +1,14 @@
-package main
+package evaluate
 
 import (
 	"encoding/json"
+	"fmt"
 	"math"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -16,13 +19,13 @@ import (
 
 // runArgs runs the program in-process and returns its exit status and
 // output.
-func runArgs(args ...string) (code int, stdout, stderr string) { return clitest.Run(run, args...) }
+func runArgs(args ...string) (code int, stdout, stderr string) { return clitest.Run(Run, args...) }
 
-// wantOneLine fails unless stderr is one line starting "evaluate: " and
-// containing each of texts.
+// wantOneLine fails unless stderr is one line under 1 KB starting
+// "evaluate: " and containing each of texts.
 func wantOneLine(t *testing.T, stderr string, texts ...string) {
 	t.Helper()
-	clitest.WantOneLine(t, "evaluate", stderr, texts...)
+	clitest.WantOneLine(t, Prog, stderr, texts...)
 }
 
 func TestUsageErrorsAreOneLineWithStatus2(t *testing.T) {
@@ -30,13 +33,16 @@ func TestUsageErrorsAreOneLineWithStatus2(t *testing.T) {
 		args  []string
 		texts []string
 	}{
-		{[]string{"-bogus"}, []string{"flag provided but not defined: -bogus", "run evaluate -h"}},
-		{[]string{"-tau", "abc"}, []string{`invalid value "abc" for flag -tau`, "run evaluate -h"}},
-		{[]string{"-tau", "-1"}, []string{"-tau -1: must be finite and not negative"}},
+		{[]string{"-bogus"}, []string{"flag provided but not defined: -bogus", "run skillgraph evaluate -h"}},
+		{[]string{"-tau", "abc"}, []string{`invalid value "abc" for flag -tau`, "run skillgraph evaluate -h"}},
+		{[]string{"-tau", "-1"}, []string{"-tau -1: must be finite, not negative"}},
 		{[]string{"-tau", "NaN"}, []string{"-tau NaN"}},
-		{[]string{"-data", "d", "extra"}, []string{`unexpected argument "extra"`, "run evaluate -h"}},
-		{[]string{"-tau1", "-0.5"}, []string{"-tau1 -0.5: must be finite and not negative"}},
+		{[]string{"-data", "d", "extra"}, []string{`unexpected argument "extra"`, "run skillgraph evaluate -h"}},
+		{[]string{"-tau1", "-0.5"}, []string{"-tau1 -0.5: must be finite, not negative"}},
+		{[]string{"-tau", "1e308"}, []string{"-tau 1e+308: must be finite, not negative and at most 1e100"}},
 		{[]string{"-ties", "coin"}, []string{`-ties "coin": want wrong or half`}},
+		{[]string{"-figure", "gif"}, []string{`-figure "gif": want svg or png`}},
+		{[]string{"-progress", "-1s"}, []string{"-progress -1s: must not be negative"}},
 		{[]string{"-draw", "1"}, []string{`invalid value "1" for flag -draw`, "not a probability in [0, 1)"}},
 		{[]string{"-draw", "x"}, []string{`invalid value "x" for flag -draw`}},
 		{[]string{"-matches", "f.csv", "-out", "o", "x", "y"}, []string{`unexpected argument "x"`}},
@@ -120,16 +126,17 @@ func TestMatchesFile(t *testing.T) {
 		t.Errorf("-draw 0.2 -ties half: exit %d\nstdout:\n%s\nstderr:\n%s", code, stdout, stderr)
 	}
 
-	// A match whose rows are apart: the error names the file and line.
+	// A match whose rows disagree on its time: the error names the file,
+	// line and column.
 	if err := os.WriteFile(path, []byte("match_id,date,team,player,rank\n"+
-		"a,2020-01-01,x,ann,1\na,2020-01-01,y,bob,2\nb,2020-01-01,x,ann,1\nb,2020-01-01,y,bob,2\na,2020-01-01,z,cat,1\n"), 0o644); err != nil {
+		"a,2020-01-01,x,ann,1\na,2020-01-01,y,bob,2\nb,2020-01-01,x,ann,1\nb,2020-01-01,y,bob,2\na,2020-01-02,z,cat,1\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	code, stdout, stderr = runArgs("-matches", path)
 	if code != cli.Error || stdout != "" {
 		t.Errorf("exit %d, stdout %q; want %d and nothing", code, stdout, cli.Error)
 	}
-	wantOneLine(t, stderr, "m.csv:6:1: match a also starts on line 2")
+	wantOneLine(t, stderr, "m.csv:6:3: ")
 }
 
 // TestJSONOutputCheckedBeforeWork: a -json file that cannot be created
@@ -151,12 +158,18 @@ func TestJSONOutputCheckedBeforeWork(t *testing.T) {
 func TestDefaultRunOnShippedData(t *testing.T) {
 	out := t.TempDir()
 	jsonPath := filepath.Join(out, "r.json")
-	code, stdout, stderr := runArgs("-out", out, "-json", jsonPath)
+	code, stdout, stderr := runArgs("-out", out, "-json", jsonPath, "-progress", "0")
 	if code != cli.OK {
 		t.Fatalf("exit %d\nstderr:\n%s", code, stderr)
 	}
+	// Progress on stderr, a line per season and per thousand games.
+	for _, want := range []string{"\nskillgraph evaluate: experiment 1, UK-PL: season 1995-96 (1 of 14)\n", "\nskillgraph evaluate: experiment 1, UK-PL: season 2008-09 (14 of 14)\n", ": 1000 of 1138 games\n", ": 11000 of 11266 games\n"} {
+		if !strings.Contains("\n"+stderr, want) || strings.Contains(stdout, strings.TrimSpace(want)) {
+			t.Errorf("stderr lacks %q, or stdout holds it:\n%s", want, stderr)
+		}
+	}
 	for _, want := range []string{
-		"Left out: experiment 1, AFL (" + filepath.Join("..", "data", "afl.csv"),
+		"Left out: experiment 1, AFL (" + filepath.Join("..", "..", "..", "examples", "data", "afl.csv"),
 		"## Experiment 1: UK-PL, seasons 1995-96 to 2008-09 (14 seasons)",
 		"76 of 380 in every season",
 		"## Experiment 2: Formula 1 races",
@@ -166,8 +179,8 @@ func TestDefaultRunOnShippedData(t *testing.T) {
 			t.Errorf("stdout lacks %q:\n%s", want, stdout)
 		}
 	}
-	if _, err := os.Stat(filepath.Join(out, "figure4.svg")); err != nil {
-		t.Errorf("figure: %v", err)
+	if fig, err := os.ReadFile(filepath.Join(out, "figure4.svg")); err != nil || !strings.Contains(string(fig), "UK-PL: information gain") || !strings.Contains(string(fig), "Gaussian-OD") {
+		t.Errorf("figure: %v, %d bytes", err, len(fig))
 	}
 	raw, err := os.ReadFile(jsonPath)
 	if err != nil {
@@ -244,3 +257,66 @@ func TestDefaultRunOnShippedData(t *testing.T) {
 
 // numberRE matches the numbers of the output.
 var numberRE = regexp.MustCompile(`\d+(\.\d+)?`)
+
+// TestShuffledTimestampedMatches: experiment 2 on a long file with
+// timestamps and its games out of order gives what the file in order
+// gives, and says on stderr how many games moved.
+func TestShuffledTimestampedMatches(t *testing.T) {
+	dir := t.TempDir()
+	players := []string{"ann", "bob", "cat", "dan"}
+	var games []string
+	for g := range 12 {
+		var rows []string
+		for k := range 3 {
+			p := players[(g+k)%4]
+			rows = append(rows, fmt.Sprintf("g%02d,2020-01-%02dT%02d:30:00Z,%s,%s,%d", g, 1+g/3, 9+g%3, p, p, 1+(k*g)%3))
+		}
+		games = append(games, strings.Join(rows, "\n"))
+	}
+	header := "match_id,time,team,player,rank\n"
+	write := func(name string, gs []string) string {
+		path := filepath.Join(dir, name)
+		if err := os.WriteFile(path, []byte(header+strings.Join(gs, "\n")+"\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return path
+	}
+	inOrder := write("in-order.csv", games)
+	shuffled := slices.Clone(games)
+	rand.New(rand.NewPCG(1, 2)).Shuffle(len(shuffled), func(i, j int) { shuffled[i], shuffled[j] = shuffled[j], shuffled[i] })
+	moved := write("shuffled.csv", shuffled)
+	code1, want, _ := runArgs("-matches", inOrder)
+	code2, got, stderr := runArgs("-matches", moved)
+	if code1 != cli.OK || code2 != cli.OK || strings.ReplaceAll(got, moved, inOrder) != want {
+		t.Errorf("exit %d and %d; in order:\n%s\nshuffled:\n%s", code1, code2, want, got)
+	}
+	if !regexp.MustCompile(`(?m)^skillgraph evaluate: .*shuffled.csv: \d+ matches out of time order were moved into place$`).MatchString(stderr) {
+		t.Errorf("no note of the moved games on stderr:\n%s", stderr)
+	}
+}
+
+// TestJSONThroughSymlink: a -json path that is a symbolic link stays a
+// link, and the file it names gets the report.
+func TestJSONThroughSymlink(t *testing.T) {
+	dir := t.TempDir()
+	matches := filepath.Join(dir, "m.csv")
+	if err := os.WriteFile(matches, []byte("match_id,time,team,player,rank\na,2020-01-01,x,x,1\na,2020-01-01,y,y,2\nb,2020-01-02,x,x,2\nb,2020-01-02,y,y,1\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	target, link := filepath.Join(dir, "report.json"), filepath.Join(dir, "link.json")
+	if err := os.WriteFile(target, []byte("old"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(target, link); err != nil {
+		t.Fatal(err)
+	}
+	code, _, stderr := runArgs("-matches", matches, "-json", link)
+	fi, err := os.Lstat(link)
+	if code != cli.OK || err != nil || fi.Mode()&os.ModeSymlink == 0 {
+		t.Fatalf("exit %d (%s); the link: %v, %v", code, stderr, fi, err)
+	}
+	var rep report
+	if b, err := os.ReadFile(target); err != nil || json.Unmarshal(b, &rep) != nil || len(rep.Experiment2) != 1 || rep.Experiment2[0].Games != 2 {
+		t.Errorf("the link's target: %v, %+v", err, rep)
+	}
+}

@@ -1,4 +1,4 @@
-package main
+package history
 
 import (
 	"context"
@@ -198,7 +198,7 @@ func TestFitTrueSkill(t *testing.T) {
 		}
 		games = append(games, g)
 	}
-	p, lz, evals, err := fitTrueSkill(context.Background(), games, trueskill.Params{Sigma: 1.5, Beta: 1, Tau: 0.1, DrawProbability: 0.5})
+	p, lz, evals, err := fitTrueSkill(context.Background(), games, trueskill.Params{Sigma: 1.5, Beta: 1, Tau: 0.1, DrawProbability: 0.5}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

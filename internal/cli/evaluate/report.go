@@ -1,4 +1,4 @@
-package main
+package evaluate
 
 import (
 	"encoding/json"
@@ -145,7 +145,7 @@ func printReport(w io.Writer, rep *report) {
 
 func printScoreLeague(w io.Writer, e scoreLeague, s settings) {
 	fmt.Fprintf(w, "## Experiment 1: %s, seasons %s to %s (%d seasons)\n\n", e.League, e.Seasons[0], e.Seasons[len(e.Seasons)-1], len(e.Seasons))
-	fmt.Fprintf(w, "Test set: the last ⌈0.2·N⌉ matches of each season (%s); TrueSkill's τ = %s.\n\n", testSizes(e), fmtFloat(s.TrueSkillTau1))
+	fmt.Fprintf(w, "Test set: the last ⌈0.2·N⌉ matches of each season (%s); TrueSkill's τ = %s, and its draw probability each training set's share of draws (estimated from the data).\n\n", testSizes(e), fmtFloat(s.TrueSkillTau1))
 	shareHeader := func(first string) {
 		fmt.Fprintf(w, "| %s |", first)
 		for _, sh := range e.Shares {

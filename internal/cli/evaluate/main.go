@@ -1,47 +1,4 @@
-// Command evaluate reproduces the experiments of both papers, with the
-// reusable parts from models/evaluation:
-//
-//  1. the score-based paper's section 5: Premier League 1995-96 to 2008-09
-//     and AFL 2000-2010, each season on its own, test on the last ⌈0.2·N⌉
-//     of its N matches, train online on the first ⌊s·N⌋ for s = 10 % …
-//     80 %; TrueSkill (τ = 0, as the paper's Table 1), Poisson-OD,
-//     Gaussian-OD, Gaussian-SD and Elo; information gain (unclamped, from
-//     log-probabilities), AUC and score MAE, mean and 95 % interval over
-//     seasons, paired t-tests over seasons between the models the paper
-//     compares, and a figure laid out like its Figure 4; -fit adds the
-//     three score models with hyperparameters fitted to each training set
-//     (σ₀, β, the prior's expected score and a home advantage, by
-//     scorebased.Fit), since the paper's settings are on TrueSkill's scale;
-//
-//  2. the TrueSkill paper's section 4.1: online prediction error, full and
-//     challenged, of TrueSkill and Elo on Formula 1 races and on the
-//     Premier League as two-team games; a predicted tie is an error (-ties
-//     half makes it half of one), Elo's tightness is the match quality with
-//     σ = 0, and TrueSkill's draw probability is the data's unless -draw
-//     sets it.
-//
-// Usage:
-//
-//	go run ./examples/evaluate                        shipped data only
-//	go run ./examples/evaluate -data ../shared/data -out DIR -json FILE
-//	go run ./examples/evaluate -data ../shared/data -fit  (with fitted models)
-//	go run ./examples/evaluate -matches FILE [-draw p] (experiment 2 on any
-//	                                                    file with match_id,
-//	                                                    date, team, player, rank)
-//
-// Without -data it reads examples/data (found by walking up from the
-// working folder to the module root): the Premier League (epl.csv, CC0)
-// and Formula 1 (f1_races.csv, CC BY 4.0) are shipped there, the AFL
-// (afl.csv) is not redistributable and is left out, which the output says.
-// A file absent from the data folder is left out the same way; with -data
-// ../shared/data every part runs. The default run takes about 3 s.
-//
-// -json FILE writes every number the program prints (and the per-season
-// values behind them) as JSON, NaN as null. It reads every input and makes
-// sure it can write the figure and the JSON before it starts. Errors are
-// one line, "evaluate: what went wrong", with exit status 2 for a usage
-// error and 1 for any other.
-package main
+package evaluate
 
 import (
 	"context"
@@ -54,20 +11,20 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
-	"strings"
 	"time"
 
 	"github.com/skillgraph/skillgraph/internal/cli"
+	"github.com/skillgraph/skillgraph/internal/cli/input"
+	"github.com/skillgraph/skillgraph/internal/plot"
 	"github.com/skillgraph/skillgraph/internal/repo"
 	"github.com/skillgraph/skillgraph/models/elo"
 	"github.com/skillgraph/skillgraph/models/evaluation"
 	"github.com/skillgraph/skillgraph/models/trueskill"
+	"github.com/skillgraph/skillgraph/record"
 )
 
-func main() { os.Exit(run(os.Args[1:], os.Stdout, os.Stderr)) }
-
-const synopsis = `evaluate [-data DIR] [-out DIR] [-json FILE] [-tau1 τ] [-tau τ] [-ties wrong|half] [-draw p]
-       evaluate -matches FILE [-json FILE] [-tau τ] [-ties wrong|half] [-draw p]
+const synopsis = Prog + ` [-data DIR] [-out DIR] [-json FILE] [-tau1 τ] [-tau τ] [-ties wrong|half] [-draw p]
+       ` + Prog + ` -matches FILE [-json FILE] [-tau τ] [-ties wrong|half] [-draw p]
 
 Experiment 1 (score-based paper, section 5): each season of N matches is
 tested on its last ⌈0.2·N⌉ matches (the paper says "the last 20 %"; rounding
@@ -76,13 +33,22 @@ on its first ⌊s·N⌋ matches, s = 0.1 … 0.8. Experiment 2 (TrueSkill paper,
 section 4.1): every game predicted before it is rated. Data files absent from
 -data are left out and named in the output.`
 
-// run is the program with its arguments and streams, returning the exit
+// Prog is the subcommand's name in its messages.
+const Prog = "skillgraph evaluate"
+
+// Summary is the subcommand's one-line description for the command's
+// help.
+const Summary = "both papers' evaluation protocols on the shipped data, a data folder or any long-format file"
+
+// Run is the subcommand with its arguments and streams, returning the exit
 // status.
-func run(args []string, stdout, stderr io.Writer) int {
+func Run(args []string, stdout, stderr io.Writer) int {
 	start := time.Now()
-	fs := flag.NewFlagSet("evaluate", flag.ContinueOnError)
+	fs := flag.NewFlagSet(Prog, flag.ContinueOnError)
 	data := fs.String("data", "", "folder with epl.csv, afl.csv and f1_races.csv (default: the repository's examples/data)")
-	out := fs.String("out", "", "folder to write figure4.svg into (none if empty)")
+	out := fs.String("out", "", "folder to write the figure, figure4.svg (or .png), into; created if absent (none if empty)")
+	figure := fs.String("figure", "svg", "format of the figure under -out: svg or png")
+	prog := fs.Duration("progress", 2*time.Second, "print progress on stderr once the run has taken longer than this")
 	jsonPath := fs.String("json", "", "write every number printed, and the per-season values, to this JSON file")
 	matches := fs.String("matches", "", "run only experiment 2 on this multi-team file")
 	tau1 := fs.Float64("tau1", 0, "TrueSkill's dynamics τ in experiment 1 (the paper's Table 1 has none)")
@@ -98,23 +64,32 @@ func run(args []string, stdout, stderr io.Writer) int {
 		draw = &p
 		return nil
 	})
-	usage := func(format string, a ...any) int { return cli.Usagef(stderr, "evaluate", format, a...) }
+	usage := func(format string, a ...any) int { return cli.Usagef(stderr, Prog, format, a...) }
 	if status, done := cli.Parse(fs, args, synopsis, stderr); done {
 		return status
 	}
 	tp := trueskill.DefaultParams()
 	tp.Tau = *tau
-	if err := tp.Validate(); err != nil {
-		return usage("-tau %v: must be finite and not negative", *tau)
-	}
-	if !(*tau1 >= 0) || math.IsInf(*tau1, 1) {
-		return usage("-tau1 %v: must be finite and not negative", *tau1)
+	// τ² is added to every variance: beyond 1e100 it leaves float64.
+	for _, f := range []struct {
+		name string
+		v    float64
+	}{{"tau", *tau}, {"tau1", *tau1}} {
+		if !(f.v >= 0 && f.v <= 1e100) {
+			return usage("-%s %v: must be finite, not negative and at most 1e100", f.name, f.v)
+		}
 	}
 	ties, err := evaluation.ParseTieRule(*tiesFlag)
 	if err != nil {
 		return usage("-ties %q: want wrong or half", *tiesFlag)
 	}
-	cfg := config{tp: tp, tau1: *tau1, ties: ties, draw: draw, fit: *fit}
+	if *figure != "svg" && *figure != "png" {
+		return usage("-figure %q: want svg or png", *figure)
+	}
+	if *prog < 0 {
+		return usage("-progress %v: must not be negative", *prog)
+	}
+	cfg := config{tp: tp, tau1: *tau1, ties: ties, draw: draw, fit: *fit, figure: *figure, prog: cli.NewProgress(stderr, Prog, *prog), stderr: stderr}
 	rep := &report{
 		Command: append([]string{"evaluate"}, args...),
 		Settings: settings{
@@ -136,13 +111,13 @@ func run(args []string, stdout, stderr io.Writer) int {
 		}
 	}
 	if *matches != "" {
-		err = rankingFile(stderr, rep, *matches, cfg)
+		err = rankingFile(rep, *matches, cfg)
 	} else {
 		if *out != "" {
 			if err := os.MkdirAll(*out, 0o755); err != nil {
 				return fail(stderr, fmt.Errorf("-out: %w", err))
 			}
-			if err := outs.add("figure", filepath.Join(*out, "figure4.svg")); err != nil {
+			if err := outs.add("figure", filepath.Join(*out, "figure4."+*figure)); err != nil {
 				return fail(stderr, fmt.Errorf("-out %s: %w", *out, err))
 			}
 		}
@@ -155,7 +130,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 		if f := outs.file("figure"); f != nil {
 			fig = f
 		}
-		err = experiments(stderr, rep, dir, fig, cfg)
+		err = experiments(rep, dir, fig, cfg)
 	}
 	if err != nil {
 		return fail(stderr, err)
@@ -177,10 +152,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 }
 
 // fail reports err in one line and returns the error status.
-func fail(stderr io.Writer, err error) int {
-	fmt.Fprintln(stderr, "evaluate:", strings.ReplaceAll(err.Error(), "\n", " "))
-	return cli.Error
-}
+func fail(stderr io.Writer, err error) int { return cli.Failf(stderr, Prog, "%v", err) }
 
 // config holds the settings the experiments share.
 type config struct {
@@ -189,6 +161,32 @@ type config struct {
 	ties evaluation.TieRule
 	draw *float64 // experiment 2's draw probability, nil for the data's
 	fit  bool     // experiment 1 adds the fitted score models
+	// figure is the figure's format, svg or png.
+	figure string
+	// prog prints progress once the run has taken long.
+	prog *cli.Progress
+	// stderr gets the data reader's notes.
+	stderr io.Writer
+}
+
+// scored reads a league file, in time order, through the record package.
+func (c config) scored(path string) ([]evaluation.ScoredMatch, error) {
+	ms, err := input.Read(c.stderr, Prog, path, record.Scores)
+	if err != nil {
+		return nil, err
+	}
+	out, _, err := input.Scored(path, ms)
+	return out, err
+}
+
+// ranked reads a file of either format, in time order, through the record
+// package, as ranked matches.
+func (c config) ranked(path string) ([]evaluation.RankedMatch, error) {
+	ms, err := input.Read(c.stderr, Prog, path, 0)
+	if err != nil {
+		return nil, err
+	}
+	return input.Ranked(ms), nil
 }
 
 // shippedData returns the repository's examples/data, looked for from the
@@ -211,12 +209,20 @@ type outputs struct {
 }
 
 // add creates the temporary file for path.
+// A path that is a symbolic link is followed, so that the link stays a
+// link and its target gets the new contents.
 func (o *outputs) add(name, path string) error {
-	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+"-*")
+	target := path
+	if t, err := filepath.EvalSymlinks(path); err == nil {
+		target = t
+	} else if !errors.Is(err, os.ErrNotExist) {
+		return err
+	}
+	tmp, err := os.CreateTemp(filepath.Dir(target), "."+filepath.Base(target)+"-*")
 	if err != nil {
 		return err
 	}
-	o.names, o.tmps, o.final = append(o.names, name), append(o.tmps, tmp), append(o.final, path)
+	o.names, o.tmps, o.final = append(o.names, name), append(o.tmps, tmp), append(o.final, target)
 	return nil
 }
 
@@ -279,7 +285,7 @@ type league struct {
 // experiments runs both experiments on the data folder, filling rep, and
 // draws the figure into fig if it is not nil. Every file is read first; a
 // file that does not exist is left out and recorded in rep.LeftOut.
-func experiments(stderr io.Writer, rep *report, data string, fig io.Writer, cfg config) error {
+func experiments(rep *report, data string, fig io.Writer, cfg config) error {
 	leagues := []league{
 		{name: "UK-PL", file: "epl.csv", seasons: seasonRange(1995, 2008, true)},
 		{name: "AFL", file: "afl.csv", seasons: seasonRange(2000, 2010, false),
@@ -287,7 +293,7 @@ func experiments(stderr io.Writer, rep *report, data string, fig io.Writer, cfg 
 	}
 	var ran []league
 	for _, l := range leagues {
-		ms, err := evaluation.LoadScored(filepath.Join(data, l.file))
+		ms, err := cfg.scored(filepath.Join(data, l.file))
 		if errors.Is(err, os.ErrNotExist) {
 			rep.LeftOut = append(rep.LeftOut, leftOut{File: filepath.Join(data, l.file), Parts: "experiment 1, " + l.name, Why: absentWhy(l.credit)})
 			continue
@@ -299,7 +305,7 @@ func experiments(stderr io.Writer, rep *report, data string, fig io.Writer, cfg 
 		ran = append(ran, l)
 	}
 	f1Path := filepath.Join(data, "f1_races.csv")
-	f1, err := evaluation.LoadRanked(f1Path)
+	f1, err := cfg.ranked(f1Path)
 	switch {
 	case errors.Is(err, os.ErrNotExist):
 		rep.LeftOut = append(rep.LeftOut, leftOut{File: f1Path, Parts: "experiment 2, Formula 1", Why: absentWhy("")})
@@ -309,9 +315,9 @@ func experiments(stderr io.Writer, rep *report, data string, fig io.Writer, cfg 
 	if len(ran) == 0 && f1 == nil {
 		return fmt.Errorf("no data in %s: none of epl.csv, afl.csv, f1_races.csv", data)
 	}
-	var panels []evaluation.Panel
+	var panels []plot.Panel
 	for _, l := range ran {
-		res, err := scoreLeagueOf(stderr, l, cfg)
+		res, err := scoreLeagueOf(l, cfg)
 		if err != nil {
 			return err
 		}
@@ -319,12 +325,12 @@ func experiments(stderr io.Writer, rep *report, data string, fig io.Writer, cfg 
 		panels = append(panels, res.panels()...)
 	}
 	if fig != nil && len(panels) > 0 {
-		if err := evaluation.WriteFigureSVG(fig, panels, 3); err != nil {
+		if err := plot.Grid(fig, cfg.figure, panels, 3); err != nil {
 			return err
 		}
 	}
 	if f1 != nil {
-		if err := ranking(stderr, rep, "Formula 1 races ("+f1Path+")", f1, cfg); err != nil {
+		if err := ranking(rep, "Formula 1 races ("+f1Path+")", f1, cfg); err != nil {
 			return err
 		}
 	}
@@ -334,7 +340,7 @@ func experiments(stderr io.Writer, rep *report, data string, fig io.Writer, cfg 
 		}
 		seasons := evaluation.Seasons(l.matches)
 		name := fmt.Sprintf("Premier League %s to %s as two-team games", seasons[0], seasons[len(seasons)-1])
-		if err := ranking(stderr, rep, name, evaluation.AsRanked(l.matches), cfg); err != nil {
+		if err := ranking(rep, name, evaluation.AsRanked(l.matches), cfg); err != nil {
 			return err
 		}
 	}
@@ -378,15 +384,17 @@ var metrics = []struct {
 }
 
 // scoreLeagueOf runs experiment 1 on one league.
-func scoreLeagueOf(stderr io.Writer, l league, cfg config) (scoreLeague, error) {
+func scoreLeagueOf(l league, cfg config) (scoreLeague, error) {
 	models, err := evaluation.ScoreModels(evaluation.ScoreConfig{TrueSkillTau: cfg.tau1, Fitted: cfg.fit})
 	if err != nil {
 		return scoreLeague{}, err
 	}
-	fmt.Fprintf(stderr, "experiment 1, %s: ", l.name)
+	done := 0
 	res, err := evaluation.ScoreExperiment(l.matches, l.seasons, evaluation.TrainShares, models,
-		func(s string) { fmt.Fprintf(stderr, "%s ", s) })
-	fmt.Fprintln(stderr)
+		func(s string) {
+			done++
+			cfg.prog.Printf("experiment 1, %s: season %s (%d of %d)", l.name, s, done, len(l.seasons))
+		})
 	if err != nil {
 		return scoreLeague{}, err
 	}
@@ -456,12 +464,12 @@ func scoreLeagueOf(stderr io.Writer, l league, cfg config) (scoreLeague, error) 
 }
 
 // panels returns the league's row of the figure.
-func (s scoreLeague) panels() []evaluation.Panel {
-	var out []evaluation.Panel
+func (s scoreLeague) panels() []plot.Panel {
+	var out []plot.Panel
 	for _, tab := range s.Metrics {
-		p := evaluation.Panel{Title: s.League + ": " + tab.Metric, YLabel: tab.Label, X: s.Shares}
+		p := plot.Panel{Title: s.League + ": " + tab.Metric, XLabel: "proportion of data used for training", YLabel: tab.Label, X: s.Shares}
 		for _, row := range tab.Rows {
-			l := evaluation.Line{Name: row.Model}
+			l := plot.Line{Name: row.Model}
 			for _, c := range row.Cells {
 				half := float64(c.Half)
 				if math.IsNaN(half) {
@@ -477,24 +485,22 @@ func (s scoreLeague) panels() []evaluation.Panel {
 }
 
 // rankingFile runs experiment 2 on a multi-team file.
-func rankingFile(stderr io.Writer, rep *report, path string, cfg config) error {
-	ms, err := evaluation.LoadRanked(path)
+func rankingFile(rep *report, path string, cfg config) error {
+	ms, err := cfg.ranked(path)
 	if err != nil {
 		return err
 	}
-	return ranking(stderr, rep, path, ms, cfg)
+	return ranking(rep, path, ms, cfg)
 }
 
 // ranking runs experiment 2 on ms, labelled name, and adds it to rep.
-func ranking(stderr io.Writer, rep *report, name string, ms []evaluation.RankedMatch, cfg config) error {
-	fmt.Fprintf(stderr, "experiment 2, %s: %d games\n", name, len(ms))
+func ranking(rep *report, name string, ms []evaluation.RankedMatch, cfg config) error {
 	opts := []evaluation.RankingOption{evaluation.WithTies(cfg.ties)}
 	if cfg.draw != nil {
 		opts = append(opts, evaluation.WithDrawProbability(*cfg.draw))
 	}
 	res, err := evaluation.RankingExperiment(context.Background(), ms, cfg.tp, elo.DefaultParams(),
-		func(done, total int) { fmt.Fprintf(stderr, "\r  %d/%d", done, total) }, opts...)
-	fmt.Fprintln(stderr)
+		func(done, total int) { cfg.prog.Printf("experiment 2, %s: %d of %d games", name, done, total) }, opts...)
 	if err != nil {
 		return err
 	}

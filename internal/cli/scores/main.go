@@ -1,26 +1,4 @@
-// Command scores rates one season of a league file (columns date, season,
-// home, away, home_score, away_score) with the score-based models of Guo et
-// al. (2012), Poisson-OD, Gaussian-OD and Gaussian-SD, and with TrueSkill,
-// holding out its last fixtures. It prints each team's ratings, how the
-// models' one-step-ahead predictions of the training matches compare with
-// what happened (mean goals per side, draw rate), and every model's
-// predicted score and win/draw/loss probabilities for the held-out
-// fixtures beside the actual results.
-//
-//	go run ./examples/scores                 # the paper's settings, 2008-09 Premier League
-//	go run ./examples/scores -fit            # hyperparameters fitted by evidence
-//	go run ./examples/scores -data FILE -season 2019-20 -next 10
-//
-// The paper's settings (Table 1: σ₀ = 25/3, β = 25/6) are on the wrong
-// scale for goals, which the output says: the Gaussian models' predictions
-// are nearly flat and Poisson-OD's goals are off. With -fit each score
-// model's σ₀, β, base score and home advantage are chosen by maximising
-// the evidence of the training matches (scorebased.Fit), and the output
-// shows both settings' evidence.
-//
-// Errors are one line, "scores: what went wrong", with exit status 2 for a
-// usage error and 1 for any other.
-package main
+package scores
 
 import (
 	"cmp"
@@ -29,36 +7,70 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"os"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/skillgraph/skillgraph/internal/cli"
+	"github.com/skillgraph/skillgraph/internal/cli/input"
+	"github.com/skillgraph/skillgraph/internal/repo"
 	"github.com/skillgraph/skillgraph/models/evaluation"
 	"github.com/skillgraph/skillgraph/models/scorebased"
 	"github.com/skillgraph/skillgraph/models/trueskill"
+	"github.com/skillgraph/skillgraph/record"
 )
 
-func main() { os.Exit(run(os.Args[1:], os.Stdout, os.Stderr)) }
+// shipped is the league the subcommand reads without -matches, from the
+// module root.
+const shipped = "examples/data/epl.csv"
 
-// run is the program with its arguments and streams, returning the exit
+// config is the command line's settings.
+type config struct {
+	path     string
+	season   string // "" for the file's last season
+	holdout  int
+	fit      bool
+	progress time.Duration
+}
+
+// Prog is the subcommand's name in its messages.
+const Prog = "skillgraph scores"
+
+// Summary is the subcommand's one-line description for the command's
+// help.
+const Summary = "the score-based models (Guo et al. 2012), fitted, on a season of any scores file, predicting its last fixtures"
+
+// Run is the subcommand with its arguments and streams, returning the exit
 // status.
-func run(args []string, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("scores", flag.ContinueOnError)
-	data := fs.String("data", "examples/data/epl.csv", "league CSV file (date, season, home, away, home_score, away_score)")
-	season := fs.String("season", "2008-09", "season to fit")
-	holdout := fs.Int("next", 5, "number of final fixtures to predict")
-	doFit := fs.Bool("fit", false, "fit each score model's σ₀, β, base score and home advantage by evidence on the training matches")
-	usage := func(format string, a ...any) int { return cli.Usagef(stderr, "scores", format, a...) }
-	if status, done := cli.Parse(fs, args, "scores [-data FILE] [-season SEASON] [-next N] [-fit]", stderr); done {
+func Run(args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet(Prog, flag.ContinueOnError)
+	var c config
+	fs.StringVar(&c.path, "matches", "", "scores file: time,home,away,home_score,away_score[,season] (default: the shipped "+shipped+")")
+	fs.StringVar(&c.path, "data", "", "the same as -matches")
+	fs.StringVar(&c.season, "season", "", "season to rate (default: the file's last; a file without seasons is rated whole)")
+	fs.IntVar(&c.holdout, "next", 5, "number of final fixtures to predict")
+	fs.BoolVar(&c.fit, "fit", true, "fit each score model's σ₀, β, base score and home advantage by evidence on the training matches; -fit=false uses the paper's settings")
+	fs.DurationVar(&c.progress, "progress", 2*time.Second, "print progress on stderr for steps that run longer than this")
+	usage := func(format string, a ...any) int { return cli.Usagef(stderr, Prog, format, a...) }
+	if status, done := cli.Parse(fs, args, Prog+" [-matches FILE] [-season SEASON] [-next N] [-fit=false]", stderr); done {
 		return status
 	}
-	if *holdout < 0 {
-		return usage("-next %d: must not be negative", *holdout)
+	if c.holdout < 0 {
+		return usage("-next %d: must not be negative", c.holdout)
 	}
-	if err := rate(stdout, *data, *season, *holdout, *doFit); err != nil {
-		fmt.Fprintln(stderr, "scores:", strings.ReplaceAll(err.Error(), "\n", " "))
-		return cli.Error
+	if c.progress < 0 {
+		return usage("-progress %v: must not be negative", c.progress)
+	}
+	fail := func(err error) int { return cli.Failf(stderr, Prog, "%v", err) }
+	if c.path == "" {
+		p, err := repo.Path(shipped)
+		if err != nil {
+			return fail(fmt.Errorf("no -matches given and the shipped %s is not found: %w", shipped, err))
+		}
+		c.path = p
+	}
+	if err := rate(stdout, stderr, c); err != nil {
+		return fail(err)
 	}
 	return cli.OK
 }
@@ -114,20 +126,29 @@ func learn[R scorebased.Team | scorebased.Rating](m scorebased.Online[R], train 
 	return md, nil
 }
 
-// rate fits the models on season of the file at path but its last holdout
-// matches, prints the ratings and how well they predicted, and predicts
-// the held-out matches.
-func rate(stdout io.Writer, path, season string, holdout int, doFit bool) error {
-	file, err := evaluation.LoadScored(path)
+// rate fits the models on the chosen season of the file but its last
+// holdout matches, prints the ratings and how well they predicted, and
+// predicts the held-out matches.
+func rate(stdout, stderr io.Writer, c config) error {
+	path, holdout, doFit := c.path, c.holdout, c.fit
+	ms, err := input.Read(stderr, Prog, path, record.Scores)
 	if err != nil {
 		return err
 	}
-	all := evaluation.Season(file, season)
-	if len(all) == 0 {
-		return fmt.Errorf("%s: no matches in season %q", path, season)
+	picked, season, err := pickSeason(path, ms, c.season)
+	if err != nil {
+		return err
+	}
+	all, neutral, err := input.Scored(path, picked)
+	if err != nil {
+		return err
 	}
 	if holdout >= len(all) {
-		return fmt.Errorf("-next %d: season %s has %d matches, and at least one must be left to fit on", holdout, season, len(all))
+		what := season
+		if what == "all matches" {
+			what = "the file"
+		}
+		return fmt.Errorf("-next %d: %s has %s, and at least one match must be left to fit on", holdout, what, plural(len(all), "match", "matches"))
 	}
 	trainM, test := all[:len(all)-holdout], all[len(all)-holdout:]
 	train := make([]scorebased.Result, len(trainM))
@@ -142,24 +163,35 @@ func rate(stdout io.Writer, path, season string, holdout int, doFit bool) error 
 	paper := [3]scorebased.Hyper{{Params: scorebased.DefaultParams()}, {Params: pOD}, {Params: pSD}}
 	ts := trueskill.DefaultParams()
 	ts.DrawProbability = evaluation.DrawProbability(evaluation.AsRanked(trainM))
-	fmt.Fprintf(stdout, "%s %s: fitted on %d matches (γ_OD = %.3f, γ_SD = %.3f, draw probability %.3f)\n\n",
+	fmt.Fprintf(stdout, "%s, %s: fitted on %d matches (γ_OD = %.3f, γ_SD = %.3f; draw probability %.3f, estimated from the data)\n\n",
 		path, season, len(train), pOD.Gamma, pSD.Gamma, ts.DrawProbability)
 
+	if neutral > 0 {
+		fmt.Fprintf(stdout, "%d matches were on neutral ground: the score models' home advantage applies to every home side, these too.\n\n", neutral)
+	}
 	hyp := paper
 	names := [3]string{"Poisson-OD", "Gaussian-OD", "Gaussian-SD"}
 	var reports [3]scorebased.FitReport
 	if doFit {
 		ctx := context.Background()
 		opt := scorebased.DefaultFitOptions()
+		start := time.Now()
+		prog := cli.NewProgress(stderr, Prog, c.progress)
+		done := func(i int) {
+			prog.Printf("fit %s: log evidence %.1f after %d evaluations, %v", names[i], reports[i].LogEvidence, reports[i].Evaluations, time.Since(start).Round(time.Millisecond))
+		}
 		if hyp[0], reports[0], err = scorebased.Fit(ctx, scorebased.OnlinePoissonOD, train, scorebased.FitStart(), opt); err != nil {
-			return err
+			return fmt.Errorf("fitting %s: %w", names[0], err)
 		}
+		done(0)
 		if hyp[1], reports[1], err = scorebased.Fit(ctx, scorebased.OnlineGaussianOD, train, scorebased.FitStart(), opt); err != nil {
-			return err
+			return fmt.Errorf("fitting %s: %w", names[1], err)
 		}
+		done(1)
 		if hyp[2], reports[2], err = scorebased.Fit(ctx, scorebased.OnlineGaussianSD, train, scorebased.FitStart(), opt); err != nil {
-			return err
+			return fmt.Errorf("fitting %s: %w", names[2], err)
 		}
+		done(2)
 	}
 	pm, err := newModels(paper)
 	if err != nil {
@@ -214,7 +246,7 @@ func rate(stdout io.Writer, path, season string, holdout int, doFit bool) error 
 		fmt.Fprintf(stdout, "β adds 2β² = %.1f goals² to the variance of each predicted score, so a predicted goal difference\n", 2*b*b)
 		fmt.Fprintf(stdout, "spreads over ±%.1f goals (one sd) however well the teams are known: the Gaussian models'\n", math.Sqrt(2*(2*b*b+g*g)))
 		fmt.Fprintln(stdout, "predictions are nearly flat, and Poisson-OD's expected goals and draw rates are off (see below).")
-		fmt.Fprintln(stdout, "Run with -fit to choose σ₀, β, the base score and a home advantage by evidence on the training matches.")
+		fmt.Fprintln(stdout, "Run without -fit=false to choose σ₀, β, the base score and a home advantage by evidence on the training matches.")
 		fmt.Fprintln(stdout)
 	}
 
@@ -324,4 +356,43 @@ func newModels(hyp [3]scorebased.Hyper) (models, error) {
 	}
 	ms.gsd, err = scorebased.OnlineGaussianSD(hyp[2])
 	return ms, err
+}
+
+// pickSeason returns the matches of the named season, or of the file's
+// last season if name is "", with the season's label for the output. A
+// file whose matches have no season is one season, "all matches".
+func pickSeason(path string, file []record.Match, name string) ([]record.Match, string, error) {
+	var seasons []string
+	for _, m := range file {
+		if !slices.Contains(seasons, m.Season) {
+			seasons = append(seasons, m.Season)
+		}
+	}
+	if len(seasons) == 1 && seasons[0] == "" {
+		if name != "" {
+			return nil, "", fmt.Errorf("-season %q: %s has no season column", name, path)
+		}
+		return file, "all matches", nil
+	}
+	if name == "" {
+		name = file[len(file)-1].Season
+	}
+	var all []record.Match
+	for _, m := range file {
+		if m.Season == name {
+			all = append(all, m)
+		}
+	}
+	if len(all) == 0 {
+		return nil, "", fmt.Errorf("%s: no matches in season %q (it has %d seasons, %s to %s)", path, name, len(seasons), seasons[0], seasons[len(seasons)-1])
+	}
+	return all, "season " + name, nil
+}
+
+// plural writes n with the singular or plural noun.
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return fmt.Sprintf("%d %s", n, many)
 }

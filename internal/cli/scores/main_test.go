@@ -1,10 +1,12 @@
-package main
+package scores
 
 import (
 	"fmt"
 	"math"
 	"os"
 	"path/filepath"
+	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -15,13 +17,13 @@ import (
 
 // runArgs runs the program in-process and returns its exit status and
 // output.
-func runArgs(args ...string) (code int, stdout, stderr string) { return clitest.Run(run, args...) }
+func runArgs(args ...string) (code int, stdout, stderr string) { return clitest.Run(Run, args...) }
 
-// wantOneLine fails unless stderr is one line starting "scores: " and
-// containing each of texts.
+// wantOneLine fails unless stderr is one line under 1 KB starting
+// "scores: " and containing each of texts.
 func wantOneLine(t *testing.T, stderr string, texts ...string) {
 	t.Helper()
-	clitest.WantOneLine(t, "scores", stderr, texts...)
+	clitest.WantOneLine(t, Prog, stderr, texts...)
 }
 
 // leagueFile writes a season "s" of n matches among four teams, the
@@ -54,10 +56,10 @@ func TestUsageErrorsAreOneLineWithStatus2(t *testing.T) {
 		args  []string
 		texts []string
 	}{
-		{[]string{"-bogus"}, []string{"flag provided but not defined: -bogus", "run scores -h"}},
+		{[]string{"-bogus"}, []string{"flag provided but not defined: -bogus", "run skillgraph scores -h"}},
 		{[]string{"-next", "x"}, []string{`invalid value "x" for flag -next`}},
 		{[]string{"-next", "-1"}, []string{"-next -1: must not be negative"}},
-		{[]string{"-data", "f.csv", "extra"}, []string{`unexpected argument "extra"`, "run scores -h"}},
+		{[]string{"-data", "f.csv", "extra"}, []string{`unexpected argument "extra"`, "run skillgraph scores -h"}},
 	} {
 		code, stdout, stderr := runArgs(c.args...)
 		if code != cli.Usage || stdout != "" {
@@ -86,7 +88,7 @@ func TestFitsAndPredicts(t *testing.T) {
 // on by default (all but the last five), read from the file directly.
 func eplTrain(t *testing.T) (home, away, draws []float64) {
 	t.Helper()
-	body, err := os.ReadFile("../data/epl.csv")
+	body, err := os.ReadFile("../../../examples/data/epl.csv")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -157,11 +159,11 @@ func calibration(t *testing.T, stdout string) map[string][3]float64 {
 // shows the observed means, computed here from the file, beside the
 // models' far-off ones.
 func TestPaperSettingsSayWhatIsWrong(t *testing.T) {
-	code, stdout, stderr := runArgs("-data", "../data/epl.csv")
+	code, stdout, stderr := runArgs("-data", "../../../examples/data/epl.csv", "-season", "2008-09", "-fit=false")
 	if code != cli.OK {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
-	for _, want := range []string{"paper's settings", "wrong scale for goals", "2β² = 34.7 goals²", "nearly flat", "Poisson-OD's expected goals and draw rates are off", "Run with -fit"} {
+	for _, want := range []string{"paper's settings", "wrong scale for goals", "2β² = 34.7 goals²", "nearly flat", "Poisson-OD's expected goals and draw rates are off", "Run without -fit=false"} {
 		if !strings.Contains(stdout, want) {
 			t.Errorf("output lacks %q:\n%s", want, stdout)
 		}
@@ -192,7 +194,7 @@ func TestPaperSettingsSayWhatIsWrong(t *testing.T) {
 // score models come within 10 % of the observed goals per side and 0.05
 // of the observed draw rate.
 func TestFitMatchesTheLeague(t *testing.T) {
-	code, stdout, stderr := runArgs("-data", "../data/epl.csv", "-fit")
+	code, stdout, stderr := runArgs("-season", "2008-09")
 	if code != cli.OK {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
@@ -223,11 +225,11 @@ func TestFitMatchesTheLeague(t *testing.T) {
 }
 
 // TestAllDrawTrainingDrawProbability: the draw probability of a training
-// slice of draws is capped as the evaluation package caps it (0.999), where
-// it used to be 1, which TrueSkill rejects.
+// slice of draws is capped as the evaluation package caps it (0.999), not
+// 1, which TrueSkill rejects.
 func TestAllDrawTrainingDrawProbability(t *testing.T) {
 	code, stdout, stderr := runArgs("-data", leagueFile(t, 12, 10), "-season", "s", "-next", "2")
-	if code != cli.OK || !strings.Contains(stdout, "draw probability 0.999)") {
+	if code != cli.OK || !strings.Contains(stdout, "draw probability 0.999, estimated from the data)") {
 		t.Errorf("exit %d\nstdout:\n%s\nstderr:\n%s", code, stdout, stderr)
 	}
 }
@@ -249,7 +251,6 @@ func TestBadDataIsOneLineWithStatus1(t *testing.T) {
 		{"home == away", header + "2020-01-01,s,Ants,Bees,1,0\n2020-01-02,s,Cats,Cats,1,0\n", []string{"bad.csv:3:19:", "a team cannot play itself"}},
 		{"empty team", header + "2020-01-01,s,Ants,,1,0\n", []string{"bad.csv:2:19:", "away: empty name"}},
 		{"empty file", "", []string{"bad.csv: file is empty"}},
-		{"byte-order mark, season absent", "\uFEFF" + header + "2020-01-01,s,Ants,Bees,1,0\n", []string{`no matches in season "2008-09"`}},
 	} {
 		code, stdout, stderr := runArgs("-data", write(c.body))
 		if code != cli.Error || stdout != "" {
@@ -261,5 +262,98 @@ func TestBadDataIsOneLineWithStatus1(t *testing.T) {
 	if code != cli.Error {
 		t.Errorf("-next 12 of 12: exit %d", code)
 	}
-	wantOneLine(t, stderr, "-next 12: season s has 12 matches")
+	wantOneLine(t, stderr, "-next 12: season s has 12 matches, and at least one match must be left")
+	code, _, stderr = runArgs("-data", write("\uFEFF"+header+"2020-01-01,s,Ants,Bees,1,0\n"), "-season", "2008-09")
+	if code != cli.Error {
+		t.Errorf("absent season: exit %d", code)
+	}
+	wantOneLine(t, stderr, `no matches in season "2008-09" (it has 1 seasons, s to s)`)
+}
+
+// TestDefaultIsLastSeason: without -matches or -season, the shipped
+// league's last season (read here from the file's last row).
+func TestDefaultIsLastSeason(t *testing.T) {
+	body, err := os.ReadFile("../../../examples/data/epl.csv")
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSpace(string(body)), "\n")
+	last := strings.Split(lines[len(lines)-1], ",")[1]
+	n := 0
+	for _, l := range lines[1:] {
+		if strings.Split(l, ",")[1] == last {
+			n++
+		}
+	}
+	code, stdout, stderr := runArgs("-fit=false")
+	if code != cli.OK || !strings.Contains(stdout, fmt.Sprintf(", season %s: fitted on %d matches", last, n-5)) {
+		t.Errorf("exit %d, want season %s of %d matches:\n%s\nstderr:\n%s", code, last, n, stdout, stderr)
+	}
+}
+
+// TestFitProgress: models are fitted by default, and with -progress 0 each
+// fitted model gets a line on stderr and none on stdout.
+func TestFitProgress(t *testing.T) {
+	code, stdout, stderr := runArgs("-matches", leagueFile(t, 24, 0), "-progress", "0")
+	if code != cli.OK || !strings.Contains(stdout, "Hyperparameters fitted by evidence") {
+		t.Errorf("exit %d\n%s\nstderr:\n%s", code, stdout, stderr)
+	}
+	for _, m := range []string{"Poisson-OD", "Gaussian-OD", "Gaussian-SD"} {
+		if !regexp.MustCompile(`(?m)^skillgraph scores: fit `+m+`: log evidence -?\d+\.\d after \d+ evaluations`).MatchString(stderr) || strings.Contains(stdout, "fit "+m+":") {
+			t.Errorf("no progress line for %s on stderr:\n%s", m, stderr)
+		}
+	}
+}
+
+// TestAnyScoresFile: a file without seasons, with timestamps, the usual
+// header aliases, a neutral column and its rows in reverse order, is
+// rated whole in time order: the held-out fixtures are the latest, the
+// moved rows and the neutral matches are reported.
+func TestAnyScoresFile(t *testing.T) {
+	teams := []string{"Ants", "Bees", "Cats", "Dogs"}
+	var rows []string
+	for i := range 24 {
+		h, a := teams[i%4], teams[(i+1+i/4)%4]
+		if h == a {
+			a = teams[(i+2)%4]
+		}
+		neutral := "0"
+		if i%8 == 3 {
+			neutral = "1"
+		}
+		rows = append(rows, fmt.Sprintf("2020-01-%02dT15:30:00,%s,%s,%d,%d,%s", 1+i, h, a, (i+1)%3, i%2, neutral))
+	}
+	slices.Reverse(rows)
+	path := filepath.Join(t.TempDir(), "cup.csv")
+	body := "datetime,home_team,away_team,home_score,away_score,neutral\n" + strings.Join(rows, "\n") + "\n"
+	if err := os.WriteFile(path, []byte(body), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, stdout, stderr := runArgs("-matches", path, "-next", "2", "-fit=false")
+	if code != cli.OK {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	// The last two fixtures by time are the 23rd and 24th listed first.
+	for _, want := range []string{", all matches: fitted on 22 matches", "3 matches were on neutral ground", "\n2020-01-23  ", "\n2020-01-24  "} {
+		if !strings.Contains(stdout, want) {
+			t.Errorf("stdout lacks %q:\n%s", want, stdout)
+		}
+	}
+	wantOneLine(t, stderr, "cup.csv: 23 matches out of time order were moved into place")
+	slices.Reverse(rows)
+	if err := os.WriteFile(path, []byte("time,home,away,home_score,away_score,neutral\n"+strings.Join(rows, "\n")+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, _, stderr = runArgs("-matches", path, "-season", "2020")
+	if code != cli.Error {
+		t.Errorf("-season on a file without seasons: exit %d", code)
+	}
+	wantOneLine(t, stderr, `-season "2020": `, "has no season column")
+}
+
+func TestHelp(t *testing.T) {
+	code, stdout, stderr := runArgs("-h")
+	if code != cli.OK || stdout != "" || !strings.HasPrefix(stderr, "usage: skillgraph scores [-matches FILE]") || !strings.Contains(stderr, "a file without seasons is rated whole") {
+		t.Errorf("-h: exit %d, stderr %q", code, stderr)
+	}
 }
