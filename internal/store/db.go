@@ -96,17 +96,17 @@ func Open(ctx context.Context, dsn string) (*DB, error) {
 			"?_pragma=busy_timeout(30000)&_pragma=journal_mode(WAL)&_pragma=synchronous(FULL)&_txlock=immediate")
 	}
 	if err != nil {
-		return nil, fmt.Errorf("store: open %s: %w", redact(dsn), err)
+		return nil, fmt.Errorf("store: open %s: %w", Redact(dsn), err)
 	}
 	if err := d.create(ctx); err != nil {
 		d.db.Close()
-		return nil, fmt.Errorf("store: create the tables in %s: %w", redact(dsn), err)
+		return nil, fmt.Errorf("store: create the tables in %s: %w", Redact(dsn), err)
 	}
 	return d, nil
 }
 
-// redact hides the password of a PostgreSQL URL in messages.
-func redact(dsn string) string {
+// Redact hides the password of a PostgreSQL URL, for messages.
+func Redact(dsn string) string {
 	if i := strings.Index(dsn, "://"); i >= 0 {
 		if at := strings.LastIndex(dsn, "@"); at > i {
 			return dsn[:i+3] + "…" + dsn[at:]
