@@ -11,6 +11,7 @@ import (
 	"math"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/skillgraph/skillgraph/models/trueskill"
@@ -65,12 +66,19 @@ type Store interface {
 	Close() error
 }
 
+// maxConns bounds the connections a DB holds open.
+const maxConns = 8
+
 // DB is a league stored in SQLite or PostgreSQL. It is safe for
 // concurrent use, and several DBs (in several processes) may share one
 // PostgreSQL database.
 type DB struct {
 	db       *sql.DB
 	postgres bool
+	// wmu queues this process's SQLite writers, which would otherwise
+	// poll for the file's write lock with SQLite's busy handler, sleeping
+	// up to 100 ms a turn.
+	wmu sync.Mutex
 }
 
 var _ Store = (*DB)(nil)
@@ -98,6 +106,10 @@ func Open(ctx context.Context, dsn string) (*DB, error) {
 	if err != nil {
 		return nil, fmt.Errorf("store: open %s: %w", Redact(dsn), err)
 	}
+	// Keep the connections: a new PostgreSQL connection starts a server
+	// process, and a new SQLite one runs the pragmas again.
+	d.db.SetMaxOpenConns(maxConns)
+	d.db.SetMaxIdleConns(maxConns)
 	if err := d.create(ctx); err != nil {
 		d.db.Close()
 		return nil, fmt.Errorf("store: create the tables in %s: %w", Redact(dsn), err)
@@ -173,6 +185,10 @@ func (d *DB) exec(ctx context.Context, tx *sql.Tx, query string, args ...any) er
 // database's write lock at its start, and on PostgreSQL an advisory lock
 // held to the end of the transaction serialises the league's writers.
 func (d *DB) write(ctx context.Context, f func(tx *sql.Tx) error) error {
+	if !d.postgres {
+		d.wmu.Lock()
+		defer d.wmu.Unlock()
+	}
 	tx, err := d.db.BeginTx(ctx, nil)
 	if err != nil {
 		return err
@@ -241,13 +257,13 @@ func (d *DB) Add(ctx context.Context, m Match) (Match, bool, error) {
 		} else if err != nil {
 			return err
 		}
-		k, err := d.insert(ctx, tx, &m)
+		k, err := d.insertMatch(ctx, tx, &m)
 		if err != nil {
 			return err
 		}
 		created = true
 		if hasLast && k.before(last) {
-			return d.rerate(ctx, tx, k)
+			return d.rerate(ctx, tx, k, nil)
 		}
 		return d.rateLast(ctx, tx, k.seq, &m)
 	})
@@ -257,7 +273,7 @@ func (d *DB) Add(ctx context.Context, m Match) (Match, bool, error) {
 	return m, created, nil
 }
 
-func (d *DB) insert(ctx context.Context, tx *sql.Tx, m *Match) (key, error) {
+func (d *DB) insertMatch(ctx context.Context, tx *sql.Tx, m *Match) (key, error) {
 	b, err := json.Marshal(body{m.Teams, m.Ranks})
 	if err != nil {
 		return key{}, err
@@ -355,49 +371,90 @@ func (d *DB) rateLast(ctx context.Context, tx *sql.Tx, seq int64, m *Match) erro
 	if err != nil {
 		return err
 	}
-	st := map[string]*Player{}
+	var names []any
 	for _, team := range m.Teams {
 		for _, name := range team {
-			s := Player{Name: name}
-			var last int64
-			err := tx.QueryRowContext(ctx, d.q(`SELECT mu, sigma, games, last_us FROM ratings WHERE player = ?`), name).
-				Scan(&s.Rating.Mu, &s.Rating.Sigma, &s.Games, &last)
-			if errors.Is(err, sql.ErrNoRows) {
-				continue
-			}
-			if err != nil {
-				return err
-			}
-			st[name] = &s
+			names = append(names, name)
 		}
+	}
+	rows, err := tx.QueryContext(ctx, d.q(`SELECT player, mu, sigma, games, last_us FROM ratings WHERE player IN (?`+
+		strings.Repeat(", ?", len(names)-1)+`)`), names...)
+	if err != nil {
+		return err
+	}
+	defer rows.Close()
+	st := map[string]*Player{}
+	for rows.Next() {
+		var s Player
+		var last int64
+		if err := rows.Scan(&s.Name, &s.Rating.Mu, &s.Rating.Sigma, &s.Games, &last); err != nil {
+			return err
+		}
+		st[s.Name] = &s
+	}
+	if err := rows.Err(); err != nil {
+		return err
 	}
 	post, err := rate(ctx, p, m, st)
 	if err != nil {
 		return err
 	}
-	if err := d.writeResults(ctx, tx, seq, m, post); err != nil {
+	if err := d.insertResults(ctx, tx, []int64{seq}, []*Match{m}, [][][]trueskill.Rating{post}); err != nil {
 		return err
 	}
-	for _, s := range st {
-		if err := d.exec(ctx, tx, `INSERT INTO ratings (player, mu, sigma, games, last_us) VALUES (?, ?, ?, ?, ?)
-			ON CONFLICT (player) DO UPDATE SET mu = excluded.mu, sigma = excluded.sigma, games = excluded.games, last_us = excluded.last_us`,
-			s.Name, s.Rating.Mu, s.Rating.Sigma, s.Games, s.LastPlayed.UnixMicro()); err != nil {
+	return d.upsertRatings(ctx, tx, st)
+}
+
+// batch is the most rows one INSERT writes, within both databases' limits
+// on a statement's parameters.
+const batch = 400
+
+// insert writes rows (each of the same number of values) with one INSERT
+// per batch: "INSERT INTO " + into + " VALUES (…), (…)" + suffix.
+func (d *DB) insert(ctx context.Context, tx *sql.Tx, into, suffix string, rows [][]any) error {
+	for len(rows) > 0 {
+		n := min(len(rows), batch)
+		var b strings.Builder
+		var args []any
+		b.WriteString("INSERT INTO " + into + " VALUES ")
+		for i, r := range rows[:n] {
+			if i > 0 {
+				b.WriteString(", ")
+			}
+			b.WriteString("(?" + strings.Repeat(", ?", len(r)-1) + ")")
+			args = append(args, r...)
+		}
+		b.WriteString(suffix)
+		if err := d.exec(ctx, tx, b.String(), args...); err != nil {
 			return err
 		}
+		rows = rows[n:]
 	}
 	return nil
 }
 
-func (d *DB) writeResults(ctx context.Context, tx *sql.Tx, seq int64, m *Match, post [][]trueskill.Rating) error {
-	for j, team := range m.Teams {
-		for i, name := range team {
-			if err := d.exec(ctx, tx, `INSERT INTO results (seq, player, mu, sigma) VALUES (?, ?, ?, ?)`,
-				seq, name, post[j][i].Mu, post[j][i].Sigma); err != nil {
-				return err
+// insertResults writes the posterior ratings post[i] of the players of
+// matches ms[i], stored as seqs[i].
+func (d *DB) insertResults(ctx context.Context, tx *sql.Tx, seqs []int64, ms []*Match, post [][][]trueskill.Rating) error {
+	var rows [][]any
+	for k, m := range ms {
+		for j, team := range m.Teams {
+			for i, name := range team {
+				rows = append(rows, []any{seqs[k], name, post[k][j][i].Mu, post[k][j][i].Sigma})
 			}
 		}
 	}
-	return nil
+	return d.insert(ctx, tx, "results (seq, player, mu, sigma)", "", rows)
+}
+
+// upsertRatings writes the standings of the players in st.
+func (d *DB) upsertRatings(ctx context.Context, tx *sql.Tx, st map[string]*Player) error {
+	rows := make([][]any, 0, len(st))
+	for _, s := range st {
+		rows = append(rows, []any{s.Name, s.Rating.Mu, s.Rating.Sigma, s.Games, s.LastPlayed.UnixMicro()})
+	}
+	return d.insert(ctx, tx, "ratings (player, mu, sigma, games, last_us)",
+		` ON CONFLICT (player) DO UPDATE SET mu = excluded.mu, sigma = excluded.sigma, games = excluded.games, last_us = excluded.last_us`, rows)
 }
 
 type stored struct {
@@ -430,8 +487,11 @@ func (d *DB) all(ctx context.Context, q interface {
 }
 
 // rerate rates every stored match again, rewriting the results of the
-// matches from `from` on and every player's standing.
-func (d *DB) rerate(ctx context.Context, tx *sql.Tx, from key) error {
+// matches from `from` on and the standings of their players and of the
+// players of old, the match that was there before (a deletion or
+// correction); the others' standings are those of the matches before
+// from, which stay.
+func (d *DB) rerate(ctx context.Context, tx *sql.Tx, from key, old *Match) error {
 	p, err := d.params(ctx, tx)
 	if err != nil {
 		return err
@@ -445,27 +505,46 @@ func (d *DB) rerate(ctx context.Context, tx *sql.Tx, from key) error {
 		return err
 	}
 	st := map[string]*Player{}
+	var seqs []int64
+	var tail []*Match
+	var posts [][][]trueskill.Rating
+	moved := map[string]*Player{}
+	if old != nil {
+		for _, team := range old.Teams {
+			for _, name := range team {
+				moved[name] = nil
+			}
+		}
+	}
 	for i := range ms {
 		post, err := rate(ctx, p, &ms[i].Match, st)
 		if err != nil {
 			return err
 		}
 		if !ms[i].key.before(from) {
-			if err := d.writeResults(ctx, tx, ms[i].seq, &ms[i].Match, post); err != nil {
-				return err
+			seqs = append(seqs, ms[i].seq)
+			tail = append(tail, &ms[i].Match)
+			posts = append(posts, post)
+			for _, team := range ms[i].Teams {
+				for _, name := range team {
+					moved[name] = st[name]
+				}
 			}
 		}
 	}
-	if err := d.exec(ctx, tx, `DELETE FROM ratings`); err != nil {
+	if err := d.insertResults(ctx, tx, seqs, tail, posts); err != nil {
 		return err
 	}
-	for _, s := range st {
-		if err := d.exec(ctx, tx, `INSERT INTO ratings (player, mu, sigma, games, last_us) VALUES (?, ?, ?, ?, ?)`,
-			s.Name, s.Rating.Mu, s.Rating.Sigma, s.Games, s.LastPlayed.UnixMicro()); err != nil {
-			return err
+	// Players of a deleted or corrected match may have no match left.
+	if err := d.exec(ctx, tx, `DELETE FROM ratings WHERE player NOT IN (SELECT player FROM results)`); err != nil {
+		return err
+	}
+	for name := range moved {
+		if moved[name] = st[name]; moved[name] == nil {
+			delete(moved, name)
 		}
 	}
-	return nil
+	return d.upsertRatings(ctx, tx, moved)
 }
 
 // Correct implements Store.
@@ -475,7 +554,7 @@ func (d *DB) Correct(ctx context.Context, m Match) error {
 		return err
 	}
 	err := d.write(ctx, func(tx *sql.Tx) error {
-		_, old, err := d.find(ctx, tx, m.ID)
+		prev, old, err := d.find(ctx, tx, m.ID)
 		if err != nil {
 			return err
 		}
@@ -495,7 +574,7 @@ func (d *DB) Correct(ctx context.Context, m Match) error {
 		if err := d.exec(ctx, tx, `DELETE FROM results WHERE seq = ?`, old.seq); err != nil {
 			return err
 		}
-		return d.rerate(ctx, tx, from)
+		return d.rerate(ctx, tx, from, &prev)
 	})
 	if err != nil {
 		return fmt.Errorf("store: correct match %q: %w", m.ID, err)
@@ -506,7 +585,7 @@ func (d *DB) Correct(ctx context.Context, m Match) error {
 // Delete implements Store.
 func (d *DB) Delete(ctx context.Context, id string) error {
 	err := d.write(ctx, func(tx *sql.Tx) error {
-		_, k, err := d.find(ctx, tx, id)
+		prev, k, err := d.find(ctx, tx, id)
 		if err != nil {
 			return err
 		}
@@ -516,7 +595,7 @@ func (d *DB) Delete(ctx context.Context, id string) error {
 		if err := d.exec(ctx, tx, `DELETE FROM matches WHERE seq = ?`, k.seq); err != nil {
 			return err
 		}
-		return d.rerate(ctx, tx, k)
+		return d.rerate(ctx, tx, k, &prev)
 	})
 	if err != nil {
 		return fmt.Errorf("store: delete match %q: %w", id, err)
@@ -534,7 +613,7 @@ func (d *DB) SetDrawProbability(ctx context.Context, p float64) error {
 			strconv.FormatFloat(p, 'g', -1, 64), "draw_probability"); err != nil {
 			return err
 		}
-		return d.rerate(ctx, tx, key{us: math.MinInt64})
+		return d.rerate(ctx, tx, key{us: math.MinInt64}, nil)
 	})
 	if err != nil {
 		return fmt.Errorf("store: set the draw probability: %w", err)

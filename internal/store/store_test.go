@@ -155,6 +155,36 @@ func testRecord(t *testing.T, db *store.DB) {
 		kept = slices.Delete(kept, i, i+1)
 		check("after a delete")
 	}
+	// Deleting or correcting a player's last match gives them back the
+	// standing of their match before, or takes them off the board.
+	solo := []store.Match{
+		{ID: "z1", Time: t0.Add(-time.Hour), Teams: [][]string{{"Z1"}, {"Z2"}}, Ranks: []int{1, 2}},
+		{ID: "z2", Time: t0.Add(20 * time.Hour), Teams: [][]string{{"Z1", "Z3"}, {"P1"}}, Ranks: []int{2, 1}},
+		{ID: "z3", Time: t0.Add(30 * time.Hour), Teams: [][]string{{"Z4"}, {"P2"}}, Ranks: []int{2, 1}},
+	}
+	for _, m := range solo {
+		if _, _, err := db.Add(ctx, m); err != nil {
+			t.Fatal(err)
+		}
+		arrival[m.ID] = len(arrival) + 1000
+		kept = append(kept, m)
+	}
+	check("after the solo matches")
+	fix := solo[2]
+	fix.Teams = [][]string{{"Z5"}, {"P2"}}
+	if err := db.Correct(ctx, fix); err != nil {
+		t.Fatal(err)
+	}
+	kept[len(kept)-1] = fix
+	check("after taking Z4 out of their one match")
+	for _, id := range []string{"z2", "z1"} {
+		if err := db.Delete(ctx, id); err != nil {
+			t.Fatal(err)
+		}
+		i := slices.IndexFunc(kept, func(m store.Match) bool { return m.ID == id })
+		kept = slices.Delete(kept, i, i+1)
+		check("after deleting " + id)
+	}
 	if err := db.Delete(ctx, "nope"); !errors.Is(err, store.ErrNotFound) {
 		t.Fatalf("delete of a missing match: %v, want ErrNotFound", err)
 	}
