@@ -56,9 +56,9 @@ var addrRE = regexp.MustCompile(`on (http://127\.0\.0\.1:\d+)/`)
 
 // start starts a server on the league dsn, listening on a free port of
 // 127.0.0.1, and waits until it serves.
-func start(t *testing.T, dsn string) *child {
+func start(t *testing.T, dsn string, extra ...string) *child {
 	t.Helper()
-	args, _ := json.Marshal([]string{"-db", dsn, "-addr", "127.0.0.1:0", "-token", token})
+	args, _ := json.Marshal(append([]string{"-db", dsn, "-addr", "127.0.0.1:0", "-token", token}, extra...))
 	cmd := exec.Command(os.Args[0], "-test.run=^$")
 	cmd.Env = append(os.Environ(), childEnv+"="+string(args))
 	cmd.Stderr = os.Stderr
@@ -376,4 +376,56 @@ func TestKillMidWriteSQLite(t *testing.T) {
 func TestKillMidWritePostgres(t *testing.T) {
 	t.Parallel()
 	killMidWrite(t, storetest.Postgres(t), 2)
+}
+
+func TestUsage(t *testing.T) {
+	for _, c := range []struct {
+		args   []string
+		status int
+		msg    string
+	}{
+		{[]string{"-nope"}, 2, "flag provided but not defined"},
+		{[]string{"extra"}, 2, "unexpected argument"},
+		{[]string{"-h"}, 0, "usage: skillgraph serve"},
+		{[]string{"-db", filepath.Join(t.TempDir(), "no", "such", "dir", "l.db"), "-token", "x"}, 1, "skillgraph serve: store:"},
+		{[]string{"-db", filepath.Join(t.TempDir(), "l.db"), "-token", "x", "-draw", "1.5"}, 1, "draw probability 1.5 outside [0, 1)"},
+		{[]string{"-db", filepath.Join(t.TempDir(), "l.db"), "-token", "x", "-import", "/no/such.csv"}, 1, "-import /no/such.csv"},
+		{[]string{"-db", filepath.Join(t.TempDir(), "l.db"), "-token", "x", "-addr", "256.0.0.1:1"}, 1, "256.0.0.1"},
+	} {
+		var out, errb strings.Builder
+		if got := serve.Run(c.args, &out, &errb); got != c.status || !strings.Contains(errb.String(), c.msg) {
+			t.Errorf("%v: status %d, stderr %q; want %d saying %q", c.args, got, errb.String(), c.status, c.msg)
+		}
+	}
+}
+
+// TestImport starts a server with -import twice on one league and reads
+// the leaderboard: the file's matches, stored once.
+func TestImport(t *testing.T) {
+	dir := t.TempDir()
+	csv := filepath.Join(dir, "m.csv")
+	data := "match_id,time,team,player,rank\n" +
+		"a,2025-03-01T18:00:00Z,x,Ada,1\na,2025-03-01T18:00:00Z,x,Bo,1\na,2025-03-01T18:00:00Z,y,Cy,2\n" +
+		"b,2025-03-02,1,Cy,1\nb,2025-03-02,2,Ada,2\n"
+	if err := os.WriteFile(csv, []byte(data), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	db := filepath.Join(dir, "l.db")
+	for range 2 {
+		c := start(t, db, "-import", csv)
+		c.kill(syscall.SIGTERM)
+	}
+	c := start(t, db)
+	res, err := http.Get(c.url + "/api/matches.csv")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Body.Close()
+	got, _ := io.ReadAll(res.Body)
+	want := "match_id,time,team,player,rank\n" +
+		"a,2025-03-01T18:00:00Z,1,Ada,1\na,2025-03-01T18:00:00Z,1,Bo,1\na,2025-03-01T18:00:00Z,2,Cy,2\n" +
+		"b,2025-03-02T00:00:00Z,1,Cy,1\nb,2025-03-02T00:00:00Z,2,Ada,2\n"
+	if string(got) != want {
+		t.Fatalf("exported:\n%s\nwant\n%s", got, want)
+	}
 }
