@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/skillgraph/skillgraph/internal/store"
+	"github.com/skillgraph/skillgraph/models/trueskill"
 )
 
 // MaxBody caps the bytes read from a request's body.
@@ -160,25 +161,21 @@ func (s *Server) errorPage(w http.ResponseWriter, r *http.Request, err error) {
 	s.render(w, r, code, "error", map[string]any{"Title": http.StatusText(code), "Message": msg})
 }
 
-func (s *Server) rows(r *http.Request) ([]Row, error) {
+// rows returns the league's parameters and its leaderboard.
+func (s *Server) rows(r *http.Request) (trueskill.Params, []Row, error) {
 	p, err := s.st.Params(r.Context())
 	if err != nil {
-		return nil, err
+		return p, nil, err
 	}
 	players, err := s.st.Players(r.Context())
 	if err != nil {
-		return nil, err
+		return p, nil, err
 	}
-	return leaderboard(p, players), nil
+	return p, leaderboard(p, players), nil
 }
 
 func (s *Server) leaderboardPage(w http.ResponseWriter, r *http.Request) {
-	rows, err := s.rows(r)
-	if err != nil {
-		s.errorPage(w, r, err)
-		return
-	}
-	p, err := s.st.Params(r.Context())
+	p, rows, err := s.rows(r)
 	if err != nil {
 		s.errorPage(w, r, err)
 		return
@@ -187,11 +184,7 @@ func (s *Server) leaderboardPage(w http.ResponseWriter, r *http.Request) {
 }
 
 func (s *Server) player(r *http.Request, name string) (PlayerView, Plot, error) {
-	p, err := s.st.Params(r.Context())
-	if err != nil {
-		return PlayerView{}, Plot{}, err
-	}
-	rows, err := s.rows(r)
+	p, rows, err := s.rows(r)
 	if err != nil {
 		return PlayerView{}, Plot{}, err
 	}
@@ -238,12 +231,7 @@ func splitNames(s string) []string {
 }
 
 func (s *Server) matchupPage(w http.ResponseWriter, r *http.Request) {
-	rows, err := s.rows(r)
-	if err != nil {
-		s.errorPage(w, r, err)
-		return
-	}
-	p, err := s.st.Params(r.Context())
+	p, rows, err := s.rows(r)
 	if err != nil {
 		s.errorPage(w, r, err)
 		return
@@ -291,9 +279,7 @@ func (s *Server) loginPage(w http.ResponseWriter, r *http.Request) {
 }
 
 func (s *Server) loginPost(w http.ResponseWriter, r *http.Request) {
-	r.Body = http.MaxBytesReader(w, r.Body, MaxBody)
-	if err := r.ParseForm(); err != nil {
-		s.errorPage(w, r, badRequest("cannot read the form: %v", err))
+	if !s.readForm(w, r, false, "") {
 		return
 	}
 	next := localPath(r.PostFormValue("next"))
@@ -377,14 +363,26 @@ func ParseMatchForm(f url.Values, now time.Time) (store.Match, error) {
 	return m, nil
 }
 
-func (s *Server) formPost(w http.ResponseWriter, r *http.Request) {
+// readForm reads a posted form of at most MaxBody bytes; with write set,
+// it also requires a logged-in session and its form token, for doing
+// what. It answers the request itself and returns false when the handler
+// should stop.
+func (s *Server) readForm(w http.ResponseWriter, r *http.Request, write bool, what string) bool {
 	r.Body = http.MaxBytesReader(w, r.Body, MaxBody)
 	if err := r.ParseForm(); err != nil {
 		s.errorPage(w, r, badRequest("cannot read the form: %v", err))
-		return
+		return false
 	}
-	if !s.formOK(r) {
-		s.render(w, r, http.StatusForbidden, "error", map[string]any{"Title": "Forbidden", "Message": "log in to enter matches (or reload the form: its token has expired)"})
+	if write && !s.formOK(r) {
+		s.render(w, r, http.StatusForbidden, "error", map[string]any{"Title": "Forbidden",
+			"Message": "log in to " + what + " (or reload the page: its form has expired)"})
+		return false
+	}
+	return true
+}
+
+func (s *Server) formPost(w http.ResponseWriter, r *http.Request) {
+	if !s.readForm(w, r, true, "enter matches") {
 		return
 	}
 	m, err := ParseMatchForm(r.PostForm, s.now())
@@ -405,13 +403,7 @@ func (s *Server) formPost(w http.ResponseWriter, r *http.Request) {
 }
 
 func (s *Server) formDelete(w http.ResponseWriter, r *http.Request) {
-	r.Body = http.MaxBytesReader(w, r.Body, MaxBody)
-	if err := r.ParseForm(); err != nil {
-		s.errorPage(w, r, badRequest("cannot read the form: %v", err))
-		return
-	}
-	if !s.formOK(r) {
-		s.render(w, r, http.StatusForbidden, "error", map[string]any{"Title": "Forbidden", "Message": "log in to delete matches"})
+	if !s.readForm(w, r, true, "delete matches") {
 		return
 	}
 	if err := s.st.Delete(r.Context(), r.PathValue("id")); err != nil {
@@ -435,12 +427,7 @@ func (s *Server) apiError(w http.ResponseWriter, err error) {
 }
 
 func (s *Server) apiLeaderboard(w http.ResponseWriter, r *http.Request) {
-	rows, err := s.rows(r)
-	if err != nil {
-		s.apiError(w, err)
-		return
-	}
-	p, err := s.st.Params(r.Context())
+	p, rows, err := s.rows(r)
 	if err != nil {
 		s.apiError(w, err)
 		return

@@ -100,21 +100,7 @@ func testRecord(t *testing.T, db *store.DB) {
 				t.Fatalf("%s: match %d is %+v, want %+v", step, i, got[i], want[i])
 			}
 		}
-		players, err := db.Players(ctx)
-		if err != nil {
-			t.Fatal(err)
-		}
-		ratings, games := storetest.Replay(t, p, want)
-		storetest.Same(t, players, ratings, games, 1e-12)
-		for _, pl := range players {
-			h, err := db.History(ctx, pl.Name)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if len(h) != pl.Games || h[len(h)-1].Rating != pl.Rating || !h[len(h)-1].Match.Time.Equal(pl.LastPlayed) {
-				t.Fatalf("%s: %s's history ends %+v after %d games, standing %+v", step, pl.Name, h[len(h)-1], len(h), pl)
-			}
-		}
+		storetest.Check(t, db, p, want, 1e-12)
 	}
 	for i := range 60 {
 		m := randomMatch(rng, fmt.Sprintf("m%d", i))

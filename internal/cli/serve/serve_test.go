@@ -232,21 +232,7 @@ func consistent(t *testing.T, dsn string, ms []server.MatchBody, acked map[strin
 	if err != nil {
 		t.Fatal(err)
 	}
-	players, err := db.Players(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	ratings, games := storetest.Replay(t, p, stored)
-	storetest.Same(t, players, ratings, games, 1e-12)
-	for _, pl := range players {
-		h, err := db.History(ctx, pl.Name)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if len(h) != pl.Games || h[len(h)-1].Rating != pl.Rating {
-			t.Fatalf("%s: %d points of history for %d games, last %v, standing %v", pl.Name, len(h), pl.Games, h[len(h)-1].Rating, pl.Rating)
-		}
-	}
+	storetest.Check(t, db, p, stored, 1e-12)
 	return stored
 }
 

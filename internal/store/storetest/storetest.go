@@ -113,3 +113,28 @@ func Same(t testing.TB, players []store.Player, ratings map[string]trueskill.Rat
 		}
 	}
 }
+
+// Check checks that the league in st holds the standings and histories
+// of replaying ms, its matches in stored order, with p: each player's
+// rating to tol, games and last match, and one point of history a match
+// ending at the standing.
+func Check(t testing.TB, st store.Store, p trueskill.Params, ms []store.Match, tol float64) {
+	t.Helper()
+	ctx := context.Background()
+	players, err := st.Players(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ratings, games := Replay(t, p, ms)
+	Same(t, players, ratings, games, tol)
+	for _, pl := range players {
+		h, err := st.History(ctx, pl.Name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		last := h[len(h)-1]
+		if len(h) != pl.Games || last.Rating != pl.Rating || !last.Match.Time.Equal(pl.LastPlayed) {
+			t.Fatalf("%s: %d points of history ending %+v, standing %+v", pl.Name, len(h), last, pl)
+		}
+	}
+}
