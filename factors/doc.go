@@ -9,6 +9,10 @@
 //	Within              I(|x| ≤ ε)         row 5, expectation propagation
 //	GaussianObservation N(y; x, c²), y observed
 //
+// and, for draw margins that are variables (Dangauthier, Herbrich, Minka
+// and Graepel 2007), ExceedsMargin I(x > m), WithinMargin I(|x| ≤ m) and
+// BetweenMargins I(−u ≤ x ≤ v), by expectation propagation.
+//
 // Each factor is a small struct of parameters that may be changed between
 // runs of a reused graph. Each implements graph.Evidence, so a graph built
 // from them reports its log evidence (for TrueSkill, the probability of the

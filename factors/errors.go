@@ -24,6 +24,10 @@ var (
 	// ErrDiverges reports an evidence integral that is infinite because too
 	// many cavities are uniform.
 	ErrDiverges = errors.New("evidence integral diverges")
+	// ErrRange reports a message whose computation leaves float64's range
+	// for valid parameters and cavity (a Poisson factor whose log-rate
+	// cavity lies beyond ±1e300, say).
+	ErrRange = errors.New("message out of floating-point range")
 )
 
 // densityTerm returns log N(d; 0, v), the evidence term of every exact
@@ -44,15 +48,17 @@ var one = graph.LogTerm{Var: 1}
 // The checks are split so that their fast path inlines into every message
 // operator and only a failure pays for formatting.
 
+// checkVariance rejects a variance that is not a normal positive float64
+// (messages.IsNormalVariance): below 2⁻¹⁰²² its precision 1/v overflows.
 func checkVariance(name string, v float64) error {
-	if !(v > 0) || v > math.MaxFloat64 {
+	if !messages.IsNormalVariance(v) {
 		return varianceError(name, v)
 	}
 	return nil
 }
 
 func varianceError(name string, v float64) error {
-	return fmt.Errorf("%w: %s = %v, want a finite positive number", ErrParameter, name, v)
+	return fmt.Errorf("%w: %s = %v, want a finite positive number of at least 2⁻¹⁰²²", ErrParameter, name, v)
 }
 
 func checkFinite(name string, x float64) error {
@@ -94,4 +100,47 @@ func checkCavity(c messages.Gaussian) error {
 
 func cavityError(c messages.Gaussian) error {
 	return fmt.Errorf("%w (precision %v)", ErrImproperCavity, c.Pi)
+}
+
+// checkedMessage passes on a factor's message if it is finite (a point
+// mass, π = +∞, at a finite location included) and otherwise returns
+// ErrRange: every factor's Message returns through it, so that parameters
+// and cavities that are each in range but whose message is not (a prior of
+// mean 1e10 and variance 1e-300, whose τ overflows) fail the update by
+// name instead of handing the graph an infinite message.
+func checkedMessage(m messages.Gaussian, err error) (messages.Gaussian, error) {
+	if err != nil {
+		return messages.Gaussian{}, err
+	}
+	if messages.IsFinite(m.Tau) && (messages.IsFinite(m.Pi) || m.IsPointMass()) {
+		return m, nil
+	}
+	return messages.Gaussian{}, fmt.Errorf("%w: message %v", ErrRange, m)
+}
+
+// checkedLog passes on a log evidence if it is finite: −∞, a zero
+// probability (an observation the factor rules out), is ErrImpossible, and
+// NaN or +∞ (a value beyond float64's range) ErrRange.
+func checkedLog(l float64, err error) (float64, error) {
+	switch {
+	case err != nil:
+		return 0, err
+	case messages.IsFinite(l):
+		return l, nil
+	case math.IsInf(l, -1):
+		return 0, fmt.Errorf("%w: log evidence −∞", ErrImpossible)
+	}
+	return 0, fmt.Errorf("%w: log evidence %v", ErrRange, l)
+}
+
+// checkedTerm is checkedLog for a graph.LogTerm: its Quad and Norm finite,
+// its Var positive and finite, when ok.
+func checkedTerm(t graph.LogTerm, ok bool, err error) (graph.LogTerm, bool, error) {
+	switch {
+	case err != nil:
+		return graph.LogTerm{}, false, err
+	case !ok || messages.IsFinite(t.Quad) && messages.IsFinite(t.Norm) && t.Var > 0 && t.Var <= math.MaxFloat64:
+		return t, ok, nil
+	}
+	return graph.LogTerm{}, false, fmt.Errorf("%w: log evidence term %+v", ErrRange, t)
 }

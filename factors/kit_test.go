@@ -57,7 +57,7 @@ func TestKitLinearGaussian(t *testing.T) {
 		f := factors.NewLinearGaussian([]float64{1, -1.5, 2}, 0.4, 2.75, 0.8)
 		factortest.Check(t, factortest.Case{Name: "linear Gaussian", Factor: f, Cavities: cs,
 			Density: func(x []float64) float64 {
-				return gaussDensity(f.Value, f.Coefficients[0]*x[0]+f.Coefficients[1]*x[1]+f.Coefficients[2]*x[2]+f.Offset, f.Variance)
+				return gaussDensity(f.Value, f.Coefficient(0)*x[0]+f.Coefficient(1)*x[1]+f.Coefficient(2)*x[2]+f.Offset, f.Variance)
 			}})
 	}
 	// A zero coefficient: that variable is not observed, and its message

@@ -30,6 +30,10 @@ func (l *Likelihood) Validate() error { return checkVariance("variance c²", l.V
 
 // Message returns the message on edge i (0: to x, 1: to y).
 func (l *Likelihood) Message(i int, e graph.Edges) (messages.Gaussian, error) {
+	return checkedMessage(l.message(i, e))
+}
+
+func (l *Likelihood) message(i int, e graph.Edges) (messages.Gaussian, error) {
 	if err := l.Validate(); err != nil {
 		return messages.Gaussian{}, err
 	}
@@ -44,6 +48,10 @@ func (l *Likelihood) Message(i int, e graph.Edges) (messages.Gaussian, error) {
 // LogAverageFactor returns log ∫∫ N(x; y, c²) ĉ_x(x) ĉ_y(y) = log N(μ_x; μ_y,
 // σ_x² + σ_y² + c²); 0 if one cavity is uniform, ErrDiverges if both are.
 func (l *Likelihood) LogAverageFactor(e graph.Edges) (float64, error) {
+	return checkedLog(l.logAverageFactor(e))
+}
+
+func (l *Likelihood) logAverageFactor(e graph.Edges) (float64, error) {
 	cx, cy := e.Cavity(0), e.Cavity(1)
 	t, ok, err := l.term(cx, cy)
 	if err != nil {
@@ -57,6 +65,10 @@ func (l *Likelihood) LogAverageFactor(e graph.Edges) (float64, error) {
 
 // LogAverageFactorTerm returns LogAverageFactor as a graph.LogTerm.
 func (l *Likelihood) LogAverageFactorTerm(e graph.Edges) (graph.LogTerm, bool, error) {
+	return checkedTerm(l.logAverageFactorTerm(e))
+}
+
+func (l *Likelihood) logAverageFactorTerm(e graph.Edges) (graph.LogTerm, bool, error) {
 	return l.term(e.Cavity(0), e.Cavity(1))
 }
 
@@ -79,5 +91,5 @@ func (l *Likelihood) LinearForm() (a []float64, mean, variance float64) {
 
 // Label returns "N(x; y, c²)".
 func (l *Likelihood) Label(vars []string) string {
-	return fmt.Sprintf("N(%s; %s, %.4g)", vars[0], vars[1], l.Variance)
+	return fmt.Sprintf("N(%s; %s, %.4g)", varName(vars, 0), varName(vars, 1), l.Variance)
 }

@@ -2,6 +2,7 @@ package factors
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/skillgraph/skillgraph/graph"
@@ -21,36 +22,67 @@ import (
 // (Table 1's row 4 with the noise v added, as row 2 adds c²). A zero
 // coefficient sends the uniform message; a uniform cavity among the others
 // makes the message uniform.
+//
+// The coefficients are the factor's own copy, fixed in number (its arity)
+// and changed only through SetCoefficients, as WeightedSum's; the scalar
+// parameters are checked at every message.
 type LinearGaussian struct {
-	Coefficients []float64 // a
-	Offset       float64   // c
-	Value        float64   // y, the observation
-	Variance     float64   // v, the noise variance
+	a        []float64
+	Offset   float64 // c
+	Value    float64 // y, the observation
+	Variance float64 // v, the noise variance
 }
 
-// NewLinearGaussian returns the factor N(value; aᵀx + offset, variance).
+// NewLinearGaussian returns the factor N(value; aᵀx + offset, variance),
+// with a copy of a.
 func NewLinearGaussian(a []float64, offset, value, variance float64) *LinearGaussian {
-	return &LinearGaussian{Coefficients: a, Offset: offset, Value: value, Variance: variance}
+	return &LinearGaussian{a: slices.Clone(a), Offset: offset, Value: value, Variance: variance}
 }
 
-// Arity is len(Coefficients).
-func (l *LinearGaussian) Arity() int { return len(l.Coefficients) }
+// Coefficients returns a copy of the coefficients a.
+func (l *LinearGaussian) Coefficients() []float64 { return slices.Clone(l.a) }
+
+// Coefficient returns aⱼ (0 for a j the factor lacks).
+func (l *LinearGaussian) Coefficient(j int) float64 {
+	if uint(j) >= uint(len(l.a)) {
+		return 0
+	}
+	return l.a[j]
+}
+
+// SetCoefficients replaces the coefficients by a: as many as before, each
+// finite; otherwise it returns ErrParameter and leaves them unchanged.
+func (l *LinearGaussian) SetCoefficients(a ...float64) error {
+	if len(a) != len(l.a) {
+		return fmt.Errorf("%w: %d coefficients for a linear-Gaussian observation of %d variables", ErrParameter, len(a), len(l.a))
+	}
+	if err := checkCoefficients(a); err != nil {
+		return err
+	}
+	copy(l.a, a)
+	return nil
+}
+
+// Arity is the number of coefficients.
+func (l *LinearGaussian) Arity() int { return len(l.a) }
 
 // Validate reports an empty or non-finite coefficient vector, a non-finite
-// offset or value and a variance that is not positive and finite.
+// offset or value (or difference of the two) and a variance that is not
+// positive and finite.
 func (l *LinearGaussian) Validate() error {
-	if len(l.Coefficients) == 0 {
+	if len(l.a) == 0 {
 		return fmt.Errorf("%w: linear-Gaussian observation of no variables", ErrParameter)
 	}
-	for j, a := range l.Coefficients {
-		if !messages.IsFinite(a) {
-			return fmt.Errorf("%w: coefficient %d = %v, want a finite number", ErrParameter, j, a)
-		}
+	if err := checkCoefficients(l.a); err != nil {
+		return err
 	}
 	if err := checkFinite("offset c", l.Offset); err != nil {
 		return err
 	}
 	if err := checkFinite("observed value y", l.Value); err != nil {
+		return err
+	}
+	if err := checkFinite("y − c", l.Value-l.Offset); err != nil {
 		return err
 	}
 	return checkVariance("noise variance v", l.Variance)
@@ -59,17 +91,21 @@ func (l *LinearGaussian) Validate() error {
 // Message returns the message on edge i; an edge the factor lacks is
 // graph.ErrNoFactor.
 func (l *LinearGaussian) Message(i int, e graph.Edges) (messages.Gaussian, error) {
+	return checkedMessage(l.message(i, e))
+}
+
+func (l *LinearGaussian) message(i int, e graph.Edges) (messages.Gaussian, error) {
 	if err := l.Validate(); err != nil {
 		return messages.Gaussian{}, err
 	}
-	if i < 0 || i >= len(l.Coefficients) {
+	if i < 0 || i >= len(l.a) {
 		return messages.Gaussian{}, edgeError(i, l.Arity())
 	}
-	ai := l.Coefficients[i]
+	ai := l.a[i]
 	if ai == 0 {
 		return messages.Gaussian{}, nil
 	}
-	mean, variance, uniform, err := combine(e, len(l.Coefficients), i, func(j int) float64 { return l.Coefficients[j] })
+	mean, variance, uniform, err := combine(e, len(l.a), i, func(j int) float64 { return l.a[j] })
 	if err != nil || uniform {
 		return messages.Gaussian{}, err
 	}
@@ -82,6 +118,10 @@ func (l *LinearGaussian) Message(i int, e graph.Edges) (messages.Gaussian, error
 // coefficient) integrating that variable out leaves 1/|aⱼ|; with more,
 // ErrDiverges.
 func (l *LinearGaussian) LogAverageFactor(e graph.Edges) (float64, error) {
+	return checkedLog(l.logAverageFactor(e))
+}
+
+func (l *LinearGaussian) logAverageFactor(e graph.Edges) (float64, error) {
 	t, _, err := l.LogAverageFactorTerm(e)
 	if err != nil {
 		return 0, err
@@ -92,11 +132,15 @@ func (l *LinearGaussian) LogAverageFactor(e graph.Edges) (float64, error) {
 // LogAverageFactorTerm returns LogAverageFactor as a graph.LogTerm (always
 // of that form: the noise keeps the variance positive).
 func (l *LinearGaussian) LogAverageFactorTerm(e graph.Edges) (graph.LogTerm, bool, error) {
+	return checkedTerm(l.logAverageFactorTerm(e))
+}
+
+func (l *LinearGaussian) logAverageFactorTerm(e graph.Edges) (graph.LogTerm, bool, error) {
 	if err := l.Validate(); err != nil {
 		return graph.LogTerm{}, false, err
 	}
 	d, v, uniform := l.Value-l.Offset, l.Variance, -1
-	for j, a := range l.Coefficients {
+	for j, a := range l.a {
 		if a == 0 {
 			continue
 		}
@@ -115,7 +159,7 @@ func (l *LinearGaussian) LogAverageFactorTerm(e graph.Edges) (graph.LogTerm, boo
 		v += a * a * c.Variance()
 	}
 	if uniform >= 0 {
-		a := l.Coefficients[uniform]
+		a := l.a[uniform]
 		return graph.LogTerm{Var: a * a}, true, nil // −log|a| = −½·log a²
 	}
 	t, ok := densityTerm(d, v)
@@ -127,14 +171,16 @@ func (l *LinearGaussian) LogAverageFactorTerm(e graph.Edges) (graph.LogTerm, boo
 
 // LinearForm returns a, y − c and v: the density N(aᵀx; y − c, v).
 func (l *LinearGaussian) LinearForm() (a []float64, mean, variance float64) {
-	return l.Coefficients, l.Value - l.Offset, l.Variance
+	return slices.Clone(l.a), l.Value - l.Offset, l.Variance
 }
 
 // Label returns "N(y; a₁·x₁ + … + c, v)".
 func (l *LinearGaussian) Label(vars []string) string {
 	var sb strings.Builder
 	fmt.Fprintf(&sb, "N(%.4g; ", l.Value)
-	writeLinear(&sb, l.Coefficients, vars)
+	for j, a := range l.a {
+		writeTerm(&sb, j, a, varName(vars, j))
+	}
 	if l.Offset != 0 {
 		fmt.Fprintf(&sb, " %+.4g", l.Offset)
 	}

@@ -33,7 +33,11 @@ func (o *GaussianObservation) Validate() error {
 }
 
 // Message returns N(x; y, c²) as a message to x.
-func (o *GaussianObservation) Message(int, graph.Edges) (messages.Gaussian, error) {
+func (o *GaussianObservation) Message(i int, e graph.Edges) (messages.Gaussian, error) {
+	return checkedMessage(o.message(i, e))
+}
+
+func (o *GaussianObservation) message(int, graph.Edges) (messages.Gaussian, error) {
 	if err := o.Validate(); err != nil {
 		return messages.Gaussian{}, err
 	}
@@ -43,11 +47,19 @@ func (o *GaussianObservation) Message(int, graph.Edges) (messages.Gaussian, erro
 // LogAverageFactor returns the log predictive density of the observation,
 // log ∫ N(y; x, c²)·ĉ(x) dx = log N(y; μ_c, c² + σ_c²).
 func (o *GaussianObservation) LogAverageFactor(e graph.Edges) (float64, error) {
+	return checkedLog(o.logAverageFactor(e))
+}
+
+func (o *GaussianObservation) logAverageFactor(e graph.Edges) (float64, error) {
 	return logAverageConstant(e, o.Value, o.Variance), nil
 }
 
 // LogAverageFactorTerm returns LogAverageFactor as a graph.LogTerm.
 func (o *GaussianObservation) LogAverageFactorTerm(e graph.Edges) (graph.LogTerm, bool, error) {
+	return checkedTerm(o.logAverageFactorTerm(e))
+}
+
+func (o *GaussianObservation) logAverageFactorTerm(e graph.Edges) (graph.LogTerm, bool, error) {
 	t, ok := constantTerm(e, o.Value, o.Variance)
 	return t, ok, nil
 }
@@ -60,5 +72,5 @@ func (o *GaussianObservation) LinearForm() (a []float64, mean, variance float64)
 
 // Label returns "N(y; x, c²)".
 func (o *GaussianObservation) Label(vars []string) string {
-	return fmt.Sprintf("N(%.4g; %s, %.4g)", o.Value, vars[0], o.Variance)
+	return fmt.Sprintf("N(%.4g; %s, %.4g)", o.Value, varName(vars, 0), o.Variance)
 }

@@ -58,7 +58,11 @@ func (p *Poisson) Validate() error {
 }
 
 // Message returns q/cavity for the q of Lemma 1.
-func (p *Poisson) Message(_ int, e graph.Edges) (messages.Gaussian, error) {
+func (p *Poisson) Message(i int, e graph.Edges) (messages.Gaussian, error) {
+	return checkedMessage(p.message(i, e))
+}
+
+func (p *Poisson) message(_ int, e graph.Edges) (messages.Gaussian, error) {
 	if err := p.Validate(); err != nil {
 		return messages.Gaussian{}, err
 	}
@@ -84,7 +88,11 @@ func (p *Poisson) Message(_ int, e graph.Edges) (messages.Gaussian, error) {
 	}
 	ek := q.Pi - c.Pi // e^κ, also 1/σ'² − 1/σ²
 	// τ = τ' − τ_c = k + e^κ(μ' − 1), written without the subtraction.
-	return messages.Gaussian{Pi: ek, Tau: float64(p.Count) + ek*(q.Mean()-1)}, nil
+	msg := messages.Gaussian{Pi: ek, Tau: float64(p.Count) + ek*(q.Mean()-1)}
+	if !msg.IsFinite() {
+		return messages.Gaussian{}, fmt.Errorf("%w: Poisson message %v for the cavity %v", ErrRange, msg, c)
+	}
+	return msg, nil
 }
 
 // PoissonProject returns the Gaussian q(x) = N(μ', σ'²) of Lemma 1 that
@@ -112,6 +120,9 @@ func PoissonProject(mean, variance float64, k int) (messages.Gaussian, int, erro
 	s2, c := variance, variance/2
 	M := mean + s2*float64(k)
 	logS2 := math.Log(s2)
+	if !messages.IsFinite(M + logS2 + c) {
+		return messages.Gaussian{}, 0, fmt.Errorf("%w: Poisson projection of N(%v, %v) with count %d", ErrRange, mean, variance, k)
+	}
 	kappa := wrightStart(logS2+M, c) - logS2
 	lo, hi := math.Inf(-1), math.Inf(1)
 	var w float64
@@ -149,8 +160,9 @@ func PoissonProject(mean, variance float64, k int) (messages.Gaussian, int, erro
 			break
 		}
 		if !(next > lo && next < hi) {
-			// Outside the bracket (or not finite): bisect it.
-			next = 0.5 * (lo + hi)
+			// Outside the bracket (or not finite): bisect it (halves
+			// first: lo + hi may overflow).
+			next = 0.5*lo + 0.5*hi
 			if next == lo || next == hi { // the bracket is one ulp wide
 				break
 			}
@@ -161,10 +173,11 @@ func PoissonProject(mean, variance float64, k int) (messages.Gaussian, int, erro
 	// the cancellation in μ + σ²k − w when both terms are large.
 	v := s2 / (1 + w)
 	mu := kappa - v/2
-	if !messages.IsFinite(mu) || !(v > 0) {
-		return messages.Gaussian{}, n, fmt.Errorf("Poisson projection of N(%v, %v) with count %d: not finite", mean, variance, k)
+	q := messages.NewGaussian(mu, v)
+	if !messages.IsFinite(mu) || !(v > 0) || !q.IsFinite() || !(q.Pi > 0) {
+		return messages.Gaussian{}, n, fmt.Errorf("%w: Poisson projection of N(%v, %v) with count %d", ErrRange, mean, variance, k)
 	}
-	return messages.NewGaussian(mu, v), n, nil
+	return q, n, nil
 }
 
 // haltStep is the Halley step below which the iterate after it is accurate to
@@ -213,6 +226,8 @@ func wrightR(u float64) float64 {
 	switch {
 	case u < wrightLo:
 		return u
+	case u != u:
+		return u // NaN: the caller's iteration fails its range check
 	case u >= wrightHi:
 		L := math.Log(u)
 		return L - L/u*(1+(L-2)/(2*u)+(L*(2*L-9)+6)/(6*u*u))
@@ -251,7 +266,7 @@ func wrightStart(K, c float64) float64 {
 		}
 		next := u - F/(1+c*w*q*q*q)
 		if !(next > lo && next < hi) {
-			next = 0.5 * (lo + hi)
+			next = 0.5*lo + 0.5*hi
 		}
 		if math.Abs(next-u)*q <= 1e-9*(1+math.Abs(z)) || next == lo || next == hi {
 			return wrightR(next)
@@ -307,6 +322,10 @@ func solveZPlusExpZExact(K float64) float64 {
 // prior's Gaussian tail, the right side falls like exp(−eˣ), so each side
 // gets its own rule).
 func (p *Poisson) LogAverageFactor(e graph.Edges) (float64, error) {
+	return checkedLog(p.logAverageFactor(e))
+}
+
+func (p *Poisson) logAverageFactor(e graph.Edges) (float64, error) {
 	c := e.Cavity(0)
 	k := float64(p.Count)
 	lgk, _ := math.Lgamma(k + 1)
@@ -316,6 +335,9 @@ func (p *Poisson) LogAverageFactor(e graph.Edges) (float64, error) {
 		return k*x - math.Exp(x) - lgk, nil
 	case c.IsUniform():
 		return 0, ErrDiverges
+	}
+	if err := checkCavity(c); err != nil {
+		return 0, err
 	}
 	mean, variance := c.Mean(), c.Variance()
 	logf := func(x float64) float64 {
@@ -341,13 +363,17 @@ func (p *Poisson) LogAverageFactor(e graph.Edges) (float64, error) {
 		}
 		return far
 	}
+	lo, hi := edge(-1), edge(1)
+	if !messages.IsFinite(lo+hi) || !messages.IsFinite(top) {
+		return 0, fmt.Errorf("%w: Poisson evidence of count %d at the cavity %v", ErrRange, p.Count, c)
+	}
 	integrand := func(x float64) float64 { return math.Exp(logf(x) - top) }
-	sum := quad.Fixed(integrand, edge(-1), mode, 128, quad.Legendre{}, 0) +
-		quad.Fixed(integrand, mode, edge(1), 128, quad.Legendre{}, 0)
+	sum := quad.Fixed(integrand, lo, mode, 128, quad.Legendre{}, 0) +
+		quad.Fixed(integrand, mode, hi, 128, quad.Legendre{}, 0)
 	return math.Log(sum) + top, nil
 }
 
 // Label returns "Poisson(k; exp(x))".
 func (p *Poisson) Label(vars []string) string {
-	return fmt.Sprintf("Poisson(%d; exp(%s))", p.Count, vars[0])
+	return fmt.Sprintf("Poisson(%d; exp(%s))", p.Count, varName(vars, 0))
 }

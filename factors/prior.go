@@ -31,7 +31,11 @@ func (p *Prior) Validate() error {
 }
 
 // Message returns N(Mean, Variance).
-func (p *Prior) Message(int, graph.Edges) (messages.Gaussian, error) {
+func (p *Prior) Message(i int, e graph.Edges) (messages.Gaussian, error) {
+	return checkedMessage(p.message(i, e))
+}
+
+func (p *Prior) message(int, graph.Edges) (messages.Gaussian, error) {
 	if err := p.Validate(); err != nil {
 		return messages.Gaussian{}, err
 	}
@@ -41,11 +45,19 @@ func (p *Prior) Message(int, graph.Edges) (messages.Gaussian, error) {
 
 // LogAverageFactor returns log ∫ N(x; m, v²)·ĉ(x) dx = log N(m; μ_c, v² + σ_c²).
 func (p *Prior) LogAverageFactor(e graph.Edges) (float64, error) {
+	return checkedLog(p.logAverageFactor(e))
+}
+
+func (p *Prior) logAverageFactor(e graph.Edges) (float64, error) {
 	return logAverageConstant(e, p.Mean, p.Variance), nil
 }
 
 // LogAverageFactorTerm returns LogAverageFactor as a graph.LogTerm.
 func (p *Prior) LogAverageFactorTerm(e graph.Edges) (graph.LogTerm, bool, error) {
+	return checkedTerm(p.logAverageFactorTerm(e))
+}
+
+func (p *Prior) logAverageFactorTerm(e graph.Edges) (graph.LogTerm, bool, error) {
 	t, ok := constantTerm(e, p.Mean, p.Variance)
 	return t, ok, nil
 }
@@ -76,5 +88,5 @@ func (p *Prior) LinearForm() (a []float64, mean, variance float64) {
 
 // Label returns "N(x; m, v)".
 func (p *Prior) Label(vars []string) string {
-	return fmt.Sprintf("N(%s; %.4g, %.4g)", vars[0], p.Mean, p.Variance)
+	return fmt.Sprintf("N(%s; %.4g, %.4g)", varName(vars, 0), p.Mean, p.Variance)
 }

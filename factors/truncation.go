@@ -35,7 +35,11 @@ func (*GreaterThan) Approximation() string { return "EP" }
 func (g *GreaterThan) Validate() error { return checkMargin(g.Margin) }
 
 // Message returns the moment-matched message to x.
-func (g *GreaterThan) Message(_ int, e graph.Edges) (messages.Gaussian, error) {
+func (g *GreaterThan) Message(i int, e graph.Edges) (messages.Gaussian, error) {
+	return checkedMessage(g.message(i, e))
+}
+
+func (g *GreaterThan) message(_ int, e graph.Edges) (messages.Gaussian, error) {
 	if err := g.Validate(); err != nil {
 		return messages.Gaussian{}, err
 	}
@@ -71,6 +75,10 @@ func truncatedMessage(c messages.Gaussian, sc float64, tr messages.Truncation) (
 
 // LogAverageFactor returns log P(x > ε) under the cavity, log Φ((μ − ε)/σ).
 func (g *GreaterThan) LogAverageFactor(e graph.Edges) (float64, error) {
+	return checkedLog(g.logAverageFactor(e))
+}
+
+func (g *GreaterThan) logAverageFactor(e graph.Edges) (float64, error) {
 	c := e.Cavity(0)
 	switch {
 	case c.IsUniform():
@@ -87,7 +95,7 @@ func (g *GreaterThan) LogAverageFactor(e graph.Edges) (float64, error) {
 
 // Label returns "I(x > ε)".
 func (g *GreaterThan) Label(vars []string) string {
-	return fmt.Sprintf("I(%s > %.4g)", vars[0], g.Margin)
+	return fmt.Sprintf("I(%s > %.4g)", varName(vars, 0), g.Margin)
 }
 
 // Within is the draw factor I(|x| ≤ ε) (Table 1, row 5, right): the team
@@ -112,7 +120,11 @@ func (*Within) Approximation() string { return "EP" }
 func (w *Within) Validate() error { return checkMargin(w.Margin) }
 
 // Message returns the moment-matched message to x.
-func (w *Within) Message(_ int, e graph.Edges) (messages.Gaussian, error) {
+func (w *Within) Message(i int, e graph.Edges) (messages.Gaussian, error) {
+	return checkedMessage(w.message(i, e))
+}
+
+func (w *Within) message(_ int, e graph.Edges) (messages.Gaussian, error) {
 	if err := w.Validate(); err != nil {
 		return messages.Gaussian{}, err
 	}
@@ -137,6 +149,10 @@ func (w *Within) Message(_ int, e graph.Edges) (messages.Gaussian, error) {
 // LogAverageFactor returns log P(|x| ≤ ε) under the cavity; log 2ε for a
 // uniform cavity.
 func (w *Within) LogAverageFactor(e graph.Edges) (float64, error) {
+	return checkedLog(w.logAverageFactor(e))
+}
+
+func (w *Within) logAverageFactor(e graph.Edges) (float64, error) {
 	c := e.Cavity(0)
 	switch {
 	case c.IsUniform():
@@ -153,5 +169,5 @@ func (w *Within) LogAverageFactor(e graph.Edges) (float64, error) {
 
 // Label returns "I(|x| ≤ ε)".
 func (w *Within) Label(vars []string) string {
-	return fmt.Sprintf("I(|%s| ≤ %.4g)", vars[0], w.Margin)
+	return fmt.Sprintf("I(|%s| ≤ %.4g)", varName(vars, 0), w.Margin)
 }

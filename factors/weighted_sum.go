@@ -3,6 +3,7 @@ package factors
 import (
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 
 	"github.com/skillgraph/skillgraph/graph"
@@ -22,12 +23,54 @@ import (
 // leaves that player untouched); a uniform cavity among the inputs makes the
 // output uniform. Team performance is WeightedSum(1, 1, …) (or the players'
 // partial-play weights) and a difference is WeightedSum(1, −1).
+//
+// The coefficients are the factor's own copy: their number, which is its
+// arity, is fixed when it is made, and they change only through
+// SetCoefficients, which keeps them finite, so a graph built with the
+// factor (whose Build validates it) never sees an invalid one.
 type WeightedSum struct {
-	Coefficients []float64 // a
+	a []float64
 }
 
-// NewWeightedSum returns the factor x = Σ aⱼ·yⱼ.
-func NewWeightedSum(a ...float64) *WeightedSum { return &WeightedSum{Coefficients: a} }
+// NewWeightedSum returns the factor x = Σ aⱼ·yⱼ, with a copy of a (checked
+// by Validate, which Build calls).
+func NewWeightedSum(a ...float64) *WeightedSum { return &WeightedSum{a: slices.Clone(a)} }
+
+// Coefficients returns a copy of the coefficients a.
+func (w *WeightedSum) Coefficients() []float64 { return slices.Clone(w.a) }
+
+// Coefficient returns aⱼ (0 for a j the factor lacks).
+func (w *WeightedSum) Coefficient(j int) float64 {
+	if uint(j) >= uint(len(w.a)) {
+		return 0
+	}
+	return w.a[j]
+}
+
+// SetCoefficients replaces the coefficients by a: as many as before (the
+// factor's edges are fixed), each finite; otherwise it returns ErrParameter
+// and leaves them unchanged. It reuses a graph for a new match of the same
+// shape with other weights.
+func (w *WeightedSum) SetCoefficients(a ...float64) error {
+	if len(a) != len(w.a) {
+		return fmt.Errorf("%w: %d coefficients for a weighted sum of %d terms", ErrParameter, len(a), len(w.a))
+	}
+	if err := checkCoefficients(a); err != nil {
+		return err
+	}
+	copy(w.a, a)
+	return nil
+}
+
+// checkCoefficients reports a coefficient that is not finite.
+func checkCoefficients(a []float64) error {
+	for j, x := range a {
+		if !messages.IsFinite(x) {
+			return fmt.Errorf("%w: coefficient %d = %v, want a finite number", ErrParameter, j, x)
+		}
+	}
+	return nil
+}
 
 // NewEquality returns the factor I(x = y): the weighted sum of one term
 // with coefficient 1, whose messages pass each cavity through unchanged
@@ -39,20 +82,15 @@ func NewEquality() *WeightedSum { return NewWeightedSum(1) }
 // NewDifference returns the factor x = y₀ − y₁.
 func NewDifference() *WeightedSum { return NewWeightedSum(1, -1) }
 
-// Arity is 1 + len(Coefficients).
-func (w *WeightedSum) Arity() int { return 1 + len(w.Coefficients) }
+// Arity is 1 + the number of coefficients.
+func (w *WeightedSum) Arity() int { return 1 + len(w.a) }
 
 // Validate reports an empty or non-finite coefficient vector.
 func (w *WeightedSum) Validate() error {
-	if len(w.Coefficients) == 0 {
+	if len(w.a) == 0 {
 		return fmt.Errorf("%w: weighted sum without terms", ErrParameter)
 	}
-	for j, a := range w.Coefficients {
-		if !messages.IsFinite(a) {
-			return fmt.Errorf("%w: coefficient %d = %v, want a finite number", ErrParameter, j, a)
-		}
-	}
-	return nil
+	return checkCoefficients(w.a)
 }
 
 // coefficient returns the weight of edge i in the constraint
@@ -61,7 +99,7 @@ func (w *WeightedSum) coefficient(i int) float64 {
 	if i == 0 {
 		return 1
 	}
-	return w.Coefficients[i-1]
+	return w.a[i-1]
 }
 
 // solvedCoefficient returns the weight of edge k in the constraint solved
@@ -77,19 +115,23 @@ func (w *WeightedSum) solvedCoefficient(i, k int) float64 {
 // Message returns the message on edge i (0: to the sum, j+1: to term j);
 // an edge the factor lacks is graph.ErrNoFactor.
 func (w *WeightedSum) Message(i int, e graph.Edges) (messages.Gaussian, error) {
-	if i < 0 || i > len(w.Coefficients) {
+	return checkedMessage(w.message(i, e))
+}
+
+func (w *WeightedSum) message(i int, e graph.Edges) (messages.Gaussian, error) {
+	if i < 0 || i > len(w.a) {
 		return messages.Gaussian{}, edgeError(i, w.Arity())
 	}
 	ai := w.coefficient(i)
 	if ai == 0 {
 		return messages.Gaussian{}, nil
 	}
-	switch len(w.Coefficients) {
+	switch len(w.a) {
 	case 1:
 		// x = a·y: a scaling, π_x = π_y/a², τ_x = τ_y/a (and inversely).
 		c := e.Cavity(1 - i)
 		if c.Pi > 0 && !math.IsInf(c.Pi, 1) {
-			a := w.Coefficients[0]
+			a := w.a[0]
 			if a == 1 { // a one-player team without a weight: the identity
 				return c, nil
 			}
@@ -178,6 +220,10 @@ func otherTwo(i int) (k1, k2 int) {
 // σ_x² + Σ aⱼ²σⱼ²). With one uniform cavity, integrating that variable out of
 // the constraint leaves 1/|coefficient|; with more, ErrDiverges.
 func (w *WeightedSum) LogAverageFactor(e graph.Edges) (float64, error) {
+	return checkedLog(w.logAverageFactor(e))
+}
+
+func (w *WeightedSum) logAverageFactor(e graph.Edges) (float64, error) {
 	mean, variance, uniform := w.constraintMoments(e)
 	t, ok, err := w.term(mean, variance, uniform)
 	if err != nil {
@@ -191,6 +237,10 @@ func (w *WeightedSum) LogAverageFactor(e graph.Edges) (float64, error) {
 
 // LogAverageFactorTerm returns LogAverageFactor as a graph.LogTerm.
 func (w *WeightedSum) LogAverageFactorTerm(e graph.Edges) (graph.LogTerm, bool, error) {
+	return checkedTerm(w.logAverageFactorTerm(e))
+}
+
+func (w *WeightedSum) logAverageFactorTerm(e graph.Edges) (graph.LogTerm, bool, error) {
 	return w.term(w.constraintMoments(e))
 }
 
@@ -239,7 +289,7 @@ func (w *WeightedSum) constraintMoments(e graph.Edges) (mean, variance float64, 
 func (w *WeightedSum) LinearForm() (a []float64, mean, variance float64) {
 	a = make([]float64, w.Arity())
 	a[0] = 1
-	for j, b := range w.Coefficients {
+	for j, b := range w.a {
 		a[j+1] = -b
 	}
 	return a, 0, 0
@@ -249,26 +299,36 @@ func (w *WeightedSum) LinearForm() (a []float64, mean, variance float64) {
 // "d1 = t1 − t2".
 func (w *WeightedSum) Label(vars []string) string {
 	var sb strings.Builder
-	sb.WriteString(vars[0])
+	sb.WriteString(varName(vars, 0))
 	sb.WriteString(" = ")
-	writeLinear(&sb, w.Coefficients, vars[1:])
+	for j, a := range w.a {
+		writeTerm(&sb, j, a, varName(vars, j+1))
+	}
 	return sb.String()
 }
 
-// writeLinear writes Σ aⱼ·varsⱼ in short form: "x − 2·y", "−x + y".
-func writeLinear(sb *strings.Builder, a []float64, vars []string) {
-	for j, a := range a {
-		switch {
-		case j > 0 && a < 0:
-			sb.WriteString(" − ")
-		case j > 0:
-			sb.WriteString(" + ")
-		case a < 0:
-			sb.WriteString("−")
-		}
-		if math.Abs(a) != 1 {
-			fmt.Fprintf(sb, "%.4g·", math.Abs(a))
-		}
-		sb.WriteString(vars[j])
+// writeTerm writes the term j of a linear combination, a·name, in short
+// form: the terms of "x − 2·y", "−x + y".
+func writeTerm(sb *strings.Builder, j int, a float64, name string) {
+	switch {
+	case j > 0 && a < 0:
+		sb.WriteString(" − ")
+	case j > 0:
+		sb.WriteString(" + ")
+	case a < 0:
+		sb.WriteString("−")
 	}
+	if math.Abs(a) != 1 {
+		fmt.Fprintf(sb, "%.4g·", math.Abs(a))
+	}
+	sb.WriteString(name)
+}
+
+// varName returns vars[i], or "?" for a name the caller did not give: a
+// label is for people and never fails.
+func varName(vars []string, i int) string {
+	if uint(i) < uint(len(vars)) {
+		return vars[i]
+	}
+	return "?"
 }

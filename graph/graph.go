@@ -130,6 +130,14 @@ var (
 	ErrNoEvidence    = errors.New("factor does not report evidence")
 	ErrDamping       = errors.New("invalid damping")
 	ErrDuplicateName = errors.New("two variables with one name")
+	// ErrPanicked is wrapped, with the factor named, when a factor's
+	// method panics during an update or an evidence computation: the panic
+	// is recovered and returned as an error.
+	ErrPanicked = errors.New("factor panicked")
+	// ErrZeroEvidence reports evidence of probability zero: a factor whose
+	// average under its cavities is 0 (an observed outcome the model rules
+	// out), so that its logarithm is −∞.
+	ErrZeroEvidence = errors.New("evidence of probability zero")
 	// ErrNilGraph is wrapped by the functions of other packages (schedules,
 	// dot) that are given a nil *Graph.
 	ErrNilGraph = errors.New("nil graph")
@@ -150,6 +158,40 @@ func (e *UpdateError) Error() string {
 
 // Unwrap returns the factor's error.
 func (e *UpdateError) Unwrap() error { return e.Err }
+
+// EvidenceError reports a factor whose evidence term could not be used:
+// its method failed or panicked (ErrPanicked), or returned NaN or +∞
+// (ErrNotFinite) or −∞ (ErrZeroEvidence).
+type EvidenceError struct {
+	Graph  string
+	Factor FactorID
+	Label  string
+	Err    error
+}
+
+// Error names the graph, the factor and its label.
+func (e *EvidenceError) Error() string {
+	return fmt.Sprintf("graph %q: evidence of factor %d %s: %v", e.Graph, e.Factor, e.Label, e.Err)
+}
+
+// Unwrap returns the cause.
+func (e *EvidenceError) Unwrap() error { return e.Err }
+
+// panicked returns the error wrapping ErrPanicked for the recovered value p.
+func panicked(p any) error { return fmt.Errorf("%w: %v", ErrPanicked, p) }
+
+// Message returns f's message on edge i seen through e, as f.Message does,
+// except that a panic of f's is recovered and returned as an error wrapping
+// ErrPanicked: engines that call user factors use it so that a faulty
+// factor fails one update instead of the program.
+func Message(f Factor, i int, e Edges) (msg messages.Gaussian, err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			msg, err = messages.Gaussian{}, panicked(p)
+		}
+	}()
+	return f.Message(i, e)
+}
 
 type variable struct {
 	name     string
@@ -207,6 +249,9 @@ type Graph struct {
 	// message on the other, exactly, with no division.
 	twin     []int32
 	observed int // the number of observed variables
+	// cyclic caches HasCycle: 0 not yet known (or an observation changed
+	// it), 1 no cycle, 2 a cycle.
+	cyclic int8
 	// byName lists the named variables sorted by name, for Variable: a
 	// sorted index costs 4 bytes a variable where a map costs ten times that
 	// on the largest graphs (a history of hundreds of thousands of skills).
@@ -557,6 +602,7 @@ func (g *Graph) Observe(v VarID, value float64) error {
 	}
 	if !g.vars[v].observed {
 		g.observed++
+		g.cyclic = 0 // an observation may cut a cycle
 		for _, e := range g.edgesOf(v) {
 			g.twin[e] = -1 // an observation's cavity is its point mass
 		}
@@ -564,6 +610,64 @@ func (g *Graph) Observe(v VarID, value float64) error {
 	g.vars[v].observed, g.vars[v].value = true, value
 	g.marg[v] = messages.PointMass(value)
 	return nil
+}
+
+// HasCycle reports whether the graph has a cycle through its latent
+// variables: a path from a variable back to itself through distinct
+// factors, where an observed variable, which passes nothing between its
+// factors, cuts every path through it. Message passing on such a graph
+// (loopy belief propagation or expectation propagation) counts evidence
+// more than once around each cycle, so its marginals are approximate even
+// when every factor is exact; on a graph without one they are exact for
+// exact factors. It is computed once, in time linear in the edges, and
+// again only after Observe fixes another variable.
+func (g *Graph) HasCycle() bool {
+	if g.cyclic == 0 {
+		g.cyclic = 1
+		if g.findCycle() {
+			g.cyclic = 2
+		}
+	}
+	return g.cyclic == 2
+}
+
+// findCycle adds the factors one by one to a union-find over the latent
+// variables: a factor closes a cycle exactly when two of its latent
+// variables are already connected.
+func (g *Graph) findCycle() bool {
+	parent := make([]int32, len(g.vars))
+	for i := range parent {
+		parent[i] = -1
+	}
+	find := func(v int32) int32 {
+		r := v
+		for parent[r] >= 0 {
+			r = parent[r]
+		}
+		for parent[v] >= 0 { // path compression
+			v, parent[v] = parent[v], r
+		}
+		return r
+	}
+	for fi := range g.factors {
+		fn := &g.factors[fi]
+		root := int32(-1)
+		for _, v := range g.edgeVar[fn.first : fn.first+fn.arity] {
+			if g.vars[v].observed {
+				continue
+			}
+			r := find(int32(v))
+			switch {
+			case root < 0:
+				root = r
+			case r == root:
+				return true
+			default:
+				parent[r] = root
+			}
+		}
+	}
+	return false
 }
 
 // Reset returns every message to uniform and every marginal to uniform (or to
@@ -607,7 +711,8 @@ func CheckDamping(d float64) error {
 }
 
 // Update recomputes the message f sends on its edge i and folds it into the
-// variable's cached marginal (marginal / old · new): Message, then Send. With
+// variable's cached marginal (marginal / old · new): Message (the function,
+// which turns a panic of the factor's into an error), then Send. With
 // damping d in [0, 1) the stored message is new^(1−d)·old^d; d = 0 means no
 // damping. It returns the marginal before and after. A message that is not
 // finite, or that would leave the marginal improper, is rejected with an
@@ -617,7 +722,7 @@ func (g *Graph) Update(f FactorID, i int, damping float64) (before, after messag
 		return before, after, fmt.Errorf("graph %q: factor %d edge %d: %w", g.name, f, i, ErrNoFactor)
 	}
 	fn := &g.factors[f]
-	msg, err := fn.f.Message(i, Edges{g: g, first: fn.first})
+	msg, err := Message(fn.f, i, Edges{g: g, first: fn.first})
 	if err != nil {
 		return before, after, &UpdateError{Factor: f, Label: g.FactorLabel(f), Edge: i, Err: err}
 	}
@@ -716,34 +821,15 @@ func (g *Graph) recomputeMarginal(v VarID) {
 // marginal's mean, where the terms are small: evaluated about 0 they grow
 // like μ²/σ² and cancel, costing digits at μ = 1300, σ = 40.
 // Every factor must implement Evidence. At a fixed point of a tree-shaped
-// graph of exact factors the estimate is exact.
+// graph of exact factors the estimate is exact. A factor whose term fails
+// (see factorEvidence), and evidence of probability zero, are an
+// *EvidenceError naming the factor; the result is never NaN or ±∞.
 func (g *Graph) LogEvidence() (float64, error) {
 	var sum evidenceSum
 	for fi := range g.factors {
-		fn := &g.factors[fi]
-		e := Edges{g: g, first: fn.first}
-		// The interfaces are asserted here rather than stored per factor:
-		// the evidence is computed far less often than messages, and a large
-		// history has millions of factors.
-		if gev, ok := fn.f.(GaussianEvidence); ok {
-			t, ok, err := gev.LogAverageFactorTerm(e)
-			if err != nil {
-				return 0, fmt.Errorf("graph %q: evidence of factor %d %s: %w", g.name, fi, g.FactorLabel(FactorID(fi)), err)
-			}
-			if ok {
-				sum.AddTerm(t)
-				continue
-			}
+		if err := g.factorEvidence(FactorID(fi), &sum); err != nil {
+			return 0, err
 		}
-		ev, ok := fn.f.(Evidence)
-		if !ok {
-			return 0, fmt.Errorf("graph %q: factor %d %s: %w", g.name, fi, g.FactorLabel(FactorID(fi)), ErrNoEvidence)
-		}
-		l, err := ev.LogAverageFactor(e)
-		if err != nil {
-			return 0, fmt.Errorf("graph %q: evidence of factor %d %s: %w", g.name, fi, g.FactorLabel(FactorID(fi)), err)
-		}
-		sum.Add(l)
 	}
 	for v := range g.vars {
 		d := len(g.edgesOf(VarID(v)))
@@ -779,7 +865,58 @@ func (g *Graph) LogEvidence() (float64, error) {
 		}
 		sum.Bracket(quad, proper-d+1, q.Pi)
 	}
-	return sum.Value(), nil
+	l := sum.Value()
+	if !messages.IsFinite(l) {
+		return 0, fmt.Errorf("graph %q: evidence: log evidence %v %w", g.name, l, ErrNotFinite)
+	}
+	return l, nil
+}
+
+// factorEvidence adds factor f's term to sum. A term that is NaN or +∞
+// (which no average of a factor can be), or −∞ (probability zero), an
+// error of the factor's and a panic in its methods are an *EvidenceError.
+func (g *Graph) factorEvidence(f FactorID, sum *evidenceSum) (err error) {
+	fn := &g.factors[f]
+	e := Edges{g: g, first: fn.first}
+	fail := func(err error) error {
+		return &EvidenceError{Graph: g.name, Factor: f, Label: g.FactorLabel(f), Err: err}
+	}
+	defer func() {
+		if p := recover(); p != nil {
+			err = fail(panicked(p))
+		}
+	}()
+	// The interfaces are asserted here rather than stored per factor: the
+	// evidence is computed far less often than messages, and a large
+	// history has millions of factors.
+	if gev, ok := fn.f.(GaussianEvidence); ok {
+		t, ok, err := gev.LogAverageFactorTerm(e)
+		if err != nil {
+			return fail(err)
+		}
+		if ok {
+			if !(t.Var > 0 && t.Var < math.Inf(1)) || !messages.IsFinite(t.Quad) || !messages.IsFinite(t.Norm) {
+				return fail(fmt.Errorf("term %+v %w", t, ErrNotFinite))
+			}
+			sum.AddTerm(t)
+			return nil
+		}
+	}
+	ev, ok := fn.f.(Evidence)
+	if !ok {
+		return fail(ErrNoEvidence)
+	}
+	l, err := ev.LogAverageFactor(e)
+	switch {
+	case err != nil:
+		return fail(err)
+	case math.IsInf(l, -1):
+		return fail(ErrZeroEvidence)
+	case !messages.IsFinite(l):
+		return fail(fmt.Errorf("log average factor %v %w", l, ErrNotFinite))
+	}
+	sum.Add(l)
+	return nil
 }
 
 // evidenceSum assembles a log evidence from its terms as LogEvidence does:

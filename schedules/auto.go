@@ -108,7 +108,7 @@ func TreeOf(g *graph.Graph, factors []graph.FactorID) (*SequenceSchedule, error)
 	// Roots: variables of approximate factors first, then every variable.
 	var roots []graph.VarID
 	for _, f := range factors {
-		if approximate(f) {
+		if approximate(f) && g.Arity(f) > 0 {
 			roots = append(roots, g.EdgeVariable(f, 0))
 		}
 	}

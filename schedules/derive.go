@@ -104,7 +104,7 @@ func Check(g *graph.Graph, s Schedule) error {
 	return e
 }
 
-// DeriveOption configures Derive.
+// DeriveOption configures Derive. A nil DeriveOption is ignored.
 type DeriveOption func(*derivation)
 
 type derivation struct {
@@ -147,14 +147,25 @@ func WithLoop(opts ...LoopOption) DeriveOption {
 //     and 21-32.
 //
 // The loop's defaults are Loop's (tolerance 1e-6, at most 100 passes); set
-// them WithLoop.
+// them WithLoop. A factor without edges (Arity 0) has nothing to update
+// and takes no part.
+//
+// On a loopy graph the marginals at convergence are those of loopy belief
+// propagation (expectation propagation where factors are approximate):
+// evidence is counted more than once around each cycle, so means are
+// usually close but variances are typically too small, and the log
+// evidence is approximate, even when every factor is exact. Every run's
+// Result says so (Result.Cyclic). Package graph/exact solves a
+// linear-Gaussian graph exactly, to measure the error.
 func Derive(g *graph.Graph, opts ...DeriveOption) (Schedule, error) {
 	if g == nil {
 		return nil, errNilGraph()
 	}
 	var d derivation
 	for _, o := range opts {
-		o(&d)
+		if o != nil {
+			o(&d)
+		}
 	}
 	loop := func(body Schedule, name string) Schedule {
 		return Loop(body, append([]LoopOption{Name(name)}, d.loop...)...)
@@ -195,6 +206,9 @@ func Derive(g *graph.Graph, opts ...DeriveOption) (Schedule, error) {
 	byRank := map[int]*slice{}
 	for f := range g.NumFactors() {
 		fid := graph.FactorID(f)
+		if g.Arity(fid) == 0 {
+			continue // no edges: nothing to update
+		}
 		r := rank(g.EdgeVariable(fid, 0))
 		for i := 1; i < g.Arity(fid); i++ {
 			r = max(r, rank(g.EdgeVariable(fid, i)))

@@ -6,7 +6,14 @@
 // at most a tolerance, with an iteration cap, optional damping and a name).
 // Run executes a schedule under a context and reports a Result: the final
 // change, the number of loop passes and whether every loop converged.
-// Nothing loops forever and non-convergence is never hidden. The context
+// Nothing loops forever and non-convergence is never hidden. Every Result
+// also says whether the graph has a cycle (Result.Cyclic): loopy message
+// passing counts evidence more than once around a cycle, so its marginals
+// are approximate even when it converges; Converged means that a pass of
+// this run changed nothing by more than the tolerance (graph.Graph.Reset
+// starts a run from the priors again). A factor's panic fails its update
+// with an error naming it (graph.ErrPanicked), and nil options are
+// ignored. The context
 // is checked when a run starts, before every loop pass and when the run
 // ends, so a run whose deadline has passed never reports success.
 //

@@ -211,7 +211,9 @@ func (r *Runner) send(o *op) (float64, error) {
 	case *factors.Prior:
 		msg, err = f.Message(i, e)
 	default:
-		msg, err = f.Message(i, e)
+		// A user's factor: graph.Message recovers its panics, so that one
+		// faulty factor fails its update with its name.
+		msg, err = graph.Message(f, i, e)
 	}
 	if err != nil {
 		return 0, &graph.UpdateError{Factor: o.factor(), Label: r.g.FactorLabel(o.factor()), Edge: i, Err: err}
@@ -259,6 +261,9 @@ type frame struct {
 // are running), as the schedule's tree would run: the same updates in the
 // same order, the same Result, the same errors.
 func (r *Runner) exec(p *Plan) (Result, error) {
+	if r == nil || r.g == nil {
+		return Result{}, fmt.Errorf("schedules: %w: nil runner", ErrSchedule)
+	}
 	if p.g != r.g {
 		return Result{}, fmt.Errorf("schedules: %w: a plan of graph %q run on graph %q", ErrSchedule, p.g.Name(), r.g.Name())
 	}
@@ -328,10 +333,21 @@ func (r *Runner) exec(p *Plan) (Result, error) {
 			err = p.badStep(o)
 		}
 		if err != nil {
-			return r.unwind(p, base, acc), err
+			return bounded(r.unwind(p, base, acc)), err
 		}
 	}
-	return acc, nil
+	return bounded(acc), nil
+}
+
+// bounded returns res with a Delta of +∞ (a marginal that was uniform
+// became informative: an unbounded change) reported as math.MaxFloat64,
+// so that every Delta returned is a number; loops judge convergence on
+// the change itself.
+func bounded(res Result) Result {
+	if res.Delta > math.MaxFloat64 {
+		res.Delta = math.MaxFloat64
+	}
+	return res
 }
 
 func (p *Plan) badStep(o *op) error { return noEdge(p.g, o.factor(), int(o.edge)) }

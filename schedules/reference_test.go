@@ -32,12 +32,64 @@ func refRun(ctx context.Context, g *graph.Graph, s schedules.Schedule) (schedule
 	}
 	r := &refRunner{g: g, ctx: ctx, changes: make([]float64, g.NumVariables()), seen: map[*schedules.LoopSchedule][]float64{}}
 	res, err := r.run(s)
+	res.Cyclic = refCyclic(g)
+	res.Delta = math.Min(res.Delta, math.MaxFloat64) // an unbounded change is reported as the largest float64
 	if err == nil {
 		if err = ctx.Err(); err != nil {
 			err = fmt.Errorf("by the end of the run: %w", err)
 		}
 	}
 	return res, err
+}
+
+// refCyclic reports whether g has a cycle through latent variables by
+// counting: a graph whose nodes (the factors and the latent variables) and
+// edges (those to latent variables) form c connected components is a
+// forest exactly when it has nodes − c edges.
+func refCyclic(g *graph.Graph) bool {
+	n := g.NumFactors() + g.NumVariables()
+	seen := make([]bool, n) // factors first, then variables
+	latent := func(v graph.VarID) bool { _, obs := g.Observed(v); return !obs }
+	edges, components := 0, 0
+	for f := range g.NumFactors() {
+		for i := range g.Arity(graph.FactorID(f)) {
+			if latent(g.EdgeVariable(graph.FactorID(f), i)) {
+				edges++
+			}
+		}
+	}
+	for start := range n {
+		if seen[start] {
+			continue
+		}
+		components++
+		seen[start] = true
+		stack := []int{start}
+		for len(stack) > 0 {
+			x := stack[len(stack)-1]
+			stack = stack[:len(stack)-1]
+			var next []int
+			if x < g.NumFactors() {
+				for i := range g.Arity(graph.FactorID(x)) {
+					if v := g.EdgeVariable(graph.FactorID(x), i); latent(v) {
+						next = append(next, g.NumFactors()+int(v))
+					}
+				}
+			} else if v := graph.VarID(x - g.NumFactors()); latent(v) {
+				for k := range g.Degree(v) {
+					f, _ := g.VariableEdge(v, k)
+					next = append(next, int(f))
+				}
+			}
+			for _, y := range next {
+				if !seen[y] {
+					seen[y] = true
+					stack = append(stack, y)
+				}
+			}
+		}
+	}
+	return edges > n-components
 }
 
 func (r *refRunner) update(f graph.FactorID, i int) (float64, error) {

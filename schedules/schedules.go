@@ -17,24 +17,39 @@ type Result struct {
 	// largest change of a marginal in the last pass of the loops that ran
 	// (the largest over them, if several). It is 0 for a schedule without
 	// loops, whose updates are not measured (an observer still sees each
-	// update's change).
+	// update's change). A change from a uniform marginal, which is
+	// unbounded, is reported as math.MaxFloat64.
 	Delta float64
 	// Iterations is the number of loop passes made, summed over every Loop
 	// the schedule ran (0 for a schedule without loops).
 	Iterations int
 	// Converged is false if any Loop stopped at its iteration cap before its
-	// change fell below its tolerance.
+	// change fell below its tolerance. A loop converges when a pass made by
+	// this run changed no marginal by more than the tolerance: the messages
+	// are then at a fixed point, wherever the run started. Running a graph
+	// that an earlier run left converged therefore converges in one pass,
+	// whatever the cap; to ask whether a cap suffices from the priors, call
+	// the graph's Reset first. A schedule without loops makes no pass that
+	// is measured, and reports true: on a tree, Tree's two passes are exact
+	// (see Cyclic for a graph with a cycle).
 	Converged bool
+	// Cyclic reports that the graph run has a cycle through its latent
+	// variables (graph.Graph.HasCycle): message passing then counts
+	// evidence more than once around each cycle, and the marginals are
+	// approximate even at convergence and even when every factor is exact
+	// (package graph/exact solves a linear-Gaussian graph exactly).
+	Cyclic bool
 }
 
 // Merge folds the result s of a later part of a sequence into r: the larger
-// Delta (a NaN wins), the sum of Iterations, both Converged.
+// Delta (a NaN wins), the sum of Iterations, both Converged, either Cyclic.
 func (r Result) Merge(s Result) Result {
 	if s.Delta > r.Delta || s.Delta != s.Delta {
 		r.Delta = s.Delta
 	}
 	r.Iterations += s.Iterations
 	r.Converged = r.Converged && s.Converged
+	r.Cyclic = r.Cyclic || s.Cyclic
 	return r
 }
 
@@ -84,7 +99,7 @@ func (r *Runner) Graph() *graph.Graph { return r.g }
 // Err returns the error of the running context, if it is done or its
 // deadline has passed (see ctxErr); nil outside a run.
 func (r *Runner) Err() error {
-	if r.ctx == nil {
+	if r == nil {
 		return nil
 	}
 	return ctxErr(r.ctx)
@@ -93,8 +108,12 @@ func (r *Runner) Err() error {
 // ctxErr returns ctx's error, or context.DeadlineExceeded once ctx's
 // deadline has passed: the timer that sets a context's error runs on its
 // own goroutine, and may not have run yet when the deadline is only just
-// past. Every check of the context goes through it.
+// past. Every check of the context goes through it. A nil ctx (a schedule's
+// Run called outside Runner.Run) never ends.
 func ctxErr(ctx context.Context) error {
+	if ctx == nil {
+		return nil
+	}
 	if err := ctx.Err(); err != nil {
 		return err
 	}
@@ -109,7 +128,7 @@ func ctxErr(ctx context.Context) error {
 // loops or for an observer; 0 otherwise). It is what a plan does for each
 // step, for schedules that are not Step, Sequence or Loop.
 func (r *Runner) Update(f graph.FactorID, i int) (float64, error) {
-	if r.g == nil {
+	if r == nil || r.g == nil {
 		return 0, errNilGraph()
 	}
 	if !r.g.HasEdge(f, i) {
@@ -126,7 +145,7 @@ type Schedule interface {
 	Run(r *Runner) (Result, error)
 }
 
-// RunOption configures Run.
+// RunOption configures Run. A nil RunOption is ignored.
 type RunOption func(*Runner)
 
 // WithMetric replaces the convergence metric (default messages.Distance).
@@ -144,7 +163,11 @@ func WithObserver(o Observer) RunOption { return func(r *Runner) { r.observer = 
 // wrapped: a run whose deadline has passed by the time it returns never
 // reports success, with or without loops. Between checks the updates are
 // not interrupted: a check per message would cost more than the message.
-// A nil ctx is context.Background().
+// A nil ctx is context.Background(). A factor whose Message panics fails
+// its update with a *graph.UpdateError wrapping graph.ErrPanicked; a panic
+// elsewhere in the run (a metric, an observer, a custom schedule) is an
+// error wrapping graph.ErrPanicked too. The Result reports whether the
+// graph has a cycle (Cyclic), so whether its marginals are approximate.
 func Run(ctx context.Context, g *graph.Graph, s Schedule, opts ...RunOption) (Result, error) {
 	if g == nil {
 		return Result{}, errNilGraph()
@@ -160,15 +183,20 @@ func errNilGraph() error { return fmt.Errorf("schedules: %w: %w", ErrSchedule, g
 func NewRunner(g *graph.Graph, opts ...RunOption) *Runner {
 	r := &Runner{g: g}
 	for _, o := range opts {
-		o(r)
+		if o != nil {
+			o(r)
+		}
 	}
 	return r
 }
 
 // Run executes s on the runner's graph (see the package function Run, for
-// the errors and where the context is checked).
-func (r *Runner) Run(ctx context.Context, s Schedule) (Result, error) {
-	if r.g == nil {
+// the errors and where the context is checked). Called inside a run (by a
+// custom schedule's Run), it runs s as part of that run, as s.Run(r)
+// would, under the damping and inside the loops in force; ctx is checked
+// before and after.
+func (r *Runner) Run(ctx context.Context, s Schedule) (res Result, err error) {
+	if r == nil || r.g == nil {
 		return Result{}, errNilGraph()
 	}
 	if ctx == nil {
@@ -177,9 +205,26 @@ func (r *Runner) Run(ctx context.Context, s Schedule) (Result, error) {
 	if err := ctxErr(ctx); err != nil {
 		return Result{}, fmt.Errorf("schedules: before the run: %w", err)
 	}
+	if r.ctx != nil || len(r.frames) > 0 {
+		if res, err = r.run(s); err == nil {
+			if err = ctxErr(ctx); err != nil {
+				err = fmt.Errorf("schedules: by the end of the run: %w", err)
+			}
+		}
+		return res, err
+	}
 	r.ctx, r.damping, r.passMax, r.loops, r.residual, r.frames = ctx, 0, 0, 0, 0, r.frames[:0]
-	res, err := r.run(s)
-	r.ctx = nil
+	defer func() {
+		r.ctx = nil
+		if p := recover(); p != nil {
+			// The runner's state is reset by the next run; the graph's
+			// messages are those of the updates made.
+			r.frames = r.frames[:0]
+			res, err = Result{Cyclic: r.g.HasCycle()}, fmt.Errorf("schedules: run of graph %q: %w: %v", r.g.Name(), graph.ErrPanicked, p)
+		}
+	}()
+	res, err = r.run(s)
+	res.Cyclic = r.g.HasCycle()
 	if err == nil {
 		// The updates were all made, and res says so; the caller's
 		// deadline has still passed.
@@ -269,7 +314,7 @@ type LoopSchedule struct {
 	Residual float64
 }
 
-// LoopOption configures Loop.
+// LoopOption configures Loop. A nil LoopOption is ignored.
 type LoopOption func(*LoopSchedule)
 
 // Tolerance sets the convergence tolerance (default DefaultTolerance).
@@ -304,7 +349,9 @@ func Name(name string) LoopOption { return func(l *LoopSchedule) { l.Name = name
 func Loop(body Schedule, opts ...LoopOption) *LoopSchedule {
 	l := &LoopSchedule{Name: "loop", Body: body, Tolerance: DefaultTolerance, MaxIterations: DefaultMaxIterations}
 	for _, o := range opts {
-		o(l)
+		if o != nil {
+			o(l)
+		}
 	}
 	return l
 }

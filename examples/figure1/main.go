@@ -9,7 +9,7 @@
 //
 // With -values each variable shows its marginal after the whole schedule, or
 // after only its first N messages with -after N, to watch inference step by
-// step.
+// step. A mistake in the flags is reported in one line, with exit status 2.
 package main
 
 import (
@@ -17,29 +17,42 @@ import (
 	"context"
 	"flag"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
 
 	"github.com/skillgraph/skillgraph/dot"
 	"github.com/skillgraph/skillgraph/graph"
+	"github.com/skillgraph/skillgraph/internal/cli"
 	"github.com/skillgraph/skillgraph/models/scorebased"
 	"github.com/skillgraph/skillgraph/models/trueskill"
 	"github.com/skillgraph/skillgraph/schedules"
 )
 
-func main() {
-	out := flag.String("o", ".", "output directory")
-	values := flag.Bool("values", false, "label variables with their marginals")
-	after := flag.Int("after", -1, "with -values: run only the first N messages of the schedule")
-	flag.Parse()
-	if err := run(*out, *values, *after); err != nil {
-		fmt.Fprintln(os.Stderr, "figure1:", err)
-		os.Exit(1)
+func main() { os.Exit(run(os.Args[1:], os.Stdout, os.Stderr)) }
+
+func run(args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("figure1", flag.ContinueOnError)
+	out := fs.String("o", ".", "output directory")
+	values := fs.Bool("values", false, "label variables with their marginals")
+	after := fs.Int("after", -1, "with -values: run only the first N messages of the schedule")
+	if status, done := cli.Parse(fs, args, "figure1 [-o DIR] [-values [-after N]]", stderr); done {
+		return status
 	}
+	if *after < -1 {
+		return cli.Usagef(stderr, "figure1", "-after %d: want a number of messages ≥ 0", *after)
+	}
+	if err := figures(stdout, *out, *values, *after); err != nil {
+		fmt.Fprintln(stderr, "figure1:", err)
+		return cli.Error
+	}
+	return cli.OK
 }
 
-func run(dir string, values bool, after int) error {
+// figures writes the three figures into dir, naming each file written on
+// stdout.
+func figures(stdout io.Writer, dir string, values bool, after int) error {
 	p := trueskill.DefaultParams()
 	n := p.NewRating()
 	gm, err := p.NewGame(trueskill.Match{Teams: [][]trueskill.Rating{{n}, {n, n}, {n}}, Ranks: []int{1, 2, 2}})
@@ -65,7 +78,7 @@ func run(dir string, values bool, after int) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
 	}
-	if err := draw(dir, "figure1", g, gm.Schedule(), values); err != nil {
+	if err := draw(stdout, dir, "figure1", g, gm.Schedule(), values); err != nil {
 		return err
 	}
 	sp := scorebased.DefaultParams()
@@ -87,7 +100,7 @@ func run(dir string, values bool, after int) error {
 				return err
 			}
 		}
-		if err := draw(dir, name, game.Graph, game.Schedule, values); err != nil {
+		if err := draw(stdout, dir, name, game.Graph, game.Schedule, values); err != nil {
 			return err
 		}
 	}
@@ -95,7 +108,7 @@ func run(dir string, values bool, after int) error {
 }
 
 // draw writes NAME.dot and, with Graphviz, NAME.svg.
-func draw(dir, name string, g *graph.Graph, s schedules.Schedule, values bool) error {
+func draw(stdout io.Writer, dir, name string, g *graph.Graph, s schedules.Schedule, values bool) error {
 	text, err := dot.Marshal(g, dot.Options{Schedule: s, Values: values})
 	if err != nil {
 		return err
@@ -104,22 +117,23 @@ func draw(dir, name string, g *graph.Graph, s schedules.Schedule, values bool) e
 	if err := os.WriteFile(dotPath, text, 0o644); err != nil {
 		return err
 	}
-	fmt.Println("wrote", dotPath)
+	fmt.Fprintln(stdout, "wrote", dotPath)
 	if _, err := exec.LookPath("dot"); err != nil {
-		fmt.Println("graphviz not installed: render with  dot -Tsvg", dotPath)
+		fmt.Fprintln(stdout, "graphviz not installed: render with  dot -Tsvg", dotPath)
 		return nil
 	}
 	cmd := exec.Command("dot", "-Tsvg")
 	cmd.Stdin = bytes.NewReader(text)
-	cmd.Stderr = os.Stderr
+	var errs bytes.Buffer
+	cmd.Stderr = &errs
 	svg, err := cmd.Output()
 	if err != nil {
-		return fmt.Errorf("dot -Tsvg: %w", err)
+		return fmt.Errorf("dot -Tsvg: %w: %q", err, bytes.TrimSpace(errs.Bytes()))
 	}
 	svgPath := filepath.Join(dir, name+".svg")
 	if err := os.WriteFile(svgPath, svg, 0o644); err != nil {
 		return err
 	}
-	fmt.Println("wrote", svgPath)
+	fmt.Fprintln(stdout, "wrote", svgPath)
 	return nil
 }

@@ -4,9 +4,13 @@
 // season at once. The model is the function model below: the score model's
 // open builder declares each match on team skills shared by the season, the
 // home advantage is one more variable, and the schedule is derived from the
-// graph. It prints the home advantage with its uncertainty, from loopy
-// message passing and from the exact Gaussian solve, and the teams by
-// strength; -dot draws the model on the season's first few matches.
+// graph. It prints the home advantage and a few teams' skills with their
+// uncertainty side by side from loopy message passing (loopy EP), from
+// joint-Gaussian expectation propagation (exact.EP) and from the exact
+// Gaussian solve (exact.Solve), then the teams by strength; -dot draws the
+// model on the season's first few matches. The model is linear-Gaussian,
+// so joint EP is the exact answer; loopy EP gets the means but not the
+// spreads, as it counts evidence twice around the graph's loops.
 //
 //	go run ./examples/newmodel
 //	go run ./examples/newmodel -season 2019-20 -dot model.dot -draw 3
@@ -17,6 +21,7 @@ import (
 	"context"
 	"flag"
 	"fmt"
+	"io"
 	"log"
 	"os"
 	"slices"
@@ -26,6 +31,8 @@ import (
 	"github.com/skillgraph/skillgraph/factors"
 	"github.com/skillgraph/skillgraph/graph"
 	"github.com/skillgraph/skillgraph/graph/exact"
+	"github.com/skillgraph/skillgraph/internal/cli"
+	"github.com/skillgraph/skillgraph/messages"
 	"github.com/skillgraph/skillgraph/models/evaluation"
 	"github.com/skillgraph/skillgraph/models/scorebased"
 	"github.com/skillgraph/skillgraph/schedules"
@@ -82,6 +89,67 @@ func newModel(matches []evaluation.ScoredMatch) (*model, error) {
 	return m, err
 }
 
+// answers are the three inferences' marginals of the model's variables,
+// by graph.VarID.
+type answers struct {
+	loopy, joint, exact []messages.Gaussian
+	sweeps              int
+	jointConverged      bool
+}
+
+// infer runs the three inferences: the derived schedule (loopy EP, whose
+// marginals stay in the graph), joint EP and the exact solve.
+func infer(m *model) (answers, schedules.Result, error) {
+	res, err := schedules.Run(context.Background(), m.g, m.schedule)
+	if err != nil {
+		return answers{}, res, err
+	}
+	a := answers{loopy: make([]messages.Gaussian, m.g.NumVariables())}
+	for v := range a.loopy {
+		a.loopy[v] = m.g.Marginal(graph.VarID(v))
+	}
+	ep, err := exact.EP(context.Background(), m.g)
+	if err != nil {
+		return answers{}, res, err
+	}
+	a.joint, a.sweeps, a.jointConverged = ep.Marginals, ep.Sweeps, ep.Converged
+	sol, err := exact.Solve(m.g)
+	if err != nil {
+		return answers{}, res, err
+	}
+	a.exact = sol.Marginals
+	return a, res, nil
+}
+
+// row is one variable's line of the side-by-side table.
+type row struct {
+	name string
+	v    graph.VarID
+}
+
+// sideBySide returns the rows of the table: the home advantage and the
+// offence and defence of the first and last of the teams, in order.
+func sideBySide(m *model, teams []string) []row {
+	rows := []row{{"home advantage", m.home}}
+	for _, n := range []string{teams[0], teams[len(teams)-1]} {
+		rows = append(rows, row{n + " offence", m.teams[n].Offence}, row{n + " defence", m.teams[n].Defence})
+	}
+	return rows
+}
+
+// printSideBySide writes the table: each row's mean ± σ from loopy EP,
+// joint EP and the exact solve.
+func printSideBySide(w io.Writer, a answers, rows []row) {
+	fmt.Fprintf(w, "%-20s%17s%17s%17s\n", "", "loopy EP", "joint EP", "exact")
+	for _, r := range rows {
+		fmt.Fprintf(w, "%-20s", r.name)
+		for _, g := range []messages.Gaussian{a.loopy[r.v], a.joint[r.v], a.exact[r.v]} {
+			fmt.Fprintf(w, "  %+6.3f ± %.4f", g.Mean(), g.Sigma())
+		}
+		fmt.Fprintln(w)
+	}
+}
+
 func main() {
 	log.SetFlags(0)
 	data := flag.String("data", "examples/data/epl.csv", "league CSV (date, season, home, away, home_score, away_score)")
@@ -89,6 +157,9 @@ func main() {
 	dotFile := flag.String("dot", "", "write the model on the season's first -draw matches as Graphviz DOT to this file")
 	draw := flag.Int("draw", 2, "matches to draw with -dot")
 	flag.Parse()
+	if *draw < 1 {
+		os.Exit(cli.Usagef(os.Stderr, "newmodel", "-draw %d: want at least 1 match", *draw))
+	}
 
 	all, err := evaluation.LoadScored(*data)
 	if err != nil {
@@ -103,25 +174,16 @@ func main() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	res, err := schedules.Run(context.Background(), m.g, m.schedule)
+	a, res, err := infer(m)
 	if err != nil {
 		log.Fatal(err)
 	}
-	fitted := time.Since(start)
-	start = time.Now()
-	sol, err := exact.Solve(m.g)
-	if err != nil {
-		log.Fatal(err)
-	}
-	solved := time.Since(start)
+	took := time.Since(start)
 
 	fmt.Printf("%s: %d matches, %d teams; a graph of %d variables and %d factors\n",
 		*season, len(matches), len(m.teams), m.g.NumVariables(), m.g.NumFactors())
-	fmt.Printf("message passing: %d passes of the derived schedule (converged %v), %v\n",
-		res.Iterations, res.Converged, fitted.Round(time.Millisecond))
-	fmt.Printf("exact Gaussian solve: %v\n\n", solved.Round(time.Millisecond))
-	h, x := m.g.Marginal(m.home), sol.Marginals[m.home]
-	fmt.Printf("home advantage: %+.3f ± %.3f goals a match (exact: %+.3f ± %.3f)\n\n", h.Mean(), h.Sigma(), x.Mean(), x.Sigma())
+	fmt.Printf("loopy EP: %d passes of the derived schedule (converged %v); joint EP: %d sweeps (converged %v); all three in %v\n\n",
+		res.Iterations, res.Converged, a.sweeps, a.jointConverged, took.Round(time.Millisecond))
 
 	names := make([]string, 0, len(m.teams))
 	for n := range m.teams {
@@ -130,15 +192,18 @@ func main() {
 	// A team's expected goal difference against an average side: its
 	// offence adds to its goals, its defence takes from the opponent's.
 	strength := func(n string) float64 {
-		return m.g.Marginal(m.teams[n].Offence).Mean() + m.g.Marginal(m.teams[n].Defence).Mean()
+		return a.exact[m.teams[n].Offence].Mean() + a.exact[m.teams[n].Defence].Mean()
 	}
 	slices.SortFunc(names, func(a, b string) int { return cmp.Compare(strength(b), strength(a)) })
+	printSideBySide(os.Stdout, a, sideBySide(m, names))
+	fmt.Println()
+
 	fmt.Println("team              offence             defence        (goals; exact σ in brackets)")
 	for _, n := range names {
 		o, d := m.teams[n].Offence, m.teams[n].Defence
 		fmt.Printf("%-16s %5.2f ± %.2f (%.2f)  %5.2f ± %.2f (%.2f)\n", n,
-			m.g.Marginal(o).Mean(), m.g.Marginal(o).Sigma(), sol.Marginals[o].Sigma(),
-			m.g.Marginal(d).Mean(), m.g.Marginal(d).Sigma(), sol.Marginals[d].Sigma())
+			a.loopy[o].Mean(), a.loopy[o].Sigma(), a.exact[o].Sigma(),
+			a.loopy[d].Mean(), a.loopy[d].Sigma(), a.exact[d].Sigma())
 	}
 
 	if *dotFile != "" {

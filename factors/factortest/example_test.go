@@ -79,3 +79,28 @@ type printer struct {
 func (p *printer) Helper()                   {}
 func (p *printer) Logf(string, ...any)       {}
 func (p *printer) Errorf(f string, a ...any) { p.failures++; fmt.Printf(f+"\n", a...) }
+
+// A jump along a line, x > m for two variables: Grid.CutsAt places the
+// inner rule's cut at m = x for each outer x, so the nested quadrature
+// resolves it. With cavities N(1, 1) and N(0.5, 0.25), x − m is
+// N(0.5, 1.25) and P(x > m) = Φ(0.5/√1.25).
+func ExampleGrid_cutsAt() {
+	m, err := factortest.Tilted(func(x []float64) float64 {
+		if x[0] > x[1] {
+			return 1
+		}
+		return 0
+	}, []messages.Gaussian{messages.NewGaussian(1, 1), messages.NewGaussian(0.5, 0.25)},
+		factortest.Grid{CutsAt: func(i int, x []float64) []float64 {
+			if i == 1 {
+				return []float64{x[0]}
+			}
+			return nil
+		}})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Printf("P(x > m) = %.10f, Φ(0.5/√1.25) = %.10f\n", math.Exp(m.LogZ), messages.NormCDF(0.5/math.Sqrt(1.25)))
+	// Output: P(x > m) = 0.6726395770, Φ(0.5/√1.25) = 0.6726395770
+}

@@ -104,6 +104,12 @@ type Grid struct {
 	Pieces int         // default 8 for one variable, 6 for more
 	Nodes  int         // default 32 for one variable, 24 for two, 20 for more
 	Cuts   [][]float64 // per variable (may be shorter than the arity)
+	// CutsAt, if not nil, gives more cuts of variable i where they depend
+	// on the values of other variables (a jump along x₀ = x₁, say): x[j]
+	// holds the value of every variable j < i and of every point-mass
+	// variable. Tilted then nests the rules, each variable's placed for
+	// the values of those before it.
+	CutsAt func(i int, x []float64) []float64
 }
 
 func (gr Grid) withDefaults(n int) Grid {
@@ -125,8 +131,16 @@ func (gr Grid) withDefaults(n int) Grid {
 // nodes returns the quadrature nodes and weights of one variable with
 // cavity c, the weights including c's density (a point mass is one node).
 func (gr Grid) nodes(c messages.Gaussian, cuts []float64) (xs, ws []float64) {
+	rx, rw := make([]float64, gr.Nodes), make([]float64, gr.Nodes)
+	quad.Legendre{}.FixedLocations(rx, rw, 0, 1)
+	return gr.nodesWith(rx, rw, c, cuts, nil, nil)
+}
+
+// nodesWith is nodes with the Gauss–Legendre rule (rx, rw) on [0, 1]
+// given, appending to xs and ws (which may be reused buffers, cut to 0).
+func (gr Grid) nodesWith(rx, rw []float64, c messages.Gaussian, cuts, xs, ws []float64) ([]float64, []float64) {
 	if c.IsPointMass() {
-		return []float64{c.Mean()}, []float64{1}
+		return append(xs, c.Mean()), append(ws, 1)
 	}
 	mu, sd := c.Mean(), c.Sigma()
 	lo, hi := mu-gr.Width*sd, mu+gr.Width*sd
@@ -137,16 +151,17 @@ func (gr Grid) nodes(c messages.Gaussian, cuts []float64) (xs, ws []float64) {
 		}
 	}
 	slices.Sort(bounds)
-	x, w := make([]float64, gr.Nodes), make([]float64, gr.Nodes)
+	bounds = slices.Compact(bounds) // a repeated cut is one cut
+	norm := 1 / (sd * math.Sqrt(2*math.Pi))
 	for s := 0; s+1 < len(bounds); s++ {
 		step := (bounds[s+1] - bounds[s]) / float64(gr.Pieces)
 		for p := 0; p < gr.Pieces; p++ {
 			a := bounds[s] + float64(p)*step
-			quad.Legendre{}.FixedLocations(x, w, a, a+step)
-			for k := range x {
-				z := (x[k] - mu) / sd
-				xs = append(xs, x[k])
-				ws = append(ws, w[k]*math.Exp(-0.5*z*z)/(sd*math.Sqrt(2*math.Pi)))
+			for k := range rx {
+				x := a + step*rx[k]
+				z := (x - mu) / sd
+				xs = append(xs, x)
+				ws = append(ws, step*rw[k]*math.Exp(-0.5*z*z)*norm)
 			}
 		}
 	}
@@ -164,6 +179,9 @@ func (gr Grid) nodes(c messages.Gaussian, cuts []float64) (xs, ws []float64) {
 func Tilted(density func(x []float64) float64, cavities []messages.Gaussian, gr Grid) (Moments, error) {
 	n := len(cavities)
 	gr = gr.withDefaults(n)
+	if gr.CutsAt != nil {
+		return tiltedNested(density, cavities, gr)
+	}
 	xs, ws := make([][]float64, n), make([][]float64, n)
 	total := 1
 	for i, c := range cavities {

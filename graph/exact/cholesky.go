@@ -2,107 +2,202 @@ package exact
 
 import (
 	"math"
-	"math/bits"
 	"slices"
 
 	"gonum.org/v1/gonum/blas/blas64"
 )
 
 // cholesky is the sparse Cholesky factor L of a symmetric positive definite
-// k×k matrix Λ, PΛPᵀ = LLᵀ, with P a minimum-degree elimination order.
+// k×k matrix Λ, PΛPᵀ = LLᵀ, with P a minimum-degree elimination order, and
+// after inverse the entries of Σ = Λ⁻¹ on the pattern of L.
+//
+// The pattern (analyse) depends only on which variables the rows couple;
+// the values are assembled (clear, add) and factorised (factor) again for
+// each new set of row weights, as expectation propagation does every sweep.
 type cholesky struct {
+	k    int
 	pos  []int     // by variable: its row and column in PΛPᵀ
-	diag []float64 // L_jj
+	diag []float64 // Λ_jj, then L_jj after factor
 	// Column j's entries below the diagonal: rows row[start[j]:start[j+1]],
-	// ascending, values val[start[j]:start[j+1]].
+	// ascending, values val[start[j]:start[j+1]] (Λ's, then L's).
 	start []int
 	row   []int
 	val   []float64
-	// parent is the elimination tree: parent[j] is the first row below the
-	// diagonal of column j, or −1. The rows of column j are all ancestors
-	// of j.
-	parent []int
-	// Scratch of quadratic.
+	// Σ = Λ⁻¹ after inverse, in the places of diag and val.
+	sdiag, sval []float64
+	// Scratch of factor and inverse, length k.
 	work  []float64
-	mark  []int
-	stamp int
-	reach []int
+	where []int
 }
 
-// factorize returns the Cholesky factor of Λ = Σ_r a_r·a_rᵀ/v_r over k
-// variables, a_r the sparse coefficients and v_r the variance of each row
-// r; ErrImproper if Λ is not positive definite.
+// analyse orders the k variables coupled by the given cliques (each the
+// variables of one row of Λ, or a set whose covariances will be asked for)
+// and returns the pattern of L, with every value zero.
 //
-// The order is minimum degree on the graph of Λ (variables adjacent where
-// a row holds both): eliminating a variable joins all its neighbours, and
-// its neighbours at that moment are exactly the rows of its column of L
-// (George & Liu, Computer Solution of Large Sparse Positive Definite
-// Systems, 1981, ch. 5). The adjacency is kept as k bit sets of k bits:
-// joining costs k/64 words a neighbour, so that even a dense Λ orders in
-// about k³/64 word operations, for k²/8 bytes.
+// The order is minimum degree, computed on the quotient graph (George &
+// Liu, "The evolution of the minimum degree ordering algorithm", SIAM
+// Review 31, 1989): a clique is an element, the set of variables it
+// joins, and eliminating variable p merges the elements that hold p into
+// one new element L_p, the pattern of column p of L; the variables of
+// L_p lose the merged elements and gain the new one. Memory stays within
+// the size of the cliques plus the pattern of L, however dense the filled
+// graph. A variable's degree is the approximate one of AMD (Amestoy,
+// Davis & Duff, SIAM J. Matrix Anal. Appl. 17, 1996, eq. 4.1 without the
+// supervariables): |L_p \ u| + Σ_e |L_e \ L_p| over u's other elements,
+// an upper bound on the true degree that is exact when u's elements do
+// not overlap outside L_p. An element held entirely in L_p is absorbed.
 //
-// The numeric factorisation is left-looking (Davis, Direct Methods for
-// Sparse Linear Systems, 2006, ch. 4): column j is column j of PΛPᵀ less
-// L_jc times column c of L for each earlier column c with L_jc ≠ 0, found
-// from linked lists of the columns by the row of their next entry.
-func factorize(k int, rows []form) (*cholesky, error) {
+// As in AMD, a dense variable, one whose degree exceeds max(16, 10√k) at
+// the start (a home advantage shared by every match), is ordered last:
+// kept in the quotient graph it would be in every L_p, and its list of
+// elements walked at nearly every step. Each element instead carries the
+// dense variables it touches, and the pattern of column p is L_p and the
+// dense variables of the elements merged into it.
+func analyse(k int, cliques [][]int) *cholesky {
 	c := &cholesky{
-		pos:    make([]int, k),
-		diag:   make([]float64, k),
-		start:  make([]int, k+1),
-		parent: make([]int, k),
-		work:   make([]float64, k),
-		mark:   make([]int, k),
+		k:     k,
+		pos:   make([]int, k),
+		diag:  make([]float64, k),
+		start: make([]int, k+1),
+		work:  make([]float64, k),
+		where: make([]int, k),
 	}
-	words := (k + 63) / 64
-	adj := make([]uint64, k*words)
-	for _, r := range rows {
-		for _, i := range r.idx {
-			ai := adj[i*words : (i+1)*words]
-			for _, j := range r.idx {
-				ai[j/64] |= 1 << (j % 64)
-			}
-		}
-	}
-	// The variables by degree, then number: a heap of degree<<32 | v,
-	// with an entry pushed at each change of degree and the stale ones
-	// skipped.
 	degree := make([]int, k)
-	queue := make(minHeap, 0, k)
-	for i := range k {
-		ai := adj[i*words : (i+1)*words]
-		ai[i/64] &^= 1 << (i % 64)
-		degree[i] = count(ai)
-		queue.push(uint64(degree[i])<<32 | uint64(i))
+	for _, cl := range cliques {
+		for _, u := range cl {
+			degree[u] += len(cl) - 1
+		}
 	}
-	var pattern []int // the rows of each column, by variable until all are placed
-	for j := range k {
-		v := -1
-		for v < 0 {
+	dense := make([]bool, k)
+	var denseVars []int
+	limit := max(16, int(10*math.Sqrt(float64(k))))
+	for u := range k {
+		if degree[u] > limit {
+			dense[u] = true
+			denseVars = append(denseVars, u)
+		}
+	}
+	// Elements 0 … len(cliques)−1 are the cliques, len(cliques)+p the one
+	// made by eliminating p; elemDense holds each one's dense variables.
+	m := len(cliques)
+	elemVars := make([][]int, m+k)
+	elemDense := make([][]int, m+k)
+	varElems := make([][]int, k)
+	alive := make([]bool, m+k)
+	for e, cl := range cliques {
+		if len(denseVars) > 0 {
+			var sparse []int
+			for _, u := range cl {
+				if dense[u] {
+					elemDense[e] = append(elemDense[e], u)
+				} else {
+					sparse = append(sparse, u)
+				}
+			}
+			cl = sparse
+		}
+		if len(cl) < 1 || len(cl) < 2 && elemDense[e] == nil {
+			continue
+		}
+		elemVars[e], alive[e] = cl, true
+		for _, u := range cl {
+			varElems[u] = append(varElems[u], e)
+		}
+	}
+	queue := make(minHeap, 0, k)
+	for u := range k {
+		if dense[u] {
+			continue
+		}
+		d := 0
+		for _, e := range varElems[u] {
+			d += len(elemVars[e]) - 1
+		}
+		degree[u] = min(d, k-1)
+		queue.push(uint64(degree[u])<<32 | uint64(u))
+	}
+	mark := make([]int, k) // stamp of the elimination that put a variable in L_p
+	wStamp := make([]int, m+k)
+	w := make([]int, m+k)
+	var pattern []int // the columns' rows, by variable until all are placed
+	sparse := k - len(denseVars)
+	for j := range sparse {
+		p := -1
+		for p < 0 {
 			key := queue.pop()
-			if i := int(key & (1<<32 - 1)); degree[i] == int(key>>32) {
-				v = i
+			if u := int(key & (1<<32 - 1)); degree[u] == int(key>>32) {
+				p = u
 			}
 		}
-		av := adj[v*words : (v+1)*words]
+		stamp := j + 1
 		from := len(pattern)
-		for w, word := range av {
-			for ; word != 0; word &= word - 1 {
-				pattern = append(pattern, w*64+bits.TrailingZeros64(word))
+		mark[p] = stamp
+		var pd []int // the dense variables of the merged elements
+		absorb := func(e int) {
+			for _, u := range elemDense[e] {
+				if mark[u] != stamp {
+					mark[u] = stamp
+					pd = append(pd, u)
+				}
+			}
+			alive[e], elemVars[e], elemDense[e] = false, nil, nil
+		}
+		for _, e := range varElems[p] {
+			if !alive[e] {
+				continue
+			}
+			for _, u := range elemVars[e] {
+				if mark[u] != stamp {
+					mark[u] = stamp
+					pattern = append(pattern, u)
+				}
+			}
+			absorb(e)
+		}
+		lp := pattern[from:len(pattern):len(pattern)]
+		ep := m + p
+		varElems[p], degree[p] = nil, -1
+		c.pos[p] = j
+		// w[e] = |L_e \ L_p| for the other elements of L_p's variables.
+		for _, u := range lp {
+			for _, e := range varElems[u] {
+				if !alive[e] {
+					continue
+				}
+				if wStamp[e] != stamp {
+					wStamp[e], w[e] = stamp, len(elemVars[e])
+				}
+				w[e]--
 			}
 		}
-		for _, u := range pattern[from:] {
-			au := adj[u*words : (u+1)*words]
-			for w, word := range av {
-				au[w] |= word
+		left := sparse - j - 1
+		for _, u := range lp {
+			d := len(lp) - 1
+			es := varElems[u][:0]
+			for _, e := range varElems[u] {
+				if !alive[e] {
+					continue
+				}
+				if w[e] == 0 { // L_e ⊆ L_p: absorbed
+					absorb(e)
+					continue
+				}
+				d += w[e]
+				es = append(es, e)
 			}
-			au[u/64] &^= 1 << (u % 64)
-			au[v/64] &^= 1 << (v % 64)
-			degree[u] = count(au)
+			varElems[u] = append(es, ep)
+			degree[u] = min(d, left-1)
 			queue.push(uint64(degree[u])<<32 | uint64(u))
 		}
-		degree[v] = -1
-		c.pos[v] = j
+		elemVars[ep], elemDense[ep], alive[ep] = lp, pd, len(lp) > 0
+		pattern = append(pattern, pd...)
+		c.start[j+1] = len(pattern)
+	}
+	// The dense variables last, each column holding all those after it.
+	for t, u := range denseVars {
+		j := sparse + t
+		c.pos[u] = j
+		pattern = append(pattern, denseVars[t+1:]...)
 		c.start[j+1] = len(pattern)
 	}
 	for q, u := range pattern {
@@ -112,25 +207,50 @@ func factorize(k int, rows []form) (*cholesky, error) {
 		slices.Sort(pattern[c.start[j]:c.start[j+1]])
 	}
 	c.row, c.val = pattern, make([]float64, len(pattern))
+	return c
+}
 
-	// PΛPᵀ's lower triangle, in L's places (which include Λ's).
-	for _, r := range rows {
-		for a, i := range r.idx {
-			pi, ci := c.pos[i], r.coef[a]/r.variance
-			for b, j := range r.idx {
-				switch pj := c.pos[j]; {
-				case pj == pi:
-					c.diag[pi] += ci * r.coef[b]
-				case pj > pi:
-					q, _ := slices.BinarySearch(c.row[c.start[pi]:c.start[pi+1]], pj)
-					c.val[c.start[pi]+q] += ci * r.coef[b]
-				}
+// clear sets every value of Λ to zero.
+func (c *cholesky) clear() {
+	clear(c.diag)
+	clear(c.val)
+}
+
+// add adds w·aaᵀ to Λ, for a = Σ coef[p]·e_idx[p]: the rows of Λ are the
+// cliques analyse was given, or within them.
+func (c *cholesky) add(idx []int, coef []float64, w float64) {
+	for a, i := range idx {
+		pi, ci := c.pos[i], w*coef[a]
+		for b, j := range idx {
+			switch pj := c.pos[j]; {
+			case pj == pi:
+				c.diag[pi] += ci * coef[b]
+			case pj > pi:
+				c.val[c.at(pi, pj)] += ci * coef[b]
 			}
 		}
 	}
+}
 
-	// next[c] is the entry of column c to use next; head[j] the first
-	// column whose next entry is in row j, link[c] the one after c.
+// at returns the place in val of row r of column j < r, which must be in
+// the pattern.
+func (c *cholesky) at(j, r int) int {
+	q, _ := slices.BinarySearch(c.row[c.start[j]:c.start[j+1]], r)
+	return c.start[j] + q
+}
+
+// factor overwrites Λ with its factor L; it returns the column, in
+// variables' numbering, whose pivot is not positive (Λ is not positive
+// definite), or −1.
+//
+// The factorisation is left-looking (Davis, Direct Methods for Sparse
+// Linear Systems, 2006, ch. 4): column j is column j of PΛPᵀ less L_jc
+// times column c of L for each earlier column c with L_jc ≠ 0, found from
+// linked lists of the columns by the row of their next entry.
+func (c *cholesky) factor() int {
+	k := c.k
+	// next[col] is the entry of column col to use next; head[j] the first
+	// column whose next entry is in row j, link[col] the one after col.
 	next, head, link := make([]int, k), make([]int, k), make([]int, k)
 	for j := range head {
 		head[j] = -1
@@ -157,8 +277,11 @@ func factorize(k int, rows []form) (*cholesky, error) {
 			}
 			col = after
 		}
-		if !(d > 0) {
-			return nil, ErrImproper
+		if !(d > 0) || math.IsInf(d, 1) {
+			for q := lo; q < hi; q++ {
+				w[c.row[q]] = 0
+			}
+			return slices.Index(c.pos, j)
 		}
 		ljj := math.Sqrt(d)
 		c.diag[j] = ljj
@@ -167,15 +290,88 @@ func factorize(k int, rows []form) (*cholesky, error) {
 			c.val[q] = w[r] / ljj
 			w[r] = 0
 		}
-		c.parent[j] = -1
 		if lo < hi {
 			next[j] = lo
 			r := c.row[lo]
-			c.parent[j] = r
 			link[j], head[r] = head[r], j
 		}
 	}
-	return c, nil
+	return -1
+}
+
+// inverse computes Σ = Λ⁻¹ on the pattern of L by the recursion of
+// Takahashi, Fagan & Chin ("Formation of a sparse bus impedance matrix
+// and its application to short circuit study", 1973; Erisman & Tinney,
+// Comm. ACM 18, 1975, eq. 5). From ΣL = L⁻ᵀ, upper triangular with
+// diagonal 1/L_jj, column j of the product gives, with R_j the rows of
+// column j of L,
+//
+//	Σ_ij = −(1/L_jj)·Σ_{r∈R_j} L_rj·Σ_ir   (i ∈ R_j),
+//	Σ_jj = 1/L_jj² − (1/L_jj)·Σ_{r∈R_j} L_rj·Σ_rj,
+//
+// and every Σ_ir on the right, i and r both in R_j, lies in the pattern
+// (the pattern of a Cholesky factor is chordal), in a later column, so the
+// columns are computed from the last. The cost is that of the
+// factorisation: linear on a chain, where a variance walked up the
+// elimination tree costs the tree's depth.
+func (c *cholesky) inverse() {
+	if c.sdiag == nil {
+		c.sdiag, c.sval = make([]float64, c.k), make([]float64, len(c.val))
+	}
+	for i := range c.where {
+		c.where[i] = -1
+	}
+	s := c.work
+	for j := c.k - 1; j >= 0; j-- {
+		lo, hi := c.start[j], c.start[j+1]
+		rows, l := c.row[lo:hi], c.val[lo:hi]
+		for t, i := range rows {
+			c.where[i] = t
+		}
+		// s[t] = Σ_{r∈R_j} L_rj·Σ_{rows[t], r}, over the pairs (i, r) of
+		// R_j in column min(i, r) of Σ.
+		for t, r := range rows {
+			s[t] += l[t] * c.sdiag[r]
+			for q := c.start[r]; q < c.start[r+1]; q++ {
+				if u := c.where[c.row[q]]; u >= 0 {
+					s[u] += l[t] * c.sval[q]
+					s[t] += l[u] * c.sval[q]
+				}
+			}
+		}
+		ljj := c.diag[j]
+		sum := 0.0
+		for t, i := range rows {
+			c.sval[lo+t] = -s[t] / ljj
+			sum += l[t] * c.sval[lo+t]
+			s[t] = 0
+			c.where[i] = -1
+		}
+		c.sdiag[j] = (1/ljj - sum) / ljj
+	}
+}
+
+// covariance returns Σ_ij of variables i and j, which must be in one
+// clique given to analyse, after inverse.
+func (c *cholesky) covariance(i, j int) float64 {
+	pi, pj := c.pos[i], c.pos[j]
+	if pi == pj {
+		return c.sdiag[pi]
+	}
+	return c.sval[c.at(min(pi, pj), max(pi, pj))]
+}
+
+// quadratic returns aᵀΣa for a = Σ coef[p]·e_idx[p], the variables idx
+// all in one clique given to analyse, after inverse.
+func (c *cholesky) quadratic(idx []int, coef []float64) float64 {
+	s := 0.0
+	for p, i := range idx {
+		s += coef[p] * coef[p] * c.covariance(i, i)
+		for q := range p {
+			s += 2 * coef[p] * coef[q] * c.covariance(i, idx[q])
+		}
+	}
+	return s
 }
 
 // minHeap is a binary heap of keys, the least first.
@@ -245,15 +441,6 @@ func gather(x []float64, rows []int, y []float64) float64 {
 	return s
 }
 
-// count returns the number of bits set in s.
-func count(s []uint64) int {
-	n := 0
-	for _, w := range s {
-		n += bits.OnesCount64(w)
-	}
-	return n
-}
-
 // solve returns Λ⁻¹h, by the substitutions L·y = Ph and Lᵀ·(Px) = y.
 func (c *cholesky) solve(h []float64) []float64 {
 	y := make([]float64, len(h))
@@ -281,32 +468,4 @@ func (c *cholesky) logDet() float64 {
 		s += math.Log(d)
 	}
 	return 2 * s
-}
-
-// quadratic returns aᵀΛ⁻¹a = |L⁻¹Pa|² for the sparse a = Σ coef[p]·e_idx[p].
-// The solution y of Ly = Pa is non-zero only on the ancestors of a's
-// entries in the elimination tree (Gilbert, Predicting structure in sparse
-// matrix computations, 1994; Davis, op. cit., ch. 4), which are visited in
-// increasing order, each before its parent.
-func (c *cholesky) quadratic(idx []int, coef []float64) float64 {
-	c.stamp++
-	reach := c.reach[:0]
-	for p, i := range idx {
-		j := c.pos[i]
-		c.work[j] += coef[p]
-		for ; j >= 0 && c.mark[j] != c.stamp; j = c.parent[j] {
-			c.mark[j] = c.stamp
-			reach = append(reach, j)
-		}
-	}
-	slices.Sort(reach)
-	s := 0.0
-	for _, j := range reach {
-		y := c.work[j] / c.diag[j]
-		c.work[j] = 0
-		s += y * y
-		scatter(-y, c.val[c.start[j]:c.start[j+1]], c.row[c.start[j]:c.start[j+1]], c.work)
-	}
-	c.reach = reach
-	return s
 }

@@ -1,23 +1,32 @@
-// Package exact solves a linear-Gaussian factor graph exactly: the true
-// posterior marginals and the log evidence of a graph whose factors are all
-// graph.LinearForm (priors, likelihoods, weighted sums, equalities, Gaussian
-// and linear-Gaussian observations), by sparse linear algebra: each
-// constraint (a zero-variance factor, such as a sum) is solved for one of
-// its variables, and a sparse Cholesky factorisation of the precision of
-// the variables left free gives the rest.
+// Package exact computes the posteriors of factor graphs with Gaussian
+// beliefs by sparse linear algebra over all the latent variables at once.
 //
-// On a tree, message passing reaches the same answer. On a loopy graph,
-// Gaussian belief propagation and expectation propagation, when they
-// converge, give the exact means but variances that are, as a rule, too
-// small: each loop lets a piece of evidence arrive twice, and the messages
-// count it twice (in a six-team double round robin of the score models,
-// skills' variances came out up to 57-72 % small, and one variable's 9.5 %
-// too large: the error has no guaranteed sign). Solve is how tests check loopy schedules, and how a user can see
-// how far a model's variances are off. The cost follows the fill of the
-// Cholesky factor rather than the number of variables: a football season
-// of 20 teams with offence, defence and home advantage (2,321 variables,
-// 760 of them fixed by constraints, 3,081 factors) solves in under 10 ms
-// on two cores, one of 100 teams (59,601 variables, 19,800 constraints)
-// in under a second and 300 MB; a graph whose 2,000 variables are all
-// coupled, the worst case, takes about 1.5 s.
+// Solve is exact for a linear-Gaussian graph, one whose factors are all
+// graph.LinearForm (priors, likelihoods, weighted sums, equalities,
+// Gaussian and linear-Gaussian observations): each constraint (a
+// zero-variance factor, such as a sum) is solved for one of its variables,
+// a sparse Cholesky factorisation of the precision of the variables left
+// free gives the means and the log evidence, and its selected inverse
+// (the entries of the covariance on the factor's pattern, by Takahashi's
+// recursion) every marginal variance, never a dense inverse. The cost
+// follows the fill of the factor rather than the number of variables: a
+// chain or a tree is linear in its length, a league's match variables
+// cost little, and a graph whose variables are all coupled costs the
+// cube of their number.
+//
+// EP is joint-Gaussian expectation propagation for any graph: its
+// posterior is one multivariate Gaussian over the latent variables, in
+// which the linear factors enter exactly and every other factor (the
+// truncations of a win or a draw, a Poisson score, a user's factor) is a
+// Gaussian site on each of its edges, refined through the factor's own
+// Message at cavities taken from the joint marginals.
+//
+// Loopy message passing (package schedules) keeps one Gaussian per
+// variable. On a tree it reaches the same answers; on a graph with cycles
+// it finds the right means, but each cycle lets a piece of evidence arrive
+// twice, and its variances come out wrong, as a rule too small, with no
+// guaranteed sign, and its log evidence moves with them. Solve is how
+// tests check loopy schedules, EP is the inference to use when the
+// uncertainty matters on a loopy graph, and both show a user how far a
+// model's loopy variances are off.
 package exact

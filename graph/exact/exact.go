@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 
 	"github.com/skillgraph/skillgraph/graph"
 	"github.com/skillgraph/skillgraph/messages"
@@ -21,15 +22,24 @@ var (
 	ErrDegenerate = errors.New("constraints are redundant or contradictory")
 )
 
-// Solution is the exact posterior of a linear-Gaussian graph.
+// Solution is a graph's posterior: Solve's, exact, or EP's.
 type Solution struct {
 	// Marginals holds each variable's posterior, by graph.VarID; an
 	// observed variable's is its point mass.
 	Marginals []messages.Gaussian
 	// LogEvidence is log ∫ ∏ f(x) dx over the latent variables, each factor
 	// normalised as its graph.LinearForm says: the quantity
-	// graph.Graph.LogEvidence approximates.
+	// graph.Graph.LogEvidence approximates. EP's is its estimate (see EP).
 	LogEvidence float64
+	// EvidenceErr is nil when LogEvidence holds the evidence, and otherwise
+	// says why EP could not compute it (a factor without graph.Evidence,
+	// or whose evidence failed); Solve's is always nil.
+	EvidenceErr error
+	// Sweeps is the number of times EP refined its sites (0 from Solve).
+	Sweeps int
+	// Converged reports that EP's marginals stopped moving within its
+	// tolerance before its cap; Solve's answer is always Converged.
+	Converged bool
 }
 
 // form is one factor's linear form over the latent variables,
@@ -50,37 +60,76 @@ type form struct {
 // the k free variables z. Each soft factor, rewritten in z, adds its
 // rank-one term to the precision Λ and the linear term h of
 // exp(−½zᵀΛz + hᵀz); Λ is sparse, and a sparse Cholesky factor gives the
-// means Λ⁻¹h, the variances and log det Λ.
+// means Λ⁻¹h and log det Λ, and its selected inverse the variances.
 func Solve(g *graph.Graph) (*Solution, error) {
-	if g == nil {
-		return nil, errors.New("exact: nil graph")
-	}
-	// Latent variables, numbered densely.
-	index := make([]int, g.NumVariables())
-	var degree []int
-	for v := range index {
-		if _, obs := g.Observed(graph.VarID(v)); obs {
-			index[v] = -1
-			continue
-		}
-		index[v] = len(degree)
-		degree = append(degree, g.Degree(graph.VarID(v)))
-	}
-	n := len(degree)
-	soft, hard, logZ, err := linearForms(g, index)
+	s, err := newSystem(g, false)
 	if err != nil {
 		return nil, err
 	}
-	sol := &Solution{Marginals: make([]messages.Gaussian, g.NumVariables())}
-	for v := range index {
-		if index[v] < 0 {
-			val, _ := g.Observed(graph.VarID(v))
-			sol.Marginals[v] = messages.PointMass(val)
+	var z []float64
+	if s.k > 0 {
+		s.chol.clear()
+		s.addLinear()
+		if z, err = s.posterior(); err != nil {
+			return nil, err
 		}
 	}
-	if n == 0 {
-		sol.LogEvidence = logZ
-		return sol, nil
+	sol, err := s.solution(z)
+	if err != nil {
+		return nil, err
+	}
+	if !messages.IsFinite(sol.LogEvidence) {
+		return nil, fmt.Errorf("exact: graph %q: log evidence %v: %w", g.Name(), sol.LogEvidence, graph.ErrNotFinite)
+	}
+	sol.Converged = true
+	return sol, nil
+}
+
+// system is a graph's Gaussian part over its free variables z: the soft
+// linear factors rewritten in z after the constraints are eliminated, and
+// every latent variable as an affine function of z.
+type system struct {
+	g     *graph.Graph
+	index []int // by graph variable: its latent number, or −1 if observed
+	k     int   // free variables
+	rows  []form
+	// logZ is the log of the constant factors: the factors of observed
+	// variables only, the constraints' 1/|det C_E| and each soft row's
+	// normaliser and its exp(−½m²/v).
+	logZ float64
+	// vars holds each latent variable x = mean + Σ coef[p]·z[idx[p]].
+	vars []form
+	h    []float64
+	chol *cholesky
+	// nonlinear lists the factors without a linear form, when allowed.
+	nonlinear []graph.FactorID
+}
+
+// newSystem reads g's linear factors, eliminates the constraints and
+// orders the free variables. With nonlinear, factors without a linear
+// form are listed rather than refused; each of their latent variables
+// then needs its marginal, and with every latent variable's support
+// given to the ordering, Σ is known wherever a marginal needs it.
+func newSystem(g *graph.Graph, nonlinear bool) (*system, error) {
+	if g == nil {
+		return nil, fmt.Errorf("exact: %w", graph.ErrNilGraph)
+	}
+	s := &system{g: g, index: make([]int, g.NumVariables())}
+	var degree []int
+	for v := range s.index {
+		if _, obs := g.Observed(graph.VarID(v)); obs {
+			s.index[v] = -1
+			continue
+		}
+		s.index[v] = len(degree)
+		degree = append(degree, g.Degree(graph.VarID(v)))
+	}
+	soft, hard, err := s.linearForms(nonlinear)
+	if err != nil {
+		return nil, err
+	}
+	if len(degree) == 0 {
+		return s, nil
 	}
 	el, err := eliminate(hard, degree)
 	if err != nil {
@@ -89,76 +138,157 @@ func Solve(g *graph.Graph) (*Solution, error) {
 	if el.k == 0 {
 		return nil, fmt.Errorf("exact: graph %q: %w: the constraints fix every variable", g.Name(), ErrDegenerate)
 	}
+	s.k = el.k
 	// ∫δ(Cx − d)·g(x) dx = ∫ g(x_E(z), z) dz / |det C_E| (see eliminate).
-	logZ -= el.logDet
+	s.logZ -= el.logDet
 	// The soft factors in z: N(rᵀz; m', v) with r and m' = m − (constant
 	// of the substitution), whose product is
 	// ∏(2πv)^−½ · exp(−½zᵀΛz + hᵀz − ½Σm'²/v), Λ = Σ rrᵀ/v, h = Σ r·m'/v.
-	rows := make([]form, 0, len(soft))
-	h := make([]float64, el.k)
+	s.rows = make([]form, 0, len(soft))
+	s.h = make([]float64, el.k)
+	cliques := make([][]int, 0, len(soft)+len(degree))
 	for _, f := range soft {
 		r := el.inFree(f)
-		logZ += -0.5*r.mean*r.mean/r.variance - 0.5*math.Log(2*math.Pi*r.variance)
+		s.logZ += logDensity(r.mean, r.variance)
 		if len(r.idx) == 0 {
 			continue // the constraints fix this factor's argument
 		}
-		for p, i := range r.idx {
-			h[i] += r.coef[p] * r.mean / r.variance
-		}
-		rows = append(rows, r)
+		s.rows = append(s.rows, r)
+		cliques = append(cliques, r.idx)
 	}
-	chol, err := factorize(el.k, rows)
-	if err != nil {
-		return nil, fmt.Errorf("exact: graph %q: %w", g.Name(), err)
-	}
-	z := chol.solve(h)
-	// ∫ exp(−½zᵀΛz + hᵀz) dz = (2π)^(k/2)·det(Λ)^−½·exp(½hᵀΛ⁻¹h).
-	logZ += 0.5*float64(el.k)*math.Log(2*math.Pi) - 0.5*chol.logDet()
-	for i, hi := range h {
-		logZ += 0.5 * hi * z[i]
-	}
-	sol.LogEvidence = logZ
-	// A free variable's variance is e_iᵀΛ⁻¹e_i, an eliminated one's
-	// x = c + aᵀz has aᵀΛ⁻¹a; both are |L⁻¹a|² with Λ = LLᵀ.
 	unit := []float64{1}
-	for v, i := range index {
+	s.vars = make([]form, len(degree))
+	for i := range s.vars {
+		idx, a, c := el.resolve([]int{i}, unit)
+		s.vars[i] = form{idx: idx, coef: a, mean: c}
+		if len(idx) > 1 {
+			cliques = append(cliques, idx)
+		}
+	}
+	s.chol = analyse(el.k, cliques)
+	return s, nil
+}
+
+// addLinear adds the soft linear factors to Λ and sets h to theirs.
+func (s *system) addLinear() {
+	clear(s.h)
+	for _, r := range s.rows {
+		s.chol.add(r.idx, r.coef, 1/r.variance)
+		for p, i := range r.idx {
+			s.h[i] += r.coef[p] * r.mean / r.variance
+		}
+	}
+}
+
+// posterior factorises the assembled Λ, computes its selected inverse
+// and returns the means z = Λ⁻¹h.
+func (s *system) posterior() ([]float64, error) {
+	if i := s.chol.factor(); i >= 0 {
+		v := slices.IndexFunc(s.vars, func(x form) bool { return len(x.idx) == 1 && x.idx[0] == i && x.coef[0] == 1 })
+		return nil, fmt.Errorf("exact: graph %q: %w: the precision is not positive definite at %s", s.g.Name(), ErrImproper, s.latentName(v))
+	}
+	s.chol.inverse()
+	return s.chol.solve(s.h), nil
+}
+
+// latentName names latent variable i (found by a scan: for errors only).
+func (s *system) latentName(i int) string {
+	v := slices.Index(s.index, i)
+	if v < 0 {
+		return "a variable"
+	}
+	return fmt.Sprintf("variable %d %s", v, s.g.VariableName(graph.VarID(v)))
+}
+
+// logGaussian returns log ∫ exp(−½zᵀΛz + hᵀz) dz = (k/2)·log 2π −
+// ½·log det Λ + ½·hᵀΛ⁻¹h, after posterior gave z = Λ⁻¹h.
+func (s *system) logGaussian(z []float64) float64 {
+	l := 0.5*float64(s.k)*math.Log(2*math.Pi) - 0.5*s.chol.logDet()
+	for i, hi := range s.h {
+		l += 0.5 * hi * z[i]
+	}
+	return l
+}
+
+// marginal returns latent variable i's marginal, from the means z after
+// posterior.
+func (s *system) marginal(i int, z []float64) (messages.Gaussian, error) {
+	x := s.vars[i]
+	mean := x.mean
+	for p, j := range x.idx {
+		mean += x.coef[p] * z[j]
+	}
+	variance := s.chol.quadratic(x.idx, x.coef)
+	m := messages.NewGaussian(mean, variance)
+	switch {
+	case !messages.IsFinite(variance) || !messages.IsFinite(mean) || variance > 0 && !m.IsFinite():
+		return messages.Gaussian{}, fmt.Errorf("exact: graph %q: %s has mean %v, variance %v: %w", s.g.Name(), s.latentName(i), mean, variance, graph.ErrNotFinite)
+	case !(variance > 0):
+		return messages.Gaussian{}, fmt.Errorf("exact: graph %q: %w: %s has variance %v", s.g.Name(), ErrDegenerate, s.latentName(i), variance)
+	}
+	return m, nil
+}
+
+// solution returns the marginals of every variable and the log evidence
+// of the linear part, for the means z after posterior.
+func (s *system) solution(z []float64) (*Solution, error) {
+	g := s.g
+	sol := &Solution{Marginals: make([]messages.Gaussian, g.NumVariables()), LogEvidence: s.logZ}
+	if s.k > 0 {
+		sol.LogEvidence += s.logGaussian(z)
+	}
+	for v, i := range s.index {
 		if i < 0 {
+			val, _ := g.Observed(graph.VarID(v))
+			sol.Marginals[v] = messages.PointMass(val)
 			continue
 		}
-		idx, a, mean := el.resolve([]int{i}, unit)
-		for p, j := range idx {
-			mean += a[p] * z[j]
+		m, err := s.marginal(i, z)
+		if err != nil {
+			return nil, err
 		}
-		variance := chol.quadratic(idx, a)
-		if !(variance > 0) {
-			return nil, fmt.Errorf("exact: graph %q: %w: variable %s has variance %v", g.Name(), ErrDegenerate, g.VariableName(graph.VarID(v)), variance)
-		}
-		sol.Marginals[v] = messages.NewGaussian(mean, variance)
+		sol.Marginals[v] = m
 	}
 	return sol, nil
 }
 
-// linearForms reads every factor's linear form over the latent variables
-// (index numbers them, −1 for observed), the soft factors apart from the
-// constraints, and returns the log density of the factors that touch
-// observed variables only.
-func linearForms(g *graph.Graph, index []int) (soft, hard []form, logZ float64, err error) {
+// logDensity returns log N(0; m, v) = −½m²/v − ½·log 2πv, for v > 0 up
+// to the largest float.
+func logDensity(m, v float64) float64 {
+	return -0.5*m*m/v - 0.5*(math.Log(2*math.Pi)+math.Log(v))
+}
+
+// linearForms reads every factor's linear form over the latent variables,
+// the soft factors apart from the constraints, and adds the log density
+// of the factors that touch observed variables only to s.logZ. With
+// nonlinear, a factor without a linear form is listed in s.nonlinear;
+// otherwise it is an error.
+func (s *system) linearForms(nonlinear bool) (soft, hard []form, err error) {
+	g := s.g
+	soft = make([]form, 0, g.NumFactors())
 	for fi := 0; fi < g.NumFactors(); fi++ {
 		f := graph.FactorID(fi)
 		lf, ok := g.Factor(f).(graph.LinearForm)
 		if !ok {
-			return nil, nil, 0, fmt.Errorf("exact: factor %d %s: %w", f, g.FactorLabel(f), ErrNotLinear)
+			if nonlinear {
+				s.nonlinear = append(s.nonlinear, f)
+				continue
+			}
+			return nil, nil, fmt.Errorf("exact: factor %d %s: %w", f, g.FactorLabel(f), ErrNotLinear)
 		}
 		a, m, v := lf.LinearForm()
-		if len(a) != g.Arity(f) || !(v >= 0) || !messages.IsFinite(v) || !messages.IsFinite(m) {
-			return nil, nil, 0, fmt.Errorf("exact: factor %d %s: %w: linear form of %d coefficients, mean %v, variance %v", f, g.FactorLabel(f), ErrNotLinear, len(a), m, v)
+		if len(a) != g.Arity(f) || !(v >= 0) {
+			return nil, nil, fmt.Errorf("exact: factor %d %s: %w: linear form of %d coefficients, mean %v, variance %v", f, g.FactorLabel(f), ErrNotLinear, len(a), m, v)
+		}
+		if !messages.IsFinite(v) || !messages.IsFinite(m) || slices.ContainsFunc(a, func(x float64) bool { return !messages.IsFinite(x) }) {
+			return nil, nil, fmt.Errorf("exact: factor %d %s: linear form %v, mean %v, variance %v: %w", f, g.FactorLabel(f), a, m, v, graph.ErrNotFinite)
 		}
 		// Move the observed variables into the constant: aᵀx = m becomes
 		// Σ aᵢ·x_latent = m − Σ_observed aᵢ·valueᵢ.
 		r := form{mean: m, variance: v, factor: f}
 		for i, ai := range a {
 			w := g.EdgeVariable(f, i)
-			if k := index[w]; k < 0 {
+			if k := s.index[w]; k < 0 {
 				val, _ := g.Observed(w)
 				r.mean -= ai * val
 			} else if ai != 0 {
@@ -166,15 +296,17 @@ func linearForms(g *graph.Graph, index []int) (soft, hard []form, logZ float64, 
 			}
 		}
 		switch {
+		case !messages.IsFinite(r.mean):
+			return nil, nil, fmt.Errorf("exact: factor %d %s: mean %v after the observed values: %w", f, g.FactorLabel(f), r.mean, graph.ErrNotFinite)
 		case len(r.idx) == 0 && v > 0:
-			logZ += -0.5*r.mean*r.mean/v - 0.5*math.Log(2*math.Pi*v)
+			s.logZ += logDensity(r.mean, v)
 		case len(r.idx) == 0:
-			return nil, nil, 0, fmt.Errorf("exact: factor %d %s: %w: a constraint on observed values only", f, g.FactorLabel(f), ErrDegenerate)
+			return nil, nil, fmt.Errorf("exact: factor %d %s: %w: a constraint on observed values only", f, g.FactorLabel(f), ErrDegenerate)
 		case v > 0:
 			soft = append(soft, r)
 		default:
 			hard = append(hard, r)
 		}
 	}
-	return soft, hard, logZ, nil
+	return soft, hard, nil
 }

@@ -184,3 +184,37 @@ func TestErrors(t *testing.T) {
 		t.Error("nil graph: no error")
 	}
 }
+
+// userForm is a user's linear-Gaussian factor with any linear form.
+type userForm struct {
+	a              []float64
+	mean, variance float64
+}
+
+func (f userForm) Arity() int { return len(f.a) }
+func (userForm) Message(int, graph.Edges) (messages.Gaussian, error) {
+	return messages.Gaussian{}, nil
+}
+func (f userForm) LinearForm() ([]float64, float64, float64) { return f.a, f.mean, f.variance }
+
+// A coefficient, mean or variance that is not finite in a linear form is
+// an error naming the factor, never a term left out.
+func TestNonFiniteLinearForm(t *testing.T) {
+	for _, bad := range []userForm{
+		{a: []float64{1, math.NaN()}, variance: 1},
+		{a: []float64{math.Inf(1), 1}, variance: 1},
+		{a: []float64{1, -1}, mean: math.Inf(-1), variance: 1},
+		{a: []float64{1, -1}, mean: 0, variance: math.Inf(1)},
+		{a: []float64{1, 1e308}, mean: 0, variance: 0}, // finite, but the observed value overflows the mean
+	} {
+		b := graph.NewBuilder("bad")
+		x := b.AddVariable("x")
+		y := b.AddObserved("y", 1e10)
+		b.AddFactor(factors.NewPrior(0, 1), "", x)
+		b.AddFactor(bad, "user", x, y)
+		_, err := exact.Solve(build(t, b))
+		if !errors.Is(err, graph.ErrNotFinite) {
+			t.Errorf("%+v: %v, want %v", bad, err, graph.ErrNotFinite)
+		}
+	}
+}

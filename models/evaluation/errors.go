@@ -4,9 +4,8 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"strings"
-	"unicode"
-	"unicode/utf8"
+
+	"github.com/skillgraph/skillgraph/record"
 )
 
 // Errors matched with errors.Is. They arrive wrapped in a message that
@@ -18,7 +17,7 @@ var (
 	// below 1, a nil model or context, a negative score, a field that does
 	// not parse (a score, a rank, a date), a match with too few teams or
 	// with ranks that do not match its teams.
-	ErrInput = errors.New("invalid input")
+	ErrInput = record.ErrInput
 	// ErrNotFinite reports a NaN or infinite number where a finite one is
 	// needed.
 	ErrNotFinite = errors.New("not a finite number")
@@ -36,29 +35,29 @@ var (
 	// successful Fit.
 	ErrNotFitted = errors.New("model not fitted")
 	// ErrName reports an empty team, player, season or match name.
-	ErrName = errors.New("empty name")
+	ErrName = record.ErrName
 	// ErrText reports text that is not valid UTF-8 or holds a control
 	// character such as NUL, or U+FFFE or U+FFFF: such names cannot be
 	// written to SVG (XML) or DOT files, and in a data file they are a sign
 	// of corruption.
-	ErrText = errors.New("invalid UTF-8 or control character in text")
+	ErrText = record.ErrText
 	// ErrSameTeam reports a match of a team against itself.
-	ErrSameTeam = errors.New("a team cannot play itself")
+	ErrSameTeam = record.ErrSameTeam
 	// ErrDuplicatePlayer reports a player listed twice in one match.
-	ErrDuplicatePlayer = errors.New("player appears twice in one match")
+	ErrDuplicatePlayer = record.ErrDuplicatePlayer
 	// ErrDuplicateMatch reports one match ID used by two matches; in a
 	// file, rows of one match_id that are not adjacent.
-	ErrDuplicateMatch = errors.New("match ID used twice")
+	ErrDuplicateMatch = record.ErrDuplicateMatch
 	// ErrEmptyFile reports a file with no header, or a header and no
 	// rows.
-	ErrEmptyFile = errors.New("file is empty")
+	ErrEmptyFile = record.ErrEmptyFile
 	// ErrHeader reports a header that lacks a needed column or names a
 	// column twice.
-	ErrHeader = errors.New("bad header")
+	ErrHeader = record.ErrHeader
 	// ErrDateOrder reports a row dated before the row above it: the
 	// protocols learn online, in file order, so the file must be in time
 	// order.
-	ErrDateOrder = errors.New("date earlier than the previous row's")
+	ErrDateOrder = record.ErrTimeOrder
 )
 
 // FileError reports a problem in a data file. Line and Column are 1-based
@@ -70,20 +69,10 @@ type FileError struct {
 	Err          error
 }
 
-// Error returns "evaluation: path:line:column: problem".
+// Error returns "evaluation: path:line:column: problem", the place
+// written as record.FileError writes it.
 func (e *FileError) Error() string {
-	var sb strings.Builder
-	sb.WriteString("evaluation: ")
-	sb.WriteString(e.Path)
-	if e.Line > 0 {
-		fmt.Fprintf(&sb, ":%d", e.Line)
-		if e.Column > 0 {
-			fmt.Fprintf(&sb, ":%d", e.Column)
-		}
-	}
-	sb.WriteString(": ")
-	sb.WriteString(e.Err.Error())
-	return sb.String()
+	return "evaluation: " + (&record.FileError{File: e.Path, Line: e.Line, Column: e.Column, Err: e.Err}).Error()
 }
 
 // Unwrap returns the underlying error.
@@ -97,26 +86,11 @@ func isProbability(p float64) bool { return p >= 0 && p <= 1 }
 
 // checkText rejects invalid UTF-8, control characters and the two
 // noncharacters XML forbids (ErrText).
-func checkText(what, s string) error {
-	if !utf8.ValidString(s) {
-		return fmt.Errorf("%s %q: %w", what, s, ErrText)
-	}
-	for _, r := range s {
-		if unicode.IsControl(r) || r == 0xFFFE || r == 0xFFFF {
-			return fmt.Errorf("%s %q: %w", what, s, ErrText)
-		}
-	}
-	return nil
-}
+func checkText(what, s string) error { return record.CheckText(what, s) }
 
 // checkName is checkText for a name, which must also not be empty
 // (ErrName).
-func checkName(what, s string) error {
-	if s == "" {
-		return fmt.Errorf("%s: %w", what, ErrName)
-	}
-	return checkText(what, s)
-}
+func checkName(what, s string) error { return record.CheckName(what, s) }
 
 // checkTeams is the rule for the two sides of a scored match or a
 // prediction: two valid names, and different ones.

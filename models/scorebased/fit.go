@@ -97,8 +97,11 @@ type knob struct {
 // Errors: no training matches or a bad one (as Learn), bounds that are
 // empty, not finite or not positive for σ₀ and β (ErrParameter), a start
 // that fails Hyper.Validate or whose evidence is not finite, and a done
-// context, whose error is returned.
+// context, whose error is returned. A nil ctx is context.Background().
 func Fit[R Team | Rating](ctx context.Context, newModel func(Hyper) (Online[R], error), train []Result, start Params, opt FitOptions) (Hyper, FitReport, error) {
+	if ctx == nil {
+		ctx = context.Background()
+	}
 	if newModel == nil {
 		return Hyper{}, FitReport{}, fmt.Errorf("scorebased: Fit: nil model constructor: %w", ErrParameter)
 	}

@@ -1,39 +1,27 @@
 package scorebased_test
 
 import (
-	"encoding/csv"
-	"fmt"
-	"os"
-	"strconv"
 	"testing"
 
 	"github.com/skillgraph/skillgraph/models/scorebased"
+	"github.com/skillgraph/skillgraph/record"
 )
 
 // league reads the shipped Premier League file (date, season, home, away,
 // home_score, away_score) into matches by season, in file order.
 func league(t testing.TB) map[string][]scorebased.Result {
 	t.Helper()
-	f, err := os.Open("../../examples/data/epl.csv")
+	ms, rep, err := record.ReadFile("../../examples/data/epl.csv", record.InFileOrder())
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer f.Close()
-	rows, err := csv.NewReader(f).ReadAll()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if got := fmt.Sprint(rows[0]); got != "[date season home away home_score away_score]" {
-		t.Fatalf("epl.csv header %s", got)
+	if rep.Format != record.Scores || len(rep.Unknown) != 0 {
+		t.Fatalf("epl.csv read as %+v", rep)
 	}
 	out := map[string][]scorebased.Result{}
-	for _, r := range rows[1:] {
-		a, err1 := strconv.Atoi(r[4])
-		b, err2 := strconv.Atoi(r[5])
-		if err1 != nil || err2 != nil {
-			t.Fatalf("epl.csv row %v", r)
-		}
-		out[r[1]] = append(out[r[1]], scorebased.Result{A: r[2], B: r[3], ScoreA: float64(a), ScoreB: float64(b)})
+	for _, m := range ms {
+		home, away := m.Teams[0], m.Teams[1]
+		out[m.Season] = append(out[m.Season], scorebased.Result{A: home.Name, B: away.Name, ScoreA: float64(home.Score), ScoreB: float64(away.Score)})
 	}
 	return out
 }

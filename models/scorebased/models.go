@@ -2,6 +2,7 @@ package scorebased
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math"
 	"sync"
@@ -31,7 +32,12 @@ type Game struct {
 func (gm *Game) run(ctx context.Context) ([]Rating, error) {
 	gm.Graph.Reset()
 	if _, err := gm.runner.Run(ctx, gm.Schedule); err != nil {
-		return nil, fmt.Errorf("scorebased: %w", err)
+		if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
+			return nil, fmt.Errorf("scorebased: %w", err)
+		}
+		// The inputs were checked, so a failed update is one whose numbers
+		// left float64's range: the model's error, with the factor's.
+		return nil, fmt.Errorf("scorebased: %w: the update failed: %v", ErrNumerical, err)
 	}
 	out := gm.out[:len(gm.skills)]
 	for i, v := range gm.skills {
@@ -277,7 +283,7 @@ func (m GaussianSD) Game(a, b Rating, scoreA, scoreB float64) (*Game, error) {
 	if err := p.checkSkills(a, b); err != nil {
 		return nil, err
 	}
-	if err := checkScores(scoreA, scoreB); err != nil {
+	if err := checkDifference(scoreA, scoreB); err != nil {
 		return nil, err
 	}
 	bld := graph.NewBuilder("score difference")
@@ -296,6 +302,9 @@ func (m GaussianSD) Rate(ctx context.Context, a, b Rating, scoreA, scoreB float6
 		return Rating{}, Rating{}, err
 	}
 	if err := checkScores(scoreA, scoreB); err != nil {
+		return Rating{}, Rating{}, err
+	}
+	if err := checkDifference(scoreA, scoreB); err != nil {
 		return Rating{}, Rating{}, err
 	}
 	gm := pooled(m.pool)
@@ -397,6 +406,9 @@ func (m PoissonOD) Rate(ctx context.Context, a, b Team, scoreA, scoreB int) (Tea
 	if scoreA < 0 || scoreB < 0 {
 		return Team{}, Team{}, 0, fmt.Errorf("scorebased: scores %d and %d: a Poisson score is a count ≥ 0: %w", scoreA, scoreB, ErrScore)
 	}
+	if _, _, err := poissonRates(a, b); err != nil {
+		return Team{}, Team{}, 0, err
+	}
 	gm := pooled(m.pool)
 	if gm == nil {
 		var err error
@@ -419,17 +431,28 @@ func (m PoissonOD) Predict(a, b Team) (Prediction, error) {
 	if err := p.checkTeams(a, b); err != nil {
 		return Prediction{}, err
 	}
-	lA := math.Exp(a.Offence.Mu - b.Defence.Mu)
-	lB := math.Exp(b.Offence.Mu - a.Defence.Mu)
-	if math.IsInf(lA, 1) || math.IsInf(lB, 1) || lA == 0 || lB == 0 {
-		return Prediction{}, fmt.Errorf("scorebased: Poisson rates exp(%v) and exp(%v) out of range: %w",
-			a.Offence.Mu-b.Defence.Mu, b.Offence.Mu-a.Defence.Mu, ErrRating)
+	lA, lB, err := poissonRates(a, b)
+	if err != nil {
+		return Prediction{}, err
 	}
 	win, draw, loss, err := Skellam{Lambda1: lA, Lambda2: lB}.Outcome()
 	if err != nil {
 		return Prediction{}, err
 	}
 	return Prediction{Win: win, Draw: draw, Loss: loss, ScoreA: lA, ScoreB: lB, Difference: lA - lB, HasScores: true}, nil
+}
+
+// poissonRates returns the rates at the mean log-rates, exp(μ_oA − μ_dB)
+// and exp(μ_oB − μ_dA), or ErrRating if either is 0 or +∞ in float64: the
+// teams for which Predict and Rate have no answer.
+func poissonRates(a, b Team) (lA, lB float64, err error) {
+	lA = math.Exp(a.Offence.Mu - b.Defence.Mu)
+	lB = math.Exp(b.Offence.Mu - a.Defence.Mu)
+	if math.IsInf(lA, 1) || math.IsInf(lB, 1) || lA == 0 || lB == 0 {
+		return 0, 0, fmt.Errorf("scorebased: Poisson rates exp(%v) and exp(%v) out of range: %w",
+			a.Offence.Mu-b.Defence.Mu, b.Offence.Mu-a.Defence.Mu, ErrRating)
+	}
+	return lA, lB, nil
 }
 
 // TrueSkillWinProbability is eq. 11, TrueSkill's probability that a team of
@@ -463,6 +486,18 @@ func TrueSkillWinProbability(a, b Rating, beta float64) float64 {
 	sa, sb, sbeta := math.Ldexp(a.Sigma, -e), math.Ldexp(b.Sigma, -e), math.Ldexp(beta, -e)
 	sd := math.Sqrt(sa*sa + sb*sb + 2*sbeta*sbeta)
 	return messages.NormCDF(math.Ldexp(a.Mu/2-b.Mu/2, 1-e) / sd)
+}
+
+// checkDifference is checkScores for the score-difference model, which
+// observes a − b: that must be finite too.
+func checkDifference(a, b float64) error {
+	if err := checkScores(a, b); err != nil {
+		return err
+	}
+	if !messages.IsFinite(a - b) {
+		return fmt.Errorf("scorebased: scores %v and %v: their difference overflows: %w", a, b, ErrScore)
+	}
+	return nil
 }
 
 func checkScores(a, b float64) error {

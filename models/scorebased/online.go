@@ -128,8 +128,11 @@ func OnlineGaussianSD(h Hyper) (Online[Rating], error) {
 // before it (the one-step-ahead evidence, which Fit maximises). A match
 // with an empty team name, a team playing itself, or scores the model
 // cannot observe is ErrScore, and an empty list ErrScore too; a done
-// context returns its error.
+// context returns its error. A nil ctx is context.Background().
 func Learn[R Team | Rating](ctx context.Context, m Online[R], matches []Result) (map[string]R, float64, error) {
+	if ctx == nil {
+		ctx = context.Background()
+	}
 	if m == nil {
 		return nil, 0, fmt.Errorf("scorebased: Learn: nil model: %w", ErrParameter)
 	}

@@ -34,6 +34,18 @@ type Contest struct {
 	// Φ⁻¹((p+1)/2)·√(Σβᵢ²) over both teams' players, which is the usual
 	// Φ⁻¹((p+1)/2)·√(n₁+n₂)·β when all are equal.
 	Betas [][]float64
+	// Margins, if not nil, holds one draw-margin variable per team, which
+	// the caller has added with its prior (and may share between contests
+	// and give dynamics, as Dangauthier, Herbrich, Minka and Graepel 2007
+	// do for chess players), instead of the fixed margin ε of Params. Of
+	// two adjacent teams in rank order with difference d = t_better −
+	// t_worse, the better wins when d exceeds the worse team's margin
+	// (factors.ExceedsMargin: a win reads the loser's margin) and they draw
+	// when −m_better ≤ d ≤ m_worse (factors.BetweenMargins). Equal fixed
+	// margins ε give TrueSkill's game. Params.DrawProbability and
+	// DrawMargin are then unused. A margin's posterior should stay several
+	// σ above 0: where it crosses 0 the draw region is empty.
+	Margins []graph.VarID
 	// Compact leaves out the team performance of a team of one player
 	// with weight 1 and no bonus: the difference factors take the
 	// player's performance itself (Nodes.Teams holds it, and
@@ -54,11 +66,16 @@ type Nodes struct {
 	PerformanceFactors [][]graph.FactorID // N(p; s, β²): edge 0 to p, 1 to s
 	TeamFactors        []graph.FactorID   // edge 0 to t, then the players', then the bonus; −1 where Compact left the team out
 	DifferenceFactors  []graph.FactorID   // edge 0 to d, 1 to the better team, 2 to the worse
-	ComparisonFactors  []graph.FactorID   // I(d > ε) or, for a draw, I(|d| ≤ ε)
+	// ComparisonFactors are I(d > ε) or, for a draw, I(|d| ≤ ε); with
+	// Contest.Margins, I(d > m_worse) (edge 1 to the margin) or
+	// I(−m_better ≤ d ≤ m_worse) (edges 1 and 2 to the margins).
+	ComparisonFactors []graph.FactorID
 	// order lists the caller's teams in rank order, best first; bonus
-	// counts each team's bonus variables.
-	order []int
-	bonus []int
+	// counts each team's bonus variables; margins counts each comparison's
+	// edges to margin variables (nil without Contest.Margins).
+	order   []int
+	bonus   []int
+	margins []int
 }
 
 // figure1Layers are the rows of the paper's Figure 1, top to bottom.
@@ -73,7 +90,7 @@ var figure1Layers = []string{"skill priors", "skills", "performance factors", "p
 // schedules.Derive (or schedules.Tree if it has no loop); Params.NewGame is
 // the one-contest graph with the paper's schedule.
 func (p Params) Declare(b *graph.Builder, c Contest) (Nodes, error) {
-	if err := p.Validate(); err != nil {
+	if err := p.validateDeclare(&c); err != nil {
 		return Nodes{}, err
 	}
 	if err := c.validate(); err != nil {
@@ -81,6 +98,23 @@ func (p Params) Declare(b *graph.Builder, c Contest) (Nodes, error) {
 	}
 	m := Match{Ranks: c.Ranks, Weights: c.Weights, Teams: make([][]Rating, len(c.Skills))}
 	return p.declare(b, &c, m.order(), &m), nil
+}
+
+// validateDeclare is Params.Validate for the fields Declare uses: the
+// prior's (Mu, Sigma, Tau) are the caller's priors' business, β is unused
+// where every player has its own, and the draw parameters where the
+// contest has margin variables, so those are set to valid values before
+// the check.
+func (p Params) validateDeclare(c *Contest) error {
+	q := p
+	q.Mu, q.Sigma, q.Tau = 0, 1, 0
+	if c.Betas != nil {
+		q.Beta = 1
+	}
+	if c.Margins != nil {
+		q.DrawProbability, q.DrawMargin = 0, 0
+	}
+	return q.Validate()
 }
 
 // validate checks the contest's shape; the variables themselves are
@@ -91,6 +125,9 @@ func (c *Contest) validate() error {
 	}
 	if c.Bonus != nil && len(c.Bonus) != len(c.Skills) {
 		return inputErr("Bonus", ErrShape, float64(len(c.Bonus)))
+	}
+	if c.Margins != nil && len(c.Margins) != len(c.Skills) {
+		return inputErr("Margins", ErrShape, float64(len(c.Margins)))
 	}
 	if c.Betas != nil {
 		if len(c.Betas) != len(c.Skills) {
@@ -186,6 +223,15 @@ func (p Params) declare(b *graph.Builder, c *Contest, order []int, m *Match) Nod
 	}
 	b.Layer("comparison factors")
 	for k := range nd.ComparisonFactors {
+		if c.Margins != nil {
+			better, worse := c.Margins[order[k]], c.Margins[order[k+1]]
+			if m.drawn(order, k) {
+				nd.ComparisonFactors[k] = b.AddFactor(factors.NewBetweenMargins(), "", nd.Differences[k], better, worse)
+			} else {
+				nd.ComparisonFactors[k] = b.AddFactor(factors.NewExceedsMargin(), "", nd.Differences[k], worse)
+			}
+			continue
+		}
 		eps := p.Margin(len(c.Skills[order[k]]), len(c.Skills[order[k+1]]))
 		if c.Betas != nil && p.DrawMargin == 0 {
 			v := 0.0
@@ -203,6 +249,15 @@ func (p Params) declare(b *graph.Builder, c *Contest, order []int, m *Match) Nod
 		}
 	}
 	nd.order = order
+	if c.Margins != nil {
+		nd.margins = make([]int, n-1)
+		for k := range nd.margins {
+			nd.margins[k] = 1
+			if m.drawn(order, k) {
+				nd.margins[k] = 2
+			}
+		}
+	}
 	nd.bonus = make([]int, n)
 	for j := range c.Bonus {
 		nd.bonus[j] = len(c.Bonus[j])
@@ -250,6 +305,12 @@ func (p Params) Schedule(nd Nodes) schedules.Schedule {
 		chain = schedules.Loop(schedules.Sequence(body...),
 			schedules.Tolerance(p.tolerance()), schedules.MaxIterations(p.maxIterations()),
 			schedules.Name("difference chain"))
+	}
+	// The margins, from the differences the chain left.
+	for k, edges := range nd.margins {
+		for e := 1; e <= edges; e++ {
+			up = append(up, step(cmp[k], e))
+		}
 	}
 	up = append(up, step(diff[0], 1), step(diff[last], 2))
 	for _, j := range nd.order {

@@ -63,3 +63,55 @@ func ExampleParams_Declare() {
 	// Ben  μ = 23.85, σ = 5.23
 	// home μ =  4.47, σ = 3.50
 }
+
+// A chess game as Dangauthier, Herbrich, Minka and Graepel (2007) model
+// it: each player has a draw margin of their own, learned with the skills,
+// and white has an advantage. White, the stronger and with the advantage,
+// was expected to beat black's margin (a win reads the loser's margin), so
+// the draw raises black's margin more than white's.
+func ExampleContest_margins() {
+	p := trueskill.Params{Beta: 4} // the priors are the graph's own
+	b := graph.NewBuilder("chess")
+	prior := func(name string, mu, sigma float64) graph.VarID {
+		v := b.AddVariable(name)
+		b.AddFactor(factors.NewPrior(mu, sigma*sigma), "", v)
+		return v
+	}
+	white, black := prior("white", 27, 5), prior("black", 24, 6)
+	adv := prior("advantage", 1, 1.5)
+	mWhite, mBlack := prior("margin of white", 3, 1), prior("margin of black", 3, 1)
+	_, err := p.Declare(b, trueskill.Contest{
+		Skills:  [][]graph.VarID{{white}, {black}},
+		Ranks:   []int{1, 1}, // a draw
+		Bonus:   [][]graph.VarID{{adv}, nil},
+		Margins: []graph.VarID{mWhite, mBlack},
+	})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	g, err := b.Build()
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	s, err := schedules.Derive(g)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	if _, err := schedules.Run(context.Background(), g, s); err != nil {
+		fmt.Println(err)
+		return
+	}
+	for _, v := range []graph.VarID{white, black, adv, mWhite, mBlack} {
+		m := g.Marginal(v)
+		fmt.Printf("%-15s μ = %5.2f, σ = %.2f\n", g.VariableName(v), m.Mean(), m.Sigma())
+	}
+	// Output:
+	// white           μ = 25.99, σ = 4.33
+	// black           μ = 25.45, σ = 4.79
+	// advantage       μ =  0.91, σ = 1.48
+	// margin of white μ =  3.14, σ = 0.98
+	// margin of black μ =  3.18, σ = 0.98
+}

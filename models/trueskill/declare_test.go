@@ -29,16 +29,10 @@ func declared(t *testing.T, p trueskill.Params, m trueskill.Match, bonus []*true
 func declaredWith(t *testing.T, p trueskill.Params, m trueskill.Match, bonus []*trueskill.Rating, betas [][]float64, own bool, compact ...bool) ([][]trueskill.Rating, []trueskill.Rating) {
 	t.Helper()
 	b := graph.NewBuilder("declared")
-	c := trueskill.Contest{Name: "g.", Ranks: m.Ranks, Weights: m.Weights, Skills: make([][]graph.VarID, len(m.Teams)), Betas: betas}
+	c := trueskill.Contest{Name: "g.", Ranks: m.Ranks, Weights: m.Weights, Betas: betas}
 	c.Compact = len(compact) > 0 && compact[0]
 	var priors []schedules.Schedule
-	for j, team := range m.Teams {
-		for i, r := range team {
-			v := b.AddVariable(fmt.Sprintf("s%d.%d", j, i))
-			priors = append(priors, schedules.Step(b.AddFactor(factors.NewPrior(r.Mu, r.Sigma*r.Sigma+p.Tau*p.Tau), "", v), 0))
-			c.Skills[j] = append(c.Skills[j], v)
-		}
-	}
+	c.Skills, priors = skillVariables(b, p, m)
 	bonusVar := make([]graph.VarID, len(bonus))
 	if bonus != nil {
 		c.Bonus = make([][]graph.VarID, len(bonus))
@@ -51,6 +45,36 @@ func declaredWith(t *testing.T, p trueskill.Params, m trueskill.Match, bonus []*
 			c.Bonus[j] = []graph.VarID{bonusVar[j]}
 		}
 	}
+	g := runContest(t, b, p, c, priors, own)
+	var bonusOut []trueskill.Rating
+	for j, r := range bonus {
+		if r != nil {
+			bonusOut = append(bonusOut, rating(g, bonusVar[j]))
+		}
+	}
+	return ratings(g, c.Skills), bonusOut
+}
+
+// skillVariables adds a skill variable for every player of m with the
+// prior N(μ, σ² + τ²) that Rate uses, and returns them with the priors'
+// schedule steps.
+func skillVariables(b *graph.Builder, p trueskill.Params, m trueskill.Match) ([][]graph.VarID, []schedules.Schedule) {
+	skills := make([][]graph.VarID, len(m.Teams))
+	var priors []schedules.Schedule
+	for j, team := range m.Teams {
+		for i, r := range team {
+			v := b.AddVariable(fmt.Sprintf("s%d.%d", j, i))
+			priors = append(priors, schedules.Step(b.AddFactor(factors.NewPrior(r.Mu, r.Sigma*r.Sigma+p.Tau*p.Tau), "", v), 0))
+			skills[j] = append(skills[j], v)
+		}
+	}
+	return skills, priors
+}
+
+// runContest declares c, builds the graph and runs the priors' steps and
+// then the contest's own schedule if own is set, else a derived one.
+func runContest(t *testing.T, b *graph.Builder, p trueskill.Params, c trueskill.Contest, priors []schedules.Schedule, own bool) *graph.Graph {
+	t.Helper()
 	nd, err := p.Declare(b, c)
 	if err != nil {
 		t.Fatal(err)
@@ -71,23 +95,23 @@ func declaredWith(t *testing.T, p trueskill.Params, m trueskill.Match, bonus []*
 	if _, err := schedules.Run(context.Background(), g, s); err != nil {
 		t.Fatal(err)
 	}
-	rating := func(v graph.VarID) trueskill.Rating {
-		m := g.Marginal(v)
-		return trueskill.Rating{Mu: m.Mean(), Sigma: m.Sigma()}
-	}
-	out := make([][]trueskill.Rating, len(c.Skills))
-	for j, team := range c.Skills {
+	return g
+}
+
+func rating(g *graph.Graph, v graph.VarID) trueskill.Rating {
+	m := g.Marginal(v)
+	return trueskill.Rating{Mu: m.Mean(), Sigma: m.Sigma()}
+}
+
+// ratings returns the marginals of the skill variables.
+func ratings(g *graph.Graph, skills [][]graph.VarID) [][]trueskill.Rating {
+	out := make([][]trueskill.Rating, len(skills))
+	for j, team := range skills {
 		for _, v := range team {
-			out[j] = append(out[j], rating(v))
+			out[j] = append(out[j], rating(g, v))
 		}
 	}
-	var bonusOut []trueskill.Rating
-	for j, r := range bonus {
-		if r != nil {
-			bonusOut = append(bonusOut, rating(bonusVar[j]))
-		}
-	}
-	return out, bonusOut
+	return out
 }
 
 // TestDeclareEqualsRate declares random matches (two to four teams of one

@@ -86,7 +86,7 @@ func (gm *Game) chainLogEvidence() (float64, error) {
 		for i, pr := range prs {
 			w := 1.0 // a compact team (nil sum) has one player of weight 1
 			if sum := gm.sums[pos]; sum != nil {
-				w = sum.Coefficients[i]
+				w = sum.Coefficient(i)
 			}
 			mean += w * pr.Mean
 			variance += w * w * (pr.Variance + b2)

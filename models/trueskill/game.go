@@ -145,7 +145,7 @@ func (gm *Game) placeRatings() {
 // order (nil if they are those of the match loaded before), and its ratings
 // and weights into the prior and team factors. Without weights the
 // coefficients are the 1s the game was built with.
-func (gm *Game) set(m *Match, order []int) {
+func (gm *Game) set(m *Match, order []int) error {
 	if order != nil {
 		gm.order = append(gm.order[:0], order...)
 		gm.placeRatings()
@@ -157,9 +157,12 @@ func (gm *Game) set(m *Match, order []int) {
 			pr.Mean, pr.Variance = r.Mu, r.Sigma*r.Sigma+tau2
 		}
 		if m.Weights != nil {
-			copy(gm.sums[pos].Coefficients, m.Weights[j])
+			if err := gm.sums[pos].SetCoefficients(m.Weights[j]...); err != nil {
+				return fmt.Errorf("trueskill: weights of team %d: %w", j, err)
+			}
 		}
 	}
+	return nil
 }
 
 // Graph returns the game's factor graph.

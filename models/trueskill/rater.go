@@ -143,7 +143,10 @@ func (r *Rater) rateGraph(ctx context.Context, m *Match) (Result, error) {
 		r.lastRanks = append(r.lastRanks[:0], m.Ranks...) // empty if m has none
 		r.lastWeighted = m.Weights != nil
 	}
-	gm.set(m, order) // a new game has m already; setting it again is harmless
+	// A new game has m already; setting it again is harmless.
+	if err := gm.set(m, order); err != nil {
+		return Result{}, err
+	}
 	res, err := gm.result(ctx, !r.NoEvidence)
 	if err == nil {
 		err = checkGraphResult(&r.p, m, &res)

@@ -1,0 +1,82 @@
+package graph_test
+
+import (
+	"errors"
+	"math"
+	"testing"
+
+	"github.com/skillgraph/skillgraph/factors"
+	"github.com/skillgraph/skillgraph/graph"
+	"github.com/skillgraph/skillgraph/messages"
+)
+
+// userEvidence is a user's factor reporting a fixed log average, or a
+// fixed LogTerm when term is set.
+type userEvidence struct {
+	l    float64
+	term *graph.LogTerm
+}
+
+func (userEvidence) Arity() int { return 1 }
+func (userEvidence) Message(int, graph.Edges) (messages.Gaussian, error) {
+	return messages.NewGaussian(0, 1), nil
+}
+func (u userEvidence) LogAverageFactor(graph.Edges) (float64, error) { return u.l, nil }
+func (u userEvidence) LogAverageFactorTerm(graph.Edges) (graph.LogTerm, bool, error) {
+	if u.term == nil {
+		return graph.LogTerm{}, false, nil
+	}
+	return *u.term, true, nil
+}
+
+// TestLogEvidenceRejectsNonFiniteTerms: a factor's NaN or +∞ log average
+// (or a LogTerm that is not one), or its −∞ (probability zero), is an
+// *graph.EvidenceError naming the factor, never a NaN or infinite log
+// evidence with a nil error; a finite term is added as it is.
+func TestLogEvidenceRejectsNonFiniteTerms(t *testing.T) {
+	build := func(f graph.Factor) *graph.Graph {
+		b := graph.NewBuilder("user")
+		x := b.AddVariable("x")
+		b.AddFactor(factors.NewPrior(0, 1), "", x)
+		b.AddFactor(f, "mine", x)
+		g, err := b.Build()
+		if err != nil {
+			t.Fatal(err)
+		}
+		for f := range g.NumFactors() {
+			if _, _, err := g.Update(graph.FactorID(f), 0, 0); err != nil {
+				t.Fatal(err)
+			}
+		}
+		return g
+	}
+	inf := math.Inf(1)
+	for _, tc := range []struct {
+		name string
+		f    userEvidence
+		want error
+	}{
+		{"NaN", userEvidence{l: math.NaN()}, graph.ErrNotFinite},
+		{"+Inf", userEvidence{l: inf}, graph.ErrNotFinite},
+		{"-Inf", userEvidence{l: -inf}, graph.ErrZeroEvidence},
+		{"term with a zero variance", userEvidence{term: &graph.LogTerm{Var: 0}}, graph.ErrNotFinite},
+		{"term with a NaN quadratic", userEvidence{term: &graph.LogTerm{Quad: math.NaN(), Var: 1}}, graph.ErrNotFinite},
+		{"term with an infinite variance", userEvidence{term: &graph.LogTerm{Var: inf}}, graph.ErrNotFinite},
+	} {
+		lz, err := build(tc.f).LogEvidence()
+		var ee *graph.EvidenceError
+		if !errors.Is(err, tc.want) || !errors.As(err, &ee) || ee.Factor != 1 || ee.Label != "mine" || lz != 0 {
+			t.Errorf("%s: %v, %v; want an *EvidenceError of factor 1 \"mine\" wrapping %v", tc.name, lz, err, tc.want)
+		}
+	}
+	// A finite term: the prior N(0, 1) and the factor's message N(0, 1) on
+	// x. The prior's term is log ∫N(x; 0, 1)·ĉ with ĉ = N(0, 1), log N(0; 0,
+	// 2) = −½·log 4π; the factor adds its own 0.25; the variable's bracket,
+	// with cavities N(0, 1) twice and marginal N(0, ½), is 2·A(N(0, 1)) −
+	// A(N(0, ½)) = log 2π − ½·log π (A(N(0, v)) = ½·log 2πv).
+	lz, err := build(userEvidence{l: 0.25}).LogEvidence()
+	want := -0.5*math.Log(4*math.Pi) + 0.25 + math.Log(2*math.Pi) - 0.5*math.Log(math.Pi)
+	if err != nil || math.Abs(lz-want) > 1e-14 {
+		t.Errorf("finite term: %v, %v; want %v", lz, err, want)
+	}
+}

@@ -1,0 +1,317 @@
+package record
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"strings"
+	"time"
+	"unicode"
+	"unicode/utf8"
+)
+
+// Match is one observed match.
+type Match struct {
+	// ID names the match; it is unique within a file.
+	ID string
+	// Time is when the match was played.
+	Time time.Time
+	// Teams holds two or more teams with distinct names; no player is in
+	// two of them.
+	Teams []Team
+	// HasScores reports that each team's Score is known; without it every
+	// Score is 0.
+	HasScores bool
+	// Venue says where a two-team match was played.
+	Venue Venue
+	// Season names the season the match belongs to, "" for none.
+	Season string
+}
+
+// Team is one side of a match.
+type Team struct {
+	// Name names the team; in the scores format it is also its one
+	// player's name.
+	Name string
+	// Players holds the team's players by name.
+	Players []string
+	// Weights, if not nil, holds one weight per player: the share of the
+	// match that player took part in, finite and at least 0. Nil means
+	// every player took full part (weight 1).
+	Weights []float64
+	// Rank is the team's place: lower is better, equal ranks draw.
+	Rank int
+	// Score is the team's score, at least 0, when the match HasScores.
+	Score int
+}
+
+// Venue says where a two-team match was played. The zero Venue records
+// nothing.
+type Venue struct {
+	// HomeAway reports that Teams[0] is the home team and Teams[1] the
+	// away team.
+	HomeAway bool
+	// Neutral reports that the match, though listed with a home and an
+	// away team, was played on neutral ground, so that neither had home
+	// advantage. It is set only with HomeAway.
+	Neutral bool
+}
+
+// HomeAdvantage reports whether Teams[0] played at home: a home-and-away
+// match not on neutral ground.
+func (v Venue) HomeAdvantage() bool { return v.HomeAway && !v.Neutral }
+
+// Bounds on the size of a match, which Read and Validate enforce.
+const (
+	// MaxName is the longest team, player or season name, in bytes.
+	MaxName = 256
+	// MaxID is the longest match ID, in bytes: room for the IDs the
+	// scores format makes from a time and two team names.
+	MaxID = 1024
+	// MaxPlayers is the most players in one match.
+	MaxPlayers = 10000
+)
+
+// Errors matched with errors.Is. They arrive wrapped in a message naming
+// the match or field, and, from Read, in a *FileError giving its place.
+var (
+	// ErrInput reports a value outside its domain: a field that does not
+	// parse (a time, a rank, a score, a weight, a flag), a negative score
+	// or weight, a match with fewer than two teams, too many players,
+	// rows of one match that disagree, or a venue that is not a home and
+	// an away team.
+	ErrInput = errors.New("invalid input")
+	// ErrName reports an empty match ID or team, player or season name,
+	// or one longer than MaxName (MaxID for an ID).
+	ErrName = errors.New("empty name")
+	// ErrText reports text that is not valid UTF-8 or holds a control
+	// character such as NUL, or U+FFFE or U+FFFF: such names cannot be
+	// written to XML or DOT files, and in a data file they are a sign of
+	// corruption.
+	ErrText = errors.New("invalid UTF-8 or control character in text")
+	// ErrSameTeam reports a match of a team against itself.
+	ErrSameTeam = errors.New("a team cannot play itself")
+	// ErrDuplicatePlayer reports a player listed twice in one match.
+	ErrDuplicatePlayer = errors.New("player appears twice in one match")
+	// ErrDuplicateMatch reports one match ID used by two matches; with
+	// InFileOrder, rows of one match_id that are not adjacent.
+	ErrDuplicateMatch = errors.New("match ID used twice")
+	// ErrEmptyFile reports a file with no header.
+	ErrEmptyFile = errors.New("file is empty")
+	// ErrHeader reports a header that is of neither format, lacks a
+	// needed column or names a column twice.
+	ErrHeader = errors.New("bad header")
+	// ErrTimeOrder reports, with InFileOrder, a row earlier than the row
+	// above it.
+	ErrTimeOrder = errors.New("time earlier than the previous row's")
+)
+
+// FileError reports a problem in a data file. Line and Column are 1-based
+// and count as encoding/csv does (Column in bytes); either is 0 when the
+// problem concerns the whole file or the whole row.
+type FileError struct {
+	File         string
+	Line, Column int
+	Err          error
+}
+
+// Error returns "file:line:column: problem", leaving out a 0 line or
+// column.
+func (e *FileError) Error() string {
+	var sb strings.Builder
+	sb.WriteString(e.File)
+	if e.Line > 0 {
+		fmt.Fprintf(&sb, ":%d", e.Line)
+		if e.Column > 0 {
+			fmt.Fprintf(&sb, ":%d", e.Column)
+		}
+	}
+	sb.WriteString(": ")
+	sb.WriteString(e.Err.Error())
+	return sb.String()
+}
+
+// Unwrap returns the underlying error.
+func (e *FileError) Unwrap() error { return e.Err }
+
+// CheckText reports text that is not valid UTF-8 or holds a control
+// character or one of the two noncharacters XML forbids (ErrText); what
+// names the text in the error.
+func CheckText(what, s string) error {
+	if !utf8.ValidString(s) {
+		return fmt.Errorf("%s %q: %w", what, s, ErrText)
+	}
+	for _, r := range s {
+		if unicode.IsControl(r) || r == 0xFFFE || r == 0xFFFF {
+			return fmt.Errorf("%s %q: %w", what, s, ErrText)
+		}
+	}
+	return nil
+}
+
+// CheckName is CheckText for a name, which must also not be empty
+// (ErrName).
+func CheckName(what, s string) error {
+	if s == "" {
+		return fmt.Errorf("%s: %w", what, ErrName)
+	}
+	return CheckText(what, s)
+}
+
+// checkName is CheckName with a bound on the length.
+func checkName(what, s string, most int) error {
+	if len(s) > most {
+		return fmt.Errorf("%s of %d bytes, more than %d: %w", what, len(s), most, ErrName)
+	}
+	return CheckName(what, s)
+}
+
+// Validate reports a match that Read could not have returned, and so
+// WriteLong cannot write: an ID or name that is empty, too long
+// (ErrName) or not text (ErrText); a time outside the years 0 to 9999,
+// fewer than two teams, a team without players, more than MaxPlayers,
+// weights not one per player or not finite and at least 0, a negative
+// score, or a score without HasScores (ErrInput); two teams of one name
+// (ErrSameTeam); a player listed twice (ErrDuplicatePlayer); a venue on a
+// match that is not two teams, or Neutral without HomeAway (ErrInput).
+func (m *Match) Validate() error {
+	if m == nil {
+		return fmt.Errorf("record: no match: %w", ErrInput)
+	}
+	if err := checkName("match ID", m.ID, MaxID); err != nil {
+		return fmt.Errorf("record: %w", err)
+	}
+	fail := func(format string, a ...any) error {
+		return fmt.Errorf("record: match %s: "+format, append([]any{m.ID}, a...)...)
+	}
+	if y := m.Time.UTC().Year(); y < 0 || y > 9999 {
+		return fail("year %d is outside 0 to 9999: %w", y, ErrInput)
+	}
+	if len(m.Teams) < 2 {
+		return fail("%d teams, need at least 2: %w", len(m.Teams), ErrInput)
+	}
+	if m.Season != "" {
+		if err := checkName("season", m.Season, MaxName); err != nil {
+			return fail("%w", err)
+		}
+	}
+	if m.Venue.Neutral && !m.Venue.HomeAway {
+		return fail("neutral ground without a home and an away team: %w", ErrInput)
+	}
+	if m.Venue.HomeAway && len(m.Teams) != 2 {
+		return fail("a home and an away team, but %d teams: %w", len(m.Teams), ErrInput)
+	}
+	players := 0
+	for j := range m.Teams {
+		players += len(m.Teams[j].Players)
+	}
+	if players > MaxPlayers {
+		return fail("%d players, more than %d: %w", players, MaxPlayers, ErrInput)
+	}
+	teams := make(map[string]int, len(m.Teams))
+	seen := make(map[string][2]int, players)
+	for j := range m.Teams {
+		t := &m.Teams[j]
+		if err := checkName(fmt.Sprintf("team %d", j), t.Name, MaxName); err != nil {
+			return fail("%w", err)
+		}
+		if k, dup := teams[t.Name]; dup {
+			return fail("teams %d and %d are both %q: %w", k, j, t.Name, ErrSameTeam)
+		}
+		teams[t.Name] = j
+		if len(t.Players) == 0 {
+			return fail("team %q has no players: %w", t.Name, ErrInput)
+		}
+		if t.Weights != nil && len(t.Weights) != len(t.Players) {
+			return fail("team %q has %d weights for %d players: %w", t.Name, len(t.Weights), len(t.Players), ErrInput)
+		}
+		for i, w := range t.Weights {
+			if !(w >= 0) || math.IsInf(w, 1) {
+				return fail("team %q player %d has weight %v, want a finite number from 0: %w", t.Name, i, w, ErrInput)
+			}
+		}
+		if t.Score < 0 || (t.Score != 0 && !m.HasScores) {
+			return fail("team %q has score %d, want one from 0, and only with HasScores: %w", t.Name, t.Score, ErrInput)
+		}
+		for i, pl := range t.Players {
+			if err := checkName(fmt.Sprintf("team %d player %d", j, i), pl, MaxName); err != nil {
+				return fail("%w", err)
+			}
+			if at, dup := seen[pl]; dup {
+				return fail("%q at team %d player %d and team %d player %d: %w", pl, at[0], at[1], j, i, ErrDuplicatePlayer)
+			}
+			seen[pl] = [2]int{j, i}
+		}
+	}
+	return nil
+}
+
+// NewTeams makes the teams of a match from what the rating models take:
+// each team's players and rank. A team is named by its players joined
+// with "+" (one player's name for a team of one), or, where two such names
+// would be the same or one too long, all teams by their number from 1.
+// The slices are not copied. It returns ErrInput if players and ranks
+// differ in length; Validate checks the rest.
+func NewTeams(players [][]string, ranks []int) ([]Team, error) {
+	if len(players) != len(ranks) {
+		return nil, fmt.Errorf("record: %d teams but %d ranks: %w", len(players), len(ranks), ErrInput)
+	}
+	teams := make([]Team, len(players))
+	names := make(map[string]bool, len(players))
+	for j := range teams {
+		teams[j] = Team{Name: strings.Join(players[j], "+"), Players: players[j], Rank: ranks[j]}
+		names[teams[j].Name] = true
+		if len(teams[j].Name) > MaxName {
+			names = nil
+			break
+		}
+	}
+	if len(names) != len(teams) {
+		for j := range teams {
+			teams[j] = Team{Name: fmt.Sprint(j + 1), Players: players[j], Rank: ranks[j]}
+		}
+	}
+	return teams, nil
+}
+
+// Players returns the players of each team, as the rating models take
+// them.
+func (m *Match) Players() [][]string {
+	out := make([][]string, len(m.Teams))
+	for j := range m.Teams {
+		out[j] = m.Teams[j].Players
+	}
+	return out
+}
+
+// Ranks returns each team's rank.
+func (m *Match) Ranks() []int {
+	out := make([]int, len(m.Teams))
+	for j := range m.Teams {
+		out[j] = m.Teams[j].Rank
+	}
+	return out
+}
+
+// Weights returns each player's weight in the shape of Players, 1 for a
+// team without weights, or nil when no team has weights.
+func (m *Match) Weights() [][]float64 {
+	var out [][]float64
+	for j := range m.Teams {
+		if m.Teams[j].Weights != nil {
+			out = make([][]float64, len(m.Teams))
+			break
+		}
+	}
+	for j := range out {
+		t := &m.Teams[j]
+		out[j] = t.Weights
+		if out[j] == nil {
+			out[j] = make([]float64, len(t.Players))
+			for i := range out[j] {
+				out[j][i] = 1
+			}
+		}
+	}
+	return out
+}
