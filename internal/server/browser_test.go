@@ -119,7 +119,7 @@ func TestBrowser(t *testing.T) {
 		t.Fatalf("Ada's plot: %d points, %.0f wide; want 4 points across the plot", points, width)
 	}
 	// The record holds what the browser entered, rated as a replay.
-	if got := l.csv(); strings.Count(got, "\n") != 8 || !strings.Contains(got, ",2025-03-02T18:00:00Z,2,Cy,1\n") {
+	if got := l.csv(); strings.Count(got, "\n") != 8 || !strings.Contains(got, ",2025-03-02T18:00:00Z,Bo+Cy,Cy,1\n") {
 		t.Fatalf("stored:\n%s", got)
 	}
 	l.checkReplay()

@@ -54,7 +54,7 @@ func ExampleNew() {
 	// Output:
 	// 201 Created
 	// match_id,time,team,player,rank
-	// g1,2025-03-01T18:00:00Z,1,Ada,1
-	// g1,2025-03-01T18:00:00Z,1,Bo,1
-	// g1,2025-03-01T18:00:00Z,2,Cy,2
+	// g1,2025-03-01T18:00:00Z,Ada+Bo,Ada,1
+	// g1,2025-03-01T18:00:00Z,Ada+Bo,Bo,1
+	// g1,2025-03-01T18:00:00Z,Cy,Cy,2
 }

@@ -2,7 +2,6 @@ package server
 
 import (
 	"embed"
-	"encoding/csv"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -559,21 +558,4 @@ func (s *Server) apiCSV(w http.ResponseWriter, r *http.Request) {
 	if err := WriteCSV(w, ms); err != nil {
 		s.log.Printf("skillgraph serve: write the matches' CSV: %v", err)
 	}
-}
-
-// WriteCSV writes ms in the long format, match_id,time,team,player,rank:
-// one row per player, time in RFC 3339, teams numbered from 1.
-func WriteCSV(w io.Writer, ms []store.Match) error {
-	cw := csv.NewWriter(w)
-	cw.Write([]string{"match_id", "time", "team", "player", "rank"})
-	for _, m := range ms {
-		t := m.Time.UTC().Format(time.RFC3339Nano)
-		for j, team := range m.Teams {
-			for _, p := range team {
-				cw.Write([]string{m.ID, t, strconv.Itoa(j + 1), p, strconv.Itoa(m.Ranks[j])})
-			}
-		}
-	}
-	cw.Flush()
-	return cw.Error()
 }

@@ -104,7 +104,7 @@ func (l *league) board() board {
 // CSV's matches in file order.
 func (l *league) checkReplay() {
 	l.t.Helper()
-	ms, err := server.ReadCSV(strings.NewReader(l.csv()))
+	ms, err := server.ReadCSV("matches.csv", strings.NewReader(l.csv()))
 	if err != nil {
 		l.t.Fatal(err)
 	}
@@ -159,7 +159,7 @@ func TestAPI(t *testing.T) {
 	if got := l.csv(); got != csv {
 		t.Fatalf("a retry or conflict changed the record:\n%s\nwas\n%s", got, csv)
 	}
-	if !strings.HasPrefix(csv, "match_id,time,team,player,rank\ng0,2025-02-01T09:00:00Z,1,Bo,1\ng0,2025-02-01T09:00:00Z,2,Ada,2\ng1,") {
+	if !strings.HasPrefix(csv, "match_id,time,team,player,rank\ng0,2025-02-01T09:00:00Z,Bo,Bo,1\ng0,2025-02-01T09:00:00Z,Ada,Ada,2\ng1,") {
 		t.Fatalf("CSV:\n%s", csv)
 	}
 	// Correct a match, then delete one.
@@ -233,12 +233,12 @@ func TestBadInput(t *testing.T) {
 		{"POST", "/api/matches", token, `{"time":"2025-03-01T18:00:00Z","teams":[["A"]],"ranks":[1]}`, 400, "2 to 64 teams"},
 		{"POST", "/api/matches", token, `{"time":"2025-03-01T18:00:00Z","teams":[["A"],[]],"ranks":[1,2]}`, 400, "team 2 needs"},
 		{"POST", "/api/matches", token, `{"time":"2025-03-01T18:00:00Z","teams":[["A"],["A"]],"ranks":[1,2]}`, 400, "twice"},
-		{"POST", "/api/matches", token, `{"time":"2025-03-01T18:00:00Z","teams":[["A"],[""]],"ranks":[1,2]}`, 400, "empty player name"},
+		{"POST", "/api/matches", token, `{"time":"2025-03-01T18:00:00Z","teams":[["A"],[""]],"ranks":[1,2]}`, 400, "player name: empty name"},
 		{"POST", "/api/matches", token, `{"time":"2025-03-01T18:00:00Z","teams":[["A"],["B\u0007"]],"ranks":[1,2]}`, 400, "control"},
 		{"POST", "/api/matches", token, `{"time":"2025-03-01T18:00:00Z","teams":[["A"],["B"]],"ranks":[1]}`, 400, "1 ranks for 2 teams"},
 		{"POST", "/api/matches", token, `{"time":"2025-03-01T18:00:00Z","teams":[["A"],["B"]],"ranks":[1,-2]}`, 400, "outside"},
 		{"POST", "/api/matches", token, `{"time":"2025-03-01T18:00:00Z","teams":[["A"],["B"]],"ranks":[1,1.5]}`, 400, "not a match's JSON"},
-		{"POST", "/api/matches", token, `{"id":"a b","time":"2025-03-01T18:00:00Z","teams":[["A"],["B"]],"ranks":[1,2]}`, 400, "match id"},
+		{"POST", "/api/matches", token, `{"id":" a","time":"2025-03-01T18:00:00Z","teams":[["A"],["B"]],"ranks":[1,2]}`, 400, "match id"},
 		{"POST", "/api/matches", token, `{"id":"ok","time":"2025-03-01T18:00:00Z","teams":[["A"],["B"]],"ranks":[1,2]}`, 409, "stored with other"},
 		{"POST", "/api/matches", token, big, 413, "larger than"},
 		{"PUT", "/api/matches/ok", token, `{"id":"other","time":"2025-03-01T18:00:00Z","teams":[["A"],["B"]],"ranks":[1,2]}`, 400, "not the path's"},
@@ -354,12 +354,12 @@ func TestForm(t *testing.T) {
 	if code, _, h := b.send("POST", "/matches", form, "same-origin"); code != http.StatusSeeOther || h.Get("Location") != "/" {
 		t.Fatalf("form post: %d %v", code, h)
 	}
-	if got := l.csv(); !strings.Contains(got, ",2025-03-01T18:30:00Z,1,Ada,2\n") || !strings.Contains(got, ",2025-03-01T18:30:00Z,2,Cy,1\n") {
+	if got := l.csv(); !strings.Contains(got, ",2025-03-01T18:30:00Z,Ada+Bo,Ada,2\n") || !strings.Contains(got, ",2025-03-01T18:30:00Z,Cy,Cy,1\n") {
 		t.Fatalf("stored:\n%s", got)
 	}
 	l.checkReplay()
 	// Deleting through the matches page.
-	ms, _ := server.ReadCSV(strings.NewReader(l.csv()))
+	ms, _ := server.ReadCSV("matches.csv", strings.NewReader(l.csv()))
 	if code, _, _ := b.send("POST", "/matches/"+ms[0].ID+"/delete", url.Values{"csrf": {sub[1]}}, "same-origin"); code != http.StatusSeeOther {
 		t.Fatalf("delete: %d", code)
 	}

@@ -5,8 +5,8 @@ import (
 	"fmt"
 	"strings"
 	"time"
-	"unicode"
-	"unicode/utf8"
+
+	"github.com/skillgraph/skillgraph/record"
 )
 
 // Limits on a match, so that one request cannot make the server do
@@ -15,7 +15,7 @@ const (
 	MaxTeams      = 64  // teams in a match
 	MaxTeamSize   = 64  // players in a team
 	MaxNameLength = 64  // bytes in a player's name
-	MaxIDLength   = 128 // bytes in a match's id
+	MaxIDLength   = record.MaxID // bytes in a match's id
 )
 
 // Sentinel errors a caller can act on (with errors.Is).
@@ -43,38 +43,33 @@ func invalid(format string, a ...any) error {
 	return fmt.Errorf("%w: %s", ErrInvalid, fmt.Sprintf(format, a...))
 }
 
-// CheckName reports whether name can be a player's name: not empty, at
-// most MaxNameLength bytes of UTF-8 with no control characters and no
-// space at either end.
+// CheckName reports whether name can be a player's name: at most
+// MaxNameLength bytes of text (record.CheckName: UTF-8, no control
+// characters, not empty) with no space at either end.
 func CheckName(name string) error {
+	if err := record.CheckName("player name", name); err != nil {
+		return fmt.Errorf("%w: %w", ErrInvalid, err)
+	}
 	switch {
-	case name == "":
-		return invalid("empty player name")
 	case len(name) > MaxNameLength:
 		return invalid("player name %.20q… longer than %d bytes", name, MaxNameLength)
-	case !utf8.ValidString(name):
-		return invalid("player name %q is not UTF-8", name)
 	case strings.TrimSpace(name) != name:
 		return invalid("player name %q starts or ends with a space", name)
-	}
-	for _, r := range name {
-		if unicode.IsControl(r) {
-			return invalid("player name %q holds a control character", name)
-		}
 	}
 	return nil
 }
 
-// CheckID reports whether id can be a match's id: 1 to MaxIDLength bytes
-// of letters, digits and "-_.:".
+// CheckID reports whether id can be a match's id: at most MaxIDLength
+// bytes of text (record.CheckName) with no space at either end.
 func CheckID(id string) error {
-	if id == "" || len(id) > MaxIDLength {
-		return invalid("match id must have 1 to %d characters", MaxIDLength)
+	if err := record.CheckName("match id", id); err != nil {
+		return fmt.Errorf("%w: %w", ErrInvalid, err)
 	}
-	for _, r := range id {
-		if !(r < utf8.RuneSelf && (r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("-_.:", r))) {
-			return invalid("match id %q may hold only letters, digits and -_.:", id)
-		}
+	switch {
+	case len(id) > MaxIDLength:
+		return invalid("match id %.20q… longer than %d bytes", id, MaxIDLength)
+	case strings.TrimSpace(id) != id:
+		return invalid("match id %q starts or ends with a space", id)
 	}
 	return nil
 }

@@ -207,16 +207,17 @@ func TestInvalidMatches(t *testing.T) {
 		edit func(m *store.Match)
 		msg  string
 	}{
-		{"bad id", func(m *store.Match) { m.ID = "a b" }, "match id"},
-		{"long id", func(m *store.Match) { m.ID = strings.Repeat("x", 200) }, "match id"},
+		{"bad id", func(m *store.Match) { m.ID = "a\tb" }, "match id"},
+		{"padded id", func(m *store.Match) { m.ID = "a " }, "match id"},
+		{"long id", func(m *store.Match) { m.ID = strings.Repeat("x", 2000) }, "match id"},
 		{"no time", func(m *store.Match) { m.Time = time.Time{} }, "time"},
 		{"one team", func(m *store.Match) { m.Teams = m.Teams[:1]; m.Ranks = m.Ranks[:1] }, "2 to 64 teams"},
 		{"too many teams", func(m *store.Match) { m.Teams = many }, "2 to 64 teams"},
 		{"empty team", func(m *store.Match) { m.Teams = [][]string{{"Ada"}, {}} }, "team 2 needs"},
-		{"empty name", func(m *store.Match) { m.Teams = [][]string{{"Ada"}, {""}} }, "empty player name"},
+		{"empty name", func(m *store.Match) { m.Teams = [][]string{{"Ada"}, {""}} }, "player name: empty name"},
 		{"padded name", func(m *store.Match) { m.Teams = [][]string{{"Ada"}, {" Bo"}} }, "space"},
 		{"control", func(m *store.Match) { m.Teams = [][]string{{"Ada"}, {"B\x00o"}} }, "control"},
-		{"not utf-8", func(m *store.Match) { m.Teams = [][]string{{"Ada"}, {"B\xffo"}} }, "UTF-8"},
+		{"not utf-8", func(m *store.Match) { m.Teams = [][]string{{"Ada"}, {"B\xffo"}} }, "invalid UTF-8"},
 		{"long name", func(m *store.Match) { m.Teams = [][]string{{"Ada"}, {strings.Repeat("é", 40)}} }, "longer"},
 		{"twice", func(m *store.Match) { m.Teams = [][]string{{"Ada"}, {"Ada"}} }, "twice"},
 		{"ranks short", func(m *store.Match) { m.Ranks = []int{1} }, "1 ranks for 2 teams"},

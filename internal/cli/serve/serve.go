@@ -112,7 +112,7 @@ func importCSV(ctx context.Context, db store.Store, path string, stdout io.Write
 		return err
 	}
 	defer f.Close()
-	ms, err := server.ReadCSV(f)
+	ms, err := server.ReadCSV(path, f)
 	if err != nil {
 		return err
 	}

@@ -409,8 +409,8 @@ func TestImport(t *testing.T) {
 	defer res.Body.Close()
 	got, _ := io.ReadAll(res.Body)
 	want := "match_id,time,team,player,rank\n" +
-		"a,2025-03-01T18:00:00Z,1,Ada,1\na,2025-03-01T18:00:00Z,1,Bo,1\na,2025-03-01T18:00:00Z,2,Cy,2\n" +
-		"b,2025-03-02T00:00:00Z,1,Cy,1\nb,2025-03-02T00:00:00Z,2,Ada,2\n"
+		"a,2025-03-01T18:00:00Z,Ada+Bo,Ada,1\na,2025-03-01T18:00:00Z,Ada+Bo,Bo,1\na,2025-03-01T18:00:00Z,Cy,Cy,2\n" +
+		"b,2025-03-02,Cy,Cy,1\nb,2025-03-02,Ada,Ada,2\n"
 	if string(got) != want {
 		t.Fatalf("exported:\n%s\nwant\n%s", got, want)
 	}
