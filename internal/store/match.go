@@ -12,9 +12,9 @@ import (
 // Limits on a match, so that one request cannot make the server do
 // unbounded work.
 const (
-	MaxTeams      = 64  // teams in a match
-	MaxTeamSize   = 64  // players in a team
-	MaxNameLength = 64  // bytes in a player's name
+	MaxTeams      = 64           // teams in a match
+	MaxTeamSize   = 64           // players in a team
+	MaxNameLength = 64           // bytes in a player's name
 	MaxIDLength   = record.MaxID // bytes in a match's id
 )
 
