@@ -140,8 +140,9 @@ func (s *Server) render(w http.ResponseWriter, r *http.Request, code int, page s
 	if data == nil {
 		data = map[string]any{}
 	}
-	_, data["LoggedIn"] = s.session(r)
-	if nonce, ok := s.session(r); ok {
+	nonce, ok := s.session(r)
+	data["LoggedIn"] = ok
+	if ok {
 		data["CSRF"] = s.csrf(nonce)
 	}
 	var b strings.Builder
