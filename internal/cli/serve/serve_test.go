@@ -310,13 +310,17 @@ func killMidWrite(t *testing.T, dsn string, servers int) {
 			return
 		}
 		defer db.Close()
-		for {
+		for deadline := time.Now().Add(2 * time.Minute); ; {
 			got, err := db.Matches(context.Background())
 			if err != nil {
 				t.Error(err)
 				return
 			}
 			if len(got) >= len(ms)/4 {
+				break
+			}
+			if time.Now().After(deadline) {
+				t.Errorf("only %d matches stored after 2 minutes", len(got))
 				break
 			}
 			time.Sleep(5 * time.Millisecond)
