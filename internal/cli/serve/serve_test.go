@@ -146,10 +146,35 @@ type tally struct {
 	other   atomic.Int64
 }
 
+// send posts m until it is acknowledged posts times, at most 5 tries,
+// starting with server number at; it returns false when stop is closed.
+func (tl *tally) send(hc *http.Client, urls []string, m server.MatchBody, posts, at int, stop <-chan struct{}) bool {
+	for tries := 0; posts > 0 && tries < 5; tries++ {
+		select {
+		case <-stop:
+			return false
+		default:
+		}
+		switch post(context.Background(), hc, urls[(at+tries)%len(urls)], m) {
+		case http.StatusCreated:
+			tl.created.Add(1)
+		case http.StatusOK:
+		default:
+			tl.other.Add(1)
+			continue
+		}
+		tl.mu.Lock()
+		tl.acked[m.ID] = true
+		tl.mu.Unlock()
+		posts--
+	}
+	return true
+}
+
 // run posts the plan from clients goroutines spread over the servers'
-// urls, retrying every match until it is acknowledged (at most tries
-// times) and posting a quarter of them once more after that, stopping
-// early when stop is closed.
+// urls, retrying every match until it is acknowledged (at most 5 tries),
+// posting a quarter of them once more after that and a tenth from two
+// clients at once, stopping early when stop is closed.
 func run(t *testing.T, ms []server.MatchBody, urls []string, stop <-chan struct{}) *tally {
 	t.Helper()
 	tl := &tally{acked: map[string]bool{}}
@@ -163,25 +188,15 @@ func run(t *testing.T, ms []server.MatchBody, urls []string, stop <-chan struct{
 				if rng.IntN(4) == 0 {
 					posts = 2
 				}
-				for tries := 0; posts > 0 && tries < 5; tries++ {
-					select {
-					case <-stop:
+				if !tl.send(hc, urls, ms[i], posts, i, stop) {
+					return
+				}
+				// Every tenth round, also the next client's match, about
+				// when that client posts it.
+				if j := i + 1; (i/clients)%10 == 0 && j < len(ms) && j%clients != 0 {
+					if !tl.send(hc, urls, ms[j], 1, j+1, stop) {
 						return
-					default:
 					}
-					code := post(context.Background(), hc, urls[(i+tries)%len(urls)], ms[i])
-					switch code {
-					case http.StatusCreated:
-						tl.created.Add(1)
-					case http.StatusOK:
-					default:
-						tl.other.Add(1)
-						continue
-					}
-					tl.mu.Lock()
-					tl.acked[ms[i].ID] = true
-					tl.mu.Unlock()
-					posts--
 				}
 			}
 		})
