@@ -495,13 +495,23 @@ func (s *Server) apiWrite(w http.ResponseWriter, r *http.Request) bool {
 	return true
 }
 
-func (s *Server) apiPost(w http.ResponseWriter, r *http.Request) {
+// apiMatch checks a write's token and reads its match, answering the
+// request itself when it returns false.
+func (s *Server) apiMatch(w http.ResponseWriter, r *http.Request) (store.Match, bool) {
 	if !s.apiWrite(w, r) {
-		return
+		return store.Match{}, false
 	}
 	m, err := DecodeMatch(r.Body)
 	if err != nil {
 		s.apiError(w, err)
+		return m, false
+	}
+	return m, true
+}
+
+func (s *Server) apiPost(w http.ResponseWriter, r *http.Request) {
+	m, ok := s.apiMatch(w, r)
+	if !ok {
 		return
 	}
 	m, created, err := s.st.Add(r.Context(), m)
@@ -517,12 +527,8 @@ func (s *Server) apiPost(w http.ResponseWriter, r *http.Request) {
 }
 
 func (s *Server) apiPut(w http.ResponseWriter, r *http.Request) {
-	if !s.apiWrite(w, r) {
-		return
-	}
-	m, err := DecodeMatch(r.Body)
-	if err != nil {
-		s.apiError(w, err)
+	m, ok := s.apiMatch(w, r)
+	if !ok {
 		return
 	}
 	if m.ID != "" && m.ID != r.PathValue("id") {

@@ -46,30 +46,22 @@ func invalid(format string, a ...any) error {
 // CheckName reports whether name can be a player's name: at most
 // MaxNameLength bytes of text (record.CheckName: UTF-8, no control
 // characters, not empty) with no space at either end.
-func CheckName(name string) error {
-	if err := record.CheckName("player name", name); err != nil {
-		return fmt.Errorf("%w: %w", ErrInvalid, err)
-	}
-	switch {
-	case len(name) > MaxNameLength:
-		return invalid("player name %.20q… longer than %d bytes", name, MaxNameLength)
-	case strings.TrimSpace(name) != name:
-		return invalid("player name %q starts or ends with a space", name)
-	}
-	return nil
-}
+func CheckName(name string) error { return checkText("player name", name, MaxNameLength) }
 
 // CheckID reports whether id can be a match's id: at most MaxIDLength
 // bytes of text (record.CheckName) with no space at either end.
-func CheckID(id string) error {
-	if err := record.CheckName("match id", id); err != nil {
+func CheckID(id string) error { return checkText("match id", id, MaxIDLength) }
+
+// checkText checks a name or id s of at most most bytes; what names it.
+func checkText(what, s string, most int) error {
+	if err := record.CheckName(what, s); err != nil {
 		return fmt.Errorf("%w: %w", ErrInvalid, err)
 	}
 	switch {
-	case len(id) > MaxIDLength:
-		return invalid("match id %.20q… longer than %d bytes", id, MaxIDLength)
-	case strings.TrimSpace(id) != id:
-		return invalid("match id %q starts or ends with a space", id)
+	case len(s) > most:
+		return invalid("%s %.20q… longer than %d bytes", what, s, most)
+	case strings.TrimSpace(s) != s:
+		return invalid("%s %q starts or ends with a space", what, s)
 	}
 	return nil
 }
