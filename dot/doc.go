@@ -9,6 +9,11 @@
 // (HideNumbers leaves the numbers out) and coloured by direction, down or
 // up, and by whether a loop iterates it; with Values, each variable shows
 // its current marginal, so inference can be watched step by step. The
+// A graph built without layers (or with Options.Structural) gets rows
+// derived from its structure instead (StructuralLayers: the longest path
+// down from the priors, each factor below its inputs and above the
+// variable it defines), so that any graph reads top to bottom and a long
+// history grows down the page rather than into one row. The
 // groups a builder sets (graph.Builder.Group: a player over time, a game)
 // are drawn as boxed clusters, and rows keep the order of the layers even
 // where no edge holds them.

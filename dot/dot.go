@@ -29,6 +29,11 @@ type Options struct {
 	Values bool
 	// RankDir is Graphviz's rankdir; "TB" (top to bottom) if empty.
 	RankDir string
+	// Structural draws rows derived from the graph's structure (see
+	// StructuralLayers) instead of the graph's named layers. A graph whose
+	// nodes are in fewer than two layers (a builder that never called
+	// Layer, or called it once) is always drawn so.
+	Structural bool
 }
 
 // phase is where a message is sent: down or up the page, outside or inside
@@ -79,7 +84,11 @@ func Write(w io.Writer, g *graph.Graph, opt Options) error {
 	if w == nil {
 		return fmt.Errorf("dot: graph %q: %w", g.Name(), ErrNilWriter)
 	}
-	notes, err := annotate(g, opt.Schedule)
+	rs := namedRows(g)
+	if opt.Structural || usedLayers(g) < 2 {
+		rs = derivedRows(g)
+	}
+	notes, err := annotate(g, opt.Schedule, rs)
 	if err != nil {
 		return err
 	}
@@ -96,7 +105,7 @@ func Write(w io.Writer, g *graph.Graph, opt Options) error {
 	if opt.Schedule != nil {
 		fmt.Fprintf(bw, "\tlabel=%s;\n\tlabelloc=b;\n\tfontname=\"Helvetica\";\n\tfontsize=10;\n", quote(legend))
 	}
-	layers := g.Layers()
+	layers := rs.names
 	members := make([][]string, len(layers))
 	clusters := make([][]string, len(g.Groups()))
 	for v := 0; v < g.NumVariables(); v++ {
@@ -124,14 +133,14 @@ func Write(w io.Writer, g *graph.Graph, opt Options) error {
 			attrs += ", fillcolor=gray92"
 		}
 		fmt.Fprintf(bw, "\tv%d [%s];\n", v, attrs)
-		members[g.VariableLayer(id)] = append(members[g.VariableLayer(id)], fmt.Sprintf("v%d", v))
+		members[rs.varRow[v]] = append(members[rs.varRow[v]], fmt.Sprintf("v%d", v))
 		clusters[g.VariableGroup(id)] = append(clusters[g.VariableGroup(id)], fmt.Sprintf("v%d", v))
 	}
 	for f := 0; f < g.NumFactors(); f++ {
 		id := graph.FactorID(f)
 		fmt.Fprintf(bw, "\tf%d [shape=box, style=filled, fillcolor=black, fixedsize=true, width=0.15, height=0.15, label=\"\", xlabel=%s, tooltip=%s];\n",
 			f, quote(g.FactorLabel(id)), quote(g.FactorLabel(id)))
-		members[g.FactorLayer(id)] = append(members[g.FactorLayer(id)], fmt.Sprintf("f%d", f))
+		members[rs.facRow[f]] = append(members[rs.facRow[f]], fmt.Sprintf("f%d", f))
 		clusters[g.FactorGroup(id)] = append(clusters[g.FactorGroup(id)], fmt.Sprintf("f%d", f))
 	}
 	for c, name := range g.Groups() {
@@ -167,7 +176,7 @@ func Write(w io.Writer, g *graph.Graph, opt Options) error {
 		for i := 0; i < g.Arity(id); i++ {
 			v := g.EdgeVariable(id, i)
 			a, b, dir := fmt.Sprintf("f%d", f), fmt.Sprintf("v%d", v), "forward"
-			if g.VariableLayer(v) < g.FactorLayer(id) {
+			if rs.varRow[v] < rs.facRow[f] {
 				a, b, dir = b, a, "back"
 			}
 			note, ok := notes[[2]int{f, i}]
@@ -203,7 +212,8 @@ var (
 )
 
 // annotate numbers the steps of one pass of s by (factor, edge).
-func annotate(g *graph.Graph, s schedules.Schedule) (map[[2]int]*annotation, error) {
+// Up and down are by the drawing's rows rs.
+func annotate(g *graph.Graph, s schedules.Schedule, rs rows) (map[[2]int]*annotation, error) {
 	notes := map[[2]int]*annotation{}
 	if s == nil {
 		return notes, nil
@@ -224,7 +234,7 @@ func annotate(g *graph.Graph, s schedules.Schedule) (map[[2]int]*annotation, err
 			return
 		}
 		ph := down
-		if g.VariableLayer(g.EdgeVariable(st.Factor, st.Edge)) < g.FactorLayer(st.Factor) {
+		if rs.varRow[g.EdgeVariable(st.Factor, st.Edge)] < rs.facRow[st.Factor] {
 			ph = up
 		}
 		if loop != nil {

@@ -74,15 +74,19 @@ func (c *epConfig) validate() error {
 // moment-matched marginal divided by the cavity (equations 3-6 of the
 // TrueSkill paper for the truncations), so any graph.Factor works
 // unchanged. A factor of several variables sees their marginal cavities,
-// not their correlation in the cavity distribution: on a tree the two are
-// the same, and EP then reaches the fixed point of message passing, but on
-// a loopy graph such a factor's error is loopy message passing's. So a
-// linear-Gaussian factor should implement graph.LinearForm, and a factor
-// that reads a linear combination of its variables (I(x > m) reads
-// x − m) is best written as that combination, a weighted sum, and a
-// factor on it alone, whose cavity EP then has exactly.
+// not their correlation in the cavity distribution, and its sites, one
+// per variable, give the posterior no correlation between variables that
+// only it joins: on a tree neither matters, and EP reaches the fixed point
+// of message passing, but on a loopy graph such a factor's error is loopy
+// message passing's. So a linear-Gaussian factor should implement
+// graph.LinearForm, and a factor that reads a linear combination of its
+// variables (I(x > m) reads x − m) is best written as that combination, a
+// weighted sum, and a factor on it alone, whose site then lies along the
+// combination and whose cavity EP has exactly.
 //
-// The sweeps stop when no marginal moves by more than the tolerance
+// The sites start uniform; if the linear factors alone leave the
+// posterior improper, each starts instead from its factor's message at
+// uniform cavities. The sweeps stop when no marginal moves by more than the tolerance
 // (messages.Distance) from one sweep to the next, or at the cap. A
 // factor whose cavity is improper (a site of negative precision larger
 // than the rest of the posterior's) keeps its site for that sweep, and the
@@ -131,12 +135,24 @@ func EP(ctx context.Context, g *graph.Graph, opts ...EPOption) (*Solution, error
 		return nil, err
 	}
 	var prev []messages.Gaussian
+	started := false // whether the sites were started from uniform cavities
 	sol := &Solution{}
 	for {
 		if err := ctx.Err(); err != nil {
 			return nil, fmt.Errorf("exact: EP on graph %q after %d sweeps: %w", g.Name(), sol.Sweeps, err)
 		}
 		q, z, err := ep.marginals()
+		if errors.Is(err, ErrImproper) && prev == nil && !started {
+			// The linear factors leave a variable free (a user's prior
+			// that is not a LinearForm): start every site from its
+			// factor's message at uniform cavities, as message passing
+			// starts from uniform messages, and try again.
+			started = true
+			if err := ep.refine(make([]messages.Gaussian, len(ep.latents)), 0); err != nil {
+				return nil, err
+			}
+			continue
+		}
 		if err != nil {
 			return nil, err
 		}

@@ -181,6 +181,19 @@ func TestEPErrors(t *testing.T) {
 	} else if m := sol.Marginals[0]; !close(m.Pi, 1.5, 1e-12) || !close(m.Tau, 0.5, 1e-12) {
 		t.Errorf("a factor without evidence: marginal %v, want N(1, 2)·N(0, 1)", m)
 	}
+	// A user's prior without a linear form starts the sites: the answer
+	// is the truncation of N(1, 2) at 0.
+	b := graph.NewBuilder("user prior")
+	x := b.AddVariable("x")
+	b.AddFactor(noEvidence{}, "", x)
+	b.AddFactor(factors.NewGreaterThan(0), "", x)
+	sol, err = exact.EP(ctx, build(t, b), exact.Tolerance(1e-12))
+	tr := messages.GreaterThan(1/math.Sqrt(2), 0) // t = μ/σ, ε = 0
+	if err != nil {
+		t.Errorf("a user's prior: %v", err)
+	} else if m := sol.Marginals[x]; !close(m.Mean(), 1+math.Sqrt(2)*tr.V, 1e-9) || !close(m.Variance(), 2*tr.OneMinusW, 1e-9) {
+		t.Errorf("a user's prior: %v, want N(%v, %v)", m, 1+math.Sqrt(2)*tr.V, 2*tr.OneMinusW)
+	}
 	g := oneVar(factors.NewGreaterThan(0), true)
 	for _, o := range []exact.EPOption{exact.Damping(1), exact.Damping(math.NaN()), exact.Tolerance(-1), exact.Tolerance(math.Inf(1)), exact.MaxSweeps(0)} {
 		if _, err := exact.EP(ctx, g, o); !errors.Is(err, exact.ErrOption) {
@@ -209,7 +222,7 @@ func TestEPErrors(t *testing.T) {
 		if value > 0 && (sol.EvidenceErr != nil || sol.LogEvidence != 0) {
 			t.Errorf("observed %v: log evidence %v, %v; want 0", value, sol.LogEvidence, sol.EvidenceErr)
 		}
-		if value < 0 && !errors.Is(sol.EvidenceErr, graph.ErrNotFinite) {
+		if value < 0 && !errors.Is(sol.EvidenceErr, factors.ErrImpossible) && !errors.Is(sol.EvidenceErr, graph.ErrNotFinite) {
 			t.Errorf("observed %v: evidence error %v, want an impossible observation", value, sol.EvidenceErr)
 		}
 	}

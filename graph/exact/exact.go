@@ -157,8 +157,14 @@ func newSystem(g *graph.Graph, nonlinear bool) (*system, error) {
 		cliques = append(cliques, r.idx)
 	}
 	unit := []float64{1}
+	self := make([]int, len(degree)) // a free variable's expression, z_j alone
 	s.vars = make([]form, len(degree))
 	for i := range s.vars {
+		if j := el.free[i]; j >= 0 {
+			self[i] = j
+			s.vars[i] = form{idx: self[i : i+1 : i+1], coef: unit}
+			continue
+		}
 		idx, a, c := el.resolve([]int{i}, unit)
 		s.vars[i] = form{idx: idx, coef: a, mean: c}
 		if len(idx) > 1 {

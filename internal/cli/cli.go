@@ -1,5 +1,7 @@
-// Package cli holds what the example programs share on the command line:
-// exit statuses, and flag parsing that reports a mistake in one line.
+// Package cli holds what the skillgraph command's subcommands and the
+// example programs share on the command line: exit statuses, flag parsing
+// that reports a mistake in one line, one-line failure reports, and
+// "did you mean" suggestions.
 package cli
 
 import (
@@ -7,6 +9,10 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"slices"
+	"strings"
+	"time"
+	"unicode/utf8"
 )
 
 // Exit statuses.
@@ -19,7 +25,7 @@ const (
 // Usagef reports a usage mistake of program prog on stderr, in one line
 // with a hint to run -h, and returns Usage.
 func Usagef(stderr io.Writer, prog, format string, a ...any) int {
-	fmt.Fprintf(stderr, prog+": "+format+" (run "+prog+" -h for usage)\n", a...)
+	fmt.Fprintln(stderr, oneLine(prog+": "+fmt.Sprintf(format, a...)+" (run "+prog+" -h for usage)"))
 	return Usage
 }
 
@@ -42,4 +48,118 @@ func Parse(fs *flag.FlagSet, args []string, synopsis string, stderr io.Writer) (
 		return Usagef(stderr, fs.Name(), "unexpected argument %q", fs.Arg(0)), true
 	}
 	return OK, false
+}
+
+// maxLine bounds a one-line report: a message built from a hostile input
+// (a huge name, a long line of a file) is cut, not echoed whole.
+const maxLine = 1000
+
+// oneLine joins s's lines and cuts it to at most maxLine bytes, at a rune
+// boundary, marking the cut with "…".
+func oneLine(s string) string {
+	s = strings.NewReplacer("\r\n", " ", "\n", " ", "\r", " ").Replace(s)
+	if len(s) <= maxLine {
+		return s
+	}
+	cut := maxLine - len("…")
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	return s[:cut] + "…"
+}
+
+// Failf reports a failure of program prog on stderr, in one line of at
+// most about 1 KB, and returns Error.
+func Failf(stderr io.Writer, prog, format string, a ...any) int {
+	fmt.Fprintln(stderr, oneLine(prog+": "+fmt.Sprintf(format, a...)))
+	return Error
+}
+
+// Suggest returns the names among candidates closest to name by edit
+// distance (Levenshtein, on runes, ignoring case), if any is close enough
+// to be a plausible misspelling: at most a third of name's length away
+// (and at least 1, so "Brasil" finds "Brazil"). Several at the same
+// distance are all returned, sorted.
+func Suggest(name string, candidates []string) []string {
+	lower := []rune(strings.ToLower(name))
+	limit := max(1, len(lower)/3)
+	best := limit + 1
+	var out []string
+	for _, c := range candidates {
+		d := editDistance(lower, []rune(strings.ToLower(c)), best)
+		switch {
+		case d < best:
+			best, out = d, []string{c}
+		case d == best:
+			out = append(out, c)
+		}
+	}
+	if best > limit {
+		return nil
+	}
+	slices.Sort(out)
+	return slices.Compact(out)
+}
+
+// editDistance is the optimal string alignment distance of a and b (the
+// Levenshtein distance with a swap of two neighbouring letters counting
+// as one edit, "raet" → "rate"), or bound+1 once it must exceed bound, so
+// that a long candidate costs little.
+func editDistance(a, b []rune, bound int) int {
+	if d := len(a) - len(b); d > bound || -d > bound {
+		return bound + 1
+	}
+	// rows[0], rows[1], rows[2]: the rows of a's prefixes i−2, i−1 and i.
+	var rows [3][]int
+	for k := range rows {
+		rows[k] = make([]int, len(b)+1)
+	}
+	for j := range rows[1] {
+		rows[1][j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		pp, prev, cur := rows[0], rows[1], rows[2]
+		cur[0] = i
+		rowMin := i
+		for j := 1; j <= len(b); j++ {
+			sub := prev[j-1]
+			if a[i-1] != b[j-1] {
+				sub++
+			}
+			cur[j] = min(sub, prev[j]+1, cur[j-1]+1)
+			if i > 1 && j > 1 && a[i-1] == b[j-2] && a[i-2] == b[j-1] {
+				cur[j] = min(cur[j], pp[j-2]+1)
+			}
+			rowMin = min(rowMin, cur[j])
+		}
+		if rowMin > bound {
+			return bound + 1
+		}
+		rows[0], rows[1], rows[2] = prev, cur, pp
+	}
+	return rows[1][len(b)]
+}
+
+// Progress reports a long step's progress on a stream: its lines come at
+// most every interval, the first once interval has passed, so that a step
+// that ends sooner prints nothing.
+type Progress struct {
+	w        io.Writer
+	prog     string
+	interval time.Duration
+	next     time.Time
+}
+
+// NewProgress returns a Progress writing "prog: …" lines to w every
+// interval from now.
+func NewProgress(w io.Writer, prog string, interval time.Duration) *Progress {
+	return &Progress{w: w, prog: prog, interval: interval, next: time.Now().Add(interval)}
+}
+
+// Printf writes a progress line if one is due.
+func (p *Progress) Printf(format string, a ...any) {
+	if now := time.Now(); !now.Before(p.next) {
+		fmt.Fprintln(p.w, oneLine(p.prog+": "+fmt.Sprintf(format, a...)))
+		p.next = now.Add(p.interval)
+	}
 }

@@ -2,15 +2,14 @@ package throughtime
 
 import (
 	"math"
-	"slices"
 
-	"github.com/skillgraph/skillgraph/graph"
 	"github.com/skillgraph/skillgraph/messages"
 )
 
 // anderson accelerates the sweeps by Anderson mixing (Anderson 1965; Walker
-// and Ni 2011): the sweep is a fixed-point map G of the skills' messages
-// x, and instead of x ← G(x) the next point is the combination of the last
+// and Ni 2011): the sweep is a fixed-point map G of the games' messages to
+// their skills x (the messages each skill has from its past follow from
+// them, and are recomputed after mixing), and instead of x ← G(x) the next point is the combination of the last
 // few G(x_j) whose residuals G(x_j) − x_j combine to the least residual.
 // On a history, the slowest part of the error is the whole population's
 // level drifting together, only weakly held by the new players' priors,
@@ -19,24 +18,21 @@ import (
 // method would. The fixed point is the same: a point where G(x) = x has no
 // residual to mix, and Converge still decides convergence by a sweep that
 // moves no skill by more than its tolerance.
-// mixDepth is how many past sweeps are mixed. Measured on the tennis-shaped
-// history at a quarter of its size, to 1e-6: 54 sweeps with Aitken
-// extrapolation of a single mode, 33 mixing 1 or 3 sweeps, 24 mixing 5,
-// 21 mixing 10; at full size 57 mixing 5 and 25 mixing 10. Formula 1
-// (1,138 races of up to 30 drivers) converges in 92 sweeps mixing 10, and
-// mixing 5 leaves it at 1.2e-4 after 150.
+// mixDepth is how many past sweeps are mixed: deeper mixing converges in
+// fewer sweeps on long histories (BENCHMARKS.md), and its buffers, two
+// single-precision columns per game message per sweep mixed, are most of
+// the memory a history takes while smoothing.
 const mixDepth = 10
 
 type anderson struct {
 	h     *History
-	edges []graph.EdgeID // the skills' edges, the state a sweep carries
-	depth int            // how many past steps are mixed
-	x     []float64      // the messages before this sweep (π, τ pairs)
-	gPrev []float64      // G of the previous point
-	fPrev []float64      // its residual
+	depth int       // how many past steps are mixed
+	x     []float64 // the messages before this sweep (π, τ pairs)
+	gPrev []float64 // G of the previous point
+	fPrev []float64 // its residual
 	// dG and dF are the last depth differences of G and of the residual,
 	// oldest first, in single precision: they only set the mixing, and
-	// halving them is what lets a 200,000-game history mix ten steps.
+	// halving them halves the mixing's memory.
 	dG, dF [][]float32
 	// gram[i][j] = dF[i]·dF[j], kept as columns come and go, so that a
 	// sweep computes only the new column's products.
@@ -49,15 +45,7 @@ type anderson struct {
 
 func (h *History) newAnderson(depth int) *anderson {
 	a := &anderson{h: h, depth: depth, best: math.Inf(1)}
-	for _, v := range h.skills {
-		for i := range h.g.Degree(v) {
-			a.edges = append(a.edges, h.g.EdgeID(h.g.VariableEdge(v, i)))
-		}
-	}
-	// In the graph's order, so that reading and writing them walks the
-	// messages forward through memory.
-	slices.Sort(a.edges)
-	n := 2 * len(a.edges)
+	n := 2 * len(h.slots)
 	a.x, a.gPrev, a.fPrev = make([]float64, n), make([]float64, n), make([]float64, n)
 	return a
 }
@@ -69,18 +57,19 @@ func (a *anderson) start() {
 		a.known = false
 		return
 	}
-	for k, e := range a.edges {
-		m := a.h.g.EdgeMessage(e)
+	for k := range a.h.slots {
+		m := a.h.slots[k].msg
 		a.x[2*k], a.x[2*k+1] = m.Pi, m.Tau
 	}
 }
 
-// observe is called after a sweep that did not converge: the graph holds
-// G(x). It records the step and moves the messages to the mixed point.
-func (a *anderson) observe() error {
-	g := a.h.g
+// observe is called after a sweep that did not converge: the games'
+// messages are G(x). It records the step and moves the messages to the
+// mixed point, and the skills' messages from their past with them.
+func (a *anderson) observe() {
+	h := a.h
 	if a.depth == 0 {
-		return nil
+		return
 	}
 	// f = G(x) − x, into x's buffer; its norm, and the new differences.
 	var norm float64
@@ -97,8 +86,8 @@ func (a *anderson) observe() error {
 			dg, df = make([]float32, len(a.x)), make([]float32, len(a.x))
 		}
 	}
-	for k, e := range a.edges {
-		m := g.EdgeMessage(e)
+	for k := range h.slots {
+		m := h.slots[k].msg
 		for j, gv := range [2]float64{m.Pi, m.Tau} {
 			i := 2*k + j
 			f := gv - a.x[i]
@@ -111,7 +100,7 @@ func (a *anderson) observe() error {
 	}
 	norm = math.Sqrt(norm)
 	if !messages.IsFinite(norm) {
-		return nil
+		return
 	}
 	if dg != nil {
 		a.dG, a.dF = append(a.dG, dg), append(a.dF, df)
@@ -129,12 +118,12 @@ func (a *anderson) observe() error {
 		// The mixing has led away from the fixed point: start again from
 		// plain sweeps.
 		a.dG, a.dF, a.gram, a.best = nil, nil, nil, norm
-		return nil
+		return
 	}
 	a.best = math.Min(a.best, norm)
 	m := len(a.dF)
 	if m == 0 {
-		return nil
+		return
 	}
 	// γ minimises |f − ΔF·γ|: the normal equations, with a ridge of
 	// 1e-10 of their scale against columns that have become parallel.
@@ -154,9 +143,9 @@ func (a *anderson) observe() error {
 	gamma, ok := solve(ata, atb, m)
 	if !ok {
 		a.dG, a.dF, a.gram = nil, nil, nil
-		return nil
+		return
 	}
-	for k, e := range a.edges {
+	for k := range h.slots {
 		pi, tau := a.gPrev[2*k], a.gPrev[2*k+1]
 		for j := range m {
 			pi -= gamma[j] * float64(a.dG[j][2*k])
@@ -167,13 +156,11 @@ func (a *anderson) observe() error {
 			a.x[2*k], a.x[2*k+1] = a.gPrev[2*k], a.gPrev[2*k+1]
 			continue
 		}
-		if _, _, err := g.Send(e, messages.Gaussian{Pi: pi, Tau: tau}, 0); err != nil {
-			return err
-		}
+		h.setMessage(&h.slots[k], messages.Gaussian{Pi: pi, Tau: tau})
 		a.x[2*k], a.x[2*k+1] = pi, tau
 	}
+	h.refreshPast()
 	a.known = true
-	return nil
 }
 
 func dot(x []float32, y []float64) float64 {

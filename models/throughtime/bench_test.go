@@ -2,9 +2,12 @@ package throughtime_test
 
 import (
 	"context"
+	"flag"
 	"math"
+	"math/rand/v2"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"sync"
 	"testing"
 	"time"
@@ -16,11 +19,14 @@ import (
 	"github.com/skillgraph/skillgraph/models/throughtime"
 )
 
-// The benchmarks of this file run the 200,000-game tennis-shaped history
-// (internal/synthetic.Tennis: 7,500 players, 3,400 weekly batches) and are
-// reported against one baseline measured in the same run: its forward pass
+// The benchmarks of this file run the tennis-shaped history
+// (internal/synthetic.Tennis: with -big its 200,000 games between 7,500
+// players over 3,400 weekly batches, else a tenth of each) and are
+// reported against a baseline measured in the same run: its forward pass
 // written by hand over flat arrays (filterByHand), which is online
 // TrueSkill with drift, the least any smoothing sweep must do.
+
+var big = flag.Bool("big", false, "benchmark the full 200,000-game tennis-shaped history (default: a tenth of it)")
 
 var baseline = sharedtest.NewBaseline(benchFilterByHand)
 
@@ -28,7 +34,11 @@ func TestMain(m *testing.M) { baseline.Main(m) }
 
 // tennis is the history and its games as indices, made once per binary.
 var tennis = sync.OnceValues(func() ([]throughtime.Game, handHistory) {
-	games := synthetic.History(synthetic.Tennis)
+	s := synthetic.Tennis
+	if !*big {
+		s.Games, s.Players, s.Batches = s.Games/10, s.Players/10, s.Batches/10
+	}
+	games := synthetic.History(s)
 	return games, newHandHistory(games)
 })
 
@@ -36,6 +46,7 @@ var tennis = sync.OnceValues(func() ([]throughtime.Game, handHistory) {
 // index, winner first.
 type handHistory struct {
 	players        int
+	index          map[string]int32
 	time           []float64
 	winner, loser  []int32
 	mu, v, last    []float64 // the state filterByHand updates
@@ -60,7 +71,7 @@ func newHandHistory(games []throughtime.Game) handHistory {
 		h.winner = append(h.winner, id(g.Teams[0][0]))
 		h.loser = append(h.loser, id(g.Teams[1][0]))
 	}
-	h.players = len(index)
+	h.players, h.index = len(index), index
 	h.mu, h.v, h.last = make([]float64, h.players), make([]float64, h.players), make([]float64, h.players)
 	return h
 }
@@ -72,9 +83,15 @@ func (h *handHistory) filter() {
 	for i := range h.players {
 		h.mu[i], h.v[i], h.last[i] = h.prior0, h.sigma0*h.sigma0, math.NaN()
 	}
-	b2 := 2 * h.beta * h.beta
 	for k, t := range h.time {
-		a, c := h.winner[k], h.loser[k]
+		h.rate(t, h.winner[k], h.loser[k])
+	}
+}
+
+// rate is one game of the forward pass at time t, a beating c.
+func (h *handHistory) rate(t float64, a, c int32) {
+	b2 := 2 * h.beta * h.beta
+	{
 		for _, i := range [2]int32{a, c} {
 			if h.last[i] < t { // not already in this batch (NaN: first game)
 				h.v[i] += h.gamma2 * (t - h.last[i])
@@ -91,6 +108,14 @@ func (h *handHistory) filter() {
 		h.mu[c] -= h.v[c] / cs * tr.V
 		h.v[a] *= 1 - h.v[a]/c2*tr.W
 		h.v[c] *= 1 - h.v[c]/c2*tr.W
+	}
+}
+
+// add rates games by the players' names, as an online rating system
+// adding them would: the least an Add must do.
+func (h *handHistory) add(games []throughtime.Game) {
+	for _, g := range games {
+		h.rate(g.Time, h.index[g.Teams[0][0]], h.index[g.Teams[1][0]])
 	}
 }
 
@@ -134,25 +159,98 @@ func TestFilterByHandIsNew(t *testing.T) {
 }
 
 // BenchmarkTennisSweep is one smoothing sweep of the whole history (after
-// a first one, which compiles nothing but warms the caches).
+// a first one, which warms the caches), reported against the hand-written
+// forward pass run alternately with it (x-baseline); progress reports
+// after each sweep, with or without the evidence, cost what they add.
 func BenchmarkTennisSweep(b *testing.B) {
-	games, _ := tennis()
+	games, hand := tennis()
+	for _, c := range []struct {
+		name string
+		opts []throughtime.Option
+	}{
+		{"plain", nil},
+		{"progress", []throughtime.Option{throughtime.WithProgress(func(throughtime.Progress) {}, false)}},
+		{"progress-evidence", []throughtime.Option{throughtime.WithProgress(func(throughtime.Progress) {}, true)}},
+	} {
+		b.Run(c.name, func(b *testing.B) {
+			h, err := throughtime.New(throughtime.DefaultParams(), games, c.opts...)
+			if err != nil {
+				b.Fatal(err)
+			}
+			ctx := context.Background()
+			if _, err := h.Converge(ctx, 1e-300, 1); err != nil {
+				b.Fatal(err)
+			}
+			var sweep, base time.Duration
+			b.ReportAllocs()
+			b.ResetTimer()
+			for range b.N {
+				t0 := time.Now()
+				hand.filter()
+				t1 := time.Now()
+				if _, err := h.Converge(ctx, 1e-300, 1); err != nil {
+					b.Fatal(err)
+				}
+				sweep += time.Since(t1)
+				base += t1.Sub(t0)
+			}
+			b.ReportMetric(float64(sweep.Nanoseconds())/float64(b.N), "ns/sweep")
+			b.ReportMetric(float64(sweep)/float64(base), "x-baseline")
+		})
+	}
+}
+
+// BenchmarkAdd adds a batch of ten 1v1 games between players drawn at
+// random (fixed seed, different players each time) to the smoothed
+// history, reported against the same games rated by hand (handHistory.add)
+// alternately with it (x-baseline).
+func BenchmarkAdd(b *testing.B) {
+	games, hand := tennis()
 	h, err := throughtime.New(throughtime.DefaultParams(), games)
 	if err != nil {
 		b.Fatal(err)
 	}
-	ctx := context.Background()
-	if _, err := h.Converge(ctx, 1e-300, 1); err != nil {
+	if _, err := h.Converge(context.Background(), 1e-3, 100); err != nil {
 		b.Fatal(err)
 	}
+	hand.filter()
+	names := h.Players()
+	rng := rand.New(rand.NewPCG(5, 8))
+	t := games[len(games)-1].Time
+	batch := make([]throughtime.Game, 10)
+	var add, base time.Duration
+	each := make([]time.Duration, 0, b.N)
 	b.ReportAllocs()
 	b.ResetTimer()
 	for range b.N {
-		if _, err := h.Converge(ctx, 1e-300, 1); err != nil {
+		t++
+		picked := map[string]bool{}
+		for k := range batch {
+			var pair [2]string
+			for i := range pair {
+				for pair[i] == "" || picked[pair[i]] {
+					pair[i] = names[rng.IntN(len(names))]
+				}
+				picked[pair[i]] = true
+			}
+			batch[k] = throughtime.Game{Time: t, Teams: [][]string{{pair[0]}, {pair[1]}}}
+		}
+		t0 := time.Now()
+		hand.add(batch)
+		t1 := time.Now()
+		if err := h.Add(batch); err != nil {
 			b.Fatal(err)
 		}
+		each = append(each, time.Since(t1))
+		add += each[len(each)-1]
+		base += t1.Sub(t0)
 	}
-	baseline.Report(b)
+	// The mean carries the occasional copy of the history's arrays when
+	// an append outgrows them; the median is what a typical Add costs.
+	slices.Sort(each)
+	b.ReportMetric(float64(add.Nanoseconds())/float64(b.N), "ns/add")
+	b.ReportMetric(float64(each[len(each)/2].Nanoseconds()), "median-ns/add")
+	b.ReportMetric(float64(add)/float64(base), "x-baseline")
 }
 
 // BenchmarkTennisConverge builds the history (untimed) and smooths it to

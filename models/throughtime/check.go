@@ -53,10 +53,10 @@ func (p Params) trueskill() trueskill.Params {
 
 // checkGame reports a game (index k, at time t) that cannot be declared:
 // fewer than two teams, an empty team, a player twice, a non-finite time,
-// ranks or weights of the wrong shape, a negative weight, or a tie when
-// draws are impossible (draws is false: the draw probability is 0, so the
-// margin is 0 and a tie has probability 0).
-func checkGame(g *Game, k int, t float64, draws bool) error {
+// ranks or weights of the wrong shape, a negative weight, or a tie of two
+// teams whose draw margin is 0 (the draw probability is 0, or every
+// player of both teams has β = 0), which has probability 0.
+func (h *History) checkGame(g *Game, k int, t float64) error {
 	bad := func(format string, a ...any) error {
 		return fmt.Errorf("throughtime: game %d: %s: %w", k, fmt.Sprintf(format, a...), ErrGame)
 	}
@@ -72,25 +72,67 @@ func checkGame(g *Game, k int, t float64, draws bool) error {
 	if g.Weights != nil && len(g.Weights) != len(g.Teams) {
 		return bad("%d weight rows for %d teams", len(g.Weights), len(g.Teams))
 	}
-	if !draws && g.Ranks != nil {
+	noise := func(j int) float64 {
+		var s float64
+		for _, name := range g.Teams[j] {
+			b := h.p.player(h.priors, name).Beta
+			s += b * b
+		}
+		return s
+	}
+	if g.Ranks != nil {
 		for j := range g.Ranks {
 			for i := range j {
-				if g.Ranks[i] == g.Ranks[j] {
+				if g.Ranks[i] != g.Ranks[j] {
+					continue
+				}
+				if h.margins != nil {
+					continue // each player's own margin
+				}
+				if h.p.DrawProbability == 0 {
 					return bad("teams %d and %d tie, but the draw probability is 0 (set Params.DrawProbability)", i, j)
+				}
+				if noise(i)+noise(j) == 0 {
+					return bad("teams %d and %d tie, but their players' β are 0, so their draw margin is 0", i, j)
 				}
 			}
 		}
 	}
-	seen := map[string]bool{}
+	// A map for large games; for small ones (every 1v1) comparing each
+	// pair costs less than making one.
+	var seen map[string]bool
+	n := 0
+	for _, team := range g.Teams {
+		n += len(team)
+	}
+	if n > 16 {
+		seen = make(map[string]bool, n)
+	}
+	twice := func(j, i int, name string) bool {
+		if seen != nil {
+			if seen[name] {
+				return true
+			}
+			seen[name] = true
+			return false
+		}
+		for jj := range j + 1 {
+			for ii, other := range g.Teams[jj] {
+				if (jj < j || ii < i) && other == name {
+					return true
+				}
+			}
+		}
+		return false
+	}
 	for j, team := range g.Teams {
 		if len(team) == 0 {
 			return bad("team %d is empty", j)
 		}
 		for i, name := range team {
-			if seen[name] {
+			if twice(j, i, name) {
 				return bad("player %q appears twice", name)
 			}
-			seen[name] = true
 			if g.Weights != nil {
 				if len(g.Weights[j]) != len(team) {
 					return bad("team %d: %d weights for %d players", j, len(g.Weights[j]), len(team))

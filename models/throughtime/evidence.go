@@ -2,6 +2,7 @@ package throughtime
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math"
 
@@ -13,25 +14,31 @@ import (
 )
 
 // gameEvidence returns the log probability of game k's outcome with each
-// player's skill N as cavity(skill, its performance factor) says (the
-// skill's belief without this game); see logOutcome.
-func (h *History) gameEvidence(k int, cavity func(v graph.VarID, f graph.FactorID) messages.Gaussian) (float64, error) {
-	d := &h.games[k]
-	pf := d.nodes.PerformanceFactors
-	sizes := make([]int, len(pf))
-	for j := range pf {
-		sizes[j] = len(pf[j])
+// player's skill as cavity says (the skill's belief without this game);
+// see logOutcome.
+func (h *History) gameEvidence(k int, cavity func(*slot) messages.Gaussian) (float64, error) {
+	g := &h.games[k]
+	if g.graph >= 0 && h.gameGraphs[g.graph].margins {
+		return h.marginEvidence(k, cavity)
+	}
+	sizes, ranks, weights := []int{1, 1}, []int(nil), [][]float64(nil)
+	if g.drawn {
+		ranks = []int{0, 0}
+	}
+	if g.graph >= 0 {
+		gg := h.gameGraphs[g.graph]
+		sizes, ranks, weights = gg.sizes, gg.ranks, gg.weights
+	}
+	offset := make([]int32, len(sizes))
+	for j := 1; j < len(sizes); j++ {
+		offset[j] = offset[j-1] + int32(sizes[j-1])
 	}
 	lz, err := h.logOutcome(sizes, func(j, i int) (messages.Gaussian, float64, error) {
-		f := pf[j][i]
-		var beta float64 // an equality: the performance is the skill
-		if l, ok := h.g.Factor(f).(*factors.Likelihood); ok {
-			beta = math.Sqrt(l.Variance)
-		}
-		return cavity(h.g.EdgeVariable(f, 1), f), beta, nil
-	}, d.ranks, d.weights)
+		sl := &h.slots[g.slot+offset[j]+int32(i)]
+		return cavity(sl), h.players[h.skills[sl.skill].player].prior.Beta, nil
+	}, ranks, weights)
 	if err != nil {
-		return 0, fmt.Errorf("throughtime: game %d: %w", k, err)
+		return 0, fmt.Errorf("throughtime: game %d: %w", g.input, err)
 	}
 	return lz, nil
 }
@@ -51,6 +58,36 @@ type skillFunc func(j, i int) (messages.Gaussian, float64, error)
 // package multiplies the adjacent pairs' probabilities instead, which is
 // another approximation.
 func (h *History) logOutcome(sizes []int, skill skillFunc, ranks []int, weights [][]float64) (float64, error) {
+	lz, err := h.logOutcome1(sizes, h.absolute(sizes, weights, skill), ranks, weights)
+	if err != nil {
+		return 0, numeric(err)
+	}
+	return checkLog(lz)
+}
+
+// checkLog returns a log probability, or ErrParameter if it is not one: a
+// probability's log is at most 0 (up to rounding); −Inf is an outcome
+// float64 cannot tell from impossible, and anything else the inputs' range
+// has lost.
+func checkLog(lz float64) (float64, error) {
+	if !(lz <= 1e-9) || math.IsInf(lz, -1) {
+		return 0, fmt.Errorf("throughtime: log probability %v out of float64's reach: %w", lz, ErrParameter)
+	}
+	return min(lz, 0), nil
+}
+
+// numeric returns err as an ErrParameter unless it is one of the
+// package's errors already: the engine's errors (a message or factor
+// parameter float64 cannot hold) mean inputs out of the model's range.
+func numeric(err error) error {
+	if err == nil || errors.Is(err, ErrParameter) || errors.Is(err, ErrGame) || errors.Is(err, ErrPlayer) {
+		return err
+	}
+	return fmt.Errorf("%w: %w", ErrParameter, err)
+}
+
+// logOutcome1 is logOutcome before its checks.
+func (h *History) logOutcome1(sizes []int, skill skillFunc, ranks []int, weights [][]float64) (float64, error) {
 	if len(sizes) == 2 {
 		better, worse := 0, 1
 		if ranks != nil && ranks[1] < ranks[0] {
@@ -80,7 +117,8 @@ func (h *History) logOutcome(sizes []int, skill skillFunc, ranks []int, weights 
 			c.Betas[j] = append(c.Betas[j], beta)
 		}
 	}
-	nd, err := h.ts.Declare(b, c)
+	ts := h.p.trueskill()
+	nd, err := ts.Declare(b, c)
 	if err != nil {
 		return 0, err
 	}
@@ -88,7 +126,7 @@ func (h *History) logOutcome(sizes []int, skill skillFunc, ranks []int, weights 
 	if err != nil {
 		return 0, err
 	}
-	if _, err := schedules.Run(context.Background(), g, schedules.Sequence(schedules.Sequence(priors...), h.ts.Schedule(nd))); err != nil {
+	if _, err := schedules.Run(context.Background(), g, schedules.Sequence(schedules.Sequence(priors...), ts.Schedule(nd))); err != nil {
 		return 0, err
 	}
 	return g.LogEvidence()
@@ -122,4 +160,39 @@ func (h *History) difference(sizes []int, skill skillFunc, weights [][]float64, 
 		return 0, 0, 0, fmt.Errorf("throughtime: performance difference N(%v, %v): %w", mu, v, ErrGame)
 	}
 	return mu, sd, trueskill.DrawMargin(h.p.DrawProbability, math.Sqrt(betas), 1), nil
+}
+
+// offset is what a game's skills need added to their means (held relative
+// to Params.Mu) for its outcome's probability: 0 when every team's weights
+// sum to the same, so that μ₀ cancels from every difference of team
+// performances and the game is best computed near 0, and μ₀ otherwise.
+func (h *History) offset(sizes []int, weights [][]float64) float64 {
+	total := func(j int) float64 {
+		if weights == nil {
+			return float64(sizes[j])
+		}
+		var s float64
+		for _, w := range weights[j] {
+			s += w
+		}
+		return s
+	}
+	for j := 1; j < len(sizes); j++ {
+		if total(j) != total(0) {
+			return h.p.Mu
+		}
+	}
+	return 0
+}
+
+// absolute returns skill with each mean moved by the game's offset.
+func (h *History) absolute(sizes []int, weights [][]float64, skill skillFunc) skillFunc {
+	off := h.offset(sizes, weights)
+	if off == 0 {
+		return skill
+	}
+	return func(j, i int) (messages.Gaussian, float64, error) {
+		s, beta, err := skill(j, i)
+		return s.Shift(off), beta, err
+	}
 }

@@ -47,5 +47,5 @@ func Example() {
 	// smoothed Ann:  year 1:  0.00 ± 2.40  year 3: -0.00 ± 2.40
 	// smoothed Ben:  year 1: -0.00 ± 2.40  year 2:  0.00 ± 2.40
 	// smoothed Cid:  year 2: -0.00 ± 2.40  year 3:  0.00 ± 2.40
-	// converged true in 9 sweeps; one-step-ahead log evidence -3.930
+	// converged true in 10 sweeps; one-step-ahead log evidence -3.930
 }

@@ -72,8 +72,24 @@ type FitOptions struct {
 	// has converged: the best value has not improved by more than it over
 	// 10 simplex iterations per free parameter (default 1e-3).
 	Absolute float64
-	// Options are passed to New on every evaluation (WithPriors, Untimed).
+	// Options are passed to New on every evaluation (WithPriors, Untimed,
+	// WithProgress to follow each evaluation's sweeps); nil ones are
+	// ignored.
 	Options []Option
+	// Progress, if not nil, is called after each evaluation of the
+	// evidence.
+	Progress func(FitProgress)
+}
+
+// FitProgress is what Fit reports after each evaluation of the evidence.
+type FitProgress struct {
+	// Evaluation counts the evaluations, from 1 (the start).
+	Evaluation int `json:"evaluation"`
+	// Params were evaluated, with log evidence LogEvidence; Best is the
+	// largest log evidence so far.
+	Params      Params  `json:"params"`
+	LogEvidence float64 `json:"log_evidence"`
+	Best        float64 `json:"best"`
 }
 
 // DefaultFitOptions returns the options Fit uses from start: σ₀ in
@@ -251,6 +267,9 @@ func Fit(ctx context.Context, start Params, games []Game, opt FitOptions) (FitRe
 	if err == nil && !messages.IsFinite(startEvidence) {
 		err = fmt.Errorf("log evidence %v: %w", startEvidence, ErrParameter)
 	}
+	if err == nil && opt.Progress != nil {
+		opt.Progress(FitProgress{Evaluation: 1, Params: startP, LogEvidence: startEvidence, Best: startEvidence})
+	}
 	if err != nil {
 		if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
 			return FitResult{}, fmt.Errorf("throughtime: Fit: %w", err)
@@ -279,6 +298,9 @@ func Fit(ctx context.Context, start Params, games []Game, opt FitOptions) (FitRe
 		}
 		if lz > best {
 			best, bestP = lz, p
+		}
+		if opt.Progress != nil {
+			opt.Progress(FitProgress{Evaluation: res.Evaluations, Params: p, LogEvidence: lz, Best: best})
 		}
 		return lz, nil
 	}, z0, maximize.Options{

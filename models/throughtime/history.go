@@ -9,8 +9,6 @@ import (
 	"math"
 	"slices"
 
-	"github.com/skillgraph/skillgraph/factors"
-	"github.com/skillgraph/skillgraph/graph"
 	"github.com/skillgraph/skillgraph/messages"
 	"github.com/skillgraph/skillgraph/models/trueskill"
 	"github.com/skillgraph/skillgraph/schedules"
@@ -70,8 +68,14 @@ var (
 type Option func(*config)
 
 type config struct {
-	priors  map[string]Player
-	untimed bool
+	priors   map[string]Player
+	untimed  bool
+	progress func(Progress)
+	evidence bool
+	margins  *Margins
+	// graphs sends every game, 1v1 or not, through its own factor graph;
+	// the tests compare the two ways of updating a 1v1 game.
+	graphs bool
 }
 
 // WithPriors gives some players their own prior, β and γ.
@@ -84,69 +88,108 @@ func WithPriors(priors map[string]Player) Option {
 // of time, however many games came between.
 func Untimed() Option { return func(c *config) { c.untimed = true } }
 
-// History is a history of games declared as one factor graph: a skill per
-// player per batch, linked across a player's batches by drift
-// N(s_t; s_t', γ²·(t − t')), each game TrueSkill's Figure 1 on the skills
-// of its batch. New runs the forward (filtering) pass; Converge smooths the
-// whole history. A History is for one goroutine at a time.
+// History is a history of games: a skill per player per batch, linked
+// across a player's batches by drift N(s_t; s_t', γ²·(t − t')), each game
+// TrueSkill's Figure 1 on the skills of its batch. New runs the forward
+// (filtering) pass; Converge smooths the whole history. A History is for
+// one goroutine at a time.
+//
+// The history is the factor graph of the model with its messages held in
+// flat arrays: for each skill (a player in a batch) the messages from its
+// past and its future on the drift chain and the product of its games'
+// messages, and for each game its message to each of its players' skills.
+// A game of two one-player teams is updated by trueskill's two-team
+// closed form (Params.Rate1v1), which is the graph's update exactly; any
+// other game by running its own graph (trueskill.Params.Declare) from the
+// skills' cavities.
+//
+// Means are held relative to Params.Mu, so that a history is the same at
+// any prior mean (Params.Mu is added back to every skill the history
+// returns).
 type History struct {
-	p       Params
-	g       *graph.Graph
-	runner  *schedules.Runner
-	games   []declaredGame // in input order
-	batches []batch        // in time order
-	players map[string]*player
-	names   []string // sorted
-	// filtered holds each game's log evidence in the forward pass: the
-	// one-step-ahead log probability of its outcome.
-	filtered []float64
-	sweep    *schedules.Plan   // one smoothing iteration
-	skills   []graph.VarID     // every skill variable, which Converge watches
-	ts       trueskill.Params  // every game's β, draw probability and inner loop
-	mix      *anderson         // kept across Converge calls until they converge
+	p        Params
 	priors   map[string]Player // WithPriors, for players who first appear in Add
 	untimed  bool
-	before   []messages.Gaussian // the skills before a sweep, kept across Converge calls
+	graphs   bool
+	progress func(Progress)
+	evidence bool
+	// margins, if not nil, are the players' draw margins' prior; each
+	// player's margin is the player marginIndex[i] on the chains.
+	margins     *Margins
+	marginIndex []int32
+
+	index      map[string]int32
+	players    []player // in order of first appearance
+	names      []string // sorted
+	batches    []batch  // in time order
+	skills     []skill  // batch by batch
+	games      []game   // batch by batch, in input order within a batch
+	slots      []slot   // each game's players, game by game
+	gameGraphs []*gameGraph
+	// filtered holds each game's log evidence in the forward pass (by
+	// input index): the one-step-ahead log probability of its outcome.
+	filtered []float64
+	mix      *anderson // kept across Converge calls until they converge
+	before   []messages.Gaussian
+	// relinked logs the players whose last skill an Add has moved on,
+	// with the skill it was, so that a failed Add can undo it.
+	relinked []relink
 }
 
-// declaredGame is a game as declared: its nodes (each player's skill is
-// edge 1 of their performance factor, whose variance is their β²), and
-// its outcome.
-type declaredGame struct {
-	nodes   trueskill.Nodes
-	weights [][]float64
-	ranks   []int
-}
+type relink struct{ player, last int32 }
 
-// batch is the games sharing a time; forward and backward are the factors
-// that bring its skills the messages from their previous and next
-// appearances.
-type batch struct {
-	time              float64
-	games             []int // indices into History.games, in input order
-	forward, backward []graph.FactorID
-}
-
-// appearance is a player's skill in one batch.
-type appearance struct {
-	time  float64
-	batch int
-	v     graph.VarID
-	in    graph.FactorID // its prior, or the drift factor from the previous appearance
-}
-
+// player is a player's prior (its mean relative to Params.Mu) and the
+// first and last of their skills.
 type player struct {
-	prior Player
-	seen  []appearance
+	prior       Player
+	first, last int32
+}
+
+// batch is the games sharing a time: its skills from skills[skill] and its
+// games from games[game], each to the next batch's.
+type batch struct {
+	time        float64
+	skill, game int32
+}
+
+// skill is a player's skill in one batch: the messages from its past
+// (the prior, or the drift from the previous skill), from its future
+// (the drift from the next skill; uniform for the last) and the product
+// of its games' messages; the marginal is their product.
+type skill struct {
+	past, future, games messages.Gaussian
+	prev, next          int32 // the player's previous and next skills, −1 if none
+	player, batch       int32
+}
+
+func (s *skill) marginal() messages.Gaussian { return s.past.Mul(s.future).Mul(s.games) }
+
+// game is a game: its players' slots from slots[slot] to the next game's,
+// its input index, and how it is updated: by the two-player closed form
+// (graph −1; slot first the winner, then the loser, or two who drew) or
+// by its own graph h.gameGraphs[graph].
+type game struct {
+	slot, input, graph int32
+	drawn              bool
+}
+
+// slot is one player's part in a game: their skill and the game's message
+// to it.
+type slot struct {
+	skill int32
+	msg   messages.Gaussian
 }
 
 // New declares the history of games and runs its forward pass, which is
 // online TrueSkill with drift over time: each game rated from the skills
-// as the games before it (in time order) left them.
+// as the games before it (in time order) left them. A nil option is
+// ignored.
 func New(p Params, games []Game, opts ...Option) (*History, error) {
 	var c config
 	for _, o := range opts {
-		o(&c)
+		if o != nil {
+			o(&c)
+		}
 	}
 	if err := p.validate(); err != nil {
 		return nil, err
@@ -155,9 +198,21 @@ func New(p Params, games []Game, opts ...Option) (*History, error) {
 		if err := pl.validate(name); err != nil {
 			return nil, err
 		}
+		if !messages.IsFinite(pl.Mu - p.Mu) {
+			return nil, fmt.Errorf("throughtime: player %q: prior mean %v is %v from Params.Mu: %w", name, pl.Mu, pl.Mu-p.Mu, ErrParameter)
+		}
 	}
-	h := &History{p: p, ts: p.trueskill(), players: map[string]*player{}, priors: maps.Clone(c.priors), untimed: c.untimed}
-	if err := h.grow(graph.NewBuilder("history"), games); err != nil {
+	if c.margins != nil {
+		if err := c.margins.validate(); err != nil {
+			return nil, err
+		}
+		if p.DrawProbability != 0 {
+			return nil, fmt.Errorf("throughtime: DrawProbability %v with learned draw margins: %w", p.DrawProbability, ErrParameter)
+		}
+	}
+	h := &History{p: p, priors: maps.Clone(c.priors), untimed: c.untimed, graphs: c.graphs,
+		progress: c.progress, evidence: c.evidence, index: map[string]int32{}, margins: c.margins}
+	if err := h.grow(games); err != nil {
 		return nil, err
 	}
 	return h, nil
@@ -165,40 +220,24 @@ func New(p Params, games []Game, opts ...Option) (*History, error) {
 
 // Add appends games later than every game already in the history (times
 // strictly greater than the latest; in an Untimed history each added game
-// is its own next batch), declares them, runs their forward pass and
-// records their filtered evidence, keeping every message the history has
-// so far: the new games are predicted from the skills as smoothing left
-// them. Converge(ctx, tol, k) then runs up to k more sweeps over the whole
-// history, which is the online mode: add a batch, sweep k times. On an
-// error the history is unchanged. The cost of an Add grows with the
-// history (its graph and sweep are rebuilt around the new games).
+// is its own next batch), runs their forward pass and records their
+// filtered evidence, keeping every message the history has so far: the
+// new games are predicted from the skills as smoothing left them.
+// Converge(ctx, tol, k) then runs up to k more sweeps over the whole
+// history, which is the online mode: add a batch, sweep k times. An Add
+// costs its games and, for each of their players, a step along the drift
+// chain from their last skill; on an error the history is unchanged.
 func (h *History) Add(games []Game) error {
 	if len(games) == 0 {
 		return nil
 	}
-	next := *h
-	// grow writes into players' appearances and batches' backward steps,
-	// which h must keep as they are if it fails; the rest it only appends
-	// to, past the lengths h sees.
-	next.players = make(map[string]*player, len(h.players))
-	for name, pl := range h.players {
-		c := *pl
-		next.players[name] = &c
-	}
-	next.batches = slices.Clone(h.batches)
-	next.mix = nil
-	if err := next.grow(h.g.Extend(), games); err != nil {
-		return err
-	}
-	*h = next
-	return nil
+	return h.grow(games)
 }
 
-// grow declares games on b (empty, or the history's own graph extended),
-// builds the graph, runs the new games' forward pass and rebuilds the
-// smoothing sweep.
-func (h *History) grow(b *graph.Builder, games []Game) error {
-	first := len(h.games)
+// grow appends games: it checks them all, then declares and filters them,
+// and on an error puts the history back as it was.
+func (h *History) grow(games []Game) error {
+	first := len(h.filtered)
 	time := func(k int) float64 {
 		if h.untimed {
 			return float64(first + k + 1)
@@ -210,10 +249,11 @@ func (h *History) grow(b *graph.Builder, games []Game) error {
 		latest = h.batches[n-1].time
 	}
 	for k := range games {
-		if err := checkGame(&games[k], first+k, time(k), h.p.DrawProbability > 0); err != nil {
+		t := time(k)
+		if err := h.checkGame(&games[k], first+k, t); err != nil {
 			return err
 		}
-		if t := time(k); t <= latest {
+		if t <= latest {
 			return fmt.Errorf("throughtime: game %d: time %v is not after the history's latest, %v: %w", first+k, t, latest, ErrGame)
 		}
 	}
@@ -223,198 +263,364 @@ func (h *History) grow(b *graph.Builder, games []Game) error {
 	}
 	slices.SortStableFunc(order, func(a, b int) int { return cmp.Compare(time(a), time(b)) })
 
-	h.games = append(h.games, make([]declaredGame, len(games))...)
-	firstBatch := len(h.batches)
-	newPlayers := false
+	if len(h.games) == 0 {
+		// A first pass knows the sizes: each player of each game is a
+		// slot, and at most a skill.
+		slots := 0
+		for k := range games {
+			for _, team := range games[k].Teams {
+				slots += len(team)
+			}
+		}
+		h.games, h.slots, h.skills = make([]game, 0, len(games)), make([]slot, 0, slots), make([]skill, 0, slots)
+	}
+	undo := h.mark()
+	nn := len(h.names)
+	if err := h.declare(games, order, time, first); err != nil {
+		undo()
+		return err
+	}
+	// The new names, appended by declare, merge into the sorted ones.
+	if len(h.names) > nn {
+		slices.Sort(h.names[nn:])
+		if nn > 0 {
+			h.names = mergeSorted(h.names[:nn:nn], h.names[nn:])
+		}
+	}
+	h.mix = nil
+	return nil
+}
+
+// mark returns a function that puts the history back as it is now, undoing
+// appends to it: grow only appends, and links each returning player's last
+// skill to their new one (newSkill logs those in h.relinked).
+func (h *History) mark() func() {
+	nb, ns, ng, nslot, ngraph, nf, np, nn := len(h.batches), len(h.skills), len(h.games), len(h.slots), len(h.gameGraphs), len(h.filtered), len(h.players), len(h.names)
+	h.relinked = h.relinked[:0]
+	return func() {
+		for i := len(h.relinked) - 1; i >= 0; i-- {
+			r := h.relinked[i]
+			h.players[r.player].last = r.last
+			h.skills[r.last].next = -1
+		}
+		for _, name := range h.names[nn:] {
+			delete(h.index, name)
+		}
+		for i := range h.marginIndex {
+			if int(h.marginIndex[i]) >= np {
+				h.marginIndex[i] = -1
+			}
+		}
+		h.batches, h.skills, h.games, h.slots = h.batches[:nb], h.skills[:ns], h.games[:ng], h.slots[:nslot]
+		h.gameGraphs, h.filtered, h.players, h.names = h.gameGraphs[:ngraph], h.filtered[:nf], h.players[:np], h.names[:nn]
+	}
+}
+
+// declare appends the games (in the given time order) and runs their
+// forward pass: each batch's skills receive their past, then its games are
+// rated in input order, each game's filtered evidence taken from its
+// players' skills just before.
+func (h *History) declare(games []Game, order []int, time func(int) float64, first int) error {
+	h.filtered = append(h.filtered, make([]float64, len(games))...)
 	for start := 0; start < len(order); {
 		t := time(order[start])
 		end := start
 		for end < len(order) && time(order[end]) == t {
 			end++
 		}
-		bt := batch{time: t}
-		bi := len(h.batches)
-		skill := map[string]graph.VarID{}
-		for _, k := range order[start:end] {
-			bt.games = append(bt.games, first+k)
-			for _, team := range games[k].Teams {
-				for _, name := range team {
-					if _, ok := skill[name]; ok {
-						continue
-					}
-					pl := h.players[name]
-					if pl == nil {
-						pl = &player{prior: h.p.player(h.priors, name)}
-						h.players[name] = pl
-						newPlayers = true
-					}
-					v := b.AddVariable(fmt.Sprintf("%s@%d", name, bi))
-					skill[name] = v
-					// in is the prior (first appearance) or the drift factor
-					// whose edge 0 brings the skill its past; its edge 1
-					// brings the previous batch this skill's future.
-					var in graph.FactorID
-					if len(pl.seen) == 0 {
-						in = b.AddFactor(factors.NewPrior(pl.prior.Mu, pl.prior.Sigma*pl.prior.Sigma), "", v)
-					} else {
-						prev := pl.seen[len(pl.seen)-1]
-						in = b.AddFactor(link(pl.drift(prev.time, t, h.untimed)), "", v, prev.v)
-						h.batches[prev.batch].backward = append(h.batches[prev.batch].backward, in)
-					}
-					h.skills = append(h.skills, v)
-					pl.seen = append(pl.seen, appearance{time: t, batch: bi, v: v, in: in})
-					bt.forward = append(bt.forward, in)
-				}
-			}
-		}
+		bi := int32(len(h.batches))
+		h.batches = append(h.batches, batch{time: t, skill: int32(len(h.skills)), game: int32(len(h.games))})
 		for _, k := range order[start:end] {
 			gm := &games[k]
-			d := declaredGame{ranks: gm.Ranks, weights: gm.Weights}
-			skills := make([][]graph.VarID, len(gm.Teams))
-			betas := make([][]float64, len(gm.Teams))
-			for j, team := range gm.Teams {
+			g := game{slot: int32(len(h.slots)), input: int32(first + k), graph: -1}
+			pair := !h.graphs && len(gm.Teams) == 2 && len(gm.Teams[0]) == 1 && len(gm.Teams[1]) == 1 && gm.Weights == nil
+			for _, team := range gm.Teams {
 				for _, name := range team {
-					skills[j] = append(skills[j], skill[name])
-					betas[j] = append(betas[j], h.players[name].prior.Beta)
+					pi, ok := h.index[name]
+					if !ok {
+						pr := h.p.player(h.priors, name)
+						pr.Mu -= h.p.Mu
+						pi = int32(len(h.players))
+						h.players = append(h.players, player{prior: pr, first: -1, last: -1})
+						h.index[name] = pi
+						h.names = append(h.names, name)
+					}
+					pl := &h.players[pi]
+					si := pl.last
+					if si < 0 || h.skills[si].batch != bi {
+						var err error
+						if si, err = h.newSkill(pi, bi, t); err != nil {
+							return fmt.Errorf("throughtime: game %d: %w", first+k, err)
+						}
+					}
+					h.slots = append(h.slots, slot{skill: si})
 				}
 			}
-			nd, err := h.ts.Declare(b, trueskill.Contest{Name: fmt.Sprintf("g%d.", first+k), Skills: skills, Ranks: gm.Ranks, Weights: gm.Weights, Betas: betas, Compact: true})
-			if err != nil {
-				return fmt.Errorf("throughtime: game %d: %w", first+k, err)
+			if h.margins != nil {
+				gg, err := h.declareMargins(gm, g.slot, bi, t)
+				if err != nil {
+					return fmt.Errorf("throughtime: game %d: %w", first+k, err)
+				}
+				g.graph = int32(len(h.gameGraphs))
+				h.gameGraphs = append(h.gameGraphs, gg)
+				pair = false
+			} else if pair {
+				// Two players whose β are both 0 have no closed form
+				// (trueskill's needs β > 0): their game has a graph.
+				s := h.slots[g.slot : g.slot+2]
+				pair = h.pairBeta(s) > 0
+				g.drawn = pair && gm.Ranks != nil && gm.Ranks[0] == gm.Ranks[1]
+				if pair && gm.Ranks != nil && gm.Ranks[1] < gm.Ranks[0] {
+					s[0], s[1] = s[1], s[0]
+				}
 			}
-			d.nodes = nd
-			h.games[first+k] = d
+			if !pair && g.graph < 0 {
+				gg, err := h.newGameGraph(gm)
+				if err != nil {
+					return fmt.Errorf("throughtime: game %d: %w", first+k, err)
+				}
+				g.graph = int32(len(h.gameGraphs))
+				h.gameGraphs = append(h.gameGraphs, gg)
+			}
+			h.games = append(h.games, g)
+			k := len(h.games) - 1
+			lz, err := h.gameEvidence(k, h.cavity)
+			if err != nil {
+				return err
+			}
+			h.filtered[g.input] = lz
+			if err := h.update(k); err != nil {
+				return err
+			}
 		}
-		h.batches = append(h.batches, bt)
 		start = end
 	}
-	g, err := b.Build()
-	if err != nil {
-		return fmt.Errorf("throughtime: %w", err)
-	}
-	h.g = g
-	if newPlayers {
-		h.names = h.names[:0:0]
-		for name := range h.players {
-			h.names = append(h.names, name)
-		}
-		slices.Sort(h.names)
-	}
-	h.runner = schedules.NewRunner(g)
-
-	// The forward pass over the new batches: each batch's past, then its
-	// games in order.
-	var filter []schedules.Schedule
-	for _, bt := range h.batches[firstBatch:] {
-		filter = steps(filter, bt.forward, 0)
-		for _, k := range bt.games {
-			filter = append(filter, h.ts.Schedule(h.games[k].nodes))
-		}
-	}
-	// A runner of its own, so that the forward pass's plan, used once, is
-	// garbage once it has run.
-	if _, err := schedules.Run(context.Background(), g, schedules.Sequence(filter...)); err != nil {
-		return fmt.Errorf("throughtime: forward pass: %w", err)
-	}
-	// Each game's one-step-ahead evidence, from the messages its skills had
-	// when it was rated: those of the factors declared before it (its
-	// batch's past and the games before it in the batch), since nothing
-	// after it has sent anything back yet.
-	h.filtered = append(h.filtered, make([]float64, len(games))...)
-	for k := first; k < len(h.games); k++ {
-		before := h.games[k].nodes.PerformanceFactors[0][0]
-		for _, pf := range h.games[k].nodes.PerformanceFactors {
-			for _, f := range pf {
-				before = min(before, f)
-			}
-		}
-		lz, err := h.gameEvidence(k, func(v graph.VarID, _ graph.FactorID) messages.Gaussian {
-			var m messages.Gaussian
-			for i := range g.Degree(v) {
-				if f, e := g.VariableEdge(v, i); f < before {
-					m = m.Mul(g.Message(f, e))
-				}
-			}
-			return m
-		})
-		if err != nil {
-			return err
-		}
-		h.filtered[k] = lz
-	}
-	// The sweep's plan is kept and its tree of steps dropped: on a long
-	// history the tree takes more memory than the plan.
-	plan, err := schedules.Compile(g, h.smoothing())
-	if err != nil {
-		return fmt.Errorf("throughtime: %w", err)
-	}
-	h.sweep = plan
 	return nil
 }
 
-// smoothing is one smoothing iteration, in the reference's order: backward
-// over the batches (each receiving its future, then its games), then
-// forward. A single batch is just its games, iterated.
-func (h *History) smoothing() schedules.Schedule {
-	var body []schedules.Schedule
-	n := len(h.batches)
-	if n == 1 {
-		for _, k := range h.batches[0].games {
-			body = append(body, h.ts.Schedule(h.games[k].nodes))
+// mergeSorted merges two sorted lists into a new one.
+func mergeSorted(a, b []string) []string {
+	out := make([]string, 0, len(a)+len(b))
+	for len(a) > 0 && len(b) > 0 {
+		if a[0] < b[0] {
+			out, a = append(out, a[0]), a[1:]
+		} else {
+			out, b = append(out, b[0]), b[1:]
 		}
 	}
+	return append(append(out, a...), b...)
+}
+
+// newSkill appends player pi's skill in batch bi at time t, with its past:
+// the prior at the first appearance, else the drift from the last skill.
+func (h *History) newSkill(pi, bi int32, t float64) (int32, error) {
+	pl := &h.players[pi]
+	si := int32(len(h.skills))
+	s := skill{prev: pl.last, next: -1, player: pi, batch: bi}
+	if pl.last < 0 {
+		s.past = messages.NewGaussian(pl.prior.Mu, pl.prior.Sigma*pl.prior.Sigma)
+		pl.first = si
+	} else {
+		h.relinked = append(h.relinked, relink{pi, pl.last})
+		prev := &h.skills[pl.last]
+		if v := h.drift(pi, h.batches[prev.batch].time, t); !messages.IsFinite(v) {
+			return 0, fmt.Errorf("drift %v from time %v to %v: %w", v, h.batches[prev.batch].time, t, ErrParameter)
+		}
+		prev.next = si
+	}
+	pl.last = si
+	h.skills = append(h.skills, s)
+	if s.prev >= 0 {
+		h.skills[si].past = h.fromPast(si)
+	}
+	return si, nil
+}
+
+// drift is the variance player pi's skill gains from time t0 to t1: γ² per
+// unit of time, or γ² per reappearance in an untimed history.
+func (h *History) drift(pi int32, t0, t1 float64) float64 {
+	g := h.players[pi].prior.Gamma
+	if g == 0 {
+		return 0 // an equality, however long the gap
+	}
+	if h.untimed {
+		return g * g
+	}
+	return g * g * (t1 - t0)
+}
+
+// spread is the message N(s_t; s_t', v) sends on from a belief m about the
+// other end, N(m.Mean(), m.Variance() + v) in natural parameters (π and τ
+// over 1 + πv), which keeps a uniform m uniform.
+func spread(m messages.Gaussian, v float64) messages.Gaussian {
+	d := 1 + m.Pi*v
+	return messages.Gaussian{Pi: m.Pi / d, Tau: m.Tau / d}
+}
+
+// fromPast is the drift's message to skill si from the previous skill:
+// that skill's marginal without what si sent back, spread by the drift.
+func (h *History) fromPast(si int32) messages.Gaussian {
+	s := &h.skills[si]
+	prev := &h.skills[s.prev]
+	return spread(prev.past.Mul(prev.games), h.drift(s.player, h.batches[prev.batch].time, h.batches[s.batch].time))
+}
+
+// fromFuture is the drift's message to skill si from the next skill.
+func (h *History) fromFuture(si int32) messages.Gaussian {
+	s := &h.skills[si]
+	next := &h.skills[s.next]
+	return spread(next.future.Mul(next.games), h.drift(s.player, h.batches[s.batch].time, h.batches[next.batch].time))
+}
+
+// cavity is the belief about a slot's skill without the slot's game.
+func (h *History) cavity(sl *slot) messages.Gaussian {
+	return h.skills[sl.skill].marginal().Div(sl.msg)
+}
+
+// setMessage replaces a slot's message, and its skill's product of games'
+// messages with it.
+func (h *History) setMessage(sl *slot, m messages.Gaussian) {
+	s := &h.skills[sl.skill]
+	s.games = messages.Gaussian{Pi: s.games.Pi - sl.msg.Pi + m.Pi, Tau: s.games.Tau - sl.msg.Tau + m.Tau}
+	sl.msg = m
+}
+
+// pairBeta is the β that two players' β give a 1v1 game whose noise is
+// β_a² + β_b² = 2β².
+func (h *History) pairBeta(s []slot) float64 {
+	a, b := h.players[h.skills[s[0].skill].player].prior.Beta, h.players[h.skills[s[1].skill].player].prior.Beta
+	return math.Sqrt((a*a + b*b) / 2)
+}
+
+// slotEnd is the end of game k's slots.
+func (h *History) slotEnd(k int) int32 {
+	if k+1 < len(h.games) {
+		return h.games[k+1].slot
+	}
+	return int32(len(h.slots))
+}
+
+// update rates game k from its players' cavities and replaces its messages
+// to them with posterior / cavity.
+func (h *History) update(k int) error {
+	g := &h.games[k]
+	if g.graph >= 0 {
+		return h.updateGraph(k)
+	}
+	s := h.slots[g.slot : g.slot+2]
+	ca, cb := h.cavity(&s[0]), h.cavity(&s[1])
+	if !ca.IsProper() || !cb.IsProper() || !ca.IsFinite() || !cb.IsFinite() {
+		return fmt.Errorf("throughtime: game %d: cavities %v and %v: %w", g.input, ca, cb, ErrGame)
+	}
+	ts := trueskill.Params{Sigma: 1, Beta: h.pairBeta(s), DrawProbability: h.p.DrawProbability}
+	a, b, err := ts.Rate1v1(trueskill.Rating{Mu: ca.Mean(), Sigma: ca.Sigma()}, trueskill.Rating{Mu: cb.Mean(), Sigma: cb.Sigma()}, g.drawn)
+	if err != nil {
+		return fmt.Errorf("throughtime: game %d: %w: %w", g.input, ErrParameter, err)
+	}
+	h.setMessage(&s[0], messages.NewGaussian(a.Mu, a.Sigma*a.Sigma).Div(ca))
+	h.setMessage(&s[1], messages.NewGaussian(b.Mu, b.Sigma*b.Sigma).Div(cb))
+	return nil
+}
+
+// sweep is one smoothing iteration, in the reference's order: backward
+// over the batches (each receiving its future, then its games), then
+// forward (each receiving its past, then its games). A single batch is
+// just its games, iterated.
+func (h *History) sweep() error {
+	n := len(h.batches)
+	if n == 1 {
+		return h.rate(0)
+	}
 	for bi := n - 2; bi >= 0; bi-- {
-		body = steps(body, h.batches[bi].backward, 1)
-		for _, k := range h.batches[bi].games {
-			body = append(body, h.ts.Schedule(h.games[k].nodes))
+		lo, hi := h.skillRange(bi)
+		for si := lo; si < hi; si++ {
+			if h.skills[si].next >= 0 {
+				h.skills[si].future = h.fromFuture(si)
+			}
+		}
+		if err := h.rate(bi); err != nil {
+			return err
 		}
 	}
 	for bi := 1; bi < n; bi++ {
-		body = steps(body, h.batches[bi].forward, 0)
-		for _, k := range h.batches[bi].games {
-			body = append(body, h.ts.Schedule(h.games[k].nodes))
+		lo, hi := h.skillRange(bi)
+		for si := lo; si < hi; si++ {
+			if h.skills[si].prev >= 0 {
+				h.skills[si].past = h.fromPast(si)
+			}
+		}
+		if err := h.rate(bi); err != nil {
+			return err
 		}
 	}
-	return schedules.Sequence(body...)
+	return nil
 }
 
-// steps appends to s the updates of factors fs on their edge i: a drift
-// factor's edge 0 brings a skill its past, edge 1 its previous skill the
-// future (a prior has only edge 0).
-func steps(s []schedules.Schedule, fs []graph.FactorID, i int) []schedules.Schedule {
-	for _, f := range fs {
-		s = append(s, schedules.Step(f, i))
+// rate updates batch bi's games in order.
+func (h *History) rate(bi int) error {
+	lo, hi := h.gameRange(bi)
+	for k := lo; k < hi; k++ {
+		if err := h.update(k); err != nil {
+			return err
+		}
 	}
-	return s
+	return nil
 }
 
-// drift is the variance a player's skill gains from time t0 to t1: γ² per
-// unit of time, or γ² per reappearance in an untimed history.
-func (pl *player) drift(t0, t1 float64, untimed bool) float64 {
-	g2 := pl.prior.Gamma * pl.prior.Gamma
-	if untimed {
-		return g2
+func (h *History) skillRange(bi int) (int32, int32) {
+	if bi+1 < len(h.batches) {
+		return h.batches[bi].skill, h.batches[bi+1].skill
 	}
-	return g2 * (t1 - t0)
+	return h.batches[bi].skill, int32(len(h.skills))
 }
 
-// link is the drift factor N(s_t; s_t', v), an equality when v = 0; edge 0
-// is the later skill, as a likelihood's.
-func link(v float64) graph.Factor {
-	if v == 0 {
-		return factors.NewEquality()
+func (h *History) gameRange(bi int) (int, int) {
+	if bi+1 < len(h.batches) {
+		return int(h.batches[bi].game), int(h.batches[bi+1].game)
 	}
-	return factors.NewLikelihood(v)
+	return int(h.batches[bi].game), len(h.games)
+}
+
+// refreshPast recomputes every skill's message from its past, in time
+// order, from the games' messages: after a forward pass they are these
+// already, and after the mixing moves the games' messages they follow.
+func (h *History) refreshPast() {
+	for si := range h.skills {
+		if h.skills[si].prev >= 0 {
+			h.skills[si].past = h.fromPast(int32(si))
+		}
+	}
+}
+
+// Progress is what Converge reports after each sweep (WithProgress).
+type Progress struct {
+	// Sweep counts the sweeps of this Converge call, from 1.
+	Sweep int `json:"sweep"`
+	// Change is the largest move of a skill's μ or σ in the sweep.
+	Change float64 `json:"change"`
+	// LogEvidence is the history's log evidence after the sweep
+	// (LogEvidence's sum), when WithProgress asked for it (HasEvidence).
+	LogEvidence float64 `json:"log_evidence"`
+	HasEvidence bool    `json:"has_evidence"`
+}
+
+// WithProgress has Converge call report after each sweep. With evidence
+// true each report carries the history's log evidence, one more pass over
+// the games; without it a report costs nothing. report may read the
+// history (LearningCurve, Posterior, LogEvidence) but not change it (Add,
+// Converge).
+func WithProgress(report func(Progress), evidence bool) Option {
+	return func(c *config) { c.progress, c.evidence = report, evidence }
 }
 
 // Converge runs smoothing sweeps, backward then forward over the whole
 // history, until no skill's μ or σ moves by more than tol in a sweep, or
 // maxSweeps have run; the result tells which, with the last sweep's
-// largest move as Delta. After each sweep the skills' messages move to the
-// Anderson mix of the last sweeps (see anderson), which takes the 200,000-
-// game tennis-shaped history to 1e-6 in 25 sweeps where plain sweeps need
-// several hundred. It may be called again to continue, and stops with
-// ctx's error between sweeps.
+// largest move as Delta. After each sweep the games' messages move to the
+// Anderson mix of the last sweeps (see anderson), which removes the slow,
+// smooth modes plain sweeps shrink by a few percent each. It may be called
+// again to continue, and stops with ctx's error between sweeps; with
+// WithProgress it reports each sweep.
 func (h *History) Converge(ctx context.Context, tol float64, maxSweeps int) (schedules.Result, error) {
 	if !(tol > 0) || maxSweeps < 1 {
 		return schedules.Result{}, fmt.Errorf("throughtime: tolerance %v and %d sweeps: %w", tol, maxSweeps, ErrParameter)
@@ -422,9 +628,8 @@ func (h *History) Converge(ctx context.Context, tol float64, maxSweeps int) (sch
 	if ctx == nil {
 		ctx = context.Background()
 	}
-	skills := h.skills
-	if len(h.before) != len(skills) {
-		h.before = make([]messages.Gaussian, len(skills))
+	if len(h.before) != len(h.skills) {
+		h.before = make([]messages.Gaussian, len(h.skills))
 	}
 	before := h.before
 	if h.mix == nil {
@@ -435,29 +640,55 @@ func (h *History) Converge(ctx context.Context, tol float64, maxSweeps int) (sch
 		if err := ctx.Err(); err != nil {
 			return res, fmt.Errorf("throughtime: %w", err)
 		}
-		for i, v := range skills {
-			before[i] = h.g.Marginal(v)
+		for i := range h.skills {
+			before[i] = h.skills[i].marginal()
 		}
 		h.mix.start()
-		if _, err := h.runner.Run(ctx, h.sweep); err != nil {
+		if err := h.sweep(); err != nil {
 			return res, fmt.Errorf("throughtime: sweep %d: %w", res.Iterations+1, err)
 		}
 		res.Iterations++
 		res.Delta = 0
-		for i, v := range skills {
-			a, b := before[i], h.g.Marginal(v)
+		for i := range h.skills {
+			a, b := before[i], h.skills[i].marginal()
 			res.Delta = max(res.Delta, math.Abs(b.Mean()-a.Mean()), math.Abs(b.Sigma()-a.Sigma()))
+		}
+		if !messages.IsFinite(res.Delta) {
+			return res, fmt.Errorf("throughtime: sweep %d: a skill moved by %v: %w", res.Iterations, res.Delta, ErrParameter)
 		}
 		if res.Delta <= tol {
 			res.Converged = true
-			h.mix = nil // its buffers are a third of the history's memory
-			break
+			h.mix = nil // its buffers are most of the history's memory
+		} else {
+			h.mix.observe()
 		}
-		if err := h.mix.observe(); err != nil {
-			return res, fmt.Errorf("throughtime: sweep %d: %w", res.Iterations, err)
+		// The report sees the state the history would have if this were
+		// the call's last sweep.
+		if err := h.report(res); err != nil {
+			return res, err
+		}
+		if res.Converged {
+			break
 		}
 	}
 	return res, nil
+}
+
+// report calls the progress callback, if any, after a sweep.
+func (h *History) report(res schedules.Result) error {
+	if h.progress == nil {
+		return nil
+	}
+	pr := Progress{Sweep: res.Iterations, Change: res.Delta}
+	if h.evidence {
+		_, lz, err := h.LogEvidence()
+		if err != nil {
+			return err
+		}
+		pr.LogEvidence, pr.HasEvidence = lz, true
+	}
+	h.progress(pr)
+	return nil
 }
 
 // Point is a player's skill at one time.
@@ -480,44 +711,72 @@ var ErrPlayer = errors.New("unknown player")
 // it, that product is the fixed point's marginal exactly. After the last
 // appearance the drift γ²·(t − last) is added; before the first, the first
 // skill is returned, the prior being declared there. In an Untimed history
-// times count games, and a gap's drift is split in proportion to them.
+// times count games, and a gap's drift is split in proportion to them. A
+// time so far from the player's games that the drift overflows is
+// ErrParameter.
 func (h *History) Posterior(name string, t float64) (Point, error) {
-	pl := h.players[name]
-	if pl == nil {
-		return Point{}, fmt.Errorf("throughtime: %q: %w", name, ErrPlayer)
+	m, err := h.posterior(name, t)
+	if err != nil {
+		return Point{}, err
 	}
+	return h.point(t, m)
+}
+
+// point returns a belief (relative to Params.Mu) as a Point, or
+// ErrParameter if it cannot be one.
+func (h *History) point(t float64, m messages.Gaussian) (Point, error) {
+	pt := Point{Time: t, Mu: m.Mean() + h.p.Mu, Sigma: m.Sigma()}
+	if !m.IsProper() || !messages.IsFinite(pt.Mu) || !(pt.Sigma > 0) || math.IsInf(pt.Sigma, 1) {
+		return Point{}, fmt.Errorf("throughtime: the skill at time %v is N(%v, %v²): %w", t, pt.Mu, pt.Sigma, ErrParameter)
+	}
+	return pt, nil
+}
+
+// posterior is Posterior's belief, relative to Params.Mu.
+func (h *History) posterior(name string, t float64) (messages.Gaussian, error) {
+	pi, ok := h.index[name]
+	if !ok {
+		return messages.Gaussian{}, fmt.Errorf("throughtime: %q: %w", name, ErrPlayer)
+	}
+	return h.posteriorOf(pi, t)
+}
+
+// posteriorOf is posterior for player pi.
+func (h *History) posteriorOf(pi int32, t float64) (messages.Gaussian, error) {
 	if !messages.IsFinite(t) {
-		return Point{}, fmt.Errorf("throughtime: time %v: %w", t, ErrParameter)
+		return messages.Gaussian{}, fmt.Errorf("throughtime: time %v: %w", t, ErrParameter)
 	}
-	seen := pl.seen
-	i, found := slices.BinarySearchFunc(seen, t, func(a appearance, t float64) int { return cmp.Compare(a.time, t) })
-	point := func(m messages.Gaussian) Point { return Point{Time: t, Mu: m.Mean(), Sigma: m.Sigma()} }
+	time := func(si int32) float64 { return h.batches[h.skills[si].batch].time }
+	// After the last appearance, the common case of a prediction, needs
+	// no walk along the chain.
+	if last := h.players[pi].last; t > time(last) {
+		return spread(h.skills[last].marginal(), h.drift(pi, time(last), t)), nil
+	}
+	seen := h.chain(pi)
+	i, found := slices.BinarySearchFunc(seen, t, func(si int32, t float64) int { return cmp.Compare(time(si), t) })
 	switch {
-	case found || i == 0:
-		if !found {
-			i = 0
-		}
-		return point(h.g.Marginal(seen[i].v)), nil
+	case found:
+		return h.skills[seen[i]].marginal(), nil
+	case i == 0:
+		return h.skills[seen[0]].marginal(), nil
 	case i == len(seen):
 		last := seen[i-1]
-		m := h.g.Marginal(last.v)
-		extra := pl.drift(last.time, t, h.untimed)
-		return point(messages.NewGaussian(m.Mean(), m.Variance()+extra)), nil
+		return spread(h.skills[last].marginal(), h.drift(pi, time(last), t)), nil
 	}
-	prev, next := seen[i-1], seen[i]
-	gap := pl.drift(prev.time, next.time, h.untimed)
-	share := (t - prev.time) / (next.time - prev.time)
-	// next.in is the drift factor between them: its edge 1 is the earlier
-	// skill, edge 0 the later.
-	from := h.g.Cavity(h.g.EdgeID(next.in, 1))
-	to := h.g.Cavity(h.g.EdgeID(next.in, 0))
-	spread := func(m messages.Gaussian, v float64) messages.Gaussian {
-		if !m.IsProper() {
-			return messages.Uniform()
-		}
-		return messages.NewGaussian(m.Mean(), m.Variance()+v)
+	prev, next := &h.skills[seen[i-1]], &h.skills[seen[i]]
+	t0, t1 := time(seen[i-1]), time(seen[i])
+	gap := h.drift(pi, t0, t1)
+	share := (t - t0) / (t1 - t0)
+	return spread(prev.past.Mul(prev.games), share*gap).Mul(spread(next.future.Mul(next.games), (1-share)*gap)), nil
+}
+
+// chain returns player pi's skills in time order.
+func (h *History) chain(pi int32) []int32 {
+	var out []int32
+	for si := h.players[pi].first; si >= 0; si = h.skills[si].next {
+		out = append(out, si)
 	}
-	return point(spread(from, share*gap).Mul(spread(to, (1-share)*gap))), nil
+	return out
 }
 
 // Players returns the players' names, sorted.
@@ -526,14 +785,20 @@ func (h *History) Players() []string { return slices.Clone(h.names) }
 // LearningCurve returns a player's skill at each batch in which they
 // played, in time order (nil for an unknown player).
 func (h *History) LearningCurve(name string) []Point {
-	pl := h.players[name]
-	if pl == nil {
+	pi, ok := h.index[name]
+	if !ok {
 		return nil
 	}
-	out := make([]Point, len(pl.seen))
-	for i, a := range pl.seen {
-		m := h.g.Marginal(a.v)
-		out[i] = Point{Time: a.time, Mu: m.Mean(), Sigma: m.Sigma()}
+	return h.curveOf(pi)
+}
+
+// curveOf is LearningCurve for player pi.
+func (h *History) curveOf(pi int32) []Point {
+	seen := h.chain(pi)
+	out := make([]Point, len(seen))
+	for i, si := range seen {
+		m := h.skills[si].marginal()
+		out[i] = Point{Time: h.batches[h.skills[si].batch].time, Mu: m.Mean() + h.p.Mu, Sigma: m.Sigma()}
 	}
 	return out
 }
@@ -553,13 +818,11 @@ func (h *History) FilteredLogEvidence() float64 { return sum(h.filtered) }
 func (h *History) LogEvidence() ([]float64, float64, error) {
 	out := make([]float64, len(h.games))
 	for k := range h.games {
-		lz, err := h.gameEvidence(k, func(v graph.VarID, f graph.FactorID) messages.Gaussian {
-			return h.g.Cavity(h.g.EdgeID(f, 1))
-		})
+		lz, err := h.gameEvidence(k, h.cavity)
 		if err != nil {
 			return nil, 0, err
 		}
-		out[k] = lz
+		out[h.games[k].input] = lz
 	}
 	return out, sum(out), nil
 }

@@ -3,6 +3,7 @@ package throughtime_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"slices"
@@ -47,6 +48,17 @@ func TestAddIsNew(t *testing.T) {
 		if err := parts.Add(games[cut[0]:cut[1]]); err != nil {
 			t.Fatal(err)
 		}
+		// After each Add, the forward filter is a fresh New's.
+		fresh, err := throughtime.New(p, games[:cut[1]])
+		if err != nil {
+			t.Fatal(err)
+		}
+		for k, want := range fresh.Filtered() {
+			if got := parts.Filtered()[k]; math.Abs(got-want) > 1e-9 {
+				t.Errorf("after adding games %v: game %d: filtered log evidence %v, fresh %v", cut, k, got, want)
+			}
+		}
+		sameCurves(t, fmt.Sprintf("after adding games %v", cut), parts, fresh, 1e-9)
 	}
 	for k, want := range whole.Filtered() {
 		if got := parts.Filtered()[k]; math.Abs(got-want) > 1e-12 {
@@ -57,11 +69,11 @@ func TestAddIsNew(t *testing.T) {
 
 	ctx := context.Background()
 	for _, h := range []*throughtime.History{whole, parts} {
-		if res, err := h.Converge(ctx, 1e-10, 500); err != nil || !res.Converged {
+		if res, err := h.Converge(ctx, 1e-12, 1000); err != nil || !res.Converged {
 			t.Fatalf("smoothing: %+v, %v", res, err)
 		}
 	}
-	sameCurves(t, "smoothed", parts, whole, 1e-8)
+	sameCurves(t, "smoothed", parts, whole, 1e-9)
 }
 
 // TestOnline smooths between additions, as a league adding each week's
@@ -87,11 +99,11 @@ func TestOnline(t *testing.T) {
 		}
 	}
 	for _, h := range []*throughtime.History{whole, online} {
-		if res, err := h.Converge(ctx, 1e-10, 500); err != nil || !res.Converged {
+		if res, err := h.Converge(ctx, 1e-12, 1000); err != nil || !res.Converged {
 			t.Fatalf("smoothing: %+v, %v", res, err)
 		}
 	}
-	sameCurves(t, "online", online, whole, 1e-8)
+	sameCurves(t, "online", online, whole, 1e-9)
 }
 
 // TestAddRejects: a game not later than the history's latest, or invalid,

@@ -14,18 +14,31 @@ import (
 // player's prior (WithPriors, else Params) for one it has not. It also
 // returns the player's β.
 func (h *History) Predictive(name string, t float64) (Point, float64, error) {
-	pt, err := h.Posterior(name, t)
-	if errors.Is(err, ErrPlayer) {
-		if !messages.IsFinite(t) {
-			return Point{}, 0, fmt.Errorf("throughtime: time %v: %w", t, ErrParameter)
-		}
-		pr := h.p.player(h.priors, name)
-		return Point{Time: t, Mu: pr.Mu, Sigma: pr.Sigma}, pr.Beta, nil
-	}
+	m, beta, err := h.predictive1(name, t)
 	if err != nil {
 		return Point{}, 0, err
 	}
-	return pt, h.players[name].prior.Beta, nil
+	pt, err := h.point(t, m)
+	return pt, beta, err
+}
+
+// predictive1 is Predictive's belief, relative to Params.Mu, and β.
+func (h *History) predictive1(name string, t float64) (messages.Gaussian, float64, error) {
+	m, err := h.posterior(name, t)
+	if errors.Is(err, ErrPlayer) {
+		if !messages.IsFinite(t) {
+			return messages.Gaussian{}, 0, fmt.Errorf("throughtime: time %v: %w", t, ErrParameter)
+		}
+		pr := h.p.player(h.priors, name)
+		return messages.NewGaussian(pr.Mu-h.p.Mu, pr.Sigma*pr.Sigma), pr.Beta, nil
+	}
+	if err != nil {
+		return messages.Gaussian{}, 0, err
+	}
+	if !m.IsProper() || !m.IsFinite() || !messages.IsFinite(m.Variance()) {
+		return messages.Gaussian{}, 0, fmt.Errorf("throughtime: %q at time %v: %v: %w", name, t, m, ErrParameter)
+	}
+	return m, h.players[h.index[name]].prior.Beta, nil
 }
 
 // Predict returns the probabilities that team a beats team
@@ -35,13 +48,19 @@ func (h *History) Predictive(name string, t float64) (Point, float64, error) {
 // over both teams and the draw margin ε = Φ⁻¹((p+1)/2)·√(Σβ²),
 // win = Φ((E d − ε)/sd d), draw = P(|d| ≤ ε), loss = Φ((−E d − ε)/sd d).
 // The three sum to 1. The Prediction is trueskill's, whose fields elo's
-// and scorebased's share.
+// and scorebased's share. With learned draw margins (WithDrawMargins) the
+// teams must be single players, and each outcome's probability is that of
+// its region of d given both players' margins at t.
 func (h *History) Predict(t float64, a, b []string) (trueskill.Prediction, error) {
 	g := Game{Time: t, Teams: [][]string{a, b}}
-	if err := checkGame(&g, 0, t, true); err != nil {
+	if err := h.checkGame(&g, 0, t); err != nil {
 		return trueskill.Prediction{}, fmt.Errorf("throughtime: Predict: %w", err)
 	}
-	mu, sd, eps, err := h.difference(sizesOf(&g), h.predictive(&g), g.Weights, 0, 1)
+	if h.margins != nil {
+		return h.predictMargins(&g)
+	}
+	sizes := sizesOf(&g)
+	mu, sd, eps, err := h.difference(sizes, h.absolute(sizes, g.Weights, h.predictive(&g)), g.Weights, 0, 1)
 	if err != nil {
 		return trueskill.Prediction{}, err
 	}
@@ -60,10 +79,16 @@ func (h *History) Predict(t float64, a, b []string) (trueskill.Prediction, error
 // evidence of the game's graph (trueskill.Params.Declare) on independent
 // Gaussian skills, as the history's own evidence is.
 func (h *History) LogProbability(g Game) (float64, error) {
-	if err := checkGame(&g, 0, g.Time, h.p.DrawProbability > 0); err != nil {
+	if err := h.checkGame(&g, 0, g.Time); err != nil {
 		return 0, fmt.Errorf("throughtime: LogProbability: %w", err)
 	}
-	lz, err := h.logOutcome(sizesOf(&g), h.predictive(&g), g.Ranks, g.Weights)
+	var lz float64
+	var err error
+	if h.margins != nil {
+		lz, err = h.marginOutcome(&g, g.Ranks)
+	} else {
+		lz, err = h.logOutcome(sizesOf(&g), h.predictive(&g), g.Ranks, g.Weights)
+	}
 	if err != nil {
 		return 0, fmt.Errorf("throughtime: LogProbability: %w", err)
 	}
@@ -82,10 +107,6 @@ func sizesOf(g *Game) []int {
 // predictive gives the skills of g's players at g.Time (Predictive).
 func (h *History) predictive(g *Game) skillFunc {
 	return func(j, i int) (messages.Gaussian, float64, error) {
-		pt, beta, err := h.Predictive(g.Teams[j][i], g.Time)
-		if err != nil {
-			return messages.Gaussian{}, 0, err
-		}
-		return messages.NewGaussian(pt.Mu, pt.Sigma*pt.Sigma), beta, nil
+		return h.predictive1(g.Teams[j][i], g.Time)
 	}
 }

@@ -1,10 +1,9 @@
-package main
+package rate
 
 import (
 	"context"
 	"encoding/csv"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"math"
@@ -18,12 +17,13 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/skillgraph/skillgraph/internal/cli"
 	"github.com/skillgraph/skillgraph/internal/cli/clitest"
+	"github.com/skillgraph/skillgraph/internal/league"
 	"github.com/skillgraph/skillgraph/models/trueskill"
 )
 
 // runArgs runs the program in-process and returns its exit status and
 // output.
-func runArgs(args ...string) (code int, stdout, stderr string) { return clitest.Run(run, args...) }
+func runArgs(args ...string) (code int, stdout, stderr string) { return clitest.Run(Run, args...) }
 
 // mustRun runs the program and fails t unless it exits 0.
 func mustRun(t *testing.T, args ...string) (stdout, stderr string) {
@@ -149,9 +149,9 @@ func TestOneGame(t *testing.T) {
 	}
 
 	// The same game in the scores format, with a season column, which is
-	// ignored.
+	// ignored, and no home advantage.
 	scores := writeFile(t, "one.csv", "date,season,home,away,home_score,away_score\n2025-03-01,s,Bob,Ann,0,3\n")
-	if diff := cmp.Diff(out.Leaderboard, runJSON(t, "-matches", scores).Leaderboard); diff != "" {
+	if diff := cmp.Diff(out.Leaderboard, runJSON(t, "-matches", scores, "-home", "off").Leaderboard); diff != "" {
 		t.Errorf("scores format differs from the long format (-long +scores):\n%s", diff)
 	}
 }
@@ -161,7 +161,7 @@ func TestOneGame(t *testing.T) {
 // e = ε/c with ε = √2·erfinv(p)·√2·β, W = 2eφ(e)/(2Φ(e) − 1).
 func TestDraw(t *testing.T) {
 	path := writeFile(t, "draw.csv", "date,home,away,home_score,away_score\n2025-03-01,Ann,Bob,2,2\n")
-	out := runJSON(t, "-matches", path, "-draw", "0.1")
+	out := runJSON(t, "-matches", path, "-draw", "0.1", "-home", "off")
 	s2 := sigma02 + tau2
 	c2 := 2*s2 + 2*beta2
 	e := math.Sqrt2 * math.Erfinv(0.1) * math.Sqrt2 * defaults.Beta / math.Sqrt(c2)
@@ -180,7 +180,7 @@ func TestDraw(t *testing.T) {
 	if code != cli.Error {
 		t.Errorf("-draw 0 with a draw: exit %d", code)
 	}
-	clitest.WantOneLine(t, "league", stderr, "2025-03-01 Ann v Bob", "is a draw", "-draw")
+	clitest.WantOneLine(t, Prog, stderr, "2025-03-01 Ann v Bob", "is a draw", "-draw")
 }
 
 // TestTeams: a 2v2 game between new players follows the rating page's
@@ -229,7 +229,7 @@ func TestTeams(t *testing.T) {
 
 // officeFile is the bundled league, read here with encoding/csv alone.
 type officeFile struct {
-	games     []game // in file order, ranks as in the file
+	games     []league.Game // in file order, ranks as in the file
 	draws     int
 	count     map[string]int    // games of each player
 	last      map[string]string // last date of each player
@@ -238,7 +238,7 @@ type officeFile struct {
 
 func readOffice(t *testing.T) officeFile {
 	t.Helper()
-	f, err := os.Open(filepath.Join("..", "data", "office.csv"))
+	f, err := os.Open(filepath.Join("..", "..", "..", "examples", "data", "office.csv"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -247,7 +247,7 @@ func readOffice(t *testing.T) officeFile {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !slices.Equal(recs[0], longColumns) {
+	if !slices.Equal(recs[0], []string{"match_id", "date", "team", "player", "rank"}) {
 		t.Fatalf("header %q", recs[0])
 	}
 	o := officeFile{count: map[string]int{}, last: map[string]string{}, firstDate: recs[1][1]}
@@ -259,7 +259,7 @@ func readOffice(t *testing.T) officeFile {
 			t.Fatal(err)
 		}
 		if len(o.games) == 0 || o.games[len(o.games)-1].Key != id {
-			o.games = append(o.games, game{Key: id, Date: date})
+			o.games = append(o.games, league.Game{Key: id, Date: date})
 			teams = nil
 		}
 		g := &o.games[len(o.games)-1]
@@ -650,7 +650,7 @@ func TestStateErrors(t *testing.T) {
 		if code != cli.Error || stdout != "" {
 			t.Errorf("%q: exit %d, stdout %q", c.args, code, stdout)
 		}
-		clitest.WantOneLine(t, "league", stderr, c.texts...)
+		clitest.WantOneLine(t, Prog, stderr, c.texts...)
 		if now, _ := os.ReadFile(state); string(now) != string(good) {
 			t.Errorf("%q: the failed run changed the state", c.args)
 		}
@@ -663,7 +663,9 @@ func TestStateErrors(t *testing.T) {
 		"empty":          "",
 		"unknown field":  strings.Replace(string(good), `"version"`, `"extra": 1, "version"`, 1),
 		"bad sigma":      strings.Replace(string(good), `"sigma": 8.333333333333334`, `"sigma": -1`, 1),
-		"other version":  strings.Replace(string(good), stateVersion, "skillgraph-league/0", 1),
+		"tiny sigma":     strings.Replace(string(good), `"sigma": 8.333333333333334`, `"sigma": 1e-300`, 1),
+		"huge mu":        strings.Replace(string(good), `"mu": 25,`, `"mu": 1e308,`, 1),
+		"other version":  strings.Replace(string(good), league.Version, "skillgraph-league/0", 1),
 		"trailing data":  string(good) + "{}",
 		"games mismatch": strings.Replace(string(good), `"games": 4`, `"games": 5`, 1),
 	} {
@@ -678,81 +680,54 @@ func TestStateErrors(t *testing.T) {
 		if code != cli.Error {
 			t.Errorf("%s: exit %d", name, code)
 		}
-		clitest.WantOneLine(t, "league", stderr, "-state "+bad)
+		clitest.WantOneLine(t, Prog, stderr, "-state "+bad)
 		if now, _ := os.ReadFile(bad); string(now) != body {
 			t.Errorf("%s: the state was changed", name)
 		}
 	}
 }
 
-// TestWriteAtomic: a write that fails half-way, or whose rename fails,
-// leaves the old file whole and no temporary file behind; a write that
-// succeeds replaces the file and keeps its permissions.
-func TestWriteAtomic(t *testing.T) {
+// TestStateFiles: a state file in a folder that does not exist is an
+// error; a new one is created readable; one reached through a symbolic
+// link is written to the link's target, the link kept.
+func TestStateFiles(t *testing.T) {
 	dir := t.TempDir()
-	path := filepath.Join(dir, "state.json")
-	if err := os.WriteFile(path, []byte("old contents\n"), 0o640); err != nil {
-		t.Fatal(err)
-	}
-	boom := errors.New("disk full")
-	err := writeAtomic(path, func(w io.Writer) error {
-		io.WriteString(w, `{"half": "of a`)
-		return boom
-	})
-	if !errors.Is(err, boom) {
-		t.Errorf("failed write: error %v, want %v", err, boom)
-	}
-	wantFiles := func(want ...string) {
-		t.Helper()
-		entries, err := os.ReadDir(dir)
-		if err != nil {
-			t.Fatal(err)
-		}
-		var got []string
-		for _, e := range entries {
-			got = append(got, e.Name())
-		}
-		if !slices.Equal(got, want) {
-			t.Errorf("folder holds %q, want %q", got, want)
-		}
-	}
-	if b, _ := os.ReadFile(path); string(b) != "old contents\n" {
-		t.Errorf("after a failed write the file holds %q", b)
-	}
-	wantFiles("state.json")
-
-	// The rename fails when the target is a non-empty folder.
-	sub := filepath.Join(dir, "sub")
-	if err := os.MkdirAll(filepath.Join(sub, "x"), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := writeAtomic(sub, func(w io.Writer) error { _, err := io.WriteString(w, "new"); return err }); err == nil {
-		t.Error("renaming over a folder did not fail")
-	}
-	wantFiles("state.json", "sub")
-
-	if err := writeAtomic(path, func(w io.Writer) error { _, err := io.WriteString(w, "new contents\n"); return err }); err != nil {
-		t.Fatal(err)
-	}
-	b, _ := os.ReadFile(path)
-	info, _ := os.Stat(path)
-	if string(b) != "new contents\n" || info.Mode().Perm() != 0o640 {
-		t.Errorf("after a write the file holds %q with mode %v, want the new contents and 0640", b, info.Mode().Perm())
-	}
-	wantFiles("state.json", "sub")
-
-	// A state file in a folder that does not exist is an error, and one in
-	// a new file is created readable.
 	code, _, stderr := runArgs("-state", filepath.Join(dir, "no", "such.json"))
 	if code != cli.Error {
 		t.Errorf("-state in a missing folder: exit %d", code)
 	}
-	clitest.WantOneLine(t, "league", stderr, "-state: writing")
+	clitest.WantOneLine(t, Prog, stderr, "-state", "no such file")
 	fresh := filepath.Join(dir, "fresh.json")
 	mustRun(t, "-state", fresh)
 	if info, err := os.Stat(fresh); err != nil || info.Mode().Perm() != 0o644 {
 		t.Errorf("new state file: %v, %v", info, err)
 	}
+	link := filepath.Join(dir, "link.json")
+	target := filepath.Join(dir, "target.json")
+	if err := os.Symlink("target.json", link); err != nil {
+		t.Fatal(err)
+	}
+	for _, n := range []int{6, 12} {
+		out := runJSON(t, "-matches", writeFile(t, "all.csv", smallLeague(0, n)), "-state", link, "-draw", "0.1")
+		if fi, err := os.Lstat(link); err != nil || fi.Mode()&os.ModeSymlink == 0 {
+			t.Fatalf("the state's symbolic link was replaced (%v)", err)
+		}
+		l, err := league.Decode(openFile(t, target))
+		if err != nil || len(l.Games) != n || out.League.Games != n {
+			t.Errorf("the link's target holds %v games (%v), the run says %d; want %d", l, err, out.League.Games, n)
+		}
+	}
+}
+
+// openFile opens path for the test.
+func openFile(t *testing.T, path string) io.Reader {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { f.Close() })
+	return f
 }
 
 // TestUsageErrors: flag mistakes are one line and exit 2, before any work.
@@ -761,7 +736,7 @@ func TestUsageErrors(t *testing.T) {
 		args  []string
 		texts []string
 	}{
-		{[]string{"-bogus"}, []string{"flag provided but not defined: -bogus", "run league -h"}},
+		{[]string{"-bogus"}, []string{"flag provided but not defined: -bogus", "run skillgraph rate -h"}},
 		{[]string{"-format", "xml"}, []string{`-format "xml": want table, csv or json`}},
 		{[]string{"-draw", "1"}, []string{"-draw 1: must be in [0, 1)"}},
 		{[]string{"-draw", "-0.1"}, []string{"-draw -0.1: must be in [0, 1)"}},
@@ -780,10 +755,10 @@ func TestUsageErrors(t *testing.T) {
 		if code != cli.Usage || stdout != "" {
 			t.Errorf("%q: exit %d, stdout %q; want %d and nothing", c.args, code, stdout, cli.Usage)
 		}
-		clitest.WantOneLine(t, "league", stderr, c.texts...)
+		clitest.WantOneLine(t, Prog, stderr, c.texts...)
 	}
 	code, _, stderr := runArgs("-h")
-	if code != cli.OK || !strings.Contains(stderr, "usage: league") || !strings.Contains(stderr, "-predict string") {
+	if code != cli.OK || !strings.Contains(stderr, "usage: skillgraph rate") || !strings.Contains(stderr, "-predict string") {
 		t.Errorf("-h: exit %d, stderr %q", code, stderr)
 	}
 }
@@ -799,14 +774,15 @@ func TestErrors(t *testing.T) {
 	}{
 		{[]string{"-predict", "Ada,Zed"}, []string{`-predict: no player "Zed" in the league (players: Ada, Ben, Cleo`}},
 		{[]string{"-history", "ada"}, []string{`-history: no player "ada" in the league; did you mean "Ada"?`}},
+		{[]string{"-history", strings.Repeat("Zé", 3000)}, []string{`-history: no player "ZéZé`}},
+		{[]string{"-matches", writeFile(t, "long.csv", "match_id,date,team,player,rank\nm,2025-01-01,a,"+strings.Repeat("x", 5000)+",1\n")}, []string{"long.csv:2"}},
 		{[]string{"-matches", filepath.Join(t.TempDir(), "none.csv")}, []string{"none.csv", "no such file"}},
 		{[]string{"-matches", writeFile(t, "h.csv", "a,b\n1,2\n")}, []string{"h.csv:1", "neither the long format", "nor the scores format"}},
 		{[]string{"-matches", writeFile(t, "e.csv", "")}, []string{"e.csv", "empty"}},
 		{[]string{"-matches", scores("")}, []string{"a header and no rows"}},
-		{[]string{"-matches", scores("2025-01-01,Ann,Bob,-1,0\n")}, []string{"s.csv:2:", "home_score \"-1\" is not an integer from 0"}},
+		{[]string{"-matches", scores("2025-01-01,Ann,Bob,-1,0\n")}, []string{"s.csv:2:", "home score -1 is negative"}},
 		{[]string{"-matches", scores("2025-1-1,Ann,Bob,1,0\n")}, []string{"s.csv:2:1", `date "2025-1-1" is not YYYY-MM-DD`}},
-		{[]string{"-matches", scores("2025-01-02,Ann,Bob,1,0\n2025-01-01,Ann,Bob,1,0\n")}, []string{"s.csv:3:1", "2025-01-01 after 2025-01-02"}},
-		{[]string{"-matches", scores("2025-01-01,Ann,Ann,1,0\n")}, []string{"s.csv:2:", `"Ann" plays itself`}},
+		{[]string{"-matches", scores("2025-01-01,Ann,Ann,1,0\n")}, []string{"s.csv:2:", `"Ann"`, "a team cannot play itself"}},
 		{[]string{"-matches", scores("2025-01-01,,Bob,1,0\n")}, []string{"s.csv:2:", "home: empty name"}},
 		{[]string{"-matches", scores("2025-01-01,Ann\x01,Bob,1,0\n")}, []string{"s.csv:2:", "control character"}},
 		{[]string{"-matches", scores("2025-01-01,Ann,Bob,1\n")}, []string{"s.csv:2", "wrong number of fields"}},
@@ -817,7 +793,7 @@ func TestErrors(t *testing.T) {
 		if code != cli.Error || stdout != "" {
 			t.Errorf("%q: exit %d, stdout %q; want %d and nothing", c.args, code, stdout, cli.Error)
 		}
-		clitest.WantOneLine(t, "league", stderr, c.texts...)
+		clitest.WantOneLine(t, Prog, stderr, c.texts...)
 	}
 }
 
@@ -838,12 +814,12 @@ func TestScoresKeys(t *testing.T) {
 // lines shown under it (run from the module root, as documented; lines
 // with "…" are abridged and skipped, and so are commands in a pipeline).
 func TestDocExamples(t *testing.T) {
-	src, err := os.ReadFile("main.go")
+	src, err := os.ReadFile("doc.go")
 	if err != nil {
 		t.Fatal(err)
 	}
-	doc, _, _ := strings.Cut(string(src), "\npackage main")
-	t.Chdir(filepath.Join("..", ".."))
+	doc, _, _ := strings.Cut(string(src), "\npackage rate")
+	t.Chdir(filepath.Join("..", "..", ".."))
 	var args []string
 	var want []string
 	check := func() {
@@ -865,7 +841,7 @@ func TestDocExamples(t *testing.T) {
 			args, want = nil, nil
 			continue
 		}
-		if cmd, ok := strings.CutPrefix(code, "$ go run ./examples/league"); ok {
+		if cmd, ok := strings.CutPrefix(code, "$ skillgraph rate"); ok {
 			check()
 			args, want = nil, nil
 			if !strings.Contains(cmd, "|") {
@@ -892,5 +868,5 @@ func TestOutsideModule(t *testing.T) {
 	if code != cli.Error || stdout != "" {
 		t.Errorf("exit %d, stdout %q", code, stdout)
 	}
-	clitest.WantOneLine(t, "league", stderr, "no -matches given", "examples/data/office.csv", "give -matches FILE")
+	clitest.WantOneLine(t, Prog, stderr, "no -matches given", "examples/data/office.csv", "give -matches FILE")
 }

@@ -1,7 +1,6 @@
-package main
+package rate
 
 import (
-	"cmp"
 	"encoding/csv"
 	"encoding/json"
 	"fmt"
@@ -11,6 +10,8 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/skillgraph/skillgraph/internal/cli"
+	"github.com/skillgraph/skillgraph/internal/league"
 	"github.com/skillgraph/skillgraph/models/trueskill"
 )
 
@@ -71,26 +72,22 @@ func width(names []string, least int) int {
 	return w
 }
 
-// unknown reports a player not in the league, with the closest names.
-func unknown(l *league, flagName, name string) error {
-	var same []string
-	for _, pl := range l.Players {
-		if strings.EqualFold(pl.Name, name) {
-			same = append(same, fmt.Sprintf("%q", pl.Name))
+// unknown reports a player not in the league, with the names it may be a
+// misspelling of (by edit distance, case ignored), or the players if
+// there are few.
+func unknown(l *league.League, flagName, name string) error {
+	names := l.Names()
+	if close := cli.Suggest(name, names); len(close) > 0 {
+		for i, n := range close {
+			close[i] = fmt.Sprintf("%q", n)
 		}
+		return fmt.Errorf("%s: no player %q in the league; did you mean %s?", flagName, name, strings.Join(close, " or "))
 	}
-	if len(same) > 0 {
-		return fmt.Errorf("%s: no player %q in the league; did you mean %s?", flagName, name, strings.Join(same, " or "))
-	}
-	if len(l.Players) <= 30 {
-		names := make([]string, len(l.Players))
-		for i, pl := range l.Players {
-			names[i] = pl.Name
-		}
+	if len(names) <= 30 {
 		slices.Sort(names)
 		return fmt.Errorf("%s: no player %q in the league (players: %s)", flagName, name, strings.Join(names, ", "))
 	}
-	return fmt.Errorf("%s: no player %q in the league of %d players", flagName, name, len(l.Players))
+	return fmt.Errorf("%s: no player %q in the league of %d players", flagName, name, len(names))
 }
 
 // boardRow is one line of the leaderboard.
@@ -103,26 +100,25 @@ type boardRow struct {
 	Stability     float64 `json:"stability"` // 1 − σ²/σ₀², a fraction
 	Games         int     `json:"games"`
 	LastPlayed    string  `json:"last_played"`
+	// Conservative is μ − 3σ, ranked by with -rank-by conservative.
+	Conservative *float64 `json:"conservative,omitempty"`
 }
 
 type board []boardRow
 
-// leaderboard ranks the players by display rating, highest first; equal
-// display ratings share a rank (1, 2, 2, 4), and are listed by name.
-func leaderboard(l *league) board {
-	b := make(board, len(l.Players))
-	for i, pl := range l.Players {
-		r := pl.Rating
-		b[i] = boardRow{Player: pl.Name, DisplayRating: r.DisplayRating(), Mu: r.Mu, Sigma: r.Sigma,
-			Stability: l.Params.Stability(r), Games: pl.Games, LastPlayed: pl.LastPlayed}
-	}
-	slices.SortFunc(b, func(x, y boardRow) int {
-		return cmp.Or(cmp.Compare(y.DisplayRating, x.DisplayRating), strings.Compare(x.Player, y.Player))
-	})
-	for i := range b {
-		b[i].Rank = i + 1
-		if i > 0 && b[i].DisplayRating == b[i-1].DisplayRating {
-			b[i].Rank = b[i-1].Rank
+// leaderboard ranks the players with at least q.minGames games by
+// q.rankBy, highest first; equal scores share a rank (1, 2, 2, 4) and are
+// listed by name.
+func leaderboard(l *league.League, q query) board {
+	st := l.Standings(q.rankBy, q.minGames)
+	b := make(board, len(st))
+	for i, s := range st {
+		r := s.Player.Rating
+		b[i] = boardRow{Rank: s.Rank, Player: s.Player.Name, DisplayRating: r.DisplayRating(), Mu: r.Mu, Sigma: r.Sigma,
+			Stability: l.Params.Stability(r), Games: s.Player.Games, LastPlayed: s.Player.LastPlayed}
+		if q.rankBy == league.Conservative {
+			c := s.Score
+			b[i].Conservative = &c
 		}
 	}
 	return b
@@ -136,10 +132,23 @@ func (b board) table(w io.Writer) {
 		names[i] = r.Player
 	}
 	nw := width(names, len("player"))
-	fmt.Fprintf(w, "rank  %s  rating      μ      σ  stability  games  last played\n", pad("player", nw))
+	if len(b) == 0 {
+		fmt.Fprintln(w, "No player has played enough games (see -min-games).")
+		return
+	}
+	cons := b[0].Conservative != nil
+	extra := ""
+	if cons {
+		extra = "   μ−3σ"
+	}
+	fmt.Fprintf(w, "rank  %s%s  rating      μ      σ  stability  games  last played\n", pad("player", nw), extra)
 	for _, r := range b {
-		fmt.Fprintf(w, "%4d  %s  %6.0f  %5.2f  %5.2f  %8.0f%%  %5d  %s\n",
-			r.Rank, pad(r.Player, nw), r.DisplayRating, r.Mu, r.Sigma, 100*r.Stability, r.Games, r.LastPlayed)
+		extra = ""
+		if cons {
+			extra = fmt.Sprintf("  %5.2f", *r.Conservative)
+		}
+		fmt.Fprintf(w, "%4d  %s%s  %6.0f  %5.2f  %5.2f  %8.0f%%  %5d  %s\n",
+			r.Rank, pad(r.Player, nw), extra, r.DisplayRating, r.Mu, r.Sigma, 100*r.Stability, r.Games, r.LastPlayed)
 	}
 }
 
@@ -148,8 +157,15 @@ func (b board) rows() ([]string, [][]string) {
 	for i, r := range b {
 		rows[i] = []string{strconv.Itoa(r.Rank), r.Player, num(r.DisplayRating), num(r.Mu), num(r.Sigma),
 			num(r.Stability), strconv.Itoa(r.Games), r.LastPlayed}
+		if r.Conservative != nil {
+			rows[i] = append(rows[i], num(*r.Conservative))
+		}
 	}
-	return []string{"rank", "player", "display_rating", "mu", "sigma", "stability", "games", "last_played"}, rows
+	header := []string{"rank", "player", "display_rating", "mu", "sigma", "stability", "games", "last_played"}
+	if len(b) > 0 && b[0].Conservative != nil {
+		header = append(header, "conservative")
+	}
+	return header, rows
 }
 
 // prediction is the forecast of one game between two teams.
@@ -163,10 +179,10 @@ type prediction struct {
 
 // ratingsOf returns the ratings of the named players, or an error naming
 // one not in the league.
-func ratingsOf(l *league, flagName string, names []string) ([]trueskill.Rating, error) {
+func ratingsOf(l *league.League, flagName string, names []string) ([]trueskill.Rating, error) {
 	rs := make([]trueskill.Rating, len(names))
 	for i, n := range names {
-		pl := l.byName[n]
+		pl := l.Player(n)
 		if pl == nil {
 			return nil, unknown(l, flagName, n)
 		}
@@ -176,7 +192,7 @@ func ratingsOf(l *league, flagName string, names []string) ([]trueskill.Rating, 
 }
 
 // predict forecasts a game between two teams of the league's players.
-func predict(l *league, sides [][]string) (*prediction, error) {
+func predict(l *league.League, sides [][]string) (*prediction, error) {
 	a, err := ratingsOf(l, "-predict", sides[0])
 	if err != nil {
 		return nil, err
@@ -231,38 +247,31 @@ type pairList struct {
 	Of    int
 }
 
-// pairings ranks every 1v1 game between the league's players by match
-// quality, highest first (ties by names), and keeps the first top (all if
-// top is 0). In each pair the player higher on the leaderboard comes
-// first.
-func pairings(l *league, top int) (*pairList, error) {
-	b := leaderboard(l)
-	var ps []pair
-	for i := range b {
-		for j := i + 1; j < len(b); j++ {
-			ra := trueskill.Rating{Mu: b[i].Mu, Sigma: b[i].Sigma}
-			rb := trueskill.Rating{Mu: b[j].Mu, Sigma: b[j].Sigma}
-			q, err := l.Params.Quality([][]trueskill.Rating{{ra}, {rb}}, nil)
-			if err != nil {
-				return nil, fmt.Errorf("-pairings: %w", err)
-			}
-			pr, err := l.Params.Predict([]trueskill.Rating{ra}, []trueskill.Rating{rb})
-			win, draw, loss := pr.Win, pr.Draw, pr.Loss
-			if err != nil {
-				return nil, fmt.Errorf("-pairings: %w", err)
-			}
-			ps = append(ps, pair{A: b[i].Player, B: b[j].Player, Quality: q, Win: win, Draw: draw, Loss: loss})
+// pairings lists the q.top fairest 1v1 games (all if q.top is 0) between
+// the players on the leaderboard (those with at least q.minGames games),
+// by match quality, highest first, ties in leaderboard order; in each pair
+// the player higher on the leaderboard comes first. Only the pairs that
+// can be among the fairest are computed (league.FairestPairs).
+func pairings(l *league.League, q query) (*pairList, error) {
+	b := leaderboard(l, q)
+	rs := make([]trueskill.Rating, len(b))
+	for i, r := range b {
+		rs[i] = trueskill.Rating{Mu: r.Mu, Sigma: r.Sigma}
+	}
+	best, err := league.FairestPairs(l.Params, rs, q.top)
+	if err != nil {
+		return nil, fmt.Errorf("-pairings: %w", err)
+	}
+	ps := make([]pair, len(best))
+	for i, x := range best {
+		pr, err := l.Params.Predict(rs[x.A:x.A+1], rs[x.B:x.B+1])
+		if err != nil {
+			return nil, fmt.Errorf("-pairings: %w", err)
 		}
+		ps[i] = pair{Rank: i + 1, A: b[x.A].Player, B: b[x.B].Player, Quality: x.Quality, Win: pr.Win, Draw: pr.Draw, Loss: pr.Loss}
 	}
-	slices.SortStableFunc(ps, func(x, y pair) int { return cmp.Compare(y.Quality, x.Quality) })
-	of := len(ps)
-	if top > 0 && top < len(ps) {
-		ps = ps[:top]
-	}
-	for i := range ps {
-		ps[i].Rank = i + 1
-	}
-	return &pairList{Pairs: ps, Of: of}, nil
+	n := len(b)
+	return &pairList{Pairs: ps, Of: n * (n - 1) / 2}, nil
 }
 
 func (p *pairList) key() string { return "pairings" }
@@ -277,7 +286,7 @@ func (p *pairList) MarshalJSON() ([]byte, error) {
 
 func (p *pairList) table(w io.Writer) {
 	if p.Of == 0 {
-		fmt.Fprintln(w, "No pairings: the league has one player.")
+		fmt.Fprintln(w, "No pairings: fewer than two players on the leaderboard.")
 		return
 	}
 	games := make([]string, len(p.Pairs))
@@ -319,8 +328,8 @@ type historyView struct {
 }
 
 // playerHistory returns the named player's rating after each game.
-func playerHistory(l *league, name string) (*historyView, error) {
-	pl := l.byName[name]
+func playerHistory(l *league.League, name string) (*historyView, error) {
+	pl := l.Player(name)
 	if pl == nil {
 		return nil, unknown(l, "-history", name)
 	}

@@ -1,0 +1,81 @@
+package cli
+
+import (
+	"bytes"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+)
+
+func TestSuggest(t *testing.T) {
+	teams := []string{"Brazil", "Bahrain", "Belarus", "Burundi", "France", "Iran", "Iraq", "Oman", "Peru"}
+	for _, c := range []struct {
+		name string
+		want []string
+	}{
+		{"Brasil", []string{"Brazil"}},
+		{"brazil", []string{"Brazil"}},
+		{"Farnce", []string{"France"}}, // a swap is one edit
+		{"Ira", []string{"Iran", "Iraq"}},
+		{"Germany", nil},
+		{"", nil},
+		{strings.Repeat("x", 10000), nil},
+	} {
+		if got := Suggest(c.name, teams); !slices.Equal(got, c.want) {
+			t.Errorf("Suggest(%.20q) = %q, want %q", c.name, got, c.want)
+		}
+	}
+	// The distance against a brute-force definition on short words.
+	words := []string{"", "a", "ab", "ba", "abc", "acb", "bca", "abcd", "xyz"}
+	for _, a := range words {
+		for _, b := range words {
+			if got, want := editDistance([]rune(a), []rune(b), 10), osa(a, b); got != want {
+				t.Errorf("distance(%q, %q) = %d, want %d", a, b, got, want)
+			}
+		}
+	}
+}
+
+// osa is the optimal string alignment distance by its recursive
+// definition.
+func osa(a, b string) int {
+	if a == "" || b == "" {
+		return len(a) + len(b)
+	}
+	cost := 1
+	if a[len(a)-1] == b[len(b)-1] {
+		cost = 0
+	}
+	d := min(osa(a[:len(a)-1], b)+1, osa(a, b[:len(b)-1])+1, osa(a[:len(a)-1], b[:len(b)-1])+cost)
+	if len(a) > 1 && len(b) > 1 && a[len(a)-1] == b[len(b)-2] && a[len(a)-2] == b[len(b)-1] {
+		d = min(d, osa(a[:len(a)-2], b[:len(b)-2])+1)
+	}
+	return d
+}
+
+func TestFailf(t *testing.T) {
+	var buf bytes.Buffer
+	if code := Failf(&buf, "p", "bad\nname %s", strings.Repeat("é", 2000)); code != Error {
+		t.Errorf("exit %d", code)
+	}
+	out := buf.String()
+	if strings.Count(out, "\n") != 1 || len(out) > 1024 || !strings.HasPrefix(out, "p: bad name é") || !strings.HasSuffix(out, "…\n") {
+		t.Errorf("report of %d bytes, %d lines: %.60q", len(out), strings.Count(out, "\n"), out)
+	}
+}
+
+func TestProgress(t *testing.T) {
+	var buf bytes.Buffer
+	p := NewProgress(&buf, "p", time.Hour)
+	p.Printf("step %d", 1)
+	if buf.Len() != 0 {
+		t.Errorf("a line before the interval: %q", buf.String())
+	}
+	p = NewProgress(&buf, "p", 0)
+	p.Printf("step %d", 1)
+	p.Printf("step\n%d", 2)
+	if got := buf.String(); got != "p: step 1\np: step 2\n" {
+		t.Errorf("lines %q", got)
+	}
+}

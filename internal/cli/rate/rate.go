@@ -1,0 +1,315 @@
+package rate
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"io"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/skillgraph/skillgraph/internal/cli"
+	"github.com/skillgraph/skillgraph/internal/league"
+	"github.com/skillgraph/skillgraph/models/trueskill"
+)
+
+// Prog is the subcommand's name in its messages.
+const Prog = "skillgraph rate"
+
+// Synopsis is the subcommand's usage line.
+const Synopsis = Prog + " [-matches FILE] [-state FILE] [-draw p] [-home learn|off] [-format table|csv|json] [-min-games N] [-rank-by display|conservative]" +
+	" [-predict A,B | -pairings [-top N] | -history PLAYER [-plot FILE.svg|png]]"
+
+// Summary is the subcommand's one-line description.
+const Summary = "rate a league with TrueSkill: leaderboard, predictions, fairest pairings, a player's history"
+
+// Run is the subcommand with its arguments and streams, returning the exit
+// status.
+func Run(args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet(Prog, flag.ContinueOnError)
+	matches := fs.String("matches", "", "league file, long (match_id,date,team,player,rank) or scores (date,home,away,home_score,away_score) format (default: the bundled examples/data/office.csv)")
+	statePath := fs.String("state", "", "JSON file keeping the league between runs: locked, loaded if present, games not in it rated, written back atomically")
+	draw := fs.Float64("draw", 0, "draw probability in [0, 1) (default: the share of drawn games in the file, or the state's)")
+	home := fs.String("home", "", "home advantage in the scores format: learn (the default there) or off; rows with neutral TRUE have none")
+	format := fs.String("format", "table", "output format: table, csv or json")
+	minGames := fs.Int("min-games", 0, "leave players with fewer games out of the leaderboard and the pairings")
+	rankBy := fs.String("rank-by", string(league.Display), "rank by the display rating (μ−σ)·48 (display) or μ−3σ (conservative)")
+	predict := fs.String("predict", "", "predict a game: A,B or teams A+B,C+D")
+	pairings := fs.Bool("pairings", false, "list the fairest 1v1 games by match quality")
+	top := fs.Int("top", 10, "with -pairings, how many games to list (0 for all)")
+	history := fs.String("history", "", "one player's rating after each game")
+	plotPath := fs.String("plot", "", "with -history, plot the rating history to FILE.svg or FILE.png")
+	usage := func(format string, a ...any) int { return cli.Usagef(stderr, Prog, format, a...) }
+	if status, done := cli.Parse(fs, args, Synopsis, stderr); done {
+		return status
+	}
+	set := map[string]bool{}
+	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
+
+	switch *format {
+	case "table", "csv", "json":
+	default:
+		return usage("-format %q: want table, csv or json", *format)
+	}
+	if set["draw"] && !(*draw >= 0 && *draw < 1) {
+		return usage("-draw %v: must be in [0, 1)", *draw)
+	}
+	if set["home"] && *home != "learn" && *home != "off" {
+		return usage("-home %q: want learn or off", *home)
+	}
+	by, err := league.ParseRankBy(*rankBy)
+	if err != nil {
+		return usage("-rank-by %v", err)
+	}
+	if *minGames < 0 {
+		return usage("-min-games %d: must not be negative", *minGames)
+	}
+	views := 0
+	for _, v := range []bool{set["predict"], *pairings, set["history"]} {
+		if v {
+			views++
+		}
+	}
+	if views > 1 {
+		return usage("give at most one of -predict, -pairings and -history")
+	}
+	if set["top"] && !*pairings {
+		return usage("-top goes with -pairings")
+	}
+	if *top < 0 {
+		return usage("-top %d: must not be negative", *top)
+	}
+	if set["plot"] {
+		if !set["history"] {
+			return usage("-plot goes with -history")
+		}
+		if ext := strings.ToLower(filepath.Ext(*plotPath)); ext != ".svg" && ext != ".png" {
+			return usage("-plot %q: the file name must end in .svg or .png", *plotPath)
+		}
+	}
+	var sides [][]string
+	if set["predict"] {
+		if sides, err = parseTeams(*predict); err != nil {
+			return usage("-predict %q: %v", *predict, err)
+		}
+	}
+	if set["history"] && strings.TrimSpace(*history) == "" {
+		return usage("-history: give a player's name")
+	}
+
+	q := query{progress: progressInterval, home: *home, format: *format, sides: sides, top: *top, history: strings.TrimSpace(*history),
+		plot: *plotPath, minGames: *minGames, rankBy: by}
+	switch {
+	case set["history"]:
+		q.view = "history"
+	case set["predict"]:
+		q.view = "prediction"
+	case *pairings:
+		q.view = "pairings"
+	default:
+		q.view = "leaderboard"
+	}
+	var drawFlag *float64
+	if set["draw"] {
+		drawFlag = draw
+	}
+	if err := rateLeague(stdout, stderr, *matches, *statePath, drawFlag, q); err != nil {
+		return cli.Failf(stderr, Prog, "%v", err)
+	}
+	return cli.OK
+}
+
+// query is what to print and how.
+type query struct {
+	progress time.Duration // how often to say how far rating has gone
+	home     string        // learn, off, or "" for the format's default
+	format   string        // table, csv or json
+	view     string        // leaderboard, prediction, pairings or history
+	sides    [][]string
+	top      int
+	history  string
+	plot     string
+	minGames int
+	rankBy   league.RankBy
+}
+
+// parseTeams parses -predict: two teams separated by a comma, each one or
+// more player names joined by "+".
+func parseTeams(s string) ([][]string, error) {
+	parts := strings.Split(s, ",")
+	if len(parts) != 2 {
+		return nil, fmt.Errorf("want two teams separated by a comma, e.g. Ada,Ben or Ada+Ben,Cleo+Dev")
+	}
+	seen := map[string]bool{}
+	teams := make([][]string, 2)
+	for j, part := range parts {
+		for _, name := range strings.Split(part, "+") {
+			name = strings.TrimSpace(name)
+			if name == "" {
+				return nil, fmt.Errorf("an empty player name")
+			}
+			if seen[name] {
+				return nil, fmt.Errorf("%q named twice", name)
+			}
+			seen[name] = true
+			teams[j] = append(teams[j], name)
+		}
+	}
+	return teams, nil
+}
+
+// rateLeague loads the league file and the state (locked until the end),
+// rates the new games, answers the query, and saves the state.
+func rateLeague(stdout, stderr io.Writer, path, statePath string, drawFlag *float64, q query) error {
+	path, format, games, rep, err := league.ReadFileOrBundled(path)
+	if err != nil {
+		return err
+	}
+	sum := summary{File: path, Format: format, State: statePath, Notes: rep.Notes()}
+
+	var l *league.League
+	var state *league.State
+	if statePath != "" {
+		ctx, cancel := context.WithTimeout(context.Background(), lockTimeout)
+		state, err = league.OpenState(ctx, statePath)
+		cancel()
+		if err != nil {
+			return fmt.Errorf("-state %s: %w", statePath, err)
+		}
+		defer state.Close()
+		l = state.League
+	}
+	hadState := l != nil
+	if hadState {
+		if l.Format != format {
+			return fmt.Errorf("-state %s was built from a %s-format file, and %s is in the %s format: their games cannot be matched", statePath, l.Format, path, format)
+		}
+		if drawFlag != nil && *drawFlag != l.Params.DrawProbability {
+			return fmt.Errorf("-draw %v differs from the draw probability %v of -state %s, with which its ratings were computed", *drawFlag, l.Params.DrawProbability, statePath)
+		}
+		if q.home != "" && (q.home == "learn") != (l.Home != nil) {
+			return fmt.Errorf("-home %s differs from -state %s, which was rated with the home advantage %s", q.home, statePath, onOff(l.Home != nil))
+		}
+		sum.DrawSource = "state " + statePath
+		sum.Before = len(l.Games)
+	} else {
+		p := trueskill.DefaultParams()
+		if drawFlag != nil {
+			p.DrawProbability = *drawFlag
+			sum.DrawSource = "-draw"
+		} else {
+			if p.DrawProbability, sum.DrawSource, err = league.EstimateDraw(games); err != nil {
+				return fmt.Errorf("%s: %w", path, err)
+			}
+		}
+		l = league.New(format, p)
+		switch {
+		case q.home == "learn" && format != league.FormatScores:
+			return fmt.Errorf("-home learn: %s is in the %s format, which has no home team", path, format)
+		case format == league.FormatScores && q.home != "off":
+			l.LearnHome()
+		}
+	}
+	progress := cli.NewProgress(stderr, Prog, q.progress)
+	report := func(done int) {
+		progress.Printf("rating %s: %d of %d games", path, done, len(games))
+	}
+	if sum.New, err = l.RateProgress(context.Background(), games, report); err != nil {
+		return fmt.Errorf("%s: %w", path, err)
+	}
+	sum.fill(l)
+
+	// The query is answered before the state is saved, so that a run that
+	// fails leaves the state as it was.
+	var out view
+	switch q.view {
+	case "leaderboard":
+		out = leaderboard(l, q)
+	case "prediction":
+		out, err = predict(l, q.sides)
+	case "pairings":
+		out, err = pairings(l, q)
+	case "history":
+		var h *historyView
+		if h, err = playerHistory(l, q.history); err == nil && q.plot != "" {
+			err = plotHistory(q.plot, h)
+		}
+		out = h
+	}
+	if err != nil {
+		return err
+	}
+	if state != nil && (sum.New > 0 || !hadState) {
+		if err := state.Save(l); err != nil {
+			return fmt.Errorf("-state: writing %s: %w", statePath, err)
+		}
+	}
+	return write(stdout, stderr, q, sum, out)
+}
+
+// onOff says whether a league has a home advantage.
+func onOff(on bool) string {
+	if on {
+		return "learnt"
+	}
+	return "off"
+}
+
+// progressInterval is how long rating may run before a progress line,
+// and how often they come.
+const progressInterval = 2 * time.Second
+
+// lockTimeout bounds the wait for another run's lock on the state.
+const lockTimeout = 10 * time.Minute
+
+// summary describes the league rated, for the first lines of the output.
+type summary struct {
+	File   string `json:"file"`
+	Format string `json:"format"`
+	// Notes are the reader's remarks: rows moved into time order,
+	// columns ignored.
+	Notes      []string         `json:"notes,omitempty"`
+	State      string           `json:"state,omitempty"`
+	Before     int              `json:"games_in_state"` // rated in earlier runs
+	New        int              `json:"games_rated"`    // rated in this run
+	Games      int              `json:"games"`
+	Players    int              `json:"players"`
+	FirstDate  string           `json:"first_date"`
+	LastDate   string           `json:"last_date"`
+	Params     trueskill.Params `json:"params"`
+	DrawSource string           `json:"draw_probability_source"`
+	// Home is the home advantage learnt, added to the home team's
+	// performance in games not marked neutral; nil if the league has none.
+	Home *trueskill.Rating `json:"home_advantage,omitempty"`
+}
+
+// fill sets the counts and dates of l.
+func (s *summary) fill(l *league.League) {
+	s.Games, s.Players, s.LastDate, s.Params = len(l.Games), len(l.Players), l.LastDate, l.Params
+	s.FirstDate = l.FirstDate()
+	s.Home = l.Home
+}
+
+// lines returns the summary as the table's first lines.
+func (s *summary) lines() []string {
+	p := s.Params
+	out := []string{
+		fmt.Sprintf("%s: %d games (%s to %s), %d players", s.File, s.Games, s.FirstDate, s.LastDate, s.Players),
+	}
+	out = append(out, s.Notes...)
+	if s.State != "" {
+		out = append(out, fmt.Sprintf("state %s: %d games rated before, %d now", s.State, s.Before, s.New))
+	}
+	src := s.DrawSource
+	if strings.HasPrefix(src, "observed") {
+		src += "; set it with -draw"
+	}
+	out = append(out, fmt.Sprintf("TrueSkill μ₀ = %.4g, σ₀ = %.4g, β = %.4g, τ = %.4g; draw probability %.4g (%s)",
+		p.Mu, p.Sigma, p.Beta, p.Tau, p.DrawProbability, src))
+	if s.Home != nil {
+		out = append(out, fmt.Sprintf("home advantage %.3g ± %.2g in skill points, learnt from the games at home (neutral games have none; set -home off)",
+			s.Home.Mu, s.Home.Sigma))
+	}
+	return out
+}

@@ -1,0 +1,310 @@
+package league
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"strconv"
+
+	"github.com/skillgraph/skillgraph/models/trueskill"
+)
+
+// The formats of the files a league's games come from (a state remembers
+// its format, since game keys are made differently in each).
+const (
+	FormatLong   = "long"   // match_id,time,team,player,rank: one row per player
+	FormatScores = "scores" // time,home,away,home_score,away_score: one row per 1v1 game
+)
+
+// Version names the layout of the state file.
+const Version = "skillgraph-league/1"
+
+// League is everything known after rating: the parameters, the games rated
+// so far (by key, in order) and each player. Its JSON form is the state
+// file.
+type League struct {
+	Version  string           `json:"version"`
+	Format   string           `json:"format"` // of the files its games came from
+	Params   trueskill.Params `json:"params"`
+	Games    []string         `json:"games"` // keys of the rated games, in the order rated
+	LastDate string           `json:"last_date"`
+	Players  []*Player        `json:"players"` // in order of first game
+	// Home, if not nil, is the home advantage learned so far, added to
+	// the performance of a game's home team (Game.Home); nil means the
+	// league has none.
+	Home *trueskill.Rating `json:"home_advantage,omitempty"`
+
+	byName map[string]*Player
+}
+
+// Player is one player's rating, record and history.
+type Player struct {
+	Name       string           `json:"name"`
+	Rating     trueskill.Rating `json:"rating"`
+	Games      int              `json:"games"`
+	LastPlayed string           `json:"last_played"`
+	History    []Step           `json:"history"`
+}
+
+// Step is a player's rating after one game.
+type Step struct {
+	Game   string           `json:"game"`
+	Date   string           `json:"date"`
+	Result string           `json:"result"`
+	Rating trueskill.Rating `json:"rating"`
+}
+
+// Game is one match: its key (unique in the league), its date or time
+// (compared as text, so in one layout throughout, YYYY-MM-DD or RFC 3339),
+// the players of each team, and the teams' ranks (lower is better, equal
+// ranks draw).
+type Game struct {
+	Key   string
+	Date  string
+	Teams [][]string
+	Ranks []int
+	// Weights, if not nil, has the shape of Teams: each player's share of
+	// the game (trueskill.Match.Weights).
+	Weights [][]float64
+	// Home says that team 0 plays at home (in the scores format, a row
+	// not marked neutral): with a league's home advantage, it is added to
+	// that team's performance.
+	Home bool
+}
+
+// Errors of Rate.
+var (
+	// ErrOrder reports a new game dated before the last game rated, or a
+	// game rated before that comes after a new one.
+	ErrOrder = errors.New("games out of order")
+	// ErrDrawImpossible reports a drawn game in a league whose draw
+	// probability is 0.
+	ErrDrawImpossible = errors.New("a draw, but the draw probability is 0")
+)
+
+// New returns a league with no games, of a file format (FormatLong or
+// FormatScores) and TrueSkill parameters p.
+func New(format string, p trueskill.Params) *League {
+	return &League{Version: Version, Format: format, Params: p, Games: []string{}, Players: []*Player{}, byName: map[string]*Player{}}
+}
+
+// Player returns the named player, or nil.
+func (l *League) Player(name string) *Player { return l.byName[name] }
+
+// Names returns the players' names in order of first game.
+func (l *League) Names() []string {
+	names := make([]string, len(l.Players))
+	for i, pl := range l.Players {
+		names[i] = pl.Name
+	}
+	return names
+}
+
+// FirstDate returns the date of the league's first game ("" if none).
+func (l *League) FirstDate() string {
+	first := l.LastDate
+	for _, pl := range l.Players {
+		first = min(first, pl.History[0].Date)
+	}
+	return first
+}
+
+// Rate rates, in order, the games not rated yet, and returns how many it
+// rated. Games already rated are recognised by their key; they must all
+// come before the new games, and no new game may be dated before the last
+// one rated (ErrOrder). On an error the league holds the games rated
+// before it.
+func (l *League) Rate(ctx context.Context, games []Game) (int, error) {
+	return l.RateProgress(ctx, games, nil)
+}
+
+// RateProgress is Rate, calling progress (if not nil) after each game
+// with the games gone through so far, for a progress line. It stops with
+// ctx's error when ctx ends.
+func (l *League) RateProgress(ctx context.Context, games []Game, progress func(done int)) (int, error) {
+	known := make(map[string]bool, len(l.Games))
+	for _, k := range l.Games {
+		known[k] = true
+	}
+	firstNew := ""
+	n := 0
+	for i, g := range games {
+		if progress != nil {
+			progress(i)
+		}
+		if err := ctx.Err(); err != nil {
+			return n, err
+		}
+		if known[g.Key] {
+			if firstNew != "" {
+				return n, fmt.Errorf("game %s was rated before, but comes after the new game %s: the rated games must come first: %w", g.Key, firstNew, ErrOrder)
+			}
+			continue
+		}
+		if firstNew == "" {
+			firstNew = g.Key
+		}
+		if g.Date < l.LastDate {
+			return n, fmt.Errorf("new game %s is dated %s, before the last game rated (%s): ratings cannot be redone in the past: %w", g.Key, g.Date, l.LastDate, ErrOrder)
+		}
+		if err := l.rateOne(ctx, g); err != nil {
+			return n, err
+		}
+		known[g.Key] = true
+		n++
+	}
+	return n, nil
+}
+
+// rateOne rates game g and records it.
+func (l *League) rateOne(ctx context.Context, g Game) error {
+	m := trueskill.Match{Teams: make([][]trueskill.Rating, len(g.Teams)), Ranks: g.Ranks, Weights: g.Weights}
+	for j, team := range g.Teams {
+		m.Teams[j] = make([]trueskill.Rating, len(team))
+		for i, name := range team {
+			if pl := l.byName[name]; pl != nil {
+				m.Teams[j][i] = pl.Rating
+			} else {
+				m.Teams[j][i] = l.Params.NewRating()
+			}
+		}
+	}
+	if drawn(g.Ranks) && l.Params.DrawProbability == 0 && l.Params.DrawMargin == 0 {
+		return fmt.Errorf("game %s (%s) is a draw, but the draw probability is 0: set -draw: %w", g.Key, g.Date, ErrDrawImpossible)
+	}
+	var res trueskill.Result
+	var err error
+	var home trueskill.Rating
+	if l.Home != nil && g.Home {
+		res.Ratings, home, err = l.rateHome(ctx, m)
+	} else {
+		res, err = l.Params.Rate(ctx, m)
+	}
+	if err != nil {
+		return fmt.Errorf("game %s (%s): %w", g.Key, g.Date, err)
+	}
+	for j, team := range g.Teams {
+		for i := range team {
+			if err := CheckRating(l.Params, res.Ratings[j][i]); err != nil {
+				return fmt.Errorf("game %s (%s), player %q: %w", g.Key, g.Date, team[i], err)
+			}
+		}
+	}
+	if l.Home != nil && g.Home {
+		if err := CheckRating(l.Params, home); err != nil {
+			return fmt.Errorf("game %s (%s), home advantage: %w", g.Key, g.Date, err)
+		}
+		*l.Home = home
+	}
+	for j, team := range g.Teams {
+		result := resultOf(g.Ranks, j)
+		for i, name := range team {
+			pl := l.byName[name]
+			if pl == nil {
+				pl = &Player{Name: name, History: []Step{}}
+				l.byName[name] = pl
+				l.Players = append(l.Players, pl)
+			}
+			pl.Rating = res.Ratings[j][i]
+			pl.Games++
+			pl.LastPlayed = g.Date
+			pl.History = append(pl.History, Step{Game: g.Key, Date: g.Date, Result: result, Rating: pl.Rating})
+		}
+	}
+	l.Games = append(l.Games, g.Key)
+	l.LastDate = g.Date
+	return nil
+}
+
+// drawn reports whether two teams share a rank.
+func drawn(ranks []int) bool {
+	for i := range ranks {
+		for j := i + 1; j < len(ranks); j++ {
+			if ranks[i] == ranks[j] {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// resultOf describes team j's result: "won", "lost" or "drew" in a game of
+// two teams, else its place, "2nd of 4", with "=" for a shared place.
+func resultOf(ranks []int, j int) string {
+	better, tied := 0, false
+	for k, r := range ranks {
+		switch {
+		case r < ranks[j]:
+			better++
+		case k != j && r == ranks[j]:
+			tied = true
+		}
+	}
+	if len(ranks) == 2 {
+		switch {
+		case tied:
+			return "drew"
+		case better == 0:
+			return "won"
+		}
+		return "lost"
+	}
+	eq := ""
+	if tied {
+		eq = "="
+	}
+	return fmt.Sprintf("%s%s of %d", eq, ordinal(better+1), len(ranks))
+}
+
+// ordinal spells n as 1st, 2nd, 3rd, 4th, ….
+func ordinal(n int) string {
+	suffix := "th"
+	if n%100 < 11 || n%100 > 13 {
+		switch n % 10 {
+		case 1:
+			suffix = "st"
+		case 2:
+			suffix = "nd"
+		case 3:
+			suffix = "rd"
+		}
+	}
+	return strconv.Itoa(n) + suffix
+}
+
+// ErrAllDraws reports a file of drawn games only, whose draw share cannot
+// be a draw probability (it must be below 1).
+var ErrAllDraws = errors.New("every game is a draw, so the draw share cannot be the draw probability: set -draw")
+
+// EstimateDraw returns the draw probability estimated from games, the
+// share of draws DrawShare counts, and where it came from
+// ("observed: 9 of 89 games drawn"); ErrAllDraws if every game is drawn.
+func EstimateDraw(games []Game) (p float64, source string, err error) {
+	ties, pairs := DrawShare(games)
+	if ties == pairs {
+		return 0, "", ErrAllDraws
+	}
+	what := "games"
+	if pairs != len(games) {
+		what = "pairs of teams adjacent in finishing order"
+	}
+	return float64(ties) / float64(pairs), fmt.Sprintf("observed: %d of %d %s drawn", ties, pairs, what), nil
+}
+
+// DrawShare counts the draws of games: of the pairs of teams adjacent in
+// finishing order (one pair in a game of two teams), those that tied. The
+// share ties/pairs is the draw probability's estimate if the pairs were
+// evenly matched, which is how the league sets it from the data.
+func DrawShare(games []Game) (ties, pairs int) {
+	for _, g := range games {
+		sorted := slices.Sorted(slices.Values(g.Ranks))
+		for k := 1; k < len(sorted); k++ {
+			pairs++
+			if sorted[k] == sorted[k-1] {
+				ties++
+			}
+		}
+	}
+	return ties, pairs
+}

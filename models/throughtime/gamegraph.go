@@ -1,0 +1,119 @@
+package throughtime
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/skillgraph/skillgraph/factors"
+	"github.com/skillgraph/skillgraph/graph"
+	"github.com/skillgraph/skillgraph/messages"
+	"github.com/skillgraph/skillgraph/models/trueskill"
+	"github.com/skillgraph/skillgraph/schedules"
+)
+
+// gameGraph is a game that the two-player closed form does not cover
+// (more teams or players, weights, players whose β are all 0): its own
+// factor graph, TrueSkill's Figure 1 (trueskill.Params.Declare) on skill
+// variables whose priors are set to the skills' cavities before each run,
+// so that the game's messages to its skills are those of the game in the
+// whole history's graph. Its inner messages persist from run to run, as
+// they would in that graph.
+type gameGraph struct {
+	g       *graph.Graph
+	runner  *schedules.Runner
+	plan    *schedules.Plan
+	priors  []*factors.Prior // one for each slot, team by team
+	out     []edgeRef        // each slot's factor and edge (its performance factor's edge 1 to the skill)
+	sizes   []int
+	ranks   []int
+	weights [][]float64
+	offset  float64 // added to the cavities' means (see History.offset)
+	// margins is true for a game with learned draw margins (marginGraph),
+	// whose evidence is its graph's.
+	margins bool
+}
+
+// edgeRef is a factor's edge; a factor of −1 sends the uniform message.
+type edgeRef struct {
+	f graph.FactorID
+	e int
+}
+
+// newGameGraph declares game gm, whose slots are the last ones appended.
+func (h *History) newGameGraph(gm *Game) (*gameGraph, error) {
+	gg := &gameGraph{ranks: gm.Ranks, weights: gm.Weights}
+	b := graph.NewBuilder("game")
+	c := trueskill.Contest{Name: "g.", Skills: make([][]graph.VarID, len(gm.Teams)), Ranks: gm.Ranks, Weights: gm.Weights,
+		Betas: make([][]float64, len(gm.Teams)), Compact: true}
+	var steps []schedules.Schedule
+	for j, team := range gm.Teams {
+		gg.sizes = append(gg.sizes, len(team))
+		for _, name := range team {
+			v := b.AddVariable("")
+			pr := factors.NewPrior(0, 1)
+			steps = append(steps, schedules.Step(b.AddFactor(pr, "", v), 0))
+			gg.priors = append(gg.priors, pr)
+			c.Skills[j] = append(c.Skills[j], v)
+			c.Betas[j] = append(c.Betas[j], h.players[h.index[name]].prior.Beta)
+		}
+	}
+	ts := h.p.trueskill()
+	nd, err := ts.Declare(b, c)
+	if err != nil {
+		return nil, numeric(err)
+	}
+	for _, pf := range nd.PerformanceFactors {
+		for _, f := range pf {
+			gg.out = append(gg.out, edgeRef{f, 1})
+		}
+	}
+	if gg.g, err = b.Build(); err != nil {
+		return nil, numeric(err)
+	}
+	if gg.plan, err = schedules.Compile(gg.g, schedules.Sequence(schedules.Sequence(steps...), ts.Schedule(nd))); err != nil {
+		return nil, numeric(err)
+	}
+	gg.runner = schedules.NewRunner(gg.g)
+	gg.offset = h.offset(gg.sizes, gg.weights)
+	return gg, nil
+}
+
+// runGraph runs game k's graph from its players' cavities.
+func (h *History) runGraph(k int, cavity func(*slot) messages.Gaussian) error {
+	g := &h.games[k]
+	gg := h.gameGraphs[g.graph]
+	s := h.slots[g.slot:h.slotEnd(k)]
+	for i := range s {
+		c := cavity(&s[i])
+		if !c.IsProper() || !c.IsFinite() || !messages.IsFinite(c.Mean()+gg.offset) {
+			return fmt.Errorf("throughtime: game %d: cavity %v: %w", g.input, c, ErrParameter)
+		}
+		gg.priors[i].Mean, gg.priors[i].Variance = c.Mean()+gg.offset, c.Variance()
+	}
+	if _, err := gg.runner.Run(context.Background(), gg.plan); err != nil {
+		return fmt.Errorf("throughtime: game %d: %w", g.input, numeric(err))
+	}
+	return nil
+}
+
+// updateGraph runs game k's graph from its players' cavities and takes its
+// messages to their skills.
+func (h *History) updateGraph(k int) error {
+	g := &h.games[k]
+	gg := h.gameGraphs[g.graph]
+	s := h.slots[g.slot:h.slotEnd(k)]
+	if err := h.runGraph(k, h.cavity); err != nil {
+		return err
+	}
+	for i := range s {
+		var m messages.Gaussian
+		if o := gg.out[i]; o.f >= 0 {
+			m = gg.g.Message(o.f, o.e)
+		}
+		if !m.IsFinite() {
+			return fmt.Errorf("throughtime: game %d: message %v: %w", g.input, m, ErrGame)
+		}
+		h.setMessage(&s[i], m.Shift(-gg.offset))
+	}
+	return nil
+}

@@ -1,0 +1,295 @@
+package throughtime
+
+import (
+	"context"
+	"fmt"
+	"math"
+
+	"github.com/skillgraph/skillgraph/factors"
+	"github.com/skillgraph/skillgraph/graph"
+	"github.com/skillgraph/skillgraph/messages"
+	"github.com/skillgraph/skillgraph/models/trueskill"
+	"github.com/skillgraph/skillgraph/schedules"
+)
+
+// Margins are the prior and drift of every player's draw margin
+// (WithDrawMargins).
+type Margins struct {
+	// Mu and Sigma are the prior N(μ, σ²) of a new player's margin; keep μ
+	// several σ above 0 (see WithDrawMargins).
+	Mu    float64 `json:"mu"`
+	Sigma float64 `json:"sigma"`
+	// Gamma is the margin's drift: its variance grows by γ²·Δt between two
+	// appearances Δt apart (one unit per appearance, Untimed).
+	Gamma float64 `json:"gamma"`
+}
+
+func (m Margins) validate() error {
+	if !messages.IsFinite(m.Mu) || !(m.Sigma > 0) || math.IsInf(m.Sigma, 1) || !(m.Gamma >= 0) || math.IsInf(m.Gamma, 1) {
+		return fmt.Errorf("throughtime: margins %+v: %w", m, ErrParameter)
+	}
+	return nil
+}
+
+// WithDrawMargins gives each player a draw margin of their own, learned
+// from the history with its own drift, in place of the one margin the draw
+// probability sets: the model of Dangauthier, Herbrich, Minka and
+// Graepel (NIPS 2007, section 3.2). In a game of team 0 ("white", w)
+// against team 1 ("black", b), with the performance difference
+// d = p_w − p_b,
+//
+//	w wins ⇔ d > m_b,   b wins ⇔ d < −m_w,   a draw ⇔ −m_w ≤ d ≤ m_b,
+//
+// so the margin that a win must clear is the loser's: a player with a
+// large margin is hard to beat and draws often. Each player's margin has
+// the prior N(m.Mu, m.Sigma²) at their first game and drifts by m.Gamma,
+// as a skill does; the factors are factors.ExceedsMargin (a win) and
+// factors.BetweenMargins (a draw). A margin is learned from draws and
+// near-draws only; a player who never draws keeps a margin near its prior
+// less what their losses say. A margin whose posterior reaches below 0
+// makes the draw region empty for those values (see
+// factors.BetweenMargins), which a prior several σ above 0 avoids.
+//
+// Every game must be between two players (ErrGame otherwise), and
+// Params.DrawProbability must be 0 (ErrParameter): the margins replace
+// it. DrawMargin and MarginCurve read the margins.
+func WithDrawMargins(m Margins) Option {
+	return func(c *config) { c.margins = &m }
+}
+
+// marginOf returns player pi's margin, a player of its own on the history's
+// chains, whose prior is the Margins'; it is made at the first call.
+func (h *History) marginOf(pi int32) int32 {
+	for int(pi) >= len(h.marginIndex) {
+		h.marginIndex = append(h.marginIndex, -1)
+	}
+	if mi := h.marginIndex[pi]; mi >= 0 {
+		return mi
+	}
+	m := h.margins
+	mi := int32(len(h.players))
+	h.players = append(h.players, player{prior: Player{Mu: m.Mu, Sigma: m.Sigma, Gamma: m.Gamma}, first: -1, last: -1})
+	h.marginIndex[pi] = mi
+	return mi
+}
+
+// newMarginGraph declares a 1v1 game with learned margins, whose slots are
+// the last four appended (the two skills, then the two margins, in team
+// order): each skill's performance p ~ N(s, β²), d = p_winner − p_loser and
+// the loser's margin in ExceedsMargin, or d = p₀ − p₁ between the margins
+// m₀ (below) and m₁ (above) in BetweenMargins for a draw.
+func (h *History) newMarginGraph(gm *Game, betas [2]float64) (*gameGraph, error) {
+	gg := &gameGraph{sizes: []int{1, 1}, ranks: gm.Ranks, margins: true}
+	b := graph.NewBuilder("game")
+	var steps, up []schedules.Schedule
+	var skills, perfs, margins [2]graph.VarID
+	var pf [2]graph.FactorID
+	for i := range 2 {
+		skills[i] = b.AddVariable("")
+		pr := factors.NewPrior(0, 1)
+		steps = append(steps, schedules.Step(b.AddFactor(pr, "", skills[i]), 0))
+		gg.priors = append(gg.priors, pr)
+	}
+	for i := range 2 {
+		margins[i] = b.AddVariable("")
+		pr := factors.NewPrior(0, 1)
+		steps = append(steps, schedules.Step(b.AddFactor(pr, "", margins[i]), 0))
+		gg.priors = append(gg.priors, pr)
+	}
+	for i := range 2 {
+		perfs[i] = b.AddVariable("")
+		var f graph.Factor = factors.NewEquality()
+		if betas[i] > 0 {
+			f = factors.NewLikelihood(betas[i] * betas[i])
+		}
+		pf[i] = b.AddFactor(f, "", perfs[i], skills[i])
+		steps = append(steps, schedules.Step(pf[i], 0))
+		up = append(up, schedules.Step(pf[i], 1))
+		gg.out = append(gg.out, edgeRef{pf[i], 1})
+	}
+	win, lose := 0, 1
+	drawn := gm.Ranks != nil && gm.Ranks[0] == gm.Ranks[1]
+	if gm.Ranks != nil && gm.Ranks[1] < gm.Ranks[0] {
+		win, lose = 1, 0
+	}
+	d := b.AddVariable("")
+	diff := b.AddFactor(factors.NewDifference(), "", d, perfs[win], perfs[lose])
+	steps = append(steps, schedules.Step(diff, 0))
+	var cmp graph.FactorID
+	var edges int
+	if drawn {
+		cmp = b.AddFactor(factors.NewBetweenMargins(), "", d, margins[0], margins[1])
+		gg.out = append(gg.out, edgeRef{cmp, 1}, edgeRef{cmp, 2})
+		edges = 3
+	} else {
+		cmp = b.AddFactor(factors.NewExceedsMargin(), "", d, margins[lose])
+		gg.out = append(gg.out, edgeRef{-1, 0}, edgeRef{-1, 0})
+		gg.out[2+lose] = edgeRef{cmp, 1}
+		edges = 2
+	}
+	for e := range edges {
+		steps = append(steps, schedules.Step(cmp, e))
+	}
+	steps = append(steps, schedules.Step(diff, 1), schedules.Step(diff, 2))
+	steps = append(steps, up...)
+	var err error
+	if gg.g, err = b.Build(); err != nil {
+		return nil, numeric(err)
+	}
+	// A tree with one factor that is not Gaussian: one pass is the fixed
+	// point.
+	if gg.plan, err = schedules.Compile(gg.g, schedules.Sequence(steps...)); err != nil {
+		return nil, numeric(err)
+	}
+	gg.runner = schedules.NewRunner(gg.g)
+	return gg, nil
+}
+
+// marginEvidence is the log probability of margin game k's outcome from
+// its slots' cavities: the evidence of its graph, a tree whose only
+// factor that is not Gaussian is the outcome's.
+func (h *History) marginEvidence(k int, cavity func(*slot) messages.Gaussian) (float64, error) {
+	if err := h.runGraph(k, cavity); err != nil {
+		return 0, err
+	}
+	lz, err := h.gameGraphs[h.games[k].graph].g.LogEvidence()
+	if err != nil {
+		return 0, fmt.Errorf("throughtime: game %d: %w", h.games[k].input, numeric(err))
+	}
+	lz, err = checkLog(lz)
+	if err != nil {
+		return 0, fmt.Errorf("throughtime: game %d: %w", h.games[k].input, err)
+	}
+	return lz, nil
+}
+
+// DrawMargin returns a player's draw margin at time t, as Posterior
+// returns a skill; ErrParameter if the history has no margins
+// (WithDrawMargins).
+func (h *History) DrawMargin(name string, t float64) (Point, error) {
+	mi, err := h.marginPlayer(name)
+	if err != nil {
+		return Point{}, err
+	}
+	m, err := h.posteriorOf(mi, t)
+	if err != nil {
+		return Point{}, err
+	}
+	pt, err := h.point(t, m)
+	pt.Mu -= h.p.Mu // a margin is not held relative to Params.Mu
+	return pt, err
+}
+
+// MarginCurve returns a player's draw margin at each batch in which they
+// played, as LearningCurve returns the skill (nil for an unknown player or
+// a history without margins).
+func (h *History) MarginCurve(name string) []Point {
+	mi, err := h.marginPlayer(name)
+	if err != nil {
+		return nil
+	}
+	out := h.curveOf(mi)
+	for i := range out {
+		out[i].Mu -= h.p.Mu
+	}
+	return out
+}
+
+func (h *History) marginPlayer(name string) (int32, error) {
+	if h.margins == nil {
+		return 0, fmt.Errorf("throughtime: the history has no draw margins (WithDrawMargins): %w", ErrParameter)
+	}
+	pi, ok := h.index[name]
+	if !ok || int(pi) >= len(h.marginIndex) || h.marginIndex[pi] < 0 {
+		return 0, fmt.Errorf("throughtime: %q: %w", name, ErrPlayer)
+	}
+	return h.marginIndex[pi], nil
+}
+
+// declareMargins appends the margin slots of a 1v1 game gm in batch bi at
+// time t, whose skill slots start at first, and declares its graph.
+func (h *History) declareMargins(gm *Game, first, bi int32, t float64) (*gameGraph, error) {
+	if len(gm.Teams) != 2 || len(gm.Teams[0]) != 1 || len(gm.Teams[1]) != 1 || gm.Weights != nil {
+		return nil, fmt.Errorf("learned draw margins need games of two players, without weights: %w", ErrGame)
+	}
+	var betas [2]float64
+	for i := range 2 {
+		pi := h.skills[h.slots[first+int32(i)].skill].player
+		betas[i] = h.players[pi].prior.Beta
+		mi := h.marginOf(pi)
+		si := h.players[mi].last
+		if si < 0 || h.skills[si].batch != bi {
+			var err error
+			if si, err = h.newSkill(mi, bi, t); err != nil {
+				return nil, err
+			}
+		}
+		h.slots = append(h.slots, slot{skill: si})
+	}
+	return h.newMarginGraph(gm, betas)
+}
+
+// marginOutcome returns the log probability that 1v1 game g ends as ranks
+// says, from the players' predictive skills and margins at g.Time: the
+// evidence of the game's graph on them.
+func (h *History) marginOutcome(g *Game, ranks []int) (float64, error) {
+	if len(g.Teams) != 2 || len(g.Teams[0]) != 1 || len(g.Teams[1]) != 1 || g.Weights != nil {
+		return 0, fmt.Errorf("throughtime: learned draw margins need games of two players, without weights: %w", ErrGame)
+	}
+	var beliefs [4]messages.Gaussian
+	var betas [2]float64
+	for i := range 2 {
+		name := g.Teams[i][0]
+		s, beta, err := h.predictive1(name, g.Time)
+		if err != nil {
+			return 0, err
+		}
+		beliefs[i], betas[i] = s, beta
+		beliefs[2+i] = messages.NewGaussian(h.margins.Mu, h.margins.Sigma*h.margins.Sigma)
+		if mi, err := h.marginPlayer(name); err == nil {
+			m, err := h.posteriorOf(mi, g.Time)
+			if err != nil {
+				return 0, err
+			}
+			beliefs[2+i] = m
+		}
+	}
+	gg, err := h.newMarginGraph(&Game{Teams: g.Teams, Ranks: ranks}, betas)
+	if err != nil {
+		return 0, err
+	}
+	for i, b := range beliefs {
+		if !b.IsProper() || !b.IsFinite() || !messages.IsFinite(b.Variance()) {
+			return 0, fmt.Errorf("throughtime: belief %v at time %v: %w", b, g.Time, ErrParameter)
+		}
+		gg.priors[i].Mean, gg.priors[i].Variance = b.Mean(), b.Variance()
+	}
+	if _, err := gg.runner.Run(context.Background(), gg.plan); err != nil {
+		return 0, numeric(err)
+	}
+	lz, err := gg.g.LogEvidence()
+	if err != nil {
+		return 0, numeric(err)
+	}
+	return checkLog(lz)
+}
+
+// predictMargins is Predict with learned margins: each outcome's
+// probability, scaled to sum to 1 (they sum to less where a margin's
+// belief reaches below 0, whose draw region is empty).
+func (h *History) predictMargins(g *Game) (trueskill.Prediction, error) {
+	var p [3]float64
+	var sum float64
+	for i, ranks := range [][]int{nil, {0, 0}, {1, 0}} {
+		lz, err := h.marginOutcome(g, ranks)
+		if err != nil {
+			return trueskill.Prediction{}, fmt.Errorf("throughtime: Predict: %w", err)
+		}
+		p[i] = math.Exp(lz)
+		sum += p[i]
+	}
+	if !(sum > 0) {
+		return trueskill.Prediction{}, fmt.Errorf("throughtime: Predict: outcomes of probability %v: %w", sum, ErrParameter)
+	}
+	return trueskill.Prediction{Win: p[0] / sum, Draw: p[1] / sum, Loss: p[2] / sum}, nil
+}
