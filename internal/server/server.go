@@ -67,7 +67,6 @@ func New(cfg Config) (*Server, error) {
 		"prob":    func(f float64) string { return fmt.Sprintf("%.3f", f) },
 		"f0":      func(f float64) string { return fmt.Sprintf("%.0f", f) },
 		"f2":      func(f float64) string { return fmt.Sprintf("%.2f", f) },
-		"f1":      func(f float64) string { return fmt.Sprintf("%.1f", f) },
 		"date":    func(t time.Time) string { return t.UTC().Format("2006-01-02") },
 		"stamp":   func(t time.Time) string { return t.UTC().Format("2006-01-02 15:04") },
 		"join":    strings.Join,
@@ -183,26 +182,30 @@ func (s *Server) leaderboardPage(w http.ResponseWriter, r *http.Request) {
 	s.render(w, r, http.StatusOK, "leaderboard", map[string]any{"Title": "Leaderboard", "Rows": rows, "Params": p})
 }
 
-func (s *Server) player(r *http.Request, name string) (PlayerView, Plot, error) {
+func (s *Server) player(r *http.Request, name string) (trueskill.Params, PlayerView, error) {
 	p, rows, err := s.rows(r)
 	if err != nil {
-		return PlayerView{}, Plot{}, err
+		return p, PlayerView{}, err
 	}
 	for _, row := range rows {
 		if row.Name == name {
 			hist, err := s.st.History(r.Context(), name)
 			if err != nil {
-				return PlayerView{}, Plot{}, err
+				return p, PlayerView{}, err
 			}
-			v := playerView(row, hist)
-			return v, plot(p, v.History), nil
+			return p, playerView(row, hist), nil
 		}
 	}
-	return PlayerView{}, Plot{}, fmt.Errorf("%w: no player %q", store.ErrNotFound, name)
+	return p, PlayerView{}, fmt.Errorf("%w: no player %q", store.ErrNotFound, name)
 }
 
 func (s *Server) playerPage(w http.ResponseWriter, r *http.Request) {
-	v, pl, err := s.player(r, r.PathValue("name"))
+	p, v, err := s.player(r, r.PathValue("name"))
+	if err != nil {
+		s.errorPage(w, r, err)
+		return
+	}
+	svg, err := historySVG(p, v.History)
 	if err != nil {
 		s.errorPage(w, r, err)
 		return
@@ -215,7 +218,7 @@ func (s *Server) playerPage(w http.ResponseWriter, r *http.Request) {
 	for i := range recent {
 		rev[i] = recent[len(recent)-1-i]
 	}
-	s.render(w, r, http.StatusOK, "player", map[string]any{"Title": v.Name, "P": v, "Plot": pl, "Recent": rev})
+	s.render(w, r, http.StatusOK, "player", map[string]any{"Title": v.Name, "P": v, "Plot": svg, "Recent": rev})
 }
 
 // splitNames reads a team from a form field: names separated by commas,
@@ -439,7 +442,7 @@ func (s *Server) apiLeaderboard(w http.ResponseWriter, r *http.Request) {
 }
 
 func (s *Server) apiPlayer(w http.ResponseWriter, r *http.Request) {
-	v, _, err := s.player(r, r.PathValue("name"))
+	_, v, err := s.player(r, r.PathValue("name"))
 	if err != nil {
 		s.apiError(w, err)
 		return

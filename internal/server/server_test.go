@@ -406,10 +406,10 @@ func TestPages(t *testing.T) {
 	if code != 200 {
 		t.Fatalf("%d %s", code, page)
 	}
-	// The plot has one point per match and one for the start.
-	pts := regexp.MustCompile(`<polyline class="rating" points="([^"]*)"`).FindStringSubmatch(page)
-	if pts == nil || len(strings.Fields(pts[1])) != 7 {
-		t.Fatalf("plot points: %v", pts)
+	// The plot's line has one point per match and one for the start.
+	line := regexp.MustCompile(`<svg id="history"(?s:.*?)<path d="M[0-9.,-]+((?:L[0-9.,-]+)*)" style="fill:none;stroke:#[0-9A-F]+;stroke-width:1.5"`).FindStringSubmatch(page)
+	if line == nil || strings.Count(line[1], "L") != 6 {
+		t.Fatalf("plot line: %v", line)
 	}
 	for _, want := range []string{`id="recent"`, `id="h2h"`, ">Bo</a>", ">Cy</a>", "won"} {
 		if !strings.Contains(page, want) {

@@ -3,11 +3,14 @@ package server
 import (
 	"cmp"
 	"fmt"
-	"math"
+	"html/template"
 	"slices"
 	"strings"
 	"time"
 
+	"gonum.org/v1/plot/vg"
+
+	"github.com/skillgraph/skillgraph/internal/plot"
 	"github.com/skillgraph/skillgraph/internal/store"
 	"github.com/skillgraph/skillgraph/models/trueskill"
 )
@@ -253,68 +256,32 @@ func matchup(p trueskill.Params, rows []Row, a, b []string) (Matchup, error) {
 	return mu, err
 }
 
-// Plot sizes, in SVG user units.
-const (
-	plotW, plotH     = 640, 240
-	plotLeft, plotRt = 48, 12
-	plotTop, plotBot = 12, 28
-)
-
-// Plot is a rating history drawn as SVG: the display rating (μ − σ)·48
-// after each match as a line, over a band of μ·48 ± σ·48.
-type Plot struct {
-	W, H   int
-	Line   string // points of the display rating's polyline
-	Band   string // points of the μ ± σ band's polygon
-	Ticks  []Tick // labels of the rating axis
-	XLabel string
-	Points int
-}
-
-// Tick is a labelled value on the plot's vertical axis.
-type Tick struct {
-	Y     float64
-	Label string
-}
-
-func plot(p0 trueskill.Params, h []Step) Plot {
-	pl := Plot{W: plotW, H: plotH, Points: len(h) + 1}
-	if len(h) == 0 {
-		return pl
+// historySVG draws a player's display rating (μ − σ)·48 after each match
+// (from a new player's μ₀, σ₀ before the first) over a band up to
+// (μ + σ)·48, with package plot, as an <svg> element with the id
+// "history" to put in a page. The figure holds numbers and fixed labels
+// only, no name, so it needs no escaping.
+func historySVG(p trueskill.Params, h []Step) (template.HTML, error) {
+	s := plot.Series{Name: "rating (μ − σ)·48, band to (μ + σ)·48"}
+	add := func(i int, mu, sigma float64) {
+		s.X = append(s.X, float64(i))
+		s.Y = append(s.Y, (mu-sigma)*48)
+		s.Lo = append(s.Lo, (mu-sigma)*48)
+		s.Hi = append(s.Hi, (mu+sigma)*48)
 	}
-	// The start is a new player's rating (μ₀, σ₀) before the first match.
-	mus := []float64{p0.Mu}
-	sigmas := []float64{p0.Sigma}
-	for _, s := range h {
-		mus = append(mus, s.Mu)
-		sigmas = append(sigmas, s.Sigma)
+	add(0, p.Mu, p.Sigma)
+	for i, st := range h {
+		add(i+1, st.Mu, st.Sigma)
 	}
-	lo, hi := math.Inf(1), math.Inf(-1)
-	for i := range mus {
-		lo = min(lo, (mus[i]-sigmas[i])*48)
-		hi = max(hi, (mus[i]+sigmas[i])*48)
+	f := plot.Figure{XLabel: "matches played", YLabel: "rating", Series: []plot.Series{s}, Width: 16 * vg.Centimeter, Height: 8 * vg.Centimeter}
+	var b strings.Builder
+	if err := f.Write(&b, "svg"); err != nil {
+		return "", fmt.Errorf("draw the rating history: %w", err)
 	}
-	if hi-lo < 1 {
-		hi, lo = hi+1, lo-1
+	out := b.String()
+	i := strings.Index(out, "<svg")
+	if i < 0 {
+		return "", fmt.Errorf("draw the rating history: no <svg> element")
 	}
-	x := func(i int) float64 {
-		return plotLeft + float64(i)*float64(plotW-plotLeft-plotRt)/float64(max(len(mus)-1, 1))
-	}
-	y := func(v float64) float64 { return plotTop + (hi-v)*float64(plotH-plotTop-plotBot)/(hi-lo) }
-	var line, upper, lower strings.Builder
-	for i := range mus {
-		fmt.Fprintf(&line, "%.1f,%.1f ", x(i), y((mus[i]-sigmas[i])*48))
-		fmt.Fprintf(&upper, "%.1f,%.1f ", x(i), y((mus[i]+sigmas[i])*48))
-	}
-	for i := len(mus) - 1; i >= 0; i-- {
-		fmt.Fprintf(&lower, "%.1f,%.1f ", x(i), y((mus[i]-sigmas[i])*48))
-	}
-	pl.Line = strings.TrimSpace(line.String())
-	pl.Band = strings.TrimSpace(upper.String() + lower.String())
-	for k := range 5 {
-		v := lo + float64(k)*(hi-lo)/4
-		pl.Ticks = append(pl.Ticks, Tick{Y: y(v), Label: fmt.Sprintf("%.0f", v)})
-	}
-	pl.XLabel = fmt.Sprintf("matches 0 to %d", len(h))
-	return pl
+	return template.HTML(`<svg id="history" role="img" aria-label="rating after each match"` + out[i+len("<svg"):]), nil
 }
