@@ -21,6 +21,9 @@ import (
 	"github.com/skillgraph/skillgraph/internal/store"
 )
 
+// Summary is the subcommand's one-line description.
+const Summary = "serve a league's rating page (leaderboard, histories, match entry) on SQLite or PostgreSQL"
+
 const synopsis = "skillgraph serve [-db FILE|postgres://…] [-addr 127.0.0.1:8080] [-token TOKEN] [-import CSV] [-draw p]"
 
 // Run runs `skillgraph serve` with args (without the command's name) and

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"math"
 	"math/rand/v2"
 	"net/http"
 	"os"
@@ -19,6 +20,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/skillgraph/skillgraph/internal/cli/rate"
 	"github.com/skillgraph/skillgraph/internal/cli/serve"
 	"github.com/skillgraph/skillgraph/internal/server"
 	"github.com/skillgraph/skillgraph/internal/store"
@@ -433,4 +435,81 @@ func TestImport(t *testing.T) {
 	if string(got) != want {
 		t.Fatalf("exported:\n%s\nwant\n%s", got, want)
 	}
+}
+
+// TestRateAgrees rates the league's exported CSV with `skillgraph rate`
+// and compares its leaderboard with the served one.
+func TestRateAgrees(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	db, err := store.Open(ctx, filepath.Join(dir, "l.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	ms := plan(120)
+	// Posted newest first, so that every match after the first lands in
+	// the past and re-rates the league.
+	for i := len(ms) - 1; i >= 0; i-- {
+		m, err := server.DecodeMatch(strings.NewReader(mustJSON(t, ms[i])))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, _, err := db.Add(ctx, m); err != nil {
+			t.Fatal(err)
+		}
+	}
+	stored, err := db.Matches(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	csv := filepath.Join(dir, "m.csv")
+	f, err := os.Create(csv)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := server.WriteCSV(f, stored); err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
+	var out, errb strings.Builder
+	if st := rate.Run([]string{"-matches", csv, "-draw", fmt.Sprint(store.DefaultDrawProbability), "-format", "json"}, &out, &errb); st != 0 {
+		t.Fatalf("skillgraph rate: %d %s", st, errb.String())
+	}
+	var rated struct {
+		Leaderboard []struct {
+			Player    string
+			Mu, Sigma float64
+			Games     int
+		}
+	}
+	if err := json.Unmarshal([]byte(out.String()), &rated); err != nil {
+		t.Fatal(err)
+	}
+	players, err := db.Players(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(players) != len(rated.Leaderboard) {
+		t.Fatalf("%d players served, %d rated", len(players), len(rated.Leaderboard))
+	}
+	byName := map[string]store.Player{}
+	for _, p := range players {
+		byName[p.Name] = p
+	}
+	for _, r := range rated.Leaderboard {
+		p := byName[r.Player]
+		if math.Abs(p.Rating.Mu-r.Mu) > 1e-12 || math.Abs(p.Rating.Sigma-r.Sigma) > 1e-12 || p.Games != r.Games {
+			t.Fatalf("%s: served %v in %d games, rate gives μ=%v σ=%v in %d", r.Player, p.Rating, p.Games, r.Mu, r.Sigma, r.Games)
+		}
+	}
+}
+
+func mustJSON(t *testing.T, v any) string {
+	t.Helper()
+	b, err := json.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
 }
