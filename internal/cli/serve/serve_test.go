@@ -440,6 +440,7 @@ func TestImport(t *testing.T) {
 // TestRateAgrees rates the league's exported CSV with `skillgraph rate`
 // and compares its leaderboard with the served one.
 func TestRateAgrees(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	dir := t.TempDir()
 	db, err := store.Open(ctx, filepath.Join(dir, "l.db"))
@@ -447,7 +448,7 @@ func TestRateAgrees(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer db.Close()
-	ms := plan(120)
+	ms := plan(60)
 	// Posted newest first, so that every match after the first lands in
 	// the past and re-rates the league.
 	for i := len(ms) - 1; i >= 0; i-- {
