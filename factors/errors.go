@@ -104,7 +104,7 @@ func cavityError(c messages.Gaussian) error {
 
 // checkedMessage passes on a factor's message if it is finite (a point
 // mass, π = +∞, at a finite location included) and otherwise returns
-// ErrRange: every factor's Message returns through it, so that parameters
+// ErrRange (with graph.ErrNotFinite): every factor's Message returns through it, so that parameters
 // and cavities that are each in range but whose message is not (a prior of
 // mean 1e10 and variance 1e-300, whose τ overflows) fail the update by
 // name instead of handing the graph an infinite message.
@@ -115,12 +115,13 @@ func checkedMessage(m messages.Gaussian, err error) (messages.Gaussian, error) {
 	if messages.IsFinite(m.Tau) && (messages.IsFinite(m.Pi) || m.IsPointMass()) {
 		return m, nil
 	}
-	return messages.Gaussian{}, fmt.Errorf("%w: message %v", ErrRange, m)
+	return messages.Gaussian{}, fmt.Errorf("%w: message %v %w", ErrRange, m, graph.ErrNotFinite)
 }
 
 // checkedLog passes on a log evidence if it is finite: −∞, a zero
 // probability (an observation the factor rules out), is ErrImpossible, and
-// NaN or +∞ (a value beyond float64's range) ErrRange.
+// NaN or +∞ (a value beyond float64's range) ErrRange, both with
+// graph.ErrNotFinite.
 func checkedLog(l float64, err error) (float64, error) {
 	switch {
 	case err != nil:
@@ -128,9 +129,9 @@ func checkedLog(l float64, err error) (float64, error) {
 	case messages.IsFinite(l):
 		return l, nil
 	case math.IsInf(l, -1):
-		return 0, fmt.Errorf("%w: log evidence −∞", ErrImpossible)
+		return 0, fmt.Errorf("%w: log evidence −∞, %w", ErrImpossible, graph.ErrNotFinite)
 	}
-	return 0, fmt.Errorf("%w: log evidence %v", ErrRange, l)
+	return 0, fmt.Errorf("%w: log evidence %v, %w", ErrRange, l, graph.ErrNotFinite)
 }
 
 // checkedTerm is checkedLog for a graph.LogTerm: its Quad and Norm finite,
@@ -142,5 +143,5 @@ func checkedTerm(t graph.LogTerm, ok bool, err error) (graph.LogTerm, bool, erro
 	case !ok || messages.IsFinite(t.Quad) && messages.IsFinite(t.Norm) && t.Var > 0 && t.Var <= math.MaxFloat64:
 		return t, ok, nil
 	}
-	return graph.LogTerm{}, false, fmt.Errorf("%w: log evidence term %+v", ErrRange, t)
+	return graph.LogTerm{}, false, fmt.Errorf("%w: log evidence term %+v, %w", ErrRange, t, graph.ErrNotFinite)
 }

@@ -172,7 +172,12 @@ func (b *Builder) Build() (*Graph, error) {
 			errs = append(errs, fmt.Errorf("factor %d %q: %w (%T)", fi, g.labels[FactorID(fi)], ErrNilFactor, fn.f))
 			continue
 		}
-		arityOK := fn.f.Arity() == len(vars)
+		arity, err := safeArity(fn.f)
+		if err != nil {
+			errs = append(errs, fmt.Errorf("factor %d %q: Arity: %w", fi, g.labels[FactorID(fi)], err))
+			continue
+		}
+		arityOK := arity == len(vars)
 		// A factor without a label of the builder's is named when asked
 		// (Graph.FactorLabel), not stored, and here only for an error: a
 		// large history has millions.
@@ -183,12 +188,12 @@ func (b *Builder) Build() (*Graph, error) {
 			return defaultLabel(&g, fn.f, vars, arityOK)
 		}
 		if v, ok := fn.f.(Validator); ok {
-			if err := v.Validate(); err != nil {
+			if err := safeValidate(v); err != nil {
 				errs = append(errs, fmt.Errorf("factor %d %s: %w", fi, label(), err))
 			}
 		}
 		if !arityOK {
-			errs = append(errs, fmt.Errorf("factor %d %s: %w: %d variables, want %d", fi, label(), ErrArity, len(vars), fn.f.Arity()))
+			errs = append(errs, fmt.Errorf("factor %d %s: %w: %d variables, want %d", fi, label(), ErrArity, len(vars), arity))
 		}
 		for i, v := range vars {
 			if v < 0 || int(v) >= len(g.vars) {
@@ -286,6 +291,28 @@ func (b *Builder) index(g *Graph) []error {
 	return errs
 }
 
+// safeArity returns f.Arity(), or an error wrapping ErrPanicked if it
+// panics: Build reports a faulty user factor instead of failing with it.
+func safeArity(f Factor) (n int, err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			err = panicked(p)
+		}
+	}()
+	return f.Arity(), nil
+}
+
+// safeValidate returns v.Validate(), or an error wrapping ErrPanicked if
+// it panics.
+func safeValidate(v Validator) (err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			err = panicked(p)
+		}
+	}()
+	return v.Validate()
+}
+
 // isNil reports whether f is nil or holds a nil pointer, map, slice,
 // func or channel.
 func isNil(f Factor) bool {
@@ -301,8 +328,22 @@ func isNil(f Factor) bool {
 
 // defaultLabel asks a Labeler for its label (only when it has the right
 // number of variables to name) and falls back to the factor's type name.
-func defaultLabel(g *Graph, f Factor, vars []VarID, arityOK bool) string {
+func defaultLabel(g *Graph, f Factor, vars []VarID, arityOK bool) (label string) {
+	var typeName string
+	if t := reflect.TypeOf(f); t != nil {
+		for t.Kind() == reflect.Pointer {
+			t = t.Elem()
+		}
+		typeName = t.Name()
+	}
 	if l, ok := f.(Labeler); ok && arityOK {
+		// A label is for people, often for an error: a Labeler that
+		// panics is named by its type.
+		defer func() {
+			if recover() != nil {
+				label = typeName
+			}
+		}()
 		names := make([]string, len(vars))
 		for i, v := range vars {
 			if v >= 0 && int(v) < len(g.vars) {
@@ -313,9 +354,5 @@ func defaultLabel(g *Graph, f Factor, vars []VarID, arityOK bool) string {
 		}
 		return l.Label(names)
 	}
-	t := reflect.TypeOf(f)
-	for t.Kind() == reflect.Pointer {
-		t = t.Elem()
-	}
-	return t.Name()
+	return typeName
 }

@@ -3,6 +3,7 @@ package graph_test
 import (
 	"errors"
 	"math"
+	"strings"
 	"testing"
 
 	"github.com/skillgraph/skillgraph/factors"
@@ -78,5 +79,51 @@ func TestLogEvidenceRejectsNonFiniteTerms(t *testing.T) {
 	want := -0.5*math.Log(4*math.Pi) + 0.25 + math.Log(2*math.Pi) - 0.5*math.Log(math.Pi)
 	if err != nil || math.Abs(lz-want) > 1e-14 {
 		t.Errorf("finite term: %v, %v; want %v", lz, err, want)
+	}
+}
+
+// faulty is a user's factor whose methods panic as set.
+type faulty struct{ arity, validate, label bool }
+
+func (f faulty) Arity() int {
+	if f.arity {
+		panic("arity")
+	}
+	return 1
+}
+func (faulty) Message(int, graph.Edges) (messages.Gaussian, error) { return messages.Gaussian{}, nil }
+func (f faulty) Validate() error {
+	if f.validate {
+		panic("validate")
+	}
+	return nil
+}
+func (f faulty) Label([]string) string {
+	if f.label {
+		panic("label")
+	}
+	return "faulty"
+}
+
+// TestBuildRecoversPanics: a user's factor whose Arity or Validate panics
+// is reported by Build (graph.ErrPanicked, with the factor's label), and
+// one whose Label panics is named by its type, in Build's errors and in
+// FactorLabel.
+func TestBuildRecoversPanics(t *testing.T) {
+	for _, f := range []faulty{{arity: true}, {validate: true}, {validate: true, label: true}} {
+		b := graph.NewBuilder("faulty")
+		b.AddFactor(f, "mine", b.AddVariable("x"))
+		if _, err := b.Build(); !errors.Is(err, graph.ErrPanicked) || !strings.Contains(err.Error(), "mine") {
+			t.Errorf("%+v: Build: %v, want graph.ErrPanicked naming \"mine\"", f, err)
+		}
+	}
+	b := graph.NewBuilder("faulty")
+	b.AddFactor(faulty{label: true}, "", b.AddVariable("x"))
+	g, err := b.Build()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if l := g.FactorLabel(0); l != "faulty" {
+		t.Errorf("FactorLabel of a factor whose Label panics: %q, want its type, \"faulty\"", l)
 	}
 }

@@ -37,10 +37,6 @@ func NewGaussian(mean, variance float64) Gaussian {
 	return Gaussian{Pi: 1 / variance, Tau: mean / variance}
 }
 
-// FromNatural returns the Gaussian with precision pi and precision-adjusted
-// mean tau.
-func FromNatural(pi, tau float64) Gaussian { return Gaussian{Pi: pi, Tau: tau} }
-
 // Uniform returns the flat message (the zero value).
 func Uniform() Gaussian { return Gaussian{} }
 
@@ -142,18 +138,6 @@ func (g Gaussian) Div(h Gaussian) Gaussian {
 	return Gaussian{Pi: g.Pi - h.Pi, Tau: g.Tau - h.Tau}
 }
 
-// Pow returns g raised to the power a: (a·π, a·τ). Damping a message update
-// with step α in (0, 1] is new.Pow(α).Mul(old.Pow(1−α)).
-func (g Gaussian) Pow(a float64) Gaussian {
-	if g.IsPointMass() {
-		if a == 0 {
-			return Gaussian{}
-		}
-		return g
-	}
-	return Gaussian{Pi: a * g.Pi, Tau: a * g.Tau}
-}
-
 // Shift returns the distribution of x + d for x distributed as g: the mean
 // moves by d (τ gains π·d) and the precision is unchanged.
 func (g Gaussian) Shift(d float64) Gaussian {
@@ -178,8 +162,7 @@ func Distance(a, b Gaussian) float64 {
 	if a == b {
 		return 0
 	}
-	if lo, hi := min(a.Pi, b.Pi), max(a.Pi, b.Pi); lo > 1e-50 && hi < 1e50 &&
-		math.Abs(a.Tau) < 1e100 && math.Abs(b.Tau) < 1e100 {
+	if lo, hi := min(a.Pi, b.Pi), max(a.Pi, b.Pi); inDistanceRange(lo, hi, a.Tau, b.Tau) {
 		// A loop measures every update with this, so the common case takes
 		// one division where the plain form takes three: over the common
 		// denominator D = π_max·π_min·√π_min, the mean shift is
@@ -218,12 +201,21 @@ func Distance(a, b Gaussian) float64 {
 // "compute Distance", never a wrong answer. NaN gives false.
 func DistanceBelow(a, b Gaussian, m float64) bool {
 	lo, hi := min(a.Pi, b.Pi), max(a.Pi, b.Pi)
-	if !(lo > 1e-50 && hi < 1e50 && math.Abs(a.Tau) < 1e100 && math.Abs(b.Tau) < 1e100 && m < 1e50) {
+	if !inDistanceRange(lo, hi, a.Tau, b.Tau) || !(m < 1e50) {
 		return false
 	}
 	const margin = 1 + 1e-9
 	d := a.Tau*b.Pi - b.Tau*a.Pi
 	return (hi-lo)*margin < m*lo && d*d*margin < m*m*hi*hi*lo
+}
+
+// inDistanceRange reports that precisions lo ≤ hi and means times
+// precision τ_a, τ_b are within the bounds of Distance's and DistanceBelow's
+// common-case forms: π in (1e-50, 1e50) and |τ| < 1e100 keep every
+// intermediate of Distance below 1e201, and both sides of DistanceBelow's
+// comparisons (with m < 1e50) below 1e301, so that none overflows.
+func inDistanceRange(lo, hi, tauA, tauB float64) bool {
+	return lo > 1e-50 && hi < 1e50 && math.Abs(tauA) < 1e100 && math.Abs(tauB) < 1e100
 }
 
 func relDiff(x, y float64) float64 {

@@ -27,8 +27,8 @@ func NormCDF(x float64) float64 { return 0.5 * math.Erfc(-x/math.Sqrt2) }
 // LogNormCDF returns log Φ(x) with full relative accuracy for every finite x.
 // On [−5, 5), where TrueSkill's win factor evaluates its evidence, it is a
 // table polynomial (logPhiPoly, evaluated by tablePoly as λ's table is, within
-// about 1 ulp): no erfc and no logarithm, which cost 33 to 90 ns of latency
-// together, against about 15 ns for the table. log Φ is tabulated directly,
+// about 1 ulp): no erfc and no logarithm, whose latency is several times the
+// table's (BENCHMARKS.md). log Φ is tabulated directly,
 // not −x²/2 − log√(2π) − log λ(x) from the λ table, because that identity
 // still needs a logarithm; and no rescaling is needed for x > 0, where
 // log Φ(x) ≈ −Φ(−x) is tiny (−2.9e-7 at x = 5), because each interval's
@@ -81,7 +81,7 @@ func InvMillsRatio(x float64) float64 {
 	// x ≥ 5 or NaN. Φ(−x) = φ(x)·R(−x) ≤ 2.9e-7, so an error δ in R(−x)
 	// costs only δ·Φ(−x) in the result, and R(−x) = 1/(x + g₁) needs far
 	// fewer continued-fraction terms than g₁ itself to 1 ulp: 16 at x = 5
-	// and 8 from x = 6 on leave under 0.05 ulp of the result (measured
+	// and 8 from x = 6 on leave under 0.05 ulp of the result (checked
 	// against mpmath).
 	n := 16
 	if x >= 6 {
@@ -242,7 +242,7 @@ type glRule struct{ x, w []float64 }
 // case 3), computed once and only read afterwards: 24 and 48 nodes, chosen by
 // how much the exponent of the integrand varies over the interval (up to 12,
 // and up to 40, where the interval is cut), which keeps every value of the
-// golden table within 1e-9 (the 48-node rule alone made a draw cost 2 µs).
+// golden table within 1e-9 (the 48-node rule alone would double a draw's cost).
 // That exponent varies by 2p > 4 there (p = tε > seriesMaxP, or the cut at
 // 40), so a 12-node rule, once used below 2, would no longer be reached.
 var glRules = [2]glRule{legendre(24), legendre(48)}

@@ -1,6 +1,7 @@
 package schedules
 
 import (
+	"context"
 	"fmt"
 	"math"
 
@@ -175,6 +176,9 @@ func (p *Plan) Run(r *Runner) (Result, error) {
 	if p == nil {
 		return Result{}, fmt.Errorf("schedules: %w: nil plan", ErrSchedule)
 	}
+	if r != nil && r.g != nil && r.ctx == nil && len(r.frames) == 0 {
+		return r.Run(context.Background(), p) // outside a run: as Runner.Run
+	}
 	return r.exec(p)
 }
 
@@ -199,6 +203,10 @@ func (r *Runner) send(o *op) (float64, error) {
 	var err error
 	i := int(o.edge)
 	fac, e := r.g.FactorEdges(o.factor())
+	// A panic in the factor's Message is recovered by Runner.Run, which
+	// names the factor from sending: two stores, where a deferred recover
+	// per update would cost more than some messages.
+	r.sending, r.sendingEdge = o.a+1, o.edge
 	switch f := fac.(type) {
 	case *factors.Likelihood:
 		msg, err = f.Message(i, e)
@@ -211,10 +219,9 @@ func (r *Runner) send(o *op) (float64, error) {
 	case *factors.Prior:
 		msg, err = f.Message(i, e)
 	default:
-		// A user's factor: graph.Message recovers its panics, so that one
-		// faulty factor fails its update with its name.
-		msg, err = graph.Message(f, i, e)
+		msg, err = f.Message(i, e)
 	}
+	r.sending = 0
 	if err != nil {
 		return 0, &graph.UpdateError{Factor: o.factor(), Label: r.g.FactorLabel(o.factor()), Edge: i, Err: err}
 	}

@@ -91,10 +91,11 @@ type Runner struct {
 	residual int
 	changes  []float64
 	seen     []float64
+	// sending is 1 + the factor whose Message is running and sendingEdge
+	// its edge, to name the factor if it panics (0: none). They are
+	// indices, not the op, so that Update's op stays on the stack.
+	sending, sendingEdge int32
 }
-
-// Graph returns the graph being run.
-func (r *Runner) Graph() *graph.Graph { return r.g }
 
 // Err returns the error of the running context, if it is done or its
 // deadline has passed (see ctxErr); nil outside a run.
@@ -126,13 +127,23 @@ func ctxErr(ctx context.Context) error {
 // Update sends the message of factor f on edge i with the damping in force
 // and returns the change of the receiving marginal (measured only inside
 // loops or for an observer; 0 otherwise). It is what a plan does for each
-// step, for schedules that are not Step, Sequence or Loop.
-func (r *Runner) Update(f graph.FactorID, i int) (float64, error) {
+// step, for schedules that are not Step, Sequence or Loop. A panic of the
+// factor's fails the update with an *graph.UpdateError wrapping
+// graph.ErrPanicked.
+func (r *Runner) Update(f graph.FactorID, i int) (d float64, err error) {
 	if r == nil || r.g == nil {
 		return 0, errNilGraph()
 	}
 	if !r.g.HasEdge(f, i) {
 		return 0, noEdge(r.g, f, i)
+	}
+	if r.ctx == nil && len(r.frames) == 0 {
+		// Outside a run, no Runner.Run recovers a panic of the factor's.
+		defer func() {
+			if p := recover(); p != nil {
+				d, err = 0, r.panicked(p)
+			}
+		}()
 	}
 	o := stepOp(opStep, f, i)
 	return r.send(&o)
@@ -220,7 +231,7 @@ func (r *Runner) Run(ctx context.Context, s Schedule) (res Result, err error) {
 			// The runner's state is reset by the next run; the graph's
 			// messages are those of the updates made.
 			r.frames = r.frames[:0]
-			res, err = Result{Cyclic: r.g.HasCycle()}, fmt.Errorf("schedules: run of graph %q: %w: %v", r.g.Name(), graph.ErrPanicked, p)
+			res, err = Result{Cyclic: r.g.HasCycle()}, r.panicked(p)
 		}
 	}()
 	res, err = r.run(s)
@@ -233,6 +244,28 @@ func (r *Runner) Run(ctx context.Context, s Schedule) (res Result, err error) {
 		}
 	}
 	return res, err
+}
+
+// enter runs s for a schedule's own Run method: as part of the run in
+// progress, or, called outside a run, as Runner.Run under
+// context.Background() would (which recovers a panic and reports Cyclic).
+func (r *Runner) enter(s Schedule) (Result, error) {
+	if r != nil && r.g != nil && r.ctx == nil && len(r.frames) == 0 {
+		return r.Run(context.Background(), s)
+	}
+	return r.run(s)
+}
+
+// panicked returns the error of the recovered panic p: an
+// *graph.UpdateError naming the factor whose Message panicked, or, for a
+// panic elsewhere (a metric, an observer, a custom schedule), an error
+// naming the graph; both wrap graph.ErrPanicked.
+func (r *Runner) panicked(p any) error {
+	f, i := graph.FactorID(r.sending-1), int(r.sendingEdge)
+	if r.sending, r.sendingEdge = 0, 0; f >= 0 {
+		return &graph.UpdateError{Factor: f, Label: r.g.FactorLabel(f), Edge: i, Err: fmt.Errorf("%w: %v", graph.ErrPanicked, p)}
+	}
+	return fmt.Errorf("schedules: run of graph %q: %w: %v", r.g.Name(), graph.ErrPanicked, p)
 }
 
 // run runs s in the runner's current state: through its plan if s is a
@@ -277,7 +310,7 @@ type StepSchedule struct {
 func Step(f graph.FactorID, i int) *StepSchedule { return &StepSchedule{Factor: f, Edge: i} }
 
 // Run performs the update (through the runner's plan for s).
-func (s *StepSchedule) Run(r *Runner) (Result, error) { return r.run(s) }
+func (s *StepSchedule) Run(r *Runner) (Result, error) { return r.enter(s) }
 
 // SequenceSchedule runs its parts in order.
 type SequenceSchedule struct {
@@ -289,7 +322,7 @@ type SequenceSchedule struct {
 func Sequence(parts ...Schedule) *SequenceSchedule { return &SequenceSchedule{Parts: parts} }
 
 // Run runs the parts in order (through the runner's plan for s).
-func (s *SequenceSchedule) Run(r *Runner) (Result, error) { return r.run(s) }
+func (s *SequenceSchedule) Run(r *Runner) (Result, error) { return r.enter(s) }
 
 // Defaults of Loop.
 const (
@@ -395,4 +428,4 @@ func (l *LoopSchedule) Validate() error {
 // Run repeats the body (through the runner's plan for l). The returned
 // Delta is the body's change in the last pass and Iterations includes the
 // body's own loops.
-func (l *LoopSchedule) Run(r *Runner) (Result, error) { return r.run(l) }
+func (l *LoopSchedule) Run(r *Runner) (Result, error) { return r.enter(l) }

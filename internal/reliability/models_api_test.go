@@ -274,6 +274,13 @@ func TestScorebasedExtremes(t *testing.T) {
 			p := sbParams(d)
 			return declare(d, p, scorebased.NewPoissonOD(p).Declare, false)
 		}},
+		{name: "Params.DifferenceSD", call: func(d *draws) ([]float64, error) {
+			p := sbParams(d)
+			if err := p.Validate(); err != nil {
+				return nil, err
+			}
+			return []float64{p.DifferenceSD(rating(d), rating(d))}, nil
+		}, nonFinite: extremeCall},
 		{name: "Params.NewRating", call: func(d *draws) ([]float64, error) {
 			p := sbParams(d)
 			if err := p.Validate(); err != nil {

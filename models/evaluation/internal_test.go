@@ -127,7 +127,7 @@ func TestModelsLogProbabilitiesMatchTheirProbabilities(t *testing.T) {
 }
 
 // TestNiceTicks: round steps (1, 2 or 5 times a power of ten) and ends
-// rounded out to them, for the spans issue 17 found drawn with ticks at
+// rounded out to them, for spans that would otherwise be drawn with ticks at
 // 0.233, −0.588, 17.6 and 30.5.
 func TestNiceTicks(t *testing.T) {
 	for _, c := range []struct {

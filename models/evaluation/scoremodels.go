@@ -219,16 +219,19 @@ func (m *tsModel) Fit(train []ScoredMatch) error {
 	})
 }
 
-// Predict uses eq. 11 of the score-based paper, P(d > 0) = Φ(μ_d/σ_d)
-// without a margin, σ_d² = σ_h² + σ_a² + 2β² (+ 2τ², the drift before the
-// match, when τ is set).
+// Predict uses eq. 11 of the score-based paper, P(d > 0) = Φ(μ_d/σ_d), which
+// is TrueSkill's own prediction (trueskill.Params.Predict) without a draw
+// margin: σ_d² = σ_h² + σ_a² + 2β² (+ 2τ², the drift before the match, when
+// τ is set). Without a margin Predict's loss is Φ(−μ_d/σ_d) = 1 − P(d > 0).
 func (m *tsModel) Predict(home, away string) (ScorePrediction, error) {
 	h, a, err := m.ratings.pair(m.Name(), home, away)
 	if err != nil {
 		return ScorePrediction{}, err
 	}
-	sd := math.Hypot(math.Hypot(h.Sigma, a.Sigma), math.Hypot(math.Sqrt2*m.p.Beta, math.Sqrt2*m.p.Tau))
-	return checkPrediction(m.Name(), home, away, gaussianWin((h.Mu-a.Mu)/sd), nil)
+	p := m.p
+	p.DrawProbability, p.DrawMargin = 0, 0
+	pr, err := p.Predict([]trueskill.Rating{h}, []trueskill.Rating{a})
+	return checkPrediction(m.Name(), home, away, ScorePrediction{LogWin: math.Log(pr.Win), LogNotWin: math.Log(pr.Loss)}, err)
 }
 
 type poissonModel struct {
@@ -332,9 +335,7 @@ func (m *godModel) Fit(train []ScoredMatch) error {
 	p := scorebased.DefaultParams()
 	p.Gamma, _ = Gammas(train)
 	m.m = scorebased.NewGaussianOD(p)
-	return m.teams.learn(m.m.Params.NewTeam(), train, func(x ScoredMatch, h, a scorebased.Team) (scorebased.Team, scorebased.Team, error) {
-		return m.m.Rate(context.Background(), h, a, float64(x.HomeScore), float64(x.AwayScore))
-	})
+	return m.teams.learn(m.m.Params.NewTeam(), train, byScores(m.m.Rate))
 }
 
 // Predict is eq. 21 (scorebased.GaussianOD.WinProbability, with its typos
@@ -346,30 +347,7 @@ func (m *godModel) Predict(home, away string) (ScorePrediction, error) {
 		return ScorePrediction{}, err
 	}
 	pr, err := m.m.Predict(h, a)
-	if err != nil {
-		return checkPrediction(m.Name(), home, away, ScorePrediction{}, err)
-	}
-	p := m.m.Params
-	sd := scoreSD(p, h.Offence, a.Defence, a.Offence, h.Defence)
-	out := gaussianWin((pr.ScoreA - pr.ScoreB) / sd)
-	out.HomeScore, out.AwayScore, out.HasScores = pr.ScoreA, pr.ScoreB, true
-	return checkPrediction(m.Name(), home, away, out, nil)
-}
-
-// scoreSD returns the standard deviation of a Gaussian model's predicted
-// score difference whose skills are rs: √(Σ(σ² + τ²) + (2β² + γ²) per
-// score), one score noise for Gaussian-SD's two skills and two for
-// Gaussian-OD's four.
-func scoreSD(p scorebased.Params, rs ...scorebased.Rating) float64 {
-	var v float64
-	for _, r := range rs {
-		v = math.Hypot(v, math.Hypot(r.Sigma, p.Tau))
-	}
-	noise := math.Hypot(math.Sqrt2*p.Beta, p.Gamma)
-	for range len(rs) / 2 {
-		v = math.Hypot(v, noise)
-	}
-	return v
+	return checkPrediction(m.Name(), home, away, differenceWin(pr, m.m.Params.DifferenceSD(h.Offence, a.Defence, a.Offence, h.Defence)), err)
 }
 
 type gsdModel struct {
@@ -383,9 +361,15 @@ func (m *gsdModel) Fit(train []ScoredMatch) error {
 	p := scorebased.DefaultParams()
 	_, p.Gamma = Gammas(train)
 	m.m = scorebased.NewGaussianSD(p)
-	return m.ratings.learn(m.m.Params.NewRating(), train, func(x ScoredMatch, h, a scorebased.Rating) (scorebased.Rating, scorebased.Rating, error) {
-		return m.m.Rate(context.Background(), h, a, float64(x.HomeScore), float64(x.AwayScore))
-	})
+	return m.ratings.learn(m.m.Params.NewRating(), train, byScores(m.m.Rate))
+}
+
+// byScores adapts a Gaussian score model's Rate to roster.learn: the home
+// side is A and the match's scores are observed.
+func byScores[R any](rate func(ctx context.Context, a, b R, scoreA, scoreB float64) (R, R, error)) func(ScoredMatch, R, R) (R, R, error) {
+	return func(x ScoredMatch, h, a R) (R, R, error) {
+		return rate(context.Background(), h, a, float64(x.HomeScore), float64(x.AwayScore))
+	}
 }
 
 // Predict is eq. 24 as derived (scorebased.GaussianSD.WinProbability):
@@ -395,11 +379,19 @@ func (m *gsdModel) Predict(home, away string) (ScorePrediction, error) {
 	if err != nil {
 		return ScorePrediction{}, err
 	}
-	if _, err := m.m.Predict(h, a); err != nil { // the model's own checks of the ratings
-		return checkPrediction(m.Name(), home, away, ScorePrediction{}, err)
+	pr, err := m.m.Predict(h, a)
+	return checkPrediction(m.Name(), home, away, differenceWin(pr, m.m.Params.DifferenceSD(h, a)), err)
+}
+
+// differenceWin is P(d > 0) = Φ(μ_d/σ_d) for a Gaussian model's predicted
+// score difference d ~ N(μ_d, sd²), in logarithms (gaussianWin), with the
+// predicted scores where the model has them.
+func differenceWin(pr scorebased.Prediction, sd float64) ScorePrediction {
+	out := gaussianWin(pr.Difference / sd)
+	if pr.HasScores {
+		out.HomeScore, out.AwayScore, out.HasScores = pr.ScoreA, pr.ScoreB, true
 	}
-	z := (h.Mu - a.Mu) / scoreSD(m.m.Params, h, a)
-	return checkPrediction(m.Name(), home, away, gaussianWin(z), nil)
+	return out
 }
 
 type eloModel struct {

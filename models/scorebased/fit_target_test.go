@@ -178,7 +178,7 @@ func paperHyper(t testing.TB, train []scorebased.Result, od bool) scorebased.Hyp
 	return scorebased.Hyper{Params: p}
 }
 
-// TestFittedTargets checks issue 17's targets for the fitted models on the
+// TestFittedTargets checks the accuracy targets for the fitted models on the
 // Premier League, 1995-96 to 2008-09, each season fitted on its first 80 %
 // and tested on its last 20 %, means over the 14 seasons: predicted mean
 // goals per side within 10 % of the observed (home and away sides each;

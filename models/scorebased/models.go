@@ -228,17 +228,18 @@ func (m GaussianOD) Predict(a, b Team) (Prediction, error) {
 	if !messages.IsFinite(muA) || !messages.IsFinite(muB) {
 		return Prediction{}, fmt.Errorf("scorebased: %w: expected scores %v and %v (team A, team B Mu)", ErrNumerical, muA, muB)
 	}
-	pr, err := gaussianOutcome(muA-muB, p.sd(a.Offence, b.Defence, b.Offence, a.Defence))
+	pr, err := gaussianOutcome(muA-muB, p.DifferenceSD(a.Offence, b.Defence, b.Offence, a.Defence))
 	pr.ScoreA, pr.ScoreB, pr.HasScores = muA, muB, true
 	return pr, err
 }
 
-// sd returns the standard deviation of a predicted score difference whose
-// skills are rs: √(Σ(σ² + τ²) + 2β² + γ²) for Gaussian-SD's two skills, with
-// each score's 2β² + γ² once more for Gaussian-OD's four. It is summed
+// DifferenceSD returns the standard deviation of a Gaussian model's
+// predicted score difference whose skills are rs: √(Σ(σ² + τ²) + 2β² + γ²)
+// for Gaussian-SD's two skills (eq. 24), with each score's 2β² + γ² once
+// more for Gaussian-OD's four (eq. 21). It is summed
 // scaled by the largest term, so that it neither overflows nor underflows
 // where σ² + τ² alone would not.
-func (p Params) sd(rs ...Rating) float64 {
+func (p Params) DifferenceSD(rs ...Rating) float64 {
 	noise := 2*p.Beta*p.Beta + p.Gamma*p.Gamma
 	terms := len(rs) / 2 // noise terms: one per score
 	largest := math.Sqrt(noise)
@@ -340,7 +341,7 @@ func (m GaussianSD) Predict(a, b Rating) (Prediction, error) {
 	if err := p.checkSkills(a, b); err != nil {
 		return Prediction{}, err
 	}
-	return gaussianOutcome(a.Mu-b.Mu, p.sd(a, b))
+	return gaussianOutcome(a.Mu-b.Mu, p.DifferenceSD(a, b))
 }
 
 // WinProbability is eq. 24 as derived: P(s_A − s_B > 0) =

@@ -5,8 +5,6 @@ import (
 	"fmt"
 	"math"
 
-	"gonum.org/v1/gonum/integrate/quad"
-
 	"github.com/skillgraph/skillgraph/messages"
 )
 
@@ -264,7 +262,7 @@ func (m *odOnline) LogPredictive(a, b Team, scoreA, scoreB float64) (float64, er
 	muY, vY := b.Offence.Mu-a.Defence.Mu, p.variance(b.Offence)+p.variance(a.Defence)+noise
 	var lp float64
 	if m.poisson {
-		lp = logPoissonLogNormal(scoreA, muX, vX) + logPoissonLogNormal(scoreB, muY, vY)
+		lp = messages.LogPoissonLogNormal(int(scoreA), muX, vX) + messages.LogPoissonLogNormal(int(scoreB), muY, vY)
 	} else {
 		lp = logNormal(scoreA, muX, vX) + logNormal(scoreB, muY, vY)
 	}
@@ -371,108 +369,4 @@ func checkCounts(a, b float64) error {
 func logNormal(x, mu, v float64) float64 {
 	d := x - mu
 	return -0.5 * (math.Log(2*math.Pi*v) + d*d/v)
-}
-
-// legendreT and legendreW are the nodes and weights of 32-point
-// Gauss–Legendre quadrature on [−1, 1]; read only.
-var legendreT, legendreW = legendre(32)
-
-func legendre(n int) (t, w []float64) {
-	t, w = make([]float64, n), make([]float64, n)
-	quad.Legendre{}.FixedLocations(t, w, -1, 1)
-	return t, w
-}
-
-// logPoissonLogNormal returns log ∫ Pois(k; eˣ) N(x; mu, v) dx, the
-// probability of a count k under Poisson-OD's predictive log-rate. The
-// integrand e^{f(x)} is log-concave (f″ = −eˣ − 1/v), so it falls away
-// from its mode x* on both sides. Where it is narrow (width s = (e^{x*} +
-// 1/v)^{−½} ≤ ½, the fitted football models' case) it is nearly Gaussian
-// and 32-point Gauss–Hermite quadrature centred on x* integrates it; where
-// it is wider it is integrated by 32-point Gauss–Legendre on each side of
-// x*, out to where f has fallen 40 below f(x*) (give or take ½; the mass
-// beyond is below e^{−39} of the whole), each side with its own width:
-// for k = 0 under the paper's prior variance of 173 the integrand falls as
-// the prior on the left and as exp(−eˣ) on the right.
-func logPoissonLogNormal(k, mu, v float64) float64 {
-	f := func(x float64) float64 { return k*x - math.Exp(x) - (x-mu)*(x-mu)/(2*v) }
-	df := func(x float64) float64 { return k - math.Exp(x) - (x-mu)/v }
-	// The mode solves f'(x) = 0, f' decreasing; it lies between μ and
-	// log k (k ≥ 1), or in [μ − v·e^μ − 1, μ] (k = 0). Newton's steps,
-	// bisecting when one leaves the bracket.
-	lo, hi := mu-v*math.Exp(mu)-1, mu
-	if k >= 1 {
-		lo, hi = math.Min(mu, math.Log(k)), math.Max(mu, math.Log(k))
-	}
-	x := (lo + hi) / 2
-	for range 200 {
-		g := df(x)
-		if g > 0 {
-			lo = x
-		} else {
-			hi = x
-		}
-		next := x + g/(math.Exp(x)+1/v)
-		if !(next > lo && next < hi) {
-			next = (lo + hi) / 2
-		}
-		done := math.Abs(next-x) <= 1e-14*math.Max(1, math.Abs(x))
-		x = next
-		if done {
-			break
-		}
-	}
-	top := f(x)
-	lg, _ := math.Lgamma(k + 1)
-	norm := lg + 0.5*math.Log(2*math.Pi*v)
-	s := 1 / math.Sqrt(math.Exp(x)+1/v)
-	if s <= 0.5 {
-		// Narrow: about x*, f(x* + s·t) − f(x*) = −t²/2 − e^{x*}·(e^{st} − 1
-		// − st − s²t²/2), whose non-quadratic part is at most s·t³/6
-		// (e^{x*}s² ≤ 1), a small smooth factor on a Gaussian, which
-		// Gauss–Hermite quadrature centred on the mode integrates to
-		// 1e-12 (TestEvidencePoissonOD).
-		r := math.Sqrt2 * s
-		var sum float64
-		for i, t := range hermiteT {
-			sum += math.Exp(hermiteLogW[i] + f(x+r*t) - top)
-		}
-		return top + math.Log(r*sum) - norm
-	}
-	// Each end solves f(e) = f(x*) − 40, by Newton's method from the
-	// Laplace approximation's guess: on a concave function it converges
-	// from either side of the root.
-	end := func(dir float64) float64 {
-		e := x + dir*math.Sqrt(80)*s
-		for range 100 {
-			r := f(e) - top + 40
-			if math.Abs(r) <= 0.5 {
-				break
-			}
-			e -= r / df(e)
-		}
-		return e
-	}
-	var sum float64
-	for _, side := range [2][2]float64{{end(-1), x}, {x, end(1)}} {
-		mid, half := (side[0]+side[1])/2, (side[1]-side[0])/2
-		for i, t := range legendreT {
-			sum += half * legendreW[i] * math.Exp(f(mid+half*t)-top)
-		}
-	}
-	return top + math.Log(sum) - norm
-}
-
-// hermiteT and hermiteLogW are the nodes t and log w + t² of 32-point
-// Gauss–Hermite quadrature (weight e^{−t²}); read only.
-var hermiteT, hermiteLogW = hermite(32)
-
-func hermite(n int) (t, logW []float64) {
-	t, w := make([]float64, n), make([]float64, n)
-	quad.Hermite{}.FixedLocations(t, w, math.Inf(-1), math.Inf(1))
-	logW = make([]float64, n)
-	for i := range w {
-		logW[i] = math.Log(w[i]) + t[i]*t[i]
-	}
-	return t, logW
 }

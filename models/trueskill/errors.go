@@ -9,14 +9,13 @@ import (
 // Errors matched with errors.Is; they arrive wrapped in an *InputError that
 // names the offending field and position.
 var (
-	ErrNotFinite    = errors.New("not a finite number")
-	ErrNotPositive  = errors.New("not a finite positive number")
-	ErrNegative     = errors.New("negative or not finite")
-	ErrProbability  = errors.New("not a probability in [0, 1)")
-	ErrTooFewTeams  = errors.New("a match needs at least two teams")
-	ErrEmptyTeam    = errors.New("team has no players")
-	ErrShape        = errors.New("wrong shape")
-	ErrNotConverged = errors.New("inference did not converge")
+	ErrNotFinite   = errors.New("not a finite number")
+	ErrNotPositive = errors.New("not a finite positive number")
+	ErrNegative    = errors.New("negative or not finite")
+	ErrProbability = errors.New("not a probability in [0, 1)")
+	ErrTooFewTeams = errors.New("a match needs at least two teams")
+	ErrEmptyTeam   = errors.New("team has no players")
+	ErrShape       = errors.New("wrong shape")
 	// ErrNumerical reports inference that left the floating-point range:
 	// ratings and margins so extreme (upsets of 1e20 standard deviations,
 	// precisions beyond 1e300) that no finite answer exists in float64. It

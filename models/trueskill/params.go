@@ -5,6 +5,7 @@ import (
 	"math"
 
 	"github.com/skillgraph/skillgraph/messages"
+	"github.com/skillgraph/skillgraph/schedules"
 )
 
 // Params are the parameters of the TrueSkill model. They are a plain value:
@@ -22,10 +23,11 @@ type Params struct {
 	// value derived from DrawProbability.
 	DrawMargin float64 `json:"draw_margin,omitempty"`
 	// Tolerance and MaxIterations control the loop over the chain of team
-	// differences in games of three or more teams (defaults 1e-6, on the
-	// scale-free metric messages.Distance, and 100). At the default
-	// tolerance the posteriors are within 1e-6 of the converged ones (worst
-	// 4.6e-8 over 400 random games of 3-16 teams, tested).
+	// differences in games of three or more teams (defaults
+	// schedules.DefaultTolerance, on the scale-free metric
+	// messages.Distance, and schedules.DefaultMaxIterations). At the default
+	// tolerance the posteriors are within it of the converged ones (tested
+	// over random games of 3-16 teams).
 	Tolerance     float64 `json:"tolerance,omitempty"`
 	MaxIterations int     `json:"max_iterations,omitempty"`
 }
@@ -96,14 +98,14 @@ func (p Params) tolerance() float64 {
 	if p.Tolerance > 0 {
 		return p.Tolerance
 	}
-	return 1e-6
+	return schedules.DefaultTolerance
 }
 
 func (p Params) maxIterations() int {
 	if p.MaxIterations > 0 {
 		return p.MaxIterations
 	}
-	return 100
+	return schedules.DefaultMaxIterations
 }
 
 // Rating is a belief about a player's skill, N(Mu, Sigma²). It marshals to

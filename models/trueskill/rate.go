@@ -250,13 +250,3 @@ func (p Params) Rate1v1(winner, loser Rating, drawn bool) (Rating, Rating, error
 	}
 	return out[0][0], out[1][0], nil
 }
-
-// MustRate is Rate for inputs known to be valid (tests, examples); it panics
-// on error.
-func (p Params) MustRate(m Match) Result {
-	res, err := p.Rate(context.Background(), m)
-	if err != nil {
-		panic(fmt.Sprintf("trueskill.MustRate: %v", err))
-	}
-	return res
-}
