@@ -7,6 +7,7 @@ import (
 	"github.com/skillgraph/skillgraph/internal/cli/history"
 	"github.com/skillgraph/skillgraph/internal/cli/rate"
 	"github.com/skillgraph/skillgraph/internal/cli/scores"
+	"github.com/skillgraph/skillgraph/internal/cli/serve"
 )
 
 // subcommands are the command's subcommands, in the order help lists
@@ -19,5 +20,5 @@ var subcommands = []subcommand{
 	{"evaluate", evaluate.Summary, evaluate.Run},
 	{"draw", draw.Summary, draw.Run},
 	{"conformance", conformance.Summary, conformance.Run},
-	// serve: the league's rating page (internal/cli/serve)
+	{"serve", serve.Summary, serve.Run},
 }
