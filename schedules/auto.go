@@ -1,8 +1,10 @@
 package schedules
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
+	"slices"
 
 	"github.com/skillgraph/skillgraph/graph"
 )
@@ -89,16 +91,73 @@ func TreeOf(g *graph.Graph, factors []graph.FactorID) (*SequenceSchedule, error)
 	if g == nil {
 		return nil, errNilGraph()
 	}
+	return newTreeBuilder(g).tree(factors)
+}
+
+// treeBuilder is TreeOf's working memory for one graph, kept between
+// calls so that Derive, which builds the two passes of many parts of one
+// graph, pays for each part in proportion to the part's edges: a variable
+// shared by every part (a home advantage in every match of a season) is
+// not scanned in full for each.
+type treeBuilder struct {
+	g          *graph.Graph
+	in         []bool // by factor: in the subgraph
+	seenFactor []bool
+	seenVar    []bool  // by variable
+	first      []int32 // by variable: where its edges start in adj
+	factors    []graph.FactorID
+	vars       []graph.VarID // the subgraph's variables, to clear
+	adj        []incidence
+}
+
+// incidence is an edge of the subgraph: variable v on edge i of factor f.
+type incidence struct {
+	v graph.VarID
+	f graph.FactorID
+	i int
+}
+
+func newTreeBuilder(g *graph.Graph) *treeBuilder {
+	return &treeBuilder{
+		g:          g,
+		in:         make([]bool, g.NumFactors()),
+		seenFactor: make([]bool, g.NumFactors()),
+		seenVar:    make([]bool, g.NumVariables()),
+		first:      make([]int32, g.NumVariables()),
+	}
+}
+
+// tree is TreeOf on the builder's graph. Each variable's factors are
+// visited in the order of its edges in the graph (by factor, then edge),
+// restricted to the subgraph's, which are gathered and sorted first.
+func (tb *treeBuilder) tree(factors []graph.FactorID) (*SequenceSchedule, error) {
+	g := tb.g
 	nf := g.NumFactors()
-	in := make([]bool, nf)
+	defer tb.clear()
+	edges := 0
 	for _, f := range factors {
 		if int(f) < 0 || int(f) >= nf {
 			return nil, fmt.Errorf("schedules: tree of graph %q: %w: no factor %d", g.Name(), ErrSchedule, f)
 		}
-		in[f] = true
+		if !tb.in[f] {
+			tb.in[f] = true
+			tb.factors = append(tb.factors, f)
+			edges += g.Arity(f)
+		}
 	}
-	seenVar := make(map[graph.VarID]bool)
-	seenFactor := make([]bool, nf)
+	tb.adj = slices.Grow(tb.adj, edges)
+	for _, f := range tb.factors {
+		for i := range g.Arity(f) {
+			tb.adj = append(tb.adj, incidence{v: g.EdgeVariable(f, i), f: f, i: i})
+		}
+	}
+	slices.SortFunc(tb.adj, func(a, b incidence) int {
+		// A factor has at most one edge to a variable.
+		return cmp.Or(cmp.Compare(a.v, b.v), cmp.Compare(a.f, b.f))
+	})
+	for k := len(tb.adj) - 1; k >= 0; k-- {
+		tb.first[tb.adj[k].v] = int32(k)
+	}
 	type visit struct {
 		f  graph.FactorID
 		up int // edge towards the root
@@ -117,11 +176,15 @@ func TreeOf(g *graph.Graph, factors []graph.FactorID) (*SequenceSchedule, error)
 			roots = append(roots, g.EdgeVariable(f, i))
 		}
 	}
+	seen := func(v graph.VarID) {
+		tb.seenVar[v] = true
+		tb.vars = append(tb.vars, v)
+	}
 	for _, root := range roots {
-		if seenVar[root] {
+		if tb.seenVar[root] {
 			continue
 		}
-		seenVar[root] = true
+		seen(root)
 		queue := []graph.VarID{root}
 		for len(queue) > 0 {
 			v := queue[0]
@@ -129,22 +192,25 @@ func TreeOf(g *graph.Graph, factors []graph.FactorID) (*SequenceSchedule, error)
 			// Approximate factors are visited first, so that on the way up,
 			// which runs in reverse order, they send last.
 			for pass := 0; pass < 2; pass++ {
-				for k := 0; k < g.Degree(v); k++ {
-					f, up := g.VariableEdge(v, k)
-					if !in[f] || approximate(f) != (pass == 0) || seenFactor[f] {
+				for _, e := range tb.adj[tb.first[v]:] {
+					if e.v != v {
+						break
+					}
+					f, up := e.f, e.i
+					if approximate(f) != (pass == 0) || tb.seenFactor[f] {
 						continue // a seen factor is the one v was reached through
 					}
-					seenFactor[f] = true
+					tb.seenFactor[f] = true
 					order = append(order, visit{f: f, up: up})
 					for i := 0; i < g.Arity(f); i++ {
 						if i == up {
 							continue
 						}
 						w := g.EdgeVariable(f, i)
-						if seenVar[w] {
+						if tb.seenVar[w] {
 							return nil, fmt.Errorf("schedules: tree of graph %q: %w (through %s)", g.Name(), ErrNotTree, g.VariableName(w))
 						}
-						seenVar[w] = true
+						seen(w)
 						queue = append(queue, w)
 					}
 				}
@@ -163,4 +229,15 @@ func TreeOf(g *graph.Graph, factors []graph.FactorID) (*SequenceSchedule, error)
 		}
 	}
 	return Sequence(Sequence(up...), Sequence(down...)), nil
+}
+
+// clear undoes what tree marked, in time proportional to the subgraph.
+func (tb *treeBuilder) clear() {
+	for _, f := range tb.factors {
+		tb.in[f], tb.seenFactor[f] = false, false
+	}
+	for _, v := range tb.vars {
+		tb.seenVar[v] = false
+	}
+	tb.factors, tb.vars, tb.adj = tb.factors[:0], tb.vars[:0], tb.adj[:0]
 }

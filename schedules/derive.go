@@ -148,7 +148,10 @@ func WithLoop(opts ...LoopOption) DeriveOption {
 //
 // The loop's defaults are Loop's (tolerance 1e-6, at most 100 passes); set
 // them WithLoop. A factor without edges (Arity 0) has nothing to update
-// and takes no part.
+// and takes no part. Deriving takes time linear in the graph's edges up to
+// a sort of each part's edges, however many factors share a variable (a
+// home advantage in every match of a season); ByRank's function is called
+// once per edge.
 //
 // On a loopy graph the marginals at convergence are those of loopy belief
 // propagation (expectation propagation where factors are approximate):
@@ -170,7 +173,12 @@ func Derive(g *graph.Graph, opts ...DeriveOption) (Schedule, error) {
 	loop := func(body Schedule, name string) Schedule {
 		return Loop(body, append([]LoopOption{Name(name)}, d.loop...)...)
 	}
-	if tree, err := Tree(g); err == nil {
+	tb := newTreeBuilder(g)
+	all := make([]graph.FactorID, g.NumFactors())
+	for f := range all {
+		all[f] = graph.FactorID(f)
+	}
+	if tree, err := tb.tree(all); err == nil {
 		n := 0
 		for f := range g.NumFactors() {
 			if !graph.IsExact(g.Factor(graph.FactorID(f))) {
@@ -189,14 +197,20 @@ func Derive(g *graph.Graph, opts ...DeriveOption) (Schedule, error) {
 		// The first factor that touches a variable: the order the model
 		// was built in, which is time order when a history or a league is
 		// declared match by match.
-		rank = func(v graph.VarID) int {
-			r := g.NumFactors()
-			for k := range g.Degree(v) {
-				f, _ := g.VariableEdge(v, k)
-				r = min(r, int(f))
-			}
-			return r
+		// Found for every variable in one pass over the edges, in factor
+		// order, so that a variable on many factors costs its edges once.
+		first := make([]int32, g.NumVariables())
+		for v := range first {
+			first[v] = -1
 		}
+		for f := range g.NumFactors() {
+			for i := range g.Arity(graph.FactorID(f)) {
+				if v := g.EdgeVariable(graph.FactorID(f), i); first[v] < 0 {
+					first[v] = int32(f)
+				}
+			}
+		}
+		rank = func(v graph.VarID) int { return int(first[v]) }
 	}
 	// Slices: factors by the highest rank of their variables.
 	type slice struct {
@@ -237,7 +251,7 @@ func Derive(g *graph.Graph, opts ...DeriveOption) (Schedule, error) {
 		if len(chunk) == 0 {
 			return
 		}
-		tree, err := TreeOf(g, chunk)
+		tree, err := tb.tree(chunk)
 		if err == nil {
 			parts = append(parts, tree)
 		} else {
@@ -272,17 +286,21 @@ func Derive(g *graph.Graph, opts ...DeriveOption) (Schedule, error) {
 
 // forest is a union-find over variables that tells whether a set of
 // factors, added slice by slice, still forms a forest; a join that would
-// close a cycle is undone.
+// close a cycle is undone. The smaller tree goes under the larger, so that
+// a find takes logarithmic time even on a variable that every factor joins
+// (a home advantage in every match); there is no path compression, which
+// undoing would have to log.
 type forest struct {
 	parent  []int32 // −1 for a root
+	size    []int32 // the number of variables under each root
 	touched []int32 // variables whose parent was set, to reset
 	log     []int32 // variables whose parent this join set, to undo
 }
 
 func newForest(n int) *forest {
-	f := &forest{parent: make([]int32, n)}
+	f := &forest{parent: make([]int32, n), size: make([]int32, n)}
 	for i := range f.parent {
-		f.parent[i] = -1
+		f.parent[i], f.size[i] = -1, 1
 	}
 	return f
 }
@@ -303,13 +321,14 @@ func (f *forest) join(g *graph.Graph, factors []graph.FactorID) bool {
 		for i := 1; i < g.Arity(fid); i++ {
 			r := f.find(int32(g.EdgeVariable(fid, i)))
 			if r == root {
-				for _, v := range f.log {
-					f.parent[v] = -1
-				}
-				f.touched = f.touched[:len(f.touched)-len(f.log)]
+				f.undo()
 				return false
 			}
+			if f.size[r] > f.size[root] {
+				r, root = root, r
+			}
 			f.parent[r] = root
+			f.size[root] += f.size[r]
 			f.log = append(f.log, r)
 			f.touched = append(f.touched, r)
 		}
@@ -317,9 +336,23 @@ func (f *forest) join(g *graph.Graph, factors []graph.FactorID) bool {
 	return true
 }
 
+// undo detaches, last first, the variables this join attached.
+func (f *forest) undo() {
+	for j := len(f.log) - 1; j >= 0; j-- {
+		v := f.log[j]
+		f.size[f.parent[v]] -= f.size[v]
+		f.parent[v] = -1
+	}
+	f.touched = f.touched[:len(f.touched)-len(f.log)]
+}
+
+// reset makes every variable a root of its own again.
 func (f *forest) reset() {
 	for _, v := range f.touched {
-		f.parent[v] = -1
+		f.size[f.parent[v]] = 1 // a root that grew has a touched child
+	}
+	for _, v := range f.touched {
+		f.parent[v], f.size[v] = -1, 1
 	}
 	f.touched = f.touched[:0]
 }
