@@ -36,6 +36,20 @@ func (pl Player) validate(name string) error {
 	return nil
 }
 
+// maxMeanSpread bounds how far a mean the history computes with may lie
+// from 0, in units of the prior σ it is compared with. Means are held
+// relative to Params.Mu; a player whose prior mean lies further than this
+// from Params.Mu, or a game whose teams' weights differ (so that Params.Mu
+// does not cancel from its performance differences), would put a skill's
+// mean where a float64's spacing, 2⁻⁵² of it, exceeds about 1e-9 of the
+// skill's σ, and the answer would be rounding noise. Such inputs are
+// refused rather than answered wrongly.
+const maxMeanSpread = 1 << 22
+
+// meanInRange reports whether a mean offset mu is within maxMeanSpread
+// prior standard deviations sigma of 0.
+func meanInRange(mu, sigma float64) bool { return math.Abs(mu) <= maxMeanSpread*sigma }
+
 // player returns name's prior, β and γ: its own if given, else p's.
 func (p Params) player(priors map[string]Player, name string) Player {
 	if pl, ok := priors[name]; ok {
@@ -142,6 +156,9 @@ func (h *History) checkGame(g *Game, k int, t float64) error {
 				}
 			}
 		}
+	}
+	if !meanInRange(h.p.Mu, h.p.Sigma) && h.offset(sizesOf(g), g.Weights) != 0 {
+		return bad("its teams' weights differ, so the prior mean %v does not cancel from its performance differences, and it is beyond float64's precision at σ = %v (rate skills relative to a mean near 0)", h.p.Mu, h.p.Sigma)
 	}
 	return nil
 }

@@ -198,8 +198,8 @@ func New(p Params, games []Game, opts ...Option) (*History, error) {
 		if err := pl.validate(name); err != nil {
 			return nil, err
 		}
-		if !messages.IsFinite(pl.Mu - p.Mu) {
-			return nil, fmt.Errorf("throughtime: player %q: prior mean %v is %v from Params.Mu: %w", name, pl.Mu, pl.Mu-p.Mu, ErrParameter)
+		if d := pl.Mu - p.Mu; !messages.IsFinite(d) || !meanInRange(d, pl.Sigma) {
+			return nil, fmt.Errorf("throughtime: player %q: prior mean %v is %v from Params.Mu, beyond float64's precision at σ = %v: %w", name, pl.Mu, d, pl.Sigma, ErrParameter)
 		}
 	}
 	if c.margins != nil {
