@@ -1,50 +1,52 @@
 package sharedtest
 
 import (
-	"flag"
-	"os"
-	"sync"
 	"testing"
+	"time"
 )
 
-// Baseline is the benchmark every other benchmark of a package is reported
-// against, as a ratio measured in the same run ("x-baseline"), so that the
-// ratios hold on a machine of any speed.
-type Baseline struct {
-	bench func(*testing.B)
-	once  sync.Once
-	ns    float64
-}
+// interleaveBlocks is how many blocks of each side Interleave alternates at
+// most: enough that a change of load on the machine lasting a small part of
+// the run falls on both sides alike, few enough that the timer's stops
+// (each reads the memory statistics) cost nothing measurable.
+const interleaveBlocks = 64
 
-// NewBaseline returns the baseline that bench measures.
-func NewBaseline(bench func(*testing.B)) *Baseline { return &Baseline{bench: bench} }
-
-// Measure runs the baseline once per test binary with testing.Benchmark.
-// testing.Benchmark cannot run inside a benchmark, so Main calls it first.
-func (bl *Baseline) Measure() float64 {
-	bl.once.Do(func() {
-		r := testing.Benchmark(bl.bench)
-		bl.ns = float64(r.T.Nanoseconds()) / float64(r.N)
-	})
-	return bl.ns
-}
-
-// Report stops b's timer and reports its ns/op as a ratio to the baseline.
-func (bl *Baseline) Report(b *testing.B) {
+// Interleave runs a benchmark's operation and its baseline alternately, in
+// blocks, until each has run b.N iterations: op(n) and base(n) each run n
+// iterations on their own inputs. b's timer runs only during op, so ns/op
+// and allocs/op are op's own (op may stop and restart the timer itself,
+// but must return with it running). It reports "x-baseline", op's total
+// time over base's: both are measured over the same stretch of the run, so
+// the ratio holds on a loaded machine. The blocks alternate which side
+// runs first, so a trend in the load does not favour either.
+//
+// Interleave resets b's timer first: callers build their inputs before.
+func Interleave(b *testing.B, op, base func(n int)) {
+	b.ReportAllocs()
+	size := max(1, b.N/interleaveBlocks)
+	var baseTime time.Duration
+	runBase := func(n int) {
+		b.StopTimer()
+		t0 := time.Now()
+		base(n)
+		baseTime += time.Since(t0)
+		b.StartTimer()
+	}
+	b.ResetTimer()
+	for done, k := 0, 0; done < b.N; k++ {
+		n := min(size, b.N-done)
+		if k%2 == 0 {
+			op(n)
+			runBase(n)
+		} else {
+			runBase(n)
+			op(n)
+		}
+		done += n
+	}
 	b.StopTimer()
-	if bl.ns <= 0 {
-		b.Fatal("baseline not measured")
+	if baseTime <= 0 {
+		b.Fatal("baseline took no measurable time")
 	}
-	ns := float64(b.Elapsed().Nanoseconds()) / float64(b.N)
-	b.ReportMetric(ns/bl.ns, "x-baseline")
-}
-
-// Main is a TestMain: it measures bl before the benchmarks run, if any are
-// requested, then runs the tests.
-func (bl *Baseline) Main(m *testing.M) {
-	flag.Parse()
-	if f := flag.Lookup("test.bench"); f != nil && f.Value.String() != "" {
-		bl.Measure()
-	}
-	os.Exit(m.Run())
+	b.ReportMetric(float64(b.Elapsed())/float64(baseTime), "x-baseline")
 }
