@@ -1,8 +1,12 @@
 package main
 
 import (
+	"github.com/skillgraph/skillgraph/internal/cli/conformance"
 	"github.com/skillgraph/skillgraph/internal/cli/draw"
+	"github.com/skillgraph/skillgraph/internal/cli/evaluate"
+	"github.com/skillgraph/skillgraph/internal/cli/history"
 	"github.com/skillgraph/skillgraph/internal/cli/rate"
+	"github.com/skillgraph/skillgraph/internal/cli/scores"
 )
 
 // subcommands are the command's subcommands, in the order help lists
@@ -10,10 +14,10 @@ import (
 // one-line Summary help shows. A new subcommand is one line here.
 var subcommands = []subcommand{
 	{"rate", rate.Summary, rate.Run},
-	// history: TrueSkill Through Time (internal/cli/history)
-	// scores: the score-based models (internal/cli/scores)
-	// evaluate: both papers' protocols (internal/cli/evaluate)
+	{"history", history.Summary, history.Run},
+	{"scores", scores.Summary, scores.Run},
+	{"evaluate", evaluate.Summary, evaluate.Run},
 	{"draw", draw.Summary, draw.Run},
-	// conformance: the conformance suite (internal/cli/conformance)
+	{"conformance", conformance.Summary, conformance.Run},
 	// serve: the league's rating page (internal/cli/serve)
 }

@@ -27,9 +27,8 @@ var (
 	ErrNumerical = errors.New("result out of range")
 	// ErrNoData reports that there is nothing to compute from: AUC with
 	// one class only, MeanCI of no values, a Summary whose seasons all lack
-	// the metric, a ranking without a pair of different ranks, a figure
-	// without panels or x values. A caller filling a table can branch on it
-	// to show a gap.
+	// the metric, a ranking without a pair of different ranks. A caller
+	// filling a table can branch on it to show a gap.
 	ErrNoData = errors.New("no data")
 	// ErrNotFitted reports a ScoreModel asked to predict before a
 	// successful Fit.
@@ -38,8 +37,8 @@ var (
 	ErrName = record.ErrName
 	// ErrText reports text that is not valid UTF-8 or holds a control
 	// character such as NUL, or U+FFFE or U+FFFF: such names cannot be
-	// written to SVG (XML) or DOT files, and in a data file they are a sign
-	// of corruption.
+	// written to XML or DOT files, and in a data file they are a sign of
+	// corruption.
 	ErrText = record.ErrText
 	// ErrSameTeam reports a match of a team against itself.
 	ErrSameTeam = record.ErrSameTeam

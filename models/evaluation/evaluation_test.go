@@ -1,7 +1,6 @@
 package evaluation_test
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"math"
@@ -331,21 +330,6 @@ func TestLoadRankedTiesAndTeams(t *testing.T) {
 	}
 	if got := ms[1].Ranks; got[0] != 0 || got[1] != 1 {
 		t.Errorf("ranks %v, want [0 1]", got)
-	}
-}
-
-func TestFigureSVG(t *testing.T) {
-	var buf bytes.Buffer
-	err := evaluation.WriteFigureSVG(&buf, []evaluation.Panel{{
-		Title: "a <b>", YLabel: "bits", X: []float64{0.1, 0.2},
-		Lines: []evaluation.Line{{Name: "M&M", Mean: []float64{1, 2}, Half: []float64{0.1, 0.1}}},
-	}}, 1)
-	if err != nil {
-		t.Fatal(err)
-	}
-	s := buf.String()
-	if !strings.HasPrefix(s, "<svg") || !strings.Contains(s, "a &lt;b&gt;") || !strings.Contains(s, "M&amp;M") || strings.Count(s, `<polyline class="mean"`) != 1 {
-		t.Errorf("SVG:\n%s", s)
 	}
 }
 

@@ -3,9 +3,7 @@ package evaluation
 import (
 	"bytes"
 	"encoding/binary"
-	"encoding/xml"
 	"errors"
-	"io"
 	"math"
 	"slices"
 	"strings"
@@ -13,9 +11,9 @@ import (
 	"time"
 )
 
-// The fuzz targets check, for any input, that the loaders, the metrics and
-// the figure writer return without panicking, and either a typed error or
-// a result that keeps their documented promises. Each ran for five
+// The fuzz targets check, for any input, that the loaders and the metrics
+// return without panicking, and either a typed error or a result that
+// keeps their documented promises. Each ran for five
 // minutes (go test -run='^$' -fuzz=FuzzName -fuzztime=5m
 // ./models/evaluation/, 1 to 5.6 million inputs each) without a failure;
 // the seeds below run with every go test, and a failing input the fuzzer
@@ -294,83 +292,6 @@ func FuzzMeanCI(f *testing.F) {
 		slack := 1e-12 * math.Max(math.Abs(lo), math.Abs(hi))
 		if !finite(mean) || !finite(half) || half < 0 || mean < lo-slack || mean > hi+slack {
 			t.Fatalf("MeanCI(%v) = %v ± %v", xs, mean, half)
-		}
-	})
-}
-
-// panelsOf builds up to four panels from the fuzzer's bytes, their shapes
-// as well as their numbers.
-func panelsOf(data []byte, text string) []Panel {
-	b := fuzzBytes(data)
-	panels := make([]Panel, b.byte()%5)
-	for i := range panels {
-		p := &panels[i]
-		p.Title, p.YLabel = text, text
-		p.X = make([]float64, b.byte()%6)
-		for k := range p.X {
-			p.X[k] = b.float()
-		}
-		p.Lines = make([]Line, b.byte()%4)
-		for j := range p.Lines {
-			l := &p.Lines[j]
-			l.Name = text
-			shape := b.byte()
-			l.Mean = make([]float64, len(p.X)+int(shape%3)-1+boolInt(len(p.X) == 0))
-			l.Half = make([]float64, len(p.X)+int(shape/3%3)-1+boolInt(len(p.X) == 0))
-			for k := range l.Mean {
-				l.Mean[k] = b.float()
-			}
-			for k := range l.Half {
-				l.Half[k] = b.float()
-			}
-		}
-	}
-	return panels
-}
-
-func boolInt(b bool) int {
-	if b {
-		return 1
-	}
-	return 0
-}
-
-func FuzzWriteFigureSVG(f *testing.F) {
-	seed := func(shape []byte, xs ...float64) []byte {
-		out := slices.Clone(shape)
-		for _, x := range xs {
-			out = binary.LittleEndian.AppendUint64(out, math.Float64bits(x))
-		}
-		return out
-	}
-	// One panel, x 0.1 and 0.2, one line of matching shape (shape byte 4:
-	// Mean and Half one each per x): means 1, 2 and half-widths 0.1.
-	f.Add(seed([]byte{1, 2}, 0.1, 0.2), 3, "M&M <b>")
-	f.Add(append(seed([]byte{1, 2}, 0.1, 0.2), seed([]byte{1, 4}, 1, 2, 0.1, 0.1)...), 1, "ok")
-	f.Add(seed([]byte{1, 1, 1, 4}, 0.5, math.NaN(), 0), 0, "a\x00b")
-	f.Add(seed([]byte{2, 2}, -math.MaxFloat64, math.MaxFloat64), 2, "")
-	f.Fuzz(func(t *testing.T, data []byte, cols int, text string) {
-		var buf bytes.Buffer
-		err := WriteFigureSVG(&buf, panelsOf(data, text), cols)
-		if err != nil {
-			if buf.Len() != 0 || !isAny(err, ErrInput, ErrNotFinite, ErrNoData, ErrText) {
-				t.Fatalf("%v, with %d bytes written", err, buf.Len())
-			}
-			return
-		}
-		s := buf.String()
-		if (strings.Contains(s, "NaN") || strings.Contains(s, "Inf")) && !strings.Contains(text, "NaN") && !strings.Contains(text, "Inf") {
-			t.Fatalf("non-finite coordinate in\n%s", s)
-		}
-		d := xml.NewDecoder(strings.NewReader(s))
-		for {
-			_, err := d.Token()
-			if err == io.EOF {
-				break
-			}
-			if err != nil {
-				t.Fatalf("not well-formed XML: %v\n%s", err, s)
-			}
 		}
 	})
 }

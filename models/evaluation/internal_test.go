@@ -2,7 +2,6 @@ package evaluation
 
 import (
 	"math"
-	"slices"
 	"testing"
 
 	"github.com/skillgraph/skillgraph/models/scorebased"
@@ -123,36 +122,5 @@ func TestModelsLogProbabilitiesMatchTheirProbabilities(t *testing.T) {
 	}
 	if err := models[0].Fit(train); err != nil || models[0].(*tsModel).p.Tau != 0.25 {
 		t.Errorf("TrueSkill's τ with TrueSkillTau 0.25: %v, %v", models[0].(*tsModel).p.Tau, err)
-	}
-}
-
-// TestNiceTicks: round steps (1, 2 or 5 times a power of ten) and ends
-// rounded out to them, for spans that would otherwise be drawn with ticks at
-// 0.233, −0.588, 17.6 and 30.5.
-func TestNiceTicks(t *testing.T) {
-	for _, c := range []struct {
-		lo, hi float64
-		want   []float64
-		labels []string
-	}{
-		{-0.588, 0.233, []float64{-0.6, -0.4, -0.2, 0, 0.2, 0.4}, []string{"−0.6", "−0.4", "−0.2", "0.0", "0.2", "0.4"}},
-		{17.6, 30.5, []float64{15, 20, 25, 30, 35}, []string{"15", "20", "25", "30", "35"}},
-		{0.58, 0.77, []float64{0.55, 0.6, 0.65, 0.7, 0.75, 0.8}, []string{"0.55", "0.60", "0.65", "0.70", "0.75", "0.80"}},
-		{-2.9, 0.1, []float64{-3, -2, -1, 0, 1}, []string{"−3", "−2", "−1", "0", "1"}},
-	} {
-		tk := niceTicks(c.lo, c.hi, 5)
-		got := tk.values()
-		var labels []string
-		for _, v := range got {
-			labels = append(labels, tk.label(v))
-		}
-		if !slices.Equal(got, c.want) || !slices.Equal(labels, c.labels) {
-			t.Errorf("niceTicks(%v, %v) = %v %q, want %v %q", c.lo, c.hi, got, labels, c.want, c.labels)
-		}
-	}
-	// The training shares, 8 ticks wanted: every share, written 0.1 … 0.8.
-	tk := niceTicks(0.1, 0.8, 8)
-	if got := tk.values(); !slices.Equal(got, []float64{0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8}) || tk.label(0.3) != "0.3" {
-		t.Errorf("x ticks %v, label %q", got, tk.label(0.3))
 	}
 }

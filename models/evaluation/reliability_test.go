@@ -1,7 +1,6 @@
 package evaluation_test
 
 import (
-	"bytes"
 	"context"
 	"encoding/csv"
 	"errors"
@@ -290,74 +289,6 @@ func TestMeanCIAndSummaryReportMissingData(t *testing.T) {
 	wantErr(t, "Summary, share -1", err, evaluation.ErrInput, "share -1 of 1")
 	_, _, err = r.Summary(0, 0, nil)
 	wantErr(t, "Summary, nil metric", err, evaluation.ErrInput)
-}
-
-func TestWriteFigureSVGRejectsUndrawableFigures(t *testing.T) {
-	good := func() evaluation.Panel {
-		return evaluation.Panel{Title: "t", YLabel: "y", X: []float64{0.1, 0.2},
-			Lines: []evaluation.Line{{Name: "m", Mean: []float64{1, 2}, Half: []float64{0.1, 0.1}}}}
-	}
-	with := func(f func(*evaluation.Panel)) []evaluation.Panel {
-		p := good()
-		f(&p)
-		return []evaluation.Panel{good(), p}
-	}
-	for _, c := range []struct {
-		name   string
-		panels []evaluation.Panel
-		cols   int
-		want   error
-		text   string
-	}{
-		{"cols = 0", []evaluation.Panel{good()}, 0, evaluation.ErrInput, "cols = 0"},
-		{"cols < 0", []evaluation.Panel{good()}, -3, evaluation.ErrInput, "cols = -3"},
-		{"no panels", nil, 1, evaluation.ErrNoData, "no panels"},
-		{"empty panel", []evaluation.Panel{good(), {}}, 2, evaluation.ErrNoData, "panels[1]: no x values"},
-		{"short Mean", with(func(p *evaluation.Panel) { p.Lines[0].Mean = p.Lines[0].Mean[:1] }), 2, evaluation.ErrInput, "panels[1]: Lines[0]: 1 means and 2 half-widths for 2 x values"},
-		{"short Half", with(func(p *evaluation.Panel) { p.Lines[0].Half = nil }), 2, evaluation.ErrInput, "0 half-widths"},
-		{"NaN x", with(func(p *evaluation.Panel) { p.X[0] = nan }), 2, evaluation.ErrNotFinite, "X[0] = NaN"},
-		{"x not increasing", with(func(p *evaluation.Panel) { p.X[1] = p.X[0] }), 2, evaluation.ErrInput, "not increasing"},
-		{"infinite mean", with(func(p *evaluation.Panel) { p.Lines[0].Mean[1] = math.Inf(-1) }), 2, evaluation.ErrNotFinite, "Mean[1] = -Inf"},
-		{"NaN half", with(func(p *evaluation.Panel) { p.Lines[0].Half[0] = nan }), 2, evaluation.ErrNotFinite, "Half[0] = NaN"},
-		{"negative half", with(func(p *evaluation.Panel) { p.Lines[0].Half[0] = -1 }), 2, evaluation.ErrInput, "Half[0] = -1 is negative"},
-		{"overflowing band", with(func(p *evaluation.Panel) { p.Lines[0].Mean[0], p.Lines[0].Half[0] = math.MaxFloat64, math.MaxFloat64 }), 2, evaluation.ErrNotFinite, "beyond float64"},
-		{"NUL in a title", with(func(p *evaluation.Panel) { p.Title = "a\x00b" }), 2, evaluation.ErrText, "title"},
-		{"bad UTF-8 in a name", with(func(p *evaluation.Panel) { p.Lines[0].Name = "\xff" }), 2, evaluation.ErrText, "line name"},
-	} {
-		var buf bytes.Buffer
-		var err error
-		func() {
-			defer func() {
-				if r := recover(); r != nil {
-					err = fmt.Errorf("panic: %v", r)
-				}
-			}()
-			err = evaluation.WriteFigureSVG(&buf, c.panels, c.cols)
-		}()
-		wantErr(t, c.name, err, c.want, c.text)
-		if buf.Len() != 0 {
-			t.Errorf("%s: wrote %d bytes of a figure it rejects", c.name, buf.Len())
-		}
-	}
-}
-
-func TestWriteFigureSVGSinglePointAndGaps(t *testing.T) {
-	var buf bytes.Buffer
-	err := evaluation.WriteFigureSVG(&buf, []evaluation.Panel{
-		{Title: "one x", X: []float64{0.5}, Lines: []evaluation.Line{{Name: "a", Mean: []float64{3}, Half: []float64{0}}}},
-		{Title: "all missing", X: []float64{0.1, 0.2}, Lines: []evaluation.Line{{Name: "a", Mean: []float64{nan, nan}, Half: []float64{nan, nan}}}},
-	}, 5)
-	if err != nil {
-		t.Fatal(err)
-	}
-	s := buf.String()
-	if strings.Contains(s, "NaN") || strings.Contains(s, "Inf") {
-		t.Errorf("SVG holds a non-finite coordinate:\n%s", s)
-	}
-	// The single point sits mid-panel: x0 + (x1 − x0)/2 = 58 + 250/2.
-	if !strings.Contains(s, `<polyline class="mean" points="183.0,`) || strings.Count(s, `<polyline class="mean"`) != 1 {
-		t.Errorf("want one mean line, at x = 183:\n%s", s)
-	}
 }
 
 func TestScoreModelsRefuseToPredictBeforeFit(t *testing.T) {

@@ -1,0 +1,121 @@
+package history
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"strconv"
+	"time"
+
+	"github.com/skillgraph/skillgraph/internal/cli/input"
+
+	"github.com/skillgraph/skillgraph/models/evaluation"
+	"github.com/skillgraph/skillgraph/models/throughtime"
+)
+
+// units are the named units of time, in days.
+var units = map[string]float64{
+	"day": 1, "days": 1,
+	"week": 7, "weeks": 7,
+	"month": 365.25 / 12, "months": 365.25 / 12,
+	"year": 365.25, "years": 365.25,
+}
+
+// maxUnitDays is the longest unit, in days: the longest duration Go's
+// clock holds, 2⁶³ − 1 ns, about 292 years.
+const maxUnitDays = math.MaxInt64 / float64(24*time.Hour)
+
+// parseUnit reads -unit: a named unit or a positive number of days, at
+// most maxUnitDays.
+func parseUnit(s string) (time.Duration, error) {
+	d, ok := units[s]
+	if !ok {
+		var err error
+		d, err = strconv.ParseFloat(s, 64)
+		if err != nil || !(d > 0) {
+			return 0, errors.New("want days, weeks, months, years, or a positive number of days")
+		}
+		if !(d < maxUnitDays) {
+			return 0, fmt.Errorf("at most %.0f days (%.0f years), the longest unit a clock of nanoseconds holds", math.Floor(maxUnitDays), math.Floor(maxUnitDays/365.25))
+		}
+	}
+	u := time.Duration(d * float64(24*time.Hour))
+	if u <= 0 {
+		return 0, errors.New("shorter than a nanosecond")
+	}
+	return u, nil
+}
+
+// data is a history read from a file: its games, each at its time counted
+// in units since 1970, and its draws.
+type data struct {
+	games     []throughtime.Game
+	unit      time.Duration
+	draws     int     // games with two teams in the same place
+	drawShare float64 // the share of tied places, evaluation.DrawProbability
+	daily     bool    // every time is a date, at midnight UTC
+	home      []bool  // per game: the first team plays at home
+	homeGames int     // games with a home team
+	neutral   int     // home-and-away games on neutral ground
+}
+
+// clock turns a game's time back into a date and time, to the second.
+func (d data) clock(t float64) time.Time {
+	return time.Unix(int64(math.Round(t*d.unit.Seconds())), 0).UTC()
+}
+
+// date writes a game's time as a date if every time in the file is one,
+// else as an RFC 3339 timestamp.
+func (d data) date(t float64) string {
+	if d.daily {
+		return d.clock(t).Format(time.DateOnly)
+	}
+	return d.clock(t).Format(time.RFC3339)
+}
+
+// load reads a history in the long format or the scores format (told
+// apart by the header) through the record package, in time order, each
+// game at its time counted in units since 1970-01-01. The reader's notes
+// go to stderr.
+func load(stderr io.Writer, path string, unit time.Duration) (data, error) {
+	ms, err := input.Read(stderr, Prog, path, 0)
+	if err != nil {
+		return data{}, err
+	}
+	d := data{games: make([]throughtime.Game, len(ms)), unit: unit, daily: true,
+		drawShare: evaluation.DrawProbability(input.Ranked(ms))}
+	for k, m := range ms {
+		at, err := throughtime.At(m.Time, unit)
+		if err != nil {
+			return data{}, err
+		}
+		d.games[k] = throughtime.Game{Time: at, Teams: m.Players(), Ranks: m.Ranks(), Weights: m.Weights()}
+		d.home = append(d.home, m.Venue.HomeAdvantage())
+		if m.Venue.HomeAdvantage() {
+			d.homeGames++
+		}
+		if m.Venue.Neutral {
+			d.neutral++
+		}
+		if tied(m.Ranks()) {
+			d.draws++
+		}
+		if !m.Time.Equal(m.Time.Truncate(24 * time.Hour)) {
+			d.daily = false
+		}
+	}
+	return d, nil
+}
+
+// tied reports whether two teams share a place.
+func tied(ranks []int) bool {
+	seen := map[int]bool{}
+	for _, r := range ranks {
+		if seen[r] {
+			return true
+		}
+		seen[r] = true
+	}
+	return false
+}

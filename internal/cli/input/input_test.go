@@ -1,0 +1,78 @@
+package input
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/skillgraph/skillgraph/record"
+)
+
+func write(t *testing.T, body string) string {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "f.csv")
+	if err := os.WriteFile(path, []byte(body), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+// TestReadScored: a scores file out of order, with an unknown column and
+// a neutral match, comes back in time order, the notes on stderr, and as
+// scored matches with the home side first.
+func TestReadScored(t *testing.T) {
+	path := write(t, "date,home,away,home_score,away_score,neutral,referee\n"+
+		"2020-01-08,Bees,Ants,0,3,1,Kim\n2020-01-01,Ants,Bees,2,2,0,Lee\n")
+	var notes strings.Builder
+	ms, err := Read(&notes, "prog", path, record.Scores)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "prog: " + path + ": 1 match out of time order was moved into place\nprog: " + path + ": ignored unknown columns \"referee\"\n"
+	if notes.String() != want {
+		t.Errorf("notes %q, want %q", notes.String(), want)
+	}
+	sc, neutral, err := Scored(path, ms)
+	if err != nil || neutral != 1 || len(sc) != 2 {
+		t.Fatalf("%+v, %d neutral, %v", sc, neutral, err)
+	}
+	if m := sc[0]; m.Date != "2020-01-01" || m.Home != "Ants" || m.Away != "Bees" || m.HomeScore != 2 || m.AwayScore != 2 {
+		t.Errorf("first match %+v", m)
+	}
+	if m := sc[1]; m.Date != "2020-01-08" || m.Home != "Bees" || m.HomeScore != 0 || m.AwayScore != 3 {
+		t.Errorf("second match %+v", m)
+	}
+	// Ranked: the home side first, the away win ranked ahead.
+	r := Ranked(ms)
+	if !slices.Equal(r[1].Ranks, []int{2, 1}) || r[1].Teams[0][0] != "Bees" || !slices.Equal(r[0].Ranks, []int{1, 1}) {
+		t.Errorf("ranked %+v", r)
+	}
+}
+
+func TestReadErrors(t *testing.T) {
+	var notes strings.Builder
+	if _, err := Read(&notes, "p", write(t, "date,home,away,home_score,away_score\n"), 0); !errors.Is(err, record.ErrEmptyFile) {
+		t.Errorf("header only: %v", err)
+	}
+	if _, err := Read(&notes, "p", filepath.Join(t.TempDir(), "none.csv"), 0); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("missing file: %v", err)
+	}
+	long := write(t, "match_id,time,team,player,rank\nr,2020-01-01,a,a,1\nr,2020-01-01,b,b,2\nr,2020-01-01,c,c,3\n")
+	if _, err := Read(&notes, "p", long, record.Scores); err == nil {
+		t.Errorf("a long file read as scores")
+	}
+	ms, err := Read(&notes, "p", long, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// A race of three without scores is no scored match.
+	if _, _, err := Scored(long, ms); err == nil || !strings.Contains(err.Error(), "match r: 3 teams, scores false") {
+		t.Errorf("Scored on a race: %v", err)
+	}
+	if notes.Len() != 0 {
+		t.Errorf("notes for files in order: %q", notes.String())
+	}
+}

@@ -1,0 +1,134 @@
+package serve
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"log"
+	"net"
+	"net/http"
+	"os"
+	"os/signal"
+	"syscall"
+	"time"
+
+	"github.com/skillgraph/skillgraph/internal/cli"
+	"github.com/skillgraph/skillgraph/internal/server"
+	"github.com/skillgraph/skillgraph/internal/store"
+)
+
+// Summary is the subcommand's one-line description.
+const Summary = "serve a league's rating page (leaderboard, histories, match entry) on SQLite or PostgreSQL"
+
+const synopsis = "skillgraph serve [-db FILE|postgres://…] [-addr 127.0.0.1:8080] [-token TOKEN] [-import CSV] [-draw p]"
+
+// Run runs `skillgraph serve` with args (without the command's name) and
+// returns its exit status. It serves until SIGINT or SIGTERM.
+func Run(args []string, stdout, stderr io.Writer) int {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	return run(ctx, args, stdout, stderr)
+}
+
+func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("skillgraph serve", flag.ContinueOnError)
+	dsn := fs.String("db", "league.db", "the league: an SQLite `file` (created if missing) or a postgres:// URL")
+	addr := fs.String("addr", "127.0.0.1:8080", "the `address` to listen on")
+	token := fs.String("token", "", "the `token` writes need (default $SKILLGRAPH_TOKEN, else a random one printed on stderr)")
+	imp := fs.String("import", "", "add the matches of this CSV `file` (match_id,time,team,player,rank) before serving")
+	draw := fs.Float64("draw", -1, "set the league's draw `probability` in [0, 1), re-rating every match")
+	if status, done := cli.Parse(fs, args, synopsis, stderr); done {
+		return status
+	}
+	prog := fs.Name()
+	if *token == "" {
+		*token = os.Getenv("SKILLGRAPH_TOKEN")
+	}
+	if *token == "" {
+		var b [16]byte
+		rand.Read(b[:])
+		*token = hex.EncodeToString(b[:])
+		fmt.Fprintf(stderr, "%s: no -token or SKILLGRAPH_TOKEN: writes need this token: %s\n", prog, *token)
+	}
+	db, err := store.Open(ctx, *dsn)
+	if err != nil {
+		fmt.Fprintf(stderr, "%s: %v\n", prog, err)
+		return cli.Error
+	}
+	defer db.Close()
+	if *draw != -1 {
+		if err := db.SetDrawProbability(ctx, *draw); err != nil {
+			fmt.Fprintf(stderr, "%s: -draw: %v\n", prog, err)
+			return cli.Error
+		}
+	}
+	if *imp != "" {
+		if err := importCSV(ctx, db, *imp, stdout); err != nil {
+			fmt.Fprintf(stderr, "%s: -import %s: %v\n", prog, *imp, err)
+			return cli.Error
+		}
+	}
+	h, err := server.New(server.Config{Store: db, Token: *token, ErrorLog: log.New(stderr, "", log.LstdFlags)})
+	if err != nil {
+		fmt.Fprintf(stderr, "%s: %v\n", prog, err)
+		return cli.Error
+	}
+	ln, err := net.Listen("tcp", *addr)
+	if err != nil {
+		fmt.Fprintf(stderr, "%s: %v\n", prog, err)
+		return cli.Error
+	}
+	srv := &http.Server{
+		Handler:           h,
+		ReadHeaderTimeout: 5 * time.Second,
+		ReadTimeout:       30 * time.Second,
+		WriteTimeout:      60 * time.Second,
+		IdleTimeout:       120 * time.Second,
+		MaxHeaderBytes:    16 << 10,
+		ErrorLog:          log.New(stderr, "", log.LstdFlags),
+	}
+	fmt.Fprintf(stdout, "serving the league in %s on http://%s/\n", store.Redact(*dsn), ln.Addr())
+	errc := make(chan error, 1)
+	go func() { errc <- srv.Serve(ln) }()
+	select {
+	case err := <-errc:
+		fmt.Fprintf(stderr, "%s: %v\n", prog, err)
+		return cli.Error
+	case <-ctx.Done():
+	}
+	sctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	if err := srv.Shutdown(sctx); err != nil && !errors.Is(err, http.ErrServerClosed) {
+		fmt.Fprintf(stderr, "%s: shut down: %v\n", prog, err)
+		return cli.Error
+	}
+	return cli.OK
+}
+
+func importCSV(ctx context.Context, db store.Store, path string, stdout io.Writer) error {
+	f, err := os.Open(path)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	ms, err := server.ReadCSV(path, f)
+	if err != nil {
+		return err
+	}
+	added := 0
+	for _, m := range ms {
+		_, created, err := db.Add(ctx, m)
+		if err != nil {
+			return err
+		}
+		if created {
+			added++
+		}
+	}
+	fmt.Fprintf(stdout, "imported %s: %d matches, %d new\n", path, len(ms), added)
+	return nil
+}

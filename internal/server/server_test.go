@@ -1,0 +1,456 @@
+package server_test
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"log"
+	"math"
+	"net/http"
+	"net/http/cookiejar"
+	"net/http/httptest"
+	"net/url"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/skillgraph/skillgraph/internal/server"
+	"github.com/skillgraph/skillgraph/internal/store"
+	"github.com/skillgraph/skillgraph/internal/store/storetest"
+	"github.com/skillgraph/skillgraph/models/trueskill"
+)
+
+const token = "s3cret-token"
+
+var now = time.Date(2025, 5, 1, 10, 0, 0, 0, time.UTC)
+
+type league struct {
+	t   *testing.T
+	db  *store.DB
+	srv *httptest.Server
+}
+
+func newLeague(t *testing.T) *league {
+	t.Helper()
+	db, err := store.Open(context.Background(), filepath.Join(t.TempDir(), "league.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	h, err := server.New(server.Config{Store: db, Token: token, ErrorLog: log.New(io.Discard, "", 0), Now: func() time.Time { return now }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewServer(h)
+	t.Cleanup(srv.Close)
+	return &league{t, db, srv}
+}
+
+// do sends a request and returns the status and body.
+func (l *league) do(method, path, auth, body string) (int, string) {
+	l.t.Helper()
+	req, err := http.NewRequest(method, l.srv.URL+path, strings.NewReader(body))
+	if err != nil {
+		l.t.Fatal(err)
+	}
+	if auth != "" {
+		req.Header.Set("Authorization", "Bearer "+auth)
+	}
+	res, err := l.srv.Client().Do(req)
+	if err != nil {
+		l.t.Fatal(err)
+	}
+	defer res.Body.Close()
+	b, _ := io.ReadAll(res.Body)
+	return res.StatusCode, string(b)
+}
+
+func (l *league) post(body string) (int, string) {
+	l.t.Helper()
+	return l.do("POST", "/api/matches", token, body)
+}
+
+func (l *league) csv() string {
+	l.t.Helper()
+	code, body := l.do("GET", "/api/matches.csv", "", "")
+	if code != 200 {
+		l.t.Fatalf("GET /api/matches.csv: %d %s", code, body)
+	}
+	return body
+}
+
+type board struct {
+	Params  trueskill.Params `json:"params"`
+	Players []server.Row     `json:"players"`
+}
+
+func (l *league) board() board {
+	l.t.Helper()
+	code, body := l.do("GET", "/api/leaderboard", "", "")
+	if code != 200 {
+		l.t.Fatalf("GET /api/leaderboard: %d %s", code, body)
+	}
+	var b board
+	if err := json.Unmarshal([]byte(body), &b); err != nil {
+		l.t.Fatal(err)
+	}
+	return b
+}
+
+// checkReplay checks the served leaderboard against rating the exported
+// CSV's matches in file order.
+func (l *league) checkReplay() {
+	l.t.Helper()
+	ms, err := server.ReadCSV("matches.csv", strings.NewReader(l.csv()))
+	if err != nil {
+		l.t.Fatal(err)
+	}
+	b := l.board()
+	ratings, games := storetest.Replay(l.t, b.Params, ms)
+	if len(b.Players) != len(ratings) {
+		l.t.Fatalf("%d players served, %d in the replay", len(b.Players), len(ratings))
+	}
+	s0 := b.Params.Sigma
+	for i, row := range b.Players {
+		r := ratings[row.Name]
+		if math.Abs(row.Mu-r.Mu) > 1e-12 || math.Abs(row.Sigma-r.Sigma) > 1e-12 || row.Games != games[row.Name] {
+			l.t.Fatalf("%s: served μ=%v σ=%v in %d games, replay %v in %d", row.Name, row.Mu, row.Sigma, row.Games, r, games[row.Name])
+		}
+		if want := (r.Mu - r.Sigma) * 48; math.Abs(row.DisplayRating-want) > 1e-9 {
+			l.t.Fatalf("%s: display rating %v, want (μ−σ)·48 = %v", row.Name, row.DisplayRating, want)
+		}
+		if want := 1 - r.Sigma*r.Sigma/(s0*s0); math.Abs(row.Stability-want) > 1e-12 {
+			l.t.Fatalf("%s: stability %v, want 1 − σ²/σ₀² = %v", row.Name, row.Stability, want)
+		}
+		if i > 0 && row.DisplayRating > b.Players[i-1].DisplayRating {
+			l.t.Fatalf("leaderboard out of order at %d: %+v after %+v", i, row, b.Players[i-1])
+		}
+	}
+}
+
+func TestAPI(t *testing.T) {
+	l := newLeague(t)
+	bodies := []string{
+		`{"id":"g1","time":"2025-03-01T18:00:00Z","teams":[["Ada","Bo"],["Cy"]],"ranks":[1,2]}`,
+		`{"id":"g2","time":"2025-03-02T18:00:00Z","teams":[["Ada"],["Cy"],["Dee"]],"ranks":[2,1,2]}`,
+		`{"id":"g3","time":"2025-03-03T18:00:00+02:00","teams":[["Bo"],["Dee"]],"ranks":[1,1]}`,
+		`{"time":"2025-03-04T18:00:00Z","teams":[["Cy","Dee"],["Ada","Bo"]],"ranks":[2,1]}`,
+		// Earlier than the others: re-rates from its place.
+		`{"id":"g0","time":"2025-02-01T09:00:00Z","teams":[["Bo"],["Ada"]],"ranks":[1,2]}`,
+	}
+	for _, b := range bodies {
+		if code, body := l.post(b); code != http.StatusCreated {
+			t.Fatalf("POST %s: %d %s", b, code, body)
+		}
+		l.checkReplay()
+	}
+	csv := l.csv()
+	// A retry is acknowledged and changes nothing; the id for another game
+	// is a conflict.
+	if code, body := l.post(bodies[1]); code != http.StatusOK || !strings.Contains(body, `"created": false`) {
+		t.Fatalf("retry: %d %s", code, body)
+	}
+	if code, body := l.post(strings.Replace(bodies[1], "[2,1,2]", "[1,2,3]", 1)); code != http.StatusConflict {
+		t.Fatalf("same id, other game: %d %s", code, body)
+	}
+	if got := l.csv(); got != csv {
+		t.Fatalf("a retry or conflict changed the record:\n%s\nwas\n%s", got, csv)
+	}
+	if !strings.HasPrefix(csv, "match_id,time,team,player,rank\ng0,2025-02-01T09:00:00Z,Bo,Bo,1\ng0,2025-02-01T09:00:00Z,Ada,Ada,2\ng1,") {
+		t.Fatalf("CSV:\n%s", csv)
+	}
+	// Correct a match, then delete one.
+	if code, body := l.do("PUT", "/api/matches/g1", token, `{"time":"2025-03-05T18:00:00Z","teams":[["Ada"],["Bo","Cy"]],"ranks":[1,2]}`); code != 200 {
+		t.Fatalf("PUT: %d %s", code, body)
+	}
+	l.checkReplay()
+	if code, body := l.do("DELETE", "/api/matches/g2", token, ""); code != 200 {
+		t.Fatalf("DELETE: %d %s", code, body)
+	}
+	l.checkReplay()
+	if code, _ := l.do("DELETE", "/api/matches/g2", token, ""); code != http.StatusNotFound {
+		t.Fatalf("second DELETE: %d, want 404", code)
+	}
+	// A player's page: one point per match, head-to-heads counted by hand
+	// from the record (g0: Bo beat Ada; g3: Bo drew Dee; g4: Ada+Bo, team
+	// mates, beat Cy+Dee; g1 corrected: Ada beat Bo+Cy).
+	code, body := l.do("GET", "/api/players/Bo", "", "")
+	if code != 200 {
+		t.Fatalf("GET /api/players/Bo: %d %s", code, body)
+	}
+	var pv server.PlayerView
+	if err := json.Unmarshal([]byte(body), &pv); err != nil {
+		t.Fatal(err)
+	}
+	if len(pv.History) != 4 || pv.Games != 4 {
+		t.Fatalf("Bo's history has %d points, %d games, want 4", len(pv.History), pv.Games)
+	}
+	want := map[string][3]int{"Ada": {1, 0, 1}, "Cy": {1, 0, 0}, "Dee": {1, 1, 0}}
+	for _, r := range pv.HeadToHeads {
+		if w := want[r.Opponent]; [3]int{r.Won, r.Drawn, r.Lost} != w {
+			t.Errorf("Bo v %s: %d-%d-%d, want %v", r.Opponent, r.Won, r.Drawn, r.Lost, w)
+		}
+		delete(want, r.Opponent)
+	}
+	if len(want) != 0 {
+		t.Errorf("head-to-heads missing: %v", want)
+	}
+	if code, _ := l.do("GET", "/api/players/Nobody", "", ""); code != http.StatusNotFound {
+		t.Fatalf("unknown player: %d, want 404", code)
+	}
+}
+
+// TestBadInput sends writes that must be refused and checks each status,
+// message, and that the record did not change.
+func TestBadInput(t *testing.T) {
+	l := newLeague(t)
+	if code, body := l.post(`{"id":"ok","time":"2025-03-01T18:00:00Z","teams":[["Ada"],["Bo"]],"ranks":[1,2]}`); code != 201 {
+		t.Fatalf("%d %s", code, body)
+	}
+	before := l.csv()
+	big := `{"id":"big","time":"2025-03-01T18:00:00Z","teams":[["` + strings.Repeat("x", server.MaxBody) + `"],["Bo"]],"ranks":[1,2]}`
+	cases := []struct {
+		method, path, auth, body string
+		code                     int
+		msg                      string
+	}{
+		{"POST", "/api/matches", "", `{}`, 401, "Authorization"},
+		{"POST", "/api/matches", "wrong", `{}`, 401, "Authorization"},
+		{"POST", "/api/matches", token + "x", `{}`, 401, "Authorization"},
+		{"DELETE", "/api/matches/ok", "", ``, 401, "Authorization"},
+		{"PUT", "/api/matches/ok", "nope", `{}`, 401, "Authorization"},
+		{"POST", "/api/matches", token, ``, 400, "not a match's JSON"},
+		{"POST", "/api/matches", token, `not json`, 400, "not a match's JSON"},
+		{"POST", "/api/matches", token, `[]`, 400, "not a match's JSON"},
+		{"POST", "/api/matches", token, `{"time":"2025-03-01T18:00:00Z","teams":[["A"],["B"]],"ranks":[1,2]} {}`, 400, "more than one"},
+		{"POST", "/api/matches", token, `{"time":"2025-03-01T18:00:00Z","teams":[["A"],["B"]],"ranks":[1,2],"score":3}`, 400, "unknown field"},
+		{"POST", "/api/matches", token, `{"teams":[["A"],["B"]],"ranks":[1,2]}`, 400, `is missing`},
+		{"POST", "/api/matches", token, `{"time":"yesterday","teams":[["A"],["B"]],"ranks":[1,2]}`, 400, "is not RFC 3339"},
+		{"POST", "/api/matches", token, `{"time":"2025-03-01","teams":[["A"],["B"]],"ranks":[1,2]}`, 400, "is not RFC 3339"},
+		{"POST", "/api/matches", token, `{"time":"2025-03-01T18:00:00Z","teams":[["A"]],"ranks":[1]}`, 400, "2 to 64 teams"},
+		{"POST", "/api/matches", token, `{"time":"2025-03-01T18:00:00Z","teams":[["A"],[]],"ranks":[1,2]}`, 400, "team 2 needs"},
+		{"POST", "/api/matches", token, `{"time":"2025-03-01T18:00:00Z","teams":[["A"],["A"]],"ranks":[1,2]}`, 400, "twice"},
+		{"POST", "/api/matches", token, `{"time":"2025-03-01T18:00:00Z","teams":[["A"],[""]],"ranks":[1,2]}`, 400, "player name: empty name"},
+		{"POST", "/api/matches", token, `{"time":"2025-03-01T18:00:00Z","teams":[["A"],["B\u0007"]],"ranks":[1,2]}`, 400, "control"},
+		{"POST", "/api/matches", token, `{"time":"2025-03-01T18:00:00Z","teams":[["A"],["B"]],"ranks":[1]}`, 400, "1 ranks for 2 teams"},
+		{"POST", "/api/matches", token, `{"time":"2025-03-01T18:00:00Z","teams":[["A"],["B"]],"ranks":[1,-2]}`, 400, "outside"},
+		{"POST", "/api/matches", token, `{"time":"2025-03-01T18:00:00Z","teams":[["A"],["B"]],"ranks":[1,1.5]}`, 400, "not a match's JSON"},
+		{"POST", "/api/matches", token, `{"id":" a","time":"2025-03-01T18:00:00Z","teams":[["A"],["B"]],"ranks":[1,2]}`, 400, "match id"},
+		{"POST", "/api/matches", token, `{"id":"ok","time":"2025-03-01T18:00:00Z","teams":[["A"],["B"]],"ranks":[1,2]}`, 409, "stored with other"},
+		{"POST", "/api/matches", token, big, 413, "larger than"},
+		{"PUT", "/api/matches/ok", token, `{"id":"other","time":"2025-03-01T18:00:00Z","teams":[["A"],["B"]],"ranks":[1,2]}`, 400, "not the path's"},
+		{"PUT", "/api/matches/missing", token, `{"time":"2025-03-01T18:00:00Z","teams":[["A"],["B"]],"ranks":[1,2]}`, 404, "no match"},
+		{"DELETE", "/api/matches/missing", token, ``, 404, "no match"},
+	}
+	for _, c := range cases {
+		code, body := l.do(c.method, c.path, c.auth, c.body)
+		if code != c.code || !strings.Contains(body, c.msg) {
+			t.Errorf("%s %s %.60q: %d %s, want %d saying %q", c.method, c.path, c.body, code, body, c.code, c.msg)
+		}
+		if after := l.csv(); after != before {
+			t.Fatalf("%s %.60q changed the record:\n%s", c.method, c.body, after)
+		}
+	}
+}
+
+// browser is an HTTP client with a cookie jar, sending what a browser
+// sends on a same-origin form post.
+type browser struct {
+	l *league
+	c *http.Client
+}
+
+func (l *league) browser() *browser {
+	jar, _ := cookiejar.New(nil)
+	return &browser{l, &http.Client{Jar: jar, CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}}
+}
+
+func (b *browser) send(method, path string, form url.Values, site string) (int, string, http.Header) {
+	b.l.t.Helper()
+	req, err := http.NewRequest(method, b.l.srv.URL+path, strings.NewReader(form.Encode()))
+	if err != nil {
+		b.l.t.Fatal(err)
+	}
+	if form != nil {
+		req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+	}
+	if site != "" {
+		req.Header.Set("Sec-Fetch-Site", site)
+	}
+	res, err := b.c.Do(req)
+	if err != nil {
+		b.l.t.Fatal(err)
+	}
+	defer res.Body.Close()
+	body, _ := io.ReadAll(res.Body)
+	return res.StatusCode, string(body), res.Header
+}
+
+var csrfRE = regexp.MustCompile(`name="csrf" value="([0-9a-f]+)"`)
+
+func TestForm(t *testing.T) {
+	l := newLeague(t)
+	b := l.browser()
+	// Not logged in: the form sends to the login page, and a post is refused.
+	if code, _, h := b.send("GET", "/matches/new", nil, ""); code != http.StatusSeeOther || !strings.HasPrefix(h.Get("Location"), "/login") {
+		t.Fatalf("form before login: %d %v", code, h)
+	}
+	form := url.Values{"time": {"2025-03-01T18:30"}, "team1": {"Ada, Bo"}, "rank1": {"2"}, "team2": {"Cy"}, "rank2": {"1"}}
+	if code, _, _ := b.send("POST", "/matches", form, "same-origin"); code != http.StatusForbidden {
+		t.Fatalf("post before login: %d", code)
+	}
+	if code, body, _ := b.send("POST", "/login", url.Values{"token": {"wrong"}}, "same-origin"); code != http.StatusForbidden || !strings.Contains(body, "wrong token") {
+		t.Fatalf("wrong token: %d", code)
+	}
+	code, _, h := b.send("POST", "/login", url.Values{"token": {token}, "next": {"/matches/new"}}, "same-origin")
+	if code != http.StatusSeeOther || h.Get("Location") != "/matches/new" || !strings.Contains(h.Get("Set-Cookie"), "SameSite=Strict") || !strings.Contains(h.Get("Set-Cookie"), "HttpOnly") {
+		t.Fatalf("login: %d %v", code, h)
+	}
+	code, page, _ := b.send("GET", "/matches/new", nil, "")
+	sub := csrfRE.FindStringSubmatch(page)
+	if code != 200 || sub == nil {
+		t.Fatalf("form: %d, no csrf token in\n%s", code, page)
+	}
+	// Without the form's token, or from another site, the post is refused.
+	if code, _, _ := b.send("POST", "/matches", form, "same-origin"); code != http.StatusForbidden {
+		t.Fatalf("post without the csrf token: %d", code)
+	}
+	form.Set("csrf", sub[1])
+	if code, _, _ := b.send("POST", "/matches", form, "cross-site"); code != http.StatusForbidden {
+		t.Fatalf("cross-site post: %d", code)
+	}
+	if got := l.csv(); got != "match_id,time,team,player,rank\n" {
+		t.Fatalf("refused posts stored:\n%s", got)
+	}
+	// Bad forms: 400, saying what is wrong, storing nothing.
+	bad := []struct {
+		edit func(url.Values)
+		msg  string
+	}{
+		{func(f url.Values) { f.Set("time", "soon") }, "not YYYY-MM-DDTHH:MM"},
+		{func(f url.Values) { f.Del("team2") }, "at least two teams"},
+		{func(f url.Values) { f.Set("rank2", "") }, "team 2 has no place"},
+		{func(f url.Values) { f.Set("rank2", "first") }, "not a whole number"},
+		{func(f url.Values) { f.Set("team2", "Ada") }, "twice"},
+		{func(f url.Values) { f.Set("team2", " , ") }, "team 2 has no names"},
+	}
+	for _, c := range bad {
+		f := url.Values{}
+		for k, v := range form {
+			f[k] = v
+		}
+		c.edit(f)
+		code, body, _ := b.send("POST", "/matches", f, "same-origin")
+		if code != http.StatusBadRequest || !strings.Contains(body, c.msg) {
+			t.Errorf("form %v: %d, want 400 saying %q", f, code, c.msg)
+		}
+	}
+	if got := l.csv(); got != "match_id,time,team,player,rank\n" {
+		t.Fatalf("bad forms stored:\n%s", got)
+	}
+	if code, _, h := b.send("POST", "/matches", form, "same-origin"); code != http.StatusSeeOther || h.Get("Location") != "/" {
+		t.Fatalf("form post: %d %v", code, h)
+	}
+	if got := l.csv(); !strings.Contains(got, ",2025-03-01T18:30:00Z,Ada+Bo,Ada,2\n") || !strings.Contains(got, ",2025-03-01T18:30:00Z,Cy,Cy,1\n") {
+		t.Fatalf("stored:\n%s", got)
+	}
+	l.checkReplay()
+	// Deleting through the matches page.
+	ms, _ := server.ReadCSV("matches.csv", strings.NewReader(l.csv()))
+	if code, _, _ := b.send("POST", "/matches/"+ms[0].ID+"/delete", url.Values{"csrf": {sub[1]}}, "same-origin"); code != http.StatusSeeOther {
+		t.Fatalf("delete: %d", code)
+	}
+	if got := l.csv(); got != "match_id,time,team,player,rank\n" {
+		t.Fatalf("after delete:\n%s", got)
+	}
+	// Logging out ends the session.
+	b.send("POST", "/logout", url.Values{}, "same-origin")
+	if code, _, _ := b.send("POST", "/matches", form, "same-origin"); code != http.StatusForbidden {
+		t.Fatalf("post after logout: %d", code)
+	}
+}
+
+func TestEscaping(t *testing.T) {
+	l := newLeague(t)
+	evil := `<script>alert("x")</script>&"'/?`
+	body, _ := json.Marshal(map[string]any{"time": "2025-03-01T18:00:00Z", "teams": [][]string{{evil}, {"Bo"}}, "ranks": []int{1, 2}})
+	if code, b := l.post(string(body)); code != 201 {
+		t.Fatalf("%d %s", code, b)
+	}
+	for _, path := range []string{"/", "/players/" + url.PathEscape(evil), "/players/Bo", "/matches", "/matchup?a=" + url.QueryEscape(evil) + "&b=Bo"} {
+		code, page := l.do("GET", path, "", "")
+		if code != 200 {
+			t.Fatalf("GET %s: %d\n%s", path, code, page)
+		}
+		if strings.Contains(page, "<script") || strings.Contains(page, `alert("x")`) {
+			t.Fatalf("GET %s: the name is not escaped:\n%s", path, page)
+		}
+		if !strings.Contains(page, "&lt;script&gt;") {
+			t.Fatalf("GET %s: the escaped name is missing:\n%s", path, page)
+		}
+	}
+}
+
+func TestPages(t *testing.T) {
+	l := newLeague(t)
+	for i := range 6 {
+		body := fmt.Sprintf(`{"time":"2025-03-0%dT18:00:00Z","teams":[["Ada"],["Bo"],["Cy"]],"ranks":[1,2,%d]}`, i+1, 2+i%2)
+		if code, b := l.post(body); code != 201 {
+			t.Fatalf("%d %s", code, b)
+		}
+	}
+	code, page := l.do("GET", "/players/Ada", "", "")
+	if code != 200 {
+		t.Fatalf("%d %s", code, page)
+	}
+	// The plot's line has one point per match and one for the start.
+	line := regexp.MustCompile(`<svg id="history"(?s:.*?)<path d="M[0-9.,-]+((?:L[0-9.,-]+)*)" style="fill:none;stroke:#[0-9A-F]+;stroke-width:1.5"`).FindStringSubmatch(page)
+	if line == nil || strings.Count(line[1], "L") != 6 {
+		t.Fatalf("plot line: %v", line)
+	}
+	for _, want := range []string{`id="recent"`, `id="h2h"`, ">Bo</a>", ">Cy</a>", "won"} {
+		if !strings.Contains(page, want) {
+			t.Errorf("player page lacks %q", want)
+		}
+	}
+	// The match-up page's numbers are trueskill's Predict and Quality for
+	// the served ratings.
+	b := l.board()
+	r := map[string]trueskill.Rating{}
+	for _, row := range b.Players {
+		r[row.Name] = trueskill.Rating{Mu: row.Mu, Sigma: row.Sigma}
+	}
+	pr, err := b.Params.Predict([]trueskill.Rating{r["Ada"], r["Cy"]}, []trueskill.Rating{r["Bo"]})
+	if err != nil {
+		t.Fatal(err)
+	}
+	q, _ := b.Params.Quality([][]trueskill.Rating{{r["Ada"], r["Cy"]}, {r["Bo"]}}, nil)
+	code, page = l.do("GET", "/matchup?a=Ada,+Cy&b=Bo", "", "")
+	for _, want := range []string{fmt.Sprintf("%.3f", pr.Win), fmt.Sprintf("%.3f", pr.Draw), fmt.Sprintf("%.3f", pr.Loss), fmt.Sprintf("%.3f", q)} {
+		if code != 200 || !strings.Contains(page, "<td>"+want+"</td>") {
+			t.Fatalf("match-up page (%d) lacks %s:\n%s", code, want, page)
+		}
+	}
+	if code, page := l.do("GET", "/matchup?a=Ada&b=Ada", "", ""); code != 400 || !strings.Contains(page, "twice") {
+		t.Fatalf("match-up of a player with themself: %d", code)
+	}
+	// Fairest pairings: the three pairs, by quality computed here.
+	rows := regexp.MustCompile(`<tr><td class="left">(\w+)</td><td class="left">(\w+)</td>`).FindAllStringSubmatch(page, -1)
+	if len(rows) != 3 {
+		t.Fatalf("pairings: %v", rows)
+	}
+	last := 2.0
+	for _, row := range rows {
+		q, _ := b.Params.Quality([][]trueskill.Rating{{r[row[1]]}, {r[row[2]]}}, nil)
+		if q > last {
+			t.Fatalf("pairings out of order: %v", rows)
+		}
+		last = q
+	}
+	if code, _ := l.do("GET", "/nope", "", ""); code != 404 {
+		t.Fatalf("unknown page: %d", code)
+	}
+}

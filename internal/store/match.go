@@ -1,0 +1,136 @@
+package store
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/skillgraph/skillgraph/record"
+)
+
+// Limits on a match, so that one request cannot make the server do
+// unbounded work.
+const (
+	MaxTeams      = 64           // teams in a match
+	MaxTeamSize   = 64           // players in a team
+	MaxNameLength = 64           // bytes in a player's name
+	MaxIDLength   = record.MaxID // bytes in a match's id
+)
+
+// Sentinel errors a caller can act on (with errors.Is).
+var (
+	// ErrInvalid marks a match or setting that cannot be stored; the
+	// error's text says what is wrong.
+	ErrInvalid = errors.New("invalid")
+	// ErrNotFound is returned for a match id that is not stored.
+	ErrNotFound = errors.New("not found")
+	// ErrConflict is returned when a match is added with the id of a
+	// stored match that differs from it.
+	ErrConflict = errors.New("conflict")
+)
+
+// Match is one stored game. Ranks hold one rank per team, lower better,
+// equal ranks a draw.
+type Match struct {
+	ID    string     `json:"id"`
+	Time  time.Time  `json:"time"`
+	Teams [][]string `json:"teams"`
+	Ranks []int      `json:"ranks"`
+}
+
+func invalid(format string, a ...any) error {
+	return fmt.Errorf("%w: %s", ErrInvalid, fmt.Sprintf(format, a...))
+}
+
+// CheckName reports whether name can be a player's name: at most
+// MaxNameLength bytes of text (record.CheckName: UTF-8, no control
+// characters, not empty) with no space at either end.
+func CheckName(name string) error { return checkText("player name", name, MaxNameLength) }
+
+// CheckID reports whether id can be a match's id: at most MaxIDLength
+// bytes of text (record.CheckName) with no space at either end.
+func CheckID(id string) error { return checkText("match id", id, MaxIDLength) }
+
+// checkText checks a name or id s of at most most bytes; what names it.
+func checkText(what, s string, most int) error {
+	if err := record.CheckName(what, s); err != nil {
+		return fmt.Errorf("%w: %w", ErrInvalid, err)
+	}
+	switch {
+	case len(s) > most:
+		return invalid("%s %.20q… longer than %d bytes", what, s, most)
+	case strings.TrimSpace(s) != s:
+		return invalid("%s %q starts or ends with a space", what, s)
+	}
+	return nil
+}
+
+// Check reports the first thing wrong with m, wrapping ErrInvalid: its id,
+// its time (zero, or outside the years 1-9999), the number and size of its
+// teams, a player's name, a player in two places, or the ranks.
+func (m *Match) Check() error {
+	if err := CheckID(m.ID); err != nil {
+		return err
+	}
+	if m.Time.IsZero() || m.Time.Year() < 1 || m.Time.Year() > 9999 {
+		return invalid("match time missing or outside the years 1 to 9999")
+	}
+	if n := len(m.Teams); n < 2 || n > MaxTeams {
+		return invalid("a match needs 2 to %d teams, got %d", MaxTeams, n)
+	}
+	seen := map[string]bool{}
+	for j, team := range m.Teams {
+		if len(team) == 0 || len(team) > MaxTeamSize {
+			return invalid("team %d needs 1 to %d players, got %d", j+1, MaxTeamSize, len(team))
+		}
+		for _, name := range team {
+			if err := CheckName(name); err != nil {
+				return fmt.Errorf("team %d: %w", j+1, err)
+			}
+			if seen[name] {
+				return invalid("player %q appears twice in the match", name)
+			}
+			seen[name] = true
+		}
+	}
+	if len(m.Ranks) != len(m.Teams) {
+		return invalid("%d ranks for %d teams: give one rank per team", len(m.Ranks), len(m.Teams))
+	}
+	for j, r := range m.Ranks {
+		if r < 1 || r > MaxTeams {
+			return invalid("rank %d of team %d is outside 1 to %d", r, j+1, MaxTeams)
+		}
+	}
+	return nil
+}
+
+// Drawn reports whether two or more teams of m share a rank.
+func (m *Match) Drawn() bool {
+	for i := range m.Ranks {
+		for j := range i {
+			if m.Ranks[i] == m.Ranks[j] {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// same reports whether a and b record the same game (ids aside).
+func same(a, b *Match) bool {
+	if !a.Time.Equal(b.Time) || len(a.Teams) != len(b.Teams) {
+		return false
+	}
+	for j := range a.Teams {
+		if a.Ranks[j] != b.Ranks[j] || len(a.Teams[j]) != len(b.Teams[j]) {
+			return false
+		}
+		for i := range a.Teams[j] {
+			if a.Teams[j][i] != b.Teams[j][i] {
+				return false
+			}
+		}
+	}
+	return true
+}
