@@ -51,43 +51,34 @@ func cavityPool(f graph.Factor) []graph.Edges {
 	return out
 }
 
-// benchUpdate computes every edge's message of f at a different pool
-// entry each iteration.
-func benchUpdate(b *testing.B, f graph.Factor) {
+// updates returns a loop for sharedtest.Interleave: n updates of every
+// edge's message of f, at a different pool entry each iteration.
+func updates(b *testing.B, f graph.Factor) func(n int) {
 	pool := cavityPool(f)
-	b.ReportAllocs()
-	b.ResetTimer()
-	for i := 0; i < b.N; i++ {
-		e := pool[i%poolSize]
-		for j := range f.Arity() {
-			if _, err := f.Message(j, e); err != nil {
-				b.Fatal(err)
+	next := 0
+	return func(n int) {
+		for range n {
+			e := pool[next]
+			next = (next + 1) % poolSize
+			for j := range f.Arity() {
+				if _, err := f.Message(j, e); err != nil {
+					b.Fatal(err)
+				}
 			}
 		}
 	}
 }
 
-// marginBaseline is Within(0.74) on the pool's differences.
-var marginBaseline = sharedtest.NewBaseline(func(b *testing.B) { benchUpdate(b, factors.NewWithin(0.74)) })
-
-func TestMain(m *testing.M) { marginBaseline.Main(m) }
-
-func BenchmarkMarginBaselineWithin(b *testing.B) {
-	benchUpdate(b, factors.NewWithin(0.74))
-	marginBaseline.Report(b)
+// benchMargin reports f's updates against the baseline, Within(0.74) on
+// the pool's differences, the two run alternately.
+func benchMargin(b *testing.B, f graph.Factor) {
+	sharedtest.Interleave(b, updates(b, f), updates(b, factors.NewWithin(0.74)))
 }
 
-func BenchmarkExceedsMargin(b *testing.B) {
-	benchUpdate(b, factors.NewExceedsMargin())
-	marginBaseline.Report(b)
-}
+func BenchmarkMarginBaselineWithin(b *testing.B) { benchMargin(b, factors.NewWithin(0.74)) }
 
-func BenchmarkWithinMargin(b *testing.B) {
-	benchUpdate(b, factors.NewWithinMargin())
-	marginBaseline.Report(b)
-}
+func BenchmarkExceedsMargin(b *testing.B) { benchMargin(b, factors.NewExceedsMargin()) }
 
-func BenchmarkBetweenMargins(b *testing.B) {
-	benchUpdate(b, factors.NewBetweenMargins())
-	marginBaseline.Report(b)
-}
+func BenchmarkWithinMargin(b *testing.B) { benchMargin(b, factors.NewWithinMargin()) }
+
+func BenchmarkBetweenMargins(b *testing.B) { benchMargin(b, factors.NewBetweenMargins()) }

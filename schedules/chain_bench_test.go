@@ -180,33 +180,26 @@ func TestChainHandWrittenIsTheEngine(t *testing.T) {
 	t.Logf("largest difference %.3g", worst)
 }
 
-// chainBaseline is the hand-written sweep, measured before the benchmarks
-// (TestMain).
-var chainBaseline = sharedtest.NewBaseline(benchChainHandWritten)
-
-func TestMain(m *testing.M) { chainBaseline.Main(m) }
-
-func reportChainRatio(b *testing.B) { chainBaseline.Report(b) }
-
-func benchChainHandWritten(b *testing.B) {
+// handSweeps returns the baseline's loop for sharedtest.Interleave: n
+// sweeps of the hand-written chain, after a first one as the engine's
+// benchmark does.
+func handSweeps() func(n int) {
 	h := newHandChain(chainY())
-	h.sweep() // as the engine's benchmark does
-	b.ReportAllocs()
-	b.ResetTimer()
-	for i := 0; i < b.N; i++ {
-		h.sweep()
+	h.sweep()
+	return func(n int) {
+		for range n {
+			h.sweep()
+		}
 	}
 }
 
-// BenchmarkChainHandWritten is the baseline: one sweep of the chain over
-// plain arrays.
-func BenchmarkChainHandWritten(b *testing.B) {
-	benchChainHandWritten(b)
-	reportChainRatio(b)
-}
+// BenchmarkChainHandWritten is the baseline against itself: one sweep of
+// the chain over plain arrays.
+func BenchmarkChainHandWritten(b *testing.B) { sharedtest.Interleave(b, handSweeps(), handSweeps()) }
 
 // BenchmarkChainSweep is one sweep of the chain (about 300,000 updates)
-// through a Runner. The graph is not reset between sweeps: later sweeps
+// through a Runner, against the hand-written sweep run alternately with it
+// (x-baseline). The graph is not reset between sweeps: later sweeps
 // recompute the same messages. The first sweep, which compiles the plan,
 // runs before the timer starts.
 func BenchmarkChainSweep(b *testing.B) {
@@ -216,12 +209,11 @@ func BenchmarkChainSweep(b *testing.B) {
 	if _, err := r.Run(ctx, c.sweep); err != nil {
 		b.Fatal(err)
 	}
-	b.ReportAllocs()
-	b.ResetTimer()
-	for i := 0; i < b.N; i++ {
-		if _, err := r.Run(ctx, c.sweep); err != nil {
-			b.Fatal(err)
+	sharedtest.Interleave(b, func(n int) {
+		for range n {
+			if _, err := r.Run(ctx, c.sweep); err != nil {
+				b.Fatal(err)
+			}
 		}
-	}
-	reportChainRatio(b)
+	}, handSweeps())
 }

@@ -22,15 +22,12 @@ import (
 // The benchmarks of this file run the tennis-shaped history
 // (internal/synthetic.Tennis: with -big its 200,000 games between 7,500
 // players over 3,400 weekly batches, else a tenth of each) and are
-// reported against a baseline measured in the same run: its forward pass
-// written by hand over flat arrays (filterByHand), which is online
-// TrueSkill with drift, the least any smoothing sweep must do.
+// reported against a baseline run alternately with them
+// (sharedtest.Interleave): its forward pass written by hand over flat
+// arrays (handHistory.filter), which is online TrueSkill with drift, the
+// least any smoothing sweep must do.
 
 var big = flag.Bool("big", false, "benchmark the full 200,000-game tennis-shaped history (default: a tenth of it)")
-
-var baseline = sharedtest.NewBaseline(benchFilterByHand)
-
-func TestMain(m *testing.M) { baseline.Main(m) }
 
 // tennis is the history and its games as indices, made once per binary.
 var tennis = sync.OnceValues(func() ([]throughtime.Game, handHistory) {
@@ -119,12 +116,14 @@ func (h *handHistory) add(games []throughtime.Game) {
 	}
 }
 
-func benchFilterByHand(b *testing.B) {
+// filterByHand returns the baseline's loop for sharedtest.Interleave: n
+// forward passes by hand over the tennis-shaped history.
+func filterByHand() func(n int) {
 	_, h := tennis()
-	b.ReportAllocs()
-	b.ResetTimer()
-	for range b.N {
-		h.filter()
+	return func(n int) {
+		for range n {
+			h.filter()
+		}
 	}
 }
 
@@ -159,11 +158,11 @@ func TestFilterByHandIsNew(t *testing.T) {
 }
 
 // BenchmarkTennisSweep is one smoothing sweep of the whole history (after
-// a first one, which warms the caches), reported against the hand-written
-// forward pass run alternately with it (x-baseline); progress reports
+// a first one, which warms the caches; ns/op is one sweep), reported
+// against the hand-written forward pass (x-baseline); progress reports
 // after each sweep, with or without the evidence, cost what they add.
 func BenchmarkTennisSweep(b *testing.B) {
-	games, hand := tennis()
+	games, _ := tennis()
 	for _, c := range []struct {
 		name string
 		opts []throughtime.Option
@@ -181,29 +180,21 @@ func BenchmarkTennisSweep(b *testing.B) {
 			if _, err := h.Converge(ctx, 1e-300, 1); err != nil {
 				b.Fatal(err)
 			}
-			var sweep, base time.Duration
-			b.ReportAllocs()
-			b.ResetTimer()
-			for range b.N {
-				t0 := time.Now()
-				hand.filter()
-				t1 := time.Now()
-				if _, err := h.Converge(ctx, 1e-300, 1); err != nil {
-					b.Fatal(err)
+			sharedtest.Interleave(b, func(n int) {
+				for range n {
+					if _, err := h.Converge(ctx, 1e-300, 1); err != nil {
+						b.Fatal(err)
+					}
 				}
-				sweep += time.Since(t1)
-				base += t1.Sub(t0)
-			}
-			b.ReportMetric(float64(sweep.Nanoseconds())/float64(b.N), "ns/sweep")
-			b.ReportMetric(float64(sweep)/float64(base), "x-baseline")
+			}, filterByHand())
 		})
 	}
 }
 
 // BenchmarkAdd adds a batch of ten 1v1 games between players drawn at
 // random (fixed seed, different players each time) to the smoothed
-// history, reported against the same games rated by hand (handHistory.add)
-// alternately with it (x-baseline).
+// history (ns/op is one Add), reported against the same games rated by
+// hand (handHistory.add) alternately with it (x-baseline).
 func BenchmarkAdd(b *testing.B) {
 	games, hand := tennis()
 	h, err := throughtime.New(throughtime.DefaultParams(), games)
@@ -214,77 +205,92 @@ func BenchmarkAdd(b *testing.B) {
 		b.Fatal(err)
 	}
 	hand.filter()
+	// A fixed-seed pool of batches, each of ten games between twenty
+	// distinct players, drawn before the timer starts; each side takes
+	// them in turn, at times of its own after the history's end.
 	names := h.Players()
 	rng := rand.New(rand.NewPCG(5, 8))
-	t := games[len(games)-1].Time
-	batch := make([]throughtime.Game, 10)
-	var add, base time.Duration
-	each := make([]time.Duration, 0, b.N)
-	b.ReportAllocs()
-	b.ResetTimer()
-	for range b.N {
-		t++
+	batches := make([][]throughtime.Game, 256)
+	for i := range batches {
 		picked := map[string]bool{}
-		for k := range batch {
+		batches[i] = make([]throughtime.Game, 10)
+		for k := range batches[i] {
 			var pair [2]string
-			for i := range pair {
-				for pair[i] == "" || picked[pair[i]] {
-					pair[i] = names[rng.IntN(len(names))]
+			for j := range pair {
+				for pair[j] == "" || picked[pair[j]] {
+					pair[j] = names[rng.IntN(len(names))]
 				}
-				picked[pair[i]] = true
+				picked[pair[j]] = true
 			}
-			batch[k] = throughtime.Game{Time: t, Teams: [][]string{{pair[0]}, {pair[1]}}}
+			batches[i][k] = throughtime.Game{Teams: [][]string{{pair[0]}, {pair[1]}}}
 		}
+	}
+	// adder returns a loop of n adds with add, each of the next batch
+	// one time step after the last.
+	adder := func(add func([]throughtime.Game)) func(n int) {
+		t, next := games[len(games)-1].Time, 0
+		batch := make([]throughtime.Game, 10)
+		return func(n int) {
+			for range n {
+				t++
+				copy(batch, batches[next])
+				for k := range batch {
+					batch[k].Time = t
+				}
+				next = (next + 1) % len(batches)
+				add(batch)
+			}
+		}
+	}
+	each := make([]time.Duration, 0, b.N)
+	sharedtest.Interleave(b, adder(func(batch []throughtime.Game) {
 		t0 := time.Now()
-		hand.add(batch)
-		t1 := time.Now()
 		if err := h.Add(batch); err != nil {
 			b.Fatal(err)
 		}
-		each = append(each, time.Since(t1))
-		add += each[len(each)-1]
-		base += t1.Sub(t0)
-	}
-	// The mean carries the occasional copy of the history's arrays when
-	// an append outgrows them; the median is what a typical Add costs.
+		each = append(each, time.Since(t0))
+	}), adder(hand.add))
+	// The mean (ns/op) carries the occasional copy of the history's
+	// arrays when an append outgrows them; the median is what a typical
+	// Add costs.
 	slices.Sort(each)
-	b.ReportMetric(float64(add.Nanoseconds())/float64(b.N), "ns/add")
 	b.ReportMetric(float64(each[len(each)/2].Nanoseconds()), "median-ns/add")
-	b.ReportMetric(float64(add)/float64(base), "x-baseline")
 }
 
 // BenchmarkTennisConverge builds the history (untimed) and smooths it to
-// 1e-6 (timed), reporting the sweeps it took and the heap the history
-// holds once converged.
+// 1e-6 (timed), reporting the sweeps it took, the heap the history holds
+// once converged, and its time against the hand-written forward pass run
+// alternately with it (x-baseline).
 func BenchmarkTennisConverge(b *testing.B) {
 	games, _ := tennis()
 	ctx := context.Background()
 	var sweeps, heap float64
-	for range b.N {
-		b.StopTimer()
-		runtime.GC()
-		var m0, m1 runtime.MemStats
-		runtime.ReadMemStats(&m0)
-		h, err := throughtime.New(throughtime.DefaultParams(), games)
-		if err != nil {
-			b.Fatal(err)
+	sharedtest.Interleave(b, func(n int) {
+		for range n {
+			b.StopTimer()
+			runtime.GC()
+			var m0, m1 runtime.MemStats
+			runtime.ReadMemStats(&m0)
+			h, err := throughtime.New(throughtime.DefaultParams(), games)
+			if err != nil {
+				b.Fatal(err)
+			}
+			b.StartTimer()
+			res, err := h.Converge(ctx, 1e-6, 1000)
+			if err != nil || !res.Converged {
+				b.Fatalf("%+v, %v", res, err)
+			}
+			b.StopTimer()
+			runtime.GC()
+			runtime.ReadMemStats(&m1)
+			sweeps += float64(res.Iterations)
+			heap += float64(m1.HeapAlloc) - float64(m0.HeapAlloc)
+			runtime.KeepAlive(h)
+			b.StartTimer()
 		}
-		b.StartTimer()
-		res, err := h.Converge(ctx, 1e-6, 1000)
-		if err != nil || !res.Converged {
-			b.Fatalf("%+v, %v", res, err)
-		}
-		b.StopTimer()
-		runtime.GC()
-		runtime.ReadMemStats(&m1)
-		sweeps += float64(res.Iterations)
-		heap += float64(m1.HeapAlloc) - float64(m0.HeapAlloc)
-		runtime.KeepAlive(h)
-		b.StartTimer()
-	}
+	}, filterByHand())
 	b.ReportMetric(sweeps/float64(b.N), "sweeps")
 	b.ReportMetric(heap/float64(b.N)/(1<<20), "heap-MB")
-	baseline.Report(b)
 }
 
 // leagueHistory reads a shipped league (examples/data) as a history in
@@ -327,7 +333,8 @@ func leagueHistory(b *testing.B, file string) ([]throughtime.Game, float64) {
 
 // BenchmarkLeagueConverge smooths the shipped Formula 1 and Premier League
 // histories to 1e-6 from their forward pass (built untimed), reporting the
-// sweeps.
+// sweeps and the time against the tennis-shaped history's hand-written
+// forward pass run alternately with it (x-baseline).
 func BenchmarkLeagueConverge(b *testing.B) {
 	for _, file := range []string{"f1_races.csv", "epl.csv"} {
 		b.Run(file, func(b *testing.B) {
@@ -335,21 +342,22 @@ func BenchmarkLeagueConverge(b *testing.B) {
 			p := throughtime.DefaultParams()
 			p.DrawProbability = draw
 			var sweeps float64
-			for range b.N {
-				b.StopTimer()
-				h, err := throughtime.New(p, games)
-				if err != nil {
-					b.Fatal(err)
+			sharedtest.Interleave(b, func(n int) {
+				for range n {
+					b.StopTimer()
+					h, err := throughtime.New(p, games)
+					if err != nil {
+						b.Fatal(err)
+					}
+					b.StartTimer()
+					res, err := h.Converge(context.Background(), 1e-6, 1000)
+					if err != nil || !res.Converged {
+						b.Fatalf("%+v, %v", res, err)
+					}
+					sweeps += float64(res.Iterations)
 				}
-				b.StartTimer()
-				res, err := h.Converge(context.Background(), 1e-6, 1000)
-				if err != nil || !res.Converged {
-					b.Fatalf("%+v, %v", res, err)
-				}
-				sweeps += float64(res.Iterations)
-			}
+			}, filterByHand())
 			b.ReportMetric(sweeps/float64(b.N), "sweeps")
-			baseline.Report(b)
 		})
 	}
 }

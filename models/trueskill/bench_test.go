@@ -14,7 +14,7 @@ import (
 // Every benchmark here rates players drawn from one fixed pool of varied
 // ratings, different players every iteration, and reports its ns/op as a
 // ratio ("x-baseline") to the hand-written closed-form 1v1 update on the
-// same inputs, measured once in the same run.
+// same pool, the two run alternately (sharedtest.Interleave).
 
 // closedForm1v1 is the baseline: the rating page's two-player update
 // written out by hand (../shared/seeds/002), with τ, no draws.
@@ -179,32 +179,26 @@ func (s *players) match() []int32 {
 	return m
 }
 
-// baseline is the hand-written closed-form 1v1 update, measured before the
-// benchmarks (TestMain).
-var baseline = sharedtest.NewBaseline(benchBaseline)
-
-func TestMain(m *testing.M) { baseline.Main(m) }
-
-func reportRatio(b *testing.B) { baseline.Report(b) }
-
-// benchBaseline rates two distinct pool players per iteration with
-// closedForm1v1, the first listed winning, and writes the posteriors back.
-func benchBaseline(b *testing.B) {
+// baseline returns the baseline's loop for sharedtest.Interleave: n
+// closed-form 1v1 updates of two distinct players from its own copy of the
+// pool, the first listed winning, the posteriors written back.
+func baseline() func(n int) {
 	p := trueskill.DefaultParams()
 	s := newPlayers(2)
-	b.ReportAllocs()
-	b.ResetTimer()
-	for i := 0; i < b.N; i++ {
-		m := s.match()
-		s.pool[m[0]], s.pool[m[1]] = closedForm1v1(s.pool[m[0]], s.pool[m[1]], p.Beta, p.Tau)
+	return func(n int) {
+		for range n {
+			m := s.match()
+			s.pool[m[0]], s.pool[m[1]] = closedForm1v1(s.pool[m[0]], s.pool[m[1]], p.Beta, p.Tau)
+		}
 	}
 }
 
-// BenchmarkBaseline is the baseline itself (its ratio is 1 up to noise).
-func BenchmarkBaseline(b *testing.B) {
-	benchBaseline(b)
-	reportRatio(b)
-}
+// interleave reports op against the baseline, the two run alternately.
+func interleave(b *testing.B, op func(n int)) { sharedtest.Interleave(b, op, baseline()) }
+
+// BenchmarkBaseline is the baseline against itself (its ratio is 1 up to
+// noise).
+func BenchmarkBaseline(b *testing.B) { interleave(b, baseline()) }
 
 // BenchmarkRate1v1 is the library's closed form through the public API
 // (Params.Rate1v1: input validation, the draw margin, the
@@ -212,17 +206,16 @@ func BenchmarkBaseline(b *testing.B) {
 func BenchmarkRate1v1(b *testing.B) {
 	p := trueskill.DefaultParams()
 	s := newPlayers(2)
-	b.ReportAllocs()
-	b.ResetTimer()
-	for i := 0; i < b.N; i++ {
-		m := s.match()
-		w, l, err := p.Rate1v1(s.pool[m[0]], s.pool[m[1]], false)
-		if err != nil {
-			b.Fatal(err)
+	interleave(b, func(n int) {
+		for range n {
+			m := s.match()
+			w, l, err := p.Rate1v1(s.pool[m[0]], s.pool[m[1]], false)
+			if err != nil {
+				b.Fatal(err)
+			}
+			s.pool[m[0]], s.pool[m[1]] = w, l
 		}
-		s.pool[m[0]], s.pool[m[1]] = w, l
-	}
-	reportRatio(b)
+	})
 }
 
 // BenchmarkFused1v1 is fusedGraph1v1, the floor of the graph path for
@@ -230,13 +223,12 @@ func BenchmarkRate1v1(b *testing.B) {
 func BenchmarkFused1v1(b *testing.B) {
 	p := trueskill.DefaultParams()
 	s := newPlayers(2)
-	b.ReportAllocs()
-	b.ResetTimer()
-	for i := 0; i < b.N; i++ {
-		m := s.match()
-		s.pool[m[0]], s.pool[m[1]] = fusedGraph1v1(s.pool[m[0]], s.pool[m[1]], p.Beta, p.Tau)
-	}
-	reportRatio(b)
+	interleave(b, func(n int) {
+		for range n {
+			m := s.match()
+			s.pool[m[0]], s.pool[m[1]] = fusedGraph1v1(s.pool[m[0]], s.pool[m[1]], p.Beta, p.Tau)
+		}
+	})
 }
 
 // BenchmarkStream rates a stream of one million generated 1v1 matches over
@@ -259,17 +251,20 @@ func BenchmarkStream(b *testing.B) {
 	for i := range ratings {
 		ratings[i] = p.NewRating()
 	}
-	b.ReportAllocs()
-	b.ResetTimer()
-	for i := 0; i < b.N; i++ {
-		m := pairs[i%matches]
-		w, l, err := p.Rate1v1(ratings[m[0]], ratings[m[1]], false)
-		if err != nil {
-			b.Fatal(err)
+	next := 0
+	interleave(b, func(n int) {
+		for range n {
+			m := pairs[next]
+			if next++; next == matches {
+				next = 0
+			}
+			w, l, err := p.Rate1v1(ratings[m[0]], ratings[m[1]], false)
+			if err != nil {
+				b.Fatal(err)
+			}
+			ratings[m[0]], ratings[m[1]] = w, l
 		}
-		ratings[m[0]], ratings[m[1]] = w, l
-	}
-	reportRatio(b)
+	})
 }
 
 // rateFunc rates one match.
@@ -302,24 +297,23 @@ func benchMatches(b *testing.B, sizes, ranks []int, rate rateFunc) {
 	if _, err := rate(m); err != nil {
 		b.Fatal(err)
 	}
-	b.ReportAllocs()
-	b.ResetTimer()
-	for i := 0; i < b.N; i++ {
-		idx := s.match()
-		load(idx)
-		res, err := rate(m)
-		if err != nil {
-			b.Fatal(err)
-		}
-		k := 0
-		for _, t := range res.Ratings {
-			for _, r := range t {
-				s.pool[idx[k]] = r
-				k++
+	interleave(b, func(iters int) {
+		for range iters {
+			idx := s.match()
+			load(idx)
+			res, err := rate(m)
+			if err != nil {
+				b.Fatal(err)
+			}
+			k := 0
+			for _, t := range res.Ratings {
+				for _, r := range t {
+					s.pool[idx[k]] = r
+					k++
+				}
 			}
 		}
-	}
-	reportRatio(b)
+	})
 }
 
 // benchRater rates through one reused Rater's RateGraph.
@@ -370,20 +364,19 @@ func benchQuality(b *testing.B, size int) {
 	p := trueskill.DefaultParams()
 	s := newPlayers(2 * size)
 	t := [][]trueskill.Rating{make([]trueskill.Rating, size), make([]trueskill.Rating, size)}
-	b.ReportAllocs()
-	b.ResetTimer()
-	for i := 0; i < b.N; i++ {
-		idx := s.match()
-		for k, j := range idx {
-			t[k/size][k%size] = s.pool[j]
+	interleave(b, func(n int) {
+		for range n {
+			idx := s.match()
+			for k, j := range idx {
+				t[k/size][k%size] = s.pool[j]
+			}
+			q, err := p.Quality(t, nil)
+			if err != nil {
+				b.Fatal(err)
+			}
+			sinkFloat = q
 		}
-		q, err := p.Quality(t, nil)
-		if err != nil {
-			b.Fatal(err)
-		}
-		sinkFloat = q
-	}
-	reportRatio(b)
+	})
 }
 
 func BenchmarkQuality1v1(b *testing.B) { benchQuality(b, 1) }

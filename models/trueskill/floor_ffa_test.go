@@ -143,17 +143,16 @@ func BenchmarkHandWrittenEPFFA8(b *testing.B) {
 	in := make([]trueskill.Rating, 8)
 	out := make([]trueskill.Rating, 8)
 	eps := p.Margin(1, 1)
-	b.ReportAllocs()
-	b.ResetTimer()
-	for i := 0; i < b.N; i++ {
-		idx := s.match()
-		for j, k := range idx {
-			in[j] = s.pool[k]
+	interleave(b, func(n int) {
+		for range n {
+			idx := s.match()
+			for j, k := range idx {
+				in[j] = s.pool[k]
+			}
+			fusedFFA(in, p.Beta, p.Tau, eps, 1e-6, out)
+			for j, k := range idx {
+				s.pool[k] = out[j]
+			}
 		}
-		fusedFFA(in, p.Beta, p.Tau, eps, 1e-6, out)
-		for j, k := range idx {
-			s.pool[k] = out[j]
-		}
-	}
-	reportRatio(b)
+	})
 }
