@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 
+	"github.com/skillgraph/skillgraph/factors"
 	"github.com/skillgraph/skillgraph/messages"
 	"github.com/skillgraph/skillgraph/models/trueskill"
 )
@@ -43,7 +44,8 @@ func (pl Player) validate(name string) error {
 // does not cancel from its performance differences), would put a skill's
 // mean where a float64's spacing, 2⁻⁵² of it, exceeds about 1e-9 of the
 // skill's σ, and the answer would be rounding noise. Such inputs are
-// refused rather than answered wrongly.
+// refused rather than answered wrongly, with an error that wraps
+// factors.ErrRange beside ErrParameter or ErrGame.
 const maxMeanSpread = 1 << 22
 
 // meanInRange reports whether a mean offset mu is within maxMeanSpread
@@ -158,7 +160,7 @@ func (h *History) checkGame(g *Game, k int, t float64) error {
 		}
 	}
 	if !meanInRange(h.p.Mu, h.p.Sigma) && h.offset(sizesOf(g), g.Weights) != 0 {
-		return bad("its teams' weights differ, so the prior mean %v does not cancel from its performance differences, and it is beyond float64's precision at σ = %v (rate skills relative to a mean near 0)", h.p.Mu, h.p.Sigma)
+		return fmt.Errorf("throughtime: game %d: its teams' weights differ, so the prior mean %v does not cancel from its performance differences, and it is beyond float64's precision at σ = %v (rate skills relative to a mean near 0): %w (%w)", k, h.p.Mu, h.p.Sigma, ErrGame, factors.ErrRange)
 	}
 	return nil
 }

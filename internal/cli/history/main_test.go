@@ -557,3 +557,23 @@ func atof(t *testing.T, s string) float64 {
 	}
 	return x
 }
+
+// TestHomeAdvantageHugeMean: a learned home advantage (a pseudo-player
+// with prior mean 0) in a league rated at μ₀ = 3e10 or 1e15 cannot be held
+// to float64's precision; the run fails with one line saying so instead of
+// printing a log evidence of −3e12, and at μ₀ = 25 it runs.
+func TestHomeAdvantageHugeMean(t *testing.T) {
+	path := writeTemp(t, "scores.csv", "date,home,away,home_score,away_score\n"+
+		"2020-01-01,A,B,2,1\n2020-02-01,B,A,0,0\n2020-03-01,A,C,1,3\n")
+	if code, stdout, stderr := runArgs("-matches", path, "-mu", "25"); code != cli.OK || !strings.Contains(stdout, "home advantage") {
+		t.Errorf("μ₀ = 25: exit %d\n%s\n%s", code, stdout, stderr)
+	}
+	for _, mu := range []string{"3e10", "1e15"} {
+		code, stdout, stderr := runArgs("-matches", path, "-mu", mu)
+		if code != cli.Error {
+			t.Errorf("μ₀ = %s: exit %d, want %d\n%s", mu, code, cli.Error, stdout)
+			continue
+		}
+		clitest.WantOneLine(t, Prog, stderr, "beyond float64's precision")
+	}
+}
