@@ -45,3 +45,20 @@ func TestLogSubnormal(t *testing.T) {
 		}
 	}
 }
+
+// TestLogWithinMassSubnormalWidth: for an interval [−ε, ε] so narrow that
+// 2ε is subnormal, the mass is 2ε·φ(t) to relative O(ε²), so its log is
+// log 2ε − t²/2 − log √(2π), with log 2ε = −k·log 2 for ε = 2^−(k+1)
+// (the constants from 40-digit decimal arithmetic).
+func TestLogWithinMassSubnormalWidth(t *testing.T) {
+	cases := []struct{ t, eps, want float64 }{
+		{0, 0x1p-1040, -721.0988591349878492262845039314510718696},
+		{3, 0x1p-1040, -721.0988591349878492262845039314510718696 - 4.5},
+		{-1, 0x1p-1074, -744.6658632740259897464703960610290751842 - 0.5},
+	}
+	for _, c := range cases {
+		if got := LogWithinMass(c.t, c.eps); !(math.Abs(got-c.want) <= 1e-14*math.Abs(c.want)) {
+			t.Errorf("LogWithinMass(%v, %v) = %v, want %v", c.t, c.eps, got, c.want)
+		}
+	}
+}

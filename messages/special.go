@@ -383,7 +383,7 @@ func withinSeries(t, eps, sign float64, wantLogZ bool) (Truncation, float64) {
 	lz := 0.0
 	if wantLogZ {
 		// Z0 = φ(t)·∫_{−ε}^{ε} e^{tx − x²/2} dx = φ(t)·2ε·M₀.
-		lz = math.Log(2*eps*m0) - 0.5*t*t - logSqrt2Pi
+		lz = Log(2*eps*m0) - 0.5*t*t - logSqrt2Pi // 2ε may be subnormal
 	}
 	return Truncation{V: sign * (eps*s1 - t), W: 1 - variance, OneMinusW: variance}, lz
 }
