@@ -156,7 +156,7 @@ func (w *Within) logAverageFactor(e graph.Edges) (float64, error) {
 	c := e.Cavity(0)
 	switch {
 	case c.IsUniform():
-		return math.Log(2 * w.Margin), nil
+		return messages.Log(2 * w.Margin), nil // 2ε may be subnormal
 	case c.IsPointMass():
 		if math.Abs(c.Mean()) <= w.Margin {
 			return 0, nil

@@ -998,7 +998,7 @@ func (pl *productLog) mul(x float64) {
 		return
 	}
 	if !(x >= 1e-100 && x <= 1e100) {
-		pl.logs += math.Log(x)
+		pl.logs += messages.Log(x) // x may be subnormal
 		return
 	}
 	if pl.p == 0 {

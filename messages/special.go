@@ -53,6 +53,23 @@ func LogNormCDF(x float64) float64 {
 	}
 }
 
+// Log returns the natural logarithm of x, like math.Log, but correct for
+// subnormal x (0 < x < 2⁻¹⁰²²) too. The toolchain's math.Log on amd64
+// misreads subnormal arguments: it returns about −709.09 at 5e-324, whose
+// log is −1074·log 2 ≈ −744.44, and is wrong across the whole subnormal
+// range. Probabilities and densities in far tails (Φ, evidence terms,
+// products of likelihoods) land there before they underflow to 0, so their
+// logs go through Log. For subnormal x it writes x = m·2ᵉ with m in [½, 1)
+// (math.Frexp, exact) and returns log m + e·log 2; elsewhere (normal x, 0,
+// negative, ±Inf, NaN) it is math.Log.
+func Log(x float64) float64 {
+	if x > 0 && x < 0x1p-1022 {
+		m, e := math.Frexp(x)
+		return math.Log(m) + float64(e)*math.Ln2
+	}
+	return math.Log(x)
+}
+
 // NormQuantile returns Φ⁻¹(p), the standard normal quantile, for every p in
 // [0, 1]: finite on (0, 1), down to the smallest positive float64 (Φ⁻¹(5e-324)
 // ≈ −38.47), ±Inf at p = 0 and 1 and NaN outside [0, 1] or for NaN.
@@ -83,11 +100,7 @@ func NormQuantile(p float64) float64 {
 	case p == 0:
 		return math.Inf(-1)
 	}
-	// log p from p's fraction and exponent: math.Log on amd64 misreads
-	// subnormal arguments (it returns about −709.09 at 5e-324, whose log is
-	// −744.44), and Frexp normalises them first.
-	frac, exp := math.Frexp(p)
-	logP := math.Log(frac) + float64(exp)*math.Ln2
+	logP := Log(p) // p may be subnormal
 	x := -math.Sqrt2 * math.Erfcinv(2*p)
 	if p < 1e-10 {
 		l := -2*logP - 2*logSqrt2Pi
@@ -370,7 +383,7 @@ func withinSeries(t, eps, sign float64, wantLogZ bool) (Truncation, float64) {
 	lz := 0.0
 	if wantLogZ {
 		// Z0 = φ(t)·∫_{−ε}^{ε} e^{tx − x²/2} dx = φ(t)·2ε·M₀.
-		lz = math.Log(2*eps*m0) - 0.5*t*t - logSqrt2Pi
+		lz = Log(2*eps*m0) - 0.5*t*t - logSqrt2Pi // 2ε may be subnormal
 	}
 	return Truncation{V: sign * (eps*s1 - t), W: 1 - variance, OneMinusW: variance}, lz
 }

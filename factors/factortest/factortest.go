@@ -232,7 +232,7 @@ func Tilted(density func(x []float64) float64, cavities []messages.Gaussian, gr 
 	for i := range variance {
 		variance[i] /= z
 	}
-	return Moments{LogZ: math.Log(z), Mean: mean, Variance: variance}, nil
+	return Moments{LogZ: messages.Log(z), Mean: mean, Variance: variance}, nil // z may be subnormal
 }
 
 // next advances the odometer idx over the grids xs.

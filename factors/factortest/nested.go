@@ -75,5 +75,5 @@ func tiltedNested(density func(x []float64) float64, cavities []messages.Gaussia
 	for i := range variance {
 		variance[i] /= z
 	}
-	return Moments{LogZ: math.Log(z), Mean: mean, Variance: variance}, nil
+	return Moments{LogZ: messages.Log(z), Mean: mean, Variance: variance}, nil // z may be subnormal
 }

@@ -223,6 +223,7 @@ func (m *tsModel) Fit(train []ScoredMatch) error {
 // is TrueSkill's own prediction (trueskill.Params.Predict) without a draw
 // margin: σ_d² = σ_h² + σ_a² + 2β² (+ 2τ², the drift before the match, when
 // τ is set). Without a margin Predict's loss is Φ(−μ_d/σ_d) = 1 − P(d > 0).
+// Their logs go through messages.Log: Φ is subnormal 37.5 σ_d out.
 func (m *tsModel) Predict(home, away string) (ScorePrediction, error) {
 	h, a, err := m.ratings.pair(m.Name(), home, away)
 	if err != nil {
@@ -231,7 +232,7 @@ func (m *tsModel) Predict(home, away string) (ScorePrediction, error) {
 	p := m.p
 	p.DrawProbability, p.DrawMargin = 0, 0
 	pr, err := p.Predict([]trueskill.Rating{h}, []trueskill.Rating{a})
-	return checkPrediction(m.Name(), home, away, ScorePrediction{LogWin: math.Log(pr.Win), LogNotWin: math.Log(pr.Loss)}, err)
+	return checkPrediction(m.Name(), home, away, ScorePrediction{LogWin: messages.Log(pr.Win), LogNotWin: messages.Log(pr.Loss)}, err)
 }
 
 type poissonModel struct {
