@@ -67,6 +67,7 @@ func TestMessagesExtremes(t *testing.T) {
 		one("InvMillsRatio", messages.InvMillsRatio),
 		{name: "IsFinite", call: func(d *draws) ([]float64, error) { return b2f(messages.IsFinite(d.F())), nil }},
 		{name: "IsNormalVariance", call: func(d *draws) ([]float64, error) { return b2f(messages.IsNormalVariance(d.F())), nil }},
+		{name: "Log", call: func(d *draws) ([]float64, error) { return []float64{messages.Log(prob(d))}, nil }, nonFinite: extremeCall},
 		one("LogNormCDF", messages.LogNormCDF),
 		{name: "LogPoissonLogNormal", call: func(d *draws) ([]float64, error) {
 			return []float64{messages.LogPoissonLogNormal(d.rng.IntN(400), d.F(), d.Pos())}, nil
