@@ -1,7 +1,6 @@
 package rate
 
 import (
-	"context"
 	"encoding/csv"
 	"encoding/json"
 	"fmt"
@@ -18,6 +17,7 @@ import (
 	"github.com/skillgraph/skillgraph/internal/cli"
 	"github.com/skillgraph/skillgraph/internal/cli/clitest"
 	"github.com/skillgraph/skillgraph/internal/league"
+	"github.com/skillgraph/skillgraph/internal/sharedtest"
 	"github.com/skillgraph/skillgraph/models/trueskill"
 )
 
@@ -310,30 +310,11 @@ func TestBundled(t *testing.T) {
 	if out.League.Params != p || out.League.Games != len(o.games) || out.League.Players != len(o.count) {
 		t.Errorf("league %+v, want params %+v, %d games, %d players", out.League, p, len(o.games), len(o.count))
 	}
-	ratings := map[string]trueskill.Rating{}
-	for _, g := range o.games {
-		m := trueskill.Match{Ranks: g.Ranks}
-		for _, team := range g.Teams {
-			var rs []trueskill.Rating
-			for _, pl := range team {
-				r, ok := ratings[pl]
-				if !ok {
-					r = p.NewRating()
-				}
-				rs = append(rs, r)
-			}
-			m.Teams = append(m.Teams, rs)
-		}
-		res, err := p.Rate(context.Background(), m)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for j, team := range g.Teams {
-			for i, pl := range team {
-				ratings[pl] = res.Ratings[j][i]
-			}
-		}
+	played := make([]sharedtest.Played, len(o.games))
+	for k, g := range o.games {
+		played[k] = sharedtest.Played{Teams: g.Teams, Ranks: g.Ranks}
 	}
+	ratings, _ := sharedtest.Replay(t, p, played)
 	for k, r := range out.Leaderboard {
 		want := ratings[r.Player]
 		if r.Mu != want.Mu || r.Sigma != want.Sigma || r.Games != o.count[r.Player] || r.LastPlayed != o.last[r.Player] {

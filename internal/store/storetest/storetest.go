@@ -10,6 +10,7 @@ import (
 	"os"
 	"testing"
 
+	"github.com/skillgraph/skillgraph/internal/sharedtest"
 	"github.com/skillgraph/skillgraph/internal/store"
 	"github.com/skillgraph/skillgraph/models/trueskill"
 
@@ -63,37 +64,16 @@ func Postgres(t testing.TB) string {
 	return u.String()
 }
 
-// Replay rates ms one by one, in the order given, with p.Rate, and
-// returns every player's rating and number of games.
+// Replay rates ms one by one, in the order given, with p.Rate (through
+// sharedtest.Replay), and returns every player's rating and number of
+// games.
 func Replay(t testing.TB, p trueskill.Params, ms []store.Match) (map[string]trueskill.Rating, map[string]int) {
 	t.Helper()
-	ratings := map[string]trueskill.Rating{}
-	games := map[string]int{}
-	for _, m := range ms {
-		tm := trueskill.Match{Ranks: m.Ranks}
-		for _, team := range m.Teams {
-			var rs []trueskill.Rating
-			for _, name := range team {
-				r, ok := ratings[name]
-				if !ok {
-					r = p.NewRating()
-				}
-				rs = append(rs, r)
-			}
-			tm.Teams = append(tm.Teams, rs)
-		}
-		res, err := p.Rate(context.Background(), tm)
-		if err != nil {
-			t.Fatalf("replay match %s: %v", m.ID, err)
-		}
-		for j, team := range m.Teams {
-			for i, name := range team {
-				ratings[name] = res.Ratings[j][i]
-				games[name]++
-			}
-		}
+	played := make([]sharedtest.Played, len(ms))
+	for k, m := range ms {
+		played[k] = sharedtest.Played{Teams: m.Teams, Ranks: m.Ranks}
 	}
-	return ratings, games
+	return sharedtest.Replay(t, p, played)
 }
 
 // Same reports the first difference of more than tol between the
