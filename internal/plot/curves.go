@@ -6,6 +6,7 @@ import (
 	"math"
 	"time"
 
+	"github.com/skillgraph/skillgraph/messages"
 	gplot "gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg/draw"
@@ -120,7 +121,7 @@ func curvesRange(curves []Curve) (tlo, thi, ylo, yhi float64, err error) {
 		}
 		for k, p := range c.Points {
 			lo, hi := p.Mu-p.Sigma, p.Mu+p.Sigma
-			if !finite(p.Mu) || !finite(p.Sigma) || p.Sigma < 0 || !finite(lo) || !finite(hi) {
+			if !messages.IsFinite(p.Mu) || !messages.IsFinite(p.Sigma) || p.Sigma < 0 || !messages.IsFinite(lo) || !messages.IsFinite(hi) {
 				return 0, 0, 0, 0, fmt.Errorf("%s: point %d: μ = %v, σ = %v: %w", c.Name, k, p.Mu, p.Sigma, ErrUndrawable)
 			}
 			if p.Time.Before(first) || !p.Time.Before(last) {
@@ -134,7 +135,7 @@ func curvesRange(curves []Curve) (tlo, thi, ylo, yhi float64, err error) {
 	if math.IsInf(tlo, 1) {
 		return 0, 0, 0, 0, fmt.Errorf("no points: %w", ErrUndrawable)
 	}
-	if !finite(yhi - ylo) {
+	if !messages.IsFinite(yhi - ylo) {
 		return 0, 0, 0, 0, fmt.Errorf("skills span beyond float64: %w", ErrUndrawable)
 	}
 	return tlo, thi, ylo, yhi, nil
@@ -201,7 +202,7 @@ func (dateTicks) Ticks(lo, hi float64) []gplot.Tick {
 		sec, frac := math.Modf(x)
 		return time.Unix(int64(sec), int64(frac*1e9)).UTC()
 	}
-	if !finite(lo) || !finite(hi) {
+	if !messages.IsFinite(lo) || !messages.IsFinite(hi) {
 		return nil
 	}
 	span := hi - lo

@@ -11,6 +11,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/skillgraph/skillgraph/messages"
 	gplot "gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
@@ -303,7 +304,7 @@ func niceTicks(lo, hi float64, want int) ticks {
 	}
 	t := ticks{lo: math.Floor(lo/step+1e-9) * step, hi: math.Ceil(hi/step-1e-9) * step, step: step}
 	t.decimals = max(0, int(-math.Floor(math.Log10(step)+1e-9)))
-	if n := (t.hi - t.lo) / step; !(step > 0) || !finite(t.lo) || !finite(t.hi) || !(n <= 4*float64(want)+4) || t.decimals > 20 ||
+	if n := (t.hi - t.lo) / step; !(step > 0) || !messages.IsFinite(t.lo) || !messages.IsFinite(t.hi) || !(n <= 4*float64(want)+4) || t.decimals > 20 ||
 		step < 1e-12*math.Max(math.Abs(t.lo), math.Abs(t.hi)) {
 		// No round step: subnormal spans, or a span so small beside its
 		// values that float64 cannot hold the multiples of the step.
@@ -389,14 +390,14 @@ func checkFigure(panels []Panel, cols int) error {
 			return fail("no x values")
 		}
 		for k, x := range p.X {
-			if !finite(x) {
+			if !messages.IsFinite(x) {
 				return fail("X[%d] = %v", k, x)
 			}
 			if k > 0 && !(x > p.X[k-1]) {
 				return fail("X[%d] = %v after %v, not increasing", k, x, p.X[k-1])
 			}
 		}
-		if span := p.X[len(p.X)-1] - p.X[0]; !finite(span) {
+		if span := p.X[len(p.X)-1] - p.X[0]; !messages.IsFinite(span) {
 			return fail("x values span %v", span)
 		}
 		for li, l := range p.Lines {
@@ -410,7 +411,7 @@ func checkFigure(panels []Panel, cols int) error {
 				if math.IsNaN(m) {
 					continue
 				}
-				if !finite(m) || !finite(l.Half[k]) {
+				if !messages.IsFinite(m) || !messages.IsFinite(l.Half[k]) {
 					return fail("Lines[%d]: Mean[%d] = %v, Half[%d] = %v", li, k, m, k, l.Half[k])
 				}
 				if l.Half[k] < 0 {
@@ -418,15 +419,12 @@ func checkFigure(panels []Panel, cols int) error {
 				}
 			}
 		}
-		if lo, hi := p.yRange(); !finite(hi - lo) {
+		if lo, hi := p.yRange(); !messages.IsFinite(hi - lo) {
 			return fail("y values span beyond float64")
 		}
 	}
 	return nil
 }
-
-// finite reports whether x is neither NaN nor infinite.
-func finite(x float64) bool { return !math.IsNaN(x) && !math.IsInf(x, 0) }
 
 // checkText accepts printable UTF-8 text (a label, a title, a name): a
 // control character or an invalid byte would make a malformed SVG.

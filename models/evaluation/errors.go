@@ -3,7 +3,6 @@ package evaluation
 import (
 	"errors"
 	"fmt"
-	"math"
 
 	"github.com/skillgraph/skillgraph/record"
 )
@@ -76,9 +75,6 @@ func (e *FileError) Error() string {
 
 // Unwrap returns the underlying error.
 func (e *FileError) Unwrap() error { return e.Err }
-
-// finite reports whether x is neither NaN nor infinite.
-func finite(x float64) bool { return !math.IsNaN(x) && !math.IsInf(x, 0) }
 
 // isProbability reports whether p is in [0, 1] (NaN is not).
 func isProbability(p float64) bool { return p >= 0 && p <= 1 }

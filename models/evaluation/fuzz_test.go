@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/binary"
 	"errors"
+	"github.com/skillgraph/skillgraph/messages"
 	"math"
 	"slices"
 	"strings"
@@ -290,7 +291,7 @@ func FuzzMeanCI(f *testing.F) {
 		}
 		lo, hi := slices.Min(xs), slices.Max(xs)
 		slack := 1e-12 * math.Max(math.Abs(lo), math.Abs(hi))
-		if !finite(mean) || !finite(half) || half < 0 || mean < lo-slack || mean > hi+slack {
+		if !messages.IsFinite(mean) || !messages.IsFinite(half) || half < 0 || mean < lo-slack || mean > hi+slack {
 			t.Fatalf("MeanCI(%v) = %v ± %v", xs, mean, half)
 		}
 	})

@@ -6,6 +6,7 @@ import (
 	"math"
 	"slices"
 
+	"github.com/skillgraph/skillgraph/messages"
 	"gonum.org/v1/gonum/stat/distuv"
 )
 
@@ -92,7 +93,7 @@ func AUC(scores []float64, positive []bool) (float64, error) {
 	}
 	nPos := 0
 	for i, s := range scores {
-		if !finite(s) {
+		if !messages.IsFinite(s) {
 			return math.NaN(), fmt.Errorf("evaluation: AUC: scores[%d] = %v: %w", i, s, ErrNotFinite)
 		}
 		if positive[i] {
@@ -193,7 +194,7 @@ func PairErrors(strength []float64, ranks []int, ties TieRule) (wrong float64, p
 		return 0, 0, fmt.Errorf("evaluation: PairErrors: %d strengths and %d ranks: %w", len(strength), len(ranks), ErrInput)
 	}
 	for i, s := range strength {
-		if !finite(s) {
+		if !messages.IsFinite(s) {
 			return 0, 0, fmt.Errorf("evaluation: PairErrors: strength[%d] = %v: %w", i, s, ErrNotFinite)
 		}
 	}
@@ -265,7 +266,7 @@ func EloLogQuality(strengths []float64, sizes []int, beta float64) (float64, err
 	}
 	var wsum, wmean float64
 	for j, s := range strengths {
-		if !finite(s) {
+		if !messages.IsFinite(s) {
 			return math.NaN(), fmt.Errorf("evaluation: EloLogQuality: strengths[%d] = %v: %w", j, s, ErrNotFinite)
 		}
 		if sizes[j] < 1 {
@@ -281,7 +282,7 @@ func EloLogQuality(strengths []float64, sizes []int, beta float64) (float64, err
 		r := s/beta - wmean
 		q += r * r / float64(sizes[j])
 	}
-	if !finite(q) {
+	if !messages.IsFinite(q) {
 		return math.NaN(), fmt.Errorf("evaluation: EloLogQuality: strengths %v spread beyond float64: %w", strengths, ErrNumerical)
 	}
 	return -q / 2, nil
@@ -297,7 +298,7 @@ func MeanCI(xs []float64) (mean, half float64, err error) {
 		return math.NaN(), 0, fmt.Errorf("evaluation: MeanCI: %w", ErrNoData)
 	}
 	for i, x := range xs {
-		if !finite(x) {
+		if !messages.IsFinite(x) {
 			return math.NaN(), 0, fmt.Errorf("evaluation: MeanCI: xs[%d] = %v: %w", i, x, ErrNotFinite)
 		}
 	}
@@ -316,7 +317,7 @@ func MeanCI(xs []float64) (mean, half float64, err error) {
 	sd := math.Sqrt(ss / (n - 1))
 	t := distuv.StudentsT{Mu: 0, Sigma: 1, Nu: n - 1}.Quantile(0.975)
 	half = t * sd / math.Sqrt(n)
-	if !finite(mean) || !finite(half) {
+	if !messages.IsFinite(mean) || !messages.IsFinite(half) {
 		return math.NaN(), 0, fmt.Errorf("evaluation: MeanCI: values spread beyond float64 (mean %v, half-width %v): %w", mean, half, ErrNumerical)
 	}
 	return mean, half, nil
@@ -336,7 +337,7 @@ func PairedTest(a, b []float64) (diff, half, p float64, err error) {
 	}
 	d := make([]float64, len(a))
 	for i := range a {
-		if !finite(a[i]) || !finite(b[i]) {
+		if !messages.IsFinite(a[i]) || !messages.IsFinite(b[i]) {
 			return math.NaN(), 0, math.NaN(), fmt.Errorf("evaluation: PairedTest: pair %d = (%v, %v): %w", i, a[i], b[i], ErrNotFinite)
 		}
 		d[i] = a[i] - b[i]

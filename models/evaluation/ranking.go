@@ -156,7 +156,7 @@ func RankingExperiment(ctx context.Context, ms []RankedMatch, params trueskill.P
 		if err != nil {
 			return nil, fmt.Errorf("evaluation: game %s: %w", m.ID, err)
 		}
-		if !finite(q) {
+		if !messages.IsFinite(q) {
 			return nil, fmt.Errorf("evaluation: game %s: match quality %v: %w", m.ID, q, ErrNumerical)
 		}
 		g.quality = q

@@ -57,7 +57,7 @@ func (p ScorePrediction) Check() error {
 		return fmt.Errorf("log P(win) = %v, log P(no win) = %v: %w", p.LogWin, p.LogNotWin, ErrNumerical)
 	case !(math.Abs(logAddExp(p.LogWin, p.LogNotWin)) <= 1e-6):
 		return fmt.Errorf("P(win) = exp(%v) and P(no win) = exp(%v) do not sum to 1: %w", p.LogWin, p.LogNotWin, ErrNumerical)
-	case p.HasScores && (!finite(p.HomeScore) || !finite(p.AwayScore)):
+	case p.HasScores && (!messages.IsFinite(p.HomeScore) || !messages.IsFinite(p.AwayScore)):
 		return fmt.Errorf("scores %v-%v: %w", p.HomeScore, p.AwayScore, ErrNumerical)
 	}
 	return nil

@@ -3,6 +3,7 @@ package evaluation
 import (
 	"errors"
 	"fmt"
+	"github.com/skillgraph/skillgraph/messages"
 	"math"
 	"slices"
 )
@@ -164,7 +165,7 @@ func scoreTest(model ScoreModel, test []ScoredMatch) (ScoreMetrics, error) {
 	if nAbs > 0 {
 		met.MAE = abs / float64(nAbs)
 	}
-	if !finite(met.InfoGain) || (nAbs > 0 && !finite(met.MAE)) {
+	if !messages.IsFinite(met.InfoGain) || (nAbs > 0 && !messages.IsFinite(met.MAE)) {
 		return ScoreMetrics{}, fmt.Errorf("evaluation: %s: metrics %+v: %w", model.Name(), met, ErrNumerical)
 	}
 	return met, nil

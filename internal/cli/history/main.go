@@ -20,6 +20,7 @@ import (
 	"github.com/skillgraph/skillgraph/internal/plot"
 	"github.com/skillgraph/skillgraph/internal/safefile"
 	"github.com/skillgraph/skillgraph/internal/tttcases"
+	"github.com/skillgraph/skillgraph/messages"
 	"github.com/skillgraph/skillgraph/models/throughtime"
 )
 
@@ -373,7 +374,7 @@ func smooth(ctx context.Context, stdout, stderr io.Writer, d data, p throughtime
 	if err != nil {
 		return numeric(err, p)
 	}
-	if !finite(lz) {
+	if !messages.IsFinite(lz) {
 		return fmt.Errorf("smoothing: log evidence %v: %w", lz, errPrecision(p))
 	}
 	fmt.Fprintf(stdout, "smoothing: converged %v after %d sweeps to %g in %v (%v a sweep); log evidence %.1f\n",
@@ -426,15 +427,12 @@ func skill(x float64) string {
 	return fmt.Sprintf("%.10g", x)
 }
 
-// finite reports whether x is neither NaN nor infinite.
-func finite(x float64) bool { return !math.IsNaN(x) && !math.IsInf(x, 0) }
-
 // checkEvidence rejects a one-step-ahead log evidence that is not the log
 // of a probability: positive or not finite, as the forward pass gives
 // when the prior mean is so large beside σ and β that float64 cannot
 // hold the differences of skill.
 func checkEvidence(lz float64, p throughtime.Params) error {
-	if finite(lz) && lz <= 0 {
+	if messages.IsFinite(lz) && lz <= 0 {
 		return nil
 	}
 	return fmt.Errorf("one-step-ahead log evidence %v is not the log of a probability: %w", lz, errPrecision(p))
