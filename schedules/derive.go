@@ -158,7 +158,7 @@ func WithLoop(opts ...LoopOption) DeriveOption {
 // evidence is counted more than once around each cycle, so means are
 // usually close but variances are typically too small, and the log
 // evidence is approximate, even when every factor is exact. Every run's
-// Result says so (Result.Cyclic). Package graph/exact solves a
+// Convergence says so (Convergence.Cyclic). Package graph/exact solves a
 // linear-Gaussian graph exactly, to measure the error.
 func Derive(g *graph.Graph, opts ...DeriveOption) (Schedule, error) {
 	if g == nil {

@@ -132,7 +132,7 @@ func (h *history) handWritten(opts ...schedules.LoopOption) schedules.Schedule {
 	return schedules.Sequence(schedules.Sequence(pre...), schedules.Loop(schedules.Sequence(body...), opts...))
 }
 
-func run(t testing.TB, g *graph.Graph, s schedules.Schedule) schedules.Result {
+func run(t testing.TB, g *graph.Graph, s schedules.Schedule) schedules.Convergence {
 	t.Helper()
 	g.Reset()
 	res, err := schedules.Run(bg, g, s)
@@ -343,7 +343,7 @@ func TestDeriveHistory(t *testing.T) {
 				plain := run(t, h.g, unranked)
 				flood := run(t, h.g, schedules.Flooding(h.g, loop...))
 				t.Logf("passes to %g: hand-written %d, derived by time %d, derived in build order %d, flooding %d", tol, hand.Iterations, derived.Iterations, plain.Iterations, flood.Iterations)
-				for _, r := range []schedules.Result{hand, derived, plain, flood} {
+				for _, r := range []schedules.Convergence{hand, derived, plain, flood} {
 					if !r.Converged {
 						t.Fatalf("not converged: %+v", r)
 					}

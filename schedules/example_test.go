@@ -250,7 +250,7 @@ func ExampleByRank() {
 // evidence comes round the cycle again). Result.Cyclic says so; Converged
 // only says that the messages stopped moving. graph/exact solves the graph
 // exactly.
-func ExampleResult_Cyclic() {
+func ExampleConvergence_Cyclic() {
 	b := graph.NewBuilder("triangle")
 	x := []graph.VarID{b.AddVariable("a"), b.AddVariable("b"), b.AddVariable("c")}
 	for i, v := range x {

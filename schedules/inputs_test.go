@@ -46,15 +46,15 @@ func TestExpiredContext(t *testing.T) {
 		for _, ctx := range []context.Context{expired, cancelled} {
 			for _, run := range []struct {
 				name string
-				run  func() (schedules.Result, error)
+				run  func() (schedules.Convergence, error)
 			}{
-				{"Run", func() (schedules.Result, error) { return schedules.Run(ctx, g, tc.s) }},
-				{"new Runner", func() (schedules.Result, error) { return schedules.NewRunner(g).Run(ctx, tc.s) }},
-				{"compiled Runner", func() (schedules.Result, error) { return warm.Run(ctx, tc.s) }},
+				{"Run", func() (schedules.Convergence, error) { return schedules.Run(ctx, g, tc.s) }},
+				{"new Runner", func() (schedules.Convergence, error) { return schedules.NewRunner(g).Run(ctx, tc.s) }},
+				{"compiled Runner", func() (schedules.Convergence, error) { return warm.Run(ctx, tc.s) }},
 			} {
 				g.Reset()
 				res, err := run.run()
-				if !errors.Is(err, ctx.Err()) || res != (schedules.Result{}) {
+				if !errors.Is(err, ctx.Err()) || res != (schedules.Convergence{}) {
 					t.Errorf("%s, %s, %v: %+v, %v; want no result and %v", tc.name, run.name, ctx.Err(), res, err, ctx.Err())
 				}
 				for v := range g.NumVariables() {
@@ -107,7 +107,7 @@ func TestDeadlinePassesDuringRun(t *testing.T) {
 	late := &lateTimer{Context: bg, deadline: time.Now().Add(time.Hour)}
 	obs := &expireOnUpdate{n: 1, expire: func() { late.deadline = time.Now().Add(-time.Nanosecond) }}
 	res, err := schedules.Run(late, c.spec.build(t), steps, schedules.WithObserver(obs))
-	if !errors.Is(err, context.DeadlineExceeded) || res != (schedules.Result{Converged: true}) || obs.seen != len(c.prior) {
+	if !errors.Is(err, context.DeadlineExceeded) || res != (schedules.Convergence{Converged: true}) || obs.seen != len(c.prior) {
 		t.Errorf("steps past the deadline: %+v after %d updates, %v; want all %d updates and DeadlineExceeded", res, obs.seen, err, len(c.prior))
 	}
 
@@ -115,7 +115,7 @@ func TestDeadlinePassesDuringRun(t *testing.T) {
 	defer cancel()
 	obs = &expireOnUpdate{n: 1, expire: cancel}
 	res, err = schedules.Run(ctx, c.spec.build(t), steps, schedules.WithObserver(obs))
-	if !errors.Is(err, context.Canceled) || res != (schedules.Result{Converged: true}) || obs.seen != len(c.prior) {
+	if !errors.Is(err, context.Canceled) || res != (schedules.Convergence{Converged: true}) || obs.seen != len(c.prior) {
 		t.Errorf("steps cancelled: %+v after %d updates, %v; want all %d updates and Canceled", res, obs.seen, err, len(c.prior))
 	}
 

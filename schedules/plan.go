@@ -172,9 +172,9 @@ func (p *Plan) add(s Schedule, depth int, slot *int32) error {
 // Schedule, so a caller may compile a large schedule once, drop the tree
 // of Step, Sequence and Loop values it came from (a long history's takes
 // more memory than its plan), and run the plan itself.
-func (p *Plan) Run(r *Runner) (Result, error) {
+func (p *Plan) Run(r *Runner) (Convergence, error) {
 	if p == nil {
-		return Result{}, fmt.Errorf("schedules: %w: nil plan", ErrSchedule)
+		return Convergence{}, fmt.Errorf("schedules: %w: nil plan", ErrSchedule)
 	}
 	if r != nil && r.g != nil && r.ctx == nil && len(r.frames) == 0 {
 		return r.Run(context.Background(), p) // outside a run: as Runner.Run
@@ -259,23 +259,23 @@ type frame struct {
 	allPasses    float64
 	savedMax     float64
 	savedDamping float64
-	parent       Result  // what the enclosing body had gathered when the loop began
-	res          Result  // the result of the last pass
-	residual     float64 // the loop's Residual threshold; 0: every step runs
+	parent       Convergence // what the enclosing body had gathered when the loop began
+	res          Convergence // the result of the last pass
+	residual     float64     // the loop's Residual threshold; 0: every step runs
 }
 
 // exec runs p in the runner's current state (nested inside whatever loops
 // are running), as the schedule's tree would run: the same updates in the
 // same order, the same Result, the same errors.
-func (r *Runner) exec(p *Plan) (Result, error) {
+func (r *Runner) exec(p *Plan) (Convergence, error) {
 	if r == nil || r.g == nil {
-		return Result{}, fmt.Errorf("schedules: %w: nil runner", ErrSchedule)
+		return Convergence{}, fmt.Errorf("schedules: %w: nil runner", ErrSchedule)
 	}
 	if p.g != r.g {
-		return Result{}, fmt.Errorf("schedules: %w: a plan of graph %q run on graph %q", ErrSchedule, p.g.Name(), r.g.Name())
+		return Convergence{}, fmt.Errorf("schedules: %w: a plan of graph %q run on graph %q", ErrSchedule, p.g.Name(), r.g.Name())
 	}
 	base := len(r.frames)
-	acc := Result{Converged: true} // the innermost body's results so far
+	acc := Convergence{Converged: true} // the innermost body's results so far
 	ops := p.ops
 	for pc := 0; pc < len(ops); pc++ {
 		o := &ops[pc]
@@ -290,7 +290,7 @@ func (r *Runner) exec(p *Plan) (Result, error) {
 		case opLoop:
 			l := p.aux[o.aux()].loop
 			if err = l.Validate(); err != nil {
-				acc = acc.Merge(Result{})
+				acc = acc.Merge(Convergence{})
 				break
 			}
 			r.frames = append(r.frames, frame{begin: int32(pc), savedMax: r.passMax, savedDamping: r.damping, parent: acc, it: 1})
@@ -316,7 +316,7 @@ func (r *Runner) exec(p *Plan) (Result, error) {
 				acc = r.leave(f)
 				break
 			}
-			acc = Result{Converged: true}
+			acc = Convergence{Converged: true}
 		case opEnd:
 			f := &r.frames[len(r.frames)-1]
 			l := p.aux[o.aux()].loop
@@ -330,10 +330,10 @@ func (r *Runner) exec(p *Plan) (Result, error) {
 				acc = r.leave(f)
 				break
 			}
-			acc = Result{Converged: true}
+			acc = Convergence{Converged: true}
 			pc = o.jump()
 		case opCustom:
-			var cr Result
+			var cr Convergence
 			cr, err = p.aux[o.aux()].custom.Run(r)
 			acc = acc.Merge(cr)
 		case opBad:
@@ -350,7 +350,7 @@ func (r *Runner) exec(p *Plan) (Result, error) {
 // became informative: an unbounded change) reported as math.MaxFloat64,
 // so that every Delta returned is a number; loops judge convergence on
 // the change itself.
-func bounded(res Result) Result {
+func bounded(res Convergence) Convergence {
 	if res.Delta > math.MaxFloat64 {
 		res.Delta = math.MaxFloat64
 	}
@@ -418,11 +418,11 @@ func (r *Runner) beginPass(f *frame, l *LoopSchedule) error {
 }
 
 // endPass closes a pass of f's loop l whose body gathered body.
-func (r *Runner) endPass(f *frame, l *LoopSchedule, body Result) {
+func (r *Runner) endPass(f *frame, l *LoopSchedule, body Convergence) {
 	delta := r.passMax
 	f.allPasses = math.Max(f.allPasses, delta)
 	f.inner += body.Iterations
-	f.res = Result{Delta: delta, Iterations: f.it + f.inner, Converged: body.Converged && delta <= l.Tolerance}
+	f.res = Convergence{Delta: delta, Iterations: f.it + f.inner, Converged: body.Converged && delta <= l.Tolerance}
 	if r.observer != nil {
 		r.observer.Iterated(l.Name, f.it, delta)
 	}
@@ -430,7 +430,7 @@ func (r *Runner) endPass(f *frame, l *LoopSchedule, body Result) {
 
 // leave pops the loop f (the innermost), restoring the state it saved, and
 // returns the enclosing body's results with the loop's merged in.
-func (r *Runner) leave(f *frame) Result {
+func (r *Runner) leave(f *frame) Convergence {
 	r.damping = f.savedDamping
 	r.passMax = math.Max(f.savedMax, f.allPasses)
 	r.loops--
@@ -445,7 +445,7 @@ func (r *Runner) leave(f *frame) Result {
 // unwind leaves every loop of p still running (those above base) after a
 // failure inside them, innermost first, as a loop ends a pass that failed:
 // the pass is measured and reported, and the loop has not converged.
-func (r *Runner) unwind(p *Plan, base int, acc Result) Result {
+func (r *Runner) unwind(p *Plan, base int, acc Convergence) Convergence {
 	for len(r.frames) > base {
 		f := &r.frames[len(r.frames)-1]
 		r.endPass(f, p.aux[p.ops[f.begin].aux()].loop, acc)

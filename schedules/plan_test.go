@@ -76,11 +76,11 @@ type customSchedule struct {
 	inner schedules.Schedule
 }
 
-func (c *customSchedule) Run(r *schedules.Runner) (schedules.Result, error) {
+func (c *customSchedule) Run(r *schedules.Runner) (schedules.Convergence, error) {
 	if err := r.Err(); err != nil {
-		return schedules.Result{}, err
+		return schedules.Convergence{}, err
 	}
-	res := schedules.Result{Converged: true}
+	res := schedules.Convergence{Converged: true}
 	for _, s := range c.pre {
 		if _, err := r.Update(s.Factor, s.Edge); err != nil {
 			return res, err
@@ -731,13 +731,13 @@ type outcome struct {
 }
 
 type runState struct {
-	Result    schedules.Result
+	Result    schedules.Convergence
 	Marginals []messages.Gaussian
 	Messages  []messages.Gaussian
 	LogZ      float64
 }
 
-func snapshot(g *graph.Graph, res schedules.Result, err error) outcome {
+func snapshot(g *graph.Graph, res schedules.Convergence, err error) outcome {
 	o := outcome{err: err, state: runState{Result: res}}
 	for v := range g.NumVariables() {
 		o.state.Marginals = append(o.state.Marginals, g.Marginal(graph.VarID(v)))
@@ -862,7 +862,7 @@ func TestPlanMatchesReference(t *testing.T) {
 				return fmt.Sprintf("seed %d, %s, %s: %s", seed, pc.shape, run, describe(pc.s))
 			}
 			g1, g2 := pc.spec.build(t), pc.spec.build(t)
-			want0 := snapshot(g1, schedules.Result{}, nil) // the state before any update
+			want0 := snapshot(g1, schedules.Convergence{}, nil) // the state before any update
 			res, err := refRun(ctx, g1, pc.s)
 			want := snapshot(g1, res, err)
 			switch {

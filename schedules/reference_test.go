@@ -26,9 +26,9 @@ type refRunner struct {
 	seen    map[*schedules.LoopSchedule][]float64
 }
 
-func refRun(ctx context.Context, g *graph.Graph, s schedules.Schedule) (schedules.Result, error) {
+func refRun(ctx context.Context, g *graph.Graph, s schedules.Schedule) (schedules.Convergence, error) {
 	if err := ctx.Err(); err != nil {
-		return schedules.Result{}, fmt.Errorf("before the run: %w", err)
+		return schedules.Convergence{}, fmt.Errorf("before the run: %w", err)
 	}
 	r := &refRunner{g: g, ctx: ctx, changes: make([]float64, g.NumVariables()), seen: map[*schedules.LoopSchedule][]float64{}}
 	res, err := r.run(s)
@@ -107,13 +107,13 @@ func (r *refRunner) update(f graph.FactorID, i int) (float64, error) {
 	return d, nil
 }
 
-func (r *refRunner) run(s schedules.Schedule) (schedules.Result, error) {
+func (r *refRunner) run(s schedules.Schedule) (schedules.Convergence, error) {
 	switch s := s.(type) {
 	case *schedules.StepSchedule:
 		_, err := r.update(s.Factor, s.Edge)
-		return schedules.Result{Converged: true}, err
+		return schedules.Convergence{Converged: true}, err
 	case *schedules.SequenceSchedule:
-		res := schedules.Result{Converged: true}
+		res := schedules.Convergence{Converged: true}
 		for _, p := range s.Parts {
 			pr, err := r.run(p)
 			res = res.Merge(pr)
@@ -128,9 +128,9 @@ func (r *refRunner) run(s schedules.Schedule) (schedules.Result, error) {
 	panic(fmt.Sprintf("refRunner: %T", s))
 }
 
-func (r *refRunner) loop(l *schedules.LoopSchedule) (schedules.Result, error) {
+func (r *refRunner) loop(l *schedules.LoopSchedule) (schedules.Convergence, error) {
 	if err := l.Validate(); err != nil {
-		return schedules.Result{}, err
+		return schedules.Convergence{}, err
 	}
 	savedDamping, savedMax := r.damping, r.passMax
 	r.damping = l.Damping
@@ -148,7 +148,7 @@ func (r *refRunner) loop(l *schedules.LoopSchedule) (schedules.Result, error) {
 			r.seen[l] = make([]float64, len(steps))
 		}
 	}
-	res := schedules.Result{}
+	res := schedules.Convergence{}
 	inner := 0
 	for it := 1; it <= l.MaxIterations; it++ {
 		if err := r.ctx.Err(); err != nil {
@@ -156,7 +156,7 @@ func (r *refRunner) loop(l *schedules.LoopSchedule) (schedules.Result, error) {
 			return res, fmt.Errorf("schedules: loop %q: %w", l.Name, err)
 		}
 		r.passMax = 0
-		var br schedules.Result
+		var br schedules.Convergence
 		var err error
 		if l.Residual > 0 {
 			br, err = r.residualPass(steps, r.seen[l], l.Residual, it == 1)
@@ -166,7 +166,7 @@ func (r *refRunner) loop(l *schedules.LoopSchedule) (schedules.Result, error) {
 		delta := r.passMax
 		allPasses = math.Max(allPasses, delta)
 		inner += br.Iterations
-		res = schedules.Result{Delta: delta, Iterations: it + inner, Converged: br.Converged && delta <= l.Tolerance}
+		res = schedules.Convergence{Delta: delta, Iterations: it + inner, Converged: br.Converged && delta <= l.Tolerance}
 		if err != nil {
 			res.Converged = false
 			return res, err
@@ -180,7 +180,7 @@ func (r *refRunner) loop(l *schedules.LoopSchedule) (schedules.Result, error) {
 
 // residualPass skips, after the first pass, each step whose factor's
 // variables have together changed by at most theta since it last ran.
-func (r *refRunner) residualPass(steps []*schedules.StepSchedule, seen []float64, theta float64, first bool) (schedules.Result, error) {
+func (r *refRunner) residualPass(steps []*schedules.StepSchedule, seen []float64, theta float64, first bool) (schedules.Convergence, error) {
 	if first {
 		clear(r.changes)
 	}
@@ -194,7 +194,7 @@ func (r *refRunner) residualPass(steps []*schedules.StepSchedule, seen []float64
 		}
 		d, err := r.update(st.Factor, st.Edge)
 		if err != nil {
-			return schedules.Result{}, err
+			return schedules.Convergence{}, err
 		}
 		if !(d <= 1) {
 			d = 1
@@ -202,5 +202,5 @@ func (r *refRunner) residualPass(steps []*schedules.StepSchedule, seen []float64
 		r.changes[r.g.EdgeVariable(st.Factor, st.Edge)] += d
 		seen[j] = in + d
 	}
-	return schedules.Result{Converged: true}, nil
+	return schedules.Convergence{Converged: true}, nil
 }

@@ -70,7 +70,7 @@ func TestDeriveZeroArityFactor(t *testing.T) {
 // user may write it, instead of inner.Run(r).
 type nested struct{ inner schedules.Schedule }
 
-func (n nested) Run(r *schedules.Runner) (schedules.Result, error) {
+func (n nested) Run(r *schedules.Runner) (schedules.Convergence, error) {
 	return r.Run(context.Background(), n.inner)
 }
 
@@ -248,7 +248,7 @@ func TestCyclic(t *testing.T) {
 			t.Fatalf("%s: %v", tc.name, err)
 		}
 		if res.Cyclic != tc.want {
-			t.Errorf("%s: Result.Cyclic %v, want %v", tc.name, res.Cyclic, tc.want)
+			t.Errorf("%s: Convergence.Cyclic %v, want %v", tc.name, res.Cyclic, tc.want)
 		}
 	}
 	// Observing the middle variable afterwards cuts the cycle.
@@ -319,9 +319,9 @@ func TestUpdateDoesNotAllocate(t *testing.T) {
 	}); n != 0 {
 		t.Errorf("Runner.Update outside a run: %v allocations", n)
 	}
-	inside := custom(func(r *schedules.Runner) (schedules.Result, error) {
+	inside := custom(func(r *schedules.Runner) (schedules.Convergence, error) {
 		_, err := r.Update(3, 1)
-		return schedules.Result{Converged: true}, err
+		return schedules.Convergence{Converged: true}, err
 	})
 	if _, err := r.Run(bg, inside); err != nil { // compiles nothing: a custom schedule
 		t.Fatal(err)
@@ -336,6 +336,6 @@ func TestUpdateDoesNotAllocate(t *testing.T) {
 }
 
 // custom is a schedule given by its Run function.
-type custom func(r *schedules.Runner) (schedules.Result, error)
+type custom func(r *schedules.Runner) (schedules.Convergence, error)
 
-func (c custom) Run(r *schedules.Runner) (schedules.Result, error) { return c(r) }
+func (c custom) Run(r *schedules.Runner) (schedules.Convergence, error) { return c(r) }

@@ -10,8 +10,8 @@ import (
 	"github.com/skillgraph/skillgraph/messages"
 )
 
-// Result reports what a schedule did.
-type Result struct {
+// Convergence reports what a schedule did.
+type Convergence struct {
 	// Delta is the change that convergence is judged on, measured by the
 	// run's Metric (messages.Distance unless set with WithMetric): the
 	// largest change of a marginal in the last pass of the loops that ran
@@ -43,7 +43,7 @@ type Result struct {
 
 // Merge folds the result s of a later part of a sequence into r: the larger
 // Delta (a NaN wins), the sum of Iterations, both Converged, either Cyclic.
-func (r Result) Merge(s Result) Result {
+func (r Convergence) Merge(s Convergence) Convergence {
 	if s.Delta > r.Delta || s.Delta != s.Delta {
 		r.Delta = s.Delta
 	}
@@ -153,7 +153,7 @@ func (r *Runner) Update(f graph.FactorID, i int) (d float64, err error) {
 // one schedule serves every graph built with the same structure (for example
 // every match of the same shape).
 type Schedule interface {
-	Run(r *Runner) (Result, error)
+	Run(r *Runner) (Convergence, error)
 }
 
 // RunOption configures Run. A nil RunOption is ignored.
@@ -179,9 +179,9 @@ func WithObserver(o Observer) RunOption { return func(r *Runner) { r.observer = 
 // elsewhere in the run (a metric, an observer, a custom schedule) is an
 // error wrapping graph.ErrPanicked too. The Result reports whether the
 // graph has a cycle (Cyclic), so whether its marginals are approximate.
-func Run(ctx context.Context, g *graph.Graph, s Schedule, opts ...RunOption) (Result, error) {
+func Run(ctx context.Context, g *graph.Graph, s Schedule, opts ...RunOption) (Convergence, error) {
 	if g == nil {
-		return Result{}, errNilGraph()
+		return Convergence{}, errNilGraph()
 	}
 	return NewRunner(g, opts...).Run(ctx, s)
 }
@@ -206,15 +206,15 @@ func NewRunner(g *graph.Graph, opts ...RunOption) *Runner {
 // custom schedule's Run), it runs s as part of that run, as s.Run(r)
 // would, under the damping and inside the loops in force; ctx is checked
 // before and after.
-func (r *Runner) Run(ctx context.Context, s Schedule) (res Result, err error) {
+func (r *Runner) Run(ctx context.Context, s Schedule) (res Convergence, err error) {
 	if r == nil || r.g == nil {
-		return Result{}, errNilGraph()
+		return Convergence{}, errNilGraph()
 	}
 	if ctx == nil {
 		ctx = context.Background()
 	}
 	if err := ctxErr(ctx); err != nil {
-		return Result{}, fmt.Errorf("schedules: before the run: %w", err)
+		return Convergence{}, fmt.Errorf("schedules: before the run: %w", err)
 	}
 	if r.ctx != nil || len(r.frames) > 0 {
 		if res, err = r.run(s); err == nil {
@@ -231,7 +231,7 @@ func (r *Runner) Run(ctx context.Context, s Schedule) (res Result, err error) {
 			// The runner's state is reset by the next run; the graph's
 			// messages are those of the updates made.
 			r.frames = r.frames[:0]
-			res, err = Result{Cyclic: r.g.HasCycle()}, r.panicked(p)
+			res, err = Convergence{Cyclic: r.g.HasCycle()}, r.panicked(p)
 		}
 	}()
 	res, err = r.run(s)
@@ -249,7 +249,7 @@ func (r *Runner) Run(ctx context.Context, s Schedule) (res Result, err error) {
 // enter runs s for a schedule's own Run method: as part of the run in
 // progress, or, called outside a run, as Runner.Run under
 // context.Background() would (which recovers a panic and reports Cyclic).
-func (r *Runner) enter(s Schedule) (Result, error) {
+func (r *Runner) enter(s Schedule) (Convergence, error) {
 	if r != nil && r.g != nil && r.ctx == nil && len(r.frames) == 0 {
 		return r.Run(context.Background(), s)
 	}
@@ -270,15 +270,15 @@ func (r *Runner) panicked(p any) error {
 
 // run runs s in the runner's current state: through its plan if s is a
 // Step, Sequence or Loop, else through its own Run.
-func (r *Runner) run(s Schedule) (Result, error) {
+func (r *Runner) run(s Schedule) (Convergence, error) {
 	if r == nil {
-		return Result{}, fmt.Errorf("schedules: %w: nil runner", ErrSchedule)
+		return Convergence{}, fmt.Errorf("schedules: %w: nil runner", ErrSchedule)
 	}
 	switch s.(type) {
 	case *StepSchedule, *SequenceSchedule, *LoopSchedule:
 	default:
 		if s == nil {
-			return Result{}, fmt.Errorf("schedules: %w: nil schedule", ErrSchedule)
+			return Convergence{}, fmt.Errorf("schedules: %w: nil schedule", ErrSchedule)
 		}
 		return s.Run(r)
 	}
@@ -288,7 +288,7 @@ func (r *Runner) run(s Schedule) (Result, error) {
 		if p, ok = r.plans[s]; !ok {
 			var err error
 			if p, err = Compile(r.g, s); err != nil {
-				return Result{}, err
+				return Convergence{}, err
 			}
 			if r.plans == nil {
 				r.plans = map[Schedule]*Plan{}
@@ -310,7 +310,7 @@ type StepSchedule struct {
 func Step(f graph.FactorID, i int) *StepSchedule { return &StepSchedule{Factor: f, Edge: i} }
 
 // Run performs the update (through the runner's plan for s).
-func (s *StepSchedule) Run(r *Runner) (Result, error) { return r.enter(s) }
+func (s *StepSchedule) Run(r *Runner) (Convergence, error) { return r.enter(s) }
 
 // SequenceSchedule runs its parts in order.
 type SequenceSchedule struct {
@@ -322,7 +322,7 @@ type SequenceSchedule struct {
 func Sequence(parts ...Schedule) *SequenceSchedule { return &SequenceSchedule{Parts: parts} }
 
 // Run runs the parts in order (through the runner's plan for s).
-func (s *SequenceSchedule) Run(r *Runner) (Result, error) { return r.enter(s) }
+func (s *SequenceSchedule) Run(r *Runner) (Convergence, error) { return r.enter(s) }
 
 // Defaults of Loop.
 const (
@@ -428,4 +428,4 @@ func (l *LoopSchedule) Validate() error {
 // Run repeats the body (through the runner's plan for l). The returned
 // Delta is the body's change in the last pass and Iterations includes the
 // body's own loops.
-func (l *LoopSchedule) Run(r *Runner) (Result, error) { return r.enter(l) }
+func (l *LoopSchedule) Run(r *Runner) (Convergence, error) { return r.enter(l) }

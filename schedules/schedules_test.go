@@ -159,7 +159,7 @@ func TestTreeScheduleOrder(t *testing.T) {
 }
 
 // buildAndRunTree builds b and runs its automatic tree schedule once.
-func buildAndRunTree(t *testing.T, b *graph.Builder) (*graph.Graph, schedules.Result) {
+func buildAndRunTree(t *testing.T, b *graph.Builder) (*graph.Graph, schedules.Convergence) {
 	t.Helper()
 	g, err := b.Build()
 	if err != nil {

@@ -99,7 +99,7 @@ type answers struct {
 
 // infer runs the three inferences: the derived schedule (loopy EP, whose
 // marginals stay in the graph), joint EP and the exact solve.
-func infer(m *model) (answers, schedules.Result, error) {
+func infer(m *model) (answers, schedules.Convergence, error) {
 	res, err := schedules.Run(context.Background(), m.g, m.schedule)
 	if err != nil {
 		return answers{}, res, err

@@ -11,7 +11,7 @@ import (
 // A league of three games, its standings and its fairest next game.
 func Example() {
 	l := league.New(league.FormatLong, trueskill.DefaultParams())
-	games := []league.Game{
+	games := []league.Match{
 		{Key: "g1", Date: "2025-01-06", Teams: [][]string{{"Ada"}, {"Ben"}}, Ranks: []int{0, 1}},
 		{Key: "g2", Date: "2025-01-07", Teams: [][]string{{"Ben"}, {"Cy"}}, Ranks: []int{0, 1}},
 		{Key: "g3", Date: "2025-01-08", Teams: [][]string{{"Ada"}, {"Cy"}}, Ranks: []int{0, 0}},

@@ -74,10 +74,10 @@ func TestHomeLearned(t *testing.T) {
 	t.Logf("home advantage N(%.3f, %.3f²) over %d games", l.Home.Mu, l.Home.Sigma, len(games))
 
 	// A neutral game: the same ratings as a league without home advantage.
-	neutral := Game{Key: "n", Date: "2099-01-01", Teams: [][]string{{"Arsenal"}, {"Chelsea"}}, Ranks: []int{0, 1}}
+	neutral := Match{Key: "n", Date: "2099-01-01", Teams: [][]string{{"Arsenal"}, {"Chelsea"}}, Ranks: []int{0, 1}}
 	before := *l.Home
 	ra, rc := l.Player("Arsenal").Rating, l.Player("Chelsea").Rating
-	if _, err := l.Rate(context.Background(), []Game{neutral}); err != nil {
+	if _, err := l.Rate(context.Background(), []Match{neutral}); err != nil {
 		t.Fatal(err)
 	}
 	res, err := p.Rate(context.Background(), trueskill.Match{Teams: [][]trueskill.Rating{{ra}, {rc}}, Ranks: []int{0, 1}})

@@ -55,11 +55,11 @@ type Step struct {
 	Rating trueskill.Rating `json:"rating"`
 }
 
-// Game is one match: its key (unique in the league), its date or time
+// Match is one match: its key (unique in the league), its date or time
 // (compared as text, so in one layout throughout, YYYY-MM-DD or RFC 3339),
 // the players of each team, and the teams' ranks (lower is better, equal
 // ranks draw).
-type Game struct {
+type Match struct {
 	Key   string
 	Date  string
 	Teams [][]string
@@ -115,14 +115,14 @@ func (l *League) FirstDate() string {
 // come before the new games, and no new game may be dated before the last
 // one rated (ErrOrder). On an error the league holds the games rated
 // before it.
-func (l *League) Rate(ctx context.Context, games []Game) (int, error) {
+func (l *League) Rate(ctx context.Context, games []Match) (int, error) {
 	return l.RateProgress(ctx, games, nil)
 }
 
 // RateProgress is Rate, calling progress (if not nil) after each game
 // with the games gone through so far, for a progress line. It stops with
 // ctx's error when ctx ends.
-func (l *League) RateProgress(ctx context.Context, games []Game, progress func(done int)) (int, error) {
+func (l *League) RateProgress(ctx context.Context, games []Match, progress func(done int)) (int, error) {
 	known := make(map[string]bool, len(l.Games))
 	for _, k := range l.Games {
 		known[k] = true
@@ -158,7 +158,7 @@ func (l *League) RateProgress(ctx context.Context, games []Game, progress func(d
 }
 
 // rateOne rates game g and records it.
-func (l *League) rateOne(ctx context.Context, g Game) error {
+func (l *League) rateOne(ctx context.Context, g Match) error {
 	m := trueskill.Match{Teams: make([][]trueskill.Rating, len(g.Teams)), Ranks: g.Ranks, Weights: g.Weights}
 	for j, team := range g.Teams {
 		m.Teams[j] = make([]trueskill.Rating, len(team))
@@ -280,7 +280,7 @@ var ErrAllDraws = errors.New("every game is a draw, so the draw share cannot be 
 // EstimateDraw returns the draw probability estimated from games, the
 // share of draws DrawShare counts, and where it came from
 // ("observed: 9 of 89 games drawn"); ErrAllDraws if every game is drawn.
-func EstimateDraw(games []Game) (p float64, source string, err error) {
+func EstimateDraw(games []Match) (p float64, source string, err error) {
 	ties, pairs := DrawShare(games)
 	if ties == pairs {
 		return 0, "", ErrAllDraws
@@ -296,7 +296,7 @@ func EstimateDraw(games []Game) (p float64, source string, err error) {
 // finishing order (one pair in a game of two teams), those that tied. The
 // share ties/pairs is the draw probability's estimate if the pairs were
 // evenly matched, which is how the league sets it from the data.
-func DrawShare(games []Game) (ties, pairs int) {
+func DrawShare(games []Match) (ties, pairs int) {
 	for _, g := range games {
 		sorted := slices.Sorted(slices.Values(g.Ranks))
 		for k := 1; k < len(sorted); k++ {

@@ -21,13 +21,13 @@ var big = flag.Bool("big", false, "run FairestPairs on 10,000 players")
 
 // randomGames returns n games of a league of players, 1v1 and 2v2, some
 // drawn, dated one a day in order.
-func randomGames(seed uint64, n, players int) []Game {
+func randomGames(seed uint64, n, players int) []Match {
 	rng := rand.New(rand.NewPCG(seed, 1))
 	skill := make([]float64, players)
 	for i := range skill {
 		skill[i] = rng.NormFloat64() * 4
 	}
-	games := make([]Game, n)
+	games := make([]Match, n)
 	for g := range games {
 		size := 1 + rng.IntN(2)
 		perm := rng.Perm(players)[:2*size]
@@ -44,9 +44,9 @@ func randomGames(seed uint64, n, players int) []Game {
 		case perf[1] > perf[0]:
 			ranks = []int{1, 0}
 		}
-		games[g] = Game{Key: fmt.Sprint("g", g), Date: fmt.Sprintf("2025-%02d-%02d", 1+g/28%12, 1+g%28), Teams: teams, Ranks: ranks}
+		games[g] = Match{Key: fmt.Sprint("g", g), Date: fmt.Sprintf("2025-%02d-%02d", 1+g/28%12, 1+g%28), Teams: teams, Ranks: ranks}
 	}
-	slices.SortStableFunc(games, func(a, b Game) int { return strings.Compare(a.Date, b.Date) })
+	slices.SortStableFunc(games, func(a, b Match) int { return strings.Compare(a.Date, b.Date) })
 	return games
 }
 
@@ -83,7 +83,7 @@ func TestSplit(t *testing.T) {
 		ratings[pl.Name] = pl.Rating
 	}
 	cut := len(games) * 9 / 10
-	for _, rest := range [][]Game{games, games[cut:]} {
+	for _, rest := range [][]Match{games, games[cut:]} {
 		part := New(FormatLong, p)
 		if _, err := part.Rate(context.Background(), games[:cut]); err != nil {
 			t.Fatal(err)
@@ -115,7 +115,7 @@ func TestSplit(t *testing.T) {
 	if _, err := late.Rate(context.Background(), games[:1]); !errors.Is(err, ErrOrder) {
 		t.Errorf("a game before the last: err %v, want ErrOrder", err)
 	}
-	if _, err := late.Rate(context.Background(), []Game{{Key: "new", Date: "2099-01-01", Teams: [][]string{{"a"}, {"b"}}, Ranks: []int{0, 1}}, games[cut]}); !errors.Is(err, ErrOrder) {
+	if _, err := late.Rate(context.Background(), []Match{{Key: "new", Date: "2099-01-01", Teams: [][]string{{"a"}, {"b"}}, Ranks: []int{0, 1}}, games[cut]}); !errors.Is(err, ErrOrder) {
 		t.Errorf("a rated game after a new one: err %v, want ErrOrder", err)
 	}
 }
@@ -304,7 +304,7 @@ func TestConcurrentState(t *testing.T) {
 // addGame adds one game to the state at path, as a run of the rate
 // subcommand does (games arrive in any order here, so each is dated after
 // the last).
-func addGame(path string, g Game) error {
+func addGame(path string, g Match) error {
 	s, err := OpenState(context.Background(), path)
 	if err != nil {
 		return err
@@ -315,7 +315,7 @@ func addGame(path string, g Game) error {
 		l = New(FormatLong, trueskill.DefaultParams())
 	}
 	g.Date = max(g.Date, l.LastDate)
-	if _, err := l.Rate(context.Background(), []Game{g}); err != nil {
+	if _, err := l.Rate(context.Background(), []Match{g}); err != nil {
 		return err
 	}
 	return s.Save(l)

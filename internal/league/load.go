@@ -31,7 +31,7 @@ func FindBundled() (string, error) {
 // time order sorted) and returns its format (FormatLong or FormatScores),
 // its games in time order, and the reader's report (rows moved, columns
 // ignored). Errors are *record.FileError naming the file, line and column.
-func ReadFile(path string) (format string, games []Game, rep record.Report, err error) {
+func ReadFile(path string) (format string, games []Match, rep record.Report, err error) {
 	ms, rep, err := record.ReadFile(path)
 	if err != nil {
 		return "", nil, rep, err
@@ -48,7 +48,7 @@ func ReadFile(path string) (format string, games []Game, rep record.Report, err 
 
 // ReadFileOrBundled is ReadFile of path, or of the bundled file if path is
 // "" (see FindBundled); it returns the path read.
-func ReadFileOrBundled(path string) (read, format string, games []Game, rep record.Report, err error) {
+func ReadFileOrBundled(path string) (read, format string, games []Match, rep record.Report, err error) {
 	if path == "" {
 		if path, err = FindBundled(); err != nil {
 			return "", "", nil, rep, err
@@ -62,11 +62,11 @@ func ReadFileOrBundled(path string) (read, format string, games []Game, rep reco
 // match ID, the date record.FormatTime's (a date, or an RFC 3339 time in
 // UTC, which order as text as in time), the home team the first where the
 // match had home advantage.
-func Games(ms []record.Match) []Game {
-	games := make([]Game, len(ms))
+func Games(ms []record.Match) []Match {
+	games := make([]Match, len(ms))
 	for i := range ms {
 		m := &ms[i]
-		games[i] = Game{Key: m.ID, Date: record.FormatTime(m.Time), Teams: m.Players(), Ranks: m.Ranks(), Weights: m.Weights(), Home: m.Venue.HomeAdvantage()}
+		games[i] = Match{Key: m.ID, Date: record.FormatTime(m.Time), Teams: m.Players(), Ranks: m.Ranks(), Weights: m.Weights(), Home: m.Venue.HomeAdvantage()}
 	}
 	return games
 }

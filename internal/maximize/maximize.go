@@ -23,9 +23,9 @@ type Options struct {
 	Start *float64
 }
 
-// Result is the best point an evaluation saw, its value, and the search's
+// Optimum is the best point an evaluation saw, its value, and the search's
 // counts and final status.
-type Result struct {
+type Optimum struct {
 	X           []float64
 	Value       float64
 	Evaluations int
@@ -34,7 +34,7 @@ type Result struct {
 }
 
 // Converged reports whether the search stopped because it converged.
-func (r Result) Converged() bool {
+func (r Optimum) Converged() bool {
 	return r.Status == optimize.FunctionConvergence || r.Status == optimize.MethodConverge
 }
 
@@ -44,8 +44,8 @@ func (r Result) Converged() bool {
 // evaluation. Reaching MaxEvaluations is not an error: the Result's
 // Status says so. The Result holds the best point seen, even with an
 // error.
-func Maximize(ctx context.Context, f func(x []float64) (float64, error), x0 []float64, opt Options) (Result, error) {
-	res := Result{Value: math.Inf(-1)}
+func Maximize(ctx context.Context, f func(x []float64) (float64, error), x0 []float64, opt Options) (Optimum, error) {
+	res := Optimum{Value: math.Inf(-1)}
 	if opt.Start != nil {
 		res.X, res.Value = slices.Clone(x0), *opt.Start
 	}

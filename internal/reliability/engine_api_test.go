@@ -677,9 +677,9 @@ func loopOptions(d *draws) []schedules.LoopOption {
 // Runner.Run documents, and updates one edge through Update.
 type custom struct{ inner schedules.Schedule }
 
-func (c custom) Run(r *schedules.Runner) (schedules.Result, error) {
+func (c custom) Run(r *schedules.Runner) (schedules.Convergence, error) {
 	if _, err := r.Update(0, 0); err != nil {
-		return schedules.Result{}, err
+		return schedules.Convergence{}, err
 	}
 	return r.Run(context.Background(), c.inner)
 }
@@ -697,7 +697,7 @@ func runOptions(d *draws) []schedules.RunOption {
 }
 
 // result is the numbers of a Result to be finite.
-func result(r schedules.Result) []float64 { return []float64{r.Delta} }
+func result(r schedules.Convergence) []float64 { return []float64{r.Delta} }
 
 // TestSchedulesExtremes is the property for package schedules.
 func TestSchedulesExtremes(t *testing.T) {
@@ -900,7 +900,7 @@ func TestSchedulesExtremes(t *testing.T) {
 			return nil, l.Validate()
 		}},
 		{name: "Result.Merge", call: func(d *draws) ([]float64, error) {
-			r := schedules.Result{Delta: d.Pos(), Iterations: d.I(), Converged: d.B()}.Merge(schedules.Result{Delta: d.Pos(), Cyclic: d.B()})
+			r := schedules.Convergence{Delta: d.Pos(), Iterations: d.I(), Converged: d.B()}.Merge(schedules.Convergence{Delta: d.Pos(), Cyclic: d.B()})
 			return result(r), nil
 		}},
 		{name: "CoverageError.Error", call: func(d *draws) ([]float64, error) {

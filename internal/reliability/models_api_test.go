@@ -63,14 +63,14 @@ func hyper(d *draws) scorebased.Hyper {
 }
 
 // results draws a few matches between four teams.
-func results(d *draws) []scorebased.Result {
+func results(d *draws) []scorebased.Match {
 	if d.rng.IntN(8) == 0 {
 		return nil
 	}
 	names := []string{"a", "b", "c", ""}
-	rs := make([]scorebased.Result, 1+d.rng.IntN(6))
+	rs := make([]scorebased.Match, 1+d.rng.IntN(6))
 	for i := range rs {
-		rs[i] = scorebased.Result{A: names[d.rng.IntN(3)], B: names[1+d.rng.IntN(3)], ScoreA: score(d), ScoreB: score(d)}
+		rs[i] = scorebased.Match{A: names[d.rng.IntN(3)], B: names[1+d.rng.IntN(3)], ScoreA: score(d), ScoreB: score(d)}
 	}
 	return rs
 }

@@ -26,7 +26,7 @@ var Tennis = Shape{Games: 200000, Players: 7500, Batches: 3400, Seed: 2008}
 // players whose skills are close (sorted by skill with noise, paired
 // neighbours), and the winner is the better performance, skill plus
 // N(0, 0.5²).
-func History(s Shape) []throughtime.Game {
+func History(s Shape) []throughtime.Match {
 	rng := rand.New(rand.NewPCG(s.Seed, 1))
 	type career struct{ start, end int }
 	careers := make([]career, s.Players)
@@ -44,7 +44,7 @@ func History(s Shape) []throughtime.Game {
 		names[i] = fmt.Sprintf("p%04d", i)
 	}
 	perBatch := float64(s.Games) / float64(s.Batches)
-	games := make([]throughtime.Game, 0, s.Games)
+	games := make([]throughtime.Match, 0, s.Games)
 	var active []int
 	key := make([]float64, s.Players)
 	for b := range s.Batches {
@@ -68,7 +68,7 @@ func History(s Shape) []throughtime.Game {
 			if skill[a]+0.5*rng.NormFloat64() < skill[c]+0.5*rng.NormFloat64() {
 				a, c = c, a
 			}
-			games = append(games, throughtime.Game{Time: float64(b), Teams: [][]string{{names[a]}, {names[c]}}})
+			games = append(games, throughtime.Match{Time: float64(b), Teams: [][]string{{names[a]}, {names[c]}}})
 		}
 	}
 	return games

@@ -85,9 +85,9 @@ type Outcome struct {
 func (f *File) Check(c Case) Outcome {
 	out := Outcome{Name: c.Name}
 	in := &c.Inputs
-	games := make([]throughtime.Game, len(in.Composition))
+	games := make([]throughtime.Match, len(in.Composition))
 	for k := range games {
-		games[k] = throughtime.Game{Teams: in.Composition[k], Ranks: in.Ranks[k]}
+		games[k] = throughtime.Match{Teams: in.Composition[k], Ranks: in.Ranks[k]}
 		if in.Times != nil {
 			games[k].Time = in.Times[k]
 		}

@@ -24,12 +24,12 @@ func (m *fittedModel[R]) Name() string { return m.name }
 func (m *fittedModel[R]) Fit(train []ScoredMatch) error {
 	ctx := context.Background()
 	m.ratings = roster[R]{}
-	results := make([]scorebased.Result, len(train))
+	results := make([]scorebased.Match, len(train))
 	for i, x := range train {
 		if err := x.Validate(); err != nil {
 			return fmt.Errorf("train[%d]: %w", i, err)
 		}
-		results[i] = scorebased.Result{A: x.Home, B: x.Away, ScoreA: float64(x.HomeScore), ScoreB: float64(x.AwayScore)}
+		results[i] = scorebased.Match{A: x.Home, B: x.Away, ScoreA: float64(x.HomeScore), ScoreB: float64(x.AwayScore)}
 	}
 	h, _, err := scorebased.Fit(ctx, m.newModel, results, scorebased.FitStart(), scorebased.DefaultFitOptions())
 	if err != nil {

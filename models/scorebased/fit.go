@@ -98,7 +98,7 @@ type knob struct {
 // empty, not finite or not positive for σ₀ and β (ErrParameter), a start
 // that fails Hyper.Validate or whose evidence is not finite, and a done
 // context, whose error is returned. A nil ctx is context.Background().
-func Fit[R Team | Rating](ctx context.Context, newModel func(Hyper) (Online[R], error), train []Result, start Params, opt FitOptions) (Hyper, FitReport, error) {
+func Fit[R Team | Rating](ctx context.Context, newModel func(Hyper) (Online[R], error), train []Match, start Params, opt FitOptions) (Hyper, FitReport, error) {
 	if ctx == nil {
 		ctx = context.Background()
 	}

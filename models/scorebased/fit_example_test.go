@@ -20,9 +20,9 @@ func ExampleFit() {
 		return
 	}
 	season := evaluation.Season(file, "2008-09")
-	var train []scorebased.Result
+	var train []scorebased.Match
 	for _, m := range season[:int(0.8*float64(len(season)))] {
-		train = append(train, scorebased.Result{A: m.Home, B: m.Away, ScoreA: float64(m.HomeScore), ScoreB: float64(m.AwayScore)})
+		train = append(train, scorebased.Match{A: m.Home, B: m.Away, ScoreA: float64(m.HomeScore), ScoreB: float64(m.AwayScore)})
 	}
 	ctx := context.Background()
 	start := scorebased.FitStart() // on the scale of goals

@@ -28,14 +28,14 @@ var targetSeasons = func() []string {
 
 // split is the paper's protocol at the largest training share: train on a
 // season's first 80 %, test on its last 20 %.
-func split(ms []scorebased.Result) (train, test []scorebased.Result) {
+func split(ms []scorebased.Match) (train, test []scorebased.Match) {
 	n := len(ms)
 	return ms[:int(0.8*float64(n))], ms[n-int(math.Ceil(0.2*float64(n))):]
 }
 
 // infoGain is the score of section 5.2 of the paper, in bits, for a
 // probability p that A wins.
-func infoGain(p float64, x scorebased.Result) float64 {
+func infoGain(p float64, x scorebased.Match) float64 {
 	switch {
 	case x.ScoreA > x.ScoreB:
 		return 1 + math.Log2(p)
@@ -62,7 +62,7 @@ func (s seasonMetrics) scale(k float64) seasonMetrics {
 }
 
 // fitted fits newModel's hyperparameters on train.
-func fitted[R scorebased.Team | scorebased.Rating](t testing.TB, newModel func(scorebased.Hyper) (scorebased.Online[R], error), train []scorebased.Result) scorebased.Hyper {
+func fitted[R scorebased.Team | scorebased.Rating](t testing.TB, newModel func(scorebased.Hyper) (scorebased.Online[R], error), train []scorebased.Match) scorebased.Hyper {
 	t.Helper()
 	h, rep, err := scorebased.Fit(context.Background(), newModel, train, scorebased.FitStart(), scorebased.DefaultFitOptions())
 	if err != nil {
@@ -76,7 +76,7 @@ func fitted[R scorebased.Team | scorebased.Rating](t testing.TB, newModel func(s
 
 // evaluate learns the ratings on train under h and predicts every test
 // match without further updates, as the paper's protocol does.
-func evaluate[R scorebased.Team | scorebased.Rating](t testing.TB, newModel func(scorebased.Hyper) (scorebased.Online[R], error), h scorebased.Hyper, train, test []scorebased.Result) seasonMetrics {
+func evaluate[R scorebased.Team | scorebased.Rating](t testing.TB, newModel func(scorebased.Hyper) (scorebased.Online[R], error), h scorebased.Hyper, train, test []scorebased.Match) seasonMetrics {
 	t.Helper()
 	m, err := newModel(h)
 	if err != nil {
@@ -114,7 +114,7 @@ func evaluate[R scorebased.Team | scorebased.Rating](t testing.TB, newModel func
 // training on train, as the evaluation computes it: the paper's Table 1
 // (β = σ₀/2, no dynamics), the draw probability the share of draws in
 // train, and P(A wins) by eq. 11 of the score-based paper.
-func trueSkillGain(t testing.TB, train, test []scorebased.Result) float64 {
+func trueSkillGain(t testing.TB, train, test []scorebased.Match) float64 {
 	t.Helper()
 	p := trueskill.DefaultParams()
 	p.Tau = 0
@@ -159,7 +159,7 @@ func trueSkillGain(t testing.TB, train, test []scorebased.Result) float64 {
 
 // paperHyper returns the paper's Table 1 with γ estimated from train as
 // the paper does, for model "OD" or "SD".
-func paperHyper(t testing.TB, train []scorebased.Result, od bool) scorebased.Hyper {
+func paperHyper(t testing.TB, train []scorebased.Match, od bool) scorebased.Hyper {
 	t.Helper()
 	ms := make([]scorebased.MatchScore, len(train))
 	for i, x := range train {

@@ -16,7 +16,7 @@ func logN(x, mu, v float64) float64 {
 }
 
 // twoMatches: A beats B 2-1 at home, then A draws 0-0 at home with C.
-var twoMatches = []scorebased.Result{{A: "A", B: "B", ScoreA: 2, ScoreB: 1}, {A: "A", B: "C", ScoreA: 0, ScoreB: 0}}
+var twoMatches = []scorebased.Match{{A: "A", B: "B", ScoreA: 2, ScoreB: 1}, {A: "A", B: "C", ScoreA: 0, ScoreB: 0}}
 
 // TestEvidenceGaussianODByHand: the evidence of two matches is the sum of
 // the closed-form predictive densities, the second under the ratings eq. 20
@@ -216,10 +216,10 @@ func TestFitRecoversGaussianSD(t *testing.T) {
 		skill[i] = sigma * rng.NormFloat64()
 	}
 	noise := math.Sqrt(2*beta*beta + gamma*gamma)
-	var train []scorebased.Result
+	var train []scorebased.Match
 	for _, m := range roundRobin(teams, rng) {
 		d := skill[m[0]] - skill[m[1]] + home + noise*rng.NormFloat64()
-		train = append(train, scorebased.Result{A: teamNames[m[0]], B: teamNames[m[1]], ScoreA: d})
+		train = append(train, scorebased.Match{A: teamNames[m[0]], B: teamNames[m[1]], ScoreA: d})
 	}
 	h, rep, err := scorebased.Fit(context.Background(), scorebased.OnlineGaussianSD, train, scorebased.Params{Sigma: 1, Beta: 1, Gamma: gamma}, scorebased.DefaultFitOptions())
 	if err != nil {
@@ -257,10 +257,10 @@ func TestFitRecoversGaussianOD(t *testing.T) {
 		off[i], def[i] = base+sigma*rng.NormFloat64(), sigma*rng.NormFloat64()
 	}
 	noise := math.Sqrt(2*beta*beta + gamma*gamma)
-	var train []scorebased.Result
+	var train []scorebased.Match
 	for _, m := range roundRobin(teams, rng) {
 		a, b := m[0], m[1]
-		train = append(train, scorebased.Result{A: teamNames[a], B: teamNames[b],
+		train = append(train, scorebased.Match{A: teamNames[a], B: teamNames[b],
 			ScoreA: off[a] - def[b] + home + noise*rng.NormFloat64(), ScoreB: off[b] - def[a] + noise*rng.NormFloat64()})
 	}
 	h, rep, err := scorebased.Fit(context.Background(), scorebased.OnlineGaussianOD, train, scorebased.Params{Sigma: 1, Beta: 1, Gamma: gamma}, scorebased.DefaultFitOptions())
@@ -302,10 +302,10 @@ func TestFitRecoversPoissonOD(t *testing.T) {
 		}
 		return float64(k)
 	}
-	var train []scorebased.Result
+	var train []scorebased.Match
 	for _, m := range roundRobin(teams, rng) {
 		a, b := m[0], m[1]
-		train = append(train, scorebased.Result{A: teamNames[a], B: teamNames[b],
+		train = append(train, scorebased.Match{A: teamNames[a], B: teamNames[b],
 			ScoreA: poisson(math.Exp(off[a] - def[b] + home)), ScoreB: poisson(math.Exp(off[b] - def[a]))})
 	}
 	h, rep, err := scorebased.Fit(context.Background(), scorebased.OnlinePoissonOD, train, scorebased.FitStart(), scorebased.DefaultFitOptions())
@@ -348,16 +348,16 @@ func TestFitErrors(t *testing.T) {
 	for _, c := range []struct {
 		name  string
 		ctx   context.Context
-		train []scorebased.Result
+		train []scorebased.Match
 		start scorebased.Params
 		opt   scorebased.FitOptions
 		want  error
 	}{
 		{"no matches", ctx, nil, start, opt, scorebased.ErrScore},
-		{"NaN score", ctx, []scorebased.Result{{A: "A", B: "B", ScoreA: math.NaN()}}, start, opt, scorebased.ErrScore},
-		{"infinite score", ctx, []scorebased.Result{{A: "A", B: "B", ScoreB: math.Inf(1)}}, start, opt, scorebased.ErrScore},
-		{"no name", ctx, []scorebased.Result{{A: "A"}}, start, opt, scorebased.ErrScore},
-		{"self", ctx, []scorebased.Result{{A: "A", B: "A"}}, start, opt, scorebased.ErrScore},
+		{"NaN score", ctx, []scorebased.Match{{A: "A", B: "B", ScoreA: math.NaN()}}, start, opt, scorebased.ErrScore},
+		{"infinite score", ctx, []scorebased.Match{{A: "A", B: "B", ScoreB: math.Inf(1)}}, start, opt, scorebased.ErrScore},
+		{"no name", ctx, []scorebased.Match{{A: "A"}}, start, opt, scorebased.ErrScore},
+		{"self", ctx, []scorebased.Match{{A: "A", B: "A"}}, start, opt, scorebased.ErrScore},
 		{"cancelled", cancelled, good, start, opt, context.Canceled},
 		{"bad start", ctx, good, scorebased.Params{Sigma: -1, Beta: 1, Gamma: 1}, opt, scorebased.ErrParameter},
 		{"NaN bound", ctx, good, start, bad(func(o *scorebased.FitOptions) { o.Home.Hi = math.NaN() }), scorebased.ErrParameter},
@@ -370,7 +370,7 @@ func TestFitErrors(t *testing.T) {
 			t.Errorf("%s: %v, want %v", c.name, err, c.want)
 		}
 	}
-	if _, _, err := scorebased.Fit(ctx, scorebased.OnlinePoissonOD, []scorebased.Result{{A: "A", B: "B", ScoreA: 1.5}}, start, opt); !errors.Is(err, scorebased.ErrScore) {
+	if _, _, err := scorebased.Fit(ctx, scorebased.OnlinePoissonOD, []scorebased.Match{{A: "A", B: "B", ScoreA: 1.5}}, start, opt); !errors.Is(err, scorebased.ErrScore) {
 		t.Errorf("Poisson score 1.5: %v", err)
 	}
 	if _, _, err := scorebased.Fit[scorebased.Team](ctx, nil, good, start, opt); !errors.Is(err, scorebased.ErrParameter) {

@@ -9,7 +9,7 @@ import (
 
 // league reads the shipped Premier League file (date, season, home, away,
 // home_score, away_score) into matches by season, in file order.
-func league(t testing.TB) map[string][]scorebased.Result {
+func league(t testing.TB) map[string][]scorebased.Match {
 	t.Helper()
 	ms, rep, err := record.ReadFile("../../examples/data/epl.csv", record.InFileOrder())
 	if err != nil {
@@ -18,10 +18,10 @@ func league(t testing.TB) map[string][]scorebased.Result {
 	if rep.Format != record.Scores || len(rep.Unknown) != 0 {
 		t.Fatalf("epl.csv read as %+v", rep)
 	}
-	out := map[string][]scorebased.Result{}
+	out := map[string][]scorebased.Match{}
 	for _, m := range ms {
 		home, away := m.Teams[0], m.Teams[1]
-		out[m.Season] = append(out[m.Season], scorebased.Result{A: home.Name, B: away.Name, ScoreA: float64(home.Score), ScoreB: float64(away.Score)})
+		out[m.Season] = append(out[m.Season], scorebased.Match{A: home.Name, B: away.Name, ScoreA: float64(home.Score), ScoreB: float64(away.Score)})
 	}
 	return out
 }

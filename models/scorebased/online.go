@@ -8,10 +8,10 @@ import (
 	"github.com/skillgraph/skillgraph/messages"
 )
 
-// Result is one played match between two named teams, for Learn and Fit:
+// Match is one played match between two named teams, for Learn and Fit:
 // A is the home side when the data has one (Hyper.Home is added to A's
 // side), and the scores are A's and B's.
-type Result struct {
+type Match struct {
 	A, B           string
 	ScoreA, ScoreB float64
 }
@@ -89,7 +89,7 @@ type Online[R Team | Rating] interface {
 
 	// start returns the starting Base and Home of a fit to train and the
 	// step of the first simplex along them, from the scores' moments.
-	start(train []Result) (base, home, step float64)
+	start(train []Match) (base, home, step float64)
 	// hasBase reports whether Base enters the model.
 	hasBase() bool
 	// checkScores rejects scores the model cannot observe.
@@ -127,7 +127,7 @@ func OnlineGaussianSD(h Hyper) (Online[Rating], error) {
 // with an empty team name, a team playing itself, or scores the model
 // cannot observe is ErrScore, and an empty list ErrScore too; a done
 // context returns its error. A nil ctx is context.Background().
-func Learn[R Team | Rating](ctx context.Context, m Online[R], matches []Result) (map[string]R, float64, error) {
+func Learn[R Team | Rating](ctx context.Context, m Online[R], matches []Match) (map[string]R, float64, error) {
 	if ctx == nil {
 		ctx = context.Background()
 	}
@@ -168,7 +168,7 @@ func Learn[R Team | Rating](ctx context.Context, m Online[R], matches []Result) 
 }
 
 // checkResult checks a match's teams and scores for model m.
-func checkResult[R Team | Rating](m Online[R], x Result) error {
+func checkResult[R Team | Rating](m Online[R], x Match) error {
 	switch {
 	case x.A == "" || x.B == "":
 		return fmt.Errorf("teams %q and %q: a team needs a name: %w", x.A, x.B, ErrScore)
@@ -272,7 +272,7 @@ func (m *odOnline) LogPredictive(a, b Team, scoreA, scoreB float64) (float64, er
 	return lp, nil
 }
 
-func (m *odOnline) start(train []Result) (base, home, step float64) {
+func (m *odOnline) start(train []Match) (base, home, step float64) {
 	var sa, sb float64
 	for _, x := range train {
 		sa += x.ScoreA
@@ -341,7 +341,7 @@ func (m *sdOnline) LogPredictive(a, b Rating, scoreA, scoreB float64) (float64, 
 	return lp, nil
 }
 
-func (m *sdOnline) start(train []Result) (base, home, step float64) {
+func (m *sdOnline) start(train []Match) (base, home, step float64) {
 	var d float64
 	for _, x := range train {
 		d += x.ScoreA - x.ScoreB

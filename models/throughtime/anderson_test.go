@@ -18,7 +18,7 @@ func TestMixingKeepsTheFixedPoint(t *testing.T) {
 	for i := range skill {
 		skill[i] = rng.NormFloat64()
 	}
-	var games []Game
+	var games []Match
 	for b := range batches {
 		perm := rng.Perm(players)
 		for k := 0; k+1 < 16; k += 2 {
@@ -26,7 +26,7 @@ func TestMixingKeepsTheFixedPoint(t *testing.T) {
 			if skill[a]+rng.NormFloat64() < skill[c]+rng.NormFloat64() {
 				a, c = c, a
 			}
-			games = append(games, Game{Time: float64(b), Teams: [][]string{{fmt.Sprint(a)}, {fmt.Sprint(c)}}})
+			games = append(games, Match{Time: float64(b), Teams: [][]string{{fmt.Sprint(a)}, {fmt.Sprint(c)}}})
 		}
 		for i := range skill {
 			skill[i] += 0.1 * rng.NormFloat64()

@@ -30,7 +30,7 @@ import (
 var big = flag.Bool("big", false, "benchmark the full 200,000-game tennis-shaped history (default: a tenth of it)")
 
 // tennis is the history and its games as indices, made once per binary.
-var tennis = sync.OnceValues(func() ([]throughtime.Game, handHistory) {
+var tennis = sync.OnceValues(func() ([]throughtime.Match, handHistory) {
 	s := synthetic.Tennis
 	if !*big {
 		s.Games, s.Players, s.Batches = s.Games/10, s.Players/10, s.Batches/10
@@ -51,7 +51,7 @@ type handHistory struct {
 	gamma2, prior0 float64
 }
 
-func newHandHistory(games []throughtime.Game) handHistory {
+func newHandHistory(games []throughtime.Match) handHistory {
 	p := throughtime.DefaultParams()
 	index := map[string]int32{}
 	id := func(name string) int32 {
@@ -110,7 +110,7 @@ func (h *handHistory) rate(t float64, a, c int32) {
 
 // add rates games by the players' names, as an online rating system
 // adding them would: the least an Add must do.
-func (h *handHistory) add(games []throughtime.Game) {
+func (h *handHistory) add(games []throughtime.Match) {
 	for _, g := range games {
 		h.rate(g.Time, h.index[g.Teams[0][0]], h.index[g.Teams[1][0]])
 	}
@@ -210,10 +210,10 @@ func BenchmarkAdd(b *testing.B) {
 	// them in turn, at times of its own after the history's end.
 	names := h.Players()
 	rng := rand.New(rand.NewPCG(5, 8))
-	batches := make([][]throughtime.Game, 256)
+	batches := make([][]throughtime.Match, 256)
 	for i := range batches {
 		picked := map[string]bool{}
-		batches[i] = make([]throughtime.Game, 10)
+		batches[i] = make([]throughtime.Match, 10)
 		for k := range batches[i] {
 			var pair [2]string
 			for j := range pair {
@@ -222,14 +222,14 @@ func BenchmarkAdd(b *testing.B) {
 				}
 				picked[pair[j]] = true
 			}
-			batches[i][k] = throughtime.Game{Teams: [][]string{{pair[0]}, {pair[1]}}}
+			batches[i][k] = throughtime.Match{Teams: [][]string{{pair[0]}, {pair[1]}}}
 		}
 	}
 	// adder returns a loop of n adds with add, each of the next batch
 	// one time step after the last.
-	adder := func(add func([]throughtime.Game)) func(n int) {
+	adder := func(add func([]throughtime.Match)) func(n int) {
 		t, next := games[len(games)-1].Time, 0
-		batch := make([]throughtime.Game, 10)
+		batch := make([]throughtime.Match, 10)
 		return func(n int) {
 			for range n {
 				t++
@@ -243,7 +243,7 @@ func BenchmarkAdd(b *testing.B) {
 		}
 	}
 	each := make([]time.Duration, 0, b.N)
-	sharedtest.Interleave(b, adder(func(batch []throughtime.Game) {
+	sharedtest.Interleave(b, adder(func(batch []throughtime.Match) {
 		t0 := time.Now()
 		if err := h.Add(batch); err != nil {
 			b.Fatal(err)
@@ -301,7 +301,7 @@ func BenchmarkTennisConverge(b *testing.B) {
 // year is the unit of time of the league histories.
 const year = time.Duration(365.25 * 24 * float64(time.Hour))
 
-func leagueHistory(b *testing.B, file string) ([]throughtime.Game, float64) {
+func leagueHistory(b *testing.B, file string) ([]throughtime.Match, float64) {
 	path := filepath.Join(sharedtest.Root(b), "examples", "data", file)
 	var ms []evaluation.RankedMatch
 	if file == "epl.csv" {
@@ -316,7 +316,7 @@ func leagueHistory(b *testing.B, file string) ([]throughtime.Game, float64) {
 			b.Fatal(err)
 		}
 	}
-	games := make([]throughtime.Game, len(ms))
+	games := make([]throughtime.Match, len(ms))
 	for i, m := range ms {
 		d, err := time.Parse(time.DateOnly, m.Date)
 		if err != nil {
@@ -326,7 +326,7 @@ func leagueHistory(b *testing.B, file string) ([]throughtime.Game, float64) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		games[i] = throughtime.Game{Time: at, Teams: m.Teams, Ranks: m.Ranks}
+		games[i] = throughtime.Match{Time: at, Teams: m.Teams, Ranks: m.Ranks}
 	}
 	return games, evaluation.DrawProbability(ms)
 }

@@ -72,7 +72,7 @@ func (p Params) trueskill() trueskill.Params {
 // ranks or weights of the wrong shape, a negative weight, or a tie of two
 // teams whose draw margin is 0 (the draw probability is 0, or every
 // player of both teams has β = 0), which has probability 0.
-func (h *History) checkGame(g *Game, k int, t float64) error {
+func (h *History) checkGame(g *Match, k int, t float64) error {
 	bad := func(format string, a ...any) error {
 		return fmt.Errorf("throughtime: game %d: %s: %w", k, fmt.Sprintf(format, a...), ErrGame)
 	}

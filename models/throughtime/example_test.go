@@ -13,7 +13,7 @@ import (
 // cycle: each beat one and lost to one, so all three end level (drift is
 // small, γ = 0.03 a year, so a skill hardly changes in three years).
 func Example() {
-	games := []throughtime.Game{
+	games := []throughtime.Match{
 		{Time: 1, Teams: [][]string{{"Ann"}, {"Ben"}}},
 		{Time: 2, Teams: [][]string{{"Ben"}, {"Cid"}}},
 		{Time: 3, Teams: [][]string{{"Cid"}, {"Ann"}}},

@@ -24,7 +24,7 @@ func TestPosteriorFarAway(t *testing.T) {
 	}{{"time -1e308", 0.03, -1e308}, {"gamma 1e150", 1e150, 0}} {
 		p := throughtime.DefaultParams()
 		p.Gamma = c.gamma
-		h, err := throughtime.New(p, []throughtime.Game{{Time: c.time, Teams: [][]string{{"a"}, {"b"}}}})
+		h, err := throughtime.New(p, []throughtime.Match{{Time: c.time, Teams: [][]string{{"a"}, {"b"}}}})
 		if err != nil {
 			t.Fatalf("%s: %v", c.name, err)
 		}
@@ -45,18 +45,18 @@ func TestTieWithoutMargin(t *testing.T) {
 	p := throughtime.DefaultParams()
 	p.DrawProbability = 0.3
 	priors := throughtime.WithPriors(map[string]throughtime.Player{"a": {Sigma: 6}, "b": {Sigma: 6}})
-	tie := throughtime.Game{Time: 1, Teams: [][]string{{"a"}, {"b"}}, Ranks: []int{0, 0}}
-	if _, err := throughtime.New(p, []throughtime.Game{tie}, priors); !errors.Is(err, throughtime.ErrGame) {
+	tie := throughtime.Match{Time: 1, Teams: [][]string{{"a"}, {"b"}}, Ranks: []int{0, 0}}
+	if _, err := throughtime.New(p, []throughtime.Match{tie}, priors); !errors.Is(err, throughtime.ErrGame) {
 		t.Errorf("New: %v", err)
 	}
-	h, err := throughtime.New(p, []throughtime.Game{{Time: 0, Teams: [][]string{{"a"}, {"b"}}}}, priors)
+	h, err := throughtime.New(p, []throughtime.Match{{Time: 0, Teams: [][]string{{"a"}, {"b"}}}}, priors)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if _, err := h.LogProbability(tie); !errors.Is(err, throughtime.ErrGame) {
 		t.Errorf("LogProbability: %v", err)
 	}
-	if err := h.Add([]throughtime.Game{tie}); !errors.Is(err, throughtime.ErrGame) {
+	if err := h.Add([]throughtime.Match{tie}); !errors.Is(err, throughtime.ErrGame) {
 		t.Errorf("Add: %v", err)
 	}
 	// One player with β > 0 gives the pair a margin.
@@ -73,7 +73,7 @@ func TestTieWithoutMargin(t *testing.T) {
 // μ₀ = 0, 1e12, 1e15, 1e20 and 1e308, and the skills less μ₀ where μ₀
 // leaves them digits.
 func TestPriorMeanInvariance(t *testing.T) {
-	games := []throughtime.Game{
+	games := []throughtime.Match{
 		{Time: 1, Teams: [][]string{{"a"}, {"b"}, {"c"}}},
 		{Time: 2, Teams: [][]string{{"c"}, {"a"}, {"b"}}, Ranks: []int{0, 1, 1}},
 		{Time: 3, Teams: [][]string{{"a"}, {"b"}}},
@@ -195,7 +195,7 @@ func TestExtremeInputs(t *testing.T) {
 		if priors != nil || prior != (throughtime.Player{Mu: 1, Sigma: 2, Beta: 1, Gamma: 0.1}) {
 			priors = map[string]throughtime.Player{"b": prior}
 		}
-		games := []throughtime.Game{
+		games := []throughtime.Match{
 			{Time: times[0], Teams: [][]string{{"a"}, {"b"}}},
 			{Time: times[1], Teams: [][]string{{"b"}, {"c"}, {"a"}}, Ranks: []int{0, 1, 1}},
 			{Time: times[2], Teams: [][]string{{"a", "c"}, {"b"}}, Weights: [][]float64{{weight, 1}, {1}}},
@@ -262,7 +262,7 @@ func TestExtremeInputs(t *testing.T) {
 				} else if s := pr.Win + pr.Draw + pr.Loss; !(math.Abs(s-1) < 1e-9) || pr.Win < 0 || pr.Loss < 0 || pr.Draw < 0 {
 					return fmt.Errorf("Predict(%s, %v) = %+v", name, at, pr)
 				}
-				g := throughtime.Game{Time: at, Teams: [][]string{{name}, {"q"}, {"b"}}}
+				g := throughtime.Match{Time: at, Teams: [][]string{{name}, {"q"}, {"b"}}}
 				if name == "b" {
 					g.Teams[2] = []string{"r"}
 				}
@@ -274,7 +274,7 @@ func TestExtremeInputs(t *testing.T) {
 					return fmt.Errorf("LogProbability(%+v) = %v", g, lp)
 				}
 			}
-			add := []throughtime.Game{{Time: pick(), Teams: [][]string{{"a"}, {"d"}}}}
+			add := []throughtime.Match{{Time: pick(), Teams: [][]string{{"a"}, {"d"}}}}
 			if err := h.Add(add); err != nil && !typed(err) {
 				return fmt.Errorf("Add: %w", err)
 			}

@@ -176,7 +176,7 @@ func (f *fitted) from(z float64) float64 {
 // ctx before each evaluation and stops with ctx's error. A start outside
 // the bounds, bad bounds and an empty history are errors (ErrParameter,
 // ErrGame), and so is any evaluation's error.
-func Fit(ctx context.Context, start Params, games []Game, opt FitOptions) (FitResult, error) {
+func Fit(ctx context.Context, start Params, games []Match, opt FitOptions) (FitResult, error) {
 	if ctx == nil {
 		ctx = context.Background()
 	}

@@ -17,13 +17,13 @@ import (
 // start at N(0, σ²) and drift by N(0, γ²) each time step; each step
 // pairs perBatch disjoint pairs of players at random, and the better
 // performance (skill plus N(0, β²)) wins.
-func randomPairs(seed uint64, players, steps, perBatch int, sigma, beta, gamma float64) []throughtime.Game {
+func randomPairs(seed uint64, players, steps, perBatch int, sigma, beta, gamma float64) []throughtime.Match {
 	rng := rand.New(rand.NewPCG(seed, 2))
 	skill := make([]float64, players)
 	for i := range skill {
 		skill[i] = sigma * rng.NormFloat64()
 	}
-	var games []throughtime.Game
+	var games []throughtime.Match
 	for b := range steps {
 		if b > 0 {
 			for i := range skill {
@@ -36,7 +36,7 @@ func randomPairs(seed uint64, players, steps, perBatch int, sigma, beta, gamma f
 			if skill[a]+beta*rng.NormFloat64() < skill[c]+beta*rng.NormFloat64() {
 				a, c = c, a
 			}
-			games = append(games, throughtime.Game{Time: float64(b), Teams: [][]string{{fmt.Sprint(a)}, {fmt.Sprint(c)}}})
+			games = append(games, throughtime.Match{Time: float64(b), Teams: [][]string{{fmt.Sprint(a)}, {fmt.Sprint(c)}}})
 		}
 	}
 	return games
@@ -84,9 +84,9 @@ func TestFitSmoothed(t *testing.T) {
 // is highest at q = d/n, that is p = 2Φ(Φ⁻¹((d/n+1)/2)·√(σ₀²+β²)/β) − 1.
 func TestFitDrawProbability(t *testing.T) {
 	const n, d = 200, 37
-	var games []throughtime.Game
+	var games []throughtime.Match
 	for k := range n {
-		g := throughtime.Game{Time: float64(k), Teams: [][]string{{fmt.Sprint("a", k)}, {fmt.Sprint("b", k)}}}
+		g := throughtime.Match{Time: float64(k), Teams: [][]string{{fmt.Sprint("a", k)}, {fmt.Sprint("b", k)}}}
 		if k < d {
 			g.Ranks = []int{0, 0}
 		}
@@ -115,7 +115,7 @@ func TestFitDrawProbability(t *testing.T) {
 // TestScaleInvariance: scaling μ₀, σ₀, β and γ together leaves every game's one-step-ahead probability as it was, with draws
 // and multi-team games, which is why DefaultFitOptions holds β fixed.
 func TestScaleInvariance(t *testing.T) {
-	games := []throughtime.Game{
+	games := []throughtime.Match{
 		{Time: 0, Teams: [][]string{{"a"}, {"b", "c"}}, Ranks: []int{0, 0}},
 		{Time: 1, Teams: [][]string{{"a"}, {"b"}, {"d"}}, Ranks: []int{1, 0, 2}},
 		{Time: 3, Teams: [][]string{{"c"}, {"d"}}},
@@ -155,7 +155,7 @@ func TestFitErrors(t *testing.T) {
 		name  string
 		ctx   context.Context
 		start throughtime.Params
-		games []throughtime.Game
+		games []throughtime.Match
 		opt   throughtime.FitOptions
 		want  error
 	}{
@@ -170,7 +170,7 @@ func TestFitErrors(t *testing.T) {
 		{"fixed at nonsense", ctx, start, games, with(func(o *throughtime.FitOptions) { o.Beta = throughtime.Bounds{Lo: -1, Hi: -1} }), throughtime.ErrParameter},
 		{"objective", ctx, start, games, with(func(o *throughtime.FitOptions) { o.Evidence = 7 }), throughtime.ErrParameter},
 		{"evaluations", ctx, start, games, with(func(o *throughtime.FitOptions) { o.MaxEvaluations = -1 }), throughtime.ErrParameter},
-		{"draws with p fixed at 0", ctx, start, []throughtime.Game{{Teams: [][]string{{"a"}, {"b"}}, Ranks: []int{0, 0}}}, ok, throughtime.ErrGame},
+		{"draws with p fixed at 0", ctx, start, []throughtime.Match{{Teams: [][]string{{"a"}, {"b"}}, Ranks: []int{0, 0}}}, ok, throughtime.ErrGame},
 		{"cancelled", cancelled, start, games, ok, context.Canceled},
 	} {
 		if _, err := throughtime.Fit(c.ctx, c.start, c.games, c.opt); !errors.Is(err, c.want) {

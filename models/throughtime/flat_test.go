@@ -13,13 +13,13 @@ func withGraphs() Option { return func(c *config) { c.graphs = true } }
 
 // flatHistory is a fixed-seed history of 1v1 games, with draws, among a
 // dozen players over twenty times, some players with their own β.
-func flatHistory() ([]Game, Params, Option) {
+func flatHistory() ([]Match, Params, Option) {
 	rng := rand.New(rand.NewPCG(17, 4))
-	var games []Game
+	var games []Match
 	for t := range 20 {
 		perm := rng.Perm(12)
 		for k := range 3 {
-			g := Game{Time: float64(2 * t), Teams: [][]string{{fmt.Sprint(perm[2*k])}, {fmt.Sprint(perm[2*k+1])}}}
+			g := Match{Time: float64(2 * t), Teams: [][]string{{fmt.Sprint(perm[2*k])}, {fmt.Sprint(perm[2*k+1])}}}
 			switch rng.IntN(4) {
 			case 0:
 				g.Ranks = []int{0, 0}
@@ -125,7 +125,7 @@ func TestFailedAddUndone(t *testing.T) {
 	// A new player whose prior drift overflows the drift to their second
 	// game; the returning players "0" and "1" are relinked first.
 	h.priors["huge"] = Player{Sigma: 1, Beta: 1, Gamma: 1e200}
-	bad := []Game{
+	bad := []Match{
 		{Time: last + 1, Teams: [][]string{{"0"}, {"huge"}}},
 		{Time: last + 2, Teams: [][]string{{"1"}, {"newcomer"}}},
 		{Time: last + 3, Teams: [][]string{{"huge"}, {"1"}}},

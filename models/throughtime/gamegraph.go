@@ -40,7 +40,7 @@ type edgeRef struct {
 }
 
 // newGameGraph declares game gm, whose slots are the last ones appended.
-func (h *History) newGameGraph(gm *Game) (*gameGraph, error) {
+func (h *History) newGameGraph(gm *Match) (*gameGraph, error) {
 	gg := &gameGraph{ranks: gm.Ranks, weights: gm.Weights}
 	b := graph.NewBuilder("game")
 	c := trueskill.Contest{Name: "g.", Skills: make([][]graph.VarID, len(gm.Teams)), Ranks: gm.Ranks, Weights: gm.Weights,

@@ -42,9 +42,9 @@ type Player struct {
 	Gamma float64 `json:"gamma"`
 }
 
-// Game is one game of a history: its time, its teams of players by name,
+// Match is one game of a history: its time, its teams of players by name,
 // the outcome as ranks, and optional partial-play weights.
-type Game struct {
+type Match struct {
 	// Time orders the games; games with equal times form one batch, in
 	// which each player has one skill. It may count anything (rounds,
 	// days); At turns a time.Time into days, weeks or any unit.
@@ -185,7 +185,7 @@ type slot struct {
 // online TrueSkill with drift over time: each game rated from the skills
 // as the games before it (in time order) left them. A nil option is
 // ignored.
-func New(p Params, games []Game, opts ...Option) (*History, error) {
+func New(p Params, games []Match, opts ...Option) (*History, error) {
 	var c config
 	for _, o := range opts {
 		if o != nil {
@@ -228,7 +228,7 @@ func New(p Params, games []Game, opts ...Option) (*History, error) {
 // history, which is the online mode: add a batch, sweep k times. An Add
 // costs its games and, for each of their players, a step along the drift
 // chain from their last skill; on an error the history is unchanged.
-func (h *History) Add(games []Game) error {
+func (h *History) Add(games []Match) error {
 	if len(games) == 0 {
 		return nil
 	}
@@ -237,7 +237,7 @@ func (h *History) Add(games []Game) error {
 
 // grow appends games: it checks them all, then declares and filters them,
 // and on an error puts the history back as it was.
-func (h *History) grow(games []Game) error {
+func (h *History) grow(games []Match) error {
 	first := len(h.filtered)
 	time := func(k int) float64 {
 		if h.untimed {
@@ -321,7 +321,7 @@ func (h *History) mark() func() {
 // forward pass: each batch's skills receive their past, then its games are
 // rated in input order, each game's filtered evidence taken from its
 // players' skills just before.
-func (h *History) declare(games []Game, order []int, time func(int) float64, first int) error {
+func (h *History) declare(games []Match, order []int, time func(int) float64, first int) error {
 	h.filtered = append(h.filtered, make([]float64, len(games))...)
 	for start := 0; start < len(order); {
 		t := time(order[start])
@@ -623,9 +623,9 @@ func WithProgress(report func(Progress), evidence bool) Option {
 // no one game holds them much. It may be called again to continue, and
 // stops with ctx's error between sweeps; with WithProgress it reports each
 // sweep.
-func (h *History) Converge(ctx context.Context, tol float64, maxSweeps int) (schedules.Result, error) {
+func (h *History) Converge(ctx context.Context, tol float64, maxSweeps int) (schedules.Convergence, error) {
 	if !(tol > 0) || maxSweeps < 1 {
-		return schedules.Result{}, fmt.Errorf("throughtime: tolerance %v and %d sweeps: %w", tol, maxSweeps, ErrParameter)
+		return schedules.Convergence{}, fmt.Errorf("throughtime: tolerance %v and %d sweeps: %w", tol, maxSweeps, ErrParameter)
 	}
 	if ctx == nil {
 		ctx = context.Background()
@@ -637,7 +637,7 @@ func (h *History) Converge(ctx context.Context, tol float64, maxSweeps int) (sch
 	if h.mix == nil {
 		h.mix = h.newAnderson(mixDepth)
 	}
-	var res schedules.Result
+	var res schedules.Convergence
 	for res.Iterations < maxSweeps {
 		if err := ctx.Err(); err != nil {
 			return res, fmt.Errorf("throughtime: %w", err)
@@ -677,7 +677,7 @@ func (h *History) Converge(ctx context.Context, tol float64, maxSweeps int) (sch
 }
 
 // report calls the progress callback, if any, after a sweep.
-func (h *History) report(res schedules.Result) error {
+func (h *History) report(res schedules.Convergence) error {
 	if h.progress == nil {
 		return nil
 	}

@@ -16,28 +16,28 @@ func TestErrors(t *testing.T) {
 	for _, c := range []struct {
 		name  string
 		p     throughtime.Params
-		games []throughtime.Game
+		games []throughtime.Match
 		opts  []throughtime.Option
 		want  error
 	}{
-		{"σ = 0", throughtime.Params{Beta: 1}, []throughtime.Game{{Teams: one}}, nil, throughtime.ErrParameter},
-		{"negative γ", throughtime.Params{Sigma: 1, Beta: 1, Gamma: -1}, []throughtime.Game{{Teams: one}}, nil, throughtime.ErrParameter},
-		{"draw probability 1", throughtime.Params{Sigma: 1, Beta: 1, DrawProbability: 1}, []throughtime.Game{{Teams: one}}, nil, throughtime.ErrParameter},
-		{"bad prior", p, []throughtime.Game{{Teams: one}}, []throughtime.Option{throughtime.WithPriors(map[string]throughtime.Player{"a": {Sigma: math.NaN()}})}, throughtime.ErrParameter},
-		{"one team", p, []throughtime.Game{{Teams: [][]string{{"a"}}}}, nil, throughtime.ErrGame},
-		{"empty team", p, []throughtime.Game{{Teams: [][]string{{"a"}, {}}}}, nil, throughtime.ErrGame},
-		{"player twice", p, []throughtime.Game{{Teams: [][]string{{"a"}, {"a"}}}}, nil, throughtime.ErrGame},
-		{"NaN time", p, []throughtime.Game{{Time: math.NaN(), Teams: one}}, nil, throughtime.ErrGame},
-		{"ranks", p, []throughtime.Game{{Teams: one, Ranks: []int{0}}}, nil, throughtime.ErrGame},
-		{"weights", p, []throughtime.Game{{Teams: one, Weights: [][]float64{{1}, {1, 1}}}}, nil, throughtime.ErrGame},
-		{"negative weight", p, []throughtime.Game{{Teams: one, Weights: [][]float64{{1}, {-1}}}}, nil, throughtime.ErrGame},
-		{"tie without draws", p, []throughtime.Game{{Teams: one, Ranks: []int{0, 0}}}, nil, throughtime.ErrGame},
+		{"σ = 0", throughtime.Params{Beta: 1}, []throughtime.Match{{Teams: one}}, nil, throughtime.ErrParameter},
+		{"negative γ", throughtime.Params{Sigma: 1, Beta: 1, Gamma: -1}, []throughtime.Match{{Teams: one}}, nil, throughtime.ErrParameter},
+		{"draw probability 1", throughtime.Params{Sigma: 1, Beta: 1, DrawProbability: 1}, []throughtime.Match{{Teams: one}}, nil, throughtime.ErrParameter},
+		{"bad prior", p, []throughtime.Match{{Teams: one}}, []throughtime.Option{throughtime.WithPriors(map[string]throughtime.Player{"a": {Sigma: math.NaN()}})}, throughtime.ErrParameter},
+		{"one team", p, []throughtime.Match{{Teams: [][]string{{"a"}}}}, nil, throughtime.ErrGame},
+		{"empty team", p, []throughtime.Match{{Teams: [][]string{{"a"}, {}}}}, nil, throughtime.ErrGame},
+		{"player twice", p, []throughtime.Match{{Teams: [][]string{{"a"}, {"a"}}}}, nil, throughtime.ErrGame},
+		{"NaN time", p, []throughtime.Match{{Time: math.NaN(), Teams: one}}, nil, throughtime.ErrGame},
+		{"ranks", p, []throughtime.Match{{Teams: one, Ranks: []int{0}}}, nil, throughtime.ErrGame},
+		{"weights", p, []throughtime.Match{{Teams: one, Weights: [][]float64{{1}, {1, 1}}}}, nil, throughtime.ErrGame},
+		{"negative weight", p, []throughtime.Match{{Teams: one, Weights: [][]float64{{1}, {-1}}}}, nil, throughtime.ErrGame},
+		{"tie without draws", p, []throughtime.Match{{Teams: one, Ranks: []int{0, 0}}}, nil, throughtime.ErrGame},
 	} {
 		if _, err := throughtime.New(c.p, c.games, c.opts...); !errors.Is(err, c.want) {
 			t.Errorf("%s: %v, want %v", c.name, err, c.want)
 		}
 	}
-	h, err := throughtime.New(p, []throughtime.Game{{Teams: one}})
+	h, err := throughtime.New(p, []throughtime.Match{{Teams: one}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -60,7 +60,7 @@ func TestErrors(t *testing.T) {
 func TestOneGameIsTrueSkill(t *testing.T) {
 	p := throughtime.Params{Mu: 25, Sigma: 25.0 / 3, Beta: 25.0 / 6, Gamma: 0.1, DrawProbability: 0.1}
 	teams := [][]string{{"a", "b"}, {"c"}, {"d"}}
-	h, err := throughtime.New(p, []throughtime.Game{{Teams: teams, Ranks: []int{0, 1, 1}}})
+	h, err := throughtime.New(p, []throughtime.Match{{Teams: teams, Ranks: []int{0, 1, 1}}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -78,7 +78,7 @@ func (h *History) marginOf(pi int32) int32 {
 // order): each skill's performance p ~ N(s, β²), d = p_winner − p_loser and
 // the loser's margin in ExceedsMargin, or d = p₀ − p₁ between the margins
 // m₀ (below) and m₁ (above) in BetweenMargins for a draw.
-func (h *History) newMarginGraph(gm *Game, betas [2]float64) (*gameGraph, error) {
+func (h *History) newMarginGraph(gm *Match, betas [2]float64) (*gameGraph, error) {
 	gg := &gameGraph{sizes: []int{1, 1}, ranks: gm.Ranks, margins: true}
 	b := graph.NewBuilder("game")
 	var steps, up []schedules.Schedule
@@ -208,7 +208,7 @@ func (h *History) marginPlayer(name string) (int32, error) {
 
 // declareMargins appends the margin slots of a 1v1 game gm in batch bi at
 // time t, whose skill slots start at first, and declares its graph.
-func (h *History) declareMargins(gm *Game, first, bi int32, t float64) (*gameGraph, error) {
+func (h *History) declareMargins(gm *Match, first, bi int32, t float64) (*gameGraph, error) {
 	if len(gm.Teams) != 2 || len(gm.Teams[0]) != 1 || len(gm.Teams[1]) != 1 || gm.Weights != nil {
 		return nil, fmt.Errorf("learned draw margins need games of two players, without weights: %w", ErrGame)
 	}
@@ -232,7 +232,7 @@ func (h *History) declareMargins(gm *Game, first, bi int32, t float64) (*gameGra
 // marginOutcome returns the log probability that 1v1 game g ends as ranks
 // says, from the players' predictive skills and margins at g.Time: the
 // evidence of the game's graph on them.
-func (h *History) marginOutcome(g *Game, ranks []int) (float64, error) {
+func (h *History) marginOutcome(g *Match, ranks []int) (float64, error) {
 	if len(g.Teams) != 2 || len(g.Teams[0]) != 1 || len(g.Teams[1]) != 1 || g.Weights != nil {
 		return 0, fmt.Errorf("throughtime: learned draw margins need games of two players, without weights: %w", ErrGame)
 	}
@@ -254,7 +254,7 @@ func (h *History) marginOutcome(g *Game, ranks []int) (float64, error) {
 			beliefs[2+i] = m
 		}
 	}
-	gg, err := h.newMarginGraph(&Game{Teams: g.Teams, Ranks: ranks}, betas)
+	gg, err := h.newMarginGraph(&Match{Teams: g.Teams, Ranks: ranks}, betas)
 	if err != nil {
 		return 0, err
 	}
@@ -277,7 +277,7 @@ func (h *History) marginOutcome(g *Game, ranks []int) (float64, error) {
 // predictMargins is Predict with learned margins: each outcome's
 // probability, scaled to sum to 1 (they sum to less where a margin's
 // belief reaches below 0, whose draw region is empty).
-func (h *History) predictMargins(g *Game) (trueskill.Prediction, error) {
+func (h *History) predictMargins(g *Match) (trueskill.Prediction, error) {
 	var p [3]float64
 	var sum float64
 	for i, ranks := range [][]int{nil, {0, 0}, {1, 0}} {

@@ -61,7 +61,7 @@ func TestFixedMarginsAreDrawProbability(t *testing.T) {
 		if err != nil || math.Abs(got.Win-want.Win) > tol || math.Abs(got.Draw-want.Draw) > tol || math.Abs(got.Loss-want.Loss) > tol {
 			t.Errorf("at %v: Predict %+v, %v with margins, %+v with p", t0, got, err, want)
 		}
-		tie := throughtime.Game{Time: t0, Teams: [][]string{{"cat"}, {"zed"}}, Ranks: []int{0, 0}}
+		tie := throughtime.Match{Time: t0, Teams: [][]string{{"cat"}, {"zed"}}, Ranks: []int{0, 0}}
 		lw, err := global.LogProbability(tie)
 		if err != nil {
 			t.Fatal(err)
@@ -81,7 +81,7 @@ func TestFixedMarginsAreDrawProbability(t *testing.T) {
 // planted skills and draw margins (Dangauthier et al.'s model: white wins
 // when d > m_black, black when d < −m_white, else a draw, d the
 // performance difference with β = 1).
-func drawingHistory(players, games int) ([]throughtime.Game, map[string]float64, float64) {
+func drawingHistory(players, games int) ([]throughtime.Match, map[string]float64, float64) {
 	rng := rand.New(rand.NewPCG(40, 7))
 	skill := make([]float64, players)
 	margin := make(map[string]float64, players)
@@ -91,7 +91,7 @@ func drawingHistory(players, games int) ([]throughtime.Game, map[string]float64,
 	for i, k := range rng.Perm(players) {
 		margin[fmt.Sprint(i)] = 0.1 + 1.6*float64(k)/float64(players-1)
 	}
-	var out []throughtime.Game
+	var out []throughtime.Match
 	draws := 0
 	for len(out) < games {
 		b := len(out) / (players / 2)
@@ -99,7 +99,7 @@ func drawingHistory(players, games int) ([]throughtime.Game, map[string]float64,
 		for k := 0; k+1 < players && len(out) < games; k += 2 {
 			w, bl := perm[k], perm[k+1]
 			d := skill[w] + rng.NormFloat64() - skill[bl] - rng.NormFloat64()
-			g := throughtime.Game{Time: float64(b), Teams: [][]string{{fmt.Sprint(w)}, {fmt.Sprint(bl)}}}
+			g := throughtime.Match{Time: float64(b), Teams: [][]string{{fmt.Sprint(w)}, {fmt.Sprint(bl)}}}
 			switch {
 			case d > margin[fmt.Sprint(bl)]:
 			case d < -margin[fmt.Sprint(w)]:
@@ -187,18 +187,18 @@ func TestLearnedMargins(t *testing.T) {
 func TestMarginErrors(t *testing.T) {
 	m := throughtime.WithDrawMargins(throughtime.Margins{Mu: 1, Sigma: 0.5})
 	p := throughtime.DefaultParams()
-	if _, err := throughtime.New(p, []throughtime.Game{{Teams: [][]string{{"a", "b"}, {"c"}}}}, m); !errors.Is(err, throughtime.ErrGame) {
+	if _, err := throughtime.New(p, []throughtime.Match{{Teams: [][]string{{"a", "b"}, {"c"}}}}, m); !errors.Is(err, throughtime.ErrGame) {
 		t.Errorf("a 2v1 game: %v", err)
 	}
 	q := p
 	q.DrawProbability = 0.1
-	if _, err := throughtime.New(q, []throughtime.Game{{Teams: [][]string{{"a"}, {"b"}}}}, m); !errors.Is(err, throughtime.ErrParameter) {
+	if _, err := throughtime.New(q, []throughtime.Match{{Teams: [][]string{{"a"}, {"b"}}}}, m); !errors.Is(err, throughtime.ErrParameter) {
 		t.Errorf("a draw probability too: %v", err)
 	}
-	if _, err := throughtime.New(p, []throughtime.Game{{Teams: [][]string{{"a"}, {"b"}}}}, throughtime.WithDrawMargins(throughtime.Margins{Mu: 1})); !errors.Is(err, throughtime.ErrParameter) {
+	if _, err := throughtime.New(p, []throughtime.Match{{Teams: [][]string{{"a"}, {"b"}}}}, throughtime.WithDrawMargins(throughtime.Margins{Mu: 1})); !errors.Is(err, throughtime.ErrParameter) {
 		t.Errorf("σ = 0: %v", err)
 	}
-	h, err := throughtime.New(p, []throughtime.Game{{Teams: [][]string{{"a"}, {"b"}}}})
+	h, err := throughtime.New(p, []throughtime.Match{{Teams: [][]string{{"a"}, {"b"}}}})
 	if err != nil {
 		t.Fatal(err)
 	}

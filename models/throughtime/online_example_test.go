@@ -11,7 +11,7 @@ import (
 // (the online mode); Posterior then reads a skill at any time, here the
 // week after the last games, when drift has widened it.
 func ExampleHistory_Add() {
-	weeks := [][]throughtime.Game{
+	weeks := [][]throughtime.Match{
 		{{Time: 1, Teams: [][]string{{"Ann"}, {"Ben"}}}, {Time: 1, Teams: [][]string{{"Cid"}, {"Dee"}}}},
 		{{Time: 2, Teams: [][]string{{"Ann"}, {"Cid"}}}, {Time: 2, Teams: [][]string{{"Dee"}, {"Ben"}}}},
 		{{Time: 3, Teams: [][]string{{"Ann"}, {"Dee"}}}},

@@ -15,15 +15,15 @@ import (
 // league is a fixed-seed history of 1v1 games among six players over
 // twelve times, two games a time, so that batches hold several games and
 // players skip times.
-func league() []throughtime.Game {
+func league() []throughtime.Match {
 	rng := rand.New(rand.NewPCG(7, 11))
 	names := []string{"ann", "bob", "cat", "dan", "eve", "fay"}
-	var games []throughtime.Game
+	var games []throughtime.Match
 	for t := 1; t <= 12; t++ {
 		perm := rng.Perm(len(names))
 		for g := range 2 {
 			a, b := names[perm[2*g]], names[perm[2*g+1]]
-			games = append(games, throughtime.Game{Time: float64(3 * t), Teams: [][]string{{a}, {b}}})
+			games = append(games, throughtime.Match{Time: float64(3 * t), Teams: [][]string{{a}, {b}}})
 		}
 	}
 	return games
@@ -117,7 +117,7 @@ func TestAddRejects(t *testing.T) {
 	}
 	before := h.LearningCurve("ann")
 	players := h.Players()
-	for name, add := range map[string][]throughtime.Game{
+	for name, add := range map[string][]throughtime.Match{
 		"same time":       {{Time: games[3].Time, Teams: [][]string{{"zed"}, {"ann"}}}},
 		"earlier":         {{Time: 1, Teams: [][]string{{"zed"}, {"ann"}}}},
 		"one team":        {{Time: 100, Teams: [][]string{{"zed"}}}},
@@ -148,17 +148,17 @@ func TestAddRejects(t *testing.T) {
 func TestPosteriorBetweenGames(t *testing.T) {
 	p := throughtime.DefaultParams()
 	p.Gamma = 0.5
-	base := []throughtime.Game{
+	base := []throughtime.Match{
 		{Time: 0, Teams: [][]string{{"x"}, {"y"}}},
 		{Time: 2, Teams: [][]string{{"a"}, {"b"}}},
 		{Time: 7, Teams: [][]string{{"y"}, {"x"}}},
 		{Time: 8, Teams: [][]string{{"x"}, {"a"}}},
 	}
 	seated := slices.Clone(base)
-	seated[1] = throughtime.Game{Time: 2, Teams: [][]string{{"a", "x"}, {"b"}}, Weights: [][]float64{{1, 0}, {1}}}
+	seated[1] = throughtime.Match{Time: 2, Teams: [][]string{{"a", "x"}, {"b"}}, Weights: [][]float64{{1, 0}, {1}}}
 	ctx := context.Background()
 	var hs [2]*throughtime.History
-	for i, games := range [][]throughtime.Game{base, seated} {
+	for i, games := range [][]throughtime.Match{base, seated} {
 		h, err := throughtime.New(p, games)
 		if err != nil {
 			t.Fatal(err)

@@ -17,7 +17,7 @@ import (
 // answered, and a game whose teams weigh the same is answered at any
 // prior mean, with the same forecast as at 0.
 func TestMeanBeyondPrecision(t *testing.T) {
-	games := []throughtime.Game{
+	games := []throughtime.Match{
 		{Teams: [][]string{{"a", "home"}, {"b"}}, Ranks: []int{0, 1}, Time: 0},
 		{Teams: [][]string{{"b", "home"}, {"a"}}, Ranks: []int{1, 0}, Time: 1},
 	}
@@ -46,7 +46,7 @@ func TestMeanBeyondPrecision(t *testing.T) {
 		}
 	}
 	// Teams of equal size: μ₀ cancels, so any μ₀ gives μ₀ plus the answer at 0.
-	even := []throughtime.Game{
+	even := []throughtime.Match{
 		{Teams: [][]string{{"a"}, {"b"}, {"c"}}, Ranks: []int{0, 1, 2}, Time: 0},
 		{Teams: [][]string{{"c"}, {"a"}, {"b"}}, Ranks: []int{0, 1, 2}, Time: 1},
 	}

@@ -52,7 +52,7 @@ func (h *History) predictive1(name string, t float64) (messages.Gaussian, float6
 // teams must be single players, and each outcome's probability is that of
 // its region of d given both players' margins at t.
 func (h *History) Predict(t float64, a, b []string) (trueskill.Prediction, error) {
-	g := Game{Time: t, Teams: [][]string{a, b}}
+	g := Match{Time: t, Teams: [][]string{a, b}}
 	if err := h.checkGame(&g, 0, t); err != nil {
 		return trueskill.Prediction{}, fmt.Errorf("throughtime: Predict: %w", err)
 	}
@@ -78,7 +78,7 @@ func (h *History) Predict(t float64, a, b []string) (trueskill.Prediction, error
 // Predict); with more it is the expectation-propagation
 // evidence of the game's graph (trueskill.Params.Declare) on independent
 // Gaussian skills, as the history's own evidence is.
-func (h *History) LogProbability(g Game) (float64, error) {
+func (h *History) LogProbability(g Match) (float64, error) {
 	if err := h.checkGame(&g, 0, g.Time); err != nil {
 		return 0, fmt.Errorf("throughtime: LogProbability: %w", err)
 	}
@@ -96,7 +96,7 @@ func (h *History) LogProbability(g Game) (float64, error) {
 }
 
 // sizesOf returns the sizes of g's teams.
-func sizesOf(g *Game) []int {
+func sizesOf(g *Match) []int {
 	sizes := make([]int, len(g.Teams))
 	for j, team := range g.Teams {
 		sizes[j] = len(team)
@@ -105,7 +105,7 @@ func sizesOf(g *Game) []int {
 }
 
 // predictive gives the skills of g's players at g.Time (Predictive).
-func (h *History) predictive(g *Game) skillFunc {
+func (h *History) predictive(g *Match) skillFunc {
 	return func(j, i int) (messages.Gaussian, float64, error) {
 		return h.predictive1(g.Teams[j][i], g.Time)
 	}

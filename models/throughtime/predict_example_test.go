@@ -11,7 +11,7 @@ import (
 func ExampleHistory_Predict() {
 	p := throughtime.DefaultParams()
 	p.DrawProbability = 0.1
-	h, err := throughtime.New(p, []throughtime.Game{
+	h, err := throughtime.New(p, []throughtime.Match{
 		{Time: 1, Teams: [][]string{{"Ann"}, {"Ben"}}},
 		{Time: 2, Teams: [][]string{{"Ann"}, {"Ben"}}},
 	})
@@ -27,7 +27,7 @@ func ExampleHistory_Predict() {
 		}
 		fmt.Printf("Ann v %s: win %.3f, draw %.3f, loss %.3f\n", rival, pr.Win, pr.Draw, pr.Loss)
 	}
-	lp, err := h.LogProbability(throughtime.Game{Time: 3, Teams: [][]string{{"Cid"}, {"Ann"}, {"Ben"}}})
+	lp, err := h.LogProbability(throughtime.Match{Time: 3, Teams: [][]string{{"Cid"}, {"Ann"}, {"Ben"}}})
 	if err != nil {
 		fmt.Println(err)
 		return

@@ -18,7 +18,7 @@ var std = distuv.UnitNormal
 // smoothed to convergence.
 func smoothedHistory(t *testing.T, p throughtime.Params) *throughtime.History {
 	t.Helper()
-	games := []throughtime.Game{
+	games := []throughtime.Match{
 		{Time: 1, Teams: [][]string{{"a"}, {"b"}}},
 		{Time: 2, Teams: [][]string{{"b"}, {"c"}}, Ranks: []int{0, 0}},
 		{Time: 3, Teams: [][]string{{"c"}, {"a", "d"}}},
@@ -83,7 +83,7 @@ func TestPredict1v1(t *testing.T) {
 			ranks []int
 			want  float64
 		}{{nil, wantWin}, {[]int{1, 0}, wantLoss}, {[]int{0, 0}, wantDraw}} {
-			lp, err := h.LogProbability(throughtime.Game{Time: at, Teams: [][]string{{pair[0]}, {pair[1]}}, Ranks: c.ranks})
+			lp, err := h.LogProbability(throughtime.Match{Time: at, Teams: [][]string{{pair[0]}, {pair[1]}}, Ranks: c.ranks})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -100,7 +100,7 @@ func TestLogProbabilityTeams(t *testing.T) {
 	p := throughtime.Params{Sigma: 3, Beta: 1.2, Gamma: 0.4, DrawProbability: 0.15}
 	h := smoothedHistory(t, p)
 	const at = 4.0
-	g := throughtime.Game{Time: at, Teams: [][]string{{"a", "b"}, {"c", "d", "e"}}, Weights: [][]float64{{1, 0.5}, {0.25, 1, 0.8}}, Ranks: []int{1, 0}}
+	g := throughtime.Match{Time: at, Teams: [][]string{{"a", "b"}, {"c", "d", "e"}}, Weights: [][]float64{{1, 0.5}, {0.25, 1, 0.8}}, Ranks: []int{1, 0}}
 	var mu, v float64
 	for j, team := range g.Teams {
 		sign := []float64{-1, 1}[j] // team 1 won
@@ -128,7 +128,7 @@ func TestLogProbabilityTeams(t *testing.T) {
 // P(t₁ > t₂ > t₃) = ∫ N(t₂) P(t₁ > t₂) P(t₃ < t₂) dt₂, by quadrature.
 func TestLogProbabilityThreeTeams(t *testing.T) {
 	p := throughtime.Params{Sigma: 3, Beta: 1.2, Gamma: 0.4}
-	h, err := throughtime.New(p, []throughtime.Game{
+	h, err := throughtime.New(p, []throughtime.Match{
 		{Time: 1, Teams: [][]string{{"a"}, {"b"}}},
 		{Time: 2, Teams: [][]string{{"b"}, {"c"}}},
 		{Time: 3, Teams: [][]string{{"a"}, {"c"}}},
@@ -149,7 +149,7 @@ func TestLogProbabilityThreeTeams(t *testing.T) {
 			ratings = append(ratings, []trueskill.Rating{{Mu: m, Sigma: s}})
 			perf = append(perf, distuv.Normal{Mu: m, Sigma: math.Sqrt(s*s + p.Beta*p.Beta)})
 		}
-		got, err := h.LogProbability(throughtime.Game{Time: at, Teams: [][]string{{order[0]}, {order[1]}, {order[2]}}})
+		got, err := h.LogProbability(throughtime.Match{Time: at, Teams: [][]string{{order[0]}, {order[1]}, {order[2]}}})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -175,7 +175,7 @@ func TestLogProbabilityThreeTeams(t *testing.T) {
 // (Filtered), game by game.
 func TestOneStepAhead(t *testing.T) {
 	p := throughtime.Params{Sigma: 3, Beta: 1, Gamma: 0.3, DrawProbability: 0.2}
-	games := []throughtime.Game{
+	games := []throughtime.Match{
 		{Time: 1, Teams: [][]string{{"a"}, {"b"}}},
 		{Time: 1, Teams: [][]string{{"c"}, {"d"}}, Ranks: []int{0, 0}},
 		{Time: 2, Teams: [][]string{{"a"}, {"c"}}, Ranks: []int{1, 0}},
@@ -189,7 +189,7 @@ func TestOneStepAhead(t *testing.T) {
 	}
 	filtered := all.Filtered()
 	for k, g := range games {
-		var before []throughtime.Game
+		var before []throughtime.Match
 		for _, e := range games {
 			if e.Time < g.Time {
 				before = append(before, e)
@@ -210,20 +210,20 @@ func TestOneStepAhead(t *testing.T) {
 }
 
 func TestPredictErrors(t *testing.T) {
-	h, err := throughtime.New(throughtime.DefaultParams(), []throughtime.Game{{Time: 1, Teams: [][]string{{"a"}, {"b"}}}})
+	h, err := throughtime.New(throughtime.DefaultParams(), []throughtime.Match{{Time: 1, Teams: [][]string{{"a"}, {"b"}}}})
 	if err != nil {
 		t.Fatal(err)
 	}
 	for _, c := range []struct {
 		name string
-		g    throughtime.Game
+		g    throughtime.Match
 		want error
 	}{
-		{"NaN time", throughtime.Game{Time: math.NaN(), Teams: [][]string{{"a"}, {"b"}}}, throughtime.ErrGame},
-		{"one team", throughtime.Game{Time: 2, Teams: [][]string{{"a"}}}, throughtime.ErrGame},
-		{"player twice", throughtime.Game{Time: 2, Teams: [][]string{{"a"}, {"a"}}}, throughtime.ErrGame},
-		{"tie without draws", throughtime.Game{Time: 2, Teams: [][]string{{"a"}, {"b"}}, Ranks: []int{0, 0}}, throughtime.ErrGame},
-		{"weights of zero", throughtime.Game{Time: 2, Teams: [][]string{{"a"}, {"b"}}, Weights: [][]float64{{0}, {0}}}, throughtime.ErrGame},
+		{"NaN time", throughtime.Match{Time: math.NaN(), Teams: [][]string{{"a"}, {"b"}}}, throughtime.ErrGame},
+		{"one team", throughtime.Match{Time: 2, Teams: [][]string{{"a"}}}, throughtime.ErrGame},
+		{"player twice", throughtime.Match{Time: 2, Teams: [][]string{{"a"}, {"a"}}}, throughtime.ErrGame},
+		{"tie without draws", throughtime.Match{Time: 2, Teams: [][]string{{"a"}, {"b"}}, Ranks: []int{0, 0}}, throughtime.ErrGame},
+		{"weights of zero", throughtime.Match{Time: 2, Teams: [][]string{{"a"}, {"b"}}, Weights: [][]float64{{0}, {0}}}, throughtime.ErrGame},
 	} {
 		if _, err := h.LogProbability(c.g); !errors.Is(err, c.want) {
 			t.Errorf("LogProbability, %s: %v, want %v", c.name, err, c.want)

@@ -172,7 +172,7 @@ func (gm *Game) Graph() *graph.Graph { return gm.g }
 func (gm *Game) Schedule() schedules.Schedule { return gm.schedule }
 
 // Run runs the schedule from the priors.
-func (gm *Game) Run(ctx context.Context) (schedules.Result, error) {
+func (gm *Game) Run(ctx context.Context) (schedules.Convergence, error) {
 	gm.g.Reset()
 	res, err := gm.runner.Run(ctx, gm.schedule)
 	if err != nil {

@@ -142,7 +142,7 @@ func run(r request, stdout, stderr io.Writer) error {
 		if key == "" {
 			key = games[len(games)-1].Key
 		}
-		i := slices.IndexFunc(games, func(g league.Game) bool { return g.Key == key })
+		i := slices.IndexFunc(games, func(g league.Match) bool { return g.Key == key })
 		if i < 0 {
 			return unknownGame(games, key)
 		}
@@ -234,7 +234,7 @@ func unknownPlayer(l *league.League, name string) error {
 }
 
 // unknownGame reports a game key not in the file, with close keys.
-func unknownGame(games []league.Game, key string) error {
+func unknownGame(games []league.Match, key string) error {
 	keys := make([]string, len(games))
 	for i, g := range games {
 		keys[i] = g.Key
@@ -255,7 +255,7 @@ func quoteAll(s []string) []string {
 }
 
 // gameGraph is one game's TrueSkill graph with the players' priors.
-func gameGraph(p trueskill.Params, g league.Game, prior func(name string) trueskill.Rating) (*trueskill.Game, error) {
+func gameGraph(p trueskill.Params, g league.Match, prior func(name string) trueskill.Rating) (*trueskill.Game, error) {
 	m := trueskill.Match{Ranks: g.Ranks, Teams: make([][]trueskill.Rating, len(g.Teams))}
 	for j, team := range g.Teams {
 		for _, name := range team {

@@ -83,10 +83,10 @@ func TestGame(t *testing.T) {
 // TestSlice: -depth 1 holds the player's games, -depth 2 also their
 // opponents' games, in file order.
 func TestSlice(t *testing.T) {
-	g := func(key, a, b string) league.Game {
-		return league.Game{Key: key, Teams: [][]string{{a}, {b}}, Ranks: []int{0, 1}}
+	g := func(key, a, b string) league.Match {
+		return league.Match{Key: key, Teams: [][]string{{a}, {b}}, Ranks: []int{0, 1}}
 	}
-	games := []league.Game{g("1", "A", "B"), g("2", "C", "D"), g("3", "B", "C"), g("4", "A", "E"), g("5", "D", "F")}
+	games := []league.Match{g("1", "A", "B"), g("2", "C", "D"), g("3", "B", "C"), g("4", "A", "E"), g("5", "D", "F")}
 	for depth, want := range map[int][]string{1: {"1", "4"}, 2: {"1", "3", "4"}, 3: {"1", "2", "3", "4"}, 4: {"1", "2", "3", "4", "5"}} {
 		var got []string
 		for _, x := range seasonSlice(games, "A", depth) {
@@ -188,7 +188,7 @@ func TestSeason(t *testing.T) {
 }
 
 // countFrom counts the games of name from game i on.
-func countFrom(games []league.Game, name string, i int) int {
+func countFrom(games []league.Match, name string, i int) int {
 	n := 0
 	for _, g := range games[i:] {
 		if plays(g, map[string]bool{name: true}) {

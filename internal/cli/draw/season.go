@@ -14,7 +14,7 @@ import (
 // seasonSlice returns, in file order, the games within depth steps of the
 // named player: depth 1 their games, depth 2 also the games of everyone
 // in those, and so on.
-func seasonSlice(games []league.Game, name string, depth int) []league.Game {
+func seasonSlice(games []league.Match, name string, depth int) []league.Match {
 	players := map[string]bool{name: true}
 	in := make([]bool, len(games))
 	for d := 0; d < depth; d++ {
@@ -32,7 +32,7 @@ func seasonSlice(games []league.Game, name string, depth int) []league.Game {
 			players[n] = true
 		}
 	}
-	var out []league.Game
+	var out []league.Match
 	for i, g := range games {
 		if in[i] {
 			out = append(out, g)
@@ -42,7 +42,7 @@ func seasonSlice(games []league.Game, name string, depth int) []league.Game {
 }
 
 // plays reports whether any of players plays in g.
-func plays(g league.Game, players map[string]bool) bool {
+func plays(g league.Match, players map[string]bool) bool {
 	for _, team := range g.Teams {
 		for _, n := range team {
 			if players[n] {
@@ -67,7 +67,7 @@ type season struct {
 // players' skills. Nothing is grouped: boxes around games or players,
 // whose rows interleave, would have to sit side by side and make the
 // drawing about twice as wide.
-func newSeason(p trueskill.Params, games []league.Game, prior func(name, key string) trueskill.Rating) (*season, error) {
+func newSeason(p trueskill.Params, games []league.Match, prior func(name, key string) trueskill.Rating) (*season, error) {
 	b := graph.NewBuilder("season")
 	last := map[string]graph.VarID{}
 	count := map[string]int{}

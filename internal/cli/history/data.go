@@ -50,7 +50,7 @@ func parseUnit(s string) (time.Duration, error) {
 // data is a history read from a file: its games, each at its time counted
 // in units since 1970, and its draws.
 type data struct {
-	games     []throughtime.Game
+	games     []throughtime.Match
 	unit      time.Duration
 	draws     int     // games with two teams in the same place
 	drawShare float64 // the share of tied places, evaluation.DrawProbability
@@ -83,14 +83,14 @@ func load(stderr io.Writer, path string, unit time.Duration) (data, error) {
 	if err != nil {
 		return data{}, err
 	}
-	d := data{games: make([]throughtime.Game, len(ms)), unit: unit, daily: true,
+	d := data{games: make([]throughtime.Match, len(ms)), unit: unit, daily: true,
 		drawShare: evaluation.DrawProbability(input.Ranked(ms))}
 	for k, m := range ms {
 		at, err := throughtime.At(m.Time, unit)
 		if err != nil {
 			return data{}, err
 		}
-		d.games[k] = throughtime.Game{Time: at, Teams: m.Players(), Ranks: m.Ranks(), Weights: m.Weights()}
+		d.games[k] = throughtime.Match{Time: at, Teams: m.Players(), Ranks: m.Ranks(), Weights: m.Weights()}
 		d.home = append(d.home, m.Venue.HomeAdvantage())
 		if m.Venue.HomeAdvantage() {
 			d.homeGames++

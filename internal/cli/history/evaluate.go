@@ -51,7 +51,7 @@ type result struct {
 // score sums up one method's predictions of games. Pairs are counted by
 // evaluation.PairErrors, once with a predicted tie as an error and once
 // as half of one: the difference is half the ties.
-func score(method, params string, games []throughtime.Game, preds []prediction, elapsed time.Duration) (result, error) {
+func score(method, params string, games []throughtime.Match, preds []prediction, elapsed time.Duration) (result, error) {
 	r := result{Method: method, Params: params, Games: len(games), Seconds: elapsed.Seconds()}
 	var loss float64
 	for k, g := range games {
@@ -84,7 +84,7 @@ func score(method, params string, games []throughtime.Game, preds []prediction, 
 
 // checkOrder reports games out of time order: every method predicts them
 // in the order given.
-func checkOrder(games []throughtime.Game) error {
+func checkOrder(games []throughtime.Match) error {
 	for k := 1; k < len(games); k++ {
 		if games[k].Time < games[k-1].Time {
 			return fmt.Errorf("game %d at time %v comes before game %d at %v: the history must be in time order", k, games[k].Time, k-1, games[k-1].Time)
@@ -97,7 +97,7 @@ func checkOrder(games []throughtime.Game) error {
 // the log probabilities are History.Filtered, and each player's mean is
 // their filtered skill after their previous batch (the prior mean before
 // their first), since drift leaves means as they are.
-func filtering(games []throughtime.Game, p throughtime.Params, opts ...throughtime.Option) ([]prediction, error) {
+func filtering(games []throughtime.Match, p throughtime.Params, opts ...throughtime.Option) ([]prediction, error) {
 	h, err := throughtime.New(p, games, opts...)
 	if err != nil {
 		return nil, err
@@ -133,7 +133,7 @@ func filtering(games []throughtime.Game, p throughtime.Params, opts ...throughti
 // History.LogProbability and Predictive, then added, and then up to k
 // sweeps run (fewer if the history is within tol). With k = 0 it is
 // filtering. onBatch, if not nil, is called after each batch.
-func smoothing(ctx context.Context, games []throughtime.Game, p throughtime.Params, k int, tol float64, onBatch func(done int), opts ...throughtime.Option) ([]prediction, error) {
+func smoothing(ctx context.Context, games []throughtime.Match, p throughtime.Params, k int, tol float64, onBatch func(done int), opts ...throughtime.Option) ([]prediction, error) {
 	h, err := throughtime.New(p, nil, opts...)
 	if err != nil {
 		return nil, err
@@ -180,7 +180,7 @@ func smoothing(ctx context.Context, games []throughtime.Game, p throughtime.Para
 // trueSkill predicts every game by plain online TrueSkill (τ added before
 // each game, whatever the time between), rating the games in order: the
 // log probability is the evidence Rate reports.
-func trueSkill(ctx context.Context, games []throughtime.Game, tp trueskill.Params) ([]prediction, error) {
+func trueSkill(ctx context.Context, games []throughtime.Match, tp trueskill.Params) ([]prediction, error) {
 	ratings := map[string]trueskill.Rating{}
 	preds := make([]prediction, len(games))
 	for k, g := range games {
@@ -212,7 +212,7 @@ func trueSkill(ctx context.Context, games []throughtime.Game, tp trueskill.Param
 
 // trueSkillEvidence is the sum of TrueSkill's one-step-ahead log
 // probabilities over games.
-func trueSkillEvidence(ctx context.Context, games []throughtime.Game, tp trueskill.Params) (float64, error) {
+func trueSkillEvidence(ctx context.Context, games []throughtime.Match, tp trueskill.Params) (float64, error) {
 	preds, err := trueSkill(ctx, games, tp)
 	if err != nil {
 		return 0, err
@@ -230,7 +230,7 @@ func trueSkillEvidence(ctx context.Context, games []throughtime.Game, tp trueski
 // log σ₀, log τ and logit p. It returns the parameters and their evidence.
 // onEval, if not nil, is called after each evaluation with its count,
 // parameters and evidence.
-func fitTrueSkill(ctx context.Context, games []throughtime.Game, start trueskill.Params, onEval func(int, trueskill.Params, float64)) (trueskill.Params, float64, int, error) {
+func fitTrueSkill(ctx context.Context, games []throughtime.Match, start trueskill.Params, onEval func(int, trueskill.Params, float64)) (trueskill.Params, float64, int, error) {
 	draws := start.DrawProbability > 0
 	at := func(z []float64) trueskill.Params {
 		p := start
@@ -281,7 +281,7 @@ type report struct {
 }
 
 // evaluateCmd runs the three methods on games and prints their table.
-func evaluateCmd(ctx context.Context, stdout, stderr io.Writer, games []throughtime.Game, p throughtime.Params, o options) error {
+func evaluateCmd(ctx context.Context, stdout, stderr io.Writer, games []throughtime.Match, p throughtime.Params, o options) error {
 	if err := checkOrder(games); err != nil {
 		return err
 	}

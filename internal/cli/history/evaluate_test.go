@@ -31,7 +31,7 @@ func rate1v1(w, l *[2]float64, beta float64) float64 {
 // handHistory: a beats b, b beats a, a beats b, then a race won by the
 // newcomer c ahead of a and b; σ₀ = β = 1, no drift and no draws, so that
 // filtering, and TrueSkill with τ = 0, are three 1v1 updates by hand.
-var handHistory = []throughtime.Game{
+var handHistory = []throughtime.Match{
 	{Time: 1, Teams: [][]string{{"a"}, {"b"}}},
 	{Time: 2, Teams: [][]string{{"a"}, {"b"}}, Ranks: []int{1, 0}},
 	{Time: 3, Teams: [][]string{{"b"}, {"a"}}, Ranks: []int{1, 0}},
@@ -142,7 +142,7 @@ func TestSmoothingByHand(t *testing.T) {
 // called right, a draw (no pair), a loss called wrong, a tie in
 // prediction, and a race of four with two pairs level in the result.
 func TestScore(t *testing.T) {
-	games := []throughtime.Game{
+	games := []throughtime.Match{
 		{Teams: [][]string{{"a"}, {"b"}}},
 		{Teams: [][]string{{"a"}, {"b"}}, Ranks: []int{0, 0}},
 		{Teams: [][]string{{"a"}, {"b"}}, Ranks: []int{1, 0}},
@@ -178,7 +178,7 @@ func TestCheckOrder(t *testing.T) {
 	if err := checkOrder(handHistory); err != nil {
 		t.Error(err)
 	}
-	if err := checkOrder([]throughtime.Game{{Time: 2}, {Time: 1}}); err == nil {
+	if err := checkOrder([]throughtime.Match{{Time: 2}, {Time: 1}}); err == nil {
 		t.Error("games out of order accepted")
 	}
 }
@@ -190,9 +190,9 @@ func TestCheckOrder(t *testing.T) {
 // throughtime's TestFitDrawProbability) at the fitted σ₀ and τ.
 func TestFitTrueSkill(t *testing.T) {
 	const n, d = 200, 37
-	var games []throughtime.Game
+	var games []throughtime.Match
 	for k := range n {
-		g := throughtime.Game{Time: float64(k), Teams: [][]string{{"a" + string(rune('A'+k%26)) + string(rune('A'+k/26))}, {"b" + string(rune('A'+k%26)) + string(rune('A'+k/26))}}}
+		g := throughtime.Match{Time: float64(k), Teams: [][]string{{"a" + string(rune('A'+k%26)) + string(rune('A'+k/26))}, {"b" + string(rune('A'+k%26)) + string(rune('A'+k/26))}}}
 		if k < d {
 			g.Ranks = []int{0, 0}
 		}

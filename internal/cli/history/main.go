@@ -306,7 +306,7 @@ func drawProbability(w io.Writer, d data, o options) (throughtime.Params, error)
 // fitParams fits the history's parameters from p and prints them, with a
 // line on stderr for each evaluation of the evidence once the fit has run
 // longer than o.progress.
-func fitParams(ctx context.Context, stdout, stderr io.Writer, games []throughtime.Game, p throughtime.Params, o options) (throughtime.Params, error) {
+func fitParams(ctx context.Context, stdout, stderr io.Writer, games []throughtime.Match, p throughtime.Params, o options) (throughtime.Params, error) {
 	opt := throughtime.DefaultFitOptions(p)
 	opt.Evidence = o.fitEvidence
 	opt.Options = o.model

@@ -229,7 +229,7 @@ func TestTeams(t *testing.T) {
 
 // officeFile is the bundled league, read here with encoding/csv alone.
 type officeFile struct {
-	games     []league.Game // in file order, ranks as in the file
+	games     []league.Match // in file order, ranks as in the file
 	draws     int
 	count     map[string]int    // games of each player
 	last      map[string]string // last date of each player
@@ -259,7 +259,7 @@ func readOffice(t *testing.T) officeFile {
 			t.Fatal(err)
 		}
 		if len(o.games) == 0 || o.games[len(o.games)-1].Key != id {
-			o.games = append(o.games, league.Game{Key: id, Date: date})
+			o.games = append(o.games, league.Match{Key: id, Date: date})
 			teams = nil
 		}
 		g := &o.games[len(o.games)-1]

@@ -105,7 +105,7 @@ func (md *model[R]) get(team string) R {
 
 // learn rates train in order with m, tallying its predictions and summing
 // the log evidence.
-func learn[R scorebased.Team | scorebased.Rating](m scorebased.Online[R], train []scorebased.Result) (*model[R], error) {
+func learn[R scorebased.Team | scorebased.Rating](m scorebased.Online[R], train []scorebased.Match) (*model[R], error) {
 	md := &model[R]{m: m, ratings: map[string]R{}}
 	for i, x := range train {
 		a, b := md.get(x.A), md.get(x.B)
@@ -151,9 +151,9 @@ func rate(stdout, stderr io.Writer, c config) error {
 		return fmt.Errorf("-next %d: %s has %s, and at least one match must be left to fit on", holdout, what, plural(len(all), "match", "matches"))
 	}
 	trainM, test := all[:len(all)-holdout], all[len(all)-holdout:]
-	train := make([]scorebased.Result, len(trainM))
+	train := make([]scorebased.Match, len(trainM))
 	for i, m := range trainM {
-		train[i] = scorebased.Result{A: m.Home, B: m.Away, ScoreA: float64(m.HomeScore), ScoreB: float64(m.AwayScore)}
+		train[i] = scorebased.Match{A: m.Home, B: m.Away, ScoreA: float64(m.HomeScore), ScoreB: float64(m.AwayScore)}
 	}
 
 	// The paper's settings: Table 1, γ and the draw probability from the

@@ -169,8 +169,8 @@ func newGenerator(n, players int, years float64, seed uint64) *generator {
 
 // next returns the games of the next days, at least size games unless the
 // history ends first.
-func (g *generator) next(size int) []throughtime.Game {
-	var out []throughtime.Game
+func (g *generator) next(size int) []throughtime.Match {
+	var out []throughtime.Match
 	for len(out) < size && g.made < g.n && g.day < int(g.days) {
 		d := g.day
 		g.day++
@@ -207,7 +207,7 @@ func (g *generator) next(size int) []throughtime.Game {
 			if g.skill[a]+g.rng.NormFloat64() < g.skill[b]+g.rng.NormFloat64() {
 				a, b = b, a
 			}
-			out = append(out, throughtime.Game{Time: float64(d), Teams: [][]string{{g.names[a]}, {g.names[b]}}})
+			out = append(out, throughtime.Match{Time: float64(d), Teams: [][]string{{g.names[a]}, {g.names[b]}}})
 			g.made++
 		}
 	}
