@@ -899,7 +899,7 @@ func TestSchedulesExtremes(t *testing.T) {
 			}
 			return nil, l.Validate()
 		}},
-		{name: "Result.Merge", call: func(d *draws) ([]float64, error) {
+		{name: "Convergence.Merge", call: func(d *draws) ([]float64, error) {
 			r := schedules.Convergence{Delta: d.Pos(), Iterations: d.I(), Converged: d.B()}.Merge(schedules.Convergence{Delta: d.Pos(), Cyclic: d.B()})
 			return result(r), nil
 		}},
