@@ -1,0 +1,26 @@
+package messages
+
+import "errors"
+
+// The project's error vocabulary. Every package of skillgraph reports a
+// failure a caller can act on by wrapping one of these three values (with
+// context saying what and where), so that one errors.Is test serves every
+// package; the model packages re-export them under the same names, as os
+// does fs.ErrNotExist. Detail that a caller may want to read (a file
+// position, the factor whose update failed) travels in a typed error whose
+// Unwrap leads back here.
+var (
+	// ErrInput reports an argument outside its documented domain: a
+	// parameter, rating, shape, name or file content that the caller can
+	// correct.
+	ErrInput = errors.New("invalid input")
+	// ErrImpossible reports an observation that has probability zero under
+	// the model as given (a draw with no draw margin, a truncation whose
+	// cavity puts no mass on its side in float64): the data and the model
+	// disagree, and one of them has to change.
+	ErrImpossible = errors.New("observation has probability zero under the model")
+	// ErrNumerical reports valid input whose answer float64 cannot carry:
+	// a result outside the representable range, an improper marginal, or
+	// a precision loss the computation refuses to hide.
+	ErrNumerical = errors.New("numerical failure")
+)
