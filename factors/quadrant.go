@@ -1,7 +1,9 @@
 package factors
 
 import (
+	"fmt"
 	"math"
+	"slices"
 
 	"gonum.org/v1/gonum/integrate/quad"
 
@@ -58,14 +60,10 @@ func quadrantMoments(mua, mub, va, vb, c float64, edges []quadrantEdge) (logZ fl
 		return 0, nil, nil, false
 	}
 	alpha, beta := mua/sa, mub/sb
-	z := bvnUpper(-alpha, -beta, rho)
-	if !(z >= quadrantMinZ) {
+	z, A, B, Q, ok := quadrantTerms(alpha, beta, rho)
+	if !ok {
 		return 0, nil, nil, false
 	}
-	s := math.Sqrt((1 - rho) * (1 + rho))
-	A := messages.NormPDF(alpha) * messages.NormCDF((beta-rho*alpha)/s) / z
-	B := messages.NormPDF(beta) * messages.NormCDF((alpha-rho*beta)/s) / z
-	Q := messages.NormPDF(alpha) * messages.NormPDF((beta-rho*alpha)/s) / (s * z)
 	mean, variance = make([]float64, len(edges)), make([]float64, len(edges))
 	for i, e := range edges {
 		mu, v := e.cavity.Mean(), e.cavity.Variance()
@@ -78,6 +76,20 @@ func quadrantMoments(mua, mub, va, vb, c float64, edges []quadrantEdge) (logZ fl
 		mean[i], variance[i] = mu+v*g, v*math.Min(shrink, 1)
 	}
 	return math.Log(z), mean, variance, true
+}
+
+// quadrantTerms returns Z = Φ₂(α, β; ρ) and the A, B and Q above, and
+// false where Z < quadrantMinZ (their closed form is then not accurate).
+func quadrantTerms(alpha, beta, rho float64) (z, A, B, Q float64, ok bool) {
+	z = bvnUpper(-alpha, -beta, rho)
+	if !(z >= quadrantMinZ) {
+		return 0, 0, 0, 0, false
+	}
+	s := math.Sqrt((1 - rho) * (1 + rho))
+	A = messages.NormPDF(alpha) * messages.NormCDF((beta-rho*alpha)/s) / z
+	B = messages.NormPDF(beta) * messages.NormCDF((alpha-rho*beta)/s) / z
+	Q = messages.NormPDF(alpha) * messages.NormPDF((beta-rho*alpha)/s) / (s * z)
+	return z, A, B, Q, true
 }
 
 // bvnRules are the Gauss–Legendre rules on [0, 2] of 6, 12 and 20 points
@@ -164,4 +176,219 @@ func bvnUpper(h, k, r float64) float64 {
 	default:
 		return messages.NormCDF(-h) - messages.NormCDF(-k) - bvn
 	}
+}
+
+// Joint tilted moments. A factor f(y) of k edges that reads y only
+// through linear combinations dⱼ = aⱼᵀy (a half-space aᵀy > 0, or the
+// wedge a₁ᵀy ≥ 0, a₂ᵀy ≥ 0) has, under a joint Gaussian cavity
+// N(y; μ, Σ), the tilted distribution f(y)·N(y; μ, Σ)/Z, and with
+// S = AᵀΣA (A = [a₁ a₂]) and G = ΣA its moments follow from those of the
+// projection d = Aᵀy alone: y given d is Gaussian with mean
+// μ + G·S⁻¹(d − Aᵀμ) and a covariance that does not depend on d, so
+//
+//	E[y]   = μ + G·S⁻¹(E[d] − Aᵀμ),
+//	Cov[y] = Σ − G·S⁻¹(S − Cov[d])·S⁻¹·Gᵀ,
+//
+// and in terms of the derivatives g = ∇ log Z and H = ∇² log Z in the
+// projection's mean (E[d] = Aᵀμ + S·g, Cov[d] = S + S·H·S; Minka 2001,
+// equations 3.18-3.19),
+//
+//	E[y] = μ + G·g,   Cov[y] = Σ + G·H·Gᵀ.
+
+// jointCavity checks a joint cavity of k edges: k finite means and a
+// symmetric k×k covariance, row-major, of finite entries, a non-negative
+// diagonal and correlations within [−1, 1].
+func jointCavity(k int, mean, cov []float64) error {
+	if len(mean) != k || len(cov) != k*k {
+		return fmt.Errorf("%w: a joint cavity of %d means and %d covariances for %d edges", ErrParameter, len(mean), len(cov), k)
+	}
+	for i := range k {
+		cii := cov[i*k+i]
+		if !messages.IsFinite(mean[i]) || !(cii >= 0) || !messages.IsFinite(cii) {
+			return fmt.Errorf("%w: joint cavity of edge %d: mean %v, variance %v", ErrParameter, i, mean[i], cii)
+		}
+		for j := range i {
+			c, d := cov[i*k+j], cov[j*k+i]
+			if !messages.IsFinite(c) || math.Abs(c-d) > 1e-12*math.Sqrt(cii*cov[j*k+j]) || c*c > cii*cov[j*k+j]*(1+1e-12) {
+				return fmt.Errorf("%w: joint cavity covariance of edges %d and %d (%v, %v) with variances %v, %v: not symmetric positive semi-definite",
+					ErrParameter, i, j, c, d, cii, cov[j*k+j])
+			}
+		}
+	}
+	return nil
+}
+
+// project returns G = Σa and aᵀμ, aᵀΣa.
+func project(mean, cov, a []float64) (g []float64, m, v float64) {
+	k := len(mean)
+	g = make([]float64, k)
+	for i := range k {
+		for j, aj := range a {
+			g[i] += cov[i*k+j] * aj
+		}
+		m += a[i] * mean[i]
+		v += a[i] * g[i]
+	}
+	return g, m, v
+}
+
+// checkedJoint passes on tilted moments that are finite: a log Z of −∞
+// (the cavity puts no mass on the factor's region in float64) is
+// ErrImpossible, anything else not finite ErrRange.
+func checkedJoint(logZ float64, mean, cov []float64) (float64, []float64, []float64, error) {
+	if math.IsInf(logZ, -1) {
+		return 0, nil, nil, fmt.Errorf("%w: log Z −∞ under the joint cavity", ErrImpossible)
+	}
+	ok := messages.IsFinite(logZ)
+	for _, x := range mean {
+		ok = ok && messages.IsFinite(x)
+	}
+	for _, x := range cov {
+		ok = ok && messages.IsFinite(x)
+	}
+	if !ok {
+		return 0, nil, nil, fmt.Errorf("%w: tilted moments log Z %v, mean %v, covariance %v", ErrRange, logZ, mean, cov)
+	}
+	return logZ, mean, cov, nil
+}
+
+// halfSpace returns log Z and the tilted mean and covariance of N(μ, Σ)
+// truncated to aᵀy > 0: d = aᵀy is N(m, v) truncated at 0, Table 1's win
+// factor with t = m/√v, V = V(t, 0) and W = W(t, 0) (messages.GreaterThan),
+// so Z = Φ(t) (messages.LogNormCDF), g = V/√v and H = −W/v, and
+//
+//	E[y] = μ + Σa·V/√v,   Cov[y] = Σ − Σa·aᵀΣ·W/v.
+//
+// A cavity that fixes d (v = 0) leaves y as it is if d > 0, and is
+// ErrImpossible otherwise.
+func halfSpace(mean, cov, a []float64) (float64, []float64, []float64, error) {
+	k := len(mean)
+	g, m, v := project(mean, cov, a)
+	mean, cov = slices.Clone(mean), slices.Clone(cov)
+	switch {
+	case !(v >= 0):
+		return 0, nil, nil, fmt.Errorf("%w: joint cavity gives aᵀy variance %v", ErrParameter, v)
+	case v == 0 && m > 0:
+		return 0, mean, cov, nil
+	case v == 0:
+		return 0, nil, nil, fmt.Errorf("%w: the joint cavity fixes aᵀy at %v, outside aᵀy > 0", ErrImpossible, m)
+	}
+	sd := math.Sqrt(v)
+	t := m / sd
+	tr := messages.GreaterThan(t, 0)
+	for i := range k {
+		mean[i] += g[i] * tr.V / sd
+		for j := range k {
+			cov[i*k+j] -= g[i] * g[j] * tr.W / v
+		}
+	}
+	return checkedJoint(messages.LogNormCDF(t), mean, cov)
+}
+
+// wedgeMaxRho bounds the correlation of the two combinations for which
+// wedge takes the closed form: H's entries grow as 1/(1 − ρ²), and with
+// |ρ| ≤ 0.99 the lift Σ + G·H·Gᵀ loses at most a few hundred ulps.
+const wedgeMaxRho = 0.99
+
+// wedge returns log Z and the tilted mean and covariance of N(μ, Σ)
+// truncated to a₁ᵀy ≥ 0 and a₂ᵀy ≥ 0. The projection d = (a₁ᵀy, a₂ᵀy) is
+// N((m₁, m₂), S); where the closed form is accurate (Z ≥ quadrantMinZ,
+// |ρ| ≤ wedgeMaxRho and every variance shrunk by no more than
+// quadrantMinShrink) g and H are Tallis's (1961; see quadrantMoments:
+// g = (A/σ₁, B/σ₂), H₁₁ = (−αA − ρQ − A²)/σ₁², H₂₂ = (−βB − ρQ − B²)/σ₂²,
+// H₁₂ = (Q − AB)/(σ₁σ₂)), lifted as above. Elsewhere (the tails, and
+// combinations nearly collinear) wedgeLine integrates. A combination the
+// cavity fixes reduces the wedge to the other half-space (or rules it
+// out); two that the cavity makes collinear (|ρ| = 1) are ErrParameter.
+func wedge(mean, cov, a1, a2 []float64) (float64, []float64, []float64, error) {
+	k := len(mean)
+	g1, m1, s11 := project(mean, cov, a1)
+	g2, m2, s22 := project(mean, cov, a2)
+	s12 := 0.0
+	for i := range k {
+		s12 += a1[i] * g2[i]
+	}
+	switch {
+	case !(s11 >= 0 && s22 >= 0):
+		return 0, nil, nil, fmt.Errorf("%w: joint cavity gives the combinations variances %v, %v", ErrParameter, s11, s22)
+	case s11 == 0 && m1 > 0:
+		return halfSpace(mean, cov, a2)
+	case s22 == 0 && m2 > 0:
+		return halfSpace(mean, cov, a1)
+	case s11 == 0 || s22 == 0:
+		return 0, nil, nil, fmt.Errorf("%w: the joint cavity fixes a combination at %v, outside the region", ErrImpossible, min(m1, m2))
+	}
+	sd1, sd2 := math.Sqrt(s11), math.Sqrt(s22)
+	rho := s12 / (sd1 * sd2)
+	if !(math.Abs(rho) < 1) {
+		return 0, nil, nil, fmt.Errorf("%w: the joint cavity makes the region's two combinations collinear (ρ = %v)", ErrParameter, rho)
+	}
+	if math.Abs(rho) <= wedgeMaxRho {
+		alpha, beta := m1/sd1, m2/sd2
+		if z, A, B, Q, ok := quadrantTerms(alpha, beta, rho); ok {
+			gd1, gd2 := A/sd1, B/sd2
+			h11 := (-alpha*A - rho*Q - A*A) / s11
+			h22 := (-beta*B - rho*Q - B*B) / s22
+			h12 := (Q - A*B) / (sd1 * sd2)
+			pm, pc := slices.Clone(mean), slices.Clone(cov)
+			ok := true
+			for i := range k {
+				pm[i] += g1[i]*gd1 + g2[i]*gd2
+				for j := range k {
+					pc[i*k+j] += h11*g1[i]*g1[j] + h22*g2[i]*g2[j] + h12*(g1[i]*g2[j]+g2[i]*g1[j])
+				}
+				vi := cov[i*k+i]
+				ok = ok && pc[i*k+i] >= quadrantMinShrink*vi && pc[i*k+i] <= vi*(1+1e-12)
+			}
+			if ok {
+				return checkedJoint(math.Log(z), pm, pc)
+			}
+		}
+	}
+	return wedgeLine(mean, cov, g1, g2, m1, m2, s11, s12, math.Sqrt(s22*(1-rho)*(1+rho)))
+}
+
+// wedgeLine is wedge by one integral, for the tails: with d₁ = z and
+// e = d₂ − E[d₂ | d₁], independent of z, of variance σ_c² = S₂₂(1 − ρ²),
+// the region is z ≥ 0 and e ≥ −c(z), c(z) = m₂ + β(z − m₁), β = S₁₂/S₁₁:
+// given z, e is a one-sided truncation (greaterGiven), and tiltedLine
+// integrates over z. y = μ + b(z − m₁) + w·e/σ_c + r with b = Σa₁/S₁₁,
+// w = (Σa₂ − β·Σa₁)/σ_c (Cov(y, e)/σ_c, no larger than y's σ) and r
+// independent of (z, e), so
+//
+//	E[y]   = μ + b·(E[z] − m₁) + w·E[e]/σ_c,
+//	Cov[y] = Σ + bbᵀ·(Var z − S₁₁) + wwᵀ·(Var e/σ_c² − 1) + (bwᵀ + wbᵀ)·Cov(z, e)/σ_c,
+//
+// every term bounded as σ_c → 0, where e's truncation sharpens into a
+// bound on z.
+func wedgeLine(mean, cov, g1, g2 []float64, m1, m2, s11, s12, sc float64) (float64, []float64, []float64, error) {
+	k := len(mean)
+	beta := s12 / s11
+	seg := lineSegment{lo: 0, hi: math.Inf(1), at: func(z float64, out []condMoments) (l, d1, d2 float64) {
+		// e > −c(z): the derivative in z is −β times that in the bound.
+		l, d1, d2, out[0] = greaterGiven(0, sc, -(m2 + beta*(z-m1)))
+		return l, -beta * d1, beta * beta * d2
+	}}
+	var feats []lineFeature
+	if beta != 0 {
+		feats = append(feats, lineFeature{at: m1 - m2/beta, scale: sc / math.Abs(beta)})
+	}
+	r, err := tiltedLine(m1, s11, 1, []lineSegment{seg}, feats)
+	if err != nil {
+		return 0, nil, nil, err
+	}
+	pm, pc := slices.Clone(mean), slices.Clone(cov)
+	b, w := make([]float64, k), make([]float64, k)
+	for i := range k {
+		b[i] = g1[i] / s11
+		w[i] = (g2[i] - beta*g1[i]) / sc
+		pm[i] += b[i]*(r.mean[0]-m1) + w[i]*r.mean[1]/sc
+	}
+	dz, de, dx := r.variance[0]-s11, r.variance[1]/(sc*sc)-1, r.cross[0]/sc
+	for i := range k {
+		for j := range k {
+			pc[i*k+j] += b[i]*b[j]*dz + w[i]*w[j]*de + (b[i]*w[j]+w[i]*b[j])*dx
+		}
+	}
+	return checkedJoint(r.logZ, pm, pc)
 }

@@ -148,7 +148,7 @@ func EP(ctx context.Context, g *graph.Graph, opts ...EPOption) (*Solution, error
 			// factor's message at uniform cavities, as message passing
 			// starts from uniform messages, and try again.
 			started = true
-			if err := ep.refine(make([]messages.Gaussian, len(ep.latents)), 0); err != nil {
+			if err := ep.refine(make([]messages.Gaussian, len(ep.latents)), 0, true); err != nil {
 				return nil, err
 			}
 			continue
@@ -171,7 +171,7 @@ func EP(ctx context.Context, g *graph.Graph, opts ...EPOption) (*Solution, error
 		if sol.Converged || sol.Sweeps == cfg.maxSweeps {
 			return ep.solution(sol, q, z)
 		}
-		if err := ep.refine(q, cfg.damping); err != nil {
+		if err := ep.refine(q, cfg.damping, false); err != nil {
 			return nil, err
 		}
 		sol.Sweeps++
@@ -191,12 +191,18 @@ type sites struct {
 	// pi and tau are the sites' natural parameters, by siteEdge.k.
 	pi, tau []float64
 	skipped int // factors left as they were in the last sweep (improper cavity)
+	// konst is the joint sites' constant in z (see jointSite.add), from
+	// the last assembly.
+	konst float64
 }
 
 type siteFactor struct {
 	f     graph.FactorID // in the model
 	sf    graph.FactorID // in the scratch graph
 	edges []siteEdge     // its edges to latent variables
+	// joint is the factor's site if it implements Tilted (its per-edge
+	// sites then stay 0 but at the start, see refine).
+	joint *jointSite
 }
 
 type siteEdge struct {
@@ -247,6 +253,9 @@ func newSites(s *system) (*sites, error) {
 			sf.edges = append(sf.edges, siteEdge{i: i, latent: where[l] - 1, k: len(ep.pi)})
 			ep.pi, ep.tau = append(ep.pi, 0), append(ep.tau, 0)
 		}
+		if t, latent, ok := jointOf(g, f, s.index); ok {
+			sf.joint = newJointSite(s, t, latent)
+		}
 		sf.sf = b.AddFactor(g.Factor(f), g.FactorLabel(f), vars...)
 		ep.factors = append(ep.factors, sf)
 	}
@@ -294,9 +303,20 @@ func (ep *sites) marginals() ([]messages.Gaussian, []float64, error) {
 			s.h[j] += (tau[l] - pi[l]*x.mean) * x.coef[p]
 		}
 	}
+	ep.konst = 0
+	for _, sf := range ep.factors {
+		if sf.joint != nil {
+			ep.konst += sf.joint.add(s)
+		}
+	}
 	z, err := s.posterior()
 	if err != nil {
 		return nil, nil, err
+	}
+	for _, sf := range ep.factors {
+		if sf.joint != nil {
+			sf.joint.marginal(s, z)
+		}
 	}
 	q := make([]messages.Gaussian, len(ep.latents))
 	for l, i := range ep.latents {
@@ -345,13 +365,26 @@ func (ep *sites) factorError(sf *siteFactor, i int, err error) error {
 }
 
 // refine replaces every site by its factor's message at the cavities of
-// the marginals q, damped.
-func (ep *sites) refine(q []messages.Gaussian, damping float64) error {
+// the marginals q, damped, and every joint site by the moment-matched
+// tilted distribution divided by its joint cavity. At the start (q
+// uniform, no joint marginal yet) a joint site starts diagonal, from its
+// factor's messages.
+func (ep *sites) refine(q []messages.Gaussian, damping float64, start bool) error {
 	ep.skipped = 0
 	var next []messages.Gaussian
 	for n := range ep.factors {
 		sf := &ep.factors[n]
 		if len(sf.edges) == 0 {
+			continue
+		}
+		if j := sf.joint; j != nil && !start {
+			ok, err := j.refine(damping)
+			if err != nil {
+				return ep.factorError(sf, -1, fmt.Errorf("joint site over %s: %w", j.names(ep.s), err))
+			}
+			if !ok {
+				ep.skipped++
+			}
 			continue
 		}
 		ok, err := ep.set(sf, q)
@@ -373,6 +406,13 @@ func (ep *sites) refine(q []messages.Gaussian, damping float64) error {
 		for t, e := range sf.edges {
 			ep.pi[e.k] = (1-damping)*next[t].Pi + damping*ep.pi[e.k]
 			ep.tau[e.k] = (1-damping)*next[t].Tau + damping*ep.tau[e.k]
+		}
+		if j := sf.joint; j != nil {
+			k := len(j.h)
+			for t, e := range sf.edges {
+				j.p[t*k+t], j.h[t] = ep.pi[e.k], ep.tau[e.k]
+				ep.pi[e.k], ep.tau[e.k] = 0, 0
+			}
 		}
 	}
 	return nil
@@ -429,7 +469,7 @@ func (ep *sites) solution(sol *Solution, q []messages.Gaussian, z []float64) (*S
 		return nil, err
 	}
 	sol.Marginals = full.Marginals
-	logZ := full.LogEvidence
+	logZ := full.LogEvidence + ep.konst
 	for _, sf := range ep.factors {
 		for _, e := range sf.edges {
 			c := s.vars[ep.latents[e.latent]].mean
@@ -438,6 +478,18 @@ func (ep *sites) solution(sol *Solution, q []messages.Gaussian, z []float64) (*S
 	}
 	for n := range ep.factors {
 		sf := &ep.factors[n]
+		if j := sf.joint; j != nil {
+			l, ok, err := j.logScale()
+			if err == nil && !ok {
+				err = fmt.Errorf("%w joint cavity", graph.ErrImproper)
+			}
+			if err != nil {
+				sol.EvidenceErr = ep.factorError(sf, -1, fmt.Errorf("joint site over %s: %w", j.names(s), err))
+				break
+			}
+			logZ += l
+			continue
+		}
 		ok, err := ep.set(sf, q)
 		if err != nil {
 			return nil, err

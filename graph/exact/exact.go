@@ -171,6 +171,14 @@ func newSystem(g *graph.Graph, nonlinear bool) (*system, error) {
 			cliques = append(cliques, idx)
 		}
 	}
+	// A joint site couples all its variables' free variables.
+	for _, f := range s.nonlinear {
+		if _, latent, ok := jointOf(g, f, s.index); ok {
+			if free := unionFree(s, latent); len(free) > 1 {
+				cliques = append(cliques, free)
+			}
+		}
+	}
 	s.chol = analyse(el.k, cliques)
 	return s, nil
 }
