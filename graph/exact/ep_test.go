@@ -231,3 +231,101 @@ func TestEPErrors(t *testing.T) {
 		t.Errorf("capped at one sweep: %+v, %v", sol, err)
 	}
 }
+
+// A tree of the margin factors, which implement exact.Tilted and so get
+// joint sites over their two or three variables: a win over a margin
+// (I(x > m)), a draw between two margins (I(−u ≤ x ≤ v)) and a draw
+// within one (I(|x| ≤ w)), each margin in one factor only. On a tree the
+// joint cavity of a factor's variables is a product of independent parts,
+// so joint sites reach message passing's fixed point and its evidence:
+// marginals and log evidence agree to 1e-9. A margin factor with an
+// observed edge keeps per-edge sites.
+func TestEPJointSitesOnATreeAgreeWithMessagePassing(t *testing.T) {
+	b := graph.NewBuilder("margin tree")
+	var s, p [6]graph.VarID
+	for i := range s {
+		s[i] = b.AddVariable(fmt.Sprintf("s%d", i))
+		p[i] = b.AddVariable(fmt.Sprintf("p%d", i))
+		b.AddFactor(factors.NewPrior(float64(i)/3, 1+float64(i)/4), "", s[i])
+		b.AddFactor(factors.NewLikelihood(0.5), "", p[i], s[i])
+	}
+	margin := func(name string, mean, variance float64) graph.VarID {
+		m := b.AddVariable(name)
+		b.AddFactor(factors.NewPrior(mean, variance), "", m)
+		return m
+	}
+	x1, x2, x3, x4 := b.AddVariable("x1"), b.AddVariable("x2"), b.AddVariable("x3"), b.AddVariable("x4")
+	b.AddFactor(factors.NewDifference(), "", x1, p[0], p[1])
+	b.AddFactor(factors.NewDifference(), "", x2, p[2], p[3])
+	b.AddFactor(factors.NewDifference(), "", x3, p[4], p[5])
+	b.AddFactor(factors.NewDifference(), "", x4, s[1], s[3])
+	b.AddFactor(factors.NewExceedsMargin(), "", x1, margin("m", 0.5, 0.04))
+	b.AddFactor(factors.NewBetweenMargins(), "", x2, margin("u", 0.4, 0.05), margin("v", 0.6, 0.03))
+	b.AddFactor(factors.NewWithinMargin(), "", x3, margin("w", 0.7, 0.1))
+	b.AddFactor(factors.NewWithinMargin(), "", x4, b.AddObserved("fixed", 1.5))
+	g := build(t, b)
+
+	sol, err := exact.EP(context.Background(), g, exact.Tolerance(1e-13))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !sol.Converged || sol.EvidenceErr != nil {
+		t.Fatalf("EP: converged %v after %d sweeps, evidence error %v", sol.Converged, sol.Sweeps, sol.EvidenceErr)
+	}
+	sched, err := schedules.Derive(g, schedules.WithLoop(schedules.Tolerance(1e-14), schedules.MaxIterations(10000)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res, err := schedules.Run(context.Background(), g, sched); err != nil || !res.Converged {
+		t.Fatalf("message passing: %+v, %v", res, err)
+	}
+	for v := range g.NumVariables() {
+		got, want := sol.Marginals[v], g.Marginal(graph.VarID(v))
+		if math.Abs(got.Mean()-want.Mean()) > 1e-9*want.Sigma() || !close(got.Variance(), want.Variance(), 1e-9) {
+			t.Errorf("%s: EP N(%v, %v), message passing N(%v, %v)", g.VariableName(graph.VarID(v)), got.Mean(), got.Variance(), want.Mean(), want.Variance())
+		}
+	}
+	lz, err := g.LogEvidence()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !close(sol.LogEvidence, lz, 1e-9) {
+		t.Errorf("log evidence: EP %v, message passing %v", sol.LogEvidence, lz)
+	}
+}
+
+// tiltedUser is a user's factor with joint tilted moments that go wrong
+// as a bug would: a panic, a covariance that is not positive definite, or
+// moments of the wrong length. Its per-edge Message is never called.
+type tiltedUser struct{ fault int }
+
+func (tiltedUser) Arity() int { return 2 }
+func (tiltedUser) Message(int, graph.Edges) (messages.Gaussian, error) {
+	return messages.Gaussian{}, errors.New("not used")
+}
+func (f tiltedUser) TiltedMoments(mean, cov []float64) (float64, []float64, []float64, error) {
+	switch f.fault {
+	case 0:
+		panic("index out of range")
+	case 1:
+		return 0, mean, []float64{1, 2, 2, 1}, nil
+	}
+	return 0, mean[:1], cov, nil
+}
+
+// A joint site's failures name the factor and its variables: a panic
+// (ErrPanic), tilted moments that make no Gaussian (messages.ErrNumerical).
+func TestEPJointSiteErrors(t *testing.T) {
+	for fault, want := range []error{exact.ErrPanic, messages.ErrNumerical, messages.ErrNumerical} {
+		b := graph.NewBuilder("joint")
+		x, m := b.AddVariable("x"), b.AddVariable("m")
+		b.AddFactor(factors.NewPrior(0, 1), "", x)
+		b.AddFactor(factors.NewPrior(1, 1), "", m)
+		b.AddFactor(tiltedUser{fault}, "buggy", x, m)
+		_, err := exact.EP(context.Background(), build(t, b))
+		var ue *graph.UpdateError
+		if !errors.Is(err, want) || !errors.As(err, &ue) || ue.Label != "buggy" || !strings.Contains(err.Error(), "variable 1 m") {
+			t.Errorf("fault %d: %v, want %v naming the factor and its variables", fault, err, want)
+		}
+	}
+}
