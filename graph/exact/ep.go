@@ -10,15 +10,6 @@ import (
 	"github.com/skillgraph/skillgraph/messages"
 )
 
-// Errors of EP.
-var (
-	// ErrOption reports an EPOption out of its range.
-	ErrOption = errors.New("invalid option")
-	// ErrPanic is wrapped by the *graph.UpdateError of a factor whose
-	// Message or LogAverageFactor panicked.
-	ErrPanic = errors.New("factor panicked")
-)
-
 // Defaults of EP's options.
 const (
 	DefaultTolerance = 1e-6
@@ -48,13 +39,13 @@ func MaxSweeps(n int) EPOption { return func(c *epConfig) { c.maxSweeps = n } }
 
 func (c *epConfig) validate() error {
 	if err := graph.CheckDamping(c.damping); err != nil {
-		return fmt.Errorf("exact: %w: %w", ErrOption, err)
+		return fmt.Errorf("exact: option: %w: %w", err, messages.ErrInput)
 	}
 	if !(c.tolerance >= 0) || math.IsInf(c.tolerance, 1) {
-		return fmt.Errorf("exact: %w: tolerance %v, want a finite number ≥ 0", ErrOption, c.tolerance)
+		return fmt.Errorf("exact: option: tolerance %v, want a finite number ≥ 0: %w", c.tolerance, messages.ErrInput)
 	}
 	if c.maxSweeps < 1 {
-		return fmt.Errorf("exact: %w: %d sweeps, want at least 1", ErrOption, c.maxSweeps)
+		return fmt.Errorf("exact: option: %d sweeps, want at least 1: %w", c.maxSweeps, messages.ErrInput)
 	}
 	return nil
 }
@@ -64,55 +55,81 @@ func (c *epConfig) validate() error {
 // UAI 2001): one multivariate Gaussian over the latent variables, where
 // loopy message passing keeps one Gaussian per variable. Linear-Gaussian
 // factors (graph.LinearForm) enter exactly, as in Solve. Every other
-// factor f is approximated by a Gaussian site on each of its edges to a
-// latent variable, t_fi(x_i) = exp(−½π·x_i² + τ·x_i), and the posterior is
-// q(x) ∝ (linear factors)·∏ t_fi(x_i), whose precision is Λ plus each
-// site's π on its variable. A sweep factorises that precision, takes every
-// variable's marginal q_i by selected inversion (as Solve does), and then
-// refines every site in parallel: the cavity on edge i is c_fi = q_i/t_fi,
-// and the new site is the factor's own Message at those cavities, the
-// moment-matched marginal divided by the cavity (equations 3-6 of the
-// TrueSkill paper for the truncations), so any graph.Factor works
-// unchanged. A factor of several variables sees their marginal cavities,
-// not their correlation in the cavity distribution, and its sites, one
-// per variable, give the posterior no correlation between variables that
-// only it joins: on a tree neither matters, and EP reaches the fixed point
-// of message passing, but on a loopy graph such a factor's error is loopy
-// message passing's. So a linear-Gaussian factor should implement
-// graph.LinearForm, and a factor that reads a linear combination of its
-// variables (I(x > m) reads x − m) is best written as that combination, a
-// weighted sum, and a factor on it alone, whose site then lies along the
-// combination and whose cavity EP has exactly.
+// factor f is approximated by Gaussian sites, and the posterior is
+// q(x) ∝ (linear factors)·∏ sites, whose precision is Λ plus the sites'.
+// A sweep factorises that precision, takes the marginals it needs by
+// selected inversion (as Solve does), and then refines every site in
+// parallel, damped, as the moment-matched tilted distribution divided by
+// the cavity:
+//
+//   - A factor that implements Tilted, all of whose k edges are distinct
+//     latent variables y, has one joint site t_f(y) = exp(−½yᵀPy + hᵀy),
+//     P a k×k matrix. Its cavity is the joint marginal q(y) (the symbolic
+//     factorisation always holds the factor's variables' clique, so
+//     their covariances are known) divided by t_f, in natural parameters
+//     Λ_c = Σ_q⁻¹ − P, η_c = Σ_q⁻¹μ_q − h; the factor's TiltedMoments at
+//     it give the tilted mean and covariance, and the new site is their
+//     natural parameters less the cavity's. The posterior then holds the
+//     correlation that the factor makes between its variables, which
+//     per-edge sites leave out.
+//   - Any other factor (a user's graph.Factor, one of a single edge, or
+//     one with an observed edge) has a site on each edge to a latent
+//     variable, t_fi(x_i) = exp(−½π·x_i² + τ·x_i): the cavity on edge i is
+//     c_fi = q_i/t_fi, and the new site is the factor's own Message at
+//     those cavities (equations 3-6 of the TrueSkill paper for the
+//     truncations), so any graph.Factor works unchanged. Such a factor of
+//     several variables sees their marginal cavities, not their
+//     correlation, and its sites give the posterior no correlation
+//     between variables that only it joins: on a tree neither matters,
+//     and EP reaches the fixed point of message passing, but on a loopy
+//     graph such a factor's error is loopy message passing's. So a
+//     linear-Gaussian factor should implement graph.LinearForm, and a
+//     factor of several variables Tilted, or be written as a weighted sum
+//     and a factor on it alone, whose site then lies along the
+//     combination and whose cavity EP has exactly.
 //
 // The sites start uniform; if the linear factors alone leave the
-// posterior improper, each starts instead from its factor's message at
-// uniform cavities. The sweeps stop when no marginal moves by more than the tolerance
+// posterior improper, each starts instead from its factor's messages at
+// uniform cavities (a joint site from the diagonal they make). The sweeps
+// stop when no marginal moves by more than the tolerance
 // (messages.Distance) from one sweep to the next, or at the cap. A
 // factor whose cavity is improper (a site of negative precision larger
-// than the rest of the posterior's) keeps its site for that sweep, and the
-// answer is not Converged if that happens in the last sweep.
+// than the rest of the posterior's, in some direction) keeps its site
+// for that sweep, and the answer is not Converged if that happens in the
+// last sweep.
 //
 // The log evidence is EP's estimate (Minka 2001; Rasmussen & Williams,
-// Gaussian Processes for Machine Learning, 2006, eq. 3.65), with the sites
-// unnormalised as above:
+// Gaussian Processes for Machine Learning, 2006, eq. 3.65). Each factor
+// f is replaced by s_f·t_f, its sites scaled so that against its cavity
+// c_f they integrate to what f does: with ĉ_f the normalised cavity and A
+// the log-normaliser of a Gaussian in natural parameters,
+// A(Λ, η) = (k/2)·log 2π − ½·log det Λ + ½·ηᵀΛ⁻¹η
+// (messages.Gaussian.LogNormalizer in one dimension, 0 for a uniform
+// cavity), ∫ t_f·ĉ_f = exp(A(q_f) − A(c_f)) since t_f·c_f = q_f, the
+// posterior's marginal over f's variables, so
+// log s_f = log ∫ f·ĉ_f − A(q_f) + A(c_f), and with the sites
+// unnormalised as above
 //
-//	log Z = log ∫ (linear factors)·∏ t_fi dx
-//	        + Σ_f [ log ∫ f ∏ᵢ ĉ_fi dx − Σ_i (A(q_i) − A(c_fi)) ],
+//	log Z = log ∫ (linear factors)·∏ t_f dx + Σ_f log s_f.
 //
-// ĉ the normalised cavities and A the log-normaliser
-// (messages.Gaussian.LogNormalizer, taken as 0 for a uniform cavity): the
-// second sum scales each factor's sites so that, against its cavities,
-// they integrate to what the factor does (graph.Evidence). It equals
-// Solve's on a linear graph and message passing's on a tree. If a factor does not implement graph.Evidence, or fails in it,
-// Solution.EvidenceErr says so and LogEvidence is 0.
+// For per-edge sites q_f and c_f are products over the edges and A(q_f)
+// a sum of one-dimensional terms; for a joint site they are the k-variate
+// marginal and cavity, and log ∫ f·ĉ_f is the log Z of TiltedMoments.
+// It equals Solve's on a linear graph and message passing's on a tree.
+// If a per-edge factor does not implement graph.Evidence, or a factor
+// fails in it, Solution.EvidenceErr says so and LogEvidence is 0.
 //
-// The context is checked before each sweep. Errors: the options'
-// (ErrOption); a latent combination the factors leave improper, naming
-// the variable (ErrImproper), and the other errors of Solve; a factor's
-// failure or panic as a *graph.UpdateError naming it (wrapping ErrPanic
-// for a panic); a message that is not finite or is a point mass
-// (graph.ErrNotFinite), since a site must have finite natural
-// parameters. g's messages are not used or changed.
+// The context is checked before each sweep. Errors: an option out of its
+// range (messages.ErrInput, naming the option); a latent combination the
+// factors leave improper, naming the variable (messages.ErrInput), and
+// the other errors of Solve; sites that make the posterior improper
+// after the start (messages.ErrNumerical); a factor's failure or panic as
+// a *graph.UpdateError naming it (wrapping graph.ErrPanicked for a
+// panic), and for a joint site also its variables (wrapping
+// messages.ErrNumerical if its tilted moments are not a Gaussian's); a
+// message that is not finite or is a point mass (graph.ErrNotFinite),
+// since a site must have finite natural parameters. g's messages are not
+// used or changed.
 func EP(ctx context.Context, g *graph.Graph, opts ...EPOption) (*Solution, error) {
 	cfg := epConfig{tolerance: DefaultTolerance, maxSweeps: DefaultMaxSweeps}
 	for _, o := range opts {
@@ -142,7 +159,7 @@ func EP(ctx context.Context, g *graph.Graph, opts ...EPOption) (*Solution, error
 			return nil, fmt.Errorf("exact: EP on graph %q after %d sweeps: %w", g.Name(), sol.Sweeps, err)
 		}
 		q, z, err := ep.marginals()
-		if errors.Is(err, ErrImproper) && prev == nil && !started {
+		if errors.Is(err, errImproper) && prev == nil && !started {
 			// The linear factors leave a variable free (a user's prior
 			// that is not a LinearForm): start every site from its
 			// factor's message at uniform cavities, as message passing
@@ -152,6 +169,11 @@ func EP(ctx context.Context, g *graph.Graph, opts ...EPOption) (*Solution, error
 				return nil, err
 			}
 			continue
+		}
+		if err != nil && prev != nil && errors.Is(err, errImproper) {
+			// The model's factors made the posterior proper at the start:
+			// the sites have lost it.
+			return nil, fmt.Errorf("exact: EP on graph %q after %d sweeps: the sites leave the posterior improper (%v): %w", g.Name(), sol.Sweeps, err, messages.ErrNumerical)
 		}
 		if err != nil {
 			return nil, err
@@ -424,7 +446,7 @@ func (ep *sites) refine(q []messages.Gaussian, damping float64, start bool) erro
 func (ep *sites) message(sf *siteFactor, i int) (m messages.Gaussian, err error) {
 	defer func() {
 		if r := recover(); r != nil {
-			err = ep.factorError(sf, i, fmt.Errorf("%w: %v", ErrPanic, r))
+			err = ep.factorError(sf, i, fmt.Errorf("%w: %v", graph.ErrPanicked, r))
 		}
 	}()
 	f, e := ep.scratch.FactorEdges(sf.sf)
@@ -443,7 +465,7 @@ func (ep *sites) message(sf *siteFactor, i int) (m messages.Gaussian, err error)
 func (ep *sites) logAverage(sf *siteFactor) (l float64, err error) {
 	defer func() {
 		if r := recover(); r != nil {
-			err = ep.factorError(sf, -1, fmt.Errorf("%w: %v", ErrPanic, r))
+			err = ep.factorError(sf, -1, fmt.Errorf("%w: %v", graph.ErrPanicked, r))
 		}
 	}()
 	f, e := ep.scratch.FactorEdges(sf.sf)

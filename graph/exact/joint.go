@@ -266,7 +266,7 @@ func (j *jointSite) cavity() (mean, cov []float64, logCavity, logMarginal float6
 func (j *jointSite) tilted(mean, cov []float64) (logZ float64, pm, pc []float64, err error) {
 	defer func() {
 		if r := recover(); r != nil {
-			err = fmt.Errorf("%w: %v", ErrPanic, r)
+			err = fmt.Errorf("%w: %v", graph.ErrPanicked, r)
 		}
 	}()
 	logZ, pm, pc, err = j.t.TiltedMoments(mean, cov)
