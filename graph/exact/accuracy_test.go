@@ -232,7 +232,7 @@ func chessGames(rng *rand.Rand, skill, margin []float64, beta2 float64, n int) [
 // players' performances of variance beta2 and x, their difference
 // oriented to the winner (white's − black's + a, the negative for a win
 // by black), on which outcome adds the factors of the result.
-func chessGraph(t *testing.T, players int, beta2 float64, rs []chessGame, outcome func(b *graph.Builder, k int, r chessGame, x graph.VarID)) (g *graph.Graph, skill []graph.VarID, white graph.VarID) {
+func chessGraph(t testing.TB, players int, beta2 float64, rs []chessGame, outcome func(b *graph.Builder, k int, r chessGame, x graph.VarID)) (g *graph.Graph, skill []graph.VarID, white graph.VarID) {
 	b := graph.NewBuilder("chess")
 	skill = make([]graph.VarID, players)
 	for i := range skill {
@@ -660,8 +660,31 @@ func TestEPChessPlayerMargins(t *testing.T) {
 }
 
 func chessPlayerMargins(t *testing.T, linear bool, players int, beta2, m0, vm float64, rs []chessGame, s *sampled) {
-	marg := make([]graph.VarID, players)
-	g, skill, white := chessGraph(t, players, beta2, rs, func(b *graph.Builder, k int, r chessGame, x graph.VarID) {
+	g, skill, marg, white := chessMarginsGraph(t, linear, players, beta2, m0, vm, rs)
+	var ts []target
+	for i, v := range append(append(skill, marg...), white) {
+		m, sg := s.moments(func(x []float64) float64 { return x[i] })
+		var tol float64
+		if linear && i >= players && i < 2*players {
+			tol = 0.05 // a margin, its draws split into two sites
+		}
+		ts = append(ts, target{g.VariableName(v), v, m, sg, tol})
+	}
+	model := "chess, 5 players, 30 games, white advantage, a draw margin per player (ExceedsMargin, BetweenMargins: joint sites)"
+	logZTol := 0.05
+	if linear {
+		model = "chess, 5 players, 30 games, white advantage, a draw margin per player (differences and truncations)"
+		logZTol = 0.25
+	}
+	compare(t, model, g, ts, s.logZ, logZTol)
+}
+
+// chessMarginsGraph is the chess model with a margin N(m0, vm) per player
+// (see TestEPChessPlayerMargins), its results read by ExceedsMargin and
+// BetweenMargins or, if linear, by differences and truncations at 0.
+func chessMarginsGraph(t testing.TB, linear bool, players int, beta2, m0, vm float64, rs []chessGame) (g *graph.Graph, skill, marg []graph.VarID, white graph.VarID) {
+	marg = make([]graph.VarID, players)
+	g, skill, white = chessGraph(t, players, beta2, rs, func(b *graph.Builder, k int, r chessGame, x graph.VarID) {
 		if k == 0 {
 			for i := range marg {
 				marg[i] = b.AddVariable(fmt.Sprintf("m%d", i))
@@ -686,20 +709,5 @@ func chessPlayerMargins(t *testing.T, linear bool, players int, beta2, m0, vm fl
 			b.AddFactor(factors.NewBetweenMargins(), "", x, marg[r.white], marg[r.black])
 		}
 	})
-	var ts []target
-	for i, v := range append(append(skill, marg...), white) {
-		m, sg := s.moments(func(x []float64) float64 { return x[i] })
-		var tol float64
-		if linear && i >= players && i < 2*players {
-			tol = 0.05 // a margin, its draws split into two sites
-		}
-		ts = append(ts, target{g.VariableName(v), v, m, sg, tol})
-	}
-	model := "chess, 5 players, 30 games, white advantage, a draw margin per player (ExceedsMargin, BetweenMargins: joint sites)"
-	logZTol := 0.05
-	if linear {
-		model = "chess, 5 players, 30 games, white advantage, a draw margin per player (differences and truncations)"
-		logZTol = 0.25
-	}
-	compare(t, model, g, ts, s.logZ, logZTol)
+	return g, skill, marg, white
 }

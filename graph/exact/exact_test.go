@@ -15,7 +15,7 @@ import (
 	"github.com/skillgraph/skillgraph/schedules"
 )
 
-func build(t *testing.T, b *graph.Builder) *graph.Graph {
+func build(t testing.TB, b *graph.Builder) *graph.Graph {
 	t.Helper()
 	g, err := b.Build()
 	if err != nil {
