@@ -21,7 +21,7 @@ import (
 // edges), so that each piece's integrand is smooth. It evaluates the
 // joint density directly, and so serves any mass above about 1e-300.
 func quadTilted(mean, cov []float64, cons [][2]float64) (logZ float64, m, c []float64) {
-	const width, pieces, nodes = 14.0, 30, 16
+	const width, pieces, nodes = 14.0, 16, 16
 	xs, ws := make([]float64, nodes), make([]float64, nodes)
 	quad.Legendre{}.FixedLocations(xs, ws, 0, 1)
 	s0 := math.Sqrt(cov[0])
