@@ -2,9 +2,8 @@ package exact
 
 import (
 	"fmt"
+	"math"
 	"strings"
-
-	"gonum.org/v1/gonum/mat"
 
 	"github.com/skillgraph/skillgraph/graph"
 	"github.com/skillgraph/skillgraph/messages"
@@ -188,24 +187,15 @@ func (j *jointSite) marginal(s *system, z []float64) {
 // ½·μᵀΣ⁻¹μ, its log normaliser less (k/2)·log 2π; false if Σ is not
 // positive definite or a value is not finite.
 func natural(mean, cov []float64) (lambda []float64, eta []float64, logNorm float64, ok bool) {
-	k := len(mean)
-	var ch mat.Cholesky
-	if !finiteAll(mean) || !finiteAll(cov) || !ch.Factorize(mat.NewSymDense(k, cov)) {
+	lambda, logDet, ok := smallInverse(cov, len(mean))
+	if !ok || !finiteAll(mean) {
 		return nil, nil, 0, false
 	}
-	inv := mat.NewSymDense(k, nil)
-	if err := ch.InverseTo(inv); err != nil {
-		return nil, nil, 0, false
-	}
-	lambda, eta = make([]float64, k*k), make([]float64, k)
-	for r := range k {
-		for t := range k {
-			lambda[r*k+t] = inv.At(r, t)
-			eta[r] += inv.At(r, t) * mean[t]
-		}
+	eta = mulVec(lambda, mean)
+	for r := range mean {
 		logNorm += 0.5 * eta[r] * mean[r]
 	}
-	logNorm += 0.5 * ch.LogDet()
+	logNorm += 0.5 * logDet
 	return lambda, eta, logNorm, finiteAll(lambda) && finiteAll(eta) && messages.IsFinite(logNorm)
 }
 
@@ -213,25 +203,83 @@ func natural(mean, cov []float64) (lambda []float64, eta []float64, logNorm floa
 // log normaliser less (k/2)·log 2π, ½·ηᵀΛ⁻¹η − ½·log det Λ; false if Λ
 // is not positive definite (the density is improper).
 func moments(lambda, eta []float64) (mean, cov []float64, logNorm float64, ok bool) {
-	k := len(eta)
-	var ch mat.Cholesky
-	if !finiteAll(lambda) || !finiteAll(eta) || !ch.Factorize(mat.NewSymDense(k, lambda)) {
+	cov, logDet, ok := smallInverse(lambda, len(eta))
+	if !ok || !finiteAll(eta) {
 		return nil, nil, 0, false
 	}
-	inv := mat.NewSymDense(k, nil)
-	if err := ch.InverseTo(inv); err != nil {
-		return nil, nil, 0, false
-	}
-	mean, cov = make([]float64, k), make([]float64, k*k)
-	for r := range k {
-		for t := range k {
-			cov[r*k+t] = inv.At(r, t)
-			mean[r] += inv.At(r, t) * eta[t]
-		}
+	mean = mulVec(cov, eta)
+	for r := range eta {
 		logNorm += 0.5 * eta[r] * mean[r]
 	}
-	logNorm -= 0.5 * ch.LogDet()
+	logNorm -= 0.5 * logDet
 	return mean, cov, logNorm, finiteAll(mean) && finiteAll(cov) && messages.IsFinite(logNorm)
+}
+
+// mulVec returns the k×k matrix a (row-major) times x.
+func mulVec(a, x []float64) []float64 {
+	k := len(x)
+	y := make([]float64, k)
+	for r := range k {
+		for t := range k {
+			y[r] += a[r*k+t] * x[t]
+		}
+	}
+	return y
+}
+
+// smallInverse returns the inverse of the symmetric k×k matrix a
+// (row-major) and log det a, by its Cholesky factor a = LLᵀ:
+// a⁻¹ = L⁻ᵀL⁻¹, with L⁻¹ by forward substitution and
+// log det a = 2·Σ log L_ii; false if a is not positive definite or not
+// finite. The sites' blocks are a factor's few variables, where a dense
+// factorisation without pivoting or condition estimate is the cheapest.
+func smallInverse(a []float64, k int) (inv []float64, logDet float64, ok bool) {
+	if !finiteAll(a) {
+		return nil, 0, false
+	}
+	l := make([]float64, k*k)
+	for j := range k {
+		d := a[j*k+j]
+		for p := range j {
+			d -= l[j*k+p] * l[j*k+p]
+		}
+		if !(d > 0) {
+			return nil, 0, false
+		}
+		ljj := math.Sqrt(d)
+		l[j*k+j] = ljj
+		logDet += 2 * math.Log(ljj)
+		for i := j + 1; i < k; i++ {
+			v := a[i*k+j]
+			for p := range j {
+				v -= l[i*k+p] * l[j*k+p]
+			}
+			l[i*k+j] = v / ljj
+		}
+	}
+	// m = L⁻¹, lower triangular.
+	m := make([]float64, k*k)
+	for j := range k {
+		m[j*k+j] = 1 / l[j*k+j]
+		for i := j + 1; i < k; i++ {
+			v := 0.0
+			for p := j; p < i; p++ {
+				v -= l[i*k+p] * m[p*k+j]
+			}
+			m[i*k+j] = v / l[i*k+i]
+		}
+	}
+	inv = make([]float64, k*k)
+	for r := range k {
+		for t := range r + 1 {
+			v := 0.0
+			for p := r; p < k; p++ {
+				v += m[p*k+r] * m[p*k+t]
+			}
+			inv[r*k+t], inv[t*k+r] = v, v
+		}
+	}
+	return inv, logDet, true
 }
 
 func finiteAll(x []float64) bool {
@@ -243,13 +291,14 @@ func finiteAll(x []float64) bool {
 	return true
 }
 
-// cavity returns the cavity q/t over y: Λ_c = Σ_q⁻¹ − P, η_c = Σ_q⁻¹μ_q − h,
-// its moments and log normaliser (see moments), and the marginal's log
-// normaliser (see natural); false if either is not a proper Gaussian.
-func (j *jointSite) cavity() (mean, cov []float64, logCavity, logMarginal float64, ok bool) {
+// cavity returns the cavity q/t over y in natural parameters,
+// Λ_c = Σ_q⁻¹ − P and η_c = Σ_q⁻¹μ_q − h, its moments and log normaliser
+// (see moments), and the marginal's log normaliser (see natural); false
+// if either is not a proper Gaussian.
+func (j *jointSite) cavity() (c gaussianK, logMarginal float64, ok bool) {
 	lq, eq, logMarginal, ok := natural(j.mean, j.cov)
 	if !ok {
-		return nil, nil, 0, 0, false
+		return gaussianK{}, 0, false
 	}
 	for r := range lq {
 		lq[r] -= j.p[r]
@@ -257,8 +306,16 @@ func (j *jointSite) cavity() (mean, cov []float64, logCavity, logMarginal float6
 	for r := range eq {
 		eq[r] -= j.h[r]
 	}
-	mean, cov, logCavity, ok = moments(lq, eq)
-	return mean, cov, logCavity, logMarginal, ok
+	c = gaussianK{lambda: lq, eta: eq}
+	c.mean, c.cov, c.logNorm, ok = moments(lq, eq)
+	return c, logMarginal, ok
+}
+
+// gaussianK is a k-variate Gaussian in both parametrisations, with its
+// log normaliser less (k/2)·log 2π.
+type gaussianK struct {
+	lambda, eta, mean, cov []float64
+	logNorm                float64
 }
 
 // tilted calls the factor's TiltedMoments at the cavity, recovering a
@@ -286,11 +343,11 @@ func (j *jointSite) tilted(mean, cov []float64) (logZ float64, pm, pc []float64,
 // divided by the cavity, damped: it returns false, leaving the site, if
 // the cavity is improper.
 func (j *jointSite) refine(damping float64) (bool, error) {
-	mean, cov, _, _, ok := j.cavity()
+	c, _, ok := j.cavity()
 	if !ok {
 		return false, nil
 	}
-	_, pm, pc, err := j.tilted(mean, cov)
+	_, pm, pc, err := j.tilted(c.mean, c.cov)
 	if err != nil {
 		return false, err
 	}
@@ -298,10 +355,8 @@ func (j *jointSite) refine(damping float64) (bool, error) {
 	if !ok {
 		return false, fmt.Errorf("tilted covariance %v is not positive definite: %w", pc, messages.ErrNumerical)
 	}
-	lc, ec, _, _ := natural(mean, cov)
 	for r := range lt {
-		p := lt[r] - lc[r]
-		j.p[r] = (1-damping)*p + damping*j.p[r]
+		j.p[r] = (1-damping)*(lt[r]-c.lambda[r]) + damping*j.p[r]
 	}
 	k := len(j.h)
 	for r := range k {
@@ -310,7 +365,7 @@ func (j *jointSite) refine(damping float64) (bool, error) {
 			v := 0.5 * (j.p[r*k+t] + j.p[t*k+r])
 			j.p[r*k+t], j.p[t*k+r] = v, v
 		}
-		j.h[r] = (1-damping)*(et[r]-ec[r]) + damping*j.h[r]
+		j.h[r] = (1-damping)*(et[r]-c.eta[r]) + damping*j.h[r]
 	}
 	if !finiteAll(j.p) || !finiteAll(j.h) {
 		return false, fmt.Errorf("site precision %v, shift %v: %w", j.p, j.h, messages.ErrNumerical)
@@ -322,15 +377,15 @@ func (j *jointSite) refine(damping float64) (bool, error) {
 // log Z_f − A(q) + A(c) (see EP), at the current marginal; false if the
 // cavity is improper.
 func (j *jointSite) logScale() (float64, bool, error) {
-	mean, cov, logCavity, logMarginal, ok := j.cavity()
+	c, logMarginal, ok := j.cavity()
 	if !ok {
 		return 0, false, nil
 	}
-	logZ, _, _, err := j.tilted(mean, cov)
+	logZ, _, _, err := j.tilted(c.mean, c.cov)
 	if err != nil {
 		return 0, true, err
 	}
-	return logZ - logMarginal + logCavity, true, nil
+	return logZ - logMarginal + c.logNorm, true, nil
 }
 
 // names lists the site's variables, for errors.
