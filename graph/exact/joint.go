@@ -187,32 +187,32 @@ func (j *jointSite) marginal(s *system, z []float64) {
 // ½·μᵀΣ⁻¹μ, its log normaliser less (k/2)·log 2π; false if Σ is not
 // positive definite or a value is not finite.
 func natural(mean, cov []float64) (lambda []float64, eta []float64, logNorm float64, ok bool) {
-	lambda, logDet, ok := smallInverse(cov, len(mean))
-	if !ok || !finiteAll(mean) {
-		return nil, nil, 0, false
-	}
-	eta = mulVec(lambda, mean)
-	for r := range mean {
-		logNorm += 0.5 * eta[r] * mean[r]
-	}
-	logNorm += 0.5 * logDet
-	return lambda, eta, logNorm, finiteAll(lambda) && finiteAll(eta) && messages.IsFinite(logNorm)
+	lambda, eta, q, logDet, ok := flip(cov, mean)
+	return lambda, eta, q + 0.5*logDet, ok
 }
 
 // moments returns the mean and covariance of exp(−½yᵀΛy + ηᵀy) and its
 // log normaliser less (k/2)·log 2π, ½·ηᵀΛ⁻¹η − ½·log det Λ; false if Λ
 // is not positive definite (the density is improper).
 func moments(lambda, eta []float64) (mean, cov []float64, logNorm float64, ok bool) {
-	cov, logDet, ok := smallInverse(lambda, len(eta))
-	if !ok || !finiteAll(eta) {
-		return nil, nil, 0, false
+	cov, mean, q, logDet, ok := flip(lambda, eta)
+	return mean, cov, q - 0.5*logDet, ok
+}
+
+// flip turns one parametrisation of a Gaussian into the other, (Σ, μ)
+// into (Λ, η) and back, both being (a, x) ↦ (a⁻¹, a⁻¹x): it returns
+// those, ½·xᵀa⁻¹x and log det a; false if a is not positive definite or
+// a value is not finite.
+func flip(a, x []float64) (inv, y []float64, q, logDet float64, ok bool) {
+	inv, logDet, ok = smallInverse(a, len(x))
+	if !ok || !finiteAll(x) {
+		return nil, nil, 0, 0, false
 	}
-	mean = mulVec(cov, eta)
-	for r := range eta {
-		logNorm += 0.5 * eta[r] * mean[r]
+	y = mulVec(inv, x)
+	for r := range x {
+		q += 0.5 * x[r] * y[r]
 	}
-	logNorm -= 0.5 * logDet
-	return mean, cov, logNorm, finiteAll(mean) && finiteAll(cov) && messages.IsFinite(logNorm)
+	return inv, y, q, logDet, finiteAll(inv) && finiteAll(y) && messages.IsFinite(q)
 }
 
 // mulVec returns the k×k matrix a (row-major) times x.
