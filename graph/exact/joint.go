@@ -3,6 +3,7 @@ package exact
 import (
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 
 	"github.com/skillgraph/skillgraph/graph"
@@ -54,12 +55,7 @@ func jointOf(g *graph.Graph, f graph.FactorID, index []int) (Tilted, []int, bool
 	latent := make([]int, g.Arity(f))
 	for i := range latent {
 		l := index[g.EdgeVariable(f, i)]
-		for _, o := range latent[:i] {
-			if o == l {
-				return nil, nil, false
-			}
-		}
-		if l < 0 {
+		if l < 0 || slices.Contains(latent[:i], l) {
 			return nil, nil, false
 		}
 		latent[i] = l
@@ -96,21 +92,12 @@ func unionFree(s *system, latent []int) []int {
 	var free []int
 	for _, l := range latent {
 		for _, z := range s.vars[l].idx {
-			if !containsInt(free, z) {
+			if !slices.Contains(free, z) {
 				free = append(free, z)
 			}
 		}
 	}
 	return free
-}
-
-func containsInt(s []int, x int) bool {
-	for _, y := range s {
-		if y == x {
-			return true
-		}
-	}
-	return false
 }
 
 // add adds the site to the system: in z, t is
