@@ -323,3 +323,91 @@ func TestTiltedMomentsErrors(t *testing.T) {
 		t.Errorf("fixed x − m = 1: %v, %v, %v, %v", lz, m, c, err)
 	}
 }
+
+// FuzzTiltedMoments draws a joint cavity over (x, u, v) (means, log σ and
+// correlations in (−1, 1) made valid through a Cholesky factor) and
+// checks every factor's TiltedMoments: an error or finite moments whose
+// covariance is positive definite and, the regions being convex, no
+// wider than the cavity's in any edge, and a mean inside the region, up
+// to a rounding that grows with the distance the mean moves.
+func FuzzTiltedMoments(f *testing.F) {
+	f.Add(0.0, 0.5, 0.5, 0.0, -1.0, -1.0, 0.0, 0.0, 0.0)
+	f.Add(-20.0, 1.0, 1.0, 2.0, -3.0, -3.0, 0.9, -0.9, 0.5)
+	f.Add(3.0, -30.0, 0.0, 0.0, 0.0, 0.0, -0.99, 0.99, 0.0)
+	f.Fuzz(func(t *testing.T, mx, mu, mv, lx, lu, lv, c01, c02, c12 float64) {
+		in := []float64{mx, mu, mv, lx, lu, lv, c01, c02, c12}
+		if slices.ContainsFunc(in, func(x float64) bool { return !messages.IsFinite(x) }) ||
+			math.Abs(mx)+math.Abs(mu)+math.Abs(mv) > 1e4 || math.Abs(lx)+math.Abs(lu)+math.Abs(lv) > 20 {
+			return
+		}
+		// L lower triangular with positive diagonal: Σ = LLᵀ.
+		s := []float64{math.Exp(lx), math.Exp(lu), math.Exp(lv)}
+		l := []float64{s[0], 0, 0, math.Tanh(c01) * s[1], s[1], 0, math.Tanh(c02) * s[2], math.Tanh(c12) * s[2], s[2]}
+		cov := make([]float64, 9)
+		for i := range 3 {
+			for j := range 3 {
+				for p := range 3 {
+					cov[i*3+j] += l[i*3+p] * l[j*3+p]
+				}
+			}
+		}
+		sub := func(n int) []float64 {
+			c := make([]float64, n*n)
+			for i := range n {
+				for j := range n {
+					c[i*n+j] = cov[i*3+j]
+				}
+			}
+			return c
+		}
+		mean := []float64{mx, mu, mv}
+		type tilted interface {
+			TiltedMoments(mean, cov []float64) (float64, []float64, []float64, error)
+		}
+		for _, c := range []struct {
+			f      tilted
+			k      int
+			inside func(y []float64) bool
+		}{
+			{&ExceedsMargin{}, 2, func(y []float64) bool { return y[0]-y[1] >= 0 }},
+			{&WithinMargin{}, 2, func(y []float64) bool { return y[1]-math.Abs(y[0]) >= 0 }},
+			{&BetweenMargins{}, 3, func(y []float64) bool { return y[0]+y[1] >= 0 && y[2]-y[0] >= 0 }},
+		} {
+			cv := sub(c.k)
+			lz, m, pc, err := c.f.TiltedMoments(mean[:c.k], cv)
+			if err != nil {
+				if lz != 0 || m != nil || pc != nil {
+					t.Fatalf("%T at %v, %v: error %v with values", c.f, mean[:c.k], cv, err)
+				}
+				continue
+			}
+			ok := messages.IsFinite(lz) && lz <= 0 && finiteAll(m) && positiveDefinite(pc)
+			// Rounding grows with how far the truncation moves the mean,
+			// in the cavity's σ.
+			move := 0.0
+			for i := range c.k {
+				move = math.Max(move, math.Abs(m[i]-mean[i])/math.Sqrt(cv[i*c.k+i]))
+			}
+			tol := 1e-9 * (1 + move)
+			for i := range c.k {
+				ok = ok && pc[i*c.k+i] <= cv[i*c.k+i]*(1+tol)
+			}
+			// The mean of a convex region's distribution lies in it, up to
+			// that rounding.
+			if !c.inside(m) {
+				near := false
+				for i := range c.k {
+					for _, d := range []float64{-1, 1} {
+						y := slices.Clone(m)
+						y[i] += d * tol * (math.Abs(m[i]) + math.Sqrt(cv[i*c.k+i]))
+						near = near || c.inside(y)
+					}
+				}
+				ok = ok && near
+			}
+			if !ok {
+				t.Fatalf("%T at %v, %v: log Z %v, mean %v, cov %v", c.f, mean[:c.k], cv, lz, m, pc)
+			}
+		}
+	})
+}

@@ -234,8 +234,11 @@ func project(mean, cov, a []float64) (g []float64, m, v float64) {
 
 // checkedJoint passes on tilted moments that are finite: a log Z of −∞
 // (the cavity puts no mass on the factor's region in float64) is
-// ErrImpossible, anything else not finite ErrRange.
+// ErrImpossible, anything else not finite ErrRange. log Z, a
+// probability's, is at most 0: quadrature's rounding above it is
+// dropped.
 func checkedJoint(logZ float64, mean, cov []float64) (float64, []float64, []float64, error) {
+	logZ = math.Min(logZ, 0)
 	if math.IsInf(logZ, -1) {
 		return 0, nil, nil, fmt.Errorf("%w: log Z −∞ under the joint cavity", ErrImpossible)
 	}
@@ -257,7 +260,11 @@ func checkedJoint(logZ float64, mean, cov []float64) (float64, []float64, []floa
 // factor with t = m/√v, V = V(t, 0) and W = W(t, 0) (messages.GreaterThan),
 // so Z = Φ(t) (messages.LogNormCDF), g = V/√v and H = −W/v, and
 //
-//	E[y] = μ + Σa·V/√v,   Cov[y] = Σ − Σa·aᵀΣ·W/v.
+//	E[y] = μ + Σa·V/√v,   Cov[y] = Σ − Σa·aᵀΣ·W/v = R + Σa·aᵀΣ·(1 − W)/v,
+//
+// the second form, with R = Cov(y | d) (projectionQR) and 1 − W as
+// messages computes it, for the accuracy of a variance that the
+// truncation shrinks by many orders of magnitude.
 //
 // A cavity that fixes d (v = 0) leaves y as it is if d > 0, and is
 // ErrImpossible otherwise.
@@ -276,10 +283,11 @@ func halfSpace(mean, cov, a []float64) (float64, []float64, []float64, error) {
 	sd := math.Sqrt(v)
 	t := m / sd
 	tr := messages.GreaterThan(t, 0)
+	cov = newProjectionQR(factorCov(cov, k), a).residual()
 	for i := range k {
 		mean[i] += g[i] * tr.V / sd
 		for j := range k {
-			cov[i*k+j] -= g[i] * g[j] * tr.W / v
+			cov[i*k+j] += g[i] * g[j] * tr.OneMinusW / v
 		}
 	}
 	return checkedJoint(messages.LogNormCDF(t), mean, cov)
@@ -297,9 +305,10 @@ const wedgeMaxRho = 0.99
 // quadrantMinShrink) g and H are Tallis's (1961; see quadrantMoments:
 // g = (A/σ₁, B/σ₂), H₁₁ = (−αA − ρQ − A²)/σ₁², H₂₂ = (−βB − ρQ − B²)/σ₂²,
 // H₁₂ = (Q − AB)/(σ₁σ₂)), lifted as above. Elsewhere (the tails, and
-// combinations nearly collinear) wedgeLine integrates. A combination the
+// combinations nearly collinear) wedgeLine integrates, with the residual
+// variance σ_c² = S₂₂ − S₁₂²/S₁₁ from projectionQR. A combination the
 // cavity fixes reduces the wedge to the other half-space (or rules it
-// out); two that the cavity makes collinear (|ρ| = 1) are ErrParameter.
+// out); two that the cavity makes collinear (σ_c = 0) are ErrParameter.
 func wedge(mean, cov, a1, a2 []float64) (float64, []float64, []float64, error) {
 	k := len(mean)
 	g1, m1, s11 := project(mean, cov, a1)
@@ -320,7 +329,9 @@ func wedge(mean, cov, a1, a2 []float64) (float64, []float64, []float64, error) {
 	}
 	sd1, sd2 := math.Sqrt(s11), math.Sqrt(s22)
 	rho := s12 / (sd1 * sd2)
-	if !(math.Abs(rho) < 1) {
+	f := newProjectionQR(factorCov(cov, k), a1, a2)
+	sc := math.Abs(f.r[1][1])
+	if !(sc > 0) || !(math.Abs(rho) < 1) {
 		return 0, nil, nil, fmt.Errorf("%w: the joint cavity makes the region's two combinations collinear (ρ = %v)", ErrParameter, rho)
 	}
 	if math.Abs(rho) <= wedgeMaxRho {
@@ -345,25 +356,156 @@ func wedge(mean, cov, a1, a2 []float64) (float64, []float64, []float64, error) {
 			}
 		}
 	}
-	return wedgeLine(mean, cov, g1, g2, m1, m2, s11, s12, math.Sqrt(s22*(1-rho)*(1+rho)))
+	return wedgeLine(mean, f, m1, m2)
+}
+
+// The regression of y on its projection d = Aᵀy (one or two columns a)
+// is carried out on Σ's Cholesky factor, Σ = LLᵀ, where it keeps its
+// accuracy when y is nearly determined by d or the columns are nearly
+// collinear under Σ: with the QR factorisation LᵀA = QR by Householder
+// reflections (Golub & Van Loan, Matrix Computations, 4th ed., §5.1.2
+// and §5.2.1), backward stable, Q's first columns q₁, q₂ span the
+// projection and the others, qⱼ, its complement, so that
+//
+//	Σa₁ = r₁₁·Lq₁,  S₁₁ = r₁₁²,  β = S₁₂/S₁₁ = r₁₂/r₁₁,
+//	σ_c² = S₂₂ − S₁₂²/S₁₁ = r₂₂²,  Cov(y, d₂ − βd₁) = r₂₂·Lq₂,
+//	Cov(y | d) = Σ − ΣA·S⁻¹·AᵀΣ = Σⱼ (Lqⱼ)(Lqⱼ)ᵀ:
+//
+// sums of squares and products of computed columns, where the forms on
+// the left cancel.
+
+// factorCov returns the lower-triangular L with LLᵀ = Σ (k×k,
+// row-major); a pivot that is not positive (a singular Σ) leaves its
+// column zero.
+func factorCov(cov []float64, k int) []float64 {
+	l := make([]float64, k*k)
+	for j := range k {
+		d := cov[j*k+j]
+		for p := range j {
+			d -= l[j*k+p] * l[j*k+p]
+		}
+		if !(d > 0) {
+			continue
+		}
+		ljj := math.Sqrt(d)
+		l[j*k+j] = ljj
+		for i := j + 1; i < k; i++ {
+			v := cov[i*k+j]
+			for p := range j {
+				v -= l[i*k+p] * l[j*k+p]
+			}
+			l[i*k+j] = v / ljj
+		}
+	}
+	return l
+}
+
+// projectionQR is the QR factorisation of LᵀA (above).
+type projectionQR struct {
+	l []float64   // L, k×k
+	v [][]float64 // the Householder vectors, one a column of A
+	r [2][2]float64
+}
+
+// newProjectionQR factorises LᵀA for the columns as (one or two).
+func newProjectionQR(l []float64, as ...[]float64) *projectionQR {
+	k := len(as[0])
+	f := &projectionQR{l: l}
+	for c, a := range as {
+		x := make([]float64, k) // (LᵀA)'s column c, then its reflections
+		for i := range k {
+			for r := i; r < k; r++ {
+				x[i] += l[r*k+i] * a[r]
+			}
+		}
+		for _, v := range f.v {
+			reflect(v, x)
+		}
+		norm := 0.0
+		for _, xi := range x[c:] {
+			norm += xi * xi
+		}
+		norm = math.Sqrt(norm)
+		for i := range c {
+			f.r[i][c] = x[i]
+		}
+		f.r[c][c] = -math.Copysign(norm, x[c])
+		v := make([]float64, k)
+		copy(v[c:], x[c:])
+		v[c] += math.Copysign(norm, x[c])
+		f.v = append(f.v, v)
+	}
+	return f
+}
+
+// reflect applies the reflection I − 2vvᵀ/vᵀv to x (none for v = 0).
+func reflect(v, x []float64) {
+	vv, vx := 0.0, 0.0
+	for i := range v {
+		vv += v[i] * v[i]
+		vx += v[i] * x[i]
+	}
+	if vv == 0 {
+		return
+	}
+	for i := range v {
+		x[i] -= 2 * vx / vv * v[i]
+	}
+}
+
+// lq returns L·qⱼ, qⱼ = H₁…e_j the j-th column of Q.
+func (f *projectionQR) lq(j int) []float64 {
+	k := len(f.v[0])
+	q := make([]float64, k)
+	q[j] = 1
+	for i := len(f.v) - 1; i >= 0; i-- {
+		reflect(f.v[i], q)
+	}
+	y := make([]float64, k)
+	for i := range k {
+		for p := range i + 1 {
+			y[i] += f.l[i*k+p] * q[p]
+		}
+	}
+	return y
+}
+
+// residual returns Cov(y | Aᵀy) = Σⱼ (Lqⱼ)(Lqⱼ)ᵀ over the columns of Q
+// past A's, k×k row-major.
+func (f *projectionQR) residual() []float64 {
+	k := len(f.v[0])
+	r := make([]float64, k*k)
+	for j := len(f.v); j < k; j++ {
+		y := f.lq(j)
+		for i := range k {
+			for t := range k {
+				r[i*k+t] += y[i] * y[t]
+			}
+		}
+	}
+	return r
 }
 
 // wedgeLine is wedge by one integral, for the tails: with d₁ = z and
-// e = d₂ − E[d₂ | d₁], independent of z, of variance σ_c² = S₂₂(1 − ρ²),
-// the region is z ≥ 0 and e ≥ −c(z), c(z) = m₂ + β(z − m₁), β = S₁₂/S₁₁:
-// given z, e is a one-sided truncation (greaterGiven), and tiltedLine
-// integrates over z. y = μ + b(z − m₁) + w·e/σ_c + r with b = Σa₁/S₁₁,
-// w = (Σa₂ − β·Σa₁)/σ_c (Cov(y, e)/σ_c, no larger than y's σ) and r
-// independent of (z, e), so
+// e = d₂ − E[d₂ | d₁] = d₂ − m₂ − β(z − m₁), independent of z, of
+// variance σ_c² (projectionQR), the region is z ≥ 0 and e ≥ −c(z),
+// c(z) = m₂ + β(z − m₁): given z, e is a one-sided truncation
+// (greaterGiven), and tiltedLine integrates over z.
+// y = μ + b(z − m₁) + w·e/σ_c + r with b = Σa₁/S₁₁ = Lq₁/r₁₁,
+// w = Cov(y, e)/σ_c = ±Lq₂ (no larger than y's σ) and r independent of
+// (z, e), of covariance Cov(y | d), so
 //
 //	E[y]   = μ + b·(E[z] − m₁) + w·E[e]/σ_c,
-//	Cov[y] = Σ + bbᵀ·(Var z − S₁₁) + wwᵀ·(Var e/σ_c² − 1) + (bwᵀ + wbᵀ)·Cov(z, e)/σ_c,
+//	Cov[y] = Cov(y | d) + [b w]·M·[b w]ᵀ,
+//	M      = [[Var z, Cov(z, e)/σ_c], [Cov(z, e)/σ_c, Var e/σ_c²]],
 //
 // every term bounded as σ_c → 0, where e's truncation sharpens into a
-// bound on z.
-func wedgeLine(mean, cov, g1, g2 []float64, m1, m2, s11, s12, sc float64) (float64, []float64, []float64, error) {
+// bound on z, and none subtracted from Σ, so that a tilted variance far
+// below the cavity's keeps its relative accuracy.
+func wedgeLine(mean []float64, f *projectionQR, m1, m2 float64) (float64, []float64, []float64, error) {
 	k := len(mean)
-	beta := s12 / s11
+	r11, r12, r22 := f.r[0][0], f.r[0][1], f.r[1][1]
+	s11, beta, sc := r11*r11, r12/r11, math.Abs(r22)
 	seg := lineSegment{lo: 0, hi: math.Inf(1), at: func(z float64, out []condMoments) (l, d1, d2 float64) {
 		// e > −c(z): the derivative in z is −β times that in the bound.
 		l, d1, d2, out[0] = greaterGiven(0, sc, -(m2 + beta*(z-m1)))
@@ -377,17 +519,19 @@ func wedgeLine(mean, cov, g1, g2 []float64, m1, m2, s11, s12, sc float64) (float
 	if err != nil {
 		return 0, nil, nil, err
 	}
-	pm, pc := slices.Clone(mean), slices.Clone(cov)
-	b, w := make([]float64, k), make([]float64, k)
+	pm, pc := slices.Clone(mean), f.residual()
+	b, w := f.lq(0), f.lq(1)
 	for i := range k {
-		b[i] = g1[i] / s11
-		w[i] = (g2[i] - beta*g1[i]) / sc
+		b[i] /= r11
+		if r22 < 0 {
+			w[i] = -w[i]
+		}
 		pm[i] += b[i]*(r.mean[0]-m1) + w[i]*r.mean[1]/sc
 	}
-	dz, de, dx := r.variance[0]-s11, r.variance[1]/(sc*sc)-1, r.cross[0]/sc
+	vz, ve, cze := r.variance[0], r.variance[1]/(sc*sc), r.cross[0]/sc
 	for i := range k {
 		for j := range k {
-			pc[i*k+j] += b[i]*b[j]*dz + w[i]*w[j]*de + (b[i]*w[j]+w[i]*b[j])*dx
+			pc[i*k+j] += b[i]*b[j]*vz + w[i]*w[j]*ve + (b[i]*w[j]+w[i]*b[j])*cze
 		}
 	}
 	return checkedJoint(r.logZ, pm, pc)
