@@ -29,8 +29,8 @@ type Contest struct {
 	// every contest, say, added to the home team's.
 	Bonus [][]graph.VarID
 	// Betas, if not nil, has the shape of Skills: each player's own
-	// performance noise β (0 allowed: the performance is the skill),
-	// instead of Params.Beta. The draw margin between two teams is then
+	// performance noise β, 0 (the performance is the skill) or in
+	// [1e-9, 1e9], instead of Params.Beta. The draw margin between two teams is then
 	// Φ⁻¹((p+1)/2)·√(Σβᵢ²) over both teams' players, which is the usual
 	// Φ⁻¹((p+1)/2)·√(n₁+n₂)·β when all are equal.
 	Betas [][]float64
@@ -121,17 +121,17 @@ func (p Params) validateDeclare(c *Contest) error {
 // checked by Build.
 func (c *Contest) validate() error {
 	if len(c.Skills) < 2 {
-		return inputErr("Skills", ErrTooFewTeams, float64(len(c.Skills)))
+		return tooFewTeams("Skills", len(c.Skills))
 	}
 	if c.Bonus != nil && len(c.Bonus) != len(c.Skills) {
-		return inputErr("Bonus", ErrShape, float64(len(c.Bonus)))
+		return shapeErr("Bonus", len(c.Bonus), len(c.Skills))
 	}
 	if c.Margins != nil && len(c.Margins) != len(c.Skills) {
-		return inputErr("Margins", ErrShape, float64(len(c.Margins)))
+		return shapeErr("Margins", len(c.Margins), len(c.Skills))
 	}
 	if c.Betas != nil {
 		if len(c.Betas) != len(c.Skills) {
-			return inputErr("Betas", ErrShape, float64(len(c.Betas)))
+			return shapeErr("Betas", len(c.Betas), len(c.Skills))
 		}
 		for j, row := range c.Betas {
 			if err := checkTeamValues("Betas", row, len(c.Skills[j]), j); err != nil {
