@@ -33,12 +33,12 @@ import (
 // [−ε, ε] for a draw, and V_k = (μ_q,k − c_k)/√v_k its truncation's mean
 // shift (messages.Truncation). Unlike the graph's generic sum over all
 // factors (graph.Graph.LogEvidence), no term holds a skill's mean squared:
-// a near-certain outcome between ratings 1e50 apart has sites that are
-// exactly uniform (V and W underflow to 0 beyond t ≈ 39), and such a site splits the
-// chain into independent segments, which are summed separately, so its
-// log evidence is exactly Σ log Φ ≈ 0 rather than the difference of
-// numbers near 1e100; a near-impossible one is a large negative number,
-// accurate to rounding.
+// a near-certain outcome between ratings far apart has sites that are
+// exactly uniform (V and W underflow to 0 beyond t ≈ 39), and such a site
+// splits the chain into independent segments, which are summed
+// separately, so its log evidence is exactly Σ log Φ ≈ 0 rather than the
+// difference of numbers of the size of the squared means; a
+// near-impossible one is a large negative number, accurate to rounding.
 
 // comparison is a game's comparison factor k, in rank order.
 type comparison struct {
