@@ -279,21 +279,7 @@ func TestGraphEvidenceExtremes(t *testing.T) {
 		}
 		for _, gap := range []float64{1e6, 1e11} {
 			m := spaced(n, gap, true)
-			gm, err := p.NewGame(m)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if _, err := gm.Run(ctx); err != nil {
-				t.Fatal(err)
-			}
-			got, err := gm.LogEvidence()
-			if err != nil {
-				t.Fatal(err)
-			}
-			generic, err := gm.Graph().LogEvidence()
-			if err != nil {
-				t.Fatal(err)
-			}
+			got, generic := bothEvidences(t, p, m)
 			if d := cmp.Diff(generic, got, cmpopts.EquateApprox(1e-12, 0)); d != "" || !(got < -1e9) {
 				t.Errorf("%d teams %g apart, reversed: log evidence %v, the graph's sum %v", n, gap, got, generic)
 			}
@@ -338,21 +324,7 @@ func TestChainEvidenceEqualsGraphSum(t *testing.T) {
 				m.Weights = append(m.Weights, w)
 			}
 		}
-		gm, err := p.NewGame(m)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if _, err := gm.Run(ctx); err != nil {
-			t.Fatal(err)
-		}
-		got, err := gm.LogEvidence()
-		if err != nil {
-			t.Fatal(err)
-		}
-		want, err := gm.Graph().LogEvidence()
-		if err != nil {
-			t.Fatal(err)
-		}
+		got, want := bothEvidences(t, p, m)
 		worst = math.Max(worst, math.Abs(got-want)/math.Max(1, math.Abs(want)))
 	}
 	t.Logf("worst difference %.2g", worst)
@@ -425,6 +397,27 @@ func TestGraphRangeClosure(t *testing.T) {
 	}
 }
 
+// bothEvidences runs m's game and returns its log evidence
+// (Game.LogEvidence, from the chain of differences) and the graph's
+// generic sum over every factor.
+func bothEvidences(t *testing.T, p trueskill.Params, m trueskill.Match) (chain, generic float64) {
+	t.Helper()
+	gm, err := p.NewGame(m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := gm.Run(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if chain, err = gm.LogEvidence(); err != nil {
+		t.Fatal(err)
+	}
+	if generic, err = gm.Graph().LogEvidence(); err != nil {
+		t.Fatal(err)
+	}
+	return chain, generic
+}
+
 // TestChainEvidenceDominantVariance: a team whose variance (σ = 1e4)
 // dwarfs its neighbours' (σ ≈ 1e-6) makes the covariance of the
 // differences nearly singular; the chain's evidence stays finite (its
@@ -435,21 +428,7 @@ func TestChainEvidenceDominantVariance(t *testing.T) {
 	p.Tau, p.Beta, p.DrawProbability = 0, 5.555555555555556e-06, 0.99
 	x := r(-1.28, 1e-6)
 	m := trueskill.Match{Teams: [][]trueskill.Rating{{r(-800000, 10000), x, x}, {x, x, x}, {x, x, x}}, Ranks: []int{1, 0, 1}}
-	gm, err := p.NewGame(m)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := gm.Run(ctx); err != nil {
-		t.Fatal(err)
-	}
-	got, err := gm.LogEvidence()
-	if err != nil {
-		t.Fatal(err)
-	}
-	generic, err := gm.Graph().LogEvidence()
-	if err != nil {
-		t.Fatal(err)
-	}
+	got, generic := bothEvidences(t, p, m)
 	if d := cmp.Diff(generic, got, cmpopts.EquateApprox(1e-8, 0)); d != "" {
 		t.Errorf("log evidence %v, the graph's sum %v", got, generic)
 	}
