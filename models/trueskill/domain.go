@@ -19,12 +19,13 @@ import (
 // chess (1500 ± 350), a league scored in [0, 1e6] (σ up to about 1e5), a
 // scale of a thousandth, and a σ that shrinks as 1/√n over billions of
 // games. Inside them float64 carries every quantity of the model without
-// overflow or underflow: variances and their sums lie within about
-// [1e-36, 1e36] per player, a mean difference over c within 1e39 per
-// player, and a posterior variance above 1e-90, all far from float64's
-// limits (1e-308, 1e308). So the two-team closed form, the predictions
-// and the factor graph compute in float64 directly, and anything outside
-// the domain is ErrInput naming the argument.
+// overflow or underflow: each player's variance term w²(σ² + τ² + β²)
+// lies in [1e-36, 3e36], a standardised difference μ_d/c is below 1e40
+// times the number of players, and a posterior variance above 1e-90
+// divided by it, all far from float64's limits (about 1e±308). So the
+// two-team closed form, the predictions and the factor graph compute in
+// float64 directly, and anything outside the domain is ErrInput naming
+// the argument.
 //
 // Predictions (Predict, WinProbability, Quality) also take σ = 0: a rating
 // known exactly is a point mass, and with β > 0 the performance difference
@@ -34,8 +35,8 @@ import (
 // square is a normal float64, and a finite log evidence ≤ 0. Anything else
 // is ErrNumerical naming the input it came from, never a NaN or an
 // infinity with a nil error. A posterior may leave the domain only from an
-// input at its edge (σ near minScale and τ = 0); the next call then
-// rejects it with ErrInput.
+// input near its edge (σ near 1e-9 with τ = 0, μ near ±1e12); the next
+// call then rejects it with ErrInput.
 const (
 	maxMu    = 1e12
 	minScale = 1e-9
