@@ -21,7 +21,7 @@ import (
 // games. Inside them float64 carries every quantity of the model without
 // overflow or underflow: each player's variance term w²(σ² + τ² + β²)
 // lies in [1e-36, 3e36], a standardised difference μ_d/c is below 1e40
-// times the number of players, and a posterior variance above 1e-90
+// times the number of players, and a posterior variance above 1e-91
 // divided by it, all far from float64's limits (about 1e±308). So the
 // two-team closed form, the predictions and the factor graph compute in
 // float64 directly, and anything outside the domain is ErrInput naming
