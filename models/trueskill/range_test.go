@@ -436,3 +436,73 @@ func TestChainEvidenceDominantVariance(t *testing.T) {
 		t.Error(err)
 	}
 }
+
+// truncatedMoments returns the mean and variance of z ~ N(0, 1) truncated
+// to [lo, hi] (hi may be +Inf), by composite Simpson's rule on the density
+// relative to its largest value on the interval, so that a far tail keeps
+// its digits: no Φ, V or W of package messages.
+func truncatedMoments(lo, hi float64) (mean, variance float64) {
+	peak := math.Max(lo, math.Min(hi, 0)) // where φ is largest on [lo, hi]
+	// φ falls by e^−40 within 40/|z| of a tail's edge, and within 9 of 0.
+	if width := 40 / math.Max(math.Abs(peak), 1); hi > peak+width {
+		hi = peak + width
+	}
+	if width := 40 / math.Max(math.Abs(peak), 1); lo < peak-width {
+		lo = peak - width
+	}
+	const n = 200000
+	h := (hi - lo) / n
+	moment := func(f func(z float64) float64) float64 {
+		var sum, mass float64
+		for k := 0; k <= n; k++ {
+			z := lo + float64(k)*h
+			w := 2.0 + 2*float64(k%2)
+			if k == 0 || k == n {
+				w = 1
+			}
+			d := w * math.Exp(-0.5*(z-peak)*(z+peak))
+			sum += d * f(z)
+			mass += d
+		}
+		return sum / mass
+	}
+	mean = moment(func(z float64) float64 { return z })
+	variance = moment(func(z float64) float64 { return (z - mean) * (z - mean) })
+	return mean, variance
+}
+
+// TestTwoTeamTails compares Rate1v1 with the exact posterior, whose moments
+// follow from those of the truncated difference d = s_w − s_l + noise
+// (jointly Gaussian with each skill): with z = (d − μ_d)/c truncated to
+// the outcome's region, μ' = μ ± v/c·E z and σ'² = v·(1 − v/c²·(1 − Var z)).
+// The cases run from an expected win to an upset of 30 standard deviations,
+// and draws of a favourite and an outsider far apart.
+func TestTwoTeamTails(t *testing.T) {
+	p := trueskill.DefaultParams()
+	for _, gap := range []float64{-8, -2, 0, 3, 10, 30} { // μ_l − μ_w in units of c
+		for _, drawn := range []bool{false, true} {
+			w, l := r(20, 6), r(0, 3)
+			vw, vl := w.Sigma*w.Sigma+p.Tau*p.Tau, l.Sigma*l.Sigma+p.Tau*p.Tau
+			c := math.Sqrt(vw + vl + 2*p.Beta*p.Beta)
+			l.Mu = w.Mu + gap*c
+			eps := p.Margin(1, 1)
+			md := w.Mu - l.Mu
+			lo, hi := (eps-md)/c, math.Inf(1)
+			if drawn {
+				lo, hi = (-eps-md)/c, (eps-md)/c
+			}
+			ez, vz := truncatedMoments(lo, hi)
+			want := []trueskill.Rating{
+				r(w.Mu+vw/c*ez, math.Sqrt(vw*(1-vw/(c*c)*(1-vz)))),
+				r(l.Mu-vl/c*ez, math.Sqrt(vl*(1-vl/(c*c)*(1-vz)))),
+			}
+			gw, gl, err := p.Rate1v1(w, l, drawn)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if d := cmp.Diff(want, []trueskill.Rating{gw, gl}, cmpopts.EquateApprox(1e-12, 0)); d != "" {
+				t.Errorf("gap %vc, drawn %v (-quadrature +Rate1v1):\n%s", gap, drawn, d)
+			}
+		}
+	}
+}
