@@ -43,11 +43,24 @@ const (
 	maxScale = 1e9
 )
 
-// muWhy returns why a mean is outside ±maxMu (or NaN), or "". The checks
-// return reasons rather than errors so that a valid input builds no error
-// (and allocates nothing), and are small enough to inline.
+// muOK reports whether a mean is within ±maxMu (NaN is not).
+func muOK(mu float64) bool { return math.Abs(mu) <= maxMu }
+
+// inRange reports whether x is in [lo, hi] (NaN is not), or 0 if zero is
+// set.
+func inRange(x, lo, hi float64, zero bool) bool { return x >= lo && x <= hi || zero && x == 0 }
+
+// ratingOK reports whether r is in the domain; pointMass allows σ = 0.
+// The checks are small enough to inline, and the reasons (muWhy,
+// rangeWhy) are built only for a value outside, so that a valid input
+// costs a few comparisons and allocates nothing.
+func ratingOK(r Rating, pointMass bool) bool {
+	return muOK(r.Mu) && inRange(r.Sigma, minScale, maxScale, pointMass)
+}
+
+// muWhy returns why a mean is outside ±maxMu (or NaN), or "".
 func muWhy(mu float64) string {
-	if math.Abs(mu) <= maxMu {
+	if muOK(mu) {
 		return ""
 	}
 	return "not a finite number within ±1e12"
@@ -56,7 +69,7 @@ func muWhy(mu float64) string {
 // rangeWhy returns why x is outside [lo, hi] (NaN included), or "";
 // zero allows x = 0.
 func rangeWhy(x, lo, hi float64, zero bool) string {
-	if x >= lo && x <= hi || zero && x == 0 {
+	if inRange(x, lo, hi, zero) {
 		return ""
 	}
 	return outside(lo, hi, zero)
@@ -78,6 +91,9 @@ func bound(x float64) string {
 
 // checkRating reports a rating outside the domain; pointMass allows σ = 0.
 func checkRating(r Rating, pointMass bool, j, i int) error {
+	if ratingOK(r, pointMass) {
+		return nil
+	}
 	if why := muWhy(r.Mu); why != "" {
 		return inputErr("Teams.Mu", why, r.Mu, j, i)
 	}
@@ -100,16 +116,22 @@ func graphRating(r Rating, t2 float64) string {
 	return ""
 }
 
+// resultOK reports whether a computed rating has a finite mean and a σ
+// whose square is a normal float64.
+func resultOK(out Rating) bool {
+	return messages.IsFinite(out.Mu) && out.Sigma > 0 && messages.IsNormalVariance(out.Sigma*out.Sigma)
+}
+
 // checkResult reports a rating computed from input r (team j, player i)
-// that is not a finite mean with a σ whose square is a normal float64.
+// that is not resultOK.
 func checkResult(out, r Rating, j, i int) error {
-	if !messages.IsFinite(out.Mu) {
+	switch {
+	case resultOK(out):
+		return nil
+	case !messages.IsFinite(out.Mu):
 		return numErr("Teams.Mu", fmt.Sprintf("posterior μ = %v", out.Mu), r.Mu, j, i)
 	}
-	if !(out.Sigma > 0) || !messages.IsNormalVariance(out.Sigma*out.Sigma) {
-		return numErr("Teams.Sigma", fmt.Sprintf("posterior σ = %v", out.Sigma), r.Sigma, j, i)
-	}
-	return nil
+	return numErr("Teams.Sigma", fmt.Sprintf("posterior σ = %v", out.Sigma), r.Sigma, j, i)
 }
 
 // checkGraphRange is where the factor graph's range would be checked: the

@@ -46,13 +46,19 @@ func (p Params) Validate() error {
 	if why := muWhy(p.Mu); why != "" {
 		return inputErr("Params.Mu", why, p.Mu)
 	}
-	for _, s := range [...]struct {
-		field string
-		x, lo float64
-	}{{"Params.Sigma", p.Sigma, minScale}, {"Params.Beta", p.Beta, minScale}, {"Params.Tau", p.Tau, 0}, {"Params.DrawMargin", p.DrawMargin, 0}} {
-		if why := rangeWhy(s.x, s.lo, maxScale, false); why != "" {
-			return inputErr(s.field, why, s.x)
-		}
+	// One check per field rather than a loop over a table: Validate runs on
+	// every Rate1v1, and a table is built on each call.
+	if why := rangeWhy(p.Sigma, minScale, maxScale, false); why != "" {
+		return inputErr("Params.Sigma", why, p.Sigma)
+	}
+	if why := rangeWhy(p.Beta, minScale, maxScale, false); why != "" {
+		return inputErr("Params.Beta", why, p.Beta)
+	}
+	if why := rangeWhy(p.Tau, 0, maxScale, false); why != "" {
+		return inputErr("Params.Tau", why, p.Tau)
+	}
+	if why := rangeWhy(p.DrawMargin, 0, maxScale, false); why != "" {
+		return inputErr("Params.DrawMargin", why, p.DrawMargin)
 	}
 	switch {
 	case !(p.DrawProbability >= 0 && p.DrawProbability < 1):

@@ -239,9 +239,11 @@ func (p Params) Rate1v1(winner, loser Rating, drawn bool) (Rating, Rating, error
 	if err := p.Validate(); err != nil {
 		return Rating{}, Rating{}, err
 	}
-	for k, r := range [2]Rating{winner, loser} {
-		if err := checkRating(r, false, k, 0); err != nil {
-			return Rating{}, Rating{}, err
+	if !ratingOK(winner, false) || !ratingOK(loser, false) {
+		for k, r := range [2]Rating{winner, loser} {
+			if err := checkRating(r, false, k, 0); err != nil {
+				return Rating{}, Rating{}, err
+			}
 		}
 	}
 	eps := p.Margin(1, 1)
@@ -253,10 +255,11 @@ func (p Params) Rate1v1(winner, loser Rating, drawn bool) (Rating, Rating, error
 	tt := p.newTwoTeams(winner.Mu-loser.Mu, vw+vl+2*b2, eps, drawn, false) // no evidence to return
 	w := tt.update(winner, 1, 1, func() float64 { return vl + 2*b2 })
 	l := tt.update(loser, 1, -1, func() float64 { return vw + 2*b2 })
-	for k, pair := range [2][2]Rating{{w, winner}, {l, loser}} {
-		if err := checkResult(pair[0], pair[1], k, 0); err != nil {
+	if !resultOK(w) || !resultOK(l) {
+		if err := checkResult(w, winner, 0, 0); err != nil {
 			return Rating{}, Rating{}, err
 		}
+		return Rating{}, Rating{}, checkResult(l, loser, 1, 0)
 	}
 	return w, l, nil
 }
