@@ -72,8 +72,9 @@ func (c *epConfig) validate() error {
 //     natural parameters less the cavity's. The posterior then holds the
 //     correlation that the factor makes between its variables, which
 //     per-edge sites leave out.
-//   - Any other factor (a user's graph.Factor, one of a single edge, or
-//     one with an observed edge) has a site on each edge to a latent
+//   - Any other factor (one without TiltedMoments, such as the
+//     truncations of one variable, or one with an observed edge or a
+//     variable on two edges) has a site on each edge to a latent
 //     variable, t_fi(x_i) = exp(−½π·x_i² + τ·x_i): the cavity on edge i is
 //     c_fi = q_i/t_fi, and the new site is the factor's own Message at
 //     those cavities (equations 3-6 of the TrueSkill paper for the
