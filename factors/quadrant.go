@@ -331,7 +331,7 @@ func wedge(mean, cov, a1, a2 []float64) (float64, []float64, []float64, error) {
 	rho := s12 / (sd1 * sd2)
 	f := newProjectionQR(factorCov(cov, k), a1, a2)
 	sc := math.Abs(f.r[1][1])
-	if !(sc > 0) || !(math.Abs(rho) < 1) {
+	if !(sc > 0) {
 		return 0, nil, nil, fmt.Errorf("%w: the joint cavity makes the region's two combinations collinear (ρ = %v)", ErrParameter, rho)
 	}
 	if math.Abs(rho) <= wedgeMaxRho {
