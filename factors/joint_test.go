@@ -255,6 +255,24 @@ func TestTiltedMomentsFarTails(t *testing.T) {
 	}
 }
 
+// A margin whose variance is 1e-18 of x's: the wedge's two combinations
+// m ± x have a correlation that rounds to −1, and the tilted x is the
+// two-sided truncation of N(0.2, 1) to [−0.7, 0.7], in closed form: with
+// a = −0.9, b = 0.5, Z = Φ(b) − Φ(a), E[x] = 0.2 + (φ(a) − φ(b))/Z,
+// Var[x] = 1 + (aφ(a) − bφ(b))/Z − ((φ(a) − φ(b))/Z)².
+func TestTiltedMomentsCollinearInFloat64(t *testing.T) {
+	phi := func(z float64) float64 { return math.Exp(-z*z/2) / math.Sqrt(2*math.Pi) }
+	cdf := func(z float64) float64 { return 0.5 * math.Erfc(-z/math.Sqrt2) }
+	a, b := -0.9, 0.5
+	z := cdf(b) - cdf(a)
+	d := (phi(a) - phi(b)) / z
+	wantMean, wantVar := 0.2+d, 1+(a*phi(a)-b*phi(b))/z-d*d
+	lz, m, c, err := (&WithinMargin{}).TiltedMoments([]float64{0.2, 0.7}, cov2(1, 1e-9, 0))
+	if err != nil || math.Abs(lz-math.Log(z)) > 1e-12 || math.Abs(m[0]-wantMean) > 1e-12 || math.Abs(c[0]/wantVar-1) > 1e-9 || math.Abs(m[1]-0.7) > 1e-9 {
+		t.Errorf("log Z %v (want %v), mean %v (want x %v), cov %v (want Var x %v), %v", lz, math.Log(z), m, wantMean, c, wantVar, err)
+	}
+}
+
 func finiteAll(x []float64) bool {
 	return !slices.ContainsFunc(x, func(v float64) bool { return !messages.IsFinite(v) })
 }
