@@ -14,6 +14,7 @@ import (
 	"github.com/skillgraph/skillgraph/models/evaluation"
 	"github.com/skillgraph/skillgraph/models/scorebased"
 	"github.com/skillgraph/skillgraph/models/trueskill"
+	"github.com/skillgraph/skillgraph/record"
 	"github.com/skillgraph/skillgraph/schedules"
 )
 
@@ -179,10 +180,10 @@ func TestBadInput(t *testing.T) {
 		}(), elo.ErrNumerical, "[0][0]"},
 
 		{"the same player in two teams (players with identities)", func() error {
-			_, err := evaluation.RankingExperiment(ctx, []evaluation.RankedMatch{{ID: "m1", Teams: [][]string{{"ann"}, {"ann"}}, Ranks: []int{0, 1}}},
-				def, elo.DefaultParams(), nil)
+			_, err := evaluation.RankingExperiment(ctx, []record.Match{{ID: "m1", Teams: []record.Team{{Name: "a", Players: []string{"ann"}}, {Name: "b", Players: []string{"ann"}, Rank: 1}}}},
+				def, elo.DefaultParams(), evaluation.RankingConfig{})
 			return err
-		}(), evaluation.ErrDuplicatePlayer, `"ann"`},
+		}(), evaluation.ErrInput, `"ann" at team 0 player 0 and team 1 player 0`},
 
 		{"graph: dangling edge", build(func(b *graph.Builder) {
 			x := b.AddVariable("x")

@@ -107,36 +107,8 @@ func Run(args []string, stdout, stderr io.Writer) int {
 		return status
 	}
 	usage := func(format string, a ...any) int { return cli.Usagef(stderr, Prog, format, a...) }
-	var err error
-	if o.unit, err = parseUnit(*unit); err != nil {
-		return usage("-unit %q: %v", *unit, err)
-	}
-	switch *fitEvidence {
-	case "filtered":
-		o.fitEvidence = throughtime.FilteredEvidence
-	case "smoothed":
-		o.fitEvidence = throughtime.SmoothedEvidence
-	default:
-		return usage("-fit-evidence %q: want filtered or smoothed", *fitEvidence)
-	}
-	if err := checkParams(o.p, o.tau); err != nil {
+	if err := o.check(*unit, *fitEvidence); err != nil {
 		return usage("%v", err)
-	}
-	switch {
-	case !(o.tol > 0) || math.IsInf(o.tol, 1):
-		return usage("-tol %v: must be positive and finite", o.tol)
-	case o.maxSweeps < 1:
-		return usage("-max %d: must be at least 1", o.maxSweeps)
-	case o.k < 0:
-		return usage("-k %d: must not be negative", o.k)
-	case o.top < 0:
-		return usage("-top %d: must not be negative", o.top)
-	case o.figure != "svg" && o.figure != "png":
-		return usage("-figure %q: want svg or png", o.figure)
-	case o.home != "" && o.home != "learn" && o.home != "off":
-		return usage("-home %q: want learn or off", o.home)
-	case o.progress < 0:
-		return usage("-progress %v: must not be negative", o.progress)
 	}
 	fail := func(err error) int { return cli.Failf(stderr, Prog, "%v", err) }
 	switch {
@@ -158,6 +130,43 @@ func Run(args []string, stdout, stderr io.Writer) int {
 		return usage("give -cases or -matches")
 	}
 	return cli.OK
+}
+
+// check reads -unit and -fit-evidence into o and reports a flag out of
+// range, by its name.
+func (o *options) check(unit, fitEvidence string) error {
+	var err error
+	if o.unit, err = parseUnit(unit); err != nil {
+		return fmt.Errorf("-unit %q: %v", unit, err)
+	}
+	switch fitEvidence {
+	case "filtered":
+		o.fitEvidence = throughtime.FilteredEvidence
+	case "smoothed":
+		o.fitEvidence = throughtime.SmoothedEvidence
+	default:
+		return fmt.Errorf("-fit-evidence %q: want filtered or smoothed", fitEvidence)
+	}
+	if err := checkParams(o.p, o.tau); err != nil {
+		return err
+	}
+	switch {
+	case !(o.tol > 0) || math.IsInf(o.tol, 1):
+		return fmt.Errorf("-tol %v: must be positive and finite", o.tol)
+	case o.maxSweeps < 1:
+		return fmt.Errorf("-max %d: must be at least 1", o.maxSweeps)
+	case o.k < 0:
+		return fmt.Errorf("-k %d: must not be negative", o.k)
+	case o.top < 0:
+		return fmt.Errorf("-top %d: must not be negative", o.top)
+	case o.figure != "svg" && o.figure != "png":
+		return fmt.Errorf("-figure %q: want svg or png", o.figure)
+	case o.home != "" && o.home != "learn" && o.home != "off":
+		return fmt.Errorf("-home %q: want learn or off", o.home)
+	case o.progress < 0:
+		return fmt.Errorf("-progress %v: must not be negative", o.progress)
+	}
+	return nil
 }
 
 // maxScale bounds σ, β, γ and τ (and 1/maxScale bounds σ and β from

@@ -139,7 +139,8 @@ func rate(stdout, stderr io.Writer, c config) error {
 	if err != nil {
 		return err
 	}
-	all, neutral, err := input.Scored(path, picked)
+	all := picked
+	neutral, err := input.Scored(path, all)
 	if err != nil {
 		return err
 	}
@@ -153,7 +154,7 @@ func rate(stdout, stderr io.Writer, c config) error {
 	trainM, test := all[:len(all)-holdout], all[len(all)-holdout:]
 	train := make([]scorebased.Match, len(trainM))
 	for i, m := range trainM {
-		train[i] = scorebased.Match{A: m.Home, B: m.Away, ScoreA: float64(m.HomeScore), ScoreB: float64(m.AwayScore)}
+		train[i] = scorebased.Match{A: m.Teams[0].Name, B: m.Teams[1].Name, ScoreA: float64(m.Teams[0].Score), ScoreB: float64(m.Teams[1].Score)}
 	}
 
 	// The paper's settings: Table 1, γ and the draw probability from the
@@ -162,7 +163,7 @@ func rate(stdout, stderr io.Writer, c config) error {
 	pOD.Gamma, pSD.Gamma = evaluation.Gammas(trainM)
 	paper := [3]scorebased.Hyper{{Params: scorebased.DefaultParams()}, {Params: pOD}, {Params: pSD}}
 	ts := trueskill.DefaultParams()
-	ts.DrawProbability = evaluation.DrawProbability(evaluation.AsRanked(trainM))
+	ts.DrawProbability = evaluation.DrawProbability(trainM)
 	fmt.Fprintf(stdout, "%s, %s: fitted on %d matches (γ_OD = %.3f, γ_SD = %.3f; draw probability %.3f, estimated from the data)\n\n",
 		path, season, len(train), pOD.Gamma, pSD.Gamma, ts.DrawProbability)
 
@@ -259,7 +260,8 @@ func rate(stdout, stderr io.Writer, c config) error {
 	}
 	var tsAhead tally
 	for _, m := range trainM {
-		h, a := getT(m.Home), getT(m.Away)
+		home, away := m.Teams[0].Name, m.Teams[1].Name
+		h, a := getT(home), getT(away)
 		pr, err := ts.Predict([]trueskill.Rating{h}, []trueskill.Rating{a})
 		d := pr.Draw
 		if err != nil {
@@ -270,7 +272,7 @@ func rate(stdout, stderr io.Writer, c config) error {
 		if err != nil {
 			return err
 		}
-		teamsT[m.Home], teamsT[m.Away] = res.Ratings[0][0], res.Ratings[1][0]
+		teamsT[home], teamsT[away] = res.Ratings[0][0], res.Ratings[1][0]
 	}
 
 	teams := make([]string, 0, len(god.ratings))
@@ -313,20 +315,21 @@ func rate(stdout, stderr io.Writer, c config) error {
 
 	fmt.Fprintf(stdout, "\nNext %d fixtures (score: expected goals; W/D/L: probabilities for the home side)\n", len(test))
 	for _, m := range test {
-		fmt.Fprintf(stdout, "\n%s  %s %d-%d %s\n", m.Date, m.Home, m.HomeScore, m.AwayScore, m.Away)
-		pp, err := pois.m.Predict(pois.get(m.Home), pois.get(m.Away))
+		home, away := m.Teams[0].Name, m.Teams[1].Name
+		fmt.Fprintf(stdout, "\n%s  %s %d-%d %s\n", m.Time.Format("2006-01-02"), home, m.Teams[0].Score, m.Teams[1].Score, away)
+		pp, err := pois.m.Predict(pois.get(home), pois.get(away))
 		if err != nil {
 			return err
 		}
-		gp, err := god.m.Predict(god.get(m.Home), god.get(m.Away))
+		gp, err := god.m.Predict(god.get(home), god.get(away))
 		if err != nil {
 			return err
 		}
-		sp, err := gsd.m.Predict(gsd.get(m.Home), gsd.get(m.Away))
+		sp, err := gsd.m.Predict(gsd.get(home), gsd.get(away))
 		if err != nil {
 			return err
 		}
-		tp, err := ts.Predict([]trueskill.Rating{getT(m.Home)}, []trueskill.Rating{getT(m.Away)})
+		tp, err := ts.Predict([]trueskill.Rating{getT(home)}, []trueskill.Rating{getT(away)})
 		if err != nil {
 			return err
 		}
