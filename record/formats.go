@@ -24,7 +24,7 @@ func (r *reader) readScores() ([]Match, error) {
 				return nil, err
 			}
 			if at, dup := ids[m.ID]; dup {
-				return nil, r.errIn(colMatchID, fmt.Errorf("match %s is also on line %d: %w", m.ID, at, ErrDuplicateMatch))
+				return nil, r.errIn(colMatchID, fmt.Errorf("match %s is also on line %d: %w", m.ID, at, ErrInput))
 			}
 		} else {
 			m.ID = madeUpID(m, ids, repeats)
@@ -75,7 +75,7 @@ func (r *reader) scoresRow() (Match, error) {
 		return m, err
 	}
 	if home == away {
-		return m, r.errIn(colAway, fmt.Errorf("home and away are both %q: %w", home, ErrSameTeam))
+		return m, r.errIn(colAway, fmt.Errorf("home and away are both %q: a team cannot play itself: %w", home, ErrInput))
 	}
 	hs, err := r.score(colHomeScore, "home ")
 	if err != nil {
@@ -184,7 +184,7 @@ func (r *reader) newMatch(id string) (*pending, error) {
 // reports whether p is the match of the row above.
 func (r *reader) sameMatch(p *pending, last bool) error {
 	if r.cfg.inFileOrder && !last {
-		return r.errIn(colMatchID, fmt.Errorf("match %s also starts on line %d, and its rows are not together: %w", p.m.ID, p.line, ErrDuplicateMatch))
+		return r.errIn(colMatchID, fmt.Errorf("match %s also starts on line %d, and its rows are not together: %w", p.m.ID, p.line, ErrInput))
 	}
 	differs := func(c column, s, first string) error {
 		return r.errIn(c, fmt.Errorf("%s %q differs from the match's first row (%s): %w", r.label(c), s, first, ErrInput))
@@ -227,7 +227,7 @@ func (r *reader) addRow(p *pending) error {
 		return err
 	}
 	if at, dup := p.players[player]; dup {
-		return r.errIn(colPlayer, fmt.Errorf("%q is also on line %d of match %s: %w", player, at, m.ID, ErrDuplicatePlayer))
+		return r.errIn(colPlayer, fmt.Errorf("%q is also on line %d of match %s: player appears twice in one match: %w", player, at, m.ID, ErrInput))
 	}
 	if len(p.players) >= MaxPlayers {
 		return r.errIn(colPlayer, fmt.Errorf("match %s has more than %d players: %w", m.ID, MaxPlayers, ErrInput))

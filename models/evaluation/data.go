@@ -125,7 +125,7 @@ func readRecords(path string, r io.Reader, f record.Format) ([]record.Match, rec
 	case err != nil:
 		return nil, rep, &FileError{Path: path, Err: err}
 	case len(ms) == 0:
-		return nil, rep, &FileError{Path: path, Err: fmt.Errorf("a header and no rows: %w", ErrEmptyFile)}
+		return nil, rep, &FileError{Path: path, Err: fmt.Errorf("a header and no rows: file is empty: %w", ErrEmptyFile)}
 	}
 	return ms, rep, nil
 }

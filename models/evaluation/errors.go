@@ -33,29 +33,29 @@ var (
 	// successful Fit.
 	ErrNotFitted = errors.New("model not fitted")
 	// ErrName reports an empty team, player, season or match name.
-	ErrName = record.ErrName
+	ErrName = record.ErrInput
 	// ErrText reports text that is not valid UTF-8 or holds a control
 	// character such as NUL, or U+FFFE or U+FFFF: such names cannot be
 	// written to XML or DOT files, and in a data file they are a sign of
 	// corruption.
-	ErrText = record.ErrText
+	ErrText = record.ErrInput
 	// ErrSameTeam reports a match of a team against itself.
-	ErrSameTeam = record.ErrSameTeam
+	ErrSameTeam = record.ErrInput
 	// ErrDuplicatePlayer reports a player listed twice in one match.
-	ErrDuplicatePlayer = record.ErrDuplicatePlayer
+	ErrDuplicatePlayer = record.ErrInput
 	// ErrDuplicateMatch reports one match ID used by two matches; in a
 	// file, rows of one match_id that are not adjacent.
-	ErrDuplicateMatch = record.ErrDuplicateMatch
+	ErrDuplicateMatch = record.ErrInput
 	// ErrEmptyFile reports a file with no header, or a header and no
 	// rows.
-	ErrEmptyFile = record.ErrEmptyFile
+	ErrEmptyFile = record.ErrInput
 	// ErrHeader reports a header that lacks a needed column or names a
 	// column twice.
-	ErrHeader = record.ErrHeader
+	ErrHeader = record.ErrInput
 	// ErrDateOrder reports a row dated before the row above it: the
 	// protocols learn online, in file order, so the file must be in time
 	// order.
-	ErrDateOrder = record.ErrTimeOrder
+	ErrDateOrder = record.ErrInput
 )
 
 // FileError reports a problem in a data file. Line and Column are 1-based
