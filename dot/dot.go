@@ -3,7 +3,6 @@ package dot
 import (
 	"bufio"
 	"bytes"
-	"errors"
 	"fmt"
 	"io"
 	"strconv"
@@ -11,6 +10,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/skillgraph/skillgraph/graph"
+	"github.com/skillgraph/skillgraph/messages"
 	"github.com/skillgraph/skillgraph/schedules"
 )
 
@@ -74,15 +74,15 @@ func Marshal(g *graph.Graph, opt Options) ([]byte, error) {
 // cluster, and edges from the upper layer to the lower. The output depends
 // only on g and opt: the same graph gives the same bytes. Every name and
 // label is written so that Graphviz reads it (see quote); a nil graph
-// (graph.ErrNilGraph), a nil writer (ErrNilWriter) and a schedule that does
-// not fit the graph or has a nil part (ErrSchedule) are errors, and nothing
-// is written.
+// (graph.ErrNilGraph), a nil writer and a schedule that does not fit the
+// graph or has a nil part (messages.ErrInput, and schedules' own error for
+// a nil part) are errors, and nothing is written.
 func Write(w io.Writer, g *graph.Graph, opt Options) error {
 	if g == nil {
 		return fmt.Errorf("dot: %w", graph.ErrNilGraph)
 	}
 	if w == nil {
-		return fmt.Errorf("dot: graph %q: %w", g.Name(), ErrNilWriter)
+		return fmt.Errorf("dot: graph %q: nil writer: %w", g.Name(), messages.ErrInput)
 	}
 	rs := namedRows(g)
 	if opt.Structural || usedLayers(g) < 2 {
@@ -201,16 +201,6 @@ func Write(w io.Writer, g *graph.Graph, opt Options) error {
 	return bw.Flush()
 }
 
-// Errors of Write.
-var (
-	// ErrSchedule reports a schedule that names a factor or edge the graph
-	// does not have, or that has a nil part (then wrapping
-	// schedules.ErrSchedule too).
-	ErrSchedule = errors.New("schedule does not fit the graph")
-	// ErrNilWriter reports a nil io.Writer.
-	ErrNilWriter = errors.New("nil writer")
-)
-
 // annotate numbers the steps of one pass of s by (factor, edge).
 // Up and down are by the drawing's rows rs.
 func annotate(g *graph.Graph, s schedules.Schedule, rs rows) (map[[2]int]*annotation, error) {
@@ -221,7 +211,7 @@ func annotate(g *graph.Graph, s schedules.Schedule, rs rows) (map[[2]int]*annota
 	// Compile checks the schedule's structure (a nil part) by the rule a
 	// run applies; Walk then visits its steps.
 	if _, err := schedules.Compile(g, s); err != nil {
-		return nil, fmt.Errorf("dot: graph %q: %w: %w", g.Name(), ErrSchedule, err)
+		return nil, fmt.Errorf("dot: graph %q: schedule does not fit the graph: %w: %w", g.Name(), err, messages.ErrInput)
 	}
 	n := 0
 	var err error
@@ -229,7 +219,7 @@ func annotate(g *graph.Graph, s schedules.Schedule, rs rows) (map[[2]int]*annota
 		n++
 		if st.Factor < 0 || int(st.Factor) >= g.NumFactors() || st.Edge < 0 || st.Edge >= g.Arity(st.Factor) {
 			if err == nil {
-				err = fmt.Errorf("dot: step %d (factor %d, edge %d) of graph %q: %w", n, st.Factor, st.Edge, g.Name(), ErrSchedule)
+				err = fmt.Errorf("dot: step %d (factor %d, edge %d) of graph %q: schedule does not fit the graph: %w", n, st.Factor, st.Edge, g.Name(), messages.ErrInput)
 			}
 			return
 		}

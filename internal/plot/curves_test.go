@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/skillgraph/skillgraph/messages"
 )
 
 // day is a date at midnight UTC.
@@ -107,8 +109,8 @@ func TestLearningCurvesRejects(t *testing.T) {
 	} {
 		var buf bytes.Buffer
 		err := LearningCurves(&buf, "svg", c.curves)
-		if !errors.Is(err, ErrUndrawable) || !strings.Contains(err.Error(), c.text) || buf.Len() != 0 {
-			t.Errorf("%s: %v (%d bytes), want ErrUndrawable saying %q", c.name, err, buf.Len(), c.text)
+		if !errors.Is(err, messages.ErrInput) || !strings.Contains(err.Error(), c.text) || buf.Len() != 0 {
+			t.Errorf("%s: %v (%d bytes), want messages.ErrInput saying %q", c.name, err, buf.Len(), c.text)
 		}
 	}
 }

@@ -12,7 +12,7 @@
 //
 // Every value is checked before drawing: a NaN, an infinity, a range wider
 // than float64 holds, lines of unequal lengths or text that is not
-// printable is an error (ErrData, ErrUndrawable), never a broken or
+// printable is an error (messages.ErrInput), never a broken or
 // unbounded file. The axis ticks come from tickers whose work is bounded
 // whatever the range (gonum's, RoundTicks, whole calendar steps), so a
 // file's size depends on the number of points alone.
