@@ -208,18 +208,24 @@ func fitAll(stderr io.Writer, progress time.Duration, train []scorebased.Match) 
 	opt := scorebased.DefaultFitOptions()
 	start := time.Now()
 	prog := cli.NewProgress(stderr, Prog, progress)
-	for i, online := range []func(scorebased.Hyper) (scorebased.Online[scorebased.Team], error){scorebased.OnlinePoissonOD, scorebased.OnlineGaussianOD} {
+	fits := [3]func() (scorebased.Hyper, scorebased.FitReport, error){
+		func() (scorebased.Hyper, scorebased.FitReport, error) {
+			return scorebased.Fit(ctx, scorebased.OnlinePoissonOD, train, scorebased.FitStart(), opt)
+		},
+		func() (scorebased.Hyper, scorebased.FitReport, error) {
+			return scorebased.Fit(ctx, scorebased.OnlineGaussianOD, train, scorebased.FitStart(), opt)
+		},
+		func() (scorebased.Hyper, scorebased.FitReport, error) {
+			return scorebased.Fit(ctx, scorebased.OnlineGaussianSD, train, scorebased.FitStart(), opt)
+		},
+	}
+	for i, fit := range fits {
 		var err error
-		if hyp[i], reports[i], err = scorebased.Fit(ctx, online, train, scorebased.FitStart(), opt); err != nil {
+		if hyp[i], reports[i], err = fit(); err != nil {
 			return hyp, reports, fmt.Errorf("fitting %s: %w", modelNames[i], err)
 		}
 		prog.Printf("fit %s: log evidence %.1f after %d evaluations, %v", modelNames[i], reports[i].LogEvidence, reports[i].Evaluations, time.Since(start).Round(time.Millisecond))
 	}
-	var err error
-	if hyp[2], reports[2], err = scorebased.Fit(ctx, scorebased.OnlineGaussianSD, train, scorebased.FitStart(), opt); err != nil {
-		return hyp, reports, fmt.Errorf("fitting %s: %w", modelNames[2], err)
-	}
-	prog.Printf("fit %s: log evidence %.1f after %d evaluations, %v", modelNames[2], reports[2].LogEvidence, reports[2].Evaluations, time.Since(start).Round(time.Millisecond))
 	return hyp, reports, nil
 }
 
