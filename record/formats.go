@@ -66,11 +66,7 @@ func (r *reader) scoresRow() (Match, error) {
 	if m.Season, err = r.season(); err != nil {
 		return m, err
 	}
-	home, err := r.name(colHome, MaxName)
-	if err != nil {
-		return m, err
-	}
-	away, err := r.name(colAway, MaxName)
+	home, away, err := r.namePair(colHome, colAway)
 	if err != nil {
 		return m, err
 	}
@@ -218,11 +214,7 @@ func (r *reader) sameMatch(p *pending, last bool) error {
 // addRow adds the current row's player to match p.
 func (r *reader) addRow(p *pending) error {
 	m := &p.m
-	team, err := r.name(colTeam, MaxName)
-	if err != nil {
-		return err
-	}
-	player, err := r.name(colPlayer, MaxName)
+	team, player, err := r.namePair(colTeam, colPlayer)
 	if err != nil {
 		return err
 	}

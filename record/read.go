@@ -315,6 +315,16 @@ func (r *reader) name(c column, most int) (string, error) {
 	return s, nil
 }
 
+// namePair reads the names in columns a and b of the current row.
+func (r *reader) namePair(a, b column) (string, string, error) {
+	x, err := r.name(a, MaxName)
+	if err != nil {
+		return "", "", err
+	}
+	y, err := r.name(b, MaxName)
+	return x, y, err
+}
+
 // season returns the season of the current row: "" without the column,
 // else a name.
 func (r *reader) season() (string, error) {
