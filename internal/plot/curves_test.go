@@ -150,3 +150,19 @@ func TestDateTicks(t *testing.T) {
 		}
 	}
 }
+
+// TestLearningCurvesEmptyCurveKeepsColours: a curve without points draws
+// nothing and leaves out its name, and the curves after it keep their
+// colours (series 2's is #2CA02C).
+func TestLearningCurvesEmptyCurveKeepsColours(t *testing.T) {
+	cs := curvesAt(25, 3)
+	cs[1].Points = nil
+	var buf bytes.Buffer
+	if err := LearningCurves(&buf, "svg", cs); err != nil {
+		t.Fatal(err)
+	}
+	s := buf.String()
+	if !strings.Contains(s, "stroke:#2CA02C") || strings.Contains(s, "stroke:#D62728") || strings.Contains(s, "Bob &amp;") || !strings.Contains(s, ">Cat<") {
+		t.Errorf("an empty second curve: colours or names wrong")
+	}
+}

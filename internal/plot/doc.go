@@ -5,7 +5,8 @@
 //     optionally with a shaded band (μ ± σ, say), as a player's rating
 //     history; Save writes it atomically (package safefile);
 //   - LearningCurves: TrueSkill Through Time's learning curves, μ ± σ by
-//     date, the names beside the plot;
+//     date, the names beside the plot: a Figure drawn with a look of its
+//     own (palette, faint outlined bands, calendar ticks, a legend column);
 //   - Grid: the evaluation figure, panels of a metric by training share
 //     with their 95 % intervals, laid out like Figure 4 of the score-based
 //     paper.

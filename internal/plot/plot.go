@@ -139,10 +139,7 @@ func (f *Figure) build() (*gplot.Plot, *gplot.Legend, error) {
 	if err := f.check(); err != nil {
 		return nil, nil, err
 	}
-	l := f.look
-	if l == nil {
-		l = &defaultLook
-	}
+	l := f.style()
 	p := gplot.New()
 	p.Title.Text = f.Title
 	p.X.Label.Text = f.XLabel
@@ -256,7 +253,7 @@ func (f *Figure) Write(w io.Writer, format string) error {
 		return err
 	}
 	dc := draw.New(cw)
-	if lw := legendWidth(f.look); lw > 0 {
+	if lw := f.style().legendWidth; lw > 0 {
 		p.Draw(draw.Crop(dc, 0, -lw, 0, 0))
 		legend.Draw(draw.Crop(dc, width-lw+10, 0, 0, -20))
 	} else {
@@ -266,12 +263,12 @@ func (f *Figure) Write(w io.Writer, format string) error {
 	return err
 }
 
-// legendWidth is the width of l's legend column, 0 for none.
-func legendWidth(l *look) vg.Length {
-	if l == nil {
-		return 0
+// style returns f's look.
+func (f *Figure) style() *look {
+	if f.look == nil {
+		return &defaultLook
 	}
-	return l.legendWidth
+	return f.look
 }
 
 // Save draws f to the file path, in the format its extension names (.svg
