@@ -94,19 +94,20 @@ func undrawable(format string, a ...any) error {
 	return fmt.Errorf("plot: cannot draw the data: "+format+": %w", append(a, messages.ErrInput)...)
 }
 
-// check validates f's data.
-func (f *Figure) check() error {
-	lo, hi := [2]float64{math.Inf(1), math.Inf(1)}, [2]float64{math.Inf(-1), math.Inf(-1)}
+// check validates f's data and returns the span of its x values (lo[0]
+// to hi[0]) and y values, bands included (lo[1] to hi[1]).
+func (f *Figure) check() (lo, hi [2]float64, err error) {
+	lo, hi = [2]float64{math.Inf(1), math.Inf(1)}, [2]float64{math.Inf(-1), math.Inf(-1)}
 	for _, s := range f.Series {
 		n := len(s.X)
 		if len(s.Y) != n || (s.Lo == nil) != (s.Hi == nil) || (s.Lo != nil && (len(s.Lo) != n || len(s.Hi) != n)) {
-			return undrawable("series %q has columns of unequal lengths", s.Name)
+			return lo, hi, undrawable("series %q has columns of unequal lengths", s.Name)
 		}
 		for axis, cols := range [][][]float64{{s.X}, {s.Y, s.Lo, s.Hi}} {
 			for _, col := range cols {
 				for _, v := range col {
 					if math.IsNaN(v) || math.IsInf(v, 0) {
-						return undrawable("series %q holds %v", s.Name, v)
+						return lo, hi, undrawable("series %q holds %v", s.Name, v)
 					}
 					lo[axis], hi[axis] = min(lo[axis], v), max(hi[axis], v)
 				}
@@ -114,17 +115,17 @@ func (f *Figure) check() error {
 		}
 	}
 	if math.IsInf(lo[0], 1) {
-		return undrawable("no points")
+		return lo, hi, undrawable("no points")
 	}
 	for axis := range lo {
 		if math.IsInf(hi[axis]-lo[axis], 0) {
-			return undrawable("values from %v to %v, a range beyond float64", lo[axis], hi[axis])
+			return lo, hi, undrawable("values from %v to %v, a range beyond float64", lo[axis], hi[axis])
 		}
 	}
 	if f.Dates && (lo[0] < minUnix || hi[0] >= endUnix) {
-		return undrawable("dates beyond the years 1 to 9999")
+		return lo, hi, undrawable("dates beyond the years 1 to 9999")
 	}
-	return nil
+	return lo, hi, nil
 }
 
 // The dates a figure can label: the years 1 to 9999, from minUnix to
@@ -136,7 +137,8 @@ var (
 
 // build returns f as a gonum plot and its legend.
 func (f *Figure) build() (*gplot.Plot, *gplot.Legend, error) {
-	if err := f.check(); err != nil {
+	lo, hi, err := f.check()
+	if err != nil {
 		return nil, nil, err
 	}
 	l := f.style()
@@ -152,7 +154,6 @@ func (f *Figure) build() (*gplot.Plot, *gplot.Legend, error) {
 		legend = &sep
 	}
 	named := false
-	xlo, xhi, ylo, yhi := math.Inf(1), math.Inf(-1), math.Inf(1), math.Inf(-1)
 	for i, s := range f.Series {
 		if len(s.X) == 0 {
 			continue
@@ -160,13 +161,6 @@ func (f *Figure) build() (*gplot.Plot, *gplot.Legend, error) {
 		line, err := l.addSeries(p, i, s)
 		if err != nil {
 			return nil, nil, err
-		}
-		for k := range s.X {
-			xlo, xhi = min(xlo, s.X[k]), max(xhi, s.X[k])
-			ylo, yhi = min(ylo, s.Y[k]), max(yhi, s.Y[k])
-			if s.Lo != nil {
-				ylo, yhi = min(ylo, s.Lo[k], s.Hi[k]), max(yhi, s.Lo[k], s.Hi[k])
-			}
 		}
 		if s.Name != "" {
 			legend.Add(s.Name, line)
@@ -178,6 +172,7 @@ func (f *Figure) build() (*gplot.Plot, *gplot.Legend, error) {
 	}
 	switch {
 	case f.Dates && l.calendar:
+		xlo, xhi := lo[0], hi[0]
 		if !(xhi > xlo) { // one date: a day either side
 			xlo, xhi = xlo-86400, xhi+86400
 		}
@@ -187,7 +182,7 @@ func (f *Figure) build() (*gplot.Plot, *gplot.Legend, error) {
 		p.X.Tick.Marker = gplot.TimeTicks{Format: "2006-01-02", Time: func(t float64) time.Time { return time.Unix(int64(t), 0).UTC() }}
 	}
 	if l.yTicks > 0 {
-		setRange(&p.Y, ylo, yhi, l.yTicks, true)
+		setRange(&p.Y, lo[1], hi[1], l.yTicks, true)
 	}
 	return p, legend, nil
 }
