@@ -11,7 +11,7 @@ import (
 )
 
 // FuzzRead checks, for any input, that Read returns without panicking
-// either a *FileError wrapping a sentinel (or encoding/csv's error) and
+// either a *FileError wrapping ErrInput (or encoding/csv's error) and
 // no matches, or valid matches in time order with distinct IDs, which
 // WriteLong writes and Read reads back unchanged.
 func FuzzRead(f *testing.F) {
