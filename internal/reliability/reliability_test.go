@@ -10,6 +10,7 @@ import (
 	"github.com/skillgraph/skillgraph/dot"
 	"github.com/skillgraph/skillgraph/factors"
 	"github.com/skillgraph/skillgraph/graph"
+	"github.com/skillgraph/skillgraph/messages"
 	"github.com/skillgraph/skillgraph/models/elo"
 	"github.com/skillgraph/skillgraph/models/evaluation"
 	"github.com/skillgraph/skillgraph/models/scorebased"
@@ -215,7 +216,7 @@ func TestBadInput(t *testing.T) {
 		{"drawing with a schedule of another graph", func() error {
 			_, err := dot.Marshal(small, dot.Options{Schedule: schedules.Step(7, 0)})
 			return err
-		}(), dot.ErrSchedule, "factor 7"},
+		}(), messages.ErrInput, "factor 7"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

@@ -24,7 +24,7 @@ func Read(stderr io.Writer, prog, path string, f record.Format) ([]record.Match,
 		fmt.Fprintf(stderr, "%s: %s\n", prog, note)
 	}
 	if len(ms) == 0 {
-		return nil, fmt.Errorf("%s: a header and no rows: %w", path, record.ErrEmptyFile)
+		return nil, fmt.Errorf("%s: a header and no rows: %w", path, record.ErrInput)
 	}
 	return ms, nil
 }

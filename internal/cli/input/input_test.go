@@ -50,7 +50,7 @@ func TestReadScored(t *testing.T) {
 
 func TestReadErrors(t *testing.T) {
 	var notes strings.Builder
-	if _, err := Read(&notes, "p", write(t, "date,home,away,home_score,away_score\n"), 0); !errors.Is(err, record.ErrEmptyFile) {
+	if _, err := Read(&notes, "p", write(t, "date,home,away,home_score,away_score\n"), 0); !errors.Is(err, record.ErrInput) || !strings.Contains(err.Error(), "a header and no rows") {
 		t.Errorf("header only: %v", err)
 	}
 	if _, err := Read(&notes, "p", filepath.Join(t.TempDir(), "none.csv"), 0); !errors.Is(err, os.ErrNotExist) {
