@@ -12,7 +12,7 @@ import (
 // sbTyped reports whether err is one of scorebased's errors (or a
 // context's): never a factor's or the graph's, which the models translate.
 func sbTyped(err error) bool {
-	return isAny(err, scorebased.ErrParameter, scorebased.ErrRating, scorebased.ErrScore, scorebased.ErrNumerical,
+	return isAny(err, scorebased.ErrInput, scorebased.ErrNumerical,
 		context.Canceled, context.DeadlineExceeded)
 }
 

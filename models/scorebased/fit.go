@@ -95,7 +95,7 @@ type knob struct {
 // first optimum guards against a collapsed simplex).
 //
 // Errors: no training matches or a bad one (as Learn), bounds that are
-// empty, not finite or not positive for σ₀ and β (ErrParameter), a start
+// empty, not finite or not positive for σ₀ and β (ErrInput), a start
 // that fails Hyper.Validate or whose evidence is not finite, and a done
 // context, whose error is returned. A nil ctx is context.Background().
 func Fit[R Team | Rating](ctx context.Context, newModel func(Hyper) (Online[R], error), train []Match, start Params, opt FitOptions) (Hyper, FitReport, error) {
@@ -103,13 +103,13 @@ func Fit[R Team | Rating](ctx context.Context, newModel func(Hyper) (Online[R], 
 		ctx = context.Background()
 	}
 	if newModel == nil {
-		return Hyper{}, FitReport{}, fmt.Errorf("scorebased: Fit: nil model constructor: %w", ErrParameter)
+		return Hyper{}, FitReport{}, fmt.Errorf("scorebased: Fit: nil model constructor: %w", ErrInput)
 	}
 	if err := ctx.Err(); err != nil {
 		return Hyper{}, FitReport{}, fmt.Errorf("scorebased: Fit: %w", err)
 	}
 	if len(train) == 0 {
-		return Hyper{}, FitReport{}, fmt.Errorf("scorebased: Fit: no training matches: %w", ErrScore)
+		return Hyper{}, FitReport{}, fmt.Errorf("scorebased: Fit: no training matches: %w", ErrInput)
 	}
 	if err := opt.check(); err != nil {
 		return Hyper{}, FitReport{}, err
@@ -258,11 +258,11 @@ func (o FitOptions) check() error {
 		positive bool
 	}{{"Sigma", o.Sigma, true}, {"Beta", o.Beta, true}, {"Base", o.Base, false}, {"Home", o.Home, false}} {
 		if !messages.IsFinite(c.b.Lo) || !messages.IsFinite(c.b.Hi) || c.b.Lo > c.b.Hi || (c.positive && !(c.b.Lo > 0)) {
-			return fmt.Errorf("scorebased: FitOptions.%s = %+v: not a finite interval (of positive numbers for σ₀ and β): %w", c.name, c.b, ErrParameter)
+			return fmt.Errorf("scorebased: FitOptions.%s = %+v: not a finite interval (of positive numbers for σ₀ and β): %w", c.name, c.b, ErrInput)
 		}
 	}
 	if !(o.Tolerance > 0) || math.IsInf(o.Tolerance, 1) || o.MaxEvaluations < 1 {
-		return fmt.Errorf("scorebased: FitOptions: Tolerance %v and MaxEvaluations %d must be positive: %w", o.Tolerance, o.MaxEvaluations, ErrParameter)
+		return fmt.Errorf("scorebased: FitOptions: Tolerance %v and MaxEvaluations %d must be positive: %w", o.Tolerance, o.MaxEvaluations, ErrInput)
 	}
 	return nil
 }

@@ -353,27 +353,27 @@ func TestFitErrors(t *testing.T) {
 		opt   scorebased.FitOptions
 		want  error
 	}{
-		{"no matches", ctx, nil, start, opt, scorebased.ErrScore},
-		{"NaN score", ctx, []scorebased.Match{{A: "A", B: "B", ScoreA: math.NaN()}}, start, opt, scorebased.ErrScore},
-		{"infinite score", ctx, []scorebased.Match{{A: "A", B: "B", ScoreB: math.Inf(1)}}, start, opt, scorebased.ErrScore},
-		{"no name", ctx, []scorebased.Match{{A: "A"}}, start, opt, scorebased.ErrScore},
-		{"self", ctx, []scorebased.Match{{A: "A", B: "A"}}, start, opt, scorebased.ErrScore},
+		{"no matches", ctx, nil, start, opt, scorebased.ErrInput},
+		{"NaN score", ctx, []scorebased.Match{{A: "A", B: "B", ScoreA: math.NaN()}}, start, opt, scorebased.ErrInput},
+		{"infinite score", ctx, []scorebased.Match{{A: "A", B: "B", ScoreB: math.Inf(1)}}, start, opt, scorebased.ErrInput},
+		{"no name", ctx, []scorebased.Match{{A: "A"}}, start, opt, scorebased.ErrInput},
+		{"self", ctx, []scorebased.Match{{A: "A", B: "A"}}, start, opt, scorebased.ErrInput},
 		{"cancelled", cancelled, good, start, opt, context.Canceled},
-		{"bad start", ctx, good, scorebased.Params{Sigma: -1, Beta: 1, Gamma: 1}, opt, scorebased.ErrParameter},
-		{"NaN bound", ctx, good, start, bad(func(o *scorebased.FitOptions) { o.Home.Hi = math.NaN() }), scorebased.ErrParameter},
-		{"empty bound", ctx, good, start, bad(func(o *scorebased.FitOptions) { o.Base = scorebased.Bounds{Lo: 1, Hi: 0} }), scorebased.ErrParameter},
-		{"zero σ bound", ctx, good, start, bad(func(o *scorebased.FitOptions) { o.Sigma.Lo = 0 }), scorebased.ErrParameter},
-		{"no tolerance", ctx, good, start, bad(func(o *scorebased.FitOptions) { o.Tolerance = 0 }), scorebased.ErrParameter},
+		{"bad start", ctx, good, scorebased.Params{Sigma: -1, Beta: 1, Gamma: 1}, opt, scorebased.ErrInput},
+		{"NaN bound", ctx, good, start, bad(func(o *scorebased.FitOptions) { o.Home.Hi = math.NaN() }), scorebased.ErrInput},
+		{"empty bound", ctx, good, start, bad(func(o *scorebased.FitOptions) { o.Base = scorebased.Bounds{Lo: 1, Hi: 0} }), scorebased.ErrInput},
+		{"zero σ bound", ctx, good, start, bad(func(o *scorebased.FitOptions) { o.Sigma.Lo = 0 }), scorebased.ErrInput},
+		{"no tolerance", ctx, good, start, bad(func(o *scorebased.FitOptions) { o.Tolerance = 0 }), scorebased.ErrInput},
 	} {
 		_, _, err := scorebased.Fit(c.ctx, scorebased.OnlineGaussianOD, c.train, c.start, c.opt)
 		if !errors.Is(err, c.want) {
 			t.Errorf("%s: %v, want %v", c.name, err, c.want)
 		}
 	}
-	if _, _, err := scorebased.Fit(ctx, scorebased.OnlinePoissonOD, []scorebased.Match{{A: "A", B: "B", ScoreA: 1.5}}, start, opt); !errors.Is(err, scorebased.ErrScore) {
+	if _, _, err := scorebased.Fit(ctx, scorebased.OnlinePoissonOD, []scorebased.Match{{A: "A", B: "B", ScoreA: 1.5}}, start, opt); !errors.Is(err, scorebased.ErrInput) {
 		t.Errorf("Poisson score 1.5: %v", err)
 	}
-	if _, _, err := scorebased.Fit[scorebased.Team](ctx, nil, good, start, opt); !errors.Is(err, scorebased.ErrParameter) {
+	if _, _, err := scorebased.Fit[scorebased.Team](ctx, nil, good, start, opt); !errors.Is(err, scorebased.ErrInput) {
 		t.Errorf("nil model: %v", err)
 	}
 	// A context cancelled during the search stops it.

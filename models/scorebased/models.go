@@ -392,7 +392,7 @@ func (m PoissonOD) Game(a, b Team, scoreA, scoreB int) (*Game, error) {
 		return nil, err
 	}
 	if scoreA < 0 || scoreB < 0 {
-		return nil, fmt.Errorf("scorebased: scores %d and %d: a Poisson score is a count ≥ 0: %w", scoreA, scoreB, ErrScore)
+		return nil, fmt.Errorf("scorebased: scores %d and %d: a Poisson score is a count ≥ 0: %w", scoreA, scoreB, ErrInput)
 	}
 	scores := [2]int{scoreA, scoreB}
 	return m.Params.newODGame(a, b, func(side int) graph.Factor { return factors.NewPoisson(scores[side]) })
@@ -405,7 +405,7 @@ func (m PoissonOD) Rate(ctx context.Context, a, b Team, scoreA, scoreB int) (Tea
 		return Team{}, Team{}, 0, err
 	}
 	if scoreA < 0 || scoreB < 0 {
-		return Team{}, Team{}, 0, fmt.Errorf("scorebased: scores %d and %d: a Poisson score is a count ≥ 0: %w", scoreA, scoreB, ErrScore)
+		return Team{}, Team{}, 0, fmt.Errorf("scorebased: scores %d and %d: a Poisson score is a count ≥ 0: %w", scoreA, scoreB, ErrInput)
 	}
 	if _, _, err := poissonRates(a, b); err != nil {
 		return Team{}, Team{}, 0, err
@@ -444,14 +444,14 @@ func (m PoissonOD) Predict(a, b Team) (Prediction, error) {
 }
 
 // poissonRates returns the rates at the mean log-rates, exp(μ_oA − μ_dB)
-// and exp(μ_oB − μ_dA), or ErrRating if either is 0 or +∞ in float64: the
+// and exp(μ_oB − μ_dA), or ErrInput if either is 0 or +∞ in float64: the
 // teams for which Predict and Rate have no answer.
 func poissonRates(a, b Team) (lA, lB float64, err error) {
 	lA = math.Exp(a.Offence.Mu - b.Defence.Mu)
 	lB = math.Exp(b.Offence.Mu - a.Defence.Mu)
 	if math.IsInf(lA, 1) || math.IsInf(lB, 1) || lA == 0 || lB == 0 {
 		return 0, 0, fmt.Errorf("scorebased: Poisson rates exp(%v) and exp(%v) out of range: %w",
-			a.Offence.Mu-b.Defence.Mu, b.Offence.Mu-a.Defence.Mu, ErrRating)
+			a.Offence.Mu-b.Defence.Mu, b.Offence.Mu-a.Defence.Mu, ErrInput)
 	}
 	return lA, lB, nil
 }
@@ -496,14 +496,14 @@ func checkDifference(a, b float64) error {
 		return err
 	}
 	if !messages.IsFinite(a - b) {
-		return fmt.Errorf("scorebased: scores %v and %v: their difference overflows: %w", a, b, ErrScore)
+		return fmt.Errorf("scorebased: scores %v and %v: their difference overflows: %w", a, b, ErrInput)
 	}
 	return nil
 }
 
 func checkScores(a, b float64) error {
 	if math.IsNaN(a) || math.IsInf(a, 0) || math.IsNaN(b) || math.IsInf(b, 0) {
-		return fmt.Errorf("scorebased: scores %v and %v: %w", a, b, ErrScore)
+		return fmt.Errorf("scorebased: scores %v and %v: %w", a, b, ErrInput)
 	}
 	return nil
 }

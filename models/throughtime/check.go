@@ -22,7 +22,7 @@ func (p Params) validate() error {
 		{"DrawProbability", p.DrawProbability, p.DrawProbability >= 0 && p.DrawProbability < 1},
 	} {
 		if !c.ok {
-			return fmt.Errorf("throughtime: Params.%s = %v: %w", c.name, c.v, ErrParameter)
+			return fmt.Errorf("throughtime: Params.%s = %v: %w", c.name, c.v, ErrInput)
 		}
 	}
 	return nil
@@ -32,7 +32,7 @@ func (pl Player) validate(name string) error {
 	switch {
 	case !messages.IsFinite(pl.Mu), !(pl.Sigma > 0) || math.IsInf(pl.Sigma, 1),
 		!(pl.Beta >= 0) || math.IsInf(pl.Beta, 1), !(pl.Gamma >= 0) || math.IsInf(pl.Gamma, 1):
-		return fmt.Errorf("throughtime: player %q: %+v: %w", name, pl, ErrParameter)
+		return fmt.Errorf("throughtime: player %q: %+v: %w", name, pl, ErrInput)
 	}
 	return nil
 }
@@ -45,7 +45,7 @@ func (pl Player) validate(name string) error {
 // mean where a float64's spacing, 2⁻⁵² of it, exceeds about 1e-9 of the
 // skill's σ, and the answer would be rounding noise. Such inputs are
 // refused rather than answered wrongly, with an error that wraps
-// factors.ErrRange beside ErrParameter or ErrGame.
+// factors.ErrRange beside ErrInput.
 const maxMeanSpread = 1 << 22
 
 // meanInRange reports whether a mean offset mu is within maxMeanSpread
@@ -74,7 +74,7 @@ func (p Params) trueskill() trueskill.Params {
 // player of both teams has β = 0), which has probability 0.
 func (h *History) checkGame(g *Match, k int, t float64) error {
 	bad := func(format string, a ...any) error {
-		return fmt.Errorf("throughtime: game %d: %s: %w", k, fmt.Sprintf(format, a...), ErrGame)
+		return fmt.Errorf("throughtime: game %d: %s: %w", k, fmt.Sprintf(format, a...), ErrInput)
 	}
 	if !messages.IsFinite(t) {
 		return bad("time %v", t)
@@ -160,7 +160,7 @@ func (h *History) checkGame(g *Match, k int, t float64) error {
 		}
 	}
 	if !meanInRange(h.p.Mu, h.p.Sigma) && h.offset(sizesOf(g), g.Weights) != 0 {
-		return fmt.Errorf("throughtime: game %d: its teams' weights differ, so the prior mean %v does not cancel from its performance differences, and it is beyond float64's precision at σ = %v (rate skills relative to a mean near 0): %w (%w)", k, h.p.Mu, h.p.Sigma, ErrGame, factors.ErrRange)
+		return fmt.Errorf("throughtime: game %d: its teams' weights differ, so the prior mean %v does not cancel from its performance differences, and it is beyond float64's precision at σ = %v (rate skills relative to a mean near 0): %w (%w)", k, h.p.Mu, h.p.Sigma, ErrInput, factors.ErrRange)
 	}
 	return nil
 }

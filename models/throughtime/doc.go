@@ -33,10 +33,11 @@
 // TrueSkillThroughTime.py, and its reference vectors pass: learning curves
 // and evidence, filtered and converged (testdata/ttt_cases.json).
 //
-// Errors are ErrParameter, ErrGame or ErrPlayer (errors.Is), including
-// inputs whose numbers float64 cannot carry through the model (a drift or
-// a mean beyond its range, an outcome whose probability underflows); no
-// method returns NaN or ±Inf.
+// Errors wrap ErrInput (errors.Is) for an input the caller can correct,
+// among them a drift or a mean beyond the range float64 carries through
+// the model and ErrPlayer for a player the history has not seen, or
+// ErrNumerical for an answer float64 cannot carry (an outcome whose
+// probability underflows); no method returns NaN or ±Inf.
 //
 // A History is for one goroutine at a time.
 package throughtime

@@ -65,25 +65,26 @@ func (h *History) logOutcome(sizes []int, skill skillFunc, ranks []int, weights 
 	return checkLog(lz)
 }
 
-// checkLog returns a log probability, or ErrParameter if it is not one: a
+// checkLog returns a log probability, or ErrNumerical if it is not one: a
 // probability's log is at most 0 (up to rounding); −Inf is an outcome
 // float64 cannot tell from impossible, and anything else the inputs' range
 // has lost.
 func checkLog(lz float64) (float64, error) {
 	if !(lz <= 1e-9) || math.IsInf(lz, -1) {
-		return 0, fmt.Errorf("throughtime: log probability %v out of float64's reach: %w", lz, ErrParameter)
+		return 0, fmt.Errorf("throughtime: log probability %v out of float64's reach: %w", lz, ErrNumerical)
 	}
 	return min(lz, 0), nil
 }
 
-// numeric returns err as an ErrParameter unless it is one of the
-// package's errors already: the engine's errors (a message or factor
-// parameter float64 cannot hold) mean inputs out of the model's range.
+// numeric returns err as an ErrNumerical unless it wraps one of the
+// package's errors already: the engine's other errors (a message or
+// factor parameter float64 cannot hold) mean an answer float64 cannot
+// carry.
 func numeric(err error) error {
-	if err == nil || errors.Is(err, ErrParameter) || errors.Is(err, ErrGame) || errors.Is(err, ErrPlayer) {
+	if err == nil || errors.Is(err, ErrInput) || errors.Is(err, ErrNumerical) {
 		return err
 	}
-	return fmt.Errorf("%w: %w", ErrParameter, err)
+	return fmt.Errorf("%w: %w", ErrNumerical, err)
 }
 
 // logOutcome1 is logOutcome before its checks.
@@ -157,7 +158,7 @@ func (h *History) difference(sizes []int, skill skillFunc, weights [][]float64, 
 	}
 	sd = math.Sqrt(v)
 	if !(sd > 0) || math.IsInf(sd, 1) || !messages.IsFinite(mu) {
-		return 0, 0, 0, fmt.Errorf("throughtime: performance difference N(%v, %v): %w", mu, v, ErrGame)
+		return 0, 0, 0, fmt.Errorf("throughtime: performance difference N(%v, %v): %w", mu, v, ErrInput)
 	}
 	return mu, sd, trueskill.DrawMargin(h.p.DrawProbability, math.Sqrt(betas), 1), nil
 }

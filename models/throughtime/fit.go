@@ -174,20 +174,20 @@ func (f *fitted) from(z float64) float64 {
 // with the Nelder–Mead simplex of gonum/optimize on each free parameter's
 // logit between its bounds (of its logarithm, for σ₀, β and γ). It checks
 // ctx before each evaluation and stops with ctx's error. A start outside
-// the bounds, bad bounds and an empty history are errors (ErrParameter,
-// ErrGame), and so is any evaluation's error.
+// the bounds, bad bounds and an empty history are errors (ErrInput,
+// ErrInput), and so is any evaluation's error.
 func Fit(ctx context.Context, start Params, games []Match, opt FitOptions) (FitResult, error) {
 	if ctx == nil {
 		ctx = context.Background()
 	}
 	if len(games) == 0 {
-		return FitResult{}, fmt.Errorf("throughtime: Fit: no games: %w", ErrGame)
+		return FitResult{}, fmt.Errorf("throughtime: Fit: no games: %w", ErrInput)
 	}
 	if err := start.validate(); err != nil {
 		return FitResult{}, fmt.Errorf("throughtime: Fit: start: %w", err)
 	}
 	if opt.Evidence != FilteredEvidence && opt.Evidence != SmoothedEvidence {
-		return FitResult{}, fmt.Errorf("throughtime: Fit: %v: %w", opt.Evidence, ErrParameter)
+		return FitResult{}, fmt.Errorf("throughtime: Fit: %v: %w", opt.Evidence, ErrInput)
 	}
 	tol, sweeps, evals, abs := opt.Tolerance, opt.MaxSweeps, opt.MaxEvaluations, opt.Absolute
 	if tol == 0 {
@@ -203,7 +203,7 @@ func Fit(ctx context.Context, start Params, games []Match, opt FitOptions) (FitR
 		abs = 1e-3
 	}
 	if !(tol > 0) || math.IsInf(tol, 1) || sweeps < 0 || evals < 0 || !(abs > 0) || math.IsInf(abs, 1) {
-		return FitResult{}, fmt.Errorf("throughtime: Fit: tolerance %v, %d sweeps, %d evaluations, absolute %v: %w", tol, sweeps, evals, abs, ErrParameter)
+		return FitResult{}, fmt.Errorf("throughtime: Fit: tolerance %v, %d sweeps, %d evaluations, absolute %v: %w", tol, sweeps, evals, abs, ErrInput)
 	}
 	all := []fitted{
 		{"Sigma", func(p *Params) *float64 { return &p.Sigma }, opt.Sigma, true},
@@ -265,7 +265,7 @@ func Fit(ctx context.Context, start Params, games []Match, opt FitOptions) (FitR
 	}
 	startEvidence, err := evidence(startP)
 	if err == nil && !messages.IsFinite(startEvidence) {
-		err = fmt.Errorf("log evidence %v: %w", startEvidence, ErrParameter)
+		err = fmt.Errorf("log evidence %v: %w", startEvidence, ErrInput)
 	}
 	if err == nil && opt.Progress != nil {
 		opt.Progress(FitProgress{Evaluation: 1, Params: startP, LogEvidence: startEvidence, Best: startEvidence})
@@ -326,7 +326,7 @@ func Fit(ctx context.Context, start Params, games []Match, opt FitOptions) (FitR
 func (f *fitted) check(start float64) error {
 	lo, hi := f.b.Lo, f.b.Hi
 	bad := func(why string) error {
-		return fmt.Errorf("throughtime: Fit: %s bounds [%v, %v] (start %v): %s: %w", f.name, lo, hi, start, why, ErrParameter)
+		return fmt.Errorf("throughtime: Fit: %s bounds [%v, %v] (start %v): %s: %w", f.name, lo, hi, start, why, ErrInput)
 	}
 	switch {
 	case math.IsNaN(lo) || math.IsNaN(hi) || math.IsInf(lo, 0) || math.IsInf(hi, 0):

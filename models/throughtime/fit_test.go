@@ -159,25 +159,25 @@ func TestFitErrors(t *testing.T) {
 		opt   throughtime.FitOptions
 		want  error
 	}{
-		{"no games", ctx, start, nil, ok, throughtime.ErrGame},
-		{"bad start", ctx, throughtime.Params{Sigma: -1, Beta: 1}, games, ok, throughtime.ErrParameter},
-		{"Lo above Hi", ctx, start, games, with(func(o *throughtime.FitOptions) { o.Sigma = throughtime.Bounds{Lo: 10, Hi: 1} }), throughtime.ErrParameter},
-		{"NaN bound", ctx, start, games, with(func(o *throughtime.FitOptions) { o.Gamma.Hi = math.NaN() }), throughtime.ErrParameter},
-		{"infinite bound", ctx, start, games, with(func(o *throughtime.FitOptions) { o.Sigma.Hi = math.Inf(1) }), throughtime.ErrParameter},
-		{"log scale from 0", ctx, start, games, with(func(o *throughtime.FitOptions) { o.Gamma.Lo = 0 }), throughtime.ErrParameter},
-		{"probability 1", ctx, throughtime.Params{Sigma: 6, Beta: 1, Gamma: 0.03, DrawProbability: 0.1}, games, with(func(o *throughtime.FitOptions) { o.DrawProbability = throughtime.Bounds{Lo: 0, Hi: 1} }), throughtime.ErrParameter},
-		{"start outside", ctx, start, games, with(func(o *throughtime.FitOptions) { o.Sigma = throughtime.Bounds{Lo: 7, Hi: 9} }), throughtime.ErrParameter},
-		{"fixed at nonsense", ctx, start, games, with(func(o *throughtime.FitOptions) { o.Beta = throughtime.Bounds{Lo: -1, Hi: -1} }), throughtime.ErrParameter},
-		{"objective", ctx, start, games, with(func(o *throughtime.FitOptions) { o.Evidence = 7 }), throughtime.ErrParameter},
-		{"evaluations", ctx, start, games, with(func(o *throughtime.FitOptions) { o.MaxEvaluations = -1 }), throughtime.ErrParameter},
-		{"draws with p fixed at 0", ctx, start, []throughtime.Match{{Teams: [][]string{{"a"}, {"b"}}, Ranks: []int{0, 0}}}, ok, throughtime.ErrGame},
+		{"no games", ctx, start, nil, ok, throughtime.ErrInput},
+		{"bad start", ctx, throughtime.Params{Sigma: -1, Beta: 1}, games, ok, throughtime.ErrInput},
+		{"Lo above Hi", ctx, start, games, with(func(o *throughtime.FitOptions) { o.Sigma = throughtime.Bounds{Lo: 10, Hi: 1} }), throughtime.ErrInput},
+		{"NaN bound", ctx, start, games, with(func(o *throughtime.FitOptions) { o.Gamma.Hi = math.NaN() }), throughtime.ErrInput},
+		{"infinite bound", ctx, start, games, with(func(o *throughtime.FitOptions) { o.Sigma.Hi = math.Inf(1) }), throughtime.ErrInput},
+		{"log scale from 0", ctx, start, games, with(func(o *throughtime.FitOptions) { o.Gamma.Lo = 0 }), throughtime.ErrInput},
+		{"probability 1", ctx, throughtime.Params{Sigma: 6, Beta: 1, Gamma: 0.03, DrawProbability: 0.1}, games, with(func(o *throughtime.FitOptions) { o.DrawProbability = throughtime.Bounds{Lo: 0, Hi: 1} }), throughtime.ErrInput},
+		{"start outside", ctx, start, games, with(func(o *throughtime.FitOptions) { o.Sigma = throughtime.Bounds{Lo: 7, Hi: 9} }), throughtime.ErrInput},
+		{"fixed at nonsense", ctx, start, games, with(func(o *throughtime.FitOptions) { o.Beta = throughtime.Bounds{Lo: -1, Hi: -1} }), throughtime.ErrInput},
+		{"objective", ctx, start, games, with(func(o *throughtime.FitOptions) { o.Evidence = 7 }), throughtime.ErrInput},
+		{"evaluations", ctx, start, games, with(func(o *throughtime.FitOptions) { o.MaxEvaluations = -1 }), throughtime.ErrInput},
+		{"draws with p fixed at 0", ctx, start, []throughtime.Match{{Teams: [][]string{{"a"}, {"b"}}, Ranks: []int{0, 0}}}, ok, throughtime.ErrInput},
 		{"cancelled", cancelled, start, games, ok, context.Canceled},
 	} {
 		if _, err := throughtime.Fit(c.ctx, c.start, c.games, c.opt); !errors.Is(err, c.want) {
 			t.Errorf("%s: %v, want %v", c.name, err, c.want)
 		}
 	}
-	if _, err := throughtime.Fit(ctx, start, games, throughtime.FitOptions{}); !errors.Is(err, throughtime.ErrParameter) {
+	if _, err := throughtime.Fit(ctx, start, games, throughtime.FitOptions{}); !errors.Is(err, throughtime.ErrInput) {
 		t.Errorf("zero options: %v", err)
 	}
 	// One evaluation allowed: the start, not converged.

@@ -86,7 +86,7 @@ func (h *History) runGraph(k int, cavity func(*slot) messages.Gaussian) error {
 	for i := range s {
 		c := cavity(&s[i])
 		if !c.IsProper() || !c.IsFinite() || !messages.IsFinite(c.Mean()+gg.offset) {
-			return fmt.Errorf("throughtime: game %d: cavity %v: %w", g.input, c, ErrParameter)
+			return fmt.Errorf("throughtime: game %d: cavity %v: %w", g.input, c, ErrInput)
 		}
 		gg.priors[i].Mean, gg.priors[i].Variance = c.Mean()+gg.offset, c.Variance()
 	}
@@ -111,7 +111,7 @@ func (h *History) updateGraph(k int) error {
 			m = gg.g.Message(o.f, o.e)
 		}
 		if !m.IsFinite() {
-			return fmt.Errorf("throughtime: game %d: message %v: %w", g.input, m, ErrGame)
+			return fmt.Errorf("throughtime: game %d: message %v: %w", g.input, m, ErrInput)
 		}
 		h.setMessage(&s[i], m.Shift(-gg.offset))
 	}

@@ -123,8 +123,8 @@ func TestAddRejects(t *testing.T) {
 		"one team":        {{Time: 100, Teams: [][]string{{"zed"}}}},
 		"valid then tied": {{Time: 100, Teams: [][]string{{"zed"}, {"ann"}}}, {Time: 101, Teams: [][]string{{"yan"}, {"ann"}}, Ranks: []int{1, 1}}},
 	} {
-		if err := h.Add(add); !errors.Is(err, throughtime.ErrGame) {
-			t.Errorf("%s: %v, want %v", name, err, throughtime.ErrGame)
+		if err := h.Add(add); !errors.Is(err, throughtime.ErrInput) {
+			t.Errorf("%s: %v, want %v", name, err, throughtime.ErrInput)
 		}
 	}
 	if !slices.Equal(h.Players(), players) || !slices.Equal(h.LearningCurve("ann"), before) || len(h.Filtered()) != 4 {
@@ -197,7 +197,7 @@ func TestPosteriorBetweenGames(t *testing.T) {
 	if _, err := hs[0].Posterior("nobody", 1); !errors.Is(err, throughtime.ErrPlayer) {
 		t.Errorf("unknown player: %v", err)
 	}
-	if _, err := hs[0].Posterior("x", math.NaN()); !errors.Is(err, throughtime.ErrParameter) {
+	if _, err := hs[0].Posterior("x", math.NaN()); !errors.Is(err, throughtime.ErrInput) {
 		t.Errorf("NaN time: %v", err)
 	}
 }
