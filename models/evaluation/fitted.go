@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 
+	"github.com/skillgraph/skillgraph/models/fit"
 	"github.com/skillgraph/skillgraph/models/scorebased"
 )
 
@@ -31,7 +32,7 @@ func (m *fittedModel[R]) Fit(train []ScoredMatch) error {
 		}
 		results[i] = scorebased.Match{A: x.Home, B: x.Away, ScoreA: float64(x.HomeScore), ScoreB: float64(x.AwayScore)}
 	}
-	h, _, err := scorebased.Fit(ctx, m.newModel, results, scorebased.FitStart(), scorebased.DefaultFitOptions())
+	h, _, err := scorebased.Fit(ctx, m.newModel, results, scorebased.FitStart(), scorebased.DefaultFitBounds(), fit.Options[scorebased.Hyper]{})
 	if err != nil {
 		return fmt.Errorf("evaluation: %s: %w", m.name, err)
 	}

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/skillgraph/skillgraph/messages"
+	"github.com/skillgraph/skillgraph/models/fit"
 	"github.com/skillgraph/skillgraph/models/throughtime"
 )
 
@@ -121,7 +122,7 @@ func TestPriorMeanInvariance(t *testing.T) {
 	}
 }
 
-// TestNilOption: nil options are ignored, by New and in FitOptions.
+// TestNilOption: nil options are ignored, by New and by Fit.
 func TestNilOption(t *testing.T) {
 	games := league()
 	h, err := throughtime.New(throughtime.DefaultParams(), games, nil)
@@ -290,9 +291,8 @@ func TestExtremeInputs(t *testing.T) {
 					}
 				}
 			}
-			opt := throughtime.DefaultFitOptions(p)
-			opt.MaxEvaluations, opt.Options = 3, opts
-			if res, err := throughtime.Fit(context.Background(), p, games, opt); err != nil {
+			opt := fit.Options[throughtime.Params]{MaxEvaluations: 3}
+			if _, res, err := throughtime.Fit(context.Background(), p, games, throughtime.DefaultFitBounds(p), throughtime.FilteredEvidence, opt, opts...); err != nil {
 				if !typed(err) {
 					return fmt.Errorf("Fit: %w", err)
 				}

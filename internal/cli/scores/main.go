@@ -15,6 +15,7 @@ import (
 	"github.com/skillgraph/skillgraph/internal/cli/input"
 	"github.com/skillgraph/skillgraph/internal/repo"
 	"github.com/skillgraph/skillgraph/models/evaluation"
+	"github.com/skillgraph/skillgraph/models/fit"
 	"github.com/skillgraph/skillgraph/models/scorebased"
 	"github.com/skillgraph/skillgraph/models/trueskill"
 	"github.com/skillgraph/skillgraph/record"
@@ -171,24 +172,29 @@ func rate(stdout, stderr io.Writer, c config) error {
 	}
 	hyp := paper
 	names := [3]string{"Poisson-OD", "Gaussian-OD", "Gaussian-SD"}
-	var reports [3]scorebased.FitReport
+	var reports [3]fit.Report
 	if doFit {
 		ctx := context.Background()
-		opt := scorebased.DefaultFitOptions()
+		bounds := scorebased.DefaultFitBounds()
 		start := time.Now()
 		prog := cli.NewProgress(stderr, Prog, c.progress)
+		opt := func(i int) fit.Options[scorebased.Hyper] {
+			return fit.Options[scorebased.Hyper]{Progress: func(p fit.Progress[scorebased.Hyper]) {
+				prog.Printf("fit %s: evaluation %d: σ₀ = %.3g, β = %.3g: log evidence %.1f (best %.1f)", names[i], p.Evaluation, p.Params.Params.Sigma, p.Params.Params.Beta, p.LogEvidence, p.Best)
+			}}
+		}
 		done := func(i int) {
 			prog.Printf("fit %s: log evidence %.1f after %d evaluations, %v", names[i], reports[i].LogEvidence, reports[i].Evaluations, time.Since(start).Round(time.Millisecond))
 		}
-		if hyp[0], reports[0], err = scorebased.Fit(ctx, scorebased.OnlinePoissonOD, train, scorebased.FitStart(), opt); err != nil {
+		if hyp[0], reports[0], err = scorebased.Fit(ctx, scorebased.OnlinePoissonOD, train, scorebased.FitStart(), bounds, opt(0)); err != nil {
 			return fmt.Errorf("fitting %s: %w", names[0], err)
 		}
 		done(0)
-		if hyp[1], reports[1], err = scorebased.Fit(ctx, scorebased.OnlineGaussianOD, train, scorebased.FitStart(), opt); err != nil {
+		if hyp[1], reports[1], err = scorebased.Fit(ctx, scorebased.OnlineGaussianOD, train, scorebased.FitStart(), bounds, opt(1)); err != nil {
 			return fmt.Errorf("fitting %s: %w", names[1], err)
 		}
 		done(1)
-		if hyp[2], reports[2], err = scorebased.Fit(ctx, scorebased.OnlineGaussianSD, train, scorebased.FitStart(), opt); err != nil {
+		if hyp[2], reports[2], err = scorebased.Fit(ctx, scorebased.OnlineGaussianSD, train, scorebased.FitStart(), bounds, opt(2)); err != nil {
 			return fmt.Errorf("fitting %s: %w", names[2], err)
 		}
 		done(2)

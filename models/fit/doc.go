@@ -1,0 +1,11 @@
+// Package fit holds what every evidence fit of skillgraph's models
+// shares: the range a parameter is searched in (Bounds), the search's
+// stopping rule and progress hook (Options), what is reported after each
+// evaluation of the evidence (Progress) and at the end (Report).
+//
+// scorebased.Fit and throughtime.Fit take and return these types and run
+// the same search: gonum's Nelder–Mead simplex over each free parameter
+// carried to an unbounded scale (its logarithm for a scale parameter),
+// the log evidence of the data as the objective, and the best point any
+// evaluation saw as the answer.
+package fit
