@@ -23,9 +23,9 @@
 // Converge for a few sweeps). Predict and LogProbability forecast a game
 // from the skills at its time (Predictive: a player's posterior there, or
 // their prior if new), and Fit chooses σ₀, β, γ and the draw probability
-// by maximising the filtered (or smoothed) log evidence with gonum's
-// Nelder-Mead, within bounds, reporting each evaluation to
-// FitOptions.Progress. WithDrawMargins replaces the one draw margin with
+// by maximising the filtered (or smoothed) log evidence within bounds,
+// with the search and the types of package models/fit that scorebased.Fit
+// shares, reporting each evaluation to fit.Options.Progress. WithDrawMargins replaces the one draw margin with
 // one per player, learned with its own drift (Dangauthier et al. 2007).
 //
 // The conventions (batches, drift counted from a player's previous batch,

@@ -111,7 +111,7 @@ func TestFitDrawProbability(t *testing.T) {
 }
 
 // TestScaleInvariance: scaling μ₀, σ₀, β and γ together leaves every game's one-step-ahead probability as it was, with draws
-// and multi-team games, which is why DefaultFitOptions holds β fixed.
+// and multi-team games, which is why DefaultFitBounds holds β fixed.
 func TestScaleInvariance(t *testing.T) {
 	games := []throughtime.Match{
 		{Time: 0, Teams: [][]string{{"a"}, {"b", "c"}}, Ranks: []int{0, 0}},
