@@ -1,6 +1,7 @@
 package maximize
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -55,10 +56,13 @@ type Search struct {
 	// SimplexSize is the first simplex's size in that coordinate.
 	SimplexSize float64
 	// A run has converged when the best value has gained less than
-	// Tolerance over Iterations iterations.
+	// Tolerance over Iterations iterations. Tolerance is the model's
+	// default, which a positive fit.Options.Tolerance replaces.
 	Tolerance  float64
 	Iterations int
-	// MaxEvaluations caps the evaluations, the start's included.
+	// MaxEvaluations caps the evaluations, the start's included: the
+	// model's default, which a positive fit.Options.MaxEvaluations
+	// replaces.
 	MaxEvaluations int
 	// Restarts runs the simplex again, fresh, from the best point, that
 	// many times; a restart that still gains more than 1e3·Tolerance
@@ -72,14 +76,19 @@ const penalty = 1e3
 
 // Fit maximises evidence over params from start, the parameters of P
 // that params does not name held at start's values, and returns the best
-// point evaluated and its report. It checks every parameter's bounds
-// (finite, Lo ≤ Hi, positive for Log; messages.ErrInput), evaluates the
-// start (an error or a value that is not finite there is Fit's error,
-// the latter messages.ErrNumerical), then runs the simplex as s says.
-// Progress, if not nil, follows each evaluation with a finite value. A
-// done ctx ends the fit with ctx's error.
-func Fit[P any](ctx context.Context, start P, params []Param[P], evidence func(P) (float64, error), s Search, progress func(fit.Progress[P])) (P, fit.Report, error) {
-	f := fitter[P]{ctx: ctx, evidence: evidence, s: s, progress: progress, base: start}
+// point evaluated and its report. It checks opt (a tolerance and a cap
+// that are not negative, the tolerance finite) and every parameter's
+// bounds (finite, Lo ≤ Hi, positive for Log), each messages.ErrInput,
+// evaluates the start (an error or a value that is not finite there is
+// Fit's error, the latter messages.ErrNumerical), then runs the simplex
+// as s and opt say. opt.Progress, if not nil, follows each evaluation
+// with a finite value. A done ctx ends the fit with ctx's error.
+func Fit[P any](ctx context.Context, start P, params []Param[P], evidence func(P) (float64, error), s Search, opt fit.Options[P]) (P, fit.Report, error) {
+	if !(opt.Tolerance >= 0) || math.IsInf(opt.Tolerance, 1) || opt.MaxEvaluations < 0 {
+		return start, fit.Report{}, fmt.Errorf("fit.Options: Tolerance %v, MaxEvaluations %d: %w", opt.Tolerance, opt.MaxEvaluations, messages.ErrInput)
+	}
+	s.Tolerance, s.MaxEvaluations = cmp.Or(opt.Tolerance, s.Tolerance), cmp.Or(opt.MaxEvaluations, s.MaxEvaluations)
+	f := fitter[P]{ctx: ctx, evidence: evidence, s: s, progress: opt.Progress, base: start}
 	f.rep.LogEvidence = math.Inf(-1)
 	if err := f.place(params); err != nil {
 		return start, fit.Report{}, err

@@ -47,7 +47,7 @@ func TestFitFindsTheMaximum(t *testing.T) {
 	for _, m := range []maximize.Map{maximize.Logistic, maximize.Walls} {
 		var seen []fit.Progress[point]
 		progress := func(p fit.Progress[point]) { seen = append(seen, p) }
-		p, rep, err := maximize.Fit(ctx, point{S: 0.5, L: -1, F: 9}, params(fit.Bounds{Lo: 0.01, Hi: 100}, fit.Bounds{Lo: -5, Hi: 5}, fit.Bounds{Lo: 7, Hi: 7}), peak, search(m), progress)
+		p, rep, err := maximize.Fit(ctx, point{S: 0.5, L: -1, F: 9}, params(fit.Bounds{Lo: 0.01, Hi: 100}, fit.Bounds{Lo: -5, Hi: 5}, fit.Bounds{Lo: 7, Hi: 7}), peak, search(m), fit.Options[point]{Progress: progress})
 		if err != nil || math.Abs(p.S-2) > 1e-4 || math.Abs(p.L-0.3) > 1e-4 || p.F != 7 || !rep.Converged || len(rep.AtBound) != 0 {
 			t.Errorf("map %d: %+v, %+v, %v; want S 2, L 0.3, F 7, converged", m, p, rep, err)
 		}
@@ -63,7 +63,7 @@ func TestFitFindsTheMaximum(t *testing.T) {
 			}
 		}
 
-		p, rep, err = maximize.Fit(ctx, point{S: 0.5, L: 0, F: 7}, params(fit.Bounds{Lo: 0.1, Hi: 1}, fit.Bounds{Lo: -5, Hi: 5}, fit.Bounds{Lo: 7, Hi: 7}), peak, search(m), nil)
+		p, rep, err = maximize.Fit(ctx, point{S: 0.5, L: 0, F: 7}, params(fit.Bounds{Lo: 0.1, Hi: 1}, fit.Bounds{Lo: -5, Hi: 5}, fit.Bounds{Lo: 7, Hi: 7}), peak, search(m), fit.Options[point]{})
 		if err != nil || math.Abs(p.S-1) > 1e-6 || p.S > 1 || len(rep.AtBound) != 1 || rep.AtBound[0] != "S" {
 			t.Errorf("map %d, S in [0.1, 1]: %+v, %+v, %v; want S at 1", m, p, rep, err)
 		}
@@ -77,7 +77,7 @@ func TestFitFindsTheMaximum(t *testing.T) {
 func TestFitStarts(t *testing.T) {
 	ctx := context.Background()
 	wide, fixed := fit.Bounds{Lo: -5, Hi: 5}, fit.Bounds{Lo: 7, Hi: 7}
-	p, _, err := maximize.Fit(ctx, point{S: 50, L: 0}, params(fit.Bounds{Lo: 0.1, Hi: 10}, wide, fixed), peak, search(maximize.Walls), nil)
+	p, _, err := maximize.Fit(ctx, point{S: 50, L: 0}, params(fit.Bounds{Lo: 0.1, Hi: 10}, wide, fixed), peak, search(maximize.Walls), fit.Options[point]{})
 	if err != nil || math.Abs(p.S-2) > 1e-4 {
 		t.Errorf("Walls from outside: %+v, %v", p, err)
 	}
@@ -92,17 +92,17 @@ func TestFitStarts(t *testing.T) {
 		{"NaN", point{S: 1}, fit.Bounds{Lo: 0.1, Hi: 10}, fit.Bounds{Lo: math.NaN(), Hi: 1}, "not finite"},
 		{"log of 0", point{S: 1}, fit.Bounds{Lo: 0, Hi: 10}, wide, "Lo > 0"},
 	} {
-		if _, _, err := maximize.Fit(ctx, c.start, params(c.s, c.l, fixed), peak, search(maximize.Logistic), nil); !errors.Is(err, messages.ErrInput) || !strings.Contains(err.Error(), c.want) {
+		if _, _, err := maximize.Fit(ctx, c.start, params(c.s, c.l, fixed), peak, search(maximize.Logistic), fit.Options[point]{}); !errors.Is(err, messages.ErrInput) || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%s: %v, want ErrInput naming %q", c.name, err, c.want)
 		}
 	}
 	inf := func(point) (float64, error) { return math.Inf(-1), nil }
-	if _, _, err := maximize.Fit(ctx, point{S: 1}, params(fit.Bounds{Lo: 0.1, Hi: 10}, wide, fixed), inf, search(maximize.Walls), nil); !errors.Is(err, messages.ErrNumerical) {
+	if _, _, err := maximize.Fit(ctx, point{S: 1}, params(fit.Bounds{Lo: 0.1, Hi: 10}, wide, fixed), inf, search(maximize.Walls), fit.Options[point]{}); !errors.Is(err, messages.ErrNumerical) {
 		t.Errorf("−Inf at the start: %v", err)
 	}
 	s := search(maximize.Logistic)
 	s.MaxEvaluations = 2
-	p, rep, err := maximize.Fit(ctx, point{S: 1, L: 0}, params(fit.Bounds{Lo: 0.1, Hi: 10}, wide, fixed), peak, s, nil)
+	p, rep, err := maximize.Fit(ctx, point{S: 1, L: 0}, params(fit.Bounds{Lo: 0.1, Hi: 10}, wide, fixed), peak, s, fit.Options[point]{})
 	if err != nil || p != (point{S: 1, L: 0, F: 7}) || rep.Converged || rep.Evaluations != 1 || rep.Status != "FunctionEvaluationLimit" {
 		t.Errorf("two evaluations for two parameters: %+v, %+v, %v", p, rep, err)
 	}
@@ -121,10 +121,10 @@ func TestFitFailures(t *testing.T) {
 		return peak(p)
 	}
 	b := params(fit.Bounds{Lo: 0.1, Hi: 10}, fit.Bounds{Lo: -5, Hi: 5}, fit.Bounds{Lo: 7, Hi: 7})
-	if _, _, err := maximize.Fit(ctx, point{S: 1, L: 0.9}, b, fragile, search(maximize.Logistic), nil); !errors.Is(err, boom) || !strings.Contains(err.Error(), "evaluation") {
+	if _, _, err := maximize.Fit(ctx, point{S: 1, L: 0.9}, b, fragile, search(maximize.Logistic), fit.Options[point]{}); !errors.Is(err, boom) || !strings.Contains(err.Error(), "evaluation") {
 		t.Errorf("Logistic: %v, want boom", err)
 	}
-	p, _, err := maximize.Fit(ctx, point{S: 1, L: 0.9}, b, fragile, search(maximize.Walls), nil)
+	p, _, err := maximize.Fit(ctx, point{S: 1, L: 0.9}, b, fragile, search(maximize.Walls), fit.Options[point]{})
 	if err != nil || math.Abs(p.L-0.3) > 1e-4 {
 		t.Errorf("Walls: %+v, %v; want L 0.3", p, err)
 	}
@@ -137,7 +137,7 @@ func TestFitFailures(t *testing.T) {
 			}
 			return peak(p)
 		}
-		if _, _, err := maximize.Fit(c, point{S: 1}, b, slow, search(m), nil); !errors.Is(err, context.Canceled) {
+		if _, _, err := maximize.Fit(c, point{S: 1}, b, slow, search(m), fit.Options[point]{}); !errors.Is(err, context.Canceled) {
 			t.Errorf("map %d, cancelled: %v", m, err)
 		}
 	}

@@ -1,10 +1,8 @@
 package scorebased
 
 import (
-	"cmp"
 	"context"
 	"fmt"
-	"math"
 
 	"github.com/skillgraph/skillgraph/internal/maximize"
 	"github.com/skillgraph/skillgraph/models/fit"
@@ -72,7 +70,7 @@ func Fit[R Team | Rating](ctx context.Context, newModel func(Hyper) (Online[R], 
 	if ctx == nil {
 		ctx = context.Background()
 	}
-	h0, params, search, err := fitSetup(ctx, newModel, train, start, bounds, opt)
+	h0, params, search, err := fitSetup(ctx, newModel, train, start, bounds)
 	if err != nil {
 		return Hyper{}, fit.Report{}, fmt.Errorf("scorebased: Fit: %w", err)
 	}
@@ -84,7 +82,7 @@ func Fit[R Team | Rating](ctx context.Context, newModel func(Hyper) (Online[R], 
 		_, ev, err := Learn(ctx, m, train)
 		return ev, err
 	}
-	h, rep, err := maximize.Fit(ctx, h0, params, evidence, search, opt.Progress)
+	h, rep, err := maximize.Fit(ctx, h0, params, evidence, search, opt)
 	if err != nil {
 		return Hyper{}, fit.Report{}, fmt.Errorf("scorebased: Fit: %w", err)
 	}
@@ -93,16 +91,14 @@ func Fit[R Team | Rating](ctx context.Context, newModel func(Hyper) (Online[R], 
 
 // fitSetup checks Fit's arguments and returns its start, the
 // hyperparameters it varies and its search.
-func fitSetup[R Team | Rating](ctx context.Context, newModel func(Hyper) (Online[R], error), train []Match, start Params, bounds FitBounds, opt fit.Options[Hyper]) (Hyper, []maximize.Param[Hyper], maximize.Search, error) {
+func fitSetup[R Team | Rating](ctx context.Context, newModel func(Hyper) (Online[R], error), train []Match, start Params, bounds FitBounds) (Hyper, []maximize.Param[Hyper], maximize.Search, error) {
 	search := maximize.Search{
 		Map: maximize.Walls, SimplexSize: 1, Iterations: 40, Restarts: 1,
-		Tolerance: cmp.Or(opt.Tolerance, defaultTolerance), MaxEvaluations: cmp.Or(opt.MaxEvaluations, defaultMaxEvaluations),
+		Tolerance: defaultTolerance, MaxEvaluations: defaultMaxEvaluations,
 	}
 	switch {
 	case newModel == nil:
 		return Hyper{}, nil, search, fmt.Errorf("nil model constructor: %w", ErrInput)
-	case !(search.Tolerance > 0) || math.IsInf(search.Tolerance, 1) || search.MaxEvaluations < 0:
-		return Hyper{}, nil, search, fmt.Errorf("fit.Options: Tolerance %v and MaxEvaluations %d must be positive: %w", opt.Tolerance, opt.MaxEvaluations, ErrInput)
 	case len(train) == 0:
 		return Hyper{}, nil, search, fmt.Errorf("no training matches: %w", ErrInput)
 	}

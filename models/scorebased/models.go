@@ -180,12 +180,17 @@ type GaussianOD struct {
 // copies) reuses the graphs it builds; it is safe for concurrent use.
 func NewGaussianOD(p Params) GaussianOD { return GaussianOD{Params: p, pool: new(gamePool)} }
 
+// check reports teams or scores that Game and Rate cannot take.
+func (m GaussianOD) check(a, b Team, scoreA, scoreB float64) error {
+	if err := m.Params.checkTeams(a, b); err != nil {
+		return err
+	}
+	return checkScores(scoreA, scoreB)
+}
+
 // Game returns the factor graph of a match with the given scores.
 func (m GaussianOD) Game(a, b Team, scoreA, scoreB float64) (*Game, error) {
-	if err := m.Params.checkTeams(a, b); err != nil {
-		return nil, err
-	}
-	if err := checkScores(scoreA, scoreB); err != nil {
+	if err := m.check(a, b, scoreA, scoreB); err != nil {
 		return nil, err
 	}
 	return m.Params.newODGame(a, b, m.Params.gaussianScore(scoreA, scoreB))
@@ -197,10 +202,7 @@ func (m GaussianOD) Game(a, b Team, scoreA, scoreB float64) (*Game, error) {
 //	π_oA = 1/σ_oA² + 1/(2β² + γ² + σ_dB²),  τ_oA = μ_oA/σ_oA² + (s_A + μ_dB)/(2β² + γ² + σ_dB²),
 //	π_dB = 1/σ_dB² + 1/(2β² + γ² + σ_oA²),  τ_dB = μ_dB/σ_dB² + (μ_oA − s_A)/(2β² + γ² + σ_oA²).
 func (m GaussianOD) Rate(ctx context.Context, a, b Team, scoreA, scoreB float64) (Team, Team, error) {
-	if err := m.Params.checkTeams(a, b); err != nil {
-		return Team{}, Team{}, err
-	}
-	if err := checkScores(scoreA, scoreB); err != nil {
+	if err := m.check(a, b, scoreA, scoreB); err != nil {
 		return Team{}, Team{}, err
 	}
 	gm := pooled(m.pool)
@@ -386,13 +388,21 @@ type PoissonOD struct {
 // concurrent use.
 func NewPoissonOD(p Params) PoissonOD { return PoissonOD{Params: p, pool: new(gamePool)} }
 
-// Game returns the factor graph of a match with the given scores.
-func (m PoissonOD) Game(a, b Team, scoreA, scoreB int) (*Game, error) {
+// check reports teams or scores that Game and Rate cannot take.
+func (m PoissonOD) check(a, b Team, scoreA, scoreB int) error {
 	if err := m.Params.checkTeams(a, b); err != nil {
-		return nil, err
+		return err
 	}
 	if scoreA < 0 || scoreB < 0 {
-		return nil, fmt.Errorf("scorebased: scores %d and %d: a Poisson score is a count ≥ 0: %w", scoreA, scoreB, ErrInput)
+		return fmt.Errorf("scorebased: scores %d and %d: a Poisson score is a count ≥ 0: %w", scoreA, scoreB, ErrInput)
+	}
+	return nil
+}
+
+// Game returns the factor graph of a match with the given scores.
+func (m PoissonOD) Game(a, b Team, scoreA, scoreB int) (*Game, error) {
+	if err := m.check(a, b, scoreA, scoreB); err != nil {
+		return nil, err
 	}
 	scores := [2]int{scoreA, scoreB}
 	return m.Params.newODGame(a, b, func(side int) graph.Factor { return factors.NewPoisson(scores[side]) })
@@ -401,11 +411,8 @@ func (m PoissonOD) Game(a, b Team, scoreA, scoreB int) (*Game, error) {
 // Rate returns the teams' ratings after A scored scoreA and B scoreB, and
 // the largest number of Halley steps Lemma 1's fixed point took.
 func (m PoissonOD) Rate(ctx context.Context, a, b Team, scoreA, scoreB int) (Team, Team, int, error) {
-	if err := m.Params.checkTeams(a, b); err != nil {
+	if err := m.check(a, b, scoreA, scoreB); err != nil {
 		return Team{}, Team{}, 0, err
-	}
-	if scoreA < 0 || scoreB < 0 {
-		return Team{}, Team{}, 0, fmt.Errorf("scorebased: scores %d and %d: a Poisson score is a count ≥ 0: %w", scoreA, scoreB, ErrInput)
 	}
 	if _, _, err := poissonRates(a, b); err != nil {
 		return Team{}, Team{}, 0, err

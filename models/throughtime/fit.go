@@ -1,10 +1,8 @@
 package throughtime
 
 import (
-	"cmp"
 	"context"
 	"fmt"
-	"math"
 
 	"github.com/skillgraph/skillgraph/internal/maximize"
 	"github.com/skillgraph/skillgraph/models/fit"
@@ -30,13 +28,13 @@ const (
 	SmoothedEvidence
 )
 
+// objectiveNames are the objectives' names, as String returns them.
+var objectiveNames = [...]string{FilteredEvidence: "filtered", SmoothedEvidence: "smoothed"}
+
 // String returns "filtered" or "smoothed".
 func (o Objective) String() string {
-	switch o {
-	case FilteredEvidence:
-		return "filtered"
-	case SmoothedEvidence:
-		return "smoothed"
+	if o >= 0 && int(o) < len(objectiveNames) {
+		return objectiveNames[o]
 	}
 	return fmt.Sprintf("Objective(%d)", int(o))
 }
@@ -105,7 +103,7 @@ func Fit(ctx context.Context, start Params, games []Match, bounds FitBounds, obj
 	if ctx == nil {
 		ctx = context.Background()
 	}
-	params, search, err := fitSetup(start, games, bounds, objective, opt)
+	params, search, err := fitSetup(start, games, bounds, objective)
 	if err != nil {
 		return start, fit.Report{}, fmt.Errorf("throughtime: Fit: %w", err)
 	}
@@ -128,7 +126,7 @@ func Fit(ctx context.Context, start Params, games []Match, bounds FitBounds, obj
 		_, lz, err := h.LogEvidence()
 		return lz, err
 	}
-	p, rep, err := maximize.Fit(ctx, start, params, evidence, search, opt.Progress)
+	p, rep, err := maximize.Fit(ctx, start, params, evidence, search, opt)
 	if err != nil {
 		return start, fit.Report{}, fmt.Errorf("throughtime: Fit: %w", err)
 	}
@@ -138,10 +136,10 @@ func Fit(ctx context.Context, start Params, games []Match, bounds FitBounds, obj
 
 // fitSetup checks Fit's arguments and returns the parameters it varies
 // and its search.
-func fitSetup(start Params, games []Match, bounds FitBounds, objective Objective, opt fit.Options[Params]) ([]maximize.Param[Params], maximize.Search, error) {
+func fitSetup(start Params, games []Match, bounds FitBounds, objective Objective) ([]maximize.Param[Params], maximize.Search, error) {
 	search := maximize.Search{
 		Map: maximize.Logistic, SimplexSize: 0.3,
-		Tolerance: cmp.Or(opt.Tolerance, defaultTolerance), MaxEvaluations: cmp.Or(opt.MaxEvaluations, defaultMaxEvaluations),
+		Tolerance: defaultTolerance, MaxEvaluations: defaultMaxEvaluations,
 	}
 	params := []maximize.Param[Params]{
 		{Name: "Sigma", At: func(p *Params) *float64 { return &p.Sigma }, Bounds: bounds.Sigma, Log: true},
@@ -162,8 +160,6 @@ func fitSetup(start Params, games []Match, bounds FitBounds, objective Objective
 		return nil, search, fmt.Errorf("no games: %w", ErrInput)
 	case objective != FilteredEvidence && objective != SmoothedEvidence:
 		return nil, search, fmt.Errorf("%v: %w", objective, ErrInput)
-	case !(search.Tolerance > 0) || math.IsInf(search.Tolerance, 1) || search.MaxEvaluations < 0:
-		return nil, search, fmt.Errorf("fit.Options: tolerance %v, %d evaluations: %w", opt.Tolerance, opt.MaxEvaluations, ErrInput)
 	}
 	if err := start.validate(); err != nil {
 		return nil, search, fmt.Errorf("start: %w", err)

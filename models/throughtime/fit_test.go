@@ -172,8 +172,8 @@ func TestFitErrors(t *testing.T) {
 		{"start outside", ctx, start, games, with(func(b *throughtime.FitBounds) { b.Sigma = fit.Bounds{Lo: 7, Hi: 9} }), filtered, opt, throughtime.ErrInput, "strictly inside"},
 		{"fixed at nonsense", ctx, start, games, with(func(b *throughtime.FitBounds) { b.Beta = fit.Bounds{Lo: -1, Hi: -1} }), filtered, opt, throughtime.ErrInput, "Params.Beta"},
 		{"objective", ctx, start, games, ok, 7, opt, throughtime.ErrInput, "Objective(7)"},
-		{"evaluations", ctx, start, games, ok, filtered, fit.Options[throughtime.Params]{MaxEvaluations: -1}, throughtime.ErrInput, "evaluations"},
-		{"tolerance", ctx, start, games, ok, filtered, fit.Options[throughtime.Params]{Tolerance: math.NaN()}, throughtime.ErrInput, "tolerance"},
+		{"evaluations", ctx, start, games, ok, filtered, fit.Options[throughtime.Params]{MaxEvaluations: -1}, throughtime.ErrInput, "MaxEvaluations -1"},
+		{"tolerance", ctx, start, games, ok, filtered, fit.Options[throughtime.Params]{Tolerance: math.NaN()}, throughtime.ErrInput, "Tolerance NaN"},
 		{"draws with p fixed at 0", ctx, start, []throughtime.Match{{Teams: [][]string{{"a"}, {"b"}}, Ranks: []int{0, 0}}}, ok, filtered, opt, throughtime.ErrInput, "tie"},
 		{"cancelled", cancelled, start, games, ok, filtered, opt, context.Canceled, ""},
 	} {

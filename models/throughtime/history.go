@@ -535,28 +535,32 @@ func (h *History) sweep() error {
 		return h.rate(0)
 	}
 	for bi := n - 2; bi >= 0; bi-- {
-		lo, hi := h.skillRange(bi)
-		for si := lo; si < hi; si++ {
-			if h.skills[si].next >= 0 {
-				h.skills[si].future = h.fromFuture(si)
-			}
-		}
-		if err := h.rate(bi); err != nil {
+		if err := h.receive(bi, false); err != nil {
 			return err
 		}
 	}
 	for bi := 1; bi < n; bi++ {
-		lo, hi := h.skillRange(bi)
-		for si := lo; si < hi; si++ {
-			if h.skills[si].prev >= 0 {
-				h.skills[si].past = h.fromPast(si)
-			}
-		}
-		if err := h.rate(bi); err != nil {
+		if err := h.receive(bi, true); err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+// receive gives batch bi's skills their messages from the past (forward)
+// or from the future, then rates its games.
+func (h *History) receive(bi int, forward bool) error {
+	lo, hi := h.skillRange(bi)
+	for si := lo; si < hi; si++ {
+		sk := &h.skills[si]
+		switch {
+		case forward && sk.prev >= 0:
+			sk.past = h.fromPast(si)
+		case !forward && sk.next >= 0:
+			sk.future = h.fromFuture(si)
+		}
+	}
+	return h.rate(bi)
 }
 
 // rate updates batch bi's games in order.
