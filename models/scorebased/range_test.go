@@ -17,9 +17,9 @@ import (
 var approx = cmpopts.EquateApprox(1e-13, 0)
 
 // TestSkellamNeverHangs: LogProb and Prob with a rate of 0 or below, NaN
-// or infinite (each of which looped forever) return ErrInput, and
-// k = ±MaxInt and MinInt (whose negation overflows an int, which also
-// looped forever) give the sum's leading term, log Pois(|k|; λ) + log
+// or infinite (on which a series that waits for its terms to shrink would
+// never stop) return ErrInput, and k = ±MaxInt and MinInt (whose negation
+// overflows an int) give the sum's leading term, log Pois(|k|; λ) + log
 // Pois(0; λ'), the others being smaller by a factor λλ'/|k| ≈ 2e-19.
 func TestSkellamNeverHangs(t *testing.T) {
 	done := make(chan struct{})
