@@ -1,16 +1,12 @@
 package throughtime
 
 import (
-	"context"
 	"errors"
 	"fmt"
 	"math"
 
-	"github.com/skillgraph/skillgraph/factors"
-	"github.com/skillgraph/skillgraph/graph"
 	"github.com/skillgraph/skillgraph/messages"
 	"github.com/skillgraph/skillgraph/models/trueskill"
-	"github.com/skillgraph/skillgraph/schedules"
 )
 
 // gameEvidence returns the log probability of game k's outcome with each
@@ -103,34 +99,7 @@ func (h *History) logOutcome1(sizes []int, skill skillFunc, ranks []int, weights
 		}
 		return messages.LogNormCDF((mu - eps) / sd), nil
 	}
-	b := graph.NewBuilder("game")
-	c := trueskill.Contest{Skills: make([][]graph.VarID, len(sizes)), Ranks: ranks, Weights: weights, Betas: make([][]float64, len(sizes))}
-	var priors []schedules.Schedule
-	for j, n := range sizes {
-		for i := range n {
-			s, beta, err := skill(j, i)
-			if err != nil {
-				return 0, err
-			}
-			v := b.AddVariable("")
-			priors = append(priors, schedules.Step(b.AddFactor(factors.NewPrior(s.Mean(), s.Variance()), "", v), 0))
-			c.Skills[j] = append(c.Skills[j], v)
-			c.Betas[j] = append(c.Betas[j], beta)
-		}
-	}
-	ts := h.p.trueskill()
-	nd, err := ts.Declare(b, c)
-	if err != nil {
-		return 0, err
-	}
-	g, err := b.Build()
-	if err != nil {
-		return 0, err
-	}
-	if _, err := schedules.Run(context.Background(), g, schedules.Sequence(schedules.Sequence(priors...), ts.Schedule(nd))); err != nil {
-		return 0, err
-	}
-	return g.LogEvidence()
+	return h.graphLogOutcome(sizes, skill, ranks, weights)
 }
 
 // difference returns the mean and standard deviation of the performance
