@@ -71,7 +71,8 @@ type Search struct {
 }
 
 // penalty is what Walls subtracts per squared step outside the bounds:
-// enough to outweigh any change of the evidence within a step.
+// large beside the change of a log evidence within a step, so that a
+// point outside is worse than the wall it was clamped onto.
 const penalty = 1e3
 
 // Fit maximises evidence over params from start, the parameters of P

@@ -4,8 +4,10 @@
 // evaluation of the evidence (Progress) and at the end (Report).
 //
 // scorebased.Fit and throughtime.Fit take and return these types and run
-// the same search: gonum's Nelder–Mead simplex over each free parameter
-// carried to an unbounded scale (its logarithm for a scale parameter),
-// the log evidence of the data as the objective, and the best point any
-// evaluation saw as the answer.
+// the same search: gonum's Nelder–Mead simplex over the free parameters
+// (a scale parameter on the scale of its logarithm), the log evidence of
+// the data as the objective, and the best point any evaluation saw as
+// the answer. Each model's Fit says how its search keeps to the bounds:
+// throughtime's by the logit of each parameter's place between them,
+// scorebased's by a penalty outside them.
 package fit
