@@ -187,9 +187,6 @@ func TestScorebasedExtremes(t *testing.T) {
 			rs, lz, err := scorebased.Learn(d.Ctx(), m, results(d))
 			return append(fin(rs), lz), err
 		}},
-		{name: "TrueSkillWinProbability", call: func(d *draws) ([]float64, error) {
-			return []float64{scorebased.TrueSkillWinProbability(rating(d), rating(d), d.F())}, nil
-		}, nonFinite: func(d *draws, _ []float64) bool { return !d.ordinary }}, // documented: NaN for a NaN or infinite input
 		{name: "DefaultFitBounds", call: func(d *draws) ([]float64, error) { return fin(scorebased.DefaultFitBounds()), nil }},
 		{name: "NewGaussianOD", call: func(d *draws) ([]float64, error) {
 			m := scorebased.NewGaussianOD(sbParams(d))

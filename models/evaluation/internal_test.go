@@ -90,7 +90,8 @@ func TestModelsLogProbabilitiesMatchTheirProbabilities(t *testing.T) {
 			switch m := m.(type) {
 			case *tsModel:
 				h, a := m.ratings.get(pair[0]), m.ratings.get(pair[1])
-				want = scorebased.TrueSkillWinProbability(scorebased.Rating(h), scorebased.Rating(a), m.p.Beta)
+				// Eq. 11 of the score-based paper, Φ(Δμ/√(σ_h² + σ_a² + 2β²)).
+				want = 0.5 * math.Erfc(-(h.Mu-a.Mu)/math.Sqrt(2*(h.Sigma*h.Sigma+a.Sigma*a.Sigma+2*m.p.Beta*m.p.Beta)))
 				if m.p.Tau != 0 {
 					t.Errorf("TrueSkill's τ = %v, want the protocol's 0", m.p.Tau)
 				}

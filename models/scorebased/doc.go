@@ -19,8 +19,8 @@
 // many terms as the rates need; Gaussian differences with a ±½ draw band
 // for the Gaussian models). The printed win probabilities of eqs. 21 and 24
 // have typos, corrected and documented on WinProbability. EstimateGammaOD
-// and EstimateGammaSD set γ from training data as the paper does, and
-// TrueSkillWinProbability is eq. 11, for comparison.
+// and EstimateGammaSD set γ from training data as the paper does; eq. 11,
+// TrueSkill's win probability, is trueskill.Params.WinProbability.
 //
 // The paper's settings (DefaultParams) are on TrueSkill's scale, which on
 // a goal scale makes the Gaussian models' predictions nearly flat and

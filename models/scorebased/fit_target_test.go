@@ -149,10 +149,16 @@ func trueSkillGain(t testing.TB, train, test []scorebased.Match) float64 {
 		}
 		ratings[x.A], ratings[x.B] = a, b
 	}
+	// Eq. 11 is TrueSkill's prediction without a draw margin.
+	eq11 := p
+	eq11.DrawProbability = 0
 	var ig float64
 	for _, x := range test {
 		a, b := get(x.A), get(x.B)
-		w := scorebased.TrueSkillWinProbability(scorebased.Rating(a), scorebased.Rating(b), p.Beta)
+		w, err := eq11.WinProbability([]trueskill.Rating{a}, []trueskill.Rating{b})
+		if err != nil {
+			t.Fatal(err)
+		}
 		ig += infoGain(w, x)
 	}
 	return ig / float64(len(test))

@@ -463,39 +463,6 @@ func poissonRates(a, b Team) (lA, lB float64, err error) {
 	return lA, lB, nil
 }
 
-// TrueSkillWinProbability is eq. 11, TrueSkill's probability that a team of
-// skill a beats one of skill b, for comparison with the score models:
-// P(d > 0) = Φ(μ_d/σ_d), μ_d = μ_a − μ_b, σ_d² = σ_a² + σ_b² + 2β².
-//
-// It is defined for finite means and finite σ_a, σ_b and β (their signs do
-// not matter) and returns a probability for all of them, whatever their
-// size: σ_d is summed without overflow or underflow, and where it is 0 (β =
-// 0 and skills known exactly) d is the point μ_d, so P(d > 0) is 1 if
-// μ_a > μ_b and 0 otherwise. A NaN or infinite input gives NaN.
-func TrueSkillWinProbability(a, b Rating, beta float64) float64 {
-	largest := math.Max(math.Max(math.Abs(a.Sigma), math.Abs(b.Sigma)), math.Abs(beta))
-	if largest == 0 {
-		switch {
-		case a.Mu > b.Mu:
-			return 1
-		case a.Mu <= b.Mu:
-			return 0
-		}
-		return math.NaN()
-	}
-	if math.IsInf(largest, 0) {
-		return math.NaN()
-	}
-	// μ_d/σ_d with both scaled by 2^−e, so that σ_d's squares neither
-	// overflow nor underflow (the scaled σ_d is at least ½), and μ_d halved
-	// first so that μ_a − μ_b cannot overflow; a scaled μ_d that overflows
-	// or underflows gives Φ's limits, as it should.
-	_, e := math.Frexp(largest)
-	sa, sb, sbeta := math.Ldexp(a.Sigma, -e), math.Ldexp(b.Sigma, -e), math.Ldexp(beta, -e)
-	sd := math.Sqrt(sa*sa + sb*sb + 2*sbeta*sbeta)
-	return messages.NormCDF(math.Ldexp(a.Mu/2-b.Mu/2, 1-e) / sd)
-}
-
 // checkDifference is checkScores for the score-difference model, which
 // observes a − b: that must be finite too.
 func checkDifference(a, b float64) error {

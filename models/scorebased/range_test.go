@@ -170,27 +170,3 @@ func TestEstimateGammaRange(t *testing.T) {
 		t.Errorf("an infinite score: %v, want ErrInput naming match 1", err)
 	}
 }
-
-// TestTrueSkillWinProbabilityLimits: eq. 11 is a probability for every
-// finite input: with β = 0 and skills known exactly (σ = 0, which gave
-// 0/0 = NaN) d is the point μ_a − μ_b; with σ = 1e300 (σ² overflowed) it
-// is Φ(Δμ/(√2σ)); with means ±1e308 it is Φ's limit.
-func TestTrueSkillWinProbabilityLimits(t *testing.T) {
-	r := func(mu, sigma float64) scorebased.Rating { return scorebased.Rating{Mu: mu, Sigma: sigma} }
-	phi := func(x float64) float64 { return 0.5 * math.Erfc(-x/math.Sqrt2) }
-	got := []float64{
-		scorebased.TrueSkillWinProbability(r(0, 0), r(0, 0), 0),
-		scorebased.TrueSkillWinProbability(r(1, 0), r(0, 0), 0),
-		scorebased.TrueSkillWinProbability(r(1, 3), r(0, 4), 0),
-		scorebased.TrueSkillWinProbability(r(1e300, 1e300), r(0, 1e300), 1e300),
-		scorebased.TrueSkillWinProbability(r(1e308, 1), r(-1e308, 1), 4),
-		scorebased.TrueSkillWinProbability(r(1e-300, 1e-300), r(0, 0), 0),
-	}
-	want := []float64{0, 1, phi(1.0 / 5), phi(1 / 2.0), 1, phi(1)}
-	if d := cmp.Diff(want, got, approx); d != "" {
-		t.Errorf("(-want +got):\n%s", d)
-	}
-	if p := scorebased.TrueSkillWinProbability(r(math.NaN(), 1), r(0, 1), 1); !math.IsNaN(p) {
-		t.Errorf("a NaN mean gave %v, want NaN as documented", p)
-	}
-}

@@ -241,9 +241,6 @@ func TestPredictions(t *testing.T) {
 	if rel(ppr.ScoreA, lA) > 1e-14 || rel(ppr.ScoreB, lB) > 1e-14 || ppr.Win != sw || ppr.Draw != sdr || ppr.Loss != sl {
 		t.Errorf("Poisson-OD prediction %+v, want rates %v %v and Skellam %v %v %v", ppr, lA, lB, sw, sdr, sl)
 	}
-	if got := scorebased.TrueSkillWinProbability(la, lb, p.Beta); rel(got, phi((la.Mu-lb.Mu)/math.Sqrt(16+36+2*p.Beta*p.Beta))) > 1e-15 {
-		t.Errorf("eq. 11: %v", got)
-	}
 }
 
 func TestEstimateGamma(t *testing.T) {
