@@ -334,71 +334,83 @@ func (h *History) declare(games []Match, order []int, time func(int) float64, fi
 		bi := int32(len(h.batches))
 		h.batches = append(h.batches, batch{time: t, skill: int32(len(h.skills)), game: int32(len(h.games))})
 		for _, k := range order[start:end] {
-			gm := &games[k]
-			g := game{slot: int32(len(h.slots)), input: int32(first + k), graph: -1}
-			pair := !h.graphs && len(gm.Teams) == 2 && len(gm.Teams[0]) == 1 && len(gm.Teams[1]) == 1 && gm.Weights == nil
-			for _, team := range gm.Teams {
-				for _, name := range team {
-					pi, ok := h.index[name]
-					if !ok {
-						pr := h.p.player(h.priors, name)
-						pr.Mu -= h.p.Mu
-						pi = int32(len(h.players))
-						h.players = append(h.players, player{prior: pr, first: -1, last: -1})
-						h.index[name] = pi
-						h.names = append(h.names, name)
-					}
-					pl := &h.players[pi]
-					si := pl.last
-					if si < 0 || h.skills[si].batch != bi {
-						var err error
-						if si, err = h.newSkill(pi, bi, t); err != nil {
-							return fmt.Errorf("throughtime: game %d: %w", first+k, err)
-						}
-					}
-					h.slots = append(h.slots, slot{skill: si})
-				}
-			}
-			if h.margins != nil {
-				gg, err := h.declareMargins(gm, g.slot, bi, t)
-				if err != nil {
-					return fmt.Errorf("throughtime: game %d: %w", first+k, err)
-				}
-				g.graph = int32(len(h.gameGraphs))
-				h.gameGraphs = append(h.gameGraphs, gg)
-				pair = false
-			} else if pair {
-				// Two players whose β are both 0 have no closed form
-				// (trueskill's needs β > 0): their game has a graph.
-				s := h.slots[g.slot : g.slot+2]
-				pair = h.pairBeta(s) > 0
-				g.drawn = pair && gm.Ranks != nil && gm.Ranks[0] == gm.Ranks[1]
-				if pair && gm.Ranks != nil && gm.Ranks[1] < gm.Ranks[0] {
-					s[0], s[1] = s[1], s[0]
-				}
-			}
-			if !pair && g.graph < 0 {
-				gg, err := h.newGameGraph(gm)
-				if err != nil {
-					return fmt.Errorf("throughtime: game %d: %w", first+k, err)
-				}
-				g.graph = int32(len(h.gameGraphs))
-				h.gameGraphs = append(h.gameGraphs, gg)
-			}
-			h.games = append(h.games, g)
-			k := len(h.games) - 1
-			lz, err := h.gameEvidence(k, h.cavity)
-			if err != nil {
-				return err
-			}
-			h.filtered[g.input] = lz
-			if err := h.update(k); err != nil {
+			if err := h.declareGame(&games[k], first+k, bi, t); err != nil {
 				return err
 			}
 		}
 		start = end
 	}
 	return nil
+}
+
+// declareGame appends game gm (input index input) to batch bi at time t:
+// a slot for each of its players, the closed form or a graph of its own,
+// then its filtered evidence and its update.
+func (h *History) declareGame(gm *Match, input int, bi int32, t float64) error {
+	g := game{slot: int32(len(h.slots)), input: int32(input), graph: -1}
+	for _, team := range gm.Teams {
+		for _, name := range team {
+			si, err := h.skillAt(name, bi, t)
+			if err != nil {
+				return fmt.Errorf("throughtime: game %d: %w", input, err)
+			}
+			h.slots = append(h.slots, slot{skill: si})
+		}
+	}
+	pair := !h.graphs && len(gm.Teams) == 2 && len(gm.Teams[0]) == 1 && len(gm.Teams[1]) == 1 && gm.Weights == nil
+	if h.margins != nil {
+		gg, err := h.declareMargins(gm, g.slot, bi, t)
+		if err != nil {
+			return fmt.Errorf("throughtime: game %d: %w", input, err)
+		}
+		g.graph = int32(len(h.gameGraphs))
+		h.gameGraphs = append(h.gameGraphs, gg)
+		pair = false
+	} else if pair {
+		// Two players whose β are both 0 have no closed form
+		// (trueskill's needs β > 0): their game has a graph.
+		s := h.slots[g.slot : g.slot+2]
+		pair = h.pairBeta(s) > 0
+		g.drawn = pair && gm.Ranks != nil && gm.Ranks[0] == gm.Ranks[1]
+		if pair && gm.Ranks != nil && gm.Ranks[1] < gm.Ranks[0] {
+			s[0], s[1] = s[1], s[0]
+		}
+	}
+	if !pair && g.graph < 0 {
+		gg, err := h.newGameGraph(gm)
+		if err != nil {
+			return fmt.Errorf("throughtime: game %d: %w", input, err)
+		}
+		g.graph = int32(len(h.gameGraphs))
+		h.gameGraphs = append(h.gameGraphs, gg)
+	}
+	h.games = append(h.games, g)
+	k := len(h.games) - 1
+	lz, err := h.gameEvidence(k, h.cavity)
+	if err != nil {
+		return err
+	}
+	h.filtered[g.input] = lz
+	return h.update(k)
+}
+
+// skillAt returns the skill of player name in batch bi at time t: the
+// one the batch has given them already, or a new one, after a new
+// player's prior if the history has not seen them.
+func (h *History) skillAt(name string, bi int32, t float64) (int32, error) {
+	pi, ok := h.index[name]
+	if !ok {
+		pr := h.p.player(h.priors, name)
+		pr.Mu -= h.p.Mu
+		pi = int32(len(h.players))
+		h.players = append(h.players, player{prior: pr, first: -1, last: -1})
+		h.index[name] = pi
+		h.names = append(h.names, name)
+	}
+	if si := h.players[pi].last; si >= 0 && h.skills[si].batch == bi {
+		return si, nil
+	}
+	return h.newSkill(pi, bi, t)
 }
 
 // mergeSorted merges two sorted lists into a new one.
