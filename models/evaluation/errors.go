@@ -32,12 +32,8 @@ func checkMatch(what string, m *record.Match, two, scores bool) error {
 	case two && len(m.Teams) != 2 || scores && !m.HasScores:
 		return fmt.Errorf("%s: match %s has %d teams, with scores %v, where the score protocol needs two teams: %w", what, m.ID, len(m.Teams), m.HasScores, ErrInput)
 	}
-	err := m.Validate()
-	if err != nil && !errors.Is(err, ErrInput) {
-		err = fmt.Errorf("%w: %w", err, ErrInput)
-	}
-	if err != nil {
-		return fmt.Errorf("%s: %w", what, err)
+	if err := m.Validate(); err != nil {
+		return fmt.Errorf("%s: %w", what, err) // record's errors wrap ErrInput
 	}
 	return nil
 }

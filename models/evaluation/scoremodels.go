@@ -8,6 +8,7 @@ import (
 
 	"github.com/skillgraph/skillgraph/messages"
 	"github.com/skillgraph/skillgraph/models/elo"
+	"github.com/skillgraph/skillgraph/models/fit"
 	"github.com/skillgraph/skillgraph/models/scorebased"
 	"github.com/skillgraph/skillgraph/models/trueskill"
 	"github.com/skillgraph/skillgraph/record"
@@ -195,14 +196,14 @@ func (e eloRater) predict(h, a float64) (ScorePrediction, error) {
 // γ picked by gamma from Gammas of the training matches (nil for
 // Poisson-OD, which has none), or, if fit, under hyperparameters that
 // scorebased.Fit chooses for them.
-func scoreBased[R scorebased.Team | scorebased.Rating](name string, newModel func(scorebased.Hyper) (scorebased.Online[R], error), gamma func(od, sd float64) float64, fit bool) ScoreModel {
+func scoreBased[R scorebased.Team | scorebased.Rating](name string, newModel func(scorebased.Hyper) (scorebased.Online[R], error), gamma func(od, sd float64) float64, fitted bool) ScoreModel {
 	return ScoreModel{Name: name, New: func(train []record.Match) (Predictor, error) {
 		h := scorebased.Hyper{Params: scorebased.DefaultParams()}
 		if gamma != nil {
 			h.Params.Gamma = gamma(Gammas(train))
 		}
 		var err error
-		if fit {
+		if fitted {
 			ms := make([]scorebased.Match, len(train))
 			for i := 0; err == nil && i < len(train); i++ {
 				if err = checkMatch(fmt.Sprintf("train[%d]", i), &train[i], true, true); err == nil {
@@ -211,7 +212,7 @@ func scoreBased[R scorebased.Team | scorebased.Rating](name string, newModel fun
 				}
 			}
 			if err == nil {
-				h, _, err = scorebased.Fit(context.Background(), newModel, ms, scorebased.FitStart(), scorebased.DefaultFitOptions())
+				h, _, err = scorebased.Fit(context.Background(), newModel, ms, scorebased.FitStart(), scorebased.DefaultFitBounds(), fit.Options[scorebased.Hyper]{})
 			}
 		}
 		var m scorebased.Online[R]

@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/skillgraph/skillgraph/models/evaluation"
+	"github.com/skillgraph/skillgraph/models/fit"
 	"github.com/skillgraph/skillgraph/models/scorebased"
 	"github.com/skillgraph/skillgraph/record"
 )
@@ -28,7 +29,7 @@ func ExampleFit() {
 	}
 	ctx := context.Background()
 	start := scorebased.FitStart() // on the scale of goals
-	h, rep, err := scorebased.Fit(ctx, scorebased.OnlineGaussianOD, train, start, scorebased.DefaultFitOptions())
+	h, rep, err := scorebased.Fit(ctx, scorebased.OnlineGaussianOD, train, start, scorebased.DefaultFitBounds(), fit.Options[scorebased.Hyper]{})
 	if err != nil {
 		fmt.Println(err)
 		return

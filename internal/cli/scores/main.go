@@ -15,6 +15,7 @@ import (
 	"github.com/skillgraph/skillgraph/internal/cli/input"
 	"github.com/skillgraph/skillgraph/internal/repo"
 	"github.com/skillgraph/skillgraph/models/evaluation"
+	"github.com/skillgraph/skillgraph/models/fit"
 	"github.com/skillgraph/skillgraph/models/scorebased"
 	"github.com/skillgraph/skillgraph/models/trueskill"
 	"github.com/skillgraph/skillgraph/record"
@@ -201,28 +202,19 @@ func rate(stdout, stderr io.Writer, c config) error {
 var modelNames = [3]string{"Poisson-OD", "Gaussian-OD", "Gaussian-SD"}
 
 // fitAll fits each score model's hyperparameters by evidence on train,
-// reporting each fit on stderr if the fits take longer than progress.
-func fitAll(stderr io.Writer, progress time.Duration, train []scorebased.Match) ([3]scorebased.Hyper, [3]scorebased.FitReport, error) {
+// reporting each evaluation and each finished fit on stderr if the fits
+// take longer than progress.
+func fitAll(stderr io.Writer, progress time.Duration, train []scorebased.Match) ([3]scorebased.Hyper, [3]fit.Report, error) {
 	var hyp [3]scorebased.Hyper
-	var reports [3]scorebased.FitReport
-	ctx := context.Background()
-	opt := scorebased.DefaultFitOptions()
+	var reports [3]fit.Report
 	start := time.Now()
 	prog := cli.NewProgress(stderr, Prog, progress)
-	fits := [3]func() (scorebased.Hyper, scorebased.FitReport, error){
-		func() (scorebased.Hyper, scorebased.FitReport, error) {
-			return scorebased.Fit(ctx, scorebased.OnlinePoissonOD, train, scorebased.FitStart(), opt)
-		},
-		func() (scorebased.Hyper, scorebased.FitReport, error) {
-			return scorebased.Fit(ctx, scorebased.OnlineGaussianOD, train, scorebased.FitStart(), opt)
-		},
-		func() (scorebased.Hyper, scorebased.FitReport, error) {
-			return scorebased.Fit(ctx, scorebased.OnlineGaussianSD, train, scorebased.FitStart(), opt)
-		},
-	}
-	for i, fit := range fits {
+	for i := range hyp {
+		opt := fit.Options[scorebased.Hyper]{Progress: func(p fit.Progress[scorebased.Hyper]) {
+			prog.Printf("fit %s: evaluation %d: σ₀ = %.3g, β = %.3g: log evidence %.1f (best %.1f)", modelNames[i], p.Evaluation, p.Params.Params.Sigma, p.Params.Params.Beta, p.LogEvidence, p.Best)
+		}}
 		var err error
-		if hyp[i], reports[i], err = fit(); err != nil {
+		if hyp[i], reports[i], err = fitModel(i, train, opt); err != nil {
 			return hyp, reports, fmt.Errorf("fitting %s: %w", modelNames[i], err)
 		}
 		prog.Printf("fit %s: log evidence %.1f after %d evaluations, %v", modelNames[i], reports[i].LogEvidence, reports[i].Evaluations, time.Since(start).Round(time.Millisecond))
@@ -230,9 +222,21 @@ func fitAll(stderr io.Writer, progress time.Duration, train []scorebased.Match) 
 	return hyp, reports, nil
 }
 
+// fitModel fits score model i (in modelNames' order) on train.
+func fitModel(i int, train []scorebased.Match, opt fit.Options[scorebased.Hyper]) (scorebased.Hyper, fit.Report, error) {
+	ctx, bounds, start := context.Background(), scorebased.DefaultFitBounds(), scorebased.FitStart()
+	switch i {
+	case 0:
+		return scorebased.Fit(ctx, scorebased.OnlinePoissonOD, train, start, bounds, opt)
+	case 1:
+		return scorebased.Fit(ctx, scorebased.OnlineGaussianOD, train, start, bounds, opt)
+	}
+	return scorebased.Fit(ctx, scorebased.OnlineGaussianSD, train, start, bounds, opt)
+}
+
 // printFit prints the fitted hyperparameters beside the log evidence of
 // the paper's settings.
-func printFit(stdout io.Writer, hyp [3]scorebased.Hyper, reports [3]scorebased.FitReport, paperEv [3]float64) {
+func printFit(stdout io.Writer, hyp [3]scorebased.Hyper, reports [3]fit.Report, paperEv [3]float64) {
 	fmt.Fprintln(stdout, "Hyperparameters fitted by evidence on the training matches (log evidence: the sum of each match's")
 	fmt.Fprintln(stdout, "log predictive probability before it is learnt; Poisson a probability, Gaussian a density):")
 	fmt.Fprintln(stdout, "model           σ₀       β       γ    base    home   log evidence (paper's settings)  evaluations")
