@@ -11,6 +11,7 @@ import (
 	"github.com/skillgraph/skillgraph/dot"
 	"github.com/skillgraph/skillgraph/factors"
 	"github.com/skillgraph/skillgraph/graph"
+	"github.com/skillgraph/skillgraph/messages"
 	"github.com/skillgraph/skillgraph/schedules"
 )
 
@@ -26,8 +27,8 @@ func TestNilInputs(t *testing.T) {
 	}
 	gm := figure1(t)
 	g := gm.Graph()
-	if err := dot.Write(nil, g, dot.Options{}); !errors.Is(err, dot.ErrNilWriter) {
-		t.Errorf("Write to a nil writer: %v, want ErrNilWriter", err)
+	if err := dot.Write(nil, g, dot.Options{}); !errors.Is(err, messages.ErrInput) || !strings.Contains(err.Error(), "nil writer") {
+		t.Errorf("Write to a nil writer: %v, want messages.ErrInput saying so", err)
 	}
 	for _, s := range []schedules.Schedule{
 		(*schedules.LoopSchedule)(nil),
@@ -38,8 +39,8 @@ func TestNilInputs(t *testing.T) {
 	} {
 		buf.Reset()
 		err := dot.Write(&buf, g, dot.Options{Schedule: s})
-		if !errors.Is(err, dot.ErrSchedule) || !errors.Is(err, schedules.ErrSchedule) || buf.Len() > 0 {
-			t.Errorf("schedule with a nil part: %v, %d bytes written; want dot.ErrSchedule and schedules.ErrSchedule", err, buf.Len())
+		if !errors.Is(err, messages.ErrInput) || !errors.Is(err, schedules.ErrSchedule) || buf.Len() > 0 {
+			t.Errorf("schedule with a nil part: %v, %d bytes written; want messages.ErrInput and schedules.ErrSchedule", err, buf.Len())
 		}
 	}
 }

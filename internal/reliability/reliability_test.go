@@ -10,10 +10,12 @@ import (
 	"github.com/skillgraph/skillgraph/dot"
 	"github.com/skillgraph/skillgraph/factors"
 	"github.com/skillgraph/skillgraph/graph"
+	"github.com/skillgraph/skillgraph/messages"
 	"github.com/skillgraph/skillgraph/models/elo"
 	"github.com/skillgraph/skillgraph/models/evaluation"
 	"github.com/skillgraph/skillgraph/models/scorebased"
 	"github.com/skillgraph/skillgraph/models/trueskill"
+	"github.com/skillgraph/skillgraph/record"
 	"github.com/skillgraph/skillgraph/schedules"
 )
 
@@ -114,40 +116,40 @@ func TestBadInput(t *testing.T) {
 			p := scorebased.DefaultParams()
 			_, _, _, err := scorebased.NewPoissonOD(p).Rate(context.Background(), p.NewTeam(), p.NewTeam(), -1, 0)
 			return err
-		}(), scorebased.ErrScore, "count"},
+		}(), scorebased.ErrInput, "count"},
 		{"Gaussian-OD: NaN score", func() error {
 			p := scorebased.DefaultParams()
 			_, _, err := scorebased.NewGaussianOD(p).Rate(context.Background(), p.NewTeam(), p.NewTeam(), nan, 0)
 			return err
-		}(), scorebased.ErrScore, "scores"},
+		}(), scorebased.ErrInput, "scores"},
 		{"Gaussian-SD: zero γ", func() error {
 			p := scorebased.DefaultParams()
 			p.Gamma = 0
 			_, _, err := scorebased.NewGaussianSD(p).Rate(context.Background(), p.NewRating(), p.NewRating(), 1, 0)
 			return err
-		}(), scorebased.ErrParameter, "Gamma"},
+		}(), scorebased.ErrInput, "Gamma"},
 		{"score model: infinite σ", func() error {
 			p := scorebased.DefaultParams()
 			bad := p.NewTeam()
 			bad.Defence.Sigma = inf
 			_, err := scorebased.NewGaussianOD(p).Predict(bad, p.NewTeam())
 			return err
-		}(), scorebased.ErrRating, "team A.Defence"},
-		{"Skellam: zero rate", func() error { _, _, _, err := scorebased.Skellam{Lambda1: 0, Lambda2: 1}.Outcome(); return err }(), scorebased.ErrParameter, "Skellam"},
-		{"Skellam: log probability at a negative rate", func() error { _, err := scorebased.Skellam{Lambda1: 2, Lambda2: -1}.LogProb(1); return err }(), scorebased.ErrParameter, "Skellam"},
+		}(), scorebased.ErrInput, "team A.Defence"},
+		{"Skellam: zero rate", func() error { _, _, _, err := scorebased.Skellam{Lambda1: 0, Lambda2: 1}.Outcome(); return err }(), scorebased.ErrInput, "Skellam"},
+		{"Skellam: log probability at a negative rate", func() error { _, err := scorebased.Skellam{Lambda1: 2, Lambda2: -1}.LogProb(1); return err }(), scorebased.ErrInput, "Skellam"},
 		{"score model: σ² overflows", func() error {
 			p := scorebased.DefaultParams()
 			bad := p.NewTeam()
 			bad.Offence.Sigma = 1e200
 			_, _, err := scorebased.NewGaussianOD(p).Rate(context.Background(), p.NewTeam(), bad, 1, 0)
 			return err
-		}(), scorebased.ErrRating, "team B.Offence.Sigma"},
+		}(), scorebased.ErrInput, "team B.Offence.Sigma"},
 		{"score model: β² underflows", func() error {
 			p := scorebased.DefaultParams()
 			p.Beta = 1e-200
 			_, err := scorebased.NewGaussianSD(p).Predict(p.NewRating(), p.NewRating())
 			return err
-		}(), scorebased.ErrParameter, "Params.Beta"},
+		}(), scorebased.ErrInput, "Params.Beta"},
 		{"score model: expected difference overflows", func() error {
 			p := scorebased.DefaultParams()
 			_, err := scorebased.NewGaussianSD(p).Predict(scorebased.Rating{Mu: 1e308, Sigma: 1}, scorebased.Rating{Mu: -1e308, Sigma: 1})
@@ -160,7 +162,7 @@ func TestBadInput(t *testing.T) {
 		{"γ from one score difference", func() error {
 			_, err := scorebased.EstimateGammaSD([]scorebased.MatchScore{{ScoreA: 1, ScoreB: 0}})
 			return err
-		}(), scorebased.ErrScore, "two values"},
+		}(), scorebased.ErrInput, "two values"},
 		{"Elo: α = 1", func() error {
 			_, err := elo.Params{Initial: 25, Beta: 4, Alpha: 1}.Rate(context.Background(), [][]float64{{1}, {2}}, []int{0, 1})
 			return err
@@ -179,10 +181,10 @@ func TestBadInput(t *testing.T) {
 		}(), elo.ErrNumerical, "[0][0]"},
 
 		{"the same player in two teams (players with identities)", func() error {
-			_, err := evaluation.RankingExperiment(ctx, []evaluation.RankedMatch{{ID: "m1", Teams: [][]string{{"ann"}, {"ann"}}, Ranks: []int{0, 1}}},
-				def, elo.DefaultParams(), nil)
+			_, err := evaluation.RankingExperiment(ctx, []record.Match{{ID: "m1", Teams: []record.Team{{Name: "a", Players: []string{"ann"}}, {Name: "b", Players: []string{"ann"}, Rank: 1}}}},
+				def, elo.DefaultParams(), evaluation.RankingConfig{})
 			return err
-		}(), evaluation.ErrDuplicatePlayer, `"ann"`},
+		}(), evaluation.ErrInput, `"ann" at team 0 player 0 and team 1 player 0`},
 
 		{"graph: dangling edge", build(func(b *graph.Builder) {
 			x := b.AddVariable("x")
@@ -214,7 +216,7 @@ func TestBadInput(t *testing.T) {
 		{"drawing with a schedule of another graph", func() error {
 			_, err := dot.Marshal(small, dot.Options{Schedule: schedules.Step(7, 0)})
 			return err
-		}(), dot.ErrSchedule, "factor 7"},
+		}(), messages.ErrInput, "factor 7"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

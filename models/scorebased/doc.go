@@ -27,8 +27,9 @@
 // Poisson-OD's rates far too small. Fit sets a model's hyperparameters
 // from training matches instead: it maximises their one-step-ahead log
 // evidence (Learn) over σ₀, β, the prior's expected score (Hyper.Base)
-// and a home advantage (Hyper.Home, added to the first team's side), by
-// Nelder-Mead within bounds. The fitted model is an Online model
+// and a home advantage (Hyper.Home, added to the first team's side),
+// within bounds, with the search and the types of package models/fit
+// that throughtime.Fit shares. The fitted model is an Online model
 // (OnlineGaussianOD, OnlinePoissonOD, OnlineGaussianSD), which rates,
 // predicts and scores matches with the home advantage included.
 //

@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/skillgraph/skillgraph/models/fit"
 	"github.com/skillgraph/skillgraph/models/scorebased"
 	"github.com/skillgraph/skillgraph/models/trueskill"
 )
@@ -64,7 +65,7 @@ func (s seasonMetrics) scale(k float64) seasonMetrics {
 // fitted fits newModel's hyperparameters on train.
 func fitted[R scorebased.Team | scorebased.Rating](t testing.TB, newModel func(scorebased.Hyper) (scorebased.Online[R], error), train []scorebased.Match) scorebased.Hyper {
 	t.Helper()
-	h, rep, err := scorebased.Fit(context.Background(), newModel, train, scorebased.FitStart(), scorebased.DefaultFitOptions())
+	h, rep, err := scorebased.Fit(context.Background(), newModel, train, scorebased.FitStart(), scorebased.DefaultFitBounds(), fit.Options[scorebased.Hyper]{})
 	if err != nil {
 		t.Fatal(err)
 	}

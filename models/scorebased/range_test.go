@@ -17,20 +17,20 @@ import (
 var approx = cmpopts.EquateApprox(1e-13, 0)
 
 // TestSkellamNeverHangs: LogProb and Prob with a rate of 0 or below, NaN
-// or infinite (each of which looped forever) return ErrParameter, and
-// k = ±MaxInt and MinInt (whose negation overflows an int, which also
-// looped forever) give the sum's leading term, log Pois(|k|; λ) + log
+// or infinite (on which a series that waits for its terms to shrink would
+// never stop) return ErrInput, and k = ±MaxInt and MinInt (whose negation
+// overflows an int) give the sum's leading term, log Pois(|k|; λ) + log
 // Pois(0; λ'), the others being smaller by a factor λλ'/|k| ≈ 2e-19.
 func TestSkellamNeverHangs(t *testing.T) {
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
 		for _, s := range []scorebased.Skellam{{Lambda1: 0, Lambda2: 1}, {Lambda1: 1, Lambda2: -2}, {Lambda1: math.NaN(), Lambda2: 1}, {Lambda1: 1, Lambda2: math.Inf(1)}} {
-			if _, err := s.LogProb(3); !errors.Is(err, scorebased.ErrParameter) {
-				t.Errorf("%+v: LogProb error %v, want ErrParameter", s, err)
+			if _, err := s.LogProb(3); !errors.Is(err, scorebased.ErrInput) {
+				t.Errorf("%+v: LogProb error %v, want ErrInput", s, err)
 			}
-			if _, err := s.Prob(-2); !errors.Is(err, scorebased.ErrParameter) {
-				t.Errorf("%+v: Prob error %v, want ErrParameter", s, err)
+			if _, err := s.Prob(-2); !errors.Is(err, scorebased.ErrInput) {
+				t.Errorf("%+v: Prob error %v, want ErrInput", s, err)
 			}
 		}
 		s := scorebased.Skellam{Lambda1: 1.5, Lambda2: 1.1}
@@ -110,8 +110,8 @@ func TestScoreModelRange(t *testing.T) {
 			return err
 		}(),
 	} {
-		if !errors.Is(err, scorebased.ErrRating) || !strings.Contains(err.Error(), "team B.Offence.Sigma") && !strings.Contains(err.Error(), "team B.Sigma") {
-			t.Errorf("%s: %v, want ErrRating naming team B's Sigma", name, err)
+		if !errors.Is(err, scorebased.ErrInput) || !strings.Contains(err.Error(), "team B.Offence.Sigma") && !strings.Contains(err.Error(), "team B.Sigma") {
+			t.Errorf("%s: %v, want ErrInput naming team B's Sigma", name, err)
 		}
 	}
 	for _, bad := range []func(q *scorebased.Params){
@@ -121,8 +121,8 @@ func TestScoreModelRange(t *testing.T) {
 	} {
 		q := p
 		bad(&q)
-		if _, _, err := scorebased.NewGaussianOD(q).Rate(context.Background(), q.NewTeam(), q.NewTeam(), 1, 2); !errors.Is(err, scorebased.ErrParameter) || !strings.Contains(err.Error(), "Params.") {
-			t.Errorf("%+v: %v, want ErrParameter naming it", q, err)
+		if _, _, err := scorebased.NewGaussianOD(q).Rate(context.Background(), q.NewTeam(), q.NewTeam(), 1, 2); !errors.Is(err, scorebased.ErrInput) || !strings.Contains(err.Error(), "Params.") {
+			t.Errorf("%+v: %v, want ErrInput naming it", q, err)
 		}
 	}
 
@@ -166,7 +166,7 @@ func TestEstimateGammaRange(t *testing.T) {
 	if g, err := scorebased.EstimateGammaSD([]scorebased.MatchScore{{ScoreA: a, ScoreB: -a}, {ScoreA: -a, ScoreB: a}}); !errors.Is(err, scorebased.ErrNumerical) {
 		t.Errorf("EstimateGammaSD of differences ±2e308 = %v, %v; want ErrNumerical", g, err)
 	}
-	if _, err := scorebased.EstimateGammaSD([]scorebased.MatchScore{{ScoreA: 1, ScoreB: 0}, {ScoreA: math.Inf(1), ScoreB: 0}}); !errors.Is(err, scorebased.ErrScore) || !strings.Contains(err.Error(), "match 1") {
-		t.Errorf("an infinite score: %v, want ErrScore naming match 1", err)
+	if _, err := scorebased.EstimateGammaSD([]scorebased.MatchScore{{ScoreA: 1, ScoreB: 0}, {ScoreA: math.Inf(1), ScoreB: 0}}); !errors.Is(err, scorebased.ErrInput) || !strings.Contains(err.Error(), "match 1") {
+		t.Errorf("an infinite score: %v, want ErrInput naming match 1", err)
 	}
 }
