@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"math/rand/v2"
 	"strings"
 	"testing"
 
@@ -308,5 +309,34 @@ func TestEPJointSiteErrors(t *testing.T) {
 		if !errors.Is(err, want) || !errors.As(err, &ue) || ue.Label != "buggy" || !strings.Contains(err.Error(), "variable 1 m") {
 			t.Errorf("fault %d: %v, want %v naming the factor and its variables", fault, err, want)
 		}
+	}
+}
+
+// Damping changes the path of EP, not its fixed point: on the chess model
+// with a margin per player (joint sites for every result), EP damped by
+// 0.6 converges to the undamped marginals and evidence.
+func TestEPJointSitesDampedFixedPoint(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 5))
+	truth, margin := make([]float64, 5), make([]float64, 5)
+	for i := range truth {
+		truth[i], margin[i] = rng.NormFloat64(), 0.5+0.2*rng.NormFloat64()
+	}
+	g, _, _, _ := chessMarginsGraph(t, false, 5, 0.5, 0.5, 0.04, chessGames(rng, truth, margin, 0.5, 30))
+	plain, err := exact.EP(context.Background(), g, exact.Tolerance(1e-10))
+	if err != nil || !plain.Converged {
+		t.Fatal(err)
+	}
+	damped, err := exact.EP(context.Background(), g, exact.Tolerance(1e-10), exact.Damping(0.6))
+	if err != nil || !damped.Converged || damped.Sweeps <= plain.Sweeps {
+		t.Fatalf("damped: %v, converged %v after %d sweeps (undamped %d)", err, damped != nil && damped.Converged, damped.Sweeps, plain.Sweeps)
+	}
+	for v, m := range plain.Marginals {
+		d := damped.Marginals[v]
+		if math.Abs(m.Mean()-d.Mean()) > 1e-8*m.Sigma() || math.Abs(m.Sigma()/d.Sigma()-1) > 1e-8 {
+			t.Errorf("%s: undamped %v, damped %v", g.VariableName(graph.VarID(v)), m, d)
+		}
+	}
+	if math.Abs(plain.LogEvidence-damped.LogEvidence) > 1e-8 {
+		t.Errorf("log evidence: undamped %v, damped %v", plain.LogEvidence, damped.LogEvidence)
 	}
 }
