@@ -34,9 +34,6 @@ func (l *Likelihood) Message(i int, e graph.Edges) (messages.Gaussian, error) {
 }
 
 func (l *Likelihood) message(i int, e graph.Edges) (messages.Gaussian, error) {
-	if err := l.Validate(); err != nil {
-		return messages.Gaussian{}, err
-	}
 	c := e.Cavity(1 - i)
 	if c.IsPointMass() {
 		return messages.NewGaussian(c.Mean(), l.Variance), nil

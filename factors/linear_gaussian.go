@@ -25,7 +25,8 @@ import (
 //
 // The coefficients are the factor's own copy, fixed in number (its arity)
 // and changed only through SetCoefficients, as WeightedSum's; the scalar
-// parameters are checked at every message.
+// parameters are validated by Build, as every factor's are (see the
+// package documentation).
 type LinearGaussian struct {
 	a        []float64
 	Offset   float64 // c
@@ -95,9 +96,6 @@ func (l *LinearGaussian) Message(i int, e graph.Edges) (messages.Gaussian, error
 }
 
 func (l *LinearGaussian) message(i int, e graph.Edges) (messages.Gaussian, error) {
-	if err := l.Validate(); err != nil {
-		return messages.Gaussian{}, err
-	}
 	if i < 0 || i >= len(l.a) {
 		return messages.Gaussian{}, edgeError(i, l.Arity())
 	}
@@ -136,9 +134,6 @@ func (l *LinearGaussian) LogAverageFactorTerm(e graph.Edges) (graph.LogTerm, boo
 }
 
 func (l *LinearGaussian) logAverageFactorTerm(e graph.Edges) (graph.LogTerm, bool, error) {
-	if err := l.Validate(); err != nil {
-		return graph.LogTerm{}, false, err
-	}
 	d, v, uniform := l.Value-l.Offset, l.Variance, -1
 	for j, a := range l.a {
 		if a == 0 {

@@ -38,9 +38,6 @@ func (o *GaussianObservation) Message(i int, e graph.Edges) (messages.Gaussian, 
 }
 
 func (o *GaussianObservation) message(int, graph.Edges) (messages.Gaussian, error) {
-	if err := o.Validate(); err != nil {
-		return messages.Gaussian{}, err
-	}
 	return messages.NewGaussian(o.Value, o.Variance), nil
 }
 

@@ -60,9 +60,6 @@ func (p *Poisson) Message(i int, e graph.Edges) (messages.Gaussian, error) {
 }
 
 func (p *Poisson) message(_ int, e graph.Edges) (messages.Gaussian, error) {
-	if err := p.Validate(); err != nil {
-		return messages.Gaussian{}, err
-	}
 	c := e.Cavity(0)
 	switch {
 	case c.IsPointMass():

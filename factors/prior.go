@@ -11,7 +11,8 @@ import (
 // message is the constant N(Mean, Variance), so its update adds 1/v² to the
 // marginal's precision and m/v² to its precision-adjusted mean. In TrueSkill
 // the skill prior's Variance is σ² + τ² (the dynamics variance added before
-// the game). Fields may be changed between runs of a reused graph.
+// the game). Fields may be changed between runs of a reused graph, to
+// values Validate accepts (Build checked the first ones; messages do not).
 type Prior struct {
 	Mean, Variance float64
 }
@@ -36,10 +37,7 @@ func (p *Prior) Message(i int, e graph.Edges) (messages.Gaussian, error) {
 }
 
 func (p *Prior) message(int, graph.Edges) (messages.Gaussian, error) {
-	if err := p.Validate(); err != nil {
-		return messages.Gaussian{}, err
-	}
-	inv := 1 / p.Variance // finite and positive: validated
+	inv := 1 / p.Variance // a normal positive variance, by Validate
 	return messages.Gaussian{Pi: inv, Tau: p.Mean * inv}, nil
 }
 

@@ -40,9 +40,6 @@ func (g *GreaterThan) Message(i int, e graph.Edges) (messages.Gaussian, error) {
 }
 
 func (g *GreaterThan) message(_ int, e graph.Edges) (messages.Gaussian, error) {
-	if err := g.Validate(); err != nil {
-		return messages.Gaussian{}, err
-	}
 	c := e.Cavity(0)
 	switch {
 	case c.IsUniform():
@@ -125,9 +122,6 @@ func (w *Within) Message(i int, e graph.Edges) (messages.Gaussian, error) {
 }
 
 func (w *Within) message(_ int, e graph.Edges) (messages.Gaussian, error) {
-	if err := w.Validate(); err != nil {
-		return messages.Gaussian{}, err
-	}
 	c := e.Cavity(0)
 	switch {
 	case c.IsUniform():

@@ -74,6 +74,8 @@ type GaussianEvidence interface {
 
 // Validator is implemented by factors whose parameters can be invalid; the
 // builder calls Validate once and reports the error with the factor's name.
+// That is the one check: a factor's Message need not validate its
+// parameters again on every update.
 type Validator interface {
 	Validate() error
 }

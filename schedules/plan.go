@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"math"
 
-	"github.com/skillgraph/skillgraph/factors"
 	"github.com/skillgraph/skillgraph/graph"
 	"github.com/skillgraph/skillgraph/messages"
 )
@@ -20,10 +19,9 @@ import (
 // The structure (parts, steps, nesting) is fixed when the plan is
 // compiled; each Loop's parameters (tolerance, cap, damping, residual) are
 // read from its LoopSchedule every time it starts, so they may be changed
-// between runs. The engine's own factors (package factors) are dispatched
-// by a switch over their concrete types, any other graph.Factor through the
-// interface; both compute the factor's Message, so the numbers are those of
-// graph.Update in either case. Running a plan does not modify it.
+// between runs. Every factor, the engine's own and a user's, is called
+// through graph.Factor, so the numbers are those of graph.Update. Running a
+// plan does not modify it.
 type Plan struct {
 	g     *graph.Graph
 	ops   []op
@@ -191,36 +189,19 @@ func (p *Plan) Len() int {
 	return len(p.ops)
 }
 
-// send performs the update o: the factor's message (the engine's own
-// factors dispatched by their concrete types, any other through
-// graph.Factor), folded into the graph with the damping in force, measured
-// inside loops and for an observer. It returns the change, except where
+// send performs the update o: the factor's message, folded into the graph
+// with the damping in force, measured inside loops and for an observer. It returns the change, except where
 // nobody reads it: outside loops, and inside a loop that only needs the
 // pass's largest change (no observer, the default metric, no residual
 // skipping) where the change is certainly below that (it returns 0 then).
 func (r *Runner) send(o *op) (float64, error) {
-	var msg messages.Gaussian
-	var err error
 	i := int(o.edge)
 	fac, e := r.g.FactorEdges(o.factor())
 	// A panic in the factor's Message is recovered by Runner.Run, which
 	// names the factor from sending: two stores, where a deferred recover
 	// per update would cost more than some messages.
 	r.sending, r.sendingEdge = o.a+1, o.edge
-	switch f := fac.(type) {
-	case *factors.Likelihood:
-		msg, err = f.Message(i, e)
-	case *factors.WeightedSum:
-		msg, err = f.Message(i, e)
-	case *factors.GreaterThan:
-		msg, err = f.Message(i, e)
-	case *factors.Within:
-		msg, err = f.Message(i, e)
-	case *factors.Prior:
-		msg, err = f.Message(i, e)
-	default:
-		msg, err = f.Message(i, e)
-	}
+	msg, err := fac.Message(i, e)
 	r.sending = 0
 	if err != nil {
 		return 0, &graph.UpdateError{Factor: o.factor(), Label: r.g.FactorLabel(o.factor()), Edge: i, Err: err}
