@@ -11,6 +11,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/skillgraph/skillgraph/graph"
+	"github.com/skillgraph/skillgraph/messages"
 	"github.com/skillgraph/skillgraph/schedules"
 )
 
@@ -74,12 +75,12 @@ func Marshal(g *graph.Graph, opt Options) ([]byte, error) {
 // cluster, and edges from the upper layer to the lower. The output depends
 // only on g and opt: the same graph gives the same bytes. Every name and
 // label is written so that Graphviz reads it (see quote); a nil graph
-// (graph.ErrNilGraph), a nil writer (ErrNilWriter) and a schedule that does
+// (messages.ErrInput), a nil writer (ErrNilWriter) and a schedule that does
 // not fit the graph or has a nil part (ErrSchedule) are errors, and nothing
 // is written.
 func Write(w io.Writer, g *graph.Graph, opt Options) error {
 	if g == nil {
-		return fmt.Errorf("dot: %w", graph.ErrNilGraph)
+		return fmt.Errorf("dot: %w", messages.ErrInput)
 	}
 	if w == nil {
 		return fmt.Errorf("dot: graph %q: %w", g.Name(), ErrNilWriter)
@@ -205,7 +206,7 @@ func Write(w io.Writer, g *graph.Graph, opt Options) error {
 var (
 	// ErrSchedule reports a schedule that names a factor or edge the graph
 	// does not have, or that has a nil part (then wrapping
-	// schedules.ErrSchedule too).
+	// messages.ErrInput too).
 	ErrSchedule = errors.New("schedule does not fit the graph")
 	// ErrNilWriter reports a nil io.Writer.
 	ErrNilWriter = errors.New("nil writer")

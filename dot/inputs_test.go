@@ -11,18 +11,19 @@ import (
 	"github.com/skillgraph/skillgraph/dot"
 	"github.com/skillgraph/skillgraph/factors"
 	"github.com/skillgraph/skillgraph/graph"
+	"github.com/skillgraph/skillgraph/messages"
 	"github.com/skillgraph/skillgraph/schedules"
 )
 
 // TestNilInputs draws a nil graph, to a nil writer, and with schedules
 // holding nil parts: errors, nothing written, no panic.
 func TestNilInputs(t *testing.T) {
-	if _, err := dot.Marshal(nil, dot.Options{}); !errors.Is(err, graph.ErrNilGraph) {
-		t.Errorf("Marshal(nil): %v, want graph.ErrNilGraph", err)
+	if _, err := dot.Marshal(nil, dot.Options{}); !errors.Is(err, messages.ErrInput) {
+		t.Errorf("Marshal(nil): %v, want messages.ErrInput", err)
 	}
 	var buf bytes.Buffer
-	if err := dot.Write(&buf, nil, dot.Options{}); !errors.Is(err, graph.ErrNilGraph) || buf.Len() > 0 {
-		t.Errorf("Write of a nil graph: %v, %q written; want graph.ErrNilGraph", err, buf.String())
+	if err := dot.Write(&buf, nil, dot.Options{}); !errors.Is(err, messages.ErrInput) || buf.Len() > 0 {
+		t.Errorf("Write of a nil graph: %v, %q written; want messages.ErrInput", err, buf.String())
 	}
 	gm := figure1(t)
 	g := gm.Graph()
@@ -38,8 +39,8 @@ func TestNilInputs(t *testing.T) {
 	} {
 		buf.Reset()
 		err := dot.Write(&buf, g, dot.Options{Schedule: s})
-		if !errors.Is(err, dot.ErrSchedule) || !errors.Is(err, schedules.ErrSchedule) || buf.Len() > 0 {
-			t.Errorf("schedule with a nil part: %v, %d bytes written; want dot.ErrSchedule and schedules.ErrSchedule", err, buf.Len())
+		if !errors.Is(err, dot.ErrSchedule) || !errors.Is(err, messages.ErrInput) || buf.Len() > 0 {
+			t.Errorf("schedule with a nil part: %v, %d bytes written; want dot.ErrSchedule and messages.ErrInput", err, buf.Len())
 		}
 	}
 }

@@ -69,7 +69,7 @@ func (f *ExceedsMargin) message(i int, e graph.Edges) (messages.Gaussian, error)
 		if x.Mean() > m.Mean() {
 			return messages.Gaussian{}, nil
 		}
-		return messages.Gaussian{}, fmt.Errorf("%w: x = %v, I(x > m = %v)", ErrImpossible, x.Mean(), m.Mean())
+		return messages.Gaussian{}, fmt.Errorf("x = %v, I(x > m = %v): %w", x.Mean(), m.Mean(), messages.ErrImpossible)
 	}
 	self, other, s := x, m, 1.0
 	if i == 1 {
@@ -104,7 +104,7 @@ func (f *ExceedsMargin) logAverageFactor(e graph.Edges) (float64, error) {
 	}
 	switch {
 	case x.IsUniform() || m.IsUniform():
-		return 0, ErrDiverges
+		return 0, errDiverges
 	case x.IsPointMass() && m.IsPointMass():
 		if x.Mean() > m.Mean() {
 			return 0, nil

@@ -43,7 +43,7 @@ func (l *Likelihood) message(i int, e graph.Edges) (messages.Gaussian, error) {
 }
 
 // LogAverageFactor returns log ∫∫ N(x; y, c²) ĉ_x(x) ĉ_y(y) = log N(μ_x; μ_y,
-// σ_x² + σ_y² + c²); 0 if one cavity is uniform, ErrDiverges if both are.
+// σ_x² + σ_y² + c²); 0 if one cavity is uniform, errDiverges if both are.
 func (l *Likelihood) LogAverageFactor(e graph.Edges) (float64, error) {
 	return checkedLog(l.logAverageFactor(e))
 }
@@ -73,7 +73,7 @@ func (l *Likelihood) logAverageFactorTerm(e graph.Edges) (graph.LogTerm, bool, e
 func (l *Likelihood) term(cx, cy messages.Gaussian) (graph.LogTerm, bool, error) {
 	switch {
 	case cx.IsUniform() && cy.IsUniform():
-		return graph.LogTerm{}, false, ErrDiverges
+		return graph.LogTerm{}, false, errDiverges
 	case cx.IsUniform() || cy.IsUniform():
 		return one, true, nil
 	}

@@ -52,10 +52,10 @@ func (l *LinearGaussian) Coefficient(j int) float64 {
 }
 
 // SetCoefficients replaces the coefficients by a: as many as before, each
-// finite; otherwise it returns ErrParameter and leaves them unchanged.
+// finite; otherwise it returns an error wrapping messages.ErrInput and leaves them unchanged.
 func (l *LinearGaussian) SetCoefficients(a ...float64) error {
 	if len(a) != len(l.a) {
-		return fmt.Errorf("%w: %d coefficients for a linear-Gaussian observation of %d variables", ErrParameter, len(a), len(l.a))
+		return fmt.Errorf("%d coefficients for a linear-Gaussian observation of %d variables: %w", len(a), len(l.a), messages.ErrInput)
 	}
 	if err := checkCoefficients(a); err != nil {
 		return err
@@ -72,7 +72,7 @@ func (l *LinearGaussian) Arity() int { return len(l.a) }
 // positive and finite.
 func (l *LinearGaussian) Validate() error {
 	if len(l.a) == 0 {
-		return fmt.Errorf("%w: linear-Gaussian observation of no variables", ErrParameter)
+		return fmt.Errorf("linear-Gaussian observation of no variables: %w", messages.ErrInput)
 	}
 	if err := checkCoefficients(l.a); err != nil {
 		return err
@@ -90,7 +90,7 @@ func (l *LinearGaussian) Validate() error {
 }
 
 // Message returns the message on edge i; an edge the factor lacks is
-// graph.ErrNoFactor.
+// messages.ErrInput.
 func (l *LinearGaussian) Message(i int, e graph.Edges) (messages.Gaussian, error) {
 	return checkedMessage(l.message(i, e))
 }
@@ -114,7 +114,7 @@ func (l *LinearGaussian) message(i int, e graph.Edges) (messages.Gaussian, error
 // LogAverageFactor returns log ∫ N(y; aᵀx + c, v) ∏ĉⱼ(xⱼ) dx = log N(y;
 // aᵀμ + c, v + Σ aⱼ²σⱼ²). With one uniform cavity (of a non-zero
 // coefficient) integrating that variable out leaves 1/|aⱼ|; with more,
-// ErrDiverges.
+// errDiverges.
 func (l *LinearGaussian) LogAverageFactor(e graph.Edges) (float64, error) {
 	return checkedLog(l.logAverageFactor(e))
 }
@@ -142,7 +142,7 @@ func (l *LinearGaussian) logAverageFactorTerm(e graph.Edges) (graph.LogTerm, boo
 		c := e.Cavity(j)
 		if c.IsUniform() {
 			if uniform >= 0 {
-				return graph.LogTerm{}, false, ErrDiverges
+				return graph.LogTerm{}, false, errDiverges
 			}
 			uniform = j
 			continue
@@ -159,7 +159,7 @@ func (l *LinearGaussian) logAverageFactorTerm(e graph.Edges) (graph.LogTerm, boo
 	}
 	t, ok := densityTerm(d, v)
 	if !ok {
-		return graph.LogTerm{}, false, fmt.Errorf("%w: predictive variance %v", ErrParameter, v)
+		return graph.LogTerm{}, false, fmt.Errorf("predictive variance %v: %w", v, messages.ErrInput)
 	}
 	return t, true, nil
 }

@@ -235,7 +235,7 @@ func TestMarginsEdgeCases(t *testing.T) {
 					t.Errorf("%T: uniform cavity %d, message %d = %v, %v; want uniform", f, i, j, m, err)
 				}
 			}
-			if _, err := factortest.LogAverageFactor(f, cs...); !errors.Is(err, factors.ErrDiverges) {
+			if _, err := factortest.LogAverageFactor(f, cs...); !errors.Is(err, messages.ErrInput) {
 				t.Errorf("%T: uniform cavity %d: evidence error %v, want ErrDiverges", f, i, err)
 			}
 		}
@@ -249,7 +249,7 @@ func TestMarginsEdgeCases(t *testing.T) {
 			if err != nil {
 				t.Errorf("%T: a possible point mass: %v", f, err)
 			}
-		} else if !errors.Is(err, factors.ErrImpossible) {
+		} else if !errors.Is(err, messages.ErrImpossible) {
 			t.Errorf("%T: an impossible point mass: %v, want ErrImpossible", f, err)
 		}
 		// Far tails: finite messages and evidence.

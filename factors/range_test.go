@@ -34,7 +34,7 @@ func TestPoissonProjectExtremes(t *testing.T) {
 					return g, err
 				}()
 				if err != nil {
-					if !errors.Is(err, factors.ErrParameter) && !errors.Is(err, factors.ErrRange) {
+					if !errors.Is(err, messages.ErrInput) && !errors.Is(err, messages.ErrNumerical) {
 						t.Errorf("PoissonProject(%v, %v, %d): %v, want ErrParameter or ErrRange", m, v, k, err)
 					}
 					continue

@@ -48,7 +48,7 @@ func (g *GreaterThan) message(_ int, e graph.Edges) (messages.Gaussian, error) {
 		if c.Mean() > g.Margin {
 			return messages.Gaussian{}, nil
 		}
-		return messages.Gaussian{}, fmt.Errorf("%w: x = %v, I(x > %v)", ErrImpossible, c.Mean(), g.Margin)
+		return messages.Gaussian{}, fmt.Errorf("x = %v, I(x > %v): %w", c.Mean(), g.Margin, messages.ErrImpossible)
 	}
 	if err := checkCavity(c); err != nil {
 		return messages.Gaussian{}, err
@@ -79,7 +79,7 @@ func (g *GreaterThan) logAverageFactor(e graph.Edges) (float64, error) {
 	c := e.Cavity(0)
 	switch {
 	case c.IsUniform():
-		return 0, ErrDiverges
+		return 0, errDiverges
 	case c.IsPointMass():
 		if c.Mean() > g.Margin {
 			return 0, nil
@@ -130,7 +130,7 @@ func (w *Within) message(_ int, e graph.Edges) (messages.Gaussian, error) {
 		if math.Abs(c.Mean()) <= w.Margin {
 			return messages.Gaussian{}, nil
 		}
-		return messages.Gaussian{}, fmt.Errorf("%w: x = %v, I(|x| ≤ %v)", ErrImpossible, c.Mean(), w.Margin)
+		return messages.Gaussian{}, fmt.Errorf("x = %v, I(|x| ≤ %v): %w", c.Mean(), w.Margin, messages.ErrImpossible)
 	}
 	if err := checkCavity(c); err != nil {
 		return messages.Gaussian{}, err

@@ -48,12 +48,12 @@ func (w *WeightedSum) Coefficient(j int) float64 {
 }
 
 // SetCoefficients replaces the coefficients by a: as many as before (the
-// factor's edges are fixed), each finite; otherwise it returns ErrParameter
+// factor's edges are fixed), each finite; otherwise it returns an error wrapping messages.ErrInput
 // and leaves them unchanged. It reuses a graph for a new match of the same
 // shape with other weights.
 func (w *WeightedSum) SetCoefficients(a ...float64) error {
 	if len(a) != len(w.a) {
-		return fmt.Errorf("%w: %d coefficients for a weighted sum of %d terms", ErrParameter, len(a), len(w.a))
+		return fmt.Errorf("%d coefficients for a weighted sum of %d terms: %w", len(a), len(w.a), messages.ErrInput)
 	}
 	if err := checkCoefficients(a); err != nil {
 		return err
@@ -66,7 +66,7 @@ func (w *WeightedSum) SetCoefficients(a ...float64) error {
 func checkCoefficients(a []float64) error {
 	for j, x := range a {
 		if !messages.IsFinite(x) {
-			return fmt.Errorf("%w: coefficient %d = %v, want a finite number", ErrParameter, j, x)
+			return fmt.Errorf("coefficient %d = %v, want a finite number: %w", j, x, messages.ErrInput)
 		}
 	}
 	return nil
@@ -88,7 +88,7 @@ func (w *WeightedSum) Arity() int { return 1 + len(w.a) }
 // Validate reports an empty or non-finite coefficient vector.
 func (w *WeightedSum) Validate() error {
 	if len(w.a) == 0 {
-		return fmt.Errorf("%w: weighted sum without terms", ErrParameter)
+		return fmt.Errorf("weighted sum without terms: %w", messages.ErrInput)
 	}
 	return checkCoefficients(w.a)
 }
@@ -113,7 +113,7 @@ func (w *WeightedSum) solvedCoefficient(i, k int) float64 {
 }
 
 // Message returns the message on edge i (0: to the sum, j+1: to term j);
-// an edge the factor lacks is graph.ErrNoFactor.
+// an edge the factor lacks is messages.ErrInput.
 func (w *WeightedSum) Message(i int, e graph.Edges) (messages.Gaussian, error) {
 	return checkedMessage(w.message(i, e))
 }
@@ -218,7 +218,7 @@ func otherTwo(i int) (k1, k2 int) {
 
 // LogAverageFactor returns log ∫ I(x = aᵀy) ĉ_x ∏ĉ_{yⱼ} = log N(μ_x; aᵀμ_y,
 // σ_x² + Σ aⱼ²σⱼ²). With one uniform cavity, integrating that variable out of
-// the constraint leaves 1/|coefficient|; with more, ErrDiverges.
+// the constraint leaves 1/|coefficient|; with more, errDiverges.
 func (w *WeightedSum) LogAverageFactor(e graph.Edges) (float64, error) {
 	return checkedLog(w.logAverageFactor(e))
 }
@@ -248,7 +248,7 @@ func (w *WeightedSum) logAverageFactorTerm(e graph.Edges) (graph.LogTerm, bool, 
 func (w *WeightedSum) term(mean, variance float64, uniform int) (graph.LogTerm, bool, error) {
 	switch {
 	case uniform == -2:
-		return graph.LogTerm{}, false, ErrDiverges
+		return graph.LogTerm{}, false, errDiverges
 	case uniform >= 0:
 		a := w.coefficient(uniform)
 		return graph.LogTerm{Var: a * a}, true, nil // −log|a| = −½·log a²

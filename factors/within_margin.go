@@ -126,7 +126,7 @@ func (f *WithinMargin) logAverageFactor(e graph.Edges) (float64, error) {
 	x, m := cs[0], cs[1]
 	switch {
 	case x.IsUniform() || m.IsUniform():
-		return 0, ErrDiverges
+		return 0, errDiverges
 	case x.IsPointMass():
 		return logAbove(m, math.Abs(x.Mean())), nil
 	case m.IsPointMass():

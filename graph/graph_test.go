@@ -16,69 +16,70 @@ func TestBuildReportsEveryMistake(t *testing.T) {
 		name  string
 		build func(b *graph.Builder)
 		want  error
+		frag  string // what the error says
 	}{
 		{"nil factor", func(b *graph.Builder) {
 			x := b.AddVariable("x")
 			b.AddFactor(nil, "oops", x)
-		}, graph.ErrNilFactor},
+		}, messages.ErrInput, "nil factor"},
 		{"typed nil factor", func(b *graph.Builder) {
 			x := b.AddVariable("x")
 			var p *factors.Prior
 			b.AddFactor(p, "", x)
-		}, graph.ErrNilFactor},
+		}, messages.ErrInput, "nil factor"},
 		{"typed nil factor named by its variables", func(b *graph.Builder) {
 			x, y, z := b.AddVariable("x"), b.AddVariable("y"), b.AddVariable("z")
 			var w *factors.WeightedSum // its Arity and Label read the nil pointer
 			b.AddFactor(factors.NewPrior(0, 1), "", y)
 			b.AddFactor(factors.NewPrior(0, 1), "", z)
 			b.AddFactor(w, "", x, y, z)
-		}, graph.ErrNilFactor},
+		}, messages.ErrInput, "nil factor"},
 		{"wrong arity", func(b *graph.Builder) {
 			x := b.AddVariable("x")
 			b.AddFactor(factors.NewLikelihood(1), "", x)
-		}, graph.ErrArity},
+		}, messages.ErrInput, "want 2"},
 		{"dangling edge", func(b *graph.Builder) {
 			x := b.AddVariable("x")
 			b.AddFactor(factors.NewLikelihood(1), "", x, graph.VarID(7))
-		}, graph.ErrNoVariable},
+		}, messages.ErrInput, "no variable 7"},
 		{"duplicate edge", func(b *graph.Builder) {
 			x := b.AddVariable("x")
 			b.AddFactor(factors.NewLikelihood(1), "", x, x)
-		}, graph.ErrDuplicateEdge},
+		}, messages.ErrInput, "connected twice"},
 		{"duplicate name", func(b *graph.Builder) {
 			x, y := b.AddVariable("x"), b.AddVariable("x")
 			b.AddFactor(factors.NewLikelihood(1), "", x, y)
-		}, graph.ErrDuplicateName},
+		}, messages.ErrInput, "two variables named"},
 		{"observed NaN", func(b *graph.Builder) {
 			x := b.AddObserved("x", math.NaN())
 			b.AddFactor(factors.NewPrior(0, 1), "", x)
-		}, graph.ErrNotFinite},
+		}, messages.ErrInput, "is not finite"},
 		{"observed infinity", func(b *graph.Builder) {
 			x := b.AddObserved("x", math.Inf(-1))
 			b.AddFactor(factors.NewPrior(0, 1), "", x)
-		}, graph.ErrNotFinite},
+		}, messages.ErrInput, "is not finite"},
 		{"isolated variable", func(b *graph.Builder) {
 			x := b.AddVariable("x")
 			b.AddVariable("lonely")
 			b.AddFactor(factors.NewPrior(0, 1), "", x)
-		}, graph.ErrIsolated},
+		}, messages.ErrInput, "connected to no factor"},
 		{"invalid parameter", func(b *graph.Builder) {
 			x := b.AddVariable("x")
 			b.AddFactor(factors.NewPrior(0, -1), "", x)
-		}, factors.ErrParameter},
+		}, messages.ErrInput, "variance"},
 		{"negative margin", func(b *graph.Builder) {
 			x := b.AddVariable("x")
 			b.AddFactor(factors.NewPrior(0, 1), "", x)
 			b.AddFactor(factors.NewGreaterThan(math.NaN()), "", x)
-		}, factors.ErrParameter},
+		}, messages.ErrInput, "margin"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			b := graph.NewBuilder(c.name)
 			c.build(b)
 			g, err := b.Build()
-			if g != nil || !errors.Is(err, c.want) {
-				t.Fatalf("Build() = %v, %v; want error %v", g, err, c.want)
+			if g != nil || !errors.Is(err, c.want) || !strings.Contains(err.Error(), c.frag) {
+				t.Fatalf("Build() = %v, %v; want error %v saying %q", g, err, c.want, c.frag)
 			}
 			if !strings.Contains(err.Error(), c.name) {
 				t.Errorf("error %q does not name the graph", err)
@@ -242,16 +243,16 @@ func TestUpdateRejectsBadMessages(t *testing.T) {
 	before := g.Marginal(x)
 	_, _, err = g.Update(bad, 0, 0)
 	var ue *graph.UpdateError
-	if !errors.As(err, &ue) || !errors.Is(err, graph.ErrNotFinite) || ue.Factor != bad {
+	if !errors.As(err, &ue) || !errors.Is(err, messages.ErrNumerical) || ue.Factor != bad {
 		t.Fatalf("Update(bad) error = %v, want *UpdateError wrapping ErrNotFinite", err)
 	}
 	if g.Marginal(x) != before {
 		t.Errorf("a rejected update changed the marginal: %v", g.Marginal(x))
 	}
-	if _, _, err := g.Update(graph.FactorID(9), 0, 0); !errors.Is(err, graph.ErrNoFactor) {
+	if _, _, err := g.Update(graph.FactorID(9), 0, 0); !errors.Is(err, messages.ErrInput) {
 		t.Errorf("Update of a missing factor: %v, want ErrNoFactor", err)
 	}
-	if _, _, err := g.Update(p, 1, 0); !errors.Is(err, graph.ErrNoFactor) {
+	if _, _, err := g.Update(p, 1, 0); !errors.Is(err, messages.ErrInput) {
 		t.Errorf("Update of a missing edge: %v, want ErrNoFactor", err)
 	}
 }

@@ -2,11 +2,11 @@ package schedules
 
 import (
 	"cmp"
-	"errors"
 	"fmt"
 	"slices"
 
 	"github.com/skillgraph/skillgraph/graph"
+	"github.com/skillgraph/skillgraph/messages"
 )
 
 // Walk calls fn for every update of one pass through s, in execution order,
@@ -57,8 +57,10 @@ func Flooding(g *graph.Graph, opts ...LoopOption) *LoopSchedule {
 	return Loop(Sequence(steps...), append([]LoopOption{Name("flooding")}, opts...)...)
 }
 
-// ErrNotTree reports a graph with a cycle given to Tree.
-var ErrNotTree = errors.New("factor graph has a cycle")
+// ErrNotTree reports a graph with a cycle given to Tree, which a caller
+// answers by deriving a schedule with loops instead (Derive does); it
+// wraps messages.ErrInput.
+var ErrNotTree = fmt.Errorf("factor graph has a cycle: %w", messages.ErrInput)
 
 // Tree returns the two-pass schedule of a tree-shaped (or forest-shaped)
 // graph: every message towards a root, leaves first, then every message away
@@ -68,7 +70,7 @@ var ErrNotTree = errors.New("factor graph has a cycle")
 // factor sends last on the way up, so that it moment-matches against its
 // complete cavity: two passes are then also the EP fixed point when a part
 // has at most one approximate factor. With more, wrap the result in a Loop
-// (Derive does). It returns ErrNotTree if g has a cycle, and ErrSchedule if
+// (Derive does). It returns ErrNotTree if g has a cycle, and messages.ErrInput if
 // g is nil.
 func Tree(g *graph.Graph) (*SequenceSchedule, error) {
 	if g == nil {
@@ -85,7 +87,7 @@ func Tree(g *graph.Graph) (*SequenceSchedule, error) {
 // and their variables, e.g. the inside of one game in a history: messages
 // arriving from factors outside the subgraph are part of the cavities, so
 // the two passes make the subgraph's messages exact given them. It returns
-// ErrNotTree if the subgraph has a cycle, and ErrSchedule for a nil graph
+// ErrNotTree if the subgraph has a cycle, and messages.ErrInput for a nil graph
 // or a factor g lacks.
 func TreeOf(g *graph.Graph, factors []graph.FactorID) (*SequenceSchedule, error) {
 	if g == nil {
@@ -137,7 +139,7 @@ func (tb *treeBuilder) tree(factors []graph.FactorID) (*SequenceSchedule, error)
 	edges := 0
 	for _, f := range factors {
 		if int(f) < 0 || int(f) >= nf {
-			return nil, fmt.Errorf("schedules: tree of graph %q: %w: no factor %d", g.Name(), ErrSchedule, f)
+			return nil, fmt.Errorf("schedules: tree of graph %q: no factor %d: %w", g.Name(), f, messages.ErrInput)
 		}
 		if !tb.in[f] {
 			tb.in[f] = true

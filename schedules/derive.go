@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/skillgraph/skillgraph/graph"
+	"github.com/skillgraph/skillgraph/messages"
 )
 
 // AllEdges returns the steps that update every edge of factor f of g, in
@@ -23,9 +24,6 @@ func AllEdges(g *graph.Graph, f graph.FactorID) *SequenceSchedule {
 	}
 	return Sequence(steps...)
 }
-
-// ErrCoverage reports a schedule that does not fit its graph (see Check).
-var ErrCoverage = errors.New("schedule does not cover the graph")
 
 // Edge names one edge of a graph for people: the factor, its label, the
 // edge and the variable on it.
@@ -54,7 +52,7 @@ type CoverageError struct {
 // Error lists the edges.
 func (e *CoverageError) Error() string {
 	var sb strings.Builder
-	fmt.Fprintf(&sb, "schedules: graph %q: %v:", e.Graph, ErrCoverage)
+	fmt.Fprintf(&sb, "schedules: graph %q: schedule does not cover the graph:", e.Graph)
 	for _, m := range e.Missing {
 		fmt.Fprintf(&sb, "\n\tno step updates %v", m)
 	}
@@ -64,17 +62,18 @@ func (e *CoverageError) Error() string {
 	return sb.String()
 }
 
-// Unwrap returns ErrCoverage.
-func (e *CoverageError) Unwrap() error { return ErrCoverage }
+// Unwrap returns messages.ErrInput: the schedule, which the caller gave,
+// does not fit its graph.
+func (e *CoverageError) Unwrap() error { return messages.ErrInput }
 
 // Check validates s against g: it returns a *CoverageError (wrapping
-// ErrCoverage) listing every edge that no step of s updates and every step
+// messages.ErrInput) listing every edge that no step of s updates and every step
 // that names an edge g lacks, with the factor, its label, the edge and the
 // variable, or nil if every edge is updated. Edges to observed variables
 // are not required: their messages change nothing. Custom schedules take
 // part if they implement Parts() []Schedule (see Walk); the updates of one
 // that does not are invisible to Check. A nil graph, schedule or part,
-// which no run accepts, is ErrSchedule, as from Compile.
+// which no run accepts, is messages.ErrInput, as from Compile.
 func Check(g *graph.Graph, s Schedule) error {
 	if _, err := Compile(g, s); err != nil {
 		return err

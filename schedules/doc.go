@@ -12,7 +12,7 @@
 // are approximate even when it converges; Converged means that a pass of
 // this run changed nothing by more than the tolerance (graph.Graph.Reset
 // starts a run from the priors again). A factor's panic fails its update
-// with an error naming it (graph.ErrPanicked), and nil options are
+// with an error naming it (a *graph.UpdateError), and nil options are
 // ignored. The context
 // is checked when a run starts, before every loop pass and when the run
 // ends, so a run whose deadline has passed never reports success.

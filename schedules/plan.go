@@ -71,9 +71,9 @@ type aux struct {
 	custom Schedule      // (opCustom)
 }
 
-// Compile builds the plan of s on g. It fails with ErrSchedule for a nil
-// graph, a nil schedule or a nil part; a step naming an edge g lacks
-// compiles to an op that fails with graph.ErrNoFactor when it is reached,
+// Compile builds the plan of s on g. It fails with messages.ErrInput for a
+// nil graph, a nil schedule or a nil part; a step naming an edge g lacks
+// compiles to an op that fails (messages.ErrInput) when it is reached,
 // as the update would. Schedules other than Step, Sequence and Loop become
 // one op that calls their Run.
 func Compile(g *graph.Graph, s Schedule) (*Plan, error) {
@@ -116,7 +116,7 @@ func (p *Plan) add(s Schedule, depth int, slot *int32) error {
 	switch s := s.(type) {
 	case *StepSchedule:
 		if s == nil {
-			return fmt.Errorf("schedules: %w: nil step", ErrSchedule)
+			return fmt.Errorf("schedules: nil step: %w", messages.ErrInput)
 		}
 		o := stepOp(opBad, s.Factor, s.Edge)
 		if s.Edge == int(int32(s.Edge)) && p.g.HasEdge(s.Factor, s.Edge) {
@@ -129,7 +129,7 @@ func (p *Plan) add(s Schedule, depth int, slot *int32) error {
 		p.ops = append(p.ops, o)
 	case *SequenceSchedule:
 		if s == nil {
-			return fmt.Errorf("schedules: %w: nil sequence", ErrSchedule)
+			return fmt.Errorf("schedules: nil sequence: %w", messages.ErrInput)
 		}
 		for j, part := range s.Parts {
 			if err := p.add(part, depth, slot); err != nil {
@@ -138,7 +138,7 @@ func (p *Plan) add(s Schedule, depth int, slot *int32) error {
 		}
 	case *LoopSchedule:
 		if s == nil || s.Body == nil {
-			return fmt.Errorf("schedules: %w: nil loop or loop body", ErrSchedule)
+			return fmt.Errorf("schedules: nil loop or loop body: %w", messages.ErrInput)
 		}
 		begin := len(p.ops)
 		ai := int32(len(p.aux))
@@ -158,7 +158,7 @@ func (p *Plan) add(s Schedule, depth int, slot *int32) error {
 		p.ops = append(p.ops, op{kind: opEnd, b: ai, a: int32(begin)})
 	default:
 		if s == nil {
-			return fmt.Errorf("schedules: %w: nil schedule", ErrSchedule)
+			return fmt.Errorf("schedules: nil schedule: %w", messages.ErrInput)
 		}
 		p.aux = append(p.aux, aux{custom: s})
 		p.ops = append(p.ops, op{kind: opCustom, b: int32(len(p.aux) - 1)})
@@ -172,7 +172,7 @@ func (p *Plan) add(s Schedule, depth int, slot *int32) error {
 // more memory than its plan), and run the plan itself.
 func (p *Plan) Run(r *Runner) (Convergence, error) {
 	if p == nil {
-		return Convergence{}, fmt.Errorf("schedules: %w: nil plan", ErrSchedule)
+		return Convergence{}, fmt.Errorf("schedules: nil plan: %w", messages.ErrInput)
 	}
 	if r != nil && r.g != nil && r.ctx == nil && len(r.frames) == 0 {
 		return r.Run(context.Background(), p) // outside a run: as Runner.Run
@@ -204,7 +204,7 @@ func (r *Runner) send(o *op) (float64, error) {
 	msg, err := fac.Message(i, e)
 	r.sending = 0
 	if err != nil {
-		return 0, &graph.UpdateError{Factor: o.factor(), Label: r.g.FactorLabel(o.factor()), Edge: i, Err: err}
+		return 0, &graph.UpdateError{Graph: r.g.Name(), Factor: o.factor(), Label: r.g.FactorLabel(o.factor()), Method: "Message", Edge: i, Err: err}
 	}
 	before, after, err := r.g.Send(e.EdgeID(i), msg, r.damping)
 	if err != nil {
@@ -250,10 +250,10 @@ type frame struct {
 // same order, the same Result, the same errors.
 func (r *Runner) exec(p *Plan) (Convergence, error) {
 	if r == nil || r.g == nil {
-		return Convergence{}, fmt.Errorf("schedules: %w: nil runner", ErrSchedule)
+		return Convergence{}, fmt.Errorf("schedules: nil runner: %w", messages.ErrInput)
 	}
 	if p.g != r.g {
-		return Convergence{}, fmt.Errorf("schedules: %w: a plan of graph %q run on graph %q", ErrSchedule, p.g.Name(), r.g.Name())
+		return Convergence{}, fmt.Errorf("schedules: a plan of graph %q run on graph %q: %w", p.g.Name(), r.g.Name(), messages.ErrInput)
 	}
 	base := len(r.frames)
 	acc := Convergence{Converged: true} // the innermost body's results so far
@@ -343,7 +343,7 @@ func (p *Plan) badStep(o *op) error { return noEdge(p.g, o.factor(), int(o.edge)
 // noEdge is the error of a step naming an edge g lacks, worded as
 // graph.Update words it.
 func noEdge(g *graph.Graph, f graph.FactorID, i int) error {
-	return fmt.Errorf("graph %q: factor %d edge %d: %w", g.Name(), f, i, graph.ErrNoFactor)
+	return fmt.Errorf("graph %q: factor %d has no edge %d: %w", g.Name(), f, i, messages.ErrInput)
 }
 
 // residualBody reports why the body of the loop beginning at op pc cannot
@@ -356,7 +356,7 @@ func (p *Plan) residualBody(pc int) error {
 		case opBad:
 			return fmt.Errorf("schedules: loop %q: %w", l.Name, p.badStep(&o))
 		default:
-			return fmt.Errorf("schedules: loop %q: %w: a residual loop's body must consist of steps and sequences", l.Name, ErrLoopConfig)
+			return fmt.Errorf("schedules: loop %q: a residual loop's body must consist of steps and sequences: %w", l.Name, messages.ErrInput)
 		}
 	}
 	return nil

@@ -44,7 +44,7 @@ func (f *scaledLikelihood) Message(i int, e graph.Edges) (messages.Gaussian, err
 		}
 		return messages.NewGaussian(c.Mean()/s, v/(s*s)), nil
 	case c.Pi < 0:
-		return messages.Gaussian{}, fmt.Errorf("scaled likelihood: %w (precision %v)", factors.ErrImproperCavity, c.Pi)
+		return messages.Gaussian{}, fmt.Errorf("scaled likelihood: %w (precision %v)", messages.ErrNumerical, c.Pi)
 	}
 	if i == 0 { // s·y + noise: mean s·μ, variance s²/π + c²
 		d := s*s + v*c.Pi
@@ -755,9 +755,8 @@ var approx = cmp.Options{cmpopts.EquateApprox(1e-12, 1e-300), cmpopts.EquateNaNs
 
 // planSentinels are the errors a run or LogEvidence may wrap.
 var planSentinels = []error{
-	graph.ErrImproper, graph.ErrNotFinite, graph.ErrNoFactor, graph.ErrNoEvidence, graph.ErrDamping,
-	factors.ErrImpossible, factors.ErrImproperCavity, factors.ErrDiverges, factors.ErrParameter,
-	context.Canceled, context.DeadlineExceeded, schedules.ErrLoopConfig, schedules.ErrSchedule,
+	messages.ErrInput, messages.ErrNumerical, messages.ErrImpossible,
+	context.Canceled, context.DeadlineExceeded,
 }
 
 // sameError reports how got differs from want: nil against non-nil, a
@@ -777,7 +776,7 @@ func sameError(want, got error) string {
 	}
 	var we, ge *graph.UpdateError
 	wok, gok := errors.As(want, &we), errors.As(got, &ge)
-	if wok != gok || wok && (we.Factor != ge.Factor || we.Edge != ge.Edge) {
+	if wok != gok || wok && (we.Factor != ge.Factor || we.Edge != ge.Edge || (we.Panic == nil) != (ge.Panic == nil)) {
 		return fmt.Sprintf("error %v, want %v", got, want)
 	}
 	return ""
@@ -1183,7 +1182,7 @@ func TestPlanMissingStep(t *testing.T) {
 			schedules.Sequence(prior, down, schedules.Loop(schedules.Sequence(append([]schedules.Schedule{bad}, c.body...)...)), schedules.Sequence(c.out...)),
 		} {
 			_, got := runBoth(t, "missing step", c.spec, s)
-			if !errors.Is(got.err, graph.ErrNoFactor) {
+			if !errors.Is(got.err, messages.ErrInput) {
 				t.Errorf("%s: error %v, want ErrNoFactor", describe(s), got.err)
 			}
 			if got.state.Marginals[0].IsUniform() {
@@ -1198,7 +1197,7 @@ func TestPlanMissingStep(t *testing.T) {
 		want := snapshot(g1, res, err)
 		res, err = schedules.Run(context.Background(), g2, s)
 		got := snapshot(g2, res, err)
-		if !errors.Is(err, graph.ErrNoFactor) {
+		if !errors.Is(err, messages.ErrInput) {
 			t.Errorf("%s: error %v, want ErrNoFactor", describe(s), err)
 		}
 		if d := cmp.Diff(want.state.Marginals, got.state.Marginals, approx); d != "" {
@@ -1224,7 +1223,7 @@ func TestPlanInvalidLoop(t *testing.T) {
 				schedules.Loop(schedules.Sequence(c.body...), opt), out),
 		} {
 			_, got := runBoth(t, "invalid loop", c.spec, s)
-			if !errors.Is(got.err, schedules.ErrLoopConfig) || got.state.Result.Converged {
+			if !errors.Is(got.err, messages.ErrInput) || got.state.Result.Converged {
 				t.Errorf("%s: %+v, %v; want not converged, ErrLoopConfig", describe(s), got.state.Result, got.err)
 			}
 		}
@@ -1262,7 +1261,7 @@ func TestPlanNaNMessage(t *testing.T) {
 			var ue *graph.UpdateError
 			loop := false
 			schedules.Walk(s, func(_ *schedules.StepSchedule, l *schedules.LoopSchedule) { loop = loop || l != nil })
-			if !errors.Is(got.err, graph.ErrNotFinite) || !errors.As(got.err, &ue) || ue.Factor != nan || got.state.Result.Converged == loop {
+			if !errors.Is(got.err, messages.ErrNumerical) || !errors.As(got.err, &ue) || ue.Factor != nan || got.state.Result.Converged == loop {
 				t.Errorf("%s: %+v, %v; want ErrNotFinite from factor %d", describe(s), got.state.Result, got.err, nan)
 			}
 			if n > 0 && got.state.Result.Iterations < 3 {
@@ -1323,7 +1322,7 @@ func TestCompileRejectsNil(t *testing.T) {
 				}
 			}()
 			if !tc.custom {
-				if p, err := schedules.Compile(tc.g, tc.s); !errors.Is(err, schedules.ErrSchedule) || p != nil {
+				if p, err := schedules.Compile(tc.g, tc.s); !errors.Is(err, messages.ErrInput) || p != nil {
 					t.Errorf("%s: Compile: %v, %v; want ErrSchedule", tc.name, p, err)
 				}
 			}
@@ -1331,7 +1330,7 @@ func TestCompileRejectsNil(t *testing.T) {
 				g.Reset()
 			}
 			res, err := schedules.Run(ctx, tc.g, tc.s)
-			if !errors.Is(err, schedules.ErrSchedule) || res.Iterations != 0 {
+			if !errors.Is(err, messages.ErrInput) || res.Iterations != 0 {
 				t.Errorf("%s: Run: %+v, %v; want ErrSchedule", tc.name, res, err)
 			}
 			if tc.g != nil && !tc.custom {
@@ -1342,7 +1341,7 @@ func TestCompileRejectsNil(t *testing.T) {
 				}
 			}
 			if tc.g != nil {
-				if _, err := schedules.NewRunner(tc.g).Run(ctx, tc.s); !errors.Is(err, schedules.ErrSchedule) {
+				if _, err := schedules.NewRunner(tc.g).Run(ctx, tc.s); !errors.Is(err, messages.ErrInput) {
 					t.Errorf("%s: Runner.Run: %v; want ErrSchedule", tc.name, err)
 				}
 			}
@@ -1398,10 +1397,10 @@ func TestPlanRunsAsSchedule(t *testing.T) {
 	compareOutcomes(t, "a plan run as a schedule", snapshot(g1, res, err), got)
 
 	other := c.spec.build(t)
-	if _, err := schedules.NewRunner(other).Run(ctx, p); !errors.Is(err, schedules.ErrSchedule) {
+	if _, err := schedules.NewRunner(other).Run(ctx, p); !errors.Is(err, messages.ErrInput) {
 		t.Errorf("a plan run on another graph: %v, want ErrSchedule", err)
 	}
-	if _, err := schedules.NewRunner(g).Run(ctx, (*schedules.Plan)(nil)); !errors.Is(err, schedules.ErrSchedule) {
+	if _, err := schedules.NewRunner(g).Run(ctx, (*schedules.Plan)(nil)); !errors.Is(err, messages.ErrInput) {
 		t.Errorf("a nil plan: %v, want ErrSchedule", err)
 	}
 }

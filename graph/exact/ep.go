@@ -111,7 +111,7 @@ func (c *epConfig) validate() error {
 // the variable (ErrImproper), and the other errors of Solve; a factor's
 // failure or panic as a *graph.UpdateError naming it (wrapping ErrPanic
 // for a panic); a message that is not finite or is a point mass
-// (graph.ErrNotFinite), since a site must have finite natural
+// (messages.ErrNumerical), since a site must have finite natural
 // parameters. g's messages are not used or changed.
 func EP(ctx context.Context, g *graph.Graph, opts ...EPOption) (*Solution, error) {
 	cfg := epConfig{tolerance: DefaultTolerance, maxSweeps: DefaultMaxSweeps}
@@ -393,7 +393,7 @@ func (ep *sites) message(sf *siteFactor, i int) (m messages.Gaussian, err error)
 		return m, ep.factorError(sf, i, err)
 	}
 	if !m.IsFinite() {
-		return m, ep.factorError(sf, i, fmt.Errorf("message %v: %w", m, graph.ErrNotFinite))
+		return m, ep.factorError(sf, i, fmt.Errorf("message %v: %w", m, messages.ErrNumerical))
 	}
 	return m, nil
 }
@@ -409,13 +409,13 @@ func (ep *sites) logAverage(sf *siteFactor) (l float64, err error) {
 	f, e := ep.scratch.FactorEdges(sf.sf)
 	ev, ok := f.(graph.Evidence)
 	if !ok {
-		return 0, ep.factorError(sf, -1, graph.ErrNoEvidence)
+		return 0, ep.factorError(sf, -1, messages.ErrInput)
 	}
 	if l, err = ev.LogAverageFactor(e); err != nil {
 		return 0, ep.factorError(sf, -1, err)
 	}
 	if !messages.IsFinite(l) {
-		return 0, ep.factorError(sf, -1, fmt.Errorf("log average factor %v: %w", l, graph.ErrNotFinite))
+		return 0, ep.factorError(sf, -1, fmt.Errorf("log average factor %v: %w", l, messages.ErrNumerical))
 	}
 	return l, nil
 }
@@ -443,7 +443,7 @@ func (ep *sites) solution(sol *Solution, q []messages.Gaussian, z []float64) (*S
 			return nil, err
 		}
 		if !ok {
-			sol.EvidenceErr = ep.factorError(sf, -1, fmt.Errorf("%w cavity", graph.ErrImproper))
+			sol.EvidenceErr = ep.factorError(sf, -1, fmt.Errorf("%w cavity", messages.ErrNumerical))
 			break
 		}
 		l, err := ep.logAverage(sf)
@@ -461,7 +461,7 @@ func (ep *sites) solution(sol *Solution, q []messages.Gaussian, z []float64) (*S
 		}
 	}
 	if sol.EvidenceErr == nil && !messages.IsFinite(logZ) {
-		sol.EvidenceErr = fmt.Errorf("exact: EP on graph %q: log evidence %v: %w", s.g.Name(), logZ, graph.ErrNotFinite)
+		sol.EvidenceErr = fmt.Errorf("exact: EP on graph %q: log evidence %v: %w", s.g.Name(), logZ, messages.ErrNumerical)
 	}
 	if sol.EvidenceErr == nil {
 		sol.LogEvidence = logZ

@@ -176,7 +176,7 @@ func TestEPErrors(t *testing.T) {
 		}
 	}
 	sol, err := exact.EP(ctx, oneVar(noEvidence{}, true), nil, nil)
-	if err != nil || !errors.Is(sol.EvidenceErr, graph.ErrNoEvidence) || sol.LogEvidence != 0 {
+	if err != nil || !errors.Is(sol.EvidenceErr, messages.ErrInput) || sol.LogEvidence != 0 {
 		t.Errorf("a factor without evidence: %+v, %v", sol, err)
 	} else if m := sol.Marginals[0]; !close(m.Pi, 1.5, 1e-12) || !close(m.Tau, 0.5, 1e-12) {
 		t.Errorf("a factor without evidence: marginal %v, want N(1, 2)·N(0, 1)", m)
@@ -205,7 +205,7 @@ func TestEPErrors(t *testing.T) {
 	if _, err := exact.EP(cancelled, g); !errors.Is(err, context.Canceled) {
 		t.Errorf("cancelled: %v", err)
 	}
-	if _, err := exact.EP(ctx, nil); !errors.Is(err, graph.ErrNilGraph) {
+	if _, err := exact.EP(ctx, nil); !errors.Is(err, messages.ErrInput) {
 		t.Errorf("nil graph: %v", err)
 	}
 	// A truncation of an observed variable has no site: its evidence is
@@ -222,7 +222,7 @@ func TestEPErrors(t *testing.T) {
 		if value > 0 && (sol.EvidenceErr != nil || sol.LogEvidence != 0) {
 			t.Errorf("observed %v: log evidence %v, %v; want 0", value, sol.LogEvidence, sol.EvidenceErr)
 		}
-		if value < 0 && !errors.Is(sol.EvidenceErr, factors.ErrImpossible) && !errors.Is(sol.EvidenceErr, graph.ErrNotFinite) {
+		if value < 0 && !errors.Is(sol.EvidenceErr, messages.ErrImpossible) && !errors.Is(sol.EvidenceErr, messages.ErrNumerical) {
 			t.Errorf("observed %v: evidence error %v, want an impossible observation", value, sol.EvidenceErr)
 		}
 	}

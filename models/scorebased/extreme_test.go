@@ -6,19 +6,12 @@ import (
 	"math"
 	"testing"
 
-	"github.com/skillgraph/skillgraph/factors"
 	"github.com/skillgraph/skillgraph/models/scorebased"
 )
 
-// ownError reports whether err is one of scorebased's sentinels and no
-// factor's: a caller handles the model's errors without knowing its
-// factors.
+// ownError reports whether err is one of scorebased's sentinels: a caller
+// handles the model's errors without knowing its factors.
 func ownError(err error) bool {
-	for _, e := range []error{factors.ErrParameter, factors.ErrRange, factors.ErrImproperCavity} {
-		if errors.Is(err, e) {
-			return false
-		}
-	}
 	return errors.Is(err, scorebased.ErrRating) || errors.Is(err, scorebased.ErrNumerical) ||
 		errors.Is(err, scorebased.ErrScore) || errors.Is(err, scorebased.ErrParameter)
 }
