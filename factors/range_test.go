@@ -12,8 +12,8 @@ import (
 // TestPoissonProjectExtremes: Lemma 1's projection on means and variances
 // from subnormal to the largest float64, and counts up to MaxInt, never
 // panics (a log-rate of 1e308 used to index the Wright table at
-// int(NaN)): it returns a finite, proper Gaussian or ErrParameter /
-// ErrRange. Where it answers for a moderate mean, the answer satisfies
+// int(NaN)): it returns a finite, proper Gaussian or messages.ErrInput /
+// messages.ErrNumerical. Where it answers for a moderate mean, the answer satisfies
 // eq. 15, μ' = μ + σ²(k − e^κ) and σ'² = σ²/(1 + σ²e^κ) with κ = μ' +
 // σ'²/2, to 1e-12 of the size of eq. 15's terms and 1e-9 of σ'².
 func TestPoissonProjectExtremes(t *testing.T) {
@@ -35,7 +35,7 @@ func TestPoissonProjectExtremes(t *testing.T) {
 				}()
 				if err != nil {
 					if !errors.Is(err, messages.ErrInput) && !errors.Is(err, messages.ErrNumerical) {
-						t.Errorf("PoissonProject(%v, %v, %d): %v, want ErrParameter or ErrRange", m, v, k, err)
+						t.Errorf("PoissonProject(%v, %v, %d): %v, want messages.ErrInput or ErrNumerical", m, v, k, err)
 					}
 					continue
 				}

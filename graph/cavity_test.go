@@ -94,7 +94,7 @@ func TestUpdateRejectsBadDamping(t *testing.T) {
 		_, _, err := g.Update(fb, 0, d)
 		var ue *graph.UpdateError
 		if !errors.Is(err, messages.ErrInput) || !errors.As(err, &ue) || ue.Factor != fb {
-			t.Errorf("damping %v: error %v, want ErrDamping from factor %d", d, err, fb)
+			t.Errorf("damping %v: error %v, want messages.ErrInput from factor %d", d, err, fb)
 		}
 		if g.Marginal(x) != before {
 			t.Errorf("damping %v changed the marginal to %v", d, g.Marginal(x))

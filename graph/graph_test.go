@@ -244,16 +244,16 @@ func TestUpdateRejectsBadMessages(t *testing.T) {
 	_, _, err = g.Update(bad, 0, 0)
 	var ue *graph.UpdateError
 	if !errors.As(err, &ue) || !errors.Is(err, messages.ErrNumerical) || ue.Factor != bad {
-		t.Fatalf("Update(bad) error = %v, want *UpdateError wrapping ErrNotFinite", err)
+		t.Fatalf("Update(bad) error = %v, want *UpdateError wrapping messages.ErrNumerical", err)
 	}
 	if g.Marginal(x) != before {
 		t.Errorf("a rejected update changed the marginal: %v", g.Marginal(x))
 	}
 	if _, _, err := g.Update(graph.FactorID(9), 0, 0); !errors.Is(err, messages.ErrInput) {
-		t.Errorf("Update of a missing factor: %v, want ErrNoFactor", err)
+		t.Errorf("Update of a missing factor: %v, want messages.ErrInput", err)
 	}
 	if _, _, err := g.Update(p, 1, 0); !errors.Is(err, messages.ErrInput) {
-		t.Errorf("Update of a missing edge: %v, want ErrNoFactor", err)
+		t.Errorf("Update of a missing edge: %v, want messages.ErrInput", err)
 	}
 }
 

@@ -439,7 +439,7 @@ func TestTreeOfSubgraph(t *testing.T) {
 		t.Errorf("%d edges missing, want all %d outside the game", len(ce.Missing), h.g.NumEdges()-gameEdges)
 	}
 	if _, err := schedules.TreeOf(h.g, []graph.FactorID{graph.FactorID(h.g.NumFactors())}); !errors.Is(err, messages.ErrInput) {
-		t.Errorf("TreeOf with a missing factor: %v, want ErrSchedule", err)
+		t.Errorf("TreeOf with a missing factor: %v, want messages.ErrInput", err)
 	}
 }
 

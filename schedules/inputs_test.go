@@ -161,19 +161,19 @@ func TestNilArguments(t *testing.T) {
 	nilGraph("Check", schedules.Check(nil, c.prior[0]))
 
 	if _, err := schedules.Step(0, 0).Run(nil); !errors.Is(err, messages.ErrInput) {
-		t.Errorf("Step.Run(nil): %v, want ErrSchedule", err)
+		t.Errorf("Step.Run(nil): %v, want messages.ErrInput", err)
 	}
 	if err := (*schedules.LoopSchedule)(nil).Validate(); !errors.Is(err, messages.ErrInput) {
-		t.Errorf("nil loop's Validate: %v, want ErrSchedule", err)
+		t.Errorf("nil loop's Validate: %v, want messages.ErrInput", err)
 	}
 	if err := schedules.Loop(nil).Validate(); !errors.Is(err, messages.ErrInput) {
-		t.Errorf("Loop(nil).Validate: %v, want ErrSchedule", err)
+		t.Errorf("Loop(nil).Validate: %v, want messages.ErrInput", err)
 	}
 	if n := (*schedules.Plan)(nil).Len(); n != 0 {
 		t.Errorf("nil plan's Len = %d", n)
 	}
 	if err := schedules.Check(g, schedules.Sequence(schedules.Flooding(g).Body, nil)); !errors.Is(err, messages.ErrInput) {
-		t.Errorf("Check of a sequence holding nil: %v, want ErrSchedule", err)
+		t.Errorf("Check of a sequence holding nil: %v, want messages.ErrInput", err)
 	}
 	if l := schedules.Flooding(nil); l == nil || l.Body == nil || countSteps(l) != 0 {
 		t.Errorf("Flooding(nil) = %+v, want a loop with an empty body", l)

@@ -1163,7 +1163,7 @@ func TestPlanCancelledContexts(t *testing.T) {
 
 // TestPlanMissingStep names a missing factor or edge in the middle of a
 // sequence and of loops: the updates before it are made, then the run fails
-// with ErrNoFactor, as the reference's.
+// with messages.ErrInput, as the reference's.
 func TestPlanMissingStep(t *testing.T) {
 	c := chainSpec(5)
 	step := schedules.Step
@@ -1183,7 +1183,7 @@ func TestPlanMissingStep(t *testing.T) {
 		} {
 			_, got := runBoth(t, "missing step", c.spec, s)
 			if !errors.Is(got.err, messages.ErrInput) {
-				t.Errorf("%s: error %v, want ErrNoFactor", describe(s), got.err)
+				t.Errorf("%s: error %v, want messages.ErrInput", describe(s), got.err)
 			}
 			if got.state.Marginals[0].IsUniform() {
 				t.Errorf("%s: the updates before the missing step were not made", describe(s))
@@ -1198,7 +1198,7 @@ func TestPlanMissingStep(t *testing.T) {
 		res, err = schedules.Run(context.Background(), g2, s)
 		got := snapshot(g2, res, err)
 		if !errors.Is(err, messages.ErrInput) {
-			t.Errorf("%s: error %v, want ErrNoFactor", describe(s), err)
+			t.Errorf("%s: error %v, want messages.ErrInput", describe(s), err)
 		}
 		if d := cmp.Diff(want.state.Marginals, got.state.Marginals, approx); d != "" {
 			t.Errorf("%s: marginals (-want +got):\n%s", describe(s), d)
@@ -1224,7 +1224,7 @@ func TestPlanInvalidLoop(t *testing.T) {
 		} {
 			_, got := runBoth(t, "invalid loop", c.spec, s)
 			if !errors.Is(got.err, messages.ErrInput) || got.state.Result.Converged {
-				t.Errorf("%s: %+v, %v; want not converged, ErrLoopConfig", describe(s), got.state.Result, got.err)
+				t.Errorf("%s: %+v, %v; want not converged, messages.ErrInput", describe(s), got.state.Result, got.err)
 			}
 		}
 	}
@@ -1232,7 +1232,7 @@ func TestPlanInvalidLoop(t *testing.T) {
 
 // TestPlanNaNMessage has a factor send a message that is not a number, at
 // once in a sequence and on the third pass of loops: the run fails with
-// ErrNotFinite and the graph is left as the update found it.
+// messages.ErrNumerical and the graph is left as the update found it.
 func TestPlanNaNMessage(t *testing.T) {
 	for _, n := range []int{0, 2} {
 		c := chainSpec(5)
@@ -1262,7 +1262,7 @@ func TestPlanNaNMessage(t *testing.T) {
 			loop := false
 			schedules.Walk(s, func(_ *schedules.StepSchedule, l *schedules.LoopSchedule) { loop = loop || l != nil })
 			if !errors.Is(got.err, messages.ErrNumerical) || !errors.As(got.err, &ue) || ue.Factor != nan || got.state.Result.Converged == loop {
-				t.Errorf("%s: %+v, %v; want ErrNotFinite from factor %d", describe(s), got.state.Result, got.err, nan)
+				t.Errorf("%s: %+v, %v; want messages.ErrNumerical from factor %d", describe(s), got.state.Result, got.err, nan)
 			}
 			if n > 0 && got.state.Result.Iterations < 3 {
 				t.Errorf("%s: %+v, want 3 passes or more", describe(s), got.state.Result)
@@ -1290,7 +1290,7 @@ func TestPlanNaNMessage(t *testing.T) {
 }
 
 // TestCompileRejectsNil compiles and runs nil graphs, schedules and parts:
-// errors wrapping ErrSchedule, no panic, no update.
+// errors wrapping messages.ErrInput, no panic, no update.
 func TestCompileRejectsNil(t *testing.T) {
 	c := chainSpec(3)
 	g := c.spec.build(t)
@@ -1323,7 +1323,7 @@ func TestCompileRejectsNil(t *testing.T) {
 			}()
 			if !tc.custom {
 				if p, err := schedules.Compile(tc.g, tc.s); !errors.Is(err, messages.ErrInput) || p != nil {
-					t.Errorf("%s: Compile: %v, %v; want ErrSchedule", tc.name, p, err)
+					t.Errorf("%s: Compile: %v, %v; want messages.ErrInput", tc.name, p, err)
 				}
 			}
 			if g != nil {
@@ -1331,7 +1331,7 @@ func TestCompileRejectsNil(t *testing.T) {
 			}
 			res, err := schedules.Run(ctx, tc.g, tc.s)
 			if !errors.Is(err, messages.ErrInput) || res.Iterations != 0 {
-				t.Errorf("%s: Run: %+v, %v; want ErrSchedule", tc.name, res, err)
+				t.Errorf("%s: Run: %+v, %v; want messages.ErrInput", tc.name, res, err)
 			}
 			if tc.g != nil && !tc.custom {
 				for v := range g.NumVariables() {
@@ -1342,7 +1342,7 @@ func TestCompileRejectsNil(t *testing.T) {
 			}
 			if tc.g != nil {
 				if _, err := schedules.NewRunner(tc.g).Run(ctx, tc.s); !errors.Is(err, messages.ErrInput) {
-					t.Errorf("%s: Runner.Run: %v; want ErrSchedule", tc.name, err)
+					t.Errorf("%s: Runner.Run: %v; want messages.ErrInput", tc.name, err)
 				}
 			}
 		}()
@@ -1380,7 +1380,7 @@ func TestPlanRerunDoesNotAllocate(t *testing.T) {
 
 // TestPlanRunsAsSchedule runs a compiled plan itself, with its schedule's
 // tree dropped: the same outcome as the tree through the reference
-// interpreter; on another graph, and as a nil plan, an ErrSchedule.
+// interpreter; on another graph, and as a nil plan, an messages.ErrInput.
 func TestPlanRunsAsSchedule(t *testing.T) {
 	c := chainSpec(6)
 	s := schedules.Sequence(schedules.Sequence(c.prior...), schedules.Sequence(c.down...), schedules.Loop(schedules.Sequence(c.body...), schedules.Tolerance(1e-12)), schedules.Sequence(c.out...))
@@ -1398,9 +1398,9 @@ func TestPlanRunsAsSchedule(t *testing.T) {
 
 	other := c.spec.build(t)
 	if _, err := schedules.NewRunner(other).Run(ctx, p); !errors.Is(err, messages.ErrInput) {
-		t.Errorf("a plan run on another graph: %v, want ErrSchedule", err)
+		t.Errorf("a plan run on another graph: %v, want messages.ErrInput", err)
 	}
 	if _, err := schedules.NewRunner(g).Run(ctx, (*schedules.Plan)(nil)); !errors.Is(err, messages.ErrInput) {
-		t.Errorf("a nil plan: %v, want ErrSchedule", err)
+		t.Errorf("a nil plan: %v, want messages.ErrInput", err)
 	}
 }
