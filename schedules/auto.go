@@ -133,13 +133,37 @@ func newTreeBuilder(g *graph.Graph) *treeBuilder {
 // visited in the order of its edges in the graph (by factor, then edge),
 // restricted to the subgraph's, which are gathered and sorted first.
 func (tb *treeBuilder) tree(factors []graph.FactorID) (*SequenceSchedule, error) {
-	g := tb.g
-	nf := g.NumFactors()
 	defer tb.clear()
+	if err := tb.gather(factors); err != nil {
+		return nil, err
+	}
+	order, err := tb.visit(factors)
+	if err != nil {
+		return nil, err
+	}
+	g := tb.g
+	var up, down []Schedule
+	for j := len(order) - 1; j >= 0; j-- {
+		up = append(up, Step(order[j].f, order[j].up))
+	}
+	for _, o := range order {
+		for i := 0; i < g.Arity(o.f); i++ {
+			if i != o.up {
+				down = append(down, Step(o.f, i))
+			}
+		}
+	}
+	return Sequence(Sequence(up...), Sequence(down...)), nil
+}
+
+// gather marks the subgraph's factors and lists its edges by variable
+// (tb.adj, each variable's from tb.first).
+func (tb *treeBuilder) gather(factors []graph.FactorID) error {
+	g := tb.g
 	edges := 0
 	for _, f := range factors {
-		if int(f) < 0 || int(f) >= nf {
-			return nil, fmt.Errorf("schedules: tree of graph %q: no factor %d: %w", g.Name(), f, messages.ErrInput)
+		if int(f) < 0 || int(f) >= g.NumFactors() {
+			return fmt.Errorf("schedules: tree of graph %q: no factor %d: %w", g.Name(), f, messages.ErrInput)
 		}
 		if !tb.in[f] {
 			tb.in[f] = true
@@ -160,13 +184,24 @@ func (tb *treeBuilder) tree(factors []graph.FactorID) (*SequenceSchedule, error)
 	for k := len(tb.adj) - 1; k >= 0; k-- {
 		tb.first[tb.adj[k].v] = int32(k)
 	}
-	type visit struct {
-		f  graph.FactorID
-		up int // edge towards the root
-	}
-	var order []visit
+	return nil
+}
+
+// treeVisit is a factor reached in the breadth-first walk, and its edge
+// towards the root.
+type treeVisit struct {
+	f  graph.FactorID
+	up int
+}
+
+// visit walks the gathered subgraph breadth first from its roots (the
+// variables of approximate factors first, then every variable) and returns
+// the factors in the order reached, or ErrNotTree on reaching a variable
+// twice.
+func (tb *treeBuilder) visit(factors []graph.FactorID) ([]treeVisit, error) {
+	g := tb.g
+	var order []treeVisit
 	approximate := func(f graph.FactorID) bool { return !graph.IsExact(g.Factor(f)) }
-	// Roots: variables of approximate factors first, then every variable.
 	var roots []graph.VarID
 	for _, f := range factors {
 		if approximate(f) && g.Arity(f) > 0 {
@@ -203,7 +238,7 @@ func (tb *treeBuilder) tree(factors []graph.FactorID) (*SequenceSchedule, error)
 						continue // a seen factor is the one v was reached through
 					}
 					tb.seenFactor[f] = true
-					order = append(order, visit{f: f, up: up})
+					order = append(order, treeVisit{f: f, up: up})
 					for i := 0; i < g.Arity(f); i++ {
 						if i == up {
 							continue
@@ -219,18 +254,7 @@ func (tb *treeBuilder) tree(factors []graph.FactorID) (*SequenceSchedule, error)
 			}
 		}
 	}
-	var up, down []Schedule
-	for j := len(order) - 1; j >= 0; j-- {
-		up = append(up, Step(order[j].f, order[j].up))
-	}
-	for _, o := range order {
-		for i := 0; i < g.Arity(o.f); i++ {
-			if i != o.up {
-				down = append(down, Step(o.f, i))
-			}
-		}
-	}
-	return Sequence(Sequence(up...), Sequence(down...)), nil
+	return order, nil
 }
 
 // clear undoes what tree marked, in time proportional to the subgraph.
