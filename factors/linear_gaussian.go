@@ -44,24 +44,13 @@ func NewLinearGaussian(a []float64, offset, value, variance float64) *LinearGaus
 func (l *LinearGaussian) Coefficients() []float64 { return slices.Clone(l.a) }
 
 // Coefficient returns aⱼ (0 for a j the factor lacks).
-func (l *LinearGaussian) Coefficient(j int) float64 {
-	if uint(j) >= uint(len(l.a)) {
-		return 0
-	}
-	return l.a[j]
-}
+func (l *LinearGaussian) Coefficient(j int) float64 { return coefficientOf(l.a, j) }
 
 // SetCoefficients replaces the coefficients by a: as many as before, each
-// finite; otherwise it returns an error wrapping messages.ErrInput and leaves them unchanged.
+// finite; otherwise it returns an error wrapping messages.ErrInput and
+// leaves them unchanged.
 func (l *LinearGaussian) SetCoefficients(a ...float64) error {
-	if len(a) != len(l.a) {
-		return fmt.Errorf("%d coefficients for a linear-Gaussian observation of %d variables: %w", len(a), len(l.a), messages.ErrInput)
-	}
-	if err := checkCoefficients(a); err != nil {
-		return err
-	}
-	copy(l.a, a)
-	return nil
+	return setCoefficients(l.a, a, "a linear-Gaussian observation")
 }
 
 // Arity is the number of coefficients.

@@ -26,10 +26,7 @@ func (*GaussianObservation) Arity() int { return 1 }
 
 // Validate reports a non-finite value or a variance that is not positive and finite.
 func (o *GaussianObservation) Validate() error {
-	if err := checkFinite("observed value", o.Value); err != nil {
-		return err
-	}
-	return checkVariance("noise variance", o.Variance)
+	return checkConstant("observed value", o.Value, "noise variance", o.Variance)
 }
 
 // Message returns N(x; y, c²) as a message to x.
@@ -38,7 +35,7 @@ func (o *GaussianObservation) Message(i int, e graph.Edges) (messages.Gaussian, 
 }
 
 func (o *GaussianObservation) message(int, graph.Edges) (messages.Gaussian, error) {
-	return messages.NewGaussian(o.Value, o.Variance), nil
+	return constantMessage(o.Value, o.Variance), nil
 }
 
 // LogAverageFactor returns the log predictive density of the observation,

@@ -24,11 +24,15 @@ func NewPrior(mean, variance float64) *Prior { return &Prior{Mean: mean, Varianc
 func (*Prior) Arity() int { return 1 }
 
 // Validate reports a non-finite mean or a variance that is not positive and finite.
-func (p *Prior) Validate() error {
-	if err := checkFinite("mean", p.Mean); err != nil {
+func (p *Prior) Validate() error { return checkConstant("mean", p.Mean, "variance", p.Variance) }
+
+// checkConstant validates the mean and variance of a factor whose message
+// is the constant N(mean, variance).
+func checkConstant(meanName string, mean float64, varianceName string, variance float64) error {
+	if err := checkFinite(meanName, mean); err != nil {
 		return err
 	}
-	return checkVariance("variance", p.Variance)
+	return checkVariance(varianceName, variance)
 }
 
 // Message returns N(Mean, Variance).
@@ -37,8 +41,13 @@ func (p *Prior) Message(i int, e graph.Edges) (messages.Gaussian, error) {
 }
 
 func (p *Prior) message(int, graph.Edges) (messages.Gaussian, error) {
-	inv := 1 / p.Variance // a normal positive variance, by Validate
-	return messages.Gaussian{Pi: inv, Tau: p.Mean * inv}, nil
+	return constantMessage(p.Mean, p.Variance), nil
+}
+
+// constantMessage returns N(mean, variance) in natural parameters.
+func constantMessage(mean, variance float64) messages.Gaussian {
+	inv := 1 / variance // a normal positive variance, by Validate
+	return messages.Gaussian{Pi: inv, Tau: mean * inv}
 }
 
 // LogAverageFactor returns log ∫ N(x; m, v²)·ĉ(x) dx = log N(m; μ_c, v² + σ_c²).

@@ -40,11 +40,14 @@ func NewWeightedSum(a ...float64) *WeightedSum { return &WeightedSum{a: slices.C
 func (w *WeightedSum) Coefficients() []float64 { return slices.Clone(w.a) }
 
 // Coefficient returns aⱼ (0 for a j the factor lacks).
-func (w *WeightedSum) Coefficient(j int) float64 {
-	if uint(j) >= uint(len(w.a)) {
+func (w *WeightedSum) Coefficient(j int) float64 { return coefficientOf(w.a, j) }
+
+// coefficientOf returns a[j], 0 for a j beyond a.
+func coefficientOf(a []float64, j int) float64 {
+	if uint(j) >= uint(len(a)) {
 		return 0
 	}
-	return w.a[j]
+	return a[j]
 }
 
 // SetCoefficients replaces the coefficients by a: as many as before (the
@@ -52,13 +55,19 @@ func (w *WeightedSum) Coefficient(j int) float64 {
 // and leaves them unchanged. It reuses a graph for a new match of the same
 // shape with other weights.
 func (w *WeightedSum) SetCoefficients(a ...float64) error {
-	if len(a) != len(w.a) {
-		return fmt.Errorf("%d coefficients for a weighted sum of %d terms: %w", len(a), len(w.a), messages.ErrInput)
+	return setCoefficients(w.a, a, "a weighted sum")
+}
+
+// setCoefficients copies a into dst, the coefficients of the factor what,
+// if they are as many and each finite.
+func setCoefficients(dst, a []float64, what string) error {
+	if len(a) != len(dst) {
+		return fmt.Errorf("%d coefficients for %s of %d: %w", len(a), what, len(dst), messages.ErrInput)
 	}
 	if err := checkCoefficients(a); err != nil {
 		return err
 	}
-	copy(w.a, a)
+	copy(dst, a)
 	return nil
 }
 
