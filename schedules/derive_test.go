@@ -351,10 +351,10 @@ func TestDeriveHistory(t *testing.T) {
 				if 2*derived.Iterations > 3*hand.Iterations {
 					t.Errorf("derived %d passes, hand-written %d: want ≤ 1.5×", derived.Iterations, hand.Iterations)
 				}
-				// On TrueSkill histories the derived order needs 8-9× fewer
-				// passes than flooding; on these strongly coupled linear ones
-				// the hand-written order itself gains only 4-5× (the loops'
-				// slow mode bounds every sweep order), and derived matches it.
+				// On these strongly coupled linear histories the loops' slow
+				// mode bounds every sweep order, the hand-written one too,
+				// so the gain asked over flooding is smaller than on
+				// TrueSkill's.
 				gain := 4
 				if trueskill {
 					gain = 5

@@ -198,8 +198,8 @@ func (r *Runner) send(o *op) (float64, error) {
 	i := int(o.edge)
 	fac, e := r.g.FactorEdges(o.factor())
 	// A panic in the factor's Message is recovered by Runner.Run, which
-	// names the factor from sending: two stores, where a deferred recover
-	// per update would cost more than some messages.
+	// names the factor from sending: two stores per update instead of a
+	// deferred recover per update.
 	r.sending, r.sendingEdge = o.a+1, o.edge
 	msg, err := fac.Message(i, e)
 	r.sending = 0

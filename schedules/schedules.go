@@ -369,9 +369,8 @@ func Damping(d float64) LoopOption { return func(l *LoopSchedule) { l.Damping = 
 // the bookkeeping costs a few additions per update. Skipped updates count
 // as no change and are not reported to an observer; the loop still stops
 // when a pass changes nothing by more than the tolerance. Choose theta well
-// below the tolerance (a tenth of the default 1e-6 kept TrueSkill's results
-// within 1e-6 of the converged ones over 400 random games). The body must
-// consist of Steps and Sequences.
+// below the tolerance (a tenth of it, say), since the skipped changes add
+// up over a pass. The body must consist of Steps and Sequences.
 func Residual(theta float64) LoopOption { return func(l *LoopSchedule) { l.Residual = theta } }
 
 // Name names the loop for observers and drawings.

@@ -20,8 +20,9 @@ import (
 // detected and returns ErrConcurrentUse, without touching either's result.
 type Rater struct {
 	// NoEvidence, if set, skips computing Result.LogEvidence (left 0) on
-	// the graph path, which saves about half of a graph-path match; the
-	// two-team closed form computes it at no cost either way.
+	// the graph path, whose evidence is a second walk over the chain of
+	// differences after the messages; the two-team closed form computes it
+	// with the update either way.
 	NoEvidence bool
 
 	busy  atomic.Bool // a call is running
