@@ -100,18 +100,27 @@ func cavityError(c messages.Gaussian) error {
 // mean 1e10 and variance 1e-300, whose τ overflows) fail the update by
 // name instead of handing the graph an infinite message.
 func checkedMessage(m messages.Gaussian, err error) (messages.Gaussian, error) {
-	// Not finite: τ infinite or NaN, π NaN or −∞ (π = +∞ is a point mass).
-	if err != nil || m.Tau-m.Tau != 0 || !(m.Pi >= -math.MaxFloat64) {
-		return messageError(m, err)
+	// Finite: τ finite, π not NaN or −∞ (π = +∞ is a point mass).
+	if err == nil && m.Tau-m.Tau == 0 && m.Pi >= -math.MaxFloat64 {
+		return m, nil
 	}
-	return m, nil
+	return messages.Gaussian{}, messageError(m, err)
 }
 
-func messageError(m messages.Gaussian, err error) (messages.Gaussian, error) {
-	if err != nil {
-		return messages.Gaussian{}, err
+// finiteMessage is checkedMessage for an operator that reports no error
+// of its own.
+func finiteMessage(m messages.Gaussian) (messages.Gaussian, error) {
+	if m.Tau-m.Tau == 0 && m.Pi >= -math.MaxFloat64 {
+		return m, nil
 	}
-	return messages.Gaussian{}, fmt.Errorf("message %v is not finite: %w", m, messages.ErrNumerical)
+	return messages.Gaussian{}, messageError(m, nil)
+}
+
+func messageError(m messages.Gaussian, err error) error {
+	if err != nil {
+		return err
+	}
+	return fmt.Errorf("message %v is not finite: %w", m, messages.ErrNumerical)
 }
 
 // checkedLog passes on a log evidence if it is finite: −∞, a zero

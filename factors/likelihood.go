@@ -30,16 +30,16 @@ func (l *Likelihood) Validate() error { return checkVariance("variance c²", l.V
 
 // Message returns the message on edge i (0: to x, 1: to y).
 func (l *Likelihood) Message(i int, e graph.Edges) (messages.Gaussian, error) {
-	return checkedMessage(l.message(i, e))
+	return finiteMessage(l.message(i, e))
 }
 
-func (l *Likelihood) message(i int, e graph.Edges) (messages.Gaussian, error) {
+func (l *Likelihood) message(i int, e graph.Edges) messages.Gaussian {
 	c := e.Cavity(1 - i)
 	if c.IsPointMass() {
-		return messages.NewGaussian(c.Mean(), l.Variance), nil
+		return messages.NewGaussian(c.Mean(), l.Variance)
 	}
 	a := 1 / (1 + l.Variance*c.Pi)
-	return messages.Gaussian{Pi: a * c.Pi, Tau: a * c.Tau}, nil
+	return messages.Gaussian{Pi: a * c.Pi, Tau: a * c.Tau}
 }
 
 // LogAverageFactor returns log ∫∫ N(x; y, c²) ĉ_x(x) ĉ_y(y) = log N(μ_x; μ_y,

@@ -30,12 +30,8 @@ func (o *GaussianObservation) Validate() error {
 }
 
 // Message returns N(x; y, c²) as a message to x.
-func (o *GaussianObservation) Message(i int, e graph.Edges) (messages.Gaussian, error) {
-	return checkedMessage(o.message(i, e))
-}
-
-func (o *GaussianObservation) message(int, graph.Edges) (messages.Gaussian, error) {
-	return constantMessage(o.Value, o.Variance), nil
+func (o *GaussianObservation) Message(int, graph.Edges) (messages.Gaussian, error) {
+	return finiteMessage(constantMessage(o.Value, o.Variance))
 }
 
 // LogAverageFactor returns the log predictive density of the observation,

@@ -36,12 +36,8 @@ func checkConstant(meanName string, mean float64, varianceName string, variance 
 }
 
 // Message returns N(Mean, Variance).
-func (p *Prior) Message(i int, e graph.Edges) (messages.Gaussian, error) {
-	return checkedMessage(p.message(i, e))
-}
-
-func (p *Prior) message(int, graph.Edges) (messages.Gaussian, error) {
-	return constantMessage(p.Mean, p.Variance), nil
+func (p *Prior) Message(int, graph.Edges) (messages.Gaussian, error) {
+	return finiteMessage(constantMessage(p.Mean, p.Variance))
 }
 
 // constantMessage returns N(mean, variance) in natural parameters.
