@@ -200,8 +200,15 @@ func combine(e graph.Edges, n, skip int, s func(k int) float64) (mean, variance 
 // general path decides) for zero coefficients, uniform, point-mass or
 // improper cavities.
 func (w *WeightedSum) twoTerms(i int, ai float64, e graph.Edges) (messages.Gaussian, bool) {
-	k1, k2 := otherTwo(i)
-	s1, s2 := w.solvedCoefficient(i, k1), w.solvedCoefficient(i, k2)
+	// The other two edges and their solvedCoefficient, written out.
+	a := w.a[:2:2]
+	k1, k2, s1, s2 := 1, 2, a[0], a[1] // x = a₀y₀ + a₁y₁
+	switch i {
+	case 1: // a₀y₀ = x − a₁y₁
+		k1, k2, s1, s2 = 0, 2, 1, -a[1]
+	case 2: // a₁y₁ = x − a₀y₀
+		k1, k2, s1, s2 = 0, 1, 1, -a[0]
+	}
 	c1, c2 := e.Cavity(k1), e.Cavity(k2)
 	if !(c1.Pi > 0 && c2.Pi > 0) || math.IsInf(c1.Pi, 1) || math.IsInf(c2.Pi, 1) || s1 == 0 || s2 == 0 {
 		return messages.Gaussian{}, false
@@ -212,17 +219,6 @@ func (w *WeightedSum) twoTerms(i int, ai float64, e graph.Edges) (messages.Gauss
 	}
 	r1, r2 := c1.Pi*inv, c2.Pi*inv // π₁/D, π₂/D
 	return messages.Gaussian{Pi: ai * ai * c1.Pi * r2, Tau: ai * (s1*c1.Tau*r2 + s2*c2.Tau*r1)}, true
-}
-
-// otherTwo returns the edges other than i of a sum of two terms.
-func otherTwo(i int) (k1, k2 int) {
-	switch i {
-	case 0:
-		return 1, 2
-	case 1:
-		return 0, 2
-	}
-	return 0, 1
 }
 
 // LogAverageFactor returns log ∫ I(x = aᵀy) ĉ_x ∏ĉ_{yⱼ} = log N(μ_x; aᵀμ_y,

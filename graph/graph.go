@@ -686,11 +686,13 @@ func (g *Graph) findCycle() bool {
 // that the schedule's first steps send. It does not allocate.
 func (g *Graph) Reset() {
 	clear(g.msgs)
+	clear(g.marg)
+	if g.observed == 0 {
+		return
+	}
 	for v := range g.vars {
 		if g.vars[v].observed {
 			g.marg[v] = messages.PointMass(g.vars[v].value)
-		} else {
-			g.marg[v] = messages.Gaussian{}
 		}
 	}
 }

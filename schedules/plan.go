@@ -265,8 +265,15 @@ func (r *Runner) exec(p *Plan) (Convergence, error) {
 		case opStep:
 			if r.residual > 0 {
 				err = r.residualStep(p, o, &r.frames[r.residual-1])
-			} else {
-				_, err = r.send(o)
+				break
+			}
+			// A run of steps, most of a plan, without the dispatch.
+			for {
+				if _, err = r.send(o); err != nil || pc+1 == len(ops) || ops[pc+1].kind != opStep {
+					break
+				}
+				pc++
+				o = &ops[pc]
 			}
 		case opLoop:
 			l := p.aux[o.aux()].loop
