@@ -137,16 +137,25 @@ type UpdateError struct {
 	Err   error
 }
 
-// Error names the graph, the factor, its label and the edge.
+// Error names the graph (if it has a name), the factor, its label and
+// the edge.
 func (e *UpdateError) Error() string {
-	cause := fmt.Sprint(e.Err)
-	if e.Panic != nil {
-		cause = fmt.Sprintf("panicked: %v", e.Panic)
+	var sb strings.Builder
+	if e.Graph != "" {
+		fmt.Fprintf(&sb, "graph %q: ", e.Graph)
 	}
+	fmt.Fprintf(&sb, "factor %d %s", e.Factor, e.Label)
 	if e.Method == "Message" || e.Method == "" {
-		return fmt.Sprintf("graph %q: factor %d %s, edge %d: %s", e.Graph, e.Factor, e.Label, e.Edge, cause)
+		fmt.Fprintf(&sb, ", edge %d: ", e.Edge)
+	} else {
+		fmt.Fprintf(&sb, ": %s: ", e.Method)
 	}
-	return fmt.Sprintf("graph %q: factor %d %s: %s: %s", e.Graph, e.Factor, e.Label, e.Method, cause)
+	if e.Panic != nil {
+		fmt.Fprintf(&sb, "panicked: %v", e.Panic)
+	} else {
+		fmt.Fprint(&sb, e.Err)
+	}
+	return sb.String()
 }
 
 // Unwrap returns the method's error (nil after a panic).
