@@ -372,3 +372,43 @@ func TestVariableByName(t *testing.T) {
 		}
 	}
 }
+
+// TestResetKeepsObservations: Reset returns every latent marginal to
+// uniform and every observed one to the point mass of its value, whether
+// observed at Build or later by Observe.
+func TestResetKeepsObservations(t *testing.T) {
+	b := graph.NewBuilder("observed")
+	x, y := b.AddVariable("x"), b.AddObserved("y", 1.5)
+	z := b.AddVariable("z")
+	p := b.AddFactor(factors.NewPrior(0, 4), "", x)
+	l := b.AddFactor(factors.NewLikelihood(1), "", y, x)
+	m := b.AddFactor(factors.NewLikelihood(2), "", z, x)
+	g, err := b.Build()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := g.Observe(z, -3); err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range []graph.FactorID{p, l, m} {
+		if _, _, err := g.Update(f, g.Arity(f)-1, 0); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if g.Marginal(x).IsUniform() {
+		t.Fatal("x not updated")
+	}
+	g.Reset()
+	for v, want := range map[graph.VarID]messages.Gaussian{x: {}, y: messages.PointMass(1.5), z: messages.PointMass(-3)} {
+		if got := g.Marginal(v); got != want {
+			t.Errorf("after Reset %s = %v, want %v", g.VariableName(v), got, want)
+		}
+	}
+	for f := range g.NumFactors() {
+		for i := range g.Arity(graph.FactorID(f)) {
+			if msg := g.Message(graph.FactorID(f), i); !msg.IsUniform() {
+				t.Errorf("after Reset factor %d edge %d sends %v", f, i, msg)
+			}
+		}
+	}
+}
