@@ -3,7 +3,6 @@ package dot
 import (
 	"bufio"
 	"bytes"
-	"errors"
 	"fmt"
 	"io"
 	"strconv"
@@ -74,16 +73,15 @@ func Marshal(g *graph.Graph, opt Options) ([]byte, error) {
 // holds them), each group of the graph (graph.Builder.Group) boxed as a
 // cluster, and edges from the upper layer to the lower. The output depends
 // only on g and opt: the same graph gives the same bytes. Every name and
-// label is written so that Graphviz reads it (see quote); a nil graph
-// (messages.ErrInput), a nil writer (ErrNilWriter) and a schedule that does
-// not fit the graph or has a nil part (ErrSchedule) are errors, and nothing
-// is written.
+// label is written so that Graphviz reads it (see quote); a nil graph, a
+// nil writer and a schedule that does not fit the graph or has a nil
+// part are errors (messages.ErrInput), and nothing is written.
 func Write(w io.Writer, g *graph.Graph, opt Options) error {
 	if g == nil {
-		return fmt.Errorf("dot: %w", messages.ErrInput)
+		return fmt.Errorf("dot: nil graph: %w", messages.ErrInput)
 	}
 	if w == nil {
-		return fmt.Errorf("dot: graph %q: %w", g.Name(), ErrNilWriter)
+		return fmt.Errorf("dot: graph %q: nil writer: %w", g.Name(), messages.ErrInput)
 	}
 	rs := namedRows(g)
 	if opt.Structural || usedLayers(g) < 2 {
@@ -94,6 +92,17 @@ func Write(w io.Writer, g *graph.Graph, opt Options) error {
 		return err
 	}
 	bw := bufio.NewWriter(w)
+	writeHeader(bw, g, opt)
+	members, clusters := writeNodes(bw, g, opt, rs)
+	writeClusters(bw, g, clusters)
+	writeRows(bw, rs.names, members)
+	writeEdges(bw, g, opt, rs, notes)
+	fmt.Fprintln(bw, "}")
+	return bw.Flush()
+}
+
+// writeHeader opens the graph and writes its attributes.
+func writeHeader(bw *bufio.Writer, g *graph.Graph, opt Options) {
 	rankdir := opt.RankDir
 	if rankdir == "" {
 		rankdir = "TB"
@@ -106,34 +115,16 @@ func Write(w io.Writer, g *graph.Graph, opt Options) error {
 	if opt.Schedule != nil {
 		fmt.Fprintf(bw, "\tlabel=%s;\n\tlabelloc=b;\n\tfontname=\"Helvetica\";\n\tfontsize=10;\n", quote(legend))
 	}
-	layers := rs.names
-	members := make([][]string, len(layers))
-	clusters := make([][]string, len(g.Groups()))
+}
+
+// writeNodes writes the variables and factors, and returns the node IDs
+// of each row and of each group.
+func writeNodes(bw *bufio.Writer, g *graph.Graph, opt Options, rs rows) (members, clusters [][]string) {
+	members = make([][]string, len(rs.names))
+	clusters = make([][]string, len(g.Groups()))
 	for v := 0; v < g.NumVariables(); v++ {
 		id := graph.VarID(v)
-		label := g.VariableName(id)
-		if opt.Values {
-			m := g.Marginal(id)
-			switch {
-			case m.IsUniform():
-				label += "\nuniform"
-			case m.IsPointMass():
-				label += "\n= " + num(m.Mean())
-			default:
-				label += fmt.Sprintf("\nμ=%s σ=%s", num(m.Mean()), num(m.Sigma()))
-			}
-		}
-		shape := "circle"
-		if opt.Values {
-			shape = "ellipse" // a circle around two lines of numbers is huge
-		}
-		attrs := fmt.Sprintf("shape=%s, label=%s, style=filled", shape, quote(label))
-		if _, observed := g.Observed(id); observed {
-			attrs += ", fillcolor=gray60"
-		} else {
-			attrs += ", fillcolor=gray92"
-		}
-		fmt.Fprintf(bw, "\tv%d [%s];\n", v, attrs)
+		fmt.Fprintf(bw, "\tv%d [%s];\n", v, variableAttrs(g, id, opt.Values))
 		members[rs.varRow[v]] = append(members[rs.varRow[v]], fmt.Sprintf("v%d", v))
 		clusters[g.VariableGroup(id)] = append(clusters[g.VariableGroup(id)], fmt.Sprintf("v%d", v))
 	}
@@ -144,6 +135,36 @@ func Write(w io.Writer, g *graph.Graph, opt Options) error {
 		members[rs.facRow[f]] = append(members[rs.facRow[f]], fmt.Sprintf("f%d", f))
 		clusters[g.FactorGroup(id)] = append(clusters[g.FactorGroup(id)], fmt.Sprintf("f%d", f))
 	}
+	return members, clusters
+}
+
+// variableAttrs returns the attributes of variable id's node: its name,
+// with values its marginal, and its fill, dark if it is observed.
+func variableAttrs(g *graph.Graph, id graph.VarID, values bool) string {
+	label := g.VariableName(id)
+	shape := "circle"
+	if values {
+		m := g.Marginal(id)
+		switch {
+		case m.IsUniform():
+			label += "\nuniform"
+		case m.IsPointMass():
+			label += "\n= " + num(m.Mean())
+		default:
+			label += fmt.Sprintf("\nμ=%s σ=%s", num(m.Mean()), num(m.Sigma()))
+		}
+		shape = "ellipse" // a circle around two lines of numbers is huge
+	}
+	attrs := fmt.Sprintf("shape=%s, label=%s, style=filled", shape, quote(label))
+	if _, observed := g.Observed(id); observed {
+		return attrs + ", fillcolor=gray60"
+	}
+	return attrs + ", fillcolor=gray92"
+}
+
+// writeClusters boxes each group of the graph but the first (the graph
+// outside any group) that has nodes.
+func writeClusters(bw *bufio.Writer, g *graph.Graph, clusters [][]string) {
 	for c, name := range g.Groups() {
 		if c == 0 || len(clusters[c]) == 0 {
 			continue
@@ -151,9 +172,13 @@ func Write(w io.Writer, g *graph.Graph, opt Options) error {
 		fmt.Fprintf(bw, "\tsubgraph %s {\n\t\tlabel=%s;\n\t\tstyle=rounded;\n\t\tcolor=gray70;\n\t\tfontname=\"Helvetica\";\n\t\tfontsize=10;\n\t\t%s;\n\t}\n",
 			quote(fmt.Sprintf("cluster%d", c)), quote(name), strings.Join(clusters[c], "; "))
 	}
-	// One row per layer, and an invisible edge from each row to the next,
-	// so that rows keep their order where no edge of the graph says it (an
-	// isolated group, or a layer that only the next one's factors reach).
+}
+
+// writeRows writes one row per layer, and an invisible edge from each row
+// to the next, so that rows keep their order where no edge of the graph
+// says it (an isolated group, or a layer that only the next one's factors
+// reach).
+func writeRows(bw *bufio.Writer, layers []string, members [][]string) {
 	prev := ""
 	for l, ids := range members {
 		if layers[l] == "" || len(ids) == 0 {
@@ -172,6 +197,11 @@ func Write(w io.Writer, g *graph.Graph, opt Options) error {
 		}
 		prev = ids[0]
 	}
+}
+
+// writeEdges writes every edge from the upper row to the lower, with the
+// schedule's numbers and colours where notes has them.
+func writeEdges(bw *bufio.Writer, g *graph.Graph, opt Options, rs rows, notes map[[2]int]*annotation) {
 	for f := 0; f < g.NumFactors(); f++ {
 		id := graph.FactorID(f)
 		for i := 0; i < g.Arity(id); i++ {
@@ -198,19 +228,7 @@ func Write(w io.Writer, g *graph.Graph, opt Options) error {
 				a, b, dir, colour, colour, quote(strings.Join(nums, ",")))
 		}
 	}
-	fmt.Fprintln(bw, "}")
-	return bw.Flush()
 }
-
-// Errors of Write.
-var (
-	// ErrSchedule reports a schedule that names a factor or edge the graph
-	// does not have, or that has a nil part (then wrapping
-	// messages.ErrInput too).
-	ErrSchedule = errors.New("schedule does not fit the graph")
-	// ErrNilWriter reports a nil io.Writer.
-	ErrNilWriter = errors.New("nil writer")
-)
 
 // annotate numbers the steps of one pass of s by (factor, edge).
 // Up and down are by the drawing's rows rs.
@@ -222,7 +240,7 @@ func annotate(g *graph.Graph, s schedules.Schedule, rs rows) (map[[2]int]*annota
 	// Compile checks the schedule's structure (a nil part) by the rule a
 	// run applies; Walk then visits its steps.
 	if _, err := schedules.Compile(g, s); err != nil {
-		return nil, fmt.Errorf("dot: graph %q: %w: %w", g.Name(), ErrSchedule, err)
+		return nil, fmt.Errorf("dot: graph %q: schedule does not fit the graph: %w: %w", g.Name(), err, messages.ErrInput)
 	}
 	n := 0
 	var err error
@@ -230,7 +248,7 @@ func annotate(g *graph.Graph, s schedules.Schedule, rs rows) (map[[2]int]*annota
 		n++
 		if st.Factor < 0 || int(st.Factor) >= g.NumFactors() || st.Edge < 0 || st.Edge >= g.Arity(st.Factor) {
 			if err == nil {
-				err = fmt.Errorf("dot: step %d (factor %d, edge %d) of graph %q: %w", n, st.Factor, st.Edge, g.Name(), ErrSchedule)
+				err = fmt.Errorf("dot: step %d (factor %d, edge %d) of graph %q: schedule does not fit the graph: %w", n, st.Factor, st.Edge, g.Name(), messages.ErrInput)
 			}
 			return
 		}

@@ -16,6 +16,7 @@ import (
 	"github.com/skillgraph/skillgraph/dot"
 	"github.com/skillgraph/skillgraph/factors"
 	"github.com/skillgraph/skillgraph/graph"
+	"github.com/skillgraph/skillgraph/messages"
 	"github.com/skillgraph/skillgraph/models/trueskill"
 	"github.com/skillgraph/skillgraph/schedules"
 )
@@ -206,8 +207,8 @@ func TestGraphvizAccepts(t *testing.T) {
 func TestScheduleMustFitGraph(t *testing.T) {
 	gm := figure1(t)
 	_, err := dot.Marshal(gm.Graph(), dot.Options{Schedule: schedules.Step(999, 0)})
-	if !errors.Is(err, dot.ErrSchedule) {
-		t.Errorf("error %v, want ErrSchedule", err)
+	if !errors.Is(err, messages.ErrInput) || !strings.Contains(err.Error(), "factor 999") {
+		t.Errorf("error %v, want messages.ErrInput naming factor 999", err)
 	}
 }
 

@@ -17,13 +17,13 @@ const (
 	Scores
 )
 
+// formatNames are the formats' names, by Format.
+var formatNames = [...]string{Long: "long", Scores: "scores"}
+
 // String returns "long" or "scores".
 func (f Format) String() string {
-	switch f {
-	case Long:
-		return "long"
-	case Scores:
-		return "scores"
+	if f >= Long && int(f) < len(formatNames) {
+		return formatNames[f]
 	}
 	return fmt.Sprintf("Format(%d)", int(f))
 }

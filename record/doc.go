@@ -28,8 +28,8 @@
 // Matches come back in time order: rows out of order are sorted stably,
 // and the Report says how many matches moved, which columns the reader
 // did not know, and which format it read. Every problem in a file is a
-// *FileError giving the file, line and column, wrapping one of the
-// package's sentinel errors (or encoding/csv's). Sizes are bounded
+// *FileError giving the file, line and column, wrapping ErrInput (or
+// encoding/csv's error). Sizes are bounded
 // (MaxName, MaxID, MaxPlayers), so that no input makes the reader panic,
 // hang or hold more than a small multiple of the input in memory.
 //

@@ -24,7 +24,7 @@ func (r *reader) readScores() ([]Match, error) {
 				return nil, err
 			}
 			if at, dup := ids[m.ID]; dup {
-				return nil, r.errIn(colMatchID, fmt.Errorf("match %s is also on line %d: %w", m.ID, at, ErrDuplicateMatch))
+				return nil, r.errIn(colMatchID, fmt.Errorf("match %s is also on line %d: %w", m.ID, at, ErrInput))
 			}
 		} else {
 			m.ID = madeUpID(m, ids, repeats)
@@ -66,16 +66,12 @@ func (r *reader) scoresRow() (Match, error) {
 	if m.Season, err = r.season(); err != nil {
 		return m, err
 	}
-	home, err := r.name(colHome, MaxName)
-	if err != nil {
-		return m, err
-	}
-	away, err := r.name(colAway, MaxName)
+	home, away, err := r.namePair(colHome, colAway)
 	if err != nil {
 		return m, err
 	}
 	if home == away {
-		return m, r.errIn(colAway, fmt.Errorf("home and away are both %q: %w", home, ErrSameTeam))
+		return m, r.errIn(colAway, fmt.Errorf("home and away are both %q: a team cannot play itself: %w", home, ErrInput))
 	}
 	hs, err := r.score(colHomeScore, "home ")
 	if err != nil {
@@ -184,7 +180,7 @@ func (r *reader) newMatch(id string) (*pending, error) {
 // reports whether p is the match of the row above.
 func (r *reader) sameMatch(p *pending, last bool) error {
 	if r.cfg.inFileOrder && !last {
-		return r.errIn(colMatchID, fmt.Errorf("match %s also starts on line %d, and its rows are not together: %w", p.m.ID, p.line, ErrDuplicateMatch))
+		return r.errIn(colMatchID, fmt.Errorf("match %s also starts on line %d, and its rows are not together: %w", p.m.ID, p.line, ErrInput))
 	}
 	differs := func(c column, s, first string) error {
 		return r.errIn(c, fmt.Errorf("%s %q differs from the match's first row (%s): %w", r.label(c), s, first, ErrInput))
@@ -218,16 +214,12 @@ func (r *reader) sameMatch(p *pending, last bool) error {
 // addRow adds the current row's player to match p.
 func (r *reader) addRow(p *pending) error {
 	m := &p.m
-	team, err := r.name(colTeam, MaxName)
-	if err != nil {
-		return err
-	}
-	player, err := r.name(colPlayer, MaxName)
+	team, player, err := r.namePair(colTeam, colPlayer)
 	if err != nil {
 		return err
 	}
 	if at, dup := p.players[player]; dup {
-		return r.errIn(colPlayer, fmt.Errorf("%q is also on line %d of match %s: %w", player, at, m.ID, ErrDuplicatePlayer))
+		return r.errIn(colPlayer, fmt.Errorf("%q is also on line %d of match %s: player appears twice in one match: %w", player, at, m.ID, ErrInput))
 	}
 	if len(p.players) >= MaxPlayers {
 		return r.errIn(colPlayer, fmt.Errorf("match %s has more than %d players: %w", m.ID, MaxPlayers, ErrInput))

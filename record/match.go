@@ -1,13 +1,14 @@
 package record
 
 import (
-	"errors"
 	"fmt"
 	"math"
 	"strings"
 	"time"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/skillgraph/skillgraph/messages"
 )
 
 // Match is one observed match.
@@ -72,39 +73,13 @@ const (
 	MaxPlayers = 10000
 )
 
-// Errors matched with errors.Is. They arrive wrapped in a message naming
-// the match or field, and, from Read, in a *FileError giving its place.
-var (
-	// ErrInput reports a value outside its domain: a field that does not
-	// parse (a time, a rank, a score, a weight, a flag), a negative score
-	// or weight, a match with fewer than two teams, too many players,
-	// rows of one match that disagree, or a venue that is not a home and
-	// an away team.
-	ErrInput = errors.New("invalid input")
-	// ErrName reports an empty match ID or team, player or season name,
-	// or one longer than MaxName (MaxID for an ID).
-	ErrName = errors.New("empty name")
-	// ErrText reports text that is not valid UTF-8 or holds a control
-	// character such as NUL, or U+FFFE or U+FFFF: such names cannot be
-	// written to XML or DOT files, and in a data file they are a sign of
-	// corruption.
-	ErrText = errors.New("invalid UTF-8 or control character in text")
-	// ErrSameTeam reports a match of a team against itself.
-	ErrSameTeam = errors.New("a team cannot play itself")
-	// ErrDuplicatePlayer reports a player listed twice in one match.
-	ErrDuplicatePlayer = errors.New("player appears twice in one match")
-	// ErrDuplicateMatch reports one match ID used by two matches; with
-	// InFileOrder, rows of one match_id that are not adjacent.
-	ErrDuplicateMatch = errors.New("match ID used twice")
-	// ErrEmptyFile reports a file with no header.
-	ErrEmptyFile = errors.New("file is empty")
-	// ErrHeader reports a header that is of neither format, lacks a
-	// needed column or names a column twice.
-	ErrHeader = errors.New("bad header")
-	// ErrTimeOrder reports, with InFileOrder, a row earlier than the row
-	// above it.
-	ErrTimeOrder = errors.New("time earlier than the previous row's")
-)
+// ErrInput is the one error value a caller of this package matches with
+// errors.Is: every failure it reports is input the caller can correct, a
+// field that does not parse, a name or text that cannot be a name, a match
+// that breaks the rules Validate lists, or a file whose header or rows do
+// not make a match list. The message says which, naming the match or
+// field; from Read it arrives in a *FileError giving its place.
+var ErrInput = messages.ErrInput
 
 // FileError reports a problem in a data file. Line and Column are 1-based
 // and count as encoding/csv does (Column in bytes); either is 0 when the
@@ -134,26 +109,27 @@ func (e *FileError) Error() string {
 // Unwrap returns the underlying error.
 func (e *FileError) Unwrap() error { return e.Err }
 
-// CheckText reports text that is not valid UTF-8 or holds a control
-// character or one of the two noncharacters XML forbids (ErrText); what
+// CheckText reports (as ErrInput) text that is not valid UTF-8 or holds
+// a control character or one of the two noncharacters XML forbids; what
 // names the text in the error.
 func CheckText(what, s string) error {
-	if !utf8.ValidString(s) {
-		return fmt.Errorf("%s %q: %w", what, s, ErrText)
-	}
+	text := utf8.ValidString(s)
 	for _, r := range s {
 		if unicode.IsControl(r) || r == 0xFFFE || r == 0xFFFF {
-			return fmt.Errorf("%s %q: %w", what, s, ErrText)
+			text = false
+			break
 		}
+	}
+	if !text {
+		return fmt.Errorf("%s %q: invalid UTF-8 or control character in text: %w", what, s, ErrInput)
 	}
 	return nil
 }
 
-// CheckName is CheckText for a name, which must also not be empty
-// (ErrName).
+// CheckName is CheckText for a name, which must also not be empty.
 func CheckName(what, s string) error {
 	if s == "" {
-		return fmt.Errorf("%s: %w", what, ErrName)
+		return fmt.Errorf("%s: empty name: %w", what, ErrInput)
 	}
 	return CheckText(what, s)
 }
@@ -161,19 +137,18 @@ func CheckName(what, s string) error {
 // checkName is CheckName with a bound on the length.
 func checkName(what, s string, most int) error {
 	if len(s) > most {
-		return fmt.Errorf("%s of %d bytes, more than %d: %w", what, len(s), most, ErrName)
+		return fmt.Errorf("%s of %d bytes, more than %d: %w", what, len(s), most, ErrInput)
 	}
 	return CheckName(what, s)
 }
 
-// Validate reports a match that Read could not have returned, and so
-// WriteLong cannot write: an ID or name that is empty, too long
-// (ErrName) or not text (ErrText); a time outside the years 0 to 9999,
-// fewer than two teams, a team without players, more than MaxPlayers,
-// weights not one per player or not finite and at least 0, a negative
-// score, or a score without HasScores (ErrInput); two teams of one name
-// (ErrSameTeam); a player listed twice (ErrDuplicatePlayer); a venue on a
-// match that is not two teams, or Neutral without HomeAway (ErrInput).
+// Validate reports, as ErrInput, a match that Read could not have
+// returned, and so WriteLong cannot write: an ID or name that is empty,
+// too long or not text; a time outside the years 0 to 9999; fewer than
+// two teams, a team without players, more than MaxPlayers; weights not
+// one per player or not finite and at least 0; a negative score, or a
+// score without HasScores; two teams of one name; a player listed twice;
+// a venue on a match that is not two teams, or Neutral without HomeAway.
 func (m *Match) Validate() error {
 	if m == nil {
 		return fmt.Errorf("record: no match: %w", ErrInput)
@@ -216,7 +191,7 @@ func (m *Match) Validate() error {
 			return fail("%w", err)
 		}
 		if k, dup := teams[t.Name]; dup {
-			return fail("teams %d and %d are both %q: %w", k, j, t.Name, ErrSameTeam)
+			return fail("teams %d and %d are both %q: a team cannot play itself: %w", k, j, t.Name, ErrInput)
 		}
 		teams[t.Name] = j
 		if len(t.Players) == 0 {
@@ -238,7 +213,7 @@ func (m *Match) Validate() error {
 				return fail("%w", err)
 			}
 			if at, dup := seen[pl]; dup {
-				return fail("%q at team %d player %d and team %d player %d: %w", pl, at[0], at[1], j, i, ErrDuplicatePlayer)
+				return fail("%q at team %d player %d and team %d player %d: player appears twice in one match: %w", pl, at[0], at[1], j, i, ErrInput)
 			}
 			seen[pl] = [2]int{j, i}
 		}

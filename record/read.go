@@ -69,14 +69,14 @@ type config struct {
 }
 
 // InFileOrder makes a file out of time order an error rather than sorting
-// it: a row earlier than the one above (ErrTimeOrder), or, in the long
-// format, rows of one match that are not adjacent (ErrDuplicateMatch). It
+// it: a row earlier than the one above, or, in the long format, rows of
+// one match that are not adjacent (both ErrInput). It
 // suits protocols that learn in file order and treat a file out of order
 // as a mistake.
 func InFileOrder() Option { return func(c *config) { c.inFileOrder = true } }
 
 // OnlyFormat reads files of format f only: a header of the other format
-// is an error naming the columns f lacks (ErrHeader). A Format other than
+// is an error naming the columns f lacks (ErrInput). A Format other than
 // Long and Scores leaves the format to the header.
 func OnlyFormat(f Format) Option { return func(c *config) { c.format = f } }
 
@@ -99,23 +99,21 @@ func ReadFile(path string, opts ...Option) ([]Match, Report, error) {
 // and no error.
 //
 // Read is strict: every error is a *FileError giving the place, wrapping
-// one of the sentinels or encoding/csv's error. The file must have a
-// header (ErrEmptyFile) naming each column once, with the needed columns
-// of one format (ErrHeader); no field may hold a control character or
-// invalid UTF-8 (ErrText); names are not empty or too long (ErrName);
-// times, ranks, scores, weights and flags parse, scores are whole numbers
-// from 0 and weights finite numbers from 0 (ErrInput). In the long
-// format, a team's rank is the best of its rows' ranks; the rows of a
-// match agree on its time, season and neutral flag, and the rows of a
-// team on its score and venue (ErrInput); a match has two teams or more
-// (ErrInput) and at most MaxPlayers players, each once
-// (ErrDuplicatePlayer); a venue is one home team and one away team, the
-// home team coming first in the match returned. In the scores format, a
-// team does not play itself (ErrSameTeam); the home team wins with the
-// higher score (ranks 1 and 2, a draw 1 and 1); each match's ID is its
-// match_id if the file has one (ErrDuplicateMatch if two rows share it),
-// else "TIME HOME v AWAY", with " #2", " #3", … for repeats, TIME as
-// FormatTime writes it.
+// ErrInput or encoding/csv's error, with a message saying which rule the
+// file breaks. The file must have a header naming each column once, with
+// the needed columns of one format; no field may hold a control
+// character or invalid UTF-8; names are not empty or too long; times,
+// ranks, scores, weights and flags parse, scores are whole numbers from 0
+// and weights finite numbers from 0. In the long format, a team's rank is
+// the best of its rows' ranks; the rows of a match agree on its time,
+// season and neutral flag, and the rows of a team on its score and venue;
+// a match has two teams or more and at most MaxPlayers players, each
+// once; a venue is one home team and one away team, the home team coming
+// first in the match returned. In the scores format, a team does not play
+// itself; the home team wins with the higher score (ranks 1 and 2, a draw
+// 1 and 1); each match's ID is its match_id if the file has one (two rows
+// may not share it), else "TIME HOME v AWAY", with " #2", " #3", … for
+// repeats, TIME as FormatTime writes it.
 func Read(name string, r io.Reader, opts ...Option) ([]Match, Report, error) {
 	var cfg config
 	for _, o := range opts {
@@ -174,7 +172,7 @@ func (r *reader) start(src io.Reader) error {
 	r.csv = csv.NewReader(br)
 	header, err := r.csv.Read()
 	if err == io.EOF {
-		return r.fileErr(0, 0, ErrEmptyFile)
+		return r.fileErr(0, 0, fmt.Errorf("file is empty: %w", ErrInput))
 	}
 	if err != nil {
 		return r.wrap(err)
@@ -198,7 +196,7 @@ func (r *reader) start(src io.Reader) error {
 			if header[j] != h {
 				also = fmt.Sprintf(", both read as %s", c.name())
 			}
-			return r.errAt(i, fmt.Errorf("column %q is also column %d%s: %w", h, j+1, also, ErrHeader))
+			return r.errAt(i, fmt.Errorf("column %q is also column %d%s: %w", h, j+1, also, ErrInput))
 		}
 		seen[h] = i
 		if known {
@@ -216,7 +214,7 @@ func (r *reader) start(src io.Reader) error {
 			long, _ := columnsOf(Long)
 			scores, _ := columnsOf(Scores)
 			return r.fileErr(r.line(), 0, fmt.Errorf("header %q is neither the long format (%s) nor the scores format (%s): %w",
-				strings.Join(header, ","), columnList(long), columnList(scores), ErrHeader))
+				strings.Join(header, ","), columnList(long), columnList(scores), ErrInput))
 		}
 	}
 	need, optional := columnsOf(r.rep.Format)
@@ -237,7 +235,7 @@ func (r *reader) start(src io.Reader) error {
 			if len(r.rep.Unknown) > 0 {
 				also = " (the header also has " + strings.Join(quoteAll(r.rep.Unknown), ", ") + ")"
 			}
-			return r.fileErr(r.line(), 0, fmt.Errorf("no column %q for the %s format%s: %w", c.name(), r.rep.Format, also, ErrHeader))
+			return r.fileErr(r.line(), 0, fmt.Errorf("no column %q for the %s format%s: %w", c.name(), r.rep.Format, also, ErrInput))
 		}
 	}
 	return nil
@@ -317,6 +315,16 @@ func (r *reader) name(c column, most int) (string, error) {
 	return s, nil
 }
 
+// namePair reads the names in columns a and b of the current row.
+func (r *reader) namePair(a, b column) (string, string, error) {
+	x, err := r.name(a, MaxName)
+	if err != nil {
+		return "", "", err
+	}
+	y, err := r.name(b, MaxName)
+	return x, y, err
+}
+
 // season returns the season of the current row: "" without the column,
 // else a name.
 func (r *reader) season() (string, error) {
@@ -390,7 +398,7 @@ func (r *reader) inOrder(t time.Time, text string) error {
 		return nil
 	}
 	if t.Before(r.prev) {
-		return r.errIn(colTime, fmt.Errorf("%s after %s: %w", text, r.prevS, ErrTimeOrder))
+		return r.errIn(colTime, fmt.Errorf("%s after %s: rows out of time order: %w", text, r.prevS, ErrInput))
 	}
 	r.prev, r.prevS = t, text
 	return nil

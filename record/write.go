@@ -15,9 +15,9 @@ import (
 // output gives back ms as they were if they are in time order, and sorted
 // stably by time if not.
 //
-// Nothing is written unless every match passes Validate, the IDs differ
-// (ErrDuplicateMatch), and either all matches or none have a season
-// (ErrInput), since a season column with an empty field cannot be read.
+// Nothing is written unless every match passes Validate, the IDs differ,
+// and either all matches or none have a season, since a season column
+// with an empty field cannot be read; otherwise the error wraps ErrInput.
 func WriteLong(w io.Writer, ms []Match) error {
 	if w == nil {
 		return fmt.Errorf("record: no writer: %w", ErrInput)
@@ -30,7 +30,7 @@ func WriteLong(w io.Writer, ms []Match) error {
 			return err
 		}
 		if j, dup := ids[m.ID]; dup {
-			return fmt.Errorf("record: matches %d and %d are both %q: %w", j, i, m.ID, ErrDuplicateMatch)
+			return fmt.Errorf("record: matches %d and %d are both %q: %w", j, i, m.ID, ErrInput)
 		}
 		ids[m.ID] = i
 		if (m.Season != "") != (ms[0].Season != "") {

@@ -35,6 +35,7 @@ import (
 	"github.com/skillgraph/skillgraph/messages"
 	"github.com/skillgraph/skillgraph/models/evaluation"
 	"github.com/skillgraph/skillgraph/models/scorebased"
+	"github.com/skillgraph/skillgraph/record"
 	"github.com/skillgraph/skillgraph/schedules"
 )
 
@@ -52,7 +53,7 @@ type model struct {
 // goals N(o_home − d_away + h, γ²) and the away side's N(o_away − d_home,
 // γ²), through performances of noise β. On the goal scale: about 1.1 goals
 // for an away side, so the home advantage starts at 0 ± 1.
-func newModel(matches []evaluation.ScoredMatch) (*model, error) {
+func newModel(matches []record.Match) (*model, error) {
 	p := scorebased.Params{Sigma: 0.5, Beta: 0.2, Gamma: 1.1}
 	prior := scorebased.Team{Offence: scorebased.Rating{Mu: 1.1, Sigma: 0.5}, Defence: scorebased.Rating{Mu: 0, Sigma: 0.5}}
 	gaussianOD := scorebased.NewGaussianOD(p)
@@ -61,7 +62,8 @@ func newModel(matches []evaluation.ScoredMatch) (*model, error) {
 	m.home = b.AddVariable("home")
 	b.AddFactor(factors.NewPrior(0, 1), "", m.home)
 	for i, r := range matches {
-		for _, team := range []string{r.Home, r.Away} {
+		home, away := r.Teams[0], r.Teams[1]
+		for _, team := range []string{home.Name, away.Name} {
 			if _, ok := m.teams[team]; !ok {
 				b.Group(team)
 				tv, err := p.DeclareTeam(b, team, prior)
@@ -71,10 +73,10 @@ func newModel(matches []evaluation.ScoredMatch) (*model, error) {
 				m.teams[team] = tv
 			}
 		}
-		b.Group(fmt.Sprintf("%s v %s", r.Home, r.Away))
+		b.Group(fmt.Sprintf("%s v %s", home.Name, away.Name))
 		_, err := gaussianOD.Declare(b, scorebased.Contest{
-			Name: fmt.Sprintf("m%d.", i+1), A: m.teams[r.Home], B: m.teams[r.Away],
-			ScoreA: float64(r.HomeScore), ScoreB: float64(r.AwayScore), Advantage: []graph.VarID{m.home},
+			Name: fmt.Sprintf("m%d.", i+1), A: m.teams[home.Name], B: m.teams[away.Name],
+			ScoreA: float64(home.Score), ScoreB: float64(away.Score), Advantage: []graph.VarID{m.home},
 		})
 		if err != nil {
 			return nil, err
@@ -161,7 +163,7 @@ func main() {
 		os.Exit(cli.Usagef(os.Stderr, "newmodel", "-draw %d: want at least 1 match", *draw))
 	}
 
-	all, err := evaluation.LoadScored(*data)
+	all, _, err := record.ReadFile(*data, record.OnlyFormat(record.Scores))
 	if err != nil {
 		log.Fatal(err)
 	}

@@ -9,6 +9,7 @@ import (
 
 	"github.com/skillgraph/skillgraph/internal/repo"
 	"github.com/skillgraph/skillgraph/models/evaluation"
+	"github.com/skillgraph/skillgraph/record"
 )
 
 // TestSideBySide fits the example's season the three ways and checks the
@@ -22,7 +23,7 @@ func TestSideBySide(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	all, err := evaluation.LoadScored(data)
+	all, _, err := record.ReadFile(data)
 	if err != nil {
 		t.Fatal(err)
 	}

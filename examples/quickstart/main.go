@@ -29,9 +29,23 @@ func main() {
 func run() error {
 	ctx := context.Background()
 	p := trueskill.DefaultParams()
+	if err := figure1(ctx, p); err != nil {
+		return err
+	}
+	// An office league, as on the rating page: 12 players, no draws.
+	league := p
+	league.DrawProbability = 0
+	o, err := playSeason(league, 120)
+	if err != nil {
+		return err
+	}
+	o.leaderboard()
+	return o.suggestPairings()
+}
 
-	// 1. Figure 1 of the paper: teams {1}, {2, 3}, {4}; team 1 wins, teams 2
-	// and 3 draw.
+// figure1 rates Figure 1 of the paper: teams {1}, {2, 3}, {4}; team 1
+// wins, teams 2 and 3 draw.
+func figure1(ctx context.Context, p trueskill.Params) error {
 	fmt.Println("Figure 1 game: teams {1}, {2,3}, {4}; team 1 first, teams 2 and 3 drawn")
 	newbie := p.NewRating()
 	res, err := p.Rate(ctx, trueskill.Match{
@@ -50,23 +64,37 @@ func run() error {
 	}
 	fmt.Printf("  P(this outcome) = %.4f, %d passes over the difference chain, converged: %v\n\n",
 		math.Exp(res.LogEvidence), res.Iterations, res.Converged)
+	return nil
+}
 
-	// 2. An office league, as on the rating page: 12 players, no draws, a
-	// season of 1v1 games. True skills are hidden from the model.
-	league := p
-	league.DrawProbability = 0
-	names := []string{"Ada", "Ben", "Cleo", "Dev", "Eli", "Fay", "Gus", "Hana", "Ivo", "Jun", "Kai", "Lea"}
+// office is a league of players with hidden true skills and their
+// ratings.
+type office struct {
+	league  trueskill.Params
+	names   []string
+	truth   []float64
+	ratings []trueskill.Rating
+	games   []int
+	season  int
+	order   []int // players by display rating, best first
+}
+
+// playSeason plays a season of 1v1 games between random players of an
+// office league; true skills, hidden from the model, decide each game.
+func playSeason(league trueskill.Params, season int) (*office, error) {
+	o := &office{league: league, season: season,
+		names: []string{"Ada", "Ben", "Cleo", "Dev", "Eli", "Fay", "Gus", "Hana", "Ivo", "Jun", "Kai", "Lea"}}
+	names := o.names
 	rng := rand.New(rand.NewPCG(2006, 11))
-	truth := make([]float64, len(names))
-	for i := range truth {
-		truth[i] = 25 + 6*rng.NormFloat64()
+	o.truth = make([]float64, len(names))
+	for i := range o.truth {
+		o.truth[i] = 25 + 6*rng.NormFloat64()
 	}
-	ratings := make([]trueskill.Rating, len(names))
-	games := make([]int, len(names))
-	for i := range ratings {
-		ratings[i] = league.NewRating()
+	o.ratings = make([]trueskill.Rating, len(names))
+	o.games = make([]int, len(names))
+	for i := range o.ratings {
+		o.ratings[i] = league.NewRating()
 	}
-	const season = 120
 	for g := 0; g < season; g++ {
 		a := rng.IntN(len(names))
 		b := rng.IntN(len(names) - 1)
@@ -74,39 +102,46 @@ func run() error {
 			b++
 		}
 		// Performances around the true skills decide the game.
-		if truth[a]+league.Beta*rng.NormFloat64() < truth[b]+league.Beta*rng.NormFloat64() {
+		if o.truth[a]+league.Beta*rng.NormFloat64() < o.truth[b]+league.Beta*rng.NormFloat64() {
 			a, b = b, a
 		}
-		ratings[a], ratings[b], err = league.Rate1v1(ratings[a], ratings[b], false)
+		var err error
+		o.ratings[a], o.ratings[b], err = league.Rate1v1(o.ratings[a], o.ratings[b], false)
 		if err != nil {
-			return err
+			return nil, err
 		}
-		games[a]++
-		games[b]++
+		o.games[a]++
+		o.games[b]++
 	}
+	o.order = make([]int, len(names))
+	for i := range o.order {
+		o.order[i] = i
+	}
+	slices.SortFunc(o.order, func(x, y int) int { return cmp.Compare(o.ratings[y].DisplayRating(), o.ratings[x].DisplayRating()) })
+	return o, nil
+}
 
-	order := make([]int, len(names))
-	for i := range order {
-		order[i] = i
-	}
-	slices.SortFunc(order, func(x, y int) int { return cmp.Compare(ratings[y].DisplayRating(), ratings[x].DisplayRating()) })
-	fmt.Printf("Office league after %d games (display rating = (μ − σ)·48)\n", season)
+// leaderboard prints the players by display rating.
+func (o *office) leaderboard() {
+	fmt.Printf("Office league after %d games (display rating = (μ − σ)·48)\n", o.season)
 	fmt.Println("  #  player  rating      μ      σ  stability  games  true skill")
-	for k, i := range order {
-		r := ratings[i]
+	for k, i := range o.order {
+		r := o.ratings[i]
 		fmt.Printf("  %2d %-6s %7.0f %6.2f %6.2f %9.0f%% %6d %11.2f\n",
-			k+1, names[i], r.DisplayRating(), r.Mu, r.Sigma, 100*league.Stability(r), games[i], truth[i])
+			k+1, o.names[i], r.DisplayRating(), r.Mu, r.Sigma, 100*o.league.Stability(r), o.games[i], o.truth[i])
 	}
+}
 
-	// Suggested pairings: greedily pair the players whose match would be the
-	// most even (highest quality).
+// suggestPairings greedily pairs the players whose match would be the
+// most even (highest quality).
+func (o *office) suggestPairings() error {
 	fmt.Println("\nSuggested next games (match quality, P(first wins))")
-	free := slices.Clone(order)
+	free := slices.Clone(o.order)
 	for len(free) >= 2 {
 		bestQ, bi, bj := -1.0, 0, 1
 		for x := 0; x < len(free); x++ {
 			for y := x + 1; y < len(free); y++ {
-				q, err := league.Quality([][]trueskill.Rating{{ratings[free[x]]}, {ratings[free[y]]}}, nil)
+				q, err := o.league.Quality([][]trueskill.Rating{{o.ratings[free[x]]}, {o.ratings[free[y]]}}, nil)
 				if err != nil {
 					return err
 				}
@@ -116,11 +151,11 @@ func run() error {
 			}
 		}
 		a, b := free[bi], free[bj]
-		win, err := league.WinProbability([]trueskill.Rating{ratings[a]}, []trueskill.Rating{ratings[b]})
+		win, err := o.league.WinProbability([]trueskill.Rating{o.ratings[a]}, []trueskill.Rating{o.ratings[b]})
 		if err != nil {
 			return err
 		}
-		fmt.Printf("  %-5s vs %-5s quality %.3f  P(%s wins) = %.2f\n", names[a], names[b], bestQ, names[a], win)
+		fmt.Printf("  %-5s vs %-5s quality %.3f  P(%s wins) = %.2f\n", o.names[a], o.names[b], bestQ, o.names[a], win)
 		free = slices.Delete(free, bj, bj+1)
 		free = slices.Delete(free, bi, bi+1)
 	}

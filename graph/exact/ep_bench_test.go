@@ -14,6 +14,7 @@ import (
 	"github.com/skillgraph/skillgraph/internal/repo"
 	"github.com/skillgraph/skillgraph/models/evaluation"
 	"github.com/skillgraph/skillgraph/models/scorebased"
+	"github.com/skillgraph/skillgraph/record"
 	"github.com/skillgraph/skillgraph/schedules"
 )
 
@@ -23,15 +24,16 @@ type declarer func(b *graph.Builder, c scorebased.Contest) (scorebased.Nodes, er
 // homeSeason is the graph of examples/newmodel: a season of the
 // offence/defence score model with one home advantage, its scores
 // Gaussian or Poisson as declare says.
-func homeSeason(tb testing.TB, matches []evaluation.ScoredMatch, p scorebased.Params, declare declarer) *graph.Graph {
+func homeSeason(tb testing.TB, matches []record.Match, p scorebased.Params, declare declarer) *graph.Graph {
 	tb.Helper()
 	prior := scorebased.Team{Offence: scorebased.Rating{Mu: 1.1, Sigma: 0.5}, Defence: scorebased.Rating{Mu: 0, Sigma: 0.5}}
 	b := graph.NewBuilder("home advantage")
-	home := b.AddVariable("home")
-	b.AddFactor(factors.NewPrior(0, 1), "", home)
+	adv := b.AddVariable("home")
+	b.AddFactor(factors.NewPrior(0, 1), "", adv)
 	teams := map[string]scorebased.TeamVars{}
 	for i, r := range matches {
-		for _, team := range []string{r.Home, r.Away} {
+		home, away := r.Teams[0], r.Teams[1]
+		for _, team := range []string{home.Name, away.Name} {
 			if _, ok := teams[team]; !ok {
 				tv, err := p.DeclareTeam(b, team, prior)
 				if err != nil {
@@ -41,8 +43,8 @@ func homeSeason(tb testing.TB, matches []evaluation.ScoredMatch, p scorebased.Pa
 			}
 		}
 		if _, err := declare(b, scorebased.Contest{
-			Name: fmt.Sprintf("m%d.", i+1), A: teams[r.Home], B: teams[r.Away],
-			ScoreA: float64(r.HomeScore), ScoreB: float64(r.AwayScore), Advantage: []graph.VarID{home},
+			Name: fmt.Sprintf("m%d.", i+1), A: teams[home.Name], B: teams[away.Name],
+			ScoreA: float64(home.Score), ScoreB: float64(away.Score), Advantage: []graph.VarID{adv},
 		}); err != nil {
 			tb.Fatal(err)
 		}
@@ -61,7 +63,7 @@ func seasons(b *testing.B, poisson bool) []*graph.Graph {
 	if err != nil {
 		b.Fatal(err)
 	}
-	all, err := evaluation.LoadScored(filepath.Join(root, "examples", "data", "epl.csv"))
+	all, _, err := record.ReadFile(filepath.Join(root, "examples", "data", "epl.csv"))
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -144,11 +146,11 @@ func BenchmarkEPLeague(b *testing.B) {
 	for _, teams := range []int{100, 500} {
 		b.Run(fmt.Sprint(teams), func(b *testing.B) {
 			rng := rand.New(rand.NewPCG(uint64(teams), 1))
-			var ms []evaluation.ScoredMatch
+			var ms []record.Match
 			for h := range teams {
 				for a := range teams {
 					if h != a {
-						ms = append(ms, evaluation.ScoredMatch{Home: fmt.Sprint("t", h), Away: fmt.Sprint("t", a), HomeScore: rng.IntN(5), AwayScore: rng.IntN(4)})
+						ms = append(ms, record.Match{Teams: []record.Team{{Name: fmt.Sprint("t", h), Score: rng.IntN(5)}, {Name: fmt.Sprint("t", a), Score: rng.IntN(4)}}})
 					}
 				}
 			}

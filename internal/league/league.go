@@ -2,11 +2,11 @@ package league
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"slices"
 	"strconv"
 
+	"github.com/skillgraph/skillgraph/messages"
 	"github.com/skillgraph/skillgraph/models/trueskill"
 )
 
@@ -73,16 +73,6 @@ type Match struct {
 	Home bool
 }
 
-// Errors of Rate.
-var (
-	// ErrOrder reports a new game dated before the last game rated, or a
-	// game rated before that comes after a new one.
-	ErrOrder = errors.New("games out of order")
-	// ErrDrawImpossible reports a drawn game in a league whose draw
-	// probability is 0.
-	ErrDrawImpossible = errors.New("a draw, but the draw probability is 0")
-)
-
 // New returns a league with no games, of a file format (FormatLong or
 // FormatScores) and TrueSkill parameters p.
 func New(format string, p trueskill.Params) *League {
@@ -113,7 +103,8 @@ func (l *League) FirstDate() string {
 // Rate rates, in order, the games not rated yet, and returns how many it
 // rated. Games already rated are recognised by their key; they must all
 // come before the new games, and no new game may be dated before the last
-// one rated (ErrOrder). On an error the league holds the games rated
+// one rated (messages.ErrInput); a draw needs a draw probability above 0
+// (messages.ErrImpossible). On an error the league holds the games rated
 // before it.
 func (l *League) Rate(ctx context.Context, games []Match) (int, error) {
 	return l.RateProgress(ctx, games, nil)
@@ -138,7 +129,7 @@ func (l *League) RateProgress(ctx context.Context, games []Match, progress func(
 		}
 		if known[g.Key] {
 			if firstNew != "" {
-				return n, fmt.Errorf("game %s was rated before, but comes after the new game %s: the rated games must come first: %w", g.Key, firstNew, ErrOrder)
+				return n, fmt.Errorf("game %s was rated before, but comes after the new game %s: the rated games must come first: %w", g.Key, firstNew, messages.ErrInput)
 			}
 			continue
 		}
@@ -146,7 +137,7 @@ func (l *League) RateProgress(ctx context.Context, games []Match, progress func(
 			firstNew = g.Key
 		}
 		if g.Date < l.LastDate {
-			return n, fmt.Errorf("new game %s is dated %s, before the last game rated (%s): ratings cannot be redone in the past: %w", g.Key, g.Date, l.LastDate, ErrOrder)
+			return n, fmt.Errorf("new game %s is dated %s, before the last game rated (%s): ratings cannot be redone in the past: %w", g.Key, g.Date, l.LastDate, messages.ErrInput)
 		}
 		if err := l.rateOne(ctx, g); err != nil {
 			return n, err
@@ -171,7 +162,7 @@ func (l *League) rateOne(ctx context.Context, g Match) error {
 		}
 	}
 	if drawn(g.Ranks) && l.Params.DrawProbability == 0 && l.Params.DrawMargin == 0 {
-		return fmt.Errorf("game %s (%s) is a draw, but the draw probability is 0: set -draw: %w", g.Key, g.Date, ErrDrawImpossible)
+		return fmt.Errorf("game %s (%s) is a draw, but the draw probability is 0: set -draw: %w", g.Key, g.Date, messages.ErrImpossible)
 	}
 	var res trueskill.Result
 	var err error
@@ -273,17 +264,15 @@ func ordinal(n int) string {
 	return strconv.Itoa(n) + suffix
 }
 
-// ErrAllDraws reports a file of drawn games only, whose draw share cannot
-// be a draw probability (it must be below 1).
-var ErrAllDraws = errors.New("every game is a draw, so the draw share cannot be the draw probability: set -draw")
-
 // EstimateDraw returns the draw probability estimated from games, the
 // share of draws DrawShare counts, and where it came from
-// ("observed: 9 of 89 games drawn"); ErrAllDraws if every game is drawn.
+// ("observed: 9 of 89 games drawn"). If every game is drawn, the share is
+// no draw probability (that must be below 1), and the error wraps
+// messages.ErrInput.
 func EstimateDraw(games []Match) (p float64, source string, err error) {
 	ties, pairs := DrawShare(games)
 	if ties == pairs {
-		return 0, "", ErrAllDraws
+		return 0, "", fmt.Errorf("every game is a draw, so the draw share cannot be the draw probability: set -draw: %w", messages.ErrInput)
 	}
 	what := "games"
 	if pairs != len(games) {

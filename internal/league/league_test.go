@@ -14,6 +14,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/skillgraph/skillgraph/messages"
 	"github.com/skillgraph/skillgraph/models/trueskill"
 )
 
@@ -112,11 +113,18 @@ func TestSplit(t *testing.T) {
 	if _, err := late.Rate(context.Background(), games[cut:]); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := late.Rate(context.Background(), games[:1]); !errors.Is(err, ErrOrder) {
-		t.Errorf("a game before the last: err %v, want ErrOrder", err)
+	if _, err := late.Rate(context.Background(), games[:1]); !errors.Is(err, messages.ErrInput) || !strings.Contains(err.Error(), "cannot be redone in the past") {
+		t.Errorf("a game before the last: err %v, want messages.ErrInput saying so", err)
 	}
-	if _, err := late.Rate(context.Background(), []Match{{Key: "new", Date: "2099-01-01", Teams: [][]string{{"a"}, {"b"}}, Ranks: []int{0, 1}}, games[cut]}); !errors.Is(err, ErrOrder) {
-		t.Errorf("a rated game after a new one: err %v, want ErrOrder", err)
+	if _, err := late.Rate(context.Background(), []Match{{Key: "new", Date: "2099-01-01", Teams: [][]string{{"a"}, {"b"}}, Ranks: []int{0, 1}}, games[cut]}); !errors.Is(err, messages.ErrInput) || !strings.Contains(err.Error(), "the rated games must come first") {
+		t.Errorf("a rated game after a new one: err %v, want messages.ErrInput saying so", err)
+	}
+	// A draw where the draw probability is 0 has probability zero.
+	q := p
+	q.DrawProbability = 0
+	none := New(FormatLong, q)
+	if _, err := none.Rate(context.Background(), []Match{{Key: "d", Date: "2099-01-01", Teams: [][]string{{"a"}, {"b"}}, Ranks: []int{0, 0}}}); !errors.Is(err, messages.ErrImpossible) || !strings.Contains(err.Error(), "is a draw") {
+		t.Errorf("a draw at draw probability 0: err %v, want messages.ErrImpossible", err)
 	}
 }
 
@@ -127,8 +135,8 @@ func TestCheckRating(t *testing.T) {
 		{Mu: 25, Sigma: math.Inf(1)}, {Mu: 25, Sigma: math.NaN()}, {Mu: math.NaN(), Sigma: 1},
 		{Mu: math.Inf(-1), Sigma: 1}, {Mu: 1e308, Sigma: 1}, {Mu: 1e300, Sigma: 1e-10},
 	} {
-		if err := CheckRating(p, r); !errors.Is(err, ErrState) {
-			t.Errorf("%v: err %v, want ErrState", r, err)
+		if err := CheckRating(p, r); !errors.Is(err, messages.ErrInput) || !strings.Contains(err.Error(), "not a valid league state") {
+			t.Errorf("%v: err %v, want messages.ErrInput, not a valid league state", r, err)
 		} else if strings.Contains(err.Error(), "\n") {
 			t.Errorf("%v: error of more than one line: %q", r, err)
 		}
@@ -150,8 +158,8 @@ func TestCheckRating(t *testing.T) {
 	if bad == buf.String() {
 		t.Fatalf("no %s in the state", sigma)
 	}
-	if _, err := Decode(strings.NewReader(bad)); !errors.Is(err, ErrState) || !strings.Contains(err.Error(), "1e-300") {
-		t.Errorf("σ = 1e-300 in a state: err %v, want ErrState naming it", err)
+	if _, err := Decode(strings.NewReader(bad)); !errors.Is(err, messages.ErrInput) || !strings.Contains(err.Error(), "1e-300") {
+		t.Errorf("σ = 1e-300 in a state: err %v, want messages.ErrInput naming it", err)
 	}
 }
 

@@ -37,7 +37,7 @@ func ReadFile(path string) (format string, games []Match, rep record.Report, err
 		return "", nil, rep, err
 	}
 	if len(ms) == 0 {
-		return "", nil, rep, &record.FileError{File: path, Err: fmt.Errorf("a header and no rows: %w", record.ErrEmptyFile)}
+		return "", nil, rep, &record.FileError{File: path, Err: fmt.Errorf("a header and no rows: %w", record.ErrInput)}
 	}
 	format = FormatLong
 	if rep.Format == record.Scores {

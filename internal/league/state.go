@@ -14,9 +14,11 @@ import (
 	"github.com/skillgraph/skillgraph/models/trueskill"
 )
 
-// ErrState reports a state file that is not whole or holds a value the
+// badState reports a state file that is not whole or holds a value the
 // league would not write.
-var ErrState = errors.New("not a valid league state")
+func badState(format string, a ...any) error {
+	return fmt.Errorf(format+": not a valid league state: %w", append(a, messages.ErrInput)...)
+}
 
 // CheckRating reports why r cannot be a rating of a league with parameters
 // p, or nil: μ must be finite, σ positive with σ² a normal float64, and
@@ -28,29 +30,29 @@ func CheckRating(p trueskill.Params, r trueskill.Rating) error {
 	v := r.Sigma * r.Sigma
 	switch {
 	case !messages.IsFinite(r.Mu):
-		return fmt.Errorf("rating μ = %v is not finite: %w", r.Mu, ErrState)
+		return badState("rating μ = %v is not finite", r.Mu)
 	case !(r.Sigma > 0) || !messages.IsNormalVariance(v):
-		return fmt.Errorf("rating σ = %v: σ² is not a positive normal float64: %w", r.Sigma, ErrState)
+		return badState("rating σ = %v: σ² is not a positive normal float64", r.Sigma)
 	case !messages.IsFinite(r.Mu / v):
-		return fmt.Errorf("rating N(%v, %v²): μ/σ² overflows: %w", r.Mu, r.Sigma, ErrState)
+		return badState("rating N(%v, %v²): μ/σ² overflows", r.Mu, r.Sigma)
 	case !messages.IsFinite(r.DisplayRating()) || !messages.IsFinite(p.Stability(r)):
-		return fmt.Errorf("rating N(%v, %v²): its display rating or stability overflows: %w", r.Mu, r.Sigma, ErrState)
+		return badState("rating N(%v, %v²): its display rating or stability overflows", r.Mu, r.Sigma)
 	}
 	return nil
 }
 
 // Decode reads a league from its JSON state, as strictly as a league file:
 // unknown fields, data after the object, or any value the league would
-// not write (see Check) is an error wrapping ErrState.
+// not write (see Check) is an error wrapping messages.ErrInput.
 func Decode(r io.Reader) (*League, error) {
 	dec := json.NewDecoder(r)
 	dec.DisallowUnknownFields()
 	var l League
 	if err := dec.Decode(&l); err != nil {
-		return nil, fmt.Errorf("%w: %v", ErrState, err)
+		return nil, badState("%v", err)
 	}
 	if _, err := dec.Token(); err != io.EOF {
-		return nil, fmt.Errorf("%w: data after its JSON object", ErrState)
+		return nil, badState("data after its JSON object")
 	}
 	if err := l.Check(); err != nil {
 		return nil, err
@@ -67,9 +69,7 @@ func (l *League) Encode(w io.Writer) error {
 
 // Check validates a league read from a state and indexes its players.
 func (l *League) Check() error {
-	bad := func(format string, a ...any) error {
-		return fmt.Errorf("%s: %w", fmt.Sprintf(format, a...), ErrState)
-	}
+	bad := badState
 	if l.Version != Version {
 		return bad("version %q, want %q", l.Version, Version)
 	}
@@ -77,7 +77,7 @@ func (l *League) Check() error {
 		return bad("format %q, want %q or %q", l.Format, FormatLong, FormatScores)
 	}
 	if err := l.Params.Validate(); err != nil {
-		return fmt.Errorf("params: %v: %w", err, ErrState)
+		return badState("params: %v", err)
 	}
 	if err := CheckRating(l.Params, l.Params.NewRating()); err != nil {
 		return fmt.Errorf("params: a new player's %w", err)

@@ -8,8 +8,6 @@ import (
 
 	"github.com/skillgraph/skillgraph/messages"
 	gplot "gonum.org/v1/plot"
-	"gonum.org/v1/plot/plotter"
-	"gonum.org/v1/plot/vg/draw"
 )
 
 // Curve is one player's learning curve: their skill at each time they
@@ -26,119 +24,65 @@ type CurvePoint struct {
 	Mu, Sigma float64
 }
 
-// The learning-curve figure's sizes, in points.
-const (
-	curvesWidth  = 760
-	curvesHeight = 420
-	curvesLegend = 170
-)
+// curvesLook draws learning curves: faint outlined bands, the palette of
+// Grid, calendar ticks, round skill ticks, and the names in a column on
+// the right.
+var curvesLook = look{palette: seriesColors, band: 0.12, edge: 0.35, lineWidth: 1.6, marker: 2.5,
+	calendar: true, yTicks: 6, legendWidth: 170}
 
 // LearningCurves draws curves, μ over time with a band of ±σ each, dates
 // on the x axis and the names on the right, in format ("svg" or "png") to
-// w. The axes span the data with ticks at round steps (RoundTicks for
-// skill, whole years, months, days or hours for time), so its size is
-// bounded by the number of points whatever their scale.
+// w, as a Figure 760 by 420 points. The axes span the data with ticks at
+// round steps (RoundTicks for skill, whole years, months, days or hours
+// for time), so its size is bounded by the number of points whatever
+// their scale.
 //
 // Every point must have a finite μ, a finite σ ≥ 0 and μ ± σ finite, and
 // a time within years 1 to 9999; names must be printable UTF-8; at least
 // one point must be given. Otherwise nothing is written and the error
-// wraps ErrUndrawable.
+// wraps messages.ErrInput.
 func LearningCurves(w io.Writer, format string, curves []Curve) error {
-	tlo, thi, ylo, yhi, err := curvesRange(curves)
+	f, err := curvesFigure(curves)
 	if err != nil {
 		return fmt.Errorf("plot: learning curves: %w", err)
 	}
-	cw, err := formatCanvas(format, curvesWidth, curvesHeight)
-	if err != nil {
-		return fmt.Errorf("plot: learning curves: %w", err)
-	}
-	plt := gplot.New()
-	plt.Add(plotter.NewGrid())
-	plt.X.Label.Text, plt.Y.Label.Text = "date", "skill μ ± σ"
-	legend := gplot.NewLegend()
-	legend.Top, legend.Left = true, true
-	legend.TextStyle.Font.Size = 10
-	for i, c := range curves {
-		if len(c.Points) == 0 {
-			continue
-		}
-		band := make(plotter.XYs, 0, 2*len(c.Points))
-		mean := make(plotter.XYs, 0, len(c.Points))
-		for _, p := range c.Points {
-			x := unixSeconds(p.Time)
-			band = append(band, plotter.XY{X: x, Y: p.Mu + p.Sigma})
-			mean = append(mean, plotter.XY{X: x, Y: p.Mu})
-		}
-		for k := len(c.Points) - 1; k >= 0; k-- {
-			p := c.Points[k]
-			band = append(band, plotter.XY{X: unixSeconds(p.Time), Y: p.Mu - p.Sigma})
-		}
-		// Bands are faint and outlined, so that where they overlap each
-		// line stays readable.
-		poly, err := plotter.NewPolygon(band)
-		if err != nil {
-			return fmt.Errorf("plot: learning curves: %s: %v: %w", c.Name, err, ErrUndrawable)
-		}
-		poly.Color = seriesColor(i, 0.12)
-		poly.LineStyle = draw.LineStyle{Color: seriesColor(i, 0.35), Width: 0.5}
-		line, err := plotter.NewLine(mean)
-		if err != nil {
-			return fmt.Errorf("plot: learning curves: %s: %v: %w", c.Name, err, ErrUndrawable)
-		}
-		line.LineStyle = draw.LineStyle{Color: seriesColor(i, 1), Width: 1.6}
-		plt.Add(poly, line)
-		if len(mean) == 1 { // a line of one point draws nothing: mark it
-			dot, err := plotter.NewScatter(mean)
-			if err != nil {
-				return fmt.Errorf("plot: learning curves: %s: %v: %w", c.Name, err, ErrUndrawable)
-			}
-			dot.GlyphStyle = draw.GlyphStyle{Color: seriesColor(i, 1), Radius: 2.5, Shape: draw.CircleGlyph{}}
-			plt.Add(dot)
-		}
-		legend.Add(c.Name, line)
-	}
-	if !(thi > tlo) { // one date: a day either side
-		tlo, thi = tlo-86400, thi+86400
-	}
-	plt.X.Min, plt.X.Max = tlo, thi
-	plt.X.Tick.Marker = dateTicks{}
-	setRange(&plt.Y, ylo, yhi, 6, true)
-	dc := draw.New(cw)
-	plt.Draw(draw.Crop(dc, 0, -curvesLegend, 0, 0))
-	legend.Draw(draw.Crop(dc, curvesWidth-curvesLegend+10, 0, 0, -20))
-	_, err = cw.WriteTo(w)
-	return err
+	return f.Write(w, format)
 }
 
-// curvesRange checks the curves and returns the span of their times, in
-// Unix seconds, and of their bands.
-func curvesRange(curves []Curve) (tlo, thi, ylo, yhi float64, err error) {
-	tlo, thi, ylo, yhi = math.Inf(1), math.Inf(-1), math.Inf(1), math.Inf(-1)
+// curvesFigure checks the curves and returns their figure.
+func curvesFigure(curves []Curve) (*Figure, error) {
+	f := &Figure{XLabel: "date", YLabel: "skill μ ± σ", Dates: true, Width: 760, Height: 420, look: &curvesLook,
+		Series: make([]Series, len(curves))}
 	first, last := time.Date(1, 1, 1, 0, 0, 0, 0, time.UTC), time.Date(10000, 1, 1, 0, 0, 0, 0, time.UTC)
+	points := false
+	ylo, yhi := math.Inf(1), math.Inf(-1)
 	for i, c := range curves {
 		if err := checkText(c.Name); err != nil {
-			return 0, 0, 0, 0, fmt.Errorf("curves[%d]: name %v: %w", i, err, ErrUndrawable)
+			return nil, fmt.Errorf("curves[%d]: name %v: %w", i, err, messages.ErrInput)
 		}
+		s := &f.Series[i]
+		s.Name = c.Name
 		for k, p := range c.Points {
 			lo, hi := p.Mu-p.Sigma, p.Mu+p.Sigma
 			if !messages.IsFinite(p.Mu) || !messages.IsFinite(p.Sigma) || p.Sigma < 0 || !messages.IsFinite(lo) || !messages.IsFinite(hi) {
-				return 0, 0, 0, 0, fmt.Errorf("%s: point %d: μ = %v, σ = %v: %w", c.Name, k, p.Mu, p.Sigma, ErrUndrawable)
+				return nil, fmt.Errorf("%s: point %d: μ = %v, σ = %v: %w", c.Name, k, p.Mu, p.Sigma, messages.ErrInput)
 			}
 			if p.Time.Before(first) || !p.Time.Before(last) {
-				return 0, 0, 0, 0, fmt.Errorf("%s: point %d: time %v outside years 1 to 9999: %w", c.Name, k, p.Time, ErrUndrawable)
+				return nil, fmt.Errorf("%s: point %d: time %v outside years 1 to 9999: %w", c.Name, k, p.Time, messages.ErrInput)
 			}
-			t := unixSeconds(p.Time)
-			tlo, thi = math.Min(tlo, t), math.Max(thi, t)
+			s.X, s.Y = append(s.X, unixSeconds(p.Time)), append(s.Y, p.Mu)
+			s.Lo, s.Hi = append(s.Lo, lo), append(s.Hi, hi)
 			ylo, yhi = math.Min(ylo, lo), math.Max(yhi, hi)
+			points = true
 		}
 	}
-	if math.IsInf(tlo, 1) {
-		return 0, 0, 0, 0, fmt.Errorf("no points: %w", ErrUndrawable)
+	if !points {
+		return nil, fmt.Errorf("no points: %w", messages.ErrInput)
 	}
 	if !messages.IsFinite(yhi - ylo) {
-		return 0, 0, 0, 0, fmt.Errorf("skills span beyond float64: %w", ErrUndrawable)
+		return nil, fmt.Errorf("skills span beyond float64: %w", messages.ErrInput)
 	}
-	return tlo, thi, ylo, yhi, nil
+	return f, nil
 }
 
 // unixSeconds is t in seconds since 1970, the x coordinate of the curves.

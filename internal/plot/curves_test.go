@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/skillgraph/skillgraph/messages"
 )
 
 // day is a date at midnight UTC.
@@ -107,8 +109,8 @@ func TestLearningCurvesRejects(t *testing.T) {
 	} {
 		var buf bytes.Buffer
 		err := LearningCurves(&buf, "svg", c.curves)
-		if !errors.Is(err, ErrUndrawable) || !strings.Contains(err.Error(), c.text) || buf.Len() != 0 {
-			t.Errorf("%s: %v (%d bytes), want ErrUndrawable saying %q", c.name, err, buf.Len(), c.text)
+		if !errors.Is(err, messages.ErrInput) || !strings.Contains(err.Error(), c.text) || buf.Len() != 0 {
+			t.Errorf("%s: %v (%d bytes), want messages.ErrInput saying %q", c.name, err, buf.Len(), c.text)
 		}
 	}
 }
@@ -146,5 +148,21 @@ func TestDateTicks(t *testing.T) {
 		if n := len((dateTicks{}).Ticks(r[0], r[1])); n > 64 {
 			t.Errorf("%v: %d ticks", r, n)
 		}
+	}
+}
+
+// TestLearningCurvesEmptyCurveKeepsColours: a curve without points draws
+// nothing and leaves out its name, and the curves after it keep their
+// colours (series 2's is #2CA02C).
+func TestLearningCurvesEmptyCurveKeepsColours(t *testing.T) {
+	cs := curvesAt(25, 3)
+	cs[1].Points = nil
+	var buf bytes.Buffer
+	if err := LearningCurves(&buf, "svg", cs); err != nil {
+		t.Fatal(err)
+	}
+	s := buf.String()
+	if !strings.Contains(s, "stroke:#2CA02C") || strings.Contains(s, "stroke:#D62728") || strings.Contains(s, "Bob &amp;") || !strings.Contains(s, ">Cat<") {
+		t.Errorf("an empty second curve: colours or names wrong")
 	}
 }

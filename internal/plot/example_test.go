@@ -35,7 +35,7 @@ func ExampleGrid() {
 	fmt.Println(plot.Grid(&buf, "svg", []plot.Panel{p}, 1))
 	// Output:
 	// <nil> true
-	// plot: grid: panels[0]: Lines[0]: Half[0] = -1 is negative: cannot be drawn
+	// plot: grid: panels[0]: Lines[0]: Half[0] = -1 is negative: invalid input
 }
 
 // A rating history with its μ ± σ band, drawn as SVG.

@@ -1,7 +1,6 @@
 package plot
 
 import (
-	"errors"
 	"fmt"
 	"image/color"
 	"io"
@@ -19,11 +18,6 @@ import (
 	"gonum.org/v1/plot/vg/vgimg"
 	"gonum.org/v1/plot/vg/vgsvg"
 )
-
-// ErrUndrawable reports a figure that cannot be drawn: no data, numbers
-// that are not finite or do not fit together, text that is not printable,
-// or an unknown output format. Nothing is written then.
-var ErrUndrawable = errors.New("cannot be drawn")
 
 // Panel is one plot of a figure: a metric by training share, one line per
 // model, with its 95 % interval as a band.
@@ -56,10 +50,7 @@ var (
 )
 
 // seriesColor returns series i's colour with the given opacity (0 to 1).
-func seriesColor(i int, opacity float64) color.NRGBA {
-	c := seriesColors[i%len(seriesColors)]
-	return color.NRGBA{R: c.R, G: c.G, B: c.B, A: uint8(math.Round(255 * opacity))}
-}
+func seriesColor(i int, opacity float64) color.NRGBA { return curvesLook.color(i, opacity) }
 
 // The evaluation figure's sizes, in points.
 const (
@@ -79,7 +70,7 @@ const (
 // its own dash pattern and marker. A NaN mean is a missing point, left out.
 //
 // The figure must be drawable, or nothing is written and the error wraps
-// ErrUndrawable: cols at least 1 and panels not empty, each panel with x
+// messages.ErrInput: cols at least 1 and panels not empty, each panel with x
 // values that are finite and increasing, lines with one Mean and one Half
 // per x value, each Half not negative and finite where Mean is given;
 // titles, labels and names printable UTF-8.
@@ -372,14 +363,14 @@ func (p Panel) yRange() (lo, hi float64) {
 // checkFigure is Grid's rule for a drawable figure.
 func checkFigure(panels []Panel, cols int) error {
 	if cols < 1 {
-		return fmt.Errorf("cols = %d: %w", cols, ErrUndrawable)
+		return fmt.Errorf("cols = %d: %w", cols, messages.ErrInput)
 	}
 	if len(panels) == 0 {
-		return fmt.Errorf("no panels: %w", ErrUndrawable)
+		return fmt.Errorf("no panels: %w", messages.ErrInput)
 	}
 	for pi, p := range panels {
 		fail := func(format string, a ...any) error {
-			return fmt.Errorf("panels[%d]: "+format+": %w", append(append([]any{pi}, a...), ErrUndrawable)...)
+			return fmt.Errorf("panels[%d]: "+format+": %w", append(append([]any{pi}, a...), messages.ErrInput)...)
 		}
 		for _, s := range []struct{ what, text string }{{"title", p.Title}, {"x label", p.XLabel}, {"y label", p.YLabel}} {
 			if err := checkText(s.text); err != nil {
@@ -449,5 +440,5 @@ func formatCanvas(format string, w, h vg.Length) (vg.CanvasWriterTo, error) {
 	case "png":
 		return vgimg.PngCanvas{Canvas: vgimg.New(w, h)}, nil
 	}
-	return nil, fmt.Errorf("format %q (want svg or png): %w", format, ErrUndrawable)
+	return nil, fmt.Errorf("format %q (want svg or png): %w", format, messages.ErrInput)
 }

@@ -13,6 +13,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/skillgraph/skillgraph/messages"
 	gplot "gonum.org/v1/plot"
 )
 
@@ -64,7 +65,7 @@ func TestGridSVGAndPNG(t *testing.T) {
 		t.Errorf("PNG %v, want 1280 × 667", b)
 	}
 	var none bytes.Buffer
-	if err := Grid(&none, "gif", panels, 3); !errors.Is(err, ErrUndrawable) || none.Len() != 0 || !strings.Contains(err.Error(), `"gif"`) {
+	if err := Grid(&none, "gif", panels, 3); !errors.Is(err, messages.ErrInput) || none.Len() != 0 || !strings.Contains(err.Error(), `"gif"`) {
 		t.Errorf("format gif: %v, %d bytes", err, none.Len())
 	}
 }
@@ -109,8 +110,8 @@ func TestGridRejectsUndrawableFigures(t *testing.T) {
 			}()
 			err = Grid(&buf, "svg", c.panels, c.cols)
 		}()
-		if !errors.Is(err, ErrUndrawable) || !strings.Contains(err.Error(), c.text) {
-			t.Errorf("%s: %v, want ErrUndrawable saying %q", c.name, err, c.text)
+		if !errors.Is(err, messages.ErrInput) || !strings.Contains(err.Error(), c.text) {
+			t.Errorf("%s: %v, want messages.ErrInput saying %q", c.name, err, c.text)
 		}
 		if buf.Len() != 0 {
 			t.Errorf("%s: wrote %d bytes of a figure it rejects", c.name, buf.Len())
@@ -201,7 +202,7 @@ func TestRoundTicksBounded(t *testing.T) {
 }
 
 // FuzzGrid: any panels either draw as well-formed SVG without a
-// non-finite coordinate, or are refused with ErrUndrawable and nothing
+// non-finite coordinate, or are refused with messages.ErrInput and nothing
 // written.
 func FuzzGrid(f *testing.F) {
 	seed := func(shape []byte, xs ...float64) []byte {
@@ -220,7 +221,7 @@ func FuzzGrid(f *testing.F) {
 		var buf bytes.Buffer
 		err := Grid(&buf, "svg", panelsOf(data, text), cols)
 		if err != nil {
-			if buf.Len() != 0 || !errors.Is(err, ErrUndrawable) {
+			if buf.Len() != 0 || !errors.Is(err, messages.ErrInput) {
 				t.Fatalf("%v, with %d bytes written", err, buf.Len())
 			}
 			return

@@ -7,8 +7,11 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
+
+	"github.com/skillgraph/skillgraph/messages"
 )
 
 func TestWrite(t *testing.T) {
@@ -34,8 +37,8 @@ func TestWrite(t *testing.T) {
 	if _, err := png.Decode(&img); err != nil {
 		t.Errorf("not a PNG: %v", err)
 	}
-	if err := f.Write(&img, "pdf"); !errors.Is(err, ErrFormat) {
-		t.Errorf("pdf: err %v, want ErrFormat", err)
+	if err := f.Write(&img, "pdf"); !errors.Is(err, messages.ErrInput) || !strings.Contains(err.Error(), `"pdf"`) {
+		t.Errorf("pdf: err %v, want messages.ErrInput naming the format", err)
 	}
 }
 
@@ -55,8 +58,8 @@ func TestBadData(t *testing.T) {
 	} {
 		path := filepath.Join(t.TempDir(), "f.svg")
 		os.WriteFile(path, []byte("old"), 0o644)
-		if err := f.Save(path); !errors.Is(err, ErrData) {
-			t.Errorf("%s: err %v, want ErrData", name, err)
+		if err := f.Save(path); !errors.Is(err, messages.ErrInput) {
+			t.Errorf("%s: err %v, want messages.ErrInput", name, err)
 		}
 		if b, _ := os.ReadFile(path); string(b) != "old" {
 			t.Errorf("%s: the file was changed", name)

@@ -6,13 +6,14 @@ import (
 
 	"github.com/skillgraph/skillgraph/graph"
 	"github.com/skillgraph/skillgraph/models/elo"
+	"github.com/skillgraph/skillgraph/models/fit"
 	"github.com/skillgraph/skillgraph/models/scorebased"
 )
 
 // sbTyped reports whether err is one of scorebased's errors (or a
 // context's): never a factor's or the graph's, which the models translate.
 func sbTyped(err error) bool {
-	return isAny(err, scorebased.ErrParameter, scorebased.ErrRating, scorebased.ErrScore, scorebased.ErrNumerical,
+	return isAny(err, scorebased.ErrInput, scorebased.ErrNumerical,
 		context.Canceled, context.DeadlineExceeded)
 }
 
@@ -151,11 +152,17 @@ func declare(d *draws, p scorebased.Params, decl func(b *graph.Builder, c scoreb
 // TestScorebasedExtremes is the property for package models/scorebased.
 func TestScorebasedExtremes(t *testing.T) {
 	ctx := context.Background()
-	fitOpts := func(d *draws) scorebased.FitOptions {
-		o := scorebased.DefaultFitOptions()
-		o.MaxEvaluations = 1 + d.rng.IntN(20) // each evaluation a pass over a few matches
+	fitBounds := func(d *draws) scorebased.FitBounds {
+		b := scorebased.DefaultFitBounds()
 		if d.rng.IntN(3) == 0 {
-			o.Sigma.Hi, o.Tolerance = d.F(), d.F()
+			b.Sigma.Hi = d.F()
+		}
+		return b
+	}
+	fitOpts := func(d *draws) fit.Options[scorebased.Hyper] {
+		o := fit.Options[scorebased.Hyper]{MaxEvaluations: 1 + d.rng.IntN(20)} // each evaluation a pass over a few matches
+		if d.rng.IntN(3) == 0 {
+			o.Tolerance = d.F()
 		}
 		return o
 	}
@@ -169,7 +176,7 @@ func TestScorebasedExtremes(t *testing.T) {
 			return []float64{g}, err
 		}},
 		{name: "Fit", call: func(d *draws) ([]float64, error) {
-			h, rep, err := scorebased.Fit(d.Ctx(), scorebased.OnlineGaussianSD, results(d), sbParams(d), fitOpts(d))
+			h, rep, err := scorebased.Fit(d.Ctx(), scorebased.OnlineGaussianSD, results(d), sbParams(d), fitBounds(d), fitOpts(d))
 			return fin(h, rep), err
 		}},
 		{name: "Learn", call: func(d *draws) ([]float64, error) {
@@ -180,10 +187,7 @@ func TestScorebasedExtremes(t *testing.T) {
 			rs, lz, err := scorebased.Learn(d.Ctx(), m, results(d))
 			return append(fin(rs), lz), err
 		}},
-		{name: "TrueSkillWinProbability", call: func(d *draws) ([]float64, error) {
-			return []float64{scorebased.TrueSkillWinProbability(rating(d), rating(d), d.F())}, nil
-		}, nonFinite: func(d *draws, _ []float64) bool { return !d.ordinary }}, // documented: NaN for a NaN or infinite input
-		{name: "DefaultFitOptions", call: func(d *draws) ([]float64, error) { return fin(scorebased.DefaultFitOptions()), nil }},
+		{name: "DefaultFitBounds", call: func(d *draws) ([]float64, error) { return fin(scorebased.DefaultFitBounds()), nil }},
 		{name: "NewGaussianOD", call: func(d *draws) ([]float64, error) {
 			m := scorebased.NewGaussianOD(sbParams(d))
 			a, b, err := m.Rate(d.Ctx(), team(d), team(d), score(d), score(d))

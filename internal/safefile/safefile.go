@@ -8,17 +8,17 @@ import (
 	"os"
 	"path/filepath"
 	"time"
+
+	"github.com/skillgraph/skillgraph/messages"
 )
 
 // maxLinks bounds the symbolic links followed, as the kernel does (ELOOP).
 const maxLinks = 40
 
-// ErrLinkLoop reports a chain of symbolic links that does not end.
-var ErrLinkLoop = errors.New("too many levels of symbolic links")
-
 // Resolve returns the file path names after following symbolic links,
 // including a final link whose target does not exist yet (a first write
-// then creates the target, keeping the link).
+// then creates the target, keeping the link). A chain of links that does
+// not end is an error wrapping messages.ErrInput.
 func Resolve(path string) (string, error) {
 	for range maxLinks {
 		fi, err := os.Lstat(path)
@@ -40,7 +40,7 @@ func Resolve(path string) (string, error) {
 		}
 		path = to
 	}
-	return "", fmt.Errorf("%s: %w", path, ErrLinkLoop)
+	return "", fmt.Errorf("%s: too many levels of symbolic links: %w", path, messages.ErrInput)
 }
 
 // Write replaces the file at path (followed through symbolic links) with

@@ -1,10 +1,12 @@
 package server
 
 import (
+	"errors"
 	"fmt"
 	"io"
 
 	"github.com/skillgraph/skillgraph/internal/store"
+	"github.com/skillgraph/skillgraph/messages"
 	"github.com/skillgraph/skillgraph/record"
 )
 
@@ -21,10 +23,10 @@ func ToRecord(m store.Match) (record.Match, error) {
 // FromRecord returns the league's match of a record's: its players and
 // ranks. Scores, venues and seasons are left out (TrueSkill rates the
 // finishing order alone); a match with partial-play weights is refused
-// (store.ErrInvalid), since the league rates every player in full.
+// (messages.ErrInput), since the league rates every player in full.
 func FromRecord(rm record.Match) (store.Match, error) {
 	if rm.Weights() != nil {
-		return store.Match{}, fmt.Errorf("%w: match %q has partial-play weights, which the league does not rate", store.ErrInvalid, rm.ID)
+		return store.Match{}, fmt.Errorf("match %q has partial-play weights, which the league does not rate: %w", rm.ID, messages.ErrInput)
 	}
 	return store.Match{ID: rm.ID, Time: rm.Time, Teams: rm.Players(), Ranks: rm.Ranks()}, nil
 }
@@ -48,7 +50,10 @@ func WriteCSV(w io.Writer, ms []store.Match) error {
 func ReadCSV(name string, r io.Reader) ([]store.Match, error) {
 	rs, _, err := record.Read(name, r)
 	if err != nil {
-		return nil, fmt.Errorf("%w: %w", store.ErrInvalid, err)
+		if !errors.Is(err, messages.ErrInput) { // a CSV syntax error is the client's too
+			err = fmt.Errorf("%w: %w", err, messages.ErrInput)
+		}
+		return nil, err
 	}
 	out := make([]store.Match, len(rs))
 	for i, rm := range rs {

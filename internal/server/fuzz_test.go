@@ -2,6 +2,7 @@ package server_test
 
 import (
 	"context"
+	"errors"
 	"io"
 	"log"
 	"net/http"
@@ -14,6 +15,7 @@ import (
 
 	"github.com/skillgraph/skillgraph/internal/server"
 	"github.com/skillgraph/skillgraph/internal/store"
+	"github.com/skillgraph/skillgraph/messages"
 )
 
 // FuzzParseMatchForm checks that any form either is refused with a
@@ -31,7 +33,7 @@ func FuzzParseMatchForm(f *testing.F) {
 		}
 		m, err := server.ParseMatchForm(form, now)
 		if err != nil {
-			if !strings.HasPrefix(err.Error(), "bad request: ") {
+			if !errors.Is(err, messages.ErrInput) {
 				t.Fatalf("%q: %v is not a bad request", raw, err)
 			}
 			return

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/skillgraph/skillgraph/internal/store"
+	"github.com/skillgraph/skillgraph/messages"
 	"github.com/skillgraph/skillgraph/models/trueskill"
 )
 
@@ -115,7 +116,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 func (s *Server) status(err error) (int, string) {
 	var mbe *http.MaxBytesError
 	switch {
-	case errors.Is(err, store.ErrInvalid), errors.Is(err, errBadRequest):
+	case errors.Is(err, messages.ErrInput), errors.Is(err, messages.ErrImpossible):
 		return http.StatusBadRequest, err.Error()
 	case errors.As(err, &mbe):
 		return http.StatusRequestEntityTooLarge, fmt.Sprintf("the body is larger than %d bytes", MaxBody)
@@ -128,11 +129,9 @@ func (s *Server) status(err error) (int, string) {
 	return http.StatusInternalServerError, "internal error: the league was not changed"
 }
 
-// errBadRequest marks a request the server cannot read.
-var errBadRequest = errors.New("bad request")
-
+// badRequest reports a request the server cannot read.
 func badRequest(format string, a ...any) error {
-	return fmt.Errorf("%w: %s", errBadRequest, fmt.Sprintf(format, a...))
+	return fmt.Errorf(format+": %w", append(a, messages.ErrInput)...)
 }
 
 func (s *Server) render(w http.ResponseWriter, r *http.Request, code int, page string, data map[string]any) {

@@ -14,6 +14,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/skillgraph/skillgraph/messages"
 	"github.com/skillgraph/skillgraph/models/trueskill"
 
 	_ "github.com/jackc/pgx/v5/stdlib" // registers the "pgx" driver
@@ -94,7 +95,7 @@ func Open(ctx context.Context, dsn string) (*DB, error) {
 		d.db, err = sql.Open("pgx", dsn)
 	} else {
 		if dsn == "" {
-			return nil, fmt.Errorf("store: %w: empty database path", ErrInvalid)
+			return nil, fmt.Errorf("store: empty database path: %w", messages.ErrInput)
 		}
 		// WAL with full synchronisation: a committed transaction is on
 		// disk before the commit returns, and a reader never waits for the
@@ -339,13 +340,13 @@ func rate(ctx context.Context, p trueskill.Params, m *Match, st map[string]*Play
 		}
 	}
 	if p.DrawProbability == 0 && p.DrawMargin == 0 && m.Drawn() {
-		return nil, fmt.Errorf("%w: match %q is a draw, and the league's draw probability is 0", ErrInvalid, m.ID)
+		return nil, fmt.Errorf("match %q is a draw, and the league's draw probability is 0: %w", m.ID, messages.ErrImpossible)
 	}
 	res, err := p.Rate(ctx, tm)
 	if err != nil {
 		var ie *trueskill.InputError
 		if errors.As(err, &ie) {
-			return nil, fmt.Errorf("%w: rating match %q: %v", ErrInvalid, m.ID, err)
+			return nil, invalid("rating match %q: %v", m.ID, err)
 		}
 		return nil, fmt.Errorf("rating match %q: %w", m.ID, err)
 	}
@@ -606,7 +607,7 @@ func (d *DB) Delete(ctx context.Context, id string) error {
 // SetDrawProbability implements Store.
 func (d *DB) SetDrawProbability(ctx context.Context, p float64) error {
 	if !(p >= 0 && p < 1) {
-		return fmt.Errorf("store: %w: draw probability %v outside [0, 1)", ErrInvalid, p)
+		return invalid("store: draw probability %v outside [0, 1)", p)
 	}
 	err := d.write(ctx, func(tx *sql.Tx) error {
 		if err := d.exec(ctx, tx, `UPDATE settings SET value = ? WHERE key = ?`,

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/skillgraph/skillgraph/messages"
 	"github.com/skillgraph/skillgraph/record"
 )
 
@@ -18,11 +19,12 @@ const (
 	MaxIDLength   = record.MaxID // bytes in a match's id
 )
 
-// Sentinel errors a caller can act on (with errors.Is).
+// Sentinel errors a caller can act on (with errors.Is). A match or
+// setting that cannot be stored is an error wrapping messages.ErrInput
+// whose text says what is wrong, and one the stored league makes
+// impossible (a draw where the draw probability is 0) wraps
+// messages.ErrImpossible.
 var (
-	// ErrInvalid marks a match or setting that cannot be stored; the
-	// error's text says what is wrong.
-	ErrInvalid = errors.New("invalid")
 	// ErrNotFound is returned for a match id that is not stored.
 	ErrNotFound = errors.New("not found")
 	// ErrConflict is returned when a match is added with the id of a
@@ -39,8 +41,9 @@ type Match struct {
 	Ranks []int      `json:"ranks"`
 }
 
+// invalid reports a match or setting that cannot be stored.
 func invalid(format string, a ...any) error {
-	return fmt.Errorf("%w: %s", ErrInvalid, fmt.Sprintf(format, a...))
+	return fmt.Errorf(format+": %w", append(a, messages.ErrInput)...)
 }
 
 // CheckName reports whether name can be a player's name: at most
@@ -55,7 +58,7 @@ func CheckID(id string) error { return checkText("match id", id, MaxIDLength) }
 // checkText checks a name or id s of at most most bytes; what names it.
 func checkText(what, s string, most int) error {
 	if err := record.CheckName(what, s); err != nil {
-		return fmt.Errorf("%w: %w", ErrInvalid, err)
+		return err
 	}
 	switch {
 	case len(s) > most:
@@ -66,7 +69,7 @@ func checkText(what, s string, most int) error {
 	return nil
 }
 
-// Check reports the first thing wrong with m, wrapping ErrInvalid: its id,
+// Check reports the first thing wrong with m, wrapping messages.ErrInput: its id,
 // its time (zero, or outside the years 1-9999), the number and size of its
 // teams, a player's name, a player in two places, or the ranks.
 func (m *Match) Check() error {

@@ -13,6 +13,7 @@ import (
 
 	"github.com/skillgraph/skillgraph/internal/store"
 	"github.com/skillgraph/skillgraph/internal/store/storetest"
+	"github.com/skillgraph/skillgraph/messages"
 )
 
 var t0 = time.Date(2025, 3, 1, 12, 0, 0, 0, time.UTC)
@@ -188,8 +189,8 @@ func testRecord(t *testing.T, db *store.DB) {
 	check("after changing the draw probability")
 	// A draw cannot be rated with a draw probability of 0, and the setting
 	// is refused while drawn matches are stored.
-	if err := db.SetDrawProbability(ctx, 0); !errors.Is(err, store.ErrInvalid) {
-		t.Fatalf("draw probability 0 with drawn matches stored: %v, want ErrInvalid", err)
+	if err := db.SetDrawProbability(ctx, 0); !errors.Is(err, messages.ErrImpossible) || !strings.Contains(err.Error(), "draw probability is 0") {
+		t.Fatalf("draw probability 0 with drawn matches stored: %v, want messages.ErrImpossible", err)
 	}
 	check("after a refused setting")
 }
@@ -229,8 +230,8 @@ func TestInvalidMatches(t *testing.T) {
 		m.Ranks = slices.Clone(ok.Ranks)
 		c.edit(&m)
 		_, _, err := db.Add(ctx, m)
-		if !errors.Is(err, store.ErrInvalid) || !strings.Contains(err.Error(), c.msg) {
-			t.Errorf("%s: %v, want ErrInvalid saying %q", c.name, err, c.msg)
+		if !errors.Is(err, messages.ErrInput) || !strings.Contains(err.Error(), c.msg) {
+			t.Errorf("%s: %v, want messages.ErrInput saying %q", c.name, err, c.msg)
 		}
 	}
 	if ms, err := db.Matches(ctx); err != nil || len(ms) != 0 {
@@ -241,7 +242,7 @@ func TestInvalidMatches(t *testing.T) {
 	}
 	draw := ok
 	draw.Ranks = []int{1, 1}
-	if _, _, err := db.Add(ctx, draw); !errors.Is(err, store.ErrInvalid) || !strings.Contains(err.Error(), "draw probability is 0") {
+	if _, _, err := db.Add(ctx, draw); !errors.Is(err, messages.ErrImpossible) || !strings.Contains(err.Error(), "draw probability is 0") {
 		t.Fatalf("a draw at draw probability 0: %v", err)
 	}
 	if ms, err := db.Matches(ctx); err != nil || len(ms) != 0 {

@@ -2,7 +2,6 @@ package elo
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"math"
 
@@ -20,23 +19,24 @@ type Params struct {
 // initial rating 25 and β = 25/6.
 func DefaultParams() Params { return Params{Initial: 25, Beta: 25.0 / 6, Alpha: 0.07} }
 
-// Errors, matched with errors.Is.
+// The errors elo returns wrap one of these, the project's vocabulary
+// (package messages), with context naming the argument.
 var (
 	// ErrInput reports invalid parameters or input.
-	ErrInput = errors.New("elo: invalid input")
+	ErrInput = messages.ErrInput
 	// ErrNumerical reports a new rating beyond float64's range (ratings
 	// near ±1.8e308); the error names the player.
-	ErrNumerical = errors.New("elo: numbers out of floating-point range")
+	ErrNumerical = messages.ErrNumerical
 )
 
 // Validate reports invalid parameters: a rating or β that is not finite, β
 // ≤ 0, α outside (0, 1), or a K-factor αβ√π that overflows.
 func (p Params) Validate() error {
 	if !messages.IsFinite(p.Initial) || !(p.Beta > 0) || math.IsInf(p.Beta, 1) || !(p.Alpha > 0 && p.Alpha < 1) {
-		return fmt.Errorf("%w: %+v", ErrInput, p)
+		return fmt.Errorf("elo: parameters %+v: %w", p, ErrInput)
 	}
 	if k := p.K(); !messages.IsFinite(k) {
-		return fmt.Errorf("%w: Beta = %v: the K-factor αβ√π = %v overflows", ErrInput, p.Beta, k)
+		return fmt.Errorf("elo: Beta = %v: the K-factor αβ√π = %v overflows: %w", p.Beta, k, ErrInput)
 	}
 	return nil
 }
@@ -81,7 +81,7 @@ func (p Params) Delta(s1, s2 float64, y int) (float64, error) {
 		return 0, err
 	}
 	if y < -1 || y > 1 {
-		return 0, fmt.Errorf("%w: outcome %d, want +1, 0 or −1", ErrInput, y)
+		return 0, fmt.Errorf("elo: outcome %d, want +1, 0 or −1: %w", y, ErrInput)
 	}
 	return p.delta(s1, s2, y), nil
 }
@@ -91,7 +91,7 @@ func (p Params) check(s1, s2 float64) error {
 		return err
 	}
 	if !messages.IsFinite(s1) || !messages.IsFinite(s2) {
-		return fmt.Errorf("%w: ratings %v and %v", ErrInput, s1, s2)
+		return fmt.Errorf("elo: ratings %v and %v: %w", s1, s2, ErrInput)
 	}
 	return nil
 }
@@ -120,15 +120,15 @@ func (p Params) Rate(ctx context.Context, teams [][]float64, ranks []int) ([][]f
 		return nil, err
 	}
 	if len(teams) < 2 || len(ranks) != len(teams) {
-		return nil, fmt.Errorf("%w: %d teams, %d ranks", ErrInput, len(teams), len(ranks))
+		return nil, fmt.Errorf("elo: %d teams, %d ranks: %w", len(teams), len(ranks), ErrInput)
 	}
 	for j, t := range teams {
 		if len(t) == 0 {
-			return nil, fmt.Errorf("%w: team %d is empty", ErrInput, j)
+			return nil, fmt.Errorf("elo: team %d is empty: %w", j, ErrInput)
 		}
 		for i, s := range t {
 			if math.IsNaN(s) || math.IsInf(s, 0) {
-				return nil, fmt.Errorf("%w: rating [%d][%d] = %v", ErrInput, j, i, s)
+				return nil, fmt.Errorf("elo: rating [%d][%d] = %v: %w", j, i, s, ErrInput)
 			}
 		}
 	}
@@ -160,7 +160,7 @@ func (p Params) Rate(ctx context.Context, teams [][]float64, ranks []int) ([][]f
 				}
 			}
 			if out[j][i] = s + mean; !messages.IsFinite(out[j][i]) {
-				return nil, fmt.Errorf("%w: player [%d][%d]'s rating %v + %v overflows", ErrNumerical, j, i, s, mean)
+				return nil, fmt.Errorf("elo: player [%d][%d]'s rating %v + %v overflows: %w", j, i, s, mean, ErrNumerical)
 			}
 		}
 	}

@@ -4,14 +4,13 @@ import (
 	"context"
 	"errors"
 	"math"
-	"path/filepath"
-	"slices"
 	"strings"
 	"testing"
 
 	"github.com/skillgraph/skillgraph/models/elo"
 	"github.com/skillgraph/skillgraph/models/evaluation"
 	"github.com/skillgraph/skillgraph/models/trueskill"
+	"github.com/skillgraph/skillgraph/record"
 )
 
 // TestInformationGainByHand checks the score against 1 + log₂ of values
@@ -63,29 +62,20 @@ func TestPairErrorsTieRules(t *testing.T) {
 			t.Errorf("PairErrors, ties %v = %v of %d, %v, want %v of 5", c.rule, wrong, pairs, err, c.want)
 		}
 	}
-	if r, err := evaluation.ParseTieRule("half"); err != nil || r != evaluation.TiesHalf {
-		t.Errorf("ParseTieRule(half) = %v, %v", r, err)
-	}
-	if r, err := evaluation.ParseTieRule("error"); err != nil || r != evaluation.TiesWrong {
-		t.Errorf("ParseTieRule(error) = %v, %v", r, err)
-	}
-	if _, err := evaluation.ParseTieRule("coin"); !errors.Is(err, evaluation.ErrInput) {
-		t.Errorf("ParseTieRule(coin): %v", err)
+	if evaluation.TiesWrong.String() != "wrong" || evaluation.TiesHalf.String() != "half" || evaluation.TieRule(2).String() != "TieRule(2)" {
+		t.Errorf("tie rules named %v, %v, %v", evaluation.TiesWrong, evaluation.TiesHalf, evaluation.TieRule(2))
 	}
 
 	// Through the experiment: two new players, A beats B twice. Before the
 	// first game both systems rate them equal (a predicted tie); before the
 	// second both put A ahead. One pair a game: errors 1/2 with ties wrong,
 	// ½/2 with ties half.
-	ms := []evaluation.RankedMatch{
-		{ID: "1", Teams: [][]string{{"A"}, {"B"}}, Ranks: []int{0, 1}},
-		{ID: "2", Teams: [][]string{{"A"}, {"B"}}, Ranks: []int{0, 1}},
-	}
+	ms := []record.Match{ranked("1", [][]string{{"A"}, {"B"}}, 0, 1), ranked("2", [][]string{{"A"}, {"B"}}, 0, 1)}
 	for _, c := range []struct {
-		opts []evaluation.RankingOption
+		cfg  evaluation.RankingConfig
 		want float64
-	}{{nil, 0.5}, {[]evaluation.RankingOption{evaluation.WithTies(evaluation.TiesHalf)}, 0.25}} {
-		res, err := evaluation.RankingExperiment(context.Background(), ms, trueskill.DefaultParams(), elo.DefaultParams(), nil, c.opts...)
+	}{{evaluation.RankingConfig{}, 0.5}, {evaluation.RankingConfig{Ties: evaluation.TiesHalf}, 0.25}} {
+		res, err := evaluation.RankingExperiment(context.Background(), ms, trueskill.DefaultParams(), elo.DefaultParams(), c.cfg)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -149,7 +139,7 @@ func TestEloLogQualityByHand(t *testing.T) {
 		{[]float64{1, 2}, []int{1}, 1, evaluation.ErrInput, "2 strengths and 1 sizes"},
 		{[]float64{1, 2}, []int{1, 0}, 1, evaluation.ErrInput, "sizes[1] = 0"},
 		{[]float64{1, 2}, []int{1, 1}, 0, evaluation.ErrInput, "beta = 0"},
-		{[]float64{1, math.NaN()}, []int{1, 1}, 1, evaluation.ErrNotFinite, "strengths[1] = NaN"},
+		{[]float64{1, math.NaN()}, []int{1, 1}, 1, evaluation.ErrInput, "strengths[1] = NaN"},
 		{[]float64{-1e300, 1e300}, []int{1, 1}, 1e-10, evaluation.ErrNumerical, "beyond float64"},
 	} {
 		if got, err := evaluation.EloLogQuality(c.strengths, c.sizes, c.beta); !errors.Is(err, c.want) || !strings.Contains(err.Error(), c.text) || !math.IsNaN(got) {
@@ -208,10 +198,7 @@ func TestMeanCIByHand(t *testing.T) {
 // in examples/data and checks that the numbers are in range and consistent
 // with metrics recomputed here from the models' own predictions.
 func TestReducedExperiments(t *testing.T) {
-	epl, err := evaluation.LoadScored(repoFile(t, "examples/data/epl.csv"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	epl := readFile(t, "examples/data/epl.csv")
 	if got := len(evaluation.Season(epl, "2008-09")); got != 380 {
 		t.Fatalf("2008-09 has %d matches, want 380", got)
 	}
@@ -254,28 +241,30 @@ func TestReducedExperiments(t *testing.T) {
 		return p.Initial
 	}
 	for _, m := range train {
+		h, a := m.Teams[0], m.Teams[1]
 		y := 0
-		if m.HomeScore > m.AwayScore {
+		if h.Score > a.Score {
 			y = 1
-		} else if m.HomeScore < m.AwayScore {
+		} else if h.Score < a.Score {
 			y = -1
 		}
-		d, err := p.Delta(get(m.Home), get(m.Away), y)
+		d, err := p.Delta(get(h.Name), get(a.Name), y)
 		if err != nil {
 			t.Fatal(err)
 		}
-		r[m.Home], r[m.Away] = get(m.Home)+d, get(m.Away)-d
+		r[h.Name], r[a.Name] = get(h.Name)+d, get(a.Name)-d
 	}
 	var ig float64
 	for _, m := range test {
-		pw, err := p.WinProbability(get(m.Home), get(m.Away))
+		h, a := m.Teams[0], m.Teams[1]
+		pw, err := p.WinProbability(get(h.Name), get(a.Name))
 		if err != nil {
 			t.Fatal(err)
 		}
 		switch {
-		case m.HomeScore > m.AwayScore:
+		case h.Score > a.Score:
 			ig += 1 + math.Log2(pw)
-		case m.HomeScore < m.AwayScore:
+		case h.Score < a.Score:
 			ig += 1 + math.Log2(1-pw)
 		default:
 			ig += 1 + 0.5*math.Log2(pw*(1-pw))
@@ -287,14 +276,11 @@ func TestReducedExperiments(t *testing.T) {
 	}
 
 	// Experiment 2 on the first 120 Formula 1 races.
-	f1, err := evaluation.LoadRanked(repoFile(t, "examples/data/f1_races.csv"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	f1 := readFile(t, "examples/data/f1_races.csv")
 	if len(f1) != 1138 {
 		t.Errorf("%d races, want 1138", len(f1))
 	}
-	rr, err := evaluation.RankingExperiment(context.Background(), f1[:120], trueskill.DefaultParams(), elo.DefaultParams(), nil)
+	rr, err := evaluation.RankingExperiment(context.Background(), f1[:120], trueskill.DefaultParams(), elo.DefaultParams(), evaluation.RankingConfig{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -308,51 +294,10 @@ func TestReducedExperiments(t *testing.T) {
 	}
 }
 
-func TestLoadRankedTiesAndTeams(t *testing.T) {
-	// Teams share a rank through their best row; ranks become dense.
-	dir := t.TempDir()
-	path := filepath.Join(dir, "m.csv")
-	data := "match_id,date,team,player,rank,extra\n" +
-		"a,2020-01-01,red,p1,1,x\na,2020-01-01,red,p2,3,x\na,2020-01-01,blue,p3,2,x\na,2020-01-01,green,p4,2,x\n" +
-		"b,2020-01-02,p5,p5,4,x\nb,2020-01-02,p6,p6,9,x\n"
-	if err := writeFile(path, data); err != nil {
-		t.Fatal(err)
-	}
-	ms, err := evaluation.LoadRanked(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(ms) != 2 || len(ms[0].Teams) != 3 || strings.Join(ms[0].Teams[0], ",") != "p1,p2" {
-		t.Fatalf("%+v", ms)
-	}
-	if got := ms[0].Ranks; got[0] != 0 || got[1] != 1 || got[2] != 1 {
-		t.Errorf("ranks %v, want [0 1 1]", got)
-	}
-	if got := ms[1].Ranks; got[0] != 0 || got[1] != 1 {
-		t.Errorf("ranks %v, want [0 1]", got)
-	}
-}
-
 func TestDuplicatePlayerRejected(t *testing.T) {
-	ms := []evaluation.RankedMatch{{ID: "x", Teams: [][]string{{"ann", "bob"}, {"cat", "ann"}}, Ranks: []int{0, 1}}}
-	_, err := evaluation.RankingExperiment(context.Background(), ms, trueskill.DefaultParams(), elo.DefaultParams(), nil)
-	if !errors.Is(err, evaluation.ErrDuplicatePlayer) || !strings.Contains(err.Error(), `"ann" at team 0 player 0 and team 1 player 1`) {
-		t.Errorf("error %v, want ErrDuplicatePlayer naming both places", err)
-	}
-}
-
-// TestScoredMatchRanks: home win, away win and draw as ranks, through
-// Ranks and AsRanked.
-func TestScoredMatchRanks(t *testing.T) {
-	ms := []evaluation.ScoredMatch{
-		{Home: "A", Away: "B", HomeScore: 2, AwayScore: 1},
-		{Home: "A", Away: "B", HomeScore: 0, AwayScore: 3},
-		{Home: "A", Away: "B", HomeScore: 1, AwayScore: 1},
-	}
-	want := [][]int{{0, 1}, {1, 0}, {0, 0}}
-	for i, r := range evaluation.AsRanked(ms) {
-		if !slices.Equal(ms[i].Ranks(), want[i]) || !slices.Equal(r.Ranks, want[i]) {
-			t.Errorf("%+v: ranks %v and %v, want %v", ms[i], ms[i].Ranks(), r.Ranks, want[i])
-		}
+	ms := []record.Match{ranked("x", [][]string{{"ann", "bob"}, {"cat", "ann"}}, 0, 1)}
+	_, err := evaluation.RankingExperiment(context.Background(), ms, trueskill.DefaultParams(), elo.DefaultParams(), evaluation.RankingConfig{})
+	if !errors.Is(err, evaluation.ErrInput) || !strings.Contains(err.Error(), `"ann" at team 0 player 0 and team 1 player 1`) {
+		t.Errorf("error %v, want ErrInput naming both places", err)
 	}
 }

@@ -19,10 +19,7 @@ import (
 // Gaussian models' information gain is above TrueSkill's, as the
 // fourteen-season run finds (EVALUATION.md).
 func TestFittedScoreModels(t *testing.T) {
-	epl, err := evaluation.LoadScored(repoFile(t, "examples/data/epl.csv"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	epl := readFile(t, "examples/data/epl.csv")
 	seasons := []string{"2006-07", "2007-08", "2008-09"}
 	models, err := evaluation.ScoreModels(evaluation.ScoreConfig{Fitted: true})
 	if err != nil {
@@ -57,22 +54,28 @@ func TestFittedScoreModels(t *testing.T) {
 		for _, season := range seasons {
 			ms := evaluation.Season(epl, season)
 			test := (len(ms) + 4) / 5
-			m := models[mi]
-			if err := m.Fit(ms[:len(ms)*8/10]); err != nil {
+			train := ms[:len(ms)*8/10]
+			m, err := models[mi].New(train)
+			if err != nil {
 				t.Fatal(err)
 			}
+			for i := range train {
+				if err := m.Observe(&train[i]); err != nil {
+					t.Fatal(err)
+				}
+			}
 			for _, x := range ms[len(ms)-test:] {
-				p, err := m.Predict(x.Home, x.Away)
+				p, err := m.Predict(&x)
 				if err != nil {
 					t.Fatal(err)
 				}
 				predicted += p.HomeScore + p.AwayScore
-				observed += float64(x.HomeScore + x.AwayScore)
+				observed += float64(x.Teams[0].Score + x.Teams[1].Score)
 				n++
 			}
 		}
 		if math.Abs(predicted/observed-1) > 0.1 {
-			t.Errorf("%s: %.3f goals a match predicted, %.3f observed", models[mi].Name(), predicted/float64(n), observed/float64(n))
+			t.Errorf("%s: %.3f goals a match predicted, %.3f observed", models[mi].Name, predicted/float64(n), observed/float64(n))
 		}
 	}
 }

@@ -1,10 +1,15 @@
 package evaluation
 
 import (
+	"fmt"
 	"math"
 	"testing"
 
+	"github.com/skillgraph/skillgraph/messages"
+	"github.com/skillgraph/skillgraph/models/elo"
 	"github.com/skillgraph/skillgraph/models/scorebased"
+	"github.com/skillgraph/skillgraph/models/trueskill"
+	"github.com/skillgraph/skillgraph/record"
 )
 
 // TestSkellamLogTailBySeries: for rates λ₁ = 0.01 and λ₂ = 800,
@@ -35,9 +40,9 @@ func TestSkellamLogTailBySeries(t *testing.T) {
 	if err != nil || win != 0 {
 		t.Fatalf("Outcome's P(win) = %v, %v: the case no longer needs the log-space sum", win, err)
 	}
-	got, err := logOrTail(win, s, true)
-	if err != nil || math.Abs(got-want) > 1e-9*math.Abs(want) {
-		t.Errorf("log P(X − Y ≥ 1) = %v, %v; series %v", got, err, want)
+	pr, err := skellamWin(scorebased.Prediction{Win: win, Loss: 1, ScoreA: l1, ScoreB: l2})
+	if err != nil || math.Abs(pr.LogWin-want) > 1e-9*math.Abs(want) || pr.LogNotWin != 0 {
+		t.Errorf("log P(X − Y ≥ 1) = %v, %v; series %v", pr.LogWin, err, want)
 	}
 	// By hand: the k = 1 term dominates, 0.01·Σₘ 8ᵐ/(m!(m + 1)!) = 0.01·(1
 	// + 4 + 5.33 + 3.56 + 1.42 + 0.38 + 0.08 + …) ≈ 0.158, so the log is
@@ -49,69 +54,86 @@ func TestSkellamLogTailBySeries(t *testing.T) {
 	// The other side, with the rates swapped: P(X − Y ≤ 0) for λ₁ = 800,
 	// λ₂ = 0.01 is P(X' − Y' ≥ 0) for the rates above, the series from
 	// k = 0.
-	got, err = skellamLogTail(scorebased.Skellam{Lambda1: l2, Lambda2: l1}, false)
+	got, err := skellamLogTail(scorebased.Skellam{Lambda1: l2, Lambda2: l1}, false)
 	if want0 := series(0); err != nil || math.Abs(got-want0) > 1e-9*math.Abs(want0) {
 		t.Errorf("log P(X − Y ≤ 0), rates swapped = %v, %v; series %v", got, err, want0)
 	}
 	// Above tinyProbability the probability's own log is used.
-	if got, err := logOrTail(0.25, s, true); err != nil || got != math.Log(0.25) {
-		t.Errorf("logOrTail(0.25) = %v, %v", got, err)
+	if pr, err := skellamWin(scorebased.Prediction{Win: 0.25, Draw: 0.5, Loss: 0.25, ScoreA: l1, ScoreB: l2}); err != nil || pr.LogWin != math.Log(0.25) || pr.LogNotWin != math.Log(0.75) {
+		t.Errorf("skellamWin(0.25) = %+v, %v", pr, err)
 	}
 }
 
-// TestModelsLogProbabilitiesMatchTheirProbabilities: after a fit, each
-// model's log P(win) is the log of the win probability that its package
-// computes (scorebased's WinProbability, Skellam's Outcome, elo's
-// WinProbability, eq. 11), and log(1 − p) the log of its complement.
+// TestModelsLogProbabilitiesMatchTheirProbabilities: after learning,
+// each model's log P(win) is the log of the win probability that its
+// package computes (scorebased's WinProbability, Skellam's Outcome, elo's
+// WinProbability) or, for TrueSkill, eq. 11 written out here, and
+// log(1 − p) the log of its complement.
 func TestModelsLogProbabilitiesMatchTheirProbabilities(t *testing.T) {
-	var train []ScoredMatch
+	var train []record.Match
 	teams := []string{"A", "B", "C", "D"}
 	for i := range 40 {
 		h, a := teams[i%4], teams[(i/4+i+1)%4]
 		if h == a {
 			a = teams[(i+2)%4]
 		}
-		train = append(train, ScoredMatch{Home: h, Away: a, HomeScore: (i * 7) % 4, AwayScore: (i * 3) % 3})
+		hs, as := (i*7)%4, (i*3)%3
+		train = append(train, record.Match{ID: fmt.Sprint(i), HasScores: true, Teams: []record.Team{
+			{Name: h, Players: []string{h}, Rank: 1 + min(max(as-hs, 0), 1), Score: hs},
+			{Name: a, Players: []string{a}, Rank: 1 + min(max(hs-as, 0), 1), Score: as}}})
 	}
+	od, sd := Gammas(train)
 	models, err := ScoreModels(ScoreConfig{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, m := range models {
-		if err := m.Fit(train); err != nil {
-			t.Fatalf("%s: %v", m.Name(), err)
+	for _, model := range models {
+		m, err := model.New(train)
+		for i := 0; err == nil && i < len(train); i++ {
+			err = m.Observe(&train[i])
+		}
+		if err != nil {
+			t.Fatalf("%s: %v", model.Name, err)
 		}
 		for _, pair := range [][2]string{{"A", "B"}, {"C", "A"}, {"D", "new team"}} {
-			pr, err := m.Predict(pair[0], pair[1])
+			x := record.Match{ID: "x", Teams: []record.Team{{Name: pair[0], Players: pair[:1]}, {Name: pair[1], Players: pair[1:]}}}
+			pr, err := m.Predict(&x)
 			if err != nil {
-				t.Fatalf("%s: %v", m.Name(), err)
+				t.Fatalf("%s: %v", model.Name, err)
 			}
 			var want float64
+			p := scorebased.DefaultParams()
 			switch m := m.(type) {
-			case *tsModel:
-				h, a := m.ratings.get(pair[0]), m.ratings.get(pair[1])
-				want = scorebased.TrueSkillWinProbability(scorebased.Rating(h), scorebased.Rating(a), m.p.Beta)
-				if m.p.Tau != 0 {
-					t.Errorf("TrueSkill's τ = %v, want the protocol's 0", m.p.Tau)
+			case *ratings[trueskill.Rating]:
+				h, a := m.get(pair[0]), m.get(pair[1])
+				beta := m.rater.(trueSkill).p.Beta
+				want = messages.NormCDF((h.Mu - a.Mu) / math.Sqrt(h.Sigma*h.Sigma+a.Sigma*a.Sigma+2*beta*beta))
+				if tau := m.rater.(trueSkill).p.Tau; tau != 0 {
+					t.Errorf("TrueSkill's τ = %v, want the protocol's 0", tau)
 				}
-			case *poissonModel:
-				p, err := m.m.Predict(m.teams.get(pair[0]), m.teams.get(pair[1]))
-				if err != nil {
-					t.Fatal(err)
+			case *ratings[scorebased.Team]:
+				h, a := m.get(pair[0]), m.get(pair[1])
+				if model.Name == "Poisson-OD" {
+					var q scorebased.Prediction
+					q, err = scorebased.NewPoissonOD(p).Predict(h, a)
+					want = q.Win
+				} else {
+					p.Gamma = od
+					want, err = scorebased.NewGaussianOD(p).WinProbability(h, a)
 				}
-				want = p.Win
-			case *godModel:
-				want, err = m.m.WinProbability(m.teams.get(pair[0]), m.teams.get(pair[1]))
-			case *gsdModel:
-				want, err = m.m.WinProbability(m.ratings.get(pair[0]), m.ratings.get(pair[1]))
-			case *eloModel:
-				want, err = m.p.WinProbability(m.ratings.get(pair[0]), m.ratings.get(pair[1]))
+			case *ratings[scorebased.Rating]:
+				p.Gamma = sd
+				want, err = scorebased.NewGaussianSD(p).WinProbability(m.get(pair[0]), m.get(pair[1]))
+			case *ratings[float64]:
+				want, err = elo.DefaultParams().WinProbability(m.get(pair[0]), m.get(pair[1]))
+			default:
+				t.Fatalf("%s: a %T", model.Name, m)
 			}
 			if err != nil {
 				t.Fatal(err)
 			}
 			if math.Abs(pr.LogWin-math.Log(want)) > 1e-12 || math.Abs(pr.LogNotWin-math.Log1p(-want)) > 1e-12 {
-				t.Errorf("%s %v: logs %v, %v; want log %v = %v and log(1 − p) = %v", m.Name(), pair, pr.LogWin, pr.LogNotWin, want, math.Log(want), math.Log1p(-want))
+				t.Errorf("%s %v: logs %v, %v; want log %v = %v and log(1 − p) = %v", model.Name, pair, pr.LogWin, pr.LogNotWin, want, math.Log(want), math.Log1p(-want))
 			}
 		}
 	}
@@ -120,7 +142,8 @@ func TestModelsLogProbabilitiesMatchTheirProbabilities(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := models[0].Fit(train); err != nil || models[0].(*tsModel).p.Tau != 0.25 {
-		t.Errorf("TrueSkill's τ with TrueSkillTau 0.25: %v, %v", models[0].(*tsModel).p.Tau, err)
+	m, err := models[0].New(train)
+	if err != nil || m.(*ratings[trueskill.Rating]).rater.(trueSkill).p.Tau != 0.25 {
+		t.Errorf("TrueSkill's τ with TrueSkillTau 0.25: %v", err)
 	}
 }

@@ -13,7 +13,7 @@ import (
 // Outcome of a match for the team whose win probability is predicted.
 type Outcome int
 
-// Outcomes.
+// The outcomes.
 const (
 	Loss Outcome = iota
 	Draw
@@ -22,13 +22,8 @@ const (
 
 // String returns "loss", "draw" or "win".
 func (o Outcome) String() string {
-	switch o {
-	case Loss:
-		return "loss"
-	case Draw:
-		return "draw"
-	case Win:
-		return "win"
+	if o >= Loss && o <= Win {
+		return [...]string{"loss", "draw", "win"}[o]
 	}
 	return fmt.Sprintf("Outcome(%d)", int(o))
 }
@@ -38,26 +33,15 @@ func (o Outcome) String() string {
 // predicted probability p that the team wins, 1 + log₂ p if it won,
 // 1 + log₂(1 − p) if it lost, and 1 + ½·log₂(p(1 − p)) for a draw.
 //
-// It takes the forecast as natural logarithms, logWin = log p and
-// logNotWin = log(1 − p), as the models compute them (log Φ of a Gaussian
-// tail, a Skellam tail summed in log space), so that a forecast of 1e-57 or
-// 1 − 1e-20 is scored as it is: nothing is clamped, and a probability that
-// rounds to 0 or 1 in float64 keeps its true log. An outcome given
-// probability 0 scores −Inf, with no error: that is its score, and callers
-// that average scores decide what to do with it.
+// It takes the forecast as natural logs, logWin = log p and logNotWin =
+// log(1 − p), so that a forecast of 1e-57 or 1 − 1e-20 is scored as it is:
+// nothing is clamped. An outcome given probability 0 scores −Inf, with no
+// error; callers that average scores decide what to do with it.
 //
-// A NaN log (ErrNotFinite), a log above 0, a pair whose probabilities do
-// not sum to 1 within 1e-6, or an unknown outcome (ErrInput) is an error,
-// and the score is then NaN.
+// Logs that fail checkLogs or an unknown outcome are ErrInput, with NaN.
 func InformationGain(logWin, logNotWin float64, o Outcome) (float64, error) {
-	if math.IsNaN(logWin) || math.IsNaN(logNotWin) {
-		return math.NaN(), fmt.Errorf("evaluation: InformationGain: log p = %v, log(1 − p) = %v: %w", logWin, logNotWin, ErrNotFinite)
-	}
-	if !(logWin <= 0 && logNotWin <= 0) {
-		return math.NaN(), fmt.Errorf("evaluation: InformationGain: log p = %v, log(1 − p) = %v: a log-probability is at most 0: %w", logWin, logNotWin, ErrInput)
-	}
-	if s := logAddExp(logWin, logNotWin); !(math.Abs(s) <= 1e-6) {
-		return math.NaN(), fmt.Errorf("evaluation: InformationGain: log p = %v, log(1 − p) = %v: p and 1 − p sum to %.6g, not 1: %w", logWin, logNotWin, math.Exp(s), ErrInput)
+	if err := checkLogs(logWin, logNotWin); err != nil {
+		return math.NaN(), fmt.Errorf("evaluation: InformationGain: %w: %w", err, ErrInput)
 	}
 	switch o {
 	case Win:
@@ -70,23 +54,28 @@ func InformationGain(logWin, logNotWin float64, o Outcome) (float64, error) {
 	return math.NaN(), fmt.Errorf("evaluation: InformationGain: outcome %v: %w", o, ErrInput)
 }
 
-// logAddExp returns log(eᵃ + eᵇ) without overflow or underflow.
-func logAddExp(a, b float64) float64 {
-	if a < b {
-		a, b = b, a
+// checkLogs reports logs that are not log p and log(1 − p) of one p: a
+// NaN, a log above 0, or probabilities not summing to 1 within 1e-6.
+func checkLogs(logWin, logNotWin float64) error {
+	if !(logWin <= 0 && logNotWin <= 0) {
+		return fmt.Errorf("log p = %v, log(1 − p) = %v: a log-probability is at most 0", logWin, logNotWin)
 	}
-	if math.IsInf(a, -1) {
-		return a
+	// log(p + (1 − p)), summed from the larger log without overflow.
+	s, b := max(logWin, logNotWin), min(logWin, logNotWin)
+	if !math.IsInf(s, -1) {
+		s += math.Log1p(math.Exp(b - s))
 	}
-	return a + math.Log1p(math.Exp(b-a))
+	if !(math.Abs(s) <= 1e-6) {
+		return fmt.Errorf("log p = %v, log(1 − p) = %v: p and 1 − p sum to %.6g, not 1", logWin, logNotWin, math.Exp(s))
+	}
+	return nil
 }
 
 // AUC returns the area under the ROC curve of scores for the labels: the
 // probability that a random positive scores above a random negative, ties
 // counting one half (the Mann–Whitney statistic). Slices of different
-// lengths (ErrInput) and a score that is NaN or infinite (ErrNotFinite)
-// are errors; so is a class without members (ErrNoData), for which the
-// AUC is undefined. On error the value is NaN.
+// lengths or a score that is not finite (ErrInput) and a class without
+// members (ErrNoData) are errors, with NaN.
 func AUC(scores []float64, positive []bool) (float64, error) {
 	if len(scores) != len(positive) {
 		return math.NaN(), fmt.Errorf("evaluation: AUC: %d scores and %d labels: %w", len(scores), len(positive), ErrInput)
@@ -94,7 +83,7 @@ func AUC(scores []float64, positive []bool) (float64, error) {
 	nPos := 0
 	for i, s := range scores {
 		if !messages.IsFinite(s) {
-			return math.NaN(), fmt.Errorf("evaluation: AUC: scores[%d] = %v: %w", i, s, ErrNotFinite)
+			return math.NaN(), fmt.Errorf("evaluation: AUC: scores[%d] = %v: %w", i, s, ErrInput)
 		}
 		if positive[i] {
 			nPos++
@@ -133,14 +122,12 @@ func AUC(scores []float64, positive []bool) (float64, error) {
 type TieRule int
 
 const (
-	// TiesWrong counts a predicted tie as a wrong prediction: a system that
-	// cannot tell two teams apart has not predicted their order. This is
-	// the reading under which the TrueSkill paper's section 4.1 numbers come
-	// out, since every new player starts at the same rating, and the
-	// default (the zero value).
+	// TiesWrong, the zero value, counts a predicted tie as an error: a
+	// system that cannot tell two teams apart has not predicted their
+	// order. The TrueSkill paper's section 4.1 numbers come out under this
+	// reading, every new player starting at the same rating.
 	TiesWrong TieRule = iota
-	// TiesHalf counts a predicted tie as half an error, as a coin toss
-	// would on average.
+	// TiesHalf counts it as half an error, as a coin toss would on average.
 	TiesHalf
 )
 
@@ -155,36 +142,20 @@ func (r TieRule) String() string {
 	return fmt.Sprintf("TieRule(%d)", int(r))
 }
 
-// ParseTieRule reads "wrong" (or "error") and "half"; anything else is
-// ErrInput.
-func ParseTieRule(s string) (TieRule, error) {
-	switch s {
-	case "wrong", "error":
-		return TiesWrong, nil
-	case "half":
-		return TiesHalf, nil
-	}
-	return 0, fmt.Errorf("evaluation: tie rule %q, want wrong or half: %w", s, ErrInput)
-}
-
 // weight returns the error a predicted tie counts for; ErrInput for an
 // unknown rule.
 func (r TieRule) weight() (float64, error) {
-	switch r {
-	case TiesWrong:
-		return 1, nil
-	case TiesHalf:
-		return 0.5, nil
+	if r != TiesWrong && r != TiesHalf {
+		return 0, fmt.Errorf("evaluation: %v: %w", r, ErrInput)
 	}
-	return 0, fmt.Errorf("evaluation: %v: %w", r, ErrInput)
+	return 1 - 0.5*float64(r), nil
 }
 
 // PairErrors counts, over the pairs of teams with different ranks, those
 // that strength (higher is better) puts in the wrong order; a pair of
 // exactly equal strengths counts as ties says (one error for TiesWrong,
 // one half for TiesHalf). Slices of different lengths or an unknown rule
-// (ErrInput) and a strength that is NaN or infinite (ErrNotFinite) are
-// errors.
+// and a strength that is NaN or infinite are errors (ErrInput).
 func PairErrors(strength []float64, ranks []int, ties TieRule) (wrong float64, pairs int, err error) {
 	tieWeight, err := ties.weight()
 	if err != nil {
@@ -195,7 +166,7 @@ func PairErrors(strength []float64, ranks []int, ties TieRule) (wrong float64, p
 	}
 	for i, s := range strength {
 		if !messages.IsFinite(s) {
-			return 0, 0, fmt.Errorf("evaluation: PairErrors: strength[%d] = %v: %w", i, s, ErrNotFinite)
+			return 0, 0, fmt.Errorf("evaluation: PairErrors: strength[%d] = %v: %w", i, s, ErrInput)
 		}
 	}
 	for i := range ranks {
@@ -219,28 +190,14 @@ func PairErrors(strength []float64, ranks []int, ties TieRule) (wrong float64, p
 	return wrong, pairs, nil
 }
 
-// EloLogQuality returns Elo's tightness of a game: the logarithm of the
+// EloLogQuality returns Elo's tightness of a game: the log of the
 // TrueSkill paper's match quality (eq. 7 and its k-team form) with every
-// skill known exactly (σ = 0), for teams of the given strengths (the sums
-// of their players' Elo ratings) and sizes (players), each player's
-// performance having standard deviation beta. It is at most 0; higher is
-// tighter. A log is returned because the quality itself underflows to 0 for
-// lopsided games, which would then all tie.
+// skill known exactly (σ = 0), for teams of the given strengths (sums of
+// Elo ratings) and sizes, each player's performance of standard deviation
+// beta. It is at most 0, higher is tighter; the quality itself underflows
+// to 0 for lopsided games, which would then all tie.
 //
-// Derivation. For two teams of n₁ and n₂ players with strengths S₁, S₂ and
-// skill variances σᵢ², the team performance difference has variance
-// c² = (n₁ + n₂)β² + Σσᵢ², and eq. 7 is
-//
-//	q = √((n₁ + n₂)β²/c²) · exp(−(S₁ − S₂)²/(2c²)).
-//
-// With σ = 0, c² = (n₁ + n₂)β², the square root is 1, and
-//
-//	log q = −(S₁ − S₂)²/(2(n₁ + n₂)β²),
-//
-// a decreasing function of |S₁ − S₂|/√(n₁ + n₂) alone: ranking games by q
-// at σ = 0 ranks them by the rating gap scaled by the team sizes, and for
-// one player a side by |s₁ − s₂|, the paper's "difference in Elo scores".
-// For k teams, with A the players × (k − 1) matrix of adjacent team
+// Derivation. With A the players × (k − 1) matrix of adjacent team
 // differences, the quality is √(det(β²AᵀA)/det(β²AᵀA + AᵀΣA)) ·
 // exp(−½ μᵀA(β²AᵀA + AᵀΣA)⁻¹Aᵀμ); at Σ = 0 the determinant ratio is 1 and
 //
@@ -249,11 +206,13 @@ func PairErrors(strength []float64, ranks []int, ties TieRule) (wrong float64, p
 // where AᵀA = DNDᵀ for the difference matrix D and N = diag(nⱼ). The
 // quadratic form is the weighted least-squares residual of one common
 // strength, Σⱼ (Sⱼ − S̄)²/nⱼ with S̄ = Σⱼ(Sⱼ/nⱼ)/Σⱼ(1/nⱼ): it does not depend
-// on the order of the teams, and for k = 2 it is (S₁ − S₂)²/(n₁ + n₂).
+// on the order of the teams, and for two teams it is (S₁ − S₂)²/(n₁ + n₂),
+// so that, one player a side, games rank by |s₁ − s₂|, the paper's
+// "difference in Elo scores".
 //
 // Fewer than two teams, slices of different lengths, a size below 1 or a
-// beta that is not finite and positive (ErrInput), and a strength that is
-// NaN or infinite (ErrNotFinite) are errors, as is a spread so wide that
+// beta that is not finite and positive, and a strength that is NaN or
+// infinite are errors (ErrInput), as is a spread so wide that
 // the square overflows (ErrNumerical).
 func EloLogQuality(strengths []float64, sizes []int, beta float64) (float64, error) {
 	switch {
@@ -267,7 +226,7 @@ func EloLogQuality(strengths []float64, sizes []int, beta float64) (float64, err
 	var wsum, wmean float64
 	for j, s := range strengths {
 		if !messages.IsFinite(s) {
-			return math.NaN(), fmt.Errorf("evaluation: EloLogQuality: strengths[%d] = %v: %w", j, s, ErrNotFinite)
+			return math.NaN(), fmt.Errorf("evaluation: EloLogQuality: strengths[%d] = %v: %w", j, s, ErrInput)
 		}
 		if sizes[j] < 1 {
 			return math.NaN(), fmt.Errorf("evaluation: EloLogQuality: sizes[%d] = %d: %w", j, sizes[j], ErrInput)
@@ -290,47 +249,35 @@ func EloLogQuality(strengths []float64, sizes []int, beta float64) (float64, err
 
 // MeanCI returns the mean of xs and the half-width of its 95 % confidence
 // interval from Student's t distribution (0 for one value). No values
-// (ErrNoData) and a NaN or infinite value (ErrNotFinite) are errors, and
-// so are values spread so widely that the interval overflows
-// (ErrNumerical); the mean is then NaN.
+// (ErrNoData), a value that is not finite (ErrInput) and an interval that
+// overflows (ErrNumerical) are errors, with a NaN mean.
 func MeanCI(xs []float64) (mean, half float64, err error) {
 	if len(xs) == 0 {
 		return math.NaN(), 0, fmt.Errorf("evaluation: MeanCI: %w", ErrNoData)
 	}
 	for i, x := range xs {
 		if !messages.IsFinite(x) {
-			return math.NaN(), 0, fmt.Errorf("evaluation: MeanCI: xs[%d] = %v: %w", i, x, ErrNotFinite)
+			return math.NaN(), 0, fmt.Errorf("evaluation: MeanCI: xs[%d] = %v: %w", i, x, ErrInput)
 		}
 	}
-	n := float64(len(xs))
-	for _, x := range xs {
-		mean += x
-	}
-	mean /= n
+	mean, sd := meanSD(xs)
 	if len(xs) == 1 {
 		return mean, 0, nil
 	}
-	var ss float64
-	for _, x := range xs {
-		ss += (x - mean) * (x - mean)
-	}
-	sd := math.Sqrt(ss / (n - 1))
-	t := distuv.StudentsT{Mu: 0, Sigma: 1, Nu: n - 1}.Quantile(0.975)
-	half = t * sd / math.Sqrt(n)
+	n := float64(len(xs))
+	half = distuv.StudentsT{Mu: 0, Sigma: 1, Nu: n - 1}.Quantile(0.975) * sd / math.Sqrt(n)
 	if !messages.IsFinite(mean) || !messages.IsFinite(half) {
 		return math.NaN(), 0, fmt.Errorf("evaluation: MeanCI: values spread beyond float64 (mean %v, half-width %v): %w", mean, half, ErrNumerical)
 	}
 	return mean, half, nil
 }
 
-// PairedTest compares two sets of results paired by season (or any other
-// unit): with dᵢ = a[i] − b[i], it returns the mean difference, the
-// half-width of its 95 % Student-t interval, and the two-sided p-value of
-// the paired t-test of "no difference" (n − 1 degrees of freedom). When
-// every dᵢ is equal the interval is 0 and p is 1 if they are 0, else 0.
-// Slices of different lengths or fewer than two pairs (ErrInput) and a NaN
-// or infinite value (ErrNotFinite) are errors, and so are differences that
-// overflow (ErrNumerical).
+// PairedTest compares two sets of results paired by season: with dᵢ =
+// a[i] − b[i], it returns MeanCI of the dᵢ and the two-sided p-value of the
+// paired t-test of "no difference" (n − 1 degrees of freedom), 1 if every
+// dᵢ is 0 and 0 if they are all another value. Slices of different
+// lengths, fewer than two pairs or a value that is not finite (ErrInput)
+// and differences that overflow (ErrNumerical) are errors.
 func PairedTest(a, b []float64) (diff, half, p float64, err error) {
 	if len(a) != len(b) || len(a) < 2 {
 		return math.NaN(), 0, math.NaN(), fmt.Errorf("evaluation: PairedTest: %d and %d values, need two or more pairs: %w", len(a), len(b), ErrInput)
@@ -338,7 +285,7 @@ func PairedTest(a, b []float64) (diff, half, p float64, err error) {
 	d := make([]float64, len(a))
 	for i := range a {
 		if !messages.IsFinite(a[i]) || !messages.IsFinite(b[i]) {
-			return math.NaN(), 0, math.NaN(), fmt.Errorf("evaluation: PairedTest: pair %d = (%v, %v): %w", i, a[i], b[i], ErrNotFinite)
+			return math.NaN(), 0, math.NaN(), fmt.Errorf("evaluation: PairedTest: pair %d = (%v, %v): %w", i, a[i], b[i], ErrInput)
 		}
 		d[i] = a[i] - b[i]
 	}
@@ -347,11 +294,8 @@ func PairedTest(a, b []float64) (diff, half, p float64, err error) {
 		return math.NaN(), 0, math.NaN(), fmt.Errorf("evaluation: PairedTest: %w", err)
 	}
 	n := float64(len(d))
-	var ss float64
-	for _, x := range d {
-		ss += (x - diff) * (x - diff)
-	}
-	se := math.Sqrt(ss/(n-1)) / math.Sqrt(n)
+	_, sd := meanSD(d)
+	se := sd / math.Sqrt(n)
 	switch {
 	case se == 0 && diff == 0:
 		return diff, 0, 1, nil
@@ -361,4 +305,22 @@ func PairedTest(a, b []float64) (diff, half, p float64, err error) {
 	t := math.Abs(diff) / se
 	p = 2 * distuv.StudentsT{Mu: 0, Sigma: 1, Nu: n - 1}.CDF(-t)
 	return diff, half, p, nil
+}
+
+// meanSD returns the mean of xs, not empty, and their sample standard
+// deviation (0 for one value).
+func meanSD(xs []float64) (mean, sd float64) {
+	n := float64(len(xs))
+	for _, x := range xs {
+		mean += x
+	}
+	mean /= n
+	if len(xs) < 2 {
+		return mean, 0
+	}
+	var ss float64
+	for _, x := range xs {
+		ss += (x - mean) * (x - mean)
+	}
+	return mean, math.Sqrt(ss / (n - 1))
 }

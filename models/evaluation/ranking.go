@@ -1,6 +1,7 @@
 package evaluation
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"math"
@@ -9,106 +10,62 @@ import (
 	"github.com/skillgraph/skillgraph/messages"
 	"github.com/skillgraph/skillgraph/models/elo"
 	"github.com/skillgraph/skillgraph/models/trueskill"
+	"github.com/skillgraph/skillgraph/record"
 )
 
 // RankingResult is the TrueSkill paper's section 4.1 table for one data
 // set: prediction errors (share of team pairs predicted in the wrong
-// order), over all games and "challenged", with 95 % intervals.
-//
-// The intervals treat games as the independent units (pairs within a game
-// are not): each error is a ratio Σ wrong / Σ pairs over games, and its
-// half-width is 1.96 times the linearised (delta-method) standard error of
-// that ratio, √(n/(n − 1)·Σ_g (wrong_g − E·pairs_g)²)/Σ pairs.
+// order), over all games and "challenged", with 95 % intervals (ratioCI).
 type RankingResult struct {
 	Games, Pairs int
-	// EmpiricalDrawProbability is DrawProbability of the matches: the share
-	// of tied adjacent teams, capped at MaxDrawProbability.
-	// DrawProbability is the one TrueSkill's draw margin was set from: the
-	// empirical one unless WithDrawProbability gave another.
+	// EmpiricalDrawProbability is DrawProbability of the matches;
+	// DrawProbability is the one TrueSkill's draw margin was set from.
 	EmpiricalDrawProbability, DrawProbability float64
-	// Ties is how a predicted tie was scored.
-	Ties                   TieRule
-	EloFull, TrueSkillFull float64
-	// EloChallenged is Elo's error on the 20 % of games (⌊Games/5⌋, at
-	// least 1) TrueSkill judged most tightly matched (highest match
-	// quality), TrueSkillChallenged is TrueSkill's error on the 20 % Elo
-	// judged tightest (highest EloLogQuality). Games of equal tightness
-	// keep their order in the data.
+	Ties                                      TieRule // how a predicted tie was scored
+	EloFull, TrueSkillFull                    float64
+	// EloChallenged is Elo's error on the ChallengedGames (⌊Games/5⌋, at
+	// least 1) of highest TrueSkill match quality, TrueSkillChallenged
+	// TrueSkill's on those of highest EloLogQuality; ties keep data order.
 	EloChallenged, TrueSkillChallenged float64
 	ChallengedGames                    int
 	// Half-widths of the 95 % intervals of the four errors.
 	EloFullHalf, TrueSkillFullHalf, EloChallengedHalf, TrueSkillChallengedHalf float64
 	// FullDifference is EloFull − TrueSkillFull, paired by game, with its
-	// 95 % half-width and the two-sided p-value of "no difference" (normal
-	// approximation).
+	// half-width and the two-sided p-value of "no difference" (normal).
 	FullDifference, FullDifferenceHalf, FullDifferenceP float64
 }
 
-// RankingOption changes a setting of RankingExperiment.
-type RankingOption func(*rankingConfig)
-
-type rankingConfig struct {
-	ties    TieRule
-	draw    float64
-	drawSet bool
-}
-
-// WithTies sets how a pair of teams predicted equal in strength is scored
-// (TiesWrong by default).
-func WithTies(r TieRule) RankingOption { return func(c *rankingConfig) { c.ties = r } }
-
-// WithDrawProbability sets TrueSkill's draw probability to p instead of
-// the data's DrawProbability. p must be in [0, 1) (ErrInput).
-func WithDrawProbability(p float64) RankingOption {
-	return func(c *rankingConfig) { c.draw, c.drawSet = p, true }
+// RankingConfig holds the settings of RankingExperiment; the zero value
+// is the protocol's. DrawProbability, if not nil, replaces the data's
+// DrawProbability for TrueSkill; Progress, if not nil, is called every
+// 1,000 games.
+type RankingConfig struct {
+	Ties            TieRule
+	DrawProbability *float64
+	Progress        func(done, total int)
 }
 
 // RankingExperiment predicts every game of ms before rating it (online),
-// with TrueSkill (params, its draw probability replaced by
-// DrawProbability(ms) or WithDrawProbability's) and Elo (eloParams,
-// duelling heuristic for teams and more than two teams). A team's predicted
-// strength is the sum of its players' μ (TrueSkill) or ratings (Elo); a
-// predicted tie between teams of different ranks is an error unless
-// WithTies(TiesHalf) is given. TrueSkill's tightness of a game is its match
-// quality (eq. 7 and its k-team form, trueskill.Params.Quality); Elo's is
-// the same quality with every σ = 0 (EloLogQuality, which derives it).
-// progress, if not nil, is called every 1,000 games.
+// with TrueSkill (params, its draw probability set as cfg says) and Elo
+// (eloParams, duelling heuristic for teams and more than two teams). A
+// team's predicted strength is the sum of its players' μ (TrueSkill) or
+// ratings (Elo). TrueSkill's tightness of a game is its match quality
+// (eq. 7 and its k-team form, trueskill.Params.Quality); Elo's is the same
+// quality with every σ = 0 (EloLogQuality, which derives it).
 //
-// Every match must pass RankedMatch.Validate and have its own ID
-// (ErrDuplicateMatch), since errors name games by ID; ctx must not be nil
-// (ErrInput); ms needs a pair of teams with different ranks (ErrNoData).
-// An unknown tie rule or a draw probability outside [0, 1) is ErrInput.
-// Invalid params or eloParams come back as the trueskill or elo error.
-func RankingExperiment(ctx context.Context, ms []RankedMatch, params trueskill.Params, eloParams elo.Params, progress func(done, total int), opts ...RankingOption) (*RankingResult, error) {
-	if ctx == nil {
-		return nil, fmt.Errorf("evaluation: RankingExperiment: nil context: %w", ErrInput)
-	}
-	var cfg rankingConfig
-	for _, o := range opts {
-		if o != nil {
-			o(&cfg)
-		}
-	}
-	if _, err := cfg.ties.weight(); err != nil {
+// Every match must pass record.Match.Validate and have its own ID, ctx
+// must not be nil, and cfg must hold a known tie rule and a draw
+// probability in [0, 1) (ErrInput); ms needs a pair of teams with
+// different ranks (ErrNoData). Invalid params or eloParams come back as
+// the trueskill or elo error.
+func RankingExperiment(ctx context.Context, ms []record.Match, params trueskill.Params, eloParams elo.Params, cfg RankingConfig) (*RankingResult, error) {
+	if err := checkRanking(ctx, ms, cfg); err != nil {
 		return nil, fmt.Errorf("evaluation: RankingExperiment: %w", err)
 	}
-	if cfg.drawSet && !(cfg.draw >= 0 && cfg.draw < 1) {
-		return nil, fmt.Errorf("evaluation: RankingExperiment: draw probability %v is not in [0, 1): %w", cfg.draw, ErrInput)
-	}
-	ids := make(map[string]int, len(ms))
-	for i, m := range ms {
-		if err := m.Validate(); err != nil {
-			return nil, err
-		}
-		if j, dup := ids[m.ID]; dup {
-			return nil, fmt.Errorf("evaluation: RankingExperiment: ms[%d] and ms[%d] are both match %s: %w", j, i, m.ID, ErrDuplicateMatch)
-		}
-		ids[m.ID] = i
-	}
-	res := &RankingResult{Games: len(ms), EmpiricalDrawProbability: DrawProbability(ms), Ties: cfg.ties}
+	res := &RankingResult{Games: len(ms), EmpiricalDrawProbability: DrawProbability(ms), Ties: cfg.Ties}
 	res.DrawProbability = res.EmpiricalDrawProbability
-	if cfg.drawSet {
-		res.DrawProbability = cfg.draw
+	if cfg.DrawProbability != nil {
+		res.DrawProbability = *cfg.DrawProbability
 	}
 	params.DrawProbability = res.DrawProbability
 	if err := params.Validate(); err != nil {
@@ -117,76 +74,117 @@ func RankingExperiment(ctx context.Context, ms []RankedMatch, params trueskill.P
 	if err := eloParams.Validate(); err != nil {
 		return nil, fmt.Errorf("evaluation: RankingExperiment: %w", err)
 	}
-	rater := params.NewRater()
-	ts := map[string]trueskill.Rating{}
-	el := map[string]float64{}
-	games := make([]gameErrors, 0, len(ms))
-	for gi, m := range ms {
-		tsTeams := make([][]trueskill.Rating, len(m.Teams))
-		eloTeams := make([][]float64, len(m.Teams))
-		tsStrength := make([]float64, len(m.Teams))
-		eloStrength := make([]float64, len(m.Teams))
-		sizes := make([]int, len(m.Teams))
-		for j, team := range m.Teams {
-			sizes[j] = len(team)
-			for _, pl := range team {
-				r, ok := ts[pl]
-				if !ok {
-					r = params.NewRating()
-				}
-				e, ok := el[pl]
-				if !ok {
-					e = eloParams.Initial
-				}
-				tsTeams[j] = append(tsTeams[j], r)
-				eloTeams[j] = append(eloTeams[j], e)
-				tsStrength[j] += r.Mu
-				eloStrength[j] += e
-			}
-		}
-		var g gameErrors
+	r := ranker{ts: params, elo: eloParams, ties: cfg.Ties, rater: params.NewRater(),
+		tsRatings: map[string]trueskill.Rating{}, eloRatings: map[string]float64{}}
+	games := make([]gameErrors, len(ms))
+	for gi := range ms {
 		var err error
-		if g.ts, g.pairs, err = PairErrors(tsStrength, m.Ranks, cfg.ties); err != nil {
-			return nil, fmt.Errorf("evaluation: game %s: TrueSkill: %w", m.ID, err)
+		if games[gi], err = r.game(ctx, &ms[gi]); err != nil {
+			return nil, fmt.Errorf("evaluation: game %s: %w", ms[gi].ID, err)
 		}
-		if g.elo, _, err = PairErrors(eloStrength, m.Ranks, cfg.ties); err != nil {
-			return nil, fmt.Errorf("evaluation: game %s: Elo: %w", m.ID, err)
-		}
-		q, err := params.Quality(tsTeams, nil)
-		if err != nil {
-			return nil, fmt.Errorf("evaluation: game %s: %w", m.ID, err)
-		}
-		if !messages.IsFinite(q) {
-			return nil, fmt.Errorf("evaluation: game %s: match quality %v: %w", m.ID, q, ErrNumerical)
-		}
-		g.quality = q
-		if g.eloLogQuality, err = EloLogQuality(eloStrength, sizes, eloParams.Beta); err != nil {
-			return nil, fmt.Errorf("evaluation: game %s: Elo: %w", m.ID, err)
-		}
-		games = append(games, g)
-		res.Pairs += g.pairs
-
-		out, err := rater.Rate(ctx, trueskill.Match{Teams: tsTeams, Ranks: m.Ranks})
-		if err != nil {
-			return nil, fmt.Errorf("evaluation: game %s: %w", m.ID, err)
-		}
-		eloOut, err := eloParams.Rate(ctx, eloTeams, m.Ranks)
-		if err != nil {
-			return nil, fmt.Errorf("evaluation: game %s: %w", m.ID, err)
-		}
-		for j, team := range m.Teams {
-			for i, pl := range team {
-				ts[pl] = out.Ratings[j][i]
-				el[pl] = eloOut[j][i]
-			}
-		}
-		if progress != nil && (gi+1)%1000 == 0 {
-			progress(gi+1, len(ms))
+		res.Pairs += games[gi].pairs
+		if cfg.Progress != nil && (gi+1)%1000 == 0 {
+			cfg.Progress(gi+1, len(ms))
 		}
 	}
 	if res.Pairs == 0 {
 		return nil, fmt.Errorf("evaluation: RankingExperiment: no pair of teams with different ranks: %w", ErrNoData)
 	}
+	res.summarise(games)
+	return res, nil
+}
+
+// checkRanking checks RankingExperiment's arguments but the parameters.
+func checkRanking(ctx context.Context, ms []record.Match, cfg RankingConfig) error {
+	if ctx == nil {
+		return fmt.Errorf("nil context: %w", ErrInput)
+	}
+	if _, err := cfg.Ties.weight(); err != nil {
+		return err
+	}
+	if p := cfg.DrawProbability; p != nil && !(*p >= 0 && *p < 1) {
+		return fmt.Errorf("draw probability %v is not in [0, 1): %w", *p, ErrInput)
+	}
+	ids := make(map[string]int, len(ms))
+	for i := range ms {
+		if err := checkMatch(fmt.Sprintf("ms[%d]", i), &ms[i], false, false); err != nil {
+			return err
+		}
+		if j, dup := ids[ms[i].ID]; dup {
+			return fmt.Errorf("ms[%d] and ms[%d] are both match %s: %w", j, i, ms[i].ID, ErrInput)
+		}
+		ids[ms[i].ID] = i
+	}
+	return nil
+}
+
+// ranker holds both systems' ratings through RankingExperiment.
+type ranker struct {
+	ts         trueskill.Params
+	elo        elo.Params
+	ties       TieRule
+	rater      *trueskill.Rater
+	tsRatings  map[string]trueskill.Rating
+	eloRatings map[string]float64
+}
+
+// game predicts m with both systems, then rates it.
+func (r *ranker) game(ctx context.Context, m *record.Match) (gameErrors, error) {
+	var g gameErrors
+	n := len(m.Teams)
+	tsTeams, eloTeams := make([][]trueskill.Rating, n), make([][]float64, n)
+	tsStrength, eloStrength, sizes := make([]float64, n), make([]float64, n), make([]int, n)
+	for j, team := range m.Teams {
+		sizes[j] = len(team.Players)
+		for _, pl := range team.Players {
+			t, ok := r.tsRatings[pl]
+			if !ok {
+				t = r.ts.NewRating()
+			}
+			e, ok := r.eloRatings[pl]
+			if !ok {
+				e = r.elo.Initial
+			}
+			tsTeams[j], eloTeams[j] = append(tsTeams[j], t), append(eloTeams[j], e)
+			tsStrength[j] += t.Mu
+			eloStrength[j] += e
+		}
+	}
+	ranks := m.Ranks()
+	var err error
+	if g.ts, g.pairs, err = PairErrors(tsStrength, ranks, r.ties); err != nil {
+		return g, fmt.Errorf("ranked by TrueSkill: %w", err)
+	}
+	if g.elo, _, err = PairErrors(eloStrength, ranks, r.ties); err != nil {
+		return g, fmt.Errorf("ranked by Elo: %w", err)
+	}
+	if g.quality, err = r.ts.Quality(tsTeams, nil); err != nil {
+		return g, err
+	}
+	if !messages.IsFinite(g.quality) {
+		return g, fmt.Errorf("match quality %v: %w", g.quality, ErrNumerical)
+	}
+	if g.eloLogQuality, err = EloLogQuality(eloStrength, sizes, r.elo.Beta); err != nil {
+		return g, fmt.Errorf("tightness by Elo: %w", err)
+	}
+	out, err := r.rater.Rate(ctx, trueskill.Match{Teams: tsTeams, Ranks: ranks})
+	if err != nil {
+		return g, err
+	}
+	eloOut, err := r.elo.Rate(ctx, eloTeams, ranks)
+	if err != nil {
+		return g, err
+	}
+	for j, team := range m.Teams {
+		for i, pl := range team.Players {
+			r.tsRatings[pl], r.eloRatings[pl] = out.Ratings[j][i], eloOut[j][i]
+		}
+	}
+	return g, nil
+}
+
+// summarise fills in the errors of res from the games'.
+func (res *RankingResult) summarise(games []gameErrors) {
 	eloOf := func(g gameErrors) float64 { return g.elo }
 	tsOf := func(g gameErrors) float64 { return g.ts }
 	res.EloFull, res.EloFullHalf = ratioCI(games, eloOf)
@@ -197,45 +195,30 @@ func RankingExperiment(ctx context.Context, ms []RankedMatch, params trueskill.P
 	} else if res.FullDifference == 0 {
 		res.FullDifferenceP = 1
 	}
-
-	// Challenged: each system's error on the other's tightest 20 %.
 	n := max(1, len(games)/5)
 	res.ChallengedGames = n
-	byQuality := make([]int, len(games))
-	byElo := make([]int, len(games))
-	for i := range games {
-		byQuality[i], byElo[i] = i, i
-	}
-	slices.SortStableFunc(byQuality, func(a, b int) int { return cmpDesc(games[a].quality, games[b].quality) })
-	slices.SortStableFunc(byElo, func(a, b int) int { return cmpDesc(games[a].eloLogQuality, games[b].eloLogQuality) })
-	res.EloChallenged, res.EloChallengedHalf = ratioCI(pick(games, byQuality[:n]), eloOf)
-	res.TrueSkillChallenged, res.TrueSkillChallengedHalf = ratioCI(pick(games, byElo[:n]), tsOf)
-	return res, nil
+	tightest := slices.Clone(games)
+	slices.SortStableFunc(tightest, func(a, b gameErrors) int { return cmp.Compare(b.quality, a.quality) })
+	res.EloChallenged, res.EloChallengedHalf = ratioCI(tightest[:n], eloOf)
+	copy(tightest, games)
+	slices.SortStableFunc(tightest, func(a, b gameErrors) int { return cmp.Compare(b.eloLogQuality, a.eloLogQuality) })
+	res.TrueSkillChallenged, res.TrueSkillChallengedHalf = ratioCI(tightest[:n], tsOf)
 }
 
-// gameErrors is one game of RankingExperiment: each system's errors over its
-// pairs, and each system's tightness.
+// gameErrors is each system's errors over a game's pairs and tightness.
 type gameErrors struct {
-	ts, elo                float64
-	pairs                  int
-	quality, eloLogQuality float64
-}
-
-// pick returns the games at idx.
-func pick(games []gameErrors, idx []int) []gameErrors {
-	out := make([]gameErrors, len(idx))
-	for k, i := range idx {
-		out[k] = games[i]
-	}
-	return out
+	ts, elo, quality, eloLogQuality float64
+	pairs                           int
 }
 
 // z975 is the 97.5 % quantile of the standard normal distribution.
 const z975 = 1.959963984540054
 
-// ratioCI returns Σ wrong(g) / Σ pairs over games and the half-width of
-// its 95 % interval by the delta method, games being the units (0 for a
-// single game or no pairs).
+// ratioCI returns the error Σ wrong(g) / Σ pairs over games and the
+// half-width of its 95 % interval, games being the independent units
+// (pairs within a game are not): 1.96 times the linearised (delta-method)
+// standard error of the ratio, √(n/(n − 1)·Σ_g (wrong_g − E·pairs_g)²)/Σ
+// pairs (0 for a single game or no pairs).
 func ratioCI(games []gameErrors, wrong func(gameErrors) float64) (ratio, half float64) {
 	var w, p float64
 	for _, g := range games {
@@ -256,15 +239,4 @@ func ratioCI(games []gameErrors, wrong func(gameErrors) float64) (ratio, half fl
 		ss += r * r
 	}
 	return ratio, z975 * math.Sqrt(n/(n-1)*ss) / p
-}
-
-// cmpDesc orders larger values first.
-func cmpDesc(a, b float64) int {
-	switch {
-	case a > b:
-		return -1
-	case a < b:
-		return 1
-	}
-	return 0
 }

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/skillgraph/skillgraph/models/trueskill"
+	"github.com/skillgraph/skillgraph/record"
 )
 
 // TestTrueSkillPredictSubnormalWin: a favourite 37.8 standard deviations
@@ -16,11 +17,9 @@ import (
 func TestTrueSkillPredictSubnormalWin(t *testing.T) {
 	p := trueskill.DefaultParams()
 	c := math.Sqrt(2 * (1 + p.Tau*p.Tau + p.Beta*p.Beta))
-	m := &tsModel{p: p, ratings: roster[trueskill.Rating]{ratings: map[string]trueskill.Rating{
-		"under": {Mu: 0, Sigma: 1},
-		"fav":   {Mu: 37.8 * c, Sigma: 1},
-	}}}
-	got, err := m.Predict("under", "fav")
+	m := newRatings[trueskill.Rating](trueSkill{p}, trueSkill{p}.predict)
+	m.by["under"], m.by["fav"] = trueskill.Rating{Mu: 0, Sigma: 1}, trueskill.Rating{Mu: 37.8 * c, Sigma: 1}
+	got, err := m.Predict(&record.Match{ID: "x", Teams: []record.Team{{Name: "under", Players: []string{"under"}}, {Name: "fav", Players: []string{"fav"}}}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -119,7 +119,7 @@ func (m PoissonOD) Declare(b *graph.Builder, c Contest) (Nodes, error) {
 	}
 	for _, s := range []float64{c.ScoreA, c.ScoreB} {
 		if !(s >= 0 && s <= math.MaxInt32) || s != math.Trunc(s) {
-			return Nodes{}, fmt.Errorf("scorebased: scores %v and %v: a Poisson score is a count ≥ 0: %w", c.ScoreA, c.ScoreB, ErrScore)
+			return Nodes{}, fmt.Errorf("scorebased: scores %v and %v: a Poisson score is a count ≥ 0: %w", c.ScoreA, c.ScoreB, ErrInput)
 		}
 	}
 	scores := [2]int{int(c.ScoreA), int(c.ScoreB)}

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"strings"
 	"testing"
 
 	"github.com/skillgraph/skillgraph/factors"
@@ -205,15 +206,15 @@ func TestDeclarePoissonAdvantage(t *testing.T) {
 func TestDeclareErrors(t *testing.T) {
 	p := scorebased.DefaultParams()
 	b := graph.NewBuilder("bad")
-	if _, err := p.DeclareTeam(b, "A", scorebased.Team{}); !errors.Is(err, scorebased.ErrRating) {
+	if _, err := p.DeclareTeam(b, "A", scorebased.Team{}); !errors.Is(err, scorebased.ErrInput) || !strings.Contains(err.Error(), "Sigma") {
 		t.Errorf("zero σ team: %v", err)
 	}
-	if _, err := p.DeclareSkill(b, "A", scorebased.Rating{Mu: math.NaN(), Sigma: 1}); !errors.Is(err, scorebased.ErrRating) {
+	if _, err := p.DeclareSkill(b, "A", scorebased.Rating{Mu: math.NaN(), Sigma: 1}); !errors.Is(err, scorebased.ErrInput) || !strings.Contains(err.Error(), "Mu") {
 		t.Errorf("NaN skill: %v", err)
 	}
 	bad := p
 	bad.Gamma = 0
-	if _, err := bad.DeclareTeam(b, "A", p.NewTeam()); !errors.Is(err, scorebased.ErrParameter) {
+	if _, err := bad.DeclareTeam(b, "A", p.NewTeam()); !errors.Is(err, scorebased.ErrInput) || !strings.Contains(err.Error(), "Params.Gamma") {
 		t.Errorf("γ = 0: %v", err)
 	}
 	for _, c := range []struct {
@@ -227,8 +228,8 @@ func TestDeclareErrors(t *testing.T) {
 		{"Gaussian-OD infinite", scorebased.NewGaussianOD(p), math.Inf(1), 0},
 		{"Gaussian-SD NaN", scorebased.NewGaussianSD(p), 0, math.NaN()},
 	} {
-		if _, err := c.m.Declare(b, scorebased.Contest{ScoreA: c.a, ScoreB: c.b}); !errors.Is(err, scorebased.ErrScore) {
-			t.Errorf("%s: %v, want %v", c.name, err, scorebased.ErrScore)
+		if _, err := c.m.Declare(b, scorebased.Contest{ScoreA: c.a, ScoreB: c.b}); !errors.Is(err, scorebased.ErrInput) || !strings.Contains(err.Error(), "scores") {
+			t.Errorf("%s: %v, want ErrInput naming the scores", c.name, err)
 		}
 	}
 }

@@ -19,16 +19,17 @@
 // many terms as the rates need; Gaussian differences with a ±½ draw band
 // for the Gaussian models). The printed win probabilities of eqs. 21 and 24
 // have typos, corrected and documented on WinProbability. EstimateGammaOD
-// and EstimateGammaSD set γ from training data as the paper does, and
-// TrueSkillWinProbability is eq. 11, for comparison.
+// and EstimateGammaSD set γ from training data as the paper does; eq. 11,
+// TrueSkill's win probability, is trueskill.Params.WinProbability.
 //
 // The paper's settings (DefaultParams) are on TrueSkill's scale, which on
 // a goal scale makes the Gaussian models' predictions nearly flat and
 // Poisson-OD's rates far too small. Fit sets a model's hyperparameters
 // from training matches instead: it maximises their one-step-ahead log
 // evidence (Learn) over σ₀, β, the prior's expected score (Hyper.Base)
-// and a home advantage (Hyper.Home, added to the first team's side), by
-// Nelder-Mead within bounds. The fitted model is an Online model
+// and a home advantage (Hyper.Home, added to the first team's side),
+// within bounds, with the search and the types of package models/fit
+// that throughtime.Fit shares. The fitted model is an Online model
 // (OnlineGaussianOD, OnlinePoissonOD, OnlineGaussianSD), which rates,
 // predicts and scores matches with the home advantage included.
 //

@@ -4,23 +4,25 @@ import (
 	"context"
 	"errors"
 	"math"
+	"strings"
 	"testing"
 
 	"github.com/skillgraph/skillgraph/models/scorebased"
 )
 
-// ownError reports whether err is one of scorebased's sentinels: a caller
-// handles the model's errors without knowing its factors.
+// ownError reports whether err is one of scorebased's sentinels, reported
+// by scorebased itself: a caller handles the model's errors without
+// knowing its factors.
 func ownError(err error) bool {
-	return errors.Is(err, scorebased.ErrRating) || errors.Is(err, scorebased.ErrNumerical) ||
-		errors.Is(err, scorebased.ErrScore) || errors.Is(err, scorebased.ErrParameter)
+	return (errors.Is(err, scorebased.ErrInput) || errors.Is(err, scorebased.ErrNumerical)) &&
+		strings.HasPrefix(err.Error(), "scorebased")
 }
 
 // TestRateExtremeMeansAndScores: means and scores at the ends of float64's
 // range give scorebased's own errors (as Predict does), never a factor's,
 // or finite ratings: offence means ±1e308 in Poisson-OD (whose log-rate
-// then overflows: ErrRating, Predict's error), scores ±1e308 in
-// Gaussian-SD (whose difference overflows: ErrScore), and log-rates near
+// then overflows: ErrInput, Predict's error), scores ±1e308 in
+// Gaussian-SD (whose difference overflows: ErrInput), and log-rates near
 // exp's limits of ±709.
 func TestRateExtremeMeansAndScores(t *testing.T) {
 	ctx := context.Background()
@@ -37,19 +39,19 @@ func TestRateExtremeMeansAndScores(t *testing.T) {
 		{team(1e308, 0), team(0, -1e308)},
 	} {
 		_, _, _, err := pois.Rate(ctx, c.a, c.b, 1, 2)
-		if !errors.Is(err, scorebased.ErrRating) || !ownError(err) {
-			t.Errorf("Poisson-OD Rate(%+v, %+v): %v, want scorebased.ErrRating", c.a, c.b, err)
+		if !errors.Is(err, scorebased.ErrInput) || !strings.Contains(err.Error(), "rates") || !ownError(err) {
+			t.Errorf("Poisson-OD Rate(%+v, %+v): %v, want scorebased.ErrInput", c.a, c.b, err)
 		}
-		if _, perr := pois.Predict(c.a, c.b); !errors.Is(perr, scorebased.ErrRating) {
-			t.Errorf("Poisson-OD Predict(%+v, %+v): %v, want scorebased.ErrRating as Rate", c.a, c.b, perr)
+		if _, perr := pois.Predict(c.a, c.b); !errors.Is(perr, scorebased.ErrInput) || !strings.Contains(perr.Error(), "rates") {
+			t.Errorf("Poisson-OD Predict(%+v, %+v): %v, want scorebased.ErrInput as Rate", c.a, c.b, perr)
 		}
 	}
 	for _, s := range [][2]float64{{1e308, -1e308}, {-1e308, 1e308}, {math.MaxFloat64, -1e300}} {
-		if _, _, err := sd.Rate(ctx, p.NewRating(), p.NewRating(), s[0], s[1]); !errors.Is(err, scorebased.ErrScore) || !ownError(err) {
-			t.Errorf("Gaussian-SD Rate with scores %v: %v, want scorebased.ErrScore", s, err)
+		if _, _, err := sd.Rate(ctx, p.NewRating(), p.NewRating(), s[0], s[1]); !errors.Is(err, scorebased.ErrInput) || !strings.Contains(err.Error(), "difference overflows") || !ownError(err) {
+			t.Errorf("Gaussian-SD Rate with scores %v: %v, want scorebased.ErrInput", s, err)
 		}
-		if _, err := sd.Game(p.NewRating(), p.NewRating(), s[0], s[1]); !errors.Is(err, scorebased.ErrScore) {
-			t.Errorf("Gaussian-SD Game with scores %v: %v, want scorebased.ErrScore", s, err)
+		if _, err := sd.Game(p.NewRating(), p.NewRating(), s[0], s[1]); !errors.Is(err, scorebased.ErrInput) || !strings.Contains(err.Error(), "difference overflows") {
+			t.Errorf("Gaussian-SD Game with scores %v: %v, want scorebased.ErrInput", s, err)
 		}
 	}
 	for _, s := range [][2]float64{{1e308, 0}, {0, -1e308}, {math.MaxFloat64, 0}, {5e-324, 0}} {

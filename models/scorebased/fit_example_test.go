@@ -5,7 +5,9 @@ import (
 	"fmt"
 
 	"github.com/skillgraph/skillgraph/models/evaluation"
+	"github.com/skillgraph/skillgraph/models/fit"
 	"github.com/skillgraph/skillgraph/models/scorebased"
+	"github.com/skillgraph/skillgraph/record"
 )
 
 // Fit Gaussian-OD's hyperparameters to the first 80 % of the 2008-09
@@ -14,7 +16,7 @@ import (
 // about 8.6 goals and every match looks like a coin toss; fitted, the noise
 // is on the scale of goals and the home side is 0.29 goals stronger.
 func ExampleFit() {
-	file, err := evaluation.LoadScored("../../examples/data/epl.csv")
+	file, _, err := record.ReadFile("../../examples/data/epl.csv")
 	if err != nil {
 		fmt.Println(err)
 		return
@@ -22,11 +24,12 @@ func ExampleFit() {
 	season := evaluation.Season(file, "2008-09")
 	var train []scorebased.Match
 	for _, m := range season[:int(0.8*float64(len(season)))] {
-		train = append(train, scorebased.Match{A: m.Home, B: m.Away, ScoreA: float64(m.HomeScore), ScoreB: float64(m.AwayScore)})
+		home, away := m.Teams[0], m.Teams[1]
+		train = append(train, scorebased.Match{A: home.Name, B: away.Name, ScoreA: float64(home.Score), ScoreB: float64(away.Score)})
 	}
 	ctx := context.Background()
 	start := scorebased.FitStart() // on the scale of goals
-	h, rep, err := scorebased.Fit(ctx, scorebased.OnlineGaussianOD, train, start, scorebased.DefaultFitOptions())
+	h, rep, err := scorebased.Fit(ctx, scorebased.OnlineGaussianOD, train, start, scorebased.DefaultFitBounds(), fit.Options[scorebased.Hyper]{})
 	if err != nil {
 		fmt.Println(err)
 		return

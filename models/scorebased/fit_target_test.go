@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/skillgraph/skillgraph/models/fit"
 	"github.com/skillgraph/skillgraph/models/scorebased"
 	"github.com/skillgraph/skillgraph/models/trueskill"
 )
@@ -64,7 +65,7 @@ func (s seasonMetrics) scale(k float64) seasonMetrics {
 // fitted fits newModel's hyperparameters on train.
 func fitted[R scorebased.Team | scorebased.Rating](t testing.TB, newModel func(scorebased.Hyper) (scorebased.Online[R], error), train []scorebased.Match) scorebased.Hyper {
 	t.Helper()
-	h, rep, err := scorebased.Fit(context.Background(), newModel, train, scorebased.FitStart(), scorebased.DefaultFitOptions())
+	h, rep, err := scorebased.Fit(context.Background(), newModel, train, scorebased.FitStart(), scorebased.DefaultFitBounds(), fit.Options[scorebased.Hyper]{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -148,10 +149,16 @@ func trueSkillGain(t testing.TB, train, test []scorebased.Match) float64 {
 		}
 		ratings[x.A], ratings[x.B] = a, b
 	}
+	// Eq. 11 is TrueSkill's prediction without a draw margin.
+	eq11 := p
+	eq11.DrawProbability = 0
 	var ig float64
 	for _, x := range test {
 		a, b := get(x.A), get(x.B)
-		w := scorebased.TrueSkillWinProbability(scorebased.Rating(a), scorebased.Rating(b), p.Beta)
+		w, err := eq11.WinProbability([]trueskill.Rating{a}, []trueskill.Rating{b})
+		if err != nil {
+			t.Fatal(err)
+		}
 		ig += infoGain(w, x)
 	}
 	return ig / float64(len(test))

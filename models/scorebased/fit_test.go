@@ -5,8 +5,10 @@ import (
 	"errors"
 	"math"
 	"math/rand/v2"
+	"strings"
 	"testing"
 
+	"github.com/skillgraph/skillgraph/models/fit"
 	"github.com/skillgraph/skillgraph/models/scorebased"
 )
 
@@ -221,7 +223,7 @@ func TestFitRecoversGaussianSD(t *testing.T) {
 		d := skill[m[0]] - skill[m[1]] + home + noise*rng.NormFloat64()
 		train = append(train, scorebased.Match{A: teamNames[m[0]], B: teamNames[m[1]], ScoreA: d})
 	}
-	h, rep, err := scorebased.Fit(context.Background(), scorebased.OnlineGaussianSD, train, scorebased.Params{Sigma: 1, Beta: 1, Gamma: gamma}, scorebased.DefaultFitOptions())
+	h, rep, err := scorebased.Fit(context.Background(), scorebased.OnlineGaussianSD, train, scorebased.Params{Sigma: 1, Beta: 1, Gamma: gamma}, scorebased.DefaultFitBounds(), fit.Options[scorebased.Hyper]{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -263,7 +265,7 @@ func TestFitRecoversGaussianOD(t *testing.T) {
 		train = append(train, scorebased.Match{A: teamNames[a], B: teamNames[b],
 			ScoreA: off[a] - def[b] + home + noise*rng.NormFloat64(), ScoreB: off[b] - def[a] + noise*rng.NormFloat64()})
 	}
-	h, rep, err := scorebased.Fit(context.Background(), scorebased.OnlineGaussianOD, train, scorebased.Params{Sigma: 1, Beta: 1, Gamma: gamma}, scorebased.DefaultFitOptions())
+	h, rep, err := scorebased.Fit(context.Background(), scorebased.OnlineGaussianOD, train, scorebased.Params{Sigma: 1, Beta: 1, Gamma: gamma}, scorebased.DefaultFitBounds(), fit.Options[scorebased.Hyper]{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -308,7 +310,7 @@ func TestFitRecoversPoissonOD(t *testing.T) {
 		train = append(train, scorebased.Match{A: teamNames[a], B: teamNames[b],
 			ScoreA: poisson(math.Exp(off[a] - def[b] + home)), ScoreB: poisson(math.Exp(off[b] - def[a]))})
 	}
-	h, rep, err := scorebased.Fit(context.Background(), scorebased.OnlinePoissonOD, train, scorebased.FitStart(), scorebased.DefaultFitOptions())
+	h, rep, err := scorebased.Fit(context.Background(), scorebased.OnlinePoissonOD, train, scorebased.FitStart(), scorebased.DefaultFitBounds(), fit.Options[scorebased.Hyper]{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -322,58 +324,76 @@ func TestFitRecoversPoissonOD(t *testing.T) {
 }
 
 // TestFitFixedAndBounds: a zero-width bound fixes a hyperparameter, and one
-// that holds the optimum back is reported in AtBound.
+// that holds the optimum back is reported in AtBound. Progress follows
+// every evaluation: its count is the report's, Best is the running
+// maximum of the values reported, and the last Best is the fit's.
 func TestFitFixedAndBounds(t *testing.T) {
 	train := league(t)["2008-09"][:200]
-	opt := scorebased.DefaultFitOptions()
-	opt.Home = scorebased.Bounds{}
-	opt.Sigma = scorebased.Bounds{Lo: 0.05, Hi: 0.1}
-	h, rep, err := scorebased.Fit(context.Background(), scorebased.OnlineGaussianSD, train, scorebased.FitStart(), opt)
+	b := scorebased.DefaultFitBounds()
+	b.Home = fit.Bounds{}
+	b.Sigma = fit.Bounds{Lo: 0.05, Hi: 0.1}
+	var seen []fit.Progress[scorebased.Hyper]
+	opt := fit.Options[scorebased.Hyper]{Progress: func(p fit.Progress[scorebased.Hyper]) { seen = append(seen, p) }}
+	h, rep, err := scorebased.Fit(context.Background(), scorebased.OnlineGaussianSD, train, scorebased.FitStart(), b, opt)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if h.Home != 0 || h.Params.Sigma != 0.1 || len(rep.AtBound) != 1 || rep.AtBound[0] != "Sigma" {
 		t.Errorf("fit %+v, report %+v: want Home 0, Sigma at its bound 0.1", h, rep)
 	}
+	if len(seen) != rep.Evaluations || seen[0].LogEvidence != rep.StartLogEvidence || seen[len(seen)-1].Best != rep.LogEvidence {
+		t.Fatalf("%d progress calls, report %+v", len(seen), rep)
+	}
+	best := math.Inf(-1)
+	for i, p := range seen {
+		best = math.Max(best, p.LogEvidence)
+		if p.Evaluation != i+1 || p.Best != best || p.Params.Home != 0 || p.Params.Params.Sigma < 0.05 || p.Params.Params.Sigma > 0.1 {
+			t.Fatalf("progress %d: %+v, running best %v", i, p, best)
+		}
+	}
 }
 
 func TestFitErrors(t *testing.T) {
 	ctx := context.Background()
 	start := scorebased.FitStart()
-	opt := scorebased.DefaultFitOptions()
+	ok := scorebased.DefaultFitBounds()
+	var opt fit.Options[scorebased.Hyper]
 	good := twoMatches
 	cancelled, cancel := context.WithCancel(ctx)
 	cancel()
-	bad := func(f func(*scorebased.FitOptions)) scorebased.FitOptions { o := opt; f(&o); return o }
+	bad := func(f func(*scorebased.FitBounds)) scorebased.FitBounds { b := ok; f(&b); return b }
 	for _, c := range []struct {
-		name  string
-		ctx   context.Context
-		train []scorebased.Match
-		start scorebased.Params
-		opt   scorebased.FitOptions
-		want  error
+		name   string
+		ctx    context.Context
+		train  []scorebased.Match
+		start  scorebased.Params
+		bounds scorebased.FitBounds
+		opt    fit.Options[scorebased.Hyper]
+		want   error
+		text   string
 	}{
-		{"no matches", ctx, nil, start, opt, scorebased.ErrScore},
-		{"NaN score", ctx, []scorebased.Match{{A: "A", B: "B", ScoreA: math.NaN()}}, start, opt, scorebased.ErrScore},
-		{"infinite score", ctx, []scorebased.Match{{A: "A", B: "B", ScoreB: math.Inf(1)}}, start, opt, scorebased.ErrScore},
-		{"no name", ctx, []scorebased.Match{{A: "A"}}, start, opt, scorebased.ErrScore},
-		{"self", ctx, []scorebased.Match{{A: "A", B: "A"}}, start, opt, scorebased.ErrScore},
-		{"cancelled", cancelled, good, start, opt, context.Canceled},
-		{"bad start", ctx, good, scorebased.Params{Sigma: -1, Beta: 1, Gamma: 1}, opt, scorebased.ErrParameter},
-		{"NaN bound", ctx, good, start, bad(func(o *scorebased.FitOptions) { o.Home.Hi = math.NaN() }), scorebased.ErrParameter},
-		{"empty bound", ctx, good, start, bad(func(o *scorebased.FitOptions) { o.Base = scorebased.Bounds{Lo: 1, Hi: 0} }), scorebased.ErrParameter},
-		{"zero σ bound", ctx, good, start, bad(func(o *scorebased.FitOptions) { o.Sigma.Lo = 0 }), scorebased.ErrParameter},
-		{"no tolerance", ctx, good, start, bad(func(o *scorebased.FitOptions) { o.Tolerance = 0 }), scorebased.ErrParameter},
+		{"no matches", ctx, nil, start, ok, opt, scorebased.ErrInput, "no training matches"},
+		{"NaN score", ctx, []scorebased.Match{{A: "A", B: "B", ScoreA: math.NaN()}}, start, ok, opt, scorebased.ErrInput, "train[0]"},
+		{"infinite score", ctx, []scorebased.Match{{A: "A", B: "B", ScoreB: math.Inf(1)}}, start, ok, opt, scorebased.ErrInput, "train[0]"},
+		{"no name", ctx, []scorebased.Match{{A: "A"}}, start, ok, opt, scorebased.ErrInput, "needs a name"},
+		{"self", ctx, []scorebased.Match{{A: "A", B: "A"}}, start, ok, opt, scorebased.ErrInput, "itself"},
+		{"cancelled", cancelled, good, start, ok, opt, context.Canceled, ""},
+		{"bad start", ctx, good, scorebased.Params{Sigma: -1, Beta: 1, Gamma: 1}, ok, opt, scorebased.ErrInput, "start"},
+		{"NaN bound", ctx, good, start, bad(func(b *scorebased.FitBounds) { b.Home.Hi = math.NaN() }), opt, scorebased.ErrInput, "Home bounds"},
+		{"empty bound", ctx, good, start, bad(func(b *scorebased.FitBounds) { b.Base = fit.Bounds{Lo: 1, Hi: 0} }), opt, scorebased.ErrInput, "Base bounds"},
+		{"zero σ bound", ctx, good, start, bad(func(b *scorebased.FitBounds) { b.Sigma.Lo = 0 }), opt, scorebased.ErrInput, "Sigma bounds"},
+		{"negative tolerance", ctx, good, start, ok, fit.Options[scorebased.Hyper]{Tolerance: -1}, scorebased.ErrInput, "Tolerance"},
+		{"negative cap", ctx, good, start, ok, fit.Options[scorebased.Hyper]{MaxEvaluations: -1}, scorebased.ErrInput, "MaxEvaluations"},
 	} {
-		_, _, err := scorebased.Fit(c.ctx, scorebased.OnlineGaussianOD, c.train, c.start, c.opt)
-		if !errors.Is(err, c.want) {
-			t.Errorf("%s: %v, want %v", c.name, err, c.want)
+		_, _, err := scorebased.Fit(c.ctx, scorebased.OnlineGaussianOD, c.train, c.start, c.bounds, c.opt)
+		if !errors.Is(err, c.want) || !strings.Contains(err.Error(), c.text) {
+			t.Errorf("%s: %v, want %v naming %q", c.name, err, c.want, c.text)
 		}
 	}
-	if _, _, err := scorebased.Fit(ctx, scorebased.OnlinePoissonOD, []scorebased.Match{{A: "A", B: "B", ScoreA: 1.5}}, start, opt); !errors.Is(err, scorebased.ErrScore) {
+	if _, _, err := scorebased.Fit(ctx, scorebased.OnlinePoissonOD, []scorebased.Match{{A: "A", B: "B", ScoreA: 1.5}}, start, ok, opt); !errors.Is(err, scorebased.ErrInput) || !strings.Contains(err.Error(), "count") {
 		t.Errorf("Poisson score 1.5: %v", err)
 	}
-	if _, _, err := scorebased.Fit[scorebased.Team](ctx, nil, good, start, opt); !errors.Is(err, scorebased.ErrParameter) {
+	if _, _, err := scorebased.Fit[scorebased.Team](ctx, nil, good, start, ok, opt); !errors.Is(err, scorebased.ErrInput) || !strings.Contains(err.Error(), "constructor") {
 		t.Errorf("nil model: %v", err)
 	}
 	// A context cancelled during the search stops it.
@@ -385,7 +405,7 @@ func TestFitErrors(t *testing.T) {
 		}
 		return scorebased.OnlineGaussianOD(h)
 	}
-	if _, _, err := scorebased.Fit(ctx2, slow, league(t)["2008-09"][:50], start, opt); !errors.Is(err, context.Canceled) {
+	if _, _, err := scorebased.Fit(ctx2, slow, league(t)["2008-09"][:50], start, ok, opt); !errors.Is(err, context.Canceled) {
 		t.Errorf("cancelled mid-search: %v", err)
 	}
 }

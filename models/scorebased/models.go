@@ -180,12 +180,17 @@ type GaussianOD struct {
 // copies) reuses the graphs it builds; it is safe for concurrent use.
 func NewGaussianOD(p Params) GaussianOD { return GaussianOD{Params: p, pool: new(gamePool)} }
 
+// check reports teams or scores that Game and Rate cannot take.
+func (m GaussianOD) check(a, b Team, scoreA, scoreB float64) error {
+	if err := m.Params.checkTeams(a, b); err != nil {
+		return err
+	}
+	return checkScores(scoreA, scoreB)
+}
+
 // Game returns the factor graph of a match with the given scores.
 func (m GaussianOD) Game(a, b Team, scoreA, scoreB float64) (*Game, error) {
-	if err := m.Params.checkTeams(a, b); err != nil {
-		return nil, err
-	}
-	if err := checkScores(scoreA, scoreB); err != nil {
+	if err := m.check(a, b, scoreA, scoreB); err != nil {
 		return nil, err
 	}
 	return m.Params.newODGame(a, b, m.Params.gaussianScore(scoreA, scoreB))
@@ -197,10 +202,7 @@ func (m GaussianOD) Game(a, b Team, scoreA, scoreB float64) (*Game, error) {
 //	π_oA = 1/σ_oA² + 1/(2β² + γ² + σ_dB²),  τ_oA = μ_oA/σ_oA² + (s_A + μ_dB)/(2β² + γ² + σ_dB²),
 //	π_dB = 1/σ_dB² + 1/(2β² + γ² + σ_oA²),  τ_dB = μ_dB/σ_dB² + (μ_oA − s_A)/(2β² + γ² + σ_oA²).
 func (m GaussianOD) Rate(ctx context.Context, a, b Team, scoreA, scoreB float64) (Team, Team, error) {
-	if err := m.Params.checkTeams(a, b); err != nil {
-		return Team{}, Team{}, err
-	}
-	if err := checkScores(scoreA, scoreB); err != nil {
+	if err := m.check(a, b, scoreA, scoreB); err != nil {
 		return Team{}, Team{}, err
 	}
 	gm := pooled(m.pool)
@@ -386,13 +388,21 @@ type PoissonOD struct {
 // concurrent use.
 func NewPoissonOD(p Params) PoissonOD { return PoissonOD{Params: p, pool: new(gamePool)} }
 
-// Game returns the factor graph of a match with the given scores.
-func (m PoissonOD) Game(a, b Team, scoreA, scoreB int) (*Game, error) {
+// check reports teams or scores that Game and Rate cannot take.
+func (m PoissonOD) check(a, b Team, scoreA, scoreB int) error {
 	if err := m.Params.checkTeams(a, b); err != nil {
-		return nil, err
+		return err
 	}
 	if scoreA < 0 || scoreB < 0 {
-		return nil, fmt.Errorf("scorebased: scores %d and %d: a Poisson score is a count ≥ 0: %w", scoreA, scoreB, ErrScore)
+		return fmt.Errorf("scorebased: scores %d and %d: a Poisson score is a count ≥ 0: %w", scoreA, scoreB, ErrInput)
+	}
+	return nil
+}
+
+// Game returns the factor graph of a match with the given scores.
+func (m PoissonOD) Game(a, b Team, scoreA, scoreB int) (*Game, error) {
+	if err := m.check(a, b, scoreA, scoreB); err != nil {
+		return nil, err
 	}
 	scores := [2]int{scoreA, scoreB}
 	return m.Params.newODGame(a, b, func(side int) graph.Factor { return factors.NewPoisson(scores[side]) })
@@ -401,11 +411,8 @@ func (m PoissonOD) Game(a, b Team, scoreA, scoreB int) (*Game, error) {
 // Rate returns the teams' ratings after A scored scoreA and B scoreB, and
 // the largest number of Halley steps Lemma 1's fixed point took.
 func (m PoissonOD) Rate(ctx context.Context, a, b Team, scoreA, scoreB int) (Team, Team, int, error) {
-	if err := m.Params.checkTeams(a, b); err != nil {
+	if err := m.check(a, b, scoreA, scoreB); err != nil {
 		return Team{}, Team{}, 0, err
-	}
-	if scoreA < 0 || scoreB < 0 {
-		return Team{}, Team{}, 0, fmt.Errorf("scorebased: scores %d and %d: a Poisson score is a count ≥ 0: %w", scoreA, scoreB, ErrScore)
 	}
 	if _, _, err := poissonRates(a, b); err != nil {
 		return Team{}, Team{}, 0, err
@@ -444,49 +451,16 @@ func (m PoissonOD) Predict(a, b Team) (Prediction, error) {
 }
 
 // poissonRates returns the rates at the mean log-rates, exp(μ_oA − μ_dB)
-// and exp(μ_oB − μ_dA), or ErrRating if either is 0 or +∞ in float64: the
+// and exp(μ_oB − μ_dA), or ErrInput if either is 0 or +∞ in float64: the
 // teams for which Predict and Rate have no answer.
 func poissonRates(a, b Team) (lA, lB float64, err error) {
 	lA = math.Exp(a.Offence.Mu - b.Defence.Mu)
 	lB = math.Exp(b.Offence.Mu - a.Defence.Mu)
 	if math.IsInf(lA, 1) || math.IsInf(lB, 1) || lA == 0 || lB == 0 {
 		return 0, 0, fmt.Errorf("scorebased: Poisson rates exp(%v) and exp(%v) out of range: %w",
-			a.Offence.Mu-b.Defence.Mu, b.Offence.Mu-a.Defence.Mu, ErrRating)
+			a.Offence.Mu-b.Defence.Mu, b.Offence.Mu-a.Defence.Mu, ErrInput)
 	}
 	return lA, lB, nil
-}
-
-// TrueSkillWinProbability is eq. 11, TrueSkill's probability that a team of
-// skill a beats one of skill b, for comparison with the score models:
-// P(d > 0) = Φ(μ_d/σ_d), μ_d = μ_a − μ_b, σ_d² = σ_a² + σ_b² + 2β².
-//
-// It is defined for finite means and finite σ_a, σ_b and β (their signs do
-// not matter) and returns a probability for all of them, whatever their
-// size: σ_d is summed without overflow or underflow, and where it is 0 (β =
-// 0 and skills known exactly) d is the point μ_d, so P(d > 0) is 1 if
-// μ_a > μ_b and 0 otherwise. A NaN or infinite input gives NaN.
-func TrueSkillWinProbability(a, b Rating, beta float64) float64 {
-	largest := math.Max(math.Max(math.Abs(a.Sigma), math.Abs(b.Sigma)), math.Abs(beta))
-	if largest == 0 {
-		switch {
-		case a.Mu > b.Mu:
-			return 1
-		case a.Mu <= b.Mu:
-			return 0
-		}
-		return math.NaN()
-	}
-	if math.IsInf(largest, 0) {
-		return math.NaN()
-	}
-	// μ_d/σ_d with both scaled by 2^−e, so that σ_d's squares neither
-	// overflow nor underflow (the scaled σ_d is at least ½), and μ_d halved
-	// first so that μ_a − μ_b cannot overflow; a scaled μ_d that overflows
-	// or underflows gives Φ's limits, as it should.
-	_, e := math.Frexp(largest)
-	sa, sb, sbeta := math.Ldexp(a.Sigma, -e), math.Ldexp(b.Sigma, -e), math.Ldexp(beta, -e)
-	sd := math.Sqrt(sa*sa + sb*sb + 2*sbeta*sbeta)
-	return messages.NormCDF(math.Ldexp(a.Mu/2-b.Mu/2, 1-e) / sd)
 }
 
 // checkDifference is checkScores for the score-difference model, which
@@ -496,14 +470,14 @@ func checkDifference(a, b float64) error {
 		return err
 	}
 	if !messages.IsFinite(a - b) {
-		return fmt.Errorf("scorebased: scores %v and %v: their difference overflows: %w", a, b, ErrScore)
+		return fmt.Errorf("scorebased: scores %v and %v: their difference overflows: %w", a, b, ErrInput)
 	}
 	return nil
 }
 
 func checkScores(a, b float64) error {
 	if math.IsNaN(a) || math.IsInf(a, 0) || math.IsNaN(b) || math.IsInf(b, 0) {
-		return fmt.Errorf("scorebased: scores %v and %v: %w", a, b, ErrScore)
+		return fmt.Errorf("scorebased: scores %v and %v: %w", a, b, ErrInput)
 	}
 	return nil
 }

@@ -43,7 +43,7 @@ func (h Hyper) Validate() error {
 		return err
 	}
 	if !messages.IsFinite(h.Base) || !messages.IsFinite(h.Home) {
-		return fmt.Errorf("scorebased: Hyper.Base = %v, Hyper.Home = %v: not finite: %w", h.Base, h.Home, ErrParameter)
+		return fmt.Errorf("scorebased: Hyper.Base = %v, Hyper.Home = %v: not finite: %w", h.Base, h.Home, ErrInput)
 	}
 	return nil
 }
@@ -125,17 +125,17 @@ func OnlineGaussianSD(h Hyper) (Online[Rating], error) {
 // the matches of m.LogPredictive of each one's scores under the ratings
 // before it (the one-step-ahead evidence, which Fit maximises). A match
 // with an empty team name, a team playing itself, or scores the model
-// cannot observe is ErrScore, and an empty list ErrScore too; a done
+// cannot observe is ErrInput, as is an empty list; a done
 // context returns its error. A nil ctx is context.Background().
 func Learn[R Team | Rating](ctx context.Context, m Online[R], matches []Match) (map[string]R, float64, error) {
 	if ctx == nil {
 		ctx = context.Background()
 	}
 	if m == nil {
-		return nil, 0, fmt.Errorf("scorebased: Learn: nil model: %w", ErrParameter)
+		return nil, 0, fmt.Errorf("scorebased: Learn: nil model: %w", ErrInput)
 	}
 	if len(matches) == 0 {
-		return nil, 0, fmt.Errorf("scorebased: Learn: no matches: %w", ErrScore)
+		return nil, 0, fmt.Errorf("scorebased: Learn: no matches: %w", ErrInput)
 	}
 	ratings := make(map[string]R)
 	get := func(team string) R {
@@ -171,9 +171,9 @@ func Learn[R Team | Rating](ctx context.Context, m Online[R], matches []Match) (
 func checkResult[R Team | Rating](m Online[R], x Match) error {
 	switch {
 	case x.A == "" || x.B == "":
-		return fmt.Errorf("teams %q and %q: a team needs a name: %w", x.A, x.B, ErrScore)
+		return fmt.Errorf("teams %q and %q: a team needs a name: %w", x.A, x.B, ErrInput)
 	case x.A == x.B:
-		return fmt.Errorf("%s v %s: a team cannot play itself: %w", x.A, x.B, ErrScore)
+		return fmt.Errorf("%s v %s: a team cannot play itself: %w", x.A, x.B, ErrInput)
 	}
 	return m.checkScores(x.ScoreA, x.ScoreB)
 }
@@ -359,7 +359,7 @@ func (m *sdOnline) start(train []Match) (base, home, step float64) {
 func checkCounts(a, b float64) error {
 	for _, s := range [2]float64{a, b} {
 		if !(s >= 0 && s <= math.MaxInt32) || s != math.Trunc(s) {
-			return fmt.Errorf("scorebased: scores %v and %v: a Poisson score is a count ≥ 0: %w", a, b, ErrScore)
+			return fmt.Errorf("scorebased: scores %v and %v: a Poisson score is a count ≥ 0: %w", a, b, ErrInput)
 		}
 	}
 	return nil

@@ -1,7 +1,6 @@
 package scorebased
 
 import (
-	"errors"
 	"fmt"
 	"math"
 
@@ -33,15 +32,15 @@ func DefaultParams() Params {
 	return Params{Mu: 25, Sigma: 25.0 / 3, Beta: 25.0 / 6, Gamma: 1}
 }
 
-// Errors, matched with errors.Is.
+// The errors the package returns wrap one of these (errors.Is), the
+// project's vocabulary of messages: ErrInput for a parameter, rating or
+// score the caller can correct, ErrNumerical for a result beyond
+// float64's range (an expected score difference of ratings near
+// ±1.8e308, a γ estimated from scores whose spread overflows). The
+// error's text names the input it came from.
 var (
-	ErrParameter = errors.New("invalid parameter")
-	ErrRating    = errors.New("invalid rating")
-	ErrScore     = errors.New("invalid score")
-	// ErrNumerical reports a result beyond float64's range (an expected
-	// score difference of ratings near ±1.8e308, a γ estimated from scores
-	// whose spread overflows); the error names the input it came from.
-	ErrNumerical = errors.New("numbers out of floating-point range")
+	ErrInput     = messages.ErrInput
+	ErrNumerical = messages.ErrNumerical
 )
 
 // The models' range: the graphs carry variances as float64, so β², γ² and
@@ -60,7 +59,7 @@ func (p Params) Validate() error {
 		positive bool
 	}{{"Mu", p.Mu, false}, {"Sigma", p.Sigma, true}, {"Beta", p.Beta, true}, {"Gamma", p.Gamma, true}, {"Tau", p.Tau, false}} {
 		if !messages.IsFinite(c.v) || (c.positive && !(c.v > 0)) || (c.name == "Tau" && c.v < 0) {
-			return fmt.Errorf("scorebased: Params.%s = %v: %w", c.name, c.v, ErrParameter)
+			return fmt.Errorf("scorebased: Params.%s = %v: %w", c.name, c.v, ErrInput)
 		}
 	}
 	for _, c := range []struct {
@@ -69,11 +68,11 @@ func (p Params) Validate() error {
 		sq   float64
 	}{{"Beta", p.Beta, p.Beta * p.Beta}, {"Gamma", p.Gamma, p.Gamma * p.Gamma}, {"Sigma", p.Sigma, p.variance(p.NewRating())}} {
 		if !messages.IsNormalVariance(c.sq) {
-			return fmt.Errorf("scorebased: Params.%s = %v: its variance %v is not a normal float64: %w", c.name, c.v, c.sq, ErrParameter)
+			return fmt.Errorf("scorebased: Params.%s = %v: its variance %v is not a normal float64: %w", c.name, c.v, c.sq, ErrInput)
 		}
 	}
 	if t2 := p.Tau * p.Tau; !(t2 <= math.MaxFloat64) {
-		return fmt.Errorf("scorebased: Params.Tau = %v: τ² overflows: %w", p.Tau, ErrParameter)
+		return fmt.Errorf("scorebased: Params.Tau = %v: τ² overflows: %w", p.Tau, ErrInput)
 	}
 	return nil
 }
@@ -90,11 +89,11 @@ type Rating struct {
 func (p Params) checkRating(r Rating, what, part string) error {
 	switch {
 	case !messages.IsFinite(r.Mu):
-		return fmt.Errorf("scorebased: %s%s.Mu = %v: not a finite number: %w", what, part, r.Mu, ErrRating)
+		return fmt.Errorf("scorebased: %s%s.Mu = %v: not a finite number: %w", what, part, r.Mu, ErrInput)
 	case !(r.Sigma > 0) || math.IsInf(r.Sigma, 1):
-		return fmt.Errorf("scorebased: %s%s.Sigma = %v: not a finite positive number: %w", what, part, r.Sigma, ErrRating)
+		return fmt.Errorf("scorebased: %s%s.Sigma = %v: not a finite positive number: %w", what, part, r.Sigma, ErrInput)
 	case !messages.IsNormalVariance(p.variance(r)):
-		return fmt.Errorf("scorebased: %s%s.Sigma = %v: σ² + τ² = %v is not a normal float64: %w", what, part, r.Sigma, p.variance(r), ErrRating)
+		return fmt.Errorf("scorebased: %s%s.Sigma = %v: σ² + τ² = %v is not a normal float64: %w", what, part, r.Sigma, p.variance(r), ErrInput)
 	}
 	return nil
 }
@@ -186,7 +185,7 @@ func EstimateGammaSD(matches []MatchScore) (float64, error) {
 func checkMatchScores(matches []MatchScore) error {
 	for k, m := range matches {
 		if !messages.IsFinite(m.ScoreA) || !messages.IsFinite(m.ScoreB) {
-			return fmt.Errorf("scorebased: match %d: scores %v and %v: %w", k, m.ScoreA, m.ScoreB, ErrScore)
+			return fmt.Errorf("scorebased: match %d: scores %v and %v: %w", k, m.ScoreA, m.ScoreB, ErrInput)
 		}
 	}
 	return nil
@@ -198,14 +197,14 @@ func checkMatchScores(matches []MatchScore) error {
 // an SD that itself exceeds float64's range is ErrNumerical.
 func sampleSD(xs []float64, scale float64) (float64, error) {
 	if len(xs) < 2 {
-		return 0, fmt.Errorf("scorebased: estimating γ needs at least two values, have %d: %w", len(xs), ErrScore)
+		return 0, fmt.Errorf("scorebased: estimating γ needs at least two values, have %d: %w", len(xs), ErrInput)
 	}
 	var largest float64
 	for _, x := range xs {
 		largest = math.Max(largest, math.Abs(x))
 	}
 	if largest == 0 {
-		return 0, fmt.Errorf("scorebased: all scores equal, γ would be 0: %w", ErrScore)
+		return 0, fmt.Errorf("scorebased: all scores equal, γ would be 0: %w", ErrInput)
 	}
 	_, e := math.Frexp(largest)
 	var mean float64
@@ -221,7 +220,7 @@ func sampleSD(xs []float64, scale float64) (float64, error) {
 	sd := math.Ldexp(math.Sqrt(ss/float64(len(xs)-1)), e) * scale
 	switch {
 	case !(sd > 0):
-		return 0, fmt.Errorf("scorebased: all scores equal, γ would be 0: %w", ErrScore)
+		return 0, fmt.Errorf("scorebased: all scores equal, γ would be 0: %w", ErrInput)
 	case math.IsInf(sd, 1):
 		return 0, fmt.Errorf("scorebased: the scores' standard deviation exceeds float64's range: %w", ErrNumerical)
 	}

@@ -36,7 +36,7 @@ func (s Skellam) normal() (mu, sd float64) {
 
 func (s Skellam) validate() error {
 	if !(s.Lambda1 > 0) || !(s.Lambda2 > 0) || math.IsInf(s.Lambda1, 1) || math.IsInf(s.Lambda2, 1) {
-		return fmt.Errorf("scorebased: Skellam(%v, %v): rates must be finite and positive: %w", s.Lambda1, s.Lambda2, ErrParameter)
+		return fmt.Errorf("scorebased: Skellam(%v, %v): rates must be finite and positive: %w", s.Lambda1, s.Lambda2, ErrInput)
 	}
 	return nil
 }
@@ -58,7 +58,7 @@ const maxTerms = 1 << 20
 // (k ≥ 0; for k < 0 the roles of the rates swap), for every int k
 // (math.MinInt included): a finite number, or −Inf where the probability
 // is below float64's range. Rates that are not finite and positive are
-// ErrParameter.
+// ErrInput.
 func (s Skellam) LogProb(k int) (float64, error) {
 	if err := s.validate(); err != nil {
 		return 0, err

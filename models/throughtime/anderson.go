@@ -69,12 +69,37 @@ func (a *anderson) start() {
 // messages are G(x). It records the step and moves the messages to the
 // mixed point, and the skills' messages from their past with them.
 func (a *anderson) observe() {
-	h := a.h
 	if a.depth == 0 {
 		return
 	}
-	// f = G(x) − x, into x's buffer; its norm, and the new differences.
-	var norm float64
+	norm, ok := a.record()
+	if !ok {
+		return
+	}
+	a.have = true
+	if norm > 10*a.best {
+		// The mixing has led away from the fixed point: start again from
+		// plain sweeps.
+		a.dG, a.dF, a.gram, a.best = nil, nil, nil, norm
+		return
+	}
+	a.best = math.Min(a.best, norm)
+	if len(a.dF) == 0 {
+		return
+	}
+	gamma, ok := a.coefficients()
+	if !ok {
+		a.dG, a.dF, a.gram = nil, nil, nil
+		return
+	}
+	a.mix(gamma)
+}
+
+// record takes the step to G(x): the residual f = G(x) − x, whose norm
+// it returns (false if it is not finite), G(x) and f as the previous
+// step's, and after the first step the new columns of ΔG and ΔF and
+// their products in the Gram matrix, the oldest dropped at depth.
+func (a *anderson) record() (float64, bool) {
 	var dg, df []float32
 	if a.have {
 		if len(a.dG) == a.depth {
@@ -88,8 +113,9 @@ func (a *anderson) observe() {
 			dg, df = make([]float32, len(a.x)), make([]float32, len(a.x))
 		}
 	}
-	for k := range h.slots {
-		m := h.slots[k].msg
+	var norm float64
+	for k := range a.h.slots {
+		m := a.h.slots[k].msg
 		for j, gv := range [2]float64{m.Pi, m.Tau} {
 			i := 2*k + j
 			f := gv - a.x[i]
@@ -102,7 +128,7 @@ func (a *anderson) observe() {
 	}
 	norm = math.Sqrt(norm)
 	if !messages.IsFinite(norm) {
-		return
+		return norm, false
 	}
 	if dg != nil {
 		a.dG, a.dF = append(a.dG, dg), append(a.dF, df)
@@ -115,20 +141,14 @@ func (a *anderson) observe() {
 		}
 		a.gram = append(a.gram, row)
 	}
-	a.have = true
-	if norm > 10*a.best {
-		// The mixing has led away from the fixed point: start again from
-		// plain sweeps.
-		a.dG, a.dF, a.gram, a.best = nil, nil, nil, norm
-		return
-	}
-	a.best = math.Min(a.best, norm)
+	return norm, true
+}
+
+// coefficients returns the γ that minimises |f − ΔF·γ|, from the normal
+// equations with a ridge of 1e-10 of their scale against columns that
+// have become parallel; false if they cannot be solved.
+func (a *anderson) coefficients() ([]float64, bool) {
 	m := len(a.dF)
-	if m == 0 {
-		return
-	}
-	// γ minimises |f − ΔF·γ|: the normal equations, with a ridge of
-	// 1e-10 of their scale against columns that have become parallel.
 	ata := make([]float64, m*m)
 	atb := make([]float64, m)
 	for i := range m {
@@ -142,19 +162,21 @@ func (a *anderson) observe() {
 	for i := range m {
 		ata[i*m+i] += 1e-10 * scale
 	}
-	gamma, ok := solve(ata, atb, m)
-	if !ok {
-		a.dG, a.dF, a.gram = nil, nil, nil
-		return
-	}
+	return solve(ata, atb, m)
+}
+
+// mix moves every game's message to the mixed point G(x) − ΔG·γ, keeping
+// G's where the mixed one would be improper, and refreshes the skills'
+// messages from their past.
+func (a *anderson) mix(gamma []float64) {
+	h := a.h
 	for k := range h.slots {
 		pi, tau := a.gPrev[2*k], a.gPrev[2*k+1]
-		for j := range m {
+		for j := range gamma {
 			pi -= gamma[j] * float64(a.dG[j][2*k])
 			tau -= gamma[j] * float64(a.dG[j][2*k+1])
 		}
 		if !(pi >= 0) || !messages.IsFinite(pi) || !messages.IsFinite(tau) {
-			// A message mixing would make improper keeps G's.
 			a.x[2*k], a.x[2*k+1] = a.gPrev[2*k], a.gPrev[2*k+1]
 			continue
 		}

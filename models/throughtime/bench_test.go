@@ -17,6 +17,7 @@ import (
 	"github.com/skillgraph/skillgraph/messages"
 	"github.com/skillgraph/skillgraph/models/evaluation"
 	"github.com/skillgraph/skillgraph/models/throughtime"
+	"github.com/skillgraph/skillgraph/record"
 )
 
 // The benchmarks of this file run the tennis-shaped history
@@ -303,30 +304,17 @@ const year = time.Duration(365.25 * 24 * float64(time.Hour))
 
 func leagueHistory(b *testing.B, file string) ([]throughtime.Match, float64) {
 	path := filepath.Join(sharedtest.Root(b), "examples", "data", file)
-	var ms []evaluation.RankedMatch
-	if file == "epl.csv" {
-		scored, err := evaluation.LoadScored(path)
-		if err != nil {
-			b.Fatal(err)
-		}
-		ms = evaluation.AsRanked(scored)
-	} else {
-		var err error
-		if ms, err = evaluation.LoadRanked(path); err != nil {
-			b.Fatal(err)
-		}
+	ms, _, err := record.ReadFile(path)
+	if err != nil {
+		b.Fatal(err)
 	}
 	games := make([]throughtime.Match, len(ms))
 	for i, m := range ms {
-		d, err := time.Parse(time.DateOnly, m.Date)
+		at, err := throughtime.At(m.Time, year)
 		if err != nil {
 			b.Fatal(err)
 		}
-		at, err := throughtime.At(d, year)
-		if err != nil {
-			b.Fatal(err)
-		}
-		games[i] = throughtime.Match{Time: at, Teams: m.Teams, Ranks: m.Ranks}
+		games[i] = throughtime.Match{Time: at, Teams: m.Players(), Ranks: m.Ranks()}
 	}
 	return games, evaluation.DrawProbability(ms)
 }

@@ -21,7 +21,7 @@ func (p Params) validate() error {
 		{"DrawProbability", p.DrawProbability, p.DrawProbability >= 0 && p.DrawProbability < 1},
 	} {
 		if !c.ok {
-			return fmt.Errorf("throughtime: Params.%s = %v: %w", c.name, c.v, ErrParameter)
+			return fmt.Errorf("throughtime: Params.%s = %v: %w", c.name, c.v, ErrInput)
 		}
 	}
 	return nil
@@ -31,7 +31,7 @@ func (pl Player) validate(name string) error {
 	switch {
 	case !messages.IsFinite(pl.Mu), !(pl.Sigma > 0) || math.IsInf(pl.Sigma, 1),
 		!(pl.Beta >= 0) || math.IsInf(pl.Beta, 1), !(pl.Gamma >= 0) || math.IsInf(pl.Gamma, 1):
-		return fmt.Errorf("throughtime: player %q: %+v: %w", name, pl, ErrParameter)
+		return fmt.Errorf("throughtime: player %q: %+v: %w", name, pl, ErrInput)
 	}
 	return nil
 }
@@ -44,7 +44,7 @@ func (pl Player) validate(name string) error {
 // mean where a float64's spacing, 2⁻⁵² of it, exceeds about 1e-9 of the
 // skill's σ, and the answer would be rounding noise. Such inputs are
 // refused rather than answered wrongly, with an error that wraps
-// messages.ErrNumerical beside ErrParameter or ErrGame.
+// messages.ErrNumerical beside ErrInput.
 const maxMeanSpread = 1 << 22
 
 // meanInRange reports whether a mean offset mu is within maxMeanSpread
@@ -72,20 +72,45 @@ func (p Params) trueskill() trueskill.Params {
 // teams whose draw margin is 0 (the draw probability is 0, or every
 // player of both teams has β = 0), which has probability 0.
 func (h *History) checkGame(g *Match, k int, t float64) error {
-	bad := func(format string, a ...any) error {
-		return fmt.Errorf("throughtime: game %d: %s: %w", k, fmt.Sprintf(format, a...), ErrGame)
+	problem := shapeProblem(g, t)
+	if problem == "" {
+		problem = h.tieProblem(g)
 	}
-	if !messages.IsFinite(t) {
-		return bad("time %v", t)
+	if problem == "" {
+		problem = playerProblem(g)
 	}
-	if len(g.Teams) < 2 {
-		return bad("%d teams, want at least 2", len(g.Teams))
+	if problem != "" {
+		return fmt.Errorf("throughtime: game %d: %s: %w", k, problem, ErrInput)
 	}
-	if g.Ranks != nil && len(g.Ranks) != len(g.Teams) {
-		return bad("%d ranks for %d teams", len(g.Ranks), len(g.Teams))
+	if !meanInRange(h.p.Mu, h.p.Sigma) && h.offset(sizesOf(g), g.Weights) != 0 {
+		return fmt.Errorf("throughtime: game %d: its teams' weights differ, so the prior mean %v does not cancel from its performance differences, and it is beyond float64's precision at σ = %v (rate skills relative to a mean near 0): %w (%w)", k, h.p.Mu, h.p.Sigma, ErrInput, messages.ErrNumerical)
 	}
-	if g.Weights != nil && len(g.Weights) != len(g.Teams) {
-		return bad("%d weight rows for %d teams", len(g.Weights), len(g.Teams))
+	return nil
+}
+
+// shapeProblem describes a game at time t whose time is not finite, that
+// has fewer than two teams, or whose ranks or weights are not one per
+// team; "" if none of these.
+func shapeProblem(g *Match, t float64) string {
+	switch {
+	case !messages.IsFinite(t):
+		return fmt.Sprintf("time %v", t)
+	case len(g.Teams) < 2:
+		return fmt.Sprintf("%d teams, want at least 2", len(g.Teams))
+	case g.Ranks != nil && len(g.Ranks) != len(g.Teams):
+		return fmt.Sprintf("%d ranks for %d teams", len(g.Ranks), len(g.Teams))
+	case g.Weights != nil && len(g.Weights) != len(g.Teams):
+		return fmt.Sprintf("%d weight rows for %d teams", len(g.Weights), len(g.Teams))
+	}
+	return ""
+}
+
+// tieProblem describes the first tie of two teams whose draw margin is 0;
+// "" if there is none. With WithDrawMargins each player has a margin of
+// their own.
+func (h *History) tieProblem(g *Match) string {
+	if g.Ranks == nil || h.margins != nil {
+		return ""
 	}
 	noise := func(j int) float64 {
 		var s float64
@@ -95,24 +120,24 @@ func (h *History) checkGame(g *Match, k int, t float64) error {
 		}
 		return s
 	}
-	if g.Ranks != nil {
-		for j := range g.Ranks {
-			for i := range j {
-				if g.Ranks[i] != g.Ranks[j] {
-					continue
-				}
-				if h.margins != nil {
-					continue // each player's own margin
-				}
-				if h.p.DrawProbability == 0 {
-					return bad("teams %d and %d tie, but the draw probability is 0 (set Params.DrawProbability)", i, j)
-				}
-				if noise(i)+noise(j) == 0 {
-					return bad("teams %d and %d tie, but their players' β are 0, so their draw margin is 0", i, j)
-				}
+	for j := range g.Ranks {
+		for i := range j {
+			switch {
+			case g.Ranks[i] != g.Ranks[j]:
+			case h.p.DrawProbability == 0:
+				return fmt.Sprintf("teams %d and %d tie, but the draw probability is 0 (set Params.DrawProbability)", i, j)
+			case noise(i)+noise(j) == 0:
+				return fmt.Sprintf("teams %d and %d tie, but their players' β are 0, so their draw margin is 0", i, j)
 			}
 		}
 	}
+	return ""
+}
+
+// playerProblem describes the first empty team, player named twice, or
+// team whose weights are not one finite, non-negative number per player;
+// "" if there is none.
+func playerProblem(g *Match) string {
 	// A map for large games; for small ones (every 1v1) comparing each
 	// pair costs less than making one.
 	var seen map[string]bool
@@ -123,43 +148,44 @@ func (h *History) checkGame(g *Match, k int, t float64) error {
 	if n > 16 {
 		seen = make(map[string]bool, n)
 	}
-	twice := func(j, i int, name string) bool {
-		if seen != nil {
-			if seen[name] {
-				return true
-			}
-			seen[name] = true
-			return false
-		}
-		for jj := range j + 1 {
-			for ii, other := range g.Teams[jj] {
-				if (jj < j || ii < i) && other == name {
-					return true
-				}
-			}
-		}
-		return false
-	}
 	for j, team := range g.Teams {
 		if len(team) == 0 {
-			return bad("team %d is empty", j)
+			return fmt.Sprintf("team %d is empty", j)
 		}
 		for i, name := range team {
-			if twice(j, i, name) {
-				return bad("player %q appears twice", name)
+			if repeated(g, seen, j, i, name) {
+				return fmt.Sprintf("player %q appears twice", name)
 			}
-			if g.Weights != nil {
-				if len(g.Weights[j]) != len(team) {
-					return bad("team %d: %d weights for %d players", j, len(g.Weights[j]), len(team))
-				}
-				if w := g.Weights[j][i]; !(w >= 0) || math.IsInf(w, 1) {
-					return bad("team %d player %d: weight %v", j, i, w)
-				}
+			if g.Weights == nil {
+				continue
+			}
+			if len(g.Weights[j]) != len(team) {
+				return fmt.Sprintf("team %d: %d weights for %d players", j, len(g.Weights[j]), len(team))
+			}
+			if w := g.Weights[j][i]; !(w >= 0) || math.IsInf(w, 1) {
+				return fmt.Sprintf("team %d player %d: weight %v", j, i, w)
 			}
 		}
 	}
-	if !meanInRange(h.p.Mu, h.p.Sigma) && h.offset(sizesOf(g), g.Weights) != 0 {
-		return fmt.Errorf("throughtime: game %d: its teams' weights differ, so the prior mean %v does not cancel from its performance differences, and it is beyond float64's precision at σ = %v (rate skills relative to a mean near 0): %w (%w)", k, h.p.Mu, h.p.Sigma, ErrGame, messages.ErrNumerical)
+	return ""
+}
+
+// repeated reports whether name, team j's player i, came earlier in g:
+// by seen, which it fills, if not nil, else by comparing names.
+func repeated(g *Match, seen map[string]bool, j, i int, name string) bool {
+	if seen != nil {
+		if seen[name] {
+			return true
+		}
+		seen[name] = true
+		return false
 	}
-	return nil
+	for jj := range j + 1 {
+		for ii, other := range g.Teams[jj] {
+			if (jj < j || ii < i) && other == name {
+				return true
+			}
+		}
+	}
+	return false
 }

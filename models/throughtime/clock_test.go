@@ -28,7 +28,7 @@ func TestAt(t *testing.T) {
 	if x, _ := throughtime.At(time.Date(1969, 12, 31, 0, 0, 0, 0, time.UTC), day); x != -1 {
 		t.Errorf("the day before the epoch: %v, want −1", x)
 	}
-	if _, err := throughtime.At(a, 0); !errors.Is(err, throughtime.ErrParameter) {
+	if _, err := throughtime.At(a, 0); !errors.Is(err, throughtime.ErrInput) {
 		t.Errorf("unit 0: %v", err)
 	}
 }

@@ -23,9 +23,9 @@
 // Converge for a few sweeps). Predict and LogProbability forecast a game
 // from the skills at its time (Predictive: a player's posterior there, or
 // their prior if new), and Fit chooses σ₀, β, γ and the draw probability
-// by maximising the filtered (or smoothed) log evidence with gonum's
-// Nelder-Mead, within bounds, reporting each evaluation to
-// FitOptions.Progress. WithDrawMargins replaces the one draw margin with
+// by maximising the filtered (or smoothed) log evidence within bounds,
+// with the search and the types of package models/fit that scorebased.Fit
+// shares, reporting each evaluation to fit.Options.Progress. WithDrawMargins replaces the one draw margin with
 // one per player, learned with its own drift (Dangauthier et al. 2007).
 //
 // The conventions (batches, drift counted from a player's previous batch,
@@ -33,10 +33,11 @@
 // TrueSkillThroughTime.py, and its reference vectors pass: learning curves
 // and evidence, filtered and converged (testdata/ttt_cases.json).
 //
-// Errors are ErrParameter, ErrGame or ErrPlayer (errors.Is), including
-// inputs whose numbers float64 cannot carry through the model (a drift or
-// a mean beyond its range, an outcome whose probability underflows); no
-// method returns NaN or ±Inf.
+// Errors wrap ErrInput (errors.Is) for an input the caller can correct,
+// among them a drift or a mean beyond the range float64 carries through
+// the model and ErrPlayer for a player the history has not seen, or
+// ErrNumerical for an answer float64 cannot carry (an outcome whose
+// probability underflows); no method returns NaN or ±Inf.
 //
 // A History is for one goroutine at a time.
 package throughtime

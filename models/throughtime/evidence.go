@@ -1,16 +1,12 @@
 package throughtime
 
 import (
-	"context"
 	"errors"
 	"fmt"
 	"math"
 
-	"github.com/skillgraph/skillgraph/factors"
-	"github.com/skillgraph/skillgraph/graph"
 	"github.com/skillgraph/skillgraph/messages"
 	"github.com/skillgraph/skillgraph/models/trueskill"
-	"github.com/skillgraph/skillgraph/schedules"
 )
 
 // gameEvidence returns the log probability of game k's outcome with each
@@ -65,25 +61,26 @@ func (h *History) logOutcome(sizes []int, skill skillFunc, ranks []int, weights 
 	return checkLog(lz)
 }
 
-// checkLog returns a log probability, or ErrParameter if it is not one: a
+// checkLog returns a log probability, or ErrNumerical if it is not one: a
 // probability's log is at most 0 (up to rounding); −Inf is an outcome
 // float64 cannot tell from impossible, and anything else the inputs' range
 // has lost.
 func checkLog(lz float64) (float64, error) {
 	if !(lz <= 1e-9) || math.IsInf(lz, -1) {
-		return 0, fmt.Errorf("throughtime: log probability %v out of float64's reach: %w", lz, ErrParameter)
+		return 0, fmt.Errorf("throughtime: log probability %v out of float64's reach: %w", lz, ErrNumerical)
 	}
 	return min(lz, 0), nil
 }
 
-// numeric returns err as an ErrParameter unless it is one of the
-// package's errors already: the engine's errors (a message or factor
-// parameter float64 cannot hold) mean inputs out of the model's range.
+// numeric returns err as an ErrNumerical unless it wraps one of the
+// package's errors already: the engine's other errors (a message or
+// factor parameter float64 cannot hold) mean an answer float64 cannot
+// carry.
 func numeric(err error) error {
-	if err == nil || errors.Is(err, ErrParameter) || errors.Is(err, ErrGame) || errors.Is(err, ErrPlayer) {
+	if err == nil || errors.Is(err, ErrInput) || errors.Is(err, ErrNumerical) {
 		return err
 	}
-	return fmt.Errorf("%w: %w", ErrParameter, err)
+	return fmt.Errorf("%w: %w", ErrNumerical, err)
 }
 
 // logOutcome1 is logOutcome before its checks.
@@ -102,34 +99,7 @@ func (h *History) logOutcome1(sizes []int, skill skillFunc, ranks []int, weights
 		}
 		return messages.LogNormCDF((mu - eps) / sd), nil
 	}
-	b := graph.NewBuilder("game")
-	c := trueskill.Contest{Skills: make([][]graph.VarID, len(sizes)), Ranks: ranks, Weights: weights, Betas: make([][]float64, len(sizes))}
-	var priors []schedules.Schedule
-	for j, n := range sizes {
-		for i := range n {
-			s, beta, err := skill(j, i)
-			if err != nil {
-				return 0, err
-			}
-			v := b.AddVariable("")
-			priors = append(priors, schedules.Step(b.AddFactor(factors.NewPrior(s.Mean(), s.Variance()), "", v), 0))
-			c.Skills[j] = append(c.Skills[j], v)
-			c.Betas[j] = append(c.Betas[j], beta)
-		}
-	}
-	ts := h.p.trueskill()
-	nd, err := ts.Declare(b, c)
-	if err != nil {
-		return 0, err
-	}
-	g, err := b.Build()
-	if err != nil {
-		return 0, err
-	}
-	if _, err := schedules.Run(context.Background(), g, schedules.Sequence(schedules.Sequence(priors...), ts.Schedule(nd))); err != nil {
-		return 0, err
-	}
-	return g.LogEvidence()
+	return h.graphLogOutcome(sizes, skill, ranks, weights)
 }
 
 // difference returns the mean and standard deviation of the performance
@@ -157,7 +127,7 @@ func (h *History) difference(sizes []int, skill skillFunc, weights [][]float64, 
 	}
 	sd = math.Sqrt(v)
 	if !(sd > 0) || math.IsInf(sd, 1) || !messages.IsFinite(mu) {
-		return 0, 0, 0, fmt.Errorf("throughtime: performance difference N(%v, %v): %w", mu, v, ErrGame)
+		return 0, 0, 0, fmt.Errorf("throughtime: performance difference N(%v, %v): %w", mu, v, ErrInput)
 	}
 	return mu, sd, trueskill.DrawMargin(h.p.DrawProbability, math.Sqrt(betas), 1), nil
 }

@@ -6,16 +6,18 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"strings"
 	"testing"
 	"time"
 
 	"github.com/skillgraph/skillgraph/messages"
+	"github.com/skillgraph/skillgraph/models/fit"
 	"github.com/skillgraph/skillgraph/models/throughtime"
 )
 
 // TestPosteriorFarAway: a game at time −1e308, or a drift of γ = 1e150,
 // makes the skill far from it a variance beyond float64, which is
-// ErrParameter, never σ = +Inf.
+// ErrInput, never σ = +Inf.
 func TestPosteriorFarAway(t *testing.T) {
 	for _, c := range []struct {
 		name  string
@@ -29,10 +31,10 @@ func TestPosteriorFarAway(t *testing.T) {
 			t.Fatalf("%s: %v", c.name, err)
 		}
 		pt, err := h.Posterior("a", 1e308)
-		if !errors.Is(err, throughtime.ErrParameter) {
-			t.Errorf("%s: Posterior %+v, %v; want %v", c.name, pt, err, throughtime.ErrParameter)
+		if !errors.Is(err, throughtime.ErrInput) {
+			t.Errorf("%s: Posterior %+v, %v; want %v", c.name, pt, err, throughtime.ErrInput)
 		}
-		if _, err := h.Predict(1e308, []string{"a"}, []string{"b"}); !errors.Is(err, throughtime.ErrParameter) {
+		if _, err := h.Predict(1e308, []string{"a"}, []string{"b"}); !errors.Is(err, throughtime.ErrInput) {
 			t.Errorf("%s: Predict: %v", c.name, err)
 		}
 	}
@@ -40,23 +42,23 @@ func TestPosteriorFarAway(t *testing.T) {
 
 // TestTieWithoutMargin: a tie between players whose β are 0 has a draw
 // margin of 0 whatever the draw probability, so probability 0: New,
-// Add and LogProbability reject it (ErrGame) instead of giving −Inf.
+// Add and LogProbability reject it (ErrInput) instead of giving −Inf.
 func TestTieWithoutMargin(t *testing.T) {
 	p := throughtime.DefaultParams()
 	p.DrawProbability = 0.3
 	priors := throughtime.WithPriors(map[string]throughtime.Player{"a": {Sigma: 6}, "b": {Sigma: 6}})
 	tie := throughtime.Match{Time: 1, Teams: [][]string{{"a"}, {"b"}}, Ranks: []int{0, 0}}
-	if _, err := throughtime.New(p, []throughtime.Match{tie}, priors); !errors.Is(err, throughtime.ErrGame) {
+	if _, err := throughtime.New(p, []throughtime.Match{tie}, priors); !errors.Is(err, throughtime.ErrInput) || !strings.Contains(err.Error(), "tie") {
 		t.Errorf("New: %v", err)
 	}
 	h, err := throughtime.New(p, []throughtime.Match{{Time: 0, Teams: [][]string{{"a"}, {"b"}}}}, priors)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := h.LogProbability(tie); !errors.Is(err, throughtime.ErrGame) {
+	if _, err := h.LogProbability(tie); !errors.Is(err, throughtime.ErrInput) || !strings.Contains(err.Error(), "tie") {
 		t.Errorf("LogProbability: %v", err)
 	}
-	if err := h.Add([]throughtime.Match{tie}); !errors.Is(err, throughtime.ErrGame) {
+	if err := h.Add([]throughtime.Match{tie}); !errors.Is(err, throughtime.ErrInput) || !strings.Contains(err.Error(), "tie") {
 		t.Errorf("Add: %v", err)
 	}
 	// One player with β > 0 gives the pair a margin.
@@ -120,7 +122,7 @@ func TestPriorMeanInvariance(t *testing.T) {
 	}
 }
 
-// TestNilOption: nil options are ignored, by New and in FitOptions.
+// TestNilOption: nil options are ignored, by New and by Fit.
 func TestNilOption(t *testing.T) {
 	games := league()
 	h, err := throughtime.New(throughtime.DefaultParams(), games, nil)
@@ -143,13 +145,13 @@ var extremes = []float64{0, math.Copysign(0, -1), 5e-324, 1e-300, 0.5, 1, 3, 1e1
 // with learned margins or not) on
 // parameters, priors, times and weights of which one to three are drawn
 // from extremes (a fixed-seed sample of the combinations): each returns finite values or an error
-// that is ErrParameter, ErrGame or ErrPlayer, and returns at all (a call
+// that wraps ErrInput or ErrNumerical, and returns at all (a call
 // that has not returned in 20 s fails).
 func TestExtremeInputs(t *testing.T) {
 	rng := rand.New(rand.NewPCG(29, 1))
 	pick := func() float64 { return extremes[rng.IntN(len(extremes))] }
 	typed := func(err error) bool {
-		return errors.Is(err, throughtime.ErrParameter) || errors.Is(err, throughtime.ErrGame) || errors.Is(err, throughtime.ErrPlayer)
+		return errors.Is(err, throughtime.ErrInput) || errors.Is(err, throughtime.ErrNumerical)
 	}
 	for trial := range 400 {
 		// A valid history with one to three of its numbers set to extremes.
@@ -289,9 +291,8 @@ func TestExtremeInputs(t *testing.T) {
 					}
 				}
 			}
-			opt := throughtime.DefaultFitOptions(p)
-			opt.MaxEvaluations, opt.Options = 3, opts
-			if res, err := throughtime.Fit(context.Background(), p, games, opt); err != nil {
+			opt := fit.Options[throughtime.Params]{MaxEvaluations: 3}
+			if _, res, err := throughtime.Fit(context.Background(), p, games, throughtime.DefaultFitBounds(p), throughtime.FilteredEvidence, opt, opts...); err != nil {
 				if !typed(err) {
 					return fmt.Errorf("Fit: %w", err)
 				}

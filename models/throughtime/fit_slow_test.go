@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/skillgraph/skillgraph/internal/synthetic"
+	"github.com/skillgraph/skillgraph/models/fit"
 	"github.com/skillgraph/skillgraph/models/throughtime"
 )
 
@@ -21,7 +22,7 @@ import (
 func TestFitRecoversParameters(t *testing.T) {
 	games := randomPairs(7, 100, 100, 30, 2, 1, 0.06)
 	start := throughtime.DefaultParams()
-	res, err := throughtime.Fit(context.Background(), start, games, throughtime.DefaultFitOptions(start))
+	res, err := fitRun(context.Background(), start, games, throughtime.DefaultFitBounds(start), throughtime.FilteredEvidence, fit.Options[throughtime.Params]{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -51,8 +52,8 @@ func TestFitRecoversParameters(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := h0.FilteredLogEvidence(); got != res.Start || !(res.LogEvidence > res.Start) {
-		t.Errorf("start evidence %v (New: %v), optimum %v", res.Start, got, res.LogEvidence)
+	if got := h0.FilteredLogEvidence(); got != res.StartLogEvidence || !(res.LogEvidence > res.StartLogEvidence) {
+		t.Errorf("start evidence %v (New: %v), optimum %v", res.StartLogEvidence, got, res.LogEvidence)
 	}
 }
 
@@ -65,9 +66,7 @@ func TestFitRecoversParameters(t *testing.T) {
 func TestFitSyntheticHistory(t *testing.T) {
 	games := synthetic.History(synthetic.Shape{Games: 3000, Players: 150, Batches: 300, Seed: 7})
 	start := throughtime.DefaultParams()
-	o := throughtime.DefaultFitOptions(start)
-	o.Absolute = 0.01
-	res, err := throughtime.Fit(context.Background(), start, games, o)
+	res, err := fitRun(context.Background(), start, games, throughtime.DefaultFitBounds(start), throughtime.FilteredEvidence, fit.Options[throughtime.Params]{Tolerance: 0.01})
 	if err != nil {
 		t.Fatal(err)
 	}

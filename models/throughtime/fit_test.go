@@ -6,9 +6,11 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"strings"
 	"testing"
 	"time"
 
+	"github.com/skillgraph/skillgraph/models/fit"
 	"github.com/skillgraph/skillgraph/models/throughtime"
 	"gonum.org/v1/gonum/stat/distuv"
 )
@@ -53,10 +55,7 @@ func distance(p throughtime.Params, sigma, gamma float64) float64 {
 func TestFitSmoothed(t *testing.T) {
 	games := randomPairs(7, 40, 50, 15, 2, 1, 0.06)
 	start := throughtime.DefaultParams()
-	o := throughtime.DefaultFitOptions(start)
-	o.Evidence = throughtime.SmoothedEvidence
-	o.Absolute = 0.01
-	res, err := throughtime.Fit(context.Background(), start, games, o)
+	res, err := fitRun(context.Background(), start, games, throughtime.DefaultFitBounds(start), throughtime.SmoothedEvidence, fit.Options[throughtime.Params]{Tolerance: 0.01})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -71,8 +70,8 @@ func TestFitSmoothed(t *testing.T) {
 	if _, err := h.Converge(context.Background(), 1e-3, 100); err != nil {
 		t.Fatal(err)
 	}
-	if _, want, err := h.LogEvidence(); err != nil || res.LogEvidence != want || !(res.LogEvidence > res.Start) {
-		t.Errorf("reported evidence %v (start %v), recomputed %v (%v)", res.LogEvidence, res.Start, want, err)
+	if _, want, err := h.LogEvidence(); err != nil || res.LogEvidence != want || !(res.LogEvidence > res.StartLogEvidence) {
+		t.Errorf("reported evidence %v (start %v), recomputed %v (%v)", res.LogEvidence, res.StartLogEvidence, want, err)
 	}
 }
 
@@ -93,11 +92,10 @@ func TestFitDrawProbability(t *testing.T) {
 		games = append(games, g)
 	}
 	start := throughtime.Params{Sigma: 1.5, Beta: 1, Gamma: 0.1, DrawProbability: 0.5}
-	o := throughtime.DefaultFitOptions(start)
-	o.Sigma = throughtime.Bounds{Lo: 1.5, Hi: 1.5}
-	o.Gamma = throughtime.Bounds{Lo: 0.1, Hi: 0.1}
-	o.Absolute = 1e-10
-	res, err := throughtime.Fit(context.Background(), start, games, o)
+	b := throughtime.DefaultFitBounds(start)
+	b.Sigma = fit.Bounds{Lo: 1.5, Hi: 1.5}
+	b.Gamma = fit.Bounds{Lo: 0.1, Hi: 0.1}
+	res, err := fitRun(context.Background(), start, games, b, throughtime.FilteredEvidence, fit.Options[throughtime.Params]{Tolerance: 1e-10})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -113,7 +111,7 @@ func TestFitDrawProbability(t *testing.T) {
 }
 
 // TestScaleInvariance: scaling μ₀, σ₀, β and γ together leaves every game's one-step-ahead probability as it was, with draws
-// and multi-team games, which is why DefaultFitOptions holds β fixed.
+// and multi-team games, which is why DefaultFitBounds holds β fixed.
 func TestScaleInvariance(t *testing.T) {
 	games := []throughtime.Match{
 		{Time: 0, Teams: [][]string{{"a"}, {"b", "c"}}, Ranks: []int{0, 0}},
@@ -142,49 +140,53 @@ func TestScaleInvariance(t *testing.T) {
 func TestFitErrors(t *testing.T) {
 	games := randomPairs(1, 10, 5, 3, 1, 1, 0.1)
 	start := throughtime.DefaultParams()
-	ok := throughtime.DefaultFitOptions(start)
-	with := func(f func(*throughtime.FitOptions)) throughtime.FitOptions {
-		o := ok
-		f(&o)
-		return o
+	ok := throughtime.DefaultFitBounds(start)
+	with := func(f func(*throughtime.FitBounds)) throughtime.FitBounds {
+		b := ok
+		f(&b)
+		return b
 	}
+	var opt fit.Options[throughtime.Params]
+	filtered := throughtime.FilteredEvidence
 	ctx := context.Background()
 	cancelled, cancel := context.WithCancel(ctx)
 	cancel()
 	for _, c := range []struct {
-		name  string
-		ctx   context.Context
-		start throughtime.Params
-		games []throughtime.Match
-		opt   throughtime.FitOptions
-		want  error
+		name   string
+		ctx    context.Context
+		start  throughtime.Params
+		games  []throughtime.Match
+		bounds throughtime.FitBounds
+		obj    throughtime.Objective
+		opt    fit.Options[throughtime.Params]
+		want   error
+		text   string
 	}{
-		{"no games", ctx, start, nil, ok, throughtime.ErrGame},
-		{"bad start", ctx, throughtime.Params{Sigma: -1, Beta: 1}, games, ok, throughtime.ErrParameter},
-		{"Lo above Hi", ctx, start, games, with(func(o *throughtime.FitOptions) { o.Sigma = throughtime.Bounds{Lo: 10, Hi: 1} }), throughtime.ErrParameter},
-		{"NaN bound", ctx, start, games, with(func(o *throughtime.FitOptions) { o.Gamma.Hi = math.NaN() }), throughtime.ErrParameter},
-		{"infinite bound", ctx, start, games, with(func(o *throughtime.FitOptions) { o.Sigma.Hi = math.Inf(1) }), throughtime.ErrParameter},
-		{"log scale from 0", ctx, start, games, with(func(o *throughtime.FitOptions) { o.Gamma.Lo = 0 }), throughtime.ErrParameter},
-		{"probability 1", ctx, throughtime.Params{Sigma: 6, Beta: 1, Gamma: 0.03, DrawProbability: 0.1}, games, with(func(o *throughtime.FitOptions) { o.DrawProbability = throughtime.Bounds{Lo: 0, Hi: 1} }), throughtime.ErrParameter},
-		{"start outside", ctx, start, games, with(func(o *throughtime.FitOptions) { o.Sigma = throughtime.Bounds{Lo: 7, Hi: 9} }), throughtime.ErrParameter},
-		{"fixed at nonsense", ctx, start, games, with(func(o *throughtime.FitOptions) { o.Beta = throughtime.Bounds{Lo: -1, Hi: -1} }), throughtime.ErrParameter},
-		{"objective", ctx, start, games, with(func(o *throughtime.FitOptions) { o.Evidence = 7 }), throughtime.ErrParameter},
-		{"evaluations", ctx, start, games, with(func(o *throughtime.FitOptions) { o.MaxEvaluations = -1 }), throughtime.ErrParameter},
-		{"draws with p fixed at 0", ctx, start, []throughtime.Match{{Teams: [][]string{{"a"}, {"b"}}, Ranks: []int{0, 0}}}, ok, throughtime.ErrGame},
-		{"cancelled", cancelled, start, games, ok, context.Canceled},
+		{"no games", ctx, start, nil, ok, filtered, opt, throughtime.ErrInput, "no games"},
+		{"bad start", ctx, throughtime.Params{Sigma: -1, Beta: 1}, games, ok, filtered, opt, throughtime.ErrInput, "start"},
+		{"Lo above Hi", ctx, start, games, with(func(b *throughtime.FitBounds) { b.Sigma = fit.Bounds{Lo: 10, Hi: 1} }), filtered, opt, throughtime.ErrInput, "Lo above Hi"},
+		{"NaN bound", ctx, start, games, with(func(b *throughtime.FitBounds) { b.Gamma.Hi = math.NaN() }), filtered, opt, throughtime.ErrInput, "Gamma bounds"},
+		{"infinite bound", ctx, start, games, with(func(b *throughtime.FitBounds) { b.Sigma.Hi = math.Inf(1) }), filtered, opt, throughtime.ErrInput, "Sigma bounds"},
+		{"log scale from 0", ctx, start, games, with(func(b *throughtime.FitBounds) { b.Gamma.Lo = 0 }), filtered, opt, throughtime.ErrInput, "log scale"},
+		{"probability 1", ctx, throughtime.Params{Sigma: 6, Beta: 1, Gamma: 0.03, DrawProbability: 0.1}, games, with(func(b *throughtime.FitBounds) { b.DrawProbability = fit.Bounds{Lo: 0, Hi: 1} }), filtered, opt, throughtime.ErrInput, "probability"},
+		{"start outside", ctx, start, games, with(func(b *throughtime.FitBounds) { b.Sigma = fit.Bounds{Lo: 7, Hi: 9} }), filtered, opt, throughtime.ErrInput, "strictly inside"},
+		{"fixed at nonsense", ctx, start, games, with(func(b *throughtime.FitBounds) { b.Beta = fit.Bounds{Lo: -1, Hi: -1} }), filtered, opt, throughtime.ErrInput, "Params.Beta"},
+		{"objective", ctx, start, games, ok, 7, opt, throughtime.ErrInput, "Objective(7)"},
+		{"evaluations", ctx, start, games, ok, filtered, fit.Options[throughtime.Params]{MaxEvaluations: -1}, throughtime.ErrInput, "MaxEvaluations -1"},
+		{"tolerance", ctx, start, games, ok, filtered, fit.Options[throughtime.Params]{Tolerance: math.NaN()}, throughtime.ErrInput, "Tolerance NaN"},
+		{"draws with p fixed at 0", ctx, start, []throughtime.Match{{Teams: [][]string{{"a"}, {"b"}}, Ranks: []int{0, 0}}}, ok, filtered, opt, throughtime.ErrInput, "tie"},
+		{"cancelled", cancelled, start, games, ok, filtered, opt, context.Canceled, ""},
 	} {
-		if _, err := throughtime.Fit(c.ctx, c.start, c.games, c.opt); !errors.Is(err, c.want) {
-			t.Errorf("%s: %v, want %v", c.name, err, c.want)
+		if _, _, err := throughtime.Fit(c.ctx, c.start, c.games, c.bounds, c.obj, c.opt); !errors.Is(err, c.want) || !strings.Contains(err.Error(), c.text) {
+			t.Errorf("%s: %v, want %v naming %q", c.name, err, c.want, c.text)
 		}
 	}
-	if _, err := throughtime.Fit(ctx, start, games, throughtime.FitOptions{}); !errors.Is(err, throughtime.ErrParameter) {
+	if _, _, err := throughtime.Fit(ctx, start, games, throughtime.FitBounds{}, filtered, opt); !errors.Is(err, throughtime.ErrInput) {
 		t.Errorf("zero options: %v", err)
 	}
 	// One evaluation allowed: the start, not converged.
-	one := ok
-	one.MaxEvaluations = 1
-	res, err := throughtime.Fit(ctx, start, games, one)
-	if err != nil || res.Evaluations != 1 || res.Converged || res.Params != start || res.LogEvidence != res.Start {
+	res, err := fitRun(ctx, start, games, ok, filtered, fit.Options[throughtime.Params]{MaxEvaluations: 1})
+	if err != nil || res.Evaluations != 1 || res.Converged || res.Params != start || res.LogEvidence != res.StartLogEvidence {
 		t.Errorf("one evaluation: %+v, %v", res, err)
 	}
 }
@@ -195,10 +197,10 @@ func TestFitErrors(t *testing.T) {
 func TestFitBounds(t *testing.T) {
 	games := randomPairs(7, 40, 50, 15, 2, 1, 0.06)
 	start := throughtime.Params{Sigma: 5, Beta: 1, Gamma: 0.005}
-	o := throughtime.DefaultFitOptions(start)
-	o.Sigma = throughtime.Bounds{Lo: 4, Hi: 20}
-	o.Gamma = throughtime.Bounds{Lo: 0.001, Hi: 0.01}
-	res, err := throughtime.Fit(context.Background(), start, games, o)
+	b := throughtime.DefaultFitBounds(start)
+	b.Sigma = fit.Bounds{Lo: 4, Hi: 20}
+	b.Gamma = fit.Bounds{Lo: 0.001, Hi: 0.01}
+	res, err := fitRun(context.Background(), start, games, b, throughtime.FilteredEvidence, fit.Options[throughtime.Params]{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -215,14 +217,20 @@ func TestFitCancelledMidway(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
 	defer cancel()
 	start := throughtime.DefaultParams()
-	o := throughtime.DefaultFitOptions(start)
-	o.Evidence = throughtime.SmoothedEvidence
-	began := time.Now()
-	_, err := throughtime.Fit(ctx, start, games, o)
+	_, _, err := throughtime.Fit(ctx, start, games, throughtime.DefaultFitBounds(start), throughtime.SmoothedEvidence, fit.Options[throughtime.Params]{})
 	if !errors.Is(err, context.DeadlineExceeded) {
 		t.Errorf("%v, want context.DeadlineExceeded", err)
 	}
-	if d := time.Since(began); d > 2*time.Second {
-		t.Errorf("stopped %v after the start, for a deadline of 50 ms", d)
-	}
+}
+
+// fitResult is Fit's two results in one, for the tests.
+type fitResult struct {
+	Params throughtime.Params
+	fit.Report
+}
+
+// fitRun runs Fit and returns its results as a fitResult.
+func fitRun(ctx context.Context, start throughtime.Params, games []throughtime.Match, b throughtime.FitBounds, obj throughtime.Objective, opt fit.Options[throughtime.Params], opts ...throughtime.Option) (fitResult, error) {
+	p, rep, err := throughtime.Fit(ctx, start, games, b, obj, opt, opts...)
+	return fitResult{p, rep}, err
 }

@@ -86,7 +86,7 @@ func (h *History) runGraph(k int, cavity func(*slot) messages.Gaussian) error {
 	for i := range s {
 		c := cavity(&s[i])
 		if !c.IsProper() || !c.IsFinite() || !messages.IsFinite(c.Mean()+gg.offset) {
-			return fmt.Errorf("throughtime: game %d: cavity %v: %w", g.input, c, ErrParameter)
+			return fmt.Errorf("throughtime: game %d: cavity %v: %w", g.input, c, ErrInput)
 		}
 		gg.priors[i].Mean, gg.priors[i].Variance = c.Mean()+gg.offset, c.Variance()
 	}
@@ -111,9 +111,44 @@ func (h *History) updateGraph(k int) error {
 			m = gg.g.Message(o.f, o.e)
 		}
 		if !m.IsFinite() {
-			return fmt.Errorf("throughtime: game %d: message %v: %w", g.input, m, ErrGame)
+			return fmt.Errorf("throughtime: game %d: message %v: %w", g.input, m, ErrInput)
 		}
 		h.setMessage(&s[i], m.Shift(-gg.offset))
 	}
 	return nil
+}
+
+// graphLogOutcome is the log probability of a game's outcome that the
+// two-team closed form does not cover: TrueSkill's graph of the game,
+// with each player's skill a prior from skill, run to its fixed point,
+// and its EP log evidence.
+func (h *History) graphLogOutcome(sizes []int, skill skillFunc, ranks []int, weights [][]float64) (float64, error) {
+	b := graph.NewBuilder("game")
+	c := trueskill.Contest{Skills: make([][]graph.VarID, len(sizes)), Ranks: ranks, Weights: weights, Betas: make([][]float64, len(sizes))}
+	var priors []schedules.Schedule
+	for j, n := range sizes {
+		for i := range n {
+			s, beta, err := skill(j, i)
+			if err != nil {
+				return 0, err
+			}
+			v := b.AddVariable("")
+			priors = append(priors, schedules.Step(b.AddFactor(factors.NewPrior(s.Mean(), s.Variance()), "", v), 0))
+			c.Skills[j] = append(c.Skills[j], v)
+			c.Betas[j] = append(c.Betas[j], beta)
+		}
+	}
+	ts := h.p.trueskill()
+	nd, err := ts.Declare(b, c)
+	if err != nil {
+		return 0, err
+	}
+	g, err := b.Build()
+	if err != nil {
+		return 0, err
+	}
+	if _, err := schedules.Run(context.Background(), g, schedules.Sequence(schedules.Sequence(priors...), ts.Schedule(nd))); err != nil {
+		return 0, err
+	}
+	return g.LogEvidence()
 }

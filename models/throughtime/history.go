@@ -3,7 +3,6 @@ package throughtime
 import (
 	"cmp"
 	"context"
-	"errors"
 	"fmt"
 	"maps"
 	"math"
@@ -58,10 +57,13 @@ type Match struct {
 	Weights [][]float64 `json:"weights,omitempty"`
 }
 
-// Errors, matched with errors.Is.
+// The errors the package returns wrap one of these (errors.Is), the
+// project's vocabulary of messages: ErrInput for a parameter, game, time
+// or player the caller can correct (ErrPlayer among them), ErrNumerical
+// for an answer float64 cannot carry. The error's text says which input.
 var (
-	ErrParameter = errors.New("invalid parameter")
-	ErrGame      = errors.New("invalid game")
+	ErrInput     = messages.ErrInput
+	ErrNumerical = messages.ErrNumerical
 )
 
 // Option configures New.
@@ -199,7 +201,7 @@ func New(p Params, games []Match, opts ...Option) (*History, error) {
 			return nil, err
 		}
 		if d := pl.Mu - p.Mu; !messages.IsFinite(d) || !meanInRange(d, pl.Sigma) {
-			return nil, fmt.Errorf("throughtime: player %q: prior mean %v is %v from Params.Mu, beyond float64's precision at σ = %v: %w (%w)", name, pl.Mu, d, pl.Sigma, ErrParameter, messages.ErrNumerical)
+			return nil, fmt.Errorf("throughtime: player %q: prior mean %v is %v from Params.Mu, beyond float64's precision at σ = %v: %w (%w)", name, pl.Mu, d, pl.Sigma, ErrInput, messages.ErrNumerical)
 		}
 	}
 	if c.margins != nil {
@@ -207,7 +209,7 @@ func New(p Params, games []Match, opts ...Option) (*History, error) {
 			return nil, err
 		}
 		if p.DrawProbability != 0 {
-			return nil, fmt.Errorf("throughtime: DrawProbability %v with learned draw margins: %w", p.DrawProbability, ErrParameter)
+			return nil, fmt.Errorf("throughtime: DrawProbability %v with learned draw margins: %w", p.DrawProbability, ErrInput)
 		}
 	}
 	h := &History{p: p, priors: maps.Clone(c.priors), untimed: c.untimed, graphs: c.graphs,
@@ -254,7 +256,7 @@ func (h *History) grow(games []Match) error {
 			return err
 		}
 		if t <= latest {
-			return fmt.Errorf("throughtime: game %d: time %v is not after the history's latest, %v: %w", first+k, t, latest, ErrGame)
+			return fmt.Errorf("throughtime: game %d: time %v is not after the history's latest, %v: %w", first+k, t, latest, ErrInput)
 		}
 	}
 	order := make([]int, len(games))
@@ -331,71 +333,83 @@ func (h *History) declare(games []Match, order []int, time func(int) float64, fi
 		bi := int32(len(h.batches))
 		h.batches = append(h.batches, batch{time: t, skill: int32(len(h.skills)), game: int32(len(h.games))})
 		for _, k := range order[start:end] {
-			gm := &games[k]
-			g := game{slot: int32(len(h.slots)), input: int32(first + k), graph: -1}
-			pair := !h.graphs && len(gm.Teams) == 2 && len(gm.Teams[0]) == 1 && len(gm.Teams[1]) == 1 && gm.Weights == nil
-			for _, team := range gm.Teams {
-				for _, name := range team {
-					pi, ok := h.index[name]
-					if !ok {
-						pr := h.p.player(h.priors, name)
-						pr.Mu -= h.p.Mu
-						pi = int32(len(h.players))
-						h.players = append(h.players, player{prior: pr, first: -1, last: -1})
-						h.index[name] = pi
-						h.names = append(h.names, name)
-					}
-					pl := &h.players[pi]
-					si := pl.last
-					if si < 0 || h.skills[si].batch != bi {
-						var err error
-						if si, err = h.newSkill(pi, bi, t); err != nil {
-							return fmt.Errorf("throughtime: game %d: %w", first+k, err)
-						}
-					}
-					h.slots = append(h.slots, slot{skill: si})
-				}
-			}
-			if h.margins != nil {
-				gg, err := h.declareMargins(gm, g.slot, bi, t)
-				if err != nil {
-					return fmt.Errorf("throughtime: game %d: %w", first+k, err)
-				}
-				g.graph = int32(len(h.gameGraphs))
-				h.gameGraphs = append(h.gameGraphs, gg)
-				pair = false
-			} else if pair {
-				// Two players whose β are both 0 have no closed form
-				// (trueskill's needs β > 0): their game has a graph.
-				s := h.slots[g.slot : g.slot+2]
-				pair = h.pairBeta(s) > 0
-				g.drawn = pair && gm.Ranks != nil && gm.Ranks[0] == gm.Ranks[1]
-				if pair && gm.Ranks != nil && gm.Ranks[1] < gm.Ranks[0] {
-					s[0], s[1] = s[1], s[0]
-				}
-			}
-			if !pair && g.graph < 0 {
-				gg, err := h.newGameGraph(gm)
-				if err != nil {
-					return fmt.Errorf("throughtime: game %d: %w", first+k, err)
-				}
-				g.graph = int32(len(h.gameGraphs))
-				h.gameGraphs = append(h.gameGraphs, gg)
-			}
-			h.games = append(h.games, g)
-			k := len(h.games) - 1
-			lz, err := h.gameEvidence(k, h.cavity)
-			if err != nil {
-				return err
-			}
-			h.filtered[g.input] = lz
-			if err := h.update(k); err != nil {
+			if err := h.declareGame(&games[k], first+k, bi, t); err != nil {
 				return err
 			}
 		}
 		start = end
 	}
 	return nil
+}
+
+// declareGame appends game gm (input index input) to batch bi at time t:
+// a slot for each of its players, the closed form or a graph of its own,
+// then its filtered evidence and its update.
+func (h *History) declareGame(gm *Match, input int, bi int32, t float64) error {
+	g := game{slot: int32(len(h.slots)), input: int32(input), graph: -1}
+	for _, team := range gm.Teams {
+		for _, name := range team {
+			si, err := h.skillAt(name, bi, t)
+			if err != nil {
+				return fmt.Errorf("throughtime: game %d: %w", input, err)
+			}
+			h.slots = append(h.slots, slot{skill: si})
+		}
+	}
+	pair := !h.graphs && len(gm.Teams) == 2 && len(gm.Teams[0]) == 1 && len(gm.Teams[1]) == 1 && gm.Weights == nil
+	if h.margins != nil {
+		gg, err := h.declareMargins(gm, g.slot, bi, t)
+		if err != nil {
+			return fmt.Errorf("throughtime: game %d: %w", input, err)
+		}
+		g.graph = int32(len(h.gameGraphs))
+		h.gameGraphs = append(h.gameGraphs, gg)
+		pair = false
+	} else if pair {
+		// Two players whose β are both 0 have no closed form
+		// (trueskill's needs β > 0): their game has a graph.
+		s := h.slots[g.slot : g.slot+2]
+		pair = h.pairBeta(s) > 0
+		g.drawn = pair && gm.Ranks != nil && gm.Ranks[0] == gm.Ranks[1]
+		if pair && gm.Ranks != nil && gm.Ranks[1] < gm.Ranks[0] {
+			s[0], s[1] = s[1], s[0]
+		}
+	}
+	if !pair && g.graph < 0 {
+		gg, err := h.newGameGraph(gm)
+		if err != nil {
+			return fmt.Errorf("throughtime: game %d: %w", input, err)
+		}
+		g.graph = int32(len(h.gameGraphs))
+		h.gameGraphs = append(h.gameGraphs, gg)
+	}
+	h.games = append(h.games, g)
+	k := len(h.games) - 1
+	lz, err := h.gameEvidence(k, h.cavity)
+	if err != nil {
+		return err
+	}
+	h.filtered[g.input] = lz
+	return h.update(k)
+}
+
+// skillAt returns the skill of player name in batch bi at time t: the
+// one the batch has given them already, or a new one, after a new
+// player's prior if the history has not seen them.
+func (h *History) skillAt(name string, bi int32, t float64) (int32, error) {
+	pi, ok := h.index[name]
+	if !ok {
+		pr := h.p.player(h.priors, name)
+		pr.Mu -= h.p.Mu
+		pi = int32(len(h.players))
+		h.players = append(h.players, player{prior: pr, first: -1, last: -1})
+		h.index[name] = pi
+		h.names = append(h.names, name)
+	}
+	if si := h.players[pi].last; si >= 0 && h.skills[si].batch == bi {
+		return si, nil
+	}
+	return h.newSkill(pi, bi, t)
 }
 
 // mergeSorted merges two sorted lists into a new one.
@@ -424,7 +438,7 @@ func (h *History) newSkill(pi, bi int32, t float64) (int32, error) {
 		h.relinked = append(h.relinked, relink{pi, pl.last})
 		prev := &h.skills[pl.last]
 		if v := h.drift(pi, h.batches[prev.batch].time, t); !messages.IsFinite(v) {
-			return 0, fmt.Errorf("drift %v from time %v to %v: %w", v, h.batches[prev.batch].time, t, ErrParameter)
+			return 0, fmt.Errorf("drift %v from time %v to %v: %w", v, h.batches[prev.batch].time, t, ErrInput)
 		}
 		prev.next = si
 	}
@@ -510,12 +524,12 @@ func (h *History) update(k int) error {
 	s := h.slots[g.slot : g.slot+2]
 	ca, cb := h.cavity(&s[0]), h.cavity(&s[1])
 	if !ca.IsProper() || !cb.IsProper() || !ca.IsFinite() || !cb.IsFinite() {
-		return fmt.Errorf("throughtime: game %d: cavities %v and %v: %w", g.input, ca, cb, ErrGame)
+		return fmt.Errorf("throughtime: game %d: cavities %v and %v: %w", g.input, ca, cb, ErrInput)
 	}
 	ts := trueskill.Params{Sigma: 1, Beta: h.pairBeta(s), DrawProbability: h.p.DrawProbability}
 	a, b, err := ts.Rate1v1(trueskill.Rating{Mu: ca.Mean(), Sigma: ca.Sigma()}, trueskill.Rating{Mu: cb.Mean(), Sigma: cb.Sigma()}, g.drawn)
 	if err != nil {
-		return fmt.Errorf("throughtime: game %d: %w: %w", g.input, ErrParameter, err)
+		return fmt.Errorf("throughtime: game %d: %w: %w", g.input, ErrInput, err)
 	}
 	h.setMessage(&s[0], messages.NewGaussian(a.Mu, a.Sigma*a.Sigma).Div(ca))
 	h.setMessage(&s[1], messages.NewGaussian(b.Mu, b.Sigma*b.Sigma).Div(cb))
@@ -532,28 +546,32 @@ func (h *History) sweep() error {
 		return h.rate(0)
 	}
 	for bi := n - 2; bi >= 0; bi-- {
-		lo, hi := h.skillRange(bi)
-		for si := lo; si < hi; si++ {
-			if h.skills[si].next >= 0 {
-				h.skills[si].future = h.fromFuture(si)
-			}
-		}
-		if err := h.rate(bi); err != nil {
+		if err := h.receive(bi, false); err != nil {
 			return err
 		}
 	}
 	for bi := 1; bi < n; bi++ {
-		lo, hi := h.skillRange(bi)
-		for si := lo; si < hi; si++ {
-			if h.skills[si].prev >= 0 {
-				h.skills[si].past = h.fromPast(si)
-			}
-		}
-		if err := h.rate(bi); err != nil {
+		if err := h.receive(bi, true); err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+// receive gives batch bi's skills their messages from the past (forward)
+// or from the future, then rates its games.
+func (h *History) receive(bi int, forward bool) error {
+	lo, hi := h.skillRange(bi)
+	for si := lo; si < hi; si++ {
+		sk := &h.skills[si]
+		switch {
+		case forward && sk.prev >= 0:
+			sk.past = h.fromPast(si)
+		case !forward && sk.next >= 0:
+			sk.future = h.fromFuture(si)
+		}
+	}
+	return h.rate(bi)
 }
 
 // rate updates batch bi's games in order.
@@ -624,7 +642,7 @@ func WithProgress(report func(Progress), evidence bool) Option {
 // sweep.
 func (h *History) Converge(ctx context.Context, tol float64, maxSweeps int) (schedules.Convergence, error) {
 	if !(tol > 0) || maxSweeps < 1 {
-		return schedules.Convergence{}, fmt.Errorf("throughtime: tolerance %v and %d sweeps: %w", tol, maxSweeps, ErrParameter)
+		return schedules.Convergence{}, fmt.Errorf("throughtime: tolerance %v and %d sweeps: %w", tol, maxSweeps, ErrInput)
 	}
 	if ctx == nil {
 		ctx = context.Background()
@@ -655,7 +673,7 @@ func (h *History) Converge(ctx context.Context, tol float64, maxSweeps int) (sch
 			res.Delta = max(res.Delta, math.Abs(b.Mean()-a.Mean()), math.Abs(b.Sigma()-a.Sigma()))
 		}
 		if !messages.IsFinite(res.Delta) {
-			return res, fmt.Errorf("throughtime: sweep %d: a skill moved by %v: %w", res.Iterations, res.Delta, ErrParameter)
+			return res, fmt.Errorf("throughtime: sweep %d: a skill moved by %v: %w", res.Iterations, res.Delta, ErrInput)
 		}
 		if res.Delta <= tol {
 			res.Converged = true
@@ -699,8 +717,9 @@ type Point struct {
 	Sigma float64 `json:"sigma"`
 }
 
-// ErrPlayer reports a player the history has not seen.
-var ErrPlayer = errors.New("unknown player")
+// ErrPlayer reports a player the history has not seen, which Predict
+// and LogProbability treat as new; it wraps ErrInput.
+var ErrPlayer = fmt.Errorf("unknown player: %w", messages.ErrInput)
 
 // Posterior returns a player's skill at time t given everything the
 // history has learned so far (smoothed, after Converge). At a time the
@@ -714,7 +733,7 @@ var ErrPlayer = errors.New("unknown player")
 // skill is returned, the prior being declared there. In an Untimed history
 // times count games, and a gap's drift is split in proportion to them. A
 // time so far from the player's games that the drift overflows is
-// ErrParameter.
+// ErrInput.
 func (h *History) Posterior(name string, t float64) (Point, error) {
 	m, err := h.posterior(name, t)
 	if err != nil {
@@ -724,11 +743,11 @@ func (h *History) Posterior(name string, t float64) (Point, error) {
 }
 
 // point returns a belief (relative to Params.Mu) as a Point, or
-// ErrParameter if it cannot be one.
+// ErrInput if it cannot be one.
 func (h *History) point(t float64, m messages.Gaussian) (Point, error) {
 	pt := Point{Time: t, Mu: m.Mean() + h.p.Mu, Sigma: m.Sigma()}
 	if !m.IsProper() || !messages.IsFinite(pt.Mu) || !(pt.Sigma > 0) || math.IsInf(pt.Sigma, 1) {
-		return Point{}, fmt.Errorf("throughtime: the skill at time %v is N(%v, %v²): %w", t, pt.Mu, pt.Sigma, ErrParameter)
+		return Point{}, fmt.Errorf("throughtime: the skill at time %v is N(%v, %v²): %w", t, pt.Mu, pt.Sigma, ErrInput)
 	}
 	return pt, nil
 }
@@ -745,7 +764,7 @@ func (h *History) posterior(name string, t float64) (messages.Gaussian, error) {
 // posteriorOf is posterior for player pi.
 func (h *History) posteriorOf(pi int32, t float64) (messages.Gaussian, error) {
 	if !messages.IsFinite(t) {
-		return messages.Gaussian{}, fmt.Errorf("throughtime: time %v: %w", t, ErrParameter)
+		return messages.Gaussian{}, fmt.Errorf("throughtime: time %v: %w", t, ErrInput)
 	}
 	time := func(si int32) float64 { return h.batches[h.skills[si].batch].time }
 	// After the last appearance, the common case of a prediction, needs

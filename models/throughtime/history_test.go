@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"math"
+	"strings"
 	"testing"
 
 	"github.com/skillgraph/skillgraph/models/throughtime"
@@ -18,30 +19,30 @@ func TestErrors(t *testing.T) {
 		p     throughtime.Params
 		games []throughtime.Match
 		opts  []throughtime.Option
-		want  error
+		want  string // a fragment of the message, saying what was wrong
 	}{
-		{"σ = 0", throughtime.Params{Beta: 1}, []throughtime.Match{{Teams: one}}, nil, throughtime.ErrParameter},
-		{"negative γ", throughtime.Params{Sigma: 1, Beta: 1, Gamma: -1}, []throughtime.Match{{Teams: one}}, nil, throughtime.ErrParameter},
-		{"draw probability 1", throughtime.Params{Sigma: 1, Beta: 1, DrawProbability: 1}, []throughtime.Match{{Teams: one}}, nil, throughtime.ErrParameter},
-		{"bad prior", p, []throughtime.Match{{Teams: one}}, []throughtime.Option{throughtime.WithPriors(map[string]throughtime.Player{"a": {Sigma: math.NaN()}})}, throughtime.ErrParameter},
-		{"one team", p, []throughtime.Match{{Teams: [][]string{{"a"}}}}, nil, throughtime.ErrGame},
-		{"empty team", p, []throughtime.Match{{Teams: [][]string{{"a"}, {}}}}, nil, throughtime.ErrGame},
-		{"player twice", p, []throughtime.Match{{Teams: [][]string{{"a"}, {"a"}}}}, nil, throughtime.ErrGame},
-		{"NaN time", p, []throughtime.Match{{Time: math.NaN(), Teams: one}}, nil, throughtime.ErrGame},
-		{"ranks", p, []throughtime.Match{{Teams: one, Ranks: []int{0}}}, nil, throughtime.ErrGame},
-		{"weights", p, []throughtime.Match{{Teams: one, Weights: [][]float64{{1}, {1, 1}}}}, nil, throughtime.ErrGame},
-		{"negative weight", p, []throughtime.Match{{Teams: one, Weights: [][]float64{{1}, {-1}}}}, nil, throughtime.ErrGame},
-		{"tie without draws", p, []throughtime.Match{{Teams: one, Ranks: []int{0, 0}}}, nil, throughtime.ErrGame},
+		{"σ = 0", throughtime.Params{Beta: 1}, []throughtime.Match{{Teams: one}}, nil, "Params.Sigma"},
+		{"negative γ", throughtime.Params{Sigma: 1, Beta: 1, Gamma: -1}, []throughtime.Match{{Teams: one}}, nil, "Params.Gamma"},
+		{"draw probability 1", throughtime.Params{Sigma: 1, Beta: 1, DrawProbability: 1}, []throughtime.Match{{Teams: one}}, nil, "Params.DrawProbability"},
+		{"bad prior", p, []throughtime.Match{{Teams: one}}, []throughtime.Option{throughtime.WithPriors(map[string]throughtime.Player{"a": {Sigma: math.NaN()}})}, `player "a"`},
+		{"one team", p, []throughtime.Match{{Teams: [][]string{{"a"}}}}, nil, "game 0: 1 teams"},
+		{"empty team", p, []throughtime.Match{{Teams: [][]string{{"a"}, {}}}}, nil, "game 0: team 1 is empty"},
+		{"player twice", p, []throughtime.Match{{Teams: [][]string{{"a"}, {"a"}}}}, nil, "game 0: player \"a\" appears twice"},
+		{"NaN time", p, []throughtime.Match{{Time: math.NaN(), Teams: one}}, nil, "game 0: time NaN"},
+		{"ranks", p, []throughtime.Match{{Teams: one, Ranks: []int{0}}}, nil, "game 0: 1 ranks"},
+		{"weights", p, []throughtime.Match{{Teams: one, Weights: [][]float64{{1}, {1, 1}}}}, nil, "game 0: team 1: 2 weights"},
+		{"negative weight", p, []throughtime.Match{{Teams: one, Weights: [][]float64{{1}, {-1}}}}, nil, "game 0: team 1 player 0: weight -1"},
+		{"tie without draws", p, []throughtime.Match{{Teams: one, Ranks: []int{0, 0}}}, nil, "game 0: teams 0 and 1 tie"},
 	} {
-		if _, err := throughtime.New(c.p, c.games, c.opts...); !errors.Is(err, c.want) {
-			t.Errorf("%s: %v, want %v", c.name, err, c.want)
+		if _, err := throughtime.New(c.p, c.games, c.opts...); !errors.Is(err, throughtime.ErrInput) || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s: %v, want ErrInput naming %s", c.name, err, c.want)
 		}
 	}
 	h, err := throughtime.New(p, []throughtime.Match{{Teams: one}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := h.Converge(context.Background(), 0, 10); !errors.Is(err, throughtime.ErrParameter) {
+	if _, err := h.Converge(context.Background(), 0, 10); !errors.Is(err, throughtime.ErrInput) {
 		t.Errorf("tolerance 0: %v", err)
 	}
 	ctx, cancel := context.WithCancel(context.Background())

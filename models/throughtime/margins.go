@@ -26,7 +26,7 @@ type Margins struct {
 
 func (m Margins) validate() error {
 	if !messages.IsFinite(m.Mu) || !(m.Sigma > 0) || math.IsInf(m.Sigma, 1) || !(m.Gamma >= 0) || math.IsInf(m.Gamma, 1) {
-		return fmt.Errorf("throughtime: margins %+v: %w", m, ErrParameter)
+		return fmt.Errorf("throughtime: margins %+v: %w", m, ErrInput)
 	}
 	return nil
 }
@@ -50,8 +50,8 @@ func (m Margins) validate() error {
 // makes the draw region empty for those values (see
 // factors.BetweenMargins), which a prior several σ above 0 avoids.
 //
-// Every game must be between two players (ErrGame otherwise), and
-// Params.DrawProbability must be 0 (ErrParameter): the margins replace
+// Every game must be between two players (ErrInput otherwise), and
+// Params.DrawProbability must be 0 (ErrInput): the margins replace
 // it. DrawMargin and MarginCurve read the margins.
 func WithDrawMargins(m Margins) Option {
 	return func(c *config) { c.margins = &m }
@@ -164,7 +164,7 @@ func (h *History) marginEvidence(k int, cavity func(*slot) messages.Gaussian) (f
 }
 
 // DrawMargin returns a player's draw margin at time t, as Posterior
-// returns a skill; ErrParameter if the history has no margins
+// returns a skill; ErrInput if the history has no margins
 // (WithDrawMargins).
 func (h *History) DrawMargin(name string, t float64) (Point, error) {
 	mi, err := h.marginPlayer(name)
@@ -197,7 +197,7 @@ func (h *History) MarginCurve(name string) []Point {
 
 func (h *History) marginPlayer(name string) (int32, error) {
 	if h.margins == nil {
-		return 0, fmt.Errorf("throughtime: the history has no draw margins (WithDrawMargins): %w", ErrParameter)
+		return 0, fmt.Errorf("throughtime: the history has no draw margins (WithDrawMargins): %w", ErrInput)
 	}
 	pi, ok := h.index[name]
 	if !ok || int(pi) >= len(h.marginIndex) || h.marginIndex[pi] < 0 {
@@ -210,7 +210,7 @@ func (h *History) marginPlayer(name string) (int32, error) {
 // time t, whose skill slots start at first, and declares its graph.
 func (h *History) declareMargins(gm *Match, first, bi int32, t float64) (*gameGraph, error) {
 	if len(gm.Teams) != 2 || len(gm.Teams[0]) != 1 || len(gm.Teams[1]) != 1 || gm.Weights != nil {
-		return nil, fmt.Errorf("learned draw margins need games of two players, without weights: %w", ErrGame)
+		return nil, fmt.Errorf("learned draw margins need games of two players, without weights: %w", ErrInput)
 	}
 	var betas [2]float64
 	for i := range 2 {
@@ -234,7 +234,7 @@ func (h *History) declareMargins(gm *Match, first, bi int32, t float64) (*gameGr
 // evidence of the game's graph on them.
 func (h *History) marginOutcome(g *Match, ranks []int) (float64, error) {
 	if len(g.Teams) != 2 || len(g.Teams[0]) != 1 || len(g.Teams[1]) != 1 || g.Weights != nil {
-		return 0, fmt.Errorf("throughtime: learned draw margins need games of two players, without weights: %w", ErrGame)
+		return 0, fmt.Errorf("throughtime: learned draw margins need games of two players, without weights: %w", ErrInput)
 	}
 	var beliefs [4]messages.Gaussian
 	var betas [2]float64
@@ -260,7 +260,7 @@ func (h *History) marginOutcome(g *Match, ranks []int) (float64, error) {
 	}
 	for i, b := range beliefs {
 		if !b.IsProper() || !b.IsFinite() || !messages.IsFinite(b.Variance()) {
-			return 0, fmt.Errorf("throughtime: belief %v at time %v: %w", b, g.Time, ErrParameter)
+			return 0, fmt.Errorf("throughtime: belief %v at time %v: %w", b, g.Time, ErrInput)
 		}
 		gg.priors[i].Mean, gg.priors[i].Variance = b.Mean(), b.Variance()
 	}
@@ -289,7 +289,7 @@ func (h *History) predictMargins(g *Match) (trueskill.Prediction, error) {
 		sum += p[i]
 	}
 	if !(sum > 0) {
-		return trueskill.Prediction{}, fmt.Errorf("throughtime: Predict: outcomes of probability %v: %w", sum, ErrParameter)
+		return trueskill.Prediction{}, fmt.Errorf("throughtime: Predict: outcomes of probability %v: %w", sum, ErrInput)
 	}
 	return trueskill.Prediction{Win: p[0] / sum, Draw: p[1] / sum, Loss: p[2] / sum}, nil
 }

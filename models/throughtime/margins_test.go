@@ -8,6 +8,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/skillgraph/skillgraph/models/throughtime"
@@ -187,22 +188,22 @@ func TestLearnedMargins(t *testing.T) {
 func TestMarginErrors(t *testing.T) {
 	m := throughtime.WithDrawMargins(throughtime.Margins{Mu: 1, Sigma: 0.5})
 	p := throughtime.DefaultParams()
-	if _, err := throughtime.New(p, []throughtime.Match{{Teams: [][]string{{"a", "b"}, {"c"}}}}, m); !errors.Is(err, throughtime.ErrGame) {
+	if _, err := throughtime.New(p, []throughtime.Match{{Teams: [][]string{{"a", "b"}, {"c"}}}}, m); !errors.Is(err, throughtime.ErrInput) || !strings.Contains(err.Error(), "game 0: learned draw margins need games of two players") {
 		t.Errorf("a 2v1 game: %v", err)
 	}
 	q := p
 	q.DrawProbability = 0.1
-	if _, err := throughtime.New(q, []throughtime.Match{{Teams: [][]string{{"a"}, {"b"}}}}, m); !errors.Is(err, throughtime.ErrParameter) {
+	if _, err := throughtime.New(q, []throughtime.Match{{Teams: [][]string{{"a"}, {"b"}}}}, m); !errors.Is(err, throughtime.ErrInput) || !strings.Contains(err.Error(), "DrawProbability 0.1") {
 		t.Errorf("a draw probability too: %v", err)
 	}
-	if _, err := throughtime.New(p, []throughtime.Match{{Teams: [][]string{{"a"}, {"b"}}}}, throughtime.WithDrawMargins(throughtime.Margins{Mu: 1})); !errors.Is(err, throughtime.ErrParameter) {
+	if _, err := throughtime.New(p, []throughtime.Match{{Teams: [][]string{{"a"}, {"b"}}}}, throughtime.WithDrawMargins(throughtime.Margins{Mu: 1})); !errors.Is(err, throughtime.ErrInput) || !strings.Contains(err.Error(), "margins {") {
 		t.Errorf("σ = 0: %v", err)
 	}
 	h, err := throughtime.New(p, []throughtime.Match{{Teams: [][]string{{"a"}, {"b"}}}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := h.DrawMargin("a", 0); !errors.Is(err, throughtime.ErrParameter) || h.MarginCurve("a") != nil {
+	if _, err := h.DrawMargin("a", 0); !errors.Is(err, throughtime.ErrInput) || !strings.Contains(err.Error(), "no draw margins") || h.MarginCurve("a") != nil {
 		t.Errorf("margins of a history without them: %v, %v", err, h.MarginCurve("a"))
 	}
 }

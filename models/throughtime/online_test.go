@@ -7,6 +7,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/skillgraph/skillgraph/models/throughtime"
@@ -117,14 +118,17 @@ func TestAddRejects(t *testing.T) {
 	}
 	before := h.LearningCurve("ann")
 	players := h.Players()
-	for name, add := range map[string][]throughtime.Match{
-		"same time":       {{Time: games[3].Time, Teams: [][]string{{"zed"}, {"ann"}}}},
-		"earlier":         {{Time: 1, Teams: [][]string{{"zed"}, {"ann"}}}},
-		"one team":        {{Time: 100, Teams: [][]string{{"zed"}}}},
-		"valid then tied": {{Time: 100, Teams: [][]string{{"zed"}, {"ann"}}}, {Time: 101, Teams: [][]string{{"yan"}, {"ann"}}, Ranks: []int{1, 1}}},
+	for _, c := range []struct {
+		name, want string // want: a fragment of the message
+		add        []throughtime.Match
+	}{
+		{"same time", "is not after", []throughtime.Match{{Time: games[3].Time, Teams: [][]string{{"zed"}, {"ann"}}}}},
+		{"earlier", "is not after", []throughtime.Match{{Time: 1, Teams: [][]string{{"zed"}, {"ann"}}}}},
+		{"one team", "1 teams", []throughtime.Match{{Time: 100, Teams: [][]string{{"zed"}}}}},
+		{"valid then tied", "tie", []throughtime.Match{{Time: 100, Teams: [][]string{{"zed"}, {"ann"}}}, {Time: 101, Teams: [][]string{{"yan"}, {"ann"}}, Ranks: []int{1, 1}}}},
 	} {
-		if err := h.Add(add); !errors.Is(err, throughtime.ErrGame) {
-			t.Errorf("%s: %v, want %v", name, err, throughtime.ErrGame)
+		if err := h.Add(c.add); !errors.Is(err, throughtime.ErrInput) || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s: %v, want ErrInput naming %q", c.name, err, c.want)
 		}
 	}
 	if !slices.Equal(h.Players(), players) || !slices.Equal(h.LearningCurve("ann"), before) || len(h.Filtered()) != 4 {
@@ -197,7 +201,7 @@ func TestPosteriorBetweenGames(t *testing.T) {
 	if _, err := hs[0].Posterior("nobody", 1); !errors.Is(err, throughtime.ErrPlayer) {
 		t.Errorf("unknown player: %v", err)
 	}
-	if _, err := hs[0].Posterior("x", math.NaN()); !errors.Is(err, throughtime.ErrParameter) {
+	if _, err := hs[0].Posterior("x", math.NaN()); !errors.Is(err, throughtime.ErrInput) {
 		t.Errorf("NaN time: %v", err)
 	}
 }

@@ -27,7 +27,7 @@ func (h *History) predictive1(name string, t float64) (messages.Gaussian, float6
 	m, err := h.posterior(name, t)
 	if errors.Is(err, ErrPlayer) {
 		if !messages.IsFinite(t) {
-			return messages.Gaussian{}, 0, fmt.Errorf("throughtime: time %v: %w", t, ErrParameter)
+			return messages.Gaussian{}, 0, fmt.Errorf("throughtime: time %v: %w", t, ErrInput)
 		}
 		pr := h.p.player(h.priors, name)
 		return messages.NewGaussian(pr.Mu-h.p.Mu, pr.Sigma*pr.Sigma), pr.Beta, nil
@@ -36,7 +36,7 @@ func (h *History) predictive1(name string, t float64) (messages.Gaussian, float6
 		return messages.Gaussian{}, 0, err
 	}
 	if !m.IsProper() || !m.IsFinite() || !messages.IsFinite(m.Variance()) {
-		return messages.Gaussian{}, 0, fmt.Errorf("throughtime: %q at time %v: %v: %w", name, t, m, ErrParameter)
+		return messages.Gaussian{}, 0, fmt.Errorf("throughtime: %q at time %v: %v: %w", name, t, m, ErrInput)
 	}
 	return m, h.players[h.index[name]].prior.Beta, nil
 }

@@ -5,6 +5,7 @@ import (
 	"math"
 	"testing"
 
+	"github.com/skillgraph/skillgraph/models/fit"
 	"github.com/skillgraph/skillgraph/models/throughtime"
 )
 
@@ -62,12 +63,9 @@ func TestConvergeProgress(t *testing.T) {
 func TestFitProgress(t *testing.T) {
 	games := randomPairs(3, 12, 20, 4, 1, 1, 0.2)
 	start := throughtime.DefaultParams()
-	opt := throughtime.DefaultFitOptions(start)
-	opt.MaxEvaluations = 25
-	var got []throughtime.FitProgress
-	opt.Progress = func(p throughtime.FitProgress) { got = append(got, p) }
-	opt.Options = []throughtime.Option{nil} // ignored
-	res, err := throughtime.Fit(context.Background(), start, games, opt)
+	var got []fit.Progress[throughtime.Params]
+	opt := fit.Options[throughtime.Params]{MaxEvaluations: 25, Progress: func(p fit.Progress[throughtime.Params]) { got = append(got, p) }}
+	res, err := fitRun(context.Background(), start, games, throughtime.DefaultFitBounds(start), throughtime.FilteredEvidence, opt, nil) // a nil option is ignored
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -85,7 +83,7 @@ func TestFitProgress(t *testing.T) {
 			t.Errorf("report %d: %+v; evidence afresh %v, best %v", k, p, h.FilteredLogEvidence(), best)
 		}
 	}
-	if got[len(got)-1].Best != res.LogEvidence || got[0].LogEvidence != res.Start {
+	if got[len(got)-1].Best != res.LogEvidence || got[0].LogEvidence != res.StartLogEvidence {
 		t.Errorf("reports end at best %v, start %v; result %+v", got[len(got)-1].Best, got[0].LogEvidence, res)
 	}
 }

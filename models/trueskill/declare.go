@@ -29,8 +29,8 @@ type Contest struct {
 	// every contest, say, added to the home team's.
 	Bonus [][]graph.VarID
 	// Betas, if not nil, has the shape of Skills: each player's own
-	// performance noise β (0 allowed: the performance is the skill),
-	// instead of Params.Beta. The draw margin between two teams is then
+	// performance noise β, 0 (the performance is the skill) or in
+	// [1e-9, 1e9], instead of Params.Beta. The draw margin between two teams is then
 	// Φ⁻¹((p+1)/2)·√(Σβᵢ²) over both teams' players, which is the usual
 	// Φ⁻¹((p+1)/2)·√(n₁+n₂)·β when all are equal.
 	Betas [][]float64
@@ -121,17 +121,17 @@ func (p Params) validateDeclare(c *Contest) error {
 // checked by Build.
 func (c *Contest) validate() error {
 	if len(c.Skills) < 2 {
-		return inputErr("Skills", ErrTooFewTeams, float64(len(c.Skills)))
+		return tooFewTeams("Skills", len(c.Skills))
 	}
 	if c.Bonus != nil && len(c.Bonus) != len(c.Skills) {
-		return inputErr("Bonus", ErrShape, float64(len(c.Bonus)))
+		return shapeErr("Bonus", len(c.Bonus), len(c.Skills))
 	}
 	if c.Margins != nil && len(c.Margins) != len(c.Skills) {
-		return inputErr("Margins", ErrShape, float64(len(c.Margins)))
+		return shapeErr("Margins", len(c.Margins), len(c.Skills))
 	}
 	if c.Betas != nil {
 		if len(c.Betas) != len(c.Skills) {
-			return inputErr("Betas", ErrShape, float64(len(c.Betas)))
+			return shapeErr("Betas", len(c.Betas), len(c.Skills))
 		}
 		for j, row := range c.Betas {
 			if err := checkTeamValues("Betas", row, len(c.Skills[j]), j); err != nil {
@@ -152,27 +152,44 @@ func (p Params) declare(b *graph.Builder, c *Contest, order []int, m *Match) Nod
 		Differences: make([]graph.VarID, n-1), PerformanceFactors: make([][]graph.FactorID, n),
 		TeamFactors: make([]graph.FactorID, n), DifferenceFactors: make([]graph.FactorID, n-1),
 		ComparisonFactors: make([]graph.FactorID, n-1),
-	}
-	// Players are numbered across teams in the caller's order, as in
-	// Figure 1 (p1; p2, p3; p4).
-	first := make([]int, n)
-	for j := 1; j < n; j++ {
-		first[j] = first[j-1] + len(c.Skills[j-1])
-	}
-	b.DeclareLayers(figure1Layers...)
-	b.Layer("performances")
-	for _, j := range order {
-		nd.Performances[j] = make([]graph.VarID, len(c.Skills[j]))
-		for i := range c.Skills[j] {
-			nd.Performances[j][i] = b.AddVariable(fmt.Sprintf("%sp%d", c.Name, first[j]+i+1))
-		}
+		order:             order, bonus: make([]int, n),
 	}
 	// compact is whether team j's performance is its one player's.
 	compact := func(j int) bool {
 		return c.Compact && len(c.Skills[j]) == 1 && m.weight(j, 0) == 1 && (c.Bonus == nil || len(c.Bonus[j]) == 0)
 	}
+	b.DeclareLayers(figure1Layers...)
+	nd.addVariables(b, c, compact)
+	p.addPerformanceFactors(b, c, &nd)
+	nd.addTeamFactors(b, c, m, compact)
+	b.Layer("difference factors")
+	for k := range nd.DifferenceFactors {
+		nd.DifferenceFactors[k] = b.AddFactor(factors.NewDifference(), "", nd.Differences[k], nd.Teams[order[k]], nd.Teams[order[k+1]])
+	}
+	p.addComparisonFactors(b, c, m, &nd)
+	for j := range c.Bonus {
+		nd.bonus[j] = len(c.Bonus[j])
+	}
+	return nd
+}
+
+// addVariables adds the performances, team performances and differences,
+// numbering players across teams in the caller's order, as in Figure 1
+// (p1; p2, p3; p4).
+func (nd *Nodes) addVariables(b *graph.Builder, c *Contest, compact func(j int) bool) {
+	first := make([]int, len(c.Skills))
+	for j := 1; j < len(c.Skills); j++ {
+		first[j] = first[j-1] + len(c.Skills[j-1])
+	}
+	b.Layer("performances")
+	for _, j := range nd.order {
+		nd.Performances[j] = make([]graph.VarID, len(c.Skills[j]))
+		for i := range c.Skills[j] {
+			nd.Performances[j][i] = b.AddVariable(fmt.Sprintf("%sp%d", c.Name, first[j]+i+1))
+		}
+	}
 	b.Layer("team performances")
-	for _, j := range order {
+	for _, j := range nd.order {
 		if compact(j) {
 			nd.Teams[j] = nd.Performances[j][0]
 			continue
@@ -183,8 +200,13 @@ func (p Params) declare(b *graph.Builder, c *Contest, order []int, m *Match) Nod
 	for k := range nd.Differences {
 		nd.Differences[k] = b.AddVariable(fmt.Sprintf("%sd%d", c.Name, k+1))
 	}
+}
+
+// addPerformanceFactors adds N(p; s, β²) for every player, with the
+// player's own β if the contest gives one (p = s for β = 0).
+func (p Params) addPerformanceFactors(b *graph.Builder, c *Contest, nd *Nodes) {
 	b.Layer("performance factors")
-	for _, j := range order {
+	for _, j := range nd.order {
 		nd.PerformanceFactors[j] = make([]graph.FactorID, len(c.Skills[j]))
 		for i, s := range c.Skills[j] {
 			var f graph.Factor = factors.NewLikelihood(p.Beta * p.Beta)
@@ -198,8 +220,12 @@ func (p Params) declare(b *graph.Builder, c *Contest, order []int, m *Match) Nod
 			nd.PerformanceFactors[j][i] = b.AddFactor(f, "", nd.Performances[j][i], s)
 		}
 	}
+}
+
+// addTeamFactors adds t = Σ wᵢpᵢ (+ bonus) for every team not compact.
+func (nd *Nodes) addTeamFactors(b *graph.Builder, c *Contest, m *Match, compact func(j int) bool) {
 	b.Layer("team factors")
-	for _, j := range order {
+	for _, j := range nd.order {
 		if compact(j) {
 			nd.TeamFactors[j] = -1
 			continue
@@ -217,18 +243,26 @@ func (p Params) declare(b *graph.Builder, c *Contest, order []int, m *Match) Nod
 		}
 		nd.TeamFactors[j] = b.AddFactor(factors.NewWeightedSum(w...), "", vars...)
 	}
-	b.Layer("difference factors")
-	for k := range nd.DifferenceFactors {
-		nd.DifferenceFactors[k] = b.AddFactor(factors.NewDifference(), "", nd.Differences[k], nd.Teams[order[k]], nd.Teams[order[k+1]])
-	}
+}
+
+// addComparisonFactors adds the win or draw factor on each difference:
+// with the contest's margin variables, or with the fixed margin ε of the
+// parameters (from the players' own β if given).
+func (p Params) addComparisonFactors(b *graph.Builder, c *Contest, m *Match, nd *Nodes) {
 	b.Layer("comparison factors")
+	order := nd.order
+	if c.Margins != nil {
+		nd.margins = make([]int, len(nd.ComparisonFactors))
+	}
 	for k := range nd.ComparisonFactors {
 		if c.Margins != nil {
 			better, worse := c.Margins[order[k]], c.Margins[order[k+1]]
 			if m.drawn(order, k) {
 				nd.ComparisonFactors[k] = b.AddFactor(factors.NewBetweenMargins(), "", nd.Differences[k], better, worse)
+				nd.margins[k] = 2
 			} else {
 				nd.ComparisonFactors[k] = b.AddFactor(factors.NewExceedsMargin(), "", nd.Differences[k], worse)
+				nd.margins[k] = 1
 			}
 			continue
 		}
@@ -248,21 +282,6 @@ func (p Params) declare(b *graph.Builder, c *Contest, order []int, m *Match) Nod
 			nd.ComparisonFactors[k] = b.AddFactor(factors.NewGreaterThan(eps), "", nd.Differences[k])
 		}
 	}
-	nd.order = order
-	if c.Margins != nil {
-		nd.margins = make([]int, n-1)
-		for k := range nd.margins {
-			nd.margins[k] = 1
-			if m.drawn(order, k) {
-				nd.margins[k] = 2
-			}
-		}
-	}
-	nd.bonus = make([]int, n)
-	for j := range c.Bonus {
-		nd.bonus[j] = len(c.Bonus[j])
-	}
-	return nd
 }
 
 // Schedule returns the paper's schedule for a contest declared with

@@ -9,7 +9,7 @@
 // Game builds that graph and its schedule; Params.Rate runs it and returns
 // the posterior ratings in the caller's order, the probability of the
 // outcome, and how the iteration went. Two-team matches take the exact
-// closed form (tested equal to the graph to 1e-12).
+// closed form, which is the graph's answer without the graph.
 //
 // Predictions: Quality (the paper's equation 7 and its k-team form),
 // Predict and WinProbability. Display: Rating.Conservative,
@@ -17,7 +17,7 @@
 // Rating.DisplayRating ((μ − σ)·48) and Params.Stability.
 //
 // Results agree with the unit tests of moserware/Skills, sublee/trueskill,
-// TrueSkillThroughTime and mafredri/go-trueskill (95 of 95 cases of
+// TrueSkillThroughTime and mafredri/go-trueskill (the cases of
 // testdata/peer_cases.json, transcribed from their tests, at the peers' own
 // tolerances; run go run ./examples/conformance).
 //
@@ -25,15 +25,18 @@
 // compiles to (package schedules), so a stream of matches is rated without
 // allocating. Params.Rate borrows such Raters from a pool.
 //
-// Range: the two-team closed form takes any finite ratings and parameters
-// (σ = 1e155, β = 1e300, ratings ±1e308), repeating its formulas in wide
-// arithmetic where float64 would overflow or underflow; the factor graph
-// needs every variance normal in float64 and says which input is not. A
-// result that is not a finite float64, a posterior that would not be a
-// valid input to the next call, and a log evidence that is not finite are
+// Domain: |μ| ≤ 1e12 for every rating and μ₀; σ, σ₀ and β in
+// [1e-9, 1e9]; τ and the draw margin in [0, 1e9]; each weight 0 or in
+// [1e-9, 1e9]; the draw probability in [0, 1). Predictions also take
+// σ = 0, a skill known exactly. The ranges cover every rating scale in use
+// (TrueSkill's 25 ± 8.3, chess's 1500 ± 350, a league scored in [0, 1e6])
+// with orders of magnitude to spare, and inside them float64 carries every
+// formula without overflow or underflow; anything outside is ErrInput
+// naming the argument (an *InputError). A draw with no draw margin is
+// ErrImpossible. A result that is not a finite float64 would be
 // ErrNumerical naming the input, never NaN or ±Inf with a nil error (see
-// numeric.go). The graph path's log evidence is computed from the chain
-// of differences, so that it stays ≈ 0 for a near-certain outcome and
+// domain.go). The graph path's log evidence is computed from the chain of
+// differences, so that it stays ≈ 0 for a near-certain outcome and
 // accurate for a near-impossible one (Game.LogEvidence).
 //
 // Deadlines: Rate and RateGraph (of Params and Rater) return ctx's error

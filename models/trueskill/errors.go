@@ -1,36 +1,36 @@
 package trueskill
 
 import (
-	"errors"
 	"fmt"
 	"strings"
+
+	"github.com/skillgraph/skillgraph/messages"
 )
 
-// Errors matched with errors.Is; they arrive wrapped in an *InputError that
-// names the offending field and position.
+// The errors trueskill returns wrap one of the project's three (package
+// messages), so that errors.Is(err, trueskill.ErrInput) serves every bad
+// argument; an *InputError (errors.As) says which argument it was.
 var (
-	ErrNotFinite   = errors.New("not a finite number")
-	ErrNotPositive = errors.New("not a finite positive number")
-	ErrNegative    = errors.New("negative or not finite")
-	ErrProbability = errors.New("not a probability in [0, 1)")
-	ErrTooFewTeams = errors.New("a match needs at least two teams")
-	ErrEmptyTeam   = errors.New("team has no players")
-	ErrShape       = errors.New("wrong shape")
-	// ErrNumerical reports inference that left the floating-point range:
-	// ratings and margins so extreme (upsets of 1e20 standard deviations,
-	// precisions beyond 1e300) that no finite answer exists in float64. It
-	// wraps the engine's error.
-	ErrNumerical   = errors.New("numbers out of floating-point range")
-	ErrZeroWeights = errors.New("all weights of a team are 0: such a team can only face one other team")
-	ErrDrawMargin  = errors.New("a draw is observed but the draw margin is 0 (DrawProbability 0), so it has probability zero")
+	// ErrInput reports an argument outside the model's domain (see
+	// Params.Validate and Match): a parameter or rating out of range, a
+	// match of the wrong shape.
+	ErrInput = messages.ErrInput
+	// ErrImpossible reports an outcome the model gives probability zero: a
+	// draw between teams whose draw margin is 0.
+	ErrImpossible = messages.ErrImpossible
+	// ErrNumerical reports inference whose answer float64 cannot carry, or
+	// a result that is not a finite rating; every path checks its results
+	// and reports this instead of returning NaN or ±Inf.
+	ErrNumerical = messages.ErrNumerical
 	// ErrConcurrentUse is returned (unwrapped) by a Rater called while
 	// another call on it is running: a Rater is for one goroutine.
-	ErrConcurrentUse = errors.New("trueskill: Rater used by two goroutines at once")
+	ErrConcurrentUse = fmt.Errorf("trueskill: Rater used by two goroutines at once: %w", messages.ErrInput)
 )
 
-// InputError reports invalid input: Field names it (e.g. "Teams", "Ranks",
-// "Weights", "Params.Beta") and Index locates it (team, then player), when
-// it applies.
+// InputError locates the argument an error is about: Field names it (e.g.
+// "Teams.Sigma", "Ranks", "Weights", "Params.Beta"), Index its team, then
+// player, when it applies, and Value its value. Err says what is wrong
+// with it and wraps ErrInput, ErrImpossible or ErrNumerical.
 type InputError struct {
 	Field string
 	Index []int
@@ -50,9 +50,17 @@ func (e *InputError) Error() string {
 	return sb.String()
 }
 
-// Unwrap returns the sentinel error.
+// Unwrap returns the reason, which wraps the vocabulary error.
 func (e *InputError) Unwrap() error { return e.Err }
 
-func inputErr(field string, err error, v float64, index ...int) error {
-	return &InputError{Field: field, Index: index, Value: v, Err: err}
+// inputErr reports that field[index] = v is outside the domain: why says
+// how.
+func inputErr(field, why string, v float64, index ...int) error {
+	return &InputError{Field: field, Index: index, Value: v, Err: fmt.Errorf("%s: %w", why, ErrInput)}
+}
+
+// numErr reports that what was computed from field[index] = v is out of
+// float64's range.
+func numErr(field, why string, v float64, index ...int) error {
+	return &InputError{Field: field, Index: index, Value: v, Err: fmt.Errorf("%s: %w", why, ErrNumerical)}
 }

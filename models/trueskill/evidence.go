@@ -33,12 +33,12 @@ import (
 // [−ε, ε] for a draw, and V_k = (μ_q,k − c_k)/√v_k its truncation's mean
 // shift (messages.Truncation). Unlike the graph's generic sum over all
 // factors (graph.Graph.LogEvidence), no term holds a skill's mean squared:
-// a near-certain outcome between ratings 1e50 apart has sites that are
-// exactly uniform (V and W underflow to 0 beyond t ≈ 39), and such a site splits the
-// chain into independent segments, which are summed separately, so its
-// log evidence is exactly Σ log Φ ≈ 0 rather than the difference of
-// numbers near 1e100; a near-impossible one is a large negative number,
-// accurate to rounding.
+// a near-certain outcome between ratings far apart has sites that are
+// exactly uniform (V and W underflow to 0 beyond t ≈ 39), and such a site
+// splits the chain into independent segments, which are summed
+// separately, so its log evidence is exactly Σ log Φ ≈ 0 rather than the
+// difference of numbers of the size of the squared means; a
+// near-impossible one is a large negative number, accurate to rounding.
 
 // comparison is a game's comparison factor k, in rank order.
 type comparison struct {
@@ -51,14 +51,13 @@ type comparison struct {
 type chainScratch struct {
 	mean, variance []float64 // by team position: Σwμ and Σw²(σ² + τ² + β²)
 	x, pi          []float64 // by difference: μ_q − m and π̃
-	l, e           []float64 // a tridiagonal Cholesky factor: diagonal, subdiagonal
 }
 
 func newChainScratch(teams int) chainScratch {
 	k := teams - 1
 	return chainScratch{
 		mean: make([]float64, teams), variance: make([]float64, teams),
-		x: make([]float64, k), pi: make([]float64, k), l: make([]float64, k), e: make([]float64, k),
+		x: make([]float64, k), pi: make([]float64, k),
 	}
 }
 
@@ -121,46 +120,57 @@ func (gm *Game) chainLogEvidence() (float64, error) {
 		s.pi[k] = site.Pi
 	}
 	lz -= s.segment(start, len(gm.cmps))
-	return lz, nil
+	// The EP evidence approximates a log probability; for an outcome that
+	// is all but certain its rounding can leave it a few ulps above 0.
+	return math.Min(lz, 0), nil
 }
 
-// segment returns ½·log|I + RSR| + ½·xᵀS⁻¹x over the differences a … b−1,
-// whose sites are not uniform (0 if there are none).
+// segment returns ½·log|I + RSR| + ½·xᵀS⁻¹x over the differences a … b−1
+// (teams a … b), whose sites are not uniform (0 if there are none). Both
+// are written as sums of positive terms, because a team whose variance
+// dwarfs its neighbours' makes S nearly singular, and the textbook
+// Cholesky factorisation of S then cancels to nothing.
+//
+// log|I + RSR| is the sum of the logs of its Cholesky pivots, each
+// M_kk − M_{k,k−1}²/p_{k−1} rearranged as
+//
+//	p_k = 1 + π̃_k·(V_{k+1} + u_k),   u_a = V_a,   u_k = V_k·(1 + π̃_{k−1}·u_{k−1})/p_{k−1}.
+//
+// xᵀS⁻¹x, S being the covariance A·diag(V)·Aᵀ of the differences d = A·t
+// of the teams' performances, is the least Σ_j z_j²/V_j over team offsets
+// z with A·z = x: z_j = m − X_j, X the cumulative sums of x (X_a = 0), at
+// m the V⁻¹-weighted mean of X.
 func (s *chainScratch) segment(a, b int) float64 {
 	if a >= b {
 		return 0
 	}
 	v := s.variance
-	// S's diagonal is V_k + V_{k+1} and its off-diagonal −V_{k+1}; B = I +
-	// RSR has 1 + π̃_k S_kk and √(π̃_k π̃_{k+1})·S_{k,k+1}.
-	logDetB := s.cholesky(a, b, func(k int) float64 { return 1 + s.pi[k]*(v[k]+v[k+1]) },
-		func(k int) float64 { return -math.Sqrt(s.pi[k]) * math.Sqrt(s.pi[k+1]) * v[k+1] })
-	s.cholesky(a, b, func(k int) float64 { return v[k] + v[k+1] }, func(k int) float64 { return -v[k+1] })
-	// xᵀS⁻¹x = |L⁻¹x|²: forward substitution with S = LLᵀ.
-	var quad, y float64
+	var logDet, u, pivot float64
 	for k := a; k < b; k++ {
-		y = s.x[k] - s.e[k]*y
-		y /= s.l[k]
-		quad += y * y
-	}
-	return 0.5*logDetB + 0.5*quad
-}
-
-// cholesky factors the symmetric tridiagonal matrix with diagonal diag(k)
-// and off-diagonal off(k) (between k and k+1) over a … b−1 into s.l
-// (diagonal) and s.e (s.e[k] below s.l[k−1]), and returns its log
-// determinant.
-func (s *chainScratch) cholesky(a, b int, diag, off func(k int) float64) float64 {
-	var logDet float64
-	for k := a; k < b; k++ {
-		d := diag(k)
-		s.e[k] = 0
-		if k > a {
-			s.e[k] = off(k-1) / s.l[k-1]
-			d -= s.e[k] * s.e[k]
+		if k == a {
+			u = v[k]
+		} else {
+			u = v[k] * (1 + s.pi[k-1]*u) / pivot
 		}
-		s.l[k] = math.Sqrt(d)
-		logDet += 2 * math.Log(s.l[k])
+		pivot = 1 + s.pi[k]*(v[k+1]+u)
+		logDet += math.Log(pivot)
 	}
-	return logDet
+	var sum, weights, cum float64
+	for j := a; j <= b; j++ {
+		sum += cum / v[j]
+		weights += 1 / v[j]
+		if j < b {
+			cum += s.x[j]
+		}
+	}
+	m := sum / weights
+	var quad float64
+	cum = 0
+	for j := a; j <= b; j++ {
+		quad += (cum - m) * (cum - m) / v[j]
+		if j < b {
+			cum += s.x[j]
+		}
+	}
+	return 0.5*logDet + 0.5*quad
 }

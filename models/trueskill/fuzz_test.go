@@ -10,15 +10,19 @@ import (
 
 // FuzzRate rates matches of random shape, ranks, weights, ratings and
 // parameters decoded from the fuzzer's bytes, and checks that Rate either
-// returns an *InputError, ErrNumerical (for inputs beyond float64, such as
-// upsets of 1e20 σ), or finite ratings, that no σ grows (τ = 0), and
-// that in a two-team win nobody on the winning side (with positive weight)
-// goes down.
+// returns an *InputError wrapping ErrInput (outside the domain) or
+// ErrImpossible (a draw without a margin), never ErrNumerical inside the
+// domain, or finite ratings, that no σ grows (τ = 0), and that in a
+// two-team win nobody on the winning side (with positive weight) goes
+// down.
 func FuzzRate(f *testing.F) {
 	f.Add([]byte{2, 1, 1, 0, 1, 100, 50, 100, 50}, 0.1, 4.1, false)
 	f.Add([]byte{3, 1, 2, 1, 0, 1, 1, 200, 10, 20, 30, 40, 250, 1}, 0.3, 1.0, true)
 	f.Add([]byte{8, 1, 1, 1, 1, 1, 1, 1, 1, 7, 6, 5, 4, 3, 2, 1, 0}, 0.0, 25.0, false)
 	f.Add([]byte{2, 4, 4, 0, 0, 255, 255, 0, 1, 2, 3}, 0.99, 1e-3, true)
+	// Three teams drawing with a draw probability of 1 − 2⁻⁵³: an outcome
+	// so certain that its evidence rounds to just above 0.
+	f.Add([]byte("z0800"), 0.9999999999999999, 58.48875, false)
 	f.Fuzz(func(t *testing.T, data []byte, drawP, beta float64, weighted bool) {
 		next := func() int {
 			if len(data) == 0 {
@@ -55,8 +59,8 @@ func FuzzRate(f *testing.F) {
 		res, err := p.Rate(ctx, m)
 		if err != nil {
 			var ie *trueskill.InputError
-			if !errors.As(err, &ie) && !errors.Is(err, trueskill.ErrNumerical) {
-				t.Fatalf("Rate(%+v): error %v is neither an *InputError nor ErrNumerical", m, err)
+			if !errors.As(err, &ie) || !(errors.Is(err, trueskill.ErrInput) || errors.Is(err, trueskill.ErrImpossible)) {
+				t.Fatalf("Rate(%+v, %+v): error %v is not an *InputError wrapping ErrInput or ErrImpossible", p, m, err)
 			}
 			return
 		}

@@ -1,15 +1,12 @@
 package trueskill
 
-import (
-	"math"
-
-	"github.com/skillgraph/skillgraph/messages"
-)
+import "fmt"
 
 // Match is one game: teams of players with their ratings before the game,
 // the outcome as ranks, and optional partial-play weights.
 type Match struct {
-	// Teams holds each team's players' ratings before the game.
+	// Teams holds each team's players' ratings before the game, each with
+	// |μ| ≤ 1e12 and σ in [1e-9, 1e9] (see Params.Validate).
 	Teams [][]Rating `json:"teams"`
 	// Ranks holds one rank per team: lower is better and equal ranks are a
 	// draw. Nil means the teams are listed in finishing order, no draws.
@@ -18,28 +15,30 @@ type Match struct {
 	// paper's Figure 1) compares each team with its neighbours in the
 	// finishing order only, so the order of tied teams decides which pairs
 	// are compared, and listing them in another order is another model,
-	// with other ratings (by 0.005 in μ at the defaults in
-	// TestTiedTeamsOrder, at any tolerance). The order of teams that do not
-	// tie does not matter.
+	// with other ratings. The order of teams that do not tie does not
+	// matter.
 	Ranks []int `json:"ranks,omitempty"`
 	// Weights, if not nil, has the shape of Teams: the share of the game each
-	// player took part in. A team's performance is Σ wᵢ·pᵢ; a player with
-	// weight 0 is not moved by the result. Weights may exceed 1.
+	// player took part in, 0 or in [1e-9, 1e9]. A team's performance is
+	// Σ wᵢ·pᵢ; a player with weight 0 is not moved by the result. Weights
+	// may exceed 1.
 	Weights [][]float64 `json:"weights,omitempty"`
 }
 
-// validate checks a match's shape and ratings.
-func (m *Match) validate() error {
+// validate checks a match's shape, and its ratings and weights against the
+// model's domain (see Params.Validate).
+func (m *Match) validate() error { return m.validateRatings(false) }
+
+// validateRatings is validate; pointMass allows σ = 0, which a prediction
+// can take.
+func (m *Match) validateRatings(pointMass bool) error {
 	if len(m.Teams) < 2 {
-		return inputErr("Teams", ErrTooFewTeams, float64(len(m.Teams)))
+		return tooFewTeams("Teams", len(m.Teams))
 	}
 	for j, team := range m.Teams {
 		for i, r := range team {
-			if !messages.IsFinite(r.Mu) {
-				return inputErr("Teams.Mu", ErrNotFinite, r.Mu, j, i)
-			}
-			if !(r.Sigma > 0 && r.Sigma <= math.MaxFloat64) {
-				return inputErr("Teams.Sigma", ErrNotPositive, r.Sigma, j, i)
+			if err := checkRating(r, pointMass, j, i); err != nil {
+				return err
 			}
 		}
 	}
@@ -47,18 +46,19 @@ func (m *Match) validate() error {
 }
 
 // checkOutcome checks that n teams of the given sizes (none empty) have
-// one rank each and, if weights are given, a weight ≥ 0 per player; teams
-// names the field that holds the teams, for the error.
+// one rank each and, if weights are given, a weight per player that is 0
+// or in the domain's scale range; teams names the field that holds the
+// teams, for the error.
 func checkOutcome(n int, size func(j int) int, ranks []int, weights [][]float64, teams string) error {
 	if ranks != nil && len(ranks) != n {
-		return inputErr("Ranks", ErrShape, float64(len(ranks)))
+		return shapeErr("Ranks", len(ranks), n)
 	}
 	if weights != nil && len(weights) != n {
-		return inputErr("Weights", ErrShape, float64(len(weights)))
+		return shapeErr("Weights", len(weights), n)
 	}
 	for j := range n {
 		if size(j) == 0 {
-			return inputErr(teams, ErrEmptyTeam, 0, j)
+			return inputErr(teams, "team has no players", 0, j)
 		}
 		if weights != nil {
 			if err := checkTeamValues("Weights", weights[j], size(j), j); err != nil {
@@ -70,17 +70,27 @@ func checkOutcome(n int, size func(j int) int, ranks []int, weights [][]float64,
 }
 
 // checkTeamValues checks team j's row of a per-player field (weights, β):
-// one finite value ≥ 0 for each of its size players.
+// for each of its size players a value that is 0 or in [1e-9, 1e9].
 func checkTeamValues(field string, row []float64, size, j int) error {
 	if len(row) != size {
-		return inputErr(field, ErrShape, float64(len(row)), j)
+		return shapeErr(field, len(row), size, j)
 	}
 	for i, x := range row {
-		if !(x >= 0) || math.IsInf(x, 1) {
-			return inputErr(field, ErrNegative, x, j, i)
+		if why := rangeWhy(x, minScale, maxScale, true); why != "" {
+			return inputErr(field, why, x, j, i)
 		}
 	}
 	return nil
+}
+
+// tooFewTeams reports that field holds n < 2 teams.
+func tooFewTeams(field string, n int) error {
+	return inputErr(field, "a match needs at least two teams", float64(n))
+}
+
+// shapeErr reports that field[index] has n entries where want are needed.
+func shapeErr(field string, n, want int, index ...int) error {
+	return inputErr(field, fmt.Sprintf("wrong shape: %d entries, want %d", n, want), float64(n), index...)
 }
 
 // played reports whether team j has a player with positive weight.
@@ -94,6 +104,14 @@ func (m *Match) played(j int) bool {
 		}
 	}
 	return false
+}
+
+// weightsOf returns team j's weights, nil if the match has none.
+func (m *Match) weightsOf(j int) []float64 {
+	if m.Weights == nil {
+		return nil
+	}
+	return m.Weights[j]
 }
 
 func (m *Match) weight(j, i int) float64 {

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"math"
 
-	"github.com/skillgraph/skillgraph/messages"
 	"github.com/skillgraph/skillgraph/schedules"
 )
 
@@ -26,8 +25,7 @@ type Params struct {
 	// differences in games of three or more teams (defaults
 	// schedules.DefaultTolerance, on the scale-free metric
 	// messages.Distance, and schedules.DefaultMaxIterations). At the default
-	// tolerance the posteriors are within it of the converged ones (tested
-	// over random games of 3-16 teams).
+	// tolerance the posteriors are within it of the converged ones.
 	Tolerance     float64 `json:"tolerance,omitempty"`
 	MaxIterations int     `json:"max_iterations,omitempty"`
 }
@@ -38,25 +36,37 @@ func DefaultParams() Params {
 	return Params{Mu: 25, Sigma: 25.0 / 3, Beta: 25.0 / 6, Tau: 25.0 / 300, DrawProbability: 0.10}
 }
 
-// Validate reports the first invalid parameter as an *InputError.
+// Validate reports the first parameter outside the model's domain as an
+// *InputError wrapping ErrInput: |μ₀| ≤ 1e12; σ₀ and β in [1e-9, 1e9]; τ
+// and DrawMargin in [0, 1e9]; DrawProbability in [0, 1); Tolerance finite
+// and ≥ 0; MaxIterations ≥ 0. The same ranges bound every rating (see
+// Match); they cover every rating scale in use, and inside them float64
+// carries the model without overflow or underflow.
 func (p Params) Validate() error {
+	if why := muWhy(p.Mu); why != "" {
+		return inputErr("Params.Mu", why, p.Mu)
+	}
+	// One check per field rather than a loop over a table: Validate runs on
+	// every Rate1v1, and a table is built on each call.
+	if why := rangeWhy(p.Sigma, minScale, maxScale, false); why != "" {
+		return inputErr("Params.Sigma", why, p.Sigma)
+	}
+	if why := rangeWhy(p.Beta, minScale, maxScale, false); why != "" {
+		return inputErr("Params.Beta", why, p.Beta)
+	}
+	if why := rangeWhy(p.Tau, 0, maxScale, false); why != "" {
+		return inputErr("Params.Tau", why, p.Tau)
+	}
+	if why := rangeWhy(p.DrawMargin, 0, maxScale, false); why != "" {
+		return inputErr("Params.DrawMargin", why, p.DrawMargin)
+	}
 	switch {
-	case !messages.IsFinite(p.Mu):
-		return inputErr("Params.Mu", ErrNotFinite, p.Mu)
-	case !(p.Sigma > 0) || math.IsInf(p.Sigma, 1):
-		return inputErr("Params.Sigma", ErrNotPositive, p.Sigma)
-	case !(p.Beta > 0) || math.IsInf(p.Beta, 1):
-		return inputErr("Params.Beta", ErrNotPositive, p.Beta)
-	case !(p.Tau >= 0) || math.IsInf(p.Tau, 1):
-		return inputErr("Params.Tau", ErrNegative, p.Tau)
 	case !(p.DrawProbability >= 0 && p.DrawProbability < 1):
-		return inputErr("Params.DrawProbability", ErrProbability, p.DrawProbability)
-	case !(p.DrawMargin >= 0) || math.IsInf(p.DrawMargin, 1):
-		return inputErr("Params.DrawMargin", ErrNegative, p.DrawMargin)
+		return inputErr("Params.DrawProbability", "not a probability in [0, 1)", p.DrawProbability)
 	case !(p.Tolerance >= 0) || math.IsInf(p.Tolerance, 1):
-		return inputErr("Params.Tolerance", ErrNegative, p.Tolerance)
+		return inputErr("Params.Tolerance", "negative or not finite", p.Tolerance)
 	case p.MaxIterations < 0:
-		return inputErr("Params.MaxIterations", ErrNegative, float64(p.MaxIterations))
+		return inputErr("Params.MaxIterations", "negative", float64(p.MaxIterations))
 	}
 	return nil
 }

@@ -3,7 +3,6 @@ package trueskill
 import (
 	"fmt"
 	"math"
-	"math/big"
 
 	"github.com/skillgraph/skillgraph/messages"
 	"gonum.org/v1/gonum/mat"
@@ -18,65 +17,38 @@ import (
 // and for k teams it is the same ratio for the k−1 adjacent differences
 // d = Aᵀs (A holds ±wᵢ): q = √(det(β²AᵀA)/det(M)) · exp(−½ μᵀA M⁻¹ Aᵀμ) with
 // M = β²AᵀA + AᵀΣA, Σ = diag(σᵢ²). Ratings are used as they are (no τ),
-// as in the paper and the Microsoft calculator.
+// as in the paper and the Microsoft calculator. A rating may have σ = 0
+// (see Predict).
 func (p Params) Quality(teams [][]Rating, weights [][]float64) (float64, error) {
 	if err := p.Validate(); err != nil {
 		return 0, err
 	}
 	m := &Match{Teams: teams, Weights: weights}
-	if err := m.validate(); err != nil {
+	if err := m.validateRatings(true); err != nil {
 		return 0, err
 	}
-	k := len(teams) - 1
-	if k == 1 {
-		// One difference: AᵀA, AᵀΣA and Aᵀμ are scalars.
-		var ata, atsa, atmu float64
-		for j, team := range teams {
-			sign := 1.0
-			if j == 1 {
-				sign = -1
-			}
-			for i, r := range team {
-				w := m.weight(j, i)
-				ata += w * w
-				atsa += w * w * r.Sigma * r.Sigma
-				atmu += sign * w * r.Mu
-			}
+	if len(teams) == 2 {
+		// One difference: AᵀA, AᵀΣA and Aᵀμ are the difference's parts.
+		d := p.differenceOf(teams[0], teams[1], m.weightsOf(0), m.weightsOf(1), 0)
+		if !(d.w2 > 0) {
+			return 0, nil // a match whose weights are all 0 cannot be compared
 		}
-		if !(ata > 0) {
-			return 0, nil // a side whose weights are all 0 cannot be compared
-		}
-		base := p.Beta * p.Beta * ata
-		full := base + atsa
-		q := math.Sqrt(base/full) * math.Exp(-0.5*atmu*atmu/full)
-		if messages.IsNormalVariance(base) && messages.IsNormalVariance(full) && messages.IsFinite(atmu) && messages.IsFinite(q) {
-			return q, nil
-		}
-		// The same ratio in wide arithmetic (β² or σ² beyond float64's
-		// range, means near ±1.8e308); q underflows to 0 correctly.
-		d := p.newWideDiff(teams[0], teams[1], m.weight, false)
-		w2 := wf(0)
-		for j, team := range teams {
-			for i := range team {
-				w2 = wadd(w2, wsq(wf(m.weight(j, i))))
-			}
-		}
-		wbase := wmul(wsq(wf(p.Beta)), w2)
-		return f64(wsqrt(wquo(wbase, d.c2))) * math.Exp(-0.5*f64(wquo(wsq(d.mu), d.c2))), nil
+		base := p.Beta * p.Beta * d.w2
+		full := base + d.skills
+		return math.Sqrt(base/full) * math.Exp(-0.5*d.mu*d.mu/full), nil
 	}
-	// The k-team form works in float64 matrices: it needs the graph's range
-	// (without τ, which Quality does not use).
-	noTau := p
-	noTau.Tau = 0
-	if err := checkGraphRange(&noTau, m); err != nil {
-		return 0, err
-	}
-	// Columns of A are differences of adjacent teams; accumulate AᵀA, AᵀΣA
-	// and Aᵀμ without forming A.
+	return p.qualityK(m)
+}
+
+// qualityK is Quality's k-team form: the columns of A are the differences
+// of adjacent teams, and AᵀA, AᵀΣA and Aᵀμ are accumulated without
+// forming A.
+func (p Params) qualityK(m *Match) (float64, error) {
+	k := len(m.Teams) - 1
 	ata := mat.NewSymDense(k, nil)
 	atsa := mat.NewSymDense(k, nil)
 	atmu := mat.NewVecDense(k, nil)
-	for j, team := range teams {
+	for j, team := range m.Teams {
 		for i, r := range team {
 			w := m.weight(j, i)
 			// Player (j, i) has +w in column j and −w in column j−1.
@@ -101,9 +73,8 @@ func (p Params) Quality(teams [][]Rating, weights [][]float64) (float64, error) 
 			}
 		}
 	}
-	b2 := p.Beta * p.Beta
 	var base, full mat.SymDense
-	base.ScaleSym(b2, ata)
+	base.ScaleSym(p.Beta*p.Beta, ata)
 	full.AddSym(&base, atsa)
 	var cb, cf mat.Cholesky
 	if !cb.Factorize(&base) || !cf.Factorize(&full) {
@@ -116,7 +87,7 @@ func (p Params) Quality(teams [][]Rating, weights [][]float64) (float64, error) 
 	quad := mat.Dot(atmu, &x)
 	q := math.Exp(0.5*(cb.LogDet()-cf.LogDet()) - 0.5*quad)
 	if !(q >= 0 && q <= 1) {
-		return 0, fmt.Errorf("trueskill: %w: match quality %v of ratings too extreme for float64 matrices (Teams.Mu, Teams.Sigma)", ErrNumerical, q)
+		return 0, fmt.Errorf("trueskill: match quality %v: the matrices of the ratings (Teams.Mu, Teams.Sigma) are too ill-conditioned for float64: %w", q, ErrNumerical)
 	}
 	return q, nil
 }
@@ -129,12 +100,16 @@ type Prediction struct {
 }
 
 // Predict returns the probabilities that team a beats team b, that they
-// draw, and that b beats a, in a match between the two alone:
-// with d = t_a − t_b ~ N(Δμ, c²), c² = Σ(σ² + τ² + β²) over both teams and
-// ε the pair's draw margin, win = Φ((Δμ − ε)/c), draw = P(|d| ≤ ε),
-// loss = Φ((−Δμ − ε)/c). τ is included because the next match happens after
-// the dynamics, which makes a win's probability equal to the evidence Rate
-// reports for it.
+// draw, and that b beats a, in a match between the two alone: with the
+// performance difference d = t_a − t_b ~ N(Δμ, c²), c² = Σ(σ² + τ² + β²)
+// over both teams, and ε the pair's draw margin, win = Φ((Δμ − ε)/c),
+// draw = P(|d| ≤ ε), loss = Φ((−Δμ − ε)/c); without a draw margin win is
+// equation 11 of the score-based paper (Guo et al. 2012), Φ(Δμ/c). τ is
+// included because the next match happens after the dynamics, which makes
+// a win's probability equal to the evidence Rate reports for it.
+//
+// A rating may have σ = 0, a skill known exactly: d is still Gaussian,
+// with variance at least 2β² > 0, so the prediction is well defined.
 func (p Params) Predict(a, b []Rating) (Prediction, error) {
 	win, draw, loss, err := p.outcomes(a, b)
 	return Prediction{Win: win, Draw: draw, Loss: loss}, err
@@ -144,38 +119,17 @@ func (p Params) outcomes(a, b []Rating) (win, draw, loss float64, err error) {
 	if err := p.Validate(); err != nil {
 		return 0, 0, 0, err
 	}
-	if err := (&Match{Teams: [][]Rating{a, b}}).validate(); err != nil {
+	if err := (&Match{Teams: [][]Rating{a, b}}).validateRatings(true); err != nil {
 		return 0, 0, 0, err
 	}
-	var mu, c2 float64
-	for _, r := range a {
-		mu += r.Mu
-		c2 += r.Sigma*r.Sigma + p.Tau*p.Tau + p.Beta*p.Beta
-	}
-	for _, r := range b {
-		mu -= r.Mu
-		c2 += r.Sigma*r.Sigma + p.Tau*p.Tau + p.Beta*p.Beta
-	}
-	c := math.Sqrt(c2)
+	d := p.differenceOf(a, b, nil, nil, p.Tau*p.Tau)
+	c := math.Sqrt(d.c2)
 	eps := p.Margin(len(a), len(b))
-	// The standardised difference t = Δμ/c and margin e = ε/c, from the
-	// wide form where c², Δμ or ε leave float64's range.
-	t, e := mu/c, eps/c
-	if !messages.IsNormalVariance(c2) || !messages.IsFinite(mu) || !messages.IsFinite(e) {
-		d := p.newWideDiff(a, b, func(int, int) float64 { return 1 }, true)
-		wt, we := wquo(d.mu, d.c), wquo(p.wideMargin(len(a), len(b)), d.c)
-		t, e = f64(wt), f64(we)
-		win = messages.NormCDF(f64(wsub(wt, we)))
-		loss = messages.NormCDF(f64(wsub(new(big.Float).Neg(wt), we)))
-	} else {
-		win = messages.NormCDF(t - e)
-		loss = messages.NormCDF(-t - e)
-	}
+	t, e := d.mu/c, eps/c
+	win = messages.NormCDF(t - e)
+	loss = messages.NormCDF(-t - e)
 	if eps > 0 {
 		draw = math.Exp(messages.LogWithinMass(t, e))
-	}
-	if !(win >= 0 && draw >= 0 && loss >= 0) {
-		return 0, 0, 0, fmt.Errorf("trueskill: %w: outcome probabilities %v, %v, %v (Teams.Mu, Teams.Sigma)", ErrNumerical, win, draw, loss)
 	}
 	return win, draw, loss, nil
 }

@@ -80,14 +80,15 @@ func finish(ctx context.Context, res Result, err error) (Result, error) {
 	return res, nil
 }
 
-// checkPairs rejects a draw between adjacent teams whose margin is 0, and
-// teams that took no part (all weights 0) except one facing a single
-// opponent: such a team's performance is exactly 0, and between two other
-// teams it can make the ranking impossible (0 > t + ε and t > 0 + ε).
+// checkPairs rejects a draw between adjacent teams whose margin is 0
+// (ErrImpossible), and teams that took no part (all weights 0) except one
+// facing a single opponent: such a team's performance is exactly 0, and
+// between two other teams it can make the ranking impossible
+// (0 > t + ε and t > 0 + ε).
 func checkPairs(p *Params, m *Match) error {
 	for j := range m.Teams {
 		if m.Weights != nil && !m.played(j) && (len(m.Teams) > 2 || !m.played(1-j)) {
-			return inputErr("Weights", ErrZeroWeights, 0, j)
+			return inputErr("Weights", "all weights of a team are 0: such a team can only face one other team", 0, j)
 		}
 	}
 	if m.Ranks == nil || p.DrawMargin > 0 || p.DrawProbability > 0 {
@@ -96,24 +97,62 @@ func checkPairs(p *Params, m *Match) error {
 	for j := range m.Ranks {
 		for k := 0; k < j; k++ {
 			if m.Ranks[k] == m.Ranks[j] {
-				return inputErr("Ranks", ErrDrawMargin, float64(m.Ranks[j]), j)
+				return drawErr(float64(m.Ranks[j]), j)
 			}
 		}
 	}
 	return nil
 }
 
+// drawErr reports a draw, at Ranks[j] = rank, that has probability zero.
+func drawErr(rank float64, j int) error {
+	return &InputError{Field: "Ranks", Index: []int{j}, Value: rank,
+		Err: fmt.Errorf("a draw is observed but the draw margin is 0 (DrawProbability 0): %w", ErrImpossible)}
+}
+
+// difference is the performance difference d = t_A − t_B of two teams
+// (paper, Figure 1 and section 3): with team performances t = Σ wᵢpᵢ,
+// pᵢ ~ N(sᵢ, β²) and skills sᵢ ~ N(μᵢ, σᵢ² + τ²), d ~ N(mu, c2) with
+// mu = Σ_A wμ − Σ_B wμ and c2 = Σ w²(σ² + τ² + β²) over both teams; w2 is
+// Σ w² and skills Σ w²(σ² + τ²), the parts of c2 that Quality takes apart.
+type difference struct{ mu, w2, skills, c2 float64 }
+
+// differenceOf returns the difference of teams a and b with weights wa and
+// wb (nil: all 1) and dynamics τ² = tau2.
+func (p Params) differenceOf(a, b []Rating, wa, wb []float64, tau2 float64) difference {
+	var d difference
+	b2 := p.Beta * p.Beta
+	for k, team := range [2][]Rating{a, b} {
+		sign, ws := 1.0, wa
+		if k == 1 {
+			sign, ws = -1, wb
+		}
+		for i, r := range team {
+			w := 1.0
+			if ws != nil {
+				w = ws[i]
+			}
+			v := r.Sigma*r.Sigma + tau2
+			d.mu += sign * w * r.Mu
+			d.w2 += w * w
+			d.skills += w * w * v
+			d.c2 += w * w * (v + b2)
+		}
+	}
+	return d
+}
+
 // twoTeams is the exact update of a match between team A (ranked first) and
-// team B. With weights w and dynamics τ (σ² ← σ² + τ²), the difference
-// d = t_A − t_B has prior N(μ_d, c²), μ_d = Σ_A wμ − Σ_B wμ,
-// c² = Σ w²(σ² + β²). Truncating it to d > ε (or |d| ≤ ε for a draw) gives
-// V and W at (μ_d/c, ε/c), and Gaussian conditioning through
-// Cov(s_i, d) = ±w_i σ_i² gives
+// team B, the one two-team update of the package. With the difference d of
+// the two teams, truncating it to d > ε (or |d| ≤ ε for a draw) gives V and
+// W at (μ_d/c, ε/c) (paper, Table 1 and Figure 2), and Gaussian
+// conditioning through Cov(s_i, d) = ±w_i σ_i² gives
 //
 //	μ_i' = μ_i ± w_i σ_i²/c · V,   σ_i'² = σ_i² (1 − w_i² σ_i²/c² · W),
 //
 // the two-player formulas of a league's rating page ("Your rating,
-// explained"), extended to teams, weights and draws. The evidence is Φ((μ_d − ε)/c), or the mass of [−ε, ε].
+// explained"), extended to teams, weights and draws. The evidence is
+// Φ((μ_d − ε)/c), or the mass of [−ε, ε].
 type twoTeams struct {
 	tr      messages.Truncation
 	c, c2   float64
@@ -156,62 +195,42 @@ func (tt twoTeams) update(r Rating, w, sign float64, rest func() float64) Rating
 	return Rating{Mu: r.Mu + sign*w*v/tt.c*tt.tr.V, Sigma: math.Sqrt(v * shrink)}
 }
 
-// rateTwoTeams writes the two-team update of m into out. Where float64
-// cannot carry the closed form (closedFormOK), it is recomputed in wide
-// arithmetic.
+// rateTwoTeams writes the two-team update of m into out.
 func (p Params) rateTwoTeams(m Match, out [][]Rating) (Result, error) {
 	a, b := 0, 1
 	if m.Ranks != nil && m.Ranks[1] < m.Ranks[0] {
 		a, b = 1, 0
 	}
-	varTerm := func(j, i int) float64 {
-		w, r := m.weight(j, i), m.Teams[j][i]
-		return w * w * (r.Sigma*r.Sigma + p.Tau*p.Tau + p.Beta*p.Beta)
-	}
-	var mu, c2 float64
-	for _, j := range [2]int{a, b} {
-		sign := 1.0
-		if j == b {
-			sign = -1
-		}
-		for i, r := range m.Teams[j] {
-			mu += sign * m.weight(j, i) * r.Mu
-			c2 += varTerm(j, i)
-		}
-	}
+	tau2 := p.Tau * p.Tau
+	d := p.differenceOf(m.Teams[a], m.Teams[b], m.weightsOf(a), m.weightsOf(b), tau2)
 	drawn := m.Ranks != nil && m.Ranks[0] == m.Ranks[1]
-	tt := p.newTwoTeams(mu, c2, p.Margin(len(m.Teams[a]), len(m.Teams[b])), drawn, true)
-	ok := messages.IsFinite(tt.logEvid)
-	for _, j := range [2]int{a, b} {
-		sign := 1.0
-		if j == b {
-			sign = -1
-		}
+	tt := p.newTwoTeams(d.mu, d.c2, p.Margin(len(m.Teams[a]), len(m.Teams[b])), drawn, true)
+	for k, j := range [2]int{a, b} {
+		sign := 1.0 - 2*float64(k)
 		for i, r := range m.Teams[j] {
 			w := m.weight(j, i)
 			out[j][i] = tt.update(r, w, sign, func() float64 {
-				// c² without this player's w²σ², summed afresh.
+				// c² without this player's w²(σ² + τ²), summed afresh.
 				sum := w * w * p.Beta * p.Beta
 				for _, tj := range [2]int{a, b} {
-					for ti := range m.Teams[tj] {
+					for ti, o := range m.Teams[tj] {
 						if tj != j || ti != i {
-							sum += varTerm(tj, ti)
+							wo := m.weight(tj, ti)
+							sum += wo * wo * (o.Sigma*o.Sigma + tau2 + p.Beta*p.Beta)
 						}
 					}
 				}
 				return sum
 			})
-			ok = ok && closedFormOK(out[j][i])
+			if err := checkResult(out[j][i], r, j, i); err != nil {
+				return Result{}, err
+			}
 		}
 	}
-	lz := tt.logEvid
-	if !ok {
-		var err error
-		if lz, err = p.wideTwoTeams(&m, a, b, drawn, true, out); err != nil {
-			return Result{}, err
-		}
+	if err := checkEvidence(tt.logEvid); err != nil {
+		return Result{}, err
 	}
-	return Result{Ratings: out, LogEvidence: lz, Converged: true, ClosedForm: true}, nil
+	return Result{Ratings: out, LogEvidence: tt.logEvid, Converged: true, ClosedForm: true}, nil
 }
 
 // Rate1v1 is Rate for two players: it returns the new ratings of a winner
@@ -220,33 +239,27 @@ func (p Params) Rate1v1(winner, loser Rating, drawn bool) (Rating, Rating, error
 	if err := p.Validate(); err != nil {
 		return Rating{}, Rating{}, err
 	}
-	for k, r := range [2]Rating{winner, loser} {
-		if !messages.IsFinite(r.Mu) {
-			return Rating{}, Rating{}, inputErr("Teams.Mu", ErrNotFinite, r.Mu, k, 0)
-		}
-		if !(r.Sigma > 0) || math.IsInf(r.Sigma, 1) {
-			return Rating{}, Rating{}, inputErr("Teams.Sigma", ErrNotPositive, r.Sigma, k, 0)
+	if !ratingOK(winner, false) || !ratingOK(loser, false) {
+		for k, r := range [2]Rating{winner, loser} {
+			if err := checkRating(r, false, k, 0); err != nil {
+				return Rating{}, Rating{}, err
+			}
 		}
 	}
 	eps := p.Margin(1, 1)
 	if drawn && eps == 0 {
-		return Rating{}, Rating{}, inputErr("Ranks", ErrDrawMargin, 0, 1)
+		return Rating{}, Rating{}, drawErr(0, 1)
 	}
 	tau2, b2 := p.Tau*p.Tau, p.Beta*p.Beta
 	vw, vl := winner.Sigma*winner.Sigma+tau2, loser.Sigma*loser.Sigma+tau2
 	tt := p.newTwoTeams(winner.Mu-loser.Mu, vw+vl+2*b2, eps, drawn, false) // no evidence to return
 	w := tt.update(winner, 1, 1, func() float64 { return vl + 2*b2 })
 	l := tt.update(loser, 1, -1, func() float64 { return vw + 2*b2 })
-	if closedFormOK(w) && closedFormOK(l) {
-		return w, l, nil
+	if !resultOK(w) || !resultOK(l) {
+		if err := checkResult(w, winner, 0, 0); err != nil {
+			return Rating{}, Rating{}, err
+		}
+		return Rating{}, Rating{}, checkResult(l, loser, 1, 0)
 	}
-	m := Match{Teams: [][]Rating{{winner}, {loser}}}
-	if drawn {
-		m.Ranks = []int{0, 0}
-	}
-	out := [][]Rating{{w}, {l}}
-	if _, err := p.wideTwoTeams(&m, 0, 1, drawn, false, out); err != nil {
-		return Rating{}, Rating{}, err
-	}
-	return out[0][0], out[1][0], nil
+	return w, l, nil
 }

@@ -186,14 +186,11 @@ func output(path string, text []byte, stdout io.Writer) error {
 	return nil
 }
 
-// errNoGraphviz reports that Graphviz's dot is not installed.
-var errNoGraphviz = errors.New("the dot program of Graphviz is not installed: install graphviz, or write DOT with -o FILE.dot")
-
 // render runs Graphviz's dot -Tsvg on text, for at most renderTimeout.
 func render(text []byte) ([]byte, error) {
 	bin, err := exec.LookPath("dot")
 	if err != nil {
-		return nil, errNoGraphviz
+		return nil, errors.New("the dot program of Graphviz is not installed: install graphviz, or write DOT with -o FILE.dot")
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), renderTimeout)
 	defer cancel()

@@ -45,12 +45,13 @@ const Summary = "both papers' evaluation protocols on the shipped data, a data f
 func Run(args []string, stdout, stderr io.Writer) int {
 	start := time.Now()
 	fs := flag.NewFlagSet(Prog, flag.ContinueOnError)
-	data := fs.String("data", "", "folder with epl.csv, afl.csv and f1_races.csv (default: the repository's examples/data)")
-	out := fs.String("out", "", "folder to write the figure, figure4.svg (or .png), into; created if absent (none if empty)")
+	var f flags
+	fs.StringVar(&f.data, "data", "", "folder with epl.csv, afl.csv and f1_races.csv (default: the repository's examples/data)")
+	fs.StringVar(&f.out, "out", "", "folder to write the figure, figure4.svg (or .png), into; created if absent (none if empty)")
 	figure := fs.String("figure", "svg", "format of the figure under -out: svg or png")
 	prog := fs.Duration("progress", 2*time.Second, "print progress on stderr once the run has taken longer than this")
-	jsonPath := fs.String("json", "", "write every number printed, and the per-season values, to this JSON file")
-	matches := fs.String("matches", "", "run only experiment 2 on this multi-team file")
+	fs.StringVar(&f.json, "json", "", "write every number printed, and the per-season values, to this JSON file")
+	fs.StringVar(&f.matches, "matches", "", "run only experiment 2 on this multi-team file")
 	tau1 := fs.Float64("tau1", 0, "TrueSkill's dynamics τ in experiment 1 (the paper's Table 1 has none)")
 	tau := fs.Float64("tau", trueskill.DefaultParams().Tau, "TrueSkill's dynamics τ in experiment 2 (σ₀/100, the TrueSkill paper's standard value)")
 	fit := fs.Bool("fit", false, "experiment 1: add the three score models with hyperparameters fitted to each training set (scorebased.Fit)")
@@ -79,8 +80,12 @@ func Run(args []string, stdout, stderr io.Writer) int {
 			return usage("-%s %v: must be finite, not negative and at most 1e100", f.name, f.v)
 		}
 	}
-	ties, err := evaluation.ParseTieRule(*tiesFlag)
-	if err != nil {
+	var ties evaluation.TieRule
+	switch *tiesFlag {
+	case "wrong", "error":
+	case "half":
+		ties = evaluation.TiesHalf
+	default:
 		return usage("-ties %q: want wrong or half", *tiesFlag)
 	}
 	if *figure != "svg" && *figure != "png" {
@@ -101,54 +106,67 @@ func Run(args []string, stdout, stderr io.Writer) int {
 	if draw != nil {
 		rep.Settings.DrawGiven = num(*draw)
 	}
-	// The outputs are checked, by creating the files they will be renamed
-	// from, before any work.
+	if err := run(stdout, stderr, rep, f, cfg, start); err != nil {
+		return fail(stderr, err)
+	}
+	return cli.OK
+}
+
+// flags are the command line's files and folders.
+type flags struct {
+	data, out, json, matches string
+}
+
+// run runs the experiments f asks for into rep and writes their outputs,
+// each of which is made sure of, by creating the file it will be renamed
+// from, before any work.
+func run(stdout, stderr io.Writer, rep *report, f flags, cfg config, start time.Time) error {
 	var outs outputs
 	defer outs.discard()
-	if *jsonPath != "" {
-		if err := outs.add("json", *jsonPath); err != nil {
-			return fail(stderr, err)
+	if f.json != "" {
+		if err := outs.add("json", f.json); err != nil {
+			return err
 		}
 	}
-	if *matches != "" {
-		err = rankingFile(rep, *matches, cfg)
+	if f.matches != "" {
+		if err := rankingFile(rep, f.matches, cfg); err != nil {
+			return err
+		}
 	} else {
-		if *out != "" {
-			if err := os.MkdirAll(*out, 0o755); err != nil {
-				return fail(stderr, fmt.Errorf("-out: %w", err))
+		if f.out != "" {
+			if err := os.MkdirAll(f.out, 0o755); err != nil {
+				return fmt.Errorf("-out: %w", err)
 			}
-			if err := outs.add("figure", filepath.Join(*out, "figure4."+*figure)); err != nil {
-				return fail(stderr, fmt.Errorf("-out %s: %w", *out, err))
+			if err := outs.add("figure", filepath.Join(f.out, "figure4."+cfg.figure)); err != nil {
+				return fmt.Errorf("-out %s: %w", f.out, err)
 			}
 		}
-		dir := *data
-		if dir == "" {
-			dir = shippedData()
+		rep.Data = f.data
+		if rep.Data == "" {
+			rep.Data = shippedData()
 		}
-		rep.Data = dir
 		var fig io.Writer
-		if f := outs.file("figure"); f != nil {
-			fig = f
+		if file := outs.file("figure"); file != nil {
+			fig = file
 		}
-		err = experiments(rep, dir, fig, cfg)
-	}
-	if err != nil {
-		return fail(stderr, err)
+		if err := experiments(rep, rep.Data, fig, cfg); err != nil {
+			return err
+		}
 	}
 	rep.ElapsedSeconds = math.Round(time.Since(start).Seconds()*10) / 10
 	printReport(stdout, rep)
-	if f := outs.file("json"); f != nil {
-		enc := json.NewEncoder(f)
+	if file := outs.file("json"); file != nil {
+		enc := json.NewEncoder(file)
 		enc.SetIndent("", " ")
 		if err := enc.Encode(rep); err != nil {
-			return fail(stderr, err)
+			return err
 		}
 	}
 	if err := outs.commit(stderr); err != nil {
-		return fail(stderr, err)
+		return err
 	}
 	fmt.Fprintf(stderr, "done in %.1f s\n", rep.ElapsedSeconds)
-	return cli.OK
+	return nil
 }
 
 // fail reports err in one line and returns the error status.
@@ -170,23 +188,19 @@ type config struct {
 }
 
 // scored reads a league file, in time order, through the record package.
-func (c config) scored(path string) ([]evaluation.ScoredMatch, error) {
+func (c config) scored(path string) ([]record.Match, error) {
 	ms, err := input.Read(c.stderr, Prog, path, record.Scores)
 	if err != nil {
 		return nil, err
 	}
-	out, _, err := input.Scored(path, ms)
-	return out, err
+	_, err = input.Scored(path, ms)
+	return ms, err
 }
 
 // ranked reads a file of either format, in time order, through the record
-// package, as ranked matches.
-func (c config) ranked(path string) ([]evaluation.RankedMatch, error) {
-	ms, err := input.Read(c.stderr, Prog, path, 0)
-	if err != nil {
-		return nil, err
-	}
-	return input.Ranked(ms), nil
+// package.
+func (c config) ranked(path string) ([]record.Match, error) {
+	return input.Read(c.stderr, Prog, path, 0)
 }
 
 // shippedData returns the repository's examples/data, looked for from the
@@ -279,7 +293,7 @@ func seasonRange(from, to int, football bool) []string {
 type league struct {
 	name, file, credit string
 	seasons            []string
-	matches            []evaluation.ScoredMatch
+	matches            []record.Match
 }
 
 // experiments runs both experiments on the data folder, filling rep, and
@@ -338,9 +352,8 @@ func experiments(rep *report, data string, fig io.Writer, cfg config) error {
 		if l.file != "epl.csv" {
 			continue
 		}
-		seasons := evaluation.Seasons(l.matches)
-		name := fmt.Sprintf("Premier League %s to %s as two-team games", seasons[0], seasons[len(seasons)-1])
-		if err := ranking(rep, name, evaluation.AsRanked(l.matches), cfg); err != nil {
+		name := fmt.Sprintf("Premier League %s to %s as two-team games", l.matches[0].Season, l.matches[len(l.matches)-1].Season)
+		if err := ranking(rep, name, l.matches, cfg); err != nil {
 			return err
 		}
 	}
@@ -494,13 +507,11 @@ func rankingFile(rep *report, path string, cfg config) error {
 }
 
 // ranking runs experiment 2 on ms, labelled name, and adds it to rep.
-func ranking(rep *report, name string, ms []evaluation.RankedMatch, cfg config) error {
-	opts := []evaluation.RankingOption{evaluation.WithTies(cfg.ties)}
-	if cfg.draw != nil {
-		opts = append(opts, evaluation.WithDrawProbability(*cfg.draw))
-	}
-	res, err := evaluation.RankingExperiment(context.Background(), ms, cfg.tp, elo.DefaultParams(),
-		func(done, total int) { cfg.prog.Printf("experiment 2, %s: %d of %d games", name, done, total) }, opts...)
+func ranking(rep *report, name string, ms []record.Match, cfg config) error {
+	res, err := evaluation.RankingExperiment(context.Background(), ms, cfg.tp, elo.DefaultParams(), evaluation.RankingConfig{
+		Ties: cfg.ties, DrawProbability: cfg.draw,
+		Progress: func(done, total int) { cfg.prog.Printf("experiment 2, %s: %d of %d games", name, done, total) },
+	})
 	if err != nil {
 		return err
 	}

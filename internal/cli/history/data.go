@@ -84,7 +84,7 @@ func load(stderr io.Writer, path string, unit time.Duration) (data, error) {
 		return data{}, err
 	}
 	d := data{games: make([]throughtime.Match, len(ms)), unit: unit, daily: true,
-		drawShare: evaluation.DrawProbability(input.Ranked(ms))}
+		drawShare: evaluation.DrawProbability(ms)}
 	for k, m := range ms {
 		at, err := throughtime.At(m.Time, unit)
 		if err != nil {

@@ -285,31 +285,16 @@ func evaluateCmd(ctx context.Context, stdout, stderr io.Writer, games []throught
 	if err := checkOrder(games); err != nil {
 		return err
 	}
-	tp := trueskill.Params{Mu: p.Mu, Sigma: p.Sigma, Beta: p.Beta, Tau: o.tau, DrawProbability: p.DrawProbability}
-	if tp.Tau < 0 {
-		tp.Tau = p.Sigma / 100
+	tp, err := trueSkillParams(ctx, stdout, stderr, games, p, o)
+	if err != nil {
+		return err
 	}
-	tsFitted := "default"
+	fitted := "default"
 	if o.fit {
-		start := time.Now()
-		prog := cli.NewProgress(stderr, Prog, o.progress)
-		fitted, lz, evals, err := fitTrueSkill(ctx, games, tp, func(n int, q trueskill.Params, lz float64) {
-			prog.Printf("fit TrueSkill: evaluation %d: σ = %.4g, τ = %.4g, draw probability %.4g: log evidence %.2f", n, q.Sigma, q.Tau, q.DrawProbability, lz)
-		})
-		if err != nil {
-			return err
-		}
-		tp = fitted
-		tsFitted = "fitted"
-		fmt.Fprintf(stdout, "fit TrueSkill (β = %g fixed): σ = %.4g, τ = %.4g, draw probability = %.4g; log evidence %.2f; %d evaluations in %v\n",
-			tp.Beta, tp.Sigma, tp.Tau, tp.DrawProbability, lz, evals, time.Since(start).Round(time.Millisecond))
+		fitted = "fitted"
 	}
-	tttFitted := "default"
-	if o.fit {
-		tttFitted = "fitted"
-	}
-	tttParams := fmt.Sprintf("%s: μ=%g σ=%.4g β=%g γ=%.4g/unit p_draw=%.4g", tttFitted, p.Mu, p.Sigma, p.Beta, p.Gamma, p.DrawProbability)
-	tsParams := fmt.Sprintf("%s: μ=%g σ=%.4g β=%g τ=%.4g/game p_draw=%.4g", tsFitted, tp.Mu, tp.Sigma, tp.Beta, tp.Tau, tp.DrawProbability)
+	tttParams := fmt.Sprintf("%s: μ=%g σ=%.4g β=%g γ=%.4g/unit p_draw=%.4g", fitted, p.Mu, p.Sigma, p.Beta, p.Gamma, p.DrawProbability)
+	tsParams := fmt.Sprintf("%s: μ=%g σ=%.4g β=%g τ=%.4g/game p_draw=%.4g", fitted, tp.Mu, tp.Sigma, tp.Beta, tp.Tau, tp.DrawProbability)
 	batches := 0
 	for k := range games {
 		if k == 0 || games[k].Time != games[k-1].Time {
@@ -317,42 +302,30 @@ func evaluateCmd(ctx context.Context, stdout, stderr io.Writer, games []throught
 		}
 	}
 	ev := report{Path: o.path, Games: len(games), Batches: batches, K: o.k}
-
-	start := time.Now()
-	preds, err := filtering(games, p, o.model...)
-	if err != nil {
-		return fmt.Errorf("filtering: %w", err)
+	for _, m := range []struct {
+		what, method, params string
+		predict              func(start time.Time) ([]prediction, error)
+	}{
+		{"filtering", "TTT filtering", tttParams, func(time.Time) ([]prediction, error) { return filtering(games, p, o.model...) }},
+		{"smoothing", fmt.Sprintf("TTT smoothing, k=%d", o.k), tttParams, func(start time.Time) ([]prediction, error) {
+			prog := cli.NewProgress(stderr, Prog, o.progress)
+			return smoothing(ctx, games, p, o.k, o.tol, func(done int) {
+				prog.Printf("smoothing: %d of %d games, %v", done, len(games), time.Since(start).Round(time.Second))
+			}, o.model...)
+		}},
+		{"TrueSkill", "TrueSkill", tsParams, func(time.Time) ([]prediction, error) { return trueSkill(ctx, games, tp) }},
+	} {
+		start := time.Now()
+		preds, err := m.predict(start)
+		if err != nil {
+			return fmt.Errorf("%s: %w", m.what, err)
+		}
+		r, err := score(m.method, m.params, games, preds, time.Since(start))
+		if err != nil {
+			return err
+		}
+		ev.Results = append(ev.Results, r)
 	}
-	r, err := score("TTT filtering", tttParams, games, preds, time.Since(start))
-	if err != nil {
-		return err
-	}
-	ev.Results = append(ev.Results, r)
-
-	start = time.Now()
-	prog := cli.NewProgress(stderr, Prog, o.progress)
-	preds, err = smoothing(ctx, games, p, o.k, o.tol, func(done int) {
-		prog.Printf("smoothing: %d of %d games, %v", done, len(games), time.Since(start).Round(time.Second))
-	}, o.model...)
-	if err != nil {
-		return fmt.Errorf("smoothing: %w", err)
-	}
-	r, err = score(fmt.Sprintf("TTT smoothing, k=%d", o.k), tttParams, games, preds, time.Since(start))
-	if err != nil {
-		return err
-	}
-	ev.Results = append(ev.Results, r)
-
-	start = time.Now()
-	if preds, err = trueSkill(ctx, games, tp); err != nil {
-		return fmt.Errorf("TrueSkill: %w", err)
-	}
-	r, err = score("TrueSkill", tsParams, games, preds, time.Since(start))
-	if err != nil {
-		return err
-	}
-	ev.Results = append(ev.Results, r)
-
 	printTable(stdout, ev)
 	if o.jsonOut != "" {
 		return writeFile(stdout, o.jsonOut, func(w io.Writer) error {
@@ -362,6 +335,30 @@ func evaluateCmd(ctx context.Context, stdout, stderr io.Writer, games []throught
 		})
 	}
 	return nil
+}
+
+// trueSkillParams returns the TrueSkill parameters of -evaluate: the
+// history's prior, noise and draw probability with -tau's τ (σ/100 by
+// default), fitted to the games with -fit.
+func trueSkillParams(ctx context.Context, stdout, stderr io.Writer, games []throughtime.Match, p throughtime.Params, o options) (trueskill.Params, error) {
+	tp := trueskill.Params{Mu: p.Mu, Sigma: p.Sigma, Beta: p.Beta, Tau: o.tau, DrawProbability: p.DrawProbability}
+	if tp.Tau < 0 {
+		tp.Tau = p.Sigma / 100
+	}
+	if !o.fit {
+		return tp, nil
+	}
+	start := time.Now()
+	prog := cli.NewProgress(stderr, Prog, o.progress)
+	tp, lz, evals, err := fitTrueSkill(ctx, games, tp, func(n int, q trueskill.Params, lz float64) {
+		prog.Printf("fit TrueSkill: evaluation %d: σ = %.4g, τ = %.4g, draw probability %.4g: log evidence %.2f", n, q.Sigma, q.Tau, q.DrawProbability, lz)
+	})
+	if err != nil {
+		return tp, err
+	}
+	fmt.Fprintf(stdout, "fit TrueSkill (β = %g fixed): σ = %.4g, τ = %.4g, draw probability = %.4g; log evidence %.2f; %d evaluations in %v\n",
+		tp.Beta, tp.Sigma, tp.Tau, tp.DrawProbability, lz, evals, time.Since(start).Round(time.Millisecond))
+	return tp, nil
 }
 
 // printTable prints the evaluation as a Markdown table.

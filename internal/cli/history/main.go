@@ -20,6 +20,7 @@ import (
 	"github.com/skillgraph/skillgraph/internal/safefile"
 	"github.com/skillgraph/skillgraph/internal/tttcases"
 	"github.com/skillgraph/skillgraph/messages"
+	"github.com/skillgraph/skillgraph/models/fit"
 	"github.com/skillgraph/skillgraph/models/throughtime"
 )
 
@@ -35,7 +36,7 @@ type options struct {
 	figure      string // the learning curves' format: svg or png
 	top         int
 	fit         bool
-	fitEvidence throughtime.Evidence
+	fitEvidence throughtime.Objective
 	evaluate    bool
 	k           int
 	tau         float64 // TrueSkill's τ for -evaluate; negative: σ₀/100
@@ -106,36 +107,8 @@ func Run(args []string, stdout, stderr io.Writer) int {
 		return status
 	}
 	usage := func(format string, a ...any) int { return cli.Usagef(stderr, Prog, format, a...) }
-	var err error
-	if o.unit, err = parseUnit(*unit); err != nil {
-		return usage("-unit %q: %v", *unit, err)
-	}
-	switch *fitEvidence {
-	case "filtered":
-		o.fitEvidence = throughtime.FilteredEvidence
-	case "smoothed":
-		o.fitEvidence = throughtime.SmoothedEvidence
-	default:
-		return usage("-fit-evidence %q: want filtered or smoothed", *fitEvidence)
-	}
-	if err := checkParams(o.p, o.tau); err != nil {
+	if err := o.check(*unit, *fitEvidence); err != nil {
 		return usage("%v", err)
-	}
-	switch {
-	case !(o.tol > 0) || math.IsInf(o.tol, 1):
-		return usage("-tol %v: must be positive and finite", o.tol)
-	case o.maxSweeps < 1:
-		return usage("-max %d: must be at least 1", o.maxSweeps)
-	case o.k < 0:
-		return usage("-k %d: must not be negative", o.k)
-	case o.top < 0:
-		return usage("-top %d: must not be negative", o.top)
-	case o.figure != "svg" && o.figure != "png":
-		return usage("-figure %q: want svg or png", o.figure)
-	case o.home != "" && o.home != "learn" && o.home != "off":
-		return usage("-home %q: want learn or off", o.home)
-	case o.progress < 0:
-		return usage("-progress %v: must not be negative", o.progress)
 	}
 	fail := func(err error) int { return cli.Failf(stderr, Prog, "%v", err) }
 	switch {
@@ -157,6 +130,43 @@ func Run(args []string, stdout, stderr io.Writer) int {
 		return usage("give -cases or -matches")
 	}
 	return cli.OK
+}
+
+// check reads -unit and -fit-evidence into o and reports a flag out of
+// range, by its name.
+func (o *options) check(unit, fitEvidence string) error {
+	var err error
+	if o.unit, err = parseUnit(unit); err != nil {
+		return fmt.Errorf("-unit %q: %v", unit, err)
+	}
+	switch fitEvidence {
+	case "filtered":
+		o.fitEvidence = throughtime.FilteredEvidence
+	case "smoothed":
+		o.fitEvidence = throughtime.SmoothedEvidence
+	default:
+		return fmt.Errorf("-fit-evidence %q: want filtered or smoothed", fitEvidence)
+	}
+	if err := checkParams(o.p, o.tau); err != nil {
+		return err
+	}
+	switch {
+	case !(o.tol > 0) || math.IsInf(o.tol, 1):
+		return fmt.Errorf("-tol %v: must be positive and finite", o.tol)
+	case o.maxSweeps < 1:
+		return fmt.Errorf("-max %d: must be at least 1", o.maxSweeps)
+	case o.k < 0:
+		return fmt.Errorf("-k %d: must not be negative", o.k)
+	case o.top < 0:
+		return fmt.Errorf("-top %d: must not be negative", o.top)
+	case o.figure != "svg" && o.figure != "png":
+		return fmt.Errorf("-figure %q: want svg or png", o.figure)
+	case o.home != "" && o.home != "learn" && o.home != "off":
+		return fmt.Errorf("-home %q: want learn or off", o.home)
+	case o.progress < 0:
+		return fmt.Errorf("-progress %v: must not be negative", o.progress)
+	}
+	return nil
 }
 
 // maxScale bounds σ, β, γ and τ (and 1/maxScale bounds σ and β from
@@ -306,15 +316,13 @@ func drawProbability(w io.Writer, d data, o options) (throughtime.Params, error)
 // line on stderr for each evaluation of the evidence once the fit has run
 // longer than o.progress.
 func fitParams(ctx context.Context, stdout, stderr io.Writer, games []throughtime.Match, p throughtime.Params, o options) (throughtime.Params, error) {
-	opt := throughtime.DefaultFitOptions(p)
-	opt.Evidence = o.fitEvidence
-	opt.Options = o.model
+	bounds := throughtime.DefaultFitBounds(p)
 	// Start strictly inside the fit's bounds: the data's draw share, or
 	// a σ or γ given far from β, may lie beyond them.
 	for _, f := range []struct {
 		v *float64
-		b throughtime.Bounds
-	}{{&p.Sigma, opt.Sigma}, {&p.Gamma, opt.Gamma}, {&p.DrawProbability, opt.DrawProbability}} {
+		b fit.Bounds
+	}{{&p.Sigma, bounds.Sigma}, {&p.Gamma, bounds.Gamma}, {&p.DrawProbability, bounds.DrawProbability}} {
 		switch {
 		case f.b.Fixed():
 		case *f.v <= f.b.Lo:
@@ -325,21 +333,22 @@ func fitParams(ctx context.Context, stdout, stderr io.Writer, games []throughtim
 	}
 	start := time.Now()
 	prog := cli.NewProgress(stderr, Prog, o.progress)
-	opt.Progress = func(f throughtime.FitProgress) {
+	var opt fit.Options[throughtime.Params]
+	opt.Progress = func(f fit.Progress[throughtime.Params]) {
 		q := f.Params
 		prog.Printf("fit: evaluation %d: σ = %.4g, γ = %.4g, draw probability %.4g: log evidence %.2f (best %.2f)", f.Evaluation, q.Sigma, q.Gamma, q.DrawProbability, f.LogEvidence, f.Best)
 	}
-	res, err := throughtime.Fit(ctx, p, games, opt)
+	fitted, rep, err := throughtime.Fit(ctx, p, games, bounds, o.fitEvidence, opt, o.model...)
 	if err != nil {
 		return p, fmt.Errorf("fitting σ, γ and the draw probability: %w", numeric(err, p))
 	}
 	fmt.Fprintf(stdout, "fit (%s evidence, β = %g fixed): σ = %.4g, γ = %.4g, draw probability = %.4g; log evidence %.2f (start %.2f); %d evaluations in %v, converged %v (%s)\n",
-		o.fitEvidence, res.Params.Beta, res.Params.Sigma, res.Params.Gamma, res.Params.DrawProbability, res.LogEvidence, res.Start,
-		res.Evaluations, time.Since(start).Round(time.Millisecond), res.Converged, res.Status)
-	if res.Unconverged > 0 {
-		fmt.Fprintf(stdout, "  (%d evaluations stopped smoothing at the sweep cap)\n", res.Unconverged)
+		o.fitEvidence, fitted.Beta, fitted.Sigma, fitted.Gamma, fitted.DrawProbability, rep.LogEvidence, rep.StartLogEvidence,
+		rep.Evaluations, time.Since(start).Round(time.Millisecond), rep.Converged, rep.Status)
+	if rep.Unconverged > 0 {
+		fmt.Fprintf(stdout, "  (%d evaluations stopped smoothing at the sweep cap)\n", rep.Unconverged)
 	}
-	return res.Params, nil
+	return fitted, nil
 }
 
 // smooth runs the forward pass and sweeps to o.tol, then prints the

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"io"
 
-	"github.com/skillgraph/skillgraph/models/evaluation"
 	"github.com/skillgraph/skillgraph/record"
 )
 
@@ -25,38 +24,22 @@ func Read(stderr io.Writer, prog, path string, f record.Format) ([]record.Match,
 		fmt.Fprintf(stderr, "%s: %s\n", prog, note)
 	}
 	if len(ms) == 0 {
-		return nil, fmt.Errorf("%s: a header and no rows: %w", path, record.ErrEmptyFile)
+		return nil, fmt.Errorf("%s: a header and no rows: %w", path, record.ErrInput)
 	}
 	return ms, nil
 }
 
-// Scored returns two-team matches with scores as the score-based
-// protocols take them: the home side (the first team) and its score
-// first, the day of the match as its date. A match of more teams or
-// without scores is an error naming it. neutral counts the matches played
-// on neutral ground.
-func Scored(path string, ms []record.Match) (out []evaluation.ScoredMatch, neutral int, err error) {
-	out = make([]evaluation.ScoredMatch, len(ms))
-	for i, m := range ms {
+// Scored checks that every match is two teams with scores, as the
+// score-based protocols take them (the home side first), naming one that
+// is not, and counts the matches played on neutral ground.
+func Scored(path string, ms []record.Match) (neutral int, err error) {
+	for _, m := range ms {
 		if len(m.Teams) != 2 || !m.HasScores {
-			return nil, 0, fmt.Errorf("%s: match %s: %d teams, scores %v: want two teams with scores", path, m.ID, len(m.Teams), m.HasScores)
+			return 0, fmt.Errorf("%s: match %s: %d teams, scores %v: want two teams with scores", path, m.ID, len(m.Teams), m.HasScores)
 		}
 		if m.Venue.Neutral {
 			neutral++
 		}
-		home, away := m.Teams[0], m.Teams[1]
-		out[i] = evaluation.ScoredMatch{Date: m.Time.Format("2006-01-02"), Season: m.Season,
-			Home: home.Name, Away: away.Name, HomeScore: home.Score, AwayScore: away.Score}
 	}
-	return out, neutral, nil
-}
-
-// Ranked returns matches as the ranking protocol takes them: the teams'
-// players and ranks, the day of the match as its date.
-func Ranked(ms []record.Match) []evaluation.RankedMatch {
-	out := make([]evaluation.RankedMatch, len(ms))
-	for i, m := range ms {
-		out[i] = evaluation.RankedMatch{ID: m.ID, Date: m.Time.Format("2006-01-02"), Teams: m.Players(), Ranks: m.Ranks()}
-	}
-	return out
+	return neutral, nil
 }

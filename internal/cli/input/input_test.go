@@ -35,26 +35,22 @@ func TestReadScored(t *testing.T) {
 	if notes.String() != want {
 		t.Errorf("notes %q, want %q", notes.String(), want)
 	}
-	sc, neutral, err := Scored(path, ms)
-	if err != nil || neutral != 1 || len(sc) != 2 {
-		t.Fatalf("%+v, %d neutral, %v", sc, neutral, err)
+	neutral, err := Scored(path, ms)
+	if err != nil || neutral != 1 || len(ms) != 2 {
+		t.Fatalf("%+v, %d neutral, %v", ms, neutral, err)
 	}
-	if m := sc[0]; m.Date != "2020-01-01" || m.Home != "Ants" || m.Away != "Bees" || m.HomeScore != 2 || m.AwayScore != 2 {
+	if m := ms[0]; m.Time.Format("2006-01-02") != "2020-01-01" || m.Teams[0].Name != "Ants" || m.Teams[1].Name != "Bees" || m.Teams[0].Score != 2 || m.Teams[1].Score != 2 || !slices.Equal(m.Ranks(), []int{1, 1}) {
 		t.Errorf("first match %+v", m)
 	}
-	if m := sc[1]; m.Date != "2020-01-08" || m.Home != "Bees" || m.HomeScore != 0 || m.AwayScore != 3 {
+	// The home side first, the away win ranked ahead.
+	if m := ms[1]; m.Time.Format("2006-01-02") != "2020-01-08" || m.Teams[0].Name != "Bees" || m.Teams[0].Score != 0 || m.Teams[1].Score != 3 || !slices.Equal(m.Ranks(), []int{2, 1}) {
 		t.Errorf("second match %+v", m)
-	}
-	// Ranked: the home side first, the away win ranked ahead.
-	r := Ranked(ms)
-	if !slices.Equal(r[1].Ranks, []int{2, 1}) || r[1].Teams[0][0] != "Bees" || !slices.Equal(r[0].Ranks, []int{1, 1}) {
-		t.Errorf("ranked %+v", r)
 	}
 }
 
 func TestReadErrors(t *testing.T) {
 	var notes strings.Builder
-	if _, err := Read(&notes, "p", write(t, "date,home,away,home_score,away_score\n"), 0); !errors.Is(err, record.ErrEmptyFile) {
+	if _, err := Read(&notes, "p", write(t, "date,home,away,home_score,away_score\n"), 0); !errors.Is(err, record.ErrInput) || !strings.Contains(err.Error(), "a header and no rows") {
 		t.Errorf("header only: %v", err)
 	}
 	if _, err := Read(&notes, "p", filepath.Join(t.TempDir(), "none.csv"), 0); !errors.Is(err, os.ErrNotExist) {
@@ -69,7 +65,7 @@ func TestReadErrors(t *testing.T) {
 		t.Fatal(err)
 	}
 	// A race of three without scores is no scored match.
-	if _, _, err := Scored(long, ms); err == nil || !strings.Contains(err.Error(), "match r: 3 teams, scores false") {
+	if _, err := Scored(long, ms); err == nil || !strings.Contains(err.Error(), "match r: 3 teams, scores false") {
 		t.Errorf("Scored on a race: %v", err)
 	}
 	if notes.Len() != 0 {

@@ -62,8 +62,8 @@
 //   - -pairings: the fairest 1v1 games by match quality, highest first,
 //     the player higher on the leaderboard first (-top N of them, 10 by
 //     default, 0 for all). Only the pairs that can be among the N fairest
-//     are computed (league.FairestPairs), so a league of 10,000 players
-//     answers at once.
+//     are computed (league.FairestPairs), so a large league is answered
+//     without rating every pair.
 //   - -history PLAYER: the player's rating after each of their games;
 //     with -plot FILE.svg or FILE.png, also a plot of μ ± σ over the
 //     games' dates.

@@ -28,96 +28,111 @@ const Summary = "rate a league with TrueSkill: leaderboard, predictions, fairest
 // status.
 func Run(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet(Prog, flag.ContinueOnError)
-	matches := fs.String("matches", "", "league file, long (match_id,date,team,player,rank) or scores (date,home,away,home_score,away_score) format (default: the bundled examples/data/office.csv)")
-	statePath := fs.String("state", "", "JSON file keeping the league between runs: locked, loaded if present, games not in it rated, written back atomically")
-	draw := fs.Float64("draw", 0, "draw probability in [0, 1) (default: the share of drawn games in the file, or the state's)")
-	home := fs.String("home", "", "home advantage in the scores format: learn (the default there) or off; rows with neutral TRUE have none")
-	format := fs.String("format", "table", "output format: table, csv or json")
-	minGames := fs.Int("min-games", 0, "leave players with fewer games out of the leaderboard and the pairings")
-	rankBy := fs.String("rank-by", string(league.Display), "rank by the display rating (μ−σ)·48 (display) or μ−3σ (conservative)")
-	predict := fs.String("predict", "", "predict a game: A,B or teams A+B,C+D")
-	pairings := fs.Bool("pairings", false, "list the fairest 1v1 games by match quality")
-	top := fs.Int("top", 10, "with -pairings, how many games to list (0 for all)")
-	history := fs.String("history", "", "one player's rating after each game")
-	plotPath := fs.String("plot", "", "with -history, plot the rating history to FILE.svg or FILE.png")
-	usage := func(format string, a ...any) int { return cli.Usagef(stderr, Prog, format, a...) }
+	f := newFlags(fs)
 	if status, done := cli.Parse(fs, args, Synopsis, stderr); done {
 		return status
 	}
 	set := map[string]bool{}
 	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
-
-	switch *format {
-	case "table", "csv", "json":
-	default:
-		return usage("-format %q: want table, csv or json", *format)
-	}
-	if set["draw"] && !(*draw >= 0 && *draw < 1) {
-		return usage("-draw %v: must be in [0, 1)", *draw)
-	}
-	if set["home"] && *home != "learn" && *home != "off" {
-		return usage("-home %q: want learn or off", *home)
-	}
-	by, err := league.ParseRankBy(*rankBy)
+	q, drawFlag, err := f.query(set)
 	if err != nil {
-		return usage("-rank-by %v", err)
+		return cli.Usagef(stderr, Prog, "%v", err)
 	}
-	if *minGames < 0 {
-		return usage("-min-games %d: must not be negative", *minGames)
-	}
-	views := 0
-	for _, v := range []bool{set["predict"], *pairings, set["history"]} {
-		if v {
-			views++
-		}
-	}
-	if views > 1 {
-		return usage("give at most one of -predict, -pairings and -history")
-	}
-	if set["top"] && !*pairings {
-		return usage("-top goes with -pairings")
-	}
-	if *top < 0 {
-		return usage("-top %d: must not be negative", *top)
-	}
-	if set["plot"] {
-		if !set["history"] {
-			return usage("-plot goes with -history")
-		}
-		if ext := strings.ToLower(filepath.Ext(*plotPath)); ext != ".svg" && ext != ".png" {
-			return usage("-plot %q: the file name must end in .svg or .png", *plotPath)
-		}
-	}
-	var sides [][]string
-	if set["predict"] {
-		if sides, err = parseTeams(*predict); err != nil {
-			return usage("-predict %q: %v", *predict, err)
-		}
-	}
-	if set["history"] && strings.TrimSpace(*history) == "" {
-		return usage("-history: give a player's name")
-	}
-
-	q := query{progress: progressInterval, home: *home, format: *format, sides: sides, top: *top, history: strings.TrimSpace(*history),
-		plot: *plotPath, minGames: *minGames, rankBy: by}
-	switch {
-	case set["history"]:
-		q.view = "history"
-	case set["predict"]:
-		q.view = "prediction"
-	case *pairings:
-		q.view = "pairings"
-	default:
-		q.view = "leaderboard"
-	}
-	var drawFlag *float64
-	if set["draw"] {
-		drawFlag = draw
-	}
-	if err := rateLeague(stdout, stderr, *matches, *statePath, drawFlag, q); err != nil {
+	if err := rateLeague(stdout, stderr, *f.matches, *f.statePath, drawFlag, q); err != nil {
 		return cli.Failf(stderr, Prog, "%v", err)
 	}
 	return cli.OK
+}
+
+// flags are the subcommand's flags.
+type flags struct {
+	matches, statePath, home, format, rankBy, predict, history, plotPath *string
+	draw                                                                 *float64
+	minGames, top                                                        *int
+	pairings                                                             *bool
+}
+
+// newFlags defines the flags on fs.
+func newFlags(fs *flag.FlagSet) *flags {
+	return &flags{
+		matches:   fs.String("matches", "", "league file, long (match_id,date,team,player,rank) or scores (date,home,away,home_score,away_score) format (default: the bundled examples/data/office.csv)"),
+		statePath: fs.String("state", "", "JSON file keeping the league between runs: locked, loaded if present, games not in it rated, written back atomically"),
+		draw:      fs.Float64("draw", 0, "draw probability in [0, 1) (default: the share of drawn games in the file, or the state's)"),
+		home:      fs.String("home", "", "home advantage in the scores format: learn (the default there) or off; rows with neutral TRUE have none"),
+		format:    fs.String("format", "table", "output format: table, csv or json"),
+		minGames:  fs.Int("min-games", 0, "leave players with fewer games out of the leaderboard and the pairings"),
+		rankBy:    fs.String("rank-by", string(league.Display), "rank by the display rating (μ−σ)·48 (display) or μ−3σ (conservative)"),
+		predict:   fs.String("predict", "", "predict a game: A,B or teams A+B,C+D"),
+		pairings:  fs.Bool("pairings", false, "list the fairest 1v1 games by match quality"),
+		top:       fs.Int("top", 10, "with -pairings, how many games to list (0 for all)"),
+		history:   fs.String("history", "", "one player's rating after each game"),
+		plotPath:  fs.String("plot", "", "with -history, plot the rating history to FILE.svg or FILE.png"),
+	}
+}
+
+// query checks the flags (set holds those given) and returns the query
+// they ask, and the draw probability if -draw is given; an error is a
+// usage message.
+func (f *flags) query(set map[string]bool) (query, *float64, error) {
+	switch *f.format {
+	case "table", "csv", "json":
+	default:
+		return query{}, nil, fmt.Errorf("-format %q: want table, csv or json", *f.format)
+	}
+	if set["draw"] && !(*f.draw >= 0 && *f.draw < 1) {
+		return query{}, nil, fmt.Errorf("-draw %v: must be in [0, 1)", *f.draw)
+	}
+	if set["home"] && *f.home != "learn" && *f.home != "off" {
+		return query{}, nil, fmt.Errorf("-home %q: want learn or off", *f.home)
+	}
+	by, err := league.ParseRankBy(*f.rankBy)
+	if err != nil {
+		return query{}, nil, fmt.Errorf("-rank-by %v", err)
+	}
+	if *f.minGames < 0 {
+		return query{}, nil, fmt.Errorf("-min-games %d: must not be negative", *f.minGames)
+	}
+	q := query{progress: progressInterval, home: *f.home, format: *f.format, top: *f.top, history: strings.TrimSpace(*f.history),
+		plot: *f.plotPath, minGames: *f.minGames, rankBy: by, view: "leaderboard"}
+	views := 0
+	for _, v := range []struct {
+		given bool
+		view  string
+	}{{set["history"], "history"}, {set["predict"], "prediction"}, {*f.pairings, "pairings"}} {
+		if v.given {
+			views++
+			q.view = v.view
+		}
+	}
+	if views > 1 {
+		return query{}, nil, fmt.Errorf("give at most one of -predict, -pairings and -history")
+	}
+	if set["top"] && !*f.pairings {
+		return query{}, nil, fmt.Errorf("-top goes with -pairings")
+	}
+	if *f.top < 0 {
+		return query{}, nil, fmt.Errorf("-top %d: must not be negative", *f.top)
+	}
+	if set["plot"] {
+		if !set["history"] {
+			return query{}, nil, fmt.Errorf("-plot goes with -history")
+		}
+		if ext := strings.ToLower(filepath.Ext(*f.plotPath)); ext != ".svg" && ext != ".png" {
+			return query{}, nil, fmt.Errorf("-plot %q: the file name must end in .svg or .png", *f.plotPath)
+		}
+	}
+	if set["predict"] {
+		if q.sides, err = parseTeams(*f.predict); err != nil {
+			return query{}, nil, fmt.Errorf("-predict %q: %v", *f.predict, err)
+		}
+	}
+	if set["history"] && q.history == "" {
+		return query{}, nil, fmt.Errorf("-history: give a player's name")
+	}
+	if set["draw"] {
+		return q, f.draw, nil
+	}
+	return q, nil, nil
 }
 
 // query is what to print and how.
@@ -182,34 +197,12 @@ func rateLeague(stdout, stderr io.Writer, path, statePath string, drawFlag *floa
 	}
 	hadState := l != nil
 	if hadState {
-		if l.Format != format {
-			return fmt.Errorf("-state %s was built from a %s-format file, and %s is in the %s format: their games cannot be matched", statePath, l.Format, path, format)
-		}
-		if drawFlag != nil && *drawFlag != l.Params.DrawProbability {
-			return fmt.Errorf("-draw %v differs from the draw probability %v of -state %s, with which its ratings were computed", *drawFlag, l.Params.DrawProbability, statePath)
-		}
-		if q.home != "" && (q.home == "learn") != (l.Home != nil) {
-			return fmt.Errorf("-home %s differs from -state %s, which was rated with the home advantage %s", q.home, statePath, onOff(l.Home != nil))
-		}
-		sum.DrawSource = "state " + statePath
-		sum.Before = len(l.Games)
+		err = resume(l, &sum, drawFlag, q)
 	} else {
-		p := trueskill.DefaultParams()
-		if drawFlag != nil {
-			p.DrawProbability = *drawFlag
-			sum.DrawSource = "-draw"
-		} else {
-			if p.DrawProbability, sum.DrawSource, err = league.EstimateDraw(games); err != nil {
-				return fmt.Errorf("%s: %w", path, err)
-			}
-		}
-		l = league.New(format, p)
-		switch {
-		case q.home == "learn" && format != league.FormatScores:
-			return fmt.Errorf("-home learn: %s is in the %s format, which has no home team", path, format)
-		case format == league.FormatScores && q.home != "off":
-			l.LearnHome()
-		}
+		l, err = newLeague(&sum, games, drawFlag, q)
+	}
+	if err != nil {
+		return err
 	}
 	progress := cli.NewProgress(stderr, Prog, q.progress)
 	report := func(done int) {
@@ -222,21 +215,7 @@ func rateLeague(stdout, stderr io.Writer, path, statePath string, drawFlag *floa
 
 	// The query is answered before the state is saved, so that a run that
 	// fails leaves the state as it was.
-	var out view
-	switch q.view {
-	case "leaderboard":
-		out = leaderboard(l, q)
-	case "prediction":
-		out, err = predict(l, q.sides)
-	case "pairings":
-		out, err = pairings(l, q)
-	case "history":
-		var h *historyView
-		if h, err = playerHistory(l, q.history); err == nil && q.plot != "" {
-			err = plotHistory(q.plot, h)
-		}
-		out = h
-	}
+	out, err := answer(l, q)
 	if err != nil {
 		return err
 	}
@@ -246,6 +225,66 @@ func rateLeague(stdout, stderr io.Writer, path, statePath string, drawFlag *floa
 		}
 	}
 	return write(stdout, stderr, q, sum, out)
+}
+
+// resume checks that the league l of the state sum.State suits the file
+// and the flags, which cannot change how its ratings were computed.
+func resume(l *league.League, sum *summary, drawFlag *float64, q query) error {
+	statePath := sum.State
+	if l.Format != sum.Format {
+		return fmt.Errorf("-state %s was built from a %s-format file, and %s is in the %s format: their games cannot be matched", statePath, l.Format, sum.File, sum.Format)
+	}
+	if drawFlag != nil && *drawFlag != l.Params.DrawProbability {
+		return fmt.Errorf("-draw %v differs from the draw probability %v of -state %s, with which its ratings were computed", *drawFlag, l.Params.DrawProbability, statePath)
+	}
+	if q.home != "" && (q.home == "learn") != (l.Home != nil) {
+		return fmt.Errorf("-home %s differs from -state %s, which was rated with the home advantage %s", q.home, statePath, onOff(l.Home != nil))
+	}
+	sum.DrawSource = "state " + statePath
+	sum.Before = len(l.Games)
+	return nil
+}
+
+// newLeague returns an empty league for the file sum.File of games: the
+// draw probability given or estimated from the games, and a home
+// advantage learnt in the scores format unless -home is off.
+func newLeague(sum *summary, games []league.Match, drawFlag *float64, q query) (*league.League, error) {
+	path, format := sum.File, sum.Format
+	p := trueskill.DefaultParams()
+	if drawFlag != nil {
+		p.DrawProbability = *drawFlag
+		sum.DrawSource = "-draw"
+	} else {
+		var err error
+		if p.DrawProbability, sum.DrawSource, err = league.EstimateDraw(games); err != nil {
+			return nil, fmt.Errorf("%s: %w", path, err)
+		}
+	}
+	l := league.New(format, p)
+	switch {
+	case q.home == "learn" && format != league.FormatScores:
+		return nil, fmt.Errorf("-home learn: %s is in the %s format, which has no home team", path, format)
+	case format == league.FormatScores && q.home != "off":
+		l.LearnHome()
+	}
+	return l, nil
+}
+
+// answer returns the view the query asks of the rated league.
+func answer(l *league.League, q query) (view, error) {
+	switch q.view {
+	case "prediction":
+		return predict(l, q.sides)
+	case "pairings":
+		return pairings(l, q)
+	case "history":
+		h, err := playerHistory(l, q.history)
+		if err == nil && q.plot != "" {
+			err = plotHistory(q.plot, h)
+		}
+		return h, err
+	}
+	return leaderboard(l, q), nil
 }
 
 // onOff says whether a league has a home advantage.

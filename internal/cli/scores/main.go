@@ -15,6 +15,7 @@ import (
 	"github.com/skillgraph/skillgraph/internal/cli/input"
 	"github.com/skillgraph/skillgraph/internal/repo"
 	"github.com/skillgraph/skillgraph/models/evaluation"
+	"github.com/skillgraph/skillgraph/models/fit"
 	"github.com/skillgraph/skillgraph/models/scorebased"
 	"github.com/skillgraph/skillgraph/models/trueskill"
 	"github.com/skillgraph/skillgraph/record"
@@ -130,7 +131,7 @@ func learn[R scorebased.Team | scorebased.Rating](m scorebased.Online[R], train 
 // holdout matches, prints the ratings and how well they predicted, and
 // predicts the held-out matches.
 func rate(stdout, stderr io.Writer, c config) error {
-	path, holdout, doFit := c.path, c.holdout, c.fit
+	path, holdout := c.path, c.holdout
 	ms, err := input.Read(stderr, Prog, path, record.Scores)
 	if err != nil {
 		return err
@@ -139,7 +140,8 @@ func rate(stdout, stderr io.Writer, c config) error {
 	if err != nil {
 		return err
 	}
-	all, neutral, err := input.Scored(path, picked)
+	all := picked
+	neutral, err := input.Scored(path, all)
 	if err != nil {
 		return err
 	}
@@ -153,7 +155,7 @@ func rate(stdout, stderr io.Writer, c config) error {
 	trainM, test := all[:len(all)-holdout], all[len(all)-holdout:]
 	train := make([]scorebased.Match, len(trainM))
 	for i, m := range trainM {
-		train[i] = scorebased.Match{A: m.Home, B: m.Away, ScoreA: float64(m.HomeScore), ScoreB: float64(m.AwayScore)}
+		train[i] = scorebased.Match{A: m.Teams[0].Name, B: m.Teams[1].Name, ScoreA: float64(m.Teams[0].Score), ScoreB: float64(m.Teams[1].Score)}
 	}
 
 	// The paper's settings: Table 1, γ and the draw probability from the
@@ -162,133 +164,191 @@ func rate(stdout, stderr io.Writer, c config) error {
 	pOD.Gamma, pSD.Gamma = evaluation.Gammas(trainM)
 	paper := [3]scorebased.Hyper{{Params: scorebased.DefaultParams()}, {Params: pOD}, {Params: pSD}}
 	ts := trueskill.DefaultParams()
-	ts.DrawProbability = evaluation.DrawProbability(evaluation.AsRanked(trainM))
+	ts.DrawProbability = evaluation.DrawProbability(trainM)
 	fmt.Fprintf(stdout, "%s, %s: fitted on %d matches (γ_OD = %.3f, γ_SD = %.3f; draw probability %.3f, estimated from the data)\n\n",
 		path, season, len(train), pOD.Gamma, pSD.Gamma, ts.DrawProbability)
 
 	if neutral > 0 {
 		fmt.Fprintf(stdout, "%d matches were on neutral ground: the score models' home advantage applies to every home side, these too.\n\n", neutral)
 	}
-	hyp := paper
-	names := [3]string{"Poisson-OD", "Gaussian-OD", "Gaussian-SD"}
-	var reports [3]scorebased.FitReport
-	if doFit {
-		ctx := context.Background()
-		opt := scorebased.DefaultFitOptions()
-		start := time.Now()
-		prog := cli.NewProgress(stderr, Prog, c.progress)
-		done := func(i int) {
-			prog.Printf("fit %s: log evidence %.1f after %d evaluations, %v", names[i], reports[i].LogEvidence, reports[i].Evaluations, time.Since(start).Round(time.Millisecond))
-		}
-		if hyp[0], reports[0], err = scorebased.Fit(ctx, scorebased.OnlinePoissonOD, train, scorebased.FitStart(), opt); err != nil {
-			return fmt.Errorf("fitting %s: %w", names[0], err)
-		}
-		done(0)
-		if hyp[1], reports[1], err = scorebased.Fit(ctx, scorebased.OnlineGaussianOD, train, scorebased.FitStart(), opt); err != nil {
-			return fmt.Errorf("fitting %s: %w", names[1], err)
-		}
-		done(1)
-		if hyp[2], reports[2], err = scorebased.Fit(ctx, scorebased.OnlineGaussianSD, train, scorebased.FitStart(), opt); err != nil {
-			return fmt.Errorf("fitting %s: %w", names[2], err)
-		}
-		done(2)
-	}
-	pm, err := newModels(paper)
+	sm, err := learnAll(paper, train)
 	if err != nil {
 		return err
 	}
-	pois, err := learn(pm.pois, train)
-	if err != nil {
-		return err
-	}
-	god, err := learn(pm.god, train)
-	if err != nil {
-		return err
-	}
-	gsd, err := learn(pm.gsd, train)
-	if err != nil {
-		return err
-	}
-	paperEv := [3]float64{pois.logEv, god.logEv, gsd.logEv}
-	if doFit {
-		fm, err := newModels(hyp)
+	if c.fit {
+		paperEv := [3]float64{sm.pois.logEv, sm.god.logEv, sm.gsd.logEv}
+		hyp, reports, err := fitAll(stderr, c.progress, train)
 		if err != nil {
 			return err
 		}
-		if pois, err = learn(fm.pois, train); err != nil {
+		if sm, err = learnAll(hyp, train); err != nil {
 			return err
 		}
-		if god, err = learn(fm.god, train); err != nil {
-			return err
-		}
-		if gsd, err = learn(fm.gsd, train); err != nil {
-			return err
-		}
-		fmt.Fprintln(stdout, "Hyperparameters fitted by evidence on the training matches (log evidence: the sum of each match's")
-		fmt.Fprintln(stdout, "log predictive probability before it is learnt; Poisson a probability, Gaussian a density):")
-		fmt.Fprintln(stdout, "model           σ₀       β       γ    base    home   log evidence (paper's settings)  evaluations")
-		for i, h := range hyp {
-			conv := ""
-			if !reports[i].Converged {
-				conv = " (not converged)"
-			}
-			if len(reports[i].AtBound) > 0 {
-				conv += " at bound: " + strings.Join(reports[i].AtBound, ", ")
-			}
-			fmt.Fprintf(stdout, "%-12s %7.3f %7.3f %7.3f %7.3f %7.3f %14.1f (%10.1f) %12d%s\n", names[i],
-				h.Params.Sigma, h.Params.Beta, h.Params.Gamma, h.Base, h.Home, reports[i].LogEvidence, paperEv[i], reports[i].Evaluations, conv)
-		}
-		fmt.Fprintln(stdout, "(Poisson-OD's base and home are on the log-rate scale; Gaussian-SD has no base.)")
-		fmt.Fprintln(stdout)
+		printFit(stdout, hyp, reports, paperEv)
 	} else {
-		b, g := pOD.Beta, pOD.Gamma
-		fmt.Fprintf(stdout, "These are the paper's settings (Table 1: σ₀ = %.2f, β = %.2f), which are on the wrong scale for goals.\n", pOD.Sigma, b)
-		fmt.Fprintf(stdout, "β adds 2β² = %.1f goals² to the variance of each predicted score, so a predicted goal difference\n", 2*b*b)
-		fmt.Fprintf(stdout, "spreads over ±%.1f goals (one sd) however well the teams are known: the Gaussian models'\n", math.Sqrt(2*(2*b*b+g*g)))
-		fmt.Fprintln(stdout, "predictions are nearly flat, and Poisson-OD's expected goals and draw rates are off (see below).")
-		fmt.Fprintln(stdout, "Run without -fit=false to choose σ₀, β, the base score and a home advantage by evidence on the training matches.")
-		fmt.Fprintln(stdout)
+		printPaperScale(stdout, pOD)
 	}
+	tl, err := learnTrueSkill(ts, trainM)
+	if err != nil {
+		return err
+	}
+	printRatings(stdout, sm, tl)
+	printAhead(stdout, train, sm, tl)
+	return printFixtures(stdout, test, sm, tl)
+}
 
-	teamsT := map[string]trueskill.Rating{}
-	getT := func(name string) trueskill.Rating {
-		if r, ok := teamsT[name]; ok {
-			return r
-		}
-		return ts.NewRating()
-	}
-	var tsAhead tally
-	for _, m := range trainM {
-		h, a := getT(m.Home), getT(m.Away)
-		pr, err := ts.Predict([]trueskill.Rating{h}, []trueskill.Rating{a})
-		d := pr.Draw
-		if err != nil {
-			return err
-		}
-		tsAhead.add(0, 0, d, false)
-		res, err := ts.Rate(context.Background(), trueskill.Match{Teams: [][]trueskill.Rating{{h}, {a}}, Ranks: m.Ranks()})
-		if err != nil {
-			return err
-		}
-		teamsT[m.Home], teamsT[m.Away] = res.Ratings[0][0], res.Ratings[1][0]
-	}
+// modelNames are the score models' names, in the order of their
+// hyperparameters.
+var modelNames = [3]string{"Poisson-OD", "Gaussian-OD", "Gaussian-SD"}
 
-	teams := make([]string, 0, len(god.ratings))
-	for n := range god.ratings {
+// fitAll fits each score model's hyperparameters by evidence on train,
+// reporting each evaluation and each finished fit on stderr if the fits
+// take longer than progress.
+func fitAll(stderr io.Writer, progress time.Duration, train []scorebased.Match) ([3]scorebased.Hyper, [3]fit.Report, error) {
+	var hyp [3]scorebased.Hyper
+	var reports [3]fit.Report
+	start := time.Now()
+	prog := cli.NewProgress(stderr, Prog, progress)
+	for i := range hyp {
+		opt := fit.Options[scorebased.Hyper]{Progress: func(p fit.Progress[scorebased.Hyper]) {
+			prog.Printf("fit %s: evaluation %d: σ₀ = %.3g, β = %.3g: log evidence %.1f (best %.1f)", modelNames[i], p.Evaluation, p.Params.Params.Sigma, p.Params.Params.Beta, p.LogEvidence, p.Best)
+		}}
+		var err error
+		if hyp[i], reports[i], err = fitModel(i, train, opt); err != nil {
+			return hyp, reports, fmt.Errorf("fitting %s: %w", modelNames[i], err)
+		}
+		prog.Printf("fit %s: log evidence %.1f after %d evaluations, %v", modelNames[i], reports[i].LogEvidence, reports[i].Evaluations, time.Since(start).Round(time.Millisecond))
+	}
+	return hyp, reports, nil
+}
+
+// fitModel fits score model i (in modelNames' order) on train.
+func fitModel(i int, train []scorebased.Match, opt fit.Options[scorebased.Hyper]) (scorebased.Hyper, fit.Report, error) {
+	ctx, bounds, start := context.Background(), scorebased.DefaultFitBounds(), scorebased.FitStart()
+	switch i {
+	case 0:
+		return scorebased.Fit(ctx, scorebased.OnlinePoissonOD, train, start, bounds, opt)
+	case 1:
+		return scorebased.Fit(ctx, scorebased.OnlineGaussianOD, train, start, bounds, opt)
+	}
+	return scorebased.Fit(ctx, scorebased.OnlineGaussianSD, train, start, bounds, opt)
+}
+
+// printFit prints the fitted hyperparameters beside the log evidence of
+// the paper's settings.
+func printFit(stdout io.Writer, hyp [3]scorebased.Hyper, reports [3]fit.Report, paperEv [3]float64) {
+	fmt.Fprintln(stdout, "Hyperparameters fitted by evidence on the training matches (log evidence: the sum of each match's")
+	fmt.Fprintln(stdout, "log predictive probability before it is learnt; Poisson a probability, Gaussian a density):")
+	fmt.Fprintln(stdout, "model           σ₀       β       γ    base    home   log evidence (paper's settings)  evaluations")
+	for i, h := range hyp {
+		conv := ""
+		if !reports[i].Converged {
+			conv = " (not converged)"
+		}
+		if len(reports[i].AtBound) > 0 {
+			conv += " at bound: " + strings.Join(reports[i].AtBound, ", ")
+		}
+		fmt.Fprintf(stdout, "%-12s %7.3f %7.3f %7.3f %7.3f %7.3f %14.1f (%10.1f) %12d%s\n", modelNames[i],
+			h.Params.Sigma, h.Params.Beta, h.Params.Gamma, h.Base, h.Home, reports[i].LogEvidence, paperEv[i], reports[i].Evaluations, conv)
+	}
+	fmt.Fprintln(stdout, "(Poisson-OD's base and home are on the log-rate scale; Gaussian-SD has no base.)")
+	fmt.Fprintln(stdout)
+}
+
+// printPaperScale says why the paper's settings, pOD's, predict goals
+// poorly.
+func printPaperScale(stdout io.Writer, pOD scorebased.Params) {
+	b, g := pOD.Beta, pOD.Gamma
+	fmt.Fprintf(stdout, "These are the paper's settings (Table 1: σ₀ = %.2f, β = %.2f), which are on the wrong scale for goals.\n", pOD.Sigma, b)
+	fmt.Fprintf(stdout, "β adds 2β² = %.1f goals² to the variance of each predicted score, so a predicted goal difference\n", 2*b*b)
+	fmt.Fprintf(stdout, "spreads over ±%.1f goals (one sd) however well the teams are known: the Gaussian models'\n", math.Sqrt(2*(2*b*b+g*g)))
+	fmt.Fprintln(stdout, "predictions are nearly flat, and Poisson-OD's expected goals and draw rates are off (see below).")
+	fmt.Fprintln(stdout, "Run without -fit=false to choose σ₀, β, the base score and a home advantage by evidence on the training matches.")
+	fmt.Fprintln(stdout)
+}
+
+// scoreModels are the three score models learnt from the training
+// matches.
+type scoreModels struct {
+	pois, god *model[scorebased.Team]
+	gsd       *model[scorebased.Rating]
+}
+
+// learnAll learns the three score models under hyp from train.
+func learnAll(hyp [3]scorebased.Hyper, train []scorebased.Match) (scoreModels, error) {
+	var sm scoreModels
+	m, err := newModels(hyp)
+	if err != nil {
+		return sm, err
+	}
+	if sm.pois, err = learn(m.pois, train); err != nil {
+		return sm, err
+	}
+	if sm.god, err = learn(m.god, train); err != nil {
+		return sm, err
+	}
+	sm.gsd, err = learn(m.gsd, train)
+	return sm, err
+}
+
+// trueSkillLeague is TrueSkill's ratings of the teams, learnt from the
+// training matches, each predicted before it is learnt.
+type trueSkillLeague struct {
+	p       trueskill.Params
+	ratings map[string]trueskill.Rating
+	ahead   tally
+}
+
+func (tl *trueSkillLeague) get(name string) trueskill.Rating {
+	if r, ok := tl.ratings[name]; ok {
+		return r
+	}
+	return tl.p.NewRating()
+}
+
+// learnTrueSkill rates the matches in order with p.
+func learnTrueSkill(p trueskill.Params, matches []record.Match) (*trueSkillLeague, error) {
+	tl := &trueSkillLeague{p: p, ratings: map[string]trueskill.Rating{}}
+	for _, m := range matches {
+		home, away := m.Teams[0].Name, m.Teams[1].Name
+		h, a := tl.get(home), tl.get(away)
+		pr, err := p.Predict([]trueskill.Rating{h}, []trueskill.Rating{a})
+		if err != nil {
+			return nil, err
+		}
+		tl.ahead.add(0, 0, pr.Draw, false)
+		res, err := p.Rate(context.Background(), trueskill.Match{Teams: [][]trueskill.Rating{{h}, {a}}, Ranks: m.Ranks()})
+		if err != nil {
+			return nil, err
+		}
+		tl.ratings[home], tl.ratings[away] = res.Ratings[0][0], res.Ratings[1][0]
+	}
+	return tl, nil
+}
+
+// printRatings prints every team's ratings, strongest by Gaussian-OD
+// first.
+func printRatings(stdout io.Writer, sm scoreModels, tl *trueSkillLeague) {
+	teams := make([]string, 0, len(sm.god.ratings))
+	for n := range sm.god.ratings {
 		teams = append(teams, n)
 	}
 	slices.SortFunc(teams, func(a, b string) int {
 		// Strength: offence plus defence (a high defence concedes little).
-		ra, rb := god.ratings[a], god.ratings[b]
+		ra, rb := sm.god.ratings[a], sm.god.ratings[b]
 		return cmp.Or(cmp.Compare(rb.Offence.Mu+rb.Defence.Mu, ra.Offence.Mu+ra.Defence.Mu), cmp.Compare(a, b))
 	})
 	fmt.Fprintln(stdout, "team               Gaussian-OD off   def    Poisson-OD off   def   Gaussian-SD   TrueSkill μ (σ)")
 	for _, n := range teams {
-		g, p, s, t := god.get(n), pois.get(n), gsd.get(n), getT(n)
+		g, p, s, t := sm.god.get(n), sm.pois.get(n), sm.gsd.get(n), tl.get(n)
 		fmt.Fprintf(stdout, "%-18s %14.2f %6.2f %14.2f %6.2f %12.2f %10.2f (%.2f)\n", n,
 			g.Offence.Mu, g.Defence.Mu, p.Offence.Mu, p.Defence.Mu, s.Mu, t.Mu, t.Sigma)
 	}
+}
 
+// printAhead prints the mean one-step-ahead predictions of each model
+// beside the observed means of train.
+func printAhead(stdout io.Writer, train []scorebased.Match, sm scoreModels, tl *trueSkillLeague) {
 	var obs tally
 	for _, x := range train {
 		d := 0.0
@@ -302,7 +362,7 @@ func rate(stdout, stderr io.Writer, c config) error {
 	for _, r := range []struct {
 		name string
 		t    tally
-	}{{"observed", obs}, {"Poisson-OD", pois.ahead}, {"Gaussian-OD", god.ahead}, {"Gaussian-SD", gsd.ahead}, {"TrueSkill", tsAhead}} {
+	}{{"observed", obs}, {"Poisson-OD", sm.pois.ahead}, {"Gaussian-OD", sm.god.ahead}, {"Gaussian-SD", sm.gsd.ahead}, {"TrueSkill", tl.ahead}} {
 		n := float64(r.t.n)
 		goals := fmt.Sprintf("%10s  %10s", "-", "-")
 		if r.t.scores {
@@ -310,23 +370,27 @@ func rate(stdout, stderr io.Writer, c config) error {
 		}
 		fmt.Fprintf(stdout, "%-12s  %s  %9.2f\n", r.name, goals, r.t.draw/n)
 	}
+}
 
+// printFixtures prints each model's prediction of the held-out matches.
+func printFixtures(stdout io.Writer, test []record.Match, sm scoreModels, tl *trueSkillLeague) error {
 	fmt.Fprintf(stdout, "\nNext %d fixtures (score: expected goals; W/D/L: probabilities for the home side)\n", len(test))
 	for _, m := range test {
-		fmt.Fprintf(stdout, "\n%s  %s %d-%d %s\n", m.Date, m.Home, m.HomeScore, m.AwayScore, m.Away)
-		pp, err := pois.m.Predict(pois.get(m.Home), pois.get(m.Away))
+		home, away := m.Teams[0].Name, m.Teams[1].Name
+		fmt.Fprintf(stdout, "\n%s  %s %d-%d %s\n", m.Time.Format("2006-01-02"), home, m.Teams[0].Score, m.Teams[1].Score, away)
+		pp, err := sm.pois.m.Predict(sm.pois.get(home), sm.pois.get(away))
 		if err != nil {
 			return err
 		}
-		gp, err := god.m.Predict(god.get(m.Home), god.get(m.Away))
+		gp, err := sm.god.m.Predict(sm.god.get(home), sm.god.get(away))
 		if err != nil {
 			return err
 		}
-		sp, err := gsd.m.Predict(gsd.get(m.Home), gsd.get(m.Away))
+		sp, err := sm.gsd.m.Predict(sm.gsd.get(home), sm.gsd.get(away))
 		if err != nil {
 			return err
 		}
-		tp, err := ts.Predict([]trueskill.Rating{getT(m.Home)}, []trueskill.Rating{getT(m.Away)})
+		tp, err := tl.p.Predict([]trueskill.Rating{tl.get(home)}, []trueskill.Rating{tl.get(away)})
 		if err != nil {
 			return err
 		}
