@@ -124,6 +124,11 @@ func (w *WeightedSum) solvedCoefficient(i, k int) float64 {
 // Message returns the message on edge i (0: to the sum, j+1: to term j);
 // an edge the factor lacks is messages.ErrInput.
 func (w *WeightedSum) Message(i int, e graph.Edges) (messages.Gaussian, error) {
+	if len(w.a) == 2 { // a difference or a two-player team: the common case first
+		if m, ok := w.twoTerms(i, e); ok {
+			return finiteMessage(m)
+		}
+	}
 	return checkedMessage(w.message(i, e))
 }
 
@@ -151,10 +156,6 @@ func (w *WeightedSum) message(i int, e graph.Edges) (messages.Gaussian, error) {
 			if m.Pi > 0 && !math.IsInf(m.Pi, 1) && !math.IsInf(m.Tau, 0) {
 				return m, nil
 			}
-		}
-	case 2:
-		if m, ok := w.twoTerms(i, ai, e); ok {
-			return m, nil
 		}
 	}
 	// Solve the constraint for edge i (solvedCoefficient).
@@ -197,17 +198,25 @@ func combine(e graph.Edges, n, skip int, s func(k int) float64) (mean, variance 
 // the general formula's mean (s₁μ₁ + s₂μ₂)/a_i and variance
 // (s₁²/π₁ + s₂²/π₂)/a_i² multiplied out. The products are formed as
 // π₁·(π₂/D), never π₁π₂, so they cannot overflow. It reports false (the
-// general path decides) for zero coefficients, uniform, point-mass or
-// improper cavities.
-func (w *WeightedSum) twoTerms(i int, ai float64, e graph.Edges) (messages.Gaussian, bool) {
-	// The other two edges and their solvedCoefficient, written out.
+// general path decides) for an edge the factor lacks, zero coefficients,
+// uniform, point-mass or improper cavities.
+func (w *WeightedSum) twoTerms(i int, e graph.Edges) (messages.Gaussian, bool) {
+	// The other two edges, their solvedCoefficient and a_i, written out.
 	a := w.a[:2:2]
-	k1, k2, s1, s2 := 1, 2, a[0], a[1] // x = a₀y₀ + a₁y₁
+	var k1, k2 int
+	var s1, s2, ai float64
 	switch i {
+	case 0: // x = a₀y₀ + a₁y₁
+		k1, k2, s1, s2, ai = 1, 2, a[0], a[1], 1
 	case 1: // a₀y₀ = x − a₁y₁
-		k1, k2, s1, s2 = 0, 2, 1, -a[1]
+		k1, k2, s1, s2, ai = 0, 2, 1, -a[1], a[0]
 	case 2: // a₁y₁ = x − a₀y₀
-		k1, k2, s1, s2 = 0, 1, 1, -a[0]
+		k1, k2, s1, s2, ai = 0, 1, 1, -a[0], a[1]
+	default:
+		return messages.Gaussian{}, false
+	}
+	if ai == 0 {
+		return messages.Gaussian{}, false
 	}
 	c1, c2 := e.Cavity(k1), e.Cavity(k2)
 	if !(c1.Pi > 0 && c2.Pi > 0) || math.IsInf(c1.Pi, 1) || math.IsInf(c2.Pi, 1) || s1 == 0 || s2 == 0 {
