@@ -73,13 +73,12 @@ func Marshal(g *graph.Graph, opt Options) ([]byte, error) {
 // holds them), each group of the graph (graph.Builder.Group) boxed as a
 // cluster, and edges from the upper layer to the lower. The output depends
 // only on g and opt: the same graph gives the same bytes. Every name and
-// label is written so that Graphviz reads it (see quote); a nil graph
-// (graph.ErrNilGraph), a nil writer and a schedule that does not fit the
-// graph or has a nil part (messages.ErrInput, and schedules' own error for
-// a nil part) are errors, and nothing is written.
+// label is written so that Graphviz reads it (see quote); a nil graph, a
+// nil writer and a schedule that does not fit the graph or has a nil
+// part are errors (messages.ErrInput), and nothing is written.
 func Write(w io.Writer, g *graph.Graph, opt Options) error {
 	if g == nil {
-		return fmt.Errorf("dot: %w", graph.ErrNilGraph)
+		return fmt.Errorf("dot: nil graph: %w", messages.ErrInput)
 	}
 	if w == nil {
 		return fmt.Errorf("dot: graph %q: nil writer: %w", g.Name(), messages.ErrInput)

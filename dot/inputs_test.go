@@ -18,12 +18,12 @@ import (
 // TestNilInputs draws a nil graph, to a nil writer, and with schedules
 // holding nil parts: errors, nothing written, no panic.
 func TestNilInputs(t *testing.T) {
-	if _, err := dot.Marshal(nil, dot.Options{}); !errors.Is(err, graph.ErrNilGraph) {
-		t.Errorf("Marshal(nil): %v, want graph.ErrNilGraph", err)
+	if _, err := dot.Marshal(nil, dot.Options{}); !errors.Is(err, messages.ErrInput) || !strings.Contains(err.Error(), "nil graph") {
+		t.Errorf("Marshal(nil): %v, want messages.ErrInput saying nil graph", err)
 	}
 	var buf bytes.Buffer
-	if err := dot.Write(&buf, nil, dot.Options{}); !errors.Is(err, graph.ErrNilGraph) || buf.Len() > 0 {
-		t.Errorf("Write of a nil graph: %v, %q written; want graph.ErrNilGraph", err, buf.String())
+	if err := dot.Write(&buf, nil, dot.Options{}); !errors.Is(err, messages.ErrInput) || !strings.Contains(err.Error(), "nil graph") || buf.Len() > 0 {
+		t.Errorf("Write of a nil graph: %v, %q written; want messages.ErrInput saying nil graph", err, buf.String())
 	}
 	gm := figure1(t)
 	g := gm.Graph()
@@ -39,8 +39,8 @@ func TestNilInputs(t *testing.T) {
 	} {
 		buf.Reset()
 		err := dot.Write(&buf, g, dot.Options{Schedule: s})
-		if !errors.Is(err, messages.ErrInput) || !errors.Is(err, schedules.ErrSchedule) || buf.Len() > 0 {
-			t.Errorf("schedule with a nil part: %v, %d bytes written; want messages.ErrInput and schedules.ErrSchedule", err, buf.Len())
+		if !errors.Is(err, messages.ErrInput) || !strings.Contains(err.Error(), "schedules: nil") || buf.Len() > 0 {
+			t.Errorf("schedule with a nil part: %v, %d bytes written; want messages.ErrInput from schedules naming the nil part", err, buf.Len())
 		}
 	}
 }

@@ -142,7 +142,7 @@ func (*BetweenMargins) integrate(x, u, v messages.Gaussian) (lineResult, error) 
 		feats = append(feats, lineFeature{at: mv, scale: sv})
 	}
 	if !(seg.lo <= seg.hi) {
-		return lineResult{}, fmt.Errorf("%w: −u = %v > v = %v in I(−u ≤ x ≤ v)", ErrImpossible, -mu, mv)
+		return lineResult{}, fmt.Errorf("−u = %v > v = %v in I(−u ≤ x ≤ v): %w", -mu, mv, messages.ErrImpossible)
 	}
 	seg.at = func(z float64, out []condMoments) (l, d1, d2 float64) {
 		out[0], out[1] = condMoments{mean: mu}, condMoments{mean: mv}
@@ -171,7 +171,7 @@ func (f *BetweenMargins) logAverageFactor(e graph.Edges) (float64, error) {
 		return 0, err
 	}
 	if cs[0].IsUniform() || cs[1].IsUniform() || cs[2].IsUniform() {
-		return 0, ErrDiverges
+		return 0, errDiverges
 	}
 	x, u, v := cs[0], cs[1], cs[2]
 	switch {
@@ -195,8 +195,8 @@ func (f *BetweenMargins) logAverageFactor(e graph.Edges) (float64, error) {
 // of the projection (Tallis 1961) lifted by regression to (x, u, v), or
 // where that form is not accurate one integral (see wedge). Errors: a
 // cavity that is not a covariance, or under which x + u and v − x are
-// collinear (ErrParameter); one that puts no mass on the region in
-// float64 (ErrImpossible).
+// collinear (messages.ErrInput); one that puts no mass on the region in
+// float64 (messages.ErrImpossible).
 func (*BetweenMargins) TiltedMoments(mean, cov []float64) (logZ float64, postMean, postCov []float64, err error) {
 	if err := jointCavity(3, mean, cov); err != nil {
 		return 0, nil, nil, err
@@ -214,7 +214,7 @@ func checkCavities(cs []messages.Gaussian) error {
 	for i, c := range cs {
 		if c.IsPointMass() {
 			if !messages.IsFinite(c.Tau) {
-				return fmt.Errorf("edge %d: %w (a point mass at %v)", i, ErrImproperCavity, c.Tau)
+				return fmt.Errorf("edge %d: %w (a point mass at %v)", i, errImproperCavity, c.Tau)
 			}
 			continue
 		}
@@ -222,17 +222,17 @@ func checkCavities(cs []messages.Gaussian) error {
 			return fmt.Errorf("edge %d: %w", i, err)
 		}
 		if !c.IsFinite() {
-			return fmt.Errorf("edge %d: %w (π = %v, τ = %v)", i, ErrImproperCavity, c.Pi, c.Tau)
+			return fmt.Errorf("edge %d: %w (π = %v, τ = %v)", i, errImproperCavity, c.Pi, c.Tau)
 		}
 	}
 	return nil
 }
 
-// feasible reports ErrImpossible unless the point mass c lies above bound
+// feasible reports messages.ErrImpossible unless the point mass c lies above bound
 // (or c is not a point mass).
 func feasible(c messages.Gaussian, bound float64) error {
 	if c.IsPointMass() && !(c.Mean() >= bound) {
-		return fmt.Errorf("%w: %v ≥ %v", ErrImpossible, c.Mean(), bound)
+		return fmt.Errorf("%v ≥ %v: %w", c.Mean(), bound, messages.ErrImpossible)
 	}
 	return nil
 }
@@ -267,7 +267,7 @@ func logAbove(c messages.Gaussian, bound float64) float64 {
 func fixedInterval(x messages.Gaussian, lo, hi float64) (messages.Gaussian, error) {
 	eps := 0.5 * (hi - lo)
 	if !(eps >= 0) {
-		return messages.Gaussian{}, fmt.Errorf("%w: the interval [%v, %v] is empty", ErrImpossible, lo, hi)
+		return messages.Gaussian{}, fmt.Errorf("the interval [%v, %v] is empty: %w", lo, hi, messages.ErrImpossible)
 	}
 	c := 0.5 * (lo + hi)
 	xs := x.Shift(-c)

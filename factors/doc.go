@@ -18,7 +18,10 @@
 // from them reports its log evidence (for TrueSkill, the probability of the
 // observed outcome), the exact ones also graph.GaussianEvidence (the same
 // term in parts, so the graph needs one logarithm for all of them), and
-// graph.Validator, so invalid parameters are reported
-// by the builder rather than surfacing as NaN. A new factor is one file: a
+// graph.Validator, so invalid parameters are reported by the builder
+// rather than surfacing as NaN. The parameters are validated there, once:
+// the messages do not check them again, so a caller who changes them
+// between runs keeps them valid (their Validate says whether they are).
+// A new factor is one file: a
 // type with Arity and Message, plus LogAverageFactor for evidence.
 package factors

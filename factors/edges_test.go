@@ -7,10 +7,11 @@ import (
 
 	"github.com/skillgraph/skillgraph/factors"
 	"github.com/skillgraph/skillgraph/graph"
+	"github.com/skillgraph/skillgraph/messages"
 )
 
 // TestMessageOnMissingEdge asks the factors that index their parameters by
-// edge for an edge they lack: graph.ErrNoFactor, not a panic.
+// edge for an edge they lack: messages.ErrInput, not a panic.
 func TestMessageOnMissingEdge(t *testing.T) {
 	b := graph.NewBuilder("edges")
 	x, y, z := b.AddVariable("x"), b.AddVariable("y"), b.AddVariable("z")
@@ -28,8 +29,8 @@ func TestMessageOnMissingEdge(t *testing.T) {
 	}
 	for k, f := range fs {
 		for _, i := range []int{-1, f.Arity(), math.MaxInt, math.MinInt} {
-			if m, err := f.Message(i, g.Edges(ids[k])); !errors.Is(err, graph.ErrNoFactor) || !m.IsUniform() {
-				t.Errorf("%T.Message(%d) = %v, %v; want graph.ErrNoFactor", f, i, m, err)
+			if m, err := f.Message(i, g.Edges(ids[k])); !errors.Is(err, messages.ErrInput) || !m.IsUniform() {
+				t.Errorf("%T.Message(%d) = %v, %v; want messages.ErrInput", f, i, m, err)
 			}
 		}
 	}

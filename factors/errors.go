@@ -1,7 +1,6 @@
 package factors
 
 import (
-	"errors"
 	"fmt"
 	"math"
 
@@ -9,25 +8,17 @@ import (
 	"github.com/skillgraph/skillgraph/messages"
 )
 
-// Errors returned (wrapped with the offending value) by factor updates and
-// validation.
+// The factors report failures in the project's vocabulary (package
+// messages): a parameter out of its domain wraps messages.ErrInput, an
+// observation a factor rules out messages.ErrImpossible, and an improper
+// cavity or a message beyond float64's range messages.ErrNumerical.
 var (
-	// ErrParameter reports an invalid factor parameter (negative variance,
-	// non-finite mean or margin, …).
-	ErrParameter = errors.New("invalid factor parameter")
-	// ErrImproperCavity reports a cavity with negative precision where the
+	// errDiverges reports an evidence integral that is infinite because
+	// too many cavities are uniform: a graph with too few priors.
+	errDiverges = fmt.Errorf("evidence integral diverges (too many uniform cavities): %w", messages.ErrInput)
+	// errImproperCavity reports a cavity with negative precision where the
 	// factor needs a proper one to moment-match.
-	ErrImproperCavity = errors.New("improper cavity")
-	// ErrImpossible reports an observation the factor gives probability zero
-	// (e.g. a point-mass cavity outside a truncation).
-	ErrImpossible = errors.New("observation has zero probability under the factor")
-	// ErrDiverges reports an evidence integral that is infinite because too
-	// many cavities are uniform.
-	ErrDiverges = errors.New("evidence integral diverges")
-	// ErrRange reports a message whose computation leaves float64's range
-	// for valid parameters and cavity (a Poisson factor whose log-rate
-	// cavity lies beyond ±1e300, say).
-	ErrRange = errors.New("message out of floating-point range")
+	errImproperCavity = fmt.Errorf("improper cavity: %w", messages.ErrNumerical)
 )
 
 // densityTerm returns log N(d; 0, v), the evidence term of every exact
@@ -58,7 +49,7 @@ func checkVariance(name string, v float64) error {
 }
 
 func varianceError(name string, v float64) error {
-	return fmt.Errorf("%w: %s = %v, want a finite positive number of at least 2⁻¹⁰²²", ErrParameter, name, v)
+	return fmt.Errorf("%s = %v, want a finite positive number of at least 2⁻¹⁰²²: %w", name, v, messages.ErrInput)
 }
 
 func checkFinite(name string, x float64) error {
@@ -69,7 +60,7 @@ func checkFinite(name string, x float64) error {
 }
 
 func finiteError(name string, x float64) error {
-	return fmt.Errorf("%w: %s = %v, want a finite number", ErrParameter, name, x)
+	return fmt.Errorf("%s = %v, want a finite number: %w", name, x, messages.ErrInput)
 }
 
 func checkMargin(eps float64) error {
@@ -80,14 +71,14 @@ func checkMargin(eps float64) error {
 }
 
 func marginError(eps float64) error {
-	return fmt.Errorf("%w: margin ε = %v, want a finite number ≥ 0", ErrParameter, eps)
+	return fmt.Errorf("margin ε = %v, want a finite number ≥ 0: %w", eps, messages.ErrInput)
 }
 
 // edgeError is the error of Message asked for an edge i the factor lacks,
 // for the factors that index their parameters by edge (the engine never
 // asks: it resolves every step's edge once, when it compiles a schedule).
 func edgeError(i, arity int) error {
-	return fmt.Errorf("%w: edge %d of a factor with %d edges", graph.ErrNoFactor, i, arity)
+	return fmt.Errorf("edge %d of a factor with %d edges: %w", i, arity, messages.ErrInput)
 }
 
 // checkCavity rejects a cavity with negative precision.
@@ -99,29 +90,43 @@ func checkCavity(c messages.Gaussian) error {
 }
 
 func cavityError(c messages.Gaussian) error {
-	return fmt.Errorf("%w (precision %v)", ErrImproperCavity, c.Pi)
+	return fmt.Errorf("(precision %v): %w", c.Pi, messages.ErrNumerical)
 }
 
 // checkedMessage passes on a factor's message if it is finite (a point
-// mass, π = +∞, at a finite location included) and otherwise returns
-// ErrRange (with graph.ErrNotFinite): every factor's Message returns through it, so that parameters
-// and cavities that are each in range but whose message is not (a prior of
+// mass, π = +∞, at a finite location included) and otherwise an error
+// wrapping messages.ErrNumerical: every factor's Message returns through
+// it, so that parameters and cavities that are each in range but whose message is not (a prior of
 // mean 1e10 and variance 1e-300, whose τ overflows) fail the update by
 // name instead of handing the graph an infinite message.
 func checkedMessage(m messages.Gaussian, err error) (messages.Gaussian, error) {
-	if err != nil {
-		return messages.Gaussian{}, err
-	}
-	if messages.IsFinite(m.Tau) && (messages.IsFinite(m.Pi) || m.IsPointMass()) {
+	// Finite: τ finite, π not NaN or −∞ (π = +∞ is a point mass).
+	if err == nil && m.Tau-m.Tau == 0 && m.Pi >= -math.MaxFloat64 {
 		return m, nil
 	}
-	return messages.Gaussian{}, fmt.Errorf("%w: message %v %w", ErrRange, m, graph.ErrNotFinite)
+	return messages.Gaussian{}, messageError(m, err)
+}
+
+// finiteMessage is checkedMessage for an operator that reports no error
+// of its own.
+func finiteMessage(m messages.Gaussian) (messages.Gaussian, error) {
+	if m.Tau-m.Tau == 0 && m.Pi >= -math.MaxFloat64 {
+		return m, nil
+	}
+	return messages.Gaussian{}, messageError(m, nil)
+}
+
+func messageError(m messages.Gaussian, err error) error {
+	if err != nil {
+		return err
+	}
+	return fmt.Errorf("message %v is not finite: %w", m, messages.ErrNumerical)
 }
 
 // checkedLog passes on a log evidence if it is finite: −∞, a zero
-// probability (an observation the factor rules out), is ErrImpossible, and
-// NaN or +∞ (a value beyond float64's range) ErrRange, both with
-// graph.ErrNotFinite.
+// probability (an observation the factor rules out), is
+// messages.ErrImpossible, and NaN or +∞ (a value beyond float64's range)
+// messages.ErrNumerical.
 func checkedLog(l float64, err error) (float64, error) {
 	switch {
 	case err != nil:
@@ -129,9 +134,9 @@ func checkedLog(l float64, err error) (float64, error) {
 	case messages.IsFinite(l):
 		return l, nil
 	case math.IsInf(l, -1):
-		return 0, fmt.Errorf("%w: log evidence −∞, %w", ErrImpossible, graph.ErrNotFinite)
+		return 0, fmt.Errorf("log evidence −∞: %w", messages.ErrImpossible)
 	}
-	return 0, fmt.Errorf("%w: log evidence %v, %w", ErrRange, l, graph.ErrNotFinite)
+	return 0, fmt.Errorf("log evidence %v: %w", l, messages.ErrNumerical)
 }
 
 // checkedTerm is checkedLog for a graph.LogTerm: its Quad and Norm finite,
@@ -143,5 +148,5 @@ func checkedTerm(t graph.LogTerm, ok bool, err error) (graph.LogTerm, bool, erro
 	case !ok || messages.IsFinite(t.Quad) && messages.IsFinite(t.Norm) && t.Var > 0 && t.Var <= math.MaxFloat64:
 		return t, ok, nil
 	}
-	return graph.LogTerm{}, false, fmt.Errorf("%w: log evidence term %+v, %w", ErrRange, t, graph.ErrNotFinite)
+	return graph.LogTerm{}, false, fmt.Errorf("log evidence term %+v: %w", t, messages.ErrNumerical)
 }

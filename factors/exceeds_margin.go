@@ -69,7 +69,7 @@ func (f *ExceedsMargin) message(i int, e graph.Edges) (messages.Gaussian, error)
 		if x.Mean() > m.Mean() {
 			return messages.Gaussian{}, nil
 		}
-		return messages.Gaussian{}, fmt.Errorf("%w: x = %v, I(x > m = %v)", ErrImpossible, x.Mean(), m.Mean())
+		return messages.Gaussian{}, fmt.Errorf("x = %v, I(x > m = %v): %w", x.Mean(), m.Mean(), messages.ErrImpossible)
 	}
 	self, other, s := x, m, 1.0
 	if i == 1 {
@@ -104,7 +104,7 @@ func (f *ExceedsMargin) logAverageFactor(e graph.Edges) (float64, error) {
 	}
 	switch {
 	case x.IsUniform() || m.IsUniform():
-		return 0, ErrDiverges
+		return 0, errDiverges
 	case x.IsPointMass() && m.IsPointMass():
 		if x.Mean() > m.Mean() {
 			return 0, nil
@@ -122,8 +122,8 @@ func (f *ExceedsMargin) logAverageFactor(e graph.Edges) (float64, error) {
 // E[y] = μ + Σa·V/√(aᵀΣa), Cov[y] = Σ − Σa·aᵀΣ·W/(aᵀΣa), the
 // regression of (x, m) on d of the equations above, with the cavity's
 // correlation kept. Errors: a cavity that is not a covariance
-// (ErrParameter), one that puts x − m at a point ≤ 0 or no mass above 0
-// in float64 (ErrImpossible).
+// (messages.ErrInput), one that puts x − m at a point ≤ 0 or no mass above 0
+// in float64 (messages.ErrImpossible).
 func (*ExceedsMargin) TiltedMoments(mean, cov []float64) (logZ float64, postMean, postCov []float64, err error) {
 	if err := jointCavity(2, mean, cov); err != nil {
 		return 0, nil, nil, err

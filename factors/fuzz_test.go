@@ -8,6 +8,7 @@ import (
 
 	"github.com/skillgraph/skillgraph/factors"
 	"github.com/skillgraph/skillgraph/graph"
+	"github.com/skillgraph/skillgraph/messages"
 	"github.com/skillgraph/skillgraph/schedules"
 )
 
@@ -41,7 +42,7 @@ func FuzzTruncation(f *testing.F) {
 			t.Fatal(err)
 		}
 		if _, _, err := g.Update(tf, 0, 0); err != nil {
-			if errors.Is(err, graph.ErrNotFinite) || errors.Is(err, graph.ErrImproper) {
+			if errors.Is(err, messages.ErrNumerical) {
 				t.Fatalf("N(%v, %v), ε=%v, draw=%v: %v", mu, variance, eps, draw, err)
 			}
 			return

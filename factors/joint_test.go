@@ -318,16 +318,16 @@ func TestTiltedMomentsErrors(t *testing.T) {
 		mean, cov []float64
 		want      error
 	}{
-		{"short mean", &ExceedsMargin{}, []float64{0}, cov2(1, 1, 0), ErrParameter},
-		{"short covariance", &WithinMargin{}, []float64{0, 0}, []float64{1, 0, 1}, ErrParameter},
-		{"NaN mean", &ExceedsMargin{}, []float64{nan, 0}, cov2(1, 1, 0), ErrParameter},
-		{"negative variance", &WithinMargin{}, []float64{0, 1}, []float64{-1, 0, 0, 1}, ErrParameter},
-		{"asymmetric", &WithinMargin{}, []float64{0, 1}, []float64{1, 0.5, 0.2, 1}, ErrParameter},
-		{"|ρ| > 1", &ExceedsMargin{}, []float64{0, 1}, []float64{1, 2, 2, 1}, ErrParameter},
-		{"infinite covariance", &BetweenMargins{}, []float64{0, 1, 1}, []float64{1, 0, 0, 0, math.Inf(1), 0, 0, 0, 1}, ErrParameter},
-		{"x − m fixed below 0", &ExceedsMargin{}, []float64{0, 1}, []float64{1, 1, 1, 1}, ErrImpossible},
-		{"m ± x collinear", &WithinMargin{}, []float64{0, 1}, []float64{1, 0, 0, 0}, ErrParameter},
-		{"beyond float64", &ExceedsMargin{}, []float64{-1e300, 1e300}, cov2(1, 1, 0), ErrImpossible},
+		{"short mean", &ExceedsMargin{}, []float64{0}, cov2(1, 1, 0), messages.ErrInput},
+		{"short covariance", &WithinMargin{}, []float64{0, 0}, []float64{1, 0, 1}, messages.ErrInput},
+		{"NaN mean", &ExceedsMargin{}, []float64{nan, 0}, cov2(1, 1, 0), messages.ErrInput},
+		{"negative variance", &WithinMargin{}, []float64{0, 1}, []float64{-1, 0, 0, 1}, messages.ErrInput},
+		{"asymmetric", &WithinMargin{}, []float64{0, 1}, []float64{1, 0.5, 0.2, 1}, messages.ErrInput},
+		{"|ρ| > 1", &ExceedsMargin{}, []float64{0, 1}, []float64{1, 2, 2, 1}, messages.ErrInput},
+		{"infinite covariance", &BetweenMargins{}, []float64{0, 1, 1}, []float64{1, 0, 0, 0, math.Inf(1), 0, 0, 0, 1}, messages.ErrInput},
+		{"x − m fixed below 0", &ExceedsMargin{}, []float64{0, 1}, []float64{1, 1, 1, 1}, messages.ErrImpossible},
+		{"m ± x collinear", &WithinMargin{}, []float64{0, 1}, []float64{1, 0, 0, 0}, messages.ErrInput},
+		{"beyond float64", &ExceedsMargin{}, []float64{-1e300, 1e300}, cov2(1, 1, 0), messages.ErrImpossible},
 	}
 	for _, c := range cases {
 		lz, m, cv, err := c.f.TiltedMoments(c.mean, c.cov)

@@ -30,23 +30,20 @@ func (l *Likelihood) Validate() error { return checkVariance("variance c²", l.V
 
 // Message returns the message on edge i (0: to x, 1: to y).
 func (l *Likelihood) Message(i int, e graph.Edges) (messages.Gaussian, error) {
-	return checkedMessage(l.message(i, e))
+	return finiteMessage(l.message(i, e))
 }
 
-func (l *Likelihood) message(i int, e graph.Edges) (messages.Gaussian, error) {
-	if err := l.Validate(); err != nil {
-		return messages.Gaussian{}, err
-	}
+func (l *Likelihood) message(i int, e graph.Edges) messages.Gaussian {
 	c := e.Cavity(1 - i)
 	if c.IsPointMass() {
-		return messages.NewGaussian(c.Mean(), l.Variance), nil
+		return messages.NewGaussian(c.Mean(), l.Variance)
 	}
 	a := 1 / (1 + l.Variance*c.Pi)
-	return messages.Gaussian{Pi: a * c.Pi, Tau: a * c.Tau}, nil
+	return messages.Gaussian{Pi: a * c.Pi, Tau: a * c.Tau}
 }
 
 // LogAverageFactor returns log ∫∫ N(x; y, c²) ĉ_x(x) ĉ_y(y) = log N(μ_x; μ_y,
-// σ_x² + σ_y² + c²); 0 if one cavity is uniform, ErrDiverges if both are.
+// σ_x² + σ_y² + c²); 0 if one cavity is uniform, errDiverges if both are.
 func (l *Likelihood) LogAverageFactor(e graph.Edges) (float64, error) {
 	return checkedLog(l.logAverageFactor(e))
 }
@@ -76,7 +73,7 @@ func (l *Likelihood) logAverageFactorTerm(e graph.Edges) (graph.LogTerm, bool, e
 func (l *Likelihood) term(cx, cy messages.Gaussian) (graph.LogTerm, bool, error) {
 	switch {
 	case cx.IsUniform() && cy.IsUniform():
-		return graph.LogTerm{}, false, ErrDiverges
+		return graph.LogTerm{}, false, errDiverges
 	case cx.IsUniform() || cy.IsUniform():
 		return one, true, nil
 	}

@@ -25,7 +25,8 @@ import (
 //
 // The coefficients are the factor's own copy, fixed in number (its arity)
 // and changed only through SetCoefficients, as WeightedSum's; the scalar
-// parameters are checked at every message.
+// parameters are validated by Build, as every factor's are (see the
+// package documentation).
 type LinearGaussian struct {
 	a        []float64
 	Offset   float64 // c
@@ -43,24 +44,13 @@ func NewLinearGaussian(a []float64, offset, value, variance float64) *LinearGaus
 func (l *LinearGaussian) Coefficients() []float64 { return slices.Clone(l.a) }
 
 // Coefficient returns aⱼ (0 for a j the factor lacks).
-func (l *LinearGaussian) Coefficient(j int) float64 {
-	if uint(j) >= uint(len(l.a)) {
-		return 0
-	}
-	return l.a[j]
-}
+func (l *LinearGaussian) Coefficient(j int) float64 { return coefficientOf(l.a, j) }
 
 // SetCoefficients replaces the coefficients by a: as many as before, each
-// finite; otherwise it returns ErrParameter and leaves them unchanged.
+// finite; otherwise it returns an error wrapping messages.ErrInput and
+// leaves them unchanged.
 func (l *LinearGaussian) SetCoefficients(a ...float64) error {
-	if len(a) != len(l.a) {
-		return fmt.Errorf("%w: %d coefficients for a linear-Gaussian observation of %d variables", ErrParameter, len(a), len(l.a))
-	}
-	if err := checkCoefficients(a); err != nil {
-		return err
-	}
-	copy(l.a, a)
-	return nil
+	return setCoefficients(l.a, a, "a linear-Gaussian observation")
 }
 
 // Arity is the number of coefficients.
@@ -71,7 +61,7 @@ func (l *LinearGaussian) Arity() int { return len(l.a) }
 // positive and finite.
 func (l *LinearGaussian) Validate() error {
 	if len(l.a) == 0 {
-		return fmt.Errorf("%w: linear-Gaussian observation of no variables", ErrParameter)
+		return fmt.Errorf("linear-Gaussian observation of no variables: %w", messages.ErrInput)
 	}
 	if err := checkCoefficients(l.a); err != nil {
 		return err
@@ -89,15 +79,12 @@ func (l *LinearGaussian) Validate() error {
 }
 
 // Message returns the message on edge i; an edge the factor lacks is
-// graph.ErrNoFactor.
+// messages.ErrInput.
 func (l *LinearGaussian) Message(i int, e graph.Edges) (messages.Gaussian, error) {
 	return checkedMessage(l.message(i, e))
 }
 
 func (l *LinearGaussian) message(i int, e graph.Edges) (messages.Gaussian, error) {
-	if err := l.Validate(); err != nil {
-		return messages.Gaussian{}, err
-	}
 	if i < 0 || i >= len(l.a) {
 		return messages.Gaussian{}, edgeError(i, l.Arity())
 	}
@@ -116,7 +103,7 @@ func (l *LinearGaussian) message(i int, e graph.Edges) (messages.Gaussian, error
 // LogAverageFactor returns log ∫ N(y; aᵀx + c, v) ∏ĉⱼ(xⱼ) dx = log N(y;
 // aᵀμ + c, v + Σ aⱼ²σⱼ²). With one uniform cavity (of a non-zero
 // coefficient) integrating that variable out leaves 1/|aⱼ|; with more,
-// ErrDiverges.
+// errDiverges.
 func (l *LinearGaussian) LogAverageFactor(e graph.Edges) (float64, error) {
 	return checkedLog(l.logAverageFactor(e))
 }
@@ -136,9 +123,6 @@ func (l *LinearGaussian) LogAverageFactorTerm(e graph.Edges) (graph.LogTerm, boo
 }
 
 func (l *LinearGaussian) logAverageFactorTerm(e graph.Edges) (graph.LogTerm, bool, error) {
-	if err := l.Validate(); err != nil {
-		return graph.LogTerm{}, false, err
-	}
 	d, v, uniform := l.Value-l.Offset, l.Variance, -1
 	for j, a := range l.a {
 		if a == 0 {
@@ -147,7 +131,7 @@ func (l *LinearGaussian) logAverageFactorTerm(e graph.Edges) (graph.LogTerm, boo
 		c := e.Cavity(j)
 		if c.IsUniform() {
 			if uniform >= 0 {
-				return graph.LogTerm{}, false, ErrDiverges
+				return graph.LogTerm{}, false, errDiverges
 			}
 			uniform = j
 			continue
@@ -164,7 +148,7 @@ func (l *LinearGaussian) logAverageFactorTerm(e graph.Edges) (graph.LogTerm, boo
 	}
 	t, ok := densityTerm(d, v)
 	if !ok {
-		return graph.LogTerm{}, false, fmt.Errorf("%w: predictive variance %v", ErrParameter, v)
+		return graph.LogTerm{}, false, fmt.Errorf("predictive variance %v: %w", v, messages.ErrInput)
 	}
 	return t, true, nil
 }

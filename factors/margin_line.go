@@ -94,7 +94,7 @@ type lineState struct {
 // errLine reports an integral the quadrature could not resolve (parameters
 // beyond the floating-point range).
 func errLine(what string, x float64) error {
-	return fmt.Errorf("%w: the margin factor's integral: %s = %v", ErrImpossible, what, x)
+	return fmt.Errorf("the margin factor's integral: %s = %v: %w", what, x, messages.ErrImpossible)
 }
 
 // tiltedLine returns the moments of the tilted distribution N(z; mu, v)·P

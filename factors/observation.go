@@ -26,22 +26,12 @@ func (*GaussianObservation) Arity() int { return 1 }
 
 // Validate reports a non-finite value or a variance that is not positive and finite.
 func (o *GaussianObservation) Validate() error {
-	if err := checkFinite("observed value", o.Value); err != nil {
-		return err
-	}
-	return checkVariance("noise variance", o.Variance)
+	return checkConstant("observed value", o.Value, "noise variance", o.Variance)
 }
 
 // Message returns N(x; y, c²) as a message to x.
-func (o *GaussianObservation) Message(i int, e graph.Edges) (messages.Gaussian, error) {
-	return checkedMessage(o.message(i, e))
-}
-
-func (o *GaussianObservation) message(int, graph.Edges) (messages.Gaussian, error) {
-	if err := o.Validate(); err != nil {
-		return messages.Gaussian{}, err
-	}
-	return messages.NewGaussian(o.Value, o.Variance), nil
+func (o *GaussianObservation) Message(int, graph.Edges) (messages.Gaussian, error) {
+	return finiteMessage(constantMessage(o.Value, o.Variance))
 }
 
 // LogAverageFactor returns the log predictive density of the observation,

@@ -7,6 +7,7 @@ import (
 
 	"github.com/skillgraph/skillgraph/factors"
 	"github.com/skillgraph/skillgraph/graph"
+	"github.com/skillgraph/skillgraph/messages"
 )
 
 // TestCoefficientsChangeOnlyValidly: after Build, a weighted sum's and a
@@ -52,11 +53,11 @@ func TestCoefficientsChangeOnlyValidly(t *testing.T) {
 	check("after changing the caller's slice and a copy", 1, -1)
 
 	for _, bad := range [][]float64{nil, {}, {1}, {1, 2, 3}, {math.NaN(), 1}, {1, math.Inf(-1)}} {
-		if err := w.SetCoefficients(bad...); !errors.Is(err, factors.ErrParameter) {
-			t.Errorf("WeightedSum.SetCoefficients(%v): %v, want factors.ErrParameter", bad, err)
+		if err := w.SetCoefficients(bad...); !errors.Is(err, messages.ErrInput) {
+			t.Errorf("WeightedSum.SetCoefficients(%v): %v, want messages.ErrInput", bad, err)
 		}
-		if err := l.SetCoefficients(bad...); !errors.Is(err, factors.ErrParameter) {
-			t.Errorf("LinearGaussian.SetCoefficients(%v): %v, want factors.ErrParameter", bad, err)
+		if err := l.SetCoefficients(bad...); !errors.Is(err, messages.ErrInput) {
+			t.Errorf("LinearGaussian.SetCoefficients(%v): %v, want messages.ErrInput", bad, err)
 		}
 		check("after a refused change", 1, -1)
 	}

@@ -49,7 +49,7 @@ func (*Poisson) Approximation() string { return "VMP" }
 // Validate reports a negative count.
 func (p *Poisson) Validate() error {
 	if p.Count < 0 {
-		return fmt.Errorf("%w: Poisson count %d, want ≥ 0", ErrParameter, p.Count)
+		return fmt.Errorf("Poisson count %d, want ≥ 0: %w", p.Count, messages.ErrInput)
 	}
 	return nil
 }
@@ -60,9 +60,6 @@ func (p *Poisson) Message(i int, e graph.Edges) (messages.Gaussian, error) {
 }
 
 func (p *Poisson) message(_ int, e graph.Edges) (messages.Gaussian, error) {
-	if err := p.Validate(); err != nil {
-		return messages.Gaussian{}, err
-	}
 	c := e.Cavity(0)
 	switch {
 	case c.IsPointMass():
@@ -87,7 +84,7 @@ func (p *Poisson) message(_ int, e graph.Edges) (messages.Gaussian, error) {
 	// τ = τ' − τ_c = k + e^κ(μ' − 1), written without the subtraction.
 	msg := messages.Gaussian{Pi: ek, Tau: float64(p.Count) + ek*(q.Mean()-1)}
 	if !msg.IsFinite() {
-		return messages.Gaussian{}, fmt.Errorf("%w: Poisson message %v for the cavity %v", ErrRange, msg, c)
+		return messages.Gaussian{}, fmt.Errorf("Poisson message %v for the cavity %v: %w", msg, c, messages.ErrNumerical)
 	}
 	return msg, nil
 }
@@ -112,13 +109,13 @@ func (p *Poisson) message(_ int, e graph.Edges) (messages.Gaussian, error) {
 // the iteration also converges from a poor start.
 func PoissonProject(mean, variance float64, k int) (messages.Gaussian, int, error) {
 	if !(variance > 0) || math.IsInf(variance, 1) || !messages.IsFinite(mean) || k < 0 {
-		return messages.Gaussian{}, 0, fmt.Errorf("%w: Poisson projection of N(%v, %v) with count %d", ErrParameter, mean, variance, k)
+		return messages.Gaussian{}, 0, fmt.Errorf("Poisson projection of N(%v, %v) with count %d: %w", mean, variance, k, messages.ErrInput)
 	}
 	s2, c := variance, variance/2
 	M := mean + s2*float64(k)
 	logS2 := math.Log(s2)
 	if !messages.IsFinite(M + logS2 + c) {
-		return messages.Gaussian{}, 0, fmt.Errorf("%w: Poisson projection of N(%v, %v) with count %d", ErrRange, mean, variance, k)
+		return messages.Gaussian{}, 0, fmt.Errorf("Poisson projection of N(%v, %v) with count %d: %w", mean, variance, k, messages.ErrNumerical)
 	}
 	kappa := wrightStart(logS2+M, c) - logS2
 	lo, hi := math.Inf(-1), math.Inf(1)
@@ -172,7 +169,7 @@ func PoissonProject(mean, variance float64, k int) (messages.Gaussian, int, erro
 	mu := kappa - v/2
 	q := messages.NewGaussian(mu, v)
 	if !messages.IsFinite(mu) || !(v > 0) || !q.IsFinite() || !(q.Pi > 0) {
-		return messages.Gaussian{}, n, fmt.Errorf("%w: Poisson projection of N(%v, %v) with count %d", ErrRange, mean, variance, k)
+		return messages.Gaussian{}, n, fmt.Errorf("Poisson projection of N(%v, %v) with count %d: %w", mean, variance, k, messages.ErrNumerical)
 	}
 	return q, n, nil
 }
@@ -307,14 +304,14 @@ func (p *Poisson) logAverageFactor(e graph.Edges) (float64, error) {
 		lgk, _ := math.Lgamma(k + 1)
 		return k*x - math.Exp(x) - lgk, nil
 	case c.IsUniform():
-		return 0, ErrDiverges
+		return 0, errDiverges
 	}
 	if err := checkCavity(c); err != nil {
 		return 0, err
 	}
 	lz := messages.LogPoissonLogNormal(p.Count, c.Mean(), c.Variance())
 	if !messages.IsFinite(lz) {
-		return 0, fmt.Errorf("%w: Poisson evidence of count %d at the cavity %v", ErrRange, p.Count, c)
+		return 0, fmt.Errorf("Poisson evidence of count %d at the cavity %v: %w", p.Count, c, messages.ErrNumerical)
 	}
 	return lz, nil
 }

@@ -11,7 +11,8 @@ import (
 // message is the constant N(Mean, Variance), so its update adds 1/v² to the
 // marginal's precision and m/v² to its precision-adjusted mean. In TrueSkill
 // the skill prior's Variance is σ² + τ² (the dynamics variance added before
-// the game). Fields may be changed between runs of a reused graph.
+// the game). Fields may be changed between runs of a reused graph, to
+// values Validate accepts (Build checked the first ones; messages do not).
 type Prior struct {
 	Mean, Variance float64
 }
@@ -23,24 +24,26 @@ func NewPrior(mean, variance float64) *Prior { return &Prior{Mean: mean, Varianc
 func (*Prior) Arity() int { return 1 }
 
 // Validate reports a non-finite mean or a variance that is not positive and finite.
-func (p *Prior) Validate() error {
-	if err := checkFinite("mean", p.Mean); err != nil {
+func (p *Prior) Validate() error { return checkConstant("mean", p.Mean, "variance", p.Variance) }
+
+// checkConstant validates the mean and variance of a factor whose message
+// is the constant N(mean, variance).
+func checkConstant(meanName string, mean float64, varianceName string, variance float64) error {
+	if err := checkFinite(meanName, mean); err != nil {
 		return err
 	}
-	return checkVariance("variance", p.Variance)
+	return checkVariance(varianceName, variance)
 }
 
 // Message returns N(Mean, Variance).
-func (p *Prior) Message(i int, e graph.Edges) (messages.Gaussian, error) {
-	return checkedMessage(p.message(i, e))
+func (p *Prior) Message(int, graph.Edges) (messages.Gaussian, error) {
+	return finiteMessage(constantMessage(p.Mean, p.Variance))
 }
 
-func (p *Prior) message(int, graph.Edges) (messages.Gaussian, error) {
-	if err := p.Validate(); err != nil {
-		return messages.Gaussian{}, err
-	}
-	inv := 1 / p.Variance // finite and positive: validated
-	return messages.Gaussian{Pi: inv, Tau: p.Mean * inv}, nil
+// constantMessage returns N(mean, variance) in natural parameters.
+func constantMessage(mean, variance float64) messages.Gaussian {
+	inv := 1 / variance // a normal positive variance, by Validate
+	return messages.Gaussian{Pi: inv, Tau: mean * inv}
 }
 
 // LogAverageFactor returns log ∫ N(x; m, v²)·ĉ(x) dx = log N(m; μ_c, v² + σ_c²).

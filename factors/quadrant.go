@@ -200,18 +200,18 @@ func bvnUpper(h, k, r float64) float64 {
 // diagonal and correlations within [−1, 1].
 func jointCavity(k int, mean, cov []float64) error {
 	if len(mean) != k || len(cov) != k*k {
-		return fmt.Errorf("%w: a joint cavity of %d means and %d covariances for %d edges", ErrParameter, len(mean), len(cov), k)
+		return fmt.Errorf("%w: a joint cavity of %d means and %d covariances for %d edges", messages.ErrInput, len(mean), len(cov), k)
 	}
 	for i := range k {
 		cii := cov[i*k+i]
 		if !messages.IsFinite(mean[i]) || !(cii >= 0) || !messages.IsFinite(cii) {
-			return fmt.Errorf("%w: joint cavity of edge %d: mean %v, variance %v", ErrParameter, i, mean[i], cii)
+			return fmt.Errorf("%w: joint cavity of edge %d: mean %v, variance %v", messages.ErrInput, i, mean[i], cii)
 		}
 		for j := range i {
 			c, d := cov[i*k+j], cov[j*k+i]
 			if !messages.IsFinite(c) || math.Abs(c-d) > 1e-12*math.Sqrt(cii*cov[j*k+j]) || c*c > cii*cov[j*k+j]*(1+1e-12) {
 				return fmt.Errorf("%w: joint cavity covariance of edges %d and %d (%v, %v) with variances %v, %v: not symmetric positive semi-definite",
-					ErrParameter, i, j, c, d, cii, cov[j*k+j])
+					messages.ErrInput, i, j, c, d, cii, cov[j*k+j])
 			}
 		}
 	}
@@ -234,13 +234,13 @@ func project(mean, cov, a []float64) (g []float64, m, v float64) {
 
 // checkedJoint passes on tilted moments that are finite: a log Z of −∞
 // (the cavity puts no mass on the factor's region in float64) is
-// ErrImpossible, anything else not finite ErrRange. log Z, a
+// messages.ErrImpossible, anything else not finite messages.ErrNumerical. log Z, a
 // probability's, is at most 0: quadrature's rounding above it is
 // dropped.
 func checkedJoint(logZ float64, mean, cov []float64) (float64, []float64, []float64, error) {
 	logZ = math.Min(logZ, 0)
 	if math.IsInf(logZ, -1) {
-		return 0, nil, nil, fmt.Errorf("%w: log Z −∞ under the joint cavity", ErrImpossible)
+		return 0, nil, nil, fmt.Errorf("%w: log Z −∞ under the joint cavity", messages.ErrImpossible)
 	}
 	ok := messages.IsFinite(logZ)
 	for _, x := range mean {
@@ -250,7 +250,7 @@ func checkedJoint(logZ float64, mean, cov []float64) (float64, []float64, []floa
 		ok = ok && messages.IsFinite(x)
 	}
 	if !ok {
-		return 0, nil, nil, fmt.Errorf("%w: tilted moments log Z %v, mean %v, covariance %v", ErrRange, logZ, mean, cov)
+		return 0, nil, nil, fmt.Errorf("%w: tilted moments log Z %v, mean %v, covariance %v", messages.ErrNumerical, logZ, mean, cov)
 	}
 	return logZ, mean, cov, nil
 }
@@ -267,18 +267,18 @@ func checkedJoint(logZ float64, mean, cov []float64) (float64, []float64, []floa
 // truncation shrinks by many orders of magnitude.
 //
 // A cavity that fixes d (v = 0) leaves y as it is if d > 0, and is
-// ErrImpossible otherwise.
+// messages.ErrImpossible otherwise.
 func halfSpace(mean, cov, a []float64) (float64, []float64, []float64, error) {
 	k := len(mean)
 	g, m, v := project(mean, cov, a)
 	mean, cov = slices.Clone(mean), slices.Clone(cov)
 	switch {
 	case !(v >= 0):
-		return 0, nil, nil, fmt.Errorf("%w: joint cavity gives aᵀy variance %v", ErrParameter, v)
+		return 0, nil, nil, fmt.Errorf("%w: joint cavity gives aᵀy variance %v", messages.ErrInput, v)
 	case v == 0 && m > 0:
 		return 0, mean, cov, nil
 	case v == 0:
-		return 0, nil, nil, fmt.Errorf("%w: the joint cavity fixes aᵀy at %v, outside aᵀy > 0", ErrImpossible, m)
+		return 0, nil, nil, fmt.Errorf("%w: the joint cavity fixes aᵀy at %v, outside aᵀy > 0", messages.ErrImpossible, m)
 	}
 	sd := math.Sqrt(v)
 	t := m / sd
@@ -308,7 +308,7 @@ const wedgeMaxRho = 0.99
 // combinations nearly collinear) wedgeLine integrates, with the residual
 // variance σ_c² = S₂₂ − S₁₂²/S₁₁ from projectionQR. A combination the
 // cavity fixes reduces the wedge to the other half-space (or rules it
-// out); two that the cavity makes collinear (σ_c = 0) are ErrParameter.
+// out); two that the cavity makes collinear (σ_c = 0) are messages.ErrInput.
 func wedge(mean, cov, a1, a2 []float64) (float64, []float64, []float64, error) {
 	k := len(mean)
 	g1, m1, s11 := project(mean, cov, a1)
@@ -319,20 +319,20 @@ func wedge(mean, cov, a1, a2 []float64) (float64, []float64, []float64, error) {
 	}
 	switch {
 	case !(s11 >= 0 && s22 >= 0):
-		return 0, nil, nil, fmt.Errorf("%w: joint cavity gives the combinations variances %v, %v", ErrParameter, s11, s22)
+		return 0, nil, nil, fmt.Errorf("%w: joint cavity gives the combinations variances %v, %v", messages.ErrInput, s11, s22)
 	case s11 == 0 && m1 > 0:
 		return halfSpace(mean, cov, a2)
 	case s22 == 0 && m2 > 0:
 		return halfSpace(mean, cov, a1)
 	case s11 == 0 || s22 == 0:
-		return 0, nil, nil, fmt.Errorf("%w: the joint cavity fixes a combination at %v, outside the region", ErrImpossible, min(m1, m2))
+		return 0, nil, nil, fmt.Errorf("%w: the joint cavity fixes a combination at %v, outside the region", messages.ErrImpossible, min(m1, m2))
 	}
 	sd1, sd2 := math.Sqrt(s11), math.Sqrt(s22)
 	rho := s12 / (sd1 * sd2)
 	f := newProjectionQR(factorCov(cov, k), a1, a2)
 	sc := math.Abs(f.r[1][1])
 	if !(sc > 0) {
-		return 0, nil, nil, fmt.Errorf("%w: the joint cavity makes the region's two combinations collinear (ρ = %v)", ErrParameter, rho)
+		return 0, nil, nil, fmt.Errorf("%w: the joint cavity makes the region's two combinations collinear (ρ = %v)", messages.ErrInput, rho)
 	}
 	if math.Abs(rho) <= wedgeMaxRho {
 		alpha, beta := m1/sd1, m2/sd2

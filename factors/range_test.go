@@ -11,9 +11,10 @@ import (
 
 // TestPoissonProjectExtremes: Lemma 1's projection on means and variances
 // from subnormal to the largest float64, and counts up to MaxInt, never
-// panics (a log-rate of 1e308 used to index the Wright table at
-// int(NaN)): it returns a finite, proper Gaussian or ErrParameter /
-// ErrRange. Where it answers for a moderate mean, the answer satisfies
+// panics (a log-rate of 1e308 must not index the Wright table at
+// int(NaN)): it returns a finite, proper Gaussian or messages.ErrInput /
+// messages.ErrNumerical. Where it answers for a moderate mean, the answer
+// satisfies
 // eq. 15, μ' = μ + σ²(k − e^κ) and σ'² = σ²/(1 + σ²e^κ) with κ = μ' +
 // σ'²/2, to 1e-12 of the size of eq. 15's terms and 1e-9 of σ'².
 func TestPoissonProjectExtremes(t *testing.T) {
@@ -34,8 +35,8 @@ func TestPoissonProjectExtremes(t *testing.T) {
 					return g, err
 				}()
 				if err != nil {
-					if !errors.Is(err, factors.ErrParameter) && !errors.Is(err, factors.ErrRange) {
-						t.Errorf("PoissonProject(%v, %v, %d): %v, want ErrParameter or ErrRange", m, v, k, err)
+					if !errors.Is(err, messages.ErrInput) && !errors.Is(err, messages.ErrNumerical) {
+						t.Errorf("PoissonProject(%v, %v, %d): %v, want messages.ErrInput or ErrNumerical", m, v, k, err)
 					}
 					continue
 				}

@@ -35,62 +35,13 @@ func (*GreaterThan) Approximation() string { return "EP" }
 func (g *GreaterThan) Validate() error { return checkMargin(g.Margin) }
 
 // Message returns the moment-matched message to x.
-func (g *GreaterThan) Message(i int, e graph.Edges) (messages.Gaussian, error) {
-	return checkedMessage(g.message(i, e))
-}
-
-func (g *GreaterThan) message(_ int, e graph.Edges) (messages.Gaussian, error) {
-	if err := g.Validate(); err != nil {
-		return messages.Gaussian{}, err
-	}
-	c := e.Cavity(0)
-	switch {
-	case c.IsUniform():
-		return messages.Gaussian{}, nil // a flat cavity truncated stays improper: no information to send
-	case c.IsPointMass():
-		if c.Mean() > g.Margin {
-			return messages.Gaussian{}, nil
-		}
-		return messages.Gaussian{}, fmt.Errorf("%w: x = %v, I(x > %v)", ErrImpossible, c.Mean(), g.Margin)
-	}
-	if err := checkCavity(c); err != nil {
-		return messages.Gaussian{}, err
-	}
-	sc := math.Sqrt(c.Pi)
-	tr := messages.GreaterThan(c.Tau/sc, g.Margin*sc)
-	return truncatedMessage(c, sc, tr)
-}
-
-// truncatedMessage divides the moment-matched marginal of Table 1's last row
-// by the cavity c (π = c.Pi, τ = c.Tau, sc = √π).
-func truncatedMessage(c messages.Gaussian, sc float64, tr messages.Truncation) (messages.Gaussian, error) {
-	if !(tr.OneMinusW > 0) {
-		// Only reachable for a degenerate margin (ε = 0 in a draw): the
-		// marginal collapses onto the point the truncation leaves.
-		return messages.PointMass((c.Tau + sc*tr.V) / c.Pi), nil
-	}
-	r := 1 / tr.OneMinusW // one division for both parameters
-	return messages.Gaussian{Pi: c.Pi * tr.W * r, Tau: (c.Tau*tr.W + sc*tr.V) * r}, nil
+func (g *GreaterThan) Message(_ int, e graph.Edges) (messages.Gaussian, error) {
+	return checkedMessage(truncate(e.Cavity(0), g.Margin, false))
 }
 
 // LogAverageFactor returns log P(x > ε) under the cavity, log Φ((μ − ε)/σ).
 func (g *GreaterThan) LogAverageFactor(e graph.Edges) (float64, error) {
-	return checkedLog(g.logAverageFactor(e))
-}
-
-func (g *GreaterThan) logAverageFactor(e graph.Edges) (float64, error) {
-	c := e.Cavity(0)
-	switch {
-	case c.IsUniform():
-		return 0, ErrDiverges
-	case c.IsPointMass():
-		if c.Mean() > g.Margin {
-			return 0, nil
-		}
-		return math.Inf(-1), nil
-	}
-	sc := math.Sqrt(c.Pi)
-	return messages.LogNormCDF(c.Tau/sc - g.Margin*sc), nil
+	return checkedLog(truncatedMass(e.Cavity(0), g.Margin, false))
 }
 
 // Label returns "I(x > ε)".
@@ -120,54 +71,101 @@ func (*Within) Approximation() string { return "EP" }
 func (w *Within) Validate() error { return checkMargin(w.Margin) }
 
 // Message returns the moment-matched message to x.
-func (w *Within) Message(i int, e graph.Edges) (messages.Gaussian, error) {
-	return checkedMessage(w.message(i, e))
-}
-
-func (w *Within) message(_ int, e graph.Edges) (messages.Gaussian, error) {
-	if err := w.Validate(); err != nil {
-		return messages.Gaussian{}, err
-	}
-	c := e.Cavity(0)
-	switch {
-	case c.IsUniform():
-		return messages.NewGaussian(0, w.Margin*w.Margin/3), nil
-	case c.IsPointMass():
-		if math.Abs(c.Mean()) <= w.Margin {
-			return messages.Gaussian{}, nil
-		}
-		return messages.Gaussian{}, fmt.Errorf("%w: x = %v, I(|x| ≤ %v)", ErrImpossible, c.Mean(), w.Margin)
-	}
-	if err := checkCavity(c); err != nil {
-		return messages.Gaussian{}, err
-	}
-	sc := math.Sqrt(c.Pi)
-	tr := messages.Within(c.Tau/sc, w.Margin*sc)
-	return truncatedMessage(c, sc, tr)
+func (w *Within) Message(_ int, e graph.Edges) (messages.Gaussian, error) {
+	return checkedMessage(truncate(e.Cavity(0), w.Margin, true))
 }
 
 // LogAverageFactor returns log P(|x| ≤ ε) under the cavity; log 2ε for a
 // uniform cavity.
 func (w *Within) LogAverageFactor(e graph.Edges) (float64, error) {
-	return checkedLog(w.logAverageFactor(e))
-}
-
-func (w *Within) logAverageFactor(e graph.Edges) (float64, error) {
-	c := e.Cavity(0)
-	switch {
-	case c.IsUniform():
-		return messages.Log(2 * w.Margin), nil // 2ε may be subnormal
-	case c.IsPointMass():
-		if math.Abs(c.Mean()) <= w.Margin {
-			return 0, nil
-		}
-		return math.Inf(-1), nil
-	}
-	sc := math.Sqrt(c.Pi)
-	return messages.LogWithinMass(c.Tau/sc, w.Margin*sc), nil
+	return checkedLog(truncatedMass(e.Cavity(0), w.Margin, true))
 }
 
 // Label returns "I(|x| ≤ ε)".
 func (w *Within) Label(vars []string) string {
 	return fmt.Sprintf("I(|%s| ≤ %.4g)", varName(vars, 0), w.Margin)
+}
+
+// The two truncations of Table 1's row 5 differ only in their interval,
+// (ε, ∞) for a win (within = false) and [−ε, ε] for a draw, so one
+// operator serves both: V and W from messages.GreaterThan or
+// messages.Within, the evidence from messages.LogNormCDF or
+// messages.LogWithinMass.
+
+// truncate returns the message of the truncation to the cavity c.
+func truncate(c messages.Gaussian, eps float64, within bool) (messages.Gaussian, error) {
+	switch {
+	case c.IsUniform():
+		if within { // the moments of the uniform distribution on [−ε, ε]
+			return messages.NewGaussian(0, eps*eps/3), nil
+		}
+		return messages.Gaussian{}, nil // a flat cavity truncated stays improper: no information to send
+	case c.IsPointMass():
+		if admits(c.Mean(), eps, within) {
+			return messages.Gaussian{}, nil
+		}
+		return messages.Gaussian{}, fmt.Errorf("x = %v outside the truncation to %s: %w", c.Mean(), interval(eps, within), messages.ErrImpossible)
+	}
+	if err := checkCavity(c); err != nil {
+		return messages.Gaussian{}, err
+	}
+	sc := math.Sqrt(c.Pi)
+	var tr messages.Truncation
+	if within {
+		tr = messages.Within(c.Tau/sc, eps*sc)
+	} else {
+		tr = messages.GreaterThan(c.Tau/sc, eps*sc)
+	}
+	return truncatedMessage(c, sc, tr)
+}
+
+// truncatedMessage divides the moment-matched marginal of Table 1's last row
+// by the cavity c (π = c.Pi, τ = c.Tau, sc = √π).
+func truncatedMessage(c messages.Gaussian, sc float64, tr messages.Truncation) (messages.Gaussian, error) {
+	if !(tr.OneMinusW > 0) {
+		// Only reachable for a degenerate margin (ε = 0 in a draw): the
+		// marginal collapses onto the point the truncation leaves.
+		return messages.PointMass((c.Tau + sc*tr.V) / c.Pi), nil
+	}
+	r := 1 / tr.OneMinusW // one division for both parameters
+	return messages.Gaussian{Pi: c.Pi * tr.W * r, Tau: (c.Tau*tr.W + sc*tr.V) * r}, nil
+}
+
+// truncatedMass returns the log of the cavity c's mass in the truncation's
+// interval: log 2ε for a uniform cavity in [−ε, ε], a divergent integral in
+// (ε, ∞).
+func truncatedMass(c messages.Gaussian, eps float64, within bool) (float64, error) {
+	switch {
+	case c.IsUniform():
+		if within {
+			return messages.Log(2 * eps), nil // 2ε may be subnormal
+		}
+		return 0, errDiverges
+	case c.IsPointMass():
+		if admits(c.Mean(), eps, within) {
+			return 0, nil
+		}
+		return math.Inf(-1), nil
+	}
+	sc := math.Sqrt(c.Pi)
+	if within {
+		return messages.LogWithinMass(c.Tau/sc, eps*sc), nil
+	}
+	return messages.LogNormCDF(c.Tau/sc - eps*sc), nil
+}
+
+// admits reports whether x lies in the truncation's interval.
+func admits(x, eps float64, within bool) bool {
+	if within {
+		return math.Abs(x) <= eps
+	}
+	return x > eps
+}
+
+// interval names the truncation's interval.
+func interval(eps float64, within bool) string {
+	if within {
+		return fmt.Sprintf("[%v, %v]", -eps, eps)
+	}
+	return fmt.Sprintf("(%v, ∞)", eps)
 }

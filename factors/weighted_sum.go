@@ -40,25 +40,34 @@ func NewWeightedSum(a ...float64) *WeightedSum { return &WeightedSum{a: slices.C
 func (w *WeightedSum) Coefficients() []float64 { return slices.Clone(w.a) }
 
 // Coefficient returns aⱼ (0 for a j the factor lacks).
-func (w *WeightedSum) Coefficient(j int) float64 {
-	if uint(j) >= uint(len(w.a)) {
+func (w *WeightedSum) Coefficient(j int) float64 { return coefficientOf(w.a, j) }
+
+// coefficientOf returns a[j], 0 for a j beyond a.
+func coefficientOf(a []float64, j int) float64 {
+	if uint(j) >= uint(len(a)) {
 		return 0
 	}
-	return w.a[j]
+	return a[j]
 }
 
 // SetCoefficients replaces the coefficients by a: as many as before (the
-// factor's edges are fixed), each finite; otherwise it returns ErrParameter
+// factor's edges are fixed), each finite; otherwise it returns an error wrapping messages.ErrInput
 // and leaves them unchanged. It reuses a graph for a new match of the same
 // shape with other weights.
 func (w *WeightedSum) SetCoefficients(a ...float64) error {
-	if len(a) != len(w.a) {
-		return fmt.Errorf("%w: %d coefficients for a weighted sum of %d terms", ErrParameter, len(a), len(w.a))
+	return setCoefficients(w.a, a, "a weighted sum")
+}
+
+// setCoefficients copies a into dst, the coefficients of the factor what,
+// if they are as many and each finite.
+func setCoefficients(dst, a []float64, what string) error {
+	if len(a) != len(dst) {
+		return fmt.Errorf("%d coefficients for %s of %d: %w", len(a), what, len(dst), messages.ErrInput)
 	}
 	if err := checkCoefficients(a); err != nil {
 		return err
 	}
-	copy(w.a, a)
+	copy(dst, a)
 	return nil
 }
 
@@ -66,7 +75,7 @@ func (w *WeightedSum) SetCoefficients(a ...float64) error {
 func checkCoefficients(a []float64) error {
 	for j, x := range a {
 		if !messages.IsFinite(x) {
-			return fmt.Errorf("%w: coefficient %d = %v, want a finite number", ErrParameter, j, x)
+			return fmt.Errorf("coefficient %d = %v, want a finite number: %w", j, x, messages.ErrInput)
 		}
 	}
 	return nil
@@ -88,7 +97,7 @@ func (w *WeightedSum) Arity() int { return 1 + len(w.a) }
 // Validate reports an empty or non-finite coefficient vector.
 func (w *WeightedSum) Validate() error {
 	if len(w.a) == 0 {
-		return fmt.Errorf("%w: weighted sum without terms", ErrParameter)
+		return fmt.Errorf("weighted sum without terms: %w", messages.ErrInput)
 	}
 	return checkCoefficients(w.a)
 }
@@ -113,8 +122,13 @@ func (w *WeightedSum) solvedCoefficient(i, k int) float64 {
 }
 
 // Message returns the message on edge i (0: to the sum, j+1: to term j);
-// an edge the factor lacks is graph.ErrNoFactor.
+// an edge the factor lacks is messages.ErrInput.
 func (w *WeightedSum) Message(i int, e graph.Edges) (messages.Gaussian, error) {
+	if len(w.a) == 2 { // a difference or a two-player team: the common case first
+		if m, ok := w.twoTerms(i, e); ok {
+			return finiteMessage(m)
+		}
+	}
 	return checkedMessage(w.message(i, e))
 }
 
@@ -142,10 +156,6 @@ func (w *WeightedSum) message(i int, e graph.Edges) (messages.Gaussian, error) {
 			if m.Pi > 0 && !math.IsInf(m.Pi, 1) && !math.IsInf(m.Tau, 0) {
 				return m, nil
 			}
-		}
-	case 2:
-		if m, ok := w.twoTerms(i, ai, e); ok {
-			return m, nil
 		}
 	}
 	// Solve the constraint for edge i (solvedCoefficient).
@@ -188,11 +198,26 @@ func combine(e graph.Edges, n, skip int, s func(k int) float64) (mean, variance 
 // the general formula's mean (s₁μ₁ + s₂μ₂)/a_i and variance
 // (s₁²/π₁ + s₂²/π₂)/a_i² multiplied out. The products are formed as
 // π₁·(π₂/D), never π₁π₂, so they cannot overflow. It reports false (the
-// general path decides) for zero coefficients, uniform, point-mass or
-// improper cavities.
-func (w *WeightedSum) twoTerms(i int, ai float64, e graph.Edges) (messages.Gaussian, bool) {
-	k1, k2 := otherTwo(i)
-	s1, s2 := w.solvedCoefficient(i, k1), w.solvedCoefficient(i, k2)
+// general path decides) for an edge the factor lacks, zero coefficients,
+// uniform, point-mass or improper cavities.
+func (w *WeightedSum) twoTerms(i int, e graph.Edges) (messages.Gaussian, bool) {
+	// The other two edges, their solvedCoefficient and a_i, written out.
+	a := w.a[:2:2]
+	var k1, k2 int
+	var s1, s2, ai float64
+	switch i {
+	case 0: // x = a₀y₀ + a₁y₁
+		k1, k2, s1, s2, ai = 1, 2, a[0], a[1], 1
+	case 1: // a₀y₀ = x − a₁y₁
+		k1, k2, s1, s2, ai = 0, 2, 1, -a[1], a[0]
+	case 2: // a₁y₁ = x − a₀y₀
+		k1, k2, s1, s2, ai = 0, 1, 1, -a[0], a[1]
+	default:
+		return messages.Gaussian{}, false
+	}
+	if ai == 0 {
+		return messages.Gaussian{}, false
+	}
 	c1, c2 := e.Cavity(k1), e.Cavity(k2)
 	if !(c1.Pi > 0 && c2.Pi > 0) || math.IsInf(c1.Pi, 1) || math.IsInf(c2.Pi, 1) || s1 == 0 || s2 == 0 {
 		return messages.Gaussian{}, false
@@ -205,20 +230,9 @@ func (w *WeightedSum) twoTerms(i int, ai float64, e graph.Edges) (messages.Gauss
 	return messages.Gaussian{Pi: ai * ai * c1.Pi * r2, Tau: ai * (s1*c1.Tau*r2 + s2*c2.Tau*r1)}, true
 }
 
-// otherTwo returns the edges other than i of a sum of two terms.
-func otherTwo(i int) (k1, k2 int) {
-	switch i {
-	case 0:
-		return 1, 2
-	case 1:
-		return 0, 2
-	}
-	return 0, 1
-}
-
 // LogAverageFactor returns log ∫ I(x = aᵀy) ĉ_x ∏ĉ_{yⱼ} = log N(μ_x; aᵀμ_y,
 // σ_x² + Σ aⱼ²σⱼ²). With one uniform cavity, integrating that variable out of
-// the constraint leaves 1/|coefficient|; with more, ErrDiverges.
+// the constraint leaves 1/|coefficient|; with more, errDiverges.
 func (w *WeightedSum) LogAverageFactor(e graph.Edges) (float64, error) {
 	return checkedLog(w.logAverageFactor(e))
 }
@@ -248,7 +262,7 @@ func (w *WeightedSum) logAverageFactorTerm(e graph.Edges) (graph.LogTerm, bool, 
 func (w *WeightedSum) term(mean, variance float64, uniform int) (graph.LogTerm, bool, error) {
 	switch {
 	case uniform == -2:
-		return graph.LogTerm{}, false, ErrDiverges
+		return graph.LogTerm{}, false, errDiverges
 	case uniform >= 0:
 		a := w.coefficient(uniform)
 		return graph.LogTerm{Var: a * a}, true, nil // −log|a| = −½·log a²

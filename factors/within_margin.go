@@ -126,7 +126,7 @@ func (f *WithinMargin) logAverageFactor(e graph.Edges) (float64, error) {
 	x, m := cs[0], cs[1]
 	switch {
 	case x.IsUniform() || m.IsUniform():
-		return 0, ErrDiverges
+		return 0, errDiverges
 	case x.IsPointMass():
 		return logAbove(m, math.Abs(x.Mean())), nil
 	case m.IsPointMass():
@@ -146,8 +146,8 @@ func (f *WithinMargin) logAverageFactor(e graph.Edges) (float64, error) {
 // are the truncated bivariate normal's of the projection (Tallis 1961)
 // lifted by regression to (x, m), or where that form is not accurate one
 // integral (see wedge). Errors: a cavity that is not a covariance, or
-// under which m + x and m − x are collinear (ErrParameter); one that puts
-// no mass on the region in float64 (ErrImpossible).
+// under which m + x and m − x are collinear (messages.ErrInput); one that puts
+// no mass on the region in float64 (messages.ErrImpossible).
 func (*WithinMargin) TiltedMoments(mean, cov []float64) (logZ float64, postMean, postCov []float64, err error) {
 	if err := jointCavity(2, mean, cov); err != nil {
 		return 0, nil, nil, err

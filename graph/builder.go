@@ -81,24 +81,23 @@ func (g *Graph) Extend() *Builder {
 // group may be returned to.
 func (b *Builder) Group(name string) {
 	b.init()
-	if i := slices.Index(b.g.groups, name); i >= 0 {
-		b.group = int32(i)
-		return
+	b.group = indexOf(&b.g.groups, name)
+}
+
+// indexOf returns the index of name in *names, appended if absent.
+func indexOf(names *[]string, name string) int32 {
+	if i := slices.Index(*names, name); i >= 0 {
+		return int32(i)
 	}
-	b.g.groups = append(b.g.groups, name)
-	b.group = int32(len(b.g.groups) - 1)
+	*names = append(*names, name)
+	return int32(len(*names) - 1)
 }
 
 // Layer makes name the layer of the nodes added next; layers are kept in
 // order of first use.
 func (b *Builder) Layer(name string) {
 	b.init()
-	if i := slices.Index(b.g.layers, name); i >= 0 {
-		b.layer = int32(i)
-		return
-	}
-	b.g.layers = append(b.g.layers, name)
-	b.layer = int32(len(b.g.layers) - 1)
+	b.layer = indexOf(&b.g.layers, name)
 }
 
 // DeclareLayers fixes the order of layers (rows, top to bottom, in a
@@ -159,82 +158,21 @@ func (b *Builder) AddFactor(f Factor, label string, vars ...VarID) FactorID {
 // invalid parameters, has the wrong number of edges, an edge to a missing
 // variable or two edges to the same variable, every variable connected to
 // no factor, every name given to two variables and every observed value
-// that is not finite.
+// that is not finite: each wraps messages.ErrInput, except a factor whose
+// Arity or Validate panics, an *UpdateError.
 func (b *Builder) Build() (*Graph, error) {
 	b.init()
 	g := b.g
-	var errs []error
-	nEdges := 0
-	for fi := range g.factors {
-		fn := &g.factors[fi]
-		vars := b.vars[fi]
-		if isNil(fn.f) {
-			errs = append(errs, fmt.Errorf("factor %d %q: %w (%T)", fi, g.labels[FactorID(fi)], ErrNilFactor, fn.f))
-			continue
-		}
-		arity, err := safeArity(fn.f)
-		if err != nil {
-			errs = append(errs, fmt.Errorf("factor %d %q: Arity: %w", fi, g.labels[FactorID(fi)], err))
-			continue
-		}
-		arityOK := arity == len(vars)
-		// A factor without a label of the builder's is named when asked
-		// (Graph.FactorLabel), not stored, and here only for an error: a
-		// large history has millions.
-		label := func() string {
-			if l := g.labels[FactorID(fi)]; l != "" {
-				return l
-			}
-			return defaultLabel(&g, fn.f, vars, arityOK)
-		}
-		if v, ok := fn.f.(Validator); ok {
-			if err := safeValidate(v); err != nil {
-				errs = append(errs, fmt.Errorf("factor %d %s: %w", fi, label(), err))
-			}
-		}
-		if !arityOK {
-			errs = append(errs, fmt.Errorf("factor %d %s: %w: %d variables, want %d", fi, label(), ErrArity, len(vars), arity))
-		}
-		for i, v := range vars {
-			if v < 0 || int(v) >= len(g.vars) {
-				errs = append(errs, fmt.Errorf("factor %d %s edge %d: %w (%d)", fi, label(), i, ErrNoVariable, v))
-			} else if slices.Contains(vars[:i], v) {
-				errs = append(errs, fmt.Errorf("factor %d %s edge %d: %w %s", fi, label(), i, ErrDuplicateEdge, g.vars[v].name))
-			}
-		}
-		nEdges += len(vars)
-	}
+	errs := b.checkFactors(&g)
 	errs = append(errs, b.index(&g)...)
-	if len(errs) > 0 {
-		return nil, fmt.Errorf("graph %q: %w", g.name, errors.Join(errs...))
-	}
-	g.edgeVar = make([]VarID, 0, nEdges)
-	degree := make([]int32, len(g.vars))
-	for fi := range g.factors {
-		g.factors[fi].first = int32(len(g.edgeVar))
-		g.edgeVar = append(g.edgeVar, b.vars[fi]...)
-		for _, v := range b.vars[fi] {
-			degree[v]++
-		}
-	}
-	// Variable→edge adjacency in one flat array (CSR layout).
-	g.varEdges = make([]int32, nEdges)
-	g.varStart = make([]int32, len(g.vars)+1)
-	for v := range g.vars {
-		g.varStart[v+1] = g.varStart[v] + degree[v]
-		if degree[v] == 0 {
-			errs = append(errs, fmt.Errorf("variable %d %s: %w", v, g.vars[v].name, ErrIsolated))
-		}
+	if len(errs) == 0 {
+		errs = b.connect(&g)
 	}
 	if len(errs) > 0 {
 		return nil, fmt.Errorf("graph %q: %w", g.name, errors.Join(errs...))
 	}
-	next := degree // reused: the next free place in each variable's run
-	copy(next, g.varStart[:len(g.vars)])
-	for k, v := range g.edgeVar {
-		g.varEdges[next[v]] = int32(k)
-		next[v]++
-	}
+	// The builder may go on adding to its own slices; the graph keeps
+	// copies.
 	g.vars = slices.Clone(g.vars)
 	g.factors = slices.Clone(g.factors)
 	g.labels = maps.Clone(g.labels)
@@ -245,7 +183,102 @@ func (b *Builder) Build() (*Graph, error) {
 	} else {
 		g.varGroup, g.factorGroup = slices.Clone(g.varGroup), slices.Clone(g.factorGroup)
 	}
-	g.twin = make([]int32, nEdges)
+	g.findTwins()
+	g.msgs = make([]messages.Gaussian, len(g.edgeVar))
+	g.marg = make([]messages.Gaussian, len(g.vars))
+	g.Reset()
+	if b.from != nil {
+		// The old factors come first and number their edges as before.
+		copy(g.msgs, b.from.msgs)
+		copy(g.marg, b.from.marg)
+	}
+	return &g, nil
+}
+
+// checkFactors returns an error for every factor of g that is nil, whose
+// Arity or Validate fails, or whose variables do not fit it.
+func (b *Builder) checkFactors(g *Graph) []error {
+	var errs []error
+	for fi := range g.factors {
+		f, vars := g.factors[fi].f, b.vars[fi]
+		if isNil(f) {
+			errs = append(errs, fmt.Errorf("factor %d %q: nil factor (%T): %w", fi, g.labels[FactorID(fi)], f, messages.ErrInput))
+			continue
+		}
+		arity, p := safeArity(f)
+		if p != nil {
+			errs = append(errs, &UpdateError{Graph: g.name, Factor: FactorID(fi), Label: g.labels[FactorID(fi)], Method: "Arity", Edge: -1, Panic: p})
+			continue
+		}
+		arityOK := arity == len(vars)
+		// A factor without a label of the builder's is named when asked
+		// (Graph.FactorLabel), not stored, and here only for an error: a
+		// large history has millions.
+		label := func() string {
+			if l := g.labels[FactorID(fi)]; l != "" {
+				return l
+			}
+			return defaultLabel(g, f, vars, arityOK)
+		}
+		if v, ok := f.(Validator); ok {
+			if p, err := safeValidate(v); p != nil {
+				errs = append(errs, &UpdateError{Graph: g.name, Factor: FactorID(fi), Label: label(), Method: "Validate", Edge: -1, Panic: p})
+			} else if err != nil {
+				errs = append(errs, fmt.Errorf("factor %d %s: %w", fi, label(), err))
+			}
+		}
+		if !arityOK {
+			errs = append(errs, fmt.Errorf("factor %d %s: %d variables, want %d: %w", fi, label(), len(vars), arity, messages.ErrInput))
+		}
+		for i, v := range vars {
+			if v < 0 || int(v) >= len(g.vars) {
+				errs = append(errs, fmt.Errorf("factor %d %s edge %d: no variable %d: %w", fi, label(), i, v, messages.ErrInput))
+			} else if slices.Contains(vars[:i], v) {
+				errs = append(errs, fmt.Errorf("factor %d %s edge %d: connected twice to %s: %w", fi, label(), i, g.vars[v].name, messages.ErrInput))
+			}
+		}
+	}
+	return errs
+}
+
+// connect lays out g's edges, factor by factor, and each variable's list of
+// them (CSR layout), and returns an error for every variable connected to
+// no factor.
+func (b *Builder) connect(g *Graph) []error {
+	nEdges := 0
+	for fi := range g.factors {
+		nEdges += len(b.vars[fi])
+	}
+	g.edgeVar = make([]VarID, 0, nEdges)
+	degree := make([]int32, len(g.vars))
+	for fi := range g.factors {
+		g.factors[fi].first = int32(len(g.edgeVar))
+		g.edgeVar = append(g.edgeVar, b.vars[fi]...)
+		for _, v := range b.vars[fi] {
+			degree[v]++
+		}
+	}
+	var errs []error
+	g.varEdges = make([]int32, nEdges)
+	g.varStart = make([]int32, len(g.vars)+1)
+	for v := range g.vars {
+		g.varStart[v+1] = g.varStart[v] + degree[v]
+		if degree[v] == 0 {
+			errs = append(errs, fmt.Errorf("variable %d %s: connected to no factor: %w", v, g.vars[v].name, messages.ErrInput))
+		}
+	}
+	next := degree // reused: the next free place in each variable's run
+	copy(next, g.varStart[:len(g.vars)])
+	for k, v := range g.edgeVar {
+		g.varEdges[next[v]] = int32(k)
+		next[v]++
+	}
+	return errs
+}
+
+// findTwins sets g.twin and counts the observed variables.
+func (g *Graph) findTwins() {
+	g.twin = make([]int32, len(g.edgeVar))
 	for v := range g.vars {
 		es := g.edgesOf(VarID(v))
 		for _, e := range es {
@@ -257,15 +290,6 @@ func (b *Builder) Build() (*Graph, error) {
 			g.twin[es[0]], g.twin[es[1]] = es[1], es[0]
 		}
 	}
-	g.msgs = make([]messages.Gaussian, nEdges)
-	g.marg = make([]messages.Gaussian, len(g.vars))
-	g.Reset()
-	if b.from != nil {
-		// The old factors come first and number their edges as before.
-		copy(g.msgs, b.from.msgs)
-		copy(g.marg, b.from.marg)
-	}
-	return &g, nil
 }
 
 // index sorts the named variables of g by name into g.byName and returns
@@ -279,38 +303,29 @@ func (b *Builder) index(g *Graph) []error {
 			g.byName = append(g.byName, VarID(v))
 		}
 		if g.vars[v].observed && !messages.IsFinite(g.vars[v].value) {
-			errs = append(errs, fmt.Errorf("variable %d %s: observed value %v %w", v, g.vars[v].name, g.vars[v].value, ErrNotFinite))
+			errs = append(errs, fmt.Errorf("variable %d %s: observed value %v is not finite: %w", v, g.vars[v].name, g.vars[v].value, messages.ErrInput))
 		}
 	}
 	slices.SortStableFunc(g.byName, func(v, w VarID) int { return strings.Compare(g.vars[v].name, g.vars[w].name) })
 	for i := 1; i < len(g.byName); i++ {
 		if v, w := g.byName[i-1], g.byName[i]; g.vars[v].name == g.vars[w].name {
-			errs = append(errs, fmt.Errorf("variables %d and %d: %w %q", v, w, ErrDuplicateName, g.vars[w].name))
+			errs = append(errs, fmt.Errorf("variables %d and %d: two variables named %q: %w", v, w, g.vars[w].name, messages.ErrInput))
 		}
 	}
 	return errs
 }
 
-// safeArity returns f.Arity(), or an error wrapping ErrPanicked if it
-// panics: Build reports a faulty user factor instead of failing with it.
-func safeArity(f Factor) (n int, err error) {
-	defer func() {
-		if p := recover(); p != nil {
-			err = panicked(p)
-		}
-	}()
+// safeArity returns f.Arity(), or the value of its panic: Build reports a
+// faulty user factor instead of failing with it.
+func safeArity(f Factor) (n int, p any) {
+	defer func() { p = recover() }()
 	return f.Arity(), nil
 }
 
-// safeValidate returns v.Validate(), or an error wrapping ErrPanicked if
-// it panics.
-func safeValidate(v Validator) (err error) {
-	defer func() {
-		if p := recover(); p != nil {
-			err = panicked(p)
-		}
-	}()
-	return v.Validate()
+// safeValidate returns v.Validate(), or the value of its panic.
+func safeValidate(v Validator) (p any, err error) {
+	defer func() { p = recover() }()
+	return nil, v.Validate()
 }
 
 // isNil reports whether f is nil or holds a nil pointer, map, slice,

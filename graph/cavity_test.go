@@ -93,8 +93,8 @@ func TestUpdateRejectsBadDamping(t *testing.T) {
 	for _, d := range []float64{2, 1, -1, math.NaN(), math.Inf(1)} {
 		_, _, err := g.Update(fb, 0, d)
 		var ue *graph.UpdateError
-		if !errors.Is(err, graph.ErrDamping) || !errors.As(err, &ue) || ue.Factor != fb {
-			t.Errorf("damping %v: error %v, want ErrDamping from factor %d", d, err, fb)
+		if !errors.Is(err, messages.ErrInput) || !errors.As(err, &ue) || ue.Factor != fb {
+			t.Errorf("damping %v: error %v, want messages.ErrInput from factor %d", d, err, fb)
 		}
 		if g.Marginal(x) != before {
 			t.Errorf("damping %v changed the marginal to %v", d, g.Marginal(x))

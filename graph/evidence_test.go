@@ -32,7 +32,7 @@ func (u userEvidence) LogAverageFactorTerm(graph.Edges) (graph.LogTerm, bool, er
 
 // TestLogEvidenceRejectsNonFiniteTerms: a factor's NaN or +∞ log average
 // (or a LogTerm that is not one), or its −∞ (probability zero), is an
-// *graph.EvidenceError naming the factor, never a NaN or infinite log
+// *graph.UpdateError naming the factor, never a NaN or infinite log
 // evidence with a nil error; a finite term is added as it is.
 func TestLogEvidenceRejectsNonFiniteTerms(t *testing.T) {
 	build := func(f graph.Factor) *graph.Graph {
@@ -57,17 +57,17 @@ func TestLogEvidenceRejectsNonFiniteTerms(t *testing.T) {
 		f    userEvidence
 		want error
 	}{
-		{"NaN", userEvidence{l: math.NaN()}, graph.ErrNotFinite},
-		{"+Inf", userEvidence{l: inf}, graph.ErrNotFinite},
-		{"-Inf", userEvidence{l: -inf}, graph.ErrZeroEvidence},
-		{"term with a zero variance", userEvidence{term: &graph.LogTerm{Var: 0}}, graph.ErrNotFinite},
-		{"term with a NaN quadratic", userEvidence{term: &graph.LogTerm{Quad: math.NaN(), Var: 1}}, graph.ErrNotFinite},
-		{"term with an infinite variance", userEvidence{term: &graph.LogTerm{Var: inf}}, graph.ErrNotFinite},
+		{"NaN", userEvidence{l: math.NaN()}, messages.ErrNumerical},
+		{"+Inf", userEvidence{l: inf}, messages.ErrNumerical},
+		{"-Inf", userEvidence{l: -inf}, messages.ErrImpossible},
+		{"term with a zero variance", userEvidence{term: &graph.LogTerm{Var: 0}}, messages.ErrNumerical},
+		{"term with a NaN quadratic", userEvidence{term: &graph.LogTerm{Quad: math.NaN(), Var: 1}}, messages.ErrNumerical},
+		{"term with an infinite variance", userEvidence{term: &graph.LogTerm{Var: inf}}, messages.ErrNumerical},
 	} {
 		lz, err := build(tc.f).LogEvidence()
-		var ee *graph.EvidenceError
-		if !errors.Is(err, tc.want) || !errors.As(err, &ee) || ee.Factor != 1 || ee.Label != "mine" || lz != 0 {
-			t.Errorf("%s: %v, %v; want an *EvidenceError of factor 1 \"mine\" wrapping %v", tc.name, lz, err, tc.want)
+		var ee *graph.UpdateError
+		if !errors.Is(err, tc.want) || !errors.As(err, &ee) || ee.Factor != 1 || ee.Label != "mine" || ee.Method != "LogAverageFactor" || lz != 0 {
+			t.Errorf("%s: %v, %v; want an *UpdateError of factor 1 \"mine\" wrapping %v", tc.name, lz, err, tc.want)
 		}
 	}
 	// A finite term: the prior N(0, 1) and the factor's message N(0, 1) on
@@ -106,15 +106,17 @@ func (f faulty) Label([]string) string {
 }
 
 // TestBuildRecoversPanics: a user's factor whose Arity or Validate panics
-// is reported by Build (graph.ErrPanicked, with the factor's label), and
+// is reported by Build (an *graph.UpdateError holding the panic, with the
+// factor's label), and
 // one whose Label panics is named by its type, in Build's errors and in
 // FactorLabel.
 func TestBuildRecoversPanics(t *testing.T) {
 	for _, f := range []faulty{{arity: true}, {validate: true}, {validate: true, label: true}} {
 		b := graph.NewBuilder("faulty")
 		b.AddFactor(f, "mine", b.AddVariable("x"))
-		if _, err := b.Build(); !errors.Is(err, graph.ErrPanicked) || !strings.Contains(err.Error(), "mine") {
-			t.Errorf("%+v: Build: %v, want graph.ErrPanicked naming \"mine\"", f, err)
+		var ue *graph.UpdateError
+		if _, err := b.Build(); !errors.As(err, &ue) || ue.Panic == nil || !strings.Contains(err.Error(), "mine") {
+			t.Errorf("%+v: Build: %v, want an *graph.UpdateError holding the panic, naming \"mine\"", f, err)
 		}
 	}
 	b := graph.NewBuilder("faulty")

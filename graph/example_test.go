@@ -61,7 +61,7 @@ func ExampleGraph_Variable() {
 	// Output:
 	// 1 true
 	// false
-	// graph "twice": variables 0 and 1: two variables with one name "x"
+	// graph "twice": variables 0 and 1: two variables named "x": invalid input
 }
 
 // Two players' skills over two time steps, each player's chain in its own

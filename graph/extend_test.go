@@ -7,6 +7,7 @@ import (
 
 	"github.com/skillgraph/skillgraph/factors"
 	"github.com/skillgraph/skillgraph/graph"
+	"github.com/skillgraph/skillgraph/messages"
 )
 
 // TestExtendKeepsIDsAndMessages grows a chain x → y by an observation of y
@@ -86,8 +87,8 @@ func TestExtendReportsMistakes(t *testing.T) {
 	e := g.Extend()
 	x2 := e.AddVariable("x")
 	e.AddFactor(factors.NewPrior(0, 1), "", x2)
-	if _, err := e.Build(); !errors.Is(err, graph.ErrDuplicateName) {
-		t.Errorf("a name used twice: error %v, want %v", err, graph.ErrDuplicateName)
+	if _, err := e.Build(); !errors.Is(err, messages.ErrInput) {
+		t.Errorf("a name used twice: error %v, want %v", err, messages.ErrInput)
 	}
 }
 

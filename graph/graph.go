@@ -1,7 +1,6 @@
 package graph
 
 import (
-	"errors"
 	"fmt"
 	"math"
 	"slices"
@@ -74,6 +73,8 @@ type GaussianEvidence interface {
 
 // Validator is implemented by factors whose parameters can be invalid; the
 // builder calls Validate once and reports the error with the factor's name.
+// That is the one check: a factor's Message need not validate its
+// parameters again on every update.
 type Validator interface {
 	Validate() error
 }
@@ -117,86 +118,95 @@ func IsExact(f Factor) bool {
 	return ok
 }
 
-// Errors returned (wrapped, with names) by the builder and by updates.
-var (
-	ErrArity         = errors.New("factor connected to the wrong number of variables")
-	ErrNoVariable    = errors.New("no such variable")
-	ErrDuplicateEdge = errors.New("factor connected twice to the same variable")
-	ErrIsolated      = errors.New("variable connected to no factor")
-	ErrNilFactor     = errors.New("nil factor")
-	ErrNoFactor      = errors.New("no such factor or edge")
-	ErrNotFinite     = errors.New("not finite")
-	ErrImproper      = errors.New("improper distribution")
-	ErrNoEvidence    = errors.New("factor does not report evidence")
-	ErrDamping       = errors.New("invalid damping")
-	ErrDuplicateName = errors.New("two variables with one name")
-	// ErrPanicked is wrapped, with the factor named, when a factor's
-	// method panics during an update or an evidence computation: the panic
-	// is recovered and returned as an error.
-	ErrPanicked = errors.New("factor panicked")
-	// ErrZeroEvidence reports evidence of probability zero: a factor whose
-	// average under its cavities is 0 (an observed outcome the model rules
-	// out), so that its logarithm is −∞.
-	ErrZeroEvidence = errors.New("evidence of probability zero")
-	// ErrNilGraph is wrapped by the functions of other packages (schedules,
-	// dot) that are given a nil *Graph.
-	ErrNilGraph = errors.New("nil graph")
-)
-
-// UpdateError reports a failed message update with the factor and edge.
+// UpdateError reports a failure of one of a factor's methods: a message
+// update, the factor's evidence term, or its Arity or Validate in Build.
+// It names the graph, the factor and, for a message, the edge. A method
+// that panics is recovered and reported here too, with the panic's value
+// in Panic: engines that run user factors fail one update instead of the
+// program.
 type UpdateError struct {
-	Factor FactorID
-	Label  string
-	Edge   int
-	Err    error
-}
-
-// Error names the factor, its label and the edge.
-func (e *UpdateError) Error() string {
-	return fmt.Sprintf("graph: update of factor %d %s, edge %d: %v", e.Factor, e.Label, e.Edge, e.Err)
-}
-
-// Unwrap returns the factor's error.
-func (e *UpdateError) Unwrap() error { return e.Err }
-
-// EvidenceError reports a factor whose evidence term could not be used:
-// its method failed or panicked (ErrPanicked), or returned NaN or +∞
-// (ErrNotFinite) or −∞ (ErrZeroEvidence).
-type EvidenceError struct {
 	Graph  string
 	Factor FactorID
 	Label  string
-	Err    error
+	// Method is the factor's method that failed: "Message",
+	// "LogAverageFactor" (its evidence term), "Arity" or "Validate".
+	Method string
+	Edge   int // the edge of a Message, −1 for the other methods
+	// Panic is the value the method panicked with, nil if it returned Err.
+	Panic any
+	Err   error
 }
 
-// Error names the graph, the factor and its label.
-func (e *EvidenceError) Error() string {
-	return fmt.Sprintf("graph %q: evidence of factor %d %s: %v", e.Graph, e.Factor, e.Label, e.Err)
+// Error names the graph (if it has a name), the factor, its label and
+// the edge.
+func (e *UpdateError) Error() string {
+	var sb strings.Builder
+	if e.Graph != "" {
+		fmt.Fprintf(&sb, "graph %q: ", e.Graph)
+	}
+	fmt.Fprintf(&sb, "factor %d %s", e.Factor, e.Label)
+	if e.Method == "Message" || e.Method == "" {
+		fmt.Fprintf(&sb, ", edge %d: ", e.Edge)
+	} else {
+		fmt.Fprintf(&sb, ": %s: ", e.Method)
+	}
+	if e.Panic != nil {
+		fmt.Fprintf(&sb, "panicked: %v", e.Panic)
+	} else {
+		fmt.Fprint(&sb, e.Err)
+	}
+	return sb.String()
 }
 
-// Unwrap returns the cause.
-func (e *EvidenceError) Unwrap() error { return e.Err }
+// Unwrap returns the method's error (nil after a panic).
+func (e *UpdateError) Unwrap() error { return e.Err }
 
-// panicked returns the error wrapping ErrPanicked for the recovered value p.
-func panicked(p any) error { return fmt.Errorf("%w: %v", ErrPanicked, p) }
+// factorError returns the *UpdateError of factor f's method, its label
+// given or found.
+func (g *Graph) factorError(f FactorID, method string, edge int, err error) *UpdateError {
+	return &UpdateError{Graph: g.name, Factor: f, Label: g.FactorLabel(f), Method: method, Edge: edge, Err: err}
+}
+
+// recovered returns the *UpdateError of a panic of factor f's method, with
+// the panic's value p.
+func (g *Graph) recovered(f FactorID, method string, edge int, p any) *UpdateError {
+	return &UpdateError{Graph: g.name, Factor: f, Label: g.FactorLabel(f), Method: method, Edge: edge, Panic: p}
+}
+
+// notFinite is the error of a message that is not finite (a point mass,
+// π = +∞, at a finite location is finite).
+func notFinite(msg messages.Gaussian) error {
+	return fmt.Errorf("message %v is not finite: %w", msg, messages.ErrNumerical)
+}
 
 // Message returns f's message on edge i seen through e, as f.Message does,
-// except that a panic of f's is recovered and returned as an error wrapping
-// ErrPanicked, and a message that is not finite (a point mass, π = +∞, at
-// a finite location is) is an error wrapping ErrNotFinite, as Send would
-// refuse it: engines that call user factors use it so that a faulty
-// factor fails one update instead of the program.
-func Message(f Factor, i int, e Edges) (msg messages.Gaussian, err error) {
+// except that a panic of f's is recovered and returned as an *UpdateError
+// with its Panic set (naming no graph or factor, which the caller knows),
+// and a message that is not finite is an error wrapping
+// messages.ErrNumerical, as Send would refuse it: engines that call user
+// factors use it so that a faulty factor fails one update instead of the
+// program.
+func Message(f Factor, i int, e Edges) (messages.Gaussian, error) {
+	msg, p, err := safeMessage(f, i, e)
+	if p != nil {
+		return msg, &UpdateError{Factor: -1, Method: "Message", Edge: i, Panic: p}
+	}
+	return msg, err
+}
+
+// safeMessage is Message returning the value of a panic of f's, if any,
+// apart from its error.
+func safeMessage(f Factor, i int, e Edges) (msg messages.Gaussian, p any, err error) {
 	defer func() {
-		if p := recover(); p != nil {
-			msg, err = messages.Gaussian{}, panicked(p)
+		if p = recover(); p != nil {
+			msg, err = messages.Gaussian{}, nil
 		}
 	}()
 	msg, err = f.Message(i, e)
 	if err == nil && !(messages.IsFinite(msg.Tau) && (messages.IsFinite(msg.Pi) || math.IsInf(msg.Pi, 1))) {
-		return messages.Gaussian{}, fmt.Errorf("message %w: %v", ErrNotFinite, msg)
+		return messages.Gaussian{}, nil, notFinite(msg)
 	}
-	return msg, err
+	return msg, nil, err
 }
 
 type variable struct {
@@ -222,7 +232,7 @@ type factorNode struct {
 //
 // An ID the graph lacks (a VarID, FactorID or EdgeID out of range, or an
 // edge index beyond a factor's arity) is reported, not a panic: Observe,
-// Send and Update return an error wrapping ErrNoVariable or ErrNoFactor,
+// Send and Update return an error wrapping messages.ErrInput,
 // and the accessors, which return no error, return the zero value of their
 // result (a uniform message, "", 0, false, nil), or −1 for an ID, as
 // Variable does for a name it lacks. HasVariable, HasFactor and HasEdge
@@ -601,14 +611,14 @@ func (g *Graph) Marginal(v VarID) messages.Gaussian {
 
 // Observe fixes v to value: its marginal becomes a point mass and every
 // factor sees value as its cavity. Use it to reuse a graph with new data.
-// It rejects a variable the graph lacks (ErrNoVariable) and a value that
-// is not finite (ErrNotFinite), as Build does, leaving the graph unchanged.
+// It rejects a variable the graph lacks and a value that is not finite
+// (messages.ErrInput), as Build does, leaving the graph unchanged.
 func (g *Graph) Observe(v VarID, value float64) error {
 	if !g.HasVariable(v) {
-		return fmt.Errorf("graph %q: observe variable %d: %w", g.name, v, ErrNoVariable)
+		return fmt.Errorf("graph %q: observe variable %d: no such variable: %w", g.name, v, messages.ErrInput)
 	}
 	if !messages.IsFinite(value) {
-		return fmt.Errorf("graph %q: observe variable %d %s: value %v %w", g.name, v, g.vars[v].name, value, ErrNotFinite)
+		return fmt.Errorf("graph %q: observe variable %d %s: value %v is not finite: %w", g.name, v, g.vars[v].name, value, messages.ErrInput)
 	}
 	if !g.vars[v].observed {
 		g.observed++
@@ -685,11 +695,13 @@ func (g *Graph) findCycle() bool {
 // that the schedule's first steps send. It does not allocate.
 func (g *Graph) Reset() {
 	clear(g.msgs)
+	clear(g.marg)
+	if g.observed == 0 {
+		return
+	}
 	for v := range g.vars {
 		if g.vars[v].observed {
 			g.marg[v] = messages.PointMass(g.vars[v].value)
-		} else {
-			g.marg[v] = messages.Gaussian{}
 		}
 	}
 }
@@ -711,41 +723,44 @@ func (g *Graph) RecomputeMarginals() {
 }
 
 // CheckDamping reports a damping weight d that is not in [0, 1)
-// (ErrDamping): the stored message new^(1−d)·old^d extrapolates past one of
+// (messages.ErrInput): the stored message new^(1−d)·old^d extrapolates past one of
 // them for d outside [0, 1], and d = 1 would never change it.
 func CheckDamping(d float64) error {
 	if !(d >= 0 && d < 1) {
-		return fmt.Errorf("%w: damping %v, want a number in [0, 1)", ErrDamping, d)
+		return fmt.Errorf("damping %v, want a number in [0, 1): %w", d, messages.ErrInput)
 	}
 	return nil
 }
 
 // Update recomputes the message f sends on its edge i and folds it into the
 // variable's cached marginal (marginal / old · new): Message (the function,
-// which turns a panic of the factor's into an error), then Send. With
+// which turns a panic of the factor's into an *UpdateError), then Send. With
 // damping d in [0, 1) the stored message is new^(1−d)·old^d; d = 0 means no
 // damping. It returns the marginal before and after. A message that is not
 // finite, or that would leave the marginal improper, is rejected with an
 // *UpdateError and the graph is left unchanged.
 func (g *Graph) Update(f FactorID, i int, damping float64) (before, after messages.Gaussian, err error) {
 	if !g.HasEdge(f, i) {
-		return before, after, fmt.Errorf("graph %q: factor %d edge %d: %w", g.name, f, i, ErrNoFactor)
+		return before, after, fmt.Errorf("graph %q: factor %d has no edge %d: %w", g.name, f, i, messages.ErrInput)
 	}
 	fn := &g.factors[f]
-	msg, err := Message(fn.f, i, Edges{g: g, first: fn.first})
+	msg, p, err := safeMessage(fn.f, i, Edges{g: g, first: fn.first})
+	if p != nil {
+		return before, after, g.recovered(f, "Message", i, p)
+	}
 	if err != nil {
-		return before, after, &UpdateError{Factor: f, Label: g.FactorLabel(f), Edge: i, Err: err}
+		return before, after, g.factorError(f, "Message", i, err)
 	}
 	return g.Send(EdgeID(fn.first)+EdgeID(i), msg, damping)
 }
 
 // Send stores msg as the message on edge k and folds it into the variable's
 // cached marginal, as Update does with the message it computes: the one
-// place where a message enters the graph. Damping d must be in [0, 1)
-// (ErrDamping); an edge the graph lacks is ErrNoFactor.
+// place where a message enters the graph. Damping d must be in [0, 1), and
+// k an edge of the graph (messages.ErrInput).
 func (g *Graph) Send(k EdgeID, msg messages.Gaussian, damping float64) (before, after messages.Gaussian, err error) {
 	if k < 0 || int(k) >= len(g.msgs) { // replaces the bounds check of msgs[k]
-		return before, after, fmt.Errorf("graph %q: edge %d: %w", g.name, k, ErrNoFactor)
+		return before, after, fmt.Errorf("graph %q: no edge %d: %w", g.name, k, messages.ErrInput)
 	}
 	old, v := g.msgs[k], g.edgeVar[k]
 	before = g.marg[v]
@@ -759,10 +774,10 @@ func (g *Graph) Send(k EdgeID, msg messages.Gaussian, damping float64) (before, 
 	return g.fold(int32(k), v, msg, old, before, damping)
 }
 
-// updateError names the factor and edge of edge k.
+// updateError is the *UpdateError of the message on edge k.
 func (g *Graph) updateError(k int32, err error) error {
 	f := g.edgeFactor(k)
-	return &UpdateError{Factor: f, Label: g.FactorLabel(f), Edge: int(k - g.factors[f].first), Err: err}
+	return g.factorError(f, "Message", int(k-g.factors[f].first), err)
 }
 
 // fold is the general part of Send: damping, point masses, observations,
@@ -778,7 +793,7 @@ func (g *Graph) fold(k int32, v VarID, msg, old, before messages.Gaussian, dampi
 		}
 	}
 	if math.IsNaN(msg.Pi) || math.IsNaN(msg.Tau) || math.IsInf(msg.Tau, 0) || math.IsInf(msg.Pi, -1) {
-		return before, after, g.updateError(k, fmt.Errorf("message %w: %v", ErrNotFinite, msg))
+		return before, after, g.updateError(k, notFinite(msg))
 	}
 	if math.IsInf(before.Pi, 1) && g.vars[v].observed { // an observation's marginal is a point mass
 		g.msgs[k] = msg
@@ -799,7 +814,7 @@ func (g *Graph) fold(k int32, v VarID, msg, old, before messages.Gaussian, dampi
 		if after.Pi < 0 || math.IsNaN(after.Tau) || (after.Pi == 0 && after.Tau != 0) {
 			g.msgs[k] = old
 			g.marg[v] = before
-			return before, before, g.updateError(k, fmt.Errorf("%w marginal of %s: %v", ErrImproper, g.vars[v].name, after))
+			return before, before, g.updateError(k, fmt.Errorf("improper marginal of %s: %v: %w", g.vars[v].name, after, messages.ErrNumerical))
 		}
 		return before, after, nil
 	}
@@ -833,7 +848,7 @@ func (g *Graph) recomputeMarginal(v VarID) {
 // Every factor must implement Evidence. At a fixed point of a tree-shaped
 // graph of exact factors the estimate is exact. A factor whose term fails
 // (see factorEvidence), and evidence of probability zero, are an
-// *EvidenceError naming the factor; the result is never NaN or ±∞.
+// *UpdateError naming the factor; the result is never NaN or ±∞.
 func (g *Graph) LogEvidence() (float64, error) {
 	var sum evidenceSum
 	for fi := range g.factors {
@@ -851,7 +866,7 @@ func (g *Graph) LogEvidence() (float64, error) {
 			continue
 		}
 		if !(q.Pi > 0) {
-			return 0, fmt.Errorf("graph %q: evidence: %w marginal of %s: %v", g.name, ErrImproper, g.vars[v].name, q)
+			return 0, fmt.Errorf("graph %q: evidence: improper marginal of %s: %v: %w", g.name, g.vars[v].name, q, messages.ErrNumerical)
 		}
 		// Σ_e A(c_e) − (d−1)·A(q) about the mean of q: A(c) = ½τ_c'²/π_c −
 		// ½·log π_c + log√(2π) with τ_c' = τ_c − π_c·μ_q, and τ_q' = 0.
@@ -869,31 +884,30 @@ func (g *Graph) LogEvidence() (float64, error) {
 				proper++
 			default:
 				f := g.edgeFactor(e)
-				return 0, fmt.Errorf("graph %q: evidence at factor %d %s edge %d: %w cavity %v",
-					g.name, f, g.FactorLabel(f), e-g.factors[f].first, ErrImproper, c)
+				return 0, fmt.Errorf("graph %q: evidence at factor %d %s edge %d: improper cavity %v: %w",
+					g.name, f, g.FactorLabel(f), e-g.factors[f].first, c, messages.ErrNumerical)
 			}
 		}
 		sum.Bracket(quad, proper-d+1, q.Pi)
 	}
 	l := sum.Value()
 	if !messages.IsFinite(l) {
-		return 0, fmt.Errorf("graph %q: evidence: log evidence %v %w", g.name, l, ErrNotFinite)
+		return 0, fmt.Errorf("graph %q: evidence: log evidence %v is not finite: %w", g.name, l, messages.ErrNumerical)
 	}
 	return l, nil
 }
 
 // factorEvidence adds factor f's term to sum. A term that is NaN or +∞
-// (which no average of a factor can be), or −∞ (probability zero), an
-// error of the factor's and a panic in its methods are an *EvidenceError.
+// (which no average of a factor can be: messages.ErrNumerical), or −∞
+// (probability zero: messages.ErrImpossible), an error of the factor's and
+// a panic in its methods are an *UpdateError of its LogAverageFactor.
 func (g *Graph) factorEvidence(f FactorID, sum *evidenceSum) (err error) {
 	fn := &g.factors[f]
 	e := Edges{g: g, first: fn.first}
-	fail := func(err error) error {
-		return &EvidenceError{Graph: g.name, Factor: f, Label: g.FactorLabel(f), Err: err}
-	}
+	fail := func(err error) error { return g.factorError(f, "LogAverageFactor", -1, err) }
 	defer func() {
 		if p := recover(); p != nil {
-			err = fail(panicked(p))
+			err = g.recovered(f, "LogAverageFactor", -1, p)
 		}
 	}()
 	// The interfaces are asserted here rather than stored per factor: the
@@ -906,7 +920,7 @@ func (g *Graph) factorEvidence(f FactorID, sum *evidenceSum) (err error) {
 		}
 		if ok {
 			if !(t.Var > 0 && t.Var < math.Inf(1)) || !messages.IsFinite(t.Quad) || !messages.IsFinite(t.Norm) {
-				return fail(fmt.Errorf("term %+v %w", t, ErrNotFinite))
+				return fail(fmt.Errorf("term %+v is not finite: %w", t, messages.ErrNumerical))
 			}
 			sum.AddTerm(t)
 			return nil
@@ -914,16 +928,16 @@ func (g *Graph) factorEvidence(f FactorID, sum *evidenceSum) (err error) {
 	}
 	ev, ok := fn.f.(Evidence)
 	if !ok {
-		return fail(ErrNoEvidence)
+		return fail(fmt.Errorf("the factor does not report evidence (graph.Evidence): %w", messages.ErrInput))
 	}
 	l, err := ev.LogAverageFactor(e)
 	switch {
 	case err != nil:
 		return fail(err)
 	case math.IsInf(l, -1):
-		return fail(ErrZeroEvidence)
+		return fail(fmt.Errorf("evidence of probability zero: %w", messages.ErrImpossible))
 	case !messages.IsFinite(l):
-		return fail(fmt.Errorf("log average factor %v %w", l, ErrNotFinite))
+		return fail(fmt.Errorf("log average factor %v is not finite: %w", l, messages.ErrNumerical))
 	}
 	sum.Add(l)
 	return nil

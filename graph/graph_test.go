@@ -16,69 +16,70 @@ func TestBuildReportsEveryMistake(t *testing.T) {
 		name  string
 		build func(b *graph.Builder)
 		want  error
+		frag  string // what the error says
 	}{
 		{"nil factor", func(b *graph.Builder) {
 			x := b.AddVariable("x")
 			b.AddFactor(nil, "oops", x)
-		}, graph.ErrNilFactor},
+		}, messages.ErrInput, "nil factor"},
 		{"typed nil factor", func(b *graph.Builder) {
 			x := b.AddVariable("x")
 			var p *factors.Prior
 			b.AddFactor(p, "", x)
-		}, graph.ErrNilFactor},
+		}, messages.ErrInput, "nil factor"},
 		{"typed nil factor named by its variables", func(b *graph.Builder) {
 			x, y, z := b.AddVariable("x"), b.AddVariable("y"), b.AddVariable("z")
 			var w *factors.WeightedSum // its Arity and Label read the nil pointer
 			b.AddFactor(factors.NewPrior(0, 1), "", y)
 			b.AddFactor(factors.NewPrior(0, 1), "", z)
 			b.AddFactor(w, "", x, y, z)
-		}, graph.ErrNilFactor},
+		}, messages.ErrInput, "nil factor"},
 		{"wrong arity", func(b *graph.Builder) {
 			x := b.AddVariable("x")
 			b.AddFactor(factors.NewLikelihood(1), "", x)
-		}, graph.ErrArity},
+		}, messages.ErrInput, "want 2"},
 		{"dangling edge", func(b *graph.Builder) {
 			x := b.AddVariable("x")
 			b.AddFactor(factors.NewLikelihood(1), "", x, graph.VarID(7))
-		}, graph.ErrNoVariable},
+		}, messages.ErrInput, "no variable 7"},
 		{"duplicate edge", func(b *graph.Builder) {
 			x := b.AddVariable("x")
 			b.AddFactor(factors.NewLikelihood(1), "", x, x)
-		}, graph.ErrDuplicateEdge},
+		}, messages.ErrInput, "connected twice"},
 		{"duplicate name", func(b *graph.Builder) {
 			x, y := b.AddVariable("x"), b.AddVariable("x")
 			b.AddFactor(factors.NewLikelihood(1), "", x, y)
-		}, graph.ErrDuplicateName},
+		}, messages.ErrInput, "two variables named"},
 		{"observed NaN", func(b *graph.Builder) {
 			x := b.AddObserved("x", math.NaN())
 			b.AddFactor(factors.NewPrior(0, 1), "", x)
-		}, graph.ErrNotFinite},
+		}, messages.ErrInput, "is not finite"},
 		{"observed infinity", func(b *graph.Builder) {
 			x := b.AddObserved("x", math.Inf(-1))
 			b.AddFactor(factors.NewPrior(0, 1), "", x)
-		}, graph.ErrNotFinite},
+		}, messages.ErrInput, "is not finite"},
 		{"isolated variable", func(b *graph.Builder) {
 			x := b.AddVariable("x")
 			b.AddVariable("lonely")
 			b.AddFactor(factors.NewPrior(0, 1), "", x)
-		}, graph.ErrIsolated},
+		}, messages.ErrInput, "connected to no factor"},
 		{"invalid parameter", func(b *graph.Builder) {
 			x := b.AddVariable("x")
 			b.AddFactor(factors.NewPrior(0, -1), "", x)
-		}, factors.ErrParameter},
+		}, messages.ErrInput, "variance"},
 		{"negative margin", func(b *graph.Builder) {
 			x := b.AddVariable("x")
 			b.AddFactor(factors.NewPrior(0, 1), "", x)
 			b.AddFactor(factors.NewGreaterThan(math.NaN()), "", x)
-		}, factors.ErrParameter},
+		}, messages.ErrInput, "margin"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			b := graph.NewBuilder(c.name)
 			c.build(b)
 			g, err := b.Build()
-			if g != nil || !errors.Is(err, c.want) {
-				t.Fatalf("Build() = %v, %v; want error %v", g, err, c.want)
+			if g != nil || !errors.Is(err, c.want) || !strings.Contains(err.Error(), c.frag) {
+				t.Fatalf("Build() = %v, %v; want error %v saying %q", g, err, c.want, c.frag)
 			}
 			if !strings.Contains(err.Error(), c.name) {
 				t.Errorf("error %q does not name the graph", err)
@@ -242,17 +243,17 @@ func TestUpdateRejectsBadMessages(t *testing.T) {
 	before := g.Marginal(x)
 	_, _, err = g.Update(bad, 0, 0)
 	var ue *graph.UpdateError
-	if !errors.As(err, &ue) || !errors.Is(err, graph.ErrNotFinite) || ue.Factor != bad {
-		t.Fatalf("Update(bad) error = %v, want *UpdateError wrapping ErrNotFinite", err)
+	if !errors.As(err, &ue) || !errors.Is(err, messages.ErrNumerical) || ue.Factor != bad {
+		t.Fatalf("Update(bad) error = %v, want *UpdateError wrapping messages.ErrNumerical", err)
 	}
 	if g.Marginal(x) != before {
 		t.Errorf("a rejected update changed the marginal: %v", g.Marginal(x))
 	}
-	if _, _, err := g.Update(graph.FactorID(9), 0, 0); !errors.Is(err, graph.ErrNoFactor) {
-		t.Errorf("Update of a missing factor: %v, want ErrNoFactor", err)
+	if _, _, err := g.Update(graph.FactorID(9), 0, 0); !errors.Is(err, messages.ErrInput) {
+		t.Errorf("Update of a missing factor: %v, want messages.ErrInput", err)
 	}
-	if _, _, err := g.Update(p, 1, 0); !errors.Is(err, graph.ErrNoFactor) {
-		t.Errorf("Update of a missing edge: %v, want ErrNoFactor", err)
+	if _, _, err := g.Update(p, 1, 0); !errors.Is(err, messages.ErrInput) {
+		t.Errorf("Update of a missing edge: %v, want messages.ErrInput", err)
 	}
 }
 
@@ -368,6 +369,46 @@ func TestVariableByName(t *testing.T) {
 	for _, n := range []string{"c", "skill[ann,1]", "A", " a"} {
 		if v, ok := g.Variable(n); ok || v != -1 {
 			t.Errorf("Variable(%q) = %d, %v; want -1, false", n, v, ok)
+		}
+	}
+}
+
+// TestResetKeepsObservations: Reset returns every latent marginal to
+// uniform and every observed one to the point mass of its value, whether
+// observed at Build or later by Observe.
+func TestResetKeepsObservations(t *testing.T) {
+	b := graph.NewBuilder("observed")
+	x, y := b.AddVariable("x"), b.AddObserved("y", 1.5)
+	z := b.AddVariable("z")
+	p := b.AddFactor(factors.NewPrior(0, 4), "", x)
+	l := b.AddFactor(factors.NewLikelihood(1), "", y, x)
+	m := b.AddFactor(factors.NewLikelihood(2), "", z, x)
+	g, err := b.Build()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := g.Observe(z, -3); err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range []graph.FactorID{p, l, m} {
+		if _, _, err := g.Update(f, g.Arity(f)-1, 0); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if g.Marginal(x).IsUniform() {
+		t.Fatal("x not updated")
+	}
+	g.Reset()
+	for v, want := range map[graph.VarID]messages.Gaussian{x: {}, y: messages.PointMass(1.5), z: messages.PointMass(-3)} {
+		if got := g.Marginal(v); got != want {
+			t.Errorf("after Reset %s = %v, want %v", g.VariableName(v), got, want)
+		}
+	}
+	for f := range g.NumFactors() {
+		for i := range g.Arity(graph.FactorID(f)) {
+			if msg := g.Message(graph.FactorID(f), i); !msg.IsUniform() {
+				t.Errorf("after Reset factor %d edge %d sends %v", f, i, msg)
+			}
 		}
 	}
 }

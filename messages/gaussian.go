@@ -162,7 +162,7 @@ func Distance(a, b Gaussian) float64 {
 	if a == b {
 		return 0
 	}
-	if lo, hi := min(a.Pi, b.Pi), max(a.Pi, b.Pi); inDistanceRange(lo, hi, a.Tau, b.Tau) {
+	if lo, hi := ordered(a.Pi, b.Pi); inDistanceRange(lo, hi, a.Tau, b.Tau) {
 		// A loop measures every update with this, so the common case takes
 		// one division where the plain form takes three: over the common
 		// denominator D = π_max·π_min·√π_min, the mean shift is
@@ -200,13 +200,23 @@ func Distance(a, b Gaussian) float64 {
 // on each comparison covers the rounding of both forms, so false means
 // "compute Distance", never a wrong answer. NaN gives false.
 func DistanceBelow(a, b Gaussian, m float64) bool {
-	lo, hi := min(a.Pi, b.Pi), max(a.Pi, b.Pi)
+	lo, hi := ordered(a.Pi, b.Pi)
 	if !inDistanceRange(lo, hi, a.Tau, b.Tau) || !(m < 1e50) {
 		return false
 	}
 	const margin = 1 + 1e-9
 	d := a.Tau*b.Pi - b.Tau*a.Pi
 	return (hi-lo)*margin < m*lo && d*d*margin < m*m*hi*hi*lo
+}
+
+// ordered returns x and y in increasing order, by one comparison: with a
+// NaN it returns them as given, which inDistanceRange then rejects (the
+// built-in min and max, which order NaNs and signed zeros, cost more).
+func ordered(x, y float64) (lo, hi float64) {
+	if y < x {
+		return y, x
+	}
+	return x, y
 }
 
 // inDistanceRange reports that precisions lo ≤ hi and means times

@@ -2,11 +2,11 @@ package schedules
 
 import (
 	"cmp"
-	"errors"
 	"fmt"
 	"slices"
 
 	"github.com/skillgraph/skillgraph/graph"
+	"github.com/skillgraph/skillgraph/messages"
 )
 
 // Walk calls fn for every update of one pass through s, in execution order,
@@ -57,8 +57,10 @@ func Flooding(g *graph.Graph, opts ...LoopOption) *LoopSchedule {
 	return Loop(Sequence(steps...), append([]LoopOption{Name("flooding")}, opts...)...)
 }
 
-// ErrNotTree reports a graph with a cycle given to Tree.
-var ErrNotTree = errors.New("factor graph has a cycle")
+// ErrNotTree reports a graph with a cycle given to Tree, which a caller
+// answers by deriving a schedule with loops instead (Derive does); it
+// wraps messages.ErrInput.
+var ErrNotTree = fmt.Errorf("factor graph has a cycle: %w", messages.ErrInput)
 
 // Tree returns the two-pass schedule of a tree-shaped (or forest-shaped)
 // graph: every message towards a root, leaves first, then every message away
@@ -68,7 +70,7 @@ var ErrNotTree = errors.New("factor graph has a cycle")
 // factor sends last on the way up, so that it moment-matches against its
 // complete cavity: two passes are then also the EP fixed point when a part
 // has at most one approximate factor. With more, wrap the result in a Loop
-// (Derive does). It returns ErrNotTree if g has a cycle, and ErrSchedule if
+// (Derive does). It returns ErrNotTree if g has a cycle, and messages.ErrInput if
 // g is nil.
 func Tree(g *graph.Graph) (*SequenceSchedule, error) {
 	if g == nil {
@@ -85,7 +87,7 @@ func Tree(g *graph.Graph) (*SequenceSchedule, error) {
 // and their variables, e.g. the inside of one game in a history: messages
 // arriving from factors outside the subgraph are part of the cavities, so
 // the two passes make the subgraph's messages exact given them. It returns
-// ErrNotTree if the subgraph has a cycle, and ErrSchedule for a nil graph
+// ErrNotTree if the subgraph has a cycle, and messages.ErrInput for a nil graph
 // or a factor g lacks.
 func TreeOf(g *graph.Graph, factors []graph.FactorID) (*SequenceSchedule, error) {
 	if g == nil {
@@ -131,13 +133,37 @@ func newTreeBuilder(g *graph.Graph) *treeBuilder {
 // visited in the order of its edges in the graph (by factor, then edge),
 // restricted to the subgraph's, which are gathered and sorted first.
 func (tb *treeBuilder) tree(factors []graph.FactorID) (*SequenceSchedule, error) {
-	g := tb.g
-	nf := g.NumFactors()
 	defer tb.clear()
+	if err := tb.gather(factors); err != nil {
+		return nil, err
+	}
+	order, err := tb.visit(factors)
+	if err != nil {
+		return nil, err
+	}
+	g := tb.g
+	var up, down []Schedule
+	for j := len(order) - 1; j >= 0; j-- {
+		up = append(up, Step(order[j].f, order[j].up))
+	}
+	for _, o := range order {
+		for i := 0; i < g.Arity(o.f); i++ {
+			if i != o.up {
+				down = append(down, Step(o.f, i))
+			}
+		}
+	}
+	return Sequence(Sequence(up...), Sequence(down...)), nil
+}
+
+// gather marks the subgraph's factors and lists its edges by variable
+// (tb.adj, each variable's from tb.first).
+func (tb *treeBuilder) gather(factors []graph.FactorID) error {
+	g := tb.g
 	edges := 0
 	for _, f := range factors {
-		if int(f) < 0 || int(f) >= nf {
-			return nil, fmt.Errorf("schedules: tree of graph %q: %w: no factor %d", g.Name(), ErrSchedule, f)
+		if int(f) < 0 || int(f) >= g.NumFactors() {
+			return fmt.Errorf("schedules: tree of graph %q: no factor %d: %w", g.Name(), f, messages.ErrInput)
 		}
 		if !tb.in[f] {
 			tb.in[f] = true
@@ -158,13 +184,24 @@ func (tb *treeBuilder) tree(factors []graph.FactorID) (*SequenceSchedule, error)
 	for k := len(tb.adj) - 1; k >= 0; k-- {
 		tb.first[tb.adj[k].v] = int32(k)
 	}
-	type visit struct {
-		f  graph.FactorID
-		up int // edge towards the root
-	}
-	var order []visit
+	return nil
+}
+
+// treeVisit is a factor reached in the breadth-first walk, and its edge
+// towards the root.
+type treeVisit struct {
+	f  graph.FactorID
+	up int
+}
+
+// visit walks the gathered subgraph breadth first from its roots (the
+// variables of approximate factors first, then every variable) and returns
+// the factors in the order reached, or ErrNotTree on reaching a variable
+// twice.
+func (tb *treeBuilder) visit(factors []graph.FactorID) ([]treeVisit, error) {
+	g := tb.g
+	var order []treeVisit
 	approximate := func(f graph.FactorID) bool { return !graph.IsExact(g.Factor(f)) }
-	// Roots: variables of approximate factors first, then every variable.
 	var roots []graph.VarID
 	for _, f := range factors {
 		if approximate(f) && g.Arity(f) > 0 {
@@ -201,7 +238,7 @@ func (tb *treeBuilder) tree(factors []graph.FactorID) (*SequenceSchedule, error)
 						continue // a seen factor is the one v was reached through
 					}
 					tb.seenFactor[f] = true
-					order = append(order, visit{f: f, up: up})
+					order = append(order, treeVisit{f: f, up: up})
 					for i := 0; i < g.Arity(f); i++ {
 						if i == up {
 							continue
@@ -217,18 +254,7 @@ func (tb *treeBuilder) tree(factors []graph.FactorID) (*SequenceSchedule, error)
 			}
 		}
 	}
-	var up, down []Schedule
-	for j := len(order) - 1; j >= 0; j-- {
-		up = append(up, Step(order[j].f, order[j].up))
-	}
-	for _, o := range order {
-		for i := 0; i < g.Arity(o.f); i++ {
-			if i != o.up {
-				down = append(down, Step(o.f, i))
-			}
-		}
-	}
-	return Sequence(Sequence(up...), Sequence(down...)), nil
+	return order, nil
 }
 
 // clear undoes what tree marked, in time proportional to the subgraph.

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/skillgraph/skillgraph/graph"
+	"github.com/skillgraph/skillgraph/messages"
 )
 
 // AllEdges returns the steps that update every edge of factor f of g, in
@@ -23,9 +24,6 @@ func AllEdges(g *graph.Graph, f graph.FactorID) *SequenceSchedule {
 	}
 	return Sequence(steps...)
 }
-
-// ErrCoverage reports a schedule that does not fit its graph (see Check).
-var ErrCoverage = errors.New("schedule does not cover the graph")
 
 // Edge names one edge of a graph for people: the factor, its label, the
 // edge and the variable on it.
@@ -54,7 +52,7 @@ type CoverageError struct {
 // Error lists the edges.
 func (e *CoverageError) Error() string {
 	var sb strings.Builder
-	fmt.Fprintf(&sb, "schedules: graph %q: %v:", e.Graph, ErrCoverage)
+	fmt.Fprintf(&sb, "schedules: graph %q: schedule does not cover the graph:", e.Graph)
 	for _, m := range e.Missing {
 		fmt.Fprintf(&sb, "\n\tno step updates %v", m)
 	}
@@ -64,17 +62,18 @@ func (e *CoverageError) Error() string {
 	return sb.String()
 }
 
-// Unwrap returns ErrCoverage.
-func (e *CoverageError) Unwrap() error { return ErrCoverage }
+// Unwrap returns messages.ErrInput: the schedule, which the caller gave,
+// does not fit its graph.
+func (e *CoverageError) Unwrap() error { return messages.ErrInput }
 
 // Check validates s against g: it returns a *CoverageError (wrapping
-// ErrCoverage) listing every edge that no step of s updates and every step
+// messages.ErrInput) listing every edge that no step of s updates and every step
 // that names an edge g lacks, with the factor, its label, the edge and the
 // variable, or nil if every edge is updated. Edges to observed variables
 // are not required: their messages change nothing. Custom schedules take
 // part if they implement Parts() []Schedule (see Walk); the updates of one
 // that does not are invisible to Check. A nil graph, schedule or part,
-// which no run accepts, is ErrSchedule, as from Compile.
+// which no run accepts, is messages.ErrInput, as from Compile.
 func Check(g *graph.Graph, s Schedule) error {
 	if _, err := Compile(g, s); err != nil {
 		return err
@@ -194,25 +193,40 @@ func Derive(g *graph.Graph, opts ...DeriveOption) (Schedule, error) {
 	}
 	rank := d.rank
 	if rank == nil {
-		// The first factor that touches a variable: the order the model
-		// was built in, which is time order when a history or a league is
-		// declared match by match.
-		// Found for every variable in one pass over the edges, in factor
-		// order, so that a variable on many factors costs its edges once.
-		first := make([]int32, g.NumVariables())
-		for v := range first {
-			first[v] = -1
-		}
-		for f := range g.NumFactors() {
-			for i := range g.Arity(graph.FactorID(f)) {
-				if v := g.EdgeVariable(graph.FactorID(f), i); first[v] < 0 {
-					first[v] = int32(f)
-				}
+		rank = firstFactorRank(g)
+	}
+	parts := treeParts(g, tb, slicesByRank(g, rank))
+	body := make([]Schedule, 0, 2*len(parts))
+	body = append(body, parts...)
+	for j := len(parts) - 1; j >= 0; j-- {
+		body = append(body, parts[j])
+	}
+	return loop(Sequence(body...), "sweeps"), nil
+}
+
+// firstFactorRank ranks each variable by the first factor that touches it:
+// the order the model was built in, which is time order when a history or
+// a league is declared match by match. It is found for every variable in
+// one pass over the edges, in factor order, so that a variable on many
+// factors costs its edges once.
+func firstFactorRank(g *graph.Graph) func(graph.VarID) int {
+	first := make([]int32, g.NumVariables())
+	for v := range first {
+		first[v] = -1
+	}
+	for f := range g.NumFactors() {
+		for i := range g.Arity(graph.FactorID(f)) {
+			if v := g.EdgeVariable(graph.FactorID(f), i); first[v] < 0 {
+				first[v] = int32(f)
 			}
 		}
-		rank = func(v graph.VarID) int { return int(first[v]) }
 	}
-	// Slices: factors by the highest rank of their variables.
+	return func(v graph.VarID) int { return int(first[v]) }
+}
+
+// slicesByRank groups the factors with edges by the highest rank of their
+// variables, in increasing rank.
+func slicesByRank(g *graph.Graph, rank func(graph.VarID) int) [][]graph.FactorID {
 	type slice struct {
 		rank    int
 		factors []graph.FactorID
@@ -239,11 +253,19 @@ func Derive(g *graph.Graph, opts ...DeriveOption) (Schedule, error) {
 		ordered = append(ordered, s)
 	}
 	slices.SortFunc(ordered, func(a, b *slice) int { return cmp.Compare(a.rank, b.rank) })
-	// Consecutive slices are merged while their union stays a tree, so
-	// that each part is as large a tree as the order allows (a whole time
-	// step of a history, a round of a league's matches) and its two passes
-	// are exact given the rest; a slice that is itself loopy is a part
-	// alone, updated edge by edge.
+	out := make([][]graph.FactorID, len(ordered))
+	for k, s := range ordered {
+		out[k] = s.factors
+	}
+	return out
+}
+
+// treeParts merges consecutive slices while their union stays a tree, so
+// that each part is as large a tree as the order allows (a whole time step
+// of a history, a round of a league's matches) and its two passes are
+// exact given the rest; a slice that is itself loopy is a part alone,
+// updated edge by edge.
+func treeParts(g *graph.Graph, tb *treeBuilder, ordered [][]graph.FactorID) []Schedule {
 	var parts []Schedule
 	forest := newForest(g.NumVariables())
 	var chunk []graph.FactorID
@@ -265,23 +287,18 @@ func Derive(g *graph.Graph, opts ...DeriveOption) (Schedule, error) {
 		forest.reset()
 	}
 	for _, s := range ordered {
-		if forest.join(g, s.factors) {
-			chunk = append(chunk, s.factors...)
+		if forest.join(g, s) {
+			chunk = append(chunk, s...)
 			continue
 		}
 		flush()
-		chunk = append(chunk, s.factors...)
-		if !forest.join(g, s.factors) {
+		chunk = append(chunk, s...)
+		if !forest.join(g, s) {
 			flush() // loopy by itself
 		}
 	}
 	flush()
-	body := make([]Schedule, 0, 2*len(parts))
-	body = append(body, parts...)
-	for j := len(parts) - 1; j >= 0; j-- {
-		body = append(body, parts[j])
-	}
-	return loop(Sequence(body...), "sweeps"), nil
+	return parts
 }
 
 // forest is a union-find over variables that tells whether a set of

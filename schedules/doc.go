@@ -12,7 +12,7 @@
 // are approximate even when it converges; Converged means that a pass of
 // this run changed nothing by more than the tolerance (graph.Graph.Reset
 // starts a run from the priors again). A factor's panic fails its update
-// with an error naming it (graph.ErrPanicked), and nil options are
+// with an error naming it (a *graph.UpdateError), and nil options are
 // ignored. The context
 // is checked when a run starts, before every loop pass and when the run
 // ends, so a run whose deadline has passed never reports success.
@@ -38,10 +38,10 @@
 // One engine runs every graph: a Runner compiles each schedule, the first
 // time it runs it, into a Plan, a flat program with one op per message
 // update and each loop a pair of jumps, every factor and edge resolved to
-// an index; running it again allocates nothing. The engine's own factors are
-// dispatched by a switch over their concrete types and any other
-// graph.Factor through its interface, so a user's factor runs on the same
-// engine at the same cost per call. Schedule types of a user's own run
+// an index; running it again allocates nothing. Every factor, the
+// library's and a user's alike, is called through graph.Factor, so a
+// user's factor runs on the same engine at the same cost per call; the
+// package knows no factor type. Schedule types of a user's own run
 // inside a plan through their Run method, which drives the Runner.
 //
 // Concurrency: Schedule values (Step, Sequence, Loop) are not modified by

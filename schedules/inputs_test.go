@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/skillgraph/skillgraph/graph"
+	"github.com/skillgraph/skillgraph/messages"
 	"github.com/skillgraph/skillgraph/schedules"
 )
 
@@ -130,7 +131,7 @@ func TestDeadlinePassesDuringRun(t *testing.T) {
 
 // TestNilArguments gives every function of the package that takes a graph
 // or a schedule a nil one, or a schedule holding nil parts: errors
-// wrapping ErrSchedule (and graph.ErrNilGraph for a graph), or an empty
+// wrapping messages.ErrInput (saying "nil graph" for a graph), or an empty
 // result, never a panic.
 func TestNilArguments(t *testing.T) {
 	c := chainSpec(3)
@@ -138,8 +139,8 @@ func TestNilArguments(t *testing.T) {
 	ctx := context.Background()
 	nilGraph := func(what string, err error) {
 		t.Helper()
-		if !errors.Is(err, schedules.ErrSchedule) || !errors.Is(err, graph.ErrNilGraph) {
-			t.Errorf("%s: %v, want ErrSchedule and graph.ErrNilGraph", what, err)
+		if !errors.Is(err, messages.ErrInput) || !strings.Contains(err.Error(), "nil graph") {
+			t.Errorf("%s: %v, want messages.ErrInput saying \"nil graph\"", what, err)
 		}
 	}
 	_, err := schedules.Run(ctx, nil, c.prior[0])
@@ -159,20 +160,20 @@ func TestNilArguments(t *testing.T) {
 	nilGraph("Derive", err)
 	nilGraph("Check", schedules.Check(nil, c.prior[0]))
 
-	if _, err := schedules.Step(0, 0).Run(nil); !errors.Is(err, schedules.ErrSchedule) {
-		t.Errorf("Step.Run(nil): %v, want ErrSchedule", err)
+	if _, err := schedules.Step(0, 0).Run(nil); !errors.Is(err, messages.ErrInput) {
+		t.Errorf("Step.Run(nil): %v, want messages.ErrInput", err)
 	}
-	if err := (*schedules.LoopSchedule)(nil).Validate(); !errors.Is(err, schedules.ErrSchedule) {
-		t.Errorf("nil loop's Validate: %v, want ErrSchedule", err)
+	if err := (*schedules.LoopSchedule)(nil).Validate(); !errors.Is(err, messages.ErrInput) {
+		t.Errorf("nil loop's Validate: %v, want messages.ErrInput", err)
 	}
-	if err := schedules.Loop(nil).Validate(); !errors.Is(err, schedules.ErrSchedule) {
-		t.Errorf("Loop(nil).Validate: %v, want ErrSchedule", err)
+	if err := schedules.Loop(nil).Validate(); !errors.Is(err, messages.ErrInput) {
+		t.Errorf("Loop(nil).Validate: %v, want messages.ErrInput", err)
 	}
 	if n := (*schedules.Plan)(nil).Len(); n != 0 {
 		t.Errorf("nil plan's Len = %d", n)
 	}
-	if err := schedules.Check(g, schedules.Sequence(schedules.Flooding(g).Body, nil)); !errors.Is(err, schedules.ErrSchedule) {
-		t.Errorf("Check of a sequence holding nil: %v, want ErrSchedule", err)
+	if err := schedules.Check(g, schedules.Sequence(schedules.Flooding(g).Body, nil)); !errors.Is(err, messages.ErrInput) {
+		t.Errorf("Check of a sequence holding nil: %v, want messages.ErrInput", err)
 	}
 	if l := schedules.Flooding(nil); l == nil || l.Body == nil || countSteps(l) != 0 {
 		t.Errorf("Flooding(nil) = %+v, want a loop with an empty body", l)
@@ -206,21 +207,22 @@ func countSteps(s schedules.Schedule) int {
 	return n
 }
 
-// TestLoopDamping: a loop's damping outside [0, 1) is ErrLoopConfig and,
-// by the graph's rule, graph.ErrDamping, from Validate and from a run,
-// which makes no update; several bad parameters are each named.
+// TestLoopDamping: a loop's damping outside [0, 1) is an invalid loop, by
+// the graph's rule (messages.ErrInput, naming the damping), from Validate
+// and from a run, which makes no update; several bad parameters are each
+// named, and a valid damping is not.
 func TestLoopDamping(t *testing.T) {
 	c := chainSpec(3)
 	ctx := context.Background()
 	for _, d := range []float64{2, -1, 1, math.NaN(), math.Inf(-1)} {
 		l := schedules.Loop(schedules.Sequence(c.body...), schedules.Damping(d))
-		if err := l.Validate(); !errors.Is(err, schedules.ErrLoopConfig) || !errors.Is(err, graph.ErrDamping) {
-			t.Errorf("damping %v: Validate: %v, want ErrLoopConfig and graph.ErrDamping", d, err)
+		if err := l.Validate(); !errors.Is(err, messages.ErrInput) || !strings.Contains(err.Error(), "invalid loop") || !strings.Contains(err.Error(), "damping") {
+			t.Errorf("damping %v: Validate: %v, want an invalid loop's damping, messages.ErrInput", d, err)
 		}
 		g := c.spec.build(t)
 		res, err := schedules.Run(ctx, g, l)
-		if !errors.Is(err, schedules.ErrLoopConfig) || !errors.Is(err, graph.ErrDamping) || res.Iterations != 0 {
-			t.Errorf("damping %v: Run: %+v, %v; want ErrLoopConfig and graph.ErrDamping", d, res, err)
+		if !errors.Is(err, messages.ErrInput) || !strings.Contains(err.Error(), "damping") || res.Iterations != 0 {
+			t.Errorf("damping %v: Run: %+v, %v; want an invalid loop's damping, messages.ErrInput", d, res, err)
 		}
 		for v := range g.NumVariables() {
 			if m := g.Marginal(graph.VarID(v)); !m.IsUniform() {
@@ -229,8 +231,8 @@ func TestLoopDamping(t *testing.T) {
 		}
 	}
 	err := schedules.Loop(c.prior[0], schedules.MaxIterations(0), schedules.Tolerance(math.NaN()), schedules.Residual(-1)).Validate()
-	if !errors.Is(err, schedules.ErrLoopConfig) || errors.Is(err, graph.ErrDamping) {
-		t.Fatalf("Validate: %v, want ErrLoopConfig and not ErrDamping", err)
+	if !errors.Is(err, messages.ErrInput) || !strings.Contains(err.Error(), "invalid loop") || strings.Contains(err.Error(), "damping") {
+		t.Fatalf("Validate: %v, want an invalid loop, messages.ErrInput, its damping not named", err)
 	}
 	for _, want := range []string{"max iterations 0", "tolerance NaN", "residual -1"} {
 		if !strings.Contains(err.Error(), want) {

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"math"
 
-	"github.com/skillgraph/skillgraph/factors"
 	"github.com/skillgraph/skillgraph/graph"
 	"github.com/skillgraph/skillgraph/messages"
 )
@@ -20,10 +19,9 @@ import (
 // The structure (parts, steps, nesting) is fixed when the plan is
 // compiled; each Loop's parameters (tolerance, cap, damping, residual) are
 // read from its LoopSchedule every time it starts, so they may be changed
-// between runs. The engine's own factors (package factors) are dispatched
-// by a switch over their concrete types, any other graph.Factor through the
-// interface; both compute the factor's Message, so the numbers are those of
-// graph.Update in either case. Running a plan does not modify it.
+// between runs. Every factor, the engine's own and a user's, is called
+// through graph.Factor, so the numbers are those of graph.Update. Running a
+// plan does not modify it.
 type Plan struct {
 	g     *graph.Graph
 	ops   []op
@@ -73,9 +71,9 @@ type aux struct {
 	custom Schedule      // (opCustom)
 }
 
-// Compile builds the plan of s on g. It fails with ErrSchedule for a nil
-// graph, a nil schedule or a nil part; a step naming an edge g lacks
-// compiles to an op that fails with graph.ErrNoFactor when it is reached,
+// Compile builds the plan of s on g. It fails with messages.ErrInput for a
+// nil graph, a nil schedule or a nil part; a step naming an edge g lacks
+// compiles to an op that fails (messages.ErrInput) when it is reached,
 // as the update would. Schedules other than Step, Sequence and Loop become
 // one op that calls their Run.
 func Compile(g *graph.Graph, s Schedule) (*Plan, error) {
@@ -118,7 +116,7 @@ func (p *Plan) add(s Schedule, depth int, slot *int32) error {
 	switch s := s.(type) {
 	case *StepSchedule:
 		if s == nil {
-			return fmt.Errorf("schedules: %w: nil step", ErrSchedule)
+			return fmt.Errorf("schedules: nil step: %w", messages.ErrInput)
 		}
 		o := stepOp(opBad, s.Factor, s.Edge)
 		if s.Edge == int(int32(s.Edge)) && p.g.HasEdge(s.Factor, s.Edge) {
@@ -131,7 +129,7 @@ func (p *Plan) add(s Schedule, depth int, slot *int32) error {
 		p.ops = append(p.ops, o)
 	case *SequenceSchedule:
 		if s == nil {
-			return fmt.Errorf("schedules: %w: nil sequence", ErrSchedule)
+			return fmt.Errorf("schedules: nil sequence: %w", messages.ErrInput)
 		}
 		for j, part := range s.Parts {
 			if err := p.add(part, depth, slot); err != nil {
@@ -140,7 +138,7 @@ func (p *Plan) add(s Schedule, depth int, slot *int32) error {
 		}
 	case *LoopSchedule:
 		if s == nil || s.Body == nil {
-			return fmt.Errorf("schedules: %w: nil loop or loop body", ErrSchedule)
+			return fmt.Errorf("schedules: nil loop or loop body: %w", messages.ErrInput)
 		}
 		begin := len(p.ops)
 		ai := int32(len(p.aux))
@@ -160,7 +158,7 @@ func (p *Plan) add(s Schedule, depth int, slot *int32) error {
 		p.ops = append(p.ops, op{kind: opEnd, b: ai, a: int32(begin)})
 	default:
 		if s == nil {
-			return fmt.Errorf("schedules: %w: nil schedule", ErrSchedule)
+			return fmt.Errorf("schedules: nil schedule: %w", messages.ErrInput)
 		}
 		p.aux = append(p.aux, aux{custom: s})
 		p.ops = append(p.ops, op{kind: opCustom, b: int32(len(p.aux) - 1)})
@@ -174,7 +172,7 @@ func (p *Plan) add(s Schedule, depth int, slot *int32) error {
 // more memory than its plan), and run the plan itself.
 func (p *Plan) Run(r *Runner) (Convergence, error) {
 	if p == nil {
-		return Convergence{}, fmt.Errorf("schedules: %w: nil plan", ErrSchedule)
+		return Convergence{}, fmt.Errorf("schedules: nil plan: %w", messages.ErrInput)
 	}
 	if r != nil && r.g != nil && r.ctx == nil && len(r.frames) == 0 {
 		return r.Run(context.Background(), p) // outside a run: as Runner.Run
@@ -191,39 +189,22 @@ func (p *Plan) Len() int {
 	return len(p.ops)
 }
 
-// send performs the update o: the factor's message (the engine's own
-// factors dispatched by their concrete types, any other through
-// graph.Factor), folded into the graph with the damping in force, measured
-// inside loops and for an observer. It returns the change, except where
+// send performs the update o: the factor's message, folded into the graph
+// with the damping in force, measured inside loops and for an observer. It returns the change, except where
 // nobody reads it: outside loops, and inside a loop that only needs the
 // pass's largest change (no observer, the default metric, no residual
 // skipping) where the change is certainly below that (it returns 0 then).
 func (r *Runner) send(o *op) (float64, error) {
-	var msg messages.Gaussian
-	var err error
 	i := int(o.edge)
 	fac, e := r.g.FactorEdges(o.factor())
 	// A panic in the factor's Message is recovered by Runner.Run, which
-	// names the factor from sending: two stores, where a deferred recover
-	// per update would cost more than some messages.
+	// names the factor from sending: two stores per update instead of a
+	// deferred recover per update.
 	r.sending, r.sendingEdge = o.a+1, o.edge
-	switch f := fac.(type) {
-	case *factors.Likelihood:
-		msg, err = f.Message(i, e)
-	case *factors.WeightedSum:
-		msg, err = f.Message(i, e)
-	case *factors.GreaterThan:
-		msg, err = f.Message(i, e)
-	case *factors.Within:
-		msg, err = f.Message(i, e)
-	case *factors.Prior:
-		msg, err = f.Message(i, e)
-	default:
-		msg, err = f.Message(i, e)
-	}
+	msg, err := fac.Message(i, e)
 	r.sending = 0
 	if err != nil {
-		return 0, &graph.UpdateError{Factor: o.factor(), Label: r.g.FactorLabel(o.factor()), Edge: i, Err: err}
+		return 0, &graph.UpdateError{Graph: r.g.Name(), Factor: o.factor(), Label: r.g.FactorLabel(o.factor()), Method: "Message", Edge: i, Err: err}
 	}
 	before, after, err := r.g.Send(e.EdgeID(i), msg, r.damping)
 	if err != nil {
@@ -269,10 +250,10 @@ type frame struct {
 // same order, the same Result, the same errors.
 func (r *Runner) exec(p *Plan) (Convergence, error) {
 	if r == nil || r.g == nil {
-		return Convergence{}, fmt.Errorf("schedules: %w: nil runner", ErrSchedule)
+		return Convergence{}, fmt.Errorf("schedules: nil runner: %w", messages.ErrInput)
 	}
 	if p.g != r.g {
-		return Convergence{}, fmt.Errorf("schedules: %w: a plan of graph %q run on graph %q", ErrSchedule, p.g.Name(), r.g.Name())
+		return Convergence{}, fmt.Errorf("schedules: a plan of graph %q run on graph %q: %w", p.g.Name(), r.g.Name(), messages.ErrInput)
 	}
 	base := len(r.frames)
 	acc := Convergence{Converged: true} // the innermost body's results so far
@@ -284,8 +265,15 @@ func (r *Runner) exec(p *Plan) (Convergence, error) {
 		case opStep:
 			if r.residual > 0 {
 				err = r.residualStep(p, o, &r.frames[r.residual-1])
-			} else {
-				_, err = r.send(o)
+				break
+			}
+			// A run of steps, most of a plan, without the dispatch.
+			for {
+				if _, err = r.send(o); err != nil || pc+1 == len(ops) || ops[pc+1].kind != opStep {
+					break
+				}
+				pc++
+				o = &ops[pc]
 			}
 		case opLoop:
 			l := p.aux[o.aux()].loop
@@ -362,7 +350,7 @@ func (p *Plan) badStep(o *op) error { return noEdge(p.g, o.factor(), int(o.edge)
 // noEdge is the error of a step naming an edge g lacks, worded as
 // graph.Update words it.
 func noEdge(g *graph.Graph, f graph.FactorID, i int) error {
-	return fmt.Errorf("graph %q: factor %d edge %d: %w", g.Name(), f, i, graph.ErrNoFactor)
+	return fmt.Errorf("graph %q: factor %d has no edge %d: %w", g.Name(), f, i, messages.ErrInput)
 }
 
 // residualBody reports why the body of the loop beginning at op pc cannot
@@ -375,7 +363,7 @@ func (p *Plan) residualBody(pc int) error {
 		case opBad:
 			return fmt.Errorf("schedules: loop %q: %w", l.Name, p.badStep(&o))
 		default:
-			return fmt.Errorf("schedules: loop %q: %w: a residual loop's body must consist of steps and sequences", l.Name, ErrLoopConfig)
+			return fmt.Errorf("schedules: loop %q: a residual loop's body must consist of steps and sequences: %w", l.Name, messages.ErrInput)
 		}
 	}
 	return nil

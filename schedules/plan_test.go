@@ -44,7 +44,7 @@ func (f *scaledLikelihood) Message(i int, e graph.Edges) (messages.Gaussian, err
 		}
 		return messages.NewGaussian(c.Mean()/s, v/(s*s)), nil
 	case c.Pi < 0:
-		return messages.Gaussian{}, fmt.Errorf("scaled likelihood: %w (precision %v)", factors.ErrImproperCavity, c.Pi)
+		return messages.Gaussian{}, fmt.Errorf("scaled likelihood: %w (precision %v)", messages.ErrNumerical, c.Pi)
 	}
 	if i == 0 { // s·y + noise: mean s·μ, variance s²/π + c²
 		d := s*s + v*c.Pi
@@ -755,9 +755,8 @@ var approx = cmp.Options{cmpopts.EquateApprox(1e-12, 1e-300), cmpopts.EquateNaNs
 
 // planSentinels are the errors a run or LogEvidence may wrap.
 var planSentinels = []error{
-	graph.ErrImproper, graph.ErrNotFinite, graph.ErrNoFactor, graph.ErrNoEvidence, graph.ErrDamping,
-	factors.ErrImpossible, factors.ErrImproperCavity, factors.ErrDiverges, factors.ErrParameter,
-	context.Canceled, context.DeadlineExceeded, schedules.ErrLoopConfig, schedules.ErrSchedule,
+	messages.ErrInput, messages.ErrNumerical, messages.ErrImpossible,
+	context.Canceled, context.DeadlineExceeded,
 }
 
 // sameError reports how got differs from want: nil against non-nil, a
@@ -777,7 +776,7 @@ func sameError(want, got error) string {
 	}
 	var we, ge *graph.UpdateError
 	wok, gok := errors.As(want, &we), errors.As(got, &ge)
-	if wok != gok || wok && (we.Factor != ge.Factor || we.Edge != ge.Edge) {
+	if wok != gok || wok && (we.Factor != ge.Factor || we.Edge != ge.Edge || (we.Panic == nil) != (ge.Panic == nil)) {
 		return fmt.Sprintf("error %v, want %v", got, want)
 	}
 	return ""
@@ -1164,7 +1163,7 @@ func TestPlanCancelledContexts(t *testing.T) {
 
 // TestPlanMissingStep names a missing factor or edge in the middle of a
 // sequence and of loops: the updates before it are made, then the run fails
-// with ErrNoFactor, as the reference's.
+// with messages.ErrInput, as the reference's.
 func TestPlanMissingStep(t *testing.T) {
 	c := chainSpec(5)
 	step := schedules.Step
@@ -1183,8 +1182,8 @@ func TestPlanMissingStep(t *testing.T) {
 			schedules.Sequence(prior, down, schedules.Loop(schedules.Sequence(append([]schedules.Schedule{bad}, c.body...)...)), schedules.Sequence(c.out...)),
 		} {
 			_, got := runBoth(t, "missing step", c.spec, s)
-			if !errors.Is(got.err, graph.ErrNoFactor) {
-				t.Errorf("%s: error %v, want ErrNoFactor", describe(s), got.err)
+			if !errors.Is(got.err, messages.ErrInput) {
+				t.Errorf("%s: error %v, want messages.ErrInput", describe(s), got.err)
 			}
 			if got.state.Marginals[0].IsUniform() {
 				t.Errorf("%s: the updates before the missing step were not made", describe(s))
@@ -1198,8 +1197,8 @@ func TestPlanMissingStep(t *testing.T) {
 		want := snapshot(g1, res, err)
 		res, err = schedules.Run(context.Background(), g2, s)
 		got := snapshot(g2, res, err)
-		if !errors.Is(err, graph.ErrNoFactor) {
-			t.Errorf("%s: error %v, want ErrNoFactor", describe(s), err)
+		if !errors.Is(err, messages.ErrInput) {
+			t.Errorf("%s: error %v, want messages.ErrInput", describe(s), err)
 		}
 		if d := cmp.Diff(want.state.Marginals, got.state.Marginals, approx); d != "" {
 			t.Errorf("%s: marginals (-want +got):\n%s", describe(s), d)
@@ -1224,8 +1223,8 @@ func TestPlanInvalidLoop(t *testing.T) {
 				schedules.Loop(schedules.Sequence(c.body...), opt), out),
 		} {
 			_, got := runBoth(t, "invalid loop", c.spec, s)
-			if !errors.Is(got.err, schedules.ErrLoopConfig) || got.state.Result.Converged {
-				t.Errorf("%s: %+v, %v; want not converged, ErrLoopConfig", describe(s), got.state.Result, got.err)
+			if !errors.Is(got.err, messages.ErrInput) || got.state.Result.Converged {
+				t.Errorf("%s: %+v, %v; want not converged, messages.ErrInput", describe(s), got.state.Result, got.err)
 			}
 		}
 	}
@@ -1233,7 +1232,7 @@ func TestPlanInvalidLoop(t *testing.T) {
 
 // TestPlanNaNMessage has a factor send a message that is not a number, at
 // once in a sequence and on the third pass of loops: the run fails with
-// ErrNotFinite and the graph is left as the update found it.
+// messages.ErrNumerical and the graph is left as the update found it.
 func TestPlanNaNMessage(t *testing.T) {
 	for _, n := range []int{0, 2} {
 		c := chainSpec(5)
@@ -1262,8 +1261,8 @@ func TestPlanNaNMessage(t *testing.T) {
 			var ue *graph.UpdateError
 			loop := false
 			schedules.Walk(s, func(_ *schedules.StepSchedule, l *schedules.LoopSchedule) { loop = loop || l != nil })
-			if !errors.Is(got.err, graph.ErrNotFinite) || !errors.As(got.err, &ue) || ue.Factor != nan || got.state.Result.Converged == loop {
-				t.Errorf("%s: %+v, %v; want ErrNotFinite from factor %d", describe(s), got.state.Result, got.err, nan)
+			if !errors.Is(got.err, messages.ErrNumerical) || !errors.As(got.err, &ue) || ue.Factor != nan || got.state.Result.Converged == loop {
+				t.Errorf("%s: %+v, %v; want messages.ErrNumerical from factor %d", describe(s), got.state.Result, got.err, nan)
 			}
 			if n > 0 && got.state.Result.Iterations < 3 {
 				t.Errorf("%s: %+v, want 3 passes or more", describe(s), got.state.Result)
@@ -1291,7 +1290,7 @@ func TestPlanNaNMessage(t *testing.T) {
 }
 
 // TestCompileRejectsNil compiles and runs nil graphs, schedules and parts:
-// errors wrapping ErrSchedule, no panic, no update.
+// errors wrapping messages.ErrInput, no panic, no update.
 func TestCompileRejectsNil(t *testing.T) {
 	c := chainSpec(3)
 	g := c.spec.build(t)
@@ -1323,16 +1322,16 @@ func TestCompileRejectsNil(t *testing.T) {
 				}
 			}()
 			if !tc.custom {
-				if p, err := schedules.Compile(tc.g, tc.s); !errors.Is(err, schedules.ErrSchedule) || p != nil {
-					t.Errorf("%s: Compile: %v, %v; want ErrSchedule", tc.name, p, err)
+				if p, err := schedules.Compile(tc.g, tc.s); !errors.Is(err, messages.ErrInput) || p != nil {
+					t.Errorf("%s: Compile: %v, %v; want messages.ErrInput", tc.name, p, err)
 				}
 			}
 			if g != nil {
 				g.Reset()
 			}
 			res, err := schedules.Run(ctx, tc.g, tc.s)
-			if !errors.Is(err, schedules.ErrSchedule) || res.Iterations != 0 {
-				t.Errorf("%s: Run: %+v, %v; want ErrSchedule", tc.name, res, err)
+			if !errors.Is(err, messages.ErrInput) || res.Iterations != 0 {
+				t.Errorf("%s: Run: %+v, %v; want messages.ErrInput", tc.name, res, err)
 			}
 			if tc.g != nil && !tc.custom {
 				for v := range g.NumVariables() {
@@ -1342,8 +1341,8 @@ func TestCompileRejectsNil(t *testing.T) {
 				}
 			}
 			if tc.g != nil {
-				if _, err := schedules.NewRunner(tc.g).Run(ctx, tc.s); !errors.Is(err, schedules.ErrSchedule) {
-					t.Errorf("%s: Runner.Run: %v; want ErrSchedule", tc.name, err)
+				if _, err := schedules.NewRunner(tc.g).Run(ctx, tc.s); !errors.Is(err, messages.ErrInput) {
+					t.Errorf("%s: Runner.Run: %v; want messages.ErrInput", tc.name, err)
 				}
 			}
 		}()
@@ -1381,7 +1380,7 @@ func TestPlanRerunDoesNotAllocate(t *testing.T) {
 
 // TestPlanRunsAsSchedule runs a compiled plan itself, with its schedule's
 // tree dropped: the same outcome as the tree through the reference
-// interpreter; on another graph, and as a nil plan, an ErrSchedule.
+// interpreter; on another graph, and as a nil plan, an messages.ErrInput.
 func TestPlanRunsAsSchedule(t *testing.T) {
 	c := chainSpec(6)
 	s := schedules.Sequence(schedules.Sequence(c.prior...), schedules.Sequence(c.down...), schedules.Loop(schedules.Sequence(c.body...), schedules.Tolerance(1e-12)), schedules.Sequence(c.out...))
@@ -1398,10 +1397,10 @@ func TestPlanRunsAsSchedule(t *testing.T) {
 	compareOutcomes(t, "a plan run as a schedule", snapshot(g1, res, err), got)
 
 	other := c.spec.build(t)
-	if _, err := schedules.NewRunner(other).Run(ctx, p); !errors.Is(err, schedules.ErrSchedule) {
-		t.Errorf("a plan run on another graph: %v, want ErrSchedule", err)
+	if _, err := schedules.NewRunner(other).Run(ctx, p); !errors.Is(err, messages.ErrInput) {
+		t.Errorf("a plan run on another graph: %v, want messages.ErrInput", err)
 	}
-	if _, err := schedules.NewRunner(g).Run(ctx, (*schedules.Plan)(nil)); !errors.Is(err, schedules.ErrSchedule) {
-		t.Errorf("a nil plan: %v, want ErrSchedule", err)
+	if _, err := schedules.NewRunner(g).Run(ctx, (*schedules.Plan)(nil)); !errors.Is(err, messages.ErrInput) {
+		t.Errorf("a nil plan: %v, want messages.ErrInput", err)
 	}
 }

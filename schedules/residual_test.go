@@ -102,7 +102,7 @@ func TestResidualLoopConfig(t *testing.T) {
 	} {
 		if _, err := schedules.Run(context.Background(), g, l); err == nil {
 			t.Errorf("loop %+v ran", l)
-		} else if !errors.Is(err, schedules.ErrLoopConfig) && !errors.Is(err, graph.ErrNoFactor) {
+		} else if !errors.Is(err, messages.ErrInput) {
 			t.Errorf("loop %+v: error %v", l, err)
 		}
 	}

@@ -120,10 +120,11 @@ func (panicObserver) Updated(graph.FactorID, int, float64) { panic("observer") }
 func (panicObserver) Iterated(string, int, float64)        {}
 
 // TestPanicsBecomeErrors: a user factor that panics fails its update with
-// an *graph.UpdateError naming it and wrapping graph.ErrPanicked, through
+// an *graph.UpdateError naming it and holding the panic, through
 // schedules.Run, a Runner's Update and graph.Update alike; its panicking
-// evidence is an *graph.EvidenceError; a panicking observer fails the run
-// with graph.ErrPanicked. The runner and the graph stay usable.
+// evidence is an *graph.UpdateError of its LogAverageFactor; a panicking
+// observer fails the run with messages.ErrInput. The runner and the graph
+// stay usable.
 func TestPanicsBecomeErrors(t *testing.T) {
 	g := triangle(t, func(b *graph.Builder, x []graph.VarID) { b.AddFactor(panicky{}, "user factor", x[2]) })
 	f := graph.FactorID(g.NumFactors() - 1)
@@ -134,8 +135,8 @@ func TestPanicsBecomeErrors(t *testing.T) {
 	named := func(what string, err error) {
 		t.Helper()
 		var ue *graph.UpdateError
-		if !errors.Is(err, graph.ErrPanicked) || !errors.As(err, &ue) || ue.Factor != f || ue.Label != "user factor" {
-			t.Errorf("%s: %v, want an *graph.UpdateError of factor %d \"user factor\" wrapping ErrPanicked", what, err, f)
+		if !errors.As(err, &ue) || ue.Panic == nil || ue.Factor != f || ue.Label != "user factor" || ue.Method != "Message" {
+			t.Errorf("%s: %v, want an *graph.UpdateError of factor %d \"user factor\" holding its panic", what, err, f)
 		}
 	}
 	r := schedules.NewRunner(g)
@@ -148,9 +149,9 @@ func TestPanicsBecomeErrors(t *testing.T) {
 	_, _, err = g.Update(f, 0, 0)
 	named("graph.Update", err)
 	_, err = g.LogEvidence()
-	var ee *graph.EvidenceError
-	if !errors.Is(err, graph.ErrPanicked) || !errors.As(err, &ee) || ee.Label != "user factor" {
-		t.Errorf("LogEvidence: %v, want an *graph.EvidenceError of \"user factor\" wrapping ErrPanicked", err)
+	var ee *graph.UpdateError
+	if !errors.As(err, &ee) || ee.Panic == nil || ee.Label != "user factor" || ee.Method != "LogAverageFactor" {
+		t.Errorf("LogEvidence: %v, want an *graph.UpdateError of \"user factor\"'s LogAverageFactor holding its panic", err)
 	}
 
 	// The same runner runs a schedule without the factor afterwards.
@@ -161,8 +162,8 @@ func TestPanicsBecomeErrors(t *testing.T) {
 	}
 
 	_, err = schedules.Run(bg, g, s, schedules.WithObserver(panicObserver{}))
-	if !errors.Is(err, graph.ErrPanicked) || !strings.Contains(err.Error(), "observer") {
-		t.Errorf("panicking observer: %v, want graph.ErrPanicked", err)
+	if !errors.Is(err, messages.ErrInput) || !strings.Contains(err.Error(), "observer") || !strings.Contains(err.Error(), "panicked") {
+		t.Errorf("panicking observer: %v, want messages.ErrInput naming the panic", err)
 	}
 }
 

@@ -128,8 +128,7 @@ func ctxErr(ctx context.Context) error {
 // and returns the change of the receiving marginal (measured only inside
 // loops or for an observer; 0 otherwise). It is what a plan does for each
 // step, for schedules that are not Step, Sequence or Loop. A panic of the
-// factor's fails the update with an *graph.UpdateError wrapping
-// graph.ErrPanicked.
+// factor's fails the update with a *graph.UpdateError holding the panic.
 func (r *Runner) Update(f graph.FactorID, i int) (d float64, err error) {
 	if r == nil || r.g == nil {
 		return 0, errNilGraph()
@@ -166,7 +165,7 @@ func WithMetric(m Metric) RunOption { return func(r *Runner) { r.metric = m } }
 func WithObserver(o Observer) RunOption { return func(r *Runner) { r.observer = o } }
 
 // Run executes s on g. It stops at the first failed update, returning the
-// error. A nil graph, a nil schedule and a nil part are ErrSchedule.
+// error. A nil graph, a nil schedule and a nil part are messages.ErrInput.
 //
 // The context is checked when the run starts, before every loop pass and
 // when the run ends; if it is done, or its deadline has passed, at any of
@@ -175,9 +174,9 @@ func WithObserver(o Observer) RunOption { return func(r *Runner) { r.observer = 
 // reports success, with or without loops. Between checks the updates are
 // not interrupted: a check per message would cost more than the message.
 // A nil ctx is context.Background(). A factor whose Message panics fails
-// its update with a *graph.UpdateError wrapping graph.ErrPanicked; a panic
-// elsewhere in the run (a metric, an observer, a custom schedule) is an
-// error wrapping graph.ErrPanicked too. The Result reports whether the
+// its update with a *graph.UpdateError holding the panic; a panic
+// elsewhere in the run (a metric, an observer, a custom schedule: code of
+// the caller's) is an error wrapping messages.ErrInput. The Result reports whether the
 // graph has a cycle (Cyclic), so whether its marginals are approximate.
 func Run(ctx context.Context, g *graph.Graph, s Schedule, opts ...RunOption) (Convergence, error) {
 	if g == nil {
@@ -187,7 +186,7 @@ func Run(ctx context.Context, g *graph.Graph, s Schedule, opts ...RunOption) (Co
 }
 
 // errNilGraph is the error of every function given a nil graph.
-func errNilGraph() error { return fmt.Errorf("schedules: %w: %w", ErrSchedule, graph.ErrNilGraph) }
+func errNilGraph() error { return fmt.Errorf("schedules: nil graph: %w", messages.ErrInput) }
 
 // NewRunner returns a Runner for g, to run schedules repeatedly without
 // allocating (Run allocates one Runner per call).
@@ -256,29 +255,29 @@ func (r *Runner) enter(s Schedule) (Convergence, error) {
 	return r.run(s)
 }
 
-// panicked returns the error of the recovered panic p: an
+// panicked returns the error of the recovered panic p: a
 // *graph.UpdateError naming the factor whose Message panicked, or, for a
 // panic elsewhere (a metric, an observer, a custom schedule), an error
-// naming the graph; both wrap graph.ErrPanicked.
+// naming the graph and wrapping messages.ErrInput.
 func (r *Runner) panicked(p any) error {
 	f, i := graph.FactorID(r.sending-1), int(r.sendingEdge)
 	if r.sending, r.sendingEdge = 0, 0; f >= 0 {
-		return &graph.UpdateError{Factor: f, Label: r.g.FactorLabel(f), Edge: i, Err: fmt.Errorf("%w: %v", graph.ErrPanicked, p)}
+		return &graph.UpdateError{Graph: r.g.Name(), Factor: f, Label: r.g.FactorLabel(f), Method: "Message", Edge: i, Panic: p}
 	}
-	return fmt.Errorf("schedules: run of graph %q: %w: %v", r.g.Name(), graph.ErrPanicked, p)
+	return fmt.Errorf("schedules: run of graph %q: a metric, observer or schedule panicked: %v: %w", r.g.Name(), p, messages.ErrInput)
 }
 
 // run runs s in the runner's current state: through its plan if s is a
 // Step, Sequence or Loop, else through its own Run.
 func (r *Runner) run(s Schedule) (Convergence, error) {
 	if r == nil {
-		return Convergence{}, fmt.Errorf("schedules: %w: nil runner", ErrSchedule)
+		return Convergence{}, fmt.Errorf("schedules: nil runner: %w", messages.ErrInput)
 	}
 	switch s.(type) {
 	case *StepSchedule, *SequenceSchedule, *LoopSchedule:
 	default:
 		if s == nil {
-			return Convergence{}, fmt.Errorf("schedules: %w: nil schedule", ErrSchedule)
+			return Convergence{}, fmt.Errorf("schedules: nil schedule: %w", messages.ErrInput)
 		}
 		return s.Run(r)
 	}
@@ -370,9 +369,8 @@ func Damping(d float64) LoopOption { return func(l *LoopSchedule) { l.Damping = 
 // the bookkeeping costs a few additions per update. Skipped updates count
 // as no change and are not reported to an observer; the loop still stops
 // when a pass changes nothing by more than the tolerance. Choose theta well
-// below the tolerance (a tenth of the default 1e-6 kept TrueSkill's results
-// within 1e-6 of the converged ones over 400 random games). The body must
-// consist of Steps and Sequences.
+// below the tolerance (a tenth of it, say), since the skipped changes add
+// up over a pass. The body must consist of Steps and Sequences.
 func Residual(theta float64) LoopOption { return func(l *LoopSchedule) { l.Residual = theta } }
 
 // Name names the loop for observers and drawings.
@@ -389,22 +387,12 @@ func Loop(body Schedule, opts ...LoopOption) *LoopSchedule {
 	return l
 }
 
-// Errors of schedules.
-var (
-	// ErrLoopConfig reports a loop that could never run or never stop.
-	ErrLoopConfig = errors.New("invalid loop")
-	// ErrSchedule reports a schedule that cannot be run: nil, or holding a
-	// nil part.
-	ErrSchedule = errors.New("invalid schedule")
-)
-
-// Validate reports parameters with which the loop could never run or stop
-// (ErrLoopConfig), naming each; a damping outside [0, 1) also wraps
-// graph.ErrDamping, by the graph's own rule (graph.CheckDamping). A nil
-// loop or body is ErrSchedule.
+// Validate reports parameters with which the loop could never run or stop,
+// naming each (a damping outside [0, 1) by the graph's own rule,
+// graph.CheckDamping), and a nil loop or body: messages.ErrInput.
 func (l *LoopSchedule) Validate() error {
 	if l == nil || l.Body == nil {
-		return fmt.Errorf("schedules: %w: nil loop or loop body", ErrSchedule)
+		return fmt.Errorf("schedules: nil loop or loop body: %w", messages.ErrInput)
 	}
 	var errs []error
 	if l.MaxIterations < 1 {
@@ -420,7 +408,7 @@ func (l *LoopSchedule) Validate() error {
 		errs = append(errs, fmt.Errorf("residual %v, want a number ≥ 0", l.Residual))
 	}
 	if len(errs) > 0 {
-		return fmt.Errorf("schedules: loop %q: %w: %w", l.Name, ErrLoopConfig, errors.Join(errs...))
+		return fmt.Errorf("schedules: loop %q: invalid loop: %w: %w", l.Name, errors.Join(errs...), messages.ErrInput)
 	}
 	return nil
 }

@@ -80,12 +80,12 @@ func TestLoopConfigErrors(t *testing.T) {
 	for _, opt := range []schedules.LoopOption{
 		schedules.MaxIterations(0), schedules.Tolerance(-1), schedules.Damping(1), schedules.Tolerance(math.NaN()),
 	} {
-		if _, err := schedules.Run(context.Background(), g, schedules.Loop(schedules.Step(0, 0), opt)); !errors.Is(err, schedules.ErrLoopConfig) {
-			t.Errorf("error %v, want ErrLoopConfig", err)
+		if _, err := schedules.Run(context.Background(), g, schedules.Loop(schedules.Step(0, 0), opt)); !errors.Is(err, messages.ErrInput) {
+			t.Errorf("error %v, want messages.ErrInput", err)
 		}
 	}
-	if _, err := schedules.Run(context.Background(), g, schedules.Step(3, 0)); !errors.Is(err, graph.ErrNoFactor) {
-		t.Errorf("step naming a missing factor: %v, want ErrNoFactor", err)
+	if _, err := schedules.Run(context.Background(), g, schedules.Step(3, 0)); !errors.Is(err, messages.ErrInput) {
+		t.Errorf("step naming a missing factor: %v, want messages.ErrInput", err)
 	}
 }
 

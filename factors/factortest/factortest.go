@@ -78,7 +78,7 @@ func Message(f graph.Factor, i int, cavities ...messages.Gaussian) (messages.Gau
 func LogAverageFactor(f graph.Factor, cavities ...messages.Gaussian) (float64, error) {
 	ev, ok := f.(graph.Evidence)
 	if !ok {
-		return 0, fmt.Errorf("factortest: %T: %w", f, graph.ErrNoEvidence)
+		return 0, fmt.Errorf("factortest: %T: %w", f, messages.ErrInput)
 	}
 	g, id, err := setup(f, cavities)
 	if err != nil {

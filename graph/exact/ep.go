@@ -125,10 +125,10 @@ func (c *epConfig) validate() error {
 // factors leave improper, naming the variable (messages.ErrInput), and
 // the other errors of Solve; sites that make the posterior improper
 // after the start (messages.ErrNumerical); a factor's failure or panic as
-// a *graph.UpdateError naming it (wrapping graph.ErrPanicked for a
+// a *graph.UpdateError naming it (its Panic field set for a
 // panic), and for a joint site also its variables (wrapping
 // messages.ErrNumerical if its tilted moments are not a Gaussian's); a
-// message that is not finite or is a point mass (graph.ErrNotFinite),
+// message that is not finite or is a point mass (messages.ErrNumerical),
 // since a site must have finite natural parameters. g's messages are not
 // used or changed.
 func EP(ctx context.Context, g *graph.Graph, opts ...EPOption) (*Solution, error) {
@@ -384,7 +384,34 @@ func (ep *sites) set(sf *siteFactor, q []messages.Gaussian) (bool, error) {
 
 // factorError names the model's factor of sf and its edge i.
 func (ep *sites) factorError(sf *siteFactor, i int, err error) error {
-	return &graph.UpdateError{Factor: sf.f, Label: ep.s.g.FactorLabel(sf.f), Edge: i, Err: err}
+	return &graph.UpdateError{Graph: ep.s.g.Name(), Factor: sf.f, Label: ep.s.g.FactorLabel(sf.f), Method: methodOf(i), Edge: i, Err: err}
+}
+
+// panicError is factorError for a method that panicked with r.
+func (ep *sites) panicError(sf *siteFactor, i int, r any) error {
+	return &graph.UpdateError{Graph: ep.s.g.Name(), Factor: sf.f, Label: ep.s.g.FactorLabel(sf.f), Method: methodOf(i), Edge: i, Panic: r}
+}
+
+// jointError is the *graph.UpdateError of factor sf's joint site: a
+// panic of its TiltedMoments, or err naming the site's variables.
+func (ep *sites) jointError(sf *siteFactor, err error) error {
+	ue := &graph.UpdateError{Graph: ep.s.g.Name(), Factor: sf.f, Label: ep.s.g.FactorLabel(sf.f), Method: "TiltedMoments", Edge: -1}
+	if p, ok := err.(tiltedPanic); ok {
+		ue.Panic = p.value
+	} else {
+		ue.Err = fmt.Errorf("joint site over %s: %w", sf.joint.names(ep.s), err)
+	}
+	return ue
+}
+
+// methodOf names the factor method behind a site's update on edge i: its
+// Message, or for i = −1 its evidence term (a joint site's failure names
+// its variables in the wrapped error).
+func methodOf(i int) string {
+	if i < 0 {
+		return "LogAverageFactor"
+	}
+	return "Message"
 }
 
 // refine replaces every site by its factor's message at the cavities of
@@ -403,7 +430,7 @@ func (ep *sites) refine(q []messages.Gaussian, damping float64, start bool) erro
 		if j := sf.joint; j != nil && !start {
 			ok, err := j.refine(damping)
 			if err != nil {
-				return ep.factorError(sf, -1, fmt.Errorf("joint site over %s: %w", j.names(ep.s), err))
+				return ep.jointError(sf, err)
 			}
 			if !ok {
 				ep.skipped++
@@ -447,7 +474,7 @@ func (ep *sites) refine(q []messages.Gaussian, damping float64, start bool) erro
 func (ep *sites) message(sf *siteFactor, i int) (m messages.Gaussian, err error) {
 	defer func() {
 		if r := recover(); r != nil {
-			err = ep.factorError(sf, i, fmt.Errorf("%w: %v", graph.ErrPanicked, r))
+			err = ep.panicError(sf, i, r)
 		}
 	}()
 	f, e := ep.scratch.FactorEdges(sf.sf)
@@ -456,7 +483,7 @@ func (ep *sites) message(sf *siteFactor, i int) (m messages.Gaussian, err error)
 		return m, ep.factorError(sf, i, err)
 	}
 	if !m.IsFinite() {
-		return m, ep.factorError(sf, i, fmt.Errorf("message %v: %w", m, graph.ErrNotFinite))
+		return m, ep.factorError(sf, i, fmt.Errorf("message %v: %w", m, messages.ErrNumerical))
 	}
 	return m, nil
 }
@@ -466,19 +493,19 @@ func (ep *sites) message(sf *siteFactor, i int) (m messages.Gaussian, err error)
 func (ep *sites) logAverage(sf *siteFactor) (l float64, err error) {
 	defer func() {
 		if r := recover(); r != nil {
-			err = ep.factorError(sf, -1, fmt.Errorf("%w: %v", graph.ErrPanicked, r))
+			err = ep.panicError(sf, -1, r)
 		}
 	}()
 	f, e := ep.scratch.FactorEdges(sf.sf)
 	ev, ok := f.(graph.Evidence)
 	if !ok {
-		return 0, ep.factorError(sf, -1, graph.ErrNoEvidence)
+		return 0, ep.factorError(sf, -1, messages.ErrInput)
 	}
 	if l, err = ev.LogAverageFactor(e); err != nil {
 		return 0, ep.factorError(sf, -1, err)
 	}
 	if !messages.IsFinite(l) {
-		return 0, ep.factorError(sf, -1, fmt.Errorf("log average factor %v: %w", l, graph.ErrNotFinite))
+		return 0, ep.factorError(sf, -1, fmt.Errorf("log average factor %v: %w", l, messages.ErrNumerical))
 	}
 	return l, nil
 }
@@ -504,10 +531,10 @@ func (ep *sites) solution(sol *Solution, q []messages.Gaussian, z []float64) (*S
 		if j := sf.joint; j != nil {
 			l, ok, err := j.logScale()
 			if err == nil && !ok {
-				err = fmt.Errorf("%w joint cavity", graph.ErrImproper)
+				err = fmt.Errorf("%w joint cavity", messages.ErrNumerical)
 			}
 			if err != nil {
-				sol.EvidenceErr = ep.factorError(sf, -1, fmt.Errorf("joint site over %s: %w", j.names(s), err))
+				sol.EvidenceErr = ep.jointError(sf, err)
 				break
 			}
 			logZ += l
@@ -518,7 +545,7 @@ func (ep *sites) solution(sol *Solution, q []messages.Gaussian, z []float64) (*S
 			return nil, err
 		}
 		if !ok {
-			sol.EvidenceErr = ep.factorError(sf, -1, fmt.Errorf("%w cavity", graph.ErrImproper))
+			sol.EvidenceErr = ep.factorError(sf, -1, fmt.Errorf("%w cavity", messages.ErrNumerical))
 			break
 		}
 		l, err := ep.logAverage(sf)
@@ -536,7 +563,7 @@ func (ep *sites) solution(sol *Solution, q []messages.Gaussian, z []float64) (*S
 		}
 	}
 	if sol.EvidenceErr == nil && !messages.IsFinite(logZ) {
-		sol.EvidenceErr = fmt.Errorf("exact: EP on graph %q: log evidence %v: %w", s.g.Name(), logZ, graph.ErrNotFinite)
+		sol.EvidenceErr = fmt.Errorf("exact: EP on graph %q: log evidence %v: %w", s.g.Name(), logZ, messages.ErrNumerical)
 	}
 	if sol.EvidenceErr == nil {
 		sol.LogEvidence = logZ

@@ -180,12 +180,12 @@ func TestEPErrors(t *testing.T) {
 	for _, panics := range []bool{false, true} {
 		_, err := exact.EP(ctx, oneVar(failing{panics}, true))
 		var ue *graph.UpdateError
-		if !errors.As(err, &ue) || ue.Factor != 1 || ue.Label != "suspect" || errors.Is(err, graph.ErrPanicked) != panics {
+		if !errors.As(err, &ue) || ue.Factor != 1 || ue.Label != "suspect" || (ue.Panic != nil) != panics {
 			t.Errorf("a factor that fails (panics %v): %v", panics, err)
 		}
 	}
 	sol, err := exact.EP(ctx, oneVar(noEvidence{}, true), nil, nil)
-	if err != nil || !errors.Is(sol.EvidenceErr, graph.ErrNoEvidence) || sol.LogEvidence != 0 {
+	if err != nil || !errors.Is(sol.EvidenceErr, messages.ErrInput) || sol.LogEvidence != 0 {
 		t.Errorf("a factor without evidence: %+v, %v", sol, err)
 	} else if m := sol.Marginals[0]; !close(m.Pi, 1.5, 1e-12) || !close(m.Tau, 0.5, 1e-12) {
 		t.Errorf("a factor without evidence: marginal %v, want N(1, 2)·N(0, 1)", m)
@@ -214,7 +214,7 @@ func TestEPErrors(t *testing.T) {
 	if _, err := exact.EP(cancelled, g); !errors.Is(err, context.Canceled) {
 		t.Errorf("cancelled: %v", err)
 	}
-	if _, err := exact.EP(ctx, nil); !errors.Is(err, graph.ErrNilGraph) {
+	if _, err := exact.EP(ctx, nil); !errors.Is(err, messages.ErrInput) {
 		t.Errorf("nil graph: %v", err)
 	}
 	// A truncation of an observed variable has no site: its evidence is
@@ -231,7 +231,7 @@ func TestEPErrors(t *testing.T) {
 		if value > 0 && (sol.EvidenceErr != nil || sol.LogEvidence != 0) {
 			t.Errorf("observed %v: log evidence %v, %v; want 0", value, sol.LogEvidence, sol.EvidenceErr)
 		}
-		if value < 0 && !errors.Is(sol.EvidenceErr, factors.ErrImpossible) && !errors.Is(sol.EvidenceErr, graph.ErrNotFinite) {
+		if value < 0 && !errors.Is(sol.EvidenceErr, messages.ErrImpossible) && !errors.Is(sol.EvidenceErr, messages.ErrNumerical) {
 			t.Errorf("observed %v: evidence error %v, want an impossible observation", value, sol.EvidenceErr)
 		}
 	}
@@ -294,11 +294,11 @@ func (f tiltedUser) TiltedMoments(mean, cov []float64) (float64, []float64, []fl
 	return 0, mean[:1], cov, nil
 }
 
-// A joint site's failures name the factor and its variables: a panic
-// (graph.ErrPanicked), tilted moments that make no Gaussian
-// (messages.ErrNumerical).
+// A joint site's failures name the factor: a panic (UpdateError.Panic),
+// and tilted moments that make no Gaussian (messages.ErrNumerical) with
+// its variables.
 func TestEPJointSiteErrors(t *testing.T) {
-	for fault, want := range []error{graph.ErrPanicked, messages.ErrNumerical, messages.ErrNumerical} {
+	for fault, want := range []error{nil, messages.ErrNumerical, messages.ErrNumerical} {
 		b := graph.NewBuilder("joint")
 		x, m := b.AddVariable("x"), b.AddVariable("m")
 		b.AddFactor(factors.NewPrior(0, 1), "", x)
@@ -306,7 +306,11 @@ func TestEPJointSiteErrors(t *testing.T) {
 		b.AddFactor(tiltedUser{fault}, "buggy", x, m)
 		_, err := exact.EP(context.Background(), build(t, b))
 		var ue *graph.UpdateError
-		if !errors.Is(err, want) || !errors.As(err, &ue) || ue.Label != "buggy" || !strings.Contains(err.Error(), "variable 1 m") {
+		if !errors.As(err, &ue) || ue.Label != "buggy" || ue.Method != "TiltedMoments" {
+			t.Errorf("fault %d: %v, want an UpdateError of TiltedMoments naming the factor", fault, err)
+		} else if want == nil && (ue.Panic == nil || !strings.Contains(err.Error(), "panicked")) {
+			t.Errorf("fault %d: %v, want the panic", fault, err)
+		} else if want != nil && (!errors.Is(err, want) || !strings.Contains(err.Error(), "variable 1 m")) {
 			t.Errorf("fault %d: %v, want %v naming the factor and its variables", fault, err, want)
 		}
 	}

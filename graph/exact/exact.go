@@ -79,7 +79,7 @@ func Solve(g *graph.Graph) (*Solution, error) {
 		return nil, err
 	}
 	if !messages.IsFinite(sol.LogEvidence) {
-		return nil, fmt.Errorf("exact: graph %q: log evidence %v: %w", g.Name(), sol.LogEvidence, graph.ErrNotFinite)
+		return nil, fmt.Errorf("exact: graph %q: log evidence %v: %w", g.Name(), sol.LogEvidence, messages.ErrNumerical)
 	}
 	sol.Converged = true
 	return sol, nil
@@ -112,7 +112,7 @@ type system struct {
 // given to the ordering, Σ is known wherever a marginal needs it.
 func newSystem(g *graph.Graph, nonlinear bool) (*system, error) {
 	if g == nil {
-		return nil, fmt.Errorf("exact: %w", graph.ErrNilGraph)
+		return nil, fmt.Errorf("exact: %w", messages.ErrInput)
 	}
 	s := &system{g: g, index: make([]int, g.NumVariables())}
 	var degree []int
@@ -236,7 +236,7 @@ func (s *system) marginal(i int, z []float64) (messages.Gaussian, error) {
 	m := messages.NewGaussian(mean, variance)
 	switch {
 	case !messages.IsFinite(variance) || !messages.IsFinite(mean) || variance > 0 && !m.IsFinite():
-		return messages.Gaussian{}, fmt.Errorf("exact: graph %q: %s has mean %v, variance %v: %w", s.g.Name(), s.latentName(i), mean, variance, graph.ErrNotFinite)
+		return messages.Gaussian{}, fmt.Errorf("exact: graph %q: %s has mean %v, variance %v: %w", s.g.Name(), s.latentName(i), mean, variance, messages.ErrNumerical)
 	case !(variance > 0):
 		return messages.Gaussian{}, fmt.Errorf("exact: graph %q: the constraints fix %s (variance %v): %w", s.g.Name(), s.latentName(i), variance, messages.ErrInput)
 	}
@@ -295,7 +295,7 @@ func (s *system) linearForms(nonlinear bool) (soft, hard []form, err error) {
 			return nil, nil, fmt.Errorf("exact: factor %d %s: %w: linear form of %d coefficients, mean %v, variance %v", f, g.FactorLabel(f), ErrNotLinear, len(a), m, v)
 		}
 		if !messages.IsFinite(v) || !messages.IsFinite(m) || slices.ContainsFunc(a, func(x float64) bool { return !messages.IsFinite(x) }) {
-			return nil, nil, fmt.Errorf("exact: factor %d %s: linear form %v, mean %v, variance %v: %w", f, g.FactorLabel(f), a, m, v, graph.ErrNotFinite)
+			return nil, nil, fmt.Errorf("exact: factor %d %s: linear form %v, mean %v, variance %v: %w", f, g.FactorLabel(f), a, m, v, messages.ErrNumerical)
 		}
 		// Move the observed variables into the constant: aᵀx = m becomes
 		// Σ aᵢ·x_latent = m − Σ_observed aᵢ·valueᵢ.
@@ -311,7 +311,7 @@ func (s *system) linearForms(nonlinear bool) (soft, hard []form, err error) {
 		}
 		switch {
 		case !messages.IsFinite(r.mean):
-			return nil, nil, fmt.Errorf("exact: factor %d %s: mean %v after the observed values: %w", f, g.FactorLabel(f), r.mean, graph.ErrNotFinite)
+			return nil, nil, fmt.Errorf("exact: factor %d %s: mean %v after the observed values: %w", f, g.FactorLabel(f), r.mean, messages.ErrNumerical)
 		case len(r.idx) == 0 && v > 0:
 			s.logZ += logDensity(r.mean, v)
 		case len(r.idx) == 0:

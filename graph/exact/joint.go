@@ -298,6 +298,12 @@ func (j *jointSite) cavity() (c gaussianK, logMarginal float64, ok bool) {
 	return c, logMarginal, ok
 }
 
+// tiltedPanic carries the value a factor's TiltedMoments panicked with
+// up to the *graph.UpdateError that reports it.
+type tiltedPanic struct{ value any }
+
+func (p tiltedPanic) Error() string { return fmt.Sprintf("TiltedMoments panicked: %v", p.value) }
+
 // gaussianK is a k-variate Gaussian in both parametrisations, with its
 // log normaliser less (k/2)·log 2π.
 type gaussianK struct {
@@ -310,7 +316,7 @@ type gaussianK struct {
 func (j *jointSite) tilted(mean, cov []float64) (logZ float64, pm, pc []float64, err error) {
 	defer func() {
 		if r := recover(); r != nil {
-			err = fmt.Errorf("%w: %v", graph.ErrPanicked, r)
+			err = tiltedPanic{r}
 		}
 	}()
 	logZ, pm, pc, err = j.t.TiltedMoments(mean, cov)

@@ -14,22 +14,15 @@ import (
 
 // graphErrors are the sentinels an engine call may wrap: the graph's and
 // the factors' (an update reports its factor's error), and a context's.
-var graphErrors = []error{
-	graph.ErrArity, graph.ErrNoVariable, graph.ErrDuplicateEdge, graph.ErrIsolated, graph.ErrNilFactor,
-	graph.ErrNoFactor, graph.ErrNotFinite, graph.ErrImproper, graph.ErrNoEvidence, graph.ErrDamping,
-	graph.ErrDuplicateName, graph.ErrNilGraph, graph.ErrPanicked, graph.ErrZeroEvidence,
-	factors.ErrParameter, factors.ErrImproperCavity, factors.ErrImpossible, factors.ErrDiverges, factors.ErrRange,
-}
+var graphErrors = []error{messages.ErrInput, messages.ErrNumerical, messages.ErrImpossible}
 
 // engineTyped reports whether err is a typed error of the engine's
 // packages.
 func engineTyped(err error) bool {
 	var ue *graph.UpdateError
-	var ee *graph.EvidenceError
 	var ce *schedules.CoverageError
-	return isAny(err, graphErrors...) || errors.As(err, &ue) || errors.As(err, &ee) || errors.As(err, &ce) ||
-		isAny(err, schedules.ErrLoopConfig, schedules.ErrSchedule, schedules.ErrCoverage, schedules.ErrNotTree,
-			context.Canceled, context.DeadlineExceeded)
+	return isAny(err, graphErrors...) || errors.As(err, &ue) || errors.As(err, &ce) ||
+		isAny(err, schedules.ErrNotTree, context.Canceled, context.DeadlineExceeded)
 }
 
 // small is the graph the engine's probes work on: a cycle a − b − c − d − a
@@ -433,15 +426,10 @@ func TestGraphExtremes(t *testing.T) {
 			return []float64{t.Value()}, nil
 		}, nonFinite: extremeCall},
 		{name: "UpdateError.Error", call: func(d *draws) ([]float64, error) {
-			_ = (&graph.UpdateError{Factor: graph.FactorID(d.I()), Label: d.S()}).Error()
+			_ = (&graph.UpdateError{Graph: d.S(), Factor: graph.FactorID(d.I()), Label: d.S(), Method: d.S(), Panic: d.S()}).Error()
 			return nil, nil
 		}},
 		{name: "UpdateError.Unwrap", call: func(*draws) ([]float64, error) { return nil, (&graph.UpdateError{}).Unwrap() }},
-		{name: "EvidenceError.Error", call: func(d *draws) ([]float64, error) {
-			_ = (&graph.EvidenceError{Graph: d.S(), Factor: graph.FactorID(d.I())}).Error()
-			return nil, nil
-		}},
-		{name: "EvidenceError.Unwrap", call: func(*draws) ([]float64, error) { return nil, (&graph.EvidenceError{}).Unwrap() }},
 	}})
 }
 

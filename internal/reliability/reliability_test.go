@@ -189,30 +189,30 @@ func TestBadInput(t *testing.T) {
 		{"graph: dangling edge", build(func(b *graph.Builder) {
 			x := b.AddVariable("x")
 			b.AddFactor(factors.NewLikelihood(1), "lik", x, graph.VarID(5))
-		}), graph.ErrNoVariable, "lik edge 1"},
+		}), messages.ErrInput, "lik edge 1"},
 		{"graph: variable without a factor", build(func(b *graph.Builder) {
 			x := b.AddVariable("x")
 			b.AddVariable("orphan")
 			b.AddFactor(factors.NewPrior(0, 1), "", x)
-		}), graph.ErrIsolated, "orphan"},
+		}), messages.ErrInput, "orphan"},
 		{"graph: negative variance", build(func(b *graph.Builder) {
 			b.AddFactor(factors.NewPrior(0, -2), "", b.AddVariable("x"))
-		}), factors.ErrParameter, "variance"},
+		}), messages.ErrInput, "variance"},
 		{"graph: negative Poisson count", build(func(b *graph.Builder) {
 			b.AddFactor(factors.NewPoisson(-3), "", b.AddVariable("x"))
-		}), factors.ErrParameter, "count -3"},
+		}), messages.ErrInput, "count -3"},
 		{"schedule naming a factor the graph lacks", func() error {
 			_, err := schedules.Run(ctx, small, schedules.Step(4, 0))
 			return err
-		}(), graph.ErrNoFactor, "factor 4"},
+		}(), messages.ErrInput, "factor 4"},
 		{"schedule naming an edge the factor lacks", func() error {
 			_, err := schedules.Run(ctx, small, schedules.Step(0, 2))
 			return err
-		}(), graph.ErrNoFactor, "edge 2"},
+		}(), messages.ErrInput, "edge 2"},
 		{"loop that could never stop", func() error {
 			_, err := schedules.Run(ctx, small, schedules.Loop(schedules.Step(0, 0), schedules.MaxIterations(0)))
 			return err
-		}(), schedules.ErrLoopConfig, "max iterations 0"},
+		}(), messages.ErrInput, "max iterations 0"},
 		{"drawing with a schedule of another graph", func() error {
 			_, err := dot.Marshal(small, dot.Options{Schedule: schedules.Step(7, 0)})
 			return err

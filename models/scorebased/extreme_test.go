@@ -7,20 +7,15 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/skillgraph/skillgraph/factors"
 	"github.com/skillgraph/skillgraph/models/scorebased"
 )
 
-// ownError reports whether err is one of scorebased's sentinels and no
-// factor's: a caller handles the model's errors without knowing its
-// factors.
+// ownError reports whether err is one of scorebased's sentinels, reported
+// by scorebased itself: a caller handles the model's errors without
+// knowing its factors.
 func ownError(err error) bool {
-	for _, e := range []error{factors.ErrParameter, factors.ErrRange, factors.ErrImproperCavity} {
-		if errors.Is(err, e) {
-			return false
-		}
-	}
-	return errors.Is(err, scorebased.ErrInput) || errors.Is(err, scorebased.ErrNumerical)
+	return (errors.Is(err, scorebased.ErrInput) || errors.Is(err, scorebased.ErrNumerical)) &&
+		strings.HasPrefix(err.Error(), "scorebased")
 }
 
 // TestRateExtremeMeansAndScores: means and scores at the ends of float64's

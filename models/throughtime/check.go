@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"math"
 
-	"github.com/skillgraph/skillgraph/factors"
 	"github.com/skillgraph/skillgraph/messages"
 	"github.com/skillgraph/skillgraph/models/trueskill"
 )
@@ -45,7 +44,7 @@ func (pl Player) validate(name string) error {
 // mean where a float64's spacing, 2⁻⁵² of it, exceeds about 1e-9 of the
 // skill's σ, and the answer would be rounding noise. Such inputs are
 // refused rather than answered wrongly, with an error that wraps
-// factors.ErrRange beside ErrInput.
+// messages.ErrNumerical beside ErrInput.
 const maxMeanSpread = 1 << 22
 
 // meanInRange reports whether a mean offset mu is within maxMeanSpread
@@ -84,7 +83,7 @@ func (h *History) checkGame(g *Match, k int, t float64) error {
 		return fmt.Errorf("throughtime: game %d: %s: %w", k, problem, ErrInput)
 	}
 	if !meanInRange(h.p.Mu, h.p.Sigma) && h.offset(sizesOf(g), g.Weights) != 0 {
-		return fmt.Errorf("throughtime: game %d: its teams' weights differ, so the prior mean %v does not cancel from its performance differences, and it is beyond float64's precision at σ = %v (rate skills relative to a mean near 0): %w (%w)", k, h.p.Mu, h.p.Sigma, ErrInput, factors.ErrRange)
+		return fmt.Errorf("throughtime: game %d: its teams' weights differ, so the prior mean %v does not cancel from its performance differences, and it is beyond float64's precision at σ = %v (rate skills relative to a mean near 0): %w (%w)", k, h.p.Mu, h.p.Sigma, ErrInput, messages.ErrNumerical)
 	}
 	return nil
 }

@@ -8,7 +8,6 @@ import (
 	"math"
 	"slices"
 
-	"github.com/skillgraph/skillgraph/factors"
 	"github.com/skillgraph/skillgraph/messages"
 	"github.com/skillgraph/skillgraph/models/trueskill"
 	"github.com/skillgraph/skillgraph/schedules"
@@ -202,7 +201,7 @@ func New(p Params, games []Match, opts ...Option) (*History, error) {
 			return nil, err
 		}
 		if d := pl.Mu - p.Mu; !messages.IsFinite(d) || !meanInRange(d, pl.Sigma) {
-			return nil, fmt.Errorf("throughtime: player %q: prior mean %v is %v from Params.Mu, beyond float64's precision at σ = %v: %w (%w)", name, pl.Mu, d, pl.Sigma, ErrInput, factors.ErrRange)
+			return nil, fmt.Errorf("throughtime: player %q: prior mean %v is %v from Params.Mu, beyond float64's precision at σ = %v: %w (%w)", name, pl.Mu, d, pl.Sigma, ErrInput, messages.ErrNumerical)
 		}
 	}
 	if c.margins != nil {

@@ -5,7 +5,7 @@ import (
 	"math"
 	"testing"
 
-	"github.com/skillgraph/skillgraph/factors"
+	"github.com/skillgraph/skillgraph/messages"
 	"github.com/skillgraph/skillgraph/models/throughtime"
 )
 
@@ -37,12 +37,12 @@ func TestMeanBeyondPrecision(t *testing.T) {
 	}
 	for _, mu := range []float64{3e10, 1e15, -1e20} {
 		p := params(mu)
-		if _, err := throughtime.New(p, games, homePrior(p)); !errors.Is(err, throughtime.ErrInput) || !errors.Is(err, factors.ErrRange) {
-			t.Errorf("μ₀ = %v with a home prior at 0: %v, want ErrInput and factors.ErrRange", mu, err)
+		if _, err := throughtime.New(p, games, homePrior(p)); !errors.Is(err, throughtime.ErrInput) || !errors.Is(err, messages.ErrNumerical) {
+			t.Errorf("μ₀ = %v with a home prior at 0: %v, want ErrInput and messages.ErrNumerical", mu, err)
 		}
 		// Without the far prior, the teams' sizes still differ: refused.
-		if _, err := throughtime.New(p, games); !errors.Is(err, throughtime.ErrInput) || !errors.Is(err, factors.ErrRange) {
-			t.Errorf("μ₀ = %v, teams of 2 and 1: %v, want ErrInput and factors.ErrRange", mu, err)
+		if _, err := throughtime.New(p, games); !errors.Is(err, throughtime.ErrInput) || !errors.Is(err, messages.ErrNumerical) {
+			t.Errorf("μ₀ = %v, teams of 2 and 1: %v, want ErrInput and messages.ErrNumerical", mu, err)
 		}
 	}
 	// Teams of equal size: μ₀ cancels, so any μ₀ gives μ₀ plus the answer at 0.

@@ -275,6 +275,11 @@ type rateFunc func(trueskill.Match) (trueskill.Result, error)
 // stream order and their posteriors written back. One match is rated
 // before the timer starts, so a Rater has built its graph.
 func benchMatches(b *testing.B, sizes, ranks []int, rate rateFunc) {
+	benchMatchesAgainst(b, sizes, ranks, rate, baseline())
+}
+
+// benchMatchesAgainst is benchMatches with the ratio taken to base.
+func benchMatchesAgainst(b *testing.B, sizes, ranks []int, rate rateFunc, base func(n int)) {
 	n := 0
 	for _, k := range sizes {
 		n += k
@@ -297,7 +302,7 @@ func benchMatches(b *testing.B, sizes, ranks []int, rate rateFunc) {
 	if _, err := rate(m); err != nil {
 		b.Fatal(err)
 	}
-	interleave(b, func(iters int) {
+	sharedtest.Interleave(b, func(iters int) {
 		for range iters {
 			idx := s.match()
 			load(idx)
@@ -313,7 +318,7 @@ func benchMatches(b *testing.B, sizes, ranks []int, rate rateFunc) {
 				}
 			}
 		}
-	})
+	}, base)
 }
 
 // benchRater rates through one reused Rater's RateGraph.

@@ -11,6 +11,7 @@ import (
 
 	"github.com/skillgraph/skillgraph/factors"
 	"github.com/skillgraph/skillgraph/graph"
+	"github.com/skillgraph/skillgraph/messages"
 	"github.com/skillgraph/skillgraph/models/trueskill"
 	"github.com/skillgraph/skillgraph/schedules"
 )
@@ -238,8 +239,8 @@ func TestDeclareErrors(t *testing.T) {
 	if _, err := p.Declare(b, trueskill.Contest{Skills: [][]graph.VarID{{7}, {8}}}); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := b.Build(); !errors.Is(err, graph.ErrNoVariable) {
-		t.Errorf("missing skill variables: %v, want %v", err, graph.ErrNoVariable)
+	if _, err := b.Build(); !errors.Is(err, messages.ErrInput) {
+		t.Errorf("missing skill variables: %v, want %v", err, messages.ErrInput)
 	}
 }
 

@@ -135,15 +135,35 @@ func TestFusedFFAIsTheGraph(t *testing.T) {
 }
 
 // BenchmarkHandWrittenEPFFA8 measures fusedFFA on BenchmarkGraphFFA8's
-// inputs: eight pool players per match, listed in finishing order, their
-// posteriors written back.
-func BenchmarkHandWrittenEPFFA8(b *testing.B) {
+// inputs against the closed-form baseline.
+func BenchmarkHandWrittenEPFFA8(b *testing.B) { interleave(b, handWrittenFFA(8)) }
+
+// BenchmarkGraphFFA8VsHandWritten is BenchmarkGraphFFA8 with the
+// hand-written EP as its baseline, the two run alternately: its
+// x-baseline is the graph path's cost relative to that floor.
+func BenchmarkGraphFFA8VsHandWritten(b *testing.B) { benchVsHandWritten(b, false) }
+
+// BenchmarkGraphFFA8NoEvidenceVsHandWritten is the same for the posteriors
+// alone, all that fusedFFA computes.
+func BenchmarkGraphFFA8NoEvidenceVsHandWritten(b *testing.B) { benchVsHandWritten(b, true) }
+
+func benchVsHandWritten(b *testing.B, noEvidence bool) {
+	r := trueskill.DefaultParams().NewRater()
+	r.NoEvidence = noEvidence
+	rate := func(m trueskill.Match) (trueskill.Result, error) { return r.RateGraph(ctx, m) }
+	benchMatchesAgainst(b, ones(8), nil, rate, handWrittenFFA(8))
+}
+
+// handWrittenFFA returns the loop of fusedFFA on n pool players per match,
+// listed in finishing order, their posteriors written back: BenchmarkGraphFFA8's
+// inputs, from its own copy of the pool.
+func handWrittenFFA(players int) func(n int) {
 	p := trueskill.DefaultParams()
-	s := newPlayers(8)
-	in := make([]trueskill.Rating, 8)
-	out := make([]trueskill.Rating, 8)
+	s := newPlayers(players)
+	in := make([]trueskill.Rating, players)
+	out := make([]trueskill.Rating, players)
 	eps := p.Margin(1, 1)
-	interleave(b, func(n int) {
+	return func(n int) {
 		for range n {
 			idx := s.match()
 			for j, k := range idx {
@@ -154,5 +174,5 @@ func BenchmarkHandWrittenEPFFA8(b *testing.B) {
 				s.pool[k] = out[j]
 			}
 		}
-	})
+	}
 }

@@ -20,8 +20,9 @@ import (
 // detected and returns ErrConcurrentUse, without touching either's result.
 type Rater struct {
 	// NoEvidence, if set, skips computing Result.LogEvidence (left 0) on
-	// the graph path, which saves about half of a graph-path match; the
-	// two-team closed form computes it at no cost either way.
+	// the graph path, whose evidence is a second walk over the chain of
+	// differences after the messages; the two-team closed form computes it
+	// with the update either way.
 	NoEvidence bool
 
 	busy  atomic.Bool // a call is running
@@ -82,15 +83,27 @@ func (r *Rater) check(m *Match) error {
 // Rate rates m: the two-team closed form, or the Figure 1 graph. ctx is
 // honoured as by Params.Rate.
 func (r *Rater) Rate(ctx context.Context, m Match) (Result, error) {
+	return r.rate(ctx, &m, len(m.Teams) != 2)
+}
+
+// RateGraph rates m through the factor graph, whatever its size, reusing
+// the graph of an earlier match of the same shape.
+func (r *Rater) RateGraph(ctx context.Context, m Match) (Result, error) {
+	return r.rate(ctx, &m, true)
+}
+
+// rate claims r, checks m and rates it through the graph or, for two
+// teams, the closed form.
+func (r *Rater) rate(ctx context.Context, m *Match, graph bool) (Result, error) {
 	if !r.enter() {
 		return Result{}, ErrConcurrentUse
 	}
 	defer r.busy.Store(false)
-	if err := r.check(&m); err != nil {
+	if err := r.check(m); err != nil {
 		return Result{}, err
 	}
-	if len(m.Teams) != 2 {
-		res, err := r.rateGraph(ctx, &m)
+	if graph {
+		res, err := r.rateGraph(ctx, m)
 		return finish(ctx, res, err)
 	}
 	out := r.two[:]
@@ -100,21 +113,7 @@ func (r *Rater) Rate(ctx context.Context, m Match) (Result, error) {
 		}
 		out[j] = out[j][:len(m.Teams[j])]
 	}
-	res, err := r.p.rateTwoTeams(m, out)
-	return finish(ctx, res, err)
-}
-
-// RateGraph rates m through the factor graph, whatever its size, reusing
-// the graph of an earlier match of the same shape.
-func (r *Rater) RateGraph(ctx context.Context, m Match) (Result, error) {
-	if !r.enter() {
-		return Result{}, ErrConcurrentUse
-	}
-	defer r.busy.Store(false)
-	if err := r.check(&m); err != nil {
-		return Result{}, err
-	}
-	res, err := r.rateGraph(ctx, &m)
+	res, err := r.p.rateTwoTeams(*m, out)
 	return finish(ctx, res, err)
 }
 

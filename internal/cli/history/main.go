@@ -15,7 +15,6 @@ import (
 	"strconv"
 	"time"
 
-	"github.com/skillgraph/skillgraph/factors"
 	"github.com/skillgraph/skillgraph/internal/cli"
 	"github.com/skillgraph/skillgraph/internal/plot"
 	"github.com/skillgraph/skillgraph/internal/safefile"
@@ -450,7 +449,7 @@ func checkEvidence(lz float64, p throughtime.Params) error {
 // numeric replaces an error of messages beyond float64's range, whose
 // text shows the message's internals, with errPrecision.
 func numeric(err error, p throughtime.Params) error {
-	if errors.Is(err, factors.ErrRange) {
+	if errors.Is(err, messages.ErrNumerical) {
 		return fmt.Errorf("messages beyond float64's range: %w", errPrecision(p))
 	}
 	return err
