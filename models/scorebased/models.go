@@ -74,13 +74,15 @@ func (gm *Game) setScores(a, b float64) {
 // concurrent use).
 type gamePool = sync.Pool
 
-// pooled returns a game from pool, or nil.
-func pooled(pool *gamePool) *Game {
-	if pool == nil {
-		return nil
+// pooled returns a game from pool, or else the one build builds (a model
+// that is a zero value has no pool).
+func pooled(pool *gamePool, build func() (*Game, error)) (*Game, error) {
+	if pool != nil {
+		if gm, _ := pool.Get().(*Game); gm != nil {
+			return gm, nil
+		}
 	}
-	gm, _ := pool.Get().(*Game)
-	return gm
+	return build()
 }
 
 // newODGame builds Figure 2 of the paper for teams a and b, with
@@ -205,12 +207,9 @@ func (m GaussianOD) Rate(ctx context.Context, a, b Team, scoreA, scoreB float64)
 	if err := m.check(a, b, scoreA, scoreB); err != nil {
 		return Team{}, Team{}, err
 	}
-	gm := pooled(m.pool)
-	if gm == nil {
-		var err error
-		if gm, err = m.Game(a, b, scoreA, scoreB); err != nil {
-			return Team{}, Team{}, err
-		}
+	gm, err := pooled(m.pool, func() (*Game, error) { return m.Game(a, b, scoreA, scoreB) })
+	if err != nil {
+		return Team{}, Team{}, err
 	}
 	ta, tb, _, err := m.Params.updateOD(ctx, m.pool, gm, a, b, scoreA, scoreB)
 	return ta, tb, err
@@ -310,12 +309,9 @@ func (m GaussianSD) Rate(ctx context.Context, a, b Rating, scoreA, scoreB float6
 	if err := checkDifference(scoreA, scoreB); err != nil {
 		return Rating{}, Rating{}, err
 	}
-	gm := pooled(m.pool)
-	if gm == nil {
-		var err error
-		if gm, err = m.Game(a, b, scoreA, scoreB); err != nil {
-			return Rating{}, Rating{}, err
-		}
+	gm, err := pooled(m.pool, func() (*Game, error) { return m.Game(a, b, scoreA, scoreB) })
+	if err != nil {
+		return Rating{}, Rating{}, err
 	}
 	gm.setPriors(m.Params, a, b)
 	gm.setScores(scoreA-scoreB, 0)
@@ -417,12 +413,9 @@ func (m PoissonOD) Rate(ctx context.Context, a, b Team, scoreA, scoreB int) (Tea
 	if _, _, err := poissonRates(a, b); err != nil {
 		return Team{}, Team{}, 0, err
 	}
-	gm := pooled(m.pool)
-	if gm == nil {
-		var err error
-		if gm, err = m.Game(a, b, scoreA, scoreB); err != nil {
-			return Team{}, Team{}, 0, err
-		}
+	gm, err := pooled(m.pool, func() (*Game, error) { return m.Game(a, b, scoreA, scoreB) })
+	if err != nil {
+		return Team{}, Team{}, 0, err
 	}
 	return m.Params.updateOD(ctx, m.pool, gm, a, b, float64(scoreA), float64(scoreB))
 }
