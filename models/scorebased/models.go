@@ -166,6 +166,15 @@ func (p Params) checkSkills(a, b Rating) error {
 	return p.checkRating(b, "team B", "")
 }
 
+// checkMatch reports teams an offence/defence model cannot take, or else
+// scores, the error of the model's own check of the scores.
+func (p Params) checkMatch(a, b Team, scores error) error {
+	if err := p.checkTeams(a, b); err != nil {
+		return err
+	}
+	return scores
+}
+
 func teamsOf(r []Rating) (Team, Team) {
 	return Team{Offence: r[0], Defence: r[1]}, Team{Offence: r[2], Defence: r[3]}
 }
@@ -184,10 +193,7 @@ func NewGaussianOD(p Params) GaussianOD { return GaussianOD{Params: p, pool: new
 
 // check reports teams or scores that Game and Rate cannot take.
 func (m GaussianOD) check(a, b Team, scoreA, scoreB float64) error {
-	if err := m.Params.checkTeams(a, b); err != nil {
-		return err
-	}
-	return checkScores(scoreA, scoreB)
+	return m.Params.checkMatch(a, b, checkScores(scoreA, scoreB))
 }
 
 // Game returns the factor graph of a match with the given scores.
@@ -386,13 +392,11 @@ func NewPoissonOD(p Params) PoissonOD { return PoissonOD{Params: p, pool: new(ga
 
 // check reports teams or scores that Game and Rate cannot take.
 func (m PoissonOD) check(a, b Team, scoreA, scoreB int) error {
-	if err := m.Params.checkTeams(a, b); err != nil {
-		return err
-	}
+	var counts error
 	if scoreA < 0 || scoreB < 0 {
-		return fmt.Errorf("scorebased: scores %d and %d: a Poisson score is a count ≥ 0: %w", scoreA, scoreB, ErrInput)
+		counts = fmt.Errorf("scorebased: scores %d and %d: a Poisson score is a count ≥ 0: %w", scoreA, scoreB, ErrInput)
 	}
-	return nil
+	return m.Params.checkMatch(a, b, counts)
 }
 
 // Game returns the factor graph of a match with the given scores.
