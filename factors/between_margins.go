@@ -187,6 +187,23 @@ func (f *BetweenMargins) logAverageFactor(e graph.Edges) (float64, error) {
 	return r.logZ, nil
 }
 
+// TiltedMoments returns log Z and the mean and covariance of
+// I(−u ≤ x ≤ v)·N((x, u, v); mean, cov)/Z under a joint cavity over
+// (x, u, v), cov 3×3 row-major, for joint-Gaussian EP (graph/exact): the
+// region is the wedge x + u ≥ 0, v − x ≥ 0, a₁ = (1, 1, 0),
+// a₂ = (−1, 0, 1), and the moments are the truncated bivariate normal's
+// of the projection (Tallis 1961) lifted by regression to (x, u, v), or
+// where that form is not accurate one integral (see wedge). Errors: a
+// cavity that is not a covariance, or under which x + u and v − x are
+// collinear (ErrParameter); one that puts no mass on the region in
+// float64 (ErrImpossible).
+func (*BetweenMargins) TiltedMoments(mean, cov []float64) (logZ float64, postMean, postCov []float64, err error) {
+	if err := jointCavity(3, mean, cov); err != nil {
+		return 0, nil, nil, err
+	}
+	return wedge(mean, cov, []float64{1, 1, 0}, []float64{-1, 0, 1})
+}
+
 // Label returns "I(−u ≤ x ≤ v)".
 func (*BetweenMargins) Label(vars []string) string {
 	return fmt.Sprintf("I(−%s ≤ %s ≤ %s)", varName(vars, 1), varName(vars, 0), varName(vars, 2))

@@ -114,6 +114,23 @@ func (f *ExceedsMargin) logAverageFactor(e graph.Edges) (float64, error) {
 	return messages.LogNormCDF((x.Mean() - m.Mean()) / math.Sqrt(x.Variance()+m.Variance())), nil
 }
 
+// TiltedMoments returns log Z and the mean and covariance of
+// I(x > m)·N((x, m); mean, cov)/Z under a joint cavity over (x, m), cov
+// 2×2 row-major, for joint-Gaussian EP (graph/exact): the factor reads
+// d = x − m alone, a = (1, −1), and the moments are the half-space
+// truncation's (see halfSpace), Z = Φ(t) with t = aᵀμ/√(aᵀΣa), and
+// E[y] = μ + Σa·V/√(aᵀΣa), Cov[y] = Σ − Σa·aᵀΣ·W/(aᵀΣa), the
+// regression of (x, m) on d of the equations above, with the cavity's
+// correlation kept. Errors: a cavity that is not a covariance
+// (ErrParameter), one that puts x − m at a point ≤ 0 or no mass above 0
+// in float64 (ErrImpossible).
+func (*ExceedsMargin) TiltedMoments(mean, cov []float64) (logZ float64, postMean, postCov []float64, err error) {
+	if err := jointCavity(2, mean, cov); err != nil {
+		return 0, nil, nil, err
+	}
+	return halfSpace(mean, cov, []float64{1, -1})
+}
+
 // Label returns "I(x > m)".
 func (*ExceedsMargin) Label(vars []string) string {
 	return fmt.Sprintf("I(%s > %s)", varName(vars, 0), varName(vars, 1))

@@ -73,10 +73,12 @@ type lineSegment struct {
 type lineFeature struct{ at, scale float64 }
 
 // lineResult is the tilted distribution's log normaliser and the means and
-// variances of z (index 0) and of the other variables (1, 2, …).
+// variances of z (index 0) and of the other variables (1, 2, …), and the
+// covariance of z with each other variable (cross[j−1] for variable j):
+// Cov(z, yⱼ) = E_z[(z − E[z])·E[yⱼ | z]], by the law of total covariance.
 type lineResult struct {
-	logZ           float64
-	mean, variance []float64
+	logZ                  float64
+	mean, variance, cross []float64
 }
 
 // lineState gathers the quadrature nodes of one integral.
@@ -119,7 +121,7 @@ func tiltedLine(mu, v float64, others int, segs []lineSegment, feats []lineFeatu
 	n := len(st.z)
 	e := st.lw // the weights, relative to the peak, overwrite their logarithms
 	var sum, s1 float64
-	res := lineResult{mean: make([]float64, others+1), variance: make([]float64, others+1)}
+	res := lineResult{mean: make([]float64, others+1), variance: make([]float64, others+1), cross: make([]float64, others)}
 	for k := range n {
 		e[k] = math.Exp(st.lw[k] - peak)
 		sum += e[k]
@@ -139,10 +141,14 @@ func tiltedLine(mu, v float64, others int, segs []lineSegment, feats []lineFeatu
 			c := st.cond[k*others+j]
 			dj := c.mean - res.mean[j+1]
 			res.variance[j+1] += e[k] * (c.variance + dj*dj)
+			res.cross[j] += e[k] * d * dj
 		}
 	}
 	for j := range res.variance {
 		res.variance[j] /= sum
+	}
+	for j := range res.cross {
+		res.cross[j] /= sum
 	}
 	// Z = (2πv)^(−1/2)·∫ exp(g): g leaves out the normalisation of N(z; μ, v).
 	res.logZ = peak + math.Log(sum) - 0.5*math.Log(2*math.Pi*v)

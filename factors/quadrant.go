@@ -1,7 +1,9 @@
 package factors
 
 import (
+	"fmt"
 	"math"
+	"slices"
 
 	"gonum.org/v1/gonum/integrate/quad"
 
@@ -58,14 +60,10 @@ func quadrantMoments(mua, mub, va, vb, c float64, edges []quadrantEdge) (logZ fl
 		return 0, nil, nil, false
 	}
 	alpha, beta := mua/sa, mub/sb
-	z := bvnUpper(-alpha, -beta, rho)
-	if !(z >= quadrantMinZ) {
+	z, A, B, Q, ok := quadrantTerms(alpha, beta, rho)
+	if !ok {
 		return 0, nil, nil, false
 	}
-	s := math.Sqrt((1 - rho) * (1 + rho))
-	A := messages.NormPDF(alpha) * messages.NormCDF((beta-rho*alpha)/s) / z
-	B := messages.NormPDF(beta) * messages.NormCDF((alpha-rho*beta)/s) / z
-	Q := messages.NormPDF(alpha) * messages.NormPDF((beta-rho*alpha)/s) / (s * z)
 	mean, variance = make([]float64, len(edges)), make([]float64, len(edges))
 	for i, e := range edges {
 		mu, v := e.cavity.Mean(), e.cavity.Variance()
@@ -78,6 +76,20 @@ func quadrantMoments(mua, mub, va, vb, c float64, edges []quadrantEdge) (logZ fl
 		mean[i], variance[i] = mu+v*g, v*math.Min(shrink, 1)
 	}
 	return math.Log(z), mean, variance, true
+}
+
+// quadrantTerms returns Z = Φ₂(α, β; ρ) and the A, B and Q above, and
+// false where Z < quadrantMinZ (their closed form is then not accurate).
+func quadrantTerms(alpha, beta, rho float64) (z, A, B, Q float64, ok bool) {
+	z = bvnUpper(-alpha, -beta, rho)
+	if !(z >= quadrantMinZ) {
+		return 0, 0, 0, 0, false
+	}
+	s := math.Sqrt((1 - rho) * (1 + rho))
+	A = messages.NormPDF(alpha) * messages.NormCDF((beta-rho*alpha)/s) / z
+	B = messages.NormPDF(beta) * messages.NormCDF((alpha-rho*beta)/s) / z
+	Q = messages.NormPDF(alpha) * messages.NormPDF((beta-rho*alpha)/s) / (s * z)
+	return z, A, B, Q, true
 }
 
 // bvnRules are the Gauss–Legendre rules on [0, 2] of 6, 12 and 20 points
@@ -164,4 +176,363 @@ func bvnUpper(h, k, r float64) float64 {
 	default:
 		return messages.NormCDF(-h) - messages.NormCDF(-k) - bvn
 	}
+}
+
+// Joint tilted moments. A factor f(y) of k edges that reads y only
+// through linear combinations dⱼ = aⱼᵀy (a half-space aᵀy > 0, or the
+// wedge a₁ᵀy ≥ 0, a₂ᵀy ≥ 0) has, under a joint Gaussian cavity
+// N(y; μ, Σ), the tilted distribution f(y)·N(y; μ, Σ)/Z, and with
+// S = AᵀΣA (A = [a₁ a₂]) and G = ΣA its moments follow from those of the
+// projection d = Aᵀy alone: y given d is Gaussian with mean
+// μ + G·S⁻¹(d − Aᵀμ) and a covariance that does not depend on d, so
+//
+//	E[y]   = μ + G·S⁻¹(E[d] − Aᵀμ),
+//	Cov[y] = Σ − G·S⁻¹(S − Cov[d])·S⁻¹·Gᵀ,
+//
+// and in terms of the derivatives g = ∇ log Z and H = ∇² log Z in the
+// projection's mean (E[d] = Aᵀμ + S·g, Cov[d] = S + S·H·S; Minka 2001,
+// equations 3.18-3.19),
+//
+//	E[y] = μ + G·g,   Cov[y] = Σ + G·H·Gᵀ.
+
+// jointCavity checks a joint cavity of k edges: k finite means and a
+// symmetric k×k covariance, row-major, of finite entries, a non-negative
+// diagonal and correlations within [−1, 1].
+func jointCavity(k int, mean, cov []float64) error {
+	if len(mean) != k || len(cov) != k*k {
+		return fmt.Errorf("%w: a joint cavity of %d means and %d covariances for %d edges", ErrParameter, len(mean), len(cov), k)
+	}
+	for i := range k {
+		cii := cov[i*k+i]
+		if !messages.IsFinite(mean[i]) || !(cii >= 0) || !messages.IsFinite(cii) {
+			return fmt.Errorf("%w: joint cavity of edge %d: mean %v, variance %v", ErrParameter, i, mean[i], cii)
+		}
+		for j := range i {
+			c, d := cov[i*k+j], cov[j*k+i]
+			if !messages.IsFinite(c) || math.Abs(c-d) > 1e-12*math.Sqrt(cii*cov[j*k+j]) || c*c > cii*cov[j*k+j]*(1+1e-12) {
+				return fmt.Errorf("%w: joint cavity covariance of edges %d and %d (%v, %v) with variances %v, %v: not symmetric positive semi-definite",
+					ErrParameter, i, j, c, d, cii, cov[j*k+j])
+			}
+		}
+	}
+	return nil
+}
+
+// project returns G = Σa and aᵀμ, aᵀΣa.
+func project(mean, cov, a []float64) (g []float64, m, v float64) {
+	k := len(mean)
+	g = make([]float64, k)
+	for i := range k {
+		for j, aj := range a {
+			g[i] += cov[i*k+j] * aj
+		}
+		m += a[i] * mean[i]
+		v += a[i] * g[i]
+	}
+	return g, m, v
+}
+
+// checkedJoint passes on tilted moments that are finite: a log Z of −∞
+// (the cavity puts no mass on the factor's region in float64) is
+// ErrImpossible, anything else not finite ErrRange. log Z, a
+// probability's, is at most 0: quadrature's rounding above it is
+// dropped.
+func checkedJoint(logZ float64, mean, cov []float64) (float64, []float64, []float64, error) {
+	logZ = math.Min(logZ, 0)
+	if math.IsInf(logZ, -1) {
+		return 0, nil, nil, fmt.Errorf("%w: log Z −∞ under the joint cavity", ErrImpossible)
+	}
+	ok := messages.IsFinite(logZ)
+	for _, x := range mean {
+		ok = ok && messages.IsFinite(x)
+	}
+	for _, x := range cov {
+		ok = ok && messages.IsFinite(x)
+	}
+	if !ok {
+		return 0, nil, nil, fmt.Errorf("%w: tilted moments log Z %v, mean %v, covariance %v", ErrRange, logZ, mean, cov)
+	}
+	return logZ, mean, cov, nil
+}
+
+// halfSpace returns log Z and the tilted mean and covariance of N(μ, Σ)
+// truncated to aᵀy > 0: d = aᵀy is N(m, v) truncated at 0, Table 1's win
+// factor with t = m/√v, V = V(t, 0) and W = W(t, 0) (messages.GreaterThan),
+// so Z = Φ(t) (messages.LogNormCDF), g = V/√v and H = −W/v, and
+//
+//	E[y] = μ + Σa·V/√v,   Cov[y] = Σ − Σa·aᵀΣ·W/v = R + Σa·aᵀΣ·(1 − W)/v,
+//
+// the second form, with R = Cov(y | d) (projectionQR) and 1 − W as
+// messages computes it, for the accuracy of a variance that the
+// truncation shrinks by many orders of magnitude.
+//
+// A cavity that fixes d (v = 0) leaves y as it is if d > 0, and is
+// ErrImpossible otherwise.
+func halfSpace(mean, cov, a []float64) (float64, []float64, []float64, error) {
+	k := len(mean)
+	g, m, v := project(mean, cov, a)
+	mean, cov = slices.Clone(mean), slices.Clone(cov)
+	switch {
+	case !(v >= 0):
+		return 0, nil, nil, fmt.Errorf("%w: joint cavity gives aᵀy variance %v", ErrParameter, v)
+	case v == 0 && m > 0:
+		return 0, mean, cov, nil
+	case v == 0:
+		return 0, nil, nil, fmt.Errorf("%w: the joint cavity fixes aᵀy at %v, outside aᵀy > 0", ErrImpossible, m)
+	}
+	sd := math.Sqrt(v)
+	t := m / sd
+	tr := messages.GreaterThan(t, 0)
+	cov = newProjectionQR(factorCov(cov, k), a).residual()
+	for i := range k {
+		mean[i] += g[i] * tr.V / sd
+		for j := range k {
+			cov[i*k+j] += g[i] * g[j] * tr.OneMinusW / v
+		}
+	}
+	return checkedJoint(messages.LogNormCDF(t), mean, cov)
+}
+
+// wedgeMaxRho bounds the correlation of the two combinations for which
+// wedge takes the closed form: H's entries grow as 1/(1 − ρ²), and with
+// |ρ| ≤ 0.99 the lift Σ + G·H·Gᵀ loses at most a few hundred ulps.
+const wedgeMaxRho = 0.99
+
+// wedge returns log Z and the tilted mean and covariance of N(μ, Σ)
+// truncated to a₁ᵀy ≥ 0 and a₂ᵀy ≥ 0. The projection d = (a₁ᵀy, a₂ᵀy) is
+// N((m₁, m₂), S); where the closed form is accurate (Z ≥ quadrantMinZ,
+// |ρ| ≤ wedgeMaxRho and every variance shrunk by no more than
+// quadrantMinShrink) g and H are Tallis's (1961; see quadrantMoments:
+// g = (A/σ₁, B/σ₂), H₁₁ = (−αA − ρQ − A²)/σ₁², H₂₂ = (−βB − ρQ − B²)/σ₂²,
+// H₁₂ = (Q − AB)/(σ₁σ₂)), lifted as above. Elsewhere (the tails, and
+// combinations nearly collinear) wedgeLine integrates, with the residual
+// variance σ_c² = S₂₂ − S₁₂²/S₁₁ from projectionQR. A combination the
+// cavity fixes reduces the wedge to the other half-space (or rules it
+// out); two that the cavity makes collinear (σ_c = 0) are ErrParameter.
+func wedge(mean, cov, a1, a2 []float64) (float64, []float64, []float64, error) {
+	k := len(mean)
+	g1, m1, s11 := project(mean, cov, a1)
+	g2, m2, s22 := project(mean, cov, a2)
+	s12 := 0.0
+	for i := range k {
+		s12 += a1[i] * g2[i]
+	}
+	switch {
+	case !(s11 >= 0 && s22 >= 0):
+		return 0, nil, nil, fmt.Errorf("%w: joint cavity gives the combinations variances %v, %v", ErrParameter, s11, s22)
+	case s11 == 0 && m1 > 0:
+		return halfSpace(mean, cov, a2)
+	case s22 == 0 && m2 > 0:
+		return halfSpace(mean, cov, a1)
+	case s11 == 0 || s22 == 0:
+		return 0, nil, nil, fmt.Errorf("%w: the joint cavity fixes a combination at %v, outside the region", ErrImpossible, min(m1, m2))
+	}
+	sd1, sd2 := math.Sqrt(s11), math.Sqrt(s22)
+	rho := s12 / (sd1 * sd2)
+	f := newProjectionQR(factorCov(cov, k), a1, a2)
+	sc := math.Abs(f.r[1][1])
+	if !(sc > 0) {
+		return 0, nil, nil, fmt.Errorf("%w: the joint cavity makes the region's two combinations collinear (ρ = %v)", ErrParameter, rho)
+	}
+	if math.Abs(rho) <= wedgeMaxRho {
+		alpha, beta := m1/sd1, m2/sd2
+		if z, A, B, Q, ok := quadrantTerms(alpha, beta, rho); ok {
+			gd1, gd2 := A/sd1, B/sd2
+			h11 := (-alpha*A - rho*Q - A*A) / s11
+			h22 := (-beta*B - rho*Q - B*B) / s22
+			h12 := (Q - A*B) / (sd1 * sd2)
+			pm, pc := slices.Clone(mean), slices.Clone(cov)
+			ok := true
+			for i := range k {
+				pm[i] += g1[i]*gd1 + g2[i]*gd2
+				for j := range k {
+					pc[i*k+j] += h11*g1[i]*g1[j] + h22*g2[i]*g2[j] + h12*(g1[i]*g2[j]+g2[i]*g1[j])
+				}
+				vi := cov[i*k+i]
+				ok = ok && pc[i*k+i] >= quadrantMinShrink*vi && pc[i*k+i] <= vi*(1+1e-12)
+			}
+			if ok {
+				return checkedJoint(math.Log(z), pm, pc)
+			}
+		}
+	}
+	return wedgeLine(mean, f, m1, m2)
+}
+
+// The regression of y on its projection d = Aᵀy (one or two columns a)
+// is carried out on Σ's Cholesky factor, Σ = LLᵀ, where it keeps its
+// accuracy when y is nearly determined by d or the columns are nearly
+// collinear under Σ: with the QR factorisation LᵀA = QR by Householder
+// reflections (Golub & Van Loan, Matrix Computations, 4th ed., §5.1.2
+// and §5.2.1), backward stable, Q's first columns q₁, q₂ span the
+// projection and the others, qⱼ, its complement, so that
+//
+//	Σa₁ = r₁₁·Lq₁,  S₁₁ = r₁₁²,  β = S₁₂/S₁₁ = r₁₂/r₁₁,
+//	σ_c² = S₂₂ − S₁₂²/S₁₁ = r₂₂²,  Cov(y, d₂ − βd₁) = r₂₂·Lq₂,
+//	Cov(y | d) = Σ − ΣA·S⁻¹·AᵀΣ = Σⱼ (Lqⱼ)(Lqⱼ)ᵀ:
+//
+// sums of squares and products of computed columns, where the forms on
+// the left cancel.
+
+// factorCov returns the lower-triangular L with LLᵀ = Σ (k×k,
+// row-major); a pivot that is not positive (a singular Σ) leaves its
+// column zero.
+func factorCov(cov []float64, k int) []float64 {
+	l := make([]float64, k*k)
+	for j := range k {
+		d := cov[j*k+j]
+		for p := range j {
+			d -= l[j*k+p] * l[j*k+p]
+		}
+		if !(d > 0) {
+			continue
+		}
+		ljj := math.Sqrt(d)
+		l[j*k+j] = ljj
+		for i := j + 1; i < k; i++ {
+			v := cov[i*k+j]
+			for p := range j {
+				v -= l[i*k+p] * l[j*k+p]
+			}
+			l[i*k+j] = v / ljj
+		}
+	}
+	return l
+}
+
+// projectionQR is the QR factorisation of LᵀA (above).
+type projectionQR struct {
+	l []float64   // L, k×k
+	v [][]float64 // the Householder vectors, one a column of A
+	r [2][2]float64
+}
+
+// newProjectionQR factorises LᵀA for the columns as (one or two).
+func newProjectionQR(l []float64, as ...[]float64) *projectionQR {
+	k := len(as[0])
+	f := &projectionQR{l: l}
+	for c, a := range as {
+		x := make([]float64, k) // (LᵀA)'s column c, then its reflections
+		for i := range k {
+			for r := i; r < k; r++ {
+				x[i] += l[r*k+i] * a[r]
+			}
+		}
+		for _, v := range f.v {
+			reflect(v, x)
+		}
+		norm := 0.0
+		for _, xi := range x[c:] {
+			norm += xi * xi
+		}
+		norm = math.Sqrt(norm)
+		for i := range c {
+			f.r[i][c] = x[i]
+		}
+		f.r[c][c] = -math.Copysign(norm, x[c])
+		v := make([]float64, k)
+		copy(v[c:], x[c:])
+		v[c] += math.Copysign(norm, x[c])
+		f.v = append(f.v, v)
+	}
+	return f
+}
+
+// reflect applies the reflection I − 2vvᵀ/vᵀv to x (none for v = 0).
+func reflect(v, x []float64) {
+	vv, vx := 0.0, 0.0
+	for i := range v {
+		vv += v[i] * v[i]
+		vx += v[i] * x[i]
+	}
+	if vv == 0 {
+		return
+	}
+	for i := range v {
+		x[i] -= 2 * vx / vv * v[i]
+	}
+}
+
+// lq returns L·qⱼ, qⱼ = H₁…e_j the j-th column of Q.
+func (f *projectionQR) lq(j int) []float64 {
+	k := len(f.v[0])
+	q := make([]float64, k)
+	q[j] = 1
+	for i := len(f.v) - 1; i >= 0; i-- {
+		reflect(f.v[i], q)
+	}
+	y := make([]float64, k)
+	for i := range k {
+		for p := range i + 1 {
+			y[i] += f.l[i*k+p] * q[p]
+		}
+	}
+	return y
+}
+
+// residual returns Cov(y | Aᵀy) = Σⱼ (Lqⱼ)(Lqⱼ)ᵀ over the columns of Q
+// past A's, k×k row-major.
+func (f *projectionQR) residual() []float64 {
+	k := len(f.v[0])
+	r := make([]float64, k*k)
+	for j := len(f.v); j < k; j++ {
+		y := f.lq(j)
+		for i := range k {
+			for t := range k {
+				r[i*k+t] += y[i] * y[t]
+			}
+		}
+	}
+	return r
+}
+
+// wedgeLine is wedge by one integral, for the tails: with d₁ = z and
+// e = d₂ − E[d₂ | d₁] = d₂ − m₂ − β(z − m₁), independent of z, of
+// variance σ_c² (projectionQR), the region is z ≥ 0 and e ≥ −c(z),
+// c(z) = m₂ + β(z − m₁): given z, e is a one-sided truncation
+// (greaterGiven), and tiltedLine integrates over z.
+// y = μ + b(z − m₁) + w·e/σ_c + r with b = Σa₁/S₁₁ = Lq₁/r₁₁,
+// w = Cov(y, e)/σ_c = ±Lq₂ (no larger than y's σ) and r independent of
+// (z, e), of covariance Cov(y | d), so
+//
+//	E[y]   = μ + b·(E[z] − m₁) + w·E[e]/σ_c,
+//	Cov[y] = Cov(y | d) + [b w]·M·[b w]ᵀ,
+//	M      = [[Var z, Cov(z, e)/σ_c], [Cov(z, e)/σ_c, Var e/σ_c²]],
+//
+// every term bounded as σ_c → 0, where e's truncation sharpens into a
+// bound on z, and none subtracted from Σ, so that a tilted variance far
+// below the cavity's keeps its relative accuracy.
+func wedgeLine(mean []float64, f *projectionQR, m1, m2 float64) (float64, []float64, []float64, error) {
+	k := len(mean)
+	r11, r12, r22 := f.r[0][0], f.r[0][1], f.r[1][1]
+	s11, beta, sc := r11*r11, r12/r11, math.Abs(r22)
+	seg := lineSegment{lo: 0, hi: math.Inf(1), at: func(z float64, out []condMoments) (l, d1, d2 float64) {
+		// e > −c(z): the derivative in z is −β times that in the bound.
+		l, d1, d2, out[0] = greaterGiven(0, sc, -(m2 + beta*(z-m1)))
+		return l, -beta * d1, beta * beta * d2
+	}}
+	var feats []lineFeature
+	if beta != 0 {
+		feats = append(feats, lineFeature{at: m1 - m2/beta, scale: sc / math.Abs(beta)})
+	}
+	r, err := tiltedLine(m1, s11, 1, []lineSegment{seg}, feats)
+	if err != nil {
+		return 0, nil, nil, err
+	}
+	pm, pc := slices.Clone(mean), f.residual()
+	b, w := f.lq(0), f.lq(1)
+	for i := range k {
+		b[i] /= r11
+		if r22 < 0 {
+			w[i] = -w[i]
+		}
+		pm[i] += b[i]*(r.mean[0]-m1) + w[i]*r.mean[1]/sc
+	}
+	vz, ve, cze := r.variance[0], r.variance[1]/(sc*sc), r.cross[0]/sc
+	for i := range k {
+		for j := range k {
+			pc[i*k+j] += b[i]*b[j]*vz + w[i]*w[j]*ve + (b[i]*w[j]+w[i]*b[j])*cze
+		}
+	}
+	return checkedJoint(r.logZ, pm, pc)
 }

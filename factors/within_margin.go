@@ -139,6 +139,22 @@ func (f *WithinMargin) logAverageFactor(e graph.Edges) (float64, error) {
 	return r.logZ, nil
 }
 
+// TiltedMoments returns log Z and the mean and covariance of
+// I(|x| ≤ m)·N((x, m); mean, cov)/Z under a joint cavity over (x, m), cov
+// 2×2 row-major, for joint-Gaussian EP (graph/exact): the region is the
+// wedge m + x ≥ 0, m − x ≥ 0, a₁ = (1, 1), a₂ = (−1, 1), and the moments
+// are the truncated bivariate normal's of the projection (Tallis 1961)
+// lifted by regression to (x, m), or where that form is not accurate one
+// integral (see wedge). Errors: a cavity that is not a covariance, or
+// under which m + x and m − x are collinear (ErrParameter); one that puts
+// no mass on the region in float64 (ErrImpossible).
+func (*WithinMargin) TiltedMoments(mean, cov []float64) (logZ float64, postMean, postCov []float64, err error) {
+	if err := jointCavity(2, mean, cov); err != nil {
+		return 0, nil, nil, err
+	}
+	return wedge(mean, cov, []float64{1, 1}, []float64{-1, 1})
+}
+
 // Label returns "I(|x| ≤ m)".
 func (*WithinMargin) Label(vars []string) string {
 	return fmt.Sprintf("I(|%s| ≤ %s)", varName(vars, 0), varName(vars, 1))

@@ -62,152 +62,201 @@ func analyse(k int, cliques [][]int) *cholesky {
 		work:  make([]float64, k),
 		where: make([]int, k),
 	}
-	degree := make([]int, k)
-	for _, cl := range cliques {
-		for _, u := range cl {
-			degree[u] += len(cl) - 1
-		}
-	}
-	dense := make([]bool, k)
-	var denseVars []int
-	limit := max(16, int(10*math.Sqrt(float64(k))))
-	for u := range k {
-		if degree[u] > limit {
-			dense[u] = true
-			denseVars = append(denseVars, u)
-		}
-	}
-	// Elements 0 … len(cliques)−1 are the cliques, len(cliques)+p the one
-	// made by eliminating p; elemDense holds each one's dense variables.
-	m := len(cliques)
-	elemVars := make([][]int, m+k)
-	elemDense := make([][]int, m+k)
-	varElems := make([][]int, k)
-	alive := make([]bool, m+k)
-	for e, cl := range cliques {
-		if len(denseVars) > 0 {
-			var sparse []int
-			for _, u := range cl {
-				if dense[u] {
-					elemDense[e] = append(elemDense[e], u)
-				} else {
-					sparse = append(sparse, u)
-				}
-			}
-			cl = sparse
-		}
-		if len(cl) < 1 || len(cl) < 2 && elemDense[e] == nil {
-			continue
-		}
-		elemVars[e], alive[e] = cl, true
-		for _, u := range cl {
-			varElems[u] = append(varElems[u], e)
-		}
-	}
-	queue := make(minHeap, 0, k)
-	for u := range k {
-		if dense[u] {
-			continue
-		}
-		d := 0
-		for _, e := range varElems[u] {
-			d += len(elemVars[e]) - 1
-		}
-		degree[u] = min(d, k-1)
-		queue.push(uint64(degree[u])<<32 | uint64(u))
-	}
-	mark := make([]int, k) // stamp of the elimination that put a variable in L_p
-	wStamp := make([]int, m+k)
-	w := make([]int, m+k)
+	q := newQuotient(k, cliques)
 	var pattern []int // the columns' rows, by variable until all are placed
-	sparse := k - len(denseVars)
+	sparse := k - len(q.denseVars)
 	for j := range sparse {
-		p := -1
-		for p < 0 {
-			key := queue.pop()
-			if u := int(key & (1<<32 - 1)); degree[u] == int(key>>32) {
-				p = u
-			}
-		}
-		stamp := j + 1
-		from := len(pattern)
-		mark[p] = stamp
-		var pd []int // the dense variables of the merged elements
-		absorb := func(e int) {
-			for _, u := range elemDense[e] {
-				if mark[u] != stamp {
-					mark[u] = stamp
-					pd = append(pd, u)
-				}
-			}
-			alive[e], elemVars[e], elemDense[e] = false, nil, nil
-		}
-		for _, e := range varElems[p] {
-			if !alive[e] {
-				continue
-			}
-			for _, u := range elemVars[e] {
-				if mark[u] != stamp {
-					mark[u] = stamp
-					pattern = append(pattern, u)
-				}
-			}
-			absorb(e)
-		}
-		lp := pattern[from:len(pattern):len(pattern)]
-		ep := m + p
-		varElems[p], degree[p] = nil, -1
+		p := q.next()
 		c.pos[p] = j
-		// w[e] = |L_e \ L_p| for the other elements of L_p's variables.
-		for _, u := range lp {
-			for _, e := range varElems[u] {
-				if !alive[e] {
-					continue
-				}
-				if wStamp[e] != stamp {
-					wStamp[e], w[e] = stamp, len(elemVars[e])
-				}
-				w[e]--
-			}
-		}
-		left := sparse - j - 1
-		for _, u := range lp {
-			d := len(lp) - 1
-			es := varElems[u][:0]
-			for _, e := range varElems[u] {
-				if !alive[e] {
-					continue
-				}
-				if w[e] == 0 { // L_e ⊆ L_p: absorbed
-					absorb(e)
-					continue
-				}
-				d += w[e]
-				es = append(es, e)
-			}
-			varElems[u] = append(es, ep)
-			degree[u] = min(d, left-1)
-			queue.push(uint64(degree[u])<<32 | uint64(u))
-		}
-		elemVars[ep], elemDense[ep], alive[ep] = lp, pd, len(lp) > 0
+		from := len(pattern)
+		var pd []int
+		pattern, pd = q.eliminate(p, j+1, pattern)
+		pd = q.update(p, pattern[from:len(pattern):len(pattern)], pd, j+1, sparse-j-1)
 		pattern = append(pattern, pd...)
 		c.start[j+1] = len(pattern)
 	}
 	// The dense variables last, each column holding all those after it.
-	for t, u := range denseVars {
+	for t, u := range q.denseVars {
 		j := sparse + t
 		c.pos[u] = j
-		pattern = append(pattern, denseVars[t+1:]...)
+		pattern = append(pattern, q.denseVars[t+1:]...)
 		c.start[j+1] = len(pattern)
 	}
-	for q, u := range pattern {
-		pattern[q] = c.pos[u]
+	for r, u := range pattern {
+		pattern[r] = c.pos[u]
 	}
 	for j := range k {
 		slices.Sort(pattern[c.start[j]:c.start[j+1]])
 	}
 	c.row, c.val = pattern, make([]float64, len(pattern))
 	return c
+}
+
+// quotient is the quotient graph of analyse's minimum-degree ordering.
+// Elements 0 … m−1 are the cliques, m+p the one made by eliminating p.
+type quotient struct {
+	m         int
+	dense     []bool // by variable: ordered last (see analyse)
+	denseVars []int
+	elemVars  [][]int // each element's sparse variables
+	elemDense [][]int // each element's dense variables
+	varElems  [][]int // each variable's elements
+	alive     []bool  // by element
+	degree    []int   // by variable: its approximate degree, −1 once eliminated
+	queue     minHeap // degree<<32 | variable, stale entries skipped
+	// mark holds the stamp of the elimination that put a variable in L_p;
+	// w[e] = |L_e \ L_p| for the elements met in that elimination, valid
+	// where wStamp[e] is its stamp.
+	mark, wStamp, w []int
+}
+
+// newQuotient sets out the cliques as elements, with the dense variables
+// (degree above max(16, 10√k)) apart, and every sparse variable's degree
+// in the queue.
+func newQuotient(k int, cliques [][]int) *quotient {
+	m := len(cliques)
+	q := &quotient{
+		m:         m,
+		dense:     make([]bool, k),
+		elemVars:  make([][]int, m+k),
+		elemDense: make([][]int, m+k),
+		varElems:  make([][]int, k),
+		alive:     make([]bool, m+k),
+		degree:    make([]int, k),
+		queue:     make(minHeap, 0, k),
+		mark:      make([]int, k),
+		wStamp:    make([]int, m+k),
+		w:         make([]int, m+k),
+	}
+	for _, cl := range cliques {
+		for _, u := range cl {
+			q.degree[u] += len(cl) - 1
+		}
+	}
+	limit := max(16, int(10*math.Sqrt(float64(k))))
+	for u := range k {
+		if q.degree[u] > limit {
+			q.dense[u] = true
+			q.denseVars = append(q.denseVars, u)
+		}
+	}
+	for e, cl := range cliques {
+		if len(q.denseVars) > 0 {
+			var sparse []int
+			for _, u := range cl {
+				if q.dense[u] {
+					q.elemDense[e] = append(q.elemDense[e], u)
+				} else {
+					sparse = append(sparse, u)
+				}
+			}
+			cl = sparse
+		}
+		if len(cl) < 1 || len(cl) < 2 && q.elemDense[e] == nil {
+			continue
+		}
+		q.elemVars[e], q.alive[e] = cl, true
+		for _, u := range cl {
+			q.varElems[u] = append(q.varElems[u], e)
+		}
+	}
+	for u := range k {
+		if q.dense[u] {
+			continue
+		}
+		d := 0
+		for _, e := range q.varElems[u] {
+			d += len(q.elemVars[e]) - 1
+		}
+		q.degree[u] = min(d, k-1)
+		q.queue.push(uint64(q.degree[u])<<32 | uint64(u))
+	}
+	return q
+}
+
+// next pops the variable of least degree, skipping stale entries.
+func (q *quotient) next() int {
+	for {
+		key := q.queue.pop()
+		if u := int(key & (1<<32 - 1)); q.degree[u] == int(key>>32) {
+			return u
+		}
+	}
+}
+
+// absorb retires element e, adding its dense variables not yet marked
+// with stamp to pd.
+func (q *quotient) absorb(e, stamp int, pd []int) []int {
+	for _, u := range q.elemDense[e] {
+		if q.mark[u] != stamp {
+			q.mark[u] = stamp
+			pd = append(pd, u)
+		}
+	}
+	q.alive[e], q.elemVars[e], q.elemDense[e] = false, nil, nil
+	return pd
+}
+
+// eliminate merges the live elements of p into L_p, whose variables it
+// appends to pattern, and returns the dense variables of the merged
+// elements.
+func (q *quotient) eliminate(p, stamp int, pattern []int) ([]int, []int) {
+	q.mark[p] = stamp
+	var pd []int
+	for _, e := range q.varElems[p] {
+		if !q.alive[e] {
+			continue
+		}
+		for _, u := range q.elemVars[e] {
+			if q.mark[u] != stamp {
+				q.mark[u] = stamp
+				pattern = append(pattern, u)
+			}
+		}
+		pd = q.absorb(e, stamp, pd)
+	}
+	return pattern, pd
+}
+
+// update makes L_p (variables lp, dense variables pd) the element m+p:
+// each of its variables drops the elements absorbed into it and gets its
+// approximate degree |L_p \ u| + Σ_e |L_e \ L_p| (at most left − 1, the
+// variables still to order). It returns pd with the dense variables of
+// the elements absorbed.
+func (q *quotient) update(p int, lp, pd []int, stamp, left int) []int {
+	ep := q.m + p
+	q.varElems[p], q.degree[p] = nil, -1
+	for _, u := range lp {
+		for _, e := range q.varElems[u] {
+			if !q.alive[e] {
+				continue
+			}
+			if q.wStamp[e] != stamp {
+				q.wStamp[e], q.w[e] = stamp, len(q.elemVars[e])
+			}
+			q.w[e]--
+		}
+	}
+	for _, u := range lp {
+		d := len(lp) - 1
+		es := q.varElems[u][:0]
+		for _, e := range q.varElems[u] {
+			if !q.alive[e] {
+				continue
+			}
+			if q.w[e] == 0 { // L_e ⊆ L_p: absorbed
+				pd = q.absorb(e, stamp, pd)
+				continue
+			}
+			d += q.w[e]
+			es = append(es, e)
+		}
+		q.varElems[u] = append(es, ep)
+		q.degree[u] = min(d, left-1)
+		q.queue.push(uint64(q.degree[u])<<32 | uint64(u))
+	}
+	q.elemVars[ep], q.elemDense[ep], q.alive[ep] = lp, pd, len(lp) > 0
+	return pd
 }
 
 // clear sets every value of Λ to zero.

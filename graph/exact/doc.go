@@ -17,9 +17,18 @@
 // EP is joint-Gaussian expectation propagation for any graph: its
 // posterior is one multivariate Gaussian over the latent variables, in
 // which the linear factors enter exactly and every other factor (the
-// truncations of a win or a draw, a Poisson score, a user's factor) is a
-// Gaussian site on each of its edges, refined through the factor's own
-// Message at cavities taken from the joint marginals.
+// truncations of a win or a draw, a Poisson score, a user's factor) is
+// approximated by Gaussian sites refined at cavities taken from the joint
+// marginals: one joint site over all its variables for a factor that
+// implements Tilted (the margin factors of package factors do), which
+// keeps the correlation the factor makes between them, and otherwise a
+// site on each edge, refined through the factor's own Message.
+//
+// Errors wrap the project's vocabulary, messages.ErrInput (a graph Solve
+// or EP cannot take: ErrNotLinear for Solve, an improper posterior,
+// contradictory constraints, an option out of range) and
+// messages.ErrNumerical, with the variable or factor in their message; a
+// factor's failure is a *graph.UpdateError naming it.
 //
 // Loopy message passing (package schedules) keeps one Gaussian per
 // variable. On a tree it reaches the same answers; on a graph with cycles

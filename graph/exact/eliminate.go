@@ -3,6 +3,8 @@ package exact
 import (
 	"fmt"
 	"math"
+
+	"github.com/skillgraph/skillgraph/messages"
 )
 
 // cancelled is the relative size below which a coefficient summed from
@@ -35,7 +37,7 @@ type elimination struct {
 // the variables already eliminated are replaced by their expressions; what
 // remains, Σ cⱼxⱼ = d', fixes one of its variables, the pivot q:
 // x_q = (d' − Σ_{j≠q} cⱼxⱼ)/c_q. A constraint left with no variable
-// repeats or contradicts the others (ErrDegenerate). Back-substitution then
+// repeats or contradicts the others (messages.ErrInput). Back-substitution then
 // writes every expression in the free variables alone, so that a soft
 // factor is rewritten in them by one substitution of each of its
 // eliminated variables.
@@ -72,7 +74,7 @@ func eliminate(hard []form, degree []int) (*elimination, error) {
 		d := r.mean - s.substitute(el.when, el.expr)
 		idx, coef := s.take()
 		if len(idx) == 0 {
-			return nil, fmt.Errorf("%w: the constraint of factor %d follows from the others or contradicts them", ErrDegenerate, r.factor)
+			return nil, fmt.Errorf("the constraint of factor %d follows from the others or contradicts them: %w", r.factor, messages.ErrInput)
 		}
 		q := pivot(idx, coef, degree)
 		e := form{mean: d / coef[q], idx: make([]int, 0, len(idx)-1), coef: make([]float64, 0, len(idx)-1)}

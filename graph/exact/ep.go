@@ -10,15 +10,6 @@ import (
 	"github.com/skillgraph/skillgraph/messages"
 )
 
-// Errors of EP.
-var (
-	// ErrOption reports an EPOption out of its range.
-	ErrOption = errors.New("invalid option")
-	// ErrPanic is wrapped by the *graph.UpdateError of a factor whose
-	// Message or LogAverageFactor panicked.
-	ErrPanic = errors.New("factor panicked")
-)
-
 // Defaults of EP's options.
 const (
 	DefaultTolerance = 1e-6
@@ -48,13 +39,13 @@ func MaxSweeps(n int) EPOption { return func(c *epConfig) { c.maxSweeps = n } }
 
 func (c *epConfig) validate() error {
 	if err := graph.CheckDamping(c.damping); err != nil {
-		return fmt.Errorf("exact: %w: %w", ErrOption, err)
+		return fmt.Errorf("exact: option: %w: %w", err, messages.ErrInput)
 	}
 	if !(c.tolerance >= 0) || math.IsInf(c.tolerance, 1) {
-		return fmt.Errorf("exact: %w: tolerance %v, want a finite number ≥ 0", ErrOption, c.tolerance)
+		return fmt.Errorf("exact: option: tolerance %v, want a finite number ≥ 0: %w", c.tolerance, messages.ErrInput)
 	}
 	if c.maxSweeps < 1 {
-		return fmt.Errorf("exact: %w: %d sweeps, want at least 1", ErrOption, c.maxSweeps)
+		return fmt.Errorf("exact: option: %d sweeps, want at least 1: %w", c.maxSweeps, messages.ErrInput)
 	}
 	return nil
 }
@@ -64,55 +55,82 @@ func (c *epConfig) validate() error {
 // UAI 2001): one multivariate Gaussian over the latent variables, where
 // loopy message passing keeps one Gaussian per variable. Linear-Gaussian
 // factors (graph.LinearForm) enter exactly, as in Solve. Every other
-// factor f is approximated by a Gaussian site on each of its edges to a
-// latent variable, t_fi(x_i) = exp(−½π·x_i² + τ·x_i), and the posterior is
-// q(x) ∝ (linear factors)·∏ t_fi(x_i), whose precision is Λ plus each
-// site's π on its variable. A sweep factorises that precision, takes every
-// variable's marginal q_i by selected inversion (as Solve does), and then
-// refines every site in parallel: the cavity on edge i is c_fi = q_i/t_fi,
-// and the new site is the factor's own Message at those cavities, the
-// moment-matched marginal divided by the cavity (equations 3-6 of the
-// TrueSkill paper for the truncations), so any graph.Factor works
-// unchanged. A factor of several variables sees their marginal cavities,
-// not their correlation in the cavity distribution, and its sites, one
-// per variable, give the posterior no correlation between variables that
-// only it joins: on a tree neither matters, and EP reaches the fixed point
-// of message passing, but on a loopy graph such a factor's error is loopy
-// message passing's. So a linear-Gaussian factor should implement
-// graph.LinearForm, and a factor that reads a linear combination of its
-// variables (I(x > m) reads x − m) is best written as that combination, a
-// weighted sum, and a factor on it alone, whose site then lies along the
-// combination and whose cavity EP has exactly.
+// factor f is approximated by Gaussian sites, and the posterior is
+// q(x) ∝ (linear factors)·∏ sites, whose precision is Λ plus the sites'.
+// A sweep factorises that precision, takes the marginals it needs by
+// selected inversion (as Solve does), and then refines every site in
+// parallel, damped, as the moment-matched tilted distribution divided by
+// the cavity:
+//
+//   - A factor that implements Tilted, all of whose k edges are distinct
+//     latent variables y, has one joint site t_f(y) = exp(−½yᵀPy + hᵀy),
+//     P a k×k matrix. Its cavity is the joint marginal q(y) (the symbolic
+//     factorisation always holds the factor's variables' clique, so
+//     their covariances are known) divided by t_f, in natural parameters
+//     Λ_c = Σ_q⁻¹ − P, η_c = Σ_q⁻¹μ_q − h; the factor's TiltedMoments at
+//     it give the tilted mean and covariance, and the new site is their
+//     natural parameters less the cavity's. The posterior then holds the
+//     correlation that the factor makes between its variables, which
+//     per-edge sites leave out.
+//   - Any other factor (one without TiltedMoments, such as the
+//     truncations of one variable, or one with an observed edge or a
+//     variable on two edges) has a site on each edge to a latent
+//     variable, t_fi(x_i) = exp(−½π·x_i² + τ·x_i): the cavity on edge i is
+//     c_fi = q_i/t_fi, and the new site is the factor's own Message at
+//     those cavities (equations 3-6 of the TrueSkill paper for the
+//     truncations), so any graph.Factor works unchanged. Such a factor of
+//     several variables sees their marginal cavities, not their
+//     correlation, and its sites give the posterior no correlation
+//     between variables that only it joins: on a tree neither matters,
+//     and EP reaches the fixed point of message passing, but on a loopy
+//     graph such a factor's error is loopy message passing's. So a
+//     linear-Gaussian factor should implement graph.LinearForm, and a
+//     factor of several variables Tilted, or be written as a weighted sum
+//     and a factor on it alone, whose site then lies along the
+//     combination and whose cavity EP has exactly.
 //
 // The sites start uniform; if the linear factors alone leave the
-// posterior improper, each starts instead from its factor's message at
-// uniform cavities. The sweeps stop when no marginal moves by more than the tolerance
+// posterior improper, each starts instead from its factor's messages at
+// uniform cavities (a joint site from the diagonal they make). The sweeps
+// stop when no marginal moves by more than the tolerance
 // (messages.Distance) from one sweep to the next, or at the cap. A
 // factor whose cavity is improper (a site of negative precision larger
-// than the rest of the posterior's) keeps its site for that sweep, and the
-// answer is not Converged if that happens in the last sweep.
+// than the rest of the posterior's, in some direction) keeps its site
+// for that sweep, and the answer is not Converged if that happens in the
+// last sweep.
 //
 // The log evidence is EP's estimate (Minka 2001; Rasmussen & Williams,
-// Gaussian Processes for Machine Learning, 2006, eq. 3.65), with the sites
-// unnormalised as above:
+// Gaussian Processes for Machine Learning, 2006, eq. 3.65). Each factor
+// f is replaced by s_f·t_f, its sites scaled so that against its cavity
+// c_f they integrate to what f does: with ĉ_f the normalised cavity and A
+// the log-normaliser of a Gaussian in natural parameters,
+// A(Λ, η) = (k/2)·log 2π − ½·log det Λ + ½·ηᵀΛ⁻¹η
+// (messages.Gaussian.LogNormalizer in one dimension, 0 for a uniform
+// cavity), ∫ t_f·ĉ_f = exp(A(q_f) − A(c_f)) since t_f·c_f = q_f, the
+// posterior's marginal over f's variables, so
+// log s_f = log ∫ f·ĉ_f − A(q_f) + A(c_f), and with the sites
+// unnormalised as above
 //
-//	log Z = log ∫ (linear factors)·∏ t_fi dx
-//	        + Σ_f [ log ∫ f ∏ᵢ ĉ_fi dx − Σ_i (A(q_i) − A(c_fi)) ],
+//	log Z = log ∫ (linear factors)·∏ t_f dx + Σ_f log s_f.
 //
-// ĉ the normalised cavities and A the log-normaliser
-// (messages.Gaussian.LogNormalizer, taken as 0 for a uniform cavity): the
-// second sum scales each factor's sites so that, against its cavities,
-// they integrate to what the factor does (graph.Evidence). It equals
-// Solve's on a linear graph and message passing's on a tree. If a factor does not implement graph.Evidence, or fails in it,
-// Solution.EvidenceErr says so and LogEvidence is 0.
+// For per-edge sites q_f and c_f are products over the edges and A(q_f)
+// a sum of one-dimensional terms; for a joint site they are the k-variate
+// marginal and cavity, and log ∫ f·ĉ_f is the log Z of TiltedMoments.
+// It equals Solve's on a linear graph and message passing's on a tree.
+// If a per-edge factor does not implement graph.Evidence, or a factor
+// fails in it, Solution.EvidenceErr says so and LogEvidence is 0.
 //
-// The context is checked before each sweep. Errors: the options'
-// (ErrOption); a latent combination the factors leave improper, naming
-// the variable (ErrImproper), and the other errors of Solve; a factor's
-// failure or panic as a *graph.UpdateError naming it (wrapping ErrPanic
-// for a panic); a message that is not finite or is a point mass
-// (graph.ErrNotFinite), since a site must have finite natural
-// parameters. g's messages are not used or changed.
+// The context is checked before each sweep. Errors: an option out of its
+// range (messages.ErrInput, naming the option); a latent combination the
+// factors leave improper, naming the variable (messages.ErrInput), and
+// the other errors of Solve; sites that make the posterior improper
+// after the start (messages.ErrNumerical); a factor's failure or panic as
+// a *graph.UpdateError naming it (wrapping graph.ErrPanicked for a
+// panic), and for a joint site also its variables (wrapping
+// messages.ErrNumerical if its tilted moments are not a Gaussian's); a
+// message that is not finite or is a point mass (graph.ErrNotFinite),
+// since a site must have finite natural parameters. g's messages are not
+// used or changed.
 func EP(ctx context.Context, g *graph.Graph, opts ...EPOption) (*Solution, error) {
 	cfg := epConfig{tolerance: DefaultTolerance, maxSweeps: DefaultMaxSweeps}
 	for _, o := range opts {
@@ -142,16 +160,21 @@ func EP(ctx context.Context, g *graph.Graph, opts ...EPOption) (*Solution, error
 			return nil, fmt.Errorf("exact: EP on graph %q after %d sweeps: %w", g.Name(), sol.Sweeps, err)
 		}
 		q, z, err := ep.marginals()
-		if errors.Is(err, ErrImproper) && prev == nil && !started {
+		if errors.Is(err, errImproper) && prev == nil && !started {
 			// The linear factors leave a variable free (a user's prior
 			// that is not a LinearForm): start every site from its
 			// factor's message at uniform cavities, as message passing
 			// starts from uniform messages, and try again.
 			started = true
-			if err := ep.refine(make([]messages.Gaussian, len(ep.latents)), 0); err != nil {
+			if err := ep.refine(make([]messages.Gaussian, len(ep.latents)), 0, true); err != nil {
 				return nil, err
 			}
 			continue
+		}
+		if err != nil && prev != nil && errors.Is(err, errImproper) {
+			// The model's factors made the posterior proper at the start:
+			// the sites have lost it.
+			return nil, fmt.Errorf("exact: EP on graph %q after %d sweeps: the sites leave the posterior improper (%v): %w", g.Name(), sol.Sweeps, err, messages.ErrNumerical)
 		}
 		if err != nil {
 			return nil, err
@@ -171,7 +194,7 @@ func EP(ctx context.Context, g *graph.Graph, opts ...EPOption) (*Solution, error
 		if sol.Converged || sol.Sweeps == cfg.maxSweeps {
 			return ep.solution(sol, q, z)
 		}
-		if err := ep.refine(q, cfg.damping); err != nil {
+		if err := ep.refine(q, cfg.damping, false); err != nil {
 			return nil, err
 		}
 		sol.Sweeps++
@@ -191,12 +214,18 @@ type sites struct {
 	// pi and tau are the sites' natural parameters, by siteEdge.k.
 	pi, tau []float64
 	skipped int // factors left as they were in the last sweep (improper cavity)
+	// konst is the joint sites' constant in z (see jointSite.add), from
+	// the last assembly.
+	konst float64
 }
 
 type siteFactor struct {
 	f     graph.FactorID // in the model
 	sf    graph.FactorID // in the scratch graph
 	edges []siteEdge     // its edges to latent variables
+	// joint is the factor's site if it implements Tilted (its per-edge
+	// sites then stay 0 but at the start, see refine).
+	joint *jointSite
 }
 
 type siteEdge struct {
@@ -247,6 +276,9 @@ func newSites(s *system) (*sites, error) {
 			sf.edges = append(sf.edges, siteEdge{i: i, latent: where[l] - 1, k: len(ep.pi)})
 			ep.pi, ep.tau = append(ep.pi, 0), append(ep.tau, 0)
 		}
+		if t, latent, ok := jointOf(g, f, s.index); ok {
+			sf.joint = newJointSite(s, t, latent)
+		}
 		sf.sf = b.AddFactor(g.Factor(f), g.FactorLabel(f), vars...)
 		ep.factors = append(ep.factors, sf)
 	}
@@ -294,9 +326,20 @@ func (ep *sites) marginals() ([]messages.Gaussian, []float64, error) {
 			s.h[j] += (tau[l] - pi[l]*x.mean) * x.coef[p]
 		}
 	}
+	ep.konst = 0
+	for _, sf := range ep.factors {
+		if sf.joint != nil {
+			ep.konst += sf.joint.add(s)
+		}
+	}
 	z, err := s.posterior()
 	if err != nil {
 		return nil, nil, err
+	}
+	for _, sf := range ep.factors {
+		if sf.joint != nil {
+			sf.joint.marginal(s, z)
+		}
 	}
 	q := make([]messages.Gaussian, len(ep.latents))
 	for l, i := range ep.latents {
@@ -345,13 +388,26 @@ func (ep *sites) factorError(sf *siteFactor, i int, err error) error {
 }
 
 // refine replaces every site by its factor's message at the cavities of
-// the marginals q, damped.
-func (ep *sites) refine(q []messages.Gaussian, damping float64) error {
+// the marginals q, damped, and every joint site by the moment-matched
+// tilted distribution divided by its joint cavity. At the start (q
+// uniform, no joint marginal yet) a joint site starts diagonal, from its
+// factor's messages.
+func (ep *sites) refine(q []messages.Gaussian, damping float64, start bool) error {
 	ep.skipped = 0
 	var next []messages.Gaussian
 	for n := range ep.factors {
 		sf := &ep.factors[n]
 		if len(sf.edges) == 0 {
+			continue
+		}
+		if j := sf.joint; j != nil && !start {
+			ok, err := j.refine(damping)
+			if err != nil {
+				return ep.factorError(sf, -1, fmt.Errorf("joint site over %s: %w", j.names(ep.s), err))
+			}
+			if !ok {
+				ep.skipped++
+			}
 			continue
 		}
 		ok, err := ep.set(sf, q)
@@ -374,6 +430,13 @@ func (ep *sites) refine(q []messages.Gaussian, damping float64) error {
 			ep.pi[e.k] = (1-damping)*next[t].Pi + damping*ep.pi[e.k]
 			ep.tau[e.k] = (1-damping)*next[t].Tau + damping*ep.tau[e.k]
 		}
+		if j := sf.joint; j != nil {
+			k := len(j.h)
+			for t, e := range sf.edges {
+				j.p[t*k+t], j.h[t] = ep.pi[e.k], ep.tau[e.k]
+				ep.pi[e.k], ep.tau[e.k] = 0, 0
+			}
+		}
 	}
 	return nil
 }
@@ -384,7 +447,7 @@ func (ep *sites) refine(q []messages.Gaussian, damping float64) error {
 func (ep *sites) message(sf *siteFactor, i int) (m messages.Gaussian, err error) {
 	defer func() {
 		if r := recover(); r != nil {
-			err = ep.factorError(sf, i, fmt.Errorf("%w: %v", ErrPanic, r))
+			err = ep.factorError(sf, i, fmt.Errorf("%w: %v", graph.ErrPanicked, r))
 		}
 	}()
 	f, e := ep.scratch.FactorEdges(sf.sf)
@@ -403,7 +466,7 @@ func (ep *sites) message(sf *siteFactor, i int) (m messages.Gaussian, err error)
 func (ep *sites) logAverage(sf *siteFactor) (l float64, err error) {
 	defer func() {
 		if r := recover(); r != nil {
-			err = ep.factorError(sf, -1, fmt.Errorf("%w: %v", ErrPanic, r))
+			err = ep.factorError(sf, -1, fmt.Errorf("%w: %v", graph.ErrPanicked, r))
 		}
 	}()
 	f, e := ep.scratch.FactorEdges(sf.sf)
@@ -429,7 +492,7 @@ func (ep *sites) solution(sol *Solution, q []messages.Gaussian, z []float64) (*S
 		return nil, err
 	}
 	sol.Marginals = full.Marginals
-	logZ := full.LogEvidence
+	logZ := full.LogEvidence + ep.konst
 	for _, sf := range ep.factors {
 		for _, e := range sf.edges {
 			c := s.vars[ep.latents[e.latent]].mean
@@ -438,6 +501,18 @@ func (ep *sites) solution(sol *Solution, q []messages.Gaussian, z []float64) (*S
 	}
 	for n := range ep.factors {
 		sf := &ep.factors[n]
+		if j := sf.joint; j != nil {
+			l, ok, err := j.logScale()
+			if err == nil && !ok {
+				err = fmt.Errorf("%w joint cavity", graph.ErrImproper)
+			}
+			if err != nil {
+				sol.EvidenceErr = ep.factorError(sf, -1, fmt.Errorf("joint site over %s: %w", j.names(s), err))
+				break
+			}
+			logZ += l
+			continue
+		}
 		ok, err := ep.set(sf, q)
 		if err != nil {
 			return nil, err

@@ -10,17 +10,17 @@ import (
 	"github.com/skillgraph/skillgraph/messages"
 )
 
-// Errors of Solve.
-var (
-	// ErrNotLinear reports a factor that is not linear-Gaussian.
-	ErrNotLinear = errors.New("factor is not linear-Gaussian")
-	// ErrImproper reports a posterior that is not a proper Gaussian: some
-	// combination of the variables is constrained by no factor.
-	ErrImproper = errors.New("posterior is improper")
-	// ErrDegenerate reports constraints (zero-variance factors) that
-	// repeat or contradict each other, so that the density is not defined.
-	ErrDegenerate = errors.New("constraints are redundant or contradictory")
-)
+// ErrNotLinear reports a factor of a graph given to Solve that is not
+// linear-Gaussian: EP is the inference for such a graph. It wraps
+// messages.ErrInput.
+var ErrNotLinear = fmt.Errorf("factor is not linear-Gaussian (Solve needs every factor a graph.LinearForm; EP takes any): %w", messages.ErrInput)
+
+// The other failures of Solve and EP wrap the project's vocabulary
+// (messages.ErrInput for a graph whose posterior is not a proper Gaussian
+// or whose constraints repeat or contradict each other) and say which
+// variable or factor in their message; errImproper marks the first, for
+// EP to start its sites from.
+var errImproper = errors.New("posterior is improper")
 
 // Solution is a graph's posterior: Solve's, exact, or EP's.
 type Solution struct {
@@ -136,7 +136,7 @@ func newSystem(g *graph.Graph, nonlinear bool) (*system, error) {
 		return nil, fmt.Errorf("exact: graph %q: %w", g.Name(), err)
 	}
 	if el.k == 0 {
-		return nil, fmt.Errorf("exact: graph %q: %w: the constraints fix every variable", g.Name(), ErrDegenerate)
+		return nil, fmt.Errorf("exact: graph %q: the constraints fix every variable: %w", g.Name(), messages.ErrInput)
 	}
 	s.k = el.k
 	// ∫δ(Cx − d)·g(x) dx = ∫ g(x_E(z), z) dz / |det C_E| (see eliminate).
@@ -171,6 +171,14 @@ func newSystem(g *graph.Graph, nonlinear bool) (*system, error) {
 			cliques = append(cliques, idx)
 		}
 	}
+	// A joint site couples all its variables' free variables.
+	for _, f := range s.nonlinear {
+		if _, latent, ok := jointOf(g, f, s.index); ok {
+			if free := unionFree(s, latent); len(free) > 1 {
+				cliques = append(cliques, free)
+			}
+		}
+	}
 	s.chol = analyse(el.k, cliques)
 	return s, nil
 }
@@ -191,7 +199,7 @@ func (s *system) addLinear() {
 func (s *system) posterior() ([]float64, error) {
 	if i := s.chol.factor(); i >= 0 {
 		v := slices.IndexFunc(s.vars, func(x form) bool { return len(x.idx) == 1 && x.idx[0] == i && x.coef[0] == 1 })
-		return nil, fmt.Errorf("exact: graph %q: %w: the precision is not positive definite at %s", s.g.Name(), ErrImproper, s.latentName(v))
+		return nil, fmt.Errorf("exact: graph %q: %w: the precision is not positive definite at %s: %w", s.g.Name(), errImproper, s.latentName(v), messages.ErrInput)
 	}
 	s.chol.inverse()
 	return s.chol.solve(s.h), nil
@@ -230,7 +238,7 @@ func (s *system) marginal(i int, z []float64) (messages.Gaussian, error) {
 	case !messages.IsFinite(variance) || !messages.IsFinite(mean) || variance > 0 && !m.IsFinite():
 		return messages.Gaussian{}, fmt.Errorf("exact: graph %q: %s has mean %v, variance %v: %w", s.g.Name(), s.latentName(i), mean, variance, graph.ErrNotFinite)
 	case !(variance > 0):
-		return messages.Gaussian{}, fmt.Errorf("exact: graph %q: %w: %s has variance %v", s.g.Name(), ErrDegenerate, s.latentName(i), variance)
+		return messages.Gaussian{}, fmt.Errorf("exact: graph %q: the constraints fix %s (variance %v): %w", s.g.Name(), s.latentName(i), variance, messages.ErrInput)
 	}
 	return m, nil
 }
@@ -307,7 +315,7 @@ func (s *system) linearForms(nonlinear bool) (soft, hard []form, err error) {
 		case len(r.idx) == 0 && v > 0:
 			s.logZ += logDensity(r.mean, v)
 		case len(r.idx) == 0:
-			return nil, nil, fmt.Errorf("exact: factor %d %s: %w: a constraint on observed values only", f, g.FactorLabel(f), ErrDegenerate)
+			return nil, nil, fmt.Errorf("exact: factor %d %s: a constraint on observed values only: %w", f, g.FactorLabel(f), messages.ErrInput)
 		case v > 0:
 			soft = append(soft, r)
 		default:

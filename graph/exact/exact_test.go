@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"strings"
 	"testing"
 
 	"github.com/skillgraph/skillgraph/factors"
@@ -14,7 +15,7 @@ import (
 	"github.com/skillgraph/skillgraph/schedules"
 )
 
-func build(t *testing.T, b *graph.Builder) *graph.Graph {
+func build(t testing.TB, b *graph.Builder) *graph.Graph {
 	t.Helper()
 	g, err := b.Build()
 	if err != nil {
@@ -147,16 +148,17 @@ func TestErrors(t *testing.T) {
 		name  string
 		build func(b *graph.Builder)
 		want  error
+		says  string
 	}{
 		{"not linear", func(b *graph.Builder) {
 			x := b.AddVariable("x")
 			b.AddFactor(factors.NewPrior(0, 1), "", x)
 			b.AddFactor(factors.NewGreaterThan(0), "", x)
-		}, exact.ErrNotLinear},
+		}, exact.ErrNotLinear, "not linear-Gaussian"},
 		{"custom factor", func(b *graph.Builder) {
 			x := b.AddVariable("x")
 			b.AddFactor(notLinear{}, "", x)
-		}, exact.ErrNotLinear},
+		}, exact.ErrNotLinear, "not linear-Gaussian"},
 		{"unanchored", func(b *graph.Builder) {
 			x, y := b.AddVariable("x"), b.AddVariable("y")
 			b.AddFactor(factors.NewPrior(0, 1), "", x)
@@ -164,20 +166,20 @@ func TestErrors(t *testing.T) {
 			b.AddFactor(factors.NewLikelihood(1), "", y, x)
 			z, w := b.AddVariable("z"), b.AddVariable("w")
 			b.AddFactor(factors.NewLikelihood(1), "", z, w)
-		}, exact.ErrImproper},
+		}, messages.ErrInput, "improper"},
 		{"redundant constraints", func(b *graph.Builder) {
 			x, y := b.AddVariable("x"), b.AddVariable("y")
 			b.AddFactor(factors.NewPrior(0, 1), "", x)
 			b.AddFactor(factors.NewEquality(), "", x, y)
 			b.AddFactor(factors.NewEquality(), "", y, x)
-		}, exact.ErrDegenerate},
+		}, messages.ErrInput, "follows from the others or contradicts them"},
 	}
 	for _, c := range cases {
 		b := graph.NewBuilder(c.name)
 		c.build(b)
 		_, err := exact.Solve(build(t, b))
-		if !errors.Is(err, c.want) {
-			t.Errorf("%s: %v, want %v", c.name, err, c.want)
+		if !errors.Is(err, c.want) || !errors.Is(err, messages.ErrInput) || !strings.Contains(err.Error(), c.says) {
+			t.Errorf("%s: %v, want %v saying %q", c.name, err, c.want, c.says)
 		}
 	}
 	if _, err := exact.Solve(nil); err == nil {

@@ -52,7 +52,7 @@ func checked(t *testing.T, what string, call func() (*exact.Solution, error)) {
 	}
 	if a.err != nil {
 		var ue *graph.UpdateError
-		for _, typed := range []error{exact.ErrNotLinear, exact.ErrImproper, exact.ErrDegenerate, exact.ErrOption, exact.ErrPanic, graph.ErrNotFinite, graph.ErrNilGraph, graph.ErrDamping} {
+		for _, typed := range []error{messages.ErrInput, messages.ErrNumerical, graph.ErrPanicked, graph.ErrNotFinite, graph.ErrNilGraph, graph.ErrDamping} {
 			if errors.Is(a.err, typed) {
 				return
 			}

@@ -7,6 +7,7 @@ import (
 
 	"github.com/skillgraph/skillgraph/factors"
 	"github.com/skillgraph/skillgraph/graph"
+	"github.com/skillgraph/skillgraph/graph/exact"
 	"github.com/skillgraph/skillgraph/messages"
 	"github.com/skillgraph/skillgraph/schedules"
 )
@@ -588,6 +589,7 @@ func TestFactorsExtremes(t *testing.T) {
 		graph.Evidence
 		graph.Labeler
 		graph.Approximate
+		exact.Tilted
 	}
 	for _, k := range []struct {
 		name, ctor string
@@ -614,6 +616,35 @@ func TestFactorsExtremes(t *testing.T) {
 			probe{name: k.name + ".Label", call: func(d *draws) ([]float64, error) {
 				_ = mk().Label(make([]string, d.rng.IntN(4)))
 				return nil, nil
+			}},
+			probe{name: k.name + ".TiltedMoments", call: func(d *draws) ([]float64, error) {
+				// A drawn cavity: a covariance LLᵀ from drawn factors (so
+				// mostly positive definite, sometimes singular or huge), or,
+				// one time in four, drawn entries that need not be a
+				// covariance at all.
+				f := mk()
+				k := f.Arity()
+				mean, l, cov := make([]float64, k), make([]float64, k*k), make([]float64, k*k)
+				for i := range mean {
+					mean[i] = d.F()
+					for j := 0; j <= i; j++ {
+						l[i*k+j] = d.F()
+					}
+				}
+				raw := d.rng.IntN(4) == 0
+				for i := range k {
+					for j := range k {
+						if raw {
+							cov[i*k+j] = d.F()
+							continue
+						}
+						for m := range k {
+							cov[i*k+j] += l[i*k+m] * l[j*k+m]
+						}
+					}
+				}
+				z, pm, pc, err := f.TiltedMoments(mean, cov)
+				return append(append([]float64{z}, pm...), pc...), err
 			}},
 			probe{name: k.name + ".Arity", call: func(*draws) ([]float64, error) { _ = mk().Arity(); return nil, nil }},
 			probe{name: k.name + ".Approximation", call: func(*draws) ([]float64, error) { _ = mk().Approximation(); return nil, nil }})
