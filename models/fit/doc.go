@@ -10,5 +10,6 @@
 // the data as the objective, and the best point any evaluation saw as
 // the answer. Each model's Fit says how its search keeps to the bounds:
 // throughtime's by the logit of each parameter's place between them,
-// scorebased's by a penalty outside them.
+// scorebased's by a penalty outside them, the TrueSkill fit by leaving a
+// point outside them unevaluated.
 package fit
