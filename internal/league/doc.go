@@ -8,8 +8,9 @@
 // rated, since ratings cannot be taken back. Its JSON form is the state
 // file; OpenState locks and loads one (package safefile), so that two runs
 // adding games at once never lose each other's games, and State.Save
-// writes it back atomically. Every rating read from a state passes
-// CheckRating.
+// writes it back atomically. Every rating read from a state, and every
+// rating a game returns, must lie in TrueSkill's domain
+// (trueskill.Rating.Validate).
 //
 // Standings ranks players by the rating page's display rating (μ − σ)·48
 // or by the conservative μ − 3σ; FairestPairs finds the k 1v1 games of

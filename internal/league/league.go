@@ -177,13 +177,13 @@ func (l *League) rateOne(ctx context.Context, g Match) error {
 	}
 	for j, team := range g.Teams {
 		for i := range team {
-			if err := CheckRating(l.Params, res.Ratings[j][i]); err != nil {
+			if err := checkRating(res.Ratings[j][i]); err != nil {
 				return fmt.Errorf("game %s (%s), player %q: %w", g.Key, g.Date, team[i], err)
 			}
 		}
 	}
 	if l.Home != nil && g.Home {
-		if err := CheckRating(l.Params, home); err != nil {
+		if err := checkRating(home); err != nil {
 			return fmt.Errorf("game %s (%s), home advantage: %w", g.Key, g.Date, err)
 		}
 		*l.Home = home

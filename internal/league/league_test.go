@@ -128,22 +128,33 @@ func TestSplit(t *testing.T) {
 	}
 }
 
+// TestCheckRating: a league takes exactly the ratings of TrueSkill's
+// domain, |μ| ≤ 1e12 and σ in [1e-9, 1e9], the bounds included and the
+// next float64 beyond each excluded: those that Rate1v1 takes too.
 func TestCheckRating(t *testing.T) {
 	p := trueskill.DefaultParams()
+	up, down := func(x float64) float64 { return math.Nextafter(x, math.Inf(1)) }, func(x float64) float64 { return math.Nextafter(x, math.Inf(-1)) }
 	for _, r := range []trueskill.Rating{
 		{Mu: 25, Sigma: 1e-300}, {Mu: 25, Sigma: 0}, {Mu: 25, Sigma: -1}, {Mu: 25, Sigma: 1e200},
 		{Mu: 25, Sigma: math.Inf(1)}, {Mu: 25, Sigma: math.NaN()}, {Mu: math.NaN(), Sigma: 1},
-		{Mu: math.Inf(-1), Sigma: 1}, {Mu: 1e308, Sigma: 1}, {Mu: 1e300, Sigma: 1e-10},
+		{Mu: math.Inf(-1), Sigma: 1}, {Mu: 1e308, Sigma: 1}, {Mu: 1e300, Sigma: 1e-10}, {Mu: 0, Sigma: 1e-150},
+		{Mu: up(1e12), Sigma: 1}, {Mu: down(-1e12), Sigma: 1}, {Mu: 0, Sigma: down(1e-9)}, {Mu: 0, Sigma: up(1e9)},
 	} {
-		if err := CheckRating(p, r); !errors.Is(err, messages.ErrInput) || !strings.Contains(err.Error(), "not a valid league state") {
+		if _, _, err := p.Rate1v1(r, p.NewRating(), false); !errors.Is(err, messages.ErrInput) {
+			t.Errorf("%v: Rate1v1 takes it: err %v", r, err)
+		}
+		if err := checkRating(r); !errors.Is(err, messages.ErrInput) || !strings.Contains(err.Error(), "not a valid league state") {
 			t.Errorf("%v: err %v, want messages.ErrInput, not a valid league state", r, err)
 		} else if strings.Contains(err.Error(), "\n") {
 			t.Errorf("%v: error of more than one line: %q", r, err)
 		}
 	}
-	for _, r := range []trueskill.Rating{{Mu: 25, Sigma: 8}, {Mu: -1e6, Sigma: 1e-6}, {Mu: 0, Sigma: 1e-150}} {
-		if err := CheckRating(p, r); err != nil {
+	for _, r := range []trueskill.Rating{{Mu: 25, Sigma: 8}, {Mu: -1e6, Sigma: 1e-6}, {Mu: 1e12, Sigma: 1e-9}, {Mu: -1e12, Sigma: 1e9}} {
+		if err := checkRating(r); err != nil {
 			t.Errorf("%v: %v", r, err)
+		}
+		if _, _, err := p.Rate1v1(r, p.NewRating(), false); err != nil {
+			t.Errorf("%v: Rate1v1: %v", r, err)
 		}
 	}
 	// A state holding σ = 1e-300 is rejected on reading.

@@ -20,23 +20,14 @@ func badState(format string, a ...any) error {
 	return fmt.Errorf(format+": not a valid league state: %w", append(a, messages.ErrInput)...)
 }
 
-// CheckRating reports why r cannot be a rating of a league with parameters
-// p, or nil: μ must be finite, σ positive with σ² a normal float64, and
-// the numbers shown and used from them (μ/σ², the display rating
-// (μ − σ)·48, the stability 1 − σ²/σ₀²) finite. A state holding σ = 1e-300
-// (σ² underflows to 0) or μ = 1e308 (the display rating overflows) is
-// rejected here instead of printing −Inf or failing later.
-func CheckRating(p trueskill.Params, r trueskill.Rating) error {
-	v := r.Sigma * r.Sigma
-	switch {
-	case !messages.IsFinite(r.Mu):
-		return badState("rating μ = %v is not finite", r.Mu)
-	case !(r.Sigma > 0) || !messages.IsNormalVariance(v):
-		return badState("rating σ = %v: σ² is not a positive normal float64", r.Sigma)
-	case !messages.IsFinite(r.Mu / v):
-		return badState("rating N(%v, %v²): μ/σ² overflows", r.Mu, r.Sigma)
-	case !messages.IsFinite(r.DisplayRating()) || !messages.IsFinite(p.Stability(r)):
-		return badState("rating N(%v, %v²): its display rating or stability overflows", r.Mu, r.Sigma)
+// checkRating reports why r cannot be a rating of a league, or nil: it
+// must lie in TrueSkill's domain (trueskill.Rating.Validate), where every
+// number shown and used from it (μ/σ², the display rating (μ − σ)·48, the
+// stability 1 − σ²/σ₀²) is finite. A state holding σ = 1e-300 or
+// μ = 1e308 is rejected here instead of printing −Inf or failing later.
+func checkRating(r trueskill.Rating) error {
+	if err := r.Validate(); err != nil {
+		return fmt.Errorf("%w: not a valid league state", err)
 	}
 	return nil
 }
@@ -79,14 +70,14 @@ func (l *League) Check() error {
 	if err := l.Params.Validate(); err != nil {
 		return badState("params: %v", err)
 	}
-	if err := CheckRating(l.Params, l.Params.NewRating()); err != nil {
+	if err := checkRating(l.Params.NewRating()); err != nil {
 		return fmt.Errorf("params: a new player's %w", err)
 	}
 	if l.Games == nil || l.Players == nil {
 		return bad("no games or players list")
 	}
 	if l.Home != nil {
-		if err := CheckRating(l.Params, *l.Home); err != nil {
+		if err := checkRating(*l.Home); err != nil {
 			return fmt.Errorf("home advantage: %w", err)
 		}
 	}
@@ -102,7 +93,7 @@ func (l *League) Check() error {
 		if pl == nil || pl.Name == "" || l.byName[pl.Name] != nil {
 			return bad("a player is missing, unnamed or listed twice")
 		}
-		if err := CheckRating(l.Params, pl.Rating); err != nil {
+		if err := checkRating(pl.Rating); err != nil {
 			return fmt.Errorf("player %q: %w", pl.Name, err)
 		}
 		if pl.Games != len(pl.History) || pl.Games == 0 || pl.LastPlayed != pl.History[len(pl.History)-1].Date ||
@@ -113,7 +104,7 @@ func (l *League) Check() error {
 			if !games[s.Game] {
 				return bad("player %q: history names game %q, not rated", pl.Name, s.Game)
 			}
-			if err := CheckRating(l.Params, s.Rating); err != nil {
+			if err := checkRating(s.Rating); err != nil {
 				return fmt.Errorf("player %q after game %q: %w", pl.Name, s.Game, err)
 			}
 		}

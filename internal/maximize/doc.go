@@ -1,7 +1,8 @@
-// Package maximize finds the maximum of a function of a few parameters
-// with gonum's Nelder-Mead simplex: Maximize keeps the best point seen,
-// stops at the first error an evaluation returns, and stops when the
-// context is done. Fit is the one bounded, transformed search that every
-// evidence fit of the models runs (scorebased.Fit, throughtime.Fit), with
-// the types of package models/fit.
+// Package maximize is the one search every evidence fit of the models
+// runs (scorebased.Fit, throughtime.Fit and the TrueSkill fit of the
+// history command): Fit maximises a log evidence over a few parameters
+// of a model's parameter type, each bounded and searched on its own
+// scale, with gonum's Nelder-Mead simplex, keeping the best point seen.
+// It stops at the first error an evaluation returns and when the context
+// is done, and takes and returns the types of package models/fit.
 package maximize

@@ -24,8 +24,11 @@ type Param[P any] struct {
 	// Log searches it on the scale of its logarithm: a scale parameter,
 	// whose free bounds must be positive.
 	Log bool
-	// Step is the search's unit along it (of its logarithm, with Log),
-	// for Walls; Logistic ignores it.
+	// Logit searches it on the scale of its logit, log(x/(1 − x)): a
+	// probability, whose free bounds must lie in (0, 1).
+	Logit bool
+	// Step is the search's unit along it (of its logarithm, with Log, or
+	// its logit, with Logit), for Walls and Reject; Logistic ignores it.
 	Step float64
 }
 
@@ -47,6 +50,12 @@ const (
 	// start is clamped into its bounds, and each run evaluates its first
 	// vertex.
 	Walls
+	// Reject searches the parameter divided by its Step, like Walls, but
+	// leaves a point outside the bounds without evaluating the evidence
+	// there, so that the bounds only keep the search where the model
+	// computes safely. The start must lie within its bounds, and an
+	// evaluation's error ends the fit.
+	Reject
 )
 
 // Search is how Fit searches.
@@ -144,10 +153,18 @@ func (f *fitter[P]) place(params []Param[P]) error {
 		case p.Bounds.Fixed():
 			*v = lo
 			continue
+		case p.Log && p.Logit:
+			return bad("searched on both a log and a logit scale")
 		case p.Log && !(lo > 0):
 			return bad("a parameter searched on a log scale needs Lo > 0")
+		case p.Logit && !(lo > 0 && hi < 1):
+			return bad("a parameter searched on a logit scale needs 0 < Lo ≤ Hi < 1")
 		case f.s.Map == Walls:
 			*v = math.Min(math.Max(*v, lo), hi)
+		case f.s.Map == Reject:
+			if !(*v >= lo && *v <= hi) {
+				return bad("the start is outside")
+			}
 		case !(*v > lo && *v < hi):
 			return bad("the start is not strictly inside")
 		}
@@ -184,6 +201,9 @@ func (f *fitter[P]) evaluate(p P) (float64, error) {
 func (f *fitter[P]) run(startEv float64) error {
 	objective := func(u []float64) (float64, error) {
 		p, out := f.decode(u)
+		if f.s.Map == Reject && out > 0 {
+			return math.Inf(-1), nil // outside the bounds: a point to leave
+		}
 		v, err := f.evaluate(p)
 		if err != nil {
 			if f.s.Map == Walls {
@@ -203,17 +223,17 @@ func (f *fitter[P]) run(startEv float64) error {
 			f.rep.Converged, f.rep.Status = false, optimize.FunctionEvaluationLimit.String()
 			break
 		}
-		opt := Options{SimplexSize: f.s.SimplexSize, MaxEvaluations: budget, Absolute: f.s.Tolerance, Iterations: f.s.Iterations}
-		if f.s.Map == Logistic && run == 0 {
+		opt := simplexOptions{SimplexSize: f.s.SimplexSize, MaxEvaluations: budget, Absolute: f.s.Tolerance, Iterations: f.s.Iterations}
+		if f.s.Map != Walls && run == 0 {
 			opt.Start = &startEv
 		}
-		res, err := Maximize(f.ctx, objective, u0, opt)
+		res, err := nelderMead(f.ctx, objective, u0, opt)
 		f.rep.Iterations += res.Iterations
 		if err != nil {
 			return err
 		}
 		f.rep.Status = res.Status.String()
-		if !res.Converged() || (run > 0 && f.rep.LogEvidence-before > 1e3*f.s.Tolerance) {
+		if !res.converged() || (run > 0 && f.rep.LogEvidence-before > 1e3*f.s.Tolerance) {
 			f.rep.Converged = false
 		}
 		u0 = f.encode(f.best)
@@ -226,7 +246,7 @@ func (f *fitter[P]) encode(p P) []float64 {
 	u := make([]float64, len(f.free))
 	for i, q := range f.free {
 		x, lo, hi := q.scale(*q.At(&p)), q.scale(q.Bounds.Lo), q.scale(q.Bounds.Hi)
-		if f.s.Map == Walls {
+		if f.s.Map != Logistic {
 			u[i] = x / q.Step
 			continue
 		}
@@ -238,7 +258,7 @@ func (f *fitter[P]) encode(p P) []float64 {
 
 // decode returns the parameters at the simplex coordinate u, and for
 // Walls the squared distance, in steps, by which u lies outside the
-// bounds.
+// bounds; for Reject, a positive number if any parameter lies outside.
 func (f *fitter[P]) decode(u []float64) (P, float64) {
 	p := f.base
 	var out float64
@@ -247,15 +267,22 @@ func (f *fitter[P]) decode(u []float64) (P, float64) {
 		lo, hi := q.scale(b.Lo), q.scale(b.Hi)
 		if f.s.Map == Logistic {
 			t := 1 / (1 + math.Exp(-u[i]))
-			if q.Log {
+			if q.Log || q.Logit {
 				// exp(log Lo) may miss Lo by an ulp.
-				*v = math.Min(b.Hi, math.Max(b.Lo, math.Exp(lo+t*(hi-lo))))
+				*v = math.Min(b.Hi, math.Max(b.Lo, q.unscale(lo+t*(hi-lo))))
 			} else {
 				*v = b.Lo + t*(b.Hi-b.Lo)
 			}
 			continue
 		}
 		x := u[i] * q.Step
+		if f.s.Map == Reject {
+			*v = q.unscale(x)
+			if !(*v >= b.Lo && *v <= b.Hi) {
+				out = 1
+			}
+			continue
+		}
 		c := math.Min(math.Max(x, lo), hi)
 		out += (x - c) * (x - c) / (q.Step * q.Step)
 		switch {
@@ -263,20 +290,32 @@ func (f *fitter[P]) decode(u []float64) (P, float64) {
 			*v = b.Lo
 		case x >= hi:
 			*v = b.Hi
-		case q.Log:
-			*v = math.Exp(c)
 		default:
-			*v = c
+			*v = q.unscale(c)
 		}
 	}
 	return p, out
 }
 
 // scale returns x on the scale the parameter is searched on: its
-// logarithm for Log.
+// logarithm for Log, its logit for Logit.
 func (q *Param[P]) scale(x float64) float64 {
-	if q.Log {
+	switch {
+	case q.Log:
 		return math.Log(x)
+	case q.Logit:
+		return math.Log(x / (1 - x))
+	}
+	return x
+}
+
+// unscale is scale's inverse.
+func (q *Param[P]) unscale(x float64) float64 {
+	switch {
+	case q.Log:
+		return math.Exp(x)
+	case q.Logit:
+		return 1 / (1 + math.Exp(-x))
 	}
 	return x
 }

@@ -30,6 +30,31 @@ func params(s, l, f fit.Bounds) []maximize.Param[point] {
 	}
 }
 
+// TestFitLogit: a probability searched on its logit scale with Reject
+// finds the maximum of −(logit q − logit 0.2)², 0 at q = 0.2, and a
+// bound below it leaves it there without evaluating a point beyond it.
+func TestFitLogit(t *testing.T) {
+	logit := func(q float64) float64 { return math.Log(q / (1 - q)) }
+	for _, c := range []struct{ hi, want float64 }{{0.9, 0.2}, {0.1, 0.1}} {
+		beyond := 0
+		evidence := func(p point) (float64, error) {
+			if p.L > c.hi {
+				beyond++
+			}
+			return -(logit(p.L) - logit(0.2)) * (logit(p.L) - logit(0.2)), nil
+		}
+		q := []maximize.Param[point]{{Name: "L", At: func(p *point) *float64 { return &p.L }, Bounds: fit.Bounds{Lo: 1e-3, Hi: c.hi}, Logit: true, Step: 1}}
+		p, _, err := maximize.Fit(context.Background(), point{L: 0.05}, q, evidence, search(maximize.Reject), fit.Options[point]{})
+		if err != nil || math.Abs(p.L-c.want) > 1e-3*c.want || beyond != 0 {
+			t.Errorf("q in [1e-3, %v]: %+v, %v, %d evaluations beyond; want q %v", c.hi, p, err, beyond, c.want)
+		}
+	}
+	q := []maximize.Param[point]{{Name: "L", At: func(p *point) *float64 { return &p.L }, Bounds: fit.Bounds{Lo: 0, Hi: 0.5}, Logit: true, Step: 1}}
+	if _, _, err := maximize.Fit(context.Background(), point{L: 0.05}, q, peak, search(maximize.Reject), fit.Options[point]{}); !errors.Is(err, messages.ErrInput) || !strings.Contains(err.Error(), "logit") {
+		t.Errorf("logit bounds [0, 0.5]: %v, want ErrInput", err)
+	}
+}
+
 func search(m maximize.Map) maximize.Search {
 	s := maximize.Search{Map: m, SimplexSize: 0.3, Tolerance: 1e-12, Iterations: 20, MaxEvaluations: 2000}
 	if m == maximize.Walls {
@@ -38,13 +63,13 @@ func search(m maximize.Map) maximize.Search {
 	return s
 }
 
-// TestFitFindsTheMaximum: with either map, the fit finds the peak inside
+// TestFitFindsTheMaximum: with each map, the fit finds the peak inside
 // wide bounds (F held at its fixed value), and a bound that cuts the peak
 // off leaves the parameter on it, named in AtBound. Progress follows
 // every evaluation, its Best the running maximum.
 func TestFitFindsTheMaximum(t *testing.T) {
 	ctx := context.Background()
-	for _, m := range []maximize.Map{maximize.Logistic, maximize.Walls} {
+	for _, m := range []maximize.Map{maximize.Logistic, maximize.Walls, maximize.Reject} {
 		var seen []fit.Progress[point]
 		progress := func(p fit.Progress[point]) { seen = append(seen, p) }
 		p, rep, err := maximize.Fit(ctx, point{S: 0.5, L: -1, F: 9}, params(fit.Bounds{Lo: 0.01, Hi: 100}, fit.Bounds{Lo: -5, Hi: 5}, fit.Bounds{Lo: 7, Hi: 7}), peak, search(m), fit.Options[point]{Progress: progress})

@@ -8,8 +8,8 @@ import (
 	"gonum.org/v1/gonum/optimize"
 )
 
-// Options set the search.
-type Options struct {
+// simplexOptions set the search.
+type simplexOptions struct {
 	// SimplexSize is the initial simplex's size, in the units of x.
 	SimplexSize float64
 	// MaxEvaluations caps the evaluations (0: no cap).
@@ -23,9 +23,9 @@ type Options struct {
 	Start *float64
 }
 
-// Optimum is the best point an evaluation saw, its value, and the search's
+// optimum is the best point an evaluation saw, its value, and the search's
 // counts and final status.
-type Optimum struct {
+type optimum struct {
 	X           []float64
 	Value       float64
 	Evaluations int
@@ -33,19 +33,19 @@ type Optimum struct {
 	Status      optimize.Status
 }
 
-// Converged reports whether the search stopped because it converged.
-func (r Optimum) Converged() bool {
+// converged reports whether the search stopped because it converged.
+func (r optimum) converged() bool {
 	return r.Status == optimize.FunctionConvergence || r.Status == optimize.MethodConverge
 }
 
-// Maximize searches for the x that maximises f from x0. A value of −Inf
+// nelderMead searches for the x that maximises f from x0. A value of −Inf
 // (or NaN) marks a point the search should leave, and an error from f
 // ends the search with that error; so does ctx's end, checked before each
-// evaluation. Reaching MaxEvaluations is not an error: the Result's
-// Status says so. The Result holds the best point seen, even with an
+// evaluation. Reaching MaxEvaluations is not an error: the optimum's
+// Status says so. The optimum holds the best point seen, even with an
 // error.
-func Maximize(ctx context.Context, f func(x []float64) (float64, error), x0 []float64, opt Options) (Optimum, error) {
-	res := Optimum{Value: math.Inf(-1)}
+func nelderMead(ctx context.Context, f func(x []float64) (float64, error), x0 []float64, opt simplexOptions) (optimum, error) {
+	res := optimum{Value: math.Inf(-1)}
 	if opt.Start != nil {
 		res.X, res.Value = slices.Clone(x0), *opt.Start
 	}

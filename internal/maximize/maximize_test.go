@@ -1,4 +1,4 @@
-package maximize_test
+package maximize
 
 import (
 	"context"
@@ -7,8 +7,6 @@ import (
 	"testing"
 
 	"gonum.org/v1/gonum/optimize"
-
-	"github.com/skillgraph/skillgraph/internal/maximize"
 )
 
 // bowl is −(x−1)² − 2(y+3)², whose maximum 0 is at (1, −3).
@@ -16,25 +14,25 @@ func bowl(x []float64) (float64, error) {
 	return -(x[0]-1)*(x[0]-1) - 2*(x[1]+3)*(x[1]+3), nil
 }
 
-func TestMaximizeFindsTheMaximum(t *testing.T) {
-	opt := maximize.Options{SimplexSize: 0.5, MaxEvaluations: 2000, Absolute: 1e-12, Iterations: 20}
-	res, err := maximize.Maximize(context.Background(), bowl, []float64{5, 5}, opt)
+func TestNelderMeadFindsTheMaximum(t *testing.T) {
+	opt := simplexOptions{SimplexSize: 0.5, MaxEvaluations: 2000, Absolute: 1e-12, Iterations: 20}
+	res, err := nelderMead(context.Background(), bowl, []float64{5, 5}, opt)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if math.Abs(res.X[0]-1) > 1e-4 || math.Abs(res.X[1]+3) > 1e-4 || res.Value < -1e-8 || !res.Converged() {
+	if math.Abs(res.X[0]-1) > 1e-4 || math.Abs(res.X[1]+3) > 1e-4 || res.Value < -1e-8 || !res.converged() {
 		t.Errorf("%+v, want (1, −3), 0, converged", res)
 	}
 }
 
-// TestMaximizeStops: an evaluation's error ends the search with it and
+// TestNelderMeadStops: an evaluation's error ends the search with it and
 // the best point so far; so does a cancelled context; −Inf marks a point
 // to leave; an evaluation cap is a status, not an error.
-func TestMaximizeStops(t *testing.T) {
-	opt := maximize.Options{SimplexSize: 0.5, MaxEvaluations: 2000, Absolute: 1e-12, Iterations: 20}
+func TestNelderMeadStops(t *testing.T) {
+	opt := simplexOptions{SimplexSize: 0.5, MaxEvaluations: 2000, Absolute: 1e-12, Iterations: 20}
 	boom := errors.New("boom")
 	n := 0
-	res, err := maximize.Maximize(context.Background(), func(x []float64) (float64, error) {
+	res, err := nelderMead(context.Background(), func(x []float64) (float64, error) {
 		if n++; n == 30 {
 			return 0, boom
 		}
@@ -46,7 +44,7 @@ func TestMaximizeStops(t *testing.T) {
 
 	ctx, cancel := context.WithCancel(context.Background())
 	n = 0
-	_, err = maximize.Maximize(ctx, func(x []float64) (float64, error) {
+	_, err = nelderMead(ctx, func(x []float64) (float64, error) {
 		if n++; n == 10 {
 			cancel()
 		}
@@ -57,7 +55,7 @@ func TestMaximizeStops(t *testing.T) {
 	}
 
 	// Only x > 2 is allowed: the maximum there is at the edge, x → 2.
-	res, err = maximize.Maximize(context.Background(), func(x []float64) (float64, error) {
+	res, err = nelderMead(context.Background(), func(x []float64) (float64, error) {
 		if x[0] <= 2 {
 			return math.Inf(-1), nil
 		}
@@ -68,8 +66,8 @@ func TestMaximizeStops(t *testing.T) {
 	}
 
 	opt.MaxEvaluations = 5
-	res, err = maximize.Maximize(context.Background(), bowl, []float64{5, 5}, opt)
-	if err != nil || res.Status != optimize.FunctionEvaluationLimit || res.Converged() {
+	res, err = nelderMead(context.Background(), bowl, []float64{5, 5}, opt)
+	if err != nil || res.Status != optimize.FunctionEvaluationLimit || res.converged() {
 		t.Errorf("capped: %+v, %v", res, err)
 	}
 }

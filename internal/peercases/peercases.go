@@ -3,7 +3,8 @@ package peercases
 import (
 	"encoding/json"
 	"fmt"
-	"os"
+
+	"github.com/skillgraph/skillgraph/internal/vectors"
 )
 
 // File is the top level of a vectors file.
@@ -74,13 +75,9 @@ type Aux struct {
 
 // Load reads a vectors file.
 func Load(path string) (*File, error) {
-	b, err := os.ReadFile(path)
+	f, err := vectors.Load[File](path)
 	if err != nil {
 		return nil, fmt.Errorf("peercases: %w", err)
 	}
-	var f File
-	if err := json.Unmarshal(b, &f); err != nil {
-		return nil, fmt.Errorf("peercases: %s: %w", path, err)
-	}
-	return &f, nil
+	return f, nil
 }

@@ -15,9 +15,9 @@ type Shape struct {
 	Seed                    uint64
 }
 
-// Tennis is 56 years of a professional tour: 200,000 games between 7,500
-// players over 3,400 weekly batches.
-var Tennis = Shape{Games: 200000, Players: 7500, Batches: 3400, Seed: 2008}
+// Tennis returns the shape of 56 years of a professional tour: 200,000
+// games between 7,500 players over 3,400 weekly batches.
+func Tennis() Shape { return Shape{Games: 200000, Players: 7500, Batches: 3400, Seed: 2008} }
 
 // History returns the games of s, in time order (batch b at time b, in
 // weeks). Each player's career covers a random stretch of batches (on

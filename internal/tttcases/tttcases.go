@@ -2,11 +2,10 @@ package tttcases
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"math"
-	"os"
 
+	"github.com/skillgraph/skillgraph/internal/vectors"
 	"github.com/skillgraph/skillgraph/models/throughtime"
 )
 
@@ -54,18 +53,14 @@ type State struct {
 
 // Load reads a reference file.
 func Load(path string) (*File, error) {
-	data, err := os.ReadFile(path)
+	f, err := vectors.Load[File](path)
 	if err != nil {
 		return nil, fmt.Errorf("tttcases: %w", err)
-	}
-	var f File
-	if err := json.Unmarshal(data, &f); err != nil {
-		return nil, fmt.Errorf("tttcases: %s: %w", path, err)
 	}
 	if len(f.Cases) == 0 {
 		return nil, fmt.Errorf("tttcases: %s: no cases", path)
 	}
-	return &f, nil
+	return f, nil
 }
 
 // Outcome is the check of one case: every failure, each game's evidence

@@ -11,8 +11,8 @@ import (
 	"github.com/skillgraph/skillgraph/record"
 )
 
-// TrainShares are the training proportions of the score-based paper.
-var TrainShares = []float64{0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8}
+// TrainShares returns the training proportions of the score-based paper.
+func TrainShares() []float64 { return []float64{0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8} }
 
 // ScoreMetrics are one model's results on one season at one training share.
 type ScoreMetrics struct {

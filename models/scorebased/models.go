@@ -74,13 +74,15 @@ func (gm *Game) setScores(a, b float64) {
 // concurrent use).
 type gamePool = sync.Pool
 
-// pooled returns a game from pool, or nil.
-func pooled(pool *gamePool) *Game {
-	if pool == nil {
-		return nil
+// pooled returns a game from pool, or else the one build builds (a model
+// that is a zero value has no pool).
+func pooled(pool *gamePool, build func() (*Game, error)) (*Game, error) {
+	if pool != nil {
+		if gm, _ := pool.Get().(*Game); gm != nil {
+			return gm, nil
+		}
 	}
-	gm, _ := pool.Get().(*Game)
-	return gm
+	return build()
 }
 
 // newODGame builds Figure 2 of the paper for teams a and b, with
@@ -164,6 +166,15 @@ func (p Params) checkSkills(a, b Rating) error {
 	return p.checkRating(b, "team B", "")
 }
 
+// checkMatch reports teams an offence/defence model cannot take, or else
+// scores, the error of the model's own check of the scores.
+func (p Params) checkMatch(a, b Team, scores error) error {
+	if err := p.checkTeams(a, b); err != nil {
+		return err
+	}
+	return scores
+}
+
 func teamsOf(r []Rating) (Team, Team) {
 	return Team{Offence: r[0], Defence: r[1]}, Team{Offence: r[2], Defence: r[3]}
 }
@@ -182,10 +193,7 @@ func NewGaussianOD(p Params) GaussianOD { return GaussianOD{Params: p, pool: new
 
 // check reports teams or scores that Game and Rate cannot take.
 func (m GaussianOD) check(a, b Team, scoreA, scoreB float64) error {
-	if err := m.Params.checkTeams(a, b); err != nil {
-		return err
-	}
-	return checkScores(scoreA, scoreB)
+	return m.Params.checkMatch(a, b, checkScores(scoreA, scoreB))
 }
 
 // Game returns the factor graph of a match with the given scores.
@@ -205,12 +213,9 @@ func (m GaussianOD) Rate(ctx context.Context, a, b Team, scoreA, scoreB float64)
 	if err := m.check(a, b, scoreA, scoreB); err != nil {
 		return Team{}, Team{}, err
 	}
-	gm := pooled(m.pool)
-	if gm == nil {
-		var err error
-		if gm, err = m.Game(a, b, scoreA, scoreB); err != nil {
-			return Team{}, Team{}, err
-		}
+	gm, err := pooled(m.pool, func() (*Game, error) { return m.Game(a, b, scoreA, scoreB) })
+	if err != nil {
+		return Team{}, Team{}, err
 	}
 	ta, tb, _, err := m.Params.updateOD(ctx, m.pool, gm, a, b, scoreA, scoreB)
 	return ta, tb, err
@@ -310,12 +315,9 @@ func (m GaussianSD) Rate(ctx context.Context, a, b Rating, scoreA, scoreB float6
 	if err := checkDifference(scoreA, scoreB); err != nil {
 		return Rating{}, Rating{}, err
 	}
-	gm := pooled(m.pool)
-	if gm == nil {
-		var err error
-		if gm, err = m.Game(a, b, scoreA, scoreB); err != nil {
-			return Rating{}, Rating{}, err
-		}
+	gm, err := pooled(m.pool, func() (*Game, error) { return m.Game(a, b, scoreA, scoreB) })
+	if err != nil {
+		return Rating{}, Rating{}, err
 	}
 	gm.setPriors(m.Params, a, b)
 	gm.setScores(scoreA-scoreB, 0)
@@ -390,13 +392,11 @@ func NewPoissonOD(p Params) PoissonOD { return PoissonOD{Params: p, pool: new(ga
 
 // check reports teams or scores that Game and Rate cannot take.
 func (m PoissonOD) check(a, b Team, scoreA, scoreB int) error {
-	if err := m.Params.checkTeams(a, b); err != nil {
-		return err
-	}
+	var counts error
 	if scoreA < 0 || scoreB < 0 {
-		return fmt.Errorf("scorebased: scores %d and %d: a Poisson score is a count ≥ 0: %w", scoreA, scoreB, ErrInput)
+		counts = fmt.Errorf("scorebased: scores %d and %d: a Poisson score is a count ≥ 0: %w", scoreA, scoreB, ErrInput)
 	}
-	return nil
+	return m.Params.checkMatch(a, b, counts)
 }
 
 // Game returns the factor graph of a match with the given scores.
@@ -417,12 +417,9 @@ func (m PoissonOD) Rate(ctx context.Context, a, b Team, scoreA, scoreB int) (Tea
 	if _, _, err := poissonRates(a, b); err != nil {
 		return Team{}, Team{}, 0, err
 	}
-	gm := pooled(m.pool)
-	if gm == nil {
-		var err error
-		if gm, err = m.Game(a, b, scoreA, scoreB); err != nil {
-			return Team{}, Team{}, 0, err
-		}
+	gm, err := pooled(m.pool, func() (*Game, error) { return m.Game(a, b, scoreA, scoreB) })
+	if err != nil {
+		return Team{}, Team{}, 0, err
 	}
 	return m.Params.updateOD(ctx, m.pool, gm, a, b, float64(scoreA), float64(scoreB))
 }

@@ -32,7 +32,7 @@ var big = flag.Bool("big", false, "benchmark the full 200,000-game tennis-shaped
 
 // tennis is the history and its games as indices, made once per binary.
 var tennis = sync.OnceValues(func() ([]throughtime.Match, handHistory) {
-	s := synthetic.Tennis
+	s := synthetic.Tennis()
 	if !*big {
 		s.Games, s.Players, s.Batches = s.Games/10, s.Players/10, s.Batches/10
 	}
@@ -132,7 +132,7 @@ func filterByHand() func(n int) {
 // computes: on a 20,000-game slice of the same shape, every player's last
 // filtered skill from New equals the hand-written pass's to 1e-9.
 func TestFilterByHandIsNew(t *testing.T) {
-	s := synthetic.Tennis
+	s := synthetic.Tennis()
 	s.Games, s.Players, s.Batches = 20000, 750, 340
 	games := synthetic.History(s)
 	hh := newHandHistory(games)

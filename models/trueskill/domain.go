@@ -89,18 +89,33 @@ func bound(x float64) string {
 	return strings.NewReplacer("e+0", "e", "e+", "e", "e-0", "e-").Replace(strconv.FormatFloat(x, 'g', -1, 64))
 }
 
-// checkRating reports a rating outside the domain; pointMass allows σ = 0.
+// Validate reports a rating outside the model's domain, an *InputError
+// wrapping ErrInput that names the field: a mean that is not a number
+// within ±1e12, or a σ outside [1e-9, 1e9]. Every rating that Rate and
+// the Rater take passes it (a prediction also takes σ = 0), and so does
+// every rating they return from an input away from the domain's edge.
+func (r Rating) Validate() error {
+	if ratingOK(r, false) {
+		return nil
+	}
+	return ratingErr(r, false, "Rating")
+}
+
+// checkRating reports a rating of a match (team j, player i) outside the
+// domain; pointMass allows σ = 0.
 func checkRating(r Rating, pointMass bool, j, i int) error {
 	if ratingOK(r, pointMass) {
 		return nil
 	}
+	return ratingErr(r, pointMass, "Teams", j, i)
+}
+
+// ratingErr says why r, which is not ratingOK, is outside the domain.
+func ratingErr(r Rating, pointMass bool, field string, index ...int) error {
 	if why := muWhy(r.Mu); why != "" {
-		return inputErr("Teams.Mu", why, r.Mu, j, i)
+		return inputErr(field+".Mu", why, r.Mu, index...)
 	}
-	if why := rangeWhy(r.Sigma, minScale, maxScale, pointMass); why != "" {
-		return inputErr("Teams.Sigma", why, r.Sigma, j, i)
-	}
-	return nil
+	return inputErr(field+".Sigma", rangeWhy(r.Sigma, minScale, maxScale, pointMass), r.Sigma, index...)
 }
 
 // graphRating returns why the graph cannot carry a rating as a prior with

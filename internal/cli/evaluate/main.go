@@ -403,7 +403,7 @@ func scoreLeagueOf(l league, cfg config) (scoreLeague, error) {
 		return scoreLeague{}, err
 	}
 	done := 0
-	res, err := evaluation.ScoreExperiment(l.matches, l.seasons, evaluation.TrainShares, models,
+	res, err := evaluation.ScoreExperiment(l.matches, l.seasons, evaluation.TrainShares(), models,
 		func(s string) {
 			done++
 			cfg.prog.Printf("experiment 1, %s: season %s (%d of %d)", l.name, s, done, len(l.seasons))

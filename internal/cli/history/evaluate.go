@@ -11,6 +11,7 @@ import (
 	"github.com/skillgraph/skillgraph/internal/cli"
 	"github.com/skillgraph/skillgraph/internal/maximize"
 	"github.com/skillgraph/skillgraph/models/evaluation"
+	"github.com/skillgraph/skillgraph/models/fit"
 	"github.com/skillgraph/skillgraph/models/throughtime"
 	"github.com/skillgraph/skillgraph/models/trueskill"
 )
@@ -227,48 +228,31 @@ func trueSkillEvidence(ctx context.Context, games []throughtime.Match, tp truesk
 // fitTrueSkill maximises TrueSkill's one-step-ahead log evidence over σ₀,
 // τ and (if start's is positive) the draw probability, β held fixed (the
 // evidence depends only on σ₀/β and τ/β when μ₀ = 0), with Nelder–Mead on
-// log σ₀, log τ and logit p. It returns the parameters and their evidence.
-// onEval, if not nil, is called after each evaluation with its count,
-// parameters and evidence.
+// log σ₀, log τ and logit p, unbounded but for the values it leaves
+// (σ₀ outside [1e-6β, 1e6β], τ above 1e6β, p above 0.999), where float64
+// TrueSkill would have little room to spare. It returns the parameters,
+// their evidence and the count of evaluations. onEval, if not nil, is
+// called after each evaluation with its count, parameters and evidence.
 func fitTrueSkill(ctx context.Context, games []throughtime.Match, start trueskill.Params, onEval func(int, trueskill.Params, float64)) (trueskill.Params, float64, int, error) {
-	draws := start.DrawProbability > 0
-	at := func(z []float64) trueskill.Params {
-		p := start
-		p.Sigma, p.Tau = math.Exp(z[0]), math.Exp(z[1])
-		if draws {
-			p.DrawProbability = 1 / (1 + math.Exp(-z[2]))
-		}
-		return p
+	const tiny = math.SmallestNonzeroFloat64
+	params := []maximize.Param[trueskill.Params]{
+		{Name: "Sigma", At: func(p *trueskill.Params) *float64 { return &p.Sigma }, Bounds: fit.Bounds{Lo: 1e-6 * start.Beta, Hi: 1e6 * start.Beta}, Log: true, Step: 1},
+		{Name: "Tau", At: func(p *trueskill.Params) *float64 { return &p.Tau }, Bounds: fit.Bounds{Lo: tiny, Hi: 1e6 * start.Beta}, Log: true, Step: 1},
 	}
-	z0 := []float64{math.Log(start.Sigma), math.Log(start.Tau)}
-	if draws {
-		z0 = append(z0, math.Log(start.DrawProbability/(1-start.DrawProbability)))
+	if start.DrawProbability > 0 {
+		params = append(params, maximize.Param[trueskill.Params]{Name: "DrawProbability", At: func(p *trueskill.Params) *float64 { return &p.DrawProbability }, Bounds: fit.Bounds{Lo: tiny, Hi: 0.999}, Logit: true, Step: 1})
 	}
-	evals := 0
-	best, bestP := math.Inf(-1), start
-	_, err := maximize.Maximize(ctx, func(z []float64) (float64, error) {
-		p := at(z)
-		// Keep to values float64 TrueSkill handles with room to spare.
-		if p.Sigma > 1e6*p.Beta || p.Tau > 1e6*p.Beta || p.Sigma < 1e-6*p.Beta || p.DrawProbability > 0.999 {
-			return math.Inf(-1), nil
-		}
-		evals++
-		lz, err := trueSkillEvidence(ctx, games, p)
-		if err != nil {
-			return 0, err
-		}
-		if lz > best {
-			best, bestP = lz, p
-		}
-		if onEval != nil {
-			onEval(evals, p, lz)
-		}
-		return lz, nil
-	}, z0, maximize.Options{SimplexSize: 0.3, MaxEvaluations: 300, Absolute: 1e-3, Iterations: 10 * len(z0)})
+	var opt fit.Options[trueskill.Params]
+	if onEval != nil {
+		opt.Progress = func(p fit.Progress[trueskill.Params]) { onEval(p.Evaluation, p.Params, p.LogEvidence) }
+	}
+	evidence := func(p trueskill.Params) (float64, error) { return trueSkillEvidence(ctx, games, p) }
+	search := maximize.Search{Map: maximize.Reject, SimplexSize: 0.3, Tolerance: 1e-3, Iterations: 10 * len(params), MaxEvaluations: 300}
+	p, rep, err := maximize.Fit(ctx, start, params, evidence, search, opt)
 	if err != nil {
-		return start, 0, evals, fmt.Errorf("fitting TrueSkill: %w", err)
+		return start, 0, rep.Evaluations, fmt.Errorf("fitting TrueSkill: %w", err)
 	}
-	return bestP, best, evals, nil
+	return p, rep.LogEvidence, rep.Evaluations, nil
 }
 
 // report is -evaluate's output, also written as JSON.

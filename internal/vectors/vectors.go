@@ -1,0 +1,22 @@
+package vectors
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+)
+
+// Load reads the JSON file at path into a new T. A file that cannot be
+// read returns os's error, which names the path; a file that is not T's
+// JSON returns json's error prefixed with the path.
+func Load[T any](path string) (*T, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	var v T
+	if err := json.Unmarshal(b, &v); err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return &v, nil
+}
