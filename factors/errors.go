@@ -43,24 +43,22 @@ var one = graph.LogTerm{Var: 1}
 // (messages.IsNormalVariance): below 2⁻¹⁰²² its precision 1/v overflows.
 func checkVariance(name string, v float64) error {
 	if !messages.IsNormalVariance(v) {
-		return varianceError(name, v)
+		return parameterError(name, v, "a finite positive number of at least 2⁻¹⁰²²")
 	}
 	return nil
 }
 
-func varianceError(name string, v float64) error {
-	return fmt.Errorf("%s = %v, want a finite positive number of at least 2⁻¹⁰²²: %w", name, v, messages.ErrInput)
-}
-
+// checkFinite rejects a parameter that is NaN or infinite.
 func checkFinite(name string, x float64) error {
 	if !messages.IsFinite(x) {
-		return finiteError(name, x)
+		return parameterError(name, x, "a finite number")
 	}
 	return nil
 }
 
-func finiteError(name string, x float64) error {
-	return fmt.Errorf("%s = %v, want a finite number: %w", name, x, messages.ErrInput)
+// parameterError is the error of parameter name = x, which is not want.
+func parameterError(name string, x float64, want string) error {
+	return fmt.Errorf("%s = %v, want %s: %w", name, x, want, messages.ErrInput)
 }
 
 func checkMargin(eps float64) error {

@@ -283,7 +283,7 @@ func halfSpace(mean, cov, a []float64) (float64, []float64, []float64, error) {
 	sd := math.Sqrt(v)
 	t := m / sd
 	tr := messages.GreaterThan(t, 0)
-	cov = newProjectionQR(factorCov(cov, k), a).residual()
+	cov = newProjectionQR(covFactor(cov, k), a).residual()
 	for i := range k {
 		mean[i] += g[i] * tr.V / sd
 		for j := range k {
@@ -329,7 +329,7 @@ func wedge(mean, cov, a1, a2 []float64) (float64, []float64, []float64, error) {
 	}
 	sd1, sd2 := math.Sqrt(s11), math.Sqrt(s22)
 	rho := s12 / (sd1 * sd2)
-	f := newProjectionQR(factorCov(cov, k), a1, a2)
+	f := newProjectionQR(covFactor(cov, k), a1, a2)
 	sc := math.Abs(f.r[1][1])
 	if !(sc > 0) {
 		return 0, nil, nil, fmt.Errorf("%w: the joint cavity makes the region's two combinations collinear (ρ = %v)", messages.ErrInput, rho)
@@ -373,32 +373,6 @@ func wedge(mean, cov, a1, a2 []float64) (float64, []float64, []float64, error) {
 //
 // sums of squares and products of computed columns, where the forms on
 // the left cancel.
-
-// factorCov returns the lower-triangular L with LLᵀ = Σ (k×k,
-// row-major); a pivot that is not positive (a singular Σ) leaves its
-// column zero.
-func factorCov(cov []float64, k int) []float64 {
-	l := make([]float64, k*k)
-	for j := range k {
-		d := cov[j*k+j]
-		for p := range j {
-			d -= l[j*k+p] * l[j*k+p]
-		}
-		if !(d > 0) {
-			continue
-		}
-		ljj := math.Sqrt(d)
-		l[j*k+j] = ljj
-		for i := j + 1; i < k; i++ {
-			v := cov[i*k+j]
-			for p := range j {
-				v -= l[i*k+p] * l[j*k+p]
-			}
-			l[i*k+j] = v / ljj
-		}
-	}
-	return l
-}
 
 // projectionQR is the QR factorisation of LᵀA (above).
 type projectionQR struct {
@@ -535,4 +509,11 @@ func wedgeLine(mean []float64, f *projectionQR, m1, m2 float64) (float64, []floa
 		}
 	}
 	return checkedJoint(r.logZ, pm, pc)
+}
+
+// covFactor is Σ's Cholesky factor (messages.CholeskyLower), with a zero
+// column for each pivot a singular Σ leaves non-positive.
+func covFactor(cov []float64, k int) []float64 {
+	l, _ := messages.CholeskyLower(cov, k)
+	return l
 }

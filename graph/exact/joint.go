@@ -224,25 +224,12 @@ func smallInverse(a []float64, k int) (inv []float64, logDet float64, ok bool) {
 	if !finiteAll(a) {
 		return nil, 0, false
 	}
-	l := make([]float64, k*k)
+	l, positive := messages.CholeskyLower(a, k)
+	if !positive {
+		return nil, 0, false
+	}
 	for j := range k {
-		d := a[j*k+j]
-		for p := range j {
-			d -= l[j*k+p] * l[j*k+p]
-		}
-		if !(d > 0) {
-			return nil, 0, false
-		}
-		ljj := math.Sqrt(d)
-		l[j*k+j] = ljj
-		logDet += 2 * math.Log(ljj)
-		for i := j + 1; i < k; i++ {
-			v := a[i*k+j]
-			for p := range j {
-				v -= l[i*k+p] * l[j*k+p]
-			}
-			l[i*k+j] = v / ljj
-		}
+		logDet += 2 * math.Log(l[j*k+j])
 	}
 	// m = L⁻¹, lower triangular.
 	m := make([]float64, k*k)

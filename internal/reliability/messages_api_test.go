@@ -60,6 +60,15 @@ func TestMessagesExtremes(t *testing.T) {
 	}
 	checkAPI(t, api{dir: "messages", calls: 300, typed: func(error) bool { return false }, probes: []probe{
 		two("AbsDiff", messages.AbsDiff),
+		{name: "CholeskyLower", call: func(d *draws) ([]float64, error) {
+			k := d.Small(5) // at times extreme: a need not hold k×k numbers
+			a := make([]float64, d.rng.IntN(26))
+			for i := range a {
+				a[i] = d.F()
+			}
+			l, _ := messages.CholeskyLower(a, k)
+			return l, nil
+		}, nonFinite: extremeCall},
 		two("Distance", messages.Distance),
 		{name: "DistanceBelow", call: func(d *draws) ([]float64, error) {
 			return b2f(messages.DistanceBelow(gauss(d), gauss(d), d.F())), nil
