@@ -129,7 +129,8 @@ type UpdateError struct {
 	Factor FactorID
 	Label  string
 	// Method is the factor's method that failed: "Message",
-	// "LogAverageFactor" (its evidence term), "Arity" or "Validate".
+	// "LogAverageFactor" (its evidence term), "Arity" or "Validate"; in
+	// graph/exact's EP also "TiltedMoments", a joint site's update.
 	Method string
 	Edge   int // the edge of a Message, −1 for the other methods
 	// Panic is the value the method panicked with, nil if it returned Err.
