@@ -145,6 +145,12 @@ func (s *chainScratch) segment(a, b int) float64 {
 		return 0
 	}
 	v := s.variance
+	if b == a+1 {
+		// One difference: S = V_a + V_b is a number, so the pivot is
+		// 1 + π̃S and the quadratic form x²/S.
+		sum := v[a] + v[b]
+		return 0.5*math.Log(1+s.pi[a]*sum) + 0.5*s.x[a]*s.x[a]/sum
+	}
 	var logDet, u, pivot float64
 	for k := a; k < b; k++ {
 		if k == a {
