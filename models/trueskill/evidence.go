@@ -101,12 +101,9 @@ func (gm *Game) chainLogEvidence() (float64, error) {
 		}
 		sc := math.Sqrt(cav.Pi)
 		t, e := cav.Tau/sc, c.margin*sc
-		var tr messages.Truncation
 		if c.drawn {
-			tr = messages.Within(t, e)
 			lz += messages.LogWithinMass(t, e)
 		} else {
-			tr = messages.GreaterThan(t, e)
 			lz += messages.LogNormCDF(t - e)
 		}
 		site := gm.g.Message(c.f, 0)
@@ -115,8 +112,18 @@ func (gm *Game) chainLogEvidence() (float64, error) {
 			start = k + 1
 			continue
 		}
-		lz += 0.5*math.Log1p(site.Pi/cav.Pi) + 0.5*tr.V*tr.V
-		s.x[k] = (cav.Tau+sc*tr.V)/cav.Pi - (s.mean[k] - s.mean[k+1])
+		// μ_q is the mean of the cavity times the site, and V its shift
+		// from the cavity's mean in the cavity's standard deviations: the
+		// truncation's V wherever the site is the truncation's message for
+		// this cavity (equations 3-6), read from the graph rather than
+		// computed again.
+		mq := (cav.Tau + site.Tau) / (cav.Pi + site.Pi)
+		if !messages.IsFinite(mq) {
+			return 0, fmt.Errorf("trueskill: %w: site %v of comparison %d", ErrNumerical, site, k+1)
+		}
+		v := (mq - cav.Tau/cav.Pi) * sc
+		lz += 0.5*math.Log1p(site.Pi/cav.Pi) + 0.5*v*v
+		s.x[k] = mq - (s.mean[k] - s.mean[k+1])
 		s.pi[k] = site.Pi
 	}
 	lz -= s.segment(start, len(gm.cmps))
