@@ -42,7 +42,7 @@ import (
 
 // comparison is a game's comparison factor k, in rank order.
 type comparison struct {
-	f      graph.FactorID
+	edge   graph.EdgeID // its one edge, to the difference
 	margin float64
 	drawn  bool
 }
@@ -67,10 +67,11 @@ func comparisonsOf(g *graph.Graph, ids []graph.FactorID) []comparison {
 	for k, f := range ids {
 		switch c := g.Factor(f).(type) {
 		case *factors.GreaterThan:
-			out[k] = comparison{f: f, margin: c.Margin}
+			out[k] = comparison{margin: c.Margin}
 		case *factors.Within:
-			out[k] = comparison{f: f, margin: c.Margin, drawn: true}
+			out[k] = comparison{margin: c.Margin, drawn: true}
 		}
+		out[k].edge = g.EdgeID(f, 0)
 	}
 	return out
 }
@@ -95,7 +96,7 @@ func (gm *Game) chainLogEvidence() (float64, error) {
 	var lz float64
 	start := 0 // the first site of the current segment
 	for k, c := range gm.cmps {
-		cav := gm.g.Cavity(gm.g.EdgeID(c.f, 0))
+		cav := gm.g.Cavity(c.edge)
 		if !(cav.Pi > 0) || !cav.IsFinite() {
 			return 0, fmt.Errorf("trueskill: %w: cavity %v of comparison %d", ErrNumerical, cav, k+1)
 		}
@@ -106,7 +107,7 @@ func (gm *Game) chainLogEvidence() (float64, error) {
 		} else {
 			lz += messages.LogNormCDF(t - e)
 		}
-		site := gm.g.Message(c.f, 0)
+		site := gm.g.EdgeMessage(c.edge)
 		if site.IsUniform() {
 			lz -= s.segment(start, k)
 			start = k + 1
