@@ -160,6 +160,9 @@ func checkGraphRange(*Params, *Match) error { return nil }
 // match with the same parameters.
 func checkGraphResult(p *Params, m *Match, res *Result) error {
 	t2 := p.Tau * p.Tau
+	if graphResultOK(res.Ratings, t2) && evidenceOK(res.LogEvidence) {
+		return nil
+	}
 	for j, team := range res.Ratings {
 		for i, r := range team {
 			if err := checkResult(r, m.Teams[j][i], j, i); err != nil {
@@ -173,10 +176,26 @@ func checkGraphResult(p *Params, m *Match, res *Result) error {
 	return checkEvidence(res.LogEvidence)
 }
 
+// graphResultOK reports whether every rating passes checkGraphResult's
+// checks, by predicates alone; the errors are built only on failure.
+func graphResultOK(ratings [][]Rating, t2 float64) bool {
+	for _, team := range ratings {
+		for _, r := range team {
+			if !resultOK(r) || graphRating(r, t2) != "" {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// evidenceOK reports whether lz is a finite log probability.
+func evidenceOK(lz float64) bool { return messages.IsFinite(lz) && lz <= 0 }
+
 // checkEvidence rejects a log evidence that is not a finite log
 // probability.
 func checkEvidence(lz float64) error {
-	if !messages.IsFinite(lz) || lz > 0 {
+	if !evidenceOK(lz) {
 		return fmt.Errorf("trueskill: the outcome's log probability %v is not a finite number ≤ 0: %w", lz, ErrNumerical)
 	}
 	return nil

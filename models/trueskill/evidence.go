@@ -42,7 +42,7 @@ import (
 
 // comparison is a game's comparison factor k, in rank order.
 type comparison struct {
-	f      graph.FactorID
+	edge   graph.EdgeID // its one edge, to the difference
 	margin float64
 	drawn  bool
 }
@@ -67,10 +67,11 @@ func comparisonsOf(g *graph.Graph, ids []graph.FactorID) []comparison {
 	for k, f := range ids {
 		switch c := g.Factor(f).(type) {
 		case *factors.GreaterThan:
-			out[k] = comparison{f: f, margin: c.Margin}
+			out[k] = comparison{margin: c.Margin}
 		case *factors.Within:
-			out[k] = comparison{f: f, margin: c.Margin, drawn: true}
+			out[k] = comparison{margin: c.Margin, drawn: true}
 		}
+		out[k].edge = g.EdgeID(f, 0)
 	}
 	return out
 }
@@ -95,28 +96,35 @@ func (gm *Game) chainLogEvidence() (float64, error) {
 	var lz float64
 	start := 0 // the first site of the current segment
 	for k, c := range gm.cmps {
-		cav := gm.g.Cavity(gm.g.EdgeID(c.f, 0))
+		cav := gm.g.Cavity(c.edge)
 		if !(cav.Pi > 0) || !cav.IsFinite() {
 			return 0, fmt.Errorf("trueskill: %w: cavity %v of comparison %d", ErrNumerical, cav, k+1)
 		}
 		sc := math.Sqrt(cav.Pi)
 		t, e := cav.Tau/sc, c.margin*sc
-		var tr messages.Truncation
 		if c.drawn {
-			tr = messages.Within(t, e)
 			lz += messages.LogWithinMass(t, e)
 		} else {
-			tr = messages.GreaterThan(t, e)
 			lz += messages.LogNormCDF(t - e)
 		}
-		site := gm.g.Message(c.f, 0)
+		site := gm.g.EdgeMessage(c.edge)
 		if site.IsUniform() {
 			lz -= s.segment(start, k)
 			start = k + 1
 			continue
 		}
-		lz += 0.5*math.Log1p(site.Pi/cav.Pi) + 0.5*tr.V*tr.V
-		s.x[k] = (cav.Tau+sc*tr.V)/cav.Pi - (s.mean[k] - s.mean[k+1])
+		// μ_q is the mean of the cavity times the site, and V its shift
+		// from the cavity's mean in the cavity's standard deviations: the
+		// truncation's V wherever the site is the truncation's message for
+		// this cavity (equations 3-6), read from the graph rather than
+		// computed again.
+		mq := (cav.Tau + site.Tau) / (cav.Pi + site.Pi)
+		if !messages.IsFinite(mq) {
+			return 0, fmt.Errorf("trueskill: %w: site %v of comparison %d", ErrNumerical, site, k+1)
+		}
+		v := (mq - cav.Tau/cav.Pi) * sc
+		lz += 0.5*math.Log1p(site.Pi/cav.Pi) + 0.5*v*v
+		s.x[k] = mq - (s.mean[k] - s.mean[k+1])
 		s.pi[k] = site.Pi
 	}
 	lz -= s.segment(start, len(gm.cmps))
@@ -145,6 +153,12 @@ func (s *chainScratch) segment(a, b int) float64 {
 		return 0
 	}
 	v := s.variance
+	if b == a+1 {
+		// One difference: S = V_a + V_b is a number, so the pivot is
+		// 1 + π̃S and the quadratic form x²/S.
+		sum := v[a] + v[b]
+		return 0.5*math.Log(1+s.pi[a]*sum) + 0.5*s.x[a]*s.x[a]/sum
+	}
 	var logDet, u, pivot float64
 	for k := a; k < b; k++ {
 		if k == a {

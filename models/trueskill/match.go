@@ -32,6 +32,9 @@ func (m *Match) validate() error { return m.validateRatings(false) }
 // validateRatings is validate; pointMass allows σ = 0, which a prediction
 // can take.
 func (m *Match) validateRatings(pointMass bool) error {
+	if m.plainOK(pointMass) {
+		return nil
+	}
 	if len(m.Teams) < 2 {
 		return tooFewTeams("Teams", len(m.Teams))
 	}
@@ -43,6 +46,27 @@ func (m *Match) validateRatings(pointMass bool) error {
 		}
 	}
 	return checkOutcome(len(m.Teams), func(j int) int { return len(m.Teams[j]) }, m.Ranks, m.Weights, "Teams")
+}
+
+// plainOK reports whether m is a valid match without weights, by
+// predicates alone: the common case costs a few comparisons per player.
+// A match with weights, or one that fails, takes validateRatings' full
+// checks, which say what is wrong.
+func (m *Match) plainOK(pointMass bool) bool {
+	if len(m.Teams) < 2 || m.Weights != nil || m.Ranks != nil && len(m.Ranks) != len(m.Teams) {
+		return false
+	}
+	for _, team := range m.Teams {
+		if len(team) == 0 {
+			return false
+		}
+		for _, r := range team {
+			if !ratingOK(r, pointMass) {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // checkOutcome checks that n teams of the given sizes (none empty) have
