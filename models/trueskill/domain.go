@@ -149,12 +149,6 @@ func checkResult(out, r Rating, j, i int) error {
 	return numErr("Teams.Sigma", fmt.Sprintf("posterior σ = %v", out.Sigma), r.Sigma, j, i)
 }
 
-// checkGraphRange is where the factor graph's range would be checked: the
-// domain already keeps every variance the graph carries a normal float64
-// and every natural parameter finite (see above), so no match that passed
-// validation is outside it.
-func checkGraphRange(*Params, *Match) error { return nil }
-
 // checkGraphResult checks the ratings a graph run returns (in the caller's
 // order) and its log evidence: each must be a valid input to the next graph
 // match with the same parameters.

@@ -39,9 +39,6 @@ func (p Params) NewGame(m Match) (*Game, error) {
 	if err := p.check(&m); err != nil {
 		return nil, err
 	}
-	if err := checkGraphRange(&p, &m); err != nil {
-		return nil, err
-	}
 	return p.newGame(m, false)
 }
 
@@ -179,7 +176,7 @@ func (gm *Game) Run(ctx context.Context) (schedules.Convergence, error) {
 		if ctx != nil && ctx.Err() != nil {
 			return res, fmt.Errorf("trueskill: %w", err)
 		}
-		// Inputs in checkGraphRange's range can still drive a message out
+		// Inputs inside the domain can still drive a message out
 		// of float64's: an upset by ~1e140 standard deviations needs a
 		// precision of ~1e280 times the cavity's.
 		return res, fmt.Errorf("trueskill: %w: the ratings (Teams.Mu, Teams.Sigma) are too extreme for the graph's messages: %w", ErrNumerical, err)

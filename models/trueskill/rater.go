@@ -118,9 +118,6 @@ func (r *Rater) rate(ctx context.Context, m *Match, graph bool) (Result, error) 
 }
 
 func (r *Rater) rateGraph(ctx context.Context, m *Match) (Result, error) {
-	if err := checkGraphRange(&r.p, m); err != nil {
-		return Result{}, err
-	}
 	gm, order := r.last, []int(nil) // the same order as last time, unless set
 	if gm == nil || !r.sameAsLast(m) {
 		r.order = m.orderInto(r.order)
