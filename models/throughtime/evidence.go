@@ -14,7 +14,7 @@ import (
 // see logOutcome.
 func (h *History) gameEvidence(k int, cavity func(*slot) messages.Gaussian) (float64, error) {
 	g := &h.games[k]
-	if g.graph >= 0 && h.gameGraphs[g.graph].margins {
+	if h.margins != nil { // every game of a margins history has a margin graph, whose evidence is its graph's
 		return h.marginEvidence(k, cavity)
 	}
 	sizes, ranks, weights := []int{1, 1}, []int(nil), [][]float64(nil)

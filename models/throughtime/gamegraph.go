@@ -28,9 +28,6 @@ type gameGraph struct {
 	ranks   []int
 	weights [][]float64
 	offset  float64 // added to the cavities' means (see History.offset)
-	// margins is true for a game with learned draw margins (marginGraph),
-	// whose evidence is its graph's.
-	margins bool
 }
 
 // edgeRef is a factor's edge; a factor of −1 sends the uniform message.

@@ -79,7 +79,7 @@ func (h *History) marginOf(pi int32) int32 {
 // the loser's margin in ExceedsMargin, or d = p₀ − p₁ between the margins
 // m₀ (below) and m₁ (above) in BetweenMargins for a draw.
 func (h *History) newMarginGraph(gm *Match, betas [2]float64) (*gameGraph, error) {
-	gg := &gameGraph{sizes: []int{1, 1}, ranks: gm.Ranks, margins: true}
+	gg := &gameGraph{sizes: []int{1, 1}, ranks: gm.Ranks}
 	b := graph.NewBuilder("game")
 	var steps, up []schedules.Schedule
 	var skills, perfs, margins [2]graph.VarID
