@@ -2,9 +2,9 @@ package rate
 
 import (
 	"fmt"
-	"time"
 
 	"github.com/skillgraph/skillgraph/internal/plot"
+	"github.com/skillgraph/skillgraph/record"
 )
 
 // plotHistory plots a player's μ after each game with the band μ ± σ,
@@ -16,7 +16,7 @@ func plotHistory(path string, h *historyView) error {
 	dates := true
 	for i, r := range h.Rows {
 		s.Y[i], s.Lo[i], s.Hi[i] = r.Mu, r.Mu-r.Sigma, r.Mu+r.Sigma
-		t, err := parseDate(r.Date)
+		t, err := record.ParseTime(r.Date) // the league writes its dates with record.FormatTime
 		if err != nil {
 			dates = false
 		}
@@ -34,15 +34,4 @@ func plotHistory(path string, h *historyView) error {
 		return fmt.Errorf("-plot: %w", err)
 	}
 	return nil
-}
-
-// parseDate reads a game's date: YYYY-MM-DD, RFC 3339, or
-// YYYY-MM-DD HH:MM:SS.
-func parseDate(s string) (time.Time, error) {
-	for _, layout := range []string{time.DateOnly, time.RFC3339, time.DateTime} {
-		if t, err := time.Parse(layout, s); err == nil {
-			return t, nil
-		}
-	}
-	return time.Time{}, fmt.Errorf("date %q", s)
 }
