@@ -10,6 +10,7 @@ import (
 
 	"gonum.org/v1/plot/vg"
 
+	"github.com/skillgraph/skillgraph/internal/league"
 	"github.com/skillgraph/skillgraph/internal/plot"
 	"github.com/skillgraph/skillgraph/internal/store"
 	"github.com/skillgraph/skillgraph/models/trueskill"
@@ -191,31 +192,21 @@ type Pairing struct {
 	Quality float64
 }
 
-// maxPairingPlayers bounds the players (the best by display rating) whose
-// pairs are compared for the fairest pairings.
-const maxPairingPlayers = 60
-
 // fairest returns the top pairs of players by match quality, highest
-// first, the player higher on the leaderboard first.
+// first, the player higher on the leaderboard first: league.FairestPairs'
+// exact pruned search over every player.
 func fairest(p trueskill.Params, rows []Row, top int) ([]Pairing, error) {
-	if len(rows) > maxPairingPlayers {
-		rows = rows[:maxPairingPlayers]
+	rs := make([]trueskill.Rating, len(rows))
+	for i, r := range rows {
+		rs[i] = trueskill.Rating{Mu: r.Mu, Sigma: r.Sigma}
 	}
-	var out []Pairing
-	for i := range rows {
-		for j := i + 1; j < len(rows); j++ {
-			a := trueskill.Rating{Mu: rows[i].Mu, Sigma: rows[i].Sigma}
-			b := trueskill.Rating{Mu: rows[j].Mu, Sigma: rows[j].Sigma}
-			q, err := p.Quality([][]trueskill.Rating{{a}, {b}}, nil)
-			if err != nil {
-				return nil, err
-			}
-			out = append(out, Pairing{A: rows[i].Name, B: rows[j].Name, Quality: q})
-		}
+	pairs, err := league.FairestPairs(p, rs, top)
+	if err != nil {
+		return nil, err
 	}
-	slices.SortStableFunc(out, func(x, y Pairing) int { return cmp.Compare(y.Quality, x.Quality) })
-	if len(out) > top {
-		out = out[:top]
+	out := make([]Pairing, len(pairs))
+	for i, pr := range pairs {
+		out[i] = Pairing{A: rows[pr.A].Name, B: rows[pr.B].Name, Quality: pr.Quality}
 	}
 	return out, nil
 }
