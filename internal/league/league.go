@@ -245,11 +245,11 @@ func resultOf(ranks []int, j int) string {
 	if tied {
 		eq = "="
 	}
-	return fmt.Sprintf("%s%s of %d", eq, ordinal(better+1), len(ranks))
+	return fmt.Sprintf("%s%s of %d", eq, Ordinal(better+1), len(ranks))
 }
 
-// ordinal spells n as 1st, 2nd, 3rd, 4th, ….
-func ordinal(n int) string {
+// Ordinal spells n as 1st, 2nd, 3rd, 4th, …, 11th, 12th, 13th, 21st, ….
+func Ordinal(n int) string {
 	suffix := "th"
 	if n%100 < 11 || n%100 > 13 {
 		switch n % 10 {

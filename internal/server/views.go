@@ -99,23 +99,9 @@ func describe(m *store.Match) string {
 	slices.SortStableFunc(idx, func(a, b int) int { return m.Ranks[a] - m.Ranks[b] })
 	parts := make([]string, len(idx))
 	for i, j := range idx {
-		parts[i] = fmt.Sprintf("%s (%s)", strings.Join(m.Teams[j], " + "), ordinal(m.Ranks[j]))
+		parts[i] = fmt.Sprintf("%s (%s)", strings.Join(m.Teams[j], " + "), league.Ordinal(m.Ranks[j]))
 	}
 	return strings.Join(parts, ", ")
-}
-
-func ordinal(n int) string {
-	suffix := "th"
-	switch {
-	case n%100 >= 11 && n%100 <= 13:
-	case n%10 == 1:
-		suffix = "st"
-	case n%10 == 2:
-		suffix = "nd"
-	case n%10 == 3:
-		suffix = "rd"
-	}
-	return fmt.Sprint(n, suffix)
 }
 
 // result says how the team j did: won if it beat every other team, drew if
