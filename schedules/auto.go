@@ -76,11 +76,16 @@ func Tree(g *graph.Graph) (*SequenceSchedule, error) {
 	if g == nil {
 		return nil, errNilGraph()
 	}
+	return TreeOf(g, allFactors(g))
+}
+
+// allFactors lists every factor of g, in ID order.
+func allFactors(g *graph.Graph) []graph.FactorID {
 	all := make([]graph.FactorID, g.NumFactors())
 	for f := range all {
 		all[f] = graph.FactorID(f)
 	}
-	return TreeOf(g, all)
+	return all
 }
 
 // TreeOf returns Tree's two passes over the subgraph of g made of factors

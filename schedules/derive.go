@@ -173,11 +173,7 @@ func Derive(g *graph.Graph, opts ...DeriveOption) (Schedule, error) {
 		return Loop(body, append([]LoopOption{Name(name)}, d.loop...)...)
 	}
 	tb := newTreeBuilder(g)
-	all := make([]graph.FactorID, g.NumFactors())
-	for f := range all {
-		all[f] = graph.FactorID(f)
-	}
-	if tree, err := tb.tree(all); err == nil {
+	if tree, err := tb.tree(allFactors(g)); err == nil {
 		n := 0
 		for f := range g.NumFactors() {
 			if !graph.IsExact(g.Factor(graph.FactorID(f))) {

@@ -174,7 +174,7 @@ func (p *Plan) Run(r *Runner) (Convergence, error) {
 	if p == nil {
 		return Convergence{}, fmt.Errorf("schedules: nil plan: %w", messages.ErrInput)
 	}
-	if r != nil && r.g != nil && r.ctx == nil && len(r.frames) == 0 {
+	if r != nil && r.g != nil && r.idle() {
 		return r.Run(context.Background(), p) // outside a run: as Runner.Run
 	}
 	return r.exec(p)

@@ -136,7 +136,7 @@ func (r *Runner) Update(f graph.FactorID, i int) (d float64, err error) {
 	if !r.g.HasEdge(f, i) {
 		return 0, noEdge(r.g, f, i)
 	}
-	if r.ctx == nil && len(r.frames) == 0 {
+	if r.idle() {
 		// Outside a run, no Runner.Run recovers a panic of the factor's.
 		defer func() {
 			if p := recover(); p != nil {
@@ -215,7 +215,7 @@ func (r *Runner) Run(ctx context.Context, s Schedule) (res Convergence, err erro
 	if err := ctxErr(ctx); err != nil {
 		return Convergence{}, fmt.Errorf("schedules: before the run: %w", err)
 	}
-	if r.ctx != nil || len(r.frames) > 0 {
+	if !r.idle() {
 		if res, err = r.run(s); err == nil {
 			if err = ctxErr(ctx); err != nil {
 				err = fmt.Errorf("schedules: by the end of the run: %w", err)
@@ -249,11 +249,15 @@ func (r *Runner) Run(ctx context.Context, s Schedule) (res Convergence, err erro
 // progress, or, called outside a run, as Runner.Run under
 // context.Background() would (which recovers a panic and reports Cyclic).
 func (r *Runner) enter(s Schedule) (Convergence, error) {
-	if r != nil && r.g != nil && r.ctx == nil && len(r.frames) == 0 {
+	if r != nil && r.g != nil && r.idle() {
 		return r.Run(context.Background(), s)
 	}
 	return r.run(s)
 }
+
+// idle reports that r is outside a run: no Run is in progress and no
+// schedule's own Run has entered it.
+func (r *Runner) idle() bool { return r.ctx == nil && len(r.frames) == 0 }
 
 // panicked returns the error of the recovered panic p: a
 // *graph.UpdateError naming the factor whose Message panicked, or, for a
