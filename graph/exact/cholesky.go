@@ -271,13 +271,20 @@ func (c *cholesky) add(idx []int, coef []float64, w float64) {
 	for a, i := range idx {
 		pi, ci := c.pos[i], w*coef[a]
 		for b, j := range idx {
-			switch pj := c.pos[j]; {
-			case pj == pi:
-				c.diag[pi] += ci * coef[b]
-			case pj > pi:
-				c.val[c.at(pi, pj)] += ci * coef[b]
-			}
+			c.addEntry(pi, c.pos[j], ci*coef[b])
 		}
+	}
+}
+
+// addEntry adds x to Λ's entry in rows and columns pi and pj of the
+// elimination order; only the diagonal and one triangle are stored, so
+// the entry with pj < pi is the transpose of one added too.
+func (c *cholesky) addEntry(pi, pj int, x float64) {
+	switch {
+	case pj == pi:
+		c.diag[pi] += x
+	case pj > pi:
+		c.val[c.at(pi, pj)] += x
 	}
 }
 

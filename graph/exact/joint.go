@@ -382,14 +382,8 @@ func (j *jointSite) names(s *system) string {
 func (c *cholesky) addDense(idx []int, m []float64) {
 	u := len(idx)
 	for a, i := range idx {
-		pi := c.pos[i]
 		for b, j := range idx {
-			switch pj := c.pos[j]; {
-			case pj == pi:
-				c.diag[pi] += m[a*u+b]
-			case pj > pi:
-				c.val[c.at(pi, pj)] += m[a*u+b]
-			}
+			c.addEntry(c.pos[i], c.pos[j], m[a*u+b])
 		}
 	}
 }
