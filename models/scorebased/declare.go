@@ -1,8 +1,6 @@
 package scorebased
 
 import (
-	"fmt"
-	"math"
 
 	"github.com/skillgraph/skillgraph/factors"
 	"github.com/skillgraph/skillgraph/graph"
@@ -117,10 +115,8 @@ func (m PoissonOD) Declare(b *graph.Builder, c Contest) (Nodes, error) {
 	if err := m.Params.Validate(); err != nil {
 		return Nodes{}, err
 	}
-	for _, s := range []float64{c.ScoreA, c.ScoreB} {
-		if !(s >= 0 && s <= math.MaxInt32) || s != math.Trunc(s) {
-			return Nodes{}, fmt.Errorf("scorebased: scores %v and %v: a Poisson score is a count ≥ 0: %w", c.ScoreA, c.ScoreB, ErrInput)
-		}
+	if err := checkCounts(c.ScoreA, c.ScoreB); err != nil {
+		return Nodes{}, err
 	}
 	scores := [2]int{int(c.ScoreA), int(c.ScoreB)}
 	return m.Params.declareOD(b, &c, func(side int) graph.Factor { return factors.NewPoisson(scores[side]) }), nil
