@@ -1,7 +1,6 @@
 package scorebased
 
 import (
-
 	"github.com/skillgraph/skillgraph/factors"
 	"github.com/skillgraph/skillgraph/graph"
 )
