@@ -83,9 +83,11 @@ func Write(w io.Writer, g *graph.Graph, opt Options) error {
 	if w == nil {
 		return fmt.Errorf("dot: graph %q: nil writer: %w", g.Name(), messages.ErrInput)
 	}
-	rs := namedRows(g)
+	var rs rows
 	if opt.Structural || usedLayers(g) < 2 {
 		rs = derivedRows(g)
+	} else {
+		rs = namedRows(g)
 	}
 	notes, err := annotate(g, opt.Schedule, rs)
 	if err != nil {
