@@ -162,16 +162,15 @@ func (e *UpdateError) Error() string {
 // Unwrap returns the method's error (nil after a panic).
 func (e *UpdateError) Unwrap() error { return e.Err }
 
-// factorError returns the *UpdateError of factor f's method, its label
-// given or found.
-func (g *Graph) factorError(f FactorID, method string, edge int, err error) *UpdateError {
-	return &UpdateError{Graph: g.name, Factor: f, Label: g.FactorLabel(f), Method: method, Edge: edge, Err: err}
-}
-
-// recovered returns the *UpdateError of a panic of factor f's method, with
-// the panic's value p.
-func (g *Graph) recovered(f FactorID, method string, edge int, p any) *UpdateError {
-	return &UpdateError{Graph: g.name, Factor: f, Label: g.FactorLabel(f), Method: method, Edge: edge, Panic: p}
+// FactorError returns the *UpdateError naming g and factor f (with its
+// label) for f's method, on edge (−1 for a method without one), that
+// returned err or, if p is not nil, panicked with p: the one way the
+// engine and the solvers built on it report a factor's failure.
+func (g *Graph) FactorError(f FactorID, method string, edge int, err error, p any) *UpdateError {
+	if p != nil {
+		err = nil
+	}
+	return &UpdateError{Graph: g.name, Factor: f, Label: g.FactorLabel(f), Method: method, Edge: edge, Err: err, Panic: p}
 }
 
 // notFinite is the error of a message that is not finite (a point mass,
@@ -747,10 +746,10 @@ func (g *Graph) Update(f FactorID, i int, damping float64) (before, after messag
 	fn := &g.factors[f]
 	msg, p, err := safeMessage(fn.f, i, Edges{g: g, first: fn.first})
 	if p != nil {
-		return before, after, g.recovered(f, "Message", i, p)
+		return before, after, g.FactorError(f, "Message", i, nil, p)
 	}
 	if err != nil {
-		return before, after, g.factorError(f, "Message", i, err)
+		return before, after, g.FactorError(f, "Message", i, err, nil)
 	}
 	return g.Send(EdgeID(fn.first)+EdgeID(i), msg, damping)
 }
@@ -778,7 +777,7 @@ func (g *Graph) Send(k EdgeID, msg messages.Gaussian, damping float64) (before, 
 // updateError is the *UpdateError of the message on edge k.
 func (g *Graph) updateError(k int32, err error) error {
 	f := g.edgeFactor(k)
-	return g.factorError(f, "Message", int(k-g.factors[f].first), err)
+	return g.FactorError(f, "Message", int(k-g.factors[f].first), err, nil)
 }
 
 // fold is the general part of Send: damping, point masses, observations,
@@ -905,10 +904,10 @@ func (g *Graph) LogEvidence() (float64, error) {
 func (g *Graph) factorEvidence(f FactorID, sum *evidenceSum) (err error) {
 	fn := &g.factors[f]
 	e := Edges{g: g, first: fn.first}
-	fail := func(err error) error { return g.factorError(f, "LogAverageFactor", -1, err) }
+	fail := func(err error) error { return g.FactorError(f, "LogAverageFactor", -1, err, nil) }
 	defer func() {
 		if p := recover(); p != nil {
-			err = g.recovered(f, "LogAverageFactor", -1, p)
+			err = g.FactorError(f, "LogAverageFactor", -1, nil, p)
 		}
 	}()
 	// The interfaces are asserted here rather than stored per factor: the

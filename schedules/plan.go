@@ -204,7 +204,7 @@ func (r *Runner) send(o *op) (float64, error) {
 	msg, err := fac.Message(i, e)
 	r.sending = 0
 	if err != nil {
-		return 0, &graph.UpdateError{Graph: r.g.Name(), Factor: o.factor(), Label: r.g.FactorLabel(o.factor()), Method: "Message", Edge: i, Err: err}
+		return 0, r.g.FactorError(o.factor(), "Message", i, err, nil)
 	}
 	before, after, err := r.g.Send(e.EdgeID(i), msg, r.damping)
 	if err != nil {

@@ -266,7 +266,7 @@ func (r *Runner) idle() bool { return r.ctx == nil && len(r.frames) == 0 }
 func (r *Runner) panicked(p any) error {
 	f, i := graph.FactorID(r.sending-1), int(r.sendingEdge)
 	if r.sending, r.sendingEdge = 0, 0; f >= 0 {
-		return &graph.UpdateError{Graph: r.g.Name(), Factor: f, Label: r.g.FactorLabel(f), Method: "Message", Edge: i, Panic: p}
+		return r.g.FactorError(f, "Message", i, nil, p)
 	}
 	return fmt.Errorf("schedules: run of graph %q: a metric, observer or schedule panicked: %v: %w", r.g.Name(), p, messages.ErrInput)
 }

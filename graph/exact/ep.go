@@ -384,24 +384,21 @@ func (ep *sites) set(sf *siteFactor, q []messages.Gaussian) (bool, error) {
 
 // factorError names the model's factor of sf and its edge i.
 func (ep *sites) factorError(sf *siteFactor, i int, err error) error {
-	return &graph.UpdateError{Graph: ep.s.g.Name(), Factor: sf.f, Label: ep.s.g.FactorLabel(sf.f), Method: methodOf(i), Edge: i, Err: err}
+	return ep.s.g.FactorError(sf.f, methodOf(i), i, err, nil)
 }
 
 // panicError is factorError for a method that panicked with r.
 func (ep *sites) panicError(sf *siteFactor, i int, r any) error {
-	return &graph.UpdateError{Graph: ep.s.g.Name(), Factor: sf.f, Label: ep.s.g.FactorLabel(sf.f), Method: methodOf(i), Edge: i, Panic: r}
+	return ep.s.g.FactorError(sf.f, methodOf(i), i, nil, r)
 }
 
 // jointError is the *graph.UpdateError of factor sf's joint site: a
 // panic of its TiltedMoments, or err naming the site's variables.
 func (ep *sites) jointError(sf *siteFactor, err error) error {
-	ue := &graph.UpdateError{Graph: ep.s.g.Name(), Factor: sf.f, Label: ep.s.g.FactorLabel(sf.f), Method: "TiltedMoments", Edge: -1}
 	if p, ok := err.(tiltedPanic); ok {
-		ue.Panic = p.value
-	} else {
-		ue.Err = fmt.Errorf("joint site over %s: %w", sf.joint.names(ep.s), err)
+		return ep.s.g.FactorError(sf.f, "TiltedMoments", -1, nil, p.value)
 	}
-	return ue
+	return ep.s.g.FactorError(sf.f, "TiltedMoments", -1, fmt.Errorf("joint site over %s: %w", sf.joint.names(ep.s), err), nil)
 }
 
 // methodOf names the factor method behind a site's update on edge i: its

@@ -353,6 +353,7 @@ func TestGraphExtremes(t *testing.T) {
 			return gv(m), err
 		}},
 		g0("Graph.FactorGroup", func(d *draws, g *graph.Graph) { g.FactorGroup(f(d, g)) }),
+		g0("Graph.FactorError", func(d *draws, g *graph.Graph) { _ = g.FactorError(f(d, g), d.S(), d.Small(3), nil, nil).Error() }),
 		g0("Graph.FactorLabel", func(d *draws, g *graph.Graph) { g.FactorLabel(f(d, g)) }),
 		g0("Graph.FactorLayer", func(d *draws, g *graph.Graph) { g.FactorLayer(f(d, g)) }),
 		g0("Graph.Groups", func(_ *draws, g *graph.Graph) { g.Groups() }),
