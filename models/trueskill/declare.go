@@ -103,18 +103,19 @@ func (p Params) Declare(b *graph.Builder, c Contest) (Nodes, error) {
 // validateDeclare is Params.Validate for the fields Declare uses: the
 // prior's (Mu, Sigma, Tau) are the caller's priors' business, β is unused
 // where every player has its own, and the draw parameters where the
-// contest has margin variables, so those are set to valid values before
-// the check.
+// contest has margin variables.
 func (p Params) validateDeclare(c *Contest) error {
-	q := p
-	q.Mu, q.Sigma, q.Tau = 0, 1, 0
-	if c.Betas != nil {
-		q.Beta = 1
+	if c.Betas == nil {
+		if err := p.validateBeta(); err != nil {
+			return err
+		}
 	}
-	if c.Margins != nil {
-		q.DrawProbability, q.DrawMargin = 0, 0
+	if c.Margins == nil {
+		if err := p.validateDraw(); err != nil {
+			return err
+		}
 	}
-	return q.Validate()
+	return p.validateLoop()
 }
 
 // validate checks the contest's shape; the variables themselves are

@@ -51,18 +51,40 @@ func (p Params) Validate() error {
 	if why := rangeWhy(p.Sigma, minScale, maxScale, false); why != "" {
 		return inputErr("Params.Sigma", why, p.Sigma)
 	}
-	if why := rangeWhy(p.Beta, minScale, maxScale, false); why != "" {
-		return inputErr("Params.Beta", why, p.Beta)
+	if err := p.validateBeta(); err != nil {
+		return err
 	}
 	if why := rangeWhy(p.Tau, 0, maxScale, false); why != "" {
 		return inputErr("Params.Tau", why, p.Tau)
 	}
+	if err := p.validateDraw(); err != nil {
+		return err
+	}
+	return p.validateLoop()
+}
+
+// validateBeta is Validate's check of β.
+func (p Params) validateBeta() error {
+	if why := rangeWhy(p.Beta, minScale, maxScale, false); why != "" {
+		return inputErr("Params.Beta", why, p.Beta)
+	}
+	return nil
+}
+
+// validateDraw is Validate's check of the draw margin and probability.
+func (p Params) validateDraw() error {
 	if why := rangeWhy(p.DrawMargin, 0, maxScale, false); why != "" {
 		return inputErr("Params.DrawMargin", why, p.DrawMargin)
 	}
-	switch {
-	case !(p.DrawProbability >= 0 && p.DrawProbability < 1):
+	if !(p.DrawProbability >= 0 && p.DrawProbability < 1) {
 		return inputErr("Params.DrawProbability", "not a probability in [0, 1)", p.DrawProbability)
+	}
+	return nil
+}
+
+// validateLoop is Validate's check of the chain's loop settings.
+func (p Params) validateLoop() error {
+	switch {
 	case !(p.Tolerance >= 0) || math.IsInf(p.Tolerance, 1):
 		return inputErr("Params.Tolerance", "negative or not finite", p.Tolerance)
 	case p.MaxIterations < 0:
