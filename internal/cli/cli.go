@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -69,6 +70,20 @@ func oneLine(s string) string {
 func Failf(stderr io.Writer, prog, format string, a ...any) int {
 	fmt.Fprintln(stderr, oneLine(prog+": "+fmt.Sprintf(format, a...)))
 	return Error
+}
+
+// DidYouMean returns `did you mean "a" or "b"?` for the names Suggest
+// finds for name among candidates, each quoted as Go quotes a string, or
+// "" if it finds none.
+func DidYouMean(name string, candidates []string) string {
+	close := Suggest(name, candidates)
+	if len(close) == 0 {
+		return ""
+	}
+	for i, n := range close {
+		close[i] = strconv.Quote(n)
+	}
+	return "did you mean " + strings.Join(close, " or ") + "?"
 }
 
 // Suggest returns the names among candidates closest to name by edit

@@ -224,8 +224,8 @@ func ratingBefore(l *league.League, name, key string) trueskill.Rating {
 
 // unknownPlayer reports a name not in the league, with close names.
 func unknownPlayer(l *league.League, name string) error {
-	if close := cli.Suggest(name, l.Names()); len(close) > 0 {
-		return fmt.Errorf("-player: no player %q in the league; did you mean %s?", name, strings.Join(quoteAll(close), " or "))
+	if hint := cli.DidYouMean(name, l.Names()); hint != "" {
+		return fmt.Errorf("-player: no player %q in the league; %s", name, hint)
 	}
 	return fmt.Errorf("-player: no player %q in the league of %d players", name, len(l.Players))
 }
@@ -236,20 +236,12 @@ func unknownGame(games []league.Match, key string) error {
 	for i, g := range games {
 		keys[i] = g.Key
 	}
-	if close := cli.Suggest(key, keys); len(close) > 0 {
-		return fmt.Errorf("-game: no game %q in the file; did you mean %s?", key, strings.Join(quoteAll(close), " or "))
+	if hint := cli.DidYouMean(key, keys); hint != "" {
+		return fmt.Errorf("-game: no game %q in the file; %s", key, hint)
 	}
 	return fmt.Errorf("-game: no game %q in the file of %d games (the first is %q)", key, len(games), keys[0])
 }
 
-// quoteAll quotes each of s.
-func quoteAll(s []string) []string {
-	out := make([]string, len(s))
-	for i, x := range s {
-		out[i] = fmt.Sprintf("%q", x)
-	}
-	return out
-}
 
 // gameGraph is one game's TrueSkill graph with the players' priors.
 func gameGraph(p trueskill.Params, g league.Match, prior func(name string) trueskill.Rating) (*trueskill.Game, error) {

@@ -77,11 +77,8 @@ func width(names []string, least int) int {
 // there are few.
 func unknown(l *league.League, flagName, name string) error {
 	names := l.Names()
-	if close := cli.Suggest(name, names); len(close) > 0 {
-		for i, n := range close {
-			close[i] = fmt.Sprintf("%q", n)
-		}
-		return fmt.Errorf("%s: no player %q in the league; did you mean %s?", flagName, name, strings.Join(close, " or "))
+	if hint := cli.DidYouMean(name, names); hint != "" {
+		return fmt.Errorf("%s: no player %q in the league; %s", flagName, name, hint)
 	}
 	if len(names) <= 30 {
 		slices.Sort(names)
