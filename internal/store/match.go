@@ -3,6 +3,7 @@ package store
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -122,18 +123,5 @@ func (m *Match) Drawn() bool {
 
 // same reports whether a and b record the same game (ids aside).
 func same(a, b *Match) bool {
-	if !a.Time.Equal(b.Time) || len(a.Teams) != len(b.Teams) {
-		return false
-	}
-	for j := range a.Teams {
-		if a.Ranks[j] != b.Ranks[j] || len(a.Teams[j]) != len(b.Teams[j]) {
-			return false
-		}
-		for i := range a.Teams[j] {
-			if a.Teams[j][i] != b.Teams[j][i] {
-				return false
-			}
-		}
-	}
-	return true
+	return a.Time.Equal(b.Time) && slices.Equal(a.Ranks, b.Ranks) && slices.EqualFunc(a.Teams, b.Teams, slices.Equal[[]string])
 }
