@@ -242,7 +242,6 @@ func unknownGame(games []league.Match, key string) error {
 	return fmt.Errorf("-game: no game %q in the file of %d games (the first is %q)", key, len(games), keys[0])
 }
 
-
 // gameGraph is one game's TrueSkill graph with the players' priors.
 func gameGraph(p trueskill.Params, g league.Match, prior func(name string) trueskill.Rating) (*trueskill.Game, error) {
 	m := trueskill.Match{Ranks: g.Ranks, Teams: make([][]trueskill.Rating, len(g.Teams))}
