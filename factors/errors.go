@@ -91,36 +91,6 @@ func cavityError(c messages.Gaussian) error {
 	return fmt.Errorf("(precision %v): %w", c.Pi, messages.ErrNumerical)
 }
 
-// checkedMessage passes on a factor's message if it is finite (a point
-// mass, π = +∞, at a finite location included) and otherwise an error
-// wrapping messages.ErrNumerical: every factor's Message returns through
-// it, so that parameters and cavities that are each in range but whose message is not (a prior of
-// mean 1e10 and variance 1e-300, whose τ overflows) fail the update by
-// name instead of handing the graph an infinite message.
-func checkedMessage(m messages.Gaussian, err error) (messages.Gaussian, error) {
-	// Finite: τ finite, π not NaN or −∞ (π = +∞ is a point mass).
-	if err == nil && m.Tau-m.Tau == 0 && m.Pi >= -math.MaxFloat64 {
-		return m, nil
-	}
-	return messages.Gaussian{}, messageError(m, err)
-}
-
-// finiteMessage is checkedMessage for an operator that reports no error
-// of its own.
-func finiteMessage(m messages.Gaussian) (messages.Gaussian, error) {
-	if m.Tau-m.Tau == 0 && m.Pi >= -math.MaxFloat64 {
-		return m, nil
-	}
-	return messages.Gaussian{}, messageError(m, nil)
-}
-
-func messageError(m messages.Gaussian, err error) error {
-	if err != nil {
-		return err
-	}
-	return fmt.Errorf("message %v is not finite: %w", m, messages.ErrNumerical)
-}
-
 // checkedLog passes on a log evidence if it is finite: −∞, a zero
 // probability (an observation the factor rules out), is
 // messages.ErrImpossible, and NaN or +∞ (a value beyond float64's range)

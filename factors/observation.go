@@ -31,7 +31,7 @@ func (o *GaussianObservation) Validate() error {
 
 // Message returns N(x; y, c²) as a message to x.
 func (o *GaussianObservation) Message(int, graph.Edges) (messages.Gaussian, error) {
-	return finiteMessage(constantMessage(o.Value, o.Variance))
+	return constantMessage(o.Value, o.Variance), nil
 }
 
 // LogAverageFactor returns the log predictive density of the observation,

@@ -126,10 +126,10 @@ func (w *WeightedSum) solvedCoefficient(i, k int) float64 {
 func (w *WeightedSum) Message(i int, e graph.Edges) (messages.Gaussian, error) {
 	if len(w.a) == 2 { // a difference or a two-player team: the common case first
 		if m, ok := w.twoTerms(i, e); ok {
-			return finiteMessage(m)
+			return m, nil
 		}
 	}
-	return checkedMessage(w.message(i, e))
+	return w.message(i, e)
 }
 
 func (w *WeightedSum) message(i int, e graph.Edges) (messages.Gaussian, error) {
@@ -197,9 +197,11 @@ func combine(e graph.Edges, n, skip int, s func(k int) float64) (mean, variance 
 //
 // the general formula's mean (s₁μ₁ + s₂μ₂)/a_i and variance
 // (s₁²/π₁ + s₂²/π₂)/a_i² multiplied out. The products are formed as
-// π₁·(π₂/D), never π₁π₂, so they cannot overflow. It reports false (the
-// general path decides) for an edge the factor lacks, zero coefficients,
-// uniform, point-mass or improper cavities.
+// π₁·(π₂/D), never π₁π₂, so they cannot overflow. A zero coefficient
+// needs no case of its own: s₁ = 0 leaves y_i = s₂y₂/a_i, and a_i = 0
+// the uniform message, as the general path gives. It reports false (the
+// general path decides) for an edge the factor lacks, and for uniform,
+// point-mass or improper cavities, or a D whose reciprocal overflows.
 func (w *WeightedSum) twoTerms(i int, e graph.Edges) (messages.Gaussian, bool) {
 	// The other two edges, their solvedCoefficient and a_i, written out.
 	a := w.a[:2:2]
@@ -215,15 +217,9 @@ func (w *WeightedSum) twoTerms(i int, e graph.Edges) (messages.Gaussian, bool) {
 	default:
 		return messages.Gaussian{}, false
 	}
-	if ai == 0 {
-		return messages.Gaussian{}, false
-	}
 	c1, c2 := e.Cavity(k1), e.Cavity(k2)
-	if !(c1.Pi > 0 && c2.Pi > 0) || math.IsInf(c1.Pi, 1) || math.IsInf(c2.Pi, 1) || s1 == 0 || s2 == 0 {
-		return messages.Gaussian{}, false
-	}
 	inv := 1 / (s1*s1*c2.Pi + s2*s2*c1.Pi)
-	if !(inv > 0) || math.IsInf(inv, 1) { // D overflowed or underflowed
+	if !(messages.IsPositiveFinite(c1.Pi) && messages.IsPositiveFinite(c2.Pi) && messages.IsPositiveFinite(inv)) {
 		return messages.Gaussian{}, false
 	}
 	r1, r2 := c1.Pi*inv, c2.Pi*inv // π₁/D, π₂/D

@@ -25,7 +25,11 @@ type FactorID int32
 // operators read cavities (e.Cavity), variational operators read marginals
 // (e.Marginal) and, for non-conjugate updates, their own previous message
 // (e.Message); both kinds therefore share this one method. It must not retain
-// e after returning.
+// e after returning. Whether the message is a number is the graph's one
+// check, not each operator's: Send (and so every engine) and the function
+// Message refuse a message with a NaN or infinite τ, or a π that is NaN
+// or −∞, with an error wrapping messages.ErrNumerical that names the
+// factor (π = +∞ is a point mass at τ).
 type Factor interface {
 	// Arity is the number of variables the factor connects; its edges are
 	// numbered 0 … Arity()−1 in the order the variables were given to
@@ -173,6 +177,14 @@ func (g *Graph) FactorError(f FactorID, method string, edge int, err error, p an
 	return &UpdateError{Graph: g.name, Factor: f, Label: g.FactorLabel(f), Method: method, Edge: edge, Err: err, Panic: p}
 }
 
+// isMessage reports whether msg is a message the graph accepts: τ finite
+// and π finite or +∞ (a point mass at τ). It is the one test of a
+// message's finiteness, for Send (through fold, whose fast path implies
+// it) and Message.
+func isMessage(msg messages.Gaussian) bool {
+	return messages.IsFinite(msg.Tau) && (messages.IsFinite(msg.Pi) || math.IsInf(msg.Pi, 1))
+}
+
 // notFinite is the error of a message that is not finite (a point mass,
 // π = +∞, at a finite location is finite).
 func notFinite(msg messages.Gaussian) error {
@@ -203,7 +215,7 @@ func safeMessage(f Factor, i int, e Edges) (msg messages.Gaussian, p any, err er
 		}
 	}()
 	msg, err = f.Message(i, e)
-	if err == nil && !(messages.IsFinite(msg.Tau) && (messages.IsFinite(msg.Pi) || math.IsInf(msg.Pi, 1))) {
+	if err == nil && !isMessage(msg) {
 		return messages.Gaussian{}, nil, notFinite(msg)
 	}
 	return msg, nil, err
@@ -300,23 +312,26 @@ func (e Edges) Cavity(i int) messages.Gaussian { return e.g.Cavity(EdgeID(e.firs
 // first: a variable with two edges whose other message is proper and
 // finite (that message is the cavity, exactly), and a marginal and message
 // both proper and finite where the division keeps its digits (see
-// cancellation).
+// cancellation); the rest is a call.
 func (g *Graph) Cavity(k EdgeID) messages.Gaussian {
-	// Every slice indexed by edge has NumEdges elements. Here, in the Edges
-	// methods and in Send, an edge is checked against the slice indexed
-	// first, so that the check replaces that slice's bounds check and the
-	// hot paths pay nothing for it.
-	if k < 0 || int(k) >= len(g.twin) {
+	// Every slice indexed by edge has NumEdges elements. An edge is checked
+	// against a local copy of each slice it indexes, so that the check
+	// replaces the bounds check, and the hot path pays nothing for it.
+	j, twin, msgs := int(k), g.twin, g.msgs
+	if uint(j) >= uint(len(twin)) || uint(j) >= uint(len(msgs)) {
 		return messages.Gaussian{}
 	}
-	if o := g.twin[k]; o >= 0 {
-		if c := g.msgs[o]; c.Pi > 0 && c.Pi < math.MaxFloat64 {
+	if o := int(twin[j]); uint(o) < uint(len(msgs)) {
+		if c := msgs[o]; messages.IsPositiveFinite(c.Pi) {
 			return c
 		}
 	}
-	m, msg := g.marg[g.edgeVar[k]], g.msgs[k]
-	if c := m.Pi - msg.Pi; c >= cancellation*m.Pi && c > 0 && m.Pi < math.MaxFloat64 {
-		return messages.Gaussian{Pi: c, Tau: m.Tau - msg.Tau}
+	marg, v := g.marg, int(g.edgeVar[j])
+	if uint(v) < uint(len(marg)) {
+		m, msg := marg[v], msgs[j]
+		if c := m.Pi - msg.Pi; c >= cancellation*m.Pi && c > 0 && m.Pi < math.MaxFloat64 {
+			return messages.Gaussian{Pi: c, Tau: m.Tau - msg.Tau}
+		}
 	}
 	return g.cavity(int32(k))
 }
@@ -759,19 +774,33 @@ func (g *Graph) Update(f FactorID, i int, damping float64) (before, after messag
 // place where a message enters the graph. Damping d must be in [0, 1), and
 // k an edge of the graph (messages.ErrInput).
 func (g *Graph) Send(k EdgeID, msg messages.Gaussian, damping float64) (before, after messages.Gaussian, err error) {
-	if k < 0 || int(k) >= len(g.msgs) { // replaces the bounds check of msgs[k]
-		return before, after, fmt.Errorf("graph %q: no edge %d: %w", g.name, k, messages.ErrInput)
+	// The checks replace the bounds checks of the slices they index, and
+	// the error is built elsewhere, so that this, the path of nearly every
+	// message, keeps a small frame.
+	j, msgs, marg, edgeVar := int(k), g.msgs, g.marg, g.edgeVar
+	if uint(j) >= uint(len(msgs)) || uint(j) >= uint(len(edgeVar)) {
+		return before, after, g.noEdge(k)
 	}
-	old, v := g.msgs[k], g.edgeVar[k]
-	before = g.marg[v]
+	old, v := msgs[j], int(edgeVar[j])
+	if uint(v) >= uint(len(marg)) {
+		return before, after, g.noEdge(k) // not reached: every edge has its variable
+	}
+	before = marg[v]
 	after = messages.Gaussian{Pi: before.Pi - old.Pi + msg.Pi, Tau: before.Tau - old.Tau + msg.Tau}
-	// The common case in one test: no damping, finite old and new messages
-	// and marginals (their sum is), and a proper result.
-	if messages.IsFinite(after.Pi+after.Tau+msg.Pi+msg.Tau+old.Pi+before.Pi) && after.Pi > 0 && damping == 0 {
-		g.msgs[k], g.marg[v] = msg, after
+	// The common case in one test: no damping, and a proper and finite
+	// result. A sum is finite only if every term is, so the result's
+	// finiteness vouches for the old and new messages and the marginal
+	// (a point mass among them, π = +∞, leaves it ±∞ or NaN).
+	if messages.IsPositiveFinite(after.Pi) && messages.IsFinite(after.Tau) && damping == 0 {
+		msgs[j], marg[v] = msg, after
 		return before, after, nil
 	}
-	return g.fold(int32(k), v, msg, old, before, damping)
+	return g.fold(int32(k), VarID(v), msg, old, before, damping)
+}
+
+// noEdge is Send's error for an edge k the graph lacks.
+func (g *Graph) noEdge(k EdgeID) error {
+	return fmt.Errorf("graph %q: no edge %d: %w", g.name, k, messages.ErrInput)
 }
 
 // updateError is the *UpdateError of the message on edge k.
@@ -792,7 +821,7 @@ func (g *Graph) fold(k int32, v VarID, msg, old, before messages.Gaussian, dampi
 			Tau: (1-damping)*msg.Tau + damping*old.Tau,
 		}
 	}
-	if math.IsNaN(msg.Pi) || math.IsNaN(msg.Tau) || math.IsInf(msg.Tau, 0) || math.IsInf(msg.Pi, -1) {
+	if !isMessage(msg) {
 		return before, after, g.updateError(k, notFinite(msg))
 	}
 	if math.IsInf(before.Pi, 1) && g.vars[v].observed { // an observation's marginal is a point mass

@@ -69,6 +69,14 @@ func (g Gaussian) IsFinite() bool { return IsFinite(g.Pi) && IsFinite(g.Tau) }
 // checks many numbers with one test.
 func IsFinite(x float64) bool { return x-x == 0 }
 
+// IsPositiveFinite reports 0 < x ≤ math.MaxFloat64 in one comparison: the
+// bits of exactly those float64s, less one, are below those of the
+// largest (a zero wraps around; negative numbers, +∞ and NaN have larger
+// bits). It is the test of a proper, finite precision on the hot paths.
+func IsPositiveFinite(x float64) bool {
+	return math.Float64bits(x)-1 < math.Float64bits(math.MaxFloat64)
+}
+
 // IsNormalVariance reports whether v is a positive, normal, finite
 // float64: at least 2⁻¹⁰²², below which a variance has lost precision to
 // underflow (and its precision 1/v overflows), and at most MaxFloat64.

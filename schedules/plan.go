@@ -233,6 +233,51 @@ func (r *Runner) send(o *op) (float64, error) {
 	return d, nil
 }
 
+// steps runs the run of steps that begins at ops[pc], most of a plan,
+// without the dispatch of exec, and returns the index of its last step
+// (of the failed one on error). Without an observer or a metric of the
+// caller's, it is send written out over the run, with the damping and the
+// pass's largest change kept in registers: the same updates, the same
+// measure.
+func (r *Runner) steps(ops []op, pc int) (int, error) {
+	if r.observer != nil || r.metric != nil {
+		for ; ; pc++ {
+			if _, err := r.send(&ops[pc]); err != nil || pc+1 == len(ops) || ops[pc+1].kind != opStep {
+				return pc, err
+			}
+		}
+	}
+	g, damping, passMax, measured := r.g, r.damping, r.passMax, r.loops > 0
+	var err error
+	for ; pc < len(ops) && ops[pc].kind == opStep; pc++ {
+		o := &ops[pc]
+		f, i := o.factor(), int(o.edge)
+		fac, e := g.FactorEdges(f)
+		r.sending, r.sendingEdge = o.a+1, o.edge // see send
+		msg, merr := fac.Message(i, e)
+		if merr != nil {
+			err = g.FactorError(f, "Message", i, merr, nil)
+			break
+		}
+		before, after, serr := g.Send(e.EdgeID(i), msg, damping)
+		if serr != nil {
+			err = serr
+			break
+		}
+		// As send measures: only the pass's largest change is read.
+		if measured && !messages.DistanceBelow(before, after, passMax) {
+			if d := messages.Distance(before, after); d > passMax || d != d {
+				passMax = d
+			}
+		}
+	}
+	r.sending, r.passMax = 0, passMax
+	if err != nil {
+		return pc, err
+	}
+	return pc - 1, nil
+}
+
 // frame is the state of one running loop.
 type frame struct {
 	begin        int32 // its opLoop
@@ -267,14 +312,7 @@ func (r *Runner) exec(p *Plan) (Convergence, error) {
 				err = r.residualStep(p, o, &r.frames[r.residual-1])
 				break
 			}
-			// A run of steps, most of a plan, without the dispatch.
-			for {
-				if _, err = r.send(o); err != nil || pc+1 == len(ops) || ops[pc+1].kind != opStep {
-					break
-				}
-				pc++
-				o = &ops[pc]
-			}
+			pc, err = r.steps(ops, pc)
 		case opLoop:
 			l := p.aux[o.aux()].loop
 			if err = l.Validate(); err != nil {

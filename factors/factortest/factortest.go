@@ -61,7 +61,8 @@ func setup(f graph.Factor, cavities []messages.Gaussian) (*graph.Graph, graph.Fa
 
 // Message returns the message f sends on edge i when the cavities of its
 // edges, in edge order, are cavities: each a proper Gaussian, a point mass
-// or uniform.
+// or uniform. It calls f through graph.Message, so a message the graph
+// would refuse (not finite) or a panic of f's is an error, as in a run.
 func Message(f graph.Factor, i int, cavities ...messages.Gaussian) (messages.Gaussian, error) {
 	g, id, err := setup(f, cavities)
 	if err != nil {
@@ -70,7 +71,7 @@ func Message(f graph.Factor, i int, cavities ...messages.Gaussian) (messages.Gau
 	if i < 0 || i >= len(cavities) {
 		return messages.Gaussian{}, fmt.Errorf("factortest: edge %d of a factor of arity %d", i, len(cavities))
 	}
-	return f.Message(i, g.Edges(id))
+	return graph.Message(f, i, g.Edges(id))
 }
 
 // LogAverageFactor returns f's evidence term, log ∫ f(x) ∏ĉᵢ(xᵢ) dx, at the

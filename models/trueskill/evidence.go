@@ -79,6 +79,9 @@ func comparisonsOf(g *graph.Graph, ids []graph.FactorID) []comparison {
 // chainLogEvidence returns the EP evidence of the game's last run (see
 // above).
 func (gm *Game) chainLogEvidence() (float64, error) {
+	if len(gm.cmps) == 1 {
+		return gm.pairLogEvidence()
+	}
 	s := &gm.chain
 	b2 := gm.params.Beta * gm.params.Beta
 	for pos, prs := range gm.priors {
@@ -96,17 +99,11 @@ func (gm *Game) chainLogEvidence() (float64, error) {
 	var lz float64
 	start := 0 // the first site of the current segment
 	for k, c := range gm.cmps {
-		cav := gm.g.Cavity(c.edge)
-		if !(cav.Pi > 0) || !cav.IsFinite() {
-			return 0, fmt.Errorf("trueskill: %w: cavity %v of comparison %d", ErrNumerical, cav, k+1)
+		cav, sc, logZ, err := gm.comparisonLogZ(k)
+		if err != nil {
+			return 0, err
 		}
-		sc := math.Sqrt(cav.Pi)
-		t, e := cav.Tau/sc, c.margin*sc
-		if c.drawn {
-			lz += messages.LogWithinMass(t, e)
-		} else {
-			lz += messages.LogNormCDF(t - e)
-		}
+		lz += logZ
 		site := gm.g.EdgeMessage(c.edge)
 		if site.IsUniform() {
 			lz -= s.segment(start, k)
@@ -130,6 +127,39 @@ func (gm *Game) chainLogEvidence() (float64, error) {
 	lz -= s.segment(start, len(gm.cmps))
 	// The EP evidence approximates a log probability; for an outcome that
 	// is all but certain its rounding can leave it a few ulps above 0.
+	return math.Min(lz, 0), nil
+}
+
+// comparisonLogZ returns the cavity of comparison k, its precision's
+// square root and log Z_k, the comparison's mass under that cavity:
+// log Φ((c − ε)/√v) for a win, the log mass of [−ε, ε] for a draw.
+func (gm *Game) comparisonLogZ(k int) (cav messages.Gaussian, sc, logZ float64, err error) {
+	c := gm.cmps[k]
+	cav = gm.g.Cavity(c.edge)
+	if !(cav.Pi > 0) || !cav.IsFinite() {
+		return cav, 0, 0, fmt.Errorf("trueskill: %w: cavity %v of comparison %d", ErrNumerical, cav, k+1)
+	}
+	sc = math.Sqrt(cav.Pi)
+	t, e := cav.Tau/sc, c.margin*sc
+	if c.drawn {
+		return cav, sc, messages.LogWithinMass(t, e), nil
+	}
+	return cav, sc, messages.LogNormCDF(t - e), nil
+}
+
+// pairLogEvidence is chainLogEvidence for two teams: log Z = log Z_1.
+// With one comparison the graph is a tree whose only factor that is not
+// Gaussian sees, as its cavity, the prior of the one difference, N(m, S):
+// v_1 = S and c_1 = m. The correction terms then cancel identically,
+// ½·log(1 + v_1π̃_1) against ½·log|I + RSR| = ½·log(1 + π̃_1S), and
+// ½·V_1² = ½·(μ_q − c_1)²/v_1 against ½·xᵀS⁻¹x = ½·(μ_q − m)²/S, so the
+// evidence is the comparison's own mass under its cavity, exactly as in
+// the two-team closed form, and skipping them also skips their rounding.
+func (gm *Game) pairLogEvidence() (float64, error) {
+	_, _, lz, err := gm.comparisonLogZ(0)
+	if err != nil {
+		return 0, err
+	}
 	return math.Min(lz, 0), nil
 }
 
