@@ -2,6 +2,7 @@ package trueskill
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math"
 
@@ -173,7 +174,9 @@ func (gm *Game) Run(ctx context.Context) (schedules.Convergence, error) {
 	gm.g.Reset()
 	res, err := gm.runner.Run(ctx, gm.schedule)
 	if err != nil {
-		if ctx != nil && ctx.Err() != nil {
+		if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
+			// Read from the error, not ctx.Err: a deadline just past is
+			// reported by the run before the context's timer sets Err.
 			return res, fmt.Errorf("trueskill: %w", err)
 		}
 		// Inputs inside the domain can still drive a message out

@@ -43,13 +43,10 @@ func (p Params) Rate(ctx context.Context, m Match) (Result, error) {
 	if err := p.check(&m); err != nil {
 		return Result{}, err
 	}
-	var res Result
-	var err error
-	if len(m.Teams) == 2 {
-		res, err = p.rateTwoTeams(m, newRatings(m.Teams))
-	} else {
-		res, err = p.rateGraphPooled(ctx, &m)
+	if len(m.Teams) != 2 {
+		return p.rateGraphPooled(ctx, &m)
 	}
+	res, err := p.rateTwoTeams(m, newRatings(m.Teams))
 	return finish(ctx, res, err)
 }
 
@@ -59,12 +56,13 @@ func (p Params) RateGraph(ctx context.Context, m Match) (Result, error) {
 	if err := p.check(&m); err != nil {
 		return Result{}, err
 	}
-	res, err := p.rateGraphPooled(ctx, &m)
-	return finish(ctx, res, err)
+	return p.rateGraphPooled(ctx, &m)
 }
 
 // finish returns res and err, unless err is nil and ctx is done: then it is
-// ctx's error (see Rate). The deadline is compared with the clock as well
+// ctx's error (see Rate). The closed form needs it; the graph path does
+// not, its run ending with the same check (schedules.Runner.Run), after
+// which only the ratings and the evidence are read. The deadline is compared with the clock as well
 // as read from Err, which reports it only once the context's timer has
 // fired, a moment after it passed.
 func finish(ctx context.Context, res Result, err error) (Result, error) {

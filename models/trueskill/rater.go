@@ -103,8 +103,7 @@ func (r *Rater) rate(ctx context.Context, m *Match, graph bool) (Result, error) 
 		return Result{}, err
 	}
 	if graph {
-		res, err := r.rateGraph(ctx, m)
-		return finish(ctx, res, err)
+		return r.rateGraph(ctx, m) // its run checks ctx as it ends (see finish)
 	}
 	out := r.two[:]
 	for j := range out {
