@@ -57,7 +57,7 @@ func (*BetweenMargins) Approximation() string { return "EP" }
 
 // Message returns the moment-matched message on edge i (0: x, 1: u, 2: v).
 func (f *BetweenMargins) Message(i int, e graph.Edges) (messages.Gaussian, error) {
-	return f.message(i, e)
+	return checkedMessage(f.message(i, e))
 }
 
 func (f *BetweenMargins) message(i int, e graph.Edges) (messages.Gaussian, error) {

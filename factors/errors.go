@@ -91,6 +91,40 @@ func cavityError(c messages.Gaussian) error {
 	return fmt.Errorf("(precision %v): %w", c.Pi, messages.ErrNumerical)
 }
 
+// checkedMessage passes on a factor's message if the graph would accept
+// it (messages.Gaussian.IsMessage) and otherwise returns an error wrapping
+// messages.ErrNumerical: every factor's Message returns through it, so
+// that a caller of an operator itself (a unit test against Table 1) is
+// never handed a NaN, and parameters and cavities that are each in range
+// but whose message is not (a prior of mean 1e10 and variance 1e-300,
+// whose τ overflows) fail the update by name.
+func checkedMessage(m messages.Gaussian, err error) (messages.Gaussian, error) {
+	if err == nil && m.IsMessage() {
+		return m, nil
+	}
+	return messages.Gaussian{}, messageError(m, err)
+}
+
+// finiteMessage is checkedMessage for an operator that reports no error
+// of its own (small enough to inline into it).
+func finiteMessage(m messages.Gaussian) (uniform messages.Gaussian, err error) {
+	if m.IsMessage() {
+		return m, nil
+	}
+	return uniform, notFinite(m)
+}
+
+func messageError(m messages.Gaussian, err error) error {
+	if err != nil {
+		return err
+	}
+	return notFinite(m)
+}
+
+func notFinite(m messages.Gaussian) error {
+	return fmt.Errorf("message %v is not finite: %w", m, messages.ErrNumerical)
+}
+
 // checkedLog passes on a log evidence if it is finite: −∞, a zero
 // probability (an observation the factor rules out), is
 // messages.ErrImpossible, and NaN or +∞ (a value beyond float64's range)

@@ -51,7 +51,7 @@ func (*ExceedsMargin) Approximation() string { return "EP" }
 
 // Message returns the moment-matched message on edge i (0: x, 1: m).
 func (f *ExceedsMargin) Message(i int, e graph.Edges) (messages.Gaussian, error) {
-	return f.message(i, e)
+	return checkedMessage(f.message(i, e))
 }
 
 func (f *ExceedsMargin) message(i int, e graph.Edges) (messages.Gaussian, error) {

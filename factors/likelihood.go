@@ -34,10 +34,10 @@ func (l *Likelihood) Validate() error { return checkVariance("variance c²", l.V
 func (l *Likelihood) Message(i int, e graph.Edges) (messages.Gaussian, error) {
 	c := e.Cavity(1 - i)
 	if c.IsPointMass() {
-		return messages.NewGaussian(c.Mean(), l.Variance), nil
+		return finiteMessage(messages.NewGaussian(c.Mean(), l.Variance))
 	}
 	a := 1 / (1 + l.Variance*c.Pi)
-	return messages.Gaussian{Pi: a * c.Pi, Tau: a * c.Tau}, nil
+	return finiteMessage(messages.Gaussian{Pi: a * c.Pi, Tau: a * c.Tau})
 }
 
 // LogAverageFactor returns log ∫∫ N(x; y, c²) ĉ_x(x) ĉ_y(y) = log N(μ_x; μ_y,

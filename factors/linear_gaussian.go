@@ -81,7 +81,7 @@ func (l *LinearGaussian) Validate() error {
 // Message returns the message on edge i; an edge the factor lacks is
 // messages.ErrInput.
 func (l *LinearGaussian) Message(i int, e graph.Edges) (messages.Gaussian, error) {
-	return l.message(i, e)
+	return checkedMessage(l.message(i, e))
 }
 
 func (l *LinearGaussian) message(i int, e graph.Edges) (messages.Gaussian, error) {

@@ -31,7 +31,7 @@ func (o *GaussianObservation) Validate() error {
 
 // Message returns N(x; y, c²) as a message to x.
 func (o *GaussianObservation) Message(int, graph.Edges) (messages.Gaussian, error) {
-	return constantMessage(o.Value, o.Variance), nil
+	return finiteMessage(constantMessage(o.Value, o.Variance))
 }
 
 // LogAverageFactor returns the log predictive density of the observation,

@@ -56,7 +56,7 @@ func (p *Poisson) Validate() error {
 
 // Message returns q/cavity for the q of Lemma 1.
 func (p *Poisson) Message(i int, e graph.Edges) (messages.Gaussian, error) {
-	return p.message(i, e)
+	return checkedMessage(p.message(i, e))
 }
 
 func (p *Poisson) message(_ int, e graph.Edges) (messages.Gaussian, error) {

@@ -37,7 +37,7 @@ func checkConstant(meanName string, mean float64, varianceName string, variance 
 
 // Message returns N(Mean, Variance).
 func (p *Prior) Message(int, graph.Edges) (messages.Gaussian, error) {
-	return constantMessage(p.Mean, p.Variance), nil
+	return finiteMessage(constantMessage(p.Mean, p.Variance))
 }
 
 // constantMessage returns N(mean, variance) in natural parameters.

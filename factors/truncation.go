@@ -36,7 +36,7 @@ func (g *GreaterThan) Validate() error { return checkMargin(g.Margin) }
 
 // Message returns the moment-matched message to x.
 func (g *GreaterThan) Message(_ int, e graph.Edges) (messages.Gaussian, error) {
-	return truncate(e.Cavity(0), g.Margin, false)
+	return checkedMessage(truncate(e.Cavity(0), g.Margin, false))
 }
 
 // LogAverageFactor returns log P(x > ε) under the cavity, log Φ((μ − ε)/σ).
@@ -72,7 +72,7 @@ func (w *Within) Validate() error { return checkMargin(w.Margin) }
 
 // Message returns the moment-matched message to x.
 func (w *Within) Message(_ int, e graph.Edges) (messages.Gaussian, error) {
-	return truncate(e.Cavity(0), w.Margin, true)
+	return checkedMessage(truncate(e.Cavity(0), w.Margin, true))
 }
 
 // LogAverageFactor returns log P(|x| ≤ ε) under the cavity; log 2ε for a

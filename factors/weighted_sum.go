@@ -126,10 +126,10 @@ func (w *WeightedSum) solvedCoefficient(i, k int) float64 {
 func (w *WeightedSum) Message(i int, e graph.Edges) (messages.Gaussian, error) {
 	if len(w.a) == 2 { // a difference or a two-player team: the common case first
 		if m, ok := w.twoTerms(i, e); ok {
-			return m, nil
+			return finiteMessage(m)
 		}
 	}
-	return w.message(i, e)
+	return checkedMessage(w.message(i, e))
 }
 
 func (w *WeightedSum) message(i int, e graph.Edges) (messages.Gaussian, error) {
@@ -154,7 +154,7 @@ func (w *WeightedSum) message(i int, e graph.Edges) (messages.Gaussian, error) {
 				m = messages.Gaussian{Pi: c.Pi / (a * a), Tau: c.Tau / a}
 			}
 			if m.Pi > 0 && !math.IsInf(m.Pi, 1) && !math.IsInf(m.Tau, 0) {
-				return m, nil
+				return finiteMessage(m)
 			}
 		}
 	}

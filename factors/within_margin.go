@@ -46,7 +46,7 @@ func (*WithinMargin) Approximation() string { return "EP" }
 
 // Message returns the moment-matched message on edge i (0: x, 1: m).
 func (f *WithinMargin) Message(i int, e graph.Edges) (messages.Gaussian, error) {
-	return f.message(i, e)
+	return checkedMessage(f.message(i, e))
 }
 
 func (f *WithinMargin) message(i int, e graph.Edges) (messages.Gaussian, error) {

@@ -25,11 +25,9 @@ type FactorID int32
 // operators read cavities (e.Cavity), variational operators read marginals
 // (e.Marginal) and, for non-conjugate updates, their own previous message
 // (e.Message); both kinds therefore share this one method. It must not retain
-// e after returning. Whether the message is a number is the graph's one
-// check, not each operator's: Send (and so every engine) and the function
-// Message refuse a message with a NaN or infinite τ, or a π that is NaN
-// or −∞, with an error wrapping messages.ErrNumerical that names the
-// factor (π = +∞ is a point mass at τ).
+// e after returning. Send (and so every engine) and the function Message
+// refuse a message that is not messages.Gaussian.IsMessage, with an error
+// wrapping messages.ErrNumerical that names the factor.
 type Factor interface {
 	// Arity is the number of variables the factor connects; its edges are
 	// numbered 0 … Arity()−1 in the order the variables were given to
@@ -177,14 +175,6 @@ func (g *Graph) FactorError(f FactorID, method string, edge int, err error, p an
 	return &UpdateError{Graph: g.name, Factor: f, Label: g.FactorLabel(f), Method: method, Edge: edge, Err: err, Panic: p}
 }
 
-// isMessage reports whether msg is a message the graph accepts: τ finite
-// and π finite or +∞ (a point mass at τ). It is the one test of a
-// message's finiteness, for Send (through fold, whose fast path implies
-// it) and Message.
-func isMessage(msg messages.Gaussian) bool {
-	return messages.IsFinite(msg.Tau) && (messages.IsFinite(msg.Pi) || math.IsInf(msg.Pi, 1))
-}
-
 // notFinite is the error of a message that is not finite (a point mass,
 // π = +∞, at a finite location is finite).
 func notFinite(msg messages.Gaussian) error {
@@ -215,7 +205,7 @@ func safeMessage(f Factor, i int, e Edges) (msg messages.Gaussian, p any, err er
 		}
 	}()
 	msg, err = f.Message(i, e)
-	if err == nil && !isMessage(msg) {
+	if err == nil && !msg.IsMessage() {
 		return messages.Gaussian{}, nil, notFinite(msg)
 	}
 	return msg, nil, err
@@ -821,7 +811,7 @@ func (g *Graph) fold(k int32, v VarID, msg, old, before messages.Gaussian, dampi
 			Tau: (1-damping)*msg.Tau + damping*old.Tau,
 		}
 	}
-	if !isMessage(msg) {
+	if !msg.IsMessage() {
 		return before, after, g.updateError(k, notFinite(msg))
 	}
 	if math.IsInf(before.Pi, 1) && g.vars[v].observed { // an observation's marginal is a point mass

@@ -58,6 +58,16 @@ func (g Gaussian) IsProper() bool {
 	return g.Pi > 0 && !math.IsInf(g.Tau, 0) && !math.IsNaN(g.Tau)
 }
 
+// IsMessage reports whether g can be sent as a message: τ finite, and π
+// finite or +∞ (a point mass at τ). It is the one test of a message's
+// finiteness: the graph refuses any other (graph.Graph.Send), and every
+// factor of package factors returns an error instead of one.
+func (g Gaussian) IsMessage() bool {
+	// IsFinite(τ) written out, and π neither NaN nor −∞, so that the
+	// operators that return through it stay small enough to inline.
+	return g.Tau-g.Tau == 0 && g.Pi >= -math.MaxFloat64
+}
+
 // IsFinite reports whether both parameters are finite numbers (a point mass
 // is not finite in this sense).
 func (g Gaussian) IsFinite() bool { return IsFinite(g.Pi) && IsFinite(g.Tau) }

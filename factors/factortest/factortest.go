@@ -61,8 +61,8 @@ func setup(f graph.Factor, cavities []messages.Gaussian) (*graph.Graph, graph.Fa
 
 // Message returns the message f sends on edge i when the cavities of its
 // edges, in edge order, are cavities: each a proper Gaussian, a point mass
-// or uniform. It calls f through graph.Message, so a message the graph
-// would refuse (not finite) or a panic of f's is an error, as in a run.
+// or uniform. It calls f through graph.Message, so a panic of f's, or a
+// message the graph would refuse, is an error, as in a run.
 func Message(f graph.Factor, i int, cavities ...messages.Gaussian) (messages.Gaussian, error) {
 	g, id, err := setup(f, cavities)
 	if err != nil {
