@@ -16,6 +16,11 @@ var (
 	// errDiverges reports an evidence integral that is infinite because
 	// too many cavities are uniform: a graph with too few priors.
 	errDiverges = fmt.Errorf("evidence integral diverges (too many uniform cavities): %w", messages.ErrInput)
+	// errNotMessage reports a message that is not finite
+	// (messages.Gaussian.IsMessage); the engine's error names the factor
+	// and the edge. It is a value, not formatted, so that the checks that
+	// return it inline into every operator.
+	errNotMessage = fmt.Errorf("message not finite: %w", messages.ErrNumerical)
 	// errImproperCavity reports a cavity with negative precision where the
 	// factor needs a proper one to moment-match.
 	errImproperCavity = fmt.Errorf("improper cavity: %w", messages.ErrNumerical)
@@ -102,27 +107,19 @@ func checkedMessage(m messages.Gaussian, err error) (messages.Gaussian, error) {
 	if err == nil && m.IsMessage() {
 		return m, nil
 	}
-	return messages.Gaussian{}, messageError(m, err)
+	if err == nil {
+		err = errNotMessage
+	}
+	return messages.Gaussian{}, err
 }
 
 // finiteMessage is checkedMessage for an operator that reports no error
-// of its own (small enough to inline into it).
-func finiteMessage(m messages.Gaussian) (uniform messages.Gaussian, err error) {
+// of its own.
+func finiteMessage(m messages.Gaussian) (messages.Gaussian, error) {
 	if m.IsMessage() {
 		return m, nil
 	}
-	return uniform, notFinite(m)
-}
-
-func messageError(m messages.Gaussian, err error) error {
-	if err != nil {
-		return err
-	}
-	return notFinite(m)
-}
-
-func notFinite(m messages.Gaussian) error {
-	return fmt.Errorf("message %v is not finite: %w", m, messages.ErrNumerical)
+	return messages.Gaussian{}, errNotMessage
 }
 
 // checkedLog passes on a log evidence if it is finite: −∞, a zero
