@@ -86,11 +86,16 @@ func (w *Within) Label(vars []string) string {
 	return fmt.Sprintf("I(|%s| ≤ %.4g)", varName(vars, 0), w.Margin)
 }
 
-// Every truncation of one cavity in this package goes through the helpers
-// below: Table 1's row 5 (GreaterThan, Within) and the margin factors once
-// their other edges are point masses (a fixed x truncates a margin to a
-// half-line, fixed margins truncate x to an interval). A truncation keeps
-// the cavity's mass on one of two kinds of set:
+// Every truncation of one variable's cavity to a set that the factor's
+// parameters or its point-mass edges fix goes through the helpers below:
+// Table 1's row 5 (GreaterThan, Within), and WithinMargin and
+// BetweenMargins once their other edges are point masses (a fixed x
+// truncates a margin to a half-line, fixed margins truncate x to an
+// interval). ExceedsMargin's message is the same truncation read through
+// d = x − m, one formula for every cavity (with a point-mass edge it
+// reduces to aboveMessage's), and the joint TiltedMoments truncate
+// projections of a joint cavity; both take their point rule from halfLine.
+// A truncation keeps the cavity's mass on one of two kinds of set:
 //
 //   - a half-line above a bound b: open, (b, ∞), for the strict
 //     inequalities of the win factors (I(x > ε), I(x > m)); closed,
