@@ -3,6 +3,7 @@ package record
 import (
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 	"time"
 	"unicode"
@@ -266,6 +267,20 @@ func (m *Match) Ranks() []int {
 		out[j] = m.Teams[j].Rank
 	}
 	return out
+}
+
+// AdjacentTies counts the pairs of teams adjacent in finishing order
+// given ranks (one pair in a match of two teams) and those of them that
+// tie. Summed over matches, ties/pairs is the share of draws from which a
+// draw probability is estimated, as if each pair were evenly matched.
+func AdjacentTies(ranks []int) (ties, pairs int) {
+	sorted := slices.Sorted(slices.Values(ranks))
+	for k := 1; k < len(sorted); k++ {
+		if sorted[k] == sorted[k-1] {
+			ties++
+		}
+	}
+	return ties, max(len(sorted)-1, 0)
 }
 
 // Weights returns each player's weight in the shape of Players, 1 for a

@@ -3,11 +3,11 @@ package league
 import (
 	"context"
 	"fmt"
-	"slices"
 	"strconv"
 
 	"github.com/skillgraph/skillgraph/messages"
 	"github.com/skillgraph/skillgraph/models/trueskill"
+	"github.com/skillgraph/skillgraph/record"
 )
 
 // The formats of the files a league's games come from (a state remembers
@@ -287,13 +287,8 @@ func EstimateDraw(games []Match) (p float64, source string, err error) {
 // evenly matched, which is how the league sets it from the data.
 func DrawShare(games []Match) (ties, pairs int) {
 	for _, g := range games {
-		sorted := slices.Sorted(slices.Values(g.Ranks))
-		for k := 1; k < len(sorted); k++ {
-			pairs++
-			if sorted[k] == sorted[k-1] {
-				ties++
-			}
-		}
+		t, p := record.AdjacentTies(g.Ranks)
+		ties, pairs = ties+t, pairs+p
 	}
 	return ties, pairs
 }
