@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/skillgraph/skillgraph/messages"
+	"github.com/skillgraph/skillgraph/record"
 	gplot "gonum.org/v1/plot"
 )
 
@@ -57,8 +58,8 @@ func curvesFigure(curves []Curve) (*Figure, error) {
 	points := false
 	ylo, yhi := math.Inf(1), math.Inf(-1)
 	for i, c := range curves {
-		if err := checkText(c.Name); err != nil {
-			return nil, fmt.Errorf("curves[%d]: name %v: %w", i, err, messages.ErrInput)
+		if err := record.CheckText("name", c.Name); err != nil {
+			return nil, fmt.Errorf("curves[%d]: %w", i, err)
 		}
 		s := &f.Series[i]
 		s.Name = c.Name
