@@ -108,18 +108,6 @@ func (m *Match) Check() error {
 	return nil
 }
 
-// Drawn reports whether two or more teams of m share a rank.
-func (m *Match) Drawn() bool {
-	for i := range m.Ranks {
-		for j := range i {
-			if m.Ranks[i] == m.Ranks[j] {
-				return true
-			}
-		}
-	}
-	return false
-}
-
 // same reports whether a and b record the same game (ids aside).
 func same(a, b *Match) bool {
 	return a.Time.Equal(b.Time) && slices.Equal(a.Ranks, b.Ranks) && slices.EqualFunc(a.Teams, b.Teams, slices.Equal[[]string])

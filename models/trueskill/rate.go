@@ -78,24 +78,30 @@ func finish(ctx context.Context, res Result, err error) (Result, error) {
 	return res, nil
 }
 
-// checkPairs rejects a draw between adjacent teams whose margin is 0
-// (ErrImpossible), and teams that took no part (all weights 0) except one
+// checkPairs rejects teams that took no part (all weights 0) except one
 // facing a single opponent: such a team's performance is exactly 0, and
 // between two other teams it can make the ranking impossible
-// (0 > t + ε and t > 0 + ε).
+// (0 > t + ε and t > 0 + ε); and a draw checkDraws rejects.
 func checkPairs(p *Params, m *Match) error {
 	for j := range m.Teams {
 		if m.Weights != nil && !m.played(j) && (len(m.Teams) > 2 || !m.played(1-j)) {
 			return inputErr("Weights", "all weights of a team are 0: such a team can only face one other team", 0, j)
 		}
 	}
-	if m.Ranks == nil || p.DrawMargin > 0 || p.DrawProbability > 0 {
+	return p.checkDraws(m.Ranks)
+}
+
+// checkDraws rejects (ErrImpossible) a draw among ranks when p's draw
+// margin is 0: the draw factor I(|d| ≤ ε) then has probability zero. It is
+// the one check of this, for Rate, NewGame and Declare alike.
+func (p *Params) checkDraws(ranks []int) error {
+	if p.DrawMargin > 0 || p.DrawProbability > 0 {
 		return nil // every margin is positive
 	}
-	for j := range m.Ranks {
+	for j := range ranks {
 		for k := 0; k < j; k++ {
-			if m.Ranks[k] == m.Ranks[j] {
-				return drawErr(float64(m.Ranks[j]), j)
+			if ranks[k] == ranks[j] {
+				return drawErr(float64(ranks[j]), j)
 			}
 		}
 	}
