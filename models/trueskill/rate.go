@@ -93,7 +93,7 @@ func checkPairs(p *Params, m *Match) error {
 
 // checkDraws rejects (ErrImpossible) a draw among ranks when p's draw
 // margin is 0: the draw factor I(|d| ≤ ε) then has probability zero. It is
-// the one check of this, for Rate, NewGame and Declare alike.
+// the one check of this, for Rate, Rate1v1, NewGame and Declare alike.
 func (p *Params) checkDraws(ranks []int) error {
 	if p.DrawMargin > 0 || p.DrawProbability > 0 {
 		return nil // every margin is positive
@@ -101,17 +101,12 @@ func (p *Params) checkDraws(ranks []int) error {
 	for j := range ranks {
 		for k := 0; k < j; k++ {
 			if ranks[k] == ranks[j] {
-				return drawErr(float64(ranks[j]), j)
+				return &InputError{Field: "Ranks", Index: []int{j}, Value: float64(ranks[j]),
+					Err: fmt.Errorf("a draw is observed but the draw margin is 0 (DrawProbability 0): %w", ErrImpossible)}
 			}
 		}
 	}
 	return nil
-}
-
-// drawErr reports a draw, at Ranks[j] = rank, that has probability zero.
-func drawErr(rank float64, j int) error {
-	return &InputError{Field: "Ranks", Index: []int{j}, Value: rank,
-		Err: fmt.Errorf("a draw is observed but the draw margin is 0 (DrawProbability 0): %w", ErrImpossible)}
 }
 
 // difference is the performance difference d = t_A − t_B of two teams
@@ -250,10 +245,12 @@ func (p Params) Rate1v1(winner, loser Rating, drawn bool) (Rating, Rating, error
 			}
 		}
 	}
-	eps := p.Margin(1, 1)
-	if drawn && eps == 0 {
-		return Rating{}, Rating{}, drawErr(0, 1)
+	if drawn {
+		if err := p.checkDraws([]int{0, 0}); err != nil {
+			return Rating{}, Rating{}, err
+		}
 	}
+	eps := p.Margin(1, 1)
 	tau2, b2 := p.Tau*p.Tau, p.Beta*p.Beta
 	vw, vl := winner.Sigma*winner.Sigma+tau2, loser.Sigma*loser.Sigma+tau2
 	tt := p.newTwoTeams(winner.Mu-loser.Mu, vw+vl+2*b2, eps, drawn, false) // no evidence to return
