@@ -39,7 +39,7 @@ var curvesLook = look{palette: seriesColors, band: 0.12, edge: 0.35, lineWidth: 
 // their scale.
 //
 // Every point must have a finite μ, a finite σ ≥ 0 and μ ± σ finite, and
-// a time within years 1 to 9999; names must be printable UTF-8; at least
+// a time within years 1 to 9999; names must be text (record.CheckText); at least
 // one point must be given. Otherwise nothing is written and the error
 // wraps messages.ErrInput.
 func LearningCurves(w io.Writer, format string, curves []Curve) error {

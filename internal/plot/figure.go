@@ -72,7 +72,7 @@ const (
 // messages.ErrInput: cols at least 1 and panels not empty, each panel with x
 // values that are finite and increasing, lines with one Mean and one Half
 // per x value, each Half not negative and finite where Mean is given;
-// titles, labels and names printable UTF-8.
+// titles, labels and names text (record.CheckText).
 func Grid(w io.Writer, format string, panels []Panel, cols int) error {
 	if err := checkFigure(panels, cols); err != nil {
 		return fmt.Errorf("plot: grid: %w", err)
