@@ -122,29 +122,27 @@ func finiteMessage(m messages.Gaussian) (messages.Gaussian, error) {
 	return messages.Gaussian{}, errNotMessage
 }
 
-// checkedLog passes on a log evidence if it is finite: −∞, a zero
-// probability (an observation the factor rules out), is
-// messages.ErrImpossible, and NaN or +∞ (a value beyond float64's range)
-// messages.ErrNumerical.
+// checkedLog passes on a log evidence that is a number, and otherwise the
+// error of messages.CheckLogMass: −∞, a zero probability (an observation
+// the factor rules out), is messages.ErrImpossible, and NaN or +∞ (a value
+// beyond float64's range) messages.ErrNumerical.
 func checkedLog(l float64, err error) (float64, error) {
-	switch {
-	case err != nil:
-		return 0, err
-	case messages.IsFinite(l):
-		return l, nil
-	case math.IsInf(l, -1):
-		return 0, fmt.Errorf("log evidence −∞: %w", messages.ErrImpossible)
+	if err == nil {
+		err = messages.CheckLogMass(l)
 	}
-	return 0, fmt.Errorf("log evidence %v: %w", l, messages.ErrNumerical)
+	if err != nil {
+		return 0, err
+	}
+	return l, nil
 }
 
-// checkedTerm is checkedLog for a graph.LogTerm: its Quad and Norm finite,
-// its Var positive and finite, when ok.
+// checkedTerm is checkedLog for a graph.LogTerm (graph.LogTerm.IsFinite,
+// when ok).
 func checkedTerm(t graph.LogTerm, ok bool, err error) (graph.LogTerm, bool, error) {
 	switch {
 	case err != nil:
 		return graph.LogTerm{}, false, err
-	case !ok || messages.IsFinite(t.Quad) && messages.IsFinite(t.Norm) && t.Var > 0 && t.Var <= math.MaxFloat64:
+	case !ok || t.IsFinite():
 		return t, ok, nil
 	}
 	return graph.LogTerm{}, false, fmt.Errorf("log evidence term %+v: %w", t, messages.ErrNumerical)

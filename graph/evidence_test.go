@@ -129,3 +129,24 @@ func TestBuildRecoversPanics(t *testing.T) {
 		t.Errorf("FactorLabel of a factor whose Label panics: %q, want its type, \"faulty\"", l)
 	}
 }
+
+// TestLogTermIsFinite: a term with finite Quad and Norm and a Var in
+// (0, MaxFloat64] is one LogEvidence can gather; any other is not.
+func TestLogTermIsFinite(t *testing.T) {
+	inf, nan := math.Inf(1), math.NaN()
+	for _, c := range []struct {
+		t    graph.LogTerm
+		want bool
+	}{
+		{graph.LogTerm{Var: 1}, true},
+		{graph.LogTerm{Quad: -1e300, Var: 5e-324, Norm: 2}, true},
+		{graph.LogTerm{Var: math.MaxFloat64}, true},
+		{graph.LogTerm{Var: 0}, false}, {graph.LogTerm{Var: -1}, false}, {graph.LogTerm{Var: inf}, false},
+		{graph.LogTerm{Var: nan}, false}, {graph.LogTerm{Quad: -inf, Var: 1}, false},
+		{graph.LogTerm{Quad: nan, Var: 1}, false}, {graph.LogTerm{Var: 1, Norm: inf}, false},
+	} {
+		if got := c.t.IsFinite(); got != c.want {
+			t.Errorf("%+v.IsFinite() = %v, want %v", c.t, got, c.want)
+		}
+	}
+}

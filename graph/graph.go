@@ -60,6 +60,13 @@ type LogTerm struct {
 	Norm float64
 }
 
+// IsFinite reports whether t is a term LogEvidence can gather: Quad and
+// Norm finite, Var positive and finite. It is the one test of a term, for
+// the graph and for the factors that return one.
+func (t LogTerm) IsFinite() bool {
+	return messages.IsFinite(t.Quad) && messages.IsFinite(t.Norm) && t.Var > 0 && t.Var <= math.MaxFloat64
+}
+
 // Value returns Quad − ½·log Var − Norm·log √(2π).
 func (t LogTerm) Value() float64 { return t.Quad - 0.5*math.Log(t.Var) - t.Norm*logSqrt2Pi }
 
@@ -938,7 +945,7 @@ func (g *Graph) factorEvidence(f FactorID, sum *evidenceSum) (err error) {
 			return fail(err)
 		}
 		if ok {
-			if !(t.Var > 0 && t.Var < math.Inf(1)) || !messages.IsFinite(t.Quad) || !messages.IsFinite(t.Norm) {
+			if !t.IsFinite() {
 				return fail(fmt.Errorf("term %+v is not finite: %w", t, messages.ErrNumerical))
 			}
 			sum.AddTerm(t)
@@ -950,13 +957,11 @@ func (g *Graph) factorEvidence(f FactorID, sum *evidenceSum) (err error) {
 		return fail(fmt.Errorf("the factor does not report evidence (graph.Evidence): %w", messages.ErrInput))
 	}
 	l, err := ev.LogAverageFactor(e)
-	switch {
-	case err != nil:
+	if err == nil {
+		err = messages.CheckLogMass(l)
+	}
+	if err != nil {
 		return fail(err)
-	case math.IsInf(l, -1):
-		return fail(fmt.Errorf("evidence of probability zero: %w", messages.ErrImpossible))
-	case !messages.IsFinite(l):
-		return fail(fmt.Errorf("log average factor %v is not finite: %w", l, messages.ErrNumerical))
 	}
 	sum.Add(l)
 	return nil

@@ -1,6 +1,10 @@
 package messages
 
-import "errors"
+import (
+	"errors"
+	"fmt"
+	"math"
+)
 
 // The project's error vocabulary. Every package of skillgraph reports a
 // failure a caller can act on by wrapping one of these three values (with
@@ -24,3 +28,18 @@ var (
 	// a precision loss the computation refuses to hide.
 	ErrNumerical = errors.New("numerical failure")
 )
+
+// CheckLogMass is the one test of a log probability that a factor's
+// evidence term, or any log mass, returns: nil for a finite number; for
+// −∞ (probability zero: an observation the model rules out) an error
+// wrapping ErrImpossible; for NaN or +∞ (beyond float64's range) one
+// wrapping ErrNumerical.
+func CheckLogMass(l float64) error {
+	switch {
+	case IsFinite(l):
+		return nil
+	case math.IsInf(l, -1):
+		return fmt.Errorf("log evidence −∞ (probability zero): %w", ErrImpossible)
+	}
+	return fmt.Errorf("log evidence %v: %w", l, ErrNumerical)
+}

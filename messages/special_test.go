@@ -281,3 +281,20 @@ func TestLimits(t *testing.T) {
 		}
 	}
 }
+
+// TestCheckLogMass: a finite log probability passes; −∞ is a zero
+// probability (ErrImpossible); NaN and +∞ are numerical failures.
+func TestCheckLogMass(t *testing.T) {
+	for _, c := range []struct {
+		l    float64
+		want error
+	}{
+		{0, nil}, {-1e300, nil}, {-5e-324, nil}, {math.MaxFloat64, nil},
+		{math.Inf(-1), ErrImpossible}, {math.Inf(1), ErrNumerical}, {math.NaN(), ErrNumerical},
+	} {
+		err := CheckLogMass(c.l)
+		if c.want == nil && err != nil || c.want != nil && !errors.Is(err, c.want) {
+			t.Errorf("CheckLogMass(%v) = %v, want %v", c.l, err, c.want)
+		}
+	}
+}

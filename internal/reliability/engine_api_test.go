@@ -422,6 +422,9 @@ func TestGraphExtremes(t *testing.T) {
 		g0("Graph.VariableGroup", func(d *draws, g *graph.Graph) { g.VariableGroup(v(d, g)) }),
 		g0("Graph.VariableLayer", func(d *draws, g *graph.Graph) { g.VariableLayer(v(d, g)) }),
 		g0("Graph.VariableName", func(d *draws, g *graph.Graph) { g.VariableName(v(d, g)) }),
+		{name: "LogTerm.IsFinite", call: func(d *draws) ([]float64, error) {
+			return b2f(graph.LogTerm{Quad: d.F(), Var: d.F(), Norm: d.F()}.IsFinite()), nil
+		}},
 		{name: "LogTerm.Value", call: func(d *draws) ([]float64, error) {
 			t := graph.LogTerm{Quad: d.F(), Var: d.Pos(), Norm: d.F()}
 			return []float64{t.Value()}, nil

@@ -58,7 +58,7 @@ func TestMessagesExtremes(t *testing.T) {
 	g2 := func(name string, f func(a, b messages.Gaussian) messages.Gaussian) probe {
 		return probe{name: name, call: func(d *draws) ([]float64, error) { return gfin(f(gauss(d), gauss(d))), nil }, nonFinite: extremeCall}
 	}
-	checkAPI(t, api{dir: "messages", calls: 300, typed: func(error) bool { return false }, probes: []probe{
+	checkAPI(t, api{dir: "messages", calls: 300, typed: func(err error) bool { return isAny(err, graphErrors...) }, probes: []probe{
 		two("AbsDiff", messages.AbsDiff),
 		{name: "CholeskyLower", call: func(d *draws) ([]float64, error) {
 			k := d.Small(5) // at times extreme: a need not hold k×k numbers
@@ -75,6 +75,7 @@ func TestMessagesExtremes(t *testing.T) {
 		}},
 		one("InvMillsRatio", messages.InvMillsRatio),
 		{name: "IsFinite", call: func(d *draws) ([]float64, error) { return b2f(messages.IsFinite(d.F())), nil }},
+		{name: "CheckLogMass", call: func(d *draws) ([]float64, error) { return nil, messages.CheckLogMass(d.F()) }},
 		{name: "IsPositiveFinite", call: func(d *draws) ([]float64, error) { return b2f(messages.IsPositiveFinite(d.F())), nil }},
 		{name: "IsNormalVariance", call: func(d *draws) ([]float64, error) { return b2f(messages.IsNormalVariance(d.F())), nil }},
 		{name: "Log", call: func(d *draws) ([]float64, error) { return []float64{messages.Log(prob(d))}, nil }, nonFinite: extremeCall},
