@@ -479,7 +479,7 @@ func (ep *sites) message(sf *siteFactor, i int) (m messages.Gaussian, err error)
 	if err != nil {
 		return m, ep.factorError(sf, i, err)
 	}
-	if !m.IsFinite() {
+	if !m.IsFinite() { // a site must be finite: a point mass (IsMessage's +∞) cannot be divided out
 		return m, ep.factorError(sf, i, fmt.Errorf("message %v: %w", m, messages.ErrNumerical))
 	}
 	return m, nil
@@ -498,11 +498,11 @@ func (ep *sites) logAverage(sf *siteFactor) (l float64, err error) {
 	if !ok {
 		return 0, ep.factorError(sf, -1, messages.ErrInput)
 	}
-	if l, err = ev.LogAverageFactor(e); err != nil {
-		return 0, ep.factorError(sf, -1, err)
+	if l, err = ev.LogAverageFactor(e); err == nil {
+		err = messages.CheckLogMass(l)
 	}
-	if !messages.IsFinite(l) {
-		return 0, ep.factorError(sf, -1, fmt.Errorf("log average factor %v: %w", l, messages.ErrNumerical))
+	if err != nil {
+		return 0, ep.factorError(sf, -1, err)
 	}
 	return l, nil
 }
