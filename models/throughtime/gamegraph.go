@@ -70,9 +70,17 @@ func (h *History) newGameGraph(gm *Match) (*gameGraph, error) {
 	if gg.plan, err = schedules.Compile(gg.g, schedules.Sequence(schedules.Sequence(steps...), ts.Schedule(nd))); err != nil {
 		return nil, numeric(err)
 	}
-	gg.runner = schedules.NewRunner(gg.g)
+	gg.runner = h.runner(gg.g)
 	gg.offset = h.offset(gg.sizes, gg.weights)
 	return gg, nil
+}
+
+// runner returns a runner of g, with the history's observer if it has one.
+func (h *History) runner(g *graph.Graph) *schedules.Runner {
+	if h.observer == nil {
+		return schedules.NewRunner(g)
+	}
+	return schedules.NewRunner(g, schedules.WithObserver(h.observer))
 }
 
 // runGraph runs game k's graph from its players' cavities.
@@ -115,6 +123,21 @@ func (h *History) updateGraph(k int) error {
 	return nil
 }
 
+// graphLogEvidence returns the log evidence of game k's graph at its
+// current messages, the log probability of its outcome from the cavities
+// its last run started from (when that run reached the fixed point).
+func (h *History) graphLogEvidence(k int) (float64, error) {
+	input := h.games[k].input
+	lz, err := h.gameGraphs[h.games[k].graph].g.LogEvidence()
+	if err != nil {
+		return 0, fmt.Errorf("throughtime: game %d: %w", input, numeric(err))
+	}
+	if lz, err = checkLog(lz); err != nil {
+		return 0, fmt.Errorf("throughtime: game %d: %w", input, err)
+	}
+	return lz, nil
+}
+
 // graphLogOutcome is the log probability of a game's outcome that the
 // two-team closed form does not cover: TrueSkill's graph of the game,
 // with each player's skill a prior from skill, run to its fixed point,
@@ -144,7 +167,7 @@ func (h *History) graphLogOutcome(sizes []int, skill skillFunc, ranks []int, wei
 	if err != nil {
 		return 0, err
 	}
-	if _, err := schedules.Run(context.Background(), g, schedules.Sequence(schedules.Sequence(priors...), ts.Schedule(nd))); err != nil {
+	if _, err := h.runner(g).Run(context.Background(), schedules.Sequence(schedules.Sequence(priors...), ts.Schedule(nd))); err != nil {
 		return 0, err
 	}
 	return g.LogEvidence()

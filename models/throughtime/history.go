@@ -78,6 +78,9 @@ type config struct {
 	// graphs sends every game, 1v1 or not, through its own factor graph;
 	// the tests compare the two ways of updating a 1v1 game.
 	graphs bool
+	// observer, if not nil, watches every run of a game's graph; the
+	// tests count the runs.
+	observer schedules.Observer
 }
 
 // WithPriors gives some players their own prior, β and γ.
@@ -113,6 +116,7 @@ type History struct {
 	priors   map[string]Player // WithPriors, for players who first appear in Add
 	untimed  bool
 	graphs   bool
+	observer schedules.Observer
 	progress func(Progress)
 	evidence bool
 	// margins, if not nil, are the players' draw margins' prior; each
@@ -212,7 +216,7 @@ func New(p Params, games []Match, opts ...Option) (*History, error) {
 			return nil, fmt.Errorf("throughtime: DrawProbability %v with learned draw margins: %w", p.DrawProbability, ErrInput)
 		}
 	}
-	h := &History{p: p, priors: maps.Clone(c.priors), untimed: c.untimed, graphs: c.graphs,
+	h := &History{p: p, priors: maps.Clone(c.priors), untimed: c.untimed, graphs: c.graphs, observer: c.observer,
 		progress: c.progress, evidence: c.evidence, index: map[string]int32{}, margins: c.margins}
 	if err := h.grow(games); err != nil {
 		return nil, err
@@ -384,13 +388,32 @@ func (h *History) declareGame(gm *Match, input int, bi int32, t float64) error {
 		h.gameGraphs = append(h.gameGraphs, gg)
 	}
 	h.games = append(h.games, g)
-	k := len(h.games) - 1
-	lz, err := h.gameEvidence(k, h.cavity)
+	return h.filter(len(h.games) - 1)
+}
+
+// filter rates game k, the last declared, from its players' cavities and
+// records its filtered evidence: its outcome's log probability from those
+// cavities. A game whose evidence is a graph's (hasGraphEvidence) takes it
+// from the run of its own graph that updates it: the graph is new, so that
+// run starts from no messages, as a graph built for the evidence alone
+// would, and the game's graph is run once. Any other game has its
+// evidence in closed form.
+func (h *History) filter(k int) error {
+	g := &h.games[k]
+	var lz float64
+	var err error
+	if h.hasGraphEvidence(k) {
+		if err = h.updateGraph(k); err == nil {
+			lz, err = h.graphLogEvidence(k)
+		}
+	} else if lz, err = h.gameEvidence(k, h.cavity); err == nil {
+		err = h.update(k)
+	}
 	if err != nil {
 		return err
 	}
 	h.filtered[g.input] = lz
-	return h.update(k)
+	return nil
 }
 
 // skillAt returns the skill of player name in batch bi at time t: the

@@ -141,26 +141,8 @@ func (h *History) newMarginGraph(gm *Match, betas [2]float64) (*gameGraph, error
 	if gg.plan, err = schedules.Compile(gg.g, schedules.Sequence(steps...)); err != nil {
 		return nil, numeric(err)
 	}
-	gg.runner = schedules.NewRunner(gg.g)
+	gg.runner = h.runner(gg.g)
 	return gg, nil
-}
-
-// marginEvidence is the log probability of margin game k's outcome from
-// its slots' cavities: the evidence of its graph, a tree whose only
-// factor that is not Gaussian is the outcome's.
-func (h *History) marginEvidence(k int, cavity func(*slot) messages.Gaussian) (float64, error) {
-	if err := h.runGraph(k, cavity); err != nil {
-		return 0, err
-	}
-	lz, err := h.gameGraphs[h.games[k].graph].g.LogEvidence()
-	if err != nil {
-		return 0, fmt.Errorf("throughtime: game %d: %w", h.games[k].input, numeric(err))
-	}
-	lz, err = checkLog(lz)
-	if err != nil {
-		return 0, fmt.Errorf("throughtime: game %d: %w", h.games[k].input, err)
-	}
-	return lz, nil
 }
 
 // DrawMargin returns a player's draw margin at time t, as Posterior
