@@ -39,25 +39,51 @@ type edgeRef struct {
 // newGameGraph declares game gm, whose slots are the last ones appended.
 func (h *History) newGameGraph(gm *Match) (*gameGraph, error) {
 	gg := &gameGraph{ranks: gm.Ranks, weights: gm.Weights}
-	b := graph.NewBuilder("game")
-	c := trueskill.Contest{Name: "g.", Skills: make([][]graph.VarID, len(gm.Teams)), Ranks: gm.Ranks, Weights: gm.Weights,
-		Betas: make([][]float64, len(gm.Teams)), Compact: true}
-	var steps []schedules.Schedule
+	c := trueskill.Contest{Ranks: gm.Ranks, Weights: gm.Weights, Betas: make([][]float64, len(gm.Teams))}
 	for j, team := range gm.Teams {
 		gg.sizes = append(gg.sizes, len(team))
 		for _, name := range team {
-			v := b.AddVariable("")
-			pr := factors.NewPrior(0, 1)
-			steps = append(steps, schedules.Step(b.AddFactor(pr, "", v), 0))
-			gg.priors = append(gg.priors, pr)
-			c.Skills[j] = append(c.Skills[j], v)
 			c.Betas[j] = append(c.Betas[j], h.players[h.index[name]].prior.Beta)
 		}
 	}
+	if _, err := h.declareGraph(gg, &c); err != nil {
+		return nil, err
+	}
+	return gg, nil
+}
+
+// declareGraph declares the graph of gg, a game of teams of gg.sizes, by
+// trueskill.Params.Declare of c, whose outcome, weights and β the caller
+// has set: it adds a variable with a prior for each slot, the skills team
+// by team, then, if c.Margins is not nil, the two margins of a 1v1 game in
+// team order, and fills c's Skills and Margins with them. Each run sets
+// the priors to the slots' cavities, then runs the contest's own
+// schedule. A skill slot's message is its performance factor's (edge 1);
+// gg.out holds those, which a caller adds the margins' to.
+func (h *History) declareGraph(gg *gameGraph, c *trueskill.Contest) (trueskill.Nodes, error) {
+	b := graph.NewBuilder("game")
+	var steps []schedules.Schedule
+	prior := func() graph.VarID {
+		v := b.AddVariable("")
+		pr := factors.NewPrior(0, 1)
+		steps = append(steps, schedules.Step(b.AddFactor(pr, "", v), 0))
+		gg.priors = append(gg.priors, pr)
+		return v
+	}
+	c.Name, c.Compact = "g.", true
+	c.Skills = make([][]graph.VarID, len(gg.sizes))
+	for j, n := range gg.sizes {
+		for range n {
+			c.Skills[j] = append(c.Skills[j], prior())
+		}
+	}
+	for i := range c.Margins {
+		c.Margins[i] = prior()
+	}
 	ts := h.p.trueskill()
-	nd, err := ts.Declare(b, c)
+	nd, err := ts.Declare(b, *c)
 	if err != nil {
-		return nil, numeric(err)
+		return nd, numeric(err)
 	}
 	for _, pf := range nd.PerformanceFactors {
 		for _, f := range pf {
@@ -65,14 +91,14 @@ func (h *History) newGameGraph(gm *Match) (*gameGraph, error) {
 		}
 	}
 	if gg.g, err = b.Build(); err != nil {
-		return nil, numeric(err)
+		return nd, numeric(err)
 	}
 	if gg.plan, err = schedules.Compile(gg.g, schedules.Sequence(schedules.Sequence(steps...), ts.Schedule(nd))); err != nil {
-		return nil, numeric(err)
+		return nd, numeric(err)
 	}
 	gg.runner = h.runner(gg.g)
 	gg.offset = h.offset(gg.sizes, gg.weights)
-	return gg, nil
+	return nd, nil
 }
 
 // runner returns a runner of g, with the history's observer if it has one.

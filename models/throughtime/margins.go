@@ -5,11 +5,9 @@ import (
 	"fmt"
 	"math"
 
-	"github.com/skillgraph/skillgraph/factors"
 	"github.com/skillgraph/skillgraph/graph"
 	"github.com/skillgraph/skillgraph/messages"
 	"github.com/skillgraph/skillgraph/models/trueskill"
-	"github.com/skillgraph/skillgraph/schedules"
 )
 
 // Margins are the prior and drift of every player's draw margin
@@ -73,75 +71,31 @@ func (h *History) marginOf(pi int32) int32 {
 	return mi
 }
 
-// newMarginGraph declares a 1v1 game with learned margins, whose slots are
-// the last four appended (the two skills, then the two margins, in team
-// order): each skill's performance p ~ N(s, β²), d = p_winner − p_loser and
-// the loser's margin in ExceedsMargin, or d = p₀ − p₁ between the margins
-// m₀ (below) and m₁ (above) in BetweenMargins for a draw.
-func (h *History) newMarginGraph(gm *Match, betas [2]float64) (*gameGraph, error) {
-	gg := &gameGraph{sizes: []int{1, 1}, ranks: gm.Ranks}
-	b := graph.NewBuilder("game")
-	var steps, up []schedules.Schedule
-	var skills, perfs, margins [2]graph.VarID
-	var pf [2]graph.FactorID
-	for i := range 2 {
-		skills[i] = b.AddVariable("")
-		pr := factors.NewPrior(0, 1)
-		steps = append(steps, schedules.Step(b.AddFactor(pr, "", skills[i]), 0))
-		gg.priors = append(gg.priors, pr)
+// newMarginGraph declares a 1v1 game with learned margins, of outcome
+// ranks (as in Match) between players whose β are betas: trueskill's
+// Figure 1 with a margin variable per team (Contest.Margins), whose
+// comparison is factors.ExceedsMargin on the loser's margin for a win and
+// factors.BetweenMargins on both for a draw. Its slots are the two skills,
+// then the two margins, in team order.
+func (h *History) newMarginGraph(ranks []int, betas [2]float64) (*gameGraph, error) {
+	gg := &gameGraph{sizes: []int{1, 1}, ranks: ranks}
+	c := trueskill.Contest{Ranks: ranks, Betas: [][]float64{{betas[0]}, {betas[1]}}, Margins: make([]graph.VarID, 2)}
+	nd, err := h.declareGraph(gg, &c)
+	if err != nil {
+		return nil, err
 	}
-	for i := range 2 {
-		margins[i] = b.AddVariable("")
-		pr := factors.NewPrior(0, 1)
-		steps = append(steps, schedules.Step(b.AddFactor(pr, "", margins[i]), 0))
-		gg.priors = append(gg.priors, pr)
-	}
-	for i := range 2 {
-		perfs[i] = b.AddVariable("")
-		var f graph.Factor = factors.NewEquality()
-		if betas[i] > 0 {
-			f = factors.NewLikelihood(betas[i] * betas[i])
+	// A margin's message is the comparison's on its edge to it: a win's
+	// has an edge to the loser's margin alone.
+	cmp := nd.ComparisonFactors[0]
+	for _, m := range c.Margins {
+		o := edgeRef{f: -1}
+		for e := 1; e < gg.g.Arity(cmp); e++ {
+			if gg.g.EdgeVariable(cmp, e) == m {
+				o = edgeRef{cmp, e}
+			}
 		}
-		pf[i] = b.AddFactor(f, "", perfs[i], skills[i])
-		steps = append(steps, schedules.Step(pf[i], 0))
-		up = append(up, schedules.Step(pf[i], 1))
-		gg.out = append(gg.out, edgeRef{pf[i], 1})
+		gg.out = append(gg.out, o)
 	}
-	win, lose := 0, 1
-	drawn := gm.Ranks != nil && gm.Ranks[0] == gm.Ranks[1]
-	if gm.Ranks != nil && gm.Ranks[1] < gm.Ranks[0] {
-		win, lose = 1, 0
-	}
-	d := b.AddVariable("")
-	diff := b.AddFactor(factors.NewDifference(), "", d, perfs[win], perfs[lose])
-	steps = append(steps, schedules.Step(diff, 0))
-	var cmp graph.FactorID
-	var edges int
-	if drawn {
-		cmp = b.AddFactor(factors.NewBetweenMargins(), "", d, margins[0], margins[1])
-		gg.out = append(gg.out, edgeRef{cmp, 1}, edgeRef{cmp, 2})
-		edges = 3
-	} else {
-		cmp = b.AddFactor(factors.NewExceedsMargin(), "", d, margins[lose])
-		gg.out = append(gg.out, edgeRef{-1, 0}, edgeRef{-1, 0})
-		gg.out[2+lose] = edgeRef{cmp, 1}
-		edges = 2
-	}
-	for e := range edges {
-		steps = append(steps, schedules.Step(cmp, e))
-	}
-	steps = append(steps, schedules.Step(diff, 1), schedules.Step(diff, 2))
-	steps = append(steps, up...)
-	var err error
-	if gg.g, err = b.Build(); err != nil {
-		return nil, numeric(err)
-	}
-	// A tree with one factor that is not Gaussian: one pass is the fixed
-	// point.
-	if gg.plan, err = schedules.Compile(gg.g, schedules.Sequence(steps...)); err != nil {
-		return nil, numeric(err)
-	}
-	gg.runner = h.runner(gg.g)
 	return gg, nil
 }
 
@@ -208,7 +162,7 @@ func (h *History) declareMargins(gm *Match, first, bi int32, t float64) (*gameGr
 		}
 		h.slots = append(h.slots, slot{skill: si})
 	}
-	return h.newMarginGraph(gm, betas)
+	return h.newMarginGraph(gm.Ranks, betas)
 }
 
 // marginOutcome returns the log probability that 1v1 game g ends as ranks
@@ -236,7 +190,7 @@ func (h *History) marginOutcome(g *Match, ranks []int) (float64, error) {
 			beliefs[2+i] = m
 		}
 	}
-	gg, err := h.newMarginGraph(&Match{Teams: g.Teams, Ranks: ranks}, betas)
+	gg, err := h.newMarginGraph(ranks, betas)
 	if err != nil {
 		return 0, err
 	}
