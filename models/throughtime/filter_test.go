@@ -115,3 +115,44 @@ func TestFilterRunsEachGraphOnce(t *testing.T) {
 		})
 	}
 }
+
+// TestPredictionsReuseMarginGraphs: predictions with learned margins run
+// the history's graph of each outcome again while the players' β stay the
+// same, building new ones when they change, and every prediction equals,
+// bit for bit, the first prediction of a history that has made none
+// (whose graphs are new).
+func TestPredictionsReuseMarginGraphs(t *testing.T) {
+	games := mixedGames(5, 40, true)
+	p := Params{Sigma: 3, Beta: 1, Gamma: 0.2}
+	opts := []Option{WithDrawMargins(Margins{Mu: 0.8, Sigma: 0.3, Gamma: 0.05}),
+		WithPriors(map[string]Player{"p3": {Sigma: 3, Beta: 2, Gamma: 0.2}, "p4": {Sigma: 3, Gamma: 0.2}})}
+	h, err := New(p, games, opts...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var last [3]*gameGraph
+	var lastBetas [2]float64
+	for _, pair := range [][2]string{{"p0", "p1"}, {"p2", "p5"}, {"p7", "new"}, {"p3", "p6"}, {"p3", "p8"}, {"p4", "p3"}, {"p9", "p0"}} {
+		a, b := []string{pair[0]}, []string{pair[1]}
+		got, err := h.Predict(45, a, b)
+		if err != nil {
+			t.Fatal(err)
+		}
+		fresh, err := New(p, games, opts...)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, err := fresh.Predict(45, a, b)
+		if err != nil || got != want {
+			t.Errorf("%v: %+v after other predictions, %+v, %v from new graphs", pair, got, want, err)
+		}
+		betas := [2]float64{p.player(h.priors, pair[0]).Beta, p.player(h.priors, pair[1]).Beta}
+		for i, og := range h.outcomes {
+			if reused := og.gameGraph == last[i]; reused != (betas == lastBetas) {
+				t.Errorf("%v: outcome %d: graph reused %v, with β %v after %v", pair, i, reused, betas, lastBetas)
+			}
+			last[i] = og.gameGraph
+		}
+		lastBetas = betas
+	}
+}

@@ -153,15 +153,21 @@ func (h *History) updateGraph(k int) error {
 // current messages, the log probability of its outcome from the cavities
 // its last run started from (when that run reached the fixed point).
 func (h *History) graphLogEvidence(k int) (float64, error) {
-	input := h.games[k].input
-	lz, err := h.gameGraphs[h.games[k].graph].g.LogEvidence()
+	lz, err := h.gameGraphs[h.games[k].graph].logEvidence()
 	if err != nil {
-		return 0, fmt.Errorf("throughtime: game %d: %w", input, numeric(err))
-	}
-	if lz, err = checkLog(lz); err != nil {
-		return 0, fmt.Errorf("throughtime: game %d: %w", input, err)
+		return 0, fmt.Errorf("throughtime: game %d: %w", h.games[k].input, err)
 	}
 	return lz, nil
+}
+
+// logEvidence returns the log evidence of gg's graph at its current
+// messages, as a log probability (checkLog).
+func (gg *gameGraph) logEvidence() (float64, error) {
+	lz, err := gg.g.LogEvidence()
+	if err != nil {
+		return 0, numeric(err)
+	}
+	return checkLog(lz)
 }
 
 // graphLogOutcome is the log probability of a game's outcome that the

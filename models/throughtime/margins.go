@@ -166,58 +166,101 @@ func (h *History) declareMargins(gm *Match, first, bi int32, t float64) (*gameGr
 }
 
 // marginOutcome returns the log probability that 1v1 game g ends as ranks
-// says, from the players' predictive skills and margins at g.Time: the
-// evidence of the game's graph on them.
+// says, from the players' predictive skills and margins at g.Time.
 func (h *History) marginOutcome(g *Match, ranks []int) (float64, error) {
-	if len(g.Teams) != 2 || len(g.Teams[0]) != 1 || len(g.Teams[1]) != 1 || g.Weights != nil {
-		return 0, fmt.Errorf("throughtime: learned draw margins need games of two players, without weights: %w", ErrInput)
+	beliefs, betas, err := h.marginBeliefs(g)
+	if err != nil {
+		return 0, err
 	}
+	return h.marginLogOutcome(ranks, beliefs, betas)
+}
+
+// marginBeliefs returns the predictive skills, then margins, of 1v1 game
+// g's players at g.Time, in team order, and the players' β.
+func (h *History) marginBeliefs(g *Match) ([4]messages.Gaussian, [2]float64, error) {
 	var beliefs [4]messages.Gaussian
 	var betas [2]float64
+	if len(g.Teams) != 2 || len(g.Teams[0]) != 1 || len(g.Teams[1]) != 1 || g.Weights != nil {
+		return beliefs, betas, fmt.Errorf("throughtime: learned draw margins need games of two players, without weights: %w", ErrInput)
+	}
 	for i := range 2 {
 		name := g.Teams[i][0]
 		s, beta, err := h.predictive1(name, g.Time)
 		if err != nil {
-			return 0, err
+			return beliefs, betas, err
 		}
 		beliefs[i], betas[i] = s, beta
 		beliefs[2+i] = messages.NewGaussian(h.margins.Mu, h.margins.Sigma*h.margins.Sigma)
 		if mi, err := h.marginPlayer(name); err == nil {
 			m, err := h.posteriorOf(mi, g.Time)
 			if err != nil {
-				return 0, err
+				return beliefs, betas, err
 			}
 			beliefs[2+i] = m
 		}
 	}
-	gg, err := h.newMarginGraph(ranks, betas)
-	if err != nil {
-		return 0, err
-	}
-	for i, b := range beliefs {
+	for _, b := range beliefs {
 		if !b.IsProper() || !b.IsFinite() || !messages.IsFinite(b.Variance()) {
-			return 0, fmt.Errorf("throughtime: belief %v at time %v: %w", b, g.Time, ErrInput)
+			return beliefs, betas, fmt.Errorf("throughtime: belief %v at time %v: %w", b, g.Time, ErrInput)
 		}
-		gg.priors[i].Mean, gg.priors[i].Variance = b.Mean(), b.Variance()
 	}
-	if _, err := gg.runner.Run(context.Background(), gg.plan); err != nil {
+	return beliefs, betas, nil
+}
+
+// outcomeGraph is the graph of one outcome of a 1v1 game with learned
+// margins, as predictions run it (marginLogOutcome), kept for the next
+// prediction between players of the same β: Reset, it runs as a new one
+// would.
+type outcomeGraph struct {
+	*gameGraph
+	betas [2]float64
+}
+
+// marginLogOutcome returns the log probability that a 1v1 game between
+// players whose skills and margins are beliefs (as marginBeliefs returns
+// them) and whose β are betas ends as ranks says: the evidence of the
+// outcome's graph on them. The graph is the history's for the outcome
+// (h.outcomes) if its β are these, else a new one that replaces it.
+func (h *History) marginLogOutcome(ranks []int, beliefs [4]messages.Gaussian, betas [2]float64) (float64, error) {
+	outcome := 0 // team 0 wins
+	if ranks != nil && ranks[1] <= ranks[0] {
+		outcome = 1 // a draw
+		if ranks[1] < ranks[0] {
+			outcome = 2 // team 1 wins
+		}
+	}
+	og := &h.outcomes[outcome]
+	if og.gameGraph == nil || og.betas != betas {
+		// The outcome's own ranks: the graph keeps them, and it outlives
+		// the caller's.
+		gg, err := h.newMarginGraph([][]int{nil, {0, 0}, {1, 0}}[outcome], betas)
+		if err != nil {
+			return 0, err
+		}
+		*og = outcomeGraph{gg, betas}
+	}
+	og.g.Reset()
+	for i, b := range beliefs {
+		og.priors[i].Mean, og.priors[i].Variance = b.Mean(), b.Variance()
+	}
+	if _, err := og.runner.Run(context.Background(), og.plan); err != nil {
 		return 0, numeric(err)
 	}
-	lz, err := gg.g.LogEvidence()
-	if err != nil {
-		return 0, numeric(err)
-	}
-	return checkLog(lz)
+	return og.logEvidence()
 }
 
 // predictMargins is Predict with learned margins: each outcome's
 // probability, scaled to sum to 1 (they sum to less where a margin's
 // belief reaches below 0, whose draw region is empty).
 func (h *History) predictMargins(g *Match) (trueskill.Prediction, error) {
+	beliefs, betas, err := h.marginBeliefs(g)
+	if err != nil {
+		return trueskill.Prediction{}, fmt.Errorf("throughtime: Predict: %w", err)
+	}
 	var p [3]float64
 	var sum float64
 	for i, ranks := range [][]int{nil, {0, 0}, {1, 0}} {
-		lz, err := h.marginOutcome(g, ranks)
+		lz, err := h.marginLogOutcome(ranks, beliefs, betas)
 		if err != nil {
 			return trueskill.Prediction{}, fmt.Errorf("throughtime: Predict: %w", err)
 		}
