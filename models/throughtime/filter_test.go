@@ -1,12 +1,14 @@
 package throughtime
 
 import (
+	"context"
 	"fmt"
 	"math"
 	"math/rand/v2"
 	"testing"
 
 	"github.com/skillgraph/skillgraph/graph"
+	"github.com/skillgraph/skillgraph/models/trueskill"
 	"github.com/skillgraph/skillgraph/schedules"
 )
 
@@ -116,12 +118,12 @@ func TestFilterRunsEachGraphOnce(t *testing.T) {
 	}
 }
 
-// TestPredictionsReuseMarginGraphs: predictions with learned margins run
-// the history's graph of each outcome again while the players' β stay the
-// same, building new ones when they change, and every prediction equals,
-// bit for bit, the first prediction of a history that has made none
-// (whose graphs are new).
-func TestPredictionsReuseMarginGraphs(t *testing.T) {
+// TestMarginGraphsShared: a history with learned margins declares one
+// graph for each shape of game (its outcome and its players' β), which its
+// games and predictions share, and a run of it after any other gives what
+// a new graph gives, bit for bit: after the forward pass and a sweep, each
+// prediction equals the evidence of new graphs on the same beliefs.
+func TestMarginGraphsShared(t *testing.T) {
 	games := mixedGames(5, 40, true)
 	p := Params{Sigma: 3, Beta: 1, Gamma: 0.2}
 	opts := []Option{WithDrawMargins(Margins{Mu: 0.8, Sigma: 0.3, Gamma: 0.05}),
@@ -130,29 +132,58 @@ func TestPredictionsReuseMarginGraphs(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var last [3]*gameGraph
-	var lastBetas [2]float64
-	for _, pair := range [][2]string{{"p0", "p1"}, {"p2", "p5"}, {"p7", "new"}, {"p3", "p6"}, {"p3", "p8"}, {"p4", "p3"}, {"p9", "p0"}} {
-		a, b := []string{pair[0]}, []string{pair[1]}
-		got, err := h.Predict(45, a, b)
+	if _, err := h.Converge(context.Background(), 1e-9, 1); err != nil {
+		t.Fatal(err)
+	}
+	beta := func(name string) float64 { return p.player(h.priors, name).Beta }
+	shapes := map[marginShape]bool{}
+	for k, g := range games {
+		shape := marginShape{betas: [2]float64{beta(g.Teams[0][0]), beta(g.Teams[1][0])}}
+		switch {
+		case g.Ranks[0] == g.Ranks[1]:
+			shape.outcome = 1
+		case g.Ranks[1] < g.Ranks[0]:
+			shape.outcome = 2
+		}
+		shapes[shape] = true
+		if gg := h.gameGraphs[h.games[k].graph]; gg != h.marginGraphs[shape] {
+			t.Errorf("game %d: not the graph of its shape %+v", k, shape)
+		}
+	}
+	if len(h.marginGraphs) != len(shapes) || len(shapes) < 6 {
+		t.Errorf("%d graphs for %d shapes of game", len(h.marginGraphs), len(shapes))
+	}
+	for _, pair := range [][2]string{{"p0", "p1"}, {"p2", "p5"}, {"p7", "new"}, {"p3", "p6"}, {"p4", "p3"}, {"p0", "p1"}} {
+		g := Match{Time: 45, Teams: [][]string{{pair[0]}, {pair[1]}}}
+		got, err := h.Predict(g.Time, g.Teams[0], g.Teams[1])
 		if err != nil {
 			t.Fatal(err)
 		}
-		fresh, err := New(p, games, opts...)
+		beliefs, betas, err := h.marginBeliefs(&g)
 		if err != nil {
 			t.Fatal(err)
 		}
-		want, err := fresh.Predict(45, a, b)
-		if err != nil || got != want {
-			t.Errorf("%v: %+v after other predictions, %+v, %v from new graphs", pair, got, want, err)
-		}
-		betas := [2]float64{p.player(h.priors, pair[0]).Beta, p.player(h.priors, pair[1]).Beta}
-		for i, og := range h.outcomes {
-			if reused := og.gameGraph == last[i]; reused != (betas == lastBetas) {
-				t.Errorf("%v: outcome %d: graph reused %v, with β %v after %v", pair, i, reused, betas, lastBetas)
+		var prob [3]float64
+		for i, ranks := range [][]int{nil, {0, 0}, {1, 0}} {
+			gg, err := h.newMarginGraph(ranks, betas)
+			if err != nil {
+				t.Fatal(err)
 			}
-			last[i] = og.gameGraph
+			for i, b := range beliefs {
+				gg.priors[i].Mean, gg.priors[i].Variance = b.Mean(), b.Variance()
+			}
+			if err := gg.run(); err != nil {
+				t.Fatal(err)
+			}
+			lz, err := gg.logEvidence()
+			if err != nil {
+				t.Fatal(err)
+			}
+			prob[i] = math.Exp(lz)
 		}
-		lastBetas = betas
+		sum := prob[0] + prob[1] + prob[2]
+		if want := (trueskill.Prediction{Win: prob[0] / sum, Draw: prob[1] / sum, Loss: prob[2] / sum}); got != want {
+			t.Errorf("%v: Predict %+v, new graphs %+v", pair, got, want)
+		}
 	}
 }

@@ -12,22 +12,27 @@ import (
 )
 
 // gameGraph is a game that the two-player closed form does not cover
-// (more teams or players, weights, players whose β are all 0): its own
-// factor graph, TrueSkill's Figure 1 (trueskill.Params.Declare) on skill
-// variables whose priors are set to the skills' cavities before each run,
-// so that the game's messages to its skills are those of the game in the
-// whole history's graph. Its inner messages persist from run to run, as
-// they would in that graph.
+// (more teams or players, weights, players whose β are all 0, learned
+// margins): its factor graph, TrueSkill's Figure 1
+// (trueskill.Params.Declare) on skill (and margin) variables whose priors
+// are set to the slots' cavities before each run, so that the game's
+// messages to its slots are those of the game in the whole history's
+// graph. A game's own graph keeps its inner messages from run to run, as
+// they would be kept in that graph; a shared one, of games with learned
+// margins, is a tree that needs none.
 type gameGraph struct {
 	g       *graph.Graph
 	runner  *schedules.Runner
 	plan    *schedules.Plan
-	priors  []*factors.Prior // one for each slot, team by team
-	out     []edgeRef        // each slot's factor and edge (its performance factor's edge 1 to the skill)
+	priors  []*factors.Prior // one for each slot: the skills team by team, then any margins
+	out     []edgeRef        // each slot's factor and edge (a skill's: its performance factor's edge 1)
 	sizes   []int
 	ranks   []int
 	weights [][]float64
 	offset  float64 // added to the cavities' means (see History.offset)
+	// shared is a graph that several games or predictions run
+	// (History.marginGraph), each run from no messages.
+	shared bool
 }
 
 // edgeRef is a factor's edge; a factor of −1 sends the uniform message.
@@ -121,10 +126,20 @@ func (h *History) runGraph(k int, cavity func(*slot) messages.Gaussian) error {
 		}
 		gg.priors[i].Mean, gg.priors[i].Variance = c.Mean()+gg.offset, c.Variance()
 	}
-	if _, err := gg.runner.Run(context.Background(), gg.plan); err != nil {
+	if err := gg.run(); err != nil {
 		return fmt.Errorf("throughtime: game %d: %w", g.input, numeric(err))
 	}
 	return nil
+}
+
+// run runs the graph from its priors: from the messages its last run left,
+// or, if it is shared, from none.
+func (gg *gameGraph) run() error {
+	if gg.shared {
+		gg.g.Reset()
+	}
+	_, err := gg.runner.Run(context.Background(), gg.plan)
+	return err
 }
 
 // updateGraph runs game k's graph from its players' cavities and takes its

@@ -123,9 +123,9 @@ type History struct {
 	// player's margin is the player marginIndex[i] on the chains.
 	margins     *Margins
 	marginIndex []int32
-	// outcomes are the graphs that predictions with margins run, one for
-	// each outcome of a 1v1 game: team 0 wins, a draw, team 1 wins.
-	outcomes [3]outcomeGraph
+	// marginGraphs are the graphs of 1v1 games with learned margins, one
+	// for each shape, which every game and prediction of it runs.
+	marginGraphs map[marginShape]*gameGraph
 
 	index      map[string]int32
 	players    []player // in order of first appearance

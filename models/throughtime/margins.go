@@ -1,7 +1,6 @@
 package throughtime
 
 import (
-	"context"
 	"fmt"
 	"math"
 
@@ -162,7 +161,7 @@ func (h *History) declareMargins(gm *Match, first, bi int32, t float64) (*gameGr
 		}
 		h.slots = append(h.slots, slot{skill: si})
 	}
-	return h.newMarginGraph(gm.Ranks, betas)
+	return h.marginGraph(gm.Ranks, betas)
 }
 
 // marginOutcome returns the log probability that 1v1 game g ends as ranks
@@ -207,46 +206,62 @@ func (h *History) marginBeliefs(g *Match) ([4]messages.Gaussian, [2]float64, err
 	return beliefs, betas, nil
 }
 
-// outcomeGraph is the graph of one outcome of a 1v1 game with learned
-// margins, as predictions run it (marginLogOutcome), kept for the next
-// prediction between players of the same β: Reset, it runs as a new one
-// would.
-type outcomeGraph struct {
-	*gameGraph
-	betas [2]float64
-}
-
 // marginLogOutcome returns the log probability that a 1v1 game between
 // players whose skills and margins are beliefs (as marginBeliefs returns
 // them) and whose β are betas ends as ranks says: the evidence of the
-// outcome's graph on them. The graph is the history's for the outcome
-// (h.outcomes) if its β are these, else a new one that replaces it.
+// outcome's graph on them.
 func (h *History) marginLogOutcome(ranks []int, beliefs [4]messages.Gaussian, betas [2]float64) (float64, error) {
-	outcome := 0 // team 0 wins
-	if ranks != nil && ranks[1] <= ranks[0] {
-		outcome = 1 // a draw
-		if ranks[1] < ranks[0] {
-			outcome = 2 // team 1 wins
-		}
+	gg, err := h.marginGraph(ranks, betas)
+	if err != nil {
+		return 0, err
 	}
-	og := &h.outcomes[outcome]
-	if og.gameGraph == nil || og.betas != betas {
-		// The outcome's own ranks: the graph keeps them, and it outlives
-		// the caller's.
-		gg, err := h.newMarginGraph([][]int{nil, {0, 0}, {1, 0}}[outcome], betas)
-		if err != nil {
-			return 0, err
-		}
-		*og = outcomeGraph{gg, betas}
-	}
-	og.g.Reset()
 	for i, b := range beliefs {
-		og.priors[i].Mean, og.priors[i].Variance = b.Mean(), b.Variance()
+		gg.priors[i].Mean, gg.priors[i].Variance = b.Mean(), b.Variance()
 	}
-	if _, err := og.runner.Run(context.Background(), og.plan); err != nil {
+	if err := gg.run(); err != nil {
 		return 0, numeric(err)
 	}
-	return og.logEvidence()
+	return gg.logEvidence()
+}
+
+// marginShape is what the graph of a 1v1 game with learned margins
+// depends on: the outcome (0: team 0 wins, 1: a draw, 2: team 1 wins) and
+// the players' β.
+type marginShape struct {
+	outcome int
+	betas   [2]float64
+}
+
+// marginGraph returns the graph of a 1v1 game with learned margins that
+// ends as ranks says, between players whose β are betas: the history's
+// graph of that shape, declared at the first game or prediction of it,
+// which all of them share. It is a tree whose one factor that is not
+// Gaussian is the outcome's, which one pass from the priors solves: each
+// run starts from no messages (gameGraph.shared), and a game needs no
+// graph of its own to keep its messages in.
+func (h *History) marginGraph(ranks []int, betas [2]float64) (*gameGraph, error) {
+	shape := marginShape{betas: betas} // team 0 wins
+	if ranks != nil && ranks[1] <= ranks[0] {
+		shape.outcome = 1 // a draw
+		if ranks[1] < ranks[0] {
+			shape.outcome = 2 // team 1 wins
+		}
+	}
+	if gg, ok := h.marginGraphs[shape]; ok {
+		return gg, nil
+	}
+	// The outcome's own ranks: the graph keeps them, and it outlives the
+	// caller's.
+	gg, err := h.newMarginGraph([][]int{nil, {0, 0}, {1, 0}}[shape.outcome], betas)
+	if err != nil {
+		return nil, err
+	}
+	gg.shared = true
+	if h.marginGraphs == nil {
+		h.marginGraphs = map[marginShape]*gameGraph{}
+	}
+	h.marginGraphs[shape] = gg
+	return gg, nil
 }
 
 // predictMargins is Predict with learned margins: each outcome's
