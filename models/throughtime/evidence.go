@@ -15,8 +15,8 @@ import (
 func (h *History) gameEvidence(k int, cavity func(*slot) messages.Gaussian) (float64, error) {
 	g := &h.games[k]
 	if h.margins != nil {
-		// A margin game's graph is a tree that one pass from the cavities
-		// solves, whatever it held before.
+		// A margin game's graph is a tree that one run from the cavities
+		// solves.
 		if err := h.runGraph(k, cavity); err != nil {
 			return 0, err
 		}

@@ -105,8 +105,9 @@ func Untimed() Option { return func(c *config) { c.untimed = true } }
 // messages, and for each game its message to each of its players' skills.
 // A game of two one-player teams is updated by trueskill's two-team
 // closed form (Params.Rate1v1), which is the graph's update exactly; any
-// other game by running its own graph (trueskill.Params.Declare) from the
-// skills' cavities.
+// other game by running its graph (trueskill.Params.Declare) from the
+// skills' cavities: its own, or the one that 1v1 games with learned
+// margins of its outcome and players' β share.
 //
 // Means are held relative to Params.Mu, so that a history is the same at
 // any prior mean (Params.Mu is added back to every skill the history
@@ -176,7 +177,8 @@ func (s *skill) marginal() messages.Gaussian { return s.past.Mul(s.future).Mul(s
 // game is a game: its players' slots from slots[slot] to the next game's,
 // its input index, and how it is updated: by the two-player closed form
 // (graph −1; slot first the winner, then the loser, or two who drew) or
-// by its own graph h.gameGraphs[graph].
+// by its graph h.gameGraphs[graph], its own or one it shares
+// (History.marginGraph).
 type game struct {
 	slot, input, graph int32
 	drawn              bool
@@ -350,8 +352,8 @@ func (h *History) declare(games []Match, order []int, time func(int) float64, fi
 }
 
 // declareGame appends game gm (input index input) to batch bi at time t:
-// a slot for each of its players, the closed form or a graph of its own,
-// then its filtered evidence and its update.
+// a slot for each of its players, the closed form or a graph, then its
+// update and its filtered evidence.
 func (h *History) declareGame(gm *Match, input int, bi int32, t float64) error {
 	g := game{slot: int32(len(h.slots)), input: int32(input), graph: -1}
 	for _, team := range gm.Teams {
@@ -397,10 +399,10 @@ func (h *History) declareGame(gm *Match, input int, bi int32, t float64) error {
 // filter rates game k, the last declared, from its players' cavities and
 // records its filtered evidence: its outcome's log probability from those
 // cavities. A game whose evidence is a graph's (hasGraphEvidence) takes it
-// from the run of its own graph that updates it: the graph is new, so that
-// run starts from no messages, as a graph built for the evidence alone
-// would, and the game's graph is run once. Any other game has its
-// evidence in closed form.
+// from the run of its graph that updates it, which starts from no
+// messages (the game's own graph is new; a shared one is reset), as a
+// graph built for the evidence alone would: the graph runs once. Any other
+// game has its evidence in closed form.
 func (h *History) filter(k int) error {
 	g := &h.games[k]
 	var lz float64
