@@ -34,8 +34,11 @@ import (
 // bivariate normal probability Φ₂ of the quadrant x + u ≥ 0, v − x ≥ 0;
 // where it is not small the moments are taken instead in closed form from
 // Φ₂ and its derivatives (quadrantMoments), a hundred times faster. Fixed margins (point
-// masses u₀, v₀) reduce to Within on x shifted to the interval's centre,
-// and a fixed x to two independent GreaterThan truncations.
+// masses u₀, v₀) truncate x to the closed interval [−u₀, v₀], and a fixed
+// x₀ truncates u and v independently to the closed half-lines [−x₀, ∞)
+// and [x₀, ∞): the truncations of GreaterThan and Within (truncation.go),
+// whose one rule also decides a point mass on a bound (admitted: the
+// draw region is closed).
 //
 // A margin's posterior may put mass below 0; where u + v < 0 the draw
 // region is empty and those values get zero weight, so a drawn game pushes
@@ -76,10 +79,11 @@ func (f *BetweenMargins) message(i int, e graph.Edges) (messages.Gaussian, error
 	case x.IsPointMass():
 		return f.fixedX(i, x.Mean(), u, v)
 	case u.IsPointMass() && v.IsPointMass():
+		iv := interval{lo: -u.Mean(), hi: v.Mean()}
 		if i != 0 {
-			return messages.Gaussian{}, nil
+			return messages.Gaussian{}, iv.check()
 		}
-		return fixedInterval(x, -u.Mean(), v.Mean())
+		return intervalMessage(x, iv)
 	}
 	r, err := f.tilted(x, u, v)
 	if err != nil {
@@ -88,20 +92,30 @@ func (f *BetweenMargins) message(i int, e graph.Edges) (messages.Gaussian, error
 	return matched(cs[i], r.mean[i], r.variance[i]), nil
 }
 
-// fixedX is the case of a point-mass x₀: u > −x₀ and v > x₀ are
-// independent truncations (GreaterThan).
+// fixedX is the case of a point-mass x₀: u ≥ −x₀ and v ≥ x₀ are
+// independent truncations to closed half-lines. A point-mass margin
+// outside its half-line rules the factor out on every edge.
 func (*BetweenMargins) fixedX(i int, x0 float64, u, v messages.Gaussian) (messages.Gaussian, error) {
-	if i == 0 {
-		if err := feasible(u, -x0); err != nil {
-			return messages.Gaussian{}, err
-		}
-		return messages.Gaussian{}, feasible(v, x0)
+	hu, hv := marginHalfLines(x0)
+	if err := pointOutside(u, hu); err != nil {
+		return messages.Gaussian{}, err
 	}
-	c, bound := u, -x0
-	if i == 2 {
-		c, bound = v, x0
+	if err := pointOutside(v, hv); err != nil {
+		return messages.Gaussian{}, err
 	}
-	return above(c, bound)
+	switch i {
+	case 1:
+		return aboveMessage(u, hu)
+	case 2:
+		return aboveMessage(v, hv)
+	}
+	return messages.Gaussian{}, nil
+}
+
+// marginHalfLines returns the sets of the margins given x = x₀:
+// −u ≤ x₀ ≤ v is u in [−x₀, ∞) and v in [x₀, ∞).
+func marginHalfLines(x0 float64) (hu, hv halfLine) {
+	return halfLine{bound: -x0}, halfLine{bound: x0}
 }
 
 // tilted returns the moments of the general case (a proper x; u or v may
@@ -176,9 +190,15 @@ func (f *BetweenMargins) logAverageFactor(e graph.Edges) (float64, error) {
 	x, u, v := cs[0], cs[1], cs[2]
 	switch {
 	case x.IsPointMass():
-		return logAbove(u, -x.Mean()) + logAbove(v, x.Mean()), nil
+		hu, hv := marginHalfLines(x.Mean())
+		lu, err := aboveMass(u, hu)
+		if err != nil {
+			return 0, err
+		}
+		lv, err := aboveMass(v, hv)
+		return lu + lv, err
 	case u.IsPointMass() && v.IsPointMass():
-		return logInterval(x, -u.Mean(), v.Mean()), nil
+		return intervalMass(x, interval{lo: -u.Mean(), hi: v.Mean()})
 	}
 	r, err := f.tilted(x, u, v)
 	if err != nil {
@@ -226,67 +246,4 @@ func checkCavities(cs []messages.Gaussian) error {
 		}
 	}
 	return nil
-}
-
-// feasible reports messages.ErrImpossible unless the point mass c lies above bound
-// (or c is not a point mass).
-func feasible(c messages.Gaussian, bound float64) error {
-	if c.IsPointMass() && !(c.Mean() >= bound) {
-		return fmt.Errorf("%v ≥ %v: %w", c.Mean(), bound, messages.ErrImpossible)
-	}
-	return nil
-}
-
-// above is GreaterThan's message for y > bound to a variable with cavity
-// c, the bound allowed to be negative (the uniform message to a point
-// mass that satisfies it).
-func above(c messages.Gaussian, bound float64) (messages.Gaussian, error) {
-	if c.IsPointMass() {
-		return messages.Gaussian{}, feasible(c, bound)
-	}
-	sc := math.Sqrt(c.Pi)
-	return truncatedMessage(c, sc, messages.GreaterThan(c.Tau/sc, bound*sc))
-}
-
-// logAbove is log P(y > bound) under the cavity c: log Φ((μ − bound)/σ).
-func logAbove(c messages.Gaussian, bound float64) float64 {
-	if c.IsPointMass() {
-		if c.Mean() > bound {
-			return 0
-		}
-		return math.Inf(-1)
-	}
-	sc := math.Sqrt(c.Pi)
-	return messages.LogNormCDF(c.Tau/sc - bound*sc)
-}
-
-// fixedInterval is Within's message for lo ≤ x ≤ hi to a proper cavity x:
-// the interval is centred at c = (lo + hi)/2 with half-width
-// ε = (hi − lo)/2, so x − c has the cavity shifted by −c, truncated to
-// |x − c| ≤ ε, and the message is shifted back by c.
-func fixedInterval(x messages.Gaussian, lo, hi float64) (messages.Gaussian, error) {
-	eps := 0.5 * (hi - lo)
-	if !(eps >= 0) {
-		return messages.Gaussian{}, fmt.Errorf("the interval [%v, %v] is empty: %w", lo, hi, messages.ErrImpossible)
-	}
-	c := 0.5 * (lo + hi)
-	xs := x.Shift(-c)
-	sc := math.Sqrt(xs.Pi)
-	m, err := truncatedMessage(xs, sc, messages.Within(xs.Tau/sc, eps*sc))
-	if err != nil {
-		return messages.Gaussian{}, err
-	}
-	return m.Shift(c), nil
-}
-
-// logInterval is log P(lo ≤ x ≤ hi) under a proper cavity x, from
-// messages.LogWithinMass as fixedInterval's message is from Within.
-func logInterval(x messages.Gaussian, lo, hi float64) float64 {
-	eps := 0.5 * (hi - lo)
-	if !(eps >= 0) {
-		return math.Inf(-1)
-	}
-	xs := x.Shift(-0.5 * (lo + hi))
-	sc := math.Sqrt(xs.Pi)
-	return messages.LogWithinMass(xs.Tau/sc, eps*sc)
 }

@@ -35,7 +35,9 @@ import (
 // whose denominator v_d − v·W is written as a sum so that it never
 // cancels (1 − W from messages.GreaterThan is exact in the tails). It is
 // the message of GreaterThan on d passed through d = x − m. A point-mass
-// cavity gets the uniform message; a uniform cavity leaves d flat, and
+// cavity gets the uniform message, and two point masses x₀ ≤ m₀ are
+// messages.ErrImpossible (the inequality is strict: the open half-line
+// (m₀, ∞) of truncation.go's rule); a uniform cavity leaves d flat, and
 // every message is uniform (no information, as for GreaterThan) and the
 // evidence diverges.
 type ExceedsMargin struct{}
@@ -66,10 +68,7 @@ func (f *ExceedsMargin) message(i int, e graph.Edges) (messages.Gaussian, error)
 	case x.IsUniform() || m.IsUniform():
 		return messages.Gaussian{}, nil
 	case x.IsPointMass() && m.IsPointMass():
-		if x.Mean() > m.Mean() {
-			return messages.Gaussian{}, nil
-		}
-		return messages.Gaussian{}, fmt.Errorf("x = %v, I(x > m = %v): %w", x.Mean(), m.Mean(), messages.ErrImpossible)
+		return messages.Gaussian{}, pointOutside(x, halfLine{bound: m.Mean(), open: true})
 	}
 	self, other, s := x, m, 1.0
 	if i == 1 {
@@ -106,10 +105,7 @@ func (f *ExceedsMargin) logAverageFactor(e graph.Edges) (float64, error) {
 	case x.IsUniform() || m.IsUniform():
 		return 0, errDiverges
 	case x.IsPointMass() && m.IsPointMass():
-		if x.Mean() > m.Mean() {
-			return 0, nil
-		}
-		return math.Inf(-1), nil
+		return pointLogMass(x.Mean(), halfLine{bound: m.Mean(), open: true}), nil
 	}
 	return messages.LogNormCDF((x.Mean() - m.Mean()) / math.Sqrt(x.Variance()+m.Variance())), nil
 }
@@ -128,7 +124,7 @@ func (*ExceedsMargin) TiltedMoments(mean, cov []float64) (logZ float64, postMean
 	if err := jointCavity(2, mean, cov); err != nil {
 		return 0, nil, nil, err
 	}
-	return halfSpace(mean, cov, []float64{1, -1})
+	return halfSpace(mean, cov, []float64{1, -1}, true)
 }
 
 // Label returns "I(x > m)".

@@ -256,7 +256,7 @@ func checkedJoint(logZ float64, mean, cov []float64) (float64, []float64, []floa
 }
 
 // halfSpace returns log Z and the tilted mean and covariance of N(μ, Σ)
-// truncated to aᵀy > 0: d = aᵀy is N(m, v) truncated at 0, Table 1's win
+// truncated to aᵀy > 0 (or ≥ 0): d = aᵀy is N(m, v) truncated at 0, Table 1's win
 // factor with t = m/√v, V = V(t, 0) and W = W(t, 0) (messages.GreaterThan),
 // so Z = Φ(t) (messages.LogNormCDF), g = V/√v and H = −W/v, and
 //
@@ -266,19 +266,23 @@ func checkedJoint(logZ float64, mean, cov []float64) (float64, []float64, []floa
 // messages computes it, for the accuracy of a variance that the
 // truncation shrinks by many orders of magnitude.
 //
-// A cavity that fixes d (v = 0) leaves y as it is if d > 0, and is
+// The half-space is open (aᵀy > 0, d in the halfLine (0, ∞)) or closed
+// (aᵀy ≥ 0, [0, ∞)) as the factor's inequality is strict or not; it
+// matters only to a cavity that fixes d (v = 0), which is left as it is
+// if the halfLine admits d (the rule of truncation.go), and is
 // messages.ErrImpossible otherwise.
-func halfSpace(mean, cov, a []float64) (float64, []float64, []float64, error) {
+func halfSpace(mean, cov, a []float64, open bool) (float64, []float64, []float64, error) {
 	k := len(mean)
 	g, m, v := project(mean, cov, a)
 	mean, cov = slices.Clone(mean), slices.Clone(cov)
+	h := halfLine{open: open}
 	switch {
 	case !(v >= 0):
 		return 0, nil, nil, fmt.Errorf("%w: joint cavity gives aᵀy variance %v", messages.ErrInput, v)
-	case v == 0 && m > 0:
+	case v == 0 && h.admits(m):
 		return 0, mean, cov, nil
 	case v == 0:
-		return 0, nil, nil, fmt.Errorf("%w: the joint cavity fixes aᵀy at %v, outside aᵀy > 0", messages.ErrImpossible, m)
+		return 0, nil, nil, fmt.Errorf("%w: the joint cavity fixes aᵀy at %v, outside %v", messages.ErrImpossible, m, h)
 	}
 	sd := math.Sqrt(v)
 	t := m / sd
@@ -307,8 +311,9 @@ const wedgeMaxRho = 0.99
 // H₁₂ = (Q − AB)/(σ₁σ₂)), lifted as above. Elsewhere (the tails, and
 // combinations nearly collinear) wedgeLine integrates, with the residual
 // variance σ_c² = S₂₂ − S₁₂²/S₁₁ from projectionQR. A combination the
-// cavity fixes reduces the wedge to the other half-space (or rules it
-// out); two that the cavity makes collinear (σ_c = 0) are messages.ErrInput.
+// cavity fixes reduces the wedge to the other half-space if it is ≥ 0
+// (the closed rule of truncation.go, a point on the boundary admitted),
+// and rules it out otherwise; two that the cavity makes collinear (σ_c = 0) are messages.ErrInput.
 func wedge(mean, cov, a1, a2 []float64) (float64, []float64, []float64, error) {
 	k := len(mean)
 	g1, m1, s11 := project(mean, cov, a1)
@@ -320,10 +325,10 @@ func wedge(mean, cov, a1, a2 []float64) (float64, []float64, []float64, error) {
 	switch {
 	case !(s11 >= 0 && s22 >= 0):
 		return 0, nil, nil, fmt.Errorf("%w: joint cavity gives the combinations variances %v, %v", messages.ErrInput, s11, s22)
-	case s11 == 0 && m1 > 0:
-		return halfSpace(mean, cov, a2)
-	case s22 == 0 && m2 > 0:
-		return halfSpace(mean, cov, a1)
+	case s11 == 0 && (halfLine{}).admits(m1):
+		return halfSpace(mean, cov, a2, false)
+	case s22 == 0 && (halfLine{}).admits(m2):
+		return halfSpace(mean, cov, a1, false)
 	case s11 == 0 || s22 == 0:
 		return 0, nil, nil, fmt.Errorf("%w: the joint cavity fixes a combination at %v, outside the region", messages.ErrImpossible, min(m1, m2))
 	}

@@ -27,8 +27,10 @@ import (
 // and x ≥ 0 separately, where the integrand is smooth and log-concave
 // (see tiltedLine). Z is the bivariate normal probability of the wedge
 // m + x ≥ 0, m − x ≥ 0; where it is not small the moments are taken
-// instead in closed form from it and its derivatives (quadrantMoments). A fixed margin (a point mass) is Within; a fixed x
-// is GreaterThan on m with margin |x|.
+// instead in closed form from it and its derivatives (quadrantMoments). A fixed margin m₀ (a point mass) is Within(m₀), the
+// truncation of x to [−m₀, m₀]; a fixed x₀ truncates m to the closed
+// half-line [|x₀|, ∞), so that a point-mass m₀ = |x₀| is admitted (see
+// truncation.go for the one rule).
 //
 // Values of m below 0 leave no x and get zero weight, so a drawn game
 // pushes m up. A uniform cavity on either edge leaves every message
@@ -62,15 +64,17 @@ func (f *WithinMargin) message(i int, e graph.Edges) (messages.Gaussian, error) 
 	case x.IsUniform() || m.IsUniform():
 		return messages.Gaussian{}, nil
 	case x.IsPointMass():
+		h := halfLine{bound: math.Abs(x.Mean())} // m ≥ |x₀|
 		if i == 0 {
-			return messages.Gaussian{}, feasible(m, math.Abs(x.Mean()))
+			return messages.Gaussian{}, pointOutside(m, h)
 		}
-		return above(m, math.Abs(x.Mean()))
+		return aboveMessage(m, h)
 	case m.IsPointMass():
+		iv := interval{lo: -m.Mean(), hi: m.Mean()} // |x| ≤ m₀
 		if i == 1 {
-			return messages.Gaussian{}, nil
+			return messages.Gaussian{}, iv.check()
 		}
-		return fixedInterval(x, -m.Mean(), m.Mean())
+		return intervalMessage(x, iv)
 	}
 	r, err := f.tilted(x, m)
 	if err != nil {
@@ -128,9 +132,9 @@ func (f *WithinMargin) logAverageFactor(e graph.Edges) (float64, error) {
 	case x.IsUniform() || m.IsUniform():
 		return 0, errDiverges
 	case x.IsPointMass():
-		return logAbove(m, math.Abs(x.Mean())), nil
+		return aboveMass(m, halfLine{bound: math.Abs(x.Mean())})
 	case m.IsPointMass():
-		return logInterval(x, -m.Mean(), m.Mean()), nil
+		return intervalMass(x, interval{lo: -m.Mean(), hi: m.Mean()})
 	}
 	r, err := f.tilted(x, m)
 	if err != nil {

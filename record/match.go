@@ -3,6 +3,7 @@ package record
 import (
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 	"time"
 	"unicode"
@@ -111,7 +112,8 @@ func (e *FileError) Unwrap() error { return e.Err }
 
 // CheckText reports (as ErrInput) text that is not valid UTF-8 or holds
 // a control character or one of the two noncharacters XML forbids; what
-// names the text in the error.
+// names the text in the error. It is the project's one rule for text that
+// reaches a data file, an SVG drawing or a web page: names, labels, titles.
 func CheckText(what, s string) error {
 	text := utf8.ValidString(s)
 	for _, r := range s {
@@ -126,20 +128,17 @@ func CheckText(what, s string) error {
 	return nil
 }
 
-// CheckName is CheckText for a name, which must also not be empty.
-func CheckName(what, s string) error {
-	if s == "" {
+// CheckName is CheckText for a name, which must also not be empty nor
+// longer than most bytes. The length is checked first, so that the error
+// quotes at most the start of a long name.
+func CheckName(what, s string, most int) error {
+	switch {
+	case len(s) > most:
+		return fmt.Errorf("%s %.20q… is longer than allowed: %d bytes, more than %d: %w", what, s, len(s), most, ErrInput)
+	case s == "":
 		return fmt.Errorf("%s: empty name: %w", what, ErrInput)
 	}
 	return CheckText(what, s)
-}
-
-// checkName is CheckName with a bound on the length.
-func checkName(what, s string, most int) error {
-	if len(s) > most {
-		return fmt.Errorf("%s of %d bytes, more than %d: %w", what, len(s), most, ErrInput)
-	}
-	return CheckName(what, s)
 }
 
 // Validate reports, as ErrInput, a match that Read could not have
@@ -153,7 +152,7 @@ func (m *Match) Validate() error {
 	if m == nil {
 		return fmt.Errorf("record: no match: %w", ErrInput)
 	}
-	if err := checkName("match ID", m.ID, MaxID); err != nil {
+	if err := CheckName("match ID", m.ID, MaxID); err != nil {
 		return fmt.Errorf("record: %w", err)
 	}
 	fail := func(format string, a ...any) error {
@@ -166,7 +165,7 @@ func (m *Match) Validate() error {
 		return fail("%d teams, need at least 2: %w", len(m.Teams), ErrInput)
 	}
 	if m.Season != "" {
-		if err := checkName("season", m.Season, MaxName); err != nil {
+		if err := CheckName("season", m.Season, MaxName); err != nil {
 			return fail("%w", err)
 		}
 	}
@@ -187,7 +186,7 @@ func (m *Match) Validate() error {
 	seen := make(map[string][2]int, players)
 	for j := range m.Teams {
 		t := &m.Teams[j]
-		if err := checkName(fmt.Sprintf("team %d", j), t.Name, MaxName); err != nil {
+		if err := CheckName(fmt.Sprintf("team %d", j), t.Name, MaxName); err != nil {
 			return fail("%w", err)
 		}
 		if k, dup := teams[t.Name]; dup {
@@ -209,7 +208,7 @@ func (m *Match) Validate() error {
 			return fail("team %q has score %d, want one from 0, and only with HasScores: %w", t.Name, t.Score, ErrInput)
 		}
 		for i, pl := range t.Players {
-			if err := checkName(fmt.Sprintf("team %d player %d", j, i), pl, MaxName); err != nil {
+			if err := CheckName(fmt.Sprintf("team %d player %d", j, i), pl, MaxName); err != nil {
 				return fail("%w", err)
 			}
 			if at, dup := seen[pl]; dup {
@@ -266,6 +265,20 @@ func (m *Match) Ranks() []int {
 		out[j] = m.Teams[j].Rank
 	}
 	return out
+}
+
+// AdjacentTies counts the pairs of teams adjacent in finishing order
+// given ranks (one pair in a match of two teams) and those of them that
+// tie. Summed over matches, ties/pairs is the share of draws from which a
+// draw probability is estimated, as if each pair were evenly matched.
+func AdjacentTies(ranks []int) (ties, pairs int) {
+	sorted := slices.Sorted(slices.Values(ranks))
+	for k := 1; k < len(sorted); k++ {
+		if sorted[k] == sorted[k-1] {
+			ties++
+		}
+	}
+	return ties, max(len(sorted)-1, 0)
 }
 
 // Weights returns each player's weight in the shape of Players, 1 for a

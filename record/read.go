@@ -310,7 +310,7 @@ func (r *reader) name(c column, most int) (string, error) {
 	// next has checked the text of every field, so only the length is
 	// left to check.
 	if s == "" || len(s) > most {
-		return "", r.errIn(c, checkName(r.label(c), s, most))
+		return "", r.errIn(c, CheckName(r.label(c), s, most))
 	}
 	return s, nil
 }

@@ -240,3 +240,21 @@ func TestLoopDamping(t *testing.T) {
 		}
 	}
 }
+
+// neverEnds is a context that can never end (no Done channel, no
+// deadline) whose Err must not be called.
+type neverEnds struct{ context.Context }
+
+func (neverEnds) Err() error { panic("Err of a context that can never end") }
+
+// TestEndlessContextIsNotChecked: a run under a context that can never
+// end makes every update, loops included, without reading its Err.
+func TestEndlessContextIsNotChecked(t *testing.T) {
+	c := chainSpec(3)
+	g := c.spec.build(t)
+	loop := schedules.Loop(schedules.Sequence(c.prior...), schedules.MaxIterations(3))
+	res, err := schedules.Run(neverEnds{context.Background()}, g, loop)
+	if err != nil || res.Iterations == 0 {
+		t.Fatalf("run under a context that never ends: %+v, %v", res, err)
+	}
+}

@@ -72,8 +72,11 @@ type Observer interface {
 // A Runner is not safe for concurrent use, as its graph is not; use one per
 // goroutine (with its own graph).
 type Runner struct {
-	g        *graph.Graph
+	g *graph.Graph
+	// ctx is the running context, nil outside a run and for a context
+	// that can never end; running is set during a Run.
 	ctx      context.Context
+	running  bool
 	metric   Metric // nil: messages.Distance
 	damping  float64
 	observer Observer
@@ -115,6 +118,12 @@ func ctxErr(ctx context.Context) error {
 	if ctx == nil {
 		return nil
 	}
+	return endedErr(ctx)
+}
+
+// endedErr is ctxErr of a context that is not nil (a call apart, so that
+// ctxErr inlines).
+func endedErr(ctx context.Context) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
@@ -122,6 +131,18 @@ func ctxErr(ctx context.Context) error {
 		return context.DeadlineExceeded
 	}
 	return nil
+}
+
+// endless reports a context that can never end: no Done channel (package
+// context: it can never be cancelled) and no deadline, which a context
+// whose Done is nil by mistake may still have and ctxErr reads from the
+// clock. Context.Background is one; a run under it checks nothing.
+func endless(ctx context.Context) bool {
+	if ctx == nil || ctx.Done() != nil {
+		return ctx == nil
+	}
+	_, ok := ctx.Deadline()
+	return !ok
 }
 
 // Update sends the message of factor f on edge i with the damping in force
@@ -173,7 +194,8 @@ func WithObserver(o Observer) RunOption { return func(r *Runner) { r.observer = 
 // wrapped: a run whose deadline has passed by the time it returns never
 // reports success, with or without loops. Between checks the updates are
 // not interrupted: a check per message would cost more than the message.
-// A nil ctx is context.Background(). A factor whose Message panics fails
+// A nil ctx is context.Background(); a context that can never end (no
+// Done channel and no deadline, as context.Background) is not checked. A factor whose Message panics fails
 // its update with a *graph.UpdateError holding the panic; a panic
 // elsewhere in the run (a metric, an observer, a custom schedule: code of
 // the caller's) is an error wrapping messages.ErrInput. The Result reports whether the
@@ -209,8 +231,8 @@ func (r *Runner) Run(ctx context.Context, s Schedule) (res Convergence, err erro
 	if r == nil || r.g == nil {
 		return Convergence{}, errNilGraph()
 	}
-	if ctx == nil {
-		ctx = context.Background()
+	if endless(ctx) {
+		ctx = nil // nothing to check: nil is ctxErr's context that never ends
 	}
 	if err := ctxErr(ctx); err != nil {
 		return Convergence{}, fmt.Errorf("schedules: before the run: %w", err)
@@ -223,9 +245,9 @@ func (r *Runner) Run(ctx context.Context, s Schedule) (res Convergence, err erro
 		}
 		return res, err
 	}
-	r.ctx, r.damping, r.passMax, r.loops, r.residual, r.frames = ctx, 0, 0, 0, 0, r.frames[:0]
+	r.ctx, r.running, r.damping, r.passMax, r.loops, r.residual, r.frames = ctx, true, 0, 0, 0, 0, r.frames[:0]
 	defer func() {
-		r.ctx = nil
+		r.ctx, r.running = nil, false
 		if p := recover(); p != nil {
 			// The runner's state is reset by the next run; the graph's
 			// messages are those of the updates made.
@@ -257,7 +279,7 @@ func (r *Runner) enter(s Schedule) (Convergence, error) {
 
 // idle reports that r is outside a run: no Run is in progress and no
 // schedule's own Run has entered it.
-func (r *Runner) idle() bool { return r.ctx == nil && len(r.frames) == 0 }
+func (r *Runner) idle() bool { return !r.running && len(r.frames) == 0 }
 
 // panicked returns the error of the recovered panic p: a
 // *graph.UpdateError naming the factor whose Message panicked, or, for a

@@ -2,12 +2,13 @@ package league
 
 import (
 	"context"
+	"errors"
 	"fmt"
-	"slices"
 	"strconv"
 
 	"github.com/skillgraph/skillgraph/messages"
 	"github.com/skillgraph/skillgraph/models/trueskill"
+	"github.com/skillgraph/skillgraph/record"
 )
 
 // The formats of the files a league's games come from (a state remembers
@@ -161,9 +162,6 @@ func (l *League) rateOne(ctx context.Context, g Match) error {
 			}
 		}
 	}
-	if drawn(g.Ranks) && l.Params.DrawProbability == 0 && l.Params.DrawMargin == 0 {
-		return fmt.Errorf("game %s (%s) is a draw, but the draw probability is 0: set -draw: %w", g.Key, g.Date, messages.ErrImpossible)
-	}
 	var res trueskill.Result
 	var err error
 	var home trueskill.Rating
@@ -172,7 +170,12 @@ func (l *League) rateOne(ctx context.Context, g Match) error {
 	} else {
 		res, err = l.Params.Rate(ctx, m)
 	}
-	if err != nil {
+	var ie *trueskill.InputError
+	switch {
+	case errors.As(err, &ie) && ie.Field == "Ranks" && errors.Is(err, messages.ErrImpossible):
+		// trueskill refused a draw at a draw margin of 0, which -draw sets.
+		return fmt.Errorf("game %s (%s) is a draw: set -draw above 0: %w", g.Key, g.Date, err)
+	case err != nil:
 		return fmt.Errorf("game %s (%s): %w", g.Key, g.Date, err)
 	}
 	for j, team := range g.Teams {
@@ -206,18 +209,6 @@ func (l *League) rateOne(ctx context.Context, g Match) error {
 	l.Games = append(l.Games, g.Key)
 	l.LastDate = g.Date
 	return nil
-}
-
-// drawn reports whether two teams share a rank.
-func drawn(ranks []int) bool {
-	for i := range ranks {
-		for j := i + 1; j < len(ranks); j++ {
-			if ranks[i] == ranks[j] {
-				return true
-			}
-		}
-	}
-	return false
 }
 
 // resultOf describes team j's result: "won", "lost" or "drew" in a game of
@@ -287,13 +278,8 @@ func EstimateDraw(games []Match) (p float64, source string, err error) {
 // evenly matched, which is how the league sets it from the data.
 func DrawShare(games []Match) (ties, pairs int) {
 	for _, g := range games {
-		sorted := slices.Sorted(slices.Values(g.Ranks))
-		for k := 1; k < len(sorted); k++ {
-			pairs++
-			if sorted[k] == sorted[k-1] {
-				ties++
-			}
-		}
+		t, p := record.AdjacentTies(g.Ranks)
+		ties, pairs = ties+t, pairs+p
 	}
 	return ties, pairs
 }

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/skillgraph/skillgraph/messages"
+	"github.com/skillgraph/skillgraph/record"
 	gplot "gonum.org/v1/plot"
 )
 
@@ -38,7 +39,7 @@ var curvesLook = look{palette: seriesColors, band: 0.12, edge: 0.35, lineWidth: 
 // their scale.
 //
 // Every point must have a finite μ, a finite σ ≥ 0 and μ ± σ finite, and
-// a time within years 1 to 9999; names must be printable UTF-8; at least
+// a time within years 1 to 9999; names must be text (record.CheckText); at least
 // one point must be given. Otherwise nothing is written and the error
 // wraps messages.ErrInput.
 func LearningCurves(w io.Writer, format string, curves []Curve) error {
@@ -57,8 +58,8 @@ func curvesFigure(curves []Curve) (*Figure, error) {
 	points := false
 	ylo, yhi := math.Inf(1), math.Inf(-1)
 	for i, c := range curves {
-		if err := checkText(c.Name); err != nil {
-			return nil, fmt.Errorf("curves[%d]: name %v: %w", i, err, messages.ErrInput)
+		if err := record.CheckText("name", c.Name); err != nil {
+			return nil, fmt.Errorf("curves[%d]: %w", i, err)
 		}
 		s := &f.Series[i]
 		s.Name = c.Name

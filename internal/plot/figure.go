@@ -7,10 +7,9 @@ import (
 	"math"
 	"strconv"
 	"strings"
-	"unicode"
-	"unicode/utf8"
 
 	"github.com/skillgraph/skillgraph/messages"
+	"github.com/skillgraph/skillgraph/record"
 	gplot "gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
@@ -73,7 +72,7 @@ const (
 // messages.ErrInput: cols at least 1 and panels not empty, each panel with x
 // values that are finite and increasing, lines with one Mean and one Half
 // per x value, each Half not negative and finite where Mean is given;
-// titles, labels and names printable UTF-8.
+// titles, labels and names text (record.CheckText).
 func Grid(w io.Writer, format string, panels []Panel, cols int) error {
 	if err := checkFigure(panels, cols); err != nil {
 		return fmt.Errorf("plot: grid: %w", err)
@@ -373,8 +372,8 @@ func checkFigure(panels []Panel, cols int) error {
 			return fmt.Errorf("panels[%d]: "+format+": %w", append(append([]any{pi}, a...), messages.ErrInput)...)
 		}
 		for _, s := range []struct{ what, text string }{{"title", p.Title}, {"x label", p.XLabel}, {"y label", p.YLabel}} {
-			if err := checkText(s.text); err != nil {
-				return fail("%s %v", s.what, err)
+			if err := record.CheckText(s.what, s.text); err != nil {
+				return fmt.Errorf("panels[%d]: %w", pi, err)
 			}
 		}
 		if len(p.X) == 0 {
@@ -392,8 +391,8 @@ func checkFigure(panels []Panel, cols int) error {
 			return fail("x values span %v", span)
 		}
 		for li, l := range p.Lines {
-			if err := checkText(l.Name); err != nil {
-				return fail("Lines[%d]: line name %v", li, err)
+			if err := record.CheckText("line name", l.Name); err != nil {
+				return fmt.Errorf("panels[%d]: Lines[%d]: %w", pi, li, err)
 			}
 			if len(l.Mean) != len(p.X) || len(l.Half) != len(p.X) {
 				return fail("Lines[%d]: %d means and %d half-widths for %d x values", li, len(l.Mean), len(l.Half), len(p.X))
@@ -412,20 +411,6 @@ func checkFigure(panels []Panel, cols int) error {
 		}
 		if lo, hi := p.yRange(); !messages.IsFinite(hi - lo) {
 			return fail("y values span beyond float64")
-		}
-	}
-	return nil
-}
-
-// checkText accepts printable UTF-8 text (a label, a title, a name): a
-// control character or an invalid byte would make a malformed SVG.
-func checkText(s string) error {
-	if !utf8.ValidString(s) {
-		return fmt.Errorf("%q is not valid UTF-8", s)
-	}
-	for _, r := range s {
-		if unicode.IsControl(r) {
-			return fmt.Errorf("%q holds control character %U", s, r)
 		}
 	}
 	return nil

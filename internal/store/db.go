@@ -339,15 +339,16 @@ func rate(ctx context.Context, p trueskill.Params, m *Match, st map[string]*Play
 			}
 		}
 	}
-	if p.DrawProbability == 0 && p.DrawMargin == 0 && m.Drawn() {
-		return nil, fmt.Errorf("match %q is a draw, and the league's draw probability is 0: %w", m.ID, messages.ErrImpossible)
-	}
 	res, err := p.Rate(ctx, tm)
-	if err != nil {
-		var ie *trueskill.InputError
-		if errors.As(err, &ie) {
-			return nil, invalid("rating match %q: %v", m.ID, err)
-		}
+	var ie *trueskill.InputError
+	switch {
+	case errors.Is(err, messages.ErrImpossible):
+		// Probability zero under the league's setting (a draw at draw
+		// probability 0): it stays ErrImpossible, naming the setting.
+		return nil, fmt.Errorf("rating match %q, the league's draw probability is %v: %w", m.ID, p.DrawProbability, err)
+	case errors.As(err, &ie):
+		return nil, invalid("rating match %q: %v", m.ID, err)
+	case err != nil:
 		return nil, fmt.Errorf("rating match %q: %w", m.ID, err)
 	}
 	for j, team := range m.Teams {

@@ -47,24 +47,23 @@ func invalid(format string, a ...any) error {
 	return fmt.Errorf(format+": %w", append(a, messages.ErrInput)...)
 }
 
-// CheckName reports whether name can be a player's name: at most
-// MaxNameLength bytes of text (record.CheckName: UTF-8, no control
-// characters, not empty) with no space at either end.
+// CheckName reports whether name can be a player's name: a
+// record.CheckName of at most MaxNameLength bytes with no space at either
+// end.
 func CheckName(name string) error { return checkText("player name", name, MaxNameLength) }
 
-// CheckID reports whether id can be a match's id: at most MaxIDLength
-// bytes of text (record.CheckName) with no space at either end.
+// CheckID reports whether id can be a match's id: a record.CheckName of
+// at most MaxIDLength bytes with no space at either end.
 func CheckID(id string) error { return checkText("match id", id, MaxIDLength) }
 
 // checkText checks a name or id s of at most most bytes; what names it.
+// The store adds one rule to the record's: a space at either end would
+// make two names that look the same.
 func checkText(what, s string, most int) error {
-	if err := record.CheckName(what, s); err != nil {
+	if err := record.CheckName(what, s, most); err != nil {
 		return err
 	}
-	switch {
-	case len(s) > most:
-		return invalid("%s %.20q… longer than %d bytes", what, s, most)
-	case strings.TrimSpace(s) != s:
+	if strings.TrimSpace(s) != s {
 		return invalid("%s %q starts or ends with a space", what, s)
 	}
 	return nil
@@ -107,18 +106,6 @@ func (m *Match) Check() error {
 		}
 	}
 	return nil
-}
-
-// Drawn reports whether two or more teams of m share a rank.
-func (m *Match) Drawn() bool {
-	for i := range m.Ranks {
-		for j := range i {
-			if m.Ranks[i] == m.Ranks[j] {
-				return true
-			}
-		}
-	}
-	return false
 }
 
 // same reports whether a and b record the same game (ids aside).

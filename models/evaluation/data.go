@@ -2,7 +2,6 @@ package evaluation
 
 import (
 	"math"
-	"slices"
 
 	"github.com/skillgraph/skillgraph/models/scorebased"
 	"github.com/skillgraph/skillgraph/record"
@@ -25,14 +24,8 @@ func Season(ms []record.Match, season string) []record.Match {
 func DrawProbability(ms []record.Match) float64 {
 	ties, adjacent := 0, 0
 	for _, m := range ms {
-		r := m.Ranks()
-		slices.Sort(r)
-		for k := 1; k < len(r); k++ {
-			adjacent++
-			if r[k] == r[k-1] {
-				ties++
-			}
-		}
+		t, a := record.AdjacentTies(m.Ranks())
+		ties, adjacent = ties+t, adjacent+a
 	}
 	if adjacent == 0 {
 		return 0

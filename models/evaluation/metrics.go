@@ -252,24 +252,30 @@ func EloLogQuality(strengths []float64, sizes []int, beta float64) (float64, err
 // (ErrNoData), a value that is not finite (ErrInput) and an interval that
 // overflows (ErrNumerical) are errors, with a NaN mean.
 func MeanCI(xs []float64) (mean, half float64, err error) {
+	mean, half, _, err = meanCI(xs)
+	return mean, half, err
+}
+
+// meanCI is MeanCI, also returning the standard error of the mean.
+func meanCI(xs []float64) (mean, half, se float64, err error) {
 	if len(xs) == 0 {
-		return math.NaN(), 0, fmt.Errorf("evaluation: MeanCI: %w", ErrNoData)
+		return math.NaN(), 0, 0, fmt.Errorf("evaluation: MeanCI: %w", ErrNoData)
 	}
 	for i, x := range xs {
 		if !messages.IsFinite(x) {
-			return math.NaN(), 0, fmt.Errorf("evaluation: MeanCI: xs[%d] = %v: %w", i, x, ErrInput)
+			return math.NaN(), 0, 0, fmt.Errorf("evaluation: MeanCI: xs[%d] = %v: %w", i, x, ErrInput)
 		}
 	}
 	mean, sd := meanSD(xs)
 	if len(xs) == 1 {
-		return mean, 0, nil
+		return mean, 0, 0, nil
 	}
 	n := float64(len(xs))
-	half = distuv.StudentsT{Mu: 0, Sigma: 1, Nu: n - 1}.Quantile(0.975) * sd / math.Sqrt(n)
+	half, se = distuv.StudentsT{Mu: 0, Sigma: 1, Nu: n - 1}.Quantile(0.975)*sd/math.Sqrt(n), sd/math.Sqrt(n)
 	if !messages.IsFinite(mean) || !messages.IsFinite(half) {
-		return math.NaN(), 0, fmt.Errorf("evaluation: MeanCI: values spread beyond float64 (mean %v, half-width %v): %w", mean, half, ErrNumerical)
+		return math.NaN(), 0, 0, fmt.Errorf("evaluation: MeanCI: values spread beyond float64 (mean %v, half-width %v): %w", mean, half, ErrNumerical)
 	}
-	return mean, half, nil
+	return mean, half, se, nil
 }
 
 // PairedTest compares two sets of results paired by season: with dᵢ =
@@ -289,13 +295,10 @@ func PairedTest(a, b []float64) (diff, half, p float64, err error) {
 		}
 		d[i] = a[i] - b[i]
 	}
-	diff, half, err = MeanCI(d)
+	diff, half, se, err := meanCI(d)
 	if err != nil {
 		return math.NaN(), 0, math.NaN(), fmt.Errorf("evaluation: PairedTest: %w", err)
 	}
-	n := float64(len(d))
-	_, sd := meanSD(d)
-	se := sd / math.Sqrt(n)
 	switch {
 	case se == 0 && diff == 0:
 		return diff, 0, 1, nil
@@ -303,7 +306,7 @@ func PairedTest(a, b []float64) (diff, half, p float64, err error) {
 		return diff, 0, 0, nil
 	}
 	t := math.Abs(diff) / se
-	p = 2 * distuv.StudentsT{Mu: 0, Sigma: 1, Nu: n - 1}.CDF(-t)
+	p = 2 * distuv.StudentsT{Mu: 0, Sigma: 1, Nu: float64(len(d) - 1)}.CDF(-t)
 	return diff, half, p, nil
 }
 

@@ -190,7 +190,7 @@ func (res *RankingResult) summarise(games []gameErrors) {
 	res.EloFull, res.EloFullHalf = ratioCI(games, eloOf)
 	res.TrueSkillFull, res.TrueSkillFullHalf = ratioCI(games, tsOf)
 	res.FullDifference, res.FullDifferenceHalf = ratioCI(games, func(g gameErrors) float64 { return g.elo - g.ts })
-	if se := res.FullDifferenceHalf / z975; se > 0 {
+	if se := res.FullDifferenceHalf / z975(); se > 0 {
 		res.FullDifferenceP = 2 * messages.NormCDF(-math.Abs(res.FullDifference)/se)
 	} else if res.FullDifference == 0 {
 		res.FullDifferenceP = 1
@@ -211,8 +211,8 @@ type gameErrors struct {
 	pairs                           int
 }
 
-// z975 is the 97.5 % quantile of the standard normal distribution.
-const z975 = 1.959963984540054
+// z975 returns Φ⁻¹(0.975), the 97.5 % quantile of the standard normal.
+func z975() float64 { return messages.NormQuantile(0.975) }
 
 // ratioCI returns the error Σ wrong(g) / Σ pairs over games and the
 // half-width of its 95 % interval, games being the independent units
@@ -238,5 +238,5 @@ func ratioCI(games []gameErrors, wrong func(gameErrors) float64) (ratio, half fl
 		r := wrong(g) - ratio*float64(g.pairs)
 		ss += r * r
 	}
-	return ratio, z975 * math.Sqrt(n/(n-1)*ss) / p
+	return ratio, z975() * math.Sqrt(n/(n-1)*ss) / p
 }

@@ -125,10 +125,5 @@ func fitSetup[R Team | Rating](ctx context.Context, newModel func(Hyper) (Online
 		base = 0
 		params = append(params[:2], params[3])
 	}
-	for _, q := range params[:2] {
-		if !(q.Bounds.Lo > 0) {
-			return Hyper{}, nil, search, fmt.Errorf("%s bounds %+v: σ₀ and β need positive bounds: %w", q.Name, q.Bounds, ErrInput)
-		}
-	}
 	return Hyper{Params: start, Base: base, Home: home}, params, search, nil
 }

@@ -88,13 +88,19 @@ var figure1Layers = []string{"skill priors", "skills", "performance factors", "p
 // shared by many contests and by factors of the caller's own, such as a
 // home advantage. Build the graph and derive its schedule with
 // schedules.Derive (or schedules.Tree if it has no loop); Params.NewGame is
-// the one-contest graph with the paper's schedule.
+// the one-contest graph with the paper's schedule. Without Margins, a draw
+// at a draw margin of 0 is refused with ErrImpossible, as Rate refuses it.
 func (p Params) Declare(b *graph.Builder, c Contest) (Nodes, error) {
 	if err := p.validateDeclare(&c); err != nil {
 		return Nodes{}, err
 	}
 	if err := c.validate(); err != nil {
 		return Nodes{}, err
+	}
+	if c.Margins == nil {
+		if err := p.checkDraws(c.Ranks); err != nil {
+			return Nodes{}, err
+		}
 	}
 	m := Match{Ranks: c.Ranks, Weights: c.Weights, Teams: make([][]Rating, len(c.Skills))}
 	return p.declare(b, &c, m.order(), &m), nil

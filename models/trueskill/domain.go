@@ -149,14 +149,12 @@ func checkResult(out, r Rating, j, i int) error {
 	return numErr("Teams.Sigma", fmt.Sprintf("posterior σ = %v", out.Sigma), r.Sigma, j, i)
 }
 
-// checkGraphResult checks the ratings a graph run returns (in the caller's
-// order) and its log evidence: each must be a valid input to the next graph
-// match with the same parameters.
+// checkGraphResult says which of the ratings a graph run returns (in the
+// caller's order), or its log evidence, is not a valid input to the next
+// graph match with the same parameters: Game.result calls it once the
+// checks made while reading them have failed.
 func checkGraphResult(p *Params, m *Match, res *Result) error {
 	t2 := p.Tau * p.Tau
-	if graphResultOK(res.Ratings, t2) && evidenceOK(res.LogEvidence) {
-		return nil
-	}
 	for j, team := range res.Ratings {
 		for i, r := range team {
 			if err := checkResult(r, m.Teams[j][i], j, i); err != nil {
@@ -168,19 +166,6 @@ func checkGraphResult(p *Params, m *Match, res *Result) error {
 		}
 	}
 	return checkEvidence(res.LogEvidence)
-}
-
-// graphResultOK reports whether every rating passes checkGraphResult's
-// checks, by predicates alone; the errors are built only on failure.
-func graphResultOK(ratings [][]Rating, t2 float64) bool {
-	for _, team := range ratings {
-		for _, r := range team {
-			if !resultOK(r) || graphRating(r, t2) != "" {
-				return false
-			}
-		}
-	}
-	return true
 }
 
 // evidenceOK reports whether lz is a finite log probability.

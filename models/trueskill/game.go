@@ -190,19 +190,34 @@ func (gm *Game) Run(ctx context.Context) (schedules.Convergence, error) {
 // Ratings returns the posterior ratings in the caller's team order. The
 // slices belong to the game and are overwritten by its next run.
 func (gm *Game) Ratings() [][]Rating {
-	for pos, team := range gm.skills {
-		out := gm.flat[gm.offsets[pos]:]
-		for i, v := range team {
+	gm.readRatings()
+	return gm.ratings
+}
+
+// readRatings reads the posteriors into gm.flat, and reports whether each
+// is a valid prior for the next match with the game's τ (resultOK and
+// graphRating, checked as they are read; checkGraphResult says what is
+// wrong with one that is not).
+func (gm *Game) readRatings() (ok bool) {
+	ok = true
+	t2 := gm.params.Tau * gm.params.Tau
+	k := 0
+	for _, team := range gm.skills {
+		for _, v := range team {
 			m := gm.g.Marginal(v)
+			var r Rating
 			if m.Pi > 0 && m.Pi < math.MaxFloat64 {
 				inv := 1 / m.Pi // one division for both
-				out[i] = Rating{Mu: m.Tau * inv, Sigma: math.Sqrt(inv)}
+				r = Rating{Mu: m.Tau * inv, Sigma: math.Sqrt(inv)}
 			} else {
-				out[i] = Rating{Mu: m.Mean(), Sigma: m.Sigma()}
+				r = Rating{Mu: m.Mean(), Sigma: m.Sigma()}
 			}
+			ok = ok && resultOK(r) && graphRating(r, t2) == ""
+			gm.flat[k] = r
+			k++
 		}
 	}
-	return gm.ratings
+	return ok
 }
 
 // LogEvidence returns the log probability of the observed outcome under the
@@ -223,7 +238,7 @@ func (gm *Game) LogEvidence() (float64, error) {
 }
 
 // result runs the game and collects the Result, with the evidence if asked.
-func (gm *Game) result(ctx context.Context, evidence bool) (Result, error) {
+func (gm *Game) result(ctx context.Context, m *Match, evidence bool) (Result, error) {
 	res, err := gm.Run(ctx)
 	if err != nil {
 		return Result{}, err
@@ -234,5 +249,10 @@ func (gm *Game) result(ctx context.Context, evidence bool) (Result, error) {
 			return Result{}, err
 		}
 	}
-	return Result{Ratings: gm.Ratings(), LogEvidence: lz, Iterations: res.Iterations, Converged: res.Converged}, nil
+	ok := gm.readRatings()
+	out := Result{Ratings: gm.ratings, LogEvidence: lz, Iterations: res.Iterations, Converged: res.Converged}
+	if !ok || !evidenceOK(lz) {
+		return Result{}, checkGraphResult(&gm.params, m, &out)
+	}
+	return out, nil
 }

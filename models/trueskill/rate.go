@@ -78,34 +78,35 @@ func finish(ctx context.Context, res Result, err error) (Result, error) {
 	return res, nil
 }
 
-// checkPairs rejects a draw between adjacent teams whose margin is 0
-// (ErrImpossible), and teams that took no part (all weights 0) except one
+// checkPairs rejects teams that took no part (all weights 0) except one
 // facing a single opponent: such a team's performance is exactly 0, and
 // between two other teams it can make the ranking impossible
-// (0 > t + ε and t > 0 + ε).
+// (0 > t + ε and t > 0 + ε); and a draw checkDraws rejects.
 func checkPairs(p *Params, m *Match) error {
 	for j := range m.Teams {
 		if m.Weights != nil && !m.played(j) && (len(m.Teams) > 2 || !m.played(1-j)) {
 			return inputErr("Weights", "all weights of a team are 0: such a team can only face one other team", 0, j)
 		}
 	}
-	if m.Ranks == nil || p.DrawMargin > 0 || p.DrawProbability > 0 {
+	return p.checkDraws(m.Ranks)
+}
+
+// checkDraws rejects (ErrImpossible) a draw among ranks when p's draw
+// margin is 0: the draw factor I(|d| ≤ ε) then has probability zero. It is
+// the one check of this, for Rate, Rate1v1, NewGame and Declare alike.
+func (p *Params) checkDraws(ranks []int) error {
+	if p.DrawMargin > 0 || p.DrawProbability > 0 {
 		return nil // every margin is positive
 	}
-	for j := range m.Ranks {
+	for j := range ranks {
 		for k := 0; k < j; k++ {
-			if m.Ranks[k] == m.Ranks[j] {
-				return drawErr(float64(m.Ranks[j]), j)
+			if ranks[k] == ranks[j] {
+				return &InputError{Field: "Ranks", Index: []int{j}, Value: float64(ranks[j]),
+					Err: fmt.Errorf("a draw is observed but the draw margin is 0 (DrawProbability 0): %w", ErrImpossible)}
 			}
 		}
 	}
 	return nil
-}
-
-// drawErr reports a draw, at Ranks[j] = rank, that has probability zero.
-func drawErr(rank float64, j int) error {
-	return &InputError{Field: "Ranks", Index: []int{j}, Value: rank,
-		Err: fmt.Errorf("a draw is observed but the draw margin is 0 (DrawProbability 0): %w", ErrImpossible)}
 }
 
 // difference is the performance difference d = t_A − t_B of two teams
@@ -244,10 +245,12 @@ func (p Params) Rate1v1(winner, loser Rating, drawn bool) (Rating, Rating, error
 			}
 		}
 	}
-	eps := p.Margin(1, 1)
-	if drawn && eps == 0 {
-		return Rating{}, Rating{}, drawErr(0, 1)
+	if drawn {
+		if err := p.checkDraws([]int{0, 0}); err != nil {
+			return Rating{}, Rating{}, err
+		}
 	}
+	eps := p.Margin(1, 1)
 	tau2, b2 := p.Tau*p.Tau, p.Beta*p.Beta
 	vw, vl := winner.Sigma*winner.Sigma+tau2, loser.Sigma*loser.Sigma+tau2
 	tt := p.newTwoTeams(winner.Mu-loser.Mu, vw+vl+2*b2, eps, drawn, false) // no evidence to return

@@ -142,11 +142,7 @@ func (r *Rater) rateGraph(ctx context.Context, m *Match) (Result, error) {
 	if err := gm.set(m, order); err != nil {
 		return Result{}, err
 	}
-	res, err := gm.result(ctx, !r.NoEvidence)
-	if err == nil {
-		err = checkGraphResult(&r.p, m, &res)
-	}
-	return res, err
+	return gm.result(ctx, m, !r.NoEvidence)
 }
 
 // sameAsLast reports whether m has the team sizes, the ranks and the

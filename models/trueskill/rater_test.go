@@ -107,12 +107,15 @@ func TestZeroRaterUsesDefaults(t *testing.T) {
 }
 
 // blockingContext holds a run at its first check of the context (the
-// start of the first loop pass) until released.
+// start of the run) until released. Its Done channel, never closed, makes
+// it a context that could end, which a run checks.
 type blockingContext struct {
 	context.Context
-	once             sync.Once
-	entered, release chan struct{}
+	once                   sync.Once
+	entered, release, done chan struct{}
 }
+
+func (c *blockingContext) Done() <-chan struct{} { return c.done }
 
 func (c *blockingContext) Err() error {
 	c.once.Do(func() {
@@ -133,7 +136,7 @@ func TestRaterDetectsConcurrentUse(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	bc := &blockingContext{Context: context.Background(), entered: make(chan struct{}), release: make(chan struct{})}
+	bc := &blockingContext{Context: context.Background(), entered: make(chan struct{}), release: make(chan struct{}), done: make(chan struct{})}
 	done := make(chan trueskill.Result)
 	go func() {
 		res, err := r.RateGraph(bc, m)

@@ -12,6 +12,7 @@ import (
 
 	"github.com/skillgraph/skillgraph/models/evaluation"
 	"github.com/skillgraph/skillgraph/models/throughtime"
+	"github.com/skillgraph/skillgraph/record"
 )
 
 // units are the named units of time, in days.
@@ -98,7 +99,7 @@ func load(stderr io.Writer, path string, unit time.Duration) (data, error) {
 		if m.Venue.Neutral {
 			d.neutral++
 		}
-		if tied(m.Ranks()) {
+		if ties, _ := record.AdjacentTies(m.Ranks()); ties > 0 {
 			d.draws++
 		}
 		if !m.Time.Equal(m.Time.Truncate(24 * time.Hour)) {
@@ -106,16 +107,4 @@ func load(stderr io.Writer, path string, unit time.Duration) (data, error) {
 		}
 	}
 	return d, nil
-}
-
-// tied reports whether two teams share a place.
-func tied(ranks []int) bool {
-	seen := map[int]bool{}
-	for _, r := range ranks {
-		if seen[r] {
-			return true
-		}
-		seen[r] = true
-	}
-	return false
 }
