@@ -349,3 +349,84 @@ func BenchmarkLeagueConverge(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkFilter runs the forward pass (New) of histories whose games
+// run factor graphs: the shipped Formula 1 races, free-for-alls of up to
+// 30 drivers, and 2,000 1v1 games with draws between 40 players with
+// learned draw margins (drawingHistory), reported against the
+// tennis-shaped history's hand-written forward pass run alternately with
+// it (x-baseline).
+func BenchmarkFilter(b *testing.B) {
+	f1, draw := leagueHistory(b, "f1_races.csv")
+	f1Params := throughtime.DefaultParams()
+	f1Params.DrawProbability = draw
+	chess, _, _ := drawingHistory(40, 2000)
+	for _, c := range []struct {
+		name  string
+		p     throughtime.Params
+		games []throughtime.Match
+		opts  []throughtime.Option
+	}{
+		{"f1_races.csv", f1Params, f1, nil},
+		{"margins", throughtime.DefaultParams(), chess, []throughtime.Option{throughtime.WithDrawMargins(chessMargins())}},
+	} {
+		b.Run(c.name, func(b *testing.B) {
+			sharedtest.Interleave(b, func(n int) {
+				for range n {
+					if _, err := throughtime.New(c.p, c.games, c.opts...); err != nil {
+						b.Fatal(err)
+					}
+				}
+			}, filterByHand())
+		})
+	}
+}
+
+// chessMargins returns the margins' prior and drift of the benchmarks'
+// history with learned margins.
+func chessMargins() throughtime.Margins { return throughtime.Margins{Mu: 1, Sigma: 0.3, Gamma: 0.01} }
+
+// BenchmarkPredictMargins predicts games between players drawn at random
+// (fixed seed, a different pair each time) from the smoothed history of
+// BenchmarkFilter's margins case (ns/op is one Predict), reported against
+// Predict's closed form on the same games with one draw margin for all
+// (x-baseline), run alternately with it.
+func BenchmarkPredictMargins(b *testing.B) {
+	games, _, draws := drawingHistory(40, 2000)
+	margins, err := throughtime.New(throughtime.DefaultParams(), games, throughtime.WithDrawMargins(chessMargins()))
+	if err != nil {
+		b.Fatal(err)
+	}
+	p := throughtime.DefaultParams()
+	p.DrawProbability = draws
+	plain, err := throughtime.New(p, games)
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, h := range []*throughtime.History{margins, plain} {
+		if _, err := h.Converge(context.Background(), 1e-4, 50); err != nil {
+			b.Fatal(err)
+		}
+	}
+	names := margins.Players()
+	rng := rand.New(rand.NewPCG(3, 11))
+	pairs := make([][2][]string, 256)
+	for i := range pairs {
+		a := rng.IntN(len(names))
+		c := (a + 1 + rng.IntN(len(names)-1)) % len(names)
+		pairs[i] = [2][]string{{names[a]}, {names[c]}}
+	}
+	predict := func(h *throughtime.History) func(n int) {
+		next := 0
+		return func(n int) {
+			for range n {
+				pr := pairs[next]
+				next = (next + 1) % len(pairs)
+				if _, err := h.Predict(2000, pr[0], pr[1]); err != nil {
+					b.Fatal(err)
+				}
+			}
+		}
+	}
+	sharedtest.Interleave(b, predict(margins), predict(plain))
+}

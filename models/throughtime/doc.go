@@ -11,7 +11,9 @@
 // players is updated by trueskill's two-team closed form
 // (trueskill.Params.Rate1v1), the graph's own update exactly, and any
 // other game by running a graph of its own (trueskill.Params.Declare), so
-// that a 1v1 game costs only its entries in those arrays, no graph.
+// that a 1v1 game costs only its entries in those arrays, no graph. With
+// learned draw margins every game is a 1v1 graph, a tree that one pass
+// solves, which games of the same outcome and players' β share.
 //
 // New runs the forward pass (online TrueSkill with drift) and keeps each
 // game's one-step-ahead evidence; Converge sweeps the history backward and

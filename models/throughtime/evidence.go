@@ -14,8 +14,13 @@ import (
 // see logOutcome.
 func (h *History) gameEvidence(k int, cavity func(*slot) messages.Gaussian) (float64, error) {
 	g := &h.games[k]
-	if h.margins != nil { // every game of a margins history has a margin graph, whose evidence is its graph's
-		return h.marginEvidence(k, cavity)
+	if h.margins != nil {
+		// A margin game's graph is a tree that one run from the cavities
+		// solves.
+		if err := h.runGraph(k, cavity); err != nil {
+			return 0, err
+		}
+		return h.graphLogEvidence(k)
 	}
 	sizes, ranks, weights := []int{1, 1}, []int(nil), [][]float64(nil)
 	if g.drawn {
@@ -37,6 +42,15 @@ func (h *History) gameEvidence(k int, cavity func(*slot) messages.Gaussian) (flo
 		return 0, fmt.Errorf("throughtime: game %d: %w", g.input, err)
 	}
 	return lz, nil
+}
+
+// hasGraphEvidence reports whether game k's evidence is that of its factor
+// graph run from the cavities (every game of a history with learned
+// margins, and a game of three or more teams: see logOutcome) rather than
+// the two-team closed form.
+func (h *History) hasGraphEvidence(k int) bool {
+	g := &h.games[k]
+	return g.graph >= 0 && (h.margins != nil || len(h.gameGraphs[g.graph].sizes) > 2)
 }
 
 // skillFunc gives player i of team j's skill and performance noise β.

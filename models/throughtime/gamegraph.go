@@ -12,22 +12,27 @@ import (
 )
 
 // gameGraph is a game that the two-player closed form does not cover
-// (more teams or players, weights, players whose β are all 0): its own
-// factor graph, TrueSkill's Figure 1 (trueskill.Params.Declare) on skill
-// variables whose priors are set to the skills' cavities before each run,
-// so that the game's messages to its skills are those of the game in the
-// whole history's graph. Its inner messages persist from run to run, as
-// they would in that graph.
+// (more teams or players, weights, players whose β are all 0, learned
+// margins): its factor graph, TrueSkill's Figure 1
+// (trueskill.Params.Declare) on skill (and margin) variables whose priors
+// are set to the slots' cavities before each run, so that the game's
+// messages to its slots are those of the game in the whole history's
+// graph. A game's own graph keeps its inner messages from run to run, as
+// they would be kept in that graph; a shared one, of games with learned
+// margins, is a tree that needs none.
 type gameGraph struct {
 	g       *graph.Graph
 	runner  *schedules.Runner
 	plan    *schedules.Plan
-	priors  []*factors.Prior // one for each slot, team by team
-	out     []edgeRef        // each slot's factor and edge (its performance factor's edge 1 to the skill)
+	priors  []*factors.Prior // one for each slot: the skills team by team, then any margins
+	out     []edgeRef        // each slot's factor and edge (a skill's: its performance factor's edge 1)
 	sizes   []int
 	ranks   []int
 	weights [][]float64
 	offset  float64 // added to the cavities' means (see History.offset)
+	// shared is a graph that several games or predictions run
+	// (History.marginGraph), each run from no messages.
+	shared bool
 }
 
 // edgeRef is a factor's edge; a factor of −1 sends the uniform message.
@@ -39,25 +44,51 @@ type edgeRef struct {
 // newGameGraph declares game gm, whose slots are the last ones appended.
 func (h *History) newGameGraph(gm *Match) (*gameGraph, error) {
 	gg := &gameGraph{ranks: gm.Ranks, weights: gm.Weights}
-	b := graph.NewBuilder("game")
-	c := trueskill.Contest{Name: "g.", Skills: make([][]graph.VarID, len(gm.Teams)), Ranks: gm.Ranks, Weights: gm.Weights,
-		Betas: make([][]float64, len(gm.Teams)), Compact: true}
-	var steps []schedules.Schedule
+	c := trueskill.Contest{Ranks: gm.Ranks, Weights: gm.Weights, Betas: make([][]float64, len(gm.Teams))}
 	for j, team := range gm.Teams {
 		gg.sizes = append(gg.sizes, len(team))
 		for _, name := range team {
-			v := b.AddVariable("")
-			pr := factors.NewPrior(0, 1)
-			steps = append(steps, schedules.Step(b.AddFactor(pr, "", v), 0))
-			gg.priors = append(gg.priors, pr)
-			c.Skills[j] = append(c.Skills[j], v)
 			c.Betas[j] = append(c.Betas[j], h.players[h.index[name]].prior.Beta)
 		}
 	}
+	if _, err := h.declareGraph(gg, &c); err != nil {
+		return nil, err
+	}
+	return gg, nil
+}
+
+// declareGraph declares the graph of gg, a game of teams of gg.sizes, by
+// trueskill.Params.Declare of c, whose outcome, weights and β the caller
+// has set: it adds a variable with a prior for each slot, the skills team
+// by team, then, if c.Margins is not nil, the two margins of a 1v1 game in
+// team order, and fills c's Skills and Margins with them. Each run sets
+// the priors to the slots' cavities, then runs the contest's own
+// schedule. A skill slot's message is its performance factor's (edge 1);
+// gg.out holds those, which a caller adds the margins' to.
+func (h *History) declareGraph(gg *gameGraph, c *trueskill.Contest) (trueskill.Nodes, error) {
+	b := graph.NewBuilder("game")
+	var steps []schedules.Schedule
+	prior := func() graph.VarID {
+		v := b.AddVariable("")
+		pr := factors.NewPrior(0, 1)
+		steps = append(steps, schedules.Step(b.AddFactor(pr, "", v), 0))
+		gg.priors = append(gg.priors, pr)
+		return v
+	}
+	c.Name, c.Compact = "g.", true
+	c.Skills = make([][]graph.VarID, len(gg.sizes))
+	for j, n := range gg.sizes {
+		for range n {
+			c.Skills[j] = append(c.Skills[j], prior())
+		}
+	}
+	for i := range c.Margins {
+		c.Margins[i] = prior()
+	}
 	ts := h.p.trueskill()
-	nd, err := ts.Declare(b, c)
+	nd, err := ts.Declare(b, *c)
 	if err != nil {
-		return nil, numeric(err)
+		return nd, numeric(err)
 	}
 	for _, pf := range nd.PerformanceFactors {
 		for _, f := range pf {
@@ -65,14 +96,22 @@ func (h *History) newGameGraph(gm *Match) (*gameGraph, error) {
 		}
 	}
 	if gg.g, err = b.Build(); err != nil {
-		return nil, numeric(err)
+		return nd, numeric(err)
 	}
 	if gg.plan, err = schedules.Compile(gg.g, schedules.Sequence(schedules.Sequence(steps...), ts.Schedule(nd))); err != nil {
-		return nil, numeric(err)
+		return nd, numeric(err)
 	}
-	gg.runner = schedules.NewRunner(gg.g)
+	gg.runner = h.runner(gg.g)
 	gg.offset = h.offset(gg.sizes, gg.weights)
-	return gg, nil
+	return nd, nil
+}
+
+// runner returns a runner of g, with the history's observer if it has one.
+func (h *History) runner(g *graph.Graph) *schedules.Runner {
+	if h.observer == nil {
+		return schedules.NewRunner(g)
+	}
+	return schedules.NewRunner(g, schedules.WithObserver(h.observer))
 }
 
 // runGraph runs game k's graph from its players' cavities.
@@ -87,10 +126,20 @@ func (h *History) runGraph(k int, cavity func(*slot) messages.Gaussian) error {
 		}
 		gg.priors[i].Mean, gg.priors[i].Variance = c.Mean()+gg.offset, c.Variance()
 	}
-	if _, err := gg.runner.Run(context.Background(), gg.plan); err != nil {
+	if err := gg.run(); err != nil {
 		return fmt.Errorf("throughtime: game %d: %w", g.input, numeric(err))
 	}
 	return nil
+}
+
+// run runs the graph from its priors: from the messages its last run left,
+// or, if it is shared, from none.
+func (gg *gameGraph) run() error {
+	if gg.shared {
+		gg.g.Reset()
+	}
+	_, err := gg.runner.Run(context.Background(), gg.plan)
+	return err
 }
 
 // updateGraph runs game k's graph from its players' cavities and takes its
@@ -113,6 +162,27 @@ func (h *History) updateGraph(k int) error {
 		h.setMessage(&s[i], m.Shift(-gg.offset))
 	}
 	return nil
+}
+
+// graphLogEvidence returns the log evidence of game k's graph at its
+// current messages, the log probability of its outcome from the cavities
+// its last run started from (when that run reached the fixed point).
+func (h *History) graphLogEvidence(k int) (float64, error) {
+	lz, err := h.gameGraphs[h.games[k].graph].logEvidence()
+	if err != nil {
+		return 0, fmt.Errorf("throughtime: game %d: %w", h.games[k].input, err)
+	}
+	return lz, nil
+}
+
+// logEvidence returns the log evidence of gg's graph at its current
+// messages, as a log probability (checkLog).
+func (gg *gameGraph) logEvidence() (float64, error) {
+	lz, err := gg.g.LogEvidence()
+	if err != nil {
+		return 0, numeric(err)
+	}
+	return checkLog(lz)
 }
 
 // graphLogOutcome is the log probability of a game's outcome that the
@@ -144,7 +214,7 @@ func (h *History) graphLogOutcome(sizes []int, skill skillFunc, ranks []int, wei
 	if err != nil {
 		return 0, err
 	}
-	if _, err := schedules.Run(context.Background(), g, schedules.Sequence(schedules.Sequence(priors...), ts.Schedule(nd))); err != nil {
+	if _, err := h.runner(g).Run(context.Background(), schedules.Sequence(schedules.Sequence(priors...), ts.Schedule(nd))); err != nil {
 		return 0, err
 	}
 	return g.LogEvidence()

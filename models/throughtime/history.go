@@ -78,6 +78,9 @@ type config struct {
 	// graphs sends every game, 1v1 or not, through its own factor graph;
 	// the tests compare the two ways of updating a 1v1 game.
 	graphs bool
+	// observer, if not nil, watches every run of a game's graph; the
+	// tests count the runs.
+	observer schedules.Observer
 }
 
 // WithPriors gives some players their own prior, β and γ.
@@ -102,8 +105,9 @@ func Untimed() Option { return func(c *config) { c.untimed = true } }
 // messages, and for each game its message to each of its players' skills.
 // A game of two one-player teams is updated by trueskill's two-team
 // closed form (Params.Rate1v1), which is the graph's update exactly; any
-// other game by running its own graph (trueskill.Params.Declare) from the
-// skills' cavities.
+// other game by running its graph (trueskill.Params.Declare) from the
+// skills' cavities: its own, or the one that 1v1 games with learned
+// margins of its outcome and players' β share.
 //
 // Means are held relative to Params.Mu, so that a history is the same at
 // any prior mean (Params.Mu is added back to every skill the history
@@ -113,12 +117,16 @@ type History struct {
 	priors   map[string]Player // WithPriors, for players who first appear in Add
 	untimed  bool
 	graphs   bool
+	observer schedules.Observer
 	progress func(Progress)
 	evidence bool
 	// margins, if not nil, are the players' draw margins' prior; each
 	// player's margin is the player marginIndex[i] on the chains.
 	margins     *Margins
 	marginIndex []int32
+	// marginGraphs are the graphs of 1v1 games with learned margins, one
+	// for each shape, which every game and prediction of it runs.
+	marginGraphs map[marginShape]*gameGraph
 
 	index      map[string]int32
 	players    []player // in order of first appearance
@@ -169,7 +177,8 @@ func (s *skill) marginal() messages.Gaussian { return s.past.Mul(s.future).Mul(s
 // game is a game: its players' slots from slots[slot] to the next game's,
 // its input index, and how it is updated: by the two-player closed form
 // (graph −1; slot first the winner, then the loser, or two who drew) or
-// by its own graph h.gameGraphs[graph].
+// by its graph h.gameGraphs[graph], its own or one it shares
+// (History.marginGraph).
 type game struct {
 	slot, input, graph int32
 	drawn              bool
@@ -212,7 +221,7 @@ func New(p Params, games []Match, opts ...Option) (*History, error) {
 			return nil, fmt.Errorf("throughtime: DrawProbability %v with learned draw margins: %w", p.DrawProbability, ErrInput)
 		}
 	}
-	h := &History{p: p, priors: maps.Clone(c.priors), untimed: c.untimed, graphs: c.graphs,
+	h := &History{p: p, priors: maps.Clone(c.priors), untimed: c.untimed, graphs: c.graphs, observer: c.observer,
 		progress: c.progress, evidence: c.evidence, index: map[string]int32{}, margins: c.margins}
 	if err := h.grow(games); err != nil {
 		return nil, err
@@ -343,8 +352,8 @@ func (h *History) declare(games []Match, order []int, time func(int) float64, fi
 }
 
 // declareGame appends game gm (input index input) to batch bi at time t:
-// a slot for each of its players, the closed form or a graph of its own,
-// then its filtered evidence and its update.
+// a slot for each of its players, the closed form or a graph, then its
+// update and its filtered evidence.
 func (h *History) declareGame(gm *Match, input int, bi int32, t float64) error {
 	g := game{slot: int32(len(h.slots)), input: int32(input), graph: -1}
 	for _, team := range gm.Teams {
@@ -384,13 +393,32 @@ func (h *History) declareGame(gm *Match, input int, bi int32, t float64) error {
 		h.gameGraphs = append(h.gameGraphs, gg)
 	}
 	h.games = append(h.games, g)
-	k := len(h.games) - 1
-	lz, err := h.gameEvidence(k, h.cavity)
+	return h.filter(len(h.games) - 1)
+}
+
+// filter rates game k, the last declared, from its players' cavities and
+// records its filtered evidence: its outcome's log probability from those
+// cavities. A game whose evidence is a graph's (hasGraphEvidence) takes it
+// from the run of its graph that updates it, which starts from no
+// messages (the game's own graph is new; a shared one is reset), as a
+// graph built for the evidence alone would: the graph runs once. Any other
+// game has its evidence in closed form.
+func (h *History) filter(k int) error {
+	g := &h.games[k]
+	var lz float64
+	var err error
+	if h.hasGraphEvidence(k) {
+		if err = h.updateGraph(k); err == nil {
+			lz, err = h.graphLogEvidence(k)
+		}
+	} else if lz, err = h.gameEvidence(k, h.cavity); err == nil {
+		err = h.update(k)
+	}
 	if err != nil {
 		return err
 	}
 	h.filtered[g.input] = lz
-	return h.update(k)
+	return nil
 }
 
 // skillAt returns the skill of player name in batch bi at time t: the

@@ -1,15 +1,12 @@
 package throughtime
 
 import (
-	"context"
 	"fmt"
 	"math"
 
-	"github.com/skillgraph/skillgraph/factors"
 	"github.com/skillgraph/skillgraph/graph"
 	"github.com/skillgraph/skillgraph/messages"
 	"github.com/skillgraph/skillgraph/models/trueskill"
-	"github.com/skillgraph/skillgraph/schedules"
 )
 
 // Margins are the prior and drift of every player's draw margin
@@ -73,94 +70,32 @@ func (h *History) marginOf(pi int32) int32 {
 	return mi
 }
 
-// newMarginGraph declares a 1v1 game with learned margins, whose slots are
-// the last four appended (the two skills, then the two margins, in team
-// order): each skill's performance p ~ N(s, β²), d = p_winner − p_loser and
-// the loser's margin in ExceedsMargin, or d = p₀ − p₁ between the margins
-// m₀ (below) and m₁ (above) in BetweenMargins for a draw.
-func (h *History) newMarginGraph(gm *Match, betas [2]float64) (*gameGraph, error) {
-	gg := &gameGraph{sizes: []int{1, 1}, ranks: gm.Ranks}
-	b := graph.NewBuilder("game")
-	var steps, up []schedules.Schedule
-	var skills, perfs, margins [2]graph.VarID
-	var pf [2]graph.FactorID
-	for i := range 2 {
-		skills[i] = b.AddVariable("")
-		pr := factors.NewPrior(0, 1)
-		steps = append(steps, schedules.Step(b.AddFactor(pr, "", skills[i]), 0))
-		gg.priors = append(gg.priors, pr)
+// newMarginGraph declares a 1v1 game with learned margins, of outcome
+// ranks (as in Match) between players whose β are betas: trueskill's
+// Figure 1 with a margin variable per team (Contest.Margins), whose
+// comparison is factors.ExceedsMargin on the loser's margin for a win and
+// factors.BetweenMargins on both for a draw. Its slots are the two skills,
+// then the two margins, in team order.
+func (h *History) newMarginGraph(ranks []int, betas [2]float64) (*gameGraph, error) {
+	gg := &gameGraph{sizes: []int{1, 1}, ranks: ranks}
+	c := trueskill.Contest{Ranks: ranks, Betas: [][]float64{{betas[0]}, {betas[1]}}, Margins: make([]graph.VarID, 2)}
+	nd, err := h.declareGraph(gg, &c)
+	if err != nil {
+		return nil, err
 	}
-	for i := range 2 {
-		margins[i] = b.AddVariable("")
-		pr := factors.NewPrior(0, 1)
-		steps = append(steps, schedules.Step(b.AddFactor(pr, "", margins[i]), 0))
-		gg.priors = append(gg.priors, pr)
-	}
-	for i := range 2 {
-		perfs[i] = b.AddVariable("")
-		var f graph.Factor = factors.NewEquality()
-		if betas[i] > 0 {
-			f = factors.NewLikelihood(betas[i] * betas[i])
+	// A margin's message is the comparison's on its edge to it: a win's
+	// has an edge to the loser's margin alone.
+	cmp := nd.ComparisonFactors[0]
+	for _, m := range c.Margins {
+		o := edgeRef{f: -1}
+		for e := 1; e < gg.g.Arity(cmp); e++ {
+			if gg.g.EdgeVariable(cmp, e) == m {
+				o = edgeRef{cmp, e}
+			}
 		}
-		pf[i] = b.AddFactor(f, "", perfs[i], skills[i])
-		steps = append(steps, schedules.Step(pf[i], 0))
-		up = append(up, schedules.Step(pf[i], 1))
-		gg.out = append(gg.out, edgeRef{pf[i], 1})
+		gg.out = append(gg.out, o)
 	}
-	win, lose := 0, 1
-	drawn := gm.Ranks != nil && gm.Ranks[0] == gm.Ranks[1]
-	if gm.Ranks != nil && gm.Ranks[1] < gm.Ranks[0] {
-		win, lose = 1, 0
-	}
-	d := b.AddVariable("")
-	diff := b.AddFactor(factors.NewDifference(), "", d, perfs[win], perfs[lose])
-	steps = append(steps, schedules.Step(diff, 0))
-	var cmp graph.FactorID
-	var edges int
-	if drawn {
-		cmp = b.AddFactor(factors.NewBetweenMargins(), "", d, margins[0], margins[1])
-		gg.out = append(gg.out, edgeRef{cmp, 1}, edgeRef{cmp, 2})
-		edges = 3
-	} else {
-		cmp = b.AddFactor(factors.NewExceedsMargin(), "", d, margins[lose])
-		gg.out = append(gg.out, edgeRef{-1, 0}, edgeRef{-1, 0})
-		gg.out[2+lose] = edgeRef{cmp, 1}
-		edges = 2
-	}
-	for e := range edges {
-		steps = append(steps, schedules.Step(cmp, e))
-	}
-	steps = append(steps, schedules.Step(diff, 1), schedules.Step(diff, 2))
-	steps = append(steps, up...)
-	var err error
-	if gg.g, err = b.Build(); err != nil {
-		return nil, numeric(err)
-	}
-	// A tree with one factor that is not Gaussian: one pass is the fixed
-	// point.
-	if gg.plan, err = schedules.Compile(gg.g, schedules.Sequence(steps...)); err != nil {
-		return nil, numeric(err)
-	}
-	gg.runner = schedules.NewRunner(gg.g)
 	return gg, nil
-}
-
-// marginEvidence is the log probability of margin game k's outcome from
-// its slots' cavities: the evidence of its graph, a tree whose only
-// factor that is not Gaussian is the outcome's.
-func (h *History) marginEvidence(k int, cavity func(*slot) messages.Gaussian) (float64, error) {
-	if err := h.runGraph(k, cavity); err != nil {
-		return 0, err
-	}
-	lz, err := h.gameGraphs[h.games[k].graph].g.LogEvidence()
-	if err != nil {
-		return 0, fmt.Errorf("throughtime: game %d: %w", h.games[k].input, numeric(err))
-	}
-	lz, err = checkLog(lz)
-	if err != nil {
-		return 0, fmt.Errorf("throughtime: game %d: %w", h.games[k].input, err)
-	}
-	return lz, nil
 }
 
 // DrawMargin returns a player's draw margin at time t, as Posterior
@@ -226,62 +161,121 @@ func (h *History) declareMargins(gm *Match, first, bi int32, t float64) (*gameGr
 		}
 		h.slots = append(h.slots, slot{skill: si})
 	}
-	return h.newMarginGraph(gm, betas)
+	return h.marginGraph(gm.Ranks, betas)
 }
 
 // marginOutcome returns the log probability that 1v1 game g ends as ranks
-// says, from the players' predictive skills and margins at g.Time: the
-// evidence of the game's graph on them.
+// says, from the players' predictive skills and margins at g.Time.
 func (h *History) marginOutcome(g *Match, ranks []int) (float64, error) {
-	if len(g.Teams) != 2 || len(g.Teams[0]) != 1 || len(g.Teams[1]) != 1 || g.Weights != nil {
-		return 0, fmt.Errorf("throughtime: learned draw margins need games of two players, without weights: %w", ErrInput)
+	beliefs, betas, err := h.marginBeliefs(g)
+	if err != nil {
+		return 0, err
 	}
+	return h.marginLogOutcome(ranks, beliefs, betas)
+}
+
+// marginBeliefs returns the predictive skills, then margins, of 1v1 game
+// g's players at g.Time, in team order, and the players' β.
+func (h *History) marginBeliefs(g *Match) ([4]messages.Gaussian, [2]float64, error) {
 	var beliefs [4]messages.Gaussian
 	var betas [2]float64
+	if len(g.Teams) != 2 || len(g.Teams[0]) != 1 || len(g.Teams[1]) != 1 || g.Weights != nil {
+		return beliefs, betas, fmt.Errorf("throughtime: learned draw margins need games of two players, without weights: %w", ErrInput)
+	}
 	for i := range 2 {
 		name := g.Teams[i][0]
 		s, beta, err := h.predictive1(name, g.Time)
 		if err != nil {
-			return 0, err
+			return beliefs, betas, err
 		}
 		beliefs[i], betas[i] = s, beta
 		beliefs[2+i] = messages.NewGaussian(h.margins.Mu, h.margins.Sigma*h.margins.Sigma)
 		if mi, err := h.marginPlayer(name); err == nil {
 			m, err := h.posteriorOf(mi, g.Time)
 			if err != nil {
-				return 0, err
+				return beliefs, betas, err
 			}
 			beliefs[2+i] = m
 		}
 	}
-	gg, err := h.newMarginGraph(&Match{Teams: g.Teams, Ranks: ranks}, betas)
+	for _, b := range beliefs {
+		if !b.IsProper() || !b.IsFinite() || !messages.IsFinite(b.Variance()) {
+			return beliefs, betas, fmt.Errorf("throughtime: belief %v at time %v: %w", b, g.Time, ErrInput)
+		}
+	}
+	return beliefs, betas, nil
+}
+
+// marginLogOutcome returns the log probability that a 1v1 game between
+// players whose skills and margins are beliefs (as marginBeliefs returns
+// them) and whose β are betas ends as ranks says: the evidence of the
+// outcome's graph on them.
+func (h *History) marginLogOutcome(ranks []int, beliefs [4]messages.Gaussian, betas [2]float64) (float64, error) {
+	gg, err := h.marginGraph(ranks, betas)
 	if err != nil {
 		return 0, err
 	}
 	for i, b := range beliefs {
-		if !b.IsProper() || !b.IsFinite() || !messages.IsFinite(b.Variance()) {
-			return 0, fmt.Errorf("throughtime: belief %v at time %v: %w", b, g.Time, ErrInput)
-		}
 		gg.priors[i].Mean, gg.priors[i].Variance = b.Mean(), b.Variance()
 	}
-	if _, err := gg.runner.Run(context.Background(), gg.plan); err != nil {
+	if err := gg.run(); err != nil {
 		return 0, numeric(err)
 	}
-	lz, err := gg.g.LogEvidence()
+	return gg.logEvidence()
+}
+
+// marginShape is what the graph of a 1v1 game with learned margins
+// depends on: the outcome (0: team 0 wins, 1: a draw, 2: team 1 wins) and
+// the players' β.
+type marginShape struct {
+	outcome int
+	betas   [2]float64
+}
+
+// marginGraph returns the graph of a 1v1 game with learned margins that
+// ends as ranks says, between players whose β are betas: the history's
+// graph of that shape, declared at the first game or prediction of it,
+// which all of them share. It is a tree whose one factor that is not
+// Gaussian is the outcome's, which one pass from the priors solves: each
+// run starts from no messages (gameGraph.shared), and a game needs no
+// graph of its own to keep its messages in.
+func (h *History) marginGraph(ranks []int, betas [2]float64) (*gameGraph, error) {
+	shape := marginShape{betas: betas} // team 0 wins
+	if ranks != nil && ranks[1] <= ranks[0] {
+		shape.outcome = 1 // a draw
+		if ranks[1] < ranks[0] {
+			shape.outcome = 2 // team 1 wins
+		}
+	}
+	if gg, ok := h.marginGraphs[shape]; ok {
+		return gg, nil
+	}
+	// The outcome's own ranks: the graph keeps them, and it outlives the
+	// caller's.
+	gg, err := h.newMarginGraph([][]int{nil, {0, 0}, {1, 0}}[shape.outcome], betas)
 	if err != nil {
-		return 0, numeric(err)
+		return nil, err
 	}
-	return checkLog(lz)
+	gg.shared = true
+	if h.marginGraphs == nil {
+		h.marginGraphs = map[marginShape]*gameGraph{}
+	}
+	h.marginGraphs[shape] = gg
+	return gg, nil
 }
 
 // predictMargins is Predict with learned margins: each outcome's
 // probability, scaled to sum to 1 (they sum to less where a margin's
 // belief reaches below 0, whose draw region is empty).
 func (h *History) predictMargins(g *Match) (trueskill.Prediction, error) {
+	beliefs, betas, err := h.marginBeliefs(g)
+	if err != nil {
+		return trueskill.Prediction{}, fmt.Errorf("throughtime: Predict: %w", err)
+	}
 	var p [3]float64
 	var sum float64
 	for i, ranks := range [][]int{nil, {0, 0}, {1, 0}} {
-		lz, err := h.marginOutcome(g, ranks)
+		lz, err := h.marginLogOutcome(ranks, beliefs, betas)
 		if err != nil {
 			return trueskill.Prediction{}, fmt.Errorf("throughtime: Predict: %w", err)
 		}
