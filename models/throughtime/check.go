@@ -74,9 +74,9 @@ func (p Params) trueskill() trueskill.Params {
 func (h *History) checkGame(g *Match, k int, t float64) error {
 	problem := shapeProblem(g, t)
 	if problem == "" {
-		problem = h.tieProblem(g)
-	}
-	if problem == "" {
+		if tie := h.tieProblem(g); tie != "" {
+			return fmt.Errorf("throughtime: game %d: %s: %w (%w)", k, tie, ErrInput, ErrImpossible)
+		}
 		problem = playerProblem(g)
 	}
 	if problem != "" {

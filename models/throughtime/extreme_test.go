@@ -42,13 +42,14 @@ func TestPosteriorFarAway(t *testing.T) {
 
 // TestTieWithoutMargin: a tie between players whose β are 0 has a draw
 // margin of 0 whatever the draw probability, so probability 0: New,
-// Add and LogProbability reject it (ErrInput) instead of giving −Inf.
+// Add and LogProbability reject it (ErrInput, and ErrImpossible as trueskill
+// says of it) instead of giving −Inf.
 func TestTieWithoutMargin(t *testing.T) {
 	p := throughtime.DefaultParams()
 	p.DrawProbability = 0.3
 	priors := throughtime.WithPriors(map[string]throughtime.Player{"a": {Sigma: 6}, "b": {Sigma: 6}})
 	tie := throughtime.Match{Time: 1, Teams: [][]string{{"a"}, {"b"}}, Ranks: []int{0, 0}}
-	if _, err := throughtime.New(p, []throughtime.Match{tie}, priors); !errors.Is(err, throughtime.ErrInput) || !strings.Contains(err.Error(), "tie") {
+	if _, err := throughtime.New(p, []throughtime.Match{tie}, priors); !errors.Is(err, throughtime.ErrInput) || !errors.Is(err, throughtime.ErrImpossible) || !strings.Contains(err.Error(), "tie") {
 		t.Errorf("New: %v", err)
 	}
 	h, err := throughtime.New(p, []throughtime.Match{{Time: 0, Teams: [][]string{{"a"}, {"b"}}}}, priors)

@@ -59,11 +59,15 @@ type Match struct {
 
 // The errors the package returns wrap one of these (errors.Is), the
 // project's vocabulary of messages: ErrInput for a parameter, game, time
-// or player the caller can correct (ErrPlayer among them), ErrNumerical
-// for an answer float64 cannot carry. The error's text says which input.
+// or player the caller can correct (ErrPlayer among them), ErrImpossible
+// as well for a tie whose draw margin is 0 (it has probability zero, as
+// trueskill says of it, until the caller sets a draw probability), and
+// ErrNumerical for an answer float64 cannot carry. The error's text says
+// which input.
 var (
-	ErrInput     = messages.ErrInput
-	ErrNumerical = messages.ErrNumerical
+	ErrInput      = messages.ErrInput
+	ErrImpossible = messages.ErrImpossible
+	ErrNumerical  = messages.ErrNumerical
 )
 
 // Option configures New.
