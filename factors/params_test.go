@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/skillgraph/skillgraph/factors"
+	"github.com/skillgraph/skillgraph/factors/factortest"
 	"github.com/skillgraph/skillgraph/graph"
 	"github.com/skillgraph/skillgraph/messages"
 )
@@ -95,5 +96,23 @@ func TestLabelsWithoutNames(t *testing.T) {
 		if got := tc.l.Label(nil); got != tc.want {
 			t.Errorf("%T.Label(nil) = %q, want %q", tc.l, got, tc.want)
 		}
+	}
+}
+
+// TestWeightedSumZeroCoefficient: a sum with a zero coefficient sends the
+// message of the term that remains, x = a·y, even where the two-term
+// form's products would overflow: N(a·μ, a²σ²) for a = 1e-150, and, to a
+// term, the scaled cavity of the sum beside a precision of 1e-200.
+func TestWeightedSumZeroCoefficient(t *testing.T) {
+	w := factors.NewWeightedSum(0, 1e-150)
+	m, err := factortest.Message(w, 0, messages.NewGaussian(0, 1), messages.NewGaussian(0, 1e8), messages.NewGaussian(1, 0.25))
+	wantPi, wantTau := 1/(1e-300*0.25), 1e-150/(1e-300*0.25)
+	if err != nil || math.Abs(m.Pi/wantPi-1) > 1e-12 || math.Abs(m.Tau/wantTau-1) > 1e-12 {
+		t.Errorf("x = 0·y₀ + 1e-150·y₁: %v, %v; want π %v, τ %v", m, err, wantPi, wantTau)
+	}
+	w = factors.NewWeightedSum(0, 1)
+	m, err = factortest.Message(w, 2, messages.Gaussian{Pi: 1e200, Tau: 1e200}, messages.Gaussian{Pi: 1e-200}, messages.NewGaussian(0, 1))
+	if err != nil || math.Abs(m.Pi/1e200-1) > 1e-12 || math.Abs(m.Tau/1e200-1) > 1e-12 {
+		t.Errorf("y₁ from x = 0·y₀ + y₁ with x ~ N(1, 1e-200): %v, %v; want π = τ = 1e200", m, err)
 	}
 }

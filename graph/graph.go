@@ -25,9 +25,10 @@ type FactorID int32
 // operators read cavities (e.Cavity), variational operators read marginals
 // (e.Marginal) and, for non-conjugate updates, their own previous message
 // (e.Message); both kinds therefore share this one method. It must not retain
-// e after returning. Send (and so every engine) and the function Message
-// refuse a message that is not messages.Gaussian.IsMessage, with an error
-// wrapping messages.ErrNumerical that names the factor.
+// e after returning. A message that is not messages.Gaussian.IsMessage is
+// refused: by Send (and so every engine) with an *UpdateError naming the
+// factor, by the function Message with an error wrapping
+// messages.ErrNumerical.
 type Factor interface {
 	// Arity is the number of variables the factor connects; its edges are
 	// numbered 0 … Arity()−1 in the order the variables were given to

@@ -86,10 +86,12 @@ func checkLog(lz float64) (float64, error) {
 	return min(lz, 0), nil
 }
 
-// numeric returns err as an ErrNumerical unless it wraps one of the
-// package's errors already: the engine's other errors (a message or
-// factor parameter float64 cannot hold) mean an answer float64 cannot
-// carry.
+// numeric returns err as an ErrNumerical unless it wraps ErrInput or
+// ErrNumerical already: the engine's other errors (a message or factor
+// parameter float64 cannot hold, or a mass that underflowed to zero and
+// so says ErrImpossible, which stays wrapped inside) mean an answer
+// float64 cannot carry. A tie the model rules out is refused before any
+// graph runs (checkGame).
 func numeric(err error) error {
 	if err == nil || errors.Is(err, ErrInput) || errors.Is(err, ErrNumerical) {
 		return err

@@ -89,7 +89,9 @@ var figure1Layers = []string{"skill priors", "skills", "performance factors", "p
 // home advantage. Build the graph and derive its schedule with
 // schedules.Derive (or schedules.Tree if it has no loop); Params.NewGame is
 // the one-contest graph with the paper's schedule. Without Margins, a draw
-// at a draw margin of 0 is refused with ErrImpossible, as Rate refuses it.
+// between adjacent teams whose draw margin is 0 (from the parameters, or
+// from players' own β of 0) is refused with ErrImpossible, as Rate refuses
+// it.
 func (p Params) Declare(b *graph.Builder, c Contest) (Nodes, error) {
 	if err := p.validateDeclare(&c); err != nil {
 		return Nodes{}, err
@@ -97,13 +99,19 @@ func (p Params) Declare(b *graph.Builder, c Contest) (Nodes, error) {
 	if err := c.validate(); err != nil {
 		return Nodes{}, err
 	}
+	m := Match{Ranks: c.Ranks, Weights: c.Weights, Teams: make([][]Rating, len(c.Skills))}
+	order := m.order()
 	if c.Margins == nil {
 		if err := p.checkDraws(c.Ranks); err != nil {
 			return Nodes{}, err
 		}
+		for k := 0; k+1 < len(order); k++ { // players' own β can make a pair's margin 0
+			if m.drawn(order, k) && p.fixedMargin(&c, order[k], order[k+1]) == 0 {
+				return Nodes{}, impossibleDraw(order[k+1], c.Ranks[order[k+1]])
+			}
+		}
 	}
-	m := Match{Ranks: c.Ranks, Weights: c.Weights, Teams: make([][]Rating, len(c.Skills))}
-	return p.declare(b, &c, m.order(), &m), nil
+	return p.declare(b, &c, order, &m), nil
 }
 
 // validateDeclare is Params.Validate for the fields Declare uses: the
@@ -273,22 +281,29 @@ func (p Params) addComparisonFactors(b *graph.Builder, c *Contest, m *Match, nd 
 			}
 			continue
 		}
-		eps := p.Margin(len(c.Skills[order[k]]), len(c.Skills[order[k+1]]))
-		if c.Betas != nil && p.DrawMargin == 0 {
-			v := 0.0
-			for _, j := range order[k : k+2] {
-				for _, beta := range c.Betas[j] {
-					v += beta * beta
-				}
-			}
-			eps = DrawMargin(p.DrawProbability, math.Sqrt(v), 1)
-		}
+		eps := p.fixedMargin(c, order[k], order[k+1])
 		if m.drawn(order, k) {
 			nd.ComparisonFactors[k] = b.AddFactor(factors.NewWithin(eps), "", nd.Differences[k])
 		} else {
 			nd.ComparisonFactors[k] = b.AddFactor(factors.NewGreaterThan(eps), "", nd.Differences[k])
 		}
 	}
+}
+
+// fixedMargin returns the draw margin ε between the contest's teams a and
+// b: the parameters', or, with players' own β (Contest.Betas) and no fixed
+// DrawMargin, the one their β give, Φ⁻¹((p+1)/2)·√(Σβᵢ²) over both teams.
+func (p Params) fixedMargin(c *Contest, a, b int) float64 {
+	if c.Betas == nil || p.DrawMargin > 0 {
+		return p.Margin(len(c.Skills[a]), len(c.Skills[b]))
+	}
+	v := 0.0
+	for _, j := range [2]int{a, b} {
+		for _, beta := range c.Betas[j] {
+			v += beta * beta
+		}
+	}
+	return DrawMargin(p.DrawProbability, math.Sqrt(v), 1)
 }
 
 // Schedule returns the paper's schedule for a contest declared with

@@ -437,3 +437,45 @@ func TestDeclareRefusesImpossibleDraws(t *testing.T) {
 		}
 	}
 }
+
+// TestZeroMarginDrawsAreRefused: a draw whose margin is 0 for any reason,
+// a draw probability so small that the margin underflows to 0 or the
+// drawn players' own β of 0, is refused with ErrImpossible by every entry
+// point, and a drawn pair with a positive margin beside it is not.
+func TestZeroMarginDrawsAreRefused(t *testing.T) {
+	tiny := trueskill.DefaultParams()
+	tiny.DrawProbability = 1e-320
+	tiny.Beta = 1e-9
+	if m := tiny.Margin(1, 1); m != 0 {
+		t.Fatalf("the test needs a margin that underflows: Margin(1, 1) = %v", m)
+	}
+	r := tiny.NewRating()
+	if _, _, err := tiny.Rate1v1(r, r, true); !errors.Is(err, trueskill.ErrImpossible) {
+		t.Errorf("Rate1v1, underflowed margin: %v, want ErrImpossible", err)
+	}
+	drawn := trueskill.Match{Teams: [][]trueskill.Rating{{r}, {r}}, Ranks: []int{0, 0}}
+	for name, rate := range map[string]func(context.Context, trueskill.Match) (trueskill.Result, error){
+		"Rate": tiny.Rate, "RateGraph": tiny.RateGraph,
+	} {
+		if _, err := rate(context.Background(), drawn); !errors.Is(err, trueskill.ErrImpossible) {
+			t.Errorf("%s, underflowed margin: %v, want ErrImpossible", name, err)
+		}
+	}
+	declare := func(p trueskill.Params, betas [][]float64) error {
+		b := graph.NewBuilder("draw")
+		skills := [][]graph.VarID{{b.AddVariable("a")}, {b.AddVariable("b")}, {b.AddVariable("c")}}
+		_, err := p.Declare(b, trueskill.Contest{Skills: skills, Ranks: []int{2, 1, 2}, Betas: betas})
+		return err
+	}
+	if err := declare(tiny, nil); !errors.Is(err, trueskill.ErrImpossible) {
+		t.Errorf("Declare, underflowed margin: %v, want ErrImpossible", err)
+	}
+	p := trueskill.DefaultParams()
+	var ie *trueskill.InputError
+	if err := declare(p, [][]float64{{0}, {1}, {0}}); !errors.Is(err, trueskill.ErrImpossible) || !errors.As(err, &ie) || ie.Field != "Ranks" || ie.Index[0] != 2 {
+		t.Errorf("Declare, drawn players' β 0: %v, want an InputError on Ranks[2] wrapping ErrImpossible", err)
+	}
+	if err := declare(p, [][]float64{{0}, {0}, {1}}); err != nil {
+		t.Errorf("Declare, drawn pair with a positive margin: %v", err)
+	}
+}

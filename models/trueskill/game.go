@@ -252,7 +252,9 @@ func (gm *Game) result(ctx context.Context, m *Match, evidence bool) (Result, er
 	ok := gm.readRatings()
 	out := Result{Ratings: gm.ratings, LogEvidence: lz, Iterations: res.Iterations, Converged: res.Converged}
 	if !ok || !evidenceOK(lz) {
-		return Result{}, checkGraphResult(&gm.params, m, &out)
+		if err := checkGraphResult(&gm.params, m, &out); err != nil {
+			return Result{}, err
+		}
 	}
 	return out, nil
 }

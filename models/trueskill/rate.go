@@ -34,8 +34,9 @@ type Result struct {
 // returned ratings (two). A Rater avoids those too.
 //
 // Rate honours ctx for the whole call: if ctx is cancelled or its deadline
-// has passed when the work is finished (or the iteration is stopped by
-// it), Rate returns ctx's error, wrapped (context.DeadlineExceeded for a
+// has passed when the work is finished (for the graph, when its run ends,
+// after which only the posteriors and the evidence are read), or the
+// iteration is stopped by it, Rate returns ctx's error, wrapped (context.DeadlineExceeded for a
 // deadline, even one whose timer has not fired yet), and no result, so an
 // expired context always fails, even for a two-team match that needs no
 // iteration.
@@ -92,21 +93,34 @@ func checkPairs(p *Params, m *Match) error {
 }
 
 // checkDraws rejects (ErrImpossible) a draw among ranks when p's draw
-// margin is 0: the draw factor I(|d| ≤ ε) then has probability zero. It is
-// the one check of this, for Rate, Rate1v1, NewGame and Declare alike.
+// margin is 0: the draw factor I(|d| ≤ ε) then has probability zero. The
+// margin is read as Margin computes it, so a draw probability so small
+// that the margin underflows to 0 counts too; Margin(1, 1) is the
+// smallest margin of any pair (it grows with √n). It is the one check of
+// this, for Rate, Rate1v1, NewGame and Declare alike (which also checks
+// the margins of players' own β).
 func (p *Params) checkDraws(ranks []int) error {
-	if p.DrawMargin > 0 || p.DrawProbability > 0 {
-		return nil // every margin is positive
+	if p.DrawMargin > 0 {
+		return nil
 	}
 	for j := range ranks {
-		for k := 0; k < j; k++ {
+		for k := range j {
 			if ranks[k] == ranks[j] {
-				return &InputError{Field: "Ranks", Index: []int{j}, Value: float64(ranks[j]),
-					Err: fmt.Errorf("a draw is observed but the draw margin is 0 (DrawProbability 0): %w", ErrImpossible)}
+				if p.Margin(1, 1) > 0 {
+					return nil // every pair's margin is positive
+				}
+				return impossibleDraw(j, ranks[j])
 			}
 		}
 	}
 	return nil
+}
+
+// impossibleDraw is the error of a draw, at Ranks[j] = rank, whose draw
+// margin is 0.
+func impossibleDraw(j, rank int) error {
+	return &InputError{Field: "Ranks", Index: []int{j}, Value: float64(rank),
+		Err: fmt.Errorf("a draw is observed but the draw margin is 0 (DrawProbability 0, or too small for a positive margin): %w", ErrImpossible)}
 }
 
 // difference is the performance difference d = t_A − t_B of two teams
