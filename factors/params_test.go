@@ -102,7 +102,8 @@ func TestLabelsWithoutNames(t *testing.T) {
 // TestWeightedSumZeroCoefficient: a sum with a zero coefficient sends the
 // message of the term that remains, x = a·y, even where the two-term
 // form's products would overflow: N(a·μ, a²σ²) for a = 1e-150, and, to a
-// term, the scaled cavity of the sum beside a precision of 1e-200.
+// term, the scaled cavity of the sum beside a precision of 1e-200; and a
+// term with a zero coefficient is sent the uniform message.
 func TestWeightedSumZeroCoefficient(t *testing.T) {
 	w := factors.NewWeightedSum(0, 1e-150)
 	m, err := factortest.Message(w, 0, messages.NewGaussian(0, 1), messages.NewGaussian(0, 1e8), messages.NewGaussian(1, 0.25))
@@ -114,5 +115,12 @@ func TestWeightedSumZeroCoefficient(t *testing.T) {
 	m, err = factortest.Message(w, 2, messages.Gaussian{Pi: 1e200, Tau: 1e200}, messages.Gaussian{Pi: 1e-200}, messages.NewGaussian(0, 1))
 	if err != nil || math.Abs(m.Pi/1e200-1) > 1e-12 || math.Abs(m.Tau/1e200-1) > 1e-12 {
 		t.Errorf("y₁ from x = 0·y₀ + y₁ with x ~ N(1, 1e-200): %v, %v; want π = τ = 1e200", m, err)
+	}
+	// A term whose own coefficient is 0 gets the uniform message, however
+	// large the others' terms (here s₂τ₂π₁/D overflows).
+	w = factors.NewWeightedSum(1e-10, 0)
+	m, err = factortest.Message(w, 2, messages.Gaussian{Pi: 1, Tau: 0}, messages.Gaussian{Pi: 1e-30, Tau: 1e300}, messages.NewGaussian(0, 1))
+	if err != nil || !m.IsUniform() {
+		t.Errorf("y₁ of x = 1e-10·y₀ + 0·y₁: %v, %v; want the uniform message", m, err)
 	}
 }

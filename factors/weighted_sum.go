@@ -199,9 +199,9 @@ func combine(e graph.Edges, n, skip int, s func(k int) float64) (mean, variance 
 // (s₁²/π₁ + s₂²/π₂)/a_i² multiplied out. The products are formed as
 // π₁·(π₂/D), never π₁π₂, so they cannot overflow: π₂/D ≤ 1/s₁², which
 // needs s₁ ≠ 0 (and s₂ ≠ 0 for π₁/D). It reports false (the general path
-// decides) for an edge the factor lacks, a zero coefficient among the
-// other two, uniform, point-mass or improper cavities, or a D whose
-// reciprocal overflows.
+// decides) for an edge the factor lacks, a zero coefficient (a_i = 0 sends
+// the uniform message, which 0·τ could make NaN here), uniform, point-mass
+// or improper cavities, or a D whose reciprocal overflows.
 func (w *WeightedSum) twoTerms(i int, e graph.Edges) (messages.Gaussian, bool) {
 	// The other two edges, their solvedCoefficient and a_i, written out.
 	a := w.a[:2:2]
@@ -219,7 +219,7 @@ func (w *WeightedSum) twoTerms(i int, e graph.Edges) (messages.Gaussian, bool) {
 	}
 	c1, c2 := e.Cavity(k1), e.Cavity(k2)
 	inv := 1 / (s1*s1*c2.Pi + s2*s2*c1.Pi)
-	if !(messages.IsPositiveFinite(c1.Pi) && messages.IsPositiveFinite(c2.Pi) && messages.IsPositiveFinite(inv)) || s1 == 0 || s2 == 0 {
+	if !(messages.IsPositiveFinite(c1.Pi) && messages.IsPositiveFinite(c2.Pi) && messages.IsPositiveFinite(inv)) || s1 == 0 || s2 == 0 || ai == 0 {
 		return messages.Gaussian{}, false
 	}
 	r1, r2 := c1.Pi*inv, c2.Pi*inv // π₁/D, π₂/D
