@@ -224,9 +224,7 @@ func (r *Runner) send(o *op) (float64, error) {
 	} else {
 		d = r.metric(before, after)
 	}
-	if d > r.passMax || d != d { // a NaN change is never converged
-		r.passMax = d
-	}
+	r.passMax = larger(r.passMax, d)
 	if r.observer != nil {
 		r.observer.Updated(o.factor(), i, d)
 	}
@@ -266,9 +264,7 @@ func (r *Runner) steps(ops []op, pc int) (int, error) {
 		}
 		// As send measures: only the pass's largest change is read.
 		if measured && !messages.DistanceBelow(before, after, passMax) {
-			if d := messages.Distance(before, after); d > passMax || d != d {
-				passMax = d
-			}
+			passMax = larger(passMax, messages.Distance(before, after))
 		}
 	}
 	r.sending, r.passMax = 0, passMax
@@ -276,6 +272,16 @@ func (r *Runner) steps(ops []op, pc int) (int, error) {
 		return pc, err
 	}
 	return pc - 1, nil
+}
+
+// larger returns the larger of a pass's largest change so far and a new
+// change d, a NaN counting as the largest and staying so: a NaN change is
+// never converged.
+func larger(largest, d float64) float64 {
+	if d > largest || d != d {
+		return d
+	}
+	return largest
 }
 
 // frame is the state of one running loop.

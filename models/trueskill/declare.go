@@ -105,7 +105,9 @@ func (p Params) Declare(b *graph.Builder, c Contest) (Nodes, error) {
 		if err := p.checkDraws(c.Ranks); err != nil {
 			return Nodes{}, err
 		}
-		for k := 0; k+1 < len(order); k++ { // players' own β can make a pair's margin 0
+		// checkDraws covers the parameters' margin; players' own β can
+		// still make a pair's margin 0.
+		for k := 0; c.Betas != nil && k+1 < len(order); k++ {
 			if m.drawn(order, k) && p.fixedMargin(&c, order[k], order[k+1]) == 0 {
 				return Nodes{}, impossibleDraw(order[k+1], c.Ranks[order[k+1]])
 			}

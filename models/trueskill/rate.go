@@ -96,9 +96,10 @@ func checkPairs(p *Params, m *Match) error {
 // margin is 0: the draw factor I(|d| ≤ ε) then has probability zero. The
 // margin is read as Margin computes it, so a draw probability so small
 // that the margin underflows to 0 counts too; Margin(1, 1) is the
-// smallest margin of any pair (it grows with √n). It is the one check of
-// this, for Rate, Rate1v1, NewGame and Declare alike (which also checks
-// the margins of players' own β).
+// smallest margin of any pair (it grows with √n). It is the check of
+// this for Rate, NewGame and Declare alike (Declare also checks the
+// margins of players' own β; Rate1v1 applies the rule to the margin it
+// computes anyway, with the same error, impossibleDraw).
 func (p *Params) checkDraws(ranks []int) error {
 	if p.DrawMargin > 0 {
 		return nil
@@ -259,12 +260,10 @@ func (p Params) Rate1v1(winner, loser Rating, drawn bool) (Rating, Rating, error
 			}
 		}
 	}
-	if drawn {
-		if err := p.checkDraws([]int{0, 0}); err != nil {
-			return Rating{}, Rating{}, err
-		}
-	}
 	eps := p.Margin(1, 1)
+	if drawn && eps == 0 { // checkDraws' rule, on the margin already at hand
+		return Rating{}, Rating{}, impossibleDraw(1, 0)
+	}
 	tau2, b2 := p.Tau*p.Tau, p.Beta*p.Beta
 	vw, vl := winner.Sigma*winner.Sigma+tau2, loser.Sigma*loser.Sigma+tau2
 	tt := p.newTwoTeams(winner.Mu-loser.Mu, vw+vl+2*b2, eps, drawn, false) // no evidence to return
