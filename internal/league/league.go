@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"strconv"
+	"strings"
 
 	"github.com/skillgraph/skillgraph/messages"
 	"github.com/skillgraph/skillgraph/models/trueskill"
@@ -57,7 +58,7 @@ type Step struct {
 }
 
 // Match is one match: its key (unique in the league), its date or time
-// (compared as text, so in one layout throughout, YYYY-MM-DD or RFC 3339),
+// (as record.FormatTime writes it, compared by compareDates),
 // the players of each team, and the teams' ranks (lower is better, equal
 // ranks draw).
 type Match struct {
@@ -96,9 +97,25 @@ func (l *League) Names() []string {
 func (l *League) FirstDate() string {
 	first := l.LastDate
 	for _, pl := range l.Players {
-		first = min(first, pl.History[0].Date)
+		if d := pl.History[0].Date; compareDates(d, first) < 0 {
+			first = d
+		}
 	}
 	return first
+}
+
+// compareDates orders two of the league's dates by the instants they
+// stand for. As text they need not order so: record.FormatTime writes only
+// the digits of a second it needs, and "08:00:00.5Z" < "08:00:00Z" as
+// text. A date that does not parse (which the league never writes) is
+// compared as text.
+func compareDates(a, b string) int {
+	ta, errA := record.ParseTime(a)
+	tb, errB := record.ParseTime(b)
+	if errA != nil || errB != nil {
+		return strings.Compare(a, b)
+	}
+	return ta.Compare(tb)
 }
 
 // Rate rates, in order, the games not rated yet, and returns how many it
@@ -137,7 +154,7 @@ func (l *League) RateProgress(ctx context.Context, games []Match, progress func(
 		if firstNew == "" {
 			firstNew = g.Key
 		}
-		if g.Date < l.LastDate {
+		if compareDates(g.Date, l.LastDate) < 0 {
 			return n, fmt.Errorf("new game %s is dated %s, before the last game rated (%s): ratings cannot be redone in the past: %w", g.Key, g.Date, l.LastDate, messages.ErrInput)
 		}
 		if err := l.rateOne(ctx, g); err != nil {

@@ -339,3 +339,31 @@ func addGame(path string, g Match) error {
 	}
 	return s.Save(l)
 }
+
+// TestFractionalSeconds: a game half a second after the last one rated is
+// later, though its date, "…T08:00:00.5Z", sorts before "…T08:00:00Z" as
+// text; the league rates it, keeps it in a state that loads back, and
+// reports the earlier game's date as the first.
+func TestFractionalSeconds(t *testing.T) {
+	games := []Match{
+		{Key: "g1", Date: "2025-01-01T08:00:00Z", Teams: [][]string{{"A"}, {"B"}}, Ranks: []int{0, 1}},
+		{Key: "g2", Date: "2025-01-01T08:00:00.5Z", Teams: [][]string{{"C"}, {"D"}}, Ranks: []int{0, 1}},
+	}
+	l := New(FormatLong, trueskill.DefaultParams())
+	n, err := l.Rate(context.Background(), games)
+	if err != nil || n != 2 {
+		t.Fatalf("rated %d games, error %v; want 2 and none", n, err)
+	}
+	if l.LastDate != games[1].Date {
+		t.Errorf("last date %q, want %q", l.LastDate, games[1].Date)
+	}
+	back := roundTrip(t, l)
+	if got := back.FirstDate(); got != games[0].Date {
+		t.Errorf("first date %q, want %q", got, games[0].Date)
+	}
+	// A game earlier by a fraction of a second is still refused.
+	early := Match{Key: "g3", Date: "2025-01-01T08:00:00.25Z", Teams: [][]string{{"A"}, {"C"}}, Ranks: []int{0, 1}}
+	if _, err := back.Rate(context.Background(), []Match{early}); !errors.Is(err, messages.ErrInput) || !strings.Contains(err.Error(), "before the last game rated") {
+		t.Errorf("a game before the last one: error %v, want one saying it is before the last game rated", err)
+	}
+}

@@ -97,7 +97,7 @@ func (l *League) Check() error {
 			return fmt.Errorf("player %q: %w", pl.Name, err)
 		}
 		if pl.Games != len(pl.History) || pl.Games == 0 || pl.LastPlayed != pl.History[len(pl.History)-1].Date ||
-			pl.Rating != pl.History[len(pl.History)-1].Rating || pl.LastPlayed > l.LastDate {
+			pl.Rating != pl.History[len(pl.History)-1].Rating || compareDates(pl.LastPlayed, l.LastDate) > 0 {
 			return bad("player %q: games, last game and history disagree", pl.Name)
 		}
 		for _, s := range pl.History {
