@@ -342,7 +342,7 @@ func fitParams(ctx context.Context, stdout, stderr io.Writer, games []throughtim
 	if err != nil {
 		return p, fmt.Errorf("fitting σ, γ and the draw probability: %w", numeric(err, p))
 	}
-	fmt.Fprintf(stdout, "fit (%s evidence, β = %g fixed): σ = %.4g, γ = %.4g, draw probability = %.4g; log evidence %.2f (start %.2f); %d evaluations in %v, converged %v (%s)\n",
+	cli.Fprintf(stdout, "fit (%s evidence, β = %g fixed): σ = %.4g, γ = %.4g, draw probability = %.4g; log evidence %.2f (start %.2f); %d evaluations in %v, converged %v (%s)\n",
 		o.fitEvidence, fitted.Beta, fitted.Sigma, fitted.Gamma, fitted.DrawProbability, rep.LogEvidence, rep.StartLogEvidence,
 		rep.Evaluations, time.Since(start).Round(time.Millisecond), rep.Converged, rep.Status)
 	if rep.Unconverged > 0 {
@@ -362,7 +362,7 @@ func smooth(ctx context.Context, stdout, stderr io.Writer, d data, p throughtime
 	if err := checkEvidence(h.FilteredLogEvidence(), p); err != nil {
 		return err
 	}
-	fmt.Fprintf(stdout, "%s: %d games, %d players; forward pass in %v, one-step-ahead log evidence %.1f\n",
+	cli.Fprintf(stdout, "%s: %d games, %d players; forward pass in %v, one-step-ahead log evidence %.1f\n",
 		o.path, len(d.games), len(h.Players())-min(len(o.model), 1), time.Since(start).Round(time.Millisecond), h.FilteredLogEvidence())
 	start = time.Now()
 	prog := cli.NewProgress(stderr, Prog, o.progress)
@@ -385,7 +385,7 @@ func smooth(ctx context.Context, stdout, stderr io.Writer, d data, p throughtime
 	if !messages.IsFinite(lz) {
 		return fmt.Errorf("smoothing: log evidence %v: %w", lz, errPrecision(p))
 	}
-	fmt.Fprintf(stdout, "smoothing: converged %v after %d sweeps to %g in %v (%v a sweep); log evidence %.1f\n",
+	cli.Fprintf(stdout, "smoothing: converged %v after %d sweeps to %g in %v (%v a sweep); log evidence %.1f\n",
 		converged, sweeps, o.tol, elapsed.Round(time.Millisecond), (elapsed / time.Duration(max(sweeps, 1))).Round(time.Millisecond), lz)
 
 	type best struct {
@@ -430,7 +430,7 @@ func smooth(ctx context.Context, stdout, stderr io.Writer, d data, p throughtime
 // significant digits when it is large.
 func skill(x float64) string {
 	if math.Abs(x) < 1e6 {
-		return fmt.Sprintf("%6.2f", x)
+		return cli.Sprintf("%6.2f", x)
 	}
 	return fmt.Sprintf("%.10g", x)
 }

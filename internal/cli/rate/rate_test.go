@@ -8,6 +8,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -850,4 +851,27 @@ func TestOutsideModule(t *testing.T) {
 		t.Errorf("exit %d, stdout %q", code, stdout)
 	}
 	clitest.WantOneLine(t, Prog, stderr, "no -matches given", "examples/data/office.csv", "give -matches FILE")
+}
+
+// TestZeroWeightStability: a player of weight 0 learns nothing from a
+// game, so their σ² grows by τ² and their stability is 1 − (σ₀² + τ²)/σ₀²
+// = −τ²/σ₀², −0.0001: the JSON says so, and the table, at whole per
+// cents, shows 0%, not -0%.
+func TestZeroWeightStability(t *testing.T) {
+	path := writeFile(t, "w.csv", "match_id,date,team,player,rank,weight\nm1,2025-03-01,x,Ann,1,0\nm1,2025-03-01,y,Bob,2,1\n")
+	out := runJSON(t, "-matches", path)
+	var ann *boardRow
+	for i := range out.Leaderboard {
+		if out.Leaderboard[i].Player == "Ann" {
+			ann = &out.Leaderboard[i]
+		}
+	}
+	if want := -tau2 / sigma02; ann == nil || !near(ann.Stability, want, 1e-12) || !near(ann.Sigma, math.Sqrt(sigma02+tau2), 1e-12) {
+		t.Fatalf("Ann: %+v, want σ = √(σ₀² + τ²) and stability %v", ann, want)
+	}
+	stdout, _ := mustRun(t, "-matches", path)
+	row := regexp.MustCompile(`(?m)^ +[0-9]+  Ann .*$`).FindString(stdout)
+	if f := strings.Fields(row); len(f) != 8 || f[5] != "0%" {
+		t.Errorf("Ann's row %q, want stability 0%%:\n%s", row, stdout)
+	}
 }
