@@ -367,3 +367,55 @@ func TestFractionalSeconds(t *testing.T) {
 		t.Errorf("a game before the last one: error %v, want one saying it is before the last game rated", err)
 	}
 }
+
+// TestDecodePlace: a state file that is not JSON, or holds a value of the
+// wrong type, is refused with the line and column (from 1, in bytes) of
+// the byte at fault, found here by searching the text; one cut short says
+// where it ends; an empty one says it is empty.
+func TestDecodePlace(t *testing.T) {
+	l := New(FormatLong, trueskill.DefaultParams())
+	if _, err := l.Rate(context.Background(), randomGames(1, 3, 4)); err != nil {
+		t.Fatal(err)
+	}
+	var buf bytes.Buffer
+	if err := l.Encode(&buf); err != nil {
+		t.Fatal(err)
+	}
+	good := buf.String()
+	lines := strings.Split(good, "\n")
+	k := slices.IndexFunc(lines, func(s string) bool { return strings.Contains(s, `"format": "long",`) })
+	if k < 1 {
+		t.Fatalf("no format line in\n%s", good)
+	}
+	// at returns the place of the first byte of mark in line k, once it
+	// replaces old there.
+	at := func(old, mark string) (string, string) {
+		changed := slices.Clone(lines)
+		changed[k] = strings.Replace(lines[k], old, mark, 1)
+		return strings.Join(changed, "\n"), fmt.Sprintf("line %d, column %d: ", k+1, strings.Index(changed[k], mark)+1)
+	}
+	syntax, syntaxAt := at(`"long",`, `x"long",`)
+	typ, typAt := at(`"long",`, `7,`)
+	cut := good[:strings.Index(good, `"format"`)]
+	cutLines := strings.Split(cut, "\n")
+	for _, c := range []struct {
+		name, text string
+		want       []string
+	}{
+		{"syntax", syntax, []string{syntaxAt, "invalid character 'x'"}},
+		{"type", typ, []string{typAt, "cannot unmarshal number"}},
+		{"cut", cut, []string{fmt.Sprintf("line %d, column %d: unexpected EOF", len(cutLines), len(cutLines[len(cutLines)-1])+1)}},
+		{"empty", " \n", []string{"the file is empty"}},
+	} {
+		_, err := Decode(strings.NewReader(c.text))
+		if !errors.Is(err, messages.ErrInput) {
+			t.Errorf("%s: error %v, want messages.ErrInput", c.name, err)
+			continue
+		}
+		for _, w := range c.want {
+			if !strings.Contains(err.Error(), w) {
+				t.Errorf("%s: error %q does not say %q", c.name, err, w)
+			}
+		}
+	}
+}

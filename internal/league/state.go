@@ -36,11 +36,18 @@ func checkRating(r trueskill.Rating) error {
 // unknown fields, data after the object, or any value the league would
 // not write (see Check) is an error wrapping messages.ErrInput.
 func Decode(r io.Reader) (*League, error) {
-	dec := json.NewDecoder(r)
+	data, err := io.ReadAll(r)
+	if err != nil {
+		return nil, err
+	}
+	if len(bytes.TrimSpace(data)) == 0 {
+		return nil, badState("the file is empty")
+	}
+	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.DisallowUnknownFields()
 	var l League
 	if err := dec.Decode(&l); err != nil {
-		return nil, badState("%v", err)
+		return nil, badState("%s%v", place(data, err), err)
 	}
 	if _, err := dec.Token(); err != io.EOF {
 		return nil, badState("data after its JSON object")
@@ -49,6 +56,32 @@ func Decode(r io.Reader) (*League, error) {
 		return nil, err
 	}
 	return &l, nil
+}
+
+// place returns "line L, column C: " for the byte of data where the JSON
+// error err was found, counting as encoding/csv does (from 1, the column
+// in bytes), or "" if err has no place. A syntax error is at the byte it
+// names, a value of the wrong type at its last byte, and a file that ends
+// too soon at its end.
+func place(data []byte, err error) string {
+	var syntax *json.SyntaxError
+	var typ *json.UnmarshalTypeError
+	var at int64
+	switch {
+	case errors.As(err, &syntax):
+		at = syntax.Offset - 1
+	case errors.As(err, &typ):
+		at = typ.Offset - 1
+	case errors.Is(err, io.ErrUnexpectedEOF):
+		at = int64(len(data))
+	default:
+		return ""
+	}
+	at = max(0, min(at, int64(len(data))))
+	before := data[:at]
+	line := 1 + bytes.Count(before, []byte("\n"))
+	col := len(before) - bytes.LastIndexByte(before, '\n')
+	return fmt.Sprintf("line %d, column %d: ", line, col)
 }
 
 // Encode writes l's JSON state.
