@@ -244,7 +244,7 @@ func unknownGame(games []league.Match, key string) error {
 
 // gameGraph is one game's TrueSkill graph with the players' priors.
 func gameGraph(p trueskill.Params, g league.Match, prior func(name string) trueskill.Rating) (*trueskill.Game, error) {
-	m := trueskill.Match{Ranks: g.Ranks, Teams: make([][]trueskill.Rating, len(g.Teams))}
+	m := trueskill.Match{Ranks: g.Ranks, Weights: g.Weights, Teams: make([][]trueskill.Rating, len(g.Teams))}
 	for j, team := range g.Teams {
 		for _, name := range team {
 			m.Teams[j] = append(m.Teams[j], prior(name))
