@@ -190,8 +190,9 @@ func (l *League) rateOne(ctx context.Context, g Match) error {
 	var ie *trueskill.InputError
 	switch {
 	case errors.As(err, &ie) && ie.Field == "Ranks" && errors.Is(err, messages.ErrImpossible):
-		// trueskill refused a draw at a draw margin of 0, which -draw sets.
-		return fmt.Errorf("game %s (%s) is a draw: set -draw above 0: %w", g.Key, g.Date, err)
+		// trueskill refused a draw at a draw margin of 0; the remedy, a
+		// draw probability above 0, is the caller's to name.
+		return fmt.Errorf("game %s (%s) is a draw, which the draw probability %v cannot rate: %w", g.Key, g.Date, l.Params.DrawProbability, err)
 	case err != nil:
 		return fmt.Errorf("game %s (%s): %w", g.Key, g.Date, err)
 	}

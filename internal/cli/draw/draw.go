@@ -18,6 +18,7 @@ import (
 	"github.com/skillgraph/skillgraph/internal/cli"
 	"github.com/skillgraph/skillgraph/internal/league"
 	"github.com/skillgraph/skillgraph/internal/safefile"
+	"github.com/skillgraph/skillgraph/messages"
 	"github.com/skillgraph/skillgraph/models/trueskill"
 )
 
@@ -113,6 +114,9 @@ func run(r request, stdout, stderr io.Writer) error {
 	}
 	l := league.New(format, p)
 	if _, err := l.Rate(context.Background(), games); err != nil {
+		if errors.Is(err, messages.ErrImpossible) {
+			return fmt.Errorf("%s: %w; set -draw above 0", path, err)
+		}
 		return fmt.Errorf("%s: %w", path, err)
 	}
 	var g *graph.Graph

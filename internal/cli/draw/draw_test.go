@@ -246,7 +246,8 @@ func TestBadInput(t *testing.T) {
 		{[]string{"-game", "g0001"}, cli.Error, []string{`no game "g0001"`, "did you mean"}},
 		{[]string{"-game", "nothing-like-it"}, cli.Error, []string{`no game "nothing-like-it"`}},
 		{[]string{"-matches", filepath.Join(dir, "none.csv")}, cli.Error, []string{"none.csv"}},
-		{[]string{"-o", filepath.Join(dir, "no", "g.dot")}, cli.Error, []string{"-o"}},
+		{[]string{"-o", filepath.Join(dir, "no", "g.dot")}, cli.Error, []string{"-o", filepath.Join(dir, "no", "g.dot")}},
+		{[]string{"-draw", "0"}, cli.Error, []string{"game g028 (2025-02-10) is a draw", "set -draw above 0"}},
 	} {
 		code, stdout, stderr := clitest.Run(Run, c.args...)
 		if code != c.code || stdout != "" {
