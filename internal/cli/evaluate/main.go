@@ -333,7 +333,7 @@ func experiments(rep *report, data string, fig io.Writer, cfg config) error {
 	for _, l := range ran {
 		res, err := scoreLeagueOf(l, cfg)
 		if err != nil {
-			return err
+			return fmt.Errorf("%s: %w", filepath.Join(data, l.file), err)
 		}
 		rep.Experiment1 = append(rep.Experiment1, res)
 		panels = append(panels, res.panels()...)

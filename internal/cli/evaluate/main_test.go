@@ -101,6 +101,21 @@ func TestInputsCheckedBeforeWork(t *testing.T) {
 	}
 }
 
+// TestSeasonsMissing: a league file of experiment 1 without the paper's
+// seasons is refused naming the file and the first season it lacks.
+func TestSeasonsMissing(t *testing.T) {
+	data := t.TempDir()
+	path := filepath.Join(data, "epl.csv")
+	if err := os.WriteFile(path, []byte("date,season,home,away,home_score,away_score\n2025-01-01,2024-25,A,B,1,0\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, stdout, stderr := runArgs("-data", data)
+	if code != cli.Error || stdout != "" {
+		t.Errorf("exit %d, stdout %q; want %d and nothing", code, stdout, cli.Error)
+	}
+	wantOneLine(t, stderr, path+": ", `season "1995-96" has 0 matches`)
+}
+
 func TestMatchesFile(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "m.csv")
 	var sb strings.Builder
