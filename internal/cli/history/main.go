@@ -110,6 +110,18 @@ func Run(args []string, stdout, stderr io.Writer) int {
 	if err := o.check(*unit, *fitEvidence); err != nil {
 		return usage("%v", err)
 	}
+	// A flag that only means something with another is refused without
+	// it, rather than ignored: -json without -evaluate would write nothing.
+	set := map[string]bool{}
+	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
+	for _, d := range []struct {
+		flag, with string
+		on         bool
+	}{{"json", "evaluate", o.evaluate}, {"k", "evaluate", o.evaluate}, {"tau", "evaluate", o.evaluate}, {"figure", "out", o.out != ""}, {"fit-evidence", "fit", o.fit}} {
+		if set[d.flag] && !d.on {
+			return usage("-%s goes with -%s", d.flag, d.with)
+		}
+	}
 	fail := func(err error) int { return cli.Failf(stderr, Prog, "%v", err) }
 	switch {
 	case *cases != "" && o.path != "":
