@@ -94,6 +94,18 @@ func Run(args []string, stdout, stderr io.Writer) int {
 	if *prog < 0 {
 		return usage("-progress %v: must not be negative", *prog)
 	}
+	// -matches runs experiment 2 alone, which draws no figure: the flags
+	// of experiment 1 and of the figure are refused with it, not ignored.
+	set := map[string]bool{}
+	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
+	for _, name := range []string{"data", "out", "figure", "fit", "tau1"} {
+		if set[name] && f.matches != "" {
+			return usage("-%s does not go with -matches, which runs experiment 2 alone", name)
+		}
+	}
+	if set["figure"] && f.out == "" {
+		return usage("-figure goes with -out")
+	}
 	cfg := config{tp: tp, tau1: *tau1, ties: ties, draw: draw, fit: *fit, figure: *figure, prog: cli.NewProgress(stderr, Prog, *prog), stderr: stderr}
 	rep := &report{
 		Command: append([]string{"evaluate"}, args...),

@@ -46,6 +46,11 @@ func TestUsageErrorsAreOneLineWithStatus2(t *testing.T) {
 		{[]string{"-draw", "1"}, []string{`invalid value "1" for flag -draw`, "not a probability in [0, 1)"}},
 		{[]string{"-draw", "x"}, []string{`invalid value "x" for flag -draw`}},
 		{[]string{"-matches", "f.csv", "-out", "o", "x", "y"}, []string{`unexpected argument "x"`}},
+		{[]string{"-matches", "f.csv", "-out", "o"}, []string{"-out does not go with -matches"}},
+		{[]string{"-matches", "f.csv", "-data", "d"}, []string{"-data does not go with -matches"}},
+		{[]string{"-matches", "f.csv", "-fit"}, []string{"-fit does not go with -matches"}},
+		{[]string{"-matches", "f.csv", "-tau1", "0.5"}, []string{"-tau1 does not go with -matches"}},
+		{[]string{"-figure", "png"}, []string{"-figure goes with -out"}},
 	} {
 		code, stdout, stderr := runArgs(c.args...)
 		if code != cli.Usage || stdout != "" {
