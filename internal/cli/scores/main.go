@@ -56,6 +56,16 @@ func Run(args []string, stdout, stderr io.Writer) int {
 	if status, done := cli.Parse(fs, args, Prog+" [-matches FILE] [-season SEASON] [-next N] [-fit=false]", stderr); done {
 		return status
 	}
+	given := 0
+	fs.Visit(func(f *flag.Flag) {
+		if f.Name == "matches" || f.Name == "data" {
+			given++
+		}
+	})
+	if given > 1 {
+		// Both set one path, the last one given: refused, not guessed.
+		return usage("-matches and -data are the same flag: give one")
+	}
 	if c.holdout < 0 {
 		return usage("-next %d: must not be negative", c.holdout)
 	}

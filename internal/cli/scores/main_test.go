@@ -59,6 +59,7 @@ func TestUsageErrorsAreOneLineWithStatus2(t *testing.T) {
 		{[]string{"-bogus"}, []string{"flag provided but not defined: -bogus", "run skillgraph scores -h"}},
 		{[]string{"-next", "x"}, []string{`invalid value "x" for flag -next`}},
 		{[]string{"-next", "-1"}, []string{"-next -1: must not be negative"}},
+		{[]string{"-matches", "a.csv", "-data", "b.csv"}, []string{"-matches and -data are the same flag: give one"}},
 		{[]string{"-data", "f.csv", "extra"}, []string{`unexpected argument "extra"`, "run skillgraph scores -h"}},
 	} {
 		code, stdout, stderr := runArgs(c.args...)
