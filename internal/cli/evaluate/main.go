@@ -525,7 +525,7 @@ func ranking(rep *report, name string, ms []record.Match, cfg config) error {
 		Progress: func(done, total int) { cfg.prog.Printf("experiment 2, %s: %d of %d games", name, done, total) },
 	})
 	if err != nil {
-		return err
+		return fmt.Errorf("%s: %w", name, err)
 	}
 	maxTeams := 0
 	for _, m := range ms {

@@ -121,6 +121,20 @@ func TestSeasonsMissing(t *testing.T) {
 	wantOneLine(t, stderr, path+": ", `season "1995-96" has 0 matches`)
 }
 
+// TestAllDrawn: experiment 2 on a file whose every game is a draw has
+// nothing to predict, and says so naming the file.
+func TestAllDrawn(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "drawn.csv")
+	if err := os.WriteFile(path, []byte("match_id,time,team,player,rank\ng1,2025-01-01,a,A,1\ng1,2025-01-01,b,B,1\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, stdout, stderr := runArgs("-matches", path)
+	if code != cli.Error || stdout != "" {
+		t.Errorf("exit %d, stdout %q; want %d and nothing", code, stdout, cli.Error)
+	}
+	wantOneLine(t, stderr, path+": ", "no pair of teams with different ranks")
+}
+
 func TestMatchesFile(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "m.csv")
 	var sb strings.Builder
