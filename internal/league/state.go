@@ -9,6 +9,7 @@ import (
 	"io"
 	"os"
 
+	"github.com/skillgraph/skillgraph/internal/jsonpos"
 	"github.com/skillgraph/skillgraph/internal/safefile"
 	"github.com/skillgraph/skillgraph/messages"
 	"github.com/skillgraph/skillgraph/models/trueskill"
@@ -47,7 +48,10 @@ func Decode(r io.Reader) (*League, error) {
 	dec.DisallowUnknownFields()
 	var l League
 	if err := dec.Decode(&l); err != nil {
-		return nil, badState("%s%v", place(data, err), err)
+		if line, col, ok := jsonpos.Place(data, err); ok {
+			return nil, badState("line %d, column %d: %v", line, col, err)
+		}
+		return nil, badState("%v", err)
 	}
 	if _, err := dec.Token(); err != io.EOF {
 		return nil, badState("data after its JSON object")
@@ -56,32 +60,6 @@ func Decode(r io.Reader) (*League, error) {
 		return nil, err
 	}
 	return &l, nil
-}
-
-// place returns "line L, column C: " for the byte of data where the JSON
-// error err was found, counting as encoding/csv does (from 1, the column
-// in bytes), or "" if err has no place. A syntax error is at the byte it
-// names, a value of the wrong type at its last byte, and a file that ends
-// too soon at its end.
-func place(data []byte, err error) string {
-	var syntax *json.SyntaxError
-	var typ *json.UnmarshalTypeError
-	var at int64
-	switch {
-	case errors.As(err, &syntax):
-		at = syntax.Offset - 1
-	case errors.As(err, &typ):
-		at = typ.Offset - 1
-	case errors.Is(err, io.ErrUnexpectedEOF):
-		at = int64(len(data))
-	default:
-		return ""
-	}
-	at = max(0, min(at, int64(len(data))))
-	before := data[:at]
-	line := 1 + bytes.Count(before, []byte("\n"))
-	col := len(before) - bytes.LastIndexByte(before, '\n')
-	return fmt.Sprintf("line %d, column %d: ", line, col)
 }
 
 // Encode writes l's JSON state.
