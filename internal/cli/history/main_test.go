@@ -404,6 +404,34 @@ g3,2004-08-06T20:45:00Z,blue,ann,1
 	}
 }
 
+// TestTimesAsRead: the times printed and written are the games' times as
+// the file gave them, fractions of a second included: a game at
+// 08:00:00.4 is not moved to 08:00:00, nor one at 9999-12-31T23:59:59.9
+// into a year 10000 that no reader takes.
+func TestTimesAsRead(t *testing.T) {
+	path := writeTemp(t, "late.csv", `match_id,time,team,player,rank
+g1,2025-01-01T08:00:00.4Z,red,ann,1
+g1,2025-01-01T08:00:00.4Z,blue,bob,2
+g2,9999-12-31T23:59:59.9Z,red,bob,1
+g2,9999-12-31T23:59:59.9Z,blue,cat,2
+`)
+	dir := t.TempDir()
+	code, stdout, stderr := runArgs("-matches", path, "-unit", "days", "-out", dir)
+	if code != cli.OK || !strings.Contains(stdout, "ann                          μ =") || !strings.Contains(stdout, "(last played 2025-01-01T08:00:00.4Z)") ||
+		!strings.Contains(stdout, "(last played 9999-12-31T23:59:59.9Z)") {
+		t.Fatalf("exit %d\n%s\n%s", code, stdout, stderr)
+	}
+	b, err := os.ReadFile(filepath.Join(dir, "learning_curves.csv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"\nann,2025-01-01T08:00:00.4Z,", "\nbob,9999-12-31T23:59:59.9Z,"} {
+		if !strings.Contains(string(b), want) {
+			t.Errorf("learning_curves.csv lacks %q:\n%s", want, b)
+		}
+	}
+}
+
 // TestShuffledFile: the league's weeks given in reverse order are read in
 // time order, with a line on stderr saying how many moved, and give the
 // same output as the file in order.
