@@ -210,9 +210,17 @@ func (c config) scored(path string) ([]record.Match, error) {
 }
 
 // ranked reads a file of either format, in time order, through the record
-// package.
+// package. Experiment 2 rates every player in full, as the TrueSkill
+// paper's protocol does: a weight column is said to be ignored.
 func (c config) ranked(path string) ([]record.Match, error) {
-	return input.Read(c.stderr, Prog, path, 0)
+	ms, err := input.Read(c.stderr, Prog, path, 0)
+	for i := range ms {
+		if ms[i].Weights() != nil {
+			fmt.Fprintf(c.stderr, "%s: %s: ignored the weights of the weight column: the protocol rates every player in full\n", Prog, path)
+			break
+		}
+	}
+	return ms, err
 }
 
 // shippedData returns the repository's examples/data, looked for from the

@@ -135,6 +135,19 @@ func TestAllDrawn(t *testing.T) {
 	wantOneLine(t, stderr, path+": ", "no pair of teams with different ranks")
 }
 
+// TestWeightsIgnored: experiment 2 rates every player in full, and says
+// so of a file with weights, as the reader says so of unknown columns.
+func TestWeightsIgnored(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "w.csv")
+	if err := os.WriteFile(path, []byte("match_id,time,team,player,rank,weight\ng1,2025-01-01,a,A,1,0.5\ng1,2025-01-01,b,B,2,\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, _, stderr := runArgs("-matches", path)
+	if want := "skillgraph evaluate: " + path + ": ignored the weights of the weight column"; code != cli.OK || !strings.Contains(stderr, want) {
+		t.Errorf("exit %d, stderr %q; want %q", code, stderr, want)
+	}
+}
+
 func TestMatchesFile(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "m.csv")
 	var sb strings.Builder
