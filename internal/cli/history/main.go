@@ -467,9 +467,15 @@ func numeric(err error, p throughtime.Params) error {
 	return err
 }
 
-// errPrecision explains a history whose numbers went wrong.
+// errPrecision explains a history whose numbers went wrong: by a prior
+// mean far from 0 beside σ and β, which only differences of skill make
+// needless, or else by the other parameters, a draw probability so near
+// 0 that a draw's probability underflows among them.
 func errPrecision(p throughtime.Params) error {
-	return fmt.Errorf("with -mu %g, -sigma %g and -beta %g the skills' differences are beyond float64's precision; only differences of skill matter, so use a prior mean near 0", p.Mu, p.Sigma, p.Beta)
+	if math.Abs(p.Mu) > max(p.Sigma, p.Beta) {
+		return fmt.Errorf("with -mu %g, -sigma %g and -beta %g the skills' differences are beyond float64's precision; only differences of skill matter, so use a prior mean near 0", p.Mu, p.Sigma, p.Beta)
+	}
+	return fmt.Errorf("with -sigma %g, -beta %g, -gamma %g and draw probability %g the history's probabilities are beyond float64's precision; move the one furthest from the data's scale", p.Sigma, p.Beta, p.Gamma, p.DrawProbability)
 }
 
 // writeCurves writes every learning curve as player,date,mu,sigma.
