@@ -189,6 +189,12 @@ func (l *League) rateOne(ctx context.Context, g Match) error {
 	}
 	var ie *trueskill.InputError
 	switch {
+	case errors.As(err, &ie) && ie.Field == "Weights" && len(ie.Index) == 2:
+		// Name the player whose weight the model cannot take, not the
+		// position of the weight in trueskill.Match.Weights.
+		return fmt.Errorf("game %s (%s): player %q has weight %v, which trueskill refuses: %w", g.Key, g.Date, g.Teams[ie.Index[0]][ie.Index[1]], ie.Value, ie.Err)
+	case errors.As(err, &ie) && ie.Field == "Weights" && len(ie.Index) == 1:
+		return fmt.Errorf("game %s (%s), the team of %s: %w", g.Key, g.Date, strings.Join(g.Teams[ie.Index[0]], ", "), ie.Err)
 	case errors.As(err, &ie) && ie.Field == "Ranks" && errors.Is(err, messages.ErrImpossible):
 		// trueskill refused a draw at a draw margin of 0; the remedy, a
 		// draw probability above 0, is the caller's to name.

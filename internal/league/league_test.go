@@ -419,3 +419,33 @@ func TestDecodePlace(t *testing.T) {
 		}
 	}
 }
+
+// TestWeightErrors: a weight the model refuses is reported by the game and
+// the player's name, or for a team of weight 0 throughout by its players,
+// not by its position in trueskill.Match.Weights.
+func TestWeightErrors(t *testing.T) {
+	for _, c := range []struct {
+		weights [][]float64
+		want    []string
+	}{
+		{[][]float64{{1, 1}, {1e300, 1}}, []string{`game w (2025-01-01): player "C" has weight 1e+300`, "neither 0 nor in [1e-9, 1e9]"}},
+		{[][]float64{{1, 1e-12}, {1, 1}}, []string{`game w (2025-01-01): player "B" has weight 1e-12`}},
+		{[][]float64{{0, 0}, {0, 0}}, []string{"game w (2025-01-01), the team of A, B: all weights of a team are 0", "one that took part"}},
+	} {
+		l := New(FormatLong, trueskill.DefaultParams())
+		g := Match{Key: "w", Date: "2025-01-01", Teams: [][]string{{"A", "B"}, {"C", "D"}}, Ranks: []int{0, 1}, Weights: c.weights}
+		_, err := l.Rate(context.Background(), []Match{g})
+		if !errors.Is(err, messages.ErrInput) {
+			t.Errorf("%v: error %v, want messages.ErrInput", c.weights, err)
+			continue
+		}
+		for _, w := range c.want {
+			if !strings.Contains(err.Error(), w) {
+				t.Errorf("%v: error %q does not say %q", c.weights, err, w)
+			}
+		}
+		if strings.Contains(err.Error(), "Weights[") {
+			t.Errorf("%v: error %q names a position in trueskill.Match", c.weights, err)
+		}
+	}
+}

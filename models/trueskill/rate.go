@@ -86,7 +86,7 @@ func finish(ctx context.Context, res Result, err error) (Result, error) {
 func checkPairs(p *Params, m *Match) error {
 	for j := range m.Teams {
 		if m.Weights != nil && !m.played(j) && (len(m.Teams) > 2 || !m.played(1-j)) {
-			return inputErr("Weights", "all weights of a team are 0: such a team can only face one other team", 0, j)
+			return inputErr("Weights", "all weights of a team are 0: such a team can only face one other team, and one that took part", 0, j)
 		}
 	}
 	return p.checkDraws(m.Ranks)
