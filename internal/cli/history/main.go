@@ -263,7 +263,15 @@ func matches(stdout, stderr io.Writer, o options) error {
 	if o.home == "learn" || (o.home == "" && d.homeGames > 0) {
 		// The home team's performance gains the home advantage, a skill of
 		// its own (prior N(0, σ₀²), drifting as skills do, no noise of its
-		// own) in a pseudo-player that plays every home game.
+		// own) in a pseudo-player that plays every home game; a player of
+		// its name would be merged into it.
+		for _, g := range d.games {
+			for _, team := range g.Teams {
+				if slices.Contains(team, homeName) {
+					return fmt.Errorf("%s: a player is named %q, the name of the home advantage's pseudo-player: rename them, or leave the home advantage out with -home off", o.path, homeName)
+				}
+			}
+		}
 		for k, g := range d.games {
 			if d.home[k] {
 				teams := slices.Clone(g.Teams)
@@ -375,7 +383,7 @@ func smooth(ctx context.Context, stdout, stderr io.Writer, d data, p throughtime
 		return err
 	}
 	cli.Fprintf(stdout, "%s: %d games, %d players; forward pass in %v, one-step-ahead log evidence %.1f\n",
-		o.path, len(d.games), len(h.Players())-min(len(o.model), 1), time.Since(start).Round(time.Millisecond), h.FilteredLogEvidence())
+		o.path, len(d.games), len(h.Players())-countHome(h, o), time.Since(start).Round(time.Millisecond), h.FilteredLogEvidence())
 	start = time.Now()
 	prog := cli.NewProgress(stderr, Prog, o.progress)
 	var sweeps int
@@ -436,6 +444,15 @@ func smooth(ctx context.Context, stdout, stderr io.Writer, d data, p throughtime
 		curves = append(curves, c)
 	}
 	return writeFile(stdout, filepath.Join(o.out, "learning_curves."+o.figure), func(w io.Writer) error { return plot.LearningCurves(w, o.figure, curves) })
+}
+
+// countHome returns 1 if the home advantage's pseudo-player is among h's
+// players, which it is only once it has played a game at home, else 0.
+func countHome(h *throughtime.History, o options) int {
+	if len(o.model) > 0 && slices.Contains(h.Players(), homeName) {
+		return 1
+	}
+	return 0
 }
 
 // skill writes a skill or its deviation with two decimals, or with ten

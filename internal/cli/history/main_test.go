@@ -433,6 +433,29 @@ g2,9999-12-31T23:59:59.9Z,blue,cat,2
 	}
 }
 
+// TestHomeLearnWithoutHomeGames: -home learn on a file without games at
+// home adds no player to the count, and a player named as the home
+// advantage's pseudo-player is refused rather than merged into it.
+func TestHomeLearnWithoutHomeGames(t *testing.T) {
+	path := writeTemp(t, "three.csv", "match_id,time,team,player,rank\ng1,2025-01-01,a,ann,1\ng1,2025-01-01,b,bob,2\ng2,2025-01-02,a,bob,1\ng2,2025-01-02,b,cat,2\n")
+	for _, args := range [][]string{{"-home", "learn"}, {}} {
+		code, stdout, stderr := runArgs(append([]string{"-matches", path}, args...)...)
+		if code != cli.OK || !strings.Contains(stdout, "three.csv: 2 games, 3 players;") {
+			t.Errorf("%q: exit %d, want 2 games and 3 players:\n%s\n%s", args, code, stdout, stderr)
+		}
+	}
+	// Away, the team would silently share the home advantage's skill.
+	named := writeTemp(t, "named.csv", "time,home,away,home_score,away_score\n2025-01-01,B,"+homeName+",1,0\n")
+	code, _, stderr := runArgs("-matches", named)
+	if code != cli.Error {
+		t.Errorf("a team named %q: exit %d, want %d", homeName, code, cli.Error)
+	}
+	clitest.WantOneLine(t, Prog, stderr, `a player is named "(home advantage)"`, "-home off")
+	if code, stdout, _ := runArgs("-matches", named, "-home", "off"); code != cli.OK || !strings.Contains(stdout, "  (home advantage)  ") {
+		t.Errorf("-home off: exit %d, want the team listed:\n%s", code, stdout)
+	}
+}
+
 // TestShuffledFile: the league's weeks given in reverse order are read in
 // time order, with a line on stderr saying how many moved, and give the
 // same output as the file in order.
