@@ -41,7 +41,8 @@ type gameGraph struct {
 	// sets; nil for other graphs.
 	sums []*factors.WeightedSum
 	// shared is a graph that several games or predictions run
-	// (History.marginGraph), each run from no messages.
+	// (History.marginGraph, History.outcomeGraph), each run from no
+	// messages.
 	shared bool
 }
 
@@ -244,8 +245,8 @@ func (h *History) graphLogOutcome(sizes []int, skill skillFunc, ranks []int, wei
 const outcomeSlots = 1 << 12
 
 // outcomeGraphs are a history's graphs of outcomes that the two-team
-// closed form does not cover, by shape (outcomeShape), and the scratch of
-// graphLogOutcome.
+// closed form does not cover, by shape (outcomeGraphs.shape), and the
+// scratch of graphLogOutcome.
 type outcomeGraphs struct {
 	graphs map[string]*gameGraph
 	slots  int // the players of graphs
