@@ -272,8 +272,7 @@ type outcomeGraphs struct {
 func (h *History) outcomeGraph(sizes, ranks []int, weights [][]float64) (*gameGraph, error) {
 	o := &h.outcomes
 	key := o.shape(sizes, ranks, weights)
-	// A weight that Declare refuses is refused by a graph of its own.
-	keep := !h.fresh && declarable(weights)
+	keep := !h.fresh
 	if gg, ok := o.graphs[string(key)]; ok && keep {
 		return gg, nil
 	}
@@ -351,17 +350,4 @@ func flag(b bool) byte {
 		return 1
 	}
 	return 0
-}
-
-// declarable reports whether trueskill.Params.Declare accepts weights:
-// each 0 or in [1e-9, 1e9] (trueskill.Match.Weights).
-func declarable(weights [][]float64) bool {
-	for _, row := range weights {
-		for _, w := range row {
-			if w != 0 && !(w >= 1e-9 && w <= 1e9) {
-				return false
-			}
-		}
-	}
-	return true
 }

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"strings"
 	"testing"
 
 	"github.com/skillgraph/skillgraph/models/trueskill"
@@ -276,7 +277,7 @@ func TestOutcomeWeightsRefused(t *testing.T) {
 		got, err := h.LogProbability(m)
 		want, werr := fresh.LogProbability(m)
 		if m.Weights[0][1] == 1e-12 {
-			if !errors.Is(err, ErrInput) || werr == nil || err.Error() != werr.Error() {
+			if !errors.Is(err, ErrInput) || werr == nil || err.Error() != werr.Error() || !strings.Contains(err.Error(), "weight 1e-12") {
 				t.Errorf("call %d: %v, a new graph: %v", i, err, werr)
 			}
 			continue
@@ -285,5 +286,38 @@ func TestOutcomeWeightsRefused(t *testing.T) {
 			t.Errorf("call %d: %v (%v), a new graph %v, before %v", i, got, err, want, before)
 		}
 		before = got
+	}
+}
+
+// TestWeightOutsideDomainRefused checks that a history refuses a weight
+// that TrueSkill's Rate refuses, in a 1v1 (the closed form's path) as in a
+// larger game, naming it, and takes the domain's edges.
+func TestWeightOutsideDomainRefused(t *testing.T) {
+	p := Params{Sigma: 3, Beta: 1, Gamma: 0.2}
+	ts := trueskill.DefaultParams()
+	for _, w := range []float64{0, 1e-9, 1, 1e9, 5e-10, 1.1e9, -1, math.NaN(), math.Inf(1)} {
+		for _, teams := range [][][]string{{{"a"}, {"b"}}, {{"a", "b"}, {"c"}}} {
+			weights := make([][]float64, len(teams))
+			rs := make([][]trueskill.Rating, len(teams))
+			for j, team := range teams {
+				for range team {
+					weights[j] = append(weights[j], 1)
+					rs[j] = append(rs[j], ts.NewRating())
+				}
+			}
+			weights[0][0] = w
+			_, err := New(p, []Match{{Teams: teams, Weights: weights}})
+			_, tsErr := ts.Rate(context.Background(), trueskill.Match{Teams: rs, Weights: weights})
+			inDomain := trueskill.ValidWeight(w)
+			if inDomain != (tsErr == nil) {
+				t.Errorf("weight %v: ValidWeight %v, trueskill.Rate: %v", w, inDomain, tsErr)
+			}
+			if inDomain && err != nil {
+				t.Errorf("weight %v, teams %v: %v", w, teams, err)
+			}
+			if !inDomain && (!errors.Is(err, ErrInput) || !strings.Contains(err.Error(), fmt.Sprintf("weight %v", w))) {
+				t.Errorf("weight %v, teams %v: %v, want ErrInput naming the weight", w, teams, err)
+			}
+		}
 	}
 }
