@@ -12,6 +12,7 @@ import (
 
 	"github.com/skillgraph/skillgraph/models/evaluation"
 	"github.com/skillgraph/skillgraph/models/throughtime"
+	"github.com/skillgraph/skillgraph/models/trueskill"
 	"github.com/skillgraph/skillgraph/record"
 )
 
@@ -98,6 +99,15 @@ func load(stderr io.Writer, path string, unit time.Duration) (data, error) {
 		at, err := throughtime.At(m.Time, unit)
 		if err != nil {
 			return data{}, err
+		}
+		// A weight the model cannot take is named here, by the file's
+		// match and player, rather than by the history's game index.
+		for _, t := range m.Teams {
+			for i, w := range t.Weights {
+				if !trueskill.ValidWeight(w) {
+					return data{}, fmt.Errorf("%s: match %s: player %q has weight %v, which TrueSkill cannot take: %w", path, m.ID, t.Players[i], w, record.ErrInput)
+				}
+			}
 		}
 		d.games[k] = throughtime.Match{Time: at, Teams: m.Players(), Ranks: m.Ranks(), Weights: m.Weights()}
 		d.times[at] = m.Time

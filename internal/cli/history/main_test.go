@@ -348,6 +348,7 @@ func TestBadInput(t *testing.T) {
 		{[]string{"-matches", "f", "extra"}, cli.Usage, `unexpected argument "extra"`},
 		{[]string{"-matches", filepath.Join(t.TempDir(), "missing.csv")}, cli.Error, "missing.csv"},
 		{[]string{"-matches", draws, "-draw", "0"}, cli.Error, "3 games with tied places, which a draw probability of 0 (-draw 0) makes impossible"},
+		{[]string{"-matches", writeTemp(t, "w.csv", "match_id,date,team,player,rank,weight\nm1,2020-01-01,x,ann,1,1\nm1,2020-01-01,y,bob,2,1e-12\n")}, cli.Error, `w.csv: match m1: player "bob" has weight 1e-12, which TrueSkill cannot take`},
 		{[]string{"-matches", draws, "-draw", "5e-324"}, cli.Error, "and draw probability 5e-324 the history's probabilities are beyond float64's precision"},
 		{[]string{"-matches", writeTemp(t, "e.csv", "")}, cli.Error, "e.csv"},
 		{[]string{"-matches", writeTemp(t, "b.csv", "match_id,date,team,player,rank\nr1,2020-13-01,x,x,1\nr1,2020-13-01,y,y,2\n")}, cli.Error, "b.csv"},
