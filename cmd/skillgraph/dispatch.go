@@ -43,9 +43,21 @@ func dispatch(subs []subcommand, args []string, stdout, stderr io.Writer) int {
 		return cli.OK
 	}
 	if s := find(subs, name); s != nil {
-		return s.run(rest, stdout, stderr)
+		return runChecked(s, rest, stdout, stderr)
 	}
 	return unknown(subs, name, stderr)
+}
+
+// runChecked runs s with a standard output that remembers its first
+// write error: a subcommand that succeeded but whose output could not be
+// written (a full disk) fails, in one line.
+func runChecked(s *subcommand, args []string, stdout, stderr io.Writer) int {
+	out := cli.NewOutput(stdout)
+	status := s.run(args, out, stderr)
+	if status == cli.OK && out.Err() != nil {
+		return cli.Failf(stderr, prog+" "+s.name, "writing the output: %v", out.Err())
+	}
+	return status
 }
 
 // find returns the subcommand called name, or nil.

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"strings"
 	"testing"
 
@@ -67,5 +68,29 @@ func TestRate(t *testing.T) {
 	code, stdout, stderr := clitest.Run(run, "rate", "-pairings", "-top", "2")
 	if code != cli.OK || !strings.Contains(stdout, "The fairest 1v1 games by match quality (2 of 55)") {
 		t.Errorf("exit %d, stdout %q, stderr %q", code, stdout, stderr)
+	}
+}
+
+// fullDisk is a standard output on a full disk: every write fails.
+type fullDisk struct{ writes int }
+
+func (f *fullDisk) Write([]byte) (int, error) {
+	f.writes++
+	return 0, errors.New("no space left on device")
+}
+
+// TestOutputFails: a subcommand whose output cannot be written fails in
+// one line naming the error, after a single failed write, whether it
+// checks its writes (draw) or prints a table line by line (rate,
+// conformance).
+func TestOutputFails(t *testing.T) {
+	for _, args := range [][]string{{"rate"}, {"rate", "-pairings"}, {"conformance"}, {"draw"}} {
+		out := &fullDisk{}
+		var errs strings.Builder
+		code := run(args, out, &errs)
+		if code != cli.Error || out.writes != 1 {
+			t.Errorf("%q: exit %d after %d writes, want %d after 1", args, code, out.writes, cli.Error)
+		}
+		clitest.WantOneLine(t, "skillgraph "+args[0], errs.String(), "no space left on device")
 	}
 }

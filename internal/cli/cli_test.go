@@ -2,6 +2,7 @@ package cli
 
 import (
 	"bytes"
+	"io"
 	"slices"
 	"strings"
 	"testing"
@@ -79,3 +80,33 @@ func TestProgress(t *testing.T) {
 		t.Errorf("lines %q", got)
 	}
 }
+
+// TestOutput: an Output passes writes through until one fails, then
+// writes nothing more and keeps returning that error; a short write is
+// an error too.
+func TestOutput(t *testing.T) {
+	var b bytes.Buffer
+	o := NewOutput(&b)
+	if n, err := o.Write([]byte("ab")); n != 2 || err != nil || o.Err() != nil || b.String() != "ab" {
+		t.Fatalf("write: %d, %v, %v, %q", n, err, o.Err(), b.String())
+	}
+	short := NewOutput(writerFunc(func(p []byte) (int, error) { return len(p) - 1, nil }))
+	if _, err := short.Write([]byte("xyz")); err != io.ErrShortWrite || short.Err() != io.ErrShortWrite {
+		t.Errorf("short write: %v, %v; want io.ErrShortWrite", err, short.Err())
+	}
+	calls := 0
+	failing := NewOutput(writerFunc(func(p []byte) (int, error) { calls++; return 0, io.ErrClosedPipe }))
+	for range 3 {
+		if _, err := failing.Write([]byte("x")); err != io.ErrClosedPipe {
+			t.Errorf("write after a failure: %v, want io.ErrClosedPipe", err)
+		}
+	}
+	if calls != 1 || failing.Err() != io.ErrClosedPipe {
+		t.Errorf("%d writes reached the writer, error %v; want 1 and io.ErrClosedPipe", calls, failing.Err())
+	}
+}
+
+// writerFunc is a function that is an io.Writer.
+type writerFunc func([]byte) (int, error)
+
+func (f writerFunc) Write(p []byte) (int, error) { return f(p) }
