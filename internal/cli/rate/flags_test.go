@@ -2,6 +2,7 @@ package rate
 
 import (
 	"bytes"
+	"context"
 	"fmt"
 	"image/png"
 	"os"
@@ -13,6 +14,7 @@ import (
 
 	"github.com/skillgraph/skillgraph/internal/cli"
 	"github.com/skillgraph/skillgraph/internal/cli/clitest"
+	"github.com/skillgraph/skillgraph/internal/safefile"
 )
 
 // TestRankBy: -rank-by conservative ranks by μ − 3σ, which each row holds;
@@ -339,5 +341,61 @@ func TestProgress(t *testing.T) {
 	lines := strings.Split(strings.TrimSpace(errs.String()), "\n")
 	if len(lines) != 89 || !strings.HasPrefix(lines[88], Prog+": rating ") || !strings.HasSuffix(lines[88], ": 88 of 89 games") {
 		t.Errorf("%d progress lines, the last %q", len(lines), lines[len(lines)-1])
+	}
+}
+
+// syncBuffer is a bytes.Buffer for one writer and one reader goroutine.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}
+
+// TestLockWaitSaid: a run that waits for another run's lock on the state
+// says so once the progress interval has passed, instead of hanging
+// silently, and rates once the lock is released; a run that finds the
+// lock free says nothing of it.
+func TestLockWaitSaid(t *testing.T) {
+	path := filepath.Join("..", "..", "..", "examples", "data", "office.csv")
+	state := filepath.Join(t.TempDir(), "league.json")
+	q := query{format: "table", view: "leaderboard", rankBy: "display", progress: 20 * time.Millisecond}
+	held, err := safefile.Lock(context.Background(), state)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out bytes.Buffer
+	var errs syncBuffer
+	result := make(chan error, 1)
+	go func() { result <- rateLeague(&out, &errs, path, state, nil, q) }()
+	want := Prog + ": waiting up to 10m0s for another run to release -state " + state + "\n"
+	for deadline := time.Now().Add(10 * time.Second); errs.String() == "" && time.Now().Before(deadline); {
+		time.Sleep(5 * time.Millisecond)
+	}
+	if got := errs.String(); got != want {
+		t.Errorf("stderr while waiting %q, want %q", got, want)
+	}
+	held.Unlock()
+	if err := <-result; err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(out.String(), "0 games rated before, 89 now") || errs.String() != want {
+		t.Errorf("after the wait: stdout %q, stderr %q", out.String(), errs.String())
+	}
+	// The lock is free now: nothing is said of it.
+	q.progress = time.Hour
+	var quiet bytes.Buffer
+	if err := rateLeague(&out, &quiet, path, state, nil, q); err != nil || quiet.Len() != 0 {
+		t.Errorf("a free lock: error %v, stderr %q", err, quiet.String())
 	}
 }

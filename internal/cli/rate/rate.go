@@ -189,7 +189,9 @@ func rateLeague(stdout, stderr io.Writer, path, statePath string, drawFlag *floa
 	var state *league.State
 	if statePath != "" {
 		ctx, cancel := context.WithTimeout(context.Background(), lockTimeout)
+		stop := waitNote(stderr, q.progress, fmt.Sprintf("%s: waiting up to %v for another run to release -state %s", Prog, lockTimeout, statePath))
 		state, err = league.OpenState(ctx, statePath)
+		stop()
 		cancel()
 		if err != nil {
 			return fmt.Errorf("-state %s: %w", statePath, err)
@@ -233,6 +235,28 @@ func rateLeague(stdout, stderr io.Writer, path, statePath string, drawFlag *floa
 		}
 	}
 	return write(stdout, stderr, q, sum, out)
+}
+
+// waitNote writes note on w, once, if it is not stopped within after: a
+// wait for another run's lock, which prints nothing else, would look like
+// a hang. The returned stop returns once the note is written or will not
+// be.
+func waitNote(w io.Writer, after time.Duration, note string) (stop func()) {
+	done, ended := make(chan struct{}), make(chan struct{})
+	go func() {
+		defer close(ended)
+		t := time.NewTimer(after)
+		defer t.Stop()
+		select {
+		case <-t.C:
+			fmt.Fprintln(w, note)
+		case <-done:
+		}
+	}()
+	return func() {
+		close(done)
+		<-ended
+	}
 }
 
 // resume checks that the league l of the state sum.State suits the file
