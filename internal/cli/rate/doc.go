@@ -138,7 +138,8 @@
 //
 // The state file is locked for the whole run (flock on FILE.lock beside
 // it), so two runs adding games at once both keep their games: the second
-// waits, then rates on top of the first. It is written atomically (a file
+// waits (saying so on stderr after 2 seconds, for at most 10 minutes),
+// then rates on top of the first. It is written atomically (a file
 // with no name in the same folder, flushed to disk, then named and renamed
 // over FILE), so a crash or a kill leaves the old state or the new one,
 // never half of one, and no temporary file. A FILE that is a symbolic
