@@ -3,6 +3,8 @@ package cli
 import (
 	"bytes"
 	"io"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -110,3 +112,29 @@ func TestOutput(t *testing.T) {
 type writerFunc func([]byte) (int, error)
 
 func (f writerFunc) Write(p []byte) (int, error) { return f(p) }
+
+// TestSameFile: one file under two names, a symbolic link included, is
+// the same file; two files, or a file and a name of nothing, are not.
+func TestSameFile(t *testing.T) {
+	dir := t.TempDir()
+	a, b, link := filepath.Join(dir, "a.csv"), filepath.Join(dir, "b.csv"), filepath.Join(dir, "link.csv")
+	for _, p := range []string{a, b} {
+		if err := os.WriteFile(p, []byte("x"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.Symlink(a, link); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		x, y string
+		want bool
+	}{
+		{a, a, true}, {a, filepath.Join(dir, ".", "a.csv"), true}, {link, a, true},
+		{a, b, false}, {a, filepath.Join(dir, "none.csv"), false}, {filepath.Join(dir, "none.csv"), filepath.Join(dir, "none.csv"), false},
+	} {
+		if got := SameFile(c.x, c.y); got != c.want {
+			t.Errorf("SameFile(%s, %s) = %v, want %v", c.x, c.y, got, c.want)
+		}
+	}
+}

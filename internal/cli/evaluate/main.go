@@ -106,6 +106,17 @@ func Run(args []string, stdout, stderr io.Writer) int {
 	if set["figure"] && f.out == "" {
 		return usage("-figure goes with -out")
 	}
+	inputs := []string{f.matches}
+	if f.matches == "" && f.data != "" {
+		for _, name := range []string{"epl.csv", "afl.csv", "f1_races.csv"} {
+			inputs = append(inputs, filepath.Join(f.data, name))
+		}
+	}
+	for _, in := range inputs {
+		if f.json != "" && cli.SameFile(f.json, in) {
+			return usage("-json %s is the input %s, which it would overwrite", f.json, in)
+		}
+	}
 	cfg := config{tp: tp, tau1: *tau1, ties: ties, draw: draw, fit: *fit, figure: *figure, prog: cli.NewProgress(stderr, Prog, *prog), stderr: stderr}
 	rep := &report{
 		Command: append([]string{"evaluate"}, args...),

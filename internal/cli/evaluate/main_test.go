@@ -148,6 +148,30 @@ func TestWeightsIgnored(t *testing.T) {
 	}
 }
 
+// TestJSONNotOverInput: -json naming the input it would overwrite, by
+// its name or through a symbolic link, is refused and the input kept.
+func TestJSONNotOverInput(t *testing.T) {
+	dir := t.TempDir()
+	path, link := filepath.Join(dir, "games.csv"), filepath.Join(dir, "link.json")
+	body := "match_id,time,team,player,rank\ng1,2025-01-01,a,A,1\ng1,2025-01-01,b,B,2\n"
+	if err := os.WriteFile(path, []byte(body), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(path, link); err != nil {
+		t.Fatal(err)
+	}
+	for _, out := range []string{path, link} {
+		code, stdout, stderr := runArgs("-matches", path, "-json", out)
+		if code != cli.Usage || stdout != "" {
+			t.Errorf("-json %s: exit %d, stdout %q", out, code, stdout)
+		}
+		wantOneLine(t, stderr, "-json "+out+" is the input "+path+", which it would overwrite")
+	}
+	if now, _ := os.ReadFile(path); string(now) != body {
+		t.Errorf("the input was changed to %q", now)
+	}
+}
+
 func TestMatchesFile(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "m.csv")
 	var sb strings.Builder

@@ -123,6 +123,15 @@ func Run(args []string, stdout, stderr io.Writer) int {
 		}
 	}
 	fail := func(err error) int { return cli.Failf(stderr, Prog, "%v", err) }
+	outputs := []string{o.jsonOut}
+	if o.out != "" {
+		outputs = append(outputs, filepath.Join(o.out, "learning_curves.csv"), filepath.Join(o.out, "learning_curves."+o.figure))
+	}
+	for _, out := range outputs {
+		if out != "" && cli.SameFile(out, o.path) {
+			return usage("%s is the -matches file, which the output would overwrite", out)
+		}
+	}
 	switch {
 	case *cases != "" && o.path != "":
 		return usage("-cases and -matches: give one")

@@ -315,6 +315,7 @@ func TestShippedData(t *testing.T) {
 // identifier, with status 2 for usage and 1 for a failure.
 func TestBadInput(t *testing.T) {
 	draws := writeTemp(t, "d.csv", scores)
+	curves := writeTemp(t, "learning_curves.csv", scores)
 	for _, c := range []struct {
 		args []string
 		code int
@@ -349,6 +350,8 @@ func TestBadInput(t *testing.T) {
 		{[]string{"-matches", filepath.Join(t.TempDir(), "missing.csv")}, cli.Error, "missing.csv"},
 		{[]string{"-matches", draws, "-draw", "0"}, cli.Error, "3 games with tied places, which a draw probability of 0 (-draw 0) makes impossible"},
 		{[]string{"-matches", writeTemp(t, "w.csv", "match_id,date,team,player,rank,weight\nm1,2020-01-01,x,ann,1,1\nm1,2020-01-01,y,bob,2,1e-12\n")}, cli.Error, `w.csv: match m1: player "bob" has weight 1e-12, which TrueSkill cannot take`},
+		{[]string{"-matches", draws, "-evaluate", "-json", draws}, cli.Usage, "d.csv is the -matches file, which the output would overwrite"},
+		{[]string{"-matches", curves, "-out", filepath.Dir(curves)}, cli.Usage, "learning_curves.csv is the -matches file, which the output would overwrite"},
 		{[]string{"-matches", draws, "-draw", "5e-324"}, cli.Error, "and draw probability 5e-324 the history's probabilities are beyond float64's precision"},
 		{[]string{"-matches", writeTemp(t, "e.csv", "")}, cli.Error, "e.csv"},
 		{[]string{"-matches", writeTemp(t, "b.csv", "match_id,date,team,player,rank\nr1,2020-13-01,x,x,1\nr1,2020-13-01,y,y,2\n")}, cli.Error, "b.csv"},
