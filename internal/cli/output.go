@@ -1,12 +1,17 @@
 package cli
 
-import "io"
+import (
+	"io"
+	"sync"
+)
 
 // Output is a program's standard output that remembers the first error
 // writing to it: a table printed line by line with fmt.Fprintf, whose
 // errors nobody checks, still makes the program fail when the disk is
 // full. After an error it writes nothing more and returns that error.
+// It is safe for concurrent use.
 type Output struct {
+	mu  sync.Mutex
 	w   io.Writer
 	err error
 }
@@ -16,6 +21,8 @@ func NewOutput(w io.Writer) *Output { return &Output{w: w} }
 
 // Write writes p to the underlying writer unless an earlier write failed.
 func (o *Output) Write(p []byte) (int, error) {
+	o.mu.Lock()
+	defer o.mu.Unlock()
 	if o.err != nil {
 		return 0, o.err
 	}
@@ -28,4 +35,8 @@ func (o *Output) Write(p []byte) (int, error) {
 }
 
 // Err returns the first error writing to o, or nil.
-func (o *Output) Err() error { return o.err }
+func (o *Output) Err() error {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	return o.err
+}
