@@ -256,7 +256,17 @@ func intervalMessage(c messages.Gaussian, iv interval) (messages.Gaussian, error
 		return messages.Gaussian{}, err
 	}
 	sc := math.Sqrt(c.Pi)
-	return truncatedMessage(c, sc, messages.Within(c.Tau/sc-m*sc, eps*sc))
+	tr := messages.Within(c.Tau/sc-m*sc, eps*sc)
+	if !(tr.OneMinusW > 0) && eps > 0 {
+		// An interval so narrow for the cavity (ε√π below about 1e-162)
+		// that the marginal's variance, about ε²/3, underflows: as where
+		// its precision overflows, for ε√π up to about 1e-154, the answer
+		// is beyond float64. A point mass here would read as an
+		// observation, whose density the graph's evidence would add to
+		// the interval's mass.
+		return messages.Gaussian{}, errNotMessage
+	}
+	return truncatedMessage(c, sc, tr)
 }
 
 // intervalMass returns the log of the cavity c's mass on the closed
@@ -285,9 +295,9 @@ func intervalMass(c messages.Gaussian, iv interval) (float64, error) {
 // numbers.
 func truncatedMessage(c messages.Gaussian, sc float64, tr messages.Truncation) (messages.Gaussian, error) {
 	if !(tr.OneMinusW > 0) {
-		// A degenerate interval (a point, lo = hi), or a bound so far
-		// out (about 1e154 σ) that 1 − W underflows: the marginal
-		// collapses onto the point the truncation leaves.
+		// A degenerate interval (a point, lo = hi), or a half-line's
+		// bound so far out (about 1e154 σ) that 1 − W underflows: the
+		// marginal collapses onto the point the truncation leaves.
 		return messages.PointMass((c.Tau + sc*tr.V) / c.Pi), nil
 	}
 	r := 1 / tr.OneMinusW // one division for both parameters

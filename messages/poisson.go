@@ -53,43 +53,62 @@ func LogPoissonLogNormal(k int, mean, variance float64) float64 {
 	}
 	top := f(x)
 	lg, _ := math.Lgamma(kf + 1)
-	norm := lg + 0.5*math.Log(2*math.Pi*v)
-	s := 1 / math.Sqrt(math.Exp(x)+1/v)
+	// g(u) = f(x* + u) − f(x*), written about the mode so that a node near
+	// x* keeps its digits where x* is large and the integrand narrow:
+	// x* + u rounded to x*'s spacing would move it by a visible part of
+	// its width.
+	d, ex := x-mu, math.Exp(x)
+	g := func(u float64) float64 { return kf*u - ex*math.Expm1(u) - u*(2*d+u)/(2*v) }
+	dg := func(u float64) float64 { return kf - ex*math.Exp(u) - (d+u)/v }
+	s := 1 / math.Sqrt(ex+1/v)
 	if s <= 0.5 {
-		// Narrow: about x*, f(x* + s·t) − f(x*) = −t²/2 − e^{x*}·(e^{st} − 1
-		// − st − s²t²/2), whose non-quadratic part is at most s·t³/6
-		// (e^{x*}s² ≤ 1), a small smooth factor on a Gaussian, which
-		// Gauss–Hermite quadrature centred on the mode integrates to 1e-12.
+		// Narrow: about x*, g(s·t) = −t²/2 − e^{x*}·(e^{st} − 1 − st −
+		// s²t²/2), whose non-quadratic part is at most s·t³/6 (e^{x*}s² ≤
+		// 1), a small smooth factor on a Gaussian, which Gauss–Hermite
+		// quadrature centred on the mode integrates to 1e-12. With r = √2·s
+		// the normaliser r/√(2πv) is (1 + v·e^{x*})^{−½}/√π, taken as a
+		// log1p so that a narrow prior's answer near 0 is not the
+		// difference of two logarithms of v.
 		r := math.Sqrt2 * s
 		var sum float64
 		for i, t := range hermiteRule.t {
-			sum += math.Exp(hermiteRule.logW[i] + f(x+r*t) - top)
+			sum += math.Exp(hermiteRule.logW[i] + g(r*t))
 		}
-		return top + math.Log(r*sum) - norm
+		h := math.Log(v) + x // log(v·e^{x*})
+		scale := -0.5 * h    // −½·log1p(e^h) to float64's precision once e^h > e^40
+		if h <= 40 {
+			scale = -0.5 * math.Log1p(math.Exp(h))
+		}
+		return probLog(top - lg + math.Log(sum) - 0.5*math.Log(math.Pi) + scale)
 	}
-	// Each end solves f(e) = f(x*) − 40, by Newton's method from the
-	// Laplace approximation's guess: on a concave function it converges
-	// from either side of the root.
+	// Each end solves g(e) = −40, by Newton's method from the Laplace
+	// approximation's guess: on a concave function it converges from
+	// either side of the root.
 	end := func(dir float64) float64 {
-		e := x + dir*math.Sqrt(80)*s
+		e := dir * math.Sqrt(80) * s
 		for range 100 {
-			r := f(e) - top + 40
+			r := g(e) + 40
 			if math.Abs(r) <= 0.5 {
 				break
 			}
-			e -= r / df(e)
+			e -= r / dg(e)
 		}
 		return e
 	}
 	var sum float64
-	for _, side := range [2][2]float64{{end(-1), x}, {x, end(1)}} {
+	for _, side := range [2][2]float64{{end(-1), 0}, {0, end(1)}} {
 		a, width := side[0], side[1]-side[0]
 		for i, t := range poissonRule.x {
-			sum += width * poissonRule.w[i] * math.Exp(f(a+width*t)-top)
+			sum += width * poissonRule.w[i] * math.Exp(g(a+width*t))
 		}
 	}
-	return top + math.Log(sum) - norm
+	return probLog(top + math.Log(sum) - lg - 0.5*math.Log(2*math.Pi*v))
 }
+
+// probLog returns the logarithm of a probability, lz, at most 0: the
+// quadrature's rounding can leave a probability within an ulp of 1 just
+// above it. A NaN stays NaN, for the caller's check.
+func probLog(lz float64) float64 { return math.Min(lz, 0) }
 
 // poissonRule is the 32-point Gauss–Legendre rule of LogPoissonLogNormal's
 // wide regime; read only.

@@ -53,3 +53,33 @@ func TestLogPoissonLogNormalAgainstQuadrature(t *testing.T) {
 		}
 	}
 }
+
+// TestLogPoissonLogNormalNarrowPrior checks the evidence under priors so
+// narrow that the log-rate is almost known, where it is the Poisson
+// probability at the prior mean plus the second-order term of the
+// expansion of E[exp l(X)], l(x) = kx − eˣ − log k!:
+//
+//	log P ≈ l(μ) + v/2·(l′(μ)² + l″(μ)),
+//
+// whose next terms are below 1e-18 for these cases (v·(l′² + |l″|) ≤
+// 1e-6); a probability's logarithm is also never above 0. Here nodes
+// x* + u rounded to the spacing of a large |x*| would lose the digits of a
+// width of 1e-6, and log r − log √(2πv) would cancel.
+func TestLogPoissonLogNormalNarrowPrior(t *testing.T) {
+	for _, c := range []struct {
+		k     int
+		mu, v float64
+	}{
+		{0, -700, 1e-12}, {0, -100, 1e-6}, {0, -35, 1e-6}, {0, -35, 1e-12}, {0, -5, 1e-12},
+		{3, 1, 1e-10}, {5, -300, 1e-14}, {1000000, math.Log(1e6), 1e-12},
+	} {
+		kf := float64(c.k)
+		lg, _ := math.Lgamma(kf + 1)
+		l1, l2 := kf-math.Exp(c.mu), -math.Exp(c.mu)
+		want := kf*c.mu - math.Exp(c.mu) - lg + c.v/2*(l1*l1+l2)
+		got := messages.LogPoissonLogNormal(c.k, c.mu, c.v)
+		if got > 0 || math.Abs(got-want) > 1e-13*math.Max(1, math.Abs(want)) {
+			t.Errorf("k=%d N(%v, %v): %.17g, want %.17g (≤ 0)", c.k, c.mu, c.v, got, want)
+		}
+	}
+}

@@ -216,8 +216,8 @@ func TestLoopDamping(t *testing.T) {
 	ctx := context.Background()
 	for _, d := range []float64{2, -1, 1, math.NaN(), math.Inf(-1)} {
 		l := schedules.Loop(schedules.Sequence(c.body...), schedules.Damping(d))
-		if err := l.Validate(); !errors.Is(err, messages.ErrInput) || !strings.Contains(err.Error(), "invalid loop") || !strings.Contains(err.Error(), "damping") {
-			t.Errorf("damping %v: Validate: %v, want an invalid loop's damping, messages.ErrInput", d, err)
+		if err := l.Validate(); !errors.Is(err, messages.ErrInput) || !strings.Contains(err.Error(), "invalid loop") || !strings.Contains(err.Error(), "damping") || strings.Count(err.Error(), messages.ErrInput.Error()) != 1 {
+			t.Errorf("damping %v: Validate: %v, want an invalid loop's damping, messages.ErrInput (said once)", d, err)
 		}
 		g := c.spec.build(t)
 		res, err := schedules.Run(ctx, g, l)

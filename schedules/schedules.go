@@ -433,10 +433,14 @@ func (l *LoopSchedule) Validate() error {
 	if !(l.Residual >= 0) {
 		errs = append(errs, fmt.Errorf("residual %v, want a number ≥ 0", l.Residual))
 	}
-	if len(errs) > 0 {
-		return fmt.Errorf("schedules: loop %q: invalid loop: %w: %w", l.Name, errors.Join(errs...), messages.ErrInput)
+	if len(errs) == 0 {
+		return nil
 	}
-	return nil
+	err := errors.Join(errs...)
+	if !errors.Is(err, messages.ErrInput) { // the damping's error says it already
+		err = fmt.Errorf("%w: %w", err, messages.ErrInput)
+	}
+	return fmt.Errorf("schedules: loop %q: invalid loop: %w", l.Name, err)
 }
 
 // Run repeats the body (through the runner's plan for l). The returned

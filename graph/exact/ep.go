@@ -39,7 +39,7 @@ func MaxSweeps(n int) EPOption { return func(c *epConfig) { c.maxSweeps = n } }
 
 func (c *epConfig) validate() error {
 	if err := graph.CheckDamping(c.damping); err != nil {
-		return fmt.Errorf("exact: option: %w: %w", err, messages.ErrInput)
+		return fmt.Errorf("exact: option: %w", err) // err wraps messages.ErrInput
 	}
 	if !(c.tolerance >= 0) || math.IsInf(c.tolerance, 1) {
 		return fmt.Errorf("exact: option: tolerance %v, want a finite number ≥ 0: %w", c.tolerance, messages.ErrInput)

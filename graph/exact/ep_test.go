@@ -205,8 +205,8 @@ func TestEPErrors(t *testing.T) {
 	}
 	g := oneVar(factors.NewGreaterThan(0), true)
 	for _, o := range []exact.EPOption{exact.Damping(1), exact.Damping(math.NaN()), exact.Tolerance(-1), exact.Tolerance(math.Inf(1)), exact.MaxSweeps(0)} {
-		if _, err := exact.EP(ctx, g, o); !errors.Is(err, messages.ErrInput) || !strings.Contains(err.Error(), "option") {
-			t.Errorf("option: %v, want %v naming the option", err, messages.ErrInput)
+		if _, err := exact.EP(ctx, g, o); !errors.Is(err, messages.ErrInput) || !strings.Contains(err.Error(), "option") || strings.Count(err.Error(), messages.ErrInput.Error()) != 1 {
+			t.Errorf("option: %v, want %v (said once) naming the option", err, messages.ErrInput)
 		}
 	}
 	cancelled, cancel := context.WithCancel(ctx)

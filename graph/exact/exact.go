@@ -78,6 +78,9 @@ func Solve(g *graph.Graph) (*Solution, error) {
 	if err != nil {
 		return nil, err
 	}
+	if s.k > 0 {
+		sol.LogEvidence = s.logEvidence(z)
+	}
 	if !messages.IsFinite(sol.LogEvidence) {
 		return nil, fmt.Errorf("exact: graph %q: log evidence %v: %w", g.Name(), sol.LogEvidence, messages.ErrNumerical)
 	}
@@ -95,8 +98,9 @@ type system struct {
 	rows  []form
 	// logZ is the log of the constant factors: the factors of observed
 	// variables only, the constraints' 1/|det C_E| and each soft row's
-	// normaliser and its exp(−½m²/v).
-	logZ float64
+	// normaliser and its exp(−½m²/v). norm is logZ without the rows'
+	// exp(−½m²/v), which Solve's evidence takes as residuals instead.
+	logZ, norm float64
 	// vars holds each latent variable x = mean + Σ coef[p]·z[idx[p]].
 	vars []form
 	h    []float64
@@ -147,12 +151,15 @@ func newSystem(g *graph.Graph, nonlinear bool) (*system, error) {
 	s.rows = make([]form, 0, len(soft))
 	s.h = make([]float64, el.k)
 	cliques := make([][]int, 0, len(soft)+len(degree))
+	s.norm = s.logZ
 	for _, f := range soft {
 		r := el.inFree(f)
 		s.logZ += logDensity(r.mean, r.variance)
 		if len(r.idx) == 0 {
+			s.norm += logDensity(r.mean, r.variance)
 			continue // the constraints fix this factor's argument
 		}
+		s.norm += logDensity(0, r.variance)
 		s.rows = append(s.rows, r)
 		cliques = append(cliques, r.idx)
 	}
@@ -220,6 +227,27 @@ func (s *system) logGaussian(z []float64) float64 {
 	l := 0.5*float64(s.k)*math.Log(2*math.Pi) - 0.5*s.chol.logDet()
 	for i, hi := range s.h {
 		l += 0.5 * hi * z[i]
+	}
+	return l
+}
+
+// logEvidence returns Solve's log evidence, logZ + logGaussian(z), with
+// its quadratic part −½Σm²/v + ½hᵀΛ⁻¹h written as the residuals at the
+// posterior mean z = Λ⁻¹h, −½Σ(m − rᵀz)²/v: the two forms are equal
+// (expand the residuals and use Λz = h), but the first subtracts numbers
+// of size m²/v to find one of size 1, which loses every digit once the
+// means are 1e8 standard deviations from 0, and the second is a sum of
+// terms ≥ 0, so that the evidence of a graph at means of 1e12 and
+// variances of 1 is not 0. EP keeps logGaussian: its h holds the sites
+// as well as the rows.
+func (s *system) logEvidence(z []float64) float64 {
+	l := s.norm + 0.5*float64(s.k)*math.Log(2*math.Pi) - 0.5*s.chol.logDet()
+	for _, r := range s.rows {
+		res := r.mean
+		for p, j := range r.idx {
+			res -= r.coef[p] * z[j]
+		}
+		l -= 0.5 * res * res / r.variance
 	}
 	return l
 }

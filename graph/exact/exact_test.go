@@ -220,3 +220,36 @@ func TestNonFiniteLinearForm(t *testing.T) {
 		}
 	}
 }
+
+// TestEvidenceFarFromZero: a chain x₀ → x₁ → … → x₄ of N(xᵢ; xᵢ₋₁, v)
+// from the prior N(x₀; μ₀, v), with x₄ observed through N(μ₀ + 1; x₄, v),
+// has evidence N(μ₀ + 1; μ₀, 6v): log = −½·log(12πv) − 1/(12v), whatever
+// μ₀. At μ₀ = 1e12 and v = 1 the terms m²/v of the factors are 1e24, and
+// Solve's evidence must not be their difference; the means themselves
+// are float64's to 1e-4 there, which bounds what any answer can keep.
+func TestEvidenceFarFromZero(t *testing.T) {
+	for _, c := range []struct{ mu, v, tol float64 }{{0, 1, 1e-12}, {1e6, 1, 1e-9}, {1e9, 1, 1e-6}, {1e12, 1, 1e-5}, {1e12, 1e6, 1e-9}, {-1e12, 1e-2, 1e-3}} {
+		b := graph.NewBuilder("far")
+		x := make([]graph.VarID, 5)
+		for i := range x {
+			x[i] = b.AddVariable(fmt.Sprint("x", i))
+		}
+		b.AddFactor(factors.NewPrior(c.mu, c.v), "", x[0])
+		for i := 1; i < len(x); i++ {
+			b.AddFactor(factors.NewLikelihood(c.v), "", x[i], x[i-1])
+		}
+		b.AddFactor(factors.NewGaussianObservation(c.mu+1, c.v), "", x[4])
+		g, err := b.Build()
+		if err != nil {
+			t.Fatal(err)
+		}
+		sol, err := exact.Solve(g)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := -0.5*math.Log(12*math.Pi*c.v) - 1/(12*c.v)
+		if math.Abs(sol.LogEvidence-want) > c.tol*math.Max(1, math.Abs(want)) {
+			t.Errorf("μ₀ = %v, v = %v: log evidence %.17g, want %.17g", c.mu, c.v, sol.LogEvidence, want)
+		}
+	}
+}

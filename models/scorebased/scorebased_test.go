@@ -192,6 +192,27 @@ func TestSkellam(t *testing.T) {
 	}
 }
 
+// TestSkellamCertainOutcome: at rates up to ExactRateLimit whose
+// difference is hundreds of standard deviations √(λ₁ + λ₂), one outcome
+// is certain: it is 1 within the sums' rounding, never above, and the
+// others are 0.
+func TestSkellamCertainOutcome(t *testing.T) {
+	for _, l := range [][2]float64{{1e5, 1e6}, {1e6, 1e5}, {1, 1e6}, {1e6, 1e-9}} {
+		s := scorebased.Skellam{Lambda1: l[0], Lambda2: l[1]}
+		win, draw, loss, err := s.Outcome()
+		if err != nil {
+			t.Fatal(err)
+		}
+		certain, others := loss, win+draw
+		if l[0] > l[1] {
+			certain, others = win, loss+draw
+		}
+		if !(certain <= 1 && certain >= 1-1e-9) || !(others >= 0 && others < 1e-300) {
+			t.Errorf("λ=%v: outcome %v %v %v, want the certain one in [1 − 1e-9, 1] and the others 0", l, win, draw, loss)
+		}
+	}
+}
+
 // TestPredictions checks the forecasts against the distributions written
 // out: Gaussian differences for the Gaussian models, Skellam for Poisson.
 func TestPredictions(t *testing.T) {

@@ -74,6 +74,14 @@ func (s Skellam) LogProb(k int) (float64, error) {
 		kf, l1, l2 = -kf, l2, l1
 	}
 	term := func(n float64) float64 { return logPoisson(n+kf, l1) + logPoisson(n, l2) }
+	if kf+1 == kf {
+		// From 2⁵³ on, n + k rounds to k and the sum below cannot step
+		// through its terms. There each term is at most λ₁λ₂/k ≤ 1e12/2⁵³
+		// ≈ 1e-4 times the one before (rates ≤ ExactRateLimit), so the sum
+		// is its first term times 1 + O(1e-4): a part in 1e20 of a log
+		// probability below −1e17.
+		return term(0), nil
+	}
 	// The terms are unimodal in n; the ratio of successive terms,
 	// λ₁λ₂/((n+k+1)(n+1)), crosses 1 at the mode.
 	mode := math.Max(0, math.Floor((-(kf+2)+math.Sqrt(kf*kf+4*l1*l2))/2))
@@ -120,7 +128,10 @@ func (s Skellam) Outcome() (win, draw, loss float64, err error) {
 	for y := lo; y <= hi; y++ {
 		draw += math.Exp(logPoisson(float64(y), s.Lambda1) + logPoisson(float64(y), s.Lambda2))
 	}
-	return win, draw, loss, nil
+	// Each term's log Poisson probability carries the rounding of
+	// numbers of size λ·log λ, about 1e-9 of the term at rates near
+	// ExactRateLimit, which can leave a certain outcome's sum just above 1.
+	return math.Min(win, 1), math.Min(draw, 1), math.Min(loss, 1), nil
 }
 
 // tailSum returns Σ_y Pois(y; ly)·P(X ≥ y + 1) for X ~ Poisson(lx).

@@ -123,6 +123,63 @@ func TestPriorMeanInvariance(t *testing.T) {
 	}
 }
 
+// TestScaleAtDomainEnds: with μ₀ = 0, scaling σ₀, β and γ by one factor f
+// scales every skill by f and leaves every outcome's probability as it was
+// (see DefaultFitBounds), so a history at the ends of the domain (σ₀, β
+// and γ of 1e-9, or of 1e9, whose drifted skills pass 1e9) is the history
+// at scale 1, f times over. The 1v1 games take trueskill's closed form,
+// whose own domain stops at those ends.
+func TestScaleAtDomainEnds(t *testing.T) {
+	var games []throughtime.Match
+	for k := range 12 {
+		g := throughtime.Match{Time: float64(k / 2), Teams: [][]string{{"a"}, {"b"}}}
+		switch k % 3 {
+		case 1:
+			g.Teams = [][]string{{"b"}, {"c"}}
+			g.Ranks = []int{0, 0}
+		case 2:
+			g.Teams = [][]string{{"c"}, {"a"}}
+		}
+		games = append(games, g)
+	}
+	run := func(f float64) (*throughtime.History, float64) {
+		p := throughtime.Params{Sigma: f, Beta: f, Gamma: 0.5 * f, DrawProbability: 0.2}
+		h, err := throughtime.New(p, games)
+		if err != nil {
+			t.Fatalf("scale %v: %v", f, err)
+		}
+		filtered := h.FilteredLogEvidence()
+		// Converge's tolerance is on μ and σ themselves.
+		if _, err := h.Converge(context.Background(), 1e-12*f, 500); err != nil {
+			t.Fatalf("scale %v: %v", f, err)
+		}
+		return h, filtered
+	}
+	want, wantFiltered := run(1)
+	_, wantSmoothed, err := want.LogEvidence()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range []float64{1e-9, 1e9} {
+		h, filtered := run(f)
+		_, smoothed, err := h.LogEvidence()
+		if err != nil {
+			t.Fatalf("scale %v: %v", f, err)
+		}
+		if math.Abs(filtered-wantFiltered) > 1e-9 || math.Abs(smoothed-wantSmoothed) > 1e-9 {
+			t.Errorf("scale %v: log evidence %v filtered, %v smoothed; at scale 1 %v, %v", f, filtered, smoothed, wantFiltered, wantSmoothed)
+		}
+		for _, name := range []string{"a", "b", "c"} {
+			got, ref := h.LearningCurve(name), want.LearningCurve(name)
+			for i := range ref {
+				if math.Abs(got[i].Mu/f-ref[i].Mu) > 1e-9*ref[i].Sigma || math.Abs(got[i].Sigma/(f*ref[i].Sigma)-1) > 1e-9 {
+					t.Errorf("scale %v: %s at %v: %+v, want %v times %+v", f, name, ref[i].Time, got[i], f, ref[i])
+				}
+			}
+		}
+	}
+}
+
 // TestNilOption: nil options are ignored, by New and by Fit.
 func TestNilOption(t *testing.T) {
 	games := league()

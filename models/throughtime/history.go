@@ -569,13 +569,26 @@ func (h *History) update(k int) error {
 	if !ca.IsProper() || !cb.IsProper() || !ca.IsFinite() || !cb.IsFinite() {
 		return fmt.Errorf("throughtime: game %d: cavities %v and %v: %w", g.input, ca, cb, ErrInput)
 	}
-	ts := trueskill.Params{Sigma: 1, Beta: h.pairBeta(s), DrawProbability: h.p.DrawProbability}
-	a, b, err := ts.Rate1v1(trueskill.Rating{Mu: ca.Mean(), Sigma: ca.Sigma()}, trueskill.Rating{Mu: cb.Mean(), Sigma: cb.Sigma()}, g.drawn)
+	// The closed form is unchanged by one scale of every mean, σ and β
+	// (the draw margin is proportional to β): the game is rated in units
+	// of 2^−e, e set so that the smallest and the largest of σ_a, σ_b and β
+	// sit about 1 alike, where all three lie within trueskill's domain
+	// ([1e-9, 1e9]) whatever the history's scale, unless they are more
+	// than 1e18 apart. A power of two scales without rounding, so that a
+	// game whose numbers are in the domain already gets the same bits.
+	beta := h.pairBeta(s)
+	sa, sb := ca.Sigma(), cb.Sigma()
+	_, lo := math.Frexp(math.Min(beta, math.Min(sa, sb)))
+	_, hi := math.Frexp(math.Max(beta, math.Max(sa, sb)))
+	e := -(lo + hi) / 2
+	ts := trueskill.Params{Sigma: 1, Beta: math.Ldexp(beta, e), DrawProbability: h.p.DrawProbability}
+	a, b, err := ts.Rate1v1(trueskill.Rating{Mu: math.Ldexp(ca.Mean(), e), Sigma: math.Ldexp(sa, e)},
+		trueskill.Rating{Mu: math.Ldexp(cb.Mean(), e), Sigma: math.Ldexp(sb, e)}, g.drawn)
 	if err != nil {
-		return fmt.Errorf("throughtime: game %d: %w: %w", g.input, ErrInput, err)
+		return fmt.Errorf("throughtime: game %d: cavities %v and %v with β = %v, scales too far apart for float64: %w (%w): %w", g.input, ca, cb, beta, ErrInput, ErrNumerical, err)
 	}
-	h.setMessage(&s[0], messages.NewGaussian(a.Mu, a.Sigma*a.Sigma).Div(ca))
-	h.setMessage(&s[1], messages.NewGaussian(b.Mu, b.Sigma*b.Sigma).Div(cb))
+	h.setMessage(&s[0], messages.NewGaussian(math.Ldexp(a.Mu, -e), math.Ldexp(a.Sigma*a.Sigma, -2*e)).Div(ca))
+	h.setMessage(&s[1], messages.NewGaussian(math.Ldexp(b.Mu, -e), math.Ldexp(b.Sigma*b.Sigma, -2*e)).Div(cb))
 	return nil
 }
 

@@ -33,6 +33,9 @@ func TestErrors(t *testing.T) {
 		{"weights", p, []throughtime.Match{{Teams: one, Weights: [][]float64{{1}, {1, 1}}}}, nil, "game 0: team 1: 2 weights"},
 		{"negative weight", p, []throughtime.Match{{Teams: one, Weights: [][]float64{{1}, {-1}}}}, nil, "game 0: team 1 player 0: weight -1"},
 		{"tie without draws", p, []throughtime.Match{{Teams: one, Ranks: []int{0, 0}}}, nil, "game 0: teams 0 and 1 tie"},
+		// Teams of performance 0 either side of one that played (trueskill's
+		// rule), which the ranking would make impossible.
+		{"absent teams", p, []throughtime.Match{{Teams: [][]string{{"a"}, {"b"}, {"c"}}, Weights: [][]float64{{0}, {1}, {0}}}}, nil, "game 0: trueskill: Weights[0] = 0: all weights of a team are 0"},
 	} {
 		if _, err := throughtime.New(c.p, c.games, c.opts...); !errors.Is(err, throughtime.ErrInput) || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%s: %v, want ErrInput naming %s", c.name, err, c.want)

@@ -265,8 +265,9 @@ func (h *History) marginGraph(ranks []int, betas [2]float64) (*gameGraph, error)
 }
 
 // predictMargins is Predict with learned margins: each outcome's
-// probability, scaled to sum to 1 (they sum to less where a margin's
-// belief reaches below 0, whose draw region is empty).
+// probability, scaled to sum to 1. They sum to more where the margins'
+// beliefs let m_a + m_b fall below 0: there the draw region is empty and
+// the regions of a win, d > m_b, and a loss, d < −m_a, overlap.
 func (h *History) predictMargins(g *Match) (trueskill.Prediction, error) {
 	beliefs, betas, err := h.marginBeliefs(g)
 	if err != nil {

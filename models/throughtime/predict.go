@@ -50,7 +50,9 @@ func (h *History) predictive1(name string, t float64) (messages.Gaussian, float6
 // The three sum to 1. The Prediction is trueskill's, whose fields elo's
 // and scorebased's share. With learned draw margins (WithDrawMargins) the
 // teams must be single players, and each outcome's probability is that of
-// its region of d given both players' margins at t.
+// its region of d given both players' margins at t (LogProbability's),
+// scaled to make the three sum to 1: where the margins may sum below 0
+// the regions of a win and a loss overlap, and the three sum to more.
 func (h *History) Predict(t float64, a, b []string) (trueskill.Prediction, error) {
 	g := Match{Time: t, Teams: [][]string{a, b}}
 	if err := h.checkGame(&g, 0, t); err != nil {

@@ -225,6 +225,7 @@ func TestPredictErrors(t *testing.T) {
 		{"player twice", throughtime.Match{Time: 2, Teams: [][]string{{"a"}, {"a"}}}, "appears twice"},
 		{"tie without draws", throughtime.Match{Time: 2, Teams: [][]string{{"a"}, {"b"}}, Ranks: []int{0, 0}}, "tie"},
 		{"weights of zero", throughtime.Match{Time: 2, Teams: [][]string{{"a"}, {"b"}}, Weights: [][]float64{{0}, {0}}}, "performance difference N(0, 0)"},
+		{"absent teams", throughtime.Match{Time: 2, Teams: [][]string{{"a"}, {"b"}, {"c"}}, Weights: [][]float64{{0}, {1}, {0}}}, "Weights[0] = 0: all weights of a team are 0"},
 	} {
 		if _, err := h.LogProbability(c.g); !errors.Is(err, throughtime.ErrInput) || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("LogProbability, %s: %v, want ErrInput naming %q", c.name, err, c.want)

@@ -91,7 +91,8 @@ var figure1Layers = []string{"skill priors", "skills", "performance factors", "p
 // the one-contest graph with the paper's schedule. Without Margins, a draw
 // between adjacent teams whose draw margin is 0 (from the parameters, or
 // from players' own β of 0) is refused with ErrImpossible, as Rate refuses
-// it.
+// it; so is, with ErrInput, a team whose weights are all 0 and that has no
+// bonus, unless it faces a single team that took part.
 func (p Params) Declare(b *graph.Builder, c Contest) (Nodes, error) {
 	if err := p.validateDeclare(&c); err != nil {
 		return Nodes{}, err
@@ -100,6 +101,14 @@ func (p Params) Declare(b *graph.Builder, c Contest) (Nodes, error) {
 		return Nodes{}, err
 	}
 	m := Match{Ranks: c.Ranks, Weights: c.Weights, Teams: make([][]Rating, len(c.Skills))}
+	if c.Weights != nil {
+		// A bonus variable takes part in a team's performance as a player
+		// does.
+		played := func(j int) bool { return m.played(j) || c.Bonus != nil && len(c.Bonus[j]) > 0 }
+		if err := checkAbsent(len(c.Skills), played); err != nil {
+			return Nodes{}, err
+		}
+	}
 	order := m.order()
 	if c.Margins == nil {
 		if err := p.checkDraws(c.Ranks); err != nil {

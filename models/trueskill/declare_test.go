@@ -479,3 +479,78 @@ func TestZeroMarginDrawsAreRefused(t *testing.T) {
 		t.Errorf("Declare, drawn pair with a positive margin: %v", err)
 	}
 }
+
+// TestDeclareRefusesAbsentTeams: a team whose weights are all 0 and that
+// has no bonus has performance exactly 0, and Declare refuses it where
+// Rate does, between two other teams (the ranking 0 > t + ε > ε can have
+// probability zero, which the graph would meet as messages that are not
+// finite) and against a team as absent as itself, with an InputError on
+// Weights. A bonus makes such a team's performance the bonus variable:
+// then a win of a one-player team over it is the closed form with
+// d = p − b ~ N(μ − μ_b, σ² + β² + σ_b²) (paper, Table 1):
+// μ' = μ + σ²/c·V(t), σ'² = σ²(1 − σ²/c²·W(t)), t = (μ − μ_b − ε)/c.
+func TestDeclareRefusesAbsentTeams(t *testing.T) {
+	p := trueskill.DefaultParams()
+	p.Tau = 0
+	// contest makes one-player teams with weights, and a bonus for the
+	// last team if bonus is set.
+	contest := func(weights [][]float64, bonus bool) (*graph.Builder, trueskill.Contest) {
+		b := graph.NewBuilder("absent")
+		c := trueskill.Contest{Name: "g.", Weights: weights}
+		for j := range weights {
+			c.Skills = append(c.Skills, []graph.VarID{b.AddVariable(fmt.Sprint("s", j))})
+		}
+		if bonus {
+			c.Bonus = make([][]graph.VarID, len(weights))
+			c.Bonus[len(weights)-1] = []graph.VarID{b.AddVariable("bonus")}
+		}
+		return b, c
+	}
+	declare := func(weights [][]float64) error {
+		b, c := contest(weights, false)
+		_, err := p.Declare(b, c)
+		return err
+	}
+	for _, c := range []struct {
+		weights [][]float64
+		team    int
+	}{
+		{[][]float64{{0}, {1}, {0}}, 0},
+		{[][]float64{{1}, {0}, {1}}, 1},
+		{[][]float64{{0}, {0}}, 0},
+	} {
+		err := declare(c.weights)
+		var ie *trueskill.InputError
+		if !errors.Is(err, trueskill.ErrInput) || !errors.As(err, &ie) || ie.Field != "Weights" || len(ie.Index) != 1 || ie.Index[0] != c.team {
+			t.Errorf("weights %v: %v, want an InputError on Weights[%d]", c.weights, err, c.team)
+		}
+	}
+	// One team that took part against one that did not is a match.
+	if err := declare([][]float64{{1}, {0}}); err != nil {
+		t.Errorf("weights [[1] [0]]: %v", err)
+	}
+	// With a bonus the absent team's performance is the bonus.
+	b, c := contest([][]float64{{1}, {0}}, true)
+	skill, bonus := trueskill.Rating{Mu: 27, Sigma: 6}, trueskill.Rating{Mu: 22, Sigma: 3}
+	var priors []schedules.Schedule
+	for _, x := range []struct {
+		v graph.VarID
+		r trueskill.Rating
+	}{{c.Skills[0][0], skill}, {c.Skills[1][0], p.NewRating()}, {c.Bonus[1][0], bonus}} {
+		priors = append(priors, schedules.Step(b.AddFactor(factors.NewPrior(x.r.Mu, x.r.Sigma*x.r.Sigma), "", x.v), 0))
+	}
+	g := runContest(t, b, p, c, priors, false)
+	c2 := skill.Sigma*skill.Sigma + p.Beta*p.Beta + bonus.Sigma*bonus.Sigma
+	cc := math.Sqrt(c2)
+	x := (skill.Mu - bonus.Mu - p.Margin(1, 1)) / cc
+	v := math.Exp(-x*x/2) / math.Sqrt(2*math.Pi) / normCDF(x)
+	w := v * (v + x)
+	s2 := skill.Sigma * skill.Sigma
+	want := trueskill.Rating{Mu: skill.Mu + s2/cc*v, Sigma: math.Sqrt(s2 * (1 - s2/c2*w))}
+	if got := rating(g, c.Skills[0][0]); math.Abs(got.Mu-want.Mu) > 1e-9 || math.Abs(got.Sigma-want.Sigma) > 1e-9 {
+		t.Errorf("win over an absent team with a bonus: %v, want %v", got, want)
+	}
+	if got, prior := rating(g, c.Skills[1][0]), p.NewRating(); math.Abs(got.Mu-prior.Mu) > 1e-12 || math.Abs(got.Sigma-prior.Sigma) > 1e-12 {
+		t.Errorf("the absent player moved: %v, prior %v", got, prior)
+	}
+}

@@ -181,7 +181,14 @@ func (gm *Game) Run(ctx context.Context) (schedules.Convergence, error) {
 		}
 		// Inputs inside the domain can still drive a message out
 		// of float64's: an upset by ~1e140 standard deviations needs a
-		// precision of ~1e280 times the cavity's.
+		// precision of ~1e280 times the cavity's, and a draw window
+		// narrower than ~1e-150 a variance of its square.
+		var ue *graph.UpdateError
+		if errors.As(err, &ue) {
+			if w, ok := gm.g.Factor(ue.Factor).(*factors.Within); ok {
+				return res, fmt.Errorf("trueskill: %w: a draw's margin ε = %v (Params.DrawMargin, or DrawProbability) or the ratings (Teams.Mu, Teams.Sigma) are too extreme for the graph's messages: %w", ErrNumerical, w.Margin, err)
+			}
+		}
 		return res, fmt.Errorf("trueskill: %w: the ratings (Teams.Mu, Teams.Sigma) are too extreme for the graph's messages: %w", ErrNumerical, err)
 	}
 	return res, nil

@@ -5,7 +5,6 @@ import (
 	"math"
 
 	"github.com/skillgraph/skillgraph/messages"
-	"gonum.org/v1/gonum/mat"
 )
 
 // Quality returns the match quality of teams (weights may be nil): the
@@ -40,54 +39,80 @@ func (p Params) Quality(teams [][]Rating, weights [][]float64) (float64, error) 
 	return p.qualityK(m)
 }
 
-// qualityK is Quality's k-team form: the columns of A are the differences
-// of adjacent teams, and AᵀA, AᵀΣA and Aᵀμ are accumulated without
-// forming A.
+// qualityK is Quality's k-team form, from the structure of A: its
+// columns are the differences of adjacent teams' performances, which are
+// independent, t_j ~ N(m_j, T_j) with m_j = Σ wμ and T_j = Σ w²(β² + σ²)
+// over team j (T^β_j = β²Σw² for the base), so that M = Aᵀ diag(T) A on
+// teams. On a path the matrix-tree theorem gives
+//
+//	det M = Σ_j Π_{l≠j} T_l = Π T · Σ 1/T_j,
+//
+// and the Schur complement of the constant direction gives
+//
+//	μᵀA M⁻¹ Aᵀμ = Σ_j (m_j − m̄)²/T_j,   m̄ = Σ(m_j/T_j) / Σ(1/T_j),
+//
+// the weighted spread of the team means. Both are sums of positive terms:
+// forming M and factorising it would instead subtract numbers of
+// magnitude σ² + β² to find one of β², which loses every digit of the
+// determinant once the two are 1e18 apart (σ = 1e9 and β = 1 in the
+// domain). A team whose weights are all 0 has T_j = 0: its performance is
+// exactly 0, a fixed point that the others are measured from, and the
+// determinants are the products over the other teams; two such teams
+// cannot be compared at all (quality 0).
 func (p Params) qualityK(m *Match) (float64, error) {
-	k := len(m.Teams) - 1
-	ata := mat.NewSymDense(k, nil)
-	atsa := mat.NewSymDense(k, nil)
-	atmu := mat.NewVecDense(k, nil)
+	b2 := p.Beta * p.Beta
+	var (
+		logRatio     float64 // log Π_{T_j > 0} T^β_j / T_j
+		inv, invBase float64 // Σ 1/T_j and Σ 1/T^β_j over the teams with T_j > 0
+		pinned       = -1    // the team with T_j = 0, if one
+		base0        float64 // the reference mean (m_0, or the pinned team's)
+	)
+	means, vars := make([]float64, len(m.Teams)), make([]float64, len(m.Teams))
 	for j, team := range m.Teams {
+		var w2 float64
 		for i, r := range team {
 			w := m.weight(j, i)
-			// Player (j, i) has +w in column j and −w in column j−1.
-			var cols [2]int
-			var vals [2]float64
-			n := 0
-			if j < k {
-				cols[n], vals[n] = j, w
-				n++
+			means[j] += w * r.Mu
+			w2 += w * w
+			vars[j] += w * w * (b2 + r.Sigma*r.Sigma)
+		}
+		if vars[j] == 0 {
+			if pinned >= 0 {
+				return 0, nil // two teams whose weights are all 0 cannot be compared
 			}
-			if j > 0 {
-				cols[n], vals[n] = j-1, -w
-				n++
-			}
-			for x := 0; x < n; x++ {
-				atmu.SetVec(cols[x], atmu.AtVec(cols[x])+vals[x]*r.Mu)
-				for y := x; y < n; y++ {
-					a, b := cols[x], cols[y]
-					ata.SetSym(a, b, ata.At(a, b)+vals[x]*vals[y])
-					atsa.SetSym(a, b, atsa.At(a, b)+vals[x]*vals[y]*r.Sigma*r.Sigma)
-				}
-			}
+			pinned = j
+			continue
+		}
+		base := b2 * w2
+		logRatio += math.Log(base / vars[j])
+		inv += 1 / vars[j]
+		invBase += 1 / base
+	}
+	if pinned < 0 {
+		logRatio += math.Log(invBase / inv)
+		base0 = means[0]
+	} else {
+		base0 = means[pinned]
+	}
+	// The weighted spread, with the means taken from base0 so that a
+	// large common offset does not enter.
+	var centre float64
+	if pinned < 0 {
+		for j := range means {
+			centre += (means[j] - base0) / vars[j]
+		}
+		centre /= inv
+	}
+	var quad float64
+	for j := range means {
+		if j != pinned {
+			d := means[j] - base0 - centre
+			quad += d * d / vars[j]
 		}
 	}
-	var base, full mat.SymDense
-	base.ScaleSym(p.Beta*p.Beta, ata)
-	full.AddSym(&base, atsa)
-	var cb, cf mat.Cholesky
-	if !cb.Factorize(&base) || !cf.Factorize(&full) {
-		return 0, nil // a team whose weights are all zero cannot be compared
-	}
-	var x mat.VecDense
-	if err := cf.SolveVecTo(&x, atmu); err != nil {
-		return 0, nil
-	}
-	quad := mat.Dot(atmu, &x)
-	q := math.Exp(0.5*(cb.LogDet()-cf.LogDet()) - 0.5*quad)
+	q := math.Exp(0.5*logRatio - 0.5*quad)
 	if !(q >= 0 && q <= 1) {
-		return 0, fmt.Errorf("trueskill: match quality %v: the matrices of the ratings (Teams.Mu, Teams.Sigma) are too ill-conditioned for float64: %w", q, ErrNumerical)
+		return 0, fmt.Errorf("trueskill: match quality %v of ratings (Teams.Mu, Teams.Sigma) beyond float64: %w", q, ErrNumerical)
 	}
 	return q, nil
 }

@@ -513,3 +513,30 @@ func TestTwoTeamTails(t *testing.T) {
 		}
 	}
 }
+
+// TestNarrowDrawMarginIsNamed: a draw margin inside the domain but so
+// small (1e-200) that the draw's difference has a variance below float64's
+// range cannot run through the graph (three teams); the error is
+// ErrNumerical and names the margin, the argument to change, as well as
+// the ratings. Two teams take the closed form, which needs no such
+// variance: a draw there is, to relative O(ε²), the conditioning on d = 0
+// (d = t₁ − t₂ ~ N(μ₁ − μ₂, c²)), μ₁' = μ₁ − v₁(μ₁ − μ₂)/c², v₁' = v₁(1 − v₁/c²).
+func TestNarrowDrawMarginIsNamed(t *testing.T) {
+	p := trueskill.DefaultParams()
+	p.DrawProbability, p.DrawMargin = 0, 1e-200
+	a, b := r(25, 8), r(27, 6)
+	_, err := p.Rate(context.Background(), trueskill.Match{Teams: [][]trueskill.Rating{{a}, {b}, {r(26, 7)}}, Ranks: []int{0, 0, 0}})
+	if !errors.Is(err, trueskill.ErrNumerical) || !strings.Contains(err.Error(), "Params.DrawMargin") {
+		t.Errorf("three teams drawn at ε = 1e-200: %v, want ErrNumerical naming Params.DrawMargin", err)
+	}
+	res, err := p.Rate(context.Background(), trueskill.Match{Teams: [][]trueskill.Rating{{a}, {b}}, Ranks: []int{0, 0}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	va, vb := a.Sigma*a.Sigma+p.Tau*p.Tau, b.Sigma*b.Sigma+p.Tau*p.Tau
+	c2 := va + vb + 2*p.Beta*p.Beta
+	want := r(a.Mu-va*(a.Mu-b.Mu)/c2, math.Sqrt(va*(1-va/c2)))
+	if got := res.Ratings[0][0]; relErr(got.Mu, want.Mu) > 1e-12 || relErr(got.Sigma, want.Sigma) > 1e-12 {
+		t.Errorf("two teams drawn at ε = 1e-200: %v, want %v", got, want)
+	}
+}

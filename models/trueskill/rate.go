@@ -79,17 +79,30 @@ func finish(ctx context.Context, res Result, err error) (Result, error) {
 	return res, nil
 }
 
-// checkPairs rejects teams that took no part (all weights 0) except one
-// facing a single opponent: such a team's performance is exactly 0, and
-// between two other teams it can make the ranking impossible
-// (0 > t + ε and t > 0 + ε); and a draw checkDraws rejects.
+// checkPairs rejects teams that took no part (checkAbsent) and a draw
+// checkDraws rejects.
 func checkPairs(p *Params, m *Match) error {
-	for j := range m.Teams {
-		if m.Weights != nil && !m.played(j) && (len(m.Teams) > 2 || !m.played(1-j)) {
-			return inputErr("Weights", "all weights of a team are 0: such a team can only face one other team, and one that took part", 0, j)
+	if m.Weights != nil {
+		if err := checkAbsent(len(m.Teams), m.played); err != nil {
+			return err
 		}
 	}
 	return p.checkDraws(m.Ranks)
+}
+
+// checkAbsent rejects, of n teams, one that took no part (played false:
+// every weight 0, and nothing else added to its performance) except one
+// facing a single opponent who did: such a team's performance is exactly
+// 0, and between two other teams it can make the ranking impossible
+// (0 > t + ε and t > 0 + ε), as two such teams make any outcome but a
+// draw. It is the rule of Rate, NewGame and Declare alike.
+func checkAbsent(n int, played func(j int) bool) error {
+	for j := range n {
+		if !played(j) && (n > 2 || !played(1-j)) {
+			return inputErr("Weights", "all weights of a team are 0: such a team can only face one other team, and one that took part", 0, j)
+		}
+	}
+	return nil
 }
 
 // checkDraws rejects (ErrImpossible) a draw among ranks when p's draw
