@@ -111,21 +111,33 @@ func (e *FileError) Error() string {
 func (e *FileError) Unwrap() error { return e.Err }
 
 // CheckText reports (as ErrInput) text that is not valid UTF-8 or holds
-// a control character or one of the two noncharacters XML forbids; what
-// names the text in the error. It is the project's one rule for text that
-// reaches a data file, an SVG drawing or a web page: names, labels, titles.
+// a control character, one of the two noncharacters XML forbids, or a
+// layout control (layoutControl). what names the text in the error. It is the project's one rule
+// for text that reaches a data file, an SVG drawing or a web page: names,
+// labels, titles.
 func CheckText(what, s string) error {
 	text := utf8.ValidString(s)
 	for _, r := range s {
-		if unicode.IsControl(r) || r == 0xFFFE || r == 0xFFFF {
+		if unicode.IsControl(r) || r == 0xFFFE || r == 0xFFFF || layoutControl(r) {
 			text = false
 			break
 		}
 	}
 	if !text {
-		return fmt.Errorf("%s %q: invalid UTF-8 or control character in text: %w", what, s, ErrInput)
+		return fmt.Errorf("%s %q: invalid UTF-8, control character or layout character in text: %w", what, s, ErrInput)
 	}
 	return nil
+}
+
+// layoutControl reports whether r is a line or paragraph separator
+// (U+2028, U+2029), which breaks a line as a newline does, or a
+// bidirectional embedding, override or isolate (U+202A-U+202E,
+// U+2066-U+2069; Unicode's UAX #9, Table 2), which reorders the text after
+// it, so that one name could be shown as another on a leaderboard (the
+// "Trojan Source" characters). The marks U+200E and U+200F, which
+// right-to-left names may need, are text like any other.
+func layoutControl(r rune) bool {
+	return r >= 0x2028 && r <= 0x202E || r >= 0x2066 && r <= 0x2069
 }
 
 // CheckName is CheckText for a name, which must also not be empty nor

@@ -145,7 +145,9 @@ func TestWriteLongRefuses(t *testing.T) {
 	}{
 		{"empty ID", change(func(m *record.Match) { m.ID = "" }), "match ID: empty name"},
 		{"long ID", change(func(m *record.Match) { m.ID = strings.Repeat("x", record.MaxID+1) }), "more than 1024"},
-		{"NUL in a player", change(func(m *record.Match) { m.Teams[0].Players[0] = "a\x00" }), "control character in text"},
+		{"NUL in a player", change(func(m *record.Match) { m.Teams[0].Players[0] = "a\x00" }), "control character"},
+		{"right-to-left override in a player", change(func(m *record.Match) { m.Teams[0].Players[0] = "ann\u202enhoj" }), "layout character"},
+		{"isolate in a team", change(func(m *record.Match) { m.Teams[0].Name = "a\u2067b" }), "layout character"},
 		{"one team", change(func(m *record.Match) { m.Teams = m.Teams[:1] }), "1 teams, need at least 2"},
 		{"year 10000", change(func(m *record.Match) { m.Time = day(10000, 1, 1) }), "outside 0 to 9999"},
 		{"year 10000 in UTC", change(func(m *record.Match) {
@@ -163,7 +165,7 @@ func TestWriteLongRefuses(t *testing.T) {
 			m.Venue.HomeAway = true
 			m.Teams = append(m.Teams, record.Team{Name: "c", Players: []string{"cy"}})
 		}), "but 3 teams"},
-		{"empty season name is none, a control character is not", change(func(m *record.Match) { m.Season = "\n" }), "control character in text"},
+		{"empty season name is none, a control character is not", change(func(m *record.Match) { m.Season = "\n" }), "control character"},
 		{"same ID", []record.Match{ok(), ok()}, "are both \"m\""},
 		{"season on some", []record.Match{ok(), second}, "seasons for all or none"},
 		{"no writer", nil, "no writer"},
@@ -208,5 +210,24 @@ func TestNewTeams(t *testing.T) {
 	}
 	if _, err := record.NewTeams([][]string{{"a"}}, []int{1, 2}); !errors.Is(err, record.ErrInput) {
 		t.Errorf("NewTeams with a rank too many: %v", err)
+	}
+}
+
+// TestCheckTextBidi checks the text rule against the bidirectional
+// controls of Unicode's UAX #9: the embeddings, overrides and isolates
+// are refused wherever they stand, the marks and right-to-left letters
+// are names like any other.
+func TestCheckTextBidi(t *testing.T) {
+	for r := rune(0x2000); r <= 0x206F; r++ {
+		refused := r >= 0x202A && r <= 0x202E || r >= 0x2066 && r <= 0x2069 || r == 0x2028 || r == 0x2029
+		err := record.CheckText("name", "x"+string(r)+"y")
+		if refused != (err != nil) {
+			t.Errorf("U+%04X: %v", r, err)
+		}
+	}
+	for _, name := range []string{"\u05d3\u05e0\u05d4", "\u0645\u0631\u064a\u0645\u200f", "Ann\u200e"} {
+		if err := record.CheckText("name", name); err != nil {
+			t.Errorf("%q: %v", name, err)
+		}
 	}
 }
