@@ -638,3 +638,34 @@ func TestHomeAdvantageHugeMean(t *testing.T) {
 		clitest.WantOneLine(t, Prog, stderr, "beyond float64's precision")
 	}
 }
+
+// TestGameErrorNamesMatch: a match the model refuses (here teams of weight
+// 0 either side of one that played) is named by the file and its match
+// ID, not by its index among the games, whether the history is smoothed,
+// fitted or evaluated. The file lists it first, though it is the second
+// in time (the reader says it moved it, before the error).
+func TestGameErrorNamesMatch(t *testing.T) {
+	path := writeTemp(t, "h.csv", `match_id,date,team,player,rank,weight
+final,2020-04-01,x,x,1,0
+final,2020-04-01,y,y,2,1
+final,2020-04-01,z,z,3,0
+opener,2020-03-01,x,x,1,1
+opener,2020-03-01,y,y,2,1
+late,2020-05-01,x,x,1,1
+late,2020-05-01,y,y,2,1
+`)
+	refusal := path + ": match final: trueskill: Weights[0] = 0: all weights of a team are 0"
+	for _, c := range []struct {
+		flags []string
+		want  string
+	}{
+		{nil, "skillgraph history: " + refusal},
+		{[]string{"-fit"}, "skillgraph history: fitting σ, γ and the draw probability: " + refusal},
+		{[]string{"-evaluate"}, "skillgraph history: " + refusal},
+	} {
+		code, _, stderr := runArgs(append([]string{"-matches", path}, c.flags...)...)
+		if code != cli.Error || !strings.Contains(stderr, "\n"+c.want) || strings.Contains(stderr, "game 1") {
+			t.Errorf("%v: exit %d, stderr %q, want %q", c.flags, code, stderr, c.want)
+		}
+	}
+}
