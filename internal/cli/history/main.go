@@ -1,6 +1,7 @@
 package history
 
 import (
+	"bytes"
 	"cmp"
 	"context"
 	"encoding/csv"
@@ -441,9 +442,6 @@ func smooth(ctx context.Context, stdout, stderr io.Writer, d data, p throughtime
 	if o.out == "" {
 		return nil
 	}
-	if err := writeFile(stdout, filepath.Join(o.out, "learning_curves.csv"), func(w io.Writer) error { return writeCurves(w, h, d) }); err != nil {
-		return err
-	}
 	var curves []plot.Curve
 	for _, b := range players[:min(6, len(players))] {
 		c := plot.Curve{Name: b.name}
@@ -452,7 +450,19 @@ func smooth(ctx context.Context, stdout, stderr io.Writer, d data, p throughtime
 		}
 		curves = append(curves, c)
 	}
-	return writeFile(stdout, filepath.Join(o.out, "learning_curves."+o.figure), func(w io.Writer) error { return plot.LearningCurves(w, o.figure, curves) })
+	// The figure is drawn before either file is written, so that a run
+	// whose figure fails leaves no output.
+	var fig bytes.Buffer
+	if err := plot.LearningCurves(&fig, o.figure, curves); err != nil {
+		return err
+	}
+	if err := writeFile(stdout, filepath.Join(o.out, "learning_curves.csv"), func(w io.Writer) error { return writeCurves(w, h, d) }); err != nil {
+		return err
+	}
+	return writeFile(stdout, filepath.Join(o.out, "learning_curves."+o.figure), func(w io.Writer) error {
+		_, err := w.Write(fig.Bytes())
+		return err
+	})
 }
 
 // countHome returns 1 if the home advantage's pseudo-player is among h's

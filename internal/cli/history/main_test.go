@@ -669,3 +669,31 @@ late,2020-05-01,y,y,2,1
 		}
 	}
 }
+
+// TestOutYearZero: dates in the year 0000, which the reader takes, give
+// both outputs of -out: the curves and their figure, labelled in that
+// year.
+func TestOutYearZero(t *testing.T) {
+	path := writeTemp(t, "old.csv", `match_id,date,team,player,rank
+g1,0000-01-01,a,ann,1
+g1,0000-01-01,b,bob,2
+g2,0000-01-15,a,bob,1
+g2,0000-01-15,b,ann,2
+g3,0000-01-22,a,ann,1
+g3,0000-01-22,b,bob,2
+`)
+	dir := t.TempDir()
+	code, stdout, stderr := runArgs("-matches", path, "-out", dir, "-figure", "svg")
+	if code != cli.OK {
+		t.Fatalf("exit %d\n%s\n%s", code, stdout, stderr)
+	}
+	b, err := os.ReadFile(filepath.Join(dir, "learning_curves.csv"))
+	if err != nil || !strings.Contains(string(b), "\nann,0000-01-22,") {
+		t.Errorf("learning_curves.csv (%v):\n%s", err, b)
+	}
+	// Three weeks: ticks a week apart (internal/plot's date steps).
+	b, err = os.ReadFile(filepath.Join(dir, "learning_curves.svg"))
+	if err != nil || !strings.Contains(string(b), ">0000-01-08<") || !strings.Contains(string(b), ">ann<") {
+		t.Errorf("learning_curves.svg (%v) lacks the tick 0000-01-08 or the name ann", err)
+	}
+}
