@@ -22,6 +22,12 @@ func (l *League) LearnHome() {
 	l.Home = &h
 }
 
+// HomeLearned reports whether the league's home advantage has been
+// learned from games: false if it has none, or while it is still
+// HomePrior, as it stays while every game rated is on neutral ground (a
+// game at home narrows it).
+func (l *League) HomeLearned() bool { return l.Home != nil && *l.Home != HomePrior(l.Params) }
+
 // rateHome rates match m, whose team 0 plays at home, with the league's
 // home advantage h as a latent variable added to the home team's
 // performance (trueskill.Contest.Bonus): t₀ = Σ pᵢ + h. Skills get the

@@ -19,7 +19,8 @@
 //     h ~ N(0, β²) before the first game, added to the home side's
 //     performance in every row not marked neutral (TRUE, 1 or yes) and
 //     updated by each such game as the players are, through the game's
-//     factor graph (trueskill.Contest.Bonus); the first lines give it.
+//     factor graph (trueskill.Contest.Bonus); the first lines give it,
+//     as its prior while no game at home has informed it.
 //     Predictions and pairings are for a neutral venue.
 //
 // The file is read by package record: header aliases (date or time,

@@ -353,13 +353,16 @@ type summary struct {
 	// Home is the home advantage learnt, added to the home team's
 	// performance in games not marked neutral; nil if the league has none.
 	Home *trueskill.Rating `json:"home_advantage,omitempty"`
+	// HomeLearned says that games at home informed Home; without them
+	// Home is its prior, league.HomePrior.
+	HomeLearned bool `json:"home_advantage_learned,omitempty"`
 }
 
 // fill sets the counts and dates of l.
 func (s *summary) fill(l *league.League) {
 	s.Games, s.Players, s.LastDate, s.Params = len(l.Games), len(l.Players), l.LastDate, l.Params
 	s.FirstDate = l.FirstDate()
-	s.Home = l.Home
+	s.Home, s.HomeLearned = l.Home, l.HomeLearned()
 }
 
 // lines returns the summary as the table's first lines.
@@ -378,7 +381,11 @@ func (s *summary) lines() []string {
 	}
 	out = append(out, fmt.Sprintf("TrueSkill μ₀ = %.4g, σ₀ = %.4g, β = %.4g, τ = %.4g; draw probability %.4g (%s)",
 		p.Mu, p.Sigma, p.Beta, p.Tau, p.DrawProbability, src))
-	if s.Home != nil {
+	switch {
+	case s.Home != nil && !s.HomeLearned:
+		out = append(out, fmt.Sprintf("home advantage %.3g ± %.2g in skill points, its prior: no game at home has informed it (every game is on neutral ground; set -home off)",
+			s.Home.Mu, s.Home.Sigma))
+	case s.Home != nil:
 		out = append(out, fmt.Sprintf("home advantage %.3g ± %.2g in skill points, learnt from the games at home (neutral games have none; set -home off)",
 			s.Home.Mu, s.Home.Sigma))
 	}
