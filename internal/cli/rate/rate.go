@@ -282,22 +282,16 @@ func resume(l *league.League, sum *summary, drawFlag *float64, q query) error {
 // advantage learnt in the scores format unless -home is off.
 func newLeague(sum *summary, games []league.Match, drawFlag *float64, q query) (*league.League, error) {
 	path, format := sum.File, sum.Format
-	p := trueskill.DefaultParams()
-	if drawFlag != nil {
-		p.DrawProbability = *drawFlag
-		sum.DrawSource = "-draw"
-	} else {
-		var err error
-		if p.DrawProbability, sum.DrawSource, err = league.EstimateDraw(games); err != nil {
-			return nil, fmt.Errorf("%s: %w", path, err)
-		}
-	}
-	l := league.New(format, p)
-	switch {
-	case q.home == "learn" && format != league.FormatScores:
+	if q.home == "learn" && format != league.FormatScores {
 		return nil, fmt.Errorf("-home learn: %s is in the %s format, which has no home team", path, format)
-	case format == league.FormatScores && q.home != "off":
-		l.LearnHome()
+	}
+	l, source, err := league.Setup(format, games, drawFlag, q.home == "off")
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	sum.DrawSource = source
+	if drawFlag != nil {
+		sum.DrawSource = "-draw"
 	}
 	return l, nil
 }
