@@ -66,7 +66,7 @@ func newFlags(fs *flag.FlagSet) *flags {
 		rankBy:    fs.String("rank-by", string(league.Display), "rank by the display rating (μ−σ)·48 (display) or μ−3σ (conservative)"),
 		predict:   fs.String("predict", "", "predict a game: A,B or teams A+B,C+D"),
 		pairings:  fs.Bool("pairings", false, "list the fairest 1v1 games by match quality"),
-		top:       fs.Int("top", 10, "with -pairings, how many games to list (0 for all)"),
+		top:       fs.Int("top", 10, fmt.Sprintf("with -pairings, how many games to list, at most %d (0 for all, if there are at most that many)", maxPairings)),
 		history:   fs.String("history", "", "one player's rating after each game"),
 		plotPath:  fs.String("plot", "", "with -history, plot the rating history to FILE.svg or FILE.png"),
 	}
@@ -112,8 +112,8 @@ func (f *flags) query(set map[string]bool) (query, *float64, error) {
 	if set["top"] && !*f.pairings {
 		return query{}, nil, fmt.Errorf("-top goes with -pairings")
 	}
-	if *f.top < 0 {
-		return query{}, nil, fmt.Errorf("-top %d: must not be negative", *f.top)
+	if *f.top < 0 || *f.top > maxPairings {
+		return query{}, nil, fmt.Errorf("-top %d: must be from 0 (all) to %d", *f.top, maxPairings)
 	}
 	if set["plot"] {
 		if !set["history"] {
@@ -320,6 +320,10 @@ func onOff(on bool) string {
 	}
 	return "off"
 }
+
+// maxPairings bounds the games -pairings lists, so that a league of
+// thousands of players, with millions of pairs, is not listed whole.
+const maxPairings = 10000
 
 // progressInterval is how long rating may run before a progress line,
 // and how often they come.
