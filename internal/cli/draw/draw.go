@@ -61,7 +61,7 @@ func Run(args []string, stdout, stderr io.Writer) int {
 	fs.StringVar(&r.player, "player", "", "draw the season around this player")
 	fs.IntVar(&r.depth, "depth", 1, fmt.Sprintf("with -player, how many steps from the player: 1 their games, 2 also their opponents' games, … (at most %d)", maxDepth))
 	fs.IntVar(&r.maxGames, "max-games", 30, fmt.Sprintf("with -player, draw at most this many games, the latest (at most %d)", maxGames))
-	draw := fs.Float64("draw", 0, "draw probability in [0, 1) (default: the share of drawn games in the file)")
+	draw := cli.ProbabilityFlag(fs, "draw", "draw probability in [0, 1) (default: the share of drawn games in the file)")
 	fs.BoolVar(&r.values, "values", false, "run inference and label each variable with its marginal")
 	fs.StringVar(&r.out, "o", "", "output file, .dot or .svg (Graphviz's dot renders the SVG); default: DOT on standard output")
 	usage := func(format string, a ...any) int { return cli.Usagef(stderr, Prog, format, a...) }
@@ -79,8 +79,6 @@ func Run(args []string, stdout, stderr io.Writer) int {
 		return usage("-depth %d: must be from 1 to %d", r.depth, maxDepth)
 	case r.maxGames < 1 || r.maxGames > maxGames:
 		return usage("-max-games %d: must be from 1 to %d", r.maxGames, maxGames)
-	case set["draw"] && !(*draw >= 0 && *draw < 1):
-		return usage("-draw %v: must be in [0, 1)", *draw)
 	case set["player"] && strings.TrimSpace(r.player) == "":
 		return usage("-player: give a player's name")
 	case set["game"] && r.game == "":
@@ -91,9 +89,7 @@ func Run(args []string, stdout, stderr io.Writer) int {
 			return usage("-o %q: the file name must end in .dot or .svg", r.out)
 		}
 	}
-	if set["draw"] {
-		r.draw = draw
-	}
+	r.draw = *draw
 	r.player = strings.TrimSpace(r.player)
 	if err := run(r, stdout, stderr); err != nil {
 		return cli.Failf(stderr, Prog, "%v", err)

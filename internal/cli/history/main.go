@@ -96,16 +96,12 @@ func Run(args []string, stdout, stderr io.Writer) int {
 	fs.Float64Var(&o.p.Sigma, "sigma", o.p.Sigma, "prior standard deviation")
 	fs.Float64Var(&o.p.Beta, "beta", o.p.Beta, "performance noise")
 	fs.Float64Var(&o.p.Gamma, "gamma", o.p.Gamma, "skill drift per unit of time")
-	fs.Func("draw", "draw probability in [0, 1) (default: the data's share of tied places)", func(s string) error {
-		d, err := strconv.ParseFloat(s, 64)
-		if err != nil || !(d >= 0 && d < 1) {
-			return fmt.Errorf("%q is not a probability in [0, 1)", s)
-		}
-		o.p.DrawProbability, o.drawGiven = d, true
-		return nil
-	})
+	draw := cli.ProbabilityFlag(fs, "draw", "draw probability in [0, 1) (default: the data's share of tied places)")
 	if status, done := cli.Parse(fs, args, synopsis, stderr); done {
 		return status
+	}
+	if *draw != nil {
+		o.p.DrawProbability, o.drawGiven = **draw, true
 	}
 	usage := func(format string, a ...any) int { return cli.Usagef(stderr, Prog, format, a...) }
 	if err := o.check(*unit, *fitEvidence); err != nil {

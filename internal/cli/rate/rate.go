@@ -49,7 +49,7 @@ func Run(args []string, stdout, stderr io.Writer) int {
 // flags are the subcommand's flags.
 type flags struct {
 	matches, statePath, home, format, rankBy, predict, history, plotPath *string
-	draw                                                                 *float64
+	draw                                                                 **float64
 	minGames, top                                                        *int
 	pairings                                                             *bool
 }
@@ -59,7 +59,7 @@ func newFlags(fs *flag.FlagSet) *flags {
 	return &flags{
 		matches:   fs.String("matches", "", "league file, long (match_id,date,team,player,rank) or scores (date,home,away,home_score,away_score) format (default: the bundled examples/data/office.csv)"),
 		statePath: fs.String("state", "", "JSON file keeping the league between runs: locked, loaded if present, games not in it rated, written back atomically"),
-		draw:      fs.Float64("draw", 0, "draw probability in [0, 1) (default: the share of drawn games in the file, or the state's)"),
+		draw:      cli.ProbabilityFlag(fs, "draw", "draw probability in [0, 1) (default: the share of drawn games in the file, or the state's)"),
 		home:      fs.String("home", "", "home advantage in the scores format: learn (the default there) or off; rows with neutral TRUE have none"),
 		format:    fs.String("format", "table", "output format: table, csv or json"),
 		minGames:  fs.Int("min-games", 0, "leave players with fewer games out of the leaderboard and the pairings"),
@@ -80,9 +80,6 @@ func (f *flags) query(set map[string]bool) (query, *float64, error) {
 	case "table", "csv", "json":
 	default:
 		return query{}, nil, fmt.Errorf("-format %q: want table, csv or json", *f.format)
-	}
-	if set["draw"] && !(*f.draw >= 0 && *f.draw < 1) {
-		return query{}, nil, fmt.Errorf("-draw %v: must be in [0, 1)", *f.draw)
 	}
 	if set["home"] && *f.home != "learn" && *f.home != "off" {
 		return query{}, nil, fmt.Errorf("-home %q: want learn or off", *f.home)
@@ -131,10 +128,7 @@ func (f *flags) query(set map[string]bool) (query, *float64, error) {
 	if set["history"] && q.history == "" {
 		return query{}, nil, fmt.Errorf("-history: give a player's name")
 	}
-	if set["draw"] {
-		return q, f.draw, nil
-	}
-	return q, nil, nil
+	return q, *f.draw, nil
 }
 
 // query is what to print and how.

@@ -768,9 +768,10 @@ func TestUsageErrors(t *testing.T) {
 	}{
 		{[]string{"-bogus"}, []string{"flag provided but not defined: -bogus", "run skillgraph rate -h"}},
 		{[]string{"-format", "xml"}, []string{`-format "xml": want table, csv or json`}},
-		{[]string{"-draw", "1"}, []string{"-draw 1: must be in [0, 1)"}},
-		{[]string{"-draw", "-0.1"}, []string{"-draw -0.1: must be in [0, 1)"}},
-		{[]string{"-draw", "NaN"}, []string{"-draw NaN"}},
+		{[]string{"-draw", "1"}, []string{`invalid value "1" for flag -draw: must be in [0, 1)`}},
+		{[]string{"-draw", "-0.1"}, []string{`invalid value "-0.1" for flag -draw: must be in [0, 1)`}},
+		{[]string{"-draw", "NaN"}, []string{`invalid value "NaN" for flag -draw: must be in [0, 1)`}},
+		{[]string{"-draw", "1e-400"}, []string{`invalid value "1e-400" for flag -draw: not 0, but below the least float64 above 0 (5e-324), so it would be read as 0`}},
 		{[]string{"-predict", "Ada"}, []string{`-predict "Ada": want two teams`}},
 		{[]string{"-predict", "Ada,Ben,Cleo"}, []string{"want two teams"}},
 		{[]string{"-predict", "Ada+,Ben"}, []string{"an empty player name"}},
