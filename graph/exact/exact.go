@@ -204,8 +204,12 @@ func (s *system) addLinear() {
 // posterior factorises the assembled Λ, computes its selected inverse
 // and returns the means z = Λ⁻¹h.
 func (s *system) posterior() ([]float64, error) {
-	if i := s.chol.factor(); i >= 0 {
+	if i, tiny := s.chol.factor(); i >= 0 {
 		v := slices.IndexFunc(s.vars, func(x form) bool { return len(x.idx) == 1 && x.idx[0] == i && x.coef[0] == 1 })
+		if tiny {
+			// Singular, or so ill-conditioned that float64 cannot tell.
+			return nil, fmt.Errorf("exact: graph %q: %w: the precision at %s keeps less than %g of its diagonal once the others are eliminated: singular, or too ill-conditioned for float64 (precisions of one variable 1e10 or more apart): %w (%w)", s.g.Name(), errImproper, s.latentName(v), minPivot, messages.ErrInput, messages.ErrNumerical)
+		}
 		return nil, fmt.Errorf("exact: graph %q: %w: the precision is not positive definite at %s: %w", s.g.Name(), errImproper, s.latentName(v), messages.ErrInput)
 	}
 	s.chol.inverse()
