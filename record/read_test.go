@@ -135,6 +135,8 @@ func TestReadTimes(t *testing.T) {
 		{"2004-08-06T18:13:50Z", time.Date(2004, 8, 6, 18, 13, 50, 0, time.UTC)},
 		{"2004-08-06T18:13:50.123456789-05:30", time.Date(2004, 8, 6, 23, 43, 50, 123456789, time.UTC)},
 		{"0000-01-01", day(0, 1, 1)},
+		{"2004-08-06T18:13:50+23:59", time.Date(2004, 8, 5, 18, 14, 50, 0, time.UTC)},
+		{"2004-08-06T18:13:50-23:59", time.Date(2004, 8, 7, 18, 12, 50, 0, time.UTC)},
 	} {
 		got, err := record.ParseTime(c.text)
 		if err != nil || !got.Equal(c.want) || got.Location() != time.UTC {
@@ -145,7 +147,8 @@ func TestReadTimes(t *testing.T) {
 		}
 	}
 	for _, bad := range []string{"", "2020-13-01", "2020-02-30", "1/2/2020", "2020-01-01T25:00:00", "2020-01-01T10:00", "20200101", "2020-01-01Z",
-		"0000-01-01T00:30:00+01:00", "9999-12-31T23:30:00-01:00"} {
+		"0000-01-01T00:30:00+01:00", "9999-12-31T23:30:00-01:00",
+		"2020-01-01T10:00:00+24:00", "2020-01-01T10:00:00-23:60", "2020-01-01T10:00:00+05:60"} {
 		if _, err := record.ParseTime(bad); !errors.Is(err, record.ErrInput) {
 			t.Errorf("ParseTime(%q): %v, want ErrInput", bad, err)
 		}

@@ -19,6 +19,14 @@ func ParseTime(s string) (time.Time, error) {
 	// end tell the forms apart, so one layout is tried.
 	if layout := layoutOf(s); layout != "" {
 		if t, err := time.Parse(layout, s); err == nil {
+			if layout == time.RFC3339 && !strings.HasSuffix(s, "Z") {
+				// time.Parse takes offsets up to +24:00 and minutes up to
+				// 60; RFC 3339 (section 5.6) has hours 00 to 23 and
+				// minutes 00 to 59, and a time 24 hours off is no time.
+				if off := s[len(s)-len("07:00"):]; off[:2] > "23" || off[3:] > "59" {
+					return time.Time{}, fmt.Errorf("%q has the offset %s, outside -23:59 to +23:59: %w", s, s[len(s)-len("-07:00"):], ErrInput)
+				}
+			}
 			// An offset can carry the first or last hour of the four-digit
 			// years out of them in UTC, where FormatTime could not write it.
 			if t = t.UTC(); t.Year() < 0 || t.Year() > 9999 {

@@ -1,5 +1,5 @@
 // Package cli holds what the skillgraph command's subcommands and the
 // example programs share on the command line: exit statuses, flag parsing
-// that reports a mistake in one line, one-line failure reports, and
-// "did you mean" suggestions.
+// that reports a mistake in one line, one-line failure reports, "did you
+// mean" suggestions, and Fprintf for tables, whose zeros carry no sign.
 package cli

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"strconv"
+	"strings"
 
 	"github.com/skillgraph/skillgraph/messages"
 	"github.com/skillgraph/skillgraph/models/trueskill"
@@ -57,7 +58,7 @@ type Step struct {
 }
 
 // Match is one match: its key (unique in the league), its date or time
-// (compared as text, so in one layout throughout, YYYY-MM-DD or RFC 3339),
+// (as record.FormatTime writes it, compared by compareDates),
 // the players of each team, and the teams' ranks (lower is better, equal
 // ranks draw).
 type Match struct {
@@ -96,9 +97,25 @@ func (l *League) Names() []string {
 func (l *League) FirstDate() string {
 	first := l.LastDate
 	for _, pl := range l.Players {
-		first = min(first, pl.History[0].Date)
+		if d := pl.History[0].Date; compareDates(d, first) < 0 {
+			first = d
+		}
 	}
 	return first
+}
+
+// compareDates orders two of the league's dates by the instants they
+// stand for. As text they need not order so: record.FormatTime writes only
+// the digits of a second it needs, and "08:00:00.5Z" < "08:00:00Z" as
+// text. A date that does not parse (which the league never writes) is
+// compared as text.
+func compareDates(a, b string) int {
+	ta, errA := record.ParseTime(a)
+	tb, errB := record.ParseTime(b)
+	if errA != nil || errB != nil {
+		return strings.Compare(a, b)
+	}
+	return ta.Compare(tb)
 }
 
 // Rate rates, in order, the games not rated yet, and returns how many it
@@ -137,7 +154,7 @@ func (l *League) RateProgress(ctx context.Context, games []Match, progress func(
 		if firstNew == "" {
 			firstNew = g.Key
 		}
-		if g.Date < l.LastDate {
+		if compareDates(g.Date, l.LastDate) < 0 {
 			return n, fmt.Errorf("new game %s is dated %s, before the last game rated (%s): ratings cannot be redone in the past: %w", g.Key, g.Date, l.LastDate, messages.ErrInput)
 		}
 		if err := l.rateOne(ctx, g); err != nil {
@@ -172,9 +189,16 @@ func (l *League) rateOne(ctx context.Context, g Match) error {
 	}
 	var ie *trueskill.InputError
 	switch {
+	case errors.As(err, &ie) && ie.Field == "Weights" && len(ie.Index) == 2:
+		// Name the player whose weight the model cannot take, not the
+		// position of the weight in trueskill.Match.Weights.
+		return fmt.Errorf("game %s (%s): player %q has weight %v, which trueskill refuses: %w", g.Key, g.Date, g.Teams[ie.Index[0]][ie.Index[1]], ie.Value, ie.Err)
+	case errors.As(err, &ie) && ie.Field == "Weights" && len(ie.Index) == 1:
+		return fmt.Errorf("game %s (%s), the team of %s: %w", g.Key, g.Date, strings.Join(g.Teams[ie.Index[0]], ", "), ie.Err)
 	case errors.As(err, &ie) && ie.Field == "Ranks" && errors.Is(err, messages.ErrImpossible):
-		// trueskill refused a draw at a draw margin of 0, which -draw sets.
-		return fmt.Errorf("game %s (%s) is a draw: set -draw above 0: %w", g.Key, g.Date, err)
+		// trueskill refused a draw at a draw margin of 0; the remedy, a
+		// draw probability above 0, is the caller's to name.
+		return fmt.Errorf("game %s (%s) is a draw, which the draw probability %v cannot rate: %w", g.Key, g.Date, l.Params.DrawProbability, err)
 	case err != nil:
 		return fmt.Errorf("game %s (%s): %w", g.Key, g.Date, err)
 	}

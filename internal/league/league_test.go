@@ -339,3 +339,113 @@ func addGame(path string, g Match) error {
 	}
 	return s.Save(l)
 }
+
+// TestFractionalSeconds: a game half a second after the last one rated is
+// later, though its date, "…T08:00:00.5Z", sorts before "…T08:00:00Z" as
+// text; the league rates it, keeps it in a state that loads back, and
+// reports the earlier game's date as the first.
+func TestFractionalSeconds(t *testing.T) {
+	games := []Match{
+		{Key: "g1", Date: "2025-01-01T08:00:00Z", Teams: [][]string{{"A"}, {"B"}}, Ranks: []int{0, 1}},
+		{Key: "g2", Date: "2025-01-01T08:00:00.5Z", Teams: [][]string{{"C"}, {"D"}}, Ranks: []int{0, 1}},
+	}
+	l := New(FormatLong, trueskill.DefaultParams())
+	n, err := l.Rate(context.Background(), games)
+	if err != nil || n != 2 {
+		t.Fatalf("rated %d games, error %v; want 2 and none", n, err)
+	}
+	if l.LastDate != games[1].Date {
+		t.Errorf("last date %q, want %q", l.LastDate, games[1].Date)
+	}
+	back := roundTrip(t, l)
+	if got := back.FirstDate(); got != games[0].Date {
+		t.Errorf("first date %q, want %q", got, games[0].Date)
+	}
+	// A game earlier by a fraction of a second is still refused.
+	early := Match{Key: "g3", Date: "2025-01-01T08:00:00.25Z", Teams: [][]string{{"A"}, {"C"}}, Ranks: []int{0, 1}}
+	if _, err := back.Rate(context.Background(), []Match{early}); !errors.Is(err, messages.ErrInput) || !strings.Contains(err.Error(), "before the last game rated") {
+		t.Errorf("a game before the last one: error %v, want one saying it is before the last game rated", err)
+	}
+}
+
+// TestDecodePlace: a state file that is not JSON, or holds a value of the
+// wrong type, is refused with the line and column (from 1, in bytes) of
+// the byte at fault, found here by searching the text; one cut short says
+// where it ends; an empty one says it is empty.
+func TestDecodePlace(t *testing.T) {
+	l := New(FormatLong, trueskill.DefaultParams())
+	if _, err := l.Rate(context.Background(), randomGames(1, 3, 4)); err != nil {
+		t.Fatal(err)
+	}
+	var buf bytes.Buffer
+	if err := l.Encode(&buf); err != nil {
+		t.Fatal(err)
+	}
+	good := buf.String()
+	lines := strings.Split(good, "\n")
+	k := slices.IndexFunc(lines, func(s string) bool { return strings.Contains(s, `"format": "long",`) })
+	if k < 1 {
+		t.Fatalf("no format line in\n%s", good)
+	}
+	// at returns the place of the first byte of mark in line k, once it
+	// replaces old there.
+	at := func(old, mark string) (string, string) {
+		changed := slices.Clone(lines)
+		changed[k] = strings.Replace(lines[k], old, mark, 1)
+		return strings.Join(changed, "\n"), fmt.Sprintf("line %d, column %d: ", k+1, strings.Index(changed[k], mark)+1)
+	}
+	syntax, syntaxAt := at(`"long",`, `x"long",`)
+	typ, typAt := at(`"long",`, `7,`)
+	cut := good[:strings.Index(good, `"format"`)]
+	cutLines := strings.Split(cut, "\n")
+	for _, c := range []struct {
+		name, text string
+		want       []string
+	}{
+		{"syntax", syntax, []string{syntaxAt, "invalid character 'x'"}},
+		{"type", typ, []string{typAt, "cannot unmarshal number"}},
+		{"cut", cut, []string{fmt.Sprintf("line %d, column %d: unexpected EOF", len(cutLines), len(cutLines[len(cutLines)-1])+1)}},
+		{"empty", " \n", []string{"the file is empty"}},
+	} {
+		_, err := Decode(strings.NewReader(c.text))
+		if !errors.Is(err, messages.ErrInput) {
+			t.Errorf("%s: error %v, want messages.ErrInput", c.name, err)
+			continue
+		}
+		for _, w := range c.want {
+			if !strings.Contains(err.Error(), w) {
+				t.Errorf("%s: error %q does not say %q", c.name, err, w)
+			}
+		}
+	}
+}
+
+// TestWeightErrors: a weight the model refuses is reported by the game and
+// the player's name, or for a team of weight 0 throughout by its players,
+// not by its position in trueskill.Match.Weights.
+func TestWeightErrors(t *testing.T) {
+	for _, c := range []struct {
+		weights [][]float64
+		want    []string
+	}{
+		{[][]float64{{1, 1}, {1e300, 1}}, []string{`game w (2025-01-01): player "C" has weight 1e+300`, "neither 0 nor in [1e-9, 1e9]"}},
+		{[][]float64{{1, 1e-12}, {1, 1}}, []string{`game w (2025-01-01): player "B" has weight 1e-12`}},
+		{[][]float64{{0, 0}, {0, 0}}, []string{"game w (2025-01-01), the team of A, B: all weights of a team are 0", "one that took part"}},
+	} {
+		l := New(FormatLong, trueskill.DefaultParams())
+		g := Match{Key: "w", Date: "2025-01-01", Teams: [][]string{{"A", "B"}, {"C", "D"}}, Ranks: []int{0, 1}, Weights: c.weights}
+		_, err := l.Rate(context.Background(), []Match{g})
+		if !errors.Is(err, messages.ErrInput) {
+			t.Errorf("%v: error %v, want messages.ErrInput", c.weights, err)
+			continue
+		}
+		for _, w := range c.want {
+			if !strings.Contains(err.Error(), w) {
+				t.Errorf("%v: error %q does not say %q", c.weights, err, w)
+			}
+		}
+		if strings.Contains(err.Error(), "Weights[") {
+			t.Errorf("%v: error %q names a position in trueskill.Match", c.weights, err)
+		}
+	}
+}

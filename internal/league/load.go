@@ -60,7 +60,7 @@ func ReadFileOrBundled(path string) (read, format string, games []Match, rep rec
 
 // Games returns record's matches as the league's games: the key is the
 // match ID, the date record.FormatTime's (a date, or an RFC 3339 time in
-// UTC, which order as text as in time), the home team the first where the
+// UTC), the home team the first where the
 // match had home advantage.
 func Games(ms []record.Match) []Match {
 	games := make([]Match, len(ms))

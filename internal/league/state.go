@@ -9,6 +9,7 @@ import (
 	"io"
 	"os"
 
+	"github.com/skillgraph/skillgraph/internal/jsonpos"
 	"github.com/skillgraph/skillgraph/internal/safefile"
 	"github.com/skillgraph/skillgraph/messages"
 	"github.com/skillgraph/skillgraph/models/trueskill"
@@ -36,10 +37,20 @@ func checkRating(r trueskill.Rating) error {
 // unknown fields, data after the object, or any value the league would
 // not write (see Check) is an error wrapping messages.ErrInput.
 func Decode(r io.Reader) (*League, error) {
-	dec := json.NewDecoder(r)
+	data, err := io.ReadAll(r)
+	if err != nil {
+		return nil, err
+	}
+	if len(bytes.TrimSpace(data)) == 0 {
+		return nil, badState("the file is empty")
+	}
+	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.DisallowUnknownFields()
 	var l League
 	if err := dec.Decode(&l); err != nil {
+		if line, col, ok := jsonpos.Place(data, err); ok {
+			return nil, badState("line %d, column %d: %v", line, col, err)
+		}
 		return nil, badState("%v", err)
 	}
 	if _, err := dec.Token(); err != io.EOF {
@@ -97,7 +108,7 @@ func (l *League) Check() error {
 			return fmt.Errorf("player %q: %w", pl.Name, err)
 		}
 		if pl.Games != len(pl.History) || pl.Games == 0 || pl.LastPlayed != pl.History[len(pl.History)-1].Date ||
-			pl.Rating != pl.History[len(pl.History)-1].Rating || pl.LastPlayed > l.LastDate {
+			pl.Rating != pl.History[len(pl.History)-1].Rating || compareDates(pl.LastPlayed, l.LastDate) > 0 {
 			return bad("player %q: games, last game and history disagree", pl.Name)
 		}
 		for _, s := range pl.History {

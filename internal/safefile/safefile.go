@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"time"
@@ -64,7 +65,12 @@ func writeTo(target string, write func(io.Writer) error) (err error) {
 	}
 	tmp, err := createTemp(dir, target)
 	if err != nil {
-		return err
+		// The temporary file's name would only puzzle: name the target.
+		var pe *fs.PathError
+		if errors.As(err, &pe) {
+			err = pe.Err
+		}
+		return fmt.Errorf("write %s: cannot create a file in %s: %w", target, dir, err)
 	}
 	defer func() {
 		if err != nil {

@@ -323,3 +323,18 @@ func TestLockContext(t *testing.T) {
 		t.Errorf("a second lock: err %v, want the context's deadline", err)
 	}
 }
+
+// TestMissingFolder: a write into a folder that does not exist fails
+// naming the file asked for and its folder, not the temporary file it
+// could not create, and is still os.ErrNotExist.
+func TestMissingFolder(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "missing")
+	path := filepath.Join(dir, "plot.svg")
+	err := Write(path, writeString("x"))
+	if !errors.Is(err, os.ErrNotExist) {
+		t.Fatalf("error %v, want os.ErrNotExist", err)
+	}
+	if msg := err.Error(); !strings.Contains(msg, "write "+path+": cannot create a file in "+dir+": ") || strings.Contains(msg, tempPrefix(path)) {
+		t.Errorf("error %q, want one naming %s and its folder, not a temporary file", msg, path)
+	}
+}

@@ -36,4 +36,13 @@ func TestLoad(t *testing.T) {
 	if _, err := Load[file](bad); err == nil || !strings.Contains(err.Error(), bad) {
 		t.Errorf("bad: %v, want an error naming %s", err, bad)
 	}
+	// A wrong value is placed at its line and column: "x" on line 3 is a
+	// string whose closing quote is at column 10.
+	wrong := filepath.Join(dir, "wrong.json")
+	if err := os.WriteFile(wrong, []byte("{\"cases\": [\n {\"name\": \"a\",\n  \"x\": \"1\"}]}"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Load[file](wrong); err == nil || !strings.HasPrefix(err.Error(), wrong+":3:10: ") {
+		t.Errorf("wrong: %v, want an error starting %s:3:10: ", err, wrong)
+	}
 }

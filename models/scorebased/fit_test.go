@@ -409,3 +409,21 @@ func TestFitErrors(t *testing.T) {
 		t.Errorf("cancelled mid-search: %v", err)
 	}
 }
+
+// TestOnlineCounts: the online Poisson model takes whole scores from 0 to
+// MaxCount, and refuses one above it saying which scores are allowed.
+func TestOnlineCounts(t *testing.T) {
+	m, err := scorebased.OnlinePoissonOD(scorebased.Hyper{Params: scorebased.Params{Sigma: 0.3, Beta: 0.2, Gamma: 1}, Base: 0.3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := m.LogPredictive(m.Fresh(), m.Fresh(), scorebased.MaxCount, 0); err != nil {
+		t.Errorf("score MaxCount: %v", err)
+	}
+	for _, s := range []float64{scorebased.MaxCount + 1, -1, 1.5} {
+		_, err := m.LogPredictive(m.Fresh(), m.Fresh(), s, 0)
+		if !errors.Is(err, scorebased.ErrInput) || !strings.Contains(err.Error(), "a Poisson score is a count from 0 to 2147483647") {
+			t.Errorf("score %v: error %v, want ErrInput naming the counts allowed", s, err)
+		}
+	}
+}

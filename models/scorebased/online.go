@@ -355,11 +355,15 @@ func (m *sdOnline) start(train []Match) (base, home, step float64) {
 	return 0, d, math.Max(0.25*math.Sqrt(ss/n), 1e-3)
 }
 
+// MaxCount is the largest score the online Poisson model (and Fit on
+// it) takes: a whole number of at most 31 bits.
+const MaxCount = math.MaxInt32
+
 // checkCounts rejects Poisson scores that are not counts.
 func checkCounts(a, b float64) error {
 	for _, s := range [2]float64{a, b} {
-		if !(s >= 0 && s <= math.MaxInt32) || s != math.Trunc(s) {
-			return fmt.Errorf("scorebased: scores %v and %v: a Poisson score is a count ≥ 0: %w", a, b, ErrInput)
+		if !(s >= 0 && s <= MaxCount) || s != math.Trunc(s) {
+			return fmt.Errorf("scorebased: scores %v and %v: a Poisson score is a count from 0 to %d: %w", a, b, MaxCount, ErrInput)
 		}
 	}
 	return nil

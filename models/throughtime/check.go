@@ -135,7 +135,7 @@ func (h *History) tieProblem(g *Match) string {
 }
 
 // playerProblem describes the first empty team, player named twice, or
-// team whose weights are not one finite, non-negative number per player;
+// team whose weights are not one per player, each in TrueSkill's domain;
 // "" if there is none.
 func playerProblem(g *Match) string {
 	// A map for large games; for small ones (every 1v1) comparing each
@@ -162,8 +162,8 @@ func playerProblem(g *Match) string {
 			if len(g.Weights[j]) != len(team) {
 				return fmt.Sprintf("team %d: %d weights for %d players", j, len(g.Weights[j]), len(team))
 			}
-			if w := g.Weights[j][i]; !(w >= 0) || math.IsInf(w, 1) {
-				return fmt.Sprintf("team %d player %d: weight %v", j, i, w)
+			if w := g.Weights[j][i]; !trueskill.ValidWeight(w) {
+				return fmt.Sprintf("team %d player %d: weight %v is outside TrueSkill's domain (trueskill.ValidWeight)", j, i, w)
 			}
 		}
 	}

@@ -41,5 +41,6 @@
 // ErrNumerical for an answer float64 cannot carry (an outcome whose
 // probability underflows); no method returns NaN or ±Inf.
 //
-// A History is for one goroutine at a time.
+// A History is for one goroutine at a time, its reading methods too (they
+// run factor graphs it keeps).
 package throughtime

@@ -1,8 +1,12 @@
 package throughtime
 
 import (
+	"cmp"
 	"context"
+	"encoding/binary"
 	"fmt"
+	"math"
+	"slices"
 
 	"github.com/skillgraph/skillgraph/factors"
 	"github.com/skillgraph/skillgraph/graph"
@@ -19,7 +23,9 @@ import (
 // messages to its slots are those of the game in the whole history's
 // graph. A game's own graph keeps its inner messages from run to run, as
 // they would be kept in that graph; a shared one, of games with learned
-// margins, is a tree that needs none.
+// margins, is a tree that needs none. The graphs of outcomes' log
+// probabilities (History.outcomeGraph) are shared too, their priors the
+// skills of the outcome asked about.
 type gameGraph struct {
 	g       *graph.Graph
 	runner  *schedules.Runner
@@ -30,8 +36,13 @@ type gameGraph struct {
 	ranks   []int
 	weights [][]float64
 	offset  float64 // added to the cavities' means (see History.offset)
+	// sums are the teams' performance sums (by team; nil for a team that
+	// has none, being Compact) of a shared graph whose weights each run
+	// sets; nil for other graphs.
+	sums []*factors.WeightedSum
 	// shared is a graph that several games or predictions run
-	// (History.marginGraph), each run from no messages.
+	// (History.marginGraph, History.outcomeGraph), each run from no
+	// messages.
 	shared bool
 }
 
@@ -54,6 +65,7 @@ func (h *History) newGameGraph(gm *Match) (*gameGraph, error) {
 	if _, err := h.declareGraph(gg, &c); err != nil {
 		return nil, err
 	}
+	gg.offset = h.offset(gg.sizes, gg.weights)
 	return gg, nil
 }
 
@@ -102,7 +114,6 @@ func (h *History) declareGraph(gg *gameGraph, c *trueskill.Contest) (trueskill.N
 		return nd, numeric(err)
 	}
 	gg.runner = h.runner(gg.g)
-	gg.offset = h.offset(gg.sizes, gg.weights)
 	return nd, nil
 }
 
@@ -187,35 +198,156 @@ func (gg *gameGraph) logEvidence() (float64, error) {
 
 // graphLogOutcome is the log probability of a game's outcome that the
 // two-team closed form does not cover: TrueSkill's graph of the game,
-// with each player's skill a prior from skill, run to its fixed point,
-// and its EP log evidence.
+// with each player's skill a prior from skill, run to its fixed point from
+// no messages, and its EP log evidence. The graph is the history's graph
+// of the game's shape (outcomeGraph), whose priors and weights are set to
+// this game's before the run.
 func (h *History) graphLogOutcome(sizes []int, skill skillFunc, ranks []int, weights [][]float64) (float64, error) {
-	b := graph.NewBuilder("game")
-	c := trueskill.Contest{Skills: make([][]graph.VarID, len(sizes)), Ranks: ranks, Weights: weights, Betas: make([][]float64, len(sizes))}
-	var priors []schedules.Schedule
+	o := &h.outcomes
+	o.skills, o.betas = o.skills[:0], o.betas[:0]
 	for j, n := range sizes {
 		for i := range n {
 			s, beta, err := skill(j, i)
 			if err != nil {
 				return 0, err
 			}
-			v := b.AddVariable("")
-			priors = append(priors, schedules.Step(b.AddFactor(factors.NewPrior(s.Mean(), s.Variance()), "", v), 0))
-			c.Skills[j] = append(c.Skills[j], v)
-			c.Betas[j] = append(c.Betas[j], beta)
+			o.skills = append(o.skills, s)
+			o.betas = append(o.betas, beta)
 		}
 	}
-	ts := h.p.trueskill()
-	nd, err := ts.Declare(b, c)
+	gg, err := h.outcomeGraph(sizes, ranks, weights)
 	if err != nil {
 		return 0, err
 	}
-	g, err := b.Build()
+	for k, s := range o.skills {
+		pr := gg.priors[k]
+		pr.Mean, pr.Variance = s.Mean(), s.Variance()
+		// What Build checks of a new graph's priors.
+		if err := pr.Validate(); err != nil {
+			return 0, fmt.Errorf("prior of player %d: %w", k, err)
+		}
+	}
+	for j, sum := range gg.sums {
+		if sum != nil {
+			if err := sum.SetCoefficients(weights[j]...); err != nil {
+				return 0, fmt.Errorf("weights of team %d: %w", j, err)
+			}
+		}
+	}
+	if err := gg.run(); err != nil {
+		return 0, err
+	}
+	return gg.g.LogEvidence()
+}
+
+// outcomeSlots bounds the players of the graphs a history keeps for
+// outcomes (History.outcomeGraph), all shapes together.
+const outcomeSlots = 1 << 12
+
+// outcomeGraphs are a history's graphs of outcomes that the two-team
+// closed form does not cover, by shape (outcomeGraphs.shape), and the
+// scratch of graphLogOutcome.
+type outcomeGraphs struct {
+	graphs map[string]*gameGraph
+	slots  int // the players of graphs
+	key    []byte
+	order  []int
+	dense  []int
+	skills []messages.Gaussian
+	betas  []float64 // the players', team by team
+}
+
+// outcomeGraph returns the graph of an outcome (ranks) of teams of sizes
+// with weights, whose players' β are h.outcomes.betas: the history's graph
+// of that shape, declared at the first call of it and shared by all
+// (gameGraph.shared: each run starts from no messages, so the graph
+// keeps nothing of the calls before). The priors and, with weights, the
+// team sums' coefficients are the caller's to set (gameGraph.sums).
+//
+// The graphs held have at most outcomeSlots players in all: one that would
+// pass that empties the cache first, so that shapes without end (every
+// call a new one: players' β all different, or games of ever more teams)
+// cost what declaring a graph for each call costs, in memory bounded by
+// outcomeSlots players and the largest game of the calls.
+func (h *History) outcomeGraph(sizes, ranks []int, weights [][]float64) (*gameGraph, error) {
+	o := &h.outcomes
+	key := o.shape(sizes, ranks, weights)
+	keep := !h.fresh
+	if gg, ok := o.graphs[string(key)]; ok && keep {
+		return gg, nil
+	}
+	gg := &gameGraph{sizes: slices.Clone(sizes), shared: true}
+	c := trueskill.Contest{Ranks: ranks, Weights: weights, Betas: make([][]float64, len(sizes))}
+	betas := slices.Clone(o.betas)
+	for j, n := range sizes {
+		c.Betas[j], betas = betas[:n:n], betas[n:]
+	}
+	nd, err := h.declareGraph(gg, &c)
 	if err != nil {
-		return 0, err
+		return nil, err
 	}
-	if _, err := h.runner(g).Run(context.Background(), schedules.Sequence(schedules.Sequence(priors...), ts.Schedule(nd))); err != nil {
-		return 0, err
+	if weights != nil {
+		gg.sums = make([]*factors.WeightedSum, len(sizes))
+		for j, f := range nd.TeamFactors {
+			if f >= 0 {
+				gg.sums[j] = gg.g.Factor(f).(*factors.WeightedSum)
+			}
+		}
 	}
-	return g.LogEvidence()
+	if !keep {
+		return gg, nil
+	}
+	n := len(o.betas)
+	if o.graphs == nil || o.slots+n > outcomeSlots {
+		o.graphs, o.slots = map[string]*gameGraph{}, 0
+	}
+	o.graphs[string(key)] = gg
+	o.slots += n
+	return gg, nil
+}
+
+// shape returns the key of the graph of an outcome (ranks) of teams of
+// sizes with weights, whose players' β are o.betas, in o's scratch: what
+// trueskill.Params.Declare's graph depends on, which is the teams' sizes,
+// their ranks up to order (the order of the teams and which adjacent ones
+// draw, so ranks are replaced by their dense ranks), whether the game has
+// weights and, if so, which one-player teams have weight 1 (they are
+// Compact), and each player's β (its performance factor and the draw
+// margins).
+func (o *outcomeGraphs) shape(sizes, ranks []int, weights [][]float64) []byte {
+	n := len(sizes)
+	o.order, o.dense = o.order[:0], append(o.dense[:0], make([]int, n)...)
+	for j := range n {
+		o.order = append(o.order, j)
+	}
+	if ranks != nil {
+		slices.SortStableFunc(o.order, func(a, b int) int { return cmp.Compare(ranks[a], ranks[b]) })
+	}
+	for k := 1; k < n; k++ {
+		o.dense[o.order[k]] = o.dense[o.order[k-1]]
+		if ranks == nil || ranks[o.order[k]] != ranks[o.order[k-1]] {
+			o.dense[o.order[k]]++
+		}
+	}
+	key := append(o.key[:0], flag(weights != nil))
+	key = binary.AppendUvarint(key, uint64(n))
+	for j, size := range sizes {
+		key = binary.AppendUvarint(key, uint64(size))
+		key = binary.AppendUvarint(key, uint64(o.dense[j]))
+		if weights != nil {
+			key = append(key, flag(size == 1 && weights[j][0] == 1))
+		}
+	}
+	for _, beta := range o.betas {
+		key = binary.LittleEndian.AppendUint64(key, math.Float64bits(beta))
+	}
+	o.key = key
+	return key
+}
+
+func flag(b bool) byte {
+	if b {
+		return 1
+	}
+	return 0
 }

@@ -85,6 +85,10 @@ type config struct {
 	// observer, if not nil, watches every run of a game's graph; the
 	// tests count the runs.
 	observer schedules.Observer
+	// fresh declares the graph of each outcome that the two-team closed
+	// form does not cover for that call alone (History.outcomeGraph); the
+	// tests and benchmarks compare the shared graphs with it.
+	fresh bool
 }
 
 // WithPriors gives some players their own prior, β and γ.
@@ -101,7 +105,9 @@ func Untimed() Option { return func(c *config) { c.untimed = true } }
 // across a player's batches by drift N(s_t; s_t', γ²·(t − t')), each game
 // TrueSkill's Figure 1 on the skills of its batch. New runs the forward
 // (filtering) pass; Converge smooths the whole history. A History is for
-// one goroutine at a time.
+// one goroutine at a time, its reading methods too: LogEvidence,
+// LogProbability and Predict run factor graphs that the history keeps and
+// shares between calls.
 //
 // The history is the factor graph of the model with its messages held in
 // flat arrays: for each skill (a player in a batch) the messages from its
@@ -131,6 +137,11 @@ type History struct {
 	// marginGraphs are the graphs of 1v1 games with learned margins, one
 	// for each shape, which every game and prediction of it runs.
 	marginGraphs map[marginShape]*gameGraph
+	// outcomes are the graphs of outcomes' log probabilities beyond the
+	// two-team closed form, one for each shape, which every call of it
+	// runs (History.outcomeGraph); fresh declares one for each call.
+	outcomes outcomeGraphs
+	fresh    bool
 
 	index      map[string]int32
 	players    []player // in order of first appearance
@@ -225,7 +236,7 @@ func New(p Params, games []Match, opts ...Option) (*History, error) {
 			return nil, fmt.Errorf("throughtime: DrawProbability %v with learned draw margins: %w", p.DrawProbability, ErrInput)
 		}
 	}
-	h := &History{p: p, priors: maps.Clone(c.priors), untimed: c.untimed, graphs: c.graphs, observer: c.observer,
+	h := &History{p: p, priors: maps.Clone(c.priors), untimed: c.untimed, graphs: c.graphs, observer: c.observer, fresh: c.fresh,
 		progress: c.progress, evidence: c.evidence, index: map[string]int32{}, margins: c.margins}
 	if err := h.grow(games); err != nil {
 		return nil, err

@@ -50,6 +50,12 @@ func muOK(mu float64) bool { return math.Abs(mu) <= maxMu }
 // set.
 func inRange(x, lo, hi float64, zero bool) bool { return x >= lo && x <= hi || zero && x == 0 }
 
+// ValidWeight reports whether w is a weight (Match.Weights) or a player's
+// own β (Contest.Betas) in the domain: 0 or in [1e-9, 1e9]. Packages that
+// pass such values on to Rate or Declare check them with it, so that the
+// domain has one home.
+func ValidWeight(w float64) bool { return inRange(w, minScale, maxScale, true) }
+
 // ratingOK reports whether r is in the domain; pointMass allows σ = 0.
 // The checks are small enough to inline, and the reasons (muWhy,
 // rangeWhy) are built only for a value outside, so that a valid input

@@ -99,7 +99,7 @@ func checkPairs(p *Params, m *Match) error {
 func checkAbsent(n int, played func(j int) bool) error {
 	for j := range n {
 		if !played(j) && (n > 2 || !played(1-j)) {
-			return inputErr("Weights", "all weights of a team are 0: such a team can only face one other team", 0, j)
+			return inputErr("Weights", "all weights of a team are 0: such a team can only face one other team, and one that took part", 0, j)
 		}
 	}
 	return nil

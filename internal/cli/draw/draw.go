@@ -18,6 +18,7 @@ import (
 	"github.com/skillgraph/skillgraph/internal/cli"
 	"github.com/skillgraph/skillgraph/internal/league"
 	"github.com/skillgraph/skillgraph/internal/safefile"
+	"github.com/skillgraph/skillgraph/messages"
 	"github.com/skillgraph/skillgraph/models/trueskill"
 )
 
@@ -113,6 +114,9 @@ func run(r request, stdout, stderr io.Writer) error {
 	}
 	l := league.New(format, p)
 	if _, err := l.Rate(context.Background(), games); err != nil {
+		if errors.Is(err, messages.ErrImpossible) {
+			return fmt.Errorf("%s: %w; set -draw above 0", path, err)
+		}
 		return fmt.Errorf("%s: %w", path, err)
 	}
 	var g *graph.Graph
@@ -244,7 +248,7 @@ func unknownGame(games []league.Match, key string) error {
 
 // gameGraph is one game's TrueSkill graph with the players' priors.
 func gameGraph(p trueskill.Params, g league.Match, prior func(name string) trueskill.Rating) (*trueskill.Game, error) {
-	m := trueskill.Match{Ranks: g.Ranks, Teams: make([][]trueskill.Rating, len(g.Teams))}
+	m := trueskill.Match{Ranks: g.Ranks, Weights: g.Weights, Teams: make([][]trueskill.Rating, len(g.Teams))}
 	for j, team := range g.Teams {
 		for _, name := range team {
 			m.Teams[j] = append(m.Teams[j], prior(name))

@@ -2,6 +2,7 @@ package draw
 
 import (
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"os"
 	"os/exec"
@@ -245,7 +246,8 @@ func TestBadInput(t *testing.T) {
 		{[]string{"-game", "g0001"}, cli.Error, []string{`no game "g0001"`, "did you mean"}},
 		{[]string{"-game", "nothing-like-it"}, cli.Error, []string{`no game "nothing-like-it"`}},
 		{[]string{"-matches", filepath.Join(dir, "none.csv")}, cli.Error, []string{"none.csv"}},
-		{[]string{"-o", filepath.Join(dir, "no", "g.dot")}, cli.Error, []string{"-o"}},
+		{[]string{"-o", filepath.Join(dir, "no", "g.dot")}, cli.Error, []string{"-o", filepath.Join(dir, "no", "g.dot")}},
+		{[]string{"-draw", "0"}, cli.Error, []string{"game g028 (2025-02-10) is a draw", "set -draw above 0"}},
 	} {
 		code, stdout, stderr := clitest.Run(Run, c.args...)
 		if code != c.code || stdout != "" {
@@ -265,5 +267,43 @@ func TestBadInput(t *testing.T) {
 	clitest.WantOneLine(t, Prog, stderr, "Graphviz")
 	if _, err := os.Stat(filepath.Join(dir, "g.svg")); err == nil {
 		t.Error("an SVG was written without Graphviz")
+	}
+}
+
+// TestWeights: a game's graph and a season's weigh each player's
+// performance by their weight. Ann, of weight 0, beats Bob: her team's
+// performance is 0, so her skill keeps its prior N(25, σ₀² + τ²), and
+// Bob's is the prior truncated to a performance below 0, by the closed
+// form of the TrueSkill paper (v = φ(t)/Φ(t), w = v(v + t), t = −μ/c,
+// c² = σ₀² + τ² + β²).
+func TestWeights(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "w.csv")
+	if err := os.WriteFile(path, []byte("match_id,date,team,player,rank,weight\nm1,2025-03-01,x,Ann,1,0\nm1,2025-03-01,y,Bob,2,1\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	p := trueskill.DefaultParams()
+	s2 := p.Sigma*p.Sigma + p.Tau*p.Tau
+	c := math.Sqrt(s2 + p.Beta*p.Beta)
+	tt := -p.Mu / c
+	v := math.Exp(-tt*tt/2) / math.Sqrt(2*math.Pi) / (0.5 * math.Erfc(-tt/math.Sqrt2))
+	w := v * (v + tt)
+	want := map[string][2]float64{
+		"Ann": {p.Mu, math.Sqrt(s2)},
+		"Bob": {p.Mu - s2/c*v, math.Sqrt(s2 * (1 - s2/(c*c)*w))},
+	}
+	for _, args := range [][]string{{"-game", "m1"}, {"-player", "Ann"}} {
+		stdout, _ := mustRun(t, append(args, "-matches", path, "-values")...)
+		for i, name := range []string{"Ann", "Bob"} {
+			label := regexp.MustCompile(fmt.Sprintf(`v%d \[shape=ellipse, label="[^\\]*\\nμ=([^ ]+) σ=([^"]+)"`, i)).FindStringSubmatch(stdout)
+			if label == nil {
+				t.Fatalf("%q: no label of %s's skill in\n%s", args, name, stdout)
+			}
+			for k, what := range []string{"μ", "σ"} {
+				got, err := strconv.ParseFloat(label[1+k], 64)
+				if err != nil || math.Abs(got-want[name][k]) > 5e-4*math.Abs(want[name][k]) {
+					t.Errorf("%q: %s's %s = %s, want %.4g", args, name, what, label[1+k], want[name][k])
+				}
+			}
+		}
 	}
 }

@@ -89,7 +89,7 @@ func newSeason(p trueskill.Params, games []league.Match, prior func(name, key st
 				skills[j] = append(skills[j], s)
 			}
 		}
-		if _, err := p.Declare(b, trueskill.Contest{Name: g.Key + ".", Skills: skills, Ranks: g.Ranks, Compact: true}); err != nil {
+		if _, err := p.Declare(b, trueskill.Contest{Name: g.Key + ".", Skills: skills, Ranks: g.Ranks, Weights: g.Weights, Compact: true}); err != nil {
 			return nil, fmt.Errorf("game %s: %w", g.Key, err)
 		}
 	}

@@ -94,6 +94,18 @@ func Run(args []string, stdout, stderr io.Writer) int {
 	if *prog < 0 {
 		return usage("-progress %v: must not be negative", *prog)
 	}
+	// -matches runs experiment 2 alone, which draws no figure: the flags
+	// of experiment 1 and of the figure are refused with it, not ignored.
+	set := map[string]bool{}
+	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
+	for _, name := range []string{"data", "out", "figure", "fit", "tau1"} {
+		if set[name] && f.matches != "" {
+			return usage("-%s does not go with -matches, which runs experiment 2 alone", name)
+		}
+	}
+	if set["figure"] && f.out == "" {
+		return usage("-figure goes with -out")
+	}
 	cfg := config{tp: tp, tau1: *tau1, ties: ties, draw: draw, fit: *fit, figure: *figure, prog: cli.NewProgress(stderr, Prog, *prog), stderr: stderr}
 	rep := &report{
 		Command: append([]string{"evaluate"}, args...),
@@ -198,9 +210,17 @@ func (c config) scored(path string) ([]record.Match, error) {
 }
 
 // ranked reads a file of either format, in time order, through the record
-// package.
+// package. Experiment 2 rates every player in full, as the TrueSkill
+// paper's protocol does: a weight column is said to be ignored.
 func (c config) ranked(path string) ([]record.Match, error) {
-	return input.Read(c.stderr, Prog, path, 0)
+	ms, err := input.Read(c.stderr, Prog, path, 0)
+	for i := range ms {
+		if ms[i].Weights() != nil {
+			fmt.Fprintf(c.stderr, "%s: %s: ignored the weights of the weight column: the protocol rates every player in full\n", Prog, path)
+			break
+		}
+	}
+	return ms, err
 }
 
 // shippedData returns the repository's examples/data, looked for from the
@@ -333,7 +353,7 @@ func experiments(rep *report, data string, fig io.Writer, cfg config) error {
 	for _, l := range ran {
 		res, err := scoreLeagueOf(l, cfg)
 		if err != nil {
-			return err
+			return fmt.Errorf("%s: %w", filepath.Join(data, l.file), err)
 		}
 		rep.Experiment1 = append(rep.Experiment1, res)
 		panels = append(panels, res.panels()...)
@@ -513,7 +533,7 @@ func ranking(rep *report, name string, ms []record.Match, cfg config) error {
 		Progress: func(done, total int) { cfg.prog.Printf("experiment 2, %s: %d of %d games", name, done, total) },
 	})
 	if err != nil {
-		return err
+		return fmt.Errorf("%s: %w", name, err)
 	}
 	maxTeams := 0
 	for _, m := range ms {

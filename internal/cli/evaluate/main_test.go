@@ -46,6 +46,11 @@ func TestUsageErrorsAreOneLineWithStatus2(t *testing.T) {
 		{[]string{"-draw", "1"}, []string{`invalid value "1" for flag -draw`, "not a probability in [0, 1)"}},
 		{[]string{"-draw", "x"}, []string{`invalid value "x" for flag -draw`}},
 		{[]string{"-matches", "f.csv", "-out", "o", "x", "y"}, []string{`unexpected argument "x"`}},
+		{[]string{"-matches", "f.csv", "-out", "o"}, []string{"-out does not go with -matches"}},
+		{[]string{"-matches", "f.csv", "-data", "d"}, []string{"-data does not go with -matches"}},
+		{[]string{"-matches", "f.csv", "-fit"}, []string{"-fit does not go with -matches"}},
+		{[]string{"-matches", "f.csv", "-tau1", "0.5"}, []string{"-tau1 does not go with -matches"}},
+		{[]string{"-figure", "png"}, []string{"-figure goes with -out"}},
 	} {
 		code, stdout, stderr := runArgs(c.args...)
 		if code != cli.Usage || stdout != "" {
@@ -98,6 +103,48 @@ func TestInputsCheckedBeforeWork(t *testing.T) {
 	wantOneLine(t, stderr, "f1_races.csv:3:", "player appears twice")
 	if left, _ := os.ReadDir(out); len(left) != 0 {
 		t.Errorf("left %v in -out", left)
+	}
+}
+
+// TestSeasonsMissing: a league file of experiment 1 without the paper's
+// seasons is refused naming the file and the first season it lacks.
+func TestSeasonsMissing(t *testing.T) {
+	data := t.TempDir()
+	path := filepath.Join(data, "epl.csv")
+	if err := os.WriteFile(path, []byte("date,season,home,away,home_score,away_score\n2025-01-01,2024-25,A,B,1,0\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, stdout, stderr := runArgs("-data", data)
+	if code != cli.Error || stdout != "" {
+		t.Errorf("exit %d, stdout %q; want %d and nothing", code, stdout, cli.Error)
+	}
+	wantOneLine(t, stderr, path+": ", `season "1995-96" has 0 matches`)
+}
+
+// TestAllDrawn: experiment 2 on a file whose every game is a draw has
+// nothing to predict, and says so naming the file.
+func TestAllDrawn(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "drawn.csv")
+	if err := os.WriteFile(path, []byte("match_id,time,team,player,rank\ng1,2025-01-01,a,A,1\ng1,2025-01-01,b,B,1\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, stdout, stderr := runArgs("-matches", path)
+	if code != cli.Error || stdout != "" {
+		t.Errorf("exit %d, stdout %q; want %d and nothing", code, stdout, cli.Error)
+	}
+	wantOneLine(t, stderr, path+": ", "no pair of teams with different ranks")
+}
+
+// TestWeightsIgnored: experiment 2 rates every player in full, and says
+// so of a file with weights, as the reader says so of unknown columns.
+func TestWeightsIgnored(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "w.csv")
+	if err := os.WriteFile(path, []byte("match_id,time,team,player,rank,weight\ng1,2025-01-01,a,A,1,0.5\ng1,2025-01-01,b,B,2,\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, _, stderr := runArgs("-matches", path)
+	if want := "skillgraph evaluate: " + path + ": ignored the weights of the weight column"; code != cli.OK || !strings.Contains(stderr, want) {
+		t.Errorf("exit %d, stderr %q; want %q", code, stderr, want)
 	}
 }
 

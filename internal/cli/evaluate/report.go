@@ -7,6 +7,8 @@ import (
 	"math"
 	"strconv"
 	"strings"
+
+	"github.com/skillgraph/skillgraph/internal/cli"
 )
 
 // report is everything a run prints, and the per-season values behind it;
@@ -163,7 +165,7 @@ func printScoreLeague(w io.Writer, e scoreLeague, s settings) {
 					fmt.Fprint(w, " – |")
 					continue
 				}
-				fmt.Fprintf(w, " %.3f ± %.3f |", c.Mean, c.Half)
+				cli.Fprintf(w, " %.3f ± %.3f |", c.Mean, c.Half)
 			}
 			fmt.Fprintln(w)
 		}
@@ -178,7 +180,7 @@ func printScoreLeague(w io.Writer, e scoreLeague, s settings) {
 				fmt.Fprint(w, " – |")
 				continue
 			}
-			fmt.Fprintf(w, " %+.3f ± %.3f (%s) |", c.Diff, c.Half, fmtP(float64(c.P)))
+			cli.Fprintf(w, " %+.3f ± %.3f (%s) |", c.Diff, c.Half, fmtP(float64(c.P)))
 		}
 		fmt.Fprintln(w)
 	}
@@ -210,13 +212,13 @@ func printRanking(w io.Writer, e rankingSet) {
 	if e.DrawGiven {
 		drawNote = fmt.Sprintf("given; the data's is %.3f", e.EmpiricalDraw)
 	}
-	fmt.Fprintf(w, "%d games (up to %d teams), %d team pairs; draw probability %.3f (%s); a predicted tie counts %s; challenged sets of %d games\n\n",
+	cli.Fprintf(w, "%d games (up to %d teams), %d team pairs; draw probability %.3f (%s); a predicted tie counts %s; challenged sets of %d games\n\n",
 		e.Games, e.MaxTeams, e.Pairs, e.Draw, drawNote, map[string]string{"wrong": "as an error", "half": "as half an error"}[e.Ties], e.ChallengedGames)
 	fmt.Fprintln(w, "| Elo full | TrueSkill full | Elo challenged | TrueSkill challenged |")
 	fmt.Fprintln(w, "|---|---|---|---|")
-	c := func(x cell) string { return fmt.Sprintf("%.2f ± %.2f %%", x.Mean, x.Half) }
+	c := func(x cell) string { return cli.Sprintf("%.2f ± %.2f %%", x.Mean, x.Half) }
 	fmt.Fprintf(w, "| %s | %s | %s | %s |\n\n", c(e.EloFull), c(e.TrueSkillFull), c(e.EloChallenged), c(e.TrueSkillChallenged))
-	fmt.Fprintf(w, "Elo full − TrueSkill full, paired by game: %+.2f ± %.2f points (%s)\n\n", e.FullDifference.Mean, e.FullDifference.Half, fmtP(e.FullDifferenceP))
+	cli.Fprintf(w, "Elo full − TrueSkill full, paired by game: %+.2f ± %.2f points (%s)\n\n", e.FullDifference.Mean, e.FullDifference.Half, fmtP(e.FullDifferenceP))
 }
 
 // fmtFloat writes x in its shortest form.

@@ -59,20 +59,28 @@ type data struct {
 	home      []bool  // per game: the first team plays at home
 	homeGames int     // games with a home team
 	neutral   int     // home-and-away games on neutral ground
+	// times holds each game's time as read, by its time in units: turned
+	// back by arithmetic, a time rounds (9999-12-31T23:59:59.9Z would come
+	// back in the year 10000).
+	times map[float64]time.Time
 }
 
-// clock turns a game's time back into a date and time, to the second.
+// clock turns a game's time in units back into the time read for it; a
+// time of no game, to the second.
 func (d data) clock(t float64) time.Time {
+	if tm, ok := d.times[t]; ok {
+		return tm
+	}
 	return time.Unix(int64(math.Round(t*d.unit.Seconds())), 0).UTC()
 }
 
 // date writes a game's time as a date if every time in the file is one,
-// else as an RFC 3339 timestamp.
+// else as an RFC 3339 timestamp with the digits of a second it has.
 func (d data) date(t float64) string {
 	if d.daily {
 		return d.clock(t).Format(time.DateOnly)
 	}
-	return d.clock(t).Format(time.RFC3339)
+	return d.clock(t).Format(time.RFC3339Nano)
 }
 
 // load reads a history in the long format or the scores format (told
@@ -85,13 +93,14 @@ func load(stderr io.Writer, path string, unit time.Duration) (data, error) {
 		return data{}, err
 	}
 	d := data{games: make([]throughtime.Match, len(ms)), unit: unit, daily: true,
-		drawShare: evaluation.DrawProbability(ms)}
+		drawShare: evaluation.DrawProbability(ms), times: make(map[float64]time.Time, len(ms))}
 	for k, m := range ms {
 		at, err := throughtime.At(m.Time, unit)
 		if err != nil {
 			return data{}, err
 		}
 		d.games[k] = throughtime.Match{Time: at, Teams: m.Players(), Ranks: m.Ranks(), Weights: m.Weights()}
+		d.times[at] = m.Time
 		d.home = append(d.home, m.Venue.HomeAdvantage())
 		if m.Venue.HomeAdvantage() {
 			d.homeGames++

@@ -340,7 +340,7 @@ func trueSkillParams(ctx context.Context, stdout, stderr io.Writer, games []thro
 	if err != nil {
 		return tp, err
 	}
-	fmt.Fprintf(stdout, "fit TrueSkill (β = %g fixed): σ = %.4g, τ = %.4g, draw probability = %.4g; log evidence %.2f; %d evaluations in %v\n",
+	cli.Fprintf(stdout, "fit TrueSkill (β = %g fixed): σ = %.4g, τ = %.4g, draw probability = %.4g; log evidence %.2f; %d evaluations in %v\n",
 		tp.Beta, tp.Sigma, tp.Tau, tp.DrawProbability, lz, evals, time.Since(start).Round(time.Millisecond))
 	return tp, nil
 }
@@ -351,6 +351,6 @@ func printTable(w io.Writer, ev report) {
 	fmt.Fprintln(w, "| method | parameters | log-loss (nats/game) | accuracy | pairs (ties) | time |")
 	fmt.Fprintln(w, "|---|---|---:|---:|---:|---:|")
 	for _, r := range ev.Results {
-		fmt.Fprintf(w, "| %s | %s | %.4f | %.4f | %d (%d) | %.1f s |\n", r.Method, r.Params, r.LogLoss, r.Accuracy, r.Pairs, r.Ties, r.Seconds)
+		cli.Fprintf(w, "| %s | %s | %.4f | %.4f | %d (%d) | %.1f s |\n", r.Method, r.Params, r.LogLoss, r.Accuracy, r.Pairs, r.Ties, r.Seconds)
 	}
 }

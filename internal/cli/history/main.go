@@ -110,6 +110,18 @@ func Run(args []string, stdout, stderr io.Writer) int {
 	if err := o.check(*unit, *fitEvidence); err != nil {
 		return usage("%v", err)
 	}
+	// A flag that only means something with another is refused without
+	// it, rather than ignored: -json without -evaluate would write nothing.
+	set := map[string]bool{}
+	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
+	for _, d := range []struct {
+		flag, with string
+		on         bool
+	}{{"json", "evaluate", o.evaluate}, {"k", "evaluate", o.evaluate}, {"tau", "evaluate", o.evaluate}, {"figure", "out", o.out != ""}, {"fit-evidence", "fit", o.fit}} {
+		if set[d.flag] && !d.on {
+			return usage("-%s goes with -%s", d.flag, d.with)
+		}
+	}
 	fail := func(err error) int { return cli.Failf(stderr, Prog, "%v", err) }
 	switch {
 	case *cases != "" && o.path != "":
@@ -251,7 +263,15 @@ func matches(stdout, stderr io.Writer, o options) error {
 	if o.home == "learn" || (o.home == "" && d.homeGames > 0) {
 		// The home team's performance gains the home advantage, a skill of
 		// its own (prior N(0, σ₀²), drifting as skills do, no noise of its
-		// own) in a pseudo-player that plays every home game.
+		// own) in a pseudo-player that plays every home game; a player of
+		// its name would be merged into it.
+		for _, g := range d.games {
+			for _, team := range g.Teams {
+				if slices.Contains(team, homeName) {
+					return fmt.Errorf("%s: a player is named %q, the name of the home advantage's pseudo-player: rename them, or leave the home advantage out with -home off", o.path, homeName)
+				}
+			}
+		}
 		for k, g := range d.games {
 			if d.home[k] {
 				teams := slices.Clone(g.Teams)
@@ -342,7 +362,7 @@ func fitParams(ctx context.Context, stdout, stderr io.Writer, games []throughtim
 	if err != nil {
 		return p, fmt.Errorf("fitting σ, γ and the draw probability: %w", numeric(err, p))
 	}
-	fmt.Fprintf(stdout, "fit (%s evidence, β = %g fixed): σ = %.4g, γ = %.4g, draw probability = %.4g; log evidence %.2f (start %.2f); %d evaluations in %v, converged %v (%s)\n",
+	cli.Fprintf(stdout, "fit (%s evidence, β = %g fixed): σ = %.4g, γ = %.4g, draw probability = %.4g; log evidence %.2f (start %.2f); %d evaluations in %v, converged %v (%s)\n",
 		o.fitEvidence, fitted.Beta, fitted.Sigma, fitted.Gamma, fitted.DrawProbability, rep.LogEvidence, rep.StartLogEvidence,
 		rep.Evaluations, time.Since(start).Round(time.Millisecond), rep.Converged, rep.Status)
 	if rep.Unconverged > 0 {
@@ -362,8 +382,8 @@ func smooth(ctx context.Context, stdout, stderr io.Writer, d data, p throughtime
 	if err := checkEvidence(h.FilteredLogEvidence(), p); err != nil {
 		return err
 	}
-	fmt.Fprintf(stdout, "%s: %d games, %d players; forward pass in %v, one-step-ahead log evidence %.1f\n",
-		o.path, len(d.games), len(h.Players())-min(len(o.model), 1), time.Since(start).Round(time.Millisecond), h.FilteredLogEvidence())
+	cli.Fprintf(stdout, "%s: %d games, %d players; forward pass in %v, one-step-ahead log evidence %.1f\n",
+		o.path, len(d.games), len(h.Players())-countHome(h, o), time.Since(start).Round(time.Millisecond), h.FilteredLogEvidence())
 	start = time.Now()
 	prog := cli.NewProgress(stderr, Prog, o.progress)
 	var sweeps int
@@ -385,7 +405,7 @@ func smooth(ctx context.Context, stdout, stderr io.Writer, d data, p throughtime
 	if !messages.IsFinite(lz) {
 		return fmt.Errorf("smoothing: log evidence %v: %w", lz, errPrecision(p))
 	}
-	fmt.Fprintf(stdout, "smoothing: converged %v after %d sweeps to %g in %v (%v a sweep); log evidence %.1f\n",
+	cli.Fprintf(stdout, "smoothing: converged %v after %d sweeps to %g in %v (%v a sweep); log evidence %.1f\n",
 		converged, sweeps, o.tol, elapsed.Round(time.Millisecond), (elapsed / time.Duration(max(sweeps, 1))).Round(time.Millisecond), lz)
 
 	type best struct {
@@ -426,11 +446,20 @@ func smooth(ctx context.Context, stdout, stderr io.Writer, d data, p throughtime
 	return writeFile(stdout, filepath.Join(o.out, "learning_curves."+o.figure), func(w io.Writer) error { return plot.LearningCurves(w, o.figure, curves) })
 }
 
+// countHome returns 1 if the home advantage's pseudo-player is among h's
+// players, which it is only once it has played a game at home, else 0.
+func countHome(h *throughtime.History, o options) int {
+	if len(o.model) > 0 && slices.Contains(h.Players(), homeName) {
+		return 1
+	}
+	return 0
+}
+
 // skill writes a skill or its deviation with two decimals, or with ten
 // significant digits when it is large.
 func skill(x float64) string {
 	if math.Abs(x) < 1e6 {
-		return fmt.Sprintf("%6.2f", x)
+		return cli.Sprintf("%6.2f", x)
 	}
 	return fmt.Sprintf("%.10g", x)
 }
@@ -455,9 +484,15 @@ func numeric(err error, p throughtime.Params) error {
 	return err
 }
 
-// errPrecision explains a history whose numbers went wrong.
+// errPrecision explains a history whose numbers went wrong: by a prior
+// mean far from 0 beside σ and β, which only differences of skill make
+// needless, or else by the other parameters, a draw probability so near
+// 0 that a draw's probability underflows among them.
 func errPrecision(p throughtime.Params) error {
-	return fmt.Errorf("with -mu %g, -sigma %g and -beta %g the skills' differences are beyond float64's precision; only differences of skill matter, so use a prior mean near 0", p.Mu, p.Sigma, p.Beta)
+	if math.Abs(p.Mu) > max(p.Sigma, p.Beta) {
+		return fmt.Errorf("with -mu %g, -sigma %g and -beta %g the skills' differences are beyond float64's precision; only differences of skill matter, so use a prior mean near 0", p.Mu, p.Sigma, p.Beta)
+	}
+	return fmt.Errorf("with -sigma %g, -beta %g, -gamma %g and draw probability %g the history's probabilities are beyond float64's precision; move the one furthest from the data's scale", p.Sigma, p.Beta, p.Gamma, p.DrawProbability)
 }
 
 // writeCurves writes every learning curve as player,date,mu,sigma.

@@ -340,9 +340,15 @@ func TestBadInput(t *testing.T) {
 		{[]string{"-matches", "f", "-figure", "gif"}, cli.Usage, `-figure "gif"`},
 		{[]string{"-matches", "f", "-home", "maybe"}, cli.Usage, `-home "maybe": want learn or off`},
 		{[]string{"-matches", "f", "-cases", "g"}, cli.Usage, "give one"},
+		{[]string{"-matches", "f", "-json", "r.json"}, cli.Usage, "-json goes with -evaluate"},
+		{[]string{"-matches", "f", "-k", "2"}, cli.Usage, "-k goes with -evaluate"},
+		{[]string{"-matches", "f", "-tau", "0.1", "-fit"}, cli.Usage, "-tau goes with -evaluate"},
+		{[]string{"-matches", "f", "-figure", "png"}, cli.Usage, "-figure goes with -out"},
+		{[]string{"-matches", "f", "-fit-evidence", "smoothed", "-evaluate"}, cli.Usage, "-fit-evidence goes with -fit"},
 		{[]string{"-matches", "f", "extra"}, cli.Usage, `unexpected argument "extra"`},
 		{[]string{"-matches", filepath.Join(t.TempDir(), "missing.csv")}, cli.Error, "missing.csv"},
 		{[]string{"-matches", draws, "-draw", "0"}, cli.Error, "3 games with tied places, which a draw probability of 0 (-draw 0) makes impossible"},
+		{[]string{"-matches", draws, "-draw", "5e-324"}, cli.Error, "and draw probability 5e-324 the history's probabilities are beyond float64's precision"},
 		{[]string{"-matches", writeTemp(t, "e.csv", "")}, cli.Error, "e.csv"},
 		{[]string{"-matches", writeTemp(t, "b.csv", "match_id,date,team,player,rank\nr1,2020-13-01,x,x,1\nr1,2020-13-01,y,y,2\n")}, cli.Error, "b.csv"},
 		{[]string{"-cases", writeTemp(t, "c.json", "{}")}, cli.Error, "no cases"},
@@ -396,6 +402,57 @@ g3,2004-08-06T20:45:00Z,blue,ann,1
 		if !strings.Contains(string(b), want) {
 			t.Errorf("learning_curves.csv lacks %q:\n%s", want, b)
 		}
+	}
+}
+
+// TestTimesAsRead: the times printed and written are the games' times as
+// the file gave them, fractions of a second included: a game at
+// 08:00:00.4 is not moved to 08:00:00, nor one at 9999-12-31T23:59:59.9
+// into a year 10000 that no reader takes.
+func TestTimesAsRead(t *testing.T) {
+	path := writeTemp(t, "late.csv", `match_id,time,team,player,rank
+g1,2025-01-01T08:00:00.4Z,red,ann,1
+g1,2025-01-01T08:00:00.4Z,blue,bob,2
+g2,9999-12-31T23:59:59.9Z,red,bob,1
+g2,9999-12-31T23:59:59.9Z,blue,cat,2
+`)
+	dir := t.TempDir()
+	code, stdout, stderr := runArgs("-matches", path, "-unit", "days", "-out", dir)
+	if code != cli.OK || !strings.Contains(stdout, "ann                          μ =") || !strings.Contains(stdout, "(last played 2025-01-01T08:00:00.4Z)") ||
+		!strings.Contains(stdout, "(last played 9999-12-31T23:59:59.9Z)") {
+		t.Fatalf("exit %d\n%s\n%s", code, stdout, stderr)
+	}
+	b, err := os.ReadFile(filepath.Join(dir, "learning_curves.csv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"\nann,2025-01-01T08:00:00.4Z,", "\nbob,9999-12-31T23:59:59.9Z,"} {
+		if !strings.Contains(string(b), want) {
+			t.Errorf("learning_curves.csv lacks %q:\n%s", want, b)
+		}
+	}
+}
+
+// TestHomeLearnWithoutHomeGames: -home learn on a file without games at
+// home adds no player to the count, and a player named as the home
+// advantage's pseudo-player is refused rather than merged into it.
+func TestHomeLearnWithoutHomeGames(t *testing.T) {
+	path := writeTemp(t, "three.csv", "match_id,time,team,player,rank\ng1,2025-01-01,a,ann,1\ng1,2025-01-01,b,bob,2\ng2,2025-01-02,a,bob,1\ng2,2025-01-02,b,cat,2\n")
+	for _, args := range [][]string{{"-home", "learn"}, {}} {
+		code, stdout, stderr := runArgs(append([]string{"-matches", path}, args...)...)
+		if code != cli.OK || !strings.Contains(stdout, "three.csv: 2 games, 3 players;") {
+			t.Errorf("%q: exit %d, want 2 games and 3 players:\n%s\n%s", args, code, stdout, stderr)
+		}
+	}
+	// Away, the team would silently share the home advantage's skill.
+	named := writeTemp(t, "named.csv", "time,home,away,home_score,away_score\n2025-01-01,B,"+homeName+",1,0\n")
+	code, _, stderr := runArgs("-matches", named)
+	if code != cli.Error {
+		t.Errorf("a team named %q: exit %d, want %d", homeName, code, cli.Error)
+	}
+	clitest.WantOneLine(t, Prog, stderr, `a player is named "(home advantage)"`, "-home off")
+	if code, stdout, _ := runArgs("-matches", named, "-home", "off"); code != cli.OK || !strings.Contains(stdout, "  (home advantage)  ") {
+		t.Errorf("-home off: exit %d, want the team listed:\n%s", code, stdout)
 	}
 }
 

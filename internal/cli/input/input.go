@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/skillgraph/skillgraph/models/scorebased"
 	"github.com/skillgraph/skillgraph/record"
 )
 
@@ -30,12 +31,18 @@ func Read(stderr io.Writer, prog, path string, f record.Format) ([]record.Match,
 }
 
 // Scored checks that every match is two teams with scores, as the
-// score-based protocols take them (the home side first), naming one that
+// score-based protocols take them (the home side first), each a count
+// the Poisson model takes (at most scorebased.MaxCount), naming one that
 // is not, and counts the matches played on neutral ground.
 func Scored(path string, ms []record.Match) (neutral int, err error) {
 	for _, m := range ms {
 		if len(m.Teams) != 2 || !m.HasScores {
 			return 0, fmt.Errorf("%s: match %s: %d teams, scores %v: want two teams with scores", path, m.ID, len(m.Teams), m.HasScores)
+		}
+		for _, t := range m.Teams {
+			if t.Score > scorebased.MaxCount {
+				return 0, fmt.Errorf("%s: match %s: %s's score %d is more than the Poisson model takes (%d): %w", path, m.ID, t.Name, t.Score, scorebased.MaxCount, record.ErrInput)
+			}
 		}
 		if m.Venue.Neutral {
 			neutral++

@@ -72,3 +72,30 @@ func TestReadErrors(t *testing.T) {
 		t.Errorf("notes for files in order: %q", notes.String())
 	}
 }
+
+// TestScoredCounts: a score of 2³¹ − 1 is a count the Poisson model takes;
+// one of 2³¹ is refused, naming the file, the match, the team and the
+// score, rather than failing inside a model.
+func TestScoredCounts(t *testing.T) {
+	var notes strings.Builder
+	for _, c := range []struct {
+		score string
+		want  string // "" for no error
+	}{
+		{"2147483647", ""},
+		{"2147483648", "match 2020-01-02 Bees v Ants: Ants's score 2147483648 is more than the Poisson model takes (2147483647)"},
+	} {
+		path := write(t, "date,home,away,home_score,away_score\n2020-01-01,Ants,Bees,1,0\n2020-01-02,Bees,Ants,0,"+c.score+"\n")
+		ms, err := Read(&notes, "p", path, record.Scores)
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, err = Scored(path, ms)
+		switch {
+		case c.want == "" && err != nil:
+			t.Errorf("score %s: %v", c.score, err)
+		case c.want != "" && (!errors.Is(err, record.ErrInput) || !strings.Contains(err.Error(), path+": "+c.want)):
+			t.Errorf("score %s: error %v, want ErrInput saying %q", c.score, err, c.want)
+		}
+	}
+}

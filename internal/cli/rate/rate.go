@@ -2,6 +2,7 @@ package rate
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -11,6 +12,7 @@ import (
 
 	"github.com/skillgraph/skillgraph/internal/cli"
 	"github.com/skillgraph/skillgraph/internal/league"
+	"github.com/skillgraph/skillgraph/messages"
 	"github.com/skillgraph/skillgraph/models/trueskill"
 )
 
@@ -209,6 +211,12 @@ func rateLeague(stdout, stderr io.Writer, path, statePath string, drawFlag *floa
 		progress.Printf("rating %s: %d of %d games", path, done, len(games))
 	}
 	if sum.New, err = l.RateProgress(context.Background(), games, report); err != nil {
+		switch {
+		case errors.Is(err, messages.ErrImpossible) && hadState:
+			return fmt.Errorf("%s: %w; -state %s keeps the draw probability it was started with, which -draw cannot change: start a new state file with -draw above 0", path, err, statePath)
+		case errors.Is(err, messages.ErrImpossible):
+			return fmt.Errorf("%s: %w; set -draw above 0", path, err)
+		}
 		return fmt.Errorf("%s: %w", path, err)
 	}
 	sum.fill(l)

@@ -8,6 +8,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -180,7 +181,35 @@ func TestDraw(t *testing.T) {
 	if code != cli.Error {
 		t.Errorf("-draw 0 with a draw: exit %d", code)
 	}
-	clitest.WantOneLine(t, Prog, stderr, "2025-03-01 Ann v Bob", "is a draw", "-draw")
+	clitest.WantOneLine(t, Prog, stderr, "2025-03-01 Ann v Bob", "is a draw", "set -draw above 0")
+}
+
+// TestStateDrawZero: a state started on games without draws keeps the
+// draw probability 0 estimated from them; a later draw cannot be rated
+// into it, and the error says to start a new state with -draw, which a
+// run on the state cannot change, not to set -draw; the state is kept.
+func TestStateDrawZero(t *testing.T) {
+	state := filepath.Join(t.TempDir(), "league.json")
+	first := "match_id,date,team,player,rank\nm1,2025-03-01,x,Ann,1\nm1,2025-03-01,y,Bob,2\n"
+	if out := runJSON(t, "-matches", writeFile(t, "a.csv", first), "-state", state); out.League.Params.DrawProbability != 0 {
+		t.Fatalf("draw probability %v, want 0 from a game without draws", out.League.Params.DrawProbability)
+	}
+	good, err := os.ReadFile(state)
+	if err != nil {
+		t.Fatal(err)
+	}
+	later := writeFile(t, "b.csv", first+"m2,2025-03-02,x,Ann,1\nm2,2025-03-02,y,Bob,1\n")
+	code, stdout, stderr := runArgs("-matches", later, "-state", state)
+	if code != cli.Error || stdout != "" {
+		t.Errorf("exit %d, stdout %q", code, stdout)
+	}
+	clitest.WantOneLine(t, Prog, stderr, "game m2 (2025-03-02) is a draw", "-state "+state+" keeps the draw probability", "start a new state file with -draw above 0")
+	if strings.Contains(stderr, "set -draw") {
+		t.Errorf("stderr %q tells to set -draw, which the state refuses", stderr)
+	}
+	if now, _ := os.ReadFile(state); string(now) != string(good) {
+		t.Error("the failed run changed the state")
+	}
 }
 
 // TestTeams: a 2v2 game between new players follows the rating page's
@@ -850,4 +879,27 @@ func TestOutsideModule(t *testing.T) {
 		t.Errorf("exit %d, stdout %q", code, stdout)
 	}
 	clitest.WantOneLine(t, Prog, stderr, "no -matches given", "examples/data/office.csv", "give -matches FILE")
+}
+
+// TestZeroWeightStability: a player of weight 0 learns nothing from a
+// game, so their σ² grows by τ² and their stability is 1 − (σ₀² + τ²)/σ₀²
+// = −τ²/σ₀², −0.0001: the JSON says so, and the table, at whole per
+// cents, shows 0%, not -0%.
+func TestZeroWeightStability(t *testing.T) {
+	path := writeFile(t, "w.csv", "match_id,date,team,player,rank,weight\nm1,2025-03-01,x,Ann,1,0\nm1,2025-03-01,y,Bob,2,1\n")
+	out := runJSON(t, "-matches", path)
+	var ann *boardRow
+	for i := range out.Leaderboard {
+		if out.Leaderboard[i].Player == "Ann" {
+			ann = &out.Leaderboard[i]
+		}
+	}
+	if want := -tau2 / sigma02; ann == nil || !near(ann.Stability, want, 1e-12) || !near(ann.Sigma, math.Sqrt(sigma02+tau2), 1e-12) {
+		t.Fatalf("Ann: %+v, want σ = √(σ₀² + τ²) and stability %v", ann, want)
+	}
+	stdout, _ := mustRun(t, "-matches", path)
+	row := regexp.MustCompile(`(?m)^ +[0-9]+  Ann .*$`).FindString(stdout)
+	if f := strings.Fields(row); len(f) != 8 || f[5] != "0%" {
+		t.Errorf("Ann's row %q, want stability 0%%:\n%s", row, stdout)
+	}
 }

@@ -142,9 +142,9 @@ func (b board) table(w io.Writer) {
 	for _, r := range b {
 		extra = ""
 		if cons {
-			extra = fmt.Sprintf("  %5.2f", *r.Conservative)
+			extra = cli.Sprintf("  %5.2f", *r.Conservative)
 		}
-		fmt.Fprintf(w, "%4d  %s%s  %6.0f  %5.2f  %5.2f  %8.0f%%  %5d  %s\n",
+		cli.Fprintf(w, "%4d  %s%s  %6.0f  %5.2f  %5.2f  %8.0f%%  %5d  %s\n",
 			r.Rank, pad(r.Player, nw), extra, r.DisplayRating, r.Mu, r.Sigma, 100*r.Stability, r.Games, r.LastPlayed)
 	}
 }
@@ -218,7 +218,7 @@ func (p *prediction) table(w io.Writer) {
 	nw := width(labels, 0)
 	fmt.Fprintf(w, "%s v %s\n", a, b)
 	for i, x := range []float64{p.Win, p.Draw, p.Loss, p.Quality} {
-		fmt.Fprintf(w, "  %s  %.3f\n", pad(labels[i], nw), x)
+		cli.Fprintf(w, "  %s  %.3f\n", pad(labels[i], nw), x)
 	}
 }
 
@@ -294,7 +294,7 @@ func (p *pairList) table(w io.Writer) {
 	fmt.Fprintf(w, "The fairest 1v1 games by match quality (%d of %d)\n", len(p.Pairs), p.Of)
 	fmt.Fprintf(w, "   #  %s  quality  P(first wins)  P(draw)  P(second wins)\n", pad("game", nw))
 	for i, x := range p.Pairs {
-		fmt.Fprintf(w, "%4d  %s  %7.3f  %13.3f  %7.3f  %14.3f\n", x.Rank, pad(games[i], nw), x.Quality, x.Win, x.Draw, x.Loss)
+		cli.Fprintf(w, "%4d  %s  %7.3f  %13.3f  %7.3f  %14.3f\n", x.Rank, pad(games[i], nw), x.Quality, x.Win, x.Draw, x.Loss)
 	}
 }
 
@@ -349,7 +349,7 @@ func (h *historyView) table(w io.Writer) {
 	fmt.Fprintf(w, "%s after each of %d games\n", h.Player, len(h.Rows))
 	fmt.Fprintf(w, "   #  date        %s  %s      μ      σ  rating  stability\n", pad("game", gw), pad("result", rw))
 	for _, r := range h.Rows {
-		fmt.Fprintf(w, "%4d  %s  %s  %s  %5.2f  %5.2f  %6.0f  %8.0f%%\n",
+		cli.Fprintf(w, "%4d  %s  %s  %s  %5.2f  %5.2f  %6.0f  %8.0f%%\n",
 			r.N, r.Date, pad(r.Game, gw), pad(r.Result, rw), r.Mu, r.Sigma, r.DisplayRating, 100*r.Stability)
 	}
 }

@@ -56,6 +56,16 @@ func Run(args []string, stdout, stderr io.Writer) int {
 	if status, done := cli.Parse(fs, args, Prog+" [-matches FILE] [-season SEASON] [-next N] [-fit=false]", stderr); done {
 		return status
 	}
+	given := 0
+	fs.Visit(func(f *flag.Flag) {
+		if f.Name == "matches" || f.Name == "data" {
+			given++
+		}
+	})
+	if given > 1 {
+		// Both set one path, the last one given: refused, not guessed.
+		return usage("-matches and -data are the same flag: give one")
+	}
 	if c.holdout < 0 {
 		return usage("-next %d: must not be negative", c.holdout)
 	}
@@ -165,7 +175,7 @@ func rate(stdout, stderr io.Writer, c config) error {
 	paper := [3]scorebased.Hyper{{Params: scorebased.DefaultParams()}, {Params: pOD}, {Params: pSD}}
 	ts := trueskill.DefaultParams()
 	ts.DrawProbability = evaluation.DrawProbability(trainM)
-	fmt.Fprintf(stdout, "%s, %s: fitted on %d matches (γ_OD = %.3f, γ_SD = %.3f; draw probability %.3f, estimated from the data)\n\n",
+	cli.Fprintf(stdout, "%s, %s: fitted on %d matches (γ_OD = %.3f, γ_SD = %.3f; draw probability %.3f, estimated from the data)\n\n",
 		path, season, len(train), pOD.Gamma, pSD.Gamma, ts.DrawProbability)
 
 	if neutral > 0 {
@@ -248,7 +258,7 @@ func printFit(stdout io.Writer, hyp [3]scorebased.Hyper, reports [3]fit.Report, 
 		if len(reports[i].AtBound) > 0 {
 			conv += " at bound: " + strings.Join(reports[i].AtBound, ", ")
 		}
-		fmt.Fprintf(stdout, "%-12s %7.3f %7.3f %7.3f %7.3f %7.3f %14.1f (%10.1f) %12d%s\n", modelNames[i],
+		cli.Fprintf(stdout, "%-12s %7.3f %7.3f %7.3f %7.3f %7.3f %14.1f (%10.1f) %12d%s\n", modelNames[i],
 			h.Params.Sigma, h.Params.Beta, h.Params.Gamma, h.Base, h.Home, reports[i].LogEvidence, paperEv[i], reports[i].Evaluations, conv)
 	}
 	fmt.Fprintln(stdout, "(Poisson-OD's base and home are on the log-rate scale; Gaussian-SD has no base.)")
@@ -341,7 +351,7 @@ func printRatings(stdout io.Writer, sm scoreModels, tl *trueSkillLeague) {
 	fmt.Fprintln(stdout, "team               Gaussian-OD off   def    Poisson-OD off   def   Gaussian-SD   TrueSkill μ (σ)")
 	for _, n := range teams {
 		g, p, s, t := sm.god.get(n), sm.pois.get(n), sm.gsd.get(n), tl.get(n)
-		fmt.Fprintf(stdout, "%-18s %14.2f %6.2f %14.2f %6.2f %12.2f %10.2f (%.2f)\n", n,
+		cli.Fprintf(stdout, "%-18s %14.2f %6.2f %14.2f %6.2f %12.2f %10.2f (%.2f)\n", n,
 			g.Offence.Mu, g.Defence.Mu, p.Offence.Mu, p.Defence.Mu, s.Mu, t.Mu, t.Sigma)
 	}
 }
@@ -366,9 +376,9 @@ func printAhead(stdout io.Writer, train []scorebased.Match, sm scoreModels, tl *
 		n := float64(r.t.n)
 		goals := fmt.Sprintf("%10s  %10s", "-", "-")
 		if r.t.scores {
-			goals = fmt.Sprintf("%10.2f  %10.2f", r.t.home/n, r.t.away/n)
+			goals = cli.Sprintf("%10.2f  %10.2f", r.t.home/n, r.t.away/n)
 		}
-		fmt.Fprintf(stdout, "%-12s  %s  %9.2f\n", r.name, goals, r.t.draw/n)
+		cli.Fprintf(stdout, "%-12s  %s  %9.2f\n", r.name, goals, r.t.draw/n)
 	}
 }
 
@@ -394,10 +404,10 @@ func printFixtures(stdout io.Writer, test []record.Match, sm scoreModels, tl *tr
 		if err != nil {
 			return err
 		}
-		fmt.Fprintf(stdout, "  Poisson-OD   score %5.2f-%-5.2f  W %.2f  D %.2f  L %.2f\n", pp.ScoreA, pp.ScoreB, pp.Win, pp.Draw, pp.Loss)
-		fmt.Fprintf(stdout, "  Gaussian-OD  score %5.2f-%-5.2f  W %.2f  D %.2f  L %.2f\n", gp.ScoreA, gp.ScoreB, gp.Win, gp.Draw, gp.Loss)
-		fmt.Fprintf(stdout, "  Gaussian-SD  diff  %+5.2f        W %.2f  D %.2f  L %.2f\n", sp.Difference, sp.Win, sp.Draw, sp.Loss)
-		fmt.Fprintf(stdout, "  TrueSkill                       W %.2f  D %.2f  L %.2f\n", tp.Win, tp.Draw, tp.Loss)
+		cli.Fprintf(stdout, "  Poisson-OD   score %5.2f-%-5.2f  W %.2f  D %.2f  L %.2f\n", pp.ScoreA, pp.ScoreB, pp.Win, pp.Draw, pp.Loss)
+		cli.Fprintf(stdout, "  Gaussian-OD  score %5.2f-%-5.2f  W %.2f  D %.2f  L %.2f\n", gp.ScoreA, gp.ScoreB, gp.Win, gp.Draw, gp.Loss)
+		cli.Fprintf(stdout, "  Gaussian-SD  diff  %+5.2f        W %.2f  D %.2f  L %.2f\n", sp.Difference, sp.Win, sp.Draw, sp.Loss)
+		cli.Fprintf(stdout, "  TrueSkill                       W %.2f  D %.2f  L %.2f\n", tp.Win, tp.Draw, tp.Loss)
 	}
 	return nil
 }

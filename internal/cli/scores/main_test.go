@@ -59,6 +59,7 @@ func TestUsageErrorsAreOneLineWithStatus2(t *testing.T) {
 		{[]string{"-bogus"}, []string{"flag provided but not defined: -bogus", "run skillgraph scores -h"}},
 		{[]string{"-next", "x"}, []string{`invalid value "x" for flag -next`}},
 		{[]string{"-next", "-1"}, []string{"-next -1: must not be negative"}},
+		{[]string{"-matches", "a.csv", "-data", "b.csv"}, []string{"-matches and -data are the same flag: give one"}},
 		{[]string{"-data", "f.csv", "extra"}, []string{`unexpected argument "extra"`, "run skillgraph scores -h"}},
 	} {
 		code, stdout, stderr := runArgs(c.args...)
@@ -355,5 +356,28 @@ func TestHelp(t *testing.T) {
 	code, stdout, stderr := runArgs("-h")
 	if code != cli.OK || stdout != "" || !strings.HasPrefix(stderr, "usage: skillgraph scores [-matches FILE]") || !strings.Contains(stderr, "a file without seasons is rated whole") {
 		t.Errorf("-h: exit %d, stderr %q", code, stderr)
+	}
+}
+
+// TestNoSignedZero: numbers that round to zero print as 0.00, not -0.00:
+// on three matches of two teams the fitted models' offences, defences and
+// predicted away goals are zeros of either sign, and a predicted score
+// reads "1.50-0.00", not "1.50--0.00".
+func TestNoSignedZero(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "three.csv")
+	body := "time,home,away,home_score,away_score\n2025-01-01,A,B,1,0\n2025-01-02,B,A,2,0\n2025-01-03,A,B,0,0\n"
+	if err := os.WriteFile(path, []byte(body), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, stdout, stderr := runArgs("-matches", path, "-next", "1")
+	if code != cli.OK {
+		t.Fatalf("exit %d, stderr %q", code, stderr)
+	}
+	if z := regexp.MustCompile(`(^|[^0-9])-0\.0+([^0-9]|$)`).FindString(stdout); z != "" {
+		t.Errorf("a signed zero %q in:\n%s", z, stdout)
+	}
+	scores := regexp.MustCompile(`(?m)^  (Poisson|Gaussian)-OD +score +[0-9]+\.[0-9]{2}-[0-9]+\.[0-9]{2} `).FindAllString(stdout, -1)
+	if len(scores) != 2 {
+		t.Errorf("want two predicted scores HOME-AWAY of numbers from 0, got %q in:\n%s", scores, stdout)
 	}
 }
