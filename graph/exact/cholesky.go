@@ -297,7 +297,7 @@ func (c *cholesky) at(j, r int) int {
 
 // minPivot is the smallest share of its diagonal entry Λ_jj that a pivot
 // may keep once the earlier columns are subtracted from it. Below it the
-// subtraction has cancelled more than ten of float64's sixteen digits,
+// subtraction has cancelled more than twelve of float64's sixteen digits,
 // and with them whatever the smaller terms of Λ_jj said: a precision of
 // 1e18 (a noise of variance 1e-18) beside one of 71 on the same variable
 // leaves 71 in the rounding of their sum, and the posterior that comes out

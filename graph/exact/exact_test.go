@@ -260,8 +260,8 @@ func TestEvidenceFarFromZero(t *testing.T) {
 // N(μ + v(25 − μ)/(v + β² + 2), v(β² + 2)/(v + β² + 2)). As β² falls to
 // 1e-16 and 1e-18 the precision of p, 1/β², leaves the 71 of s's prior
 // in the rounding of their sum; Solve and EP must then refuse, as
-// ErrNumerical, rather than return a posterior (the mean came out 13.2,
-// 84 standard deviations off, at 1e-18).
+// ErrNumerical, rather than return a posterior (at 1e-18 the factor's
+// answer has a mean of 13.2, 84 standard deviations off).
 func TestIllConditioned(t *testing.T) {
 	for _, b2 := range []float64{1, 1e-6, 1e-12, 1e-16, 1e-18} {
 		b := graph.NewBuilder("ill")
