@@ -33,7 +33,9 @@ type Solution struct {
 	LogEvidence float64
 	// EvidenceErr is nil when LogEvidence holds the evidence, and otherwise
 	// says why EP could not compute it (a factor without graph.Evidence,
-	// or whose evidence failed); Solve's is always nil.
+	// or whose evidence failed, or terms whose rounding exceeds 1e-6 of
+	// their sum, as means 1e5 standard deviations from 0 make them);
+	// Solve's is always nil.
 	EvidenceErr error
 	// Sweeps is the number of times EP refined its sites (0 from Solve).
 	Sweeps int
