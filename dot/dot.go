@@ -3,6 +3,7 @@ package dot
 import (
 	"bufio"
 	"bytes"
+	"errors"
 	"fmt"
 	"io"
 	"strconv"
@@ -242,7 +243,10 @@ func annotate(g *graph.Graph, s schedules.Schedule, rs rows) (map[[2]int]*annota
 	// Compile checks the schedule's structure (a nil part) by the rule a
 	// run applies; Walk then visits its steps.
 	if _, err := schedules.Compile(g, s); err != nil {
-		return nil, fmt.Errorf("dot: graph %q: schedule does not fit the graph: %w: %w", g.Name(), err, messages.ErrInput)
+		if !errors.Is(err, messages.ErrInput) { // Compile's own errors say it already
+			err = fmt.Errorf("%w: %w", err, messages.ErrInput)
+		}
+		return nil, fmt.Errorf("dot: graph %q: schedule does not fit the graph: %w", g.Name(), err)
 	}
 	n := 0
 	var err error

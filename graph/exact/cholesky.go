@@ -295,15 +295,25 @@ func (c *cholesky) at(j, r int) int {
 	return c.start[j] + q
 }
 
+// minPivot is the smallest share of its diagonal entry Λ_jj that a pivot
+// may keep once the earlier columns are subtracted from it. Below it the
+// subtraction has cancelled more than twelve of float64's sixteen digits,
+// and with them whatever the smaller terms of Λ_jj said: a precision of
+// 1e18 (a noise of variance 1e-18) beside one of 71 on the same variable
+// leaves 71 in the rounding of their sum, and the posterior that comes out
+// is a number without meaning (a mean 84 standard deviations off).
+const minPivot = 1e-12
+
 // factor overwrites Λ with its factor L; it returns the column, in
 // variables' numbering, whose pivot is not positive (Λ is not positive
-// definite), or −1.
+// definite), or below minPivot of its diagonal entry (tiny: Λ is too
+// ill-conditioned for float64 there), or −1.
 //
 // The factorisation is left-looking (Davis, Direct Methods for Sparse
 // Linear Systems, 2006, ch. 4): column j is column j of PΛPᵀ less L_jc
 // times column c of L for each earlier column c with L_jc ≠ 0, found from
 // linked lists of the columns by the row of their next entry.
-func (c *cholesky) factor() int {
+func (c *cholesky) factor() (j int, tiny bool) {
 	k := c.k
 	// next[col] is the entry of column col to use next; head[j] the first
 	// column whose next entry is in row j, link[col] the one after col.
@@ -318,6 +328,7 @@ func (c *cholesky) factor() int {
 			w[c.row[q]] = c.val[q]
 		}
 		d := c.diag[j]
+		diag := d
 		for col := head[j]; col >= 0; {
 			after := link[col]
 			q, end := next[col], c.start[col+1]
@@ -333,11 +344,11 @@ func (c *cholesky) factor() int {
 			}
 			col = after
 		}
-		if !(d > 0) || math.IsInf(d, 1) {
+		if !(d > 0) || math.IsInf(d, 1) || d < minPivot*diag {
 			for q := lo; q < hi; q++ {
 				w[c.row[q]] = 0
 			}
-			return slices.Index(c.pos, j)
+			return slices.Index(c.pos, j), d > 0 && !math.IsInf(d, 1)
 		}
 		ljj := math.Sqrt(d)
 		c.diag[j] = ljj
@@ -352,7 +363,7 @@ func (c *cholesky) factor() int {
 			link[j], head[r] = head[r], j
 		}
 	}
-	return -1
+	return -1, false
 }
 
 // inverse computes Σ = Λ⁻¹ on the pattern of L by the recursion of

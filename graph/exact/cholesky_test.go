@@ -57,7 +57,7 @@ func TestSelectedInverse(t *testing.T) {
 		for _, r := range rows {
 			c.add(r.idx, r.coef, 1/r.variance)
 		}
-		if i := c.factor(); i >= 0 {
+		if i, _ := c.factor(); i >= 0 {
 			t.Fatalf("k = %d: not positive definite at %d", k, i)
 		}
 		c.inverse()

@@ -27,8 +27,11 @@
 // Errors wrap the project's vocabulary, messages.ErrInput (a graph Solve
 // or EP cannot take: ErrNotLinear for Solve, an improper posterior,
 // contradictory constraints, an option out of range) and
-// messages.ErrNumerical, with the variable or factor in their message; a
-// factor's failure is a *graph.UpdateError naming it.
+// messages.ErrNumerical (both for a precision too ill-conditioned for
+// float64, whose elimination cancels all but 1e-12 of a diagonal entry, as
+// a variance of 1e-18 beside one of 1e-2 on the same variable does), with
+// the variable or factor in their message; a factor's failure is a
+// *graph.UpdateError naming it.
 //
 // Loopy message passing (package schedules) keeps one Gaussian per
 // variable. On a tree it reaches the same answers; on a graph with cycles

@@ -517,10 +517,19 @@ func (ep *sites) solution(sol *Solution, q []messages.Gaussian, z []float64) (*S
 	}
 	sol.Marginals = full.Marginals
 	logZ := full.LogEvidence + ep.konst
+	// size sums the magnitudes of the terms of logZ: where they are far
+	// larger than their sum (means 1e8 standard deviations from 0 make
+	// each normaliser about μ²/2σ² = 5e15), float64's rounding of them
+	// is larger than the evidence's own digits.
+	size := s.size + s.gaussSize + math.Abs(ep.konst)
+	add := func(x float64) {
+		logZ += x
+		size += math.Abs(x)
+	}
 	for _, sf := range ep.factors {
 		for _, e := range sf.edges {
 			c := s.vars[ep.latents[e.latent]].mean
-			logZ += c * (ep.tau[e.k] - 0.5*ep.pi[e.k]*c)
+			add(c * (ep.tau[e.k] - 0.5*ep.pi[e.k]*c))
 		}
 	}
 	for n := range ep.factors {
@@ -534,7 +543,7 @@ func (ep *sites) solution(sol *Solution, q []messages.Gaussian, z []float64) (*S
 				sol.EvidenceErr = ep.jointError(sf, err)
 				break
 			}
-			logZ += l
+			add(l)
 			continue
 		}
 		ok, err := ep.set(sf, q)
@@ -550,17 +559,22 @@ func (ep *sites) solution(sol *Solution, q []messages.Gaussian, z []float64) (*S
 			sol.EvidenceErr = err
 			break
 		}
-		logZ += l
+		add(l)
 		for _, e := range sf.edges {
 			c, _ := ep.cavity(e, q)
-			logZ -= q[e.latent].LogNormalizer()
+			add(-q[e.latent].LogNormalizer())
 			if !c.IsUniform() {
-				logZ += c.LogNormalizer()
+				add(c.LogNormalizer())
 			}
 		}
 	}
 	if sol.EvidenceErr == nil && !messages.IsFinite(logZ) {
 		sol.EvidenceErr = fmt.Errorf("exact: EP on graph %q: log evidence %v: %w", s.g.Name(), logZ, messages.ErrNumerical)
+	}
+	// A rounding of 16 ulps of size, the terms' own and their sum's,
+	// against 1e-6 of the answer.
+	if sol.EvidenceErr == nil && 0x1p-48*size > 1e-6*math.Max(1, math.Abs(logZ)) {
+		sol.EvidenceErr = fmt.Errorf("exact: EP on graph %q: log evidence %v is the sum of terms of total size %v, whose rounding exceeds 1e-6 of it: %w", s.g.Name(), logZ, size, messages.ErrNumerical)
 	}
 	if sol.EvidenceErr == nil {
 		sol.LogEvidence = logZ

@@ -344,3 +344,49 @@ func TestEPJointSitesDampedFixedPoint(t *testing.T) {
 		t.Errorf("log evidence: undamped %v, damped %v", plain.LogEvidence, damped.LogEvidence)
 	}
 }
+
+// TestEPEvidenceFarFromZero: the chain x₀ ~ N(μ₀, 1), x₄ = x₀ + e with
+// e ~ N(0, 4) through four links of variance 1, y = μ₀ + 1 observed
+// through N(y; x₄, 1), and the win factor I(x₄ − x₀ > 0). With one factor
+// that is not Gaussian, on a Gaussian model, EP is exact: y − μ₀ ~ N(0, 6)
+// and e | y ~ N(4/6, 4 − 16/6), so the log evidence is log N(1; 0, 6) +
+// log Φ((2/3)/√(4/3)), whatever μ₀. Where the means are so far from 0
+// (1e9, 1e12 standard deviations) that the evidence's terms, normalisers of
+// size μ₀²/2, round by more than the answer carries, it is not a number
+// (their sum would be one such as +255, a log probability above 0) but
+// EvidenceErr, ErrNumerical.
+func TestEPEvidenceFarFromZero(t *testing.T) {
+	want := -0.5*math.Log(12*math.Pi) - 1.0/12 + math.Log(0.5*math.Erfc(-(2.0/3)/math.Sqrt(4.0/3)/math.Sqrt2))
+	for _, mu := range []float64{0, 1e3, 1e4, 1e9, 1e12} {
+		b := graph.NewBuilder("far")
+		x := make([]graph.VarID, 5)
+		for i := range x {
+			x[i] = b.AddVariable(fmt.Sprint("x", i))
+		}
+		b.AddFactor(factors.NewPrior(mu, 1), "", x[0])
+		for i := 1; i < len(x); i++ {
+			b.AddFactor(factors.NewLikelihood(1), "", x[i], x[i-1])
+		}
+		b.AddFactor(factors.NewGaussianObservation(mu+1, 1), "", x[4])
+		d := b.AddVariable("d")
+		b.AddFactor(factors.NewDifference(), "", d, x[4], x[0])
+		b.AddFactor(factors.NewGreaterThan(0), "", d)
+		g, err := b.Build()
+		if err != nil {
+			t.Fatal(err)
+		}
+		sol, err := exact.EP(context.Background(), g, exact.Tolerance(1e-12))
+		if err != nil {
+			t.Fatalf("μ₀ = %v: %v", mu, err)
+		}
+		if mu >= 1e9 {
+			if !errors.Is(sol.EvidenceErr, messages.ErrNumerical) || sol.LogEvidence != 0 {
+				t.Errorf("μ₀ = %v: log evidence %v, %v; want 0 and %v", mu, sol.LogEvidence, sol.EvidenceErr, messages.ErrNumerical)
+			}
+			continue
+		}
+		if sol.EvidenceErr != nil || math.Abs(sol.LogEvidence-want) > 1e-7 {
+			t.Errorf("μ₀ = %v: log evidence %.17g, %v; want %.17g", mu, sol.LogEvidence, sol.EvidenceErr, want)
+		}
+	}
+}

@@ -33,7 +33,9 @@ type Solution struct {
 	LogEvidence float64
 	// EvidenceErr is nil when LogEvidence holds the evidence, and otherwise
 	// says why EP could not compute it (a factor without graph.Evidence,
-	// or whose evidence failed); Solve's is always nil.
+	// or whose evidence failed, or terms whose rounding exceeds 1e-6 of
+	// their sum, as means 1e5 standard deviations from 0 make them);
+	// Solve's is always nil.
 	EvidenceErr error
 	// Sweeps is the number of times EP refined its sites (0 from Solve).
 	Sweeps int
@@ -99,8 +101,12 @@ type system struct {
 	// logZ is the log of the constant factors: the factors of observed
 	// variables only, the constraints' 1/|det C_E| and each soft row's
 	// normaliser and its exp(−½m²/v). norm is logZ without the rows'
-	// exp(−½m²/v), which Solve's evidence takes as residuals instead.
-	logZ, norm float64
+	// exp(−½m²/v), which Solve's evidence takes as residuals instead, and
+	// size the sum of its terms' magnitudes, for EP's check of what its
+	// evidence's rounding leaves (see sites.solution).
+	logZ, norm, size float64
+	// gaussSize is the size of the last logGaussian's terms.
+	gaussSize float64
 	// vars holds each latent variable x = mean + Σ coef[p]·z[idx[p]].
 	vars []form
 	h    []float64
@@ -145,6 +151,7 @@ func newSystem(g *graph.Graph, nonlinear bool) (*system, error) {
 	s.k = el.k
 	// ∫δ(Cx − d)·g(x) dx = ∫ g(x_E(z), z) dz / |det C_E| (see eliminate).
 	s.logZ -= el.logDet
+	s.size += math.Abs(el.logDet)
 	// The soft factors in z: N(rᵀz; m', v) with r and m' = m − (constant
 	// of the substitution), whose product is
 	// ∏(2πv)^−½ · exp(−½zᵀΛz + hᵀz − ½Σm'²/v), Λ = Σ rrᵀ/v, h = Σ r·m'/v.
@@ -155,6 +162,7 @@ func newSystem(g *graph.Graph, nonlinear bool) (*system, error) {
 	for _, f := range soft {
 		r := el.inFree(f)
 		s.logZ += logDensity(r.mean, r.variance)
+		s.size += math.Abs(logDensity(r.mean, r.variance))
 		if len(r.idx) == 0 {
 			s.norm += logDensity(r.mean, r.variance)
 			continue // the constraints fix this factor's argument
@@ -204,8 +212,12 @@ func (s *system) addLinear() {
 // posterior factorises the assembled Λ, computes its selected inverse
 // and returns the means z = Λ⁻¹h.
 func (s *system) posterior() ([]float64, error) {
-	if i := s.chol.factor(); i >= 0 {
+	if i, tiny := s.chol.factor(); i >= 0 {
 		v := slices.IndexFunc(s.vars, func(x form) bool { return len(x.idx) == 1 && x.idx[0] == i && x.coef[0] == 1 })
+		if tiny {
+			// Singular, or so ill-conditioned that float64 cannot tell.
+			return nil, fmt.Errorf("exact: graph %q: %w: the precision at %s keeps less than %g of its diagonal once the others are eliminated: singular, or too ill-conditioned for float64 (precisions of one variable 1e10 or more apart): %w (%w)", s.g.Name(), errImproper, s.latentName(v), minPivot, messages.ErrInput, messages.ErrNumerical)
+		}
 		return nil, fmt.Errorf("exact: graph %q: %w: the precision is not positive definite at %s: %w", s.g.Name(), errImproper, s.latentName(v), messages.ErrInput)
 	}
 	s.chol.inverse()
@@ -222,13 +234,16 @@ func (s *system) latentName(i int) string {
 }
 
 // logGaussian returns log ∫ exp(−½zᵀΛz + hᵀz) dz = (k/2)·log 2π −
-// ½·log det Λ + ½·hᵀΛ⁻¹h, after posterior gave z = Λ⁻¹h.
-func (s *system) logGaussian(z []float64) float64 {
-	l := 0.5*float64(s.k)*math.Log(2*math.Pi) - 0.5*s.chol.logDet()
+// ½·log det Λ + ½·hᵀΛ⁻¹h, after posterior gave z = Λ⁻¹h, and the sum of
+// its terms' magnitudes.
+func (s *system) logGaussian(z []float64) (l, size float64) {
+	l = 0.5*float64(s.k)*math.Log(2*math.Pi) - 0.5*s.chol.logDet()
+	size = math.Abs(l)
 	for i, hi := range s.h {
 		l += 0.5 * hi * z[i]
+		size += math.Abs(0.5 * hi * z[i])
 	}
-	return l
+	return l, size
 }
 
 // logEvidence returns Solve's log evidence, logZ + logGaussian(z), with
@@ -277,7 +292,9 @@ func (s *system) solution(z []float64) (*Solution, error) {
 	g := s.g
 	sol := &Solution{Marginals: make([]messages.Gaussian, g.NumVariables()), LogEvidence: s.logZ}
 	if s.k > 0 {
-		sol.LogEvidence += s.logGaussian(z)
+		l, size := s.logGaussian(z)
+		sol.LogEvidence += l
+		s.gaussSize = size
 	}
 	for v, i := range s.index {
 		if i < 0 {
@@ -342,6 +359,7 @@ func (s *system) linearForms(nonlinear bool) (soft, hard []form, err error) {
 			return nil, nil, fmt.Errorf("exact: factor %d %s: mean %v after the observed values: %w", f, g.FactorLabel(f), r.mean, messages.ErrNumerical)
 		case len(r.idx) == 0 && v > 0:
 			s.logZ += logDensity(r.mean, v)
+			s.size += math.Abs(logDensity(r.mean, v))
 		case len(r.idx) == 0:
 			return nil, nil, fmt.Errorf("exact: factor %d %s: a constraint on observed values only: %w", f, g.FactorLabel(f), messages.ErrInput)
 		case v > 0:

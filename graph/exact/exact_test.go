@@ -253,3 +253,57 @@ func TestEvidenceFarFromZero(t *testing.T) {
 		}
 	}
 }
+
+// TestIllConditioned: a skill s ~ N(23.42, 0.014) whose performance
+// p = s + N(0, β²) is compared with q ~ N(25, 1) through an observed
+// d = p − q ~ N(0, 1): by Gaussian conditioning the posterior of s is
+// N(μ + v(25 − μ)/(v + β² + 2), v(β² + 2)/(v + β² + 2)). As β² falls to
+// 1e-16 and 1e-18 the precision of p, 1/β², leaves the 71 of s's prior
+// in the rounding of their sum; Solve and EP must then refuse, as
+// ErrNumerical, rather than return a posterior (at 1e-18 the factor's
+// answer has a mean of 13.2, 84 standard deviations off).
+func TestIllConditioned(t *testing.T) {
+	for _, b2 := range []float64{1, 1e-6, 1e-12, 1e-16, 1e-18} {
+		b := graph.NewBuilder("ill")
+		s, p, q, d := b.AddVariable("s"), b.AddVariable("p"), b.AddVariable("q"), b.AddVariable("d")
+		b.AddFactor(factors.NewPrior(23.42, 0.014), "", s)
+		b.AddFactor(factors.NewLikelihood(b2), "", p, s)
+		b.AddFactor(factors.NewPrior(25, 1), "", q)
+		b.AddFactor(factors.NewDifference(), "", d, p, q)
+		b.AddFactor(factors.NewGaussianObservation(0, 1), "", d)
+		g, err := b.Build()
+		if err != nil {
+			t.Fatal(err)
+		}
+		noise := b2 + 2
+		wantMean, wantVar := 23.42+0.014*(25-23.42)/(0.014+noise), 0.014*noise/(0.014+noise)
+		solve, err := exact.Solve(g)
+		ep, epErr := exact.EP(context.Background(), g)
+		for _, c := range []struct {
+			name string
+			sol  *exact.Solution
+			err  error
+		}{{"Solve", solve, err}, {"EP", ep, epErr}} {
+			if b2 < 1e-14 {
+				if !errors.Is(c.err, messages.ErrNumerical) {
+					t.Errorf("β² = %v: %s: %v, want %v", b2, c.name, c.err, messages.ErrNumerical)
+				}
+				continue
+			}
+			if c.err != nil {
+				t.Fatalf("β² = %v: %s: %v", b2, c.name, c.err)
+			}
+			// s's precision, 71 + 1/β² less what eliminating p takes, is
+			// computed to 1e-16 of 1/β²: about 1e-4 of 71 at β² = 1e-12,
+			// and the mean and variance follow to about 1e-3.
+			tol := 1e-9
+			if b2 < 1e-9 {
+				tol = 1e-3
+			}
+			m := c.sol.Marginals[s]
+			if math.Abs(m.Mean()-wantMean) > tol*math.Sqrt(wantVar) || math.Abs(m.Variance()/wantVar-1) > tol {
+				t.Errorf("β² = %v: %s: s %v, want N(%v, %v)", b2, c.name, m, wantMean, wantVar)
+			}
+		}
+	}
+}

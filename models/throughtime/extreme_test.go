@@ -180,6 +180,26 @@ func TestScaleAtDomainEnds(t *testing.T) {
 	}
 }
 
+// TestScalesTooFarApart: a game 1e308 time units after a player's last,
+// at γ = 0.03, gives the player a cavity σ of 3e152 against a β of 1,
+// scales no float64 closed form carries together: Add fails with an error
+// that says so, wraps ErrInput and ErrNumerical and says "invalid input"
+// once, and leaves the history as it was.
+func TestScalesTooFarApart(t *testing.T) {
+	h, err := throughtime.New(throughtime.DefaultParams(), []throughtime.Match{{Time: 1, Teams: [][]string{{"a"}, {"b"}}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	before := h.LearningCurve("a")
+	err = h.Add([]throughtime.Match{{Time: 1e308, Teams: [][]string{{"a"}, {"c"}}}})
+	if !errors.Is(err, throughtime.ErrInput) || !errors.Is(err, throughtime.ErrNumerical) || !strings.Contains(err.Error(), "scales too far apart") || strings.Count(err.Error(), throughtime.ErrInput.Error()) != 1 {
+		t.Errorf("Add: %v, want ErrInput and ErrNumerical saying the scales are too far apart, and \"invalid input\" once", err)
+	}
+	if after := h.LearningCurve("a"); len(after) != len(before) || after[0] != before[0] {
+		t.Errorf("a's curve %v after the failed Add, %v before", after, before)
+	}
+}
+
 // TestNilOption: nil options are ignored, by New and by Fit.
 func TestNilOption(t *testing.T) {
 	games := league()

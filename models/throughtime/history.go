@@ -585,7 +585,8 @@ func (h *History) update(k int) error {
 	a, b, err := ts.Rate1v1(trueskill.Rating{Mu: math.Ldexp(ca.Mean(), e), Sigma: math.Ldexp(sa, e)},
 		trueskill.Rating{Mu: math.Ldexp(cb.Mean(), e), Sigma: math.Ldexp(sb, e)}, g.drawn)
 	if err != nil {
-		return gameError(int(g.input), "cavities %v and %v with β = %v, scales too far apart for float64: %w (%w): %w", ca, cb, beta, ErrInput, ErrNumerical, err)
+		// err, trueskill's, wraps ErrInput.
+		return gameError(int(g.input), "cavities %v and %v with β = %v, scales too far apart for float64 (%w): %w", ca, cb, beta, ErrNumerical, err)
 	}
 	h.setMessage(&s[0], messages.NewGaussian(math.Ldexp(a.Mu, -e), math.Ldexp(a.Sigma*a.Sigma, -2*e)).Div(ca))
 	h.setMessage(&s[1], messages.NewGaussian(math.Ldexp(b.Mu, -e), math.Ldexp(b.Sigma*b.Sigma, -2*e)).Div(cb))
