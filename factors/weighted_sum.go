@@ -163,7 +163,9 @@ func (w *WeightedSum) message(i int, e graph.Edges) (messages.Gaussian, error) {
 	if err != nil || uniform {
 		return messages.Gaussian{}, err
 	}
-	return messages.NewGaussian(mean/ai, variance/(ai*ai)), nil
+	// variance/a_i/a_i rather than variance/a_i²: a_i² may overflow (or
+	// underflow) where the quotient does not.
+	return messages.NewGaussian(mean/ai, variance/ai/ai), nil
 }
 
 // combine returns the mean Σ sₖμₖ and variance Σ sₖ²σₖ² of a linear
@@ -201,7 +203,8 @@ func combine(e graph.Edges, n, skip int, s func(k int) float64) (mean, variance 
 // needs s₁ ≠ 0 (and s₂ ≠ 0 for π₁/D). It reports false (the general path
 // decides) for an edge the factor lacks, a zero coefficient (a_i = 0 sends
 // the uniform message, which 0·τ could make NaN here), uniform, point-mass
-// or improper cavities, or a D whose reciprocal overflows.
+// or improper cavities, a D whose reciprocal overflows, or a message whose
+// precision does.
 func (w *WeightedSum) twoTerms(i int, e graph.Edges) (messages.Gaussian, bool) {
 	// The other two edges, their solvedCoefficient and a_i, written out.
 	a := w.a[:2:2]
@@ -223,7 +226,11 @@ func (w *WeightedSum) twoTerms(i int, e graph.Edges) (messages.Gaussian, bool) {
 		return messages.Gaussian{}, false
 	}
 	r1, r2 := c1.Pi*inv, c2.Pi*inv // π₁/D, π₂/D
-	return messages.Gaussian{Pi: ai * ai * c1.Pi * r2, Tau: ai * (s1*c1.Tau*r2 + s2*c2.Tau*r1)}, true
+	m := messages.Gaussian{Pi: ai * ai * c1.Pi * r2, Tau: ai * (s1*c1.Tau*r2 + s2*c2.Tau*r1)}
+	// A π that overflows (a large a_i) would make τ = π·μ the location of
+	// a point mass; the general path rounds that message to the point mass
+	// at the mean instead.
+	return m, m.Pi <= math.MaxFloat64
 }
 
 // LogAverageFactor returns log ∫ I(x = aᵀy) ĉ_x ∏ĉ_{yⱼ} = log N(μ_x; aᵀμ_y,
