@@ -37,6 +37,12 @@ func (l *Likelihood) Message(i int, e graph.Edges) (messages.Gaussian, error) {
 		return finiteMessage(messages.NewGaussian(c.Mean(), l.Variance))
 	}
 	a := 1 / (1 + l.Variance*c.Pi)
+	if a == 0 && c.Pi > 0 {
+		// c²·π_y overflows: π = 1/(c² + 1/π_y) and τ = μ_y·π, the same
+		// message in variances, which stay in range.
+		pi := 1 / (l.Variance + 1/c.Pi)
+		return finiteMessage(messages.Gaussian{Pi: pi, Tau: c.Mean() * pi})
+	}
 	return finiteMessage(messages.Gaussian{Pi: a * c.Pi, Tau: a * c.Tau})
 }
 

@@ -2,6 +2,7 @@ package factors
 
 import (
 	"fmt"
+	"math"
 	"slices"
 	"strings"
 
@@ -97,7 +98,14 @@ func (l *LinearGaussian) message(i int, e graph.Edges) (messages.Gaussian, error
 		return messages.Gaussian{}, err
 	}
 	r, v := l.Value-l.Offset-mean, l.Variance+variance
-	return messages.Gaussian{Pi: ai * ai / v, Tau: ai * r / v}, nil
+	// π = a_i·(a_i/V) and τ = r·(a_i/V): a_i² and a_i·r may overflow or
+	// underflow where the message does not. A π that overflows is the
+	// point mass at the solved mean r/a_i (τ = π·μ would misplace it).
+	p := ai / v
+	if m := (messages.Gaussian{Pi: p * ai, Tau: p * r}); m.Pi <= math.MaxFloat64 {
+		return m, nil
+	}
+	return messages.PointMass(r / ai), nil
 }
 
 // LogAverageFactor returns log ∫ N(y; aᵀx + c, v) ∏ĉⱼ(xⱼ) dx = log N(y;

@@ -66,3 +66,67 @@ func TestWeightedSumLargeCoefficient(t *testing.T) {
 		}
 	}
 }
+
+// TestLikelihoodWideNoise: the message of N(x; y, c²) to x is y's cavity
+// widened by c², N(μ_y, σ_y² + c²) (Table 1, row 2), also where c²·π_y
+// overflows float64 though the message's precision 1/(σ_y² + c²) is in
+// range.
+func TestLikelihoodWideNoise(t *testing.T) {
+	for _, tc := range []struct{ c2, mean, variance float64 }{
+		{1e300, 5, 1e-300},
+		{1e200, -3, 1e-200},
+		{1e308, 1e-100, 1e-10},
+	} {
+		got, err := factortest.Message(factors.NewLikelihood(tc.c2), 0, messages.NewGaussian(0, 1), messages.NewGaussian(tc.mean, tc.variance))
+		if err != nil {
+			t.Errorf("%+v: %v", tc, err)
+			continue
+		}
+		v := new(big.Float).Add(big.NewFloat(tc.c2), big.NewFloat(tc.variance))
+		wantPi := bigQuo(big.NewFloat(1), v)
+		wantTau := bigQuo(big.NewFloat(tc.mean), v)
+		if !(math.Abs(got.Pi-wantPi) <= 1e-14*wantPi) || !(math.Abs(got.Tau-wantTau) <= 1e-14*math.Abs(wantTau)) {
+			t.Errorf("%+v: (π, τ) = (%v, %v), want (%v, %v)", tc, got.Pi, got.Tau, wantPi, wantTau)
+		}
+	}
+}
+
+// TestLinearGaussianLargeCoefficient: the message of N(y; aᵀx + c, v) to
+// x_i has π = a_i²/V and τ = a_i·r/V, r = y − c − Σ_{j≠i} aⱼμⱼ and V = v +
+// Σ_{j≠i} aⱼ²σⱼ² (computed here in big.Float), also where a_i² or a_i·r
+// overflows or underflows float64; a π beyond float64 is the point mass at
+// r/a_i.
+func TestLinearGaussianLargeCoefficient(t *testing.T) {
+	for _, tc := range []struct {
+		a        []float64
+		value, v float64
+	}{
+		{[]float64{1e200, 1}, 3, 1e300},     // a² overflows, π = 1e100
+		{[]float64{1e-200, 1}, 3, 1e-300},   // a² underflows, π ≈ 1e-100
+		{[]float64{1e160, 1}, 1e150, 1},     // a·r overflows, π = 5e319: a point mass
+		{[]float64{1e154, 2}, 1e150, 1e300}, // a·r overflows, π ≈ 1e8
+	} {
+		cav := []messages.Gaussian{messages.NewGaussian(0, 1), messages.NewGaussian(2, 1)}
+		f := factors.NewLinearGaussian(tc.a, 0, tc.value, tc.v)
+		got, err := factortest.Message(f, 0, cav...)
+		if err != nil {
+			t.Errorf("%+v: %v", tc, err)
+			continue
+		}
+		a0, a1 := big.NewFloat(tc.a[0]), big.NewFloat(tc.a[1])
+		r := new(big.Float).Sub(big.NewFloat(tc.value), new(big.Float).Mul(a1, big.NewFloat(2)))
+		V := new(big.Float).Add(big.NewFloat(tc.v), new(big.Float).Mul(a1, a1))
+		wantPi := bigQuo(new(big.Float).Mul(a0, a0), V)
+		wantMean := bigQuo(r, a0)
+		if math.IsInf(wantPi, 1) {
+			if !got.IsPointMass() || got.Mean() != wantMean {
+				t.Errorf("%+v: %v, want the point mass at %v", tc, got, wantMean)
+			}
+			continue
+		}
+		wantTau := bigQuo(new(big.Float).Mul(a0, r), V)
+		if !(math.Abs(got.Pi-wantPi) <= 1e-14*wantPi) || !(math.Abs(got.Tau-wantTau) <= 1e-14*math.Abs(wantTau)) {
+			t.Errorf("%+v: (π, τ) = (%v, %v), want (%v, %v)", tc, got.Pi, got.Tau, wantPi, wantTau)
+		}
+	}
+}
