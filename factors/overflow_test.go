@@ -130,3 +130,44 @@ func TestLinearGaussianLargeCoefficient(t *testing.T) {
 		}
 	}
 }
+
+// TestPoissonNarrowCavity: the Poisson message is π = e^κ and τ = k +
+// e^κ(μ' − 1), with κ the root of eq. 19 of Guo et al. (2012), κ = μ +
+// σ²(k − e^κ) + σ²/(2(1 + σ²e^κ)), and μ' = μ + σ²(k − e^κ) (eq. 15),
+// found here by bisection. Under a narrow cavity e^κ is far below the
+// cavity's precision, and taking it as the difference of two precisions
+// would lose it.
+func TestPoissonNarrowCavity(t *testing.T) {
+	for _, tc := range []struct {
+		k              int
+		mean, variance float64
+	}{
+		{1, 0, 1e-150}, {0, 0, 1e-300}, {3, 1, 1e-20}, {2, -1, 1e-12}, {5, 0.5, 0.3},
+	} {
+		m, s2, k := tc.mean, tc.variance, float64(tc.k)
+		G := func(kappa float64) float64 {
+			w := s2 * math.Exp(kappa)
+			return kappa - m - s2*(k-math.Exp(kappa)) - s2/(2*(1+w))
+		}
+		lo, hi := m-1-s2, m+s2*(k+1) // G(lo) < 0 < G(hi): G′ ≥ 1
+		for range 200 {
+			mid := 0.5 * (lo + hi)
+			if G(mid) < 0 {
+				lo = mid
+			} else {
+				hi = mid
+			}
+		}
+		ek := math.Exp(0.5 * (lo + hi))
+		muq := m + s2*(k-ek)
+		wantPi, wantTau := ek, k+ek*(muq-1)
+		got, err := factortest.Message(factors.NewPoisson(tc.k), 0, messages.NewGaussian(tc.mean, tc.variance))
+		if err != nil {
+			t.Errorf("%+v: %v", tc, err)
+			continue
+		}
+		if !(math.Abs(got.Pi-wantPi) <= 1e-12*wantPi) || !(math.Abs(got.Tau-wantTau) <= 1e-12*(1+k+ek)) {
+			t.Errorf("%+v: (π, τ) = (%v, %v), want (%v, %v)", tc, got.Pi, got.Tau, wantPi, wantTau)
+		}
+	}
+}

@@ -75,12 +75,11 @@ func (p *Poisson) message(_ int, e graph.Edges) (messages.Gaussian, error) {
 	if err := checkCavity(c); err != nil {
 		return messages.Gaussian{}, err
 	}
-	q, n, err := PoissonProject(c.Mean(), c.Variance(), p.Count)
+	q, ek, n, err := poissonProject(c.Mean(), c.Variance(), p.Count)
 	p.Iterations = n
 	if err != nil {
 		return messages.Gaussian{}, err
 	}
-	ek := q.Pi - c.Pi // e^κ, also 1/σ'² − 1/σ²
 	// τ = τ' − τ_c = k + e^κ(μ' − 1), written without the subtraction.
 	msg := messages.Gaussian{Pi: ek, Tau: float64(p.Count) + ek*(q.Mean()-1)}
 	if !msg.IsFinite() {
@@ -108,19 +107,26 @@ func (p *Poisson) message(_ int, e graph.Edges) (messages.Gaussian, error) {
 // iterate keeps a bracket; a step leaving it is replaced by bisection, so
 // the iteration also converges from a poor start.
 func PoissonProject(mean, variance float64, k int) (messages.Gaussian, int, error) {
+	q, _, n, err := poissonProject(mean, variance, k)
+	return q, n, err
+}
+
+// poissonProject is PoissonProject that also returns e^κ = 1/σ'² − 1/σ²,
+// the message's precision, as w/σ² (w = σ²e^κ from the iteration): the
+// difference of the precisions cancels where σ² is small.
+func poissonProject(mean, variance float64, k int) (q messages.Gaussian, ek float64, n int, err error) {
 	if !(variance > 0) || math.IsInf(variance, 1) || !messages.IsFinite(mean) || k < 0 {
-		return messages.Gaussian{}, 0, fmt.Errorf("Poisson projection of N(%v, %v) with count %d: %w", mean, variance, k, messages.ErrInput)
+		return messages.Gaussian{}, 0, 0, fmt.Errorf("Poisson projection of N(%v, %v) with count %d: %w", mean, variance, k, messages.ErrInput)
 	}
 	s2, c := variance, variance/2
 	M := mean + s2*float64(k)
 	logS2 := math.Log(s2)
 	if !messages.IsFinite(M + logS2 + c) {
-		return messages.Gaussian{}, 0, fmt.Errorf("Poisson projection of N(%v, %v) with count %d: %w", mean, variance, k, messages.ErrNumerical)
+		return messages.Gaussian{}, 0, 0, fmt.Errorf("Poisson projection of N(%v, %v) with count %d: %w", mean, variance, k, messages.ErrNumerical)
 	}
 	kappa := wrightStart(logS2+M, c) - logS2
 	lo, hi := math.Inf(-1), math.Inf(1)
 	var w float64
-	n := 0
 	for n < 100 {
 		w = s2 * math.Exp(kappa)
 		q := 1 / (1 + w)
@@ -167,11 +173,11 @@ func PoissonProject(mean, variance float64, k int) (messages.Gaussian, int, erro
 	// the cancellation in μ + σ²k − w when both terms are large.
 	v := s2 / (1 + w)
 	mu := kappa - v/2
-	q := messages.NewGaussian(mu, v)
+	q = messages.NewGaussian(mu, v)
 	if !messages.IsFinite(mu) || !(v > 0) || !q.IsFinite() || !(q.Pi > 0) {
-		return messages.Gaussian{}, n, fmt.Errorf("Poisson projection of N(%v, %v) with count %d: %w", mean, variance, k, messages.ErrNumerical)
+		return messages.Gaussian{}, 0, n, fmt.Errorf("Poisson projection of N(%v, %v) with count %d: %w", mean, variance, k, messages.ErrNumerical)
 	}
-	return q, n, nil
+	return q, w / s2, n, nil
 }
 
 // haltStep is the Halley step below which the iterate after it is accurate to
