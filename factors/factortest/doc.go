@@ -23,6 +23,8 @@
 //   - a graph.LinearForm describes the density it claims to.
 //
 // Variational factors (graph.Approximate reporting "VMP") do not send the
-// projection of the tilted distribution; Check reports them as such rather
-// than fail them.
+// projection of the tilted distribution: Check checks their evidence as
+// any factor's, and the message of a unary one against the stationarity of
+// KL(q ‖ p) in q's mean and variance (the conditions of Guo et al. 2012's
+// Lemma 1), by quadrature of log f (Case.LogDensity).
 package factortest

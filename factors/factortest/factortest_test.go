@@ -79,3 +79,62 @@ func TestMessageAndEvidenceErrors(t *testing.T) {
 		t.Error("Tilted with a uniform cavity: no error")
 	}
 }
+
+// poissonLogDensity is log Poisson(k; eˣ), the definition of
+// factors.Poisson.
+func poissonLogDensity(k int) func(x []float64) float64 {
+	return func(x []float64) float64 {
+		lg, _ := math.Lgamma(float64(k) + 1)
+		return float64(k)*x[0] - math.Exp(x[0]) - lg
+	}
+}
+
+// shiftedPoisson is a Poisson factor whose message is off by a little in
+// τ (a wrong variational fixed point) and whose evidence is right.
+type shiftedPoisson struct{ factors.Poisson }
+
+func (p *shiftedPoisson) Message(i int, e graph.Edges) (messages.Gaussian, error) {
+	m, err := p.Poisson.Message(i, e)
+	m.Tau += 1e-4 * m.Pi
+	return m, err
+}
+
+// poissonWrongEvidence is a Poisson factor whose evidence is off by 1e-6.
+type poissonWrongEvidence struct{ factors.Poisson }
+
+func (p *poissonWrongEvidence) LogAverageFactor(e graph.Edges) (float64, error) {
+	lz, err := p.Poisson.LogAverageFactor(e)
+	return lz + 1e-6, err
+}
+
+// TestCheckVariationalFactors: a variational factor's message is checked
+// against the stationarity of KL(q ‖ p) and its evidence against
+// quadrature, so a right Poisson factor passes and one with a shifted
+// message or a wrong evidence fails.
+func TestCheckVariationalFactors(t *testing.T) {
+	for _, cav := range []messages.Gaussian{messages.NewGaussian(0.3, 0.5), messages.NewGaussian(2, 4), messages.NewGaussian(-1, 0.01)} {
+		for _, k := range []int{0, 1, 6} {
+			logf := poissonLogDensity(k)
+			c := factortest.Case{Cavities: []messages.Gaussian{cav}, LogDensity: logf,
+				Density: func(x []float64) float64 { return math.Exp(logf(x)) }}
+			p := &printer{}
+			c.Factor = factors.NewPoisson(k)
+			factortest.Check(p, c)
+			if p.failures != 0 {
+				t.Errorf("Poisson(%d) at %v: %d failures", k, cav, p.failures)
+			}
+			p = &printer{}
+			c.Factor = &shiftedPoisson{factors.Poisson{Count: k}}
+			factortest.Check(p, c)
+			if p.failures == 0 {
+				t.Errorf("Poisson(%d) at %v with its message's mean shifted: no failure", k, cav)
+			}
+			p = &printer{}
+			c.Factor = &poissonWrongEvidence{factors.Poisson{Count: k}}
+			factortest.Check(p, c)
+			if p.failures != 1 {
+				t.Errorf("Poisson(%d) at %v with its evidence off by 1e-6: %d failures, want 1", k, cav, p.failures)
+			}
+		}
+	}
+}
