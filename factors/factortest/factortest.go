@@ -1,7 +1,6 @@
 package factortest
 
 import (
-	"errors"
 	"fmt"
 	"math"
 	"slices"
@@ -22,17 +21,18 @@ func (c fixed) Message(int, graph.Edges) (messages.Gaussian, error) { return c.m
 
 // ErrCavity reports a cavity the kit cannot show a factor: an improper or
 // non-finite message, or (to Tilted) a uniform one, which has no density
-// to integrate against.
-var ErrCavity = errors.New("factortest: unusable cavity")
+// to integrate against. It wraps messages.ErrInput, as every argument
+// error of the kit does.
+var ErrCavity = fmt.Errorf("factortest: unusable cavity: %w", messages.ErrInput)
 
 // setup builds a graph of f with one variable per edge whose cavity, as f
 // sees it, is cavities[i].
 func setup(f graph.Factor, cavities []messages.Gaussian) (*graph.Graph, graph.FactorID, error) {
 	if f == nil {
-		return nil, 0, fmt.Errorf("factortest: nil factor")
+		return nil, 0, fmt.Errorf("factortest: nil factor: %w", messages.ErrInput)
 	}
 	if n := f.Arity(); n != len(cavities) {
-		return nil, 0, fmt.Errorf("factortest: %d cavities for a factor of arity %d", len(cavities), n)
+		return nil, 0, fmt.Errorf("factortest: %d cavities for a factor of arity %d: %w", len(cavities), n, messages.ErrInput)
 	}
 	b := graph.NewBuilder("factortest")
 	vars := make([]graph.VarID, len(cavities))
@@ -69,7 +69,7 @@ func Message(f graph.Factor, i int, cavities ...messages.Gaussian) (messages.Gau
 		return messages.Gaussian{}, err
 	}
 	if i < 0 || i >= len(cavities) {
-		return messages.Gaussian{}, fmt.Errorf("factortest: edge %d of a factor of arity %d", i, len(cavities))
+		return messages.Gaussian{}, fmt.Errorf("factortest: edge %d of a factor of arity %d: %w", i, len(cavities), messages.ErrInput)
 	}
 	return graph.Message(f, i, g.Edges(id))
 }
@@ -215,7 +215,7 @@ func Tilted(density func(x []float64) float64, cavities []messages.Gaussian, gr 
 		next(idx, xs)
 	}
 	if !(z > 0) || math.IsInf(z, 1) {
-		return Moments{}, fmt.Errorf("factortest: tilted mass %v: the density vanishes (or overflows) on the grid", z)
+		return Moments{}, tiltedMassError(z)
 	}
 	for i := range mean {
 		mean[i] /= z
@@ -234,6 +234,12 @@ func Tilted(density func(x []float64) float64, cavities []messages.Gaussian, gr 
 		variance[i] /= z
 	}
 	return Moments{LogZ: messages.Log(z), Mean: mean, Variance: variance}, nil // z may be subnormal
+}
+
+// tiltedMassError reports a tilted normaliser z that is not a positive
+// finite number on the grid: a density that vanishes (or overflows) there.
+func tiltedMassError(z float64) error {
+	return fmt.Errorf("factortest: tilted mass %v: the density vanishes (or overflows) on the grid: %w", z, messages.ErrNumerical)
 }
 
 // next advances the odometer idx over the grids xs.

@@ -1,7 +1,10 @@
 package factortest_test
 
 import (
+	"errors"
+	"fmt"
 	"math"
+	"strings"
 	"testing"
 
 	"github.com/skillgraph/skillgraph/factors"
@@ -63,20 +66,29 @@ func TestCheckCatchesWrongFactors(t *testing.T) {
 
 func TestMessageAndEvidenceErrors(t *testing.T) {
 	l := factors.NewLikelihood(1)
-	if _, err := factortest.Message(l, 0, messages.NewGaussian(0, 1)); err == nil {
-		t.Error("one cavity for two edges: no error")
+	// Every argument error wraps messages.ErrInput and says what is wrong.
+	check := func(what string, err error, fragment string) {
+		t.Helper()
+		if !errors.Is(err, messages.ErrInput) || !strings.Contains(fmt.Sprint(err), fragment) {
+			t.Errorf("%s: %v, want messages.ErrInput naming %q", what, err, fragment)
+		}
 	}
-	if _, err := factortest.Message(l, 2, messages.NewGaussian(0, 1), messages.NewGaussian(0, 1)); err == nil {
-		t.Error("edge 2 of two: no error")
+	_, err := factortest.Message(l, 0, messages.NewGaussian(0, 1))
+	check("one cavity for two edges", err, "1 cavities for a factor of arity 2")
+	_, err = factortest.Message(l, 2, messages.NewGaussian(0, 1), messages.NewGaussian(0, 1))
+	check("edge 2 of two", err, "edge 2")
+	_, err = factortest.Message(l, 0, messages.Gaussian{Pi: -1}, messages.NewGaussian(0, 1))
+	check("improper cavity", err, "unusable cavity")
+	if !errors.Is(err, factortest.ErrCavity) {
+		t.Errorf("improper cavity: %v, want factortest.ErrCavity", err)
 	}
-	if _, err := factortest.Message(l, 0, messages.Gaussian{Pi: -1}, messages.NewGaussian(0, 1)); err == nil {
-		t.Error("improper cavity: no error")
-	}
-	if _, err := factortest.Message(nil, 0); err == nil {
-		t.Error("nil factor: no error")
-	}
-	if _, err := factortest.Tilted(func([]float64) float64 { return 1 }, []messages.Gaussian{{}}, factortest.Grid{}); err == nil {
-		t.Error("Tilted with a uniform cavity: no error")
+	_, err = factortest.Message(nil, 0)
+	check("nil factor", err, "nil factor")
+	_, err = factortest.Tilted(func([]float64) float64 { return 1 }, []messages.Gaussian{{}}, factortest.Grid{})
+	check("Tilted with a uniform cavity", err, "unusable cavity")
+	_, err = factortest.Tilted(func([]float64) float64 { return 0 }, []messages.Gaussian{messages.NewGaussian(0, 1)}, factortest.Grid{})
+	if !errors.Is(err, messages.ErrNumerical) {
+		t.Errorf("Tilted of a density that vanishes: %v, want messages.ErrNumerical", err)
 	}
 }
 

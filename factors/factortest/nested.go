@@ -60,7 +60,7 @@ func tiltedNested(density func(x []float64) float64, cavities []messages.Gaussia
 		}
 	})
 	if !(z > 0) || math.IsInf(z, 1) {
-		return Moments{}, fmt.Errorf("factortest: tilted mass %v: the density vanishes (or overflows) on the grid", z)
+		return Moments{}, tiltedMassError(z)
 	}
 	for i := range mean {
 		mean[i] /= z
