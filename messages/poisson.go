@@ -2,6 +2,7 @@ package messages
 
 import (
 	"math"
+	"slices"
 
 	"gonum.org/v1/gonum/integrate/quad"
 )
@@ -17,24 +18,46 @@ import (
 // from its mode x* on both sides. Where it is narrow (width s = (e^{x*} +
 // 1/v)^{−½} ≤ ½, the fitted football models' case) it is nearly Gaussian
 // and 32-point Gauss–Hermite quadrature centred on x* integrates it; where
-// it is wider it is integrated by 32-point Gauss–Legendre on each side of
-// x*, out to where f has fallen 40 below f(x*) (give or take ½; the mass
+// it is wider it is integrated by 32-point Gauss–Legendre on pieces of
+// each side of x*, out to where f has fallen 40 below f(x*) (give or take ½; the mass
 // beyond is below e^{−39} of the whole), each side with its own width:
 // for k = 0 under a prior variance of 173 the integrand falls as the prior
-// on the left and as exp(−eˣ) on the right.
+// on the left and as exp(−eˣ) on the right. A prior of variance at most
+// 1e-16, narrower than float64 can place the mode about its mean, is
+// integrated by Laplace's approximation, exact to O(v).
 func LogPoissonLogNormal(k int, mean, variance float64) float64 {
 	kf, mu, v := float64(k), mean, variance
 	f := func(x float64) float64 { return kf*x - math.Exp(x) - (x-mu)*(x-mu)/(2*v) }
 	df := func(x float64) float64 { return kf - math.Exp(x) - (x-mu)/v }
+	lg, _ := math.Lgamma(kf + 1)
+	if v <= 1e-16 && v*math.Exp(mu) <= 1e-3 && v*kf <= 1e-3 {
+		// A prior narrower than float64 can place its mode about μ: the
+		// mode is μ + δ with δ = v(k − e^{μ+δ}) (a contraction by
+		// v·e^μ), and Laplace's approximation about it, f(μ + δ) − log k!
+		// − ½·log(1 + v·e^{μ+δ}), is exact to O(v) relative (the
+		// expression of the narrow case below with its quadrature's sum
+		// at 1), written in δ so that μ + δ is never rounded.
+		em, d := math.Exp(mu), 0.0
+		for range 4 {
+			d = v * (kf - em*math.Exp(d))
+		}
+		e := em * math.Exp(d)
+		return probLog(kf*mu + kf*d - e - d*d/(2*v) - lg - 0.5*math.Log1p(v*e))
+	}
 	// The mode solves f'(x) = 0, f' decreasing; it lies between μ and
-	// log k (k ≥ 1), or in [μ − v·e^μ − 1, μ] (k = 0). Newton's steps,
-	// bisecting when one leaves the bracket.
-	lo, hi := mu-v*math.Exp(mu)-1, mu
+	// log k (k ≥ 1), or in [min(μ − 1, −log v), μ] (k = 0: e^x = (μ − x)/v
+	// there, which exceeds 1/v where x < μ − 1). There e^x = R(x)
+	// with R(x) = k − (x − μ)/v, so where R(x) > 0 the mode is the root of
+	// φ(x) = x − log R(x), which is increasing and convex: Newton's method
+	// on φ converges from either side in a few steps, also where e^x is
+	// far from 1/v (Newton's method on f' itself moves by about 1 a step
+	// where e^x dominates). A step leaving the bracket bisects it.
+	lo, hi := math.Min(mu-1, -math.Log(v)), mu
 	if k >= 1 {
 		lo, hi = math.Min(mu, math.Log(kf)), math.Max(mu, math.Log(kf))
 	}
-	x := (lo + hi) / 2
-	for range 200 {
+	x, sqrtV := 0.5*lo+0.5*hi, math.Sqrt(v)
+	for range 1100 {
 		g := df(x)
 		if g > 0 {
 			lo = x
@@ -42,24 +65,36 @@ func LogPoissonLogNormal(k int, mean, variance float64) float64 {
 			hi = x
 		}
 		next := x + g/(math.Exp(x)+1/v)
-		if !(next > lo && next < hi) {
-			next = (lo + hi) / 2
+		if r := kf - (x-mu)/v; r > 0 {
+			next = x - (x-math.Log(r))/(1+1/(v*r))
 		}
-		done := math.Abs(next-x) <= 1e-14*math.Max(1, math.Abs(x))
+		if !(next > lo && next < hi) {
+			next = 0.5*lo + 0.5*hi
+		}
+		// To 1e-14 of the integrand's width (at most √v) where x is
+		// small: g below is a Taylor expansion about x, and a mode off by
+		// a visible part of a narrow width overflows it.
+		done := math.Abs(next-x) <= 1e-14*math.Max(math.Min(1, sqrtV), math.Abs(x))
 		x = next
 		if done {
 			break
 		}
 	}
 	top := f(x)
-	lg, _ := math.Lgamma(kf + 1)
 	// g(u) = f(x* + u) − f(x*), written about the mode so that a node near
 	// x* keeps its digits where x* is large and the integrand narrow:
 	// x* + u rounded to x*'s spacing would move it by a visible part of
 	// its width.
+	// Where e^{x*} underflows (a mode far below 0 under a wide prior),
+	// e^{x*}·(e^u − 1) is e^{x* + u}, to which the rounding of x* + u does
+	// no harm, and not 0·∞ where e^u overflows.
 	d, ex := x-mu, math.Exp(x)
-	g := func(u float64) float64 { return kf*u - ex*math.Expm1(u) - u*(2*d+u)/(2*v) }
-	dg := func(u float64) float64 { return kf - ex*math.Exp(u) - (d+u)/v }
+	expm1At := func(u float64) float64 { return ex * math.Expm1(u) }
+	if ex == 0 {
+		expm1At = func(u float64) float64 { return math.Exp(x + u) }
+	}
+	g := func(u float64) float64 { return kf*u - expm1At(u) - u*(2*d+u)/(2*v) }
+	dg := func(u float64) float64 { return kf - (ex + expm1At(u)) - (d+u)/v }
 	s := 1 / math.Sqrt(ex+1/v)
 	if s <= 0.5 {
 		// Narrow: about x*, g(s·t) = −t²/2 − e^{x*}·(e^{st} − 1 − st −
@@ -86,8 +121,15 @@ func LogPoissonLogNormal(k int, mean, variance float64) float64 {
 	// either side of the root.
 	end := func(dir float64) float64 {
 		e := dir * math.Sqrt(80) * s
-		for range 100 {
+		for range 2200 {
 			r := g(e) + 40
+			if math.IsInf(r, -1) {
+				// Beyond exp's range (the guess of a wide integrand on
+				// its exponential side): back towards the mode, where
+				// g(0) = 0.
+				e /= 2
+				continue
+			}
 			if math.Abs(r) <= 0.5 {
 				break
 			}
@@ -95,11 +137,41 @@ func LogPoissonLogNormal(k int, mean, variance float64) float64 {
 		}
 		return e
 	}
+	// Each side is cut into pieces that grow geometrically (8, 16, 32, …)
+	// away from the mode and from the factor's feature at x = log max(k, 1)
+	// (the cliff of e^{−eˣ}, the bump of e^{kx−eˣ}): e^{−eˣ} grows as
+	// e^{e^{Re x}} off the real line, so one rule over a long piece that
+	// holds the feature converges slowly, while pieces of width 8 about it
+	// converge to 1e-9, and the prior is smooth on the scale of the
+	// distance from the feature.
+	feature := math.Log(max(kf, 1)) - x
 	var sum float64
-	for _, side := range [2][2]float64{{end(-1), 0}, {0, end(1)}} {
-		a, width := side[0], side[1]-side[0]
-		for i, t := range poissonRule.x {
-			sum += width * poissonRule.w[i] * math.Exp(g(a+width*t))
+	cuts := make([]float64, 0, 64)
+	for _, end := range [2]float64{end(-1), end(1)} {
+		if !IsFinite(end) {
+			return math.NaN() // for the caller's range check
+		}
+		lo, hi := math.Min(0, end), math.Max(0, end)
+		cuts = append(cuts[:0], lo, hi)
+		for _, c := range [2]float64{0, feature} {
+			if c > lo && c < hi {
+				cuts = append(cuts, c)
+			}
+			for w := 8.0; c-w > lo || c+w < hi; w *= 2 {
+				if c-w > lo && c-w < hi {
+					cuts = append(cuts, c-w)
+				}
+				if c+w > lo && c+w < hi {
+					cuts = append(cuts, c+w)
+				}
+			}
+		}
+		slices.Sort(cuts)
+		for j := 0; j+1 < len(cuts); j++ {
+			a, width := cuts[j], cuts[j+1]-cuts[j]
+			for i, t := range poissonRule.x {
+				sum += width * poissonRule.w[i] * math.Exp(g(a+width*t))
+			}
 		}
 	}
 	return probLog(top + math.Log(sum) - lg - 0.5*math.Log(2*math.Pi*v))
@@ -107,8 +179,16 @@ func LogPoissonLogNormal(k int, mean, variance float64) float64 {
 
 // probLog returns the logarithm of a probability, lz, at most 0: the
 // quadrature's rounding can leave a probability within an ulp of 1 just
-// above it. A NaN stays NaN, for the caller's check.
-func probLog(lz float64) float64 { return math.Min(lz, 0) }
+// above it. A NaN stays NaN, for the caller's check, and so does a
+// logarithm clearly above 0 (a quadrature that overflowed, where the mode
+// cannot be placed finely enough for the integrand's width), which is no
+// probability's.
+func probLog(lz float64) float64 {
+	if lz > 1e-9 {
+		return math.NaN()
+	}
+	return math.Min(lz, 0)
+}
 
 // poissonRule is the 32-point Gauss–Legendre rule of LogPoissonLogNormal's
 // wide regime; read only.
