@@ -301,3 +301,24 @@ func TestDuplicatePlayerRejected(t *testing.T) {
 		t.Errorf("error %v, want ErrInput naming both places", err)
 	}
 }
+
+// TestMeanCIAndPairedTestNearOverflow: values within float64 whose sum or
+// squared deviations overflow have a mean and interval within it, worked
+// by hand: 1e308 twice has mean 1e308 and half-width 0; (1e308, 1e308,
+// 1e307) has mean 7e307 and deviations (3, 3, −6)·1e307, so sd =
+// √(54/2)·1e307 and half-width t₀.₉₇₅,₂·sd/√3 = t₀.₉₇₅,₂·3e307, where
+// Student's t with 2 degrees of freedom has the quantile (2p − 1)/√(2p(1 − p)).
+// Differences that overflow are messages.ErrNumerical, as documented.
+func TestMeanCIAndPairedTestNearOverflow(t *testing.T) {
+	if m, h, err := evaluation.MeanCI([]float64{1e308, 1e308}); err != nil || m != 1e308 || h != 0 {
+		t.Errorf("MeanCI(1e308, 1e308) = %v ± %v, %v; want 1e308 ± 0", m, h, err)
+	}
+	m, h, err := evaluation.MeanCI([]float64{1e308, 1e308, 1e307})
+	if want := 0.95 / math.Sqrt(2*0.975*0.025) * 3e307; err != nil || math.Abs(m-7e307) > 1e-15*7e307 || math.Abs(h-want) > 1e-12*want {
+		t.Errorf("MeanCI(1e308, 1e308, 1e307) = %v ± %v, %v; want 7e307 ± %v", m, h, err, want)
+	}
+	_, _, _, err = evaluation.PairedTest([]float64{1e308, 0}, []float64{-1e308, 0})
+	if !errors.Is(err, evaluation.ErrNumerical) || !strings.Contains(err.Error(), "pair 0") {
+		t.Errorf("PairedTest with a difference of 2e308: %v, want ErrNumerical naming pair 0", err)
+	}
+}

@@ -271,7 +271,8 @@ func meanCI(xs []float64) (mean, half, se float64, err error) {
 		return mean, 0, 0, nil
 	}
 	n := float64(len(xs))
-	half, se = distuv.StudentsT{Mu: 0, Sigma: 1, Nu: n - 1}.Quantile(0.975)*sd/math.Sqrt(n), sd/math.Sqrt(n)
+	se = sd / math.Sqrt(n) // before the quantile multiplies it, which may not overflow
+	half = distuv.StudentsT{Mu: 0, Sigma: 1, Nu: n - 1}.Quantile(0.975) * se
 	if !messages.IsFinite(mean) || !messages.IsFinite(half) {
 		return math.NaN(), 0, 0, fmt.Errorf("evaluation: MeanCI: values spread beyond float64 (mean %v, half-width %v): %w", mean, half, ErrNumerical)
 	}
@@ -294,6 +295,9 @@ func PairedTest(a, b []float64) (diff, half, p float64, err error) {
 			return math.NaN(), 0, math.NaN(), fmt.Errorf("evaluation: PairedTest: pair %d = (%v, %v): %w", i, a[i], b[i], ErrInput)
 		}
 		d[i] = a[i] - b[i]
+		if !messages.IsFinite(d[i]) {
+			return math.NaN(), 0, math.NaN(), fmt.Errorf("evaluation: PairedTest: pair %d = (%v, %v): the difference overflows float64: %w", i, a[i], b[i], ErrNumerical)
+		}
 	}
 	diff, half, se, err := meanCI(d)
 	if err != nil {
@@ -312,12 +316,22 @@ func PairedTest(a, b []float64) (diff, half, p float64, err error) {
 
 // meanSD returns the mean of xs, not empty, and their sample standard
 // deviation (0 for one value).
+//
+// Finite values whose sum or squared deviations overflow (1e308 twice)
+// are summed again scaled, by 1/n and by the largest deviation, so that a
+// mean and standard deviation within float64 come out as they are.
 func meanSD(xs []float64) (mean, sd float64) {
 	n := float64(len(xs))
 	for _, x := range xs {
 		mean += x
 	}
 	mean /= n
+	if !messages.IsFinite(mean) {
+		mean = 0
+		for _, x := range xs {
+			mean += x / n
+		}
+	}
 	if len(xs) < 2 {
 		return mean, 0
 	}
@@ -325,5 +339,17 @@ func meanSD(xs []float64) (mean, sd float64) {
 	for _, x := range xs {
 		ss += (x - mean) * (x - mean)
 	}
-	return mean, math.Sqrt(ss / (n - 1))
+	if messages.IsFinite(ss) {
+		return mean, math.Sqrt(ss / (n - 1))
+	}
+	var scale float64
+	for _, x := range xs {
+		scale = max(scale, math.Abs(x-mean))
+	}
+	ss = 0
+	for _, x := range xs {
+		r := (x - mean) / scale
+		ss += r * r
+	}
+	return mean, scale * math.Sqrt(ss/(n-1))
 }

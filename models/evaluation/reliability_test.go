@@ -244,8 +244,13 @@ func TestMeanCIAndSummaryReportMissingData(t *testing.T) {
 	wantErr(t, "MeanCI()", err, evaluation.ErrNoData)
 	_, _, err = evaluation.MeanCI([]float64{1, nan})
 	wantErr(t, "MeanCI(1, NaN)", err, evaluation.ErrInput, "xs[1] = NaN")
-	_, _, err = evaluation.MeanCI([]float64{math.MaxFloat64, math.MaxFloat64})
-	wantErr(t, "MeanCI(max, max)", err, evaluation.ErrNumerical)
+	// The largest float64 twice has mean MaxFloat64 and no spread; with
+	// its negative the standard deviation √2·MaxFloat64 overflows.
+	if m, h, err := evaluation.MeanCI([]float64{math.MaxFloat64, math.MaxFloat64}); m != math.MaxFloat64 || h != 0 || err != nil {
+		t.Errorf("MeanCI(max, max) = %v ± %v, %v; want MaxFloat64 ± 0", m, h, err)
+	}
+	_, _, err = evaluation.MeanCI([]float64{math.MaxFloat64, -math.MaxFloat64})
+	wantErr(t, "MeanCI(max, −max)", err, evaluation.ErrNumerical)
 	if m, h, err := evaluation.MeanCI([]float64{4}); m != 4 || h != 0 || err != nil {
 		t.Errorf("MeanCI(4) = %v ± %v, %v; want 4 ± 0", m, h, err)
 	}
