@@ -250,7 +250,7 @@ func (f *fitter[P]) encode(p P) []float64 {
 			u[i] = x / q.Step
 			continue
 		}
-		t := (x - lo) / (hi - lo)
+		t := (0.5*x - 0.5*lo) / (0.5*hi - 0.5*lo) // halves: hi − lo may overflow
 		u[i] = math.Log(t / (1 - t))
 	}
 	return u
@@ -269,9 +269,10 @@ func (f *fitter[P]) decode(u []float64) (P, float64) {
 			t := 1 / (1 + math.Exp(-u[i]))
 			if q.Log || q.Logit {
 				// exp(log Lo) may miss Lo by an ulp.
-				*v = math.Min(b.Hi, math.Max(b.Lo, q.unscale(lo+t*(hi-lo))))
+				*v = math.Min(b.Hi, math.Max(b.Lo, q.unscale((1-t)*lo+t*hi)))
 			} else {
-				*v = b.Lo + t*(b.Hi-b.Lo)
+				// Not Lo + t·(Hi − Lo), whose difference may overflow.
+				*v = (1-t)*b.Lo + t*b.Hi
 			}
 			continue
 		}

@@ -167,3 +167,25 @@ func TestFitFailures(t *testing.T) {
 		}
 	}
 }
+
+// TestFitLogisticWideBounds: with Logistic every point the simplex visits
+// lies inside the bounds, also bounds as wide as float64 (±MaxFloat64),
+// whose difference overflows: the evidence, −|L − 3|/1e300, finite there,
+// is never asked about a NaN or an infinite L.
+func TestFitLogisticWideBounds(t *testing.T) {
+	bad := 0
+	evidence := func(p point) (float64, error) {
+		if !(p.L >= -math.MaxFloat64 && p.L <= math.MaxFloat64) {
+			bad++
+		}
+		return -math.Abs(p.L-3) / 1e300, nil
+	}
+	ps := params(fit.Bounds{Lo: 1, Hi: 1}, fit.Bounds{Lo: -math.MaxFloat64, Hi: math.MaxFloat64}, fit.Bounds{})
+	s := maximize.Search{Map: maximize.Logistic, SimplexSize: 1, Tolerance: 1e-9, Iterations: 20, MaxEvaluations: 200}
+	if _, _, err := maximize.Fit(context.Background(), point{S: 1, L: 0}, ps, evidence, s, fit.Options[point]{}); err != nil {
+		t.Errorf("Fit within ±MaxFloat64: %v", err)
+	}
+	if bad > 0 {
+		t.Errorf("%d evaluations at an L outside ±MaxFloat64", bad)
+	}
+}
