@@ -44,3 +44,35 @@ func TestDrawFlag(t *testing.T) {
 		}
 	}
 }
+
+// TestBadArguments: a flag the command lacks or an argument it does not
+// take is one line on stderr and exit 2; a data file it cannot read or a
+// season the file lacks is one line naming it and exit 1; nothing is
+// printed on stdout.
+func TestBadArguments(t *testing.T) {
+	missing := filepath.Join(t.TempDir(), "none.csv")
+	for _, c := range []struct {
+		args []string
+		code int
+		says string
+	}{
+		{[]string{"-q"}, cli.Usage, "-q"},
+		{[]string{"extra"}, cli.Usage, `unexpected argument "extra"`},
+		{[]string{"-data", missing}, cli.Error, missing},
+		{[]string{"-season", "1800"}, cli.Error, `season "1800"`},
+	} {
+		args := c.args
+		if c.code == cli.Error && args[0] == "-season" {
+			data, err := repo.Path("examples/data/epl.csv")
+			if err != nil {
+				t.Fatal(err)
+			}
+			args = append([]string{"-data", data}, args...)
+		}
+		code, stdout, stderr := clitest.Run(run, args...)
+		if code != c.code || stdout != "" {
+			t.Errorf("%q: exit %d, stdout %q; want %d and nothing", args, code, stdout, c.code)
+		}
+		clitest.WantOneLine(t, "newmodel", stderr, c.says)
+	}
+}

@@ -22,7 +22,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"log"
 	"os"
 	"slices"
 	"time"
@@ -152,39 +151,56 @@ func printSideBySide(w io.Writer, a answers, rows []row) {
 	}
 }
 
-func main() {
-	log.SetFlags(0)
-	data := flag.String("data", "examples/data/epl.csv", "league CSV (date, season, home, away, home_score, away_score)")
-	season := flag.String("season", "2008-09", "season to fit")
-	dotFile := flag.String("dot", "", "write the model on the season's first -draw matches as Graphviz DOT to this file")
-	draw := flag.Int("draw", 2, "matches to draw with -dot")
-	flag.Parse()
-	if *draw < 1 {
-		os.Exit(cli.Usagef(os.Stderr, "newmodel", "-draw %d: want at least 1 match", *draw))
-	}
+func main() { os.Exit(run(os.Args[1:], os.Stdout, os.Stderr)) }
 
-	all, _, err := record.ReadFile(*data, record.OnlyFormat(record.Scores))
-	if err != nil {
-		log.Fatal(err)
+// run is the command with its arguments and outputs, returning its exit
+// status: cli.Usage for a flag or argument it does not take (one line on
+// stderr), cli.Error for a file it cannot read or write.
+func run(args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("newmodel", flag.ContinueOnError)
+	data := fs.String("data", "examples/data/epl.csv", "league CSV (date, season, home, away, home_score, away_score)")
+	season := fs.String("season", "2008-09", "season to fit")
+	dotFile := fs.String("dot", "", "write the model on the season's first -draw matches as Graphviz DOT to this file")
+	draw := fs.Int("draw", 2, "matches to draw with -dot")
+	if status, done := cli.Parse(fs, args, "newmodel [-data FILE] [-season S] [-dot FILE [-draw N]]", stderr); done {
+		return status
 	}
-	matches := evaluation.Season(all, *season)
+	if *draw < 1 {
+		return cli.Usagef(stderr, "newmodel", "-draw %d: want at least 1 match", *draw)
+	}
+	if err := report(stdout, *data, *season, *dotFile, *draw); err != nil {
+		fmt.Fprintln(stderr, "newmodel:", err)
+		return cli.Error
+	}
+	return cli.OK
+}
+
+// report fits the model to season of the file data, prints the side by
+// side comparison and the teams on stdout, and with dotFile draws the
+// model on the season's first draw matches.
+func report(stdout io.Writer, data, season, dotFile string, draw int) error {
+	all, _, err := record.ReadFile(data, record.OnlyFormat(record.Scores))
+	if err != nil {
+		return err
+	}
+	matches := evaluation.Season(all, season)
 	if len(matches) == 0 {
-		log.Fatalf("newmodel: no matches of season %q in %s", *season, *data)
+		return fmt.Errorf("no matches of season %q in %s", season, data)
 	}
 	start := time.Now()
 	m, err := newModel(matches)
 	if err != nil {
-		log.Fatal(err)
+		return err
 	}
 	a, res, err := infer(m)
 	if err != nil {
-		log.Fatal(err)
+		return err
 	}
 	took := time.Since(start)
 
-	fmt.Printf("%s: %d matches, %d teams; a graph of %d variables and %d factors\n",
-		*season, len(matches), len(m.teams), m.g.NumVariables(), m.g.NumFactors())
-	fmt.Printf("loopy EP: %d passes of the derived schedule (converged %v); joint EP: %d sweeps (converged %v); all three in %v\n\n",
+	fmt.Fprintf(stdout, "%s: %d matches, %d teams; a graph of %d variables and %d factors\n",
+		season, len(matches), len(m.teams), m.g.NumVariables(), m.g.NumFactors())
+	fmt.Fprintf(stdout, "loopy EP: %d passes of the derived schedule (converged %v); joint EP: %d sweeps (converged %v); all three in %v\n\n",
 		res.Iterations, res.Converged, a.sweeps, a.jointConverged, took.Round(time.Millisecond))
 
 	names := make([]string, 0, len(m.teams))
@@ -197,28 +213,27 @@ func main() {
 		return a.exact[m.teams[n].Offence].Mean() + a.exact[m.teams[n].Defence].Mean()
 	}
 	slices.SortFunc(names, func(a, b string) int { return cmp.Compare(strength(b), strength(a)) })
-	printSideBySide(os.Stdout, a, sideBySide(m, names))
-	fmt.Println()
+	printSideBySide(stdout, a, sideBySide(m, names))
+	fmt.Fprintln(stdout)
 
-	fmt.Println("team              offence             defence        (goals; exact σ in brackets)")
+	fmt.Fprintln(stdout, "team              offence             defence        (goals; exact σ in brackets)")
 	for _, n := range names {
 		o, d := m.teams[n].Offence, m.teams[n].Defence
-		fmt.Printf("%-16s %5.2f ± %.2f (%.2f)  %5.2f ± %.2f (%.2f)\n", n,
+		fmt.Fprintf(stdout, "%-16s %5.2f ± %.2f (%.2f)  %5.2f ± %.2f (%.2f)\n", n,
 			a.loopy[o].Mean(), a.loopy[o].Sigma(), a.exact[o].Sigma(),
 			a.loopy[d].Mean(), a.loopy[d].Sigma(), a.exact[d].Sigma())
 	}
 
-	if *dotFile != "" {
-		small, err := newModel(matches[:min(*draw, len(matches))])
-		if err != nil {
-			log.Fatal(err)
-		}
-		text, err := dot.Marshal(small.g, dot.Options{Schedule: small.schedule, HideNumbers: true})
-		if err != nil {
-			log.Fatal(err)
-		}
-		if err := os.WriteFile(*dotFile, text, 0o644); err != nil {
-			log.Fatal(err)
-		}
+	if dotFile == "" {
+		return nil
 	}
+	small, err := newModel(matches[:min(draw, len(matches))])
+	if err != nil {
+		return err
+	}
+	text, err := dot.Marshal(small.g, dot.Options{Schedule: small.schedule, HideNumbers: true})
+	if err != nil {
+		return err
+	}
+	return os.WriteFile(dotFile, text, 0o644)
 }

@@ -10,26 +10,40 @@ package main
 import (
 	"cmp"
 	"context"
+	"flag"
 	"fmt"
+	"io"
 	"math"
 	"math/rand/v2"
 	"os"
 	"slices"
 
+	"github.com/skillgraph/skillgraph/internal/cli"
 	"github.com/skillgraph/skillgraph/models/trueskill"
 )
 
-func main() {
-	if err := run(); err != nil {
-		fmt.Fprintln(os.Stderr, "quickstart:", err)
-		os.Exit(1)
+func main() { os.Exit(run(os.Args[1:], os.Stdout, os.Stderr)) }
+
+// run is the command with its arguments and outputs, returning its exit
+// status: it takes no flags or arguments (cli.Usage, one line on stderr),
+// and -h says so.
+func run(args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("quickstart", flag.ContinueOnError)
+	if status, done := cli.Parse(fs, args, "quickstart (no flags or arguments)", stderr); done {
+		return status
 	}
+	if err := example(stdout); err != nil {
+		fmt.Fprintln(stderr, "quickstart:", err)
+		return cli.Error
+	}
+	return cli.OK
 }
 
-func run() error {
+// example rates Figure 1's game and the office league, printing on w.
+func example(w io.Writer) error {
 	ctx := context.Background()
 	p := trueskill.DefaultParams()
-	if err := figure1(ctx, p); err != nil {
+	if err := figure1(ctx, w, p); err != nil {
 		return err
 	}
 	// An office league, as on the rating page: 12 players, no draws.
@@ -39,14 +53,14 @@ func run() error {
 	if err != nil {
 		return err
 	}
-	o.leaderboard()
-	return o.suggestPairings()
+	o.leaderboard(w)
+	return o.suggestPairings(w)
 }
 
 // figure1 rates Figure 1 of the paper: teams {1}, {2, 3}, {4}; team 1
 // wins, teams 2 and 3 draw.
-func figure1(ctx context.Context, p trueskill.Params) error {
-	fmt.Println("Figure 1 game: teams {1}, {2,3}, {4}; team 1 first, teams 2 and 3 drawn")
+func figure1(ctx context.Context, w io.Writer, p trueskill.Params) error {
+	fmt.Fprintln(w, "Figure 1 game: teams {1}, {2,3}, {4}; team 1 first, teams 2 and 3 drawn")
 	newbie := p.NewRating()
 	res, err := p.Rate(ctx, trueskill.Match{
 		Teams: [][]trueskill.Rating{{newbie}, {newbie, newbie}, {newbie}},
@@ -58,11 +72,11 @@ func figure1(ctx context.Context, p trueskill.Params) error {
 	player := 1
 	for j, team := range res.Ratings {
 		for _, r := range team {
-			fmt.Printf("  player %d (team %d): μ = %6.3f  σ = %5.3f\n", player, j+1, r.Mu, r.Sigma)
+			fmt.Fprintf(w, "  player %d (team %d): μ = %6.3f  σ = %5.3f\n", player, j+1, r.Mu, r.Sigma)
 			player++
 		}
 	}
-	fmt.Printf("  P(this outcome) = %.4f, %d passes over the difference chain, converged: %v\n\n",
+	fmt.Fprintf(w, "  P(this outcome) = %.4f, %d passes over the difference chain, converged: %v\n\n",
 		math.Exp(res.LogEvidence), res.Iterations, res.Converged)
 	return nil
 }
@@ -122,20 +136,20 @@ func playSeason(league trueskill.Params, season int) (*office, error) {
 }
 
 // leaderboard prints the players by display rating.
-func (o *office) leaderboard() {
-	fmt.Printf("Office league after %d games (display rating = (μ − σ)·48)\n", o.season)
-	fmt.Println("  #  player  rating      μ      σ  stability  games  true skill")
+func (o *office) leaderboard(w io.Writer) {
+	fmt.Fprintf(w, "Office league after %d games (display rating = (μ − σ)·48)\n", o.season)
+	fmt.Fprintln(w, "  #  player  rating      μ      σ  stability  games  true skill")
 	for k, i := range o.order {
 		r := o.ratings[i]
-		fmt.Printf("  %2d %-6s %7.0f %6.2f %6.2f %9.0f%% %6d %11.2f\n",
+		fmt.Fprintf(w, "  %2d %-6s %7.0f %6.2f %6.2f %9.0f%% %6d %11.2f\n",
 			k+1, o.names[i], r.DisplayRating(), r.Mu, r.Sigma, 100*o.league.Stability(r), o.games[i], o.truth[i])
 	}
 }
 
 // suggestPairings greedily pairs the players whose match would be the
 // most even (highest quality).
-func (o *office) suggestPairings() error {
-	fmt.Println("\nSuggested next games (match quality, P(first wins))")
+func (o *office) suggestPairings(w io.Writer) error {
+	fmt.Fprintln(w, "\nSuggested next games (match quality, P(first wins))")
 	free := slices.Clone(o.order)
 	for len(free) >= 2 {
 		bestQ, bi, bj := -1.0, 0, 1
@@ -155,7 +169,7 @@ func (o *office) suggestPairings() error {
 		if err != nil {
 			return err
 		}
-		fmt.Printf("  %-5s vs %-5s quality %.3f  P(%s wins) = %.2f\n", o.names[a], o.names[b], bestQ, o.names[a], win)
+		fmt.Fprintf(w, "  %-5s vs %-5s quality %.3f  P(%s wins) = %.2f\n", o.names[a], o.names[b], bestQ, o.names[a], win)
 		free = slices.Delete(free, bj, bj+1)
 		free = slices.Delete(free, bi, bi+1)
 	}
