@@ -123,6 +123,14 @@ func marginHalfLines(x0 float64) (hu, hv halfLine) {
 // b = v − x ≥ 0 where that is accurate (quadrantMoments), else by
 // integrating over x.
 func (f *BetweenMargins) tilted(x, u, v messages.Gaussian) (lineResult, error) {
+	scale := x.Variance() + max(u.Variance(), v.Variance())
+	return scaledTilted(scale, []messages.Gaussian{x, u, v}, func(cs []messages.Gaussian) (lineResult, error) {
+		return f.unitTilted(cs[0], cs[1], cs[2])
+	})
+}
+
+// unitTilted is tilted for cavities of moderate scale (scaledTilted).
+func (f *BetweenMargins) unitTilted(x, u, v messages.Gaussian) (lineResult, error) {
 	vx, vu, vv := x.Variance(), u.Variance(), v.Variance()
 	va, vb := vx+vu, vx+vv
 	sab := math.Sqrt(va * vb)

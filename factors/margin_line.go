@@ -350,9 +350,43 @@ func matched(c messages.Gaussian, mean, variance float64) messages.Gaussian {
 		return messages.PointMass(mean)
 	}
 	mu, v := c.Mean(), c.Variance()
-	pi := math.Max(0, (v-variance)/(v*variance))
+	pi := math.Max(0, (v-variance)/v/variance) // v·variance may overflow or underflow
 	if pi == 0 {
 		return messages.Gaussian{Pi: 0, Tau: (mean - mu) / v}
 	}
 	return messages.Gaussian{Pi: pi, Tau: (mean-mu)/variance + mu*pi}
+}
+
+// scaledTilted runs tilted, the moments of a factor that is the indicator
+// of linear inequalities among its variables (a margin factor), on the
+// proper cavities cs divided by a power of two s near √v, v a variance of
+// their scale, where v lies outside [2⁻⁶⁰, 2⁶⁰], and multiplies the
+// moments back: the indicator does not change under x → x/s, so the
+// tilted distribution scales with the cavities, and the products of
+// variances in the closed forms, which overflow or underflow from a scale
+// of 1e±77, stay in range. Division by a power of two is exact, and the
+// log evidence does not change.
+func scaledTilted(v float64, cs []messages.Gaussian, tilted func([]messages.Gaussian) (lineResult, error)) (lineResult, error) {
+	_, e := math.Frexp(v)
+	if e >= -60 && e <= 60 {
+		return tilted(cs)
+	}
+	half := e / 2 // s = 2^half ≈ √v
+	scaled := make([]messages.Gaussian, len(cs))
+	for i, c := range cs {
+		// N(μ/s, σ²/s²): π·s², τ·s.
+		scaled[i] = messages.Gaussian{Pi: math.Ldexp(c.Pi, 2*half), Tau: math.Ldexp(c.Tau, half)}
+	}
+	r, err := tilted(scaled)
+	if err != nil {
+		return r, err
+	}
+	for i := range r.mean {
+		r.mean[i] = math.Ldexp(r.mean[i], half)
+		r.variance[i] = math.Ldexp(r.variance[i], 2*half)
+	}
+	for i := range r.cross {
+		r.cross[i] = math.Ldexp(r.cross[i], 2*half)
+	}
+	return r, nil
 }

@@ -87,6 +87,13 @@ func (f *WithinMargin) message(i int, e graph.Edges) (messages.Gaussian, error) 
 // the quadrant a = m + x ≥ 0, b = m − x ≥ 0 where that is accurate
 // (quadrantMoments), else by integrating over x.
 func (f *WithinMargin) tilted(x, m messages.Gaussian) (lineResult, error) {
+	return scaledTilted(x.Variance()+m.Variance(), []messages.Gaussian{x, m}, func(cs []messages.Gaussian) (lineResult, error) {
+		return f.unitTilted(cs[0], cs[1])
+	})
+}
+
+// unitTilted is tilted for cavities of moderate scale (scaledTilted).
+func (f *WithinMargin) unitTilted(x, m messages.Gaussian) (lineResult, error) {
 	vx, vm := x.Variance(), m.Variance()
 	v := vx + vm // vₐ = v_b
 	// K (see quadrantMoments) with c = vₘ − vₓ, σₐσ_b = v: for x, (1, −1)
