@@ -421,3 +421,43 @@ func TestGammasFallBackToTheDefault(t *testing.T) {
 		t.Errorf("Gammas = %v, %v; want 1, √2", od, sd)
 	}
 }
+
+// oracle is a Predictor that reads the result: certain of a home win or
+// loss (p = 1 or 0, one log −∞) and even on a draw.
+type oracle struct{}
+
+func (oracle) Observe(*record.Match) error { return nil }
+func (oracle) Predict(m *record.Match) (evaluation.ScorePrediction, error) {
+	half := math.Log(0.5)
+	switch h, a := m.Teams[0].Score, m.Teams[1].Score; {
+	case h > a:
+		return evaluation.ScorePrediction{LogWin: 0, LogNotWin: math.Inf(-1)}, nil
+	case h < a:
+		return evaluation.ScorePrediction{LogWin: math.Inf(-1), LogNotWin: 0}, nil
+	}
+	return evaluation.ScorePrediction{LogWin: half, LogNotWin: half}, nil
+}
+
+// TestScoreExperimentCertainForecasts: forecasts of probability 0 or 1
+// that come true are valid and perfect: 1 bit for each decided match, 0
+// for a draw forecast at ½ (1 + ½·log₂¼), and an AUC of 1, where their
+// infinite log-odds made the AUC an error.
+func TestScoreExperimentCertainForecasts(t *testing.T) {
+	ms := league(20)
+	res, err := evaluation.ScoreExperiment(ms, []string{"s"}, []float64{0.5},
+		[]evaluation.ScoreModel{{Name: "oracle", New: func([]record.Match) (evaluation.Predictor, error) { return oracle{}, nil }}}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	test := ms[len(ms)-evaluation.TestSize(len(ms)):]
+	decided := 0
+	for _, m := range test {
+		if m.Teams[0].Score != m.Teams[1].Score {
+			decided++
+		}
+	}
+	m := res.Metrics[0][0][0]
+	if want := float64(decided) / float64(len(test)); math.Abs(m.InfoGain-want) > 1e-15 || m.AUC != 1 {
+		t.Errorf("oracle: information gain %v, AUC %v; want %v and 1", m.InfoGain, m.AUC, want)
+	}
+}

@@ -147,7 +147,10 @@ func scoreRun(model ScoreModel, train, test []record.Match) (ScoreMetrics, error
 		}
 		ig += g
 		if o != Draw {
-			winScores = append(winScores, pr.LogWin-pr.LogNotWin)
+			// A certain forecast (p = 0 or 1) has log-odds ∓∞, which AUC
+			// refuses; ±MaxFloat64 keeps its place in the order.
+			odds := math.Max(-math.MaxFloat64, math.Min(pr.LogWin-pr.LogNotWin, math.MaxFloat64))
+			winScores = append(winScores, odds)
 			winLabels = append(winLabels, o == Win)
 		}
 		if pr.HasScores {
