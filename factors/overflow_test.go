@@ -171,3 +171,21 @@ func TestPoissonNarrowCavity(t *testing.T) {
 		}
 	}
 }
+
+// TestPoissonNearlyFlatCavity: under a cavity of precision π and τ far
+// below the count k, eq. 15 in natural parameters, e^κ = k + τ − π·μ',
+// puts the message at the flat cavity's, π = k and τ = k·log k − ½
+// (μ' = log k − 1/(2k)), to within (|τ| + π|μ'|)/k; also where σ²k
+// overflows float64.
+func TestPoissonNearlyFlatCavity(t *testing.T) {
+	for _, k := range []int{1 << 30, 1 << 40, 1000} {
+		for _, c := range []messages.Gaussian{messages.NewGaussian(0, 1e300), messages.NewGaussian(1e150, 1e300), messages.NewGaussian(-1e150, 1e300), messages.NewGaussian(3, 1e40)} {
+			got, err := factortest.Message(factors.NewPoisson(k), 0, c)
+			kf := float64(k)
+			wantPi, wantTau := kf, kf*math.Log(kf)-0.5
+			if err != nil || math.Abs(got.Pi-wantPi) > 1e-12*wantPi || math.Abs(got.Tau-wantTau) > 1e-12*math.Abs(wantTau) {
+				t.Errorf("k = %d at %v: %v (π %v, τ %v), %v; want π %v, τ %v", k, c, got, got.Pi, got.Tau, err, wantPi, wantTau)
+			}
+		}
+	}
+}

@@ -68,9 +68,13 @@ func (p *Poisson) message(_ int, e graph.Edges) (messages.Gaussian, error) {
 		if p.Count == 0 {
 			return messages.Gaussian{}, nil // e^{−e^x} alone is not normalisable
 		}
-		// σ² → ∞ in Lemma 1: e^κ = k, σ'² = 1/k, μ' = log k − 1/(2k).
-		k := float64(p.Count)
-		return messages.NewGaussian(math.Log(k)-0.5/k, 1/k), nil
+		return poissonFlat(float64(p.Count)), nil
+	case p.Count > 0 && c.Pi >= 0 && c.Pi+math.Abs(c.Tau) <= 1e-17*float64(p.Count):
+		// Eq. 15 in natural parameters reads e^κ = k + τ − π·μ': a cavity
+		// whose π and τ are below 1e-17 of k moves e^κ (and the
+		// message) by less than float64 resolves from the flat limit,
+		// which it reaches without forming σ²k, which may overflow.
+		return poissonFlat(float64(p.Count)), nil
 	}
 	if err := checkCavity(c); err != nil {
 		return messages.Gaussian{}, err
@@ -86,6 +90,12 @@ func (p *Poisson) message(_ int, e graph.Edges) (messages.Gaussian, error) {
 		return messages.Gaussian{}, fmt.Errorf("Poisson message %v for the cavity %v: %w", msg, c, messages.ErrNumerical)
 	}
 	return msg, nil
+}
+
+// poissonFlat is the message of a count k ≥ 1 under a flat cavity, σ² → ∞
+// in Lemma 1: e^κ = k, σ'² = 1/k, μ' = log k − 1/(2k).
+func poissonFlat(k float64) messages.Gaussian {
+	return messages.NewGaussian(math.Log(k)-0.5/k, 1/k)
 }
 
 // PoissonProject returns the Gaussian q(x) = N(μ', σ'²) of Lemma 1 that
