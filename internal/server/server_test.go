@@ -239,6 +239,10 @@ func TestBadInput(t *testing.T) {
 		{"POST", "/api/matches", token, `{"time":"2025-03-01T18:00:00Z","teams":[["A"],["B"]],"ranks":[1,-2]}`, 400, "outside"},
 		{"POST", "/api/matches", token, `{"time":"2025-03-01T18:00:00Z","teams":[["A"],["B"]],"ranks":[1,1.5]}`, 400, "not a match's JSON"},
 		{"POST", "/api/matches", token, `{"id":" a","time":"2025-03-01T18:00:00Z","teams":[["A"],["B"]],"ranks":[1,2]}`, 400, "match id"},
+		// No address reaches a match or player named "." or "..": the
+		// router resolves them as path steps.
+		{"POST", "/api/matches", token, `{"id":"..","time":"2025-03-01T18:00:00Z","teams":[["A"],["B"]],"ranks":[1,2]}`, 400, "path step"},
+		{"POST", "/api/matches", token, `{"time":"2025-03-01T18:00:00Z","teams":[["A"],["."]],"ranks":[1,2]}`, 400, "path step"},
 		{"POST", "/api/matches", token, `{"id":"ok","time":"2025-03-01T18:00:00Z","teams":[["A"],["B"]],"ranks":[1,2]}`, 409, "stored with other"},
 		{"POST", "/api/matches", token, big, 413, "larger than"},
 		{"PUT", "/api/matches/ok", token, `{"id":"other","time":"2025-03-01T18:00:00Z","teams":[["A"],["B"]],"ranks":[1,2]}`, 400, "not the path's"},

@@ -49,22 +49,29 @@ func invalid(format string, a ...any) error {
 
 // CheckName reports whether name can be a player's name: a
 // record.CheckName of at most MaxNameLength bytes with no space at either
-// end.
+// end, and not "." or "..".
 func CheckName(name string) error { return checkText("player name", name, MaxNameLength) }
 
 // CheckID reports whether id can be a match's id: a record.CheckName of
-// at most MaxIDLength bytes with no space at either end.
+// at most MaxIDLength bytes with no space at either end, and not "." or
+// "..".
 func CheckID(id string) error { return checkText("match id", id, MaxIDLength) }
 
 // checkText checks a name or id s of at most most bytes; what names it.
-// The store adds one rule to the record's: a space at either end would
-// make two names that look the same.
+// The store adds two rules to the record's: a space at either end would
+// make two names that look the same, and "." or ".." in a URL's path is a
+// step that every HTTP router resolves (/players/.. is /), so the page of
+// such a player, or the address that corrects or deletes such a match,
+// could never be reached.
 func checkText(what, s string, most int) error {
 	if err := record.CheckName(what, s, most); err != nil {
 		return err
 	}
 	if strings.TrimSpace(s) != s {
 		return invalid("%s %q starts or ends with a space", what, s)
+	}
+	if s == "." || s == ".." {
+		return invalid("%s %q is a path step, which no address can name", what, s)
 	}
 	return nil
 }
