@@ -9,6 +9,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -47,6 +48,11 @@ type Store interface {
 	// the same game (a retry), ErrConflict if it is not. An empty id is
 	// given a random one, set in the returned match.
 	Add(ctx context.Context, m Match) (stored Match, created bool, err error)
+	// AddAll adds ms as Add adds each, in one transaction: every match
+	// is stored, or none. It returns how many were new (the others were
+	// retries). An error about one of the matches is a *MatchError naming
+	// it.
+	AddAll(ctx context.Context, ms []Match) (added int, err error)
 	// Correct replaces the stored match with m's id by m.
 	Correct(ctx context.Context, m Match) error
 	// Delete removes the match with the given id.
@@ -274,6 +280,55 @@ func (d *DB) Add(ctx context.Context, m Match) (Match, bool, error) {
 	return m, created, nil
 }
 
+// AddAll implements Store. Every match is checked before the
+// transaction starts; the league is rated once, from the earliest new
+// match on.
+func (d *DB) AddAll(ctx context.Context, ms []Match) (int, error) {
+	ms = slices.Clone(ms)
+	for i := range ms {
+		if ms[i].ID == "" {
+			ms[i].ID = newID()
+		}
+		ms[i] = normalize(ms[i])
+		if err := ms[i].Check(); err != nil {
+			return 0, &MatchError{ID: ms[i].ID, Err: fmt.Errorf("match %q: %w", ms[i].ID, err)}
+		}
+	}
+	added := 0
+	err := d.write(ctx, func(tx *sql.Tx) error {
+		added = 0
+		var from key
+		for i := range ms {
+			old, _, err := d.find(ctx, tx, ms[i].ID)
+			if err == nil {
+				if !same(&old, &ms[i]) {
+					return &MatchError{ID: ms[i].ID, Err: fmt.Errorf("%w: match %q is stored with other teams, ranks or time", ErrConflict, ms[i].ID)}
+				}
+				continue
+			}
+			if !errors.Is(err, ErrNotFound) {
+				return err
+			}
+			k, err := d.insertMatch(ctx, tx, &ms[i])
+			if err != nil {
+				return err
+			}
+			if added == 0 || k.before(from) {
+				from = k
+			}
+			added++
+		}
+		if added == 0 {
+			return nil
+		}
+		return d.rerate(ctx, tx, from, nil)
+	})
+	if err != nil {
+		return 0, fmt.Errorf("store: add %d matches: %w", len(ms), err)
+	}
+	return added, nil
+}
+
 func (d *DB) insertMatch(ctx context.Context, tx *sql.Tx, m *Match) (key, error) {
 	b, err := json.Marshal(body{m.Teams, m.Ranks})
 	if err != nil {
@@ -345,11 +400,11 @@ func rate(ctx context.Context, p trueskill.Params, m *Match, st map[string]*Play
 	case errors.Is(err, messages.ErrImpossible):
 		// Probability zero under the league's setting (a draw at draw
 		// probability 0): it stays ErrImpossible, naming the setting.
-		return nil, fmt.Errorf("rating match %q, the league's draw probability is %v: %w", m.ID, p.DrawProbability, err)
+		return nil, &MatchError{ID: m.ID, Err: fmt.Errorf("rating match %q, the league's draw probability is %v: %w", m.ID, p.DrawProbability, err)}
 	case errors.As(err, &ie):
-		return nil, invalid("rating match %q: %v", m.ID, err)
+		return nil, &MatchError{ID: m.ID, Err: invalid("rating match %q: %v", m.ID, err)}
 	case err != nil:
-		return nil, fmt.Errorf("rating match %q: %w", m.ID, err)
+		return nil, &MatchError{ID: m.ID, Err: fmt.Errorf("rating match %q: %w", m.ID, err)}
 	}
 	for j, team := range m.Teams {
 		for i, name := range team {

@@ -33,6 +33,18 @@ var (
 	ErrConflict = errors.New("conflict")
 )
 
+// MatchError is an error about one match of several, which it names by
+// ID; Err says what is wrong.
+type MatchError struct {
+	ID  string
+	Err error
+}
+
+func (e *MatchError) Error() string { return e.Err.Error() }
+
+// Unwrap returns e.Err.
+func (e *MatchError) Unwrap() error { return e.Err }
+
 // Match is one stored game. Ranks hold one rank per team, lower better,
 // equal ranks a draw.
 type Match struct {

@@ -285,3 +285,75 @@ func TestReopen(t *testing.T) {
 	ratings, games := storetest.Replay(t, p, []store.Match{m})
 	storetest.Same(t, players, ratings, games, 1e-12)
 }
+
+// TestAddAll adds a batch of matches, some before and some after the
+// stored ones, with a retry among them, and checks the league against a
+// replay; then batches with one bad match, which must store nothing.
+func TestAddAll(t *testing.T) {
+	db := openSQLite(t)
+	ctx := context.Background()
+	rng := rand.New(rand.NewPCG(3, 4))
+	p, err := db.Params(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	arrival := map[string]int{}
+	var kept []store.Match
+	for i := range 10 {
+		m := randomMatch(rng, fmt.Sprintf("s%d", i))
+		if _, _, err := db.Add(ctx, m); err != nil {
+			t.Fatal(err)
+		}
+		arrival[m.ID] = len(arrival)
+		kept = append(kept, m)
+	}
+	batch := []store.Match{kept[4]} // a retry
+	for i := range 20 {
+		m := randomMatch(rng, fmt.Sprintf("b%d", i))
+		batch = append(batch, m)
+		arrival[m.ID] = len(arrival)
+		kept = append(kept, m)
+	}
+	added, err := db.AddAll(ctx, batch)
+	if err != nil || added != 20 {
+		t.Fatalf("AddAll: %d added, %v; want 20", added, err)
+	}
+	want := order(kept, arrival)
+	got, err := db.Matches(ctx)
+	if err != nil || len(got) != len(want) {
+		t.Fatalf("%d matches stored (%v), want %d", len(got), err, len(want))
+	}
+	for i := range got {
+		if got[i].ID != want[i].ID {
+			t.Fatalf("match %d is %s, want %s", i, got[i].ID, want[i].ID)
+		}
+	}
+	storetest.Check(t, db, p, want, 1e-12)
+
+	// One bad match anywhere in a batch stores none of it, and the error
+	// names that match.
+	conflict := kept[0]
+	conflict.Ranks = slices.Clone(conflict.Ranks)
+	conflict.Ranks[0] = 9
+	long := randomMatch(rng, "long")
+	long.Teams[1] = []string{strings.Repeat("n", store.MaxNameLength+1)}
+	for _, c := range []struct {
+		bad  store.Match
+		kind error
+		msg  string
+	}{
+		{conflict, store.ErrConflict, "stored with other"},
+		{long, messages.ErrInput, "longer than allowed"},
+	} {
+		ms := []store.Match{randomMatch(rng, "x1"), c.bad, randomMatch(rng, "x2")}
+		_, err := db.AddAll(ctx, ms)
+		var me *store.MatchError
+		if !errors.As(err, &me) || me.ID != c.bad.ID || !errors.Is(err, c.kind) || !strings.Contains(err.Error(), c.msg) {
+			t.Errorf("batch with %s: %v, want a MatchError naming it, %v, saying %q", c.bad.ID, err, c.kind, c.msg)
+		}
+		if got, err := db.Matches(ctx); err != nil || len(got) != len(want) {
+			t.Fatalf("a refused batch stored matches: %d, %v", len(got), err)
+		}
+		storetest.Check(t, db, p, want, 1e-12)
+	}
+}

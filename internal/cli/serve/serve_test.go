@@ -437,6 +437,46 @@ func TestImport(t *testing.T) {
 	}
 }
 
+// TestImportBadRows imports files whose matches read as CSV but cannot
+// be stored, one bad match after a good one: the error names the file,
+// the line of the bad match's first row and what is wrong, and nothing is
+// imported. Each run ends at the import, before the server listens.
+func TestImportBadRows(t *testing.T) {
+	dir := t.TempDir()
+	const good = "match_id,time,team,player,rank\na,2025-03-01,x,Ada,1\na,2025-03-01,y,Bo,2\n"
+	for _, c := range []struct {
+		rows, extra, msg string
+	}{
+		{"b,2025-03-02,x,Ada,1\nb,2025-03-02,y," + strings.Repeat("n", 70) + ",2\n", "", `m.csv:4: match "b": team 2: player name`},
+		{"b,2025-03-02,x,Ada,1\nb,2025-03-02,y,Cy,70\n", "", `m.csv:4: match "b": rank 70 of team 2 is outside 1 to 64`},
+		{"b,2025-03-02,x,Ada,1\nb,2025-03-02,y,..,2\n", "", `m.csv:4: match "b": team 2: player name ".." is a path step`},
+		{"c,2025-03-04,x,Ada,1\nc,2025-03-04,y,Bo,2\nb,2025-03-02,x,Ada,1\nb,2025-03-02,y,Cy,1\n", "0", `m.csv:6: rating match "b", the league's draw probability is 0`},
+	} {
+		csv := filepath.Join(dir, "m.csv")
+		if err := os.WriteFile(csv, []byte(good+c.rows), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		db := filepath.Join(dir, fmt.Sprintf("l%d.db", len(c.msg)))
+		args := []string{"-db", db, "-token", "x", "-import", csv}
+		if c.extra != "" {
+			args = append(args, "-draw", c.extra)
+		}
+		var out, errb strings.Builder
+		if st := serve.Run(args, &out, &errb); st != 1 || !strings.Contains(errb.String(), c.msg) || !strings.Contains(errb.String(), "nothing was imported") {
+			t.Errorf("import of\n%s: status %d, stderr %q; want 1 saying %q", c.rows, st, errb.String(), c.msg)
+		}
+		s, err := store.Open(context.Background(), db)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ms, err := s.Matches(context.Background())
+		s.Close()
+		if err != nil || len(ms) != 0 {
+			t.Errorf("import of\n%s: %d matches stored (%v), want none", c.rows, len(ms), err)
+		}
+	}
+}
+
 // TestRateAgrees rates the league's exported CSV with `skillgraph rate`
 // and compares its leaderboard with the served one.
 func TestRateAgrees(t *testing.T) {
