@@ -1,6 +1,7 @@
 package server
 
 import (
+	"bytes"
 	"embed"
 	"encoding/json"
 	"errors"
@@ -13,10 +14,12 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/skillgraph/skillgraph/internal/store"
 	"github.com/skillgraph/skillgraph/messages"
 	"github.com/skillgraph/skillgraph/models/trueskill"
+	"github.com/skillgraph/skillgraph/record"
 )
 
 // MaxBody caps the bytes read from a request's body.
@@ -332,8 +335,11 @@ func ParseMatchForm(f url.Values, now time.Time) (store.Match, error) {
 	default:
 		var err error
 		if m.Time, err = time.Parse("2006-01-02T15:04", t); err != nil {
-			if m.Time, err = time.Parse(time.RFC3339, t); err != nil {
-				return m, badRequest("time %q is not YYYY-MM-DDTHH:MM", t)
+			if m.Time, err = parseRFC3339(t); err != nil {
+				if _, perr := time.Parse(time.RFC3339, t); perr != nil {
+					err = badRequest("time %q is not YYYY-MM-DDTHH:MM", t)
+				}
+				return m, err
 			}
 		}
 	}
@@ -458,29 +464,112 @@ type MatchBody struct {
 }
 
 // DecodeMatch reads a match from an API request's JSON body: one object
-// with no unknown fields and nothing after it, its time in RFC 3339.
+// with no unknown fields, no field given twice and nothing after it, in
+// UTF-8, its time in RFC 3339 with an offset inside -23:59 to +23:59. An
+// id or name holding U+FFFD, the replacement character, is refused: a
+// lone surrogate escape (\ud800) decodes to it, so two different names
+// would become one.
 func DecodeMatch(body io.Reader) (store.Match, error) {
-	dec := json.NewDecoder(body)
-	dec.DisallowUnknownFields()
-	var b MatchBody
-	if err := dec.Decode(&b); err != nil {
+	data, err := io.ReadAll(body)
+	if err != nil {
 		var mbe *http.MaxBytesError
 		if errors.As(err, &mbe) {
 			return store.Match{}, err
 		}
+		return store.Match{}, badRequest("cannot read the body: %v", err)
+	}
+	if !utf8.Valid(data) {
+		return store.Match{}, badRequest("the body is not UTF-8 text")
+	}
+	if k, ok := repeatedKey(data); ok {
+		return store.Match{}, badRequest("the key %q appears twice in one object (keys are matched without case)", k)
+	}
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.DisallowUnknownFields()
+	var b MatchBody
+	if err := dec.Decode(&b); err != nil {
 		return store.Match{}, badRequest("the body is not a match's JSON: %v", err)
 	}
 	if _, err := dec.Token(); err != io.EOF {
-		return store.Match{}, badRequest("the body holds more than one JSON value")
+		return store.Match{}, badRequest("the body goes on after the match's JSON object")
+	}
+	if strings.ContainsRune(b.ID, utf8.RuneError) {
+		return store.Match{}, badRequest("the id %q holds U+FFFD, the replacement character (or a lone surrogate escape)", b.ID)
+	}
+	for j, team := range b.Teams {
+		for _, name := range team {
+			if strings.ContainsRune(name, utf8.RuneError) {
+				return store.Match{}, badRequest("team %d: the name %q holds U+FFFD, the replacement character (or a lone surrogate escape)", j+1, name)
+			}
+		}
 	}
 	if b.Time == "" {
 		return store.Match{}, badRequest(`"time" is missing (RFC 3339, like "2025-03-01T18:30:00Z")`)
 	}
-	t, err := time.Parse(time.RFC3339, b.Time)
+	t, err := parseRFC3339(b.Time)
 	if err != nil {
-		return store.Match{}, badRequest(`"time" %q is not RFC 3339 (like "2025-03-01T18:30:00Z")`, b.Time)
+		return store.Match{}, fmt.Errorf(`"time" %w`, err)
 	}
 	return store.Match{ID: b.ID, Time: t, Teams: b.Teams, Ranks: b.Ranks}, nil
+}
+
+// parseRFC3339 reads an RFC 3339 time, or returns an error wrapping
+// messages.ErrInput. time.Parse takes offsets up to +24:00 and minutes up
+// to 60, which RFC 3339 does not: record.ParseTime refuses them.
+func parseRFC3339(s string) (time.Time, error) {
+	if _, err := time.Parse(time.RFC3339, s); err != nil {
+		return time.Time{}, badRequest(`%q is not RFC 3339 (like "2025-03-01T18:30:00Z")`, s)
+	}
+	return record.ParseTime(s)
+}
+
+// repeatedKey returns a key that appears twice in one object of the JSON
+// data, compared as encoding/json matches keys to fields (without case),
+// and whether there is one. Data that is not JSON is left to the decoder.
+func repeatedKey(data []byte) (string, bool) {
+	type level struct {
+		keys    map[string]bool // nil in an array
+		wantKey bool
+	}
+	dec := json.NewDecoder(bytes.NewReader(data))
+	var stack []level
+	for {
+		tok, err := dec.Token()
+		if err != nil {
+			return "", false
+		}
+		top := len(stack) - 1
+		switch v := tok.(type) {
+		case json.Delim:
+			switch v {
+			case '{':
+				stack = append(stack, level{keys: map[string]bool{}, wantKey: true})
+				continue
+			case '[':
+				stack = append(stack, level{})
+				continue
+			}
+			stack = stack[:top]
+			top--
+		case string:
+			if top >= 0 && stack[top].wantKey {
+				k := strings.ToLower(strings.ToUpper(v))
+				if stack[top].keys[k] {
+					return v, true
+				}
+				stack[top].keys[k] = true
+				stack[top].wantKey = false
+				continue
+			}
+		}
+		// A value ended: an object wants a key next.
+		if top < 0 {
+			return "", false
+		}
+		if stack[top].keys != nil {
+			stack[top].wantKey = true
+		}
+	}
 }
 
 func (s *Server) apiWrite(w http.ResponseWriter, r *http.Request) bool {

@@ -225,7 +225,7 @@ func TestBadInput(t *testing.T) {
 		{"POST", "/api/matches", token, ``, 400, "not a match's JSON"},
 		{"POST", "/api/matches", token, `not json`, 400, "not a match's JSON"},
 		{"POST", "/api/matches", token, `[]`, 400, "not a match's JSON"},
-		{"POST", "/api/matches", token, `{"time":"2025-03-01T18:00:00Z","teams":[["A"],["B"]],"ranks":[1,2]} {}`, 400, "more than one"},
+		{"POST", "/api/matches", token, `{"time":"2025-03-01T18:00:00Z","teams":[["A"],["B"]],"ranks":[1,2]} {}`, 400, "after the match's JSON object"},
 		{"POST", "/api/matches", token, `{"time":"2025-03-01T18:00:00Z","teams":[["A"],["B"]],"ranks":[1,2],"score":3}`, 400, "unknown field"},
 		{"POST", "/api/matches", token, `{"teams":[["A"],["B"]],"ranks":[1,2]}`, 400, `is missing`},
 		{"POST", "/api/matches", token, `{"time":"yesterday","teams":[["A"],["B"]],"ranks":[1,2]}`, 400, "is not RFC 3339"},
@@ -245,6 +245,20 @@ func TestBadInput(t *testing.T) {
 		{"POST", "/api/matches", token, `{"time":"2025-03-01T18:00:00Z","teams":[["A"],["."]],"ranks":[1,2]}`, 400, "path step"},
 		{"POST", "/api/matches", token, `{"id":"ok","time":"2025-03-01T18:00:00Z","teams":[["A"],["B"]],"ranks":[1,2]}`, 409, "stored with other"},
 		{"POST", "/api/matches", token, big, 413, "larger than"},
+		{"POST", "/api/matches", token, `{"time":"2025-03-01T18:00:00Z","teams":[["A"],["B"]],"ranks":[1,2]}` + strings.Repeat(" ", server.MaxBody), 413, "larger than"},
+		// A key given twice has no one meaning: encoding/json would keep
+		// the last, matched to a field without case.
+		{"POST", "/api/matches", token, `{"time":"2025-03-01T18:00:00Z","time":"2025-03-09T18:00:00Z","teams":[["A"],["B"]],"ranks":[1,2]}`, 400, `key \"time\" appears twice`},
+		{"POST", "/api/matches", token, `{"time":"2025-03-01T18:00:00Z","teams":[["A"],["B"]],"ranks":[1,2],"Ranks":[2,1]}`, 400, `key \"Ranks\" appears twice`},
+		// Invalid UTF-8 and lone surrogates would be stored as U+FFFD,
+		// making two different names one.
+		{"POST", "/api/matches", token, "{\"time\":\"2025-03-01T18:00:00Z\",\"teams\":[[\"A\"],[\"B\xff\"]],\"ranks\":[1,2]}", 400, "not UTF-8"},
+		{"POST", "/api/matches", token, `{"time":"2025-03-01T18:00:00Z","teams":[["A"],["B\ud800"]],"ranks":[1,2]}`, 400, `team 2: the name \"B` + "\ufffd" + `\" holds U+FFFD`},
+		{"POST", "/api/matches", token, `{"id":"\udfff","time":"2025-03-01T18:00:00Z","teams":[["A"],["B"]],"ranks":[1,2]}`, 400, "holds U+FFFD"},
+		// RFC 3339 offsets run from -23:59 to +23:59; time.Parse alone
+		// would read +24:00 as a day earlier.
+		{"POST", "/api/matches", token, `{"time":"2025-03-01T18:00:00+24:00","teams":[["A"],["B"]],"ranks":[1,2]}`, 400, "outside -23:59 to +23:59"},
+		{"POST", "/api/matches", token, `{"time":"2025-03-01T18:00:00-05:60","teams":[["A"],["B"]],"ranks":[1,2]}`, 400, "outside -23:59 to +23:59"},
 		{"PUT", "/api/matches/ok", token, `{"id":"other","time":"2025-03-01T18:00:00Z","teams":[["A"],["B"]],"ranks":[1,2]}`, 400, "not the path's"},
 		{"PUT", "/api/matches/missing", token, `{"time":"2025-03-01T18:00:00Z","teams":[["A"],["B"]],"ranks":[1,2]}`, 404, "no match"},
 		{"DELETE", "/api/matches/missing", token, ``, 404, "no match"},
@@ -256,6 +270,27 @@ func TestBadInput(t *testing.T) {
 		}
 		if after := l.csv(); after != before {
 			t.Fatalf("%s %.60q changed the record:\n%s", c.method, c.body, after)
+		}
+	}
+}
+
+// TestDecodeMatch checks what DecodeMatch accepts at the edges of what
+// it refuses, with the values worked out by hand.
+func TestDecodeMatch(t *testing.T) {
+	for _, c := range []struct {
+		body, id, name string
+		time           time.Time
+	}{
+		// A surrogate pair is one character; keys match fields without
+		// case; the largest offsets RFC 3339 allows.
+		{`{"ID":"\ud83d\ude00","Time":"2025-03-01T18:00:00-23:59","TEAMS":[["A"],["B"]],"ranks":[1,2]}`, "😀", "A",
+			time.Date(2025, 3, 2, 17, 59, 0, 0, time.UTC)},
+		{`{"id":"x","time":"2025-03-01T18:00:00+23:59","teams":[["\u00e9"],["B"]],"ranks":[1,2]}` + "\n\t ", "x", "é",
+			time.Date(2025, 2, 28, 18, 1, 0, 0, time.UTC)},
+	} {
+		m, err := server.DecodeMatch(strings.NewReader(c.body))
+		if err != nil || m.ID != c.id || !m.Time.Equal(c.time) || m.Teams[0][0] != c.name || m.Ranks[1] != 2 {
+			t.Errorf("%s: %+v, %v; want id %q, time %v, first player %q", c.body, m, err, c.id, c.time, c.name)
 		}
 	}
 }
@@ -335,6 +370,7 @@ func TestForm(t *testing.T) {
 		msg  string
 	}{
 		{func(f url.Values) { f.Set("time", "soon") }, "not YYYY-MM-DDTHH:MM"},
+		{func(f url.Values) { f.Set("time", "2025-03-01T18:30:00+24:00") }, "has the offset"},
 		{func(f url.Values) { f.Del("team2") }, "at least two teams"},
 		{func(f url.Values) { f.Set("rank2", "") }, "team 2 has no place"},
 		{func(f url.Values) { f.Set("rank2", "first") }, "not a whole number"},
