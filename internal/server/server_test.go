@@ -413,6 +413,42 @@ func TestForm(t *testing.T) {
 	}
 }
 
+// TestLoginNext checks where logging in sends the browser: the page it
+// came from, or the leaderboard for any address a browser would read as
+// another site's (it drops tabs and newlines and reads "\\" as "/").
+func TestLoginNext(t *testing.T) {
+	l := newLeague(t)
+	for _, c := range []struct{ next, want string }{
+		{"/matches/new", "/matches/new"},
+		{"/players/AC%2FDC?x=1", "/players/AC%2FDC?x=1"},
+		{"//evil.example", "/"},
+		{"/\\evil.example", "/"},
+		{"/\t/evil.example", "/"},
+		{"/\n/evil.example", "/"},
+		{"/\r\n/evil.example", "/"},
+		{"/x\\..\\\\evil.example", "/"},
+		{"https://evil.example/", "/"},
+		{"", "/"},
+	} {
+		form := url.Values{"token": {token}, "next": {c.next}}
+		req, err := http.NewRequest("POST", l.srv.URL+"/login", strings.NewReader(form.Encode()))
+		if err != nil {
+			t.Fatal(err)
+		}
+		req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+		// The transport, unlike a client, hands back a Location header
+		// that does not parse.
+		res, err := l.srv.Client().Transport.RoundTrip(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		res.Body.Close()
+		if got := res.Header.Get("Location"); res.StatusCode != http.StatusSeeOther || got != c.want {
+			t.Errorf("log in with next %q: %d to %q, want %q", c.next, res.StatusCode, got, c.want)
+		}
+	}
+}
+
 func TestEscaping(t *testing.T) {
 	l := newLeague(t)
 	evil := `<script>alert("x")</script>&"'/?`
