@@ -101,6 +101,20 @@ func New(cfg Config) (*Server, error) {
 	mux.HandleFunc("PUT /api/matches/{id}", s.apiPut)
 	mux.HandleFunc("DELETE /api/matches/{id}", s.apiDelete)
 	mux.HandleFunc("GET /api/matches.csv", s.apiCSV)
+	// Scripts read the API's errors as JSON: the other methods on its
+	// paths, and the paths it does not have, answer in JSON too.
+	for path, allow := range map[string]string{
+		"/api/leaderboard": "GET, HEAD", "/api/players/{name}": "GET, HEAD", "/api/matches": "POST",
+		"/api/matches/{id}": "PUT, DELETE", "/api/matches.csv": "GET, HEAD",
+	} {
+		mux.HandleFunc(path, func(w http.ResponseWriter, r *http.Request) {
+			w.Header().Set("Allow", allow)
+			writeJSON(w, http.StatusMethodNotAllowed, map[string]string{"error": fmt.Sprintf("%s takes %s, not %s", path, allow, r.Method)})
+		})
+	}
+	mux.HandleFunc("/api/", func(w http.ResponseWriter, r *http.Request) {
+		writeJSON(w, http.StatusNotFound, map[string]string{"error": fmt.Sprintf("the API has no %s: see GET /api/leaderboard, GET /api/players/{name}, POST /api/matches, PUT and DELETE /api/matches/{id}, GET /api/matches.csv", r.URL.Path)})
+	})
 	s.handler = http.NewCrossOriginProtection().Handler(mux)
 	return s, nil
 }

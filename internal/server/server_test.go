@@ -530,3 +530,41 @@ func TestPages(t *testing.T) {
 		t.Fatalf("unknown page: %d", code)
 	}
 }
+
+// TestAPIErrorsAreJSON checks that the API answers a wrong method or an
+// address it does not have with a JSON error, as it answers the rest.
+func TestAPIErrorsAreJSON(t *testing.T) {
+	l := newLeague(t)
+	for _, c := range []struct {
+		method, path string
+		code         int
+		allow, msg   string
+	}{
+		{"GET", "/api/matches", 405, "POST", "/api/matches takes POST, not GET"},
+		{"DELETE", "/api/matches", 405, "POST", "not DELETE"},
+		{"POST", "/api/matches/x", 405, "PUT, DELETE", "/api/matches/{id} takes PUT, DELETE, not POST"},
+		{"POST", "/api/leaderboard", 405, "GET, HEAD", "not POST"},
+		{"DELETE", "/api/players/Ada", 405, "GET, HEAD", "not DELETE"},
+		{"PUT", "/api/matches.csv", 405, "GET, HEAD", "not PUT"},
+		{"GET", "/api/nope", 404, "", "the API has no /api/nope"},
+		{"GET", "/api/players/a/b", 404, "", "the API has no /api/players/a/b"},
+		{"DELETE", "/api/matches/", 404, "", "the API has no /api/matches/"},
+	} {
+		req, err := http.NewRequest(c.method, l.srv.URL+c.path, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		req.Header.Set("Authorization", "Bearer "+token)
+		res, err := l.srv.Client().Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var body struct{ Error string }
+		err = json.NewDecoder(res.Body).Decode(&body)
+		res.Body.Close()
+		if res.StatusCode != c.code || err != nil || !strings.Contains(body.Error, c.msg) || res.Header.Get("Allow") != c.allow {
+			t.Errorf("%s %s: %d, Allow %q, %q (%v); want %d, Allow %q, a JSON error saying %q",
+				c.method, c.path, res.StatusCode, res.Header.Get("Allow"), body.Error, err, c.code, c.allow, c.msg)
+		}
+	}
+}
