@@ -392,7 +392,11 @@ func ParseMatchForm(f url.Values, now time.Time) (store.Match, error) {
 func (s *Server) readForm(w http.ResponseWriter, r *http.Request, write bool, what string) bool {
 	r.Body = http.MaxBytesReader(w, r.Body, MaxBody)
 	if err := r.ParseForm(); err != nil {
-		s.errorPage(w, r, badRequest("cannot read the form: %v", err))
+		var mbe *http.MaxBytesError
+		if !errors.As(err, &mbe) {
+			err = badRequest("cannot read the form: %v", err)
+		}
+		s.errorPage(w, r, err)
 		return false
 	}
 	if write && !s.formOK(r) {

@@ -388,6 +388,10 @@ func TestForm(t *testing.T) {
 			t.Errorf("form %v: %d, want 400 saying %q", f, code, c.msg)
 		}
 	}
+	big := url.Values{"csrf": {sub[1]}, "team1": {strings.Repeat("x", server.MaxBody)}}
+	if code, body, _ := b.send("POST", "/matches", big, "same-origin"); code != http.StatusRequestEntityTooLarge || !strings.Contains(body, "larger than") {
+		t.Errorf("form of %d bytes: %d, want 413", len(big.Encode()), code)
+	}
 	if got := l.csv(); got != "match_id,time,team,player,rank\n" {
 		t.Fatalf("bad forms stored:\n%s", got)
 	}
