@@ -9,6 +9,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -107,7 +108,7 @@ func Open(ctx context.Context, dsn string) (*DB, error) {
 		// disk before the commit returns, and a reader never waits for the
 		// writer. Immediate transactions take the write lock at BEGIN, so
 		// two writers queue on busy_timeout instead of failing to upgrade.
-		d.db, err = sql.Open("sqlite", "file:"+dsn+
+		d.db, err = sql.Open("sqlite", "file:"+uriPath(dsn)+
 			"?_pragma=busy_timeout(30000)&_pragma=journal_mode(WAL)&_pragma=synchronous(FULL)&_txlock=immediate")
 	}
 	if err != nil {
@@ -122,6 +123,15 @@ func Open(ctx context.Context, dsn string) (*DB, error) {
 		return nil, fmt.Errorf("store: create the tables in %s: %w", Redact(dsn), err)
 	}
 	return d, nil
+}
+
+// uriPath writes a file's path as the path of an SQLite URI
+// (https://www.sqlite.org/uri.html): SQLite decodes %HH in it and ends it
+// at "?" or "#", and the driver splits its parameters off at the first
+// "?", so these three are escaped; a path starting "//" would be read as
+// an authority, so the path is cleaned first.
+func uriPath(path string) string {
+	return strings.NewReplacer("%", "%25", "?", "%3f", "#", "%23").Replace(filepath.Clean(path))
 }
 
 // Redact hides the password of a PostgreSQL URL, for messages.

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math/rand/v2"
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -250,6 +251,52 @@ func TestInvalidMatches(t *testing.T) {
 	}
 	if ms, err := db.Matches(ctx); err != nil || len(ms) != 0 {
 		t.Fatalf("refused draw stored: %v, %v", ms, err)
+	}
+}
+
+// TestOddPaths stores a league in files whose names hold the characters
+// an SQLite URI gives a meaning ("%41" would be "A", "#" would end the
+// name and "?" start parameters), and checks that the league is in the
+// file named, in WAL mode, and reads back.
+func TestOddPaths(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	m := store.Match{ID: "x", Time: t0, Teams: [][]string{{"Ada"}, {"Bo"}}, Ranks: []int{1, 2}}
+	names := []string{"a%41.db", "b#1.db", "c?mode=ro.db", "d 100%.db"}
+	for _, name := range names {
+		path := filepath.Join(dir, name)
+		db, err := store.Open(ctx, path)
+		if err != nil {
+			t.Errorf("%s: %v", name, err)
+			continue
+		}
+		if _, _, err := db.Add(ctx, m); err != nil {
+			t.Errorf("%s: %v", name, err)
+		}
+		_, errWAL := os.Stat(path + "-wal")
+		db.Close()
+		if _, err := os.Stat(path); err != nil || errWAL != nil {
+			t.Errorf("%s: the league is not in the file named, in WAL mode: %v, %v", name, err, errWAL)
+			continue
+		}
+		db, err = store.Open(ctx, path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ms, err := db.Matches(ctx)
+		db.Close()
+		if err != nil || len(ms) != 1 || ms[0].ID != "x" {
+			t.Errorf("%s: read back %v, %v", name, ms, err)
+		}
+	}
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range entries {
+		if !slices.Contains(names, strings.TrimSuffix(strings.TrimSuffix(e.Name(), "-wal"), "-shm")) {
+			t.Errorf("a file %q was made that is none of the leagues", e.Name())
+		}
 	}
 }
 
