@@ -14,6 +14,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode"
 	"unicode/utf8"
 
 	"github.com/skillgraph/skillgraph/internal/store"
@@ -56,6 +57,11 @@ type Server struct {
 func New(cfg Config) (*Server, error) {
 	if cfg.Store == nil {
 		return nil, errors.New("server: no store")
+	}
+	// A header's value loses the white space at its ends and cannot hold
+	// a control character, so such a token could never be given.
+	if strings.TrimSpace(cfg.Token) != cfg.Token || strings.ContainsFunc(cfg.Token, unicode.IsControl) {
+		return nil, errors.New("server: the token starts or ends with white space or holds a control character, which no Authorization header can carry")
 	}
 	s := &Server{st: cfg.Store, token: cfg.Token, log: cfg.ErrorLog, now: cfg.Now}
 	if s.log == nil {

@@ -417,6 +417,22 @@ func TestForm(t *testing.T) {
 	}
 }
 
+// TestTokenCanBeSent checks that a token no request could carry is
+// refused when the server is made, instead of refusing every write.
+func TestTokenCanBeSent(t *testing.T) {
+	l := newLeague(t)
+	for _, tok := range []string{"tok ", " tok", "tok\n", "to\x00k", "\t"} {
+		if _, err := server.New(server.Config{Store: l.db, Token: tok}); err == nil || !strings.Contains(err.Error(), "no Authorization header can carry") {
+			t.Errorf("token %q: %v, want an error", tok, err)
+		}
+	}
+	for _, tok := range []string{"", "tok", "a b", "ünï"} {
+		if _, err := server.New(server.Config{Store: l.db, Token: tok}); err != nil {
+			t.Errorf("token %q: %v", tok, err)
+		}
+	}
+}
+
 // TestLoginNext checks where logging in sends the browser: the page it
 // came from, or the leaderboard for any address a browser would read as
 // another site's (it drops tabs and newlines and reads "\\" as "/").

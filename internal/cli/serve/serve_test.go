@@ -398,6 +398,7 @@ func TestUsage(t *testing.T) {
 		{[]string{"-db", filepath.Join(t.TempDir(), "l.db"), "-token", "x", "-draw", "1.5"}, 1, "draw probability 1.5 outside [0, 1)"},
 		{[]string{"-db", filepath.Join(t.TempDir(), "l.db"), "-token", "x", "-import", "/no/such.csv"}, 1, "-import /no/such.csv"},
 		{[]string{"-db", filepath.Join(t.TempDir(), "l.db"), "-token", "x", "-addr", "256.0.0.1:1"}, 1, "256.0.0.1"},
+		{[]string{"-db", filepath.Join(t.TempDir(), "l.db"), "-token", "x\n", "-addr", "127.0.0.1:0"}, 1, "token starts or ends with white space"},
 	} {
 		var out, errb strings.Builder
 		if got := serve.Run(c.args, &out, &errb); got != c.status || !strings.Contains(errb.String(), c.msg) {
