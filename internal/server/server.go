@@ -72,7 +72,6 @@ func New(cfg Config) (*Server, error) {
 	}
 	funcs := template.FuncMap{
 		"path":    url.PathEscape,
-		"query":   url.QueryEscape,
 		"percent": func(f float64) string { return fmt.Sprintf("%.0f%%", 100*f) },
 		"prob":    func(f float64) string { return fmt.Sprintf("%.3f", f) },
 		"f0":      func(f float64) string { return fmt.Sprintf("%.0f", f) },
@@ -80,6 +79,7 @@ func New(cfg Config) (*Server, error) {
 		"date":    func(t time.Time) string { return t.UTC().Format("2006-01-02") },
 		"stamp":   func(t time.Time) string { return t.UTC().Format("2006-01-02 15:04") },
 		"join":    strings.Join,
+		"names":   joinNames,
 		"add":     func(a, b int) int { return a + b },
 	}
 	s.pages = map[string]*template.Template{}
@@ -244,15 +244,69 @@ func (s *Server) playerPage(w http.ResponseWriter, r *http.Request) {
 }
 
 // splitNames reads a team from a form field: names separated by commas,
-// each trimmed of spaces.
+// each trimmed of spaces. A name that holds a comma or a double quote is
+// written in double quotes, a quote in it doubled, as in CSV:
+// "Smith, J", Bo. A quote that does not close before a comma or the end
+// is read as part of a name.
 func splitNames(s string) []string {
 	var out []string
-	for _, n := range strings.Split(s, ",") {
-		if n = strings.TrimSpace(n); n != "" {
-			out = append(out, n)
+	for {
+		s = strings.TrimSpace(s)
+		if name, rest, ok := quoted(s); ok {
+			if rest = strings.TrimSpace(rest); rest == "" || rest[0] == ',' {
+				if name != "" {
+					out = append(out, name)
+				}
+				if rest == "" {
+					return out
+				}
+				s = rest[1:]
+				continue
+			}
+		}
+		name, rest, more := strings.Cut(s, ",")
+		if name = strings.TrimSpace(name); name != "" {
+			out = append(out, name)
+		}
+		if !more {
+			return out
+		}
+		s = rest
+	}
+}
+
+// quoted reads a name in double quotes at the start of s, "" in it
+// standing for one quote, and returns it and what follows; ok is false if
+// s does not start with a closed quote.
+func quoted(s string) (name, rest string, ok bool) {
+	if !strings.HasPrefix(s, `"`) {
+		return "", s, false
+	}
+	var b strings.Builder
+	for i := 1; i < len(s); i++ {
+		switch {
+		case s[i] != '"':
+			b.WriteByte(s[i])
+		case i+1 < len(s) && s[i+1] == '"':
+			b.WriteByte('"')
+			i++
+		default:
+			return b.String(), s[i+1:], true
 		}
 	}
-	return out
+	return "", s, false
+}
+
+// joinNames writes names as splitNames reads them.
+func joinNames(names ...string) string {
+	out := make([]string, len(names))
+	for i, n := range names {
+		if strings.ContainsAny(n, `,"`) {
+			n = `"` + strings.ReplaceAll(n, `"`, `""`) + `"`
+		}
+		out[i] = n
+	}
+	return strings.Join(out, ", ")
 }
 
 func (s *Server) matchupPage(w http.ResponseWriter, r *http.Request) {
@@ -344,8 +398,9 @@ func (s *Server) formPage(w http.ResponseWriter, r *http.Request) {
 
 // ParseMatchForm reads a match from the entry form's fields: time
 // (YYYY-MM-DDTHH:MM, in UTC, or RFC 3339; empty means now), teamN (names
-// separated by commas) and rankN (the team's place, 1 first; equal places
-// a draw) for N = 1, 2, …, and an optional id. Rows with no names are left
+// separated by commas, one holding a comma or a quote in double quotes)
+// and rankN (the team's place, 1 first; equal places a draw) for N = 1,
+// 2, …, and an optional id. Rows with no names are left
 // out; a place without names, or names without a place, is an error.
 func ParseMatchForm(f url.Values, now time.Time) (store.Match, error) {
 	m := store.Match{ID: strings.TrimSpace(f.Get("id"))}

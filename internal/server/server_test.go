@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"html"
 	"io"
 	"log"
 	"math"
@@ -13,6 +14,7 @@ import (
 	"net/url"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -429,6 +431,99 @@ func TestTokenCanBeSent(t *testing.T) {
 	for _, tok := range []string{"", "tok", "a b", "ünï"} {
 		if _, err := server.New(server.Config{Store: l.db, Token: tok}); err != nil {
 			t.Errorf("token %q: %v", tok, err)
+		}
+	}
+}
+
+// TestNamesWithCommas checks that names holding a comma or a quote can
+// be entered in the form, and that the match-up links of names holding
+// those or a space, "+", "%" or "&" reach the players they are, not new
+// players named by their parts or by an address escaped twice.
+func TestNamesWithCommas(t *testing.T) {
+	for _, c := range []struct {
+		field string
+		want  []string
+	}{
+		{`"Smith, J", Bo`, []string{"Smith, J", "Bo"}},
+		{` "Smith, J" ,Bo,`, []string{"Smith, J", "Bo"}},
+		{`"O""Neil", O"Hara`, []string{`O"Neil`, `O"Hara`}},
+		{`"x"y, z`, []string{`"x"y`, "z"}},
+		{`"open, Bo`, []string{`"open`, "Bo"}},
+		{`Ada, , Bo`, []string{"Ada", "Bo"}},
+	} {
+		m, err := server.ParseMatchForm(url.Values{"team1": {c.field}, "rank1": {"1"}, "team2": {"Cy"}, "rank2": {"2"}}, now)
+		if err != nil || !slices.Equal(m.Teams[0], c.want) {
+			t.Errorf("team %s: %q, %v; want %q", c.field, m.Teams, err, c.want)
+		}
+	}
+	l := newLeague(t)
+	b := l.browser()
+	b.send("POST", "/login", url.Values{"token": {token}}, "same-origin")
+	_, page, _ := b.send("GET", "/matches/new", nil, "")
+	sub := csrfRE.FindStringSubmatch(page)
+	if sub == nil {
+		t.Fatal("no form token")
+	}
+	form := url.Values{"csrf": {sub[1]}, "time": {"2025-03-01T18:30"}, "team1": {`"Smith, J", Cy`}, "rank1": {"1"}, "team2": {`"O""Neil"`}, "rank2": {"2"}}
+	if code, body, _ := b.send("POST", "/matches", form, "same-origin"); code != http.StatusSeeOther {
+		t.Fatalf("form post: %d %s", code, body)
+	}
+	for _, body := range []string{
+		`{"time":"2025-03-02T18:00:00Z","teams":[["Smith, J"],["Bo"]],"ranks":[2,1]}`,
+		`{"time":"2025-03-03T18:00:00Z","teams":[["Ada Lovelace"],["x+y%z&w"]],"ranks":[1,2]}`,
+	} {
+		if code, got := l.post(body); code != 201 {
+			t.Fatalf("%d %s", code, got)
+		}
+	}
+	if got := l.csv(); !strings.Contains(got, `"Smith, J+Cy","Smith, J",1`) || !strings.Contains(got, `"O""Neil","O""Neil",2`) {
+		t.Fatalf("the form's names were not stored whole:\n%s", got)
+	}
+	bd := l.board()
+	r := map[string]trueskill.Rating{}
+	for _, row := range bd.Players {
+		r[row.Name] = trueskill.Rating{Mu: row.Mu, Sigma: row.Sigma}
+	}
+	link := regexp.MustCompile(`href="(/matchup\?[^"]*)"`)
+	for _, page := range []string{"/players/" + url.PathEscape("Smith, J"), "/players/" + url.PathEscape(`O"Neil`),
+		"/players/" + url.PathEscape("Ada Lovelace"), "/players/" + url.PathEscape("x+y%z&w"), "/matchup"} {
+		_, body := l.do("GET", page, "", "")
+		links := link.FindAllStringSubmatch(body, -1)
+		if len(links) == 0 {
+			t.Fatalf("%s has no match-up links", page)
+		}
+		for _, ln := range links {
+			u, err := url.Parse(html.UnescapeString(ln[1]))
+			if err != nil {
+				t.Fatal(err)
+			}
+			code, got := l.do("GET", u.String(), "", "")
+			if code != 200 || strings.Contains(got, "New to the league") {
+				t.Errorf("%s links to %s: %d, or names new players", page, u, code)
+				continue
+			}
+			// The link's players are the stored ones (read from it as the
+			// form reads a team), and the page shows trueskill's
+			// prediction for their ratings.
+			m, err := server.ParseMatchForm(url.Values{"team1": {u.Query().Get("a")}, "rank1": {"1"}, "team2": {u.Query().Get("b")}, "rank2": {"2"}}, now)
+			if err != nil || len(m.Teams[0]) != 1 || len(m.Teams[1]) != 1 {
+				t.Errorf("%s: not one player a side: %q, %v", u, m.Teams, err)
+				continue
+			}
+			ra, okA := r[m.Teams[0][0]]
+			rb, okB := r[m.Teams[1][0]]
+			if !okA || !okB {
+				t.Errorf("%s: %q are not the stored players", u, m.Teams)
+				continue
+			}
+			ta, tb := []trueskill.Rating{ra}, []trueskill.Rating{rb}
+			pr, err := bd.Params.Predict(ta, tb)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !strings.Contains(got, fmt.Sprintf("<td>%.3f</td>", pr.Win)) || !strings.Contains(got, fmt.Sprintf("<td>%.3f</td>", pr.Loss)) {
+				t.Errorf("%s: the page lacks the prediction %.3f / %.3f", u, pr.Win, pr.Loss)
+			}
 		}
 	}
 }
