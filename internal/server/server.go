@@ -2,7 +2,9 @@ package server
 
 import (
 	"bytes"
+	"crypto/rand"
 	"embed"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -393,7 +395,16 @@ func (s *Server) formPage(w http.ResponseWriter, r *http.Request) {
 		teams[j].Rank = strconv.Itoa(j + 1)
 	}
 	s.render(w, r, http.StatusOK, "form", map[string]any{"Title": "Enter a match", "Teams": teams,
-		"Time": s.now().UTC().Format("2006-01-02T15:04")})
+		"Time": s.now().UTC().Format("2006-01-02T15:04"), "ID": formID()})
+}
+
+// formID returns a new match id for the entry form to carry, so that a
+// second submission of one form (a double click, a retry) is the same
+// match, stored once.
+func formID() string {
+	var b [12]byte
+	rand.Read(b[:])
+	return hex.EncodeToString(b[:])
 }
 
 // ParseMatchForm reads a match from the entry form's fields: time
@@ -478,12 +489,17 @@ func (s *Server) formPost(w http.ResponseWriter, r *http.Request) {
 	}
 	if err != nil {
 		code, msg := s.status(err)
+		id := r.PostFormValue("id")
+		if errors.Is(err, store.ErrConflict) {
+			msg = "this form was saved already, as it was first sent; to enter another match, change it and save again"
+			id = formID()
+		}
 		teams := make([]formTeam, 0, formRows)
 		for j := 1; j <= store.MaxTeams && (j <= formRows || r.PostFormValue(fmt.Sprint("team", j)) != ""); j++ {
 			teams = append(teams, formTeam{r.PostFormValue(fmt.Sprint("team", j)), r.PostFormValue(fmt.Sprint("rank", j))})
 		}
 		s.render(w, r, code, "form", map[string]any{"Title": "Enter a match", "Teams": teams,
-			"Time": r.PostFormValue("time"), "Error": msg})
+			"Time": r.PostFormValue("time"), "ID": id, "Error": msg})
 		return
 	}
 	http.Redirect(w, r, "/", http.StatusSeeOther)

@@ -435,6 +435,41 @@ func TestTokenCanBeSent(t *testing.T) {
 	}
 }
 
+// TestFormSentTwice submits one entry form twice, as a double click
+// does: the match is stored once. A second submission with other values
+// is refused, saying the form was saved, with a new id to save it under.
+func TestFormSentTwice(t *testing.T) {
+	l := newLeague(t)
+	b := l.browser()
+	b.send("POST", "/login", url.Values{"token": {token}}, "same-origin")
+	_, page, _ := b.send("GET", "/matches/new", nil, "")
+	sub := csrfRE.FindStringSubmatch(page)
+	idRE := regexp.MustCompile(`name="id" value="([0-9a-f]+)"`)
+	id := idRE.FindStringSubmatch(page)
+	if sub == nil || id == nil {
+		t.Fatalf("no form token or id in\n%s", page)
+	}
+	form := url.Values{"csrf": {sub[1]}, "id": {id[1]}, "time": {"2025-03-01T18:30"}, "team1": {"Ada"}, "rank1": {"1"}, "team2": {"Bo"}, "rank2": {"2"}}
+	for range 2 {
+		if code, body, _ := b.send("POST", "/matches", form, "same-origin"); code != http.StatusSeeOther {
+			t.Fatalf("form post: %d %s", code, body)
+		}
+	}
+	want := "match_id,time,team,player,rank\n" + id[1] + ",2025-03-01T18:30:00Z,Ada,Ada,1\n" + id[1] + ",2025-03-01T18:30:00Z,Bo,Bo,2\n"
+	if got := l.csv(); got != want {
+		t.Fatalf("stored\n%s\nwant\n%s", got, want)
+	}
+	l.checkReplay()
+	form.Set("rank2", "1")
+	code, page, _ := b.send("POST", "/matches", form, "same-origin")
+	if next := idRE.FindStringSubmatch(page); code != http.StatusConflict || !strings.Contains(page, "saved already") || next == nil || next[1] == id[1] {
+		t.Fatalf("the form sent again with other values: %d, id %v\n%s", code, next, page)
+	}
+	if got := l.csv(); got != want {
+		t.Fatalf("stored\n%s\nwant\n%s", got, want)
+	}
+}
+
 // TestNamesWithCommas checks that names holding a comma or a quote can
 // be entered in the form, and that the match-up links of names holding
 // those or a space, "+", "%" or "&" reach the players they are, not new
