@@ -16,6 +16,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -203,6 +204,94 @@ func TestAPI(t *testing.T) {
 	if code, _ := l.do("GET", "/api/players/Nobody", "", ""); code != http.StatusNotFound {
 		t.Fatalf("unknown player: %d, want 404", code)
 	}
+}
+
+// TestPostsRaceDeletes has clients post matches, each twice (a retry),
+// most of them earlier than matches already stored, while deleting
+// matches other clients have posted: every match posted and not deleted
+// is stored once, every deleted one is gone, and the ratings are a
+// replay of what is stored.
+func TestPostsRaceDeletes(t *testing.T) {
+	l := newLeague(t)
+	send := func(method, path, body string) (int, error) {
+		req, err := http.NewRequest(method, l.srv.URL+path, strings.NewReader(body))
+		if err != nil {
+			return 0, err
+		}
+		req.Header.Set("Authorization", "Bearer "+token)
+		res, err := l.srv.Client().Do(req)
+		if err != nil {
+			return 0, err
+		}
+		res.Body.Close()
+		return res.StatusCode, nil
+	}
+	const clients, each = 4, 12
+	var mu sync.Mutex
+	posted, deleted := map[string]bool{}, map[string]bool{}
+	var wg sync.WaitGroup
+	for c := range clients {
+		wg.Go(func() {
+			for i := range each {
+				id := fmt.Sprintf("c%d-%d", c, i)
+				// Each client's matches go back in time.
+				body := fmt.Sprintf(`{"id":%q,"time":"2025-03-%02dT%02d:00:00Z","teams":[["P%d","Q%d"],["P%d"]],"ranks":[%d,2]}`,
+					id, 28-i, c, c, (i+c)%3, (c+1)%clients, 1+i%2)
+				for range 2 {
+					if code, err := send("POST", "/api/matches", body); err != nil || code != http.StatusCreated && code != http.StatusOK {
+						t.Errorf("POST %s: %d, %v", id, code, err)
+						return
+					}
+				}
+				if i%2 == 0 {
+					mu.Lock()
+					posted[id] = true
+					mu.Unlock()
+					continue
+				}
+				// Delete the next client's match before, or if that is not
+				// posted yet (or gone), this client's.
+				mu.Lock()
+				posted[id] = true
+				victim := ""
+				for _, v := range []string{fmt.Sprintf("c%d-%d", (c+1)%clients, i-1), fmt.Sprintf("c%d-%d", c, i-1)} {
+					if posted[v] && !deleted[v] {
+						victim = v
+						break
+					}
+				}
+				if victim != "" {
+					deleted[victim] = true
+				}
+				mu.Unlock()
+				if victim == "" {
+					continue
+				}
+				if code, err := send("DELETE", "/api/matches/"+victim, ""); err != nil || code != http.StatusOK {
+					t.Errorf("DELETE %s: %d, %v", victim, code, err)
+					return
+				}
+			}
+		})
+	}
+	wg.Wait()
+	ms, err := server.ReadCSV("matches.csv", strings.NewReader(l.csv()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	stored := map[string]int{}
+	for _, m := range ms {
+		stored[m.ID]++
+	}
+	for id := range posted {
+		if want := map[bool]int{false: 1, true: 0}[deleted[id]]; stored[id] != want {
+			t.Errorf("%s is stored %d times, want %d", id, stored[id], want)
+		}
+	}
+	if len(ms) != len(posted)-len(deleted) || len(deleted) == 0 {
+		t.Errorf("%d matches stored, %d posted, %d deleted", len(ms), len(posted), len(deleted))
+	}
+	l.checkReplay()
 }
 
 // TestBadInput sends writes that must be refused and checks each status,
