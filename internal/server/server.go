@@ -149,6 +149,11 @@ func (s *Server) status(err error) (int, string) {
 		return http.StatusNotFound, err.Error()
 	case errors.Is(err, store.ErrConflict):
 		return http.StatusConflict, err.Error()
+	case errors.Is(err, messages.ErrNumerical):
+		// A valid match whose rating float64 cannot carry under the
+		// league's setting: the client can do nothing, but the message
+		// says what stopped it.
+		return http.StatusUnprocessableEntity, err.Error()
 	}
 	s.log.Printf("skillgraph serve: %v", err)
 	return http.StatusInternalServerError, "internal error: the league was not changed"
