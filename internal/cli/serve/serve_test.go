@@ -4,10 +4,12 @@ import (
 	"bufio"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"math"
 	"math/rand/v2"
+	"net"
 	"net/http"
 	"os"
 	"os/exec"
@@ -435,6 +437,33 @@ func TestImport(t *testing.T) {
 		"b,2025-03-02,Cy,Cy,1\nb,2025-03-02,Ada,Ada,2\n"
 	if string(got) != want {
 		t.Fatalf("exported:\n%s\nwant\n%s", got, want)
+	}
+}
+
+// TestSlowClientDropped opens a connection that sends half a request
+// line and nothing more: the server must close it (its header timeout is
+// 5 s), not hold it open for good.
+func TestSlowClientDropped(t *testing.T) {
+	t.Parallel()
+	c := start(t, filepath.Join(t.TempDir(), "l.db"))
+	conn, err := net.Dial("tcp", strings.TrimPrefix(c.url, "http://"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	if _, err := conn.Write([]byte("GET /api/lead")); err != nil {
+		t.Fatal(err)
+	}
+	conn.SetReadDeadline(time.Now().Add(30 * time.Second))
+	buf := make([]byte, 512)
+	for {
+		_, err := conn.Read(buf)
+		if errors.Is(err, os.ErrDeadlineExceeded) {
+			t.Fatal("the server kept a slow client's connection open for 30 s")
+		}
+		if err != nil {
+			return // closed by the server
+		}
 	}
 }
 
