@@ -727,7 +727,8 @@ func (s *Server) apiPut(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	m.ID = r.PathValue("id")
-	if err := s.st.Correct(r.Context(), m); err != nil {
+	m, err := s.st.Correct(r.Context(), m)
+	if err != nil {
 		s.apiError(w, err)
 		return
 	}

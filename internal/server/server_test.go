@@ -166,7 +166,9 @@ func TestAPI(t *testing.T) {
 		t.Fatalf("CSV:\n%s", csv)
 	}
 	// Correct a match, then delete one.
-	if code, body := l.do("PUT", "/api/matches/g1", token, `{"time":"2025-03-05T18:00:00Z","teams":[["Ada"],["Bo","Cy"]],"ranks":[1,2]}`); code != 200 {
+	// The answer holds the match as stored: its time in UTC, to the
+	// microsecond.
+	if code, body := l.do("PUT", "/api/matches/g1", token, `{"time":"2025-03-05T20:00:00.1234567+02:00","teams":[["Ada"],["Bo","Cy"]],"ranks":[1,2]}`); code != 200 || !strings.Contains(body, `"time": "2025-03-05T18:00:00.123456Z"`) {
 		t.Fatalf("PUT: %d %s", code, body)
 	}
 	l.checkReplay()

@@ -54,8 +54,9 @@ type Store interface {
 	// retries). An error about one of the matches is a *MatchError naming
 	// it.
 	AddAll(ctx context.Context, ms []Match) (added int, err error)
-	// Correct replaces the stored match with m's id by m.
-	Correct(ctx context.Context, m Match) error
+	// Correct replaces the stored match with m's id by m, and returns it
+	// as stored (its time in UTC, to the microsecond).
+	Correct(ctx context.Context, m Match) (Match, error)
 	// Delete removes the match with the given id.
 	Delete(ctx context.Context, id string) error
 	// Players returns every player's standing, by name.
@@ -615,10 +616,10 @@ func (d *DB) rerate(ctx context.Context, tx *sql.Tx, from key, old *Match) error
 }
 
 // Correct implements Store.
-func (d *DB) Correct(ctx context.Context, m Match) error {
+func (d *DB) Correct(ctx context.Context, m Match) (Match, error) {
 	m = normalize(m)
 	if err := m.Check(); err != nil {
-		return err
+		return m, err
 	}
 	err := d.write(ctx, func(tx *sql.Tx) error {
 		prev, old, err := d.find(ctx, tx, m.ID)
@@ -644,9 +645,9 @@ func (d *DB) Correct(ctx context.Context, m Match) error {
 		return d.rerate(ctx, tx, from, &prev)
 	})
 	if err != nil {
-		return fmt.Errorf("store: correct match %q: %w", m.ID, err)
+		return m, fmt.Errorf("store: correct match %q: %w", m.ID, err)
 	}
-	return nil
+	return m, nil
 }
 
 // Delete implements Store.

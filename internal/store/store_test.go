@@ -129,7 +129,7 @@ func testRecord(t *testing.T, db *store.DB) {
 	// Correct matches, moving them in time both ways.
 	for _, i := range []int{3, 30, 55} {
 		c := randomMatch(rng, kept[i].ID)
-		if err := db.Correct(ctx, c); err != nil {
+		if _, err := db.Correct(ctx, c); err != nil {
 			t.Fatal(err)
 		}
 		kept[i] = c
@@ -160,7 +160,7 @@ func testRecord(t *testing.T, db *store.DB) {
 	check("after the solo matches")
 	fix := solo[2]
 	fix.Teams = [][]string{{"Z5"}, {"P2"}}
-	if err := db.Correct(ctx, fix); err != nil {
+	if _, err := db.Correct(ctx, fix); err != nil {
 		t.Fatal(err)
 	}
 	kept[len(kept)-1] = fix
@@ -176,7 +176,7 @@ func testRecord(t *testing.T, db *store.DB) {
 	if err := db.Delete(ctx, "nope"); !errors.Is(err, store.ErrNotFound) {
 		t.Fatalf("delete of a missing match: %v, want ErrNotFound", err)
 	}
-	if err := db.Correct(ctx, randomMatch(rng, "nope")); !errors.Is(err, store.ErrNotFound) {
+	if _, err := db.Correct(ctx, randomMatch(rng, "nope")); !errors.Is(err, store.ErrNotFound) {
 		t.Fatalf("correct of a missing match: %v, want ErrNotFound", err)
 	}
 	if _, err := db.History(ctx, "nobody"); !errors.Is(err, store.ErrNotFound) {
