@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"slices"
-	"strings"
 	"time"
 
 	"github.com/skillgraph/skillgraph/messages"
@@ -56,18 +55,9 @@ func CheckName(name string) error { return checkText("player name", name, MaxNam
 // at most MaxIDLength bytes with no space at either end.
 func CheckID(id string) error { return checkText("match id", id, MaxIDLength) }
 
-// checkText checks a name or id s of at most most bytes; what names it.
-// The store adds one rule to the record's: a space at either end would
-// make two names that look the same.
-func checkText(what, s string, most int) error {
-	if err := record.CheckName(what, s, most); err != nil {
-		return err
-	}
-	if strings.TrimSpace(s) != s {
-		return invalid("%s %q starts or ends with a space", what, s)
-	}
-	return nil
-}
+// checkText checks a name or id s of at most most bytes by the record's
+// rule (record.CheckName); what names it.
+func checkText(what, s string, most int) error { return record.CheckName(what, s, most) }
 
 // Check reports the first thing wrong with m, wrapping messages.ErrInput: its id,
 // its time (zero, or outside the years 1-9999), the number and size of its
