@@ -34,6 +34,8 @@ type Edge struct {
 	Variable string // empty for an edge the graph lacks
 }
 
+// String names the edge by its factor, edge number and variable, as error
+// messages quote it.
 func (e Edge) String() string {
 	if e.Variable == "" {
 		return fmt.Sprintf("factor %d edge %d", e.Factor, e.Edge)

@@ -367,14 +367,15 @@ func (c *planGen) name() string {
 // loopOpts draws a loop's options; residual skipping only if the body will
 // be steps.
 func (c *planGen) loopOpts(name string, steps bool) []schedules.LoopOption {
+	tol := pick(c.rng, 0, 1e-9, 1e-6, 1e-6, 1e-3)
 	opts := []schedules.LoopOption{
 		schedules.Name(name),
-		schedules.Tolerance(pick(c.rng, 0, 1e-9, 1e-6, 1e-6, 1e-3)),
+		schedules.Tolerance(tol),
 		schedules.MaxIterations(pick(c.rng, 1, 2, 3, 5, 10, 40)),
 		schedules.Damping(pick(c.rng, 0, 0, 0.3, 0.7)),
 	}
-	if steps && c.chance(0.35) {
-		opts = append(opts, schedules.Residual(pick(c.rng, 1e-7, 1e-4, 1e-2)))
+	if steps && tol > 0 && c.chance(0.35) { // a residual must be below the tolerance
+		opts = append(opts, schedules.Residual(tol*pick(c.rng, 1e-3, 0.1, 0.9)))
 	}
 	return opts
 }
@@ -1251,7 +1252,7 @@ func TestPlanNaNMessage(t *testing.T) {
 			ss = []schedules.Schedule{
 				schedules.Sequence(prior, down, schedules.Loop(schedules.Sequence(body...), schedules.Tolerance(0)), out),
 				schedules.Sequence(prior, down, schedules.Loop(schedules.Sequence(body...), schedules.Tolerance(0), schedules.Damping(0.3)), out),
-				schedules.Sequence(prior, down, schedules.Loop(schedules.Sequence(body...), schedules.Tolerance(0), schedules.Residual(1e-7)), out),
+				schedules.Sequence(prior, down, schedules.Loop(schedules.Sequence(body...), schedules.Tolerance(1e-12), schedules.Residual(1e-13)), out),
 				schedules.Sequence(prior, schedules.Loop(schedules.Sequence(down, schedules.Loop(schedules.Sequence(body...), schedules.Tolerance(0),
 					schedules.MaxIterations(2))), schedules.Tolerance(0)), out),
 			}

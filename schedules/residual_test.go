@@ -99,6 +99,11 @@ func TestResidualLoopConfig(t *testing.T) {
 		schedules.Loop(schedules.Step(0, 0), schedules.Residual(math.NaN())),
 		schedules.Loop(schedules.Loop(schedules.Step(0, 0)), schedules.Residual(1e-7)),
 		schedules.Loop(schedules.Step(3, 0), schedules.Residual(1e-7)),
+		// At or above the tolerance, a pass that skipped every update
+		// still moving would count as converged.
+		schedules.Loop(schedules.Step(0, 0), schedules.Residual(schedules.DefaultTolerance)),
+		schedules.Loop(schedules.Step(0, 0), schedules.Tolerance(1e-6), schedules.Residual(1e-3)),
+		schedules.Loop(schedules.Step(0, 0), schedules.Tolerance(0), schedules.Residual(1e-300)),
 	} {
 		if _, err := schedules.Run(context.Background(), g, l); err == nil {
 			t.Errorf("loop %+v ran", l)

@@ -394,9 +394,11 @@ func Damping(d float64) LoopOption { return func(l *LoopSchedule) { l.Damping = 
 // their changes are the metric values the loop measures anyway, summed, so
 // the bookkeeping costs a few additions per update. Skipped updates count
 // as no change and are not reported to an observer; the loop still stops
-// when a pass changes nothing by more than the tolerance. Choose theta well
-// below the tolerance (a tenth of it, say), since the skipped changes add
-// up over a pass. The body must consist of Steps and Sequences.
+// when a pass changes nothing by more than the tolerance. theta must be
+// below the tolerance (Validate refuses it otherwise, since a pass that
+// skipped every update still moving would count as converged); choose it
+// well below (a tenth of it, say), since the skipped changes add up over a
+// pass. The body must consist of Steps and Sequences.
 func Residual(theta float64) LoopOption { return func(l *LoopSchedule) { l.Residual = theta } }
 
 // Name names the loop for observers and drawings.
@@ -430,8 +432,14 @@ func (l *LoopSchedule) Validate() error {
 	if err := graph.CheckDamping(l.Damping); err != nil {
 		errs = append(errs, err)
 	}
-	if !(l.Residual >= 0) {
+	switch {
+	case !(l.Residual >= 0):
 		errs = append(errs, fmt.Errorf("residual %v, want a number ≥ 0", l.Residual))
+	case l.Residual > 0 && !(l.Residual < l.Tolerance):
+		// A skipped update counts as no change, so with a threshold at
+		// the tolerance or above, a pass that skipped every update that
+		// still moves would count as converged.
+		errs = append(errs, fmt.Errorf("residual %v, want below the tolerance %v (a tenth of it, say)", l.Residual, l.Tolerance))
 	}
 	if len(errs) == 0 {
 		return nil

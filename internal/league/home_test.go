@@ -88,3 +88,32 @@ func TestHomeLearned(t *testing.T) {
 		t.Errorf("a neutral game was rated with the home advantage")
 	}
 }
+
+// TestHomeLearnedFromHomeGames: a home advantage is learned only once a
+// game at home is rated; games on neutral ground leave it at its prior,
+// N(0, β²).
+func TestHomeLearnedFromHomeGames(t *testing.T) {
+	p := trueskill.DefaultParams()
+	l := New(FormatScores, p)
+	if l.HomeLearned() {
+		t.Error("a league without a home advantage has learned one")
+	}
+	l.LearnHome()
+	neutral := []Match{
+		{Key: "a", Date: "2025-01-01", Teams: [][]string{{"Ann"}, {"Bob"}}, Ranks: []int{0, 1}},
+		{Key: "b", Date: "2025-01-02", Teams: [][]string{{"Bob"}, {"Cy"}}, Ranks: []int{1, 0}},
+	}
+	if _, err := l.Rate(context.Background(), neutral); err != nil {
+		t.Fatal(err)
+	}
+	if l.HomeLearned() || *l.Home != (trueskill.Rating{Mu: 0, Sigma: p.Beta}) {
+		t.Errorf("after neutral games: learned %v, home advantage %v, want the prior N(0, %v²)", l.HomeLearned(), *l.Home, p.Beta)
+	}
+	home := Match{Key: "c", Date: "2025-01-03", Teams: [][]string{{"Cy"}, {"Ann"}}, Ranks: []int{0, 1}, Home: true}
+	if _, err := l.Rate(context.Background(), []Match{home}); err != nil {
+		t.Fatal(err)
+	}
+	if !l.HomeLearned() || !(l.Home.Mu > 0) || !(l.Home.Sigma < p.Beta) {
+		t.Errorf("after a home win: learned %v, home advantage %v", l.HomeLearned(), *l.Home)
+	}
+}

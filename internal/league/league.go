@@ -81,6 +81,29 @@ func New(format string, p trueskill.Params) *League {
 	return &League{Version: Version, Format: format, Params: p, Games: []string{}, Players: []*Player{}, byName: map[string]*Player{}}
 }
 
+// Setup returns the empty league that rates games read from a file in
+// format, the model the commands share: TrueSkill's default parameters;
+// the draw probability draw if it is not nil, else the one EstimateDraw
+// gives, whose source it returns ("" for one given); and in the scores
+// format, unless noHome, a home advantage to learn (LearnHome).
+func Setup(format string, games []Match, draw *float64, noHome bool) (*League, string, error) {
+	p := trueskill.DefaultParams()
+	source := ""
+	if draw != nil {
+		p.DrawProbability = *draw
+	} else {
+		var err error
+		if p.DrawProbability, source, err = EstimateDraw(games); err != nil {
+			return nil, "", err
+		}
+	}
+	l := New(format, p)
+	if format == FormatScores && !noHome {
+		l.LearnHome()
+	}
+	return l, source, nil
+}
+
 // Player returns the named player, or nil.
 func (l *League) Player(name string) *Player { return l.byName[name] }
 

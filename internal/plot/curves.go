@@ -39,7 +39,7 @@ var curvesLook = look{palette: seriesColors, band: 0.12, edge: 0.35, lineWidth: 
 // their scale.
 //
 // Every point must have a finite μ, a finite σ ≥ 0 and μ ± σ finite, and
-// a time within years 1 to 9999; names must be text (record.CheckText); at least
+// a time within years 0 to 9999; names must be text (record.CheckText); at least
 // one point must be given. Otherwise nothing is written and the error
 // wraps messages.ErrInput.
 func LearningCurves(w io.Writer, format string, curves []Curve) error {
@@ -54,7 +54,7 @@ func LearningCurves(w io.Writer, format string, curves []Curve) error {
 func curvesFigure(curves []Curve) (*Figure, error) {
 	f := &Figure{XLabel: "date", YLabel: "skill μ ± σ", Dates: true, Width: 760, Height: 420, look: &curvesLook,
 		Series: make([]Series, len(curves))}
-	first, last := time.Date(1, 1, 1, 0, 0, 0, 0, time.UTC), time.Date(10000, 1, 1, 0, 0, 0, 0, time.UTC)
+	first, last := time.Date(0, 1, 1, 0, 0, 0, 0, time.UTC), time.Date(10000, 1, 1, 0, 0, 0, 0, time.UTC)
 	points := false
 	ylo, yhi := math.Inf(1), math.Inf(-1)
 	for i, c := range curves {
@@ -69,7 +69,7 @@ func curvesFigure(curves []Curve) (*Figure, error) {
 				return nil, fmt.Errorf("%s: point %d: μ = %v, σ = %v: %w", c.Name, k, p.Mu, p.Sigma, messages.ErrInput)
 			}
 			if p.Time.Before(first) || !p.Time.Before(last) {
-				return nil, fmt.Errorf("%s: point %d: time %v outside years 1 to 9999: %w", c.Name, k, p.Time, messages.ErrInput)
+				return nil, fmt.Errorf("%s: point %d: time %v outside years 0 to 9999: %w", c.Name, k, p.Time, messages.ErrInput)
 			}
 			s.X, s.Y = append(s.X, unixSeconds(p.Time)), append(s.Y, p.Mu)
 			s.Lo, s.Hi = append(s.Lo, lo), append(s.Hi, hi)

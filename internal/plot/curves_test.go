@@ -103,8 +103,8 @@ func TestLearningCurvesRejects(t *testing.T) {
 		{"infinite σ", bad(func(p *CurvePoint) { p.Sigma = math.Inf(1) }), "σ = +Inf"},
 		{"negative σ", bad(func(p *CurvePoint) { p.Sigma = -1 }), "σ = -1"},
 		{"μ + σ overflows", bad(func(p *CurvePoint) { p.Mu, p.Sigma = math.MaxFloat64, math.MaxFloat64 }), "μ = 1.79"},
-		{"year 10000", bad(func(p *CurvePoint) { p.Time = day(10000, 1, 1) }), "outside years 1 to 9999"},
-		{"zero time", bad(func(p *CurvePoint) { p.Time = time.Time{}.Add(-time.Hour) }), "outside years 1 to 9999"},
+		{"year 10000", bad(func(p *CurvePoint) { p.Time = day(10000, 1, 1) }), "outside years 0 to 9999"},
+		{"year -1", bad(func(p *CurvePoint) { p.Time = day(0, 1, 1).Add(-time.Hour) }), "outside years 0 to 9999"},
 		{"NUL in a name", []Curve{{Name: "a\x00", Points: []CurvePoint{{Time: day(2000, 1, 1)}}}}, "control character"},
 	} {
 		var buf bytes.Buffer
@@ -164,5 +164,42 @@ func TestLearningCurvesEmptyCurveKeepsColours(t *testing.T) {
 	s := buf.String()
 	if !strings.Contains(s, "stroke:#2CA02C") || strings.Contains(s, "stroke:#D62728") || strings.Contains(s, "Bob &amp;") || !strings.Contains(s, ">Cat<") {
 		t.Errorf("an empty second curve: colours or names wrong")
+	}
+}
+
+// TestLearningCurvesYearsZeroTo9999: every year a record's time may have,
+// 0 to 9999, draws, labelled as four digits; a single date a day from
+// either end keeps the axis, and so its labels, within those years.
+func TestLearningCurvesYearsZeroTo9999(t *testing.T) {
+	for _, c := range []struct {
+		name   string
+		times  []time.Time
+		labels []string // each tick's label, counted by hand (TestDateTicks's steps)
+	}{
+		// Three weeks from 0000-01-01: 7-day steps.
+		{"year 0", []time.Time{day(0, 1, 1), day(0, 1, 15), day(0, 1, 22)}, []string{"0000-01-01", "0000-01-08", "0000-01-15", "0000-01-22"}},
+		// One date: the axis from it to a day after, 6-hour steps.
+		{"first day", []time.Time{day(0, 1, 1)}, []string{"0000-01-01 00h", "0000-01-01 06h", "0000-01-01 12h", "0000-01-01 18h", "0000-01-02 00h"}},
+		// One date: the axis from a day before to the last second of 9999.
+		{"last day", []time.Time{day(9999, 12, 31)}, []string{"9999-12-30 00h", "9999-12-30 06h", "9999-12-30 12h", "9999-12-30 18h", "9999-12-31 00h", "9999-12-31 06h", "9999-12-31 12h", "9999-12-31 18h"}},
+	} {
+		cs := []Curve{{Name: "Ann"}}
+		for k, tm := range c.times {
+			cs[0].Points = append(cs[0].Points, CurvePoint{Time: tm, Mu: float64(k), Sigma: 1})
+		}
+		var buf bytes.Buffer
+		if err := LearningCurves(&buf, "svg", cs); err != nil {
+			t.Errorf("%s: %v", c.name, err)
+			continue
+		}
+		s := buf.String()
+		for _, l := range c.labels {
+			if !strings.Contains(s, ">"+l+"<") {
+				t.Errorf("%s: no tick labelled %q", c.name, l)
+			}
+		}
+		if strings.Contains(s, ">-0001") || strings.Contains(s, ">10000") {
+			t.Errorf("%s: a tick labelled beyond the years 0 to 9999", c.name)
+		}
 	}
 }

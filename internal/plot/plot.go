@@ -123,15 +123,15 @@ func (f *Figure) check() (lo, hi [2]float64, err error) {
 		}
 	}
 	if f.Dates && (lo[0] < minUnix || hi[0] >= endUnix) {
-		return lo, hi, undrawable("dates beyond the years 1 to 9999")
+		return lo, hi, undrawable("dates beyond the years 0 to 9999")
 	}
 	return lo, hi, nil
 }
 
-// The dates a figure can label: the years 1 to 9999, from minUnix to
-// before endUnix.
+// The dates a figure can label, as four digits: the years 0 to 9999,
+// every year a record's time may have, from minUnix to before endUnix.
 var (
-	minUnix = float64(time.Date(1, 1, 1, 0, 0, 0, 0, time.UTC).Unix())
+	minUnix = float64(time.Date(0, 1, 1, 0, 0, 0, 0, time.UTC).Unix())
 	endUnix = float64(time.Date(10000, 1, 1, 0, 0, 0, 0, time.UTC).Unix())
 )
 
@@ -173,8 +173,8 @@ func (f *Figure) build() (*gplot.Plot, *gplot.Legend, error) {
 	switch {
 	case f.Dates && l.calendar:
 		xlo, xhi := lo[0], hi[0]
-		if !(xhi > xlo) { // one date: a day either side
-			xlo, xhi = xlo-86400, xhi+86400
+		if !(xhi > xlo) { // one date: a day either side, within the years labelled
+			xlo, xhi = max(xlo-86400, minUnix), min(xhi+86400, endUnix-1)
 		}
 		p.X.Min, p.X.Max = xlo, xhi
 		p.X.Tick.Marker = dateTicks{}

@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"slices"
-	"strings"
 	"time"
 
 	"github.com/skillgraph/skillgraph/messages"
@@ -69,18 +68,15 @@ func CheckName(name string) error { return checkText("player name", name, MaxNam
 // "..".
 func CheckID(id string) error { return checkText("match id", id, MaxIDLength) }
 
-// checkText checks a name or id s of at most most bytes; what names it.
-// The store adds two rules to the record's: a space at either end would
-// make two names that look the same, and "." or ".." in a URL's path is a
+// checkText checks a name or id s of at most most bytes by the record's
+// rule (record.CheckName, which refuses a space at either end); what
+// names it. The store adds one rule: "." or ".." in a URL's path is a
 // step that every HTTP router resolves (/players/.. is /), so the page of
 // such a player, or the address that corrects or deletes such a match,
 // could never be reached.
 func checkText(what, s string, most int) error {
 	if err := record.CheckName(what, s, most); err != nil {
 		return err
-	}
-	if strings.TrimSpace(s) != s {
-		return invalid("%s %q starts or ends with a space", what, s)
 	}
 	if s == "." || s == ".." {
 		return invalid("%s %q is a path step, which no address can name", what, s)

@@ -66,6 +66,33 @@ func (p Params) trueskill() trueskill.Params {
 	return trueskill.Params{Mu: p.Mu, Sigma: p.Sigma, Beta: p.Beta, DrawProbability: p.DrawProbability}
 }
 
+// GameError is an error about one game of a history, returned by New,
+// Add, Converge and LogEvidence (and so Fit) when that game cannot be
+// declared or updated. Index is the game's place among every game given
+// to the history, in the order given: game k of New's slice is Index k,
+// and game k of a slice given to Add after n games is Index n+k, whatever
+// the games' times (Untimed or not), so that a caller can map it back to
+// its own record of the game. Err says what is wrong with the game and
+// wraps the package's errors (ErrInput, and ErrImpossible or
+// ErrNumerical where they apply), which errors.Is finds through the
+// GameError.
+type GameError struct {
+	Index int
+	Err   error
+}
+
+// Error returns "throughtime: game Index: " and Err's text.
+func (e *GameError) Error() string { return fmt.Sprintf("throughtime: game %d: %v", e.Index, e.Err) }
+
+// Unwrap returns Err.
+func (e *GameError) Unwrap() error { return e.Err }
+
+// gameError returns a *GameError about game k whose Err is
+// fmt.Errorf(format, a...).
+func gameError(k int, format string, a ...any) error {
+	return &GameError{Index: k, Err: fmt.Errorf(format, a...)}
+}
+
 // checkGame reports a game (index k, at time t) that cannot be declared:
 // fewer than two teams, an empty team, a player twice, a non-finite time,
 // ranks or weights of the wrong shape, a negative weight, or a tie of two
@@ -75,15 +102,15 @@ func (h *History) checkGame(g *Match, k int, t float64) error {
 	problem := shapeProblem(g, t)
 	if problem == "" {
 		if tie := h.tieProblem(g); tie != "" {
-			return fmt.Errorf("throughtime: game %d: %s: %w (%w)", k, tie, ErrInput, ErrImpossible)
+			return gameError(k, "%s: %w (%w)", tie, ErrInput, ErrImpossible)
 		}
 		problem = playerProblem(g)
 	}
 	if problem != "" {
-		return fmt.Errorf("throughtime: game %d: %s: %w", k, problem, ErrInput)
+		return gameError(k, "%s: %w", problem, ErrInput)
 	}
 	if !meanInRange(h.p.Mu, h.p.Sigma) && h.offset(sizesOf(g), g.Weights) != 0 {
-		return fmt.Errorf("throughtime: game %d: its teams' weights differ, so the prior mean %v does not cancel from its performance differences, and it is beyond float64's precision at σ = %v (rate skills relative to a mean near 0): %w (%w)", k, h.p.Mu, h.p.Sigma, ErrInput, messages.ErrNumerical)
+		return gameError(k, "its teams' weights differ, so the prior mean %v does not cancel from its performance differences, and it is beyond float64's precision at σ = %v (rate skills relative to a mean near 0): %w (%w)", h.p.Mu, h.p.Sigma, ErrInput, messages.ErrNumerical)
 	}
 	return nil
 }

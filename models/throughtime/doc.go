@@ -39,7 +39,9 @@
 // among them a drift or a mean beyond the range float64 carries through
 // the model and ErrPlayer for a player the history has not seen, or
 // ErrNumerical for an answer float64 cannot carry (an outcome whose
-// probability underflows); no method returns NaN or ±Inf.
+// probability underflows); no method returns NaN or ±Inf. An error about
+// one game of the history is a *GameError (errors.As) giving the game's
+// index in the input, so that a caller can name the game in its own terms.
 //
 // A History is for one goroutine at a time, its reading methods too (they
 // run factor graphs it keeps).

@@ -39,7 +39,7 @@ func (h *History) gameEvidence(k int, cavity func(*slot) messages.Gaussian) (flo
 		return cavity(sl), h.players[h.skills[sl.skill].player].prior.Beta, nil
 	}, ranks, weights)
 	if err != nil {
-		return 0, fmt.Errorf("throughtime: game %d: %w", g.input, err)
+		return 0, gameError(int(g.input), "%w", err)
 	}
 	return lz, nil
 }

@@ -133,12 +133,12 @@ func (h *History) runGraph(k int, cavity func(*slot) messages.Gaussian) error {
 	for i := range s {
 		c := cavity(&s[i])
 		if !c.IsProper() || !c.IsFinite() || !messages.IsFinite(c.Mean()+gg.offset) {
-			return fmt.Errorf("throughtime: game %d: cavity %v: %w", g.input, c, ErrInput)
+			return gameError(int(g.input), "cavity %v: %w", c, ErrInput)
 		}
 		gg.priors[i].Mean, gg.priors[i].Variance = c.Mean()+gg.offset, c.Variance()
 	}
 	if err := gg.run(); err != nil {
-		return fmt.Errorf("throughtime: game %d: %w", g.input, numeric(err))
+		return gameError(int(g.input), "%w", numeric(err))
 	}
 	return nil
 }
@@ -168,7 +168,7 @@ func (h *History) updateGraph(k int) error {
 			m = gg.g.Message(o.f, o.e)
 		}
 		if !m.IsFinite() {
-			return fmt.Errorf("throughtime: game %d: message %v: %w", g.input, m, ErrInput)
+			return gameError(int(g.input), "message %v: %w", m, ErrInput)
 		}
 		h.setMessage(&s[i], m.Shift(-gg.offset))
 	}
@@ -181,7 +181,7 @@ func (h *History) updateGraph(k int) error {
 func (h *History) graphLogEvidence(k int) (float64, error) {
 	lz, err := h.gameGraphs[h.games[k].graph].logEvidence()
 	if err != nil {
-		return 0, fmt.Errorf("throughtime: game %d: %w", h.games[k].input, err)
+		return 0, gameError(int(h.games[k].input), "%w", err)
 	}
 	return lz, nil
 }

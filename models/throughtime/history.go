@@ -280,7 +280,7 @@ func (h *History) grow(games []Match) error {
 			return err
 		}
 		if t <= latest {
-			return fmt.Errorf("throughtime: game %d: time %v is not after the history's latest, %v: %w", first+k, t, latest, ErrInput)
+			return gameError(first+k, "time %v is not after the history's latest, %v: %w", t, latest, ErrInput)
 		}
 	}
 	order := make([]int, len(games))
@@ -375,7 +375,7 @@ func (h *History) declareGame(gm *Match, input int, bi int32, t float64) error {
 		for _, name := range team {
 			si, err := h.skillAt(name, bi, t)
 			if err != nil {
-				return fmt.Errorf("throughtime: game %d: %w", input, err)
+				return gameError(input, "%w", err)
 			}
 			h.slots = append(h.slots, slot{skill: si})
 		}
@@ -384,7 +384,7 @@ func (h *History) declareGame(gm *Match, input int, bi int32, t float64) error {
 	if h.margins != nil {
 		gg, err := h.declareMargins(gm, g.slot, bi, t)
 		if err != nil {
-			return fmt.Errorf("throughtime: game %d: %w", input, err)
+			return gameError(input, "%w", err)
 		}
 		g.graph = int32(len(h.gameGraphs))
 		h.gameGraphs = append(h.gameGraphs, gg)
@@ -402,7 +402,7 @@ func (h *History) declareGame(gm *Match, input int, bi int32, t float64) error {
 	if !pair && g.graph < 0 {
 		gg, err := h.newGameGraph(gm)
 		if err != nil {
-			return fmt.Errorf("throughtime: game %d: %w", input, err)
+			return gameError(input, "%w", err)
 		}
 		g.graph = int32(len(h.gameGraphs))
 		h.gameGraphs = append(h.gameGraphs, gg)
@@ -567,7 +567,7 @@ func (h *History) update(k int) error {
 	s := h.slots[g.slot : g.slot+2]
 	ca, cb := h.cavity(&s[0]), h.cavity(&s[1])
 	if !ca.IsProper() || !cb.IsProper() || !ca.IsFinite() || !cb.IsFinite() {
-		return fmt.Errorf("throughtime: game %d: cavities %v and %v: %w", g.input, ca, cb, ErrInput)
+		return gameError(int(g.input), "cavities %v and %v: %w", ca, cb, ErrInput)
 	}
 	// The closed form is unchanged by one scale of every mean, σ and β
 	// (the draw margin is proportional to β): the game is rated in units
@@ -586,7 +586,7 @@ func (h *History) update(k int) error {
 		trueskill.Rating{Mu: math.Ldexp(cb.Mean(), e), Sigma: math.Ldexp(sb, e)}, g.drawn)
 	if err != nil {
 		// err, trueskill's, wraps ErrInput.
-		return fmt.Errorf("throughtime: game %d: cavities %v and %v with β = %v, scales too far apart for float64 (%w): %w", g.input, ca, cb, beta, ErrNumerical, err)
+		return gameError(int(g.input), "cavities %v and %v with β = %v, scales too far apart for float64 (%w): %w", ca, cb, beta, ErrNumerical, err)
 	}
 	h.setMessage(&s[0], messages.NewGaussian(math.Ldexp(a.Mu, -e), math.Ldexp(a.Sigma*a.Sigma, -2*e)).Div(ca))
 	h.setMessage(&s[1], messages.NewGaussian(math.Ldexp(b.Mu, -e), math.Ldexp(b.Sigma*b.Sigma, -2*e)).Div(cb))

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/skillgraph/skillgraph/models/fit"
 	"github.com/skillgraph/skillgraph/models/throughtime"
 	"github.com/skillgraph/skillgraph/models/trueskill"
 )
@@ -55,6 +56,56 @@ func TestErrors(t *testing.T) {
 	}
 	if h.LearningCurve("nobody") != nil {
 		t.Error("a curve for an unknown player")
+	}
+}
+
+// TestGameError: a game the history refuses comes back as a *GameError
+// whose Index is the game's place in the input, counted on through Add,
+// not its place in time, with the package's errors still reachable by
+// errors.Is and the text unchanged.
+func TestGameError(t *testing.T) {
+	p := throughtime.DefaultParams()
+	one := [][]string{{"a"}, {"b"}}
+	// Teams of weight 0 either side of one that played: refused when the
+	// game's graph is declared, in time order (game 2 is the second).
+	absent := throughtime.Match{Time: 2, Teams: [][]string{{"a"}, {"b"}, {"c"}}, Weights: [][]float64{{0}, {1}, {0}}}
+	tie := throughtime.Match{Time: 2, Teams: one, Ranks: []int{0, 0}}
+	for _, c := range []struct {
+		name  string
+		games []throughtime.Match
+		index int
+		is    error
+		text  string
+	}{
+		{"declared", []throughtime.Match{{Time: 3, Teams: one}, {Time: 1, Teams: one}, absent}, 2, throughtime.ErrInput,
+			"throughtime: game 2: trueskill: Weights[0] = 0: all weights of a team are 0"},
+		{"checked", []throughtime.Match{{Time: 3, Teams: one}, tie, {Time: 1, Teams: one}}, 1, throughtime.ErrImpossible,
+			"throughtime: game 1: teams 0 and 1 tie, but the draw probability is 0 (set Params.DrawProbability): invalid input (observation has probability zero under the model)"},
+	} {
+		_, err := throughtime.New(p, c.games)
+		var ge *throughtime.GameError
+		if !errors.As(err, &ge) || ge.Index != c.index || !errors.Is(err, c.is) || !errors.Is(err, throughtime.ErrInput) || !strings.HasPrefix(err.Error(), c.text) {
+			t.Errorf("New, %s: %v (%#v), want game %d wrapping %v: %q", c.name, err, ge, c.index, c.is, c.text)
+		}
+		_, _, err = throughtime.Fit(context.Background(), p, c.games, throughtime.DefaultFitBounds(p), throughtime.FilteredEvidence, fit.Options[throughtime.Params]{})
+		if !errors.As(err, &ge) || ge.Index != c.index || !errors.Is(err, c.is) {
+			t.Errorf("Fit, %s: %v, want game %d", c.name, err, c.index)
+		}
+	}
+	h, err := throughtime.New(p, []throughtime.Match{{Time: 3, Teams: one}, {Time: 1, Teams: one}, {Time: 2, Teams: one}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	later := absent
+	later.Time = 5
+	err = h.Add([]throughtime.Match{{Time: 4, Teams: one}, later})
+	var ge *throughtime.GameError
+	if !errors.As(err, &ge) || ge.Index != 4 || !errors.Is(err, throughtime.ErrInput) || !strings.HasPrefix(err.Error(), "throughtime: game 4: trueskill: Weights[0] = 0") {
+		t.Errorf("Add after 3 games, its second refused: %v, want game 4", err)
+	}
+	early := throughtime.Match{Time: 1, Teams: one}
+	if err := h.Add([]throughtime.Match{early}); !errors.As(err, &ge) || ge.Index != 3 || !strings.Contains(err.Error(), "is not after") {
+		t.Errorf("Add of an earlier game after 3 games: %v, want game 3", err)
 	}
 }
 

@@ -6,8 +6,13 @@
 //	        [-draw p] [-values] [-o FILE.dot|FILE.svg]
 //
 // The league file is read as skillgraph rate reads it (the bundled
-// examples/data/office.csv by default) and rated in order, so that each
-// player's prior is their rating before the games drawn.
+// examples/data/office.csv by default) and rated in order with rate's
+// model (league.Setup: the draw probability, and in the scores format a
+// home advantage), so that each player's prior is their rating before the
+// games drawn. A game at home is drawn with the home advantage h added to
+// the home team's performance (league.DeclareHome), under its prior
+// before the first game at home drawn; a season holds one h for all its
+// games at home, as rate's model has.
 //
 //   - -game KEY draws one game's TrueSkill graph, Figure 1 of the paper:
 //     priors, skills, performances, team performances, differences and

@@ -20,6 +20,7 @@ import (
 	"github.com/skillgraph/skillgraph/internal/safefile"
 	"github.com/skillgraph/skillgraph/messages"
 	"github.com/skillgraph/skillgraph/models/trueskill"
+	"github.com/skillgraph/skillgraph/schedules"
 )
 
 // Prog is the subcommand's name in its messages.
@@ -60,7 +61,7 @@ func Run(args []string, stdout, stderr io.Writer) int {
 	fs.StringVar(&r.player, "player", "", "draw the season around this player")
 	fs.IntVar(&r.depth, "depth", 1, fmt.Sprintf("with -player, how many steps from the player: 1 their games, 2 also their opponents' games, … (at most %d)", maxDepth))
 	fs.IntVar(&r.maxGames, "max-games", 30, fmt.Sprintf("with -player, draw at most this many games, the latest (at most %d)", maxGames))
-	draw := fs.Float64("draw", 0, "draw probability in [0, 1) (default: the share of drawn games in the file)")
+	draw := cli.ProbabilityFlag(fs, "draw", "draw probability in [0, 1) (default: the share of drawn games in the file)")
 	fs.BoolVar(&r.values, "values", false, "run inference and label each variable with its marginal")
 	fs.StringVar(&r.out, "o", "", "output file, .dot or .svg (Graphviz's dot renders the SVG); default: DOT on standard output")
 	usage := func(format string, a ...any) int { return cli.Usagef(stderr, Prog, format, a...) }
@@ -78,8 +79,6 @@ func Run(args []string, stdout, stderr io.Writer) int {
 		return usage("-depth %d: must be from 1 to %d", r.depth, maxDepth)
 	case r.maxGames < 1 || r.maxGames > maxGames:
 		return usage("-max-games %d: must be from 1 to %d", r.maxGames, maxGames)
-	case set["draw"] && !(*draw >= 0 && *draw < 1):
-		return usage("-draw %v: must be in [0, 1)", *draw)
 	case set["player"] && strings.TrimSpace(r.player) == "":
 		return usage("-player: give a player's name")
 	case set["game"] && r.game == "":
@@ -90,9 +89,7 @@ func Run(args []string, stdout, stderr io.Writer) int {
 			return usage("-o %q: the file name must end in .dot or .svg", r.out)
 		}
 	}
-	if set["draw"] {
-		r.draw = draw
-	}
+	r.draw = *draw
 	r.player = strings.TrimSpace(r.player)
 	if err := run(r, stdout, stderr); err != nil {
 		return cli.Failf(stderr, Prog, "%v", err)
@@ -106,18 +103,48 @@ func run(r request, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	p := trueskill.DefaultParams()
-	if r.draw != nil {
-		p.DrawProbability = *r.draw
-	} else if p.DrawProbability, _, err = league.EstimateDraw(games); err != nil {
+	l, _, err := league.Setup(format, games, r.draw, false)
+	if err != nil {
 		return fmt.Errorf("%s: %w", path, err)
 	}
-	l := league.New(format, p)
-	if _, err := l.Rate(context.Background(), games); err != nil {
-		if errors.Is(err, messages.ErrImpossible) {
-			return fmt.Errorf("%s: %w; set -draw above 0", path, err)
+	p := l.Params
+	// The league is rated up to the first game at home drawn, where its
+	// home advantage (if it has one) is the prior of the drawing's, as a
+	// player's rating before their first game drawn is theirs; then on to
+	// the end, so that every player's rating before each game is known.
+	var slice []league.Match
+	key := r.game
+	if r.player != "" {
+		slice = seasonSlice(games, r.player, r.depth)
+		if len(slice) > r.maxGames {
+			fmt.Fprintf(stderr, "%s: %d games around %s at depth %d; drawing the latest %d (set -max-games)\n", Prog, len(slice), r.player, r.depth, r.maxGames)
+			slice = slice[len(slice)-r.maxGames:]
 		}
-		return fmt.Errorf("%s: %w", path, err)
+	} else if key == "" {
+		key = games[len(games)-1].Key
+	}
+	index := func(key string) int {
+		return slices.IndexFunc(games, func(g league.Match) bool { return g.Key == key })
+	}
+	first, stop := index(key), len(games)
+	if first >= 0 {
+		stop = first
+	}
+	if i := slices.IndexFunc(slice, func(g league.Match) bool { return g.Home }); i >= 0 {
+		stop = index(slice[i].Key)
+	}
+	var home *trueskill.Rating
+	for _, upTo := range []int{stop, len(games)} {
+		if _, err := l.Rate(context.Background(), games[:upTo]); err != nil {
+			if errors.Is(err, messages.ErrImpossible) {
+				return fmt.Errorf("%s: %w; set -draw above 0", path, err)
+			}
+			return fmt.Errorf("%s: %w", path, err)
+		}
+		if home == nil && l.Home != nil {
+			h := *l.Home
+			home = &h
+		}
 	}
 	var g *graph.Graph
 	var opt dot.Options
@@ -125,12 +152,7 @@ func run(r request, stdout, stderr io.Writer) error {
 		if l.Player(r.player) == nil {
 			return unknownPlayer(l, r.player)
 		}
-		slice := seasonSlice(games, r.player, r.depth)
-		if len(slice) > r.maxGames {
-			fmt.Fprintf(stderr, "%s: %d games around %s at depth %d; drawing the latest %d (set -max-games)\n", Prog, len(slice), r.player, r.depth, r.maxGames)
-			slice = slice[len(slice)-r.maxGames:]
-		}
-		s, err := newSeason(p, slice, func(name, key string) trueskill.Rating { return ratingBefore(l, name, key) })
+		s, err := newSeason(p, slice, home, func(name, key string) trueskill.Rating { return ratingBefore(l, name, key) })
 		if err != nil {
 			return err
 		}
@@ -142,24 +164,19 @@ func run(r request, stdout, stderr io.Writer) error {
 			}
 		}
 	} else {
-		key := r.game
-		if key == "" {
-			key = games[len(games)-1].Key
-		}
-		i := slices.IndexFunc(games, func(g league.Match) bool { return g.Key == key })
-		if i < 0 {
+		if first < 0 {
 			return unknownGame(games, key)
 		}
-		gm, err := gameGraph(p, games[i], func(name string) trueskill.Rating { return ratingBefore(l, name, key) })
-		if err != nil {
+		var sch schedules.Schedule
+		var run func(context.Context) error
+		if g, sch, run, err = gameGraph(p, games[first], home, func(name string) trueskill.Rating { return ratingBefore(l, name, key) }); err != nil {
 			return err
 		}
-		g = gm.Graph()
-		opt = dot.Options{Schedule: gm.Schedule()}
+		opt = dot.Options{Schedule: sch}
 		if r.values {
 			ctx, cancel := context.WithTimeout(context.Background(), inferenceTimeout)
 			defer cancel()
-			if _, err := gm.Run(ctx); err != nil {
+			if err := run(ctx); err != nil {
 				return fmt.Errorf("game %s: %w", key, err)
 			}
 		}
@@ -246,17 +263,35 @@ func unknownGame(games []league.Match, key string) error {
 	return fmt.Errorf("-game: no game %q in the file of %d games (the first is %q)", key, len(games), keys[0])
 }
 
-// gameGraph is one game's TrueSkill graph with the players' priors.
-func gameGraph(p trueskill.Params, g league.Match, prior func(name string) trueskill.Rating) (*trueskill.Game, error) {
+// gameGraph is one game's graph with the players' priors, its schedule
+// and a function that runs it: TrueSkill's Figure 1, or with a home
+// advantage's prior home (nil if the league has none) a game at home's
+// graph with it (league.DeclareHome), as the league rates them.
+func gameGraph(p trueskill.Params, g league.Match, home *trueskill.Rating, prior func(name string) trueskill.Rating) (*graph.Graph, schedules.Schedule, func(context.Context) error, error) {
 	m := trueskill.Match{Ranks: g.Ranks, Weights: g.Weights, Teams: make([][]trueskill.Rating, len(g.Teams))}
 	for j, team := range g.Teams {
 		for _, name := range team {
 			m.Teams[j] = append(m.Teams[j], prior(name))
 		}
 	}
+	if home != nil && g.Home {
+		hg, err := league.DeclareHome(p, m, *home)
+		if err != nil {
+			return nil, nil, nil, fmt.Errorf("game %s: %w", g.Key, err)
+		}
+		run := func(ctx context.Context) error {
+			_, err := schedules.Run(ctx, hg.Graph, hg.Schedule)
+			return err
+		}
+		return hg.Graph, hg.Schedule, run, nil
+	}
 	gm, err := p.NewGame(m)
 	if err != nil {
-		return nil, fmt.Errorf("game %s: %w", g.Key, err)
+		return nil, nil, nil, fmt.Errorf("game %s: %w", g.Key, err)
 	}
-	return gm, nil
+	run := func(ctx context.Context) error {
+		_, err := gm.Run(ctx)
+		return err
+	}
+	return gm.Graph(), gm.Schedule(), run, nil
 }

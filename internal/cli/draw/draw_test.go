@@ -1,6 +1,7 @@
 package draw
 
 import (
+	"encoding/json"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -16,6 +17,7 @@ import (
 	"github.com/skillgraph/skillgraph/dot"
 	"github.com/skillgraph/skillgraph/internal/cli"
 	"github.com/skillgraph/skillgraph/internal/cli/clitest"
+	"github.com/skillgraph/skillgraph/internal/cli/rate"
 	"github.com/skillgraph/skillgraph/internal/league"
 	"github.com/skillgraph/skillgraph/models/trueskill"
 )
@@ -31,16 +33,17 @@ func mustRun(t *testing.T, args ...string) (stdout, stderr string) {
 }
 
 // chessFile writes a chess-like league: n 1v1 games among players, a third
-// of them drawn, two a day, and returns its path.
+// of them drawn, two a day, on neutral ground (chess has no home team),
+// and returns its path.
 func chessFile(t *testing.T, n, players int) string {
 	t.Helper()
 	rng := rand.New(rand.NewPCG(3, 4))
 	var b strings.Builder
-	b.WriteString("date,home,away,home_score,away_score\n")
+	b.WriteString("date,home,away,home_score,away_score,neutral\n")
 	for g := range n {
 		perm := rng.Perm(players)
 		score := [][2]int{{1, 0}, {0, 1}, {1, 1}}[rng.IntN(3)]
-		fmt.Fprintf(&b, "2025-01-%02d,P%d,P%d,%d,%d\n", 1+g/2, perm[0], perm[1], score[0], score[1])
+		fmt.Fprintf(&b, "2025-01-%02d,P%d,P%d,%d,%d,TRUE\n", 1+g/2, perm[0], perm[1], score[0], score[1])
 	}
 	path := filepath.Join(t.TempDir(), "chess.csv")
 	if err := os.WriteFile(path, []byte(b.String()), 0o644); err != nil {
@@ -133,13 +136,15 @@ func TestSeason(t *testing.T) {
 	}
 
 	// The priors: a player's rating before their first game of the slice.
-	l := league.New(league.FormatScores, trueskill.DefaultParams())
+	// rate's model of the file: the draw share, and no game at home.
 	_, all, _, err := league.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	ties, pairs := league.DrawShare(all)
-	l.Params.DrawProbability = float64(ties) / float64(pairs)
+	l, _, err := league.Setup(league.FormatScores, all, nil, false)
+	if err != nil {
+		t.Fatal(err)
+	}
 	cut := all[:10]
 	if _, err := l.Rate(t.Context(), cut); err != nil {
 		t.Fatal(err)
@@ -169,7 +174,7 @@ func TestSeason(t *testing.T) {
 		t.Errorf("the season is %v × %v pt", w, h)
 	}
 	// The same graph in the builder's named layers: one enormous row.
-	s, err := newSeason(l.Params, all, func(string, string) trueskill.Rating { return l.Params.NewRating() })
+	s, err := newSeason(l.Params, all, nil, func(string, string) trueskill.Rating { return l.Params.NewRating() })
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -237,7 +242,8 @@ func TestBadInput(t *testing.T) {
 		{[]string{"-player", "Kai", "-depth", "0"}, cli.Usage, []string{"-depth 0"}},
 		{[]string{"-player", "Kai", "-depth", "11"}, cli.Usage, []string{"-depth 11"}},
 		{[]string{"-player", "Kai", "-max-games", "100000"}, cli.Usage, []string{"-max-games 100000"}},
-		{[]string{"-draw", "1"}, cli.Usage, []string{"-draw 1"}},
+		{[]string{"-draw", "1"}, cli.Usage, []string{`invalid value "1" for flag -draw: must be in [0, 1)`}},
+		{[]string{"-draw", "1e-400"}, cli.Usage, []string{`invalid value "1e-400" for flag -draw: not 0`}},
 		{[]string{"-o", "x.png"}, cli.Usage, []string{`-o "x.png"`}},
 		{[]string{"-player", " "}, cli.Usage, []string{"-player"}},
 		{[]string{"extra"}, cli.Usage, []string{"unexpected argument"}},
@@ -305,5 +311,63 @@ func TestWeights(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// TestHomeGameIsRates: the graph drawn of a scores file's game at home is
+// the one rate rates it by: with -values, the skills' and the home
+// advantage's marginals after the file's last game are rate's ratings and
+// home advantage at the end (to the 4 digits drawn), and the season around
+// a player holds the home advantage as one variable under rate's prior
+// for it, N(0, β²), since its first game is the file's first.
+func TestHomeGameIsRates(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "home.csv")
+	text := "date,home,away,home_score,away_score\n2025-01-01,Ann,Bob,2,0\n2025-01-02,Bob,Cy,1,0\n2025-01-03,Cy,Ann,3,1\n" +
+		"2025-01-04,Bob,Ann,2,2\n2025-01-05,Ann,Cy,1,0\n2025-01-06,Cy,Bob,2,1\n"
+	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, stdout, stderr := clitest.Run(rate.Run, "-matches", path, "-format", "json", "-min-games", "0")
+	if code != cli.OK {
+		t.Fatalf("rate: exit %d, %s", code, stderr)
+	}
+	var out struct {
+		League struct {
+			Home *trueskill.Rating `json:"home_advantage"`
+		} `json:"league"`
+		Leaderboard []struct {
+			Player string  `json:"player"`
+			Mu     float64 `json:"mu"`
+			Sigma  float64 `json:"sigma"`
+		} `json:"leaderboard"`
+	}
+	if err := json.Unmarshal([]byte(stdout), &out); err != nil || out.League.Home == nil {
+		t.Fatalf("rate's JSON: %v, home advantage %v", err, out.League.Home)
+	}
+	want := map[string]trueskill.Rating{"h": *out.League.Home}
+	for _, r := range out.Leaderboard {
+		switch r.Player {
+		case "Cy": // the last game's home team: s1
+			want["s1"] = trueskill.Rating{Mu: r.Mu, Sigma: r.Sigma}
+		case "Bob":
+			want["s2"] = trueskill.Rating{Mu: r.Mu, Sigma: r.Sigma}
+		}
+	}
+	drawn, _ := mustRun(t, "-matches", path, "-values")
+	for name, w := range want {
+		label := regexp.MustCompile(fmt.Sprintf(`label="%s\\nμ=([^ ]+) σ=([^"]+)"`, name)).FindStringSubmatch(drawn)
+		if label == nil {
+			t.Fatalf("no label of %s in\n%s", name, drawn)
+		}
+		for k, wv := range []float64{w.Mu, w.Sigma} {
+			got, err := strconv.ParseFloat(label[1+k], 64)
+			if err != nil || math.Abs(got-wv) > 5e-4*math.Abs(wv) {
+				t.Errorf("%s: %s drawn, rate's %.4g", name, label[1+k], wv)
+			}
+		}
+	}
+	season, _ := mustRun(t, "-matches", path, "-player", "Ann")
+	if prior := fmt.Sprintf("N(h; 0, %.4g)", 25.0/6*25.0/6); strings.Count(season, `label="h"`) != 1 || !strings.Contains(season, prior) {
+		t.Errorf("the season does not hold one home advantage under %s", prior)
 	}
 }

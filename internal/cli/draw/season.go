@@ -64,15 +64,28 @@ type season struct {
 // game, as in a single game's graph), each later one linked to the one before by
 // the dynamics N(sₜ; sₜ₋₁, τ²) (the TrueSkill paper's skill drift); and
 // each game's TrueSkill graph (trueskill.Params.Declare) below its
-// players' skills. Nothing is grouped: boxes around games or players,
+// players' skills. With a home advantage's prior home (nil for none), the
+// home advantage h is one variable under it, added to the home team's
+// performance in each game at home (trueskill.Contest.Bonus), as the
+// league rates those games; it has no drift, as there. Nothing is grouped: boxes around games or players,
 // whose rows interleave, would have to sit side by side and make the
 // drawing about twice as wide.
-func newSeason(p trueskill.Params, games []league.Match, prior func(name, key string) trueskill.Rating) (*season, error) {
+func newSeason(p trueskill.Params, games []league.Match, home *trueskill.Rating, prior func(name, key string) trueskill.Rating) (*season, error) {
 	b := graph.NewBuilder("season")
 	last := map[string]graph.VarID{}
 	count := map[string]int{}
 	tau2 := p.Tau * p.Tau
+	h := graph.VarID(-1)
 	for _, g := range games {
+		var bonus [][]graph.VarID
+		if home != nil && g.Home {
+			if h < 0 {
+				h = b.AddVariable("h")
+				b.AddFactor(factors.NewPrior(home.Mu, home.Sigma*home.Sigma), fmt.Sprintf("N(h; %.4g, %.4g)", home.Mu, home.Sigma*home.Sigma), h)
+			}
+			bonus = make([][]graph.VarID, len(g.Teams))
+			bonus[0] = []graph.VarID{h}
+		}
 		skills := make([][]graph.VarID, len(g.Teams))
 		for j, team := range g.Teams {
 			for _, name := range team {
@@ -89,7 +102,7 @@ func newSeason(p trueskill.Params, games []league.Match, prior func(name, key st
 				skills[j] = append(skills[j], s)
 			}
 		}
-		if _, err := p.Declare(b, trueskill.Contest{Name: g.Key + ".", Skills: skills, Ranks: g.Ranks, Weights: g.Weights, Compact: true}); err != nil {
+		if _, err := p.Declare(b, trueskill.Contest{Name: g.Key + ".", Skills: skills, Ranks: g.Ranks, Weights: g.Weights, Bonus: bonus, Compact: true}); err != nil {
 			return nil, fmt.Errorf("game %s: %w", g.Key, err)
 		}
 	}

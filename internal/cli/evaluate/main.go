@@ -56,15 +56,7 @@ func Run(args []string, stdout, stderr io.Writer) int {
 	tau := fs.Float64("tau", trueskill.DefaultParams().Tau, "TrueSkill's dynamics τ in experiment 2 (σ₀/100, the TrueSkill paper's standard value)")
 	fit := fs.Bool("fit", false, "experiment 1: add the three score models with hyperparameters fitted to each training set (scorebased.Fit)")
 	tiesFlag := fs.String("ties", "wrong", "experiment 2: a predicted tie counts as an error (wrong) or half of one (half)")
-	var draw *float64
-	fs.Func("draw", "experiment 2: TrueSkill's draw probability in [0, 1) (default: the data's share of tied adjacent teams)", func(s string) error {
-		p, err := strconv.ParseFloat(s, 64)
-		if err != nil || !(p >= 0 && p < 1) {
-			return fmt.Errorf("%q is not a probability in [0, 1)", s)
-		}
-		draw = &p
-		return nil
-	})
+	drawFlag := cli.ProbabilityFlag(fs, "draw", "experiment 2: TrueSkill's draw probability in [0, 1) (default: the data's share of tied adjacent teams)")
 	usage := func(format string, a ...any) int { return cli.Usagef(stderr, Prog, format, a...) }
 	if status, done := cli.Parse(fs, args, synopsis, stderr); done {
 		return status
@@ -117,6 +109,7 @@ func Run(args []string, stdout, stderr io.Writer) int {
 			return usage("-json %s is the input %s, which it would overwrite", f.json, in)
 		}
 	}
+	draw := *drawFlag
 	cfg := config{tp: tp, tau1: *tau1, ties: ties, draw: draw, fit: *fit, figure: *figure, prog: cli.NewProgress(stderr, Prog, *prog), stderr: stderr}
 	rep := &report{
 		Command: append([]string{"evaluate"}, args...),

@@ -43,7 +43,7 @@ func TestUsageErrorsAreOneLineWithStatus2(t *testing.T) {
 		{[]string{"-ties", "coin"}, []string{`-ties "coin": want wrong or half`}},
 		{[]string{"-figure", "gif"}, []string{`-figure "gif": want svg or png`}},
 		{[]string{"-progress", "-1s"}, []string{"-progress -1s: must not be negative"}},
-		{[]string{"-draw", "1"}, []string{`invalid value "1" for flag -draw`, "not a probability in [0, 1)"}},
+		{[]string{"-draw", "1"}, []string{`invalid value "1" for flag -draw: must be in [0, 1)`}},
 		{[]string{"-draw", "x"}, []string{`invalid value "x" for flag -draw`}},
 		{[]string{"-matches", "f.csv", "-out", "o", "x", "y"}, []string{`unexpected argument "x"`}},
 		{[]string{"-matches", "f.csv", "-out", "o"}, []string{"-out does not go with -matches"}},

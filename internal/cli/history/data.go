@@ -60,6 +60,10 @@ type data struct {
 	home      []bool  // per game: the first team plays at home
 	homeGames int     // games with a home team
 	neutral   int     // home-and-away games on neutral ground
+	// path is the file read, and ids each game's match ID in it, which
+	// explain names a game by.
+	path string
+	ids  []string
 	// times holds each game's time as read, by its time in units: turned
 	// back by arithmetic, a time rounds (9999-12-31T23:59:59.9Z would come
 	// back in the year 10000).
@@ -93,7 +97,7 @@ func load(stderr io.Writer, path string, unit time.Duration) (data, error) {
 	if err != nil {
 		return data{}, err
 	}
-	d := data{games: make([]throughtime.Match, len(ms)), unit: unit, daily: true,
+	d := data{games: make([]throughtime.Match, len(ms)), unit: unit, daily: true, path: path, ids: make([]string, len(ms)),
 		drawShare: evaluation.DrawProbability(ms), times: make(map[float64]time.Time, len(ms))}
 	for k, m := range ms {
 		at, err := throughtime.At(m.Time, unit)
@@ -111,6 +115,7 @@ func load(stderr io.Writer, path string, unit time.Duration) (data, error) {
 		}
 		d.games[k] = throughtime.Match{Time: at, Teams: m.Players(), Ranks: m.Ranks(), Weights: m.Weights()}
 		d.times[at] = m.Time
+		d.ids[k] = m.ID
 		d.home = append(d.home, m.Venue.HomeAdvantage())
 		if m.Venue.HomeAdvantage() {
 			d.homeGames++
@@ -126,4 +131,16 @@ func load(stderr io.Writer, path string, unit time.Duration) (data, error) {
 		}
 	}
 	return d, nil
+}
+
+// explain turns an error of the model into one for the user: an error
+// about one game (*throughtime.GameError, whose index is the game's in
+// d.games) names the file and the match instead, and one beyond
+// float64's range is explained by numeric.
+func (d data) explain(err error, p throughtime.Params) error {
+	var ge *throughtime.GameError
+	if !errors.As(err, &ge) || ge.Index < 0 || ge.Index >= len(d.ids) {
+		return numeric(err, p)
+	}
+	return fmt.Errorf("%s: match %s: %w", d.path, d.ids[ge.Index], numeric(ge.Err, p))
 }

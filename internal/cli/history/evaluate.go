@@ -149,14 +149,14 @@ func smoothing(ctx context.Context, games []throughtime.Match, p throughtime.Par
 			g := games[i]
 			lp, err := h.LogProbability(g)
 			if err != nil {
-				return nil, fmt.Errorf("game %d: %w", i, err)
+				return nil, &throughtime.GameError{Index: i, Err: err}
 			}
 			preds[i] = prediction{logP: lp, strength: make([]float64, len(g.Teams))}
 			for j, team := range g.Teams {
 				for _, name := range team {
 					pt, _, err := h.Predictive(name, g.Time)
 					if err != nil {
-						return nil, fmt.Errorf("game %d: %w", i, err)
+						return nil, &throughtime.GameError{Index: i, Err: err}
 					}
 					preds[i].strength[j] += pt.Mu
 				}
@@ -199,7 +199,7 @@ func trueSkill(ctx context.Context, games []throughtime.Match, tp trueskill.Para
 		}
 		res, err := tp.Rate(ctx, m)
 		if err != nil {
-			return nil, fmt.Errorf("game %d: %w", k, err)
+			return nil, &throughtime.GameError{Index: k, Err: err}
 		}
 		preds[k].logP = res.LogEvidence
 		for j, team := range g.Teams {

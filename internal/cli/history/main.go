@@ -1,6 +1,7 @@
 package history
 
 import (
+	"bytes"
 	"cmp"
 	"context"
 	"encoding/csv"
@@ -95,16 +96,12 @@ func Run(args []string, stdout, stderr io.Writer) int {
 	fs.Float64Var(&o.p.Sigma, "sigma", o.p.Sigma, "prior standard deviation")
 	fs.Float64Var(&o.p.Beta, "beta", o.p.Beta, "performance noise")
 	fs.Float64Var(&o.p.Gamma, "gamma", o.p.Gamma, "skill drift per unit of time")
-	fs.Func("draw", "draw probability in [0, 1) (default: the data's share of tied places)", func(s string) error {
-		d, err := strconv.ParseFloat(s, 64)
-		if err != nil || !(d >= 0 && d < 1) {
-			return fmt.Errorf("%q is not a probability in [0, 1)", s)
-		}
-		o.p.DrawProbability, o.drawGiven = d, true
-		return nil
-	})
+	draw := cli.ProbabilityFlag(fs, "draw", "draw probability in [0, 1) (default: the data's share of tied places)")
 	if status, done := cli.Parse(fs, args, synopsis, stderr); done {
 		return status
+	}
+	if *draw != nil {
+		o.p.DrawProbability, o.drawGiven = **draw, true
 	}
 	usage := func(format string, a ...any) int { return cli.Usagef(stderr, Prog, format, a...) }
 	if err := o.check(*unit, *fitEvidence); err != nil {
@@ -298,12 +295,12 @@ func matches(stdout, stderr io.Writer, o options) error {
 	}
 	ctx := context.Background()
 	if o.fit {
-		if p, err = fitParams(ctx, stdout, stderr, d.games, p, o); err != nil {
+		if p, err = fitParams(ctx, stdout, stderr, d, p, o); err != nil {
 			return err
 		}
 	}
 	if o.evaluate {
-		return evaluateCmd(ctx, stdout, stderr, d.games, p, o)
+		return d.explain(evaluateCmd(ctx, stdout, stderr, d.games, p, o), p)
 	}
 	return smooth(ctx, stdout, stderr, d, p, o)
 }
@@ -344,7 +341,7 @@ func drawProbability(w io.Writer, d data, o options) (throughtime.Params, error)
 // fitParams fits the history's parameters from p and prints them, with a
 // line on stderr for each evaluation of the evidence once the fit has run
 // longer than o.progress.
-func fitParams(ctx context.Context, stdout, stderr io.Writer, games []throughtime.Match, p throughtime.Params, o options) (throughtime.Params, error) {
+func fitParams(ctx context.Context, stdout, stderr io.Writer, d data, p throughtime.Params, o options) (throughtime.Params, error) {
 	bounds := throughtime.DefaultFitBounds(p)
 	// Start strictly inside the fit's bounds: the data's draw share, or
 	// a σ or γ given far from β, may lie beyond them.
@@ -367,9 +364,9 @@ func fitParams(ctx context.Context, stdout, stderr io.Writer, games []throughtim
 		q := f.Params
 		prog.Printf("fit: evaluation %d: σ = %.4g, γ = %.4g, draw probability %.4g: log evidence %.2f (best %.2f)", f.Evaluation, q.Sigma, q.Gamma, q.DrawProbability, f.LogEvidence, f.Best)
 	}
-	fitted, rep, err := throughtime.Fit(ctx, p, games, bounds, o.fitEvidence, opt, o.model...)
+	fitted, rep, err := throughtime.Fit(ctx, p, d.games, bounds, o.fitEvidence, opt, o.model...)
 	if err != nil {
-		return p, fmt.Errorf("fitting σ, γ and the draw probability: %w", numeric(err, p))
+		return p, fmt.Errorf("fitting σ, γ and the draw probability: %w", d.explain(err, p))
 	}
 	cli.Fprintf(stdout, "fit (%s evidence, β = %g fixed): σ = %.4g, γ = %.4g, draw probability = %.4g; log evidence %.2f (start %.2f); %d evaluations in %v, converged %v (%s)\n",
 		o.fitEvidence, fitted.Beta, fitted.Sigma, fitted.Gamma, fitted.DrawProbability, rep.LogEvidence, rep.StartLogEvidence,
@@ -386,7 +383,7 @@ func smooth(ctx context.Context, stdout, stderr io.Writer, d data, p throughtime
 	start := time.Now()
 	h, err := throughtime.New(p, d.games, o.model...)
 	if err != nil {
-		return numeric(err, p)
+		return d.explain(err, p)
 	}
 	if err := checkEvidence(h.FilteredLogEvidence(), p); err != nil {
 		return err
@@ -400,7 +397,7 @@ func smooth(ctx context.Context, stdout, stderr io.Writer, d data, p throughtime
 	for sweeps < o.maxSweeps && !converged {
 		res, err := h.Converge(ctx, o.tol, 1)
 		if err != nil {
-			return numeric(err, p)
+			return d.explain(err, p)
 		}
 		sweeps++
 		converged = res.Converged
@@ -409,7 +406,7 @@ func smooth(ctx context.Context, stdout, stderr io.Writer, d data, p throughtime
 	elapsed := time.Since(start)
 	_, lz, err := h.LogEvidence()
 	if err != nil {
-		return numeric(err, p)
+		return d.explain(err, p)
 	}
 	if !messages.IsFinite(lz) {
 		return fmt.Errorf("smoothing: log evidence %v: %w", lz, errPrecision(p))
@@ -441,9 +438,6 @@ func smooth(ctx context.Context, stdout, stderr io.Writer, d data, p throughtime
 	if o.out == "" {
 		return nil
 	}
-	if err := writeFile(stdout, filepath.Join(o.out, "learning_curves.csv"), func(w io.Writer) error { return writeCurves(w, h, d) }); err != nil {
-		return err
-	}
 	var curves []plot.Curve
 	for _, b := range players[:min(6, len(players))] {
 		c := plot.Curve{Name: b.name}
@@ -452,7 +446,19 @@ func smooth(ctx context.Context, stdout, stderr io.Writer, d data, p throughtime
 		}
 		curves = append(curves, c)
 	}
-	return writeFile(stdout, filepath.Join(o.out, "learning_curves."+o.figure), func(w io.Writer) error { return plot.LearningCurves(w, o.figure, curves) })
+	// The figure is drawn before either file is written, so that a run
+	// whose figure fails leaves no output.
+	var fig bytes.Buffer
+	if err := plot.LearningCurves(&fig, o.figure, curves); err != nil {
+		return err
+	}
+	if err := writeFile(stdout, filepath.Join(o.out, "learning_curves.csv"), func(w io.Writer) error { return writeCurves(w, h, d) }); err != nil {
+		return err
+	}
+	return writeFile(stdout, filepath.Join(o.out, "learning_curves."+o.figure), func(w io.Writer) error {
+		_, err := w.Write(fig.Bytes())
+		return err
+	})
 }
 
 // countHome returns 1 if the home advantage's pseudo-player is among h's

@@ -330,7 +330,8 @@ func TestBadInput(t *testing.T) {
 		{[]string{"-matches", "f", "-fit-evidence", "best"}, cli.Usage, `-fit-evidence "best"`},
 		{[]string{"-matches", "f", "-tol", "0"}, cli.Usage, "-tol 0: must be positive"},
 		{[]string{"-matches", "f", "-k", "-1"}, cli.Usage, "-k -1: must not be negative"},
-		{[]string{"-matches", "f", "-draw", "1"}, cli.Usage, `"1" is not a probability in [0, 1)`},
+		{[]string{"-matches", "f", "-draw", "1"}, cli.Usage, `invalid value "1" for flag -draw: must be in [0, 1)`},
+		{[]string{"-matches", "f", "-draw", "1e-400"}, cli.Usage, `invalid value "1e-400" for flag -draw: not 0, but below the least float64 above 0`},
 		{[]string{"-matches", "f", "-sigma", "0"}, cli.Usage, "-sigma 0: must be at least 1e-100"},
 		{[]string{"-matches", "f", "-mu", "NaN"}, cli.Usage, "-mu NaN: must be finite"},
 		{[]string{"-matches", "f", "-gamma", "-1"}, cli.Usage, "-gamma -1: must not be negative"},
@@ -636,5 +637,64 @@ func TestHomeAdvantageHugeMean(t *testing.T) {
 			continue
 		}
 		clitest.WantOneLine(t, Prog, stderr, "beyond float64's precision")
+	}
+}
+
+// TestGameErrorNamesMatch: a match the model refuses (here teams of weight
+// 0 either side of one that played) is named by the file and its match
+// ID, not by its index among the games, whether the history is smoothed,
+// fitted or evaluated. The file lists it first, though it is the second
+// in time (the reader says it moved it, before the error).
+func TestGameErrorNamesMatch(t *testing.T) {
+	path := writeTemp(t, "h.csv", `match_id,date,team,player,rank,weight
+final,2020-04-01,x,x,1,0
+final,2020-04-01,y,y,2,1
+final,2020-04-01,z,z,3,0
+opener,2020-03-01,x,x,1,1
+opener,2020-03-01,y,y,2,1
+late,2020-05-01,x,x,1,1
+late,2020-05-01,y,y,2,1
+`)
+	refusal := path + ": match final: trueskill: Weights[0] = 0: all weights of a team are 0"
+	for _, c := range []struct {
+		flags []string
+		want  string
+	}{
+		{nil, "skillgraph history: " + refusal},
+		{[]string{"-fit"}, "skillgraph history: fitting σ, γ and the draw probability: " + refusal},
+		{[]string{"-evaluate"}, "skillgraph history: " + refusal},
+	} {
+		code, _, stderr := runArgs(append([]string{"-matches", path}, c.flags...)...)
+		if code != cli.Error || !strings.Contains(stderr, "\n"+c.want) || strings.Contains(stderr, "game 1") {
+			t.Errorf("%v: exit %d, stderr %q, want %q", c.flags, code, stderr, c.want)
+		}
+	}
+}
+
+// TestOutYearZero: dates in the year 0000, which the reader takes, give
+// both outputs of -out: the curves and their figure, labelled in that
+// year.
+func TestOutYearZero(t *testing.T) {
+	path := writeTemp(t, "old.csv", `match_id,date,team,player,rank
+g1,0000-01-01,a,ann,1
+g1,0000-01-01,b,bob,2
+g2,0000-01-15,a,bob,1
+g2,0000-01-15,b,ann,2
+g3,0000-01-22,a,ann,1
+g3,0000-01-22,b,bob,2
+`)
+	dir := t.TempDir()
+	code, stdout, stderr := runArgs("-matches", path, "-out", dir, "-figure", "svg")
+	if code != cli.OK {
+		t.Fatalf("exit %d\n%s\n%s", code, stdout, stderr)
+	}
+	b, err := os.ReadFile(filepath.Join(dir, "learning_curves.csv"))
+	if err != nil || !strings.Contains(string(b), "\nann,0000-01-22,") {
+		t.Errorf("learning_curves.csv (%v):\n%s", err, b)
+	}
+	// Three weeks: ticks a week apart (internal/plot's date steps).
+	b, err = os.ReadFile(filepath.Join(dir, "learning_curves.svg"))
+	if err != nil || !strings.Contains(string(b), ">0000-01-08<") || !strings.Contains(string(b), ">ann<") {
+		t.Errorf("learning_curves.svg (%v) lacks the tick 0000-01-08 or the name ann", err)
 	}
 }

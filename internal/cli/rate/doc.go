@@ -19,7 +19,8 @@
 //     h ~ N(0, β²) before the first game, added to the home side's
 //     performance in every row not marked neutral (TRUE, 1 or yes) and
 //     updated by each such game as the players are, through the game's
-//     factor graph (trueskill.Contest.Bonus); the first lines give it.
+//     factor graph (trueskill.Contest.Bonus); the first lines give it,
+//     as its prior while no game at home has informed it.
 //     Predictions and pairings are for a neutral venue.
 //
 // The file is read by package record: header aliases (date or time,
@@ -61,7 +62,8 @@
 //     cannot be given).
 //   - -pairings: the fairest 1v1 games by match quality, highest first,
 //     the player higher on the leaderboard first (-top N of them, 10 by
-//     default, 0 for all). Only the pairs that can be among the N fairest
+//     default, at most 10,000; 0 for all, if there are at most 10,000,
+//     else an error). Only the pairs that can be among the N fairest
 //     are computed (league.FairestPairs), so a large league is answered
 //     without rating every pair.
 //   - -history PLAYER: the player's rating after each of their games;

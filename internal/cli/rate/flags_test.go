@@ -15,6 +15,7 @@ import (
 	"github.com/skillgraph/skillgraph/internal/cli"
 	"github.com/skillgraph/skillgraph/internal/cli/clitest"
 	"github.com/skillgraph/skillgraph/internal/safefile"
+	"github.com/skillgraph/skillgraph/models/trueskill"
 )
 
 // TestRankBy: -rank-by conservative ranks by μ − 3σ, which each row holds;
@@ -230,6 +231,18 @@ func TestHome(t *testing.T) {
 	neutral := writeFile(t, "n.csv", header+fmt.Sprintf(rows, "TRUE", "true", "1"))
 	plain := writeFile(t, "p.csv", header+fmt.Sprintf(rows, "FALSE", "FALSE", "0"))
 	compareBoards(t, runJSON(t, "-matches", plain, "-home", "off").Leaderboard, runJSON(t, "-matches", neutral).Leaderboard)
+	// With no game at home the home advantage is its prior, N(0, β²) with
+	// the default β = 25/6, and says so.
+	if out := runJSON(t, "-matches", neutral).League; out.HomeLearned || out.Home == nil || *out.Home != (trueskill.Rating{Mu: 0, Sigma: 25.0 / 6}) {
+		t.Errorf("all neutral: home advantage %v, learned %v, want the prior N(0, (25/6)²) not learned", out.Home, out.HomeLearned)
+	}
+	if !runJSON(t, "-matches", plain).League.HomeLearned {
+		t.Errorf("games at home: the home advantage is not learned")
+	}
+	stdout, _ = mustRun(t, "-matches", neutral)
+	if want := "\nhome advantage 0 ± 4.2 in skill points, its prior: no game at home has informed it (every game is on neutral ground; set -home off)\n"; !strings.Contains(stdout, want) || strings.Contains(stdout, "learnt") {
+		t.Errorf("all neutral, the first lines:\n%.600s\nwant %q", stdout, want)
+	}
 	if a, b := runJSON(t, "-matches", plain).Leaderboard, runJSON(t, "-matches", neutral).Leaderboard; a[0].Mu == b[0].Mu {
 		t.Errorf("games at home rate as neutral ones")
 	}

@@ -49,7 +49,7 @@ func Run(args []string, stdout, stderr io.Writer) int {
 // flags are the subcommand's flags.
 type flags struct {
 	matches, statePath, home, format, rankBy, predict, history, plotPath *string
-	draw                                                                 *float64
+	draw                                                                 **float64
 	minGames, top                                                        *int
 	pairings                                                             *bool
 }
@@ -59,14 +59,14 @@ func newFlags(fs *flag.FlagSet) *flags {
 	return &flags{
 		matches:   fs.String("matches", "", "league file, long (match_id,date,team,player,rank) or scores (date,home,away,home_score,away_score) format (default: the bundled examples/data/office.csv)"),
 		statePath: fs.String("state", "", "JSON file keeping the league between runs: locked, loaded if present, games not in it rated, written back atomically"),
-		draw:      fs.Float64("draw", 0, "draw probability in [0, 1) (default: the share of drawn games in the file, or the state's)"),
+		draw:      cli.ProbabilityFlag(fs, "draw", "draw probability in [0, 1) (default: the share of drawn games in the file, or the state's)"),
 		home:      fs.String("home", "", "home advantage in the scores format: learn (the default there) or off; rows with neutral TRUE have none"),
 		format:    fs.String("format", "table", "output format: table, csv or json"),
 		minGames:  fs.Int("min-games", 0, "leave players with fewer games out of the leaderboard and the pairings"),
 		rankBy:    fs.String("rank-by", string(league.Display), "rank by the display rating (μ−σ)·48 (display) or μ−3σ (conservative)"),
 		predict:   fs.String("predict", "", "predict a game: A,B or teams A+B,C+D"),
 		pairings:  fs.Bool("pairings", false, "list the fairest 1v1 games by match quality"),
-		top:       fs.Int("top", 10, "with -pairings, how many games to list (0 for all)"),
+		top:       fs.Int("top", 10, fmt.Sprintf("with -pairings, how many games to list, at most %d (0 for all, if there are at most that many)", maxPairings)),
 		history:   fs.String("history", "", "one player's rating after each game"),
 		plotPath:  fs.String("plot", "", "with -history, plot the rating history to FILE.svg or FILE.png"),
 	}
@@ -80,9 +80,6 @@ func (f *flags) query(set map[string]bool) (query, *float64, error) {
 	case "table", "csv", "json":
 	default:
 		return query{}, nil, fmt.Errorf("-format %q: want table, csv or json", *f.format)
-	}
-	if set["draw"] && !(*f.draw >= 0 && *f.draw < 1) {
-		return query{}, nil, fmt.Errorf("-draw %v: must be in [0, 1)", *f.draw)
 	}
 	if set["home"] && *f.home != "learn" && *f.home != "off" {
 		return query{}, nil, fmt.Errorf("-home %q: want learn or off", *f.home)
@@ -112,8 +109,8 @@ func (f *flags) query(set map[string]bool) (query, *float64, error) {
 	if set["top"] && !*f.pairings {
 		return query{}, nil, fmt.Errorf("-top goes with -pairings")
 	}
-	if *f.top < 0 {
-		return query{}, nil, fmt.Errorf("-top %d: must not be negative", *f.top)
+	if *f.top < 0 || *f.top > maxPairings {
+		return query{}, nil, fmt.Errorf("-top %d: must be from 0 (all) to %d", *f.top, maxPairings)
 	}
 	if set["plot"] {
 		if !set["history"] {
@@ -131,10 +128,7 @@ func (f *flags) query(set map[string]bool) (query, *float64, error) {
 	if set["history"] && q.history == "" {
 		return query{}, nil, fmt.Errorf("-history: give a player's name")
 	}
-	if set["draw"] {
-		return q, f.draw, nil
-	}
-	return q, nil, nil
+	return q, *f.draw, nil
 }
 
 // query is what to print and how.
@@ -282,22 +276,16 @@ func resume(l *league.League, sum *summary, drawFlag *float64, q query) error {
 // advantage learnt in the scores format unless -home is off.
 func newLeague(sum *summary, games []league.Match, drawFlag *float64, q query) (*league.League, error) {
 	path, format := sum.File, sum.Format
-	p := trueskill.DefaultParams()
-	if drawFlag != nil {
-		p.DrawProbability = *drawFlag
-		sum.DrawSource = "-draw"
-	} else {
-		var err error
-		if p.DrawProbability, sum.DrawSource, err = league.EstimateDraw(games); err != nil {
-			return nil, fmt.Errorf("%s: %w", path, err)
-		}
-	}
-	l := league.New(format, p)
-	switch {
-	case q.home == "learn" && format != league.FormatScores:
+	if q.home == "learn" && format != league.FormatScores {
 		return nil, fmt.Errorf("-home learn: %s is in the %s format, which has no home team", path, format)
-	case format == league.FormatScores && q.home != "off":
-		l.LearnHome()
+	}
+	l, source, err := league.Setup(format, games, drawFlag, q.home == "off")
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	sum.DrawSource = source
+	if drawFlag != nil {
+		sum.DrawSource = "-draw"
 	}
 	return l, nil
 }
@@ -327,6 +315,10 @@ func onOff(on bool) string {
 	return "off"
 }
 
+// maxPairings bounds the games -pairings lists, so that a league of
+// thousands of players, with millions of pairs, is not listed whole.
+const maxPairings = 10000
+
 // progressInterval is how long rating may run before a progress line,
 // and how often they come.
 const progressInterval = 2 * time.Second
@@ -353,13 +345,16 @@ type summary struct {
 	// Home is the home advantage learnt, added to the home team's
 	// performance in games not marked neutral; nil if the league has none.
 	Home *trueskill.Rating `json:"home_advantage,omitempty"`
+	// HomeLearned says that games at home informed Home; without them
+	// Home is its prior, league.HomePrior.
+	HomeLearned bool `json:"home_advantage_learned,omitempty"`
 }
 
 // fill sets the counts and dates of l.
 func (s *summary) fill(l *league.League) {
 	s.Games, s.Players, s.LastDate, s.Params = len(l.Games), len(l.Players), l.LastDate, l.Params
 	s.FirstDate = l.FirstDate()
-	s.Home = l.Home
+	s.Home, s.HomeLearned = l.Home, l.HomeLearned()
 }
 
 // lines returns the summary as the table's first lines.
@@ -378,7 +373,11 @@ func (s *summary) lines() []string {
 	}
 	out = append(out, fmt.Sprintf("TrueSkill μ₀ = %.4g, σ₀ = %.4g, β = %.4g, τ = %.4g; draw probability %.4g (%s)",
 		p.Mu, p.Sigma, p.Beta, p.Tau, p.DrawProbability, src))
-	if s.Home != nil {
+	switch {
+	case s.Home != nil && !s.HomeLearned:
+		out = append(out, fmt.Sprintf("home advantage %.3g ± %.2g in skill points, its prior: no game at home has informed it (every game is on neutral ground; set -home off)",
+			s.Home.Mu, s.Home.Sigma))
+	case s.Home != nil:
 		out = append(out, fmt.Sprintf("home advantage %.3g ± %.2g in skill points, learnt from the games at home (neutral games have none; set -home off)",
 			s.Home.Mu, s.Home.Sigma))
 	}

@@ -475,6 +475,26 @@ func TestPairings(t *testing.T) {
 	}
 }
 
+// TestPairingsBounded: -top 0 on a league of 150 players, whose
+// 150·149/2 = 11,175 pairs are more than a list holds, is an error that
+// says so and lists nothing; -top 10000, the most, lists 10,000 games.
+func TestPairingsBounded(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("match_id,date,team,player,rank\n")
+	for g := range 75 {
+		fmt.Fprintf(&b, "g%d,2025-01-01,a,P%03d,1\ng%d,2025-01-01,b,P%03d,2\n", g, 2*g, g, 2*g+1)
+	}
+	path := writeFile(t, "many.csv", b.String())
+	code, stdout, stderr := runArgs("-matches", path, "-pairings", "-top", "0")
+	if code != cli.Error || stdout != "" {
+		t.Errorf("-top 0 of 150 players: exit %d, stdout %.200q", code, stdout)
+	}
+	clitest.WantOneLine(t, Prog, stderr, "-pairings -top 0: the 11175 pairs of 150 players are more than the 10000 a list holds; give -top N")
+	if pairs := runJSON(t, "-matches", path, "-pairings", "-top", "10000").Pairings; len(pairs) != 10000 {
+		t.Errorf("-top 10000 of 150 players: %d games", len(pairs))
+	}
+}
+
 // TestPredict: win, draw and loss of two teams are those of the
 // difference of their performances, N(Δμ, Σ(σ² + τ² + β²)), against the
 // draw margin ε = √2·erfinv(p)·√n·β, computed by hand; match quality is
@@ -748,16 +768,18 @@ func TestUsageErrors(t *testing.T) {
 	}{
 		{[]string{"-bogus"}, []string{"flag provided but not defined: -bogus", "run skillgraph rate -h"}},
 		{[]string{"-format", "xml"}, []string{`-format "xml": want table, csv or json`}},
-		{[]string{"-draw", "1"}, []string{"-draw 1: must be in [0, 1)"}},
-		{[]string{"-draw", "-0.1"}, []string{"-draw -0.1: must be in [0, 1)"}},
-		{[]string{"-draw", "NaN"}, []string{"-draw NaN"}},
+		{[]string{"-draw", "1"}, []string{`invalid value "1" for flag -draw: must be in [0, 1)`}},
+		{[]string{"-draw", "-0.1"}, []string{`invalid value "-0.1" for flag -draw: must be in [0, 1)`}},
+		{[]string{"-draw", "NaN"}, []string{`invalid value "NaN" for flag -draw: must be in [0, 1)`}},
+		{[]string{"-draw", "1e-400"}, []string{`invalid value "1e-400" for flag -draw: not 0, but below the least float64 above 0 (5e-324), so it would be read as 0`}},
 		{[]string{"-predict", "Ada"}, []string{`-predict "Ada": want two teams`}},
 		{[]string{"-predict", "Ada,Ben,Cleo"}, []string{"want two teams"}},
 		{[]string{"-predict", "Ada+,Ben"}, []string{"an empty player name"}},
 		{[]string{"-predict", "Ada,Ada"}, []string{`"Ada" named twice`}},
 		{[]string{"-pairings", "-history", "Ada"}, []string{"at most one of -predict, -pairings and -history"}},
 		{[]string{"-top", "3"}, []string{"-top goes with -pairings"}},
-		{[]string{"-pairings", "-top", "-1"}, []string{"-top -1: must not be negative"}},
+		{[]string{"-pairings", "-top", "-1"}, []string{"-top -1: must be from 0 (all) to 10000"}},
+		{[]string{"-pairings", "-top", "10001"}, []string{"-top 10001: must be from 0 (all) to 10000"}},
 		{[]string{"-history", " "}, []string{"-history: give a player's name"}},
 		{[]string{"extra"}, []string{`unexpected argument "extra"`}},
 	} {

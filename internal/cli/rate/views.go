@@ -244,13 +244,17 @@ type pairList struct {
 	Of    int
 }
 
-// pairings lists the q.top fairest 1v1 games (all if q.top is 0) between
-// the players on the leaderboard (those with at least q.minGames games),
-// by match quality, highest first, ties in leaderboard order; in each pair
-// the player higher on the leaderboard comes first. Only the pairs that
-// can be among the fairest are computed (league.FairestPairs).
+// pairings lists the q.top fairest 1v1 games (all if q.top is 0, which
+// is an error if they are more than maxPairings) between the players on
+// the leaderboard (those with at least q.minGames games), by match
+// quality, highest first, ties in leaderboard order; in each pair the
+// player higher on the leaderboard comes first. Only the pairs that can
+// be among the fairest are computed (league.FairestPairs).
 func pairings(l *league.League, q query) (*pairList, error) {
 	b := leaderboard(l, q)
+	if n := len(b); q.top == 0 && n*(n-1)/2 > maxPairings {
+		return nil, fmt.Errorf("-pairings -top 0: the %d pairs of %d players are more than the %d a list holds; give -top N (at most %d)", n*(n-1)/2, n, maxPairings, maxPairings)
+	}
 	rs := make([]trueskill.Rating, len(b))
 	for i, r := range b {
 		rs[i] = trueskill.Rating{Mu: r.Mu, Sigma: r.Sigma}

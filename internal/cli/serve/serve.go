@@ -44,7 +44,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	addr := fs.String("addr", "127.0.0.1:8080", "the `address` to listen on")
 	token := fs.String("token", "", "the `token` writes need (default $SKILLGRAPH_TOKEN, else a random one printed on stderr)")
 	imp := fs.String("import", "", "add the matches of this CSV `file` (match_id,time,team,player,rank) before serving")
-	draw := fs.Float64("draw", -1, "set the league's draw `probability` in [0, 1), re-rating every match")
+	draw := cli.ProbabilityFlag(fs, "draw", "set the league's draw `probability` in [0, 1), re-rating every match")
 	if status, done := cli.Parse(fs, args, synopsis, stderr); done {
 		return status
 	}
@@ -64,8 +64,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		return cli.Error
 	}
 	defer db.Close()
-	if *draw != -1 {
-		if err := db.SetDrawProbability(ctx, *draw); err != nil {
+	if *draw != nil {
+		if err := db.SetDrawProbability(ctx, **draw); err != nil {
 			fmt.Fprintf(stderr, "%s: -draw: %v\n", prog, err)
 			return cli.Error
 		}

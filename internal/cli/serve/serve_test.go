@@ -397,7 +397,7 @@ func TestUsage(t *testing.T) {
 		{[]string{"extra"}, 2, "unexpected argument"},
 		{[]string{"-h"}, 0, "usage: skillgraph serve"},
 		{[]string{"-db", filepath.Join(t.TempDir(), "no", "such", "dir", "l.db"), "-token", "x"}, 1, "skillgraph serve: store:"},
-		{[]string{"-db", filepath.Join(t.TempDir(), "l.db"), "-token", "x", "-draw", "1.5"}, 1, "draw probability 1.5 outside [0, 1)"},
+		{[]string{"-db", filepath.Join(t.TempDir(), "l.db"), "-token", "x", "-draw", "1.5"}, 2, `invalid value "1.5" for flag -draw: must be in [0, 1)`},
 		{[]string{"-db", filepath.Join(t.TempDir(), "l.db"), "-token", "x", "-import", "/no/such.csv"}, 1, "-import /no/such.csv"},
 		{[]string{"-db", filepath.Join(t.TempDir(), "l.db"), "-token", "x", "-addr", "256.0.0.1:1"}, 1, "256.0.0.1"},
 		{[]string{"-db", filepath.Join(t.TempDir(), "l.db"), "-token", "x\n", "-addr", "127.0.0.1:0"}, 1, "token starts or ends with white space"},
