@@ -450,6 +450,9 @@ func ParseMatchForm(f url.Values, now time.Time) (store.Match, error) {
 			return m, badRequest("team %d has no place", j)
 		}
 		r, err := strconv.Atoi(rank)
+		if errors.Is(err, strconv.ErrRange) {
+			return m, badRequest("place %s of team %d is outside 1 to %d", rank, j, store.MaxTeams)
+		}
 		if err != nil {
 			return m, badRequest("place %q of team %d is not a whole number", rank, j)
 		}

@@ -467,6 +467,7 @@ func TestForm(t *testing.T) {
 		{func(f url.Values) { f.Del("team2") }, "at least two teams"},
 		{func(f url.Values) { f.Set("rank2", "") }, "team 2 has no place"},
 		{func(f url.Values) { f.Set("rank2", "first") }, "not a whole number"},
+		{func(f url.Values) { f.Set("rank2", "99999999999999999999") }, "place 99999999999999999999 of team 2 is outside 1 to 64"},
 		{func(f url.Values) { f.Set("team2", "Ada") }, "twice"},
 		{func(f url.Values) { f.Set("team2", " , ") }, "team 2 has no names"},
 	}
