@@ -25,6 +25,10 @@
 // 2006-01-02T15:04:05 or 2006-01-02 15:04:05, which is read as UTC; times
 // are returned in UTC.
 //
+// Names and IDs follow one rule (CheckName): text with no control or
+// layout character, not empty, and no space at either end, so that
+// "Ann, Bob" cannot make a second Bob.
+//
 // Matches come back in time order: rows out of order are sorted stably,
 // and the Report says how many matches moved, which columns the reader
 // did not know, and which format it read. Every problem in a file is a

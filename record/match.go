@@ -140,9 +140,11 @@ func layoutControl(r rune) bool {
 	return r >= 0x2028 && r <= 0x202E || r >= 0x2066 && r <= 0x2069
 }
 
-// CheckName is CheckText for a name, which must also not be empty nor
-// longer than most bytes. The length is checked first, so that the error
-// quotes at most the start of a long name.
+// CheckName is CheckText for a name, which must also not be empty, nor
+// longer than most bytes, nor start or end with a space (unicode.IsSpace):
+// "Ann, Bob" in a file would otherwise make " Bob" a second player who
+// looks like Bob. The length is checked first, so that the error quotes at
+// most the start of a long name.
 func CheckName(what, s string, most int) error {
 	switch {
 	case len(s) > most:
@@ -150,8 +152,17 @@ func CheckName(what, s string, most int) error {
 	case s == "":
 		return fmt.Errorf("%s: empty name: %w", what, ErrInput)
 	}
-	return CheckText(what, s)
+	if err := CheckText(what, s); err != nil {
+		return err
+	}
+	if padded(s) {
+		return fmt.Errorf("%s %q starts or ends with a space, which would make it a name apart from the one without: %w", what, s, ErrInput)
+	}
+	return nil
 }
+
+// padded reports whether s starts or ends with a space (CheckName).
+func padded(s string) bool { return strings.TrimSpace(s) != s }
 
 // Validate reports, as ErrInput, a match that Read could not have
 // returned, and so WriteLong cannot write: an ID or name that is empty,

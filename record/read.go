@@ -307,9 +307,9 @@ func (r *reader) label(c column) string { return r.names[r.index[c]] }
 // most most bytes.
 func (r *reader) name(c column, most int) (string, error) {
 	s := r.field(c)
-	// next has checked the text of every field, so only the length is
-	// left to check.
-	if s == "" || len(s) > most {
+	// next has checked the text of every field, so only the length and
+	// the ends are left to check.
+	if s == "" || len(s) > most || padded(s) {
 		return "", r.errIn(c, CheckName(r.label(c), s, most))
 	}
 	return s, nil

@@ -17,9 +17,9 @@ import (
 	"github.com/skillgraph/skillgraph/record"
 )
 
-// names holds awkward but valid names: CSV's quote, comma and leading
-// space, non-ASCII text, a byte-order mark inside, and a header's words.
-var names = []string{"ann", "Bo, Jr.", `"Cy"`, " dee", "Élodie", "李", "x\uFEFFy", "match_id", "v", "#2", "a b c", "\\."}
+// names holds awkward but valid names: CSV's quote and comma, inner
+// spaces, non-ASCII text, a byte-order mark inside, and a header's words.
+var names = []string{"ann", "Bo, Jr.", `"Cy"`, "d ee", "Élodie", "李", "x\uFEFFy", "match_id", "v", "#2", "a b c", "\\."}
 
 // randomMatches returns n valid matches in time order: random names,
 // times from dates to nanoseconds, two to four teams of one to three
@@ -146,6 +146,8 @@ func TestWriteLongRefuses(t *testing.T) {
 		{"empty ID", change(func(m *record.Match) { m.ID = "" }), "match ID: empty name"},
 		{"long ID", change(func(m *record.Match) { m.ID = strings.Repeat("x", record.MaxID+1) }), "more than 1024"},
 		{"NUL in a player", change(func(m *record.Match) { m.Teams[0].Players[0] = "a\x00" }), "control character"},
+		{"space before a player", change(func(m *record.Match) { m.Teams[1].Players[0] = " bo" }), `" bo" starts or ends with a space`},
+		{"no-break space after a team", change(func(m *record.Match) { m.Teams[1].Name = "b\u00a0" }), "starts or ends with a space"},
 		{"right-to-left override in a player", change(func(m *record.Match) { m.Teams[0].Players[0] = "ann\u202enhoj" }), "layout character"},
 		{"isolate in a team", change(func(m *record.Match) { m.Teams[0].Name = "a\u2067b" }), "layout character"},
 		{"one team", change(func(m *record.Match) { m.Teams = m.Teams[:1] }), "1 teams, need at least 2"},

@@ -7,6 +7,7 @@ import (
 	"crypto/subtle"
 	"encoding/hex"
 	"net/http"
+	"net/url"
 	"strconv"
 	"strings"
 	"time"
@@ -103,9 +104,15 @@ func (s *Server) setSession(w http.ResponseWriter, r *http.Request, value string
 	})
 }
 
-// localPath returns next if it is a path on this site, else "/".
+// localPath returns next if it is a path on this site, else "/". A
+// browser reads a backslash as a slash and drops tabs and newlines from
+// an address, so that "/\\evil.example" and "/\t/evil.example" are
+// "//evil.example", another site: next must parse as a URL (which refuses
+// control characters) with no scheme or host, and hold no backslash.
 func localPath(next string) string {
-	if !strings.HasPrefix(next, "/") || strings.HasPrefix(next, "//") || strings.HasPrefix(next, "/\\") {
+	u, err := url.Parse(next)
+	if err != nil || u.Scheme != "" || u.Host != "" || u.User != nil ||
+		!strings.HasPrefix(next, "/") || strings.HasPrefix(next, "//") || strings.Contains(next, "\\") {
 		return "/"
 	}
 	return next

@@ -9,7 +9,13 @@
 // carry a token bound to the session; http.CrossOriginProtection refuses
 // cross-site form posts besides. Tokens are compared in constant time.
 // Every write is checked before it reaches the store: bad input gets a 400
-// whose text says what is wrong, and changes nothing.
+// whose text says what is wrong, and changes nothing; a body over MaxBody
+// bytes is a 413, and a valid match that cannot be rated at the league's
+// setting a 422. The API answers every error, a wrong method or path
+// included, as JSON {"error": "…"}. The entry form carries a match id, so
+// that a form sent twice stores its match once; in its team fields, and
+// the match-up page's, a name holding a comma or a quote is written in
+// double quotes, as in CSV.
 //
 // The pages:
 //

@@ -1,7 +1,10 @@
 package server
 
 import (
+	"bytes"
+	"crypto/rand"
 	"embed"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -13,10 +16,13 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/skillgraph/skillgraph/internal/store"
 	"github.com/skillgraph/skillgraph/messages"
 	"github.com/skillgraph/skillgraph/models/trueskill"
+	"github.com/skillgraph/skillgraph/record"
 )
 
 // MaxBody caps the bytes read from a request's body.
@@ -54,6 +60,11 @@ func New(cfg Config) (*Server, error) {
 	if cfg.Store == nil {
 		return nil, errors.New("server: no store")
 	}
+	// A header's value loses the white space at its ends and cannot hold
+	// a control character, so such a token could never be given.
+	if strings.TrimSpace(cfg.Token) != cfg.Token || strings.ContainsFunc(cfg.Token, unicode.IsControl) {
+		return nil, errors.New("server: the token starts or ends with white space or holds a control character, which no Authorization header can carry")
+	}
 	s := &Server{st: cfg.Store, token: cfg.Token, log: cfg.ErrorLog, now: cfg.Now}
 	if s.log == nil {
 		s.log = log.Default()
@@ -63,7 +74,6 @@ func New(cfg Config) (*Server, error) {
 	}
 	funcs := template.FuncMap{
 		"path":    url.PathEscape,
-		"query":   url.QueryEscape,
 		"percent": func(f float64) string { return fmt.Sprintf("%.0f%%", 100*f) },
 		"prob":    func(f float64) string { return fmt.Sprintf("%.3f", f) },
 		"f0":      func(f float64) string { return fmt.Sprintf("%.0f", f) },
@@ -71,6 +81,7 @@ func New(cfg Config) (*Server, error) {
 		"date":    func(t time.Time) string { return t.UTC().Format("2006-01-02") },
 		"stamp":   func(t time.Time) string { return t.UTC().Format("2006-01-02 15:04") },
 		"join":    strings.Join,
+		"names":   joinNames,
 		"add":     func(a, b int) int { return a + b },
 	}
 	s.pages = map[string]*template.Template{}
@@ -98,6 +109,20 @@ func New(cfg Config) (*Server, error) {
 	mux.HandleFunc("PUT /api/matches/{id}", s.apiPut)
 	mux.HandleFunc("DELETE /api/matches/{id}", s.apiDelete)
 	mux.HandleFunc("GET /api/matches.csv", s.apiCSV)
+	// Scripts read the API's errors as JSON: the other methods on its
+	// paths, and the paths it does not have, answer in JSON too.
+	for path, allow := range map[string]string{
+		"/api/leaderboard": "GET, HEAD", "/api/players/{name}": "GET, HEAD", "/api/matches": "POST",
+		"/api/matches/{id}": "PUT, DELETE", "/api/matches.csv": "GET, HEAD",
+	} {
+		mux.HandleFunc(path, func(w http.ResponseWriter, r *http.Request) {
+			w.Header().Set("Allow", allow)
+			writeJSON(w, http.StatusMethodNotAllowed, map[string]string{"error": fmt.Sprintf("%s takes %s, not %s", path, allow, r.Method)})
+		})
+	}
+	mux.HandleFunc("/api/", func(w http.ResponseWriter, r *http.Request) {
+		writeJSON(w, http.StatusNotFound, map[string]string{"error": fmt.Sprintf("the API has no %s: see GET /api/leaderboard, GET /api/players/{name}, POST /api/matches, PUT and DELETE /api/matches/{id}, GET /api/matches.csv", r.URL.Path)})
+	})
 	s.handler = http.NewCrossOriginProtection().Handler(mux)
 	return s, nil
 }
@@ -124,6 +149,11 @@ func (s *Server) status(err error) (int, string) {
 		return http.StatusNotFound, err.Error()
 	case errors.Is(err, store.ErrConflict):
 		return http.StatusConflict, err.Error()
+	case errors.Is(err, messages.ErrNumerical):
+		// A valid match whose rating float64 cannot carry under the
+		// league's setting: the client can do nothing, but the message
+		// says what stopped it.
+		return http.StatusUnprocessableEntity, err.Error()
 	}
 	s.log.Printf("skillgraph serve: %v", err)
 	return http.StatusInternalServerError, "internal error: the league was not changed"
@@ -221,15 +251,69 @@ func (s *Server) playerPage(w http.ResponseWriter, r *http.Request) {
 }
 
 // splitNames reads a team from a form field: names separated by commas,
-// each trimmed of spaces.
+// each trimmed of spaces. A name that holds a comma or a double quote is
+// written in double quotes, a quote in it doubled, as in CSV:
+// "Smith, J", Bo. A quote that does not close before a comma or the end
+// is read as part of a name.
 func splitNames(s string) []string {
 	var out []string
-	for _, n := range strings.Split(s, ",") {
-		if n = strings.TrimSpace(n); n != "" {
-			out = append(out, n)
+	for {
+		s = strings.TrimSpace(s)
+		if name, rest, ok := quoted(s); ok {
+			if rest = strings.TrimSpace(rest); rest == "" || rest[0] == ',' {
+				if name != "" {
+					out = append(out, name)
+				}
+				if rest == "" {
+					return out
+				}
+				s = rest[1:]
+				continue
+			}
+		}
+		name, rest, more := strings.Cut(s, ",")
+		if name = strings.TrimSpace(name); name != "" {
+			out = append(out, name)
+		}
+		if !more {
+			return out
+		}
+		s = rest
+	}
+}
+
+// quoted reads a name in double quotes at the start of s, "" in it
+// standing for one quote, and returns it and what follows; ok is false if
+// s does not start with a closed quote.
+func quoted(s string) (name, rest string, ok bool) {
+	if !strings.HasPrefix(s, `"`) {
+		return "", s, false
+	}
+	var b strings.Builder
+	for i := 1; i < len(s); i++ {
+		switch {
+		case s[i] != '"':
+			b.WriteByte(s[i])
+		case i+1 < len(s) && s[i+1] == '"':
+			b.WriteByte('"')
+			i++
+		default:
+			return b.String(), s[i+1:], true
 		}
 	}
-	return out
+	return "", s, false
+}
+
+// joinNames writes names as splitNames reads them.
+func joinNames(names ...string) string {
+	out := make([]string, len(names))
+	for i, n := range names {
+		if strings.ContainsAny(n, `,"`) {
+			n = `"` + strings.ReplaceAll(n, `"`, `""`) + `"`
+		}
+		out[i] = n
+	}
+	return strings.Join(out, ", ")
 }
 
 func (s *Server) matchupPage(w http.ResponseWriter, r *http.Request) {
@@ -316,13 +400,23 @@ func (s *Server) formPage(w http.ResponseWriter, r *http.Request) {
 		teams[j].Rank = strconv.Itoa(j + 1)
 	}
 	s.render(w, r, http.StatusOK, "form", map[string]any{"Title": "Enter a match", "Teams": teams,
-		"Time": s.now().UTC().Format("2006-01-02T15:04")})
+		"Time": s.now().UTC().Format("2006-01-02T15:04"), "ID": formID()})
+}
+
+// formID returns a new match id for the entry form to carry, so that a
+// second submission of one form (a double click, a retry) is the same
+// match, stored once.
+func formID() string {
+	var b [12]byte
+	rand.Read(b[:])
+	return hex.EncodeToString(b[:])
 }
 
 // ParseMatchForm reads a match from the entry form's fields: time
 // (YYYY-MM-DDTHH:MM, in UTC, or RFC 3339; empty means now), teamN (names
-// separated by commas) and rankN (the team's place, 1 first; equal places
-// a draw) for N = 1, 2, …, and an optional id. Rows with no names are left
+// separated by commas, one holding a comma or a quote in double quotes)
+// and rankN (the team's place, 1 first; equal places a draw) for N = 1,
+// 2, …, and an optional id. Rows with no names are left
 // out; a place without names, or names without a place, is an error.
 func ParseMatchForm(f url.Values, now time.Time) (store.Match, error) {
 	m := store.Match{ID: strings.TrimSpace(f.Get("id"))}
@@ -332,8 +426,11 @@ func ParseMatchForm(f url.Values, now time.Time) (store.Match, error) {
 	default:
 		var err error
 		if m.Time, err = time.Parse("2006-01-02T15:04", t); err != nil {
-			if m.Time, err = time.Parse(time.RFC3339, t); err != nil {
-				return m, badRequest("time %q is not YYYY-MM-DDTHH:MM", t)
+			if m.Time, err = parseRFC3339(t); err != nil {
+				if _, perr := time.Parse(time.RFC3339, t); perr != nil {
+					err = badRequest("time %q is not YYYY-MM-DDTHH:MM", t)
+				}
+				return m, err
 			}
 		}
 	}
@@ -353,6 +450,9 @@ func ParseMatchForm(f url.Values, now time.Time) (store.Match, error) {
 			return m, badRequest("team %d has no place", j)
 		}
 		r, err := strconv.Atoi(rank)
+		if errors.Is(err, strconv.ErrRange) {
+			return m, badRequest("place %s of team %d is outside 1 to %d", rank, j, store.MaxTeams)
+		}
 		if err != nil {
 			return m, badRequest("place %q of team %d is not a whole number", rank, j)
 		}
@@ -372,7 +472,11 @@ func ParseMatchForm(f url.Values, now time.Time) (store.Match, error) {
 func (s *Server) readForm(w http.ResponseWriter, r *http.Request, write bool, what string) bool {
 	r.Body = http.MaxBytesReader(w, r.Body, MaxBody)
 	if err := r.ParseForm(); err != nil {
-		s.errorPage(w, r, badRequest("cannot read the form: %v", err))
+		var mbe *http.MaxBytesError
+		if !errors.As(err, &mbe) {
+			err = badRequest("cannot read the form: %v", err)
+		}
+		s.errorPage(w, r, err)
 		return false
 	}
 	if write && !s.formOK(r) {
@@ -393,12 +497,17 @@ func (s *Server) formPost(w http.ResponseWriter, r *http.Request) {
 	}
 	if err != nil {
 		code, msg := s.status(err)
+		id := r.PostFormValue("id")
+		if errors.Is(err, store.ErrConflict) {
+			msg = "this form was saved already, as it was first sent; to enter another match, change it and save again"
+			id = formID()
+		}
 		teams := make([]formTeam, 0, formRows)
 		for j := 1; j <= store.MaxTeams && (j <= formRows || r.PostFormValue(fmt.Sprint("team", j)) != ""); j++ {
 			teams = append(teams, formTeam{r.PostFormValue(fmt.Sprint("team", j)), r.PostFormValue(fmt.Sprint("rank", j))})
 		}
 		s.render(w, r, code, "form", map[string]any{"Title": "Enter a match", "Teams": teams,
-			"Time": r.PostFormValue("time"), "Error": msg})
+			"Time": r.PostFormValue("time"), "ID": id, "Error": msg})
 		return
 	}
 	http.Redirect(w, r, "/", http.StatusSeeOther)
@@ -458,29 +567,112 @@ type MatchBody struct {
 }
 
 // DecodeMatch reads a match from an API request's JSON body: one object
-// with no unknown fields and nothing after it, its time in RFC 3339.
+// with no unknown fields, no field given twice and nothing after it, in
+// UTF-8, its time in RFC 3339 with an offset inside -23:59 to +23:59. An
+// id or name holding U+FFFD, the replacement character, is refused: a
+// lone surrogate escape (\ud800) decodes to it, so two different names
+// would become one.
 func DecodeMatch(body io.Reader) (store.Match, error) {
-	dec := json.NewDecoder(body)
-	dec.DisallowUnknownFields()
-	var b MatchBody
-	if err := dec.Decode(&b); err != nil {
+	data, err := io.ReadAll(body)
+	if err != nil {
 		var mbe *http.MaxBytesError
 		if errors.As(err, &mbe) {
 			return store.Match{}, err
 		}
+		return store.Match{}, badRequest("cannot read the body: %v", err)
+	}
+	if !utf8.Valid(data) {
+		return store.Match{}, badRequest("the body is not UTF-8 text")
+	}
+	if k, ok := repeatedKey(data); ok {
+		return store.Match{}, badRequest("the key %q appears twice in one object (keys are matched without case)", k)
+	}
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.DisallowUnknownFields()
+	var b MatchBody
+	if err := dec.Decode(&b); err != nil {
 		return store.Match{}, badRequest("the body is not a match's JSON: %v", err)
 	}
 	if _, err := dec.Token(); err != io.EOF {
-		return store.Match{}, badRequest("the body holds more than one JSON value")
+		return store.Match{}, badRequest("the body goes on after the match's JSON object")
+	}
+	if strings.ContainsRune(b.ID, utf8.RuneError) {
+		return store.Match{}, badRequest("the id %q holds U+FFFD, the replacement character (or a lone surrogate escape)", b.ID)
+	}
+	for j, team := range b.Teams {
+		for _, name := range team {
+			if strings.ContainsRune(name, utf8.RuneError) {
+				return store.Match{}, badRequest("team %d: the name %q holds U+FFFD, the replacement character (or a lone surrogate escape)", j+1, name)
+			}
+		}
 	}
 	if b.Time == "" {
 		return store.Match{}, badRequest(`"time" is missing (RFC 3339, like "2025-03-01T18:30:00Z")`)
 	}
-	t, err := time.Parse(time.RFC3339, b.Time)
+	t, err := parseRFC3339(b.Time)
 	if err != nil {
-		return store.Match{}, badRequest(`"time" %q is not RFC 3339 (like "2025-03-01T18:30:00Z")`, b.Time)
+		return store.Match{}, fmt.Errorf(`"time" %w`, err)
 	}
 	return store.Match{ID: b.ID, Time: t, Teams: b.Teams, Ranks: b.Ranks}, nil
+}
+
+// parseRFC3339 reads an RFC 3339 time, or returns an error wrapping
+// messages.ErrInput. time.Parse takes offsets up to +24:00 and minutes up
+// to 60, which RFC 3339 does not: record.ParseTime refuses them.
+func parseRFC3339(s string) (time.Time, error) {
+	if _, err := time.Parse(time.RFC3339, s); err != nil {
+		return time.Time{}, badRequest(`%q is not RFC 3339 (like "2025-03-01T18:30:00Z")`, s)
+	}
+	return record.ParseTime(s)
+}
+
+// repeatedKey returns a key that appears twice in one object of the JSON
+// data, compared as encoding/json matches keys to fields (without case),
+// and whether there is one. Data that is not JSON is left to the decoder.
+func repeatedKey(data []byte) (string, bool) {
+	type level struct {
+		keys    map[string]bool // nil in an array
+		wantKey bool
+	}
+	dec := json.NewDecoder(bytes.NewReader(data))
+	var stack []level
+	for {
+		tok, err := dec.Token()
+		if err != nil {
+			return "", false
+		}
+		top := len(stack) - 1
+		switch v := tok.(type) {
+		case json.Delim:
+			switch v {
+			case '{':
+				stack = append(stack, level{keys: map[string]bool{}, wantKey: true})
+				continue
+			case '[':
+				stack = append(stack, level{})
+				continue
+			}
+			stack = stack[:top]
+			top--
+		case string:
+			if top >= 0 && stack[top].wantKey {
+				k := strings.ToLower(strings.ToUpper(v))
+				if stack[top].keys[k] {
+					return v, true
+				}
+				stack[top].keys[k] = true
+				stack[top].wantKey = false
+				continue
+			}
+		}
+		// A value ended: an object wants a key next.
+		if top < 0 {
+			return "", false
+		}
+		if stack[top].keys != nil {
+			stack[top].wantKey = true
+		}
+	}
 }
 
 func (s *Server) apiWrite(w http.ResponseWriter, r *http.Request) bool {
@@ -538,7 +730,8 @@ func (s *Server) apiPut(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	m.ID = r.PathValue("id")
-	if err := s.st.Correct(r.Context(), m); err != nil {
+	m, err := s.st.Correct(r.Context(), m)
+	if err != nil {
 		s.apiError(w, err)
 		return
 	}

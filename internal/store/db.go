@@ -9,6 +9,8 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -47,8 +49,14 @@ type Store interface {
 	// the same game (a retry), ErrConflict if it is not. An empty id is
 	// given a random one, set in the returned match.
 	Add(ctx context.Context, m Match) (stored Match, created bool, err error)
-	// Correct replaces the stored match with m's id by m.
-	Correct(ctx context.Context, m Match) error
+	// AddAll adds ms as Add adds each, in one transaction: every match
+	// is stored, or none. It returns how many were new (the others were
+	// retries). An error about one of the matches is a *MatchError naming
+	// it.
+	AddAll(ctx context.Context, ms []Match) (added int, err error)
+	// Correct replaces the stored match with m's id by m, and returns it
+	// as stored (its time in UTC, to the microsecond).
+	Correct(ctx context.Context, m Match) (Match, error)
 	// Delete removes the match with the given id.
 	Delete(ctx context.Context, id string) error
 	// Players returns every player's standing, by name.
@@ -101,7 +109,7 @@ func Open(ctx context.Context, dsn string) (*DB, error) {
 		// disk before the commit returns, and a reader never waits for the
 		// writer. Immediate transactions take the write lock at BEGIN, so
 		// two writers queue on busy_timeout instead of failing to upgrade.
-		d.db, err = sql.Open("sqlite", "file:"+dsn+
+		d.db, err = sql.Open("sqlite", "file:"+uriPath(dsn)+
 			"?_pragma=busy_timeout(30000)&_pragma=journal_mode(WAL)&_pragma=synchronous(FULL)&_txlock=immediate")
 	}
 	if err != nil {
@@ -116,6 +124,15 @@ func Open(ctx context.Context, dsn string) (*DB, error) {
 		return nil, fmt.Errorf("store: create the tables in %s: %w", Redact(dsn), err)
 	}
 	return d, nil
+}
+
+// uriPath writes a file's path as the path of an SQLite URI
+// (https://www.sqlite.org/uri.html): SQLite decodes %HH in it and ends it
+// at "?" or "#", and the driver splits its parameters off at the first
+// "?", so these three are escaped; a path starting "//" would be read as
+// an authority, so the path is cleaned first.
+func uriPath(path string) string {
+	return strings.NewReplacer("%", "%25", "?", "%3f", "#", "%23").Replace(filepath.Clean(path))
 }
 
 // Redact hides the password of a PostgreSQL URL, for messages.
@@ -274,6 +291,55 @@ func (d *DB) Add(ctx context.Context, m Match) (Match, bool, error) {
 	return m, created, nil
 }
 
+// AddAll implements Store. Every match is checked before the
+// transaction starts; the league is rated once, from the earliest new
+// match on.
+func (d *DB) AddAll(ctx context.Context, ms []Match) (int, error) {
+	ms = slices.Clone(ms)
+	for i := range ms {
+		if ms[i].ID == "" {
+			ms[i].ID = newID()
+		}
+		ms[i] = normalize(ms[i])
+		if err := ms[i].Check(); err != nil {
+			return 0, &MatchError{ID: ms[i].ID, Err: fmt.Errorf("match %q: %w", ms[i].ID, err)}
+		}
+	}
+	added := 0
+	err := d.write(ctx, func(tx *sql.Tx) error {
+		added = 0
+		var from key
+		for i := range ms {
+			old, _, err := d.find(ctx, tx, ms[i].ID)
+			if err == nil {
+				if !same(&old, &ms[i]) {
+					return &MatchError{ID: ms[i].ID, Err: fmt.Errorf("%w: match %q is stored with other teams, ranks or time", ErrConflict, ms[i].ID)}
+				}
+				continue
+			}
+			if !errors.Is(err, ErrNotFound) {
+				return err
+			}
+			k, err := d.insertMatch(ctx, tx, &ms[i])
+			if err != nil {
+				return err
+			}
+			if added == 0 || k.before(from) {
+				from = k
+			}
+			added++
+		}
+		if added == 0 {
+			return nil
+		}
+		return d.rerate(ctx, tx, from, nil)
+	})
+	if err != nil {
+		return 0, fmt.Errorf("store: add %d matches: %w", len(ms), err)
+	}
+	return added, nil
+}
+
 func (d *DB) insertMatch(ctx context.Context, tx *sql.Tx, m *Match) (key, error) {
 	b, err := json.Marshal(body{m.Teams, m.Ranks})
 	if err != nil {
@@ -345,11 +411,11 @@ func rate(ctx context.Context, p trueskill.Params, m *Match, st map[string]*Play
 	case errors.Is(err, messages.ErrImpossible):
 		// Probability zero under the league's setting (a draw at draw
 		// probability 0): it stays ErrImpossible, naming the setting.
-		return nil, fmt.Errorf("rating match %q, the league's draw probability is %v: %w", m.ID, p.DrawProbability, err)
+		return nil, &MatchError{ID: m.ID, Err: fmt.Errorf("rating match %q, the league's draw probability is %v: %w", m.ID, p.DrawProbability, err)}
 	case errors.As(err, &ie):
-		return nil, invalid("rating match %q: %v", m.ID, err)
+		return nil, &MatchError{ID: m.ID, Err: invalid("rating match %q: %v", m.ID, err)}
 	case err != nil:
-		return nil, fmt.Errorf("rating match %q: %w", m.ID, err)
+		return nil, &MatchError{ID: m.ID, Err: fmt.Errorf("rating match %q: %w", m.ID, err)}
 	}
 	for j, team := range m.Teams {
 		for i, name := range team {
@@ -550,10 +616,10 @@ func (d *DB) rerate(ctx context.Context, tx *sql.Tx, from key, old *Match) error
 }
 
 // Correct implements Store.
-func (d *DB) Correct(ctx context.Context, m Match) error {
+func (d *DB) Correct(ctx context.Context, m Match) (Match, error) {
 	m = normalize(m)
 	if err := m.Check(); err != nil {
-		return err
+		return m, err
 	}
 	err := d.write(ctx, func(tx *sql.Tx) error {
 		prev, old, err := d.find(ctx, tx, m.ID)
@@ -579,9 +645,9 @@ func (d *DB) Correct(ctx context.Context, m Match) error {
 		return d.rerate(ctx, tx, from, &prev)
 	})
 	if err != nil {
-		return fmt.Errorf("store: correct match %q: %w", m.ID, err)
+		return m, fmt.Errorf("store: correct match %q: %w", m.ID, err)
 	}
-	return nil
+	return m, nil
 }
 
 // Delete implements Store.

@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"slices"
-	"strings"
 	"time"
 
 	"github.com/skillgraph/skillgraph/messages"
@@ -33,6 +32,18 @@ var (
 	ErrConflict = errors.New("conflict")
 )
 
+// MatchError is an error about one match of several, which it names by
+// ID; Err says what is wrong.
+type MatchError struct {
+	ID  string
+	Err error
+}
+
+func (e *MatchError) Error() string { return e.Err.Error() }
+
+// Unwrap returns e.Err.
+func (e *MatchError) Unwrap() error { return e.Err }
+
 // Match is one stored game. Ranks hold one rank per team, lower better,
 // equal ranks a draw.
 type Match struct {
@@ -49,22 +60,26 @@ func invalid(format string, a ...any) error {
 
 // CheckName reports whether name can be a player's name: a
 // record.CheckName of at most MaxNameLength bytes with no space at either
-// end.
+// end, and not "." or "..".
 func CheckName(name string) error { return checkText("player name", name, MaxNameLength) }
 
 // CheckID reports whether id can be a match's id: a record.CheckName of
-// at most MaxIDLength bytes with no space at either end.
+// at most MaxIDLength bytes with no space at either end, and not "." or
+// "..".
 func CheckID(id string) error { return checkText("match id", id, MaxIDLength) }
 
-// checkText checks a name or id s of at most most bytes; what names it.
-// The store adds one rule to the record's: a space at either end would
-// make two names that look the same.
+// checkText checks a name or id s of at most most bytes by the record's
+// rule (record.CheckName, which refuses a space at either end); what
+// names it. The store adds one rule: "." or ".." in a URL's path is a
+// step that every HTTP router resolves (/players/.. is /), so the page of
+// such a player, or the address that corrects or deletes such a match,
+// could never be reached.
 func checkText(what, s string, most int) error {
 	if err := record.CheckName(what, s, most); err != nil {
 		return err
 	}
-	if strings.TrimSpace(s) != s {
-		return invalid("%s %q starts or ends with a space", what, s)
+	if s == "." || s == ".." {
+		return invalid("%s %q is a path step, which no address can name", what, s)
 	}
 	return nil
 }

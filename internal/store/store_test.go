@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math/rand/v2"
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -128,7 +129,7 @@ func testRecord(t *testing.T, db *store.DB) {
 	// Correct matches, moving them in time both ways.
 	for _, i := range []int{3, 30, 55} {
 		c := randomMatch(rng, kept[i].ID)
-		if err := db.Correct(ctx, c); err != nil {
+		if _, err := db.Correct(ctx, c); err != nil {
 			t.Fatal(err)
 		}
 		kept[i] = c
@@ -159,7 +160,7 @@ func testRecord(t *testing.T, db *store.DB) {
 	check("after the solo matches")
 	fix := solo[2]
 	fix.Teams = [][]string{{"Z5"}, {"P2"}}
-	if err := db.Correct(ctx, fix); err != nil {
+	if _, err := db.Correct(ctx, fix); err != nil {
 		t.Fatal(err)
 	}
 	kept[len(kept)-1] = fix
@@ -175,7 +176,7 @@ func testRecord(t *testing.T, db *store.DB) {
 	if err := db.Delete(ctx, "nope"); !errors.Is(err, store.ErrNotFound) {
 		t.Fatalf("delete of a missing match: %v, want ErrNotFound", err)
 	}
-	if err := db.Correct(ctx, randomMatch(rng, "nope")); !errors.Is(err, store.ErrNotFound) {
+	if _, err := db.Correct(ctx, randomMatch(rng, "nope")); !errors.Is(err, store.ErrNotFound) {
 		t.Fatalf("correct of a missing match: %v, want ErrNotFound", err)
 	}
 	if _, err := db.History(ctx, "nobody"); !errors.Is(err, store.ErrNotFound) {
@@ -211,6 +212,9 @@ func TestInvalidMatches(t *testing.T) {
 		{"bad id", func(m *store.Match) { m.ID = "a\tb" }, "match id"},
 		{"padded id", func(m *store.Match) { m.ID = "a " }, "match id"},
 		{"long id", func(m *store.Match) { m.ID = strings.Repeat("x", 2000) }, "match id"},
+		{"dot id", func(m *store.Match) { m.ID = "." }, `match id "." is a path step`},
+		{"dot-dot id", func(m *store.Match) { m.ID = ".." }, `match id ".." is a path step`},
+		{"dot-dot name", func(m *store.Match) { m.Teams = [][]string{{"Ada"}, {".."}} }, `player name ".." is a path step`},
 		{"no time", func(m *store.Match) { m.Time = time.Time{} }, "time"},
 		{"one team", func(m *store.Match) { m.Teams = m.Teams[:1]; m.Ranks = m.Ranks[:1] }, "2 to 64 teams"},
 		{"too many teams", func(m *store.Match) { m.Teams = many }, "2 to 64 teams"},
@@ -250,6 +254,52 @@ func TestInvalidMatches(t *testing.T) {
 	}
 }
 
+// TestOddPaths stores a league in files whose names hold the characters
+// an SQLite URI gives a meaning ("%41" would be "A", "#" would end the
+// name and "?" start parameters), and checks that the league is in the
+// file named, in WAL mode, and reads back.
+func TestOddPaths(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	m := store.Match{ID: "x", Time: t0, Teams: [][]string{{"Ada"}, {"Bo"}}, Ranks: []int{1, 2}}
+	names := []string{"a%41.db", "b#1.db", "c?mode=ro.db", "d 100%.db"}
+	for _, name := range names {
+		path := filepath.Join(dir, name)
+		db, err := store.Open(ctx, path)
+		if err != nil {
+			t.Errorf("%s: %v", name, err)
+			continue
+		}
+		if _, _, err := db.Add(ctx, m); err != nil {
+			t.Errorf("%s: %v", name, err)
+		}
+		_, errWAL := os.Stat(path + "-wal")
+		db.Close()
+		if _, err := os.Stat(path); err != nil || errWAL != nil {
+			t.Errorf("%s: the league is not in the file named, in WAL mode: %v, %v", name, err, errWAL)
+			continue
+		}
+		db, err = store.Open(ctx, path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ms, err := db.Matches(ctx)
+		db.Close()
+		if err != nil || len(ms) != 1 || ms[0].ID != "x" {
+			t.Errorf("%s: read back %v, %v", name, ms, err)
+		}
+	}
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range entries {
+		if !slices.Contains(names, strings.TrimSuffix(strings.TrimSuffix(e.Name(), "-wal"), "-shm")) {
+			t.Errorf("a file %q was made that is none of the leagues", e.Name())
+		}
+	}
+}
+
 // TestReopen checks that a league's file keeps its record and setting.
 func TestReopen(t *testing.T) {
 	ctx := context.Background()
@@ -281,4 +331,76 @@ func TestReopen(t *testing.T) {
 	}
 	ratings, games := storetest.Replay(t, p, []store.Match{m})
 	storetest.Same(t, players, ratings, games, 1e-12)
+}
+
+// TestAddAll adds a batch of matches, some before and some after the
+// stored ones, with a retry among them, and checks the league against a
+// replay; then batches with one bad match, which must store nothing.
+func TestAddAll(t *testing.T) {
+	db := openSQLite(t)
+	ctx := context.Background()
+	rng := rand.New(rand.NewPCG(3, 4))
+	p, err := db.Params(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	arrival := map[string]int{}
+	var kept []store.Match
+	for i := range 10 {
+		m := randomMatch(rng, fmt.Sprintf("s%d", i))
+		if _, _, err := db.Add(ctx, m); err != nil {
+			t.Fatal(err)
+		}
+		arrival[m.ID] = len(arrival)
+		kept = append(kept, m)
+	}
+	batch := []store.Match{kept[4]} // a retry
+	for i := range 20 {
+		m := randomMatch(rng, fmt.Sprintf("b%d", i))
+		batch = append(batch, m)
+		arrival[m.ID] = len(arrival)
+		kept = append(kept, m)
+	}
+	added, err := db.AddAll(ctx, batch)
+	if err != nil || added != 20 {
+		t.Fatalf("AddAll: %d added, %v; want 20", added, err)
+	}
+	want := order(kept, arrival)
+	got, err := db.Matches(ctx)
+	if err != nil || len(got) != len(want) {
+		t.Fatalf("%d matches stored (%v), want %d", len(got), err, len(want))
+	}
+	for i := range got {
+		if got[i].ID != want[i].ID {
+			t.Fatalf("match %d is %s, want %s", i, got[i].ID, want[i].ID)
+		}
+	}
+	storetest.Check(t, db, p, want, 1e-12)
+
+	// One bad match anywhere in a batch stores none of it, and the error
+	// names that match.
+	conflict := kept[0]
+	conflict.Ranks = slices.Clone(conflict.Ranks)
+	conflict.Ranks[0] = 9
+	long := randomMatch(rng, "long")
+	long.Teams[1] = []string{strings.Repeat("n", store.MaxNameLength+1)}
+	for _, c := range []struct {
+		bad  store.Match
+		kind error
+		msg  string
+	}{
+		{conflict, store.ErrConflict, "stored with other"},
+		{long, messages.ErrInput, "longer than allowed"},
+	} {
+		ms := []store.Match{randomMatch(rng, "x1"), c.bad, randomMatch(rng, "x2")}
+		_, err := db.AddAll(ctx, ms)
+		var me *store.MatchError
+		if !errors.As(err, &me) || me.ID != c.bad.ID || !errors.Is(err, c.kind) || !strings.Contains(err.Error(), c.msg) {
+			t.Errorf("batch with %s: %v, want a MatchError naming it, %v, saying %q", c.bad.ID, err, c.kind, c.msg)
+		}
+		if got, err := db.Matches(ctx); err != nil || len(got) != len(want) {
+			t.Fatalf("a refused batch stored matches: %d, %v", len(got), err)
+		}
+		storetest.Check(t, db, p, want, 1e-12)
+	}
 }

@@ -7,8 +7,10 @@
 // The token that writes need comes from -token, else from the environment
 // variable SKILLGRAPH_TOKEN; with neither, a random one is made and printed
 // on stderr. -import adds the matches of a CSV file in the long format
-// (match_id,time,team,player,rank) before serving; matches already stored
-// with the same ids are left as they are, so an import can be repeated.
+// (match_id,time,team,player,rank) before serving, all or none, in one
+// transaction: a match that cannot be stored is named with the line of its
+// first row; matches already stored with the same ids are left as they
+// are, so an import can be repeated.
 // -draw sets the league's draw probability, re-rating every match. The
 // server stops on SIGINT or SIGTERM, finishing the requests under way.
 package serve

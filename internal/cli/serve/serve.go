@@ -1,8 +1,10 @@
 package serve
 
 import (
+	"bytes"
 	"context"
 	"crypto/rand"
+	"encoding/csv"
 	"encoding/hex"
 	"errors"
 	"flag"
@@ -13,12 +15,14 @@ import (
 	"net/http"
 	"os"
 	"os/signal"
+	"strings"
 	"syscall"
 	"time"
 
 	"github.com/skillgraph/skillgraph/internal/cli"
 	"github.com/skillgraph/skillgraph/internal/server"
 	"github.com/skillgraph/skillgraph/internal/store"
+	"github.com/skillgraph/skillgraph/record"
 )
 
 // Summary is the subcommand's one-line description.
@@ -109,26 +113,70 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	return cli.OK
 }
 
+// importCSV adds the matches of the CSV file at path to db, all or none.
+// An error about one match names the line of its first row.
 func importCSV(ctx context.Context, db store.Store, path string, stdout io.Writer) error {
-	f, err := os.Open(path)
+	data, err := os.ReadFile(path)
 	if err != nil {
 		return err
 	}
-	defer f.Close()
-	ms, err := server.ReadCSV(path, f)
+	ms, err := server.ReadCSV(path, bytes.NewReader(data))
 	if err != nil {
 		return err
 	}
-	added := 0
-	for _, m := range ms {
-		_, created, err := db.Add(ctx, m)
-		if err != nil {
-			return err
+	added, err := db.AddAll(ctx, ms)
+	var me *store.MatchError
+	if errors.As(err, &me) {
+		if line := firstLine(data, me.ID); line > 0 {
+			return fmt.Errorf("%s:%d: %w; nothing was imported", path, line, me)
 		}
-		if created {
-			added++
-		}
+		return fmt.Errorf("%s: %w; nothing was imported", path, me)
+	}
+	if err != nil {
+		return err
 	}
 	fmt.Fprintf(stdout, "imported %s: %d matches, %d new\n", path, len(ms), added)
 	return nil
+}
+
+// firstLine returns the line of the first row of the match with the
+// given id in a CSV file that record.Read reads, or 0 if it has no match
+// ID column (record then makes the IDs up) or no such row.
+func firstLine(data []byte, id string) int {
+	_, rep, err := record.Read("", bytes.NewReader(data))
+	if err != nil {
+		return 0
+	}
+	r := csv.NewReader(bytes.NewReader(data))
+	r.FieldsPerRecord = -1
+	header, err := r.Read()
+	if err != nil {
+		return 0
+	}
+	// The report lists the known columns and, as written, the unknown
+	// ones, each in header order: walking the header tells them apart.
+	col, known, unknown := -1, 0, 0
+	for i, h := range header {
+		if unknown < len(rep.Unknown) && h == rep.Unknown[unknown] {
+			unknown++
+			continue
+		}
+		if known < len(rep.Columns) && rep.Columns[known] == "match_id" {
+			col = i
+		}
+		known++
+	}
+	if col < 0 {
+		return 0
+	}
+	for {
+		row, err := r.Read()
+		if err != nil {
+			return 0
+		}
+		if col < len(row) && strings.TrimSpace(row[col]) == id {
+			line, _ := r.FieldPos(col)
+			return line
+		}
+	}
 }

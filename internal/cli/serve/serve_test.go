@@ -4,10 +4,12 @@ import (
 	"bufio"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"math"
 	"math/rand/v2"
+	"net"
 	"net/http"
 	"os"
 	"os/exec"
@@ -398,6 +400,7 @@ func TestUsage(t *testing.T) {
 		{[]string{"-db", filepath.Join(t.TempDir(), "l.db"), "-token", "x", "-draw", "1.5"}, 2, `invalid value "1.5" for flag -draw: must be in [0, 1)`},
 		{[]string{"-db", filepath.Join(t.TempDir(), "l.db"), "-token", "x", "-import", "/no/such.csv"}, 1, "-import /no/such.csv"},
 		{[]string{"-db", filepath.Join(t.TempDir(), "l.db"), "-token", "x", "-addr", "256.0.0.1:1"}, 1, "256.0.0.1"},
+		{[]string{"-db", filepath.Join(t.TempDir(), "l.db"), "-token", "x\n", "-addr", "127.0.0.1:0"}, 1, "token starts or ends with white space"},
 	} {
 		var out, errb strings.Builder
 		if got := serve.Run(c.args, &out, &errb); got != c.status || !strings.Contains(errb.String(), c.msg) {
@@ -434,6 +437,73 @@ func TestImport(t *testing.T) {
 		"b,2025-03-02,Cy,Cy,1\nb,2025-03-02,Ada,Ada,2\n"
 	if string(got) != want {
 		t.Fatalf("exported:\n%s\nwant\n%s", got, want)
+	}
+}
+
+// TestSlowClientDropped opens a connection that sends half a request
+// line and nothing more: the server must close it (its header timeout is
+// 5 s), not hold it open for good.
+func TestSlowClientDropped(t *testing.T) {
+	t.Parallel()
+	c := start(t, filepath.Join(t.TempDir(), "l.db"))
+	conn, err := net.Dial("tcp", strings.TrimPrefix(c.url, "http://"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	if _, err := conn.Write([]byte("GET /api/lead")); err != nil {
+		t.Fatal(err)
+	}
+	conn.SetReadDeadline(time.Now().Add(30 * time.Second))
+	buf := make([]byte, 512)
+	for {
+		_, err := conn.Read(buf)
+		if errors.Is(err, os.ErrDeadlineExceeded) {
+			t.Fatal("the server kept a slow client's connection open for 30 s")
+		}
+		if err != nil {
+			return // closed by the server
+		}
+	}
+}
+
+// TestImportBadRows imports files whose matches read as CSV but cannot
+// be stored, one bad match after a good one: the error names the file,
+// the line of the bad match's first row and what is wrong, and nothing is
+// imported. Each run ends at the import, before the server listens.
+func TestImportBadRows(t *testing.T) {
+	dir := t.TempDir()
+	const good = "match_id,time,team,player,rank\na,2025-03-01,x,Ada,1\na,2025-03-01,y,Bo,2\n"
+	for _, c := range []struct {
+		rows, extra, msg string
+	}{
+		{"b,2025-03-02,x,Ada,1\nb,2025-03-02,y," + strings.Repeat("n", 70) + ",2\n", "", `m.csv:4: match "b": team 2: player name`},
+		{"b,2025-03-02,x,Ada,1\nb,2025-03-02,y,Cy,70\n", "", `m.csv:4: match "b": rank 70 of team 2 is outside 1 to 64`},
+		{"b,2025-03-02,x,Ada,1\nb,2025-03-02,y,..,2\n", "", `m.csv:4: match "b": team 2: player name ".." is a path step`},
+		{"c,2025-03-04,x,Ada,1\nc,2025-03-04,y,Bo,2\nb,2025-03-02,x,Ada,1\nb,2025-03-02,y,Cy,1\n", "0", `m.csv:6: rating match "b", the league's draw probability is 0`},
+	} {
+		csv := filepath.Join(dir, "m.csv")
+		if err := os.WriteFile(csv, []byte(good+c.rows), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		db := filepath.Join(dir, fmt.Sprintf("l%d.db", len(c.msg)))
+		args := []string{"-db", db, "-token", "x", "-import", csv}
+		if c.extra != "" {
+			args = append(args, "-draw", c.extra)
+		}
+		var out, errb strings.Builder
+		if st := serve.Run(args, &out, &errb); st != 1 || !strings.Contains(errb.String(), c.msg) || !strings.Contains(errb.String(), "nothing was imported") {
+			t.Errorf("import of\n%s: status %d, stderr %q; want 1 saying %q", c.rows, st, errb.String(), c.msg)
+		}
+		s, err := store.Open(context.Background(), db)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ms, err := s.Matches(context.Background())
+		s.Close()
+		if err != nil || len(ms) != 0 {
+			t.Errorf("import of\n%s: %d matches stored (%v), want none", c.rows, len(ms), err)
+		}
 	}
 }
 
