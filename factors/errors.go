@@ -34,7 +34,9 @@ func densityTerm(d, v float64) (graph.LogTerm, bool) {
 	if !(v > 0) || v > math.MaxFloat64 {
 		return graph.LogTerm{}, false
 	}
-	return graph.LogTerm{Quad: -0.5 * d * d / v, Var: v, Norm: 1}, true
+	// d·(d/v), not d²/v: d² overflows from |d| = 1e154, where the
+	// quotient (1e20 at d = 1e160, v = 1e300) is a number.
+	return graph.LogTerm{Quad: -0.5 * d * (d / v), Var: v, Norm: 1}, true
 }
 
 // one is the log-evidence term 0 (a factor integrating to 1 against a flat

@@ -7,6 +7,7 @@ import (
 
 	"github.com/skillgraph/skillgraph/factors"
 	"github.com/skillgraph/skillgraph/factors/factortest"
+	"github.com/skillgraph/skillgraph/graph"
 	"github.com/skillgraph/skillgraph/messages"
 )
 
@@ -186,6 +187,35 @@ func TestPoissonNearlyFlatCavity(t *testing.T) {
 			if err != nil || math.Abs(got.Pi-wantPi) > 1e-12*wantPi || math.Abs(got.Tau-wantTau) > 1e-12*math.Abs(wantTau) {
 				t.Errorf("k = %d at %v: %v (π %v, τ %v), %v; want π %v, τ %v", k, c, got, got.Pi, got.Tau, err, wantPi, wantTau)
 			}
+		}
+	}
+}
+
+// TestEvidenceFarApart: the evidence of an exact factor is log N(d; 0, V)
+// for the distance d between its mean and the cavities' and their total
+// variance V (Table 1's factors integrated against the cavities): at d =
+// 1e160 and V ≈ 1e300 it is −½(d/√V)² − ½log(2πV) ≈ −5e19, a number,
+// though d² overflows, not a probability of zero.
+func TestEvidenceFarApart(t *testing.T) {
+	const d, v = 1e160, 1e300
+	cav := messages.NewGaussian(0, 1)
+	for _, c := range []struct {
+		name string
+		f    graph.Factor
+		cav  []messages.Gaussian
+		V    float64
+	}{
+		{"Prior", factors.NewPrior(d, v), []messages.Gaussian{cav}, v + 1},
+		{"GaussianObservation", factors.NewGaussianObservation(d, v), []messages.Gaussian{cav}, v + 1},
+		{"Likelihood", factors.NewLikelihood(v), []messages.Gaussian{messages.NewGaussian(d, 1), cav}, v + 2},
+		{"LinearGaussian", factors.NewLinearGaussian([]float64{1, -1}, 0, d, v), []messages.Gaussian{cav, cav}, v + 2},
+		{"WeightedSum", factors.NewWeightedSum(1, -1), []messages.Gaussian{messages.NewGaussian(d, v), cav, cav}, v + 2},
+	} {
+		r := d / math.Sqrt(c.V)
+		want := -0.5*r*r - 0.5*math.Log(2*math.Pi*c.V)
+		got, err := factortest.LogAverageFactor(c.f, c.cav...)
+		if err != nil || math.Abs(got-want) > 1e-14*math.Abs(want) {
+			t.Errorf("%s: %v, %v; want %v", c.name, got, err, want)
 		}
 	}
 }

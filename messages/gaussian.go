@@ -302,7 +302,7 @@ func (g Gaussian) LogAverageOf(h Gaussian) float64 {
 		}
 		return math.Inf(-1)
 	}
-	return -0.5*d*d/v - 0.5*math.Log(v) - logSqrt2Pi
+	return -0.5*d*(d/v) - 0.5*math.Log(v) - logSqrt2Pi // d² may overflow where d²/v does not
 }
 
 // LogAverageOfRatio returns log ∫ g(x)/h(x) dx for normalised proper densities
@@ -320,7 +320,7 @@ func (g Gaussian) LogAverageOfRatio(h Gaussian) float64 {
 		return math.Inf(1)
 	}
 	d := g.Mean() - h.Mean()
-	return math.Log(vh) - 0.5*math.Log(dv) + logSqrt2Pi + 0.5*d*d/dv
+	return math.Log(vh) - 0.5*math.Log(dv) + logSqrt2Pi + 0.5*d*(d/dv)
 }
 
 // String formats g as N(μ, σ²), or as uniform, a point mass, or its natural
