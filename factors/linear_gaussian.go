@@ -2,7 +2,6 @@ package factors
 
 import (
 	"fmt"
-	"math"
 	"slices"
 	"strings"
 
@@ -102,7 +101,7 @@ func (l *LinearGaussian) message(i int, e graph.Edges) (messages.Gaussian, error
 	// underflow where the message does not. A π that overflows is the
 	// point mass at the solved mean r/a_i (τ = π·μ would misplace it).
 	p := ai / v
-	if m := (messages.Gaussian{Pi: p * ai, Tau: p * r}); m.Pi <= math.MaxFloat64 {
+	if m := (messages.Gaussian{Pi: p * ai, Tau: p * r}); messages.IsFinite(m.Pi) {
 		return m, nil
 	}
 	return messages.PointMass(r / ai), nil

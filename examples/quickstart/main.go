@@ -10,7 +10,6 @@ package main
 import (
 	"cmp"
 	"context"
-	"flag"
 	"fmt"
 	"io"
 	"math"
@@ -28,8 +27,7 @@ func main() { os.Exit(run(os.Args[1:], os.Stdout, os.Stderr)) }
 // status: it takes no flags or arguments (cli.Usage, one line on stderr),
 // and -h says so.
 func run(args []string, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("quickstart", flag.ContinueOnError)
-	if status, done := cli.Parse(fs, args, "quickstart (no flags or arguments)", stderr); done {
+	if status, done := cli.ParseNone("quickstart", args, stderr); done {
 		return status
 	}
 	if err := example(stdout); err != nil {

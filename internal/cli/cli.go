@@ -47,6 +47,12 @@ func Parse(fs *flag.FlagSet, args []string, synopsis string, stderr io.Writer) (
 	return OK, false
 }
 
+// ParseNone is Parse for a program that takes no flags or arguments: -h
+// says so.
+func ParseNone(prog string, args []string, stderr io.Writer) (status int, done bool) {
+	return Parse(flag.NewFlagSet(prog, flag.ContinueOnError), args, prog+" (no flags or arguments)", stderr)
+}
+
 // maxLine bounds a one-line report: a message built from a hostile input
 // (a huge name, a long line of a file) is cut, not echoed whole.
 const maxLine = 1000
