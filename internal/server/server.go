@@ -25,8 +25,12 @@ import (
 	"github.com/skillgraph/skillgraph/record"
 )
 
-// MaxBody caps the bytes read from a request's body.
-const MaxBody = 64 << 10
+// MaxBody caps the bytes read from a request's body. It holds the largest
+// match the store takes (store.MaxTeams teams of store.MaxTeamSize names
+// of store.MaxNameLength bytes and an ID of store.MaxIDLength bytes) even
+// with every character written as a JSON \u escape, six bytes a byte:
+// about 1.6 MB, so that no valid match is refused for its size.
+const MaxBody = 2 << 20
 
 //go:embed templates/*.html
 var templateFS embed.FS

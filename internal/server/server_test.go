@@ -810,3 +810,44 @@ func TestAPIErrorsAreJSON(t *testing.T) {
 		}
 	}
 }
+
+// TestLargestMatchFits posts the largest match the store takes, with every
+// character of its names and ID written as a \u escape: the body limit
+// must let it through, and the league must rate it as a replay does.
+func TestLargestMatchFits(t *testing.T) {
+	l := newLeague(t)
+	escape := func(s string) string {
+		var b strings.Builder
+		for _, r := range s {
+			fmt.Fprintf(&b, `\u%04x`, r)
+		}
+		return b.String()
+	}
+	var body strings.Builder
+	fmt.Fprintf(&body, `{"id":"%s","time":"2025-03-01T18:00:00Z","teams":[`, escape(strings.Repeat("i", store.MaxIDLength)))
+	var ranks []string
+	for j := range store.MaxTeams {
+		if j > 0 {
+			body.WriteString(",")
+		}
+		body.WriteString("[")
+		for i := range store.MaxTeamSize {
+			if i > 0 {
+				body.WriteString(",")
+			}
+			name := fmt.Sprintf("p%02d-%02d", j, i)
+			name += strings.Repeat("x", store.MaxNameLength-len(name))
+			fmt.Fprintf(&body, `"%s"`, escape(name))
+		}
+		body.WriteString("]")
+		ranks = append(ranks, fmt.Sprint(j+1))
+	}
+	fmt.Fprintf(&body, `],"ranks":[%s]}`, strings.Join(ranks, ","))
+	if body.Len() > server.MaxBody {
+		t.Fatalf("the largest match takes %d bytes, more than MaxBody %d", body.Len(), server.MaxBody)
+	}
+	if code, resp := l.post(body.String()); code != 201 {
+		t.Fatalf("%d bytes: %d %.300s", body.Len(), code, resp)
+	}
+	l.checkReplay()
+}
