@@ -141,10 +141,9 @@ func layoutControl(r rune) bool {
 }
 
 // CheckName is CheckText for a name, which must also not be empty, nor
-// longer than most bytes, nor start or end with a space (unicode.IsSpace):
-// "Ann, Bob" in a file would otherwise make " Bob" a second player who
-// looks like Bob. The length is checked first, so that the error quotes at
-// most the start of a long name.
+// longer than most bytes, nor be one that nameWhy refuses. The length is
+// checked first, so that the error quotes at most the start of a long
+// name.
 func CheckName(what, s string, most int) error {
 	switch {
 	case len(s) > most:
@@ -155,14 +154,26 @@ func CheckName(what, s string, most int) error {
 	if err := CheckText(what, s); err != nil {
 		return err
 	}
-	if padded(s) {
-		return fmt.Errorf("%s %q starts or ends with a space, which would make it a name apart from the one without: %w", what, s, ErrInput)
+	if why := nameWhy(s); why != "" {
+		return fmt.Errorf("%s %q %s: %w", what, s, why, ErrInput)
 	}
 	return nil
 }
 
-// padded reports whether s starts or ends with a space (CheckName).
-func padded(s string) bool { return strings.TrimSpace(s) != s }
+// nameWhy says what makes s, valid text, no name, "" if nothing: a space
+// at either end ("Ann, Bob" in a file would otherwise make " Bob" a second
+// player who looks like Bob), or U+FFFD, the replacement character, which
+// marks text lost in decoding (invalid UTF-8, a lone surrogate escape), so
+// that two different names could become one.
+func nameWhy(s string) string {
+	switch {
+	case strings.TrimSpace(s) != s:
+		return "starts or ends with a space, which would make it a name apart from the one without"
+	case strings.ContainsRune(s, utf8.RuneError):
+		return "holds U+FFFD, the replacement character of text lost in decoding"
+	}
+	return ""
+}
 
 // Validate reports, as ErrInput, a match that Read could not have
 // returned, and so WriteLong cannot write: an ID or name that is empty,

@@ -309,7 +309,7 @@ func (r *reader) name(c column, most int) (string, error) {
 	s := r.field(c)
 	// next has checked the text of every field, so only the length and
 	// the ends are left to check.
-	if s == "" || len(s) > most || padded(s) {
+	if s == "" || len(s) > most || nameWhy(s) != "" {
 		return "", r.errIn(c, CheckName(r.label(c), s, most))
 	}
 	return s, nil

@@ -233,3 +233,20 @@ func TestCheckTextBidi(t *testing.T) {
 		}
 	}
 }
+
+// TestCheckNameReplacementCharacter checks that a name holding U+FFFD, the
+// mark of text lost in decoding, is refused wherever it stands, and that
+// text around it in a title stays text.
+func TestCheckNameReplacementCharacter(t *testing.T) {
+	for _, s := range []string{"\uFFFD", "Jos\uFFFD", "\uFFFDa", "a\uFFFDb"} {
+		if err := record.CheckName("player", s, record.MaxName); !errors.Is(err, record.ErrInput) || !strings.Contains(err.Error(), "U+FFFD") {
+			t.Errorf("%q: %v", s, err)
+		}
+		if err := record.CheckText("title", s); err != nil {
+			t.Errorf("title %q: %v", s, err)
+		}
+	}
+	if _, _, err := record.Read("f.csv", strings.NewReader("time,home,away,home_score,away_score\n2020-01-01,A,B\uFFFD,1,0\n")); !errors.Is(err, record.ErrInput) || !strings.Contains(err.Error(), "f.csv:2:14") {
+		t.Errorf("a file with U+FFFD in a name: %v", err)
+	}
+}

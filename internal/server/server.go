@@ -572,10 +572,10 @@ type MatchBody struct {
 
 // DecodeMatch reads a match from an API request's JSON body: one object
 // with no unknown fields, no field given twice and nothing after it, in
-// UTF-8, its time in RFC 3339 with an offset inside -23:59 to +23:59. An
-// id or name holding U+FFFD, the replacement character, is refused: a
-// lone surrogate escape (\ud800) decodes to it, so two different names
-// would become one.
+// UTF-8, its time in RFC 3339 with an offset inside -23:59 to +23:59. A
+// lone surrogate escape (\ud800) decodes to U+FFFD, which the store's
+// name rule (record.CheckName) refuses, so two different names cannot
+// become one.
 func DecodeMatch(body io.Reader) (store.Match, error) {
 	data, err := io.ReadAll(body)
 	if err != nil {
@@ -599,16 +599,6 @@ func DecodeMatch(body io.Reader) (store.Match, error) {
 	}
 	if _, err := dec.Token(); err != io.EOF {
 		return store.Match{}, badRequest("the body goes on after the match's JSON object")
-	}
-	if strings.ContainsRune(b.ID, utf8.RuneError) {
-		return store.Match{}, badRequest("the id %q holds U+FFFD, the replacement character (or a lone surrogate escape)", b.ID)
-	}
-	for j, team := range b.Teams {
-		for _, name := range team {
-			if strings.ContainsRune(name, utf8.RuneError) {
-				return store.Match{}, badRequest("team %d: the name %q holds U+FFFD, the replacement character (or a lone surrogate escape)", j+1, name)
-			}
-		}
 	}
 	if b.Time == "" {
 		return store.Match{}, badRequest(`"time" is missing (RFC 3339, like "2025-03-01T18:30:00Z")`)

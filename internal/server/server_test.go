@@ -346,7 +346,7 @@ func TestBadInput(t *testing.T) {
 		// Invalid UTF-8 and lone surrogates would be stored as U+FFFD,
 		// making two different names one.
 		{"POST", "/api/matches", token, "{\"time\":\"2025-03-01T18:00:00Z\",\"teams\":[[\"A\"],[\"B\xff\"]],\"ranks\":[1,2]}", 400, "not UTF-8"},
-		{"POST", "/api/matches", token, `{"time":"2025-03-01T18:00:00Z","teams":[["A"],["B\ud800"]],"ranks":[1,2]}`, 400, `team 2: the name \"B` + "\ufffd" + `\" holds U+FFFD`},
+		{"POST", "/api/matches", token, `{"time":"2025-03-01T18:00:00Z","teams":[["A"],["B\ud800"]],"ranks":[1,2]}`, 400, `team 2: player name \"B` + "\ufffd" + `\" holds U+FFFD`},
 		{"POST", "/api/matches", token, `{"id":"\udfff","time":"2025-03-01T18:00:00Z","teams":[["A"],["B"]],"ranks":[1,2]}`, 400, "holds U+FFFD"},
 		// RFC 3339 offsets run from -23:59 to +23:59; time.Parse alone
 		// would read +24:00 as a day earlier.
