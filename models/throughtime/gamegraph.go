@@ -312,7 +312,7 @@ func (h *History) outcomeGraph(sizes, ranks []int, weights [][]float64) (*gameGr
 // their ranks up to order (the order of the teams and which adjacent ones
 // draw, so ranks are replaced by their dense ranks), whether the game has
 // weights and, if so, which one-player teams have weight 1 (they are
-// Compact), and each player's β (its performance factor and the draw
+// Compact) and which teams took part (a weight above 0), and each player's β (its performance factor and the draw
 // margins).
 func (o *outcomeGraphs) shape(sizes, ranks []int, weights [][]float64) []byte {
 	n := len(sizes)
@@ -335,7 +335,10 @@ func (o *outcomeGraphs) shape(sizes, ranks []int, weights [][]float64) []byte {
 		key = binary.AppendUvarint(key, uint64(size))
 		key = binary.AppendUvarint(key, uint64(o.dense[j]))
 		if weights != nil {
-			key = append(key, flag(size == 1 && weights[j][0] == 1))
+			// Declare refuses a team that took no part (weights all 0)
+			// where it must: such a game never shares a graph with one
+			// whose team took part.
+			key = append(key, flag(size == 1 && weights[j][0] == 1), flag(slices.ContainsFunc(weights[j], func(w float64) bool { return w > 0 })))
 		}
 	}
 	for _, beta := range o.betas {

@@ -321,3 +321,30 @@ func TestWeightOutsideDomainRefused(t *testing.T) {
 		}
 	}
 }
+
+// TestOutcomeAbsentTeamRefused checks that a team that took no part (all
+// its weights 0) between two others is refused after the same shape with
+// weights above 0 has been asked, as a graph of its own refuses it.
+func TestOutcomeAbsentTeamRefused(t *testing.T) {
+	p := Params{Sigma: 3, Beta: 1, Gamma: 0.2}
+	h, fresh, err := twins(p, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	present := Match{Teams: [][]string{{"a", "b"}, {"c", "d"}, {"e", "f"}}, Weights: [][]float64{{1, 1}, {0.5, 0.5}, {1, 1}}}
+	absent := present
+	absent.Weights = [][]float64{{1, 1}, {0, 0}, {1, 1}}
+	for i, m := range []Match{present, absent, present, absent} {
+		got, err := h.LogProbability(m)
+		want, werr := fresh.LogProbability(m)
+		if m.Weights[1][0] == 0 {
+			if !errors.Is(err, ErrInput) || werr == nil || !strings.Contains(err.Error(), "all weights of a team are 0") {
+				t.Errorf("call %d: %v (%v), a new graph: %v", i, got, err, werr)
+			}
+			continue
+		}
+		if err != nil || got != want {
+			t.Errorf("call %d: %v (%v), a new graph %v (%v)", i, got, err, want, werr)
+		}
+	}
+}
