@@ -32,6 +32,10 @@ func TestWeightedSumLargeCoefficient(t *testing.T) {
 		{[]float64{1e200, 1}, 1e300},     // variance 2e-100: a Gaussian
 		{[]float64{1e200, 1, -1}, 1e300}, // the general path
 		{[]float64{1e170, -2}, 1e10},
+		{[]float64{1e155, 1}, 1},     // variance 2e-310, subnormal: 1/v overflows
+		{[]float64{1e160, 1}, 1},     // variance 2e-320
+		{[]float64{1e155, 1, -1}, 1}, // the same through the general path
+		{[]float64{1.5e154, 1}, 1},   // variance 8.9e-309, subnormal with a finite 1/v
 	} {
 		cav := make([]messages.Gaussian, len(tc.a)+1)
 		means := []float64{0, 5, 1, -2}

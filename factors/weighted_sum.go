@@ -230,7 +230,7 @@ func (w *WeightedSum) twoTerms(i int, e graph.Edges) (messages.Gaussian, bool) {
 	// A π that overflows (a large a_i) would make τ = π·μ the location of
 	// a point mass; the general path rounds that message to the point mass
 	// at the mean instead.
-	return m, m.Pi <= math.MaxFloat64
+	return m, messages.IsFinite(m.Pi)
 }
 
 // LogAverageFactor returns log ∫ I(x = aᵀy) ĉ_x ∏ĉ_{yⱼ} = log N(μ_x; aᵀμ_y,

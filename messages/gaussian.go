@@ -25,8 +25,9 @@ type Gaussian struct {
 	Tau float64 // precision-adjusted mean μ/σ² (the location, for a point mass)
 }
 
-// NewGaussian returns N(mean, variance). A variance of 0 gives a point mass
-// and +Inf the uniform message.
+// NewGaussian returns N(mean, variance). A variance of 0, or one so small
+// (below about 5.6e-309) that its precision 1/variance overflows, gives the
+// point mass at mean, and +Inf the uniform message.
 func NewGaussian(mean, variance float64) Gaussian {
 	switch {
 	case variance == 0:
@@ -34,7 +35,13 @@ func NewGaussian(mean, variance float64) Gaussian {
 	case math.IsInf(variance, 1):
 		return Gaussian{}
 	}
-	return Gaussian{Pi: 1 / variance, Tau: mean / variance}
+	pi := 1 / variance
+	if math.IsInf(pi, 1) {
+		// τ = mean/variance would then be read as the point mass's
+		// location, far from mean.
+		return PointMass(mean)
+	}
+	return Gaussian{Pi: pi, Tau: mean / variance}
 }
 
 // Uniform returns the flat message (the zero value).

@@ -4,6 +4,7 @@ import (
 	"math"
 	"slices"
 
+	"github.com/skillgraph/skillgraph/messages"
 	"gonum.org/v1/gonum/blas/blas64"
 )
 
@@ -344,11 +345,11 @@ func (c *cholesky) factor() (j int, tiny bool) {
 			}
 			col = after
 		}
-		if !(d > 0) || math.IsInf(d, 1) || d < minPivot*diag {
+		if !messages.IsPositiveFinite(d) || d < minPivot*diag {
 			for q := lo; q < hi; q++ {
 				w[c.row[q]] = 0
 			}
-			return slices.Index(c.pos, j), d > 0 && !math.IsInf(d, 1)
+			return slices.Index(c.pos, j), messages.IsPositiveFinite(d)
 		}
 		ljj := math.Sqrt(d)
 		c.diag[j] = ljj
