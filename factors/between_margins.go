@@ -123,13 +123,15 @@ func marginHalfLines(x0 float64) (hu, hv halfLine) {
 // b = v − x ≥ 0 where that is accurate (quadrantMoments), else by
 // integrating over x.
 func (f *BetweenMargins) tilted(x, u, v messages.Gaussian) (lineResult, error) {
-	scale := x.Variance() + max(u.Variance(), v.Variance())
-	return scaledTilted(scale, []messages.Gaussian{x, u, v}, func(cs []messages.Gaussian) (lineResult, error) {
-		return f.unitTilted(cs[0], cs[1], cs[2])
-	})
+	half, scale := cavityScale(x.Variance() + max(u.Variance(), v.Variance()))
+	if !scale {
+		return f.unitTilted(x, u, v)
+	}
+	r, err := f.unitTilted(shrink(x, half), shrink(u, half), shrink(v, half))
+	return grow(r, err, half)
 }
 
-// unitTilted is tilted for cavities of moderate scale (scaledTilted).
+// unitTilted is tilted for cavities of moderate scale (cavityScale).
 func (f *BetweenMargins) unitTilted(x, u, v messages.Gaussian) (lineResult, error) {
 	vx, vu, vv := x.Variance(), u.Variance(), v.Variance()
 	va, vb := vx+vu, vx+vv

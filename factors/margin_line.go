@@ -357,27 +357,29 @@ func matched(c messages.Gaussian, mean, variance float64) messages.Gaussian {
 	return messages.Gaussian{Pi: pi, Tau: (mean-mu)/variance + mu*pi}
 }
 
-// scaledTilted runs tilted, the moments of a factor that is the indicator
-// of linear inequalities among its variables (a margin factor), on the
-// proper cavities cs divided by a power of two s near √v, v a variance of
-// their scale, where v lies outside [2⁻⁶⁰, 2⁶⁰], and multiplies the
-// moments back: the indicator does not change under x → x/s, so the
-// tilted distribution scales with the cavities, and the products of
-// variances in the closed forms, which overflow or underflow from a scale
-// of 1e±77, stay in range. Division by a power of two is exact, and the
-// log evidence does not change.
-func scaledTilted(v float64, cs []messages.Gaussian, tilted func([]messages.Gaussian) (lineResult, error)) (lineResult, error) {
+// The margin factors' moments are computed on cavities of moderate scale:
+// a factor that is the indicator of linear inequalities among its
+// variables does not change under x → x/s, so its tilted distribution
+// scales with the cavities, and dividing them by a power of two s near
+// √v (v a variance of their scale) keeps the products of variances in
+// the closed forms, which overflow or underflow from a scale of 1e±77, in
+// range. Division by a power of two is exact, and the log evidence does
+// not change. cavityScale says whether v needs it (it lies outside
+// [2⁻⁶⁰, 2⁶⁰]) and gives the exponent of s, shrink divides a cavity by
+// s, and grow multiplies the moments back.
+func cavityScale(v float64) (half int, scale bool) {
 	_, e := math.Frexp(v)
-	if e >= -60 && e <= 60 {
-		return tilted(cs)
-	}
-	half := e / 2 // s = 2^half ≈ √v
-	scaled := make([]messages.Gaussian, len(cs))
-	for i, c := range cs {
-		// N(μ/s, σ²/s²): π·s², τ·s.
-		scaled[i] = messages.Gaussian{Pi: math.Ldexp(c.Pi, 2*half), Tau: math.Ldexp(c.Tau, half)}
-	}
-	r, err := tilted(scaled)
+	return e / 2, e < -60 || e > 60
+}
+
+// shrink returns c divided by 2^half: N(μ/s, σ²/s²), that is π·s², τ·s.
+func shrink(c messages.Gaussian, half int) messages.Gaussian {
+	return messages.Gaussian{Pi: math.Ldexp(c.Pi, 2*half), Tau: math.Ldexp(c.Tau, half)}
+}
+
+// grow returns the moments r of shrunk cavities (shrink) at the cavities'
+// own scale.
+func grow(r lineResult, err error, half int) (lineResult, error) {
 	if err != nil {
 		return r, err
 	}

@@ -87,12 +87,15 @@ func (f *WithinMargin) message(i int, e graph.Edges) (messages.Gaussian, error) 
 // the quadrant a = m + x ≥ 0, b = m − x ≥ 0 where that is accurate
 // (quadrantMoments), else by integrating over x.
 func (f *WithinMargin) tilted(x, m messages.Gaussian) (lineResult, error) {
-	return scaledTilted(x.Variance()+m.Variance(), []messages.Gaussian{x, m}, func(cs []messages.Gaussian) (lineResult, error) {
-		return f.unitTilted(cs[0], cs[1])
-	})
+	half, scale := cavityScale(x.Variance() + m.Variance())
+	if !scale {
+		return f.unitTilted(x, m)
+	}
+	r, err := f.unitTilted(shrink(x, half), shrink(m, half))
+	return grow(r, err, half)
 }
 
-// unitTilted is tilted for cavities of moderate scale (scaledTilted).
+// unitTilted is tilted for cavities of moderate scale (cavityScale).
 func (f *WithinMargin) unitTilted(x, m messages.Gaussian) (lineResult, error) {
 	vx, vm := x.Variance(), m.Variance()
 	v := vx + vm // vₐ = v_b
