@@ -29,6 +29,18 @@ var (
 	ErrNumerical = errors.New("numerical failure")
 )
 
+// ClampLogProbability returns lz, the computed logarithm of a
+// probability, at most 0: a computation's rounding can leave a probability
+// within an ulp or so of 1 just above it, so a log up to 1e-9 above 0 is
+// 0; one further above is no probability's (an overflow or cancellation
+// upstream) and gives NaN, as NaN does, for the caller's check.
+func ClampLogProbability(lz float64) float64 {
+	if !(lz <= 1e-9) {
+		return math.NaN()
+	}
+	return min(lz, 0)
+}
+
 // CheckLogMass is the one test of a log probability that a factor's
 // evidence term, or any log mass, returns: nil for a finite number; for
 // −∞ (probability zero: an observation the model rules out) an error

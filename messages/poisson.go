@@ -42,7 +42,7 @@ func LogPoissonLogNormal(k int, mean, variance float64) float64 {
 			d = v * (kf - em*math.Exp(d))
 		}
 		e := em * math.Exp(d)
-		return probLog(kf*mu + kf*d - e - d*d/(2*v) - lg - 0.5*math.Log1p(v*e))
+		return ClampLogProbability(kf*mu + kf*d - e - d*d/(2*v) - lg - 0.5*math.Log1p(v*e))
 	}
 	// The mode solves f'(x) = 0, f' decreasing; it lies between μ and
 	// log k (k ≥ 1), or in [min(μ − 1, −log v), μ] (k = 0: e^x = (μ − x)/v
@@ -114,7 +114,7 @@ func LogPoissonLogNormal(k int, mean, variance float64) float64 {
 		if h <= 40 {
 			scale = -0.5 * math.Log1p(math.Exp(h))
 		}
-		return probLog(top - lg + math.Log(sum) - 0.5*math.Log(math.Pi) + scale)
+		return ClampLogProbability(top - lg + math.Log(sum) - 0.5*math.Log(math.Pi) + scale)
 	}
 	// Each end solves g(e) = −40, by Newton's method from the Laplace
 	// approximation's guess: on a concave function it converges from
@@ -174,20 +174,9 @@ func LogPoissonLogNormal(k int, mean, variance float64) float64 {
 			}
 		}
 	}
-	return probLog(top + math.Log(sum) - lg - 0.5*math.Log(2*math.Pi*v))
-}
-
-// probLog returns the logarithm of a probability, lz, at most 0: the
-// quadrature's rounding can leave a probability within an ulp of 1 just
-// above it. A NaN stays NaN, for the caller's check, and so does a
-// logarithm clearly above 0 (a quadrature that overflowed, where the mode
-// cannot be placed finely enough for the integrand's width), which is no
-// probability's.
-func probLog(lz float64) float64 {
-	if lz > 1e-9 {
-		return math.NaN()
-	}
-	return math.Min(lz, 0)
+	// The quadrature's rounding can leave a probability just above 1; a log
+	// clearly above 0 is a quadrature that overflowed (ClampLogProbability).
+	return ClampLogProbability(top + math.Log(sum) - lg - 0.5*math.Log(2*math.Pi*v))
 }
 
 // poissonRule is the 32-point Gauss–Legendre rule of LogPoissonLogNormal's

@@ -76,6 +76,10 @@ func TestMessagesExtremes(t *testing.T) {
 		one("InvMillsRatio", messages.InvMillsRatio),
 		{name: "IsFinite", call: func(d *draws) ([]float64, error) { return b2f(messages.IsFinite(d.F())), nil }},
 		{name: "CheckLogMass", call: func(d *draws) ([]float64, error) { return nil, messages.CheckLogMass(d.F()) }},
+		{name: "ClampLogProbability", call: func(d *draws) ([]float64, error) {
+			x := d.F()
+			return []float64{messages.ClampLogProbability(x)}, nil
+		}, nonFinite: func(d *draws, out []float64) bool { return !d.ordinary || !(out[0] <= 0) }}, // NaN says "no probability's log"
 		{name: "IsPositiveFinite", call: func(d *draws) ([]float64, error) { return b2f(messages.IsPositiveFinite(d.F())), nil }},
 		{name: "IsNormalVariance", call: func(d *draws) ([]float64, error) { return b2f(messages.IsNormalVariance(d.F())), nil }},
 		{name: "Log", call: func(d *draws) ([]float64, error) { return []float64{messages.Log(prob(d))}, nil }, nonFinite: extremeCall},

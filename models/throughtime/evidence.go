@@ -80,10 +80,10 @@ func (h *History) logOutcome(sizes []int, skill skillFunc, ranks []int, weights 
 // float64 cannot tell from impossible, and anything else the inputs' range
 // has lost.
 func checkLog(lz float64) (float64, error) {
-	if !(lz <= 1e-9) || math.IsInf(lz, -1) {
-		return 0, fmt.Errorf("throughtime: log probability %v out of float64's reach: %w", lz, ErrNumerical)
+	if l := messages.ClampLogProbability(lz); messages.IsFinite(l) {
+		return l, nil
 	}
-	return min(lz, 0), nil
+	return 0, fmt.Errorf("throughtime: log probability %v out of float64's reach: %w", lz, ErrNumerical)
 }
 
 // numeric returns err as an ErrNumerical unless it wraps ErrInput or
