@@ -88,6 +88,9 @@ func Run(args []string, stdout, stderr io.Writer) int {
 		if ext := strings.ToLower(filepath.Ext(r.out)); ext != ".dot" && ext != ".svg" {
 			return usage("-o %q: the file name must end in .dot or .svg", r.out)
 		}
+		if r.matches != "" && cli.SameFile(r.out, r.matches) {
+			return usage("-o %s is the -matches file, which the drawing would overwrite", r.out)
+		}
 	}
 	r.draw = *draw
 	r.player = strings.TrimSpace(r.player)

@@ -371,3 +371,21 @@ func TestHomeGameIsRates(t *testing.T) {
 		t.Errorf("the season does not hold one home advantage under %s", prior)
 	}
 }
+
+// TestOutputNotOverInput checks that -o naming the -matches file (which
+// record reads by its header, whatever its name) is refused, the file
+// unchanged.
+func TestOutputNotOverInput(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "games.dot")
+	body := "match_id,time,team,player,rank\ng1,2025-01-01,a,A,1\ng1,2025-01-01,b,B,2\n"
+	if err := os.WriteFile(path, []byte(body), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, stdout, stderr := clitest.Run(Run, "-matches", path, "-o", path)
+	if code != cli.Usage || stdout != "" || !strings.Contains(stderr, "which the drawing would overwrite") {
+		t.Errorf("exit %d, stdout %q, stderr %q", code, stdout, stderr)
+	}
+	if now, _ := os.ReadFile(path); string(now) != body {
+		t.Errorf("the input was changed to %q", now)
+	}
+}

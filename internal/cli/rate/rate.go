@@ -119,6 +119,11 @@ func (f *flags) query(set map[string]bool) (query, *float64, error) {
 		if ext := strings.ToLower(filepath.Ext(*f.plotPath)); ext != ".svg" && ext != ".png" {
 			return query{}, nil, fmt.Errorf("-plot %q: the file name must end in .svg or .png", *f.plotPath)
 		}
+		for _, in := range []struct{ flag, path string }{{"-matches", *f.matches}, {"-state", *f.statePath}} {
+			if in.path != "" && cli.SameFile(*f.plotPath, in.path) {
+				return query{}, nil, fmt.Errorf("-plot %s is the %s file, which the plot would overwrite", *f.plotPath, in.flag)
+			}
+		}
 	}
 	if set["predict"] {
 		if q.sides, err = parseTeams(*f.predict); err != nil {

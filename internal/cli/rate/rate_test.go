@@ -925,3 +925,20 @@ func TestZeroWeightStability(t *testing.T) {
 		t.Errorf("Ann's row %q, want stability 0%%:\n%s", row, stdout)
 	}
 }
+
+// TestPlotNotOverInput checks that -plot naming the -matches file is
+// refused, the file unchanged.
+func TestPlotNotOverInput(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "games.svg")
+	body := "match_id,time,team,player,rank\ng1,2025-01-01,a,A,1\ng1,2025-01-01,b,B,2\n"
+	if err := os.WriteFile(path, []byte(body), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, stdout, stderr := runArgs("-matches", path, "-history", "A", "-plot", path)
+	if code == cli.OK || stdout != "" || !strings.Contains(stderr, "which the plot would overwrite") {
+		t.Errorf("exit %d, stdout %q, stderr %q", code, stdout, stderr)
+	}
+	if now, _ := os.ReadFile(path); string(now) != body {
+		t.Errorf("the input was changed to %q", now)
+	}
+}
