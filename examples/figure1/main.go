@@ -44,8 +44,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return cli.Usagef(stderr, "figure1", "-after %d: want a number of messages ≥ 0", *after)
 	}
 	if err := figures(stdout, *out, *values, *after); err != nil {
-		fmt.Fprintln(stderr, "figure1:", err)
-		return cli.Error
+		return cli.Failf(stderr, "figure1", "%v", err)
 	}
 	return cli.OK
 }

@@ -169,8 +169,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return cli.Usagef(stderr, "newmodel", "-draw %d: want at least 1 match", *draw)
 	}
 	if err := report(stdout, *data, *season, *dotFile, *draw); err != nil {
-		fmt.Fprintln(stderr, "newmodel:", err)
-		return cli.Error
+		return cli.Failf(stderr, "newmodel", "%v", err)
 	}
 	return cli.OK
 }

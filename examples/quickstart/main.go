@@ -31,8 +31,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return status
 	}
 	if err := example(stdout); err != nil {
-		fmt.Fprintln(stderr, "quickstart:", err)
-		return cli.Error
+		return cli.Failf(stderr, "quickstart", "%v", err)
 	}
 	return cli.OK
 }
