@@ -267,13 +267,10 @@ func (f *fitter[P]) decode(u []float64) (P, float64) {
 		lo, hi := q.scale(b.Lo), q.scale(b.Hi)
 		if f.s.Map == Logistic {
 			t := 1 / (1 + math.Exp(-u[i]))
-			if q.Log || q.Logit {
-				// exp(log Lo) may miss Lo by an ulp.
-				*v = math.Min(b.Hi, math.Max(b.Lo, q.unscale((1-t)*lo+t*hi)))
-			} else {
-				// Not Lo + t·(Hi − Lo), whose difference may overflow.
-				*v = (1-t)*b.Lo + t*b.Hi
-			}
+			// (1 − t)·lo + t·hi, not lo + t·(hi − lo), whose difference
+			// may overflow; clamped, since exp(log Lo) may miss Lo by an
+			// ulp.
+			*v = math.Min(b.Hi, math.Max(b.Lo, q.unscale((1-t)*lo+t*hi)))
 			continue
 		}
 		x := u[i] * q.Step
