@@ -516,12 +516,16 @@ func (ep *sites) solution(sol *Solution, q []messages.Gaussian, z []float64) (*S
 		return nil, err
 	}
 	sol.Marginals = full.Marginals
-	logZ := full.LogEvidence + ep.konst
 	// size sums the magnitudes of the terms of logZ: where they are far
 	// larger than their sum (means 1e8 standard deviations from 0 make
 	// each normaliser about μ²/2σ² = 5e15), float64's rounding of them
 	// is larger than the evidence's own digits.
-	size := s.size + s.gaussSize + math.Abs(ep.konst)
+	logZ, size := full.LogEvidence+ep.konst, s.size+math.Abs(ep.konst)
+	if s.k > 0 {
+		l, lsize := s.logGaussian(z)
+		logZ += l
+		size += lsize
+	}
 	add := func(x float64) {
 		logZ += x
 		size += math.Abs(x)

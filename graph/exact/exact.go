@@ -81,7 +81,7 @@ func Solve(g *graph.Graph) (*Solution, error) {
 		return nil, err
 	}
 	if s.k > 0 {
-		sol.LogEvidence = s.logEvidence(z)
+		sol.LogEvidence = s.logEvidence(z) // logZ's rows as residuals
 	}
 	if !messages.IsFinite(sol.LogEvidence) {
 		return nil, fmt.Errorf("exact: graph %q: log evidence %v: %w", g.Name(), sol.LogEvidence, messages.ErrNumerical)
@@ -105,8 +105,6 @@ type system struct {
 	// size the sum of its terms' magnitudes, for EP's check of what its
 	// evidence's rounding leaves (see sites.solution).
 	logZ, norm, size float64
-	// gaussSize is the size of the last logGaussian's terms.
-	gaussSize float64
 	// vars holds each latent variable x = mean + Σ coef[p]·z[idx[p]].
 	vars []form
 	h    []float64
@@ -286,16 +284,12 @@ func (s *system) marginal(i int, z []float64) (messages.Gaussian, error) {
 	return m, nil
 }
 
-// solution returns the marginals of every variable and the log evidence
-// of the linear part, for the means z after posterior.
+// solution returns the marginals of every variable, for the means z after
+// posterior, with LogEvidence logZ alone, the whole evidence only without
+// free variables: Solve then takes logEvidence, and EP adds logGaussian.
 func (s *system) solution(z []float64) (*Solution, error) {
 	g := s.g
 	sol := &Solution{Marginals: make([]messages.Gaussian, g.NumVariables()), LogEvidence: s.logZ}
-	if s.k > 0 {
-		l, size := s.logGaussian(z)
-		sol.LogEvidence += l
-		s.gaussSize = size
-	}
 	for v, i := range s.index {
 		if i < 0 {
 			val, _ := g.Observed(graph.VarID(v))
