@@ -248,35 +248,22 @@ func (k key) before(o key) bool { return k.us < o.us || k.us == o.us && k.seq < 
 
 // Add implements Store.
 func (d *DB) Add(ctx context.Context, m Match) (Match, bool, error) {
-	if m.ID == "" {
-		m.ID = newID()
-	}
-	m = normalize(m)
-	if err := m.Check(); err != nil {
+	m, err := prepared(m)
+	if err != nil {
 		return m, false, err
 	}
 	created := false
-	err := d.write(ctx, func(tx *sql.Tx) error {
-		old, _, err := d.find(ctx, tx, m.ID)
-		if err == nil {
-			if !same(&old, &m) {
-				return fmt.Errorf("%w: match %q is stored with other teams, ranks or time (delete or correct it instead)", ErrConflict, m.ID)
-			}
-			return nil
-		}
-		if !errors.Is(err, ErrNotFound) {
-			return err
-		}
+	err = d.write(ctx, func(tx *sql.Tx) error {
 		var last key
 		hasLast := true
-		err = tx.QueryRowContext(ctx, `SELECT time_us, seq FROM matches ORDER BY time_us DESC, seq DESC LIMIT 1`).Scan(&last.us, &last.seq)
+		err := tx.QueryRowContext(ctx, `SELECT time_us, seq FROM matches ORDER BY time_us DESC, seq DESC LIMIT 1`).Scan(&last.us, &last.seq)
 		if errors.Is(err, sql.ErrNoRows) {
 			hasLast = false
 		} else if err != nil {
 			return err
 		}
-		k, err := d.insertMatch(ctx, tx, &m)
-		if err != nil {
+		k, inserted, err := d.insertNew(ctx, tx, &m)
+		if !inserted {
 			return err
 		}
 		created = true
@@ -297,11 +284,8 @@ func (d *DB) Add(ctx context.Context, m Match) (Match, bool, error) {
 func (d *DB) AddAll(ctx context.Context, ms []Match) (int, error) {
 	ms = slices.Clone(ms)
 	for i := range ms {
-		if ms[i].ID == "" {
-			ms[i].ID = newID()
-		}
-		ms[i] = normalize(ms[i])
-		if err := ms[i].Check(); err != nil {
+		var err error
+		if ms[i], err = prepared(ms[i]); err != nil {
 			return 0, &MatchError{ID: ms[i].ID, Err: fmt.Errorf("match %q: %w", ms[i].ID, err)}
 		}
 	}
@@ -310,19 +294,15 @@ func (d *DB) AddAll(ctx context.Context, ms []Match) (int, error) {
 		added = 0
 		var from key
 		for i := range ms {
-			old, _, err := d.find(ctx, tx, ms[i].ID)
-			if err == nil {
-				if !same(&old, &ms[i]) {
-					return &MatchError{ID: ms[i].ID, Err: fmt.Errorf("%w: match %q is stored with other teams, ranks or time", ErrConflict, ms[i].ID)}
+			k, inserted, err := d.insertNew(ctx, tx, &ms[i])
+			if errors.Is(err, ErrConflict) {
+				return &MatchError{ID: ms[i].ID, Err: err}
+			}
+			if !inserted {
+				if err != nil {
+					return err
 				}
 				continue
-			}
-			if !errors.Is(err, ErrNotFound) {
-				return err
-			}
-			k, err := d.insertMatch(ctx, tx, &ms[i])
-			if err != nil {
-				return err
 			}
 			if added == 0 || k.before(from) {
 				from = k
@@ -338,6 +318,34 @@ func (d *DB) AddAll(ctx context.Context, ms []Match) (int, error) {
 		return 0, fmt.Errorf("store: add %d matches: %w", len(ms), err)
 	}
 	return added, nil
+}
+
+// prepared returns m as it is stored: given an ID if it has none,
+// normalised and checked.
+func prepared(m Match) (Match, error) {
+	if m.ID == "" {
+		m.ID = newID()
+	}
+	m = normalize(m)
+	return m, m.Check()
+}
+
+// insertNew stores m in tx unless a match with its ID is stored: then
+// nothing if that is the same match, ErrConflict if not. It reports m's
+// key and whether it stored m.
+func (d *DB) insertNew(ctx context.Context, tx *sql.Tx, m *Match) (key, bool, error) {
+	old, _, err := d.find(ctx, tx, m.ID)
+	if err == nil {
+		if !same(&old, m) {
+			return key{}, false, fmt.Errorf("%w: match %q is stored with other teams, ranks or time (delete or correct it instead)", ErrConflict, m.ID)
+		}
+		return key{}, false, nil
+	}
+	if !errors.Is(err, ErrNotFound) {
+		return key{}, false, err
+	}
+	k, err := d.insertMatch(ctx, tx, m)
+	return k, err == nil, err
 }
 
 func (d *DB) insertMatch(ctx context.Context, tx *sql.Tx, m *Match) (key, error) {
