@@ -31,6 +31,7 @@ func (r *reader) readScores() ([]Match, error) {
 		}
 		ids[m.ID] = r.line()
 		out = append(out, m)
+		r.rep.Lines = append(r.rep.Lines, r.line())
 	}
 }
 
@@ -152,6 +153,7 @@ func (r *reader) readLong() ([]Match, error) {
 			return nil, err
 		}
 		out[i] = p.m
+		r.rep.Lines = append(r.rep.Lines, p.line)
 		order[i] = nil // let the maps go
 	}
 	return out, nil

@@ -32,6 +32,9 @@ type Report struct {
 	// written, in header order; their fields are checked for text and
 	// otherwise ignored.
 	Unknown []string
+	// Lines holds, for each match returned, in the same order, the line
+	// of its first row, for a caller's messages about one match.
+	Lines []int
 }
 
 // Notes returns the report's lines for a user, none when the file was in
@@ -143,7 +146,17 @@ func Read(name string, r io.Reader, opts ...Option) ([]Match, Report, error) {
 	}
 	rd.rep.Moved = outOfOrder(ms)
 	if rd.rep.Moved > 0 {
-		slices.SortStableFunc(ms, func(a, b Match) int { return a.Time.Compare(b.Time) })
+		// Sort the matches by time, stably, and their lines with them.
+		at := make([]int, len(ms))
+		for i := range at {
+			at[i] = i
+		}
+		slices.SortStableFunc(at, func(a, b int) int { return ms[a].Time.Compare(ms[b].Time) })
+		sorted, lines := make([]Match, len(ms)), make([]int, len(ms))
+		for k, i := range at {
+			sorted[k], lines[k] = ms[i], rd.rep.Lines[i]
+		}
+		ms, rd.rep.Lines = sorted, lines
 	}
 	return ms, rd.rep, nil
 }

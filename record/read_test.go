@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io/fs"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -52,7 +53,7 @@ func TestReadLong(t *testing.T) {
 	}
 	wantRep := record.Report{File: "f.csv", Format: record.Long, Rows: 6,
 		Columns: []string{"match_id", "time", "team", "player", "rank", "score", "weight", "season", "venue", "neutral"},
-		Unknown: []string{"note"}}
+		Unknown: []string{"note"}, Lines: []int{2, 5}}
 	if d := cmp.Diff(wantRep, rep); d != "" {
 		t.Errorf("report (-want +got):\n%s", d)
 	}
@@ -337,5 +338,37 @@ func TestReadCRLFAndQuotes(t *testing.T) {
 	ms, _ := read(t, "time,home,away,home_score,away_score\r\n2020-01-01,\"Ants, Bees\",\"The \"\"C\"\"\",1,0\r\n")
 	if len(ms) != 1 || ms[0].Teams[0].Name != "Ants, Bees" || ms[0].Teams[1].Name != `The "C"` {
 		t.Errorf("%+v", ms)
+	}
+}
+
+// TestReadLines checks that the report gives each returned match the line
+// of its first row, in both formats, after the sort by time too.
+func TestReadLines(t *testing.T) {
+	for _, c := range []struct {
+		name, data string
+		ids        []string
+		lines      []int
+	}{
+		{"long, out of order", "match_id,time,team,player,rank\n" +
+			"b,2020-01-03,t1,p1,1\nb,2020-01-03,t2,p2,2\n" +
+			"a,2020-01-01,t1,p1,1\na,2020-01-01,t2,p2,2\n" +
+			"c,2020-01-02,t1,p1,1\nc,2020-01-02,t2,p2,2\n",
+			[]string{"a", "c", "b"}, []int{4, 6, 2}},
+		{"scores, out of order", "time,home,away,home_score,away_score\n" +
+			"2020-01-02,A,B,1,0\n2020-01-01,C,D,2,2\n2020-01-02,E,F,0,1\n",
+			nil, []int{3, 2, 4}},
+	} {
+		ms, rep, err := record.Read("f.csv", strings.NewReader(c.data))
+		if err != nil {
+			t.Fatalf("%s: %v", c.name, err)
+		}
+		if !slices.Equal(rep.Lines, c.lines) {
+			t.Errorf("%s: lines %v, want %v", c.name, rep.Lines, c.lines)
+		}
+		for i, id := range c.ids {
+			if ms[i].ID != id {
+				t.Errorf("%s: match %d is %s, want %s", c.name, i, ms[i].ID, id)
+			}
+		}
 	}
 }

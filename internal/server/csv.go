@@ -47,19 +47,19 @@ func WriteCSV(w io.Writer, ms []store.Match) error {
 // ReadCSV reads matches with record.Read (the long or the scores format,
 // told apart by the header), in time order, a file's matches at one time
 // in file order; name names the input in errors.
-func ReadCSV(name string, r io.Reader) ([]store.Match, error) {
-	rs, _, err := record.Read(name, r)
+func ReadCSV(name string, r io.Reader) ([]store.Match, record.Report, error) {
+	rs, rep, err := record.Read(name, r)
 	if err != nil {
 		if !errors.Is(err, messages.ErrInput) { // a CSV syntax error is the client's too
 			err = fmt.Errorf("%w: %w", err, messages.ErrInput)
 		}
-		return nil, err
+		return nil, rep, err
 	}
 	out := make([]store.Match, len(rs))
 	for i, rm := range rs {
 		if out[i], err = FromRecord(rm); err != nil {
-			return nil, err
+			return nil, rep, err
 		}
 	}
-	return out, nil
+	return out, rep, nil
 }

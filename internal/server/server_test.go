@@ -107,7 +107,7 @@ func (l *league) board() board {
 // CSV's matches in file order.
 func (l *league) checkReplay() {
 	l.t.Helper()
-	ms, err := server.ReadCSV("matches.csv", strings.NewReader(l.csv()))
+	ms, _, err := server.ReadCSV("matches.csv", strings.NewReader(l.csv()))
 	if err != nil {
 		l.t.Fatal(err)
 	}
@@ -277,7 +277,7 @@ func TestPostsRaceDeletes(t *testing.T) {
 		})
 	}
 	wg.Wait()
-	ms, err := server.ReadCSV("matches.csv", strings.NewReader(l.csv()))
+	ms, _, err := server.ReadCSV("matches.csv", strings.NewReader(l.csv()))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -497,7 +497,7 @@ func TestForm(t *testing.T) {
 	}
 	l.checkReplay()
 	// Deleting through the matches page.
-	ms, _ := server.ReadCSV("matches.csv", strings.NewReader(l.csv()))
+	ms, _, _ := server.ReadCSV("matches.csv", strings.NewReader(l.csv()))
 	if code, _, _ := b.send("POST", "/matches/"+ms[0].ID+"/delete", url.Values{"csrf": {sub[1]}}, "same-origin"); code != http.StatusSeeOther {
 		t.Fatalf("delete: %d", code)
 	}

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"crypto/rand"
-	"encoding/csv"
 	"encoding/hex"
 	"errors"
 	"flag"
@@ -15,14 +14,13 @@ import (
 	"net/http"
 	"os"
 	"os/signal"
-	"strings"
+	"slices"
 	"syscall"
 	"time"
 
 	"github.com/skillgraph/skillgraph/internal/cli"
 	"github.com/skillgraph/skillgraph/internal/server"
 	"github.com/skillgraph/skillgraph/internal/store"
-	"github.com/skillgraph/skillgraph/record"
 )
 
 // Summary is the subcommand's one-line description.
@@ -120,15 +118,15 @@ func importCSV(ctx context.Context, db store.Store, path string, stdout io.Write
 	if err != nil {
 		return err
 	}
-	ms, err := server.ReadCSV(path, bytes.NewReader(data))
+	ms, rep, err := server.ReadCSV(path, bytes.NewReader(data))
 	if err != nil {
 		return err
 	}
 	added, err := db.AddAll(ctx, ms)
 	var me *store.MatchError
 	if errors.As(err, &me) {
-		if line := firstLine(data, me.ID); line > 0 {
-			return fmt.Errorf("%s:%d: %w; nothing was imported", path, line, me)
+		if i := slices.IndexFunc(ms, func(m store.Match) bool { return m.ID == me.ID }); i >= 0 {
+			return fmt.Errorf("%s:%d: %w; nothing was imported", path, rep.Lines[i], me)
 		}
 		return fmt.Errorf("%s: %w; nothing was imported", path, me)
 	}
@@ -137,46 +135,4 @@ func importCSV(ctx context.Context, db store.Store, path string, stdout io.Write
 	}
 	fmt.Fprintf(stdout, "imported %s: %d matches, %d new\n", path, len(ms), added)
 	return nil
-}
-
-// firstLine returns the line of the first row of the match with the
-// given id in a CSV file that record.Read reads, or 0 if it has no match
-// ID column (record then makes the IDs up) or no such row.
-func firstLine(data []byte, id string) int {
-	_, rep, err := record.Read("", bytes.NewReader(data))
-	if err != nil {
-		return 0
-	}
-	r := csv.NewReader(bytes.NewReader(data))
-	r.FieldsPerRecord = -1
-	header, err := r.Read()
-	if err != nil {
-		return 0
-	}
-	// The report lists the known columns and, as written, the unknown
-	// ones, each in header order: walking the header tells them apart.
-	col, known, unknown := -1, 0, 0
-	for i, h := range header {
-		if unknown < len(rep.Unknown) && h == rep.Unknown[unknown] {
-			unknown++
-			continue
-		}
-		if known < len(rep.Columns) && rep.Columns[known] == "match_id" {
-			col = i
-		}
-		known++
-	}
-	if col < 0 {
-		return 0
-	}
-	for {
-		row, err := r.Read()
-		if err != nil {
-			return 0
-		}
-		if col < len(row) && strings.TrimSpace(row[col]) == id {
-			line, _ := r.FieldPos(col)
-			return line
-		}
-	}
 }

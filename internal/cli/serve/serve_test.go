@@ -584,3 +584,19 @@ func mustJSON(t *testing.T, v any) string {
 	}
 	return string(b)
 }
+
+// TestImportBadScoresRow checks that a bad match of a scores-format file,
+// which has no match IDs (record makes them up), is named by its line too.
+func TestImportBadScoresRow(t *testing.T) {
+	dir := t.TempDir()
+	csv := filepath.Join(dir, "s.csv")
+	data := "time,home,away,home_score,away_score\n2025-03-01,A,B,1,0\n2025-03-02,C,..,1,0\n"
+	if err := os.WriteFile(csv, []byte(data), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var out, errb strings.Builder
+	st := serve.Run([]string{"-db", filepath.Join(dir, "l.db"), "-token", "x", "-import", csv}, &out, &errb)
+	if want := `s.csv:3: match "2025-03-02 C v ..": team 2: player name ".." is a path step`; st != 1 || !strings.Contains(errb.String(), want) {
+		t.Errorf("status %d, stderr %q; want 1 saying %q", st, errb.String(), want)
+	}
+}
