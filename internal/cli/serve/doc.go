@@ -6,8 +6,9 @@
 //
 // The token that writes need comes from -token, else from the environment
 // variable SKILLGRAPH_TOKEN; with neither, a random one is made and printed
-// on stderr. -import adds the matches of a CSV file in the long format
-// (match_id,time,team,player,rank) before serving, all or none, in one
+// on stderr. -import adds the matches of a CSV file in either format the
+// record package reads (match_id,time,team,player,rank, or
+// time,home,away,home_score,away_score) before serving, all or none, in one
 // transaction: a match that cannot be stored is named with the line of its
 // first row; matches already stored with the same ids are left as they
 // are, so an import can be repeated.
